@@ -1,0 +1,36 @@
+# The two commands of the README: `make demo` (the main job on the bundled example) and
+# `make test`. Both create or reuse .venv/ through `make setup`, which installs the kernel and
+# every bundled plugin under plugins/*/ in editable mode.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PLUGIN_DIRS := $(patsubst %/pyproject.toml,%,$(sort $(wildcard plugins/*/pyproject.toml)))
+STAMP  := $(VENV)/.installed
+# The demo keeps its state inside the checkout, never in your home directory.
+DEMO_HOME ?= $(CURDIR)/.demo-home
+
+.PHONY: setup demo test bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml $(addsuffix /pyproject.toml,$(PLUGIN_DIRS)) Makefile
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip "setuptools>=64" wheel
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-build-isolation \
+		-e '.[test]' $(addprefix -e ./,$(PLUGIN_DIRS))
+	touch $(STAMP)
+
+demo: setup
+	LW_HOME=$(DEMO_HOME) $(BIN)/lw doctor
+	LW_HOME=$(DEMO_HOME) $(BIN)/lw plugins list
+
+test: setup
+	$(BIN)/python -m pytest -q
+
+bench: setup
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check d20
+	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) $(DEMO_HOME)

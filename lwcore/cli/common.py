@@ -1,0 +1,45 @@
+"""Shared pieces of the ``lw`` commands: the per-invocation state and JSON output."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from lwcore.kernel import Kernel
+
+
+class CliState:
+    """Per-invocation state: the data dir option and a lazily booted kernel."""
+
+    def __init__(self, data_dir: str | None) -> None:
+        self.data_dir = data_dir
+        self._kernel: Kernel | None = None
+
+    @property
+    def kernel(self) -> Kernel:
+        if self._kernel is None:
+            from lwcore.kernel import Kernel
+
+            self._kernel = Kernel(data_dir=self.data_dir)
+        return self._kernel
+
+    def reboot(self) -> Kernel:
+        self._kernel = None
+        return self.kernel
+
+
+def state(ctx: click.Context) -> CliState:
+    """The invocation's :class:`CliState` (created with defaults if the group did not run)."""
+    root = ctx.find_root()
+    if not isinstance(root.obj, CliState):
+        root.obj = CliState(None)
+    return root.obj
+
+
+def echo_json(value: Any) -> None:
+    """Print ``value`` as indented UTF-8 JSON."""
+    import json
+
+    click.echo(json.dumps(value, ensure_ascii=False, indent=2, default=str))

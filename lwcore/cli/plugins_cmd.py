@@ -1,0 +1,188 @@
+"""``lw plugins …``: list, inspect, enable, disable and scaffold plugins."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from lwcore.cli.common import echo_json, state
+from lwcore.errors import LwError
+from lwcore.plugins import PluginRecord
+
+PRIVILEGE_WARNING = (
+    "This is third-party code. It runs with your privileges: it can read and write your "
+    "files, use your network and your API keys. Enable it only if you trust its source."
+)
+
+
+def trust_card(record: PluginRecord) -> str:
+    """The plain-text card shown before enabling a plugin (and by ``plugins info``)."""
+    m = record.manifest
+    lines = [f"Plugin {record.id} {m.version if m else '?'}"]
+    if record.distribution:
+        lines.append(f"  distribution: {record.distribution} {record.dist_version or ''}".rstrip())
+    if m:
+        lines += [
+            f"  tier:         {m.tier}{' (bundled with Loreweaver)' if record.bundled else ''}",
+            f"  provides:     {', '.join(m.provides) or '(nothing)'}",
+            f"  needs:        {', '.join(m.needs) or '(nothing)'}",
+        ]
+        if m.commands:
+            lines.append(f"  commands:     {', '.join('lw ' + c for c in m.commands)}")
+        description = m.description.get("en") or next(iter(m.description.values()), "")
+        if description:
+            lines.append(f"  description:  {description}")
+    lines.append(f"  source:       {record.source}")
+    if record.location:
+        lines.append(f"  location:     {record.location}")
+    if m and m.tier == "code" and not record.bundled:
+        lines.append(f"  WARNING: {PRIVILEGE_WARNING}")
+    return "\n".join(lines)
+
+
+def find(plugin_id: str) -> PluginRecord:
+    kernel = state(click.get_current_context()).kernel
+    try:
+        return kernel.plugin(plugin_id)
+    except KeyError:
+        known = ", ".join(sorted({r.id for r in kernel.plugins})) or "none"
+        raise LwError(f"no plugin with id {plugin_id!r}", expected=f"one of: {known}") from None
+
+
+@click.group()
+def plugins() -> None:
+    """List, inspect, enable and disable plugins."""
+
+
+@plugins.command("list")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per plugin.")
+@click.option("--all", "show_all", is_flag=True, help="Also show contributions and conflicts.")
+@click.pass_context
+def list_plugins(ctx: click.Context, as_json: bool, show_all: bool) -> None:
+    """Every discovered plugin with its status (enabled, disabled, error) and the reason."""
+    kernel = state(ctx).kernel
+    kernel.load_all()
+    rows = [r.to_json() for r in kernel.plugins]
+    if show_all:
+        for row in rows:
+            row["contributions"] = _contributions(row["id"])
+        conflicts = [str(c) for c in kernel.conflicts]
+    if as_json:
+        echo_json({"plugins": rows, "conflicts": conflicts} if show_all else rows)
+        return
+    if not rows:
+        click.echo("no plugins found")
+        return
+    width = max(len(r["id"]) for r in rows)
+    for row in rows:
+        origin = row["distribution"] or row["source"]
+        line = f"{row['id']:<{width}}  {row['version'] or '?':<8} {row['tier'] or '?':<11} {row['status']:<8} {origin}"
+        click.echo(line)
+        if row["reason"]:
+            click.echo(f"{'':<{width}}  -> {row['reason']}")
+        if show_all and row.get("contributions"):
+            for registry, keys in row["contributions"].items():
+                click.echo(f"{'':<{width}}  {registry}: {', '.join(keys)}")
+    if show_all and conflicts:
+        click.echo("conflicts:")
+        for line in conflicts:
+            click.echo(f"  {line}")
+
+
+def _contributions(plugin_id: str) -> dict[str, list[str]]:
+    from lwcore.kernel import REGISTRIES
+
+    kernel = state(click.get_current_context()).kernel
+    out = {}
+    for name in REGISTRIES:
+        keys = kernel.registry(name).by_plugin(plugin_id)
+        if keys:
+            out[name] = sorted(keys)
+    return out
+
+
+@plugins.command("info")
+@click.argument("plugin_id")
+@click.option("--json", "as_json", is_flag=True)
+def info(plugin_id: str, as_json: bool) -> None:
+    """The trust card, status, errors, refused hooks and contributions of one plugin."""
+    kernel = state(click.get_current_context()).kernel
+    kernel.load_all()
+    record = find(plugin_id)
+    data = record.to_json() | {"contributions": _contributions(record.id)}
+    if as_json:
+        echo_json(data)
+        return
+    click.echo(trust_card(record))
+    click.echo(f"  status:       {record.status}")
+    if record.reason:
+        click.echo(f"  reason:       {record.reason}")
+    for refused in record.refused:
+        click.echo(f"  refused hook: {refused}")
+    for registry, keys in data["contributions"].items():
+        click.echo(f"  {registry}: {', '.join(keys)}")
+
+
+def _interactive() -> bool:
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
+@plugins.command("enable")
+@click.argument("plugin_id")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation (non-interactive use).")
+@click.pass_context
+def enable(ctx: click.Context, plugin_id: str, yes: bool) -> None:
+    """Enable a plugin (third-party code plugins show a trust card and ask first)."""
+    from lwcore.settings import PluginSettings
+
+    kernel = state(ctx).kernel
+    record = find(plugin_id)
+    if record.manifest is None:
+        raise LwError(f"plugin {plugin_id!r} cannot be enabled: {record.reason}")
+    needs_trust = record.manifest.tier == "code" and not record.bundled
+    if needs_trust:
+        click.echo(trust_card(record))
+        if not yes:
+            if not _interactive():
+                raise LwError("refusing to enable third-party code without confirmation; pass --yes")
+            if not click.confirm("Enable it?", default=False):
+                raise click.Abort()
+    settings = PluginSettings.load(kernel.data_dir)
+    settings.enable(record.id)
+    settings.save()
+    if "LW_PLUGINS" in kernel.env:
+        click.echo("note: LW_PLUGINS is set and decides which third-party plugins load", err=True)
+    record = state(ctx).reboot().plugin(plugin_id)
+    click.echo(f"{record.id}: {record.status}")
+
+
+@plugins.command("disable")
+@click.argument("plugin_id")
+@click.option("--yes", is_flag=True, help="Accepted for symmetry; disabling never asks.")
+@click.pass_context
+def disable(ctx: click.Context, plugin_id: str, yes: bool) -> None:
+    """Disable a plugin (persisted in the data dir; bundled plugins too)."""
+    from lwcore.settings import PluginSettings
+
+    kernel = state(ctx).kernel
+    record = find(plugin_id)
+    settings = PluginSettings.load(kernel.data_dir)
+    settings.disable(record.id)
+    settings.save()
+    record = state(ctx).reboot().plugin(plugin_id)
+    click.echo(f"{record.id}: {record.status}")
+
+
+@plugins.command("new")
+@click.argument("plugin_id")
+@click.option("--dir", "directory", required=True, type=click.Path(file_okay=False, path_type=Path))
+def new(plugin_id: str, directory: Path) -> None:
+    """Write a complete third-party plugin distribution into DIR (pip install DIR)."""
+    from lwcore.scaffold import write_plugin
+
+    written = write_plugin(plugin_id, directory)
+    for path in written:
+        click.echo(f"wrote {path}")
+    click.echo(f"next: pip install {directory} && lw plugins enable {plugin_id}")

@@ -1,0 +1,55 @@
+"""What a hook implementation may ask the kernel for, gated by its manifest's ``needs``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lwcore.errors import CapabilityError
+
+if TYPE_CHECKING:
+    from lwcore.manifest import Manifest
+
+
+@dataclass(frozen=True, slots=True)
+class PluginContext:
+    """Handed to hooks that accept ``ctx``: the plugin's identity and its gated services.
+
+    Kernel services are only handed out for what the manifest declares; asking for more
+    raises :class:`CapabilityError`. (A code plugin runs with the operator's privileges and
+    could reach around this; the gate makes a plugin's reach visible and checked, it is not a
+    sandbox. The JS sandbox is.)
+    """
+
+    manifest: Manifest
+    root: Path | None
+    _data_dir: Path
+    env: Mapping[str, str]
+
+    @property
+    def plugin_id(self) -> str:
+        """The plugin's id."""
+        return self.manifest.id
+
+    def require(self, need: str) -> None:
+        """Raise :class:`CapabilityError` unless the manifest declares ``need``."""
+        if need not in self.manifest.needs:
+            raise CapabilityError(
+                f"plugin {self.manifest.id!r} used {need!r} without declaring it",
+                expected=f'"{need}" in the manifest\'s needs',
+            )
+
+    def data_dir(self) -> Path:
+        """``<data_dir>/plugins-data/<id>``, created on demand. Needs ``fs:data_dir``."""
+        self.require("fs:data_dir")
+        path = self._data_dir / "plugins-data" / self.manifest.id
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def package_path(self, *parts: str) -> Path:
+        """A path inside the plugin's own folder (its import package or directory)."""
+        if self.root is None:
+            raise CapabilityError(f"plugin {self.manifest.id!r} has no folder on disk")
+        return self.root.joinpath(*parts)

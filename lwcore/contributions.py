@@ -1,0 +1,291 @@
+"""The typed things a plugin contributes through the hooks.
+
+Every class here is a plain, frozen dataclass so that importing this module (and writing a
+plugin's registration hook) costs nothing: no pydantic, no YAML. Heavy objects a contribution
+needs -- a pydantic argument model, a handler that imports a big library -- may be given as a
+lazy reference ``"package.module:attribute"`` and are imported on first use through
+:func:`resolve`.
+
+The kernel checks every contribution's type when it is registered; a wrong type is dropped
+and recorded against the plugin that made it (see ``lwcore.plugins``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar
+
+T = TypeVar("T")
+T_contra = TypeVar("T_contra", contravariant=True)
+
+LazyRef = str
+"""``"package.module:attribute"``: imported on first use by :func:`resolve`."""
+
+
+def resolve(value: Any) -> Any:
+    """Return ``value``, importing it first when it is a ``"module:attribute"`` string.
+
+    Raises ``ImportError``/``AttributeError`` (the caller records them against the plugin)
+    when the reference does not resolve.
+    """
+    if not isinstance(value, str):
+        return value
+    module_name, sep, attribute = value.partition(":")
+    if not sep or not module_name or not attribute:
+        raise ImportError(f"lazy reference {value!r} is not of the form 'package.module:attribute'")
+    target: Any = importlib.import_module(module_name)
+    for part in attribute.split("."):
+        target = getattr(target, part)
+    return target
+
+
+class Register(Protocol[T_contra]):
+    """The callback a registration hook receives: ``register(contribution)``.
+
+    It never raises into the plugin: a contribution of the wrong type is dropped and the
+    reason recorded against the plugin, while its other contributions stay.
+    """
+
+    def __call__(self, item: T_contra, /) -> None: ...
+
+
+# --- rulepack loader ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RulepackSource:
+    """A rulepack offered by a plugin: a YAML file (``path``) or a parsed mapping (``data``).
+
+    ``id`` defaults to the file stem for a path; a mapping must name it. Exactly one of
+    ``path`` and ``data`` is given.
+    """
+
+    path: Path | None = None
+    data: Mapping[str, Any] | None = None
+    id: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.path is None) == (self.data is None):
+            raise ValueError("RulepackSource takes exactly one of path= and data=")
+        if self.data is not None and not self.id:
+            raise ValueError("RulepackSource(data=...) needs id=")
+
+    @property
+    def key(self) -> str:
+        """The system id this source defines."""
+        if self.id:
+            return self.id
+        assert self.path is not None
+        return Path(self.path).stem
+
+
+@dataclass(frozen=True, slots=True)
+class Computer:
+    """A named derived-stat computer (``derived: {X: {computer: NAME}}`` in a rulepack).
+
+    ``function(values)`` receives the sheet's current values (canonical name -> value) and
+    returns the derived value. It must be deterministic and must not do IO.
+    """
+
+    name: str
+    function: Callable[[Mapping[str, Any]], Any] | LazyRef
+    description: str = ""
+
+
+# --- tool registry ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """A model-facing tool.
+
+    - ``description``: locale -> text; ``en`` is required, others (``zh``…) optional.
+    - ``args_model``: a pydantic ``BaseModel`` subclass (or a lazy reference to one); the
+      arguments of every call are validated against it before ``handler`` runs.
+    - ``handler(args, ctx)``: receives the validated model instance and a host-supplied
+      context, returns a JSON-serialisable result.
+    - ``gated``: invisible unless a feature enabled in the room asks for the tool.
+    - ``keeper_only``: never offered on a player's behalf.
+    - ``phase``: the one phase the tool exists in (e.g. ``"prep"``), or ``None`` for all.
+    """
+
+    name: str
+    description: Mapping[str, str]
+    args_model: Any
+    handler: Callable[..., Any] | LazyRef
+    gated: bool = False
+    keeper_only: bool = False
+    phase: str | None = None
+
+    def describe(self, locale: str) -> str:
+        """The description in ``locale``, falling back to its language, then to English."""
+        return localized(self.description, locale)
+
+
+# --- prompt-segment provider --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TurnContext:
+    """What a prompt-segment provider knows about the turn being assembled.
+
+    The host fills what it knows; everything is optional. ``room`` is whatever room object
+    the host or turn pipeline uses; ``extra`` carries host-specific values by name.
+    """
+
+    locale: str = "en"
+    model: str | None = None
+    tier: str | None = None
+    cwd: Path | None = None
+    viewer: str | None = None
+    room: Any = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PromptSegment:
+    """A named piece of prompt text for one turn.
+
+    ``slot`` names where it goes (``system``, ``context``, ``suffix`` … the pipeline decides
+    what each slot means); inside a slot, segments sort by ``order`` then ``name``. An empty
+    ``text`` means "not injected" and is dropped by the kernel.
+    """
+
+    name: str
+    text: str
+    slot: str = "system"
+    order: int = 0
+
+
+# --- importer -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """One thing an import did not carry over, and why."""
+
+    field: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    """An itemized account of an import: what was carried, dropped, and any warnings."""
+
+    carried: tuple[str, ...] = ()
+    dropped: tuple[Dropped, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult(Generic[T]):
+    """The typed result of an import (``kind`` names its type) plus its report."""
+
+    kind: str
+    value: T
+    report: ImportReport = ImportReport()
+
+
+@dataclass(frozen=True, slots=True)
+class Importer:
+    """Turns foreign bytes into a typed result.
+
+    - ``sniff(data, name) -> float``: confidence in [0, 1] that this importer reads the file;
+      must be cheap and must not raise on any input (a raise counts as 0 and is recorded).
+    - ``load(data, name) -> ImportResult``: the import itself; raises ``lwcore.errors.LwError``
+      (or a subclass) with a located message for bad input.
+    """
+
+    id: str
+    sniff: Callable[[bytes, str], float] | LazyRef
+    load: Callable[[bytes, str], ImportResult[Any]] | LazyRef
+    description: Mapping[str, str] = field(default_factory=dict)
+    extensions: tuple[str, ...] = ()
+
+
+# --- panel renderer -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who a panel is rendered for: an id, a locale, and whether they are the keeper."""
+
+    id: str
+    locale: str = "en"
+    keeper: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PanelRenderer:
+    """Renders one declared panel kind for one viewer in one output format.
+
+    ``render(panel, viewer, fmt) -> str`` where ``fmt`` is one of ``formats``. The kernel
+    always has a plain-text fallback, so a renderer need not offer ``"text"``.
+    """
+
+    kind: str
+    formats: tuple[str, ...]
+    render: Callable[[Mapping[str, Any], Viewer, str], str] | LazyRef
+
+
+# --- prompt compiler ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PromptCompiler:
+    """Compiles logical messages into one provider protocol's payload.
+
+    ``protocol`` is the provider protocol name (e.g. ``"chat_completions"``); ``compile`` is
+    the compiler's entry point, whose exact signature the contributing plugin documents.
+    """
+
+    protocol: str
+    compile: Callable[..., Any] | LazyRef
+    description: Mapping[str, str] = field(default_factory=dict)
+
+
+# --- schemas ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaRef:
+    """A file format with a published JSON Schema: ``lw schema NAME`` prints it.
+
+    ``model`` is a pydantic model class (or lazy reference to one).
+    """
+
+    name: str
+    model: Any
+    description: str = ""
+
+
+def localized(texts: Mapping[str, str], locale: str) -> str:
+    """Pick ``texts[locale]``, then its language part (``zh`` for ``zh-CN``), then ``en``."""
+    for key in (locale, locale.split("-")[0], "en"):
+        if key in texts:
+            return texts[key]
+    return next(iter(texts.values()), "")
+
+
+__all__: Sequence[str] = (
+    "Computer",
+    "Dropped",
+    "ImportReport",
+    "ImportResult",
+    "Importer",
+    "LazyRef",
+    "PanelRenderer",
+    "PromptCompiler",
+    "PromptSegment",
+    "Register",
+    "RulepackSource",
+    "SchemaRef",
+    "ToolSpec",
+    "TurnContext",
+    "Viewer",
+    "localized",
+    "resolve",
+)

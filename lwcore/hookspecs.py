@@ -1,0 +1,151 @@
+"""Every hookspec of the kernel; each docstring is that hook's contract.
+
+pluggy project ``loreweaver``, hook prefix ``lw_``. Hooks are grouped into *families*
+(:data:`FAMILIES`); a plugin's manifest names the families it ``provides`` and the kernel
+registers only the hook implementations of those families.
+
+Two calling styles:
+
+- **Registration hooks** receive ``register`` (a per-plugin callback, so every contribution
+  knows which plugin made it) and return ``None``. The kernel calls them lazily, the first
+  time a registry of that family is needed.
+- **Call hooks** (``lw_prompt_segments``) are called per use and return their contribution.
+
+Every hook may also accept ``ctx`` (a :class:`lwcore.context.PluginContext`): pluggy lets an
+implementation take any subset of the spec's arguments.
+
+Failure contract, for every hook: an exception, a wrong return value or a wrong contribution
+type is contained to that one implementation (its other contributions stay), recorded against
+its plugin, and shown by ``lw plugins list``/``lw doctor``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    from lwcore.context import PluginContext
+    from lwcore.contributions import (
+        Computer,
+        Importer,
+        PanelRenderer,
+        PromptCompiler,
+        PromptSegment,
+        Register,
+        RulepackSource,
+        SchemaRef,
+        ToolSpec,
+        TurnContext,
+    )
+
+PROJECT = "loreweaver"
+PREFIX = "lw_"
+
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@hookspec
+def lw_rulepacks(register: Register[RulepackSource], ctx: PluginContext) -> None:
+    """Offer rulepacks: call ``register(RulepackSource(path=...))`` or ``(data=..., id=...)``.
+
+    Called once per kernel (and again after a refresh). Register sources only; parsing is the
+    rules engine's job and happens lazily. A system id registered by a bundled plugin wins
+    over any other; among the rest, the lowest plugin id wins; the loser is reported.
+    """
+
+
+@hookspec
+def lw_rule_computers(register: Register[Computer], ctx: PluginContext) -> None:
+    """Offer named derived-stat computers: ``register(Computer(name, function))``.
+
+    A rulepack refers to one by name (``derived: {DB: {computer: NAME}}``). The function is
+    deterministic and does no IO.
+    """
+
+
+@hookspec
+def lw_tools(register: Register[ToolSpec], ctx: PluginContext) -> None:
+    """Offer model-facing tools: ``register(ToolSpec(...))``.
+
+    Names are global; a collision is resolved bundled-first then by plugin id and the loser
+    reported. Keep registration cheap: give heavy models/handlers as lazy references.
+    """
+
+
+@hookspec
+def lw_prompt_segments(turn: TurnContext, ctx: PluginContext) -> Iterable[PromptSegment] | None:
+    """Return the prompt segments this plugin contributes to one turn (or ``None``).
+
+    Called for every turn, computed fresh (no caching across turns is assumed). Anything
+    that is not a :class:`PromptSegment` is dropped and recorded; a segment with empty text is
+    not injected. A raise drops this plugin's segments for the turn only.
+    """
+
+
+@hookspec
+def lw_importers(register: Register[Importer], ctx: PluginContext) -> None:
+    """Offer importers: ``register(Importer(id, sniff, load))``.
+
+    ``sniff(bytes, name)`` returns a confidence in [0, 1]; the kernel asks every importer
+    and uses the most confident one (ties: bundled first, then plugin id).
+    """
+
+
+@hookspec
+def lw_panel_renderers(register: Register[PanelRenderer], ctx: PluginContext) -> None:
+    """Offer panel renderers: ``register(PanelRenderer(kind, formats, render))``.
+
+    The kernel falls back to its own plain-text rendering when no renderer offers the
+    requested format or the renderer fails, so a viewer always gets something.
+    """
+
+
+@hookspec
+def lw_prompt_compilers(register: Register[PromptCompiler], ctx: PluginContext) -> None:
+    """Offer prompt compilers by provider protocol: ``register(PromptCompiler(protocol, fn))``.
+
+    A host or the turn pipeline asks ``kernel.prompt_compilers[protocol]``.
+    """
+
+
+@hookspec
+def lw_schemas(register: Register[SchemaRef], ctx: PluginContext) -> None:
+    """Publish file-format schemas: ``register(SchemaRef(name, pydantic_model))``.
+
+    ``lw schema NAME`` prints the model's JSON Schema.
+    """
+
+
+@hookspec
+def lw_cli(register: Register[Any], ctx: PluginContext) -> None:
+    """Add ``lw`` subcommands: ``register(click_command)`` (a ``click.Command``/``Group``).
+
+    Declare the command names in the manifest (``commands = [...]``) so ``lw --help`` can list
+    them without importing the plugin. A command whose hook fails is left out; ``lw --help``
+    and every other command keep working. Built-in command names cannot be taken.
+    """
+
+
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "rulepacks": ("lw_rulepacks", "lw_rule_computers"),
+    "tools": ("lw_tools",),
+    "prompt_segments": ("lw_prompt_segments",),
+    "importers": ("lw_importers",),
+    "panels": ("lw_panel_renderers",),
+    "prompt_compilers": ("lw_prompt_compilers",),
+    "schemas": ("lw_schemas",),
+    "cli": ("lw_cli",),
+}
+"""Hook family (the words a manifest's ``provides`` uses) -> the hooks in that family."""
+
+HOOK_FAMILY: dict[str, str] = {hook: family for family, hooks in FAMILIES.items() for hook in hooks}
+"""Hook name -> its family."""
+
+DATA_KINDS: frozenset[str] = frozenset(
+    {"rulepacks", "skills", "presets", "cards", "worldbooks", "locales", "assets"}
+)
+"""Folders a data plugin may provide (``<plugin>/<kind>/``); read by the kernel, no code runs."""

@@ -1,0 +1,484 @@
+"""The embeddable kernel: boot, registries, and the API a host uses.
+
+Each :class:`Kernel` owns its own pluggy manager (no module-level state), so two kernels in
+one process are independent. Booting reads manifests only; plugin code is imported the first
+time a contribution of its family is needed, and registries are built lazily and cached until
+a plugin folder changes (directory signature) or :meth:`Kernel.refresh` is called.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from lwcore.context import PluginContext
+from lwcore.contributions import (
+    Computer,
+    Importer,
+    ImportResult,
+    PanelRenderer,
+    PromptCompiler,
+    PromptSegment,
+    RulepackSource,
+    SchemaRef,
+    ToolSpec,
+    TurnContext,
+    Viewer,
+    resolve,
+)
+from lwcore.datadir import resolve_data_dir
+from lwcore.errors import LwError
+from lwcore.manifest import Manifest, ManifestCache
+from lwcore.plugins import (
+    Gate,
+    InProcessPlugin,
+    PluginRecord,
+    Recorder,
+    call_impls,
+    check_manifest,
+    describe_exception,
+    directory_signature,
+    discover_directories,
+    discover_entry_points,
+    env_allowlist,
+    is_strict,
+    load_code,
+    read_manifests,
+    resolve_duplicates,
+)
+from lwcore.registry import Conflict, Entry, Registry
+from lwcore.settings import PluginSettings
+
+T = TypeVar("T")
+
+KERNEL_ID = "lwcore"
+
+
+@dataclass(frozen=True, slots=True)
+class RegistrySpec(Generic[T]):
+    """How one registry is filled: the hook, the contribution type, and its key."""
+
+    hook: str
+    family: str
+    type: type | tuple[type, ...]
+    key: Callable[[Any], str]
+    data_kind: str | None = None
+
+
+def _cli_type() -> tuple[type, ...]:
+    import click
+
+    return (click.Command,)
+
+
+REGISTRIES: dict[str, RegistrySpec[Any]] = {
+    "rulepacks": RegistrySpec("lw_rulepacks", "rulepacks", RulepackSource, lambda s: s.key, "rulepacks"),
+    "rule_computers": RegistrySpec("lw_rule_computers", "rulepacks", Computer, lambda c: c.name),
+    "tools": RegistrySpec("lw_tools", "tools", ToolSpec, lambda t: t.name),
+    "importers": RegistrySpec("lw_importers", "importers", Importer, lambda i: i.id),
+    "panel_renderers": RegistrySpec("lw_panel_renderers", "panels", PanelRenderer, lambda p: p.kind),
+    "prompt_compilers": RegistrySpec(
+        "lw_prompt_compilers", "prompt_compilers", PromptCompiler, lambda c: c.protocol
+    ),
+    "schemas": RegistrySpec("lw_schemas", "schemas", SchemaRef, lambda s: s.name),
+    "cli": RegistrySpec("lw_cli", "cli", (), lambda c: c.name),
+}
+"""Registry name -> how it is filled. ``cli``'s type (click.Command) is checked lazily."""
+
+KERNEL_SCHEMAS = (
+    SchemaRef("plugin-manifest", "lwcore.manifest_schema:PluginManifest", "lw-plugin.toml"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentSet:
+    """The prompt segments of one turn, plus what was dropped and why."""
+
+    segments: tuple[Entry[PromptSegment], ...]
+    dropped: tuple[str, ...]
+
+    def by_slot(self, slot: str) -> list[PromptSegment]:
+        return [e.value for e in self.segments if e.value.slot == slot]
+
+
+class Kernel:
+    """A booted plugin host.
+
+    Options (all keyword-only, all optional):
+
+    - ``data_dir``: overrides ``$LW_HOME`` and the platform data dir.
+    - ``enabled``: the exact set of plugin ids to enable (the operator's settings and
+      ``LW_PLUGINS`` are then ignored); ``disabled``: ids to keep off.
+    - ``plugins``: extra in-process plugins (:class:`InProcessPlugin`), enabled by default.
+    - ``entry_points``: ``False`` skips entry-point discovery (tests, sealed hosts).
+    - ``plugin_dirs``: more directory roots besides ``<data_dir>/plugins``.
+    - ``strict``: raise on the first plugin failure (default: ``$LW_STRICT_PLUGINS``).
+    - ``env``: the environment to read ``LW_*`` variables from (default ``os.environ``).
+    """
+
+    def __init__(
+        self,
+        *,
+        data_dir: str | Path | None = None,
+        enabled: Iterable[str] | None = None,
+        disabled: Iterable[str] = (),
+        plugins: Sequence[InProcessPlugin] = (),
+        entry_points: bool = True,
+        plugin_dirs: Sequence[str | Path] = (),
+        strict: bool | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.env: Mapping[str, str] = dict(os.environ if env is None else env)
+        self.data_dir = resolve_data_dir(data_dir, self.env)
+        self.strict = is_strict(self.env) if strict is None else strict
+        self._recorder = Recorder(self.strict)
+        self._host_enabled = frozenset(enabled) if enabled is not None else None
+        self._host_disabled = frozenset(disabled)
+        self._in_process = tuple(plugins)
+        self._use_entry_points = entry_points
+        self.plugin_roots: tuple[Path, ...] = (
+            self.data_dir / "plugins",
+            *(Path(p) for p in plugin_dirs),
+        )
+        import pluggy
+
+        from lwcore import hookspecs
+
+        self._pm = pluggy.PluginManager(hookspecs.PROJECT)
+        self._pm.add_hookspecs(hookspecs)
+        self._data_kinds = hookspecs.DATA_KINDS
+        self._entry_records: list[PluginRecord] | None = None
+        self._registries: dict[str, Registry[Any]] = {}
+        self.settings_problem: str | None = None
+        self._boot()
+
+    # --- boot and refresh -------------------------------------------------------------
+
+    def _boot(self) -> None:
+        cache = ManifestCache(self.data_dir / "cache" / "manifests.json")
+        if self._entry_records is None:
+            entry_records = discover_entry_points() if self._use_entry_points else []
+            entry_records += [self._in_process_record(p) for p in self._in_process]
+            read_manifests(entry_records, cache, self._recorder)
+            self._entry_owners: dict[str, PluginRecord] = {}
+            resolve_duplicates(entry_records, self._recorder, self._entry_owners)
+            self._entry_records = entry_records
+        self._dir_signature = directory_signature(self.plugin_roots, self._data_kinds)
+        dir_records = discover_directories(self.plugin_roots)
+        read_manifests(dir_records, cache, self._recorder)
+        cache.save()
+        resolve_duplicates(dir_records, self._recorder, dict(self._entry_owners))
+        records = [*self._entry_records, *dir_records]
+        settings = PluginSettings.load(self.data_dir)
+        self.settings_problem = settings.problem
+        gate = Gate(
+            settings_enabled=frozenset(settings.enabled),
+            settings_disabled=frozenset(settings.disabled),
+            env_allowlist=env_allowlist(self.env),
+            host_enabled=self._host_enabled,
+            host_disabled=self._host_disabled,
+        )
+        for record in records:
+            gate.decide(record)
+        self._records = records
+        self._by_id = {r.id: r for r in records if r.manifest is not None and r.enabled}
+        self._registries.clear()
+
+    def _in_process_record(self, plugin: InProcessPlugin) -> PluginRecord:
+        record = PluginRecord(name="?", source="in_process", obj=plugin.obj)
+        if isinstance(plugin.manifest, Manifest):
+            record.manifest = plugin.manifest
+        else:
+            from lwcore.manifest import validate
+
+            try:
+                data = validate(plugin.manifest, file=Path("<in-process>"))
+                record.manifest = Manifest.from_validated(data)
+            except LwError as exc:
+                record.name = str(plugin.manifest.get("id", "?"))
+                self._recorder.fail(record, f"bad manifest: {exc}", fatal=True)
+                return record
+        record.name = record.manifest.id
+        check_manifest(record, self._recorder)
+        return record
+
+    def refresh(self, *, entry_points: bool = False) -> None:
+        """Re-discover plugin folders (and entry points when asked) and drop cached registries."""
+        if entry_points:
+            self._entry_records = None
+        self._boot()
+
+    def _check_directories(self) -> None:
+        if directory_signature(self.plugin_roots, self._data_kinds) != self._dir_signature:
+            self._boot()
+
+    # --- plugins ------------------------------------------------------------------------
+
+    @property
+    def plugins(self) -> tuple[PluginRecord, ...]:
+        """Every discovered plugin, in priority order (bundled first, then id)."""
+        self._check_directories()
+        return tuple(self._records)
+
+    def plugin(self, plugin_id: str) -> PluginRecord:
+        """The record for ``plugin_id`` (an enabled one first); ``KeyError`` if unknown."""
+        for record in self.plugins:
+            if record.id == plugin_id and record.enabled:
+                return record
+        for record in self._records:
+            if record.id == plugin_id:
+                return record
+        raise KeyError(plugin_id)
+
+    def load_all(self) -> None:
+        """Import every enabled code plugin and build every registry (what ``lw doctor`` does)."""
+        for name in REGISTRIES:
+            self.registry(name)
+        for record in self._enabled_records():
+            load_code(record, self._pm, self._recorder)
+
+    def context_for(self, record: PluginRecord) -> PluginContext:
+        assert record.manifest is not None
+        return PluginContext(record.manifest, record.location, self.data_dir, self.env)
+
+    def _enabled_records(self, family: str | None = None) -> list[PluginRecord]:
+        return [
+            r for r in self._records if r.usable and (family is None or r.provides(family))
+        ]
+
+    def _loaded_records(self, family: str) -> dict[str, PluginRecord]:
+        records = {}
+        for record in self._enabled_records(family):
+            load_code(record, self._pm, self._recorder)
+            if record.usable:
+                records[record.id] = record
+        return records
+
+    # --- registries ---------------------------------------------------------------------
+
+    def registry(self, name: str) -> Registry[Any]:
+        """The registry ``name`` (one of :data:`REGISTRIES`), built on first use."""
+        self._check_directories()
+        if name not in self._registries:
+            self._registries[name] = self._build_registry(name)
+        return self._registries[name]
+
+    def _build_registry(self, name: str) -> Registry[Any]:
+        spec = REGISTRIES[name]
+        expected = spec.type or _cli_type()
+        entries: list[Entry[Any]] = []
+        if name == "schemas":
+            entries += [Entry(s.name, s, KERNEL_ID) for s in KERNEL_SCHEMAS]
+        records = self._loaded_records(spec.family)
+        for record in records.values():
+            if spec.data_kind and record.location is not None:
+                folder = record.location / spec.data_kind
+                if folder.is_dir():
+                    entries += self._data_entries(spec, record, folder)
+        code_records = {k: r for k, r in records.items() if r.manifest and r.manifest.tier == "code"}
+
+        def make_kwargs(record: PluginRecord) -> dict[str, Any]:
+            def register(item: Any) -> None:
+                if not isinstance(item, expected):
+                    kind = " or ".join(t.__name__ for t in expected) if isinstance(expected, tuple) else expected.__name__
+                    self._recorder.fail(
+                        record,
+                        f"{spec.hook}: register() got {type(item).__name__}, expected {kind}; dropped",
+                    )
+                    return
+                try:
+                    key = spec.key(item)
+                except Exception as exc:  # noqa: BLE001 - a contribution with no usable key
+                    self._recorder.fail(record, f"{spec.hook}: contribution has no key ({exc}); dropped")
+                    return
+                if not isinstance(key, str) or not key:
+                    self._recorder.fail(record, f"{spec.hook}: contribution key {key!r} is not a name; dropped")
+                    return
+                entries.append(Entry(key, item, record.id))
+
+            return {"register": register, "ctx": self.context_for(record)}
+
+        for record, result in call_impls(self._pm, spec.hook, code_records, self._recorder, make_kwargs):
+            if result is not None:
+                self._recorder.fail(
+                    record,
+                    f"{spec.hook} returned {type(result).__name__}; registration hooks return None "
+                    "and call register()",
+                )
+        return Registry(name, entries)
+
+    def _data_entries(self, spec: RegistrySpec[Any], record: PluginRecord, folder: Path) -> list[Entry[Any]]:
+        if spec.data_kind != "rulepacks":
+            return []
+        return [
+            Entry(path.stem, RulepackSource(path=path), record.id)
+            for path in sorted(folder.glob("*.yaml"))
+        ]
+
+    @property
+    def rulepacks(self) -> Registry[RulepackSource]:
+        """System id -> rulepack source (hooks and data plugins' ``rulepacks/`` folders)."""
+        return self.registry("rulepacks")
+
+    @property
+    def rule_computers(self) -> Registry[Computer]:
+        return self.registry("rule_computers")
+
+    @property
+    def tools(self) -> Registry[ToolSpec]:
+        return self.registry("tools")
+
+    @property
+    def importers(self) -> Registry[Importer]:
+        return self.registry("importers")
+
+    @property
+    def panel_renderers(self) -> Registry[PanelRenderer]:
+        return self.registry("panel_renderers")
+
+    @property
+    def prompt_compilers(self) -> Registry[PromptCompiler]:
+        return self.registry("prompt_compilers")
+
+    @property
+    def schemas(self) -> Registry[SchemaRef]:
+        return self.registry("schemas")
+
+    @property
+    def cli_commands(self) -> Registry[Any]:
+        return self.registry("cli")
+
+    @property
+    def conflicts(self) -> tuple[Conflict, ...]:
+        """Every collision in the registries built so far (the loser is never silent)."""
+        return tuple(c for r in self._registries.values() for c in r.conflicts)
+
+    def data_folders(self, kind: str) -> tuple[tuple[str, Path], ...]:
+        """``(plugin_id, folder)`` for each enabled plugin providing data folder ``kind``."""
+        self._check_directories()
+        out = []
+        for record in self._enabled_records(kind):
+            if record.location is not None and (record.location / kind).is_dir():
+                out.append((record.id, record.location / kind))
+        return tuple(out)
+
+    # --- call hooks -----------------------------------------------------------------------
+
+    def prompt_segments(self, turn: TurnContext | None = None) -> SegmentSet:
+        """Ask every enabled prompt-segment provider for this turn's segments.
+
+        A provider that raises or returns the wrong thing loses its contribution for this
+        turn (recorded on its plugin and listed in ``dropped``); empty texts are left out.
+        Segments come back sorted by slot order of first appearance, ``order``, then name.
+        """
+        turn = turn or TurnContext()
+        self._check_directories()
+        records = self._loaded_records("prompt_segments")
+        dropped: list[str] = []
+        entries: list[Entry[PromptSegment]] = []
+
+        def drop(record: PluginRecord, message: str) -> None:
+            dropped.append(f"{record.id}: {message}")
+            self._recorder.fail(record, message)
+
+        before = {r.id: len(r.errors) for r in records.values()}
+        results = call_impls(
+            self._pm,
+            "lw_prompt_segments",
+            records,
+            self._recorder,
+            lambda r: {"turn": turn, "ctx": self.context_for(r)},
+        )
+        for record in records.values():
+            if len(record.errors) > before[record.id]:
+                dropped.append(f"{record.id}: {record.errors[-1]}")
+        for record, result in results:
+            if result is None:
+                continue
+            if isinstance(result, (str, bytes, Mapping)) or not isinstance(result, Iterable):
+                drop(record, f"lw_prompt_segments returned {type(result).__name__}, expected a list of PromptSegment")
+                continue
+            for item in list(result):
+                if not isinstance(item, PromptSegment):
+                    drop(record, f"lw_prompt_segments yielded {type(item).__name__}, expected PromptSegment; dropped")
+                elif not isinstance(item.text, str):
+                    drop(record, f"segment {item.name!r} text is {type(item.text).__name__}; dropped")
+                elif item.text:
+                    entries.append(Entry(item.name, item, record.id))
+        entries.sort(key=lambda e: (e.value.order, e.value.name))
+        return SegmentSet(tuple(entries), tuple(dropped))
+
+    def sniff(self, data: bytes, name: str = "") -> list[tuple[float, str]]:
+        """``(confidence, importer id)`` for every importer, most confident first.
+
+        A sniffer that raises or answers outside [0, 1] scores 0 and is recorded.
+        """
+        scores = []
+        for entry in self.importers.entries():
+            record = self.plugin(entry.plugin_id)
+            try:
+                score = float(resolve(entry.value.sniff)(data, name))
+                if not 0.0 <= score <= 1.0:
+                    raise ValueError(f"confidence {score} outside [0, 1]")
+            except Exception as exc:  # noqa: BLE001 - isolation
+                self._recorder.fail(record, f"importer {entry.key!r} sniff failed: {describe_exception(exc)}")
+                score = 0.0
+            scores.append((score, entry.key))
+        return sorted(scores, key=lambda s: -s[0])
+
+    def import_bytes(self, data: bytes, name: str = "", importer: str | None = None) -> ImportResult[Any]:
+        """Import with ``importer`` (or the most confident one); :class:`LwError` if none fits."""
+        if importer is None:
+            ranked = [s for s in self.sniff(data, name) if s[0] > 0]
+            if not ranked:
+                raise LwError("no importer recognises this file", file=name or None)
+            importer = ranked[0][1]
+        if importer not in self.importers:
+            raise LwError(f"unknown importer {importer!r}", expected=", ".join(self.importers) or "an installed importer")
+        result = resolve(self.importers[importer].load)(data, name)
+        if not isinstance(result, ImportResult):
+            record = self.plugin(self.importers.origin(importer))
+            self._recorder.fail(record, f"importer {importer!r} returned {type(result).__name__}, expected ImportResult")
+            raise LwError(f"importer {importer!r} failed (see lw plugins info {record.id})")
+        return result
+
+    def render_panel(self, panel: Mapping[str, Any], viewer: Viewer, fmt: str = "text") -> str:
+        """Render ``panel`` (a mapping with ``kind``) for ``viewer`` in ``fmt``.
+
+        Falls back to the kernel's plain-text rendering when no renderer offers ``fmt`` or
+        the renderer fails (the failure is recorded on its plugin).
+        """
+        kind = str(panel.get("kind", ""))
+        renderer = self.panel_renderers.get(kind)
+        if renderer is not None and fmt in renderer.formats:
+            try:
+                text = resolve(renderer.render)(panel, viewer, fmt)
+                if isinstance(text, str):
+                    return text
+                raise TypeError(f"render returned {type(text).__name__}, expected str")
+            except Exception as exc:  # noqa: BLE001 - isolation
+                record = self.plugin(self.panel_renderers.origin(kind))
+                self._recorder.fail(record, f"panel renderer {kind!r} failed: {describe_exception(exc)}")
+        return plain_text_panel(panel, viewer)
+
+
+def plain_text_panel(panel: Mapping[str, Any], viewer: Viewer) -> str:
+    """The kernel's fallback: title, then ``label: value`` lines for each block."""
+    from lwcore.contributions import localized
+
+    def text(value: Any) -> str:
+        return localized(value, viewer.locale) if isinstance(value, Mapping) else str(value)
+
+    lines = []
+    if panel.get("title"):
+        lines.append(text(panel["title"]))
+    for block in panel.get("blocks", ()) or ():
+        if not isinstance(block, Mapping):
+            continue
+        label = text(block.get("label", block.get("caption", block.get("kind", ""))))
+        value = block.get("value", block.get("text"))
+        lines.append(f"{label}: {text(value)}" if value is not None else label)
+    return "\n".join(lines)

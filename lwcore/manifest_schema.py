@@ -1,0 +1,90 @@
+"""The pydantic model of ``lw-plugin.toml`` (``lw schema plugin-manifest``).
+
+Imported only when a manifest is not in the validated-manifest cache, or for the schema.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from lwcore.hookspecs import DATA_KINDS, FAMILIES
+
+ID_PATTERN = r"^[a-z][a-z0-9_-]{0,62}$"
+NEED_PATTERN = re.compile(
+    r"^(fs:(data_dir|read|write)|net|sandbox:js|subprocess:[A-Za-z0-9_.+-]+|env:[A-Za-z_][A-Za-z0-9_]*)$"
+)
+VERSION_PATTERN = r"^\d+(\.\d+)*([.+-]?[A-Za-z0-9.+-]*)?$"
+
+
+class PluginManifest(BaseModel):
+    """A Loreweaver plugin manifest (``lw-plugin.toml``)."""
+
+    model_config = ConfigDict(extra="forbid", title="Loreweaver plugin manifest")
+
+    id: str = Field(pattern=ID_PATTERN, description="Unique plugin id.")
+    version: str = Field(pattern=VERSION_PATTERN, description="The plugin's own version.")
+    tier: Literal["data", "declarative", "code"] = Field(
+        description="data: validated files only; declarative: prompt text and tool "
+        "allowlists; code: Python that runs with the operator's privileges."
+    )
+    provides: list[str] = Field(
+        default_factory=list,
+        description="Hook families (code tier) and/or data folders the plugin provides.",
+    )
+    needs: list[str] = Field(default_factory=list, description="Capabilities the plugin uses.")
+    bundled: bool = Field(
+        default=False, description="Shipped with Loreweaver itself (enabled by default)."
+    )
+    min_engine: str = Field(
+        default="0", pattern=VERSION_PATTERN, description="Lowest lwcore version it runs on."
+    )
+    description: dict[str, str] = Field(
+        default_factory=dict, description="Localized one-line description, locale -> text."
+    )
+    name: str | None = Field(default=None, description="Display name.")
+    commands: list[str] = Field(
+        default_factory=list, description="lw subcommands this plugin adds (needs 'cli')."
+    )
+    homepage: str | None = None
+
+    @field_validator("provides")
+    @classmethod
+    def _known_provides(cls, value: list[str]) -> list[str]:
+        known = set(FAMILIES) | DATA_KINDS
+        unknown = [v for v in value if v not in known]
+        if unknown:
+            raise ValueError(f"unknown entries {unknown}; known: {sorted(known)}")
+        if len(set(value)) != len(value):
+            raise ValueError("duplicate entries")
+        return value
+
+    @field_validator("needs")
+    @classmethod
+    def _known_needs(cls, value: list[str]) -> list[str]:
+        bad = [v for v in value if not NEED_PATTERN.match(v)]
+        if bad:
+            raise ValueError(f"unknown capabilities {bad}")
+        return value
+
+    @field_validator("commands")
+    @classmethod
+    def _command_names(cls, value: list[str]) -> list[str]:
+        bad = [v for v in value if not re.match(r"^[a-z][a-z0-9-]*$", v)]
+        if bad:
+            raise ValueError(f"invalid command names {bad}")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> PluginManifest:
+        if self.tier != "code":
+            code_only = [p for p in self.provides if p not in DATA_KINDS]
+            if code_only:
+                raise ValueError(
+                    f"a {self.tier}-tier plugin runs no code, so it cannot provide {code_only}"
+                )
+        if self.commands and "cli" not in self.provides:
+            raise ValueError("commands are declared but 'cli' is not in provides")
+        return self

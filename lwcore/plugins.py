@@ -1,0 +1,452 @@
+"""Plugin discovery, manifests, capability gating and failure isolation.
+
+Discovery finds *candidates* without running plugin code:
+
+- entry points in the group ``loreweaver.plugins`` (one ``entry_points()`` scan per boot);
+  the manifest is ``lw-plugin.toml`` at the root of the entry point's top-level import
+  package, located with ``importlib.util.find_spec`` (which does not execute the package, and
+  works for editable installs through their import finders);
+- folders under each directory root (``<data_dir>/plugins`` and host-given paths), each with
+  its ``lw-plugin.toml``; these are data/declarative plugins and never run code;
+- in-process plugin objects a host passes to :class:`lwcore.Kernel`.
+
+Every failure -- missing module, import error, bad manifest, bad hook signature, a hook that
+raises or returns the wrong thing, a duplicate id -- is recorded on the plugin's
+:class:`PluginRecord` (status ``error``) and contained to that plugin, or to that one hook
+implementation's contribution. ``strict`` turns the first failure into :class:`PluginError`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from lwcore import __version__
+from lwcore.errors import LwError, PluginError
+from lwcore.manifest import MANIFEST_NAME, Manifest, ManifestCache, load_manifest, version_tuple
+
+ENTRY_POINT_GROUP = "loreweaver.plugins"
+
+SOURCE_RANK = {"bundled": 0, "in_process": 1, "entry_point": 2, "directory": 3}
+
+
+@dataclass(frozen=True, slots=True)
+class InProcessPlugin:
+    """A plugin a host passes directly: a manifest (mapping or :class:`Manifest`) and an object
+    (module, class instance, namespace) carrying ``@hookimpl`` functions."""
+
+    manifest: Mapping[str, Any] | Manifest
+    obj: Any
+
+
+@dataclass
+class PluginRecord:
+    """Everything the kernel knows about one discovered plugin.
+
+    ``status`` is ``error`` when anything failed (see ``errors``), else ``enabled`` or
+    ``disabled`` (see ``disabled_reason``). ``refused`` lists hook implementations the kernel
+    did not register because the manifest does not provide their family.
+    """
+
+    name: str
+    source: str
+    location: Path | None = None
+    manifest_file: Path | None = None
+    distribution: str | None = None
+    dist_version: str | None = None
+    entry_point: Any = None
+    obj: Any = None
+    manifest: Manifest | None = None
+    enabled: bool = False
+    disabled_reason: str | None = None
+    errors: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    loaded: bool = False
+    load_failed: bool = False
+    blocked: bool = False
+
+    @property
+    def id(self) -> str:
+        """The manifest id, or the entry-point/folder name when there is no valid manifest."""
+        return self.manifest.id if self.manifest else self.name
+
+    @property
+    def bundled(self) -> bool:
+        return bool(self.manifest and self.manifest.bundled and self.source == "entry_point")
+
+    @property
+    def status(self) -> str:
+        if self.errors:
+            return "error"
+        return "enabled" if self.enabled else "disabled"
+
+    @property
+    def usable(self) -> bool:
+        """Enabled, with a manifest, and its code (if any) not failed to load."""
+        return self.enabled and self.manifest is not None and not self.load_failed and not self.blocked
+
+    @property
+    def rank(self) -> tuple[int, str, str]:
+        """Sort key: kernel-defined priority (bundled first), then id, then location."""
+        source = "bundled" if self.bundled else self.source
+        return (SOURCE_RANK[source], self.id, str(self.location or ""))
+
+    def provides(self, family: str) -> bool:
+        return self.manifest is not None and family in self.manifest.provides
+
+    @property
+    def reason(self) -> str | None:
+        """One line explaining a non-enabled status."""
+        if self.errors:
+            return "; ".join(self.errors)
+        return None if self.enabled else self.disabled_reason
+
+    def to_json(self) -> dict[str, Any]:
+        m = self.manifest
+        return {
+            "id": self.id,
+            "version": m.version if m else self.dist_version,
+            "distribution": self.distribution,
+            "distribution_version": self.dist_version,
+            "source": self.source,
+            "location": str(self.location) if self.location else None,
+            "tier": m.tier if m else None,
+            "bundled": self.bundled,
+            "status": self.status,
+            "enabled": self.enabled,
+            "loaded": self.loaded,
+            "provides": list(m.provides) if m else [],
+            "needs": list(m.needs) if m else [],
+            "commands": list(m.commands) if m else [],
+            "description": dict(m.description) if m else {},
+            "reason": self.reason,
+            "errors": list(self.errors),
+            "refused": list(self.refused),
+        }
+
+
+class Recorder:
+    """Records plugin failures; in strict mode the first one is raised instead."""
+
+    def __init__(self, strict: bool) -> None:
+        self.strict = strict
+
+    def fail(self, record: PluginRecord, message: str, *, fatal: bool = False) -> None:
+        """Record ``message``; ``fatal`` also keeps the plugin from loading at all."""
+        record.errors.append(message)
+        if fatal:
+            record.blocked = True
+        if self.strict:
+            raise PluginError(f"plugin {record.id!r}: {message}")
+
+
+def describe_exception(exc: BaseException) -> str:
+    """``Type: message`` plus where in plugin code it happened (last frame)."""
+    text = f"{type(exc).__name__}: {exc}"
+    tb = exc.__traceback__
+    last = None
+    while tb is not None:
+        last = tb
+        tb = tb.tb_next
+    if last is not None:
+        text += f" (at {last.tb_frame.f_code.co_filename}:{last.tb_lineno})"
+    return text
+
+
+# --- discovery ----------------------------------------------------------------------------
+
+
+def discover_entry_points(group: str = ENTRY_POINT_GROUP) -> list[PluginRecord]:
+    """One scan of installed distributions' entry points in ``group``; no plugin code runs."""
+    from importlib.metadata import entry_points
+
+    records = []
+    for ep in entry_points(group=group):
+        dist = getattr(ep, "dist", None)
+        record = PluginRecord(
+            name=ep.name,
+            source="entry_point",
+            entry_point=ep,
+            distribution=dist.metadata["Name"] if dist is not None else None,
+            dist_version=dist.version if dist is not None else None,
+        )
+        top = ep.module.split(".")[0]
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError) as exc:
+            spec = None
+            record.errors.append(f"cannot locate module {top!r}: {exc}")
+        if spec is None:
+            if not record.errors:
+                record.errors.append(
+                    f"entry point {ep.value!r}: module {top!r} is not installed "
+                    f"(distribution {record.distribution or '?'} is broken or half-removed)"
+                )
+            records.append(record)
+            continue
+        folders = list(spec.submodule_search_locations or [])
+        if not folders and spec.origin:
+            folders = [str(Path(spec.origin).parent)]
+        for folder in folders:
+            candidate = Path(folder) / MANIFEST_NAME
+            if candidate.is_file():
+                record.location = Path(folder)
+                record.manifest_file = candidate
+                break
+        else:
+            record.location = Path(folders[0]) if folders else None
+            record.errors.append(
+                f"no {MANIFEST_NAME} in the package {top!r} "
+                f"({', '.join(folders) or 'no folder'}); a plugin package must ship its manifest"
+            )
+        records.append(record)
+    return records
+
+
+def discover_directories(roots: Sequence[Path]) -> list[PluginRecord]:
+    """Every non-hidden folder under each root is a directory-plugin candidate."""
+    records = []
+    for root in roots:
+        try:
+            children = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+        except OSError:
+            continue
+        for child in children:
+            record = PluginRecord(name=child.name, source="directory", location=child)
+            manifest = child / MANIFEST_NAME
+            if manifest.is_file():
+                record.manifest_file = manifest
+            else:
+                record.errors.append(f"{child}: no {MANIFEST_NAME}; folder skipped")
+            records.append(record)
+    return records
+
+
+def directory_signature(roots: Sequence[Path], data_kinds: Iterable[str]) -> tuple[Any, ...]:
+    """A cheap fingerprint of directory roots: plugin folders, their manifests, data folders.
+
+    Changes when a plugin folder is added or removed, its manifest edited, or a file added to
+    or removed from one of its data folders.
+    """
+    kinds = tuple(sorted(data_kinds))
+    parts: list[Any] = []
+    for root in roots:
+        try:
+            children = sorted(os.scandir(root), key=lambda e: e.name)
+        except OSError:
+            parts.append((str(root), None))
+            continue
+        for child in children:
+            if not child.is_dir() or child.name.startswith("."):
+                continue
+            entry: list[Any] = [child.path]
+            for name in (MANIFEST_NAME, *kinds):
+                try:
+                    st = os.stat(os.path.join(child.path, name))
+                    entry.append((name, st.st_mtime_ns, st.st_size))
+                except OSError:
+                    pass
+            parts.append(tuple(entry))
+    return tuple(parts)
+
+
+def read_manifests(records: Iterable[PluginRecord], cache: ManifestCache, recorder: Recorder) -> None:
+    """Read and validate each record's manifest; failures are recorded on the record."""
+    for record in records:
+        if record.manifest is not None or record.manifest_file is None:
+            continue
+        try:
+            record.manifest = load_manifest(record.manifest_file, cache)
+        except LwError as exc:
+            recorder.fail(record, f"bad manifest: {exc}", fatal=True)
+            continue
+        check_manifest(record, recorder)
+
+
+def check_manifest(record: PluginRecord, recorder: Recorder) -> None:
+    """Checks that depend on where the plugin came from and on the running engine."""
+    m = record.manifest
+    assert m is not None
+    if version_tuple(__version__) < version_tuple(m.min_engine):
+        recorder.fail(record, f"needs lwcore >= {m.min_engine}, this is {__version__}", fatal=True)
+    if record.source == "directory":
+        if m.tier == "code":
+            recorder.fail(
+                record, "a directory plugin cannot be code-tier (ship code as a distribution)", fatal=True
+            )
+        if m.bundled:
+            recorder.fail(record, "a directory plugin cannot claim to be bundled", fatal=True)
+
+
+def resolve_duplicates(
+    records: list[PluginRecord], recorder: Recorder, owners: dict[str, PluginRecord]
+) -> None:
+    """Sort ``records`` by priority; one claiming an id already in ``owners`` is an error.
+
+    ``owners`` (id -> record) is updated with the ids this call hands out.
+    """
+    records.sort(key=lambda r: r.rank)
+    for record in records:
+        if record.manifest is None or record.blocked:
+            continue
+        owner = owners.get(record.id)
+        if owner is None:
+            owners[record.id] = record
+        else:
+            where = record.distribution or (str(record.location) if record.location else record.source)
+            recorder.fail(
+                record,
+                f"duplicate id {record.id!r} (from {where}); "
+                f"{owner.distribution or owner.location or owner.source} keeps it",
+                fatal=True,
+            )
+
+
+# --- gating -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """The operator's and host's choices that decide which plugins are enabled."""
+
+    settings_enabled: frozenset[str] = frozenset()
+    settings_disabled: frozenset[str] = frozenset()
+    env_allowlist: frozenset[str] | None = None
+    host_enabled: frozenset[str] | None = None
+    host_disabled: frozenset[str] = frozenset()
+
+    def decide(self, record: PluginRecord) -> None:
+        """Set ``record.enabled`` and ``record.disabled_reason``."""
+        m = record.manifest
+        if m is None or record.blocked:
+            record.enabled = False
+            record.disabled_reason = "not loadable"
+            return
+        enabled, reason = self._decision(record, m)
+        record.enabled = enabled
+        record.disabled_reason = None if enabled else reason
+
+    def _decision(self, record: PluginRecord, m: Manifest) -> tuple[bool, str]:
+        if m.id in self.host_disabled:
+            return False, "disabled by the host"
+        if self.host_enabled is not None:
+            return m.id in self.host_enabled, "not in the host's enabled set"
+        if m.id in self.settings_disabled:
+            return False, f"disabled by the operator (lw plugins enable {m.id})"
+        if record.bundled or m.tier != "code" or record.source == "in_process":
+            return True, ""
+        if self.env_allowlist is not None:
+            return m.id in self.env_allowlist, f"third-party code plugin not listed in LW_PLUGINS"
+        return m.id in self.settings_enabled, (
+            f"third-party code plugin, runs with your privileges: not enabled "
+            f"(lw plugins enable {m.id})"
+        )
+
+
+# --- loading and calling ------------------------------------------------------------------
+
+
+def load_code(record: PluginRecord, pm: Any, recorder: Recorder) -> None:
+    """Import the plugin's code and register only the hooks its manifest's families allow.
+
+    Idempotent. Import errors, pluggy validation errors and unknown hooks are recorded; a
+    plugin whose import fails has ``load_failed`` set and contributes nothing.
+    """
+    from lwcore.hookspecs import FAMILIES, HOOK_FAMILY, PREFIX
+
+    if record.loaded or record.load_failed or not record.usable:
+        return
+    m = record.manifest
+    assert m is not None
+    if m.tier != "code":
+        record.loaded = True
+        return
+    try:
+        obj = record.obj if record.source == "in_process" else record.entry_point.load()
+    except BaseException as exc:  # noqa: BLE001 - isolation: any import-time failure
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        record.load_failed = True
+        recorder.fail(record, f"import failed: {describe_exception(exc)}")
+        return
+    record.obj = obj
+    allowed = {hook for family in m.provides for hook in FAMILIES.get(family, ())}
+    accepted: dict[str, Callable[..., Any]] = {}
+    for attr in sorted(dir(obj)):
+        if not attr.startswith(PREFIX):
+            continue
+        function = getattr(obj, attr, None)
+        if pm.parse_hookimpl_opts(obj, attr) is None:
+            continue
+        if attr not in HOOK_FAMILY:
+            record.refused.append(f"{attr}: no such hook")
+        elif attr not in allowed:
+            record.refused.append(
+                f"{attr}: family {HOOK_FAMILY[attr]!r} is not in the manifest's provides"
+            )
+        else:
+            accepted[attr] = function
+    shim = SimpleNamespace(**accepted)
+    try:
+        pm.register(shim, name=m.id)
+    except Exception as exc:  # pluggy.PluginValidationError and friends
+        record.load_failed = True
+        try:
+            pm.unregister(name=m.id)
+        except Exception:  # noqa: BLE001 - it may not have been registered at all
+            pass
+        recorder.fail(record, f"hook validation failed: {exc}")
+        return
+    record.loaded = True
+
+
+def call_impls(
+    pm: Any,
+    hook_name: str,
+    records: Mapping[str, PluginRecord],
+    recorder: Recorder,
+    make_kwargs: Callable[[PluginRecord], dict[str, Any]],
+) -> list[tuple[PluginRecord, Any]]:
+    """Call every registered implementation of ``hook_name`` one by one, in plugin priority.
+
+    Each call is isolated: an exception is recorded against its plugin and that plugin's
+    result skipped. Returns ``(record, result)`` for the calls that returned.
+    """
+    hook = getattr(pm.hook, hook_name)
+    impls = [i for i in hook.get_hookimpls() if i.plugin_name in records]
+    impls.sort(key=lambda i: records[i.plugin_name].rank)
+    results = []
+    for impl in impls:
+        record = records[impl.plugin_name]
+        kwargs = make_kwargs(record)
+        try:
+            result = impl.function(*[kwargs[name] for name in impl.argnames])
+        except BaseException as exc:  # noqa: BLE001 - isolation
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            recorder.fail(record, f"{hook_name} raised {describe_exception(exc)}")
+            continue
+        results.append((record, result))
+    return results
+
+
+def is_strict(env: Mapping[str, str]) -> bool:
+    """``LW_STRICT_PLUGINS`` set to a true value."""
+    return env.get("LW_STRICT_PLUGINS", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_allowlist(env: Mapping[str, str]) -> frozenset[str] | None:
+    """``LW_PLUGINS`` as a set of ids (``None`` when unset; empty string = no third-party)."""
+    if "LW_PLUGINS" not in env:
+        return None
+    return frozenset(p.strip() for p in env["LW_PLUGINS"].replace(";", ",").split(",") if p.strip())
+
+
+def python_summary() -> str:
+    return f"Python {sys.version.split()[0]} ({sys.executable})"

@@ -1,0 +1,117 @@
+"""``lw plugins new``: write a complete, installable third-party plugin distribution."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from lwcore import __version__
+from lwcore.errors import LwError
+
+_ID = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
+
+
+def names(plugin_id: str) -> tuple[str, str]:
+    """``(distribution name, import package)`` for a plugin id."""
+    return f"lw-plugin-{plugin_id}", "lw_" + plugin_id.replace("-", "_")
+
+
+def files(plugin_id: str) -> dict[str, str]:
+    """Relative path -> content of the scaffolded distribution."""
+    dist, package = names(plugin_id)
+    return {
+        "pyproject.toml": f'''[build-system]
+requires = ["setuptools>=64"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "{dist}"
+version = "0.1.0"
+description = "A Loreweaver plugin"
+requires-python = ">=3.11"
+dependencies = ["loreweaver>={__version__}"]
+
+[project.entry-points."loreweaver.plugins"]
+{plugin_id} = "{package}.plugin"
+
+[tool.setuptools]
+packages = ["{package}"]
+
+[tool.setuptools.package-data]
+{package} = ["lw-plugin.toml"]
+''',
+        f"{package}/__init__.py": f'"""The {plugin_id} Loreweaver plugin."""\n',
+        f"{package}/lw-plugin.toml": f'''# Read by Loreweaver before any code of this plugin runs.
+id = "{plugin_id}"
+version = "0.1.0"
+tier = "code"
+provides = ["prompt_segments"]
+needs = []
+min_engine = "{__version__}"
+
+[description]
+en = "Adds a greeting to every turn's prompt"
+zh = "每回合提示词加一句问候"
+''',
+        f"{package}/plugin.py": f'''"""Hook implementations of the {plugin_id} plugin."""
+
+from lwcore.contributions import PromptSegment, TurnContext
+from lwcore.hookspecs import hookimpl
+
+
+@hookimpl
+def lw_prompt_segments(turn: TurnContext) -> list[PromptSegment]:
+    greeting = "你好，守秘人。" if turn.locale.startswith("zh") else "Hello, keeper."
+    return [PromptSegment(name="{plugin_id}-greeting", text=greeting, slot="system")]
+''',
+        "tests/test_plugin.py": f'''"""Boots a real kernel with this plugin and checks its hook is called."""
+
+import tomllib
+from pathlib import Path
+
+from lwcore.contributions import TurnContext
+from lwcore.kernel import Kernel
+from lwcore.plugins import InProcessPlugin
+
+from {package} import plugin
+
+MANIFEST = Path(plugin.__file__).with_name("lw-plugin.toml")
+
+
+def test_segment_is_contributed(tmp_path):
+    manifest = tomllib.loads(MANIFEST.read_text(encoding="utf-8"))
+    kernel = Kernel(
+        data_dir=tmp_path, entry_points=False, plugins=[InProcessPlugin(manifest, plugin)], env={{}}
+    )
+    segments = kernel.prompt_segments(TurnContext(locale="en")).segments
+    assert [(s.plugin_id, s.value.text) for s in segments] == [("{plugin_id}", "Hello, keeper.")]
+''',
+        "README.md": f"""# {dist}
+
+A Loreweaver plugin. Install it, then enable it (it is third-party code):
+
+    pip install .
+    lw plugins enable {plugin_id}
+    pytest tests
+""",
+    }
+
+
+def write_plugin(plugin_id: str, directory: Path) -> list[Path]:
+    """Write the distribution into ``directory``; refuse to overwrite existing files."""
+    if not _ID.match(plugin_id):
+        raise LwError(
+            f"invalid plugin id {plugin_id!r}",
+            expected="lowercase letters, digits, '_' or '-', starting with a letter",
+        )
+    content = files(plugin_id)
+    existing = [rel for rel in content if (directory / rel).exists()]
+    if existing:
+        raise LwError(f"{directory}: would overwrite {', '.join(existing)}")
+    written = []
+    for rel, text in content.items():
+        path = directory / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
