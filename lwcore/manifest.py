@@ -107,7 +107,7 @@ def parse_toml(text: str, file: Path) -> dict[str, Any]:
 
 
 def _key_line(text: str, key: str) -> int | None:
-    pattern = re.compile(rf"^\s*(\[\s*{re.escape(key)}\s*\]|{re.escape(key)}\s*=)", re.M)
+    pattern = re.compile(rf"^[ \t]*(\[[ \t]*{re.escape(key)}[ \t]*\]|{re.escape(key)}[ \t]*=)", re.M)
     match = pattern.search(text)
     return text.count("\n", 0, match.start()) + 1 if match else None
 

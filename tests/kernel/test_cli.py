@@ -1,0 +1,161 @@
+"""The ``lw`` console script, run as a real subprocess (the installed entry point)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+LW = str(Path(sys.executable).with_name("lw"))
+
+GOOD = """
+from lwcore.contributions import PromptSegment
+from lwcore.hookspecs import hookimpl
+
+@hookimpl
+def lw_prompt_segments(turn):
+    return [PromptSegment("good-seg", "good text")]
+"""
+
+
+def run(*args: str, site=None, home: Path, env: dict[str, str] | None = None, stdin: str | None = None):
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    full_env["LW_HOME"] = str(home)
+    if site is not None:
+        full_env["PYTHONPATH"] = str(site.root)
+    full_env.update(env or {})
+    return subprocess.run(
+        [LW, *args], capture_output=True, text=True, env=full_env, input=stdin, timeout=120, encoding="utf-8"
+    )
+
+
+def test_version(tmp_path) -> None:
+    result = run("--version", home=tmp_path)
+    assert result.returncode == 0 and result.stdout.strip() == "lw 0.1.0"
+
+
+def test_list_json_fields(site, tmp_path) -> None:
+    site.add("good", code=GOOD)
+    site.add("broken", code="raise RuntimeError('kaput')")
+    result = run("plugins", "list", "--json", site=site, home=tmp_path, env={"LW_PLUGINS": "broken"})
+    assert result.returncode == 0, result.stderr
+    rows = {row["id"]: row for row in json.loads(result.stdout)}
+    good, broken = rows["good"], rows["broken"]
+    for key in ("id", "version", "distribution", "tier", "bundled", "status", "provides", "needs", "reason"):
+        assert key in good
+    assert (good["status"], good["tier"], good["bundled"], good["distribution"]) == ("disabled", "code", False, "lwtest-good")
+    assert broken["status"] == "error" and "RuntimeError: kaput" in broken["reason"]
+    assert "Traceback" not in result.stderr
+
+
+def test_enable_requires_confirmation_then_persists(site, tmp_path) -> None:
+    site.add("good", code=GOOD)
+    refused = run("plugins", "enable", "good", site=site, home=tmp_path)
+    assert refused.returncode == 1
+    assert "runs with your privileges" in refused.stdout
+    assert "pass --yes" in refused.stderr and "Traceback" not in refused.stderr
+    accepted = run("plugins", "enable", "good", "--yes", site=site, home=tmp_path)
+    assert accepted.returncode == 0 and accepted.stdout.strip().endswith("good: enabled")
+    assert json.loads((tmp_path / "plugins.json").read_text(encoding="utf-8"))["enabled"] == ["good"]
+    info = json.loads(run("plugins", "info", "good", "--json", site=site, home=tmp_path).stdout)
+    assert info["status"] == "enabled"
+    disabled = run("plugins", "disable", "good", site=site, home=tmp_path)
+    assert disabled.stdout.strip() == "good: disabled"
+
+
+def test_unknown_plugin_and_schema_are_clean_errors(tmp_path) -> None:
+    for args in (("plugins", "info", "nope"), ("schema", "nope")):
+        result = run(*args, home=tmp_path)
+        assert result.returncode == 1
+        assert result.stderr.startswith("error: ") and "Traceback" not in result.stderr
+
+
+def test_schema_plugin_manifest(tmp_path) -> None:
+    result = run("schema", "plugin-manifest", home=tmp_path)
+    schema = json.loads(result.stdout)
+    assert schema["title"] == "Loreweaver plugin manifest"
+    assert {"id", "version", "tier", "provides", "needs", "min_engine", "description"} <= set(schema["properties"])
+
+
+def test_doctor_shows_reasons(site, tmp_path) -> None:
+    site.add("broken", manifest='id = "broken"\nversion = "1"\ntier = "code"\nprovides = ["nope"]\n')
+    result = run("doctor", site=site, home=tmp_path)
+    assert result.returncode == 0
+    assert "data dir: " + str(tmp_path) in result.stdout
+    assert "Python 3." in result.stdout
+    assert "[ERR] broken" in result.stdout and "provides" in result.stdout
+
+
+BROKEN_CLI = """
+from lwcore.hookspecs import hookimpl
+
+@hookimpl
+def lw_cli(register):
+    raise RuntimeError("cli exploded")
+"""
+
+GOOD_CLI = """
+import click
+from lwcore.hookspecs import hookimpl
+
+@click.command("hello")
+def hello():
+    "Say hello."
+    click.echo("hello from a plugin")
+
+@hookimpl
+def lw_cli(register):
+    register(hello)
+"""
+
+
+def test_broken_subcommand_never_breaks_help(site, tmp_path) -> None:
+    site.add("badcli", code=BROKEN_CLI, provides=("cli",), extra_manifest='commands = ["bad"]')
+    site.add("goodcli", code=GOOD_CLI, provides=("cli",), extra_manifest='commands = ["hello"]')
+    env = {"LW_PLUGINS": "badcli,goodcli"}
+    result = run("--help", site=site, home=tmp_path, env=env)
+    assert result.returncode == 0 and "hello" in result.stdout and "plugins" in result.stdout
+    assert run("hello", site=site, home=tmp_path, env=env).stdout.strip() == "hello from a plugin"
+    bad = run("bad", site=site, home=tmp_path, env=env)
+    assert bad.returncode != 0 and "Traceback" not in bad.stderr
+
+
+def test_scaffolded_plugin_installs_lists_enables_and_runs(tmp_path) -> None:
+    home = tmp_path / "home"
+    made = run("plugins", "new", "greeter", "--dir", str(tmp_path / "src"), home=home)
+    assert made.returncode == 0, made.stderr
+    target = tmp_path / "site"
+    pip = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+         "--disable-pip-version-check", "--target", str(target), str(tmp_path / "src")],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert pip.returncode == 0, pip.stderr
+
+    class Site:
+        root = target
+
+    listed = json.loads(run("plugins", "list", "--json", site=Site, home=home).stdout)
+    (row,) = [r for r in listed if r["id"] == "greeter"]
+    assert (row["status"], row["loaded"], row["distribution"]) == ("disabled", False, "lw-plugin-greeter")
+    assert run("plugins", "enable", "greeter", "--yes", site=Site, home=home).returncode == 0
+    probe = (
+        "from lwcore.kernel import Kernel\n"
+        "from lwcore.contributions import TurnContext\n"
+        "k = Kernel()\n"
+        "print([(e.plugin_id, e.value.text) for e in k.prompt_segments(TurnContext(locale='zh-CN')).segments])\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    env.update(LW_HOME=str(home), PYTHONPATH=str(target))
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60)
+    assert "('greeter', '你好，守秘人。')" in out.stdout, out.stderr
+    # the scaffold's own test passes too
+    test = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "src" / "tests")],
+        capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path / "src",
+    )
+    assert test.returncode == 0, test.stdout + test.stderr

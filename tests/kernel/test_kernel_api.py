@@ -1,0 +1,96 @@
+"""The embedding API: independent kernels, read-only registries, collisions, data dir."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from lwcore.contributions import RulepackSource, ToolSpec
+from lwcore.datadir import resolve_data_dir
+from lwcore.hookspecs import hookimpl
+from lwcore.kernel import Kernel
+from lwcore.plugins import InProcessPlugin
+
+
+def tool_plugin(plugin_id: str, *names: str) -> InProcessPlugin:
+    @hookimpl
+    def lw_tools(register):  # noqa: ANN001, ANN202
+        for name in names:
+            register(ToolSpec(name, {"en": f"{name} from {plugin_id}"}, "pydantic:BaseModel", print))
+
+    manifest = {"id": plugin_id, "version": "1", "tier": "code", "provides": ["tools"]}
+    return InProcessPlugin(manifest, SimpleNamespace(lw_tools=lw_tools))
+
+
+def test_kernels_are_independent(tmp_path: Path) -> None:
+    a = Kernel(data_dir=tmp_path / "a", entry_points=False, env={}, plugins=[tool_plugin("p", "roll")])
+    b = Kernel(data_dir=tmp_path / "b", entry_points=False, env={})
+    assert list(a.tools) == ["roll"] and list(b.tools) == []
+    assert a.data_dir != b.data_dir
+
+
+def test_registries_are_read_only(tmp_path: Path) -> None:
+    kernel = Kernel(data_dir=tmp_path, entry_points=False, env={}, plugins=[tool_plugin("p", "roll")])
+    with pytest.raises(TypeError):
+        kernel.tools["x"] = None  # type: ignore[index]
+    assert not hasattr(kernel.tools, "pop")
+
+
+def test_collision_is_deterministic_and_reported(tmp_path: Path) -> None:
+    plugins = [tool_plugin("zeta", "roll", "z"), tool_plugin("alpha", "roll", "a")]
+    for order in (plugins, plugins[::-1]):
+        kernel = Kernel(data_dir=tmp_path, entry_points=False, env={}, plugins=order)
+        assert kernel.tools.origin("roll") == "alpha"
+        assert kernel.tools["roll"].describe("en") == "roll from alpha"
+        assert [str(c) for c in kernel.conflicts] == ["tools 'roll': alpha wins over zeta"]
+
+
+def test_wrong_contribution_type_is_dropped_not_the_rest(tmp_path: Path) -> None:
+    @hookimpl
+    def lw_rulepacks(register):  # noqa: ANN001, ANN202
+        register("not a source")
+        register(RulepackSource(data={"x": 1}, id="kept"))
+
+    manifest = {"id": "mixed", "version": "1", "tier": "code", "provides": ["rulepacks"]}
+    kernel = Kernel(
+        data_dir=tmp_path, entry_points=False, env={},
+        plugins=[InProcessPlugin(manifest, SimpleNamespace(lw_rulepacks=lw_rulepacks))],
+    )
+    assert list(kernel.rulepacks) == ["kept"]
+    assert "register() got str, expected RulepackSource" in kernel.plugin("mixed").errors[0]
+
+
+def test_host_can_disable_a_plugin(tmp_path: Path) -> None:
+    kernel = Kernel(
+        data_dir=tmp_path, entry_points=False, env={}, plugins=[tool_plugin("p", "roll")], disabled={"p"}
+    )
+    assert list(kernel.tools) == [] and kernel.plugin("p").reason == "disabled by the host"
+
+
+def test_data_dir_resolution_order(tmp_path: Path) -> None:
+    assert resolve_data_dir(tmp_path / "x", {"LW_HOME": "/elsewhere"}) == tmp_path / "x"
+    assert resolve_data_dir(None, {"LW_HOME": str(tmp_path / "home")}) == tmp_path / "home"
+    default = resolve_data_dir(None, {})
+    assert default.name == "loreweaver" and default.is_absolute()
+
+
+def test_capability_gate_on_context(tmp_path: Path) -> None:
+    from lwcore.errors import CapabilityError
+
+    seen = {}
+
+    @hookimpl
+    def lw_tools(register, ctx):  # noqa: ANN001, ANN202
+        try:
+            ctx.data_dir()
+        except CapabilityError as exc:
+            seen["error"] = str(exc)
+
+    manifest = {"id": "nodata", "version": "1", "tier": "code", "provides": ["tools"]}
+    Kernel(
+        data_dir=tmp_path, entry_points=False, env={},
+        plugins=[InProcessPlugin(manifest, SimpleNamespace(lw_tools=lw_tools))],
+    ).tools
+    assert "fs:data_dir" in seen["error"]
