@@ -29,10 +29,11 @@ class LwGroup(click.Group):
             registry = state(ctx).kernel.cli_commands
         except Exception:  # noqa: BLE001 - a broken data dir must not break --help
             return {}
-        return {name: cmd for name, cmd in registry.items() if name not in self.commands}
+        taken = set(self.commands) | set(BUILTIN_COMMANDS)
+        return {name: cmd for name, cmd in registry.items() if name not in taken}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        names = set(super().list_commands(ctx))
+        names = set(super().list_commands(ctx)) | set(BUILTIN_COMMANDS)
         try:
             kernel = state(ctx).kernel
             declared = [
@@ -53,6 +54,10 @@ class LwGroup(click.Group):
         return sorted(names)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in BUILTIN_COMMANDS and cmd_name not in self.commands:
+            from lwcore.contributions import resolve
+
+            self.add_command(resolve(BUILTIN_COMMANDS[cmd_name]), cmd_name)
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             return command
@@ -73,17 +78,22 @@ def lw(ctx: click.Context, data_dir: str | None) -> None:
     ctx.obj = CliState(data_dir)
 
 
-def _register_builtin_commands() -> None:
-    from lwcore.cli import doctor, plugins_cmd, schema
+BUILTIN_COMMANDS: dict[str, str] = {}
+"""Built-in command name -> ``"module:attribute"``, imported only when the command runs (or
+for ``--help``), so ``lw --version`` imports click and nothing else."""
 
-    lw.add_command(plugins_cmd.plugins)
-    lw.add_command(doctor.doctor)
-    lw.add_command(schema.schema)
+
+def _register_builtin_commands() -> None:
+    BUILTIN_COMMANDS.update(
+        {
+            "plugins": "lwcore.cli.plugins_cmd:plugins",
+            "doctor": "lwcore.cli.doctor:doctor",
+            "schema": "lwcore.cli.schema:schema",
+        }
+    )
 
 
 _register_builtin_commands()
-
-BUILTIN_COMMANDS = frozenset(lw.commands)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,64 @@
+"""Startup cost: bare Python vs ``lw --version``, ``lw plugins list`` and an in-process boot.
+
+Run: ``.venv/bin/python bench/boot.py [--runs N]``. Prints the median wall time of each and
+its ratio to ``python -c pass`` measured in the same run. Targets on the 2-core machine:
+``lw --version`` <= 80 ms, ``lw plugins list`` <= 150 ms (with every bundled plugin).
+The manifest cache is warmed once first, as it is after the first run on an operator's box.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def wall(cmd: list[str], env: dict[str, str], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args()
+    lw = str(Path(sys.executable).with_name("lw"))
+    home = tempfile.mkdtemp(prefix="lw-bench-")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    env["LW_HOME"] = home
+    subprocess.run([lw, "plugins", "list"], env=env, stdout=subprocess.DEVNULL, check=True)
+
+    from lwcore.kernel import Kernel
+
+    in_process = []
+    for _ in range(args.runs):
+        start = time.perf_counter()
+        kernel = Kernel(data_dir=home, env=env)
+        kernel.load_all()
+        in_process.append(time.perf_counter() - start)
+    plugins = len(kernel.plugins)
+
+    rows = [
+        ("python -c pass", wall([sys.executable, "-c", "pass"], env, args.runs), None),
+        ("lw --version", wall([lw, "--version"], env, args.runs), 0.080),
+        (f"lw plugins list ({plugins} plugins)", wall([lw, "plugins", "list"], env, args.runs), 0.150),
+        ("Kernel() + load_all() in-process", statistics.median(in_process), None),
+    ]
+    base = rows[0][1]
+    print(f"{'what':<40} {'median ms':>10} {'x python':>9}  target")
+    for name, seconds, target in rows:
+        verdict = "" if target is None else f"<= {target * 1000:.0f} ms {'ok' if seconds <= target else 'MISSED'}"
+        print(f"{name:<40} {seconds * 1000:>10.1f} {seconds / base:>9.2f}  {verdict}")
+
+
+if __name__ == "__main__":
+    main()
