@@ -184,7 +184,16 @@ class ManifestCache:
         self._dirty = True
 
     def save(self) -> None:
-        """Write the cache atomically if it changed; never raises."""
+        """Write the cache atomically if it changed; never raises.
+
+        Entries for manifests that no longer exist (an uninstalled plugin) are dropped, so an
+        uninstall leaves nothing behind here either.
+        """
+        stale = [key for key in self._entries if not os.path.exists(key)]
+        for key in stale:
+            del self._entries[key]
+        if stale:
+            self._dirty = True
         if not self._dirty or self.path is None:
             return
         from lwcore.fileio import atomic_write_text

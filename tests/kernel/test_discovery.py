@@ -230,3 +230,25 @@ def test_host_plugin_dirs_and_explicit_enabled_set(kernel_factory, tmp_path) -> 
     kernel = kernel_factory(entry_points=False, plugin_dirs=[extra], enabled={"b"})
     assert set(kernel.rulepacks) == {"b"}
     assert kernel.plugin("a").reason == "not in the host's enabled set"
+
+
+def test_uninstall_leaves_no_residue(site, kernel_factory, tmp_path) -> None:
+    import shutil
+
+    from lwcore.contributions import TurnContext
+
+    site.add("gone", code=GOOD, bundled=True)
+    kernel = kernel_factory()
+    assert [e.plugin_id for e in kernel.prompt_segments(TurnContext()).segments] == ["gone"]
+    shutil.rmtree(site.root / "lwtest_gone")
+    shutil.rmtree(next(site.root.glob("lwtest_gone-*.dist-info")))
+    for name in [m for m in sys.modules if m.startswith("lwtest_gone")]:
+        del sys.modules[name]
+    import importlib
+
+    importlib.invalidate_caches()
+    kernel = kernel_factory()
+    assert all(r.id != "gone" for r in kernel.plugins)
+    assert kernel.prompt_segments(TurnContext()).segments == ()
+    cache = (tmp_path / "data" / "cache" / "manifests.json").read_text(encoding="utf-8")
+    assert "lwtest_gone" not in cache
