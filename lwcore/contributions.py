@@ -247,6 +247,23 @@ class PromptCompiler:
     description: Mapping[str, str] = field(default_factory=dict)
 
 
+# --- provider adapters --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderAdapter:
+    """Speaks one provider protocol for the turn pipeline (offering tools, reading a reply's
+    tool calls, writing tool results back, and optionally sending a payload over HTTP).
+
+    ``adapter`` is an object (or lazy reference to one) implementing the protocol the turn
+    pipeline documents; ``protocol`` is the provider protocol name it serves.
+    """
+
+    protocol: str
+    adapter: Any
+    description: Mapping[str, str] = field(default_factory=dict)
+
+
 # --- schemas ------------------------------------------------------------------------------
 
 
@@ -280,6 +297,7 @@ __all__: Sequence[str] = (
     "PanelRenderer",
     "PromptCompiler",
     "PromptSegment",
+    "ProviderAdapter",
     "Register",
     "RulepackSource",
     "SchemaRef",

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         PanelRenderer,
         PromptCompiler,
         PromptSegment,
+        ProviderAdapter,
         Register,
         RulepackSource,
         SchemaRef,
@@ -113,6 +114,15 @@ def lw_prompt_compilers(register: Register[PromptCompiler], ctx: PluginContext) 
 
 
 @hookspec
+def lw_provider_adapters(register: Register[ProviderAdapter], ctx: PluginContext) -> None:
+    """Offer provider adapters: ``register(ProviderAdapter(protocol, adapter))``.
+
+    The turn pipeline looks one up by the provider protocol it compiled for, to offer tools,
+    read the tool calls of a reply and return tool results in that protocol's shapes.
+    """
+
+
+@hookspec
 def lw_schemas(register: Register[SchemaRef], ctx: PluginContext) -> None:
     """Publish file-format schemas: ``register(SchemaRef(name, pydantic_model))``.
 
@@ -137,6 +147,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "importers": ("lw_importers",),
     "panels": ("lw_panel_renderers",),
     "prompt_compilers": ("lw_prompt_compilers",),
+    "providers": ("lw_provider_adapters",),
     "schemas": ("lw_schemas",),
     "cli": ("lw_cli",),
 }

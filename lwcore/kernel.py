@@ -22,6 +22,7 @@ from lwcore.contributions import (
     PanelRenderer,
     PromptCompiler,
     PromptSegment,
+    ProviderAdapter,
     RulepackSource,
     SchemaRef,
     ToolSpec,
@@ -82,6 +83,9 @@ REGISTRIES: dict[str, RegistrySpec[Any]] = {
     "panel_renderers": RegistrySpec("lw_panel_renderers", "panels", PanelRenderer, lambda p: p.kind),
     "prompt_compilers": RegistrySpec(
         "lw_prompt_compilers", "prompt_compilers", PromptCompiler, lambda c: c.protocol
+    ),
+    "provider_adapters": RegistrySpec(
+        "lw_provider_adapters", "providers", ProviderAdapter, lambda a: a.protocol
     ),
     "schemas": RegistrySpec("lw_schemas", "schemas", SchemaRef, lambda s: s.name),
     "cli": RegistrySpec("lw_cli", "cli", (), lambda c: c.name),
@@ -342,6 +346,10 @@ class Kernel:
     @property
     def prompt_compilers(self) -> Registry[PromptCompiler]:
         return self.registry("prompt_compilers")
+
+    @property
+    def provider_adapters(self) -> Registry[ProviderAdapter]:
+        return self.registry("provider_adapters")
 
     @property
     def schemas(self) -> Registry[SchemaRef]:

@@ -22,6 +22,7 @@ from lwcore.contributions import (
     PanelRenderer,
     PromptCompiler,
     PromptSegment,
+    ProviderAdapter,
     RulepackSource,
     SchemaRef,
     ToolSpec,
@@ -82,6 +83,11 @@ CASES: dict[str, Case] = {
         "prompt_compilers",
         lambda key: PromptCompiler(key, lambda messages: {"n": len(messages)}),
         lambda k, key: k.prompt_compilers[key].compile([1, 2]) == {"n": 2},
+    ),
+    "lw_provider_adapters": Case(
+        "providers",
+        lambda key: ProviderAdapter(key, SimpleNamespace(name=key)),
+        lambda k, key: k.provider_adapters[key].adapter.name == key,
     ),
     "lw_schemas": Case(
         "schemas",
