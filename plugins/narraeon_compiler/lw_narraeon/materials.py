@@ -1,0 +1,94 @@
+"""World materials for a play compilation: the initial directory index and frozen reuse.
+
+``initial_directory_index`` builds the ``runtime:initial-directories`` block that lists every
+directory handle of the world state (the root included), sorted as JavaScript sorts strings
+(UTF-16 code units), under a localized heading. ``play_materials`` puts that block in front
+of the world blocks -- or, given a frozen earlier compilation, reuses its world context
+verbatim (minus the coverage blocks, which are regenerated) so the cached prefix stays the
+same across a play chain.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from lw_narraeon.canonical import js_sort_key
+from lw_narraeon.dirhandles import encode_dir_handle
+
+INITIAL_DIRECTORIES_SOURCE = "runtime:initial-directories"
+COVERAGE_SOURCES = frozenset(
+    {"runtime:world-placeholder/coverage", "runtime:builtin/runtime.coverage"}
+)
+# Headings are part of the payload format, byte for byte.
+INDEX_HEADING = {
+    "zh-CN": "# 初始目录索引\n\n全部目录句柄，可直接使用；文档正文仍按需读取。",
+    "en": "# Initial directory index\n\nAll directory handles, ready to use; read document bodies as needed.",
+}
+
+
+def discover_directories(list_directories: Callable[[str], Iterable[str]]) -> list[str]:
+    """Every directory reachable from the root (``""``), breadth first, each once.
+
+    ``list_directories(directory)`` returns the child directories of one directory as
+    root-relative paths (``"characters/npc"``); the host pages through its store.
+    """
+    seen = {""}
+    pending = [""]
+    for directory in pending:
+        for child in list_directories(directory):
+            if child not in seen:
+                seen.add(child)
+                pending.append(child)
+    return pending
+
+
+def initial_directory_index(directories: Iterable[str], locale: str = "en") -> dict[str, str]:
+    """The ``runtime:initial-directories`` block (``{source, markdown}``).
+
+    The root is always listed; duplicates are dropped; a directory that cannot be a handle
+    raises :class:`lw_narraeon.errors.DirHandleError`.
+    """
+    unique = set(directories)
+    unique.add("")
+    lines = "\n".join(f"- {encode_dir_handle(d)}" for d in sorted(unique, key=js_sort_key))
+    heading = INDEX_HEADING["zh-CN" if locale == "zh-CN" else "en"]
+    return {"source": INITIAL_DIRECTORIES_SOURCE, "markdown": f"{heading}\n{lines}"}
+
+
+def play_materials(
+    *,
+    blocks: Sequence[Mapping[str, str]] = (),
+    coverage: Sequence[Any] = (),
+    directories: Iterable[str] = (),
+    maintenance: Any = None,
+    locale: str = "en",
+    frozen: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """``{blocks, coverage, maintenance?}`` for the world context of a play compilation.
+
+    With ``frozen`` (an earlier compilation: ``logicalMessages``, ``coverage``,
+    ``maintenance``?), its world-context blocks are reused (coverage blocks removed) with
+    its coverage and maintenance, and ``blocks``/``directories`` are ignored. Otherwise the
+    directory index block comes first, then ``blocks``. ``maintenance`` is left out when None.
+    """
+    if frozen is not None:
+        reused = [
+            dict(block)
+            for message in frozen.get("logicalMessages", [])
+            if message.get("role") == "world_context"
+            for block in message.get("blocks", [])
+            if block.get("source") not in COVERAGE_SOURCES
+        ]
+        out: dict[str, Any] = {"blocks": reused, "coverage": copy.deepcopy(list(frozen.get("coverage", [])))}
+        if frozen.get("maintenance") is not None:
+            out["maintenance"] = copy.deepcopy(frozen["maintenance"])
+        return out
+    out = {
+        "blocks": [initial_directory_index(directories, locale), *(dict(b) for b in blocks)],
+        "coverage": copy.deepcopy(list(coverage)),
+    }
+    if maintenance is not None:
+        out["maintenance"] = copy.deepcopy(maintenance)
+    return out

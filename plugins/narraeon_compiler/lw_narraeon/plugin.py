@@ -1,0 +1,75 @@
+"""Hook implementations of the narraeon_compiler plugin.
+
+Kept light on purpose: no pydantic, no compiler code at import time or in the registration
+hooks. Everything heavy is a lazy ``"module:attribute"`` reference.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lwcore.contributions import PromptCompiler, Register, SchemaRef, ToolSpec
+from lwcore.hookspecs import hookimpl
+
+from lw_narraeon.tool_texts import DESCRIPTIONS, RUNTIME_TOOL_NAMES
+
+_MODELS = {
+    "state_list": "StateListArgs",
+    "history_list": "HistoryListArgs",
+    "context_search": "ContextSearchArgs",
+    "context_read": "ContextReadArgs",
+    "world_patch": "WorldPatchArgs",
+    "world_create": "WorldCreateArgs",
+    "world_retire": "WorldRetireArgs",
+    "world_checkpoint": "WorldCheckpointArgs",
+    "artifact_emit": "ArtifactEmitArgs",
+    "artifact_clear": "ArtifactClearArgs",
+}
+_GATED = frozenset({"artifact_emit", "artifact_clear"})  # only for follow-ups that declare artifacts
+
+
+@hookimpl
+def lw_prompt_compilers(register: Register[PromptCompiler]) -> None:
+    for protocol in ("anthropic_messages", "chat_completions", "openai_responses"):
+        register(
+            PromptCompiler(
+                protocol=protocol,
+                compile=f"lw_narraeon.compiler:compile_{protocol}",
+                description={
+                    "en": f"narraeon 0.5.2 ordered prompt compilation for {protocol}",
+                    "zh": f"narraeon 0.5.2 有序提示编译（{protocol}）",
+                },
+            )
+        )
+
+
+@hookimpl
+def lw_tools(register: Register[ToolSpec]) -> None:
+    for name in RUNTIME_TOOL_NAMES:
+        register(
+            ToolSpec(
+                name=name,
+                description=DESCRIPTIONS[name],
+                args_model=f"lw_narraeon.tools:{_MODELS[name]}",
+                handler="lw_narraeon.tools:host_executed",
+                gated=name in _GATED,
+                keeper_only=True,
+            )
+        )
+
+
+@hookimpl
+def lw_schemas(register: Register[SchemaRef]) -> None:
+    register(SchemaRef("narraeon-compile-request", "lw_narraeon.schemas:CompileRequest",
+                       "one line of `lw prompt compile --batch` input"))
+    register(SchemaRef("narraeon-compile-response", "lw_narraeon.schemas:CompileResponse",
+                       "one line of `lw prompt compile --batch` output"))
+    register(SchemaRef("narraeon-logical-message", "lw_narraeon.schemas:LogicalMessage",
+                       "a logical prompt message"))
+
+
+@hookimpl
+def lw_cli(register: Register[Any]) -> None:
+    from lw_narraeon.cli import prompt
+
+    register(prompt)
