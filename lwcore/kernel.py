@@ -9,6 +9,7 @@ a plugin folder changes (directory signature) or :meth:`Kernel.refresh` is calle
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,16 +148,14 @@ class Kernel:
             self.data_dir / "plugins",
             *(Path(p) for p in plugin_dirs),
         )
-        import pluggy
-
         from lwcore import hookspecs
 
-        self._pm = pluggy.PluginManager(hookspecs.PROJECT)
-        self._pm.add_hookspecs(hookspecs)
+        self._pm = self._new_plugin_manager()
         self._data_kinds = hookspecs.DATA_KINDS
         self._entry_records: list[PluginRecord] | None = None
         self._registries: dict[str, Registry[Any]] = {}
         self.settings_problem: str | None = None
+        self._lock = threading.RLock()
         self._boot()
 
     # --- boot and refresh -------------------------------------------------------------
@@ -191,6 +190,16 @@ class Kernel:
         self._by_id = {r.id: r for r in records if r.manifest is not None and r.enabled}
         self._registries.clear()
 
+    @staticmethod
+    def _new_plugin_manager() -> Any:
+        import pluggy
+
+        from lwcore import hookspecs
+
+        pm = pluggy.PluginManager(hookspecs.PROJECT)
+        pm.add_hookspecs(hookspecs)
+        return pm
+
     def _in_process_record(self, plugin: InProcessPlugin) -> PluginRecord:
         record = PluginRecord(name="?", source="in_process", obj=plugin.obj)
         if isinstance(plugin.manifest, Manifest):
@@ -211,13 +220,16 @@ class Kernel:
 
     def refresh(self, *, entry_points: bool = False) -> None:
         """Re-discover plugin folders (and entry points when asked) and drop cached registries."""
-        if entry_points:
-            self._entry_records = None
-        self._boot()
+        with self._lock:
+            if entry_points:
+                self._entry_records = None
+                self._pm = self._new_plugin_manager()
+            self._boot()
 
     def _check_directories(self) -> None:
         if directory_signature(self.plugin_roots, self._data_kinds) != self._dir_signature:
-            self._boot()
+            with self._lock:
+                self._boot()
 
     # --- plugins ------------------------------------------------------------------------
 
@@ -266,9 +278,13 @@ class Kernel:
     def registry(self, name: str) -> Registry[Any]:
         """The registry ``name`` (one of :data:`REGISTRIES`), built on first use."""
         self._check_directories()
-        if name not in self._registries:
-            self._registries[name] = self._build_registry(name)
-        return self._registries[name]
+        registry = self._registries.get(name)
+        if registry is None:
+            with self._lock:
+                registry = self._registries.get(name)
+                if registry is None:
+                    registry = self._registries[name] = self._build_registry(name)
+        return registry
 
     def _build_registry(self, name: str) -> Registry[Any]:
         spec = REGISTRIES[name]
@@ -305,12 +321,12 @@ class Kernel:
 
             return {"register": register, "ctx": self.context_for(record)}
 
-        for record, result in call_impls(self._pm, spec.hook, code_records, self._recorder, make_kwargs):
-            if result is not None:
+        for outcome in call_impls(self._pm, spec.hook, code_records, self._recorder, make_kwargs):
+            if outcome.error is None and outcome.result is not None:
                 self._recorder.fail(
-                    record,
-                    f"{spec.hook} returned {type(result).__name__}; registration hooks return None "
-                    "and call register()",
+                    outcome.record,
+                    f"{spec.hook} returned {type(outcome.result).__name__}; registration hooks "
+                    "return None and call register()",
                 )
         return Registry(name, entries)
 
@@ -380,11 +396,12 @@ class Kernel:
 
         A provider that raises or returns the wrong thing loses its contribution for this
         turn (recorded on its plugin and listed in ``dropped``); empty texts are left out.
-        Segments come back sorted by slot order of first appearance, ``order``, then name.
+        Segments come back sorted by ``order``, then name (``SegmentSet.by_slot`` groups them).
         """
         turn = turn or TurnContext()
         self._check_directories()
-        records = self._loaded_records("prompt_segments")
+        with self._lock:
+            records = self._loaded_records("prompt_segments")
         dropped: list[str] = []
         entries: list[Entry[PromptSegment]] = []
 
@@ -392,18 +409,18 @@ class Kernel:
             dropped.append(f"{record.id}: {message}")
             self._recorder.fail(record, message)
 
-        before = {r.id: len(r.errors) for r in records.values()}
-        results = call_impls(
+        outcomes = call_impls(
             self._pm,
             "lw_prompt_segments",
             records,
             self._recorder,
             lambda r: {"turn": turn, "ctx": self.context_for(r)},
         )
-        for record in records.values():
-            if len(record.errors) > before[record.id]:
-                dropped.append(f"{record.id}: {record.errors[-1]}")
-        for record, result in results:
+        for outcome in outcomes:
+            record, result = outcome.record, outcome.result
+            if outcome.error is not None:
+                dropped.append(f"{record.id}: {outcome.error}")
+                continue
             if result is None:
                 continue
             if isinstance(result, (str, bytes, Mapping)) or not isinstance(result, Iterable):

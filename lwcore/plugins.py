@@ -138,8 +138,12 @@ class Recorder:
         self.strict = strict
 
     def fail(self, record: PluginRecord, message: str, *, fatal: bool = False) -> None:
-        """Record ``message``; ``fatal`` also keeps the plugin from loading at all."""
-        record.errors.append(message)
+        """Record ``message``; ``fatal`` also keeps the plugin from loading at all.
+
+        A message already recorded is not repeated (a hook failing every turn stays one line).
+        """
+        if message not in record.errors:
+            record.errors.append(message)
         if fatal:
             record.blocked = True
         if self.strict:
@@ -406,22 +410,31 @@ def load_code(record: PluginRecord, pm: Any, recorder: Recorder) -> None:
     record.loaded = True
 
 
+@dataclass(frozen=True, slots=True)
+class HookOutcome:
+    """One implementation's call: its plugin, and either its result or the failure message."""
+
+    record: PluginRecord
+    result: Any = None
+    error: str | None = None
+
+
 def call_impls(
     pm: Any,
     hook_name: str,
     records: Mapping[str, PluginRecord],
     recorder: Recorder,
     make_kwargs: Callable[[PluginRecord], dict[str, Any]],
-) -> list[tuple[PluginRecord, Any]]:
+) -> list[HookOutcome]:
     """Call every registered implementation of ``hook_name`` one by one, in plugin priority.
 
-    Each call is isolated: an exception is recorded against its plugin and that plugin's
-    result skipped. Returns ``(record, result)`` for the calls that returned.
+    Each call is isolated: an exception is recorded against its plugin and comes back as an
+    outcome with ``error`` set; the other implementations still run.
     """
     hook = getattr(pm.hook, hook_name)
     impls = [i for i in hook.get_hookimpls() if i.plugin_name in records]
     impls.sort(key=lambda i: records[i.plugin_name].rank)
-    results = []
+    outcomes = []
     for impl in impls:
         record = records[impl.plugin_name]
         kwargs = make_kwargs(record)
@@ -430,10 +443,12 @@ def call_impls(
         except BaseException as exc:  # noqa: BLE001 - isolation
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            recorder.fail(record, f"{hook_name} raised {describe_exception(exc)}")
+            message = f"{hook_name} raised {describe_exception(exc)}"
+            recorder.fail(record, message)
+            outcomes.append(HookOutcome(record, error=message))
             continue
-        results.append((record, result))
-    return results
+        outcomes.append(HookOutcome(record, result))
+    return outcomes
 
 
 def is_strict(env: Mapping[str, str]) -> bool:

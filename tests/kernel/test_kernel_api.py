@@ -94,3 +94,25 @@ def test_capability_gate_on_context(tmp_path: Path) -> None:
         plugins=[InProcessPlugin(manifest, SimpleNamespace(lw_tools=lw_tools))],
     ).tools
     assert "fs:data_dir" in seen["error"]
+
+
+def test_refresh_with_entry_points_rediscovers_and_reloads(tmp_path: Path) -> None:
+    kernel = Kernel(data_dir=tmp_path, entry_points=False, env={}, plugins=[tool_plugin("p", "roll")])
+    assert list(kernel.tools) == ["roll"]
+    kernel.refresh(entry_points=True)
+    assert list(kernel.tools) == ["roll"] and kernel.plugin("p").status == "enabled"
+
+
+def test_repeated_failures_are_recorded_once(tmp_path: Path) -> None:
+    @hookimpl
+    def lw_prompt_segments(turn):  # noqa: ANN001, ANN202
+        raise RuntimeError("again")
+
+    manifest = {"id": "flaky", "version": "1", "tier": "code", "provides": ["prompt_segments"]}
+    kernel = Kernel(
+        data_dir=tmp_path, entry_points=False, env={},
+        plugins=[InProcessPlugin(manifest, SimpleNamespace(lw_prompt_segments=lw_prompt_segments))],
+    )
+    for _ in range(3):
+        assert kernel.prompt_segments().dropped
+    assert len(kernel.plugin("flaky").errors) == 1
