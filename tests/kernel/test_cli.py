@@ -124,38 +124,43 @@ def test_broken_subcommand_never_breaks_help(site, tmp_path) -> None:
     assert bad.returncode != 0 and "Traceback" not in bad.stderr
 
 
-def test_scaffolded_plugin_installs_lists_enables_and_runs(tmp_path) -> None:
+def test_scaffolded_plugin_installed_into_this_venv(tmp_path) -> None:
+    """`lw plugins new` -> `pip install DIR` into the running venv -> listed as disabled and
+    not imported -> enabled -> its hook is called. Uninstalled again afterwards."""
     home = tmp_path / "home"
     made = run("plugins", "new", "greeter", "--dir", str(tmp_path / "src"), home=home)
     assert made.returncode == 0, made.stderr
-    target = tmp_path / "site"
-    pip = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-         "--disable-pip-version-check", "--target", str(target), str(tmp_path / "src")],
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
+    install = subprocess.run(
+        [*pip, "install", "--quiet", "--no-deps", "--no-build-isolation", str(tmp_path / "src")],
         capture_output=True, text=True, timeout=300,
     )
-    assert pip.returncode == 0, pip.stderr
-
-    class Site:
-        root = target
-
-    listed = json.loads(run("plugins", "list", "--json", site=Site, home=home).stdout)
-    (row,) = [r for r in listed if r["id"] == "greeter"]
-    assert (row["status"], row["loaded"], row["distribution"]) == ("disabled", False, "lw-plugin-greeter")
-    assert run("plugins", "enable", "greeter", "--yes", site=Site, home=home).returncode == 0
-    probe = (
-        "from lwcore.kernel import Kernel\n"
-        "from lwcore.contributions import TurnContext\n"
-        "k = Kernel()\n"
-        "print([(e.plugin_id, e.value.text) for e in k.prompt_segments(TurnContext(locale='zh-CN')).segments])\n"
-    )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
-    env.update(LW_HOME=str(home), PYTHONPATH=str(target))
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60)
-    assert "('greeter', '你好，守秘人。')" in out.stdout, out.stderr
-    # the scaffold's own test passes too
-    test = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "src" / "tests")],
-        capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path / "src",
-    )
-    assert test.returncode == 0, test.stdout + test.stderr
+    assert install.returncode == 0, install.stderr
+    try:
+        listed = json.loads(run("plugins", "list", "--json", home=home).stdout)
+        (row,) = [r for r in listed if r["id"] == "greeter"]
+        assert (row["status"], row["loaded"], row["bundled"], row["distribution"]) == (
+            "disabled", False, False, "lw-plugin-greeter",
+        )
+        assert run("plugins", "enable", "greeter", "--yes", home=home).returncode == 0
+        probe = (
+            "import sys\n"
+            "from lwcore.kernel import Kernel\n"
+            "from lwcore.contributions import TurnContext\n"
+            "k = Kernel()\n"
+            "print([(e.plugin_id, e.value.text) for e in k.prompt_segments(TurnContext(locale='zh-CN')).segments "
+            "if e.plugin_id == 'greeter'])\n"
+        )
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+        env["LW_HOME"] = str(home)
+        out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60)
+        assert out.stdout.strip() == "[('greeter', '你好，守秘人。')]", out.stderr
+        test = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "src" / "tests")],
+            capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path / "src",
+        )
+        assert test.returncode == 0, test.stdout + test.stderr
+    finally:
+        subprocess.run([*pip, "uninstall", "--quiet", "--yes", "lw-plugin-greeter"], capture_output=True, timeout=120)
+    listed = json.loads(run("plugins", "list", "--json", home=home).stdout)
+    assert all(r["id"] != "greeter" for r in listed)
