@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lwcore.errors import LwError
 from lwcore.fileio import atomic_write_text
 
 SETTINGS_NAME = "plugins.json"
@@ -52,7 +53,13 @@ class PluginSettings:
         )
 
     def save(self) -> None:
-        """Write atomically, keeping unknown keys."""
+        """Write atomically, keeping unknown keys.
+
+        Refuses (:class:`LwError`) when the file on disk could not be read, rather than
+        overwrite what the operator may still want.
+        """
+        if self.problem:
+            raise LwError(f"{self.problem}; fix or remove it first", file=self.path)
         data = dict(self.other)
         data["enabled"] = sorted(self.enabled)
         data["disabled"] = sorted(self.disabled)

@@ -135,8 +135,6 @@ def _interactive() -> bool:
 @click.pass_context
 def enable(ctx: click.Context, plugin_id: str, yes: bool) -> None:
     """Enable a plugin (third-party code plugins show a trust card and ask first)."""
-    from lwcore.settings import PluginSettings
-
     kernel = state(ctx).kernel
     record = find(plugin_id)
     if record.manifest is None:
@@ -149,13 +147,9 @@ def enable(ctx: click.Context, plugin_id: str, yes: bool) -> None:
                 raise LwError("refusing to enable third-party code without confirmation; pass --yes")
             if not click.confirm("Enable it?", default=False):
                 raise click.Abort()
-    settings = PluginSettings.load(kernel.data_dir)
-    settings.enable(record.id)
-    settings.save()
-    if "LW_PLUGINS" in kernel.env:
+    if "LW_PLUGINS" in kernel.env and needs_trust:
         click.echo("note: LW_PLUGINS is set and decides which third-party plugins load", err=True)
-    record = state(ctx).reboot().plugin(plugin_id)
-    click.echo(f"{record.id}: {record.status}")
+    _persist(ctx, record, enable=True)
 
 
 @plugins.command("disable")
@@ -164,14 +158,17 @@ def enable(ctx: click.Context, plugin_id: str, yes: bool) -> None:
 @click.pass_context
 def disable(ctx: click.Context, plugin_id: str, yes: bool) -> None:
     """Disable a plugin (persisted in the data dir; bundled plugins too)."""
+    _persist(ctx, find(plugin_id), enable=False)
+
+
+def _persist(ctx: click.Context, record: PluginRecord, *, enable: bool) -> None:
+    """Save the operator's choice for ``record`` and report the plugin's resulting status."""
     from lwcore.settings import PluginSettings
 
-    kernel = state(ctx).kernel
-    record = find(plugin_id)
-    settings = PluginSettings.load(kernel.data_dir)
-    settings.disable(record.id)
+    settings = PluginSettings.load(state(ctx).kernel.data_dir)
+    (settings.enable if enable else settings.disable)(record.id)
     settings.save()
-    record = state(ctx).reboot().plugin(plugin_id)
+    record = state(ctx).reboot().plugin(record.id)
     click.echo(f"{record.id}: {record.status}")
 
 

@@ -164,3 +164,21 @@ def test_scaffolded_plugin_installed_into_this_venv(tmp_path) -> None:
         subprocess.run([*pip, "uninstall", "--quiet", "--yes", "lw-plugin-greeter"], capture_output=True, timeout=120)
     listed = json.loads(run("plugins", "list", "--json", home=home).stdout)
     assert all(r["id"] != "greeter" for r in listed)
+
+
+def test_damaged_settings_are_reported_and_never_overwritten(site, tmp_path) -> None:
+    site.add("good", code=GOOD)
+    (tmp_path / "plugins.json").write_text("{not json", encoding="utf-8")
+    doctor = run("doctor", site=site, home=tmp_path)
+    assert doctor.returncode == 0 and "not valid JSON" in doctor.stdout
+    result = run("plugins", "disable", "good", site=site, home=tmp_path)
+    assert result.returncode == 1 and "fix or remove it first" in result.stderr
+    assert (tmp_path / "plugins.json").read_text(encoding="utf-8") == "{not json"
+
+
+def test_settings_keep_unknown_keys(site, tmp_path) -> None:
+    site.add("good", code=GOOD)
+    (tmp_path / "plugins.json").write_text('{"note": "mine", "enabled": []}', encoding="utf-8")
+    assert run("plugins", "enable", "good", "--yes", site=site, home=tmp_path).returncode == 0
+    saved = json.loads((tmp_path / "plugins.json").read_text(encoding="utf-8"))
+    assert saved == {"note": "mine", "enabled": ["good"], "disabled": []}
