@@ -1,0 +1,180 @@
+"""All-or-nothing application of a set of file changes plus one git commit.
+
+:func:`apply_and_commit` takes ``{path: bytes | None}`` (``None`` deletes) and a message:
+
+1. a journal is written in ``.git/lw-txn/`` first (the old bytes of every path, the old
+   HEAD), made valid by one atomic rename of ``journal.json``;
+2. the files are written (each atomically) and deleted;
+3. one ``git commit`` of exactly those paths (private index, one ref update);
+4. the journal is removed.
+
+Any failure before the commit exists restores every path from the journal and re-raises, so
+the working tree is exactly as before. A process killed at any point leaves the journal;
+:func:`recover` (run at the start of every ``lw story`` command) rolls back when HEAD did not
+move, or finishes up when the commit exists. Either the commit exists or the tree is as
+before.
+
+``LW_STORY_FAULT=<step>[@raise|@kill|@oserror]`` injects a fault at a named step (tests).
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+from pathlib import Path
+
+from lwcore.errors import LwError
+from lwcore.fileio import atomic_write_bytes
+
+JOURNAL_DIR = "lw-txn"
+
+
+def fault(step: str) -> None:
+    """Inject a fault at ``step`` when ``LW_STORY_FAULT`` asks for it (tests only)."""
+    spec = os.environ.get("LW_STORY_FAULT")
+    if not spec:
+        return
+    name, _, mode = spec.partition("@")
+    if name != step:
+        return
+    if mode == "kill":
+        os._exit(137)
+    if mode == "oserror":
+        raise OSError(errno.ENOSPC, "No space left on device (injected)")
+    raise RuntimeError(f"injected fault at {step}")
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """One file write (a seam for disk-error injection in tests)."""
+    atomic_write_bytes(path, data)
+
+
+def delete_file(path: Path) -> None:
+    path.unlink()
+
+
+def _journal(root: Path) -> Path:
+    return root / ".git" / JOURNAL_DIR
+
+
+def apply_and_commit(root: Path, changes: dict[str, bytes | None], message: str) -> str:
+    """Apply ``changes`` (repo-relative posix path -> bytes or None) and commit them."""
+    from lw_storyrepo.gitops import Git
+
+    root = Path(root)
+    git = Git(root)
+    jdir = _journal(root)
+    if (jdir / "journal.json").exists():
+        raise LwError("上一次结转没有收尾，请先运行 lw story（会自动恢复）")
+    old_head = git.head()
+    paths = sorted(changes)
+    # 1. journal
+    if jdir.exists():
+        shutil.rmtree(jdir)
+    jdir.mkdir(parents=True)
+    entries = []
+    created_dirs: list[str] = []
+    for i, rel in enumerate(paths):
+        path = root / rel
+        existed = path.is_file()
+        if existed:
+            (jdir / f"{i}.bak").write_bytes(path.read_bytes())
+        entries.append({"path": rel, "existed": existed, "backup": f"{i}.bak" if existed else None})
+        parent = path.parent
+        missing = []
+        while not parent.exists() and parent != root:
+            missing.append(parent)
+            parent = parent.parent
+        for d in missing:
+            r = d.relative_to(root).as_posix()
+            if r not in created_dirs:
+                created_dirs.append(r)
+    journal = {"old_head": old_head, "message": message, "entries": entries, "created_dirs": created_dirs}
+    fault("journal")
+    atomic_write_bytes(jdir / "journal.json", json.dumps(journal, ensure_ascii=False).encode("utf-8"))
+    # 2.-3. apply and commit; roll back on any failure before the commit exists
+    try:
+        for n, rel in enumerate(paths, start=1):
+            data = changes[rel]
+            path = root / rel
+            if data is None:
+                if path.exists():
+                    delete_file(path)
+            else:
+                write_file(path, data)
+            fault(f"write:{n}")
+        fault("written")
+        fault("commit")
+        git.commit_paths(paths, message)
+    except BaseException:
+        head = _head_safe(git)
+        if head is None or head == old_head:
+            _rollback(root, journal)
+            raise
+        # the commit exists although something after it failed: keep it
+    fault("committed")
+    _finish(root, paths)
+    new_head = git.head()
+    assert new_head is not None
+    return new_head
+
+
+def _head_safe(git: object) -> str | None:
+    try:
+        return git.head()  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _rollback(root: Path, journal: dict) -> None:
+    jdir = _journal(root)
+    for entry in journal["entries"]:
+        path = root / entry["path"]
+        if entry["existed"]:
+            data = (jdir / entry["backup"]).read_bytes()
+            if not path.is_file() or path.read_bytes() != data:
+                atomic_write_bytes(path, data)
+        elif path.exists():
+            path.unlink()
+    for rel in sorted(journal.get("created_dirs", []), key=len, reverse=True):
+        d = root / rel
+        try:
+            d.rmdir()
+        except OSError:
+            pass
+    shutil.rmtree(jdir, ignore_errors=True)
+
+
+def _finish(root: Path, paths: list[str]) -> None:
+    from lw_storyrepo.gitops import Git
+
+    payload = "\0".join(paths).encode("utf-8") + b"\0"
+    Git(root).run("update-index", "--add", "--remove", "-z", "--stdin", input=payload, check=False)
+    shutil.rmtree(_journal(root), ignore_errors=True)
+
+
+def recover(root: Path) -> str | None:
+    """Finish or undo an interrupted transaction. Returns ``"rolled-back"``, ``"finished"`` or None."""
+    from lw_storyrepo.gitops import Git
+
+    root = Path(root)
+    jdir = _journal(root)
+    if not jdir.exists():
+        return None
+    jfile = jdir / "journal.json"
+    if not jfile.exists():
+        # killed while writing the journal: nothing in the tree was touched yet
+        shutil.rmtree(jdir, ignore_errors=True)
+        return "rolled-back"
+    journal = json.loads(jfile.read_text(encoding="utf-8"))
+    head = Git(root).head()
+    if head == journal["old_head"]:
+        _rollback(root, journal)
+        tmp_index = root / ".git" / "lw-settle.index"
+        if tmp_index.exists():
+            tmp_index.unlink()
+        return "rolled-back"
+    _finish(root, [e["path"] for e in journal["entries"]])
+    return "finished"

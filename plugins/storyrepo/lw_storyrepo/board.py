@@ -1,0 +1,105 @@
+"""The board (盘面): everything the decision card shows that a script can count (spec §5, §7)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from lw_storyrepo.repo import Item, StoryRepo, as_int, as_list
+
+STRONG_HOOK = "强钩"
+
+
+def volume_of(chapter: int, volume_size: int) -> tuple[int, int]:
+    """``(volume, position in volume)`` for a chapter number, 1-based."""
+    size = max(1, volume_size)
+    return (chapter - 1) // size + 1, (chapter - 1) % size + 1
+
+
+def deadline_chapter(deadline: Any, volume_size: int) -> int | None:
+    """``第7卷`` -> the last chapter of volume 7; ``第200章``/``200`` -> 200; else None."""
+    if deadline is None or deadline == "":
+        return None
+    if isinstance(deadline, int) and not isinstance(deadline, bool):
+        return deadline
+    text = str(deadline)
+    m = re.search(r"(\d+)\s*卷", text)
+    if m:
+        return int(m.group(1)) * max(1, volume_size)
+    m = re.search(r"(\d+)", text)
+    return int(m.group(1)) if m else None
+
+
+def strong_hook(meta: dict[str, Any]) -> bool:
+    """A chapter ends on a strong hook when a line of its contract says so (``强钩``)."""
+    return any(STRONG_HOOK in str(line) for line in as_list(meta.get("合同")))
+
+
+@dataclass
+class Board:
+    chapter: int
+    volume: int
+    position: int
+    volume_size: int
+    debts: list[tuple[str, str, int]] = field(default_factory=list)  # (id, title, idle chapters)
+    weak_hooks: int = 0
+    due: list[tuple[str, str, int]] = field(default_factory=list)  # (id, title, deadline chapter)
+    overdue: list[tuple[str, str, int]] = field(default_factory=list)
+    open_promises: int = 0
+
+    def lines(self) -> list[str]:
+        out = [f"- 位置：第 {self.volume} 卷 {self.position}/{self.volume_size} 章"]
+        if self.debts:
+            out.append("- 节奏债：" + "、".join(f"{pid}（高，{idle} 章未推进）" for pid, _t, idle in self.debts))
+        else:
+            out.append("- 节奏债：无")
+        out.append(f"- 连续弱钩：{self.weak_hooks} 章")
+        if self.due:
+            out.append("- 到期承诺：" + "、".join(f"{pid}（第 {d} 章前）" for pid, _t, d in self.due))
+        if self.overdue:
+            out.append("- 已过期承诺：" + "、".join(f"{pid}（期限第 {d} 章）" for pid, _t, d in self.overdue))
+        out.append(f"- 进行中承诺：{self.open_promises} 条")
+        return out
+
+
+def promise_debt(item_meta: dict[str, Any], current: int, max_idle: int) -> int | None:
+    """Idle chapters when a promise is a rhythm debt (高, 进行, idle > max), else None."""
+    if str(item_meta.get("强度")) != "高" or str(item_meta.get("状态", "进行")) != "进行":
+        return None
+    last = as_int(item_meta.get("最后推进章")) or as_int(item_meta.get("开启章")) or 0
+    idle = current - last
+    return idle if idle > max_idle else None
+
+
+def compute_board(repo: StoryRepo, chapter: int | None = None, *, promises: list[Item] | None = None) -> Board:
+    book = repo.book()
+    size = book["卷规模"]
+    last = repo.last_chapter()
+    chapter = chapter if chapter is not None else last + 1
+    volume, position = volume_of(chapter, size)
+    board = Board(chapter, volume, position, size)
+    promises = promises if promises is not None else repo.promises()
+    for item in promises:
+        meta = item.meta
+        if str(meta.get("状态", "进行")) != "进行":
+            continue
+        board.open_promises += 1
+        idle = promise_debt(meta, chapter, book["高承诺最大搁置章数"])
+        if idle is not None:
+            board.debts.append((item.id, item.title, idle))
+        due = deadline_chapter(meta.get("兑付期限"), size)
+        if due is not None:
+            if due < chapter:
+                board.overdue.append((item.id, item.title, due))
+            elif due - chapter <= max(3, size // 4):
+                board.due.append((item.id, item.title, due))
+    files = repo.chapter_files()
+    for number, _path in reversed(files):
+        if strong_hook(repo.chapter_meta(number)):
+            break
+        board.weak_hooks += 1
+        if board.weak_hooks >= 50:
+            break
+    board.debts.sort(key=lambda d: -d[2])
+    return board

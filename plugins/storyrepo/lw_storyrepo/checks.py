@@ -1,0 +1,371 @@
+"""Mechanical checks of a draft (spec §8 step 5). Script, not model: everything here is counted.
+
+- contract: contract lines naming a promise (``P-031``) are honoured by the draft's moves;
+- leak (泄密): a character speaks or thinks ≥2 keywords (1 when the gap has one keyword) of an
+  info gap they are not 知情人 of; dialogue attributed by the common Chinese quote patterns;
+- waste (废笔): a sentence restating a 读者已知 gap (≥3 of its keywords, fewer when it has fewer);
+- banned words and banned sentence patterns of the style constitution;
+- repetition: repeated sentences and over-used four-character phrases;
+- new proper nouns not in the roster, found with jieba's POS tagger (nr/ns/nt/nz);
+- word count against 每章目标字数.
+
+Every finding carries a 1-based line and column in the draft file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from lw_storyrepo.repo import StoryRepo, as_list
+
+ERROR, WARN = "error", "warn"
+SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
+THINK = r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|寻思)"
+QUOTE = re.compile(r"“([^”]*)”|「([^」]*)」|\"([^\"]*)\"")
+SENTENCE = re.compile(r"[^。！？!?…\n]+[。！？!?…]*")
+NOUN_FLAGS = {"nr": "人物", "nrfg": "人物", "nrt": "人物", "ns": "地点", "nt": "组织", "nz": "其他"}
+STOP_NOUNS = {"老者", "少年", "少女", "师父", "师兄", "师妹", "长老", "掌门", "公子", "姑娘"}
+
+
+@dataclass
+class Finding:
+    kind: str
+    severity: str
+    message: str
+    line: int
+    column: int = 1
+    excerpt: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "severity": self.severity, "message": self.message,
+                "line": self.line, "column": self.column, "excerpt": self.excerpt}
+
+
+@dataclass
+class CheckContext:
+    """Everything the checks need from the book, loaded once."""
+
+    aliases: dict[str, str]
+    secrets: list[tuple[str, set[str], bool, list[str]]]  # (id, knowers, reader_knows, keywords)
+    banned_words: list[str]
+    banned_patterns: list[tuple[str, re.Pattern[str] | None]]
+    target_words: int
+    known_names: set[str] = field(default_factory=set)
+    _names_re: re.Pattern[str] | None = None
+
+    @classmethod
+    def load(cls, repo: StoryRepo) -> CheckContext:
+        aliases = repo.aliases()
+        secrets = []
+        for item in repo.secrets():
+            knowers = {aliases.get(str(k), str(k)) for k in as_list(item.meta.get("知情人"))}
+            kws = [str(k) for k in as_list(item.meta.get("关键词")) if str(k).strip()]
+            secrets.append((item.id, knowers, item.meta.get("读者已知") is True, kws))
+        style = repo.style()
+        patterns = []
+        for p in style.banned_patterns:
+            try:
+                patterns.append((p, re.compile(p)))
+            except re.error:
+                patterns.append((p, None))
+        known = set(aliases)
+        for q in style.quirks:
+            known.update(re.findall(r"[\u4e00-\u9fff]{2,}", q.split("：")[0]))
+        return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known)
+
+    def names_re(self) -> re.Pattern[str] | None:
+        if self._names_re is None and self.aliases:
+            names = sorted(self.aliases, key=len, reverse=True)
+            self._names_re = re.compile("|".join(re.escape(n) for n in names))
+        return self._names_re
+
+
+def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None,
+                ctx: CheckContext | None = None) -> list[Finding]:
+    ctx = ctx or CheckContext.load(repo)
+    findings: list[Finding] = []
+    if state is not None:
+        findings += contract_findings(state, draft)
+    learned: dict[str, set[str]] = {}
+    for change in as_list(draft.meta.get("设定变更")):
+        m = re.match(r"^\s*(S-\d{3,})\s*[.。]\s*知情人\s*\+\s*(.+?)\s*$", str(change))
+        if m:
+            learned.setdefault(m.group(1), set()).add(ctx.aliases.get(m.group(2), m.group(2)))
+    findings += check_text(ctx, draft.body, draft.body_line, learned=learned)
+    for noun, kind, line in new_proper_nouns(repo, draft, ctx):
+        findings.append(Finding("新专名", WARN, f"新专名「{noun}」（{kind}）不在名册：验收时确认是新实体还是笔误", line))
+    return findings
+
+
+def check_text(ctx: CheckContext, body: str, first_line: int = 1,
+               learned: dict[str, set[str]] | None = None) -> list[Finding]:
+    findings: list[Finding] = []
+    lines = body.split("\n")
+    findings += leak_and_waste(ctx, lines, first_line, learned or {})
+    findings += banned(ctx, lines, first_line)
+    findings += repetition(ctx, lines, first_line)
+    from lw_storyrepo.txn import word_count
+
+    count = word_count(body)
+    target = ctx.target_words
+    if target:
+        ratio = count / target
+        if ratio < 0.5 or ratio > 2.0:
+            findings.append(Finding("字数", ERROR, f"字数 {count}，目标 {target}（差距过大）", first_line))
+        elif ratio < 0.8 or ratio > 1.3:
+            findings.append(Finding("字数", WARN, f"字数 {count}，目标 {target}", first_line))
+    return findings
+
+
+# --- contract ---------------------------------------------------------------------------------
+
+
+def contract_findings(state: dict[str, Any], draft: Any) -> list[Finding]:
+    opened, advanced, paid, abandoned = (draft.ids(k) for k in ("开启承诺", "推进承诺", "兑付承诺", "弃置承诺"))
+    touched = set(opened) | set(advanced) | set(paid)
+    out = []
+    for line in as_list(state.get("合同")):
+        text = str(line)
+        for pid in re.findall(r"\b(P-\d{3,})\b", text):
+            if "开启" in text or "开" in text.split(pid)[0][-2:]:
+                ok, want = pid in opened, "开启承诺"
+            elif "兑付" in text or "揭" in text:
+                ok, want = pid in paid, "兑付承诺"
+            elif "弃" in text:
+                ok, want = pid in abandoned, "弃置承诺"
+            else:
+                ok, want = pid in touched, "开启/推进/兑付承诺"
+            if not ok:
+                out.append(Finding("合同", ERROR, f"合同「{text}」要求 {pid} 出现在草稿的{want}里，但没有", getattr(draft, "body_line", 1)))
+    if not touched and not state.get("豁免"):
+        out.append(Finding("承诺", ERROR, "草稿没有开启/推进/兑付任何承诺（豁免须作者在决策卡勾选）", 1))
+    return out
+
+
+# --- leak and waste -----------------------------------------------------------------------------
+
+
+def utterances(ctx: CheckContext, line: str) -> Iterable[tuple[str, str, int]]:
+    """``(canonical speaker, words, column)`` for attributed dialogue and inner thoughts."""
+    names = ctx.names_re()
+    if names is None:
+        return
+    for m in QUOTE.finditer(line):
+        words = next(g for g in m.groups() if g is not None)
+        before = line[max(0, m.start() - 24) : m.start()]
+        after = line[m.end() : m.end() + 16]
+        speaker = None
+        pre = list(names.finditer(before))
+        for cand in reversed(pre):
+            tail = before[cand.end():]
+            if re.search(SAY + r"|" + THINK, tail) and not re.search(r"[。！？”」]", tail):
+                speaker = cand.group()
+                break
+        if speaker is None:
+            post = names.search(after)
+            if post and re.match(r"^[，,。\s]*$", after[: post.start()]) and re.match(r"^[^。！？“]{0,8}?" + SAY, after[post.end():]):
+                speaker = post.group()
+        if speaker is None and m.start() <= 1:
+            # a quote opening the paragraph with a single named person in the paragraph
+            who = {ctx.aliases[n.group()] for n in names.finditer(line[: m.start()] + line[m.end():])}
+            if len(who) == 1:
+                speaker = next(iter(who))
+        if speaker:
+            yield ctx.aliases.get(speaker, speaker), words, m.start() + 1
+    for m in re.finditer(r"(" + names.pattern + r")[^。！？“”]{0,4}?" + THINK + r"[：:，,]?\s*", line):
+        rest = line[m.end():]
+        if rest.startswith("“") or rest.startswith("「"):
+            continue  # a quoted thought is handled above
+        end = re.search(r"[。！？]", rest)
+        words = rest[: end.start() + 1] if end else rest
+        who = m.group(1)
+        yield ctx.aliases.get(who, who), words, m.start() + 1
+
+
+def _need(keywords: list[str], cap: int) -> int:
+    return min(cap, len(keywords))
+
+
+def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int,
+                   learned: dict[str, set[str]] | None = None) -> list[Finding]:
+    learned = learned or {}
+    out: list[Finding] = []
+    if not ctx.secrets:
+        return out
+    all_kws = {k for _sid, _kn, _r, kws in ctx.secrets for k in kws}
+    if not all_kws:
+        return out
+    kw_re = re.compile("|".join(re.escape(k) for k in sorted(all_kws, key=len, reverse=True)))
+    for i, line in enumerate(lines):
+        if not line.strip() or not kw_re.search(line):
+            continue
+        lineno = first_line + i
+        for speaker, words, col in utterances(ctx, line):
+            present = set(kw_re.findall(words))
+            if not present:
+                continue
+            for sid, knowers, _reader, kws in ctx.secrets:
+                if not kws or speaker in knowers or speaker in learned.get(sid, ()):
+                    continue
+                hit = [k for k in kws if k in present and k != speaker and ctx.aliases.get(k) != speaker]
+                if len(hit) >= _need(kws, 2):
+                    out.append(Finding("泄密", ERROR, f"{speaker} 不是 {sid} 的知情人，却说出/想到了「{'、'.join(hit)}」",
+                                       lineno, col, words[:40]))
+        for sm in SENTENCE.finditer(line):
+            sent = sm.group()
+            present = set(kw_re.findall(sent))
+            if len(present) < 2:
+                continue
+            for sid, _kn, reader, kws in ctx.secrets:
+                if not reader or not kws:
+                    continue
+                hit = [k for k in kws if k in present]
+                if len(hit) >= max(2, _need(kws, 3)):
+                    out.append(Finding("废笔", WARN, f"向读者复述已知信息 {sid}（{'、'.join(hit)}）", lineno, sm.start() + 1, sent[:40]))
+    return out
+
+
+# --- banned words and patterns -------------------------------------------------------------------
+
+
+def banned(ctx: CheckContext, lines: list[str], first_line: int) -> list[Finding]:
+    out = []
+    for i, line in enumerate(lines):
+        if not line:
+            continue
+        for word in ctx.banned_words:
+            start = line.find(word)
+            while start >= 0:
+                out.append(Finding("禁词", ERROR, f"禁词「{word}」", first_line + i, start + 1, word))
+                start = line.find(word, start + 1)
+        if ctx.banned_patterns:
+            for sm in SENTENCE.finditer(line):
+                for text, pattern in ctx.banned_patterns:
+                    if pattern is not None and pattern.search(sm.group()):
+                        out.append(Finding("禁句式", ERROR, f"禁句式「{text}」", first_line + i, sm.start() + 1, sm.group()[:40]))
+    return out
+
+
+# --- repetition --------------------------------------------------------------------------------------
+
+_CJK4 = re.compile(r"(?=([\u4e00-\u9fff]{4}))")
+
+
+def repetition(ctx: CheckContext, lines: list[str], first_line: int, *, gram_limit: int = 4) -> list[Finding]:
+    out = []
+    seen: dict[str, int] = {}
+    grams: Counter[str] = Counter()
+    where: dict[str, tuple[int, int]] = {}
+    for i, line in enumerate(lines):
+        for sm in SENTENCE.finditer(line):
+            sent = sm.group().strip()
+            if len(sent) >= 8:
+                if sent in seen:
+                    out.append(Finding("复读", WARN, f"与第 {seen[sent]} 行重复的句子", first_line + i, sm.start() + 1, sent[:40]))
+                else:
+                    seen[sent] = first_line + i
+        for m in _CJK4.finditer(line):
+            g = m.group(1)
+            grams[g] += 1
+            if grams[g] == gram_limit + 1:
+                where[g] = (first_line + i, m.start() + 1)
+    names = ctx.known_names
+    for g, count in grams.most_common(8):
+        if count <= gram_limit:
+            break
+        if any(n in g or g in n for n in names if len(n) >= 2):
+            continue
+        line, col = where[g]
+        out.append(Finding("复读", WARN, f"「{g}」出现 {count} 次", line, col, g))
+    return out
+
+
+# --- new proper nouns ----------------------------------------------------------------------------
+
+_JIEBA_READY: set[str] = set()
+
+
+def _pseg() -> Any:
+    import logging
+
+    import jieba
+    import jieba.posseg
+
+    if "init" not in _JIEBA_READY:
+        jieba.setLogLevel(logging.WARNING)
+        jieba.initialize()
+        _JIEBA_READY.add("init")
+    return jieba, jieba.posseg
+
+
+def new_proper_nouns(repo: StoryRepo, draft: Any, ctx: CheckContext | None = None) -> list[tuple[str, str, int]]:
+    """``(noun, kind, line)`` for proper nouns in the draft that the roster does not know."""
+    if ctx is None:
+        ctx = CheckContext.load(repo)
+    jieba, pseg = _pseg()
+    for name in ctx.known_names:
+        if name not in _JIEBA_READY:
+            jieba.add_word(name, freq=2000, tag="nr")
+            _JIEBA_READY.add(name)
+    out: list[tuple[str, str, int]] = []
+    seen: set[str] = set()
+    known = ctx.known_names
+    freq = jieba.dt.FREQ
+    for i, line in enumerate(draft.body.split("\n")):
+        if not line.strip():
+            continue
+        for word, kind in proper_noun_candidates(pseg.lcut(line), freq):
+            if len(word) < 2 or word in seen or word in STOP_NOUNS:
+                continue
+            if word in known or any(k in word for k in known if len(k) >= 2):
+                continue
+            seen.add(word)
+            out.append((word, kind, draft.body_line + i))
+    return out
+
+
+PLACE_SUFFIX = set("阁宗门派城山谷殿峰府楼宫岛州国寺观洲域林海关镇村")
+RARE = 60
+_NOT_NAME = ("v", "x", "u", "p", "r", "d", "c", "m", "q", "f", "t", "y", "e", "o", "w")
+
+
+def proper_noun_candidates(tokens: list[Any], freq: dict[str, int]) -> Iterable[tuple[str, str]]:
+    """POS-tagged tokens -> proper-noun candidates.
+
+    jieba tags names and places (nr/ns/nt/nz); a rare word (dictionary frequency < 60 or
+    unknown) with such a tag is a candidate. Two repairs on top of the tagger for fiction:
+    a one-character surname (nr) glued to the rare word after it (萧+无涯 -> 萧无涯), and a
+    rare word glued to a place suffix (天机+阁 -> 天机阁).
+    """
+    n = len(tokens)
+    i = 0
+    while i < n:
+        word, flag = tokens[i].word, tokens[i].flag
+        nxt = tokens[i + 1] if i + 1 < n else None
+        if flag == "nr" and len(word) == 1 and nxt is not None and 1 <= len(nxt.word) <= 2 \
+                and not nxt.flag.startswith(_NOT_NAME) and (freq.get(nxt.word) or 0) < 200:
+            yield word + nxt.word, "人物"
+            i += 2
+            continue
+        if nxt is not None and len(nxt.word) == 1 and nxt.word in PLACE_SUFFIX and len(word) >= 2 \
+                and flag.startswith(("n", "nz")) and (freq.get(word) or 0) < 500 and not flag.startswith("nr"):
+            yield word + nxt.word, "地点"
+            i += 2
+            continue
+        kind = NOUN_FLAGS.get(flag)
+        if kind is not None and (freq.get(word) or 0) < RARE:
+            yield word, kind
+        i += 1
+
+
+def render_findings(label: str, findings: list[Finding]) -> str:
+    errors = [f for f in findings if f.severity == ERROR]
+    lines = [f"# 机检报告：草稿 {label}", "", f"结论：{'不过关，打回重写' if errors else '通过'}（{len(errors)} 个错误，"
+             f"{len(findings) - len(errors)} 个提示）", ""]
+    for f in findings:
+        mark = "✗" if f.severity == ERROR else "·"
+        lines.append(f"- {mark} [{f.kind}] 第 {f.line} 行第 {f.column} 列：{f.message}" + (f"　「{f.excerpt}」" if f.excerpt and f.excerpt not in f.message else ""))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,454 @@
+"""Reading and writing Story Repo files in the fool-proof dialect (spec §2.2), and repair cards.
+
+Reading is tolerant: front matter is parsed with ruamel.yaml's round-trip loader, so unknown
+keys, key order and author comments survive every write. Writing follows the dialect: flat
+keys, block lists only, risky scalars quoted, two-space indent, UTF-8 without BOM.
+
+When a file does not parse, :class:`RepairNeeded` carries a :class:`RepairCard` (file, line,
+the surrounding lines, a proposed fix). Full-width colons and commas in structural positions
+are fixed deterministically (:func:`auto_fix`) and reported, not asked.
+
+A fast path (:func:`fast_flat`) reads the flat dialect without ruamel for the cache rebuild;
+anything it does not recognise falls back to the round-trip loader.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lwcore.errors import LwError
+
+FENCE = "---"
+
+# --- repair cards -----------------------------------------------------------------------------
+
+
+@dataclass
+class RepairCard:
+    """One file that needs attention: where, what, the context, and the fix."""
+
+    file: str
+    line: int | None
+    problem: str
+    context: list[str] = field(default_factory=list)
+    proposal: str = ""
+    auto: bool = False  # True: deterministic fix, applied and reported only
+    fixed_text: str | None = None  # the whole file with the proposed fix applied
+
+    def render(self) -> str:
+        head = f"修复卡：{self.file}" + (f" 第 {self.line} 行" if self.line else "")
+        lines = [head, f"问题：{self.problem}"]
+        if self.context:
+            lines.append("上下文：")
+            lines.extend(f"  {c}" for c in self.context)
+        if self.proposal:
+            lines.append(("已自动修复：" if self.auto else "建议修复：") + self.proposal)
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "line": self.line,
+            "problem": self.problem,
+            "context": self.context,
+            "proposal": self.proposal,
+            "auto": self.auto,
+        }
+
+
+class RepairNeeded(LwError):
+    """A source file failed to parse or validate; ``card`` says where and how to fix it."""
+
+    def __init__(self, card: RepairCard) -> None:
+        super().__init__(card.problem, file=card.file, line=card.line, expected=card.proposal or None)
+        self.card = card
+
+
+def context_lines(text: str, line: int | None, radius: int = 2, offset: int = 0) -> list[str]:
+    """The lines around 1-based ``line`` of ``text``, numbered (plus ``offset``), marked ``>``."""
+    if not line:
+        return []
+    lines = text.splitlines()
+    out = []
+    for n in range(max(1, line - radius), min(len(lines), line + radius) + 1):
+        mark = ">" if n == line else " "
+        out.append(f"{mark}{n + offset:4d} | {lines[n - 1]}")
+    return out
+
+
+# --- the YAML engine ------------------------------------------------------------------------
+
+_YAML: Any = None
+
+
+def _yaml() -> Any:
+    global _YAML
+    if _YAML is None:
+        from ruamel.yaml import YAML
+
+        y = YAML(typ="rt")
+        y.indent(mapping=2, sequence=4, offset=2)
+        y.width = 4096
+        y.preserve_quotes = True
+        y.allow_unicode = True
+        y.explicit_start = False
+        _YAML = y
+    return _YAML
+
+
+def new_map() -> Any:
+    from ruamel.yaml.comments import CommentedMap
+
+    return CommentedMap()
+
+
+def yaml_load(text: str, *, file: str, line_offset: int = 0) -> Any:
+    """Round-trip load a YAML mapping; a syntax error becomes a located :class:`RepairNeeded`."""
+    from ruamel.yaml.comments import CommentedMap
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    try:
+        data = _yaml().load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = (mark.line + 1 + line_offset) if mark is not None else None
+        raise _card_for_error(text, file, line, line_offset, str(exc.problem or exc.context)) from None
+    except YAMLError as exc:
+        raise _card_for_error(text, file, None, line_offset, str(exc)) from None
+    if data is None:
+        return CommentedMap()
+    if not isinstance(data, CommentedMap):
+        line = 1 + line_offset
+        raise RepairNeeded(
+            RepairCard(
+                file=file,
+                line=line,
+                problem="这里应是「键: 值」的字段表，却读到了别的内容",
+                context=context_lines(text, 1, offset=line_offset),
+                proposal="每行写成「字段名: 值」，冒号用半角并在后面空一格",
+            )
+        )
+    return data
+
+
+def _card_for_error(text: str, file: str, line: int | None, offset: int, problem: str) -> RepairNeeded:
+    rel = (line - offset) if line else None
+    lines = text.splitlines()
+    proposal = "按系统写出的样子改：「字段名: 值」，列表一行一条「  - 条目」"
+    bad = lines[rel - 1] if rel and 0 < rel <= len(lines) else ""
+    # look for the classic slips near the reported line
+    window = range(max(1, (rel or 1) - 2), min(len(lines), (rel or 1) + 1) + 1)
+    for n in window:
+        candidate = lines[n - 1]
+        if "\t" in candidate[: len(candidate) - len(candidate.lstrip())]:
+            rel, bad = n, candidate
+            proposal = "把行首的制表符（Tab）换成两个空格：" + candidate.replace("\t", "  ").rstrip()
+            break
+    else:
+        if "：" in bad:
+            proposal = "把键后的全角冒号「：」换成半角冒号加空格「: 」"
+    fixed = None
+    if "Tab" in proposal:
+        fixed_lines = list(lines)
+        for n, candidate in enumerate(fixed_lines):
+            stripped = candidate.lstrip(" \t")
+            indent = candidate[: len(candidate) - len(stripped)]
+            if "\t" in indent:
+                fixed_lines[n] = indent.replace("\t", "  ") + stripped
+        fixed = "\n".join(fixed_lines) + ("\n" if text.endswith("\n") else "")
+    shown = (rel + offset) if rel else None
+    return RepairNeeded(
+        RepairCard(
+            file=file,
+            line=shown,
+            problem=f"格式解析失败：{problem}",
+            context=context_lines(text, rel, offset=offset),
+            proposal=proposal,
+            fixed_text=fixed,
+        )
+    )
+
+
+# --- risky scalars and dialect writing -----------------------------------------------------------
+
+_NUMBERISH = re.compile(r"^[-+]?(\d[\d_,]*\.?\d*|\.\d+)([eE][-+]?\d+)?$|^0[xob][0-9a-fA-F_]+$|^[-+]?\.(inf|nan)$", re.I)
+_BOOLISH = {
+    "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", "none",
+    "是", "否", "是的", "不是", "对", "错", "真", "假", "有", "无", "没有",
+}
+
+
+def risky(value: str) -> bool:
+    """Whether a string would be misread as another type by some YAML reader (spec §2.2)."""
+    s = value.strip()
+    if s != value or not s:
+        return True
+    if s.lower() in _BOOLISH or _NUMBERISH.match(s):
+        return True
+    if s[0] in "[]{}&*!|>'\"%@`#,?:-" or ": " in s or " #" in s or s.endswith(":"):
+        return True
+    return False
+
+
+def to_dialect(value: Any) -> Any:
+    """Convert a Python value into what the dialect writes (quoted risky strings, block lists)."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    from ruamel.yaml.scalarstring import DoubleQuotedScalarString, ScalarString
+
+    if isinstance(value, ScalarString):
+        if risky(str(value)) and not isinstance(value, DoubleQuotedScalarString):
+            return DoubleQuotedScalarString(str(value))
+        return value
+    if isinstance(value, str):
+        return DoubleQuotedScalarString(value) if risky(value) else value
+    if isinstance(value, CommentedSeq):
+        for i, item in enumerate(value):
+            value[i] = to_dialect(item)
+        value.fa.set_block_style()
+        return value
+    if isinstance(value, (list, tuple)):
+        seq = CommentedSeq([to_dialect(v) for v in value])
+        seq.fa.set_block_style()
+        return seq
+    if isinstance(value, CommentedMap):
+        for key in list(value.keys()):
+            value[key] = to_dialect(value[key])
+        return value
+    return value
+
+
+def yaml_dump(data: Any) -> str:
+    """Dump a mapping in the dialect (UTF-8 text, two-space indent, block lists)."""
+    to_dialect(data)
+    buf = io.StringIO()
+    _yaml().dump(data, buf)
+    return buf.getvalue()
+
+
+# --- documents (front matter + Markdown body) --------------------------------------------------
+
+
+@dataclass
+class Doc:
+    """A Markdown file with a flat front matter. ``meta`` is a ruamel ``CommentedMap``."""
+
+    meta: Any
+    body: str
+    path: str = ""
+
+    def get(self, key: str, default: Any = None) -> Any:
+        value = self.meta.get(key, default)
+        return default if value is None else value
+
+    def set(self, key: str, value: Any) -> None:
+        if isinstance(value, (list, tuple)) and not value:
+            value = None  # an empty list is written as an empty key, ready for block items
+        self.meta[key] = to_dialect(value)
+
+    def dump(self) -> str:
+        fm = yaml_dump(self.meta) if len(self.meta) else ""
+        body = self.body
+        return f"{FENCE}\n{fm}{FENCE}\n{body}"
+
+
+def split_front_matter(text: str) -> tuple[str | None, str, int]:
+    """``(front matter text or None, body, line number of the first front-matter line)``."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not (text.startswith("---\n") or text.startswith("---\r\n")):
+        return None, text, 0
+    start = text.index("\n") + 1
+    pos = start
+    while True:
+        end = text.find("\n", pos)
+        line = text[pos:] if end < 0 else text[pos:end]
+        if line.rstrip("\r") == FENCE:
+            body = "" if end < 0 else text[end + 1 :]
+            return text[start:pos], body, 2
+        if end < 0:
+            return None, text, 0
+        pos = end + 1
+
+
+def parse_doc(text: str, file: str = "", *, autofix: bool = True) -> tuple[Doc, list[str]]:
+    """Parse a front-matter document; returns the doc and the list of auto-fixes applied.
+
+    Raises :class:`RepairNeeded` when the front matter cannot be read even after the
+    deterministic fixes.
+    """
+    fm, body, first = split_front_matter(text)
+    if fm is None:
+        return Doc(new_map(), body, file), []
+    fixes: list[str] = []
+    if autofix:
+        fm, fixes = auto_fix(fm, line_offset=first - 1)
+    meta = yaml_load(fm, file=file, line_offset=first - 1)
+    return Doc(meta, body, file), fixes
+
+
+def read_doc(path: Path, root: Path | None = None) -> tuple[Doc, list[str]]:
+    text = path.read_text(encoding="utf-8")
+    return parse_doc(text, _rel(path, root))
+
+
+def _rel(path: Path, root: Path | None) -> str:
+    if root is not None:
+        try:
+            return path.relative_to(root).as_posix()
+        except ValueError:
+            pass
+    return str(path)
+
+
+# --- deterministic fixes (full-width punctuation in structural positions) --------------------
+
+_FW_KEY = re.compile(r"^(?P<key>[^\s\-#'\"\[\]{}:：][^:：#\[\]{}]{0,30}?)\s*：[ \t\u3000]*(?P<value>.*)$")
+_FLOW = re.compile(r"^(?P<head>[^#]*?:\s*)\[(?P<items>[^\]]*)\]\s*(?P<comment>#.*)?$")
+
+
+def auto_fix(text: str, *, line_offset: int = 0) -> tuple[str, list[str]]:
+    """Fix full-width colons after keys and full-width commas in inline lists.
+
+    Returns the fixed text and one message per fix (``第 N 行：…``). Only top-level key
+    lines are touched; list items and values may contain full-width punctuation freely.
+    """
+    fixes: list[str] = []
+    out: list[str] = []
+    for n, line in enumerate(text.split("\n"), start=1):
+        shown = n + line_offset
+        if line and not line[0].isspace() and not line.startswith("-") and not line.startswith("#"):
+            head = line.split(" #", 1)[0]
+            if not re.search(r":(\s|$)", head):
+                m = _FW_KEY.match(line)
+                if m:
+                    value = m.group("value")
+                    line = f"{m.group('key')}: {value}".rstrip() if value else f"{m.group('key')}:"
+                    fixes.append(f"第 {shown} 行：键后的全角冒号「：」已改为半角「: 」")
+        m = _FLOW.match(line)
+        if m and ("，" in m.group("items") or "、" in m.group("items")) and not line.startswith(" "):
+            items = [i.strip() for i in re.split(r"[，,、]", m.group("items")) if i.strip()]
+            head = m.group("head").rstrip()
+            out.append(head + (f"  {m.group('comment')}" if m.group("comment") else ""))
+            out.extend(f"  - {_quote_if_risky(i)}" for i in items)
+            fixes.append(f"第 {shown} 行：行内列表里的全角逗号已拆成块列表（一行一条）")
+            continue
+        out.append(line)
+    return "\n".join(out), fixes
+
+
+def _quote_if_risky(item: str) -> str:
+    item = item.strip("'\"")
+    return '"' + item.replace("\\", "\\\\").replace('"', '\\"') + '"' if risky(item) else item
+
+
+# --- the fast flat reader -------------------------------------------------------------------------
+
+_INT = re.compile(r"^[-+]?\d+$")
+
+
+def _scalar(raw: str) -> tuple[bool, Any]:
+    raw = raw.strip()
+    if not raw:
+        return True, None
+    c = raw[0]
+    if c == '"':
+        if raw.endswith('"') and len(raw) >= 2 and "\\" not in raw and '"' not in raw[1:-1]:
+            return True, raw[1:-1]
+        return False, None
+    if c == "'":
+        if raw.endswith("'") and len(raw) >= 2 and "'" not in raw[1:-1]:
+            return True, raw[1:-1]
+        return False, None
+    if raw in ("[]", "[ ]"):
+        return True, []
+    if c in "[]{}&*!|>%@`":
+        return False, None
+    if " #" in raw:
+        raw = raw.split(" #", 1)[0].rstrip()
+    if ": " in raw or raw.endswith(":"):
+        return False, None
+    if _INT.match(raw):
+        return True, int(raw)
+    low = raw.lower()
+    if low in ("true", "false"):
+        return True, low == "true"
+    if low in ("null", "~"):
+        return True, None
+    return True, raw
+
+
+def fast_flat(fm: str) -> dict[str, Any] | None:
+    """Read a flat-dialect front matter into a plain dict, or ``None`` when it is not simple."""
+    out: dict[str, Any] = {}
+    current: list[Any] | None = None
+    pending: set[str] = set()
+    for line in fm.split("\n"):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if line[0] == " ":
+            s = line.lstrip()
+            if current is None or not s.startswith("- "):
+                if s == "-" and current is not None:
+                    current.append(None)
+                    continue
+                return None
+            ok, value = _scalar(s[2:])
+            if not ok:
+                return None
+            current.append(value)
+            continue
+        if line.startswith("- "):
+            if current is None:
+                return None
+            ok, value = _scalar(line[2:])
+            if not ok:
+                return None
+            current.append(value)
+            continue
+        key, sep, rest = line.partition(":")
+        if not sep or not key or key[0] in "'\"?{[" or (rest and rest[0] not in " \t"):
+            return None
+        key = key.strip()
+        rest_s = rest.strip()
+        if not rest_s or rest_s.startswith("#"):
+            current = []
+            out[key] = current
+            pending.add(key)
+            continue
+        ok, value = _scalar(rest_s)
+        if not ok:
+            return None
+        out[key] = value
+        current = None
+    # a key with an empty value and no items is null, not an empty list
+    for key in pending:
+        if out.get(key) == []:
+            out[key] = None
+    return out
+
+
+def plain(value: Any) -> Any:
+    """ruamel containers -> plain Python (dict/list/str/int/bool/None)."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, str):
+        return str(value)
+    return value
+
+
+def quick_meta(text: str, file: str = "") -> tuple[dict[str, Any], str]:
+    """Front matter as a plain dict plus the body, fast path first (used by the cache)."""
+    fm, body, _first = split_front_matter(text)
+    if fm is None:
+        return {}, body
+    data = fast_flat(fm)
+    if data is None:
+        doc, _ = parse_doc(text, file)
+        data = plain(doc.meta)
+    return data, body

@@ -1,0 +1,144 @@
+"""Git through subprocess, deterministic and independent of the user's git configuration.
+
+Every call passes ``-c core.quotepath=false`` (Chinese paths stay readable), ignores the
+system and global git config, and sets author/committer identity (and, when
+``LW_STORY_DATE`` is set, the dates) through the environment. ``LW_STORY_GIT`` names another
+git executable (tests use it to inject git failures).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+from typing import Mapping
+
+from lwcore.errors import LwError
+
+DEFAULT_NAME = "Story Repo"
+DEFAULT_EMAIL = "storyrepo@localhost"
+
+_SCRUB = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_PREFIX")
+
+
+class GitError(LwError):
+    """A git command failed."""
+
+
+def git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _SCRUB}
+    env["GIT_CONFIG_NOSYSTEM"] = "1"
+    env["GIT_CONFIG_GLOBAL"] = os.devnull
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    name = os.environ.get("LW_STORY_AUTHOR_NAME", DEFAULT_NAME)
+    email = os.environ.get("LW_STORY_AUTHOR_EMAIL", DEFAULT_EMAIL)
+    env["GIT_AUTHOR_NAME"] = env["GIT_COMMITTER_NAME"] = name
+    env["GIT_AUTHOR_EMAIL"] = env["GIT_COMMITTER_EMAIL"] = email
+    date = os.environ.get("LW_STORY_DATE")
+    if date:
+        env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = date
+    if extra:
+        env.update(extra)
+    return env
+
+
+BASE = ("-c", "core.quotepath=false", "-c", "commit.gpgsign=false", "-c", "core.autocrlf=false",
+        "-c", "core.safecrlf=false", "-c", "init.defaultBranch=main")
+
+
+class Git:
+    """Runs git in ``root``."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.exe = os.environ.get("LW_STORY_GIT", "git")
+
+    def run(
+        self,
+        *args: str,
+        input: bytes | None = None,
+        check: bool = True,
+        env: Mapping[str, str] | None = None,
+    ) -> subprocess.CompletedProcess[bytes]:
+        try:
+            proc = subprocess.run(
+                [self.exe, *BASE, *args],
+                cwd=self.root,
+                input=input,
+                capture_output=True,
+                env=git_env(env),
+            )
+        except OSError as exc:
+            raise GitError(f"无法运行 git：{exc}", expected="git 已安装并在 PATH 中") from None
+        if check and proc.returncode != 0:
+            err = proc.stderr.decode("utf-8", "replace").strip() or proc.stdout.decode("utf-8", "replace").strip()
+            raise GitError(f"git {args[0]} 失败：{err}")
+        return proc
+
+    def out(self, *args: str, **kw: object) -> str:
+        return self.run(*args, **kw).stdout.decode("utf-8", "replace")  # type: ignore[arg-type]
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def head(self) -> str | None:
+        """The commit HEAD points at, or ``None`` in an empty repository."""
+        proc = self.run("rev-parse", "--verify", "-q", "HEAD", check=False)
+        if proc.returncode != 0:
+            return None
+        return proc.stdout.decode("ascii").strip()
+
+    def status(self, *paths: str) -> list[tuple[str, str]]:
+        """``(XY, path)`` for changed/untracked paths under ``paths`` (porcelain v1, -z)."""
+        args = ["status", "--porcelain=v1", "-z", "--untracked-files=all"]
+        if paths:
+            args += ["--", *paths]
+        raw = self.run(*args).stdout.decode("utf-8", "replace")
+        out: list[tuple[str, str]] = []
+        parts = raw.split("\0")
+        i = 0
+        while i < len(parts):
+            entry = parts[i]
+            i += 1
+            if not entry:
+                continue
+            xy, path = entry[:2], entry[3:]
+            if xy[0] in "RC":
+                i += 1  # the rename source follows
+            out.append((xy, path))
+        return out
+
+    def is_tracked_any(self, path: str) -> bool:
+        return bool(self.run("ls-files", "-z", "--", path).stdout)
+
+    def commit_paths(self, paths: list[str], message: str, *, allow_empty: bool = False) -> str:
+        """Commit exactly ``paths`` (added, changed or deleted) on top of HEAD, atomically.
+
+        Builds the commit in a private index (``HEAD`` + these paths), so nothing else the
+        author staged is swept in; ``git commit`` moves the branch in one ref update. Then
+        the real index is brought up to date for these paths. Returns the new commit id.
+        """
+        git_dir = self.root / ".git"
+        tmp_index = git_dir / "lw-settle.index"
+        if tmp_index.exists():
+            tmp_index.unlink()
+        ienv = {"GIT_INDEX_FILE": str(tmp_index)}
+        try:
+            if self.head() is not None:
+                self.run("read-tree", "HEAD", env=ienv)
+            payload = "\0".join(paths).encode("utf-8") + b"\0"
+            if paths:
+                self.run("update-index", "--add", "--remove", "-z", "--stdin", input=payload, env=ienv)
+            args = ["commit", "-q", "--no-verify", "--cleanup=verbatim", "-F", "-"]
+            if allow_empty:
+                args.append("--allow-empty")
+            self.run(*args, input=message.encode("utf-8"), env=ienv)
+        finally:
+            try:
+                tmp_index.unlink()
+            except OSError:
+                pass
+        if paths:
+            self.run("update-index", "--add", "--remove", "-z", "--stdin", input=payload, check=False)
+        head = self.head()
+        assert head is not None
+        return head
