@@ -1,0 +1,349 @@
+"""``lw persona …``: render, selfcheck, conformance, presets, card import/export, inbox (human side).
+
+Only click is imported at module level; everything else inside the commands.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+_config_opt = click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
+                           help="config.json (default: $DSH_WHALE_CONFIG, then $DSH_HOME/whale-persona/config.json).")
+_inbox_opt = click.option("--inbox", "inbox_file", type=click.Path(dir_okay=False), default=None,
+                          help="memory-inbox.jsonl (default: memory.inboxPath, then next to the config folder).")
+
+
+def _dump(value: Any) -> None:
+    click.echo(json.dumps(value, ensure_ascii=False, indent=2, default=str))
+
+
+@click.group("persona")
+def persona() -> None:
+    """whale-persona v1: persona segments, presets, SillyTavern cards, memory inbox."""
+
+
+@persona.command("render")
+@_config_opt
+@_inbox_opt
+@click.option("--model", default=None, help="Model id (selects byModel entries and, without --tier, the tier).")
+@click.option("--tier", type=click.Choice(["flash", "pro"]), default=None, help="Model tier (default: 'pro' iff the model id contains 'pro').")
+@click.option("--cwd", default=None, help="Working folder ({{cwd}} in the suffix, tag relevance).")
+@click.option("--capture/--no-capture", default=None, help="Session capture switch (default: memory.capture == 'always').")
+@click.option("--json", "as_json", is_flag=True, help="Print the segments and the measurement as JSON.")
+def render_cmd(config_file: str | None, inbox_file: str | None, model: str | None, tier: str | None,
+               cwd: str | None, capture: bool | None, as_json: bool) -> None:
+    """Render the three segments exactly as they would be injected."""
+    from lw_persona.checks import EMPTY_NOTE
+    from lw_persona.render import SEGMENT_NAMES, render_segments
+
+    out = render_segments(config_file, inbox_file, model=model, tier=tier, cwd=cwd, capture=capture)
+    if as_json:
+        _dump(out)
+        return
+    for name in SEGMENT_NAMES:
+        click.echo(f"=== {name} ===")
+        click.echo(out[name] if out[name] else EMPTY_NOTE)
+    m = out["measure"]
+    click.echo("=== measure ===")
+    for part in m["parts"]:
+        click.echo(f"{part['label']}\t{part['chars']}")
+    b = m["budget"]
+    click.echo(f"total\t{m['total']}" + (f" / budget {b['max']}" if b["enabled"] and b["max"] else "")
+               + ("  OVER BUDGET (warning only, nothing trimmed)" if b["over"] else ""))
+
+
+@persona.command("selfcheck")
+def selfcheck_cmd() -> None:
+    """Prove that installed-but-not-configured changes nothing (§9)."""
+    from lw_persona.checks import selfcheck
+
+    ok, lines = selfcheck()
+    for line in lines:
+        click.echo(line)
+    if not ok:
+        raise SystemExit(1)
+
+
+@persona.command("conformance")
+@click.argument("folder", required=False, type=click.Path(file_okay=False, exists=True))
+def conformance_cmd(folder: str | None) -> None:
+    """Run the conformance vectors (the bundled ones, or FOLDER) and print pass/fail per case."""
+    from pathlib import Path
+
+    from lw_persona.checks import run_all
+
+    results = run_all(Path(folder) if folder else None)
+    for r in results:
+        click.echo(f"{'PASS' if r.ok else 'FAIL'}  {r.name}" + (f"  — {r.description}" if r.description else ""))
+        for failure in r.failures:
+            click.echo(f"      {failure}")
+    passed = sum(r.ok for r in results)
+    click.echo(f"{passed}/{len(results)} passed")
+    if passed != len(results) or not results:
+        raise SystemExit(1)
+
+
+# --- presets ------------------------------------------------------------------------------
+
+
+@persona.group("preset")
+def preset_group() -> None:
+    """Preset cards (whale-persona-preset/1)."""
+
+
+@preset_group.command("list")
+@click.option("--json", "as_json", is_flag=True)
+def preset_list(as_json: bool) -> None:
+    """List the presets in the presets folder (unusable files are named, not hidden)."""
+    from lw_persona.presets import list_presets, presets_dir
+
+    items, skipped = list_presets()
+    if as_json:
+        _dump({"folder": str(presets_dir()), "presets": items, "skipped": skipped})
+        return
+    if not items:
+        click.echo(f"no presets in {presets_dir()}")
+    for p in items:
+        click.echo(f"{p['id']}\t{p['label']}\t{p['contracts']} contracts\t{p['description']}")
+    for s in skipped:
+        click.echo(f"skipped {s['file']}: {s['reason']}", err=True)
+
+
+@preset_group.command("show")
+@click.argument("preset_id")
+def preset_show(preset_id: str) -> None:
+    """Print a preset as JSON."""
+    from lw_persona.presets import body_for_file, load
+
+    _dump(body_for_file(load(preset_id)))
+
+
+@preset_group.command("apply")
+@click.argument("preset_id")
+@_config_opt
+def preset_apply(preset_id: str, config_file: str | None) -> None:
+    """Apply a preset: overwrite only the persona keys it carries (the current persona is autosaved)."""
+    from lw_persona.config import config_path
+    from lw_persona.presets import apply, load
+
+    result = apply(load(preset_id), config_path(config_file))
+    click.echo(f"applied {preset_id} to {result['file']}")
+    if result["autosave"]:
+        click.echo(f"previous persona saved as preset 'autosave' ({result['autosave']})")
+
+
+@preset_group.command("save")
+@click.argument("preset_id")
+@click.option("--label", default="", help="Human-readable name.")
+@click.option("--description", default="")
+@click.option("--author", default="")
+@_config_opt
+def preset_save(preset_id: str, label: str, description: str, author: str, config_file: str | None) -> None:
+    """Save the current persona (never memory) as preset PRESET_ID."""
+    from lwcore.errors import LwError
+
+    from lw_persona.config import config_path, read_raw
+    from lw_persona.presets import AUTOSAVE_ID, from_config, require_id, save
+
+    pid = require_id(preset_id)
+    if pid == AUTOSAVE_ID:
+        raise LwError("'autosave' is reserved for the persona saved before an apply", expected="another id")
+    path = config_path(config_file)
+    raw = read_raw(path)
+    if raw is None:
+        raise LwError("config.json is not a valid JSON object", file=path)
+    written = save(from_config(raw, preset_id=pid, label=label, description=description, author=author))
+    click.echo(f"saved {written}")
+
+
+# --- cards --------------------------------------------------------------------------------
+
+
+@persona.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, exists=True))
+@click.option("--force", is_flag=True, help="Overwrite an existing preset with the same id.")
+@click.option("--json", "as_json", is_flag=True, help="Print the preset and the report as JSON.")
+def import_cmd(file: str, force: bool, as_json: bool) -> None:
+    """Import a preset card or a SillyTavern card (V1/V2/V3 JSON, or PNG read-only) as a preset.
+
+    The preset is saved to the presets folder, not applied.
+    """
+    from pathlib import Path
+
+    from lwcore.errors import LwError
+
+    from lw_persona import importers
+    from lw_persona.presets import AUTOSAVE_ID, file_for, save
+
+    data = Path(file).read_bytes()
+    if importers.sniff_preset(data, file) > 0:
+        result = importers.load_preset(data, file)
+    else:
+        result = importers.load_card(data, file)
+    preset = result.value
+    if not preset.get("id") or preset["id"] == AUTOSAVE_ID:
+        preset["id"] = "imported" if not preset.get("id") else "imported-autosave"
+    target = file_for(preset["id"])
+    if target.exists() and not force:
+        raise LwError(f"preset {preset['id']!r} already exists", file=target, expected="--force to overwrite")
+    written = save(preset)
+    report = result.report
+    if as_json:
+        _dump({"preset": preset, "file": str(written), "carried": list(report.carried),
+               "dropped": [{"field": d.field, "reason": d.reason} for d in report.dropped],
+               "warnings": list(report.warnings)})
+        return
+    click.echo(f"imported as preset {preset['id']!r} → {written} (not applied: lw persona preset apply {preset['id']})")
+    for item in report.carried:
+        click.echo(f"  carried  {item}")
+    for d in report.dropped:
+        click.echo(f"  NOT carried  {d.field}: {d.reason}")
+    for w in report.warnings:
+        click.echo(f"  note  {w}")
+    if not report.carried:
+        click.echo("  nothing was carried from this card", err=True)
+
+
+@persona.command("export")
+@click.argument("preset_id")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write here instead of stdout.")
+def export_cmd(preset_id: str, output: str | None) -> None:
+    """Export a preset as a SillyTavern chara_card_v2 JSON card."""
+    from pathlib import Path
+
+    from lwcore.fileio import atomic_write_text
+
+    from lw_persona.presets import load
+    from lw_persona.tavern import to_card
+
+    text = json.dumps(to_card(load(preset_id)), ensure_ascii=False, indent=2) + "\n"
+    if output:
+        atomic_write_text(Path(output), text)
+        click.echo(f"wrote {output}")
+    else:
+        click.echo(text, nl=False)
+
+
+# --- inbox (human side) -------------------------------------------------------------------
+
+
+def _inbox(config_file: str | None, inbox_file: str | None) -> tuple[Any, Any]:
+    from lw_persona import config as cfgmod
+
+    cfg = cfgmod.load(cfgmod.config_path(config_file))
+    return cfg, cfgmod.inbox_path(cfg, inbox_file)
+
+
+@persona.group("inbox")
+def inbox_group() -> None:
+    """The memory inbox: human actions (the model can only propose)."""
+
+
+@inbox_group.command("status")
+@_config_opt
+@_inbox_opt
+@click.option("--json", "as_json", is_flag=True)
+def inbox_status(config_file: str | None, inbox_file: str | None, as_json: bool) -> None:
+    """The replayed view with indexes; what is injected and what waits for you."""
+    from lw_persona import inbox as inboxmod
+
+    cfg, path = _inbox(config_file, inbox_file)
+    view = inboxmod.read(path)
+    injected = {id(e) for e in inboxmod.injectable(view.entries, require_confirm=cfg["memory"]["requireConfirm"])}
+    if as_json:
+        _dump({"file": str(path), "lines": view.lines, "bad": view.bad, "unknownOps": view.unknown_ops,
+               "entries": [{"index": i, **e.to_json(), "injectable": id(e) in injected} for i, e in enumerate(view.entries)]})
+        return
+    click.echo(f"{path}: {len(view.entries)} entries ({view.bad} bad lines, {view.unknown_ops} unknown ops skipped)")
+    for i, e in enumerate(view.entries):
+        mark = "*" if id(e) in injected else " "
+        extra = "".join(f" [{k}]" for k in (e.kind if e.kind != "memory" else "", e.tag) if k)
+        click.echo(f"{mark}[{i}] {e.status:<9} {e.text}{extra}")
+
+
+def _human(op: str, index: int, config_file: str | None, inbox_file: str | None) -> None:
+    from lw_persona import inbox as inboxmod
+
+    cfg, path = _inbox(config_file, inbox_file)
+    entry, _line = getattr(inboxmod, op)(path, index)
+    click.echo(f"{op}: [{index}] {entry.text}")
+    if op == "confirm" and entry.kind != inboxmod.MEMORY_KIND:
+        from lw_persona.sinks import sink_entry
+
+        result = sink_entry(cfg, entry)
+        if result.status == "sunk":
+            inboxmod.append_line(path, {"op": "drop", "ref": entry.text, "at": inboxmod.now_iso()})
+            click.echo(f"sunk to {result.path}: {result.line}")
+        elif result.status == "already-sunk":
+            click.echo(f"already written to {result.path} (sink log); not written again")
+        elif result.status == "no-route":
+            click.echo(f"warning: kind {entry.kind!r} has no route in memory.sinks; confirmed but written nowhere", err=True)
+        else:
+            click.echo(f"warning: sink failed ({result.status} {result.error})", err=True)
+
+
+@inbox_group.command("confirm")
+@click.argument("index", type=int)
+@_config_opt
+@_inbox_opt
+def inbox_confirm(index: int, config_file: str | None, inbox_file: str | None) -> None:
+    """Confirm entry INDEX (a non-memory kind is then appended to its sink)."""
+    _human("confirm", index, config_file, inbox_file)
+
+
+@inbox_group.command("reject")
+@click.argument("index", type=int)
+@_config_opt
+@_inbox_opt
+def inbox_reject(index: int, config_file: str | None, inbox_file: str | None) -> None:
+    """Reject entry INDEX (it leaves the view; the line stays in the file)."""
+    _human("reject", index, config_file, inbox_file)
+
+
+@inbox_group.command("drop")
+@click.argument("index", type=int)
+@_config_opt
+@_inbox_opt
+def inbox_drop(index: int, config_file: str | None, inbox_file: str | None) -> None:
+    """Drop entry INDEX from the view."""
+    _human("drop", index, config_file, inbox_file)
+
+
+@inbox_group.command("log")
+@_config_opt
+@_inbox_opt
+def inbox_log(config_file: str | None, inbox_file: str | None) -> None:
+    """Print the raw lines (the audit trail), numbered."""
+    from lw_persona.inbox import read_lines
+
+    _cfg, path = _inbox(config_file, inbox_file)
+    lines = read_lines(path)
+    if lines and lines[-1] == "":
+        lines.pop()
+    for n, line in enumerate(lines, 1):
+        click.echo(f"{n}\t{line}")
+
+
+# --- reflex -------------------------------------------------------------------------------
+
+
+@persona.command("reflex")
+@click.argument("text")
+@click.option("--model", default=None)
+@click.option("--tier", type=click.Choice(["flash", "pro"]), default=None)
+def reflex_cmd(text: str, model: str | None, tier: str | None) -> None:
+    """Test the reflex rules against TEXT (nothing is recorded)."""
+    from lw_persona.reflex import directive, evaluate, load_rules
+    from lw_persona.render import tier_of
+
+    rules = load_rules()
+    hit = evaluate(rules, text, tier_of(model, tier))
+    click.echo(f"rules: {len(rules.rules)} from {rules.file} (enabled={rules.enabled}, dryRun={rules.dry_run})")
+    if hit is None:
+        click.echo("no rule fires")
+    else:
+        click.echo(f"fires: {hit.rule['id']} via {hit.why}{' (soft)' if hit.soft else ''}")
+        click.echo(directive(hit))

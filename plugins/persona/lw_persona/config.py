@@ -1,0 +1,234 @@
+"""``config.json``: location (§2.1), defaults (§2.2-2.5), tolerant reading and patch writes (§2.6).
+
+Reading never raises: a missing, empty, unreadable or malformed file gives the defaults (and
+so empty segments). Writing is "read the raw file, replace the patchable sections that the
+patch names, write the whole object back atomically"; every key this module does not know
+survives, at every level. A malformed existing file is never overwritten.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from lw_persona import jscompat as js
+
+PATCHABLE_KEYS = ("enabled", "thinkingLanguage", "persona", "memory")
+"""Top-level sections a write may replace (``core/edit.js`` ``PATCHABLE_KEYS``)."""
+
+DEFAULT_USER_NAME = "用户"
+DEFAULT_SELF_NAME = "我"
+
+DEFAULTS: dict[str, Any] = {
+    "enabled": True,
+    "thinkingLanguage": "off",
+    "persona": {
+        "enabled": True,
+        "preset": "",
+        "selfNameFlash": DEFAULT_SELF_NAME,
+        "selfNamePro": DEFAULT_SELF_NAME,
+        "selfNameByModel": {},
+        "userName": DEFAULT_USER_NAME,
+        "stance": "",
+        "character": "",
+        "suffix": "",
+        "appearance": {"enabled": False, "text": "", "byModel": {}},
+        "tone": {"enabled": False, "text": "", "byModel": {}},
+        "contracts": [],
+    },
+    "memory": {
+        "enabled": False,
+        "entries": [],
+        "inbox": True,
+        "capture": "on-demand",
+        "maxEntries": 30,
+        "inboxPath": "",
+        "sinks": {},
+        "sinkLog": "",
+        "requireConfirm": True,
+    },
+    "budget": {"enabled": False, "max": 0, "warnInPrompt": True},
+}
+
+
+def _env(env: Mapping[str, str] | None) -> Mapping[str, str]:
+    return os.environ if env is None else env
+
+
+def dsh_home(env: Mapping[str, str] | None = None) -> Path:
+    """``$DSH_HOME``, else ``~/.dsh``."""
+    value = _env(env).get("DSH_HOME")
+    return Path(value) if value else Path.home() / ".dsh"
+
+
+def config_dir(env: Mapping[str, str] | None = None) -> Path:
+    """The configuration folder: the legacy ``whale-suite/`` when its ``config.json`` is a file."""
+    home = dsh_home(env)
+    legacy = home / "whale-suite"
+    try:
+        if (legacy / "config.json").is_file():
+            return legacy
+    except OSError:
+        pass
+    return home / "whale-persona"
+
+
+def config_path(path: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None) -> Path:
+    """Where ``config.json`` is: a host-passed path, else ``$DSH_WHALE_CONFIG``, else the folder."""
+    if path:
+        return Path(path)
+    override = _env(env).get("DSH_WHALE_CONFIG")
+    if override:
+        return Path(override)
+    return config_dir(env) / "config.json"
+
+
+def read_raw(path: Path) -> dict[str, Any] | None:
+    """The file's JSON object, unknown keys included: ``{}`` when absent, ``None`` when unusable.
+
+    Unusable = unreadable, not UTF-8 JSON, or not a JSON object. Never raises.
+    """
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError:
+        return None
+    try:
+        parsed = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def load(path: Path) -> dict[str, Any]:
+    """The effective configuration (defaults merged in, unknown keys kept). Never raises."""
+    return merge(read_raw(path))
+
+
+def _str_field(value: Any, default: str) -> str:
+    """``p.x || default`` with JS coercion for non-string truthy values."""
+    return js.to_str(value) if js.truthy(value) else default
+
+
+def _text_field(value: Any) -> str:
+    """``p.x !== undefined ? p.x : ''`` then ``|| ''`` at use: a string (``None`` -> '')."""
+    if value is None or value is False:
+        return ""
+    return js.to_str(value) if js.truthy(value) else ""
+
+
+def merge(raw: Any) -> dict[str, Any]:
+    """Defaults + the user's file. Unknown keys at every level are carried through untouched.
+
+    Known keys are normalised to the types the renderer expects (bools by JS truthiness,
+    names falling back to their defaults when empty, lists and objects replaced wholesale).
+    """
+    u: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    p = u.get("persona") if isinstance(u.get("persona"), dict) else {}
+    m = u.get("memory") if isinstance(u.get("memory"), dict) else {}
+    b = u.get("budget") if isinstance(u.get("budget"), dict) else {}
+    d = DEFAULTS
+    persona = dict(p)
+    persona.update(
+        enabled=js.truthy(p["enabled"]) if "enabled" in p else True,
+        preset=p.get("preset", ""),
+        selfNameFlash=_str_field(p.get("selfNameFlash"), ""),
+        selfNamePro=_str_field(p.get("selfNamePro"), ""),
+        selfNameByModel=p["selfNameByModel"] if isinstance(p.get("selfNameByModel"), dict) else {},
+        userName=_str_field(p.get("userName"), DEFAULT_USER_NAME),
+        stance=_text_field(p.get("stance")),
+        character=_text_field(p.get("character")),
+        suffix=_text_field(p.get("suffix")),
+        appearance=p["appearance"] if isinstance(p.get("appearance"), dict) else copy.deepcopy(d["persona"]["appearance"]),
+        tone=p["tone"] if isinstance(p.get("tone"), dict) else copy.deepcopy(d["persona"]["tone"]),
+        contracts=p["contracts"] if isinstance(p.get("contracts"), list) else [],
+    )
+    max_entries = js.number(m.get("maxEntries"))
+    memory = dict(m)
+    memory.update(
+        enabled=js.truthy(m["enabled"]) if "enabled" in m else False,
+        entries=m["entries"] if isinstance(m.get("entries"), list) else [],
+        inbox=js.truthy(m["inbox"]) if "inbox" in m else True,
+        capture=m["capture"] if isinstance(m.get("capture"), str) else "on-demand",
+        maxEntries=max_entries if max_entries > 0 else 30,
+        inboxPath=m["inboxPath"] if isinstance(m.get("inboxPath"), str) else "",
+        sinks=m["sinks"] if isinstance(m.get("sinks"), dict) else {},
+        sinkLog=m["sinkLog"] if isinstance(m.get("sinkLog"), str) else "",
+        # Security-critical: only a literal ``false`` relaxes the confirmation gate.
+        requireConfirm=m.get("requireConfirm") is not False,
+    )
+    budget_max = js.number(b.get("max"))
+    budget = dict(b)
+    budget.update(
+        enabled=b.get("enabled") is True,
+        max=budget_max if budget_max > 0 else 0,
+        warnInPrompt=b.get("warnInPrompt") is not False,
+    )
+    tl = u.get("thinkingLanguage", "off")
+    out = dict(u)
+    out.update(
+        enabled=js.truthy(u["enabled"]) if "enabled" in u else True,
+        thinkingLanguage=tl if isinstance(tl, str) else ("off" if tl is None or tl is False else js.to_str(tl)),
+        persona=persona,
+        memory=memory,
+        budget=budget,
+    )
+    return out
+
+
+def dumps(config: Mapping[str, Any]) -> str:
+    """``JSON.stringify(cfg, null, 2) + '\\n'``."""
+    return json.dumps(config, ensure_ascii=False, indent=2) + "\n"
+
+
+def write_patch(path: Path, patch: Mapping[str, Any]) -> dict[str, Any]:
+    """Replace the patchable sections present in ``patch``; keep everything else; write atomically.
+
+    Raises :class:`lwcore.errors.LwError` (and writes nothing) when the existing file is not a
+    JSON object: a damaged file is never overwritten.
+    """
+    from lwcore.errors import LwError
+    from lwcore.fileio import atomic_write_text
+
+    raw = read_raw(path)
+    if raw is None:
+        raise LwError("existing config.json is not a valid JSON object; fix it first (it was not overwritten)", file=path)
+    unknown = [k for k in patch if k not in PATCHABLE_KEYS]
+    if unknown:
+        raise LwError(f"cannot patch {', '.join(unknown)}", expected=", ".join(PATCHABLE_KEYS))
+    out = dict(raw)
+    for key in PATCHABLE_KEYS:
+        if key in patch:
+            out[key] = patch[key]
+    atomic_write_text(Path(path), dumps(out))
+    return out
+
+
+def resolve_in_config_dir(value: str, env: Mapping[str, str] | None = None) -> Path:
+    """An absolute path as given; a relative one under the configuration folder."""
+    p = Path(value)
+    return p if p.is_absolute() else config_dir(env) / p
+
+
+def inbox_path(cfg: Mapping[str, Any], override: str | os.PathLike[str] | None = None,
+               env: Mapping[str, str] | None = None) -> Path:
+    """``memory.inboxPath`` (relative = under the configuration folder), else the default file."""
+    if override:
+        return Path(os.path.abspath(override))
+    memory = cfg.get("memory") if isinstance(cfg.get("memory"), dict) else {}
+    raw = js.trim(str(memory.get("inboxPath") or ""))
+    if raw:
+        return resolve_in_config_dir(raw, env)
+    return config_dir(env) / "memory-inbox.jsonl"
+
+
+def sink_log_path(cfg: Mapping[str, Any], env: Mapping[str, str] | None = None) -> Path:
+    """``memory.sinkLog`` (relative = under the configuration folder), else ``sink-log.jsonl``."""
+    memory = cfg.get("memory") if isinstance(cfg.get("memory"), dict) else {}
+    raw = js.trim(str(memory.get("sinkLog") or ""))
+    return resolve_in_config_dir(raw, env) if raw else config_dir(env) / "sink-log.jsonl"

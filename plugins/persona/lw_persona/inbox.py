@@ -1,0 +1,329 @@
+"""The memory inbox (§5): an append-only JSONL event log, replayed in line order on every read.
+
+Two kinds of lines: *fact* lines (``{"text", "at", "status", "tag", "kind"}``) and *op* lines
+(``confirm`` / ``reject`` / ``drop`` / ``supersede``, located by ``ref`` = the entry's exact
+text). Bad lines and unknown ops are skipped one by one; nothing is ever rewritten.
+
+Write rights (§5.5) are enforced by which functions exist where:
+
+- :class:`ModelInbox` is the model-facing handle: it can only append ``status:"proposed"`` fact
+  lines and ``supersede`` lines (always ``status:"proposed"``);
+- :func:`confirm`, :func:`reject`, :func:`drop` are the human actions, used by
+  ``lw persona inbox …`` only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from lw_persona import jscompat as js
+
+PROPOSED = "proposed"
+CONFIRMED = "confirmed"
+LEGACY = "legacy"
+UNKNOWN = "unknown"
+MEMORY_KIND = "memory"
+HUMAN_OPS = ("confirm", "reject", "drop")
+
+_NEWLINES = re.compile(r"[\r\n]+")
+_KIND_STRIP = re.compile(r"[^a-z0-9_-]")
+
+
+def fold(value: Any) -> str:
+    """Text as stored in the view: ``String(v).trim()`` with newline runs folded to one space."""
+    if value is None:
+        return ""
+    text = value if isinstance(value, str) else js.to_str(value)
+    text = text.strip(js.JS_WS)
+    if "\n" in text or "\r" in text:
+        text = _NEWLINES.sub(" ", text)
+    return text
+
+
+def norm_kind(value: Any) -> str:
+    """Lower-case, only ``[a-z0-9_-]`` kept; ``''`` = not given."""
+    if value is None:
+        return ""
+    text = (value if isinstance(value, str) else js.to_str(value)).strip(js.JS_WS).lower()
+    return _KIND_STRIP.sub("", text)
+
+
+def status_of(value: Any) -> str:
+    """``confirmed`` / ``proposed``; absent or empty = ``legacy``; any other value = ``unknown``.
+
+    ``unknown`` is never injected under any setting (the reference treats it as legacy; the
+    spec only lets an *absent* status count as legacy -- see README).
+    """
+    if value is None:
+        return LEGACY
+    if not isinstance(value, str):
+        return UNKNOWN
+    s = value.strip(js.JS_WS).lower()
+    if s == CONFIRMED:
+        return CONFIRMED
+    if s == PROPOSED:
+        return PROPOSED
+    return LEGACY if s == "" else UNKNOWN
+
+
+@dataclass(slots=True)
+class Entry:
+    """One entry of the replayed view."""
+
+    text: str
+    at: str = ""
+    tag: str = ""
+    status: str = LEGACY
+    kind: str = MEMORY_KIND
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "at": self.at, "tag": self.tag, "status": self.status, "kind": self.kind}
+
+
+@dataclass(slots=True)
+class Replay:
+    """The view after replay (oldest first) and counts of what was skipped."""
+
+    entries: list[Entry] = field(default_factory=list)
+    lines: int = 0
+    bad: int = 0
+    unknown_ops: int = 0
+    unmatched: int = 0
+
+
+def replay(lines: Iterable[str]) -> Replay:
+    """Replay ``lines`` in order (§5.4). O(1) per line: entries are located through an index."""
+    order: dict[int, Entry] = {}
+    by_text: dict[str, list[int]] = {}
+    seq = 0
+    n = bad = unknown = unmatched = 0
+    loads = json.loads
+    for line in lines:
+        n += 1
+        s = line.strip(js.JS_WS)
+        if not s:
+            continue
+        try:
+            o = loads(s)
+        except (ValueError, RecursionError):
+            bad += 1
+            continue
+        if type(o) is not dict:
+            bad += 1
+            continue
+        op = o.get("op")
+        if type(op) is not str or not op:
+            if op is not None and type(op) is not str:
+                op = ""
+            text = o.get("text")
+            if type(text) is not str or not text.isprintable() or text != text.strip():
+                text = fold(text)
+            if not text:
+                bad += 1
+                continue
+            at = o.get("at")
+            tag = o.get("tag")
+            kind = o.get("kind")
+            entry = Entry(
+                text,
+                at if type(at) is str else "",
+                fold(tag) if tag is not None else "",
+                status_of(o.get("status")),
+                (norm_kind(kind) or MEMORY_KIND) if kind is not None else MEMORY_KIND,
+            )
+            seq += 1
+            order[seq] = entry
+            slot = by_text.get(text)
+            if slot is None:
+                by_text[text] = [seq]
+            else:
+                slot.append(seq)
+            continue
+        if op not in ("confirm", "reject", "drop", "supersede"):
+            unknown += 1
+            continue
+        ref = fold(o.get("ref"))
+        if not ref:
+            bad += 1
+            continue
+        if op == "supersede":
+            new_text = fold(o.get("text"))
+            if not new_text:
+                bad += 1
+                continue
+        slot = by_text.get(ref)
+        if not slot:
+            unmatched += 1
+            continue
+        first = slot[0]
+        if op == "confirm":
+            order[first].status = CONFIRMED
+            continue
+        slot.pop(0)
+        if not slot:
+            del by_text[ref]
+        old = order.pop(first)
+        if op == "supersede":
+            at = o.get("at")
+            status = status_of(o.get("status"))
+            kind = norm_kind(o.get("kind"))
+            entry = Entry(
+                new_text,
+                at if type(at) is str else "",
+                fold(o.get("tag")) or old.tag,
+                old.status if status == LEGACY else status,
+                kind or old.kind or MEMORY_KIND,
+            )
+            seq += 1
+            order[seq] = entry
+            by_text.setdefault(new_text, []).append(seq)
+    return Replay(list(order.values()), n, bad, unknown, unmatched)
+
+
+def read_lines(path: Path) -> list[str]:
+    """The file's lines (``\\n`` separated; a trailing ``\\r`` is trimmed later). ``[]`` if unreadable."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return []
+    return data.decode("utf-8", errors="replace").split("\n")
+
+
+def read(path: Path) -> Replay:
+    """Replay the file at ``path``; an unreadable or missing file is an empty view."""
+    return replay(read_lines(path))
+
+
+def injectable(entries: Sequence[Entry], *, require_confirm: bool = True) -> list[Entry]:
+    """Entries that may enter the prompt (§3.3): kind ``memory``, confirmed (or legacy if allowed)."""
+    return [
+        e for e in entries
+        if e.kind == MEMORY_KIND and (e.status == CONFIRMED or (not require_confirm and e.status == LEGACY))
+    ]
+
+
+def pick_relevant(entries: Sequence[Entry], max_entries: float, cwd: str | None) -> list[Entry]:
+    """Cap at ``max_entries``: tag matching the cwd first, then global, then other projects;
+    newest first inside a group; the result back in log order."""
+    n = max_entries if max_entries > 0 else 30
+    if len(entries) <= n:
+        return list(entries)
+    base = (cwd or "").replace("\\", "/").lower()
+    segs = [s for s in base.split("/") if s] if base else []
+    proj = segs[-1] if segs else ""
+    seg_set = set(segs)
+
+    def score(e: Entry) -> int:
+        tag = e.tag.strip(js.JS_WS).lower()
+        if not tag:
+            return 1
+        if proj and (tag == proj or tag in seg_set):
+            return 2
+        return 0
+
+    ranked = sorted(range(len(entries)), key=lambda i: (-score(entries[i]), -i))
+    keep = sorted(ranked[: int(n)])
+    return [entries[i] for i in keep]
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def now_iso() -> str:
+    """``new Date().toISOString()``."""
+    now = datetime.now(timezone.utc)
+    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
+
+
+def append_line(path: Path, obj: dict[str, Any]) -> str:
+    """Append one JSON line with ``O_APPEND`` in a single write, then fsync. Returns the line."""
+    line = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    if "\n" in line or "\r" in line:  # json.dumps escapes them; defensive
+        raise ValueError("a JSON line cannot contain a raw newline")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        payload = (line + "\n").encode("utf-8")
+        size = os.fstat(fd).st_size
+        if size:
+            # A hand-edited file may lack its final newline: never glue our line onto it.
+            with open(path, "rb") as handle:
+                handle.seek(size - 1)
+                if handle.read(1) != b"\n":
+                    payload = b"\n" + payload
+        written = 0
+        while written < len(payload):
+            written += os.write(fd, payload[written:])
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return line
+
+
+class ModelInbox:
+    """What the model-facing path may do (§5.5): propose facts and propose supersedes. Nothing else."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+
+    def propose(self, text: str, *, tag: str | None = None, kind: str | None = None, at: str | None = None) -> str:
+        """Append a ``status:"proposed"`` fact line. ``kind`` must be ``[a-z0-9_-]``."""
+        from lwcore.errors import LwError
+
+        body = fold(text)
+        if not body:
+            raise LwError("a memory candidate needs non-empty text")
+        obj: dict[str, Any] = {"text": body, "at": at or now_iso(), "status": PROPOSED}
+        if tag and fold(tag):
+            obj["tag"] = fold(tag)
+        if kind is not None:
+            k = norm_kind(kind)
+            if not k or k != kind:
+                raise LwError(f"invalid kind {kind!r}", expected="[a-z0-9_-]+")
+            if k != MEMORY_KIND:
+                obj["kind"] = k
+        return append_line(self.path, obj)
+
+    def propose_supersede(self, ref: str, text: str, *, tag: str | None = None, at: str | None = None) -> str:
+        """Append a ``supersede`` line; always ``status:"proposed"`` (a rewrite needs a new confirmation)."""
+        from lwcore.errors import LwError
+
+        if not fold(ref) or not fold(text):
+            raise LwError("supersede needs both ref (the old text) and text")
+        obj: dict[str, Any] = {"op": "supersede", "ref": fold(ref), "text": fold(text), "at": at or now_iso(), "status": PROPOSED}
+        if tag and fold(tag):
+            obj["tag"] = fold(tag)
+        return append_line(self.path, obj)
+
+
+def _human_op(path: Path, op: str, index: int) -> tuple[Entry, str]:
+    from lwcore.errors import LwError
+
+    view = read(path).entries
+    if not 0 <= index < len(view):
+        raise LwError(f"no inbox entry #{index}", file=path, expected=f"an index from 0 to {len(view) - 1}" if view else "a non-empty inbox")
+    entry = view[index]
+    return entry, append_line(path, {"op": op, "ref": entry.text, "at": now_iso()})
+
+
+def confirm(path: Path, index: int) -> tuple[Entry, str]:
+    """Human action: confirm view entry ``index`` (appends a ``confirm`` line)."""
+    return _human_op(path, "confirm", index)
+
+
+def reject(path: Path, index: int) -> tuple[Entry, str]:
+    """Human action: reject view entry ``index``."""
+    return _human_op(path, "reject", index)
+
+
+def drop(path: Path, index: int) -> tuple[Entry, str]:
+    """Human action: drop view entry ``index``."""
+    return _human_op(path, "drop", index)

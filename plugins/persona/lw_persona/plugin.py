@@ -1,0 +1,77 @@
+"""Hook implementations of the persona plugin. Light: nothing heavy is imported here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lwcore.contributions import Importer, PromptSegment, SchemaRef, TurnContext
+from lwcore.hookspecs import hookimpl
+
+SLOTS = {
+    "persona-prefix": ("system", -1000),
+    "thinking-language": ("system", 900),
+    "persona-reflex": ("system", 950),
+    "persona-suffix": ("suffix", 1000),
+}
+
+
+@hookimpl
+def lw_prompt_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
+    """The three whale-persona segments (empty ones are dropped by the kernel).
+
+    Reads ``turn.model``/``turn.tier``/``turn.cwd``; ``turn.extra`` may carry ``persona_config``
+    (a config path), ``persona_inbox`` (an inbox path), ``persona_capture`` (the session's
+    capture switch) and ``user_text`` (the latest user message, for the optional reflex rules).
+    """
+    from lw_persona.render import render_segments, tier_of
+
+    extra = turn.extra or {}
+    env = getattr(ctx, "env", None)
+    capture = extra.get("persona_capture")
+    out = render_segments(
+        extra.get("persona_config"),
+        extra.get("persona_inbox"),
+        model=turn.model,
+        tier=turn.tier,
+        cwd=str(turn.cwd) if turn.cwd is not None else None,
+        capture=None if capture is None else bool(capture),
+        env=env,
+    )
+    texts = {name: out[name] for name in ("persona-prefix", "thinking-language", "persona-suffix")}
+    if extra.get("user_text"):
+        from lw_persona.reflex import reflex_segment
+
+        texts["persona-reflex"] = reflex_segment(str(extra["user_text"]), tier_of(turn.model, turn.tier), env)
+    return [PromptSegment(name=n, text=t, slot=SLOTS[n][0], order=SLOTS[n][1]) for n, t in texts.items() if t]
+
+
+@hookimpl
+def lw_importers(register: Any) -> None:
+    register(Importer(
+        id="persona-preset",
+        sniff="lw_persona.importers:sniff_preset",
+        load="lw_persona.importers:load_preset",
+        description={"en": "whale-persona preset card (whale-persona-preset/1)", "zh": "whale-persona 预设卡"},
+        extensions=(".json",),
+    ))
+    register(Importer(
+        id="persona-sillytavern",
+        sniff="lw_persona.importers:sniff_card",
+        load="lw_persona.importers:load_card",
+        description={"en": "SillyTavern character card (V1/V2/V3 JSON, PNG read-only) as a persona preset",
+                     "zh": "酒馆角色卡（V1/V2/V3 JSON，PNG 只读）转人设预设"},
+        extensions=(".json", ".png"),
+    ))
+
+
+@hookimpl
+def lw_schemas(register: Any) -> None:
+    register(SchemaRef("persona-config", "lw_persona.models:PersonaConfig", "whale-persona config.json"))
+    register(SchemaRef("persona-preset", "lw_persona.models:PresetCard", "whale-persona-preset/1 card"))
+
+
+@hookimpl
+def lw_cli(register: Any) -> None:
+    from lw_persona.cli import persona
+
+    register(persona)
