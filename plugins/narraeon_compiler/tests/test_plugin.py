@@ -1,0 +1,106 @@
+"""The plugin as the kernel sees it: a real kernel with entry points, the CLI, light import."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from lwcore.contributions import resolve
+from lwcore.kernel import Kernel
+
+RUNTIME_TOOLS = {
+    "state_list", "history_list", "context_search", "context_read", "world_patch",
+    "world_create", "world_retire", "world_checkpoint", "artifact_emit", "artifact_clear",
+}
+
+
+def test_real_kernel_finds_the_plugin(tmp_path) -> None:
+    kernel = Kernel(data_dir=tmp_path)
+    record = kernel.plugin("narraeon_compiler")
+    assert record.status == "enabled" and record.bundled
+    compilers = kernel.prompt_compilers
+    assert {"anthropic_messages", "chat_completions", "openai_responses"} <= set(compilers)
+    compile_fn = resolve(compilers["anthropic_messages"].compile)
+    result = compile_fn([{"role": "runtime_system", "markdown": "r"}, {"role": "player_input", "markdown": "p"}])
+    assert result.provider["system"][0]["cache_control"] == {"type": "ephemeral"}
+    tools = {name: kernel.tools[name] for name in RUNTIME_TOOLS}
+    for name, tool in tools.items():
+        assert tool.describe("en") and tool.describe("zh-CN") != tool.describe("en")
+        model = resolve(tool.args_model)
+        assert model.model_json_schema()["type"] == "object", name
+    state_list = resolve(tools["state_list"].args_model)
+    assert state_list.model_validate({"parent": "@dir-/characters"}).limit == 50
+    import pydantic
+    import pytest
+
+    with pytest.raises(pydantic.ValidationError):
+        state_list.model_validate({"parent": "@dir-/%e5"})
+    assert tools["artifact_emit"].gated and not tools["state_list"].gated
+    assert {"narraeon-compile-request", "narraeon-logical-message"} <= set(kernel.schemas)
+    assert "prompt" in kernel.cli_commands
+    assert resolve(kernel.schemas["narraeon-compile-request"].model).model_json_schema()["title"] == "CompileRequest"
+
+
+def test_plugin_module_stays_light() -> None:
+    code = (
+        "import sys; import lw_narraeon.plugin as p\n"
+        "seen=[]; reg=seen.append\n"
+        "p.lw_prompt_compilers(reg); p.lw_tools(reg); p.lw_schemas(reg)\n"
+        "heavy=[m for m in ('pydantic','yaml','lw_narraeon.compiler','lw_narraeon.tools') if m in sys.modules]\n"
+        "print(len(seen), heavy)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "16 []"
+
+
+def _lw(args, input=None):
+    from lwcore.cli import lw
+
+    return CliRunner().invoke(lw, args, input=input, catch_exceptions=False)
+
+
+def test_cli_batch_compile(tmp_path) -> None:
+    lines = [
+        json.dumps({"provider": "chat_completions", "messages": [{"role": "runtime_system", "markdown": "r 张"}, {"role": "player_input", "markdown": "p"}]}),
+        "",
+        "not json",
+        json.dumps({"provider": "anthropic_messages", "messages": [{"role": "author_instruction", "markdown": "u", "messageRole": "user"}, {"role": "runtime_system", "markdown": "late", "messageRole": "system"}, {"role": "player_input", "markdown": "p"}]}),
+    ]
+    result = _lw(["prompt", "compile", "--batch", "-"], input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    out = [json.loads(line) for line in result.output.splitlines()]
+    assert len(out) == 3
+    assert out[0]["output"]["messages"][0] == {"role": "system", "content": "# Runtime mechanics\n\nr 张"}
+    assert set(out[0]) == {"output", "stableText", "cache", "breakpoints"}
+    assert out[1]["error"]["code"] == "invalid_request"
+    assert out[2]["error"]["code"] == "prompt_role_order_unsupported"
+    batch = tmp_path / "in.jsonl"
+    batch.write_text(lines[0] + "\n", encoding="utf-8")
+    from_file = _lw(["prompt", "compile", "--batch", str(batch)])
+    assert from_file.output.splitlines()[0] == result.output.splitlines()[0]
+
+
+def test_cli_dir_handles() -> None:
+    encoded = _lw(["prompt", "dir-handle", "encode", "", "characters/张三", "a b"])
+    assert encoded.output.splitlines() == ["@dir-/", "@dir-/characters/%E5%BC%A0%E4%B8%89", "@dir-/a%20b"]
+    parsed = _lw(["prompt", "dir-handle", "parse", "@dir-/", "@dir-/characters/%E5%BC%A0%E4%B8%89"])
+    assert parsed.output.splitlines() == ["", "characters/张三"]
+
+
+def test_cli_errors_are_one_line_exit_1(tmp_path) -> None:
+    for args in (
+        ["prompt", "dir-handle", "parse", "@dir-/%e5%bc%a0"],
+        ["prompt", "dir-handle", "encode", "a//b"],
+        ["prompt", "compile", "--batch", str(tmp_path / "missing.jsonl")],
+    ):
+        proc = subprocess.run([sys.executable, "-m", "lwcore.cli", *args], capture_output=True, text=True)
+        if proc.returncode != 0 and "No module named lwcore.cli.__main__" in proc.stderr:
+            proc = subprocess.run(
+                [sys.executable, "-c", "import sys; from lwcore.cli import main; main(sys.argv[1:])", *args],
+                capture_output=True, text=True,
+            )
+        assert proc.returncode == 1, proc.stderr
+        assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error:") and "Traceback" not in proc.stderr
