@@ -1,0 +1,68 @@
+"""The rules engine: dice, the closed expression language, rulepacks, derived stats, checks.
+
+It never names a rule system: every system is a rulepack (data) contributed by a plugin or
+dropped into ``<data_dir>/rulepacks/``. See ``README.md`` next to this file for the host API.
+
+``import lwcore.rules`` is cheap; the names below load their module on first use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+_LAZY = {
+    "RulesEngine": "lwcore.rules.engine",
+    "PackSource": "lwcore.rules.engine",
+    "Problem": "lwcore.rules.engine",
+    "CompiledPack": "lwcore.rules.compiled",
+    "CheckResult": "lwcore.rules.compiled",
+    "DiceExpr": "lwcore.rules.dice",
+    "DiceRoll": "lwcore.rules.dice",
+    "FaceReplay": "lwcore.rules.dice",
+    "compile_dice": "lwcore.rules.dice",
+    "roll": "lwcore.rules.dice",
+    "rng_drawer": "lwcore.rules.dice",
+    "compile_expr": "lwcore.rules.expr",
+    "Context": "lwcore.rules.expr",
+    "deep_merge": "lwcore.rules.merge",
+    "Rulepack": "lwcore.rules.model",
+    "RulesError": "lwcore.rules.errors",
+    "DiceError": "lwcore.rules.errors",
+    "ExprError": "lwcore.rules.errors",
+    "RulepackError": "lwcore.rules.errors",
+    "CheckError": "lwcore.rules.errors",
+}
+
+__all__ = [*_LAZY, "engine_for"]
+
+if TYPE_CHECKING:
+    from lwcore.kernel import Kernel
+    from lwcore.rules.compiled import CheckResult, CompiledPack
+    from lwcore.rules.dice import DiceExpr, DiceRoll, FaceReplay, compile_dice, rng_drawer, roll
+    from lwcore.rules.engine import PackSource, Problem, RulesEngine
+    from lwcore.rules.errors import CheckError, DiceError, ExprError, RulepackError, RulesError
+    from lwcore.rules.expr import Context, compile_expr
+    from lwcore.rules.merge import deep_merge
+    from lwcore.rules.model import Rulepack
+
+
+def engine_for(kernel: Kernel) -> RulesEngine:
+    """The kernel's shared :class:`RulesEngine` (created on first use, kept on the kernel)."""
+    engine = getattr(kernel, "_lw_rules_engine", None)
+    if engine is None:
+        from lwcore.rules.engine import RulesEngine
+
+        engine = RulesEngine(kernel)
+        kernel._lw_rules_engine = engine  # type: ignore[attr-defined]
+    return engine
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'lwcore.rules' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

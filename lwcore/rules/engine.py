@@ -1,0 +1,428 @@
+"""Rulepack discovery, ``extends`` resolution, caching, and the host API (:class:`RulesEngine`).
+
+Sources, in priority order:
+
+1. ``kernel.rulepacks`` — packs contributed by plugins (the ``lw_rulepacks`` hook and the
+   ``rulepacks/`` folder of a plugin that provides ``rulepacks``); bundled plugins win there.
+2. ``<data_dir>/rulepacks/*.yaml`` — the operator's own files; the file stem is the id. A user
+   file can never shadow an id a plugin provides (it is skipped and reported).
+
+A malformed pack is skipped and its located diagnostic kept (:meth:`RulesEngine.problems`,
+shown by ``lw doctor``); it never stops anything else. Parsed files are cached by file
+signature; compiled packs are cached until any source changes (a new, changed or removed file
+is noticed on the next call).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lwcore.contributions import resolve
+from lwcore.rules.compiled import CheckResult, CompiledPack, compile_pack
+from lwcore.rules.errors import CheckError, RulepackError, RulesError
+from lwcore.rules.merge import MAX_EXTENDS_DEPTH, deep_merge, merge_positions
+from lwcore.rules.yamlpos import Positions, load_yaml
+
+if TYPE_CHECKING:
+    from lwcore.kernel import Kernel
+
+USER_ORIGIN = "user"
+
+
+@dataclass(frozen=True, slots=True)
+class PackSource:
+    """Where one system id comes from."""
+
+    id: str
+    origin: str
+    path: Path | None = None
+    data: Mapping[str, Any] | None = None
+
+    @property
+    def label(self) -> str:
+        return str(self.path) if self.path is not None else f"<{self.origin}:{self.id}>"
+
+    def signature(self) -> Any:
+        if self.path is None:
+            return (self.id, self.origin, id(self.data))
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return (self.id, str(self.path), None)
+        return (self.id, str(self.path), st.st_mtime_ns, st.st_size)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A diagnostic about one pack: ``error`` for a pack that did not load, else a warning."""
+
+    id: str
+    origin: str
+    message: str
+    error: bool = True
+
+    def __str__(self) -> str:
+        kind = "error" if self.error else "warning"
+        return f"rulepack {self.id} ({self.origin}) {kind}: {self.message}"
+
+
+_FILE_CACHE: dict[str, tuple[Any, Any, Positions]] = {}
+
+
+def read_source(source: PackSource) -> tuple[Any, Positions]:
+    """Parse a source (files cached by signature). Raises :class:`RulepackError`."""
+    if source.path is None:
+        import copy
+
+        return copy.deepcopy(dict(source.data or {})), Positions()
+    key = str(source.path)
+    sig = source.signature()
+    cached = _FILE_CACHE.get(key)
+    if cached is not None and cached[0] == sig:
+        import copy
+
+        return copy.deepcopy(cached[1]), cached[2]
+    try:
+        raw = Path(source.path).read_bytes()
+    except OSError as exc:
+        raise RulepackError(f"cannot read: {exc.strerror or exc}", file=source.path) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RulepackError(f"not UTF-8 (byte {exc.start})", file=source.path) from None
+    data, positions = load_yaml(text.lstrip("\ufeff"), source.path)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise RulepackError("a rulepack is a mapping of keys", file=source.path, line=1, column=1,
+                            expected="keys like names:, defaults:, resolution:")
+    if len(_FILE_CACHE) > 512:
+        _FILE_CACHE.clear()
+    import copy
+
+    _FILE_CACHE[key] = (sig, copy.deepcopy(data), positions)
+    return data, positions
+
+
+def validate_model(data: Mapping[str, Any], positions: Positions, file: str | None) -> tuple[Any, list[str]]:
+    """Pydantic-validate merged data; a located :class:`RulepackError` on failure.
+
+    Returns ``(model, warnings)``; unknown top-level keys are warnings.
+    """
+    from pydantic import ValidationError
+
+    from lwcore.rules.model import Rulepack
+
+    try:
+        model = Rulepack.model_validate(dict(data))
+    except ValidationError as exc:
+        errors = exc.errors()
+        first = errors[0]
+        loc = [p for p in first["loc"] if not (isinstance(p, str) and p.startswith(("function-", "tagged-union")))]
+        # pydantic adds union-member names to loc (e.g. 'str', 'dict[str,str]'): cut at the data's depth
+        path: list[Any] = []
+        node: Any = data
+        for part in loc:
+            if isinstance(node, Mapping) and part in node:
+                node = node[part]
+                path.append(part)
+            elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+                node = node[part]
+                path.append(part)
+            elif isinstance(node, Mapping) and part == "else" and "else" in node:
+                node = node["else"]
+                path.append(part)
+            else:
+                if isinstance(node, Mapping) and first["type"] == "extra_forbidden":
+                    path.append(part)
+                break
+        pos = positions.find(path, key=first["type"] == "extra_forbidden")
+        where = ".".join(str(p) for p in path) or "rulepack"
+        more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
+        msg = first["msg"]
+        if first["type"] == "extra_forbidden":
+            msg = "unknown key"
+        raise RulepackError(
+            f"{where}: {msg}{more}",
+            file=(pos.file if pos and pos.file else file),
+            line=pos.line if pos else None,
+            column=pos.column if pos else None,
+        ) from None
+    warnings = []
+    for key in model.model_extra or {}:
+        pos = positions.find((key,), key=True)
+        where = f"{pos.file}:{pos.line}:{pos.column}: " if pos and pos.file else ""
+        warnings.append(f"{where}unknown top-level key {key!r} (kept, not used)")
+    return model, warnings
+
+
+class RulesEngine:
+    """The rules service of one kernel: rulepacks by system id, checks, derived stats.
+
+    ``RulesEngine(kernel)``; or ``RulesEngine(None, sources=[...])`` for a kernel-less use.
+    """
+
+    def __init__(self, kernel: Kernel | None = None, *, sources: Sequence[PackSource] = (),
+                 computers: Mapping[str, Any] | None = None, user_dir: Path | None | bool = True) -> None:
+        self.kernel = kernel
+        self._extra_sources = tuple(sources)
+        self._extra_computers = dict(computers or {})
+        if user_dir is True:
+            self.user_dir: Path | None = (kernel.data_dir / "rulepacks") if kernel is not None else None
+        else:
+            self.user_dir = user_dir or None
+        self._signature: Any = None
+        self._sources: dict[str, PackSource] = {}
+        self._shadowed: list[Problem] = []
+        self._packs: dict[str, CompiledPack | RulepackError] = {}
+
+    # --- sources ------------------------------------------------------------------------
+
+    def _collect(self) -> tuple[dict[str, PackSource], list[Problem], Any]:
+        sources: dict[str, PackSource] = {}
+        shadowed: list[Problem] = []
+        registry_marker: Any = None
+        if self.kernel is not None:
+            registry = self.kernel.rulepacks
+            registry_marker = id(registry)
+            for entry in registry.entries():
+                src = entry.value
+                sources[entry.key] = PackSource(entry.key, entry.plugin_id, Path(src.path) if src.path else None, src.data)
+        for src in self._extra_sources:
+            sources.setdefault(src.id, src)
+        if self.user_dir is not None:
+            try:
+                files = sorted(p for p in self.user_dir.iterdir() if p.suffix == ".yaml" and p.is_file()
+                               and not p.name.startswith("."))
+            except OSError:
+                files = []
+            for path in files:
+                stem = path.stem
+                if stem in sources:
+                    owner = sources[stem].origin
+                    shadowed.append(Problem(stem, USER_ORIGIN, f"{path}: the id {stem!r} belongs to {owner}; "
+                                            "a user file cannot replace it (rename the file to make a new system)"))
+                    continue
+                sources[stem] = PackSource(stem, USER_ORIGIN, path)
+        computers_marker = id(self.kernel.rule_computers) if self.kernel is not None else None
+        signature = (registry_marker, computers_marker, tuple(s.signature() for s in sources.values()))
+        return sources, shadowed, signature
+
+    def _refresh(self) -> None:
+        sources, shadowed, signature = self._collect()
+        if signature != self._signature:
+            self._signature = signature
+            self._sources = sources
+            self._shadowed = shadowed
+            self._packs = {}
+
+    def sources(self) -> dict[str, PackSource]:
+        """System id -> where it comes from (after shadowing rules)."""
+        self._refresh()
+        return dict(self._sources)
+
+    def ids(self) -> list[str]:
+        """Every system id with a source (loaded or not), sorted."""
+        self._refresh()
+        return sorted(self._sources)
+
+    # --- loading ------------------------------------------------------------------------
+
+    def _computer(self, name: str) -> Any:
+        if name in self._extra_computers:
+            return resolve(self._extra_computers[name])
+        if self.kernel is None:
+            return None
+        registry = self.kernel.rule_computers
+        if name not in registry:
+            return None
+        comp = registry[name]
+        try:
+            return resolve(comp.function)
+        except Exception:  # noqa: BLE001 - a broken lazy reference is a missing computer
+            return None
+
+    def _computer_names(self) -> list[str]:
+        names = list(self._extra_computers)
+        if self.kernel is not None:
+            names += list(self.kernel.rule_computers)
+        return names
+
+    def _merged(self, system_id: str, trail: tuple[str, ...]) -> tuple[dict[str, Any], Positions, list[str], str]:
+        """Read ``system_id`` and everything it extends; return (data, positions, chain, file)."""
+        sources = self._sources
+        source = sources.get(system_id)
+        if source is None:
+            raise RulepackError(f"unknown system {system_id!r}")
+        data, positions = read_source(source)
+        file = source.label
+        parent = data.pop("extends", None)
+        if parent is None:
+            return data, positions, [system_id], file
+        chain = (*trail, system_id)
+        where = positions.find(("extends",))
+        loc: dict[str, Any] = {"file": file}
+        if where is not None:
+            loc.update(line=where.line, column=where.column)
+        if not isinstance(parent, str) or not parent:
+            raise RulepackError("extends: must name a parent system id", **loc)
+        if parent == system_id:
+            raise RulepackError(f"{system_id!r} extends itself; a patch needs its own new id", **loc,
+                                expected="extends: <another system id>")
+        if parent in chain:
+            shown = " -> ".join([*chain, parent])
+            raise RulepackError(f"extends cycle: {shown}", **loc)
+        if len(chain) > MAX_EXTENDS_DEPTH:
+            shown = " -> ".join([*chain, parent])
+            raise RulepackError(f"extends chain too deep: {shown}", **loc,
+                                expected=f"at most {MAX_EXTENDS_DEPTH} levels of extends")
+        if parent not in sources:
+            shown = " -> ".join([*chain, parent])
+            raise RulepackError(f"unknown parent system {parent!r} (chain: {shown})", **loc,
+                                expected="an installed system id")
+        try:
+            pdata, ppos, pchain, _pfile = self._merged(parent, chain)
+        except RulepackError as exc:
+            if "extends" in exc.message and (exc.message.startswith(("extends cycle", "extends chain", "unknown parent"))):
+                raise
+            raise RulepackError(f"parent {parent!r} does not load: {exc}", **loc) from None
+        merged = deep_merge(pdata, data)
+        return merged, merge_positions(ppos, positions, data), [system_id, *pchain], file
+
+    def _build(self, system_id: str) -> CompiledPack:
+        data, positions, chain, file = self._merged(system_id, ())
+        model, warnings = validate_model(data, positions, file)
+        origin = self._sources[system_id].origin
+
+        def group(name: str) -> CompiledPack | None:
+            try:
+                return self.pack(name)
+            except RulesError:
+                return None
+
+        return compile_pack(
+            system_id, model, data, positions, origin=origin, chain=chain, warnings=warnings,
+            computers=self._computer, computer_names=self._computer_names,
+            groups=group, group_names=lambda: list(self._sources), file=file,
+        )
+
+    def pack(self, system: str) -> CompiledPack:
+        """The compiled pack for a system id or any of its names; :class:`RulepackError` when
+        unknown or malformed (the located diagnostic)."""
+        self._refresh()
+        system_id = system if system in self._sources else self.find(system)
+        if system_id is None:
+            known = ", ".join(sorted(self._sources)) or "none installed"
+            raise RulepackError(f"unknown system {system!r}", expected=f"one of: {known}")
+        cached = self._packs.get(system_id)
+        if cached is None:
+            self._packs[system_id] = RulepackError(f"{system_id}: extends loop through computer_group")
+            try:
+                cached = self._build(system_id)
+            except RulepackError as exc:
+                cached = exc
+            except RulesError as exc:
+                cached = RulepackError(str(exc))
+            self._packs[system_id] = cached
+        if isinstance(cached, RulepackError):
+            raise cached
+        return cached
+
+    def find(self, word: str) -> str | None:
+        """The system id selected by ``word`` (id, then names/set_keys, case-insensitive)."""
+        self._refresh()
+        if word in self._sources:
+            return word
+        folded = word.strip().casefold()
+        for system_id in self._sources:
+            if system_id.casefold() == folded:
+                return system_id
+        for system_id in sorted(self._sources):
+            cached = self._packs.get(system_id)
+            if cached is None:
+                try:
+                    cached = self.pack(system_id)
+                except RulesError:
+                    continue
+            if isinstance(cached, CompiledPack) and cached.matches(word):
+                return system_id
+        return None
+
+    def packs(self) -> dict[str, CompiledPack]:
+        """Every pack that loads (malformed ones are in :meth:`problems`)."""
+        out = {}
+        for system_id in self.ids():
+            try:
+                out[system_id] = self.pack(system_id)
+            except RulesError:
+                continue
+        return out
+
+    def problems(self) -> list[Problem]:
+        """Diagnostics: packs that did not load (errors), shadowed user files, warnings."""
+        out: list[Problem] = []
+        for system_id in self.ids():
+            source = self._sources[system_id]
+            try:
+                pack = self.pack(system_id)
+            except RulesError as exc:
+                out.append(Problem(system_id, source.origin, str(exc)))
+                continue
+            out += [Problem(system_id, source.origin, w, error=False) for w in pack.warnings]
+        out += self._shadowed
+        return out
+
+    def validate_file(self, path: str | Path) -> CompiledPack:
+        """Load one file as if installed (its stem is the id; ``extends`` resolves against
+        the installed packs). Raises a located :class:`RulepackError`."""
+        self._refresh()
+        path = Path(path)
+        source = PackSource(path.stem, f"file {path.name}", path)
+        lookup = dict(self._sources)
+        lookup[source.id] = source
+        saved = self._sources
+        self._sources = lookup
+        try:
+            return self._build(source.id)
+        finally:
+            self._sources = saved
+
+    # --- the host API -------------------------------------------------------------------
+
+    def check(
+        self,
+        system: str,
+        skill: int | None = None,
+        *,
+        target: int | None = None,
+        difficulty: str | None = None,
+        variant: str | None = None,
+        bonus: int = 0,
+        penalty: int = 0,
+        modifiers: Mapping[str, int] | None = None,
+        modifier: int = 0,
+        params: Mapping[str, Any] | None = None,
+        rng: random.Random | None = None,
+        faces: Sequence[int] | None = None,
+        roll: int | None = None,
+    ) -> CheckResult:
+        """One check against ``system`` (``skill``/``target``: the value rolled against)."""
+        if skill is not None and target is not None:
+            raise CheckError("give skill or target, not both")
+        return self.pack(system).check(
+            skill if skill is not None else target,
+            difficulty=difficulty, variant=variant, bonus=bonus, penalty=penalty, modifiers=modifiers,
+            modifier=modifier, params=params, rng=rng, faces=faces, roll=roll,
+        )
+
+    def derive(self, system: str, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Derived stats of ``system`` for a sheet's values."""
+        return self.pack(system).derive(values)
+
+    def display_name(self, system: str, canonical: str, locale: str = "en") -> str:
+        return self.pack(system).display_name(canonical, locale)

@@ -1,0 +1,28 @@
+"""Error types of the rules engine: every one is a located :class:`lwcore.errors.LwError`."""
+
+from __future__ import annotations
+
+from lwcore.errors import LwError
+
+
+class RulesError(LwError):
+    """Base class of every error the rules engine raises for bad input."""
+
+
+class DiceError(RulesError):
+    """A dice expression that does not parse, breaks a limit, or cannot be replayed.
+
+    ``column`` (1-based) points into the expression when the error is a syntax error.
+    """
+
+
+class ExprError(RulesError):
+    """A closed-language expression (``when:``, ``target:``, derived ``expr``) that is wrong."""
+
+
+class RulepackError(RulesError):
+    """A rulepack that cannot be loaded (bad YAML, bad field, bad extends chain…)."""
+
+
+class CheckError(RulesError):
+    """A check that cannot be made as asked (unknown difficulty, missing target…)."""

@@ -1,0 +1,444 @@
+"""The closed expression language of rulepacks (``when:``, difficulty ``target:``, derived ``expr``).
+
+Grammar (lowest precedence first)::
+
+    or      := and ('||' and)*
+    and     := not ('&&' not)*
+    not     := '!' not | compare                 ! applies to a whole comparison
+    compare := sum (('==' | '!=' | '<' | '<=' | '>' | '>=') sum)?
+    sum     := product (('+' | '-') product)*
+    product := unary (('*' | '/' | '%') unary)*
+    unary   := '-' unary | postfix
+    postfix := primary ('[' sum ']')?
+    primary := NUMBER | 'true' | 'false' | NAME | FUNC '(' sum (',' sum)* ')' | '(' or ')'
+
+Two value types: numbers and booleans (plus the list ``dice``, which must be indexed).
+``/`` is true division (``floor(target / 2)`` for integer halves), ``%`` is the floor modulo;
+functions are ``floor ceil min max abs``. Every expression is parsed and type-checked once, at
+load time, against the names its context provides; an unknown name, a name the context does
+not offer, a type mismatch or a syntax error raises :class:`ExprError` with the 1-based column
+and what was expected. Compiled expressions are closures over an environment mapping; nothing
+is ever ``eval``-ed.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from lwcore.rules.errors import ExprError
+
+NUM = "number"
+BOOL = "true/false"
+LIST = "list of dice"
+
+FUNCTIONS: dict[str, tuple[int, int | None]] = {
+    "floor": (1, 1),
+    "ceil": (1, 1),
+    "abs": (1, 1),
+    "min": (2, None),
+    "max": (2, None),
+}
+KEYWORDS = ("true", "false")
+MAX_EXPR_LENGTH = 2000
+MAX_EXPR_DEPTH = 60
+
+Env = Mapping[str, Any]
+Fn = Callable[[Env], Any]
+
+
+@dataclass(frozen=True)
+class Context:
+    """The names an expression may use: name -> type, plus why a known name is missing here.
+
+    ``dice_count``: how many dice ``dice[i]``/``diceN`` may index when known statically.
+    ``unavailable``: name -> reason, for names the language knows but this context lacks.
+    """
+
+    names: Mapping[str, str]
+    unavailable: Mapping[str, str] = field(default_factory=dict)
+    dice_count: int | None = None
+    what: str = "expression"
+
+    def describe(self) -> str:
+        shown = [n for n in self.names if not _dice_n(n)]
+        return ", ".join(shown) or "no names"
+
+
+def _dice_n(name: str) -> int | None:
+    if name.startswith("dice") and name[4:].isdigit() and name[4:] != "0" and not name[4:].startswith("0"):
+        return int(name[4:])
+    return None
+
+
+# --- tokenizer ----------------------------------------------------------------------------
+
+_OPS2 = ("&&", "||", "==", "!=", "<=", ">=")
+_OPS1 = "+-*/%<>!()[],"
+
+
+def _tokens(text: str) -> list[tuple[str, Any, int]]:
+    out: list[tuple[str, Any, int]] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c.isspace():
+            i += 1
+            continue
+        col = i + 1
+        if c.isdigit() and c.isascii():
+            j = i
+            while j < n and text[j].isascii() and text[j].isdigit():
+                j += 1
+            if j < n and text[j] == "." and j + 1 < n and text[j + 1].isascii() and text[j + 1].isdigit():
+                j += 1
+                while j < n and text[j].isascii() and text[j].isdigit():
+                    j += 1
+                value: Any = float(text[i:j])
+            else:
+                if j - i > 15:
+                    raise ExprError(f"number {text[i:i + 16]}… is too long", column=col, expected="at most 15 digits")
+                value = int(text[i:j])
+            out.append(("num", value, col))
+            i = j
+            continue
+        if c.isalpha() or c == "_":
+            j = i + 1
+            while j < n and (text[j].isalnum() or text[j] == "_"):
+                j += 1
+            out.append(("name", text[i:j], col))
+            i = j
+            continue
+        pair = text[i : i + 2]
+        if pair in _OPS2:
+            out.append(("op", pair, col))
+            i += 2
+            continue
+        if c in _OPS1:
+            out.append(("op", c, col))
+            i += 1
+            continue
+        hint = "'&&'" if c == "&" else "'||'" if c == "|" else "'=='" if c == "=" else None
+        raise ExprError(
+            f"unexpected character {c!r}",
+            column=col,
+            expected=hint or "a number, a name, an operator or a parenthesis",
+        )
+    out.append(("end", None, n + 1))
+    return out
+
+
+# --- parser + type checker + compiler in one pass -----------------------------------------
+
+
+class _Parser:
+    def __init__(self, text: str, ctx: Context) -> None:
+        self.text = text
+        self.ctx = ctx
+        self.toks = _tokens(text)
+        self.i = 0
+        self.depth = 0
+        self.names_used: set[str] = set()
+
+    def peek(self) -> tuple[str, Any, int]:
+        return self.toks[self.i]
+
+    def take(self) -> tuple[str, Any, int]:
+        tok = self.toks[self.i]
+        self.i += 1
+        return tok
+
+    def is_op(self, *ops: str) -> bool:
+        tok = self.toks[self.i]
+        return tok[0] == "op" and tok[1] in ops
+
+    @staticmethod
+    def show(tok: tuple[str, Any, int]) -> str:
+        return "the end of the expression" if tok[0] == "end" else repr(str(tok[1]))
+
+    def fail(self, message: str, col: int, expected: str | None = None) -> ExprError:
+        return ExprError(message, column=col, expected=expected)
+
+    def expect_type(self, got: str, want: str, col: int, what: str) -> None:
+        if got != want:
+            raise self.fail(f"{what} needs a {want}, got a {got}", col, expected=f"a {want}")
+
+    def enter(self, col: int) -> None:
+        self.depth += 1
+        if self.depth > MAX_EXPR_DEPTH:
+            raise self.fail("expression nested too deeply", col, expected=f"at most {MAX_EXPR_DEPTH} levels")
+
+    # each rule returns (fn, type, column of its start)
+
+    def parse(self) -> tuple[Fn, str]:
+        if self.peek()[0] == "end":
+            raise self.fail("empty expression", 1, expected="an expression")
+        fn, typ, _ = self.or_()
+        tok = self.peek()
+        if tok[0] != "end":
+            expected = "'&&', '||', a comparison, an operator or the end"
+            if tok[0] == "op" and tok[1] == "=":
+                expected = "'==' (one '=' is not an operator)"
+            raise self.fail(f"unexpected {self.show(tok)}", tok[2], expected=expected)
+        return fn, typ
+
+    def or_(self) -> tuple[Fn, str, int]:
+        f, t, col = self.and_()
+        while self.is_op("||"):
+            op_col = self.take()[2]
+            self.expect_type(t, BOOL, col, "'||'")
+            g, u, gcol = self.and_()
+            self.expect_type(u, BOOL, gcol, "'||'")
+            f = (lambda a, b: lambda e: a(e) or b(e))(f, g)
+            del op_col
+        return f, t, col
+
+    def and_(self) -> tuple[Fn, str, int]:
+        f, t, col = self.not_()
+        while self.is_op("&&"):
+            self.take()
+            self.expect_type(t, BOOL, col, "'&&'")
+            g, u, gcol = self.not_()
+            self.expect_type(u, BOOL, gcol, "'&&'")
+            f = (lambda a, b: lambda e: a(e) and b(e))(f, g)
+        return f, t, col
+
+    def not_(self) -> tuple[Fn, str, int]:
+        if self.is_op("!"):
+            col = self.take()[2]
+            self.enter(col)
+            f, t, inner = self.not_()
+            self.depth -= 1
+            self.expect_type(t, BOOL, inner, "'!'")
+            return (lambda a: lambda e: not a(e))(f), BOOL, col
+        return self.compare()
+
+    _CMP: dict[str, Callable[[Fn, Fn], Fn]] = {
+        "==": lambda a, b: lambda e: a(e) == b(e),
+        "!=": lambda a, b: lambda e: a(e) != b(e),
+        "<": lambda a, b: lambda e: a(e) < b(e),
+        "<=": lambda a, b: lambda e: a(e) <= b(e),
+        ">": lambda a, b: lambda e: a(e) > b(e),
+        ">=": lambda a, b: lambda e: a(e) >= b(e),
+    }
+
+    def compare(self) -> tuple[Fn, str, int]:
+        f, t, col = self.sum_()
+        if self.is_op("==", "!=", "<", "<=", ">", ">="):
+            op = self.take()[1]
+            g, u, gcol = self.sum_()
+            if op in ("==", "!=") and t == u == BOOL:
+                return self._CMP[op](f, g), BOOL, col
+            self.expect_type(t, NUM, col, f"'{op}'")
+            self.expect_type(u, NUM, gcol, f"'{op}'")
+            if self.is_op("==", "!=", "<", "<=", ">", ">="):
+                tok = self.peek()
+                raise self.fail("comparisons do not chain", tok[2], expected="'&&' between two comparisons")
+            return self._CMP[op](f, g), BOOL, col
+        return f, t, col
+
+    def sum_(self) -> tuple[Fn, str, int]:
+        f, t, col = self.product()
+        while self.is_op("+", "-"):
+            op = self.take()[1]
+            self.expect_type(t, NUM, col, f"'{op}'")
+            g, u, gcol = self.product()
+            self.expect_type(u, NUM, gcol, f"'{op}'")
+            f = (lambda a, b: lambda e: a(e) + b(e))(f, g) if op == "+" else (lambda a, b: lambda e: a(e) - b(e))(f, g)
+        return f, t, col
+
+    def product(self) -> tuple[Fn, str, int]:
+        f, t, col = self.unary()
+        while self.is_op("*", "/", "%"):
+            tok = self.take()
+            op = tok[1]
+            self.expect_type(t, NUM, col, f"'{op}'")
+            nxt = self.peek()
+            g, u, gcol = self.unary()
+            self.expect_type(u, NUM, gcol, f"'{op}'")
+            if op in "/%" and nxt[0] == "num" and nxt[1] == 0 and self.toks[self.i - 1] is nxt:
+                raise self.fail("division by zero", nxt[2], expected="a divisor other than 0")
+            if op == "*":
+                f = (lambda a, b: lambda e: a(e) * b(e))(f, g)
+            elif op == "/":
+                f = (lambda a, b, c: lambda e: _div(a(e), b(e), c))(f, g, tok[2])
+            else:
+                f = (lambda a, b, c: lambda e: _mod(a(e), b(e), c))(f, g, tok[2])
+        return f, t, col
+
+    def unary(self) -> tuple[Fn, str, int]:
+        if self.is_op("-"):
+            col = self.take()[2]
+            self.enter(col)
+            f, t, inner = self.unary()
+            self.depth -= 1
+            self.expect_type(t, NUM, inner, "'-'")
+            return (lambda a: lambda e: -a(e))(f), NUM, col
+        return self.postfix()
+
+    def postfix(self) -> tuple[Fn, str, int]:
+        f, t, col = self.primary()
+        if self.is_op("["):
+            tok = self.take()
+            if t != LIST:
+                raise self.fail(f"only dice can be indexed, not a {t}", tok[2], expected="dice[1], dice[2] …")
+            idx_tok = self.peek()
+            g, u, gcol = self.sum_()
+            self.expect_type(u, NUM, gcol, "an index")
+            if not self.is_op("]"):
+                tok2 = self.peek()
+                raise self.fail(f"unexpected {self.show(tok2)}", tok2[2], expected="']'")
+            self.take()
+            if idx_tok[0] == "num" and self.toks[self.i - 2] is idx_tok:
+                self._check_index(idx_tok[1], idx_tok[2])
+            return (lambda a, b, c: lambda e: _index(a(e), b(e), c))(f, g, col), NUM, col
+        if t == LIST:
+            raise self.fail("dice is a list; pick one die", col, expected="dice[1] or dice1")
+        return f, t, col
+
+    def _check_index(self, value: Any, col: int) -> None:
+        if not isinstance(value, int) or value < 1:
+            raise self.fail(f"dice index {value} is not a die number", col, expected="1, 2, 3 … (dice are numbered from 1)")
+        count = self.ctx.dice_count
+        if count is not None and value > count:
+            raise self.fail(f"dice index {value}, but the roll has {count} dice", col, expected=f"1 to {count}")
+
+    def primary(self) -> tuple[Fn, str, int]:
+        tok = self.take()
+        kind, value, col = tok
+        if kind == "num":
+            return (lambda v: lambda e: v)(value), NUM, col
+        if kind == "op" and value == "(":
+            self.enter(col)
+            f, t, _ = self.or_()
+            self.depth -= 1
+            if not self.is_op(")"):
+                nxt = self.peek()
+                raise self.fail(f"unexpected {self.show(nxt)}", nxt[2], expected="')'")
+            self.take()
+            return f, t, col
+        if kind == "name":
+            if value in KEYWORDS:
+                v = value == "true"
+                return (lambda e: v), BOOL, col
+            if value in FUNCTIONS:
+                return self.call(value, col)
+            return self.name(value, col)
+        raise self.fail(f"unexpected {self.show(tok)}", col, expected="a number, a name, a function or '('")
+
+    def name(self, name: str, col: int) -> tuple[Fn, str, int]:
+        ctx = self.ctx
+        if self.is_op("("):
+            raise self.fail(f"unknown function {name!r}", col, expected="one of: " + ", ".join(FUNCTIONS))
+        n = _dice_n(name)
+        if n is not None and "dice" in ctx.names:
+            self._check_index(n, col)
+            self.names_used.add("dice")
+            return (lambda i, c: lambda e: _index(e["dice"], i, c))(n, col), NUM, col
+        typ = ctx.names.get(name)
+        if typ is None:
+            base = "dice" if n is not None else name
+            if base in ctx.unavailable:
+                raise self.fail(f"{base!r} is not available here: {ctx.unavailable[base]}", col, expected=ctx.describe())
+            close = difflib.get_close_matches(name, [*ctx.names, *FUNCTIONS], n=1, cutoff=0.6)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise self.fail(f"unknown name {name!r}{hint}", col, expected="one of: " + ctx.describe())
+        self.names_used.add(name)
+        return (lambda k: lambda e: e[k])(name), typ, col
+
+    def call(self, fname: str, col: int) -> tuple[Fn, str, int]:
+        if not self.is_op("("):
+            nxt = self.peek()
+            raise self.fail(f"{fname} is a function", nxt[2], expected=f"'(' after {fname}")
+        self.take()
+        self.enter(col)
+        args: list[Fn] = []
+        while True:
+            g, u, gcol = self.sum_()
+            self.expect_type(u, NUM, gcol, f"{fname}()")
+            args.append(g)
+            if self.is_op(","):
+                self.take()
+                continue
+            if self.is_op(")"):
+                self.take()
+                break
+            nxt = self.peek()
+            raise self.fail(f"unexpected {self.show(nxt)}", nxt[2], expected="',' or ')'")
+        self.depth -= 1
+        lo, hi = FUNCTIONS[fname]
+        if len(args) < lo or (hi is not None and len(args) > hi):
+            want = str(lo) if hi == lo else f"at least {lo}"
+            raise self.fail(f"{fname}() takes {want} argument(s), got {len(args)}", col, expected=f"{want} argument(s)")
+        if fname == "floor":
+            a = args[0]
+            return (lambda e: math.floor(a(e))), NUM, col
+        if fname == "ceil":
+            a = args[0]
+            return (lambda e: math.ceil(a(e))), NUM, col
+        if fname == "abs":
+            a = args[0]
+            return (lambda e: abs(a(e))), NUM, col
+        pick = min if fname == "min" else max
+        if len(args) == 2:
+            a, b = args
+            return (lambda e: pick(a(e), b(e))), NUM, col
+        return (lambda e: pick(x(e) for x in args)), NUM, col
+
+
+def _div(a: Any, b: Any, col: int) -> Any:
+    if b == 0:
+        raise ExprError("division by zero", column=col)
+    q = a / b
+    return int(q) if isinstance(q, float) and q.is_integer() and abs(q) < 2**53 else q
+
+
+def _mod(a: Any, b: Any, col: int) -> Any:
+    if b == 0:
+        raise ExprError("modulo by zero", column=col)
+    return a % b
+
+
+def _index(seq: Any, i: Any, col: int) -> Any:
+    if not isinstance(i, int) and not (isinstance(i, float) and i.is_integer()):
+        raise ExprError(f"dice index {i} is not a whole number", column=col)
+    i = int(i)
+    if i < 1 or i > len(seq):
+        raise ExprError(f"dice index {i} out of range (the roll has {len(seq)} dice)", column=col)
+    return seq[i - 1]
+
+
+@dataclass(frozen=True)
+class Expr:
+    """A compiled expression: call it with an environment mapping (name -> value)."""
+
+    text: str
+    type: str
+    fn: Fn
+    names: frozenset[str]
+
+    def __call__(self, env: Env) -> Any:
+        return self.fn(env)
+
+
+def compile_expr(text: Any, ctx: Context, want: str | None = None) -> Expr:
+    """Parse, type-check and compile ``text`` for ``ctx``; ``want`` is the required result type.
+
+    An integer literal given directly (YAML ``target: 1``) is accepted as a number expression.
+    """
+    if isinstance(text, bool):
+        text = "true" if text else "false"
+    elif isinstance(text, (int, float)):
+        text = str(text)
+    if not isinstance(text, str):
+        raise ExprError(f"an expression must be text, not {type(text).__name__}", expected="a string")
+    if len(text) > MAX_EXPR_LENGTH:
+        raise ExprError(f"expression is {len(text)} characters long", expected=f"at most {MAX_EXPR_LENGTH}")
+    parser = _Parser(text, ctx)
+    fn, typ = parser.parse()
+    if want is not None and typ != want:
+        raise ExprError(f"{ctx.what} must be a {want}, but this is a {typ}", column=1, expected=f"a {want}")
+    return Expr(text, typ, fn, frozenset(parser.names_used))
