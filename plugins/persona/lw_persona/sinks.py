@@ -117,7 +117,8 @@ def read_log(path: Path) -> list[dict[str, Any]]:
 
 
 def _key(kind: Any, line: Any, path: Any) -> tuple[str, str, str]:
-    return (norm_kind(kind), js.str_or_empty(line), js.str_or_empty(path).lower())
+    path_text = str(path) if isinstance(path, Path) else js.str_or_empty(path)
+    return (norm_kind(kind), js.str_or_empty(line), path_text.lower())
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,110 @@
+"""§2: location rules, defaults, tolerant reads, unknown-key round trips, patch writes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from lwcore.errors import LwError
+
+from lw_persona import config as cfgmod
+from lw_persona import presets
+
+
+def test_location_rules(home, monkeypatch, tmp_path):
+    assert cfgmod.config_path() == home / "whale-persona" / "config.json"
+    legacy = home / "whale-suite" / "config.json"
+    legacy.parent.mkdir(parents=True)
+    legacy.mkdir()  # a folder named config.json is not a file: still the new layout
+    assert cfgmod.config_dir() == home / "whale-persona"
+    legacy.rmdir()
+    legacy.write_text("{}", encoding="utf-8")
+    assert cfgmod.config_path() == legacy
+    assert presets.presets_dir() == home / "whale-suite" / "presets"
+    monkeypatch.setenv("DSH_WHALE_CONFIG", str(tmp_path / "elsewhere.json"))
+    assert cfgmod.config_path() == tmp_path / "elsewhere.json"
+    assert cfgmod.config_path(tmp_path / "host.json") == tmp_path / "host.json"  # a host-passed path wins
+    monkeypatch.delenv("DSH_HOME")
+    assert cfgmod.dsh_home() == Path.home() / ".dsh"
+    assert cfgmod.dsh_home({"DSH_HOME": "/x"}) == Path("/x")
+
+
+def test_defaults():
+    cfg = cfgmod.merge(None)
+    assert cfg["enabled"] is True and cfg["thinkingLanguage"] == "off"
+    p, m, b = cfg["persona"], cfg["memory"], cfg["budget"]
+    assert p["userName"] == "用户" and p["contracts"] == [] and p["appearance"] == {"enabled": False, "text": "", "byModel": {}}
+    assert m == {"enabled": False, "entries": [], "inbox": True, "capture": "on-demand", "maxEntries": 30, "inboxPath": "",
+                 "sinks": {}, "sinkLog": "", "requireConfirm": True}
+    assert b == {"enabled": False, "max": 0, "warnInPrompt": True}
+
+
+@pytest.mark.parametrize("content", [b"", b"{", b"\xff\xfe", b"[1]", b"42", b'"s"', b"null"])
+def test_bad_files_give_defaults(tmp_path, content):
+    path = tmp_path / "config.json"
+    path.write_bytes(content)
+    assert cfgmod.load(path) == cfgmod.merge(None)
+
+
+def test_merge_keeps_unknown_keys():
+    raw = {"x": 1, "persona": {"y": 2, "stance": "s"}, "memory": {"z": [3], "sinks": {"k": {"path": "/p", "w": 4}}},
+           "budget": {"v": 5}}
+    cfg = cfgmod.merge(raw)
+    assert cfg["x"] == 1 and cfg["persona"]["y"] == 2 and cfg["memory"]["z"] == [3]
+    assert cfg["memory"]["sinks"]["k"]["w"] == 4 and cfg["budget"]["v"] == 5
+
+
+def test_patch_round_trip_keeps_unknown_keys_at_every_level(write_config):
+    original = {
+        "zz-first": True,
+        "enabled": True,
+        "persona": {"stance": "old", "x-persona": {"deep": [1, {"a": None}]}, "appearance": {"enabled": False, "x-app": 1},
+                    "contracts": [{"id": "a", "text": "t", "on": True, "x-contract": "k"}]},
+        "memory": {"enabled": True, "x-memory": 1, "sinks": {"note": {"path": "/n.md", "x-sink": "s"}}},
+        "budget": {"enabled": True, "x-budget": 2},
+        "context": {"other-tool": "data"},
+        "中文键": "值",
+    }
+    path = write_config(original)
+    raw = cfgmod.read_raw(path)
+    persona = dict(raw["persona"], stance="new")
+    cfgmod.write_patch(path, {"persona": persona})
+    after = json.loads(path.read_text(encoding="utf-8"))
+    expected = json.loads(json.dumps(original))
+    expected["persona"]["stance"] = "new"
+    assert after == expected
+    assert list(after) == list(original)  # key order kept
+    assert path.read_text(encoding="utf-8").endswith("}\n") and "中文键" in path.read_text(encoding="utf-8")
+
+
+def test_patch_refuses_unknown_sections_and_bad_files(write_config):
+    path = write_config({"a": 1})
+    with pytest.raises(LwError):
+        cfgmod.write_patch(path, {"budget": {}})
+    path.write_text("{broken", encoding="utf-8")
+    with pytest.raises(LwError, match="not a valid JSON"):
+        cfgmod.write_patch(path, {"persona": {}})
+    assert path.read_text(encoding="utf-8") == "{broken"
+
+
+def test_patch_is_atomic(write_config, monkeypatch):
+    path = write_config({"persona": {"stance": "keep"}})
+    import os
+
+    def boom(*a, **k):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError):
+        cfgmod.write_patch(path, {"persona": {"stance": "lost"}})
+    assert json.loads(path.read_text(encoding="utf-8")) == {"persona": {"stance": "keep"}}
+    assert [p.name for p in path.parent.iterdir()] == ["config.json"]
+
+
+def test_inbox_path_rules(home, tmp_path):
+    cfg = cfgmod.merge({})
+    assert cfgmod.inbox_path(cfg) == home / "whale-persona" / "memory-inbox.jsonl"
+    assert cfgmod.inbox_path(cfgmod.merge({"memory": {"inboxPath": " /abs/in.jsonl "}})) == Path("/abs/in.jsonl")
+    assert cfgmod.inbox_path(cfgmod.merge({"memory": {"inboxPath": "sub/in.jsonl"}})) == home / "whale-persona" / "sub" / "in.jsonl"
+    assert cfgmod.inbox_path(cfg, tmp_path / "o.jsonl") == tmp_path / "o.jsonl"
