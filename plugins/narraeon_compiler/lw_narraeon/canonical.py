@@ -174,6 +174,31 @@ def js_json(value: Any) -> str:
     return text
 
 
+def js_json_utf8(value: Any) -> tuple[str, bytes]:
+    """``(js_json(value), its UTF-8 bytes)``; one encode doubles as the lone-surrogate check."""
+    text = _dumps(value) if _simple(value) else _slow_text(value)
+    try:
+        return text, text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = _fix_surrogates(text)
+        return text, text.encode("utf-8")
+
+
+def _slow_text(value: Any) -> str:
+    parts: list[str] = []
+    _slow(value, parts)
+    return "".join(parts)
+
+
+def json_text_as_string_utf8(json_bytes: bytes) -> bytes:
+    """UTF-8 of ``JSON.stringify(text)`` where ``text`` is itself canonical JSON output.
+
+    Canonical JSON has no raw control characters and no lone surrogates, so quoting it only
+    needs backslashes and double quotes escaped.
+    """
+    return b'"' + json_bytes.replace(b"\\", b"\\\\").replace(b'"', b'\\"') + b'"'
+
+
 def utf8(text: str) -> bytes:
     """The bytes ``new TextEncoder().encode(text)`` produces (lone surrogates become U+FFFD)."""
     try:

@@ -8,11 +8,12 @@ they load from JSON and send what they get back.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lw_narraeon.canonical import js_json, js_trim, sha256_hex, utf8_length
+from lw_narraeon.canonical import js_json, js_json_utf8, js_trim, json_text_as_string_utf8, utf8
 from lw_narraeon.errors import PromptCompilationError
 
 PROVIDERS = ("anthropic_messages", "chat_completions", "openai_responses")
@@ -271,21 +272,25 @@ def map_provider(
 # --- cache boundary ---------------------------------------------------------------------
 
 
+def _stable_payload(messages: Sequence[Mapping[str, Any]], provider: Mapping[str, Any]) -> dict[str, Any]:
+    players = sum(1 for message in messages if message["role"] == "player_input")
+    stable = dict(provider)
+    kept = provider["messages"]
+    stable["messages"] = kept[: len(kept) - players] if players else kept
+    return stable
+
+
 def cache_stable_text(
     messages: Sequence[Mapping[str, Any]], provider: Mapping[str, Any] | None = None
 ) -> str:
     """The stable (cacheable) text.
 
     With a provider payload (ordered): the canonical JSON of the payload with its trailing
-    player messages removed. Without (legacy): ``role\\nmarkdown`` of every non-player
-    message, joined by newlines.
+    player messages removed (one per player_input message). Without (legacy):
+    ``role\\nmarkdown`` of every non-player message, joined by newlines.
     """
     if provider is not None:
-        players = sum(1 for message in messages if message["role"] == "player_input")
-        stable = dict(provider)
-        kept = provider["messages"]
-        stable["messages"] = kept[: len(kept) - players] if players else kept
-        return js_json(stable)
+        return js_json(_stable_payload(messages, provider))
     return "\n".join(
         f"{message['role']}\n{message['markdown']}"
         for message in messages
@@ -316,15 +321,33 @@ def stable_cache_boundary(
 
     Cacheable bytes = UTF-8 bytes of the stable text + of ``{"toolUniverse", "toolStrategy"}``.
     """
-    tools_json = js_json(list(tools))
-    strategy_json = js_json(tool_strategy)
-    stable_tools = '{"toolUniverse":' + tools_json + ',"toolStrategy":' + strategy_json + "}"
-    stable_prefix = (
-        '{"stableText":' + js_json(stable_text) + ',"toolUniverse":' + tools_json
-        + ',"toolStrategy":' + strategy_json + "}"
-    )
-    size = utf8_length(stable_text) + utf8_length(stable_tools)
-    return CacheBoundary(f"sha256:{sha256_hex(stable_prefix)}", size, size)
+    return _boundary(utf8(stable_text), js_json_utf8(stable_text)[1], tools, tool_strategy)
+
+
+def _boundary(stable_bytes: bytes, quoted_stable: bytes, tools: Sequence[Any], tool_strategy: str) -> CacheBoundary:
+    tools_json = js_json(list(tools)).encode("utf-8")
+    strategy_json = js_json(tool_strategy).encode("utf-8")
+    tail = b',"toolUniverse":' + tools_json + b',"toolStrategy":' + strategy_json + b"}"
+    digest = hashlib.sha256(b'{"stableText":')
+    digest.update(quoted_stable)
+    digest.update(tail)
+    # {"toolUniverse":…,"toolStrategy":…} is the tail with its leading comma replaced by "{".
+    size = len(stable_bytes) + len(tail)
+    return CacheBoundary(f"sha256:{digest.hexdigest()}", size, size)
+
+
+def _ordered_stable(
+    messages: Sequence[Mapping[str, Any]], provider: Mapping[str, Any], tools: Sequence[Any], tool_strategy: str
+) -> tuple[str, CacheBoundary]:
+    text, data = js_json_utf8(_stable_payload(messages, provider))
+    return text, _boundary(data, json_text_as_string_utf8(data), tools, tool_strategy)
+
+
+def _legacy_stable(
+    messages: Sequence[Mapping[str, Any]], tools: Sequence[Any], tool_strategy: str
+) -> tuple[str, CacheBoundary]:
+    text = cache_stable_text(messages)
+    return text, stable_cache_boundary(text, tools, tool_strategy)
 
 
 def bootstrap_breakpoints(strategy: str) -> list[str]:
@@ -404,15 +427,15 @@ def compile_prompt(
     if ordered:
         normalized = [m for m in normalized if not is_empty_user_entry(m)]
         payload = map_ordered(provider, normalized, strategy, merge_consecutive_messages)
-        stable_text = cache_stable_text(normalized, payload)
+        stable_text, cache = _ordered_stable(normalized, payload, tools, tool_strategy)
     else:
         payload = map_legacy(provider, normalized, strategy)
-        stable_text = cache_stable_text(normalized)
+        stable_text, cache = _legacy_stable(normalized, tools, tool_strategy)
     return Compilation(
         protocol=provider,
         provider=payload,
         stable_text=stable_text,
-        cache=stable_cache_boundary(stable_text, tools, tool_strategy),
+        cache=cache,
         strategy=strategy,
         breakpoints=bootstrap_breakpoints(strategy),
         logical_messages=normalized,
@@ -477,12 +500,15 @@ def compile_call_chain(
         breakpoints = ["world_context"] if provider == "chat_completions" else last
     else:
         breakpoints = []
-    stable_text = cache_stable_text(chain, payload if ordered else None)
+    if ordered:
+        stable_text, cache = _ordered_stable(chain, payload, tools, tool_strategy)
+    else:
+        stable_text, cache = _legacy_stable(chain, tools, tool_strategy)
     return Compilation(
         protocol=provider,
         provider=payload,
         stable_text=stable_text,
-        cache=stable_cache_boundary(stable_text, tools, tool_strategy),
+        cache=cache,
         strategy=strategy,
         breakpoints=breakpoints,
         logical_messages=chain,

@@ -9,7 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lw_narraeon.canonical import js_json, js_number, js_sort_key, js_trim, sha256_hex, utf8_length
+from lw_narraeon.canonical import (
+    js_json,
+    js_json_utf8,
+    js_number,
+    js_sort_key,
+    js_trim,
+    json_text_as_string_utf8,
+    sha256_hex,
+    utf8_length,
+)
 
 VECTORS = json.loads((Path(__file__).parent / "golden" / "js_vectors.json").read_text(encoding="utf-8"))
 
@@ -55,6 +64,14 @@ def test_round_trips_through_json(value) -> None:
     assert json.loads(text) == value
     if not any(0xD800 <= ord(c) <= 0xDFFF for c in text):
         text.encode("utf-8")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(st.none() | st.text() | st.floats(allow_nan=False) | st.integers(), lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3), max_leaves=10))
+def test_fast_quoting_of_json_text_equals_general_quoting(value) -> None:
+    text, data = js_json_utf8(value)
+    assert text == js_json(value) and data == text.encode("utf-8")
+    assert json_text_as_string_utf8(data) == js_json(text).encode("utf-8")
 
 
 def test_bytes_and_hash_use_text_encoder_semantics() -> None:
