@@ -206,25 +206,7 @@ class CompiledPack:
 
     # --- checks -------------------------------------------------------------------------
 
-    def check(
-        self,
-        target: int | None = None,
-        *,
-        difficulty: str | None = None,
-        variant: str | None = None,
-        bonus: int = 0,
-        penalty: int = 0,
-        modifiers: Mapping[str, int] | None = None,
-        modifier: int = 0,
-        params: Mapping[str, Any] | None = None,
-        rng: random.Random | None = None,
-        faces: Sequence[int] | None = None,
-        roll: int | None = None,
-        draw: Drawer | None = None,
-    ) -> CheckResult:
-        """Make one check. ``target`` is the skill/attribute/DC value (for packs whose
-        ``resolution.target`` is one of those). Randomness: ``faces`` replays exactly those
-        faces; ``roll`` gives the first face and draws the rest from ``rng``; else ``rng``."""
+    def _resolution(self) -> CompiledResolution:
         res = self.resolution
         if res is None:
             raise CheckError(f"system {self.id!r} has no resolution: section", expected="a pack with resolution:")
@@ -233,11 +215,13 @@ class CompiledPack:
                 f"system {self.id!r} resolves through the script {res.script!r}, which needs the JS sandbox",
                 expected="a host with the sandbox service",
             )
-        counts: dict[str, int] = dict(modifiers or {})
-        if bonus:
-            counts["bonus"] = counts.get("bonus", 0) + int(bonus)
-        if penalty:
-            counts["penalty"] = counts.get("penalty", 0) + int(penalty)
+        return res
+
+    def _prepare(self, target: int | None, difficulty: str | None, variant: str | None, modifier: int,
+                 params: Mapping[str, Any] | None) -> tuple[dict[str, int], dict[str, Any], int | None, int | None,
+                                                            tuple[CompiledRank, ...]]:
+        """Parameter values, the base environment, raw and adjusted target, and the ranks."""
+        res = self._resolution()
         pvals = res.roll.values(params)
         base_env: dict[str, Any] = dict(pvals)
         base_env["modifier"] = modifier
@@ -269,6 +253,61 @@ class CompiledPack:
                 raise CheckError(f"unknown variant {variant!r} for {self.id}",
                                  expected="one of: " + (", ".join(res.variants) or "(none declared)"))
             ranks = chosen
+        if raw is not None:
+            base_env["target"] = adjusted
+            base_env["raw_target"] = raw
+        return pvals, base_env, raw, adjusted, ranks
+
+    def outcomes(self, target: int | None, rolls: Sequence[int], *, difficulty: str | None = None,
+                 variant: str | None = None, modifier: int = 0,
+                 params: Mapping[str, Any] | None = None) -> list[CompiledRank]:
+        """The winning rank for each roll value of a one-die roll (a table in one call: odds,
+        previews, tests). Same rank logic as :meth:`check`; no dice are drawn."""
+        res = self._resolution()
+        if res.roll.single_die is None:
+            raise CheckError(f"outcomes() needs a one-die roll; {self.id} rolls {res.roll.text!r}")
+        _pvals, env, _raw, _adjusted, ranks = self._prepare(target, difficulty, variant, modifier, params)
+        env["successes"] = 0
+        out = []
+        try:
+            for value in rolls:
+                env["roll"] = value
+                env["dice"] = [value]
+                env["ones"] = 1 if value == 1 else 0
+                for rank in ranks:
+                    if rank.when is None or rank.when.fn(env):
+                        break
+                out.append(rank)
+        except ExprError as exc:
+            raise CheckError(f"{self.id}: {exc}") from None
+        return out
+
+    def check(
+        self,
+        target: int | None = None,
+        *,
+        difficulty: str | None = None,
+        variant: str | None = None,
+        bonus: int = 0,
+        penalty: int = 0,
+        modifiers: Mapping[str, int] | None = None,
+        modifier: int = 0,
+        params: Mapping[str, Any] | None = None,
+        rng: random.Random | None = None,
+        faces: Sequence[int] | None = None,
+        roll: int | None = None,
+        draw: Drawer | None = None,
+    ) -> CheckResult:
+        """Make one check. ``target`` is the skill/attribute/DC value (for packs whose
+        ``resolution.target`` is one of those). Randomness: ``faces`` replays exactly those
+        faces; ``roll`` gives the first face and draws the rest from ``rng``; else ``rng``."""
+        res = self._resolution()
+        counts: dict[str, int] = dict(modifiers or {})
+        if bonus:
+            counts["bonus"] = counts.get("bonus", 0) + int(bonus)
+        if penalty:
+            counts["penalty"] = counts.get("penalty", 0) + int(penalty)
+        pvals, base_env, raw, adjusted, ranks = self._prepare(target, difficulty, variant, modifier, params)
         # --- the roll
         replay: FaceReplay | None = None
         if faces is not None:
@@ -329,9 +368,6 @@ class CompiledPack:
         env["dice"] = dice
         env["successes"] = successes
         env["ones"] = ones
-        if raw is not None:
-            env["target"] = adjusted
-            env["raw_target"] = raw
         try:
             for rank in ranks:
                 if rank.when is None or rank.when.fn(env):
