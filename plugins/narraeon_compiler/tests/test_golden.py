@@ -65,3 +65,20 @@ def test_fingerprint_stable_across_processes() -> None:
         )
         seen.add(out.stdout.strip())
     assert seen == {json.loads(EXPECTED[0])["cache"]["stablePrefixFingerprint"]}
+
+
+OWN_CASES = [json.loads(line) for line in (GOLDEN / "own_cases.jsonl").read_text(encoding="utf-8").splitlines()]
+OWN_EXPECTED = (GOLDEN / "own_expected.jsonl").read_bytes().decode("utf-8").rstrip("\n").split("\n")
+
+
+@pytest.mark.parametrize("index", range(len(OWN_CASES)), ids=[case["name"] for case in OWN_CASES])
+def test_legacy_missing_roles_golden(index: int) -> None:
+    """Where we differ from the reference on purpose: a missing legacy role is omitted."""
+    text = js_json(compile_request(OWN_CASES[index]["request"]))
+    assert text == OWN_EXPECTED[index]
+    assert "undefined" not in text
+    output = json.loads(text)["output"]
+    for block in output.get("system", []):
+        assert set(block) >= {"type", "text"}
+    for message in output["messages"]:
+        assert message["content"] not in ([], "")
