@@ -95,6 +95,7 @@ REGISTRIES: dict[str, RegistrySpec[Any]] = {
 
 KERNEL_SCHEMAS = (
     SchemaRef("plugin-manifest", "lwcore.manifest_schema:PluginManifest", "lw-plugin.toml"),
+    SchemaRef("rulepack", "lwcore.rules.model:Rulepack", "rulepacks/<id>.yaml (a rule system as data)"),
 )
 
 

@@ -89,6 +89,9 @@ def _register_builtin_commands() -> None:
             "plugins": "lwcore.cli.plugins_cmd:plugins",
             "doctor": "lwcore.cli.doctor:doctor",
             "schema": "lwcore.cli.schema:schema",
+            "roll": "lwcore.cli.rules_cmd:roll",
+            "check": "lwcore.cli.rules_cmd:check",
+            "rulepack": "lwcore.cli.rules_cmd:rulepack",
         }
     )
 

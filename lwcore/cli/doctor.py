@@ -46,5 +46,14 @@ def doctor(ctx: click.Context, strict: bool) -> int:
 
 
 def diagnostics(kernel: object) -> list[str]:
-    """Extra lines other kernel services add to the doctor report (none yet)."""
-    return []
+    """Extra lines other kernel services add to the doctor report."""
+    lines: list[str] = []
+    from lwcore.rules import engine_for
+
+    try:
+        problems = engine_for(kernel).problems()  # type: ignore[arg-type]
+    except Exception as exc:  # noqa: BLE001 - doctor reports, never crashes
+        problems = []
+        lines.append(f"rulepacks: could not be checked: {type(exc).__name__}: {exc}")
+    lines += [str(p) for p in problems]
+    return lines
