@@ -92,3 +92,43 @@ def play_materials(
     if maintenance is not None:
         out["maintenance"] = copy.deepcopy(maintenance)
     return out
+
+
+def logical_message(
+    role: str,
+    blocks: Sequence[Mapping[str, str]],
+    *,
+    message_role: str | None = None,
+    prompt_id: str | None = None,
+) -> dict[str, Any] | None:
+    """A logical message from blocks (markdown = blocks trimmed, joined by a blank line).
+
+    ``None`` when there are no blocks (such a message is never appended).
+    """
+    from lw_narraeon.compiler import join_blocks
+
+    if not blocks:
+        return None
+    message: dict[str, Any] = {"role": role, "blocks": [dict(b) for b in blocks], "markdown": join_blocks(blocks)}
+    if message_role is not None:
+        message["messageRole"] = message_role
+    if prompt_id is not None:
+        message["promptId"] = prompt_id
+    return message
+
+
+def world_prompt(
+    instructions: Sequence[Mapping[str, str]],
+    materials: Mapping[str, Any],
+    *,
+    prompt_id: str = "world",
+    message_role: str = "system",
+) -> list[dict[str, Any]]:
+    """The messages of a "world" prompt entry: world instructions (author_instruction) then
+    world material (world_context), both carrying the entry's promptId and messageRole, so
+    they stay one provider message even with merging off. Empty parts are left out."""
+    parts = (
+        logical_message("author_instruction", instructions, message_role=message_role, prompt_id=prompt_id),
+        logical_message("world_context", materials.get("blocks", []), message_role=message_role, prompt_id=prompt_id),
+    )
+    return [p for p in parts if p is not None]

@@ -122,3 +122,21 @@ def test_codec_exact_keys_and_after_state_fields() -> None:
     for junk in (None, [], "x", 3):
         assert not codec.valid_prompt_compilation(junk)
         assert not codec.valid_logical_messages(junk) or junk == []
+
+
+def test_world_prompt_stays_one_provider_message_with_merge_off() -> None:
+    from lw_narraeon.materials import logical_message, world_prompt
+
+    materials = play_materials(blocks=[{"source": "world:a", "markdown": "  A  "}], directories=["a"])
+    messages = [
+        logical_message("runtime_system", [{"source": "runtime:x", "markdown": "rules"}], prompt_id="runtime"),
+        *world_prompt([{"source": "world:instructions", "markdown": "Be fair."}], materials),
+        {"role": "player_input", "markdown": "go", "blocks": []},
+    ]
+    assert messages[2]["markdown"].startswith("# Initial directory index") and messages[2]["markdown"].endswith("\n\nA")
+    out = compile_prompt("chat_completions", messages, merge_consecutive_messages=False).provider["messages"]
+    assert [m["role"] for m in out] == ["system", "system", "user"]
+    assert out[1]["content"].startswith("# Author instruction\n\nBe fair.\n\n# World material")
+    assert "- @dir-/a\n" in out[1]["content"]
+    assert logical_message("tool", []) is None
+    assert world_prompt([], {"blocks": []}) == []
