@@ -96,6 +96,7 @@ REGISTRIES: dict[str, RegistrySpec[Any]] = {
 KERNEL_SCHEMAS = (
     SchemaRef("plugin-manifest", "lwcore.manifest_schema:PluginManifest", "lw-plugin.toml"),
     SchemaRef("rulepack", "lwcore.rules.model:Rulepack", "rulepacks/<id>.yaml (a rule system as data)"),
+    SchemaRef("room", "lwcore.turn.room:RoomFile", "room.yaml (a room folder of the turn pipeline)"),
 )
 
 
@@ -293,6 +294,10 @@ class Kernel:
         entries: list[Entry[Any]] = []
         if name == "schemas":
             entries += [Entry(s.name, s, KERNEL_ID) for s in KERNEL_SCHEMAS]
+        elif name == "tools":
+            from lwcore.turn.toolspecs import KERNEL_TOOLS
+
+            entries += [Entry(t.name, t, KERNEL_ID) for t in KERNEL_TOOLS]
         records = self._loaded_records(spec.family)
         for record in records.values():
             if spec.data_kind and record.location is not None:
@@ -470,6 +475,16 @@ class Kernel:
             self._recorder.fail(record, f"importer {importer!r} returned {type(result).__name__}, expected ImportResult")
             raise LwError(f"importer {importer!r} failed (see lw plugins info {record.id})")
         return result
+
+    def turn(self, room: Any, player_input: str, *, provider: str | None = None, **options: Any) -> Any:
+        """Compile one turn for ``room`` (a folder or a loaded room) and, given ``reply=`` or
+        ``endpoint=``, apply it. Delegates to :func:`lwcore.turn.pipeline.run_turn` (its
+        docstring lists the options); returns a ``TurnResult``."""
+        from lwcore.turn.pipeline import run_turn
+
+        if provider is not None:
+            options["provider"] = provider
+        return run_turn(self, room, player_input, **options)
 
     def render_panel(self, panel: Mapping[str, Any], viewer: Viewer, fmt: str = "text") -> str:
         """Render ``panel`` (a mapping with ``kind``) for ``viewer`` in ``fmt``.

@@ -92,6 +92,7 @@ def _register_builtin_commands() -> None:
             "roll": "lwcore.cli.rules_cmd:roll",
             "check": "lwcore.cli.rules_cmd:check",
             "rulepack": "lwcore.cli.rules_cmd:rulepack",
+            "turn": "lwcore.cli.turn_cmd:turn",
         }
     )
 

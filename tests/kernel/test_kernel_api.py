@@ -24,10 +24,22 @@ def tool_plugin(plugin_id: str, *names: str) -> InProcessPlugin:
     return InProcessPlugin(manifest, SimpleNamespace(lw_tools=lw_tools))
 
 
+def plugin_tools(kernel: Kernel) -> list[str]:
+    """Tool names contributed by plugins (the kernel's own tools, plugin id lwcore, left out)."""
+    return [name for name in kernel.tools if kernel.tools.origin(name) != "lwcore"]
+
+
+def test_kernel_registers_its_own_tools_first(tmp_path: Path) -> None:
+    kernel = Kernel(data_dir=tmp_path, entry_points=False, env={}, plugins=[tool_plugin("p", "set_variable")])
+    own = {"define_variable", "set_variable", "adjust_variable", "skill_check", "loss_check"}
+    assert own <= set(kernel.tools) and all(kernel.tools.origin(n) == "lwcore" for n in own)
+    assert [str(c) for c in kernel.conflicts] == ["tools 'set_variable': lwcore wins over p"]
+
+
 def test_kernels_are_independent(tmp_path: Path) -> None:
     a = Kernel(data_dir=tmp_path / "a", entry_points=False, env={}, plugins=[tool_plugin("p", "roll")])
     b = Kernel(data_dir=tmp_path / "b", entry_points=False, env={})
-    assert list(a.tools) == ["roll"] and list(b.tools) == []
+    assert plugin_tools(a) == ["roll"] and plugin_tools(b) == []
     assert a.data_dir != b.data_dir
 
 
@@ -66,7 +78,7 @@ def test_host_can_disable_a_plugin(tmp_path: Path) -> None:
     kernel = Kernel(
         data_dir=tmp_path, entry_points=False, env={}, plugins=[tool_plugin("p", "roll")], disabled={"p"}
     )
-    assert list(kernel.tools) == [] and kernel.plugin("p").reason == "disabled by the host"
+    assert plugin_tools(kernel) == [] and kernel.plugin("p").reason == "disabled by the host"
 
 
 def test_data_dir_resolution_order(tmp_path: Path) -> None:
@@ -98,9 +110,9 @@ def test_capability_gate_on_context(tmp_path: Path) -> None:
 
 def test_refresh_with_entry_points_rediscovers_and_reloads(tmp_path: Path) -> None:
     kernel = Kernel(data_dir=tmp_path, entry_points=False, env={}, plugins=[tool_plugin("p", "roll")])
-    assert list(kernel.tools) == ["roll"]
+    assert plugin_tools(kernel) == ["roll"]
     kernel.refresh(entry_points=True)
-    assert list(kernel.tools) == ["roll"] and kernel.plugin("p").status == "enabled"
+    assert plugin_tools(kernel) == ["roll"] and kernel.plugin("p").status == "enabled"
 
 
 def test_repeated_failures_are_recorded_once(tmp_path: Path) -> None:

@@ -21,4 +21,4 @@ def test_host_example_runs(tmp_path: Path) -> None:
     lines = out.getvalue().splitlines()
     assert lines[0] == "[('house', 'House rules apply (en).')]"
     assert lines[1] == "[('house', 'enabled')]"
-    assert lines[2] == "{} ()"
+    assert lines[2] == "() ()"

@@ -1,0 +1,163 @@
+"""``lw turn``: compile one keeper turn, optionally apply a reply, show the player view."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import click
+
+from lwcore.cli.common import echo_json, state
+from lwcore.errors import LwError
+
+EXAMPLE_ROOM = "fog-harbor"
+"""The bundled example room (``examples/<name>/`` in the source tree)."""
+
+
+def example_source() -> Path:
+    import lwcore
+
+    return Path(lwcore.__file__).resolve().parent.parent / "examples" / EXAMPLE_ROOM
+
+
+def example_room(data_dir: Path, *, fresh: bool) -> Path:
+    """The working copy of the example room in the data dir (copied on first use or when
+    ``fresh``), so a turn never writes into the source tree."""
+    source = example_source()
+    if not (source / "room.yaml").is_file():
+        raise LwError("the bundled example room is not available in this installation", file=source)
+    target = data_dir / "rooms" / EXAMPLE_ROOM
+    if fresh and target.exists():
+        shutil.rmtree(target)
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns("replies", "README*"))
+    return target
+
+
+def _read_reply(path: str) -> Any:
+    import json
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise LwError(f"cannot read the reply: {exc.strerror or exc}", file=path) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LwError(f"reply is not JSON: {exc.msg}", file=path, line=exc.lineno, column=exc.colno) from None
+
+
+def _print_compiled(compiled: Any) -> None:
+    click.echo(f"# room {compiled.room.file.id} · actor {compiled.actor.id}"
+               f"{' (keeper)' if compiled.keeper else ''} · protocol {compiled.protocol}")
+    click.echo(f"# tools: {', '.join(compiled.tool_names) or '(none)'}")
+    if compiled.segments:
+        click.echo("# plugin segments: " + ", ".join(f"{p}:{n}" for n, p, _ in compiled.segments))
+    if compiled.cache is not None:
+        import json
+
+        click.echo(f"# cache: {json.dumps(compiled.cache, ensure_ascii=False)}")
+    for reason in compiled.dropped:
+        click.echo(f"# dropped: {reason}", err=True)
+    echo_json(compiled.request)
+
+
+def _print_applied(applied: Any) -> None:
+    import json
+
+    click.echo("")
+    click.echo(f"# applied {len(applied.results)} tool call(s) in {applied.steps} step(s)")
+    for result in applied.results:
+        mark = "ERROR" if result.is_error else "ok"
+        click.echo(f"  [{mark}] {result.name}: {json.dumps(result.content, ensure_ascii=False)}")
+    for roll in applied.rolls:
+        click.echo(f"  [roll] {json.dumps(roll, ensure_ascii=False)}")
+    if applied.narration:
+        click.echo("")
+        click.echo(applied.narration)
+
+
+@click.command()
+@click.argument("room", required=False, type=click.Path(path_type=str))
+@click.option("--say", "say", default=None, help="What the acting member says this turn.")
+@click.option("--as", "actor", default=None, help="Member id or name acting (default: the first player).")
+@click.option("--provider", default=None, help="Provider protocol (anthropic_messages | chat_completions).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: payload, tools, cache figures (and results).")
+@click.option("--reply", "reply_file", default=None, type=click.Path(dir_okay=False, path_type=str),
+              help="Apply a recorded model reply (JSON) to the room.")
+@click.option("--endpoint", default=None, help="Send the payload to this HTTP endpoint and run the tool loop.")
+@click.option("--key-env", default=None, help="Environment variable holding the endpoint's key (default: the adapter's).")
+@click.option("--model", default=None, help="Model name to put in the request.")
+@click.option("--max-steps", default=8, show_default=True, type=click.IntRange(1, 50), help="Tool-loop request limit.")
+@click.option("--seed", default=None, type=int, help="Seed the engine's dice (reproducible turns).")
+@click.option("--view", is_flag=True, help="Print the player view (after applying, if a reply is applied).")
+@click.option("--fresh", is_flag=True, help="Start the bundled example room over (ignored for an explicit ROOM).")
+@click.pass_context
+def turn(
+    ctx: click.Context,
+    room: str | None,
+    say: str | None,
+    actor: str | None,
+    provider: str | None,
+    as_json: bool,
+    reply_file: str | None,
+    endpoint: str | None,
+    key_env: str | None,
+    model: str | None,
+    max_steps: int,
+    seed: int | None,
+    view: bool,
+    fresh: bool,
+) -> None:
+    """Compile one keeper turn for ROOM (default: the bundled example room) and print the
+    provider payload; with --reply or --endpoint, apply the model's tool calls to the room."""
+    import random
+
+    from lwcore.turn import pipeline
+    from lwcore.turn.room import Room
+    from lwcore.turn.view import player_view, render_text
+
+    kernel = state(ctx).kernel
+    path = Path(room) if room else example_room(kernel.data_dir, fresh=fresh)
+    loaded = Room.load(path)
+    rng = random.Random(seed) if seed is not None else None
+    if say is None:
+        if reply_file or endpoint:
+            raise LwError("--reply and --endpoint need --say TEXT (what the player says)")
+        if not view:
+            raise LwError("nothing to do", expected="--say TEXT, or --view")
+        pv = player_view(loaded, None if actor is None or loaded.is_keeper(loaded.member(actor)) else actor)
+        if as_json:
+            echo_json({"player_view": pv.model_dump(mode="json")})
+        else:
+            click.echo(render_text(pv))
+        return
+    protocol = provider or pipeline.DEFAULT_PROVIDER
+    reply = _read_reply(reply_file) if reply_file else None
+    api_key = None
+    if endpoint:
+        adapter = pipeline.adapter_for(kernel, protocol)
+        api_key = os.environ.get(key_env or adapter.default_key_env)
+    result = kernel.turn(
+        loaded, say, provider=protocol, actor=actor, reply=reply, endpoint=endpoint, api_key=api_key,
+        model=model, max_steps=max_steps, rng=rng,
+    )
+    viewer = None if result.compiled.keeper else result.compiled.actor.id
+    pv = player_view(loaded, viewer) if (view or result.applied) else None
+    if as_json:
+        out: dict[str, Any] = result.compiled.to_json()
+        if result.applied is not None:
+            out["applied"] = result.applied.to_json()
+        if pv is not None:
+            out["player_view"] = pv.model_dump(mode="json")
+        echo_json(out)
+        return
+    _print_compiled(result.compiled)
+    if result.applied is not None:
+        _print_applied(result.applied)
+    if pv is not None:
+        click.echo("")
+        click.echo(render_text(pv))

@@ -1,0 +1,573 @@
+"""One keeper turn: compile (room -> provider payload) and apply (reply -> checked state).
+
+**Compile** (:func:`compile_turn`, read-only): ask every enabled plugin for its prompt
+segments for this turn, add the room's own state (rule-system expertise, sheets, every
+variable as the keeper sees it, recent history), build logical messages, compile them with
+``kernel.prompt_compilers[protocol].compile(messages, tools=...)``, and attach the tools this
+room offers through ``kernel.provider_adapters[protocol]``.
+
+Logical messages (the prompt compiler's input), in order:
+
+1. ``runtime_system`` (system): the kernel's turn rules, then segments of slot ``system``.
+2. ``author_instruction`` (system): segments of slot ``author``.
+3. ``world_context`` (system): rule-system expertise, character sheets, then segments of
+   slot ``context`` (and of any slot not named here).
+4. ``world_context`` (user): the room's state this turn -- variables, recent history.
+5. ``author_instruction`` (user): segments of slot ``suffix`` (closest to the player's words).
+6. ``player_input``: what the acting member says.
+
+A compiler's result is used through its ``provider`` attribute (the payload) and, when it
+has one, ``cache`` (an object with ``to_json()`` or a mapping): the cache figures.
+
+**Apply** (:func:`apply_reply`, :func:`run_endpoint`): read the reply's tool calls with the
+adapter, run each one through :func:`execute_call` (only tools offered in this turn;
+arguments validated against the tool's ``args_model``; a malformed call becomes a tool
+error, never a crash), roll ``{{roll:XdY}}`` macros in the narration, append the turn to
+the history and save the room atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lwcore.contributions import PromptSegment, ToolSpec, TurnContext, resolve
+from lwcore.errors import LwError
+from lwcore.turn.adapter import ParsedReply, ProviderAdapterProtocol, ToolCall, ToolOffer, ToolResult
+from lwcore.turn.room import HistoryEntry, Member, Room
+from lwcore.turn.tools import ToolContext, ToolError
+from lwcore.turn.variables import keeper_variables
+
+if TYPE_CHECKING:
+    from lwcore.kernel import Kernel
+    from lwcore.turn.view import PlayerView
+
+DEFAULT_PROVIDER = "anthropic_messages"
+DEFAULT_MAX_TOKENS = 1024
+HISTORY_IN_PROMPT = 60
+MAX_STEPS = 8
+
+_SLOT_MESSAGE = {"system": 0, "author": 1, "context": 2, "suffix": 4}
+
+_RULES = {
+    "en": (
+        "You are the keeper of this room. Iron rules: (1) state changes only through the "
+        "variable tools, and the engine clamps them; (2) every check goes through "
+        "skill_check or another check tool -- never narrate a die result you did not get "
+        "from a tool; write {{roll:XdY}} where narration needs an incidental roll; "
+        "(3) keeper-only variables and notes are secrets: never reveal them in narration."
+    ),
+    "zh": (
+        "你是这个房间的守秘人。铁律：(1) 状态只能通过变量工具改变，由引擎核对并拉回范围；"
+        "(2) 每次检定都走 skill_check 或其它检定工具——绝不叙述不是工具给出的骰点；叙述里需要"
+        "顺手一掷时写 {{roll:XdY}}；(3) 守秘人专属变量与笔记是秘密，绝不写进叙述。"
+    ),
+}
+
+
+# --- results ------------------------------------------------------------------------------
+
+
+@dataclass
+class CompiledTurn:
+    """The outcome of :func:`compile_turn`."""
+
+    protocol: str
+    room: Room
+    actor: Member
+    keeper: bool
+    locale: str
+    player_input: str
+    messages: list[dict[str, Any]]
+    payload: dict[str, Any]
+    """What the prompt compiler returned (without tools)."""
+    request: dict[str, Any]
+    """The request body: the payload plus the offered tools (and model, token limit)."""
+    offers: list[ToolOffer]
+    cache: Any
+    segments: list[tuple[str, str, str]]
+    """``(segment name, plugin id, slot)`` of every plugin segment used."""
+    dropped: tuple[str, ...]
+    """Plugin contributions dropped for this turn, with the reason."""
+
+    @property
+    def tool_names(self) -> list[str]:
+        return [o.name for o in self.offers]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "protocol": self.protocol,
+            "room": self.room.file.id,
+            "actor": self.actor.id,
+            "payload": self.request,
+            "tools": self.tool_names,
+            "cache": self.cache,
+            "segments": [{"name": n, "plugin": p, "slot": s} for n, p, s in self.segments],
+            "dropped": list(self.dropped),
+        }
+
+
+@dataclass
+class AppliedReply:
+    """The outcome of applying a reply (or of a whole tool loop)."""
+
+    narration: str
+    results: list[ToolResult]
+    tool_messages: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    rolls: list[dict[str, Any]]
+    steps: int = 1
+    written: list[Path] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "narration": self.narration,
+            "tool_results": [
+                {"call_id": r.call_id, "name": r.name, "is_error": r.is_error, "content": r.content}
+                for r in self.results
+            ],
+            "tool_messages": self.tool_messages,
+            "rolls": self.rolls,
+            "steps": self.steps,
+        }
+
+
+@dataclass
+class TurnResult:
+    compiled: CompiledTurn
+    applied: AppliedReply | None = None
+
+    def player_view(self, viewer: str | None = None) -> PlayerView:
+        from lwcore.turn.view import player_view
+
+        room = self.compiled.room
+        if viewer is None and not self.compiled.keeper:
+            viewer = self.compiled.actor.id
+        return player_view(room, viewer)
+
+
+# --- lookups --------------------------------------------------------------------------------
+
+
+def load_room(room: Room | str | Path) -> Room:
+    return room if isinstance(room, Room) else Room.load(room)
+
+
+def adapter_for(kernel: Kernel, protocol: str) -> ProviderAdapterProtocol:
+    registry = kernel.provider_adapters
+    if protocol not in registry:
+        known = ", ".join(sorted(registry)) or "none installed"
+        raise LwError(f"no provider adapter for protocol {protocol!r}", expected=f"one of: {known}")
+    adapter = resolve(registry[protocol].adapter)
+    if isinstance(adapter, type):
+        adapter = adapter()
+    return adapter
+
+
+def compiler_for(kernel: Kernel, protocol: str) -> Any:
+    registry = kernel.prompt_compilers
+    if protocol not in registry:
+        known = ", ".join(sorted(registry)) or "none installed"
+        raise LwError(f"no prompt compiler for protocol {protocol!r}", expected=f"one of: {known}")
+    return resolve(registry[protocol].compile)
+
+
+def visible_tools(kernel: Kernel, room: Room, *, keeper: bool) -> list[ToolSpec]:
+    """The tools this room offers: gated ones only when an enabled feature asks for them,
+    keeper-only ones only for the keeper, phase tools only in their phase."""
+    asked = {name for feature in room.file.features for name in feature.tools}
+    out = []
+    for entry in kernel.tools.entries():
+        spec = entry.value
+        if spec.gated and spec.name not in asked:
+            continue
+        if spec.keeper_only and not keeper:
+            continue
+        if spec.phase is not None and spec.phase != room.file.phase:
+            continue
+        out.append(spec)
+    return out
+
+
+def _offer(spec: ToolSpec, locale: str) -> ToolOffer:
+    model = resolve(spec.args_model)
+    schema = model.model_json_schema()
+    return ToolOffer(spec.name, spec.describe(locale), schema)
+
+
+# --- compile --------------------------------------------------------------------------------
+
+
+def turn_context(room: Room, actor: Member, player_input: str, *, keeper: bool) -> TurnContext:
+    """The :class:`TurnContext` plugins get: room, viewer, locale, and in ``extra``:
+    ``config`` (config name -> absolute path, from ``room.yaml``'s ``config``; each also as
+    ``<name>_config``), ``room_dir``, ``system``, ``variant``, ``phase``, ``features``,
+    ``player_input`` (also as ``user_text``), ``actor`` and ``keeper``."""
+    configs = {name: str((room.path / rel).resolve()) for name, rel in room.file.config.items()}
+    return TurnContext(
+        locale=room.locale_of(actor),
+        viewer=actor.id,
+        room=room,
+        cwd=room.path,
+        extra={
+            **{f"{name}_config": path for name, path in configs.items()},
+            "config": configs,
+            "user_text": player_input,
+            "room_dir": str(room.path),
+            "system": room.file.system,
+            "variant": room.file.variant,
+            "phase": room.file.phase,
+            "features": [f.id for f in room.file.features],
+            "player_input": player_input,
+            "actor": actor.id,
+            "keeper": keeper,
+        },
+    )
+
+
+def rulepack_expertise(kernel: Kernel, room: Room, locale: str) -> str:
+    """The room's rule-system expertise text in ``locale`` plus the loss subsystems the
+    ``loss_check`` tool can use ("" when the pack is missing)."""
+    from lwcore.turn import rules_bridge
+
+    parts = [
+        rules_bridge.expertise(kernel, room.file.system, room.file.variant, locale),
+        rules_bridge.tool_notes(kernel, room.file.system, locale),
+    ]
+    return "\n\n".join(p for p in parts if p)
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def state_texts(room: Room, locale: str, *, history_limit: int = HISTORY_IN_PROMPT) -> tuple[str, str, str]:
+    """``(sheets, variables, history)`` as the keeper's prompt shows them."""
+    zh = locale.startswith("zh")
+    sheet_lines = ["## 角色卡" if zh else "## Character sheets"]
+    for member in room.file.players:
+        sheet = room.sheets.get(member.id)
+        if sheet is None:
+            continue
+        head = f"### {sheet.name} ({member.id}" + (f", {sheet.occupation}" if sheet.occupation else "") + ")"
+        sheet_lines.append(head)
+        sheet_lines.append("; ".join(f"{k} {_fmt(v)}" for k, v in sheet.values.items()))
+        if sheet.notes:
+            sheet_lines.append(sheet.notes.strip())
+    sheets = "\n".join(sheet_lines) if len(sheet_lines) > 1 else ""
+
+    var_lines = []
+    for var in keeper_variables(room.variables.variables, locale):
+        bounds = ""
+        if var.minimum is not None or var.maximum is not None:
+            bounds = f" [{_fmt(var.minimum) if var.minimum is not None else ''}..{_fmt(var.maximum) if var.maximum is not None else ''}]"
+        if var.options:
+            bounds = f" {{{' | '.join(var.options)}}}"
+        tag = ("守秘人专属" if zh else "keeper only") if var.visibility == "keeper" else ("玩家可见" if zh else "player-visible")
+        var_lines.append(f"- {var.id} ({var.label}, {var.kind}, {tag}) = {json.dumps(var.value, ensure_ascii=False)}{bounds}")
+    variables = ""
+    if var_lines:
+        variables = ("## 模组变量（守秘人视图）\n" if zh else "## Module variables (keeper view)\n") + "\n".join(var_lines)
+
+    history_lines = []
+    for entry in room.history[-history_limit:] if history_limit else room.history:
+        who = entry.actor or entry.role
+        secret = " (keeper)" if entry.audience == "keeper" else ""
+        history_lines.append(f"[{entry.turn}] {entry.role} {who}{secret}: {entry.text}")
+    history = ""
+    if history_lines:
+        history = ("## 最近经过\n" if zh else "## Recent history\n") + "\n".join(history_lines)
+    return sheets, variables, history
+
+
+def _block(source: str, text: str) -> dict[str, str]:
+    return {"source": source, "markdown": text}
+
+
+def _message(role: str, message_role: str, prompt_id: str, blocks: list[dict[str, str]]) -> dict[str, Any] | None:
+    blocks = [b for b in blocks if b["markdown"].strip()]
+    if not blocks:
+        return None
+    return {
+        "role": role,
+        "messageRole": message_role,
+        "promptId": prompt_id,
+        "markdown": "\n\n".join(b["markdown"].strip() for b in blocks),
+        "blocks": blocks,
+    }
+
+
+def build_messages(
+    room: Room,
+    actor: Member,
+    player_input: str,
+    segments: Sequence[tuple[PromptSegment, str]],
+    expertise: str,
+    locale: str,
+) -> list[dict[str, Any]]:
+    """The logical messages of one turn (see the module docstring for the order)."""
+    groups: list[list[dict[str, str]]] = [[], [], [], [], []]
+    lang = "zh" if locale.startswith("zh") else "en"
+    groups[0].append(_block("lwcore:rules", _RULES[lang]))
+    sheets, variables, history = state_texts(room, locale)
+    groups[2].append(_block("lwcore:expertise", expertise))
+    groups[2].append(_block("lwcore:sheets", sheets))
+    for segment, plugin_id in segments:
+        index = _SLOT_MESSAGE.get(segment.slot, 2)
+        groups[index].append(_block(f"{plugin_id}:{segment.name}", segment.text))
+    groups[3].append(_block("lwcore:variables", variables))
+    groups[3].append(_block("lwcore:history", history))
+    shape = [
+        ("runtime_system", "system", "lw:system"),
+        ("author_instruction", "system", "lw:author"),
+        ("world_context", "system", "lw:world"),
+        ("world_context", "user", "lw:state"),
+        ("author_instruction", "user", "lw:suffix"),
+    ]
+    messages = [_message(r, m, p, blocks) for (r, m, p), blocks in zip(shape, groups, strict=True)]
+    out = [m for m in messages if m is not None]
+    name = room.sheets[actor.id].name if actor.id in room.sheets else (actor.name or actor.id)
+    out.append({"role": "player_input", "markdown": f"{name}: {player_input}", "blocks": []})
+    return out
+
+
+def _cache_json(result: Any) -> Any:
+    cache = getattr(result, "cache", None)
+    if cache is None and isinstance(result, Mapping):
+        cache = result.get("cache")
+    if hasattr(cache, "to_json"):
+        return cache.to_json()
+    return cache
+
+
+def _payload_of(result: Any) -> dict[str, Any]:
+    payload = getattr(result, "provider", None)
+    if payload is None and isinstance(result, Mapping):
+        payload = result.get("output", result.get("provider", result))
+    if not isinstance(payload, Mapping):
+        raise LwError(f"the prompt compiler returned {type(result).__name__}, not a payload")
+    return dict(payload)
+
+
+def compile_turn(
+    kernel: Kernel,
+    room: Room | str | Path,
+    player_input: str,
+    *,
+    provider: str = DEFAULT_PROVIDER,
+    actor: str | None = None,
+    model: str | None = None,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+) -> CompiledTurn:
+    """Compile one turn for ``provider`` on behalf of ``actor`` (default: the first player).
+
+    Read-only: nothing is written. A plugin whose segment hook fails loses its segments for
+    this turn and is listed in :attr:`CompiledTurn.dropped`; the turn goes on.
+    """
+    room = load_room(room)
+    member = room.member(actor)
+    keeper = room.is_keeper(member)
+    locale = room.locale_of(member)
+    context = turn_context(room, member, player_input, keeper=keeper)
+    segment_set = kernel.prompt_segments(context)
+    segments = [(e.value, e.plugin_id) for e in segment_set.segments]
+    messages = build_messages(room, member, player_input, segments, rulepack_expertise(kernel, room, locale), locale)
+    adapter = adapter_for(kernel, provider)
+    offers = [_offer(spec, locale) for spec in visible_tools(kernel, room, keeper=keeper)]
+    definitions = adapter.tool_definitions(offers)
+    compiled = compiler_for(kernel, provider)(messages, tools=definitions)
+    payload = _payload_of(compiled)
+    request = adapter.request(payload, offers, model=model, max_tokens=max_tokens)  # type: ignore[arg-type]
+    return CompiledTurn(
+        protocol=provider,
+        room=room,
+        actor=member,
+        keeper=keeper,
+        locale=locale,
+        player_input=player_input,
+        messages=messages,
+        payload=payload,
+        request=request,
+        offers=offers,
+        cache=_cache_json(compiled),
+        segments=[(s.name, p, s.slot) for s, p in segments],
+        dropped=segment_set.dropped,
+    )
+
+
+# --- apply ----------------------------------------------------------------------------------
+
+
+def _error(call: ToolCall, message: str) -> ToolResult:
+    return ToolResult(call.id, call.name, {"error": message}, is_error=True)
+
+
+def execute_call(kernel: Kernel, call: ToolCall, ctx: ToolContext, offered: Sequence[str]) -> ToolResult:
+    """Run one tool call through the registry. Never raises: failures become tool errors."""
+    if call.name not in offered:
+        return _error(call, f"tool {call.name!r} is not available in this turn")
+    spec = kernel.tools[call.name]
+    arguments = call.arguments
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments) if arguments.strip() else {}
+        except ValueError as exc:
+            return _error(call, f"arguments are not valid JSON: {exc}")
+    if not isinstance(arguments, Mapping):
+        return _error(call, f"arguments must be a JSON object, not {type(arguments).__name__}")
+    try:
+        model = resolve(spec.args_model)
+        handler = resolve(spec.handler)
+    except Exception as exc:  # noqa: BLE001 - a broken plugin tool must not break the turn
+        return _error(call, f"tool {call.name!r} is broken: {type(exc).__name__}: {exc}")
+    from pydantic import ValidationError
+
+    try:
+        args = model.model_validate(dict(arguments))
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or '(arguments)'}: {e['msg']}" for e in exc.errors()[:5]
+        )
+        return _error(call, f"invalid arguments: {problems}")
+    try:
+        content = handler(args, ctx)
+        json.dumps(content, ensure_ascii=False)
+    except ToolError as exc:
+        return _error(call, str(exc))
+    except LwError as exc:
+        return _error(call, str(exc))
+    except (TypeError, ValueError) as exc:
+        return _error(call, f"tool {call.name!r} failed: {type(exc).__name__}: {exc}")
+    except Exception as exc:  # noqa: BLE001 - isolation: one tool never breaks the turn
+        return _error(call, f"tool {call.name!r} failed: {type(exc).__name__}: {exc}")
+    return ToolResult(call.id, call.name, content)
+
+
+def _tool_context(kernel: Kernel, compiled: CompiledTurn, rng: random.Random | None) -> ToolContext:
+    return ToolContext(
+        kernel=kernel,
+        room=compiled.room,
+        actor=compiled.actor,
+        keeper=compiled.keeper,
+        locale=compiled.locale,
+        rng=rng if rng is not None else random.Random(),
+    )
+
+
+def _event_line(event: Mapping[str, Any]) -> str:
+    if event.get("summary"):
+        return str(event["summary"])
+    if event.get("kind") == "check":
+        parts = [str(event.get("character", "")), str(event.get("skill", ""))]
+        roll, target = event.get("roll"), event.get("target")
+        figures = f"{roll}/{target}" if roll is not None and target is not None else ""
+        rank = event.get("rank_label") or event.get("rank") or ""
+        return " ".join(p for p in (*parts, figures, f"→ {rank}" if rank else "") if p)
+    return json.dumps({k: v for k, v in event.items() if k != "audience"}, ensure_ascii=False)
+
+
+def _finish(compiled: CompiledTurn, ctx: ToolContext, text: str, results: list[ToolResult], tool_messages: list[dict[str, Any]], steps: int) -> AppliedReply:
+    room = compiled.room
+    narration, rolls = expand_narration(text, ctx.rng)
+    turn = room.turn_number + 1
+    if compiled.player_input:
+        room.record(HistoryEntry(turn=turn, role="player", actor=compiled.actor.id, text=compiled.player_input))
+    for event in ctx.events:
+        audience = "all" if event.get("audience", "all") == "all" else "keeper"
+        room.record(HistoryEntry(turn=turn, role="event", text=_event_line(event), audience=audience, data=dict(event)))
+    for roll in rolls:
+        if "error" not in roll:
+            room.record(HistoryEntry(turn=turn, role="event", text=f"{roll['expr']} = {roll['total']}", data={"kind": "roll", **roll}))
+    if narration:
+        room.record(HistoryEntry(turn=turn, role="keeper", actor=room.file.keeper.id, text=narration))
+    written = room.save()
+    return AppliedReply(narration, results, tool_messages, ctx.events, rolls, steps, written)
+
+
+def expand_narration(text: str, rng: random.Random) -> tuple[str, list[dict[str, Any]]]:
+    from lwcore.turn.macros import expand_rolls
+
+    return expand_rolls(text, rng)
+
+
+def apply_reply(
+    kernel: Kernel,
+    compiled: CompiledTurn,
+    reply: Mapping[str, Any],
+    *,
+    rng: random.Random | None = None,
+) -> AppliedReply:
+    """Apply one recorded reply (tool calls then narration) to the compiled turn's room."""
+    adapter = adapter_for(kernel, compiled.protocol)
+    parsed: ParsedReply = adapter.parse_reply(reply)
+    ctx = _tool_context(kernel, compiled, rng)
+    offered = compiled.tool_names
+    results = [execute_call(kernel, call, ctx, offered) for call in parsed.tool_calls]
+    messages = adapter.tool_result_messages(results) if results else []
+    return _finish(compiled, ctx, parsed.text, results, messages, 1)
+
+
+def run_endpoint(
+    kernel: Kernel,
+    compiled: CompiledTurn,
+    *,
+    endpoint: str,
+    api_key: str | None,
+    rng: random.Random | None = None,
+    max_steps: int = MAX_STEPS,
+    timeout: float = 60.0,
+) -> AppliedReply:
+    """Send the compiled request to ``endpoint`` and run the tool loop until a reply without
+    tool calls (at most ``max_steps`` requests), then apply it like :func:`apply_reply`."""
+    adapter = adapter_for(kernel, compiled.protocol)
+    ctx = _tool_context(kernel, compiled, rng)
+    offered = compiled.tool_names
+    request: Mapping[str, Any] = compiled.request
+    all_results: list[ToolResult] = []
+    all_messages: list[dict[str, Any]] = []
+    text = ""
+    for step in range(1, max(1, max_steps) + 1):
+        body = adapter.send(request, endpoint=endpoint, api_key=api_key, timeout=timeout)
+        parsed = adapter.parse_reply(body)
+        text = parsed.text
+        if not parsed.tool_calls:
+            return _finish(compiled, ctx, text, all_results, all_messages, step)
+        results = [execute_call(kernel, call, ctx, offered) for call in parsed.tool_calls]
+        all_results += results
+        all_messages += adapter.tool_result_messages(results)
+        request = adapter.continue_request(request, body, results)
+    ctx.events.append({"kind": "loop", "audience": "keeper", "summary": f"tool loop stopped after {max_steps} steps"})
+    return _finish(compiled, ctx, text, all_results, all_messages, max_steps)
+
+
+def run_turn(
+    kernel: Kernel,
+    room: Room | str | Path,
+    player_input: str,
+    *,
+    provider: str = DEFAULT_PROVIDER,
+    actor: str | None = None,
+    reply: Mapping[str, Any] | None = None,
+    endpoint: str | None = None,
+    api_key: str | None = None,
+    model: str | None = None,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    max_steps: int = MAX_STEPS,
+    rng: random.Random | None = None,
+) -> TurnResult:
+    """Compile one turn and, with ``reply`` or ``endpoint``, apply it (see the module doc)."""
+    if reply is not None and endpoint is not None:
+        raise LwError("give a recorded reply or an endpoint, not both")
+    compiled = compile_turn(kernel, room, player_input, provider=provider, actor=actor, model=model, max_tokens=max_tokens)
+    applied = None
+    if reply is not None:
+        applied = apply_reply(kernel, compiled, reply, rng=rng)
+    elif endpoint is not None:
+        applied = run_endpoint(kernel, compiled, endpoint=endpoint, api_key=api_key, rng=rng, max_steps=max_steps)
+    return TurnResult(compiled, applied)

@@ -1,0 +1,237 @@
+"""Argument models and handlers of the kernel's own tools (see :mod:`lwcore.turn.toolspecs`).
+
+A handler receives the validated arguments and a :class:`ToolContext`; it returns a
+JSON-serialisable result or raises :class:`ToolError` (the model gets a tool error, the turn
+goes on). Plugin tools receive the same :class:`ToolContext`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from lwcore.errors import LwError
+from lwcore.turn.variables import ID_PATTERN, Kind, VariableDef, VariableError, check_value
+
+if TYPE_CHECKING:
+    from lwcore.kernel import Kernel
+    from lwcore.turn.room import Member, Room
+
+
+class ToolError(Exception):
+    """A tool call that cannot be carried out; its message goes back to the model."""
+
+
+@dataclass
+class ToolContext:
+    """What a tool handler gets besides its arguments.
+
+    ``actor`` is the member on whose behalf the turn runs (``keeper`` tells whether that is
+    the keeper); ``rng`` is the turn's random source (seeded in tests and demos); handlers
+    append what happened to ``events`` (each a dict with ``kind`` and ``audience``:
+    ``all`` or ``keeper``) and name the room parts they changed with ``room.mark(...)``.
+    """
+
+    kernel: Kernel
+    room: Room
+    actor: Member
+    keeper: bool
+    locale: str
+    rng: random.Random = field(default_factory=random.Random)
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    def roll(self, expr: str) -> Any:
+        """Roll a dice expression with the engine (a ``lwcore.rules.dice.DiceRoll``)."""
+        from lwcore.rules.dice import roll
+
+        return roll(expr, self.rng)
+
+
+# --- variables -------------------------------------------------------------------------------
+
+
+class DefineVariableArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(pattern=ID_PATTERN, description="variable id, e.g. clues_found")
+    kind: Kind = Field(default="number", description="number | bool | text | enum")
+    visibility: Literal["player", "keeper"] = Field(
+        default="keeper", description="player: shown to players; keeper: never leaves the keeper"
+    )
+    labels: dict[str, str] = Field(default_factory=dict, description="display label by locale, e.g. {en: Clues, zh: 线索}")
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    integer: bool = True
+    options: list[str] = Field(default_factory=list, description="the values of an enum")
+    initial: Any = Field(default=None, description="starting value (checked and clamped)")
+
+
+class SetVariableArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(description="a declared variable id")
+    value: Any = Field(description="new value; numbers are clamped into the declared bounds")
+
+
+class AdjustVariableArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(description="a declared number variable id")
+    delta: int | float = Field(description="amount to add (negative to subtract)", allow_inf_nan=False)
+
+
+def _variable_event(var: VariableDef, before: Any, note: str | None) -> dict[str, Any]:
+    event = {
+        "kind": "variable", "id": var.id, "before": before, "value": var.value,
+        "audience": "all" if var.visibility == "player" else "keeper",
+        "summary": f"{var.id}: {before} → {var.value}" if before is not None else f"{var.id} = {var.value}",
+    }
+    if note:
+        event["note"] = note
+    return event
+
+
+def define_variable(args: DefineVariableArgs, ctx: ToolContext) -> dict[str, Any]:
+    if ctx.room.variable(args.id) is not None:
+        raise ToolError(f"variable {args.id!r} is already declared; use set_variable")
+    data = args.model_dump(exclude_unset=True)
+    initial = data.pop("initial", None)
+    try:
+        var = VariableDef(**data)
+        if initial is not None:
+            value, _ = check_value(var, initial)
+            var.value = value
+    except VariableError as exc:
+        raise ToolError(str(exc)) from None
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        raise ToolError(_short(exc)) from None
+    ctx.room.variables.variables.append(var)
+    ctx.room.mark("variables")
+    ctx.events.append(_variable_event(var, None, "declared"))
+    return {"ok": True, "id": var.id, "kind": var.kind, "visibility": var.visibility, "value": var.value}
+
+
+def _declared(ctx: ToolContext, var_id: str) -> VariableDef:
+    var = ctx.room.variable(var_id)
+    if var is None:
+        known = ", ".join(v.id for v in ctx.room.variables.variables) or "none"
+        raise ToolError(f"no variable {var_id!r} is declared (declared: {known})")
+    return var
+
+
+def set_variable(args: SetVariableArgs, ctx: ToolContext) -> dict[str, Any]:
+    var = _declared(ctx, args.id)
+    try:
+        value, note = check_value(var, args.value)
+    except VariableError as exc:
+        raise ToolError(str(exc)) from None
+    before = var.value
+    var.value = value
+    ctx.room.mark("variables")
+    ctx.events.append(_variable_event(var, before, note))
+    result = {"ok": True, "id": var.id, "before": before, "value": value}
+    if note:
+        result["clamped"] = note
+    return result
+
+
+def adjust_variable(args: AdjustVariableArgs, ctx: ToolContext) -> dict[str, Any]:
+    var = _declared(ctx, args.id)
+    if var.kind != "number":
+        raise ToolError(f"{var.id} is a {var.kind}, only numbers can be adjusted")
+    before = var.value
+    value, note = check_value(var, float(before) + args.delta)
+    var.value = value
+    ctx.room.mark("variables")
+    ctx.events.append(_variable_event(var, before, note))
+    result = {"ok": True, "id": var.id, "before": before, "delta": args.delta, "value": value}
+    if note:
+        result["clamped"] = note
+    return result
+
+
+# --- checks ----------------------------------------------------------------------------------
+
+
+class SkillCheckArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    character: str = Field(description="the character's member id or name")
+    skill: str = Field(min_length=1, description="skill or characteristic, any alias the rule system knows")
+    difficulty: str | None = Field(default=None, description="a difficulty the rule system declares (e.g. hard)")
+    modifiers: list[str] = Field(default_factory=list, description="named roll modifiers the rule system declares (e.g. bonus)")
+    params: dict[str, int] = Field(default_factory=dict, description="dice-pool parameters the rule system declares")
+    reason: str = Field(default="", max_length=300, description="why the check is made (shown with the result)")
+
+
+def skill_check(args: SkillCheckArgs, ctx: ToolContext) -> dict[str, Any]:
+    try:
+        member_id, sheet = ctx.room.sheet_of(args.character)
+    except LwError as exc:
+        raise ToolError(str(exc)) from None
+    try:
+        outcome = resolve_check(ctx, sheet.values, args)
+    except LwError as exc:
+        raise ToolError(str(exc)) from None
+    result = {"character": sheet.name, "member": member_id, **outcome}
+    if args.reason:
+        result["reason"] = args.reason
+    summary = f"{sheet.name} {outcome['skill_label']} {outcome['roll']}/{outcome['target']} → {outcome['rank_label']}"
+    ctx.events.append({"kind": "check", "audience": "all", "summary": summary, **result})
+    return result
+
+
+def resolve_check(ctx: ToolContext, values: dict[str, Any], args: SkillCheckArgs) -> dict[str, Any]:
+    """Resolve one check for the room's rule system (through :mod:`lwcore.turn.rules_bridge`)."""
+    from lwcore.turn import rules_bridge
+
+    room = ctx.room.file
+    return rules_bridge.resolve_check(
+        ctx.kernel, room.system, room.variant, values,
+        skill=args.skill, difficulty=args.difficulty, modifiers=list(args.modifiers),
+        params=dict(args.params), rng=ctx.rng, locale=ctx.locale,
+    )
+
+
+class LossCheckArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    character: str = Field(description="the character's member id or name")
+    subsystem: str = Field(min_length=1, description="a loss subsystem the rule system declares")
+    loss: str = Field(min_length=3, max_length=100, description="success/failure loss, e.g. 0/1d6")
+    reason: str = Field(default="", max_length=300, description="what caused the check")
+
+
+def loss_check(args: LossCheckArgs, ctx: ToolContext) -> dict[str, Any]:
+    from lwcore.turn import rules_bridge
+
+    try:
+        member_id, sheet = ctx.room.sheet_of(args.character)
+        room = ctx.room.file
+        outcome = rules_bridge.resolve_loss(
+            ctx.kernel, room.system, room.variant, sheet.values,
+            subsystem=args.subsystem, loss=args.loss, rng=ctx.rng, locale=ctx.locale,
+        )
+    except LwError as exc:
+        raise ToolError(str(exc)) from None
+    sheet.values[outcome.pop("sheet_key")] = outcome["value"]
+    ctx.room.mark(f"sheet:{member_id}")
+    result = {"character": sheet.name, "member": member_id, **outcome}
+    if args.reason:
+        result["reason"] = args.reason
+    summary = (f"{sheet.name} {outcome['stat_label']} {outcome['roll']}/{outcome['target']} → "
+               f"{outcome['rank_label']}, -{outcome['lost']} ({outcome['before']} → {outcome['value']})")
+    ctx.events.append({"kind": "loss", "audience": "all", "summary": summary, **result})
+    return result
+
+
+def _short(exc: Exception) -> str:
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        first = errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "arguments"
+        return f"{where}: {first.get('msg')}"
+    return str(exc)

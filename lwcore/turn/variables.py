@@ -1,0 +1,224 @@
+"""Module variables (deterministic trackers): declarations, clamped writes, per-viewer views.
+
+The three iron rules as they apply here:
+
+1. Every write goes through :func:`check_value`: real code converts, checks and clamps the
+   value into the declared range; the model never writes state directly.
+3. Keeper-only values are filtered inside the engine. The player-facing type,
+   :class:`PlayerVariable`, has ``visibility: Literal["player"]``, so a keeper-only variable
+   cannot even be *represented* in a player view; :func:`player_variables` is the only way
+   one is built.
+
+(Iron rule 2 -- dice are rolled by the engine, never narrated -- lives in
+:mod:`lwcore.turn.macros` and the check tools.)
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from lwcore.contributions import localized
+
+Kind = Literal["number", "bool", "text", "enum"]
+Visibility = Literal["player", "keeper"]
+
+ID_PATTERN = r"^[^\W\d][\w.\-]{0,63}$"
+MAX_TEXT = 2000
+MAX_OPTIONS = 64
+_ID = re.compile(ID_PATTERN)
+
+
+class VariableError(ValueError):
+    """A write that cannot be made sensible by clamping (wrong type, unknown enum option)."""
+
+
+class VariableDef(BaseModel):
+    """One declared tracker and its current value (one entry of ``variables.yaml``).
+
+    ``visibility`` defaults to ``keeper``: a tracker is secret unless declared otherwise.
+    ``minimum``/``maximum`` bound a number; ``options`` list an enum's values; ``max_length``
+    caps a text. ``labels`` are display names by locale. Unknown keys are preserved.
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str = Field(pattern=ID_PATTERN)
+    kind: Kind = "number"
+    visibility: Visibility = "keeper"
+    labels: dict[str, str] = Field(default_factory=dict)
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    integer: bool = True
+    options: list[str] = Field(default_factory=list, max_length=MAX_OPTIONS)
+    max_length: int = Field(default=500, ge=1, le=MAX_TEXT)
+    value: Any = None
+
+    @field_validator("minimum", "maximum")
+    @classmethod
+    def _finite(cls, value: int | float | None) -> int | float | None:
+        if value is not None and not math.isfinite(value):
+            raise ValueError("bounds must be finite numbers")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> VariableDef:
+        if self.minimum is not None and self.maximum is not None and self.minimum > self.maximum:
+            raise ValueError(f"minimum {self.minimum} is above maximum {self.maximum}")
+        if self.kind == "enum" and not self.options:
+            raise ValueError("an enum variable needs options")
+        if self.value is None:
+            object.__setattr__(self, "value", default_value(self))
+        else:
+            value, _ = check_value(self, self.value)
+            object.__setattr__(self, "value", value)
+        return self
+
+    def label(self, locale: str) -> str:
+        """The display label in ``locale`` (falling back to English, then the id)."""
+        return localized(self.labels, locale) if self.labels else self.id
+
+
+def default_value(var: VariableDef) -> Any:
+    """The value a freshly declared variable starts with."""
+    if var.kind == "number":
+        start = 0.0
+        if var.minimum is not None and start < var.minimum:
+            start = var.minimum
+        if var.maximum is not None and start > var.maximum:
+            start = var.maximum
+        return _number(var, start)
+    if var.kind == "bool":
+        return False
+    if var.kind == "enum":
+        return var.options[0]
+    return ""
+
+
+def _number(var: VariableDef, value: float) -> int | float:
+    if var.integer:
+        return int(math.floor(value + 0.5)) if value >= 0 else -int(math.floor(-value + 0.5))
+    return int(value) if float(value).is_integer() else value
+
+
+_TRUE = {"true", "yes", "on", "1", "是", "真"}
+_FALSE = {"false", "no", "off", "0", "否", "假"}
+
+
+def check_value(var: VariableDef, raw: Any) -> tuple[Any, str | None]:
+    """``(stored value, note)`` for writing ``raw`` into ``var`` (iron rule 1).
+
+    Numbers are converted, rounded when ``integer`` and clamped into ``[minimum, maximum]``
+    (``note`` says when a value was pulled back); texts are cut at ``max_length``; booleans
+    accept true/false words. Raises :class:`VariableError` when no sensible value exists
+    (not a number, an unknown enum option, NaN/infinity).
+    """
+    note = None
+    if var.kind == "number":
+        if isinstance(raw, bool):
+            raise VariableError(f"{var.id} is a number, got a boolean")
+        try:
+            number = float(raw.strip()) if isinstance(raw, str) else float(raw)
+        except (TypeError, ValueError):
+            raise VariableError(f"{var.id} is a number, got {raw!r}") from None
+        if not math.isfinite(number):
+            raise VariableError(f"{var.id} must be a finite number")
+        clamped = number
+        if var.minimum is not None and clamped < var.minimum:
+            clamped = var.minimum
+        if var.maximum is not None and clamped > var.maximum:
+            clamped = var.maximum
+        value = _number(var, clamped)
+        if clamped != number:
+            note = f"{_show(number)} is outside [{_bound(var.minimum)}, {_bound(var.maximum)}]; clamped to {value}"
+        return value, note
+    if var.kind == "bool":
+        if isinstance(raw, bool):
+            return raw, None
+        if isinstance(raw, (int, float)) and raw in (0, 1):
+            return bool(raw), None
+        if isinstance(raw, str) and raw.strip().lower() in _TRUE | _FALSE:
+            return raw.strip().lower() in _TRUE, None
+        raise VariableError(f"{var.id} is true/false, got {raw!r}")
+    if var.kind == "enum":
+        text = str(raw).strip() if isinstance(raw, (str, int, float)) and not isinstance(raw, bool) else None
+        if text not in var.options:
+            raise VariableError(f"{var.id} must be one of {', '.join(var.options)}, got {raw!r}")
+        return text, None
+    if not isinstance(raw, (str, int, float)) or isinstance(raw, bool):
+        raise VariableError(f"{var.id} is a text, got {type(raw).__name__}")
+    text = str(raw)
+    if len(text) > var.max_length:
+        note = f"text cut to {var.max_length} characters"
+        text = text[: var.max_length]
+    return text, note
+
+
+def _show(number: float) -> str:
+    return str(int(number)) if float(number).is_integer() else str(number)
+
+
+def _bound(bound: float | None) -> str:
+    return "-inf" if bound is None else _show(bound)
+
+
+# --- views -----------------------------------------------------------------------------------
+
+
+class PlayerVariable(BaseModel):
+    """A variable as a player may see it. Only ``visibility == "player"`` is representable."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    label: str
+    kind: Kind
+    value: Any
+    visibility: Literal["player"] = "player"
+    minimum: float | None = None
+    maximum: float | None = None
+
+
+class KeeperVariable(BaseModel):
+    """A variable as the keeper (and the keeper's prompt) sees it: every variable."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    label: str
+    kind: Kind
+    value: Any
+    visibility: Visibility
+    minimum: float | None = None
+    maximum: float | None = None
+    options: tuple[str, ...] = ()
+
+
+def player_variables(defs: list[VariableDef], locale: str) -> tuple[PlayerVariable, ...]:
+    """The player-visible variables (the engine-side filter of iron rule 3)."""
+    return tuple(
+        PlayerVariable(
+            id=v.id, label=v.label(locale), kind=v.kind, value=v.value,
+            minimum=v.minimum, maximum=v.maximum,
+        )
+        for v in defs
+        if v.visibility == "player"
+    )
+
+
+def keeper_variables(defs: list[VariableDef], locale: str) -> tuple[KeeperVariable, ...]:
+    """Every variable, for the keeper."""
+    return tuple(
+        KeeperVariable(
+            id=v.id, label=v.label(locale), kind=v.kind, value=v.value, visibility=v.visibility,
+            minimum=v.minimum, maximum=v.maximum, options=tuple(v.options),
+        )
+        for v in defs
+    )
+
+
+def valid_id(text: str) -> bool:
+    return bool(_ID.match(text))

@@ -1,0 +1,1 @@
+"""The providers Loreweaver plugin: provider adapters for the turn pipeline."""

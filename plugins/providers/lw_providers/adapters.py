@@ -1,0 +1,174 @@
+"""The two provider adapters (``lwcore.turn.adapter.ProviderAdapterProtocol``).
+
+- :class:`AnthropicMessages`: ``tools: [{name, description, input_schema}]``; a reply's
+  ``content`` holds ``text`` and ``tool_use`` blocks; results go back as one ``user``
+  message of ``tool_result`` blocks.
+- :class:`ChatCompletions`: ``tools: [{type: function, function: {name, description,
+  parameters}}]``; a reply's ``choices[0].message`` holds ``content`` and ``tool_calls``
+  (arguments are a JSON *string*); results go back as one ``tool`` message per call.
+
+Both are pure except ``send`` (see :mod:`lw_providers.http`).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from lwcore.errors import LwError
+from lwcore.turn.adapter import ParsedReply, ToolCall, ToolOffer, ToolResult
+
+from lw_providers import http
+
+
+def _content_text(content: Any) -> str:
+    return content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+
+
+def _base(payload: Mapping[str, Any]) -> dict[str, Any]:
+    body = copy.deepcopy(dict(payload))
+    body.pop("protocol", None)
+    return body
+
+
+class AnthropicMessages:
+    protocol = "anthropic_messages"
+    default_key_env = "ANTHROPIC_API_KEY"
+    version = "2023-06-01"
+
+    def tool_definitions(self, offers: Sequence[ToolOffer]) -> list[dict[str, Any]]:
+        return [
+            {"name": o.name, "description": o.description, "input_schema": dict(o.parameters)} for o in offers
+        ]
+
+    def request(
+        self, payload: Mapping[str, Any], offers: Sequence[ToolOffer], *, model: str | None, max_tokens: int
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {}
+        if model:
+            body["model"] = model
+        body["max_tokens"] = max_tokens
+        body.update(_base(payload))
+        if offers:
+            body["tools"] = self.tool_definitions(offers)
+        return body
+
+    def parse_reply(self, reply: Mapping[str, Any]) -> ParsedReply:
+        if not isinstance(reply, Mapping) or not isinstance(reply.get("content"), list):
+            raise LwError("not an Anthropic Messages reply (no content list)")
+        texts: list[str] = []
+        calls: list[ToolCall] = []
+        for index, block in enumerate(reply["content"]):
+            if not isinstance(block, Mapping):
+                continue
+            if block.get("type") == "text" and isinstance(block.get("text"), str):
+                texts.append(block["text"])
+            elif block.get("type") == "tool_use":
+                call_id = str(block.get("id") or f"call_{index}")
+                calls.append(ToolCall(call_id, str(block.get("name", "")), block.get("input")))
+        return ParsedReply("".join(texts).strip(), tuple(calls), reply.get("stop_reason"), dict(reply))
+
+    def tool_result_messages(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
+        blocks = []
+        for r in results:
+            block: dict[str, Any] = {"type": "tool_result", "tool_use_id": r.call_id, "content": _content_text(r.content)}
+            if r.is_error:
+                block["is_error"] = True
+            blocks.append(block)
+        return [{"role": "user", "content": blocks}] if blocks else []
+
+    def continue_request(
+        self, request: Mapping[str, Any], reply: Mapping[str, Any], results: Sequence[ToolResult]
+    ) -> dict[str, Any]:
+        body = copy.deepcopy(dict(request))
+        body["messages"] = [
+            *body.get("messages", []),
+            {"role": "assistant", "content": copy.deepcopy(reply.get("content", []))},
+            *self.tool_result_messages(results),
+        ]
+        return body
+
+    def send(self, request: Mapping[str, Any], *, endpoint: str, api_key: str | None, timeout: float) -> dict[str, Any]:
+        headers = {"anthropic-version": self.version}
+        if api_key:
+            headers["x-api-key"] = api_key
+        return http.post_json(endpoint, request, headers=headers, timeout=timeout, secret=api_key)
+
+
+class ChatCompletions:
+    protocol = "chat_completions"
+    default_key_env = "OPENAI_API_KEY"
+
+    def tool_definitions(self, offers: Sequence[ToolOffer]) -> list[dict[str, Any]]:
+        return [
+            {
+                "type": "function",
+                "function": {"name": o.name, "description": o.description, "parameters": dict(o.parameters)},
+            }
+            for o in offers
+        ]
+
+    def request(
+        self, payload: Mapping[str, Any], offers: Sequence[ToolOffer], *, model: str | None, max_tokens: int
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {}
+        if model:
+            body["model"] = model
+        body["max_tokens"] = max_tokens
+        body.update(_base(payload))
+        if offers:
+            body["tools"] = self.tool_definitions(offers)
+        return body
+
+    @staticmethod
+    def _message(reply: Mapping[str, Any]) -> Mapping[str, Any]:
+        choices = reply.get("choices") if isinstance(reply, Mapping) else None
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], Mapping):
+            raise LwError("not a Chat Completions reply (no choices)")
+        message = choices[0].get("message")
+        if not isinstance(message, Mapping):
+            raise LwError("not a Chat Completions reply (choices[0] has no message)")
+        return message
+
+    def parse_reply(self, reply: Mapping[str, Any]) -> ParsedReply:
+        message = self._message(reply)
+        content = message.get("content")
+        if isinstance(content, list):  # content parts
+            content = "".join(p.get("text", "") for p in content if isinstance(p, Mapping))
+        calls = []
+        for index, call in enumerate(message.get("tool_calls") or []):
+            if not isinstance(call, Mapping):
+                continue
+            function = call.get("function") if isinstance(call.get("function"), Mapping) else {}
+            raw = function.get("arguments")
+            arguments: Any = raw
+            if isinstance(raw, str):
+                try:
+                    arguments = json.loads(raw) if raw.strip() else {}
+                except ValueError:
+                    arguments = raw  # left raw: the pipeline answers with a tool error
+            calls.append(ToolCall(str(call.get("id") or f"call_{index}"), str(function.get("name", "")), arguments))
+        stop = reply["choices"][0].get("finish_reason")
+        return ParsedReply((content or "").strip() if isinstance(content, str) else "", tuple(calls), stop, dict(reply))
+
+    def tool_result_messages(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
+        return [{"role": "tool", "tool_call_id": r.call_id, "content": _content_text(r.content)} for r in results]
+
+    def continue_request(
+        self, request: Mapping[str, Any], reply: Mapping[str, Any], results: Sequence[ToolResult]
+    ) -> dict[str, Any]:
+        body = copy.deepcopy(dict(request))
+        assistant = copy.deepcopy(dict(self._message(reply)))
+        assistant.setdefault("role", "assistant")
+        body["messages"] = [*body.get("messages", []), assistant, *self.tool_result_messages(results)]
+        return body
+
+    def send(self, request: Mapping[str, Any], *, endpoint: str, api_key: str | None, timeout: float) -> dict[str, Any]:
+        headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
+        return http.post_json(endpoint, request, headers=headers, timeout=timeout, secret=api_key)
+
+
+ANTHROPIC_MESSAGES = AnthropicMessages()
+CHAT_COMPLETIONS = ChatCompletions()

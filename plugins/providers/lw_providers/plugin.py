@@ -1,0 +1,24 @@
+"""Hook implementations of the providers plugin (light: adapters are lazy references)."""
+
+from __future__ import annotations
+
+from lwcore.contributions import ProviderAdapter, Register
+from lwcore.hookspecs import hookimpl
+
+
+@hookimpl
+def lw_provider_adapters(register: Register[ProviderAdapter]) -> None:
+    register(
+        ProviderAdapter(
+            protocol="anthropic_messages",
+            adapter="lw_providers.adapters:ANTHROPIC_MESSAGES",
+            description={"en": "Anthropic Messages API shapes", "zh": "Anthropic Messages API 形状"},
+        )
+    )
+    register(
+        ProviderAdapter(
+            protocol="chat_completions",
+            adapter="lw_providers.adapters:CHAT_COMPLETIONS",
+            description={"en": "OpenAI-compatible Chat Completions shapes", "zh": "OpenAI 兼容的 Chat Completions 形状"},
+        )
+    )
