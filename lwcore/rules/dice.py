@@ -4,7 +4,7 @@ Grammar (whitespace is ignored; case-insensitive letters)::
 
     expr    := term (('+' | '-') term)*
     term    := unary (('*' | 'x' | '×' | '/') unary)*
-    unary   := '-' unary | atom
+    unary   := ('-' | '+') unary | atom
     atom    := INT | '{' NAME '}' | dice | '(' expr ')'
     dice    := [INT | '{' NAME '}'] 'd' (INT | '{' NAME '}' | '%' | 'F') modifier*
     modifier:= ('kh' | 'kl' | 'dh' | 'dl' | 'k') INT     keep/drop (bare k = kh)
@@ -337,12 +337,12 @@ class _Parser:
 
     def unary(self) -> tuple[Any, ...]:
         tok = self.peek()
-        if tok[0] == "op" and tok[1] == "-":
+        if tok[0] == "op" and tok[1] in "+-":
             self.take()
             self.enter(tok)
-            node = ("neg", self.unary())
+            inner = self.unary()
             self.depth -= 1
-            return node
+            return ("neg", inner) if tok[1] == "-" else inner
         return self.atom()
 
     def enter(self, tok: tuple[str, Any, int]) -> None:

@@ -286,7 +286,9 @@ class _Parser:
             if t != LIST:
                 raise self.fail(f"only dice can be indexed, not a {t}", tok[2], expected="dice[1], dice[2] …")
             idx_tok = self.peek()
+            self.enter(tok[2])
             g, u, gcol = self.sum_()
+            self.depth -= 1
             self.expect_type(u, NUM, gcol, "an index")
             if not self.is_op("]"):
                 tok2 = self.peek()
