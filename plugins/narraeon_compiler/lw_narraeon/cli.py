@@ -24,7 +24,8 @@ def compile_command(batch: str) -> None:
     """Compile each request line; print one response line each (in order).
 
     A line that is not JSON, or a request that fails, gives {"error": {"code", "message"}}
-    on its line; the other lines are unaffected. Blank lines are skipped.
+    on its line; the other lines are unaffected. Blank lines are skipped. Each response is
+    flushed at once, so a host can keep one process and exchange lines with it.
     """
     import json
 
@@ -59,7 +60,7 @@ def compile_command(batch: str) -> None:
                     response = compile_request(request)
             out.write(js_json(response).encode("utf-8"))
             out.write(b"\n")
-        out.flush()
+            out.flush()  # hosts may talk to a long-running process line by line
     finally:
         if close:
             stream.close()

@@ -104,3 +104,22 @@ def test_cli_errors_are_one_line_exit_1(tmp_path) -> None:
             )
         assert proc.returncode == 1, proc.stderr
         assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error:") and "Traceback" not in proc.stderr
+
+
+def test_cli_batch_is_line_by_line_for_a_long_running_host() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from lwcore.cli import main; main(sys.argv[1:])", "prompt", "compile", "--batch", "-"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    try:
+        for text in ("one", "二"):
+            request = {"provider": "openai_responses", "messages": [{"role": "player_input", "markdown": text}]}
+            proc.stdin.write(json.dumps(request).encode() + b"\n")
+            proc.stdin.flush()
+            reply = json.loads(proc.stdout.readline())
+            assert reply["output"]["messages"] == [{"role": "user", "content": text}]
+    finally:
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
+        proc.stdout.close()
+        proc.stderr.close()
