@@ -98,24 +98,29 @@ class Replay:
     unmatched: int = 0
 
 
+_SCAN = json.JSONDecoder().scan_once
+"""The C scanner behind ``json.loads``, called directly (a line is already stripped)."""
+
+
 def replay(lines: Iterable[str]) -> Replay:
     """Replay ``lines`` in order (§5.4). O(1) per line: entries are located through an index."""
     order: dict[int, Entry] = {}
     by_text: dict[str, list[int]] = {}
     seq = 0
     n = bad = unknown = unmatched = 0
-    loads = json.loads
+    scan = _SCAN
+    ws = js.JS_WS
     for line in lines:
         n += 1
-        s = line.strip(js.JS_WS)
+        s = line.strip(ws)
         if not s:
             continue
         try:
-            o = loads(s)
-        except (ValueError, RecursionError):
+            o, end = scan(s, 0)
+        except (StopIteration, ValueError, RecursionError):
             bad += 1
             continue
-        if type(o) is not dict:
+        if end != len(s) or type(o) is not dict:
             bad += 1
             continue
         op = o.get("op")
@@ -196,9 +201,39 @@ def read_lines(path: Path) -> list[str]:
     return data.decode("utf-8", errors="replace").split("\n")
 
 
-def read(path: Path) -> Replay:
-    """Replay the file at ``path``; an unreadable or missing file is an empty view."""
-    return replay(read_lines(path))
+_CACHE: dict[str, tuple[tuple[int, int, int], Replay]] = {}
+
+
+def read(path: Path, *, cache: bool = True) -> Replay:
+    """Replay the file at ``path``; an unreadable or missing file is an empty view.
+
+    The replayed view is reused while the file's (size, mtime, inode) stay the same -- every
+    append changes the size, so a new line is always seen by the next read. Callers get a
+    fresh list of the cached entries; they must not mutate the entries themselves.
+    """
+    key = str(path)
+    try:
+        st = os.stat(path)
+    except OSError:
+        _CACHE.pop(key, None)
+        return Replay()
+    stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
+    hit = _CACHE.get(key) if cache else None
+    if hit is not None and hit[0] == stamp:
+        r = hit[1]
+        return Replay(list(r.entries), r.lines, r.bad, r.unknown_ops, r.unmatched)
+    result = replay(read_lines(path))
+    if cache:
+        if len(_CACHE) > 16:
+            _CACHE.clear()
+        _CACHE[key] = (stamp, result)
+        result = Replay(list(result.entries), result.lines, result.bad, result.unknown_ops, result.unmatched)
+    return result
+
+
+def clear_cache() -> None:
+    """Forget every cached view (benchmarks and tests)."""
+    _CACHE.clear()
 
 
 def injectable(entries: Sequence[Entry], *, require_confirm: bool = True) -> list[Entry]:
@@ -307,7 +342,7 @@ class ModelInbox:
 def _human_op(path: Path, op: str, index: int) -> tuple[Entry, str]:
     from lwcore.errors import LwError
 
-    view = read(path).entries
+    view = read(path, cache=False).entries
     if not 0 <= index < len(view):
         raise LwError(f"no inbox entry #{index}", file=path, expected=f"an index from 0 to {len(view) - 1}" if view else "a non-empty inbox")
     entry = view[index]

@@ -175,3 +175,17 @@ def test_sink_never_rewrites_existing_content(tmp_path):
     cfg = merge({"memory": {"sinks": {"pitfall": {"path": str(target), "header": "## H\n"}}}})
     sinks.sink_entry(cfg, ib.Entry("新", "2026-01-01T00:00:00Z", kind="pitfall"))
     assert target.read_text(encoding="utf-8") == "已有内容\n- 新（2026-01-01）\n"
+
+
+def test_cached_view_sees_every_append(tmp_path):
+    path = tmp_path / "in.jsonl"
+    model = ib.ModelInbox(path)
+    model.propose("a")
+    assert [e.text for e in ib.read(path).entries] == ["a"]
+    first = ib.read(path)
+    first.entries.clear()  # callers get their own list
+    assert [e.text for e in ib.read(path).entries] == ["a"]
+    model.propose("b")
+    assert [e.text for e in ib.read(path).entries] == ["a", "b"]
+    path.unlink()
+    assert ib.read(path).entries == []
