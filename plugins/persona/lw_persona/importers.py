@@ -70,6 +70,10 @@ def load_card(data: bytes, name: str) -> ImportResult[dict[str, Any]]:
         hint = "a whale-persona preset: import it with the persona-preset importer" if kind == "whale-preset" else None
         raise LwError("not a SillyTavern character card", file=name or None,
                       expected=hint or "a chara_card_v2/v3 JSON, a V1 card, or a card PNG")
+    if not result.preset["persona"]:
+        named = ", ".join(f for f, _ in result.unmapped) or "none"
+        raise LwError("nothing to import: the card has no description, personality, scenario, usable system_prompt "
+                      f"or post_history_instructions (fields not carried: {named})", file=name or None)
     report = ImportReport(
         carried=tuple(result.mapped),
         dropped=tuple(Dropped(f, r) for f, r in result.unmapped),

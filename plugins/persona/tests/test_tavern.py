@@ -93,8 +93,9 @@ def test_no_usable_contract_is_not_reported_as_mapped():
     assert not any("system_prompt" in m for m in r.mapped)
     assert any(f == "data.system_prompt" for f, _ in r.unmapped)
     assert any("nothing mappable" in n for n in r.notes)
-    result = importers.load_card(json.dumps({"spec": "chara_card_v2", "data": {"name": "N", "description": ""}}).encode(), "c.json")
-    assert result.report.carried == () and result.report.warnings
+    with pytest.raises(LwError, match="nothing to import.*data.first_mes"):
+        importers.load_card(json.dumps({"spec": "chara_card_v2", "data": {"name": "N", "description": "",
+                                                                          "first_mes": "hi"}}).encode(), "c.json")
 
 
 def test_export_import_round_trip_exact():
