@@ -1,0 +1,46 @@
+"""Property tests: no input makes the renderer or the replay raise; bullets never orphan."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lw_persona import config as cfgmod
+from lw_persona import inbox as ib
+from lw_persona.render import bullet, render_config
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(
+        st.sampled_from(["text", "enabled", "on", "byModel", "contracts", "stance", "tag", "status", "x"]), children, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(st.text(alphabet="ab \n\t\r", max_size=30))
+def test_bullet_never_leaves_an_orphan_dash(text):
+    for line in bullet(text).split("\n"):
+        assert line == "" or (line.startswith("- ") and line[2:].strip(" \t\r") != "")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.sampled_from(["enabled", "thinkingLanguage", "persona", "memory", "budget"]), json_values, max_size=5),
+       st.dictionaries(st.sampled_from(["stance", "character", "suffix", "contracts", "appearance", "tone", "userName",
+                                        "selfNameFlash", "selfNameByModel", "enabled"]), json_values, max_size=6))
+def test_render_never_raises(tmp_path_factory, top, persona):
+    raw = dict(top)
+    raw["persona"] = persona
+    cfg = cfgmod.merge(raw)
+    folder = tmp_path_factory.mktemp("r")
+    out = render_config(cfg, model="m-pro", cwd="/x", capture=True, inbox_file=folder / "none.jsonl",
+                        env={"DSH_HOME": str(folder)})
+    assert all(isinstance(out[k], str) for k in ("persona-prefix", "thinking-language", "persona-suffix"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.text(max_size=20), json_values.map(lambda v: json.dumps(v))), max_size=20))
+def test_replay_never_raises(lines):
+    view = ib.replay(lines).entries
+    assert all(e.text and "\n" not in e.text for e in view)
