@@ -1,0 +1,255 @@
+"""The derived cache ``.cache/index.db`` (spec §11): SQLite, rebuilt from the source files.
+
+It is the only persistent derivative; deleting it never changes an answer. It is rebuilt on
+the first query and whenever the sources changed (a signature over every source file's path,
+size and mtime). The rebuilder reads only 定稿/大纲/文风 and book.yaml, so it doubles as a
+reference implementation of the format.
+
+Tables (machine domain, English names): ``chapters``, ``promises``, ``secrets``,
+``knowers``, ``entities``, ``timeline``, ``presence``, ``fingerprints``, ``meta``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from lw_storyrepo import repo as R
+from lw_storyrepo.board import deadline_chapter, strong_hook
+from lw_storyrepo.dialect import quick_meta
+from lw_storyrepo.repo import StoryRepo, as_int, as_list
+
+SCHEMA_VERSION = "1"
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE chapters (num INTEGER PRIMARY KEY, title TEXT, volume INTEGER, pov TEXT, book_time TEXT,
+  words INTEGER, opened TEXT, advanced TEXT, paid TEXT, contract TEXT, strong_hook INTEGER, path TEXT, extra TEXT);
+CREATE TABLE promises (id TEXT PRIMARY KEY, title TEXT, type TEXT, strength TEXT, state TEXT, opened INTEGER,
+  deadline TEXT, deadline_chapter INTEGER, last INTEGER, has_plan INTEGER, path TEXT, extra TEXT);
+CREATE TABLE secrets (id TEXT PRIMARY KEY, title TEXT, reader_knows INTEGER, registered INTEGER, keywords TEXT,
+  path TEXT, extra TEXT);
+CREATE TABLE knowers (secret TEXT, name TEXT);
+CREATE TABLE entities (name TEXT, canonical TEXT, kind TEXT, first INTEGER, source TEXT);
+CREATE TABLE characters (name TEXT PRIMARY KEY, state TEXT, location TEXT, realm TEXT, holds TEXT, last INTEGER, extra TEXT);
+CREATE TABLE timeline (chapter INTEGER, book_time TEXT, event TEXT);
+CREATE TABLE presence (chapter INTEGER, name TEXT);
+CREATE TABLE fingerprints (chapter INTEGER PRIMARY KEY, data TEXT);
+CREATE INDEX knowers_name ON knowers(name);
+CREATE INDEX presence_name ON presence(name);
+"""
+
+
+def signature(repo: StoryRepo) -> str:
+    h = hashlib.blake2b(digest_size=16)
+    h.update(SCHEMA_VERSION.encode())
+    stack = [repo.p("book.yaml")]
+    try:
+        st = stack[0].stat()
+        h.update(f"book.yaml\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    except OSError:
+        pass
+    dirs = [repo.p(top) for top in R.SOURCE_ROOTS]
+    while dirs:
+        d = dirs.pop()
+        try:
+            entries = sorted(os.scandir(d), key=lambda e: e.name)
+        except OSError:
+            continue
+        for e in entries:
+            if e.is_dir(follow_symlinks=False):
+                dirs.append(Path(e.path))
+            elif e.name.endswith(".md"):
+                st = e.stat()
+                h.update(f"{e.path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
+
+
+def _j(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def db_path(repo: StoryRepo) -> Path:
+    return repo.p(f"{R.CACHE}/index.db")
+
+
+def rebuild(repo: StoryRepo, sig: str | None = None) -> Path:
+    """Rebuild the whole index from the source files (into a temp file, then rename)."""
+    from lw_storyrepo.fingerprint import fingerprint
+
+    sig = sig or signature(repo)
+    target = db_path(repo)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f"index.{os.getpid()}.tmp")
+    if tmp.exists():
+        tmp.unlink()
+    con = sqlite3.connect(tmp)
+    try:
+        con.execute("PRAGMA journal_mode=OFF")
+        con.execute("PRAGMA synchronous=OFF")
+        con.executescript(SCHEMA)
+        book = repo.book()
+        size = book["卷规模"]
+        chapters, fps = [], []
+        for num, path in repo.chapter_files():
+            text = path.read_text(encoding="utf-8")
+            meta, body = quick_meta(text, repo.rel(path))
+            known = {"章号", "标题", "卷", "视角", "书内时间", "字数", "开启承诺", "推进承诺", "兑付承诺", "合同"}
+            chapters.append((
+                num, str(meta.get("标题") or path.stem[5:]), as_int(meta.get("卷")), str(meta.get("视角") or ""),
+                str(meta.get("书内时间") or ""), as_int(meta.get("字数")),
+                _j([str(x) for x in as_list(meta.get("开启承诺"))]), _j([str(x) for x in as_list(meta.get("推进承诺"))]),
+                _j([str(x) for x in as_list(meta.get("兑付承诺"))]), _j([str(x) for x in as_list(meta.get("合同"))]),
+                1 if strong_hook(meta) else 0, repo.rel(path), _j({k: v for k, v in meta.items() if k not in known}),
+            ))
+            fps.append((num, _j(fingerprint(body))))
+        con.executemany("INSERT INTO chapters VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", chapters)
+        con.executemany("INSERT INTO fingerprints VALUES (?,?)", fps)
+        rows = []
+        for item in repo.promises():
+            m = item.meta
+            known = {"类型", "强度", "状态", "开启章", "兑付期限", "最后推进章"}
+            rows.append((
+                item.id, item.title, str(m.get("类型") or ""), str(m.get("强度") or ""), str(m.get("状态") or "进行"),
+                as_int(m.get("开启章")), None if m.get("兑付期限") is None else str(m.get("兑付期限")),
+                deadline_chapter(m.get("兑付期限"), size), as_int(m.get("最后推进章")),
+                1 if item.section("兑付计划") else 0, repo.rel(item.path), _j({k: v for k, v in m.items() if k not in known}),
+            ))
+        con.executemany("INSERT INTO promises VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+        aliases = repo.aliases()
+        srows, krows = [], []
+        for item in repo.secrets():
+            m = item.meta
+            known = {"知情人", "读者已知", "登记章", "关键词"}
+            srows.append((item.id, item.title, 1 if m.get("读者已知") is True else 0, as_int(m.get("登记章")),
+                          _j([str(k) for k in as_list(m.get("关键词"))]), repo.rel(item.path),
+                          _j({k: v for k, v in m.items() if k not in known})))
+            for k in as_list(m.get("知情人")):
+                krows.append((item.id, aliases.get(str(k), str(k))))
+        con.executemany("INSERT INTO secrets VALUES (?,?,?,?,?,?,?)", srows)
+        con.executemany("INSERT INTO knowers VALUES (?,?)", krows)
+        erows, crows = [], []
+        for name, m in repo.characters().items():
+            erows.append((name, name, "人物", None, "角色卡"))
+            for a in as_list(m.get("别名")):
+                erows.append((str(a), name, "人物", None, "角色卡"))
+            known = {"姓名", "状态", "位置", "境界", "持有", "最后变更章", "别名"}
+            crows.append((name, str(m.get("状态") or ""), str(m.get("位置") or ""), str(m.get("境界") or ""),
+                          _j([str(x) for x in as_list(m.get("持有"))]), as_int(m.get("最后变更章")),
+                          _j({k: v for k, v in m.items() if k not in known})))
+        for row in repo.roster():
+            erows.append((row["正名"], row["正名"], row["类型"], row["首现章"], "名册"))
+            for a in row["别名"]:
+                erows.append((a, row["正名"], row["类型"], row["首现章"], "名册"))
+        con.executemany("INSERT INTO entities VALUES (?,?,?,?,?)", erows)
+        con.executemany("INSERT INTO characters VALUES (?,?,?,?,?,?,?)", crows)
+        trows, prows = [], []
+        for row in repo.timeline():
+            trows.append((row["章"], row["书内时间"], row["事件"]))
+            for name in row["在场"]:
+                prows.append((row["章"], aliases.get(name, name)))
+        con.executemany("INSERT INTO timeline VALUES (?,?,?)", trows)
+        con.executemany("INSERT INTO presence VALUES (?,?)", prows)
+        con.executemany("INSERT INTO meta VALUES (?,?)", [
+            ("signature", sig), ("schema", SCHEMA_VERSION), ("book", _j(book)),
+            ("last_chapter", str(chapters[-1][0] if chapters else 0)),
+        ])
+        con.commit()
+    finally:
+        con.close()
+    os.replace(tmp, target)
+    return target
+
+
+def connect(repo: StoryRepo) -> sqlite3.Connection:
+    """An open connection to a fresh index (rebuilt first when missing or stale)."""
+    path = db_path(repo)
+    sig = signature(repo)
+    if path.is_file():
+        try:
+            con = sqlite3.connect(path)
+            row = con.execute("SELECT value FROM meta WHERE key='signature'").fetchone()
+            if row and row[0] == sig:
+                return con
+            con.close()
+        except sqlite3.DatabaseError:
+            pass
+    rebuild(repo, sig)
+    return sqlite3.connect(path)
+
+
+# --- queries -----------------------------------------------------------------------------------------
+
+
+def _book(con: sqlite3.Connection) -> dict[str, Any]:
+    return json.loads(con.execute("SELECT value FROM meta WHERE key='book'").fetchone()[0])
+
+
+def _last(con: sqlite3.Connection) -> int:
+    return int(con.execute("SELECT value FROM meta WHERE key='last_chapter'").fetchone()[0])
+
+
+def query(repo: StoryRepo, kind: str, arg: str | None = None, *, within: int | None = None) -> list[dict[str, Any]]:
+    """Answer one query from the index. Kinds: due, debt, knows, present, chapters, promises."""
+    from lwcore.errors import LwError
+
+    con = connect(repo)
+    try:
+        book = _book(con)
+        last = _last(con)
+        current = last + 1
+        if kind in ("due", "到期"):
+            horizon = within if within is not None else max(3, book["卷规模"] // 4)
+            rows = con.execute(
+                "SELECT id, title, strength, deadline, deadline_chapter, last FROM promises "
+                "WHERE state='进行' AND deadline_chapter IS NOT NULL AND deadline_chapter - ? <= ? "
+                "ORDER BY deadline_chapter, id", (current, horizon)).fetchall()
+            return [{"id": r[0], "title": r[1], "strength": r[2], "deadline": r[3], "deadline_chapter": r[4],
+                     "last": r[5], "overdue": r[4] < current} for r in rows]
+        if kind in ("debt", "节奏债"):
+            rows = con.execute(
+                "SELECT id, title, COALESCE(last, opened, 0) FROM promises WHERE state='进行' AND strength='高' "
+                "AND ? - COALESCE(last, opened, 0) > ? ORDER BY ? - COALESCE(last, opened, 0) DESC, id",
+                (current, book["高承诺最大搁置章数"], current)).fetchall()
+            return [{"id": r[0], "title": r[1], "last": r[2], "idle": current - r[2]} for r in rows]
+        if kind in ("knows", "谁知道"):
+            if not arg:
+                raise LwError("谁知道什么：给一个信息差编号（S-021）或一个角色名")
+            if arg.upper().startswith("S-"):
+                rows = con.execute("SELECT name FROM knowers WHERE secret=? ORDER BY name", (arg.upper(),)).fetchall()
+                reader = con.execute("SELECT reader_knows FROM secrets WHERE id=?", (arg.upper(),)).fetchone()
+                if reader is None:
+                    raise LwError(f"找不到信息差 {arg}")
+                return [{"secret": arg.upper(), "name": r[0]} for r in rows] + (
+                    [{"secret": arg.upper(), "name": "（读者）"}] if reader[0] else [])
+            canonical = _canonical(con, arg)
+            rows = con.execute(
+                "SELECT s.id, s.title, EXISTS(SELECT 1 FROM knowers k WHERE k.secret=s.id AND k.name=?) "
+                "FROM secrets s ORDER BY s.id", (canonical,)).fetchall()
+            return [{"name": canonical, "secret": r[0], "title": r[1], "knows": bool(r[2])} for r in rows]
+        if kind in ("present", "在场"):
+            if not arg:
+                raise LwError("谁在场：给一个章号或一个角色名")
+            if arg.isdigit():
+                rows = con.execute("SELECT name FROM presence WHERE chapter=? ORDER BY rowid", (int(arg),)).fetchall()
+                return [{"chapter": int(arg), "name": r[0]} for r in rows]
+            canonical = _canonical(con, arg)
+            rows = con.execute("SELECT chapter FROM presence WHERE name=? ORDER BY chapter", (canonical,)).fetchall()
+            return [{"name": canonical, "chapter": r[0]} for r in rows]
+        if kind in ("chapters", "章节"):
+            rows = con.execute("SELECT num, title, volume, pov, words FROM chapters ORDER BY num").fetchall()
+            return [{"num": r[0], "title": r[1], "volume": r[2], "pov": r[3], "words": r[4]} for r in rows]
+        if kind in ("promises", "承诺"):
+            rows = con.execute("SELECT id, title, type, strength, state, opened, deadline, last FROM promises ORDER BY id").fetchall()
+            return [dict(zip(("id", "title", "type", "strength", "state", "opened", "deadline", "last"), r)) for r in rows]
+        raise LwError(f"未知查询 {kind!r}", expected="due、debt、knows、present、chapters、promises")
+    finally:
+        con.close()
+
+
+def _canonical(con: sqlite3.Connection, name: str) -> str:
+    row = con.execute("SELECT canonical FROM entities WHERE name=? LIMIT 1", (name,)).fetchone()
+    return row[0] if row else name
