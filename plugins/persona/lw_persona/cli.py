@@ -214,14 +214,13 @@ def export_cmd(preset_id: str, output: str | None) -> None:
     """Export a preset as a SillyTavern chara_card_v2 JSON card."""
     from pathlib import Path
 
-    from lwcore.fileio import atomic_write_text
-
+    from lw_persona.config import write_text_atomic
     from lw_persona.presets import load
     from lw_persona.tavern import to_card
 
     text = json.dumps(to_card(load(preset_id)), ensure_ascii=False, indent=2) + "\n"
     if output:
-        atomic_write_text(Path(output), text)
+        write_text_atomic(Path(output), text)
         click.echo(f"wrote {output}")
     else:
         click.echo(text, nl=False)

@@ -193,7 +193,6 @@ def write_patch(path: Path, patch: Mapping[str, Any]) -> dict[str, Any]:
     JSON object: a damaged file is never overwritten.
     """
     from lwcore.errors import LwError
-    from lwcore.fileio import atomic_write_text
 
     raw = read_raw(path)
     if raw is None:
@@ -205,8 +204,28 @@ def write_patch(path: Path, patch: Mapping[str, Any]) -> dict[str, Any]:
     for key in PATCHABLE_KEYS:
         if key in patch:
             out[key] = patch[key]
-    atomic_write_text(Path(path), dumps(out))
+    write_text_atomic(Path(path), dumps(out))
     return out
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Atomic UTF-8 write (temp file + rename) that keeps the file's permission bits.
+
+    A new file gets the usual ``0o666 & ~umask`` instead of the temp file's ``0o600``.
+    """
+    from lwcore.fileio import atomic_write_text
+
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    atomic_write_text(Path(path), text)
+    try:
+        os.chmod(path, mode)
+    except OSError:
+        pass
 
 
 def resolve_in_config_dir(value: str, env: Mapping[str, str] | None = None) -> Path:

@@ -189,11 +189,9 @@ def body_for_file(preset: Mapping[str, Any]) -> dict[str, Any]:
 
 def save(preset: Mapping[str, Any], env: Mapping[str, str] | None = None) -> Path:
     """Write a preset file (atomic; same id overwrites)."""
-    from lwcore.fileio import atomic_write_text
-
     body = body_for_file(preset)
     path = presets_dir(env) / (body["id"] + ".json")
-    atomic_write_text(path, json.dumps(body, ensure_ascii=False, indent=2) + "\n")
+    cfgmod.write_text_atomic(path, json.dumps(body, ensure_ascii=False, indent=2) + "\n")
     return path
 
 

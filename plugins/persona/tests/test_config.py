@@ -108,3 +108,13 @@ def test_inbox_path_rules(home, tmp_path):
     assert cfgmod.inbox_path(cfgmod.merge({"memory": {"inboxPath": " /abs/in.jsonl "}})) == Path("/abs/in.jsonl")
     assert cfgmod.inbox_path(cfgmod.merge({"memory": {"inboxPath": "sub/in.jsonl"}})) == home / "whale-persona" / "sub" / "in.jsonl"
     assert cfgmod.inbox_path(cfg, tmp_path / "o.jsonl") == tmp_path / "o.jsonl"
+
+
+def test_patch_keeps_permission_bits(write_config):
+    import os
+    import stat
+
+    path = write_config({"persona": {}})
+    os.chmod(path, 0o640)
+    cfgmod.write_patch(path, {"persona": {"stance": "x"}})
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o640
