@@ -477,7 +477,10 @@ def _finish(compiled: CompiledTurn, ctx: ToolContext, text: str, results: list[T
     narration, rolls = expand_narration(text, ctx.rng)
     turn = room.turn_number + 1
     if compiled.player_input:
-        room.record(HistoryEntry(turn=turn, role="player", actor=compiled.actor.id, text=compiled.player_input))
+        # what the keeper tells the model is direction, not play: players never see it
+        audience = "keeper" if compiled.keeper else "all"
+        room.record(HistoryEntry(turn=turn, role="player", actor=compiled.actor.id, text=compiled.player_input,
+                                 audience=audience))
     for event in ctx.events:
         audience = "all" if event.get("audience", "all") == "all" else "keeper"
         room.record(HistoryEntry(turn=turn, role="event", text=_event_line(event), audience=audience, data=dict(event)))

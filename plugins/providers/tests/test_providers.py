@@ -1,0 +1,79 @@
+"""The providers plugin: registered by a real kernel, and both adapters' shapes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lwcore.contributions import resolve
+from lwcore.errors import LwError
+from lwcore.kernel import Kernel
+from lwcore.turn.adapter import ProviderAdapterProtocol, ToolOffer, ToolResult
+
+OFFER = ToolOffer("roll_it", "Roll it.", {"type": "object", "properties": {"n": {"type": "integer"}}})
+
+
+def test_kernel_finds_the_bundled_adapters(tmp_path: Path) -> None:
+    kernel = Kernel(data_dir=tmp_path, env={})
+    record = kernel.plugin("providers")
+    assert record.status == "enabled" and record.manifest.bundled and "net" in record.manifest.needs
+    adapters = kernel.provider_adapters
+    assert {"anthropic_messages", "chat_completions"} <= set(adapters)
+    for protocol in ("anthropic_messages", "chat_completions"):
+        assert adapters.origin(protocol) == "providers"
+        adapter = resolve(adapters[protocol].adapter)
+        assert isinstance(adapter, ProviderAdapterProtocol) and adapter.protocol == protocol
+
+
+def test_plugin_module_is_light() -> None:
+    import subprocess
+    import sys
+
+    code = "import lw_providers.plugin, sys; print('lw_providers.adapters' in sys.modules, 'pydantic' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_anthropic_shapes() -> None:
+    from lw_providers.adapters import ANTHROPIC_MESSAGES as a
+
+    payload = {"protocol": "anthropic_messages", "system": [{"type": "text", "text": "S"}],
+               "messages": [{"role": "user", "content": "hi"}]}
+    body = a.request(payload, [OFFER], model="m", max_tokens=10)
+    assert body["tools"] == [{"name": "roll_it", "description": "Roll it.", "input_schema": dict(OFFER.parameters)}]
+    assert "protocol" not in body and payload["protocol"] == "anthropic_messages"  # not mutated
+    assert "tools" not in a.request(payload, [], model=None, max_tokens=10)
+    reply = {"content": [{"type": "text", "text": "A"}, {"type": "tool_use", "id": "x", "name": "roll_it", "input": {"n": 1}},
+                         {"type": "tool_use", "name": "roll_it", "input": "garbage"}], "stop_reason": "tool_use"}
+    parsed = a.parse_reply(reply)
+    assert parsed.text == "A" and [c.arguments for c in parsed.tool_calls] == [{"n": 1}, "garbage"]
+    results = [ToolResult("x", "roll_it", {"ok": 1}), ToolResult("call_2", "roll_it", {"error": "bad"}, is_error=True)]
+    nxt = a.continue_request(body, reply, results)
+    assert nxt["messages"][-2] == {"role": "assistant", "content": reply["content"]}
+    assert nxt["messages"][-1]["content"][1] == {"type": "tool_result", "tool_use_id": "call_2",
+                                                "content": '{"error": "bad"}', "is_error": True}
+    assert len(body["messages"]) == 1  # continue_request copies
+    with pytest.raises(LwError):
+        a.parse_reply({"choices": []})
+
+
+def test_chat_shapes() -> None:
+    from lw_providers.adapters import CHAT_COMPLETIONS as c
+
+    payload = {"protocol": "chat_completions", "messages": [{"role": "system", "content": "S"}]}
+    body = c.request(payload, [OFFER], model="m", max_tokens=10)
+    assert body["tools"][0] == {"type": "function", "function": {"name": "roll_it", "description": "Roll it.",
+                                                                 "parameters": dict(OFFER.parameters)}}
+    reply = {"choices": [{"finish_reason": "tool_calls", "message": {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "roll_it", "arguments": '{"n": 2}'}},
+        {"id": "c2", "type": "function", "function": {"name": "roll_it", "arguments": "{broken"}},
+    ]}}]}
+    parsed = c.parse_reply(reply)
+    assert parsed.text == "" and [t.arguments for t in parsed.tool_calls] == [{"n": 2}, "{broken"]
+    assert parsed.stop_reason == "tool_calls"
+    nxt = c.continue_request(body, reply, [ToolResult("c1", "roll_it", {"v": 3})])
+    assert nxt["messages"][-1] == {"role": "tool", "tool_call_id": "c1", "content": '{"v": 3}'}
+    assert nxt["messages"][-2]["tool_calls"][0]["id"] == "c1"
+    with pytest.raises(LwError):
+        c.parse_reply({"content": []})

@@ -1,0 +1,127 @@
+"""The tool loop against a fake HTTP server on 127.0.0.1 speaking both protocols (no network)."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from lwcore.errors import LwError
+from lwcore.turn.pipeline import run_turn
+from lwcore.turn.room import Room
+
+KEY = "sk-test-secret-key"
+
+
+def _anthropic_step(step: int) -> dict:
+    if step == 0:
+        return {"content": [
+            {"type": "text", "text": "让我看看。"},
+            {"type": "tool_use", "id": "tu1", "name": "skill_check", "input": {"character": "p1", "skill": "侦查"}},
+        ], "stop_reason": "tool_use"}
+    if step == 1:
+        return {"content": [
+            {"type": "tool_use", "id": "tu2", "name": "adjust_variable", "input": {"id": "clues_found", "delta": 9}},
+        ], "stop_reason": "tool_use"}
+    return {"content": [{"type": "text", "text": "你找到了 {{roll:1d4}} 枚鳞片。"}], "stop_reason": "end_turn"}
+
+
+def _chat_step(step: int) -> dict:
+    def call(i, name, args):
+        return {"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+
+    if step == 0:
+        message = {"role": "assistant", "content": None,
+                   "tool_calls": [call(1, "skill_check", {"character": "p1", "skill": "侦查"})]}
+    elif step == 1:
+        message = {"role": "assistant", "content": "",
+                   "tool_calls": [call(2, "adjust_variable", {"id": "clues_found", "delta": 9})]}
+    else:
+        message = {"role": "assistant", "content": "你找到了 {{roll:1d4}} 枚鳞片。"}
+    return {"choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if step < 2 else "stop"}]}
+
+
+class FakeProvider:
+    """A threaded loopback server: answers step N of a scripted conversation per request."""
+
+    def __init__(self, script, *, status: int = 200, endless: bool = False) -> None:
+        self.requests: list[tuple[dict, dict]] = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802
+                length = int(self.headers.get("content-length", 0))
+                body = json.loads(self.rfile.read(length).decode("utf-8"))
+                outer.requests.append((dict(self.headers), body))
+                step = 0 if endless else len(outer.requests) - 1
+                data = json.dumps(script(step)).encode("utf-8")
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args) -> None:  # quiet
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1/endpoint"
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+
+    def __enter__(self) -> FakeProvider:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.mark.parametrize(("protocol", "script"), [("anthropic_messages", _anthropic_step), ("chat_completions", _chat_step)])
+def test_tool_loop_until_final_reply(kernel, room_dir: Path, protocol: str, script) -> None:
+    with FakeProvider(script) as fake:
+        result = run_turn(kernel, room_dir, "我检查船舱。", provider=protocol, endpoint=fake.url, api_key=KEY,
+                          model="fake-model", rng=random.Random(4))
+    applied = result.applied
+    assert applied.steps == 3 and len(fake.requests) == 3
+    assert [r.name for r in applied.results] == ["skill_check", "adjust_variable"]
+    assert applied.results[1].content["value"] == 6  # clamped from 1 + 9
+    assert "{{" not in applied.narration and "枚鳞片" in applied.narration
+    headers, first = fake.requests[0]
+    lowered = {k.lower(): v for k, v in headers.items()}
+    if protocol == "anthropic_messages":
+        assert lowered["x-api-key"] == KEY and "anthropic-version" in lowered
+        last = fake.requests[2][1]["messages"]
+        assert last[-1]["content"][0]["type"] == "tool_result" and last[-2]["role"] == "assistant"
+    else:
+        assert lowered["authorization"] == f"Bearer {KEY}"
+        last = fake.requests[2][1]["messages"]
+        assert last[-1]["role"] == "tool" and last[-2]["tool_calls"][0]["function"]["name"] == "adjust_variable"
+    assert first["model"] == "fake-model" and first["tools"]
+    # the request grows by exactly the assistant turn and the results each step
+    assert len(fake.requests[1][1]["messages"]) > len(first["messages"])
+    room = Room.load(room_dir)
+    assert room.variable("clues_found").value == 6 and room.history[-1].role == "keeper"
+
+
+def test_step_limit_stops_an_endless_loop(kernel, room_dir: Path) -> None:
+    with FakeProvider(_anthropic_step, endless=True) as fake:
+        result = run_turn(kernel, room_dir, "…", endpoint=fake.url, api_key=None, max_steps=3)
+    assert len(fake.requests) == 3 and result.applied.steps == 3
+    assert any(e.get("kind") == "loop" for e in result.applied.events)
+
+
+def test_http_errors_are_located_and_never_show_the_key(kernel, room_dir: Path) -> None:
+    with FakeProvider(lambda step: {"error": KEY}, status=500) as fake:
+        with pytest.raises(LwError) as info:
+            run_turn(kernel, room_dir, "…", endpoint=fake.url, api_key=KEY)
+    assert "HTTP 500" in str(info.value) and KEY not in str(info.value)
+    with pytest.raises(LwError, match="request failed"):
+        run_turn(kernel, room_dir, "…", endpoint="http://127.0.0.1:9/none", api_key=KEY)
+    with pytest.raises(LwError, match="http"):
+        run_turn(kernel, room_dir, "…", endpoint="file:///etc/passwd", api_key=KEY)
+    assert Room.load(room_dir).history == []  # a failed turn writes nothing

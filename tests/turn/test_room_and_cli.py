@@ -1,0 +1,113 @@
+"""The room on disk (unknown fields kept, located errors), roll macros, and ``lw turn``."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from lwcore.cli import lw
+from lwcore.errors import LwError
+from lwcore.turn.macros import expand_rolls
+from lwcore.turn.pipeline import run_turn
+from lwcore.turn.room import Room
+
+LW = str(Path(sys.executable).with_name("lw"))
+REPLIES = Path(__file__).resolve().parents[2] / "examples" / "fog-harbor" / "replies"
+
+
+def test_unknown_fields_survive_a_write(kernel, room_dir: Path) -> None:
+    room_yaml = room_dir / "room.yaml"
+    room_yaml.write_text(room_yaml.read_text(encoding="utf-8") + "house_rules: {pushing: 禁止}\n", encoding="utf-8")
+    variables = room_dir / "variables.yaml"
+    variables.write_text(
+        variables.read_text(encoding="utf-8").replace("  - id: clues_found\n", "  - id: clues_found\n    note: 作者备注\n")
+        + "schema_note: kept\n",
+        encoding="utf-8",
+    )
+    sheet = room_dir / "sheets" / "chen-mo.yaml"
+    sheet.write_text(sheet.read_text(encoding="utf-8") + "portrait: chen.png\n", encoding="utf-8")
+    reply = {"content": [
+        {"type": "tool_use", "id": "a", "name": "adjust_variable", "input": {"id": "clues_found", "delta": 1}},
+        {"type": "tool_use", "id": "b", "name": "loss_check", "input": {"character": "陈默", "subsystem": "sanity", "loss": "1/1"}},
+    ]}
+    result = run_turn(kernel, room_dir, "…", reply=reply, rng=random.Random(1))
+    assert not any(r.is_error for r in result.applied.results)
+    room = Room.load(room_dir)
+    assert room.file.model_extra["house_rules"] == {"pushing": "禁止"}
+    assert room.variables.model_extra["schema_note"] == "kept"
+    assert room.variable("clues_found").model_extra["note"] == "作者备注"
+    assert room.sheets["p1"].model_extra["portrait"] == "chen.png" and room.sheets["p1"].values["理智"] == 59
+    assert "minimum: 0\n" in variables.read_text(encoding="utf-8")  # integers stay integers
+
+
+def test_bad_room_files_give_located_errors(room_dir: Path) -> None:
+    (room_dir / "room.yaml").write_text("id: x\nsystem: [unclosed\n", encoding="utf-8")
+    with pytest.raises(LwError) as info:
+        Room.load(room_dir)
+    assert info.value.file.endswith("room.yaml") and info.value.line is not None
+    (room_dir / "room.yaml").write_text("id: x\nsystem: coc7\n", encoding="utf-8")
+    with pytest.raises(LwError, match="keeper"):
+        Room.load(room_dir)
+    with pytest.raises(LwError, match="not a room folder"):
+        Room.load(room_dir / "sheets")
+
+
+def test_roll_macros_use_the_engine() -> None:
+    text, rolls = expand_rolls("钟响了 {{roll:1d3}} 下，{{ roll: 2d6+1 }} 步，{{roll:1d0}}。", random.Random(2))
+    assert "{{" not in text and len(rolls) == 3
+    assert 1 <= rolls[0]["total"] <= 3 and 3 <= rolls[1]["total"] <= 13 and "error" in rolls[2]
+    assert text.startswith(f"钟响了 {rolls[0]['total']} 下，{rolls[1]['total']} 步，[roll error:")
+    assert expand_rolls("no macros", random.Random()) == ("no macros", [])
+
+
+def _invoke(*args: str, data_dir: Path):
+    return CliRunner().invoke(lw, ["--data-dir", str(data_dir), *args], catch_exceptions=False)
+
+
+def test_lw_turn_on_the_bundled_example(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    out = _invoke("turn", "--say", "我去码头。", "--json", data_dir=data)
+    assert out.exit_code == 0, out.output
+    payload = json.loads(out.output)
+    assert payload["room"] == "fog-harbor" and payload["protocol"] == "anthropic_messages"
+    assert "skill_check" in payload["tools"] and payload["cache"]["estimatedCacheableBytes"] > 0
+    assert (data / "rooms" / "fog-harbor" / "room.yaml").is_file()  # a working copy, not the source
+    reply = REPLIES / "turn1.chat_completions.json"
+    out = _invoke("turn", "--say", "我去码头。", "--provider", "chat_completions", "--reply", str(reply),
+                  "--seed", "7", data_dir=data)
+    assert out.exit_code == 0, out.output
+    assert "[ok] skill_check" in out.output and "已获线索: 2 / 6" in out.output and "{{roll:1d3}}" not in out.output
+    out = _invoke("turn", "--view", "--as", "Alex", data_dir=data)
+    assert "已获线索: 2 / 6" not in out.output and "Clues found: 2 / 6" in out.output
+    out = _invoke("turn", "--view", "--fresh", data_dir=data)
+    assert "1 / 6" in out.output
+
+
+def test_lw_turn_errors_are_one_line(tmp_path: Path, room_dir: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    env["LW_HOME"] = str(tmp_path / "home")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{nope", encoding="utf-8")
+    for args, needle in (
+        (["turn", str(room_dir), "--say", "x", "--reply", str(bad)], "bad.json:1:2: reply is not JSON"),
+        (["turn", str(room_dir), "--say", "x", "--as", "ghost"], "no member 'ghost'"),
+        (["turn", str(room_dir), "--say", "x", "--provider", "smoke_signals"], "no provider adapter"),
+        (["turn", str(tmp_path), "--say", "x"], "not a room folder"),
+    ):
+        result = subprocess.run([LW, *args], capture_output=True, text=True, env=env, timeout=120, encoding="utf-8")
+        assert result.returncode == 1, (args, result.stderr)
+        assert needle in result.stderr and "Traceback" not in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_lw_schema_room(tmp_path: Path) -> None:
+    out = _invoke("schema", "room", data_dir=tmp_path)
+    schema = json.loads(out.output)
+    assert {"system", "keeper", "players", "features", "config"} <= set(schema["properties"])

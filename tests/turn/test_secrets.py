@@ -1,0 +1,82 @@
+"""Iron rule 3: keeper-only variables never reach a player-facing byte (searched, not assumed)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from lwcore.cli import lw
+from lwcore.turn.pipeline import compile_turn, run_turn
+from lwcore.turn.room import Room
+from lwcore.turn.view import player_view, render_text
+
+SECRET_TEXT = "灯塔看守人周伯年"
+SECRET_NUMBER = 48213
+
+
+def _secret_needles(room: Room) -> list[str]:
+    needles = []
+    for var in room.variables.variables:
+        if var.visibility == "keeper":
+            needles += [var.id, *var.labels.values()]
+            if isinstance(var.value, str):
+                needles.append(var.value)
+    return needles
+
+
+def _keeper_turn(kernel, room_dir: Path) -> None:
+    """The keeper declares a secret number and moves secret trackers."""
+    reply = {"content": [
+        {"type": "tool_use", "id": "a", "name": "define_variable",
+         "input": {"id": "hidden_tally", "kind": "number", "maximum": 99999, "initial": SECRET_NUMBER,
+                   "labels": {"en": "Hidden tally", "zh": "暗账"}}},
+        {"type": "tool_use", "id": "b", "name": "adjust_variable", "input": {"id": "cult_alert", "delta": 4}},
+        {"type": "tool_use", "id": "c", "name": "set_variable", "input": {"id": "true_culprit", "value": SECRET_TEXT}},
+        {"type": "tool_use", "id": "d", "name": "adjust_variable", "input": {"id": "clues_found", "delta": 1}},
+        {"type": "text", "text": "夜色沉沉。"},
+    ]}
+    result = run_turn(kernel, room_dir, "（守秘人准备）", actor="kp", reply=reply, rng=random.Random(1))
+    assert not any(r.is_error for r in result.applied.results), result.applied.results
+
+
+def test_no_keeper_value_in_any_player_view_byte(kernel, room_dir: Path, recorded) -> None:
+    _keeper_turn(kernel, room_dir)
+    run_turn(kernel, room_dir, "我去码头查看那艘空船。", provider="chat_completions", reply=recorded("chat_completions"), rng=random.Random(2))
+    room = Room.load(room_dir)
+    assert room.variable("hidden_tally").value == SECRET_NUMBER
+    needles = [*_secret_needles(room), str(SECRET_NUMBER)]
+    assert SECRET_TEXT in needles and "hidden_tally" in needles
+    for viewer in ("p1", "p2"):
+        view = player_view(room, viewer, history_limit=0)
+        outputs = [
+            view.to_json_text().encode("utf-8"),
+            json.dumps(view.model_dump(mode="json")).encode("utf-8"),  # ascii-escaped too
+            render_text(view).encode("utf-8"),
+        ]
+        for blob in outputs:
+            for needle in needles:
+                assert needle.encode("utf-8") not in blob, (viewer, needle)
+                assert json.dumps(needle).strip('"').encode() not in blob, (viewer, needle)
+    # the player-visible change did arrive
+    assert any(v.id == "clues_found" and v.value == 3 for v in player_view(room, "p1").variables)
+
+
+def test_cli_player_view_has_no_keeper_bytes(kernel, room_dir: Path) -> None:
+    _keeper_turn(kernel, room_dir)
+    room = Room.load(room_dir)
+    needles = [*_secret_needles(room), str(SECRET_NUMBER)]
+    runner = CliRunner()
+    for args in (["turn", str(room_dir), "--view"], ["turn", str(room_dir), "--view", "--json", "--as", "p2"],
+                 ["turn", str(room_dir), "--view", "--as", "kp"]):
+        out = runner.invoke(lw, args, catch_exceptions=False)
+        assert out.exit_code == 0, out.output
+        for needle in needles:
+            assert needle not in out.output, (args, needle)
+
+
+def test_keeper_prompt_does_see_the_secrets(kernel, room_dir: Path) -> None:
+    text = json.dumps(compile_turn(kernel, room_dir, "？").request, ensure_ascii=False)
+    assert SECRET_TEXT in text and "cult_alert" in text
