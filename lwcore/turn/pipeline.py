@@ -178,11 +178,15 @@ def compiler_for(kernel: Kernel, protocol: str) -> Any:
 
 def visible_tools(kernel: Kernel, room: Room, *, keeper: bool) -> list[ToolSpec]:
     """The tools this room offers: gated ones only when an enabled feature asks for them,
-    keeper-only ones only for the keeper, phase tools only in their phase."""
+    keeper-only ones only for the keeper, phase tools only in their phase, and -- when the
+    room lists ``tool_plugins`` -- only the kernel's tools and those plugins' tools."""
     asked = {name for feature in room.file.features for name in feature.tools}
+    allowed = None if room.file.tool_plugins is None else {"lwcore", *room.file.tool_plugins}
     out = []
     for entry in kernel.tools.entries():
         spec = entry.value
+        if allowed is not None and entry.plugin_id not in allowed:
+            continue
         if spec.gated and spec.name not in asked:
             continue
         if spec.keeper_only and not keeper:

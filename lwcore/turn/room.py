@@ -74,6 +74,11 @@ class RoomFile(BaseModel):
         "prompt-segment providers as absolute paths in TurnContext.extra['config']",
     )
     features: list[Feature] = Field(default_factory=list)
+    tool_plugins: list[str] | None = Field(
+        default=None,
+        description="when set, only tools of these plugin ids (and the kernel's own) are offered "
+        "in this room; unset: every enabled plugin's tools",
+    )
 
     @field_validator("features", mode="before")
     @classmethod

@@ -85,7 +85,10 @@ def player_view(room: Room, viewer: str | None = None, *, history_limit: int = 3
             continue
         text = event_text(room, entry, locale) if entry.role == "event" else entry.text
         if text:
-            lines.append(HistoryLine(turn=entry.turn, role=entry.role, actor=entry.actor, text=text))
+            actor = entry.actor
+            if entry.role == "player" and actor in room.sheets:
+                actor = room.sheets[actor].name
+            lines.append(HistoryLine(turn=entry.turn, role=entry.role, actor=actor, text=text))
     sheets = tuple(
         SheetView(member=p.id, name=room.sheets[p.id].name, occupation=room.sheets[p.id].occupation,
                   values=dict(room.sheets[p.id].values))

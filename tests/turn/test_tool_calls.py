@@ -114,6 +114,10 @@ def test_gated_tools_need_a_feature_and_a_raising_tool_is_contained(tmp_path: Pa
         register(ToolSpec("prep_only", {"en": "prep"}, _Args, _echo, phase="prep"))
 
     kernel = _plugin_kernel(tmp_path, lw_tools=lw_tools)
+    assert "boom" not in compile_turn(kernel, room_dir, "x").tool_names  # room offers only coc7's + kernel's
+    room_yaml = room_dir / "room.yaml"
+    room_yaml.write_text(room_yaml.read_text(encoding="utf-8").replace("tool_plugins: [coc7]", "tool_plugins: [coc7, extra]"),
+                         encoding="utf-8")
     names = compile_turn(kernel, room_dir, "x").tool_names
     assert "boom" in names and "omen" not in names and "prep_only" not in names
     (room_dir / "room.yaml").write_text(
