@@ -29,23 +29,37 @@ def _rng(seed: int | None) -> Any:
 @click.command()
 @click.argument("expr", nargs=-1, required=True)
 @click.option("--seed", type=int, default=None, help="Seed the random generator (repeatable rolls).")
-@click.option("--dice", "faces", type=int, multiple=True, help="Replay these faces instead of rolling.")
+@click.option("--dice", "faces", multiple=True, help="Replay these faces instead of rolling (--dice 3,5 or repeat).")
 @click.option("--json", "as_json", is_flag=True, help="Print the roll as JSON.")
-def roll(expr: tuple[str, ...], seed: int | None, faces: tuple[int, ...], as_json: bool) -> None:
+def roll(expr: tuple[str, ...], seed: int | None, faces: tuple[str, ...], as_json: bool) -> None:
     """Roll a dice expression, e.g. 4d6kh3, 2d20kh1+3, 10d10>=8, 3d6x5, 4dF."""
     from lwcore.rules.dice import compile_dice
 
     text = " ".join(expr)
     compiled = compile_dice(text)
-    result = compiled.roll(_rng(seed), faces=list(faces) if faces else None)
+    result = compiled.roll(_rng(seed), faces=_faces(faces) if faces else None)
     if as_json:
         echo_json(result.to_json())
         return
     click.echo(str(result))
-    if result.successes or "<" in compiled.text or ">" in compiled.text:
+    if compiled.has_pool:
         click.echo(f"successes: {result.successes}  ones: {result.ones}")
     if result.capped:
         click.echo("(explosions capped)")
+
+
+def _faces(items: tuple[str, ...]) -> list[int]:
+    """``--dice 37 --dice 0`` or ``--dice "37 0"`` or ``--dice 37,0`` -> [37, 0]."""
+    from lwcore.errors import LwError
+
+    out = []
+    for item in items:
+        for part in item.replace(",", " ").split():
+            try:
+                out.append(int(part))
+            except ValueError:
+                raise LwError(f"--dice {part!r} is not a whole number", expected="faces like --dice 37,0") from None
+    return out
 
 
 def _parse_skill(pack: Any, text: str | None) -> tuple[str | None, int | None]:
@@ -184,7 +198,7 @@ def _batch(ctx: click.Context, source: str, seed: int | None) -> int:
 @click.option("--penalty", type=int, default=0, help="Penalty dice (the pack's 'penalty' modifier).")
 @click.option("--modifier", type=int, default=0, help="A numeric modifier the pack's expressions may use.")
 @click.option("--param", "params", multiple=True, help="NAME=VALUE for a roll parameter (e.g. pool=5).")
-@click.option("--dice", "faces", type=int, multiple=True, help="Replay these dice faces (repeat the option).")
+@click.option("--dice", "faces", multiple=True, help="Replay these dice faces: --dice 37,0 (or repeat the option).")
 @click.option("--roll", "roll_value", type=int, default=None, help="Use this value for the roll's die.")
 @click.option("--seed", type=int, default=None, help="Seed the random generator.")
 @click.option("--locale", default="en", help="Locale for labels and names (en, zh …).")
@@ -192,7 +206,7 @@ def _batch(ctx: click.Context, source: str, seed: int | None) -> int:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def check(ctx: click.Context, system: str | None, skill: str | None, difficulty: str | None, variant: str | None,
-          bonus: int, penalty: int, modifier: int, params: tuple[str, ...], faces: tuple[int, ...],
+          bonus: int, penalty: int, modifier: int, params: tuple[str, ...], faces: tuple[str, ...],
           roll_value: int | None, seed: int | None, locale: str, batch: str | None, as_json: bool) -> int:
     """Make a check: lw check SYSTEM --skill 侦查=60 [--difficulty hard] [--bonus 1] …"""
     from lwcore.errors import LwError
@@ -219,7 +233,7 @@ def check(ctx: click.Context, system: str | None, skill: str | None, difficulty:
             raise LwError(f"--param {item!r}: {number!r} is not a whole number") from None
     result = pack.check(
         value, difficulty=difficulty, variant=variant, bonus=bonus, penalty=penalty, modifier=modifier,
-        params=param_values or None, rng=_rng(seed), faces=list(faces) if faces else None, roll=roll_value,
+        params=param_values or None, rng=_rng(seed), faces=_faces(faces) if faces else None, roll=roll_value,
     )
     if as_json:
         out = result.to_json()

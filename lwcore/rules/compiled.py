@@ -431,6 +431,12 @@ def compile_pack(
             alias.setdefault(word, canonical)
             alias.setdefault(word.casefold(), canonical)
     pack._alias = alias
+    for name, sub in model.subsystems.items():
+        script = (sub or {}).get("script")
+        if script is not None and (not isinstance(script, str) or script.startswith(("/", "\\"))
+                                   or ".." in script.replace("\\", "/").split("/")):
+            raise locate(RulepackError("script must be a relative path inside the pack"), positions,
+                         ("subsystems", name, "script"), fallback_file=file)
     stats = {*model.defaults, *model.derived, *model.alias}
     pack._derived = _compile_derived(model, positions, stats, computers, computer_names, groups, group_names, file)
     if model.resolution is not None:
@@ -504,7 +510,7 @@ def _compile_resolution(model: Rulepack, positions: Positions, file: str | None)
                          positions, (*base, "modifiers", name), fallback_file=file)
         modifiers[name] = (kind, 1 if direction == "keep_lowest" else -1, mod.max)
     # rank context
-    has_pool = "<" in roll.text or ">" in roll.text
+    has_pool = roll.has_pool
     names = {**param_ctx, "roll": NUM, "dice": LIST, "modifier": NUM, "ones": NUM}
     unavailable = {}
     if has_pool:

@@ -62,9 +62,12 @@ Drawer = Callable[[int], int]
 # --- drawers ------------------------------------------------------------------------------
 
 
+_SHARED_RNG = random.Random()
+
+
 def rng_drawer(rng: random.Random | None = None) -> Drawer:
-    """A drawer using ``rng.random()`` (a fresh unseeded ``Random`` when ``rng`` is None)."""
-    rnd = (rng if rng is not None else random.Random()).random
+    """A drawer using ``rng.random()`` (a process-wide unseeded ``Random`` when ``rng`` is None)."""
+    rnd = (rng if rng is not None else _SHARED_RNG).random
 
     def draw(sides: int) -> int:
         if sides > 0:
@@ -445,6 +448,7 @@ class _Compiler:
         self.params = params
         self.total_dice = 0
         self.has_dice = False
+        self.has_pool = False
 
     def need_param(self, name: str) -> ParamSpec:
         spec = self.params.get(name)
@@ -554,6 +558,8 @@ class _Compiler:
         explode_cap = MAX_EXPLOSIONS
         keep_mode, keep_n = keep if keep is not None else (None, 0)
         pool_op = pool[0] if pool else None
+        if pool is not None:
+            self.has_pool = True
         pool_name = pool[1][1] if pool and pool[1][0] == "param" else None
         if pool_name is not None:
             self.need_param(pool_name)
@@ -626,7 +632,7 @@ class _Compiler:
 class DiceExpr:
     """A compiled dice expression. Roll it with :meth:`roll` (thread-safe, reusable)."""
 
-    __slots__ = ("text", "params", "_eval", "_defaults", "constant", "single_die", "max_dice")
+    __slots__ = ("text", "params", "_eval", "_defaults", "constant", "single_die", "max_dice", "has_pool")
 
     def __init__(self, text: str, params: Mapping[str, Any] | None = None) -> None:
         if not isinstance(text, str):
@@ -644,6 +650,7 @@ class DiceExpr:
         self.single_die: int | None = tree[2][1] if single and tree[2][1] > 0 else None
         """Sides of the die when the whole expression is one plain die (``1d100``, ``d%``)."""
         self.max_dice = compiler.total_dice
+        self.has_pool = compiler.has_pool
         self._defaults = {name: spec.default for name, spec in self.params.items()}
 
     def values(self, params: Mapping[str, Any] | None) -> dict[str, int]:
