@@ -92,8 +92,12 @@ def apply_and_commit(root: Path, changes: dict[str, bytes | None], message: str)
             if r not in created_dirs:
                 created_dirs.append(r)
     journal = {"old_head": old_head, "message": message, "entries": entries, "created_dirs": created_dirs}
-    fault("journal")
-    atomic_write_bytes(jdir / "journal.json", json.dumps(journal, ensure_ascii=False).encode("utf-8"))
+    try:
+        fault("journal")
+        atomic_write_bytes(jdir / "journal.json", json.dumps(journal, ensure_ascii=False).encode("utf-8"))
+    except BaseException:
+        shutil.rmtree(jdir, ignore_errors=True)  # nothing in the tree was touched yet
+        raise
     # 2.-3. apply and commit; roll back on any failure before the commit exists
     try:
         for n, rel in enumerate(paths, start=1):
@@ -105,6 +109,7 @@ def apply_and_commit(root: Path, changes: dict[str, bytes | None], message: str)
             else:
                 write_file(path, data)
             fault(f"write:{n}")
+        _prune_empty_dirs(root, [rel for rel in paths if changes[rel] is None])
         fault("written")
         fault("commit")
         git.commit_paths(paths, message)
@@ -119,6 +124,18 @@ def apply_and_commit(root: Path, changes: dict[str, bytes | None], message: str)
     new_head = git.head()
     assert new_head is not None
     return new_head
+
+
+def _prune_empty_dirs(root: Path, deleted: list[str]) -> None:
+    """Remove folders emptied by deletions (never a top-level folder such as 工作区/)."""
+    parents = sorted({Path(rel).parent for rel in deleted}, key=lambda p: len(p.parts), reverse=True)
+    for parent in parents:
+        while len(parent.parts) >= 2:
+            try:
+                (root / parent).rmdir()
+            except OSError:
+                break
+            parent = parent.parent
 
 
 def _head_safe(git: object) -> str | None:

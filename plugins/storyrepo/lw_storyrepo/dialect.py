@@ -221,9 +221,14 @@ def to_dialect(value: Any) -> Any:
     return value
 
 
-def yaml_dump(data: Any) -> str:
-    """Dump a mapping in the dialect (UTF-8 text, two-space indent, block lists)."""
-    to_dialect(data)
+def yaml_dump(data: Any, *, convert: bool = True) -> str:
+    """Dump a mapping in the dialect (UTF-8 text, two-space indent, block lists).
+
+    ``convert=False`` leaves values as they are (a round-trip document whose changed values
+    were already converted when set: the author's own fields are written back untouched).
+    """
+    if convert:
+        to_dialect(data)
     buf = io.StringIO()
     _yaml().dump(data, buf)
     return buf.getvalue()
@@ -250,7 +255,7 @@ class Doc:
         self.meta[key] = to_dialect(value)
 
     def dump(self) -> str:
-        fm = yaml_dump(self.meta) if len(self.meta) else ""
+        fm = yaml_dump(self.meta, convert=False) if len(self.meta) else ""
         body = self.body
         return f"{FENCE}\n{fm}{FENCE}\n{body}"
 
