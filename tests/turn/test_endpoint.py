@@ -125,3 +125,19 @@ def test_http_errors_are_located_and_never_show_the_key(kernel, room_dir: Path) 
     with pytest.raises(LwError, match="http"):
         run_turn(kernel, room_dir, "…", endpoint="file:///etc/passwd", api_key=KEY)
     assert Room.load(room_dir).history == []  # a failed turn writes nothing
+
+
+def test_lw_turn_endpoint_reads_the_key_from_the_environment(room_dir: Path, tmp_path: Path, monkeypatch) -> None:
+    from click.testing import CliRunner
+
+    from lwcore.cli import lw
+
+    monkeypatch.setenv("MY_TEST_KEY", KEY)
+    with FakeProvider(_chat_step) as fake:
+        out = CliRunner().invoke(lw, [
+            "--data-dir", str(tmp_path / "data"), "turn", str(room_dir), "--say", "我检查船舱。",
+            "--provider", "chat_completions", "--endpoint", fake.url, "--key-env", "MY_TEST_KEY", "--seed", "1",
+        ], catch_exceptions=False)
+    assert out.exit_code == 0, out.output
+    assert "in 3 step(s)" in out.output and "枚鳞片" in out.output and KEY not in out.output
+    assert {k.lower(): v for k, v in fake.requests[0][0].items()}["authorization"] == f"Bearer {KEY}"
