@@ -50,7 +50,7 @@ class CompiledRank:
     flags: Mapping[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CheckResult:
     """The outcome of one check. Flags are the winning rank's data; nothing here is display."""
 

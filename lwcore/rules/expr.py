@@ -131,6 +131,84 @@ def _tokens(text: str) -> list[tuple[str, Any, int]]:
     return out
 
 
+# --- specialised closures (a name or a constant operand is read inline) -----------------
+
+def _leaf(fn: Fn) -> tuple[str, Any] | None:
+    return getattr(fn, "leaf", None)
+
+
+def _name_fn(key: str) -> Fn:
+    def fn(e: Env) -> Any:
+        return e[key]
+
+    fn.leaf = ("name", key)  # type: ignore[attr-defined]
+    return fn
+
+
+def _const_fn(value: Any) -> Fn:
+    def fn(e: Env) -> Any:
+        return value
+
+    fn.leaf = ("const", value)  # type: ignore[attr-defined]
+    return fn
+
+
+# op -> (generic, name∘const, name∘name, any∘const)
+_BIN: dict[str, tuple[Callable[..., Fn], ...]] = {
+    "==": (lambda a, b: lambda e: a(e) == b(e), lambda k, c: lambda e: e[k] == c,
+           lambda k, j: lambda e: e[k] == e[j], lambda a, c: lambda e: a(e) == c),
+    "!=": (lambda a, b: lambda e: a(e) != b(e), lambda k, c: lambda e: e[k] != c,
+           lambda k, j: lambda e: e[k] != e[j], lambda a, c: lambda e: a(e) != c),
+    "<": (lambda a, b: lambda e: a(e) < b(e), lambda k, c: lambda e: e[k] < c,
+          lambda k, j: lambda e: e[k] < e[j], lambda a, c: lambda e: a(e) < c),
+    "<=": (lambda a, b: lambda e: a(e) <= b(e), lambda k, c: lambda e: e[k] <= c,
+           lambda k, j: lambda e: e[k] <= e[j], lambda a, c: lambda e: a(e) <= c),
+    ">": (lambda a, b: lambda e: a(e) > b(e), lambda k, c: lambda e: e[k] > c,
+          lambda k, j: lambda e: e[k] > e[j], lambda a, c: lambda e: a(e) > c),
+    ">=": (lambda a, b: lambda e: a(e) >= b(e), lambda k, c: lambda e: e[k] >= c,
+           lambda k, j: lambda e: e[k] >= e[j], lambda a, c: lambda e: a(e) >= c),
+    "+": (lambda a, b: lambda e: a(e) + b(e), lambda k, c: lambda e: e[k] + c,
+          lambda k, j: lambda e: e[k] + e[j], lambda a, c: lambda e: a(e) + c),
+    "-": (lambda a, b: lambda e: a(e) - b(e), lambda k, c: lambda e: e[k] - c,
+          lambda k, j: lambda e: e[k] - e[j], lambda a, c: lambda e: a(e) - c),
+    "*": (lambda a, b: lambda e: a(e) * b(e), lambda k, c: lambda e: e[k] * c,
+          lambda k, j: lambda e: e[k] * e[j], lambda a, c: lambda e: a(e) * c),
+}
+
+
+def _binary(op: str, a: Fn, b: Fn) -> Fn:
+    generic, name_const, name_name, any_const = _BIN[op]
+    la, lb = _leaf(a), _leaf(b)
+    if lb is not None and lb[0] == "const":
+        if la is not None and la[0] == "const" and op in ("+", "-", "*"):
+            return _const_fn(generic(a, b)({}))
+        if la is not None and la[0] == "name":
+            return name_const(la[1], lb[1])
+        return any_const(a, lb[1])
+    if la is not None and lb is not None and la[0] == lb[0] == "name":
+        return name_name(la[1], lb[1])
+    return generic(a, b)
+
+
+def _floor_div_const(a: Fn, c: Any) -> Fn:
+    """floor(a / c) for a non-zero integer constant c: exact integer division for ints."""
+    la = _leaf(a)
+    if la is not None and la[0] == "name":
+        k = la[1]
+
+        def fn(e: Env) -> Any:
+            v = e[k]
+            return v // c if type(v) is int else math.floor(v / c)
+
+        return fn
+
+    def gn(e: Env) -> Any:
+        v = a(e)
+        return v // c if type(v) is int else math.floor(v / c)
+
+    return gn
+
+
 # --- parser + type checker + compiler in one pass -----------------------------------------
 
 
@@ -216,28 +294,19 @@ class _Parser:
             return (lambda a: lambda e: not a(e))(f), BOOL, col
         return self.compare()
 
-    _CMP: dict[str, Callable[[Fn, Fn], Fn]] = {
-        "==": lambda a, b: lambda e: a(e) == b(e),
-        "!=": lambda a, b: lambda e: a(e) != b(e),
-        "<": lambda a, b: lambda e: a(e) < b(e),
-        "<=": lambda a, b: lambda e: a(e) <= b(e),
-        ">": lambda a, b: lambda e: a(e) > b(e),
-        ">=": lambda a, b: lambda e: a(e) >= b(e),
-    }
-
     def compare(self) -> tuple[Fn, str, int]:
         f, t, col = self.sum_()
         if self.is_op("==", "!=", "<", "<=", ">", ">="):
             op = self.take()[1]
             g, u, gcol = self.sum_()
             if op in ("==", "!=") and t == u == BOOL:
-                return self._CMP[op](f, g), BOOL, col
+                return _binary(op, f, g), BOOL, col
             self.expect_type(t, NUM, col, f"'{op}'")
             self.expect_type(u, NUM, gcol, f"'{op}'")
             if self.is_op("==", "!=", "<", "<=", ">", ">="):
                 tok = self.peek()
                 raise self.fail("comparisons do not chain", tok[2], expected="'&&' between two comparisons")
-            return self._CMP[op](f, g), BOOL, col
+            return _binary(op, f, g), BOOL, col
         return f, t, col
 
     def sum_(self) -> tuple[Fn, str, int]:
@@ -247,7 +316,7 @@ class _Parser:
             self.expect_type(t, NUM, col, f"'{op}'")
             g, u, gcol = self.product()
             self.expect_type(u, NUM, gcol, f"'{op}'")
-            f = (lambda a, b: lambda e: a(e) + b(e))(f, g) if op == "+" else (lambda a, b: lambda e: a(e) - b(e))(f, g)
+            f = _binary(op, f, g)
         return f, t, col
 
     def product(self) -> tuple[Fn, str, int]:
@@ -262,9 +331,14 @@ class _Parser:
             if op in "/%" and nxt[0] == "num" and nxt[1] == 0 and self.toks[self.i - 1] is nxt:
                 raise self.fail("division by zero", nxt[2], expected="a divisor other than 0")
             if op == "*":
-                f = (lambda a, b: lambda e: a(e) * b(e))(f, g)
+                f = _binary(op, f, g)
             elif op == "/":
+                lg = _leaf(g)
+                divisor = lg[1] if lg is not None and lg[0] == "const" and isinstance(lg[1], int) and lg[1] else None
+                num = f
                 f = (lambda a, b, c: lambda e: _div(a(e), b(e), c))(f, g, tok[2])
+                if divisor is not None:
+                    f.div = (num, divisor)  # type: ignore[attr-defined]
             else:
                 f = (lambda a, b, c: lambda e: _mod(a(e), b(e), c))(f, g, tok[2])
         return f, t, col
@@ -312,7 +386,7 @@ class _Parser:
         tok = self.take()
         kind, value, col = tok
         if kind == "num":
-            return (lambda v: lambda e: v)(value), NUM, col
+            return _const_fn(value), NUM, col
         if kind == "op" and value == "(":
             self.enter(col)
             f, t, _ = self.or_()
@@ -349,7 +423,7 @@ class _Parser:
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise self.fail(f"unknown name {name!r}{hint}", col, expected="one of: " + ctx.describe())
         self.names_used.add(name)
-        return (lambda k: lambda e: e[k])(name), typ, col
+        return _name_fn(name), typ, col
 
     def call(self, fname: str, col: int) -> tuple[Fn, str, int]:
         if not self.is_op("("):
@@ -377,6 +451,9 @@ class _Parser:
             raise self.fail(f"{fname}() takes {want} argument(s), got {len(args)}", col, expected=f"{want} argument(s)")
         if fname == "floor":
             a = args[0]
+            div = getattr(a, "div", None)
+            if div is not None:
+                return _floor_div_const(*div), NUM, col
             return (lambda e: math.floor(a(e))), NUM, col
         if fname == "ceil":
             a = args[0]
