@@ -85,7 +85,8 @@ def main() -> int:
         print("d20 is not installed: .venv/bin/pip install d20 (bench only)")
         return 1
     rng = random.Random(1)
-    print(f"python {sys.version.split()[0]}; d20 {getattr(d20, '__version__', '?')}")
+    from importlib.metadata import version
+    print(f"python {sys.version.split()[0]}; d20 {version('d20')}")
     print(f"{'expression':<14}{'d20 µs':>10}{'lw µs':>10}{'lw pre µs':>11}{'ratio':>8}{'ratio pre':>11}")
     worst = float("inf")
     for expr in SHARED:

@@ -32,7 +32,7 @@ def _rng(seed: int | None) -> Any:
 @click.option("--dice", "faces", multiple=True, help="Replay these faces instead of rolling (--dice 3,5 or repeat).")
 @click.option("--json", "as_json", is_flag=True, help="Print the roll as JSON.")
 def roll(expr: tuple[str, ...], seed: int | None, faces: tuple[str, ...], as_json: bool) -> None:
-    """Roll a dice expression, e.g. 4d6kh3, 2d20kh1+3, 10d10>=8, 3d6x5, 4dF."""
+    """Roll a dice expression (4d6kh3, 2d20kh1+3, 10d10>=8, 3d6x5, 4dF …)."""
     from lwcore.rules.dice import compile_dice
 
     text = " ".join(expr)
@@ -74,8 +74,8 @@ def _parse_skill(pack: Any, text: str | None) -> tuple[str | None, int | None]:
         number = int(value)
     except ValueError:
         if not sep and pack is not None:
-            raise LwError(f"--skill {text!r}: give NAME=VALUE or a number", expected="e.g. 侦查=60 or 60") from None
-        raise LwError(f"--skill {text!r}: {value!r} is not a whole number", expected="NAME=VALUE, e.g. 侦查=60") from None
+            raise LwError(f"--skill {text!r}: give NAME=VALUE or a number", expected="e.g. Climb=60 or 60") from None
+        raise LwError(f"--skill {text!r}: {value!r} is not a whole number", expected="NAME=VALUE, e.g. Climb=60") from None
     canonical = (pack.canonical(name) or name) if name and pack is not None else (name or None)
     return canonical, number
 
@@ -208,7 +208,7 @@ def _batch(ctx: click.Context, source: str, seed: int | None) -> int:
 def check(ctx: click.Context, system: str | None, skill: str | None, difficulty: str | None, variant: str | None,
           bonus: int, penalty: int, modifier: int, params: tuple[str, ...], faces: tuple[str, ...],
           roll_value: int | None, seed: int | None, locale: str, batch: str | None, as_json: bool) -> int:
-    """Make a check: lw check SYSTEM --skill 侦查=60 [--difficulty hard] [--bonus 1] …"""
+    """Make a check against a rulepack (or --batch FILE|- of JSON lines)."""
     from lwcore.errors import LwError
 
     if batch is not None:
