@@ -72,6 +72,11 @@ class CheckContext:
             except re.error:
                 patterns.append((p, None))
         known = set(aliases)
+        for meta in repo.characters().values():
+            for key in ("持有", "位置", "境界"):
+                known.update(str(v) for v in as_list(meta.get(key)))
+        for _sid, _kn, _r, kws in secrets:
+            known.update(kws)
         for q in style.quirks:
             known.update(re.findall(r"[\u4e00-\u9fff]{2,}", q.split("：")[0]))
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known)

@@ -1,0 +1,116 @@
+"""Mechanical checks: each finding located in the draft."""
+
+from __future__ import annotations
+
+from lw_storyrepo import edits, txn
+from lw_storyrepo.checks import CheckContext, check_draft, check_text, contract_findings
+from lw_storyrepo.txn import Draft
+
+
+def draft(body: str, meta: dict | None = None, body_line: int = 1) -> Draft:
+    return Draft("A", meta or {"推进承诺": ["P-001"]}, body, body_line)
+
+
+def kinds(findings):
+    return [(f.kind, f.line) for f in findings]
+
+
+def test_leak_by_dialogue_attribution_patterns(book):
+    ctx = CheckContext.load(book)
+    body = "\n".join([
+        "林晚道：“灭门那夜的血书，我见过。”",       # name + 道 before the quote
+        "“灭门的血书？”林晚问。",                   # quote, then name + 问
+        "晚晚冷笑一声，说：“血书罢了，灭门也罢。”",  # alias, words between name and 说
+        "大长老道：“灭门血书，都烧了。”",           # a knower: no leak
+        "林晚心想：灭门之事，血书为证。",           # inner thought
+        "林晚道：“今天的雪真大。”",                 # no keyword
+    ])
+    findings = [f for f in check_text(ctx, body, 10) if f.kind == "泄密"]
+    assert [(f.line, f.severity) for f in findings] == [(10, "error"), (11, "error"), (12, "error"), (14, "error")]
+    assert "林晚 不是 S-001 的知情人" in findings[0].message
+    assert findings[0].column == 5
+
+
+def test_learning_the_secret_in_this_chapter_is_not_a_leak(book):
+    d = draft("林晚道：“灭门的血书。”", {"推进承诺": ["P-001"], "设定变更": ["S-001.知情人+林晚"]})
+    assert not [f for f in check_draft(book, d) if f.kind == "泄密"]
+
+
+def test_wasted_exposition(book):
+    ctx = CheckContext.load(book)
+    body = "青霜剑是她母亲留下的遗物，这一点她从未忘记。\n青霜剑出鞘。"
+    findings = [f for f in check_text(ctx, body) if f.kind == "废笔"]
+    assert [(f.line, f.column) for f in findings] == [(1, 1)]
+
+
+def test_banned_words_and_patterns(book):
+    edits.add_style_rule(book, "禁词", "眸子一缩", "第 89/103/121 章三次否决")
+    edits.add_style_rule(book, "禁句式", "不是.*而是")
+    ctx = CheckContext.load(book)
+    body = "他眸子一缩。\n这不是风，而是剑气。\n不是我。她说，而是你。"
+    found = [(f.kind, f.line, f.column) for f in check_text(ctx, body) if f.kind in ("禁词", "禁句式")]
+    assert found == [("禁词", 1, 2), ("禁句式", 2, 1)]
+    assert "出处：第 89/103/121 章三次否决" in book.p("文风/风格宪法.md").read_text(encoding="utf-8")
+
+
+def test_repetition(book):
+    ctx = CheckContext.load(book)
+    body = "\n".join(["她慢慢抬起头来，看着远方。"] * 2 + ["风雪交加之夜，风雪交加之时，风雪交加之刻，风雪交加之间，风雪交加。"])
+    found = kinds(f for f in check_text(ctx, body) if f.kind == "复读")
+    assert ("复读", 2) in found and ("复读", 3) in found
+
+
+def test_new_proper_nouns_use_the_segmenter(book):
+    d = draft("神秘老者萧无涯拄杖而立，转身离开了天机阁。\n林晚握着青霜剑。", body_line=20)
+    findings = [f for f in check_draft(book, d) if f.kind == "新专名"]
+    assert [(f.message.split("「")[1].split("」")[0], f.line) for f in findings] == [("萧无涯", 20), ("天机阁", 20)]
+
+
+def test_known_names_are_not_new(book):
+    edits.register_entity(book, "萧无涯", "人物", ["萧老"])
+    d = draft("神秘老者萧无涯拄杖而立。萧老笑了。")
+    assert not [f for f in check_draft(book, d) if f.kind == "新专名"]
+
+
+def test_word_count_against_target(book):
+    ctx = CheckContext.load(book)  # target 60
+    assert [f.severity for f in check_text(ctx, "短。") if f.kind == "字数"] == ["error"]
+    assert [f.severity for f in check_text(ctx, "字" * 45) if f.kind == "字数"] == ["warn"]
+    assert not [f for f in check_text(ctx, "字" * 60) if f.kind == "字数"]
+
+
+def test_contract_lines_naming_promises_are_honoured(book):
+    state = {"合同": ["P-001 推进：得到血书", "P-003 开启：老者来历", "P-002 兑付：旧约揭晓"]}
+    d = draft("x", {"推进承诺": ["P-001"], "开启承诺": [], "兑付承诺": []})
+    msgs = [f.message for f in contract_findings(state, d)]
+    assert len(msgs) == 2 and "P-003" in msgs[0] and "开启承诺" in msgs[0] and "P-002" in msgs[1]
+
+
+def test_failed_checks_send_the_transaction_back_to_rendering(book):
+    from lw_storyrepo.samples import CONTRACT, DRAFT
+
+    txn.brief(book)
+    card = book.p("工作区/决策卡.md").read_text(encoding="utf-8")
+    book.p("工作区/决策卡.md").write_text(card.replace("## 合同（拍板即生效）\n", "## 合同（拍板即生效）\n" + "".join(f"- [ ] {c}\n" for c in CONTRACT)), encoding="utf-8")
+    txn.decide(book)
+    txn.pack(book)
+    txn.submit_draft(book, "A", DRAFT.replace("  - S-001.知情人+林晚\n", ""))
+    results = txn.run_checks(book)
+    assert any(f.kind == "泄密" for f in results["A"])
+    assert txn.load_state(book)["阶段"] == "packed"
+    report = book.p("工作区/评审报告/机检-A.md").read_text(encoding="utf-8")
+    assert "不过关" in report and "第 20 行" in report
+
+
+def test_checks_are_fast_enough_to_run_every_draft(book):
+    import time
+
+    from lw_storyrepo.fixtures import prose
+    import random
+
+    ctx = CheckContext.load(book)
+    body = prose(random.Random(1), ["林晚", "大长老", "神秘老者"], 3000)
+    check_draft(book, draft(body), ctx=ctx)  # warm the segmenter
+    t = time.perf_counter()
+    check_draft(book, draft(body), ctx=ctx)
+    assert time.perf_counter() - t < 5  # a sanity bound only; bench/story.py measures

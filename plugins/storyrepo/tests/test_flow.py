@@ -1,0 +1,190 @@
+"""The board state machine (§10) and the other transactions (§9), on real git repositories."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+
+import pytest
+
+from lw_storyrepo import cache, flow, txn
+from lw_storyrepo import repo as R
+from lw_storyrepo.fixtures import ScriptedModel, make_book
+from lw_storyrepo.samples import LIN
+from lwcore.errors import LwError
+
+
+def test_states_in_order(book):
+    assert flow.decide_next(book).state == 5
+    lin = book.p(f"{R.角色}/林晚.md")
+    lin.write_text(LIN.replace("  - 晚晚", "\t- 晚晚"), encoding="utf-8")
+    step = flow.decide_next(book)
+    assert (step.state, step.name) == (0, "repair") and step.cards[0].line == 4
+    lin.write_text(LIN.replace("位置: 青云宗", "位置：北境"), encoding="utf-8")
+    step = flow.decide_next(book)
+    assert step.state == 1 and step.files == ["定稿/设定/角色/林晚.md"]
+    assert step.fixed and "全角冒号" in step.fixed[0]
+    assert step.detail["message"] == "fix(设定): 手改结转 林晚"
+    flow.commit_fix(book)
+    assert book.git.out("log", "-1", "--format=%s") == "fix(设定): 手改结转 林晚\n"
+    assert "位置: 北境" in lin.read_text(encoding="utf-8")
+    step = flow.advance(book)
+    assert step.state == 5 and step.files == ["工作区/决策卡.md"]
+    step = flow.decide_next(book)
+    assert (step.state, step.stage) == (2, "brief")
+
+
+def test_hand_edit_to_an_outline_is_scoped(book):
+    path = book.p("大纲/承诺/P-002-旧约.md")
+    path.write_text(path.read_text(encoding="utf-8") + "\n补一句。\n", encoding="utf-8")
+    assert flow.decide_next(book).detail["message"] == "fix(承诺): 手改结转 P-002-旧约"
+
+
+def test_decision_card_has_the_four_sections_and_a_computed_board(book):
+    p1 = book.p("大纲/承诺/P-001-灭门真凶.md")
+    p1.write_text(p1.read_text(encoding="utf-8").replace("兑付期限: 第7卷", "兑付期限: 第3章"), encoding="utf-8")
+    flow.commit_fix(book)
+    txn.brief(book)
+    card = book.p(R.决策卡).read_text(encoding="utf-8")
+    heads = [line for line in card.splitlines() if line.startswith("#")]
+    assert heads == ["# 决策卡：第 1 章", "## 盘面（脚本生成）", "## 提案", "## 合同（拍板即生效）", "## 备选"]
+    assert "- 位置：第 1 卷 1/40 章" in card and "- 到期承诺：P-001（第 3 章前）" in card
+    assert "- [ ] 推进或兑付 P-001（期限第 3 章）" in card
+
+
+def test_retcon_requires_a_reason(book):
+    from lw_storyrepo.samples import to_reviewed
+
+    to_reviewed(book)
+    txn.accept(book)
+    ch = book.p("定稿/正文/0001-北境的雪.md")
+    ch.write_text(ch.read_text(encoding="utf-8").replace("风雪扑面", "风雪如刀"), encoding="utf-8")
+    with pytest.raises(LwError, match="原因"):
+        flow.retcon(book, 1, " ")
+    flow.retcon(book, 1, "修正北境天气描写")
+    assert book.git.out("log", "-1", "--format=%B").startswith("retcon(1): 修正北境天气描写\n\n文件: 定稿/正文/0001-北境的雪.md")
+
+
+def test_what_if_branches(book):
+    assert "已切到 what-if/暗线" in flow.whatif(book, "start", "暗线")
+    assert book.git.out("rev-parse", "--abbrev-ref", "HEAD").strip() == "what-if/暗线"
+    assert "what-if/暗线" in flow.whatif(book, "list")
+    flow.whatif(book, "drop", "暗线")
+    assert book.git.out("rev-parse", "--abbrev-ref", "HEAD").strip() == "main"
+    assert flow.whatif(book, "list") == ""
+
+
+def test_volume_review_then_health_then_brief(tmp_path):
+    repo = make_book(tmp_path / "卷末", chapters=50, volume_size=50, promises=20, characters=8, secrets=4, words=120)
+    step = flow.advance(repo)
+    assert step.state == 3 and step.files == ["工作区/卷复盘.md"]
+    audit = repo.p("工作区/卷复盘.md").read_text(encoding="utf-8")
+    assert "## 本卷开启" in audit and "## 未兑付" in audit
+    flow.volume_commit(repo, "第一卷：主角入门。", "# 第02卷\n主线继续。")
+    assert repo.git.out("log", "-1", "--format=%s") == "vol(01): 第01卷复盘\n"
+    assert repo.p("定稿/记忆/卷摘要/第01卷.md").is_file() and repo.p("大纲/卷纲/第02卷.md").is_file()
+    step = flow.advance(repo)
+    assert step.state == 4 and step.files == ["工作区/体检-0050.md"]
+    report = repo.p("工作区/体检-0050.md").read_text(encoding="utf-8")
+    assert "## 文体指纹漂移" in report and "## 承诺坏账" in report and "## 时间线孤儿" in report
+    assert repo.git.out("status", "--porcelain", "-uall") == ""  # report only, never committed
+    assert flow.advance(repo).state == 5
+
+
+def test_health_report_finds_orphans_and_drift(tmp_path):
+    repo = make_book(tmp_path / "体检", chapters=12, volume_size=40, promises=5, characters=5, secrets=2, words=120)
+    (repo.p(R.时间线)).write_text(repo.p(R.时间线).read_text(encoding="utf-8") + "| 99 | 某日 | 幽灵章 | 无名氏 |\n", encoding="utf-8")
+    report = flow.health_report(repo).read_text(encoding="utf-8")
+    assert "时间线第 99 章没有对应章节文件" in report and "「无名氏」不在名册" in report
+
+
+def test_generated_300_chapter_book_end_to_end(tmp_path):
+    """A generated book at chapter 297 driven through the state machine past the volume end
+    at 300 (volume review, health check), with a hand edit and a slip along the way."""
+    repo = make_book(tmp_path / "三百章" / "生成之书", chapters=297, volume_size=50, promises=120, characters=40,
+                     secrets=20, words=150)
+    before = {k: cache.query(repo, k) for k in ("due", "debt", "promises")}
+    model = ScriptedModel(seed=3)
+    model.run_chapter(repo)                  # 298
+    model.run_chapter(repo, open_new=True)   # 299, opens a promise
+    lin = sorted(repo.characters())[0]
+    card = repo.character_path(lin)
+    card.write_text(card.read_text(encoding="utf-8").replace("状态: 在世", "状态：失踪"), encoding="utf-8")  # a slip + hand edit
+    model.run_chapter(repo)                  # fix(设定) first, then 300
+    assert flow.advance(repo).state == 3     # 300 ends volume 6
+    model.run_chapter(repo)                  # vol(06), health check at 300, then 301
+    log = repo.git.out("log", "--format=%s", "-7").splitlines()
+    assert log[0] == "ch(301): 第301章" and log[1] == "vol(06): 第06卷复盘" and log[2] == "ch(300): 第300章"
+    assert log[3].startswith("fix(设定): 手改结转") and log[4] == "ch(299): 第299章" and log[5] == "ch(298): 第298章"
+    assert repo.p("工作区/体检-0300.md").is_file() is False  # cleared by the settle of 301
+    assert "+P-121" in repo.git.out("log", "--format=%B", "-1", "HEAD~4")
+    assert repo.last_chapter() == 301 and len(repo.chapter_files()) == 301
+    assert before["promises"] != cache.query(repo, "promises")
+    after = {k: cache.query(repo, k) for k in ("due", "debt", "promises")}
+    shutil.rmtree(repo.p(".cache"))
+    assert after == {k: cache.query(repo, k) for k in ("due", "debt", "promises")}
+    assert repo.git.out("status", "--porcelain", "-uall") == ""
+
+
+@pytest.mark.skipif(not os.environ.get("LW_STORY_SLOW"), reason="slow: set LW_STORY_SLOW=1")
+def test_300_chapters_each_through_the_full_transaction(tmp_path):
+    repo = make_book(tmp_path / "全程", chapters=0, volume_size=50, promises=30, characters=12, secrets=6, words=150)
+    model = ScriptedModel(seed=5)
+    for _ in range(300):
+        model.run_chapter(repo)
+    assert repo.last_chapter() == 300
+
+
+# --- migration --------------------------------------------------------------------------------------
+
+
+def test_migrate_v6(tmp_path):
+    v6 = tmp_path / "旧书"
+    (v6 / "正文").mkdir(parents=True)
+    (v6 / "正文" / "第0001章-开端.md").write_text("# 第1章 开端\n林晚下山。\n", encoding="utf-8")
+    (v6 / "正文" / "第0002章-入城.md").write_text("林晚入城。\n", encoding="utf-8")
+    (v6 / "设定集" / "角色库").mkdir(parents=True)
+    (v6 / "设定集" / "角色库" / "大长老.md").write_text("宗门大长老。\n", encoding="utf-8")
+    (v6 / "设定集" / "力量体系.md").write_text("# 力量体系\n炼气筑基。\n", encoding="utf-8")
+    (v6 / "大纲").mkdir()
+    (v6 / "大纲" / "总纲.md").write_text("# 总纲\n复仇。\n", encoding="utf-8")
+    (v6 / "大纲" / "第1卷-下山.md").write_text("# 第一卷\n", encoding="utf-8")
+    (v6 / "summaries").mkdir()
+    (v6 / "summaries" / "ch0001.md").write_text("林晚下山。\n", encoding="utf-8")
+    (v6 / ".webnovel").mkdir()
+    (v6 / ".webnovel" / "state.json").write_text(json.dumps({
+        "project_info": {"title": "旧书", "genre": "玄幻"},
+        "progress": {"current_chapter": 2},
+        "protagonist_state": {"name": "林晚", "power": {"realm": "筑基", "layer": 3}, "location": {"current": "青云城"}},
+        "relationships": {"大长老": "仇人"},
+        "plot_threads": {"active_threads": [{"title": "灭门之谜", "status": "active", "planted_chapter": 1}],
+                         "foreshadowing": [{"content": "玉佩", "tier": "核心", "planted_chapter": 1, "target_chapter": 50},
+                                           {"content": "旧信", "status": "resolved", "planted_chapter": 1}]},
+        "project_memory": {"patterns": [{"pattern": "少用天气开篇"}]},
+        "world_settings": {"power_system": ["炼气", "筑基"]},
+        "strand_tracker": {"current_dominant": "quest"},
+    }, ensure_ascii=False), encoding="utf-8")
+    (v6 / ".story-system").mkdir()
+    (v6 / ".story-system" / "commits.log").write_text("c1\nc2\n", encoding="utf-8")
+    v7 = tmp_path / "新书"
+    report = __import__("lw_storyrepo.migrate", fromlist=["migrate"]).migrate(v6, v7)
+    assert "章节：2 章" in report and "承诺：3 条" in report
+    repo = R.StoryRepo(v7)
+    assert [n for n, _ in repo.chapter_files()] == [1, 2]
+    meta, body = repo.chapter(1)
+    assert meta["合同"] == ["迁移"] and body.strip() == "林晚下山。"
+    lin = repo.characters()["林晚"]
+    assert lin["境界"] == "筑基3层" and lin["位置"] == "青云城"
+    assert "大长老" in repo.characters()
+    ps = {p.title: p.meta for p in repo.promises()}
+    assert ps["玉佩"]["强度"] == "高" and ps["玉佩"]["兑付期限"] == "第50章" and ps["旧信"]["状态"] == "已兑付"
+    assert repo.p("定稿/设定/力量体系.md").is_file() and repo.p("大纲/卷纲/第01卷.md").is_file()
+    assert repo.p("定稿/记忆/章摘要/0001.md").is_file()
+    assert "少用天气开篇" in repo.p("文风/风格宪法.md").read_text(encoding="utf-8")
+    assert "strand_tracker" in repo.p("定稿/设定/v6状态展开.md").read_text(encoding="utf-8")
+    assert repo.git.out("log", "--format=%s") == "migrate(v6): 旧书\ninit: 旧书\n"
+    mode = (v6 / ".story-system" / "commits.log").stat().st_mode
+    assert not mode & stat.S_IWUSR
+    assert flow.scan(repo) == ([], [])
