@@ -197,10 +197,16 @@ def visible_tools(kernel: Kernel, room: Room, *, keeper: bool) -> list[ToolSpec]
     return out
 
 
+_SCHEMAS: dict[Any, str] = {}
+"""args_model class -> its JSON Schema as JSON text (generating it is most of a compile)."""
+
+
 def _offer(spec: ToolSpec, locale: str) -> ToolOffer:
     model = resolve(spec.args_model)
-    schema = model.model_json_schema()
-    return ToolOffer(spec.name, spec.describe(locale), schema)
+    text = _SCHEMAS.get(model)
+    if text is None:
+        text = _SCHEMAS[model] = json.dumps(model.model_json_schema(), ensure_ascii=False)
+    return ToolOffer(spec.name, spec.describe(locale), json.loads(text))  # a fresh copy per turn
 
 
 # --- compile --------------------------------------------------------------------------------
