@@ -180,6 +180,7 @@ class RulesEngine:
         self._sources: dict[str, PackSource] = {}
         self._shadowed: list[Problem] = []
         self._packs: dict[str, CompiledPack | RulepackError] = {}
+        self._names: dict[str, str | None] = {}
 
     # --- sources ------------------------------------------------------------------------
 
@@ -220,6 +221,7 @@ class RulesEngine:
             self._sources = sources
             self._shadowed = shadowed
             self._packs = {}
+            self._names = {}
 
     def sources(self) -> dict[str, PackSource]:
         """System id -> where it comes from (after shadowing rules)."""
@@ -315,7 +317,7 @@ class RulesEngine:
         """The compiled pack for a system id or any of its names; :class:`RulepackError` when
         unknown or malformed (the located diagnostic)."""
         self._refresh()
-        system_id = system if system in self._sources else self.find(system)
+        system_id = system if system in self._sources else self._find(system)
         if system_id is None:
             known = ", ".join(sorted(self._sources)) or "none installed"
             raise RulepackError(f"unknown system {system!r}", expected=f"one of: {known}")
@@ -336,6 +338,16 @@ class RulesEngine:
     def find(self, word: str) -> str | None:
         """The system id selected by ``word`` (id, then names/set_keys, case-insensitive)."""
         self._refresh()
+        return self._find(word)
+
+    def _find(self, word: str) -> str | None:
+        if word in self._names:
+            return self._names[word]
+        found = self._search(word)
+        self._names[word] = found
+        return found
+
+    def _search(self, word: str) -> str | None:
         if word in self._sources:
             return word
         folded = word.strip().casefold()

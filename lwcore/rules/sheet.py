@@ -1,0 +1,531 @@
+"""Character sheets: owned by the kernel, shaped by a rulepack.
+
+A :class:`Sheet` holds only what differs from the pack: a value equal to what the pack would
+give anyway (its default, or the derived value computed from the other stored values) is not
+stored, so a sheet follows the pack when the pack changes and exports compactly. Names are
+resolved through the pack's aliases (case-insensitive, any language); a name the pack does
+not know is kept as written (a custom skill). Derived values are recomputed on every change.
+
+The file format (``lw schema sheet``) is :class:`SheetFile`; ``.st``-style text entry is
+:func:`parse_st` / :meth:`Sheet.apply_st`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from lwcore.contributions import localized
+from lwcore.errors import LwError
+
+if TYPE_CHECKING:
+    import random
+
+    from lwcore.rules.compiled import CompiledPack
+
+Value = int | float | str
+
+
+class SheetFile(BaseModel):
+    """One character sheet on disk (YAML or JSON). Unknown keys are kept and written back."""
+
+    model_config = ConfigDict(extra="allow", title="CharacterSheet")
+
+    system: str = Field(description="The rule system id (or any of its names).")
+    name: str = Field("", description="The character's name.")
+    values: dict[str, Value] = Field(default_factory=dict,
+                                     description="Canonical stat name -> value; only values that differ from the pack.")
+    expressions: dict[str, str] = Field(default_factory=dict,
+                                        description="Named dice expressions (`&手枪=1d6`): weapon damage and the like.")
+    state: dict[str, Any] = Field(default_factory=dict,
+                                  description="Flags set by subsystems (e.g. temporary insanity, death-save tallies).")
+
+
+def _norm(text: str) -> str:
+    return unicodedata.normalize("NFKC", text)
+
+
+class Sheet:
+    """A character sheet bound to a compiled pack."""
+
+    def __init__(self, pack: CompiledPack, values: Mapping[str, Any] | None = None, *, name: str = "",
+                 expressions: Mapping[str, str] | None = None, state: Mapping[str, Any] | None = None,
+                 extra: Mapping[str, Any] | None = None) -> None:
+        self.pack = pack
+        self.name = name
+        self._stored: dict[str, Any] = {}
+        self.expressions: dict[str, str] = dict(expressions or {})
+        self.state: dict[str, Any] = dict(state or {})
+        self.extra: dict[str, Any] = dict(extra or {})
+        self._cache: dict[str, Any] | None = None
+        for key, value in (values or {}).items():
+            self._stored[self.canonical(key)] = value
+        self._prune()
+
+    # --- names ----------------------------------------------------------------------------
+
+    @property
+    def system(self) -> str:
+        return self.pack.id
+
+    def canonical(self, name: str) -> str:
+        """The pack's canonical name for ``name`` (aliases, any case); unknown names as written."""
+        name = _norm(name).strip()
+        return self.pack.canonical(name) or name
+
+    def known(self, name: str) -> bool:
+        return self.pack.canonical(_norm(name).strip()) is not None
+
+    # --- values ---------------------------------------------------------------------------
+
+    def _derived(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        return self.pack.derive(stored) if self.pack.model.derived else {}
+
+    def values(self) -> dict[str, Any]:
+        """Every value: defaults, then derived (from stored values), then stored."""
+        if self._cache is None:
+            out = dict(self.pack.model.defaults)
+            out.update(self._derived(self._stored))
+            out.update(self._stored)
+            self._cache = out
+        return dict(self._cache)
+
+    def stored(self) -> dict[str, Any]:
+        """Only what differs from the pack."""
+        return dict(self._stored)
+
+    def baseline(self, name: str) -> Any:
+        """What ``name`` would be if it were not stored (its derived value or default), else None."""
+        canonical = self.canonical(name)
+        rest = {k: v for k, v in self._stored.items() if k != canonical}
+        derived = self._derived(rest)
+        if canonical in derived:
+            return derived[canonical]
+        return self.pack.model.defaults.get(canonical)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.values().get(self.canonical(name), default)
+
+    def __getitem__(self, name: str) -> Any:
+        values = self.values()
+        canonical = self.canonical(name)
+        if canonical not in values:
+            raise KeyError(name)
+        return values[canonical]
+
+    def __contains__(self, name: str) -> bool:
+        return self.canonical(name) in self.values()
+
+    def set(self, name: str, value: Any) -> str:
+        """Set ``name`` (any alias); returns the canonical name. A value equal to the pack's is
+        not stored; derived values follow."""
+        canonical = self.canonical(name)
+        self._stored[canonical] = value
+        self._cache = None
+        self._prune()
+        return canonical
+
+    def delete(self, name: str) -> bool:
+        canonical = self.canonical(name)
+        found = canonical in self._stored
+        self._stored.pop(canonical, None)
+        self.expressions.pop(_norm(name).strip(), None)
+        self._cache = None
+        self._prune()
+        return found
+
+    def clear(self) -> None:
+        self._stored.clear()
+        self.expressions.clear()
+        self.state.clear()
+        self._cache = None
+
+    def _prune(self) -> None:
+        """Drop stored values that equal what the pack would give anyway (repeat: a derived
+        value can depend on another stored one)."""
+        for _ in range(len(self._stored) + 1):
+            dropped = False
+            for key in list(self._stored):
+                base = self.baseline(key)
+                if base is not None and _same(base, self._stored[key]):
+                    del self._stored[key]
+                    dropped = True
+            if not dropped:
+                break
+        self._cache = None
+
+    # --- resources ------------------------------------------------------------------------
+
+    def resources(self, locale: str = "en") -> list[dict[str, Any]]:
+        """The pack's bars for one viewer: ``{id, label, value, max}`` with the label in ``locale``."""
+        sheet = self.pack.model.sheet
+        if sheet is None:
+            return []
+        values = self.values()
+        out = []
+        for res in sheet.resources:
+            label = res.label if isinstance(res.label, str) else localized(res.label, locale)
+            out.append({"id": res.id, "label": label, "stat": res.value, "value": values.get(res.value),
+                        "max": values.get(res.max) if res.max else None, "max_stat": res.max})
+        return out
+
+    def resource(self, name: str) -> tuple[str, str | None] | None:
+        """``(value_stat, max_stat)`` of the resource whose id, value or max is ``name``."""
+        sheet = self.pack.model.sheet
+        if sheet is None:
+            return None
+        canonical = self.canonical(name)
+        folded = _norm(name).strip().casefold()
+        for res in sheet.resources:
+            if res.id.casefold() == folded or res.value == canonical:
+                return res.value, res.max
+        return None
+
+    def adjust(self, name: str, delta: int, *, floor: int | None = None, clamp_max: bool = False) -> tuple[Any, Any]:
+        """Add ``delta`` to a numeric value; returns ``(before, after)``."""
+        before = self.get(name)
+        if before is None:
+            before = 0
+        if not isinstance(before, (int, float)) or isinstance(before, bool):
+            raise LwError(f"{name} is not a number ({before!r})")
+        after = before + delta
+        if floor is not None:
+            after = max(floor, after)
+        if clamp_max:
+            res = self.resource(name)
+            if res and res[1]:
+                top = self.get(res[1])
+                if isinstance(top, (int, float)):
+                    after = min(after, top)
+        self.set(name, after)
+        return before, after
+
+    # --- files & text ---------------------------------------------------------------------
+
+    def to_file(self) -> SheetFile:
+        return SheetFile(system=self.pack.id, name=self.name, values=dict(self._stored),
+                         expressions=dict(self.expressions), state=dict(self.state), **self.extra)
+
+    def to_json(self) -> dict[str, Any]:
+        return self.to_file().model_dump(mode="json")
+
+    @classmethod
+    def from_file(cls, pack: CompiledPack, data: SheetFile | Mapping[str, Any]) -> Sheet:
+        model = data if isinstance(data, SheetFile) else SheetFile.model_validate(dict(data))
+        return cls(pack, model.values, name=model.name, expressions=model.expressions, state=model.state,
+                   extra=model.model_extra or {})
+
+    def export(self) -> str:
+        """An ``.st`` line that recreates this sheet (stored values and expressions)."""
+        parts = [f"{k}{_fmt(v)}" for k, v in self._stored.items()]
+        parts += [f"&{k}={v}" for k, v in self.expressions.items()]
+        return ".st " + " ".join(parts) if parts else ".st"
+
+    def show(self, names: list[str] | None = None, locale: str = "en") -> str:
+        """Readable lines: the pack's ``st_show.top`` first (or the given names), then the rest
+        that differs from the defaults."""
+        values = self.values()
+        if names:
+            picked = [self.canonical(n) for n in names]
+        else:
+            top = [n for n in self.pack.model.st_show.get("top", []) if n in values]
+            picked = top + [k for k in self._stored if k not in top]
+        per_line = int(self.pack.model.st_show.get("itemsPerLine", 4) or 4)
+        cells = [f"{self.pack.display_name(n, locale)}:{_fmt(values.get(n, '?'))}" for n in picked]
+        cells += [f"&{k}={v}" for k, v in self.expressions.items() if not names]
+        lines = [" ".join(cells[i:i + per_line]) for i in range(0, len(cells), per_line)]
+        return "\n".join(lines)
+
+    def apply_st(self, text: str, *, rng: random.Random | None = None) -> StResult:
+        """Apply ``.st`` text (see :func:`parse_st`)."""
+        return apply_ops(self, parse_st(text, self.pack), rng=rng)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    return str(a) == str(b)
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def load_sheet_file(path: str | Path) -> SheetFile:
+    """Read a sheet file (``.json``, else YAML). Located :class:`LwError` on bad input."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise LwError(f"cannot read sheet: {exc.strerror or exc}", file=str(path)) from None
+    try:
+        if path.suffix.lower() == ".json":
+            import json
+
+            data = json.loads(text) if text.strip() else {}
+        else:
+            import yaml
+
+            data = yaml.safe_load(text) or {}
+    except Exception as exc:  # noqa: BLE001 - json/yaml errors
+        raise LwError(f"not a readable sheet: {exc}", file=str(path)) from None
+    if not isinstance(data, dict):
+        raise LwError("a sheet is a mapping (system:, values:, …)", file=str(path), line=1)
+    from pydantic import ValidationError
+
+    try:
+        return SheetFile.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise LwError(f"{where}: {first['msg']}", file=str(path)) from None
+
+
+def save_sheet_file(path: str | Path, sheet: Sheet) -> None:
+    from lwcore.fileio import atomic_write_text
+
+    path = Path(path)
+    data = sheet.to_json()
+    if path.suffix.lower() == ".json":
+        import json
+
+        text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    else:
+        import yaml
+
+        text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+    atomic_write_text(path, text)
+
+
+# --- .st text entry ---------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class StOp:
+    """One parsed ``.st`` operation.
+
+    ``kind``: ``set`` (name, value), ``set_max`` (name, value, max), ``adjust`` (name, sign, expr),
+    ``expr`` (name, expr), ``show`` / ``del`` (names), ``clr``, ``export``.
+    """
+
+    kind: str
+    name: str = ""
+    value: Any = None
+    expr: str = ""
+    names: tuple[str, ...] = ()
+
+
+@dataclass
+class StResult:
+    ops: list[StOp]
+    changes: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+    rolls: list[dict[str, Any]] = field(default_factory=list)
+    output: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ops": [{"kind": o.kind, "name": o.name, "value": o.value, "expr": o.expr, "names": list(o.names)}
+                    for o in self.ops],
+            "changes": {k: list(v) for k, v in self.changes.items()},
+            "rolls": self.rolls,
+            "output": self.output,
+        }
+
+
+_SEP = " \t\r\n,;|:=、，；：。"
+_NUM = re.compile(r"-?\d+(?:\.\d+)?")
+# a dice/arithmetic expression: dice terms need a digit, % or F right after the d, so names
+# like dex, dc, db after an expression are never read as dice
+_TERM = r"(?:\d*[dD](?:\d+|%|[fF](?![A-Za-z]))(?:(?:kh|kl|dh|dl|k)\d+)?!?|\d+)"
+_DICE = re.compile(rf"\(?{_TERM}\)?(?:\s*[-+*/x×]\s*\(?{_TERM}\)?)*")
+_KEYWORDS = ("show", "list", "del", "rm", "clr", "clear", "export")
+
+
+def _names_by_length(pack: CompiledPack) -> list[tuple[str, str]]:
+    cached = getattr(pack, "_lw_st_names", None)
+    if cached is None:
+        table: dict[str, str] = {}
+        for word, canonical in pack._alias.items():  # noqa: SLF001 - the pack's alias table
+            table.setdefault(_norm(word).casefold(), canonical)
+        cached = sorted(table.items(), key=lambda kv: -len(kv[0]))
+        pack._lw_st_names = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def match_name(text: str, pos: int, pack: CompiledPack) -> tuple[str, int] | None:
+    """The longest known stat name (alias, any case) starting at ``pos``: (canonical, end)."""
+    folded = text.casefold()
+    for word, canonical in _names_by_length(pack):
+        if folded.startswith(word, pos):
+            end = pos + len(word)
+            # an ASCII name must not stop in the middle of a longer ASCII word ("str" in "strength")
+            if word[-1].isascii() and word[-1].isalpha() and end < len(text) and text[end].isascii() and text[end].isalpha():
+                continue
+            return canonical, end
+    return None
+
+
+def _unknown_name(text: str, pos: int) -> int:
+    """End of an unknown name: up to a digit, a sign, a separator, & or the end."""
+    end = pos
+    while end < len(text) and not (text[end].isdigit() or text[end] in "+-&" or text[end] in _SEP):
+        end += 1
+    return end
+
+
+def parse_st(text: str, pack: CompiledPack) -> list[StOp]:
+    """Parse ``.st`` text into operations. Raises :class:`LwError` at the offending column.
+
+    Forms: ``力量50敏捷60`` / ``str:50 dex=60`` (set), ``hp-1d3`` / ``san+5`` (adjust by a dice
+    expression), ``hp10/12`` (a resource's value and max), ``&手枪=1d6`` (a named expression),
+    ``show [names]``, ``del names``, ``clr``, ``export``. Known names win by longest match, so
+    names containing digits or a ``d`` (dex, dc) are names, never dice.
+    """
+    text = _norm(text).strip()
+    for prefix in (".st", "/st", "st "):
+        if text.casefold().startswith(prefix):
+            text = text[len(prefix):]
+            break
+    text = text.strip()
+    low = text.casefold()
+    word = low.split(maxsplit=1)[0] if low else ""
+    rest = text[len(word):].strip() if word else ""
+    if word in _KEYWORDS:
+        names = tuple(n for n in re.split(r"[\s,，、]+", rest) if n)
+        if word in ("show", "list"):
+            return [StOp("show", names=names)]
+        if word in ("del", "rm"):
+            if not names:
+                raise LwError("del needs names", expected="del 力量 敏捷")
+            return [StOp("del", names=names)]
+        if rest:
+            raise LwError(f"{word} takes nothing after it", column=len(word) + 1)
+        return [StOp("clr" if word in ("clr", "clear") else "export")]
+    ops: list[StOp] = []
+    pos = 0
+    n = len(text)
+    while pos < n:
+        c = text[pos]
+        if c in _SEP:
+            pos += 1
+            continue
+        if c == "&":
+            start = pos + 1
+            eq = text.find("=", start)
+            if eq < 0:
+                raise LwError("&NAME=EXPR needs an '='", column=pos + 1, expected="&手枪=1d6")
+            name = text[start:eq].strip()
+            end = eq + 1
+            while end < n and text[end] not in " \t,，;；&":
+                end += 1
+            expr = text[eq + 1:end].strip()
+            if not name or not expr:
+                raise LwError("&NAME=EXPR needs a name and an expression", column=pos + 1, expected="&手枪=1d6")
+            from lwcore.rules.dice import compile_dice
+
+            try:
+                compile_dice(expr)
+            except LwError as exc:
+                raise LwError(f"&{name}: {exc.message}", column=eq + 2) from None
+            ops.append(StOp("expr", name=name, expr=expr))
+            pos = end
+            continue
+        hit = match_name(text, pos, pack)
+        if hit is not None:
+            name, end = hit
+        else:
+            end = _unknown_name(text, pos)
+            if end == pos:
+                raise LwError(f"expected a name at {text[pos:pos + 10]!r}", column=pos + 1, expected="NAME VALUE, e.g. 力量50")
+            name = text[pos:end].strip()
+        pos = end
+        while pos < n and text[pos] in " \t:=：":
+            pos += 1
+        if pos < n and text[pos] in "+-" and not (text[pos] == "-" and _negative_value(text, pos)):
+            sign = text[pos]
+            m = _DICE.match(text, pos + 1)
+            if m is None or not m.group(0):
+                raise LwError(f"{name}{sign}: expected a number or dice", column=pos + 2, expected=f"{name}{sign}1d6")
+            ops.append(StOp("adjust", name=name, value=sign, expr=m.group(0).replace(" ", "")))
+            pos = m.end()
+            continue
+        m = _NUM.match(text, pos)
+        if m is None:
+            raise LwError(f"{name}: expected a value", column=pos + 1, expected=f"{name}50")
+        number = float(m.group(0)) if "." in m.group(0) else int(m.group(0))
+        pos = m.end()
+        if pos < n and text[pos] == "/" and pos + 1 < n and text[pos + 1].isdigit():
+            m2 = _NUM.match(text, pos + 1)
+            assert m2 is not None
+            ops.append(StOp("set_max", name=name, value=(number, int(m2.group(0)))))
+            pos = m2.end()
+            continue
+        ops.append(StOp("set", name=name, value=number))
+    return ops
+
+
+def _negative_value(text: str, pos: int) -> bool:
+    """``伤害加值-1`` style: never; a '-' after a name always adjusts (the community's reading)."""
+    return False
+
+
+def apply_ops(sheet: Sheet, ops: list[StOp], *, rng: random.Random | None = None) -> StResult:
+    from lwcore.rules.dice import compile_dice
+
+    result = StResult(ops)
+    for op in ops:
+        if op.kind == "set":
+            before = sheet.get(op.name)
+            canonical = sheet.set(op.name, op.value)
+            result.changes[canonical] = (before, sheet.get(canonical))
+        elif op.kind == "set_max":
+            value, top = op.value
+            res = sheet.resource(op.name)
+            canonical = sheet.canonical(op.name)
+            if res is None or res[1] is None:
+                raise LwError(f"{op.name}: not a resource with a maximum", expected=f"{op.name}{value}")
+            before_max = sheet.get(res[1])
+            sheet.set(res[1], top)
+            result.changes[res[1]] = (before_max, sheet.get(res[1]))
+            before = sheet.get(res[0])
+            sheet.set(res[0], value)
+            result.changes[res[0]] = (before, sheet.get(res[0]))
+            del canonical
+        elif op.kind == "adjust":
+            rolled = compile_dice(op.expr).roll(rng)
+            delta = rolled.total if op.value == "+" else -rolled.total
+            before, after = sheet.adjust(op.name, delta)
+            canonical = sheet.canonical(op.name)
+            result.changes[canonical] = (before, after)
+            result.rolls.append({"name": canonical, "expr": op.expr, "total": rolled.total, "faces": rolled.faces})
+        elif op.kind == "expr":
+            sheet.expressions[op.name] = op.expr
+            result.changes["&" + op.name] = (None, op.expr)
+        elif op.kind == "del":
+            for name in op.names:
+                before = sheet.get(name)
+                if name in sheet.expressions:
+                    sheet.expressions.pop(name)
+                    result.changes["&" + name] = (sheet.expressions.get(name), None)
+                    continue
+                if sheet.delete(name):
+                    canonical = sheet.canonical(name)
+                    result.changes[canonical] = (before, sheet.get(canonical))
+        elif op.kind == "clr":
+            for key, value in sheet.stored().items():
+                result.changes[key] = (value, sheet.baseline(key))
+            sheet.clear()
+        elif op.kind == "show":
+            result.output.append(sheet.show(list(op.names) or None))
+        elif op.kind == "export":
+            result.output.append(sheet.export())
+    return result
