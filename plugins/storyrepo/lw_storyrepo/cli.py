@@ -48,12 +48,32 @@ book_option = click.option("--book", "-C", "book", default=None, help="书的目
 json_option = click.option("--json", "as_json", is_flag=True, help="输出 JSON")
 
 
+def ensure_utf8_mode() -> None:
+    """Spec §2.1: entries run with PYTHONUTF8=1 and never depend on the system locale.
+
+    Under a C/POSIX locale with ``PYTHONUTF8=0`` Python decodes argv and file names as ASCII,
+    so Chinese paths and options cannot work; re-execute this same command in UTF-8 mode
+    (the original argv bytes are restored through surrogateescape).
+    """
+    import os
+
+    if sys.flags.utf8_mode or sys.getfilesystemencoding().lower().replace("-", "") == "utf8":
+        return
+    if os.environ.get("LW_STORY_REEXEC") == "1":
+        return
+    env = dict(os.environ, PYTHONUTF8="1", LW_STORY_REEXEC="1")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], env)
+
+
 @click.group("story", invoke_without_command=True)
 @book_option
 @json_option
 @click.pass_context
 def story(ctx: click.Context, book: str | None, as_json: bool) -> None:
     """Story Repo v7：一本书即一个 git 仓库。不带子命令 = 盘面状态机的下一步。"""
+    ensure_utf8_mode()
     if ctx.invoked_subcommand is None:
         ctx.invoke(next_cmd, book=book, as_json=as_json)
 
