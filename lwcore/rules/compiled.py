@@ -170,6 +170,17 @@ class CompiledPack:
                     return value[0]
         return rank_id
 
+    def resources(self, locale: str = "en") -> list[dict[str, Any]]:
+        """The sheet's resource bars with each label resolved for one viewer's ``locale``."""
+        out = []
+        if self.model.sheet is None:
+            return out
+        for res in self.model.sheet.resources:
+            item = res.model_dump()
+            item["label"] = res.label if isinstance(res.label, str) else localized(res.label, locale)
+            out.append(item)
+        return out
+
     def expertise(self, locale: str = "en") -> str:
         text = self.model.expertise
         if text is None:
@@ -438,6 +449,14 @@ def compile_pack(
             raise locate(RulepackError("script must be a relative path inside the pack"), positions,
                          ("subsystems", name, "script"), fallback_file=file)
     stats = {*model.defaults, *model.derived, *model.alias}
+    formulas = model.creation_constraints.get("roll")
+    if isinstance(formulas, Mapping):
+        for stat, formula in formulas.items():
+            if isinstance(formula, str):
+                try:
+                    DiceExpr(formula)
+                except DiceError as exc:
+                    raise locate(exc, positions, ("creation_constraints", "roll", stat), fallback_file=file) from None
     pack._derived = _compile_derived(model, positions, stats, computers, computer_names, groups, group_names, file)
     if model.resolution is not None:
         pack.resolution = _compile_resolution(model, positions, file)

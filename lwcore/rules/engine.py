@@ -206,7 +206,7 @@ class RulesEngine:
                 stem = path.stem
                 if stem in sources:
                     owner = sources[stem].origin
-                    shadowed.append(Problem(stem, USER_ORIGIN, f"{path}: the id {stem!r} belongs to {owner}; "
+                    shadowed.append(Problem(stem, USER_ORIGIN, f"{path}: the id {stem!r} belongs to plugin {owner}; "
                                             "a user file cannot replace it (rename the file to make a new system)"))
                     continue
                 sources[stem] = PackSource(stem, USER_ORIGIN, path)

@@ -394,3 +394,23 @@ def test_validate_file_resolves_extends_against_installed_packs(packs: Path, tmp
     pack = engine_with(packs).validate_file(loose)
     assert pack.chain == ("loose", "perc")
     assert pack.check(10, faces=[5]).rank == "y"
+
+
+def test_resources_resolve_labels_per_viewer(tmp_path: Path) -> None:
+    write(tmp_path, "bars.yaml", """\
+        defaults: {hp: 10, tide: 3}
+        sheet:
+          resources:
+            - {id: hp, label: HP, value: hp}
+            - {id: tide, label: {en: Tide, zh: 潮位}, value: tide, max: hp}
+        """)
+    pack = engine_with(tmp_path).pack("bars")
+    assert [r["label"] for r in pack.resources("zh-CN")] == ["HP", "潮位"]
+    assert [r["label"] for r in pack.resources("fr")] == ["HP", "Tide"]
+
+
+def test_creation_roll_formulas_are_checked(tmp_path: Path) -> None:
+    write(tmp_path, "gen.yaml", "creation_constraints:\n  roll:\n    might: 3d6x5\n    grit: 3d6xx5\n")
+    with pytest.raises(RulepackError, match="creation_constraints.roll.grit") as info:
+        engine_with(tmp_path).pack("gen")
+    assert (info.value.line, info.value.column) == (4, 15)
