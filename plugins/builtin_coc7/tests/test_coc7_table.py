@@ -143,6 +143,14 @@ def test_full_checks_agree_with_the_oracle(pack):
     assert mismatches[:10] == []
 
 
+def test_rule0_is_the_rulebook(pack):
+    for skill in (0, 30, 49, 50, 99, 100):
+        for difficulty in DIFFICULTIES:
+            base = [r.id for r in pack.outcomes(skill, range(1, 101), difficulty=difficulty)]
+            same = [r.id for r in pack.outcomes(skill, range(1, 101), difficulty=difficulty, variant="rule0")]
+            assert base == same
+
+
 def tens(value: int) -> int:
     return (value // 10) % 10
 
