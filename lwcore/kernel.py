@@ -100,6 +100,13 @@ KERNEL_SCHEMAS = (
 )
 
 
+KERNEL_CONTRIBUTIONS: dict[str, str] = {
+    "schemas": "lwcore.kernel:KERNEL_SCHEMAS",
+    "tools": "lwcore.turn.toolspecs:KERNEL_TOOLS",
+}
+"""Registry name -> the kernel's own contributions (lazy reference); they come first and win."""
+
+
 @dataclass(frozen=True, slots=True)
 class SegmentSet:
     """The prompt segments of one turn, plus what was dropped and why."""
@@ -292,12 +299,8 @@ class Kernel:
         spec = REGISTRIES[name]
         expected = spec.type or _cli_type()
         entries: list[Entry[Any]] = []
-        if name == "schemas":
-            entries += [Entry(s.name, s, KERNEL_ID) for s in KERNEL_SCHEMAS]
-        elif name == "tools":
-            from lwcore.turn.toolspecs import KERNEL_TOOLS
-
-            entries += [Entry(t.name, t, KERNEL_ID) for t in KERNEL_TOOLS]
+        if name in KERNEL_CONTRIBUTIONS:
+            entries += [Entry(spec.key(c), c, KERNEL_ID) for c in resolve(KERNEL_CONTRIBUTIONS[name])]
         records = self._loaded_records(spec.family)
         for record in records.values():
             if spec.data_kind and record.location is not None:
