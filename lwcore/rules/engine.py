@@ -438,3 +438,33 @@ class RulesEngine:
 
     def display_name(self, system: str, canonical: str, locale: str = "en") -> str:
         return self.pack(system).display_name(canonical, locale)
+
+    # --- sheets, subsystems, commands (see sheet.py, subsystems.py, commands.py) -------------
+
+    def sheet(self, system: str, values: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
+        """A new :class:`lwcore.rules.sheet.Sheet` of ``system`` (only non-default values kept)."""
+        from lwcore.rules.sheet import Sheet
+
+        return Sheet(self.pack(system), values, **kwargs)
+
+    def subsystem(self, system: str, name: str, sheet: Any = None, **kwargs: Any) -> Any:
+        """Run the pack's subsystem ``name`` (or of that kind); returns a ``SubsystemResult``.
+        ``sheet`` (a ``Sheet``) is read and changed in place; see ``subsystems.py``."""
+        from lwcore.rules.subsystems import run
+
+        return run(self, self.pack(system), name, sheet, **kwargs)
+
+    def command(self, system: str, text: str, *, sheet: Any = None, rng: random.Random | None = None,
+                locale: str = "en", faces: Sequence[int] | None = None, advantage_rule: str | None = None) -> Any:
+        """Parse and run a dot command (``.ra 困难侦查+10 b2``); returns a ``CommandResult``."""
+        from lwcore.rules.commands import run_command
+
+        return run_command(self, self.pack(system), text, sheet=sheet, rng=rng, locale=locale, faces=faces,
+                           advantage_rule=advantage_rule)
+
+    def make_char(self, system: str, *, rng: random.Random | None = None, method: str | None = None,
+                  assign: Mapping[str, Any] | None = None) -> Any:
+        """A new validated sheet from the pack's ``creation_constraints``."""
+        from lwcore.rules.creation import make_char
+
+        return make_char(self.pack(system), rng=rng, method=method, assign=assign)

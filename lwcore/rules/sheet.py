@@ -242,9 +242,9 @@ class Sheet:
         lines = [" ".join(cells[i:i + per_line]) for i in range(0, len(cells), per_line)]
         return "\n".join(lines)
 
-    def apply_st(self, text: str, *, rng: random.Random | None = None) -> StResult:
+    def apply_st(self, text: str, *, rng: random.Random | None = None, locale: str = "en") -> StResult:
         """Apply ``.st`` text (see :func:`parse_st`)."""
-        return apply_ops(self, parse_st(text, self.pack), rng=rng)
+        return apply_ops(self, parse_st(text, self.pack), rng=rng, locale=locale)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -374,6 +374,18 @@ def match_name(text: str, pos: int, pack: CompiledPack) -> tuple[str, int] | Non
     return None
 
 
+def read_name(text: str, pos: int, pack: CompiledPack) -> tuple[str, int, bool] | None:
+    """A stat name at ``pos``: ``(name, end, known)``. The longest known name wins, unless a
+    longer unknown name runs straight into a value (``潜水艇驾驶40`` is not ``潜水``)."""
+    hit = match_name(text, pos, pack)
+    run = _unknown_name(text, pos)
+    if hit is not None and (hit[1] >= run or run >= len(text) or not text[run].isdigit()):
+        return hit[0], hit[1], True
+    if run > pos:
+        return text[pos:run].strip(), run, False
+    return None
+
+
 def _unknown_name(text: str, pos: int) -> int:
     """End of an unknown name: up to a digit, a sign, a separator, & or the end."""
     end = pos
@@ -439,14 +451,10 @@ def parse_st(text: str, pack: CompiledPack) -> list[StOp]:
             ops.append(StOp("expr", name=name, expr=expr))
             pos = end
             continue
-        hit = match_name(text, pos, pack)
-        if hit is not None:
-            name, end = hit
-        else:
-            end = _unknown_name(text, pos)
-            if end == pos:
-                raise LwError(f"expected a name at {text[pos:pos + 10]!r}", column=pos + 1, expected="NAME VALUE, e.g. 力量50")
-            name = text[pos:end].strip()
+        got = read_name(text, pos, pack)
+        if got is None:
+            raise LwError(f"expected a name at {text[pos:pos + 10]!r}", column=pos + 1, expected="NAME VALUE, e.g. 力量50")
+        name, end, _known = got
         pos = end
         while pos < n and text[pos] in " \t:=：":
             pos += 1
@@ -478,7 +486,7 @@ def _negative_value(text: str, pos: int) -> bool:
     return False
 
 
-def apply_ops(sheet: Sheet, ops: list[StOp], *, rng: random.Random | None = None) -> StResult:
+def apply_ops(sheet: Sheet, ops: list[StOp], *, rng: random.Random | None = None, locale: str = "en") -> StResult:
     from lwcore.rules.dice import compile_dice
 
     result = StResult(ops)
@@ -525,7 +533,7 @@ def apply_ops(sheet: Sheet, ops: list[StOp], *, rng: random.Random | None = None
                 result.changes[key] = (value, sheet.baseline(key))
             sheet.clear()
         elif op.kind == "show":
-            result.output.append(sheet.show(list(op.names) or None))
+            result.output.append(sheet.show(list(op.names) or None, locale=locale))
         elif op.kind == "export":
             result.output.append(sheet.export())
     return result

@@ -1,0 +1,537 @@
+"""Dot commands declared by rulepacks (``commands:``), parsed generically.
+
+A pack maps each command word to an action or a subsystem tool::
+
+    commands:
+      ra: {action: check, counted: {b: bonus, p: penalty}}
+      sc: {tool: sanity, counted: {b: bonus, p: penalty}}
+      chk: {action: check, value_is: modifier, target_words: [dc], switches: {adv: {modifier: advantage}}}
+      w: {action: check, positional: [pool, difficulty], switches: {wp: {param: willpower}}}
+
+Actions: ``check``, ``set_stats`` (``.st`` text), ``make_char``, ``show``; ``tool: NAME`` runs
+the subsystem ``NAME`` (see :mod:`lwcore.rules.subsystems`). Keys a command may carry:
+
+- ``value_is``: ``target`` (the stat value is rolled against; default) or ``modifier`` (it is
+  added to the roll: ``target_words`` then name the number to beat, e.g. ``dc``).
+- ``counted``: ``{word: modifier}`` — ``b2`` asks for the ``bonus`` modifier twice.
+- ``switches``: ``{word: {modifier: M} | {param: P, value: N} | {arg: A, value: V} | {variant: V}}``.
+- ``positional``: parameter names that bare numbers fill in order.
+- ``stat`` (a fixed stat), ``stat_format`` (``"{}_save"``: the named stat becomes another),
+  ``variant``, ``table`` (for table tools), ``difficulty``.
+
+Difficulty words come from the pack's ``resolution.difficulties`` (their ids and every
+locale's label: 困难 / hard …), names from its aliases. The result is structured data plus
+text rendered through the pack's labels in the viewer's locale.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from lwcore.errors import LwError
+from lwcore.rules.errors import CheckError
+
+if TYPE_CHECKING:
+    from lwcore.rules.compiled import CheckResult, CompiledPack
+    from lwcore.rules.engine import RulesEngine
+    from lwcore.rules.sheet import Sheet
+    from lwcore.rules.subsystems import SubsystemResult
+
+
+class CommandError(CheckError):
+    """Input a command cannot use (unknown command, unknown skill, bad token)."""
+
+
+@dataclass
+class CommandResult:
+    system: str
+    command: str
+    action: str
+    data: dict[str, Any]
+    text: str
+    sheet_changed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"system": self.system, "command": self.command, "action": self.action, "data": self.data,
+                "text": self.text, "sheet_changed": self.sheet_changed}
+
+
+@dataclass
+class CheckArgs:
+    """What a check command line asked for."""
+
+    stat: str | None = None
+    value: int | None = None
+    adjust: int = 0
+    target: int | None = None
+    difficulty: str | None = None
+    modifiers: dict[str, int] = field(default_factory=dict)
+    params: dict[str, int] = field(default_factory=dict)
+    args: dict[str, Any] = field(default_factory=dict)
+    variant: str | None = None
+    numbers: list[int] = field(default_factory=list)
+    rest: str = ""
+    reason: str = ""
+
+
+# --- vocabulary -------------------------------------------------------------------------------
+
+KERNEL_WORDS: dict[str, dict[str, str]] = {
+    "en": {"vs": "vs", "success": "Success", "failure": "Failure", "fumble": "Fumble", "improved": "improved",
+           "unchanged": "no improvement", "temporary": "temporary insanity", "permanent": "permanent insanity",
+           "pushed": "pushed", "draw": "draw", "first": "first wins", "second": "second wins", "total": "total",
+           "regain": "regains HP", "ended_success": "stable", "ended_failure": "dead", "set": "set",
+           "duration": "duration", "cost": "cost", "successes": "successes", "failures": "failures"},
+    "zh": {"vs": "对", "success": "成功", "failure": "失败", "fumble": "大失败", "improved": "成长",
+           "unchanged": "未成长", "temporary": "临时疯狂", "permanent": "永久疯狂", "pushed": "孤注一掷",
+           "draw": "平局", "first": "前者胜", "second": "后者胜", "total": "合计", "regain": "恢复生命",
+           "ended_success": "稳定", "ended_failure": "死亡", "set": "已设置", "duration": "持续",
+           "cost": "花费", "successes": "成功数", "failures": "失败数"},
+}
+
+
+def word(pack: CompiledPack, key: str, locale: str) -> str:
+    """The pack's label for ``key`` in ``locale``, else the kernel's generic word, else ``key``."""
+    for loc in (locale, locale.split("-")[0]):
+        table = pack.model.labels.get(loc)
+        if table and key in table:
+            return pack.label(key, loc)
+    lang = locale.split("-")[0]
+    own = KERNEL_WORDS.get(lang) or KERNEL_WORDS["en"]
+    if key in own:
+        return own[key]
+    return pack.label(key, locale)
+
+
+def _norm(text: str) -> str:
+    return unicodedata.normalize("NFKC", text)
+
+
+def _difficulty_words(pack: CompiledPack) -> list[tuple[str, str]]:
+    cached = getattr(pack, "_lw_difficulty_words", None)
+    if cached is None:
+        table: dict[str, str] = {}
+        res = pack.model.resolution
+        for did, diff in (res.difficulties.items() if res else ()):
+            table.setdefault(did.casefold(), did)
+            labels = [diff.label] if isinstance(diff.label, str) else list((diff.label or {}).values())
+            for label in labels:
+                table.setdefault(_norm(label).casefold(), did)
+        cached = sorted(table.items(), key=lambda kv: -len(kv[0]))
+        pack._lw_difficulty_words = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def find_command(pack: CompiledPack, text: str) -> tuple[str, dict[str, Any], str]:
+    """``(command, spec, rest)`` for ``.ra 困难侦查`` (longest command word wins)."""
+    text = _norm(text).strip()
+    if text[:1] in (".", "/", "。"):
+        text = text[1:]
+    folded = text.casefold()
+    best: str | None = None
+    for name in pack.model.commands:
+        if folded.startswith(name.casefold()) and (best is None or len(name) > len(best)):
+            best = name
+    if best is None:
+        known = ", ".join("." + c for c in pack.model.commands) or "none declared"
+        raise CommandError(f"{pack.id} has no command for {text.split()[0] if text.split() else text!r}",
+                           expected=f"one of: {known}")
+    spec = pack.model.commands[best].model_dump(exclude_none=True)
+    return best, spec, text[len(best):].strip()
+
+
+_SIGNED = re.compile(r"[+-]\s*\d+")
+_INT = re.compile(r"\d+")
+_BOUNDARY = " \t,，;；"
+
+
+def _at_boundary(text: str, pos: int) -> bool:
+    return pos >= len(text) or text[pos] in _BOUNDARY or not (text[pos].isascii() and text[pos].isalpha())
+
+
+def parse_check(pack: CompiledPack, spec: Mapping[str, Any], rest: str) -> CheckArgs:
+    """Parse the words after a check-like command, in any order."""
+    from lwcore.rules.sheet import read_name
+
+    out = CheckArgs(variant=spec.get("variant"), difficulty=spec.get("difficulty"))
+    if spec.get("stat"):
+        out.stat = pack.canonical(spec["stat"]) or spec["stat"]
+    text = _norm(rest)
+    folded = text.casefold()
+    counted = {str(k).casefold(): v for k, v in (spec.get("counted") or {}).items()}
+    switches = {str(k).casefold(): v for k, v in (spec.get("switches") or {}).items()}
+    target_words = sorted((str(w).casefold() for w in spec.get("target_words") or ()), key=len, reverse=True)
+    positional = list(spec.get("positional") or ())
+    diff_words = _difficulty_words(pack)
+    pos, n = 0, len(text)
+    reason: list[str] = []
+    named = False
+    while pos < n:
+        if text[pos] in _BOUNDARY:
+            pos += 1
+            continue
+        # switch words (adv, dis, wp, 9again …)
+        hit = next((w for w in sorted(switches, key=len, reverse=True)
+                    if folded.startswith(w, pos) and _at_boundary(text, pos + len(w))), None)
+        if hit is not None:
+            sw = switches[hit]
+            if "modifier" in sw:
+                out.modifiers[sw["modifier"]] = out.modifiers.get(sw["modifier"], 0) + int(sw.get("count", 1))
+            elif "param" in sw:
+                out.params[sw["param"]] = int(sw.get("value", 1))
+            elif "variant" in sw:
+                out.variant = sw["variant"]
+            elif "arg" in sw:
+                out.args[sw["arg"]] = sw.get("value", True)
+            pos += len(hit)
+            continue
+        # counted modifiers: b, b2, p3
+        m = None
+        for w in sorted(counted, key=len, reverse=True):
+            if folded.startswith(w, pos):
+                mm = _INT.match(text, pos + len(w))
+                end = mm.end() if mm else pos + len(w)
+                if _at_boundary(text, end) and (end >= n or not text[end].isdigit()):
+                    m = (w, int(mm.group(0)) if mm else 1, end)
+                    break
+        if m is not None:
+            name = counted[m[0]]
+            out.modifiers[name] = out.modifiers.get(name, 0) + m[1]
+            pos = m[2]
+            continue
+        # target words: dc15, dc 15, ac 13
+        tw = next((w for w in target_words if folded.startswith(w, pos)), None)
+        if tw is not None:
+            p2 = pos + len(tw)
+            while p2 < n and text[p2] in " :=":
+                p2 += 1
+            mm = _INT.match(text, p2)
+            if mm:
+                out.target = int(mm.group(0))
+                pos = mm.end()
+                continue
+        # difficulty words
+        dw = next(((w, d) for w, d in diff_words if folded.startswith(w, pos)
+                   and (not w[-1].isascii() or _at_boundary(text, pos + len(w)))), None)
+        if dw is not None and out.difficulty is None:
+            out.difficulty = dw[1]
+            pos += len(dw[0])
+            continue
+        # +10 / -5
+        sm = _SIGNED.match(text, pos)
+        if sm is not None:
+            out.adjust += int(sm.group(0).replace(" ", ""))
+            pos = sm.end()
+            continue
+        # bare number
+        im = _INT.match(text, pos)
+        if im is not None:
+            number = int(im.group(0))
+            if positional:
+                out.params[positional.pop(0)] = number
+            elif out.value is None:
+                out.value = number
+            else:
+                out.numbers.append(number)
+            pos = im.end()
+            continue
+        # a stat name (known names by longest match; then an unknown name with a value)
+        if not named:
+            got = read_name(text, pos, pack)
+            if got is not None and (got[2] or (got[1] < n and text[got[1]].isdigit() and not reason)):
+                out.stat, pos, _known = got
+                named = True
+                continue
+        end = pos
+        while end < n and text[end] not in _BOUNDARY:
+            end += 1
+        reason.append(text[pos:end])
+        pos = end
+    out.reason = " ".join(reason)
+    return out
+
+
+# --- running --------------------------------------------------------------------------------
+
+
+def run_command(engine: RulesEngine | None, pack: CompiledPack, text: str, *, sheet: Sheet | None = None,
+                rng: random.Random | None = None, locale: str = "en", faces: Sequence[int] | None = None,
+                advantage_rule: str | None = None) -> CommandResult:
+    """Parse and run one dot command against ``pack``; ``sheet`` is read and changed in place."""
+    command, spec, rest = find_command(pack, text)
+    action = spec.get("action")
+    tool = spec.get("tool")
+    if action == "check":
+        return _run_check(pack, command, spec, rest, sheet, rng, locale, faces, advantage_rule)
+    if action == "set_stats":
+        return _run_st(pack, command, rest, sheet, rng, locale)
+    if action == "make_char":
+        return _run_make(pack, command, spec, rest, rng, locale)
+    if action == "show":
+        return _run_st(pack, command, "show " + rest, sheet, rng, locale)
+    if tool is not None:
+        return _run_tool(engine, pack, command, spec, str(tool), rest, sheet, rng, locale, faces)
+    raise CommandError(f".{command}: action {action!r} is not one the engine runs",
+                       expected="check, set_stats, make_char, show, or tool: SUBSYSTEM")
+
+
+def _sheet_value(pack: CompiledPack, sheet: Sheet | None, stat: str) -> Any:
+    if sheet is not None:
+        value = sheet.get(stat)
+    else:
+        value = pack.model.defaults.get(stat)
+        if value is None and stat in pack.model.derived:
+            value = pack.derive({}).get(stat)
+    return value
+
+
+def _resolve_value(pack: CompiledPack, spec: Mapping[str, Any], args: CheckArgs, sheet: Sheet | None,
+                   command: str) -> tuple[str | None, int | None]:
+    stat = args.stat
+    if stat is not None and spec.get("stat_format"):
+        formatted = str(spec["stat_format"]).format(stat)
+        stat = pack.canonical(formatted) or formatted
+    if args.value is not None:
+        return stat, args.value
+    if stat is None:
+        return None, None
+    value = _sheet_value(pack, sheet, stat)
+    if value is None:
+        raise CommandError(f".{command}: no value for {stat!r}", expected=f"a value, e.g. .{command} {stat}50, or a sheet")
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise CommandError(f".{command}: {stat} is {value!r}, not a number")
+    return stat, int(value)
+
+
+def _run_check(pack: CompiledPack, command: str, spec: Mapping[str, Any], rest: str, sheet: Sheet | None,
+               rng: random.Random | None, locale: str, faces: Sequence[int] | None,
+               advantage_rule: str | None) -> CommandResult:
+    from lwcore.rules import subsystems
+
+    args = parse_check(pack, spec, rest)
+    stat, value = _resolve_value(pack, spec, args, sheet, command)
+    modifiers = dict(args.modifiers)
+    if subsystems.has(pack, "advantage"):
+        _kind, adata = subsystems.spec(pack, "advantage")
+        up, down = (adata.get("pair") or ["advantage", "disadvantage"])[:2]
+        if up in modifiers or down in modifiers:
+            netted = subsystems.net_advantage(pack, modifiers.pop(up, 0), modifiers.pop(down, 0), advantage_rule)
+            modifiers.update(netted)
+    value_is = spec.get("value_is", "target")
+    res = pack.resolution
+    needs_target = res is not None and res.target_kind == "input"
+    data: dict[str, Any] = {"stat": stat, "value": value, "adjust": args.adjust, "reason": args.reason}
+    if value_is == "modifier":
+        modifier = (value or 0) + args.adjust
+        data["modifier"] = modifier
+        if needs_target and args.target is None:
+            # no number to beat: roll and report the total
+            result = pack.check(0, variant=None, modifiers=modifiers, modifier=modifier, params=args.params,
+                                rng=rng, faces=faces)
+            data.update(roll_only=True, check=result.to_json(), total=result.roll + modifier)
+            text = _render_total(pack, stat, modifier, result, locale)
+            return CommandResult(pack.id, command, "check", data, text)
+        result = pack.check(args.target, difficulty=args.difficulty, variant=args.variant, modifiers=modifiers,
+                            modifier=modifier, params=args.params, rng=rng, faces=faces)
+    else:
+        target = None
+        if needs_target:
+            if value is None:
+                raise CommandError(f".{command}: which skill?", expected=f".{command} NAME or .{command} NAME VALUE")
+            target = value + args.adjust
+        result = pack.check(target, difficulty=args.difficulty, variant=args.variant, modifiers=modifiers,
+                            params=args.params, rng=rng, faces=faces)
+    data["check"] = result.to_json()
+    return CommandResult(pack.id, command, "check", data, render_check(pack, result, locale, stat=stat,
+                                                                         modifier=data.get("modifier")))
+
+
+def _run_st(pack: CompiledPack, command: str, rest: str, sheet: Sheet | None, rng: random.Random | None,
+            locale: str) -> CommandResult:
+    from lwcore.rules.sheet import Sheet
+
+    if sheet is None:
+        sheet = Sheet(pack)
+    result = sheet.apply_st(rest, rng=rng, locale=locale)
+    lines = list(result.output)
+    for name, (before, after) in result.changes.items():
+        shown = pack.display_name(name, locale)
+        lines.append(f"{shown}: {_fmt(before)} -> {_fmt(after)}")
+    roll_notes = [f"{r['name']} {r['expr']}={r['total']}" for r in result.rolls]
+    text = "\n".join(roll_notes + lines) or word(pack, "set", locale)
+    data = result.to_json()
+    data["sheet"] = sheet.to_json()
+    return CommandResult(pack.id, command, "set_stats", data, text, sheet_changed=bool(result.changes))
+
+
+def _run_make(pack: CompiledPack, command: str, spec: Mapping[str, Any], rest: str, rng: random.Random | None,
+              locale: str) -> CommandResult:
+    from lwcore.rules.creation import make_char
+
+    m = _INT.search(rest)
+    count = max(1, min(10, int(m.group(0)) if m else 1))
+    sheets = [make_char(pack, rng=rng, method=spec.get("method")) for _ in range(count)]
+    lines = []
+    for sheet in sheets:
+        values = sheet.values()
+        top = pack.model.st_show.get("top") or list(pack.model.creation_constraints.get("roll") or {})
+        rolled = [k for k in top if k in values]
+        lines.append(" ".join(f"{pack.display_name(k, locale)}:{_fmt(values[k])}" for k in rolled))
+    return CommandResult(pack.id, command, "make_char", {"sheets": [s.to_json() for s in sheets]}, "\n".join(lines))
+
+
+def _run_tool(engine: RulesEngine | None, pack: CompiledPack, command: str, spec: Mapping[str, Any], tool: str,
+              rest: str, sheet: Sheet | None, rng: random.Random | None, locale: str,
+              faces: Sequence[int] | None) -> CommandResult:
+    from lwcore.rules import subsystems
+
+    kind, data = subsystems.spec(pack, tool)
+    if data.get("computer") is not None:
+        args = parse_check(pack, spec, rest)
+        kwargs: dict[str, Any] = dict(args.params)
+        kwargs.update(args.args)
+        kwargs.update(args.modifiers)
+        if args.value is not None:
+            kwargs["value"] = args.value
+        result = subsystems.run(engine, pack, tool, sheet, rng=rng, faces=faces, **kwargs)
+    elif kind == "sanity":
+        tokens = _norm(rest).split()
+        loss = next((t for t in tokens if "/" in t), None)
+        if loss is None:
+            raise CommandError(f".{command} needs SUCCESS/FAILURE loss", expected=f".{command} 1/1d6")
+        args = parse_check(pack, spec, " ".join(t for t in tokens if t is not loss))
+        result = subsystems.run(engine, pack, tool, sheet, loss=loss, value=args.value,
+                                bonus=args.modifiers.get("bonus", 0), penalty=args.modifiers.get("penalty", 0),
+                                rng=rng, faces=faces)
+    elif kind == "growth":
+        args = parse_check(pack, spec, rest)
+        if args.stat is None:
+            raise CommandError(f".{command}: which skill?", expected=f".{command} NAME [VALUE]")
+        value = args.value
+        if value is None:
+            _stat, value = _resolve_value(pack, spec, args, sheet, command)
+        result = subsystems.run(engine, pack, tool, sheet, skill=args.stat, value=value, rng=rng, faces=faces)
+    elif kind in ("random_madness", "table"):
+        result = subsystems.run(engine, pack, tool, sheet, table_name=spec.get("table"), rng=rng, locale=locale)
+    elif kind == "tally":
+        result = subsystems.run(engine, pack, tool, sheet, rng=rng, faces=faces)
+    else:
+        raise CommandError(f".{command}: the {kind!r} subsystem has no command form", expected="use the API")
+    changed = bool(result.changes)
+    return CommandResult(pack.id, command, tool, result.to_json(), render_subsystem(pack, result, locale),
+                         sheet_changed=changed)
+
+
+# --- rendering -----------------------------------------------------------------------------
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return "-" if value is None else str(value)
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else str(n)
+
+
+def render_check(pack: CompiledPack, result: CheckResult, locale: str = "en", *, stat: str | None = None,
+                 modifier: int | None = None) -> str:
+    """``侦查 25 困难: 1d100=37/12 失败`` in the viewer's locale, through the pack's labels."""
+    res = pack.resolution
+    roll_text = res.roll.text if res is not None else "roll"
+    parts = []
+    if stat:
+        parts.append(pack.display_name(stat, locale))
+    if result.raw_target is not None and modifier is None:
+        parts.append(str(result.raw_target))
+    if modifier is not None:
+        parts.append(_signed(modifier))
+    if result.difficulty:
+        diff = pack.model.resolution.difficulties.get(result.difficulty) if pack.model.resolution else None
+        label = diff.label if diff is not None else None
+        if isinstance(label, Mapping):
+            from lwcore.contributions import localized
+
+            label = localized(label, locale)
+        parts.append(str(label or result.difficulty))
+    for name, count in result.modifiers.items():
+        mod = pack.model.resolution.modifiers.get(name) if pack.model.resolution else None
+        label = mod.label if mod is not None else None
+        if isinstance(label, Mapping):
+            from lwcore.contributions import localized
+
+            label = localized(label, locale)
+        parts.append(f"{label or name}×{count}")
+    head = " ".join(parts)
+    if modifier is not None:
+        body = f"{roll_text}={result.roll}{_signed(modifier)}={result.roll + modifier}"
+        if result.target is not None:
+            body += f" {word(pack, 'vs', locale)} {result.target}"
+    elif result.target is not None:
+        body = f"{roll_text}={result.roll}/{result.target}"
+    else:
+        body = f"{roll_text}={result.roll}"
+        if res is not None and res.roll.has_pool:
+            body += f" [{', '.join(map(str, result.dice))}] {word(pack, 'successes', locale)} {_fmt(result.margin)}"
+    return (f"{head}: " if head else "") + f"{body} {pack.label(result.rank, locale)}"
+
+
+def _render_total(pack: CompiledPack, stat: str | None, modifier: int, result: CheckResult, locale: str) -> str:
+    res = pack.resolution
+    roll_text = res.roll.text if res is not None else "roll"
+    head = pack.display_name(stat, locale) if stat else ""
+    body = f"{roll_text}={result.roll}{_signed(modifier)}={result.roll + modifier}"
+    return (f"{head} {_signed(modifier)}: " if head else "") + body
+
+
+def render_subsystem(pack: CompiledPack, result: SubsystemResult, locale: str = "en") -> str:
+    v = result.values
+    kind = result.kind
+    if kind == "sanity":
+        assert result.check is not None
+        head = f"{pack.display_name(v['stat'], locale)} {v['loss_text']}: {render_check(pack, result.check, locale)}"
+        line = f"{head}; {pack.display_name(v['stat'], locale)} {v['before']} -> {v['after']} (-{v['loss']})"
+        for flag in ("temporary", "permanent"):
+            if result.flags.get(flag):
+                line += f" [{word(pack, flag, locale)}]"
+        return line
+    if kind == "growth":
+        name = pack.display_name(v["stat"], locale)
+        line = f"{name} {v['before']}: {v['roll']} {word(pack, result.outcome, locale)}"
+        if result.success:
+            line += f" {v['before']} -> {v['after']} (+{v['gain']})"
+        return line
+    if kind == "table":
+        line = f"{v['table']}: {v['roll']}"
+        if v.get("entry"):
+            line += f" {v['entry']}"
+        if v.get("duration") is not None:
+            line += f" ({word(pack, 'duration', locale)} {v['duration']} {v.get('unit', '')})".rstrip()
+        return line
+    if kind == "tally":
+        assert result.check is not None
+        line = f"{render_check(pack, result.check, locale)}; {word(pack, 'successes', locale)} {v['successes']}/" \
+               f"{v['successes_needed']} {word(pack, 'failures', locale)} {v['failures']}/{v['failures_needed']}"
+        if result.outcome in ("regain", "ended_success", "ended_failure"):
+            line += f" [{word(pack, result.outcome, locale)}]"
+        return line
+    if kind == "luck":
+        return f"{pack.display_name(v['stat'], locale)} {word(pack, 'cost', locale)} {v['cost']}: " \
+               f"{v['roll']} -> {v['new_roll']} {pack.label(result.outcome, locale)}"
+    if kind == "opposed":
+        return word(pack, result.outcome, locale)
+    if kind == "push":
+        assert result.check is not None
+        return f"{render_check(pack, result.check, locale)} [{word(pack, 'pushed', locale)}]"
+    # a computer: its values, labelled by the pack
+    label = pack.label(result.outcome, locale)
+    shown = ", ".join(f"{word(pack, k, locale)} {_fmt(x)}" for k, x in v.items() if not isinstance(x, (list, dict)))
+    dice = next((x for k, x in v.items() if k == "dice" and isinstance(x, list)), None)
+    extra = f" [{', '.join(map(str, dice))}]" if dice else ""
+    return f"{label}{extra}" + (f" ({shown})" if shown else "")
