@@ -112,7 +112,7 @@ def apply_and_commit(root: Path, changes: dict[str, bytes | None], message: str)
         _prune_empty_dirs(root, [rel for rel in paths if changes[rel] is None])
         fault("written")
         fault("commit")
-        git.commit_paths(paths, message)
+        git.commit_paths(paths, message, old_head=old_head, sync_index=False)
     except BaseException:
         head = _head_safe(git)
         if head is None or head == old_head:

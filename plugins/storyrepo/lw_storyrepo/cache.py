@@ -119,7 +119,9 @@ def rebuild(repo: StoryRepo, sig: str | None = None) -> Path:
                 1 if item.section("兑付计划") else 0, repo.rel(item.path), _j({k: v for k, v in m.items() if k not in known}),
             ))
         con.executemany("INSERT INTO promises VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", rows)
-        aliases = repo.aliases()
+        characters = repo.characters()
+        roster = repo.roster()
+        aliases = repo.aliases(characters, roster)
         srows, krows = [], []
         for item in repo.secrets():
             m = item.meta
@@ -132,7 +134,7 @@ def rebuild(repo: StoryRepo, sig: str | None = None) -> Path:
         con.executemany("INSERT INTO secrets VALUES (?,?,?,?,?,?,?)", srows)
         con.executemany("INSERT INTO knowers VALUES (?,?)", krows)
         erows, crows = [], []
-        for name, m in repo.characters().items():
+        for name, m in characters.items():
             erows.append((name, name, "人物", None, "角色卡"))
             for a in as_list(m.get("别名")):
                 erows.append((str(a), name, "人物", None, "角色卡"))
@@ -140,7 +142,7 @@ def rebuild(repo: StoryRepo, sig: str | None = None) -> Path:
             crows.append((name, str(m.get("状态") or ""), str(m.get("位置") or ""), str(m.get("境界") or ""),
                           _j([str(x) for x in as_list(m.get("持有"))]), as_int(m.get("最后变更章")),
                           _j({k: v for k, v in m.items() if k not in known})))
-        for row in repo.roster():
+        for row in roster:
             erows.append((row["正名"], row["正名"], row["类型"], row["首现章"], "名册"))
             for a in row["别名"]:
                 erows.append((a, row["正名"], row["类型"], row["首现章"], "名册"))

@@ -291,6 +291,30 @@ def repetition(ctx: CheckContext, lines: list[str], first_line: int, *, gram_lim
 # --- new proper nouns ----------------------------------------------------------------------------
 
 _JIEBA_READY: set[str] = set()
+SURNAMES = set("赵钱孙李周吴郑王冯陈褚卫蒋沈韩杨朱秦尤许何吕施张孔曹严华金魏陶姜谢邹喻柏水窦章云苏潘葛范彭郎鲁韦昌马苗凤花方"
+               "俞任袁柳鲍史唐费廉岑薛雷贺倪汤滕殷罗毕郝邬安常乐于时傅齐康伍余元顾孟平黄和穆萧尹姚邵湛汪祁毛狄米贝明"
+               "臧计伏成戴宋庞熊纪舒屈项祝董梁杜阮蓝闵席季贾路江童颜郭梅盛林钟徐邱骆高夏蔡田樊胡凌霍虞万柯管卢莫房"
+               "解应宗丁宣邓郁单杭洪包左石崔龚程邢裴陆荣翁荀甄家封储靳焦谷车侯班仰秋仲伊宫宁仇栾甘厉戎祖武符刘景詹"
+               "龙叶司韶黎白蒲邰从鄂索咸籍赖卓蔺屠蒙池乔阳胥能苍双闻莘党翟谭贡劳姬申扶堵冉宰雍桑桂牛寿通边燕冀浦尚"
+               "温别庄晏柴瞿阎慕连茹习宦艾鱼容向古易慎戈廖庾终居衡步都耿满弘匡国文寇广禄东欧沃利蔚越隆师巩聂晁勾敖"
+               "融冷辛阚那简饶空曾沙养鞠须丰巢关蒯相查后荆红游竺权盖益桓公楚")
+
+
+class _Freq:
+    __slots__ = ("base",)
+
+    def __init__(self, base: dict[str, int]) -> None:
+        self.base = base
+
+    def get(self, word: str, default: int | None = None) -> int | None:
+        return 0 if word in _JIEBA_READY else self.base.get(word, default)
+
+
+class Token:
+    __slots__ = ("word", "flag")
+
+    def __init__(self, word: str, flag: str) -> None:
+        self.word, self.flag = word, flag
 
 
 def _pseg() -> Any:
@@ -306,23 +330,49 @@ def _pseg() -> Any:
     return jieba, jieba.posseg
 
 
+def tag_tokens(jieba: Any, pseg: Any, line: str) -> list[Token]:
+    """Segment with jieba (HMM on: unknown words are discovered) and tag every token.
+
+    Dictionary words take their POS tag from jieba's dictionary; words the HMM discovered
+    (not in the dictionary) are tagged by shape: a leading surname -> nr, a place suffix ->
+    ns, otherwise nz. One HMM cut is ~10x faster than jieba.posseg's per-character HMM.
+    """
+    tags = pseg.dt.word_tag_tab
+    out = []
+    for word in jieba.lcut(line, HMM=True):
+        flag = tags.get(word)
+        if flag is None:
+            if not word.strip() or not ("\u4e00" <= word[0] <= "\u9fff"):
+                flag = "x"
+            elif len(word) >= 2 and word[0] in SURNAMES and len(word) <= 4:
+                flag = "nr"
+            elif len(word) >= 2 and word[-1] in PLACE_SUFFIX:
+                flag = "ns"
+            elif len(word) >= 2:
+                flag = "nz"
+            else:
+                flag = "x"
+        out.append(Token(word, flag))
+    return out
+
+
 def new_proper_nouns(repo: StoryRepo, draft: Any, ctx: CheckContext | None = None) -> list[tuple[str, str, int]]:
     """``(noun, kind, line)`` for proper nouns in the draft that the roster does not know."""
     if ctx is None:
         ctx = CheckContext.load(repo)
     jieba, pseg = _pseg()
     for name in ctx.known_names:
-        if name not in _JIEBA_READY:
+        if name not in _JIEBA_READY and len(name) >= 2:
             jieba.add_word(name, freq=2000, tag="nr")
             _JIEBA_READY.add(name)
     out: list[tuple[str, str, int]] = []
     seen: set[str] = set()
     known = ctx.known_names
-    freq = jieba.dt.FREQ
+    freq = _Freq(jieba.dt.FREQ)  # names any book registered are never "common words"
     for i, line in enumerate(draft.body.split("\n")):
         if not line.strip():
             continue
-        for word, kind in proper_noun_candidates(pseg.lcut(line), freq):
+        for word, kind in proper_noun_candidates(tag_tokens(jieba, pseg, line), freq):
             if len(word) < 2 or word in seen or word in STOP_NOUNS:
                 continue
             if word in known or any(k in word for k in known if len(k) >= 2):

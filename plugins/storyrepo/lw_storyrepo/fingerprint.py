@@ -4,25 +4,31 @@ from __future__ import annotations
 
 import re
 
-_SENT_END = re.compile(r"[。！？!?…]+")
-_QUOTED = re.compile(r"“[^”]*”|「[^」]*」")
+
+def nonspace(text: str) -> int:
+    """Characters that are not whitespace (C-speed counting)."""
+    return len(text) - sum(text.count(c) for c in (" ", "\n", "\t", "\r", "\u3000", "\xa0"))
+
 
 METRICS = ("句长", "段长", "对白占比", "感叹占比", "问句占比", "逗号密度")
 
 
 def fingerprint(body: str) -> dict[str, float]:
+    """Counted ratios only (str.count runs at C speed: a rebuild fingerprints every chapter)."""
     text = body.strip()
-    chars = sum(1 for _ in text if not _.isspace()) or 1
-    sentences = len(_SENT_END.findall(text)) or 1
-    paragraphs = sum(1 for p in text.split("\n") if p.strip()) or 1
-    quoted = sum(len(m) for m in _QUOTED.findall(text))
+    chars = nonspace(text) or 1
+    exclaim = text.count("！") + text.count("!")
+    question = text.count("？") + text.count("?")
+    sentences = (text.count("。") + exclaim + question + text.count("……")) or 1
+    lines = text.count("\n") + 1
+    paragraphs = max(1, lines - text.count("\n\n"))
     return {
         "字数": float(chars),
         "句长": chars / sentences,
         "段长": chars / paragraphs,
-        "对白占比": quoted / chars,
-        "感叹占比": (text.count("！") + text.count("!")) / sentences,
-        "问句占比": (text.count("？") + text.count("?")) / sentences,
+        "对白占比": (text.count("“") + text.count("「")) / sentences,
+        "感叹占比": exclaim / sentences,
+        "问句占比": question / sentences,
         "逗号密度": text.count("，") / sentences,
     }
 

@@ -81,11 +81,44 @@ class Git:
     # -- helpers ---------------------------------------------------------------------------
 
     def head(self) -> str | None:
-        """The commit HEAD points at, or ``None`` in an empty repository."""
+        """The commit HEAD points at, or ``None`` in an empty repository.
+
+        Read straight from ``.git`` (HEAD, loose ref, packed-refs) to save a process; falls
+        back to ``git rev-parse`` for anything unusual.
+        """
+        fast = self._head_from_files()
+        if fast is not False:
+            return fast  # type: ignore[return-value]
         proc = self.run("rev-parse", "--verify", "-q", "HEAD", check=False)
         if proc.returncode != 0:
             return None
         return proc.stdout.decode("ascii").strip()
+
+    def _head_from_files(self) -> str | None | bool:
+        import re as _re
+
+        git_dir = self.root / ".git"
+        if self.exe != "git" or not git_dir.is_dir():
+            return False
+        try:
+            head = (git_dir / "HEAD").read_text(encoding="utf-8").strip()
+        except OSError:
+            return False
+        if _re.fullmatch(r"[0-9a-f]{40}", head):
+            return head
+        if not head.startswith("ref: "):
+            return False
+        ref = head[5:].strip()
+        loose = git_dir / ref
+        if loose.is_file():
+            value = loose.read_text(encoding="utf-8").strip()
+            return value if _re.fullmatch(r"[0-9a-f]{40}", value) else False
+        packed = git_dir / "packed-refs"
+        if packed.is_file():
+            for line in packed.read_text(encoding="utf-8").splitlines():
+                if line.endswith(" " + ref) and not line.startswith(("#", "^")):
+                    return line.split(" ", 1)[0]
+        return None if not loose.exists() else False
 
     def status(self, *paths: str) -> list[tuple[str, str]]:
         """``(XY, path)`` for changed/untracked paths under ``paths`` (porcelain v1, -z)."""
@@ -110,7 +143,8 @@ class Git:
     def is_tracked_any(self, path: str) -> bool:
         return bool(self.run("ls-files", "-z", "--", path).stdout)
 
-    def commit_paths(self, paths: list[str], message: str, *, allow_empty: bool = False) -> str:
+    def commit_paths(self, paths: list[str], message: str, *, allow_empty: bool = False,
+                     old_head: str | None | bool = False, sync_index: bool = True) -> str:
         """Commit exactly ``paths`` (added, changed or deleted) on top of HEAD, atomically.
 
         Builds the commit in a private index (``HEAD`` + these paths), so nothing else the
@@ -123,7 +157,7 @@ class Git:
             tmp_index.unlink()
         ienv = {"GIT_INDEX_FILE": str(tmp_index)}
         try:
-            if self.head() is not None:
+            if (self.head() if old_head is False else old_head) is not None:
                 self.run("read-tree", "HEAD", env=ienv)
             payload = "\0".join(paths).encode("utf-8") + b"\0"
             if paths:
@@ -137,7 +171,7 @@ class Git:
                 tmp_index.unlink()
             except OSError:
                 pass
-        if paths:
+        if paths and sync_index:
             self.run("update-index", "--add", "--remove", "-z", "--stdin", input=payload, check=False)
         head = self.head()
         assert head is not None

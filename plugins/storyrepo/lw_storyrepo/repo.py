@@ -177,6 +177,7 @@ class StoryRepo:
 
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root).resolve()
+        self._prefix = str(self.root) + os.sep
 
     # -- discovery -------------------------------------------------------------------------
 
@@ -191,8 +192,14 @@ class StoryRepo:
     def p(self, rel: str) -> Path:
         return self.root / rel
 
-    def rel(self, path: Path) -> str:
-        return Path(path).resolve().relative_to(self.root).as_posix() if Path(path).is_absolute() else Path(path).as_posix()
+    def rel(self, path: Path | str) -> str:
+        """Repository-relative posix path (fast path for paths built from ``root``)."""
+        s = os.fspath(path)
+        if s.startswith(self._prefix):
+            rel = s[len(self._prefix):]
+            return rel.replace(os.sep, "/") if os.sep != "/" else rel
+        p = Path(path)
+        return p.resolve().relative_to(self.root).as_posix() if p.is_absolute() else p.as_posix()
 
     @property
     def git(self) -> Any:
@@ -366,14 +373,15 @@ class StoryRepo:
             })
         return out
 
-    def aliases(self) -> dict[str, str]:
-        """Every known name or alias -> its canonical name (roster, then character cards)."""
+    def aliases(self, characters: dict[str, dict[str, Any]] | None = None,
+                roster: list[dict[str, Any]] | None = None) -> dict[str, str]:
+        """Every known name or alias -> its canonical name (character cards, then roster)."""
         out: dict[str, str] = {}
-        for name, meta in self.characters().items():
+        for name, meta in (self.characters() if characters is None else characters).items():
             out[name] = name
             for alias in as_list(meta.get("别名")):
                 out.setdefault(str(alias), name)
-        for row in self.roster():
+        for row in self.roster() if roster is None else roster:
             out.setdefault(row["正名"], row["正名"])
             for alias in row["别名"]:
                 out.setdefault(alias, row["正名"])

@@ -465,7 +465,9 @@ def _notes(values: list[Any]) -> dict[str, str]:
 
 def word_count(text: str) -> int:
     """Characters excluding whitespace and Markdown heading marks (web-novel counting)."""
-    return sum(1 for ch in text if not ch.isspace() and ch != "#")
+    from lw_storyrepo.fingerprint import nonspace
+
+    return nonspace(text) - text.count("#")
 
 
 def plan_settle(repo: StoryRepo) -> SettlePlan:

@@ -1,0 +1,130 @@
+"""Story Repo v7 benchmark (storyrepo plugin).
+
+On a generated 2,000-chapter book (500 promises, 300 characters, 200 info gaps):
+
+1. full cache rebuild   vs  reading every source file once (the read floor)      target <= 3x
+2. settle of one chapter vs a bare ``git add`` + ``git commit`` of one file       target <= 3x
+3. mechanical checks of a 3,000-character draft                                   target < 50 ms
+
+Usage: .venv/bin/python bench/story.py [--chapters N] [--runs R] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+
+def timed(fn, runs: int) -> tuple[float, list[float]]:
+    out = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t)
+    return statistics.median(out), out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--chapters", type=int, default=2000)
+    ap.add_argument("--promises", type=int, default=500)
+    ap.add_argument("--characters", type=int, default=300)
+    ap.add_argument("--secrets", type=int, default=200)
+    ap.add_argument("--words", type=int, default=3000)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--keep", default=None)
+    args = ap.parse_args()
+    os.environ.setdefault("LW_STORY_DATE", "2026-01-01T00:00:00+0000")
+
+    from lw_storyrepo import cache, txn
+    from lw_storyrepo.checks import CheckContext, check_draft
+    from lw_storyrepo.fixtures import ScriptedModel, make_book, prose
+    from lw_storyrepo.gitops import Git
+
+    base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="story-bench-"))
+    root = base / "基准书"
+    if root.exists():
+        shutil.rmtree(root)
+    t = time.perf_counter()
+    repo = make_book(root, chapters=args.chapters, promises=args.promises, characters=args.characters,
+                     secrets=args.secrets, words=args.words, volume_size=40, seed=11)
+    files = repo.source_files()
+    size = sum(p.stat().st_size for p in files)
+    print(f"book: {args.chapters} chapters, {args.promises} promises, {args.characters} characters, "
+          f"{args.secrets} info gaps; {len(files)} source files, {size / 1e6:.1f} MB "
+          f"(generated in {time.perf_counter() - t:.1f} s)")
+
+    # 1. rebuild vs read floor
+    def read_floor() -> None:
+        for p in repo.source_files():
+            p.read_bytes().decode("utf-8")
+
+    read_floor()
+    floor, _ = timed(read_floor, args.runs)
+    rebuild, _ = timed(lambda: cache.rebuild(repo), args.runs)
+    print(f"rebuild   {rebuild * 1000:8.1f} ms   read floor {floor * 1000:8.1f} ms   ratio {rebuild / floor:5.2f}x  (target <= 3x)")
+    q, _ = timed(lambda: [cache.query(repo, k) for k in ("due", "debt", "promises")], args.runs)
+    print(f"3 queries on a fresh cache (incl. staleness check) {q * 1000:.1f} ms")
+
+    # 2. settle vs bare commit
+    model = ScriptedModel(seed=2)
+    settles = []
+    for _ in range(args.runs):
+        # drive to the acceptance, then time settle alone
+        orig_accept = txn.accept
+
+        def timed_accept(r, label=None):
+            state = txn.require_state(r)
+            state["阶段"] = "accepted"
+            txn.save_state(r, state)
+            t0 = time.perf_counter()
+            c = txn.settle(r)
+            settles.append(time.perf_counter() - t0)
+            return c
+
+        txn.accept = timed_accept
+        try:
+            model.run_chapter(repo)
+        finally:
+            txn.accept = orig_accept
+    git = Git(repo.root)
+    bare = []
+    scratch = repo.p("文风/基准.md")
+    for i in range(args.runs):
+        scratch.write_text(f"{i}\n", encoding="utf-8")
+        t0 = time.perf_counter()
+        git.run("add", "--", "文风/基准.md")
+        git.run("commit", "-q", "-m", f"bench {i}")
+        bare.append(time.perf_counter() - t0)
+    s, b = statistics.median(settles), statistics.median(bare)
+    print(f"settle    {s * 1000:8.1f} ms   bare commit {b * 1000:8.1f} ms   ratio {s / b:5.2f}x  (target <= 3x)")
+
+    # 3. checks of a 3,000-character draft
+    t0 = time.perf_counter()
+    ctx = CheckContext.load(repo)
+    load = time.perf_counter() - t0
+    people = sorted(repo.characters())[:12]
+    body = prose(random.Random(5), people, 3000)
+    sec = repo.secrets()[0]
+    outsider = next(p for p in people if p not in [str(k) for k in sec.meta.get("知情人") or []])
+    body += f"{outsider}道：“{sec.meta['关键词'][0]}和{sec.meta['关键词'][1]}。”\n"
+    draft = txn.Draft("A", {"推进承诺": ["P-001"]}, body, 20)
+    t0 = time.perf_counter()
+    findings = check_draft(repo, draft, {"合同": ["P-001 推进"]}, ctx)
+    cold = time.perf_counter() - t0
+    warm, _ = timed(lambda: check_draft(repo, draft, {"合同": ["P-001 推进"]}, ctx), max(5, args.runs))
+    print(f"checks    {warm * 1000:8.1f} ms warm ({len(body)} chars, {len(findings)} findings; first call {cold * 1000:.0f} ms "
+          f"incl. segmenter load; book context load {load * 1000:.0f} ms)  (target < 50 ms)")
+    if not args.keep:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
