@@ -147,32 +147,48 @@ class Git:
                      old_head: str | None | bool = False, sync_index: bool = True) -> str:
         """Commit exactly ``paths`` (added, changed or deleted) on top of HEAD, atomically.
 
-        Builds the commit in a private index (``HEAD`` + these paths), so nothing else the
-        author staged is swept in; ``git commit`` moves the branch in one ref update. Then
-        the real index is brought up to date for these paths. Returns the new commit id.
+        Plumbing only: a private index (``read-tree HEAD`` + these paths), ``write-tree``,
+        ``commit-tree``, then one ``update-ref HEAD new old`` -- a compare-and-swap, so the
+        branch moves exactly once or not at all, and nothing else the author staged is swept
+        in. (``git commit`` on a fresh private index would re-hash the whole tree.) Then the
+        real index is brought up to date for these paths. Returns the new commit id.
         """
         git_dir = self.root / ".git"
         tmp_index = git_dir / "lw-settle.index"
         if tmp_index.exists():
             tmp_index.unlink()
         ienv = {"GIT_INDEX_FILE": str(tmp_index)}
+        parent = self.head() if old_head is False else old_head
+        payload = "\0".join(paths).encode("utf-8") + b"\0"
         try:
-            if (self.head() if old_head is False else old_head) is not None:
-                self.run("read-tree", "HEAD", env=ienv)
-            payload = "\0".join(paths).encode("utf-8") + b"\0"
+            if parent is not None:
+                self.run("read-tree", parent, env=ienv)
             if paths:
                 self.run("update-index", "--add", "--remove", "-z", "--stdin", input=payload, env=ienv)
-            args = ["commit", "-q", "--no-verify", "--cleanup=verbatim", "-F", "-"]
-            if allow_empty:
-                args.append("--allow-empty")
-            self.run(*args, input=message.encode("utf-8"), env=ienv)
+            tree = self.run("write-tree", env=ienv).stdout.decode("ascii").strip()
         finally:
             try:
                 tmp_index.unlink()
             except OSError:
                 pass
+        args = ["commit-tree", tree, "-F", "-"] + (["-p", parent] if parent else [])
+        commit = self.run(*args, input=message.encode("utf-8")).stdout.decode("ascii").strip()
+        ref = self._head_ref()
+        subject = message.splitlines()[0] if message else ""
+        self.run("update-ref", "-m", f"commit: {subject}", ref, commit, parent or "0" * 40)
         if paths and sync_index:
             self.run("update-index", "--add", "--remove", "-z", "--stdin", input=payload, check=False)
-        head = self.head()
-        assert head is not None
-        return head
+        return commit
+
+    def _head_ref(self) -> str:
+        """``refs/heads/<branch>`` HEAD points at (``HEAD`` itself when detached)."""
+        if self.exe == "git":
+            try:
+                head = (self.root / ".git" / "HEAD").read_text(encoding="utf-8").strip()
+                if head.startswith("ref: refs/"):
+                    return head[5:]
+            except OSError:
+                pass
+        proc = self.run("symbolic-ref", "-q", "HEAD", check=False)
+        ref = proc.stdout.decode("utf-8").strip()
+        return ref if proc.returncode == 0 and ref else "HEAD"

@@ -229,18 +229,24 @@ class StoryRepo:
 
     def chapter_files(self) -> list[tuple[int, Path]]:
         folder = self.p(正文)
-        out = []
+        found = []
         if folder.is_dir():
-            for entry in os.scandir(folder):
-                m = CHAPTER_FILE.match(entry.name)
-                if m and entry.is_file():
-                    out.append((int(m.group(1)), Path(entry.path)))
-        out.sort()
-        return out
+            for name in os.listdir(folder):
+                m = CHAPTER_FILE.match(name)
+                if m:
+                    found.append((int(m.group(1)), name))
+        found.sort()
+        return [(n, folder / name) for n, name in found]
 
     def last_chapter(self) -> int:
-        files = self.chapter_files()
-        return files[-1][0] if files else 0
+        folder = self.p(正文)
+        best = 0
+        if folder.is_dir():
+            for name in os.listdir(folder):
+                m = CHAPTER_FILE.match(name)
+                if m:
+                    best = max(best, int(m.group(1)))
+        return best
 
     def chapter_path(self, number: int) -> Path | None:
         folder = self.p(正文)
@@ -326,6 +332,12 @@ class StoryRepo:
 
     def character_path(self, name: str) -> Path:
         return self.p(角色) / f"{safe_title(name)}.md"
+
+    def canonical(self, name: str) -> str:
+        """A name or alias -> its canonical name; a card named exactly so needs no scan."""
+        if self.character_path(name).is_file():
+            return name
+        return self.aliases().get(name, name)
 
     def characters(self) -> dict[str, dict[str, Any]]:
         base = self.p(角色)

@@ -706,7 +706,6 @@ def coerce(value: str) -> Any:
 def apply_setting_changes(repo: StoryRepo, n: int | None, lines: list[str], changes: dict[str, bytes | None],
                           log: list[str]) -> list[str]:
     """Apply ``角色.字段=值`` style changes into ``changes`` (character cards, info gaps)."""
-    aliases = repo.aliases()
     docs: dict[str, Doc] = {}
     for text in lines:
         who, fld, op, value = parse_change(text)
@@ -718,7 +717,7 @@ def apply_setting_changes(repo: StoryRepo, n: int | None, lines: list[str], chan
             doc = docs[rel]
             list_field = fld in SECRET_LIST_FIELDS
         else:
-            name = aliases.get(who, who)
+            name = repo.canonical(who)
             path = repo.character_path(name)
             rel = repo.rel(path)
             if rel not in docs:

@@ -178,7 +178,7 @@ def test_injected_enospc_rolls_back(book, monkeypatch):
     _assert_untouched(book, snap)
 
 
-@pytest.mark.parametrize("failing", ["commit", "update-index", "read-tree"])
+@pytest.mark.parametrize("failing", ["read-tree", "update-index", "write-tree", "commit-tree", "update-ref"])
 def test_git_failure_rolls_back(book, monkeypatch, tmp_path, failing):
     snap = _prepared(book)
     wrapper = tmp_path / "坏git"
