@@ -97,6 +97,7 @@ KERNEL_SCHEMAS = (
     SchemaRef("plugin-manifest", "lwcore.manifest_schema:PluginManifest", "lw-plugin.toml"),
     SchemaRef("rulepack", "lwcore.rules.model:Rulepack", "rulepacks/<id>.yaml (a rule system as data)"),
     SchemaRef("room", "lwcore.turn.room:RoomFile", "room.yaml (a room folder of the turn pipeline)"),
+    SchemaRef("sheet", "lwcore.rules.sheet:SheetFile", "a character sheet file (lw cmd --sheet)"),
 )
 
 

@@ -93,6 +93,7 @@ def _register_builtin_commands() -> None:
             "check": "lwcore.cli.rules_cmd:check",
             "rulepack": "lwcore.cli.rules_cmd:rulepack",
             "turn": "lwcore.cli.turn_cmd:turn",
+            "cmd": "lwcore.cli.cmd_cmd:cmd",
         }
     )
 

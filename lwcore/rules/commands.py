@@ -75,6 +75,8 @@ class CheckArgs:
     args: dict[str, Any] = field(default_factory=dict)
     variant: str | None = None
     numbers: list[int] = field(default_factory=list)
+    bare: list[int] = field(default_factory=list)
+    positional: dict[str, int] = field(default_factory=dict)
     rest: str = ""
     reason: str = ""
 
@@ -232,8 +234,11 @@ def parse_check(pack: CompiledPack, spec: Mapping[str, Any], rest: str) -> Check
         im = _INT.match(text, pos)
         if im is not None:
             number = int(im.group(0))
+            out.bare.append(number)
             if positional:
-                out.params[positional.pop(0)] = number
+                pname = positional.pop(0)
+                out.params[pname] = number
+                out.positional[pname] = number
             elif out.value is None:
                 out.value = number
             else:
@@ -294,8 +299,8 @@ def _resolve_value(pack: CompiledPack, spec: Mapping[str, Any], args: CheckArgs,
                    command: str) -> tuple[str | None, int | None]:
     stat = args.stat
     if stat is not None and spec.get("stat_format"):
-        formatted = str(spec["stat_format"]).format(stat)
-        stat = pack.canonical(formatted) or formatted
+        formatted = pack.canonical(str(spec["stat_format"]).format(stat))
+        stat = formatted or stat
     if args.value is not None:
         return stat, args.value
     if stat is None:
@@ -326,9 +331,24 @@ def _run_check(pack: CompiledPack, command: str, spec: Mapping[str, Any], rest: 
     res = pack.resolution
     needs_target = res is not None and res.target_kind == "input"
     data: dict[str, Any] = {"stat": stat, "value": value, "adjust": args.adjust, "reason": args.reason}
+    if value_is == "param":
+        pname = str(spec.get("value_param", "pool"))
+        params = {k: v for k, v in args.params.items() if k not in args.positional}
+        order = [p for p in spec.get("positional") or () if not (stat is not None and p == pname)]
+        params.update(zip(order, args.bare, strict=False))
+        if stat is not None and value is not None:
+            params[pname] = value
+        if pname in params:
+            params[pname] += args.adjust
+        result = pack.check(None if not needs_target else args.target, difficulty=args.difficulty,
+                            variant=args.variant, modifiers=modifiers, params=params, rng=rng, faces=faces)
+        data["check"] = result.to_json()
+        return CommandResult(pack.id, command, "check", data, render_check(pack, result, locale, stat=stat))
     if value_is == "modifier":
         modifier = (value or 0) + args.adjust
         data["modifier"] = modifier
+        if needs_target and args.target is None and args.difficulty is not None:
+            args.target = 0  # the difficulty sets the number to beat
         if needs_target and args.target is None:
             # no number to beat: roll and report the total
             result = pack.check(0, variant=None, modifiers=modifiers, modifier=modifier, params=args.params,
@@ -396,8 +416,13 @@ def _run_tool(engine: RulesEngine | None, pack: CompiledPack, command: str, spec
         kwargs: dict[str, Any] = dict(args.params)
         kwargs.update(args.args)
         kwargs.update(args.modifiers)
-        if args.value is not None:
-            kwargs["value"] = args.value
+        value = args.value
+        if value is None and args.stat is not None:
+            _stat, value = _resolve_value(pack, spec, args, sheet, command)
+        if value is not None:
+            kwargs["value"] = value
+        if args.adjust:
+            kwargs["adjust"] = args.adjust
         result = subsystems.run(engine, pack, tool, sheet, rng=rng, faces=faces, **kwargs)
     elif kind == "sanity":
         tokens = _norm(rest).split()
@@ -445,6 +470,8 @@ def render_check(pack: CompiledPack, result: CheckResult, locale: str = "en", *,
     """``侦查 25 困难: 1d100=37/12 失败`` in the viewer's locale, through the pack's labels."""
     res = pack.resolution
     roll_text = res.roll.text if res is not None else "roll"
+    for pname, pvalue in result.params.items():
+        roll_text = roll_text.replace("{" + pname + "}", str(pvalue))
     parts = []
     if stat:
         parts.append(pack.display_name(stat, locale))
@@ -478,7 +505,7 @@ def render_check(pack: CompiledPack, result: CheckResult, locale: str = "en", *,
     else:
         body = f"{roll_text}={result.roll}"
         if res is not None and res.roll.has_pool:
-            body += f" [{', '.join(map(str, result.dice))}] {word(pack, 'successes', locale)} {_fmt(result.margin)}"
+            body = f"{roll_text} [{', '.join(map(str, result.dice))}] {word(pack, 'successes', locale)} {_fmt(result.margin)}"
     return (f"{head}: " if head else "") + f"{body} {pack.label(result.rank, locale)}"
 
 

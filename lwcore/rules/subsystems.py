@@ -177,7 +177,14 @@ def sanity(pack: CompiledPack, data: Mapping[str, Any], sheet: Sheet | None, *, 
     stat = _stat(data, "stat", pack)
     ok_expr, bad_expr = split_loss(loss)
     current = _number(sheet, stat, value)
-    check = pack.check(current, bonus=bonus, penalty=penalty, rng=rng, faces=faces, roll=roll)
+    from lwcore.rules.dice import FaceReplay, compile_dice, rng_drawer
+
+    # one stream of dice for the check and the loss, so ``faces`` replays the whole procedure
+    draw = FaceReplay(faces, fallback=rng_drawer(rng)) if faces is not None else rng_drawer(rng)
+    if roll is not None:
+        check = pack.check(current, bonus=bonus, penalty=penalty, rng=rng, roll=roll)
+    else:
+        check = pack.check(current, bonus=bonus, penalty=penalty, draw=draw)
     rolls: list[dict[str, Any]] = []
     if check.fumble and data.get("fumble_loss", "max") == "max":
         amount = dice_max(bad_expr)
@@ -185,7 +192,7 @@ def sanity(pack: CompiledPack, data: Mapping[str, Any], sheet: Sheet | None, *, 
         rolls.append({"expr": bad_expr, "total": amount, "faces": [], "maximum": True})
     else:
         used = ok_expr if check.success else bad_expr
-        rolled = _roll(used, rng, "loss")
+        rolled = compile_dice(used).evaluate(draw)
         amount = max(0, rolled.total)
         rolls.append({"expr": used, "total": amount, "faces": rolled.faces})
     floor = int(data.get("floor", 0))

@@ -1,0 +1,57 @@
+"""``lw cmd SYSTEM "TEXT"``: run one of a rulepack's dot commands (``.ra 困难侦查+10 b2``).
+
+Only click is imported here; the rules engine loads inside the command.
+"""
+
+from __future__ import annotations
+
+import click
+
+from lwcore.cli.common import echo_json, state
+
+
+@click.command("cmd")
+@click.argument("system")
+@click.argument("text", nargs=-1, required=True)
+@click.option("--sheet", "sheet_path", type=click.Path(dir_okay=False), default=None,
+              help="A sheet file (YAML, or .json) read first and written back when the command changes it; "
+                   "created when missing.")
+@click.option("--seed", type=int, default=None, help="Seed the random generator (repeatable results).")
+@click.option("--dice", "faces", multiple=True, help="Replay these faces instead of rolling (--dice 37,0).")
+@click.option("--locale", default="en", show_default=True, help="The viewer's locale for the text (en, zh …).")
+@click.option("--advantage-rule", default=None, help="A house rule for netting advantage (e.g. netting).")
+@click.option("--json", "as_json", is_flag=True, help="Print the structured result as JSON.")
+@click.pass_context
+def cmd(ctx: click.Context, system: str, text: tuple[str, ...], sheet_path: str | None, seed: int | None,
+        faces: tuple[str, ...], locale: str, advantage_rule: str | None, as_json: bool) -> None:
+    """Run a dot command of SYSTEM, e.g. lw cmd coc7 ".ra 困难侦查+10 b2" or lw cmd dnd5e ".chk dex dc15 adv"."""
+    import random
+    from pathlib import Path
+
+    from lwcore.cli.rules_cmd import _faces
+    from lwcore.errors import LwError
+    from lwcore.rules import engine_for
+    from lwcore.rules.sheet import Sheet, load_sheet_file, save_sheet_file
+
+    engine = engine_for(state(ctx).kernel)
+    pack = engine.pack(system)
+    sheet = None
+    if sheet_path is not None:
+        path = Path(sheet_path)
+        if path.exists():
+            data = load_sheet_file(path)
+            other = engine.find(data.system) or data.system
+            if other != pack.id:
+                raise LwError(f"the sheet is for {data.system!r}, not {pack.id!r}", file=str(path))
+            sheet = Sheet.from_file(pack, data)
+        else:
+            sheet = Sheet(pack)
+    line = " ".join(text)
+    result = engine.command(pack.id, line, sheet=sheet, rng=random.Random(seed),
+                            faces=_faces(faces) if faces else None, locale=locale, advantage_rule=advantage_rule)
+    if sheet is not None and sheet_path is not None and (result.sheet_changed or not Path(sheet_path).exists()):
+        save_sheet_file(sheet_path, sheet)
+    if as_json:
+        echo_json(result.to_json())
+    else:
+        click.echo(result.text)

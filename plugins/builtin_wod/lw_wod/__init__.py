@@ -1,0 +1,1 @@
+"""World of Darkness for Loreweaver: the ``wod`` rulepack and its pool computer."""
