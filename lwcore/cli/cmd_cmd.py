@@ -24,7 +24,7 @@ from lwcore.cli.common import echo_json, state
 @click.pass_context
 def cmd(ctx: click.Context, system: str, text: tuple[str, ...], sheet_path: str | None, seed: int | None,
         faces: tuple[str, ...], locale: str, advantage_rule: str | None, as_json: bool) -> None:
-    """Run a dot command of SYSTEM, e.g. lw cmd coc7 ".ra 困难侦查+10 b2" or lw cmd dnd5e ".chk dex dc15 adv"."""
+    """Run a dot command of SYSTEM, e.g. lw cmd SYSTEM ".ra 困难侦查+10 b2" (the pack declares its commands)."""
     import random
     from pathlib import Path
 
