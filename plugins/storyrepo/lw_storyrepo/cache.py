@@ -68,8 +68,13 @@ def signature(repo: StoryRepo) -> str:
     return h.hexdigest()
 
 
+_ENC = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def _j(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    if not value:
+        return "[]" if isinstance(value, list) else "{}" if isinstance(value, dict) else _ENC.encode(value)
+    return _ENC.encode(value)
 
 
 def db_path(repo: StoryRepo) -> Path:

@@ -264,6 +264,14 @@ def split_front_matter(text: str) -> tuple[str | None, str, int]:
     """``(front matter text or None, body, line number of the first front-matter line)``."""
     if text.startswith("\ufeff"):
         text = text[1:]
+    if text.startswith("---\n"):
+        if text.startswith("---\n---\n"):
+            return "", text[8:], 2
+        end = text.find("\n---\n", 3)
+        if end >= 0:
+            return text[4 : end + 1], text[end + 5 :], 2
+        if text.endswith("\n---"):
+            return text[4 : len(text) - 3], "", 2
     if not (text.startswith("---\n") or text.startswith("---\r\n")):
         return None, text, 0
     start = text.index("\n") + 1
@@ -355,34 +363,42 @@ def _quote_if_risky(item: str) -> str:
 _INT = re.compile(r"^[-+]?\d+$")
 
 
+_SPECIAL_START = frozenset("[]{}&*!|>%@`'\"?,")
+_WORDS = {"true": True, "false": False, "null": None, "~": None}
+
+
 def _scalar(raw: str) -> tuple[bool, Any]:
     raw = raw.strip()
     if not raw:
         return True, None
     c = raw[0]
-    if c == '"':
-        if raw.endswith('"') and len(raw) >= 2 and "\\" not in raw and '"' not in raw[1:-1]:
-            return True, raw[1:-1]
+    if c in _SPECIAL_START:
+        if c == '"':
+            if len(raw) >= 2 and raw[-1] == '"' and "\\" not in raw and '"' not in raw[1:-1]:
+                return True, raw[1:-1]
+            return False, None
+        if c == "'":
+            if len(raw) >= 2 and raw[-1] == "'" and "'" not in raw[1:-1]:
+                return True, raw[1:-1]
+            return False, None
+        if raw in ("[]", "[ ]"):
+            return True, []
         return False, None
-    if c == "'":
-        if raw.endswith("'") and len(raw) >= 2 and "'" not in raw[1:-1]:
-            return True, raw[1:-1]
+    if "#" in raw:
+        if " #" in raw:
+            raw = raw.split(" #", 1)[0].rstrip()
+    if ":" in raw and (": " in raw or raw[-1] == ":"):
         return False, None
-    if raw in ("[]", "[ ]"):
-        return True, []
-    if c in "[]{}&*!|>%@`":
-        return False, None
-    if " #" in raw:
-        raw = raw.split(" #", 1)[0].rstrip()
-    if ": " in raw or raw.endswith(":"):
-        return False, None
-    if _INT.match(raw):
-        return True, int(raw)
-    low = raw.lower()
-    if low in ("true", "false"):
-        return True, low == "true"
-    if low in ("null", "~"):
-        return True, None
+    if c.isdigit() or c in "+-":
+        if _INT.match(raw):
+            return True, int(raw)
+        if c == "-" and raw[1:2] in (" ", ""):
+            return False, None
+        return True, raw
+    if len(raw) <= 5:
+        low = raw.lower()
+        if low in _WORDS:
+            return True, _WORDS[low]
     return True, raw
 
 
@@ -390,47 +406,47 @@ def fast_flat(fm: str) -> dict[str, Any] | None:
     """Read a flat-dialect front matter into a plain dict, or ``None`` when it is not simple."""
     out: dict[str, Any] = {}
     current: list[Any] | None = None
-    pending: set[str] = set()
+    pending: list[str] = []
     for line in fm.split("\n"):
-        if not line.strip() or line.lstrip().startswith("#"):
+        if not line:
             continue
-        if line[0] == " ":
-            s = line.lstrip()
-            if current is None or not s.startswith("- "):
-                if s == "-" and current is not None:
-                    current.append(None)
-                    continue
+        c = line[0]
+        if c == " " or c == "-" or c == "\t":
+            s = line.lstrip(" ")
+            if not s or s[0] == "#":
+                continue
+            if current is None or s[0] != "-" or c == "\t":
+                return None
+            if s == "-":
+                current.append(None)
+                continue
+            if s[1] != " ":
                 return None
             ok, value = _scalar(s[2:])
             if not ok:
                 return None
             current.append(value)
             continue
-        if line.startswith("- "):
-            if current is None:
+        if c == "#" or c == "\r":
+            if line.strip() and c != "#":
                 return None
-            ok, value = _scalar(line[2:])
-            if not ok:
-                return None
-            current.append(value)
             continue
         key, sep, rest = line.partition(":")
-        if not sep or not key or key[0] in "'\"?{[" or (rest and rest[0] not in " \t"):
+        if not sep or c in "'\"?{[" or (rest and rest[0] != " " and rest[0] != "\t"):
             return None
         key = key.strip()
-        rest_s = rest.strip()
-        if not rest_s or rest_s.startswith("#"):
+        rest = rest.strip()
+        if not rest or rest[0] == "#":
             current = []
             out[key] = current
-            pending.add(key)
+            pending.append(key)
             continue
-        ok, value = _scalar(rest_s)
+        ok, value = _scalar(rest)
         if not ok:
             return None
         out[key] = value
         current = None
-    # a key with an empty value and no items is null, not an empty list
-    for key in pending:
+    for key in pending:  # a key with an empty value and no items is null, not an empty list
         if out.get(key) == []:
             out[key] = None
     return out

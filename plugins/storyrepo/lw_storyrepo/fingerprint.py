@@ -7,26 +7,30 @@ import re
 
 def nonspace(text: str) -> int:
     """Characters that are not whitespace (C-speed counting)."""
-    return len(text) - sum(text.count(c) for c in (" ", "\n", "\t", "\r", "\u3000", "\xa0"))
+    n = len(text) - text.count(" ") - text.count("\n") - text.count("\u3000")
+    if "\t" in text or "\r" in text:
+        n -= text.count("\t") + text.count("\r")
+    return n
 
 
 METRICS = ("句长", "段长", "对白占比", "感叹占比", "问句占比", "逗号密度")
 
 
 def fingerprint(body: str) -> dict[str, float]:
-    """Counted ratios only (str.count runs at C speed: a rebuild fingerprints every chapter)."""
+    """Counted ratios only (nine str.count passes at C speed: a rebuild fingerprints every
+    chapter). Full-width punctuation is what Chinese prose uses; ASCII variants are ignored."""
     text = body.strip()
-    chars = nonspace(text) or 1
-    exclaim = text.count("！") + text.count("!")
-    question = text.count("？") + text.count("?")
-    sentences = (text.count("。") + exclaim + question + text.count("……")) or 1
-    lines = text.count("\n") + 1
-    paragraphs = max(1, lines - text.count("\n\n"))
+    newlines = text.count("\n")
+    chars = (len(text) - text.count(" ") - newlines - text.count("\u3000")) or 1
+    exclaim = text.count("！")
+    question = text.count("？")
+    sentences = (text.count("。") + exclaim + question) or 1
+    paragraphs = max(1, newlines + 1 - text.count("\n\n"))
     return {
         "字数": float(chars),
         "句长": chars / sentences,
         "段长": chars / paragraphs,
-        "对白占比": (text.count("“") + text.count("「")) / sentences,
+        "对白占比": text.count("“") / sentences,
         "感叹占比": exclaim / sentences,
         "问句占比": question / sentences,
         "逗号密度": text.count("，") / sentences,

@@ -221,3 +221,16 @@ def test_killed_after_the_commit_is_finished_on_next_start(book):
     assert atomic.recover(book.root) == "finished"
     assert book.git.out("status", "--porcelain", "-uall") == ""
     assert book.git.out("log", "-1", "--format=%s") == "ch(1): 北境的雪\n"
+
+
+def test_golden_lines_keep_twenty_per_scene_and_archive_the_rest(book):
+    changes: dict = {}
+    old = "\n".join(f"林晚看着远方的第{i}座山。" for i in range(25))
+    new = "\n".join(f"林晚把目光投向更远处，第{i}座山在暮色里只剩一道灰线。" for i in range(25))
+    picked = txn.harvest_golden(book, 7, old, new, changes)
+    assert len(picked) == 25
+    kept = changes["文风/金句库/叙事.md"].decode("utf-8")
+    assert kept.count("## 第7章") == 20 and "第24座山" in kept and "第4座山" not in kept
+    archived = changes["文风/金句库/归档/叙事.md"].decode("utf-8")
+    assert archived.count("## 第7章") == 5 and "第0座山" in archived
+    assert txn.harvest_golden(book, 8, old, old, {}) == []  # unchanged paragraphs are not harvested
