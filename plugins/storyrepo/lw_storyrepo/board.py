@@ -47,6 +47,13 @@ class Board:
     due: list[tuple[str, str, int]] = field(default_factory=list)  # (id, title, deadline chapter)
     overdue: list[tuple[str, str, int]] = field(default_factory=list)
     open_promises: int = 0
+    weak_limit: int = 3
+    hook_strength: str = ""  # 卡点强度: strongest open promise at the end of the last chapter
+
+    @property
+    def chase_risk(self) -> int:
+        """追读风险 = 节奏债数量 + 连续弱钩计数 (spec §5, derived, never stored)."""
+        return len(self.debts) + self.weak_hooks
 
     def lines(self) -> list[str]:
         out = [f"- 位置：第 {self.volume} 卷 {self.position}/{self.volume_size} 章"]
@@ -54,7 +61,11 @@ class Board:
             out.append("- 节奏债：" + "、".join(f"{pid}（高，{idle} 章未推进）" for pid, _t, idle in self.debts))
         else:
             out.append("- 节奏债：无")
-        out.append(f"- 连续弱钩：{self.weak_hooks} 章")
+        warn = f"（已达上限 {self.weak_limit}，本章需要强钩）" if self.weak_hooks >= self.weak_limit else ""
+        out.append(f"- 连续弱钩：{self.weak_hooks} 章{warn}")
+        out.append(f"- 追读风险：{self.chase_risk}（节奏债 {len(self.debts)} + 连续弱钩 {self.weak_hooks}）")
+        if self.hook_strength:
+            out.append(f"- 卡点强度：{self.hook_strength}")
         if self.due:
             out.append("- 到期承诺：" + "、".join(f"{pid}（第 {d} 章前）" for pid, _t, d in self.due))
         if self.overdue:
@@ -78,7 +89,7 @@ def compute_board(repo: StoryRepo, chapter: int | None = None, *, promises: list
     last = repo.last_chapter()
     chapter = chapter if chapter is not None else last + 1
     volume, position = volume_of(chapter, size)
-    board = Board(chapter, volume, position, size)
+    board = Board(chapter, volume, position, size, weak_limit=book["连续弱钩上限"])
     promises = promises if promises is not None else repo.promises()
     for item in promises:
         meta = item.meta
@@ -94,6 +105,9 @@ def compute_board(repo: StoryRepo, chapter: int | None = None, *, promises: list
                 board.overdue.append((item.id, item.title, due))
             elif due - chapter <= max(3, size // 4):
                 board.due.append((item.id, item.title, due))
+    rank = {"高": 3, "中": 2, "低": 1}
+    best = max((rank.get(str(i.meta.get("强度")), 0) for i in promises if str(i.meta.get("状态", "进行")) == "进行"), default=0)
+    board.hook_strength = {3: "高", 2: "中", 1: "低"}.get(best, "")
     files = repo.chapter_files()
     for number, _path in reversed(files):
         if strong_hook(repo.chapter_meta(number)):

@@ -180,6 +180,22 @@ def hand_edits(repo: StoryRepo) -> list[str]:
     return [path for _xy, path in repo.git.status(*WATCHED)]
 
 
+def settled_fact_edits(repo: StoryRepo, paths: list[str]) -> list[str]:
+    """Chapter files whose front matter (the accepted facts) differs from HEAD."""
+    out = []
+    for rel in paths:
+        if not rel.startswith(R.正文 + "/") or not repo.p(rel).is_file():
+            continue
+        proc = repo.git.run("show", f"HEAD:{rel}", check=False)
+        if proc.returncode != 0:
+            continue
+        old_fm, _b, _ = split_front_matter(proc.stdout.decode("utf-8", "replace"))
+        new_fm, _b, _ = split_front_matter(read_text(repo.p(rel)))
+        if old_fm != new_fm:
+            out.append(rel)
+    return out
+
+
 def fix_scope(paths: list[str]) -> str:
     def scope(p: str) -> str:
         if p.startswith(R.正文):
@@ -438,8 +454,12 @@ def decide_next(repo: StoryRepo, *, apply_fixes: bool = True) -> Next:
         return Next(0, "repair", f"{len(cards)} 处需要修复", cards=cards, fixed=fixed, recovered=recovered)
     edits = hand_edits(repo)
     if edits:
-        return Next(1, "hand-edits", "发现未结转的手改，结转吗？建议：" + propose_fix_message(edits),
-                    fixed=fixed, files=edits, recovered=recovered, detail={"message": propose_fix_message(edits)})
+        facts = settled_fact_edits(repo, edits)
+        message = "发现未结转的手改，结转吗？建议：" + propose_fix_message(edits)
+        if facts:
+            message += "（已接受章节的 front matter 被改：定稿只增不改，若不只是错别字请走 lw story retcon）"
+        return Next(1, "hand-edits", message, fixed=fixed, files=edits, recovered=recovered,
+                    detail={"message": propose_fix_message(edits), "retcon": facts})
     try:
         state = load_state(repo)
     except RepairNeeded as exc:

@@ -108,7 +108,7 @@ def render_card(board: Board, proposal: str = "", contract: list[str] | None = N
             contract.append(f"推进 {pid}（节奏债：{idle} 章未推进）")
         for pid, _title, due in board.due[:2]:
             contract.append(f"推进或兑付 {pid}（期限第 {due} 章）")
-        if board.weak_hooks >= 2:
+        if board.weak_hooks >= max(1, board.weak_limit - 1):
             contract.append("结尾强钩")
     lines = [f"# 决策卡：第 {board.chapter} 章", "## 盘面（脚本生成）", *board.lines(), "## 提案"]
     lines.append(proposal or "（待模型提案：用 story_edit_decision_card 填写本章方案）")

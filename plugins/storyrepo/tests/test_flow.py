@@ -188,3 +188,17 @@ def test_migrate_v6(tmp_path):
     mode = (v6 / ".story-system" / "commits.log").stat().st_mode
     assert not mode & stat.S_IWUSR
     assert flow.scan(repo) == ([], [])
+
+
+def test_editing_accepted_facts_suggests_a_retcon(book):
+    from lw_storyrepo.samples import to_reviewed
+
+    to_reviewed(book)
+    txn.accept(book)
+    ch = book.p("定稿/正文/0001-北境的雪.md")
+    ch.write_text(ch.read_text(encoding="utf-8").replace("风雪扑面", "风雪扑脸"), encoding="utf-8")
+    step = flow.decide_next(book)
+    assert step.state == 1 and step.detail["retcon"] == [] and step.detail["message"] == "fix(正文): 手改结转 0001-北境的雪"
+    ch.write_text(ch.read_text(encoding="utf-8").replace("视角: 林晚", "视角: 大长老"), encoding="utf-8")
+    step = flow.decide_next(book)
+    assert step.detail["retcon"] == ["定稿/正文/0001-北境的雪.md"] and "retcon" in step.message
