@@ -171,8 +171,12 @@ class Git:
                 tmp_index.unlink()
             except OSError:
                 pass
+        from lw_storyrepo.atomic import fault
+
+        fault("tree")
         args = ["commit-tree", tree, "-F", "-"] + (["-p", parent] if parent else [])
         commit = self.run(*args, input=message.encode("utf-8")).stdout.decode("ascii").strip()
+        fault("ref")
         ref = self._head_ref()
         subject = message.splitlines()[0] if message else ""
         self.run("update-ref", "-m", f"commit: {subject}", ref, commit, parent or "0" * 40)

@@ -122,7 +122,7 @@ def test_abandon_with_reason_in_a_chapter(book):
 
 # --- fault injection -----------------------------------------------------------------------------
 
-STEPS = ["planned", "journal", "write:1", "write:4", "written", "commit"]
+STEPS = ["planned", "journal", "write:1", "write:4", "written", "commit", "tree", "ref"]
 
 
 def _prepared(book):
@@ -197,7 +197,7 @@ def test_git_failure_rolls_back(book, monkeypatch, tmp_path, failing):
 SETTLE = "import sys; from lw_storyrepo.repo import StoryRepo; from lw_storyrepo import txn; txn.settle(StoryRepo(sys.argv[1]))"
 
 
-@pytest.mark.parametrize("step", ["journal", "write:1", "write:5", "written", "commit"])
+@pytest.mark.parametrize("step", ["journal", "write:1", "write:5", "written", "commit", "tree", "ref"])
 def test_killed_process_is_rolled_back_on_next_start(book, step):
     snap = _prepared(book)
     env = dict(os.environ, LW_STORY_FAULT=f"{step}@kill")
