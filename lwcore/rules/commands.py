@@ -345,6 +345,9 @@ def _run_check(pack: CompiledPack, command: str, spec: Mapping[str, Any], rest: 
         data["check"] = result.to_json()
         return CommandResult(pack.id, command, "check", data, render_check(pack, result, locale, stat=stat))
     if value_is == "modifier":
+        if stat is None and value is None and not args.adjust and args.reason:
+            raise CommandError(f".{command}: unknown name {args.reason.split()[0]!r}",
+                               expected="a stat or skill of the sheet, or a modifier like +3")
         modifier = (value or 0) + args.adjust
         data["modifier"] = modifier
         if needs_target and args.target is None and args.difficulty is not None:
