@@ -238,7 +238,8 @@ def new_promise_draft(args: NewPromiseDraftArgs, ctx: Any = None) -> dict[str, A
     from lw_storyrepo import txn
 
     repo = _repo(ctx)
-    txn.require_state(repo, "packed", "drafted", "checked", "reviewed")
+    if not (txn.load_state(repo) is None and repo.p(f"{R.工作区}/卷复盘.md").is_file()):
+        txn.require_state(repo, "packed", "drafted", "checked", "reviewed")  # or a volume review
     if args.strength == "高" and not args.deadline:
         from lwcore.errors import LwError
 

@@ -82,8 +82,13 @@ def test_volume_review_then_health_then_brief(tmp_path):
     assert step.state == 3 and step.files == ["工作区/卷复盘.md"]
     audit = repo.p("工作区/卷复盘.md").read_text(encoding="utf-8")
     assert "## 本卷开启" in audit and "## 未兑付" in audit
+    from lw_storyrepo import tools
+
+    picked = tools.new_promise_draft(tools.NewPromiseDraftArgs(title="远期伏笔", type="伏笔", strength="高", plan="总纲第三幕：宗门大会",
+                                                              deadline="第4卷"), {"story_root": str(repo.root)})
     flow.volume_commit(repo, "第一卷：主角入门。", "# 第02卷\n主线继续。")
-    assert repo.git.out("log", "-1", "--format=%s") == "vol(01): 第01卷复盘\n"
+    assert repo.git.out("log", "-1", "--format=%B") == f"vol(01): 第01卷复盘\n\n承诺: +{picked['id']}\n\n"
+    assert repo.promise(picked["id"]).meta["开启章"] == 50
     assert repo.p("定稿/记忆/卷摘要/第01卷.md").is_file() and repo.p("大纲/卷纲/第02卷.md").is_file()
     step = flow.advance(repo)
     assert step.state == 4 and step.files == ["工作区/体检-0050.md"]
