@@ -103,6 +103,8 @@ class Sheet:
     def baseline(self, name: str) -> Any:
         """What ``name`` would be if it were not stored (its derived value or default), else None."""
         canonical = self.canonical(name)
+        if canonical not in self.pack.model.derived:
+            return self.pack.model.defaults.get(canonical)
         rest = {k: v for k, v in self._stored.items() if k != canonical}
         derived = self._derived(rest)
         if canonical in derived:
@@ -122,14 +124,19 @@ class Sheet:
     def __contains__(self, name: str) -> bool:
         return self.canonical(name) in self.values()
 
-    def set(self, name: str, value: Any) -> str:
+    def set(self, name: str, value: Any, *, prune: bool = True) -> str:
         """Set ``name`` (any alias); returns the canonical name. A value equal to the pack's is
-        not stored; derived values follow."""
+        not stored; derived values follow. (``prune=False`` defers that to :meth:`prune`, for
+        many sets in a row.)"""
         canonical = self.canonical(name)
         self._stored[canonical] = value
         self._cache = None
-        self._prune()
+        if prune:
+            self._prune()
         return canonical
+
+    def prune(self) -> None:
+        self._prune()
 
     def delete(self, name: str) -> bool:
         canonical = self.canonical(name)
@@ -350,13 +357,18 @@ _DICE = re.compile(rf"\(?{_TERM}\)?(?:\s*[-+*/x×]\s*\(?{_TERM}\)?)*")
 _KEYWORDS = ("show", "list", "del", "rm", "clr", "clear", "export")
 
 
-def _names_by_length(pack: CompiledPack) -> list[tuple[str, str]]:
+def _names_by_length(pack: CompiledPack) -> dict[str, list[tuple[str, str]]]:
+    """Known names (folded) by first character, longest first."""
     cached = getattr(pack, "_lw_st_names", None)
     if cached is None:
         table: dict[str, str] = {}
         for word, canonical in pack._alias.items():  # noqa: SLF001 - the pack's alias table
-            table.setdefault(_norm(word).casefold(), canonical)
-        cached = sorted(table.items(), key=lambda kv: -len(kv[0]))
+            folded = _norm(word).casefold()
+            if folded:
+                table.setdefault(folded, canonical)
+        cached = {}
+        for word, canonical in sorted(table.items(), key=lambda kv: -len(kv[0])):
+            cached.setdefault(word[0], []).append((word, canonical))
         pack._lw_st_names = cached  # type: ignore[attr-defined]
     return cached
 
@@ -364,7 +376,9 @@ def _names_by_length(pack: CompiledPack) -> list[tuple[str, str]]:
 def match_name(text: str, pos: int, pack: CompiledPack) -> tuple[str, int] | None:
     """The longest known stat name (alias, any case) starting at ``pos``: (canonical, end)."""
     folded = text.casefold()
-    for word, canonical in _names_by_length(pack):
+    if pos >= len(folded):
+        return None
+    for word, canonical in _names_by_length(pack).get(folded[pos], ()):
         if folded.startswith(word, pos):
             end = pos + len(word)
             # an ASCII name must not stop in the middle of a longer ASCII word ("str" in "strength")
@@ -490,11 +504,28 @@ def apply_ops(sheet: Sheet, ops: list[StOp], *, rng: random.Random | None = None
     from lwcore.rules.dice import compile_dice
 
     result = StResult(ops)
+    pending: dict[str, Any] = {}  # plain sets in a row are pruned once, then reported
+    snapshot: dict[str, Any] = {}
+
+    def flush() -> None:
+        if pending:
+            sheet.prune()
+            for key, before in pending.items():
+                result.changes[key] = (before, sheet.get(key))
+            pending.clear()
+
     for op in ops:
+        if op.kind != "set":
+            flush()
         if op.kind == "set":
-            before = sheet.get(op.name)
-            canonical = sheet.set(op.name, op.value)
-            result.changes[canonical] = (before, sheet.get(canonical))
+            canonical = sheet.canonical(op.name)
+            if not pending:
+                snapshot.clear()
+                snapshot.update(sheet.values())
+            if canonical not in pending:
+                pending[canonical] = snapshot.get(canonical)
+            sheet.set(canonical, op.value, prune=False)
+            continue
         elif op.kind == "set_max":
             value, top = op.value
             res = sheet.resource(op.name)
@@ -536,4 +567,5 @@ def apply_ops(sheet: Sheet, ops: list[StOp], *, rng: random.Random | None = None
             result.output.append(sheet.show(list(op.names) or None, locale=locale))
         elif op.kind == "export":
             result.output.append(sheet.export())
+    flush()
     return result

@@ -1,0 +1,61 @@
+"""Dot commands, .st parsing and subsystems against a bare check, measured in the same run.
+
+Run: .venv/bin/python bench/commands.py
+The baseline is ``pack.check`` on the same system (the work a command does on top of it is
+parsing, sheet lookups, rendering).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from lwcore.kernel import Kernel
+from lwcore.rules import engine_for
+
+
+def per_call(fn, n: int) -> float:
+    fn()
+    start = time.perf_counter()
+    for _ in range(n):
+        fn()
+    return (time.perf_counter() - start) / n * 1e6
+
+
+def main() -> None:
+    engine = engine_for(Kernel())
+    rng = random.Random(1)
+    rows = []
+    for system, text, st in (
+        ("coc7", ".ra 困难侦查+10 b2", "力量60体质55体型65敏捷50外貌70智力75意志40教育80幸运45san40hp12mp8"),
+        ("dnd5e", ".chk stealth dc15 adv", "str14 dex16 con12 int10 wis13 cha8 level5 stealth_prof1"),
+        ("wod", ".w dex+2 7 wp", "str3dex2 stealth2 wits3"),
+    ):
+        pack = engine.pack(system)
+        sheet = engine.sheet(system)
+        sheet.apply_st(st)
+        if system == "wod":
+            def base(pack=pack):
+                pack.check(params={"pool": 5, "difficulty": 7, "willpower": 1}, rng=rng)
+        elif system == "dnd5e":
+            def base(pack=pack):
+                pack.check(15, modifier=7, modifiers={"advantage": 1}, rng=rng)
+        else:
+            def base(pack=pack):
+                pack.check(70, difficulty="hard", bonus=2, rng=rng)
+        b = per_call(base, 3000)
+        c = per_call(lambda s=system, t=text, sh=sheet: engine.command(s, t, sheet=sh, rng=rng, locale="zh"), 3000)
+        p = per_call(lambda s=system, t=st: engine.sheet(s).apply_st(t), 500)
+        rows.append((system, b, c, p))
+    print(f"{'system':8} {'check µs':>10} {'command µs':>11} {'ratio':>6} {'.st sheet µs':>13}")
+    for system, b, c, p in rows:
+        print(f"{system:8} {b:10.1f} {c:11.1f} {c / b:6.1f} {p:13.1f}")
+    sheet = engine.sheet("coc7", {"san": 99})
+    s = per_call(lambda: engine.subsystem("coc7", "sanity", sheet.__class__(sheet.pack, {"san": 60}),
+                                          loss="1/1d6", rng=rng), 2000)
+    b = rows[0][1]
+    print(f"coc7 sanity subsystem: {s:.1f} µs ({s / b:.1f}x a check)")
+
+
+if __name__ == "__main__":
+    main()
