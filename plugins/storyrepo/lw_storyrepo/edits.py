@@ -195,8 +195,6 @@ def add_style_rule(repo: StoryRepo, kind: str, text: str, source: str = "") -> d
     else:
         doc.set(kind, [str(x) for x in as_list(seq)] + [text])
     if source.strip():
-        from lw_storyrepo.txn import section_of
-
         if "## 来自否决的规则" in doc.body:
             doc.body = doc.body.replace("## 来自否决的规则\n", f"## 来自否决的规则\n- {kind}：{text}（出处：{source.strip()}）\n", 1)
         else:

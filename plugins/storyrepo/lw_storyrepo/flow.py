@@ -26,7 +26,7 @@ from lw_storyrepo import repo as R
 from lw_storyrepo.atomic import apply_and_commit, recover
 from lw_storyrepo.board import deadline_chapter, volume_of
 from lw_storyrepo.dialect import RepairCard, RepairNeeded, auto_fix, context_lines, fast_flat, parse_doc, split_front_matter
-from lw_storyrepo.repo import StoryRepo, as_int, as_list, read_text
+from lw_storyrepo.repo import StoryRepo, as_int, read_text
 
 HEALTH_PERIOD = 50
 

@@ -24,7 +24,7 @@ from lwcore.errors import LwError
 from lw_storyrepo import repo as R
 from lw_storyrepo.board import Board, compute_board, volume_of
 from lw_storyrepo.dialect import Doc, new_map, parse_doc, quick_meta, yaml_dump
-from lw_storyrepo.repo import StoryRepo, as_int, as_list, read_text
+from lw_storyrepo.repo import StoryRepo, as_list, read_text
 
 STAGES = ("brief", "decided", "packed", "drafted", "checked", "reviewed", "accepted")
 STAGE_NAMES = {

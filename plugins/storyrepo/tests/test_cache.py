@@ -7,7 +7,6 @@ import shutil
 import pytest
 
 from lw_storyrepo import cache, edits
-from lw_storyrepo import repo as R
 from lw_storyrepo.fixtures import make_book
 
 QUERIES = [("due", None), ("debt", None), ("knows", "S-001"), ("knows", "S-005"), ("present", "7"),
