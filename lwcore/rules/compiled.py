@@ -460,6 +460,10 @@ def compile_pack(
     pack._derived = _compile_derived(model, positions, stats, computers, computer_names, groups, group_names, file)
     if model.resolution is not None:
         pack.resolution = _compile_resolution(model, positions, file)
+    if model.subsystems or model.commands:
+        from lwcore.rules.packcheck import check_behaviour
+
+        pack.warnings += check_behaviour(model, positions, file, computers=computers, computer_names=computer_names)
     return pack
 
 

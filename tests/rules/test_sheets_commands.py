@@ -4,6 +4,7 @@ system is needed: everything here is driven by pack data)."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -72,7 +73,7 @@ PCT = {
 
 D20 = {
     "names": ["twenty"],
-    "defaults": {"might": 10, "nimble": 10},
+    "defaults": {"might": 10, "nimble": 10, "ok_count": 0, "bad_count": 0, "hp": 0},
     "alias": {"nimble": ["dex"]},
     "resolution": {
         "roll": "1d20", "target": "dc", "compare": ">=",
@@ -361,3 +362,39 @@ def test_modifier_commands_and_advantage(engine: RulesEngine) -> None:
     assert r.data["roll_only"] and r.data["total"] == 13
     r = engine.command("twenty", ".ds", sheet=s, faces=[15])
     assert s.get("ok_count") == 1 and r.sheet_changed
+
+
+# --- load-time checks of subsystems and commands ------------------------------------------------
+
+
+@pytest.mark.parametrize(("patch", "message"), [
+    ({"subsystems": {"stress": {"kind": "sanity", "stat": "nope"}}}, "subsystems.stress.stat: unknown stat 'nope'"),
+    ({"subsystems": {"stress": {"kind": "sanity"}}}, "needs stat:"),
+    ({"subsystems": {"growth": {"improve_when": "roll > skil"}}}, "subsystems.growth.improve_when"),
+    ({"subsystems": {"growth": {"gain": "1d"}}}, "subsystems.growth.gain"),
+    ({"subsystems": {"x": {"computer": "missing"}}}, "unknown computer 'missing'"),
+    ({"subsystems": {"t": {"kind": "table", "tables": {"a": {"roll": "1dx"}}}}}, "subsystems.t.tables.a.roll"),
+    ({"subsystems": {"o": {"kind": "opposed", "tie": ["coin"]}}}, "unknown tie rule"),
+    ({"subsystems": {"a": {"kind": "advantage", "pair": ["boon", "bane"]}}}, "does not declare"),
+    ({"commands": {"zz": {"action": "dance"}}}, "unknown action 'dance'"),
+    ({"commands": {"zz": {"tool": "nothing"}}}, "names no subsystem"),
+    ({"commands": {"zz": {"action": "check", "counted": {"b": "boon"}}}}, "counted 'b'"),
+    ({"commands": {"zz": {"action": "check", "switches": {"adv": {"modifier": "boon"}}}}}, "unknown modifier"),
+    ({"commands": {"zz": {"action": "check", "variant": "nope"}}}, "unknown variant"),
+    ({"commands": {"zz": {"action": "check", "value_is": "both"}}}, "value_is"),
+])
+def test_behaviour_typos_fail_the_load(patch: dict, message: str) -> None:
+    import copy
+
+    data = copy.deepcopy(PCT)
+    for key, value in patch.items():
+        data[key] = {**data[key], **value}
+    engine = RulesEngine(None, sources=[PackSource("bad", "test", data=data)], user_dir=False)
+    with pytest.raises(LwError, match=re.escape(message)):
+        engine.pack("bad")
+
+
+def test_unknown_kind_is_a_warning() -> None:
+    data = {**PCT, "subsystems": {**PCT["subsystems"], "chase": {"rounds": 3}}}
+    engine = RulesEngine(None, sources=[PackSource("w", "test", data=data)], user_dir=False)
+    assert any("chase" in w for w in engine.pack("w").warnings)
