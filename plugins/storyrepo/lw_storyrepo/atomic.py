@@ -47,8 +47,24 @@ def fault(step: str) -> None:
 
 
 def write_file(path: Path, data: bytes) -> None:
-    """One file write (a seam for disk-error injection in tests)."""
-    atomic_write_bytes(path, data)
+    """One working-tree write: temp file + rename, so a reader never sees half a file.
+
+    No fsync here (git does not fsync the tree either); durability comes from the journal,
+    which is fsynced before the first working-tree file is touched. A seam for disk-error
+    injection in tests.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.lw-tmp")
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise
 
 
 def delete_file(path: Path) -> None:
