@@ -33,7 +33,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from lwcore.errors import LwError
 from lwcore.rules.errors import CheckError
 
 if TYPE_CHECKING:

@@ -472,7 +472,7 @@ def parse_st(text: str, pack: CompiledPack) -> list[StOp]:
         pos = end
         while pos < n and text[pos] in " \t:=：":
             pos += 1
-        if pos < n and text[pos] in "+-" and not (text[pos] == "-" and _negative_value(text, pos)):
+        if pos < n and text[pos] in "+-":  # after a name a sign always adjusts (the community's reading)
             sign = text[pos]
             m = _DICE.match(text, pos + 1)
             if m is None or not m.group(0):
@@ -493,11 +493,6 @@ def parse_st(text: str, pack: CompiledPack) -> list[StOp]:
             continue
         ops.append(StOp("set", name=name, value=number))
     return ops
-
-
-def _negative_value(text: str, pos: int) -> bool:
-    """``伤害加值-1`` style: never; a '-' after a name always adjusts (the community's reading)."""
-    return False
 
 
 def apply_ops(sheet: Sheet, ops: list[StOp], *, rng: random.Random | None = None, locale: str = "en") -> StResult:
@@ -529,7 +524,6 @@ def apply_ops(sheet: Sheet, ops: list[StOp], *, rng: random.Random | None = None
         elif op.kind == "set_max":
             value, top = op.value
             res = sheet.resource(op.name)
-            canonical = sheet.canonical(op.name)
             if res is None or res[1] is None:
                 raise LwError(f"{op.name}: not a resource with a maximum", expected=f"{op.name}{value}")
             before_max = sheet.get(res[1])
@@ -538,7 +532,6 @@ def apply_ops(sheet: Sheet, ops: list[StOp], *, rng: random.Random | None = None
             before = sheet.get(res[0])
             sheet.set(res[0], value)
             result.changes[res[0]] = (before, sheet.get(res[0]))
-            del canonical
         elif op.kind == "adjust":
             rolled = compile_dice(op.expr).roll(rng)
             delta = rolled.total if op.value == "+" else -rolled.total

@@ -398,3 +398,39 @@ def test_unknown_kind_is_a_warning() -> None:
     data = {**PCT, "subsystems": {**PCT["subsystems"], "chase": {"rounds": 3}}}
     engine = RulesEngine(None, sources=[PackSource("w", "test", data=data)], user_dir=False)
     assert any("chase" in w for w in engine.pack("w").warnings)
+
+
+# --- properties -----------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+ALPHABET = st.sampled_from(list("力量敏捷体魄dexDChpsan0123456789+-&=:/ ，、d%()xkh!.") + ["show", "del", "spot hidden"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(ALPHABET, max_size=14).map("".join))
+def test_st_never_crashes_and_exports_round_trip(text: str) -> None:
+    engine = RulesEngine(None, sources=[PackSource("pct", "test", data=PCT)], user_dir=False)
+    sheet = engine.sheet("pct")
+    try:
+        sheet.apply_st(text, rng=random.Random(0))
+    except LwError:
+        return
+    again = engine.sheet("pct")
+    again.apply_st(sheet.export())
+    assert again.stored() == sheet.stored() and again.expressions == sheet.expressions
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([".ra", ".r", ".sc", ".en", ".ti", ".st", ".new", "。ra", ".chk"]),
+       st.lists(ALPHABET | st.sampled_from(["困难", "hard", "b2", "p", "1/1d6", "adv", "dc15"]), max_size=8).map(" ".join))
+def test_commands_never_crash(head: str, rest: str) -> None:
+    engine = RulesEngine(None, sources=[PackSource("pct", "test", data=PCT), PackSource("twenty", "test", data=D20)],
+                         user_dir=False)
+    for system in ("pct", "twenty"):
+        try:
+            result = engine.command(system, head + " " + rest, sheet=engine.sheet(system), rng=random.Random(1))
+        except LwError:
+            continue
+        assert isinstance(result.text, str)
