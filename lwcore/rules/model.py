@@ -189,12 +189,26 @@ class Sheet(BaseModel):
 
 
 class Command(BaseModel):
-    """A dot command the pack answers (``ra: {action: check}``)."""
+    """A dot command the pack answers (``ra: {action: check}``); see ``commands.py``."""
 
     model_config = ConfigDict(extra="allow")
 
-    action: str | None = None
-    tool: str | None = None
+    action: str | None = Field(None, description="check | set_stats | make_char | show")
+    tool: str | None = Field(None, description="A subsystem name (or kind) to run instead of an action.")
+    value_is: Literal["target", "modifier", "param"] | None = Field(
+        None, description="What a stat's value is: the target (default), a modifier added to the roll, or a param.")
+    value_param: str | None = Field(None, description="With value_is: param, the parameter it fills.")
+    counted: dict[str, str] | None = Field(None, description="word -> modifier: b2 asks for 'bonus' twice.")
+    switches: dict[str, dict[str, Scalar]] | None = Field(
+        None, description="word -> {modifier: M} | {param: P, value: N} | {arg: A, value: V} | {variant: V}.")
+    target_words: list[str] | None = Field(None, description="Words before the number to beat (dc15).")
+    positional: list[str] | None = Field(None, description="Parameter names bare numbers fill in order.")
+    stat: str | None = Field(None, description="A fixed stat for this command.")
+    stat_format: str | None = Field(None, description="Turns the named stat into another ('{}_save').")
+    variant: str | None = None
+    difficulty: str | None = None
+    table: str | None = Field(None, description="For a table subsystem: which table.")
+    method: str | None = Field(None, description="For make_char: the creation method.")
 
 
 class Rulepack(BaseModel):
