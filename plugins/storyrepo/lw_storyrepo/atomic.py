@@ -86,6 +86,7 @@ def apply_and_commit(root: Path, changes: dict[str, bytes | None], message: str)
         raise LwError("上一次结转没有收尾，请先运行 lw story（会自动恢复）")
     old_head = git.head()
     paths = sorted(changes)
+    real_index = git.index_clean(old_head)
     # 1. journal
     if jdir.exists():
         shutil.rmtree(jdir)
@@ -107,7 +108,8 @@ def apply_and_commit(root: Path, changes: dict[str, bytes | None], message: str)
             r = d.relative_to(root).as_posix()
             if r not in created_dirs:
                 created_dirs.append(r)
-    journal = {"old_head": old_head, "message": message, "entries": entries, "created_dirs": created_dirs}
+    journal = {"old_head": old_head, "message": message, "entries": entries, "created_dirs": created_dirs,
+               "real_index": real_index}
     try:
         fault("journal")
         atomic_write_bytes(jdir / "journal.json", json.dumps(journal, ensure_ascii=False).encode("utf-8"))
@@ -128,7 +130,7 @@ def apply_and_commit(root: Path, changes: dict[str, bytes | None], message: str)
         _prune_empty_dirs(root, [rel for rel in paths if changes[rel] is None])
         fault("written")
         fault("commit")
-        git.commit_paths(paths, message, old_head=old_head, sync_index=False)
+        git.commit_paths(paths, message, old_head=old_head, sync_index=False, real_index=real_index)
     except BaseException:
         head = _head_safe(git)
         if head is None or head == old_head:
@@ -136,7 +138,7 @@ def apply_and_commit(root: Path, changes: dict[str, bytes | None], message: str)
             raise
         # the commit exists although something after it failed: keep it
     fault("committed")
-    _finish(root, paths)
+    _finish(root, paths, sync=not real_index)
     new_head = git.head()
     assert new_head is not None
     return new_head
@@ -171,6 +173,10 @@ def _rollback(root: Path, journal: dict) -> None:
                 atomic_write_bytes(path, data)
         elif path.exists():
             path.unlink()
+    if journal.get("real_index"):
+        from lw_storyrepo.gitops import Git
+
+        Git(root).reset_paths(journal["old_head"], [e["path"] for e in journal["entries"]])
     for rel in sorted(journal.get("created_dirs", []), key=len, reverse=True):
         d = root / rel
         try:
@@ -180,11 +186,12 @@ def _rollback(root: Path, journal: dict) -> None:
     shutil.rmtree(jdir, ignore_errors=True)
 
 
-def _finish(root: Path, paths: list[str]) -> None:
+def _finish(root: Path, paths: list[str], *, sync: bool = True) -> None:
     from lw_storyrepo.gitops import Git
 
-    payload = "\0".join(paths).encode("utf-8") + b"\0"
-    Git(root).run("update-index", "--add", "--remove", "-z", "--stdin", input=payload, check=False)
+    if sync:
+        payload = "\0".join(paths).encode("utf-8") + b"\0"
+        Git(root).run("update-index", "--add", "--remove", "-z", "--stdin", input=payload, check=False)
     shutil.rmtree(_journal(root), ignore_errors=True)
 
 

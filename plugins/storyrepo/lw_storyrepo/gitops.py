@@ -143,23 +143,60 @@ class Git:
     def is_tracked_any(self, path: str) -> bool:
         return bool(self.run("ls-files", "-z", "--", path).stdout)
 
-    def commit_paths(self, paths: list[str], message: str, *, allow_empty: bool = False,
-                     old_head: str | None | bool = False, sync_index: bool = True) -> str:
+    def index_clean(self, parent: str | None) -> bool:
+        """Whether the real index holds exactly ``parent``'s tree (nothing else staged)."""
+        if parent is None:
+            return False
+        return self.run("diff-index", "--cached", "--quiet", parent, "--", check=False).returncode == 0
+
+    def reset_paths(self, parent: str | None, paths: list[str]) -> None:
+        """Put the real index entries of ``paths`` back to ``parent`` (best effort)."""
+        if parent is None or not paths:
+            return
+        payload = "\0".join(paths).encode("utf-8") + b"\0"
+        self.run("reset", "-q", parent, "--pathspec-from-file=-", "--pathspec-file-nul", input=payload, check=False)
+
+    def commit_paths(self, paths: list[str], message: str, *, old_head: str | None | bool = False,
+                     sync_index: bool = True, real_index: bool | None = None) -> str:
         """Commit exactly ``paths`` (added, changed or deleted) on top of HEAD, atomically.
 
-        Plumbing only: a private index (``read-tree HEAD`` + these paths), ``write-tree``,
-        ``commit-tree``, then one ``update-ref HEAD new old`` -- a compare-and-swap, so the
-        branch moves exactly once or not at all, and nothing else the author staged is swept
-        in. (``git commit`` on a fresh private index would re-hash the whole tree.) Then the
-        real index is brought up to date for these paths. Returns the new commit id.
+        Plumbing only: ``write-tree`` + ``commit-tree``, then one ``update-ref HEAD new old``
+        -- a compare-and-swap, so the branch moves exactly once or not at all.
+
+        When the real index holds exactly HEAD (``real_index``; checked when None), the paths
+        are staged in it directly and put back on failure. Otherwise a private index
+        (``read-tree HEAD`` + these paths) is used, so nothing else the author staged is swept
+        in, and the real index is synced afterwards. (``git commit`` on a fresh private index
+        would re-hash the whole tree.) Returns the new commit id.
         """
+        from lw_storyrepo.atomic import fault
+
+        parent = self.head() if old_head is False else old_head
+        payload = "\0".join(paths).encode("utf-8") + b"\0"
+        if real_index is None:
+            real_index = self.index_clean(parent)
+        ref = self._head_ref()
+        subject = message.splitlines()[0] if message else ""
+        if real_index:
+            try:
+                if paths:
+                    self.run("update-index", "--add", "--remove", "-z", "--stdin", input=payload)
+                tree = self.run("write-tree").stdout.decode("ascii").strip()
+                fault("tree")
+                args = ["commit-tree", tree, "-F", "-"] + (["-p", parent] if parent else [])
+                commit = self.run(*args, input=message.encode("utf-8")).stdout.decode("ascii").strip()
+                fault("ref")
+                self.run("update-ref", "-m", f"commit: {subject}", ref, commit, parent or "0" * 40)
+            except BaseException:
+                if self.head() == parent:
+                    self.reset_paths(parent, paths)
+                raise
+            return commit
         git_dir = self.root / ".git"
         tmp_index = git_dir / "lw-settle.index"
         if tmp_index.exists():
             tmp_index.unlink()
         ienv = {"GIT_INDEX_FILE": str(tmp_index)}
-        parent = self.head() if old_head is False else old_head
-        payload = "\0".join(paths).encode("utf-8") + b"\0"
         try:
             if parent is not None:
                 self.run("read-tree", parent, env=ienv)
@@ -171,14 +208,10 @@ class Git:
                 tmp_index.unlink()
             except OSError:
                 pass
-        from lw_storyrepo.atomic import fault
-
         fault("tree")
         args = ["commit-tree", tree, "-F", "-"] + (["-p", parent] if parent else [])
         commit = self.run(*args, input=message.encode("utf-8")).stdout.decode("ascii").strip()
         fault("ref")
-        ref = self._head_ref()
-        subject = message.splitlines()[0] if message else ""
         self.run("update-ref", "-m", f"commit: {subject}", ref, commit, parent or "0" * 40)
         if paths and sync_index:
             self.run("update-index", "--add", "--remove", "-z", "--stdin", input=payload, check=False)

@@ -177,8 +177,13 @@ def test_injected_enospc_rolls_back(book, monkeypatch):
     _assert_untouched(book, snap)
 
 
+@pytest.mark.parametrize("dirty", [False, True], ids=["clean-index", "author-staged-something"])
 @pytest.mark.parametrize("failing", ["read-tree", "update-index", "write-tree", "commit-tree", "update-ref"])
-def test_git_failure_rolls_back(book, monkeypatch, tmp_path, failing):
+def test_git_failure_rolls_back(book, monkeypatch, tmp_path, failing, dirty):
+    if dirty:  # the author staged an unrelated edit: settle must neither commit nor unstage it
+        outline = book.p("大纲/总纲.md")
+        outline.write_text(outline.read_text(encoding="utf-8") + "\n新想法。\n", encoding="utf-8")
+        book.git.run("add", "--", "大纲/总纲.md")
     snap = _prepared(book)
     wrapper = tmp_path / "坏git"
     wrapper.write_text(
@@ -187,27 +192,43 @@ def test_git_failure_rolls_back(book, monkeypatch, tmp_path, failing):
     )
     wrapper.chmod(0o755)
     monkeypatch.setenv("LW_STORY_GIT", str(wrapper))
+    if failing == "read-tree" and not dirty:
+        txn.settle(book)  # the clean-index path never reads a tree into a private index
+        monkeypatch.delenv("LW_STORY_GIT")
+        assert book.git.out("status", "--porcelain", "-uall") == ""
+        return
     with pytest.raises(LwError, match="injected"):
         txn.settle(book)
     monkeypatch.delenv("LW_STORY_GIT")
     _assert_untouched(book, snap)
+    if dirty:
+        txn.settle(book)
+        assert book.git.out("status", "--porcelain", "-uall") == "M  大纲/总纲.md\n"
+        assert "大纲/总纲.md" not in book.git.out("show", "--name-only", "--format=", "HEAD")
 
 
 SETTLE = "import sys; from lw_storyrepo.repo import StoryRepo; from lw_storyrepo import txn; txn.settle(StoryRepo(sys.argv[1]))"
 
 
+@pytest.mark.parametrize("dirty", [False, True], ids=["clean-index", "author-staged-something"])
 @pytest.mark.parametrize("step", ["journal", "write:1", "write:5", "written", "commit", "tree", "ref"])
-def test_killed_process_is_rolled_back_on_next_start(book, step):
+def test_killed_process_is_rolled_back_on_next_start(book, step, dirty):
+    if dirty:
+        outline = book.p("大纲/总纲.md")
+        outline.write_text(outline.read_text(encoding="utf-8") + "\n新想法。\n", encoding="utf-8")
+        book.git.run("add", "--", "大纲/总纲.md")
     snap = _prepared(book)
     env = dict(os.environ, LW_STORY_FAULT=f"{step}@kill")
     proc = subprocess.run([sys.executable, "-c", SETTLE, str(book.root)], env=env, capture_output=True)
     assert proc.returncode == 137, proc.stderr.decode("utf-8", "replace")
     from lw_storyrepo.flow import decide_next
 
-    step_now = decide_next(book)  # every start recovers first
-    assert step_now.recovered in ("rolled-back",)
+    from lw_storyrepo.atomic import recover
+
+    assert recover(book.root) == "rolled-back"  # what every start does first
     _assert_untouched(book, snap)
-    assert step_now.state == 2 and step_now.stage == "accepted"
+    step_now = decide_next(book)
+    assert (step_now.state, step_now.stage) == ((1, None) if dirty else (2, "accepted"))
 
 
 def test_killed_after_the_commit_is_finished_on_next_start(book):
