@@ -207,3 +207,14 @@ def test_editing_accepted_facts_suggests_a_retcon(book):
     ch.write_text(ch.read_text(encoding="utf-8").replace("视角: 林晚", "视角: 大长老"), encoding="utf-8")
     step = flow.decide_next(book)
     assert step.detail["retcon"] == ["定稿/正文/0001-北境的雪.md"] and "retcon" in step.message
+
+
+def test_what_if_branch_merged_back(book):
+    flow.whatif(book, "start", "三章推演")
+    outline = book.p("大纲/卷纲/第02卷.md")
+    outline.write_text("# 第02卷\n推演：林晚北上。\n", encoding="utf-8")
+    flow.commit_fix(book, "推演 3 章纲要")
+    assert "已合并" in flow.whatif(book, "merge", "三章推演")
+    assert book.git.out("rev-parse", "--abbrev-ref", "HEAD").strip() == "main"
+    assert outline.is_file() and book.git.out("log", "-1", "--format=%s") == "merge(三章推演): 采纳推演分支\n"
+    assert flow.whatif(book, "list") == ""
