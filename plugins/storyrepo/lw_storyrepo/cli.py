@@ -123,12 +123,16 @@ def next_cmd(book: str | None, as_json: bool) -> None:
 @story.command("repair")
 @book_option
 @click.option("--apply", "apply", is_flag=True, help="采纳每张卡的建议修复")
+@click.option("--accept", "accept_file", default=None, help="采纳模型对该文件的修复提议")
 @cards_guard
-def repair_cmd(book: str | None, apply: bool) -> None:
+def repair_cmd(book: str | None, apply: bool, accept_file: str | None) -> None:
     """列出修复卡（全角冒号/逗号已自动修复，只报不问）。"""
-    from lw_storyrepo.flow import apply_card, scan
+    from lw_storyrepo.flow import accept_repair, apply_card, scan
 
     repo = _repo(book)
+    if accept_file:
+        accept_repair(repo, accept_file)
+        click.echo(f"已采纳修复提议：{accept_file}")
     cards, fixed = scan(repo)
     for f in fixed:
         click.echo(f"已自动修复：{f}")
@@ -346,7 +350,7 @@ def rebuild_cmd(book: str | None) -> None:
 
 
 @story.command("prompt")
-@click.argument("step", type=click.Choice(["proposal", "render", "lens", "summary", "volume"]))
+@click.argument("step", type=click.Choice(["repair", "proposal", "render", "lens", "summary", "volume"]))
 @click.option("--lens", default=None)
 @book_option
 def prompt_cmd(step: str, lens: str | None, book: str | None) -> None:

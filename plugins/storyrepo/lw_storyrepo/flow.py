@@ -171,6 +171,41 @@ def apply_card(repo: StoryRepo, card: RepairCard) -> bool:
     return True
 
 
+REPAIR_DIR = "工作区/修复提议"
+
+
+def proposal_path(repo: StoryRepo, rel: str) -> Path:
+    return repo.p(f"{REPAIR_DIR}/{rel.replace('/', '~')}")
+
+
+def propose_repair(repo: StoryRepo, rel: str, text: str) -> Path:
+    """The model's intent-preserving fix for a broken file, kept for the author to confirm."""
+    from lwcore.fileio import atomic_write_text
+
+    if not repo.p(rel).is_file() or rel.startswith(("工作区/", ".git")):
+        raise LwError(f"没有源文件 {rel}")
+    if rel != "book.yaml" and split_front_matter(text)[0] is None:
+        raise LwError("提议的文件必须以 front matter（--- … ---）开头")
+    fm = text if rel == "book.yaml" else split_front_matter(text)[0] or ""
+    from lw_storyrepo.dialect import yaml_load
+
+    yaml_load(fm, file=rel)  # a proposal that does not parse is refused (RepairNeeded)
+    path = proposal_path(repo, rel)
+    atomic_write_text(path, text)
+    return path
+
+
+def accept_repair(repo: StoryRepo, rel: str) -> None:
+    """The author confirms the model's proposal: it replaces the file (then a fix commit follows)."""
+    from lwcore.fileio import atomic_write_text
+
+    path = proposal_path(repo, rel)
+    if not path.is_file():
+        raise LwError(f"{rel} 没有待确认的修复提议")
+    atomic_write_text(repo.p(rel), read_text(path))
+    path.unlink()
+
+
 # --- state 1: hand edits ----------------------------------------------------------------------------
 
 WATCHED = (R.定稿, R.大纲, R.文风, "book.yaml")

@@ -31,6 +31,7 @@ _TOOLS = (
     ("story_submit_review", "SubmitReviewArgs", "submit_review", "Submit one lens review", "提交一个镜头的评审"),
     ("story_submit_summary", "SubmitSummaryArgs", "submit_summary", "Submit the chapter summary (<=200 chars)", "提交章摘要（≤200 字）"),
     ("story_volume_commit", "VolumeCommitArgs", "volume_commit", "Commit the volume review", "卷复盘入册"),
+    ("story_propose_repair", "ProposeRepairArgs", "propose_repair", "Propose an intent-preserving fix for a broken file (the author confirms)", "为读不进来的文件提出保留意图的修复（待作者确认）"),
     ("story_query", "QueryArgs", "query", "Query due promises, rhythm debt, who knows what, who was present", "查询到期承诺、节奏债、谁知道什么、谁在场"),
 )
 

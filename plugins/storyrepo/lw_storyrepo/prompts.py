@@ -38,6 +38,16 @@ def build(repo: StoryRepo, step: str, lens: str | None = None) -> str:
     state = load_state(repo) or {}
     n = state.get("章号", repo.last_chapter() + 1)
     book = repo.book()
+    if step == "repair":
+        from lw_storyrepo.flow import scan
+
+        cards, _ = scan(repo, apply_fixes=False)
+        parts = ["下面的源文件读不进来。逐个提出保留作者意图的修复：只改格式（冒号、缩进、列表、类型），"
+                 "不改内容；用 story_propose_repair 提交整份修好的文件，等作者确认。"]
+        for card in cards:
+            parts.append(card.render())
+            parts.append("```\n" + _read(repo, card.file) + "\n```")
+        return "\n\n".join(parts)
     if step == "proposal":
         return (f"为《{book['书名']}》第 {n} 章写提案。读下面的决策卡盘面，给出本章方案（推进哪些承诺、是否开新承诺、"
                 "结尾钩子），把合同写成可验收的断言；再给一个备选方案并写明代价。用 story_edit_decision_card 提交。"

@@ -134,6 +134,11 @@ class VolumeCommitArgs(_Args):
     outline: str | None = None
 
 
+class ProposeRepairArgs(_Args):
+    file: str = Field(min_length=1, description="修复卡上的文件（仓库内相对路径）")
+    text: str = Field(min_length=1, description="修好的整份文件：只改格式，不改内容")
+
+
 class QueryArgs(_Args):
     kind: Literal["due", "debt", "knows", "present", "chapters", "promises"]
     arg: str | None = None
@@ -282,6 +287,14 @@ def volume_commit(args: VolumeCommitArgs, ctx: Any = None) -> dict[str, Any]:
     return {"commit": flow.volume_commit(_repo(ctx), args.summary, args.outline)}
 
 
+def propose_repair(args: ProposeRepairArgs, ctx: Any = None) -> dict[str, Any]:
+    from lw_storyrepo import flow
+
+    repo = _repo(ctx)
+    path = flow.propose_repair(repo, args.file, args.text)
+    return {"file": repo.rel(path), "hint": f"作者确认：lw story repair --accept {args.file}"}
+
+
 def query(args: QueryArgs, ctx: Any = None) -> dict[str, Any]:
     from lw_storyrepo import cache
 
@@ -317,6 +330,8 @@ TOOLS: dict[str, tuple[str, str, str, str]] = {
     "story_submit_summary": ("SubmitSummaryArgs", "submit_summary", "Submit the chapter summary (<=200 chars)",
                              "提交章摘要（≤200 字）"),
     "story_volume_commit": ("VolumeCommitArgs", "volume_commit", "Commit the volume review", "卷复盘入册"),
+    "story_propose_repair": ("ProposeRepairArgs", "propose_repair", "Propose an intent-preserving fix for a broken file",
+                             "为读不进来的文件提出保留意图的修复（待作者确认）"),
     "story_query": ("QueryArgs", "query", "Query due promises, rhythm debt, who knows what, who was present",
                     "查询到期承诺、节奏债、谁知道什么、谁在场"),
 }

@@ -141,3 +141,24 @@ def test_book_yaml_reads_with_defaults(book):
     assert data["书名"] == "北境的雪" and data["卷规模"] == 40 and data["spec_version"] == "7.0"
     text = book.p("book.yaml").read_text(encoding="utf-8")
     assert 'spec_version: "7.0"' in text and "# 参考值，不是硬约束" in text
+
+
+def test_model_proposes_an_intent_preserving_repair_the_author_confirms(book):
+    from lw_storyrepo import prompts, tools
+    from lw_storyrepo.flow import accept_repair, decide_next
+
+    path = book.p(f"{R.角色}/林晚.md")
+    broken = LIN.replace("持有:\n  - 青霜剑\n", "持有: [青霜剑\n")
+    path.write_text(broken, encoding="utf-8")
+    step = decide_next(book)
+    assert step.state == 0 and step.cards[0].fixed_text is None  # no deterministic fix: ask the model
+    prompt = prompts.build(book, "repair")
+    assert "定稿/设定/角色/林晚.md" in prompt and "持有: [青霜剑" in prompt
+    ctx = {"story_root": str(book.root)}
+    with pytest.raises(RepairNeeded):
+        tools.propose_repair(tools.ProposeRepairArgs(file="定稿/设定/角色/林晚.md", text=broken), ctx)
+    tools.propose_repair(tools.ProposeRepairArgs(file="定稿/设定/角色/林晚.md", text=LIN), ctx)
+    assert path.read_text(encoding="utf-8") == broken  # nothing changes until the author confirms
+    accept_repair(book, "定稿/设定/角色/林晚.md")
+    assert path.read_text(encoding="utf-8") == LIN
+    assert decide_next(book).state == 5
