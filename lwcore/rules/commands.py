@@ -147,6 +147,8 @@ def find_command(pack: CompiledPack, text: str) -> tuple[str, dict[str, Any], st
 
 
 _SIGNED = re.compile(r"[+-]\s*\d+")
+_REPEAT = re.compile(r"\s*(\d+)\s*#\s*")
+MAX_REPEAT = 10
 _INT = re.compile(r"\d+")
 _BOUNDARY = " \t,，;；"
 
@@ -271,7 +273,18 @@ def run_command(engine: RulesEngine | None, pack: CompiledPack, text: str, *, sh
     action = spec.get("action")
     tool = spec.get("tool")
     if action == "check":
-        return _run_check(pack, command, spec, rest, sheet, rng, locale, faces, advantage_rule)
+        repeat = _REPEAT.match(rest)
+        if repeat is None:
+            return _run_check(pack, command, spec, rest, sheet, rng, locale, faces, advantage_rule)
+        times = int(repeat.group(1))
+        if not 1 <= times <= MAX_REPEAT:
+            raise CommandError(f".{command}: {times}# repeats", expected=f"1 to {MAX_REPEAT} repeats")
+        if faces is not None:
+            raise CommandError("replaying faces needs a single check", expected="no N# with --dice")
+        results = [_run_check(pack, command, spec, rest[repeat.end():], sheet, rng, locale, None, advantage_rule)
+                   for _ in range(times)]
+        return CommandResult(pack.id, command, "check", {"repeat": times, "results": [r.data for r in results]},
+                             "\n".join(r.text for r in results))
     if action == "set_stats":
         return _run_st(pack, command, rest, sheet, rng, locale)
     if action == "make_char":

@@ -434,3 +434,14 @@ def test_commands_never_crash(head: str, rest: str) -> None:
         except LwError:
             continue
         assert isinstance(result.text, str)
+
+
+def test_repeat_prefix(engine: RulesEngine) -> None:
+    r = engine.command("pct", ".ra 3#困难观察", rng=random.Random(4), locale="zh")
+    assert r.data["repeat"] == 3 and len(r.data["results"]) == 3 and len(r.text.splitlines()) == 3
+    assert all(x["check"]["difficulty"] == "hard" for x in r.data["results"])
+    for bad in (".ra 11#观察", ".ra 0#观察"):
+        with pytest.raises(LwError):
+            engine.command("pct", bad)
+    with pytest.raises(LwError):
+        engine.command("pct", ".ra 2#观察", faces=[5, 6])
