@@ -105,6 +105,12 @@ def _render_next(step: Any) -> str:
         lines.append(card.render())
     for f in step.files:
         lines.append(f"  {f}")
+    if step.detail.get("hint"):
+        lines.append("  " + step.detail["hint"])
+    if step.state == 1:
+        lines.append("  结转：lw story fix（或 -m 写说明）；改的是已接受的事实就走 lw story retcon 章号 --原因 …")
+    if step.state == 0:
+        lines.append("  采纳建议：lw story repair --apply；或让模型提议修复：lw story prompt repair")
     return "\n".join(lines)
 
 

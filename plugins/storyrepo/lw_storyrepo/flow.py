@@ -30,6 +30,16 @@ from lw_storyrepo.repo import StoryRepo, as_int, read_text
 
 HEALTH_PERIOD = 50
 
+HINTS = {
+    "brief": "作者：看 工作区/决策卡.md，采纳 / 改卡 / 选备选，然后 lw story decide（模型可用 story_edit_decision_card 填提案）",
+    "decided": "脚本：组装上下文包（lw story 会直接做）",
+    "packed": "模型：在干净上下文里渲染草稿（lw story prompt render；story_submit_draft 提交）",
+    "drafted": "脚本：机检（lw story 会直接做）",
+    "checked": "模型：三镜头评审，各自新鲜上下文（lw story prompt lens --lens 读者/编辑/事实；story_submit_review）",
+    "reviewed": "作者：看 工作区/验收卡.md（可改草稿和章摘要），lw story accept 或 lw story reject 理由",
+    "accepted": "脚本：结转（lw story settle）",
+}
+
 
 @dataclass
 class Next:
@@ -502,7 +512,7 @@ def decide_next(repo: StoryRepo, *, apply_fixes: bool = True) -> Next:
     if state is not None:
         stage = str(state.get("阶段"))
         return Next(2, "resume", f"第 {state.get('章号')} 章事务进行中：下一步「{STAGE_NAMES.get(stage, stage)}」",
-                    stage=stage, recovered=recovered, detail={"chapter": state.get("章号")})
+                    stage=stage, recovered=recovered, detail={"chapter": state.get("章号"), "hint": HINTS.get(stage, "")})
     book = repo.book()
     last = repo.last_chapter()
     size = book["卷规模"]
@@ -540,4 +550,8 @@ def advance(repo: StoryRepo) -> Next:
     elif step.state == 5:
         step.files = [repo.rel(txn.brief(repo))]
         step.detail["did"] = "brief"
+    if step.detail.get("did") in ("pack", "checks", "brief"):
+        state = txn.load_state(repo) or {}
+        step.stage = str(state.get("阶段")) if state else step.stage
+        step.detail["hint"] = HINTS.get(step.stage or "", "")
     return step
