@@ -361,6 +361,11 @@ def _quote_if_risky(item: str) -> str:
 # --- the fast flat reader -------------------------------------------------------------------------
 
 _INT = re.compile(r"^[-+]?\d+$")
+# plain scalars the YAML 1.2 core schema (or ruamel's timestamp resolver) would type: leave to ruamel
+_TYPED = re.compile(
+    r"^[-+]?(\.\d+|\d+(\.\d*)?)([eE][-+]?\d+)?$|^0[xo][0-9a-fA-F]+$|^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$"
+    r"|^\d{4}-\d\d?-\d\d?([Tt ]|$)"
+)
 
 
 _SPECIAL_START = frozenset("[]{}&*!|>%@`'\"?,")
@@ -389,10 +394,12 @@ def _scalar(raw: str) -> tuple[bool, Any]:
             raw = raw.split(" #", 1)[0].rstrip()
     if ":" in raw and (": " in raw or raw[-1] == ":"):
         return False, None
-    if c.isdigit() or c in "+-":
+    if c.isdigit() or c in "+-.":
         if _INT.match(raw):
             return True, int(raw)
         if c == "-" and raw[1:2] in (" ", ""):
+            return False, None
+        if _TYPED.match(raw):
             return False, None
         return True, raw
     if len(raw) <= 5:

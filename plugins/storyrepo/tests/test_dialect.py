@@ -162,3 +162,29 @@ def test_model_proposes_an_intent_preserving_repair_the_author_confirms(book):
     accept_repair(book, "定稿/设定/角色/林晚.md")
     assert path.read_text(encoding="utf-8") == LIN
     assert decide_next(book).state == 5
+
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+_TEXT = st.text(alphabet=st.sampled_from(list("林晚北境雪原是否真假0123456789.-+:#,，：、 []{}'\"!&*|>@`%?yesnotrulfaYESNO~年月日")), min_size=0, max_size=12)
+_VALUE = st.one_of(_TEXT, st.integers(-10**6, 10**6), st.booleans(), st.lists(_TEXT, min_size=1, max_size=4))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.sampled_from(["姓名", "位置", "别名", "持有", "书内时间", "备注", "扩展"]), _VALUE, max_size=6))
+def test_written_dialect_reads_back_identically_on_both_readers(fields):
+    from lw_storyrepo.dialect import plain, split_front_matter
+    from lw_storyrepo.repo import new_doc
+
+    text = new_doc(fields, "正文\n").dump()
+    doc, fixes = parse_doc(text)
+    assert fixes == []
+    expected = {k: (None if v == [] else v) for k, v in fields.items()}
+    assert plain(doc.meta) == expected
+    fast = fast_flat(split_front_matter(text)[0])
+    if fast is not None:  # the fast reader may decline, never disagree
+        assert fast == expected
+    import re
+
+    assert not [ln for ln in text.split("---")[1].splitlines() if re.match(r"^[^\s\"'-][^:]*:\s*\[", ln)]  # block lists only
