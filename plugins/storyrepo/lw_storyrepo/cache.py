@@ -2,7 +2,7 @@
 
 It is the only persistent derivative; deleting it never changes an answer. It is rebuilt on
 the first query and whenever the sources changed (a signature over every source file's path,
-size and mtime). The rebuilder reads only 定稿/大纲/文风 and book.yaml, so it doubles as a
+size, mtime and inode: the system's own writes replace files, so they always change it). The rebuilder reads only 定稿/大纲/文风 and book.yaml, so it doubles as a
 reference implementation of the format.
 
 Tables (machine domain, English names): ``chapters``, ``promises``, ``secrets``,
@@ -49,7 +49,7 @@ def signature(repo: StoryRepo) -> str:
     stack = [repo.p("book.yaml")]
     try:
         st = stack[0].stat()
-        h.update(f"book.yaml\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        h.update(f"book.yaml\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode())
     except OSError:
         pass
     dirs = [repo.p(top) for top in R.SOURCE_ROOTS]
@@ -64,7 +64,7 @@ def signature(repo: StoryRepo) -> str:
                 dirs.append(Path(e.path))
             elif e.name.endswith(".md"):
                 st = e.stat()
-                h.update(f"{e.path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+                h.update(f"{e.path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode("utf-8", "surrogateescape"))
     return h.hexdigest()
 
 

@@ -119,7 +119,31 @@ def validate(rel: str, meta: dict[str, Any], fm: str, offset: int) -> list[Repai
 
 
 def scan(repo: StoryRepo, *, apply_fixes: bool = True) -> tuple[list[RepairCard], list[str]]:
-    """Parse and validate every source file. Returns (cards, reports of auto-fixes applied)."""
+    """Parse and validate every source file. Returns (cards, reports of auto-fixes applied).
+
+    A clean result is remembered in ``.cache/scan-ok`` under the sources' stat signature, so
+    an unchanged book is not re-parsed at every start (deleting .cache/ only costs a re-scan).
+    """
+    from lw_storyrepo.cache import signature
+
+    sig = signature(repo)
+    marker = repo.p(f"{R.CACHE}/scan-ok")
+    try:
+        if marker.read_text(encoding="utf-8") == sig:
+            return [], []
+    except OSError:
+        pass
+    cards, fixed = _scan(repo, apply_fixes=apply_fixes)
+    if not cards and not fixed:
+        try:
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.write_text(sig, encoding="utf-8")
+        except OSError:
+            pass
+    return cards, fixed
+
+
+def _scan(repo: StoryRepo, *, apply_fixes: bool = True) -> tuple[list[RepairCard], list[str]]:
     cards: list[RepairCard] = []
     fixed: list[str] = []
     for path in repo.source_files():

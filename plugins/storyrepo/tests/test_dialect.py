@@ -188,3 +188,14 @@ def test_written_dialect_reads_back_identically_on_both_readers(fields):
     import re
 
     assert not [ln for ln in text.split("---")[1].splitlines() if re.match(r"^[^\s\"'-][^:]*:\s*\[", ln)]  # block lists only
+
+
+def test_book_yaml_slips(book):
+    path = book.p("book.yaml")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("类型: 玄幻", "类型：玄幻").replace("卷规模: 40", "卷规模: 四十章"), encoding="utf-8")
+    cards, fixed = scan(book)
+    assert fixed == ["book.yaml 第 3 行：键后的全角冒号「：」已改为半角「: 」"]
+    assert [(c.file, c.line) for c in cards] == [("book.yaml", 5)] and "整数" in cards[0].problem
+    assert "类型: 玄幻" in path.read_text(encoding="utf-8")
+    assert "# 参考值，不是硬约束" in path.read_text(encoding="utf-8")
