@@ -26,12 +26,12 @@ DEMO_REPLY := examples/fog-harbor/replies/turn1.anthropic_messages.json
 
 # One complete keeper turn on the bundled example room (a working copy under DEMO_HOME):
 # the compiled provider payload, then the recorded reply's tool calls applied (a skill check,
-# a sanity loss check, variable changes; dice seeded), then what the second player sees.
+# the rulepack's sanity subsystem with its flags, variable changes; dice seeded), then what the second player sees.
 demo: setup
 	LW_HOME=$(DEMO_HOME) $(BIN)/lw doctor
 	LW_HOME=$(DEMO_HOME) $(BIN)/lw plugins list
 	LW_HOME=$(DEMO_HOME) $(BIN)/lw turn --fresh --say "$(DEMO_SAY)"
-	LW_HOME=$(DEMO_HOME) $(BIN)/lw turn --say "$(DEMO_SAY)" --reply $(DEMO_REPLY) --seed 7
+	LW_HOME=$(DEMO_HOME) $(BIN)/lw turn --say "$(DEMO_SAY)" --reply $(DEMO_REPLY) --seed 5
 	LW_HOME=$(DEMO_HOME) $(BIN)/lw turn --view --as p2
 
 test: setup

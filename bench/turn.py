@@ -66,7 +66,7 @@ def ten_call_reply() -> dict:
     calls = [
         ("skill_check", {"character": "p1", "skill": "侦查"}),
         ("skill_check", {"character": "p2", "skill": "医学", "difficulty": "hard"}),
-        ("loss_check", {"character": "p1", "subsystem": "sanity", "loss": "1/1d4"}),
+        ("subsystem_check", {"character": "p1", "subsystem": "sanity", "loss": "1/1d4"}),
         ("adjust_variable", {"id": "clues_found", "delta": 1}),
         ("adjust_variable", {"id": "cult_alert", "delta": 2}),
         ("set_variable", {"id": "fog", "value": "蔽日"}),
@@ -91,14 +91,14 @@ def main() -> int:
         boot_ms, _ = timed(lambda: Kernel(data_dir=work / "home", env=env), 5)
         kernel = Kernel(data_dir=work / "home", env=env)
         start = time.perf_counter()
-        compile_turn(kernel, Room.load(EXAMPLE), SAY)  # first compile: imports, registries, packs
+        compile_turn(kernel, Room.load(EXAMPLE, kernel), SAY)  # first compile: imports, registries, packs
         first_ms = (time.perf_counter() - start) * 1000
 
         rows = []
-        small = Room.load(EXAMPLE)
+        small = Room.load(EXAMPLE, kernel)
         large_dir = make_large_room(work / "large")
-        large = Room.load(large_dir)
-        load_ms, _ = timed(lambda: Room.load(large_dir), 10)
+        large = Room.load(large_dir, kernel)
+        load_ms, _ = timed(lambda: Room.load(large_dir, kernel), 10)
         for label, room in (("example room", small), ("large room", large)):
             for protocol in ("anthropic_messages", "chat_completions"):
                 compile_ms, compiled = timed(lambda: compile_turn(kernel, room, SAY, provider=protocol), 30)
@@ -110,7 +110,7 @@ def main() -> int:
         for i in range(10):
             room_dir = work / f"apply{i}"
             shutil.copytree(large_dir, room_dir)
-            compiled = compile_turn(kernel, Room.load(room_dir), SAY)
+            compiled = compile_turn(kernel, Room.load(room_dir, kernel), SAY)
             start = time.perf_counter()
             applied = apply_reply(kernel, compiled, reply, rng=random.Random(i))
             apply_times.append((time.perf_counter() - start) * 1000)

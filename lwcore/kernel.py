@@ -490,6 +490,16 @@ class Kernel:
             options["provider"] = provider
         return run_turn(self, room, player_input, **options)
 
+    def plugin_failed(self, plugin_id: str, message: str) -> None:
+        """Record a failure of ``plugin_id``'s code that a host caught while calling it (e.g. a
+        tool handler that raised): kept on its record like a failing hook (``lw plugins info``);
+        with ``strict`` this raises :class:`PluginError` instead. Unknown ids are ignored."""
+        try:
+            record = self.plugin(plugin_id)
+        except KeyError:
+            return
+        self._recorder.fail(record, message)
+
     def render_panel(self, panel: Mapping[str, Any], viewer: Viewer, fmt: str = "text") -> str:
         """Render ``panel`` (a mapping with ``kind``) for ``viewer`` in ``fmt``.
 

@@ -73,6 +73,9 @@ def _print_applied(applied: Any) -> None:
     for result in applied.results:
         mark = "ERROR" if result.is_error else "ok"
         click.echo(f"  [{mark}] {result.name}: {json.dumps(result.content, ensure_ascii=False)}")
+    for event in applied.events:
+        if event.get("summary"):
+            click.echo(f"  [event] {event['summary']}")
     for roll in applied.rolls:
         click.echo(f"  [roll] {json.dumps(roll, ensure_ascii=False)}")
     if applied.narration:
@@ -122,7 +125,7 @@ def turn(
 
     kernel = state(ctx).kernel
     path = Path(room) if room else example_room(kernel.data_dir, fresh=fresh)
-    loaded = Room.load(path)
+    loaded = Room.load(path, kernel)
     rng = random.Random(seed) if seed is not None else None
     if say is None:
         if reply_file or endpoint:

@@ -37,8 +37,9 @@ from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import PromptSegment, ToolSpec, TurnContext, resolve
 from lwcore.errors import LwError
+from lwcore.plugins import describe_exception
 from lwcore.turn.adapter import ParsedReply, ProviderAdapterProtocol, ToolCall, ToolOffer, ToolResult
-from lwcore.turn.room import HistoryEntry, Member, Room
+from lwcore.turn.room import HistoryEntry, Member, Room, sheet_values
 from lwcore.turn.tools import ToolContext, ToolError
 from lwcore.turn.variables import keeper_variables
 
@@ -153,8 +154,8 @@ class TurnResult:
 # --- lookups --------------------------------------------------------------------------------
 
 
-def load_room(room: Room | str | Path) -> Room:
-    return room if isinstance(room, Room) else Room.load(room)
+def load_room(kernel: Kernel, room: Room | str | Path) -> Room:
+    return room if isinstance(room, Room) else Room.load(room, kernel)
 
 
 def adapter_for(kernel: Kernel, protocol: str) -> ProviderAdapterProtocol:
@@ -240,8 +241,8 @@ def turn_context(room: Room, actor: Member, player_input: str, *, keeper: bool) 
 
 
 def rulepack_expertise(kernel: Kernel, room: Room, locale: str) -> str:
-    """The room's rule-system expertise text in ``locale`` plus the loss subsystems the
-    ``loss_check`` tool can use ("" when the pack is missing)."""
+    """The room's rule-system expertise text in ``locale`` plus the subsystems the
+    ``subsystem_check`` tool can run ("" when the pack is missing)."""
     from lwcore.turn import rules_bridge
 
     parts = [
@@ -265,11 +266,18 @@ def state_texts(room: Room, locale: str, *, history_limit: int = HISTORY_IN_PROM
         sheet = room.sheets.get(member.id)
         if sheet is None:
             continue
-        head = f"### {sheet.name} ({member.id}" + (f", {sheet.occupation}" if sheet.occupation else "") + ")"
+        occupation = sheet.extra.get("occupation")
+        head = f"### {sheet.name} ({member.id}" + (f", {occupation}" if occupation else "") + ")"
         sheet_lines.append(head)
-        sheet_lines.append("; ".join(f"{k} {_fmt(v)}" for k, v in sheet.values.items()))
-        if sheet.notes:
-            sheet_lines.append(sheet.notes.strip())
+        pack = sheet.pack
+        sheet_lines.append("; ".join(f"{pack.display_name(k, locale)} {_fmt(v)}" for k, v in sheet_values(sheet).items()))
+        if sheet.expressions:
+            sheet_lines.append("; ".join(f"&{k}={v}" for k, v in sheet.expressions.items()))
+        if sheet.state:
+            sheet_lines.append(("状态：" if zh else "State: ") + json.dumps(sheet.state, ensure_ascii=False))
+        notes = sheet.extra.get("notes")
+        if isinstance(notes, str) and notes.strip():
+            sheet_lines.append(notes.strip())
     sheets = "\n".join(sheet_lines) if len(sheet_lines) > 1 else ""
 
     var_lines = []
@@ -380,7 +388,7 @@ def compile_turn(
     Read-only: nothing is written. A plugin whose segment hook fails loses its segments for
     this turn and is listed in :attr:`CompiledTurn.dropped`; the turn goes on.
     """
-    room = load_room(room)
+    room = load_room(kernel, room)
     member = room.member(actor)
     keeper = room.is_keeper(member)
     locale = room.locale_of(member)
@@ -435,6 +443,7 @@ def execute_call(kernel: Kernel, call: ToolCall, ctx: ToolContext, offered: Sequ
         model = resolve(spec.args_model)
         handler = resolve(spec.handler)
     except Exception as exc:  # noqa: BLE001 - a broken plugin tool must not break the turn
+        _blame(kernel, call.name, f"tool {call.name!r} cannot be loaded: {describe_exception(exc)}")
         return _error(call, f"tool {call.name!r} is broken: {type(exc).__name__}: {exc}")
     from pydantic import ValidationError
 
@@ -452,11 +461,21 @@ def execute_call(kernel: Kernel, call: ToolCall, ctx: ToolContext, offered: Sequ
         return _error(call, str(exc))
     except LwError as exc:
         return _error(call, str(exc))
-    except (TypeError, ValueError) as exc:
-        return _error(call, f"tool {call.name!r} failed: {type(exc).__name__}: {exc}")
     except Exception as exc:  # noqa: BLE001 - isolation: one tool never breaks the turn
+        _blame(kernel, call.name, f"tool {call.name!r} failed: {describe_exception(exc)}")
         return _error(call, f"tool {call.name!r} failed: {type(exc).__name__}: {exc}")
     return ToolResult(call.id, call.name, content)
+
+
+def _blame(kernel: Kernel, tool: str, message: str) -> None:
+    """Record a tool's failure on the plugin that registered it (like a failing hook: it shows
+    in ``lw plugins info``; with ``strict`` the kernel raises instead). The kernel's own tools
+    have no plugin record: their failures only go back to the model."""
+    from lwcore.kernel import KERNEL_ID
+
+    plugin_id = kernel.tools.origin(tool)
+    if plugin_id != KERNEL_ID:
+        kernel.plugin_failed(plugin_id, message)
 
 
 def _tool_context(kernel: Kernel, compiled: CompiledTurn, rng: random.Random | None) -> ToolContext:

@@ -4,7 +4,8 @@ Layout of a room folder::
 
     room.yaml          RoomFile: rule system and variant, locale, keeper, players (each with a
                        sheet file), plugin config files by name, enabled features, phase
-    sheets/*.yaml      Sheet: one character sheet each
+    sheets/*.yaml      the kernel's character sheet file (lwcore.rules.sheet.SheetFile,
+                       ``lw schema sheet``): one each, bound to the room's rulepack
     variables.yaml     {variables: [VariableDef, ...]}: declarations and current values
     history.jsonl      one HistoryEntry (JSON) a line: the turn history
 
@@ -17,13 +18,18 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from lwcore.errors import LwError
 from lwcore.fileio import atomic_write_text
+from lwcore.rules.sheet import Sheet, SheetFile
 from lwcore.turn.variables import VariableDef
+
+if TYPE_CHECKING:
+    from lwcore.kernel import Kernel
+    from lwcore.rules.compiled import CompiledPack
 
 ROOM_FILE = "room.yaml"
 VARIABLES_FILE = "variables.yaml"
@@ -86,18 +92,6 @@ class RoomFile(BaseModel):
         if isinstance(value, list):
             return [{"id": item} if isinstance(item, str) else item for item in value]
         return value
-
-
-class Sheet(BaseModel):
-    """A character sheet: ``values`` maps canonical stat/skill names to numbers or texts."""
-
-    model_config = ConfigDict(extra="allow")
-
-    name: str = Field(min_length=1)
-    owner: str | None = None
-    occupation: str | None = None
-    values: dict[str, int | float | str] = Field(default_factory=dict)
-    notes: str = ""
 
 
 class VariablesFile(BaseModel):
@@ -185,8 +179,11 @@ class Room:
 
     path: Path
     file: RoomFile
+    pack: CompiledPack
+    """The room's rulepack (``file.system``); every sheet is bound to it."""
     sheets: dict[str, Sheet]
-    """Member id -> sheet."""
+    """Member id -> the kernel's :class:`lwcore.rules.sheet.Sheet` (only values that differ
+    from the pack are stored; defaults and derived values come from the pack)."""
     variables: VariablesFile
     history: list[HistoryEntry]
     _dirty: set[str] = field(default_factory=set)
@@ -195,8 +192,12 @@ class Room:
     # -- loading ---------------------------------------------------------------------------
 
     @classmethod
-    def load(cls, path: str | Path) -> Room:
-        """Read a room folder (or its ``room.yaml``); :class:`LwError` with a location if bad."""
+    def load(cls, path: str | Path, kernel: Kernel | None = None) -> Room:
+        """Read a room folder (or its ``room.yaml``); :class:`LwError` with a location if bad.
+
+        The sheets are bound to the room's rulepack, found through ``kernel`` (without one, a
+        default :class:`lwcore.kernel.Kernel` is booted); an unknown rule system is an error.
+        """
         path = Path(path)
         if path.name == ROOM_FILE and path.is_file():
             path = path.parent
@@ -206,11 +207,11 @@ class Room:
         ids = [room_file.keeper.id, *(p.id for p in room_file.players)]
         if len(set(ids)) != len(ids):
             raise LwError("member ids must be unique (keeper and players)", file=path / ROOM_FILE)
+        pack = _pack(kernel, room_file.system, path / ROOM_FILE)
         sheets: dict[str, Sheet] = {}
         for member in (room_file.keeper, *room_file.players):
             if member.sheet:
-                sheet_path = path / member.sheet
-                sheets[member.id] = _validated(Sheet, _load_yaml(sheet_path), sheet_path)
+                sheets[member.id] = _load_sheet(path / member.sheet, pack, member)
         variables = VariablesFile()
         if (path / VARIABLES_FILE).is_file():
             variables = _validated(VariablesFile, _load_yaml(path / VARIABLES_FILE), path / VARIABLES_FILE)
@@ -220,7 +221,7 @@ class Room:
                     raise LwError(f"variable {var.id!r} is declared twice", file=path / VARIABLES_FILE)
                 seen.add(var.id)
         history = _load_history(path / HISTORY_FILE)
-        return cls(path, room_file, sheets, variables, history, set(), len(history))
+        return cls(path, room_file, pack, sheets, variables, history, set(), len(history))
 
     # -- members ---------------------------------------------------------------------------
 
@@ -286,7 +287,7 @@ class Room:
             written.append(self._write(ROOM_FILE, dump_yaml(_dump_model(self.file))))
         for member in self.members:
             if f"sheet:{member.id}" in self._dirty and member.sheet and member.id in self.sheets:
-                written.append(self._write(member.sheet, dump_yaml(_dump_model(self.sheets[member.id]))))
+                written.append(self._write(member.sheet, dump_sheet(self.sheets[member.id], member.sheet)))
         if "variables" in self._dirty:
             data = _dump_model(self.variables)
             data["variables"] = [_dump_var(v) for v in self.variables.variables]
@@ -305,6 +306,59 @@ class Room:
         target = self.path / rel
         atomic_write_text(target, text)
         return target
+
+
+def _pack(kernel: Kernel | None, system: str, where: Path) -> CompiledPack:
+    from lwcore.rules import engine_for
+
+    if kernel is None:
+        from lwcore.kernel import Kernel
+
+        kernel = Kernel()
+    engine = engine_for(kernel)
+    system_id = engine.find(system)
+    if system_id is None:
+        raise LwError(f"rule system {system!r} is not installed (no rulepack answers to it)", file=where,
+                      expected="one of: " + (", ".join(engine.ids()) or "(no rulepacks installed)"))
+    return engine.pack(system_id)
+
+
+def _load_sheet(path: Path, pack: CompiledPack, member: Member) -> Sheet:
+    """A room's sheet file as the kernel's :class:`Sheet`. ``system`` may be left out (the
+    room's is meant); unknown keys (``owner``, ``occupation``, ``notes`` …) are kept."""
+    data = _load_yaml(path)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise LwError("a sheet is a mapping (name:, values:, …)", file=path, line=1)
+    data.setdefault("system", pack.id)
+    model: SheetFile = _validated(SheetFile, data, path)
+    if not pack.matches(model.system):
+        raise LwError(f"this sheet is for rule system {model.system!r}, the room plays {pack.id!r}", file=path)
+    sheet = Sheet.from_file(pack, model)
+    if not sheet.name:
+        sheet.name = member.name or member.id
+    return sheet
+
+
+def dump_sheet(sheet: Sheet, rel: str) -> str:
+    """A sheet's file text (JSON for ``.json``, else YAML); empty default fields left out."""
+    data = sheet.to_file().model_dump(mode="json", exclude_defaults=True)
+    if rel.lower().endswith(".json"):
+        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    return dump_yaml(data)
+
+
+def sheet_values(sheet: Sheet) -> dict[str, Any]:
+    """The values a reader of the sheet is shown: the pack's headline stats (``st_show.top``),
+    then what the sheet stores, then the values the pack derives -- not every default."""
+    values = sheet.values()
+    pack = sheet.pack
+    out: dict[str, Any] = {}
+    for name in (*pack.model.st_show.get("top", ()), *sheet.stored(), *pack.model.derived):
+        if name in values and name not in out:
+            out[name] = values[name]
+    return out
 
 
 def _dump_var(var: VariableDef) -> dict[str, Any]:

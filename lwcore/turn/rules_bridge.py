@@ -1,14 +1,17 @@
 """The turn pipeline's one door to the rules engine (``lwcore.rules``).
 
 Everything the turn pipeline needs from the rules engine goes through here -- the room's
-rule-system expertise text, one graded check, and a subsystem's declared ``loss`` -- so the
-pipeline never names a system and never compares rank ids: it reads the semantic flags of a
-:class:`lwcore.rules.compiled.CheckResult` (``success``, ``critical``, ``fumble``).
+rule-system expertise text, one graded check on a kernel sheet, and which pack subsystem a
+tool call names (by its name, its kind, or a pack command word) with the engine arguments
+for it -- so the pipeline never names a system and never compares rank ids: it reads the
+semantic flags of a :class:`lwcore.rules.compiled.CheckResult` (``success``, ``critical``,
+``fumble``) and runs subsystems through ``RulesEngine.subsystem``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lwcore.errors import LwError
@@ -18,6 +21,7 @@ if TYPE_CHECKING:
 
     from lwcore.kernel import Kernel
     from lwcore.rules.compiled import CompiledPack
+    from lwcore.rules.sheet import Sheet
 
 
 def pack_for(kernel: Kernel, system: str) -> CompiledPack:
@@ -35,24 +39,6 @@ def expertise(kernel: Kernel, system: str, variant: str | None, locale: str) -> 
         return pack_for(kernel, system).expertise(locale)
     except LwError:
         return ""
-
-
-def sheet_value(pack: CompiledPack, values: Mapping[str, Any], name: str) -> tuple[str, str | None, Any]:
-    """``(canonical name, key on the sheet or None, value)``: the sheet's own value, else a
-    derived stat, else the pack's default. :class:`LwError` when there is none."""
-    canonical = pack.canonical(name) or name
-    for key, value in values.items():
-        if key == canonical or pack.canonical(key) == canonical:
-            return canonical, key, value
-    try:
-        derived = pack.derive(values)
-    except LwError:
-        derived = {}
-    if canonical in derived:
-        return canonical, None, derived[canonical]
-    if canonical in pack.model.defaults:
-        return canonical, None, pack.model.defaults[canonical]
-    raise LwError(f"no value for {name!r} on this sheet or in the rulepack's defaults")
 
 
 def _int(value: Any, name: str) -> int:
@@ -82,7 +68,7 @@ def resolve_check(
     kernel: Kernel,
     system: str,
     variant: str | None,
-    values: Mapping[str, Any],
+    sheet: Sheet,
     *,
     skill: str,
     difficulty: str | None,
@@ -91,9 +77,13 @@ def resolve_check(
     rng: random.Random,
     locale: str,
 ) -> dict[str, Any]:
-    """Roll and grade one check with the room's rulepack; a JSON-ready outcome."""
-    pack = pack_for(kernel, system)
-    canonical, _key, value = sheet_value(pack, values, skill)
+    """Roll and grade one check with the room's rulepack; a JSON-ready outcome. The skill's
+    value comes from the kernel sheet (stored, else derived, else the pack's default)."""
+    pack = sheet.pack
+    canonical = sheet.canonical(skill)
+    value = sheet.get(canonical)
+    if value is None:
+        raise LwError(f"no value for {skill!r} on this sheet or in the rulepack's defaults")
     counts: dict[str, int] = {}
     for name in modifiers:
         counts[name] = counts.get(name, 0) + 1
@@ -105,74 +95,129 @@ def resolve_check(
             **_graded(pack, result, locale)}
 
 
-def loss_subsystems(pack: CompiledPack) -> dict[str, Mapping[str, Any]]:
-    """The pack's subsystems that declare a ``loss`` (a stat lost by a graded roll)."""
-    subsystems = pack.data.get("subsystems") if isinstance(pack.data, Mapping) else None
-    if not isinstance(subsystems, Mapping):
-        return {}
-    return {str(k): v for k, v in subsystems.items() if isinstance(v, Mapping) and "loss" in v}
+# --- subsystems ---------------------------------------------------------------------------------
+
+NEEDS_A_CHECK = ("luck", "opposed", "push", "advantage")
+"""Subsystem kinds that work on earlier check results, not on a sheet: not run by a tool."""
 
 
-def resolve_loss(
-    kernel: Kernel,
-    system: str,
-    variant: str | None,
-    values: Mapping[str, Any],
-    *,
-    subsystem: str,
-    loss: str,
-    rng: random.Random,
-    locale: str,
-) -> dict[str, Any]:
-    """A subsystem loss check: grade a roll against the subsystem's stat with the pack's
-    resolution, then roll the success or the failure part of ``loss`` (``"S/F"``, the shape
-    the pack declares) with the engine's dice. Returns the outcome and the stat's new value
-    (never below 0); the caller writes it to the sheet."""
-    from lwcore.rules.dice import roll
+@dataclass(frozen=True)
+class SubsystemTarget:
+    """What a ``subsystem`` word of a tool call names: the pack's subsystem, its kind, and the
+    fixed arguments of the pack command that named it (``ti: {tool: …, table: realtime}``)."""
 
-    pack = pack_for(kernel, system)
-    declared = loss_subsystems(pack)
-    if subsystem not in declared:
-        raise LwError(f"the rule system has no loss subsystem {subsystem!r}",
-                      expected="one of: " + (", ".join(declared) or "(none declared)"))
-    spec = declared[subsystem]
-    stat = str(spec.get("stat") or subsystem)
-    canonical, key, value = sheet_value(pack, values, stat)
-    current = _int(value, canonical)
-    parts = loss.split("/", 1)
-    if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
-        raise LwError(f"loss {loss!r} is not success/failure", expected=f"the shape {spec.get('loss')!r}, e.g. 0/1d6")
-    result = pack.check(current, variant=variant, rng=rng)
-    part = parts[0] if result.success else parts[1]
-    lost = roll(part.strip(), rng)
-    amount = max(0, lost.total)
-    new_value = max(0, current - amount)
-    return {
-        "subsystem": subsystem,
-        "stat": canonical,
-        "stat_label": pack.display_name(canonical, locale),
-        "sheet_key": key or canonical,
-        "before": current,
-        "loss": loss,
-        "loss_roll": lost.to_json(),
-        "lost": current - new_value,
-        "value": new_value,
-        **_graded(pack, result, locale),
-    }
+    name: str
+    kind: str
+    data: Mapping[str, Any]
+    command: str | None = None
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+
+
+def find_subsystem(pack: CompiledPack, word: str) -> SubsystemTarget:
+    """The subsystem ``word`` names: a subsystem of the pack, a subsystem kind, or the word of a
+    pack command that runs one (``commands: {sc: {tool: sanity}}``; a leading ``.`` is fine).
+    :class:`LwError` listing what the pack offers when nothing matches."""
+    from lwcore.rules import subsystems
+
+    word = word.strip()
+    command = None
+    fixed: dict[str, Any] = {}
+    target = word
+    if not subsystems.has(pack, word):
+        key = word.lstrip("./").casefold()
+        spec = next((c for w, c in pack.model.commands.items() if w.casefold() == key), None)
+        if spec is None or not spec.tool:
+            hint = " (a check command: use skill_check)" if spec is not None and spec.action == "check" else ""
+            raise LwError(f"the rule system has no subsystem {word!r}{hint}",
+                          expected="one of: " + (", ".join(usable_subsystems(pack)) or "(none declared)"))
+        command, target = key, spec.tool
+        if spec.table:
+            fixed["table"] = spec.table
+    kind, data = subsystems.spec(pack, target)
+    name = next((n for n, d in pack.model.subsystems.items()
+                 if n == target or (isinstance(d, Mapping) and d.get("kind") == target)), target)
+    return SubsystemTarget(name, kind, data, command, fixed)
+
+
+def usable_subsystems(pack: CompiledPack) -> dict[str, SubsystemTarget]:
+    """The pack's subsystems a tool can run on a character (not those needing earlier checks)."""
+    out = {}
+    for name in pack.model.subsystems:
+        target = find_subsystem(pack, name)
+        if target.data.get("computer") is not None or target.kind not in NEEDS_A_CHECK:
+            out[name] = target
+    return out
+
+
+def subsystem_kwargs(target: SubsystemTarget, *, loss: str | None, skill: str | None, table: str | None,
+                     bonus: int, penalty: int, args: Mapping[str, Any], locale: str) -> dict[str, Any]:
+    """The engine's keyword arguments for one run of ``target`` from a tool call's arguments;
+    :class:`LwError` for a missing or a meaningless argument."""
+    kind = target.kind
+    given = {"loss": loss, "skill": skill, "table": table or target.fixed.get("table")}
+    if target.data.get("computer") is not None:
+        kwargs: dict[str, Any] = dict(args)
+        if bonus:
+            kwargs["bonus"] = bonus
+        if penalty:
+            kwargs["penalty"] = penalty
+        kwargs.update({k: v for k, v in given.items() if v is not None})
+        return kwargs
+    if kind in NEEDS_A_CHECK:
+        raise LwError(f"the {target.name!r} subsystem works on earlier check results; no tool runs it")
+    takes = {"sanity": {"loss", "bonus", "penalty"}, "growth": {"skill"}, "random_madness": {"table"},
+             "table": {"table"}, "tally": {"modifier"}}.get(kind, set())
+    extra = [k for k, v in (*given.items(), ("bonus", bonus), ("penalty", penalty)) if v and k not in takes]
+    extra += [k for k in args if k not in takes]
+    if extra:
+        raise LwError(f"the {target.name!r} subsystem does not take {', '.join(extra)}",
+                      expected="its arguments: " + (", ".join(sorted(takes)) or "none"))
+    kwargs = {}
+    if kind == "sanity":
+        if not loss:
+            raise LwError(f"the {target.name!r} subsystem needs loss (SUCCESS/FAILURE)", expected="e.g. 0/1d6")
+        kwargs.update(loss=loss, bonus=bonus, penalty=penalty)
+    elif kind == "growth":
+        if not skill:
+            raise LwError(f"the {target.name!r} subsystem needs skill", expected="the skill to improve")
+        kwargs["skill"] = skill
+    elif kind in ("random_madness", "table"):
+        kwargs.update(table_name=given["table"], locale=locale)
+    elif kind == "tally" and "modifier" in args:
+        kwargs["modifier"] = _int(args["modifier"], "modifier")
+    return kwargs
 
 
 def tool_notes(kernel: Kernel, system: str, locale: str) -> str:
-    """One line naming the pack's loss subsystems (with their stat and loss shape), for
-    ``loss_check``; "" when there are none."""
+    """One line naming the subsystems ``subsystem_check`` can run (with what they use and the
+    pack's command words for them); "" when there are none."""
     try:
         pack = pack_for(kernel, system)
+        usable = usable_subsystems(pack)
     except LwError:
         return ""
-    items = []
-    for name, spec in loss_subsystems(pack).items():
-        stat = pack.canonical(str(spec.get("stat") or name)) or str(spec.get("stat") or name)
-        items.append(f"{name} ({pack.display_name(stat, locale)}, {spec.get('loss')})")
-    if not items:
+    if not usable:
         return ""
-    head = "loss_check 可用的子系统：" if locale.startswith("zh") else "Subsystems for loss_check: "
+    words: dict[str, list[str]] = {}
+    for word, spec in pack.model.commands.items():
+        if spec.tool:
+            try:
+                words.setdefault(find_subsystem(pack, spec.tool).name, []).append("." + word)
+            except LwError:
+                continue
+    items = []
+    for name, target in usable.items():
+        uses = []
+        stat = target.data.get("stat")
+        if isinstance(stat, str):
+            uses.append(pack.display_name(pack.canonical(stat) or stat, locale))
+        if target.kind == "sanity":
+            uses.append("loss S/F")
+        elif target.kind == "growth":
+            uses.append("skill")
+        elif target.kind in ("random_madness", "table"):
+            uses.append("table " + "|".join(str(t) for t in (target.data.get("tables") or {})))
+        uses += words.get(name, [])
+        items.append(f"{name} ({', '.join(uses)})" if uses else name)
+    head = "subsystem_check 可用的子系统：" if locale.startswith("zh") else "Subsystems for subsystem_check: "
     return head + "; ".join(items)

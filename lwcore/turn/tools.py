@@ -18,6 +18,7 @@ from lwcore.turn.variables import ID_PATTERN, Kind, VariableDef, VariableError, 
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
+    from lwcore.rules.sheet import Sheet
     from lwcore.turn.room import Member, Room
 
 
@@ -173,7 +174,7 @@ def skill_check(args: SkillCheckArgs, ctx: ToolContext) -> dict[str, Any]:
     except LwError as exc:
         raise ToolError(str(exc)) from None
     try:
-        outcome = resolve_check(ctx, sheet.values, args)
+        outcome = resolve_check(ctx, sheet, args)
     except LwError as exc:
         raise ToolError(str(exc)) from None
     result = {"character": sheet.name, "member": member_id, **outcome}
@@ -184,48 +185,72 @@ def skill_check(args: SkillCheckArgs, ctx: ToolContext) -> dict[str, Any]:
     return result
 
 
-def resolve_check(ctx: ToolContext, values: dict[str, Any], args: SkillCheckArgs) -> dict[str, Any]:
+def resolve_check(ctx: ToolContext, sheet: Sheet, args: SkillCheckArgs) -> dict[str, Any]:
     """Resolve one check for the room's rule system (through :mod:`lwcore.turn.rules_bridge`)."""
     from lwcore.turn import rules_bridge
 
     room = ctx.room.file
     return rules_bridge.resolve_check(
-        ctx.kernel, room.system, room.variant, values,
+        ctx.kernel, room.system, room.variant, sheet,
         skill=args.skill, difficulty=args.difficulty, modifiers=list(args.modifiers),
         params=dict(args.params), rng=ctx.rng, locale=ctx.locale,
     )
 
 
-class LossCheckArgs(BaseModel):
+class SubsystemCheckArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     character: str = Field(description="the character's member id or name")
-    subsystem: str = Field(min_length=1, description="a loss subsystem the rule system declares")
-    loss: str = Field(min_length=3, max_length=100, description="success/failure loss, e.g. 0/1d6")
+    subsystem: str = Field(min_length=1, max_length=64, description=(
+        "a subsystem the rule system declares (listed in the prompt), or the rule system's command "
+        "word for it"))
+    loss: str | None = Field(default=None, min_length=3, max_length=100,
+                             description="for a loss subsystem: SUCCESS/FAILURE loss, e.g. 0/1d6")
+    skill: str | None = Field(default=None, max_length=64, description="for an improvement subsystem: the skill")
+    table: str | None = Field(default=None, max_length=64, description="for a table subsystem: which table")
+    bonus: int = Field(default=0, ge=0, le=10, description="bonus dice, when the subsystem rolls a check")
+    penalty: int = Field(default=0, ge=0, le=10, description="penalty dice, when the subsystem rolls a check")
+    args: dict[str, int | str | bool] = Field(default_factory=dict,
+                                              description="other arguments the subsystem declares")
     reason: str = Field(default="", max_length=300, description="what caused the check")
 
 
-def loss_check(args: LossCheckArgs, ctx: ToolContext) -> dict[str, Any]:
+def subsystem_check(args: SubsystemCheckArgs, ctx: ToolContext) -> dict[str, Any]:
+    """Run a pack-declared subsystem on a character's sheet through ``RulesEngine.subsystem``:
+    the engine rolls, applies the pack's rules (floors, maxima, flags) and changes the sheet."""
+    from lwcore.rules import engine_for
+    from lwcore.rules.commands import render_subsystem, word
     from lwcore.turn import rules_bridge
 
+    room = ctx.room
     try:
-        member_id, sheet = ctx.room.sheet_of(args.character)
-        room = ctx.room.file
-        outcome = rules_bridge.resolve_loss(
-            ctx.kernel, room.system, room.variant, sheet.values,
-            subsystem=args.subsystem, loss=args.loss, rng=ctx.rng, locale=ctx.locale,
+        member_id, sheet = room.sheet_of(args.character)
+        target = rules_bridge.find_subsystem(room.pack, args.subsystem)
+        kwargs = rules_bridge.subsystem_kwargs(
+            target, loss=args.loss, skill=args.skill, table=args.table, bonus=args.bonus, penalty=args.penalty,
+            args=args.args, locale=ctx.locale,
         )
+        before = (sheet.stored(), repr(sheet.state))
+        result = engine_for(ctx.kernel).subsystem(room.pack.id, target.name, sheet, rng=ctx.rng, **kwargs)
     except LwError as exc:
         raise ToolError(str(exc)) from None
-    sheet.values[outcome.pop("sheet_key")] = outcome["value"]
-    ctx.room.mark(f"sheet:{member_id}")
-    result = {"character": sheet.name, "member": member_id, **outcome}
+    if (sheet.stored(), repr(sheet.state)) != before:
+        room.mark(f"sheet:{member_id}")
+    pack = room.pack
+    data = result.to_json()
+    text = render_subsystem(pack, result, ctx.locale)
+    out: dict[str, Any] = {"character": sheet.name, "member": member_id, **data, "text": text}
+    if target.command:
+        out["command"] = target.command
+    if result.check is not None:
+        out["rank_label"] = pack.label(result.check.rank, ctx.locale)
+    if result.flags:
+        out["flag_labels"] = {k: word(pack, k, ctx.locale) for k, v in result.flags.items() if v}
     if args.reason:
-        result["reason"] = args.reason
-    summary = (f"{sheet.name} {outcome['stat_label']} {outcome['roll']}/{outcome['target']} → "
-               f"{outcome['rank_label']}, -{outcome['lost']} ({outcome['before']} → {outcome['value']})")
-    ctx.events.append({"kind": "loss", "audience": "all", "summary": summary, **result})
-    return result
+        out["reason"] = args.reason
+    json_ready = {k: v for k, v in out.items() if k != "system"}
+    ctx.events.append({"kind": "subsystem", "audience": "all", "summary": f"{sheet.name} {text}", **json_ready})
+    return json_ready
 
 
 def _short(exc: Exception) -> str:

@@ -54,16 +54,18 @@ KERNEL_TOOLS: tuple[ToolSpec, ...] = (
         handler=f"{_T}:skill_check",
     ),
     ToolSpec(
-        name="loss_check",
+        name="subsystem_check",
         description={
-            "en": "Roll a loss check of a rule-system subsystem that declares a loss (listed in "
-            "the prompt): the engine grades a roll against the character's stat, rolls the "
-            "success or failure part of the loss (e.g. 0/1d6) and lowers the stat.",
-            "zh": "做规则系统里声明了损失的子系统的损失检定（提示中列出）：引擎对角色的该项数值做检定，"
-            "按成功或失败掷损失的对应部分（如 0/1d6），并扣减数值。",
+            "en": "Run a subsystem the room's rule system declares (listed in the prompt; its "
+            "command word works too) for a character, e.g. a loss check with loss '0/1d6' and "
+            "optional bonus/penalty dice. The engine rolls, applies the rule system's rules and "
+            "changes the sheet; the result carries the outcome and any flags.",
+            "zh": "为一名角色运行房间规则系统声明的子系统（提示中列出；也可用规则系统的指令词），"
+            "如损失检定：loss 写 '0/1d6'，可加奖励/惩罚骰。由引擎掷骰、按规则系统的规则结算并修改角色卡；"
+            "结果给出结局与各种标记。",
         },
-        args_model=f"{_T}:LossCheckArgs",
-        handler=f"{_T}:loss_check",
+        args_model=f"{_T}:SubsystemCheckArgs",
+        handler=f"{_T}:subsystem_check",
     ),
 )
 """Prepended to the tool registry by the kernel, before any plugin's tools."""

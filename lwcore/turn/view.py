@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from lwcore.turn.room import HistoryEntry, Room
+from lwcore.turn.room import HistoryEntry, Room, sheet_values
 from lwcore.turn.variables import PlayerVariable, player_variables
 
 
@@ -90,8 +90,8 @@ def player_view(room: Room, viewer: str | None = None, *, history_limit: int = 3
                 actor = room.sheets[actor].name
             lines.append(HistoryLine(turn=entry.turn, role=entry.role, actor=actor, text=text))
     sheets = tuple(
-        SheetView(member=p.id, name=room.sheets[p.id].name, occupation=room.sheets[p.id].occupation,
-                  values=dict(room.sheets[p.id].values))
+        SheetView(member=p.id, name=room.sheets[p.id].name, occupation=_text(room.sheets[p.id].extra.get("occupation")),
+                  values=sheet_values(room.sheets[p.id]))
         for p in room.file.players
         if p.id in room.sheets
     )
@@ -104,6 +104,10 @@ def player_view(room: Room, viewer: str | None = None, *, history_limit: int = 3
         sheets=sheets,
         history=tuple(lines[-history_limit:] if history_limit else lines),
     )
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
 
 
 def render_text(view: PlayerView) -> str:

@@ -31,7 +31,7 @@ def plugin_tools(kernel: Kernel) -> list[str]:
 
 def test_kernel_registers_its_own_tools_first(tmp_path: Path) -> None:
     kernel = Kernel(data_dir=tmp_path, entry_points=False, env={}, plugins=[tool_plugin("p", "set_variable")])
-    own = {"define_variable", "set_variable", "adjust_variable", "skill_check", "loss_check"}
+    own = {"define_variable", "set_variable", "adjust_variable", "skill_check", "subsystem_check"}
     assert own <= set(kernel.tools) and all(kernel.tools.origin(n) == "lwcore" for n in own)
     assert [str(c) for c in kernel.conflicts] == ["tools 'set_variable': lwcore wins over p"]
 

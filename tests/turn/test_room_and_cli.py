@@ -35,15 +35,15 @@ def test_unknown_fields_survive_a_write(kernel, room_dir: Path) -> None:
     sheet.write_text(sheet.read_text(encoding="utf-8") + "portrait: chen.png\n", encoding="utf-8")
     reply = {"content": [
         {"type": "tool_use", "id": "a", "name": "adjust_variable", "input": {"id": "clues_found", "delta": 1}},
-        {"type": "tool_use", "id": "b", "name": "loss_check", "input": {"character": "陈默", "subsystem": "sanity", "loss": "1/1"}},
+        {"type": "tool_use", "id": "b", "name": "subsystem_check", "input": {"character": "陈默", "subsystem": "sanity", "loss": "1/1"}},
     ]}
     result = run_turn(kernel, room_dir, "…", reply=reply, rng=random.Random(1))
     assert not any(r.is_error for r in result.applied.results)
-    room = Room.load(room_dir)
+    room = Room.load(room_dir, kernel)
     assert room.file.model_extra["house_rules"] == {"pushing": "禁止"}
     assert room.variables.model_extra["schema_note"] == "kept"
     assert room.variable("clues_found").model_extra["note"] == "作者备注"
-    assert room.sheets["p1"].model_extra["portrait"] == "chen.png" and room.sheets["p1"].values["理智"] == 59
+    assert room.sheets["p1"].extra["portrait"] == "chen.png" and room.sheets["p1"].get("理智") == 59
     assert "minimum: 0\n" in variables.read_text(encoding="utf-8")  # integers stay integers
 
 

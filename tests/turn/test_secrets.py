@@ -45,7 +45,7 @@ def _keeper_turn(kernel, room_dir: Path) -> None:
 def test_no_keeper_value_in_any_player_view_byte(kernel, room_dir: Path, recorded) -> None:
     _keeper_turn(kernel, room_dir)
     run_turn(kernel, room_dir, "我去码头查看那艘空船。", provider="chat_completions", reply=recorded("chat_completions"), rng=random.Random(2))
-    room = Room.load(room_dir)
+    room = Room.load(room_dir, kernel)
     assert room.variable("hidden_tally").value == SECRET_NUMBER
     needles = [*_secret_needles(room), str(SECRET_NUMBER)]
     assert SECRET_TEXT in needles and "hidden_tally" in needles
@@ -66,7 +66,7 @@ def test_no_keeper_value_in_any_player_view_byte(kernel, room_dir: Path, recorde
 
 def test_cli_player_view_has_no_keeper_bytes(kernel, room_dir: Path) -> None:
     _keeper_turn(kernel, room_dir)
-    room = Room.load(room_dir)
+    room = Room.load(room_dir, kernel)
     needles = [*_secret_needles(room), str(SECRET_NUMBER)]
     runner = CliRunner()
     for args in (["turn", str(room_dir), "--view"], ["turn", str(room_dir), "--view", "--json", "--as", "p2"],

@@ -33,7 +33,7 @@ def test_bad_arguments_become_tool_errors_and_good_calls_still_apply(kernel, roo
         ("set_variable", {"id": "fog", "value": "晴"}),                 # not an enum option
         ("skill_check", {"character": "nobody", "skill": "侦查"}),       # unknown character
         ("skill_check", {"character": "p1", "skill": "侦查", "difficulty": "absurd"}),  # unknown difficulty
-        ("loss_check", {"character": "p1", "subsystem": "sanity", "loss": "lots"}),    # bad loss shape
+        ("subsystem_check", {"character": "p1", "subsystem": "sanity", "loss": "lots"}),  # bad loss shape
         ("adjust_variable", {"id": "clues_found", "delta": 1}),         # fine
     )
     result = run_turn(kernel, room_dir, "试试", reply=reply, rng=random.Random(1))
@@ -49,8 +49,8 @@ def test_bad_arguments_become_tool_errors_and_good_calls_still_apply(kernel, roo
     assert "薄雾" in messages[7]
     assert "nobody" in messages[8]
     assert "absurd" in messages[9]
-    assert "success/failure" in messages[10]
-    room = Room.load(room_dir)
+    assert "SUCCESS/FAILURE" in messages[10]
+    room = Room.load(room_dir, kernel)
     assert room.variable("clues_found").value == 2 and room.variable("fog").value == "浓雾"
     assert room.variable("mine") is None
 
@@ -84,7 +84,7 @@ def test_clamping_through_tools(kernel, room_dir: Path) -> None:
     values = [r.content["value"] for r in result.applied.results]
     assert values == [0, 3, 4]
     assert "clamped" in result.applied.results[0].content and "clamped" in result.applied.results[1].content
-    room = Room.load(room_dir)
+    room = Room.load(room_dir, kernel)
     assert [room.variable(v).value for v in ("cult_alert", "ritual_nights_left", "clues_found")] == [0, 3, 4]
 
 

@@ -34,7 +34,8 @@ def test_compile_is_read_only_and_complete(kernel, room_dir: Path, protocol: str
     assert text.count(SAY) == 1
     # tools in the provider's shape; keeper-only define_variable is not offered to a player
     names = compiled.tool_names
-    assert {"skill_check", "loss_check", "set_variable", "adjust_variable"} <= set(names)
+    assert {"skill_check", "subsystem_check", "set_variable", "adjust_variable"} <= set(names)
+    assert "subsystem_check" in text and "sanity (理智, loss S/F, .sc)" in text  # listed from the pack's data
     assert "define_variable" not in names
     tools = compiled.request["tools"]
     if protocol == "anthropic_messages":
@@ -58,14 +59,17 @@ def test_recorded_reply_is_applied_and_saved(kernel, room_dir: Path, protocol: s
     result = kernel.turn(room_dir, SAY, provider=protocol, reply=recorded(protocol), rng=rng())
     applied = result.applied
     assert [r.name for r in applied.results] == [
-        "skill_check", "loss_check", "adjust_variable", "adjust_variable", "set_variable"
+        "skill_check", "subsystem_check", "adjust_variable", "adjust_variable", "set_variable"
     ]
     assert not any(r.is_error for r in applied.results), applied.results
     check = applied.results[0].content
     assert check["skill"] == "侦查" and check["target"] == 65 and 1 <= check["roll"] <= 100
     assert check["success"] == (check["roll"] <= 65)
     loss = applied.results[1].content
-    assert loss["stat"] == "理智" and loss["before"] == 60 and loss["value"] == 60 - loss["lost"]
+    values = loss["values"]
+    assert loss["subsystem"] == "sanity" and values["stat"] == "理智" and values["before"] == 60
+    assert values["after"] == 60 - values["loss"] and loss["changes"] == {"理智": [60, values["after"]]}
+    assert loss["check"]["target"] == 60 and loss["success"] == loss["check"]["success"]
     assert "{{roll" not in applied.narration and applied.rolls and applied.rolls[0]["expr"] == "1d3"
     assert str(applied.rolls[0]["total"]) in applied.narration
     # tool results in the protocol's shape
@@ -75,11 +79,11 @@ def test_recorded_reply_is_applied_and_saved(kernel, room_dir: Path, protocol: s
     else:
         assert [m["role"] for m in messages] == ["tool"] * 5
     # the state change is on disk
-    again = Room.load(room_dir)
+    again = Room.load(room_dir, kernel)
     assert again.variable("clues_found").value == 2
     assert again.variable("cult_alert").value == 3
     assert again.variable("fog").value == "蔽日"
-    assert again.sheets["p1"].values["理智"] == loss["value"]
+    assert again.sheets["p1"].get("理智") == values["after"]
     roles = [h.role for h in again.history]
     assert roles[0] == "player" and roles[-1] == "keeper" and "event" in roles
     view = result.player_view()
