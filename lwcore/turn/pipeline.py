@@ -210,6 +210,21 @@ def _offer(spec: ToolSpec, locale: str) -> ToolOffer:
     return ToolOffer(spec.name, spec.describe(locale), json.loads(text))  # a fresh copy per turn
 
 
+def _offers(kernel: Kernel, specs: Sequence[ToolSpec], locale: str) -> tuple[list[ToolOffer], list[str]]:
+    """The offers of ``specs``; a plugin tool whose argument model cannot be loaded or has no
+    JSON Schema is left out of this turn, recorded on its plugin and listed as dropped."""
+    offers: list[ToolOffer] = []
+    dropped: list[str] = []
+    for spec in specs:
+        try:
+            offers.append(_offer(spec, locale))
+        except Exception as exc:  # noqa: BLE001 - a broken plugin tool must not break the turn
+            message = f"tool {spec.name!r} cannot be offered: {describe_exception(exc)}"
+            plugin_id = _blame(kernel, spec.name, message)
+            dropped.append(f"{plugin_id}: {message}")
+    return offers, dropped
+
+
 # --- compile --------------------------------------------------------------------------------
 
 
@@ -397,7 +412,7 @@ def compile_turn(
     segments = [(e.value, e.plugin_id) for e in segment_set.segments]
     messages = build_messages(room, member, player_input, segments, rulepack_expertise(kernel, room, locale), locale)
     adapter = adapter_for(kernel, provider)
-    offers = [_offer(spec, locale) for spec in visible_tools(kernel, room, keeper=keeper)]
+    offers, dropped = _offers(kernel, visible_tools(kernel, room, keeper=keeper), locale)
     definitions = adapter.tool_definitions(offers)
     compiled = compiler_for(kernel, provider)(messages, tools=definitions)
     payload = _payload_of(compiled)
@@ -415,7 +430,7 @@ def compile_turn(
         offers=offers,
         cache=_cache_json(compiled),
         segments=[(s.name, p, s.slot) for s, p in segments],
-        dropped=segment_set.dropped,
+        dropped=(*segment_set.dropped, *dropped),
     )
 
 
@@ -467,7 +482,7 @@ def execute_call(kernel: Kernel, call: ToolCall, ctx: ToolContext, offered: Sequ
     return ToolResult(call.id, call.name, content)
 
 
-def _blame(kernel: Kernel, tool: str, message: str) -> None:
+def _blame(kernel: Kernel, tool: str, message: str) -> str:
     """Record a tool's failure on the plugin that registered it (like a failing hook: it shows
     in ``lw plugins info``; with ``strict`` the kernel raises instead). The kernel's own tools
     have no plugin record: their failures only go back to the model."""
@@ -476,6 +491,7 @@ def _blame(kernel: Kernel, tool: str, message: str) -> None:
     plugin_id = kernel.tools.origin(tool)
     if plugin_id != KERNEL_ID:
         kernel.plugin_failed(plugin_id, message)
+    return plugin_id
 
 
 def _tool_context(kernel: Kernel, compiled: CompiledTurn, rng: random.Random | None) -> ToolContext:
