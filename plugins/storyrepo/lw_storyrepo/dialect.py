@@ -15,6 +15,7 @@ anything it does not recognise falls back to the round-trip loader.
 from __future__ import annotations
 
 import io
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -187,6 +188,8 @@ def risky(value: str) -> bool:
     s = value.strip()
     if s != value or not s:
         return True
+    if "\n" in s or "\r" in s or "\t" in s or not s.isprintable():
+        return True
     if s.lower() in _BOOLISH or _NUMBERISH.match(s):
         return True
     if s[0] in "[]{}&*!|>'\"%@`#,?:-" or ": " in s or " #" in s or s.endswith(":"):
@@ -221,6 +224,59 @@ def to_dialect(value: Any) -> Any:
     return value
 
 
+def _flat_scalar(value: Any) -> str | None:
+    """The dialect text of a simple scalar, or None when ruamel must write it."""
+    if value is None:
+        return ""
+    t = type(value)
+    if t is bool:
+        return "true" if value else "false"
+    if t is int:
+        return str(value)
+    if t is str:
+        return json.dumps(value, ensure_ascii=False) if risky(value) else value
+    from ruamel.yaml.scalarstring import DoubleQuotedScalarString
+
+    if t is DoubleQuotedScalarString and "\\" not in value and value.isprintable():
+        return json.dumps(str(value), ensure_ascii=False)
+    return None
+
+
+def flat_dump(data: Any) -> str | None:
+    """Fast writer for flat, comment-free mappings (the common case); None = use ruamel.
+
+    Produces exactly what ruamel writes in the dialect for such data (a property test holds
+    the two in step); anything with comments, nesting, flow lists or unusual scalars returns
+    None.
+    """
+    ca = getattr(data, "ca", None)
+    if ca is not None and (ca.items or ca.comment or getattr(ca, "end", None)):
+        return None
+    lines = []
+    for key, value in data.items():
+        if type(key) is not str or risky(key):
+            return None
+        if isinstance(value, list):
+            sca = getattr(value, "ca", None)
+            if not value or (sca is not None and (sca.items or sca.comment)):
+                return None
+            fa = getattr(value, "fa", None)
+            if fa is not None and fa.flow_style():
+                return None
+            lines.append(f"{key}:")
+            for item in value:
+                text = _flat_scalar(item)
+                if text is None or text == "":
+                    return None
+                lines.append(f"  - {text}")
+            continue
+        text = _flat_scalar(value)
+        if text is None:
+            return None
+        lines.append(f"{key}: {text}" if text else f"{key}:")
+    return "\n".join(lines) + "\n" if lines else ""
+
+
 def yaml_dump(data: Any, *, convert: bool = True) -> str:
     """Dump a mapping in the dialect (UTF-8 text, two-space indent, block lists).
 
@@ -229,6 +285,9 @@ def yaml_dump(data: Any, *, convert: bool = True) -> str:
     """
     if convert:
         to_dialect(data)
+    fast = flat_dump(data)
+    if fast is not None:
+        return fast
     buf = io.StringIO()
     _yaml().dump(data, buf)
     return buf.getvalue()

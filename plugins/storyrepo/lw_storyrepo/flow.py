@@ -15,6 +15,7 @@ Before deciding, an interrupted settle is recovered (:func:`lw_storyrepo.atomic.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,36 +119,45 @@ def validate(rel: str, meta: dict[str, Any], fm: str, offset: int) -> list[Repai
     return cards
 
 
+def _stamps(repo: StoryRepo) -> dict[str, str]:
+    return {rel: f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}" for rel, st in repo.source_stats() if st is not None}
+
+
 def scan(repo: StoryRepo, *, apply_fixes: bool = True) -> tuple[list[RepairCard], list[str]]:
     """Parse and validate every source file. Returns (cards, reports of auto-fixes applied).
 
-    A clean result is remembered in ``.cache/scan-ok`` under the sources' stat signature, so
-    an unchanged book is not re-parsed at every start (deleting .cache/ only costs a re-scan).
+    Files already found clean are remembered in ``.cache/scan.json`` by (size, mtime, inode),
+    so a start re-parses only what changed (deleting .cache/ only costs a full re-scan).
     """
-    from lw_storyrepo.cache import signature
-
-    sig = signature(repo)
-    marker = repo.p(f"{R.CACHE}/scan-ok")
+    marker = repo.p(f"{R.CACHE}/scan.json")
+    stamps = _stamps(repo)
     try:
-        if marker.read_text(encoding="utf-8") == sig:
-            return [], []
+        known = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    todo = {rel for rel, stamp in stamps.items() if known.get(rel) != stamp}
+    if not todo:
+        return [], []
+    cards, fixed = _scan(repo, apply_fixes=apply_fixes, only=todo)
+    bad = {c.file for c in cards} | {f.split(" ", 1)[0] for f in fixed}
+    clean = {rel: stamp for rel, stamp in stamps.items() if rel not in bad}
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        from lwcore.fileio import atomic_write_text
+
+        atomic_write_text(marker, json.dumps(clean, ensure_ascii=False))
     except OSError:
         pass
-    cards, fixed = _scan(repo, apply_fixes=apply_fixes)
-    if not cards and not fixed:
-        try:
-            marker.parent.mkdir(parents=True, exist_ok=True)
-            marker.write_text(sig, encoding="utf-8")
-        except OSError:
-            pass
     return cards, fixed
 
 
-def _scan(repo: StoryRepo, *, apply_fixes: bool = True) -> tuple[list[RepairCard], list[str]]:
+def _scan(repo: StoryRepo, *, apply_fixes: bool = True, only: set[str] | None = None) -> tuple[list[RepairCard], list[str]]:
     cards: list[RepairCard] = []
     fixed: list[str] = []
-    for path in repo.source_files():
-        rel = repo.rel(path)
+    for rel, _st in repo.source_stats():
+        if only is not None and rel not in only:
+            continue
+        path = repo.p(rel)
         try:
             text = read_text(path)
         except UnicodeDecodeError as exc:

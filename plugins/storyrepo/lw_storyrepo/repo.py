@@ -413,16 +413,30 @@ class StoryRepo:
     # -- source files (for repair scans and the cache signature) -----------------------------
 
     def source_files(self) -> list[Path]:
-        out = [self.p("book.yaml")]
+        return [self.p(rel) for rel, _st in self.source_stats()]
+
+    def source_stats(self) -> list[tuple[str, os.stat_result | None]]:
+        """``(repo-relative path, stat)`` of book.yaml and every .md under 定稿/大纲/文风."""
+        out: list[tuple[str, os.stat_result | None]] = []
+        try:
+            out.append(("book.yaml", os.stat(self._prefix + "book.yaml")))
+        except OSError:
+            out.append(("book.yaml", None))
+
+        def walk(rel: str) -> None:
+            try:
+                entries = sorted(os.scandir(self._prefix + rel), key=lambda e: e.name)
+            except OSError:
+                return
+            for e in entries:
+                child = f"{rel}/{e.name}"
+                if e.is_dir(follow_symlinks=False):
+                    walk(child)
+                elif e.name.endswith(".md"):
+                    out.append((child, e.stat()))
+
         for top in SOURCE_ROOTS:
-            base = self.p(top)
-            if not base.is_dir():
-                continue
-            for dirpath, dirnames, filenames in os.walk(base):
-                dirnames.sort()
-                for name in sorted(filenames):
-                    if name.endswith(".md"):
-                        out.append(Path(dirpath) / name)
+            walk(top)
         return out
 
 
