@@ -249,3 +249,35 @@ def test_kernel_tool_errors_are_not_blamed_on_a_plugin(kernel, room_dir: Path) -
     result, _ = _one(kernel, room_dir, random.Random(1), character="p1", subsystem="nothing", loss="1/1d3")
     assert result.is_error
     assert all(not record.errors for record in kernel.plugins if record.id == "coc7")
+
+
+# --- the same tool for other rule systems (nothing here is specific to one pack) ---------------
+
+
+def _tiny_room(tmp_path: Path, system: str, values: dict) -> Path:
+    room = tmp_path / f"room-{system}"
+    (room / "sheets").mkdir(parents=True)
+    (room / "room.yaml").write_text(yaml.safe_dump({
+        "id": f"tiny-{system}", "system": system, "locale": "en", "keeper": {"id": "gm"},
+        "players": [{"id": "p1", "name": "Ash", "sheet": "sheets/ash.yaml"}],
+    }), encoding="utf-8")
+    (room / "sheets" / "ash.yaml").write_text(yaml.safe_dump({"name": "Ash", "values": values}), encoding="utf-8")
+    return room
+
+
+def test_a_tally_subsystem_of_another_pack(kernel, tmp_path: Path) -> None:
+    room = _tiny_room(tmp_path, "dnd5e", {"HP": 0})
+    result, _ = _one(kernel, room, Fixed(0.0), character="Ash", subsystem="death_save")
+    assert not result.is_error, result.content
+    assert result.content["kind"] == "tally" and result.content["values"]["failures"] >= 1
+    assert "death_failures" in _sheet_file(room, "ash.yaml")["values"]
+
+
+def test_a_computer_subsystem_gets_its_args(kernel, tmp_path: Path) -> None:
+    room = _tiny_room(tmp_path, "wod", {})
+    result, _ = _one(kernel, room, random.Random(4), character="p1", subsystem="cw", args={"pool": 5, "again": 9})
+    assert not result.is_error, result.content
+    assert result.content["kind"] == "computer" and result.content["command"] == "cw"
+    assert result.content["values"]["pool"] == 5 and len(result.content["values"]["dice"]) >= 5
+    bad, _ = _one(kernel, room, random.Random(4), character="p1", subsystem="cofd", args={"pool": 5, "again": 3})
+    assert bad.is_error and "again must be" in bad.content["error"]
