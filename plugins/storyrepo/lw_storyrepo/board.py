@@ -49,6 +49,7 @@ class Board:
     open_promises: int = 0
     weak_limit: int = 3
     hook_strength: str = ""  # 卡点强度: strongest open promise at the end of the last chapter
+    rule_proposals: list[tuple[str, list[int]]] = field(default_factory=list)
 
     @property
     def chase_risk(self) -> int:
@@ -71,6 +72,9 @@ class Board:
         if self.overdue:
             out.append("- 已过期承诺：" + "、".join(f"{pid}（期限第 {d} 章）" for pid, _t, d in self.overdue))
         out.append(f"- 进行中承诺：{self.open_promises} 条")
+        for reason, chapters in self.rule_proposals:
+            where = "/".join(str(c) for c in chapters)
+            out.append(f"- 提议入宪：「{reason}」（出处：第 {where} 章三次否决）→ 作者确认：lw story style add 禁词|禁句式 … --出处 \"第 {where} 章三次否决\"")
         return out
 
 
@@ -116,4 +120,35 @@ def compute_board(repo: StoryRepo, chapter: int | None = None, *, promises: list
         if board.weak_hooks >= 50:
             break
     board.debts.sort(key=lambda d: -d[2])
+    try:
+        board.rule_proposals = rule_proposals(repo)
+    except Exception:  # noqa: BLE001 - a proposal is a courtesy; never block a brief
+        board.rule_proposals = []
     return board
+
+
+def _norm(reason: str) -> str:
+    return re.sub(r"[\s，。！？、；：,.!?;:“”\"'（）()]", "", reason)
+
+
+def rule_proposals(repo: StoryRepo, strikes: int = 3) -> list[tuple[str, list[int]]]:
+    """Rejection reasons repeated in ``strikes`` chapters (from the ch() commit messages) that
+    the style constitution does not mention yet: 三次同类否决 → 系统提议 → 作者确认."""
+    log = repo.git.out("log", "--format=%x1e%s%n%b", "--grep=^打回: ", "-n", "2000")
+    seen: dict[str, tuple[str, set[int]]] = {}
+    for entry in log.split("\x1e"):
+        m = re.match(r"ch\((\d+)\)", entry)
+        r = re.search(r"^打回: (.+)$", entry, re.M)
+        if not m or not r:
+            continue
+        for reason in r.group(1).split(" | "):
+            key = _norm(reason)
+            if key:
+                seen.setdefault(key, (reason.strip(), set()))[1].add(int(m.group(1)))
+    style_path = repo.p("文风/风格宪法.md")
+    constitution = _norm(style_path.read_text(encoding="utf-8")) if style_path.is_file() else ""
+    out = []
+    for key, (reason, chapters) in seen.items():
+        if len(chapters) >= strikes and key not in constitution:
+            out.append((reason, sorted(chapters)))
+    return sorted(out, key=lambda x: x[1])

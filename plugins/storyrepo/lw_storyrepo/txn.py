@@ -650,6 +650,11 @@ def plan_settle(repo: StoryRepo) -> SettlePlan:
     plan.opened, plan.advanced, plan.paid, plan.abandoned = opened, advanced, paid, abandoned
     plan.settings = settings_log
     plan.message = commit_message(n, title, opened, advanced, paid, abandoned, settings_log, state.get("豁免"))
+    rejects = repo.p(f"{R.评审报告}/打回.md")
+    if rejects.is_file():  # rejection reasons stay in git history (for the 3-strikes style rules)
+        reasons = [ln[2:].strip().replace("|", "｜") for ln in read_text(rejects).splitlines() if ln.startswith("- ")]
+        if reasons:
+            plan.message += "打回: " + " | ".join(reasons) + "\n"
     return plan
 
 

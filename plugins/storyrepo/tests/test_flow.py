@@ -218,3 +218,34 @@ def test_what_if_branch_merged_back(book):
     assert book.git.out("rev-parse", "--abbrev-ref", "HEAD").strip() == "main"
     assert outline.is_file() and book.git.out("log", "-1", "--format=%s") == "merge(三章推演): 采纳推演分支\n"
     assert flow.whatif(book, "list") == ""
+
+
+def test_three_rejections_of_a_kind_propose_a_style_rule(book):
+    from lw_storyrepo import edits
+    from lw_storyrepo.board import compute_board, rule_proposals
+    from lw_storyrepo.samples import DRAFT, to_reviewed
+
+    for n in (1, 2, 3):
+        draft = DRAFT.replace("标题: 北境的雪", f"标题: 第{n}章").replace("P-003", f"P-{n + 2:03d}")
+        contract = [c.replace("P-003", f"P-{n + 2:03d}") for c in ["P-001 推进：林晚得到血书", "P-003 开启：神秘老者来历"]]
+        txn.brief(book)
+        card = book.p(R.决策卡).read_text(encoding="utf-8")
+        book.p(R.决策卡).write_text(card.replace("## 合同（拍板即生效）\n", "## 合同（拍板即生效）\n" + "".join(f"- [ ] {c}\n" for c in contract)), encoding="utf-8")
+        txn.decide(book)
+        txn.pack(book)
+        book.p(R.新承诺).mkdir(parents=True, exist_ok=True)
+        (book.p(R.新承诺) / f"P-{n + 2:03d}-线{n}.md").write_text("---\n类型: 悬念\n强度: 中\n---\n## 兑付计划\n后文\n", encoding="utf-8")
+        txn.submit_draft(book, "A", draft)
+        txn.run_checks(book)
+        txn.reject(book, "不要用天气开篇")
+        txn.submit_draft(book, "A", draft)
+        txn.run_checks(book)
+        for lens in txn.LENSES:
+            txn.submit_review(book, lens, "好。")
+        txn.submit_summary(book, "摘要。")
+        txn.accept(book)
+        assert "打回: 不要用天气开篇\n" in book.git.out("log", "-1", "--format=%B")
+    assert rule_proposals(book) == [("不要用天气开篇", [1, 2, 3])]
+    assert "提议入宪：「不要用天气开篇」（出处：第 1/2/3 章三次否决）" in "\n".join(compute_board(book).lines())
+    edits.add_style_rule(book, "禁句式", "^(风雪|大雪|细雨)", "第 1/2/3 章三次否决：不要用天气开篇")
+    assert rule_proposals(book) == []
