@@ -59,8 +59,10 @@ def ensure_utf8_mode() -> None:
 
     if sys.flags.utf8_mode or sys.getfilesystemencoding().lower().replace("-", "") == "utf8":
         return
-    if os.environ.get("LW_STORY_REEXEC") == "1":
-        return
+    if os.environ.get("LW_STORY_REEXEC") == "1" or "pytest" in sys.modules or not getattr(sys, "orig_argv", None):
+        from lwcore.errors import LwError
+
+        raise LwError("Python 没有以 UTF-8 模式运行，无法处理中文路径", expected="PYTHONUTF8=1 或 UTF-8 的 locale")
     env = dict(os.environ, PYTHONUTF8="1", LW_STORY_REEXEC="1")
     sys.stdout.flush()
     sys.stderr.flush()
