@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -44,28 +45,12 @@ CREATE INDEX presence_name ON presence(name);
 
 
 def signature(repo: StoryRepo) -> str:
-    h = hashlib.blake2b(digest_size=16)
-    h.update(SCHEMA_VERSION.encode())
-    stack = [repo.p("book.yaml")]
-    try:
-        st = stack[0].stat()
-        h.update(f"book.yaml\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode())
-    except OSError:
-        pass
-    dirs = [repo.p(top) for top in R.SOURCE_ROOTS]
-    while dirs:
-        d = dirs.pop()
-        try:
-            entries = sorted(os.scandir(d), key=lambda e: e.name)
-        except OSError:
-            continue
-        for e in entries:
-            if e.is_dir(follow_symlinks=False):
-                dirs.append(Path(e.path))
-            elif e.name.endswith(".md"):
-                st = e.stat()
-                h.update(f"{e.path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode("utf-8", "surrogateescape"))
-    return h.hexdigest()
+    """A digest of every source file's (path, size, mtime, inode) plus the schema version."""
+    parts = [SCHEMA_VERSION]
+    for rel, st in repo.source_stats():
+        if st is not None:
+            parts.append(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}")
+    return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
 
 _ENC = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
@@ -75,6 +60,21 @@ def _j(value: Any) -> str:
     if not value:
         return "[]" if isinstance(value, list) else "{}" if isinstance(value, dict) else _ENC.encode(value)
     return _ENC.encode(value)
+
+
+CHAPTER_KEYS = frozenset({"章号", "标题", "卷", "视角", "书内时间", "字数", "开启承诺", "推进承诺", "兑付承诺", "合同"})
+_PLAIN_ITEM = re.compile(r'^[^"\\\x00-\x1f\x7f\u2028\u2029]*$')
+
+
+def _jl(value: Any) -> str:
+    """JSON of a front-matter list of scalars (fast path for plain strings)."""
+    if value is None or value == "":
+        return "[]"
+    items = value if isinstance(value, list) else [value]
+    strs = [str(x) for x in items if x is not None and x != ""]
+    if all(_PLAIN_ITEM.match(x) for x in strs):
+        return '["' + '","'.join(strs) + '"]' if strs else "[]"
+    return _ENC.encode(strs)
 
 
 def db_path(repo: StoryRepo) -> Path:
@@ -99,16 +99,22 @@ def rebuild(repo: StoryRepo, sig: str | None = None) -> Path:
         book = repo.book()
         size = book["卷规模"]
         chapters, fps = [], []
+        known = CHAPTER_KEYS
+        folder = repo.p(R.正文)
+        prefix = str(folder) + os.sep
         for num, path in repo.chapter_files():
-            text = path.read_text(encoding="utf-8")
-            meta, body = quick_meta(text, repo.rel(path))
-            known = {"章号", "标题", "卷", "视角", "书内时间", "字数", "开启承诺", "推进承诺", "兑付承诺", "合同"}
+            name = path.name
+            rel = f"{R.正文}/{name}"
+            with open(prefix + name, encoding="utf-8") as handle:
+                text = handle.read()
+            meta, body = quick_meta(text, rel)
+            get = meta.get
             chapters.append((
-                num, str(meta.get("标题") or path.stem[5:]), as_int(meta.get("卷")), str(meta.get("视角") or ""),
-                str(meta.get("书内时间") or ""), as_int(meta.get("字数")),
-                _j([str(x) for x in as_list(meta.get("开启承诺"))]), _j([str(x) for x in as_list(meta.get("推进承诺"))]),
-                _j([str(x) for x in as_list(meta.get("兑付承诺"))]), _j([str(x) for x in as_list(meta.get("合同"))]),
-                1 if strong_hook(meta) else 0, repo.rel(path), _j({k: v for k, v in meta.items() if k not in known}),
+                num, str(get("标题") or name[5:-3]), as_int(get("卷")), str(get("视角") or ""),
+                str(get("书内时间") or ""), as_int(get("字数")),
+                _jl(get("开启承诺")), _jl(get("推进承诺")), _jl(get("兑付承诺")), _jl(get("合同")),
+                1 if strong_hook(meta) else 0, rel,
+                _j({k: v for k, v in meta.items() if k not in known}) if len(meta) > len(known) or any(k not in known for k in meta) else "{}",
             ))
             fps.append((num, _j(fingerprint(body))))
         con.executemany("INSERT INTO chapters VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", chapters)
