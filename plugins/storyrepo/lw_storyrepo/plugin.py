@@ -54,6 +54,8 @@ def lw_tools(register: Any) -> None:
             description={"en": en, "zh": zh},
             args_model=f"lw_storyrepo.tools:{model}",
             handler=f"lw_storyrepo.tools:{handler}",
+            # Book-editing tools: a game room never sees them unless a feature asks (B.2).
+            gated=True,
         ))
 
 
