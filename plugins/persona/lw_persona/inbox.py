@@ -286,6 +286,9 @@ def append_line(path: Path, obj: dict[str, Any]) -> str:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
+        # The missing-final-newline check below reads then writes; an advisory lock keeps a
+        # concurrent appender from landing between the two (seen: a stray empty line).
+        _lock(fd)
         payload = (line + "\n").encode("utf-8")
         size = os.fstat(fd).st_size
         if size:
@@ -301,6 +304,15 @@ def append_line(path: Path, obj: dict[str, Any]) -> str:
     finally:
         os.close(fd)
     return line
+
+
+def _lock(fd: int) -> None:
+    """Exclusive advisory lock on ``fd`` until it is closed (no-op where fcntl is missing)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: appends stay O_APPEND single writes
+        return
+    fcntl.flock(fd, fcntl.LOCK_EX)
 
 
 class ModelInbox:
