@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from lwcore.manifest import Manifest
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PluginContext:
     """Handed to hooks that accept ``ctx``: the plugin's identity and its gated services.
 

@@ -55,7 +55,7 @@ class Register(Protocol[T_contra]):
 # --- rulepack loader ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RulepackSource:
     """A rulepack offered by a plugin: a YAML file (``path``) or a parsed mapping (``data``).
 
@@ -82,7 +82,7 @@ class RulepackSource:
         return Path(self.path).stem
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Computer:
     """A named derived-stat computer (``derived: {X: {computer: NAME}}`` in a rulepack).
 
@@ -98,7 +98,7 @@ class Computer:
 # --- tool registry ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ToolSpec:
     """A model-facing tool.
 
@@ -128,7 +128,7 @@ class ToolSpec:
 # --- prompt-segment provider --------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TurnContext:
     """What a prompt-segment provider knows about the turn being assembled.
 
@@ -145,7 +145,7 @@ class TurnContext:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PromptSegment:
     """A named piece of prompt text for one turn.
 
@@ -163,7 +163,7 @@ class PromptSegment:
 # --- importer -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Dropped:
     """One thing an import did not carry over, and why."""
 
@@ -171,7 +171,7 @@ class Dropped:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ImportReport:
     """An itemized account of an import: what was carried, dropped, and any warnings."""
 
@@ -180,7 +180,7 @@ class ImportReport:
     warnings: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ImportResult(Generic[T]):
     """The typed result of an import (``kind`` names its type) plus its report."""
 
@@ -189,7 +189,7 @@ class ImportResult(Generic[T]):
     report: ImportReport = ImportReport()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Importer:
     """Turns foreign bytes into a typed result.
 
@@ -209,7 +209,7 @@ class Importer:
 # --- panel renderer -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Viewer:
     """Who a panel is rendered for: an id, a locale, and whether they are the keeper."""
 
@@ -218,7 +218,7 @@ class Viewer:
     keeper: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PanelRenderer:
     """Renders one declared panel kind for one viewer in one output format.
 
@@ -234,7 +234,7 @@ class PanelRenderer:
 # --- prompt compiler ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PromptCompiler:
     """Compiles logical messages into one provider protocol's payload.
 
@@ -250,7 +250,7 @@ class PromptCompiler:
 # --- provider adapters --------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ProviderAdapter:
     """Speaks one provider protocol for the turn pipeline (offering tools, reading a reply's
     tool calls, writing tool results back, and optionally sending a payload over HTTP).
@@ -267,7 +267,7 @@ class ProviderAdapter:
 # --- schemas ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SchemaRef:
     """A file format with a published JSON Schema: ``lw schema NAME`` prints it.
 

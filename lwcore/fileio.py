@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 
@@ -14,6 +13,8 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     Creates missing parent folders. On any error the temporary file is removed and ``path``
     is untouched.
     """
+    import tempfile  # imported here: it costs milliseconds at every CLI start otherwise
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

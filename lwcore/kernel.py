@@ -59,7 +59,7 @@ T = TypeVar("T")
 KERNEL_ID = "lwcore"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RegistrySpec(Generic[T]):
     """How one registry is filled: the hook, the contribution type, and its key."""
 
@@ -108,7 +108,7 @@ KERNEL_CONTRIBUTIONS: dict[str, str] = {
 """Registry name -> the kernel's own contributions (lazy reference); they come first and win."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SegmentSet:
     """The prompt segments of one turn, plus what was dropped and why."""
 

@@ -38,7 +38,7 @@ MANIFEST_NAME = "lw-plugin.toml"
 TIERS = ("data", "declarative", "code")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Manifest:
     """A validated plugin manifest (see the module docstring for the file)."""
 

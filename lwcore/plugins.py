@@ -36,7 +36,7 @@ ENTRY_POINT_GROUP = "loreweaver.plugins"
 SOURCE_RANK = {"bundled": 0, "in_process": 1, "entry_point": 2, "directory": 3}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class InProcessPlugin:
     """A plugin a host passes directly: a manifest (mapping or :class:`Manifest`) and an object
     (module, class instance, namespace) carrying ``@hookimpl`` functions."""
@@ -315,7 +315,7 @@ def resolve_duplicates(
 # --- gating -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Gate:
     """The operator's and host's choices that decide which plugins are enabled."""
 
@@ -410,7 +410,7 @@ def load_code(record: PluginRecord, pm: Any, recorder: Recorder) -> None:
     record.loaded = True
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class HookOutcome:
     """One implementation's call: its plugin, and either its result or the failure message."""
 

@@ -9,7 +9,7 @@ from typing import Generic, TypeVar
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Entry(Generic[T]):
     """One contribution: its key, the value, and the id of the plugin that made it."""
 
@@ -18,7 +18,7 @@ class Entry(Generic[T]):
     plugin_id: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Conflict:
     """Two plugins contributed the same key; ``winner`` kept it, ``loser`` was not used."""
 

@@ -124,7 +124,15 @@ def test_broken_subcommand_never_breaks_help(site, tmp_path) -> None:
     assert bad.returncode != 0 and "Traceback" not in bad.stderr
 
 
-def test_scaffolded_plugin_installed_into_this_venv(tmp_path) -> None:
+@pytest.mark.parametrize(
+    "mode",
+    [
+        [],  # a regular (wheel) install
+        ["-e"],  # setuptools' default editable install: an import-hook finder, no path entry
+    ],
+    ids=["wheel", "editable"],
+)
+def test_scaffolded_plugin_installed_into_this_venv(tmp_path, mode) -> None:
     """`lw plugins new` -> `pip install DIR` into the running venv -> listed as disabled and
     not imported -> enabled -> its hook is called. Uninstalled again afterwards."""
     home = tmp_path / "home"
@@ -132,7 +140,7 @@ def test_scaffolded_plugin_installed_into_this_venv(tmp_path) -> None:
     assert made.returncode == 0, made.stderr
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
     install = subprocess.run(
-        [*pip, "install", "--quiet", "--no-deps", "--no-build-isolation", str(tmp_path / "src")],
+        [*pip, "install", "--quiet", "--no-deps", "--no-build-isolation", *mode, str(tmp_path / "src")],
         capture_output=True, text=True, timeout=300,
     )
     assert install.returncode == 0, install.stderr
