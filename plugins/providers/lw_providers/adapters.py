@@ -27,21 +27,11 @@ def _content_text(content: Any) -> str:
     return content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
 
 
-def _base(payload: Mapping[str, Any]) -> dict[str, Any]:
-    body = copy.deepcopy(dict(payload))
-    body.pop("protocol", None)
-    return body
-
-
-class AnthropicMessages:
-    protocol = "anthropic_messages"
-    default_key_env = "ANTHROPIC_API_KEY"
-    version = "2023-06-01"
+class _Adapter:
+    """What both adapters share: the request body is built the same way."""
 
     def tool_definitions(self, offers: Sequence[ToolOffer]) -> list[dict[str, Any]]:
-        return [
-            {"name": o.name, "description": o.description, "input_schema": dict(o.parameters)} for o in offers
-        ]
+        raise NotImplementedError
 
     def request(
         self, payload: Mapping[str, Any], offers: Sequence[ToolOffer], *, model: str | None, max_tokens: int
@@ -50,10 +40,22 @@ class AnthropicMessages:
         if model:
             body["model"] = model
         body["max_tokens"] = max_tokens
-        body.update(_base(payload))
+        body.update(copy.deepcopy(dict(payload)))
+        body.pop("protocol", None)
         if offers:
             body["tools"] = self.tool_definitions(offers)
         return body
+
+
+class AnthropicMessages(_Adapter):
+    protocol = "anthropic_messages"
+    default_key_env = "ANTHROPIC_API_KEY"
+    version = "2023-06-01"
+
+    def tool_definitions(self, offers: Sequence[ToolOffer]) -> list[dict[str, Any]]:
+        return [
+            {"name": o.name, "description": o.description, "input_schema": dict(o.parameters)} for o in offers
+        ]
 
     def parse_reply(self, reply: Mapping[str, Any]) -> ParsedReply:
         if not isinstance(reply, Mapping) or not isinstance(reply.get("content"), list):
@@ -97,7 +99,7 @@ class AnthropicMessages:
         return http.post_json(endpoint, request, headers=headers, timeout=timeout, secret=api_key)
 
 
-class ChatCompletions:
+class ChatCompletions(_Adapter):
     protocol = "chat_completions"
     default_key_env = "OPENAI_API_KEY"
 
@@ -109,18 +111,6 @@ class ChatCompletions:
             }
             for o in offers
         ]
-
-    def request(
-        self, payload: Mapping[str, Any], offers: Sequence[ToolOffer], *, model: str | None, max_tokens: int
-    ) -> dict[str, Any]:
-        body: dict[str, Any] = {}
-        if model:
-            body["model"] = model
-        body["max_tokens"] = max_tokens
-        body.update(_base(payload))
-        if offers:
-            body["tools"] = self.tool_definitions(offers)
-        return body
 
     @staticmethod
     def _message(reply: Mapping[str, Any]) -> Mapping[str, Any]:
