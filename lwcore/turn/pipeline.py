@@ -39,6 +39,7 @@ from lwcore.contributions import PromptSegment, ToolSpec, TurnContext, resolve
 from lwcore.errors import LwError
 from lwcore.plugins import describe_exception
 from lwcore.turn.adapter import ParsedReply, ProviderAdapterProtocol, ToolCall, ToolOffer, ToolResult
+from lwcore.turn.events import entry_text
 from lwcore.turn.room import HistoryEntry, Member, Room, sheet_values
 from lwcore.turn.tools import ToolContext, ToolError
 from lwcore.turn.variables import keeper_variables
@@ -257,13 +258,10 @@ def turn_context(room: Room, actor: Member, player_input: str, *, keeper: bool) 
 
 def rulepack_expertise(kernel: Kernel, room: Room, locale: str) -> str:
     """The room's rule-system expertise text in ``locale`` plus the subsystems the
-    ``subsystem_check`` tool can run ("" when the pack is missing)."""
+    ``subsystem_check`` tool can run; uses the pack the room loaded with (its sheets' pack)."""
     from lwcore.turn import rules_bridge
 
-    parts = [
-        rules_bridge.expertise(kernel, room.file.system, room.file.variant, locale),
-        rules_bridge.tool_notes(kernel, room.file.system, locale),
-    ]
+    parts = [rules_bridge.expertise(room.pack, locale), rules_bridge.tool_notes(room.pack, locale)]
     return "\n\n".join(p for p in parts if p)
 
 
@@ -301,9 +299,14 @@ def state_texts(room: Room, locale: str, *, history_limit: int = HISTORY_IN_PROM
         if var.minimum is not None or var.maximum is not None:
             bounds = f" [{_fmt(var.minimum) if var.minimum is not None else ''}..{_fmt(var.maximum) if var.maximum is not None else ''}]"
         if var.options:
-            bounds = f" {{{' | '.join(var.options)}}}"
+            shown = [o if not var.option_labels or label == o else f"{o} ({label})"
+                     for o, label in zip(var.options, var.option_labels or var.options)]
+            bounds = f" {{{' | '.join(shown)}}}"
         tag = ("守秘人专属" if zh else "keeper only") if var.visibility == "keeper" else ("玩家可见" if zh else "player-visible")
-        var_lines.append(f"- {var.id} ({var.label}, {var.kind}, {tag}) = {json.dumps(var.value, ensure_ascii=False)}{bounds}")
+        value = json.dumps(var.value, ensure_ascii=False)
+        if var.value_label is not None and var.value_label != var.value:
+            value += f" ({var.value_label})"
+        var_lines.append(f"- {var.id} ({var.label}, {var.kind}, {tag}) = {value}{bounds}")
     variables = ""
     if var_lines:
         variables = ("## 模组变量（守秘人视图）\n" if zh else "## Module variables (keeper view)\n") + "\n".join(var_lines)
@@ -312,7 +315,8 @@ def state_texts(room: Room, locale: str, *, history_limit: int = HISTORY_IN_PROM
     for entry in room.history[-history_limit:] if history_limit else room.history:
         who = entry.actor or entry.role
         secret = " (keeper)" if entry.audience == "keeper" else ""
-        history_lines.append(f"[{entry.turn}] {entry.role} {who}{secret}: {entry.text}")
+        text = entry_text(room, entry, locale, variables=False)
+        history_lines.append(f"[{entry.turn}] {entry.role} {who}{secret}: {text}")
     history = ""
     if history_lines:
         history = ("## 最近经过\n" if zh else "## Recent history\n") + "\n".join(history_lines)

@@ -24,21 +24,9 @@ if TYPE_CHECKING:
     from lwcore.rules.sheet import Sheet
 
 
-def pack_for(kernel: Kernel, system: str) -> CompiledPack:
-    """The compiled rulepack of ``system`` (an id or any name it answers to)."""
-    from lwcore.rules import engine_for
-
-    engine = engine_for(kernel)
-    system_id = engine.find(system) or system
-    return engine.pack(system_id)
-
-
-def expertise(kernel: Kernel, system: str, variant: str | None, locale: str) -> str:
-    """The rulepack's ``expertise`` text in ``locale`` ("" when the pack or text is missing)."""
-    try:
-        return pack_for(kernel, system).expertise(locale)
-    except LwError:
-        return ""
+def expertise(pack: CompiledPack, locale: str) -> str:
+    """The rulepack's ``expertise`` text in ``locale`` ("" when the pack has none)."""
+    return pack.expertise(locale)
 
 
 def _int(value: Any, name: str) -> int:
@@ -61,6 +49,9 @@ def _graded(pack: CompiledPack, result: Any, locale: str) -> dict[str, Any]:
         "fumble": result.fumble,
         "difficulty": result.difficulty,
         "modifiers": dict(result.modifiers),
+        # what the pack's renderer needs to rebuild the line in another locale (pool systems)
+        "margin": result.margin,
+        "params": dict(result.params),
     }
 
 
@@ -188,11 +179,10 @@ def subsystem_kwargs(target: SubsystemTarget, *, loss: str | None, skill: str | 
     return kwargs
 
 
-def tool_notes(kernel: Kernel, system: str, locale: str) -> str:
+def tool_notes(pack: CompiledPack, locale: str) -> str:
     """One line naming the subsystems ``subsystem_check`` can run (with what they use and the
     pack's command words for them); "" when there are none."""
     try:
-        pack = pack_for(kernel, system)
         usable = usable_subsystems(pack)
     except LwError:
         return ""

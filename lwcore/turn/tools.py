@@ -67,6 +67,8 @@ class DefineVariableArgs(BaseModel):
     maximum: int | float | None = None
     integer: bool = True
     options: list[str] = Field(default_factory=list, description="the values of an enum")
+    option_labels: dict[str, dict[str, str]] = Field(
+        default_factory=dict, description="display labels of enum options by locale, e.g. {薄雾: {en: Light mist}}")
     initial: Any = Field(default=None, description="starting value (checked and clamped)")
 
 
@@ -169,6 +171,8 @@ class SkillCheckArgs(BaseModel):
 
 
 def skill_check(args: SkillCheckArgs, ctx: ToolContext) -> dict[str, Any]:
+    from lwcore.turn.events import check_line
+
     try:
         member_id, sheet = ctx.room.sheet_of(args.character)
     except LwError as exc:
@@ -180,7 +184,10 @@ def skill_check(args: SkillCheckArgs, ctx: ToolContext) -> dict[str, Any]:
     result = {"character": sheet.name, "member": member_id, **outcome}
     if args.reason:
         result["reason"] = args.reason
-    summary = f"{sheet.name} {outcome['skill_label']} {outcome['roll']}/{outcome['target']} → {outcome['rank_label']}"
+    try:
+        summary = check_line(ctx.room.pack, result, ctx.locale)
+    except (LwError, KeyError, TypeError, ValueError):
+        summary = f"{sheet.name} {outcome['skill_label']} {outcome['roll']}/{outcome['target']} → {outcome['rank_label']}"
     ctx.events.append({"kind": "check", "audience": "all", "summary": summary, **result})
     return result
 

@@ -41,7 +41,9 @@ class VariableDef(BaseModel):
 
     ``visibility`` defaults to ``keeper``: a tracker is secret unless declared otherwise.
     ``minimum``/``maximum`` bound a number; ``options`` list an enum's values; ``max_length``
-    caps a text. ``labels`` are display names by locale. Unknown keys are preserved.
+    caps a text. ``labels`` are display names by locale. ``option_labels`` give an enum's
+    options display labels by locale (``{薄雾: {en: Light mist}}``); the stored value is always
+    the canonical option, the label is only what a reader sees. Unknown keys are preserved.
     """
 
     model_config = ConfigDict(extra="allow")
@@ -54,6 +56,7 @@ class VariableDef(BaseModel):
     maximum: int | float | None = None
     integer: bool = True
     options: list[str] = Field(default_factory=list, max_length=MAX_OPTIONS)
+    option_labels: dict[str, dict[str, str]] = Field(default_factory=dict)
     max_length: int = Field(default=500, ge=1, le=MAX_TEXT)
     value: Any = None
 
@@ -70,6 +73,9 @@ class VariableDef(BaseModel):
             raise ValueError(f"minimum {self.minimum} is above maximum {self.maximum}")
         if self.kind == "enum" and not self.options:
             raise ValueError("an enum variable needs options")
+        unknown = [o for o in self.option_labels if o not in self.options]
+        if unknown:
+            raise ValueError(f"option_labels name options that are not declared: {', '.join(unknown)}")
         if self.value is None:
             object.__setattr__(self, "value", default_value(self))
         else:
@@ -80,6 +86,35 @@ class VariableDef(BaseModel):
     def label(self, locale: str) -> str:
         """The display label in ``locale`` (falling back to English, then the id)."""
         return localized(self.labels, locale) if self.labels else self.id
+
+    def option_label(self, option: Any, locale: str) -> str:
+        """How ``option`` (an enum's canonical value) reads in ``locale``: its declared label in
+        that locale or its language, else the option itself (the canonical option is the
+        scenario's own word, so no other language is substituted)."""
+        return option_label(self.option_labels, option, locale)
+
+    def show_value(self, value: Any, locale: str) -> str:
+        """``value`` as a reader in ``locale`` sees it (an enum's option label, else the value)."""
+        if self.kind == "enum" and isinstance(value, str):
+            return self.option_label(value, locale)
+        return _show_any(value)
+
+
+def option_label(option_labels: dict[str, dict[str, str]], option: Any, locale: str) -> str:
+    labels = option_labels.get(option) if isinstance(option, str) else None
+    if labels:
+        for key in (locale, locale.split("-")[0]):
+            if labels.get(key):
+                return labels[key]
+    return str(option)
+
+
+def _show_any(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def default_value(var: VariableDef) -> Any:
@@ -145,6 +180,8 @@ def check_value(var: VariableDef, raw: Any) -> tuple[Any, str | None]:
         raise VariableError(f"{var.id} is true/false, got {raw!r}")
     if var.kind == "enum":
         text = str(raw).strip() if isinstance(raw, (str, int, float)) and not isinstance(raw, bool) else None
+        if text is not None and text not in var.options:
+            text = _option_for_label(var, text)
         if text not in var.options:
             raise VariableError(f"{var.id} must be one of {', '.join(var.options)}, got {raw!r}")
         return text, None
@@ -155,6 +192,15 @@ def check_value(var: VariableDef, raw: Any) -> tuple[Any, str | None]:
         note = f"text cut to {var.max_length} characters"
         text = text[: var.max_length]
     return text, note
+
+
+def _option_for_label(var: VariableDef, text: str) -> str:
+    """The canonical option one of whose labels (any locale, any case) is ``text``; else ``text``."""
+    key = text.casefold()
+    for option, labels in var.option_labels.items():
+        if any(label.strip().casefold() == key for label in labels.values()):
+            return option
+    return text
 
 
 def _show(number: float) -> str:
@@ -177,6 +223,7 @@ class PlayerVariable(BaseModel):
     label: str
     kind: Kind
     value: Any
+    value_label: str | None = None
     visibility: Literal["player"] = "player"
     minimum: float | None = None
     maximum: float | None = None
@@ -191,17 +238,20 @@ class KeeperVariable(BaseModel):
     label: str
     kind: Kind
     value: Any
+    value_label: str | None = None
     visibility: Visibility
     minimum: float | None = None
     maximum: float | None = None
     options: tuple[str, ...] = ()
+    option_labels: tuple[str, ...] = ()
 
 
 def player_variables(defs: list[VariableDef], locale: str) -> tuple[PlayerVariable, ...]:
-    """The player-visible variables (the engine-side filter of iron rule 3)."""
+    """The player-visible variables (the engine-side filter of iron rule 3); an enum's value
+    comes with its label in ``locale`` (``value_label``), the value itself stays canonical."""
     return tuple(
         PlayerVariable(
-            id=v.id, label=v.label(locale), kind=v.kind, value=v.value,
+            id=v.id, label=v.label(locale), kind=v.kind, value=v.value, value_label=_value_label(v, locale),
             minimum=v.minimum, maximum=v.maximum,
         )
         for v in defs
@@ -213,11 +263,16 @@ def keeper_variables(defs: list[VariableDef], locale: str) -> tuple[KeeperVariab
     """Every variable, for the keeper."""
     return tuple(
         KeeperVariable(
-            id=v.id, label=v.label(locale), kind=v.kind, value=v.value, visibility=v.visibility,
-            minimum=v.minimum, maximum=v.maximum, options=tuple(v.options),
+            id=v.id, label=v.label(locale), kind=v.kind, value=v.value, value_label=_value_label(v, locale),
+            visibility=v.visibility, minimum=v.minimum, maximum=v.maximum, options=tuple(v.options),
+            option_labels=tuple(v.option_label(o, locale) for o in v.options) if v.option_labels else (),
         )
         for v in defs
     )
+
+
+def _value_label(var: VariableDef, locale: str) -> str | None:
+    return var.option_label(var.value, locale) if var.kind == "enum" else None
 
 
 def valid_id(text: str) -> bool:

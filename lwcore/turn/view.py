@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from lwcore.turn.events import entry_text
 from lwcore.turn.room import HistoryEntry, Room, sheet_values
 from lwcore.turn.variables import PlayerVariable, player_variables
 
@@ -69,10 +70,8 @@ def event_text(room: Room, entry: HistoryEntry, locale: str) -> str | None:
         var = room.variable(str(data.get("id")))
         if var is None or var.visibility != "player":
             return None
-        before = data.get("before")
-        arrow = f"{before} → {data.get('value')}" if before is not None else f"{data.get('value')}"
-        return f"{var.label(locale)}: {arrow}"
-    return entry.text or None
+    # checks, subsystems and variables are rendered from their data in the reader's locale
+    return entry_text(room, entry, locale) or None
 
 
 def player_view(room: Room, viewer: str | None = None, *, history_limit: int = 30) -> PlayerView:
@@ -119,7 +118,8 @@ def render_text(view: PlayerView) -> str:
             bounds = ""
             if var.maximum is not None:
                 bounds = f" / {_num(var.maximum)}"
-            out.append(f"  {var.label}: {var.value}{bounds}")
+            value = var.value_label if var.value_label is not None else _num(var.value)
+            out.append(f"  {var.label}: {value}{bounds}")
     if view.history:
         out.append("")
         for line in view.history:

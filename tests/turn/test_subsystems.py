@@ -60,7 +60,9 @@ def test_a_fumbled_sanity_roll_loses_the_maximum_and_flags_temporary_insanity(ke
     assert on_disk["occupation"] == "记者 / Journalist" and on_disk["notes"].startswith("沪上")
     assert Room.load(room_dir, kernel).sheets["p1"].get("理智") == 50
     # the event is in the history and the player view
-    assert any("临时疯狂" in line.text for line in turn.player_view("p2").history)
+    # (each player reads it in their own locale: p1 in Chinese, p2 in English)
+    assert any("临时疯狂" in line.text for line in turn.player_view("p1").history)
+    assert any("Temporary Insanity" in line.text for line in turn.player_view("p2").history)
 
 
 def test_sanity_never_goes_below_the_floor_and_flags_permanent_insanity(kernel, room_dir: Path) -> None:

@@ -1,0 +1,143 @@
+"""Event lines of the history, rendered for a reader's locale.
+
+A check or subsystem event keeps its structured outcome in the history entry's ``data`` (the
+pack's rank id, the canonical skill or stat, the rolled figures); its stored ``text`` is only
+the line in the locale of the turn that made it. Readers get the line rebuilt from the data
+with the rulepack's own renderer (:func:`lwcore.rules.commands.render_check` and
+:func:`~lwcore.rules.commands.render_subsystem`, through ``display_name`` and ``label``), so a
+player reading in English sees English labels in a room kept in Chinese. Variable events
+show the variable's label and, for an enum, its option labels in the reader's locale.
+
+Nothing here decides who may read an entry: :mod:`lwcore.turn.view` filters first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from lwcore.errors import LwError
+
+if TYPE_CHECKING:
+    from lwcore.rules.compiled import CheckResult, CompiledPack
+    from lwcore.rules.subsystems import SubsystemResult
+    from lwcore.turn.room import HistoryEntry, Room
+
+
+def check_result(data: Mapping[str, Any], system: str = "") -> CheckResult:
+    """A :class:`~lwcore.rules.compiled.CheckResult` from its JSON form (``to_json``) or from
+    the graded fields a ``skill_check`` result carries; missing fields take neutral values."""
+    from lwcore.rules.compiled import CheckResult
+
+    def _int(key: str, default: int = 0) -> int:
+        value = data.get(key)
+        return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else default
+
+    def _opt(key: str) -> int | None:
+        value = data.get(key)
+        return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+    return CheckResult(
+        system=str(data.get("system") or system),
+        rank=str(data.get("rank", "")),
+        success=bool(data.get("success")),
+        critical=bool(data.get("critical")),
+        fumble=bool(data.get("fumble")),
+        tier=_int("tier"),
+        flags=dict(data.get("flags") or {}),
+        margin=data.get("margin"),
+        roll=_int("roll"),
+        dice=tuple(int(d) for d in data.get("dice") or () if isinstance(d, (int, float))),
+        target=_opt("target"),
+        raw_target=_opt("raw_target"),
+        difficulty=data.get("difficulty") or None,
+        variant=data.get("variant") or None,
+        modifiers={str(k): int(v) for k, v in dict(data.get("modifiers") or {}).items()},
+        successes=_int("successes"),
+        ones=_int("ones"),
+        params={str(k): int(v) for k, v in dict(data.get("params") or {}).items()},
+    )
+
+
+def subsystem_result(pack: CompiledPack, data: Mapping[str, Any]) -> SubsystemResult:
+    """A :class:`~lwcore.rules.subsystems.SubsystemResult` from a ``subsystem_check`` event
+    (its kind is read from the pack, as the event's own ``kind`` names the event)."""
+    from lwcore.rules import subsystems
+    from lwcore.rules.subsystems import SubsystemResult
+
+    name = str(data["subsystem"])
+    kind, _ = subsystems.spec(pack, name)
+    check = data.get("check")
+    return SubsystemResult(
+        system=pack.id,
+        subsystem=name,
+        kind=kind,
+        outcome=str(data.get("outcome", "")),
+        success=data.get("success"),
+        values=dict(data.get("values") or {}),
+        changes={k: tuple(v) for k, v in dict(data.get("changes") or {}).items()},
+        flags=dict(data.get("flags") or {}),
+        rolls=list(data.get("rolls") or []),
+        check=check_result(check, pack.id) if isinstance(check, Mapping) else None,
+    )
+
+
+def is_check(data: Mapping[str, Any]) -> bool:
+    return data.get("kind") == "check" and "skill" in data and "rank" in data
+
+
+def is_subsystem(data: Mapping[str, Any]) -> bool:
+    return isinstance(data.get("subsystem"), str) and "outcome" in data and isinstance(data.get("values"), Mapping)
+
+
+def check_line(pack: CompiledPack, data: Mapping[str, Any], locale: str) -> str:
+    """``陈默 侦查 65: 1d100=63/65 成功`` -- a skill check event in ``locale``."""
+    from lwcore.rules.commands import render_check
+
+    text = render_check(pack, check_result(data, pack.id), locale, stat=str(data["skill"]))
+    who = data.get("character")
+    return f"{who} {text}" if who else text
+
+
+def subsystem_line(pack: CompiledPack, data: Mapping[str, Any], locale: str) -> str:
+    """``陈默 Sanity 1/1d8: …`` -- a subsystem event in ``locale``."""
+    from lwcore.rules.commands import render_subsystem
+
+    text = render_subsystem(pack, subsystem_result(pack, data), locale)
+    who = data.get("character")
+    return f"{who} {text}" if who else text
+
+
+def variable_line(room: Room, data: Mapping[str, Any], locale: str) -> str | None:
+    """``Fog: Thick fog → Sun-blotted`` -- a variable event in ``locale`` (``None`` when the
+    variable is no longer declared)."""
+    var = room.variable(str(data.get("id")))
+    if var is None:
+        return None
+    value = var.show_value(data.get("value"), locale)
+    before = data.get("before")
+    arrow = f"{var.show_value(before, locale)} → {value}" if before is not None else value
+    return f"{var.label(locale)}: {arrow}"
+
+
+def entry_text(room: Room, entry: HistoryEntry, locale: str, *, variables: bool = True) -> str:
+    """The line of ``entry`` for a reader in ``locale``: a check, subsystem or variable event
+    is rebuilt from its data; anything else (or data the pack cannot render any more, e.g.
+    after a pack change) keeps its stored text. ``variables=False`` keeps a variable event's
+    stored line (ids and canonical values: what the keeper's prompt shows)."""
+    data = entry.data or {}
+    if entry.role != "event" or not data:
+        return entry.text
+    try:
+        if data.get("kind") == "variable":
+            if not variables:
+                return entry.text
+            line = variable_line(room, data, locale)
+            return line if line is not None else entry.text
+        if is_check(data):
+            return check_line(room.pack, data, locale)
+        if is_subsystem(data):
+            return subsystem_line(room.pack, data, locale)
+    except (LwError, KeyError, TypeError, ValueError, AttributeError, AssertionError):
+        return entry.text
+    return entry.text
