@@ -20,9 +20,8 @@ def _repo(path: str | None) -> Any:
 
 
 def _emit(data: Any, as_json: bool) -> None:
-    if as_json:
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
-    elif isinstance(data, str):
+    """Print ``data``: a string as is (unless ``as_json``), anything else as indented JSON."""
+    if isinstance(data, str) and not as_json:
         click.echo(data)
     else:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
