@@ -140,6 +140,11 @@ def _one_check(engine: Any, request: dict[str, Any], rng: Any) -> dict[str, Any]
         faces=faces,
         roll=request.get("roll"),
     )
+    return _check_json(pack, result, skill_name, locale)
+
+
+def _check_json(pack: Any, result: Any, skill_name: str | None, locale: str) -> dict[str, Any]:
+    """A check result as JSON, with the rank's label (and the skill's names) in ``locale``."""
     out = result.to_json()
     out["label"] = pack.label(result.rank, locale)
     if skill_name:
@@ -236,12 +241,7 @@ def check(ctx: click.Context, system: str | None, skill: str | None, difficulty:
         params=param_values or None, rng=_rng(seed), faces=_faces(faces) if faces else None, roll=roll_value,
     )
     if as_json:
-        out = result.to_json()
-        out["label"] = pack.label(result.rank, locale)
-        if skill_name:
-            out["skill"] = skill_name
-            out["skill_display"] = pack.display_name(skill_name, locale)
-        echo_json(out)
+        echo_json(_check_json(pack, result, skill_name, locale))
     else:
         click.echo(_describe(pack, result, skill_name, locale))
     return 0
