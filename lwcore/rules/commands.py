@@ -168,6 +168,8 @@ def parse_check(pack: CompiledPack, spec: Mapping[str, Any], rest: str) -> Check
     folded = text.casefold()
     counted = {str(k).casefold(): v for k, v in (spec.get("counted") or {}).items()}
     switches = {str(k).casefold(): v for k, v in (spec.get("switches") or {}).items()}
+    switch_words = sorted(switches, key=len, reverse=True)
+    counted_words = sorted(counted, key=len, reverse=True)
     target_words = sorted((str(w).casefold() for w in spec.get("target_words") or ()), key=len, reverse=True)
     positional = list(spec.get("positional") or ())
     diff_words = _difficulty_words(pack)
@@ -179,8 +181,7 @@ def parse_check(pack: CompiledPack, spec: Mapping[str, Any], rest: str) -> Check
             pos += 1
             continue
         # switch words (adv, dis, wp, 9again …)
-        hit = next((w for w in sorted(switches, key=len, reverse=True)
-                    if folded.startswith(w, pos) and _at_boundary(text, pos + len(w))), None)
+        hit = next((w for w in switch_words if folded.startswith(w, pos) and _at_boundary(text, pos + len(w))), None)
         if hit is not None:
             sw = switches[hit]
             if "modifier" in sw:
@@ -195,7 +196,7 @@ def parse_check(pack: CompiledPack, spec: Mapping[str, Any], rest: str) -> Check
             continue
         # counted modifiers: b, b2, p3
         m = None
-        for w in sorted(counted, key=len, reverse=True):
+        for w in counted_words:
             if folded.startswith(w, pos):
                 mm = _INT.match(text, pos + len(w))
                 end = mm.end() if mm else pos + len(w)
