@@ -78,27 +78,18 @@ def lw(ctx: click.Context, data_dir: str | None) -> None:
     ctx.obj = CliState(data_dir)
 
 
-BUILTIN_COMMANDS: dict[str, str] = {}
+BUILTIN_COMMANDS: dict[str, str] = {
+    "plugins": "lwcore.cli.plugins_cmd:plugins",
+    "doctor": "lwcore.cli.doctor:doctor",
+    "schema": "lwcore.cli.schema:schema",
+    "roll": "lwcore.cli.rules_cmd:roll",
+    "check": "lwcore.cli.rules_cmd:check",
+    "rulepack": "lwcore.cli.rules_cmd:rulepack",
+    "turn": "lwcore.cli.turn_cmd:turn",
+    "cmd": "lwcore.cli.cmd_cmd:cmd",
+}
 """Built-in command name -> ``"module:attribute"``, imported only when the command runs (or
 for ``--help``), so ``lw --version`` imports click and nothing else."""
-
-
-def _register_builtin_commands() -> None:
-    BUILTIN_COMMANDS.update(
-        {
-            "plugins": "lwcore.cli.plugins_cmd:plugins",
-            "doctor": "lwcore.cli.doctor:doctor",
-            "schema": "lwcore.cli.schema:schema",
-            "roll": "lwcore.cli.rules_cmd:roll",
-            "check": "lwcore.cli.rules_cmd:check",
-            "rulepack": "lwcore.cli.rules_cmd:rulepack",
-            "turn": "lwcore.cli.turn_cmd:turn",
-            "cmd": "lwcore.cli.cmd_cmd:cmd",
-        }
-    )
-
-
-_register_builtin_commands()
 
 
 def main(argv: list[str] | None = None) -> None:
