@@ -148,8 +148,7 @@ def turn(
         loaded, say, provider=protocol, actor=actor, reply=reply, endpoint=endpoint, api_key=api_key,
         model=model, max_steps=max_steps, rng=rng,
     )
-    viewer = None if result.compiled.keeper else result.compiled.actor.id
-    pv = player_view(loaded, viewer) if (view or result.applied) else None
+    pv = result.player_view() if (view or result.applied) else None
     if as_json:
         out: dict[str, Any] = result.compiled.to_json()
         if result.applied is not None:
