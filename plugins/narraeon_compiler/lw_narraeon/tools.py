@@ -8,6 +8,8 @@ error if something calls it without a host runtime.
 
 from __future__ import annotations
 
+import functools
+import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -141,6 +143,12 @@ def host_executed(args: Any, ctx: Any = None) -> Any:
     )
 
 
+@functools.cache
+def _schema_text(name: str) -> str:
+    """The JSON Schema of tool ``name``'s arguments as JSON text (generating it costs ~0.3 ms)."""
+    return json.dumps(ARG_MODELS[name].model_json_schema())
+
+
 def runtime_tool_definitions(
     names: tuple[str, ...] | list[str] | None = None, *, locale: str = "en"
 ) -> list[dict[str, Any]]:
@@ -153,7 +161,7 @@ def runtime_tool_definitions(
         {
             "name": name,
             "description": localized(DESCRIPTIONS[name], locale),
-            "inputSchema": ARG_MODELS[name].model_json_schema(),
+            "inputSchema": json.loads(_schema_text(name)),  # a fresh copy per call
         }
         for name in chosen
     ]
