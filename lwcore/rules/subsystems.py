@@ -96,6 +96,14 @@ def spec(pack: CompiledPack, name: str) -> tuple[str, dict[str, Any]]:
     return kind, data
 
 
+def name_of(pack: CompiledPack, name: str) -> str:
+    """The declared name of the first subsystem called ``name`` or of kind ``name`` (else ``name``)."""
+    for other, odata in pack.model.subsystems.items():
+        if other == name or (isinstance(odata, Mapping) and odata.get("kind") == name):
+            return other
+    return name
+
+
 def has(pack: CompiledPack, name: str) -> bool:
     try:
         spec(pack, name)
@@ -494,11 +502,7 @@ def run(engine: RulesEngine | None, pack: CompiledPack, name: str, sheet: Sheet 
         **kwargs: Any) -> SubsystemResult:
     """Run subsystem ``name`` of ``pack`` (by its name or its kind)."""
     kind, data = spec(pack, name)
-    sub_name = name
-    for other, odata in pack.model.subsystems.items():
-        if other == name or (isinstance(odata, Mapping) and odata.get("kind") == name):
-            sub_name = other
-            break
+    sub_name = name_of(pack, name)
     if data.get("script") is not None:
         raise SubsystemError(f"{pack.id}: subsystem {sub_name!r} runs the script {data['script']!r}, which needs "
                              "the JS sandbox", expected="a host with the sandbox service")

@@ -125,9 +125,7 @@ def find_subsystem(pack: CompiledPack, word: str) -> SubsystemTarget:
         if spec.table:
             fixed["table"] = spec.table
     kind, data = subsystems.spec(pack, target)
-    name = next((n for n, d in pack.model.subsystems.items()
-                 if n == target or (isinstance(d, Mapping) and d.get("kind") == target)), target)
-    return SubsystemTarget(name, kind, data, command, fixed)
+    return SubsystemTarget(subsystems.name_of(pack, target), kind, data, command, fixed)
 
 
 def usable_subsystems(pack: CompiledPack) -> dict[str, SubsystemTarget]:
