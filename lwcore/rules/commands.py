@@ -326,65 +326,117 @@ def _resolve_value(pack: CompiledPack, spec: Mapping[str, Any], args: CheckArgs,
     return stat, int(value)
 
 
-def _run_check(pack: CompiledPack, command: str, spec: Mapping[str, Any], rest: str, sheet: Sheet | None,
-               rng: random.Random | None, locale: str, faces: Sequence[int] | None,
-               advantage_rule: str | None) -> CommandResult:
+@dataclass
+class ValueCheck:
+    """One check made with a stat's value the way a check command says to use it
+    (:func:`check_with_value`). ``modifier`` is set when the value was added to the roll
+    (``value_is: modifier``); ``roll_only`` when there was no number to beat, so the check
+    only gives ``total`` (roll + modifier) and its grade means nothing."""
+
+    result: CheckResult
+    value_is: str
+    modifier: int | None = None
+    roll_only: bool = False
+    total: int | None = None
+
+
+def check_command(pack: CompiledPack) -> tuple[str, dict[str, Any]] | None:
+    """``(word, spec)`` of the pack command a plain skill check follows (how it uses the
+    stat's value): the first command with ``action: check`` in the pack's declaration order
+    (after ``extends`` merging); ``None`` when the pack declares none."""
+    for name, spec in pack.model.commands.items():
+        if spec.action == "check":
+            return name, spec.model_dump(exclude_none=True)
+    return None
+
+
+def check_with_value(pack: CompiledPack, spec: Mapping[str, Any], stat: str | None, value: int | None, *,
+                     target: int | None = None, difficulty: str | None = None, variant: str | None = None,
+                     modifiers: Mapping[str, int] | None = None, params: Mapping[str, int] | None = None,
+                     adjust: int = 0, rng: random.Random | None = None, faces: Sequence[int] | None = None,
+                     advantage_rule: str | None = None, command: str = "check") -> ValueCheck:
+    """Make one check of ``stat`` (value ``value``) the way the check command ``spec`` uses a
+    value (``value_is``): as the number rolled against (``target``, the default; ``adjust`` is
+    added to it), added to the roll (``modifier``; ``target`` is then the number to beat, and
+    a difficulty alone sets it; with neither the check is roll-only), or as the parameter
+    ``value_param`` (``param``; default ``pool``, ``adjust`` added to it). ``target`` is
+    ignored for a ``value_is: target`` command (the value is the target) and for a pack with
+    no target input. Opposite advantage modifiers are netted through the pack's ``advantage``
+    subsystem. The dot commands and the turn's ``skill_check`` both go through here."""
     from lwcore.rules import subsystems
 
-    args = parse_check(pack, spec, rest)
-    stat, value = _resolve_value(pack, spec, args, sheet, command)
-    modifiers = dict(args.modifiers)
+    mods = dict(modifiers or {})
     if subsystems.has(pack, "advantage"):
         _kind, adata = subsystems.spec(pack, "advantage")
         up, down = (adata.get("pair") or ["advantage", "disadvantage"])[:2]
-        if up in modifiers or down in modifiers:
-            netted = subsystems.net_advantage(pack, modifiers.pop(up, 0), modifiers.pop(down, 0), advantage_rule)
-            modifiers.update(netted)
-    value_is = spec.get("value_is", "target")
+        if up in mods or down in mods:
+            netted = subsystems.net_advantage(pack, mods.pop(up, 0), mods.pop(down, 0), advantage_rule)
+            mods.update(netted)
+    value_is = str(spec.get("value_is") or "target")
     res = pack.resolution
     needs_target = res is not None and res.target_kind == "input"
-    data: dict[str, Any] = {"stat": stat, "value": value, "adjust": args.adjust, "reason": args.reason}
+    given = dict(params or {})
     if value_is == "param":
+        pname = str(spec.get("value_param", "pool"))
+        if stat is not None and value is not None:
+            given[pname] = value
+        if pname in given:
+            given[pname] += adjust
+        result = pack.check(None if not needs_target else target, difficulty=difficulty, variant=variant,
+                            modifiers=mods, params=given, rng=rng, faces=faces)
+        return ValueCheck(result, value_is)
+    if value_is == "modifier":
+        modifier = (value or 0) + adjust
+        if needs_target and target is None and difficulty is not None:
+            target = 0  # the difficulty sets the number to beat
+        if needs_target and target is None:
+            # no number to beat: roll and report the total
+            result = pack.check(0, variant=None, modifiers=mods, modifier=modifier, params=given, rng=rng,
+                                faces=faces)
+            return ValueCheck(result, value_is, modifier, roll_only=True, total=result.roll + modifier)
+        result = pack.check(target, difficulty=difficulty, variant=variant, modifiers=mods, modifier=modifier,
+                            params=given, rng=rng, faces=faces)
+        return ValueCheck(result, value_is, modifier)
+    rolled_against = None
+    if needs_target:
+        if value is None:
+            raise CommandError(f".{command}: which skill?", expected=f".{command} NAME or .{command} NAME VALUE")
+        rolled_against = value + adjust
+    result = pack.check(rolled_against, difficulty=difficulty, variant=variant, modifiers=mods, params=given,
+                        rng=rng, faces=faces)
+    return ValueCheck(result, value_is)
+
+
+def _run_check(pack: CompiledPack, command: str, spec: Mapping[str, Any], rest: str, sheet: Sheet | None,
+               rng: random.Random | None, locale: str, faces: Sequence[int] | None,
+               advantage_rule: str | None) -> CommandResult:
+    args = parse_check(pack, spec, rest)
+    stat, value = _resolve_value(pack, spec, args, sheet, command)
+    value_is = spec.get("value_is", "target")
+    data: dict[str, Any] = {"stat": stat, "value": value, "adjust": args.adjust, "reason": args.reason}
+    params = args.params
+    if value_is == "param":
+        # bare numbers fill the positional parameters, skipping the one a named stat fills
         pname = str(spec.get("value_param", "pool"))
         params = {k: v for k, v in args.params.items() if k not in args.positional}
         order = [p for p in spec.get("positional") or () if not (stat is not None and p == pname)]
         params.update(zip(order, args.bare, strict=False))
-        if stat is not None and value is not None:
-            params[pname] = value
-        if pname in params:
-            params[pname] += args.adjust
-        result = pack.check(None if not needs_target else args.target, difficulty=args.difficulty,
-                            variant=args.variant, modifiers=modifiers, params=params, rng=rng, faces=faces)
-        data["check"] = result.to_json()
-        return CommandResult(pack.id, command, "check", data, render_check(pack, result, locale, stat=stat))
-    if value_is == "modifier":
-        if stat is None and value is None and not args.adjust and args.reason:
-            raise CommandError(f".{command}: unknown name {args.reason.split()[0]!r}",
-                               expected="a stat or skill of the sheet, or a modifier like +3")
-        modifier = (value or 0) + args.adjust
-        data["modifier"] = modifier
-        if needs_target and args.target is None and args.difficulty is not None:
-            args.target = 0  # the difficulty sets the number to beat
-        if needs_target and args.target is None:
-            # no number to beat: roll and report the total
-            result = pack.check(0, variant=None, modifiers=modifiers, modifier=modifier, params=args.params,
-                                rng=rng, faces=faces)
-            data.update(roll_only=True, check=result.to_json(), total=result.roll + modifier)
-            text = _render_total(pack, stat, modifier, result, locale)
-            return CommandResult(pack.id, command, "check", data, text)
-        result = pack.check(args.target, difficulty=args.difficulty, variant=args.variant, modifiers=modifiers,
-                            modifier=modifier, params=args.params, rng=rng, faces=faces)
-    else:
-        target = None
-        if needs_target:
-            if value is None:
-                raise CommandError(f".{command}: which skill?", expected=f".{command} NAME or .{command} NAME VALUE")
-            target = value + args.adjust
-        result = pack.check(target, difficulty=args.difficulty, variant=args.variant, modifiers=modifiers,
-                            params=args.params, rng=rng, faces=faces)
+    elif value_is == "modifier" and stat is None and value is None and not args.adjust and args.reason:
+        raise CommandError(f".{command}: unknown name {args.reason.split()[0]!r}",
+                           expected="a stat or skill of the sheet, or a modifier like +3")
+    done = check_with_value(pack, spec, stat, value, target=args.target, difficulty=args.difficulty,
+                            variant=args.variant, modifiers=args.modifiers, params=params, adjust=args.adjust,
+                            rng=rng, faces=faces, advantage_rule=advantage_rule, command=command)
+    result = done.result
+    if done.modifier is not None:
+        data["modifier"] = done.modifier
+    if done.roll_only:
+        data.update(roll_only=True, check=result.to_json(), total=done.total)
+        return CommandResult(pack.id, command, "check", data,
+                             render_total(pack, stat, done.modifier or 0, result, locale))
     data["check"] = result.to_json()
     return CommandResult(pack.id, command, "check", data, render_check(pack, result, locale, stat=stat,
-                                                                         modifier=data.get("modifier")))
+                                                                         modifier=done.modifier))
 
 
 def _run_st(pack: CompiledPack, command: str, rest: str, sheet: Sheet | None, rng: random.Random | None,
@@ -525,7 +577,8 @@ def render_check(pack: CompiledPack, result: CheckResult, locale: str = "en", *,
     return (f"{head}: " if head else "") + f"{body} {pack.label(result.rank, locale)}"
 
 
-def _render_total(pack: CompiledPack, stat: str | None, modifier: int, result: CheckResult, locale: str) -> str:
+def render_total(pack: CompiledPack, stat: str | None, modifier: int, result: CheckResult, locale: str) -> str:
+    """``Initiative +2: 1d20=13+2=15`` -- a roll-only check (no number to beat) and its total."""
     res = pack.resolution
     roll_text = res.roll.text if res is not None else "roll"
     head = pack.display_name(stat, locale) if stat else ""

@@ -92,9 +92,15 @@ def is_subsystem(data: Mapping[str, Any]) -> bool:
 
 def check_line(pack: CompiledPack, data: Mapping[str, Any], locale: str) -> str:
     """``陈默 侦查 65: 1d100=63/65 成功`` -- a skill check event in ``locale``."""
-    from lwcore.rules.commands import render_check
+    from lwcore.rules.commands import render_check, render_total
 
-    text = render_check(pack, check_result(data, pack.id), locale, stat=str(data["skill"]))
+    modifier = data.get("modifier")
+    modifier = modifier if isinstance(modifier, int) and not isinstance(modifier, bool) else None
+    result = check_result(data, pack.id)
+    if data.get("roll_only") and modifier is not None:
+        text = render_total(pack, str(data["skill"]), modifier, result, locale)
+    else:
+        text = render_check(pack, result, locale, stat=str(data["skill"]), modifier=modifier)
     who = data.get("character")
     return f"{who} {text}" if who else text
 

@@ -10,7 +10,7 @@ semantic flags of a :class:`lwcore.rules.compiled.CheckResult` (``success``, ``c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -67,23 +67,50 @@ def resolve_check(
     params: Mapping[str, int],
     rng: random.Random,
     locale: str,
+    target: int | None = None,
+    faces: Sequence[int] | None = None,
 ) -> dict[str, Any]:
     """Roll and grade one check with the room's rulepack; a JSON-ready outcome. The skill's
-    value comes from the kernel sheet (stored, else derived, else the pack's default)."""
+    value comes from the kernel sheet (stored, else derived, else the pack's default) and is
+    used the way the pack's plain check command says (:func:`lwcore.rules.commands.check_command`:
+    its first ``action: check`` command): rolled against, added to the roll (``target`` is then
+    the number to beat), or filling a dice-pool parameter. Both this and the dot commands go
+    through :func:`lwcore.rules.commands.check_with_value`."""
+    from lwcore.rules.commands import check_command, check_with_value
+
     pack = sheet.pack
+    found = check_command(pack)
+    word, spec = found if found is not None else ("check", {})
+    value_is = str(spec.get("value_is") or "target")
     canonical = sheet.canonical(skill)
+    if spec.get("stat_format"):
+        # the command's stat naming (a DC check on STR reads STR's modifier)
+        canonical = pack.canonical(str(spec["stat_format"]).format(canonical)) or canonical
     value = sheet.get(canonical)
     if value is None:
         raise LwError(f"no value for {skill!r} on this sheet or in the rulepack's defaults")
+    if target is not None and value_is != "modifier":
+        uses = "is the target" if value_is == "target" else "fills a dice parameter"
+        raise LwError(f"this rule system takes no target: the skill's value {uses}",
+                      expected="difficulty or params instead")
     counts: dict[str, int] = {}
     for name in modifiers:
         counts[name] = counts.get(name, 0) + 1
-    result = pack.check(
-        _int(value, canonical), difficulty=difficulty, variant=variant, modifiers=counts or None,
-        params=dict(params) or None, rng=rng,
+    done = check_with_value(
+        pack, spec, canonical, _int(value, canonical), target=target,
+        difficulty=difficulty if difficulty is not None else spec.get("difficulty"),
+        variant=variant if variant is not None else spec.get("variant"),
+        modifiers=counts, params=dict(params), rng=rng, faces=faces, command=word,
     )
-    return {"skill": canonical, "skill_label": pack.display_name(canonical, locale), "value": value,
-            **_graded(pack, result, locale)}
+    out = {"skill": canonical, "skill_label": pack.display_name(canonical, locale), "value": value,
+           "value_is": value_is, **_graded(pack, done.result, locale)}
+    if done.modifier is not None:
+        out["modifier"] = done.modifier
+    if done.roll_only:
+        # nothing to beat: the total is the outcome, the grade means nothing
+        out.update(roll_only=True, total=done.total, rank=None, rank_label="", success=None, critical=False,
+                   fumble=False, target=None, raw_target=None, margin=None)
+    return out
 
 
 # --- subsystems ---------------------------------------------------------------------------------

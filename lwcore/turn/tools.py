@@ -165,6 +165,9 @@ class SkillCheckArgs(BaseModel):
     character: str = Field(description="the character's member id or name")
     skill: str = Field(min_length=1, description="skill or characteristic, any alias the rule system knows")
     difficulty: str | None = Field(default=None, description="a difficulty the rule system declares (e.g. hard)")
+    target: int | None = Field(default=None, ge=-1000, le=1000, description=(
+        "the number to beat (e.g. a DC), only for rule systems that add the skill's value to the roll; "
+        "leave it out where the skill's value is itself the target"))
     modifiers: list[str] = Field(default_factory=list, description="named roll modifiers the rule system declares (e.g. bonus)")
     params: dict[str, int] = Field(default_factory=dict, description="dice-pool parameters the rule system declares")
     reason: str = Field(default="", max_length=300, description="why the check is made (shown with the result)")
@@ -200,7 +203,7 @@ def resolve_check(ctx: ToolContext, sheet: Sheet, args: SkillCheckArgs) -> dict[
     return rules_bridge.resolve_check(
         ctx.kernel, room.system, room.variant, sheet,
         skill=args.skill, difficulty=args.difficulty, modifiers=list(args.modifiers),
-        params=dict(args.params), rng=ctx.rng, locale=ctx.locale,
+        params=dict(args.params), rng=ctx.rng, locale=ctx.locale, target=args.target,
     )
 
 
