@@ -60,6 +60,11 @@ def sniff_card(data: bytes, name: str) -> float:
         return 0.0
 
 
+def _png_note(where: str) -> str:
+    key, _, ctype = where.partition(" ")
+    return f"read from the PNG {key!r} {ctype or 'text'} chunk"
+
+
 def load_card(data: bytes, name: str) -> ImportResult[dict[str, Any]]:
     from lwcore.errors import LwError
 
@@ -77,6 +82,6 @@ def load_card(data: bytes, name: str) -> ImportResult[dict[str, Any]]:
     report = ImportReport(
         carried=tuple(result.mapped),
         dropped=tuple(Dropped(f, r) for f, r in result.unmapped),
-        warnings=tuple(result.notes) + ((f"read from the PNG {container[4:]!r} chunk",) if container.startswith("png:") else ()),
+        warnings=tuple(result.notes) + ((_png_note(container[4:]),) if container.startswith("png:") else ()),
     )
     return ImportResult("persona-preset", result.preset, report)

@@ -5,8 +5,9 @@ Import recognises, in order: our own preset, a V2/V3 card (``spec`` ``chara_card
 ``first_mes``). Export writes ``chara_card_v2`` with everything this engine owns under
 ``data.extensions.whale_persona`` so that export -> import restores the preset exactly.
 
-PNG: the JSON inside the ``ccv3`` (preferred) or ``chara`` ``tEXt`` chunk is read; pixels are
-never decoded, nothing is decompressed, and every size is bounded.
+PNG: the JSON inside the ``ccv3`` (preferred) or ``chara`` text chunk (``tEXt``, ``zTXt`` or
+``iTXt``) is read; pixels are never decoded, decompression output is bounded, and every size is
+bounded.
 """
 
 from __future__ import annotations
@@ -74,11 +75,83 @@ def detect(raw: Any) -> str:
     return "unknown"
 
 
-def png_text_chunks(data: bytes) -> dict[str, bytes]:
-    """The ``tEXt`` chunks of a PNG (keyword -> raw text), without decoding any image data.
+CARD_KEYWORDS = ("ccv3", "chara")  # in order of preference
+_TEXT_TYPES = (b"tEXt", b"zTXt", b"iTXt")
 
-    Raises :class:`LwError` on a malformed or oversized file.
+
+def _inflate(body: bytes, where: str) -> bytes:
+    """Decompress one zlib stream, refusing more than :data:`MAX_TEXT_CHUNK` bytes of output.
+
+    ``decompress(..., max_length)`` stops producing output at the limit, so a compression bomb
+    costs at most ``MAX_TEXT_CHUNK`` bytes and the time to inflate them.
     """
+    from lwcore.errors import LwError
+
+    limit = MAX_TEXT_CHUNK
+    inflater = zlib.decompressobj()
+    try:
+        out = inflater.decompress(body, limit + 1)
+    except zlib.error as exc:
+        raise LwError(f"{where}: corrupt zlib data ({exc})") from None
+    if len(out) > limit or inflater.unconsumed_tail:
+        raise LwError(f"{where}: decompresses to more than {limit} bytes; refused")
+    if not inflater.eof:
+        raise LwError(f"{where}: truncated zlib data")
+    if inflater.unused_data:
+        raise LwError(f"{where}: {len(inflater.unused_data)} stray byte(s) after the zlib data")
+    return out
+
+
+def _card_text(ctype: bytes, body: bytes, pos: int) -> tuple[str, bytes] | None:
+    """``(keyword, text bytes)`` of a text chunk, or ``None`` when it is not a card chunk.
+
+    ``zTXt``/``iTXt`` chunks are decompressed only for the card keywords; ``tEXt`` chunks of any
+    keyword are returned (as before), malformed ones without a keyword separator are skipped.
+    """
+    from lwcore.errors import LwError
+
+    keyword, sep, rest = body.partition(b"\x00")
+    if not sep:
+        if ctype != b"tEXt" and keyword.decode("latin-1").lower() in CARD_KEYWORDS:
+            raise LwError(f"PNG {ctype.decode()} chunk at byte {pos} has no keyword separator")
+        return None
+    key = keyword.decode("latin-1").lower()
+    if ctype == b"tEXt":
+        return key, rest
+    if key not in CARD_KEYWORDS:
+        return None
+    where = f"PNG {ctype.decode()} chunk {key!r} at byte {pos}"
+    if ctype == b"zTXt":
+        if len(rest) < 1:
+            raise LwError(f"{where}: missing compression method")
+        if rest[0] != 0:
+            raise LwError(f"{where}: unknown compression method {rest[0]}")
+        return key, _inflate(rest[1:], where)
+    # iTXt: flag, method, language tag NUL, translated keyword NUL, UTF-8 text
+    if len(rest) < 2:
+        raise LwError(f"{where}: missing compression flag/method")
+    flag, method = rest[0], rest[1]
+    language, sep1, tail = rest[2:].partition(b"\x00")
+    translated, sep2, text = tail.partition(b"\x00")
+    if not (sep1 and sep2):
+        raise LwError(f"{where}: missing language tag or translated keyword")
+    if flag not in (0, 1):
+        raise LwError(f"{where}: invalid compression flag {flag}")
+    if flag == 1:
+        if method != 0:
+            raise LwError(f"{where}: unknown compression method {method}")
+        text = _inflate(text, where)
+    try:
+        language.decode("ascii")
+        translated.decode("utf-8")
+        text.decode("utf-8")
+    except UnicodeDecodeError:
+        raise LwError(f"{where}: language tag, translated keyword or text is not valid UTF-8") from None
+    return key, text
+
+
+def _png_card_chunks(data: bytes) -> dict[str, tuple[bytes, str]]:
+    """keyword -> ``(text, chunk type)`` for the first text chunk of each keyword."""
     from lwcore.errors import LwError
 
     if len(data) > MAX_PNG_BYTES:
@@ -86,7 +159,7 @@ def png_text_chunks(data: bytes) -> dict[str, bytes]:
     if not data.startswith(PNG_SIGNATURE):
         raise LwError("not a PNG file")
     pos = len(PNG_SIGNATURE)
-    out: dict[str, bytes] = {}
+    out: dict[str, tuple[bytes, str]] = {}
     for _ in range(MAX_CHUNKS):
         if pos + 8 > len(data):
             raise LwError("truncated PNG (no IEND chunk)")
@@ -95,37 +168,51 @@ def png_text_chunks(data: bytes) -> dict[str, bytes]:
             raise LwError(f"truncated PNG chunk {ctype!r} at byte {pos}")
         body = data[pos + 8:pos + 8 + length]
         crc = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])[0]
-        if ctype == b"tEXt":
+        if ctype in _TEXT_TYPES:
             if length > MAX_TEXT_CHUNK:
                 raise LwError(f"PNG text chunk larger than {MAX_TEXT_CHUNK} bytes")
             if zlib.crc32(ctype + body) & 0xFFFFFFFF != crc:
-                raise LwError(f"PNG tEXt chunk at byte {pos} fails its CRC")
-            keyword, sep, text = body.partition(b"\x00")
-            if sep:
-                out.setdefault(keyword.decode("latin-1").lower(), text)
+                raise LwError(f"PNG {ctype.decode()} chunk at byte {pos} fails its CRC")
+            keyword = body.partition(b"\x00")[0].decode("latin-1").lower()
+            if keyword not in out:  # the first chunk of a keyword wins; later ones are not even inflated
+                found = _card_text(ctype, body, pos)
+                if found is not None:
+                    out[found[0]] = (found[1], ctype.decode())
         if ctype == b"IEND":
             return out
         pos += 12 + length
     raise LwError(f"PNG has more than {MAX_CHUNKS} chunks")
 
 
+def png_text_chunks(data: bytes) -> dict[str, bytes]:
+    """The text chunks of a PNG (keyword -> text), without decoding any image data.
+
+    Every ``tEXt`` chunk is returned; ``zTXt`` and ``iTXt`` chunks only for the card keywords
+    (``ccv3``, ``chara``), decompressed with a bounded output. The first chunk of a keyword wins.
+    Raises :class:`LwError` on a malformed or oversized file.
+    """
+    return {key: text for key, (text, _) in _png_card_chunks(data).items()}
+
+
 def card_json_from_png(data: bytes) -> tuple[Any, str]:
-    """The card JSON in a PNG: ``ccv3`` preferred over ``chara``; ``(object, chunk keyword)``."""
+    """The card JSON in a PNG: ``ccv3`` preferred over ``chara`` (whatever their chunk types);
+    ``(object, "<keyword> <chunk type>")``."""
     from lwcore.errors import LwError
 
-    chunks = png_text_chunks(data)
-    for key in ("ccv3", "chara"):
+    chunks = _png_card_chunks(data)
+    for key in CARD_KEYWORDS:
         if key in chunks:
+            text, ctype = chunks[key]
             try:
-                decoded = base64.b64decode(chunks[key], validate=True)
+                decoded = base64.b64decode(text, validate=True)
             except (binascii.Error, ValueError):
-                raise LwError(f"PNG {key!r} chunk is not valid base64") from None
+                raise LwError(f"PNG {key!r} {ctype} chunk is not valid base64") from None
             if len(decoded) > MAX_JSON_BYTES:
                 raise LwError(f"card JSON larger than {MAX_JSON_BYTES} bytes")
             try:
-                return json.loads(decoded.decode("utf-8")), key
-            except (UnicodeDecodeError, ValueError):
-                raise LwError(f"PNG {key!r} chunk does not hold UTF-8 JSON") from None
+                return json.loads(decoded.decode("utf-8")), f"{key} {ctype}"
+            except (UnicodeDecodeError, ValueError, RecursionError):
+                raise LwError(f"PNG {key!r} {ctype} chunk does not hold UTF-8 JSON") from None
     raise LwError("PNG has no character card (no 'ccv3' or 'chara' text chunk)",
                   expected="a SillyTavern card PNG, or the card exported as JSON")
 
@@ -136,10 +223,10 @@ def load_card_bytes(data: bytes, name: str = "") -> tuple[Any, str]:
 
     if data.startswith(PNG_SIGNATURE):
         try:
-            obj, key = card_json_from_png(data)
+            obj, where = card_json_from_png(data)
         except LwError as exc:
             raise LwError(exc.message, file=name or None, expected=exc.expected) from None
-        return obj, f"png:{key}"
+        return obj, f"png:{where}"
     if len(data) > MAX_JSON_BYTES:
         raise LwError(f"card JSON larger than {MAX_JSON_BYTES} bytes", file=name or None)
     try:

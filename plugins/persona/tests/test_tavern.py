@@ -203,3 +203,142 @@ def test_bad_json_card_is_located():
     with pytest.raises(LwError) as info:
         importers.load_card(b'{\n "spec": "chara_card_v2",\n oops}', "c.json")
     assert info.value.line == 3
+
+
+# --- PNG zTXt / iTXt ------------------------------------------------------------------------
+
+
+def b64(obj) -> bytes:
+    return base64.b64encode(json.dumps(obj).encode())
+
+
+def ztxt_chunk(key: str, obj) -> bytes:
+    return chunk(b"zTXt", key.encode() + b"\x00\x00" + zlib.compress(b64(obj)))
+
+
+def itxt_chunk(key: str, obj, compressed: bool = True, lang: bytes = b"en", translated: str = "Charakter") -> bytes:
+    text = zlib.compress(b64(obj)) if compressed else b64(obj)
+    head = key.encode() + b"\x00" + bytes([1 if compressed else 0, 0]) + lang + b"\x00" + translated.encode() + b"\x00"
+    return chunk(b"iTXt", head + text)
+
+
+V3_CARD = {"spec": "chara_card_v3", "data": {"name": "Three", "description": "d3", "first_mes": "hi"}}
+V2_CARD = {"spec": "chara_card_v2", "data": {"name": "Two", "description": "d2"}}
+MAKERS = {
+    "tEXt": text_chunk,
+    "zTXt": ztxt_chunk,
+    "iTXt": itxt_chunk,
+    "iTXt-plain": lambda k, o: itxt_chunk(k, o, compressed=False, lang=b"", translated=""),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(MAKERS))
+@pytest.mark.parametrize("key", ["ccv3", "chara"])
+def test_png_each_chunk_type_and_keyword(kind, key):
+    data = png(chunk(b"tEXt", b"Software\x00paint"), MAKERS[kind](key, V3_CARD))
+    assert importers.sniff_card(data, "c.png") == 0.6
+    result = importers.load_card(data, "c.png")
+    assert result.value["label"] == "Three" and result.value["persona"] == {"character": "d3"}
+    ctype = kind.split("-")[0]
+    assert f"read from the PNG {key!r} {ctype} chunk" in result.report.warnings
+    # the import report stays itemised
+    assert "description → persona.character" in result.report.carried
+    assert [d.field for d in result.report.dropped] == ["data.first_mes"]
+    assert tavern.png_text_chunks(data)["software"] == b"paint"
+
+
+@pytest.mark.parametrize("chara_kind", sorted(MAKERS))
+@pytest.mark.parametrize("ccv3_kind", sorted(MAKERS))
+def test_png_ccv3_preferred_across_chunk_types(ccv3_kind, chara_kind):
+    for order in ((MAKERS[chara_kind]("chara", V2_CARD), MAKERS[ccv3_kind]("ccv3", V3_CARD)),
+                  (MAKERS[ccv3_kind]("ccv3", V3_CARD), MAKERS[chara_kind]("chara", V2_CARD))):
+        assert importers.load_card(png(*order), "c.png").value["label"] == "Three"
+
+
+def test_png_first_chunk_of_a_keyword_wins_and_later_ones_are_not_inflated():
+    bad_later = chunk(b"zTXt", b"chara\x00\x00" + b"not zlib")
+    data = png(text_chunk("chara", V2_CARD), bad_later)
+    assert importers.load_card(data, "c.png").value["label"] == "Two"
+    # other keywords in compressed chunks are skipped, not inflated
+    assert tavern.png_text_chunks(png(chunk(b"zTXt", b"Comment\x00\x00junk"), text_chunk("chara", V2_CARD))).keys() == {"chara"}
+
+
+def _bomb(size: int) -> bytes:
+    comp = zlib.compressobj(9)
+    block = bytes(1 << 20)
+    parts = [comp.compress(block) for _ in range(size >> 20)]
+    parts.append(comp.flush())
+    return b"".join(parts)
+
+
+BOMB = _bomb(64 << 20)  # 64 MiB of zeros in ~64 KiB
+
+
+@pytest.mark.parametrize("kind", ["zTXt", "iTXt"])
+def test_png_compression_bomb_refused(kind):
+    assert len(BOMB) < 200_000
+    if kind == "zTXt":
+        body = b"ccv3\x00\x00" + BOMB
+    else:
+        body = b"ccv3\x00\x01\x00en\x00\x00" + BOMB
+    data = png(chunk(kind.encode(), body))
+    with pytest.raises(LwError) as info:
+        importers.load_card(data, "bomb.png")
+    msg = str(info.value)
+    assert "bomb.png" in msg and "more than" in msg and "refused" in msg and kind in msg
+    assert importers.sniff_card(data, "bomb.png") == 0.0
+
+
+def test_png_decompression_limit_is_exact(monkeypatch):
+    monkeypatch.setattr(tavern, "MAX_TEXT_CHUNK", 100)
+    raw = b"A" * 100
+    assert tavern._inflate(zlib.compress(raw), "x") == raw
+    with pytest.raises(LwError, match="more than 100 bytes"):
+        tavern._inflate(zlib.compress(raw + b"A"), "x")
+
+
+GOOD_Z = zlib.compress(b64(V2_CARD))
+
+
+@pytest.mark.parametrize(
+    ("body_or_chunk", "match"),
+    [
+        (chunk(b"zTXt", b"chara\x00\x00" + GOOD_Z[:-6]), "truncated zlib"),
+        (chunk(b"zTXt", b"chara\x00\x00" + b"\x78\x9c garbage"), "corrupt zlib"),
+        (chunk(b"zTXt", b"chara\x00\x00" + GOOD_Z + b"xx"), "stray byte"),
+        (chunk(b"zTXt", b"chara\x00\x01" + GOOD_Z), "compression method 1"),
+        (chunk(b"zTXt", b"chara\x00"), "missing compression method"),
+        (chunk(b"zTXt", b"chara"), "no keyword separator"),
+        (chunk(b"zTXt", b"chara\x00\x00" + GOOD_Z, crc=7), "zTXt chunk at byte 33 fails its CRC"),
+        (chunk(b"iTXt", b"chara\x00\x01\x00en\x00\x00" + GOOD_Z, crc=7), "iTXt chunk at byte 33 fails its CRC"),
+        (chunk(b"iTXt", b"chara\x00\x01\x00en\x00\x00" + GOOD_Z[:10]), "truncated zlib"),
+        (chunk(b"iTXt", b"chara\x00\x02\x00en\x00\x00" + GOOD_Z), "compression flag 2"),
+        (chunk(b"iTXt", b"chara\x00\x01\x05en\x00\x00" + GOOD_Z), "compression method 5"),
+        (chunk(b"iTXt", b"chara\x00\x00\x00en" + b64(V2_CARD)), "language tag"),
+        (chunk(b"iTXt", b"chara\x00\x00\x00"), "language tag"),
+        (chunk(b"iTXt", b"chara\x00"), "missing compression flag"),
+        (chunk(b"iTXt", b"chara\x00\x00\x00en\x00\xff\xfe\x00" + b64(V2_CARD)), "not valid UTF-8"),
+        (chunk(b"iTXt", b"chara\x00\x00\x00en\x00\x00" + b"\xff" + b64(V2_CARD)), "not valid UTF-8"),
+        (chunk(b"iTXt", b"chara\x00\x00\x00en\x00\x00" + b"@@not base64"), "'chara' iTXt chunk is not valid base64"),
+        (chunk(b"zTXt", b"ccv3\x00\x00" + zlib.compress(base64.b64encode(b"[1,"))), "'ccv3' zTXt chunk does not hold UTF-8 JSON"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else None,
+)
+def test_png_corrupt_compressed_chunks_refused(body_or_chunk, match):
+    with pytest.raises(LwError, match=match) as info:
+        importers.load_card(png(body_or_chunk), "card.png")
+    assert info.value.file == "card.png"
+
+
+def test_png_truncated_inside_compressed_chunk():
+    data = png(ztxt_chunk("ccv3", V3_CARD))
+    cut = data[:len(tavern.PNG_SIGNATURE) + 25 + 20]
+    with pytest.raises(LwError, match="truncated PNG chunk b'zTXt'") as info:
+        importers.load_card(cut, "card.png")
+    assert "card.png" in str(info.value)
+
+
+def test_png_compressed_chunk_size_limit(monkeypatch):
+    monkeypatch.setattr(tavern, "MAX_TEXT_CHUNK", 50)
+    with pytest.raises(LwError, match="text chunk larger than 50"):
+        tavern.png_text_chunks(png(ztxt_chunk("ccv3", {"name": "x" * 300, "description": "y" * 300})))
