@@ -435,8 +435,16 @@ def _run_check(pack: CompiledPack, command: str, spec: Mapping[str, Any], rest: 
         return CommandResult(pack.id, command, "check", data,
                              render_total(pack, stat, done.modifier or 0, result, locale))
     data["check"] = result.to_json()
+    kept = False
+    if sheet is not None:
+        # the sheet keeps its most recent check (what luck and push commands work on)
+        from lwcore.rules.subsystems import remember_check
+
+        remember_check(sheet, result, stat=stat, value=value,
+                       **({"modifier": done.modifier} if done.modifier is not None else {}))
+        kept = True
     return CommandResult(pack.id, command, "check", data, render_check(pack, result, locale, stat=stat,
-                                                                         modifier=done.modifier))
+                                                                         modifier=done.modifier), sheet_changed=kept)
 
 
 def _run_st(pack: CompiledPack, command: str, rest: str, sheet: Sheet | None, rng: random.Random | None,
@@ -513,6 +521,29 @@ def _run_tool(engine: RulesEngine | None, pack: CompiledPack, command: str, spec
         result = subsystems.run(engine, pack, tool, sheet, table_name=spec.get("table"), rng=rng, locale=locale)
     elif kind == "tally":
         result = subsystems.run(engine, pack, tool, sheet, rng=rng, faces=faces)
+    elif kind in ("luck", "push"):
+        # on the sheet's most recent check (kept in its state by every check command)
+        from dataclasses import replace
+
+        check, kept = subsystems.last_check(sheet)
+        keep = {k: kept[k] for k in ("stat", "value", "modifier") if k in kept}
+        assert sheet is not None
+        if kind == "luck":
+            result = subsystems.run(engine, pack, tool, sheet, check=check,
+                                    want=subsystems.rank_named(pack, _norm(rest).strip() or None))
+            subsystems.remember_check(sheet, subsystems.after_luck(pack, check, result), **keep)
+        else:
+            if _norm(rest).strip():
+                raise CommandError(f".{command} takes nothing: it re-rolls the last check", expected=f".{command}")
+            result = subsystems.run(engine, pack, tool, sheet, previous=check, modifier=int(kept.get("modifier") or 0),
+                                    rng=rng, faces=faces)
+            assert result.check is not None
+            subsystems.remember_check(sheet, replace(result.check, flags={**dict(result.check.flags),
+                                                                          **result.flags}), **keep)
+        text = render_subsystem(pack, result, locale)
+        if result.check is not None:  # a push: name the stat the kept check was on
+            text = f"{render_check(pack, result.check, locale, stat=keep.get('stat'))} [{word(pack, 'pushed', locale)}]"
+        return CommandResult(pack.id, command, tool, result.to_json(), text, sheet_changed=True)
     else:
         raise CommandError(f".{command}: the {kind!r} subsystem has no command form", expected="use the API")
     changed = bool(result.changes)

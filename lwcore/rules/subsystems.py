@@ -227,6 +227,75 @@ def sanity(pack: CompiledPack, data: Mapping[str, Any], sheet: Sheet | None, *, 
                            changes=changes, flags=flags, rolls=rolls, check=check)
 
 
+# --- the last check kept on a sheet ------------------------------------------------------------
+
+LAST_CHECK = "last_check"
+"""The key of ``Sheet.state`` that keeps the character's most recent check (what ``luck`` and
+``push`` work on, and ``opposed`` may compare): ``CheckResult.to_json()`` plus ``stat``/``value``."""
+
+
+def check_from_json(data: Mapping[str, Any]) -> CheckResult:
+    """A :class:`CheckResult` back from its ``to_json()`` form (unknown keys ignored)."""
+    from dataclasses import fields
+
+    from lwcore.rules.compiled import CheckResult
+
+    names = {f.name for f in fields(CheckResult)}
+    kwargs = {k: v for k, v in data.items() if k in names}
+    try:
+        kwargs["dice"] = tuple(kwargs.get("dice") or ())
+        kwargs["flags"] = dict(kwargs.get("flags") or {})
+        kwargs["modifiers"] = dict(kwargs.get("modifiers") or {})
+        kwargs["params"] = dict(kwargs.get("params") or {})
+        return CheckResult(**kwargs)
+    except TypeError as exc:
+        raise SubsystemError(f"the kept check is malformed: {exc}") from None
+
+
+def remember_check(sheet: Sheet, result: CheckResult, **extra: Any) -> None:
+    """Keep ``result`` as the sheet's most recent check (in ``sheet.state``)."""
+    sheet.state[LAST_CHECK] = {**result.to_json(), **extra}
+
+
+def last_check(sheet: Sheet | None) -> tuple[CheckResult, dict[str, Any]]:
+    """The sheet's most recent check and its stored record; :class:`SubsystemError` if none."""
+    kept = sheet.state.get(LAST_CHECK) if sheet is not None else None
+    if not isinstance(kept, Mapping):
+        raise SubsystemError("this character has no earlier check", expected="make a check first")
+    return check_from_json(kept), dict(kept)
+
+
+def rank_named(pack: CompiledPack, word: str | None) -> str | None:
+    """The rank id ``word`` names: a rank id or its label in any locale (any case); ``None``
+    for no word; an unknown word is returned as given (the subsystem then says so)."""
+    if word is None or not word.strip():
+        return None
+    key = word.strip().casefold()
+    res = pack.resolution
+    ranks: list[str] = []
+    if res is not None:
+        for group in (res.ranks, *res.variants.values()):
+            ranks += [r.id for r in group if r.id not in ranks]
+    locales = {"en", "zh", *(str(k) for k in (pack.model.labels or {}))}
+    for rank_id in ranks:
+        if key == rank_id.casefold() or any(key == pack.label(rank_id, loc).casefold() for loc in locales):
+            return rank_id
+    return word.strip()
+
+
+def after_luck(pack: CompiledPack, check: CheckResult, result: SubsystemResult) -> CheckResult:
+    """``check`` as it stands once ``result`` (a luck spend) lowered its roll: the new roll graded
+    by the pack, flagged ``luck_spent`` (so a kept check shows luck was used)."""
+    from dataclasses import replace
+
+    new_roll = int(result.values["new_roll"])
+    (rank,) = pack.outcomes(check.raw_target, [new_roll], difficulty=check.difficulty, variant=check.variant)
+    margin = check.margin + (check.roll - new_roll) if isinstance(check.margin, int) else check.margin
+    return replace(check, roll=new_roll, rank=rank.id, success=rank.success, critical=rank.critical,
+                   fumble=rank.fumble, tier=rank.tier, margin=margin,
+                   flags={**dict(rank.flags), "luck_spent": int(result.values["cost"])})
+
+
 # --- luck -----------------------------------------------------------------------------------
 
 
@@ -391,8 +460,10 @@ def table(pack: CompiledPack, data: Mapping[str, Any], *, table_name: str | None
 
 
 def push(pack: CompiledPack, data: Mapping[str, Any], *, previous: CheckResult, pushed: bool = False,
-         rng: random.Random | None = None, faces: Sequence[int] | None = None, name: str = "push") -> SubsystemResult:
-    """Re-roll a failed check once with the same target, difficulty and dice; flagged pushed."""
+         rng: random.Random | None = None, faces: Sequence[int] | None = None, modifier: int = 0,
+         name: str = "push") -> SubsystemResult:
+    """Re-roll a failed check once with the same target, difficulty and dice (and ``modifier``,
+    the value a modifier-style check added to the roll); flagged pushed."""
     if pushed or previous.flags.get("pushed"):
         raise SubsystemError("a pushed roll cannot be pushed again")
     if previous.success:
@@ -400,7 +471,7 @@ def push(pack: CompiledPack, data: Mapping[str, Any], *, previous: CheckResult, 
     if previous.fumble and data.get("forbid_fumble", False):
         raise SubsystemError("a fumble cannot be pushed")
     again = pack.check(previous.raw_target, difficulty=previous.difficulty, variant=previous.variant,
-                       modifiers=previous.modifiers, params=previous.params, rng=rng, faces=faces)
+                       modifiers=previous.modifiers, modifier=modifier, params=previous.params, rng=rng, faces=faces)
     flags = {"pushed": True}
     if not again.success:
         flags["dire"] = True

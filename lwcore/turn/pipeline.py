@@ -286,8 +286,11 @@ def state_texts(room: Room, locale: str, *, history_limit: int = HISTORY_IN_PROM
         sheet_lines.append("; ".join(f"{pack.display_name(k, locale)} {_fmt(v)}" for k, v in sheet_values(sheet).items()))
         if sheet.expressions:
             sheet_lines.append("; ".join(f"&{k}={v}" for k, v in sheet.expressions.items()))
-        if sheet.state:
-            sheet_lines.append(("状态：" if zh else "State: ") + json.dumps(sheet.state, ensure_ascii=False))
+        from lwcore.rules.subsystems import LAST_CHECK
+
+        shown_state = {k: v for k, v in sheet.state.items() if k != LAST_CHECK}  # already a check event
+        if shown_state:
+            sheet_lines.append(("状态：" if zh else "State: ") + json.dumps(shown_state, ensure_ascii=False))
         notes = sheet.extra.get("notes")
         if isinstance(notes, str) and notes.strip():
             sheet_lines.append(notes.strip())

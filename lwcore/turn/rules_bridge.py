@@ -102,6 +102,14 @@ def resolve_check(
         variant=variant if variant is not None else spec.get("variant"),
         modifiers=counts, params=dict(params), rng=rng, faces=faces, command=word,
     )
+    from lwcore.rules import subsystems
+
+    if done.roll_only:
+        sheet.state.pop(subsystems.LAST_CHECK, None)
+    else:
+        # kept for luck / push / opposed (saved with the sheet)
+        subsystems.remember_check(sheet, done.result, stat=canonical, value=value,
+                                  **({"modifier": done.modifier} if done.modifier is not None else {}))
     out = {"skill": canonical, "skill_label": pack.display_name(canonical, locale), "value": value,
            "value_is": value_is, **_graded(pack, done.result, locale)}
     if done.modifier is not None:
@@ -115,8 +123,12 @@ def resolve_check(
 
 # --- subsystems ---------------------------------------------------------------------------------
 
-NEEDS_A_CHECK = ("luck", "opposed", "push", "advantage")
-"""Subsystem kinds that work on earlier check results, not on a sheet: not run by a tool."""
+NEEDS_A_CHECK = ("advantage",)
+"""Subsystem kinds no tool runs (how modifiers net is applied inside every check)."""
+
+ON_EARLIER_CHECKS = ("luck", "opposed", "push")
+"""Subsystem kinds that work on a character's most recent check (kept in the sheet's ``state``
+under :data:`lwcore.rules.subsystems.LAST_CHECK` by every check the turn makes)."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +193,8 @@ def subsystem_kwargs(target: SubsystemTarget, *, loss: str | None, skill: str | 
         return kwargs
     if kind in NEEDS_A_CHECK:
         raise LwError(f"the {target.name!r} subsystem works on earlier check results; no tool runs it")
+    if kind in ON_EARLIER_CHECKS:
+        raise LwError(f"the {target.name!r} subsystem works on the last check: run it with run_on_checks")
     takes = {"sanity": {"loss", "bonus", "penalty"}, "growth": {"skill"}, "random_madness": {"table"},
              "table": {"table"}, "tally": {"modifier"}}.get(kind, set())
     extra = [k for k, v in (*given.items(), ("bonus", bonus), ("penalty", penalty)) if v and k not in takes]
@@ -230,9 +244,73 @@ def tool_notes(pack: CompiledPack, locale: str) -> str:
             uses.append("loss S/F")
         elif target.kind == "growth":
             uses.append("skill")
+        elif target.kind in ("luck", "push"):
+            uses.append("last check" if not locale.startswith("zh") else "上一次检定")
+        elif target.kind == "opposed":
+            uses.append("opponent [skill, opponent_skill]")
         elif target.kind in ("random_madness", "table"):
             uses.append("table " + "|".join(str(t) for t in (target.data.get("tables") or {})))
         uses += words.get(name, [])
         items.append(f"{name} ({', '.join(uses)})" if uses else name)
     head = "subsystem_check 可用的子系统：" if locale.startswith("zh") else "Subsystems for subsystem_check: "
     return head + "; ".join(items)
+
+
+def run_on_checks(kernel: Kernel, room: Any, target: SubsystemTarget, sheet: Sheet, *, opponent: str | None,
+                  skill: str | None, opponent_skill: str | None, want: str | None, rng: random.Random,
+                  locale: str, variant: str | None) -> tuple[Any, dict[str, Any], list[str]]:
+    """Run a ``luck`` / ``push`` / ``opposed`` subsystem on the most recent checks kept in the
+    sheets' ``state`` (``opposed`` may roll both checks instead, given ``skill``).
+    Returns ``(SubsystemResult, extra output, member ids whose sheet changed)``; the kept check
+    is replaced by its new form (luck lowers its roll, a push is flagged ``pushed``)."""
+    from dataclasses import replace
+
+    from lwcore.rules import engine_for, subsystems
+
+    engine = engine_for(kernel)
+    pack = room.pack
+    member_id = next(m for m, s in room.sheets.items() if s is sheet)
+    kind = target.kind
+    if kind in ("luck", "push"):
+        if opponent or skill or opponent_skill:
+            raise LwError(f"the {target.name!r} subsystem works on the character's last check only",
+                          expected="no opponent/skill")
+        if want and kind == "push":
+            raise LwError("push takes no want", expected="no want")
+        check, kept = subsystems.last_check(sheet)
+        keep = {k: kept[k] for k in ("stat", "value", "modifier") if k in kept}
+        if kind == "luck":
+            result = engine.subsystem(pack.id, target.name, sheet, check=check, want=subsystems.rank_named(pack, want))
+            subsystems.remember_check(sheet, subsystems.after_luck(pack, check, result), **keep)
+        else:
+            result = engine.subsystem(pack.id, target.name, previous=check, modifier=int(kept.get("modifier") or 0),
+                                      rng=rng)
+            assert result.check is not None
+            subsystems.remember_check(sheet, replace(result.check, flags={**dict(result.check.flags),
+                                                                          **result.flags}), **keep)
+        return result, {"stat": keep.get("stat")}, [member_id]
+    # opposed
+    if want:
+        raise LwError("opposed takes no want", expected="opponent [skill, opponent_skill]")
+    if not opponent:
+        raise LwError(f"the {target.name!r} subsystem needs opponent", expected="the other character")
+    other_id, other = room.sheet_of(opponent)
+    if other is sheet:
+        raise LwError("a character cannot oppose themself", expected="another character")
+    extra: dict[str, Any] = {"opponent": other.name, "opponent_member": other_id}
+    if skill or opponent_skill:
+        if not skill:
+            raise LwError("rolling both checks needs skill", expected="skill (and opponent_skill)")
+        rolled = []
+        for who, what in ((sheet, skill), (other, opponent_skill or skill)):
+            rolled.append(resolve_check(kernel, pack.id, variant, who, skill=what, difficulty=None, modifiers=[],
+                                        params={}, rng=rng, locale=locale))
+        extra["checks"] = rolled
+    first, _ = subsystems.last_check(sheet)
+    try:
+        second, _ = subsystems.last_check(other)
+    except LwError:
+        raise LwError(f"{other.name} has no earlier check", expected="opponent_skill to roll one") from None
+    result = engine.subsystem(pack.id, target.name, first=first, second=second)
+    changed = [member_id, other_id] if (skill or opponent_skill) else []
+    return result, extra, changed

@@ -184,6 +184,7 @@ def skill_check(args: SkillCheckArgs, ctx: ToolContext) -> dict[str, Any]:
         outcome = resolve_check(ctx, sheet, args)
     except LwError as exc:
         raise ToolError(str(exc)) from None
+    ctx.room.mark(f"sheet:{member_id}")  # the check is kept in the sheet's state (luck, push, opposed)
     result = {"character": sheet.name, "member": member_id, **outcome}
     if args.reason:
         result["reason"] = args.reason
@@ -220,6 +221,13 @@ class SubsystemCheckArgs(BaseModel):
     table: str | None = Field(default=None, max_length=64, description="for a table subsystem: which table")
     bonus: int = Field(default=0, ge=0, le=10, description="bonus dice, when the subsystem rolls a check")
     penalty: int = Field(default=0, ge=0, le=10, description="penalty dice, when the subsystem rolls a check")
+    opponent: str | None = Field(default=None, max_length=64,
+                                 description="for an opposed subsystem: the other character (member id or name)")
+    opponent_skill: str | None = Field(default=None, max_length=64, description=(
+        "for an opposed subsystem: the opponent's skill when both checks are rolled now (default: skill); "
+        "leave skill and opponent_skill out to compare both characters' last checks"))
+    want: str | None = Field(default=None, max_length=64, description=(
+        "for a luck subsystem: the result level to buy (default: the next success level)"))
     args: dict[str, int | str | bool] = Field(default_factory=dict,
                                               description="other arguments the subsystem declares")
     reason: str = Field(default="", max_length=300, description="what caused the check")
@@ -236,20 +244,35 @@ def subsystem_check(args: SubsystemCheckArgs, ctx: ToolContext) -> dict[str, Any
     try:
         member_id, sheet = room.sheet_of(args.character)
         target = rules_bridge.find_subsystem(room.pack, args.subsystem)
-        kwargs = rules_bridge.subsystem_kwargs(
-            target, loss=args.loss, skill=args.skill, table=args.table, bonus=args.bonus, penalty=args.penalty,
-            args=args.args, locale=ctx.locale,
-        )
-        before = (sheet.stored(), repr(sheet.state))
-        result = engine_for(ctx.kernel).subsystem(room.pack.id, target.name, sheet, rng=ctx.rng, **kwargs)
+        extra: dict[str, Any] = {}
+        if target.kind in rules_bridge.ON_EARLIER_CHECKS and target.data.get("computer") is None:
+            unused = [k for k in ("loss", "table", "bonus", "penalty", "args") if getattr(args, k)]
+            if unused:
+                raise LwError(f"the {target.name!r} subsystem does not take {', '.join(unused)}",
+                              expected="opponent, skill, opponent_skill (opposed) or want (luck)")
+            result, extra, changed = rules_bridge.run_on_checks(
+                ctx.kernel, room, target, sheet, opponent=args.opponent, skill=args.skill,
+                opponent_skill=args.opponent_skill, want=args.want, rng=ctx.rng, locale=ctx.locale,
+                variant=room.file.variant)
+            room.mark(*(f"sheet:{m}" for m in changed))
+        else:
+            unused = [k for k in ("opponent", "opponent_skill", "want") if getattr(args, k)]
+            if unused:
+                raise LwError(f"the {target.name!r} subsystem does not take {', '.join(unused)}")
+            kwargs = rules_bridge.subsystem_kwargs(
+                target, loss=args.loss, skill=args.skill, table=args.table, bonus=args.bonus, penalty=args.penalty,
+                args=args.args, locale=ctx.locale,
+            )
+            before = (sheet.stored(), repr(sheet.state))
+            result = engine_for(ctx.kernel).subsystem(room.pack.id, target.name, sheet, rng=ctx.rng, **kwargs)
+            if (sheet.stored(), repr(sheet.state)) != before:
+                room.mark(f"sheet:{member_id}")
     except LwError as exc:
         raise ToolError(str(exc)) from None
-    if (sheet.stored(), repr(sheet.state)) != before:
-        room.mark(f"sheet:{member_id}")
     pack = room.pack
     data = result.to_json()
     text = render_subsystem(pack, result, ctx.locale)
-    out: dict[str, Any] = {"character": sheet.name, "member": member_id, **data, "text": text}
+    out: dict[str, Any] = {"character": sheet.name, "member": member_id, **data, **extra, "text": text}
     if target.command:
         out["command"] = target.command
     if result.check is not None:
@@ -259,7 +282,8 @@ def subsystem_check(args: SubsystemCheckArgs, ctx: ToolContext) -> dict[str, Any
     if args.reason:
         out["reason"] = args.reason
     json_ready = {k: v for k, v in out.items() if k != "system"}
-    ctx.events.append({"kind": "subsystem", "audience": "all", "summary": f"{sheet.name} {text}", **json_ready})
+    summary = f"{sheet.name} vs {extra['opponent']}: {text}" if "opponent" in extra else f"{sheet.name} {text}"
+    ctx.events.append({"kind": "subsystem", "audience": "all", "summary": summary, **json_ready})
     return json_ready
 
 

@@ -59,7 +59,9 @@ def test_cmd_with_sheet_file(home: Path, capsys: pytest.CaptureFixture[str]) -> 
                         "--dice", "6", "--json")
     assert code == 0, err
     data = json.loads(out)
-    assert data["data"]["modifier"] == 14 and data["data"]["check"]["rank"] == "made" and not data["sheet_changed"]
+    assert data["data"]["modifier"] == 14 and data["data"]["check"]["rank"] == "made"
+    # the sheet keeps its last check (for luck / push commands), so it is written back
+    assert data["sheet_changed"] and "last_check:" in sheet.read_text(encoding="utf-8")
     code, out, _ = lw(capsys, "--data-dir", str(home), "cmd", "tiny", ".t mgt dc20", "--sheet", str(sheet), "--dice", "5")
     assert out.strip() == "might +14: 1d20=5+14=19 vs 20 Missed"
 

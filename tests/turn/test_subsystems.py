@@ -107,7 +107,11 @@ def test_other_subsystem_kinds_and_command_fixed_arguments(kernel, room_dir: Pat
     ({"subsystem": "sanity"}, "needs loss"),
     ({"subsystem": "sanity", "loss": "1/1d3", "skill": "侦查"}, "does not take skill"),
     ({"subsystem": "sanity", "loss": "1/1d3", "args": {"x": 1}}, "does not take x"),
-    ({"subsystem": "luck"}, "earlier check results"),
+    ({"subsystem": "luck"}, "no earlier check"),
+    ({"subsystem": "push"}, "no earlier check"),
+    ({"subsystem": "opposed"}, "needs opponent"),
+    ({"subsystem": "luck", "loss": "1/1d3"}, "does not take loss"),
+    ({"subsystem": "sanity", "loss": "1/1d3", "opponent": "p2"}, "does not take opponent"),
     ({"subsystem": "sanity", "loss": "1/1dx"}, "1/1dx"),
     ({"subsystem": "sanity", "loss": "1/1d3", "character": "nobody"}, "nobody"),
 ])
@@ -124,7 +128,8 @@ def test_subsystems_are_listed_for_the_model_from_pack_data(kernel, room_dir: Pa
     line = next(x for x in world.splitlines() if x.startswith("subsystem_check"))
     assert "sanity (理智, loss S/F, .sc)" in line and "growth (skill, .en)" in line
     assert "random_madness (table realtime|summary, .ti, .li)" in line
-    assert "luck" not in line and "opposed" not in line  # they need earlier check results
+    assert "luck (幸运, 上一次检定, .luck)" in line and "push (上一次检定, .push)" in line and "opposed (opponent" in line
+    assert "advantage" not in line  # nets modifiers inside every check; no tool runs it
 
 
 # --- the room's sheets are kernel sheets -------------------------------------------------------
