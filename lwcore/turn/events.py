@@ -111,6 +111,8 @@ def subsystem_line(pack: CompiledPack, data: Mapping[str, Any], locale: str) -> 
 
     text = render_subsystem(pack, subsystem_result(pack, data), locale)
     who = data.get("character")
+    if who and data.get("opponent"):
+        return f"{who} vs {data['opponent']}: {text}"  # an opposed roll names both sides
     return f"{who} {text}" if who else text
 
 
