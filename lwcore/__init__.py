@@ -31,12 +31,22 @@ if TYPE_CHECKING:
     from lwcore.plugins import InProcessPlugin, PluginRecord
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'lwcore' has no attribute {name!r}")
-    import importlib
+def lazy_exports(package: str, table: dict[str, str]) -> Any:
+    """A module ``__getattr__`` importing ``table[name]`` (a module path) on first access and
+    caching the value in the package's namespace; shared by ``lwcore`` and its subpackages."""
+    import sys
 
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+    def __getattr__(name: str) -> Any:
+        module = table.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        import importlib
+
+        value = getattr(importlib.import_module(module), name)
+        setattr(sys.modules[package], name, value)
+        return value
+
+    return __getattr__
+
+
+__getattr__ = lazy_exports(__name__, _LAZY)

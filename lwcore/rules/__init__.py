@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from lwcore import lazy_exports
+
 _LAZY = {
     "RulesEngine": "lwcore.rules.engine",
     "PackSource": "lwcore.rules.engine",
@@ -57,12 +59,4 @@ def engine_for(kernel: Kernel) -> RulesEngine:
     return engine
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'lwcore.rules' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _LAZY)
