@@ -14,7 +14,9 @@ class LwError(Exception):
     """A located, human-readable error caused by input.
 
     ``str()`` reads ``file:line:column: message (expected …)``, leaving out what is unknown.
-    Lines and columns are 1-based.
+    Lines and columns are 1-based; ``byte`` is a 0-based byte offset into the file when the
+    error is about bytes (an encoding error). ``code`` is a short stable word for machines
+    (``--json`` outputs), e.g. ``limit``, ``encoding``, ``syntax``.
     """
 
     def __init__(
@@ -25,6 +27,8 @@ class LwError(Exception):
         line: int | None = None,
         column: int | None = None,
         expected: str | None = None,
+        byte: int | None = None,
+        code: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -32,6 +36,10 @@ class LwError(Exception):
         self.line = line
         self.column = column
         self.expected = expected
+        self.byte = byte
+        self.code = code
+        self.secret = False
+        """Set when the message may quote keeper-only data (see :func:`public_message`)."""
 
     @property
     def location(self) -> str:
@@ -52,7 +60,9 @@ class LwError(Exception):
             "file": self.file,
             "line": self.line,
             "column": self.column,
+            "byte": self.byte,
             "expected": self.expected,
+            "code": self.code,
         }
 
 
@@ -62,3 +72,39 @@ class PluginError(LwError):
 
 class CapabilityError(LwError):
     """A plugin asked for a kernel service its manifest does not declare in ``needs``."""
+
+
+class LwErrors(LwError):
+    """Several located problems found in one pass (validation reports them all at once).
+
+    ``str()`` is one problem a line; ``errors`` holds each :class:`LwError`; the first one's
+    location is this error's own.
+    """
+
+    def __init__(self, errors: list[LwError]) -> None:
+        if not errors:
+            raise ValueError("LwErrors needs at least one error")
+        first = errors[0]
+        super().__init__(
+            first.message, file=first.file, line=first.line, column=first.column,
+            expected=first.expected, byte=first.byte, code=first.code,
+        )
+        self.errors = list(errors)
+
+    def __str__(self) -> str:
+        return "\n".join(LwError.__str__(e) for e in self.errors)
+
+    def to_json(self) -> dict[str, object]:
+        out = LwError.to_json(self)
+        out["errors"] = [LwError.to_json(e) for e in self.errors]
+        return out
+
+
+def public_message(error: LwError) -> str:
+    """What a player may be shown of ``error``: the whole message, unless the error is
+    marked ``secret`` (it may quote keeper-only data), then only where it is and that the
+    keeper can see the details."""
+    if not getattr(error, "secret", False):
+        return str(error)
+    where = f"{error.file}: " if error.file else ""
+    return f"{where}the room has a problem only the keeper can see (run the command as the keeper)"

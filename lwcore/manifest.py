@@ -196,7 +196,7 @@ class ManifestCache:
             self._dirty = True
         if not self._dirty or self.path is None:
             return
-        from lwcore.fileio import atomic_write_text
+        from lwcore.io.atomic import atomic_write_text
 
         try:
             payload = {"engine": __version__, "manifests": self._entries}

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from lwcore.errors import LwError
-from lwcore.fileio import atomic_write_text
+from lwcore.io.atomic import atomic_write_text
 
 SETTINGS_NAME = "plugins.json"
 

@@ -38,16 +38,37 @@ def example_room(data_dir: Path, *, fresh: bool) -> Path:
 
 
 def _read_reply(path: str) -> Any:
-    import json
+    from lwcore.io.safe_json import read_json
+
+    return read_json(path)
+
+
+def _load_for(path: Path, kernel: Any, actor: str | None, *, player_facing: bool) -> Any:
+    """Load the room; when the output is a player's view, an error that may quote keeper-only
+    data is shown without its details (the keeper sees them)."""
+    from lwcore.errors import public_message
+    from lwcore.turn.room import Room
 
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise LwError(f"cannot read the reply: {exc.strerror or exc}", file=path) from None
+        return Room.load(path, kernel)
+    except LwError as exc:
+        if player_facing and exc.secret and not _is_keeper_ref(path, actor):
+            raise LwError(public_message(exc)) from None
+        raise
+
+
+def _is_keeper_ref(path: Path, actor: str | None) -> bool:
+    """Whether ``actor`` names the room's keeper (read from ``room.yaml`` alone)."""
+    if actor is None:
+        return False
+    from lwcore.io.safe_yaml import read_yaml
+    from lwcore.turn.room import ROOM_FILE, room_folder
+
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise LwError(f"reply is not JSON: {exc.msg}", file=path, line=exc.lineno, column=exc.colno) from None
+        keeper = (read_yaml(room_folder(path) / ROOM_FILE) or {}).get("keeper") or {}
+    except (LwError, AttributeError):
+        return False
+    return isinstance(keeper, dict) and actor in (keeper.get("id"), keeper.get("name"))
 
 
 def _print_compiled(compiled: Any) -> None:
@@ -117,18 +138,32 @@ def turn(
 ) -> None:
     """Compile one keeper turn for ROOM (default: the bundled example room) and print the
     provider payload; with --reply or --endpoint, apply the model's tool calls to the room."""
-    import random
-
-    from lwcore.turn import pipeline
-    from lwcore.turn.room import Room
-    from lwcore.turn.view import player_view, render_text
+    from lwcore.turn.room import room_lock
 
     kernel = state(ctx).kernel
     path = Path(room) if room else example_room(kernel.data_dir, fresh=fresh)
-    loaded = Room.load(path, kernel)
+    writes = bool(reply_file or endpoint) and say is not None
+    reply = _read_reply(reply_file) if reply_file else None
+    with room_lock(path, shared=not writes):
+        loaded = _load_for(path, kernel, actor, player_facing=view and not writes and say is None)
+        _turn_in_room(kernel, loaded, say=say, actor=actor, provider=provider, as_json=as_json, reply=reply,
+                      reply_given=reply_file is not None, endpoint=endpoint, key_env=key_env, model=model,
+                      max_steps=max_steps, seed=seed, view=view)
+
+
+def _turn_in_room(
+    kernel: Any, loaded: Any, *, say: str | None, actor: str | None, provider: str | None, as_json: bool,
+    reply: Any, reply_given: bool, endpoint: str | None, key_env: str | None, model: str | None, max_steps: int,
+    seed: int | None, view: bool,
+) -> None:
+    import random
+
+    from lwcore.turn import pipeline
+    from lwcore.turn.view import player_view, render_text
+
     rng = random.Random(seed) if seed is not None else None
     if say is None:
-        if reply_file or endpoint:
+        if reply_given or endpoint:
             raise LwError("--reply and --endpoint need --say TEXT (what the player says)")
         if not view:
             raise LwError("nothing to do", expected="--say TEXT, or --view")
@@ -139,7 +174,6 @@ def turn(
             click.echo(render_text(pv))
         return
     protocol = provider or pipeline.DEFAULT_PROVIDER
-    reply = _read_reply(reply_file) if reply_file else None
     api_key = None
     if endpoint:
         adapter = pipeline.adapter_for(kernel, protocol)

@@ -18,7 +18,7 @@ from lwcore.rules.dice import DIGIT, DiceExpr, Drawer, FaceReplay, rng_drawer
 from lwcore.rules.errors import CheckError, DiceError, ExprError, RulepackError, RulesError
 from lwcore.rules.expr import BOOL, LIST, NUM, Context, Expr, compile_expr
 from lwcore.rules.model import Derived, Rank, Rulepack
-from lwcore.rules.yamlpos import Positions
+from lwcore.io.safe_yaml import Positions
 
 INPUT_TARGETS = ("skill", "attribute", "dc")
 MAX_MODIFIER_DICE = 10

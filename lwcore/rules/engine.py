@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import resolve
+from lwcore.errors import LwError
+from lwcore.io.safe_yaml import Positions, read_yaml
 from lwcore.rules.compiled import CheckResult, CompiledPack, compile_pack
 from lwcore.rules.errors import CheckError, RulepackError, RulesError
 from lwcore.rules.merge import MAX_EXTENDS_DEPTH, deep_merge, merge_positions
-from lwcore.rules.yamlpos import Positions, load_yaml
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
@@ -88,14 +89,9 @@ def read_source(source: PackSource) -> tuple[Any, Positions]:
 
         return copy.deepcopy(cached[1]), cached[2]
     try:
-        raw = Path(source.path).read_bytes()
-    except OSError as exc:
-        raise RulepackError(f"cannot read: {exc.strerror or exc}", file=source.path) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RulepackError(f"not UTF-8 (byte {exc.start})", file=source.path) from None
-    data, positions = load_yaml(text.lstrip("\ufeff"), source.path)
+        data, positions = read_yaml(source.path, positions=True)
+    except LwError as exc:
+        raise RulepackError.of(exc) from None
     if data is None:
         data = {}
     if not isinstance(data, dict):

@@ -23,6 +23,14 @@ class ExprError(RulesError):
 class RulepackError(RulesError):
     """A rulepack that cannot be loaded (bad YAML, bad field, bad extends chain…)."""
 
+    @classmethod
+    def of(cls, error: LwError) -> RulepackError:
+        """The same located error (e.g. from the safe YAML reader) as a rulepack error."""
+        return cls(
+            error.message, file=error.file, line=error.line, column=error.column,
+            expected=error.expected, byte=error.byte, code=error.code,
+        )
+
 
 class CheckError(RulesError):
     """A check that cannot be made as asked (unknown difficulty, missing target…)."""

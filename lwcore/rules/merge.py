@@ -10,7 +10,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from lwcore.rules.yamlpos import Path_, Positions
+from lwcore.io.safe_yaml import PathKey, Positions
 
 MAX_EXTENDS_DEPTH = 4
 """How many ``extends`` hops a chain may take (child -> parent -> … -> great-great-parent)."""
@@ -46,9 +46,9 @@ def merge_positions(parent: Positions, child: Positions, child_data: Mapping[str
     Under a path the child *replaced* (a list or a scalar), the parent's positions are dropped.
     """
     out = Positions()
-    replaced: list[Path_] = []
+    replaced: list[PathKey] = []
 
-    def walk(value: Any, path: Path_) -> None:
+    def walk(value: Any, path: PathKey) -> None:
         if isinstance(value, Mapping):
             for key, sub in value.items():
                 walk(sub, path + (key,))

@@ -14,7 +14,7 @@ from typing import Any
 from lwcore.errors import LwError
 from lwcore.rules.errors import RulepackError
 from lwcore.rules.model import Rulepack
-from lwcore.rules.yamlpos import Positions
+from lwcore.io.safe_yaml import Positions
 
 ACTIONS = ("check", "set_stats", "make_char", "show")
 VALUE_IS = ("target", "modifier", "param")

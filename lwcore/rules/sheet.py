@@ -270,36 +270,20 @@ def _fmt(value: Any) -> str:
 
 def load_sheet_file(path: str | Path) -> SheetFile:
     """Read a sheet file (``.json``, else YAML). Located :class:`LwError` on bad input."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise LwError(f"cannot read sheet: {exc.strerror or exc}", file=str(path)) from None
-    try:
-        if path.suffix.lower() == ".json":
-            import json
+    from lwcore.io.models import read_document, validate_model
 
-            data = json.loads(text) if text.strip() else {}
-        else:
-            import yaml
-
-            data = yaml.safe_load(text) or {}
-    except Exception as exc:  # noqa: BLE001 - json/yaml errors
-        raise LwError(f"not a readable sheet: {exc}", file=str(path)) from None
+    data, positions = read_document(path)
+    if data is None:
+        data = {}
     if not isinstance(data, dict):
         raise LwError("a sheet is a mapping (system:, values:, …)", file=str(path), line=1)
-    from pydantic import ValidationError
-
-    try:
-        return SheetFile.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise LwError(f"{where}: {first['msg']}", file=str(path)) from None
+    return validate_model(SheetFile, data, file=path, positions=positions)
 
 
 def save_sheet_file(path: str | Path, sheet: Sheet) -> None:
-    from lwcore.fileio import atomic_write_text
+    """Write a sheet file (``.json`` as JSON, else YAML keeping the file's comments)."""
+    from lwcore.io.atomic import atomic_write_text
+    from lwcore.io.roundtrip import update_yaml_text
 
     path = Path(path)
     data = sheet.to_json()
@@ -308,9 +292,10 @@ def save_sheet_file(path: str | Path, sheet: Sheet) -> None:
 
         text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
     else:
-        import yaml
+        from lwcore.io.text import read_text
 
-        text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+        old = read_text(path) if path.is_file() else ""
+        text = update_yaml_text(old, data)
     atomic_write_text(path, text)
 
 

@@ -616,9 +616,23 @@ def run_turn(
     max_steps: int = MAX_STEPS,
     rng: random.Random | None = None,
 ) -> TurnResult:
-    """Compile one turn and, with ``reply`` or ``endpoint``, apply it (see the module doc)."""
+    """Compile one turn and, with ``reply`` or ``endpoint``, apply it (see the module doc).
+
+    Given a folder, the room is loaded, changed and saved under its lock (exclusive when a
+    reply is applied, so concurrent turns in one room never lose each other's changes).
+    Given a loaded :class:`Room`, the caller holds the lock.
+    """
     if reply is not None and endpoint is not None:
         raise LwError("give a recorded reply or an endpoint, not both")
+    if not isinstance(room, Room):
+        from lwcore.turn.room import room_lock
+
+        with room_lock(room, shared=reply is None and endpoint is None):
+            return run_turn(
+                kernel, Room.load(room, kernel), player_input, provider=provider, actor=actor, reply=reply,
+                endpoint=endpoint, api_key=api_key, model=model, max_tokens=max_tokens, max_steps=max_steps,
+                rng=rng,
+            )
     compiled = compile_turn(kernel, room, player_input, provider=provider, actor=actor, model=model, max_tokens=max_tokens)
     applied = None
     if reply is not None:

@@ -10,7 +10,7 @@ Layout of a room folder::
     history.jsonl      one HistoryEntry (JSON) a line: the turn history
 
 Every model keeps unknown keys and writes them back untouched. Every write is atomic
-(:mod:`lwcore.fileio`): a reader sees the old file or the new one, never half of one.
+(:mod:`lwcore.io.atomic`): a reader sees the old file or the new one, never half of one.
 """
 
 from __future__ import annotations
@@ -20,10 +20,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from lwcore.errors import LwError
-from lwcore.fileio import atomic_write_text
+from lwcore.io.atomic import encode_utf8
+from lwcore.io.limits import JSON_LIMITS
+from lwcore.io.models import read_document, validate_model
+from lwcore.io.paths import confine
+from lwcore.io.roundtrip import dump_yaml, update_yaml_text
+from lwcore.io.safe_json import iter_json_lines
+from lwcore.io.safe_yaml import read_yaml
+from lwcore.io.text import read_text
+from lwcore.io.transaction import FaultHook, FolderTransaction
 from lwcore.rules.sheet import Sheet, SheetFile
 from lwcore.turn.variables import VariableDef
 
@@ -34,6 +42,8 @@ if TYPE_CHECKING:
 ROOM_FILE = "room.yaml"
 VARIABLES_FILE = "variables.yaml"
 HISTORY_FILE = "history.jsonl"
+HISTORY_MAX_BYTES = 1024 * 1024 * 1024
+"""``history.jsonl`` grows with a campaign; it is read line by line, each line bounded."""
 
 
 class Member(BaseModel):
@@ -122,51 +132,18 @@ class HistoryEntry(BaseModel):
 # --- reading and writing -----------------------------------------------------------------
 
 
-def _yaml() -> Any:
-    import yaml
-
-    return yaml
-
-
-def _load_yaml(path: Path) -> Any:
-    yaml = _yaml()
+def _read_model(model: type[BaseModel], path: Path, *, secret: bool = False) -> Any:
+    """Read a YAML file of the room and validate it; located errors. ``secret`` marks the
+    errors as quoting keeper-only data (see :func:`lwcore.errors.public_message`)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise LwError("file not found", file=path) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LwError(f"cannot read: {exc}", file=path) from None
-    try:
-        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise LwError(
-            f"bad YAML: {getattr(exc, 'problem', exc)}",
-            file=path,
-            line=mark.line + 1 if mark else None,
-            column=mark.column + 1 if mark else None,
-        ) from None
-
-
-def _validated(model: type[BaseModel], data: Any, path: Path) -> Any:
-    try:
-        return model.model_validate(data if data is not None else {})
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top)"
-        more = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise LwError(f"{where}: {first['msg']}{more}", file=path) from None
-
-
-def dump_yaml(data: Any) -> str:
-    yaml = _yaml()
-    return yaml.dump(
-        data,
-        Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper),
-        allow_unicode=True,
-        sort_keys=False,
-        default_flow_style=False,
-    )
+        data, positions = read_yaml(path, positions=True)
+        if data is None:
+            data = {}
+        return validate_model(model, data, file=path, positions=positions)
+    except LwError as exc:
+        if secret:
+            exc.secret = True
+        raise
 
 
 def _dump_model(model: BaseModel) -> dict[str, Any]:
@@ -175,7 +152,11 @@ def _dump_model(model: BaseModel) -> dict[str, Any]:
 
 @dataclass
 class Room:
-    """A loaded room. Mutate through the turn pipeline's tools, then :meth:`save`."""
+    """A loaded room. Mutate through the turn pipeline's tools, then :meth:`save`.
+
+    Reading and saving assume the caller holds the room's lock (:func:`room_lock`); the
+    turn pipeline and the ``lw`` commands do.
+    """
 
     path: Path
     file: RoomFile
@@ -188,40 +169,52 @@ class Room:
     history: list[HistoryEntry]
     _dirty: set[str] = field(default_factory=set)
     _history_saved: int = 0
+    _texts: dict[str, str] = field(default_factory=dict)
+    """Relative path -> the text each YAML file had when read (comments are kept on write)."""
 
     # -- loading ---------------------------------------------------------------------------
 
     @classmethod
-    def load(cls, path: str | Path, kernel: Kernel | None = None) -> Room:
+    def load(cls, path: str | Path, kernel: Kernel) -> Room:
         """Read a room folder (or its ``room.yaml``); :class:`LwError` with a location if bad.
 
-        The sheets are bound to the room's rulepack, found through ``kernel`` (without one, a
-        default :class:`lwcore.kernel.Kernel` is booted); an unknown rule system is an error.
+        The sheets are bound to the room's rulepack, found through ``kernel``; an unknown rule
+        system is an error. Every path a room file names must stay inside the room folder.
         """
         path = Path(path)
         if path.name == ROOM_FILE and path.is_file():
             path = path.parent
         if not (path / ROOM_FILE).is_file():
             raise LwError(f"not a room folder (no {ROOM_FILE})", file=path)
-        room_file: RoomFile = _validated(RoomFile, _load_yaml(path / ROOM_FILE), path / ROOM_FILE)
+        texts: dict[str, str] = {}
+        room_file: RoomFile = _read_model(RoomFile, path / ROOM_FILE)
+        texts[ROOM_FILE] = read_text(path / ROOM_FILE)
         ids = [room_file.keeper.id, *(p.id for p in room_file.players)]
         if len(set(ids)) != len(ids):
             raise LwError("member ids must be unique (keeper and players)", file=path / ROOM_FILE)
+        for member in (room_file.keeper, *room_file.players):
+            if member.sheet:
+                confine(path, member.sheet, file=path / ROOM_FILE, what=f"sheet of {member.id!r}")
+        for name, rel in room_file.config.items():
+            confine(path, rel, file=path / ROOM_FILE, what=f"config file {name!r}")
         pack = _pack(kernel, room_file.system, path / ROOM_FILE)
         sheets: dict[str, Sheet] = {}
         for member in (room_file.keeper, *room_file.players):
             if member.sheet:
                 sheets[member.id] = _load_sheet(path / member.sheet, pack, member)
+                if not member.sheet.lower().endswith(".json"):
+                    texts[member.sheet] = read_text(path / member.sheet)
         variables = VariablesFile()
         if (path / VARIABLES_FILE).is_file():
-            variables = _validated(VariablesFile, _load_yaml(path / VARIABLES_FILE), path / VARIABLES_FILE)
+            variables = _read_model(VariablesFile, path / VARIABLES_FILE, secret=True)
+            texts[VARIABLES_FILE] = read_text(path / VARIABLES_FILE)
             seen: set[str] = set()
             for var in variables.variables:
                 if var.id in seen:
                     raise LwError(f"variable {var.id!r} is declared twice", file=path / VARIABLES_FILE)
                 seen.add(var.id)
         history = _load_history(path / HISTORY_FILE)
-        return cls(path, room_file, pack, sheets, variables, history, set(), len(history))
+        return cls(path, room_file, pack, sheets, variables, history, set(), len(history), texts)
 
     # -- members ---------------------------------------------------------------------------
 
@@ -280,41 +273,65 @@ class Room:
 
     # -- saving ----------------------------------------------------------------------------
 
-    def save(self) -> list[Path]:
-        """Write what changed (each file atomically); history last. Returns the files written."""
-        written: list[Path] = []
+    def save(self, *, fault: FaultHook | None = None) -> list[Path]:
+        """Write what changed as one transaction (every file or none, see
+        :mod:`lwcore.io.transaction`); new history entries are appended. Every file body is
+        built (and encoded) before anything is touched. Returns the files written."""
+        txn = FolderTransaction(self.path, fault=fault) if fault else FolderTransaction(self.path)
         if "room" in self._dirty:
-            written.append(self._write(ROOM_FILE, dump_yaml(_dump_model(self.file))))
+            self._stage(txn, ROOM_FILE, _dump_model(self.file))
         for member in self.members:
             if f"sheet:{member.id}" in self._dirty and member.sheet and member.id in self.sheets:
-                written.append(self._write(member.sheet, dump_sheet(self.sheets[member.id], member.sheet)))
+                sheet = self.sheets[member.id]
+                if member.sheet.lower().endswith(".json"):
+                    txn.replace(member.sheet, encode_utf8(dump_sheet(sheet, member.sheet), file=self.path / member.sheet))
+                else:
+                    self._stage(txn, member.sheet, sheet_data(sheet))
         if "variables" in self._dirty:
             data = _dump_model(self.variables)
             data["variables"] = [_dump_var(v) for v in self.variables.variables]
-            written.append(self._write(VARIABLES_FILE, dump_yaml(data)))
-        if len(self.history) != self._history_saved or "history" in self._dirty:
-            text = "".join(
-                json.dumps(_dump_model(h), ensure_ascii=False, separators=(",", ":")) + "\n"
-                for h in self.history
-            )
-            written.append(self._write(HISTORY_FILE, text))
-            self._history_saved = len(self.history)
+            self._stage(txn, VARIABLES_FILE, data)
+        if "history" in self._dirty or len(self.history) < self._history_saved:
+            txn.replace(HISTORY_FILE, self._history_bytes(self.history))
+        elif len(self.history) > self._history_saved:
+            txn.append(HISTORY_FILE, self._history_bytes(self.history[self._history_saved:]))
+        written = txn.commit()
+        self._history_saved = len(self.history)
         self._dirty.clear()
         return written
 
-    def _write(self, rel: str, text: str) -> Path:
-        target = self.path / rel
-        atomic_write_text(target, text)
-        return target
+    def _stage(self, txn: FolderTransaction, rel: str, data: Any) -> None:
+        text = update_yaml_text(self._texts.get(rel, ""), data)
+        txn.replace(rel, encode_utf8(text, file=self.path / rel))
+        self._texts[rel] = text
+
+    def _history_bytes(self, entries: list[HistoryEntry]) -> bytes:
+        text = "".join(
+            json.dumps(_dump_model(h), ensure_ascii=False, separators=(",", ":")) + "\n" for h in entries
+        )
+        return encode_utf8(text, file=self.path / HISTORY_FILE)
 
 
-def _pack(kernel: Kernel | None, system: str, where: Path) -> CompiledPack:
+def room_folder(path: str | Path) -> Path:
+    """The room folder of ``path`` (a folder, or its ``room.yaml``)."""
+    path = Path(path)
+    return path.parent if path.name == ROOM_FILE and path.is_file() else path
+
+
+def room_lock(path: str | Path, *, shared: bool = False, timeout: float = 120.0) -> Any:
+    """``with room_lock(folder):`` -- hold the room for a load-change-save (``shared`` for a
+    read). An interrupted save is finished (or dropped) first, so what is read is whole."""
+    from lwcore.io.transaction import locked
+
+    folder = room_folder(path)
+    if not (folder / ROOM_FILE).is_file():
+        raise LwError(f"not a room folder (no {ROOM_FILE})", file=folder)
+    return locked(folder, shared=shared, timeout=timeout)
+
+
+def _pack(kernel: Kernel, system: str, where: Path) -> CompiledPack:
     from lwcore.rules import engine_for
 
-    if kernel is None:
-        from lwcore.kernel import Kernel
-
-        kernel = Kernel()
     engine = engine_for(kernel)
     system_id = engine.find(system)
     if system_id is None:
@@ -326,13 +343,13 @@ def _pack(kernel: Kernel | None, system: str, where: Path) -> CompiledPack:
 def _load_sheet(path: Path, pack: CompiledPack, member: Member) -> Sheet:
     """A room's sheet file as the kernel's :class:`Sheet`. ``system`` may be left out (the
     room's is meant); unknown keys (``owner``, ``occupation``, ``notes`` …) are kept."""
-    data = _load_yaml(path)
+    data, positions = read_document(path)
     if data is None:
         data = {}
     if not isinstance(data, dict):
         raise LwError("a sheet is a mapping (name:, values:, …)", file=path, line=1)
     data.setdefault("system", pack.id)
-    model: SheetFile = _validated(SheetFile, data, path)
+    model: SheetFile = validate_model(SheetFile, data, file=path, positions=positions)
     if not pack.matches(model.system):
         raise LwError(f"this sheet is for rule system {model.system!r}, the room plays {pack.id!r}", file=path)
     sheet = Sheet.from_file(pack, model)
@@ -341,9 +358,14 @@ def _load_sheet(path: Path, pack: CompiledPack, member: Member) -> Sheet:
     return sheet
 
 
+def sheet_data(sheet: Sheet) -> dict[str, Any]:
+    """A sheet as the data of its file; empty default fields left out."""
+    return sheet.to_file().model_dump(mode="json", exclude_defaults=True)
+
+
 def dump_sheet(sheet: Sheet, rel: str) -> str:
-    """A sheet's file text (JSON for ``.json``, else YAML); empty default fields left out."""
-    data = sheet.to_file().model_dump(mode="json", exclude_defaults=True)
+    """A sheet's file text (JSON for ``.json``, else YAML)."""
+    data = sheet_data(sheet)
     if rel.lower().endswith(".json"):
         return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
     return dump_yaml(data)
@@ -368,18 +390,20 @@ def _dump_var(var: VariableDef) -> dict[str, Any]:
 
 
 def _load_history(path: Path) -> list[HistoryEntry]:
+    """Every entry of ``history.jsonl``; a bad line is a located error (file, line, column)."""
     if not path.is_file():
         return []
+    text = read_text(path, max_bytes=HISTORY_MAX_BYTES)
     entries = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                entries.append(HistoryEntry.model_validate_json(line))
-            except ValidationError as exc:
-                first = exc.errors()[0]
-                raise LwError(f"bad history entry: {first['msg']}", file=path, line=number) from None
+    for number, value in iter_json_lines(text.splitlines(), path, limits=JSON_LIMITS):
+        if isinstance(value, LwError):
+            value.secret = True
+            raise value
+        try:
+            entries.append(validate_model(HistoryEntry, value, file=path))
+        except LwError as exc:
+            exc.line, exc.secret = number, True
+            raise
     return entries
 
 

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from lwcore.cli import lw
 from lwcore.errors import LwError
+from lwcore.kernel import Kernel
 from lwcore.turn.macros import expand_rolls
 from lwcore.turn.pipeline import run_turn
 from lwcore.turn.room import Room
@@ -47,16 +48,16 @@ def test_unknown_fields_survive_a_write(kernel, room_dir: Path) -> None:
     assert "minimum: 0\n" in variables.read_text(encoding="utf-8")  # integers stay integers
 
 
-def test_bad_room_files_give_located_errors(room_dir: Path) -> None:
+def test_bad_room_files_give_located_errors(room_dir: Path, kernel: Kernel) -> None:
     (room_dir / "room.yaml").write_text("id: x\nsystem: [unclosed\n", encoding="utf-8")
     with pytest.raises(LwError) as info:
-        Room.load(room_dir)
+        Room.load(room_dir, kernel)
     assert info.value.file.endswith("room.yaml") and info.value.line is not None
     (room_dir / "room.yaml").write_text("id: x\nsystem: coc7\n", encoding="utf-8")
     with pytest.raises(LwError, match="keeper"):
-        Room.load(room_dir)
+        Room.load(room_dir, kernel)
     with pytest.raises(LwError, match="not a room folder"):
-        Room.load(room_dir / "sheets")
+        Room.load(room_dir / "sheets", kernel)
 
 
 def test_roll_macros_use_the_engine() -> None:
@@ -96,7 +97,7 @@ def test_lw_turn_errors_are_one_line(tmp_path: Path, room_dir: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{nope", encoding="utf-8")
     for args, needle in (
-        (["turn", str(room_dir), "--say", "x", "--reply", str(bad)], "bad.json:1:2: reply is not JSON"),
+        (["turn", str(room_dir), "--say", "x", "--reply", str(bad)], "bad.json:1:2: invalid JSON"),
         (["turn", str(room_dir), "--say", "x", "--as", "ghost"], "no member 'ghost'"),
         (["turn", str(room_dir), "--say", "x", "--provider", "smoke_signals"], "no provider adapter"),
         (["turn", str(tmp_path), "--say", "x"], "not a room folder"),

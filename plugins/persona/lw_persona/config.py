@@ -213,7 +213,7 @@ def write_text_atomic(path: Path, text: str) -> None:
 
     A new file gets the usual ``0o666 & ~umask`` instead of the temp file's ``0o600``.
     """
-    from lwcore.fileio import atomic_write_text
+    from lwcore.io.atomic import atomic_write_text
 
     try:
         mode = os.stat(path).st_mode & 0o7777

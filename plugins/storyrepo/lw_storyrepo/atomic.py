@@ -26,7 +26,7 @@ import shutil
 from pathlib import Path
 
 from lwcore.errors import LwError
-from lwcore.fileio import atomic_write_bytes
+from lwcore.io.atomic import atomic_write_bytes
 
 JOURNAL_DIR = "lw-txn"
 

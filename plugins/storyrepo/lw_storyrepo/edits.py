@@ -229,7 +229,7 @@ def edit_decision_card(repo: StoryRepo, proposal: str | None = None, contract: l
     if keep_exempt:
         lines = [ln for ln in text.splitlines() if EXEMPT not in ln]
         text = "\n".join(lines + keep_exempt) + "\n"
-    from lwcore.fileio import atomic_write_text
+    from lwcore.io.atomic import atomic_write_text
 
     atomic_write_text(path, text)
     return {"file": R.决策卡, "contract": parse_card(text).contract}

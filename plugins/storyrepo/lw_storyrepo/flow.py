@@ -143,7 +143,7 @@ def scan(repo: StoryRepo, *, apply_fixes: bool = True) -> tuple[list[RepairCard]
     clean = {rel: stamp for rel, stamp in stamps.items() if rel not in bad}
     try:
         marker.parent.mkdir(parents=True, exist_ok=True)
-        from lwcore.fileio import atomic_write_text
+        from lwcore.io.atomic import atomic_write_text
 
         atomic_write_text(marker, json.dumps(clean, ensure_ascii=False))
     except OSError:
@@ -186,7 +186,7 @@ def _scan(repo: StoryRepo, *, apply_fixes: bool = True, only: set[str] | None = 
             if fixes:
                 fixed.extend(f"{rel} {f}" for f in fixes)
                 if apply_fixes:
-                    from lwcore.fileio import atomic_write_text
+                    from lwcore.io.atomic import atomic_write_text
 
                     atomic_write_text(path, _rebuild(text, rel, new_fm))
                     fm = new_fm
@@ -209,7 +209,7 @@ def apply_card(repo: StoryRepo, card: RepairCard) -> bool:
     """The author confirmed a card: write its proposed fix. Returns False when it has none."""
     if card.fixed_text is None:
         return False
-    from lwcore.fileio import atomic_write_text
+    from lwcore.io.atomic import atomic_write_text
 
     atomic_write_text(repo.p(card.file), card.fixed_text)
     return True
@@ -224,7 +224,7 @@ def proposal_path(repo: StoryRepo, rel: str) -> Path:
 
 def propose_repair(repo: StoryRepo, rel: str, text: str) -> Path:
     """The model's intent-preserving fix for a broken file, kept for the author to confirm."""
-    from lwcore.fileio import atomic_write_text
+    from lwcore.io.atomic import atomic_write_text
 
     if not repo.p(rel).is_file() or rel.startswith(("工作区/", ".git")):
         raise LwError(f"没有源文件 {rel}")
@@ -241,7 +241,7 @@ def propose_repair(repo: StoryRepo, rel: str, text: str) -> Path:
 
 def accept_repair(repo: StoryRepo, rel: str) -> None:
     """The author confirms the model's proposal: it replaces the file (then a fix commit follows)."""
-    from lwcore.fileio import atomic_write_text
+    from lwcore.io.atomic import atomic_write_text
 
     path = proposal_path(repo, rel)
     if not path.is_file():
@@ -378,7 +378,7 @@ def volume_review(repo: StoryRepo) -> Path:
     lines += ["## 下一步", "- 模型写卷摘要（≤500 字）：story_volume_commit",
               f"- 与作者对谈产出 大纲/卷纲/{R.volume_name(volume + 1)}.md",
               "- 伏笔机会扫描：3-5 个本卷可埋、N 卷后响的候选，须引用总纲的具体远期节点"]
-    from lwcore.fileio import atomic_write_text
+    from lwcore.io.atomic import atomic_write_text
 
     path = repo.p(f"{R.工作区}/卷复盘.md")
     atomic_write_text(path, "\n".join(lines) + "\n")
@@ -487,7 +487,7 @@ def health_report(repo: StoryRepo, at: int | None = None) -> Path:
                 orphans.append(f"- 时间线第 {r['章']} 章的在场者「{name}」不在名册/角色卡")
     lines += orphans[:200] or ["- 无"]
     lines += ["", "（体检报告只进工作区，不入册；作者决定回拉文风或更新 book.yaml 的文体基线。）"]
-    from lwcore.fileio import atomic_write_text
+    from lwcore.io.atomic import atomic_write_text
 
     path = repo.p(f"{R.工作区}/体检-{last:04d}.md")
     atomic_write_text(path, "\n".join(lines) + "\n")

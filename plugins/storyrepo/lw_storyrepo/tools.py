@@ -225,7 +225,7 @@ def submit_draft(args: SubmitDraftArgs, ctx: Any = None) -> dict[str, Any]:
 def _new_item(repo: StoryRepo, folder: str, prefix: str, title: str, fields: dict[str, Any], body: str) -> str:
     import os
 
-    from lwcore.fileio import atomic_write_text
+    from lwcore.io.atomic import atomic_write_text
 
     from lw_storyrepo import repo as R
 

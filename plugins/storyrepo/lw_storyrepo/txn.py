@@ -63,7 +63,7 @@ def save_state(repo: StoryRepo, state: dict[str, Any]) -> None:
     data = new_map()
     for key, value in state.items():
         data[key] = value if not (isinstance(value, list) and not value) else None
-    from lwcore.fileio import atomic_write_text
+    from lwcore.io.atomic import atomic_write_text
 
     atomic_write_text(repo.p(R.事务), yaml_dump(data))
 
@@ -81,7 +81,7 @@ def require_state(repo: StoryRepo, *stages: str) -> dict[str, Any]:
 
 
 def _write(repo: StoryRepo, rel: str, text: str) -> Path:
-    from lwcore.fileio import atomic_write_text
+    from lwcore.io.atomic import atomic_write_text
 
     path = repo.p(rel)
     atomic_write_text(path, text)

@@ -1,0 +1,269 @@
+"""A folder lock and an all-or-nothing save across several files of one folder.
+
+**Lock** (:class:`FolderLock`): an advisory ``flock`` on ``<folder>/.lw/lock``, exclusive
+for a load-change-save, shared for a read. Two processes (or two threads with their own lock
+objects) playing turns in one room are serialized; a waiter gives up with a clear error
+after ``timeout`` seconds.
+
+**Transaction** (:class:`FolderTransaction`): every new file body is written and fsynced to
+``<folder>/.lw/txn/`` first; then a journal naming each change is written atomically (its
+appearance is the commit point); then each change is applied (a rename over the target, or
+an append at a recorded offset); then the journal is removed. :func:`recover` (called with
+the exclusive lock held, before reading) finishes a committed transaction whose process
+died, and throws away an uncommitted one, so the folder always holds the old state or the
+new state of every file, never a mix.
+
+Appends make a growing log (a room's history) cost the size of what is added, not of the
+whole file: the journal records the file's size before the append, and replaying it
+truncates back to that size before writing, so it can run any number of times.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lwcore.errors import LwError
+from lwcore.io.atomic import atomic_write_bytes, fsync_dir, write_target
+
+STATE_DIR = ".lw"
+LOCK_FILE = "lock"
+TXN_DIR = "txn"
+JOURNAL = "journal.json"
+
+FaultHook = Callable[[str], None]
+"""Called with a step name at each step of a commit (tests inject faults through it)."""
+
+
+def _no_fault(step: str) -> None:
+    return None
+
+
+class FolderLock:
+    """An advisory lock on a folder (``fcntl.flock``; on systems without it, no locking).
+
+    Use as ``with FolderLock(path):`` (exclusive) or ``FolderLock(path, shared=True)``.
+    Re-entrant within one object only; each holder should use its own object.
+    """
+
+    def __init__(self, folder: str | Path, *, shared: bool = False, timeout: float = 120.0) -> None:
+        self.folder = Path(folder)
+        self.shared = shared
+        self.timeout = timeout
+        self._fd: int | None = None
+        self._depth = 0
+
+    def __enter__(self) -> FolderLock:
+        if self._depth == 0:
+            self._acquire()
+        self._depth += 1
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._depth -= 1
+        if self._depth == 0:
+            self._release()
+
+    def _acquire(self) -> None:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows: no advisory lock (docs/security.md)
+            return
+        state = self.folder / STATE_DIR
+        try:
+            state.mkdir(exist_ok=True)
+            fd = os.open(state / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as exc:
+            if self.shared and isinstance(exc, PermissionError):
+                return  # a read-only folder can still be read
+            raise LwError(f"cannot lock the folder: {exc.strerror or exc}", file=self.folder) from None
+        mode = fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX
+        deadline = time.monotonic() + self.timeout
+        delay = 0.005
+        while True:
+            try:
+                fcntl.flock(fd, mode | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    raise LwError(
+                        f"busy: another process has held this folder for {self.timeout:g} s",
+                        file=self.folder, code="busy",
+                    ) from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.1)
+        self._fd = fd
+
+    def _release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing releases the flock
+            self._fd = None
+
+
+@dataclass
+class _Change:
+    kind: str  # "replace" | "append"
+    target: str  # relative to the folder
+    data: bytes
+    staged: str = ""
+    offset: int = 0
+    mode: int | None = None
+
+
+@dataclass
+class FolderTransaction:
+    """Collect file changes inside ``folder``, then :meth:`commit` them all or none.
+
+    Paths are relative to the folder (already confined by the caller). ``fault`` is called
+    at each step with its name (tests make it raise or kill the process).
+    """
+
+    folder: Path
+    fault: FaultHook = _no_fault
+    changes: list[_Change] = field(default_factory=list)
+
+    def replace(self, rel: str, data: bytes) -> None:
+        """Replace the file ``rel`` with ``data`` (a new file is created)."""
+        self.changes.append(_Change("replace", rel, data))
+
+    def append(self, rel: str, data: bytes) -> None:
+        """Append ``data`` to the file ``rel`` (created if missing)."""
+        if data:
+            self.changes.append(_Change("append", rel, data))
+
+    def commit(self) -> list[Path]:
+        """Apply every change or none; returns the files changed. Hold the folder's
+        exclusive lock while calling it."""
+        if not self.changes:
+            return []
+        txn = self.folder / STATE_DIR / TXN_DIR
+        txn.mkdir(parents=True, exist_ok=True)
+        _discard(txn)
+        entries = []
+        for index, change in enumerate(self.changes):
+            target = write_target(self.folder / change.target)
+            try:
+                st = target.stat()
+                change.mode, size = st.st_mode & 0o7777, st.st_size
+            except FileNotFoundError:
+                change.mode, size = None, 0
+            change.offset = size
+            change.staged = f"{index}.new"
+            staged = txn / change.staged
+            with open(staged, "wb") as handle:
+                handle.write(change.data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            self.fault(f"staged:{change.target}")
+            entries.append(
+                {"kind": change.kind, "target": change.target, "staged": change.staged,
+                 "offset": change.offset, "mode": change.mode}
+            )
+        fsync_dir(txn)
+        atomic_write_bytes(txn / JOURNAL, json.dumps({"format": 1, "changes": entries}).encode("utf-8"))
+        fsync_dir(txn)
+        self.fault("committed")
+        _replay(self.folder, txn, entries, self.fault)
+        return [self.folder / c.target for c in self.changes]
+
+
+def _replay(folder: Path, txn: Path, entries: list[dict[str, object]], fault: FaultHook) -> None:
+    for entry in entries:
+        target = write_target(folder / str(entry["target"]))
+        staged = txn / str(entry["staged"])
+        if entry["kind"] == "replace":
+            if staged.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                mode = entry.get("mode")
+                os.chmod(staged, int(mode) if isinstance(mode, int) else 0o666 & ~_umask())
+                os.replace(staged, target)
+                fsync_dir(target.parent)
+        else:
+            data = staged.read_bytes()
+            target.parent.mkdir(parents=True, exist_ok=True)
+            flags = os.O_RDWR | os.O_CREAT
+            fd = os.open(target, flags, 0o666)
+            try:
+                os.ftruncate(fd, int(entry["offset"]))  # type: ignore[arg-type]
+                os.lseek(fd, 0, os.SEEK_END)
+                os.write(fd, data)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        fault(f"applied:{entry['target']}")
+    (txn / JOURNAL).unlink()
+    fsync_dir(txn)
+    fault("done")
+    _discard(txn)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _discard(txn: Path) -> None:
+    """Remove staged files of a transaction that never committed (no journal)."""
+    if (txn / JOURNAL).exists():
+        return
+    for child in txn.iterdir():
+        try:
+            child.unlink()
+        except OSError:
+            pass
+
+
+def recover(folder: Path) -> bool:
+    """Finish a committed transaction (journal present) or drop an uncommitted one.
+
+    Call with the folder's exclusive lock held. Returns whether a transaction was finished.
+    A journal that cannot be read is reported as a located :class:`LwError` (nothing is
+    guessed).
+    """
+    txn = Path(folder) / STATE_DIR / TXN_DIR
+    if not txn.is_dir():
+        return False
+    journal = txn / JOURNAL
+    if not journal.exists():
+        _discard(txn)
+        return False
+    from lwcore.io.safe_json import read_json
+
+    data = read_json(journal)
+    changes = data.get("changes") if isinstance(data, dict) else None
+    if not isinstance(changes, list) or not all(
+        isinstance(c, dict) and c.get("kind") in ("replace", "append") and isinstance(c.get("target"), str)
+        and isinstance(c.get("staged"), str) and isinstance(c.get("offset"), int)
+        for c in changes
+    ):
+        raise LwError("unfinished save journal is damaged; inspect it, then remove it", file=journal)
+    from lwcore.io.paths import confine
+
+    for change in changes:
+        confine(folder, change["target"], file=journal, what="journal target")
+        if "/" in change["staged"] or "\\" in change["staged"]:
+            raise LwError("unfinished save journal names a staged file outside its folder", file=journal)
+    _replay(Path(folder), txn, changes, _no_fault)
+    return True
+
+
+@contextmanager
+def locked(folder: str | Path, *, shared: bool = False, timeout: float = 120.0) -> Iterator[None]:
+    """``with locked(folder):`` -- the folder's lock, with an interrupted save recovered
+    first (a reader that finds one takes the exclusive lock for the recovery, then reads
+    under its shared lock)."""
+    folder = Path(folder)
+    if shared and (folder / STATE_DIR / TXN_DIR / JOURNAL).exists():
+        with FolderLock(folder, timeout=timeout):
+            recover(folder)
+    with FolderLock(folder, shared=shared, timeout=timeout):
+        if not shared:
+            recover(folder)
+        yield
