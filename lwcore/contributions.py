@@ -279,6 +279,19 @@ class SchemaRef:
     description: str = ""
 
 
+# --- cli ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CommandRef:
+    """An ``lw`` subcommand given by reference: ``command`` is a ``click.Command`` or a lazy
+    reference to one, imported only when the command runs (or its help is shown)."""
+
+    name: str
+    command: Any
+    help: str = ""
+
+
 def localized(texts: Mapping[str, str], locale: str) -> str:
     """Pick ``texts[locale]``, then its language part (``zh`` for ``zh-CN``), then ``en``."""
     for key in (locale, locale.split("-")[0], "en"):
@@ -288,6 +301,7 @@ def localized(texts: Mapping[str, str], locale: str) -> str:
 
 
 __all__: Sequence[str] = (
+    "CommandRef",
     "Computer",
     "Dropped",
     "ImportReport",

@@ -28,6 +28,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from lwcore.context import PluginContext
+    from lwcore.kernel import Kernel
     from lwcore.contributions import (
         Computer,
         Importer,
@@ -132,11 +133,24 @@ def lw_schemas(register: Register[SchemaRef], ctx: PluginContext) -> None:
 
 @hookspec
 def lw_cli(register: Register[Any], ctx: PluginContext) -> None:
-    """Add ``lw`` subcommands: ``register(click_command)`` (a ``click.Command``/``Group``).
+    """Add ``lw`` subcommands: ``register(click_command)`` (a ``click.Command``/``Group``) or,
+    to keep start-up light, ``register(CommandRef(name, "module:command", help))`` (imported
+    only when that command runs).
 
     Declare the command names in the manifest (``commands = [...]``) so ``lw --help`` can list
     them without importing the plugin. A command whose hook fails is left out; ``lw --help``
-    and every other command keep working. Built-in command names cannot be taken.
+    and every other command keep working. A name clash is won by the built-in plugins, then
+    bundled ones, then by plugin id (the loser is reported).
+    """
+
+
+@hookspec
+def lw_diagnostics(kernel: Kernel, ctx: PluginContext) -> Iterable[str] | None:
+    """Return lines for ``lw doctor`` about what this plugin looks after (or ``None``).
+
+    Called only by ``lw doctor`` (and hosts asking :meth:`Kernel.diagnostics`). Report
+    problems a user can fix (a rulepack that does not load, a missing program); a raise is
+    recorded against the plugin and shown instead.
     """
 
 
@@ -150,6 +164,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "providers": ("lw_provider_adapters",),
     "schemas": ("lw_schemas",),
     "cli": ("lw_cli",),
+    "diagnostics": ("lw_diagnostics",),
 }
 """Hook family (the words a manifest's ``provides`` uses) -> the hooks in that family."""
 

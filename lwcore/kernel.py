@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 
 from lwcore.context import PluginContext
 from lwcore.contributions import (
+    CommandRef,
     Computer,
     Importer,
     ImportResult,
@@ -36,6 +37,7 @@ from lwcore.errors import LwError
 from lwcore.manifest import Manifest, ManifestCache
 from lwcore.plugins import (
     Gate,
+    builtin_records,
     InProcessPlugin,
     PluginRecord,
     Recorder,
@@ -56,8 +58,6 @@ from lwcore.settings import PluginSettings
 
 T = TypeVar("T")
 
-KERNEL_ID = "lwcore"
-
 
 @dataclass(frozen=True)
 class RegistrySpec(Generic[T]):
@@ -73,7 +73,7 @@ class RegistrySpec(Generic[T]):
 def _cli_type() -> tuple[type, ...]:
     import click
 
-    return (click.Command,)
+    return (click.Command, CommandRef)
 
 
 REGISTRIES: dict[str, RegistrySpec[Any]] = {
@@ -91,21 +91,8 @@ REGISTRIES: dict[str, RegistrySpec[Any]] = {
     "schemas": RegistrySpec("lw_schemas", "schemas", SchemaRef, lambda s: s.name),
     "cli": RegistrySpec("lw_cli", "cli", (), lambda c: c.name),
 }
-"""Registry name -> how it is filled. ``cli``'s type (click.Command) is checked lazily."""
-
-KERNEL_SCHEMAS = (
-    SchemaRef("plugin-manifest", "lwcore.manifest_schema:PluginManifest", "lw-plugin.toml"),
-    SchemaRef("rulepack", "lwcore.rules.model:Rulepack", "rulepacks/<id>.yaml (a rule system as data)"),
-    SchemaRef("room", "lwcore.turn.room:RoomFile", "room.yaml (a room folder of the turn pipeline)"),
-    SchemaRef("sheet", "lwcore.rules.sheet:SheetFile", "a character sheet file (lw cmd --sheet)"),
-)
-
-
-KERNEL_CONTRIBUTIONS: dict[str, str] = {
-    "schemas": "lwcore.kernel:KERNEL_SCHEMAS",
-    "tools": "lwcore.turn.toolspecs:KERNEL_TOOLS",
-}
-"""Registry name -> the kernel's own contributions (lazy reference); they come first and win."""
+"""Registry name -> how it is filled. ``cli``'s types (click.Command, CommandRef) are checked
+lazily so that building other registries never imports click."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +151,7 @@ class Kernel:
         self._data_kinds = hookspecs.DATA_KINDS
         self._entry_records: list[PluginRecord] | None = None
         self._registries: dict[str, Registry[Any]] = {}
+        self._services: dict[str, Any] = {}
         self.settings_problem: str | None = None
         self._lock = threading.RLock()
         self._boot()
@@ -173,7 +161,8 @@ class Kernel:
     def _boot(self) -> None:
         cache = ManifestCache(self.data_dir / "cache" / "manifests.json")
         if self._entry_records is None:
-            entry_records = discover_entry_points() if self._use_entry_points else []
+            entry_records = builtin_records()
+            entry_records += discover_entry_points() if self._use_entry_points else []
             entry_records += [self._in_process_record(p) for p in self._in_process]
             read_manifests(entry_records, cache, self._recorder)
             self._entry_owners: dict[str, PluginRecord] = {}
@@ -300,8 +289,6 @@ class Kernel:
         spec = REGISTRIES[name]
         expected = spec.type or _cli_type()
         entries: list[Entry[Any]] = []
-        if name in KERNEL_CONTRIBUTIONS:
-            entries += [Entry(spec.key(c), c, KERNEL_ID) for c in resolve(KERNEL_CONTRIBUTIONS[name])]
         records = self._loaded_records(spec.family)
         for record in records.values():
             if spec.data_kind and record.location is not None:
@@ -484,11 +471,45 @@ class Kernel:
         """Compile one turn for ``room`` (a folder or a loaded room) and, given ``reply=`` or
         ``endpoint=``, apply it. Delegates to :func:`lwcore.turn.pipeline.run_turn` (its
         docstring lists the options); returns a ``TurnResult``."""
-        from lwcore.turn.pipeline import run_turn
+        if not any(r.id == "turn" and r.builtin and r.usable for r in self._records):
+            raise LwError("the built-in 'turn' plugin is disabled in this kernel; the host runs its own turns")
+        from lwcore.turn.pipeline import run_turn  # the one host -> turn import (the facade)
 
         if provider is not None:
             options["provider"] = provider
         return run_turn(self, room, player_input, **options)
+
+    def diagnostics(self) -> list[tuple[str, str]]:
+        """``(plugin id, line)`` from every plugin's ``lw_diagnostics`` (``lw doctor``). A
+        plugin whose hook raises or returns the wrong thing gets one line saying so."""
+        with self._lock:
+            records = self._loaded_records("diagnostics")
+        lines: list[tuple[str, str]] = []
+        for outcome in call_impls(
+            self._pm, "lw_diagnostics", records, self._recorder,
+            lambda r: {"kernel": self, "ctx": self.context_for(r)},
+        ):
+            plugin_id = outcome.record.id
+            if outcome.error is not None:
+                lines.append((plugin_id, f"could not be checked: {outcome.error}"))
+            elif outcome.result is not None:
+                if isinstance(outcome.result, (str, bytes)) or not isinstance(outcome.result, Iterable):
+                    self._recorder.fail(outcome.record, "lw_diagnostics must return a list of lines")
+                    continue
+                lines += [(plugin_id, str(line)) for line in outcome.result]
+        return lines
+
+    def service(self, name: str, factory: Callable[[Kernel], T]) -> T:
+        """The kernel's one instance of service ``name``, made by ``factory(kernel)`` on first
+        use (thread-safe). Engines that keep state per kernel (the rules engine's pack cache,
+        a sandbox pool) live here rather than as attributes set on the kernel."""
+        value = self._services.get(name)
+        if value is None:
+            with self._lock:
+                value = self._services.get(name)
+                if value is None:
+                    value = self._services[name] = factory(self)
+        return value  # type: ignore[no-any-return]
 
     def plugin_failed(self, plugin_id: str, message: str) -> None:
         """Record a failure of ``plugin_id``'s code that a host caught while calling it (e.g. a

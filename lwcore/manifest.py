@@ -47,7 +47,6 @@ class Manifest:
     tier: str
     provides: tuple[str, ...] = ()
     needs: tuple[str, ...] = ()
-    bundled: bool = False
     min_engine: str = "0"
     description: Mapping[str, str] = field(default_factory=dict)
     name: str | None = None
@@ -58,6 +57,7 @@ class Manifest:
     def from_validated(cls, data: Mapping[str, Any]) -> Manifest:
         """Build from a mapping that already passed :func:`validate`."""
         values = dict(data)
+        values.pop("bundled", None)  # a plugin's claim; the kernel decides (plugins.kernel_bundle)
         for key in ("provides", "needs", "commands"):
             values[key] = tuple(values.get(key) or ())
         values["description"] = dict(values.get("description") or {})

@@ -36,7 +36,10 @@ class PluginManifest(BaseModel):
     )
     needs: list[str] = Field(default_factory=list, description="Capabilities the plugin uses.")
     bundled: bool = Field(
-        default=False, description="Shipped with Loreweaver itself (enabled by default)."
+        default=False,
+        description="Ignored, accepted for older manifests: whether a plugin is bundled with "
+        "Loreweaver is decided by the kernel (its own distribution's 'bundled' extra), never "
+        "by the plugin.",
     )
     min_engine: str = Field(
         default="0", pattern=VERSION_PATTERN, description="Lowest lwcore version it runs on."

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,7 +34,13 @@ from lwcore.manifest import MANIFEST_NAME, Manifest, ManifestCache, load_manifes
 
 ENTRY_POINT_GROUP = "loreweaver.plugins"
 
-SOURCE_RANK = {"bundled": 0, "in_process": 1, "entry_point": 2, "directory": 3}
+SOURCE_RANK = {"builtin": 0, "bundled": 1, "in_process": 2, "entry_point": 3, "directory": 4}
+"""Priority of where a plugin came from (lower wins a name clash): the kernel's own built-in
+plugins, then the distributions shipped with the kernel, then the host's in-process plugins,
+then other installed distributions, then plugin folders."""
+
+KERNEL_DISTRIBUTION = "loreweaver"
+BUNDLE_EXTRA = "bundled"
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,11 @@ class PluginRecord:
     source: str
     location: Path | None = None
     manifest_file: Path | None = None
+    module: str | None = None
+    """The hook module to import (built-in plugins; entry points name theirs)."""
+    bundled: bool = False
+    """Shipped with the kernel: decided by the kernel (:func:`kernel_bundle`), never by the
+    plugin's own manifest."""
     distribution: str | None = None
     dist_version: str | None = None
     entry_point: Any = None
@@ -77,8 +89,8 @@ class PluginRecord:
         return self.manifest.id if self.manifest else self.name
 
     @property
-    def bundled(self) -> bool:
-        return bool(self.manifest and self.manifest.bundled and self.source == "entry_point")
+    def builtin(self) -> bool:
+        return self.source == "builtin"
 
     @property
     def status(self) -> str:
@@ -94,7 +106,7 @@ class PluginRecord:
     @property
     def rank(self) -> tuple[int, str, str]:
         """Sort key: kernel-defined priority (bundled first), then id, then location."""
-        source = "bundled" if self.bundled else self.source
+        source = "bundled" if self.bundled and not self.builtin else self.source
         return (SOURCE_RANK[source], self.id, str(self.location or ""))
 
     def provides(self, family: str) -> bool:
@@ -118,6 +130,7 @@ class PluginRecord:
             "location": str(self.location) if self.location else None,
             "tier": m.tier if m else None,
             "bundled": self.bundled,
+            "builtin": self.builtin,
             "status": self.status,
             "enabled": self.enabled,
             "loaded": self.loaded,
@@ -166,19 +179,74 @@ def describe_exception(exc: BaseException) -> str:
 # --- discovery ----------------------------------------------------------------------------
 
 
+def normalize_dist_name(name: str) -> str:
+    """PEP 503 normalized distribution name (``Foo_Bar.baz`` -> ``foo-bar-baz``)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def kernel_bundle() -> tuple[frozenset[str], Path | None]:
+    """The distributions shipped with the kernel, and the folder holding its metadata.
+
+    The set is the kernel distribution's own ``bundled`` extra (``Requires-Dist: NAME; extra ==
+    "bundled"``): a fact of the kernel's packaging, not of any plugin. An entry point counts as
+    bundled only when its distribution is in the set *and* its metadata sits in the same folder
+    as the kernel's (the same environment), so a manifest saying ``bundled = true`` switches
+    nothing on, and neither does a look-alike name installed elsewhere.
+    """
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        dist = distribution(KERNEL_DISTRIBUTION)
+    except PackageNotFoundError:
+        return frozenset(), None
+    names = set()
+    for requirement in dist.requires or ():
+        spec, _, marker = requirement.partition(";")
+        if re.search(r"""extra\s*==\s*["']""" + BUNDLE_EXTRA + r"""["']""", marker):
+            match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", spec)
+            if match:
+                names.add(normalize_dist_name(match.group(1)))
+    return frozenset(names), _metadata_folder(dist)
+
+
+def _metadata_folder(dist: Any) -> Path | None:
+    path = getattr(dist, "_path", None)  # PathDistribution: its *.dist-info folder
+    return Path(path).resolve().parent if path is not None else None
+
+
+def builtin_records() -> list[PluginRecord]:
+    """The kernel's own built-in plugins (``lwcore.builtins``), as plugin candidates."""
+    from lwcore.builtins import BUILTIN_IDS, ROOT, module_of
+
+    return [
+        PluginRecord(
+            name=plugin_id, source="builtin", location=ROOT / plugin_id,
+            manifest_file=ROOT / plugin_id / MANIFEST_NAME, module=module_of(plugin_id),
+            distribution=KERNEL_DISTRIBUTION, bundled=True,
+        )
+        for plugin_id in BUILTIN_IDS
+    ]
+
+
 def discover_entry_points(group: str = ENTRY_POINT_GROUP) -> list[PluginRecord]:
     """One scan of installed distributions' entry points in ``group``; no plugin code runs."""
     from importlib.metadata import entry_points
 
+    bundle, kernel_folder = kernel_bundle()
     records = []
     for ep in entry_points(group=group):
         dist = getattr(ep, "dist", None)
+        name = dist.metadata["Name"] if dist is not None else None
         record = PluginRecord(
             name=ep.name,
             source="entry_point",
             entry_point=ep,
-            distribution=dist.metadata["Name"] if dist is not None else None,
+            distribution=name,
             dist_version=dist.version if dist is not None else None,
+            bundled=bool(
+                name and normalize_dist_name(name) in bundle and kernel_folder is not None
+                and _metadata_folder(dist) == kernel_folder
+            ),
         )
         top = ep.module.split(".")[0]
         try:
@@ -284,8 +352,6 @@ def check_manifest(record: PluginRecord, recorder: Recorder) -> None:
             recorder.fail(
                 record, "a directory plugin cannot be code-tier (ship code as a distribution)", fatal=True
             )
-        if m.bundled:
-            recorder.fail(record, "a directory plugin cannot claim to be bundled", fatal=True)
 
 
 def resolve_duplicates(
@@ -340,13 +406,13 @@ class Gate:
         if m.id in self.host_disabled:
             return False, "disabled by the host"
         if self.host_enabled is not None:
-            return m.id in self.host_enabled, "not in the host's enabled set"
+            return record.builtin or m.id in self.host_enabled, "not in the host's enabled set"
         if m.id in self.settings_disabled:
             return False, f"disabled by the operator (lw plugins enable {m.id})"
-        if record.bundled or m.tier != "code" or record.source == "in_process":
+        if record.builtin or record.bundled or m.tier != "code" or record.source == "in_process":
             return True, ""
         if self.env_allowlist is not None:
-            return m.id in self.env_allowlist, f"third-party code plugin not listed in LW_PLUGINS"
+            return m.id in self.env_allowlist, "third-party code plugin not listed in LW_PLUGINS"
         return m.id in self.settings_enabled, (
             f"third-party code plugin, runs with your privileges: not enabled "
             f"(lw plugins enable {m.id})"
@@ -372,7 +438,12 @@ def load_code(record: PluginRecord, pm: Any, recorder: Recorder) -> None:
         record.loaded = True
         return
     try:
-        obj = record.obj if record.source == "in_process" else record.entry_point.load()
+        if record.source == "in_process":
+            obj = record.obj
+        elif record.module is not None:
+            obj = importlib.import_module(record.module)
+        else:
+            obj = record.entry_point.load()
     except BaseException as exc:  # noqa: BLE001 - isolation: any import-time failure
         if isinstance(exc, KeyboardInterrupt):
             raise

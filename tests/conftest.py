@@ -20,11 +20,33 @@ MARKER_ENV = "LW_TEST_MARKER_DIR"
 
 
 class Site:
-    """A temporary site-packages folder on ``sys.path``."""
+    """A temporary site-packages folder on ``sys.path``.
+
+    ``add(..., bundled=True)`` ships the distribution "with the kernel" the way a real
+    install does: the site also holds a ``loreweaver`` distribution (found before the real
+    one on ``sys.path``) whose ``bundled`` extra names it. ``claims_bundled=True`` only writes
+    ``bundled = true`` into the plugin's own manifest, which must switch nothing on.
+    """
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.packages: list[str] = []
+        self.bundle: list[str] = []
+
+    def ship_with_kernel(self, *dists: str) -> None:
+        """Write the site's ``loreweaver`` metadata with ``dists`` in its ``bundled`` extra."""
+        from lwcore import __version__
+
+        self.bundle += [d for d in dists if d not in self.bundle]
+        info = self.root / f"loreweaver-{__version__}.dist-info"
+        info.mkdir(exist_ok=True)
+        requires = "".join(f'Requires-Dist: {d}; extra == "bundled"\n' for d in self.bundle)
+        (info / "METADATA").write_text(
+            f"Metadata-Version: 2.1\nName: loreweaver\nVersion: {__version__}\n"
+            f"Provides-Extra: bundled\n{requires}",
+            encoding="utf-8",
+        )
+        importlib.invalidate_caches()
 
     def add(
         self,
@@ -38,6 +60,7 @@ class Site:
         tier: str = "code",
         provides: tuple[str, ...] = ("prompt_segments",),
         bundled: bool = False,
+        claims_bundled: bool = False,
         extra_manifest: str = "",
         files: dict[str, str] | None = None,
     ) -> Path:
@@ -52,7 +75,7 @@ class Site:
             provides_list = ", ".join(f'"{p}"' for p in provides)
             manifest = (
                 f'id = "{plugin_id}"\nversion = "1.0.0"\ntier = "{tier}"\n'
-                f"provides = [{provides_list}]\nbundled = {'true' if bundled else 'false'}\n"
+                f"provides = [{provides_list}]\n{'bundled = true' if claims_bundled else ''}\n"
                 f"{extra_manifest}\n[description]\nen = \"test plugin {plugin_id}\"\n"
             )
         if manifest is not False:
@@ -71,6 +94,8 @@ class Site:
             encoding="utf-8",
         )
         self.packages.append(package)
+        if bundled:
+            self.ship_with_kernel(dist)
         importlib.invalidate_caches()
         return pkg
 

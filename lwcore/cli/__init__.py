@@ -18,50 +18,47 @@ from lwcore.cli.common import CliState, state
 
 
 class LwGroup(click.Group):
-    """Built-in commands first; then commands contributed by enabled ``cli`` plugins.
+    """Every subcommand comes from a plugin's ``lw_cli`` hook -- the kernel's own built-in
+    plugins (``plugins``, ``doctor``, ``roll`` …) exactly like any other.
 
-    Plugin command names come from manifests (no import) where declared; a plugin whose
-    ``lw_cli`` hook fails contributes nothing and never breaks ``lw --help``.
+    ``lw --help`` lists the names the enabled plugins' manifests declare (no plugin code is
+    imported for that); a command is imported when it runs. A plugin whose ``lw_cli`` hook
+    fails contributes nothing and never breaks ``lw --help`` or another command.
     """
 
-    def _plugin_commands(self, ctx: click.Context) -> dict[str, Any]:
+    def _registry(self, ctx: click.Context) -> Any:
         try:
-            registry = state(ctx).kernel.cli_commands
+            return state(ctx).kernel.cli_commands
         except Exception:  # noqa: BLE001 - a broken data dir must not break --help
             return {}
-        taken = set(self.commands) | set(BUILTIN_COMMANDS)
-        return {name: cmd for name, cmd in registry.items() if name not in taken}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        names = set(super().list_commands(ctx)) | set(BUILTIN_COMMANDS)
+        names = set(super().list_commands(ctx))
         try:
-            kernel = state(ctx).kernel
-            declared = [
-                c
-                for r in kernel.plugins
-                if r.usable and r.provides("cli")
-                for c in r.manifest.commands  # type: ignore[union-attr]
-            ]
-            undeclared = any(
-                r.usable and r.provides("cli") and not r.manifest.commands  # type: ignore[union-attr]
-                for r in kernel.plugins
-            )
+            records = [r for r in state(ctx).kernel.plugins if r.usable and r.provides("cli")]
         except Exception:  # noqa: BLE001
             return sorted(names)
-        names.update(declared)
-        if undeclared:
-            names.update(self._plugin_commands(ctx))
+        for record in records:
+            names.update(record.manifest.commands)  # type: ignore[union-attr]
+        if any(not r.manifest.commands for r in records):  # type: ignore[union-attr]
+            names.update(self._registry(ctx))
         return sorted(names)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in BUILTIN_COMMANDS and cmd_name not in self.commands:
-            from lwcore.contributions import resolve
-
-            self.add_command(resolve(BUILTIN_COMMANDS[cmd_name]), cmd_name)
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             return command
-        return self._plugin_commands(ctx).get(cmd_name)
+        contributed = self._registry(ctx).get(cmd_name)
+        if contributed is None:
+            return None
+        from lwcore.contributions import CommandRef, resolve
+
+        if isinstance(contributed, CommandRef):
+            contributed = resolve(contributed.command)
+        if not isinstance(contributed, click.Command):
+            return None
+        self.add_command(contributed, cmd_name)
+        return contributed
 
 
 @click.group(cls=LwGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -76,20 +73,6 @@ class LwGroup(click.Group):
 def lw(ctx: click.Context, data_dir: str | None) -> None:
     """Loreweaver: a plugin-host kernel for AI game masters and their neighbours."""
     ctx.obj = CliState(data_dir)
-
-
-BUILTIN_COMMANDS: dict[str, str] = {
-    "plugins": "lwcore.cli.plugins_cmd:plugins",
-    "doctor": "lwcore.cli.doctor:doctor",
-    "schema": "lwcore.cli.schema:schema",
-    "roll": "lwcore.cli.rules_cmd:roll",
-    "check": "lwcore.cli.rules_cmd:check",
-    "rulepack": "lwcore.cli.rules_cmd:rulepack",
-    "turn": "lwcore.cli.turn_cmd:turn",
-    "cmd": "lwcore.cli.cmd_cmd:cmd",
-}
-"""Built-in command name -> ``"module:attribute"``, imported only when the command runs (or
-for ``--help``), so ``lw --version`` imports click and nothing else."""
 
 
 def main(argv: list[str] | None = None) -> None:

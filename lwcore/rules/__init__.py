@@ -49,14 +49,10 @@ if TYPE_CHECKING:
 
 
 def engine_for(kernel: Kernel) -> RulesEngine:
-    """The kernel's shared :class:`RulesEngine` (created on first use, kept on the kernel)."""
-    engine = getattr(kernel, "_lw_rules_engine", None)
-    if engine is None:
-        from lwcore.rules.engine import RulesEngine
+    """The kernel's shared :class:`RulesEngine` (the kernel service ``rules.engine``)."""
+    from lwcore.rules.engine import RulesEngine
 
-        engine = RulesEngine(kernel)
-        kernel._lw_rules_engine = engine  # type: ignore[attr-defined]
-    return engine
+    return kernel.service("rules.engine", RulesEngine)
 
 
 __getattr__ = lazy_exports(__name__, _LAZY)

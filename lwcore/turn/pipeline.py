@@ -183,7 +183,9 @@ def visible_tools(kernel: Kernel, room: Room, *, keeper: bool) -> list[ToolSpec]
     keeper-only ones only for the keeper, phase tools only in their phase, and -- when the
     room lists ``tool_plugins`` -- only the kernel's tools and those plugins' tools."""
     asked = {name for feature in room.file.features for name in feature.tools}
-    allowed = None if room.file.tool_plugins is None else {"lwcore", *room.file.tool_plugins}
+    allowed = None
+    if room.file.tool_plugins is not None:
+        allowed = {r.id for r in kernel.plugins if r.builtin} | set(room.file.tool_plugins)
     out = []
     for entry in kernel.tools.entries():
         spec = entry.value
@@ -490,14 +492,11 @@ def execute_call(kernel: Kernel, call: ToolCall, ctx: ToolContext, offered: Sequ
 
 
 def _blame(kernel: Kernel, tool: str, message: str) -> str:
-    """Record a tool's failure on the plugin that registered it (like a failing hook: it shows
-    in ``lw plugins info``; with ``strict`` the kernel raises instead). The kernel's own tools
-    have no plugin record: their failures only go back to the model."""
-    from lwcore.kernel import KERNEL_ID
-
+    """Record a tool's failure on the plugin that registered it (the built-in ``turn`` plugin
+    for the turn's own tools): like a failing hook, it shows in ``lw plugins info``; with
+    ``strict`` the kernel raises instead."""
     plugin_id = kernel.tools.origin(tool)
-    if plugin_id != KERNEL_ID:
-        kernel.plugin_failed(plugin_id, message)
+    kernel.plugin_failed(plugin_id, message)
     return plugin_id
 
 

@@ -1,4 +1,4 @@
-"""The kernel's own model-facing tools (plugin id ``lwcore``), as cheap lazy references.
+"""The turn pipeline's own model-facing tools (built-in plugin ``turn``), as cheap lazy references.
 
 Imported by the kernel when the tool registry is built; it imports nothing heavy. The
 argument models and handlers live in :mod:`lwcore.turn.tools`.
@@ -10,7 +10,7 @@ from lwcore.contributions import ToolSpec
 
 _T = "lwcore.turn.tools"
 
-KERNEL_TOOLS: tuple[ToolSpec, ...] = (
+TURN_TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         name="define_variable",
         description={
@@ -68,4 +68,4 @@ KERNEL_TOOLS: tuple[ToolSpec, ...] = (
         handler=f"{_T}:subsystem_check",
     ),
 )
-"""Prepended to the tool registry by the kernel, before any plugin's tools."""
+"""Registered by the built-in ``turn`` plugin (``lwcore.builtins.turn``)."""

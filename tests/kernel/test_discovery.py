@@ -64,6 +64,48 @@ def test_operator_enable_is_persisted(site, kernel_factory, tmp_path) -> None:
     assert kernel_factory(env={"LW_PLUGINS": ""}).plugin("good").status == "disabled"
 
 
+def test_a_plugin_cannot_declare_itself_bundled(site, kernel_factory, tmp_path) -> None:
+    """Bundled status is the kernel's word (its distribution's ``bundled`` extra, in the same
+    environment), never the plugin's: a manifest saying ``bundled = true`` is third-party code
+    like any other -- listed, disabled, never imported, even under ``LW_PLUGINS=``."""
+    site.add("marker", code=MARKING, claims_bundled=True)
+    for env in ({}, {"LW_PLUGINS": ""}):
+        kernel = kernel_factory(env=env)
+        kernel.load_all()
+        record = kernel.plugin("marker")
+        assert (record.status, record.bundled) == ("disabled", False)
+    assert not (tmp_path / "markers" / "imported").exists()
+    assert "lwtest_marker.plugin" not in sys.modules
+
+
+def test_a_self_declared_bundled_plugin_loses_a_name_clash(site, kernel_factory, tmp_path) -> None:
+    site.add("twin", code=GOOD, package="lwtest_twin_real", dist="lwtest-twin-real", bundled=True)
+    site.add("twin", code=MARKING, package="lwtest_twin_fake", dist="lwtest-twin-fake", claims_bundled=True)
+    kernel = kernel_factory()
+    kernel.load_all()
+    records = [r for r in kernel.plugins if r.id == "twin"]
+    assert [(r.distribution, r.status) for r in records] == [("lwtest-twin-real", "enabled"), ("lwtest-twin-fake", "error")]
+    assert not (tmp_path / "markers" / "imported").exists()
+
+
+def test_a_look_alike_name_in_another_folder_is_not_bundled(site, kernel_factory, tmp_path, monkeypatch) -> None:
+    site.ship_with_kernel("lwtest-lookalike")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.syspath_prepend(str(elsewhere))
+    from tests.conftest import Site
+
+    other = Site(elsewhere)
+    other.add("lookalike", code=MARKING, dist="lwtest-lookalike")
+    try:
+        record = kernel_factory().plugin("lookalike")
+        assert (record.status, record.bundled) == ("disabled", False)
+        assert not (tmp_path / "markers" / "imported").exists()
+    finally:
+        for name in [m for m in sys.modules if m.startswith("lwtest_lookalike")]:
+            del sys.modules[name]
+
+
 def test_bundled_enabled_by_default_and_disableable(site, kernel_factory, tmp_path) -> None:
     site.add("builtin", code=GOOD, bundled=True)
     assert kernel_factory().plugin("builtin").status == "enabled"

@@ -99,6 +99,12 @@ CASES: dict[str, Case] = {
         lambda key: click.Command(key, callback=lambda: None),
         lambda k, key: k.cli_commands[key].name == key,
     ),
+    "lw_diagnostics": Case(
+        "diagnostics",
+        lambda key: f"{key} looks fine",
+        lambda k, key: (key, f"{key} looks fine") in k.diagnostics(),
+        call_style="kernel",
+    ),
 }
 
 
@@ -112,6 +118,13 @@ def plugin_for(hook: str, key: str, *, raises: bool = False) -> InProcessPlugin:
     if case.call_style == "return":
 
         def impl(turn):  # noqa: ANN001, ANN202
+            if raises:
+                raise RuntimeError(f"{key} broke")
+            return [case.contribution(key)]
+
+    elif case.call_style == "kernel":
+
+        def impl(kernel):  # noqa: ANN001, ANN202
             if raises:
                 raise RuntimeError(f"{key} broke")
             return [case.contribution(key)]

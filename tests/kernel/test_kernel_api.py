@@ -9,6 +9,7 @@ import pytest
 
 from lwcore.contributions import RulepackSource, ToolSpec
 from lwcore.datadir import resolve_data_dir
+from lwcore.errors import LwError
 from lwcore.hookspecs import hookimpl
 from lwcore.kernel import Kernel
 from lwcore.plugins import InProcessPlugin
@@ -25,15 +26,43 @@ def tool_plugin(plugin_id: str, *names: str) -> InProcessPlugin:
 
 
 def plugin_tools(kernel: Kernel) -> list[str]:
-    """Tool names contributed by plugins (the kernel's own tools, plugin id lwcore, left out)."""
-    return [name for name in kernel.tools if kernel.tools.origin(name) != "lwcore"]
+    """Tool names contributed by plugins (the built-in ``turn`` plugin's own tools left out)."""
+    return [name for name in kernel.tools if kernel.tools.origin(name) != "turn"]
 
 
-def test_kernel_registers_its_own_tools_first(tmp_path: Path) -> None:
+def test_the_builtin_turn_plugin_registers_its_tools_first(tmp_path: Path) -> None:
     kernel = Kernel(data_dir=tmp_path, entry_points=False, env={}, plugins=[tool_plugin("p", "set_variable")])
     own = {"define_variable", "set_variable", "adjust_variable", "skill_check", "subsystem_check"}
-    assert own <= set(kernel.tools) and all(kernel.tools.origin(n) == "lwcore" for n in own)
-    assert [str(c) for c in kernel.conflicts] == ["tools 'set_variable': lwcore wins over p"]
+    assert own <= set(kernel.tools) and all(kernel.tools.origin(n) == "turn" for n in own)
+    assert [str(c) for c in kernel.conflicts] == ["tools 'set_variable': turn wins over p"]
+
+
+def test_builtins_are_plugins_a_host_can_disable(tmp_path: Path) -> None:
+    kernel = Kernel(data_dir=tmp_path, entry_points=False, env={})
+    builtins = [(r.id, r.source, r.status, r.distribution) for r in kernel.plugins if r.builtin]
+    assert builtins == [(i, "builtin", "enabled", "loreweaver") for i in ("host", "rules", "turn")]
+    assert {"plugins", "doctor", "schema", "roll", "check", "rulepack", "cmd", "turn"} <= set(kernel.cli_commands)
+    assert {"plugin-manifest", "rulepack", "sheet", "room"} <= set(kernel.schemas)
+    sealed = Kernel(data_dir=tmp_path, entry_points=False, env={}, disabled={"turn"})
+    assert sealed.plugin("turn").status == "disabled" and len(sealed.tools) == 0
+    assert "turn" not in sealed.cli_commands and "room" not in sealed.schemas
+    with pytest.raises(LwError, match="built-in 'turn' plugin is disabled"):
+        sealed.turn(tmp_path, "hello")
+
+
+def test_a_host_enabled_set_keeps_the_builtins(tmp_path: Path) -> None:
+    kernel = Kernel(data_dir=tmp_path, entry_points=False, env={}, enabled=set(), plugins=[tool_plugin("p", "x")])
+    assert [r.id for r in kernel.plugins if r.enabled] == ["host", "rules", "turn"]
+
+
+def test_kernel_services_are_made_once_per_kernel(tmp_path: Path) -> None:
+    made = []
+    a = Kernel(data_dir=tmp_path, entry_points=False, env={})
+    b = Kernel(data_dir=tmp_path, entry_points=False, env={})
+    first = a.service("counter", lambda k: made.append(k) or object())
+    assert a.service("counter", lambda k: made.append(k) or object()) is first
+    assert b.service("counter", lambda k: made.append(k) or object()) is not first
+    assert made == [a, b]
 
 
 def test_kernels_are_independent(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ def engine():
 def test_discovered_enabled_bundled() -> None:
     kernel = Kernel()
     record = next(r for r in kernel.plugins if r.id == "dnd5e")
-    assert record.status == "enabled" and record.manifest.bundled
+    assert record.status == "enabled" and record.bundled
     assert "dnd5e" in kernel.rulepacks
     assert engine_for(kernel).find("D&D") == "dnd5e"
 

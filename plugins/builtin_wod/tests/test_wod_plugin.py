@@ -18,7 +18,7 @@ def engine():
 def test_discovered_enabled_bundled() -> None:
     kernel = Kernel()
     record = next(r for r in kernel.plugins if r.id == "wod")
-    assert record.status == "enabled" and record.manifest.bundled
+    assert record.status == "enabled" and record.bundled
     assert "wod_cofd_pool" in kernel.rule_computers and "wod" in kernel.rulepacks
 
 

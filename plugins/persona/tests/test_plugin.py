@@ -23,7 +23,7 @@ def kernel(tmp_path):
 
 def test_kernel_finds_the_plugin_and_its_contributions(kernel):
     record = kernel.plugin("persona")
-    assert record.status == "enabled" and record.manifest.bundled
+    assert record.status == "enabled" and record.bundled
     assert {"persona-preset", "persona-sillytavern"} <= set(kernel.importers)
     assert {"persona-config", "persona-preset"} <= set(kernel.schemas)
     assert "persona" in kernel.cli_commands

@@ -17,7 +17,7 @@ OFFER = ToolOffer("roll_it", "Roll it.", {"type": "object", "properties": {"n": 
 def test_kernel_finds_the_bundled_adapters(tmp_path: Path) -> None:
     kernel = Kernel(data_dir=tmp_path, env={})
     record = kernel.plugin("providers")
-    assert record.status == "enabled" and record.manifest.bundled and "net" in record.manifest.needs
+    assert record.status == "enabled" and record.bundled and "net" in record.manifest.needs
     adapters = kernel.provider_adapters
     assert {"anthropic_messages", "chat_completions"} <= set(adapters)
     for protocol in ("anthropic_messages", "chat_completions"):

@@ -40,20 +40,6 @@ def doctor(ctx: click.Context, strict: bool) -> int:
             click.echo(f"        refused hook: {refused}")
     for conflict in kernel.conflicts:
         click.echo(f"conflict: {conflict}")
-    for line in diagnostics(kernel):
-        click.echo(line)
+    for plugin_id, line in kernel.diagnostics():
+        click.echo(f"{plugin_id}: {line}")
     return 1 if strict and counts["error"] else 0
-
-
-def diagnostics(kernel: object) -> list[str]:
-    """Extra lines other kernel services add to the doctor report."""
-    lines: list[str] = []
-    from lwcore.rules import engine_for
-
-    try:
-        problems = engine_for(kernel).problems()  # type: ignore[arg-type]
-    except Exception as exc:  # noqa: BLE001 - doctor reports, never crashes
-        problems = []
-        lines.append(f"rulepacks: could not be checked: {type(exc).__name__}: {exc}")
-    lines += [str(p) for p in problems]
-    return lines

@@ -28,7 +28,7 @@ def cmd(ctx: click.Context, system: str, text: tuple[str, ...], sheet_path: str 
     import random
     from pathlib import Path
 
-    from lwcore.cli.rules_cmd import _faces
+    from lwcore.builtins.rules.commands import _faces
     from lwcore.errors import LwError
     from lwcore.rules import engine_for
     from lwcore.rules.sheet import Sheet, load_sheet_file, save_sheet_file

@@ -1,0 +1,29 @@
+"""The kernel's own features, as plugins with manifests (datasette's default plugins are
+the model).
+
+Each folder here is one built-in plugin: an ``lw-plugin.toml`` read like any other manifest
+and a ``plugin`` module whose ``@hookimpl`` functions contribute through the ordinary hooks.
+
+- ``host``: ``lw plugins``, ``lw doctor``, ``lw schema``; the plugin-manifest schema.
+- ``rules``: ``lw roll``, ``lw check``, ``lw rulepack``, ``lw cmd``; the rulepack and sheet
+  schemas; rulepack problems in ``lw doctor``.
+- ``turn``: ``lw turn``; the variable and check tools; the room schema.
+
+Built-ins rank before every other plugin (their contributions win a name clash), show in
+``lw plugins list`` with source ``builtin``, and can be disabled like any plugin: a host
+passing ``disabled={"turn"}`` brings its own turn loop.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+BUILTIN_IDS: tuple[str, ...] = ("host", "rules", "turn")
+"""Built-in plugin ids, which are also their folder and module names here."""
+
+ROOT = Path(__file__).parent
+
+
+def module_of(plugin_id: str) -> str:
+    """The import path of a built-in plugin's hook module."""
+    return f"{__name__}.{plugin_id}.plugin"

@@ -1,0 +1,1 @@
+"""The built-in host plugin (see ``lwcore.builtins``)."""

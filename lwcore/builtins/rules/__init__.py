@@ -1,0 +1,1 @@
+"""The built-in rules plugin (see ``lwcore.builtins``)."""
