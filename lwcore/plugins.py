@@ -214,14 +214,20 @@ def _metadata_folder(dist: Any) -> Path | None:
     return Path(path).resolve().parent if path is not None else None
 
 
-def builtin_records() -> list[PluginRecord]:
-    """The kernel's own built-in plugins (``lwcore.builtins``), as plugin candidates."""
-    from lwcore.builtins import BUILTIN_IDS, ROOT, module_of
+BUILTIN_IDS: tuple[str, ...] = ("host", "rules", "turn")
+"""The kernel's built-in plugins, in priority order: each is the folder ``lwcore/builtins/<id>/``
+(manifest ``lw-plugin.toml``, hooks in module ``lwcore.builtins.<id>.plugin``)."""
 
+BUILTIN_ROOT = Path(__file__).parent / "builtins"
+
+
+def builtin_records() -> list[PluginRecord]:
+    """The kernel's own built-in plugins, as plugin candidates (nothing is imported)."""
     return [
         PluginRecord(
-            name=plugin_id, source="builtin", location=ROOT / plugin_id,
-            manifest_file=ROOT / plugin_id / MANIFEST_NAME, module=module_of(plugin_id),
+            name=plugin_id, source="builtin", location=BUILTIN_ROOT / plugin_id,
+            manifest_file=BUILTIN_ROOT / plugin_id / MANIFEST_NAME,
+            module=f"lwcore.builtins.{plugin_id}.plugin",
             distribution=KERNEL_DISTRIBUTION, bundled=True,
         )
         for plugin_id in BUILTIN_IDS

@@ -11,19 +11,8 @@ and a ``plugin`` module whose ``@hookimpl`` functions contribute through the ord
 
 Built-ins rank before every other plugin (their contributions win a name clash), show in
 ``lw plugins list`` with source ``builtin``, and can be disabled like any plugin: a host
-passing ``disabled={"turn"}`` brings its own turn loop.
+passing ``disabled={"turn"}`` brings its own turn loop. The list of built-ins is
+``lwcore.plugins.BUILTIN_IDS`` (the host layer knows them by name, never by import).
 """
 
 from __future__ import annotations
-
-from pathlib import Path
-
-BUILTIN_IDS: tuple[str, ...] = ("host", "rules", "turn")
-"""Built-in plugin ids, which are also their folder and module names here."""
-
-ROOT = Path(__file__).parent
-
-
-def module_of(plugin_id: str) -> str:
-    """The import path of a built-in plugin's hook module."""
-    return f"{__name__}.{plugin_id}.plugin"

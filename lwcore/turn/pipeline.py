@@ -48,7 +48,6 @@ if TYPE_CHECKING:
     from lwcore.kernel import Kernel
     from lwcore.turn.view import PlayerView
 
-DEFAULT_PROVIDER = "anthropic_messages"
 DEFAULT_MAX_TOKENS = 1024
 HISTORY_IN_PROMPT = 60
 MAX_STEPS = 8
@@ -157,6 +156,22 @@ class TurnResult:
 
 def load_room(kernel: Kernel, room: Room | str | Path) -> Room:
     return room if isinstance(room, Room) else Room.load(room, kernel)
+
+
+def default_protocol(kernel: Kernel, room: Room | None = None) -> str:
+    """The provider protocol a turn compiles for when none is asked: the room's ``provider:``,
+    else the first provider adapter registered (plugin priority order) that also has a prompt
+    compiler. :class:`LwError` when no installed plugin can serve any."""
+    if room is not None and room.file.provider:
+        return room.file.provider
+    for protocol in kernel.provider_adapters:
+        if protocol in kernel.prompt_compilers:
+            return protocol
+    raise LwError(
+        "no provider protocol can be served: no installed plugin offers both a provider adapter "
+        "and a prompt compiler for the same protocol",
+        expected="a providers plugin and a prompt compiler plugin (lw plugins list)",
+    )
 
 
 def adapter_for(kernel: Kernel, protocol: str) -> ProviderAdapterProtocol:
@@ -402,17 +417,21 @@ def compile_turn(
     room: Room | str | Path,
     player_input: str,
     *,
-    provider: str = DEFAULT_PROVIDER,
+    provider: str | None = None,
     actor: str | None = None,
     model: str | None = None,
     max_tokens: int = DEFAULT_MAX_TOKENS,
 ) -> CompiledTurn:
     """Compile one turn for ``provider`` on behalf of ``actor`` (default: the first player).
 
+    ``provider`` defaults to :func:`default_protocol` (the room's ``provider:``, else the
+    first installed adapter that has a compiler).
+
     Read-only: nothing is written. A plugin whose segment hook fails loses its segments for
     this turn and is listed in :attr:`CompiledTurn.dropped`; the turn goes on.
     """
     room = load_room(kernel, room)
+    provider = provider or default_protocol(kernel, room)
     member = room.member(actor)
     keeper = room.is_keeper(member)
     locale = room.locale_of(member)
@@ -605,7 +624,7 @@ def run_turn(
     room: Room | str | Path,
     player_input: str,
     *,
-    provider: str = DEFAULT_PROVIDER,
+    provider: str | None = None,
     actor: str | None = None,
     reply: Mapping[str, Any] | None = None,
     endpoint: str | None = None,

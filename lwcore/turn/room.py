@@ -82,6 +82,11 @@ class RoomFile(BaseModel):
     variant: str | None = Field(default=None, description="house-rule variant of the rulepack")
     locale: str = "en"
     phase: str | None = Field(default=None, description="current phase (e.g. prep); phase tools follow it")
+    provider: str | None = Field(
+        default=None,
+        description="provider protocol this room's turns compile for (default: the first installed "
+        "adapter that has a prompt compiler)",
+    )
     keeper: Member
     players: list[Member] = Field(default_factory=list)
     config: dict[str, str] = Field(

@@ -1,5 +1,14 @@
-"""The kernel stays small: it never imports a plugin package and never names a bundled
-system, persona format or provider. Plugins are deletable."""
+"""The kernel stays small and layered.
+
+- It never imports a plugin package and never names a bundled system, persona format or
+  provider (a word inside an identifier counts: ``anthropic_messages`` names a provider).
+- Layers, each importing only from the ones before it, for module-level *and* function-level
+  imports: **host** (everything not listed below: kernel, discovery, registries, io, cli,
+  sandbox …) ← **rules** (``lwcore.rules``) ← **turn** (``lwcore.turn``) ← **built-in
+  plugins** (``lwcore.builtins.<id>``, each using only the layers up to its own: ``host`` the
+  host, ``rules`` also the rules engine, ``turn`` everything; never another built-in).
+- One listed exception: ``Kernel.turn``, the thin facade over the turn pipeline.
+"""
 
 from __future__ import annotations
 
@@ -15,11 +24,92 @@ FORBIDDEN_NAMES = re.compile(
     r"anthropic|openai|sillytavern|tavern",
     re.IGNORECASE,
 )
-WORD = re.compile(r"[A-Za-z0-9_&]+")
+WORD = re.compile(r"[A-Za-z0-9&]+")
+"""A word: underscores separate words, so ``anthropic_messages`` is two of them."""
+CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9&]+|[0-9]+")
+
+LAYERS = {"host": 0, "rules": 1, "turn": 2, "builtins": 3}
+ALLOWED_EXCEPTIONS = {("lwcore.kernel", "lwcore.turn.pipeline")}
+"""(importer, imported): the only imports that may point up the layers."""
 
 
 def kernel_files() -> list[Path]:
     return sorted(p for p in KERNEL.rglob("*") if p.is_file() and p.suffix in {".py", ".toml", ".md", ".tmpl", ".yaml", ".json"})
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(KERNEL.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def layer(module: str) -> tuple[int, str | None]:
+    """``(layer number, built-in id or None)`` of a module inside ``lwcore``."""
+    parts = module.split(".")
+    if len(parts) > 1 and parts[1] in ("rules", "turn"):
+        return LAYERS[parts[1]], None
+    if len(parts) > 1 and parts[1] == "builtins":
+        return LAYERS["builtins"], parts[2] if len(parts) > 2 else None
+    return LAYERS["host"], None
+
+
+def imports(path: Path) -> list[tuple[int, str]]:
+    """``(line, absolute module)`` of every import in the file, at any depth."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            out.append((node.lineno, target))
+            out += [(node.lineno, f"{target}.{alias.name}") for alias in node.names]
+    return out
+
+
+def layer_violations() -> list[str]:
+    bad = []
+    for path in kernel_files():
+        if path.suffix != ".py":
+            continue
+        importer = module_name(path)
+        level, builtin = layer(importer)
+        for line, target in imports(path):
+            if not target.startswith("lwcore.") or any(
+                importer == a and (target == b or target.startswith(b + ".")) for a, b in ALLOWED_EXCEPTIONS
+            ):
+                continue
+            their_level, their_builtin = layer(target)
+            if their_builtin is not None and builtin is not None and their_builtin != builtin:
+                bad.append(f"{importer}:{line} imports another built-in: {target}")
+            elif builtin is not None and their_builtin is None and their_level > LAYERS.get(builtin, LAYERS["turn"]):
+                bad.append(f"{importer}:{line} (built-in {builtin}) imports a later layer: {target}")
+            elif their_level > level:
+                bad.append(f"{importer}:{line} imports a later layer: {target}")
+    return bad
+
+
+def test_layers_import_only_downwards() -> None:
+    assert layer_violations() == []
+
+
+def test_the_layer_check_would_catch_an_upward_import(tmp_path: Path, monkeypatch) -> None:
+    assert layer("lwcore.kernel") == (0, None) and layer("lwcore.turn.room") == (2, None)
+    assert layer("lwcore.builtins.rules.commands") == (3, "rules")
+    sneaky = KERNEL / "io" / "_layer_probe.py"
+    sneaky.write_text("def f():\n    from lwcore.rules import engine_for\n    return engine_for\n", encoding="utf-8")
+    try:
+        assert any("_layer_probe" in v and "lwcore.rules" in v for v in layer_violations())
+    finally:
+        sneaky.unlink()
 
 
 def test_kernel_never_imports_a_plugin_package() -> None:
@@ -27,22 +117,26 @@ def test_kernel_never_imports_a_plugin_package() -> None:
     for path in kernel_files():
         if path.suffix != ".py":
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            names: list[str] = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names = [node.module]
-            offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0].startswith("lw_")]
+        for _, name in imports(path):
+            if name.split(".")[0].startswith("lw_"):
+                offenders.append(f"{path.name}: {name}")
     assert offenders == []
+
+
+def words(line: str) -> set[str]:
+    """Every word of ``line`` and every camelCase part of it."""
+    out = set()
+    for word in WORD.findall(line):
+        out.add(word)
+        out.update(CAMEL.findall(word))
+    return out
 
 
 def test_kernel_never_names_a_bundled_system() -> None:
     hits = []
     for path in kernel_files():
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            for word in WORD.findall(line):
+            for word in words(line):
                 if FORBIDDEN_NAMES.fullmatch(word):
                     hits.append(f"{path.relative_to(KERNEL)}:{number}: {word}")
     assert hits == []
@@ -51,3 +145,6 @@ def test_kernel_never_names_a_bundled_system() -> None:
 def test_the_check_would_catch_a_name() -> None:
     assert FORBIDDEN_NAMES.fullmatch("coc7") and FORBIDDEN_NAMES.fullmatch("Persona")
     assert not FORBIDDEN_NAMES.fullmatch("coconut")
+    assert any(FORBIDDEN_NAMES.fullmatch(w) for w in words('DEFAULT = "anthropic_messages"'))
+    assert any(FORBIDDEN_NAMES.fullmatch(w) for w in words("class TavernCard:"))
+    assert not any(FORBIDDEN_NAMES.fullmatch(w) for w in words("coconut_tree = 1"))

@@ -108,7 +108,7 @@ def _print_applied(applied: Any) -> None:
 @click.argument("room", required=False, type=click.Path(path_type=str))
 @click.option("--say", "say", default=None, help="What the acting member says this turn.")
 @click.option("--as", "actor", default=None, help="Member id or name acting (default: the first player).")
-@click.option("--provider", default=None, help="Provider protocol (anthropic_messages | chat_completions).")
+@click.option("--provider", default=None, help="Provider protocol (default: the room's provider:, else the first installed adapter; lw plugins list --all shows them).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: payload, tools, cache figures (and results).")
 @click.option("--reply", "reply_file", default=None, type=click.Path(dir_okay=False, path_type=str),
               help="Apply a recorded model reply (JSON) to the room.")
@@ -173,7 +173,7 @@ def _turn_in_room(
         else:
             click.echo(render_text(pv))
         return
-    protocol = provider or pipeline.DEFAULT_PROVIDER
+    protocol = provider or pipeline.default_protocol(kernel, loaded)
     api_key = None
     if endpoint:
         adapter = pipeline.adapter_for(kernel, protocol)
