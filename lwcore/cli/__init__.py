@@ -75,26 +75,57 @@ def lw(ctx: click.Context, data_dir: str | None) -> None:
     ctx.obj = CliState(data_dir)
 
 
+def wants_json(argv: list[str]) -> bool:
+    """Whether the command line asks for JSON output (``--json`` before a ``--`` separator)."""
+    return "--json" in (argv[: argv.index("--")] if "--" in argv else argv)
+
+
+def fail(payload: dict[str, Any], text: str, code: int, *, as_json: bool) -> None:
+    """Report a failure and exit: with ``--json``, ``{"error": {...}}`` on stdout (so a
+    script reading stdout always gets JSON); otherwise one line on stderr."""
+    if as_json:
+        import json
+
+        click.echo(json.dumps({"error": payload}, ensure_ascii=False))
+    else:
+        click.echo(text, err=True)
+    sys.exit(code)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point: run ``lw`` and turn every failure into an exit code."""
+    """Console-script entry point: run ``lw`` and turn every failure into an exit code.
+
+    Exit codes: 0 done, 1 bad input or a refused action (a located message), 2 a usage
+    error or an internal error (a bug: one line, a traceback only with ``LW_DEBUG=1``),
+    130 interrupted. With ``--json``, errors are JSON on stdout too:
+    ``{"error": {"message", "location", "code", …}}``.
+    """
     from lwcore.errors import LwError
 
+    args = list(sys.argv[1:] if argv is None else argv)
+    as_json = wants_json(args)
     try:
-        result = lw.main(args=argv, prog_name="lw", standalone_mode=False)
+        result = lw.main(args=args, prog_name="lw", standalone_mode=False)
     except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
-        sys.exit(1)
+        fail({"message": "aborted", "code": "aborted"}, "Aborted.", 1, as_json=as_json)
     except click.ClickException as exc:
+        if as_json:
+            fail({"message": exc.format_message(), "code": "usage"}, "", exc.exit_code, as_json=True)
         exc.show()
         sys.exit(exc.exit_code)
     except LwError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
+        payload = exc.to_json() | {"location": exc.location}
+        payload["code"] = exc.code or "invalid"
+        fail(payload, f"error: {exc}", 1, as_json=as_json)
     except (KeyboardInterrupt, BrokenPipeError):
         sys.exit(130)
     except Exception as exc:  # noqa: BLE001 - the last line of defence: no tracebacks
         if os.environ.get("LW_DEBUG"):
             raise
-        click.echo(f"internal error: {type(exc).__name__}: {exc} (LW_DEBUG=1 shows the traceback)", err=True)
-        sys.exit(2)
+        fail(
+            {"message": f"{type(exc).__name__}: {exc}", "code": "internal"},
+            f"internal error: {type(exc).__name__}: {exc} (LW_DEBUG=1 shows the traceback)",
+            2,
+            as_json=as_json,
+        )
     sys.exit(result if isinstance(result, int) else 0)
