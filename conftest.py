@@ -3,11 +3,22 @@
 Every test gets its own ``LW_HOME`` and ``DSH_HOME`` in a temporary folder and a scrubbed
 ``LW_PLUGINS``/``LW_STRICT_PLUGINS``, so no test reads or writes the developer's home
 directory or depends on the operator's plugin choices.
+
+Hypothesis runs derandomized (a fixed sequence of examples, no example database): a test
+run never depends on luck, and a failure reproduces on every machine. Set
+``LW_HYPOTHESIS_EXPLORE=1`` to explore with fresh random examples while developing.
 """
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
+
+settings.register_profile("lw", derandomize=True, database=None, deadline=None)
+settings.register_profile("explore", deadline=None)
+settings.load_profile("explore" if os.environ.get("LW_HYPOTHESIS_EXPLORE") else "lw")
 
 
 @pytest.fixture(autouse=True)

@@ -292,6 +292,79 @@ class CommandRef:
     help: str = ""
 
 
+# --- checking contributions -------------------------------------------------------------
+
+
+def field_problems(item: Any) -> list[str]:
+    """What is wrong with the fields of a contribution (a dataclass of this module).
+
+    Checked at registration, so that a plugin's ``PromptSegment(order="zzz")`` is dropped and
+    recorded against it instead of breaking a sort in every turn. Checks each field against
+    its annotation: ``str``, ``int`` (not ``bool``), ``bool``, ``float``, ``Path``, ``None``
+    unions, ``tuple[str, ...]``, ``Mapping[str, str]``, and callables or lazy references.
+    """
+    import dataclasses
+
+    if not dataclasses.is_dataclass(item):
+        return []
+    hints = _hints(type(item))
+    problems = []
+    for f in dataclasses.fields(item):
+        value = getattr(item, f.name)
+        expected = hints.get(f.name)
+        if expected is not None and not _matches(value, expected):
+            problems.append(f"{f.name}={value!r:.60} is not {_describe(expected)}")
+    return problems
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    hints = _HINTS.get(cls)
+    if hints is None:
+        import typing
+
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints
+
+
+def _matches(value: Any, expected: Any) -> bool:
+    import collections.abc
+    import types
+    import typing
+
+    origin = typing.get_origin(expected)
+    args = typing.get_args(expected)
+    if expected is Any or isinstance(expected, TypeVar):
+        return True
+    if origin in (typing.Union, types.UnionType):
+        return any(_matches(value, a) for a in args)
+    if expected is type(None):
+        return value is None
+    if expected is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if expected is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if origin is tuple:
+        return isinstance(value, tuple) and all(_matches(v, args[0]) for v in value) if args and args[-1] is Ellipsis else isinstance(value, tuple)
+    if origin in (collections.abc.Mapping, dict):
+        return isinstance(value, Mapping) and all(
+            _matches(k, args[0]) and _matches(v, args[1]) for k, v in value.items()
+        ) if args else isinstance(value, Mapping)
+    if origin is collections.abc.Callable:
+        return callable(value)
+    if origin is not None:
+        return isinstance(value, origin)
+    if isinstance(expected, type):
+        return isinstance(value, expected)
+    return True
+
+
+def _describe(expected: Any) -> str:
+    return str(expected).replace("typing.", "").replace("collections.abc.", "")
+
+
 def localized(texts: Mapping[str, str], locale: str) -> str:
     """Pick ``texts[locale]``, then its language part (``zh`` for ``zh-CN``), then ``en``."""
     for key in (locale, locale.split("-")[0], "en"):

@@ -30,6 +30,7 @@ from lwcore.contributions import (
     ToolSpec,
     TurnContext,
     Viewer,
+    field_problems,
     resolve,
 )
 from lwcore.datadir import resolve_data_dir
@@ -314,6 +315,12 @@ class Kernel:
                 if not isinstance(key, str) or not key:
                     self._recorder.fail(record, f"{spec.hook}: contribution key {key!r} is not a name; dropped")
                     return
+                problems = field_problems(item)
+                if problems:
+                    self._recorder.fail(
+                        record, f"{spec.hook}: {type(item).__name__} {key!r} dropped: {'; '.join(problems)}"
+                    )
+                    return
                 entries.append(Entry(key, item, record.id))
 
             return {"register": register, "ctx": self.context_for(record)}
@@ -325,6 +332,8 @@ class Kernel:
                     f"{spec.hook} returned {type(outcome.result).__name__}; registration hooks "
                     "return None and call register()",
                 )
+        rank = {r.id: r.rank for r in records.values()}
+        entries.sort(key=lambda e: rank.get(e.plugin_id, (99, e.plugin_id, "")))  # trust order decides clashes
         return Registry(name, entries)
 
     def _data_entries(self, spec: RegistrySpec[Any], record: PluginRecord, folder: Path) -> list[Entry[Any]]:
@@ -423,11 +432,11 @@ class Kernel:
             if isinstance(result, (str, bytes, Mapping)) or not isinstance(result, Iterable):
                 drop(record, f"lw_prompt_segments returned {type(result).__name__}, expected a list of PromptSegment")
                 continue
-            for item in list(result):
+            for item in result:
                 if not isinstance(item, PromptSegment):
                     drop(record, f"lw_prompt_segments yielded {type(item).__name__}, expected PromptSegment; dropped")
-                elif not isinstance(item.text, str):
-                    drop(record, f"segment {item.name!r} text is {type(item.text).__name__}; dropped")
+                elif problems := field_problems(item):
+                    drop(record, f"segment {item.name!r} dropped: {'; '.join(problems)}")
                 elif item.text:
                     entries.append(Entry(item.name, item, record.id))
         entries.sort(key=lambda e: (e.value.order, e.value.name))

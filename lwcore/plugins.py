@@ -431,10 +431,11 @@ class Gate:
 def load_code(record: PluginRecord, pm: Any, recorder: Recorder) -> None:
     """Import the plugin's code and register only the hooks its manifest's families allow.
 
-    Idempotent. Import errors, pluggy validation errors and unknown hooks are recorded; a
-    plugin whose import fails has ``load_failed`` set and contributes nothing.
+    Idempotent. Everything that touches plugin code is guarded: the import, the lookup of its
+    hook functions (a module whose ``__getattr__`` raises), pluggy's validation. A failure is
+    recorded and the plugin contributes nothing (``load_failed``).
     """
-    from lwcore.hookspecs import FAMILIES, HOOK_FAMILY, PREFIX
+    from lwcore.hookspecs import DATA_KINDS, FAMILIES, HOOK_FAMILY, PREFIX
 
     if record.loaded or record.load_failed or not record.usable:
         return
@@ -443,6 +444,7 @@ def load_code(record: PluginRecord, pm: Any, recorder: Recorder) -> None:
     if m.tier != "code":
         record.loaded = True
         return
+    allowed = {hook for family in m.provides for hook in FAMILIES.get(family, ())}
     try:
         if record.source == "in_process":
             obj = record.obj
@@ -450,29 +452,35 @@ def load_code(record: PluginRecord, pm: Any, recorder: Recorder) -> None:
             obj = importlib.import_module(record.module)
         else:
             obj = record.entry_point.load()
-    except BaseException as exc:  # noqa: BLE001 - isolation: any import-time failure
+        record.obj = obj
+        accepted: dict[str, Callable[..., Any]] = {}
+        for attr in sorted(dir(obj)):
+            opts = pm.parse_hookimpl_opts(obj, attr)
+            if opts is None:
+                continue
+            hook = opts.get("specname") or attr
+            if not hook.startswith(PREFIX):
+                continue
+            problem = _unsupported_options(opts)
+            if problem:
+                record.refused.append(f"{attr}: {problem}")
+            elif hook not in HOOK_FAMILY:
+                record.refused.append(f"{attr}: no such hook")
+            elif hook not in allowed:
+                record.refused.append(f"{attr}: family {HOOK_FAMILY[hook]!r} is not in the manifest's provides")
+            else:
+                accepted[attr] = getattr(obj, attr)
+    except BaseException as exc:  # noqa: BLE001 - isolation: any failure while reading plugin code
         if isinstance(exc, KeyboardInterrupt):
             raise
         record.load_failed = True
         recorder.fail(record, f"import failed: {describe_exception(exc)}")
         return
-    record.obj = obj
-    allowed = {hook for family in m.provides for hook in FAMILIES.get(family, ())}
-    accepted: dict[str, Callable[..., Any]] = {}
-    for attr in sorted(dir(obj)):
-        if not attr.startswith(PREFIX):
-            continue
-        function = getattr(obj, attr, None)
-        if pm.parse_hookimpl_opts(obj, attr) is None:
-            continue
-        if attr not in HOOK_FAMILY:
-            record.refused.append(f"{attr}: no such hook")
-        elif attr not in allowed:
-            record.refused.append(
-                f"{attr}: family {HOOK_FAMILY[attr]!r} is not in the manifest's provides"
-            )
-        else:
-            accepted[attr] = function
+    implemented = {HOOK_FAMILY[opts_hook] for opts_hook in (_hook_name(pm, obj, a) for a in accepted)}
+    for family in m.provides:
+        data_folder = family in DATA_KINDS and record.location is not None and (record.location / family).is_dir()
+        if family in FAMILIES and family not in implemented and not data_folder:
+            recorder.fail(record, f"provides {family!r} but implements none of its hooks ({', '.join(FAMILIES[family])})")
     shim = SimpleNamespace(**accepted)
     try:
         pm.register(shim, name=m.id)
@@ -487,6 +495,26 @@ def load_code(record: PluginRecord, pm: Any, recorder: Recorder) -> None:
     record.loaded = True
 
 
+def _hook_name(pm: Any, obj: Any, attr: str) -> str:
+    opts = pm.parse_hookimpl_opts(obj, attr) or {}
+    return opts.get("specname") or attr
+
+
+SUPPORTED_HOOK_OPTIONS = ("tryfirst", "trylast", "wrapper", "hookwrapper", "specname")
+"""pluggy ``@hookimpl`` options the kernel honours (see :func:`call_impls`); ``optionalhook``
+is refused: an implementation of a hook the kernel does not have is always reported."""
+
+
+def _unsupported_options(opts: Mapping[str, Any]) -> str | None:
+    if opts.get("optionalhook"):
+        return "optionalhook is not supported (every hook must exist)"
+    if opts.get("tryfirst") and opts.get("trylast"):
+        return "tryfirst and trylast together"
+    if opts.get("wrapper") and opts.get("hookwrapper"):
+        return "wrapper and hookwrapper together"
+    return None
+
+
 @dataclass(frozen=True)
 class HookOutcome:
     """One implementation's call: its plugin, and either its result or the failure message."""
@@ -496,6 +524,15 @@ class HookOutcome:
     error: str | None = None
 
 
+def _materialize(result: Any) -> Any:
+    """A lazy iterable result (a generator hook) consumed now, inside the caller's guard."""
+    if isinstance(result, (str, bytes, Mapping)) or result is None:
+        return result
+    if isinstance(result, Iterable) and not isinstance(result, (list, tuple)):
+        return list(result)
+    return result
+
+
 def call_impls(
     pm: Any,
     hook_name: str,
@@ -503,29 +540,110 @@ def call_impls(
     recorder: Recorder,
     make_kwargs: Callable[[PluginRecord], dict[str, Any]],
 ) -> list[HookOutcome]:
-    """Call every registered implementation of ``hook_name`` one by one, in plugin priority.
+    """Call every registered implementation of ``hook_name`` one by one, with pluggy's
+    ordering and wrappers, each isolated.
 
-    Each call is isolated: an exception is recorded against its plugin and comes back as an
-    outcome with ``error`` set; the other implementations still run.
+    - Order: ``tryfirst`` implementations, then plain ones, then ``trylast``; inside each group
+      by plugin priority (built-in, bundled, then id) -- never by registration order, which
+      would depend on discovery order.
+    - Wrappers (``wrapper=True`` and old-style ``hookwrapper=True``) run around the call,
+      outermost first. A new-style wrapper receives the list of results (``result = yield``)
+      and returns the list to use; an old-style one gets a ``pluggy.Result`` and may
+      ``force_result``. A result the wrapper keeps (the same object) stays attributed to its
+      plugin; one it adds is attributed to the wrapper's plugin.
+    - Isolation: an exception (also from a generator being consumed, or from a wrapper
+      before or after its ``yield``) is recorded against its plugin and comes back as an
+      outcome with ``error`` set; the other implementations and wrappers still run, and a
+      failing wrapper leaves the results as they were.
     """
     hook = getattr(pm.hook, hook_name)
     impls = [i for i in hook.get_hookimpls() if i.plugin_name in records]
-    impls.sort(key=lambda i: records[i.plugin_name].rank)
-    outcomes = []
-    for impl in impls:
+
+    def order(impl: Any) -> tuple[int, tuple[int, str, str]]:
+        return (0 if impl.tryfirst else 2 if impl.trylast else 1, records[impl.plugin_name].rank)
+
+    wrappers = sorted((i for i in impls if i.wrapper or i.hookwrapper), key=order)
+    plain = sorted((i for i in impls if not (i.wrapper or i.hookwrapper)), key=order)
+
+    def fail(record: PluginRecord, exc: BaseException, what: str) -> str:
+        if isinstance(exc, KeyboardInterrupt):
+            raise exc
+        message = f"{hook_name} {what} {describe_exception(exc)}"
+        recorder.fail(record, message)
+        return message
+
+    entered: list[tuple[Any, Any]] = []
+    errors: list[HookOutcome] = []
+    for impl in wrappers:
         record = records[impl.plugin_name]
         kwargs = make_kwargs(record)
         try:
-            result = impl.function(*[kwargs[name] for name in impl.argnames])
+            gen = impl.function(*[kwargs[name] for name in impl.argnames])
+            next(gen)
+        except StopIteration:
+            recorder.fail(record, f"{hook_name} wrapper did not yield")
+            continue
         except BaseException as exc:  # noqa: BLE001 - isolation
-            if isinstance(exc, KeyboardInterrupt):
-                raise
-            message = f"{hook_name} raised {describe_exception(exc)}"
-            recorder.fail(record, message)
-            outcomes.append(HookOutcome(record, error=message))
+            errors.append(HookOutcome(record, error=fail(record, exc, "wrapper raised")))
+            continue
+        entered.append((impl, gen))
+
+    outcomes: list[HookOutcome] = []
+    for impl in plain:
+        record = records[impl.plugin_name]
+        kwargs = make_kwargs(record)
+        try:
+            result = _materialize(impl.function(*[kwargs[name] for name in impl.argnames]))
+        except BaseException as exc:  # noqa: BLE001 - isolation
+            outcomes.append(HookOutcome(record, error=fail(record, exc, "raised")))
             continue
         outcomes.append(HookOutcome(record, result))
-    return outcomes
+
+    for impl, gen in reversed(entered):
+        outcomes = _exit_wrapper(impl, gen, records[impl.plugin_name], outcomes, recorder, hook_name, fail)
+    return errors + outcomes
+
+
+def _exit_wrapper(
+    impl: Any, gen: Any, record: PluginRecord, outcomes: list[HookOutcome], recorder: Recorder,
+    hook_name: str, fail: Callable[[PluginRecord, BaseException, str], str],
+) -> list[HookOutcome]:
+    """Resume one wrapper after the implementations ran; returns the outcomes to use."""
+    good = [o for o in outcomes if o.error is None and o.result is not None]
+    results = [o.result for o in good]
+    try:
+        if impl.hookwrapper:
+            from pluggy import Result
+
+            box = Result(list(results), None)
+            try:
+                gen.send(box)
+            except StopIteration:
+                pass
+            else:
+                recorder.fail(record, f"{hook_name} wrapper yielded more than once; its result is ignored")
+                gen.close()
+                return outcomes
+            new = box.get_result()
+        else:
+            try:
+                gen.send(list(results))
+            except StopIteration as stop:
+                new = stop.value
+            else:
+                recorder.fail(record, f"{hook_name} wrapper yielded more than once; its result is ignored")
+                gen.close()
+                return outcomes
+        new = _materialize(new)
+    except BaseException as exc:  # noqa: BLE001 - isolation: the results stay as they were
+        fail(record, exc, "wrapper raised")
+        return outcomes
+    if not isinstance(new, list):
+        recorder.fail(record, f"{hook_name} wrapper returned {type(new).__name__}, expected the list of results")
+        return outcomes
+    owners = {id(o.result): o.record for o in good}
+    kept = [HookOutcome(owners.get(id(item), record), item) for item in new]
+    return [o for o in outcomes if o.error is not None or o.result is None] + kept
 
 
 def is_strict(env: Mapping[str, str]) -> bool:

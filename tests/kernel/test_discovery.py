@@ -135,6 +135,22 @@ FAILURES = {
         code="from lwcore.hookspecs import hookimpl\n@hookimpl\ndef lw_prompt_segments(turn):\n    return [{'name': 'x', 'text': 'y'}]\n"
     ),
     "no manifest": dict(manifest=False),
+    "module __getattr__ raises": dict(
+        code="def __dir__():\n    return ['lw_prompt_segments']\n"
+        "def __getattr__(name):\n    raise RuntimeError('lookup of ' + name + ' exploded')\n"
+    ),
+    "generator raises after first yield": dict(
+        code="from lwcore.contributions import PromptSegment\nfrom lwcore.hookspecs import hookimpl\n"
+        "@hookimpl\ndef lw_prompt_segments(turn):\n    yield PromptSegment('first', 'x')\n    raise ValueError('late')\n"
+    ),
+    "wrong field type": dict(
+        code="from lwcore.contributions import PromptSegment\nfrom lwcore.hookspecs import hookimpl\n"
+        "@hookimpl\ndef lw_prompt_segments(turn):\n    return [PromptSegment('z', 'text', order='zzz')]\n"
+    ),
+    "iterable that raises": dict(
+        code="from lwcore.hookspecs import hookimpl\nclass Bad:\n    def __iter__(self):\n        raise OSError('no')\n"
+        "@hookimpl\ndef lw_prompt_segments(turn):\n    return Bad()\n"
+    ),
 }
 
 
