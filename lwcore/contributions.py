@@ -279,6 +279,72 @@ class SchemaRef:
     description: str = ""
 
 
+# --- room commands --------------------------------------------------------------------------
+
+COMMAND_RUNNERS = ("keeper", "player", "anyone")
+"""Who may run a room command: the room's keeper, its players, or any member."""
+
+
+@dataclass(frozen=True)
+class RoomCommand:
+    """A command a member types in a room (``.var list``, ``.pc claim 3``, ``.skill enable x``).
+
+    - ``name``: the word after the dot (``var``); ASCII letters, digits, ``-`` and ``_``.
+    - ``handler(ctx)``: receives the turn's command context (``ctx.room``, ``ctx.actor``,
+      ``ctx.keeper``, ``ctx.args`` -- the text after the word --, ``ctx.rng``, ``ctx.locale``);
+      returns a :class:`CommandReply` or a plain string (shown to the member who typed it). It
+      names the room parts it changed with ``ctx.room.mark(...)``; the kernel saves them.
+      Raise :class:`lwcore.errors.LwError` for a bad argument: the member sees the message.
+    - ``who``: ``keeper`` | ``player`` | ``anyone`` -- **enforced by the kernel** before the
+      handler runs; a plugin never checks it itself.
+    - ``model_may_call``: whether the model may ever run it. The kernel offers the model no
+      command path at all, so this stays ``False``; it is declared so that a trust card can
+      show it.
+    - ``fallback``: asked with the whole line when no command claims the typed word (a rule
+      system's dot commands: ``.ra 侦查``); the handler returns ``None`` to decline.
+    """
+
+    name: str
+    handler: Callable[..., Any] | LazyRef
+    who: str = "keeper"
+    description: Mapping[str, str] = field(default_factory=dict)
+    usage: str = ""
+    model_may_call: bool = False
+    fallback: bool = False
+
+    def __post_init__(self) -> None:
+        import re
+
+        if self.who not in COMMAND_RUNNERS:
+            raise ValueError(f"RoomCommand {self.name!r}: who={self.who!r}, expected one of {COMMAND_RUNNERS}")
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{0,31}", self.name):
+            raise ValueError(f"RoomCommand name {self.name!r} is not a command word")
+        if self.model_may_call:
+            raise ValueError(f"RoomCommand {self.name!r}: the model may never call a room command")
+
+    def describe(self, locale: str) -> str:
+        return localized(self.description, locale) if self.description else ""
+
+
+@dataclass(frozen=True)
+class CommandReply:
+    """What a room command answers.
+
+    ``text`` is shown to the member who typed it; ``audience`` says who else sees it and
+    whether it joins the room's history: ``actor`` (only the typer, not recorded), ``all``
+    (every member, recorded), ``keeper`` (the keeper, recorded keeper-only). ``data`` is
+    kept with a recorded line (a structured result, e.g. a check).
+    """
+
+    text: str
+    audience: str = "actor"
+    data: Mapping[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.audience not in ("actor", "all", "keeper"):
+            raise ValueError(f"CommandReply audience {self.audience!r}, expected actor, all or keeper")
+
+
 # --- cli ------------------------------------------------------------------------------------
 
 
@@ -374,7 +440,9 @@ def localized(texts: Mapping[str, str], locale: str) -> str:
 
 
 __all__: Sequence[str] = (
+    "CommandReply",
     "CommandRef",
+    "RoomCommand",
     "Computer",
     "Dropped",
     "ImportReport",

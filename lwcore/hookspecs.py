@@ -37,6 +37,7 @@ if TYPE_CHECKING:
         PromptSegment,
         ProviderAdapter,
         Register,
+        RoomCommand,
         RulepackSource,
         SchemaRef,
         ToolSpec,
@@ -145,6 +146,17 @@ def lw_cli(register: Register[Any], ctx: PluginContext) -> None:
 
 
 @hookspec
+def lw_room_commands(register: Register[RoomCommand], ctx: PluginContext) -> None:
+    """Offer commands typed in rooms: ``register(RoomCommand("var", handler, who="keeper"))``.
+
+    The kernel parses ``.word args`` (also with a full-width ``。``), checks the member may run
+    the command (``who``) before calling the handler, saves what the handler marked changed
+    under the room's lock, and records replies meant for the table. The model never reaches a
+    room command. Names clash like tools (built-ins first, then bundled, then plugin id).
+    """
+
+
+@hookspec
 def lw_diagnostics(kernel: Kernel, ctx: PluginContext) -> Iterable[str] | None:
     """Return lines for ``lw doctor`` about what this plugin looks after (or ``None``).
 
@@ -165,6 +177,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "schemas": ("lw_schemas",),
     "cli": ("lw_cli",),
     "diagnostics": ("lw_diagnostics",),
+    "room_commands": ("lw_room_commands",),
 }
 """Hook family (the words a manifest's ``provides`` uses) -> the hooks in that family."""
 

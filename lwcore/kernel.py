@@ -25,6 +25,7 @@ from lwcore.contributions import (
     PromptCompiler,
     PromptSegment,
     ProviderAdapter,
+    RoomCommand,
     RulepackSource,
     SchemaRef,
     ToolSpec,
@@ -90,6 +91,7 @@ REGISTRIES: dict[str, RegistrySpec[Any]] = {
         "lw_provider_adapters", "providers", ProviderAdapter, lambda a: a.protocol
     ),
     "schemas": RegistrySpec("lw_schemas", "schemas", SchemaRef, lambda s: s.name),
+    "room_commands": RegistrySpec("lw_room_commands", "room_commands", RoomCommand, lambda c: c.name),
     "cli": RegistrySpec("lw_cli", "cli", (), lambda c: c.name),
 }
 """Registry name -> how it is filled. ``cli``'s types (click.Command, CommandRef) are checked
@@ -376,6 +378,11 @@ class Kernel:
     @property
     def schemas(self) -> Registry[SchemaRef]:
         return self.registry("schemas")
+
+    @property
+    def room_commands(self) -> Registry[RoomCommand]:
+        """Command word -> the room command typed as ``.word`` (see ``lw_room_commands``)."""
+        return self.registry("room_commands")
 
     @property
     def cli_commands(self) -> Registry[Any]:

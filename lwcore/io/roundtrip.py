@@ -1,10 +1,9 @@
 """Writing YAML that people edit by hand without losing their comments.
 
 :func:`update_yaml_text` takes the file's current text and the new data and returns the new
-text. When the old text holds comments, the document is round-tripped through ruamel.yaml:
-each changed value is replaced in place, so comments, key order, quoting styles and keys the
-program does not know stay as the person wrote them. A file with no comments is written by
-the fast plain dumper (its text is the same either way, bar formatting).
+text: the document is round-tripped through ruamel.yaml and each changed value is replaced in
+place, so comments, key order, quoting styles, indentation and keys the program does not know
+stay as the person wrote them, and a diff of the file shows only what changed.
 
 Only call this on text the safe reader (:func:`lwcore.io.load_yaml`) has accepted: the
 limits against alias bombs and deep nesting are enforced there, not here.
@@ -28,14 +27,11 @@ def dump_yaml(data: Any) -> str:
     return yaml.dump(data, Dumper=_NoAliases, allow_unicode=True, sort_keys=False, default_flow_style=False)
 
 
-def has_comments(text: str) -> bool:
-    """Whether ``text`` might hold a YAML comment (a ``#``; a false positive only costs speed)."""
-    return "#" in text
-
-
 def update_yaml_text(old_text: str, new_data: Any) -> str:
-    """The text of a YAML file holding ``new_data``, keeping ``old_text``'s comments."""
-    if not has_comments(old_text):
+    """The text of a YAML file holding ``new_data``, written as ``old_text`` was: its comments,
+    key order, quoting, flow or block style and indentation kept for every value that did not
+    change. With no old text (a new file), plain block-style YAML."""
+    if not old_text.strip():
         return dump_yaml(new_data)
     from io import StringIO
 
@@ -45,11 +41,36 @@ def update_yaml_text(old_text: str, new_data: Any) -> str:
     yaml.allow_unicode = True
     yaml.width = 4096
     yaml.preserve_quotes = True
-    doc = yaml.load(old_text)
-    doc = _merge(doc, new_data)
+    yaml.representer.add_representer(
+        type(None), lambda rep, _: rep.represent_scalar("tag:yaml.org,2002:null", "null")
+    )
+    mapping, sequence, offset = guess_indents(old_text)
+    yaml.indent(mapping=mapping, sequence=sequence, offset=offset)
+    doc = _merge(yaml.load(old_text), new_data)
     out = StringIO()
     yaml.dump(doc, out)
     return out.getvalue()
+
+
+def guess_indents(text: str) -> tuple[int, int, int]:
+    """``(mapping indent, sequence indent, dash offset)`` as the file's author wrote them
+    (ruamel's names): found from the first block mapping and block list nested under a key;
+    2/2/0 where the text shows none."""
+    mapping = offset = None
+    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    for parent, child in zip(lines, lines[1:]):
+        head = parent.strip()
+        if not head.endswith(":") or head.startswith("- "):
+            continue
+        step = (len(child) - len(child.lstrip())) - (len(parent) - len(parent.lstrip()))
+        if step <= 0:
+            continue
+        if child.lstrip().startswith("- "):
+            offset = step if offset is None else offset
+        elif mapping is None:
+            mapping = step
+    offset = offset or 0
+    return mapping or 2, offset + 2, offset
 
 
 def _merge(node: Any, new: Any) -> Any:

@@ -41,6 +41,7 @@ from lwcore.plugins import describe_exception
 from lwcore.turn.adapter import ParsedReply, ProviderAdapterProtocol, ToolCall, ToolOffer, ToolResult
 from lwcore.turn.events import entry_text
 from lwcore.turn.room import HistoryEntry, Member, Room, sheet_values
+from lwcore.turn.room_commands import CommandRun, is_command, run_room_command
 from lwcore.turn.tools import ToolContext, ToolError
 from lwcore.turn.variables import keeper_variables
 
@@ -139,12 +140,18 @@ class AppliedReply:
 
 @dataclass
 class TurnResult:
-    compiled: CompiledTurn
+    """One turn: the compiled request (and the applied reply, when one was applied), or --
+    for a line that is a room command (``.var list``) -- the command's outcome instead."""
+
+    compiled: CompiledTurn | None
     applied: AppliedReply | None = None
+    command: CommandRun | None = None
 
     def player_view(self, viewer: str | None = None) -> PlayerView:
         from lwcore.turn.view import player_view
 
+        if self.compiled is None:
+            raise LwError("a room command has no player view of its own")
         room = self.compiled.room
         if viewer is None and not self.compiled.keeper:
             viewer = self.compiled.actor.id
@@ -642,15 +649,20 @@ def run_turn(
     """
     if reply is not None and endpoint is not None:
         raise LwError("give a recorded reply or an endpoint, not both")
+    command = is_command(player_input)
     if not isinstance(room, Room):
         from lwcore.turn.room import room_lock
 
-        with room_lock(room, shared=reply is None and endpoint is None):
+        with room_lock(room, shared=reply is None and endpoint is None and not command):
             return run_turn(
                 kernel, Room.load(room, kernel), player_input, provider=provider, actor=actor, reply=reply,
                 endpoint=endpoint, api_key=api_key, model=model, max_tokens=max_tokens, max_steps=max_steps,
                 rng=rng,
             )
+    if command:
+        if reply is not None or endpoint is not None:
+            raise LwError("a room command (a line starting with '.') takes no model reply")
+        return TurnResult(None, command=run_room_command(kernel, room, room.member(actor), player_input, rng=rng))
     compiled = compile_turn(kernel, room, player_input, provider=provider, actor=actor, model=model, max_tokens=max_tokens)
     applied = None
     if reply is not None:

@@ -23,6 +23,7 @@ from lwcore.contributions import (
     PromptCompiler,
     PromptSegment,
     ProviderAdapter,
+    RoomCommand,
     RulepackSource,
     SchemaRef,
     ToolSpec,
@@ -98,6 +99,11 @@ CASES: dict[str, Case] = {
         "cli",
         lambda key: click.Command(key, callback=lambda: None),
         lambda k, key: k.cli_commands[key].name == key,
+    ),
+    "lw_room_commands": Case(
+        "room_commands",
+        lambda key: RoomCommand(key, lambda ctx: f"{key} answers", who="anyone"),
+        lambda k, key: k.room_commands[key].who == "anyone" and k.room_commands.origin(key) == key,
     ),
     "lw_diagnostics": Case(
         "diagnostics",

@@ -142,7 +142,9 @@ def turn(
 
     kernel = state(ctx).kernel
     path = Path(room) if room else example_room(kernel.data_dir, fresh=fresh)
-    writes = bool(reply_file or endpoint) and say is not None
+    from lwcore.turn.room_commands import is_command
+
+    writes = (bool(reply_file or endpoint) or is_command(say or "")) and say is not None
     reply = _read_reply(reply_file) if reply_file else None
     with room_lock(path, shared=not writes):
         loaded = _load_for(path, kernel, actor, player_facing=view and not writes and say is None)
@@ -182,6 +184,12 @@ def _turn_in_room(
         loaded, say, provider=protocol, actor=actor, reply=reply, endpoint=endpoint, api_key=api_key,
         model=model, max_steps=max_steps, rng=rng,
     )
+    if result.command is not None:
+        if as_json:
+            echo_json(result.command.to_json())
+        else:
+            click.echo(result.command.reply.text)
+        return
     pv = result.player_view() if (view or result.applied) else None
     if as_json:
         out: dict[str, Any] = result.compiled.to_json()

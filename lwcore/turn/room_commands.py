@@ -1,0 +1,169 @@
+"""Commands typed in a room (``.var list``, ``.pc claim 2``, ``.ra 侦查``): one mechanism.
+
+A line that starts with ``.`` (or the full-width ``。``) is a room command, not something the
+keeper's model sees. :func:`run_room_command`:
+
+1. parses the command word and its arguments;
+2. finds the command: a registered :class:`RoomCommand` by word, else the registered
+   ``fallback`` commands in priority order (a rule system's dot commands: the first that
+   does not decline with ``None`` answers);
+3. **checks who may run it** (``keeper`` | ``player`` | ``anyone``) -- the kernel does this,
+   never the plugin;
+4. calls the handler with a :class:`CommandContext`; saves the room parts it marked changed
+   (one transaction, under the room lock the caller holds); records a reply meant for the
+   table (``audience`` ``all`` or ``keeper``) in the history.
+
+The model has no way in: the turn pipeline never dispatches a model's tool call here.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from lwcore.contributions import CommandReply, RoomCommand, resolve
+from lwcore.errors import LwError
+from lwcore.plugins import describe_exception
+from lwcore.turn.room import HistoryEntry, Member, Room
+from lwcore.turn.tools import ToolContext
+
+if TYPE_CHECKING:
+    from lwcore.kernel import Kernel
+
+_COMMAND = re.compile(r"^\s*[.。]\s*([A-Za-z][A-Za-z0-9_-]*)?(.*)$", re.S)
+
+
+def parse(text: str) -> tuple[str, str] | None:
+    """``(word, args)`` of a command line, ``None`` when ``text`` is not one (``word`` is
+    lower-cased; it may be empty for a bare ``.`` or a line like ``.3d6``)."""
+    match = _COMMAND.match(text)
+    if match is None:
+        return None
+    return (match.group(1) or "").lower(), match.group(2).strip()
+
+
+def is_command(text: str) -> bool:
+    return parse(text) is not None
+
+
+@dataclass
+class CommandContext(ToolContext):
+    """What a room command's handler gets: the tool context (room, acting member, whether
+    that is the keeper, locale, the turn's random source) plus the typed ``word``, the
+    ``args`` after it and the whole ``line``."""
+
+    word: str = ""
+    args: str = ""
+    line: str = ""
+
+
+@dataclass
+class CommandRun:
+    """The outcome of one room command: which command (``name``, from ``plugin_id``), the
+    reply, and the files written."""
+
+    name: str
+    plugin_id: str
+    reply: CommandReply
+    written: list[Any] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "command": self.name,
+            "plugin": self.plugin_id,
+            "text": self.reply.text,
+            "audience": self.reply.audience,
+            "data": dict(self.reply.data) if self.reply.data else None,
+        }
+
+
+def may_run(command: RoomCommand, room: Room, member: Member) -> bool:
+    """Whether ``member`` may run ``command`` in ``room``."""
+    keeper = room.is_keeper(member)
+    return command.who == "anyone" or (command.who == "keeper") == keeper
+
+
+def commands_for(kernel: Kernel, room: Room, member: Member) -> list[RoomCommand]:
+    """The named commands ``member`` may run here (what ``.help`` lists)."""
+    return [c for c in kernel.room_commands.values() if may_run(c, room, member)]
+
+
+def run_room_command(
+    kernel: Kernel, room: Room, member: Member, text: str, *, rng: random.Random | None = None
+) -> CommandRun:
+    """Run the command line ``text`` typed by ``member`` (see the module docstring).
+
+    :class:`LwError` when the line names no command, when the member may not run it, or
+    when the command refuses its arguments; nothing is written then.
+    """
+    parsed = parse(text)
+    if parsed is None:
+        raise LwError("not a room command (a command line starts with '.')")
+    word, args = parsed
+    registry = kernel.room_commands
+    locale = room.locale_of(member)
+    ctx = CommandContext(
+        kernel=kernel, room=room, actor=member, keeper=room.is_keeper(member), locale=locale,
+        rng=rng if rng is not None else random.Random(), word=word, args=args, line=text.strip(),
+    )
+    candidates: list[RoomCommand] = []
+    named = registry.get(word) if word else None
+    if named is not None and not named.fallback:
+        candidates = [named]
+    else:
+        candidates = [c for c in registry.values() if c.fallback]
+    for command in candidates:
+        if not may_run(command, room, member):
+            if len(candidates) == 1:
+                raise LwError(f".{command.name} is for the {_who(command)} only", code="forbidden")
+            continue
+        reply = _call(kernel, command, ctx)
+        if reply is None:
+            continue
+        return _finish(kernel, room, member, command, reply, ctx)
+    known = ", ".join(f".{c.name}" for c in commands_for(kernel, room, member) if not c.fallback)
+    raise LwError(f"unknown room command .{word}" if word else "unknown room command",
+                  expected=f"one of: {known or '(none installed)'} (.help lists them)", code="unknown")
+
+
+def _who(command: RoomCommand) -> str:
+    return {"keeper": "keeper", "player": "players"}.get(command.who, "members")
+
+
+def _call(kernel: Kernel, command: RoomCommand, ctx: CommandContext) -> CommandReply | None:
+    plugin_id = kernel.room_commands.origin(command.name)
+    try:
+        result = resolve(command.handler)(ctx)
+    except LwError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a plugin's bug must not break the room
+        message = f"room command .{command.name} failed: {describe_exception(exc)}"
+        kernel.plugin_failed(plugin_id, message)
+        raise LwError(f".{command.name} failed (see lw plugins info {plugin_id})", code="plugin") from None
+    if result is None or isinstance(result, CommandReply):
+        return result
+    if isinstance(result, str):
+        return CommandReply(result)
+    kernel.plugin_failed(plugin_id, f"room command .{command.name} returned {type(result).__name__}")
+    raise LwError(f".{command.name} failed (see lw plugins info {plugin_id})", code="plugin")
+
+
+def _finish(
+    kernel: Kernel, room: Room, member: Member, command: RoomCommand, reply: CommandReply, ctx: CommandContext
+) -> CommandRun:
+    if reply.audience != "actor" or ctx.events:
+        turn = room.turn_number + (0 if reply.audience == "actor" else 1)
+        if reply.audience != "actor":
+            room.record(HistoryEntry(
+                turn=turn, role="event", actor=member.id, text=reply.text, audience=reply.audience,
+                data={"kind": "command", "command": command.name, "line": ctx.line,
+                      "result": dict(reply.data) if reply.data else None},
+            ))
+        for event in ctx.events:
+            audience = "all" if event.get("audience", "all") == "all" else "keeper"
+            room.record(HistoryEntry(turn=turn, role="event", text=str(event.get("summary", "")),
+                                     audience=audience, data=dict(event)))
+    written = room.save()
+    return CommandRun(command.name, kernel.room_commands.origin(command.name), reply, written)
