@@ -179,11 +179,6 @@ def describe_exception(exc: BaseException) -> str:
 # --- discovery ----------------------------------------------------------------------------
 
 
-def normalize_dist_name(name: str) -> str:
-    """PEP 503 normalized distribution name (``Foo_Bar.baz`` -> ``foo-bar-baz``)."""
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
 def kernel_bundle() -> tuple[frozenset[str], Path | None]:
     """The distributions shipped with the kernel, and the folder holding its metadata.
 
@@ -193,25 +188,19 @@ def kernel_bundle() -> tuple[frozenset[str], Path | None]:
     as the kernel's (the same environment), so a manifest saying ``bundled = true`` switches
     nothing on, and neither does a look-alike name installed elsewhere.
     """
-    from importlib.metadata import PackageNotFoundError, distribution
+    from lwcore.distributions import find, normalize
 
-    try:
-        dist = distribution(KERNEL_DISTRIBUTION)
-    except PackageNotFoundError:
+    dist = find(KERNEL_DISTRIBUTION)
+    if dist is None:
         return frozenset(), None
     names = set()
-    for requirement in dist.requires or ():
+    for requirement in dist.requires():
         spec, _, marker = requirement.partition(";")
         if re.search(r"""extra\s*==\s*["']""" + BUNDLE_EXTRA + r"""["']""", marker):
             match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", spec)
             if match:
-                names.add(normalize_dist_name(match.group(1)))
-    return frozenset(names), _metadata_folder(dist)
-
-
-def _metadata_folder(dist: Any) -> Path | None:
-    path = getattr(dist, "_path", None)  # PathDistribution: its *.dist-info folder
-    return Path(path).resolve().parent if path is not None else None
+                names.add(normalize(match.group(1)))
+    return frozenset(names), dist.path.resolve().parent
 
 
 BUILTIN_IDS: tuple[str, ...] = ("host", "rules", "turn")
@@ -236,23 +225,19 @@ def builtin_records() -> list[PluginRecord]:
 
 def discover_entry_points(group: str = ENTRY_POINT_GROUP) -> list[PluginRecord]:
     """One scan of installed distributions' entry points in ``group``; no plugin code runs."""
-    from importlib.metadata import entry_points
+    from lwcore.distributions import entry_points
 
     bundle, kernel_folder = kernel_bundle()
     records = []
-    for ep in entry_points(group=group):
-        dist = getattr(ep, "dist", None)
-        name = dist.metadata["Name"] if dist is not None else None
+    for ep in entry_points(group):
+        dist = ep.dist
         record = PluginRecord(
             name=ep.name,
             source="entry_point",
             entry_point=ep,
-            distribution=name,
-            dist_version=dist.version if dist is not None else None,
-            bundled=bool(
-                name and normalize_dist_name(name) in bundle and kernel_folder is not None
-                and _metadata_folder(dist) == kernel_folder
-            ),
+            distribution=dist.name,
+            dist_version=dist.version,
+            bundled=dist.name in bundle and dist.path.resolve().parent == kernel_folder,
         )
         top = ep.module.split(".")[0]
         try:
