@@ -345,6 +345,45 @@ class CommandReply:
             raise ValueError(f"CommandReply audience {self.audience!r}, expected actor, all or keeper")
 
 
+# --- room documents (M17) ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DocumentType:
+    """A kind of room content and its projection contract (the single exit for iron rule 3).
+
+    - ``project(doc, viewer, room) -> dict | None``: what ``viewer`` (a :class:`Viewer`) may
+      see of the document; ``None`` means the document is invisible to them. Every player
+      view, panel datum, ``--json`` output and per-viewer prompt part is built from this.
+    - ``validate_write(doc, room) -> list[str]``: the violations that refuse a write (empty:
+      the write is fine).
+    - ``schema_version``: the version of ``doc.data``'s shape; ``migrations`` maps an older
+      version to a function lifting ``data`` one version up (newer versions are refused).
+    - ``storage``: ``yaml`` (one hand-editable file ``docs/<name>.yaml`` in the room, id ->
+      record) or ``log`` (append-only ``docs/<name>.jsonl``; a record written again with the
+      same id supersedes the older one), or ``derived`` (built by the kernel from the room's
+      own files: sheets, variables, history).
+    """
+
+    name: str
+    project: Callable[..., Mapping[str, Any] | None] | LazyRef
+    validate_write: Callable[..., Sequence[str]] | LazyRef | None = None
+    schema_version: int = 1
+    storage: str = "yaml"
+    migrations: Mapping[int, Callable[[dict[str, Any]], dict[str, Any]]] = field(default_factory=dict)
+    description: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        import re
+
+        if not re.fullmatch(r"[a-z][a-z0-9_]{0,47}", self.name):
+            raise ValueError(f"DocumentType name {self.name!r}: lowercase letters, digits and _")
+        if self.storage not in ("yaml", "log", "derived"):
+            raise ValueError(f"DocumentType {self.name!r}: storage {self.storage!r}, expected yaml, log or derived")
+        if self.schema_version < 1:
+            raise ValueError(f"DocumentType {self.name!r}: schema_version must be 1 or more")
+
+
 # --- cli ------------------------------------------------------------------------------------
 
 
@@ -440,6 +479,7 @@ def localized(texts: Mapping[str, str], locale: str) -> str:
 
 
 __all__: Sequence[str] = (
+    "DocumentType",
     "CommandReply",
     "CommandRef",
     "RoomCommand",

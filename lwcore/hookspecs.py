@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from lwcore.kernel import Kernel
     from lwcore.contributions import (
         Computer,
+        DocumentType,
         Importer,
         PanelRenderer,
         PromptCompiler,
@@ -157,6 +158,17 @@ def lw_room_commands(register: Register[RoomCommand], ctx: PluginContext) -> Non
 
 
 @hookspec
+def lw_document_types(register: Register[DocumentType], ctx: PluginContext) -> None:
+    """Register kinds of room content: ``register(DocumentType(name, project, ...))``.
+
+    A type's ``project(doc, viewer, room)`` is the only way its documents reach anyone: the
+    turn's views, panels, ``--json`` outputs and per-viewer prompt parts are built from
+    projections. Built-in types (sheets, variables, history events, the MVU tree, notes, the
+    chronicle) come from the built-in ``turn`` plugin; a name clash is won by trust order.
+    """
+
+
+@hookspec
 def lw_diagnostics(kernel: Kernel, ctx: PluginContext) -> Iterable[str] | None:
     """Return lines for ``lw doctor`` about what this plugin looks after (or ``None``).
 
@@ -178,6 +190,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "cli": ("lw_cli",),
     "diagnostics": ("lw_diagnostics",),
     "room_commands": ("lw_room_commands",),
+    "documents": ("lw_document_types",),
 }
 """Hook family (the words a manifest's ``provides`` uses) -> the hooks in that family."""
 

@@ -19,6 +19,7 @@ from lwcore.context import PluginContext
 from lwcore.contributions import (
     CommandRef,
     Computer,
+    DocumentType,
     Importer,
     ImportResult,
     PanelRenderer,
@@ -92,6 +93,7 @@ REGISTRIES: dict[str, RegistrySpec[Any]] = {
     ),
     "schemas": RegistrySpec("lw_schemas", "schemas", SchemaRef, lambda s: s.name),
     "room_commands": RegistrySpec("lw_room_commands", "room_commands", RoomCommand, lambda c: c.name),
+    "document_types": RegistrySpec("lw_document_types", "documents", DocumentType, lambda d: d.name),
     "cli": RegistrySpec("lw_cli", "cli", (), lambda c: c.name),
 }
 """Registry name -> how it is filled. ``cli``'s types (click.Command, CommandRef) are checked
@@ -378,6 +380,11 @@ class Kernel:
     @property
     def schemas(self) -> Registry[SchemaRef]:
         return self.registry("schemas")
+
+    @property
+    def document_types(self) -> Registry[DocumentType]:
+        """Document type name -> its projection contract (see ``lw_document_types``)."""
+        return self.registry("document_types")
 
     @property
     def room_commands(self) -> Registry[RoomCommand]:

@@ -35,15 +35,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lwcore.contributions import PromptSegment, ToolSpec, TurnContext, resolve
+from lwcore.contributions import PromptSegment, ToolSpec, TurnContext, Viewer, resolve
 from lwcore.errors import LwError
 from lwcore.plugins import describe_exception
 from lwcore.turn.adapter import ParsedReply, ProviderAdapterProtocol, ToolCall, ToolOffer, ToolResult
-from lwcore.turn.events import entry_text
 from lwcore.turn.room import HistoryEntry, Member, Room, sheet_values
 from lwcore.turn.room_commands import CommandRun, is_command, run_room_command
 from lwcore.turn.tools import ToolContext, ToolError
-from lwcore.turn.variables import keeper_variables
+from lwcore.turn.documents import project
+from lwcore.turn.projections import event_audience, event_document, sheet_document, variable_document
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
@@ -148,14 +148,16 @@ class TurnResult:
     command: CommandRun | None = None
 
     def player_view(self, viewer: str | None = None) -> PlayerView:
-        from lwcore.turn.view import player_view
+        """The view of ``viewer`` after the turn (default: the acting player, or the first
+        player when the keeper acted); the keeper gets the keeper's view."""
+        from lwcore.turn.view import view_for
 
         if self.compiled is None:
             raise LwError("a room command has no player view of its own")
         room = self.compiled.room
         if viewer is None and not self.compiled.keeper:
             viewer = self.compiled.actor.id
-        return player_view(room, viewer)
+        return view_for(room, viewer)
 
 
 # --- lookups --------------------------------------------------------------------------------
@@ -296,58 +298,112 @@ def _fmt(value: Any) -> str:
 
 
 def state_texts(room: Room, locale: str, *, history_limit: int = HISTORY_IN_PROMPT) -> tuple[str, str, str]:
-    """``(sheets, variables, history)`` as the keeper's prompt shows them."""
+    """``(sheets, variables, history)`` as the keeper's prompt shows them: the keeper's
+    projections of the room's documents (``variables`` also carries the MVU tree; ``history``
+    the story so far, the chronicle not yet folded, the open threads and the recent lines)."""
     zh = locale.startswith("zh")
+    keeper = Viewer(room.file.keeper.id, locale, True)
     sheet_lines = ["## 角色卡" if zh else "## Character sheets"]
     for member in room.file.players:
-        sheet = room.sheets.get(member.id)
+        if member.id not in room.sheets:
+            continue
+        sheet = project(room, sheet_document(room, member.id), keeper)
         if sheet is None:
             continue
-        occupation = sheet.extra.get("occupation")
-        head = f"### {sheet.name} ({member.id}" + (f", {occupation}" if occupation else "") + ")"
-        sheet_lines.append(head)
-        pack = sheet.pack
-        sheet_lines.append("; ".join(f"{pack.display_name(k, locale)} {_fmt(v)}" for k, v in sheet_values(sheet).items()))
-        if sheet.expressions:
-            sheet_lines.append("; ".join(f"&{k}={v}" for k, v in sheet.expressions.items()))
+        extra = sheet.get("extra") or {}
+        occupation = extra.get("occupation")
+        sheet_lines.append(f"### {sheet['name']} ({member.id}" + (f", {occupation}" if occupation else "") + ")")
+        pack = room.pack
+        sheet_lines.append("; ".join(f"{pack.display_name(k, locale)} {_fmt(v)}" for k, v in sheet["values"].items()))
+        if sheet["expressions"]:
+            sheet_lines.append("; ".join(f"&{k}={v}" for k, v in sheet["expressions"].items()))
         from lwcore.rules.subsystems import LAST_CHECK
 
-        shown_state = {k: v for k, v in sheet.state.items() if k != LAST_CHECK}  # already a check event
+        shown_state = {k: v for k, v in sheet["state"].items() if k != LAST_CHECK}  # already a check event
         if shown_state:
             sheet_lines.append(("状态：" if zh else "State: ") + json.dumps(shown_state, ensure_ascii=False))
-        notes = sheet.extra.get("notes")
+        notes = extra.get("notes")
         if isinstance(notes, str) and notes.strip():
             sheet_lines.append(notes.strip())
     sheets = "\n".join(sheet_lines) if len(sheet_lines) > 1 else ""
 
     var_lines = []
-    for var in keeper_variables(room.variables.variables, locale):
+    for var_def in room.variables.variables:
+        var = project(room, variable_document(var_def), keeper)
+        if var is None:
+            continue
         bounds = ""
-        if var.minimum is not None or var.maximum is not None:
-            bounds = f" [{_fmt(var.minimum) if var.minimum is not None else ''}..{_fmt(var.maximum) if var.maximum is not None else ''}]"
-        if var.options:
-            shown = [o if not var.option_labels or label == o else f"{o} ({label})"
-                     for o, label in zip(var.options, var.option_labels or var.options)]
+        if var["minimum"] is not None or var["maximum"] is not None:
+            low = _fmt(var["minimum"]) if var["minimum"] is not None else ""
+            high = _fmt(var["maximum"]) if var["maximum"] is not None else ""
+            bounds = f" [{low}..{high}]"
+        if var["options"]:
+            shown = [o if not var["option_labels"] or label == o else f"{o} ({label})"
+                     for o, label in zip(var["options"], var["option_labels"] or var["options"])]
             bounds = f" {{{' | '.join(shown)}}}"
-        tag = ("守秘人专属" if zh else "keeper only") if var.visibility == "keeper" else ("玩家可见" if zh else "player-visible")
-        value = json.dumps(var.value, ensure_ascii=False)
-        if var.value_label is not None and var.value_label != var.value:
-            value += f" ({var.value_label})"
-        var_lines.append(f"- {var.id} ({var.label}, {var.kind}, {tag}) = {value}{bounds}")
+        tag = ("守秘人专属" if zh else "keeper only") if var["visibility"] == "keeper" else ("玩家可见" if zh else "player-visible")
+        value = json.dumps(var["value"], ensure_ascii=False)
+        if var["value_label"] is not None and var["value_label"] != var["value"]:
+            value += f" ({var['value_label']})"
+        var_lines.append(f"- {var['id']} ({var['label']}, {var['kind']}, {tag}) = {value}{bounds}")
     variables = ""
     if var_lines:
         variables = ("## 模组变量（守秘人视图）\n" if zh else "## Module variables (keeper view)\n") + "\n".join(var_lines)
+    tree = _tree_text(room, keeper, zh)
+    if tree:
+        variables = f"{variables}\n\n{tree}" if variables else tree
 
+    parts = [_campaign_text(room, keeper, zh)]
     history_lines = []
-    for entry in room.history[-history_limit:] if history_limit else room.history:
-        who = entry.actor or entry.role
-        secret = " (keeper)" if entry.audience == "keeper" else ""
-        text = entry_text(room, entry, locale, variables=False)
-        history_lines.append(f"[{entry.turn}] {entry.role} {who}{secret}: {text}")
-    history = ""
+    for entry in room.history.tail(history_limit) if history_limit else room.history.all():
+        line = project(room, event_document(entry), keeper)
+        if line is not None:
+            secret = " (keeper)" if line["keeper"] else ""
+            history_lines.append(f"[{line['turn']}] {line['role']} {line['member'] or line['role']}{secret}: {line['text']}")
     if history_lines:
-        history = ("## 最近经过\n" if zh else "## Recent history\n") + "\n".join(history_lines)
-    return sheets, variables, history
+        parts.append(("## 最近经过\n" if zh else "## Recent history\n") + "\n".join(history_lines))
+    return sheets, variables, "\n\n".join(p for p in parts if p)
+
+
+def _tree_text(room: Room, keeper: Viewer, zh: bool) -> str:
+    doc = room.documents.get("mvu", "mvu")
+    view = project(room, doc, keeper) if doc is not None else None
+    if not view or not view["leaves"]:
+        return ""
+    lines = [f"- {leaf['path']} = {json.dumps(leaf['value'], ensure_ascii=False)}"
+             + ("" if leaf["exposed"] else (" （未公开）" if zh else " (hidden from players)"))
+             for leaf in view["leaves"]]
+    return ("## 变量树（守秘人视图）\n" if zh else "## Variable tree (keeper view)\n") + "\n".join(lines)
+
+
+def _campaign_text(room: Room, keeper: Viewer, zh: bool) -> str:
+    """The story so far, the chronicle since, and the open threads (keeper's view)."""
+    from lwcore.turn import chronicle
+
+    parts = []
+    summary = chronicle.summary(room)
+    view = project(room, summary, keeper) if summary is not None else None
+    if view and view.get("text"):
+        block = ("## 前情提要\n" if zh else "## Story so far\n") + view["text"]
+        if view.get("keeper"):
+            block += ("\n（守秘人旁注：" if zh else "\n(keeper margin: ") + view["keeper"] + ("）" if zh else ")")
+        parts.append(block)
+    entries = []
+    for doc in chronicle.unfolded(room):
+        entry = project(room, doc, keeper)
+        if entry:
+            line = f"[{entry['turn']}] {entry['text']}"
+            if entry.get("keeper"):
+                line += (" （守秘人：" if zh else " (keeper: ") + entry["keeper"] + ("）" if zh else ")")
+            entries.append(line)
+    if entries:
+        parts.append(("## 编年史\n" if zh else "## Chronicle\n") + "\n".join(entries))
+    threads = [project(room, doc, keeper) for doc in room.documents.all(chronicle.THREAD)]
+    open_threads = [t for t in threads if t and t.get("status") == "open"]
+    if open_threads:
+        parts.append(("## 未了线索（守秘人）\n" if zh else "## Open threads (keeper)\n")
+                     + "\n".join(f"- {t['label']}" + (f": {t['notes']}" if t.get("notes") else "") for t in open_threads))
+    return "\n\n".join(parts)
 
 
 def _block(source: str, text: str) -> dict[str, str]:
@@ -559,8 +615,8 @@ def _finish(compiled: CompiledTurn, ctx: ToolContext, text: str, results: list[T
         room.record(HistoryEntry(turn=turn, role="player", actor=compiled.actor.id, text=compiled.player_input,
                                  audience=audience))
     for event in ctx.events:
-        audience = "all" if event.get("audience", "all") == "all" else "keeper"
-        room.record(HistoryEntry(turn=turn, role="event", text=_event_line(event), audience=audience, data=dict(event)))
+        room.record(HistoryEntry(turn=turn, role="event", text=_event_line(event), audience=event_audience(event),
+                                 data=dict(event)))
     for roll in rolls:
         if "error" not in roll:
             room.record(HistoryEntry(turn=turn, role="event", text=f"{roll['expr']} = {roll['total']}", data={"kind": "roll", **roll}))

@@ -24,15 +24,15 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from lwcore.errors import LwError
 from lwcore.io.atomic import encode_utf8
-from lwcore.io.limits import JSON_LIMITS
 from lwcore.io.models import read_document, validate_model
 from lwcore.io.paths import confine
 from lwcore.io.roundtrip import dump_yaml, update_yaml_text
-from lwcore.io.safe_json import iter_json_lines
 from lwcore.io.safe_yaml import read_yaml
 from lwcore.io.text import read_text
 from lwcore.io.transaction import FaultHook, FolderTransaction
 from lwcore.rules.sheet import Sheet, SheetFile
+from lwcore.turn.documents import DocumentStore
+from lwcore.turn.history import HistoryLog
 from lwcore.turn.variables import VariableDef
 
 if TYPE_CHECKING:
@@ -42,8 +42,6 @@ if TYPE_CHECKING:
 ROOM_FILE = "room.yaml"
 VARIABLES_FILE = "variables.yaml"
 HISTORY_FILE = "history.jsonl"
-HISTORY_MAX_BYTES = 1024 * 1024 * 1024
-"""``history.jsonl`` grows with a campaign; it is read line by line, each line bounded."""
 
 
 class Member(BaseModel):
@@ -171,11 +169,17 @@ class Room:
     """Member id -> the kernel's :class:`lwcore.rules.sheet.Sheet` (only values that differ
     from the pack are stored; defaults and derived values come from the pack)."""
     variables: VariablesFile
-    history: list[HistoryEntry]
+    history: HistoryLog
+    """``history.jsonl``, read from the end on demand (:class:`lwcore.turn.history.HistoryLog`)."""
+    kernel: Kernel
     _dirty: set[str] = field(default_factory=set)
-    _history_saved: int = 0
     _texts: dict[str, str] = field(default_factory=dict)
     """Relative path -> the text each YAML file had when read (comments are kept on write)."""
+    documents: DocumentStore = field(init=False)
+    """The room's stored documents (``docs/``): see :mod:`lwcore.turn.documents`."""
+
+    def __post_init__(self) -> None:
+        self.documents = DocumentStore(self)
 
     # -- loading ---------------------------------------------------------------------------
 
@@ -218,8 +222,7 @@ class Room:
                 if var.id in seen:
                     raise LwError(f"variable {var.id!r} is declared twice", file=path / VARIABLES_FILE)
                 seen.add(var.id)
-        history = _load_history(path / HISTORY_FILE)
-        return cls(path, room_file, pack, sheets, variables, history, set(), len(history), texts)
+        return cls(path, room_file, pack, sheets, variables, HistoryLog(path / HISTORY_FILE), kernel, set(), texts)
 
     # -- members ---------------------------------------------------------------------------
 
@@ -267,13 +270,14 @@ class Room:
 
     @property
     def turn_number(self) -> int:
-        return max((h.turn for h in self.history), default=0)
+        return self.history.turn_number
 
     def record(self, entry: HistoryEntry) -> None:
-        self.history.append(entry)
+        self.history.record(entry)
 
     def mark(self, *what: str) -> None:
-        """Mark parts to write on :meth:`save`: ``variables``, ``room``, ``sheet:<member id>``."""
+        """Mark parts to write on :meth:`save`: ``variables``, ``room``, ``sheet:<member id>``
+        (documents mark themselves through :attr:`documents`)."""
         self._dirty.update(what)
 
     # -- saving ----------------------------------------------------------------------------
@@ -296,12 +300,12 @@ class Room:
             data = _dump_model(self.variables)
             data["variables"] = [_dump_var(v) for v in self.variables.variables]
             self._stage(txn, VARIABLES_FILE, data)
-        if "history" in self._dirty or len(self.history) < self._history_saved:
-            txn.replace(HISTORY_FILE, self._history_bytes(self.history))
-        elif len(self.history) > self._history_saved:
-            txn.append(HISTORY_FILE, self._history_bytes(self.history[self._history_saved:]))
+        self.documents.stage(txn)
+        if self.history.pending:
+            txn.append(HISTORY_FILE, self._history_bytes(self.history.pending))
         written = txn.commit()
-        self._history_saved = len(self.history)
+        self.history.saved()
+        self.documents.saved()
         self._dirty.clear()
         return written
 
@@ -392,24 +396,6 @@ def _dump_var(var: VariableDef) -> dict[str, Any]:
     data = var.model_dump(mode="json", exclude_unset=True)
     data["value"] = var.value
     return data
-
-
-def _load_history(path: Path) -> list[HistoryEntry]:
-    """Every entry of ``history.jsonl``; a bad line is a located error (file, line, column)."""
-    if not path.is_file():
-        return []
-    text = read_text(path, max_bytes=HISTORY_MAX_BYTES)
-    entries = []
-    for number, value in iter_json_lines(text.splitlines(), path, limits=JSON_LIMITS):
-        if isinstance(value, LwError):
-            value.secret = True
-            raise value
-        try:
-            entries.append(validate_model(HistoryEntry, value, file=path))
-        except LwError as exc:
-            exc.line, exc.secret = number, True
-            raise
-    return entries
 
 
 def room_schema_model() -> type[BaseModel]:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from lwcore.contributions import CommandReply, RoomCommand, resolve
 from lwcore.errors import LwError
 from lwcore.plugins import describe_exception
+from lwcore.turn.projections import event_audience
 from lwcore.turn.room import HistoryEntry, Member, Room
 from lwcore.turn.tools import ToolContext
 
@@ -162,8 +163,7 @@ def _finish(
                       "result": dict(reply.data) if reply.data else None},
             ))
         for event in ctx.events:
-            audience = "all" if event.get("audience", "all") == "all" else "keeper"
             room.record(HistoryEntry(turn=turn, role="event", text=str(event.get("summary", "")),
-                                     audience=audience, data=dict(event)))
+                                     audience=event_audience(event), data=dict(event)))
     written = room.save()
     return CommandRun(command.name, kernel.room_commands.origin(command.name), reply, written)

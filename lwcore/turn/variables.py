@@ -4,10 +4,9 @@ The three iron rules as they apply here:
 
 1. Every write goes through :func:`check_value`: real code converts, checks and clamps the
    value into the declared range; the model never writes state directly.
-3. Keeper-only values are filtered inside the engine. The player-facing type,
-   :class:`PlayerVariable`, has ``visibility: Literal["player"]``, so a keeper-only variable
-   cannot even be *represented* in a player view; :func:`player_variables` is the only way
-   one is built.
+3. Keeper-only values are filtered inside the engine, by the ``variable`` document type's
+   projection (:func:`lwcore.turn.projections.project_variable`); the player view's type
+   (:class:`lwcore.turn.view.VariableLine`) cannot even represent a keeper-only variable.
 
 (Iron rule 2 -- dice are rolled by the engine, never narrated -- lives in
 :mod:`lwcore.turn.macros` and the check tools.)
@@ -209,70 +208,6 @@ def _show(number: float) -> str:
 
 def _bound(bound: float | None) -> str:
     return "-inf" if bound is None else _show(bound)
-
-
-# --- views -----------------------------------------------------------------------------------
-
-
-class PlayerVariable(BaseModel):
-    """A variable as a player may see it. Only ``visibility == "player"`` is representable."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    id: str
-    label: str
-    kind: Kind
-    value: Any
-    value_label: str | None = None
-    visibility: Literal["player"] = "player"
-    minimum: float | None = None
-    maximum: float | None = None
-
-
-class KeeperVariable(BaseModel):
-    """A variable as the keeper (and the keeper's prompt) sees it: every variable."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    id: str
-    label: str
-    kind: Kind
-    value: Any
-    value_label: str | None = None
-    visibility: Visibility
-    minimum: float | None = None
-    maximum: float | None = None
-    options: tuple[str, ...] = ()
-    option_labels: tuple[str, ...] = ()
-
-
-def player_variables(defs: list[VariableDef], locale: str) -> tuple[PlayerVariable, ...]:
-    """The player-visible variables (the engine-side filter of iron rule 3); an enum's value
-    comes with its label in ``locale`` (``value_label``), the value itself stays canonical."""
-    return tuple(
-        PlayerVariable(
-            id=v.id, label=v.label(locale), kind=v.kind, value=v.value, value_label=_value_label(v, locale),
-            minimum=v.minimum, maximum=v.maximum,
-        )
-        for v in defs
-        if v.visibility == "player"
-    )
-
-
-def keeper_variables(defs: list[VariableDef], locale: str) -> tuple[KeeperVariable, ...]:
-    """Every variable, for the keeper."""
-    return tuple(
-        KeeperVariable(
-            id=v.id, label=v.label(locale), kind=v.kind, value=v.value, value_label=_value_label(v, locale),
-            visibility=v.visibility, minimum=v.minimum, maximum=v.maximum, options=tuple(v.options),
-            option_labels=tuple(v.option_label(o, locale) for o in v.options) if v.option_labels else (),
-        )
-        for v in defs
-    )
-
-
-def _value_label(var: VariableDef, locale: str) -> str | None:
-    return var.option_label(var.value, locale) if var.kind == "enum" else None
 
 
 def valid_id(text: str) -> bool:

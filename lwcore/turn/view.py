@@ -1,10 +1,10 @@
-"""The player view: the only room projection that leaves the engine for a player.
+"""What one member sees of a room, built only from document projections.
 
-Built by :func:`player_view` from the room; its types cannot hold a keeper-only variable
-(:class:`lwcore.turn.variables.PlayerVariable` is ``visibility: Literal["player"]``) and its
-history lines come only from entries whose audience is ``all`` -- variable events are
-re-checked against the variable's *current* declaration, so a variable later made secret
-disappears from old lines too.
+:func:`view_for` returns a :class:`PlayerView` for a player and a :class:`KeeperView` for the
+keeper. Every part comes from :func:`lwcore.turn.documents.project` (sheets, variables,
+history events, the exposed MVU leaves, the recap), so this module never decides secrecy
+itself. The player types cannot even hold a keeper-only variable (``visibility`` is
+``Literal["player"]``); the keeper's marks what players do not see.
 """
 
 from __future__ import annotations
@@ -14,9 +14,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from lwcore.turn.events import entry_text
-from lwcore.turn.room import HistoryEntry, Room, sheet_values
-from lwcore.turn.variables import PlayerVariable, player_variables
+from lwcore.contributions import localized
+from lwcore.turn.documents import project, viewer_of
+from lwcore.turn.projections import event_document, sheet_document, variable_document
+from lwcore.turn.room import Member, Room
+
+HISTORY_IN_VIEW = 30
 
 
 class SheetView(BaseModel):
@@ -35,6 +38,38 @@ class HistoryLine(BaseModel):
     role: Literal["player", "keeper", "event"]
     actor: str | None = None
     text: str
+    keeper: bool = False
+    """Only in the keeper's view: a line players do not see."""
+
+
+class VariableLine(BaseModel):
+    """A variable as its viewer sees it (players: ``visibility`` can only be ``player``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    label: str
+    kind: Literal["number", "bool", "text", "enum"]
+    value: Any
+    value_label: str | None = None
+    visibility: Literal["player"] = "player"
+    minimum: float | None = None
+    maximum: float | None = None
+
+
+class KeeperVariableLine(VariableLine):
+    visibility: Literal["player", "keeper"]  # type: ignore[assignment]
+    options: tuple[str, ...] = ()
+    option_labels: tuple[str, ...] = ()
+
+
+class TreeLeaf(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    path: str
+    value: Any
+    description: str | None = None
+    exposed: bool = True
 
 
 class PlayerView(BaseModel):
@@ -46,88 +81,119 @@ class PlayerView(BaseModel):
     title: str
     viewer: str
     locale: str
-    variables: tuple[PlayerVariable, ...]
+    variables: tuple[VariableLine, ...]
     sheets: tuple[SheetView, ...]
     history: tuple[HistoryLine, ...]
+    tree: tuple[TreeLeaf, ...] = ()
+    recap: str | None = None
+    keeper: Literal[False] = False
 
     def to_json_text(self) -> str:
         return json.dumps(self.model_dump(mode="json"), ensure_ascii=False, indent=2)
 
 
-def _title(room: Room, locale: str) -> str:
-    from lwcore.contributions import localized
+class KeeperView(PlayerView):
+    """The keeper's view: everything, with what players do not see marked."""
 
+    variables: tuple[KeeperVariableLine, ...]  # type: ignore[assignment]
+    keeper: Literal[True] = True  # type: ignore[assignment]
+
+
+def _title(room: Room, locale: str) -> str:
     title = room.file.title
     return localized(title, locale) if isinstance(title, dict) else str(title)
 
 
-def event_text(room: Room, entry: HistoryEntry, locale: str) -> str | None:
-    """The player-facing line of an event entry, or ``None`` when players may not see it."""
-    data = entry.data or {}
-    if entry.audience != "all" or data.get("audience", "all") != "all":
-        return None
-    if data.get("kind") == "variable":
-        var = room.variable(str(data.get("id")))
-        if var is None or var.visibility != "player":
-            return None
-    # checks, subsystems and variables are rendered from their data in the reader's locale
-    return entry_text(room, entry, locale) or None
-
-
-def player_view(room: Room, viewer: str | None = None, *, history_limit: int = 30) -> PlayerView:
-    """Project ``room`` for the player ``viewer`` (default: the first player)."""
-    member = room.member(viewer)
-    locale = room.locale_of(member)
+def history_lines(room: Room, member: Member, limit: int = HISTORY_IN_VIEW) -> list[HistoryLine]:
+    """The last ``limit`` history lines ``member`` may see, oldest first (read from the end)."""
+    viewer = viewer_of(room, member)
     lines: list[HistoryLine] = []
-    for entry in room.history:
-        if entry.audience != "all":
-            continue
-        text = event_text(room, entry, locale) if entry.role == "event" else entry.text
-        if text:
-            actor = entry.actor
-            if entry.role == "player" and actor in room.sheets:
-                actor = room.sheets[actor].name
-            lines.append(HistoryLine(turn=entry.turn, role=entry.role, actor=actor, text=text))
-    sheets = tuple(
-        SheetView(member=p.id, name=room.sheets[p.id].name, occupation=_text(room.sheets[p.id].extra.get("occupation")),
-                  values=sheet_values(room.sheets[p.id]))
-        for p in room.file.players
-        if p.id in room.sheets
-    )
-    return PlayerView(
-        room=room.file.id,
-        title=_title(room, locale),
-        viewer=member.id,
-        locale=locale,
-        variables=player_variables(room.variables.variables, locale),
-        sheets=sheets,
-        history=tuple(lines[-history_limit:] if history_limit else lines),
+    for entry in room.history.newest_first():
+        if limit and len(lines) >= limit:
+            break
+        view = project(room, event_document(entry), viewer)
+        if view is not None:
+            lines.append(HistoryLine(**{k: v for k, v in view.items() if k != "member"}))
+    lines.reverse()
+    return lines
+
+
+def view_for(room: Room, member_ref: str | None = None, *, history_limit: int = HISTORY_IN_VIEW) -> PlayerView:
+    """The view of ``member_ref`` (default: the first player): a :class:`KeeperView` for the
+    keeper, else a :class:`PlayerView`."""
+    member = room.member(member_ref)
+    viewer = viewer_of(room, member)
+    keeper = viewer.keeper
+    variable_type = KeeperVariableLine if keeper else VariableLine
+    variables = []
+    for var in room.variables.variables:
+        view = project(room, variable_document(var), viewer)
+        if view is not None:
+            variables.append(variable_type(**view))
+    sheets = []
+    for player in room.file.players:
+        if player.id in room.sheets:
+            view = project(room, sheet_document(room, player.id), viewer)
+            if view is not None:
+                sheets.append(SheetView(**{k: view.get(k) for k in ("member", "name", "occupation", "values")}))
+    tree: list[TreeLeaf] = []
+    mvu = room.documents.get("mvu", "mvu")
+    if mvu is not None:
+        view = project(room, mvu, viewer)
+        for leaf in (view or {}).get("leaves", ()):
+            tree.append(TreeLeaf(**{k: leaf.get(k) for k in ("path", "value", "description")},
+                                 exposed=leaf.get("exposed", True)))
+    recap = None
+    summary = room.documents.get("campaign_summary", "summary")
+    if summary is not None:
+        view = project(room, summary, viewer)
+        recap = (view or {}).get("text") or None
+    cls = KeeperView if keeper else PlayerView
+    return cls(
+        room=room.file.id, title=_title(room, viewer.locale), viewer=member.id, locale=viewer.locale,
+        variables=tuple(variables), sheets=tuple(sheets),
+        history=tuple(history_lines(room, member, history_limit)), tree=tuple(tree), recap=recap,
     )
 
 
-def _text(value: Any) -> str | None:
-    return None if value is None else str(value)
+def player_view(room: Room, viewer: str | None = None, *, history_limit: int = HISTORY_IN_VIEW) -> PlayerView:
+    """The view of a player (``viewer``: member id or name; default the first player)."""
+    return view_for(room, viewer, history_limit=history_limit)
 
 
 def render_text(view: PlayerView) -> str:
-    """The player view as plain text (what ``lw turn --view`` prints)."""
-    out = [f"== {view.title} ({view.room}) — {view.viewer} =="]
+    """A view as plain text (what ``lw turn --view`` prints)."""
+    zh = view.locale.startswith("zh")
+    head = f"== {view.title} ({view.room}) — {view.viewer}"
+    out = [head + (" [守秘人视图] ==" if zh else " [keeper view] ==") if view.keeper else head + " =="]
+    if view.recap:
+        out += ["", ("前情提要：" if zh else "Story so far: ") + view.recap]
     if view.variables:
         out.append("")
         for var in view.variables:
-            bounds = ""
-            if var.maximum is not None:
-                bounds = f" / {_num(var.maximum)}"
+            bounds = f" / {_num(var.maximum)}" if var.maximum is not None else ""
             value = var.value_label if var.value_label is not None else _num(var.value)
-            out.append(f"  {var.label}: {value}{bounds}")
+            secret = ("  (守秘人专属)" if zh else "  (keeper only)") if var.visibility == "keeper" else ""
+            out.append(f"  {var.label}: {value}{bounds}{secret}")
+    if view.tree:
+        out.append("")
+        for leaf in view.tree:
+            hidden = "" if leaf.exposed else ("  (未公开)" if zh else "  (hidden)")
+            out.append(f"  {leaf.path}: {_num(leaf.value)}{hidden}")
     if view.history:
         out.append("")
         for line in view.history:
             who = f"{line.actor}: " if line.role == "player" and line.actor else ""
             mark = {"player": ">", "keeper": "", "event": "  ·"}[line.role]
-            out.append(f"{mark} {who}{line.text}".strip() if line.role != "event" else f"{mark} {line.text}")
+            secret = (" (守秘人)" if zh else " (keeper)") if line.keeper else ""
+            text = f"{mark} {who}{line.text}".strip() if line.role != "event" else f"{mark} {line.text}"
+            out.append(text + secret)
     return "\n".join(out)
 
 
 def _num(value: Any) -> str:
-    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

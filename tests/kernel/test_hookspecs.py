@@ -17,6 +17,7 @@ import pytest
 from lwcore import hookspecs
 from lwcore.contributions import (
     Computer,
+    DocumentType,
     Importer,
     ImportResult,
     PanelRenderer,
@@ -104,6 +105,11 @@ CASES: dict[str, Case] = {
         "room_commands",
         lambda key: RoomCommand(key, lambda ctx: f"{key} answers", who="anyone"),
         lambda k, key: k.room_commands[key].who == "anyone" and k.room_commands.origin(key) == key,
+    ),
+    "lw_document_types": Case(
+        "documents",
+        lambda key: DocumentType(key, lambda doc, viewer, room: dict(doc.data)),
+        lambda k, key: k.document_types[key].storage == "yaml" and k.document_types.origin(key) == key,
     ),
     "lw_diagnostics": Case(
         "diagnostics",

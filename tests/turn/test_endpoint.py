@@ -105,7 +105,7 @@ def test_tool_loop_until_final_reply(kernel, room_dir: Path, protocol: str, scri
     # the request grows by exactly the assistant turn and the results each step
     assert len(fake.requests[1][1]["messages"]) > len(first["messages"])
     room = Room.load(room_dir, kernel)
-    assert room.variable("clues_found").value == 6 and room.history[-1].role == "keeper"
+    assert room.variable("clues_found").value == 6 and room.history.all()[-1].role == "keeper"
 
 
 def test_step_limit_stops_an_endless_loop(kernel, room_dir: Path) -> None:
@@ -124,7 +124,7 @@ def test_http_errors_are_located_and_never_show_the_key(kernel, room_dir: Path) 
         run_turn(kernel, room_dir, "…", endpoint="http://127.0.0.1:9/none", api_key=KEY)
     with pytest.raises(LwError, match="http"):
         run_turn(kernel, room_dir, "…", endpoint="file:///etc/passwd", api_key=KEY)
-    assert Room.load(room_dir, kernel).history == []  # a failed turn writes nothing
+    assert Room.load(room_dir, kernel).history.all() == []  # a failed turn writes nothing
 
 
 def test_lw_turn_endpoint_reads_the_key_from_the_environment(room_dir: Path, tmp_path: Path, monkeypatch) -> None:

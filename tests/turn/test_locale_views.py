@@ -13,7 +13,9 @@ import yaml
 from lwcore.turn.events import entry_text
 from lwcore.turn.pipeline import run_turn, state_texts
 from lwcore.turn.room import HistoryEntry, Room
-from lwcore.turn.variables import VariableDef, check_value, keeper_variables, player_variables
+from lwcore.contributions import Viewer
+from lwcore.turn.projections import project_variable, variable_document
+from lwcore.turn.variables import VariableDef, check_value
 from lwcore.turn.view import player_view, render_text
 
 SAY = "我去码头查看那艘空船。"
@@ -32,7 +34,7 @@ def _events(view) -> list[str]:
 def test_check_and_subsystem_lines_follow_the_viewer_locale(kernel, room_dir: Path, recorded, protocol) -> None:
     room = _played(kernel, room_dir, recorded, protocol)
     # the history keeps the structured outcome; its stored text is the acting player's locale
-    stored = [e for e in room.history if e.role == "event" and e.data and e.data.get("kind") == "check"]
+    stored = [e for e in room.history.all() if e.role == "event" and e.data and e.data.get("kind") == "check"]
     assert stored and "侦查" in stored[0].text and stored[0].data["skill"] == "侦查"
 
     zh = _events(player_view(room, "p1"))
@@ -102,10 +104,10 @@ def test_enum_values_show_their_label_in_the_reader_locale(kernel, room_dir: Pat
 def test_plain_options_keep_working() -> None:
     var = VariableDef(id="weather", kind="enum", visibility="player", options=["rain", "sun"], value="sun")
     assert check_value(var, "rain") == ("rain", None)
-    (shown,) = player_variables([var], "zh")
-    assert shown.value == "sun" and shown.value_label == "sun"
-    (kept,) = keeper_variables([var], "en")
-    assert kept.options == ("rain", "sun") and kept.option_labels == ()
+    shown = project_variable(variable_document(var), Viewer("p1", "zh"), None)
+    assert shown["value"] == "sun" and shown["value_label"] == "sun"
+    kept = project_variable(variable_document(var), Viewer("kp", "en", keeper=True), None)
+    assert kept["options"] == ["rain", "sun"] and kept["option_labels"] == []
     assert "option_labels" not in var.model_dump(exclude_unset=True)
 
 

@@ -89,7 +89,7 @@ def test_who_may_run_is_enforced_by_the_kernel(house_kernel, room_dir: Path) -> 
 def test_replies_meant_for_the_table_are_recorded(house_kernel, room_dir: Path) -> None:
     kernel, _ = house_kernel
     run_turn(kernel, room_dir, ".secret", actor="kp")
-    history = Room.load(room_dir, kernel).history
+    history = Room.load(room_dir, kernel).history.all()
     assert history[-1].text == "the keeper's eyes only" and history[-1].audience == "keeper"
     assert history[-1].data["command"] == "secret"
 
@@ -124,7 +124,7 @@ def test_rule_system_dot_commands_answer_in_rooms(kernel: Kernel, room_dir: Path
     assert result.command.name == "dice" and result.command.reply.audience == "all"
     assert result.command.reply.text.startswith("陈默: 侦查 65")
     room = Room.load(room_dir, kernel)
-    assert room.history[-1].data["command"] == "dice" and room.history[-1].audience == "all"
+    assert room.history.all()[-1].data["command"] == "dice" and room.history.all()[-1].audience == "all"
     assert room.sheets["p1"].state["last_check"]["stat"] == "侦查"  # kept for .luck / .push
 
 

@@ -160,5 +160,5 @@ def test_six_concurrent_turns_all_count(room_dir: Path, tmp_path: Path) -> None:
     kernel = Kernel(data_dir=tmp_path / "data", env={})
     room = Room.load(room_dir, kernel)
     assert room.variable("cult_alert").value == 2 + 6
-    said = [h.text for h in room.history if h.role == "player"]
+    said = [h.text for h in room.history.all() if h.role == "player"]
     assert sorted(said) == sorted(f"第{i}次" for i in range(6))

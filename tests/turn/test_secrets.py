@@ -70,11 +70,20 @@ def test_cli_player_view_has_no_keeper_bytes(kernel, room_dir: Path) -> None:
     needles = [*_secret_needles(room), str(SECRET_NUMBER)]
     runner = CliRunner()
     for args in (["turn", str(room_dir), "--view"], ["turn", str(room_dir), "--view", "--json", "--as", "p2"],
-                 ["turn", str(room_dir), "--view", "--as", "kp"]):
+                 ["turn", str(room_dir), "--view", "--as", "Alex"]):
         out = runner.invoke(lw, args, catch_exceptions=False)
         assert out.exit_code == 0, out.output
         for needle in needles:
             assert needle not in out.output, (args, needle)
+
+
+def test_the_keeper_view_shows_everything_marked(kernel, room_dir: Path) -> None:
+    _keeper_turn(kernel, room_dir)
+    out = CliRunner().invoke(lw, ["turn", str(room_dir), "--view", "--as", "kp"], catch_exceptions=False)
+    assert out.exit_code == 0 and "[守秘人视图]" in out.output
+    assert SECRET_TEXT in out.output and "(守秘人专属)" in out.output
+    unknown = CliRunner().invoke(lw, ["turn", str(room_dir), "--view", "--as", "nobody"])
+    assert unknown.exit_code == 1 and "no member 'nobody'" in str(unknown.exception)
 
 
 def test_keeper_prompt_does_see_the_secrets(kernel, room_dir: Path) -> None:

@@ -83,7 +83,7 @@ def test_dnd5e_adds_the_modifier_to_the_d20_against_a_dc(kernel, tmp_path: Path)
         outcomes.add(c["success"])
     assert outcomes == {True, False}
     # the event line shows the modifier and the DC, not "roll/value"
-    history = Room.load(room, kernel).history
+    history = Room.load(room, kernel).history.all()
     assert any("+3" in h.text and "vs 15" in h.text for h in history if h.role == "event")
     # a difficulty sets the DC by itself
     medium = _ok(kernel, room, 3, skill="STR", difficulty="medium")

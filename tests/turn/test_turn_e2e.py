@@ -84,7 +84,7 @@ def test_recorded_reply_is_applied_and_saved(kernel, room_dir: Path, protocol: s
     assert again.variable("cult_alert").value == 3
     assert again.variable("fog").value == "蔽日"
     assert again.sheets["p1"].get("理智") == values["after"]
-    roles = [h.role for h in again.history]
+    roles = [h.role for h in again.history.all()]
     assert roles[0] == "player" and roles[-1] == "keeper" and "event" in roles
     view = result.player_view()
     assert [v.id for v in view.variables] == ["clues_found", "fog"]

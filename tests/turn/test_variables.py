@@ -9,13 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from lwcore.contributions import Viewer
+from lwcore.turn.projections import project_variable, variable_document
+from lwcore.turn.view import VariableLine
 from lwcore.turn.variables import (
-    PlayerVariable,
     VariableDef,
     VariableError,
     check_value,
-    keeper_variables,
-    player_variables,
 )
 
 NUM = VariableDef(id="hp", kind="number", minimum=0, maximum=10, visibility="player")
@@ -71,7 +71,8 @@ def test_declarations_are_checked() -> None:
 
 def test_player_projection_cannot_hold_a_keeper_variable() -> None:
     with pytest.raises(ValidationError):
-        PlayerVariable(id="x", label="x", kind="number", value=1, visibility="keeper")  # type: ignore[arg-type]
+        VariableLine(id="x", label="x", kind="number", value=1, visibility="keeper")  # type: ignore[arg-type]
     defs = [NUM, VariableDef(id="secret", kind="text", value="the butler")]
-    assert [v.id for v in player_variables(defs, "en")] == ["hp"]
-    assert [v.id for v in keeper_variables(defs, "en")] == ["hp", "secret"]
+    player, keeper = Viewer("p1", "en"), Viewer("kp", "en", keeper=True)
+    assert [v.id for v in defs if project_variable(variable_document(v), player, None)] == ["hp"]
+    assert [v.id for v in defs if project_variable(variable_document(v), keeper, None)] == ["hp", "secret"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lwcore.contributions import CommandRef, Register, RoomCommand, SchemaRef, ToolSpec
+from lwcore.contributions import CommandRef, DocumentType, Register, RoomCommand, SchemaRef, ToolSpec
 from lwcore.hookspecs import hookimpl
 
 
@@ -33,3 +33,22 @@ def lw_room_commands(register: Register[RoomCommand]) -> None:
                          description={"en": "show or set the room's phase (prep, play …)", "zh": "查看或设置房间阶段（prep、play……）"}))
     register(RoomCommand("dice", f"{here}:dice_command", who="anyone", fallback=True,
                          description={"en": "the rule system's dot commands (.ra, .sc …)", "zh": "规则系统的点命令（.ra、.sc……）"}))
+
+
+@hookimpl
+def lw_document_types(register: Register[DocumentType]) -> None:
+    p, c = "lwcore.turn.projections", "lwcore.turn.chronicle"
+    register(DocumentType("sheet", f"{p}:project_sheet", storage="derived",
+                          description={"en": "a character sheet (sheets/*.yaml)"}))
+    register(DocumentType("variable", f"{p}:project_variable", storage="derived",
+                          description={"en": "a module variable (variables.yaml)"}))
+    register(DocumentType("event", f"{p}:project_event", storage="derived",
+                          description={"en": "a history entry (history.jsonl)"}))
+    register(DocumentType("mvu", f"{p}:project_mvu", description={"en": "an imported MVU variable tree"}))
+    register(DocumentType("note", f"{p}:keeper_only", description={"en": "a keeper note (keeper-only)"}))
+    register(DocumentType("chronicle", f"{p}:project_chronicle", f"{c}:validate_chronicle", storage="log",
+                          description={"en": "what the table did, turn by turn (keeper annotations private)"}))
+    register(DocumentType("campaign_summary", f"{p}:project_summary", f"{c}:validate_summary",
+                          description={"en": "the story so far (folded chronicle)"}))
+    register(DocumentType("thread", f"{p}:keeper_only", f"{c}:validate_thread",
+                          description={"en": "an open loop (keeper-only)"}))

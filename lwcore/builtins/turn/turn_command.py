@@ -117,7 +117,7 @@ def _print_applied(applied: Any) -> None:
 @click.option("--model", default=None, help="Model name to put in the request.")
 @click.option("--max-steps", default=8, show_default=True, type=click.IntRange(1, 50), help="Tool-loop request limit.")
 @click.option("--seed", default=None, type=int, help="Seed the engine's dice (reproducible turns).")
-@click.option("--view", is_flag=True, help="Print the player view (after applying, if a reply is applied).")
+@click.option("--view", is_flag=True, help="Print what --as MEMBER sees (default: the first player; the keeper gets the keeper view, keeper-only values marked).")
 @click.option("--fresh", is_flag=True, help="Start the bundled example room over (ignored for an explicit ROOM).")
 @click.pass_context
 def turn(
@@ -161,7 +161,7 @@ def _turn_in_room(
     import random
 
     from lwcore.turn import pipeline
-    from lwcore.turn.view import player_view, render_text
+    from lwcore.turn.view import render_text, view_for
 
     rng = random.Random(seed) if seed is not None else None
     if say is None:
@@ -169,7 +169,7 @@ def _turn_in_room(
             raise LwError("--reply and --endpoint need --say TEXT (what the player says)")
         if not view:
             raise LwError("nothing to do", expected="--say TEXT, or --view")
-        pv = player_view(loaded, None if actor is None or loaded.is_keeper(loaded.member(actor)) else actor)
+        pv = view_for(loaded, actor)
         if as_json:
             echo_json({"player_view": pv.model_dump(mode="json")})
         else:

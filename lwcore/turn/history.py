@@ -1,0 +1,146 @@
+"""A room's history, read from the end: a turn costs what it reads, not the whole campaign.
+
+``history.jsonl`` only grows (new entries are appended in the room's save transaction, with
+fsync). A turn needs the last entries (the prompt's recent history, the turn number), so
+:class:`HistoryLog` reads the file backwards in blocks and parses only the lines it is asked
+for; a whole pass (:meth:`HistoryLog.all`) is there for the rare reader that wants
+everything. A bad line is a located error naming the file and the byte offset of the line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lwcore.errors import LwError
+from lwcore.io.limits import JSON_LIMITS
+from lwcore.io.models import validate_model
+from lwcore.io.safe_json import load_json
+from lwcore.io.text import decode_text
+
+if TYPE_CHECKING:
+    from lwcore.turn.room import HistoryEntry
+
+BLOCK = 64 * 1024
+MAX_LINE = 4 * 1024 * 1024
+
+
+class HistoryLog:
+    """The saved entries of ``history.jsonl`` (read lazily, newest first) plus the entries
+    recorded since the room was loaded (``pending``, appended on save)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.pending: list[HistoryEntry] = []
+        self._cache: list[HistoryEntry] = []  # the newest saved entries, oldest first
+        self._offset = self._size()  # byte offset where the cached part starts
+        self._exhausted = self._offset == 0
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _size(self) -> int:
+        try:
+            return self.path.stat().st_size
+        except FileNotFoundError:
+            return 0
+
+    def _read_more(self, wanted: int) -> None:
+        """Extend the cache backwards until it holds ``wanted`` saved entries (or all)."""
+        if self._exhausted or len(self._cache) >= wanted:
+            return
+        try:
+            handle = self.path.open("rb")
+        except FileNotFoundError:
+            self._exhausted = True
+            return
+        with handle:
+            buffer = b""
+            position = self._offset
+            older: list[HistoryEntry] = []
+            while len(self._cache) + len(older) < wanted and position > 0:
+                step = min(BLOCK, position)
+                position -= step
+                handle.seek(position)
+                buffer = handle.read(step) + buffer
+                lines = buffer.split(b"\n")
+                buffer = lines[0] if position > 0 else b""
+                complete = lines[1:] if position > 0 else lines
+                start = position + len(buffer) + (1 if position > 0 else 0)
+                parsed = []
+                for raw in complete:
+                    if raw.strip():
+                        parsed.append(self._parse(raw, start))
+                    start += len(raw) + 1
+                older = parsed + older
+                if len(buffer) > MAX_LINE:
+                    raise LwError("a history line is longer than 4 MiB", file=self.path, byte=position, code="limit")
+            self._offset = position + len(buffer)
+            self._cache = older + self._cache
+            self._exhausted = position == 0
+
+    def _parse(self, raw: bytes, offset: int) -> HistoryEntry:
+        from lwcore.turn.room import HistoryEntry
+
+        try:
+            value = load_json(decode_text(raw, self.path), self.path, limits=JSON_LIMITS)
+            return validate_model(HistoryEntry, value, file=self.path)
+        except LwError as exc:
+            exc.byte = offset + (exc.byte or 0)
+            exc.line = None
+            exc.message = f"{exc.message} (the history line at byte {offset})"
+            exc.secret = True
+            raise
+
+    def tail(self, n: int) -> list[HistoryEntry]:
+        """The last ``n`` entries, oldest first (saved and pending)."""
+        if n <= 0:
+            return []
+        if len(self.pending) >= n:
+            return list(self.pending[-n:])
+        self._read_more(n - len(self.pending))
+        saved = self._cache[-(n - len(self.pending)):]
+        return [*saved, *self.pending]
+
+    def newest_first(self) -> Iterator[HistoryEntry]:
+        """Every entry, newest first, read from the end as far as the caller goes."""
+        yield from reversed(self.pending)
+        index = len(self._cache) - 1
+        while True:
+            while index >= 0:
+                yield self._cache[index]
+                index -= 1
+            if self._exhausted:
+                return
+            before = len(self._cache)
+            self._read_more(before + 256)
+            index = len(self._cache) - before - 1
+
+    def all(self) -> list[HistoryEntry]:
+        """Every entry, oldest first (reads the whole file)."""
+        entries = list(self.newest_first())
+        entries.reverse()
+        return entries
+
+    def last(self) -> HistoryEntry | None:
+        tail = self.tail(1)
+        return tail[0] if tail else None
+
+    @property
+    def turn_number(self) -> int:
+        """The turn of the newest entry (turns never go down), 0 for a new room."""
+        last = self.last()
+        return last.turn if last is not None else 0
+
+    def __bool__(self) -> bool:
+        return bool(self.pending) or self._size() > 0
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def record(self, entry: HistoryEntry) -> None:
+        self.pending.append(entry)
+
+    def saved(self) -> None:
+        """The pending entries are on disk now (appended after the cached part)."""
+        self._cache.extend(self.pending)
+        self.pending = []

@@ -1,0 +1,155 @@
+"""The built-in document types' projections: the one place the turn layer reads secrecy.
+
+Each function is ``project(doc, viewer, room) -> view | None`` for one type (registered by
+the built-in ``turn`` plugin). The fields that decide who sees what -- a variable's
+``visibility``, an event's ``audience``, an entry's ``secret``, a record's ``keeper`` margin --
+are read here and nowhere else in ``lwcore/turn`` (an architecture test enforces it); every
+other module asks :func:`lwcore.turn.documents.project`.
+
+Derived documents (sheets, variables, history events) are built from the room's files by the
+``*_document`` functions below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from lwcore.contributions import Viewer
+from lwcore.turn.documents import Document
+
+if TYPE_CHECKING:
+    from lwcore.turn.room import HistoryEntry, Room
+    from lwcore.turn.variables import VariableDef
+
+
+# --- derived documents --------------------------------------------------------------------
+
+
+def sheet_document(room: Room, member_id: str) -> Document:
+    from lwcore.turn.room import sheet_values
+
+    sheet = room.sheets[member_id]
+    return Document(member_id, "sheet", {
+        "member": member_id, "name": sheet.name, "values": sheet_values(sheet),
+        "expressions": dict(sheet.expressions), "state": dict(sheet.state), "extra": dict(sheet.extra),
+    })
+
+
+def variable_document(var: VariableDef) -> Document:
+    return Document(var.id, "variable", var.model_dump(mode="json"))
+
+
+def event_document(entry: HistoryEntry) -> Document:
+    return Document(f"{entry.turn}", "event", entry.model_dump(mode="json"))
+
+
+def event_audience(event: Mapping[str, Any]) -> str:
+    """Who a tool's or command's event is for when it is recorded: ``all`` or ``keeper``."""
+    return "all" if event.get("audience", "all") == "all" else "keeper"
+
+
+# --- projections --------------------------------------------------------------------------
+
+
+def project_sheet(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] | None:
+    """A character sheet: players see who it is and the values the pack shows; the keeper
+    also sees expressions, notes and the engine's kept state."""
+    data = doc.data
+    extra = data.get("extra") or {}
+    if viewer.keeper:
+        return dict(data)
+    occupation = extra.get("occupation")
+    return {"member": data["member"], "name": data["name"],
+            "occupation": None if occupation is None else str(occupation), "values": dict(data["values"])}
+
+
+def project_variable(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] | None:
+    """A module variable: keeper-only trackers vanish, declaration and value alike (iron rule
+    3); enum values come with their label in the viewer's locale."""
+    from lwcore.turn.variables import VariableDef
+
+    var = VariableDef.model_validate(dict(doc.data))
+    if var.visibility != "player" and not viewer.keeper:
+        return None
+    view: dict[str, Any] = {
+        "id": var.id, "label": var.label(viewer.locale), "kind": var.kind, "value": var.value,
+        "value_label": var.option_label(var.value, viewer.locale) if var.kind == "enum" else None,
+        "minimum": var.minimum, "maximum": var.maximum,
+    }
+    if viewer.keeper:
+        view["visibility"] = var.visibility
+        view["options"] = list(var.options)
+        view["option_labels"] = [var.option_label(o, viewer.locale) for o in var.options] if var.option_labels else []
+    return view
+
+
+def project_event(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] | None:
+    """A history entry. Players see entries meant for the table only, variable events only
+    while the variable is player-visible *now* (a variable later made secret disappears from
+    old lines too), each line rebuilt in the viewer's locale; the keeper sees everything, with
+    ``keeper`` marking what players do not see."""
+    from lwcore.turn.events import entry_text
+    from lwcore.turn.room import HistoryEntry
+
+    entry = HistoryEntry.model_validate(dict(doc.data))
+    data = entry.data or {}
+    hidden = entry.audience != "all" or data.get("audience", "all") != "all"
+    if not hidden and data.get("kind") == "variable":
+        var = room.variable(str(data.get("id")))
+        hidden = var is None or var.visibility != "player"
+    if hidden and not viewer.keeper:
+        return None
+    actor = entry.actor
+    if entry.role == "player" and actor in room.sheets:
+        actor = room.sheets[actor].name
+    if viewer.keeper:
+        text = entry_text(room, entry, viewer.locale, variables=False)
+        return {"turn": entry.turn, "role": entry.role, "actor": actor, "member": entry.actor, "text": text,
+                "keeper": hidden}
+    text = entry_text(room, entry, viewer.locale) if entry.role == "event" else entry.text
+    if not text:
+        return None
+    return {"turn": entry.turn, "role": entry.role, "actor": actor, "text": text}
+
+
+def keeper_only(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] | None:
+    """Keeper notes and threads: the keeper's working memory, whole-document keeper-only (an
+    open loop's very existence can be a spoiler)."""
+    return dict(doc.data) if viewer.keeper else None
+
+
+def project_mvu(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] | None:
+    """An imported MVU variable tree: players see only leaves under the prefixes the keeper
+    exposed (``.var expose``) -- nothing exposed, nothing shipped; the keeper sees every leaf
+    marked ``exposed`` or ``hidden``."""
+    from lwcore.turn import mvu
+
+    tree = doc.data.get("tree") if isinstance(doc.data.get("tree"), Mapping) else {}
+    exposed = [p for p in doc.data.get("exposed") or () if isinstance(p, str)]
+    leaves = mvu.leaves(tree)
+    if viewer.keeper:
+        return {"tree": tree, "exposed": exposed,
+                "leaves": [{**leaf, "exposed": mvu.is_exposed(leaf["path"], exposed)} for leaf in leaves]}
+    return {"tree": mvu.prune(tree, exposed),
+            "leaves": [leaf for leaf in leaves if mvu.is_exposed(leaf["path"], exposed)]}
+
+
+_CHRONICLE_PUBLIC = ("text", "turn", "pcs", "scene")
+_SUMMARY_PUBLIC = ("text", "through_turn")
+
+
+def project_chronicle(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] | None:
+    """A chronicle entry: what the table did is public; the ``keeper`` annotation (what the
+    players missed) and fold bookkeeping stay keeper-side."""
+    if viewer.keeper:
+        return dict(doc.data)
+    return {k: doc.data[k] for k in _CHRONICLE_PUBLIC if k in doc.data}
+
+
+def project_summary(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] | None:
+    """The campaign summary ("story so far"): players get the text and how far it reaches;
+    the keeper's margin and the fold bookkeeping are keeper-only."""
+    if viewer.keeper:
+        return dict(doc.data)
+    return {k: doc.data[k] for k in _SUMMARY_PUBLIC if k in doc.data}
