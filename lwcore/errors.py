@@ -108,3 +108,12 @@ def public_message(error: LwError) -> str:
         return str(error)
     where = f"{error.file}: " if error.file else ""
     return f"{where}the room has a problem only the keeper can see (run the command as the keeper)"
+
+
+def redacted(error: LwError) -> LwError:
+    """``error`` as a player may be shown it: itself, unless it is marked ``secret``; then an
+    error with only its file and :func:`public_message`'s text."""
+    if not getattr(error, "secret", False):
+        return error
+    return LwError(public_message(error).split(": ", 1)[-1] if error.file else public_message(error),
+                   file=error.file, code="secret")

@@ -11,6 +11,7 @@ limits against alias bombs and deep nesting are enforced there, not here.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 
@@ -30,9 +31,17 @@ def dump_yaml(data: Any) -> str:
 def update_yaml_text(old_text: str, new_data: Any) -> str:
     """The text of a YAML file holding ``new_data``, written as ``old_text`` was: its comments,
     key order, quoting, flow or block style and indentation kept for every value that did not
-    change. With no old text (a new file), plain block-style YAML."""
+    change. With no old text (a new file), plain block-style YAML.
+
+    The common case -- only scalar values changed (a variable's value, a sheet's stat) -- is a
+    splice of the new scalars into the old text (:func:`splice_scalars`), checked by reading
+    the result back; anything else goes through ruamel.yaml's round trip.
+    """
     if not old_text.strip():
         return dump_yaml(new_data)
+    spliced = splice_scalars(old_text, new_data)
+    if spliced is not None:
+        return spliced
     from io import StringIO
 
     from ruamel.yaml import YAML
@@ -50,6 +59,101 @@ def update_yaml_text(old_text: str, new_data: Any) -> str:
     out = StringIO()
     yaml.dump(doc, out)
     return out.getvalue()
+
+
+def splice_scalars(old_text: str, new_data: Any) -> str | None:
+    """``old_text`` with each changed scalar replaced in place, or ``None`` when the change is
+    more than that (a key added or removed, a list resized, a multi-line scalar) or the result
+    would not read back as ``new_data``."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        node = yaml.compose(old_text, Loader=loader)
+    except yaml.YAMLError:
+        return None
+    from lwcore.io.safe_yaml import load_yaml
+
+    for plain in (True, False):  # keep plain scalars plain where they read back the same
+        edits: list[tuple[int, int, str]] = []
+        if node is None or not _collect(node, new_data, edits, plain):
+            return None
+        if not edits:
+            return old_text
+        out = old_text
+        for start, end, text in sorted(edits, reverse=True):
+            out = out[:start] + text + out[end:]
+        try:
+            if load_yaml(out) == new_data:
+                return out
+        except Exception:  # noqa: BLE001 - any doubt: try quoting, then the slow, sure path
+            continue
+    return None
+
+
+_PLAIN = re.compile(r"[^\s\-?:,\[\]{}#&*!|>'\"%@`][^:#,\[\]{}\n]*(?<!\s)")
+
+
+def _collect(node: Any, new: Any, edits: list[tuple[int, int, str]], plain: bool) -> bool:
+    import yaml
+
+    if isinstance(node, yaml.MappingNode):
+        if not isinstance(new, dict):
+            return False
+        keys = []
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag.endswith(":merge"):
+                return False
+            keys.append(key_node.value)
+            if key_node.value not in new or not _collect(value_node, new[key_node.value], edits, plain):
+                return False
+        return len(keys) == len(new) and set(keys) == {str(k) for k in new}
+    if isinstance(node, yaml.SequenceNode):
+        if not isinstance(new, list) or len(new) != len(node.value):
+            return False
+        return all(_collect(child, value, edits, plain) for child, value in zip(node.value, new))
+    if not isinstance(node, yaml.ScalarNode) or isinstance(new, (dict, list)):
+        return False
+    old = _scalar(node)
+    if type(old) is type(new) and old == new:
+        return True
+    if node.start_mark.line != node.end_mark.line or node.style in ("|", ">"):
+        return False
+    text = _scalar_text(new, plain=plain and not node.style)
+    if text is None:
+        return False
+    edits.append((node.start_mark.index, node.end_mark.index, text))
+    return True
+
+
+def _scalar(node: Any) -> Any:
+    import yaml
+
+    try:
+        return yaml.constructor.SafeConstructor().construct_object(node)
+    except Exception:  # noqa: BLE001
+        return object()
+
+
+def _scalar_text(value: Any, *, plain: bool) -> str | None:
+    import json
+    import math
+
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else None
+    if isinstance(value, str):
+        if "\n" in value:
+            return None
+        if plain and _PLAIN.fullmatch(value):
+            return value
+        return json.dumps(value, ensure_ascii=False)
+    return None
 
 
 def guess_indents(text: str) -> tuple[int, int, int]:

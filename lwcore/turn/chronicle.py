@@ -23,7 +23,7 @@ model step through the same provider path as a turn; its result replaces the fol
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -288,3 +288,58 @@ def apply_fold(room: Room, docs: Sequence[Document], text: str) -> Document:
     data["folded"] = [*data.get("folded", []), *(d.id for d in docs)]
     data["through_turn"] = max([int(data.get("through_turn", 0)), *(int(d.data.get("turn", 0)) for d in docs)])
     return room.documents.put(Document(SUMMARY_ID, SUMMARY, data))
+
+
+# --- folding in a turn --------------------------------------------------------------------
+
+Respond = Callable[[Mapping[str, Any]], Mapping[str, Any]]
+"""Answers one provider request with the provider's reply (an endpoint, or recorded replies)."""
+
+
+def window_of(room: Room) -> int:
+    return room.file.context_window or DEFAULT_WINDOW
+
+
+def plan_for(room: Room, request: Mapping[str, Any]) -> FoldPlan:
+    """The fold plan for a compiled request of this room (its estimated size against the
+    room model's window; what folding each unfolded entry would take out of the prompt)."""
+    import json
+
+    prompt_tokens = estimate_tokens(json.dumps(request, ensure_ascii=False))
+    entries = [(d.id, int(d.data.get("turn", 0)),
+                estimate_tokens(f"[{d.data.get('turn')}] {d.data.get('text', '')} {d.data.get('keeper', '')}"))
+               for d in unfolded(room)]
+    return fold_plan(entries, prompt_tokens=prompt_tokens, window=window_of(room), current_turn=room.turn_number)
+
+
+def run_fold(kernel: Any, room: Room, ids: Sequence[str], *, protocol: str, respond: Respond, locale: str) -> FoldResult:
+    """One fold: check the input (no-future guard), compile the fold request through the
+    provider path, get the model's reply, write the new summary. The caller saves the room."""
+    from lwcore.turn.pipeline import adapter_for, compiler_for, payload_of
+
+    docs = check_fold_input(room, ids, current_turn=room.turn_number)
+    adapter = adapter_for(kernel, protocol)
+    compiled = compiler_for(kernel, protocol)(fold_messages(room, docs, locale), tools=[])
+    request = adapter.request(payload_of(compiled), [], model=None, max_tokens=2048)
+    parsed = adapter.parse_reply(respond(request))
+    return FoldResult([d.id for d in docs], apply_fold(room, docs, parsed.text), request)
+
+
+def fold_as_planned(
+    kernel: Any, room: Room, plan: FoldPlan, *, protocol: str, respond: Respond | None, locale: str,
+) -> list[FoldResult]:
+    """Run the plan's batches (each a model step) and save; with no way to ask a model, note
+    once (keeper-only) that a fold is due and fold nothing."""
+    from lwcore.turn.room import HistoryEntry
+
+    if not plan.batches:
+        return []
+    if respond is None:
+        room.record(HistoryEntry(turn=room.turn_number, role="event", audience="keeper",
+                                 text=f"chronicle fold due ({plan.fullness:.0%} of the window); no model to fold with",
+                                 data={"kind": "fold_due", "fullness": round(plan.fullness, 3)}))
+        room.save()
+        return []
+    results = [run_fold(kernel, room, batch, protocol=protocol, respond=respond, locale=locale) for batch in plan.batches]
+    room.save()
+    return results

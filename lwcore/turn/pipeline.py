@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -146,6 +146,8 @@ class TurnResult:
     compiled: CompiledTurn | None
     applied: AppliedReply | None = None
     command: CommandRun | None = None
+    folds: list[Any] = field(default_factory=list)
+    """The chronicle folds this turn ran (:class:`lwcore.turn.chronicle.FoldResult`)."""
 
     def player_view(self, viewer: str | None = None) -> PlayerView:
         """The view of ``viewer`` after the turn (default: the acting player, or the first
@@ -341,7 +343,7 @@ def state_texts(room: Room, locale: str, *, history_limit: int = HISTORY_IN_PROM
             shown = [o if not var["option_labels"] or label == o else f"{o} ({label})"
                      for o, label in zip(var["options"], var["option_labels"] or var["options"])]
             bounds = f" {{{' | '.join(shown)}}}"
-        tag = ("守秘人专属" if zh else "keeper only") if var["visibility"] == "keeper" else ("玩家可见" if zh else "player-visible")
+        tag = ("守秘人专属" if zh else "keeper only") if var["keeper_only"] else ("玩家可见" if zh else "player-visible")
         value = json.dumps(var["value"], ensure_ascii=False)
         if var["value_label"] is not None and var["value_label"] != var["value"]:
             value += f" ({var['value_label']})"
@@ -358,7 +360,7 @@ def state_texts(room: Room, locale: str, *, history_limit: int = HISTORY_IN_PROM
     for entry in room.history.tail(history_limit) if history_limit else room.history.all():
         line = project(room, event_document(entry), keeper)
         if line is not None:
-            secret = " (keeper)" if line["keeper"] else ""
+            secret = " (keeper)" if line["keeper_only"] else ""
             history_lines.append(f"[{line['turn']}] {line['role']} {line['member'] or line['role']}{secret}: {line['text']}")
     if history_lines:
         parts.append(("## 最近经过\n" if zh else "## Recent history\n") + "\n".join(history_lines))
@@ -466,7 +468,7 @@ def _cache_json(result: Any) -> Any:
     return cache
 
 
-def _payload_of(result: Any) -> dict[str, Any]:
+def payload_of(result: Any) -> dict[str, Any]:
     payload = getattr(result, "provider", None)
     if payload is None and isinstance(result, Mapping):
         payload = result.get("output", result.get("provider", result))
@@ -506,7 +508,7 @@ def compile_turn(
     offers, dropped = _offers(kernel, visible_tools(kernel, room, keeper=keeper), locale)
     definitions = adapter.tool_definitions(offers)
     compiled = compiler_for(kernel, provider)(messages, tools=definitions)
-    payload = _payload_of(compiled)
+    payload = payload_of(compiled)
     request = adapter.request(payload, offers, model=model, max_tokens=max_tokens)  # type: ignore[arg-type]
     return CompiledTurn(
         protocol=provider,
@@ -696,12 +698,20 @@ def run_turn(
     max_tokens: int = DEFAULT_MAX_TOKENS,
     max_steps: int = MAX_STEPS,
     rng: random.Random | None = None,
+    fold_reply: Mapping[str, Any] | Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
 ) -> TurnResult:
     """Compile one turn and, with ``reply`` or ``endpoint``, apply it (see the module doc).
 
     Given a folder, the room is loaded, changed and saved under its lock (exclusive when a
     reply is applied, so concurrent turns in one room never lose each other's changes).
-    Given a loaded :class:`Room`, the caller holds the lock.
+    Given a loaded :class:`Room`, the caller holds the lock. A line starting with ``.`` is a
+    room command (:mod:`lwcore.turn.room_commands`), not a model turn.
+
+    When the prompt nears the room model's window, the chronicle folds
+    (:mod:`lwcore.turn.chronicle`): at the emergency level before the model call, else after
+    the turn. A fold is a model step: through ``endpoint``, or ``fold_reply`` (a recorded
+    reply, or a function from the fold request to the reply); with neither, the fold is noted
+    as due and nothing is folded.
     """
     if reply is not None and endpoint is not None:
         raise LwError("give a recorded reply or an endpoint, not both")
@@ -713,16 +723,49 @@ def run_turn(
             return run_turn(
                 kernel, Room.load(room, kernel), player_input, provider=provider, actor=actor, reply=reply,
                 endpoint=endpoint, api_key=api_key, model=model, max_tokens=max_tokens, max_steps=max_steps,
-                rng=rng,
+                rng=rng, fold_reply=fold_reply,
             )
     if command:
         if reply is not None or endpoint is not None:
             raise LwError("a room command (a line starting with '.') takes no model reply")
         return TurnResult(None, command=run_room_command(kernel, room, room.member(actor), player_input, rng=rng))
     compiled = compile_turn(kernel, room, player_input, provider=provider, actor=actor, model=model, max_tokens=max_tokens)
-    applied = None
+    if reply is None and endpoint is None:
+        return TurnResult(compiled)
+    from lwcore.turn import chronicle
+
+    respond = _fold_responder(kernel, compiled.protocol, endpoint, api_key, fold_reply)
+    folds = []
+    plan = chronicle.plan_for(room, compiled.request)
+    if plan.level == "emergency" and plan.batches:
+        folds += chronicle.fold_as_planned(kernel, room, plan, protocol=compiled.protocol, respond=respond,
+                                           locale=compiled.locale)
+        if folds:
+            compiled = compile_turn(kernel, room, player_input, provider=compiled.protocol, actor=actor, model=model,
+                                    max_tokens=max_tokens)
+            plan = chronicle.plan_for(room, compiled.request)
     if reply is not None:
         applied = apply_reply(kernel, compiled, reply, rng=rng)
-    elif endpoint is not None:
+    else:
+        assert endpoint is not None
         applied = run_endpoint(kernel, compiled, endpoint=endpoint, api_key=api_key, rng=rng, max_steps=max_steps)
-    return TurnResult(compiled, applied)
+    if plan.level != "none":
+        folds += chronicle.fold_as_planned(kernel, room, chronicle.plan_for(room, compiled.request),
+                                           protocol=compiled.protocol, respond=respond, locale=compiled.locale)
+    return TurnResult(compiled, applied, folds=folds)
+
+
+def _fold_responder(
+    kernel: Kernel, protocol: str, endpoint: str | None, api_key: str | None,
+    fold_reply: Mapping[str, Any] | Callable[[Mapping[str, Any]], Mapping[str, Any]] | None,
+) -> Callable[[Mapping[str, Any]], Mapping[str, Any]] | None:
+    """How a fold reaches a model: a recorded reply, a function, or the turn's endpoint."""
+    if callable(fold_reply):
+        return fold_reply
+    if fold_reply is not None:
+        recorded = fold_reply
+        return lambda request: recorded
+    if endpoint is not None:
+        adapter = adapter_for(kernel, protocol)
+        return lambda request: adapter.send(request, endpoint=endpoint, api_key=api_key, timeout=60.0)
+    return None

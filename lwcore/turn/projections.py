@@ -44,6 +44,17 @@ def event_document(entry: HistoryEntry) -> Document:
     return Document(f"{entry.turn}", "event", entry.model_dump(mode="json"))
 
 
+def variable_audience(var: VariableDef) -> str:
+    """Who an event about ``var`` is for: ``all`` for a player-visible variable, else ``keeper``."""
+    return "all" if var.visibility == "player" else "keeper"
+
+
+def recorded_audience(reply: Any) -> str | None:
+    """Who a room command's reply is recorded for: ``all``, ``keeper``, or ``None`` (only the
+    member who typed it sees it; nothing is recorded)."""
+    return None if reply.audience == "actor" else str(reply.audience)
+
+
 def event_audience(event: Mapping[str, Any]) -> str:
     """Who a tool's or command's event is for when it is recorded: ``all`` or ``keeper``."""
     return "all" if event.get("audience", "all") == "all" else "keeper"
@@ -79,6 +90,7 @@ def project_variable(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any
     }
     if viewer.keeper:
         view["visibility"] = var.visibility
+        view["keeper_only"] = var.visibility != "player"
         view["options"] = list(var.options)
         view["option_labels"] = [var.option_label(o, viewer.locale) for o in var.options] if var.option_labels else []
     return view
@@ -106,7 +118,7 @@ def project_event(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] |
     if viewer.keeper:
         text = entry_text(room, entry, viewer.locale, variables=False)
         return {"turn": entry.turn, "role": entry.role, "actor": actor, "member": entry.actor, "text": text,
-                "keeper": hidden}
+                "keeper_only": hidden}
     text = entry_text(room, entry, viewer.locale) if entry.role == "event" else entry.text
     if not text:
         return None

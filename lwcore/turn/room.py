@@ -80,6 +80,11 @@ class RoomFile(BaseModel):
     variant: str | None = Field(default=None, description="house-rule variant of the rulepack")
     locale: str = "en"
     phase: str | None = Field(default=None, description="current phase (e.g. prep); phase tools follow it")
+    context_window: int | None = Field(
+        default=None, gt=0,
+        description="tokens the room's model reads; the chronicle folds when the prompt nears it "
+        "(default 32000)",
+    )
     provider: str | None = Field(
         default=None,
         description="provider protocol this room's turns compile for (default: the first installed "

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from lwcore.contributions import CommandReply, RoomCommand, resolve
 from lwcore.errors import LwError
 from lwcore.plugins import describe_exception
-from lwcore.turn.projections import event_audience
+from lwcore.turn.projections import event_audience, recorded_audience
 from lwcore.turn.room import HistoryEntry, Member, Room
 from lwcore.turn.tools import ToolContext
 
@@ -75,7 +75,7 @@ class CommandRun:
             "command": self.name,
             "plugin": self.plugin_id,
             "text": self.reply.text,
-            "audience": self.reply.audience,
+            "audience": recorded_audience(self.reply) or "actor",
             "data": dict(self.reply.data) if self.reply.data else None,
         }
 
@@ -154,11 +154,12 @@ def _call(kernel: Kernel, command: RoomCommand, ctx: CommandContext) -> CommandR
 def _finish(
     kernel: Kernel, room: Room, member: Member, command: RoomCommand, reply: CommandReply, ctx: CommandContext
 ) -> CommandRun:
-    if reply.audience != "actor" or ctx.events:
-        turn = room.turn_number + (0 if reply.audience == "actor" else 1)
-        if reply.audience != "actor":
+    audience = recorded_audience(reply)
+    if audience is not None or ctx.events:
+        turn = room.turn_number + (0 if audience is None else 1)
+        if audience is not None:
             room.record(HistoryEntry(
-                turn=turn, role="event", actor=member.id, text=reply.text, audience=reply.audience,
+                turn=turn, role="event", actor=member.id, text=reply.text, audience=audience,
                 data={"kind": "command", "command": command.name, "line": ctx.line,
                       "result": dict(reply.data) if reply.data else None},
             ))

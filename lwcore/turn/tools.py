@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from lwcore.errors import LwError
+from lwcore.turn.projections import variable_audience
 from lwcore.turn.variables import ID_PATTERN, Kind, VariableDef, VariableError, check_value
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ class AdjustVariableArgs(BaseModel):
 def _variable_event(var: VariableDef, before: Any, note: str | None) -> dict[str, Any]:
     event = {
         "kind": "variable", "id": var.id, "before": before, "value": var.value,
-        "audience": "all" if var.visibility == "player" else "keeper",
+        "audience": variable_audience(var),
         "summary": f"{var.id}: {before} → {var.value}" if before is not None else f"{var.id} = {var.value}",
     }
     if note:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from lwcore.contributions import ToolSpec
 
 _T = "lwcore.turn.tools"
+_M = "lwcore.turn.memory_tools"
 
 TURN_TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
@@ -66,6 +67,35 @@ TURN_TOOLS: tuple[ToolSpec, ...] = (
         },
         args_model=f"{_T}:SubsystemCheckArgs",
         handler=f"{_T}:subsystem_check",
+    ),
+    ToolSpec(
+        name="chronicle_record",
+        description={
+            "en": "Record what the table just did in the campaign chronicle (past tense; text is public, "
+            "keeper is your private note of what the players missed). The engine stamps the turn.",
+            "zh": "把牌桌刚刚发生的事记入战役编年史（用过去时；text 公开，keeper 是你私下记下的玩家错过的东西）。回合由引擎标注。",
+        },
+        args_model=f"{_M}:ChronicleArgs",
+        handler=f"{_M}:chronicle_record",
+    ),
+    ToolSpec(
+        name="thread_note",
+        description={
+            "en": "Open, update or resolve a thread: a loop the story left open (a planted hook, an armed "
+            "consequence). Keeper-only; the label is its identity.",
+            "zh": "开启、更新或了结一条线索：故事里尚未收束的线头（埋下的伏笔、已触发的后果）。仅守秘人可见；label 即其身份。",
+        },
+        args_model=f"{_M}:ThreadArgs",
+        handler=f"{_M}:thread_note",
+    ),
+    ToolSpec(
+        name="keeper_note",
+        description={
+            "en": "Keep a private keeper note under a title (empty text removes it). Players never see notes.",
+            "zh": "以标题记一条守秘人私人笔记（text 为空则删除）。玩家永远看不到笔记。",
+        },
+        args_model=f"{_M}:NoteArgs",
+        handler=f"{_M}:keeper_note",
     ),
 )
 """Registered by the built-in ``turn`` plugin (``lwcore.builtins.turn``)."""

@@ -38,7 +38,7 @@ class HistoryLine(BaseModel):
     role: Literal["player", "keeper", "event"]
     actor: str | None = None
     text: str
-    keeper: bool = False
+    keeper_only: bool = False
     """Only in the keeper's view: a line players do not see."""
 
 
@@ -59,6 +59,7 @@ class VariableLine(BaseModel):
 
 class KeeperVariableLine(VariableLine):
     visibility: Literal["player", "keeper"]  # type: ignore[assignment]
+    keeper_only: bool = False
     options: tuple[str, ...] = ()
     option_labels: tuple[str, ...] = ()
 
@@ -173,7 +174,7 @@ def render_text(view: PlayerView) -> str:
         for var in view.variables:
             bounds = f" / {_num(var.maximum)}" if var.maximum is not None else ""
             value = var.value_label if var.value_label is not None else _num(var.value)
-            secret = ("  (守秘人专属)" if zh else "  (keeper only)") if var.visibility == "keeper" else ""
+            secret = ("  (守秘人专属)" if zh else "  (keeper only)") if getattr(var, "keeper_only", False) else ""
             out.append(f"  {var.label}: {value}{bounds}{secret}")
     if view.tree:
         out.append("")
@@ -185,7 +186,7 @@ def render_text(view: PlayerView) -> str:
         for line in view.history:
             who = f"{line.actor}: " if line.role == "player" and line.actor else ""
             mark = {"player": ">", "keeper": "", "event": "  ·"}[line.role]
-            secret = (" (守秘人)" if zh else " (keeper)") if line.keeper else ""
+            secret = (" (守秘人)" if zh else " (keeper)") if line.keeper_only else ""
             text = f"{mark} {who}{line.text}".strip() if line.role != "event" else f"{mark} {line.text}"
             out.append(text + secret)
     return "\n".join(out)

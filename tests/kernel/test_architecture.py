@@ -148,3 +148,55 @@ def test_the_check_would_catch_a_name() -> None:
     assert any(FORBIDDEN_NAMES.fullmatch(w) for w in words('DEFAULT = "anthropic_messages"'))
     assert any(FORBIDDEN_NAMES.fullmatch(w) for w in words("class TavernCard:"))
     assert not any(FORBIDDEN_NAMES.fullmatch(w) for w in words("coconut_tree = 1"))
+
+
+SECRECY_FIELDS = {"visibility", "audience", "secret"}
+SECRECY_READERS = {
+    "lwcore/turn/projections.py": "the projections: the one exit (iron rule 3)",
+    "lwcore/turn/chronicle.py": "validates chronicle/summary/thread writes",
+    "lwcore/turn/variables.py": "the variable model itself",
+    "lwcore/turn/tools.py": "echoes the keeper's own declaration back to the keeper's model",
+}
+
+
+def secrecy_reads(path: Path) -> list[str]:
+    """Reads of secrecy fields: ``x.visibility``/``x.audience``/``x.secret``, ``x["secret"]``,
+    ``x.get("audience")``, and a raw document's keeper margin (``doc.data["keeper"]``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    hits = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in SECRECY_FIELDS and isinstance(node.ctx, ast.Load):
+            hits.append(f"{node.lineno}: .{node.attr}")
+        key = None
+        target = None
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            key, target = node.slice.value, node.value
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+              and node.args and isinstance(node.args[0], ast.Constant)):
+            key, target = node.args[0].value, node.func.value
+        if key in SECRECY_FIELDS:
+            hits.append(f"{node.lineno}: [{key!r}]")
+        elif key == "keeper" and isinstance(target, ast.Attribute) and target.attr == "data":
+            hits.append(f"{node.lineno}: .data[{key!r}]")
+    return hits
+
+
+def test_secrecy_is_read_only_by_the_projections() -> None:
+    """M17: every player view, panel datum, --json output and per-viewer prompt part comes
+    from a document projection; nothing else in the turn layer reads a secrecy field."""
+    root = KERNEL.parent
+    offenders = []
+    for folder in (KERNEL / "turn", KERNEL / "builtins" / "turn"):
+        for path in sorted(folder.glob("*.py")):
+            rel = path.relative_to(root).as_posix()
+            if rel in SECRECY_READERS:
+                continue
+            offenders += [f"{rel}:{hit}" for hit in secrecy_reads(path)]
+    assert offenders == []
+
+
+def test_the_secrecy_check_would_catch_a_read(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text("def f(var, entry, doc):\n    return var.visibility, entry['audience'], doc.data.get('keeper'), "
+                     "doc.get('secret')\n", encoding="utf-8")
+    assert len(secrecy_reads(probe)) == 4

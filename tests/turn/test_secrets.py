@@ -89,3 +89,18 @@ def test_the_keeper_view_shows_everything_marked(kernel, room_dir: Path) -> None
 def test_keeper_prompt_does_see_the_secrets(kernel, room_dir: Path) -> None:
     text = json.dumps(compile_turn(kernel, room_dir, "？").request, ensure_ascii=False)
     assert SECRET_TEXT in text and "cult_alert" in text
+
+
+def test_errors_shown_to_a_player_never_quote_keeper_only_data(room_dir: Path) -> None:
+    """A broken keeper-only value in variables.yaml: the keeper sees the located error with
+    the value; a player's view says only that the keeper must look (issue 11, item 9)."""
+    path = room_dir / "variables.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("maximum: 10\n    value: 2", "maximum: 10\n    value: 机密数字九九"),
+                    encoding="utf-8")
+    runner = CliRunner()
+    player = runner.invoke(lw, ["turn", str(room_dir), "--view", "--as", "p2"])
+    assert player.exit_code == 1 and "机密数字九九" not in str(player.exception) and "cult_alert" not in str(player.exception)
+    assert "only the keeper" in str(player.exception) and "variables.yaml" in str(player.exception)
+    keeper = runner.invoke(lw, ["turn", str(room_dir), "--view", "--as", "kp"])
+    assert keeper.exit_code == 1 and "variables.yaml:22:5" in str(keeper.exception)
+    assert "cult_alert is a number, got '机密数字九九'" in str(keeper.exception)

@@ -31,6 +31,15 @@ def lw_room_commands(register: Register[RoomCommand]) -> None:
                          description={"en": "list the commands you can run here", "zh": "列出你在这里能用的命令"}))
     register(RoomCommand("phase", f"{here}:phase_command", who="keeper", usage="[NAME|none]",
                          description={"en": "show or set the room's phase (prep, play …)", "zh": "查看或设置房间阶段（prep、play……）"}))
+    register(RoomCommand("recap", f"{here}:recap_command", who="anyone",
+                         description={"en": "the story so far", "zh": "前情提要"}))
+    register(RoomCommand("chronicle", f"{here}:chronicle_command", who="anyone", usage="[N]",
+                         description={"en": "the last chronicle entries", "zh": "最近的编年史条目"}))
+    register(RoomCommand("threads", f"{here}:threads_command", who="keeper", usage="[all]",
+                         description={"en": "the open threads (keeper)", "zh": "未了的线索（守秘人）"}))
+    register(RoomCommand("var", f"{here}:var_command", who="keeper", usage="list | expose PREFIX|* | hide PREFIX|*",
+                         description={"en": "variables and what players see of the variable tree",
+                                      "zh": "变量，以及玩家能看到变量树的哪些部分"}))
     register(RoomCommand("dice", f"{here}:dice_command", who="anyone", fallback=True,
                          description={"en": "the rule system's dot commands (.ra, .sc …)", "zh": "规则系统的点命令（.ra、.sc……）"}))
 

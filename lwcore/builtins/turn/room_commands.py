@@ -79,3 +79,101 @@ def dice_command(ctx: CommandContext) -> CommandReply | None:
         ctx.room.mark(f"sheet:{member.id}")
     who = (sheet.name if sheet is not None else None) or member.name or member.id
     return CommandReply(f"{who}: {result.text}", audience="all", data=result.to_json())
+
+
+def recap_command(ctx: CommandContext) -> CommandReply:
+    """``.recap``: the story so far, as the typer may see it."""
+    from lwcore.turn import chronicle
+    from lwcore.turn.documents import project, viewer_of
+
+    zh = ctx.locale.startswith("zh")
+    doc = chronicle.summary(ctx.room)
+    view = project(ctx.room, doc, viewer_of(ctx.room, ctx.actor)) if doc is not None else None
+    if not view or not view.get("text"):
+        return CommandReply("还没有前情提要。" if zh else "No story so far yet.")
+    text = ("前情提要（至第 {t} 回合）：\n" if zh else "The story so far (through turn {t}):\n").format(
+        t=view.get("through_turn", 0)) + view["text"]
+    if view.get("keeper"):
+        text += ("\n守秘人旁注：" if zh else "\nKeeper margin: ") + view["keeper"]
+    return CommandReply(text)
+
+
+def chronicle_command(ctx: CommandContext) -> CommandReply:
+    """``.chronicle [N]``: the last N chronicle entries (default 10) as the typer may see them."""
+    from lwcore.turn import chronicle
+    from lwcore.turn.documents import project_all, viewer_of
+
+    zh = ctx.locale.startswith("zh")
+    count = 10
+    if ctx.args:
+        if not ctx.args.isdigit() or not 1 <= int(ctx.args) <= 200:
+            raise LwError(f"{ctx.args!r} is not a count", expected="a whole number from 1 to 200")
+        count = int(ctx.args)
+    docs = sorted(ctx.room.documents.all(chronicle.CHRONICLE), key=lambda d: (d.data.get("turn", 0), d.id))
+    views = project_all(ctx.room, docs, viewer_of(ctx.room, ctx.actor))[-count:]
+    if not views:
+        return CommandReply("编年史还是空的。" if zh else "The chronicle is empty.")
+    lines = []
+    for _, view in views:
+        line = f"[{view.get('turn')}] {view.get('text')}"
+        if view.get("keeper"):
+            line += ("（守秘人：" if zh else " (keeper: ") + view["keeper"] + ("）" if zh else ")")
+        lines.append(line)
+    return CommandReply("\n".join(lines))
+
+
+def threads_command(ctx: CommandContext) -> CommandReply:
+    """``.threads [all]``: the open loops (with ``all``, the resolved ones too)."""
+    from lwcore.turn import chronicle
+    from lwcore.turn.documents import project_all, viewer_of
+
+    zh = ctx.locale.startswith("zh")
+    wanted = ("open", "resolved") if ctx.args.strip().lower() == "all" else ("open",)
+    views = [v for _, v in project_all(ctx.room, ctx.room.documents.all(chronicle.THREAD), viewer_of(ctx.room, ctx.actor))
+             if v.get("status") in wanted]
+    if not views:
+        return CommandReply("没有未了的线索。" if zh else "No open threads.")
+    return CommandReply("\n".join(
+        f"- [{v['status']}] {v['label']}" + (f": {v['notes']}" if v.get("notes") else "") for v in views))
+
+
+def var_command(ctx: CommandContext) -> CommandReply:
+    """``.var list`` | ``.var expose PREFIX|*`` | ``.var hide PREFIX|*``: what players see of the
+    room's MVU variable tree (nothing until the keeper exposes it)."""
+    from lwcore.turn import mvu
+    from lwcore.turn.documents import Document, keeper_viewer, project
+    from lwcore.turn.projections import variable_document
+
+    zh = ctx.locale.startswith("zh")
+    action, _, rest = ctx.args.partition(" ")
+    action, prefix = action.lower(), rest.strip()
+    doc = ctx.room.documents.get("mvu", "mvu") or Document("mvu", "mvu", {"tree": {}, "exposed": []})
+    exposed = list(doc.data.get("exposed") or [])
+    if action in ("", "list"):
+        keeper = keeper_viewer(ctx.room)
+        view = project(ctx.room, doc, keeper) or {}
+        lines = []
+        for var_def in ctx.room.variables.variables:
+            var = project(ctx.room, variable_document(var_def), keeper) or {}
+            mark = ("守秘人专属" if zh else "keeper only") if var.get("keeper_only") else ("玩家可见" if zh else "player-visible")
+            lines.append(f"{var.get('id')} = {var.get('value')}  [{mark}]")
+        for leaf in view.get("leaves", ()):
+            mark = ("公开" if zh else "exposed") if leaf["exposed"] else ("未公开" if zh else "hidden")
+            lines.append(f"{leaf['path']} = {leaf['value']}  [{mark}]")
+        if exposed:
+            lines.append(("已公开前缀：" if zh else "exposed prefixes: ") + ", ".join(exposed))
+        return CommandReply("\n".join(lines) or ("没有变量。" if zh else "No variables."))
+    if action not in ("expose", "hide") or not prefix:
+        raise LwError(f"unknown .var action {ctx.args!r}", expected=".var list | .var expose PREFIX|* | .var hide PREFIX|*")
+    if prefix != "*":
+        mvu.split(prefix)  # a well-formed path, or a located refusal
+    if action == "expose":
+        if prefix not in exposed:
+            exposed.append(prefix)
+    else:
+        if "*" in exposed and prefix != "*":
+            raise LwError("everything is exposed (*): run .var hide * first, then expose what players may see")
+        exposed = [p for p in exposed if not (prefix == "*" or p == prefix or p.startswith(prefix + "."))]
+    ctx.room.documents.put(Document("mvu", "mvu", {**doc.data, "exposed": exposed}, meta=doc.meta))
+    shown = ", ".join(exposed) or ("（无）" if zh else "(none)")
+    return CommandReply(("玩家可见的前缀：" if zh else "players now see: ") + shown)

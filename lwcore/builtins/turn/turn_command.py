@@ -46,14 +46,14 @@ def _read_reply(path: str) -> Any:
 def _load_for(path: Path, kernel: Any, actor: str | None, *, player_facing: bool) -> Any:
     """Load the room; when the output is a player's view, an error that may quote keeper-only
     data is shown without its details (the keeper sees them)."""
-    from lwcore.errors import public_message
+    from lwcore.errors import redacted
     from lwcore.turn.room import Room
 
     try:
         return Room.load(path, kernel)
     except LwError as exc:
-        if player_facing and exc.secret and not _is_keeper_ref(path, actor):
-            raise LwError(public_message(exc)) from None
+        if player_facing and not _is_keeper_ref(path, actor):
+            raise redacted(exc) from None
         raise
 
 

@@ -1,0 +1,141 @@
+"""The campaign chronicle (M18): token estimate, the fold policy as a table, the no-future
+guard, a fold through the provider path, and a 500-turn campaign that stays under budget."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+import yaml
+
+from lwcore.errors import LwError
+from lwcore.kernel import Kernel
+from lwcore.turn import chronicle
+from lwcore.turn.chronicle import estimate_tokens, fold_plan
+from lwcore.turn.pipeline import compile_turn, run_turn
+from lwcore.turn.room import Room, room_lock
+
+
+@pytest.mark.parametrize("text,tokens", [
+    ("", 0), ("a", 1), ("abcd", 1), ("abcde", 2), ("雾港", 2), ("雾港 fog", 3), ("。，！", 3), ("x" * 400, 100),
+])
+def test_token_estimate(text: str, tokens: int) -> None:
+    assert estimate_tokens(text) == tokens
+
+
+@pytest.mark.parametrize("fullness,level", [
+    (0.0, "none"), (0.59, "none"), (0.60, "fold"), (0.70, "fold"), (0.8499, "fold"), (0.85, "emergency"), (1.3, "emergency"),
+])
+def test_fold_levels(fullness: float, level: str) -> None:
+    assert chronicle.decision(fullness) == level
+
+
+ENTRIES = [(f"c{t}", t, 100) for t in range(1, 21)]  # twenty entries of 100 tokens, turns 1..20
+
+
+@pytest.mark.parametrize("prompt,turn,batch,expected", [
+    (5900, 20, 8, ()),                                             # 0.59: nothing to do
+    (6000, 20, 8, (tuple(f"c{t}" for t in range(1, 9)), tuple(f"c{t}" for t in range(9, 17)))),  # to <= 0.40
+    (6000, 20, 4, tuple(tuple(f"c{t}" for t in range(s, s + 4)) for s in (1, 5, 9, 13, 17))[:4]),
+    (9000, 10, 8, (tuple(f"c{t}" for t in range(1, 7)),)),        # only turns <= 10 - 4 are eligible
+    (9000, 4, 8, ()),                                              # nothing old enough to fold
+    (6000, 20, 100, (tuple(f"c{t}" for t in range(1, 17)),)),     # one big batch, entries <= 16
+])
+def test_fold_plan_table(prompt: int, turn: int, batch: int, expected: tuple) -> None:
+    plan = fold_plan(ENTRIES, prompt_tokens=prompt, window=10_000, current_turn=turn, batch=batch)
+    assert plan.batches == expected
+    if expected:
+        folded = sum(len(b) for b in expected) * 100
+        assert plan.after == pytest.approx((prompt - folded) / 10_000)
+
+
+def test_no_future_guard(kernel: Kernel, room_dir: Path) -> None:
+    with room_lock(room_dir):
+        room = Room.load(room_dir, kernel)
+        old = chronicle.record(room, "第一幕。")
+        room.save()
+    with room_lock(room_dir):
+        room = Room.load(room_dir, kernel)
+        with pytest.raises(LwError, match="newer than the fold watermark"):
+            chronicle.check_fold_input(room, [old.id], current_turn=3)
+        assert [d.id for d in chronicle.check_fold_input(room, [old.id], current_turn=5)] == [old.id]
+        with pytest.raises(LwError, match="unknown chronicle entry"):
+            chronicle.check_fold_input(room, ["nope"], current_turn=50)
+
+
+def chronicle_reply(turn: int, *, padding: int = 0) -> dict:
+    text = f"第{turn}回合：调查员们沿着码头查到了第{turn}条线索。" + "雾" * padding
+    return {"content": [
+        {"type": "tool_use", "id": f"c{turn}", "name": "chronicle_record",
+         "input": {"text": text, "keeper": f"他们没注意到第{turn}盏灯。"}},
+        {"type": "text", "text": f"第{turn}夜，雾更浓了。"},
+    ]}
+
+
+class FoldModel:
+    """A recorded fold model: answers each fold request with a summary built from the entries
+    it was given (so the summary really grows with what was folded)."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict] = []
+
+    def __call__(self, request: dict) -> dict:
+        self.requests.append(request)
+        body = json.dumps(request, ensure_ascii=False)
+        turns = sorted({int(t) for t in __import__("re").findall(r"\[(\d+)\] 第\d+回合", body)})
+        text = f"调查员们在雾港追查，已查到第{turns[-1]}条线索。" if turns else "调查员们在雾港追查。"
+        return {"content": [{"type": "text", "text": text}]}
+
+
+def test_a_fold_goes_through_the_provider_path(kernel: Kernel, room_dir: Path) -> None:
+    room_yaml = room_dir / "room.yaml"
+    room_yaml.write_text(room_yaml.read_text(encoding="utf-8") + "context_window: 4000\n", encoding="utf-8")
+    model = FoldModel()
+    for turn in range(1, 13):
+        result = run_turn(kernel, room_dir, f"第{turn}次", actor="kp", reply=chronicle_reply(turn, padding=120),
+                          rng=random.Random(turn), fold_reply=model)
+    assert model.requests, "the chronicle never folded"
+    room = Room.load(room_dir, kernel)
+    summary = chronicle.summary(room)
+    assert summary.data["fold_count"] == len(model.requests) and summary.data["through_turn"] <= room.turn_number - 4
+    assert len(room.documents.all("chronicle")) == 12  # the files keep every entry
+    prompt = json.dumps(compile_turn(kernel, room_dir, "？", actor="kp").request, ensure_ascii=False)
+    assert summary.data["text"] in prompt
+    assert "第1回合：" not in prompt  # the folded entries left the prompt
+    assert f"第{room.turn_number}回合：" in prompt  # the recent ones stay
+    assert result.folds or model.requests
+
+
+def test_a_due_fold_without_a_model_is_noted_not_guessed(kernel: Kernel, room_dir: Path) -> None:
+    room_yaml = room_dir / "room.yaml"
+    room_yaml.write_text(room_yaml.read_text(encoding="utf-8") + "context_window: 3000\n", encoding="utf-8")
+    for turn in range(1, 9):
+        run_turn(kernel, room_dir, f"第{turn}次", actor="kp", reply=chronicle_reply(turn, padding=200), rng=random.Random(1))
+    room = Room.load(room_dir, kernel)
+    assert chronicle.summary(room) is None
+    assert any(e.data and e.data.get("kind") == "fold_due" for e in room.history.all())
+
+
+def test_a_500_turn_campaign_stays_under_budget(kernel: Kernel, room_dir: Path) -> None:
+    data = yaml.safe_load((room_dir / "room.yaml").read_text(encoding="utf-8"))
+    window = 9000
+    (room_dir / "room.yaml").write_text(
+        (room_dir / "room.yaml").read_text(encoding="utf-8") + f"context_window: {window}\n", encoding="utf-8")
+    assert data["id"] == "fog-harbor"
+    model = FoldModel()
+    recaps = []
+    worst = 0.0
+    for turn in range(1, 501):
+        result = run_turn(kernel, room_dir, f"第{turn}次", actor="kp", reply=chronicle_reply(turn, padding=60),
+                          rng=random.Random(turn), fold_reply=model)
+        size = estimate_tokens(json.dumps(result.compiled.request, ensure_ascii=False)) / window
+        worst = max(worst, size)
+        if turn % 100 == 0:
+            recaps.append(run_turn(kernel, room_dir, ".recap", actor="p1").command.reply.text)
+    assert worst < chronicle.EMERGENCY, worst
+    assert len(model.requests) > 5
+    reach = [int(__import__("re").search(r"第 (\d+) 回合", r).group(1)) for r in recaps]
+    assert reach == sorted(reach) and reach[0] < reach[-1]  # the recap grows with the campaign
+    assert all("没注意到" not in r for r in recaps)  # keeper annotations never in a player's recap
