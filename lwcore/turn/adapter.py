@@ -30,6 +30,9 @@ Contracts (every method must be pure except :meth:`ProviderAdapterProtocol.send`
     the message).
 ``default_key_env``
     The environment variable the key is read from when the operator names none.
+``recognizes(reply) -> bool`` (optional)
+    Whether a reply body has this protocol's shape; lets a host (``lw turn --reply``) find
+    the protocol of a recorded reply without being told.
 """
 
 from __future__ import annotations

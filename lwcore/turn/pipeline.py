@@ -185,6 +185,23 @@ def default_protocol(kernel: Kernel, room: Room | None = None) -> str:
     )
 
 
+def protocol_of_reply(kernel: Kernel, reply: Mapping[str, Any]) -> str | None:
+    """The one installed protocol whose adapter recognizes ``reply``'s shape, else ``None``
+    (none, or more than one, recognizes it)."""
+    matches = []
+    for protocol, entry in kernel.provider_adapters.items():
+        if protocol not in kernel.prompt_compilers:
+            continue
+        adapter = resolve(entry.adapter)
+        recognizes = getattr(adapter, "recognizes", None)
+        try:
+            if callable(recognizes) and recognizes(reply):
+                matches.append(protocol)
+        except Exception:  # noqa: BLE001 - a broken recognizer just does not recognize
+            continue
+    return matches[0] if len(matches) == 1 else None
+
+
 def adapter_for(kernel: Kernel, protocol: str) -> ProviderAdapterProtocol:
     registry = kernel.provider_adapters
     if protocol not in registry:

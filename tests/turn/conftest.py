@@ -14,7 +14,7 @@ from lwcore.kernel import Kernel
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "fog-harbor"
 REPLIES = EXAMPLE / "replies"
-PROTOCOLS = ("anthropic_messages", "chat_completions")
+PROTOCOLS = ("anthropic_messages", "chat_completions", "openai_responses")
 SAY = "我去码头查看那艘空船。"
 
 

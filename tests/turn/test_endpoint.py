@@ -45,6 +45,20 @@ def _chat_step(step: int) -> dict:
     return {"choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if step < 2 else "stop"}]}
 
 
+def _responses_step(step: int) -> dict:
+    def call(i, name, args):
+        return {"type": "function_call", "id": f"fc{i}", "call_id": f"c{i}", "name": name, "arguments": json.dumps(args)}
+
+    if step == 0:
+        output = [call(1, "skill_check", {"character": "p1", "skill": "侦查"})]
+    elif step == 1:
+        output = [call(2, "adjust_variable", {"id": "clues_found", "delta": 9})]
+    else:
+        output = [{"type": "message", "role": "assistant",
+                   "content": [{"type": "output_text", "text": "你找到了 {{roll:1d4}} 枚鳞片。"}]}]
+    return {"object": "response", "status": "completed", "output": output}
+
+
 class FakeProvider:
     """A threaded loopback server: answers step N of a scripted conversation per request."""
 
@@ -81,7 +95,9 @@ class FakeProvider:
         self.server.server_close()
 
 
-@pytest.mark.parametrize(("protocol", "script"), [("anthropic_messages", _anthropic_step), ("chat_completions", _chat_step)])
+@pytest.mark.parametrize(("protocol", "script"), [
+    ("anthropic_messages", _anthropic_step), ("chat_completions", _chat_step), ("openai_responses", _responses_step),
+])
 def test_tool_loop_until_final_reply(kernel, room_dir: Path, protocol: str, script) -> None:
     with FakeProvider(script) as fake:
         result = run_turn(kernel, room_dir, "我检查船舱。", provider=protocol, endpoint=fake.url, api_key=KEY,
@@ -97,13 +113,19 @@ def test_tool_loop_until_final_reply(kernel, room_dir: Path, protocol: str, scri
         assert lowered["x-api-key"] == KEY and "anthropic-version" in lowered
         last = fake.requests[2][1]["messages"]
         assert last[-1]["content"][0]["type"] == "tool_result" and last[-2]["role"] == "assistant"
-    else:
+    elif protocol == "chat_completions":
         assert lowered["authorization"] == f"Bearer {KEY}"
         last = fake.requests[2][1]["messages"]
         assert last[-1]["role"] == "tool" and last[-2]["tool_calls"][0]["function"]["name"] == "adjust_variable"
+    else:
+        assert lowered["authorization"] == f"Bearer {KEY}"
+        last = fake.requests[2][1]["input"]
+        assert last[-1] == {"type": "function_call_output", "call_id": "c2", "output": last[-1]["output"]}
+        assert last[-2]["type"] == "function_call" and last[-2]["name"] == "adjust_variable"
     assert first["model"] == "fake-model" and first["tools"]
     # the request grows by exactly the assistant turn and the results each step
-    assert len(fake.requests[1][1]["messages"]) > len(first["messages"])
+    key = "input" if protocol == "openai_responses" else "messages"
+    assert len(fake.requests[1][1][key]) == len(first[key]) + 2
     room = Room.load(room_dir, kernel)
     assert room.variable("clues_found").value == 6 and room.history.all()[-1].role == "keeper"
 

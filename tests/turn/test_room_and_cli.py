@@ -112,3 +112,24 @@ def test_lw_schema_room(tmp_path: Path) -> None:
     out = _invoke("schema", "room", data_dir=tmp_path)
     schema = json.loads(out.output)
     assert {"system", "keeper", "players", "features", "config"} <= set(schema["properties"])
+
+
+def test_lw_turn_without_say_shows_the_room(tmp_path: Path, room_dir: Path) -> None:
+    out = _invoke("turn", str(room_dir), data_dir=tmp_path)
+    assert out.exit_code == 0 and "雾港疑案" in out.output and "已获线索: 1 / 6" in out.output
+    assert "灯塔看守人周伯年" not in out.output  # the first player's view, never the keeper's secrets
+
+
+@pytest.mark.parametrize("protocol", ["chat_completions", "openai_responses", "anthropic_messages"])
+def test_a_recorded_reply_names_its_own_protocol(tmp_path: Path, room_dir: Path, protocol: str) -> None:
+    reply = REPLIES / f"turn1.{protocol}.json"
+    out = _invoke("turn", str(room_dir), "--say", "我去码头。", "--reply", str(reply), "--seed", "7", "--json", data_dir=tmp_path)
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["protocol"] == protocol
+
+
+def test_an_unrecognized_reply_asks_for_the_provider(tmp_path: Path, room_dir: Path) -> None:
+    odd = tmp_path / "odd.json"
+    odd.write_text('{"completion": "text only"}', encoding="utf-8")
+    out = CliRunner().invoke(lw, ["--data-dir", str(tmp_path), "turn", str(room_dir), "--say", "x", "--reply", str(odd)])
+    assert out.exit_code == 1 and "--provider" in str(out.exception)

@@ -11,7 +11,7 @@ import pytest
 from lwcore.turn.pipeline import compile_turn
 from lwcore.turn.room import Room
 
-PROTOCOLS = ("anthropic_messages", "chat_completions")
+PROTOCOLS = ("anthropic_messages", "chat_completions", "openai_responses")
 SAY = "我去码头查看那艘空船。"
 
 
@@ -41,9 +41,13 @@ def test_compile_is_read_only_and_complete(kernel, room_dir: Path, protocol: str
     if protocol == "anthropic_messages":
         assert all(set(t) == {"name", "description", "input_schema"} for t in tools)
         assert isinstance(compiled.request["system"], list)
-    else:
+    elif protocol == "chat_completions":
         assert all(t["type"] == "function" and "parameters" in t["function"] for t in tools)
         assert compiled.request["messages"][0]["role"] == "system"
+    else:  # the Responses API: flat function tools, messages as input items, max_output_tokens
+        assert all(set(t) == {"type", "name", "description", "parameters"} and t["type"] == "function" for t in tools)
+        assert compiled.request["input"][0]["role"] == "system" and "messages" not in compiled.request
+        assert compiled.request["max_output_tokens"] > 0
     assert "protocol" not in compiled.request
     assert compiled.cache["estimatedCacheableBytes"] > 0
     assert compiled.dropped == ()
@@ -76,8 +80,11 @@ def test_recorded_reply_is_applied_and_saved(kernel, room_dir: Path, protocol: s
     messages = applied.tool_messages
     if protocol == "anthropic_messages":
         assert messages[0]["role"] == "user" and messages[0]["content"][0]["type"] == "tool_result"
-    else:
+    elif protocol == "chat_completions":
         assert [m["role"] for m in messages] == ["tool"] * 5
+    else:
+        assert [m["type"] for m in messages] == ["function_call_output"] * 5
+        assert [m["call_id"] for m in messages] == ["call_01", "call_05", "call_02", "call_03", "call_04"]
     # the state change is on disk
     again = Room.load(room_dir, kernel)
     assert again.variable("clues_found").value == 2

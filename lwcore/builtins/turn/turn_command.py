@@ -136,8 +136,15 @@ def turn(
     view: bool,
     fresh: bool,
 ) -> None:
-    """Compile one keeper turn for ROOM (default: the bundled example room) and print the
-    provider payload; with --reply or --endpoint, apply the model's tool calls to the room."""
+    """Play one keeper turn in ROOM (default: the bundled example room).
+
+    \b
+    lw turn ROOM                      what the first player sees (--as MEMBER: theirs)
+    lw turn ROOM --say TEXT           compile the turn: print the provider request
+    lw turn ROOM --say TEXT --reply F apply a recorded model reply (protocol read from it)
+    lw turn ROOM --say TEXT --endpoint URL   send it and run the tool loop
+    lw turn ROOM --say ".help"        a room command (.var, .recap, .ra …), no model involved
+    """
     from lwcore.turn.room import room_lock
 
     kernel = state(ctx).kernel
@@ -167,15 +174,17 @@ def _turn_in_room(
     if say is None:
         if reply_given or endpoint:
             raise LwError("--reply and --endpoint need --say TEXT (what the player says)")
-        if not view:
-            raise LwError("nothing to do", expected="--say TEXT, or --view")
         pv = view_for(loaded, actor)
         if as_json:
             echo_json({"player_view": pv.model_dump(mode="json")})
         else:
             click.echo(render_text(pv))
         return
-    protocol = provider or pipeline.default_protocol(kernel, loaded)
+    protocol = provider or (pipeline.protocol_of_reply(kernel, reply) if reply is not None else None)
+    if reply is not None and protocol is None:
+        raise LwError("cannot tell which provider protocol the reply is in",
+                      expected="--provider " + " | ".join(sorted(kernel.provider_adapters)))
+    protocol = protocol or pipeline.default_protocol(kernel, loaded)
     api_key = None
     if endpoint:
         adapter = pipeline.adapter_for(kernel, protocol)

@@ -1,4 +1,4 @@
-"""The two provider adapters (``lwcore.turn.adapter.ProviderAdapterProtocol``).
+"""The provider adapters (``lwcore.turn.adapter.ProviderAdapterProtocol``).
 
 - :class:`AnthropicMessages`: ``tools: [{name, description, input_schema}]``; a reply's
   ``content`` holds ``text`` and ``tool_use`` blocks; results go back as one ``user``
@@ -6,6 +6,13 @@
 - :class:`ChatCompletions`: ``tools: [{type: function, function: {name, description,
   parameters}}]``; a reply's ``choices[0].message`` holds ``content`` and ``tool_calls``
   (arguments are a JSON *string*); results go back as one ``tool`` message per call.
+- :class:`Responses`: OpenAI's Responses API: ``input`` items and ``instructions``;
+  ``tools: [{type: function, name, description, parameters}]``; a reply's ``output`` holds
+  ``message`` items (``output_text`` parts) and ``function_call`` items (arguments a JSON
+  string); results go back as ``function_call_output`` items.
+
+Each recognizes its own reply shape (:meth:`recognizes`), so a recorded reply names its
+protocol without ``--provider``.
 
 Both are pure except ``send`` (see :mod:`lw_providers.http`).
 """
@@ -47,10 +54,25 @@ class _Adapter:
         return body
 
 
+def _json_arguments(raw: Any) -> Any:
+    """A tool call's JSON-string arguments decoded; anything undecodable stays raw (the
+    pipeline answers it with a tool error)."""
+    if not isinstance(raw, str):
+        return raw
+    try:
+        return json.loads(raw) if raw.strip() else {}
+    except ValueError:
+        return raw
+
+
 class AnthropicMessages(_Adapter):
     protocol = "anthropic_messages"
     default_key_env = "ANTHROPIC_API_KEY"
     version = "2023-06-01"
+
+    @staticmethod
+    def recognizes(reply: Any) -> bool:
+        return isinstance(reply, Mapping) and isinstance(reply.get("content"), list) and "choices" not in reply
 
     def tool_definitions(self, offers: Sequence[ToolOffer]) -> list[dict[str, Any]]:
         return [
@@ -103,6 +125,10 @@ class ChatCompletions(_Adapter):
     protocol = "chat_completions"
     default_key_env = "OPENAI_API_KEY"
 
+    @staticmethod
+    def recognizes(reply: Any) -> bool:
+        return isinstance(reply, Mapping) and isinstance(reply.get("choices"), list)
+
     def tool_definitions(self, offers: Sequence[ToolOffer]) -> list[dict[str, Any]]:
         return [
             {
@@ -132,13 +158,7 @@ class ChatCompletions(_Adapter):
             if not isinstance(call, Mapping):
                 continue
             function = call.get("function") if isinstance(call.get("function"), Mapping) else {}
-            raw = function.get("arguments")
-            arguments: Any = raw
-            if isinstance(raw, str):
-                try:
-                    arguments = json.loads(raw) if raw.strip() else {}
-                except ValueError:
-                    arguments = raw  # left raw: the pipeline answers with a tool error
+            arguments = _json_arguments(function.get("arguments"))
             calls.append(ToolCall(str(call.get("id") or f"call_{index}"), str(function.get("name", "")), arguments))
         stop = reply["choices"][0].get("finish_reason")
         return ParsedReply((content or "").strip() if isinstance(content, str) else "", tuple(calls), stop, dict(reply))
@@ -160,5 +180,69 @@ class ChatCompletions(_Adapter):
         return http.post_json(endpoint, request, headers=headers, timeout=timeout, secret=api_key)
 
 
+class Responses(_Adapter):
+    protocol = "openai_responses"
+    default_key_env = "OPENAI_API_KEY"
+
+    @staticmethod
+    def recognizes(reply: Any) -> bool:
+        return isinstance(reply, Mapping) and isinstance(reply.get("output"), list)
+
+    def tool_definitions(self, offers: Sequence[ToolOffer]) -> list[dict[str, Any]]:
+        return [{"type": "function", "name": o.name, "description": o.description, "parameters": dict(o.parameters)}
+                for o in offers]
+
+    def request(
+        self, payload: Mapping[str, Any], offers: Sequence[ToolOffer], *, model: str | None, max_tokens: int
+    ) -> dict[str, Any]:
+        """The compiled messages become the ``input`` items (system and developer messages
+        are input items of the Responses API too); the token limit is ``max_output_tokens``."""
+        body: dict[str, Any] = {}
+        if model:
+            body["model"] = model
+        body["max_output_tokens"] = max_tokens
+        rest = copy.deepcopy(dict(payload))
+        rest.pop("protocol", None)
+        body["input"] = rest.pop("messages", rest.pop("input", []))
+        body.update(rest)
+        if offers:
+            body["tools"] = self.tool_definitions(offers)
+        return body
+
+    def parse_reply(self, reply: Mapping[str, Any]) -> ParsedReply:
+        if not self.recognizes(reply):
+            raise LwError("not a Responses API reply (no output list)")
+        texts: list[str] = []
+        calls: list[ToolCall] = []
+        for index, item in enumerate(reply["output"]):
+            if not isinstance(item, Mapping):
+                continue
+            if item.get("type") == "message":
+                for part in item.get("content") or ():
+                    if isinstance(part, Mapping) and part.get("type") in ("output_text", "text") and isinstance(part.get("text"), str):
+                        texts.append(part["text"])
+            elif item.get("type") == "function_call":
+                call_id = str(item.get("call_id") or item.get("id") or f"call_{index}")
+                calls.append(ToolCall(call_id, str(item.get("name", "")), _json_arguments(item.get("arguments"))))
+        return ParsedReply("".join(texts).strip(), tuple(calls), reply.get("status"), dict(reply))
+
+    def tool_result_messages(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
+        return [{"type": "function_call_output", "call_id": r.call_id, "output": _content_text(r.content)}
+                for r in results]
+
+    def continue_request(
+        self, request: Mapping[str, Any], reply: Mapping[str, Any], results: Sequence[ToolResult]
+    ) -> dict[str, Any]:
+        body = copy.deepcopy(dict(request))
+        output = [copy.deepcopy(dict(item)) for item in reply.get("output", []) if isinstance(item, Mapping)]
+        body["input"] = [*body.get("input", []), *output, *self.tool_result_messages(results)]
+        return body
+
+    def send(self, request: Mapping[str, Any], *, endpoint: str, api_key: str | None, timeout: float) -> dict[str, Any]:
+        headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
+        return http.post_json(endpoint, request, headers=headers, timeout=timeout, secret=api_key)
+
+
 ANTHROPIC_MESSAGES = AnthropicMessages()
 CHAT_COMPLETIONS = ChatCompletions()
+RESPONSES = Responses()

@@ -22,3 +22,10 @@ def lw_provider_adapters(register: Register[ProviderAdapter]) -> None:
             description={"en": "OpenAI-compatible Chat Completions shapes", "zh": "OpenAI 兼容的 Chat Completions 形状"},
         )
     )
+    register(
+        ProviderAdapter(
+            protocol="openai_responses",
+            adapter="lw_providers.adapters:RESPONSES",
+            description={"en": "OpenAI Responses API shapes", "zh": "OpenAI Responses API 形状"},
+        )
+    )

@@ -19,8 +19,8 @@ def test_kernel_finds_the_bundled_adapters(tmp_path: Path) -> None:
     record = kernel.plugin("providers")
     assert record.status == "enabled" and record.bundled and "net" in record.manifest.needs
     adapters = kernel.provider_adapters
-    assert {"anthropic_messages", "chat_completions"} <= set(adapters)
-    for protocol in ("anthropic_messages", "chat_completions"):
+    assert {"anthropic_messages", "chat_completions", "openai_responses"} <= set(adapters)
+    for protocol in ("anthropic_messages", "chat_completions", "openai_responses"):
         assert adapters.origin(protocol) == "providers"
         adapter = resolve(adapters[protocol].adapter)
         assert isinstance(adapter, ProviderAdapterProtocol) and adapter.protocol == protocol
@@ -77,3 +77,38 @@ def test_chat_shapes() -> None:
     assert nxt["messages"][-2]["tool_calls"][0]["id"] == "c1"
     with pytest.raises(LwError):
         c.parse_reply({"content": []})
+
+
+def test_responses_shapes() -> None:
+    from lw_providers.adapters import RESPONSES as r
+
+    payload = {"protocol": "openai_responses", "messages": [{"role": "system", "content": "S"}, {"role": "user", "content": "U"}]}
+    body = r.request(payload, [OFFER], model="m", max_tokens=10)
+    assert body == {"model": "m", "max_output_tokens": 10, "input": payload["messages"],
+                    "tools": [{"type": "function", "name": "roll_it", "description": "Roll it.",
+                               "parameters": dict(OFFER.parameters)}]}
+    reply = {"status": "completed", "output": [
+        {"type": "reasoning", "id": "rs1", "summary": []},
+        {"type": "function_call", "id": "fc1", "call_id": "c1", "name": "roll_it", "arguments": '{"n": 2}'},
+        {"type": "function_call", "call_id": "c2", "name": "roll_it", "arguments": "{broken"},
+        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Done."}]},
+    ]}
+    parsed = r.parse_reply(reply)
+    assert parsed.text == "Done." and [(t.id, t.arguments) for t in parsed.tool_calls] == [("c1", {"n": 2}), ("c2", "{broken")]
+    nxt = r.continue_request(body, reply, [ToolResult("c1", "roll_it", {"v": 3})])
+    assert nxt["input"][-1] == {"type": "function_call_output", "call_id": "c1", "output": '{"v": 3}'}
+    assert nxt["input"][-2]["type"] == "message" and len(body["input"]) == 2
+    with pytest.raises(LwError):
+        r.parse_reply({"choices": []})
+
+
+@pytest.mark.parametrize("reply,protocol", [
+    ({"content": [{"type": "text", "text": "x"}], "role": "assistant"}, "anthropic_messages"),
+    ({"choices": [{"message": {"content": "x"}}]}, "chat_completions"),
+    ({"output": [], "status": "completed"}, "openai_responses"),
+])
+def test_each_adapter_recognizes_only_its_reply_shape(reply: dict, protocol: str) -> None:
+    from lw_providers.adapters import ANTHROPIC_MESSAGES, CHAT_COMPLETIONS, RESPONSES
+
+    recognized = [a.protocol for a in (ANTHROPIC_MESSAGES, CHAT_COMPLETIONS, RESPONSES) if a.recognizes(reply)]
+    assert recognized == [protocol]
