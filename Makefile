@@ -29,15 +29,12 @@ $(STAMP): pyproject.toml $(addsuffix /pyproject.toml,$(PLUGIN_DIRS)) Makefile
 DEMO_SAY ?= 我去码头查看那艘空船。
 DEMO_REPLY := examples/fog-harbor/replies/turn1.anthropic_messages.json
 
-# One complete keeper turn on the bundled example room (a working copy under DEMO_HOME):
-# the compiled provider payload, then the recorded reply's tool calls applied (a skill check,
-# the rulepack's sanity subsystem with its flags, variable changes; dice seeded), then what the second player sees.
+# One complete keeper turn on the bundled example room (a working copy under DEMO_HOME): the
+# room, what the player says, the compiled request in brief (lw turn --payload prints it whole),
+# the recorded reply's tool calls applied (a skill check, the rulepack's sanity subsystem,
+# variable changes; dice seeded), the narration, and both players' views side by side.
 demo: setup
-	LW_HOME=$(DEMO_HOME) $(BIN)/lw doctor
-	LW_HOME=$(DEMO_HOME) $(BIN)/lw plugins list
-	LW_HOME=$(DEMO_HOME) $(BIN)/lw turn --fresh --say "$(DEMO_SAY)"
-	LW_HOME=$(DEMO_HOME) $(BIN)/lw turn --say "$(DEMO_SAY)" --reply $(DEMO_REPLY) --seed 5
-	LW_HOME=$(DEMO_HOME) $(BIN)/lw turn --view --as p2
+	@LW_HOME=$(DEMO_HOME) $(BIN)/lw turn --fresh --say "$(DEMO_SAY)" --reply $(DEMO_REPLY) --seed 5
 
 test: setup
 	$(BIN)/python -m pytest -q

@@ -33,7 +33,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lwcore.contributions import PromptSegment, ToolSpec, TurnContext, Viewer, resolve
 from lwcore.errors import LwError
@@ -74,6 +74,15 @@ _RULES = {
 # --- results ------------------------------------------------------------------------------
 
 
+class SegmentUse(NamedTuple):
+    """A plugin's prompt segment as a turn used it."""
+
+    name: str
+    plugin: str
+    slot: str
+    chars: int
+
+
 @dataclass
 class CompiledTurn:
     """The outcome of :func:`compile_turn`."""
@@ -91,8 +100,8 @@ class CompiledTurn:
     """The request body: the payload plus the offered tools (and model, token limit)."""
     offers: list[ToolOffer]
     cache: Any
-    segments: list[tuple[str, str, str]]
-    """``(segment name, plugin id, slot)`` of every plugin segment used."""
+    segments: list[SegmentUse]
+    """Every plugin segment used: its name, plugin, slot and size."""
     dropped: tuple[str, ...]
     """Plugin contributions dropped for this turn, with the reason."""
 
@@ -108,7 +117,7 @@ class CompiledTurn:
             "payload": self.request,
             "tools": self.tool_names,
             "cache": self.cache,
-            "segments": [{"name": n, "plugin": p, "slot": s} for n, p, s in self.segments],
+            "segments": [s._asdict() for s in self.segments],
             "dropped": list(self.dropped),
         }
 
@@ -539,7 +548,7 @@ def compile_turn(
         request=request,
         offers=offers,
         cache=_cache_json(compiled),
-        segments=[(s.name, p, s.slot) for s, p in segments],
+        segments=[SegmentUse(s.name, p, s.slot, len(s.text)) for s, p in segments],
         dropped=(*segment_set.dropped, *dropped),
     )
 

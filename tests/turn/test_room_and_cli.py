@@ -84,7 +84,9 @@ def test_lw_turn_on_the_bundled_example(tmp_path: Path) -> None:
     out = _invoke("turn", "--say", "我去码头。", "--provider", "chat_completions", "--reply", str(reply),
                   "--seed", "7", data_dir=data)
     assert out.exit_code == 0, out.output
-    assert "[ok] skill_check" in out.output and "已获线索: 2 / 6" in out.output and "{{roll:1d3}}" not in out.output
+    assert "5 tool call(s) in 1 step(s)" in out.output and "侦查 65: 1d100=" in out.output
+    assert "已获线索: 2 / 6" in out.output and "{{roll:1d3}}" not in out.output
+    assert "✓ no keeper-only value in any player's view" in out.output
     out = _invoke("turn", "--view", "--as", "Alex", data_dir=data)
     assert "已获线索: 2 / 6" not in out.output and "Clues found: 2 / 6" in out.output
     out = _invoke("turn", "--view", "--fresh", data_dir=data)
@@ -133,3 +135,22 @@ def test_an_unrecognized_reply_asks_for_the_provider(tmp_path: Path, room_dir: P
     odd.write_text('{"completion": "text only"}', encoding="utf-8")
     out = CliRunner().invoke(lw, ["--data-dir", str(tmp_path), "turn", str(room_dir), "--say", "x", "--reply", str(odd)])
     assert out.exit_code == 1 and "--provider" in str(out.exception)
+
+
+def test_the_turn_report_tells_the_turn_in_order_in_plain_text_when_piped(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    env.update(LW_HOME=str(tmp_path / "home"), COLUMNS="120")
+    reply = REPLIES / "turn1.anthropic_messages.json"
+    result = subprocess.run([LW, "turn", "--fresh", "--say", "我去码头查看那艘空船。", "--reply", str(reply), "--seed", "5"],
+                            capture_output=True, text=True, env=env, timeout=120, encoding="utf-8")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "\x1b[" not in out  # no colour codes when piped
+    order = ["雾港疑案 · fog-harbor", "table sees", "says: 我去码头查看那艘空船。", "the request", "protocol",
+             "tools", "what happened", "侦查 65", "理智", "cult_alert: 2 → 3  (keeper only)", "钟声响了",
+             "what p1 sees", "what p2 sees", "✓ no keeper-only value"]
+    positions = [out.index(marker) for marker in order]
+    assert positions == sorted(positions)
+    assert "table sees  已获线索 1/6" in out  # the room as it was before the turn
+    assert len(out.splitlines()) <= 100  # two screens
+    assert "灯塔看守人周伯年" not in out.split("what happened")[1]  # no secret in the views

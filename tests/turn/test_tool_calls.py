@@ -140,6 +140,6 @@ def test_a_raising_segment_hook_is_dropped_and_reported(tmp_path: Path, room_dir
     kernel = _plugin_kernel(tmp_path, lw_prompt_segments=lw_prompt_segments)
     result = run_turn(kernel, room_dir, "我去码头查看那艘空船。", reply=recorded("anthropic_messages"), rng=random.Random(1))
     assert any(d.startswith("extra:") and "segment bug" in d for d in result.compiled.dropped)
-    assert any(p == "persona" for _, p, _ in result.compiled.segments)  # the others still speak
+    assert any(p == "persona" for p in (s.plugin for s in result.compiled.segments))  # the others still speak
     assert not any(r.is_error for r in result.applied.results)
     assert "segment bug" in " ".join(kernel.plugin("extra").errors)

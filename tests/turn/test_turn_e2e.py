@@ -26,7 +26,7 @@ def test_compile_is_read_only_and_complete(kernel, room_dir: Path, protocol: str
     assert {p: p.read_bytes() for p in room_dir.rglob("*") if p.is_file()} == before
     text = json.dumps(compiled.request, ensure_ascii=False)
     # the persona plugin's segments, the rulepack's expertise, sheets, keeper variables, input
-    assert ("persona", "system") in {(p, s) for _, p, s in compiled.segments}
+    assert ("persona", "system") in {(s.plugin, s.slot) for s in compiled.segments}
     assert "沉稳克制" in text and "每段叙述结尾" in text
     assert "1d100" in text  # coc7 expertise comes from the rulepack data
     assert "陈默" in text and "侦查 65" in text
@@ -124,7 +124,7 @@ def test_without_the_persona_plugin_turns_still_work(tmp_path: Path, room_dir: P
     kernel = Kernel(data_dir=tmp_path / "data", env={}, disabled={"persona"})
     result = kernel.turn(room_dir, SAY, reply=recorded("anthropic_messages"), rng=rng())
     text = json.dumps(result.compiled.request, ensure_ascii=False)
-    assert not any(p == "persona" for _, p, _ in result.compiled.segments)
+    assert not any(p == "persona" for p in (s.plugin for s in result.compiled.segments))
     assert "沉稳克制" not in text and "每段叙述结尾" not in text
     assert "侦查 65" in text and not any(r.is_error for r in result.applied.results)
 

@@ -71,45 +71,13 @@ def _is_keeper_ref(path: Path, actor: str | None) -> bool:
     return isinstance(keeper, dict) and actor in (keeper.get("id"), keeper.get("name"))
 
 
-def _print_compiled(compiled: Any) -> None:
-    click.echo(f"# room {compiled.room.file.id} · actor {compiled.actor.id}"
-               f"{' (keeper)' if compiled.keeper else ''} · protocol {compiled.protocol}")
-    click.echo(f"# tools: {', '.join(compiled.tool_names) or '(none)'}")
-    if compiled.segments:
-        click.echo("# plugin segments: " + ", ".join(f"{p}:{n}" for n, p, _ in compiled.segments))
-    if compiled.cache is not None:
-        import json
-
-        click.echo(f"# cache: {json.dumps(compiled.cache, ensure_ascii=False)}")
-    for reason in compiled.dropped:
-        click.echo(f"# dropped: {reason}", err=True)
-    echo_json(compiled.request)
-
-
-def _print_applied(applied: Any) -> None:
-    import json
-
-    click.echo("")
-    click.echo(f"# applied {len(applied.results)} tool call(s) in {applied.steps} step(s)")
-    for result in applied.results:
-        mark = "ERROR" if result.is_error else "ok"
-        click.echo(f"  [{mark}] {result.name}: {json.dumps(result.content, ensure_ascii=False)}")
-    for event in applied.events:
-        if event.get("summary"):
-            click.echo(f"  [event] {event['summary']}")
-    for roll in applied.rolls:
-        click.echo(f"  [roll] {json.dumps(roll, ensure_ascii=False)}")
-    if applied.narration:
-        click.echo("")
-        click.echo(applied.narration)
-
-
 @click.command()
 @click.argument("room", required=False, type=click.Path(path_type=str))
 @click.option("--say", "say", default=None, help="What the acting member says this turn.")
 @click.option("--as", "actor", default=None, help="Member id or name acting (default: the first player).")
 @click.option("--provider", default=None, help="Provider protocol (default: the room's provider:, else the first installed adapter; lw plugins list --all shows them).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: payload, tools, cache figures (and results).")
+@click.option("--payload", is_flag=True, help="Also print the whole provider request (the report shows a summary).")
 @click.option("--reply", "reply_file", default=None, type=click.Path(dir_okay=False, path_type=str),
               help="Apply a recorded model reply (JSON) to the room.")
 @click.option("--endpoint", default=None, help="Send the payload to this HTTP endpoint and run the tool loop.")
@@ -135,6 +103,7 @@ def turn(
     seed: int | None,
     view: bool,
     fresh: bool,
+    payload: bool,
 ) -> None:
     """Play one keeper turn in ROOM (default: the bundled example room).
 
@@ -157,17 +126,18 @@ def turn(
         loaded = _load_for(path, kernel, actor, player_facing=view and not writes and say is None)
         _turn_in_room(kernel, loaded, say=say, actor=actor, provider=provider, as_json=as_json, reply=reply,
                       reply_given=reply_file is not None, endpoint=endpoint, key_env=key_env, model=model,
-                      max_steps=max_steps, seed=seed, view=view)
+                      max_steps=max_steps, seed=seed, view=view, payload=payload)
 
 
 def _turn_in_room(
     kernel: Any, loaded: Any, *, say: str | None, actor: str | None, provider: str | None, as_json: bool,
     reply: Any, reply_given: bool, endpoint: str | None, key_env: str | None, model: str | None, max_steps: int,
-    seed: int | None, view: bool,
+    seed: int | None, view: bool, payload: bool,
 ) -> None:
     import random
 
     from lwcore.turn import pipeline
+    from lwcore.turn.room_commands import is_command
     from lwcore.turn.view import render_text, view_for
 
     rng = random.Random(seed) if seed is not None else None
@@ -189,6 +159,10 @@ def _turn_in_room(
     if endpoint:
         adapter = pipeline.adapter_for(kernel, protocol)
         api_key = os.environ.get(key_env or adapter.default_key_env)
+    if not as_json and not is_command(say):
+        from lwcore.builtins.turn.report import print_intro
+
+        print_intro(loaded, loaded.member(actor), say)
     result = kernel.turn(
         loaded, say, provider=protocol, actor=actor, reply=reply, endpoint=endpoint, api_key=api_key,
         model=model, max_steps=max_steps, rng=rng,
@@ -199,18 +173,14 @@ def _turn_in_room(
         else:
             click.echo(result.command.reply.text)
         return
-    pv = result.player_view() if (view or result.applied) else None
     if as_json:
         out: dict[str, Any] = result.compiled.to_json()
         if result.applied is not None:
             out["applied"] = result.applied.to_json()
-        if pv is not None:
-            out["player_view"] = pv.model_dump(mode="json")
+        if view or result.applied:
+            out["player_view"] = result.player_view().model_dump(mode="json")
         echo_json(out)
         return
-    _print_compiled(result.compiled)
-    if result.applied is not None:
-        _print_applied(result.applied)
-    if pv is not None:
-        click.echo("")
-        click.echo(render_text(pv))
+    from lwcore.builtins.turn.report import print_turn
+
+    print_turn(result.compiled, result.applied, payload=payload)

@@ -1,0 +1,200 @@
+"""``lw turn``'s human output: one turn told in a screen or two.
+
+In order: the room (who, where, what players can see), what the acting member said, a short
+account of the compiled request (protocol, prompt size, plugin segments with their sizes, the
+tools offered, the cache boundary), the tool calls in plain words, the narration, and every
+player's view side by side with a check that no keeper-only value reached them.
+
+Rendered with rich: colour and panels on a terminal, plain text when piped (``NO_COLOR`` and
+``TERM=dumb`` are honoured by rich itself). ``--payload`` adds the whole request; ``--json``
+bypasses this module.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from lwcore.contributions import localized
+from lwcore.turn.documents import keeper_viewer, project
+from lwcore.turn.projections import variable_document
+from lwcore.turn.view import render_text, view_for
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+
+    from lwcore.turn.pipeline import AppliedReply, CompiledTurn
+    from lwcore.turn.room import Member, Room
+
+
+def console() -> Console:
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=False)
+
+
+def _title(room: Room, locale: str) -> str:
+    title = room.file.title
+    return localized(title, locale) if isinstance(title, dict) else str(title)
+
+
+def room_panel(room: Room) -> RenderableType:
+    """Who, where, and the variables players can see."""
+    from rich.panel import Panel
+    from rich.table import Table
+
+    locale = room.file.locale
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold")
+    grid.add_column()
+    grid.add_row("system", f"{room.file.system}" + (f" ({room.file.variant})" if room.file.variant else ""))
+    keeper = room.file.keeper
+    grid.add_row("keeper", f"{keeper.name or keeper.id} ({keeper.id})")
+    for player in room.file.players:
+        sheet = room.sheets.get(player.id)
+        who = f"{player.name or player.id} ({player.id}, {room.locale_of(player)})"
+        grid.add_row("player", who + (f" plays {sheet.name}" if sheet is not None else ""))
+    scenario = room.file.model_extra.get("scenario") if room.file.model_extra else None
+    if scenario:
+        grid.add_row("scene", localized(scenario, locale) if isinstance(scenario, dict) else str(scenario))
+    first = room.file.players[0] if room.file.players else keeper
+    visible = view_for(room, first.id).variables
+    if visible:
+        grid.add_row("table sees", "; ".join(
+            f"{v.label} {v.value_label if v.value_label is not None else _num(v.value)}"
+            + (f"/{_num(v.maximum)}" if v.maximum is not None else "") for v in visible))
+    return Panel(grid, title=f"[bold]{_title(room, locale)}[/bold] · {room.file.id}", title_align="left")
+
+
+def request_panel(compiled: CompiledTurn) -> RenderableType:
+    """The compiled request in a few lines (the whole of it with --payload or --json)."""
+    from rich.panel import Panel
+    from rich.table import Table
+
+    from lwcore.turn.chronicle import estimate_tokens, window_of
+
+    text = json.dumps(compiled.request, ensure_ascii=False)
+    tokens = estimate_tokens(text)
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold")
+    grid.add_column()
+    grid.add_row("protocol", compiled.protocol)
+    grid.add_row("prompt", f"{len(compiled.messages)} messages, {len(text.encode('utf-8')):,} bytes, "
+                           f"~{tokens:,} tokens ({tokens / window_of(compiled.room):.0%} of the window)")
+    by_plugin: dict[str, list[str]] = {}
+    for use in compiled.segments:
+        by_plugin.setdefault(use.plugin, []).append(f"{use.name} {use.chars:,} ch")
+    for plugin, parts in by_plugin.items():
+        grid.add_row(f"  {plugin}", ", ".join(parts))
+    grid.add_row("tools", ", ".join(compiled.tool_names) or "(none)")
+    cache = compiled.cache if isinstance(compiled.cache, dict) else {}
+    if cache.get("estimatedCacheableBytes") is not None:
+        grid.add_row("cache", f"first {cache['estimatedCacheableBytes']:,} bytes stable (cacheable prefix)")
+    for reason in compiled.dropped:
+        grid.add_row("[red]dropped[/red]", reason)
+    return Panel(grid, title="the request", title_align="left")
+
+
+def applied_panel(applied: AppliedReply) -> RenderableType:
+    """Each tool call in plain words, the dice rolled in the narration, then the narration."""
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.text import Text
+
+    lines: list[RenderableType] = []
+    for event in applied.events:
+        summary = event.get("summary")
+        if not summary:
+            continue
+        keeper_only = event.get("audience", "all") != "all"
+        line = Text("  • ")
+        line.append(str(summary))
+        if keeper_only:
+            line.append("  (keeper only)", style="dim")
+        lines.append(line)
+    for result in applied.results:
+        if result.is_error:
+            message = result.content.get("error") if isinstance(result.content, dict) else result.content
+            lines.append(Text(f"  ✗ {result.name}: {message}", style="red"))
+    for roll in applied.rolls:
+        if "error" not in roll:
+            lines.append(Text(f"  • narration rolled {roll['expr']} = {roll['total']}"))
+    steps = f"{len(applied.results)} tool call(s) in {applied.steps} step(s)"
+    parts: list[RenderableType] = [Text(steps, style="bold"), *lines]
+    if applied.narration:
+        parts += [Text(""), Text(applied.narration, style="italic", overflow="fold")]
+    return Panel(Group(*parts), title="what happened", title_align="left")
+
+
+def views_panel(room: Room) -> RenderableType:
+    """Every player's view side by side, and the check that keeper-only values are absent."""
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.text import Text
+
+    keeper = keeper_viewer(room)
+    secrets: list[str] = []
+    for var in room.variables.variables:
+        view = project(room, variable_document(var), keeper)
+        if view and view.get("keeper_only"):
+            secrets.append(var.id)
+            if isinstance(view.get("value"), str) and len(view["value"]) >= 2:
+                secrets.append(view["value"])
+    panels = []
+    leaks = []
+    for player in room.file.players:
+        view = view_for(room, player.id, history_limit=8)
+        blob = view.to_json_text() + render_text(view)
+        leaks += [s for s in secrets if s in blob]
+        panels.append(Panel(Text(render_text(view), overflow="fold"), title=f"what {player.id} sees · {view.locale}",
+                            title_align="left"))
+    verdict = (Text(f"✓ no keeper-only value in any player's view ({len(secrets)} checked)", style="green")
+               if not leaks else Text(f"✗ keeper-only values reached a player: {', '.join(leaks)}", style="bold red"))
+    return Group(side_by_side(panels), verdict)
+
+
+def side_by_side(panels: list[RenderableType]) -> RenderableType:
+    """Panels in columns of equal width (two to a row), or stacked when the screen is narrow."""
+    from rich.console import Group
+    from rich.table import Table
+
+    if console().width < 100 or len(panels) < 2:
+        return Group(*panels)
+    rows = Table.grid(expand=True, padding=(0, 1))
+    rows.add_column(ratio=1)
+    rows.add_column(ratio=1)
+    for index in range(0, len(panels), 2):
+        pair = panels[index:index + 2]
+        rows.add_row(*pair, *([""] if len(pair) == 1 else []))
+    return rows
+
+
+def print_intro(room: Room, actor: Member, said: str) -> None:
+    """Before the turn runs: the room, and who says what."""
+    from rich.text import Text
+
+    out = console()
+    out.print(room_panel(room))
+    speaker = room.sheets[actor.id].name if actor.id in room.sheets else actor.name
+    out.print(Text.assemble((f"{speaker or actor.id}", "bold"), f" ({actor.id}) says: ", said))
+
+
+def print_turn(compiled: CompiledTurn, applied: AppliedReply | None, *, payload: bool) -> None:
+    """After the turn: the request, what happened, what every player sees."""
+    from rich.text import Text
+
+    out = console()
+    room = compiled.room
+    out.print(request_panel(compiled))
+    if payload:
+        out.print_json(json.dumps(compiled.request, ensure_ascii=False))
+    if applied is None:
+        out.print(Text("compiled only: --reply FILE or --endpoint URL applies a model's answer "
+                       "(--payload prints the whole request)", style="dim"))
+        return
+    out.print(applied_panel(applied))
+    out.print(views_panel(room))
+
+
+def _num(value: Any) -> str:
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
