@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import localized
 from lwcore.turn.documents import keeper_viewer, project
-from lwcore.turn.projections import variable_document
+from lwcore.turn.projections import event_audience, variable_document
 from lwcore.turn.view import render_text, view_for
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ def applied_panel(applied: AppliedReply) -> RenderableType:
         summary = event.get("summary")
         if not summary:
             continue
-        keeper_only = event.get("audience", "all") != "all"
+        keeper_only = event_audience(event) != "all"
         line = Text("  • ")
         line.append(str(summary))
         if keeper_only:
