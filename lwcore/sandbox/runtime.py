@@ -75,6 +75,7 @@ FailureKind = Literal["syntax", "error", "timeout", "memory", "stack", "limit", 
 _JS = Path(__file__).parent / "js"
 _FRAME = re.compile(r"\(<input>:(\d+):(\d+)\)|at <input>:(\d+):(\d+)")
 _STACK_LINE = re.compile(r"^\s+at ")
+_INTERRUPTED_IN = re.compile(r"^\s+at ([A-Za-z_$][\w$]*) \(<input>:(?:[2-9]|\d\d+):", re.MULTILINE)
 _MAX_MESSAGE = 500
 _MAX_JOBS = 10_000
 _JS_DATE_LIMIT = 8.64e15
@@ -326,6 +327,9 @@ class Sandbox:
             self._fail(self._classify(exc))
         except UnicodeError:
             self._fail(Failure("invalid", "the script or its input is not valid Unicode text", script=self.script))
+        except (TypeError, OverflowError, SystemError) as exc:  # the binding failed to convert a value
+            self._fail(Failure("invalid", f"the sandbox answered with a value the binding cannot convert ({exc})",
+                               script=self.script))
 
     def _fail(self, failure: Failure) -> Any:
         self.spent = failure
@@ -344,25 +348,27 @@ class Sandbox:
             kind: FailureKind = "stack"
             message = f"the script nested calls deeper than the {limits.stack_bytes // 1024} KiB stack allows"
         elif message.startswith("InternalError: interrupted"):
-            kind, message = "timeout", self._timeout_text()
-        elif "out of memory" in message or (message in ("null", "") and self._nearly_full()):
+            # QuickJS places an interrupt at the start or past the end of the running function,
+            # not at the loop: name the function, claim no line.
+            kind, message, line, column = "timeout", self._timeout_text(), None, None
+            name = _INTERRUPTED_IN.search(text)
+            if name:
+                message += f" (interrupted in {name.group(1)}())"
+        elif "out of memory" in message or message == "null":
+            # QuickJS throws a bare null when even the error object does not fit; a script that
+            # throws null itself is reported the same way (the two cannot be told apart).
             kind, message = "memory", f"the script used more than its {limits.memory_bytes // (1024 * 1024)} MiB of memory"
+        elif message.startswith("InternalError: string too long"):
+            kind, message = "limit", "the script built a string longer than QuickJS allows (2**30 characters)"
         elif message.startswith("SyntaxError"):
             kind = "syntax"
         else:
             kind = "error"
             if message.startswith("(Failed obtaining QuickJS error string"):
                 message = "the script threw a value that cannot be shown as text"
-            elif message in ("null", "undefined", ""):
-                message = f"the script threw {message or 'undefined'}"
+            elif message in ("undefined", ""):
+                message = "the script threw undefined"
         return Failure(kind, _clip(message), line, column, self.script)
-
-    def _nearly_full(self) -> bool:
-        try:
-            used = self._context.memory().get("malloc_size", 0)
-        except Exception:  # the binding may refuse to report on a broken context
-            return True
-        return used > self.limits.memory_bytes * 0.8
 
 
 def read_json(text: str, what: str, limits: Limits, script: str) -> Any:

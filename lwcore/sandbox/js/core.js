@@ -94,6 +94,8 @@
     env.state = "{}";
     env.loadingScript = false;
 
+    /* The binding cannot return a rope (a string built by concatenation): slice flattens it. */
+    function flat(text) { return apply(env.stringSlice, text, [0]); }
     function take() { var effects = env.loaded("effects"); return effects === undefined ? "[]" : effects.take(); }
     return function host(command, a, b) {
         if (command === "load") {
@@ -114,11 +116,11 @@
         if (command === "collect") {
             var hooks = env.loaded("hooks");
             if (hooks !== undefined) { hooks.finish(); }
-            return take();
+            return flat(take());
         }
         if (command === "call") { env.need("outcome").call(a, b); return null; }
-        if (command === "result") { var out = env.need("outcome").result(a); return "[" + out + "," + take() + "]"; }
-        if (command === "warnings") { var h = env.loaded("hooks"); return h === undefined ? "[]" : h.warnings(); }
+        if (command === "result") { var out = env.need("outcome").result(a); return flat("[" + out + "," + take() + "]"); }
+        if (command === "warnings") { var h = env.loaded("hooks"); return h === undefined ? "[]" : flat(h.warnings()); }
         throw new env.ErrorCtor("unknown host command " + command);
     };
 })

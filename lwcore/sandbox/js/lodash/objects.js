@@ -1,7 +1,8 @@
 /*
- * `_`, group "objects": cloneDeep, merge, isEqual, isEmpty, pick, pickBy, omit, escape.
- * Deep copies and comparisons follow cycles; merge skips `__proto__` and a `constructor` that
- * would overwrite a function, as lodash does.
+ * `_`, group "objects": cloneDeep, merge, isEqual, isEmpty, pick, pickBy, omit, escape, and the
+ * iteratee shorthands. Deep copies and comparisons follow cycles; merge skips `__proto__` and a
+ * `constructor` that would overwrite a function, as lodash does; omit copies deeply only when a
+ * path is deep, as lodash does.
  */
 (function (env) {
     "use strict";
@@ -110,6 +111,7 @@
             var path = value[0], expected = value[1];
             return function (item) {
                 var got = lib.get(item, path);
+                if (got === undefined && expected === undefined) { return item != null && lib.hasIn(item, lib.castPath(path, item)); }
                 return isObjectLike(expected) && !isArray(expected) ? isMatch(got, expected) : isEqual(got, expected);
             };
         }
@@ -148,9 +150,10 @@
             return out;
         },
         omit: function omit(object) {
-            var out = {}, paths = lib.flatArgs(arguments, 1), i, k;
+            var out = {}, paths = lib.flatArgs(arguments, 1), deep = false, i, k;
             if (object == null) { return out; }
-            for (k in object) { putOwn(out, k, cloneDeep(object[k])); }
+            for (i = 0; i < paths.length; i += 1) { paths[i] = lib.castPath(paths[i], object); deep = deep || paths[i].length > 1; }
+            for (k in object) { putOwn(out, k, deep ? cloneDeep(object[k]) : object[k]); }
             for (i = 0; i < paths.length; i += 1) { lib.unset(out, paths[i]); }
             return out;
         },

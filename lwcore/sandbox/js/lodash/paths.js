@@ -10,48 +10,48 @@
     var isObject = lib.isObject, hasOwnFn = env.hasOwnFn, PLAIN = /^\w*$/, DEEP = /\.|\[(?:[^[\]]*|(["'])(?:(?!\1)[^\\]|\\.)*?\1)\]/;
     var UNSAFE = env.lookup(["__proto__", "constructor", "prototype"]);
 
+    /* Written without a method of String or Array: `_` is compiled lazily, possibly after the
+       script changed their prototypes, and the variable bridge parses its paths here too. */
+    function push(list, value) { env.defineProp(list, list.length, { value: value, writable: true, enumerable: true, configurable: true }); }
     function afterDot(text, i, out) {
-        if (text.charAt(i) === ".") { i += 1; if (i === text.length) { out.push(""); } }
+        if (i < text.length && text[i] === ".") { i += 1; if (i === text.length) { push(out, ""); } }
         return i;
     }
     function parsePath(text) {
         var out = [], i = 0, n = text.length, segment = "", ch, quote, inner, close;
-        if (n === 0) { return [""]; }
-        if (text.charAt(0) === ".") { out.push(""); i = 1; }
+        if (n > 0 && text[0] === ".") { push(out, ""); i = 1; }
         while (i < n) {
-            ch = text.charAt(i);
+            ch = text[i];
             if (ch === ".") {
-                out.push(segment); segment = ""; i += 1;
-                if (i === n) { out.push(""); }
+                push(out, segment); segment = ""; i += 1;
+                if (i === n) { push(out, ""); }
                 continue;
             }
             if (ch === "[") {
-                quote = text.charAt(i + 1);
+                quote = i + 1 < n ? text[i + 1] : "";
+                inner = "";
                 if (quote === "\"" || quote === "'") {
-                    inner = ""; close = i + 2;
-                    while (close < n && text.charAt(close) !== quote) {
-                        if (text.charAt(close) === "\\" && close + 1 < n) { close += 1; }
-                        inner += text.charAt(close); close += 1;
+                    close = i + 2;
+                    while (close < n && text[close] !== quote) {
+                        if (text[close] === "\\" && close + 1 < n) { close += 1; }
+                        inner += text[close]; close += 1;
                     }
-                    if (close < n && text.charAt(close + 1) === "]") {
-                        if (segment !== "") { out.push(segment); }
-                        segment = ""; out.push(inner);
-                        i = afterDot(text, close + 2, out);
-                        continue;
-                    }
+                    close = close + 1 < n && text[close + 1] === "]" ? close + 1 : -1;
                 } else {
-                    close = text.indexOf("]", i + 1);
-                    if (close !== -1) {
-                        if (segment !== "") { out.push(segment); }
-                        segment = ""; out.push(text.slice(i + 1, close));
-                        i = afterDot(text, close + 1, out);
-                        continue;
-                    }
+                    close = i + 1;
+                    while (close < n && text[close] !== "]") { inner += text[close]; close += 1; }
+                    close = close < n ? close : -1;
+                }
+                if (close !== -1) {
+                    if (segment !== "") { push(out, segment); }
+                    segment = ""; push(out, inner);
+                    i = afterDot(text, close + 1, out);
+                    continue;
                 }
             }
             segment += ch; i += 1;
         }
-        if (segment !== "") { out.push(segment); }
+        if (segment !== "") { push(out, segment); }
         return out;
     }
     function isWholeKey(value, object) {
