@@ -264,15 +264,22 @@ Effect = Annotated[
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Effect)
 
 
+_BLOCK_KINDS = {"meter", "stat", "badge", "text", "divider", "choices", "image"}
+_UNION_TAGS = {"str", "int", "float", "bool", "none"}
+_FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
 def _where(loc: tuple[Any, ...]) -> str:
+    """``blocks[0].max`` from pydantic's location, without its union and tag entries."""
     parts: list[str] = []
+    previous: Any = None
     for item in loc[1:]:
         if isinstance(item, int):
             parts.append(f"[{item}]")
-        elif item in ("meter", "stat", "badge", "text", "divider", "choices", "image") and parts and parts[-1].endswith("]"):
-            continue
-        else:
+        elif not ((item in _BLOCK_KINDS and isinstance(previous, int)) or item in _UNION_TAGS
+                  or not _FIELD.match(str(item))):
             parts.append(("." if parts else "") + str(item))
+        previous = item
     return "".join(parts)
 
 

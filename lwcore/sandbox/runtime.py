@@ -186,15 +186,35 @@ def clock_ms(clock: datetime | int | float) -> float:
     return math.floor(value)
 
 
+_LONG_DIGITS = re.compile(r"\d{16,}")
+_SAFE_INTEGER = 2**53 - 1
+
+
 def to_json(value: Any, what: str) -> str:
     """``value`` as compact JSON text for the sandbox; a :class:`TypeError` (the caller's
-    mistake, not the script's) when it is not JSON."""
+    mistake, not the script's) when it is not JSON, or holds an integer a JS number cannot
+    hold exactly (beyond ±2**53 - 1: it would come back changed)."""
     import json
 
     try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError) as exc:
         raise TypeError(f"{what} must be JSON: {exc}") from None
+    if _LONG_DIGITS.search(text):
+        _refuse_unsafe_integers(value, what)
+    return text
+
+
+def _refuse_unsafe_integers(value: Any, what: str) -> None:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, int) and not isinstance(item, bool) and abs(item) > _SAFE_INTEGER:
+            raise TypeError(f"{what} must be JSON a script can read back unchanged: {item} is beyond ±2**53 - 1")
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
 
 
 PARTS = {
@@ -377,9 +397,22 @@ def read_json(text: str, what: str, limits: Limits, script: str) -> Any:
     from lwcore.io import JSON_LIMITS, load_json
 
     try:
-        return load_json(text, limits=JSON_LIMITS.with_(max_bytes=4 * limits.output_chars + 1024))
+        value = load_json(text, limits=JSON_LIMITS.with_(max_bytes=4 * limits.output_chars + 1024))
     except LwError as exc:
         raise SandboxFailed(Failure("invalid", f"{what}: {exc.message}", script=script)) from None
+    return _doubles(value) if _LONG_DIGITS.search(text) else value
+
+
+def _doubles(value: Any) -> Any:
+    """JS has one number type: an integer past ±2**53 in its JSON is a double printed without
+    an exponent, so it is read back as the float it is (as an int it would differ)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > _SAFE_INTEGER:
+        return float(value)
+    if isinstance(value, dict):
+        return {k: _doubles(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_doubles(v) for v in value]
+    return value
 
 
 def check_source(source: str, limits: Limits, script: str) -> None:
