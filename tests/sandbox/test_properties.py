@@ -26,7 +26,8 @@ SAFE = 2**53 - 1
 scalars = st.none() | st.booleans() | st.integers(-SAFE, SAFE) | st.floats(allow_nan=False, allow_infinity=False) | st.text()
 json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
                            max_leaves=25)
-states = st.dictionaries(st.text(), json_values, max_size=5)
+states = st.dictionaries(st.text(max_size=200), json_values, max_size=5)
+"""Variable names are at most 200 characters (a limit of the effect model)."""
 
 
 @PROPS

@@ -6,8 +6,9 @@
  *
  * A name is a lodash path ("a.b[0]", or a list of keys); a name that is a key of the state as
  * it stands wins over its reading as a path; a first key `stat_data` or `variables` names the
- * state itself, as scripts written for the MVU variable tree expect. `__proto__`,
- * `constructor` and `prototype` are refused as keys.
+ * state itself, as scripts written for the MVU variable tree expect, unless the state has a
+ * key of that name (a name that exists wins). `__proto__`, `constructor` and `prototype` are
+ * refused as keys.
  */
 (function (env) {
     "use strict";
@@ -30,8 +31,8 @@
         else if (own(view, path) || (!has(path, ".") && !has(path, "["))) { keys = [path]; }
         else { keys = env.need("lodash").group("paths").toPath(path); }
         for (i = 0; i < keys.length; i += 1) { defineProp(out, i, { value: String(keys[i]), writable: true, enumerable: true, configurable: true }); }
-        if (out.length > 1 && ROOTS[out[0]] === true) { start = 1; }
-        if (out.length === start || (out.length === 1 && ROOTS[out[0]] === true)) { throw new TypeErrorCtor(what + ": name a variable, not the whole state"); }
+        if (ROOTS[out[0]] === true && !own(view, out[0])) { start = 1; }
+        if (out.length === start) { throw new TypeErrorCtor(what + ": name a variable, not the whole state"); }
         for (i = start; i < out.length; i += 1) {
             if (out[i] === "") { throw new TypeErrorCtor(what + ": " + jsonStringify(env.isArray(path) ? out : path) + " has an empty key"); }
             if (FORBIDDEN[out[i]] === true) { throw new TypeErrorCtor(what + ": the key " + jsonStringify(out[i]) + " is not allowed in a variable name"); }
