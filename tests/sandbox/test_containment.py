@@ -301,3 +301,18 @@ def test_a_crash_in_a_child_process_would_show_here() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=os.getcwd())
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == f"survived {len(CORPUS)}"
+
+
+@pytest.mark.parametrize(("within", "beyond", "kind"), [
+    ("'x'.repeat(3e6).length", "'x'.repeat(9e6).length", "memory"),
+    ("(function f(n) { return n ? f(n - 1) + 1 : 0; })(40)", "(function f(n) { return n ? f(n - 1) + 1 : 0; })(1000)", "stack"),
+    ("(function () { let s = 0; for (let i = 0; i < 1e5; i++) s += i; return s; })()", "(function () { for (;;) {} })()",
+     "timeout"),
+])
+def test_limits_at_their_edges(within: str, beyond: str, kind: str) -> None:
+    """8 MiB, 128 KiB of stack (about 75 frames) and 0.2 s of CPU: what fits runs, what does not fails."""
+    fits = evaluate(within, limits=SMALL)
+    assert fits.ok, fits.failure
+    fails = evaluate(beyond, limits=SMALL)
+    assert not fails.ok and fails.failure.kind == kind, fails.failure
+    assert_host_fine()

@@ -25,7 +25,7 @@ FILES = sorted(JS.rglob("*.js"))
 
 
 def test_every_part_is_ascii_with_block_comments_only() -> None:
-    assert len(FILES) == 12
+    assert len(FILES) == 13
     for path in FILES:
         text = path.read_text(encoding="utf-8")
         assert text.isascii(), path
@@ -45,7 +45,7 @@ def test_every_part_compiles_alone_as_one_line() -> None:
 def test_the_handed_in_sources_name_every_part_a_global_can_need() -> None:
     names = part_sources().split("\x01")[0::2]
     assert set(PARTS.values()) <= set(names)
-    assert {"date", "outcome", "lodash/base", "lodash/paths", "lodash/objects", "lodash/collections",
+    assert {"date", "outcome", "path", "lodash/base", "lodash/paths", "lodash/objects", "lodash/collections",
             "lodash/numbers"} <= set(names)
     assert "\n" not in core_source()
 

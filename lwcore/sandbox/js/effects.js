@@ -18,9 +18,11 @@
     kinds = env.ownKeys(config.caps);
     for (k = 0; k < kinds.length; k += 1) { caps[kinds[k]] = config.caps[kinds[k]]; }
 
+    /* The script's line that called an emitter: the first frame past the sandbox's own (all on
+       line 1). Eight frames reach it through any emitter and `_` callback; fewer is cheaper. */
     function scriptLine() {
-        var stack, match, line;
-        try { stack = new env.ErrorCtor().stack; } catch (e) { return null; }
+        var stack, match, line, limit = env.ErrorCtor.stackTraceLimit;
+        try { env.ErrorCtor.stackTraceLimit = 8; stack = new env.ErrorCtor().stack; } catch (e) { return null; } finally { env.ErrorCtor.stackTraceLimit = limit; }
         if (typeof stack !== "string") { return null; }
         FRAME.lastIndex = 0;
         for (;;) {

@@ -29,7 +29,7 @@
         if (env.isArray(path)) { keys = path; }
         else if (typeof path !== "string") { throw new TypeErrorCtor(what + ": the variable name must be a string or a list of keys, not " + describe(path)); }
         else if (own(view, path) || (!has(path, ".") && !has(path, "["))) { keys = [path]; }
-        else { keys = env.need("lodash").group("paths").toPath(path); }
+        else { keys = env.need("path").parse(path); }
         for (i = 0; i < keys.length; i += 1) { defineProp(out, i, { value: String(keys[i]), writable: true, enumerable: true, configurable: true }); }
         if (ROOTS[out[0]] === true && !own(view, out[0])) { start = 1; }
         if (out.length === start) { throw new TypeErrorCtor(what + ": name a variable, not the whole state"); }

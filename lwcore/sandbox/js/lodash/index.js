@@ -20,32 +20,32 @@
     var NEEDS = { base: [], paths: ["base"], objects: ["base", "paths"], collections: ["base", "paths", "objects"], numbers: ["base"] };
     var CHAINABLE = env.lookup("set unset update merge shuffle range keys values entries toPairs map filter uniq flatten pick pickBy omit sortBy groupBy toPath".split(" "));
     /* The rest of lodash 4.17.21's functions: calling one names it instead of failing obscurely. */
-    var ABSENT = env.lookup([
-        "add after ary assign assignIn assignInWith assignWith at attempt before bind bindAll bindKey",
-        "camelCase capitalize castArray ceil chunk clone cloneDeepWith cloneWith compact concat cond",
-        "conforms conformsTo constant countBy create curry curryRight debounce deburr defaultTo defaults",
-        "defaultsDeep defer delay difference differenceBy differenceWith divide drop dropRight",
-        "dropRightWhile dropWhile eachRight endsWith entriesIn eq escapeRegExp extend extendWith fill",
-        "findKey findLast findLastIndex findLastKey first flatMap flatMapDeep flatMapDepth flattenDeep",
-        "flattenDepth flip floor flow flowRight forEachRight forIn forInRight forOwn forOwnRight fromPairs",
-        "functions functionsIn gt gte hasIn head indexOf initial intersection intersectionBy",
-        "intersectionWith invert invertBy invoke invokeMap isArguments isArrayBuffer isArrayLike",
-        "isArrayLikeObject isBoolean isBuffer isDate isElement isEqualWith isError isFinite isInteger",
-        "isLength isMap isMatch isMatchWith isNaN isNative isNull isObjectLike isRegExp isSafeInteger isSet",
-        "isSymbol isTypedArray isUndefined isWeakMap isWeakSet iteratee join kebabCase keyBy keysIn last",
-        "lastIndexOf lowerCase lowerFirst lt lte mapKeys mapValues matches matchesProperty max maxBy mean",
-        "meanBy memoize mergeWith method methodOf min minBy mixin multiply negate noConflict noop now nth",
-        "nthArg omitBy once orderBy over overArgs overEvery overSome pad padEnd padStart parseInt partial",
-        "partialRight partition property propertyOf pull pullAll pullAllBy pullAllWith pullAt rangeRight",
-        "rearg reduce reduceRight reject remove repeat replace rest result reverse runInContext sampleSize",
-        "setWith slice snakeCase sortedIndex sortedIndexBy sortedIndexOf sortedLastIndex sortedLastIndexBy",
-        "sortedLastIndexOf sortedUniq sortedUniqBy split spread startCase startsWith stubArray stubFalse",
-        "stubObject stubString stubTrue subtract tail take takeRight takeRightWhile takeWhile tap template",
-        "throttle thru toArray toFinite toInteger toLength toLower toPairsIn toPlainObject toSafeInteger",
-        "toUpper transform trim trimEnd trimStart truncate unary unescape union unionBy unionWith uniqBy",
-        "uniqWith uniqueId unzip unzipWith updateWith upperCase upperFirst valuesIn without words wrap xor",
-        "xorBy xorWith zip zipObject zipObjectDeep zipWith"
-    ].join(" ").split(" "));
+    var ABSENT = " " +
+        "add after ary assign assignIn assignInWith assignWith at attempt before bind bindAll bindKey " +
+        "camelCase capitalize castArray ceil chunk clone cloneDeepWith cloneWith compact concat cond " +
+        "conforms conformsTo constant countBy create curry curryRight debounce deburr defaultTo defaults " +
+        "defaultsDeep defer delay difference differenceBy differenceWith divide drop dropRight " +
+        "dropRightWhile dropWhile eachRight endsWith entriesIn eq escapeRegExp extend extendWith fill " +
+        "findKey findLast findLastIndex findLastKey first flatMap flatMapDeep flatMapDepth flattenDeep " +
+        "flattenDepth flip floor flow flowRight forEachRight forIn forInRight forOwn forOwnRight fromPairs " +
+        "functions functionsIn gt gte hasIn head indexOf initial intersection intersectionBy " +
+        "intersectionWith invert invertBy invoke invokeMap isArguments isArrayBuffer isArrayLike " +
+        "isArrayLikeObject isBoolean isBuffer isDate isElement isEqualWith isError isFinite isInteger " +
+        "isLength isMap isMatch isMatchWith isNaN isNative isNull isObjectLike isRegExp isSafeInteger isSet " +
+        "isSymbol isTypedArray isUndefined isWeakMap isWeakSet iteratee join kebabCase keyBy keysIn last " +
+        "lastIndexOf lowerCase lowerFirst lt lte mapKeys mapValues matches matchesProperty max maxBy mean " +
+        "meanBy memoize mergeWith method methodOf min minBy mixin multiply negate noConflict noop now nth " +
+        "nthArg omitBy once orderBy over overArgs overEvery overSome pad padEnd padStart parseInt partial " +
+        "partialRight partition property propertyOf pull pullAll pullAllBy pullAllWith pullAt rangeRight " +
+        "rearg reduce reduceRight reject remove repeat replace rest result reverse runInContext sampleSize " +
+        "setWith slice snakeCase sortedIndex sortedIndexBy sortedIndexOf sortedLastIndex sortedLastIndexBy " +
+        "sortedLastIndexOf sortedUniq sortedUniqBy split spread startCase startsWith stubArray stubFalse " +
+        "stubObject stubString stubTrue subtract tail take takeRight takeRightWhile takeWhile tap template " +
+        "throttle thru toArray toFinite toInteger toLength toLower toPairsIn toPlainObject toSafeInteger " +
+        "toUpper transform trim trimEnd trimStart truncate unary unescape union unionBy unionWith uniqBy " +
+        "uniqWith uniqueId unzip unzipWith updateWith upperCase upperFirst valuesIn without words wrap xor " +
+        "xorBy xorWith zip zipObject zipObjectDeep zipWith ";
+    function absent(name) { return apply(env.stringIndexOf, ABSENT, [" " + name + " "]) !== -1; }
     var groupOf = env.createObject(null), names = env.ownKeys(GROUPS);
     for (i = 0; i < names.length; i += 1) {
         GROUPS[names[i]].split(" ").forEach(function (name) { groupOf[name] = this; }, names[i]);
@@ -74,7 +74,7 @@
     wrapperBase.toJSON = wrapperBase.value;
     function method(name) {
         if (methods[name] === undefined) {
-            methods[name] = ABSENT[name] === true ? refusal(name) : function () {
+            methods[name] = absent(name) ? refusal(name) : function () {
                 var args = [this.__wrapped__];
                 for (var k = 0; k < arguments.length; k += 1) { args.push(arguments[k]); }
                 var result = apply(underscore[name], undefined, args);
@@ -85,7 +85,7 @@
     }
     Wrapper.prototype = new env.ProxyCtor(wrapperBase, {
         get: function (target, key, receiver) {
-            if (typeof key === "string" && !own(target, key) && (groupOf[key] !== undefined || ABSENT[key] === true)) { return method(key); }
+            if (typeof key === "string" && !own(target, key) && (groupOf[key] !== undefined || absent(key))) { return method(key); }
             return reflectGet(target, key, receiver);
         }
     });
@@ -101,7 +101,7 @@
                     for (var k = 0; k < list.length; k += 1) {
                         if (!own(target, list[k])) { env.defineProp(target, list[k], { value: made[list[k]], writable: true, enumerable: true, configurable: true }); }
                     }
-                } else if (ABSENT[key] === true) {
+                } else if (absent(key)) {
                     return refusal(key);
                 }
             }

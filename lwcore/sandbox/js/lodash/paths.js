@@ -8,52 +8,8 @@
     "use strict";
     var lib = env.lodash, isArray = env.isArray, keyOf = lib.keyOf, textOf = lib.textOf, putOwn = lib.putOwn, isIndex = lib.isIndex;
     var isObject = lib.isObject, hasOwnFn = env.hasOwnFn, PLAIN = /^\w*$/, DEEP = /\.|\[(?:[^[\]]*|(["'])(?:(?!\1)[^\\]|\\.)*?\1)\]/;
-    var UNSAFE = env.lookup(["__proto__", "constructor", "prototype"]);
+    var UNSAFE = env.lookup(["__proto__", "constructor", "prototype"]), parsePath = env.need("path").parse;
 
-    /* Written without a method of String or Array: `_` is compiled lazily, possibly after the
-       script changed their prototypes, and the variable bridge parses its paths here too. */
-    function push(list, value) { env.defineProp(list, list.length, { value: value, writable: true, enumerable: true, configurable: true }); }
-    function afterDot(text, i, out) {
-        if (i < text.length && text[i] === ".") { i += 1; if (i === text.length) { push(out, ""); } }
-        return i;
-    }
-    function parsePath(text) {
-        var out = [], i = 0, n = text.length, segment = "", ch, quote, inner, close;
-        if (n > 0 && text[0] === ".") { push(out, ""); i = 1; }
-        while (i < n) {
-            ch = text[i];
-            if (ch === ".") {
-                push(out, segment); segment = ""; i += 1;
-                if (i === n) { push(out, ""); }
-                continue;
-            }
-            if (ch === "[") {
-                quote = i + 1 < n ? text[i + 1] : "";
-                inner = "";
-                if (quote === "\"" || quote === "'") {
-                    close = i + 2;
-                    while (close < n && text[close] !== quote) {
-                        if (text[close] === "\\" && close + 1 < n) { close += 1; }
-                        inner += text[close]; close += 1;
-                    }
-                    close = close + 1 < n && text[close + 1] === "]" ? close + 1 : -1;
-                } else {
-                    close = i + 1;
-                    while (close < n && text[close] !== "]") { inner += text[close]; close += 1; }
-                    close = close < n ? close : -1;
-                }
-                if (close !== -1) {
-                    if (segment !== "") { push(out, segment); }
-                    segment = ""; push(out, inner);
-                    i = afterDot(text, close + 1, out);
-                    continue;
-                }
-            }
-            segment += ch; i += 1;
-        }
-        if (segment !== "") { push(out, segment); }
-        return out;
-    }
     function isWholeKey(value, object) {
         if (isArray(value)) { return false; }
         var type = typeof value;
