@@ -59,6 +59,8 @@ SHA256 = r"^[0-9a-f]{64}$"
 
 
 Key = Annotated[str, StringConstraints(min_length=1, max_length=MAX_KEY)]
+VariablePath = Annotated[list[Key], Field(min_length=1, max_length=32)]
+"""Keys from the state's root: ``["角色", "好感度"]``."""
 Label = Union[
     Annotated[str, StringConstraints(max_length=MAX_LABEL)],
     dict[Annotated[str, StringConstraints(pattern=LOCALE_PATTERN)], Annotated[str, StringConstraints(max_length=MAX_LABEL)]],
@@ -70,11 +72,14 @@ LongText = Union[
 ]
 
 
-class _Strict(BaseModel):
+class Strict(BaseModel):
+    """What a script hands back is checked as it is: no coercion (a ``"3"`` is not a number,
+    ``true`` is not 1), no unknown fields, no NaN or infinity."""
+
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
 
 
-class _Block(_Strict):
+class _Block(Strict):
     visible_when: Annotated[str, StringConstraints(max_length=200)] | None = None
 
 
@@ -118,7 +123,7 @@ class DividerBlock(_Block):
     kind: Literal["divider"]
 
 
-class Choice(_Strict):
+class Choice(Strict):
     """Picking it sends ``input`` as if the player had typed it."""
 
     id: Annotated[str, StringConstraints(pattern=ID_PATTERN)]
@@ -166,7 +171,7 @@ Block = Annotated[
 """The tier-0 UI blocks every client renders natively."""
 
 
-class UIOptions(_Strict):
+class UIOptions(Strict):
     """Where an ``emitUI`` emission goes: ``inline`` (the narrative stream, the default) or a
     panel slot; ``id`` names a region a later emission with the same id replaces."""
 
@@ -175,7 +180,7 @@ class UIOptions(_Strict):
     replace: bool = False
 
 
-class _Effect(_Strict):
+class _Effect(Strict):
     line: int | None = None
 
 
@@ -183,7 +188,7 @@ class SetVar(_Effect):
     """Set the variable at ``path`` (keys from the state's root) to ``value``."""
 
     kind: Literal["setvar"]
-    path: Annotated[list[Key], Field(min_length=1, max_length=32)]
+    path: VariablePath
     value: Any
 
 
@@ -191,7 +196,7 @@ class IncVar(_Effect):
     """Add ``by`` to the number at ``path`` (a missing one counts as 0)."""
 
     kind: Literal["incvar"]
-    path: Annotated[list[Key], Field(min_length=1, max_length=32)]
+    path: VariablePath
     by: int | float
 
 
@@ -264,7 +269,8 @@ Effect = Annotated[
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Effect)
 
 
-_BLOCK_KINDS = {"meter", "stat", "badge", "text", "divider", "choices", "image"}
+_LIST_TAGS = {"meter", "stat", "badge", "text", "divider", "choices", "image", "adjust", "set", "flag", "note"}
+"""Discriminator values pydantic puts in a location after a list index (UI blocks, rule effects)."""
 _UNION_TAGS = {"str", "int", "float", "bool", "none"}
 _FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -273,10 +279,10 @@ def _where(loc: tuple[Any, ...]) -> str:
     """``blocks[0].max`` from pydantic's location, without its union and tag entries."""
     parts: list[str] = []
     previous: Any = None
-    for item in loc[1:]:
+    for item in loc:
         if isinstance(item, int):
             parts.append(f"[{item}]")
-        elif not ((item in _BLOCK_KINDS and isinstance(previous, int)) or item in _UNION_TAGS
+        elif not ((item in _LIST_TAGS and isinstance(previous, int)) or item in _UNION_TAGS
                   or not _FIELD.match(str(item))):
             parts.append(("." if parts else "") + str(item))
         previous = item
@@ -298,9 +304,14 @@ def parse_effects(raw: Any, allowed: Iterable[str], script: str) -> tuple[Any, .
         try:
             effects.append(_ADAPTER.validate_python(item))
         except ValidationError as exc:
-            error = exc.errors()[0]
-            where = _where(tuple(error["loc"]))
-            message = str(error["msg"]).removeprefix("Value error, ")
-            raise SandboxFailed(Failure("invalid", f"{kind}(): {where + ': ' if where else ''}{message}", line,
-                                        script=script)) from None
+            raise SandboxFailed(Failure("invalid", f"{kind}(): {first_problem(exc, skip=1)}", line, script=script)) from None
     return tuple(effects)
+
+
+def first_problem(exc: ValidationError, skip: int = 0) -> str:
+    """``where: what`` of a validation's first error, its location read as a script author
+    writes it (``blocks[0].max``), ``skip`` leading entries left out."""
+    error = exc.errors()[0]
+    where = _where(tuple(error["loc"])[skip:])
+    message = str(error["msg"]).removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message

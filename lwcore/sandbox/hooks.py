@@ -40,6 +40,7 @@ from lwcore.sandbox.runtime import (
     Failure,
     Limits,
     Mode,
+    Result,
     Sandbox,
     SandboxFailed,
     check_source,
@@ -64,7 +65,7 @@ MODE = Mode(
 
 
 @dataclass(frozen=True)
-class EventResult:
+class EventResult(Result):
     """What one event asked for. ``skipped`` says why it did not run (``variables_changed``
     a second time, or the session disabled by an earlier failure, then ``failure`` is set)."""
 
@@ -73,21 +74,9 @@ class EventResult:
     failure: Failure | None = None
     skipped: str | None = None
 
-    @property
-    def ok(self) -> bool:
-        return self.failure is None
-
-    @property
-    def error(self) -> str | None:
-        return self.failure.message if self.failure else None
-
-    @property
-    def location(self) -> str:
-        return self.failure.location if self.failure else ""
-
 
 @dataclass(frozen=True)
-class HookRun:
+class HookRun(Result):
     """A whole :func:`run_hooks`: the load's failure (if any), the script's warnings, one
     result per event given."""
 
@@ -98,18 +87,6 @@ class HookRun:
     @property
     def failure(self) -> Failure | None:
         return self.load_failure or next((e.failure for e in self.events if e.failure), None)
-
-    @property
-    def ok(self) -> bool:
-        return self.failure is None
-
-    @property
-    def error(self) -> str | None:
-        return self.failure.message if self.failure else None
-
-    @property
-    def location(self) -> str:
-        return self.failure.location if self.failure else ""
 
     @property
     def effects(self) -> tuple[Any, ...]:

@@ -34,13 +34,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError, model_validator
+from pydantic import Field, StringConstraints, TypeAdapter, ValidationError, model_validator
 
-from lwcore.sandbox.effects import CAPS, ID_PATTERN, parse_effects
+from lwcore.sandbox.effects import CAPS, ID_PATTERN, Strict, first_problem, parse_effects
 from lwcore.sandbox.runtime import (
     Failure,
     Limits,
     Mode,
+    Result,
     Sandbox,
     SandboxFailed,
     check_source,
@@ -60,11 +61,7 @@ Stat = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 Scalar = Union[Annotated[str, StringConstraints(max_length=200)], int, float, bool]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
-
-
-class Adjust(_Strict):
+class Adjust(Strict):
     """Add ``by`` to a sheet value (the engine clamps to the sheet's bounds)."""
 
     op: Literal["adjust"]
@@ -72,7 +69,7 @@ class Adjust(_Strict):
     by: int | float
 
 
-class SetStat(_Strict):
+class SetStat(Strict):
     """Set a sheet value."""
 
     op: Literal["set"]
@@ -80,7 +77,7 @@ class SetStat(_Strict):
     value: Scalar
 
 
-class Flag(_Strict):
+class Flag(Strict):
     """A flag on the result (``bout: true``), for the pack's labels and the keeper."""
 
     op: Literal["flag"]
@@ -88,7 +85,7 @@ class Flag(_Strict):
     value: Scalar | None = True
 
 
-class Note(_Strict):
+class Note(Strict):
     op: Literal["note"]
     text: Annotated[str, StringConstraints(min_length=1, max_length=500)]
 
@@ -96,7 +93,7 @@ class Note(_Strict):
 RuleEffect = Annotated[Union[Adjust, SetStat, Flag, Note], Field(discriminator="op")]
 
 
-class Verdict(_Strict):
+class Verdict(Strict):
     """What a rule script decided (at least one of ``verdict`` and ``effects``)."""
 
     verdict: Annotated[str, StringConstraints(pattern=ID_PATTERN)] | None = None
@@ -115,25 +112,13 @@ _VERDICT: TypeAdapter[Verdict] = TypeAdapter(Verdict)
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Outcome(Result):
     """A script's value (``value``; for rule scripts the checked :class:`Verdict`), the effects
     it requested (variable writes for templates, ``log`` lines for both), or its ``failure``."""
 
     value: Any = None
     effects: tuple[Any, ...] = ()
     failure: Failure | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.failure is None
-
-    @property
-    def error(self) -> str | None:
-        return self.failure.message if self.failure else None
-
-    @property
-    def location(self) -> str:
-        return self.failure.location if self.failure else ""
 
 
 def _run(mode: Mode, source: str, *, call: tuple[str, str] | None, state: Mapping[str, Any] | None,
@@ -193,11 +178,8 @@ def _verdict(value: Any, entry: str, allowed: Collection[str] | None, script: st
     try:
         verdict = _VERDICT.validate_python({"verdict": value} if isinstance(value, str) else value)
     except ValidationError as exc:
-        error = exc.errors()[0]
-        where = ".".join(str(p) for p in error["loc"])
-        message = str(error["msg"]).removeprefix("Value error, ")
-        raise SandboxFailed(Failure("invalid", f"{entry}() returned {_short(value)}: {where + ': ' if where else ''}"
-                                               f"{message}", script=script)) from None
+        raise SandboxFailed(Failure("invalid", f"{entry}() returned {_short(value)}: {first_problem(exc)}",
+                                    script=script)) from None
     if allowed is not None and verdict.verdict is not None and verdict.verdict not in allowed:
         raise SandboxFailed(Failure("invalid", f"{entry}() returned the verdict {verdict.verdict!r}, which is not one "
                                                f"of {', '.join(sorted(allowed))}", script=script))

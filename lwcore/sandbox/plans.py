@@ -27,7 +27,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from lwcore.sandbox.effects import CAPS, parse_effects
-from lwcore.sandbox.runtime import Failure, Limits, Mode, Sandbox, SandboxFailed, check_source, read_json
+from lwcore.sandbox.runtime import Failure, Limits, Mode, Result, Sandbox, SandboxFailed, check_source, read_json
 
 PLAN_LIMITS = Limits(memory_bytes=32 * 1024 * 1024, time_s=1.0, stack_bytes=256 * 1024,
                      output_chars=2_000_000, source_chars=20_000)
@@ -44,25 +44,13 @@ class PlanOp:
 
 
 @dataclass(frozen=True)
-class PlanResult:
+class PlanResult(Result):
     """The operations a prep script planned, or why it could not (``failure``). Run the
     operations only when :attr:`ok`; a refused plan keeps its operations for the preview."""
 
     ops: tuple[PlanOp, ...] = ()
     failure: Failure | None = None
     script: str = "prep.js"
-
-    @property
-    def ok(self) -> bool:
-        return self.failure is None
-
-    @property
-    def error(self) -> str | None:
-        return self.failure.message if self.failure else None
-
-    @property
-    def location(self) -> str:
-        return self.failure.location if self.failure else ""
 
 
 class ToolGate(Protocol):

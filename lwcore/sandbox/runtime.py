@@ -143,6 +143,26 @@ class Failure:
         return LwError(self.message, file=self.script, line=self.line, column=self.column, code=self.kind)
 
 
+class Result:
+    """``ok``, ``error`` and ``location`` of any run's result, read from its ``failure``."""
+
+    failure: Failure | None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    @property
+    def error(self) -> str | None:
+        """The failure's message (``None`` when the run succeeded)."""
+        return self.failure.message if self.failure else None
+
+    @property
+    def location(self) -> str:
+        """``line:column`` of the failure in the script; empty when unknown or none."""
+        return self.failure.location if self.failure else ""
+
+
 class SandboxFailed(Exception):
     """Raised inside a run to stop it; runners turn it into their result's ``failure``."""
 
