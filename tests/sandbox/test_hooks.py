@@ -279,3 +279,19 @@ def test_state_and_payload_that_are_not_json_are_the_callers_mistake() -> None:
 def test_parse_effects_refuses_a_kind_the_run_may_not_request() -> None:
     with pytest.raises(SandboxFailed, match="not an effect this run may request"):
         parse_effects([{"kind": "plan", "line": 1, "tool": "x", "args": {}}], ("narrate",), "hooks.js")
+
+
+@pytest.mark.parametrize("source", [
+    "on('turn_start', () => narrate('x')) // a trailing comment, no newline",
+    "'use strict';\non('turn_start', () => narrate('x'));",
+    "\ufeffon('turn_start', () => narrate('x'));\r\n",
+])
+def test_scripts_as_authors_write_them_load(source: str) -> None:
+    run = run_hooks(source, [("turn_start", {})], {}, seed=1, clock=0)
+    assert run.ok and run.effects[0].text == "x", run.failure
+
+
+def test_a_strict_script_is_still_located() -> None:
+    run = run_hooks("'use strict';\non('turn_start', () => {\n  undeclared = 1;\n});", [("turn_start", {})], {},
+                    seed=1, clock=0)
+    assert not run.ok and "ReferenceError" in run.error and run.failure.line == 3

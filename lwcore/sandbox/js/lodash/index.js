@@ -5,6 +5,14 @@
  * sandbox". `_(value)` chains implicitly (lodash's split between functions that keep the
  * chain and those that return a plain value, measured with lodash 4.17.21); `_.chain(value)`
  * chains explicitly until `.value()`.
+ *
+ * The set was chosen by measuring what scripts and cards use (public repositories: MagVarUpdate,
+ * StageDog's helper-script template and ten forks of it, the reference Loreweaver; 2,055
+ * distinct files). Script files using each function: get 42, cloneDeep 37, set 33, isEqual 15,
+ * has 14, clamp 14, debounce 11 (timers, meaningless here), isEmpty 11, unset 7, remove 6, assign,
+ * merge, isObject, isPlainObject, isArray, update 5 each, escape and omit 4, the rest 1-3; card
+ * content (world books, prompts): set 14, clamp 13, get 9, has 8, pickBy 5, update and unset 4.
+ * Details in ../../README.md.
  */
 (function (env) {
     "use strict";
