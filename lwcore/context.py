@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from lwcore.errors import CapabilityError
@@ -47,6 +48,14 @@ class PluginContext:
         path = self._data_dir / "plugins-data" / self.manifest.id
         path.mkdir(parents=True, exist_ok=True)
         return path
+
+    def sandbox(self) -> ModuleType:
+        """The JS sandbox service, :mod:`lwcore.sandbox` (``run_hooks``, ``HookSession``,
+        ``run_plan``, ``check_plan``, ``resolve``, ``evaluate``). Needs ``sandbox:js``."""
+        self.require("sandbox:js")
+        import lwcore.sandbox
+
+        return lwcore.sandbox
 
     def package_path(self, *parts: str) -> Path:
         """A path inside the plugin's own folder (its import package or directory)."""

@@ -34,7 +34,7 @@ ALLOWED_EXCEPTIONS = {("lwcore.kernel", "lwcore.turn.pipeline")}
 
 
 def kernel_files() -> list[Path]:
-    return sorted(p for p in KERNEL.rglob("*") if p.is_file() and p.suffix in {".py", ".toml", ".md", ".tmpl", ".yaml", ".json"})
+    return sorted(p for p in KERNEL.rglob("*") if p.is_file() and p.suffix in {".py", ".toml", ".md", ".tmpl", ".yaml", ".json", ".js"})
 
 
 def module_name(path: Path) -> str:
