@@ -345,6 +345,24 @@ class CommandReply:
             raise ValueError(f"CommandReply audience {self.audience!r}, expected actor, all or keeper")
 
 
+# --- hook scripts --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HookScript:
+    """A ``hooks.js`` that runs in one room's turn, in the kernel's JS sandbox (a skill's
+    hooks beside its ``SKILL.md``, a world card's ``loreweaver_hooks``).
+
+    ``id`` names it within its plugin (``skill:romance``); ``origin`` says where it came from
+    for the keeper's log (``skills/romance/hooks.js``). The script only *asks* for effects;
+    the engine checks, clamps and applies them (see ``lwcore/sandbox/README.md``).
+    """
+
+    id: str
+    source: str
+    origin: str = ""
+
+
 # --- room documents (M17) ---------------------------------------------------------------------
 
 
@@ -480,6 +498,7 @@ def localized(texts: Mapping[str, str], locale: str) -> str:
 
 __all__: Sequence[str] = (
     "DocumentType",
+    "HookScript",
     "CommandReply",
     "CommandRef",
     "RoomCommand",

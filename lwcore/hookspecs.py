@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from lwcore.contributions import (
         Computer,
         DocumentType,
+        HookScript,
         Importer,
         PanelRenderer,
         PromptCompiler,
@@ -87,6 +88,18 @@ def lw_prompt_segments(turn: TurnContext, ctx: PluginContext) -> Iterable[Prompt
     Called for every turn, computed fresh (no caching across turns is assumed). Anything
     that is not a :class:`PromptSegment` is dropped and recorded; a segment with empty text is
     not injected. A raise drops this plugin's segments for the turn only.
+    """
+
+
+@hookspec
+def lw_turn_scripts(turn: TurnContext, ctx: PluginContext) -> Iterable[HookScript] | None:
+    """Return the hook scripts (``hooks.js``) that run in this turn's room (or ``None``).
+
+    Called for every applied turn, like ``lw_prompt_segments``. Each script runs in its own
+    sandbox session on the turn's events (``turn_start``, ``dice_rolled``,
+    ``variables_changed``, ``reply_ready``); its requested effects are checked, clamped and
+    applied by the engine. The plugin must declare ``needs = ["sandbox:js"]``; a script that
+    fails is disabled for the turn and the failure logged for the keeper.
     """
 
 
@@ -182,6 +195,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "rulepacks": ("lw_rulepacks", "lw_rule_computers"),
     "tools": ("lw_tools",),
     "prompt_segments": ("lw_prompt_segments",),
+    "turn_scripts": ("lw_turn_scripts",),
     "importers": ("lw_importers",),
     "panels": ("lw_panel_renderers",),
     "prompt_compilers": ("lw_prompt_compilers",),

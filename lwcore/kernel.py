@@ -20,6 +20,7 @@ from lwcore.contributions import (
     CommandRef,
     Computer,
     DocumentType,
+    HookScript,
     Importer,
     ImportResult,
     PanelRenderer,
@@ -418,24 +419,42 @@ class Kernel:
         turn (recorded on its plugin and listed in ``dropped``); empty texts are left out.
         Segments come back sorted by ``order``, then name (``SegmentSet.by_slot`` groups them).
         """
+        entries, dropped = self._per_turn("lw_prompt_segments", "prompt_segments", PromptSegment, turn,
+                                          keep=lambda item: bool(item.text))
+        entries.sort(key=lambda e: (e.value.order, e.value.name))
+        return SegmentSet(tuple(entries), tuple(dropped))
+
+    def turn_scripts(self, turn: TurnContext | None = None) -> tuple[tuple[Entry[HookScript], ...], tuple[str, ...]]:
+        """The hook scripts every enabled plugin contributes to this turn, and what was
+        dropped. A plugin must declare ``sandbox:js`` to contribute scripts; without it, its
+        scripts are dropped and the reason recorded."""
+        entries, dropped = self._per_turn("lw_turn_scripts", "turn_scripts", HookScript, turn,
+                                          need="sandbox:js", keep=lambda item: bool(item.source.strip()))
+        return tuple(entries), tuple(dropped)
+
+    def _per_turn(
+        self, hook: str, family: str, kind: type, turn: TurnContext | None, *,
+        need: str | None = None, keep: Callable[[Any], bool] = lambda item: True,
+    ) -> tuple[list[Entry[Any]], list[str]]:
+        """Call a per-turn hook on every enabled plugin of ``family``; ``(entries, dropped)``.
+
+        Each implementation is isolated: a raise, a result that is not a list, an item of the
+        wrong type or with wrong field types, or a plugin lacking ``need`` loses that part of
+        the contribution for this turn (recorded on its plugin, listed in ``dropped``).
+        """
         turn = turn or TurnContext()
         self._check_directories()
         with self._lock:
-            records = self._loaded_records("prompt_segments")
+            records = self._loaded_records(family)
         dropped: list[str] = []
-        entries: list[Entry[PromptSegment]] = []
+        entries: list[Entry[Any]] = []
 
         def drop(record: PluginRecord, message: str) -> None:
             dropped.append(f"{record.id}: {message}")
             self._recorder.fail(record, message)
 
-        outcomes = call_impls(
-            self._pm,
-            "lw_prompt_segments",
-            records,
-            self._recorder,
-            lambda r: {"turn": turn, "ctx": self.context_for(r)},
-        )
+        outcomes = call_impls(self._pm, hook, records, self._recorder,
+                              lambda r: {"turn": turn, "ctx": self.context_for(r)})
         for outcome in outcomes:
             record, result = outcome.record, outcome.result
             if outcome.error is not None:
@@ -444,17 +463,21 @@ class Kernel:
             if result is None:
                 continue
             if isinstance(result, (str, bytes, Mapping)) or not isinstance(result, Iterable):
-                drop(record, f"lw_prompt_segments returned {type(result).__name__}, expected a list of PromptSegment")
+                drop(record, f"{hook} returned {type(result).__name__}, expected a list of {kind.__name__}")
+                continue
+            if need is not None and record.manifest is not None and need not in record.manifest.needs:
+                drop(record, f"{hook}: contributions dropped: the manifest does not declare {need!r}")
                 continue
             for item in result:
-                if not isinstance(item, PromptSegment):
-                    drop(record, f"lw_prompt_segments yielded {type(item).__name__}, expected PromptSegment; dropped")
+                if not isinstance(item, kind):
+                    drop(record, f"{hook} yielded {type(item).__name__}, expected {kind.__name__}; dropped")
                 elif problems := field_problems(item):
-                    drop(record, f"segment {item.name!r} dropped: {'; '.join(problems)}")
-                elif item.text:
-                    entries.append(Entry(item.name, item, record.id))
-        entries.sort(key=lambda e: (e.value.order, e.value.name))
-        return SegmentSet(tuple(entries), tuple(dropped))
+                    drop(record, f"{kind.__name__} {getattr(item, 'name', getattr(item, 'id', '?'))!r} dropped: "
+                                 + "; ".join(problems))
+                elif keep(item):
+                    key = getattr(item, "name", None) or getattr(item, "id", "")
+                    entries.append(Entry(key, item, record.id))
+        return entries, dropped
 
     def sniff(self, data: bytes, name: str = "") -> list[tuple[float, str]]:
         """``(confidence, importer id)`` for every importer, most confident first.

@@ -43,6 +43,7 @@ from lwcore.turn.room import HistoryEntry, Member, Room, sheet_values
 from lwcore.turn.room_commands import CommandRun, is_command, run_room_command
 from lwcore.turn.tools import ToolContext, ToolError
 from lwcore.turn.documents import project
+from lwcore.turn.hook_runtime import TurnHooks
 from lwcore.turn.projections import event_audience, event_document, sheet_document, variable_document
 
 if TYPE_CHECKING:
@@ -133,6 +134,8 @@ class AppliedReply:
     rolls: list[dict[str, Any]]
     steps: int = 1
     written: list[Path] = field(default_factory=list)
+    ui: list[dict[str, Any]] = field(default_factory=list)
+    """Tier-0 UI blocks the turn's hooks emitted (``emitUI``), with the script that did."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -144,6 +147,7 @@ class AppliedReply:
             "tool_messages": self.tool_messages,
             "rolls": self.rolls,
             "steps": self.steps,
+            "ui": self.ui,
         }
 
 
@@ -512,8 +516,12 @@ def compile_turn(
     actor: str | None = None,
     model: str | None = None,
     max_tokens: int = DEFAULT_MAX_TOKENS,
+    injected: Sequence[tuple[str, str]] = (),
 ) -> CompiledTurn:
     """Compile one turn for ``provider`` on behalf of ``actor`` (default: the first player).
+
+    ``injected`` are ``(origin, text)`` pairs the turn's hook scripts added (``inject``); they
+    join the world context of this turn's prompt.
 
     ``provider`` defaults to :func:`default_protocol` (the room's ``provider:``, else the
     first installed adapter that has a compiler).
@@ -529,6 +537,8 @@ def compile_turn(
     context = turn_context(room, member, player_input, keeper=keeper)
     segment_set = kernel.prompt_segments(context)
     segments = [(e.value, e.plugin_id) for e in segment_set.segments]
+    segments += [(PromptSegment(f"hook-{i + 1}", text, slot="context", order=1000 + i), origin)
+                 for i, (origin, text) in enumerate(injected)]
     messages = build_messages(room, member, player_input, segments, rulepack_expertise(kernel, room, locale), locale)
     adapter = adapter_for(kernel, provider)
     offers, dropped = _offers(kernel, visible_tools(kernel, room, keeper=keeper), locale)
@@ -633,9 +643,17 @@ def _event_line(event: Mapping[str, Any]) -> str:
     return json.dumps({k: v for k, v in event.items() if k != "audience"}, ensure_ascii=False)
 
 
-def _finish(compiled: CompiledTurn, ctx: ToolContext, text: str, results: list[ToolResult], tool_messages: list[dict[str, Any]], steps: int) -> AppliedReply:
+def _finish(
+    compiled: CompiledTurn, ctx: ToolContext, text: str, results: list[ToolResult],
+    tool_messages: list[dict[str, Any]], steps: int, hooks: TurnHooks | None = None,
+) -> AppliedReply:
     room = compiled.room
     narration, rolls = expand_narration(text, ctx.rng)
+    ui: list[dict[str, Any]] = []
+    if hooks is not None:
+        narration = _after_hooks(hooks, ctx, narration, rolls)
+        ctx.events.extend(hooks.events)
+        ui = hooks.ui
     turn = room.turn_number + 1
     if compiled.player_input:
         # what the keeper tells the model is direction, not play: players never see it
@@ -651,7 +669,25 @@ def _finish(compiled: CompiledTurn, ctx: ToolContext, text: str, results: list[T
     if narration:
         room.record(HistoryEntry(turn=turn, role="keeper", actor=room.file.keeper.id, text=narration))
     written = room.save()
-    return AppliedReply(narration, results, tool_messages, ctx.events, rolls, steps, written)
+    return AppliedReply(narration, results, tool_messages, ctx.events, rolls, steps, written, ui)
+
+
+def _after_hooks(hooks: TurnHooks, ctx: ToolContext, narration: str, rolls: list[dict[str, Any]]) -> str:
+    """The turn's later hook events: ``dice_rolled`` per roll, ``variables_changed`` once,
+    ``reply_ready`` with the narration; returns the narration as the hooks leave it."""
+    for event in ctx.events:
+        if event.get("kind") in ("check", "subsystem"):
+            hooks.fire("dice_rolled", {k: v for k, v in event.items() if k not in ("audience",)})
+    for roll in rolls:
+        if "error" not in roll:
+            hooks.fire("dice_rolled", {"kind": "roll", **roll})
+    changed = [e.get("id") or e.get("path") for e in (*ctx.events, *hooks.events) if e.get("kind") in ("variable", "tree")]
+    if changed:
+        hooks.fire("variables_changed", {"changed": changed})
+    hooks.fire("reply_ready", {"reply": narration})
+    if hooks.rewrite is not None:
+        narration = hooks.rewrite
+    return "\n\n".join(p for p in (narration, *hooks.narrated) if p)
 
 
 def expand_narration(text: str, rng: random.Random) -> tuple[str, list[dict[str, Any]]]:
@@ -666,6 +702,7 @@ def apply_reply(
     reply: Mapping[str, Any],
     *,
     rng: random.Random | None = None,
+    hooks: TurnHooks | None = None,
 ) -> AppliedReply:
     """Apply one recorded reply (tool calls then narration) to the compiled turn's room."""
     adapter = adapter_for(kernel, compiled.protocol)
@@ -674,7 +711,7 @@ def apply_reply(
     offered = compiled.tool_names
     results = [execute_call(kernel, call, ctx, offered) for call in parsed.tool_calls]
     messages = adapter.tool_result_messages(results) if results else []
-    return _finish(compiled, ctx, parsed.text, results, messages, 1)
+    return _finish(compiled, ctx, parsed.text, results, messages, 1, hooks)
 
 
 def run_endpoint(
@@ -686,6 +723,7 @@ def run_endpoint(
     rng: random.Random | None = None,
     max_steps: int = MAX_STEPS,
     timeout: float = 60.0,
+    hooks: TurnHooks | None = None,
 ) -> AppliedReply:
     """Send the compiled request to ``endpoint`` and run the tool loop until a reply without
     tool calls (at most ``max_steps`` requests), then apply it like :func:`apply_reply`."""
@@ -701,13 +739,13 @@ def run_endpoint(
         parsed = adapter.parse_reply(body)
         text = parsed.text
         if not parsed.tool_calls:
-            return _finish(compiled, ctx, text, all_results, all_messages, step)
+            return _finish(compiled, ctx, text, all_results, all_messages, step, hooks)
         results = [execute_call(kernel, call, ctx, offered) for call in parsed.tool_calls]
         all_results += results
         all_messages += adapter.tool_result_messages(results)
         request = adapter.continue_request(request, body, results)
     ctx.events.append({"kind": "loop", "audience": "keeper", "summary": f"tool loop stopped after {max_steps} steps"})
-    return _finish(compiled, ctx, text, all_results, all_messages, max_steps)
+    return _finish(compiled, ctx, text, all_results, all_messages, max_steps, hooks)
 
 
 def run_turn(
@@ -755,7 +793,27 @@ def run_turn(
         if reply is not None or endpoint is not None:
             raise LwError("a room command (a line starting with '.') takes no model reply")
         return TurnResult(None, command=run_room_command(kernel, room, room.member(actor), player_input, rng=rng))
-    compiled = compile_turn(kernel, room, player_input, provider=provider, actor=actor, model=model, max_tokens=max_tokens)
+    rng = rng if rng is not None else random.Random()
+    member = room.member(actor)
+    hooks = TurnHooks.start(kernel, room, turn_context(room, member, player_input, keeper=room.is_keeper(member)), rng)
+    try:
+        hooks.fire("turn_start", {"user_message": player_input, "actor": member.id, "turn": room.turn_number + 1})
+        return _run_model_turn(kernel, room, player_input, hooks, provider=provider, actor=actor, reply=reply,
+                               endpoint=endpoint, api_key=api_key, model=model, max_tokens=max_tokens,
+                               max_steps=max_steps, rng=rng, fold_reply=fold_reply)
+    finally:
+        hooks.close()
+
+
+def _run_model_turn(
+    kernel: Kernel, room: Room, player_input: str, hooks: TurnHooks, *, provider: str | None, actor: str | None,
+    reply: Mapping[str, Any] | None, endpoint: str | None, api_key: str | None, model: str | None,
+    max_tokens: int, max_steps: int, rng: random.Random,
+    fold_reply: Mapping[str, Any] | Callable[[Mapping[str, Any]], Mapping[str, Any]] | None,
+) -> TurnResult:
+    injected = [("hooks", text) for text in hooks.injected]
+    compiled = compile_turn(kernel, room, player_input, provider=provider, actor=actor, model=model,
+                            max_tokens=max_tokens, injected=injected)
     if reply is None and endpoint is None:
         return TurnResult(compiled)
     from lwcore.turn import chronicle
@@ -768,13 +826,14 @@ def run_turn(
                                            locale=compiled.locale)
         if folds:
             compiled = compile_turn(kernel, room, player_input, provider=compiled.protocol, actor=actor, model=model,
-                                    max_tokens=max_tokens)
+                                    max_tokens=max_tokens, injected=injected)
             plan = chronicle.plan_for(room, compiled.request)
     if reply is not None:
-        applied = apply_reply(kernel, compiled, reply, rng=rng)
+        applied = apply_reply(kernel, compiled, reply, rng=rng, hooks=hooks)
     else:
         assert endpoint is not None
-        applied = run_endpoint(kernel, compiled, endpoint=endpoint, api_key=api_key, rng=rng, max_steps=max_steps)
+        applied = run_endpoint(kernel, compiled, endpoint=endpoint, api_key=api_key, rng=rng, max_steps=max_steps,
+                               hooks=hooks)
     if plan.level != "none":
         folds += chronicle.fold_as_planned(kernel, room, chronicle.plan_for(room, compiled.request),
                                            protocol=compiled.protocol, respond=respond, locale=compiled.locale)

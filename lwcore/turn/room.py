@@ -80,6 +80,11 @@ class RoomFile(BaseModel):
     variant: str | None = Field(default=None, description="house-rule variant of the rulepack")
     locale: str = "en"
     phase: str | None = Field(default=None, description="current phase (e.g. prep); phase tools follow it")
+    clock: str | None = Field(
+        default=None,
+        description="the game clock (ISO 8601 date-time) that hook scripts and macros see; the host's "
+        "time never enters a turn (default: the epoch)",
+    )
     context_window: int | None = Field(
         default=None, gt=0,
         description="tokens the room's model reads; the chronicle folds when the prompt nears it "

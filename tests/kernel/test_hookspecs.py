@@ -18,6 +18,7 @@ from lwcore import hookspecs
 from lwcore.contributions import (
     Computer,
     DocumentType,
+    HookScript,
     Importer,
     ImportResult,
     PanelRenderer,
@@ -41,6 +42,7 @@ class Case:
     contribution: Callable[[str], Any]
     observe: Callable[[Kernel, str], bool]
     call_style: str = "register"
+    needs: tuple[str, ...] = ()
 
 
 def _sniff(data: bytes, name: str) -> float:
@@ -69,6 +71,13 @@ CASES: dict[str, Case] = {
         lambda k, key: [e.value.text for e in k.prompt_segments().segments if e.plugin_id == key]
         == [f"text of {key}"],
         call_style="return",
+    ),
+    "lw_turn_scripts": Case(
+        "turn_scripts",
+        lambda key: HookScript(key, "on('turn_start', () => log('hi'))", origin=f"{key}/hooks.js"),
+        lambda k, key: [e.value.origin for e in k.turn_scripts()[0] if e.plugin_id == key] == [f"{key}/hooks.js"],
+        call_style="return",
+        needs=("sandbox:js",),
     ),
     "lw_importers": Case(
         "importers",
@@ -150,7 +159,7 @@ def plugin_for(hook: str, key: str, *, raises: bool = False) -> InProcessPlugin:
 
     impl.__name__ = hook
     obj = SimpleNamespace(**{hook: hookimpl(impl)})
-    manifest = {"id": key, "version": "1.0", "tier": "code", "provides": [case.family]}
+    manifest = {"id": key, "version": "1.0", "tier": "code", "provides": [case.family], "needs": list(case.needs)}
     return InProcessPlugin(manifest, obj)
 
 

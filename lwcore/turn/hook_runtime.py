@@ -1,0 +1,207 @@
+"""The turn's event hooks (C.1): every room script in its own sandbox session, its requested
+effects checked, clamped and applied by engine code.
+
+A turn collects the hook scripts plugins contribute for its room
+(``Kernel.turn_scripts``: a skill's ``hooks.js``, a world card's hooks), opens one
+:class:`lwcore.sandbox.HookSession` per script, and fires the events in order:
+
+- ``turn_start`` (before the keeper's prompt is built): ``inject`` adds text to this turn's
+  prompt;
+- ``dice_rolled``, once per check or subsystem the turn rolled;
+- ``variables_changed`` when any variable changed (at most once a turn: cascades end);
+- ``reply_ready`` with the narration: ``rewriteReply`` replaces it, ``narrate`` appends.
+
+Iron rule 1: ``setvar``/``incvar`` on a declared module variable go through its type and
+bounds (:func:`lwcore.turn.variables.check_value`); any other name is a leaf of the room's
+MVU tree. ``log`` is a keeper-only line; ``emitUI`` blocks are kept for this turn (players
+see them: hooks' UI is author output, never a place for secrets); ``emitPanel`` payloads go
+to a ``panel_payload`` document when a plugin registered that type. A script that fails is
+disabled for the rest of the turn and logged once for the keeper; the turn goes on.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+
+from lwcore.contributions import TurnContext
+from lwcore.errors import LwError
+from lwcore.turn import mvu
+from lwcore.turn.documents import Document
+from lwcore.turn.projections import variable_audience
+from lwcore.turn.variables import VariableError, check_value
+
+if TYPE_CHECKING:
+    from lwcore.kernel import Kernel
+    from lwcore.turn.room import Room
+
+MVU_ID = "mvu"
+
+
+def game_clock(room: Room) -> datetime:
+    """The room's game clock (``clock:`` in ``room.yaml``, ISO 8601), else the epoch: hooks
+    and macros never see the host's time."""
+    raw = room.file.clock
+    if raw:
+        try:
+            moment = datetime.fromisoformat(raw)
+            return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+        except ValueError:
+            raise LwError(f"clock {raw!r} is not an ISO 8601 date-time", file=room.path / "room.yaml") from None
+    return datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+@dataclass
+class _Script:
+    plugin: str
+    id: str
+    origin: str
+    session: Any
+
+
+@dataclass
+class TurnHooks:
+    """One turn's hook sessions and what their effects asked for that is not state."""
+
+    kernel: Kernel
+    room: Room
+    scripts: list[_Script] = field(default_factory=list)
+    injected: list[str] = field(default_factory=list)
+    narrated: list[str] = field(default_factory=list)
+    rewrite: str | None = None
+    ui: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    dropped: tuple[str, ...] = ()
+
+    @classmethod
+    def start(cls, kernel: Kernel, room: Room, context: TurnContext, rng: random.Random) -> TurnHooks:
+        """Open a session per script this turn's plugins contribute (none: a no-op)."""
+        entries, dropped = kernel.turn_scripts(context)
+        hooks = cls(kernel, room, dropped=dropped)
+        if not entries:
+            return hooks
+        from lwcore.sandbox import HookSession
+
+        clock = game_clock(room)
+        state = hooks.state()
+        for entry in entries:
+            script = entry.value
+            session = HookSession(script.source, state=state, seed=rng.getrandbits(64), clock=clock,
+                                  script=script.origin or f"{entry.plugin_id}:{script.id}")
+            hooks.scripts.append(_Script(entry.plugin_id, script.id, script.origin, session))
+            if session.failure is not None:
+                hooks._disabled(hooks.scripts[-1], session.failure)
+        return hooks
+
+    def state(self) -> dict[str, Any]:
+        """What scripts see as ``variables``/``stat_data``: the MVU tree, with every declared
+        module variable at the top by its id (scripts are the keeper's content)."""
+        doc = self.room.documents.get("mvu", MVU_ID)
+        tree = dict(doc.data.get("tree") or {}) if doc is not None else {}
+        for var in self.room.variables.variables:
+            tree[var.id] = var.value
+        return tree
+
+    def fire(self, event: str, payload: Mapping[str, Any] | None = None) -> None:
+        """Dispatch ``event`` to every live session in turn, applying each one's effects
+        before the next session sees the state."""
+        for script in self.scripts:
+            if script.session.failure is not None:
+                continue
+            result = script.session.dispatch(event, dict(payload or {}), state=self.state())
+            if result.failure is not None:
+                self._disabled(script, result.failure)
+                continue
+            for effect in result.effects:
+                self._apply(script, event, effect)
+
+    def close(self) -> None:
+        for script in self.scripts:
+            script.session.close()
+
+    # -- effects ---------------------------------------------------------------------------
+
+    def _disabled(self, script: _Script, failure: Any) -> None:
+        self._log(f"hook {script.origin or script.id} disabled: {failure}", script, kind="hook_failed")
+
+    def _log(self, text: str, script: _Script, *, kind: str = "hook_log") -> None:
+        self.events.append({"kind": kind, "audience": "keeper", "summary": text, "plugin": script.plugin,
+                            "script": script.id})
+
+    def _apply(self, script: _Script, event: str, effect: Any) -> None:
+        kind = effect.kind
+        if kind in ("setvar", "incvar"):
+            self._write(script, list(effect.path), effect.value if kind == "setvar" else None,
+                        effect.by if kind == "incvar" else None)
+        elif kind == "inject":
+            self.injected.append(effect.text)
+        elif kind == "narrate":
+            self.narrated.append(effect.text)
+        elif kind == "rewriteReply":
+            self.rewrite = effect.text
+        elif kind == "log":
+            self._log(f"{script.origin or script.id}: {effect.text}", script)
+        elif kind == "emitUI":
+            self.ui.append({"script": script.id, "plugin": script.plugin, "event": event,
+                            "blocks": [b.model_dump(mode="json", exclude_none=True) for b in effect.blocks],
+                            "options": effect.options.model_dump(mode="json", exclude_none=True)})
+        elif kind == "emitPanel":
+            self._panel(script, effect.panel, effect.payload)
+
+    def _write(self, script: _Script, path: list[str], value: Any, by: float | None) -> None:
+        var = self.room.variable(path[0]) if len(path) == 1 else None
+        if var is not None:
+            before = var.value
+            try:
+                if by is not None:
+                    if var.kind != "number":
+                        raise VariableError(f"{var.id} is a {var.kind}; incvar needs a number")
+                    stored, note = check_value(var, float(before) + by)
+                else:
+                    stored, note = check_value(var, value)
+            except VariableError as exc:
+                self._log(f"{script.origin or script.id}: refused: {exc}", script)
+                return
+            var.value = stored
+            self.room.mark("variables")
+            self.events.append({"kind": "variable", "id": var.id, "before": before, "value": stored,
+                                "audience": variable_audience(var), "summary": f"{var.id}: {before} → {stored}",
+                                **({"note": note} if note else {}), "by": f"hook {script.id}"})
+            return
+        doc = self.room.documents.get("mvu", MVU_ID)
+        data = {"tree": {}, "exposed": []} if doc is None else {**doc.data}
+        tree = _deep_copy(data.get("tree") or {})
+        dotted = ".".join(path)
+        try:
+            if by is not None:
+                current = mvu.get(tree, dotted, 0)
+                if isinstance(current, bool) or not isinstance(current, (int, float)):
+                    raise LwError(f"{dotted} holds {current!r}, not a number")
+                before = mvu.set_value(tree, dotted, current + by)
+            else:
+                before = mvu.set_value(tree, dotted, value)
+        except LwError as exc:
+            self._log(f"{script.origin or script.id}: refused: {exc.message}", script)
+            return
+        self.room.documents.put(Document(MVU_ID, "mvu", {**data, "tree": tree}, meta=dict(doc.meta) if doc else {}))
+        self.events.append({"kind": "tree", "audience": "keeper", "path": dotted, "before": before,
+                            "value": mvu.get(tree, dotted), "summary": f"{dotted}: {before} → {mvu.get(tree, dotted)}"})
+
+    def _panel(self, script: _Script, panel: str, payload: Any) -> None:
+        if "panel_payload" not in self.kernel.document_types:
+            self._log(f"{script.origin or script.id}: emitPanel({panel!r}) dropped: no panels plugin", script)
+            return
+        try:
+            self.room.documents.put(Document(panel, "panel_payload", {"payload": payload,
+                                                                     "turn": self.room.turn_number + 1}))
+        except LwError as exc:
+            self._log(f"{script.origin or script.id}: emitPanel({panel!r}) refused: {exc.message}", script)
+
+
+def _deep_copy(value: Any) -> Any:
+    import copy
+
+    return copy.deepcopy(value)
