@@ -208,6 +208,7 @@ def compile_book(
             probability=100.0 if entry.probability is None else float(entry.probability),
             level=entry.recursion_delay_level,
         ))
+    _mark_joined(compiled)
     depths = [c.scan.scan_depth for c in compiled if c.scan.scan_depth is not None]
     return CompiledBook(
         entries=compiled,
@@ -220,6 +221,11 @@ def compile_book(
         timed={c.key: c.timed for c in compiled},
         delayed=[c.timed for c in compiled if c.timed.delay],
     )
+
+
+def _mark_joined(compiled: list[Compiled]) -> None:
+    for c in compiled:
+        c.scan.joined = any(k.joined or k.always for k in c.scan.keys)
 
 
 def _key(source: str, expand: Callable[[str], str]) -> Key:
@@ -392,6 +398,7 @@ class _Run:
         self.activated_groups: set[str] = set()
         self.sticky = {self.book.by_key[k].index for k in effects.sticky if k in self.book.by_key}
         self.explain = False
+        self.missed: set[int] = set()
         self.forced = {self.book.by_key[k].index for k in scan.force if k in self.book.by_key}
 
     # -- helpers
@@ -414,6 +421,7 @@ class _Run:
         level = levels.pop(0) if levels else 0
         self.explain = explain
         state = ScanState.INITIAL
+        previous = ScanState.NONE
         all_text = ""
         all_text_tokens = 0
         while state:
@@ -421,11 +429,21 @@ class _Run:
                 break
             self.count += 1
             self.finder.prepare(max(settings.depth + self.skew, self.book.max_entry_depth))
+            fresh = self.finder.take_fresh()
             with_recursion = state != ScanState.MIN_ACTIVATIONS
             if explain:
                 order: Iterable[int] = range(len(self.entries))
             else:
-                order = sorted(set(self.finder.candidates()) | set(self.book.always) | self.sticky | self.forced)
+                pool = set(self.finder.candidates()) | set(self.book.always) | self.sticky | self.forced
+                if fresh is not None and state == ScanState.RECURSION and previous in (
+                        ScanState.INITIAL, ScanState.RECURSION):
+                    # a recursion pass sees what the last pass saw plus the new recursion text,
+                    # at the same depths: an entry no key of which matched then, and none of
+                    # whose keys occurs in the new text, cannot match now
+                    pool -= self.missed - fresh
+                order = sorted(pool)
+            self.missed = set()
+            previous = state
             now = [i for i in order if self.consider(i, state, level, with_recursion)]
             now.sort(key=lambda i: (i not in self.sticky, i))
             self.inclusion_groups(now, state)
@@ -520,6 +538,8 @@ class _Run:
         scan = c.scan
         primary = next((k for k in scan.keys if self.finder.matches(scan, k, depth, with_recursion)), None)
         if primary is None:
+            if not scan.joined:
+                self.missed.add(i)
             if self.explain:
                 self.note(i, False, "no_match", "no primary key within its scan depth")
             return False
@@ -527,7 +547,7 @@ class _Run:
         if not (e.selective and e.keysecondary):
             self.note(i, True, "key", how)
             return True
-        logic = e.selective_logic
+        logic = Logic(e.selective_logic)
         any_hit, all_hit = False, True
         for k in scan.secondary:
             hit = self.finder.matches(scan, k, depth, with_recursion)
@@ -710,7 +730,7 @@ def _place(entries: list[Compiled], run: _Run) -> Placement:
             continue
         if e.position == Position.AT_DEPTH:
             d = DEFAULT_DEPTH if e.depth is None else e.depth
-            role = Role.SYSTEM if e.role is None else e.role
+            role = Role(0 if e.role is None else e.role)
             slot = next((g for g in depth if g[0] == d and g[1] == role), None)
             if slot is None:
                 depth.append((d, role, [content]))

@@ -80,6 +80,10 @@ class RegexKey:
     source: str
     pattern: re.Pattern[str]
     sticky: bool
+    literals: tuple[str, ...] | None = None
+    """Texts one of which every match contains (lowered for an ``i`` pattern), or ``None``
+    when no such set is known; lets a scan skip the search where none of them occurs."""
+    ignore_case: bool = False
 
     def test(self, text: str) -> bool:
         return (self.pattern.match(text) if self.sticky else self.pattern.search(text)) is not None
@@ -101,20 +105,26 @@ def parse_regex_key(key: str) -> RegexKey | None:
     if _UNESCAPED_SLASH.search(pattern) or len(set(flags)) != len(flags):
         return None
     pattern = pattern.replace("\\/", "/", 1)
+    # Without the u flag JavaScript folds case only within ASCII for ASCII letters, which is
+    # Python's ASCII mode; a pattern with non-ASCII cased letters needs Unicode folding.
+    ascii_mode = "u" not in flags and not any(not c.isascii() and c.lower() != c.upper() for c in pattern)
     try:
-        translated = translate_pattern(pattern, multiline="m" in flags, unicode="u" in flags)
+        translated = translate_pattern(pattern, multiline="m" in flags, unicode="u" in flags, ascii_mode=ascii_mode)
         py_flags = (re.IGNORECASE if "i" in flags else 0) | (re.DOTALL if "s" in flags else 0) | (
-            re.MULTILINE if "m" in flags else 0)
-        return RegexKey(key, re.compile(translated, py_flags), sticky="y" in flags)
+            re.MULTILINE if "m" in flags else 0) | (re.ASCII if ascii_mode else 0)
+        literals = required_literals(pattern, ignore_case="i" in flags, ascii_mode=ascii_mode)
+        return RegexKey(key, re.compile(translated, py_flags), sticky="y" in flags,
+                        literals=literals, ignore_case="i" in flags)
     except (re.error, UnsupportedRegex, RecursionError, OverflowError):
         return None
 
 
-def translate_pattern(pattern: str, *, multiline: bool = False, unicode: bool = False) -> str:
+def translate_pattern(pattern: str, *, multiline: bool = False, unicode: bool = False, ascii_mode: bool = False) -> str:
     """A JavaScript pattern as a Python ``re`` pattern with the same meaning.
 
     Handles the differences that matter for keys: ASCII-only ``\\d \\w \\b`` and JavaScript's
-    whitespace for ``\\s``; ``$`` (end of input only, without ``m``); named groups
+    whitespace for ``\\s`` (in ``ascii_mode``, compiled with ``re.ASCII``, the native
+    ``\\d \\w \\b`` already mean that); ``$`` (end of input only, without ``m``); named groups
     ``(?<n>…)`` and ``\\k<n>``; ``[^]`` (any character) and ``[]`` (nothing); ``\\u{…}`` with
     ``u``; ``\\cX``. Raises :class:`UnsupportedRegex` for what it cannot translate faithfully.
     """
@@ -135,7 +145,7 @@ def translate_pattern(pattern: str, *, multiline: bool = False, unicode: bool = 
             elif in_class and nxt == "b":
                 out.append("\\x08")
             elif not in_class and nxt in _CLASS_ESCAPES_OUT:
-                out.append(_CLASS_ESCAPES_OUT[nxt])
+                out.append("\\" + nxt if ascii_mode and nxt not in "sS" else _CLASS_ESCAPES_OUT[nxt])
             elif nxt == "k" and i + 2 < n and pattern[i + 2] == "<":
                 end = pattern.find(">", i + 3)
                 if end < 0:
@@ -215,3 +225,152 @@ def translate_pattern(pattern: str, *, multiline: bool = False, unicode: bool = 
     if in_class:
         raise UnsupportedRegex("unterminated character class")
     return "".join(out)
+
+
+_META = frozenset("\\.[]()?*+{}|^$\n\x01")
+_CASE_TRAPS = frozenset("kKsSiI")  # Unicode IGNORECASE also equates these with ſ, K, ı, İ
+
+
+def _literal_char(ch: str, ignore_case: bool, ascii_mode: bool) -> bool:
+    if ch in _META:
+        return False
+    if not ignore_case:
+        return True
+    if ascii_mode:
+        return ch.isascii() or ch.lower() == ch.upper() == ch
+    return ch not in _CASE_TRAPS and (ch.isascii() or ch.lower() == ch.upper() == ch)
+
+
+def required_literals(pattern: str, ignore_case: bool, ascii_mode: bool = False) -> tuple[str, ...] | None:
+    """Texts one of which every match of a JavaScript ``pattern`` contains, or ``None``.
+
+    Each top-level alternative contributes its best requirement: the longest run of literal
+    characters (at least two) it must contain, or the requirement of a group it must match
+    (``(?:cat|dog)s``). Conservative by construction: a run stops at any escape, class, group,
+    anchor or quantifier, a character made optional by ``?``, ``*`` or ``{0,…}`` is left out,
+    and lookarounds and optional groups require nothing. With ``ignore_case`` only characters
+    whose case-insensitive matches are exactly their lower and upper case count, and the texts
+    are lowered (in ``ascii_mode``, where ASCII letters match only ASCII letters, every ASCII
+    character counts).
+    """
+    out: list[str] = []
+    for branch in _split_top(pattern, "|"):
+        options: list[tuple[str, ...]] = []
+        run = ""
+        i = 0
+        while i < len(branch):
+            ch = branch[i]
+            nxt = branch[i + 1] if i + 1 < len(branch) else ""
+            if _literal_char(ch, ignore_case, ascii_mode):
+                if nxt in ("?", "*") or (nxt == "{" and branch[i + 2:i + 3] == "0"):
+                    options.append((run,))
+                    run = ""
+                else:
+                    run += ch
+                    if nxt in ("+", "{"):
+                        options.append((run,))
+                        run = ""
+                i += 1
+                continue
+            options.append((run,))
+            run = ""
+            if ch == "\\":
+                i += 2
+            elif ch == "[":
+                close = _class_end(branch, i)
+                i = len(branch) if close < 0 else close + 1
+            elif ch == "{":
+                close = branch.find("}", i)
+                i = len(branch) if close < 0 else close + 1
+            elif ch == "(":
+                close = _group_end(branch, i)
+                if close < 0:
+                    return None
+                inner = branch[i + 1:close]
+                after = branch[close + 1:close + 2]
+                optional = after in ("?", "*") or (after == "{" and branch[close + 2:close + 3] == "0")
+                if not optional and not inner.startswith(("?=", "?!", "?<=", "?<!")):
+                    if inner.startswith("?:"):
+                        inner = inner[2:]
+                    elif inner.startswith("?<"):
+                        inner = inner[inner.find(">") + 1:]
+                    found = required_literals(inner, ignore_case, ascii_mode)
+                    if found:
+                        options.append(found)
+                i = close + 1
+            else:
+                i += 1
+        options.append((run,))
+        usable = [o for o in options if o and min(len(t) for t in o) >= 2]
+        if not usable:
+            return None
+        best = max(usable, key=lambda o: (min(len(t) for t in o), -len(o)))
+        out.extend(t.lower() if ignore_case else t for t in best)
+    return tuple(dict.fromkeys(out))
+
+
+def _split_top(pattern: str, sep: str) -> list[str]:
+    """``pattern`` split at top-level ``sep`` (outside groups, classes and escapes)."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "[":
+            close = _class_end(pattern, i)
+            i = len(pattern) if close < 0 else close + 1
+            continue
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    parts.append(pattern[start:])
+    return parts
+
+
+def _class_end(pattern: str, start: int) -> int:
+    """Index of the ``]`` closing the class opened at ``start`` (-1 if none)."""
+    i = start + 1
+    if pattern[i:i + 1] == "^":
+        i += 1
+    while i < len(pattern):
+        if pattern[i] == "\\":
+            i += 2
+            continue
+        if pattern[i] == "]":
+            return i
+        i += 1
+    return -1
+
+
+def _group_end(pattern: str, start: int) -> int:
+    """Index of the ``)`` closing the group opened at ``start`` (-1 if none)."""
+    depth = 0
+    i = start
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "[":
+            close = _class_end(pattern, i)
+            if close < 0:
+                return -1
+            i = close + 1
+            continue
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1

@@ -90,7 +90,7 @@ class WorldEntry(BaseModel):
     constant: bool = False
     vectorized: bool = False
     selective: bool = True
-    selective_logic: Logic = Field(Logic.AND_ANY, alias="selectiveLogic")
+    selective_logic: Literal[0, 1, 2, 3] = Field(0, alias="selectiveLogic")
     add_memo: bool = Field(False, alias="addMemo")
     order: Number = 100
     position: int = Position.BEFORE_CHAR
@@ -111,7 +111,7 @@ class WorldEntry(BaseModel):
     match_whole_words: bool | None = Field(None, alias="matchWholeWords")
     use_group_scoring: bool | None = Field(None, alias="useGroupScoring")
     automation_id: str = Field("", alias="automationId")
-    role: Role | None = Role.SYSTEM
+    role: Literal[0, 1, 2] | None = 0
     sticky: int | None = None
     cooldown: int | None = None
     delay: int | None = None

@@ -74,6 +74,8 @@ class ScanEntry:
     whole_words: bool
     scan_depth: int | None
     global_flags: tuple[str, ...]
+    joined: bool = False
+    """Some primary key is tested on the joined buffer (its matches can change with any text)."""
     ids: dict[tuple[bool, str], int] = field(default_factory=dict)
     """(case sensitive?, transformed needle) -> pattern id in that automaton (fast matcher)."""
 
@@ -114,6 +116,10 @@ class Matcher(Protocol):
     def candidates(self) -> Iterable[int]:
         """Entries (by index) that may have a primary key match (a superset is fine)."""
 
+    def take_fresh(self) -> set[int] | None:
+        """Entries a primary key of which occurs in text read since the last call (``None``:
+        unknown, every entry may have changed)."""
+
     def matches(self, entry: ScanEntry, key: Key, depth: int, with_recursion: bool) -> bool:
         """Whether ``key`` occurs in ``entry``'s buffer of ``depth`` newest messages."""
 
@@ -143,6 +149,9 @@ class NaiveMatcher:
 
     def candidates(self) -> Iterable[int]:
         return range(len(self.entries))
+
+    def take_fresh(self) -> set[int] | None:
+        return None
 
     def matches(self, entry: ScanEntry, key: Key, depth: int, with_recursion: bool) -> bool:
         if key.empty:
@@ -188,6 +197,14 @@ class Automaton:
                 for key in keys:
                     if key.empty:
                         continue
+                    if key.regex is not None and key.regex.literals is not None:
+                        lcs = not key.regex.ignore_case
+                        for literal in key.regex.literals:
+                            pid = tables[lcs].setdefault(literal, len(tables[lcs]))
+                            entry.ids[(lcs, literal)] = pid
+                            if is_primary:
+                                primary_of[lcs].setdefault(pid, []).append(entry.index)
+                        continue
                     if key.joined or key.always:
                         if is_primary:
                             self.forced.append(entry.index)
@@ -214,7 +231,9 @@ class FastMatcher:
         self.auto = automaton
         self.facts = {False: _Facts(), True: _Facts()}
         self.cands: set[int] = set(automaton.forced)
+        self.fresh: set[int] = set()
         self.scanned = 0
+        self._haystacks: dict[tuple[Any, ...], str] = {}
         for name, text in buffer.globals.items():
             if text:
                 self._scan(text, _ANYWHERE, "g:" + name)
@@ -236,6 +255,7 @@ class FastMatcher:
                     owners = primary_of.get(pid)
                     if owners:
                         self.cands.update(owners)
+                        self.fresh.update(owners)
                 if whole_word_at(haystack, start, end):
                     self._note(facts.msg_word, facts.other_word, pid, index, tag)
 
@@ -254,23 +274,35 @@ class FastMatcher:
     def candidates(self) -> Iterable[int]:
         return self.cands
 
+    def take_fresh(self) -> set[int] | None:
+        fresh, self.fresh = self.fresh, set()
+        return fresh
+
     def matches(self, entry: ScanEntry, key: Key, depth: int, with_recursion: bool) -> bool:
         if key.empty:
             return False
         if key.always:
             return True
         if key.joined:
-            haystack = self.buffer.joined(depth, entry.global_flags, with_recursion) if depth > 0 else ""
+            regex = key.regex
+            if regex is not None and regex.literals is not None and not any(
+                    self._occurs(entry, not regex.ignore_case, literal, False, depth, with_recursion)
+                    for literal in regex.literals):
+                return False
+            haystack = self._joined(depth, entry.global_flags, with_recursion)
             if key.regex is not None:
                 return key.regex.test(haystack)
             return _plain_match(haystack, key.needle, entry.case_sensitive, entry.whole_words)
-        if depth <= 0:
-            return False
         cs = entry.case_sensitive
         needle = key.needle if cs else key.needle.lower()
+        return self._occurs(entry, cs, needle, entry.whole_words and not is_multi_word(needle), depth, with_recursion)
+
+    def _occurs(self, entry: ScanEntry, cs: bool, needle: str, word: bool, depth: int, with_recursion: bool) -> bool:
+        """Whether ``needle`` (in the ``cs`` automaton) occurs in ``entry``'s buffer."""
+        if depth <= 0:
+            return False
         pid = entry.ids[(cs, needle)]
         facts = self.facts[cs]
-        word = entry.whole_words and not is_multi_word(needle)
         first = (facts.msg_word if word else facts.msg_any).get(pid)
         if first is not None and first < depth:
             return True
@@ -281,6 +313,15 @@ class FastMatcher:
             return True
         return any("g:" + name in tags and self.buffer.globals.get(name)
                    for flag, name in GLOBAL_TEXTS if flag in entry.global_flags)
+
+    def _joined(self, depth: int, flags: tuple[str, ...], with_recursion: bool) -> str:
+        if depth <= 0:
+            return ""
+        key = (depth, flags, with_recursion, len(self.buffer.recursion))
+        text = self._haystacks.get(key)
+        if text is None:
+            text = self._haystacks[key] = self.buffer.joined(depth, flags, with_recursion)
+        return text
 
     def add_recursion(self, text: str) -> None:
         self.buffer.recursion.append(text)
