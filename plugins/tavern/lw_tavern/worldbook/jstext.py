@@ -275,7 +275,7 @@ def required_literals(pattern: str, ignore_case: bool, ascii_mode: bool = False)
             options.append((run,))
             run = ""
             if ch == "\\":
-                i += 2
+                i = _escape_end(branch, i)
             elif ch == "[":
                 close = _class_end(branch, i)
                 i = len(branch) if close < 0 else close + 1
@@ -309,6 +309,32 @@ def required_literals(pattern: str, ignore_case: bool, ascii_mode: bool = False)
     return tuple(dict.fromkeys(out))
 
 
+def _escape_end(pattern: str, i: int) -> int:
+    """Index just after the escape sequence starting with the backslash at ``i``."""
+    nxt = pattern[i + 1:i + 2]
+    if nxt == "x":
+        return i + 4
+    if nxt == "u":
+        if pattern[i + 2:i + 3] == "{":
+            close = pattern.find("}", i)
+            return len(pattern) if close < 0 else close + 1
+        return i + 6
+    if nxt in ("p", "P") and pattern[i + 2:i + 3] == "{":
+        close = pattern.find("}", i)
+        return len(pattern) if close < 0 else close + 1
+    if nxt == "k" and pattern[i + 2:i + 3] == "<":
+        close = pattern.find(">", i)
+        return len(pattern) if close < 0 else close + 1
+    if nxt == "c":
+        return i + 3
+    if nxt.isdigit():
+        j = i + 1
+        while j < len(pattern) and pattern[j].isdigit():
+            j += 1
+        return j
+    return i + 2
+
+
 def _split_top(pattern: str, sep: str) -> list[str]:
     """``pattern`` split at top-level ``sep`` (outside groups, classes and escapes)."""
     parts: list[str] = []
@@ -318,7 +344,7 @@ def _split_top(pattern: str, sep: str) -> list[str]:
     while i < len(pattern):
         ch = pattern[i]
         if ch == "\\":
-            i += 2
+            i = _escape_end(pattern, i)
             continue
         if ch == "[":
             close = _class_end(pattern, i)
@@ -343,7 +369,7 @@ def _class_end(pattern: str, start: int) -> int:
         i += 1
     while i < len(pattern):
         if pattern[i] == "\\":
-            i += 2
+            i = _escape_end(pattern, i)
             continue
         if pattern[i] == "]":
             return i
@@ -358,7 +384,7 @@ def _group_end(pattern: str, start: int) -> int:
     while i < len(pattern):
         ch = pattern[i]
         if ch == "\\":
-            i += 2
+            i = _escape_end(pattern, i)
             continue
         if ch == "[":
             close = _class_end(pattern, i)

@@ -75,6 +75,8 @@ class CharacterFilter(BaseModel):
 class WorldEntry(BaseModel):
     """One world-book entry. Field aliases are SillyTavern's world-info names.
 
+    ``extensions`` holds card extension keys that have no field here (other tools' data).
+
     Loreweaver additions (never written into a SillyTavern file unless set): ``id`` (a stable
     entry id, the ``<pack-id>#<entry-id>`` handle), ``condition`` (an ``@@if`` expression over
     the room's variables) and ``secret`` (keeper-only lore).
@@ -278,8 +280,8 @@ def entry_from_card(raw: Mapping[str, Any], index: int) -> dict[str, Any]:
     Follows SillyTavern's own conversion: ``uid`` is the entry's ``id`` (else its index),
     ``disable`` is ``not enabled``, ``position`` comes from ``extensions.position`` else from
     ``before_char``/``after_char``, case sensitivity from ``extensions.case_sensitive`` else
-    the spec's top-level ``case_sensitive``. Unknown top-level keys stay as they are; the
-    ``extensions`` object is kept whole.
+    the spec's top-level ``case_sensitive``, ``addMemo`` is whether there is a comment.
+    Unknown top-level keys stay as they are, unknown ``extensions`` keys in ``extensions``.
     """
     ext = raw.get("extensions") if isinstance(raw.get("extensions"), Mapping) else {}
     out: dict[str, Any] = {k: v for k, v in raw.items() if k not in _CARD_TOP and k != "extensions"}
@@ -300,7 +302,8 @@ def entry_from_card(raw: Mapping[str, Any], index: int) -> dict[str, Any]:
         out["caseSensitive"] = raw["case_sensitive"]
     if "selective" not in raw:
         out["selective"] = False  # SillyTavern reads a missing V2 `selective` as false
-    out["extensions"] = dict(ext)
+    out.setdefault("addMemo", bool(raw.get("comment")))
+    out["extensions"] = {k: v for k, v in ext.items() if k not in _CARD_EXT}
     return out
 
 
