@@ -15,7 +15,8 @@ Grammar (lowest precedence first)::
     prod    := unary (('*' | '/' | '%') unary)*
     unary   := ('!' | '-' | '+') unary | primary
     primary := NUMBER | STRING | true | false | null | undefined | '(' cond ')'
-             | getvar '(' STRING (',' cond)* ')'          extra arguments are ignored
+             | getvar '(' STRING (',' ('{' NAME ':' cond (',' NAME ':' cond)* '}' | cond))? ')'
+                                                   the options' ``defaults`` stands in for a missing value
              | NAME ('.' NAME | '[' (NUMBER | STRING) ']')*   a variable path
 
 ``==``/``!=`` are loose the way JavaScript's are for numbers and numeric text; ``+`` joins
@@ -48,7 +49,7 @@ _TOKEN = re.compile(r"""
     (?P<ws>\s+)
   | (?P<num>\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|\.\d+)
   | (?P<str>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
-  | (?P<op>===|!==|==|!=|<=|>=|&&|\|\||[-+*/%<>!()\[\].,?:])
+  | (?P<op>===|!==|==|!=|<=|>=|&&|\|\||[-+*/%<>!()\[\].,?:{}])
   | (?P<name>[^\W\d]\w*)
 """, re.VERBOSE)
 _ROOTS = ("variables", "stat_data")
@@ -296,11 +297,31 @@ class _Parser:
         kind, name, col = self.take()
         if kind != "str":
             raise ExprError("getvar takes a quoted variable name", col)
-        while self.at(","):
+        options: dict[str, Any] = {}
+        if self.at(","):
             self.take()
-            self.nested(self.cond)
+            if self.at("{"):
+                options = self.options()
+            else:
+                self.nested(self.cond)
         self.expect(")")
-        return self.resolve(name)
+        value = self.resolve(name)
+        return options.get("defaults") if value is None else value
+
+    def options(self) -> dict[str, Any]:
+        """``{name: value, …}``: getvar's options object (``defaults`` is used)."""
+        self.expect("{")
+        out: dict[str, Any] = {}
+        while not self.at("}"):
+            kind, key, col = self.take()
+            if kind not in ("name", "str"):
+                raise ExprError("an option name expected", col)
+            self.expect(":")
+            out[str(key)] = self.nested(self.cond)
+            if not self.at("}"):
+                self.expect(",")
+        self.expect("}")
+        return out
 
     def path(self, first: str) -> str:
         parts = [first]

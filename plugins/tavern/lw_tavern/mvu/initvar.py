@@ -14,6 +14,7 @@ without resetting progress (values already there win).
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -49,7 +50,8 @@ def is_declaration(entry: Mapping[str, Any] | Any) -> bool:
 def parse_initvar(content: str, *, where: str = "", file: str | None = None) -> dict[str, Any]:
     """The variable tree a declaration entry holds (its decorator lines skipped).
 
-    JSON5 first, YAML second (read by the kernel's safe reader); the result must be an object.
+    JSON5 first; a text that does not open with ``{`` or ``[`` is then read as YAML (by the
+    kernel's safe reader); the result must be an object.
     A text that is neither is a located :class:`LwError` (``where`` names the entry).
     """
     _, body = split_decorators(content)
@@ -57,7 +59,8 @@ def parse_initvar(content: str, *, where: str = "", file: str | None = None) -> 
     try:
         data = parse_json5(body)
     except Json5Error as first:
-        data = _yaml(body)
+        # a text that opens like JSON5 is JSON5; only a block of YAML is read as YAML
+        data = None if re.match(r"\s*(//[^\n]*\n\s*|/\*.*?\*/\s*)*[\[{]", body, re.DOTALL) else _yaml(body)
         if data is None:
             raise LwError(f"{prefix}not a JSON5 (or YAML) object: {first.message}", file=file, line=first.line,
                           column=first.column, code="syntax") from None
