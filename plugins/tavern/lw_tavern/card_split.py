@@ -36,8 +36,6 @@ HOOKS_EXTENSION = "loreweaver_hooks"
 WORLD_EXTENSIONS = (HOOKS_EXTENSION, "regex_scripts", "TavernHelper_scripts", "tavern_helper", "TavernHelper_variables")
 """Card extensions that program the room rather than describe a person."""
 
-_EJS = re.compile(r"<%[\s\S]*?%>")
-_EJS_OPEN = re.compile(r"<%[\s\S]*\Z")
 _RENDER_TITLE = re.compile(r"^\s*\[RENDER:", re.IGNORECASE)
 _CHAR = re.compile(r"\{\{\s*char\s*\}\}|<char>|<BOT>", re.IGNORECASE)
 
@@ -51,14 +49,10 @@ def card_data(card: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def strip_ejs(text: str) -> tuple[str, int]:
-    """``text`` without EJS tags (an unclosed ``<%`` removes the rest), and how many."""
-    if "<%" not in text:
-        return text, 0
-    clean, n = _EJS.subn("", text)
-    if "<%" in clean:
-        clean, m = _EJS_OPEN.subn("", clean)
-        n += m
-    return clean, n
+    """``text`` without EJS (see :func:`lw_tavern.ejs.lite.strip_templates`), and how many."""
+    from lw_tavern.ejs.lite import strip_templates
+
+    return strip_templates(text)
 
 
 def is_render_only(entry: WorldEntry) -> bool:

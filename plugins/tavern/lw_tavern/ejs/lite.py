@@ -175,3 +175,17 @@ def _run(nodes: list[Any], resolve: Callable[[str], Any], out: list[str], warnin
                 warnings.append(f"output {node[1]!r}: {exc}; printed nothing")
         else:
             warnings.append(f"{node[1][:40]!r} ignored: templates only read variables here")
+
+
+def strip_templates(text: str) -> tuple[str, int]:
+    """``text`` without its templates, and how many constructs went: tags and whole ``if``
+    blocks (every branch: which one would have shown is a world's business). A template this
+    subset cannot parse is cut at its first tag, so no part of it survives."""
+    if "<%" not in text:
+        return text, 0
+    try:
+        nodes = _parse(text)
+    except _Unsupported:
+        return text[:text.index("<%")], 1
+    kept = [n for n in nodes if isinstance(n, str)]
+    return "".join(kept), len(nodes) - len(kept)
