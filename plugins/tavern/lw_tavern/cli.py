@@ -164,17 +164,25 @@ def preset_cmd(file: str, character_id: int | None, as_json: bool) -> None:
 @tavern.command("convert")
 @click.argument("source", type=click.Path(dir_okay=False))
 @click.argument("target", type=click.Path(dir_okay=False))
-def convert_cmd(source: str, target: str) -> None:
+@json_option
+def convert_cmd(source: str, target: str, as_json: bool) -> None:
     """A SillyTavern card (JSON) to a native *.lorecard.json, or a native card back to a card."""
     from lwcore.io import atomic_write_text
 
-    from lw_tavern.files import read_json_file
+    from lw_tavern.files import located, read_json_file
     from lw_tavern.lorecard import from_card, load_lorecard, sniff, to_card
 
     data, text = read_json_file(source)
-    if isinstance(data, dict) and sniff(data):
+    if not isinstance(data, dict):
+        raise located("a card is a JSON object", file=source, text=text, path=())
+    if sniff(data):
         out: Any = to_card(load_lorecard(data, file=source, text=text))
+        kind = "sillytavern"
     else:
-        out = from_card(data).model_dump(mode="json")
+        out = from_card(data, file=source, text=text).model_dump(mode="json")
+        kind = "native"
     atomic_write_text(target, json.dumps(out, ensure_ascii=False, indent=2) + "\n")
-    click.echo(f"wrote {target}")
+    if as_json:
+        _dump({"wrote": target, "format": kind})
+    else:
+        click.echo(f"wrote {target}")

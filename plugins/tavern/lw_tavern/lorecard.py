@@ -276,12 +276,24 @@ def entry_from_world(entry: WorldEntry) -> NativeEntry:
     })
 
 
-def from_card(card: Mapping[str, Any]) -> Lorecard:
-    """A SillyTavern card (V1/V2/V3 raw dict) as a native card; nothing is lost."""
+def from_card(card: Mapping[str, Any], *, file: Any = None, text: str | None = None) -> Lorecard:
+    """A SillyTavern card (V1/V2/V3 raw dict) as a native card; nothing is lost.
+
+    The card's fields are checked on the way (a located error for a book entry or a text
+    field of the wrong type)."""
     from lw_tavern.card_split import HOOKS_EXTENSION, card_data
     from lw_tavern.worldbook.load import book_from_data
 
+    if not isinstance(card, Mapping):
+        raise located("a card is a JSON object", file=file, text=text, path=())
     data = card_data(card)
+    at = ("data",) if data is not card and "data" in card else ()
+    for name in [st for _, st in _TEXT] + ["alternate_greetings", "tags", "extensions"]:
+        value = data.get(name)
+        wanted = {"alternate_greetings": list, "tags": list, "extensions": dict}.get(name, str)
+        if value is not None and not isinstance(value, wanted):
+            raise located(f"{name} is a {type(value).__name__}, not a {wanted.__name__}", file=file, text=text,
+                          path=(*at, name))
     out: dict[str, Any] = {"format": FORMAT, "format_version": CURRENT_VERSION}
     for native, st in _TEXT:
         if st in data:
@@ -300,14 +312,14 @@ def from_card(card: Mapping[str, Any]) -> Lorecard:
     rest = {k: v for k, v in data.items() if k not in st_names}
     book = data.get("character_book")
     if isinstance(book, Mapping):
-        wb = book_from_data(book)
+        wb = book_from_data(card if at else book, file=file, text=text)
         out["worldbook"] = [entry_from_world(e).model_dump(exclude_defaults=False) for e in wb.entries]
         rest["character_book"] = dict(wb.extra)
     envelope = {k: v for k, v in card.items() if k != "data"} if "data" in card else {}
     if envelope:
         rest["card"] = envelope
     out["sillytavern"] = rest
-    return Lorecard.model_validate(out)
+    return validate(Lorecard, out, file=file)
 
 
 def to_card(card: Lorecard) -> dict[str, Any]:
