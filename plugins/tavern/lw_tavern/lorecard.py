@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from lwcore.errors import LwError
 from pydantic import BaseModel, ConfigDict, Field
 
 from lw_tavern.files import located, read_json_file, validate
@@ -346,7 +345,3 @@ def to_card(card: Lorecard) -> dict[str, Any]:
                          extra=book_extra or {})
         data["character_book"] = book_to_data(book)
     return {**envelope, "data": data}
-
-
-def card_error(message: str, file: Any = None) -> LwError:
-    return LwError(message, file=file, code="invalid")

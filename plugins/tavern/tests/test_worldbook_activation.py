@@ -8,7 +8,7 @@ from lw_tavern.worldbook.engine import Message
 from lw_tavern.worldbook.model import WorldSettings
 from lw_tavern.worldbook.timed import TimedState
 
-from .wb import entry, fired, scan
+from tavern_testkit import entry, fired, scan
 
 # --- keys, case, whole words -------------------------------------------------------------------
 

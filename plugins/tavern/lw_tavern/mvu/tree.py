@@ -27,6 +27,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from lwcore.turn.mvu import is_described
+from lwcore.turn.mvu import value_of as leaf_value
+
 Tree = dict[str, Any]
 Segment = str | int
 
@@ -159,16 +162,6 @@ def _put(parent: Any, segment: Segment, value: Any, path: str) -> None:
         parent.append(value)
     else:
         parent[index] = value
-
-
-def is_described(node: Any) -> bool:
-    """MVU's ``[value, "description"]`` leaf (the value not itself a list)."""
-    return isinstance(node, list) and len(node) == 2 and isinstance(node[1], str) and not isinstance(node[0], list)
-
-
-def leaf_value(node: Any) -> Any:
-    """A described leaf's value; anything else as it is."""
-    return node[0] if is_described(node) else node
 
 
 # --- the operations ----------------------------------------------------------------------------

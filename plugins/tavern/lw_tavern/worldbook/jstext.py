@@ -11,6 +11,7 @@ would not read it as a regular expression either).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -335,12 +336,10 @@ def _escape_end(pattern: str, i: int) -> int:
     return i + 2
 
 
-def _split_top(pattern: str, sep: str) -> list[str]:
-    """``pattern`` split at top-level ``sep`` (outside groups, classes and escapes)."""
-    parts: list[str] = []
-    depth = 0
-    start = 0
-    i = 0
+def _structure(pattern: str, start: int = 0) -> Iterator[tuple[int, str]]:
+    """``(index, character)`` of every character outside escapes and character classes
+    (an unclosed class ends the walk)."""
+    i = start
     while i < len(pattern):
         ch = pattern[i]
         if ch == "\\":
@@ -348,8 +347,20 @@ def _split_top(pattern: str, sep: str) -> list[str]:
             continue
         if ch == "[":
             close = _class_end(pattern, i)
-            i = len(pattern) if close < 0 else close + 1
+            if close < 0:
+                return
+            i = close + 1
             continue
+        yield i, ch
+        i += 1
+
+
+def _split_top(pattern: str, sep: str) -> list[str]:
+    """``pattern`` split at top-level ``sep`` (outside groups, classes and escapes)."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    for i, ch in _structure(pattern):
         if ch == "(":
             depth += 1
         elif ch == ")":
@@ -357,7 +368,6 @@ def _split_top(pattern: str, sep: str) -> list[str]:
         elif ch == sep and depth == 0:
             parts.append(pattern[start:i])
             start = i + 1
-        i += 1
     parts.append(pattern[start:])
     return parts
 
@@ -380,23 +390,11 @@ def _class_end(pattern: str, start: int) -> int:
 def _group_end(pattern: str, start: int) -> int:
     """Index of the ``)`` closing the group opened at ``start`` (-1 if none)."""
     depth = 0
-    i = start
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\":
-            i = _escape_end(pattern, i)
-            continue
-        if ch == "[":
-            close = _class_end(pattern, i)
-            if close < 0:
-                return -1
-            i = close + 1
-            continue
+    for i, ch in _structure(pattern, start):
         if ch == "(":
             depth += 1
         elif ch == ")":
             depth -= 1
             if depth == 0:
                 return i
-        i += 1
     return -1
