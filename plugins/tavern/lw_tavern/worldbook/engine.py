@@ -37,7 +37,7 @@ from enum import IntEnum
 from typing import Any, Literal
 
 from lw_tavern.decorators import has_line, named, split_decorators
-from lw_tavern.worldbook.jstext import js_trim, parse_regex_key
+from lw_tavern.worldbook.jstext import is_multi_word, js_trim, parse_regex_key
 from lw_tavern.worldbook.model import (
     DEFAULT_DEPTH,
     DEFAULT_WEIGHT,
@@ -138,12 +138,14 @@ class CompiledBook:
     levels: list[int]
     timed: dict[str, TimedInfo]
     delayed: list[TimedInfo]
+    scans: list[ScanEntry]
     _automaton: Automaton | None = None
 
     @property
     def automaton(self) -> Automaton:
+        """The key automata, built on first use (a room keeps the compiled book)."""
         if self._automaton is None:
-            self._automaton = Automaton([c.scan for c in self.entries])
+            self._automaton = Automaton(self.scans)
         return self._automaton
 
 
@@ -220,6 +222,7 @@ def compile_book(
         levels=sorted({c.level for c in compiled if c.level}),
         timed={c.key: c.timed for c in compiled},
         delayed=[c.timed for c in compiled if c.timed.delay],
+        scans=[c.scan for c in compiled],
     )
 
 
@@ -232,7 +235,7 @@ def _key(source: str, expand: Callable[[str], str]) -> Key:
     substituted = expand(source)
     needle = js_trim(substituted)
     return Key(source=source, needle=needle, regex=parse_regex_key(needle) if needle else None,
-               empty=substituted == "")
+               empty=substituted == "", folded=needle.lower(), multi_word=is_multi_word(needle.lower()))
 
 
 # --- results ---------------------------------------------------------------------------------
@@ -350,9 +353,8 @@ def activate(
     newest = _newest_first(scan, settings.include_names)
     buffer = Buffer.build(newest, dict(scan.globals), scan.injections, MAX_SCAN_DEPTH)
     entries = book.entries
-    scan_entries = [c.scan for c in entries]
-    finder: Matcher = (NaiveMatcher(scan_entries, buffer) if matcher == "naive"
-                       else FastMatcher(scan_entries, buffer, book.automaton))
+    finder: Matcher = (NaiveMatcher(book.scans, buffer) if matcher == "naive"
+                       else FastMatcher(book.scans, buffer, book.automaton))
     run = _Run(book, scan, settings, effects, finder, rng, render, condition, tokens)
     run.loop(len(newest), explain)
     if advance:

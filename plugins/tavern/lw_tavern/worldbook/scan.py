@@ -53,6 +53,10 @@ class Key:
     regex: RegexKey | None = None
     empty: bool = False
     """The key is empty after macros: it never matches."""
+    folded: str = ""
+    """``needle`` lowered (JavaScript's ``toLowerCase``), for case-insensitive entries."""
+    multi_word: bool = False
+    """Whole-word matching falls back to a substring test for several words."""
 
     @property
     def joined(self) -> bool:
@@ -294,8 +298,8 @@ class FastMatcher:
                 return key.regex.test(haystack)
             return _plain_match(haystack, key.needle, entry.case_sensitive, entry.whole_words)
         cs = entry.case_sensitive
-        needle = key.needle if cs else key.needle.lower()
-        return self._occurs(entry, cs, needle, entry.whole_words and not is_multi_word(needle), depth, with_recursion)
+        needle = key.needle if cs else key.folded
+        return self._occurs(entry, cs, needle, entry.whole_words and not key.multi_word, depth, with_recursion)
 
     def _occurs(self, entry: ScanEntry, cs: bool, needle: str, word: bool, depth: int, with_recursion: bool) -> bool:
         """Whether ``needle`` (in the ``cs`` automaton) occurs in ``entry``'s buffer."""
