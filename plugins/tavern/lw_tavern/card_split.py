@@ -70,6 +70,8 @@ class WorldHalf:
     declarations: list[dict[str, Any]] = field(default_factory=list)
     book: WorldBook | None = None
     extensions: dict[str, Any] = field(default_factory=dict)
+    problems: list[LwError] = field(default_factory=list)
+    """Declarations that could not be read (located; for the keeper's world import)."""
 
 
 @dataclass
@@ -91,7 +93,6 @@ def split_card(card: Mapping[str, Any]) -> Split:
     data = card_data(card)
     dropped: list[Dropped] = []
     carried: list[str] = []
-    warnings: list[str] = []
     person = copy.deepcopy(data)
     for name in PERSON_TEXT_FIELDS:
         value = person.get(name)
@@ -138,7 +139,7 @@ def split_card(card: Mapping[str, Any]) -> Split:
                 try:
                     world.declarations.append(parse_initvar(entry.content, where=where))
                 except LwError as exc:
-                    warnings.append(str(exc))
+                    world.problems.append(exc)  # the keeper's concern, never in a person report
                 dropped.append(Dropped(where, "variable declaration ([InitVar]): world machinery, not stored"))
             elif entry.secret:
                 dropped.append(Dropped(where, "keeper-only lore"))
@@ -154,8 +155,7 @@ def split_card(card: Mapping[str, Any]) -> Split:
 
         person["character_book"] = book_to_data(person_book)
         carried.append(f"character_book ({len(person_entries)} of {len(book.entries)} entries)")
-    report = ImportReport(carried=tuple(carried), dropped=tuple(dropped), warnings=tuple(warnings))
-    return Split(person=person, world=world, report=report)
+    return Split(person=person, world=world, report=ImportReport(carried=tuple(carried), dropped=tuple(dropped)))
 
 
 def _extension_reason(key: str, value: Any) -> str:

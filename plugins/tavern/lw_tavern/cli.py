@@ -121,7 +121,7 @@ def inspect_cmd(card: str, as_json: bool) -> None:
         "world": {"hooks": len(world.hooks), "variable_declarations": len(world.declarations),
                   "book_entries": len(world.book.entries) if world.book else 0,
                   "extensions": sorted(world.extensions)},
-        "warnings": list(report.warnings),
+        "world_problems": [str(p) for p in world.problems],
     }
     if as_json:
         _dump(summary)
@@ -133,8 +133,8 @@ def inspect_cmd(card: str, as_json: bool) -> None:
     w = summary["world"]
     click.echo(f"a world import also brings: {w['hooks']} hook(s), {w['variable_declarations']} variable "
                f"declaration(s), {w['book_entries']} book entries" + (f", {', '.join(w['extensions'])}" if w["extensions"] else ""))
-    for warning in report.warnings:
-        click.echo(f"warning: {warning}")
+    for problem in world.problems:
+        click.echo(f"world import problem: {problem}")
 
 
 @tavern.command("preset")

@@ -65,6 +65,15 @@ def test_person_half_of_a_heavy_card():
     assert world.declarations == [{"世界": {"天气": ["晴", "天气：晴/雨/雾"], "警戒": [0, "0-5"], "日": 1},
                                    "林潮": {"好感度": [50, "0-100"]}}]
     assert len(world.book.entries) == 6 and set(world.extensions) == {"loreweaver_hooks", "regex_scripts"}
+    assert world.problems == []
+
+
+def test_unreadable_declaration_is_the_keepers_problem_only():
+    card = {"spec": "chara_card_v2", "data": {"name": "x", "character_book": {"entries": [
+        {"keys": [], "comment": "[InitVar]", "content": "{broken: }"}]}}}
+    split = split_card(card)
+    assert split.report.warnings == () and len(split.world.problems) == 1
+    assert split.world.problems[0].line == 1
 
 
 def test_plain_card_splits_into_itself():
