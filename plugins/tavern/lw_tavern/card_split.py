@@ -1,0 +1,228 @@
+"""Splitting a card into its person half and its world half (A.2), as a pure function.
+
+A SillyTavern "heavy" card welds a character (persona, memory, abilities) to a world's machinery
+(hook scripts, an MVU variable declaration, executable EJS, keeper-only lore, front-end render
+entries, regex and helper scripts). :func:`split_card` takes the raw card dict (V1, V2 or V3
+JSON, or the dict the kernel's card reader returns) and returns both halves and an itemized
+account of everything a person import strips. The split is deterministic and structural: the
+person half cannot install hooks, seed variables or run templates, however it is phrased.
+
+:func:`import_entries` is the trust boundary every import of a book passes (person or world):
+the scope is fixed to the room, ``constant`` (and ``@@activate``) forced off, ``secret`` kept
+only for a keeper's import, entry ids regenerated deterministically, ``@@if`` turned into the
+entry's condition, render-only entries disabled, ``{{char}}`` bound to the card's name.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from lwcore.contributions import Dropped, ImportReport
+from lwcore.errors import LwError
+
+from lw_tavern.decorators import RENDER_ONLY, named, split_decorators
+from lw_tavern.mvu.initvar import is_declaration, parse_initvar
+from lw_tavern.worldbook.load import book_from_data
+from lw_tavern.worldbook.model import WorldBook, WorldEntry
+
+PERSON_TEXT_FIELDS = ("description", "personality", "scenario", "first_mes", "mes_example", "system_prompt",
+                      "post_history_instructions", "creator_notes")
+HOOKS_EXTENSION = "loreweaver_hooks"
+WORLD_EXTENSIONS = (HOOKS_EXTENSION, "regex_scripts", "TavernHelper_scripts", "tavern_helper", "TavernHelper_variables")
+"""Card extensions that program the room rather than describe a person."""
+
+_RENDER_TITLE = re.compile(r"^\s*\[RENDER:", re.IGNORECASE)
+_CHAR = re.compile(r"\{\{\s*char\s*\}\}|<char>|<BOT>", re.IGNORECASE)
+
+
+def card_data(card: Mapping[str, Any]) -> dict[str, Any]:
+    """The character fields of a raw card: ``data`` of a V2/V3 card, the card itself for V1."""
+    data = card.get("data")
+    if isinstance(data, Mapping) and str(card.get("spec", "")).startswith("chara_card_v"):
+        return dict(data)
+    return dict(card)
+
+
+def strip_ejs(text: str) -> tuple[str, int]:
+    """``text`` without EJS (see :func:`lw_tavern.ejs.lite.strip_templates`), and how many."""
+    from lw_tavern.ejs.lite import strip_templates
+
+    return strip_templates(text)
+
+
+def is_render_only(entry: WorldEntry) -> bool:
+    """An entry for the chat front end (a status bar, an iframe), meaningless in a prompt."""
+    decorators, _ = split_decorators(entry.content)
+    return bool(_RENDER_TITLE.match(entry.comment)) or any(d.name in RENDER_ONLY for d in decorators)
+
+
+@dataclass
+class WorldHalf:
+    """What only a keeper's world import brings: hooks, variable declarations (parsed), the
+    whole book, and the card's world extensions."""
+
+    hooks: list[Any] = field(default_factory=list)
+    declarations: list[dict[str, Any]] = field(default_factory=list)
+    book: WorldBook | None = None
+    extensions: dict[str, Any] = field(default_factory=dict)
+    problems: list[LwError] = field(default_factory=list)
+    """Declarations that could not be read (located; for the keeper's world import)."""
+
+
+@dataclass
+class Split:
+    """Both halves of a card and the account of what the person half lost."""
+
+    person: dict[str, Any]
+    world: WorldHalf
+    report: ImportReport
+
+
+def split_card(card: Mapping[str, Any]) -> Split:
+    """Split a raw card (never changed) into its person half and its world half.
+
+    The person half is the card's character fields (V2 names) with EJS removed from the text,
+    the world extensions removed, and a book of the plain lore only (no declarations, no
+    keeper-only, no render-only entries, templates removed). The report names each removal.
+    """
+    data = card_data(card)
+    dropped: list[Dropped] = []
+    carried: list[str] = []
+    person = copy.deepcopy(data)
+    for name in PERSON_TEXT_FIELDS:
+        value = person.get(name)
+        if isinstance(value, str):
+            clean, n = strip_ejs(value)
+            if n:
+                person[name] = clean
+                dropped.append(Dropped(name, f"{n} EJS template tag(s) removed"))
+            if clean.strip():
+                carried.append(name)
+    greetings = person.get("alternate_greetings")
+    if isinstance(greetings, list):
+        out = []
+        for i, g in enumerate(greetings):
+            clean, n = strip_ejs(g) if isinstance(g, str) else (g, 0)
+            if n:
+                dropped.append(Dropped(f"alternate_greetings[{i}]", f"{n} EJS template tag(s) removed"))
+            out.append(clean)
+        person["alternate_greetings"] = out
+    world = WorldHalf()
+    ext = person.get("extensions")
+    if isinstance(ext, Mapping):
+        kept = {}
+        for key, value in ext.items():
+            if key in WORLD_EXTENSIONS:
+                world.extensions[key] = copy.deepcopy(value)
+                dropped.append(Dropped(f"extensions.{key}", _extension_reason(key, value)))
+            else:
+                kept[key] = value
+        person["extensions"] = kept
+        hooks = ext.get(HOOKS_EXTENSION)
+        world.hooks = list(hooks) if isinstance(hooks, list) else []
+    if isinstance(card.get("hooks"), list):  # a native card's top-level hooks
+        world.hooks = list(card["hooks"])
+        dropped.append(Dropped("hooks", f"{len(card['hooks'])} hook script(s) not installed"))
+    book_raw = data.get("character_book")
+    if isinstance(book_raw, Mapping):
+        book = book_from_data(book_raw)
+        world.book = book
+        person_entries: list[WorldEntry] = []
+        for entry in book.entries:
+            where = f"character_book entry {entry.title!r}"
+            if is_declaration(entry):
+                try:
+                    world.declarations.append(parse_initvar(entry.content, where=where))
+                except LwError as exc:
+                    world.problems.append(exc)  # the keeper's concern, never in a person report
+                dropped.append(Dropped(where, "variable declaration ([InitVar]): world machinery, not stored"))
+            elif entry.secret:
+                dropped.append(Dropped(where, "keeper-only lore"))
+            elif is_render_only(entry):
+                dropped.append(Dropped(where, "front-end render entry"))
+            else:
+                clean, n = strip_ejs(entry.content)
+                if n:
+                    dropped.append(Dropped(where, f"{n} EJS template tag(s) removed"))
+                person_entries.append(entry.model_copy(update={"content": clean}))
+        person_book = book.model_copy(update={"entries": person_entries})
+        from lw_tavern.worldbook.load import book_to_data
+
+        person["character_book"] = book_to_data(person_book)
+        carried.append(f"character_book ({len(person_entries)} of {len(book.entries)} entries)")
+    return Split(person=person, world=world, report=ImportReport(carried=tuple(carried), dropped=tuple(dropped)))
+
+
+def _extension_reason(key: str, value: Any) -> str:
+    count = len(value) if isinstance(value, (list, dict)) else 1
+    if key == HOOKS_EXTENSION:
+        return f"{count} hook script(s) not installed"
+    return f"{count} SillyTavern script item(s): world machinery, not run"
+
+
+# --- the trust boundary of every book import -------------------------------------------------------
+
+
+@dataclass
+class ImportedBook:
+    """A book as it enters a room, with the variable trees its declarations seed."""
+
+    book: WorldBook
+    declarations: list[dict[str, Any]]
+    report: ImportReport
+    scope: str = "room"
+
+
+def entry_id(pack_id: str, entry: WorldEntry, index: int) -> str:
+    """The regenerated id of an imported entry: a stable function of the pack and the entry's
+    place in its file, so a re-import gives the same handles (``<pack-id>#<entry-id>``)."""
+    digest = hashlib.sha256(f"{pack_id}\x00{entry.uid}\x00{index}".encode()).hexdigest()[:10]
+    return f"e{digest}"
+
+
+def import_entries(book: WorldBook, *, pack_id: str, keeper: bool, char_name: str | None = None) -> ImportedBook:
+    """Every entry of ``book`` through the import trust boundary (see the module docstring)."""
+    out: list[WorldEntry] = []
+    dropped: list[Dropped] = []
+    declarations: list[dict[str, Any]] = []
+    for index, entry in enumerate(book.entries):
+        where = f"entry {entry.title!r}"
+        if is_declaration(entry):
+            if keeper:
+                declarations.append(parse_initvar(entry.content, where=where))
+            dropped.append(Dropped(where, "variable declaration: seeds the room's variables" if keeper
+                                   else "variable declaration: only a keeper's world import seeds variables"))
+            continue
+        if entry.secret and not keeper:
+            dropped.append(Dropped(where, "keeper-only lore: only a keeper's import keeps it"))
+            continue
+        decorators, content = split_decorators(entry.content)
+        update: dict[str, Any] = {"id": entry_id(pack_id, entry, index)}
+        condition = named(decorators, "if")
+        if condition and not entry.condition:
+            update["condition"] = condition.arg
+        if entry.constant:
+            update["constant"] = False
+            dropped.append(Dropped(where, "constant turned off: imported lore fires by its keys"))
+        if any(d.name == "activate" for d in decorators):
+            dropped.append(Dropped(where, "@@activate removed: imported lore fires by its keys"))
+        if decorators:
+            kept = [d.line for d in decorators if d.name not in ("activate", "if")]
+            update["content"] = "\n".join([*kept, content]) if kept else content
+        if is_render_only(entry) and not entry.disable:
+            update["disable"] = True
+            dropped.append(Dropped(where, "front-end render entry: disabled"))
+        if char_name:
+            for name in ("content", "comment"):
+                text = update.get(name, getattr(entry, name))
+                update[name] = _CHAR.sub(char_name, text)
+            update["key"] = [_CHAR.sub(char_name, k) for k in entry.key]
+            update["keysecondary"] = [_CHAR.sub(char_name, k) for k in entry.keysecondary]
+        out.append(entry.model_copy(update=update))
+    report = ImportReport(carried=(f"{len(out)} world-book entries",), dropped=tuple(dropped))
+    return ImportedBook(book.model_copy(update={"entries": out}), declarations, report)

@@ -1,0 +1,188 @@
+"""``lw tavern …``: look at SillyTavern material without a room.
+
+- ``lw tavern activate BOOK --chat FILE``: which entries fire for a chat, and why.
+- ``lw tavern inspect CARD``: what a card holds and what a person or a world import keeps.
+- ``lw tavern preset FILE``: validate a chat-completion preset and show its fold.
+- ``lw tavern convert IN OUT``: a SillyTavern card to the native format, or back.
+
+Only click is imported at module level.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import click
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+def _dump(value: Any) -> None:
+    click.echo(json.dumps(value, ensure_ascii=False, indent=2, default=str))
+
+
+@click.group("tavern")
+def tavern() -> None:
+    """SillyTavern material: world books, cards, presets, the native card format."""
+
+
+@tavern.command("activate")
+@click.argument("book", type=click.Path(dir_okay=False))
+@click.option("--chat", "chat_file", required=True, type=click.Path(dir_okay=False),
+              help="The chat: a SillyTavern .jsonl export, or a JSON list of messages (oldest first).")
+@click.option("--settings", "settings_file", type=click.Path(dir_okay=False), default=None,
+              help="World-info settings as JSON (depth, recursive, budget, max_context …).")
+@click.option("--state", "state_file", type=click.Path(dir_okay=False), default=None,
+              help="Timed-effects state from an earlier turn (JSON); this run evaluates the next turn.")
+@click.option("--vars", "vars_file", type=click.Path(dir_okay=False), default=None,
+              help="A variable tree (JSON) for @@if conditions and templates.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the probability and group rolls.")
+@click.option("--all", "show_all", is_flag=True, help="Give a verdict for every entry, not only the ones looked at.")
+@json_option
+def activate_cmd(book: str, chat_file: str, settings_file: str | None, state_file: str | None,
+                 vars_file: str | None, seed: int, show_all: bool, as_json: bool) -> None:
+    """Which entries of BOOK fire for the chat, where they go, and why."""
+    from lw_tavern.chatfile import read_chat
+    from lw_tavern.ejs.expr import ExprError, evaluate_condition
+    from lw_tavern.ejs.lite import tree_resolver
+    from lw_tavern.files import read_json_file, validate
+    from lw_tavern.worldbook.engine import ScanInput, activate, compile_book, placement_json
+    from lw_tavern.worldbook.load import read_book
+    from lw_tavern.worldbook.model import WorldSettings
+    from lw_tavern.worldbook.timed import TimedState
+
+    world = read_book(book)
+    chat = read_chat(chat_file)
+    settings = WorldSettings()
+    if settings_file:
+        data, text = read_json_file(settings_file)
+        settings = validate(WorldSettings, data, file=settings_file, text=text)
+    state = TimedState()
+    if state_file:
+        data, text = read_json_file(state_file)
+        state = validate(TimedState, data, file=state_file, text=text)
+    condition = None
+    if vars_file:
+        tree, _ = read_json_file(vars_file)
+        resolve = tree_resolver(tree if isinstance(tree, dict) else {})
+
+        def condition(expr: str) -> bool:
+            try:
+                return evaluate_condition(expr, resolve)
+            except ExprError:
+                return False
+
+    compiled = compile_book(world, settings)
+    result = activate(compiled, ScanInput(chat=chat), settings, state, rng=random.Random(seed),
+                      condition=condition, explain=show_all)
+    titles = {c.key: c.entry.title for c in compiled.entries}
+    if as_json:
+        _dump({
+            "turn": result.turn, "fired": list(result.fired), "overflowed": result.overflowed, "passes": result.loops,
+            "placement": placement_json(result.placement),
+            "verdicts": {k: {"fired": v.fired, "code": v.code, "detail": v.detail, "pass": v.loop, "title": titles[k]}
+                         for k, v in result.verdicts.items()},
+            "state": result.state.model_dump(),
+        })
+        return
+    click.echo(f"{len(result.fired)} of {len(compiled.entries)} entries fire on turn {result.turn} "
+               f"({result.loops} pass{'es' if result.loops != 1 else ''}{', budget spent' if result.overflowed else ''}):")
+    for key in result.fired:
+        v = result.verdicts[key]
+        click.echo(f"  + {key:<12} {titles[key]}  [{v.code}{': ' + v.detail if v.detail else ''}; pass {v.loop}]")
+    skipped = [(k, v) for k, v in result.verdicts.items() if not v.fired and k not in result.fired]
+    if skipped:
+        click.echo("not firing:")
+        for key, v in skipped:
+            click.echo(f"  - {key:<12} {titles[key]}  [{v.code}{': ' + v.detail if v.detail else ''}]")
+    if not show_all:
+        click.echo("(entries no key of which occurs are not listed; --all lists every entry)")
+
+
+@tavern.command("inspect")
+@click.argument("card", type=click.Path(dir_okay=False))
+@json_option
+def inspect_cmd(card: str, as_json: bool) -> None:
+    """What a card (JSON) holds and what a person import would strip."""
+    from lw_tavern.card_split import split_card
+    from lw_tavern.files import located, read_json_file
+
+    data, text = read_json_file(card)
+    if not isinstance(data, dict):
+        raise located("a card is a JSON object", file=card, text=text, path=())
+    split = split_card(data)
+    report = split.report
+    world = split.world
+    summary = {
+        "name": split.person.get("name", ""),
+        "person": {"keeps": list(report.carried), "strips": [{"what": d.field, "why": d.reason} for d in report.dropped]},
+        "world": {"hooks": len(world.hooks), "variable_declarations": len(world.declarations),
+                  "book_entries": len(world.book.entries) if world.book else 0,
+                  "extensions": sorted(world.extensions)},
+        "world_problems": [str(p) for p in world.problems],
+    }
+    if as_json:
+        _dump(summary)
+        return
+    click.echo(f"card: {summary['name'] or '(no name)'}")
+    click.echo("a person import keeps: " + (", ".join(report.carried) or "nothing"))
+    for d in report.dropped:
+        click.echo(f"  strips {d.field}: {d.reason}")
+    w = summary["world"]
+    click.echo(f"a world import also brings: {w['hooks']} hook(s), {w['variable_declarations']} variable "
+               f"declaration(s), {w['book_entries']} book entries" + (f", {', '.join(w['extensions'])}" if w["extensions"] else ""))
+    for problem in world.problems:
+        click.echo(f"world import problem: {problem}")
+
+
+@tavern.command("preset")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--character-id", type=int, default=None, help="Use this character's order list.")
+@json_option
+def preset_cmd(file: str, character_id: int | None, as_json: bool) -> None:
+    """Validate a chat-completion preset and show how it folds."""
+    from dataclasses import asdict
+
+    from lw_tavern.preset import fold, read_preset
+
+    loaded = read_preset(file)
+    folded = fold(loaded.preset, character_id)
+    if as_json:
+        _dump({"fold": asdict(folded), "warnings": loaded.warnings})
+        return
+    for band in ("style", "before_lore", "after_lore", "late"):
+        text = getattr(folded, band)
+        click.echo(f"[{band}] {len(text)} characters" + (f": {text[:60]!r}…" if len(text) > 60 else f": {text!r}"))
+    for d in folded.at_depth:
+        click.echo(f"[at depth {d.depth}, {d.role}] {d.text[:60]!r}")
+    for warning in loaded.warnings:
+        click.echo(f"warning: {warning}")
+
+
+@tavern.command("convert")
+@click.argument("source", type=click.Path(dir_okay=False))
+@click.argument("target", type=click.Path(dir_okay=False))
+@json_option
+def convert_cmd(source: str, target: str, as_json: bool) -> None:
+    """A SillyTavern card (JSON) to a native *.lorecard.json, or a native card back to a card."""
+    from lwcore.io import atomic_write_text
+
+    from lw_tavern.files import located, read_json_file
+    from lw_tavern.lorecard import from_card, load_lorecard, sniff, to_card
+
+    data, text = read_json_file(source)
+    if not isinstance(data, dict):
+        raise located("a card is a JSON object", file=source, text=text, path=())
+    if sniff(data):
+        out: Any = to_card(load_lorecard(data, file=source, text=text))
+        kind = "sillytavern"
+    else:
+        out = from_card(data, file=source, text=text).model_dump(mode="json")
+        kind = "native"
+    atomic_write_text(target, json.dumps(out, ensure_ascii=False, indent=2) + "\n")
+    if as_json:
+        _dump({"wrote": target, "format": kind})
+    else:
+        click.echo(f"wrote {target}")

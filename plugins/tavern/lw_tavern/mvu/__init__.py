@@ -1,0 +1,1 @@
+"""MVU (MagVarUpdate) variables: declarations, the tree operations, update blocks in replies."""

@@ -1,0 +1,1 @@
+"""World books with SillyTavern's activation semantics (model, loader, engine, timed effects)."""

@@ -1,0 +1,765 @@
+"""World-book activation with SillyTavern's semantics, as a pure function.
+
+:func:`compile_book` turns books into a :class:`CompiledBook` once (sorted entries, keys after
+macros, regex keys compiled, the Aho-Corasick automata); :func:`activate` runs one turn's scan
+over it: state in (:class:`~lw_tavern.worldbook.timed.TimedState`), state out, randomness from
+the ``rng`` it is given, token counting from ``tokens``.
+
+The scan is SillyTavern's ``checkWorldInfo``, step for step: entries in insertion-order
+sequence (higher ``order`` first); per pass, each entry is checked against its filters and timed
+effects, then activated by ``@@activate``, an external activation, ``constant``, a running
+``sticky`` effect, or a primary key and its secondary keys under the entry's logic; the pass's
+new entries (sticky ones first) go through inclusion groups (sticky members win; scoring; a
+``groupOverride`` member with the highest order; else a weighted roll), then probability rolls
+and the token budget (an overflow stops the budget-bound entries; ``ignoreBudget`` ones go on).
+Recursion feeds the activated text back to the scan (minus ``preventRecursion`` entries;
+``excludeRecursion`` entries cannot be activated by it; ``delayUntilRecursion`` levels open one
+by one); min-activations widens the depth one message at a time; ``max_recursion_steps`` caps
+the passes. Activated entries are placed by position, lower ``order`` first so that a higher
+order sits closer to the chat.
+
+Known deliberate differences from SillyTavern (each would be a bug to copy):
+
+- an entry removed from an inclusion group twice (it is in two groups) is removed once;
+  SillyTavern's ``splice(indexOf(…))`` then removes an unrelated entry;
+- "a group was already activated" checks group membership, not string equality of the whole
+  ``group`` field (so ``"a,b"`` counts for ``a`` and ``b``);
+- group scoring counts keys after macros and trimming (SillyTavern counts raw keys there);
+- a ``null`` probability is 100 (SillyTavern's card import does this; its scan compares with 0).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any, Literal
+
+from lw_tavern.decorators import has_line, named, split_decorators
+from lw_tavern.worldbook.jstext import is_multi_word, js_trim, parse_regex_key
+from lw_tavern.worldbook.model import (
+    DEFAULT_DEPTH,
+    DEFAULT_WEIGHT,
+    MAX_SCAN_DEPTH,
+    Logic,
+    Position,
+    Role,
+    WorldBook,
+    WorldEntry,
+    WorldSettings,
+)
+from lw_tavern.worldbook.scan import (
+    GLOBAL_TEXTS,
+    Automaton,
+    Buffer,
+    FastMatcher,
+    Key,
+    Matcher,
+    NaiveMatcher,
+    ScanEntry,
+)
+from lw_tavern.worldbook.timed import ActiveEffects, TimedInfo, TimedState, check, record
+
+
+class ScanState(IntEnum):
+    NONE = 0
+    INITIAL = 1
+    RECURSION = 2
+    MIN_ACTIVATIONS = 3
+
+
+def estimate_tokens(text: str) -> int:
+    """The default token count: a quarter of the UTF-8 bytes, rounded up (about right for
+    English; about 0.75 a character for Chinese). Pass a real tokenizer's count to be exact."""
+    return (len(text.encode("utf-8")) + 3) // 4
+
+
+@dataclass(frozen=True)
+class Message:
+    """One chat message, oldest first in a chat; ``name`` is prefixed when names are scanned."""
+
+    text: str
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class ScanInput:
+    """What one turn's scan reads besides the book.
+
+    - ``chat``: the messages, oldest first.
+    - ``injections``: prompts that are scanned too (the author's note when it allows it).
+    - ``globals``: ``persona_description``, ``character_description``,
+      ``character_personality``, ``character_depth_prompt``, ``scenario``, ``creator_notes``
+      for entries that opted into scanning them.
+    - ``trigger``: the generation type (``normal``, ``continue``, ``impersonate``, ``swipe``,
+      ``regenerate``, ``quiet``) for entries limited by ``triggers``.
+    - ``character``/``character_tags``: for entries with a character filter (``None`` tags:
+      the tag filter does not apply).
+    - ``force``: entry keys activated from outside (a script, a keeper).
+    """
+
+    chat: Sequence[Message | str] = ()
+    injections: Sequence[str] = ()
+    globals: Mapping[str, str] = field(default_factory=dict)
+    trigger: str = "normal"
+    character: str | None = None
+    character_tags: Sequence[str] | None = None
+    force: frozenset[str] = frozenset()
+
+
+@dataclass
+class Compiled:
+    """One entry ready for the scan."""
+
+    index: int
+    entry: WorldEntry
+    key: str
+    content: str
+    activate: bool
+    dont_activate: bool
+    condition: str
+    scan: ScanEntry
+    timed: TimedInfo
+    probability: float
+    level: int
+
+
+@dataclass
+class CompiledBook:
+    """Books compiled for :func:`activate` against one pair of global key settings."""
+
+    entries: list[Compiled]
+    by_key: dict[str, Compiled]
+    case_sensitive: bool
+    whole_words: bool
+    max_entry_depth: int
+    always: list[int]
+    levels: list[int]
+    timed: dict[str, TimedInfo]
+    delayed: list[TimedInfo]
+    scans: list[ScanEntry]
+    _automaton: Automaton | None = None
+
+    @property
+    def automaton(self) -> Automaton:
+        """The key automata, built on first use (a room keeps the compiled book)."""
+        if self._automaton is None:
+            self._automaton = Automaton(self.scans)
+        return self._automaton
+
+
+def entry_key(book_name: str, entry: WorldEntry) -> str:
+    """The stable key of an entry in timed state and traces: its ``id`` if it has one, else
+    ``<book>.<uid>`` (SillyTavern's ``world.uid``), or the bare uid for an unnamed book."""
+    if entry.id:
+        return entry.id
+    return f"{book_name}.{entry.uid}" if book_name else str(entry.uid)
+
+
+def compile_book(
+    books: WorldBook | Sequence[WorldBook],
+    settings: WorldSettings | None = None,
+    *,
+    key_macros: Callable[[str], str] | None = None,
+    strategy: Literal["evenly", "sequential"] = "evenly",
+) -> CompiledBook:
+    """Compile ``books`` for scanning.
+
+    Entries are ordered like SillyTavern's ``getSortedEntries``: by ``order``, highest first,
+    file order within equal orders; ``evenly`` sorts all books together, ``sequential`` sorts
+    each and concatenates them in the given order (character lore first, say). ``key_macros``
+    expands macros in keys (``{{char}}`` …) as SillyTavern does before matching.
+    """
+    settings = settings or WorldSettings()
+    if isinstance(books, WorldBook):
+        books = [books]
+    tagged = [[(book.name, e) for e in book.entries] for book in books]
+    if strategy == "evenly":
+        ordered = sorted((pair for group in tagged for pair in group), key=lambda p: -p[1].order)
+    else:
+        ordered = [pair for group in tagged for pair in sorted(group, key=lambda p: -p[1].order)]
+    expand = key_macros or (lambda text: text)
+    compiled: list[Compiled] = []
+    for index, (book_name, entry) in enumerate(ordered):
+        decorators, content = split_decorators(entry.content)
+        condition = entry.condition or (named(decorators, "if").arg if named(decorators, "if") else "")
+        case_sensitive = settings.case_sensitive if entry.case_sensitive is None else entry.case_sensitive
+        whole_words = settings.match_whole_words if entry.match_whole_words is None else entry.match_whole_words
+        scan_depth = entry.scan_depth
+        key = entry_key(book_name, entry)
+        compiled.append(Compiled(
+            index=index,
+            entry=entry,
+            key=key,
+            content=content,
+            activate=has_line(decorators, "@@activate"),
+            dont_activate=has_line(decorators, "@@dont_activate"),
+            condition=condition,
+            scan=ScanEntry(
+                index=index,
+                keys=tuple(_key(k, expand) for k in entry.key),
+                secondary=tuple(_key(k, expand) for k in entry.keysecondary),
+                case_sensitive=case_sensitive,
+                whole_words=whole_words,
+                scan_depth=None if scan_depth is None else min(max(scan_depth, 0), MAX_SCAN_DEPTH),
+                global_flags=tuple(flag for flag, _ in GLOBAL_TEXTS if getattr(entry, flag)),
+            ),
+            timed=TimedInfo(key=key, hash=entry.digest(), sticky=entry.sticky or 0,
+                            cooldown=entry.cooldown or 0, delay=entry.delay or 0),
+            probability=100.0 if entry.probability is None else float(entry.probability),
+            level=entry.recursion_delay_level,
+        ))
+    _mark_joined(compiled)
+    depths = [c.scan.scan_depth for c in compiled if c.scan.scan_depth is not None]
+    return CompiledBook(
+        entries=compiled,
+        by_key={c.key: c for c in compiled},
+        case_sensitive=settings.case_sensitive,
+        whole_words=settings.match_whole_words,
+        max_entry_depth=max(depths, default=0),
+        always=[c.index for c in compiled if c.entry.constant or c.activate],
+        levels=sorted({c.level for c in compiled if c.level}),
+        timed={c.key: c.timed for c in compiled},
+        delayed=[c.timed for c in compiled if c.timed.delay],
+        scans=[c.scan for c in compiled],
+    )
+
+
+def _mark_joined(compiled: list[Compiled]) -> None:
+    for c in compiled:
+        c.scan.joined = any(k.joined or k.always for k in c.scan.keys)
+
+
+def _key(source: str, expand: Callable[[str], str]) -> Key:
+    substituted = expand(source)
+    needle = js_trim(substituted)
+    return Key(source=source, needle=needle, regex=parse_regex_key(needle) if needle else None,
+               empty=substituted == "", folded=needle.lower(), multi_word=is_multi_word(needle.lower()))
+
+
+# --- results ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Why an entry did or did not fire: a short code and the detail a person reads."""
+
+    fired: bool
+    code: str
+    detail: str = ""
+    loop: int = 0
+
+
+@dataclass(frozen=True)
+class DepthGroup:
+    """Entries inserted at one depth with one role (contents in insertion order)."""
+
+    depth: int
+    role: Role
+    contents: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where the activated entries go, each list in insertion order (top to bottom)."""
+
+    before: tuple[str, ...] = ()
+    after: tuple[str, ...] = ()
+    an_top: tuple[str, ...] = ()
+    an_bottom: tuple[str, ...] = ()
+    em_top: tuple[str, ...] = ()
+    em_bottom: tuple[str, ...] = ()
+    depth: tuple[DepthGroup, ...] = ()
+    outlets: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def world_info_before(self) -> str:
+        return "\n".join(self.before)
+
+    @property
+    def world_info_after(self) -> str:
+        return "\n".join(self.after)
+
+
+@dataclass(frozen=True)
+class Activation:
+    """The outcome of one scan.
+
+    ``fired`` lists the activated entries' keys in activation order; ``contents`` their text
+    after rendering; ``placement`` where they go; ``verdicts`` why each looked-at entry fired
+    or not (entries no key of which occurred are left out unless the scan explained all);
+    ``state`` the timed state to store (the input state when the scan did not advance).
+    """
+
+    fired: tuple[str, ...]
+    contents: Mapping[str, str]
+    placement: Placement
+    verdicts: Mapping[str, Verdict]
+    state: TimedState
+    overflowed: bool
+    loops: int
+    turn: int
+
+
+# --- the scan --------------------------------------------------------------------------------
+
+
+def _newest_first(scan: ScanInput, include_names: bool) -> list[str]:
+    out = []
+    for message in reversed(scan.chat):
+        if isinstance(message, str):
+            out.append(message)
+        else:
+            out.append(f"{message.name}: {message.text}" if include_names and message.name else message.text)
+    return out
+
+
+def activate(
+    book: CompiledBook,
+    scan: ScanInput,
+    settings: WorldSettings | None = None,
+    state: TimedState | None = None,
+    *,
+    rng: random.Random,
+    advance: bool = True,
+    render: Callable[[WorldEntry, str], str] | None = None,
+    condition: Callable[[str], bool] | None = None,
+    tokens: Callable[[str], int] = estimate_tokens,
+    matcher: Literal["fast", "naive"] = "fast",
+    explain: bool = False,
+) -> Activation:
+    """One turn's activation.
+
+    - ``state``: the room's timed state; this scan evaluates turn ``state.turn + 1``. With
+      ``advance`` the returned state holds that turn and the effects it started; without, the
+      input state comes back unchanged (a preview).
+    - ``rng``: rolls probabilities and inclusion-group draws (``rng.random()``, in
+      SillyTavern's order).
+    - ``render(entry, content)``: the entry's text as injected (macros, templates); it is
+      called once per entry that passes its probability roll, as SillyTavern substitutes
+      macros there; default: the content without its decorators.
+    - ``condition(expr)``: evaluates an entry's ``@@if`` condition; an entry with a condition
+      never fires without one (fail closed).
+    - ``matcher``: ``naive`` is the reference implementation (slow, same answers).
+    - ``explain``: look at every entry so each gets a verdict (for people, not for speed).
+    """
+    settings = settings or WorldSettings()
+    if (book.case_sensitive, book.whole_words) != (settings.case_sensitive, settings.match_whole_words):
+        raise ValueError("the book was compiled with other case/whole-word settings; compile it with these")
+    state = state or TimedState()
+    turn = state.turn + 1
+    next_state, effects = check(state, turn, book.timed, book.delayed)
+    newest = _newest_first(scan, settings.include_names)
+    buffer = Buffer.build(newest, dict(scan.globals), scan.injections, MAX_SCAN_DEPTH)
+    entries = book.entries
+    finder: Matcher = (NaiveMatcher(book.scans, buffer) if matcher == "naive"
+                       else FastMatcher(book.scans, buffer, book.automaton))
+    run = _Run(book, scan, settings, effects, finder, rng, render, condition, tokens)
+    run.loop(len(newest), explain)
+    if advance:
+        next_state = record(next_state, turn, [entries[i].timed for i in run.activated])
+    else:
+        next_state = state
+    fired = tuple(entries[i].key for i in run.activated)
+    return Activation(
+        fired=fired,
+        contents={entries[i].key: run.text(i) for i in run.activated},
+        placement=_place(entries, run),
+        verdicts=run.verdicts,
+        state=next_state,
+        overflowed=run.overflowed,
+        loops=run.count,
+        turn=turn,
+    )
+
+
+class _Run:
+    """The mutable state of one scan (SillyTavern's locals in ``checkWorldInfo``)."""
+
+    def __init__(self, book: CompiledBook, scan: ScanInput, settings: WorldSettings, effects: ActiveEffects,
+                 finder: Matcher, rng: random.Random, render: Callable[[WorldEntry, str], str] | None,
+                 condition: Callable[[str], bool] | None, tokens: Callable[[str], int]) -> None:
+        self.book = book
+        self.entries = book.entries
+        self.scan = scan
+        self.settings = settings
+        self.effects = effects
+        self.finder = finder
+        self.rng = rng
+        self.render = render
+        self.condition = condition
+        self.tokens = tokens
+        self.activated: dict[int, None] = {}
+        self.failed: set[int] = set()
+        self.rendered: dict[int, str] = {}
+        self.verdicts: dict[str, Verdict] = {}
+        self.overflowed = False
+        self.count = 0
+        self.skew = 0
+        self.activated_groups: set[str] = set()
+        self.sticky = {self.book.by_key[k].index for k in effects.sticky if k in self.book.by_key}
+        self.explain = False
+        self.missed: set[int] = set()
+        self.forced = {self.book.by_key[k].index for k in scan.force if k in self.book.by_key}
+
+    # -- helpers
+
+    def text(self, index: int) -> str:
+        return self.rendered.get(index, self.entries[index].content)
+
+    def note(self, index: int, fired: bool, code: str, detail: str = "") -> None:
+        self.verdicts[self.entries[index].key] = Verdict(fired, code, detail, self.count)
+
+    def depth_of(self, c: Compiled) -> int:
+        return c.scan.scan_depth if c.scan.scan_depth is not None else self.settings.depth + self.skew
+
+    # -- the loop
+
+    def loop(self, chat_length: int, explain: bool) -> None:
+        settings = self.settings
+        budget = settings.token_budget()
+        levels = list(self.book.levels)
+        level = levels.pop(0) if levels else 0
+        self.explain = explain
+        state = ScanState.INITIAL
+        previous = ScanState.NONE
+        all_text = ""
+        all_text_tokens = 0
+        while state:
+            if settings.max_recursion_steps and settings.max_recursion_steps <= self.count:
+                break
+            self.count += 1
+            self.finder.prepare(max(settings.depth + self.skew, self.book.max_entry_depth))
+            fresh = self.finder.take_fresh()
+            with_recursion = state != ScanState.MIN_ACTIVATIONS
+            if explain:
+                order: Iterable[int] = range(len(self.entries))
+            else:
+                pool = set(self.finder.candidates()) | set(self.book.always) | self.sticky | self.forced
+                if fresh is not None and state == ScanState.RECURSION and previous in (
+                        ScanState.INITIAL, ScanState.RECURSION):
+                    # a recursion pass sees what the last pass saw plus the new recursion text,
+                    # at the same depths: an entry no key of which matched then, and none of
+                    # whose keys occurs in the new text, cannot match now
+                    pool -= self.missed - fresh
+                order = sorted(pool)
+            self.missed = set()
+            previous = state
+            now = [i for i in order if self.consider(i, state, level, with_recursion)]
+            now.sort(key=lambda i: (i not in self.sticky, i))
+            self.inclusion_groups(now, state)
+            all_text_tokens = self.tokens(all_text) if all_text else 0
+            self.admit(now, budget, all_text_tokens)
+
+            successful = [i for i in now if i not in self.failed]
+            for_recursion = [i for i in successful if not self.entries[i].entry.prevent_recursion]
+            nxt = ScanState.NONE
+            if settings.recursive and not self.overflowed and for_recursion:
+                nxt = ScanState.RECURSION
+            if (settings.recursive and not self.overflowed and state == ScanState.MIN_ACTIVATIONS
+                    and self.finder_has_recursion()):
+                nxt = ScanState.RECURSION
+            if (not nxt and not self.overflowed and settings.min_activations > 0
+                    and len(self.activated) < settings.min_activations):
+                depth_now = settings.depth + self.skew
+                over = (settings.min_activations_depth_max > 0 and depth_now > settings.min_activations_depth_max) \
+                    or depth_now > chat_length
+                if not over:
+                    nxt = ScanState.MIN_ACTIVATIONS
+                    self.skew += 1
+            if nxt == ScanState.NONE and levels:
+                nxt = ScanState.RECURSION
+                level = levels.pop(0)
+            state = nxt
+            if state:
+                text = "\n".join(self.text(i) for i in for_recursion)
+                if text:
+                    self.finder.add_recursion(text)
+                    all_text = text + "\n" + all_text
+
+    def finder_has_recursion(self) -> bool:
+        return bool(getattr(self.finder, "buffer").recursion)
+
+    def consider(self, i: int, state: ScanState, level: int, with_recursion: bool) -> bool:
+        """SillyTavern's per-entry checks; True when the entry activates in this pass."""
+        if i in self.failed or i in self.activated:
+            return False
+        c = self.entries[i]
+        e = c.entry
+        if e.disable:
+            self.note(i, False, "disabled")
+            return False
+        if c.condition:
+            verdict = self.condition(c.condition) if self.condition else None
+            if verdict is not True:
+                self.note(i, False, "condition", f"@@if {c.condition}" + ("" if verdict is False else " (not evaluated)"))
+                return False
+        if e.triggers and self.scan.trigger not in e.triggers:
+            self.note(i, False, "trigger", f"only for {', '.join(e.triggers)}")
+            return False
+        if e.character_filter is not None and self.filtered_by_character(e):
+            self.note(i, False, "character")
+            return False
+        sticky = i in self.sticky
+        if c.key in self.effects.delay:
+            self.note(i, False, "delay", f"delayed until turn {c.timed.delay}")
+            return False
+        if c.key in self.effects.cooldown and not sticky:
+            self.note(i, False, "cooldown")
+            return False
+        if not sticky and c.level:
+            if state != ScanState.RECURSION:
+                self.note(i, False, "delay_until_recursion", f"waits for recursion level {c.level}")
+                return False
+            if c.level > level:
+                self.note(i, False, "delay_until_recursion", f"waits for recursion level {c.level} (now {level})")
+                return False
+        if state == ScanState.RECURSION and self.settings.recursive and e.exclude_recursion and not sticky:
+            self.note(i, False, "exclude_recursion")
+            return False
+        if c.activate:
+            self.note(i, True, "decorator", "@@activate")
+            return True
+        if c.dont_activate:
+            self.note(i, False, "decorator", "@@dont_activate")
+            return False
+        if i in self.forced:
+            self.note(i, True, "external")
+            return True
+        if e.constant:
+            self.note(i, True, "constant")
+            return True
+        if sticky:
+            self.note(i, True, "sticky")
+            return True
+        if not e.key:
+            self.note(i, False, "no_keys")
+            return False
+        depth = self.depth_of(c)
+        scan = c.scan
+        primary = next((k for k in scan.keys if self.finder.matches(scan, k, depth, with_recursion)), None)
+        if primary is None:
+            if not scan.joined:
+                self.missed.add(i)
+            if self.explain:
+                self.note(i, False, "no_match", "no primary key within its scan depth")
+            return False
+        how = f"key {primary.source!r}" + (" (recursion)" if state == ScanState.RECURSION else "")
+        if not (e.selective and e.keysecondary):
+            self.note(i, True, "key", how)
+            return True
+        logic = Logic(e.selective_logic)
+        any_hit, all_hit = False, True
+        for k in scan.secondary:
+            hit = self.finder.matches(scan, k, depth, with_recursion)
+            any_hit = any_hit or hit
+            all_hit = all_hit and hit
+            if logic == Logic.AND_ANY and hit:
+                self.note(i, True, "key", f"{how} and secondary {k.source!r}")
+                return True
+            if logic == Logic.NOT_ALL and not hit:
+                self.note(i, True, "key", f"{how}, secondary {k.source!r} absent (NOT ALL)")
+                return True
+        if logic == Logic.NOT_ANY and not any_hit:
+            self.note(i, True, "key", f"{how}, no secondary key (NOT ANY)")
+            return True
+        if logic == Logic.AND_ALL and all_hit:
+            self.note(i, True, "key", f"{how} and every secondary key (AND ALL)")
+            return True
+        self.note(i, False, "secondary", f"{how} but secondary keys fail {logic.name.replace('_', ' ')}")
+        return False
+
+    def filtered_by_character(self, e: WorldEntry) -> bool:
+        f = e.character_filter
+        assert f is not None
+        if f.names:
+            included = self.scan.character in f.names if self.scan.character else False
+            if (included if f.is_exclude else not included):
+                return True
+        if f.tags and self.scan.character_tags is not None:
+            has = any(t in f.tags for t in self.scan.character_tags)
+            if (has if f.is_exclude else not has):
+                return True
+        return False
+
+    # -- inclusion groups
+
+    def inclusion_groups(self, now: list[int], state: ScanState) -> None:
+        grouped: dict[str, list[int]] = {}
+        for i in now:
+            for g in self.entries[i].entry.groups:
+                grouped.setdefault(g, []).append(i)
+        if not grouped:
+            return
+
+        def remove(i: int, code: str = "group", detail: str = "") -> None:
+            if i in now:
+                now.remove(i)
+                if detail:
+                    self.note(i, False, code, detail)
+
+        has_sticky: dict[str, bool] = {}
+        for name, group in grouped.items():
+            stickies = [i for i in group if i in self.sticky]
+            has_sticky[name] = bool(stickies)
+            for i in group:
+                if stickies and i not in stickies:
+                    remove(i, detail=f"group {name!r}: a sticky member wins")
+            for i in group:
+                key = self.entries[i].key
+                if key in self.effects.cooldown:
+                    remove(i, detail=f"group {name!r}: member on cooldown")
+                elif key in self.effects.delay:
+                    remove(i, detail=f"group {name!r}: member delayed")
+        self.group_scoring(grouped, has_sticky, remove, state)
+        for name, group in grouped.items():
+            if has_sticky[name]:
+                continue
+            if name in self.activated_groups:
+                for i in group:
+                    remove(i, detail=f"group {name!r} already activated")
+                continue
+            if len(group) <= 1:
+                continue
+            prios = sorted((i for i in group if self.entries[i].entry.group_override),
+                           key=lambda i: -self.entries[i].entry.order)
+            if prios:
+                winner: int | None = prios[0]
+                how = "highest order with group override"
+            else:
+                weights = [self._weight(i) for i in group]
+                roll = self.rng.random() * sum(weights)
+                winner, acc = None, 0.0
+                for i, w in zip(group, weights):
+                    acc += w
+                    if roll <= acc:
+                        winner = i
+                        break
+                how = f"weighted draw {roll:.2f} of {sum(weights):g}"
+            if winner is None:
+                continue
+            for i in group:
+                if i != winner:
+                    remove(i, detail=f"group {name!r}: lost to {self.entries[winner].key} ({how})")
+
+    def _weight(self, i: int) -> float:
+        w = self.entries[i].entry.group_weight
+        return float(DEFAULT_WEIGHT if w is None else w)
+
+    def group_scoring(self, grouped: dict[str, list[int]], has_sticky: dict[str, bool],
+                      remove: Callable[..., None], state: ScanState) -> None:
+        default = self.settings.use_group_scoring
+        for name, group in grouped.items():
+            scored_any = any(self.entries[i].entry.use_group_scoring for i in group)
+            if (not default and not scored_any) or has_sticky[name]:
+                continue
+            scores = [self.score(i, state) for i in group]
+            best = max(scores)
+            for i, score in list(zip(group, scores)):
+                flag = self.entries[i].entry.use_group_scoring
+                if (default if flag is None else flag) and score < best:
+                    remove(i, detail=f"group {name!r}: key score {score} < {best}")
+                    group.remove(i)
+
+    def score(self, i: int, state: ScanState) -> int:
+        c = self.entries[i]
+        scan = c.scan
+        if not scan.keys:
+            return 0
+        depth = self.depth_of(c)
+        rec = state != ScanState.MIN_ACTIVATIONS
+        primary = sum(self.finder.matches(scan, k, depth, rec) for k in scan.keys)
+        secondary = sum(self.finder.matches(scan, k, depth, rec) for k in scan.secondary)
+        if scan.secondary:
+            if c.entry.selective_logic == Logic.AND_ANY:
+                return primary + secondary
+            if c.entry.selective_logic == Logic.AND_ALL:
+                return primary + secondary if secondary == len(scan.secondary) else primary
+        return primary
+
+    # -- probability and budget
+
+    def admit(self, now: list[int], budget: int, prior_tokens: int) -> None:
+        new_content = ""
+        new_bytes = 0
+        fast_count = self.tokens is estimate_tokens
+        ignoring = sum(1 for i in now if self.entries[i].entry.ignore_budget)
+        for i in now:
+            c = self.entries[i]
+            e = c.entry
+            if e.ignore_budget:
+                ignoring -= 1
+            if self.overflowed and not e.ignore_budget:
+                if ignoring > 0:
+                    self.note(i, False, "budget", "the token budget is spent")
+                    continue
+                for j in now[now.index(i):]:
+                    if not self.entries[j].entry.ignore_budget:
+                        self.note(j, False, "budget", "the token budget is spent")
+                break
+            if e.use_probability and c.probability != 100 and i not in self.sticky:
+                roll = self.rng.random() * 100
+                if not roll <= c.probability:
+                    self.failed.add(i)
+                    self.note(i, False, "probability", f"rolled {roll:.2f} > {c.probability:g}%")
+                    continue
+            content = self.render(e, c.content) if self.render else c.content
+            self.rendered[i] = content
+            if fast_count:
+                new_bytes += len(content.encode("utf-8")) + 1
+                used = prior_tokens + (new_bytes + 3) // 4
+            else:
+                new_content += content + "\n"
+                used = prior_tokens + self.tokens(new_content)
+            if not e.ignore_budget and used >= budget:
+                self.overflowed = True
+                self.note(i, False, "budget", f"{used} tokens would reach the budget of {budget}")
+                continue
+            self.activated[i] = None
+            self.activated_groups.update(e.groups)
+
+
+def _place(entries: list[Compiled], run: _Run) -> Placement:
+    """Bucket the activated entries by position; lower ``order`` first in each bucket."""
+    lists: dict[int, list[str]] = {p: [] for p in Position}
+    depth: list[tuple[int, Role, list[str]]] = []
+    outlets: dict[str, list[str]] = {}
+    for i in sorted(run.activated, key=lambda i: -entries[i].entry.order):
+        e = entries[i].entry
+        content = run.text(i)
+        if not content:
+            continue
+        if e.position == Position.AT_DEPTH:
+            d = DEFAULT_DEPTH if e.depth is None else e.depth
+            role = Role(0 if e.role is None else e.role)
+            slot = next((g for g in depth if g[0] == d and g[1] == role), None)
+            if slot is None:
+                depth.append((d, role, [content]))
+            else:
+                slot[2].insert(0, content)
+        elif e.position == Position.OUTLET:
+            if e.outlet_name:
+                outlets.setdefault(e.outlet_name, []).append(content)
+        elif e.position in lists:
+            lists[e.position].insert(0, content)
+    return Placement(
+        before=tuple(lists[Position.BEFORE_CHAR]),
+        after=tuple(lists[Position.AFTER_CHAR]),
+        an_top=tuple(lists[Position.AN_TOP]),
+        an_bottom=tuple(lists[Position.AN_BOTTOM]),
+        em_top=tuple(lists[Position.EM_TOP]),
+        em_bottom=tuple(lists[Position.EM_BOTTOM]),
+        depth=tuple(DepthGroup(d, r, tuple(c)) for d, r, c in depth),
+        outlets={k: tuple(v) for k, v in outlets.items()},
+    )
+
+
+def placement_json(p: Placement) -> dict[str, Any]:
+    """The placement as JSON data."""
+    return {
+        "before": list(p.before), "after": list(p.after), "an_top": list(p.an_top), "an_bottom": list(p.an_bottom),
+        "em_top": list(p.em_top), "em_bottom": list(p.em_bottom),
+        "depth": [{"depth": g.depth, "role": g.role.name.lower(), "contents": list(g.contents)} for g in p.depth],
+        "outlets": {k: list(v) for k, v in p.outlets.items()},
+    }

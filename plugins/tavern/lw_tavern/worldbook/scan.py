@@ -1,0 +1,332 @@
+"""What a world-book scan reads, and two ways to find keys in it.
+
+The scan buffer is SillyTavern's: the newest messages (each trimmed) up to an entry's scan
+depth, then the character/persona texts the entry opted into, the injected prompts (author's
+note …), and the recursion buffer (left out during a min-activations pass). SillyTavern joins
+them into one string, ``"\\x01" + parts.join("\\n\\x01")``, and tests every key of every entry
+against it.
+
+:class:`NaiveMatcher` does exactly that, entry by entry (the reference, and the baseline of
+``bench/worldbook.py``). :class:`FastMatcher` gives the same answers from one pass over each
+part with an Aho-Corasick automaton of every literal key (lowered and as written), recording
+for each key the newest message it occurs in, whole word or not, and where else it occurs; a
+key matches an entry's buffer when it occurs within the entry's depth. Keys whose meaning
+depends on the joined string (``/regex/`` keys, and keys containing the ``\\x01`` joiner) are
+tested on the joined string on their own path. The two are interchangeable by construction:
+``tests/test_worldbook_matchers.py`` checks them against each other on generated books.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from lw_tavern.worldbook.jstext import RegexKey, contains_whole_word, is_multi_word, js_trim, whole_word_at
+
+MATCHER = "\x01"
+JOINER = "\n" + MATCHER
+GLOBAL_TEXTS = (
+    ("match_persona_description", "persona_description"),
+    ("match_character_description", "character_description"),
+    ("match_character_personality", "character_personality"),
+    ("match_character_depth_prompt", "character_depth_prompt"),
+    ("match_scenario", "scenario"),
+    ("match_creator_notes", "creator_notes"),
+)
+"""(entry flag, global text) in the order SillyTavern appends them to the buffer."""
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key of one entry, as the scan uses it.
+
+    ``needle`` is the key after macros and trimming. ``regex`` is set for a ``/…/`` key;
+    ``joined`` for a key that has to be tested on the joined buffer (a regex, or a key holding
+    the joiner character); ``always`` for a key of only whitespace (it trims to an empty
+    needle, which SillyTavern finds everywhere); ``empty`` for a key that is empty after its
+    macros (SillyTavern skips it).
+    """
+
+    source: str
+    needle: str
+    regex: RegexKey | None = None
+    empty: bool = False
+    """The key is empty after macros: it never matches."""
+    folded: str = ""
+    """``needle`` lowered (JavaScript's ``toLowerCase``), for case-insensitive entries."""
+    multi_word: bool = False
+    """Whole-word matching falls back to a substring test for several words."""
+
+    @property
+    def joined(self) -> bool:
+        return self.regex is not None or MATCHER in self.needle
+
+    @property
+    def always(self) -> bool:
+        return not self.empty and self.regex is None and self.needle == ""
+
+
+@dataclass
+class ScanEntry:
+    """The parts of a compiled entry the matchers read."""
+
+    index: int
+    keys: tuple[Key, ...]
+    secondary: tuple[Key, ...]
+    case_sensitive: bool
+    whole_words: bool
+    scan_depth: int | None
+    global_flags: tuple[str, ...]
+    joined: bool = False
+    """Some primary key is tested on the joined buffer (its matches can change with any text)."""
+    ids: dict[tuple[bool, str], int] = field(default_factory=dict)
+    """(case sensitive?, transformed needle) -> pattern id in that automaton (fast matcher)."""
+
+
+@dataclass
+class Buffer:
+    """The scan's texts: newest-first messages (trimmed), global texts, injections, recursion."""
+
+    messages: list[str]
+    globals: dict[str, str]
+    injections: list[str]
+    recursion: list[str] = field(default_factory=list)
+
+    @classmethod
+    def build(cls, newest_first: Sequence[str], globals: dict[str, str], injections: Sequence[str],
+              max_depth: int) -> Buffer:
+        return cls([js_trim(m) for m in newest_first[:max_depth]], dict(globals), list(injections))
+
+    def joined(self, depth: int, flags: Iterable[str], with_recursion: bool) -> str:
+        """SillyTavern's ``WorldInfoBuffer.get`` for an entry whose depth is ``depth`` (> 0)."""
+        text = MATCHER + JOINER.join(self.messages[:depth])
+        for flag, name in GLOBAL_TEXTS:
+            if flag in flags and self.globals.get(name):
+                text += JOINER + self.globals[name]
+        if self.injections:
+            text += JOINER + JOINER.join(self.injections)
+        if with_recursion and self.recursion:
+            text += JOINER + JOINER.join(self.recursion)
+        return text
+
+
+class Matcher(Protocol):
+    """Answers "does this key occur in this entry's buffer" for one activation call."""
+
+    def prepare(self, depth: int) -> None:
+        """Make sure the newest ``depth`` messages have been looked at."""
+
+    def candidates(self) -> Iterable[int]:
+        """Entries (by index) that may have a primary key match (a superset is fine)."""
+
+    def take_fresh(self) -> set[int] | None:
+        """Entries a primary key of which occurs in text read since the last call (``None``:
+        unknown, every entry may have changed)."""
+
+    def matches(self, entry: ScanEntry, key: Key, depth: int, with_recursion: bool) -> bool:
+        """Whether ``key`` occurs in ``entry``'s buffer of ``depth`` newest messages."""
+
+    def add_recursion(self, text: str) -> None:
+        """Append a text to the recursion buffer."""
+
+
+def _plain_match(haystack: str, needle: str, case_sensitive: bool, whole_words: bool) -> bool:
+    """SillyTavern's ``matchKeys`` for a plain (non-regex) key."""
+    if not case_sensitive:
+        haystack = haystack.lower()
+        needle = needle.lower()
+    if whole_words and not is_multi_word(needle):
+        return needle == "" or contains_whole_word(haystack, needle)
+    return needle in haystack
+
+
+class NaiveMatcher:
+    """The reference: every entry builds its buffer string and tests every key on it."""
+
+    def __init__(self, entries: Sequence[ScanEntry], buffer: Buffer) -> None:
+        self.entries = entries
+        self.buffer = buffer
+
+    def prepare(self, depth: int) -> None:
+        pass
+
+    def candidates(self) -> Iterable[int]:
+        return range(len(self.entries))
+
+    def take_fresh(self) -> set[int] | None:
+        return None
+
+    def matches(self, entry: ScanEntry, key: Key, depth: int, with_recursion: bool) -> bool:
+        if key.empty:
+            return False
+        haystack = self.buffer.joined(depth, entry.global_flags, with_recursion) if depth > 0 else ""
+        if key.regex is not None:
+            return key.regex.test(haystack)
+        return _plain_match(haystack, key.needle, entry.case_sensitive, entry.whole_words)
+
+    def add_recursion(self, text: str) -> None:
+        self.buffer.recursion.append(text)
+
+
+_ANYWHERE = 1 << 30
+
+
+class _Facts:
+    """Where the literal keys of one automaton occur: by message (newest index) and elsewhere."""
+
+    __slots__ = ("msg_any", "msg_word", "other_any", "other_word")
+
+    def __init__(self) -> None:
+        self.msg_any: dict[int, int] = {}
+        self.msg_word: dict[int, int] = {}
+        self.other_any: dict[int, set[str]] = {}
+        self.other_word: dict[int, set[str]] = {}
+
+
+class Automaton:
+    """The literal keys of a book in two Aho-Corasick automata (lowered, and as written),
+    with the entries each key is a primary key of. Built once per compiled book."""
+
+    def __init__(self, entries: Sequence[ScanEntry]) -> None:
+        import ahocorasick_rs
+
+        tables: dict[bool, dict[str, int]] = {False: {}, True: {}}
+        primary_of: dict[bool, dict[int, list[int]]] = {False: {}, True: {}}
+        self.forced: list[int] = []
+        for entry in entries:
+            cs = entry.case_sensitive
+            table = tables[cs]
+            for is_primary, keys in ((True, entry.keys), (False, entry.secondary)):
+                for key in keys:
+                    if key.empty:
+                        continue
+                    if key.regex is not None and key.regex.literals is not None:
+                        lcs = not key.regex.ignore_case
+                        for literal in key.regex.literals:
+                            pid = tables[lcs].setdefault(literal, len(tables[lcs]))
+                            entry.ids[(lcs, literal)] = pid
+                            if is_primary:
+                                primary_of[lcs].setdefault(pid, []).append(entry.index)
+                        continue
+                    if key.joined or key.always:
+                        if is_primary:
+                            self.forced.append(entry.index)
+                        continue
+                    needle = key.needle if cs else key.needle.lower()
+                    pid = table.setdefault(needle, len(table))
+                    entry.ids[(cs, needle)] = pid
+                    if is_primary:
+                        primary_of[cs].setdefault(pid, []).append(entry.index)
+        self.primary_of = primary_of
+        self.needles = {cs: list(table) for cs, table in tables.items()}
+        self.automata: dict[bool, Any] = {
+            cs: ahocorasick_rs.AhoCorasick(needles) for cs, needles in self.needles.items() if needles
+        }
+        self.forced = sorted(set(self.forced))
+
+
+class FastMatcher:
+    """Aho-Corasick over each buffer part once; per-key facts answer every entry."""
+
+    def __init__(self, entries: Sequence[ScanEntry], buffer: Buffer, automaton: Automaton) -> None:
+        self.entries = entries
+        self.buffer = buffer
+        self.auto = automaton
+        self.facts = {False: _Facts(), True: _Facts()}
+        self.cands: set[int] = set(automaton.forced)
+        self.fresh: set[int] = set()
+        self.scanned = 0
+        self._haystacks: dict[tuple[Any, ...], str] = {}
+        for name, text in buffer.globals.items():
+            if text:
+                self._scan(text, _ANYWHERE, "g:" + name)
+        for text in buffer.injections:
+            self._scan(text, _ANYWHERE, "inject")
+        for text in buffer.recursion:
+            self._scan(text, _ANYWHERE, "rec")
+
+    def _scan(self, text: str, index: int, tag: str) -> None:
+        for cs, automaton in self.auto.automata.items():
+            haystack = text if cs else text.lower()
+            facts = self.facts[cs]
+            primary_of = self.auto.primary_of[cs]
+            seen: set[int] = set()
+            for pid, start, end in automaton.find_matches_as_indexes(haystack, overlapping=True):
+                if pid not in seen:
+                    seen.add(pid)
+                    self._note(facts.msg_any, facts.other_any, pid, index, tag)
+                    owners = primary_of.get(pid)
+                    if owners:
+                        self.cands.update(owners)
+                        self.fresh.update(owners)
+                if whole_word_at(haystack, start, end):
+                    self._note(facts.msg_word, facts.other_word, pid, index, tag)
+
+    @staticmethod
+    def _note(by_msg: dict[int, int], other: dict[int, set[str]], pid: int, index: int, tag: str) -> None:
+        if tag:
+            other.setdefault(pid, set()).add(tag)
+        elif by_msg.get(pid, _ANYWHERE) > index:
+            by_msg[pid] = index
+
+    def prepare(self, depth: int) -> None:
+        for i in range(self.scanned, min(depth, len(self.buffer.messages))):
+            self._scan(self.buffer.messages[i], i, "")
+        self.scanned = max(self.scanned, min(depth, len(self.buffer.messages)))
+
+    def candidates(self) -> Iterable[int]:
+        return self.cands
+
+    def take_fresh(self) -> set[int] | None:
+        fresh, self.fresh = self.fresh, set()
+        return fresh
+
+    def matches(self, entry: ScanEntry, key: Key, depth: int, with_recursion: bool) -> bool:
+        if key.empty:
+            return False
+        if key.always:
+            return True
+        if key.joined:
+            regex = key.regex
+            if regex is not None and regex.literals is not None and not any(
+                    self._occurs(entry, not regex.ignore_case, literal, False, depth, with_recursion)
+                    for literal in regex.literals):
+                return False
+            haystack = self._joined(depth, entry.global_flags, with_recursion)
+            if key.regex is not None:
+                return key.regex.test(haystack)
+            return _plain_match(haystack, key.needle, entry.case_sensitive, entry.whole_words)
+        cs = entry.case_sensitive
+        needle = key.needle if cs else key.folded
+        return self._occurs(entry, cs, needle, entry.whole_words and not key.multi_word, depth, with_recursion)
+
+    def _occurs(self, entry: ScanEntry, cs: bool, needle: str, word: bool, depth: int, with_recursion: bool) -> bool:
+        """Whether ``needle`` (in the ``cs`` automaton) occurs in ``entry``'s buffer."""
+        if depth <= 0:
+            return False
+        pid = entry.ids[(cs, needle)]
+        facts = self.facts[cs]
+        first = (facts.msg_word if word else facts.msg_any).get(pid)
+        if first is not None and first < depth:
+            return True
+        tags = (facts.other_word if word else facts.other_any).get(pid)
+        if not tags:
+            return False
+        if "inject" in tags or (with_recursion and "rec" in tags):
+            return True
+        return any("g:" + name in tags and self.buffer.globals.get(name)
+                   for flag, name in GLOBAL_TEXTS if flag in entry.global_flags)
+
+    def _joined(self, depth: int, flags: tuple[str, ...], with_recursion: bool) -> str:
+        if depth <= 0:
+            return ""
+        key = (depth, flags, with_recursion, len(self.buffer.recursion))
+        text = self._haystacks.get(key)
+        if text is None:
+            text = self._haystacks[key] = self.buffer.joined(depth, flags, with_recursion)
+        return text
+
+    def add_recursion(self, text: str) -> None:
+        self.buffer.recursion.append(text)
+        self._scan(text, _ANYWHERE, "rec")

@@ -1,0 +1,10 @@
+"""The tavern plugin's tests import their helpers (``tavern_testkit``) from this folder."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = str(Path(__file__).parent)
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
