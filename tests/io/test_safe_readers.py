@@ -16,13 +16,17 @@ from hypothesis import strategies as st
 from lwcore.errors import LwError
 from lwcore.io import Limits, confine, decode_text, iter_json_lines, load_json, load_yaml, read_text
 
+# YAML reads NEL and the Unicode line and paragraph separators as line breaks wherever they
+# stand, and PyYAML's dumper does not quote them in keys: leave them out of the round trip.
+_TEXT = st.text(alphabet=st.characters(blacklist_characters="\x85\u2028\u2029", blacklist_categories=["Cs"]),
+                max_size=30)
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(-(10**12), 10**12),
-    st.floats(allow_nan=False, allow_infinity=False, width=64), st.text(max_size=30),
+    st.floats(allow_nan=False, allow_infinity=False, width=64), _TEXT,
 )
 documents = st.recursive(
     scalars,
-    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5),
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(_TEXT, children, max_size=5),
     max_leaves=30,
 )
 
