@@ -43,3 +43,34 @@ def echo_json(value: Any) -> None:
     import json
 
     click.echo(json.dumps(value, ensure_ascii=False, indent=2, default=str))
+
+
+YES = frozenset({"y", "yes"})
+
+
+def confirm(question: str, *, yes: bool, pipe: bool = True) -> None:
+    """Ask ``question`` and go on only on a yes; :class:`LwError` otherwise (nothing done).
+
+    ``--yes`` (``yes=True``) answers for the operator. The answer is one line read from
+    standard input: typed at a terminal, or piped (``echo y | lw …``) when ``pipe`` allows it.
+    With no line to read (stdin closed or empty) the refusal says how to confirm.
+    """
+    import sys
+
+    from lwcore.errors import LwError
+
+    if yes:
+        return
+    stdin = sys.stdin
+    if stdin is None or (not pipe and not stdin.isatty()):
+        raise LwError("refusing without a confirmation: not a terminal", expected="--yes")
+    click.echo(f"{question} [y/N] ", nl=False)
+    line = stdin.readline()
+    if not line:
+        click.echo("")
+        raise LwError("refusing without a confirmation: nothing to read on stdin",
+                      expected="--yes, or a 'y' piped in (echo y | …)")
+    if not stdin.isatty():
+        click.echo(line.rstrip("\n"))  # show what the pipe answered
+    if line.strip().lower() not in YES:
+        raise LwError(f"not confirmed (answered {line.strip()[:20]!r}); nothing was changed")

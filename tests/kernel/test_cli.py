@@ -54,10 +54,13 @@ def test_list_json_fields(site, tmp_path) -> None:
 
 def test_enable_requires_confirmation_then_persists(site, tmp_path) -> None:
     site.add("good", code=GOOD)
-    refused = run("plugins", "enable", "good", site=site, home=tmp_path)
+    refused = run("plugins", "enable", "good", site=site, home=tmp_path, stdin="")
     assert refused.returncode == 1
     assert "runs with your privileges" in refused.stdout
-    assert "pass --yes" in refused.stderr and "Traceback" not in refused.stderr
+    assert "--yes" in refused.stderr and "nothing to read on stdin" in refused.stderr and "Traceback" not in refused.stderr
+    declined = run("plugins", "enable", "good", site=site, home=tmp_path, stdin="n\n")
+    assert declined.returncode == 1 and "not confirmed" in declined.stderr
+    assert not (tmp_path / "plugins.json").exists()
     accepted = run("plugins", "enable", "good", "--yes", site=site, home=tmp_path)
     assert accepted.returncode == 0 and accepted.stdout.strip().endswith("good: enabled")
     assert json.loads((tmp_path / "plugins.json").read_text(encoding="utf-8"))["enabled"] == ["good"]
@@ -65,6 +68,13 @@ def test_enable_requires_confirmation_then_persists(site, tmp_path) -> None:
     assert info["status"] == "enabled"
     disabled = run("plugins", "disable", "good", site=site, home=tmp_path)
     assert disabled.stdout.strip() == "good: disabled"
+    piped = run("plugins", "enable", "good", site=site, home=tmp_path, stdin="y\n")  # echo y | lw plugins enable
+    assert piped.returncode == 0 and "Enable it? [y/N] y" in piped.stdout and piped.stdout.strip().endswith("good: enabled")
+
+
+def test_list_has_a_header_row(tmp_path) -> None:
+    result = run("plugins", "list", home=tmp_path)
+    assert result.stdout.splitlines()[0].split() == ["ID", "VERSION", "TIER", "STATUS", "FROM"]
 
 
 def test_unknown_plugin_and_schema_are_clean_errors(tmp_path) -> None:

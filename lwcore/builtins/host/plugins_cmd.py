@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from lwcore.cli.common import echo_json, state
+from lwcore.cli.common import confirm, echo_json, state
 from lwcore.errors import LwError
 from lwcore.plugins import PluginRecord
 
@@ -76,6 +76,7 @@ def list_plugins(ctx: click.Context, as_json: bool, show_all: bool) -> None:
         click.echo("no plugins found")
         return
     width = max(len(r["id"]) for r in rows)
+    click.echo(f"{'ID':<{width}}  {'VERSION':<8} {'TIER':<11} {'STATUS':<8} FROM")
     for row in rows:
         origin = row["distribution"] or row["source"]
         line = f"{row['id']:<{width}}  {row['version'] or '?':<8} {row['tier'] or '?':<11} {row['status']:<8} {origin}"
@@ -125,10 +126,6 @@ def info(plugin_id: str, as_json: bool) -> None:
         click.echo(f"  {registry}: {', '.join(keys)}")
 
 
-def _interactive() -> bool:
-    return sys.stdin is not None and sys.stdin.isatty()
-
-
 @plugins.command("enable")
 @click.argument("plugin_id")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation (non-interactive use).")
@@ -142,11 +139,7 @@ def enable(ctx: click.Context, plugin_id: str, yes: bool) -> None:
     needs_trust = record.manifest.tier == "code" and not record.bundled
     if needs_trust:
         click.echo(trust_card(record))
-        if not yes:
-            if not _interactive():
-                raise LwError("refusing to enable third-party code without confirmation; pass --yes")
-            if not click.confirm("Enable it?", default=False):
-                raise click.Abort()
+        confirm("Enable it?", yes=yes)
     if "LW_PLUGINS" in kernel.env and needs_trust:
         click.echo("note: LW_PLUGINS is set and decides which third-party plugins load", err=True)
     _persist(ctx, record, enable=True)
