@@ -121,7 +121,10 @@ class Kernel:
     - ``enabled``: the exact set of plugin ids to enable (the operator's settings and
       ``LW_PLUGINS`` are then ignored); ``disabled``: ids to keep off.
     - ``plugins``: extra in-process plugins (:class:`InProcessPlugin`), enabled by default.
-    - ``entry_points``: ``False`` skips entry-point discovery (tests, sealed hosts).
+    - ``entry_points``: ``False`` skips entry-point discovery (tests, sealed hosts); a set of
+      entry-point names keeps only those installed plugins (a sealed host that wants, say, the
+      bundled rule systems and a provider: ``entry_points={"coc7", "providers",
+      "narraeon_compiler"}``).
     - ``plugin_dirs``: more directory roots besides ``<data_dir>/plugins``.
     - ``strict``: raise on the first plugin failure (default: ``$LW_STRICT_PLUGINS``).
     - ``env``: the environment to read ``LW_*`` variables from (default ``os.environ``).
@@ -134,7 +137,7 @@ class Kernel:
         enabled: Iterable[str] | None = None,
         disabled: Iterable[str] = (),
         plugins: Sequence[InProcessPlugin] = (),
-        entry_points: bool = True,
+        entry_points: bool | Iterable[str] = True,
         plugin_dirs: Sequence[str | Path] = (),
         strict: bool | None = None,
         env: Mapping[str, str] | None = None,
@@ -146,7 +149,9 @@ class Kernel:
         self._host_enabled = frozenset(enabled) if enabled is not None else None
         self._host_disabled = frozenset(disabled)
         self._in_process = tuple(plugins)
-        self._use_entry_points = entry_points
+        self._use_entry_points: bool | frozenset[str] = (
+            entry_points if isinstance(entry_points, bool) else frozenset(entry_points)
+        )
         self.plugin_roots: tuple[Path, ...] = (
             self.data_dir / "plugins",
             *(Path(p) for p in plugin_dirs),
@@ -168,7 +173,9 @@ class Kernel:
         cache = ManifestCache(self.data_dir / "cache" / "manifests.json")
         if self._entry_records is None:
             entry_records = builtin_records()
-            entry_records += discover_entry_points() if self._use_entry_points else []
+            if self._use_entry_points:
+                wanted = self._use_entry_points
+                entry_records += [r for r in discover_entry_points() if wanted is True or r.name in wanted]
             entry_records += [self._in_process_record(p) for p in self._in_process]
             read_manifests(entry_records, cache, self._recorder)
             self._entry_owners: dict[str, PluginRecord] = {}

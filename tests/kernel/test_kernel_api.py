@@ -157,3 +157,18 @@ def test_repeated_failures_are_recorded_once(tmp_path: Path) -> None:
     for _ in range(3):
         assert kernel.prompt_segments().dropped
     assert len(kernel.plugin("flaky").errors) == 1
+
+
+def test_a_sealed_host_can_take_just_the_installed_plugins_it_names(tmp_path: Path) -> None:
+    """entry_points=False seals the kernel; a set of names lets a host take exactly the
+    bundled rule system, provider and compiler it wants and nothing else installed."""
+    from lwcore.turn.pipeline import compile_turn
+
+    room = Path(__file__).resolve().parents[2] / "examples" / "fog-harbor"
+    sealed = Kernel(data_dir=tmp_path, entry_points=False, env={})
+    with pytest.raises(LwError, match="rule system 'coc7' is not installed"):
+        compile_turn(sealed, room, "hello")
+    chosen = Kernel(data_dir=tmp_path, entry_points={"coc7", "providers", "narraeon_compiler"}, env={})
+    assert [r.id for r in chosen.plugins if not r.builtin] == ["coc7", "narraeon_compiler", "providers"]
+    compiled = compile_turn(chosen, room, "hello")
+    assert compiled.protocol and "persona" not in {s.plugin for s in compiled.segments}
