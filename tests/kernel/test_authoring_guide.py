@@ -1,0 +1,163 @@
+"""Every plugin in docs/authoring-plugins.md is booted in a real kernel and does what the
+guide says (a manifest block followed by its plugin.py block makes one plugin)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import sys
+import tomllib
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, Callable
+
+import pytest
+
+from lwcore.contributions import TurnContext, Viewer, resolve
+from lwcore.kernel import Kernel
+from lwcore.plugins import InProcessPlugin
+
+ROOT = Path(__file__).resolve().parents[2]
+GUIDE = ROOT / "docs" / "authoring-plugins.md"
+ROOM = ROOT / "examples" / "fog-harbor"
+
+
+def plugins_in_guide() -> dict[str, tuple[dict[str, Any], str]]:
+    """Plugin id -> (manifest, plugin.py source), from consecutive toml + python blocks."""
+    blocks = re.findall(r"```(toml|python)\n(.*?)```", GUIDE.read_text(encoding="utf-8"), re.S)
+    found = {}
+    for (kind, text), (next_kind, source) in zip(blocks, blocks[1:]):
+        if kind == "toml" and next_kind == "python":
+            manifest = tomllib.loads(text)
+            found[manifest["id"]] = (manifest, source)
+    return found
+
+
+PLUGINS = plugins_in_guide()
+
+
+def boot(tmp_path: Path, plugin_id: str, **options: Any) -> Kernel:
+    manifest, source = PLUGINS[plugin_id]
+    namespace: dict[str, Any] = {"__name__": f"guide_{plugin_id.replace('-', '_')}"}
+    exec(compile(source, f"{GUIDE}:{plugin_id}", "exec"), namespace)
+    hooks = SimpleNamespace(**{k: v for k, v in namespace.items() if k.startswith("lw_")})
+    kernel = Kernel(data_dir=tmp_path / "data", env={}, strict=True,
+                    plugins=[InProcessPlugin(manifest, hooks)], **options)
+    kernel.load_all()
+    record = kernel.plugin(plugin_id)
+    assert record.status == "enabled" and not record.errors and not record.refused, record
+    return kernel
+
+
+def room(tmp_path: Path) -> Path:
+    """A copy of the example room that offers every plugin's tools (no tool_plugins line)."""
+    target = tmp_path / "room"
+    shutil.copytree(ROOM, target, ignore=shutil.ignore_patterns("replies"))
+    text = (target / "room.yaml").read_text(encoding="utf-8")
+    (target / "room.yaml").write_text(re.sub(r"(?m)^tool_plugins:.*\n", "", text), encoding="utf-8")
+    return target
+
+
+def check_house_rules(kernel: Kernel, tmp_path: Path) -> None:
+    texts = [e.value.text for e in kernel.prompt_segments(TurnContext(locale="zh-CN")).segments if e.plugin_id == "house-rules"]
+    assert texts == ["本桌规则：孤注一掷前先问守秘人。"]
+
+
+def check_weather(kernel: Kernel, tmp_path: Path) -> None:
+    from lwcore.turn.pipeline import run_turn
+
+    reply = {"content": [{"type": "tool_use", "id": "w", "name": "roll_weather", "input": {"region": "the harbour"}}]}
+    result = run_turn(kernel, room(tmp_path), "天气如何？", reply=reply, rng=random.Random(3))
+    content = result.applied.results[0].content
+    assert not result.applied.results[0].is_error and content["region"] == "the harbour" and 1 <= content["roll"] <= 6
+    bad = run_turn(kernel, room(tmp_path / "b"), "？", reply={"content": [
+        {"type": "tool_use", "id": "w", "name": "roll_weather", "input": {"where": 1}}]})
+    assert bad.applied.results[0].is_error
+
+
+def check_tiny_d6(kernel: Kernel, tmp_path: Path) -> None:
+    from lwcore.rules import engine_for
+
+    engine = engine_for(kernel)
+    assert engine.find("d6") == "tiny-d6"
+    assert kernel.rule_computers["tiny_grit"].function({"Might": 4, "Wits": 5}) == 6
+
+
+def check_tarot(kernel: Kernel, tmp_path: Path) -> None:
+    from lwcore.turn.pipeline import run_turn
+
+    reply = run_turn(kernel, room(tmp_path), ".tarot", actor="p1", rng=random.Random(1)).command.reply
+    assert reply.audience == "all" and "draws The" in reply.text
+
+
+def check_clues(kernel: Kernel, tmp_path: Path) -> None:
+    from lwcore.turn.documents import Document, project
+    from lwcore.turn.room import Room
+
+    loaded = Room.load(room(tmp_path), kernel)
+    found = Document("c1", "clue", {"title": "a wet footprint", "found": True, "note": "the keeper's"})
+    hidden = Document("c2", "clue", {"title": "the lamp", "found": False})
+    player, keeper = Viewer("p1", "zh"), Viewer("kp", "zh", keeper=True)
+    assert project(loaded, found, player) == {"title": "a wet footprint"}
+    assert project(loaded, hidden, player) is None and project(loaded, hidden, keeper)["title"] == "the lamp"
+    loaded.documents.put(found)
+    with pytest.raises(Exception, match="title must be text"):
+        loaded.documents.put(Document("c3", "clue", {"title": 3}))
+
+
+def check_dread(kernel: Kernel, tmp_path: Path) -> None:
+    from lwcore.turn.pipeline import run_turn
+
+    folder = room(tmp_path)
+    for turn in range(2):
+        result = run_turn(kernel, folder, "……", reply={"content": [{"type": "text", "text": "。"}]}, rng=random.Random(turn))
+    assert result.applied.ui[0]["blocks"][0]["value"] == 2
+
+
+def check_plain_notes(kernel: Kernel, tmp_path: Path) -> None:
+    assert kernel.sniff(b"x", "a.notes.txt")[0] == (0.6, "plain-notes")
+    assert kernel.import_bytes("一\n\n二\n".encode(), "a.notes.txt").value == ["一", "二"]
+
+
+def check_ascii_panels(kernel: Kernel, tmp_path: Path) -> None:
+    assert kernel.render_panel({"kind": "banner", "title": "Fog"}, Viewer("p1"), "text").splitlines()[1] == "| Fog |"
+
+
+def check_almanac(kernel: Kernel, tmp_path: Path) -> None:
+    assert kernel.cli_commands["almanac"].command == "almanac_cli:almanac"
+
+
+def check_maps(kernel: Kernel, tmp_path: Path) -> None:
+    schema = resolve(kernel.schemas["map"].model).model_json_schema()
+    assert set(schema["properties"]) == {"places", "roads"}
+
+
+def check_needs_git(kernel: Kernel, tmp_path: Path) -> None:
+    lines = [line for plugin, line in kernel.diagnostics() if plugin == "needs-git"]
+    assert lines == ([] if shutil.which("git") else ["git is not on the PATH: story repositories cannot be used"])
+
+
+CHECKS: dict[str, Callable[[Kernel, Path], None]] = {
+    "house-rules": check_house_rules, "weather": check_weather, "tiny-d6": check_tiny_d6, "tarot": check_tarot,
+    "clues": check_clues, "dread-meter": check_dread, "plain-notes": check_plain_notes,
+    "ascii-panels": check_ascii_panels, "almanac": check_almanac, "maps": check_maps, "needs-git": check_needs_git,
+}
+
+
+def test_every_plugin_in_the_guide_is_checked() -> None:
+    assert set(PLUGINS) == set(CHECKS)
+
+
+@pytest.mark.parametrize("plugin_id", sorted(CHECKS))
+def test_guide_plugin(plugin_id: str, tmp_path: Path) -> None:
+    CHECKS[plugin_id](boot(tmp_path, plugin_id), tmp_path)
+
+
+def test_every_hook_family_has_a_section() -> None:
+    from lwcore.hookspecs import FAMILIES
+
+    text = GUIDE.read_text(encoding="utf-8")
+    missing = [family for family in FAMILIES if f"`{family}`" not in text]
+    assert missing == []
