@@ -20,7 +20,7 @@ from typing import Any
 
 from lwcore.errors import LwError
 from lwcore.io.limits import JSON_LIMITS, LINE_LIMITS, Limits
-from lwcore.io.text import decode_text, describe_size, read_bytes
+from lwcore.io.text import read_bytes, source_text
 
 
 class _Refused(ValueError):
@@ -72,16 +72,7 @@ def load_json(source: str | bytes, file: str | Path | None = None, *, limits: Li
     """Parse one JSON document; every problem is a located :class:`LwError` (code
     ``syntax``, ``limit``, ``encoding``, ``duplicate_key`` or ``value``)."""
     name = str(file) if file is not None else None
-    if isinstance(source, bytes):
-        if len(source) > limits.max_bytes:
-            raise LwError(f"JSON is larger than the {describe_size(limits.max_bytes)} limit", file=name, code="limit")
-        text = decode_text(source, name)
-    else:
-        text = source[1:] if source.startswith("\ufeff") else source
-        if len(text) > limits.max_bytes or (
-            len(text) * 4 > limits.max_bytes and len(text.encode("utf-8", "surrogatepass")) > limits.max_bytes
-        ):
-            raise LwError(f"JSON is larger than the {describe_size(limits.max_bytes)} limit", file=name, code="limit")
+    text = source_text(source, name, max_bytes=limits.max_bytes, what="JSON")
     try:
         if limits.allow_nonfinite:
             value = json.loads(text, object_pairs_hook=_pairs)

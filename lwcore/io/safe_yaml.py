@@ -29,7 +29,7 @@ from typing import Any, Literal, overload
 
 from lwcore.errors import LwError
 from lwcore.io.limits import YAML_LIMITS, Limits
-from lwcore.io.text import decode_text, describe_size, read_bytes
+from lwcore.io.text import read_bytes, source_text
 
 PathKey = tuple[Any, ...]
 """A path into a document: mapping keys and list indexes from the top."""
@@ -122,16 +122,7 @@ def load_yaml(
     ``duplicate_key`` or ``value``).
     """
     name = str(file) if file is not None else None
-    if isinstance(source, bytes):
-        if len(source) > limits.max_bytes:
-            raise LwError(f"YAML is larger than the {describe_size(limits.max_bytes)} limit", file=name, code="limit")
-        text = decode_text(source, name)
-    else:
-        text = source[1:] if source.startswith("\ufeff") else source
-        if len(text) > limits.max_bytes or (
-            len(text) * 4 > limits.max_bytes and len(text.encode("utf-8", "surrogatepass")) > limits.max_bytes
-        ):
-            raise LwError(f"YAML is larger than the {describe_size(limits.max_bytes)} limit", file=name, code="limit")
+    text = source_text(source, name, max_bytes=limits.max_bytes, what="YAML")
     builder = _Builder(name, limits, Positions() if positions else None)
     node = _compose(text, name)
     data = None if node is None else builder.build(node, (), 0)

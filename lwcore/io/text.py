@@ -95,3 +95,16 @@ def read_stream(stream: object, *, name: str = "<stdin>", max_bytes: int = DEFAU
     if len(data) > max_bytes:
         raise LwError(f"input is larger than the {describe_size(max_bytes)} limit", file=name, code="limit")
     return decode_text(data, name)
+
+
+def source_text(source: str | bytes, name: str | None, *, max_bytes: int, what: str) -> str:
+    """A document's text from bytes (decoded, located encoding errors) or from text (a BOM
+    dropped), refused when larger than ``max_bytes`` of UTF-8; ``what`` names the format."""
+    if isinstance(source, bytes):
+        if len(source) > max_bytes:
+            raise LwError(f"{what} is larger than the {describe_size(max_bytes)} limit", file=name, code="limit")
+        return decode_text(source, name)
+    text = source[1:] if source.startswith(BOM) else source
+    if len(text) > max_bytes or (len(text) * 4 > max_bytes and len(text.encode("utf-8", "surrogatepass")) > max_bytes):
+        raise LwError(f"{what} is larger than the {describe_size(max_bytes)} limit", file=name, code="limit")
+    return text
