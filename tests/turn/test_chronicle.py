@@ -139,3 +139,26 @@ def test_a_500_turn_campaign_stays_under_budget(kernel: Kernel, room_dir: Path) 
     reach = [int(__import__("re").search(r"第 (\d+) 回合", r).group(1)) for r in recaps]
     assert reach == sorted(reach) and reach[0] < reach[-1]  # the recap grows with the campaign
     assert all("没注意到" not in r for r in recaps)  # keeper annotations never in a player's recap
+
+
+def test_lw_turn_folds_with_a_recorded_fold_reply(tmp_path: Path, room_dir: Path) -> None:
+    from click.testing import CliRunner
+
+    from lwcore.cli import lw
+
+    (room_dir / "room.yaml").write_text((room_dir / "room.yaml").read_text(encoding="utf-8") + "context_window: 4000\n",
+                                        encoding="utf-8")
+    fold = tmp_path / "fold.json"
+    fold.write_text(json.dumps({"content": [{"type": "text", "text": "调查员们在雾港追查了多日。"}]}, ensure_ascii=False),
+                    encoding="utf-8")
+    outputs = []
+    for turn in range(1, 11):
+        reply = tmp_path / f"r{turn}.json"
+        reply.write_text(json.dumps(chronicle_reply(turn, padding=120), ensure_ascii=False), encoding="utf-8")
+        out = CliRunner().invoke(lw, ["--data-dir", str(tmp_path / "d"), "turn", str(room_dir), "--say", f"第{turn}次",
+                                      "--as", "kp", "--reply", str(reply), "--fold-reply", str(fold), "--seed", "1"])
+        assert out.exit_code == 0, out.output
+        outputs.append(out.output)
+    assert any("the chronicle folded" in o for o in outputs)
+    recap = CliRunner().invoke(lw, ["--data-dir", str(tmp_path / "d"), "turn", str(room_dir), "--say", ".recap", "--as", "p2"])
+    assert "调查员们在雾港追查了多日。" in recap.output

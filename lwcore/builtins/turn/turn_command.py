@@ -80,6 +80,8 @@ def _is_keeper_ref(path: Path, actor: str | None) -> bool:
 @click.option("--payload", is_flag=True, help="Also print the whole provider request (the report shows a summary).")
 @click.option("--reply", "reply_file", default=None, type=click.Path(dir_okay=False, path_type=str),
               help="Apply a recorded model reply (JSON) to the room.")
+@click.option("--fold-reply", "fold_reply_file", default=None, type=click.Path(dir_okay=False, path_type=str),
+              help="A recorded model reply used when the chronicle folds this turn (an --endpoint folds by itself).")
 @click.option("--endpoint", default=None, help="Send the payload to this HTTP endpoint and run the tool loop.")
 @click.option("--key-env", default=None, help="Environment variable holding the endpoint's key (default: the adapter's).")
 @click.option("--model", default=None, help="Model name to put in the request.")
@@ -104,6 +106,7 @@ def turn(
     view: bool,
     fresh: bool,
     payload: bool,
+    fold_reply_file: str | None,
 ) -> None:
     """Play one keeper turn in ROOM (default: the bundled example room).
 
@@ -122,17 +125,18 @@ def turn(
 
     writes = (bool(reply_file or endpoint) or is_command(say or "")) and say is not None
     reply = _read_reply(reply_file) if reply_file else None
+    fold_reply = _read_reply(fold_reply_file) if fold_reply_file else None
     with room_lock(path, shared=not writes):
         loaded = _load_for(path, kernel, actor, player_facing=view and not writes and say is None)
         _turn_in_room(kernel, loaded, say=say, actor=actor, provider=provider, as_json=as_json, reply=reply,
                       reply_given=reply_file is not None, endpoint=endpoint, key_env=key_env, model=model,
-                      max_steps=max_steps, seed=seed, view=view, payload=payload)
+                      max_steps=max_steps, seed=seed, view=view, payload=payload, fold_reply=fold_reply)
 
 
 def _turn_in_room(
     kernel: Any, loaded: Any, *, say: str | None, actor: str | None, provider: str | None, as_json: bool,
     reply: Any, reply_given: bool, endpoint: str | None, key_env: str | None, model: str | None, max_steps: int,
-    seed: int | None, view: bool, payload: bool,
+    seed: int | None, view: bool, payload: bool, fold_reply: Any = None,
 ) -> None:
     import random
 
@@ -165,7 +169,7 @@ def _turn_in_room(
         print_intro(loaded, loaded.member(actor), say)
     result = kernel.turn(
         loaded, say, provider=protocol, actor=actor, reply=reply, endpoint=endpoint, api_key=api_key,
-        model=model, max_steps=max_steps, rng=rng,
+        model=model, max_steps=max_steps, rng=rng, fold_reply=fold_reply,
     )
     if result.command is not None:
         if as_json:
@@ -184,3 +188,6 @@ def _turn_in_room(
     from lwcore.builtins.turn.report import print_turn
 
     print_turn(result.compiled, result.applied, payload=payload)
+    for fold in result.folds:
+        click.echo(f"the chronicle folded {len(fold.folded)} entries into the story so far "
+                   f"(through turn {fold.summary.data['through_turn']})")
