@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from lwcore import __version__
-from lwcore.cli.common import CliState, state
+from lwcore.cli.common import state
 
 
 class LwGroup(click.Group):
@@ -72,7 +72,7 @@ class LwGroup(click.Group):
 @click.pass_context
 def lw(ctx: click.Context, data_dir: str | None) -> None:
     """Loreweaver: a plugin-host kernel for AI game masters and their neighbours."""
-    ctx.obj = CliState(data_dir)
+    state(ctx)  # the invocation's state (already made if resolving the subcommand needed it)
 
 
 def wants_json(argv: list[str]) -> bool:

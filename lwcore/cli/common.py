@@ -31,10 +31,12 @@ class CliState:
 
 
 def state(ctx: click.Context) -> CliState:
-    """The invocation's :class:`CliState` (created with defaults if the group did not run)."""
+    """The invocation's :class:`CliState`: one per ``lw`` run, made from the root's parsed
+    ``--data-dir`` the first time anything asks (resolving a subcommand asks before the group's
+    own callback runs), so the kernel is booted once, for the right data dir."""
     root = ctx.find_root()
     if not isinstance(root.obj, CliState):
-        root.obj = CliState(None)
+        root.obj = CliState(root.params.get("data_dir"))
     return root.obj
 
 

@@ -200,3 +200,21 @@ def test_settings_keep_unknown_keys(site, tmp_path) -> None:
     assert run("plugins", "enable", "good", "--yes", site=site, home=tmp_path).returncode == 0
     saved = json.loads((tmp_path / "plugins.json").read_text(encoding="utf-8"))
     assert saved == {"note": "mine", "enabled": ["good"], "disabled": []}
+
+
+def test_one_kernel_per_invocation_for_the_given_data_dir(tmp_path, monkeypatch) -> None:
+    from click.testing import CliRunner
+
+    from lwcore.cli import lw
+    from lwcore.kernel import Kernel
+
+    booted = []
+    original = Kernel.__init__
+
+    def counting(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        booted.append(kwargs.get("data_dir"))
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Kernel, "__init__", counting)
+    out = CliRunner().invoke(lw, ["--data-dir", str(tmp_path / "mine"), "plugins", "list"], catch_exceptions=False)
+    assert out.exit_code == 0 and booted == [str(tmp_path / "mine")]
