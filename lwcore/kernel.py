@@ -122,9 +122,8 @@ class Kernel:
       ``LW_PLUGINS`` are then ignored); ``disabled``: ids to keep off.
     - ``plugins``: extra in-process plugins (:class:`InProcessPlugin`), enabled by default.
     - ``entry_points``: ``False`` skips entry-point discovery (tests, sealed hosts); a set of
-      entry-point names keeps only those installed plugins (a sealed host that wants, say, the
-      bundled rule systems and a provider: ``entry_points={"coc7", "providers",
-      "narraeon_compiler"}``).
+      entry-point names keeps only those installed plugins (a sealed host that wants, say, one
+      bundled rule system, the provider adapters and a prompt compiler, and nothing else).
     - ``plugin_dirs``: more directory roots besides ``<data_dir>/plugins``.
     - ``strict``: raise on the first plugin failure (default: ``$LW_STRICT_PLUGINS``).
     - ``env``: the environment to read ``LW_*`` variables from (default ``os.environ``).
