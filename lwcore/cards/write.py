@@ -30,8 +30,12 @@ def chunk(ctype: bytes, body: bytes) -> bytes:
 
 
 def text_chunk(keyword: str, text: bytes, kind: str = "tEXt") -> bytes:
-    """A text chunk of ``kind`` (one of :data:`TEXT_KINDS`) holding ``text`` under ``keyword``."""
-    key = keyword.encode("latin-1") + b"\x00"
+    """A text chunk of ``kind`` (one of :data:`TEXT_KINDS`) holding ``text`` under ``keyword``
+    (PNG keywords are Latin-1: a keyword outside it is a ``ValueError``)."""
+    try:
+        key = keyword.encode("latin-1") + b"\x00"
+    except UnicodeEncodeError:
+        raise ValueError(f"PNG chunk keywords are Latin-1; {keyword!r} is not") from None
     if kind == "tEXt":
         return chunk(b"tEXt", key + text)
     if kind == "zTXt":
