@@ -45,7 +45,7 @@ class PluginContext:
     def data_dir(self) -> Path:
         """``<data_dir>/plugins-data/<id>``, created on demand. Needs ``fs:data_dir``."""
         self.require("fs:data_dir")
-        path = self._data_dir / "plugins-data" / self.manifest.id
+        path = plugin_data_dir(self._data_dir, self.manifest.id)
         path.mkdir(parents=True, exist_ok=True)
         return path
 
@@ -62,3 +62,11 @@ class PluginContext:
         if self.root is None:
             raise CapabilityError(f"plugin {self.manifest.id!r} has no folder on disk")
         return self.root.joinpath(*parts)
+
+
+def plugin_data_dir(data_dir: Path, plugin_id: str) -> Path:
+    """Where the plugin ``plugin_id`` keeps its files under the kernel's ``data_dir``
+    (``<data_dir>/plugins-data/<id>``; not created here). :meth:`PluginContext.data_dir` is
+    the gated way to get it; code running without a kernel (a plugin's pure-Python API) uses
+    this with :func:`lwcore.datadir.resolve_data_dir` to land in the same place."""
+    return Path(data_dir) / "plugins-data" / plugin_id

@@ -9,6 +9,8 @@ column and the byte offset), never a traceback.
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from lwcore.errors import LwError
@@ -30,13 +32,15 @@ def describe_size(n: int) -> str:
 
 
 def read_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
-    """The whole file, refusing (:class:`LwError`) a missing file, a folder, an unreadable
-    file, or one larger than ``max_bytes`` (checked while reading, so a growing file or a
-    device cannot make it read without end)."""
+    """The whole file, refusing (:class:`LwError`) a missing file, a folder, anything that is
+    not a regular file (a pipe or a device would block or never end), an unreadable file, or
+    one larger than ``max_bytes`` (checked while reading, so a growing file cannot make it
+    read without end)."""
     path = Path(path)
     try:
-        with path.open("rb") as handle:
-            data = handle.read(max_bytes + 1)
+        # O_NONBLOCK: opening a named pipe must not wait for a writer; it changes nothing
+        # for a regular file.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
         raise LwError("file not found", file=path, code="not_found") from None
     except IsADirectoryError:
@@ -45,6 +49,21 @@ def read_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes
         raise LwError("permission denied", file=path, code="permission") from None
     except OSError as exc:
         raise LwError(f"cannot read: {exc.strerror or exc}", file=path, code="io") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise LwError("is a folder, expected a file", file=path, code="not_a_file")
+        if not stat.S_ISREG(mode):
+            raise LwError("is not a regular file (a pipe, socket or device)", file=path, code="not_a_file",
+                          expected="a regular file")
+        with os.fdopen(fd, "rb") as handle:
+            fd = -1
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise LwError(f"cannot read: {exc.strerror or exc}", file=path, code="io") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
     if len(data) > max_bytes:
         raise LwError(
             f"file is larger than the {describe_size(max_bytes)} limit", file=path, code="limit"

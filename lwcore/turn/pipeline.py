@@ -291,7 +291,8 @@ def turn_context(room: Room, actor: Member, player_input: str, *, keeper: bool) 
     """The :class:`TurnContext` plugins get: room, viewer, locale, and in ``extra``:
     ``config`` (config name -> absolute path, from ``room.yaml``'s ``config``; each also as
     ``<name>_config``), ``room_dir``, ``system``, ``variant``, ``phase``, ``features``,
-    ``player_input`` (also as ``user_text``), ``actor`` and ``keeper``."""
+    ``player_input`` (also as ``user_text``), ``actor`` (the member id), ``actor_name`` (its
+    display name, else its id) and ``keeper``."""
     configs = {name: str((room.path / rel).resolve()) for name, rel in room.file.config.items()}
     return TurnContext(
         locale=room.locale_of(actor),
@@ -309,6 +310,7 @@ def turn_context(room: Room, actor: Member, player_input: str, *, keeper: bool) 
             "features": [f.id for f in room.file.features],
             "player_input": player_input,
             "actor": actor.id,
+            "actor_name": actor.name or actor.id,
             "keeper": keeper,
         },
     )

@@ -20,10 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lw_persona.config import write_text
+from lw_persona.places import Places
 from lw_persona.render import SEGMENT_NAMES, render_segments
 
 VECTORS = Path(__file__).with_name("conformance")
 EMPTY_NOTE = "(空 —— 该段不会出现在系统提示词里)"
+CASE_FIELDS = {"description": str, "model": str, "tier": str, "cwd": str, "capture": bool, "inbox": str}
+"""The optional fields of ``case.json`` and their types."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +39,16 @@ class CaseResult:
 
 
 def _render_case(case_dir: Path, home: Path) -> tuple[dict[str, Any], Path, dict[str, Any]]:
+    from lwcore.errors import LwError
+    from lwcore.io import read_json
+
     spec_file = case_dir / "case.json"
-    case = json.loads(spec_file.read_text(encoding="utf-8")) if spec_file.exists() else {}
+    case = read_json(spec_file) if spec_file.exists() else {}
+    if not isinstance(case, dict):
+        raise LwError("case.json holds no JSON object", file=spec_file)
+    for key, kind in CASE_FIELDS.items():
+        if case.get(key) is not None and not isinstance(case[key], kind):
+            raise LwError(f"case.json: {key!r} must be a {kind.__name__}", file=spec_file, code="value")
     inbox = case_dir / str(case.get("inbox") or "inbox.jsonl")
     out = render_segments(
         case_dir / "config.json",
@@ -45,18 +57,24 @@ def _render_case(case_dir: Path, home: Path) -> tuple[dict[str, Any], Path, dict
         tier=case.get("tier"),
         cwd=case.get("cwd"),
         capture=case.get("capture"),
-        env={"DSH_HOME": str(home)},
+        places=Places.resolve({"DSH_HOME": str(home)}),
     )
     return out, inbox, case
 
 
 def run_case(case_dir: Path) -> CaseResult:
-    """Render one case and compare each segment byte for byte."""
+    """Render one case and compare each segment byte for byte (a case that cannot be read
+    fails with the located reason)."""
+    from lwcore.errors import LwError
+    from lwcore.io import read_json
+
     with tempfile.TemporaryDirectory(prefix="lw-persona-conf-") as tmp:
         try:
             out, inbox, case = _render_case(case_dir, Path(tmp))
-            expected = json.loads((case_dir / "expected.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
+            expected = read_json(case_dir / "expected.json")
+            if not isinstance(expected, dict):
+                raise LwError("expected.json holds no JSON object", file=case_dir / "expected.json")
+        except LwError as exc:
             return CaseResult(case_dir.name, False, (f"cannot run: {exc}",))
     failures = []
     for name in SEGMENT_NAMES:
@@ -80,7 +98,7 @@ def write_expected(case_dir: Path) -> None:
         out, inbox, _ = _render_case(case_dir, Path(tmp))
     token = str(inbox).replace("\\", "/")
     expected = {n: out[n].replace(token, "${INBOX}") for n in SEGMENT_NAMES}
-    (case_dir / "expected.json").write_text(json.dumps(expected, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    write_text(case_dir / "expected.json", json.dumps(expected, ensure_ascii=False, indent=2) + "\n")
 
 
 def selfcheck() -> tuple[bool, list[str]]:
@@ -93,7 +111,7 @@ def selfcheck() -> tuple[bool, list[str]]:
         home = Path(tmp)
         rules = home / "reflex.json"
         rules.write_text('{"enabled": true, "dryRun": false, "rules": []}', encoding="utf-8")
-        env = {"DSH_HOME": str(home), "DSH_REFLEX_RULES": str(rules)}
+        places = Places.resolve({"DSH_HOME": str(home), "DSH_REFLEX_RULES": str(rules)})
         scenarios: list[tuple[str, bytes | None]] = [("no config file", None), ("empty config file", b""),
                                                     ("empty JSON object", b"{}")]
         for label, content in scenarios:
@@ -104,13 +122,13 @@ def selfcheck() -> tuple[bool, list[str]]:
                 cfg.parent.mkdir(parents=True, exist_ok=True)
                 cfg.write_bytes(content)
             for model in ("flash", "some-pro-model"):
-                out = render_segments(None, None, model=model, cwd=tmp, capture=True, env=env)
+                out = render_segments(None, None, model=model, cwd=tmp, capture=True, places=places)
                 lines.append(f"# {label} · model={model}")
                 for name in SEGMENT_NAMES:
                     lines.append(f"=== {name} ===")
                     lines.append(EMPTY_NOTE if out[name] == "" else out[name])
                     ok = ok and out[name] == ""
-        hit = reflex_segment("你是谁？", "flash", env)
+        hit = reflex_segment("你是谁？", "flash", places)
         lines.append("# empty reflex rules")
         lines.append("=== persona-reflex ===")
         lines.append(EMPTY_NOTE if hit == "" else hit)

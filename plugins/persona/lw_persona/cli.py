@@ -11,13 +11,63 @@ from typing import Any
 import click
 
 _config_opt = click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
-                           help="config.json (default: $DSH_WHALE_CONFIG, then $DSH_HOME/whale-persona/config.json).")
+                           help="config.json (default: $DSH_WHALE_CONFIG, then $DSH_HOME/whale-persona/config.json "
+                                "when DSH_HOME is set, else <data dir>/plugins-data/persona/config.json).")
 _inbox_opt = click.option("--inbox", "inbox_file", type=click.Path(dir_okay=False), default=None,
                           help="memory-inbox.jsonl (default: memory.inboxPath, then next to the config folder).")
 
 
 def _dump(value: Any) -> None:
     click.echo(json.dumps(value, ensure_ascii=False, indent=2, default=str))
+
+
+def _places() -> Any:
+    """This plugin's :class:`~lw_persona.places.Places` for the running ``lw`` (its kernel's
+    data dir and environment)."""
+    from lwcore.cli.common import state
+
+    from lw_persona.places import Places
+
+    kernel = state(click.get_current_context()).kernel
+    return Places.for_context(kernel.context_for(kernel.plugin("persona")))
+
+
+def _problems(config: Any, inbox: Any) -> list[str]:
+    """Located reasons why the config or the inbox cannot be used as they are (rendering goes
+    on without them, as the format demands; the command then exits 1)."""
+    from lwcore.errors import LwError
+
+    from lw_persona import inbox as inboxmod
+    from lw_persona.config import read_config
+
+    out = []
+    try:
+        read_config(config)
+    except LwError as exc:
+        out.append(f"{exc} (rendered as if there were no config)")
+    view = inboxmod.read(inbox)
+    if view.error is not None:
+        out.append(f"{view.error} (rendered without the inbox)")
+    return out + _skipped(inbox, view)
+
+
+def _skipped(path: Any, view: Any) -> list[str]:
+    """The bad lines of an inbox view, located (the first :data:`MAX_SHOWN`, then a count)."""
+    shown = [f"{path}:{line}: {reason}; line skipped" for line, reason in view.skipped[:MAX_SHOWN]]
+    more = len(view.skipped) - MAX_SHOWN
+    return shown + ([f"{path}: {more} more bad line(s) skipped"] if more > 0 else [])
+
+
+def _report(problems: list[str]) -> None:
+    """Print ``problems`` on stderr and exit 1 when there are any."""
+    for problem in problems:
+        click.echo(f"warning: {problem}", err=True)
+    if problems:
+        raise SystemExit(1)
+
+
+MAX_SHOWN = 20
+"""Bad inbox lines listed one by one before the rest are counted."""
 
 
 @click.group("persona")
@@ -32,16 +82,27 @@ def persona() -> None:
 @click.option("--tier", type=click.Choice(["flash", "pro"]), default=None, help="Model tier (default: 'pro' iff the model id contains 'pro').")
 @click.option("--cwd", default=None, help="Working folder ({{cwd}} in the suffix, tag relevance).")
 @click.option("--capture/--no-capture", default=None, help="Session capture switch (default: memory.capture == 'always').")
+@click.option("--user", default=None, help="The member acting this turn: fills {{user}} (default: persona.userName).")
 @click.option("--json", "as_json", is_flag=True, help="Print the segments and the measurement as JSON.")
 def render_cmd(config_file: str | None, inbox_file: str | None, model: str | None, tier: str | None,
-               cwd: str | None, capture: bool | None, as_json: bool) -> None:
-    """Render the three segments exactly as they would be injected."""
+               cwd: str | None, capture: bool | None, user: str | None, as_json: bool) -> None:
+    """Render the three segments exactly as they would be injected.
+
+    A config or inbox that cannot be used is rendered around (as a turn would) and named on
+    stderr; the exit status is then 1.
+    """
+    from lw_persona import config as cfgmod
     from lw_persona.checks import EMPTY_NOTE
     from lw_persona.render import SEGMENT_NAMES, render_segments
 
-    out = render_segments(config_file, inbox_file, model=model, tier=tier, cwd=cwd, capture=capture)
+    places = _places()
+    config = places.config_file(config_file)
+    inbox = cfgmod.inbox_path(cfgmod.load(config), inbox_file, places)
+    out = render_segments(config, inbox, model=model, tier=tier, cwd=cwd, capture=capture, places=places, user=user)
+    problems = _problems(config, inbox)
     if as_json:
         _dump(out)
+        _report(problems)
         return
     for name in SEGMENT_NAMES:
         click.echo(f"=== {name} ===")
@@ -53,6 +114,7 @@ def render_cmd(config_file: str | None, inbox_file: str | None, model: str | Non
     b = m["budget"]
     click.echo(f"total\t{m['total']}" + (f" / budget {b['max']}" if b["enabled"] and b["max"] else "")
                + ("  OVER BUDGET (warning only, nothing trimmed)" if b["over"] else ""))
+    _report(problems)
 
 
 @persona.command("selfcheck")
@@ -100,12 +162,13 @@ def preset_list(as_json: bool) -> None:
     """List the presets in the presets folder (unusable files are named, not hidden)."""
     from lw_persona.presets import list_presets, presets_dir
 
-    items, skipped = list_presets()
+    places = _places()
+    items, skipped = list_presets(places)
     if as_json:
-        _dump({"folder": str(presets_dir()), "presets": items, "skipped": skipped})
+        _dump({"folder": str(presets_dir(places)), "presets": items, "skipped": skipped})
         return
     if not items:
-        click.echo(f"no presets in {presets_dir()}")
+        click.echo(f"no presets in {presets_dir(places)}")
     for p in items:
         click.echo(f"{p['id']}\t{p['label']}\t{p['contracts']} contracts\t{p['description']}")
     for s in skipped:
@@ -118,7 +181,7 @@ def preset_show(preset_id: str) -> None:
     """Print a preset as JSON."""
     from lw_persona.presets import body_for_file, load
 
-    _dump(body_for_file(load(preset_id)))
+    _dump(body_for_file(load(preset_id, _places())))
 
 
 @preset_group.command("apply")
@@ -126,10 +189,10 @@ def preset_show(preset_id: str) -> None:
 @_config_opt
 def preset_apply(preset_id: str, config_file: str | None) -> None:
     """Apply a preset: overwrite only the persona keys it carries (the current persona is autosaved)."""
-    from lw_persona.config import config_path
     from lw_persona.presets import apply, load
 
-    result = apply(load(preset_id), config_path(config_file))
+    places = _places()
+    result = apply(load(preset_id, places), places.config_file(config_file), places)
     click.echo(f"applied {preset_id} to {result['file']}")
     if result["autosave"]:
         click.echo(f"previous persona saved as preset 'autosave' ({result['autosave']})")
@@ -145,17 +208,15 @@ def preset_save(preset_id: str, label: str, description: str, author: str, confi
     """Save the current persona (never memory) as preset PRESET_ID."""
     from lwcore.errors import LwError
 
-    from lw_persona.config import config_path, read_raw
+    from lw_persona.config import read_config
     from lw_persona.presets import AUTOSAVE_ID, from_config, require_id, save
 
     pid = require_id(preset_id)
     if pid == AUTOSAVE_ID:
         raise LwError("'autosave' is reserved for the persona saved before an apply", expected="another id")
-    path = config_path(config_file)
-    raw = read_raw(path)
-    if raw is None:
-        raise LwError("config.json is not a valid JSON object", file=path)
-    written = save(from_config(raw, preset_id=pid, label=label, description=description, author=author))
+    places = _places()
+    raw = read_config(places.config_file(config_file))
+    written = save(from_config(raw, preset_id=pid, label=label, description=description, author=author), places)
     click.echo(f"saved {written}")
 
 
@@ -163,22 +224,23 @@ def preset_save(preset_id: str, label: str, description: str, author: str, confi
 
 
 @persona.command("import")
-@click.argument("file", type=click.Path(dir_okay=False, exists=True))
+@click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--force", is_flag=True, help="Overwrite an existing preset with the same id.")
 @click.option("--json", "as_json", is_flag=True, help="Print the preset and the report as JSON.")
 def import_cmd(file: str, force: bool, as_json: bool) -> None:
-    """Import a preset card or a SillyTavern card (V1/V2/V3 JSON, or PNG read-only) as a preset.
+    """Import a preset card or a SillyTavern card (V1/V2/V3 JSON, PNG or CHARX; read only) as a preset.
 
     The preset is saved to the presets folder, not applied.
     """
-    from pathlib import Path
-
+    from lwcore.cards import CARD_LIMITS
     from lwcore.errors import LwError
+    from lwcore.io import read_bytes
 
     from lw_persona import importers
     from lw_persona.presets import AUTOSAVE_ID, file_for, save
 
-    data = Path(file).read_bytes()
+    places = _places()
+    data = read_bytes(file, max_bytes=CARD_LIMITS.max_file_bytes)
     if importers.sniff_preset(data, file) > 0:
         result = importers.load_preset(data, file)
     else:
@@ -186,10 +248,10 @@ def import_cmd(file: str, force: bool, as_json: bool) -> None:
     preset = result.value
     if not preset.get("id") or preset["id"] == AUTOSAVE_ID:
         preset["id"] = "imported" if not preset.get("id") else "imported-autosave"
-    target = file_for(preset["id"])
+    target = file_for(preset["id"], places)
     if target.exists() and not force:
         raise LwError(f"preset {preset['id']!r} already exists", file=target, expected="--force to overwrite")
-    written = save(preset)
+    written = save(preset, places)
     report = result.report
     if as_json:
         _dump({"preset": preset, "file": str(written), "carried": list(report.carried),
@@ -214,13 +276,13 @@ def export_cmd(preset_id: str, output: str | None) -> None:
     """Export a preset as a SillyTavern chara_card_v2 JSON card."""
     from pathlib import Path
 
-    from lw_persona.config import write_text_atomic
+    from lw_persona.config import write_text
     from lw_persona.presets import load
     from lw_persona.tavern import to_card
 
-    text = json.dumps(to_card(load(preset_id)), ensure_ascii=False, indent=2) + "\n"
+    text = json.dumps(to_card(load(preset_id, _places())), ensure_ascii=False, indent=2) + "\n"
     if output:
-        write_text_atomic(Path(output), text)
+        write_text(Path(output), text)
         click.echo(f"wrote {output}")
     else:
         click.echo(text, nl=False)
@@ -229,11 +291,13 @@ def export_cmd(preset_id: str, output: str | None) -> None:
 # --- inbox (human side) -------------------------------------------------------------------
 
 
-def _inbox(config_file: str | None, inbox_file: str | None) -> tuple[Any, Any]:
+def _inbox(config_file: str | None, inbox_file: str | None) -> tuple[Any, Any, Any]:
+    """``(config, inbox path, places)`` for the inbox commands."""
     from lw_persona import config as cfgmod
 
-    cfg = cfgmod.load(cfgmod.config_path(config_file))
-    return cfg, cfgmod.inbox_path(cfg, inbox_file)
+    places = _places()
+    cfg = cfgmod.load(places.config_file(config_file))
+    return cfg, cfgmod.inbox_path(cfg, inbox_file, places), places
 
 
 @persona.group("inbox")
@@ -246,33 +310,41 @@ def inbox_group() -> None:
 @_inbox_opt
 @click.option("--json", "as_json", is_flag=True)
 def inbox_status(config_file: str | None, inbox_file: str | None, as_json: bool) -> None:
-    """The replayed view with indexes; what is injected and what waits for you."""
+    """The replayed view with indexes; what is injected and what waits for you.
+
+    Bad lines are skipped (the format's rule) and named on stderr; the exit status is then 1.
+    """
     from lw_persona import inbox as inboxmod
 
-    cfg, path = _inbox(config_file, inbox_file)
+    cfg, path, _ = _inbox(config_file, inbox_file)
     view = inboxmod.read(path)
+    if view.error is not None:
+        raise view.error
     injected = {id(e) for e in inboxmod.injectable(view.entries, require_confirm=cfg["memory"]["requireConfirm"])}
     if as_json:
         _dump({"file": str(path), "lines": view.lines, "bad": view.bad, "unknownOps": view.unknown_ops,
-               "entries": [{"index": i, **e.to_json(), "injectable": id(e) in injected} for i, e in enumerate(view.entries)]})
+               "entries": [{"index": i, **e.to_json(), "injectable": id(e) in injected} for i, e in enumerate(view.entries)],
+               "skipped": [{"line": n, "reason": r} for n, r in view.skipped]})
+        _report(_skipped(path, view))
         return
     click.echo(f"{path}: {len(view.entries)} entries ({view.bad} bad lines, {view.unknown_ops} unknown ops skipped)")
     for i, e in enumerate(view.entries):
         mark = "*" if id(e) in injected else " "
         extra = "".join(f" [{k}]" for k in (e.kind if e.kind != "memory" else "", e.tag) if k)
         click.echo(f"{mark}[{i}] {e.status:<9} {e.text}{extra}")
+    _report(_skipped(path, view))
 
 
 def _human(op: str, index: int, config_file: str | None, inbox_file: str | None) -> None:
     from lw_persona import inbox as inboxmod
 
-    cfg, path = _inbox(config_file, inbox_file)
+    cfg, path, places = _inbox(config_file, inbox_file)
     entry, _line = getattr(inboxmod, op)(path, index)
     click.echo(f"{op}: [{index}] {entry.text}")
     if op == "confirm" and entry.kind != inboxmod.MEMORY_KIND:
         from lw_persona.sinks import sink_entry
 
-        result = sink_entry(cfg, entry)
+        result = sink_entry(cfg, entry, places=places)
         if result.status == "sunk":
             inboxmod.append_line(path, {"op": "drop", "ref": entry.text, "at": inboxmod.now_iso()})
             click.echo(f"sunk to {result.path}: {result.line}")
@@ -315,15 +387,22 @@ def inbox_drop(index: int, config_file: str | None, inbox_file: str | None) -> N
 @_config_opt
 @_inbox_opt
 def inbox_log(config_file: str | None, inbox_file: str | None) -> None:
-    """Print the raw lines (the audit trail), numbered."""
-    from lw_persona.inbox import read_lines
+    """Print the raw lines (the audit trail), numbered; a line that is not UTF-8 is shown as such."""
+    from lwcore.errors import LwError
 
-    _cfg, path = _inbox(config_file, inbox_file)
-    lines = read_lines(path)
+    from lw_persona.inbox import read_bytes, split_lines
+
+    _cfg, path, _ = _inbox(config_file, inbox_file)
+    try:
+        lines = split_lines(read_bytes(path))
+    except LwError as exc:
+        if exc.code != "not_found":
+            raise
+        lines = []
     if lines and lines[-1] == "":
         lines.pop()
     for n, line in enumerate(lines, 1):
-        click.echo(f"{n}\t{line}")
+        click.echo(f"{n}\t{line}" if line is not None else f"{n}\t(not valid UTF-8)")
 
 
 # --- reflex -------------------------------------------------------------------------------
@@ -338,9 +417,12 @@ def reflex_cmd(text: str, model: str | None, tier: str | None) -> None:
     from lw_persona.reflex import directive, evaluate, load_rules
     from lw_persona.render import tier_of
 
-    rules = load_rules()
+    rules = load_rules(_places())
     hit = evaluate(rules, text, tier_of(model, tier))
     click.echo(f"rules: {len(rules.rules)} from {rules.file} (enabled={rules.enabled}, dryRun={rules.dry_run})")
+    if rules.error:
+        click.echo(f"error: {rules.error} (no rules used)", err=True)
+        raise SystemExit(1)
     if hit is None:
         click.echo("no rule fires")
     else:

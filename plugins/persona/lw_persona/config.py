@@ -1,8 +1,9 @@
-"""``config.json``: location (§2.1), defaults (§2.2-2.5), tolerant reading and patch writes (§2.6).
+"""``config.json``: defaults (§2.2-2.5), reading (§2.6) and patch writes; where it is: :mod:`places`.
 
-Reading never raises: a missing, empty, unreadable or malformed file gives the defaults (and
-so empty segments). Writing is "read the raw file, replace the patchable sections that the
-patch names, write the whole object back atomically"; every key this module does not know
+Rendering never raises: a missing, empty, unreadable or malformed file gives the defaults (and
+so empty segments); :func:`read_config` says why a file is unusable, for the commands that
+report it. Writing is "read the raw file, replace the patchable sections that the patch
+names, write the whole object back atomically"; every key this module does not know
 survives, at every level. A malformed existing file is never overwritten.
 """
 
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from lw_persona import jscompat as js
+from lw_persona.places import Places
 
 PATCHABLE_KEYS = ("enabled", "thinkingLanguage", "persona", "memory")
 """Top-level sections a write may replace (``core/edit.js`` ``PATCHABLE_KEYS``)."""
@@ -55,54 +57,39 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def _env(env: Mapping[str, str] | None) -> Mapping[str, str]:
-    return os.environ if env is None else env
+def read_config(path: Path) -> dict[str, Any]:
+    """The file's JSON object, unknown keys included; ``{}`` when the file is absent or blank.
 
+    Read through the kernel's JSON reader (size and depth limits, no ``NaN``, duplicate keys
+    refused). Anything unusable -- not a regular file, unreadable, not UTF-8 JSON, not an
+    object -- raises a located :class:`lwcore.errors.LwError`.
+    """
+    from lwcore.errors import LwError
+    from lwcore.io import load_json, read_bytes
 
-def dsh_home(env: Mapping[str, str] | None = None) -> Path:
-    """``$DSH_HOME``, else ``~/.dsh``."""
-    value = _env(env).get("DSH_HOME")
-    return Path(value) if value else Path.home() / ".dsh"
-
-
-def config_dir(env: Mapping[str, str] | None = None) -> Path:
-    """The configuration folder: the legacy ``whale-suite/`` when its ``config.json`` is a file."""
-    home = dsh_home(env)
-    legacy = home / "whale-suite"
     try:
-        if (legacy / "config.json").is_file():
-            return legacy
-    except OSError:
-        pass
-    return home / "whale-persona"
-
-
-def config_path(path: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None) -> Path:
-    """Where ``config.json`` is: a host-passed path, else ``$DSH_WHALE_CONFIG``, else the folder."""
-    if path:
-        return Path(path)
-    override = _env(env).get("DSH_WHALE_CONFIG")
-    if override:
-        return Path(override)
-    return config_dir(env) / "config.json"
+        data = read_bytes(path)
+    except LwError as exc:
+        if exc.code == "not_found":
+            return {}
+        raise
+    if not data.strip():
+        return {}
+    parsed = load_json(data, path)
+    if not isinstance(parsed, dict):
+        raise LwError("config.json holds " + ("an array" if isinstance(parsed, list) else "a single value")
+                      + ", not a JSON object", file=path, line=1, column=1, expected="a JSON object {...}")
+    return parsed
 
 
 def read_raw(path: Path) -> dict[str, Any] | None:
-    """The file's JSON object, unknown keys included: ``{}`` when absent, ``None`` when unusable.
+    """:func:`read_config`, tolerant: ``None`` when the file is unusable. Never raises."""
+    from lwcore.errors import LwError
 
-    Unusable = unreadable, not UTF-8 JSON, or not a JSON object. Never raises.
-    """
     try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        return {}
-    except OSError:
+        return read_config(path)
+    except LwError:
         return None
-    try:
-        parsed = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return None
-    return parsed if isinstance(parsed, dict) else None
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -194,9 +181,7 @@ def write_patch(path: Path, patch: Mapping[str, Any]) -> dict[str, Any]:
     """
     from lwcore.errors import LwError
 
-    raw = read_raw(path)
-    if raw is None:
-        raise LwError("existing config.json is not a valid JSON object; fix it first (it was not overwritten)", file=path)
+    raw = read_existing(path)
     unknown = [k for k in patch if k not in PATCHABLE_KEYS]
     if unknown:
         raise LwError(f"cannot patch {', '.join(unknown)}", expected=", ".join(PATCHABLE_KEYS))
@@ -204,50 +189,50 @@ def write_patch(path: Path, patch: Mapping[str, Any]) -> dict[str, Any]:
     for key in PATCHABLE_KEYS:
         if key in patch:
             out[key] = patch[key]
-    write_text_atomic(Path(path), dumps(out))
+    write_text(Path(path), dumps(out))
     return out
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Atomic UTF-8 write (temp file + rename) that keeps the file's permission bits.
-
-    A new file gets the usual ``0o666 & ~umask`` instead of the temp file's ``0o600``.
-    """
-    from lwcore.io.atomic import atomic_write_text
+def read_existing(path: Path) -> dict[str, Any]:
+    """:func:`read_config` for a write: an unusable file is refused with its located reason
+    and the promise that it was left alone."""
+    from lwcore.errors import LwError
 
     try:
-        mode = os.stat(path).st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    atomic_write_text(Path(path), text)
+        return read_config(path)
+    except LwError as exc:
+        exc.message += "; fix it first (config.json was not overwritten)"
+        raise
+
+
+def write_text(path: Path, text: str) -> None:
+    """Every file this plugin rewrites goes through here: the kernel's atomic write (a reader
+    sees the old file or the new one; the mode is kept; a symbolic link is written through to
+    its target and stays a link). A failure is a located :class:`LwError`; nothing is left half
+    written."""
+    from lwcore.errors import LwError
+    from lwcore.io import atomic_write_text
+
     try:
-        os.chmod(path, mode)
-    except OSError:
-        pass
-
-
-def resolve_in_config_dir(value: str, env: Mapping[str, str] | None = None) -> Path:
-    """An absolute path as given; a relative one under the configuration folder."""
-    p = Path(value)
-    return p if p.is_absolute() else config_dir(env) / p
+        atomic_write_text(Path(path), text)
+    except OSError as exc:
+        raise LwError(f"cannot write: {exc.strerror or exc}", file=path, code="io") from None
 
 
 def inbox_path(cfg: Mapping[str, Any], override: str | os.PathLike[str] | None = None,
-               env: Mapping[str, str] | None = None) -> Path:
+               places: Places | None = None) -> Path:
     """``memory.inboxPath`` (relative = under the configuration folder), else the default file."""
     if override:
         return Path(os.path.abspath(override))
+    places = places or Places.resolve()
     memory = cfg.get("memory") if isinstance(cfg.get("memory"), dict) else {}
     raw = js.trim(str(memory.get("inboxPath") or ""))
-    if raw:
-        return resolve_in_config_dir(raw, env)
-    return config_dir(env) / "memory-inbox.jsonl"
+    return places.under(raw) if raw else places.folder / "memory-inbox.jsonl"
 
 
-def sink_log_path(cfg: Mapping[str, Any], env: Mapping[str, str] | None = None) -> Path:
+def sink_log_path(cfg: Mapping[str, Any], places: Places | None = None) -> Path:
     """``memory.sinkLog`` (relative = under the configuration folder), else ``sink-log.jsonl``."""
+    places = places or Places.resolve()
     memory = cfg.get("memory") if isinstance(cfg.get("memory"), dict) else {}
     raw = js.trim(str(memory.get("sinkLog") or ""))
-    return resolve_in_config_dir(raw, env) if raw else config_dir(env) / "sink-log.jsonl"
+    return places.under(raw) if raw else places.folder / "sink-log.jsonl"

@@ -1,8 +1,11 @@
-"""The two importers this plugin registers with the kernel (resolved lazily by reference)."""
+"""The two importers this plugin registers with the kernel (resolved lazily by reference).
+
+Card files are read by the kernel's card container reader (:mod:`lwcore.cards`: JSON, PNG,
+CHARX, with its limits and located errors); this module only decides what a card becomes.
+"""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from lwcore.contributions import Dropped, ImportReport, ImportResult
@@ -10,30 +13,28 @@ from lwcore.contributions import Dropped, ImportReport, ImportResult
 from lw_persona import presets as presetmod
 from lw_persona import tavern
 
-_SNIFF_LIMIT = 64 * 1024
 
+def _json(data: bytes) -> Any:
+    """The JSON document in ``data`` (kernel limits), or ``None`` when it is not one."""
+    from lwcore.errors import LwError
+    from lwcore.io import load_json
 
-def _head_json(data: bytes) -> Any:
-    """Parse small JSON files fully; for big ones only the kind of document matters."""
-    if len(data) > tavern.MAX_JSON_BYTES:
-        return None
     try:
-        return json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
+        return load_json(data)
+    except LwError:
         return None
 
 
 def sniff_preset(data: bytes, name: str) -> float:
     """1.0 for a ``whale-persona-preset/1`` file, 0.8 for a legacy preset shape, else 0."""
-    try:
-        if data[:1] not in (b"{", b"\xef") and not data.lstrip()[:1] == b"{":
-            return 0.0
-        raw = _head_json(data)
-        if tavern.detect(raw) != "whale-preset":
-            return 0.0
-        return 1.0 if raw.get("spec") == presetmod.PRESET_SPEC else 0.8
-    except Exception:  # noqa: BLE001 - a sniffer never raises
+    from lwcore.cards import container_of
+
+    if container_of(data) != "json":
         return 0.0
+    raw = _json(data)
+    if not tavern.is_preset(raw):
+        return 0.0
+    return 1.0 if raw.get("spec") == presetmod.PRESET_SPEC else 0.8
 
 
 def load_preset(data: bytes, name: str) -> ImportResult[dict[str, Any]]:
@@ -45,43 +46,50 @@ def load_preset(data: bytes, name: str) -> ImportResult[dict[str, Any]]:
 
 
 def sniff_card(data: bytes, name: str) -> float:
-    """0.6 for a V2/V3 card or a PNG with a card chunk, 0.5 for a V1 card, else 0."""
+    """0.6 for a V2/V3 card (JSON, PNG or CHARX), 0.5 for a V1 card, else 0. Never raises."""
+    from lwcore.cards import load_card
+    from lwcore.errors import LwError
+
     try:
-        if data.startswith(tavern.PNG_SIGNATURE):
-            try:
-                chunks = tavern.png_text_chunks(data)
-            except Exception:  # noqa: BLE001
-                return 0.0
-            return 0.6 if ("ccv3" in chunks or "chara" in chunks) else 0.0
-        raw = _head_json(data)
-        kind = tavern.detect(raw)
-        return {"tavern-v2": 0.6, "tavern-v1": 0.5}.get(kind, 0.0)
-    except Exception:  # noqa: BLE001
+        card = load_card(data, name, assets=False)
+    except LwError:
         return 0.0
+    return {"tavern-v2": 0.6, "tavern-v1": 0.5}.get(tavern.detect(card.raw), 0.0)
 
 
-def _png_note(where: str) -> str:
-    key, _, ctype = where.partition(" ")
-    return f"read from the PNG {key!r} {ctype or 'text'} chunk"
+def _source_note(report: Any) -> str:
+    """Which part of the container the card came from, for the import report."""
+    if report.container == "png":
+        return f"read from the PNG's {report.source}"
+    if report.container == "charx":
+        return "read from card.json in the CHARX archive"
+    return ""
 
 
 def load_card(data: bytes, name: str) -> ImportResult[dict[str, Any]]:
+    """A card file -> a persona preset with an itemised report; located :class:`LwError` when
+    the file is no card or carries nothing this format can hold."""
+    from lwcore.cards import load_card as read_card
     from lwcore.errors import LwError
 
-    raw, container = tavern.load_card_bytes(data, name)
-    result = tavern.from_card(raw)
-    if result is None:
-        kind = tavern.detect(raw)
-        hint = "a whale-persona preset: import it with the persona-preset importer" if kind == "whale-preset" else None
-        raise LwError("not a SillyTavern character card", file=name or None,
-                      expected=hint or "a chara_card_v2/v3 JSON, a V1 card, or a card PNG")
+    try:
+        card = read_card(data, name or None, assets=False)
+    except LwError as exc:
+        if exc.code == "not_a_card" and tavern.is_preset(_json(data)):
+            exc.expected = "a card; this is a whale-persona preset: import it with the persona-preset importer"
+        raise
+    result = tavern.from_card(card.raw)
+    if result is None:  # a preset shape that also passes as a card: presets win (§4.6)
+        raise LwError("not a SillyTavern character card: a whale-persona preset", file=name or None,
+                      expected="import it with the persona-preset importer")
     if not result.preset["persona"]:
         named = ", ".join(f for f, _ in result.unmapped) or "none"
         raise LwError("nothing to import: the card has no description, personality, scenario, usable system_prompt "
                       f"or post_history_instructions (fields not carried: {named})", file=name or None)
+    source = _source_note(card.report)
     report = ImportReport(
         carried=tuple(result.mapped),
         dropped=tuple(Dropped(f, r) for f, r in result.unmapped),
-        warnings=tuple(result.notes) + ((_png_note(container[4:]),) if container.startswith("png:") else ()),
+        warnings=tuple(result.notes) + ((source,) if source else ()) + card.report.notes,
     )
     return ImportResult("persona-preset", result.preset, report)

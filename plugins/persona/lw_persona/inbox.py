@@ -31,6 +31,8 @@ LEGACY = "legacy"
 UNKNOWN = "unknown"
 MEMORY_KIND = "memory"
 HUMAN_OPS = ("confirm", "reject", "drop")
+MAX_INBOX_BYTES = 128 * 1024 * 1024
+"""An inbox larger than this is not read (about a million lines)."""
 
 _NEWLINES = re.compile(r"[\r\n]+")
 _KIND_STRIP = re.compile(r"[^a-z0-9_-]")
@@ -89,39 +91,56 @@ class Entry:
 
 @dataclass(slots=True)
 class Replay:
-    """The view after replay (oldest first) and counts of what was skipped."""
+    """The view after replay (oldest first) and what was skipped.
+
+    ``skipped``: ``(line number, reason)`` of every bad line (``bad`` counts them); ``error``:
+    why the file itself could not be read (a located :class:`lwcore.errors.LwError`; the view
+    is then empty), ``None`` when it was read.
+    """
 
     entries: list[Entry] = field(default_factory=list)
     lines: int = 0
     bad: int = 0
     unknown_ops: int = 0
     unmatched: int = 0
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+    error: Exception | None = None
+
+    def copy(self) -> Replay:
+        """A replay sharing the entries but with its own list (what a cache hands out)."""
+        return Replay(list(self.entries), self.lines, self.bad, self.unknown_ops, self.unmatched,
+                      list(self.skipped), self.error)
 
 
 _SCAN = json.JSONDecoder().scan_once
 """The C scanner behind ``json.loads``, called directly (a line is already stripped)."""
 
 
-def replay(lines: Iterable[str]) -> Replay:
-    """Replay ``lines`` in order (§5.4). O(1) per line: entries are located through an index."""
+def replay(lines: Iterable[str | None]) -> Replay:
+    """Replay ``lines`` in order (§5.4); ``None`` stands for a line that is not UTF-8.
+    O(1) per line: entries are located through an index."""
     order: dict[int, Entry] = {}
     by_text: dict[str, list[int]] = {}
+    skipped: list[tuple[int, str]] = []
     seq = 0
-    n = bad = unknown = unmatched = 0
+    n = unknown = unmatched = 0
     scan = _SCAN
     ws = js.JS_WS
     for line in lines:
         n += 1
+        if line is None:
+            skipped.append((n, "not valid UTF-8"))
+            continue
         s = line.strip(ws)
         if not s:
             continue
         try:
             o, end = scan(s, 0)
         except (StopIteration, ValueError, RecursionError):
-            bad += 1
+            skipped.append((n, "not JSON"))
             continue
         if end != len(s) or type(o) is not dict:
-            bad += 1
+            skipped.append((n, "not one JSON object"))
             continue
         op = o.get("op")
         if type(op) is not str or not op:
@@ -131,7 +150,7 @@ def replay(lines: Iterable[str]) -> Replay:
             if type(text) is not str or not text.isprintable() or text != text.strip():
                 text = fold(text)
             if not text:
-                bad += 1
+                skipped.append((n, "a fact line without text"))
                 continue
             at = o.get("at")
             tag = o.get("tag")
@@ -156,12 +175,12 @@ def replay(lines: Iterable[str]) -> Replay:
             continue
         ref = fold(o.get("ref"))
         if not ref:
-            bad += 1
+            skipped.append((n, f"a {op} line without ref"))
             continue
         if op == "supersede":
             new_text = fold(o.get("text"))
             if not new_text:
-                bad += 1
+                skipped.append((n, "a supersede line without text"))
                 continue
         slot = by_text.get(ref)
         if not slot:
@@ -189,28 +208,56 @@ def replay(lines: Iterable[str]) -> Replay:
             seq += 1
             order[seq] = entry
             by_text.setdefault(new_text, []).append(seq)
-    return Replay(list(order.values()), n, bad, unknown, unmatched)
+    return Replay(list(order.values()), n, len(skipped), unknown, unmatched, skipped)
 
 
-def read_lines(path: Path) -> list[str]:
-    """The file's lines (``\\n`` separated; a trailing ``\\r`` is trimmed later). ``[]`` if unreadable."""
+def split_lines(data: bytes) -> list[str | None]:
+    """The lines of ``data`` (``\\n`` separated; a trailing ``\\r`` is trimmed later); a line
+    that is not valid UTF-8 is ``None``, never decoded with replacement characters (that
+    would inject text nobody wrote)."""
     try:
-        data = Path(path).read_bytes()
-    except OSError:
+        return data.decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        out: list[str | None] = []
+        for raw in data.split(b"\n"):
+            try:
+                out.append(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                out.append(None)
+        return out
+
+
+def read_bytes(path: Path) -> bytes:
+    """The inbox file (:data:`MAX_INBOX_BYTES` at most, a regular file); located
+    :class:`LwError` otherwise, code ``not_found`` when it does not exist."""
+    from lwcore.io import read_bytes as read_file
+
+    return read_file(path, max_bytes=MAX_INBOX_BYTES)
+
+
+def read_lines(path: Path) -> list[str | None]:
+    """:func:`split_lines` of the file; ``[]`` when it cannot be read."""
+    from lwcore.errors import LwError
+
+    try:
+        return split_lines(read_bytes(path))
+    except LwError:
         return []
-    return data.decode("utf-8", errors="replace").split("\n")
 
 
 _CACHE: dict[str, tuple[tuple[int, int, int], Replay]] = {}
 
 
 def read(path: Path, *, cache: bool = True) -> Replay:
-    """Replay the file at ``path``; an unreadable or missing file is an empty view.
+    """Replay the file at ``path``: a missing file is an empty view; one that cannot be read
+    (not a regular file, too big, unreadable) is an empty view with ``error`` set.
 
     The replayed view is reused while the file's (size, mtime, inode) stay the same -- every
     append changes the size, so a new line is always seen by the next read. Callers get a
     fresh list of the cached entries; they must not mutate the entries themselves.
     """
+    from lwcore.errors import LwError
+
     key = str(path)
     try:
         st = os.stat(path)
@@ -220,14 +267,16 @@ def read(path: Path, *, cache: bool = True) -> Replay:
     stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
     hit = _CACHE.get(key) if cache else None
     if hit is not None and hit[0] == stamp:
-        r = hit[1]
-        return Replay(list(r.entries), r.lines, r.bad, r.unknown_ops, r.unmatched)
-    result = replay(read_lines(path))
+        return hit[1].copy()
+    try:
+        result = replay(split_lines(read_bytes(path)))
+    except LwError as exc:
+        return Replay(error=None if exc.code == "not_found" else exc)
     if cache:
         if len(_CACHE) > 16:
             _CACHE.clear()
         _CACHE[key] = (stamp, result)
-        result = Replay(list(result.entries), result.lines, result.bad, result.unknown_ops, result.unmatched)
+        result = result.copy()
     return result
 
 
@@ -354,7 +403,10 @@ class ModelInbox:
 def _human_op(path: Path, op: str, index: int) -> tuple[Entry, str]:
     from lwcore.errors import LwError
 
-    view = read(path, cache=False).entries
+    replayed = read(path, cache=False)
+    if replayed.error is not None:
+        raise replayed.error
+    view = replayed.entries
     if not 0 <= index < len(view):
         raise LwError(f"no inbox entry #{index}", file=path, expected=f"an index from 0 to {len(view) - 1}" if view else "a non-empty inbox")
     entry = view[index]

@@ -21,13 +21,17 @@ def lw_prompt_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
 
     Reads ``turn.model``/``turn.tier``/``turn.cwd``; ``turn.extra`` may carry ``persona_config``
     (a config path), ``persona_inbox`` (an inbox path), ``persona_capture`` (the session's
-    capture switch) and ``user_text`` (the latest user message, for the optional reflex rules).
+    capture switch), ``actor_name`` (the member acting this turn: fills ``{{user}}``) and
+    ``user_text`` (the latest user message, for the optional reflex rules). Files are found
+    through :class:`lw_persona.places.Places` (``$DSH_HOME``, else the kernel's data dir).
     """
+    from lw_persona.places import Places
     from lw_persona.render import render_segments, tier_of
 
     extra = turn.extra or {}
-    env = getattr(ctx, "env", None)
+    places = Places.for_context(ctx)
     capture = extra.get("persona_capture")
+    actor = extra.get("actor_name")
     out = render_segments(
         extra.get("persona_config"),
         extra.get("persona_inbox"),
@@ -35,13 +39,14 @@ def lw_prompt_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
         tier=turn.tier,
         cwd=str(turn.cwd) if turn.cwd is not None else None,
         capture=None if capture is None else bool(capture),
-        env=env,
+        places=places,
+        user=actor if isinstance(actor, str) and actor else None,
     )
     texts = {name: out[name] for name in ("persona-prefix", "thinking-language", "persona-suffix")}
     if extra.get("user_text"):
         from lw_persona.reflex import reflex_segment
 
-        texts["persona-reflex"] = reflex_segment(str(extra["user_text"]), tier_of(turn.model, turn.tier), env)
+        texts["persona-reflex"] = reflex_segment(str(extra["user_text"]), tier_of(turn.model, turn.tier), places)
     return [PromptSegment(name=n, text=t, slot=SLOTS[n][0], order=SLOTS[n][1]) for n, t in texts.items() if t]
 
 
@@ -58,9 +63,9 @@ def lw_importers(register: Any) -> None:
         id="persona-sillytavern",
         sniff="lw_persona.importers:sniff_card",
         load="lw_persona.importers:load_card",
-        description={"en": "SillyTavern character card (V1/V2/V3 JSON, PNG read-only) as a persona preset",
-                     "zh": "酒馆角色卡（V1/V2/V3 JSON，PNG 只读）转人设预设"},
-        extensions=(".json", ".png"),
+        description={"en": "SillyTavern character card (V1/V2/V3 JSON, PNG, CHARX; read only) as a persona preset",
+                     "zh": "酒馆角色卡（V1/V2/V3 JSON、PNG、CHARX，只读）转人设预设"},
+        extensions=(".json", ".png", ".charx"),
     ))
 
 

@@ -14,7 +14,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from lwcore.errors import LwError
+
 from lw_persona import config as cfgmod
+from lw_persona.places import Places
 
 PRESET_SPEC = "whale-persona-preset/1"
 AUTOSAVE_ID = "autosave"
@@ -26,9 +29,9 @@ ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_PRESET_BYTES = 2 * 1024 * 1024
 
 
-def presets_dir(env: Mapping[str, str] | None = None) -> Path:
-    """``<config folder>/presets`` (legacy ``whale-suite/`` layout honoured as in §2.1)."""
-    return cfgmod.config_dir(env) / "presets"
+def presets_dir(places: Places | None = None) -> Path:
+    """``<config folder>/presets`` (the folder as :mod:`lw_persona.places` finds it)."""
+    return (places or Places.resolve()).presets
 
 
 def safe_id(value: Any) -> str | None:
@@ -40,8 +43,6 @@ def safe_id(value: Any) -> str | None:
 
 
 def require_id(value: Any) -> str:
-    from lwcore.errors import LwError
-
     sid = safe_id(value)
     if sid is None:
         raise LwError(f"invalid preset id {value!r}", expected="^[A-Za-z0-9_-]{1,64}$ (letters, digits, '_' or '-')")
@@ -96,16 +97,9 @@ def normalize(raw: Any, fallback_id: str | None = None) -> tuple[dict[str, Any],
 
 def parse_bytes(data: bytes, name: str = "") -> tuple[dict[str, Any], list[str]]:
     """Parse a preset file's bytes; :class:`LwError` when it is not a preset."""
-    from lwcore.errors import LwError
+    from lwcore.io import JSON_LIMITS, load_json
 
-    if len(data) > MAX_PRESET_BYTES:
-        raise LwError(f"preset file is larger than {MAX_PRESET_BYTES} bytes", file=name or None)
-    try:
-        raw = json.loads(data.decode("utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        raise LwError(f"not UTF-8 (byte {exc.start})", file=name or None) from None
-    except json.JSONDecodeError as exc:
-        raise LwError(f"invalid JSON: {exc.msg}", file=name or None, line=exc.lineno, column=exc.colno) from None
+    raw = load_json(data, name or None, limits=JSON_LIMITS.with_(max_bytes=MAX_PRESET_BYTES))
     stem = Path(name).stem if name else None
     result = normalize(raw, stem)
     if result is None:
@@ -114,30 +108,34 @@ def parse_bytes(data: bytes, name: str = "") -> tuple[dict[str, Any], list[str]]
     return result
 
 
-def file_for(preset_id: str, env: Mapping[str, str] | None = None) -> Path:
-    return presets_dir(env) / (require_id(preset_id) + ".json")
+def file_for(preset_id: str, places: Places | None = None) -> Path:
+    return presets_dir(places) / (require_id(preset_id) + ".json")
 
 
-def load(preset_id: str, env: Mapping[str, str] | None = None) -> dict[str, Any]:
+def read_file(path: Path) -> tuple[dict[str, Any], list[str]]:
+    """:func:`parse_bytes` of a preset file (read through the kernel's bounded reader)."""
+    from lwcore.io import read_bytes
+
+    return parse_bytes(read_bytes(path, max_bytes=MAX_PRESET_BYTES), str(path))
+
+
+def load(preset_id: str, places: Places | None = None) -> dict[str, Any]:
     """Read preset ``preset_id``; :class:`LwError` for a bad id, a missing or a bad file."""
-    from lwcore.errors import LwError
-
-    path = file_for(preset_id, env)
+    path = file_for(preset_id, places)
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise LwError(f"no preset {preset_id!r}", file=path) from None
-    except OSError as exc:
-        raise LwError(f"cannot read preset: {exc.strerror or exc}", file=path) from None
-    preset, _ = parse_bytes(data, str(path))
+        preset, _ = read_file(path)
+    except LwError as exc:
+        if exc.code == "not_found":
+            raise LwError(f"no preset {preset_id!r}", file=path, code="not_found") from None
+        raise
     if not preset["id"]:
         preset["id"] = preset_id
     return preset
 
 
-def list_presets(env: Mapping[str, str] | None = None) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+def list_presets(places: Places | None = None) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
     """``(presets, skipped)``: one summary per readable preset file; unusable files are named."""
-    folder = presets_dir(env)
+    folder = presets_dir(places)
     out: list[dict[str, Any]] = []
     skipped: list[dict[str, str]] = []
     try:
@@ -152,8 +150,8 @@ def list_presets(env: Mapping[str, str] | None = None) -> tuple[list[dict[str, A
             skipped.append({"file": name, "reason": "file name is not a valid preset id"})
             continue
         try:
-            preset, _ = parse_bytes((folder / name).read_bytes(), name)
-        except Exception as exc:  # noqa: BLE001 - one bad file never hides the others
+            preset, _ = read_file(folder / name)
+        except LwError as exc:  # one bad file never hides the others
             skipped.append({"file": name, "reason": str(exc)})
             continue
         persona = preset["persona"]
@@ -187,11 +185,11 @@ def body_for_file(preset: Mapping[str, Any]) -> dict[str, Any]:
     return body
 
 
-def save(preset: Mapping[str, Any], env: Mapping[str, str] | None = None) -> Path:
+def save(preset: Mapping[str, Any], places: Places | None = None) -> Path:
     """Write a preset file (atomic; same id overwrites)."""
     body = body_for_file(preset)
-    path = presets_dir(env) / (body["id"] + ".json")
-    cfgmod.write_text_atomic(path, json.dumps(body, ensure_ascii=False, indent=2) + "\n")
+    path = presets_dir(places) / (body["id"] + ".json")
+    cfgmod.write_text(path, json.dumps(body, ensure_ascii=False, indent=2) + "\n")
     return path
 
 
@@ -226,17 +224,13 @@ def apply_to_config(raw_cfg: Mapping[str, Any], preset: Mapping[str, Any]) -> di
     return cfg
 
 
-def apply(preset: Mapping[str, Any], config_file: Path, env: Mapping[str, str] | None = None) -> dict[str, Any]:
+def apply(preset: Mapping[str, Any], config_file: Path, places: Places | None = None) -> dict[str, Any]:
     """Apply to disk: autosave the current persona when it differs, then patch persona (+ thinkingLanguage).
 
-    Returns ``{"file", "autosave"}``. A malformed existing config is refused, never overwritten.
+    Returns ``{"file", "autosave"}``. A malformed existing config is refused (with its located
+    reason), never overwritten, and nothing is autosaved.
     """
-    from lwcore.errors import LwError
-
-    raw = cfgmod.read_raw(config_file)
-    if raw is None:
-        raise LwError("existing config.json is not a valid JSON object; fix it first (it was not overwritten)",
-                      file=config_file)
+    raw = cfgmod.read_existing(config_file)
     current = from_config(raw)
     wanted = preset.get("persona") if isinstance(preset.get("persona"), dict) else {}
     same = all(current["persona"].get(k) == wanted.get(k) for k in PERSONA_KEYS)
@@ -244,7 +238,7 @@ def apply(preset: Mapping[str, Any], config_file: Path, env: Mapping[str, str] |
     if not same:
         snap = {"id": AUTOSAVE_ID, "label": "上次的人设（自动保存）", "description": "切换预设前的人设",
                 "persona": current["persona"]}
-        autosave = str(save(snap, env))
+        autosave = str(save(snap, places))
     nxt = apply_to_config(raw, preset)
     patch: dict[str, Any] = {"persona": nxt["persona"]}
     if isinstance(preset.get("thinkingLanguage"), str):

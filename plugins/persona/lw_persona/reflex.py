@@ -10,16 +10,14 @@ and the first 40 characters of the message -- nothing else.
 
 from __future__ import annotations
 
-import json
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lw_persona import config as cfgmod
 from lw_persona import jscompat as js
+from lw_persona.places import Places
 
 MAX_RULES_BYTES = 256 * 1024
 MAX_LEDGER_BYTES = 2 * 1024 * 1024
@@ -29,10 +27,13 @@ _FOLD = str.maketrans({"妳": "你", "您": "你", "嗎": "吗", "嘛": "吗", "
 
 @dataclass(frozen=True, slots=True)
 class Rules:
+    """The rules in force; ``error`` says (located) why a rules file that exists was not used."""
+
     enabled: bool
     dry_run: bool
     rules: tuple[dict[str, Any], ...]
     file: Path | None
+    error: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,10 +43,10 @@ class Hit:
     why: str
 
 
-def rules_path(env: Mapping[str, str] | None = None) -> Path:
-    env = os.environ if env is None else env
-    override = (env.get("DSH_REFLEX_RULES") or "").strip()
-    return Path(override).resolve() if override else cfgmod.config_dir(env) / "reflex.json"
+def rules_path(places: Places | None = None) -> Path:
+    places = places or Places.resolve()
+    override = (places.env.get("DSH_REFLEX_RULES") or "").strip()
+    return Path(override).resolve() if override else places.folder / "reflex.json"
 
 
 def _sanitize(items: Any) -> tuple[dict[str, Any], ...]:
@@ -71,20 +72,22 @@ def _sanitize(items: Any) -> tuple[dict[str, Any], ...]:
     return tuple(out)
 
 
-def load_rules(env: Mapping[str, str] | None = None) -> Rules:
-    """The rules in force; never raises (a bad file = no rules)."""
-    env = os.environ if env is None else env
-    if env.get("DSH_REFLEX_OFF") == "1":
+def load_rules(places: Places | None = None) -> Rules:
+    """The rules in force; never raises (a missing file = no rules; an unusable one = no rules
+    and the located reason in ``error``)."""
+    from lwcore.errors import LwError
+    from lwcore.io import JSON_LIMITS, read_json
+
+    places = places or Places.resolve()
+    if places.env.get("DSH_REFLEX_OFF") == "1":
         return Rules(False, False, (), None)
-    file = rules_path(env)
+    file = rules_path(places)
     try:
-        if file.stat().st_size > MAX_RULES_BYTES:
-            return Rules(True, False, (), file)
-        cfg = json.loads(file.read_text(encoding="utf-8"))
-        if not isinstance(cfg, dict):
-            return Rules(True, False, (), file)
-    except (OSError, ValueError):
-        return Rules(True, False, (), file)
+        cfg = read_json(file, limits=JSON_LIMITS.with_(max_bytes=MAX_RULES_BYTES))
+    except LwError as exc:
+        return Rules(True, False, (), file, "" if exc.code == "not_found" else str(exc))
+    if not isinstance(cfg, dict):
+        return Rules(True, False, (), file, f"{file}: the rules file holds no JSON object")
     return Rules(cfg.get("enabled") is not False, cfg.get("dryRun") is True, _sanitize(cfg.get("rules")), file)
 
 
@@ -165,17 +168,17 @@ def directive(hit: Hit) -> str:
     return "\n".join(lines)
 
 
-def ledger_path(env: Mapping[str, str] | None = None) -> Path:
-    return cfgmod.config_dir(env) / "reflex.log.jsonl"
+def ledger_path(places: Places | None = None) -> Path:
+    return (places or Places.resolve()).folder / "reflex.log.jsonl"
 
 
-def record(hit: Hit, tier: str, text: str, *, dry_run: bool, env: Mapping[str, str] | None = None) -> None:
+def record(hit: Hit, tier: str, text: str, *, dry_run: bool, places: Places | None = None) -> None:
     """Append one ledger line (rule id, tier, first 40 characters); never raises."""
     from lw_persona.inbox import append_line, now_iso
 
-    path = ledger_path(env)
+    path = ledger_path(places)
     try:
-        if path.exists() and path.stat().st_size > MAX_LEDGER_BYTES:
+        if path.exists() and (not path.is_file() or path.stat().st_size > MAX_LEDGER_BYTES):
             return
         append_line(path, {"t": now_iso(), "phase": "dry-run" if dry_run else "fire", "rule": hit.rule["id"],
                            "tier": tier, "head": text[:40]})
@@ -183,16 +186,16 @@ def record(hit: Hit, tier: str, text: str, *, dry_run: bool, env: Mapping[str, s
         pass
 
 
-def reflex_segment(text: str | None, tier: str, env: Mapping[str, str] | None = None) -> str:
+def reflex_segment(text: str | None, tier: str, places: Places | None = None) -> str:
     """The directive for this turn ('' when nothing fires or in dry-run); records the hit."""
     if not text:
         return ""
     try:
-        rules = load_rules(env)
+        rules = load_rules(places)
         hit = evaluate(rules, text, tier)
         if hit is None:
             return ""
-        record(hit, tier, text, dry_run=rules.dry_run, env=env)
+        record(hit, tier, text, dry_run=rules.dry_run, places=places)
         return "" if rules.dry_run else directive(hit)
     except Exception:  # noqa: BLE001 - the optional layer never breaks a turn
         return ""

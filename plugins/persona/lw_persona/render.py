@@ -20,6 +20,7 @@ from typing import Any
 from lw_persona import config as cfgmod
 from lw_persona import jscompat as js
 from lw_persona import inbox as inboxmod
+from lw_persona.places import Places
 
 SEGMENT_NAMES = ("persona-prefix", "thinking-language", "persona-suffix")
 
@@ -98,6 +99,7 @@ PART_LABELS = {
 }
 
 _QUOTES = re.compile("[「」]")
+_USER_MACRO = re.compile(r"\{\{user\}\}", re.IGNORECASE)
 
 
 def _fill_template(template: str, **values: str) -> str:
@@ -168,9 +170,19 @@ def bullet(text: str) -> str:
     return "\n".join("- " + line if js.trim(line) else "" for line in text.split("\n"))
 
 
-def fill(text: str, self_name_: str, user_name: str) -> str:
-    """Replace every ``{selfName}`` then every ``{userName}``; any other ``{{var}}`` is left alone."""
-    return text.replace("{selfName}", self_name_).replace("{userName}", user_name)
+def fill(text: str, self_name_: str, user_name: str, acting_user: str | None = None) -> str:
+    """Replace every ``{selfName}`` then every ``{userName}``, then ``{{user}}`` when a member is
+    acting (:func:`with_acting_user`); any other ``{{var}}`` is left alone (§3.0)."""
+    return with_acting_user(text.replace("{selfName}", self_name_).replace("{userName}", user_name), acting_user)
+
+
+def with_acting_user(text: str, acting_user: str | None) -> str:
+    """Every ``{{user}}`` (any case, the character-card macro) replaced by the member acting
+    this turn, when the host names one; otherwise ``text`` as it is, as §3.0 keeps ``{{var}}``.
+    (``{{char}}`` is bound to the card's name when a card is imported.)"""
+    if not acting_user or "{{" not in text:
+        return text
+    return _USER_MACRO.sub(lambda _: acting_user, text)
 
 
 def strip_quotes(text: str) -> str:
@@ -194,8 +206,9 @@ class Parts:
         return self.persona + self.inbox + self.discipline
 
 
-def persona_body(cfg: Mapping[str, Any], tier: str, model: str | None) -> str:
-    """Blocks ① to ⑥ of §3.1, joined by one blank line, empty blocks skipped."""
+def persona_body(cfg: Mapping[str, Any], tier: str, model: str | None, acting_user: str | None = None) -> str:
+    """Blocks ① to ⑥ of §3.1, joined by one blank line, empty blocks skipped; ``acting_user``
+    fills ``{{user}}`` (without one it stays as written)."""
     if cfg.get("enabled") is False:
         return ""
     p = cfg.get("persona")
@@ -205,18 +218,18 @@ def persona_body(cfg: Mapping[str, Any], tier: str, model: str | None) -> str:
     user = p.get("userName") or cfgmod.DEFAULT_USER_NAME
     blocks: list[str] = []
     for key in ("stance", "character"):
-        text = js.trim(fill(js.to_str(p.get(key)) if js.truthy(p.get(key)) else "", me, user))
+        text = js.trim(fill(js.to_str(p.get(key)) if js.truthy(p.get(key)) else "", me, user, acting_user))
         if text:
             blocks.append(text)
-    appearance = js.trim(fill(style_text(p.get("appearance"), model), me, user))
+    appearance = js.trim(fill(style_text(p.get("appearance"), model), me, user, acting_user))
     if appearance:
         blocks.append(APPEARANCE_HEAD.replace("{userName}", user) + bullet(appearance))
-    tone = js.trim(fill(style_text(p.get("tone"), model), me, user))
+    tone = js.trim(fill(style_text(p.get("tone"), model), me, user, acting_user))
     if tone:
         blocks.append(TONE_HEAD.replace("{userName}", user) + bullet(tone))
     contracts = p.get("contracts") if isinstance(p.get("contracts"), list) else []
     lines = [
-        "- " + js.trim(fill(js.to_str(c["text"]), me, user))
+        "- " + js.trim(fill(js.to_str(c["text"]), me, user, acting_user))
         for c in contracts
         if isinstance(c, dict) and c.get("on") is not False and js.truthy(c.get("text"))
     ]
@@ -225,7 +238,7 @@ def persona_body(cfg: Mapping[str, Any], tier: str, model: str | None) -> str:
     memory = cfg.get("memory") if isinstance(cfg.get("memory"), dict) else {}
     entries = memory.get("entries") if isinstance(memory.get("entries"), list) else []
     items = [
-        bullet(js.trim(fill(js.to_str(e["text"]), me, user)))
+        bullet(js.trim(fill(js.to_str(e["text"]), me, user, acting_user)))
         for e in entries
         if isinstance(e, dict) and e.get("on") is not False and js.truthy(e.get("text"))
     ]
@@ -255,7 +268,7 @@ def inbox_block(items: Sequence[inboxmod.Entry], user: str) -> str:
     return INBOX_HEAD.replace("{userName}", user) + "\n".join(rows)
 
 
-def discipline_block(cfg: Mapping[str, Any], inbox_file: Path, env: Mapping[str, str] | None = None) -> str:
+def discipline_block(cfg: Mapping[str, Any], inbox_file: Path, places: Places | None = None) -> str:
     """Block ⑧ (§3.4), with the sinks sub-list only when routes exist."""
     from lw_persona import sinks as sinksmod
 
@@ -263,7 +276,7 @@ def discipline_block(cfg: Mapping[str, Any], inbox_file: Path, env: Mapping[str,
     name = p.get("userName") or cfgmod.DEFAULT_USER_NAME
     file = str(inbox_file).replace("\\", "/")
     text = DISCIPLINE_TEMPLATE.replace("{name}", name).replace("{file}", file)
-    routes = sinksmod.routes(cfg.get("memory") or {}, env)
+    routes = sinksmod.routes(cfg.get("memory") or {}, places)
     if routes:
         rows = [f'- kind:"{k}" → 确认后追加到 ' + str(r.path).replace("\\", "/") for k, r in routes.items()]
         text += SINKS_TEMPLATE.replace("{name}", name) + "\n".join(rows) + "\n"
@@ -288,16 +301,17 @@ def build_parts(
     capture: bool | None = None,
     inbox_file: Path | None = None,
     load_view: Callable[[Path], Sequence[inboxmod.Entry]] | None = None,
-    env: Mapping[str, str] | None = None,
+    places: Places | None = None,
+    acting_user: str | None = None,
 ) -> Parts:
     """The persona-prefix as (persona, inbox, discipline); separators belong to the later part."""
     t = tier_of(model, tier)
-    body = persona_body(cfg, t, model)
+    body = persona_body(cfg, t, model, acting_user)
     if not _memory_on(cfg):
         return Parts(body)
     m = cfg["memory"]
     user = cfg["persona"].get("userName") or cfgmod.DEFAULT_USER_NAME
-    file = inbox_file or cfgmod.inbox_path(cfg, env=env)
+    file = inbox_file or cfgmod.inbox_path(cfg, places=places)
     view = (load_view or (lambda f: inboxmod.read(f).entries))(file)
     items = inboxmod.injectable(view, require_confirm=m.get("requireConfirm") is not False)
     limit = js.number(m.get("maxEntries"))
@@ -306,20 +320,21 @@ def build_parts(
     inbox_part = ("\n\n" if body and block else "") + block
     discipline = ""
     if capture_active(cfg, capture):
-        d = discipline_block(cfg, file, env)
+        d = discipline_block(cfg, file, places)
         discipline = ("\n\n" if (body or block) else "") + d
     return Parts(body, inbox_part, discipline)
 
 
-def build_suffix(cfg: Mapping[str, Any], cwd: str | None) -> str:
-    """§3.5: ``persona.suffix`` with every ``{{cwd}}`` replaced (``''`` when the host gave none)."""
+def build_suffix(cfg: Mapping[str, Any], cwd: str | None, acting_user: str | None = None) -> str:
+    """§3.5: ``persona.suffix`` with every ``{{cwd}}`` replaced (``''`` when the host gave none),
+    then ``{{user}}`` when a member is acting (:func:`with_acting_user`)."""
     p = cfg.get("persona")
     if cfg.get("enabled") is False or not isinstance(p, dict) or p.get("enabled") is False:
         return ""
     raw = p.get("suffix") or ""
     if not isinstance(raw, str) or not raw:
         return ""
-    return raw.replace("{{cwd}}", cwd if isinstance(cwd, str) and cwd else "")
+    return with_acting_user(raw.replace("{{cwd}}", cwd if isinstance(cwd, str) and cwd else ""), acting_user)
 
 
 def build_thinking(cfg: Mapping[str, Any]) -> str:
@@ -359,17 +374,20 @@ def render_config(
     cwd: str | os.PathLike[str] | None = None,
     capture: bool | None = None,
     inbox_file: Path | None = None,
-    env: Mapping[str, str] | None = None,
+    places: Places | None = None,
+    user: str | None = None,
 ) -> dict[str, Any]:
     """Render an already-merged config: the three segments plus ``measure`` (§7).
 
+    ``user`` is the member acting this turn (fills ``{{user}}``; without one it stays, §3.0).
     The measurement is taken from the very strings returned (same code path); the budget only
     warns, it never trims.
     """
     cwd_s = os.fspath(cwd) if cwd is not None else None
     cwd_s = str(cwd_s) if cwd_s is not None else None
-    parts = build_parts(cfg, model=model, tier=tier, cwd=cwd_s, capture=capture, inbox_file=inbox_file, env=env)
-    suffix = build_suffix(cfg, cwd_s)
+    parts = build_parts(cfg, model=model, tier=tier, cwd=cwd_s, capture=capture, inbox_file=inbox_file, places=places,
+                        acting_user=user)
+    suffix = build_suffix(cfg, cwd_s, user)
     thinking = build_thinking(cfg)
     measured = [
         ("persona", parts.persona),
@@ -402,15 +420,18 @@ def render_segments(
     tier: str | None = None,
     cwd: str | os.PathLike[str] | None = None,
     capture: bool | None = None,
-    env: Mapping[str, str] | None = None,
+    places: Places | None = None,
+    user: str | None = None,
 ) -> dict[str, Any]:
     """Read the files and render: ``{"persona-prefix", "thinking-language", "persona-suffix", "measure"}``.
 
-    ``config_path`` defaults to the §2.1 rules (``$DSH_WHALE_CONFIG``, ``$DSH_HOME`` …);
-    ``inbox_path`` to ``memory.inboxPath`` or ``memory-inbox.jsonl`` in the config folder.
+    ``config_path`` defaults to ``places.config`` (:mod:`lw_persona.places`: ``$DSH_WHALE_CONFIG``,
+    ``$DSH_HOME`` …, else the kernel's data dir); ``inbox_path`` to ``memory.inboxPath`` or
+    ``memory-inbox.jsonl`` in the config folder; ``user`` fills ``{{user}}``.
     Never raises for bad files: they render as empty segments.
     """
-    path = cfgmod.config_path(config_path, env)
-    cfg = cfgmod.load(path)
-    file = cfgmod.inbox_path(cfg, inbox_path, env)
-    return render_config(cfg, model=model, tier=tier, cwd=cwd, capture=capture, inbox_file=file, env=env)
+    places = places or Places.resolve()
+    cfg = cfgmod.load(places.config_file(config_path))
+    file = cfgmod.inbox_path(cfg, inbox_path, places)
+    return render_config(cfg, model=model, tier=tier, cwd=cwd, capture=capture, inbox_file=file, places=places,
+                         user=user)

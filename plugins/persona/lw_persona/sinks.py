@@ -18,10 +18,12 @@ from typing import Any
 from lw_persona import config as cfgmod
 from lw_persona import jscompat as js
 from lw_persona.inbox import MEMORY_KIND, Entry, append_line, norm_kind, now_iso
+from lw_persona.places import Places
 
 FORMATS = ("md", "plain", "jsonl")
 _PLACEHOLDER = re.compile(r"\{(text|date|kind|tag|source)\}")
 DEFAULT_SOURCE = "lw persona"
+MAX_LOG_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,9 +37,10 @@ class Route:
     create_parents: bool = True
 
 
-def routes(memory: Mapping[str, Any], env: Mapping[str, str] | None = None) -> dict[str, Route]:
+def routes(memory: Mapping[str, Any], places: Places | None = None) -> dict[str, Route]:
     """Normalised ``memory.sinks``: entries without a ``path`` and the ``memory`` kind are ignored."""
     out: dict[str, Route] = {}
+    places = places or Places.resolve()
     raw = memory.get("sinks") if isinstance(memory, Mapping) else None
     if not isinstance(raw, dict):
         return out
@@ -54,7 +57,7 @@ def routes(memory: Mapping[str, Any], env: Mapping[str, str] | None = None) -> d
         fmt = js.trim(js.to_str(r.get("format") or "")).lower() if js.truthy(r.get("format")) else ""
         out[kind] = Route(
             kind=kind,
-            path=cfgmod.resolve_in_config_dir(p, env),
+            path=places.under(p),
             raw_path=p,
             format=fmt if fmt in FORMATS else "md",
             template=r["template"] if isinstance(r.get("template"), str) and r["template"] else "",
@@ -97,23 +100,15 @@ def render_line(route: Route, entry: Entry, source: str = DEFAULT_SOURCE) -> str
 
 
 def read_log(path: Path) -> list[dict[str, Any]]:
-    """The sink log's records (bad lines skipped; ``[]`` when absent)."""
+    """The sink log's records (bad lines skipped; ``[]`` when absent or unreadable)."""
+    from lwcore.errors import LwError
+    from lwcore.io import iter_json_lines, read_bytes
+
     try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        data = read_bytes(path, max_bytes=MAX_LOG_BYTES)
+    except LwError:
         return []
-    out = []
-    for line in text.split("\n"):
-        s = js.trim(line)
-        if not s:
-            continue
-        try:
-            o = json.loads(s)
-        except ValueError:
-            continue
-        if isinstance(o, dict):
-            out.append(o)
-    return out
+    return [o for _, o in iter_json_lines(data.split(b"\n"), path) if isinstance(o, dict)]
 
 
 def _key(kind: Any, line: Any, path: Any) -> tuple[str, str, str]:
@@ -132,25 +127,27 @@ class SinkResult:
     error: str = ""
 
 
-def sink_entry(cfg: Mapping[str, Any], entry: Entry, *, env: Mapping[str, str] | None = None,
+def sink_entry(cfg: Mapping[str, Any], entry: Entry, *, places: Places | None = None,
                source: str = DEFAULT_SOURCE) -> SinkResult:
     """Append one confirmed entry to its route's file (once: the sink log is the idempotence record)."""
     kind = norm_kind(entry.kind) or MEMORY_KIND
     if kind == MEMORY_KIND:
         return SinkResult("memory-kind", kind)
     memory = cfg.get("memory") if isinstance(cfg.get("memory"), dict) else {}
-    route = routes(memory, env).get(kind)
+    route = routes(memory, places).get(kind)
     if route is None:
         return SinkResult("no-route", kind)
     try:
         line = render_line(route, entry, source)
         if not js.trim(line):
             return SinkResult("empty-text", kind, str(route.path))
-        log = cfgmod.sink_log_path(cfg, env)
+        log = cfgmod.sink_log_path(cfg, places)
         key = _key(kind, line, route.path)
         if any(_key(r.get("kind"), r.get("line"), r.get("path")) == key for r in read_log(log)):
             return SinkResult("already-sunk", kind, str(route.path), line)
         fresh = not route.path.exists()
+        if not fresh and not route.path.is_file():
+            return SinkResult("error", kind, str(route.path), error="not a regular file")
         if fresh and route.create_parents:
             route.path.parent.mkdir(parents=True, exist_ok=True)
         prefix = ""

@@ -1,24 +1,16 @@
-"""SillyTavern character cards <-> whale-persona presets (§4.6), plus read-only PNG cards.
+"""SillyTavern character cards <-> whale-persona presets (§4.6).
 
-Import recognises, in order: our own preset, a V2/V3 card (``spec`` ``chara_card_v2``/``v3`` or a
-``data.description`` string), a V1 card (top-level ``name`` with ``description`` or
-``first_mes``). Export writes ``chara_card_v2`` with everything this engine owns under
-``data.extensions.whale_persona`` so that export -> import restores the preset exactly.
-
-PNG: the JSON inside the ``ccv3`` (preferred) or ``chara`` text chunk (``tEXt``, ``zTXt`` or
-``iTXt``) is read; pixels are never decoded, decompression output is bounded, and every size is
-bounded.
+Reading the card containers (JSON, PNG, CHARX) is the kernel's job (:mod:`lwcore.cards`);
+this module maps a card's fields. Import recognises, in order: our own preset, a V2/V3 card,
+a V1 card (the kernel's spec detection). Export writes ``chara_card_v2`` with everything
+this engine owns under ``data.extensions.whale_persona`` so that export -> import restores the
+preset exactly.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import copy
-import json
 import re
-import struct
-import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,11 +18,6 @@ from typing import Any
 from lw_persona import jscompat as js
 from lw_persona import presets as presetmod
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-MAX_JSON_BYTES = 8 * 1024 * 1024
-MAX_PNG_BYTES = 32 * 1024 * 1024
-MAX_TEXT_CHUNK = 12 * 1024 * 1024
-MAX_CHUNKS = 4096
 MAX_CONTRACTS = 40
 MAX_CONTRACT_CHARS = 300
 NOT_CARRIED = ("first_mes", "alternate_greetings", "mes_example", "character_book", "creator_notes",
@@ -44,6 +31,10 @@ KNOWN_FIELDS = frozenset({
 _LIST_MARK = re.compile(r"^(?:[-*•·]|\d+[.)、])\s*")
 _SENTENCE_END = re.compile(r"(?<=[。！？!?])")
 _SEMI = re.compile(r"[；;]")
+_CHAR_MACRO = re.compile(r"\{\{char\}\}", re.IGNORECASE)
+"""The card macro for the character's name, bound at import (the extension contract, A.5)."""
+KINDS = {"chara_card_v3": "tavern-v2", "chara_card_v2": "tavern-v2", "chara_card_v1": "tavern-v1"}
+"""The kernel's card specs -> this module's kinds (V3 is read as the V2 family, §4.6)."""
 
 
 @dataclass
@@ -57,184 +48,20 @@ class CardImport:
     notes: list[str] = field(default_factory=list)
 
 
-# --- recognising and unpacking ---------------------------------------------------------------
+def is_preset(raw: Any) -> bool:
+    """A whale-persona preset shape (a ``persona`` object, a ``character`` string or a
+    ``contracts`` list); checked before any card spec (§4.6's recognition order)."""
+    return isinstance(raw, dict) and (isinstance(raw.get("persona"), dict) or isinstance(raw.get("character"), str)
+                                      or isinstance(raw.get("contracts"), list))
 
 
 def detect(raw: Any) -> str:
     """``whale-preset`` | ``tavern-v2`` | ``tavern-v1`` | ``unknown`` (in that order of checks)."""
-    if not isinstance(raw, dict):
-        return "unknown"
-    if isinstance(raw.get("persona"), dict) or isinstance(raw.get("character"), str) or isinstance(raw.get("contracts"), list):
+    from lwcore.cards import detect_spec
+
+    if is_preset(raw):
         return "whale-preset"
-    spec = str(raw.get("spec") or "").lower()
-    data = raw.get("data") if isinstance(raw.get("data"), dict) else None
-    if spec in ("chara_card_v2", "chara_card_v3") or (data is not None and isinstance(data.get("description"), str)):
-        return "tavern-v2"
-    if isinstance(raw.get("name"), str) and (isinstance(raw.get("description"), str) or isinstance(raw.get("first_mes"), str)):
-        return "tavern-v1"
-    return "unknown"
-
-
-CARD_KEYWORDS = ("ccv3", "chara")  # in order of preference
-_TEXT_TYPES = (b"tEXt", b"zTXt", b"iTXt")
-
-
-def _inflate(body: bytes, where: str) -> bytes:
-    """Decompress one zlib stream, refusing more than :data:`MAX_TEXT_CHUNK` bytes of output.
-
-    ``decompress(..., max_length)`` stops producing output at the limit, so a compression bomb
-    costs at most ``MAX_TEXT_CHUNK`` bytes and the time to inflate them.
-    """
-    from lwcore.errors import LwError
-
-    limit = MAX_TEXT_CHUNK
-    inflater = zlib.decompressobj()
-    try:
-        out = inflater.decompress(body, limit + 1)
-    except zlib.error as exc:
-        raise LwError(f"{where}: corrupt zlib data ({exc})") from None
-    if len(out) > limit or inflater.unconsumed_tail:
-        raise LwError(f"{where}: decompresses to more than {limit} bytes; refused")
-    if not inflater.eof:
-        raise LwError(f"{where}: truncated zlib data")
-    if inflater.unused_data:
-        raise LwError(f"{where}: {len(inflater.unused_data)} stray byte(s) after the zlib data")
-    return out
-
-
-def _card_text(ctype: bytes, body: bytes, pos: int) -> tuple[str, bytes] | None:
-    """``(keyword, text bytes)`` of a text chunk, or ``None`` when it is not a card chunk.
-
-    ``zTXt``/``iTXt`` chunks are decompressed only for the card keywords; ``tEXt`` chunks of any
-    keyword are returned (as before), malformed ones without a keyword separator are skipped.
-    """
-    from lwcore.errors import LwError
-
-    keyword, sep, rest = body.partition(b"\x00")
-    if not sep:
-        if ctype != b"tEXt" and keyword.decode("latin-1").lower() in CARD_KEYWORDS:
-            raise LwError(f"PNG {ctype.decode()} chunk at byte {pos} has no keyword separator")
-        return None
-    key = keyword.decode("latin-1").lower()
-    if ctype == b"tEXt":
-        return key, rest
-    if key not in CARD_KEYWORDS:
-        return None
-    where = f"PNG {ctype.decode()} chunk {key!r} at byte {pos}"
-    if ctype == b"zTXt":
-        if len(rest) < 1:
-            raise LwError(f"{where}: missing compression method")
-        if rest[0] != 0:
-            raise LwError(f"{where}: unknown compression method {rest[0]}")
-        return key, _inflate(rest[1:], where)
-    # iTXt: flag, method, language tag NUL, translated keyword NUL, UTF-8 text
-    if len(rest) < 2:
-        raise LwError(f"{where}: missing compression flag/method")
-    flag, method = rest[0], rest[1]
-    language, sep1, tail = rest[2:].partition(b"\x00")
-    translated, sep2, text = tail.partition(b"\x00")
-    if not (sep1 and sep2):
-        raise LwError(f"{where}: missing language tag or translated keyword")
-    if flag not in (0, 1):
-        raise LwError(f"{where}: invalid compression flag {flag}")
-    if flag == 1:
-        if method != 0:
-            raise LwError(f"{where}: unknown compression method {method}")
-        text = _inflate(text, where)
-    try:
-        language.decode("ascii")
-        translated.decode("utf-8")
-        text.decode("utf-8")
-    except UnicodeDecodeError:
-        raise LwError(f"{where}: language tag, translated keyword or text is not valid UTF-8") from None
-    return key, text
-
-
-def _png_card_chunks(data: bytes) -> dict[str, tuple[bytes, str]]:
-    """keyword -> ``(text, chunk type)`` for the first text chunk of each keyword."""
-    from lwcore.errors import LwError
-
-    if len(data) > MAX_PNG_BYTES:
-        raise LwError(f"PNG card larger than {MAX_PNG_BYTES} bytes")
-    if not data.startswith(PNG_SIGNATURE):
-        raise LwError("not a PNG file")
-    pos = len(PNG_SIGNATURE)
-    out: dict[str, tuple[bytes, str]] = {}
-    for _ in range(MAX_CHUNKS):
-        if pos + 8 > len(data):
-            raise LwError("truncated PNG (no IEND chunk)")
-        length, ctype = struct.unpack(">I4s", data[pos:pos + 8])
-        if length > len(data) - pos - 12:
-            raise LwError(f"truncated PNG chunk {ctype!r} at byte {pos}")
-        body = data[pos + 8:pos + 8 + length]
-        crc = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])[0]
-        if ctype in _TEXT_TYPES:
-            if length > MAX_TEXT_CHUNK:
-                raise LwError(f"PNG text chunk larger than {MAX_TEXT_CHUNK} bytes")
-            if zlib.crc32(ctype + body) & 0xFFFFFFFF != crc:
-                raise LwError(f"PNG {ctype.decode()} chunk at byte {pos} fails its CRC")
-            keyword = body.partition(b"\x00")[0].decode("latin-1").lower()
-            if keyword not in out:  # the first chunk of a keyword wins; later ones are not even inflated
-                found = _card_text(ctype, body, pos)
-                if found is not None:
-                    out[found[0]] = (found[1], ctype.decode())
-        if ctype == b"IEND":
-            return out
-        pos += 12 + length
-    raise LwError(f"PNG has more than {MAX_CHUNKS} chunks")
-
-
-def png_text_chunks(data: bytes) -> dict[str, bytes]:
-    """The text chunks of a PNG (keyword -> text), without decoding any image data.
-
-    Every ``tEXt`` chunk is returned; ``zTXt`` and ``iTXt`` chunks only for the card keywords
-    (``ccv3``, ``chara``), decompressed with a bounded output. The first chunk of a keyword wins.
-    Raises :class:`LwError` on a malformed or oversized file.
-    """
-    return {key: text for key, (text, _) in _png_card_chunks(data).items()}
-
-
-def card_json_from_png(data: bytes) -> tuple[Any, str]:
-    """The card JSON in a PNG: ``ccv3`` preferred over ``chara`` (whatever their chunk types);
-    ``(object, "<keyword> <chunk type>")``."""
-    from lwcore.errors import LwError
-
-    chunks = _png_card_chunks(data)
-    for key in CARD_KEYWORDS:
-        if key in chunks:
-            text, ctype = chunks[key]
-            try:
-                decoded = base64.b64decode(text, validate=True)
-            except (binascii.Error, ValueError):
-                raise LwError(f"PNG {key!r} {ctype} chunk is not valid base64") from None
-            if len(decoded) > MAX_JSON_BYTES:
-                raise LwError(f"card JSON larger than {MAX_JSON_BYTES} bytes")
-            try:
-                return json.loads(decoded.decode("utf-8")), f"{key} {ctype}"
-            except (UnicodeDecodeError, ValueError, RecursionError):
-                raise LwError(f"PNG {key!r} {ctype} chunk does not hold UTF-8 JSON") from None
-    raise LwError("PNG has no character card (no 'ccv3' or 'chara' text chunk)",
-                  expected="a SillyTavern card PNG, or the card exported as JSON")
-
-
-def load_card_bytes(data: bytes, name: str = "") -> tuple[Any, str]:
-    """Parse card bytes (JSON or PNG) -> ``(object, container)``; located :class:`LwError` if bad."""
-    from lwcore.errors import LwError
-
-    if data.startswith(PNG_SIGNATURE):
-        try:
-            obj, where = card_json_from_png(data)
-        except LwError as exc:
-            raise LwError(exc.message, file=name or None, expected=exc.expected) from None
-        return obj, f"png:{where}"
-    if len(data) > MAX_JSON_BYTES:
-        raise LwError(f"card JSON larger than {MAX_JSON_BYTES} bytes", file=name or None)
-    try:
-        return json.loads(data.decode("utf-8-sig")), "json"
-    except UnicodeDecodeError as exc:
-        raise LwError(f"not UTF-8 (byte {exc.start})", file=name or None) from None
-    except json.JSONDecodeError as exc:
-        raise LwError(f"invalid JSON: {exc.msg}", file=name or None, line=exc.lineno, column=exc.colno) from None
+    return KINDS.get(detect_spec(raw) or "", "unknown")
 
 
 # --- mapping ---------------------------------------------------------------------------------
@@ -314,22 +141,37 @@ def _s(value: Any) -> str:
 
 
 def from_card(raw: Any) -> CardImport | None:
-    """A V1/V2/V3 card object -> :class:`CardImport`; ``None`` when it is not a tavern card."""
+    """A V1/V2/V3 card object -> :class:`CardImport`; ``None`` when it is not a tavern card.
+
+    ``raw`` nested deeper than the kernel's JSON limits is refused with an :class:`LwError`
+    (cards read through :mod:`lwcore.cards` never are), so copying it cannot recurse too deep.
+    """
+    from lwcore.cards import unwrap
+    from lwcore.io import JSON_LIMITS
+    from lwcore.io.safe_json import check_shape
+
     kind = detect(raw)
     if kind not in ("tavern-v2", "tavern-v1"):
         return None
-    d = raw["data"] if kind == "tavern-v2" and isinstance(raw.get("data"), dict) else raw
+    check_shape(raw, JSON_LIMITS)
+    d = unwrap(raw)[2]
     mapped: list[str] = []
     unmapped: list[tuple[str, str]] = []
     notes: list[str] = []
+
+    card_name = _s(d.get("name"))
+    name = card_name or "imported-card"
+    char = _s(d.get("nickname")) or card_name
+    bound: list[str] = []
 
     def take(key: str, label: str) -> str:
         value = _s(d.get(key))
         if value:
             mapped.append(label)
+            if char and _CHAR_MACRO.search(value):
+                value = _CHAR_MACRO.sub(lambda _: char, value)
+                bound.append(key)
         return value
-
-    name = _s(d.get("name")) or "imported-card"
     description = take("description", "description → persona.character")
     personality = take("personality", "personality → persona.stance")
     scenario = take("scenario", "scenario → persona.character (【场景】)")
@@ -369,6 +211,10 @@ def from_card(raw: Any) -> CardImport | None:
         mapped.remove("system_prompt → persona.contracts")
         unmapped.append(("data.system_prompt" if d is not raw else "system_prompt",
                          "no usable contract line (one unbroken paragraph or every piece over 300 characters); split it by hand"))
+    if bound:
+        notes.append(f"{{{{char}}}} bound to {char!r} in {', '.join(bound)} (the card's "
+                     f"{'nickname' if _s(d.get('nickname')) else 'name'}); {{{{user}}}} is kept and filled with the "
+                     "member acting each turn")
     if too_long:
         notes.append(f"system_prompt: {too_long} piece(s) over {MAX_CONTRACT_CHARS} characters were skipped")
     if truncated:

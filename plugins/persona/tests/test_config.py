@@ -10,24 +10,46 @@ from lwcore.errors import LwError
 
 from lw_persona import config as cfgmod
 from lw_persona import presets
+from lw_persona.places import Places
 
 
-def test_location_rules(home, monkeypatch, tmp_path):
-    assert cfgmod.config_path() == home / "whale-persona" / "config.json"
+def test_location_rules_with_dsh_home(home, monkeypatch, tmp_path):
+    """§2.1 when $DSH_HOME is set (shared with other whale-persona tools)."""
+    places = Places.resolve()
+    assert places.shared and places.config == home / "whale-persona" / "config.json"
     legacy = home / "whale-suite" / "config.json"
     legacy.parent.mkdir(parents=True)
     legacy.mkdir()  # a folder named config.json is not a file: still the new layout
-    assert cfgmod.config_dir() == home / "whale-persona"
+    assert Places.resolve().folder == home / "whale-persona"
     legacy.rmdir()
     legacy.write_text("{}", encoding="utf-8")
-    assert cfgmod.config_path() == legacy
+    assert Places.resolve().config == legacy
     assert presets.presets_dir() == home / "whale-suite" / "presets"
     monkeypatch.setenv("DSH_WHALE_CONFIG", str(tmp_path / "elsewhere.json"))
-    assert cfgmod.config_path() == tmp_path / "elsewhere.json"
-    assert cfgmod.config_path(tmp_path / "host.json") == tmp_path / "host.json"  # a host-passed path wins
+    assert Places.resolve().config == tmp_path / "elsewhere.json"
+    assert Places.resolve().folder == home / "whale-suite"  # the folder stays (inbox, presets …)
+    assert Places.resolve().config_file(tmp_path / "host.json") == tmp_path / "host.json"  # a host-passed path wins
+    assert Places.resolve({"DSH_HOME": "/x"}).folder == Path("/x/whale-persona")
+
+
+def test_location_without_dsh_home_is_the_kernels_data_dir(monkeypatch, tmp_path):
     monkeypatch.delenv("DSH_HOME")
-    assert cfgmod.dsh_home() == Path.home() / ".dsh"
-    assert cfgmod.dsh_home({"DSH_HOME": "/x"}) == Path("/x")
+    called = []
+
+    def kernel_folder():
+        called.append(1)
+        return tmp_path / "kernel-data" / "plugins-data" / "persona"
+
+    places = Places.resolve(kernel_folder=kernel_folder)
+    assert not places.shared and called == [1]
+    assert places.config == tmp_path / "kernel-data" / "plugins-data" / "persona" / "config.json"
+    assert Places.resolve({"DSH_HOME": str(tmp_path)}, kernel_folder=kernel_folder).shared and called == [1]
+    # no kernel at hand (the pure-Python API): where a default kernel would put it
+    import os
+
+    assert Places.resolve().folder == Path(os.environ["LW_HOME"]) / "plugins-data" / "persona"
+    assert Places.resolve({"LW_HOME": str(tmp_path / "lw")}).folder == tmp_path / "lw" / "plugins-data" / "persona"
+    assert not (Path(os.environ["LW_HOME"]) / "plugins-data").exists()  # resolving creates nothing
 
 
 def test_defaults():
@@ -83,8 +105,9 @@ def test_patch_refuses_unknown_sections_and_bad_files(write_config):
     with pytest.raises(LwError):
         cfgmod.write_patch(path, {"budget": {}})
     path.write_text("{broken", encoding="utf-8")
-    with pytest.raises(LwError, match="not a valid JSON"):
+    with pytest.raises(LwError, match="invalid JSON.*config.json was not overwritten") as info:
         cfgmod.write_patch(path, {"persona": {}})
+    assert (info.value.file, info.value.line, info.value.column) == (str(path), 1, 2)
     assert path.read_text(encoding="utf-8") == "{broken"
 
 
@@ -96,7 +119,7 @@ def test_patch_is_atomic(write_config, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", boom)
-    with pytest.raises(OSError):
+    with pytest.raises(LwError, match="cannot write: disk full"):
         cfgmod.write_patch(path, {"persona": {"stance": "lost"}})
     assert json.loads(path.read_text(encoding="utf-8")) == {"persona": {"stance": "keep"}}
     assert [p.name for p in path.parent.iterdir()] == ["config.json"]

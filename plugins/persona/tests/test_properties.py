@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from lw_persona import config as cfgmod
 from lw_persona import inbox as ib
+from lw_persona.places import Places
 from lw_persona.render import bullet, render_config
 
 json_values = st.recursive(
@@ -28,19 +29,22 @@ def test_bullet_never_leaves_an_orphan_dash(text):
 @settings(max_examples=150, deadline=None)
 @given(st.dictionaries(st.sampled_from(["enabled", "thinkingLanguage", "persona", "memory", "budget"]), json_values, max_size=5),
        st.dictionaries(st.sampled_from(["stance", "character", "suffix", "contracts", "appearance", "tone", "userName",
-                                        "selfNameFlash", "selfNameByModel", "enabled"]), json_values, max_size=6))
-def test_render_never_raises(tmp_path_factory, top, persona):
+                                        "selfNameFlash", "selfNameByModel", "enabled"]), json_values, max_size=6),
+       st.none() | st.text(max_size=6))
+def test_render_never_raises(tmp_path_factory, top, persona, user):
     raw = dict(top)
     raw["persona"] = persona
     cfg = cfgmod.merge(raw)
     folder = tmp_path_factory.mktemp("r")
     out = render_config(cfg, model="m-pro", cwd="/x", capture=True, inbox_file=folder / "none.jsonl",
-                        env={"DSH_HOME": str(folder)})
+                        places=Places.resolve({"DSH_HOME": str(folder)}), user=user)
     assert all(isinstance(out[k], str) for k in ("persona-prefix", "thinking-language", "persona-suffix"))
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.one_of(st.text(max_size=20), json_values.map(lambda v: json.dumps(v))), max_size=20))
+@given(st.lists(st.one_of(st.none(), st.text(max_size=20), json_values.map(lambda v: json.dumps(v))), max_size=20))
 def test_replay_never_raises(lines):
-    view = ib.replay(lines).entries
-    assert all(e.text and "\n" not in e.text for e in view)
+    replayed = ib.replay(lines)
+    assert all(e.text and "\n" not in e.text for e in replayed.entries)
+    assert replayed.bad == len(replayed.skipped) >= sum(line is None for line in lines)
+    assert [n for n, _ in replayed.skipped] == sorted(n for n, _ in replayed.skipped)

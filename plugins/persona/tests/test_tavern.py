@@ -1,13 +1,15 @@
-"""§4.6: SillyTavern card import/export, contract splitting, PNG cards."""
+"""§4.6: SillyTavern card import/export, contract splitting; cards in every container.
+
+The containers themselves (PNG chunks, CHARX entries, limits) are the kernel's and are
+tested in ``tests/cards``; here: that the importer reads each through the kernel and maps it.
+"""
 
 from __future__ import annotations
 
-import base64
 import json
-import struct
-import zlib
 
 import pytest
+from lwcore.cards.write import TEXT_KINDS, card_charx, card_png
 from lwcore.errors import LwError
 
 from lw_persona import importers, tavern
@@ -66,9 +68,42 @@ def test_v1_card():
 
 def test_recognition_order():
     assert tavern.detect({"persona": {}, "spec": "chara_card_v2", "data": {"description": ""}}) == "whale-preset"
-    assert tavern.detect({"spec": "chara_card_v2", "name": "x", "description": "y"}) == "tavern-v2"
+    assert tavern.detect({"spec": "chara_card_v2", "data": {"name": "x", "description": "y"}}) == "tavern-v2"
     assert tavern.detect({"name": "x", "first_mes": "y"}) == "tavern-v1"
     assert tavern.detect({"name": "x"}) == "unknown" and tavern.from_card([1]) is None
+    # a V2 card without its data object is broken, not a V1 card in disguise (the kernel refuses it)
+    assert tavern.detect({"spec": "chara_card_v2", "name": "x", "description": "y"}) == "unknown"
+
+
+def test_char_macro_is_bound_to_the_card_name_at_import_and_user_is_kept():
+    card = {"spec": "chara_card_v2", "data": {
+        "name": "Seraphina", "description": "{{char}} guards the forest for {{user}}.", "personality": "{{Char}} is kind",
+        "scenario": "{{CHAR}} meets {{user}}", "system_prompt": "- {{char}} never lies\n- {{char}} protects {{user}}",
+        "post_history_instructions": "Answer as {{char}} to {{user}}.", "first_mes": "{{char}} waves",
+    }}
+    r = imp(card)
+    p = r.preset["persona"]
+    assert p["character"] == "Seraphina guards the forest for {{user}}.\n\n【场景】\nSeraphina meets {{user}}"
+    assert p["stance"] == "Seraphina is kind" and p["suffix"] == "Answer as Seraphina to {{user}}."
+    assert [c["text"] for c in p["contracts"]] == ["Seraphina never lies", "Seraphina protects {{user}}"]
+    assert any(n.startswith("{{char}} bound to 'Seraphina' in description, personality, scenario, system_prompt, "
+                            "post_history_instructions") for n in r.notes)
+    v3 = imp({"spec": "chara_card_v3", "data": {"name": "Seraphina the Guardian", "nickname": "Sera", "description": "{{char}}"}})
+    assert v3.preset["persona"]["character"] == "Sera" and v3.preset["label"] == "Seraphina the Guardian"
+    assert not any("bound" in n for n in imp(V2).notes)
+
+
+def test_a_card_dict_nested_600_deep_is_refused_not_a_recursion_error():
+    card = {"spec": "chara_card_v2", "data": {"name": "N", "description": "d", "extensions": {}}}
+    node = card["data"]["extensions"]
+    for _ in range(600):
+        node["x"] = {}
+        node = node["x"]
+    with pytest.raises(LwError, match="nested deeper than 128 levels"):
+        tavern.from_card(card)
+    with pytest.raises(LwError, match="^deep.json: .*nested deeper than 128 levels") as info:
+        importers.load_card(json.dumps(card).encode(), "deep.json")
+    assert info.value.code == "limit"
 
 
 def test_contract_splitting_limits():
@@ -141,58 +176,56 @@ def test_slug_ids():
     assert a.startswith("card-") and a != b and tavern.slug_id("小明") == a
 
 
-# --- PNG ----------------------------------------------------------------------------------
+# --- containers, through the kernel's reader ---------------------------------------------------
+
+V3_CARD = {"spec": "chara_card_v3", "data": {"name": "Three", "description": "d3", "first_mes": "hi"}}
+V2_CARD = {"spec": "chara_card_v2", "data": {"name": "Two", "description": "d2"}}
 
 
-def chunk(ctype: bytes, body: bytes, crc: int | None = None) -> bytes:
-    c = zlib.crc32(ctype + body) & 0xFFFFFFFF if crc is None else crc
-    return struct.pack(">I", len(body)) + ctype + body + struct.pack(">I", c)
-
-
-def png(*chunks: bytes) -> bytes:
-    ihdr = chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 6, 0, 0, 0))
-    return tavern.PNG_SIGNATURE + ihdr + b"".join(chunks) + chunk(b"IDAT", b"\x00garbage-never-decoded") + chunk(b"IEND", b"")
-
-
-def text_chunk(key: str, obj) -> bytes:
-    return chunk(b"tEXt", key.encode() + b"\x00" + base64.b64encode(json.dumps(obj).encode()))
-
-
-def test_png_prefers_ccv3():
-    v3 = {"spec": "chara_card_v3", "data": {"name": "Three", "description": "d3"}}
-    v2 = {"spec": "chara_card_v2", "data": {"name": "Two", "description": "d2"}}
-    data = png(text_chunk("chara", v2), text_chunk("ccv3", v3))
-    assert importers.sniff_card(data, "c.png") > 0
+@pytest.mark.parametrize("kind", TEXT_KINDS)
+def test_png_cards_import_from_every_text_chunk_kind(kind):
+    data = card_png(V3_CARD, image=card_png(V2_CARD, keywords=("chara",)), keywords=("chara", "ccv3"), kind=kind)
+    assert importers.sniff_card(data, "c.png") == 0.6
     result = importers.load_card(data, "c.png")
-    assert result.value["label"] == "Three"
-    assert importers.load_card(png(text_chunk("chara", v2)), "c.png").value["label"] == "Two"
+    assert result.value["label"] == "Three" and result.value["persona"]["character"] == "d3"
+    ctype = kind.split("-")[0]
+    assert any(w.startswith(f"read from the PNG's 'ccv3' {ctype} chunk at byte ") for w in result.report.warnings)
+    assert any("'ccv3' is read" in w for w in result.report.warnings)
+    assert "description → persona.character" in result.report.carried
+    assert [d.field for d in result.report.dropped] == ["data.first_mes"]
 
 
-@pytest.mark.parametrize(
-    "data",
-    [
-        png(),  # no card chunk
-        png(chunk(b"tEXt", b"chara\x00not base64!!")),
-        png(chunk(b"tEXt", b"chara\x00" + base64.b64encode(b"\xff\xfe"))),
-        png(chunk(b"tEXt", b"chara\x00" + base64.b64encode(b"{}"), crc=1)),  # bad CRC
-        tavern.PNG_SIGNATURE + struct.pack(">I", 2**31) + b"tEXt",  # length beyond the file
-        tavern.PNG_SIGNATURE,  # truncated
-    ],
-)
-def test_png_errors_are_located_lwerrors(data):
+def test_charx_cards_import():
+    data = card_charx(V3_CARD, {"assets/icon/images/main.png": b"img"})
+    assert importers.sniff_card(data, "c.charx") == 0.6
+    result = importers.load_card(data, "c.charx")
+    assert result.value["persona"]["character"] == "d3"
+    assert "read from card.json in the CHARX archive" in result.report.warnings
+
+
+def test_json_v1_sniffs_lower_than_v2():
+    assert importers.sniff_card(json.dumps({"name": "n", "description": "d"}).encode(), "v1.json") == 0.5
+    assert importers.sniff_card(json.dumps(V2_CARD).encode(), "v2.json") == 0.6
+
+
+def test_container_errors_reach_the_importer_located():
+    broken = card_png(V3_CARD)[:-30]
     with pytest.raises(LwError) as info:
-        importers.load_card(data, "card.png")
-    assert "card.png" in str(info.value)
+        importers.load_card(broken, "card.png")
+    assert info.value.file == "card.png" and info.value.code == "corrupt" and info.value.byte is not None
+    assert importers.sniff_card(broken, "card.png") == 0.0
 
 
-def test_png_size_limit(monkeypatch):
-    monkeypatch.setattr(tavern, "MAX_PNG_BYTES", 100)
-    with pytest.raises(LwError, match="larger"):
-        tavern.png_text_chunks(png(text_chunk("chara", {"name": "x" * 200, "description": ""})))
+def test_a_preset_given_to_the_card_importer_says_which_importer_to_use():
+    preset = json.dumps({"spec": PRESET_SPEC, "persona": {"stance": "s"}}).encode()
+    with pytest.raises(LwError) as info:
+        importers.load_card(preset, "p.json")
+    assert "persona-preset importer" in info.value.expected
 
 
 def test_sniffers_never_raise():
-    for data in (b"", b"\x00" * 10, b"{", b"[]", tavern.PNG_SIGNATURE, b'{"persona": {}}', b"\xef\xbb\xbf{}"):
+    for data in (b"", b"\x00" * 10, b"{", b"[]", b"\x89PNG\r\n\x1a\n", b'{"persona": {}}', b"\xef\xbb\xbf{}", b"PK\x03\x04",
+                 b"[" * 100_000):
         assert 0.0 <= importers.sniff_card(data, "x") <= 1.0
         assert 0.0 <= importers.sniff_preset(data, "x") <= 1.0
     assert importers.sniff_preset(json.dumps({"spec": PRESET_SPEC, "persona": {}}).encode(), "p.json") == 1.0
@@ -202,143 +235,4 @@ def test_sniffers_never_raise():
 def test_bad_json_card_is_located():
     with pytest.raises(LwError) as info:
         importers.load_card(b'{\n "spec": "chara_card_v2",\n oops}', "c.json")
-    assert info.value.line == 3
-
-
-# --- PNG zTXt / iTXt ------------------------------------------------------------------------
-
-
-def b64(obj) -> bytes:
-    return base64.b64encode(json.dumps(obj).encode())
-
-
-def ztxt_chunk(key: str, obj) -> bytes:
-    return chunk(b"zTXt", key.encode() + b"\x00\x00" + zlib.compress(b64(obj)))
-
-
-def itxt_chunk(key: str, obj, compressed: bool = True, lang: bytes = b"en", translated: str = "Charakter") -> bytes:
-    text = zlib.compress(b64(obj)) if compressed else b64(obj)
-    head = key.encode() + b"\x00" + bytes([1 if compressed else 0, 0]) + lang + b"\x00" + translated.encode() + b"\x00"
-    return chunk(b"iTXt", head + text)
-
-
-V3_CARD = {"spec": "chara_card_v3", "data": {"name": "Three", "description": "d3", "first_mes": "hi"}}
-V2_CARD = {"spec": "chara_card_v2", "data": {"name": "Two", "description": "d2"}}
-MAKERS = {
-    "tEXt": text_chunk,
-    "zTXt": ztxt_chunk,
-    "iTXt": itxt_chunk,
-    "iTXt-plain": lambda k, o: itxt_chunk(k, o, compressed=False, lang=b"", translated=""),
-}
-
-
-@pytest.mark.parametrize("kind", sorted(MAKERS))
-@pytest.mark.parametrize("key", ["ccv3", "chara"])
-def test_png_each_chunk_type_and_keyword(kind, key):
-    data = png(chunk(b"tEXt", b"Software\x00paint"), MAKERS[kind](key, V3_CARD))
-    assert importers.sniff_card(data, "c.png") == 0.6
-    result = importers.load_card(data, "c.png")
-    assert result.value["label"] == "Three" and result.value["persona"] == {"character": "d3"}
-    ctype = kind.split("-")[0]
-    assert f"read from the PNG {key!r} {ctype} chunk" in result.report.warnings
-    # the import report stays itemised
-    assert "description → persona.character" in result.report.carried
-    assert [d.field for d in result.report.dropped] == ["data.first_mes"]
-    assert tavern.png_text_chunks(data)["software"] == b"paint"
-
-
-@pytest.mark.parametrize("chara_kind", sorted(MAKERS))
-@pytest.mark.parametrize("ccv3_kind", sorted(MAKERS))
-def test_png_ccv3_preferred_across_chunk_types(ccv3_kind, chara_kind):
-    for order in ((MAKERS[chara_kind]("chara", V2_CARD), MAKERS[ccv3_kind]("ccv3", V3_CARD)),
-                  (MAKERS[ccv3_kind]("ccv3", V3_CARD), MAKERS[chara_kind]("chara", V2_CARD))):
-        assert importers.load_card(png(*order), "c.png").value["label"] == "Three"
-
-
-def test_png_first_chunk_of_a_keyword_wins_and_later_ones_are_not_inflated():
-    bad_later = chunk(b"zTXt", b"chara\x00\x00" + b"not zlib")
-    data = png(text_chunk("chara", V2_CARD), bad_later)
-    assert importers.load_card(data, "c.png").value["label"] == "Two"
-    # other keywords in compressed chunks are skipped, not inflated
-    assert tavern.png_text_chunks(png(chunk(b"zTXt", b"Comment\x00\x00junk"), text_chunk("chara", V2_CARD))).keys() == {"chara"}
-
-
-def _bomb(size: int) -> bytes:
-    comp = zlib.compressobj(9)
-    block = bytes(1 << 20)
-    parts = [comp.compress(block) for _ in range(size >> 20)]
-    parts.append(comp.flush())
-    return b"".join(parts)
-
-
-BOMB = _bomb(64 << 20)  # 64 MiB of zeros in ~64 KiB
-
-
-@pytest.mark.parametrize("kind", ["zTXt", "iTXt"])
-def test_png_compression_bomb_refused(kind):
-    assert len(BOMB) < 200_000
-    if kind == "zTXt":
-        body = b"ccv3\x00\x00" + BOMB
-    else:
-        body = b"ccv3\x00\x01\x00en\x00\x00" + BOMB
-    data = png(chunk(kind.encode(), body))
-    with pytest.raises(LwError) as info:
-        importers.load_card(data, "bomb.png")
-    msg = str(info.value)
-    assert "bomb.png" in msg and "more than" in msg and "refused" in msg and kind in msg
-    assert importers.sniff_card(data, "bomb.png") == 0.0
-
-
-def test_png_decompression_limit_is_exact(monkeypatch):
-    monkeypatch.setattr(tavern, "MAX_TEXT_CHUNK", 100)
-    raw = b"A" * 100
-    assert tavern._inflate(zlib.compress(raw), "x") == raw
-    with pytest.raises(LwError, match="more than 100 bytes"):
-        tavern._inflate(zlib.compress(raw + b"A"), "x")
-
-
-GOOD_Z = zlib.compress(b64(V2_CARD))
-
-
-@pytest.mark.parametrize(
-    ("body_or_chunk", "match"),
-    [
-        (chunk(b"zTXt", b"chara\x00\x00" + GOOD_Z[:-6]), "truncated zlib"),
-        (chunk(b"zTXt", b"chara\x00\x00" + b"\x78\x9c garbage"), "corrupt zlib"),
-        (chunk(b"zTXt", b"chara\x00\x00" + GOOD_Z + b"xx"), "stray byte"),
-        (chunk(b"zTXt", b"chara\x00\x01" + GOOD_Z), "compression method 1"),
-        (chunk(b"zTXt", b"chara\x00"), "missing compression method"),
-        (chunk(b"zTXt", b"chara"), "no keyword separator"),
-        (chunk(b"zTXt", b"chara\x00\x00" + GOOD_Z, crc=7), "zTXt chunk at byte 33 fails its CRC"),
-        (chunk(b"iTXt", b"chara\x00\x01\x00en\x00\x00" + GOOD_Z, crc=7), "iTXt chunk at byte 33 fails its CRC"),
-        (chunk(b"iTXt", b"chara\x00\x01\x00en\x00\x00" + GOOD_Z[:10]), "truncated zlib"),
-        (chunk(b"iTXt", b"chara\x00\x02\x00en\x00\x00" + GOOD_Z), "compression flag 2"),
-        (chunk(b"iTXt", b"chara\x00\x01\x05en\x00\x00" + GOOD_Z), "compression method 5"),
-        (chunk(b"iTXt", b"chara\x00\x00\x00en" + b64(V2_CARD)), "language tag"),
-        (chunk(b"iTXt", b"chara\x00\x00\x00"), "language tag"),
-        (chunk(b"iTXt", b"chara\x00"), "missing compression flag"),
-        (chunk(b"iTXt", b"chara\x00\x00\x00en\x00\xff\xfe\x00" + b64(V2_CARD)), "not valid UTF-8"),
-        (chunk(b"iTXt", b"chara\x00\x00\x00en\x00\x00" + b"\xff" + b64(V2_CARD)), "not valid UTF-8"),
-        (chunk(b"iTXt", b"chara\x00\x00\x00en\x00\x00" + b"@@not base64"), "'chara' iTXt chunk is not valid base64"),
-        (chunk(b"zTXt", b"ccv3\x00\x00" + zlib.compress(base64.b64encode(b"[1,"))), "'ccv3' zTXt chunk does not hold UTF-8 JSON"),
-    ],
-    ids=lambda v: v if isinstance(v, str) else None,
-)
-def test_png_corrupt_compressed_chunks_refused(body_or_chunk, match):
-    with pytest.raises(LwError, match=match) as info:
-        importers.load_card(png(body_or_chunk), "card.png")
-    assert info.value.file == "card.png"
-
-
-def test_png_truncated_inside_compressed_chunk():
-    data = png(ztxt_chunk("ccv3", V3_CARD))
-    cut = data[:len(tavern.PNG_SIGNATURE) + 25 + 20]
-    with pytest.raises(LwError, match="truncated PNG chunk b'zTXt'") as info:
-        importers.load_card(cut, "card.png")
-    assert "card.png" in str(info.value)
-
-
-def test_png_compressed_chunk_size_limit(monkeypatch):
-    monkeypatch.setattr(tavern, "MAX_TEXT_CHUNK", 50)
-    with pytest.raises(LwError, match="text chunk larger than 50"):
-        tavern.png_text_chunks(png(ztxt_chunk("ccv3", {"name": "x" * 300, "description": "y" * 300})))
+    assert info.value.line == 3 and info.value.file == "c.json"
