@@ -29,12 +29,17 @@ GOOD: dict[str, Any] = {"spec": "chara_card_v3", "spec_version": "3.0",
 
 @dataclass(frozen=True)
 class HostileCard:
-    """One hostile file: ``make()`` builds it; ``code`` is the error code it must get."""
+    """One hostile file: ``make()`` builds it; ``code`` is the error code it must get.
+
+    ``in_assets``: the problem sits in an embedded PNG asset chunk, which a read with
+    ``assets=False`` never opens; such a read may accept the card (its text is intact).
+    """
 
     id: str
     name: str
     make: Callable[[], bytes]
     code: str
+    in_assets: bool = False
 
 
 def _deep(depth: int) -> dict[str, Any]:
@@ -181,7 +186,7 @@ def _cases() -> list[HostileCard]:
         HostileCard("png-ztxt-bomb", "bomb-z.png", lambda: _png(chunk(b"zTXt", b"ccv3\x00\x00" + _bomb(64 * MIB))), "limit"),
         HostileCard("png-itxt-bomb", "bomb-i.png",
                     lambda: _png(chunk(b"iTXt", b"chara\x00\x01\x00en\x00\x00" + _bomb(64 * MIB))), "limit"),
-        HostileCard("png-asset-bomb-flood", "flood.png", _asset_bomb_flood, "limit"),
+        HostileCard("png-asset-bomb-flood", "flood.png", _asset_bomb_flood, "limit", in_assets=True),
         HostileCard("png-chunk-flood", "chunks.png", _chunk_flood, "limit"),
         HostileCard("png-giant-text", "giant.png", lambda: _png(chunk(b"tEXt", b"ccv3\x00" + b"A" * (25 * MIB))), "limit"),
         HostileCard("png-base64-garbage", "b64.png", lambda: _png(chunk(b"tEXt", b"ccv3\x00not base64!!")), "corrupt"),
@@ -200,8 +205,9 @@ def _cases() -> list[HostileCard]:
         HostileCard("png-itxt-no-language", "i-lang.png", lambda: _png(chunk(b"iTXt", b"ccv3\x00\x00\x00en")), "corrupt"),
         HostileCard("png-keyword-without-nul", "nul.png", lambda: _png(chunk(b"zTXt", b"ccv3")), "corrupt"),
         HostileCard("png-asset-path-climbs", "asset.png",
-                    lambda: card_png(GOOD, assets={"../../../etc/evil": b"x"}), "unsafe_path"),
-        HostileCard("png-asset-path-absolute", "asset-abs.png", lambda: card_png(GOOD, assets={"/etc/evil": b"x"}), "unsafe_path"),
+                    lambda: card_png(GOOD, assets={"../../../etc/evil": b"x"}), "unsafe_path", in_assets=True),
+        HostileCard("png-asset-path-absolute", "asset-abs.png", lambda: card_png(GOOD, assets={"/etc/evil": b"x"}),
+                    "unsafe_path", in_assets=True),
         # --- CHARX --------------------------------------------------------------------------
         HostileCard("charx-no-card-json", "none.charx", lambda: _zip([("other.json", b"{}")]), "not_a_card"),
         HostileCard("charx-card-json-nested", "nested.charx", lambda: _zip([("x/card.json", CARD_JSON)]), "not_a_card"),

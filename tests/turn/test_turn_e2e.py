@@ -135,3 +135,13 @@ def test_second_turn_sees_the_first_in_history(kernel, room_dir: Path, recorded)
     text = json.dumps(compiled.request, ensure_ascii=False)
     assert SAY in text and "赤足的湿脚印" in text and '"clues_found (' not in text
     assert "clues_found (已获线索, number, 玩家可见) = 2" in text
+
+
+def test_the_acting_members_name_reaches_prompt_segments(kernel, room_dir: Path) -> None:
+    """``actor_name`` in the turn context: the persona fills ``{{user}}`` with it."""
+    persona = json.loads((room_dir / "persona.json").read_text(encoding="utf-8"))
+    persona["persona"]["suffix"] = "对{{user}}说话。"
+    (room_dir / "persona.json").write_text(json.dumps(persona, ensure_ascii=False), encoding="utf-8")
+    for member, name in (("p1", "林晓"), ("p2", "Alex")):
+        text = json.dumps(compile_turn(kernel, room_dir, SAY, actor=member).request, ensure_ascii=False)
+        assert f"对{name}说话。" in text and "{{user}}" not in text

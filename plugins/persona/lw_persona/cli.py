@@ -159,20 +159,20 @@ def preset_group() -> None:
 @preset_group.command("list")
 @click.option("--json", "as_json", is_flag=True)
 def preset_list(as_json: bool) -> None:
-    """List the presets in the presets folder (unusable files are named, not hidden)."""
+    """List the presets in the presets folder (unusable files are named on stderr, not hidden;
+    the exit status is then 1)."""
     from lw_persona.presets import list_presets, presets_dir
 
     places = _places()
     items, skipped = list_presets(places)
     if as_json:
         _dump({"folder": str(presets_dir(places)), "presets": items, "skipped": skipped})
-        return
-    if not items:
-        click.echo(f"no presets in {presets_dir(places)}")
-    for p in items:
-        click.echo(f"{p['id']}\t{p['label']}\t{p['contracts']} contracts\t{p['description']}")
-    for s in skipped:
-        click.echo(f"skipped {s['file']}: {s['reason']}", err=True)
+    else:
+        if not items:
+            click.echo(f"no presets in {presets_dir(places)}")
+        for p in items:
+            click.echo(f"{p['id']}\t{p['label']}\t{p['contracts']} contracts\t{p['description']}")
+    _report([f"skipped {s['file']}: {s['reason']}" for s in skipped])
 
 
 @preset_group.command("show")

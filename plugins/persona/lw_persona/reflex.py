@@ -10,6 +10,7 @@ and the first 40 characters of the message -- nothing else.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -46,7 +47,7 @@ class Hit:
 def rules_path(places: Places | None = None) -> Path:
     places = places or Places.resolve()
     override = (places.env.get("DSH_REFLEX_RULES") or "").strip()
-    return Path(override).resolve() if override else places.folder / "reflex.json"
+    return Path(os.path.abspath(override)) if override else places.folder / "reflex.json"
 
 
 def _sanitize(items: Any) -> tuple[dict[str, Any], ...]:

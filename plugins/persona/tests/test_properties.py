@@ -48,3 +48,26 @@ def test_replay_never_raises(lines):
     assert all(e.text and "\n" not in e.text for e in replayed.entries)
     assert replayed.bad == len(replayed.skipped) >= sum(line is None for line in lines)
     assert [n for n, _ in replayed.skipped] == sorted(n for n, _ in replayed.skipped)
+
+
+def _pick_oracle(entries, n, cwd):
+    """pick_relevant as first written: a sort by (-score, -index)."""
+    if len(entries) <= n:
+        return list(entries)
+    segs = [s for s in (cwd or "").replace("\\", "/").lower().split("/") if s]
+    proj = segs[-1] if segs else ""
+
+    def score(e):
+        tag = e.tag.strip().lower()
+        return 1 if not tag else 2 if proj and (tag == proj or tag in segs) else 0
+
+    ranked = sorted(range(len(entries)), key=lambda i: (-score(entries[i]), -i))
+    return [entries[i] for i in sorted(ranked[: int(n)])]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["", "proj", "Proj", "other", "u", " proj "]), max_size=40),
+       st.integers(0, 45), st.sampled_from([None, "", "/home/u/proj", "C:\\\\work\\\\Proj", "/other"]))
+def test_pick_relevant_matches_the_sorting_oracle(tags, n, cwd):
+    entries = [ib.Entry(f"e{i}", tag=tag) for i, tag in enumerate(tags)]
+    assert ib.pick_relevant(entries, n, cwd) == _pick_oracle(entries, n if n > 0 else 30, cwd)

@@ -324,3 +324,32 @@ def test_unreadable_config_renders_nothing(home):
     folder = home / "whale-persona" / "config.json"
     folder.mkdir(parents=True)  # a directory where the file should be: unreadable
     assert render_segments()["persona-prefix"] == ""
+
+
+# --- the character-card macro {{user}} (issue 13) ------------------------------------------------
+
+
+def test_user_macro_is_the_acting_member_in_every_text_block(write_config):
+    cfg = write_config({"persona": {
+        "stance": "{{user}}的搭子", "character": "{{USER}} 与 {{User}}", "suffix": "@{{cwd}} {{user}}",
+        "contracts": [{"text": "听{{user}}的"}], "tone": {"enabled": True, "text": "对{{user}}简洁"},
+        "appearance": {"enabled": True, "text": "{{user}}设定的形象"}, "userName": "主人"},
+        "memory": {"enabled": True, "entries": [{"text": "{{user}}喜欢猫"}]}})
+    out = render_segments(cfg, None, cwd="/w", user="阿明")
+    prefix = out["persona-prefix"]
+    assert "{{" not in prefix.replace("{{cwd}}", "") and prefix.count("阿明") == 7
+    assert "以下是主人为你设定的形象" in prefix  # the fixed copy keeps {userName}: the operator set it
+    assert out["persona-suffix"] == "@/w 阿明"
+
+
+def test_without_an_acting_member_user_stays_as_written(write_config):
+    """§3.0 keeps every other {{var}}: no acting member, nothing to fill (the conformance vectors)."""
+    cfg = write_config({"persona": {"stance": "{{user}} {{char}} {{date}}", "suffix": "{{user}}"}})
+    out = render_segments(cfg, None)
+    assert out["persona-prefix"] == "{{user}} {{char}} {{date}}" and out["persona-suffix"] == "{{user}}"
+    assert render_segments(cfg, None, user="")["persona-prefix"] == "{{user}} {{char}} {{date}}"
+
+
+def test_member_names_are_inserted_literally():
+    assert render.with_acting_user("hi {{user}}", r"\1 $& \g<0>") == r"hi \1 $& \g<0>"
+    assert render.with_acting_user("{{user}}{{ user }}{user}", "A") == "A{{ user }}{user}"
