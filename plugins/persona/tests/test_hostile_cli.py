@@ -55,19 +55,23 @@ class Case:
     exit_codes: tuple[int, ...] = (1,)
 
 
+def place(tmp: Path, name: str) -> Path:
+    """Where a case's input file ``name`` goes (its folder made)."""
+    path = tmp / "in" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def json_file(name: str, data: bytes) -> Callable[[Path, Path], Path]:
     def put(tmp: Path, home: Path) -> Path:
-        path = tmp / "in" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path = place(tmp, name)
         path.write_bytes(data)
         return path
     return put
 
 
 def fifo(tmp: Path, home: Path) -> Path:
-    path = tmp / "in" / "pipe.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    os.mkfifo(path)
+    os.mkfifo(path := place(tmp, "pipe.json"))
     return path
 
 
@@ -76,9 +80,7 @@ def device(tmp: Path, home: Path) -> Path:
 
 
 def loop(tmp: Path, home: Path) -> Path:
-    path = tmp / "in" / "loop.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.symlink_to(path)
+    (path := place(tmp, "loop.json")).symlink_to(path)
     return path
 
 
