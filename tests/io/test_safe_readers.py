@@ -36,10 +36,34 @@ def test_json_reads_back_what_json_wrote(value) -> None:
     assert load_json(json.dumps(value, ensure_ascii=False)) == value
 
 
-@given(documents)
+YAML_FOLDED_BREAKS = ("\x85",)
+"""PyYAML's emitter (allow_unicode=True) writes NEL unescaped into a quoted scalar, where YAML
+folds it into a space: ``yaml.safe_load`` itself reads ``' '`` back. The writer is wrong there,
+not the reader, so NEL is left out of the round trip below. (Which examples Hypothesis draws
+depends on the modules loaded, so this showed only in some runs.)"""
+
+
+def _without_folded_breaks(value) -> bool:
+    if isinstance(value, str):
+        return not any(c in value for c in YAML_FOLDED_BREAKS)
+    if isinstance(value, dict):
+        return all(_without_folded_breaks(k) and _without_folded_breaks(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_without_folded_breaks(v) for v in value)
+    return True
+
+
+@given(documents.filter(_without_folded_breaks))
 def test_yaml_reads_back_what_yaml_wrote(value) -> None:
     text = yaml.safe_dump(value, allow_unicode=True)
     assert load_yaml(text) == value
+
+
+def test_pyyaml_folds_the_line_breaks_it_writes_unescaped() -> None:
+    """Why the round trip above leaves them out: PyYAML's own loader reads a space back."""
+    for brk in YAML_FOLDED_BREAKS:
+        text = yaml.safe_dump({brk: None}, allow_unicode=True)
+        assert yaml.safe_load(text) == load_yaml(text) != {brk: None}
 
 
 @given(st.binary(max_size=200))
