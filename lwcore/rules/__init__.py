@@ -16,8 +16,11 @@ _LAZY = {
     "RulesEngine": "lwcore.rules.engine",
     "PackSource": "lwcore.rules.engine",
     "Problem": "lwcore.rules.engine",
-    "CompiledPack": "lwcore.rules.compiled",
-    "CheckResult": "lwcore.rules.compiled",
+    "RuleSystem": "lwcore.rules.system",
+    "CheckResult": "lwcore.rules.system",
+    "Sheet": "lwcore.rules.sheet",
+    "SubsystemKind": "lwcore.rules.kinds.base",
+    "SubsystemResult": "lwcore.rules.kinds.base",
     "DiceExpr": "lwcore.rules.dice",
     "DiceRoll": "lwcore.rules.dice",
     "FaceReplay": "lwcore.rules.dice",
@@ -32,6 +35,7 @@ _LAZY = {
     "DiceError": "lwcore.rules.errors",
     "ExprError": "lwcore.rules.errors",
     "RulepackError": "lwcore.rules.errors",
+    "RulepackErrors": "lwcore.rules.errors",
     "CheckError": "lwcore.rules.errors",
 }
 
@@ -39,10 +43,12 @@ __all__ = [*_LAZY, "engine_for"]
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
-    from lwcore.rules.compiled import CheckResult, CompiledPack
+    from lwcore.rules.kinds.base import SubsystemKind, SubsystemResult
+    from lwcore.rules.sheet import Sheet
+    from lwcore.rules.system import CheckResult, RuleSystem
     from lwcore.rules.dice import DiceExpr, DiceRoll, FaceReplay, compile_dice, rng_drawer, roll
     from lwcore.rules.engine import PackSource, Problem, RulesEngine
-    from lwcore.rules.errors import CheckError, DiceError, ExprError, RulepackError, RulesError
+    from lwcore.rules.errors import CheckError, DiceError, ExprError, RulepackError, RulepackErrors, RulesError
     from lwcore.rules.expr import Context, compile_expr
     from lwcore.rules.merge import deep_merge
     from lwcore.rules.model import Rulepack

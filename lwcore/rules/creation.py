@@ -22,11 +22,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from lwcore.errors import LwError
+from lwcore.rules.dice import compile_dice
 from lwcore.rules.errors import CheckError
+from lwcore.rules.sheet import Sheet
 
 if TYPE_CHECKING:
-    from lwcore.rules.compiled import CompiledPack
-    from lwcore.rules.sheet import Sheet
+    from lwcore.rules.system import RuleSystem
 
 METHODS = ("roll", "point_buy", "array")
 
@@ -35,16 +36,16 @@ class CreationError(CheckError):
     """A new character breaks the pack's creation constraints (or they are malformed)."""
 
 
-def _cc(pack: CompiledPack) -> dict[str, Any]:
+def _cc(pack: RuleSystem) -> dict[str, Any]:
     return dict(pack.model.creation_constraints or {})
 
 
-def methods(pack: CompiledPack) -> list[str]:
+def methods(pack: RuleSystem) -> list[str]:
     cc = _cc(pack)
     return [m for m in METHODS if cc.get(m)]
 
 
-def _bounds(pack: CompiledPack, stat: str) -> tuple[float | None, float | None]:
+def _bounds(pack: RuleSystem, stat: str) -> tuple[float | None, float | None]:
     cc = _cc(pack)
     lo = hi = None
     base = cc.get("range") or {}
@@ -59,21 +60,21 @@ def _bounds(pack: CompiledPack, stat: str) -> tuple[float | None, float | None]:
     return lo, hi
 
 
-def _stats(pack: CompiledPack, section: Mapping[str, Any], method: str) -> list[str]:
+def _stats(pack: RuleSystem, section: Mapping[str, Any], method: str) -> list[str]:
     stats = section.get("stats")
     if not isinstance(stats, list) or not stats:
         raise CreationError(f"{pack.id}: creation_constraints.{method}.stats must list the stats")
     return [pack.canonical(str(s)) or str(s) for s in stats]
 
 
-def _cost_table(pack: CompiledPack, section: Mapping[str, Any]) -> dict[int, int]:
+def _cost_table(pack: RuleSystem, section: Mapping[str, Any]) -> dict[int, int]:
     cost = section.get("cost")
     if not isinstance(cost, Mapping) or not cost:
         raise CreationError(f"{pack.id}: creation_constraints.point_buy.cost must map values to costs")
     return {int(k): int(v) for k, v in cost.items()}
 
 
-def validate(pack: CompiledPack, values: Mapping[str, Any], method: str | None = None) -> list[str]:
+def validate(pack: RuleSystem, values: Mapping[str, Any], method: str | None = None) -> list[str]:
     """Problems of ``values`` (canonical or alias names) under the pack's constraints."""
     cc = _cc(pack)
     method = method or cc.get("method") or (methods(pack) or [None])[0]
@@ -117,13 +118,10 @@ def validate(pack: CompiledPack, values: Mapping[str, Any], method: str | None =
     return problems
 
 
-def make_char(pack: CompiledPack, *, rng: random.Random | None = None, method: str | None = None,
+def make_char(pack: RuleSystem, *, rng: random.Random | None = None, method: str | None = None,
               assign: Mapping[str, Any] | None = None, name: str = "") -> Sheet:
     """A new validated sheet. ``roll`` rolls each formula; ``point_buy``/``array`` take
     ``assign`` (stat -> value), defaulting to the cheapest buy / the array in stat order."""
-    from lwcore.rules.dice import compile_dice
-    from lwcore.rules.sheet import Sheet
-
     cc = _cc(pack)
     method = method or cc.get("method") or (methods(pack) or [None])[0]
     if method is None or not cc.get(method):

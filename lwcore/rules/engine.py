@@ -7,16 +7,20 @@ Sources, in priority order:
 2. ``<data_dir>/rulepacks/*.yaml`` — the operator's own files; the file stem is the id. A user
    file can never shadow an id a plugin provides (it is skipped and reported).
 
-A malformed pack is skipped and its located diagnostic kept (:meth:`RulesEngine.problems`,
+A malformed pack is skipped and its located diagnostics kept (:meth:`RulesEngine.problems`,
 shown by ``lw doctor``); it never stops anything else. Parsed files are cached by file
-signature; compiled packs are cached until any source changes (a new, changed or removed file
-is noticed on the next call).
+signature; compiled packs are cached until any source changes. The sources are looked at again
+at most once per ``recheck_after`` seconds (default 1 s; :meth:`RulesEngine.refresh` at once),
+so a running kernel notices a new, changed or removed file within that window while a batch of
+checks does not stat every file per request.
 """
 
 from __future__ import annotations
 
+import copy
 import os
 import random
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,9 +29,15 @@ from typing import TYPE_CHECKING, Any
 from lwcore.contributions import resolve
 from lwcore.errors import LwError
 from lwcore.io.safe_yaml import Positions, read_yaml
-from lwcore.rules.compiled import CheckResult, CompiledPack, compile_pack
+from lwcore.rules import subsystems
+from lwcore.rules.commands import CommandResult, run_command
+from lwcore.rules.creation import make_char
 from lwcore.rules.errors import CheckError, RulepackError, RulesError
+from lwcore.rules.kinds.base import SubsystemResult
 from lwcore.rules.merge import MAX_EXTENDS_DEPTH, deep_merge, merge_positions
+from lwcore.rules.pack_validation import validate_pack
+from lwcore.rules.sheet import Sheet
+from lwcore.rules.system import CheckResult, RuleSystem, compile_pack
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
@@ -78,15 +88,11 @@ _FILE_CACHE: dict[str, tuple[Any, Any, Positions]] = {}
 def read_source(source: PackSource) -> tuple[Any, Positions]:
     """Parse a source (files cached by signature). Raises :class:`RulepackError`."""
     if source.path is None:
-        import copy
-
         return copy.deepcopy(dict(source.data or {})), Positions()
     key = str(source.path)
     sig = source.signature()
     cached = _FILE_CACHE.get(key)
     if cached is not None and cached[0] == sig:
-        import copy
-
         return copy.deepcopy(cached[1]), cached[2]
     try:
         data, positions = read_yaml(source.path, positions=True)
@@ -99,73 +105,25 @@ def read_source(source: PackSource) -> tuple[Any, Positions]:
                             expected="keys like names:, defaults:, resolution:")
     if len(_FILE_CACHE) > 512:
         _FILE_CACHE.clear()
-    import copy
-
     _FILE_CACHE[key] = (sig, copy.deepcopy(data), positions)
     return data, positions
-
-
-def validate_model(data: Mapping[str, Any], positions: Positions, file: str | None) -> tuple[Any, list[str]]:
-    """Pydantic-validate merged data; a located :class:`RulepackError` on failure.
-
-    Returns ``(model, warnings)``; unknown top-level keys are warnings.
-    """
-    from pydantic import ValidationError
-
-    from lwcore.rules.model import Rulepack
-
-    try:
-        model = Rulepack.model_validate(dict(data))
-    except ValidationError as exc:
-        errors = exc.errors()
-        first = errors[0]
-        loc = [p for p in first["loc"] if not (isinstance(p, str) and p.startswith(("function-", "tagged-union")))]
-        # pydantic adds union-member names to loc (e.g. 'str', 'dict[str,str]'): cut at the data's depth
-        path: list[Any] = []
-        node: Any = data
-        for part in loc:
-            if isinstance(node, Mapping) and part in node:
-                node = node[part]
-                path.append(part)
-            elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
-                node = node[part]
-                path.append(part)
-            elif isinstance(node, Mapping) and part == "else" and "else" in node:
-                node = node["else"]
-                path.append(part)
-            else:
-                if isinstance(node, Mapping) and first["type"] == "extra_forbidden":
-                    path.append(part)
-                break
-        pos = positions.find(path, key=first["type"] == "extra_forbidden")
-        where = ".".join(str(p) for p in path) or "rulepack"
-        more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
-        msg = first["msg"]
-        if first["type"] == "extra_forbidden":
-            msg = "unknown key"
-        raise RulepackError(
-            f"{where}: {msg}{more}",
-            file=(pos.file if pos and pos.file else file),
-            line=pos.line if pos else None,
-            column=pos.column if pos else None,
-        ) from None
-    warnings = []
-    for key in model.model_extra or {}:
-        pos = positions.find((key,), key=True)
-        where = f"{pos.file}:{pos.line}:{pos.column}: " if pos and pos.file else ""
-        warnings.append(f"{where}unknown top-level key {key!r} (kept, not used)")
-    return model, warnings
 
 
 class RulesEngine:
     """The rules service of one kernel: rulepacks by system id, checks, derived stats.
 
     ``RulesEngine(kernel)``; or ``RulesEngine(None, sources=[...])`` for a kernel-less use.
+    ``recheck_after`` (seconds, ``clock`` to measure them) bounds how often the sources are
+    looked at again; 0 looks at them on every call.
     """
 
     def __init__(self, kernel: Kernel | None = None, *, sources: Sequence[PackSource] = (),
-                 computers: Mapping[str, Any] | None = None, user_dir: Path | None | bool = True) -> None:
+                 computers: Mapping[str, Any] | None = None, user_dir: Path | None | bool = True,
+                 recheck_after: float = 1.0, clock: Any = time.monotonic) -> None:
         self.kernel = kernel
+        self.recheck_after = recheck_after
+        self._clock = clock
+        self._checked_at: float | None = None
         self._extra_sources = tuple(sources)
         self._extra_computers = dict(computers or {})
         if user_dir is True:
@@ -175,7 +133,7 @@ class RulesEngine:
         self._signature: Any = None
         self._sources: dict[str, PackSource] = {}
         self._shadowed: list[Problem] = []
-        self._packs: dict[str, CompiledPack | RulepackError] = {}
+        self._packs: dict[str, RuleSystem | RulepackError] = {}
         self._names: dict[str, str | None] = {}
 
     # --- sources ------------------------------------------------------------------------
@@ -210,7 +168,16 @@ class RulesEngine:
         signature = (registry_marker, computers_marker, tuple(s.signature() for s in sources.values()))
         return sources, shadowed, signature
 
+    def refresh(self) -> None:
+        """Look at the sources now (a new, changed or removed pack is seen on the next call)."""
+        self._checked_at = None
+        self._refresh()
+
     def _refresh(self) -> None:
+        now = self._clock()
+        if self._checked_at is not None and now - self._checked_at < self.recheck_after:
+            return
+        self._checked_at = now
         sources, shadowed, signature = self._collect()
         if signature != self._signature:
             self._signature = signature
@@ -231,7 +198,8 @@ class RulesEngine:
 
     # --- loading ------------------------------------------------------------------------
 
-    def _computer(self, name: str) -> Any:
+    def computer(self, name: str) -> Any:
+        """The function of the computer ``name`` (registered or given), ``None`` if unknown."""
         if name in self._extra_computers:
             return resolve(self._extra_computers[name])
         if self.kernel is None:
@@ -292,12 +260,12 @@ class RulesEngine:
         merged = deep_merge(pdata, data)
         return merged, merge_positions(ppos, positions, data), [system_id, *pchain], file
 
-    def _build(self, system_id: str) -> CompiledPack:
+    def _build(self, system_id: str) -> RuleSystem:
         data, positions, chain, file = self._merged(system_id, ())
-        model, warnings = validate_model(data, positions, file)
+        model, warnings = validate_pack(data, positions, file)
         origin = self._sources[system_id].origin
 
-        def group(name: str) -> CompiledPack | None:
+        def group(name: str) -> RuleSystem | None:
             try:
                 return self.pack(name)
             except RulesError:
@@ -305,11 +273,11 @@ class RulesEngine:
 
         return compile_pack(
             system_id, model, data, positions, origin=origin, chain=chain, warnings=warnings,
-            computers=self._computer, computer_names=self._computer_names,
+            computers=self.computer, computer_names=self._computer_names,
             groups=group, group_names=lambda: list(self._sources), file=file,
         )
 
-    def pack(self, system: str) -> CompiledPack:
+    def pack(self, system: str) -> RuleSystem:
         """The compiled pack for a system id or any of its names; :class:`RulepackError` when
         unknown or malformed (the located diagnostic)."""
         self._refresh()
@@ -357,11 +325,11 @@ class RulesEngine:
                     cached = self.pack(system_id)
                 except RulesError:
                     continue
-            if isinstance(cached, CompiledPack) and cached.matches(word):
+            if isinstance(cached, RuleSystem) and cached.matches(word):
                 return system_id
         return None
 
-    def packs(self) -> dict[str, CompiledPack]:
+    def packs(self) -> dict[str, RuleSystem]:
         """Every pack that loads (malformed ones are in :meth:`problems`)."""
         out = {}
         for system_id in self.ids():
@@ -385,10 +353,10 @@ class RulesEngine:
         out += self._shadowed
         return out
 
-    def validate_file(self, path: str | Path) -> CompiledPack:
+    def validate_file(self, path: str | Path) -> RuleSystem:
         """Load one file as if installed (its stem is the id; ``extends`` resolves against
         the installed packs). Raises a located :class:`RulepackError`."""
-        self._refresh()
+        self.refresh()
         path = Path(path)
         source = PackSource(path.stem, f"file {path.name}", path)
         lookup = dict(self._sources)
@@ -437,30 +405,23 @@ class RulesEngine:
 
     # --- sheets, subsystems, commands (see sheet.py, subsystems.py, commands.py) -------------
 
-    def sheet(self, system: str, values: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
+    def sheet(self, system: str, values: Mapping[str, Any] | None = None, **kwargs: Any) -> Sheet:
         """A new :class:`lwcore.rules.sheet.Sheet` of ``system`` (only non-default values kept)."""
-        from lwcore.rules.sheet import Sheet
-
         return Sheet(self.pack(system), values, **kwargs)
 
-    def subsystem(self, system: str, name: str, sheet: Any = None, **kwargs: Any) -> Any:
-        """Run the pack's subsystem ``name`` (or of that kind); returns a ``SubsystemResult``.
-        ``sheet`` (a ``Sheet``) is read and changed in place; see ``subsystems.py``."""
-        from lwcore.rules.subsystems import run
+    def subsystem(self, system: str, name: str, sheet: Sheet | None = None, **kwargs: Any) -> SubsystemResult:
+        """Run the pack's subsystem ``name`` (or of that kind); ``sheet`` is read and changed in
+        place; see ``subsystems.py``."""
+        return subsystems.run(self, self.pack(system), name, sheet, **kwargs)
 
-        return run(self, self.pack(system), name, sheet, **kwargs)
-
-    def command(self, system: str, text: str, *, sheet: Any = None, rng: random.Random | None = None,
-                locale: str = "en", faces: Sequence[int] | None = None, advantage_rule: str | None = None) -> Any:
-        """Parse and run a dot command (``.ra 困难侦查+10 b2``); returns a ``CommandResult``."""
-        from lwcore.rules.commands import run_command
-
+    def command(self, system: str, text: str, *, sheet: Sheet | None = None, rng: random.Random | None = None,
+                locale: str = "en", faces: Sequence[int] | None = None,
+                advantage_rule: str | None = None) -> CommandResult:
+        """Parse and run a dot command (``.ra 困难侦查+10 b2``)."""
         return run_command(self, self.pack(system), text, sheet=sheet, rng=rng, locale=locale, faces=faces,
                            advantage_rule=advantage_rule)
 
     def make_char(self, system: str, *, rng: random.Random | None = None, method: str | None = None,
-                  assign: Mapping[str, Any] | None = None) -> Any:
+                  assign: Mapping[str, Any] | None = None) -> Sheet:
         """A new validated sheet from the pack's ``creation_constraints``."""
-        from lwcore.rules.creation import make_char
-
         return make_char(self.pack(system), rng=rng, method=method, assign=assign)

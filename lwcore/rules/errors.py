@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lwcore.errors import LwError
+from lwcore.errors import LwError, LwErrors
 
 
 class RulesError(LwError):
@@ -34,3 +34,8 @@ class RulepackError(RulesError):
 
 class CheckError(RulesError):
     """A check that cannot be made as asked (unknown difficulty, missing target…)."""
+
+
+class RulepackErrors(RulepackError, LwErrors):
+    """Every problem one validation pass found in a pack (each a located
+    :class:`RulepackError`); ``str()`` is one problem a line."""

@@ -10,11 +10,15 @@ Grammar (lowest precedence first)::
     product := unary (('*' | '/' | '%') unary)*
     unary   := '-' unary | postfix
     postfix := primary ('[' sum ']')?
-    primary := NUMBER | 'true' | 'false' | NAME | FUNC '(' sum (',' sum)* ')' | '(' or ')'
+    primary := NUMBER | 'true' | 'false' | NAME | FUNC '(' sum (',' sum)* ')'
+             | 'if' '(' or ',' or ',' or ')' | '(' or ')'
 
 Two value types: numbers and booleans (plus the list ``dice``, which must be indexed).
 ``/`` is true division (``floor(target / 2)`` for integer halves), ``%`` is the floor modulo;
-functions are ``floor ceil min max abs``. Every expression is parsed and type-checked once, at
+functions are ``floor ceil min max abs`` and ``if(condition, then, else)`` (both branches of
+one type). Dice are numbered from 1 (``dice[1]``, ``dice1``); a literal ``dice[0]``, the way
+packs written for 0-based engines name the first die, reads as ``dice[1]`` and leaves a note
+(:attr:`Expr.notes`) the pack loader shows as a warning. Every expression is parsed and type-checked once, at
 load time, against the names its context provides; an unknown name, a name the context does
 not offer, a type mismatch or a syntax error raises :class:`ExprError` with the 1-based column
 and what was expected. Compiled expressions are closures over an environment mapping; nothing
@@ -41,6 +45,7 @@ FUNCTIONS: dict[str, tuple[int, int | None]] = {
     "abs": (1, 1),
     "min": (2, None),
     "max": (2, None),
+    "if": (3, 3),
 }
 KEYWORDS = ("true", "false")
 MAX_EXPR_LENGTH = 2000
@@ -220,6 +225,7 @@ class _Parser:
         self.i = 0
         self.depth = 0
         self.names_used: set[str] = set()
+        self.notes: list[str] = []
 
     def peek(self) -> tuple[str, Any, int]:
         return self.toks[self.i]
@@ -369,7 +375,11 @@ class _Parser:
                 raise self.fail(f"unexpected {self.show(tok2)}", tok2[2], expected="']'")
             self.take()
             if idx_tok[0] == "num" and self.toks[self.i - 2] is idx_tok:
-                self._check_index(idx_tok[1], idx_tok[2])
+                if idx_tok[1] == 0:
+                    self.notes.append(f"dice[0] at column {idx_tok[2]} reads as dice[1], the first die "
+                                      "(dice are numbered from 1 here)")
+                    g = _const_fn(1)
+                self._check_index(1 if idx_tok[1] == 0 else idx_tok[1], idx_tok[2])
             return (lambda a, b, c: lambda e: _index(a(e), b(e), c))(f, g, col), NUM, col
         if t == LIST:
             raise self.fail("dice is a list; pick one die", col, expected="dice[1] or dice1")
@@ -425,12 +435,34 @@ class _Parser:
         self.names_used.add(name)
         return _name_fn(name), typ, col
 
+    def choice(self, col: int) -> tuple[Fn, str, int]:
+        """``if(condition, then, else)`` after its ``(``: a true/false condition, then two
+        branches of one type."""
+        parts: list[tuple[Fn, str, int]] = []
+        for closer in (",", ",", ")"):
+            part = self.or_()
+            parts.append(part)
+            if not self.is_op(closer):
+                nxt = self.peek()
+                raise self.fail(f"unexpected {self.show(nxt)}", nxt[2],
+                                expected="if(condition, then, else): three arguments")
+            self.take()
+        self.depth -= 1
+        (cond, ctype, ccol), (then, ttype, _), (other, otype, ocol) = parts
+        self.expect_type(ctype, BOOL, ccol, "if()'s condition")
+        if ttype == LIST or otype == LIST:
+            raise self.fail("dice is a list; pick one die", ocol, expected="dice[1] or dice1")
+        self.expect_type(otype, ttype, ocol, "if()'s else branch")
+        return _choice(cond, then, other), ttype, col
+
     def call(self, fname: str, col: int) -> tuple[Fn, str, int]:
         if not self.is_op("("):
             nxt = self.peek()
             raise self.fail(f"{fname} is a function", nxt[2], expected=f"'(' after {fname}")
         self.take()
         self.enter(col)
+        if fname == "if":
+            return self.choice(col)
         args: list[Fn] = []
         while True:
             g, u, gcol = self.sum_()
@@ -468,6 +500,10 @@ class _Parser:
         return (lambda e: pick(x(e) for x in args)), NUM, col
 
 
+def _choice(cond: Fn, then: Fn, other: Fn) -> Fn:
+    return lambda e: then(e) if cond(e) else other(e)
+
+
 def _div(a: Any, b: Any, col: int) -> Any:
     if b == 0:
         raise ExprError("division by zero", column=col)
@@ -498,6 +534,8 @@ class Expr:
     type: str
     fn: Fn
     names: frozenset[str]
+    notes: tuple[str, ...] = ()
+    """How the expression was read where it could mean more than one thing (``dice[0]``)."""
 
     def __call__(self, env: Env) -> Any:
         return self.fn(env)
@@ -520,4 +558,4 @@ def compile_expr(text: Any, ctx: Context, want: str | None = None) -> Expr:
     fn, typ = parser.parse()
     if want is not None and typ != want:
         raise ExprError(f"{ctx.what} must be a {want}, but this is a {typ}", column=1, expected=f"a {want}")
-    return Expr(text, typ, fn, frozenset(parser.names_used))
+    return Expr(text, typ, fn, frozenset(parser.names_used), tuple(parser.notes))

@@ -23,11 +23,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from lwcore.contributions import localized
 from lwcore.errors import LwError
+from lwcore.io.atomic import atomic_write_text
+from lwcore.io.models import read_document, validate_model
+from lwcore.io.roundtrip import update_yaml_text
+from lwcore.io.text import read_text
+from lwcore.rules.dice import compile_dice
 
 if TYPE_CHECKING:
     import random
 
-    from lwcore.rules.compiled import CompiledPack
+    from lwcore.rules.system import RuleSystem
 
 Value = int | float | str
 
@@ -54,7 +59,7 @@ def _norm(text: str) -> str:
 class Sheet:
     """A character sheet bound to a compiled pack."""
 
-    def __init__(self, pack: CompiledPack, values: Mapping[str, Any] | None = None, *, name: str = "",
+    def __init__(self, pack: RuleSystem, values: Mapping[str, Any] | None = None, *, name: str = "",
                  expressions: Mapping[str, str] | None = None, state: Mapping[str, Any] | None = None,
                  extra: Mapping[str, Any] | None = None) -> None:
         self.pack = pack
@@ -223,7 +228,7 @@ class Sheet:
         return self.to_file().model_dump(mode="json")
 
     @classmethod
-    def from_file(cls, pack: CompiledPack, data: SheetFile | Mapping[str, Any]) -> Sheet:
+    def from_file(cls, pack: RuleSystem, data: SheetFile | Mapping[str, Any]) -> Sheet:
         model = data if isinstance(data, SheetFile) else SheetFile.model_validate(dict(data))
         return cls(pack, model.values, name=model.name, expressions=model.expressions, state=model.state,
                    extra=model.model_extra or {})
@@ -270,21 +275,17 @@ def _fmt(value: Any) -> str:
 
 def load_sheet_file(path: str | Path) -> SheetFile:
     """Read a sheet file (``.json``, else YAML). Located :class:`LwError` on bad input."""
-    from lwcore.io.models import read_document, validate_model
-
     data, positions = read_document(path)
     if data is None:
         data = {}
     if not isinstance(data, dict):
         raise LwError("a sheet is a mapping (system:, values:, …)", file=str(path), line=1)
-    return validate_model(SheetFile, data, file=path, positions=positions)
+    # strict: ``STR: true`` or ``"50"`` is refused, never read as a number
+    return validate_model(SheetFile, data, file=path, positions=positions, strict=True)
 
 
 def save_sheet_file(path: str | Path, sheet: Sheet) -> None:
     """Write a sheet file (``.json`` as JSON, else YAML keeping the file's comments)."""
-    from lwcore.io.atomic import atomic_write_text
-    from lwcore.io.roundtrip import update_yaml_text
-
     path = Path(path)
     data = sheet.to_json()
     if path.suffix.lower() == ".json":
@@ -292,8 +293,6 @@ def save_sheet_file(path: str | Path, sheet: Sheet) -> None:
 
         text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
     else:
-        from lwcore.io.text import read_text
-
         old = read_text(path) if path.is_file() else ""
         text = update_yaml_text(old, data)
     atomic_write_text(path, text)
@@ -342,23 +341,23 @@ _DICE = re.compile(rf"\(?{_TERM}\)?(?:\s*[-+*/x×]\s*\(?{_TERM}\)?)*")
 _KEYWORDS = ("show", "list", "del", "rm", "clr", "clear", "export")
 
 
-def _names_by_length(pack: CompiledPack) -> dict[str, list[tuple[str, str]]]:
+def _names_by_length(pack: RuleSystem) -> dict[str, list[tuple[str, str]]]:
     """Known names (folded) by first character, longest first."""
-    cached = getattr(pack, "_lw_st_names", None)
+    cached = pack.cache.get("st_names")
     if cached is None:
         table: dict[str, str] = {}
-        for word, canonical in pack._alias.items():  # noqa: SLF001 - the pack's alias table
+        for word, canonical in pack.aliases.items():
             folded = _norm(word).casefold()
             if folded:
                 table.setdefault(folded, canonical)
         cached = {}
         for word, canonical in sorted(table.items(), key=lambda kv: -len(kv[0])):
             cached.setdefault(word[0], []).append((word, canonical))
-        pack._lw_st_names = cached  # type: ignore[attr-defined]
+        pack.cache["st_names"] = cached
     return cached
 
 
-def match_name(text: str, pos: int, pack: CompiledPack) -> tuple[str, int] | None:
+def match_name(text: str, pos: int, pack: RuleSystem) -> tuple[str, int] | None:
     """The longest known stat name (alias, any case) starting at ``pos``: (canonical, end)."""
     folded = text.casefold()
     if pos >= len(folded):
@@ -373,7 +372,7 @@ def match_name(text: str, pos: int, pack: CompiledPack) -> tuple[str, int] | Non
     return None
 
 
-def read_name(text: str, pos: int, pack: CompiledPack) -> tuple[str, int, bool] | None:
+def read_name(text: str, pos: int, pack: RuleSystem) -> tuple[str, int, bool] | None:
     """A stat name at ``pos``: ``(name, end, known)``. The longest known name wins, unless a
     longer unknown name runs straight into a value (``潜水艇驾驶40`` is not ``潜水``)."""
     hit = match_name(text, pos, pack)
@@ -393,7 +392,7 @@ def _unknown_name(text: str, pos: int) -> int:
     return end
 
 
-def parse_st(text: str, pack: CompiledPack) -> list[StOp]:
+def parse_st(text: str, pack: RuleSystem) -> list[StOp]:
     """Parse ``.st`` text into operations. Raises :class:`LwError` at the offending column.
 
     Forms: ``力量50敏捷60`` / ``str:50 dex=60`` (set), ``hp-1d3`` / ``san+5`` (adjust by a dice
@@ -441,7 +440,6 @@ def parse_st(text: str, pack: CompiledPack) -> list[StOp]:
             expr = text[eq + 1:end].strip()
             if not name or not expr:
                 raise LwError("&NAME=EXPR needs a name and an expression", column=pos + 1, expected="&手枪=1d6")
-            from lwcore.rules.dice import compile_dice
 
             try:
                 compile_dice(expr)
@@ -481,7 +479,6 @@ def parse_st(text: str, pack: CompiledPack) -> list[StOp]:
 
 
 def apply_ops(sheet: Sheet, ops: list[StOp], *, rng: random.Random | None = None, locale: str = "en") -> StResult:
-    from lwcore.rules.dice import compile_dice
 
     result = StResult(ops)
     pending: dict[str, Any] = {}  # plain sets in a row are pruned once, then reported

@@ -3,8 +3,8 @@
 A check or subsystem event keeps its structured outcome in the history entry's ``data`` (the
 pack's rank id, the canonical skill or stat, the rolled figures); its stored ``text`` is only
 the line in the locale of the turn that made it. Readers get the line rebuilt from the data
-with the rulepack's own renderer (:func:`lwcore.rules.commands.render_check` and
-:func:`~lwcore.rules.commands.render_subsystem`, through ``display_name`` and ``label``), so a
+with the rulepack's own renderer (:func:`lwcore.rules.render.render_check` and
+:func:`~lwcore.rules.subsystems.render_subsystem`, through ``display_name`` and ``label``), so a
 player reading in English sees English labels in a room kept in Chinese. Variable events
 show the variable's label and, for an enum, its option labels in the reader's locale.
 
@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING, Any
 from lwcore.errors import LwError
 
 if TYPE_CHECKING:
-    from lwcore.rules.compiled import CheckResult, CompiledPack
+    from lwcore.rules.system import CheckResult, RuleSystem
     from lwcore.rules.subsystems import SubsystemResult
     from lwcore.turn.room import HistoryEntry, Room
 
 
 def check_result(data: Mapping[str, Any], system: str = "") -> CheckResult:
-    """A :class:`~lwcore.rules.compiled.CheckResult` from its JSON form (``to_json``) or from
+    """A :class:`~lwcore.rules.system.CheckResult` from its JSON form (``to_json``) or from
     the graded fields a ``skill_check`` result carries; missing fields take neutral values."""
-    from lwcore.rules.compiled import CheckResult
+    from lwcore.rules.system import CheckResult
 
     def _int(key: str, default: int = 0) -> int:
         value = data.get(key)
@@ -59,7 +59,7 @@ def check_result(data: Mapping[str, Any], system: str = "") -> CheckResult:
     )
 
 
-def subsystem_result(pack: CompiledPack, data: Mapping[str, Any]) -> SubsystemResult:
+def subsystem_result(pack: RuleSystem, data: Mapping[str, Any]) -> SubsystemResult:
     """A :class:`~lwcore.rules.subsystems.SubsystemResult` from a ``subsystem_check`` event
     (its kind is read from the pack, as the event's own ``kind`` names the event)."""
     from lwcore.rules import subsystems
@@ -90,9 +90,9 @@ def is_subsystem(data: Mapping[str, Any]) -> bool:
     return isinstance(data.get("subsystem"), str) and "outcome" in data and isinstance(data.get("values"), Mapping)
 
 
-def check_line(pack: CompiledPack, data: Mapping[str, Any], locale: str) -> str:
+def check_line(pack: RuleSystem, data: Mapping[str, Any], locale: str) -> str:
     """``陈默 侦查 65: 1d100=63/65 成功`` -- a skill check event in ``locale``."""
-    from lwcore.rules.commands import render_check, render_total
+    from lwcore.rules.render import render_check, render_total
 
     modifier = data.get("modifier")
     modifier = modifier if isinstance(modifier, int) and not isinstance(modifier, bool) else None
@@ -105,9 +105,9 @@ def check_line(pack: CompiledPack, data: Mapping[str, Any], locale: str) -> str:
     return f"{who} {text}" if who else text
 
 
-def subsystem_line(pack: CompiledPack, data: Mapping[str, Any], locale: str) -> str:
+def subsystem_line(pack: RuleSystem, data: Mapping[str, Any], locale: str) -> str:
     """``陈默 Sanity 1/1d8: …`` -- a subsystem event in ``locale``."""
-    from lwcore.rules.commands import render_subsystem
+    from lwcore.rules.subsystems import render_subsystem
 
     text = render_subsystem(pack, subsystem_result(pack, data), locale)
     who = data.get("character")

@@ -319,9 +319,9 @@ def turn_context(room: Room, actor: Member, player_input: str, *, keeper: bool) 
 def rulepack_expertise(kernel: Kernel, room: Room, locale: str) -> str:
     """The room's rule-system expertise text in ``locale`` plus the subsystems the
     ``subsystem_check`` tool can run; uses the pack the room loaded with (its sheets' pack)."""
-    from lwcore.turn import rules_bridge
+    from lwcore.turn import sheet_rolls
 
-    parts = [rules_bridge.expertise(room.pack, locale), rules_bridge.tool_notes(room.pack, locale)]
+    parts = [sheet_rolls.expertise(room.pack, locale), sheet_rolls.tool_notes(room.pack, locale)]
     return "\n\n".join(p for p in parts if p)
 
 
@@ -351,7 +351,7 @@ def state_texts(room: Room, locale: str, *, history_limit: int = HISTORY_IN_PROM
         sheet_lines.append("; ".join(f"{pack.display_name(k, locale)} {_fmt(v)}" for k, v in sheet["values"].items()))
         if sheet["expressions"]:
             sheet_lines.append("; ".join(f"&{k}={v}" for k, v in sheet["expressions"].items()))
-        from lwcore.rules.subsystems import LAST_CHECK
+        from lwcore.rules.kept_check import LAST_CHECK
 
         shown_state = {k: v for k, v in sheet["state"].items() if k != LAST_CHECK}  # already a check event
         if shown_state:

@@ -37,7 +37,7 @@ from lwcore.turn.variables import VariableDef
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
-    from lwcore.rules.compiled import CompiledPack
+    from lwcore.rules.system import RuleSystem
 
 ROOM_FILE = "room.yaml"
 VARIABLES_FILE = "variables.yaml"
@@ -173,7 +173,7 @@ class Room:
 
     path: Path
     file: RoomFile
-    pack: CompiledPack
+    pack: RuleSystem
     """The room's rulepack (``file.system``); every sheet is bound to it."""
     sheets: dict[str, Sheet]
     """Member id -> the kernel's :class:`lwcore.rules.sheet.Sheet` (only values that differ
@@ -348,7 +348,7 @@ def room_lock(path: str | Path, *, shared: bool = False, timeout: float = 120.0)
     return locked(folder, shared=shared, timeout=timeout)
 
 
-def _pack(kernel: Kernel, system: str, where: Path) -> CompiledPack:
+def _pack(kernel: Kernel, system: str, where: Path) -> RuleSystem:
     from lwcore.rules import engine_for
 
     engine = engine_for(kernel)
@@ -359,7 +359,7 @@ def _pack(kernel: Kernel, system: str, where: Path) -> CompiledPack:
     return engine.pack(system_id)
 
 
-def _load_sheet(path: Path, pack: CompiledPack, member: Member) -> Sheet:
+def _load_sheet(path: Path, pack: RuleSystem, member: Member) -> Sheet:
     """A room's sheet file as the kernel's :class:`Sheet`. ``system`` may be left out (the
     room's is meant); unknown keys (``owner``, ``occupation``, ``notes`` …) are kept."""
     data, positions = read_document(path)

@@ -14,12 +14,16 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from lwcore.errors import LwError
+from lwcore.rules import engine_for
+from lwcore.rules.render import word
+from lwcore.rules.subsystems import render_subsystem
+from lwcore.turn import sheet_rolls
+from lwcore.turn.events import check_line
 from lwcore.turn.projections import variable_audience
 from lwcore.turn.variables import ID_PATTERN, Kind, VariableDef, VariableError, check_value
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
-    from lwcore.rules.sheet import Sheet
     from lwcore.turn.room import Member, Room
 
 
@@ -175,38 +179,28 @@ class SkillCheckArgs(BaseModel):
 
 
 def skill_check(args: SkillCheckArgs, ctx: ToolContext) -> dict[str, Any]:
-    from lwcore.turn.events import check_line
-
+    """Roll and grade one check on a character's sheet with the room's rulepack
+    (:func:`lwcore.turn.sheet_rolls.check_on_sheet`); the check is kept on the sheet."""
+    room = ctx.room
     try:
-        member_id, sheet = ctx.room.sheet_of(args.character)
+        member_id, sheet = room.sheet_of(args.character)
+        outcome = sheet_rolls.check_on_sheet(
+            sheet, skill=args.skill, variant=room.file.variant, difficulty=args.difficulty,
+            modifiers=list(args.modifiers), params=dict(args.params), rng=ctx.rng, locale=ctx.locale,
+            target=args.target,
+        )
     except LwError as exc:
         raise ToolError(str(exc)) from None
-    try:
-        outcome = resolve_check(ctx, sheet, args)
-    except LwError as exc:
-        raise ToolError(str(exc)) from None
-    ctx.room.mark(f"sheet:{member_id}")  # the check is kept in the sheet's state (luck, push, opposed)
+    room.mark(f"sheet:{member_id}")  # the check is kept in the sheet's state (luck, push, opposed)
     result = {"character": sheet.name, "member": member_id, **outcome}
     if args.reason:
         result["reason"] = args.reason
     try:
-        summary = check_line(ctx.room.pack, result, ctx.locale)
+        summary = check_line(room.pack, result, ctx.locale)
     except (LwError, KeyError, TypeError, ValueError):
         summary = f"{sheet.name} {outcome['skill_label']} {outcome['roll']}/{outcome['target']} → {outcome['rank_label']}"
     ctx.events.append({"kind": "check", "audience": "all", "summary": summary, **result})
     return result
-
-
-def resolve_check(ctx: ToolContext, sheet: Sheet, args: SkillCheckArgs) -> dict[str, Any]:
-    """Resolve one check for the room's rule system (through :mod:`lwcore.turn.rules_bridge`)."""
-    from lwcore.turn import rules_bridge
-
-    room = ctx.room.file
-    return rules_bridge.resolve_check(
-        ctx.kernel, room.system, room.variant, sheet,
-        skill=args.skill, difficulty=args.difficulty, modifiers=list(args.modifiers),
-        params=dict(args.params), rng=ctx.rng, locale=ctx.locale, target=args.target,
-    )
 
 
 class SubsystemCheckArgs(BaseModel):
@@ -237,21 +231,17 @@ class SubsystemCheckArgs(BaseModel):
 def subsystem_check(args: SubsystemCheckArgs, ctx: ToolContext) -> dict[str, Any]:
     """Run a pack-declared subsystem on a character's sheet through ``RulesEngine.subsystem``:
     the engine rolls, applies the pack's rules (floors, maxima, flags) and changes the sheet."""
-    from lwcore.rules import engine_for
-    from lwcore.rules.commands import render_subsystem, word
-    from lwcore.turn import rules_bridge
-
     room = ctx.room
     try:
         member_id, sheet = room.sheet_of(args.character)
-        target = rules_bridge.find_subsystem(room.pack, args.subsystem)
+        target = sheet_rolls.find_subsystem(room.pack, args.subsystem)
         extra: dict[str, Any] = {}
-        if target.kind in rules_bridge.ON_EARLIER_CHECKS and target.data.get("computer") is None:
+        if target.kept_checks:
             unused = [k for k in ("loss", "table", "bonus", "penalty", "args") if getattr(args, k)]
             if unused:
                 raise LwError(f"the {target.name!r} subsystem does not take {', '.join(unused)}",
                               expected="opponent, skill, opponent_skill (opposed) or want (luck)")
-            result, extra, changed = rules_bridge.run_on_checks(
+            result, extra, changed = sheet_rolls.run_on_checks(
                 ctx.kernel, room, target, sheet, opponent=args.opponent, skill=args.skill,
                 opponent_skill=args.opponent_skill, want=args.want, rng=ctx.rng, locale=ctx.locale,
                 variant=room.file.variant)
@@ -260,7 +250,7 @@ def subsystem_check(args: SubsystemCheckArgs, ctx: ToolContext) -> dict[str, Any
             unused = [k for k in ("opponent", "opponent_skill", "want") if getattr(args, k)]
             if unused:
                 raise LwError(f"the {target.name!r} subsystem does not take {', '.join(unused)}")
-            kwargs = rules_bridge.subsystem_kwargs(
+            kwargs = sheet_rolls.subsystem_kwargs(
                 target, loss=args.loss, skill=args.skill, table=args.table, bonus=args.bonus, penalty=args.penalty,
                 args=args.args, locale=ctx.locale,
             )

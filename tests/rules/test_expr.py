@@ -63,7 +63,7 @@ def test_values(text: str, value: object) -> None:
         ("min(roll)", 1, "at least 2"),
         ("dice + 1", 1, "dice is a list"),
         ("dice3", 1, "the roll has 2 dice"),
-        ("dice[0]", 6, "not a die number"),
+        ("dice[1.5]", 6, "not a die number"),
         ("roll[1]", 5, "only dice can be indexed"),
         ("roll / 0", 8, "division by zero"),
         ("", 1, "empty"),

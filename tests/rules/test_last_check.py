@@ -10,7 +10,8 @@ import pytest
 
 from lwcore.kernel import Kernel
 from lwcore.rules import engine_for
-from lwcore.rules.subsystems import LAST_CHECK, SubsystemError, check_from_json, last_check, rank_named
+from lwcore.rules.kept_check import LAST_CHECK, check_from_json, last_check, rank_named
+from lwcore.rules.subsystems import SubsystemError
 
 ADD = """\
 names: [adder]

@@ -71,9 +71,19 @@ def packs(tmp_path: Path) -> Path:
     return folder
 
 
-def engine_with(folder: Path, *extra: str, user_dir: Path | None = None) -> RulesEngine:
+class Clock:
+    """A clock the test moves by hand (the engine's freshness window is measured on it)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def engine_with(folder: Path, *extra: str, user_dir: Path | None = None, clock: Clock | None = None) -> RulesEngine:
     sources = [PackSource(p.stem, "test", p) for p in sorted(folder.glob("*.yaml"))]
-    return RulesEngine(None, sources=sources, user_dir=user_dir)
+    return RulesEngine(None, sources=sources, user_dir=user_dir, clock=clock or Clock())
 
 
 # --- model and diagnostics -------------------------------------------------------------
@@ -152,7 +162,7 @@ def test_unknown_top_level_keys_are_warnings(packs: Path) -> None:
         ("resolution: {roll: '1d', ranks: [{id: a}]}", "resolution.roll"),
         ("resolution: {roll: 1d20, ranks: [{id: a}, {id: b, when: 'roll > 1'}]}", "is not last"),
         ("resolution: {roll: 1d20, ranks: [{id: a, when: 'roll > 1'}]}", "no fallback rank"),
-        ("resolution: {roll: 1d20, ranks: [{id: a, when: 'roll > 1'}, {id: a}]}", "appears twice"),
+        ("resolution: {roll: 1d20, ranks: [{id: a, when: 'roll > 1', success: true}, {id: a}]}", "appears twice"),
         ("resolution: {roll: 1d20, ranks: [{id: a, when: 'roll + 1'}, {id: b}]}", "must be a true/false"),
         ("resolution: {roll: 2d20, modifiers: {b: {tens_reroll: keep_lowest}}, ranks: [{id: a}]}", "tens_reroll needs"),
         ("resolution: {roll: 1d20, difficulties: {h: {target: 'roll / 2'}}, ranks: [{id: a}]}", "not available here"),
@@ -354,20 +364,35 @@ def test_a_script_pack_loads_but_needs_the_sandbox_to_check(tmp_path: Path) -> N
 # --- discovery ----------------------------------------------------------------------------
 
 
-def test_user_files_are_discovered_and_changes_picked_up(packs: Path, tmp_path: Path) -> None:
+def test_user_files_are_discovered_and_changes_picked_up_within_the_window(packs: Path, tmp_path: Path) -> None:
     user = tmp_path / "user"
-    engine = engine_with(packs, user_dir=user)
+    clock = Clock()
+    engine = engine_with(packs, user_dir=user, clock=clock)
     assert engine.ids() == ["perc"]
     write(user, "mine.yaml", "extends: perc\nnames: [mine]\n")
+    assert engine.ids() == ["perc"]  # the sources were looked at less than a second ago
+    clock.now += 1.0
     assert engine.ids() == ["mine", "perc"]
     assert engine.pack("mine").model.defaults["might"] == 40
     first = engine.pack("mine")
+    clock.now += 5
     assert engine.pack("mine") is first  # cached while nothing changes
     path = write(user, "mine.yaml", "extends: perc\nnames: [mine]\ndefaults: {might: 99}\n")
     os.utime(path, ns=(1, 1))
+    assert engine.pack("mine") is first
+    engine.refresh()  # at once, without waiting for the window
     assert engine.pack("mine").model.defaults["might"] == 99
     path.unlink()
+    clock.now += 1.0
     assert engine.ids() == ["perc"]
+
+
+def test_a_zero_window_looks_at_the_sources_on_every_call(packs: Path, tmp_path: Path) -> None:
+    user = tmp_path / "user"
+    engine = RulesEngine(None, sources=[PackSource("perc", "test", packs / "perc.yaml")], user_dir=user,
+                         recheck_after=0)
+    write(user, "mine.yaml", "extends: perc\nnames: [mine]\n")
+    assert engine.ids() == ["mine", "perc"]
 
 
 def test_user_file_cannot_shadow_a_plugin_id(packs: Path, tmp_path: Path) -> None:

@@ -12,7 +12,9 @@ from lwcore.errors import LwError
 from lwcore.rules.creation import CreationError, make_char, validate
 from lwcore.rules.engine import PackSource, RulesEngine
 from lwcore.rules.sheet import Sheet, SheetFile, load_sheet_file, parse_st, save_sheet_file
-from lwcore.rules.subsystems import SubsystemError, dice_max, net_advantage, split_loss
+from lwcore.rules.kinds.base import dice_max
+from lwcore.rules.kinds.sanity import split_loss
+from lwcore.rules.subsystems import SubsystemError, net_advantage
 
 PCT = {
     "names": ["percent", "百分"],

@@ -129,4 +129,4 @@ def test_the_plain_check_command_is_the_first_check_command(kernel, system: str,
     from lwcore.rules.commands import check_command
 
     found = check_command(engine_for(kernel).pack(system))
-    assert found is not None and found[0] == first and found[1]["action"] == "check"
+    assert found.word == first and found.action == "check"

@@ -1,0 +1,121 @@
+"""Results as text for one reader: checks, roll-only totals and subsystem values.
+
+Text goes through the pack's ``labels`` (rank ids, outcomes, flags) and ``display`` names in
+the reader's locale, falling back to the kernel's generic words (:data:`KERNEL_WORDS`), then
+to the id itself. Nothing here decides anything: rendering never changes a result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from lwcore.contributions import localized
+
+if TYPE_CHECKING:
+    from lwcore.rules.kinds.base import SubsystemResult
+    from lwcore.rules.system import CheckResult, RuleSystem
+
+KERNEL_WORDS: dict[str, dict[str, str]] = {
+    "en": {"vs": "vs", "success": "Success", "failure": "Failure", "fumble": "Fumble", "improved": "improved",
+           "unchanged": "no improvement", "temporary": "temporary insanity", "permanent": "permanent insanity",
+           "pushed": "pushed", "draw": "draw", "first": "first wins", "second": "second wins", "total": "total",
+           "regain": "regains HP", "ended_success": "stable", "ended_failure": "dead", "set": "set",
+           "duration": "duration", "cost": "cost", "successes": "successes", "failures": "failures",
+           "dc": "DC", "target": "target", "modifier": "modifier", "value": "value"},
+    "zh": {"vs": "对", "success": "成功", "failure": "失败", "fumble": "大失败", "improved": "成长",
+           "unchanged": "未成长", "temporary": "临时疯狂", "permanent": "永久疯狂", "pushed": "孤注一掷",
+           "draw": "平局", "first": "前者胜", "second": "后者胜", "total": "合计", "regain": "恢复生命",
+           "ended_success": "稳定", "ended_failure": "死亡", "set": "已设置", "duration": "持续",
+           "cost": "花费", "successes": "成功数", "failures": "失败数", "dc": "难度", "target": "目标",
+           "modifier": "调整", "value": "数值"},
+}
+
+
+def word(pack: RuleSystem, key: str, locale: str) -> str:
+    """The pack's label for ``key`` in ``locale``, else the kernel's generic word, else ``key``."""
+    for loc in (locale, locale.split("-")[0]):
+        table = pack.model.labels.get(loc)
+        if table and key in table:
+            return pack.label(key, loc)
+    own = KERNEL_WORDS.get(locale.split("-")[0]) or KERNEL_WORDS["en"]
+    if key in own:
+        return own[key]
+    return pack.label(key, locale)
+
+
+def fmt(value: Any) -> str:
+    """A value for text: whole floats without ``.0``, ``None`` as ``-``."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return "-" if value is None else str(value)
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else str(n)
+
+
+def _label(value: Any, locale: str) -> str | None:
+    if isinstance(value, Mapping):
+        return localized(value, locale)
+    return value
+
+
+def roll_text(pack: RuleSystem, result: CheckResult) -> str:
+    """The pack's roll expression with the check's parameters filled in (``5d10>=7``)."""
+    res = pack.resolution
+    text = res.roll.text if res is not None else "roll"
+    for pname, pvalue in result.params.items():
+        text = text.replace("{" + pname + "}", str(pvalue))
+    return text
+
+
+def render_check(pack: RuleSystem, result: CheckResult, locale: str = "en", *, stat: str | None = None,
+                 modifier: int | None = None) -> str:
+    """``侦查 25 困难: 1d100=37/12 失败`` in the viewer's locale, through the pack's labels."""
+    res = pack.resolution
+    model_res = pack.model.resolution
+    rolled = roll_text(pack, result)
+    parts = []
+    if stat:
+        parts.append(pack.display_name(stat, locale))
+    if result.raw_target is not None and modifier is None:
+        parts.append(str(result.raw_target))
+    if modifier is not None:
+        parts.append(signed(modifier))
+    if result.difficulty:
+        diff = model_res.difficulties.get(result.difficulty) if model_res else None
+        parts.append(str(_label(diff.label if diff else None, locale) or result.difficulty))
+    for name, count in result.modifiers.items():
+        mod = model_res.modifiers.get(name) if model_res else None
+        parts.append(f"{_label(mod.label if mod else None, locale) or name}×{count}")
+    head = " ".join(parts)
+    if modifier is not None:
+        body = f"{rolled}={result.roll}{signed(modifier)}={result.roll + modifier}"
+        if result.target is not None:
+            body += f" {word(pack, 'vs', locale)} {result.target}"
+    elif result.target is not None:
+        body = f"{rolled}={result.roll}/{result.target}"
+    else:
+        body = f"{rolled}={result.roll}"
+        if res is not None and res.roll.has_pool:
+            body = f"{rolled} [{', '.join(map(str, result.dice))}] {word(pack, 'successes', locale)} {fmt(result.margin)}"
+    return (f"{head}: " if head else "") + f"{body} {pack.label(result.rank, locale)}"
+
+
+def render_total(pack: RuleSystem, stat: str | None, modifier: int, result: CheckResult, locale: str) -> str:
+    """``Initiative +2: 1d20=13+2=15`` -- a roll-only check (no number to beat) and its total."""
+    head = pack.display_name(stat, locale) if stat else ""
+    body = f"{roll_text(pack, result)}={result.roll}{signed(modifier)}={result.roll + modifier}"
+    return (f"{head} {signed(modifier)}: " if head else "") + body
+
+
+def render_values(pack: RuleSystem, result: SubsystemResult, locale: str) -> str:
+    """A subsystem result without a renderer of its own (a computer's): its outcome's label,
+    its dice, and its plain values, each named through the pack's labels."""
+    v = result.values
+    label = pack.label(result.outcome, locale)
+    shown = ", ".join(f"{word(pack, k, locale)} {fmt(x)}" for k, x in v.items() if not isinstance(x, (list, dict)))
+    dice = v.get("dice") if isinstance(v.get("dice"), list) else None
+    extra = f" [{', '.join(map(str, dice))}]" if dice else ""
+    return f"{label}{extra}" + (f" ({shown})" if shown else "")
