@@ -8,8 +8,9 @@ from the table (not from the pack); reading notes, where the table leaves room:
 - successes are ranked against the raw skill (extreme <= skill/5, hard <= skill/2);
 - fumble bands apply to failures only, except rule3 ("whatever the result") and the rulebook's
   forced 100;
-- dg: a crit needs a success (01 is not forced, per "only default, rule1 and rule2 force 01");
-  100 reads "00", so it counts as matching digits.
+- dg: 01 is always a critical success, even when the adjusted target is below 1 (the Delta
+  Green rule, and the community dice bots'); otherwise a crit needs a success with matching
+  digits; 100 reads "00", so it counts as matching digits.
 """
 
 from __future__ import annotations
@@ -57,8 +58,8 @@ def oracle(variant: str | None, skill: int, target: int, roll: int) -> str:
         crit_band = r <= min(s // 10, 5)
     elif variant == "rule5":
         crit_band = r <= min(s // 5, 2)
-    else:  # dg: crit only on a success
-        crit_band = r <= t and (r == 1 or digits_match(r))
+    else:  # dg: 01 always; matching digits only on a success
+        crit_band = r == 1 or (r <= t and digits_match(r))
     success = r <= t or crit_band
     # fumble band
     if variant is None:
@@ -203,3 +204,13 @@ def test_roll_is_replayable_from_its_faces(pack):
 def test_a_given_roll_value(pack):
     result = pack.check(60, difficulty="hard", variant="rule2", roll=37)
     assert (result.rank, result.success, result.target, result.raw_target, result.margin) == ("fail", False, 30, 60, -7)
+
+
+@pytest.mark.parametrize(("difficulty", "skills"), [("extreme", range(0, 5)), ("hard", range(0, 2)), (None, [0])])
+def test_dg_01_is_a_critical_success_even_below_a_target_of_1(pack, difficulty, skills):
+    """Delta Green: 01 crits even when the adjusted target is 0 (skill 0-4 extreme, 0-1 hard,
+    0 regular), where every other roll fails."""
+    for skill in skills:
+        result = pack.check(skill, difficulty=difficulty, variant="dg", faces=(1,))
+        assert result.target == 0 and (result.rank, result.success, result.critical) == ("crit", True, True)
+        assert pack.check(skill, difficulty=difficulty, variant="dg", faces=(2,)).rank == "fail"
