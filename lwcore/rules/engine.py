@@ -283,8 +283,7 @@ class RulesEngine:
         self._refresh()
         system_id = system if system in self._sources else self._find(system)
         if system_id is None:
-            known = ", ".join(sorted(self._sources)) or "none installed"
-            raise RulepackError(f"unknown system {system!r}", expected=f"one of: {known}")
+            raise self._unknown(system)
         cached = self._packs.get(system_id)
         if cached is None:
             self._packs[system_id] = RulepackError(f"{system_id}: extends loop through computer_group")
@@ -298,6 +297,20 @@ class RulesEngine:
         if isinstance(cached, RulepackError):
             raise cached
         return cached
+
+    def _unknown(self, system: str) -> RulepackError:
+        """"unknown system", saying so when a plugin that is not enabled provides it."""
+        for record in self.kernel.plugins if self.kernel is not None else ():
+            if record.usable or not record.provides("rulepacks") or record.location is None:
+                continue
+            folded = system.strip().casefold()
+            files = record.location / "rulepacks"
+            if record.id.casefold() == folded or (files / f"{system.strip()}.yaml").is_file():
+                why = record.reason or "not enabled"
+                return RulepackError(f"the system {system!r} comes from the plugin {record.id!r}, which is not "
+                                     f"enabled ({why})", expected=f"lw plugins enable {record.id}")
+        known = ", ".join(sorted(self._sources)) or "none installed"
+        return RulepackError(f"unknown system {system!r}", expected=f"one of: {known}")
 
     def find(self, word: str) -> str | None:
         """The system id selected by ``word`` (id, then names/set_keys, case-insensitive)."""

@@ -11,6 +11,7 @@ leave the engine: dice are rolled here, sheet changes are applied here and repor
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -81,7 +82,21 @@ def run(engine: RulesEngine | None, pack: RuleSystem, name: str, sheet: Sheet | 
     sub_name = name_of(pack, name)
     if data.get("computer") is not None and data.get("script") is None:
         return _computer(engine, pack, sub_name, data, sheet, kwargs)
-    return kind_of(kind, data, pack.id, sub_name).run(pack, data, sheet, name=sub_name, **kwargs)
+    runner = kind_of(kind, data, pack.id, sub_name).run
+    try:
+        return runner(pack, data, sheet, name=sub_name, **kwargs)
+    except TypeError:
+        try:
+            inspect.signature(runner).bind(pack, data, sheet, name=sub_name, **kwargs)
+        except TypeError as exc:
+            raise SubsystemError(f"the {sub_name!r} subsystem ({kind}) cannot take these arguments: {exc}",
+                                 expected=_arguments(runner)) from None
+        raise
+
+
+def _arguments(runner: Any) -> str:
+    names = [p for p in inspect.signature(runner).parameters if p not in ("pack", "data", "sheet", "name")]
+    return "its arguments: " + ", ".join(names)
 
 
 def run_on_kept(engine: RulesEngine | None, pack: RuleSystem, name: str, sheet: Sheet | None, *,

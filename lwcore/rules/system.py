@@ -141,6 +141,8 @@ class RuleSystem:
         self.warnings = list(warnings)
         self.resolution: CompiledResolution | None = None
         self.cache: dict[str, Any] = {}
+        self.test_locations: list[str] = []
+        """``file:line:column`` of each case of the pack's ``tests:`` table."""
         self._derived: list[tuple[str, Callable[[dict[str, Any], frozenset[str]], Any]]] = []
         self._alias: dict[str, str] = {}
 
@@ -508,6 +510,10 @@ def compile_pack(
     _check_words(pack, diag)
     diag.raise_errors()
     pack.warnings += diag.warnings
+    for i in range(len(model.tests)):
+        pos = positions.find(("tests", i))
+        pack.test_locations.append(f"{pos.file or file}:{pos.line}:{pos.column}" if pos and (pos.file or file)
+                                   else "")
     return pack
 
 

@@ -68,7 +68,7 @@ def test_roll_errors_are_one_line(capsys: pytest.CaptureFixture[str], home: Path
 
 def test_check_with_a_user_pack(capsys: pytest.CaptureFixture[str], home: Path) -> None:
     code, out, _ = lw(capsys, "--data-dir", str(home), "check", "tiny", "--skill", "12", "--roll", "15")
-    assert code == 0 and out.strip() == "tinyd20 12: 15 [15] → Made it (success, margin 3)"
+    assert code == 0 and out.strip() == "tinyd20: DC 12, roll 1d20=15 [15] → Made it (success, margin 3)"
     code, out, _ = lw(capsys, "--data-dir", str(home), "check", "tinyd20", "--skill", "12", "--dice", "15",
                       "--difficulty", "tough", "--json")
     data = json.loads(out)

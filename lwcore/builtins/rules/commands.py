@@ -1,12 +1,12 @@
 """``lw roll``, ``lw check`` and ``lw rulepack``: the rules engine from the command line.
 
-Only click is imported here; the engine loads inside the commands, so ``lw --version`` and
-``lw plugins list`` never pay for it.
+Only click is imported at the top; the engine loads inside the commands, so ``lw --version``
+and ``lw plugins list`` never pay for it. Every example in a command's help runs (a test
+runs them all).
 """
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
@@ -26,29 +26,7 @@ def _rng(seed: int | None) -> Any:
     return random.Random(seed)
 
 
-@click.command()
-@click.argument("expr", nargs=-1, required=True)
-@click.option("--seed", type=int, default=None, help="Seed the random generator (repeatable rolls).")
-@click.option("--dice", "faces", multiple=True, help="Replay these faces instead of rolling (--dice 3,5 or repeat).")
-@click.option("--json", "as_json", is_flag=True, help="Print the roll as JSON.")
-def roll(expr: tuple[str, ...], seed: int | None, faces: tuple[str, ...], as_json: bool) -> None:
-    """Roll a dice expression (4d6kh3, 2d20kh1+3, 10d10>=8, 3d6x5, 4dF …)."""
-    from lwcore.rules.dice import compile_dice
-
-    text = " ".join(expr)
-    compiled = compile_dice(text)
-    result = compiled.roll(_rng(seed), faces=_faces(faces) if faces else None)
-    if as_json:
-        echo_json(result.to_json())
-        return
-    click.echo(str(result))
-    if compiled.has_pool:
-        click.echo(f"successes: {result.successes}  ones: {result.ones}")
-    if result.capped:
-        click.echo("(explosions capped)")
-
-
-def _faces(items: tuple[str, ...]) -> list[int]:
+def faces_of(items: tuple[str, ...]) -> list[int]:
     """``--dice 37 --dice 0`` or ``--dice "37 0"`` or ``--dice 37,0`` -> [37, 0]."""
     from lwcore.errors import LwError
 
@@ -62,32 +40,46 @@ def _faces(items: tuple[str, ...]) -> list[int]:
     return out
 
 
-def _parse_skill(pack: Any, text: str | None) -> tuple[str | None, int | None]:
-    from lwcore.errors import LwError
+@click.command(epilog="""\b
+Examples:
+  lw roll 4d6kh3
+  lw roll 2d20kh1+3 --seed 7
+  lw roll 3d6 --dice 1,2,3 --json""")
+@click.argument("expr", nargs=-1, required=True)
+@click.option("--seed", type=int, default=None, help="Seed the random generator (repeatable rolls).")
+@click.option("--dice", "faces", multiple=True, help="Replay these faces instead of rolling (--dice 3,5 or repeat).")
+@click.option("--json", "as_json", is_flag=True, help="Print the roll as JSON.")
+def roll(expr: tuple[str, ...], seed: int | None, faces: tuple[str, ...], as_json: bool) -> None:
+    """Roll a dice expression (4d6kh3, 2d20kh1+3, 10d10>=8, 3d6x5, 4dF …)."""
+    from lwcore.rules.dice import compile_dice
 
-    if text is None:
-        return None, None
-    name, sep, value = text.rpartition("=")
-    if not sep:
-        name, value = "", text
-    try:
-        number = int(value)
-    except ValueError:
-        if not sep and pack is not None:
-            raise LwError(f"--skill {text!r}: give NAME=VALUE or a number", expected="e.g. Climb=60 or 60") from None
-        raise LwError(f"--skill {text!r}: {value!r} is not a whole number", expected="NAME=VALUE, e.g. Climb=60") from None
-    canonical = (pack.canonical(name) or name) if name and pack is not None else (name or None)
-    return canonical, number
+    text = " ".join(expr)
+    compiled = compile_dice(text)
+    result = compiled.roll(_rng(seed), faces=faces_of(faces) if faces else None)
+    if as_json:
+        echo_json(result.to_json())
+        return
+    click.echo(str(result))
+    if compiled.has_pool:
+        click.echo(f"successes: {result.successes}  ones: {result.ones}")
+    if result.capped:
+        click.echo("(explosions capped)")
 
 
-def _describe(pack: Any, result: Any, skill_name: str | None, locale: str) -> str:
-    label = pack.label(result.rank, locale)
-    name = pack.display_name(skill_name, locale) if skill_name else None
-    parts = [f"{pack.id}"]
-    if name:
-        parts.append(f"{name}")
+TARGET_WORDS = {"skill": "skill", "attribute": "attribute", "dc": "DC"}
+
+
+def describe(pack: Any, result: Any, skill_name: str | None, locale: str, modifier: int = 0) -> str:
+    """One line saying what each number of the check is: ``mysys Spot Hidden: skill 60→30
+    [hard], roll 25 [25] → Hard Success (hard, margin 5)``."""
+    from lwcore.rules.render import roll_text
+
+    model_res = pack.model.resolution
+    what = TARGET_WORDS.get(str(model_res.target).strip(), "target") if model_res is not None else "target"
+    head = pack.id + (f" {pack.display_name(skill_name, locale)}" if skill_name else "") + ":"
+    parts = []
     if result.raw_target is not None:
-        shown = f"{result.raw_target}"
+        shown = f"{what} {result.raw_target}"
         if result.target != result.raw_target:
             shown += f"→{result.target}"
         parts.append(shown)
@@ -95,125 +87,63 @@ def _describe(pack: Any, result: Any, skill_name: str | None, locale: str) -> st
         parts.append(f"[{result.difficulty}]")
     if result.variant:
         parts.append(f"({result.variant})")
-    head = " ".join(parts)
+    for name, count in result.modifiers.items():
+        parts.append(f"{name}×{count}")
+    if result.params:
+        parts.append(" ".join(f"{k}={v}" for k, v in result.params.items()))
+    rolled = f"roll {roll_text(pack, result)}={result.roll}"
+    if modifier:
+        rolled += f"{modifier:+d}={result.roll + modifier}"
     dice = " ".join(map(str, result.dice))
     margin = f", margin {result.margin}" if result.margin is not None else ""
-    return f"{head}: {result.roll} [{dice}] → {label} ({result.rank}{margin})"
-
-
-def _one_check(engine: Any, request: dict[str, Any], rng: Any) -> dict[str, Any]:
-    from lwcore.errors import LwError
-
-    request = dict(request)
-    system = request.pop("system", None)
-    if not isinstance(system, str) or not system:
-        raise LwError("each line needs \"system\"", expected='{"system": "<id>", ...}')
-    pack = engine.pack(system)
-    skill = request.pop("skill", None)
-    skill_name = None
-    if isinstance(skill, str):
-        skill_name, skill = _parse_skill(pack, skill)
-    if "target" in request:
-        if skill is not None:
-            raise LwError("give skill or target, not both")
-        skill = request.pop("target")
-    if "name" in request:
-        given = str(request.pop("name"))
-        skill_name = pack.canonical(given) or given
-    faces = request.pop("dice", None)
-    allowed = {"difficulty", "variant", "bonus", "penalty", "modifiers", "modifier", "params", "roll", "seed", "locale"}
-    unknown = sorted(set(request) - allowed)
-    if unknown:
-        raise LwError(f"unknown field {unknown[0]!r}", expected="one of: system, skill, target, name, dice, " + ", ".join(sorted(allowed)))
-    seed = request.pop("seed", None)
-    locale = request.pop("locale", "en")
-    result = pack.check(
-        skill,
-        difficulty=request.get("difficulty"),
-        variant=request.get("variant"),
-        bonus=int(request.get("bonus") or 0),
-        penalty=int(request.get("penalty") or 0),
-        modifiers=request.get("modifiers"),
-        modifier=int(request.get("modifier") or 0),
-        params=request.get("params"),
-        rng=_rng(seed) if seed is not None else rng,
-        faces=faces,
-        roll=request.get("roll"),
-    )
-    return _check_json(pack, result, skill_name, locale)
-
-
-def _check_json(pack: Any, result: Any, skill_name: str | None, locale: str) -> dict[str, Any]:
-    """A check result as JSON, with the rank's label (and the skill's names) in ``locale``."""
-    out = result.to_json()
-    out["label"] = pack.label(result.rank, locale)
-    if skill_name:
-        out["skill"] = skill_name
-        out["skill_display"] = pack.display_name(skill_name, locale)
-    return out
+    return f"{head} {' '.join(parts)}{',' if parts else ''} {rolled} [{dice}] → {pack.label(result.rank, locale)} " \
+           f"({result.rank}{margin})"
 
 
 def _batch(ctx: click.Context, source: str, seed: int | None) -> int:
-    import json
-
-    from lwcore.errors import LwError
+    from lwcore.builtins.rules.check_requests import answer_request
+    from lwcore.cli.batch import run_batch
 
     engine = _engine(ctx)
     rng = _rng(seed)
-    if source == "-":
-        stream = sys.stdin
-        lines = stream
-    else:
-        try:
-            lines = open(source, encoding="utf-8")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            raise LwError(f"cannot read: {exc.strerror or exc}", file=source) from None
-    failed = 0
-    try:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                request = json.loads(line)
-                if not isinstance(request, dict):
-                    raise LwError("a line must be a JSON object", file=source, line=number)
-                out = _one_check(engine, request, rng)
-            except json.JSONDecodeError as exc:
-                failed += 1
-                out = {"error": LwError(f"invalid JSON: {exc.msg}", file=source, line=number, column=exc.colno).to_json()}
-            except LwError as exc:
-                failed += 1
-                err = exc.to_json()
-                err["line"] = err["line"] or number
-                err["file"] = err["file"] or source
-                out = {"error": err}
-            click.echo(json.dumps(out, ensure_ascii=False))
-    finally:
-        if source != "-":
-            lines.close()  # type: ignore[union-attr]
-    return 1 if failed else 0
+    return run_batch(source, lambda _number, data: (answer_request(engine, data, rng), False))
 
 
-@click.command()
+@click.command(epilog="""\b
+Examples (SYSTEM is an installed system id: lw rulepack list):
+  lw check SYSTEM --skill Spot=60 --difficulty hard --seed 1
+  lw check SYSTEM --skill 60 --bonus 1 --dice 37,0
+  lw check SYSTEM --skill 15 --modifier 3 --roll 12 --json
+  lw check SYSTEM --param pool=5 --param difficulty=7 --seed 3
+  echo '{"system": "SYSTEM", "skill": 50, "roll": 25}' | lw check --batch -
+
+\b
+The value is what the pack rolls against: a skill in a roll-under pack, the DC
+in a pack whose resolution.target is dc (give the character's modifier with
+--modifier); a dice-pool pack takes --param instead. --dice replays every face
+in order: with --bonus 1 on a percentile pack, a tens digit follows the d100.""")
 @click.argument("system", required=False)
 @click.option("--skill", "skill", default=None, help="NAME=VALUE (or just VALUE): the value rolled against.")
 @click.option("--difficulty", default=None, help="A difficulty the pack declares (e.g. hard).")
 @click.option("--variant", default=None, help="A house-rule variant the pack declares.")
-@click.option("--bonus", type=int, default=0, help="Bonus dice (the pack's 'bonus' modifier).")
-@click.option("--penalty", type=int, default=0, help="Penalty dice (the pack's 'penalty' modifier).")
-@click.option("--modifier", type=int, default=0, help="A numeric modifier the pack's expressions may use.")
+@click.option("--bonus", type=click.IntRange(0, 100), default=0, help="Bonus dice (the pack's 'bonus' modifier).")
+@click.option("--penalty", type=click.IntRange(0, 100), default=0,
+              help="Penalty dice (the pack's 'penalty' modifier).")
+@click.option("--modifier", type=int, default=0, help="A number added to the roll (the pack's 'modifier').")
 @click.option("--param", "params", multiple=True, help="NAME=VALUE for a roll parameter (e.g. pool=5).")
-@click.option("--dice", "faces", multiple=True, help="Replay these dice faces: --dice 37,0 (or repeat the option).")
+@click.option("--dice", "faces", multiple=True, help="Replay these faces in order (--dice 37,0 or repeat).")
 @click.option("--roll", "roll_value", type=int, default=None, help="Use this value for the roll's die.")
 @click.option("--seed", type=int, default=None, help="Seed the random generator.")
 @click.option("--locale", default="en", help="Locale for labels and names (en, zh …).")
-@click.option("--batch", "batch", default=None, metavar="FILE|-", help="JSON lines in, one JSON result per line out.")
+@click.option("--batch", "batch", default=None, metavar="FILE|-",
+              help="JSON lines in, one JSON result (or {\"error\": …}) per line out; exit 1 if any line failed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def check(ctx: click.Context, system: str | None, skill: str | None, difficulty: str | None, variant: str | None,
           bonus: int, penalty: int, modifier: int, params: tuple[str, ...], faces: tuple[str, ...],
           roll_value: int | None, seed: int | None, locale: str, batch: str | None, as_json: bool) -> int:
     """Make a check against a rulepack (or --batch FILE|- of JSON lines)."""
+    from lwcore.builtins.rules.check_requests import check_json, parse_skill
     from lwcore.errors import LwError
 
     if batch is not None:
@@ -224,9 +154,8 @@ def check(ctx: click.Context, system: str | None, skill: str | None, difficulty:
         raise LwError("missing SYSTEM", expected="lw check SYSTEM --skill NAME=VALUE, or lw check --batch FILE")
     if faces and roll_value is not None:
         raise LwError("give --dice or --roll, not both")
-    engine = _engine(ctx)
-    pack = engine.pack(system)
-    skill_name, value = _parse_skill(pack, skill)
+    pack = _engine(ctx).pack(system)
+    skill_name, value = parse_skill(pack, skill) if skill is not None else (None, None)
     param_values: dict[str, int] = {}
     for item in params:
         name, sep, number = item.partition("=")
@@ -238,45 +167,115 @@ def check(ctx: click.Context, system: str | None, skill: str | None, difficulty:
             raise LwError(f"--param {item!r}: {number!r} is not a whole number") from None
     result = pack.check(
         value, difficulty=difficulty, variant=variant, bonus=bonus, penalty=penalty, modifier=modifier,
-        params=param_values or None, rng=_rng(seed), faces=_faces(faces) if faces else None, roll=roll_value,
+        params=param_values or None, rng=_rng(seed), faces=faces_of(faces) if faces else None, roll=roll_value,
     )
     if as_json:
-        echo_json(_check_json(pack, result, skill_name, locale))
+        echo_json(check_json(pack, result, skill_name, locale))
     else:
-        click.echo(_describe(pack, result, skill_name, locale))
+        click.echo(describe(pack, result, skill_name, locale, modifier))
     return 0
 
 
-@click.group()
+@click.group(epilog="""\b
+Examples:
+  lw rulepack list
+  lw rulepack show SYSTEM --json
+  lw rulepack validate --strict mysys.yaml
+  lw rulepack test mysys.yaml""")
 def rulepack() -> None:
-    """Rulepacks: validate files, list installed systems, show one merged."""
+    """Rulepacks: validate files, run their tests, list installed systems, show one merged."""
 
 
-@rulepack.command("validate")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=str))
-@click.pass_context
-def rulepack_validate(ctx: click.Context, files: tuple[str, ...]) -> int:
-    """Check rulepack files (the stem is the id; extends resolves against installed packs)."""
+def _load_file(engine: Any, file: str) -> tuple[Any, list[str]]:
+    """``(pack or None, error lines)`` for one file, every problem on its own line."""
+    from lwcore.errors import LwErrors
     from lwcore.rules.errors import RulesError
+
+    try:
+        return engine.validate_file(file), []
+    except RulesError as exc:
+        problems = exc.errors if isinstance(exc, LwErrors) else [exc]
+        return None, [str(p) for p in problems]
+
+
+@rulepack.command("validate", epilog="""\b
+Examples:
+  lw rulepack validate mysys.yaml
+  lw rulepack validate --strict mysys.yaml other.yaml""")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=str))
+@click.option("--strict", is_flag=True, help="Warnings (unknown keys, unused shapes) count as errors.")
+@click.option("--no-tests", is_flag=True, help="Do not run the pack's own tests: table.")
+@click.pass_context
+def rulepack_validate(ctx: click.Context, files: tuple[str, ...], strict: bool, no_tests: bool) -> int:
+    """Check rulepack files: every problem, located (the stem is the id; extends resolves
+    against installed packs); the pack's tests: table runs too."""
+    from lwcore.rules.pack_tests import run_pack_tests
 
     engine = _engine(ctx)
     bad = 0
     for file in files:
-        try:
-            pack = engine.validate_file(file)
-        except RulesError as exc:
+        pack, errors = _load_file(engine, file)
+        for line in errors:
+            click.echo(f"error: {line}")
+        if pack is None:
             bad += 1
-            click.echo(f"error: {exc}")
             continue
+        kind = "error" if strict else "warning"
         for warning in pack.warnings:
-            click.echo(f"warning: {warning}")
-        chain = " -> ".join(pack.chain)
-        click.echo(f"ok: {file} ({chain})")
+            click.echo(f"{kind}: {warning}")
+        failed = [] if no_tests else [o for o in run_pack_tests(engine, pack) if not o.passed]
+        for outcome in failed:
+            click.echo(f"error: {outcome}")
+        if failed or (strict and pack.warnings):
+            bad += 1
+            continue
+        tests = "" if no_tests or not pack.model.tests else f", {len(pack.model.tests)} tests passed"
+        click.echo(f"ok: {file} ({' -> '.join(pack.chain)}{tests})")
     return 1 if bad else 0
 
 
+@rulepack.command("test", epilog="""\b
+Examples:
+  lw rulepack test mysys.yaml
+  lw rulepack test SYSTEM""")
+@click.argument("targets", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print every case's outcome as JSON.")
+@click.pass_context
+def rulepack_test(ctx: click.Context, targets: tuple[str, ...], as_json: bool) -> int:
+    """Run the tests: table of rulepack files (or installed system ids)."""
+    from pathlib import Path
+
+    from lwcore.errors import LwError
+    from lwcore.rules.pack_tests import run_pack_tests
+
+    engine = _engine(ctx)
+    report: list[dict[str, Any]] = []
+    failed = 0
+    for target in targets:
+        if target.endswith((".yaml", ".yml")) or Path(target).exists():
+            pack, errors = _load_file(engine, target)
+            if pack is None:
+                raise LwError(errors[0] if len(errors) == 1 else "\n".join(errors))
+        else:
+            pack = engine.pack(target)
+        outcomes = run_pack_tests(engine, pack)
+        failed += sum(not o.passed for o in outcomes)
+        if as_json:
+            report += [o.to_json() | {"pack": pack.id} for o in outcomes]
+            continue
+        for outcome in outcomes:
+            if not outcome.passed:
+                click.echo(f"FAIL {outcome}")
+        passed = sum(o.passed for o in outcomes)
+        click.echo(f"{pack.id}: {passed} passed, {len(outcomes) - passed} failed" if outcomes
+                   else f"{pack.id}: no tests (add a tests: table)")
+    if as_json:
+        echo_json(report)
+    return 1 if failed else 0
+
+
 @rulepack.command("list")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
 @click.pass_context
 def rulepack_list(ctx: click.Context, as_json: bool) -> None:
     """Every installed system id, where it comes from, and whether it loads."""
@@ -297,11 +296,14 @@ def rulepack_list(ctx: click.Context, as_json: bool) -> None:
         return
     if not rows:
         click.echo("no rulepacks installed")
-    for row in rows:
-        line = f"{row['id']}\t{row['origin']}\t{row['status']}\t{', '.join(row['names'])}"
-        click.echo(line)
-        if row["error"]:
-            click.echo(f"  {row['error']}")
+        return
+    table = [("ID", "ORIGIN", "STATUS", "NAMES")] + [(r["id"], r["origin"], r["status"], ", ".join(r["names"]))
+                                                     for r in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(3)]
+    for row, data in zip(table, [None, *rows], strict=True):
+        click.echo("  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True)) + "  " + row[3])
+        if data is not None and data["error"]:
+            click.echo(f"  {data['error']}")
 
 
 @rulepack.command("show")
@@ -310,8 +312,7 @@ def rulepack_list(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def rulepack_show(ctx: click.Context, system: str, as_json: bool) -> None:
     """Print a pack as the engine sees it (extends merged)."""
-    engine = _engine(ctx)
-    pack = engine.pack(system)
+    pack = _engine(ctx).pack(system)
     if as_json:
         echo_json({"id": pack.id, "origin": pack.origin, "chain": list(pack.chain), "pack": pack.data})
         return

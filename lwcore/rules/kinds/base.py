@@ -158,14 +158,6 @@ def drawer(rng: random.Random | None, faces: Sequence[int] | None) -> Callable[[
     return FaceReplay(faces, fallback=rng_drawer(rng)) if faces is not None else rng_drawer(rng)
 
 
-def rolled(expr: str, rng: random.Random | None, what: str) -> Any:
-    """Roll ``expr`` (a :class:`SubsystemError` naming ``what`` when it does not parse)."""
-    try:
-        return compile_dice(str(expr)).roll(rng)
-    except LwError as exc:
-        raise SubsystemError(f"{what}: {exc.message}", expected=exc.expected) from None
-
-
 def roll_record(result: Any) -> dict[str, Any]:
     return {"expr": result.expr, "total": result.total, "faces": result.faces}
 

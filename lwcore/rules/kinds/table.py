@@ -8,11 +8,13 @@ locale map). A table may also be just its dice expression.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import localized
-from lwcore.rules.kinds.base import SubsystemError, SubsystemKind, SubsystemResult, roll_record, rolled
+from lwcore.errors import LwError
+from lwcore.rules.dice import compile_dice
+from lwcore.rules.kinds.base import SubsystemError, SubsystemKind, SubsystemResult, drawer, roll_record
 from lwcore.rules.render import word
 
 if TYPE_CHECKING:
@@ -25,6 +27,13 @@ if TYPE_CHECKING:
 
 TABLE_KEYS = {"roll": "dice", "entries": "the rows", "first": "the roll of the first row",
               "duration": "dice for how long", "unit": "the duration's unit", "label": "its name"}
+
+
+def _rolled(expr: Any, draw: Any, what: str) -> Any:
+    try:
+        return compile_dice(str(expr)).evaluate(draw)
+    except LwError as exc:
+        raise SubsystemError(f"{what}: {exc.message}", expected=exc.expected) from None
 
 
 def _text(value: Any, locale: str) -> Any:
@@ -64,7 +73,8 @@ class Table(SubsystemKind):
                     check.unknown_key(key, tpath, TABLE_KEYS)
 
     def run(self, pack: RuleSystem, data: Mapping[str, Any], sheet: Sheet | None, *, name: str,
-            table_name: str | None = None, rng: random.Random | None = None, locale: str = "en") -> SubsystemResult:
+            table_name: str | None = None, rng: random.Random | None = None, locale: str = "en",
+            faces: Sequence[int] | None = None) -> SubsystemResult:
         tables = data.get("tables") or {}
         if not tables:
             raise SubsystemError(f"{pack.id}: subsystems.{name} declares no tables")
@@ -75,7 +85,8 @@ class Table(SubsystemKind):
         tab = tables[table_name]
         if isinstance(tab, str):
             tab = {"roll": tab}
-        first = rolled(tab.get("roll", "1d10"), rng, f"table {table_name}")
+        draw = drawer(rng, faces)
+        first = _rolled(tab.get("roll", "1d10"), draw, f"table {table_name}")
         rolls = [roll_record(first)]
         entries = tab.get("entries") or []
         entry: Any = None
@@ -84,7 +95,7 @@ class Table(SubsystemKind):
             entry = _text(entries[index], locale)
         values: dict[str, Any] = {"table": table_name, "roll": first.total, "entry": entry}
         if tab.get("duration"):
-            lasting = rolled(tab["duration"], rng, f"table {table_name} duration")
+            lasting = _rolled(tab["duration"], draw, f"table {table_name} duration")
             rolls.append(roll_record(lasting))
             values["duration"] = lasting.total
             values["unit"] = str(_text(tab.get("unit", ""), locale))
@@ -100,7 +111,7 @@ class Table(SubsystemKind):
         return line
 
     def command(self, call: CommandCall) -> SubsystemResult:
-        return call.run(table_name=call.fixed.get("table"), locale=call.locale)
+        return call.run(table_name=call.fixed.get("table"), locale=call.locale, faces=call.faces)
 
     def from_tool(self, subsystem: str, given: Mapping[str, Any], locale: str) -> dict[str, Any]:
         return {"table_name": given.get("table"), "locale": locale}

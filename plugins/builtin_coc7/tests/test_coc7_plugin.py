@@ -92,7 +92,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
 
 def test_cli_check_and_batch(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     code, out = run(capsys, "check", "coc7", "--skill", "侦查=60", "--roll", "37", "--difficulty", "hard", "--variant", "rule2")
-    assert code == 0 and out.strip() == "coc7 Spot Hidden 60→30 [hard] (rule2): 37 [37] → Failure (fail, margin -7)"
+    assert code == 0 and out.strip() == "coc7 Spot Hidden: skill 60→30 [hard] (rule2), roll 1d100=37 [37] → Failure (fail, margin -7)"
     code, out = run(capsys, "check", "coc", "--skill", "spot=60", "--dice", "37", "--dice", "0", "--bonus", "1",
                     "--locale", "zh", "--json")
     data = json.loads(out)

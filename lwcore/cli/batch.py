@@ -1,0 +1,136 @@
+"""Batch modes (``--batch FILE|-``): JSON lines in, exactly one JSON line out per request.
+
+:func:`run_batch` is the one mechanism every batch command uses (``lw check --batch``,
+``lw prompt compile --batch`` …):
+
+- every non-blank input line gets exactly one answer, in order; a line that is not valid
+  UTF-8, not JSON, too deep, too large (``LINE_LIMITS``) or refused by the handler gets an
+  error object naming its line, and the lines after it are still answered;
+- the input is read in chunks and a line is never held past the line size limit (a
+  gigabyte without a newline is one refused line, not a gigabyte in memory);
+- answers are written in blocks, and flushed whenever the input has to be waited for, so a
+  host that writes one request and reads one answer works, and a file streams at full speed;
+- the exit status is 0 when every line was answered without error, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any, BinaryIO
+
+from lwcore.errors import LwError
+from lwcore.io.limits import LINE_LIMITS, Limits
+from lwcore.io.safe_json import iter_json_lines
+
+CHUNK = 64 * 1024
+ENCODER = json.JSONEncoder(ensure_ascii=False)
+"""One encoder for every answer (``json.dumps`` with options builds a new one each call)."""
+
+Answer = Callable[[int, Any], tuple[Any, bool]]
+"""``answer(line number, parsed value) -> (JSON-ready answer, whether it is a failure)``;
+raising :class:`LwError` is a failure too (answered by ``on_error``)."""
+
+
+def error_answer(error: LwError, number: int, file: str | None) -> dict[str, Any]:
+    """The default answer for a refused line: ``{"error": {message, file, line, …}}``."""
+    payload = error.to_json()
+    payload["line"] = number
+    payload["file"] = payload.get("file") or file
+    payload["code"] = payload.get("code") or "invalid"
+    return {"error": payload}
+
+
+def run_batch(
+    source: str,
+    answer: Answer,
+    *,
+    on_error: Callable[[LwError, int, str | None], Any] = error_answer,
+    encode: Callable[[Any], str] = ENCODER.encode,
+    out: BinaryIO | None = None,
+    limits: Limits = LINE_LIMITS,
+) -> int:
+    """Answer every JSON line of ``source`` (a path, or ``-`` for stdin); returns the exit
+    status (1 when any line failed)."""
+    name = None if source == "-" else source
+    if source == "-":
+        read = _reader(sys.stdin)
+        close = None
+    else:
+        try:
+            handle = open(source, "rb")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise LwError(f"cannot read: {exc.strerror or exc}", file=source) from None
+        read, close = _reader(handle), handle.close
+    sink = out if out is not None else sys.stdout.buffer
+    pending: list[str] = []
+
+    def flush() -> None:
+        if pending:
+            sink.write(("\n".join(pending) + "\n").encode("utf-8", "surrogatepass"))
+            pending.clear()
+        sink.flush()
+
+    failed = False
+    try:
+        for number, value in iter_json_lines(_lines(read, flush, limits.max_bytes), name, limits=limits):
+            if isinstance(value, LwError):
+                reply, bad = on_error(value, number, name), True
+            else:
+                try:
+                    reply, bad = answer(number, value)
+                except LwError as exc:
+                    reply, bad = on_error(exc, number, name), True
+            failed = failed or bad
+            pending.append(encode(reply))
+            if len(pending) >= 512:
+                sink.write(("\n".join(pending) + "\n").encode("utf-8", "surrogatepass"))
+                pending.clear()
+        flush()
+    finally:
+        if close is not None:
+            close()
+    return 1 if failed else 0
+
+
+def _reader(stream: Any) -> Callable[[int], bytes]:
+    """A read of at most n bytes that waits for one system call at most (``b""`` at the end);
+    a text stream without a byte buffer (a test's ``StringIO``) is read as UTF-8."""
+    binary = getattr(stream, "buffer", stream)
+    if isinstance(binary, io.TextIOBase):
+        return lambda n: binary.read(n).encode("utf-8", "surrogateescape")
+    return getattr(binary, "read1", binary.read)
+
+
+def _lines(read: Callable[[int], bytes], waiting: Callable[[], None], max_bytes: int) -> Iterator[bytes]:
+    """Lines (without their newline) from ``read``; ``waiting()`` runs before every read that
+    may block. A line longer than ``max_bytes`` yields only its first ``max_bytes + 1`` bytes
+    (enough for the reader to refuse it) and the rest is skipped unread into memory."""
+    buffer = b""
+    skipping = False
+    while True:
+        waiting()
+        chunk = read(CHUNK)
+        if not chunk:
+            break
+        buffer += chunk
+        start = 0
+        while True:
+            end = buffer.find(b"\n", start)
+            if end < 0:
+                break
+            if skipping:
+                skipping = False
+            else:
+                yield buffer[start:end]
+            start = end + 1
+        buffer = buffer[start:]
+        if len(buffer) > max_bytes and not skipping:
+            yield buffer[: max_bytes + 1]
+            skipping = True
+        if skipping:
+            buffer = b""
+    if buffer and not skipping:
+        yield buffer
