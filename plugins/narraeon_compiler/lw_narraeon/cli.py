@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 
@@ -18,52 +16,32 @@ def prompt() -> None:
     "batch",
     required=True,
     metavar="FILE|-",
-    help="JSON lines of requests ('-' reads stdin); one JSON line out per request.",
+    help="JSON lines of requests ('-' reads stdin); one JSON line out per request; exit 1 if any failed.",
 )
 def compile_command(batch: str) -> None:
     """Compile each request line; print one response line each (in order).
 
-    A line that is not JSON, or a request that fails, gives {"error": {"code", "message"}}
-    on its line; the other lines are unaffected. Blank lines are skipped. Each response is
-    flushed at once, so a host can keep one process and exchange lines with it.
+    A line that is not UTF-8 or not JSON, or a request that fails, gives
+    {"error": {"code", "message", "line"}} on its line; the other lines are unaffected.
+    Blank lines are skipped. Responses are flushed whenever the input is waited for, so a
+    host can keep one process and exchange lines with it. The exit status is 1 when any
+    line failed.
     """
-    import json
-
+    from lwcore.cli.batch import run_batch
     from lwcore.errors import LwError
     from lw_narraeon.canonical import js_json
     from lw_narraeon.compiler import compile_request
 
-    if batch == "-":
-        stream = sys.stdin.buffer
-        close = False
-    else:
-        try:
-            stream = open(batch, "rb")  # noqa: SIM115
-        except OSError as exc:
-            raise LwError(f"cannot read batch file: {exc.strerror or exc}", file=batch) from None
-        close = True
-    out = sys.stdout.buffer
-    try:
-        for number, raw in enumerate(stream, start=1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                response = {"error": {"code": "invalid_request", "message": f"line {number}: not UTF-8 (byte {exc.start})"}}
-            else:
-                if not line.strip():
-                    continue
-                try:
-                    request = json.loads(line)
-                except ValueError as exc:
-                    response = {"error": {"code": "invalid_request", "message": f"line {number}: invalid JSON: {exc}"}}
-                else:
-                    response = compile_request(request)
-            out.write(js_json(response).encode("utf-8"))
-            out.write(b"\n")
-            out.flush()  # hosts may talk to a long-running process line by line
-    finally:
-        if close:
-            stream.close()
+    def answer(_number: int, request: object) -> tuple[dict[str, object], bool]:
+        response = compile_request(request)
+        return response, "error" in response
+
+    def refused(error: LwError, number: int, _file: str | None) -> dict[str, object]:
+        return {"error": {"code": "invalid_request", "message": f"line {number}: {error}", "line": number}}
+
+    code = run_batch(batch, answer, on_error=refused, encode=js_json)
+    if code:
+        click.get_current_context().exit(code)
 
 
 @prompt.group("dir-handle")
