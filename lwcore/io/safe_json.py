@@ -68,16 +68,18 @@ def _locate(text: str, token: str, *, second: bool = False) -> tuple[int | None,
     return line, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
+_STRICT = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_float)
+_LENIENT = json.JSONDecoder(object_pairs_hook=_pairs)
+"""The decoders, made once (``json.loads`` with options builds a new decoder on every call)."""
+
+
 def load_json(source: str | bytes, file: str | Path | None = None, *, limits: Limits = JSON_LIMITS) -> Any:
     """Parse one JSON document; every problem is a located :class:`LwError` (code
     ``syntax``, ``limit``, ``encoding``, ``duplicate_key`` or ``value``)."""
     name = str(file) if file is not None else None
     text = source_text(source, name, max_bytes=limits.max_bytes, what="JSON")
     try:
-        if limits.allow_nonfinite:
-            value = json.loads(text, object_pairs_hook=_pairs)
-        else:
-            value = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_float)
+        value = (_LENIENT if limits.allow_nonfinite else _STRICT).decode(text)
     except json.JSONDecodeError as exc:
         raise LwError(f"invalid JSON: {exc.msg}", file=name, line=exc.lineno, column=exc.colno, code="syntax") from None
     except _Refused as exc:
@@ -87,7 +89,8 @@ def load_json(source: str | bytes, file: str | Path | None = None, *, limits: Li
         raise LwError(f"JSON nested deeper than {limits.max_depth} levels", file=name, code="limit") from None
     except ValueError:  # an integer with more digits than Python converts (4300)
         raise LwError("a number has too many digits", file=name, code="value") from None
-    check_shape(value, limits, name)
+    if len(text) > 2 * min(limits.max_depth, limits.max_nodes):
+        check_shape(value, limits, name)  # a shorter text cannot nest that deep or hold that many values
     if _SURROGATE_ESCAPE.search(text):
         _refuse_lone_surrogates(value, name)
     return value

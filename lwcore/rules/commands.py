@@ -39,7 +39,7 @@ from lwcore.rules import subsystems
 from lwcore.rules.creation import make_char
 from lwcore.rules.errors import CheckError
 from lwcore.rules.kept_check import forget_check, remember_check
-from lwcore.rules.kinds.advantage import pair_of
+from lwcore.rules.kinds.advantage import net, pair_of
 from lwcore.rules.render import fmt, render_check, render_total, word
 from lwcore.rules.sheet import Sheet, read_name
 
@@ -56,7 +56,7 @@ class CommandError(CheckError):
     """Input a command cannot use (unknown command, unknown skill, bad token)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class CommandResult:
     system: str
     command: str
@@ -70,7 +70,7 @@ class CommandResult:
                 "text": self.text, "sheet_changed": self.sheet_changed}
 
 
-@dataclass
+@dataclass(slots=True)
 class CheckArgs:
     """What a check command line asked for."""
 
@@ -91,7 +91,8 @@ class CheckArgs:
 
 
 def _norm(text: str) -> str:
-    return unicodedata.normalize("NFKC", text)
+    """Full-width digits and punctuation read as ASCII (NFKC); ASCII text is already so."""
+    return text if text.isascii() else unicodedata.normalize("NFKC", text)
 
 
 def _by_length(words: Any) -> tuple[str, ...]:
@@ -139,6 +140,35 @@ class CommandSpec:
                    method=raw.get("method"), fixed=fixed)
 
 
+def _alternatives(words: Any, tail: str = "") -> str:
+    return "|".join(re.escape(w) + tail for w in sorted(words, key=len, reverse=True))
+
+
+def keyword_pattern(pack: RuleSystem, spec: CommandSpec) -> re.Pattern[str]:
+    """One pattern for every word a check command reads at a position, in the order they
+    win: separators, switches, counted modifiers (``b2``), target words with their number
+    (``dc15``), difficulty words, signed numbers, bare numbers. Built once per command of a
+    loaded pack."""
+    key = ("keywords", spec.word)
+    cached = pack.cache.get(key)
+    if cached is None:
+        parts = [f"(?P<sp>[{re.escape(_BOUNDARY)}]+)"]
+        if spec.switch_words:
+            parts.append(f"(?P<sw>{_alternatives(spec.switch_words)})(?![A-Za-z])")
+        if spec.counted_words:
+            parts.append(f"(?P<cw>{_alternatives(spec.counted_words)})(?P<cn>\\d*)(?![A-Za-z\\d])")
+        if spec.target_words:
+            parts.append(f"(?P<tw>{_alternatives(spec.target_words)})[ :=]*(?P<tn>\\d+)")
+        words = [w for w, _ in difficulty_words(pack)]
+        if words:
+            parts.append("(?P<dw>" + "|".join(re.escape(w) + ("(?![A-Za-z])" if w[-1].isascii() else "")
+                                               for w in words) + ")")
+        parts += ["(?P<sg>[+-]\\s*\\d+)", "(?P<num>\\d+)"]
+        cached = re.compile("|".join(parts))
+        pack.cache[key] = cached
+    return cached
+
+
 def command_specs(pack: RuleSystem) -> dict[str, CommandSpec]:
     """The pack's commands, read once (cached on the loaded pack)."""
     cached = pack.cache.get("commands")
@@ -163,6 +193,7 @@ def difficulty_words(pack: RuleSystem) -> list[tuple[str, str]]:
                     table.setdefault(_norm(text).casefold(), did)
         cached = sorted(table.items(), key=lambda kv: -len(kv[0]))
         pack.cache["difficulty_words"] = cached
+        pack.cache["difficulty_ids"] = table
     return cached
 
 
@@ -181,97 +212,77 @@ def find_command(pack: RuleSystem, text: str) -> tuple[str, CommandSpec, str]:
     raise CommandError(f"{pack.id} has no command for {first!r}", expected=f"one of: {known}")
 
 
-_SIGNED = re.compile(r"[+-]\s*\d+")
 _REPEAT = re.compile(r"\s*(\d+)\s*#\s*")
 _INT = re.compile(r"\d+")
 _BOUNDARY = " \t,，;；"
 
 
-def _at_boundary(text: str, pos: int) -> bool:
-    return pos >= len(text) or text[pos] in _BOUNDARY or not (text[pos].isascii() and text[pos].isalpha())
+PARSED_TEXTS = 512
+"""How many command texts a loaded pack remembers parsed (players repeat their commands)."""
 
 
 def parse_check(pack: RuleSystem, spec: CommandSpec, rest: str) -> CheckArgs:
-    """Parse the words after a check-like command, in any order."""
+    """Parse the words after a check-like command, in any order. The result is shared with
+    later parses of the same text (a loaded pack remembers :data:`PARSED_TEXTS` of them):
+    read it, do not change it."""
+    parsed = pack.cache.setdefault("parsed", {})
+    key = (spec.word, rest)
+    found = parsed.get(key)
+    if found is None:
+        found = _parse_check(pack, spec, rest)
+        if len(parsed) >= PARSED_TEXTS:
+            parsed.clear()
+        parsed[key] = found
+    return found
+
+
+def _parse_check(pack: RuleSystem, spec: CommandSpec, rest: str) -> CheckArgs:
     out = CheckArgs(variant=spec.variant, difficulty=spec.difficulty)
     if spec.stat:
         out.stat = pack.canonical(spec.stat) or spec.stat
     text = _norm(rest)
     folded = text.casefold()
-    switches, counted = spec.switches, spec.counted
-    positional = list(spec.positional)
-    diff_words = difficulty_words(pack)
+    match = keyword_pattern(pack, spec).match
+    words = pack.cache["difficulty_ids"]
+    positional = list(spec.positional) if spec.positional else None
     pos, n = 0, len(text)
     reason: list[str] = []
     named = False
     while pos < n:
-        if text[pos] in _BOUNDARY:
-            pos += 1
-            continue
-        # switch words (adv, dis, wp, 9again …)
-        hit = next((w for w in spec.switch_words if folded.startswith(w, pos) and _at_boundary(text, pos + len(w))),
-                   None)
-        if hit is not None:
-            sw = switches[hit]
-            if "modifier" in sw:
-                out.modifiers[sw["modifier"]] = out.modifiers.get(sw["modifier"], 0) + int(sw.get("count", 1))
-            elif "param" in sw:
-                out.params[sw["param"]] = int(sw.get("value", 1))
-            elif "variant" in sw:
-                out.variant = sw["variant"]
-            elif "arg" in sw:
-                out.args[sw["arg"]] = sw.get("value", True)
-            pos += len(hit)
-            continue
-        # counted modifiers: b, b2, p3
-        got = _counted(spec, text, folded, pos)
-        if got is not None:
-            name, count, pos = got
-            out.modifiers[name] = out.modifiers.get(name, 0) + count
-            continue
-        # target words: dc15, dc 15, ac 13
-        tw = next((w for w in spec.target_words if folded.startswith(w, pos)), None)
-        if tw is not None:
-            p2 = pos + len(tw)
-            while p2 < n and text[p2] in " :=":
-                p2 += 1
-            mm = _INT.match(text, p2)
-            if mm:
-                out.target = int(mm.group(0))
-                pos = mm.end()
+        m = match(folded, pos)
+        found = m.lastgroup if m is not None else None
+        if found == "dw" and out.difficulty is not None:
+            found = None  # a second difficulty word is read as a name or a reason
+        if found is not None:
+            pos = m.end()  # type: ignore[union-attr]
+            if found == "sp":
                 continue
-        # difficulty words
-        if out.difficulty is None:
-            dw = next(((w, d) for w, d in diff_words if folded.startswith(w, pos)
-                       and (not w[-1].isascii() or _at_boundary(text, pos + len(w)))), None)
-            if dw is not None:
-                out.difficulty = dw[1]
-                pos += len(dw[0])
-                continue
-        # +10 / -5
-        sm = _SIGNED.match(text, pos)
-        if sm is not None:
-            out.adjust += int(sm.group(0).replace(" ", ""))
-            pos = sm.end()
-            continue
-        # bare number
-        im = _INT.match(text, pos)
-        if im is not None:
-            number = int(im.group(0))
-            out.bare.append(number)
-            if positional:
-                pname = positional.pop(0)
-                out.params[pname] = number
-                out.positional[pname] = number
-            elif out.value is None:
-                out.value = number
+            if found == "sw":
+                _switch(out, spec.switches[m.group("sw")])  # type: ignore[union-attr]
+            elif found == "cn":
+                name = spec.counted[m.group("cw")]  # type: ignore[union-attr]
+                out.modifiers[name] = out.modifiers.get(name, 0) + int(m.group("cn") or 1)  # type: ignore[union-attr]
+            elif found == "tn":
+                out.target = int(m.group("tn"))  # type: ignore[union-attr]
+            elif found == "dw":
+                out.difficulty = words[m.group("dw")]  # type: ignore[union-attr]
+            elif found == "sg":
+                out.adjust += int(m.group("sg").replace(" ", ""))  # type: ignore[union-attr]
             else:
-                out.numbers.append(number)
-            pos = im.end()
+                number = int(m.group("num"))  # type: ignore[union-attr]
+                out.bare.append(number)
+                if positional:
+                    pname = positional.pop(0)
+                    out.params[pname] = number
+                    out.positional[pname] = number
+                elif out.value is None:
+                    out.value = number
+                else:
+                    out.numbers.append(number)
             continue
         # a stat name (known names by longest match; then an unknown name with a value)
         if not named:
-            got_name = read_name(text, pos, pack)
+            got_name = read_name(text, pos, pack, folded)
             if got_name is not None and (got_name[2] or (got_name[1] < n and text[got_name[1]].isdigit()
                                                          and not reason)):
                 out.stat, pos, _known = got_name
@@ -286,16 +297,16 @@ def parse_check(pack: RuleSystem, spec: CommandSpec, rest: str) -> CheckArgs:
     return out
 
 
-def _counted(spec: CommandSpec, text: str, folded: str, pos: int) -> tuple[str, int, int] | None:
-    """A counted modifier word at ``pos`` (``b``, ``b2``): ``(modifier, count, end)``."""
-    n = len(text)
-    for w in spec.counted_words:
-        if folded.startswith(w, pos):
-            mm = _INT.match(text, pos + len(w))
-            end = mm.end() if mm else pos + len(w)
-            if _at_boundary(text, end) and (end >= n or not text[end].isdigit()):
-                return spec.counted[w], int(mm.group(0)) if mm else 1, end
-    return None
+def _switch(out: CheckArgs, switch: Mapping[str, Any]) -> None:
+    """Apply one switch word (adv, wp, 9again …)."""
+    if "modifier" in switch:
+        out.modifiers[switch["modifier"]] = out.modifiers.get(switch["modifier"], 0) + int(switch.get("count", 1))
+    elif "param" in switch:
+        out.params[switch["param"]] = int(switch.get("value", 1))
+    elif "variant" in switch:
+        out.variant = switch["variant"]
+    elif "arg" in switch:
+        out.args[switch["arg"]] = switch.get("value", True)
 
 
 # --- running --------------------------------------------------------------------------------
@@ -357,7 +368,7 @@ def _resolve_value(pack: RuleSystem, spec: CommandSpec, args: CheckArgs, sheet: 
     return stat, int(value)
 
 
-@dataclass
+@dataclass(slots=True)
 class ValueCheck:
     """One check made with a stat's value the way a check command says to use it
     (:func:`check_with_value`). ``modifier`` is set when the value was added to the roll
@@ -399,10 +410,11 @@ def check_with_value(pack: RuleSystem, spec: CommandSpec, stat: str | None, valu
     subsystem; ``favorable``/``unfavorable`` name the modifiers ``resolution.check`` routes
     them to. The dot commands and the turn's ``skill_check`` both go through here."""
     mods = _named_modifiers(pack, modifiers)
-    if mods and subsystems.has(pack, "advantage"):
-        up, down = _advantage_pair(pack)
+    netting = _advantage(pack) if mods else None
+    if netting is not None:
+        (up, down), data = netting
         if up in mods or down in mods:
-            mods.update(subsystems.net_advantage(pack, mods.pop(up, 0), mods.pop(down, 0), advantage_rule))
+            mods.update(net(data, mods.pop(up, 0), mods.pop(down, 0), advantage_rule))
     res = pack.resolution
     needs_target = res is not None and res.target_kind == "input"
     given = dict(params or {})
@@ -440,15 +452,24 @@ def check_with_value(pack: RuleSystem, spec: CommandSpec, stat: str | None, valu
 def _named_modifiers(pack: RuleSystem, modifiers: Mapping[str, int] | None) -> dict[str, int]:
     """Modifier counts with ``favorable``/``unfavorable`` routed as ``resolution.check`` says."""
     mods: dict[str, int] = {}
+    if not modifiers:
+        return mods
     routes = pack.modifier_routes
-    for name, count in (modifiers or {}).items():
+    if not routes:
+        return dict(modifiers)
+    for name, count in modifiers.items():
         real = routes.get(name, name)
         mods[real] = mods.get(real, 0) + count
     return mods
 
 
-def _advantage_pair(pack: RuleSystem) -> tuple[str, str]:
-    return pair_of(subsystems.spec(pack, "advantage")[1])
+def _advantage(pack: RuleSystem) -> tuple[tuple[str, str], dict[str, Any]] | None:
+    """The modifiers the pack's ``advantage`` subsystem nets and its settings (``None``
+    without one); read once per loaded pack."""
+    if "advantage" not in pack.cache:
+        data = subsystems.spec(pack, "advantage")[1] if subsystems.has(pack, "advantage") else None
+        pack.cache["advantage"] = (pair_of(data), data) if data is not None else None
+    return pack.cache["advantage"]
 
 
 def _run_check(pack: RuleSystem, spec: CommandSpec, rest: str, sheet: Sheet | None, rng: random.Random | None,
@@ -477,10 +498,10 @@ def _run_check(pack: RuleSystem, spec: CommandSpec, rest: str, sheet: Sheet | No
             forget_check(sheet)
         return CommandResult(pack.id, spec.word, "check", data,
                              render_total(pack, stat, done.modifier or 0, result, locale))
-    data["check"] = result.to_json()
+    data["check"] = checked = result.to_json()
     if sheet is not None:
         # the sheet keeps its most recent check (what luck and push commands work on)
-        remember_check(sheet, result, stat=stat, value=value, modifier=done.modifier)
+        remember_check(sheet, result, stat=stat, value=value, modifier=done.modifier, as_json=checked)
     return CommandResult(pack.id, spec.word, "check", data,
                          render_check(pack, result, locale, stat=stat, modifier=done.modifier),
                          sheet_changed=sheet is not None)

@@ -41,9 +41,14 @@ def check_from_json(data: Mapping[str, Any]) -> CheckResult:
         raise SubsystemError(f"the kept check is malformed: {exc}") from None
 
 
-def remember_check(sheet: Sheet, result: CheckResult, **extra: Any) -> None:
-    """Keep ``result`` as the sheet's most recent check (in ``sheet.state``)."""
-    sheet.state[LAST_CHECK] = {**result.to_json(), **{k: v for k, v in extra.items() if v is not None}}
+def remember_check(sheet: Sheet, result: CheckResult, *, as_json: Mapping[str, Any] | None = None,
+                   **extra: Any) -> None:
+    """Keep ``result`` as the sheet's most recent check (in ``sheet.state``); ``extra`` are
+    :data:`KEPT_EXTRAS` (``None`` values left out); ``as_json`` is ``result.to_json()`` when
+    the caller has it already."""
+    kept = dict(as_json) if as_json is not None else result.to_json()
+    kept.update((k, v) for k, v in extra.items() if v is not None)
+    sheet.state[LAST_CHECK] = kept
 
 
 def forget_check(sheet: Sheet) -> None:

@@ -34,6 +34,15 @@ KERNEL_WORDS: dict[str, dict[str, str]] = {
 
 def word(pack: RuleSystem, key: str, locale: str) -> str:
     """The pack's label for ``key`` in ``locale``, else the kernel's generic word, else ``key``."""
+    cache_key = ("word", key, locale)
+    found = pack.cache.get(cache_key)
+    if found is None:
+        found = _word(pack, key, locale)
+        pack.cache[cache_key] = found
+    return found
+
+
+def _word(pack: RuleSystem, key: str, locale: str) -> str:
     for loc in (locale, locale.split("-")[0]):
         table = pack.model.labels.get(loc)
         if table and key in table:
@@ -65,16 +74,29 @@ def roll_text(pack: RuleSystem, result: CheckResult) -> str:
     """The pack's roll expression with the check's parameters filled in (``5d10>=7``)."""
     res = pack.resolution
     text = res.roll.text if res is not None else "roll"
+    if "{" not in text:
+        return text
     for pname, pvalue in result.params.items():
         text = text.replace("{" + pname + "}", str(pvalue))
     return text
 
 
+def _resolution_labels(pack: RuleSystem, locale: str) -> tuple[dict[str, str], dict[str, str]]:
+    """``(difficulty id -> label, modifier name -> label)`` in ``locale`` (once per pack and locale)."""
+    key = ("resolution_labels", locale)
+    cached = pack.cache.get(key)
+    if cached is None:
+        res = pack.model.resolution
+        difficulties = {d: str(_label(v.label, locale) or d) for d, v in (res.difficulties.items() if res else ())}
+        modifiers = {m: str(_label(v.label, locale) or m) for m, v in (res.modifiers.items() if res else ())}
+        cached = pack.cache[key] = (difficulties, modifiers)
+    return cached
+
+
 def render_check(pack: RuleSystem, result: CheckResult, locale: str = "en", *, stat: str | None = None,
                  modifier: int | None = None) -> str:
     """``侦查 25 困难: 1d100=37/12 失败`` in the viewer's locale, through the pack's labels."""
-    res = pack.resolution
-    model_res = pack.model.resolution
+    difficulties, modifiers = _resolution_labels(pack, locale)
     rolled = roll_text(pack, result)
     parts = []
     if stat:
@@ -84,12 +106,9 @@ def render_check(pack: RuleSystem, result: CheckResult, locale: str = "en", *, s
     if modifier is not None:
         parts.append(signed(modifier))
     if result.difficulty:
-        diff = model_res.difficulties.get(result.difficulty) if model_res else None
-        parts.append(str(_label(diff.label if diff else None, locale) or result.difficulty))
+        parts.append(difficulties.get(result.difficulty, result.difficulty))
     for name, count in result.modifiers.items():
-        mod = model_res.modifiers.get(name) if model_res else None
-        parts.append(f"{_label(mod.label if mod else None, locale) or name}×{count}")
-    head = " ".join(parts)
+        parts.append(f"{modifiers.get(name, name)}×{count}")
     if modifier is not None:
         body = f"{rolled}={result.roll}{signed(modifier)}={result.roll + modifier}"
         if result.target is not None:
@@ -98,8 +117,10 @@ def render_check(pack: RuleSystem, result: CheckResult, locale: str = "en", *, s
         body = f"{rolled}={result.roll}/{result.target}"
     else:
         body = f"{rolled}={result.roll}"
+        res = pack.resolution
         if res is not None and res.roll.has_pool:
             body = f"{rolled} [{', '.join(map(str, result.dice))}] {word(pack, 'successes', locale)} {fmt(result.margin)}"
+    head = " ".join(parts)
     return (f"{head}: " if head else "") + f"{body} {pack.label(result.rank, locale)}"
 
 

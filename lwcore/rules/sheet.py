@@ -53,7 +53,7 @@ class SheetFile(BaseModel):
 
 
 def _norm(text: str) -> str:
-    return unicodedata.normalize("NFKC", text)
+    return text if text.isascii() else unicodedata.normalize("NFKC", text)
 
 
 class Sheet:
@@ -92,14 +92,18 @@ class Sheet:
     def _derived(self, stored: Mapping[str, Any]) -> dict[str, Any]:
         return self.pack.derive(stored) if self.pack.model.derived else {}
 
-    def values(self) -> dict[str, Any]:
-        """Every value: defaults, then derived (from stored values), then stored."""
+    def _values(self) -> dict[str, Any]:
+        """Every value (computed once per change; not to be modified)."""
         if self._cache is None:
             out = dict(self.pack.model.defaults)
             out.update(self._derived(self._stored))
             out.update(self._stored)
             self._cache = out
-        return dict(self._cache)
+        return self._cache
+
+    def values(self) -> dict[str, Any]:
+        """Every value: defaults, then derived (from stored values), then stored (a copy)."""
+        return dict(self._values())
 
     def stored(self) -> dict[str, Any]:
         """Only what differs from the pack."""
@@ -117,17 +121,17 @@ class Sheet:
         return self.pack.model.defaults.get(canonical)
 
     def get(self, name: str, default: Any = None) -> Any:
-        return self.values().get(self.canonical(name), default)
+        return self._values().get(self.canonical(name), default)
 
     def __getitem__(self, name: str) -> Any:
-        values = self.values()
+        values = self._values()
         canonical = self.canonical(name)
         if canonical not in values:
             raise KeyError(name)
         return values[canonical]
 
     def __contains__(self, name: str) -> bool:
-        return self.canonical(name) in self.values()
+        return self.canonical(name) in self._values()
 
     def set(self, name: str, value: Any, *, prune: bool = True) -> str:
         """Set ``name`` (any alias); returns the canonical name. A value equal to the pack's is
@@ -179,7 +183,7 @@ class Sheet:
         sheet = self.pack.model.sheet
         if sheet is None:
             return []
-        values = self.values()
+        values = self._values()
         out = []
         for res in sheet.resources:
             label = res.label if isinstance(res.label, str) else localized(res.label, locale)
@@ -242,7 +246,7 @@ class Sheet:
     def show(self, names: list[str] | None = None, locale: str = "en") -> str:
         """Readable lines: the pack's ``st_show.top`` first (or the given names), then the rest
         that differs from the defaults."""
-        values = self.values()
+        values = self._values()
         if names:
             picked = [self.canonical(n) for n in names]
         else:
@@ -339,10 +343,12 @@ _NUM = re.compile(r"-?\d+(?:\.\d+)?")
 _TERM = r"(?:\d*[dD](?:\d+|%|[fF](?![A-Za-z]))(?:(?:kh|kl|dh|dl|k)\d+)?!?|\d+)"
 _DICE = re.compile(rf"\(?{_TERM}\)?(?:\s*[-+*/x×]\s*\(?{_TERM}\)?)*")
 _KEYWORDS = ("show", "list", "del", "rm", "clr", "clear", "export")
+_UNKNOWN_NAME = re.compile(r"[^\d+\-&" + re.escape(_SEP) + "]*")
 
 
-def _names_by_length(pack: RuleSystem) -> dict[str, list[tuple[str, str]]]:
-    """Known names (folded) by first character, longest first."""
+def _name_pattern(pack: RuleSystem) -> tuple[re.Pattern[str], dict[str, str]]:
+    """Every known name (casefolded) in one pattern, longest first; an ASCII name must not stop
+    in the middle of a longer ASCII word ("str" in "strength"). Built once per loaded pack."""
     cached = pack.cache.get("st_names")
     if cached is None:
         table: dict[str, str] = {}
@@ -350,32 +356,26 @@ def _names_by_length(pack: RuleSystem) -> dict[str, list[tuple[str, str]]]:
             folded = _norm(word).casefold()
             if folded:
                 table.setdefault(folded, canonical)
-        cached = {}
-        for word, canonical in sorted(table.items(), key=lambda kv: -len(kv[0])):
-            cached.setdefault(word[0], []).append((word, canonical))
+        words = sorted(table, key=len, reverse=True)
+        alternatives = "|".join(re.escape(w) + ("(?![A-Za-z])" if w[-1].isascii() and w[-1].isalpha() else "")
+                                for w in words)
+        cached = (re.compile(alternatives or "(?!)"), table)
         pack.cache["st_names"] = cached
     return cached
 
 
-def match_name(text: str, pos: int, pack: RuleSystem) -> tuple[str, int] | None:
-    """The longest known stat name (alias, any case) starting at ``pos``: (canonical, end)."""
-    folded = text.casefold()
-    if pos >= len(folded):
-        return None
-    for word, canonical in _names_by_length(pack).get(folded[pos], ()):
-        if folded.startswith(word, pos):
-            end = pos + len(word)
-            # an ASCII name must not stop in the middle of a longer ASCII word ("str" in "strength")
-            if word[-1].isascii() and word[-1].isalpha() and end < len(text) and text[end].isascii() and text[end].isalpha():
-                continue
-            return canonical, end
-    return None
+def match_name(text: str, pos: int, pack: RuleSystem, folded: str | None = None) -> tuple[str, int] | None:
+    """The longest known stat name (alias, any case) starting at ``pos``: (canonical, end);
+    ``folded`` is ``text.casefold()`` when the caller has it."""
+    pattern, table = _name_pattern(pack)
+    m = pattern.match(text.casefold() if folded is None else folded, pos)
+    return (table[m.group(0)], m.end()) if m is not None else None
 
 
-def read_name(text: str, pos: int, pack: RuleSystem) -> tuple[str, int, bool] | None:
+def read_name(text: str, pos: int, pack: RuleSystem, folded: str | None = None) -> tuple[str, int, bool] | None:
     """A stat name at ``pos``: ``(name, end, known)``. The longest known name wins, unless a
     longer unknown name runs straight into a value (``潜水艇驾驶40`` is not ``潜水``)."""
-    hit = match_name(text, pos, pack)
+    hit = match_name(text, pos, pack, folded)
     run = _unknown_name(text, pos)
     if hit is not None and (hit[1] >= run or run >= len(text) or not text[run].isdigit()):
         return hit[0], hit[1], True
@@ -386,10 +386,7 @@ def read_name(text: str, pos: int, pack: RuleSystem) -> tuple[str, int, bool] | 
 
 def _unknown_name(text: str, pos: int) -> int:
     """End of an unknown name: up to a digit, a sign, a separator, & or the end."""
-    end = pos
-    while end < len(text) and not (text[end].isdigit() or text[end] in "+-&" or text[end] in _SEP):
-        end += 1
-    return end
+    return _UNKNOWN_NAME.match(text, pos).end()  # type: ignore[union-attr]
 
 
 def parse_st(text: str, pack: RuleSystem) -> list[StOp]:

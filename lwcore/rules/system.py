@@ -140,7 +140,8 @@ class RuleSystem:
         self.chain = tuple(chain)
         self.warnings = list(warnings)
         self.resolution: CompiledResolution | None = None
-        self.cache: dict[str, Any] = {}
+        self.cache: dict[Any, Any] = {}
+        self._words: dict[tuple[int, str, str], str] = {}
         self.test_locations: list[str] = []
         """``file:line:column`` of each case of the pack's ``tests:`` table."""
         self._derived: list[tuple[str, Callable[[dict[str, Any], frozenset[str]], Any]]] = []
@@ -171,21 +172,35 @@ class RuleSystem:
 
     def display_name(self, canonical: str, locale: str = "en") -> str:
         """Presentation name of a stat; falls back to the canonical name. Never affects results."""
-        for key in (locale, locale.split("-")[0]):
-            table = self.model.display.get(key)
-            if table and canonical in table:
-                return table[canonical]
-        return canonical
+        shown = self._words.get((0, canonical, locale))
+        if shown is None:
+            shown = canonical
+            for key in (locale, locale.split("-")[0]):
+                table = self.model.display.get(key)
+                if table and canonical in table:
+                    shown = table[canonical]
+                    break
+            self._remember((0, canonical, locale), shown)
+        return shown
 
     def label(self, rank_id: str, locale: str = "en") -> str:
         """The pack's label for a rank id in ``locale`` (the displayed one), else the id."""
-        for key in (locale, locale.split("-")[0], "en"):
-            table = self.model.labels.get(key)
-            if table and rank_id in table:
-                words = label_words(table[rank_id])
+        shown = self._words.get((1, rank_id, locale))
+        if shown is None:
+            shown = rank_id
+            for key in (locale, locale.split("-")[0], "en"):
+                table = self.model.labels.get(key)
+                words = label_words(table[rank_id]) if table and rank_id in table else None
                 if words:
-                    return words[0]
-        return rank_id
+                    shown = words[0]
+                    break
+            self._remember((1, rank_id, locale), shown)
+        return shown
+
+    def _remember(self, key: tuple[int, str, str], shown: str) -> None:
+        if len(self._words) > 4096:
+            self._words.clear()
+        self._words[key] = shown
 
     def rank_ids(self) -> list[str]:
         """Every rank id of the ladder and its variants, in order, each once."""
@@ -232,11 +247,14 @@ class RuleSystem:
     @property
     def modifier_routes(self) -> Mapping[str, str]:
         """``favorable``/``unfavorable`` -> the modifier ``resolution.check`` routes it to."""
-        res = self.model.resolution
-        check = res.check if res is not None else None
-        if check is None:
-            return {}
-        return {k: v for k, v in (("favorable", check.favorable), ("unfavorable", check.unfavorable)) if v}
+        routes = self.cache.get("modifier_routes")
+        if routes is None:
+            res = self.model.resolution
+            check = res.check if res is not None else None
+            routes = {} if check is None else {
+                k: v for k, v in (("favorable", check.favorable), ("unfavorable", check.unfavorable)) if v}
+            self.cache["modifier_routes"] = routes
+        return routes
 
     # --- derived ------------------------------------------------------------------------
 

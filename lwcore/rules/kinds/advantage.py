@@ -23,21 +23,23 @@ DEFAULT_PAIR = ("advantage", "disadvantage")
 
 
 def pair_of(data: Mapping[str, Any]) -> tuple[str, str]:
-    up, down = (list(data.get("pair") or DEFAULT_PAIR) + list(DEFAULT_PAIR))[:2]
+    pair = data.get("pair")
+    if not pair:
+        return DEFAULT_PAIR
+    up, down = (list(pair) + list(DEFAULT_PAIR))[:2]
     return str(up), str(down)
 
 
 def net(data: Mapping[str, Any], gains: int, losses: int, rule: str | None = None) -> dict[str, int]:
     """Modifier counts after the cancelling rule (``rule`` picks a ``house:`` one)."""
-    up, down = pair_of(data)
     mode = data.get("cancel", "all")
     if rule is not None:
         house = data.get("house") or {}
         if rule not in house:
             raise SubsystemError(f"no advantage rule {rule!r}", expected="one of: " + (", ".join(house) or "none"))
         mode = house[rule]
-    gains, losses = max(0, int(gains)), max(0, int(losses))
-    most = int(data.get("max", 1))
+    gains, losses = max(0, gains), max(0, losses)
+    most = data.get("max", 1)
     if mode == "all":
         if gains and losses:
             return {}
@@ -47,7 +49,13 @@ def net(data: Mapping[str, Any], gains: int, losses: int, rule: str | None = Non
         g, lo = (min(n, most), 0) if n > 0 else (0, min(-n, most))
     else:
         raise SubsystemError(f"advantage cancel: {mode!r} is not all or net")
-    return {name: count for name, count in ((up, g), (down, lo)) if count}
+    up, down = pair_of(data)
+    out = {}
+    if g:
+        out[up] = g
+    if lo:
+        out[down] = lo
+    return out
 
 
 class Advantage(SubsystemKind):
