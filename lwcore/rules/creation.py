@@ -9,6 +9,7 @@
       array: {values: [15, 14, 13, 12, 10, 8], stats: [STAT, ...]}
       range: {min: 0, max: 99}          # every created stat
       ranges: {STAT: {min: 3, max: 18}} # one stat
+      attributes: {STAT: {roll: "3d6x5", min: 15, max: 90}}   # roll + ranges, one entry a stat
 
 A new sheet is validated against the ranges (and the budget or the array); a problem is a
 :class:`CreationError` naming the stat.
@@ -37,7 +38,22 @@ class CreationError(CheckError):
 
 
 def _cc(pack: RuleSystem) -> dict[str, Any]:
-    return dict(pack.model.creation_constraints or {})
+    """The pack's creation constraints; ``attributes: {STAT: {roll, min, max}}`` (one entry per
+    stat, the shape other engines use) reads as ``roll`` and ``ranges`` entries."""
+    cc = dict(pack.model.creation_constraints or {})
+    attributes = cc.get("attributes")
+    if isinstance(attributes, Mapping):
+        rolls = dict(cc.get("roll") or {})
+        ranges = dict(cc.get("ranges") or {})
+        for stat, entry in attributes.items():
+            if isinstance(entry, Mapping):
+                if entry.get("roll") is not None:
+                    rolls.setdefault(stat, entry["roll"])
+                bounds = {k: entry[k] for k in ("min", "max") if entry.get(k) is not None}
+                if bounds:
+                    ranges.setdefault(pack.canonical(str(stat)) or stat, bounds)
+        cc["roll"], cc["ranges"] = rolls, ranges
+    return cc
 
 
 def methods(pack: RuleSystem) -> list[str]:

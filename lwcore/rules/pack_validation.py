@@ -23,7 +23,7 @@ from lwcore.rules.model import Rank, Rulepack
 
 FREE_KEYS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("st_show",): ("top", "itemsPerLine"),
-    ("creation_constraints",): ("method", "roll", "point_buy", "array", "range", "ranges"),
+    ("creation_constraints",): ("method", "roll", "point_buy", "array", "range", "ranges", "attributes"),
 }
 """Sections typed as plain mappings whose keys the engine still knows."""
 

@@ -100,12 +100,13 @@ def _check_subsystem(check: PackChecker, name: str, raw: Any, computers: Callabl
             known = ", ".join(sorted(computer_names())) or "none are registered"
             check.error(f"unknown computer {cname!r}", (*base, "computer"), expected=f"a registered computer ({known})")
         return
-    kind_word = str(data.get("kind", name))
-    kind = kinds.kind_named(kind_word)
+    word = str(data.get("kind", data.get("template", name)))
+    kind = kinds.kind_named(word)
     if kind is None:
         names = [k.name for k in kinds.all_kinds()]
-        check.warn(f"kind {kind_word!r} is not one this engine runs (kept, not used){did_you_mean(kind_word, names)}",
-                   (*base, "kind") if "kind" in data else base)
+        key = next((k for k in ("kind", "template") if k in data), None)
+        check.warn(f"kind {word!r} is not one this engine runs (kept, not used){did_you_mean(word, names)}",
+                   (*base, key) if key else base)
         return
     kind.check_common(data, check, base)
     kind.validate(data, check, base)
@@ -113,7 +114,8 @@ def _check_subsystem(check: PackChecker, name: str, raw: Any, computers: Callabl
 
 def _subsystem_named(model: Rulepack, word: str) -> bool:
     subs = model.subsystems
-    return word in subs or any(isinstance(d, Mapping) and d.get("kind") == word for d in subs.values())
+    return word in subs or any(isinstance(d, Mapping) and d.get("kind", d.get("template")) == word
+                               for d in subs.values())
 
 
 def _check_command(check: PackChecker, cname: str, command: Command) -> None:

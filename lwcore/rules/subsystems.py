@@ -38,26 +38,31 @@ def spec(pack: RuleSystem, name: str) -> tuple[str, dict[str, Any]]:
     if name in subs:
         data = subs[name]
     else:
-        found = next((d for d in subs.values() if isinstance(d, Mapping) and d.get("kind") == name), None)
+        found = next((d for d in subs.values() if isinstance(d, Mapping) and kind_word(d, "") == name), None)
         if found is None:
             raise SubsystemError(f"{pack.id} declares no {name!r} subsystem",
                                  expected="one of: " + (", ".join(subs) or "(none declared)"))
         data = found
     data = dict(data or {})
-    return str(data.get("kind", name)), data
+    return kind_word(data, name), data
+
+
+def kind_word(data: Mapping[str, Any], name: str) -> str:
+    """The ``kind:`` of a subsystem's settings (``template:`` is the same word), else its name."""
+    return str(data.get("kind", data.get("template", name)))
 
 
 def name_of(pack: RuleSystem, name: str) -> str:
     """The declared name of the first subsystem called ``name`` or of kind ``name`` (else ``name``)."""
     for other, odata in pack.model.subsystems.items():
-        if other == name or (isinstance(odata, Mapping) and odata.get("kind") == name):
+        if other == name or (isinstance(odata, Mapping) and kind_word(odata, "") == name):
             return other
     return name
 
 
 def has(pack: RuleSystem, name: str) -> bool:
     return name in pack.model.subsystems or any(
-        isinstance(d, Mapping) and d.get("kind") == name for d in pack.model.subsystems.values())
+        isinstance(d, Mapping) and kind_word(d, "") == name for d in pack.model.subsystems.values())
 
 
 def kind_of(kind: str, data: Mapping[str, Any], pack_id: str = "", name: str = "") -> SubsystemKind:

@@ -513,13 +513,18 @@ def compile_pack(
             diag.error("script must be a relative path inside the pack", ("subsystems", name, "script"))
     stats = {*model.defaults, *model.derived, *model.alias}
     formulas = model.creation_constraints.get("roll")
-    if isinstance(formulas, Mapping):
-        for stat, formula in formulas.items():
-            if isinstance(formula, str):
-                try:
-                    DiceExpr(formula)
-                except LwError as exc:
-                    diag.add(exc, ("creation_constraints", "roll", stat))
+    attributes = model.creation_constraints.get("attributes")
+    rolls = [(("creation_constraints", "roll", stat), f) for stat, f in formulas.items()] \
+        if isinstance(formulas, Mapping) else []
+    if isinstance(attributes, Mapping):
+        rolls += [(("creation_constraints", "attributes", stat, "roll"), entry.get("roll"))
+                  for stat, entry in attributes.items() if isinstance(entry, Mapping)]
+    for path, formula in rolls:
+        if isinstance(formula, str):
+            try:
+                DiceExpr(formula)
+            except LwError as exc:
+                diag.add(exc, path)
     pack._derived = _compile_derived(model, diag, stats, computers, computer_names, groups, group_names)
     if model.resolution is not None:
         pack.resolution = _compile_resolution(model, diag)

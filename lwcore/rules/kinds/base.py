@@ -65,6 +65,7 @@ TOOL_ARGUMENTS = ("loss", "skill", "table", "bonus", "penalty", "modifier")
 """The arguments a tool call may give a subsystem (besides ``args`` for a computer)."""
 
 COMMON_KEYS = {"kind": "which kind runs it (default: the subsystem's name)",
+               "template": "the same as kind (the word other engines use)", "display": "its name per locale",
                "computer": "a plugin's computer runs it instead", "script": "a sandbox script runs it instead",
                "label": "its name for people", "description": "what it does"}
 

@@ -28,23 +28,36 @@ CONTEXT = Context({"roll": NUM, "skill": NUM}, what="improve_when")
 
 
 def improve_when(data: Mapping[str, Any]) -> Expr:
-    return compile_expr(data.get("improve_when", "roll > skill"), CONTEXT, BOOL)
+    """The improvement condition: ``improve_when`` (default ``roll > skill``), or-ed with
+    ``roll > auto_success_above`` when given."""
+    text = str(data.get("improve_when", "roll > skill"))
+    above = data.get("auto_success_above")
+    if isinstance(above, int) and not isinstance(above, bool):
+        text = f"({text}) || roll > {above}"
+    return compile_expr(text, CONTEXT, BOOL)
+
+
+def gain_of(data: Mapping[str, Any]) -> str:
+    return str(data.get("gain", data.get("improve", "1d10")))
 
 
 class Growth(SubsystemKind):
     name = "growth"
+    aliases = ("improvement_check",)
     summary = "an improvement roll for a skill"
     keys = {"roll": "the improvement roll (dice)", "improve_when": "condition over roll and skill",
-            "gain": "dice added when it improves", "cap": "the highest the skill grows to"}
+            "gain": "dice added when it improves", "improve": "the same as gain",
+            "auto_success_above": "a roll above it always improves", "cap": "the highest the skill grows to"}
     tool_arguments = frozenset({"skill"})
     required_tool_arguments = frozenset({"skill"})
 
     def validate(self, data: Mapping[str, Any], check: PackChecker, path: tuple[Any, ...]) -> None:
         check.expression(lambda: improve_when(data), (*path, "improve_when"))
-        for key in ("roll", "gain"):
+        for key in ("roll", "gain", "improve"):
             if key in data:
                 check.dice(data[key], (*path, key))
         check.integer(data, "cap", path)
+        check.integer(data, "auto_success_above", path)
 
     def run(self, pack: RuleSystem, data: Mapping[str, Any], sheet: Sheet | None, *, name: str, skill: str,
             value: int | None = None, rng: random.Random | None = None,
@@ -61,7 +74,7 @@ class Growth(SubsystemKind):
         improved = bool(when.fn({"roll": first.total, "skill": current}))
         after = current
         if improved:
-            gained = compile_dice(str(data.get("gain", "1d10"))).evaluate(draw)
+            gained = compile_dice(gain_of(data)).evaluate(draw)
             rolls.append(roll_record(gained))
             cap = data.get("cap")
             after = current + gained.total if cap is None else min(int(cap), current + gained.total)

@@ -1,7 +1,7 @@
 """``luck``: spend a stat to lower a one-die roll to a better rank.
 
 Keys: ``stat`` (what is spent) and ``forbid_fumble`` (default true: luck never buys off a
-fumble). The cost is the roll's drop to the wanted rank (or, with none named, to the next
+fumble; also ``template: resource_spend_adjust``). The cost is the roll's drop to the wanted rank (or, with none named, to the next
 better success), never more than is held. It works on the character's kept check
 (:mod:`lwcore.rules.kept_check`), which becomes the bought one.
 """
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 class Luck(SubsystemKind):
     name = "luck"
+    aliases = ("resource_spend_adjust",)
     summary = "spend a stat to lower the last roll to a better result"
     keys = {"stat": "the stat spent", "forbid_fumble": "luck never buys off a fumble (default true)"}
     stat_keys = ("stat",)

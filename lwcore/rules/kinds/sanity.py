@@ -1,7 +1,9 @@
 """``sanity``: roll the pack's check against a stat and lose ``SUCCESS/FAILURE`` dice.
 
 Keys: ``stat`` (the stat rolled against and lost), ``floor`` (lowest value, default 0),
-``fumble_loss`` (``max``: a fumble loses the failure expression's maximum; ``roll``: roll it),
+``fumble_loss`` (``max``: a fumble loses the failure expression's maximum; ``roll``: roll it;
+``all``: a fumble loses everything down to the floor), ``stat_max`` (the stat's maximum, for
+hosts; also ``template: check_with_loss``),
 ``temporary_at`` (flag ``temporary`` when one roll loses this much or more) and
 ``permanent_at`` (flag ``permanent`` when the stat falls to it or below). The flags are kept in
 the sheet's ``state`` under the subsystem's name.
@@ -43,17 +45,21 @@ def split_loss(text: str) -> tuple[str, str]:
 
 class Sanity(SubsystemKind):
     name = "sanity"
+    aliases = ("check_with_loss",)
     summary = "a check against a stat that loses SUCCESS/FAILURE dice of it"
     keys = {"stat": "the stat rolled against and lost", "floor": "the lowest it falls to",
-            "fumble_loss": "max | roll: what a fumble loses", "temporary_at": "a loss that flags temporary",
+            "fumble_loss": "max | roll | all: what a fumble loses", "temporary_at": "a loss that flags temporary",
+            "stat_max": "the stat's maximum (for hosts)",
             "permanent_at": "a value that flags permanent", "loss": "the shape of a loss (for hosts)"}
     stat_keys = ("stat",)
     tool_arguments = frozenset({"loss", "bonus", "penalty"})
     required_tool_arguments = frozenset({"loss"})
 
     def validate(self, data: Mapping[str, Any], check: PackChecker, path: tuple[Any, ...]) -> None:
-        if data.get("fumble_loss", "max") not in ("max", "roll"):
-            check.error("fumble_loss must be max or roll", (*path, "fumble_loss"))
+        if data.get("fumble_loss", "max") not in ("max", "roll", "all"):
+            check.error("fumble_loss must be max, roll or all", (*path, "fumble_loss"))
+        if data.get("stat_max") is not None:
+            check.stat(data["stat_max"], (*path, "stat_max"))
         for key in ("floor", "temporary_at", "permanent_at"):
             check.integer(data, key, path)
 
@@ -70,7 +76,12 @@ class Sanity(SubsystemKind):
         else:
             check = pack.check(current, bonus=bonus, penalty=penalty, draw=draw)
         rolls: list[dict[str, Any]] = []
-        if check.fumble and data.get("fumble_loss", "max") == "max":
+        floor = int(data.get("floor", 0))
+        fumble_loss = data.get("fumble_loss", "max")
+        if check.fumble and fumble_loss == "all":
+            amount, used = max(0, current - floor), bad_expr
+            rolls.append({"expr": bad_expr, "total": amount, "faces": [], "all": True})
+        elif check.fumble and fumble_loss == "max":
             amount, used = dice_max(bad_expr), bad_expr
             rolls.append({"expr": bad_expr, "total": amount, "faces": [], "maximum": True})
         else:
@@ -78,7 +89,7 @@ class Sanity(SubsystemKind):
             lost_roll = compile_dice(used).evaluate(draw)
             amount = max(0, lost_roll.total)
             rolls.append({"expr": used, "total": amount, "faces": lost_roll.faces})
-        after = max(int(data.get("floor", 0)), current - amount)
+        after = max(floor, current - amount)
         lost = current - after
         flags: dict[str, Any] = {}
         if data.get("temporary_at") is not None and lost >= int(data["temporary_at"]):

@@ -1,9 +1,11 @@
-"""``table`` (also ``random_madness``): roll on a declared table.
+"""``table`` (also ``random_madness``, ``table_draw``): roll on a declared table.
 
-Keys: ``tables: {NAME: {roll, entries, first, duration, unit}}`` -- ``roll`` (dice, default
-``1d10``), ``entries`` (text, or ``{locale: text}`` each; the roll picks entry ``roll - first``),
-``first`` (the roll of the first entry, default 1), ``duration`` (dice) and ``unit`` (text or a
-locale map). A table may also be just its dice expression.
+Keys: ``tables: {NAME: {roll, entries, first, duration, unit, aliases}}`` -- ``roll`` (dice,
+default: one die per entry), ``entries`` (text, or ``{locale: text}`` each; the roll picks entry
+``roll - first``), ``first`` (the roll of the first entry, default 1), ``duration`` (dice),
+``unit`` (text or a locale map) and ``aliases`` (other words naming the table). ``default``
+names the table used when none is asked for (else the first). A table may also be just its dice
+expression.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import localized
 from lwcore.errors import LwError
+from lwcore.rules.diagnostics import did_you_mean
 from lwcore.rules.dice import compile_dice
 from lwcore.rules.kinds.base import SubsystemError, SubsystemKind, SubsystemResult, drawer, roll_record
 from lwcore.rules.render import word
@@ -26,7 +29,23 @@ if TYPE_CHECKING:
     from lwcore.rules.system import RuleSystem
 
 TABLE_KEYS = {"roll": "dice", "entries": "the rows", "first": "the roll of the first row",
-              "duration": "dice for how long", "unit": "the duration's unit", "label": "its name"}
+              "duration": "dice for how long", "unit": "the duration's unit", "label": "its name",
+              "display": "its name per locale", "aliases": "other words naming it"}
+
+
+def table_named(tables: Mapping[str, Any], word: str | None, default: Any = None) -> str | None:
+    """The table ``word`` names (its name or one of its ``aliases``, any case); with no word,
+    ``default`` or the first table; ``None`` for a word no table answers to."""
+    if word is None:
+        return str(default) if default in tables else next(iter(tables), None)
+    if word in tables:
+        return word
+    folded = word.casefold()
+    for name, tab in tables.items():
+        words = [name, *(tab.get("aliases") or [] if isinstance(tab, Mapping) else [])]
+        if any(str(w).casefold() == folded for w in words):
+            return name
+    return None
 
 
 def _rolled(expr: Any, draw: Any, what: str) -> Any:
@@ -44,9 +63,10 @@ def _text(value: Any, locale: str) -> Any:
 
 class Table(SubsystemKind):
     name = "table"
-    aliases = ("random_madness",)
+    aliases = ("random_madness", "table_draw")
     summary = "a roll on a declared table"
-    keys = {"tables": "NAME -> {roll, entries, first, duration, unit}"}
+    keys = {"tables": "NAME -> {roll, entries, first, duration, unit, aliases}",
+            "default": "the table used when none is named"}
     tool_arguments = frozenset({"table"})
 
     def validate(self, data: Mapping[str, Any], check: PackChecker, path: tuple[Any, ...]) -> None:
@@ -54,6 +74,9 @@ class Table(SubsystemKind):
         if not isinstance(tables, Mapping) or not tables:
             check.error("tables: needs at least one table", path, expected="tables: {NAME: {roll, entries}}")
             return
+        if data.get("default") is not None and data["default"] not in tables:
+            check.error(f"default names no table{did_you_mean(str(data['default']), tables)}", (*path, "default"),
+                        expected="one of: " + ", ".join(map(str, tables)))
         for tname, tab in tables.items():
             tpath = (*path, "tables", tname)
             if isinstance(tab, str):
@@ -62,7 +85,8 @@ class Table(SubsystemKind):
             if not isinstance(tab, Mapping):
                 check.error("a table is a dice expression or {roll, entries, duration, unit}", tpath)
                 continue
-            check.dice(tab.get("roll", "1d10"), (*tpath, "roll"))
+            if "roll" in tab:
+                check.dice(tab["roll"], (*tpath, "roll"))
             if tab.get("duration") is not None:
                 check.dice(tab["duration"], (*tpath, "duration"))
             if not isinstance(tab.get("entries", []), list):
@@ -78,15 +102,16 @@ class Table(SubsystemKind):
         tables = data.get("tables") or {}
         if not tables:
             raise SubsystemError(f"{pack.id}: subsystems.{name} declares no tables")
-        if table_name is None:
-            table_name = next(iter(tables))
-        if table_name not in tables:
+        found = table_named(tables, table_name, data.get("default"))
+        if found is None:
             raise SubsystemError(f"no table {table_name!r}", expected="one of: " + ", ".join(tables))
+        table_name = found
         tab = tables[table_name]
         if isinstance(tab, str):
             tab = {"roll": tab}
         draw = drawer(rng, faces)
-        first = _rolled(tab.get("roll", "1d10"), draw, f"table {table_name}")
+        first = _rolled(tab.get("roll", f"1d{len(tab.get('entries') or ()) or 10}"), draw,
+                        f"table {table_name}")
         rolls = [roll_record(first)]
         entries = tab.get("entries") or []
         entry: Any = None
