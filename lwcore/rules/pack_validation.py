@@ -100,16 +100,17 @@ def _shape_hint(path: tuple[Any, ...]) -> str:
 def _fields_at(path: list[Any]) -> list[str]:
     """The field names the model expects at ``path`` (for "did you mean")."""
     model: Any = Rulepack
+    skip = False  # the next part is a key of a dict of models, or an index of a list
     for part in path:
-        if isinstance(part, int):
+        if skip:
+            skip = False
             continue
-        target = _field_model(model, part) if isinstance(model, type) and issubclass(model, BaseModel) else None
-        if target is None:
+        found = _field_model(model, part) if isinstance(part, str) else None
+        if found is None:
             return []
-        model = target
-    if isinstance(model, type) and issubclass(model, BaseModel):
-        return [f.alias or name for name, f in model.model_fields.items()]
-    return []
+        container, model = found
+        skip = container in ("dict", "list")
+    return [f.alias or name for name, f in model.model_fields.items()]
 
 
 def _models_in(annotation: Any) -> list[tuple[str, type[BaseModel]]]:
@@ -127,11 +128,12 @@ def _models_in(annotation: Any) -> list[tuple[str, type[BaseModel]]]:
     return []
 
 
-def _field_model(model: type[BaseModel], key: str) -> Any:
+def _field_model(model: type[BaseModel], key: str) -> tuple[str, type[BaseModel]] | None:
+    """``(container, model)`` of the field ``key`` when it holds one kind of model."""
     for name, info in model.model_fields.items():
         if key in (name, info.alias):
             found = _models_in(info.annotation)
-            return found[0][1] if len(found) == 1 else None
+            return found[0] if len(found) == 1 else None
     return None
 
 

@@ -123,8 +123,6 @@ def _check_command(check: PackChecker, cname: str, command: Command) -> None:
     spec = command.model_dump(exclude_none=True)
     action, tool = spec.get("action"), spec.get("tool")
     modifiers, params, variants = check.modifiers, check.params, check.variants
-    for key in command.model_extra or {}:
-        check.unknown_key(key, base, Command.model_fields)
     if tool is not None:
         if not _subsystem_named(check.model, tool):
             subs = check.model.subsystems
