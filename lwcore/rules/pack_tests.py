@@ -102,8 +102,9 @@ def _run(engine: RulesEngine | None, pack: RuleSystem, case: PackTest) -> dict[s
         assert result is not None
         data = result.data
         check = data.get("check") if isinstance(data.get("check"), Mapping) else None
-        return {"want": (check or {}).get("rank", data.get("outcome")), "check": check,
-                "values": data.get("values") or data, "text": result.text, "sheet": sheet}
+        outcome = data["outcome"] if "outcome" in data else (check or {}).get("rank")  # a subsystem's, or the check's
+        return {"want": outcome, "check": check, "values": data.get("values") or data, "text": result.text,
+                "sheet": sheet}
     if case.subsystem is not None:
         sheet = Sheet(pack, dict(case.sheet))
         kwargs: dict[str, Any] = dict(case.args)
