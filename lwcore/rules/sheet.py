@@ -26,6 +26,7 @@ from lwcore.errors import LwError
 from lwcore.io.atomic import atomic_write_text
 from lwcore.io.models import read_document, validate_model
 from lwcore.io.roundtrip import update_yaml_text
+from lwcore.io.safe_yaml import Positions
 from lwcore.io.text import read_text
 from lwcore.rules.dice import compile_dice
 
@@ -232,8 +233,20 @@ class Sheet:
         return self.to_file().model_dump(mode="json")
 
     @classmethod
-    def from_file(cls, pack: RuleSystem, data: SheetFile | Mapping[str, Any]) -> Sheet:
-        model = data if isinstance(data, SheetFile) else SheetFile.model_validate(dict(data))
+    def from_file(cls, pack: RuleSystem, data: SheetFile | Mapping[str, Any], *, file: str | Path | None = None,
+                  positions: Positions | None = None) -> Sheet:
+        """A sheet from its file's data. A value written as text where the pack's stat is a
+        number (``STR: "50"``) is refused, located when ``positions`` are given."""
+        model = data if isinstance(data, SheetFile) else validate_model(SheetFile, dict(data), file=file, strict=True)
+        for name, value in model.values.items():
+            canonical = pack.canonical(_norm(name).strip()) or name
+            default = pack.model.defaults.get(canonical)
+            if isinstance(value, str) and isinstance(default, (int, float)) and not isinstance(default, bool):
+                pos = positions.find(("values", name)) if positions is not None else None
+                raise LwError(f"values.{name}: {value!r} is text, but {canonical} is a number in {pack.id}",
+                              file=(pos.file if pos and pos.file else file), line=pos.line if pos else None,
+                              column=pos.column if pos else None, expected="a number without quotes",
+                              code="invalid")
         return cls(pack, model.values, name=model.name, expressions=model.expressions, state=model.state,
                    extra=model.model_extra or {})
 
@@ -277,15 +290,32 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
-def load_sheet_file(path: str | Path) -> SheetFile:
-    """Read a sheet file (``.json``, else YAML). Located :class:`LwError` on bad input."""
+def read_sheet_file(path: str | Path, *, system: str | None = None) -> tuple[SheetFile, Positions | None]:
+    """Read a sheet file (``.json``, else YAML) and its positions; ``system`` fills a missing
+    ``system:``. Located :class:`LwError` on bad input; strict: ``STR: true`` is refused, never
+    read as a number."""
     data, positions = read_document(path)
     if data is None:
         data = {}
     if not isinstance(data, dict):
         raise LwError("a sheet is a mapping (system:, values:, …)", file=str(path), line=1)
-    # strict: ``STR: true`` or ``"50"`` is refused, never read as a number
-    return validate_model(SheetFile, data, file=path, positions=positions, strict=True)
+    if system is not None:
+        data.setdefault("system", system)
+    return validate_model(SheetFile, data, file=path, positions=positions, strict=True), positions
+
+
+def load_sheet_file(path: str | Path) -> SheetFile:
+    """Read a sheet file (``.json``, else YAML): :func:`read_sheet_file` without positions."""
+    return read_sheet_file(path)[0]
+
+
+def load_sheet(path: str | Path, pack: RuleSystem) -> Sheet:
+    """A sheet file of ``pack``'s system as a :class:`Sheet` (``system:`` may be left out);
+    every value checked against the pack, located."""
+    model, positions = read_sheet_file(path, system=pack.id)
+    if not pack.matches(model.system):
+        raise LwError(f"this sheet is for rule system {model.system!r}, not {pack.id!r}", file=str(path))
+    return Sheet.from_file(pack, model, file=path, positions=positions)
 
 
 def save_sheet_file(path: str | Path, sheet: Sheet) -> None:

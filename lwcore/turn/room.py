@@ -24,13 +24,13 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from lwcore.errors import LwError
 from lwcore.io.atomic import encode_utf8
-from lwcore.io.models import read_document, validate_model
+from lwcore.io.models import validate_model
 from lwcore.io.paths import confine
 from lwcore.io.roundtrip import dump_yaml, update_yaml_text
 from lwcore.io.safe_yaml import read_yaml
 from lwcore.io.text import read_text
 from lwcore.io.transaction import FaultHook, FolderTransaction
-from lwcore.rules.sheet import Sheet, SheetFile
+from lwcore.rules.sheet import Sheet, load_sheet
 from lwcore.turn.documents import DocumentStore
 from lwcore.turn.history import HistoryLog
 from lwcore.turn.variables import VariableDef
@@ -362,16 +362,7 @@ def _pack(kernel: Kernel, system: str, where: Path) -> RuleSystem:
 def _load_sheet(path: Path, pack: RuleSystem, member: Member) -> Sheet:
     """A room's sheet file as the kernel's :class:`Sheet`. ``system`` may be left out (the
     room's is meant); unknown keys (``owner``, ``occupation``, ``notes`` …) are kept."""
-    data, positions = read_document(path)
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise LwError("a sheet is a mapping (name:, values:, …)", file=path, line=1)
-    data.setdefault("system", pack.id)
-    model: SheetFile = validate_model(SheetFile, data, file=path, positions=positions)
-    if not pack.matches(model.system):
-        raise LwError(f"this sheet is for rule system {model.system!r}, the room plays {pack.id!r}", file=path)
-    sheet = Sheet.from_file(pack, model)
+    sheet = load_sheet(path, pack)
     if not sheet.name:
         sheet.name = member.name or member.id
     return sheet

@@ -148,7 +148,7 @@ def test_a_sheet_of_another_system_or_an_unknown_system_is_refused(kernel, room_
     path = room_dir / "sheets" / "chen-mo.yaml"
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("system: coc7\n", "system: dnd5e\n"), encoding="utf-8")
-    with pytest.raises(LwError, match="the room plays") as info:
+    with pytest.raises(LwError, match="this sheet is for rule system") as info:
         Room.load(room_dir, kernel)
     assert info.value.file.endswith("chen-mo.yaml")
     path.write_text(text.replace("values:\n", "values: [1]\nx:\n"), encoding="utf-8")

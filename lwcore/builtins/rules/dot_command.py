@@ -41,7 +41,7 @@ def cmd(ctx: click.Context, system: str, text: tuple[str, ...], sheet_path: str 
     from lwcore.builtins.rules.commands import faces_of
     from lwcore.errors import LwError
     from lwcore.rules import engine_for
-    from lwcore.rules.sheet import Sheet, load_sheet_file, save_sheet_file
+    from lwcore.rules.sheet import Sheet, read_sheet_file, save_sheet_file
 
     engine = engine_for(state(ctx).kernel)
     pack = engine.pack(system)
@@ -49,11 +49,11 @@ def cmd(ctx: click.Context, system: str, text: tuple[str, ...], sheet_path: str 
     if sheet_path is not None:
         path = Path(sheet_path)
         if path.exists():
-            data = load_sheet_file(path)
+            data, positions = read_sheet_file(path)
             other = engine.find(data.system) or data.system
             if other != pack.id:
                 raise LwError(f"the sheet is for {data.system!r}, not {pack.id!r}", file=str(path))
-            sheet = Sheet.from_file(pack, data)
+            sheet = Sheet.from_file(pack, data, file=path, positions=positions)
         else:
             sheet = Sheet(pack)
     line = " ".join(text)

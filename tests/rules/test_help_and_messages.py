@@ -1,0 +1,137 @@
+"""Help that works and errors that guide, for the rules commands.
+
+- Every example in the help of ``lw roll``, ``lw check``, ``lw cmd`` and ``lw rulepack …`` runs
+  (SYSTEM stands for an installed system id: each example must run for at least one of the
+  bundled systems; files it names are made first).
+- ``lw cmd``/``lw check`` on a system whose plugin is disabled say how to enable it; ``.luck 10``
+  says a rank word is expected; ``lw check`` labels what each number is; ``lw rulepack list``
+  prints a header row; ``.coc 99999999`` is refused, not capped; ``STR: true`` in a sheet is
+  refused.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lwcore.cli import main
+
+LW = [sys.executable, "-c", "import sys; from lwcore.cli import main; main(sys.argv[1:])"]
+SYSTEMS = ("coc7", "dnd5e", "wod")
+COMMANDS = [["roll"], ["check"], ["cmd"], ["rulepack"], ["rulepack", "validate"], ["rulepack", "test"]]
+MYSYS = """\
+defaults: {STR: 50}
+resolution: {roll: 1d100, target: skill}
+tests: [{skill: 50, roll: 25, want: success}]
+"""
+
+
+def lw(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def examples() -> list[tuple[str, str]]:
+    """``(command, example line)`` for every example in the rules commands' help."""
+    found = []
+    for command in COMMANDS:
+        proc = subprocess.run([*LW, *command, "--help"], capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        block = proc.stdout.split("Examples", 1)[1] if "Examples" in proc.stdout else ""
+        lines = [line.strip() for line in block.splitlines() if re.match(r"\s+(lw |echo )", line)]
+        assert lines, f"lw {' '.join(command)} --help shows no examples"
+        found += [(" ".join(command), line) for line in lines]
+    return found
+
+
+EXAMPLES = examples()
+
+
+@pytest.mark.parametrize(("command", "example"), EXAMPLES)
+def test_every_help_example_runs(command: str, example: str, tmp_path: Path) -> None:
+    (tmp_path / "mysys.yaml").write_text(MYSYS, encoding="utf-8")
+    (tmp_path / "other.yaml").write_text(MYSYS, encoding="utf-8")
+    env_prefix = [*LW, "--data-dir", str(tmp_path / "home")]
+    failures = []
+    for system in SYSTEMS if "SYSTEM" in example else ("",):
+        line = example.replace("SYSTEM", system)
+        stdin = None
+        if line.startswith("echo "):
+            payload, line = line.split(" | ", 1)
+            stdin = shlex.split(payload)[1]
+        argv = shlex.split(line)
+        assert argv[0] == "lw"
+        proc = subprocess.run([*env_prefix, *argv[1:]], input=stdin, capture_output=True, text=True,
+                              cwd=tmp_path, timeout=60)
+        if proc.returncode == 0 and "Traceback" not in proc.stderr:
+            return
+        failures.append(f"{system or line}: exit {proc.returncode}: {proc.stderr.strip()}")
+    pytest.fail(f"{example!r} runs for no bundled system:\n" + "\n".join(failures))
+
+
+def test_a_disabled_systems_plugin_is_named_with_how_to_enable_it(tmp_path: Path, capsys) -> None:
+    home = tmp_path / "home"
+    assert lw(capsys, "--data-dir", str(home), "plugins", "disable", "coc7")[0] == 0
+    for args in (["cmd", "coc7", ".ra 侦查50"], ["check", "coc7", "--skill", "50"]):
+        code, _, err = lw(capsys, "--data-dir", str(home), *args)
+        assert code == 1
+        assert "comes from the plugin 'coc7', which is not enabled" in err and "lw plugins enable coc7" in err
+    code, _, err = lw(capsys, "--data-dir", str(home), "cmd", "nosuchsystem", ".ra x")
+    assert code == 1 and "unknown system 'nosuchsystem'" in err
+
+
+def test_luck_with_a_number_asks_for_a_rank_word(tmp_path: Path, capsys) -> None:
+    sheet = tmp_path / "inv.yaml"
+    assert lw(capsys, "--data-dir", str(tmp_path), "cmd", "coc7", ".ra 侦查60", "--dice", "35", "--sheet",
+              str(sheet))[0] == 0
+    code, _, err = lw(capsys, "--data-dir", str(tmp_path), "cmd", "coc7", ".luck 10", "--sheet", str(sheet))
+    assert code == 1 and "'10' is not a result level of coc7" in err and "rank word" in err
+    code, out, _ = lw(capsys, "--data-dir", str(tmp_path), "cmd", "coc7", ".luck hard", "--sheet", str(sheet))
+    assert code == 0 and "35 -> 30" in out
+
+
+def test_check_labels_what_each_number_is(tmp_path: Path, capsys) -> None:
+    code, out, _ = lw(capsys, "--data-dir", str(tmp_path), "check", "dnd5e", "--skill", "stealth=3", "--roll", "20")
+    assert code == 0 and out.strip() == "dnd5e Stealth: DC 3, roll 1d20=20 [20] → Success (success, margin 17)"
+    code, out, _ = lw(capsys, "--data-dir", str(tmp_path), "check", "dnd5e", "--skill", "15", "--modifier", "3",
+                      "--roll", "12")
+    assert out.strip() == "dnd5e: DC 15, roll 1d20=12+3=15 [12] → Success (success, margin 0)"
+    code, out, _ = lw(capsys, "--data-dir", str(tmp_path), "check", "coc7", "--skill", "侦查=60", "--roll", "25")
+    assert out.strip() == "coc7 Spot Hidden: skill 60, roll 1d100=25 [25] → Hard Success (hard, margin 35)"
+
+
+def test_rulepack_list_has_a_header_row(tmp_path: Path, capsys) -> None:
+    code, out, _ = lw(capsys, "--data-dir", str(tmp_path), "rulepack", "list")
+    header, *rows = out.splitlines()
+    assert code == 0 and header.split() == ["ID", "ORIGIN", "STATUS", "NAMES"]
+    assert {row.split()[0] for row in rows} >= set(SYSTEMS)
+    assert all(row.index(row.split()[2]) == header.index("STATUS") for row in rows)
+
+
+def test_make_char_beyond_ten_is_refused_not_capped(tmp_path: Path, capsys) -> None:
+    code, out, err = lw(capsys, "--data-dir", str(tmp_path), "cmd", "coc7", ".coc 99999999")
+    assert code == 1 and out == "" and "too many characters at once" in err and "1 to 10" in err
+    code, out, _ = lw(capsys, "--data-dir", str(tmp_path), "cmd", "coc7", ".coc 10", "--seed", "1")
+    assert code == 0 and len(out.splitlines()) == 10
+
+
+@pytest.mark.parametrize("value", ["true", '"50"', "50.0.1"])
+def test_a_sheet_value_of_the_wrong_type_is_refused(tmp_path: Path, capsys, value: str) -> None:
+    sheet = tmp_path / "inv.yaml"
+    sheet.write_text(f"system: coc7\nvalues:\n  力量: {value}\n", encoding="utf-8")
+    before = sheet.read_bytes()
+    code, _, err = lw(capsys, "--data-dir", str(tmp_path), "cmd", "coc7", ".ra 力量", "--sheet", str(sheet))
+    assert code == 1 and f"{sheet}:3:" in err and "values.力量" in err
+    if value != "true":
+        assert "is text, but 力量 is a number in coc7" in err
+    assert sheet.read_bytes() == before
