@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import resolve
 from lwcore.errors import LwError
+from lwcore.io.limits import YAML_LIMITS
 from lwcore.io.safe_yaml import Positions, read_yaml
 from lwcore.rules import subsystems
 from lwcore.rules.commands import CommandResult, run_command
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
     from lwcore.kernel import Kernel
 
 USER_ORIGIN = "user"
+PACK_LIMITS = YAML_LIMITS.with_(max_nodes=100_000)
+"""A rulepack is a few thousand values; an alias bomb is refused after 100 000."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +98,7 @@ def read_source(source: PackSource) -> tuple[Any, Positions]:
     if cached is not None and cached[0] == sig:
         return copy.deepcopy(cached[1]), cached[2]
     try:
-        data, positions = read_yaml(source.path, positions=True)
+        data, positions = read_yaml(source.path, positions=True, limits=PACK_LIMITS)
     except LwError as exc:
         raise RulepackError.of(exc) from None
     if data is None:

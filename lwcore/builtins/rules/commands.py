@@ -202,7 +202,7 @@ def _load_file(engine: Any, file: str) -> tuple[Any, list[str]]:
 Examples:
   lw rulepack validate mysys.yaml
   lw rulepack validate --strict mysys.yaml other.yaml""")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=str))
+@click.argument("files", nargs=-1, required=True)
 @click.option("--strict", is_flag=True, help="Warnings (unknown keys, unused shapes) count as errors.")
 @click.option("--no-tests", is_flag=True, help="Do not run the pack's own tests: table.")
 @click.pass_context

@@ -23,7 +23,7 @@ Examples (SYSTEM is an installed system id; its pack declares the commands):
 the d100.""")
 @click.argument("system")
 @click.argument("text", nargs=-1, required=True)
-@click.option("--sheet", "sheet_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--sheet", "sheet_path", default=None,
               help="A sheet file (YAML, or .json) read first and written back when the command changes it; "
                    "created when missing.")
 @click.option("--seed", type=int, default=None, help="Seed the random generator (repeatable results).")
