@@ -175,8 +175,8 @@ class Resolution(_Strict):
     ranks: list[Rank] = _field(list, "Ordered ranks; the first whose when: holds wins; the last has no when:.",
                                [{"id": "success", "when": "roll <= target", "success": True, "tier": 1},
                                 {"id": "failure"}])
-    margin: str | None = _field(None, "An expression for the result's margin (default target - roll, or "
-                                      "roll - target for >=).", "target - roll")
+    margin: str | None = _field(None, "An expression for the result's margin (default target - (roll + modifier), or "
+                                      "roll + modifier - target for >=).", "target - roll")
     variants: dict[str, Variant] = _field(dict, "House-rule ladders a room or a check may choose.",
                                           {"strict": {"ranks": [{"id": "crit", "when": "roll <= 5", "critical": True,
                                                                  "success": True, "tier": 5}]}})

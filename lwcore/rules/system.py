@@ -726,7 +726,7 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
         if target_kind == "none":
             diag.error("resolution needs ranks: when target is none", base)
             return None
-        success = compile_expr(f"roll {res.compare} target", rank_ctx, BOOL)
+        success = compile_expr(f"roll + modifier {res.compare} target", rank_ctx, BOOL)
         base_ranks = [CompiledRank("success", success, True, False, False, 1, {}),
                       CompiledRank("failure", None, False, False, False, 0, {})]
         raw_ranks = [Rank(id="success", when="x"), Rank(id="failure")]
@@ -762,7 +762,8 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
     if res.margin is not None:
         margin = expression(res.margin, rank_ctx, NUM, (*base, "margin"))
     elif target_kind != "none":
-        margin = compile_expr("target - roll" if res.compare in ("<=", "<") else "roll - target", rank_ctx, NUM)
+        text = "target - (roll + modifier)" if res.compare in ("<=", "<") else "roll + modifier - target"
+        margin = compile_expr(text, rank_ctx, NUM)
     elif has_pool:
         margin = compile_expr("successes", rank_ctx, NUM)
     if len(diag.errors) > errors_before:
