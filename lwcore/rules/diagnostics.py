@@ -82,8 +82,11 @@ class Diagnostics:
         self.warn(f"unknown {top}{what} {key!r} (kept, not used){did_you_mean(str(key), known)}", path,
                   at=(*path, key))
 
-    def raise_errors(self) -> None:
-        if len(self.errors) == 1:
-            raise self.errors[0]
-        if self.errors:
-            raise RulepackErrors(list(self.errors))
+    def raise_errors(self, warnings: Sequence[str] = ()) -> None:
+        """Raise the errors found (one, or all as :class:`RulepackErrors`); the warnings found
+        too ride along on the error's ``warnings`` (so a report can show every problem)."""
+        if not self.errors:
+            return
+        error = self.errors[0] if len(self.errors) == 1 else RulepackErrors(list(self.errors))
+        error.warnings = [*warnings, *self.warnings]  # type: ignore[attr-defined]
+        raise error

@@ -102,7 +102,8 @@ def _run(engine: RulesEngine | None, pack: RuleSystem, case: PackTest) -> dict[s
         assert result is not None
         data = result.data
         check = data.get("check") if isinstance(data.get("check"), Mapping) else None
-        outcome = data["outcome"] if "outcome" in data else (check or {}).get("rank")  # a subsystem's, or the check's
+        # a subsystem's outcome, or the check's rank (a roll-only check, with nothing to beat, has none)
+        outcome = data["outcome"] if "outcome" in data else None if data.get("roll_only") else (check or {}).get("rank")
         return {"want": outcome, "check": check, "values": data.get("values") or data, "text": result.text,
                 "sheet": sheet}
     if case.subsystem is not None:

@@ -31,12 +31,6 @@ FREE_KEYS: dict[tuple[str, ...], tuple[str, ...]] = {
 def validate_pack(data: Mapping[str, Any], positions: Positions, file: str | None) -> tuple[Rulepack, list[str]]:
     """``(model, warnings)`` for merged pack data; a located error (all of them) otherwise."""
     diag = Diagnostics(positions, file)
-    try:
-        model = Rulepack.model_validate(dict(data))
-    except ValidationError as exc:
-        _report(exc.errors(include_url=False), data, diag)
-        diag.raise_errors()
-        raise AssertionError("unreachable") from exc
     _walk(Rulepack, data, (), diag)
     for path, known in FREE_KEYS.items():
         section = data.get(path[0])
@@ -44,6 +38,12 @@ def validate_pack(data: Mapping[str, Any], positions: Positions, file: str | Non
             for key in section:
                 if key not in known:
                     diag.unknown_key(key, path, known)
+    try:
+        model = Rulepack.model_validate(dict(data))
+    except ValidationError as exc:
+        _report(exc.errors(include_url=False), data, diag)
+        diag.raise_errors()
+        raise AssertionError("unreachable") from exc
     return model, diag.warnings
 
 

@@ -531,7 +531,7 @@ def compile_pack(
     if model.subsystems or model.commands:
         check_behaviour(model, diag, computers=computers, computer_names=computer_names)
     _check_words(pack, diag)
-    diag.raise_errors()
+    diag.raise_errors(warnings)
     pack.warnings += diag.warnings
     for i in range(len(model.tests)):
         pos = positions.find(("tests", i))

@@ -186,16 +186,18 @@ def rulepack() -> None:
     """Rulepacks: validate files, run their tests, list installed systems, show one merged."""
 
 
-def _load_file(engine: Any, file: str) -> tuple[Any, list[str]]:
-    """``(pack or None, error lines)`` for one file, every problem on its own line."""
+def _load_file(engine: Any, file: str) -> tuple[Any, list[str], list[str]]:
+    """``(pack or None, error lines, warning lines)`` for one file, every problem on its own
+    line (the warnings of a pack that does not load too)."""
     from lwcore.errors import LwErrors
     from lwcore.rules.errors import RulesError
 
     try:
-        return engine.validate_file(file), []
+        pack = engine.validate_file(file)
     except RulesError as exc:
         problems = exc.errors if isinstance(exc, LwErrors) else [exc]
-        return None, [str(p) for p in problems]
+        return None, [str(p) for p in problems], list(getattr(exc, "warnings", []))
+    return pack, [], list(pack.warnings)
 
 
 @rulepack.command("validate", epilog="""\b
@@ -214,15 +216,15 @@ def rulepack_validate(ctx: click.Context, files: tuple[str, ...], strict: bool, 
     engine = _engine(ctx)
     bad = 0
     for file in files:
-        pack, errors = _load_file(engine, file)
+        pack, errors, warnings = _load_file(engine, file)
         for line in errors:
             click.echo(f"error: {line}")
+        kind = "error" if strict else "warning"
+        for warning in warnings:
+            click.echo(f"{kind}: {warning}")
         if pack is None:
             bad += 1
             continue
-        kind = "error" if strict else "warning"
-        for warning in pack.warnings:
-            click.echo(f"{kind}: {warning}")
         failed = [] if no_tests else [o for o in run_pack_tests(engine, pack) if not o.passed]
         for outcome in failed:
             click.echo(f"error: {outcome}")
@@ -253,7 +255,7 @@ def rulepack_test(ctx: click.Context, targets: tuple[str, ...], as_json: bool) -
     failed = 0
     for target in targets:
         if target.endswith((".yaml", ".yml")) or Path(target).exists():
-            pack, errors = _load_file(engine, target)
+            pack, errors, _warnings = _load_file(engine, target)
             if pack is None:
                 raise LwError(errors[0] if len(errors) == 1 else "\n".join(errors))
         else:
