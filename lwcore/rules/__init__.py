@@ -8,7 +8,7 @@ dropped into ``<data_dir>/rulepacks/``. See ``README.md`` next to this file for 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lwcore import lazy_exports
 

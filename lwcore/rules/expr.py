@@ -272,12 +272,11 @@ class _Parser:
     def or_(self) -> tuple[Fn, str, int]:
         f, t, col = self.and_()
         while self.is_op("||"):
-            op_col = self.take()[2]
+            self.take()
             self.expect_type(t, BOOL, col, "'||'")
             g, u, gcol = self.and_()
             self.expect_type(u, BOOL, gcol, "'||'")
             f = (lambda a, b: lambda e: a(e) or b(e))(f, g)
-            del op_col
         return f, t, col
 
     def and_(self) -> tuple[Fn, str, int]:

@@ -12,6 +12,7 @@ The file format (``lw schema sheet``) is :class:`SheetFile`; ``.st``-style text 
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -323,8 +324,6 @@ def save_sheet_file(path: str | Path, sheet: Sheet) -> None:
     path = Path(path)
     data = sheet.to_json()
     if path.suffix.lower() == ".json":
-        import json
-
         text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
     else:
         old = read_text(path) if path.is_file() else ""

@@ -3,7 +3,6 @@ the bundled packs' tables cover every rank of every ladder and variant."""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
