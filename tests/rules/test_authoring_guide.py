@@ -4,7 +4,8 @@ temporary folder (``LW_HOME`` is its ``home/``).
 - a fenced block with ``title="PATH"`` is a file: it is written to PATH (later blocks with the
   same title replace it, as the tutorial's steps grow the file);
 - a ``console`` block holds ``$ lw …`` commands, each followed by the output it must print
-  (stdout, then stderr); a ``...`` line stands for any lines; an output starting with
+  (stdout, then stderr); a ``...`` line stands for any lines, a ``~ TEXT`` line for a line
+  that contains TEXT (for output laid out for a terminal); an output starting with
   ``error:`` or ``FAIL`` means the command must exit 1, otherwise 0.
 
 Any other block fails the test: the guide has no code that does not run.
@@ -34,6 +35,8 @@ def matches(expected: list[str], actual: list[str]) -> bool:
         return not actual
     if expected[0] == "...":
         return any(matches(expected[1:], actual[i:]) for i in range(len(actual) + 1))
+    if expected[0].startswith("~ "):
+        return bool(actual) and expected[0][2:] in actual[0] and matches(expected[1:], actual[1:])
     return bool(actual) and expected[0] == actual[0] and matches(expected[1:], actual[1:])
 
 
