@@ -15,6 +15,7 @@ from typing import Any
 from lwcore.errors import LwError
 from lwcore.io.safe_yaml import Positions
 from lwcore.rules.errors import RulepackError, RulepackErrors
+from lwcore.rules.expr import compile_expr
 
 
 def locate(error: LwError, positions: Positions, path: Sequence[Any], *, key: bool = False,
@@ -67,6 +68,19 @@ class Diagnostics:
             self.errors.append(error)
         else:
             self.errors.append(locate(error, self.positions, path, key=key, fallback_file=self.file))
+
+    def expression(self, text: Any, ctx: Any, want: str | None, path: Sequence[Any]) -> Any:
+        """The closed-language expression ``text`` compiled for ``ctx`` (an
+        :class:`lwcore.rules.expr.Expr`), or ``None`` with its error recorded at ``path``; how
+        it was read where that could surprise (``dice[0]``) is a warning."""
+        try:
+            expr = compile_expr(text, ctx, want)
+        except LwError as exc:
+            self.add(exc, path)
+            return None
+        for note in expr.notes:
+            self.warn(note, path, key=False)
+        return expr
 
     def warn(self, message: str, path: Sequence[Any], *, key: bool = True, at: Sequence[Any] | None = None) -> None:
         """A located warning about ``path`` (placed at ``at`` when given, e.g. a key inside it)."""

@@ -617,16 +617,7 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
         diag.add(exc, (*base, "roll"))
         return None
     param_ctx = {name: NUM for name in params}
-
-    def expression(text: Any, ctx: Context, want: str, path: tuple[Any, ...]) -> Expr | None:
-        try:
-            expr = compile_expr(text, ctx, want)
-        except LwError as exc:
-            diag.add(exc, path)
-            return None
-        for note in expr.notes:
-            diag.warn(note, path, key=False)
-        return expr
+    expression = diag.expression
 
     # target
     target_expr = None
@@ -792,14 +783,7 @@ def _compile_derived(
         return stat
 
     def expression(text: str, path: tuple[Any, ...]) -> Expr | None:
-        try:
-            expr = compile_expr(text, ctx, NUM)
-        except LwError as exc:
-            diag.add(exc, path)
-            return None
-        for note in expr.notes:
-            diag.warn(note, path, key=False)
-        return expr
+        return diag.expression(text, ctx, NUM, path)  # type: ignore[no-any-return]
 
     for name, spec in model.derived.items():
         path = ("derived", name)

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from lwcore.cli import main
 from lwcore.kernel import Kernel
 from lwcore.rules import engine_for
 from lwcore.rules.pack_tests import run_pack_tests
@@ -32,33 +31,26 @@ tests:
 """
 
 
-def lw(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    return code, capsys.readouterr().out
 
 
-def test_failing_cases_are_located_and_fail_test_and_validate(tmp_path: Path, capsys) -> None:
+def test_failing_cases_are_located_and_fail_test_and_validate(tmp_path: Path, lw) -> None:
     pack = tmp_path / "mini.yaml"
     pack.write_text(PACK, encoding="utf-8")
-    code, out = lw(capsys, "--data-dir", str(tmp_path / "home"), "rulepack", "test", str(pack))
+    code, out, _ = lw("--data-dir", str(tmp_path / "home"), "rulepack", "test", str(pack))
     assert code == 1
     assert f"FAIL {pack}:13:5: tests.2: want 'made', got 'missed'" in out
     assert f"FAIL {pack}:14:5: tests.3: refused: the case rolled a die it did not give" in out
     assert "mini: 4 passed, 2 failed" in out
-    code, out = lw(capsys, "--data-dir", str(tmp_path / "home"), "rulepack", "validate", str(pack))
+    code, out, _ = lw("--data-dir", str(tmp_path / "home"), "rulepack", "validate", str(pack))
     assert code == 1 and out.count("error: ") == 2 and "ok:" not in out
-    code, out = lw(capsys, "--data-dir", str(tmp_path / "home"), "rulepack", "validate", "--no-tests", str(pack))
+    code, out, _ = lw("--data-dir", str(tmp_path / "home"), "rulepack", "validate", "--no-tests", str(pack))
     assert code == 0 and out.startswith("ok:")
 
 
-def test_a_case_needs_something_to_check(tmp_path: Path, capsys) -> None:
+def test_a_case_needs_something_to_check(tmp_path: Path, lw) -> None:
     pack = tmp_path / "empty.yaml"
     pack.write_text(PACK.split("tests:")[0] + "tests:\n  - {skill: 10, roll: 3}\n", encoding="utf-8")
-    code, out = lw(capsys, "--data-dir", str(tmp_path / "home"), "rulepack", "validate", str(pack))
+    code, out, _ = lw("--data-dir", str(tmp_path / "home"), "rulepack", "validate", str(pack))
     assert code == 1 and "tests.0: a case needs something to check" in out
 
 
