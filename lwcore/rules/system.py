@@ -402,16 +402,16 @@ class RuleSystem:
         ``resolution.target`` is one of those). Randomness: ``faces`` replays exactly those
         faces; ``roll`` gives the first face and draws the rest from ``rng``; else ``rng``."""
         res = self._resolution()
-        counts: dict[str, int] = dict(modifiers or {})
-        if bonus:
-            counts["bonus"] = counts.get("bonus", 0) + bonus
-        if penalty:
-            counts["penalty"] = counts.get("penalty", 0) + penalty
         pvals, base_env, raw, adjusted, ranks = self._prepare(target, difficulty, variant, modifier, params)
         applied: dict[str, int] = {}
         net: dict[str, int] = {}
         rolled = res.roll
-        if counts:
+        if modifiers or bonus or penalty:
+            counts: dict[str, int] = dict(modifiers or {})
+            if bonus:
+                counts["bonus"] = counts.get("bonus", 0) + bonus
+            if penalty:
+                counts["penalty"] = counts.get("penalty", 0) + penalty
             applied, net, replacement = self._modifier_plan(res, counts)
             rolled = replacement or rolled
         # --- the roll

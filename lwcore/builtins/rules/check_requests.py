@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from lwcore.errors import LwError
 from lwcore.io.models import validate_model
@@ -78,27 +78,46 @@ def check_json(pack: RuleSystem, result: CheckResult, skill_name: str | None, lo
     return out
 
 
-def answer_request(engine: RulesEngine, data: Any, rng: random.Random) -> dict[str, Any]:
-    """The answer to one request line (:class:`LwError` for a refused one)."""
-    if not isinstance(data, dict):
-        raise LwError("a line must be a JSON object", expected='{"system": "<id>", "skill": 60, ...}')
-    request = validate_model(CheckRequest, data, strict=True)
-    pack = engine.pack(request.system)
-    skill_name = None
-    value = request.target
-    if isinstance(request.skill, str):
-        if "=" not in request.skill:
-            raise LwError(f"skill {request.skill!r}: give a number, or NAME=VALUE",
-                          expected='"skill": 60 or "skill": "Climb=60"')
-        skill_name, value = parse_skill(pack, request.skill, "skill")
-    elif request.skill is not None:
-        value = request.skill
-    if request.name is not None:
-        skill_name = pack.canonical(request.name) or request.name
-    result = pack.check(
-        value, difficulty=request.difficulty, variant=request.variant, bonus=request.bonus,
-        penalty=request.penalty, modifiers=request.modifiers, modifier=request.modifier, params=request.params,
-        rng=random.Random(request.seed) if request.seed is not None else rng, faces=request.dice,
-        roll=request.roll,
-    )
-    return check_json(pack, result, skill_name, request.locale)
+class BatchChecks:
+    """Answers the request lines of one batch (``lw check --batch``). Each system is looked up
+    once per batch -- the engine's freshness check of the pack sources is per batch, not per
+    line (a pack edited during a batch is seen by the next one)."""
+
+    def __init__(self, engine: RulesEngine, rng: random.Random) -> None:
+        self.engine = engine
+        self.rng = rng
+        self._packs: dict[str, RuleSystem] = {}
+
+    def __call__(self, _number: int, data: Any) -> tuple[dict[str, Any], bool]:
+        return self.answer(data), False
+
+    def answer(self, data: Any) -> dict[str, Any]:
+        """The answer to one request line (:class:`LwError` for a refused one)."""
+        if not isinstance(data, dict):
+            raise LwError("a line must be a JSON object", expected='{"system": "<id>", "skill": 60, ...}')
+        try:
+            request = CheckRequest.model_validate(data, strict=True)
+        except ValidationError:
+            validate_model(CheckRequest, data, strict=True)  # the same refusal, located field by field
+            raise
+        pack = self._packs.get(request.system)
+        if pack is None:
+            pack = self._packs[request.system] = self.engine.pack(request.system)
+        skill_name = None
+        value = request.target
+        if isinstance(request.skill, str):
+            if "=" not in request.skill:
+                raise LwError(f"skill {request.skill!r}: give a number, or NAME=VALUE",
+                              expected='"skill": 60 or "skill": "Climb=60"')
+            skill_name, value = parse_skill(pack, request.skill, "skill")
+        elif request.skill is not None:
+            value = request.skill
+        if request.name is not None:
+            skill_name = pack.canonical(request.name) or request.name
+        result = pack.check(
+            value, difficulty=request.difficulty, variant=request.variant, bonus=request.bonus,
+            penalty=request.penalty, modifiers=request.modifiers, modifier=request.modifier,
+            params=request.params, rng=random.Random(request.seed) if request.seed is not None else self.rng,
+            faces=request.dice, roll=request.roll,
+        )
+        return check_json(pack, result, skill_name, request.locale)

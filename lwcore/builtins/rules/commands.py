@@ -101,12 +101,10 @@ def describe(pack: Any, result: Any, skill_name: str | None, locale: str, modifi
 
 
 def _batch(ctx: click.Context, source: str, seed: int | None) -> int:
-    from lwcore.builtins.rules.check_requests import answer_request
+    from lwcore.builtins.rules.check_requests import BatchChecks
     from lwcore.cli.batch import run_batch
 
-    engine = _engine(ctx)
-    rng = _rng(seed)
-    return run_batch(source, lambda _number, data: (answer_request(engine, data, rng), False))
+    return run_batch(source, BatchChecks(_engine(ctx), _rng(seed)))
 
 
 @click.command(epilog="""\b
