@@ -10,7 +10,8 @@
   gigabyte without a newline is one refused line, not a gigabyte in memory);
 - answers are written in blocks, and flushed whenever the input has to be waited for, so a
   host that writes one request and reads one answer works, and a file streams at full speed;
-- the exit status is 0 when every line was answered without error, 1 otherwise.
+- the exit status is 0 when every line was answered without error, 1 otherwise (2 when
+  answering a line hit a bug: that line says ``internal error``, the others are answered).
 """
 
 from __future__ import annotations
@@ -26,8 +27,23 @@ from lwcore.io.limits import LINE_LIMITS, Limits
 from lwcore.io.safe_json import iter_json_lines
 
 CHUNK = 64 * 1024
-ENCODER = json.JSONEncoder(ensure_ascii=False)
-"""One encoder for every answer (``json.dumps`` with options builds a new one each call)."""
+
+
+def _refuse(value: Any) -> Any:
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def _encoder() -> Callable[[Any], str]:
+    """One JSON encoder for every answer, made once: ``json.dumps`` builds an encoder per
+    call, and ``JSONEncoder.encode`` its C iterator per call. Non-finite numbers are refused."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # an interpreter without the C accelerator
+        return json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
+    chunks = make(None, _refuse, json.encoder.encode_basestring, None, ": ", ", ", False, False, False)
+    return lambda value: "".join(chunks(value, 0))
+
+
+ENCODE = _encoder()
 
 Answer = Callable[[int, Any], tuple[Any, bool]]
 """``answer(line number, parsed value) -> (JSON-ready answer, whether it is a failure)``;
@@ -48,12 +64,12 @@ def run_batch(
     answer: Answer,
     *,
     on_error: Callable[[LwError, int, str | None], Any] = error_answer,
-    encode: Callable[[Any], str] = ENCODER.encode,
+    encode: Callable[[Any], str] = ENCODE,
     out: BinaryIO | None = None,
     limits: Limits = LINE_LIMITS,
 ) -> int:
     """Answer every JSON line of ``source`` (a path, or ``-`` for stdin); returns the exit
-    status (1 when any line failed)."""
+    status (1 when any line failed, 2 when a line hit a bug)."""
     name = None if source == "-" else source
     if source == "-":
         read = _reader(sys.stdin)
@@ -73,18 +89,22 @@ def run_batch(
             pending.clear()
         sink.flush()
 
-    failed = False
+    failed = broken = False
     try:
         for number, value in iter_json_lines(_lines(read, flush, limits.max_bytes), name, limits=limits):
-            if isinstance(value, LwError):
-                reply, bad = on_error(value, number, name), True
-            else:
-                try:
-                    reply, bad = answer(number, value)
-                except LwError as exc:
-                    reply, bad = on_error(exc, number, name), True
+            try:
+                if isinstance(value, LwError):
+                    raise value
+                reply, bad = answer(number, value)
+                text = encode(reply)
+            except LwError as exc:
+                bad, text = True, encode(on_error(exc, number, name))
+            except Exception as exc:  # noqa: BLE001 - a bug answering one line must not lose the others
+                broken = bad = True
+                text = encode({"error": {"message": f"internal error: {type(exc).__name__}: {exc}",
+                                         "code": "internal", "line": number, "file": name}})
             failed = failed or bad
-            pending.append(encode(reply))
+            pending.append(text)
             if len(pending) >= 512:
                 sink.write(("\n".join(pending) + "\n").encode("utf-8", "surrogatepass"))
                 pending.clear()
@@ -92,7 +112,7 @@ def run_batch(
     finally:
         if close is not None:
             close()
-    return 1 if failed else 0
+    return 2 if broken else 1 if failed else 0
 
 
 def _reader(stream: Any) -> Callable[[int], bytes]:
