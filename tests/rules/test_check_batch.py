@@ -109,3 +109,25 @@ def test_a_host_can_talk_to_one_process_line_by_line(tmp_path: Path) -> None:
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+def test_a_bug_answering_one_line_loses_no_other_line(tmp_path: Path) -> None:
+    """The batch runner itself: a handler that breaks on one line answers that line with an
+    internal error and goes on; the exit status says a line hit a bug (2)."""
+    import io
+
+    from lwcore.cli.batch import run_batch
+
+    source = tmp_path / "in.jsonl"
+    source.write_text('{"n": 1}\n{"n": 2}\n{"n": 3}\n', encoding="utf-8")
+
+    def answer(number: int, data: dict) -> tuple[dict, bool]:
+        if data["n"] == 2:
+            raise RuntimeError("boom")
+        return {"n": data["n"] * 10}, False
+
+    out = io.BytesIO()
+    code = run_batch(str(source), answer, out=out)
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert code == 2 and lines[0] == {"n": 10} and lines[2] == {"n": 30}
+    assert lines[1]["error"]["code"] == "internal" and lines[1]["error"]["line"] == 2
