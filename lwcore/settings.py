@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from lwcore.errors import LwError
+from lwcore.io.safe_json import read_json
 from lwcore.io.atomic import atomic_write_text
 
 SETTINGS_NAME = "plugins.json"
@@ -30,27 +31,27 @@ class PluginSettings:
 
     @classmethod
     def load(cls, data_dir: Path) -> PluginSettings:
+        """Read the settings; a damaged file (bad JSON, wrong shapes, duplicate keys, bad
+        encoding, over the size limit) reads as empty with ``problem`` saying what is wrong
+        and where -- reported by ``lw doctor``, never fatal, never overwritten."""
         path = data_dir / SETTINGS_NAME
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+        if not path.exists():
             return cls(path)
-        except OSError as exc:
-            return cls(path, problem=f"{path}: cannot read ({exc.strerror or exc})")
         try:
-            data = json.loads(text) if text.strip() else {}
-            if not isinstance(data, dict):
-                raise ValueError("top level is not an object")
-        except ValueError as exc:
-            return cls(path, problem=f"{path}: not valid JSON ({exc}); ignored")
-        enabled = data.pop("enabled", [])
-        disabled = data.pop("disabled", [])
-        return cls(
-            path,
-            enabled={str(i) for i in enabled} if isinstance(enabled, list) else set(),
-            disabled={str(i) for i in disabled} if isinstance(disabled, list) else set(),
-            other=data,
-        )
+            data = read_json(path) if path.stat().st_size else {}
+        except LwError as exc:
+            return cls(path, problem=f"{exc}; ignored")
+        except OSError as exc:
+            return cls(path, problem=f"{path}: cannot read ({exc.strerror or exc}); ignored")
+        if not isinstance(data, dict):
+            return cls(path, problem=f"{path}: the top level is {type(data).__name__}, expected an object; ignored")
+        lists = {}
+        for key in ("enabled", "disabled"):
+            value = data.pop(key, [])
+            if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+                return cls(path, problem=f"{path}: {key!r} must be a list of plugin ids; ignored")
+            lists[key] = set(value)
+        return cls(path, enabled=lists["enabled"], disabled=lists["disabled"], other=data)
 
     def save(self) -> None:
         """Write atomically, keeping unknown keys.

@@ -26,10 +26,14 @@ class LwGroup(click.Group):
     fails contributes nothing and never breaks ``lw --help`` or another command.
     """
 
-    def _registry(self, ctx: click.Context) -> Any:
+    def _registry(self, ctx: click.Context, *, quiet: bool = True) -> Any:
+        """The contributed commands; for ``--help`` (``quiet``) a kernel that cannot boot
+        lists none, for running a command its error is the answer."""
         try:
             return state(ctx).kernel.cli_commands
         except Exception:  # noqa: BLE001 - a broken data dir must not break --help
+            if not quiet:
+                raise
             return {}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -48,7 +52,7 @@ class LwGroup(click.Group):
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             return command
-        contributed = self._registry(ctx).get(cmd_name)
+        contributed = self._registry(ctx, quiet=False).get(cmd_name)
         if contributed is None:
             return None
         from lwcore.contributions import CommandRef, resolve

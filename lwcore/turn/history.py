@@ -84,7 +84,7 @@ class HistoryLog:
 
         try:
             value = load_json(decode_text(raw, self.path), self.path, limits=JSON_LIMITS)
-            return validate_model(HistoryEntry, value, file=self.path)
+            return validate_model(HistoryEntry, value, file=self.path, strict=True)
         except LwError as exc:
             exc.byte = offset + (exc.byte or 0)
             exc.line = None

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lwcore.contributions import PromptSegment, ToolSpec, TurnContext, Viewer, resolve
 from lwcore.errors import LwError
+from lwcore.io.safe_json import load_json
 from lwcore.plugins import describe_exception
 from lwcore.turn.adapter import ParsedReply, ProviderAdapterProtocol, ToolCall, ToolOffer, ToolResult
 from lwcore.turn.room import HistoryEntry, Member, Room, sheet_values
@@ -580,8 +581,8 @@ def execute_call(kernel: Kernel, call: ToolCall, ctx: ToolContext, offered: Sequ
     arguments = call.arguments
     if isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
-        except ValueError as exc:
+            arguments = load_json(arguments) if arguments.strip() else {}
+        except LwError as exc:
             return _error(call, f"arguments are not valid JSON: {exc}")
     if not isinstance(arguments, Mapping):
         return _error(call, f"arguments must be a JSON object, not {type(arguments).__name__}")
@@ -594,7 +595,7 @@ def execute_call(kernel: Kernel, call: ToolCall, ctx: ToolContext, offered: Sequ
     from pydantic import ValidationError
 
     try:
-        args = model.model_validate(dict(arguments))
+        args = model.model_validate(dict(arguments), strict=True)  # the model's JSON: no coercion
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc']) or '(arguments)'}: {e['msg']}" for e in exc.errors()[:5]

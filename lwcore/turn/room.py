@@ -152,7 +152,7 @@ def _read_model(model: type[BaseModel], path: Path, *, secret: bool = False) -> 
         data, positions = read_yaml(path, positions=True)
         if data is None:
             data = {}
-        return validate_model(model, data, file=path, positions=positions)
+        return validate_model(model, data, file=path, positions=positions, strict=True)
     except LwError as exc:
         if secret:
             exc.secret = True

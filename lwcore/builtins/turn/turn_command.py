@@ -37,10 +37,24 @@ def example_room(data_dir: Path, *, fresh: bool) -> Path:
     return target
 
 
-def _read_reply(path: str) -> Any:
+def _read_reply(path: str, kernel: Any, provider: str | None) -> tuple[Any, str]:
+    """A recorded model reply and its protocol (``provider``, else the one installed adapter
+    that recognizes its shape); refused, located to the file, when it is no reply at all."""
     from lwcore.io.safe_json import read_json
+    from lwcore.turn import pipeline
 
-    return read_json(path)
+    reply = read_json(path)
+    if not isinstance(reply, dict):
+        raise LwError(f"a model reply is a JSON object, not {type(reply).__name__}", file=path, line=1)
+    protocol = provider or pipeline.protocol_of_reply(kernel, reply)
+    if protocol is None:
+        raise LwError("cannot tell which provider protocol the reply is in", file=path,
+                      expected="--provider " + " | ".join(sorted(kernel.provider_adapters)))
+    try:
+        pipeline.adapter_for(kernel, protocol).parse_reply(reply)
+    except LwError as exc:
+        raise LwError(exc.message, file=path, expected=exc.expected) from None
+    return reply, protocol
 
 
 def _load_for(path: Path, kernel: Any, actor: str | None, *, player_facing: bool) -> Any:
@@ -124,11 +138,11 @@ def turn(
     from lwcore.turn.room_commands import is_command
 
     writes = (bool(reply_file or endpoint) or is_command(say or "")) and say is not None
-    reply = _read_reply(reply_file) if reply_file else None
-    fold_reply = _read_reply(fold_reply_file) if fold_reply_file else None
+    reply, protocol = _read_reply(reply_file, kernel, provider) if reply_file else (None, provider)
+    fold_reply = _read_reply(fold_reply_file, kernel, protocol)[0] if fold_reply_file else None
     with room_lock(path, shared=not writes):
         loaded = _load_for(path, kernel, actor, player_facing=view and not writes and say is None)
-        _turn_in_room(kernel, loaded, say=say, actor=actor, provider=provider, as_json=as_json, reply=reply,
+        _turn_in_room(kernel, loaded, say=say, actor=actor, provider=protocol, as_json=as_json, reply=reply,
                       reply_given=reply_file is not None, endpoint=endpoint, key_env=key_env, model=model,
                       max_steps=max_steps, seed=seed, view=view, payload=payload, fold_reply=fold_reply)
 
@@ -154,11 +168,7 @@ def _turn_in_room(
         else:
             click.echo(render_text(pv))
         return
-    protocol = provider or (pipeline.protocol_of_reply(kernel, reply) if reply is not None else None)
-    if reply is not None and protocol is None:
-        raise LwError("cannot tell which provider protocol the reply is in",
-                      expected="--provider " + " | ".join(sorted(kernel.provider_adapters)))
-    protocol = protocol or pipeline.default_protocol(kernel, loaded)
+    protocol = provider or pipeline.default_protocol(kernel, loaded)
     api_key = None
     if endpoint:
         adapter = pipeline.adapter_for(kernel, protocol)

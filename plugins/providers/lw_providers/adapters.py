@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lwcore.errors import LwError
+from lwcore.io import load_json
 from lwcore.turn.adapter import ParsedReply, ToolCall, ToolOffer, ToolResult
 
 from lw_providers import http
@@ -59,9 +60,11 @@ def _json_arguments(raw: Any) -> Any:
     pipeline answers it with a tool error)."""
     if not isinstance(raw, str):
         return raw
+    if not raw.strip():
+        return {}
     try:
-        return json.loads(raw) if raw.strip() else {}
-    except ValueError:
+        return load_json(raw)  # the kernel's reader: bounded depth and size, strict numbers
+    except LwError:
         return raw
 
 
