@@ -188,7 +188,7 @@ def test_damaged_settings_are_reported_and_never_overwritten(site, tmp_path) -> 
     site.add("good", code=GOOD)
     (tmp_path / "plugins.json").write_text("{not json", encoding="utf-8")
     doctor = run("doctor", site=site, home=tmp_path)
-    assert doctor.returncode == 0 and "not valid JSON" in doctor.stdout
+    assert doctor.returncode == 0 and "plugins.json:1:2: invalid JSON" in doctor.stdout and "ignored" in doctor.stdout
     result = run("plugins", "disable", "good", site=site, home=tmp_path)
     assert result.returncode == 1 and "fix or remove it first" in result.stderr
     assert (tmp_path / "plugins.json").read_text(encoding="utf-8") == "{not json"
