@@ -23,6 +23,7 @@ from lwcore.contributions import (
     HookScript,
     Importer,
     ImportResult,
+    PackValidator,
     PanelRenderer,
     PromptCompiler,
     PromptSegment,
@@ -95,6 +96,7 @@ REGISTRIES: dict[str, RegistrySpec[Any]] = {
     "schemas": RegistrySpec("lw_schemas", "schemas", SchemaRef, lambda s: s.name),
     "room_commands": RegistrySpec("lw_room_commands", "room_commands", RoomCommand, lambda c: c.name),
     "document_types": RegistrySpec("lw_document_types", "documents", DocumentType, lambda d: d.name),
+    "pack_validators": RegistrySpec("lw_pack_validators", "pack_validators", PackValidator, lambda v: v.kind),
     "cli": RegistrySpec("lw_cli", "cli", (), lambda c: c.name),
 }
 """Registry name -> how it is filled. ``cli``'s types (click.Command, CommandRef) are checked
@@ -397,6 +399,11 @@ class Kernel:
     def room_commands(self) -> Registry[RoomCommand]:
         """Command word -> the room command typed as ``.word`` (see ``lw_room_commands``)."""
         return self.registry("room_commands")
+
+    @property
+    def pack_validators(self) -> Registry[PackValidator]:
+        """``.lwpack`` content kind -> its validator (see ``lw_pack_validators``)."""
+        return self.registry("pack_validators")
 
     @property
     def cli_commands(self) -> Registry[Any]:

@@ -51,6 +51,11 @@ class PluginManifest(BaseModel):
     commands: list[str] = Field(
         default_factory=list, description="lw subcommands this plugin adds (needs 'cli')."
     )
+    pack_kinds: list[str] = Field(
+        default_factory=list,
+        description=".lwpack content kinds this plugin validates (needs 'pack_validators'); "
+        "named when a pack needs one of them and the plugin is not enabled.",
+    )
     homepage: str | None = None
 
     @field_validator("provides")
@@ -80,6 +85,14 @@ class PluginManifest(BaseModel):
             raise ValueError(f"invalid command names {bad}")
         return value
 
+    @field_validator("pack_kinds")
+    @classmethod
+    def _kind_names(cls, value: list[str]) -> list[str]:
+        bad = [v for v in value if not re.match(r"^[a-z][a-z0-9_]{0,31}$", v)]
+        if bad:
+            raise ValueError(f"invalid pack content kinds {bad}")
+        return value
+
     @model_validator(mode="after")
     def _consistent(self) -> PluginManifest:
         if self.tier != "code":
@@ -90,4 +103,6 @@ class PluginManifest(BaseModel):
                 )
         if self.commands and "cli" not in self.provides:
             raise ValueError("commands are declared but 'cli' is not in provides")
+        if self.pack_kinds and "pack_validators" not in self.provides:
+            raise ValueError("pack_kinds are declared but 'pack_validators' is not in provides")
         return self
