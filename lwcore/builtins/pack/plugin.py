@@ -39,11 +39,11 @@ def lw_room_commands(register: Register[RoomCommand]) -> None:
 
 
 @hookimpl
-def lw_diagnostics(kernel: Kernel) -> Iterable[str]:
+def lw_diagnostics(kernel: Kernel) -> Iterable[str] | None:
+    """Installed packs whose home no longer reads (``None`` when there is nothing to say)."""
+    if not (kernel.data_dir / "packs").is_dir():
+        return None
     from lwcore.pack.install import installed_packs
 
-    lines = []
-    for pack in installed_packs(kernel):
-        if pack.problem:
-            lines.append(f"installed pack {pack.id}@{pack.version}: {pack.problem}")
-    return lines
+    lines = [f"installed pack {p.id}@{p.version}: {p.problem}" for p in installed_packs(kernel) if p.problem]
+    return lines or None
