@@ -5,7 +5,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Callable
+import ssl
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -112,3 +116,60 @@ def example() -> Callable[[Path], Path]:
 def tree() -> Callable[[Path], dict[str, tuple[str, bytes | str]]]:
     """``tree(root)``: :func:`snapshot`."""
     return snapshot
+
+
+@dataclass
+class Server:
+    port: int
+    seen: list[dict[str, str]] = field(default_factory=list)
+    routes: dict[str, tuple[int, dict[str, str], bytes]] = field(default_factory=dict)
+
+    def url(self, host: str, path: str) -> str:
+        return f"https://{host}:{self.port}{path}"
+
+
+@pytest.fixture
+def tls() -> Iterator[tuple[Server, ssl.SSLContext]]:
+    """An HTTPS server on 127.0.0.1 (certificate for 127.0.0.1 and localhost from a test CA),
+    its request log and routes, and a client TLS context trusting that CA."""
+    import trustme
+
+    ca = trustme.CA()
+    cert = ca.issue_cert("127.0.0.1", "localhost")
+    server_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    cert.configure_cert(server_context)
+    client_context = ssl.create_default_context()
+    ca.configure_trust(client_context)
+    state = Server(0)
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802
+            state.seen.append({"host": self.headers.get("Host", "").rsplit(":", 1)[0], "path": self.path,
+                               "authorization": self.headers.get("Authorization", "")})
+            status, headers, body = state.routes.get(self.path, (404, {}, b"not here"))
+            self.send_response(status)
+            for k, v in headers.items():
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            return None
+
+    class Quiet(ThreadingHTTPServer):
+        def handle_error(self, request: object, client_address: object) -> None:
+            return None  # a client refusing our certificate is what one test wants
+
+    httpd = Quiet(("127.0.0.1", 0), Handler)
+    httpd.socket = server_context.wrap_socket(httpd.socket, server_side=True)
+    state.port = httpd.server_address[1]
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield state, client_context
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
