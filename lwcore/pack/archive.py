@@ -71,6 +71,11 @@ class PackArchive:
     def display(self, name: str) -> str:
         return f"{self.path}!/{name}"
 
+    def stamp(self) -> tuple[int, int, int]:
+        """``(inode, size, mtime_ns)`` of the open file: a write to it changes the stamp."""
+        st = os.fstat(self._handle.fileno())
+        return (st.st_ino, st.st_size, st.st_mtime_ns)
+
     def size(self, name: str) -> int:
         return self.members[name].file_size
 

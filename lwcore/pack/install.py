@@ -18,7 +18,6 @@ never overwrites a file another pack owns or one the operator made (unless byte-
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 from collections.abc import Callable, Iterator
@@ -47,7 +46,8 @@ WORK = "txn"
 @dataclass
 class InstallReport:
     """What an install did: the pack, its home, the files landed for discovery, the files of an
-    earlier active version taken away, operator files left in place (identical bytes)."""
+    earlier active version taken away, operator files left in place (identical bytes).
+    ``sha256`` is the content's: the built manifest's (it lists every member's sha256)."""
 
     manifest: BuiltManifest
     home: Path
@@ -95,19 +95,28 @@ def packs_locked(kernel: Kernel) -> Iterator[Path]:
         yield folder
 
 
-def _copy(chunks: Iterator[bytes], target: Path, expected: str | None = None) -> None:
-    """Write ``chunks`` to a new file (fsynced); when ``expected`` is given, the bytes written
-    must have that sha256 (the archive did not change since it was verified)."""
+def _copy(chunks: Iterator[bytes], target: Path) -> None:
+    """Write ``chunks`` to a new file."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    digest = hashlib.sha256()
     with open(target, "xb") as handle:
         for chunk in chunks:
-            digest.update(chunk)
             handle.write(chunk)
-        handle.flush()
-        os.fsync(handle.fileno())
-    if expected is not None and digest.hexdigest() != expected:
-        raise LwError("the archive changed while it was being installed", file=target, code="integrity")
+
+
+def _flush(paths: list[Path]) -> None:
+    """fsync every staged file (several at once: the disk can batch them), so what the swap
+    moves into place is on disk before the journal says it is there."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def sync(path: Path) -> None:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(sync, paths))
 
 
 def _same_bytes(path: Path, chunks: Iterator[bytes]) -> bool:
@@ -121,10 +130,13 @@ def _same_bytes(path: Path, chunks: Iterator[bytes]) -> bool:
         return False
 
 
-def install_verified(kernel: Kernel, verified: VerifiedPack, *, fault: FaultHook = _no_fault) -> InstallReport:
+def install_verified(kernel: Kernel, verified: VerifiedPack, *, fault: FaultHook = _no_fault,
+                     durable: bool = True) -> InstallReport:
     """Install a pack that :func:`lwcore.pack.verify.verify_pack` accepted (see the module
     docstring). Raises :class:`LwError`/``LwErrors`` when a landing place is taken; nothing is
-    changed then."""
+    changed then. ``durable`` fsyncs every staged file before the swap (a power cut cannot
+    leave a half-written member behind a committed install); the swap is all or nothing for a
+    failure or a killed process either way."""
     manifest = verified.manifest
     archive = verified.archive
     lands: dict[str, str] = {}
@@ -139,7 +151,8 @@ def install_verified(kernel: Kernel, verified: VerifiedPack, *, fault: FaultHook
     with packs_locked(kernel) as folder:
         ledger = Ledger.load(folder)
         home = folder / manifest.key
-        report = InstallReport(manifest, home, verified.sha256, replaced=home.exists(), warnings=list(verified.warnings))
+        report = InstallReport(manifest, home, verified.content_sha256, replaced=home.exists(),
+                               warnings=list(verified.warnings))
         previous = ledger.landed(manifest.id)
         put: dict[str, str] = {}
         for target, source in sorted(lands.items()):
@@ -163,16 +176,23 @@ def install_verified(kernel: Kernel, verified: VerifiedPack, *, fault: FaultHook
         staged_home = swap.staging / "home"
         staged_home.mkdir()
         (staged_home / MANIFEST_NAME).write_bytes(verified.manifest_bytes)
+        staged = [staged_home / MANIFEST_NAME]
         for record in manifest.files:
-            _copy(archive.chunks(record.path), staged_home / record.path, record.sha256)
+            _copy(archive.chunks(record.path), staged_home / record.path)
+            staged.append(staged_home / record.path)
+        if not verified.unchanged():
+            raise LwError("the archive changed while it was being installed", file=archive.path, code="integrity")
         swap.put("home", f"packs/{manifest.key}")
         for index, (target, source) in enumerate(sorted(put.items())):
             shutil.copyfile(staged_home / source, swap.staging / str(index))
+            staged.append(swap.staging / str(index))
             swap.put(str(index), target)
+        if durable:
+            _flush(staged)
         stale = sorted(set(previous) - set(lands))
         for target in stale:
             swap.delete(target)
-        ledger.add(manifest.id, manifest.version, PackVersion(verified.sha256, {t: lands[t] for t in put}))
+        ledger.add(manifest.id, manifest.version, PackVersion(verified.content_sha256, {t: lands[t] for t in put}))
         (swap.staging / LEDGER).write_bytes(ledger.dumps())
         swap.put(LEDGER, f"packs/{LEDGER}")
         swap.commit()
@@ -183,7 +203,8 @@ def install_verified(kernel: Kernel, verified: VerifiedPack, *, fault: FaultHook
 
 def install_pack(kernel: Kernel, ref: str, *, locale: str = "en", limits: PackLimits = DEFAULT_LIMITS,
                  confirm: Callable[[VerifiedPack], bool] | None = None, fault: FaultHook = _no_fault,
-                 transport: Transport | None = None, allow_local: bool = True) -> InstallReport | None:
+                 transport: Transport | None = None, allow_local: bool = True,
+                 durable: bool = True) -> InstallReport | None:
     """Resolve ``ref`` (a path, an ``https://`` URL, ``gh:owner/repo[@tag]``; see
     :func:`lwcore.pack.sources.fetch_pack`), verify it, ask ``confirm`` (given the verified pack,
     to show its trust card; ``None`` installs), and install. Returns ``None`` when declined.
@@ -196,7 +217,7 @@ def install_pack(kernel: Kernel, ref: str, *, locale: str = "en", limits: PackLi
     with verify_pack(kernel, path, limits=limits, locale=locale) as verified:
         if confirm is not None and not confirm(verified):
             return None
-        return install_verified(kernel, verified, fault=fault)
+        return install_verified(kernel, verified, fault=fault, durable=durable)
 
 
 def _read_home_manifest(home: Path) -> BuiltManifest:

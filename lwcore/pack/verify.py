@@ -55,8 +55,30 @@ class VerifiedPack:
     manifest: BuiltManifest
     manifest_bytes: bytes
     items: list[CheckedItem]
-    sha256: str
     warnings: list[str] = field(default_factory=list)
+    stamp: tuple[int, int, int] = (0, 0, 0)
+    """``(inode, size, mtime)`` of the archive when it was checked (see :meth:`unchanged`)."""
+    _sha256: str | None = None
+
+    @property
+    def sha256(self) -> str:
+        """The archive file's sha256 (one more read; computed on first use)."""
+        if self._sha256 is None:
+            self._sha256 = file_sha256(self.archive.path)
+        return self._sha256
+
+    @property
+    def content_sha256(self) -> str:
+        """The sha256 of the built manifest: it lists every member's sha256, so it names the
+        content exactly, at no extra read."""
+        import hashlib
+
+        return hashlib.sha256(self.manifest_bytes).hexdigest()
+
+    def unchanged(self) -> bool:
+        """Whether the archive file is still the one that was checked (same inode, size and
+        modification time of the open file)."""
+        return self.stamp == self.archive.stamp()
 
     def __enter__(self) -> VerifiedPack:
         return self
@@ -86,6 +108,7 @@ def verify_pack(kernel: Kernel, path: str | Path, *, limits: PackLimits = DEFAUL
 
 
 def _verify(kernel: Kernel, archive: PackArchive, limits: PackLimits, locale: str) -> VerifiedPack:
+    stamp = archive.stamp()
     where = archive.display(MANIFEST_NAME)
     if MANIFEST_NAME not in archive.members:
         raise LwError(f"the archive has no {MANIFEST_NAME} at its top (build packs with lw pack build)",
@@ -152,4 +175,4 @@ def _verify(kernel: Kernel, archive: PackArchive, limits: PackLimits, locale: st
                 f"{k} is {getattr(trust, k)!r}, the manifest says {getattr(manifest.trust, k)!r}" for k in wrong),
                 **locate(("trust",)), code="mismatch"))
     _raise(problems)
-    return VerifiedPack(archive, manifest, raw, checked.items, file_sha256(archive.path), list(checked.warnings))
+    return VerifiedPack(archive, manifest, raw, checked.items, list(checked.warnings), stamp)
