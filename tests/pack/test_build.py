@@ -34,7 +34,7 @@ def test_the_built_manifest_records_inventory_detection_and_trust(kernel: Kernel
         body = (src / name).read_bytes()
         assert files[name] == {"path": name, "size": len(body), "sha256": hashlib.sha256(body).hexdigest()}
     card = data["contents"]["cards"][0]
-    assert card["detected"] == {"format": "lorecard-v1", "kind": "world"}
+    assert card["detected"] == {"container": "json", "format": "lorecard-v1", "kind": "world"}
     assert card["handles"] == ["drowned-chapel", "ferryman", "the-surveyor"]
     assert data["contents"]["rulepacks"][0] == {"path": "rules/blackmoor.yaml", "id": "blackmoor",
                                                  "detected": {"extends": "coc7"}}

@@ -3,18 +3,17 @@
 Each item is parsed by the same loader an import uses, so a pack cannot ship a card, a world
 book or a preset that the table would then refuse:
 
-- ``cards``: a SillyTavern card (V1, V2, V3 JSON) or a native ``*.lorecard.json``. The card's
+- ``cards``: a SillyTavern card (V1, V2, V3; JSON, PNG or CHARX, read by the kernel's card
+  reader ``lwcore.cards``) or a native ``*.lorecard.json``. The card's
   kind is detected from its payload with :func:`lw_tavern.card_split.split_card`: anything a
   person import would strip (hook scripts, variable declarations, EJS, keeper-only or
   front-end entries, SillyTavern scripts) makes it a ``world`` card, imported by a keeper;
   otherwise it is a ``character`` card. Its format and kind are stamped into the built
-  manifest, its native entry ids become the pack's stable handles (``<pack-id>#<entry-id>``).
+  manifest (with its container), its native entry ids become the pack's stable handles
+  (``<pack-id>#<entry-id>``).
 - ``worldbooks``: a world-info file or a ``character_book`` (all entries checked).
 - ``presets``: a chat-completion preset; two files that would install under one preset id are
   refused.
-
-PNG and CHARX cards are refused with a clear message until the kernel's card container reader
-is in (then this module reads them through it).
 """
 
 from __future__ import annotations
@@ -25,19 +24,18 @@ from typing import Any
 from lwcore.contributions import ContentReport, PackItem
 from lwcore.errors import LwError, LwErrors
 
-from lw_tavern.files import MAX_CARD_BYTES, located
+from lw_tavern.files import MAX_CARD_BYTES
 
 
-def _json(item: PackItem) -> tuple[Any, str, str]:
+def _json(item: PackItem, raw: bytes | None = None) -> tuple[Any, str, str]:
     """``(data, text, label)`` of a JSON item, read through the kernel's safe readers."""
     from lwcore.io import decode_text, load_json
     from lwcore.io.limits import JSON_LIMITS
 
     label = item.files.display(item.path)
-    if not item.path.lower().endswith(".json"):
-        raise LwError(f"a {item.kind[:-1]} file is JSON (.json)", file=label,
-                      expected="a .json file (export PNG or CHARX cards as JSON for now)")
-    text = decode_text(item.files.read_bytes(item.path, max_bytes=MAX_CARD_BYTES), label)
+    if raw is None and not item.path.lower().endswith(".json"):
+        raise LwError(f"a {item.kind[:-1]} file is JSON (.json)", file=label, expected="a .json file")
+    text = decode_text(raw if raw is not None else item.files.read_bytes(item.path, max_bytes=MAX_CARD_BYTES), label)
     return load_json(text, label, limits=JSON_LIMITS.with_(max_bytes=MAX_CARD_BYTES)), text, label
 
 
@@ -59,28 +57,35 @@ def _has_ejs(data: Any) -> bool:
 
 
 def validate_card(item: PackItem) -> ContentReport:
+    from lwcore.cards import container_of, load_card
+
     from lw_tavern.card_split import split_card
     from lw_tavern.lorecard import from_card, load_lorecard, sniff, to_card
 
-    data, text, label = _json(item)
-    if not isinstance(data, dict):
-        raise located("a card is a JSON object", file=label, text=text, path=())
+    label = item.files.display(item.path)
+    raw = item.files.read_bytes(item.path, max_bytes=MAX_CARD_BYTES)
+    container = container_of(raw) or "unknown"
+    data, text = None, None
+    if container == "json":
+        data, text, label = _json(item, raw)
     handles: tuple[str, ...] = ()
     typed_variables = 0
-    if sniff(data):
+    if isinstance(data, dict) and sniff(data):
         native = load_lorecard(data, file=label, text=text)
         card, fmt = to_card(native), f"lorecard-v{native.format_version}"
         handles = tuple(e.id for e in native.worldbook if e.id)
         typed_variables = len(native.variables)
     else:
-        from_card(data, file=label, text=text)
-        card, fmt = data, str(data.get("spec") or "chara_card_v1")
+        read = load_card(raw, label, assets=False)
+        from_card(read.raw, file=label, text=text)
+        card, fmt = read.raw, read.spec
     split = split_card(card)
     if split.world.problems:
         raise split.world.problems[0] if len(split.world.problems) == 1 else LwErrors(split.world.problems)
     world = bool(split.report.dropped) or typed_variables > 0
     return ContentReport(
-        detected={"kind": "world" if world else "character", "format": fmt}, handles=handles,
+        detected={"kind": "world" if world else "character", "format": fmt, "container": container},
+        handles=handles,
         hooks=bool(split.world.hooks), ejs=_has_ejs(card), world=world,
     )
 

@@ -64,8 +64,18 @@ CARDS = [
 def test_a_cards_kind_comes_from_its_payload(tmp_path: Path, name: str, card: Any, kind: str, fmt: str,
                                              hooks: bool, ejs: bool) -> None:
     report = validate_card(item(tmp_path, "cards", f"cards/{name}", card))
-    assert report.detected == {"kind": kind, "format": fmt}
+    assert report.detected == {"kind": kind, "format": fmt, "container": "json"}
     assert (report.world, report.hooks, report.ejs) == (kind == "world", hooks, ejs)
+
+
+@pytest.mark.parametrize("container", ["png", "charx"])
+def test_png_and_charx_cards_are_read_through_the_kernels_card_reader(tmp_path: Path, container: str) -> None:
+    from lwcore.cards.write import card_charx, card_png
+
+    world = v2(extensions={"loreweaver_hooks": ["on('turn_start', () => {})"]})
+    body = card_png(world) if container == "png" else card_charx({**world, "spec": "chara_card_v3", "spec_version": "3.0"})
+    report = validate_card(item(tmp_path, "cards", f"cards/mira.{container}", body))
+    assert report.detected["container"] == container and report.detected["kind"] == "world" and report.hooks
 
 
 def test_native_entry_ids_are_the_packs_handles(tmp_path: Path) -> None:
@@ -78,7 +88,7 @@ def test_native_entry_ids_are_the_packs_handles(tmp_path: Path) -> None:
     ("bad.json", b'{"spec": "chara_card_v2", "data": {"name": 7}}', "name is a int", 1),
     ("broken.json", b'{\n  "name": "x",\n  oops\n}', "JSON|Expecting|syntax", 3),
     ("future.lorecard.json", json.dumps(native(format_version=9)).encode(), "newer than this build reads", 1),
-    ("card.png", b"\x89PNG\r\n\x1a\n", "JSON", None),
+    ("card.png", b"\x89PNG\r\n\x1a\n", "PNG|IEND|chunk", None),
     ("latin1.json", '{"name": "caf\u00e9"}'.encode("latin-1"), "invalid UTF-8", 1),
 ])
 def test_a_bad_card_is_refused_with_its_location(tmp_path: Path, name: str, body: bytes, words: str, line: int | None) -> None:
