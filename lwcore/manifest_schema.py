@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from lwcore.hookspecs import DATA_KINDS, FAMILIES
 
@@ -77,20 +77,14 @@ class PluginManifest(BaseModel):
             raise ValueError(f"unknown capabilities {bad}")
         return value
 
-    @field_validator("commands")
+    @field_validator("commands", "pack_kinds")
     @classmethod
-    def _command_names(cls, value: list[str]) -> list[str]:
-        bad = [v for v in value if not re.match(r"^[a-z][a-z0-9-]*$", v)]
+    def _names(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        pattern, what = {"commands": (r"^[a-z][a-z0-9-]*$", "command names"),
+                         "pack_kinds": (r"^[a-z][a-z0-9_]{0,31}$", "pack content kinds")}[info.field_name or ""]
+        bad = [v for v in value if not re.match(pattern, v)]
         if bad:
-            raise ValueError(f"invalid command names {bad}")
-        return value
-
-    @field_validator("pack_kinds")
-    @classmethod
-    def _kind_names(cls, value: list[str]) -> list[str]:
-        bad = [v for v in value if not re.match(r"^[a-z][a-z0-9_]{0,31}$", v)]
-        if bad:
-            raise ValueError(f"invalid pack content kinds {bad}")
+            raise ValueError(f"invalid {what} {bad}")
         return value
 
     @model_validator(mode="after")

@@ -220,39 +220,31 @@ def write_pack(out: Path, members: Iterable[tuple[str, Callable[[], Iterable[byt
     """Write a deterministic ``.lwpack`` at ``out`` (atomically: a temporary file renamed over
     it) from ``(name, chunks)`` pairs in the order given; return its sha256. The file gets the
     ordinary ``0o666 & ~umask`` mode; nothing about the machine enters its bytes."""
-    import tempfile
+    from lwcore.io.atomic import staged_file
 
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-    try:
-        with os.fdopen(fd, "w+b") as handle:
-            with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as archive:
-                for name, chunks in members:
-                    info = zipfile.ZipInfo(name, date_time=_EPOCH)
-                    info.compress_type = zipfile.ZIP_STORED
-                    info.create_system = 3
-                    info.create_version = 20
-                    info.extract_version = 20
-                    info.external_attr = _FILE_MODE << 16
-                    with archive.open(info, "w") as sink:
-                        for chunk in chunks():
-                            sink.write(chunk)
-            handle.flush()
-            mask = os.umask(0)
-            os.umask(mask)
-            os.fchmod(handle.fileno(), 0o666 & ~mask)
-            os.fsync(handle.fileno())
-            handle.seek(0)
-            digest = hashlib.sha256()
-            for chunk in iter(lambda: handle.read(CHUNK), b""):
-                digest.update(chunk)
-        os.replace(tmp, out)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    with staged_file(out.parent, prefix=f".{out.name}.") as staged:
+        handle = staged.handle
+        with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as archive:
+            for name, chunks in members:
+                info = zipfile.ZipInfo(name, date_time=_EPOCH)
+                info.compress_type = zipfile.ZIP_STORED
+                info.create_system = 3
+                info.create_version = 20
+                info.extract_version = 20
+                info.external_attr = _FILE_MODE << 16
+                with archive.open(info, "w") as sink:
+                    for chunk in chunks():
+                        sink.write(chunk)
+        handle.flush()
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(handle.fileno(), 0o666 & ~mask)
+        os.fsync(handle.fileno())
+        handle.seek(0)
+        digest = hashlib.sha256()
+        for chunk in iter(lambda: handle.read(CHUNK), b""):
+            digest.update(chunk)
+        staged.into = out
     return digest.hexdigest()
 
 

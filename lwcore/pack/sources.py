@@ -20,10 +20,8 @@ the system's CA store (``SSL_CERT_FILE`` too) decides which certificates are tru
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import ssl
-import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -111,29 +109,21 @@ def _download(url: str, transport: Transport, cache_dir: Path, limits: PackLimit
         if declared and declared.isdigit() and int(declared) > limits.archive_bytes:
             raise LwError(f"the download is {describe_size(int(declared))}; the limit for a pack is "
                           f"{describe_size(limits.archive_bytes)}", file=url, code="limit")
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".download-", suffix=PACK_SUFFIX, dir=cache_dir)
-        try:
+        from lwcore.io.atomic import staged_file
+
+        with staged_file(cache_dir, prefix=".download-", suffix=PACK_SUFFIX) as staged:
             digest, size = hashlib.sha256(), 0
-            with os.fdopen(fd, "wb") as handle:
-                while chunk := response.read(1024 * 1024):
-                    size += len(chunk)
-                    if size > limits.archive_bytes:
-                        raise LwError(f"the download is larger than the {describe_size(limits.archive_bytes)} "
-                                      "limit for a pack", file=url, code="limit")
-                    digest.update(chunk)
-                    handle.write(chunk)
+            while chunk := response.read(1024 * 1024):
+                size += len(chunk)
+                if size > limits.archive_bytes:
+                    raise LwError(f"the download is larger than the {describe_size(limits.archive_bytes)} "
+                                  "limit for a pack", file=url, code="limit")
+                digest.update(chunk)
+                staged.handle.write(chunk)
             if size == 0:
                 raise LwError("the download is empty", file=url, code="network")
-            target = cache_dir / f"{digest.hexdigest()}{PACK_SUFFIX}"
-            os.replace(tmp, target)
-            return target
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+            staged.into = cache_dir / f"{digest.hexdigest()}{PACK_SUFFIX}"
+        return staged.into
 
 
 def _release_asset(match: re.Match[str], env: Mapping[str, str], transport: Transport) -> str:

@@ -31,10 +31,14 @@ def members(path: Path) -> dict[str, bytes]:
 
 
 def zip_bytes(entries: list[tuple[zipfile.ZipInfo | str, bytes]], *, compression: int = zipfile.ZIP_STORED) -> bytes:
+    import warnings
+
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=compression) as z:
-        for info, body in entries:
-            z.writestr(info, body)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # zipfile warns about the duplicate names we want
+        with zipfile.ZipFile(buffer, "w", compression=compression) as z:
+            for info, body in entries:
+                z.writestr(info, body)
     return buffer.getvalue()
 
 
