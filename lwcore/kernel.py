@@ -165,6 +165,9 @@ class Kernel:
         self._registries: dict[str, Registry[Any]] = {}
         self._services: dict[str, Any] = {}
         self.settings_problem: str | None = None
+        self.data_generation = 0
+        """Bumped by :meth:`data_changed`; services caching what they found in the data dir
+        compare it to look again at once."""
         self._lock = threading.RLock()
         self._boot()
 
@@ -230,6 +233,13 @@ class Kernel:
         record.name = record.manifest.id
         check_manifest(record, self._recorder)
         return record
+
+    def data_changed(self) -> None:
+        """Say that this process changed files the kernel's services discover in the data dir
+        (``lw pack install`` landed a rulepack): they look again on their next call instead of
+        waiting for their recheck interval. Another process's changes are seen within it."""
+        with self._lock:
+            self.data_generation += 1
 
     def refresh(self, *, entry_points: bool = False) -> None:
         """Re-discover plugin folders (and entry points when asked) and drop cached registries."""

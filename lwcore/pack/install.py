@@ -196,6 +196,7 @@ def install_verified(kernel: Kernel, verified: VerifiedPack, *, fault: FaultHook
         (swap.staging / LEDGER).write_bytes(ledger.dumps())
         swap.put(LEDGER, f"packs/{LEDGER}")
         swap.commit()
+        kernel.data_changed()
         report.landed = sorted(put)
         report.removed = stale
     return report
@@ -274,6 +275,7 @@ def remove_pack(kernel: Kernel, ref: str, *, fault: FaultHook = _no_fault) -> li
         (swap.staging / LEDGER).write_bytes(ledger.dumps())
         swap.put(LEDGER, f"packs/{LEDGER}")
         swap.commit()
+        kernel.data_changed()
         return removed
 
 

@@ -10,7 +10,8 @@ Sources, in priority order:
 A malformed pack is skipped and its located diagnostics kept (:meth:`RulesEngine.problems`,
 shown by ``lw doctor``); it never stops anything else. Parsed files are cached by file
 signature; compiled packs are cached until any source changes. The sources are looked at again
-at most once per ``recheck_after`` seconds (default 1 s; :meth:`RulesEngine.refresh` at once),
+at most once per ``recheck_after`` seconds (default 1 s; :meth:`RulesEngine.refresh` at once, and
+so does :meth:`lwcore.kernel.Kernel.data_changed`, which an install calls),
 so a running kernel notices a new, changed or removed file within that window while a batch of
 checks does not stat every file per request.
 """
@@ -144,6 +145,7 @@ class RulesEngine:
         self.recheck_after = recheck_after
         self._clock = clock
         self._checked_at: float | None = None
+        self._generation = 0
         self._extra_sources = tuple(sources)
         self._extra_computers = dict(computers or {})
         if user_dir is True:
@@ -195,9 +197,11 @@ class RulesEngine:
 
     def _refresh(self) -> None:
         now = self._clock()
-        if self._checked_at is not None and now - self._checked_at < self.recheck_after:
+        generation = self.kernel.data_generation if self.kernel is not None else 0
+        if (self._checked_at is not None and now - self._checked_at < self.recheck_after
+                and generation == self._generation):
             return
-        self._checked_at = now
+        self._checked_at, self._generation = now, generation
         sources, shadowed, signature = self._collect()
         if signature != self._signature:
             self._signature = signature

@@ -53,6 +53,19 @@ def test_a_running_kernel_sees_installed_rulepacks_without_a_restart(kernel: Ker
     assert "old" not in engine.ids() and engine.pack("bog").matches("bog") and engine.pack("fen").matches("fen2")
 
 
+def test_a_kernel_sees_what_another_process_installed_within_its_recheck_window(
+        kernel: Kernel, versions: tuple[Path, Path]) -> None:
+    now = [0.0]
+    from lwcore.rules.engine import RulesEngine
+
+    engine = RulesEngine(kernel, clock=lambda: now[0])
+    assert "fen" not in engine.ids()
+    install_pack(Kernel(data_dir=kernel.data_dir, env={}), str(versions[0]))  # another kernel: another process
+    assert "fen" not in engine.ids()  # within the window nothing is looked at again
+    now[0] += engine.recheck_after
+    assert {"fen", "old"} <= set(engine.ids())
+
+
 def test_upgrading_makes_the_new_version_active_and_drops_stale_files(kernel: Kernel, versions: tuple[Path, Path]) -> None:
     install_pack(kernel, str(versions[0]))
     report = install_pack(kernel, str(versions[1]))
