@@ -402,6 +402,128 @@ class DocumentType:
             raise ValueError(f"DocumentType {self.name!r}: schema_version must be 1 or more")
 
 
+# --- .lwpack content validators ----------------------------------------------------------------
+
+
+class PackFiles(Protocol):
+    """A read-only view of one pack's files: a source folder at build time, the verified archive
+    at verify and install time. Paths are pack-relative POSIX paths (``rules/blackmoor.yaml``).
+
+    Every read is bounded and confined to the pack; a missing file, a folder, a symlink or a
+    file over ``max_bytes`` is a located :class:`lwcore.errors.LwError` naming :meth:`display`.
+    """
+
+    def read_bytes(self, path: str, *, max_bytes: int = ...) -> bytes: ...
+
+    def read_text(self, path: str, *, max_bytes: int = ...) -> str:
+        """UTF-8 text (a byte-order mark dropped); bad bytes are located by line and column."""
+        ...
+
+    def is_file(self, path: str) -> bool: ...
+
+    def files_under(self, folder: str) -> tuple[str, ...]:
+        """Every file below ``folder`` (recursively), sorted; hidden names (``.x``) left out."""
+        ...
+
+    def display(self, path: str) -> str:
+        """How ``path`` is named in error messages (``SRC/rules/x.yaml``, ``x.lwpack!/rules/x.yaml``)."""
+        ...
+
+
+@dataclass(frozen=True)
+class PackItem:
+    """One declared item of a pack's ``contents.<kind>`` list, handed to that kind's validator.
+
+    - ``path``: the declared pack-relative path (a file; a folder for folder-shaped content
+      such as a skill).
+    - ``options``: what the author wrote beside ``path`` (e.g. ``notes``), as written.
+    - ``siblings``: every declared path of the same kind, this one included, in manifest order
+      (a rulepack's ``extends:`` resolves against them before the host's packs).
+    - ``files``: the pack's files (:class:`PackFiles`).
+    - ``pack_id``: the pack's id (stable content handles are ``<pack-id>#<entry-id>``).
+    - ``kernel``: the host kernel (its registries, its rules engine), or ``None``.
+    """
+
+    kind: str
+    path: str
+    options: Mapping[str, Any]
+    siblings: tuple[str, ...]
+    files: Any
+    pack_id: str
+    kernel: Any = None
+
+
+@dataclass(frozen=True)
+class ContentReport:
+    """What a validator found in one :class:`PackItem` (it raises a located ``LwError`` /
+    ``LwErrors`` instead when the item is bad).
+
+    - ``id``: the content id the item installs under (a rule system id, a skill id, a preset id).
+    - ``files``: further pack files the item needs (a rulepack's scripts, a skill folder's
+      files, a panel's images): they join the archive and its inventory. Pack-relative.
+    - ``lands``: pack path -> destination inside the validator's ``lands_in`` folder, for the
+      files that must land in a discovery folder (``rules/x.yaml`` -> ``x.yaml``). Everything
+      else stays in the pack's home ``<data_dir>/packs/<id>@<version>/``.
+    - ``detected``: facts found in the real payload (a card's ``kind``: ``world`` or
+      ``character``, its format …), stamped into the built manifest and compared again at
+      verify, so a manifest cannot call a file something it is not. JSON scalars only.
+    - ``handles``: the stable content ids the item defines (``lighthouse-keeper``); the pack
+      refuses two items defining the same one (``<pack-id>#<entry-id>`` must be unique).
+    - trust facts: ``hooks`` (sandboxed hooks JS), ``ejs`` (EJS templates), ``rules_script``
+      (a rules script decides checks), ``world`` (a world card: module machinery the keeper
+      imports), ``panels`` (panels declared), ``subjects`` (presentation subjects),
+      ``imagegen`` (may spend the operator's image-generation budget).
+    - ``warnings``: odd but acceptable things the author should hear about at build time.
+    """
+
+    id: str | None = None
+    files: tuple[str, ...] = ()
+    lands: Mapping[str, str] = field(default_factory=dict)
+    detected: Mapping[str, Any] = field(default_factory=dict)
+    handles: tuple[str, ...] = ()
+    hooks: bool = False
+    ejs: bool = False
+    rules_script: bool = False
+    world: bool = False
+    panels: int = 0
+    subjects: int = 0
+    imagegen: bool = False
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PackValidator:
+    """How one kind of ``.lwpack`` content (``contents.<kind>`` in ``pack.yaml``) is checked,
+    and where it lands. The same code checks a pack at build, verify and install time, so a
+    pack is judged by the parser that will run it.
+
+    - ``kind``: the ``contents`` key (``rulepacks``, ``skills``, ``cards`` …); lower-case.
+    - ``validate(item) -> ContentReport``: parse the item with the real parser; raise a located
+      :class:`lwcore.errors.LwError` (or ``LwErrors`` for several problems) when it is bad.
+    - ``lands_in``: the data-dir folder its discovery reads (``rulepacks``, ``skills``), or
+      ``None`` when the content stays in the pack's home. Installed is not enabled: landing
+      makes content discoverable; rooms still opt in.
+    - ``enable(ctx) -> str | None``: what the in-room ``.pack install`` switches on in that
+      room for this kind (``ctx`` is a ``lwcore.pack.room.RoomEnable``); returns a receipt
+      line, or ``None`` when it did nothing. Leave it ``None`` for kinds a room never
+      switches on by itself.
+    """
+
+    kind: str
+    validate: Callable[[PackItem], ContentReport] | LazyRef
+    lands_in: str | None = None
+    enable: Callable[..., Any] | LazyRef | None = None
+    description: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        import re
+
+        if not re.fullmatch(r"[a-z][a-z0-9_]{0,31}", self.kind):
+            raise ValueError(f"PackValidator kind {self.kind!r}: lowercase letters, digits and _")
+        if self.lands_in is not None and not re.fullmatch(r"[a-z][a-z0-9_-]{0,31}", self.lands_in):
+            raise ValueError(f"PackValidator {self.kind!r}: lands_in {self.lands_in!r} is not a folder name")
+
+
 # --- cli ------------------------------------------------------------------------------------
 
 
@@ -497,8 +619,12 @@ def localized(texts: Mapping[str, str], locale: str) -> str:
 
 
 __all__: Sequence[str] = (
+    "ContentReport",
     "DocumentType",
     "HookScript",
+    "PackFiles",
+    "PackItem",
+    "PackValidator",
     "CommandReply",
     "CommandRef",
     "RoomCommand",

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         DocumentType,
         HookScript,
         Importer,
+        PackValidator,
         PanelRenderer,
         PromptCompiler,
         PromptSegment,
@@ -182,6 +183,20 @@ def lw_document_types(register: Register[DocumentType], ctx: PluginContext) -> N
 
 
 @hookspec
+def lw_pack_validators(register: Register[PackValidator], ctx: PluginContext) -> None:
+    """Offer the validator of one kind of ``.lwpack`` content: ``register(PackValidator(kind,
+    validate, lands_in=None, enable=None))``.
+
+    ``lw pack build``, ``lw pack verify`` and every install run each declared item of
+    ``contents.<kind>`` through ``validate`` (see :class:`lwcore.contributions.PackValidator`),
+    so a pack is checked by the code that will run it. A kind no enabled plugin validates makes
+    build and install refuse the pack, naming the plugins whose manifests declare the kind in
+    ``pack_kinds``. Declare the kinds you register in the manifest (``pack_kinds = [...]``).
+    A kind clash is won by trust order (built-ins, bundled, then plugin id).
+    """
+
+
+@hookspec
 def lw_diagnostics(kernel: Kernel, ctx: PluginContext) -> Iterable[str] | None:
     """Return lines for ``lw doctor`` about what this plugin looks after (or ``None``).
 
@@ -205,6 +220,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "diagnostics": ("lw_diagnostics",),
     "room_commands": ("lw_room_commands",),
     "documents": ("lw_document_types",),
+    "pack_validators": ("lw_pack_validators",),
 }
 """Hook family (the words a manifest's ``provides`` uses) -> the hooks in that family."""
 

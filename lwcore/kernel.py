@@ -23,6 +23,7 @@ from lwcore.contributions import (
     HookScript,
     Importer,
     ImportResult,
+    PackValidator,
     PanelRenderer,
     PromptCompiler,
     PromptSegment,
@@ -95,6 +96,7 @@ REGISTRIES: dict[str, RegistrySpec[Any]] = {
     "schemas": RegistrySpec("lw_schemas", "schemas", SchemaRef, lambda s: s.name),
     "room_commands": RegistrySpec("lw_room_commands", "room_commands", RoomCommand, lambda c: c.name),
     "document_types": RegistrySpec("lw_document_types", "documents", DocumentType, lambda d: d.name),
+    "pack_validators": RegistrySpec("lw_pack_validators", "pack_validators", PackValidator, lambda v: v.kind),
     "cli": RegistrySpec("lw_cli", "cli", (), lambda c: c.name),
 }
 """Registry name -> how it is filled. ``cli``'s types (click.Command, CommandRef) are checked
@@ -163,6 +165,9 @@ class Kernel:
         self._registries: dict[str, Registry[Any]] = {}
         self._services: dict[str, Any] = {}
         self.settings_problem: str | None = None
+        self.data_generation = 0
+        """Bumped by :meth:`data_changed`; services caching what they found in the data dir
+        compare it to look again at once."""
         self._lock = threading.RLock()
         self._boot()
 
@@ -228,6 +233,13 @@ class Kernel:
         record.name = record.manifest.id
         check_manifest(record, self._recorder)
         return record
+
+    def data_changed(self) -> None:
+        """Say that this process changed files the kernel's services discover in the data dir
+        (``lw pack install`` landed a rulepack): they look again on their next call instead of
+        waiting for their recheck interval. Another process's changes are seen within it."""
+        with self._lock:
+            self.data_generation += 1
 
     def refresh(self, *, entry_points: bool = False) -> None:
         """Re-discover plugin folders (and entry points when asked) and drop cached registries."""
@@ -397,6 +409,11 @@ class Kernel:
     def room_commands(self) -> Registry[RoomCommand]:
         """Command word -> the room command typed as ``.word`` (see ``lw_room_commands``)."""
         return self.registry("room_commands")
+
+    @property
+    def pack_validators(self) -> Registry[PackValidator]:
+        """``.lwpack`` content kind -> its validator (see ``lw_pack_validators``)."""
+        return self.registry("pack_validators")
 
     @property
     def cli_commands(self) -> Registry[Any]:

@@ -10,6 +10,7 @@ of its folder (directory plugins)::
     needs = ["fs:data_dir"]            # fs:data_dir fs:read fs:write net subprocess:<cmd> sandbox:js env:<VAR>
     min_engine = "0.1.0"
     commands = []                      # lw subcommands (with provides = ["cli"])
+    pack_kinds = []                    # .lwpack content kinds validated (with provides = ["pack_validators"])
     [description]
     en = "Says hello"
     zh = "打招呼"
@@ -51,6 +52,7 @@ class Manifest:
     description: Mapping[str, str] = field(default_factory=dict)
     name: str | None = None
     commands: tuple[str, ...] = ()
+    pack_kinds: tuple[str, ...] = ()
     homepage: str | None = None
 
     @classmethod
@@ -58,7 +60,7 @@ class Manifest:
         """Build from a mapping that already passed :func:`validate`."""
         values = dict(data)
         values.pop("bundled", None)  # a plugin's claim; the kernel decides (plugins.kernel_bundle)
-        for key in ("provides", "needs", "commands"):
+        for key in ("provides", "needs", "commands", "pack_kinds"):
             values[key] = tuple(values.get(key) or ())
         values["description"] = dict(values.get("description") or {})
         return cls(**values)

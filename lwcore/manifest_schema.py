@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from lwcore.hookspecs import DATA_KINDS, FAMILIES
 
@@ -51,6 +51,11 @@ class PluginManifest(BaseModel):
     commands: list[str] = Field(
         default_factory=list, description="lw subcommands this plugin adds (needs 'cli')."
     )
+    pack_kinds: list[str] = Field(
+        default_factory=list,
+        description=".lwpack content kinds this plugin validates (needs 'pack_validators'); "
+        "named when a pack needs one of them and the plugin is not enabled.",
+    )
     homepage: str | None = None
 
     @field_validator("provides")
@@ -72,12 +77,14 @@ class PluginManifest(BaseModel):
             raise ValueError(f"unknown capabilities {bad}")
         return value
 
-    @field_validator("commands")
+    @field_validator("commands", "pack_kinds")
     @classmethod
-    def _command_names(cls, value: list[str]) -> list[str]:
-        bad = [v for v in value if not re.match(r"^[a-z][a-z0-9-]*$", v)]
+    def _names(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        pattern, what = {"commands": (r"^[a-z][a-z0-9-]*$", "command names"),
+                         "pack_kinds": (r"^[a-z][a-z0-9_]{0,31}$", "pack content kinds")}[info.field_name or ""]
+        bad = [v for v in value if not re.match(pattern, v)]
         if bad:
-            raise ValueError(f"invalid command names {bad}")
+            raise ValueError(f"invalid {what} {bad}")
         return value
 
     @model_validator(mode="after")
@@ -90,4 +97,6 @@ class PluginManifest(BaseModel):
                 )
         if self.commands and "cli" not in self.provides:
             raise ValueError("commands are declared but 'cli' is not in provides")
+        if self.pack_kinds and "pack_validators" not in self.provides:
+            raise ValueError("pack_kinds are declared but 'pack_validators' is not in provides")
         return self

@@ -203,7 +203,7 @@ def kernel_bundle() -> tuple[frozenset[str], Path | None]:
     return frozenset(names), dist.path.resolve().parent
 
 
-BUILTIN_IDS: tuple[str, ...] = ("host", "rules", "turn")
+BUILTIN_IDS: tuple[str, ...] = ("host", "pack", "rules", "turn")
 """The kernel's built-in plugins, in priority order: each is the folder ``lwcore/builtins/<id>/``
 (manifest ``lw-plugin.toml``, hooks in module ``lwcore.builtins.<id>.plugin``)."""
 

@@ -8,6 +8,8 @@ and a ``plugin`` module whose ``@hookimpl`` functions contribute through the ord
 - ``rules``: ``lw roll``, ``lw check``, ``lw rulepack``, ``lw cmd``; the rulepack and sheet
   schemas; rulepack problems in ``lw doctor``.
 - ``turn``: ``lw turn``; the variable and check tools; the room schema.
+- ``pack``: ``lw pack build|verify|install|list|remove``, the room's ``.pack install``, the
+  ``prep`` content kind's checks, the pack manifest schemas (``lwcore.pack`` does the work).
 
 Built-ins rank before every other plugin (their contributions win a name clash), show in
 ``lw plugins list`` with source ``builtin``, and can be disabled like any plugin: a host

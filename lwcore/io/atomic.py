@@ -8,7 +8,11 @@ symbolic link to the file it points at, so an operator's symlinked config stays 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 
 def write_target(path: Path) -> Path:
@@ -34,28 +38,57 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     is written through (its target is replaced, the link stays). Creates missing parent
     folders. On any error the temporary file is removed and the target is untouched.
     """
-    import tempfile  # imported here: it costs milliseconds at every CLI start otherwise
-
     target = write_target(Path(path))
-    target.parent.mkdir(parents=True, exist_ok=True)
     try:
         mode = target.stat().st_mode & 0o7777
     except FileNotFoundError:
         mode = 0o666 & ~_current_umask()
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    with staged_file(target.parent, prefix=f".{target.name}.") as staged:
+        staged.handle.write(data)
+        staged.handle.flush()
+        os.fchmod(staged.handle.fileno(), mode)
+        os.fsync(staged.handle.fileno())
+        staged.into = target
+
+
+@dataclass
+class Staged:
+    """A temporary file being written: ``handle`` (binary, open), ``path``; set ``into`` to the
+    path it should be renamed to once written."""
+
+    handle: IO[bytes]
+    path: Path
+    into: Path | None = None
+
+
+@contextmanager
+def staged_file(folder: Path, *, prefix: str, suffix: str = ".tmp") -> Iterator[Staged]:
+    """A new temporary file in ``folder`` (created if missing) for the block to write. When the
+    block ends, the file is closed and renamed to ``staged.into`` if the block set it (else
+    removed); when the block raises, it is removed and the error goes on. What a reader of
+    ``into`` sees is the old file or the whole new one."""
+    import tempfile  # imported here: it costs milliseconds at every CLI start otherwise
+
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=folder)
+    staged = Staged(os.fdopen(fd, "w+b"), Path(tmp))
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
+        with staged.handle:
+            yield staged
+        if staged.into is not None:
+            os.replace(tmp, staged.into)
+            return
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _unlink(tmp)
         raise
+    _unlink(tmp)
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def atomic_write_text(path: Path, text: str) -> None:

@@ -10,7 +10,8 @@ Sources, in priority order:
 A malformed pack is skipped and its located diagnostics kept (:meth:`RulesEngine.problems`,
 shown by ``lw doctor``); it never stops anything else. Parsed files are cached by file
 signature; compiled packs are cached until any source changes. The sources are looked at again
-at most once per ``recheck_after`` seconds (default 1 s; :meth:`RulesEngine.refresh` at once),
+at most once per ``recheck_after`` seconds (default 1 s; :meth:`RulesEngine.refresh` at once, and
+so does :meth:`lwcore.kernel.Kernel.data_changed`, which an install calls),
 so a running kernel notices a new, changed or removed file within that window while a batch of
 checks does not stat every file per request.
 """
@@ -56,14 +57,19 @@ class PackSource:
     origin: str
     path: Path | None = None
     data: Mapping[str, Any] | None = None
+    text: str | None = None
+    """YAML text not on disk (a file inside a pack archive), named by ``name``."""
+    name: str | None = None
 
     @property
     def label(self) -> str:
+        if self.name is not None:
+            return self.name
         return str(self.path) if self.path is not None else f"<{self.origin}:{self.id}>"
 
     def signature(self) -> Any:
         if self.path is None:
-            return (self.id, self.origin, id(self.data))
+            return (self.id, self.origin, id(self.data), id(self.text))
         try:
             st = os.stat(self.path)
         except OSError:
@@ -88,8 +94,27 @@ class Problem:
 _FILE_CACHE: dict[str, tuple[Any, Any, Positions]] = {}
 
 
+def _parse(read: Any, label: str) -> tuple[dict[str, Any], Positions]:
+    """``read()`` -> (data, positions) of one YAML document that must be a mapping."""
+    try:
+        data, positions = read()
+    except LwError as exc:
+        raise RulepackError.of(exc) from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise RulepackError("a rulepack is a mapping of keys", file=label, line=1, column=1,
+                            expected="keys like names:, defaults:, resolution:")
+    return data, positions
+
+
 def read_source(source: PackSource) -> tuple[Any, Positions]:
-    """Parse a source (files cached by signature). Raises :class:`RulepackError`."""
+    """Parse a source (files cached by signature; text as given). Raises :class:`RulepackError`."""
+    if source.text is not None:
+        from lwcore.io.safe_yaml import load_yaml
+
+        text = source.text
+        return _parse(lambda: load_yaml(text, source.label, positions=True, limits=PACK_LIMITS), source.label)
     if source.path is None:
         return copy.deepcopy(dict(source.data or {})), Positions()
     key = str(source.path)
@@ -97,15 +122,8 @@ def read_source(source: PackSource) -> tuple[Any, Positions]:
     cached = _FILE_CACHE.get(key)
     if cached is not None and cached[0] == sig:
         return copy.deepcopy(cached[1]), cached[2]
-    try:
-        data, positions = read_yaml(source.path, positions=True, limits=PACK_LIMITS)
-    except LwError as exc:
-        raise RulepackError.of(exc) from None
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise RulepackError("a rulepack is a mapping of keys", file=source.path, line=1, column=1,
-                            expected="keys like names:, defaults:, resolution:")
+    path = source.path
+    data, positions = _parse(lambda: read_yaml(path, positions=True, limits=PACK_LIMITS), str(path))
     if len(_FILE_CACHE) > 512:
         _FILE_CACHE.clear()
     _FILE_CACHE[key] = (sig, copy.deepcopy(data), positions)
@@ -127,6 +145,7 @@ class RulesEngine:
         self.recheck_after = recheck_after
         self._clock = clock
         self._checked_at: float | None = None
+        self._generation = 0
         self._extra_sources = tuple(sources)
         self._extra_computers = dict(computers or {})
         if user_dir is True:
@@ -178,9 +197,11 @@ class RulesEngine:
 
     def _refresh(self) -> None:
         now = self._clock()
-        if self._checked_at is not None and now - self._checked_at < self.recheck_after:
+        generation = self.kernel.data_generation if self.kernel is not None else 0
+        if (self._checked_at is not None and now - self._checked_at < self.recheck_after
+                and generation == self._generation):
             return
-        self._checked_at = now
+        self._checked_at, self._generation = now, generation
         sources, shadowed, signature = self._collect()
         if signature != self._signature:
             self._signature = signature
@@ -372,17 +393,24 @@ class RulesEngine:
     def validate_file(self, path: str | Path) -> RuleSystem:
         """Load one file as if installed (its stem is the id; ``extends`` resolves against
         the installed packs). Raises a located :class:`RulepackError`."""
-        self.refresh()
         path = Path(path)
-        source = PackSource(path.stem, f"file {path.name}", path)
+        return self.validate_sources(PackSource(path.stem, f"file {path.name}", path))
+
+    def validate_sources(self, source: PackSource, *, beside: Sequence[PackSource] = ()) -> RuleSystem:
+        """Load ``source`` as if installed, with ``beside`` (packs shipped together with it, e.g.
+        in one ``.lwpack``) found before the installed ones when ``extends`` looks a parent up.
+        Nothing is cached. Raises a located :class:`RulepackError`."""
+        self.refresh()
         lookup = dict(self._sources)
+        for other in beside:
+            lookup[other.id] = other
         lookup[source.id] = source
-        saved = self._sources
-        self._sources = lookup
+        saved, saved_packs = self._sources, self._packs
+        self._sources, self._packs = lookup, {}
         try:
             return self._build(source.id)
         finally:
-            self._sources = saved
+            self._sources, self._packs = saved, saved_packs
 
     # --- the host API -------------------------------------------------------------------
 

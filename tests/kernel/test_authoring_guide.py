@@ -134,6 +134,23 @@ def check_maps(kernel: Kernel, tmp_path: Path) -> None:
     assert set(schema["properties"]) == {"places", "roads"}
 
 
+def check_handouts(kernel: Kernel, tmp_path: Path) -> None:
+    from lwcore.errors import LwError
+    from lwcore.pack.build import build_pack
+
+    src = tmp_path / "src"
+    (src / "handouts").mkdir(parents=True)
+    (src / "handouts" / "letter.md").write_text("# A letter\nCome alone.\n", encoding="utf-8")
+    (src / "pack.yaml").write_text("id: letters\nversion: 1.0.0\nname: Letters\ndescription: One letter.\n"
+                                   "contents:\n  handouts: [handouts/letter.md]\n", encoding="utf-8")
+    built = build_pack(kernel, src, tmp_path / "out")
+    [item] = built.manifest.contents["handouts"]
+    assert item.id == "letter.md" and item.detected == {"title": "A letter"}
+    (src / "handouts" / "letter.md").write_text("Come alone.\n", encoding="utf-8")
+    with pytest.raises(LwError, match="starts with a '# title' line"):
+        build_pack(kernel, src, tmp_path / "out2")
+
+
 def check_needs_git(kernel: Kernel, tmp_path: Path) -> None:
     lines = [line for plugin, line in kernel.diagnostics() if plugin == "needs-git"]
     assert lines == ([] if shutil.which("git") else ["git is not on the PATH: story repositories cannot be used"])
@@ -143,6 +160,7 @@ CHECKS: dict[str, Callable[[Kernel, Path], None]] = {
     "house-rules": check_house_rules, "weather": check_weather, "tiny-d6": check_tiny_d6, "tarot": check_tarot,
     "clues": check_clues, "dread-meter": check_dread, "plain-notes": check_plain_notes,
     "ascii-panels": check_ascii_panels, "almanac": check_almanac, "maps": check_maps, "needs-git": check_needs_git,
+    "handouts": check_handouts,
 }
 
 

@@ -21,6 +21,8 @@ from lwcore.contributions import (
     HookScript,
     Importer,
     ImportResult,
+    ContentReport,
+    PackValidator,
     PanelRenderer,
     PromptCompiler,
     PromptSegment,
@@ -119,6 +121,12 @@ CASES: dict[str, Case] = {
         "documents",
         lambda key: DocumentType(key, lambda doc, viewer, room: dict(doc.data)),
         lambda k, key: k.document_types[key].storage == "yaml" and k.document_types.origin(key) == key,
+    ),
+    "lw_pack_validators": Case(
+        "pack_validators",
+        lambda key: PackValidator(key, lambda item: ContentReport(id=item.path), lands_in=key),
+        lambda k, key: k.pack_validators[key].validate(SimpleNamespace(path="x.txt")).id == "x.txt"
+        and k.pack_validators.origin(key) == key,
     ),
     "lw_diagnostics": Case(
         "diagnostics",

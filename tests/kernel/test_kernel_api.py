@@ -40,7 +40,7 @@ def test_the_builtin_turn_plugin_registers_its_tools_first(tmp_path: Path) -> No
 def test_builtins_are_plugins_a_host_can_disable(tmp_path: Path) -> None:
     kernel = Kernel(data_dir=tmp_path, entry_points=False, env={})
     builtins = [(r.id, r.source, r.status, r.distribution) for r in kernel.plugins if r.builtin]
-    assert builtins == [(i, "builtin", "enabled", "loreweaver") for i in ("host", "rules", "turn")]
+    assert builtins == [(i, "builtin", "enabled", "loreweaver") for i in ("host", "pack", "rules", "turn")]
     assert {"plugins", "doctor", "schema", "roll", "check", "rulepack", "cmd", "turn"} <= set(kernel.cli_commands)
     assert {"plugin-manifest", "rulepack", "sheet", "room"} <= set(kernel.schemas)
     sealed = Kernel(data_dir=tmp_path, entry_points=False, env={}, disabled={"turn"})
@@ -52,7 +52,7 @@ def test_builtins_are_plugins_a_host_can_disable(tmp_path: Path) -> None:
 
 def test_a_host_enabled_set_keeps_the_builtins(tmp_path: Path) -> None:
     kernel = Kernel(data_dir=tmp_path, entry_points=False, env={}, enabled=set(), plugins=[tool_plugin("p", "x")])
-    assert [r.id for r in kernel.plugins if r.enabled] == ["host", "rules", "turn"]
+    assert [r.id for r in kernel.plugins if r.enabled] == ["host", "pack", "rules", "turn"]
 
 
 def test_kernel_services_are_made_once_per_kernel(tmp_path: Path) -> None:

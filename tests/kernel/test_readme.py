@@ -20,5 +20,5 @@ def test_host_example_runs(tmp_path: Path) -> None:
         exec(compile(example, "README.md", "exec"), {})
     lines = out.getvalue().splitlines()
     assert lines[0] == "[('house', 'House rules apply (en).')]"
-    assert lines[1] == "[('host', 'enabled'), ('rules', 'enabled'), ('turn', 'enabled'), ('house', 'enabled')]"
+    assert lines[1] == "[('host', 'enabled'), ('pack', 'enabled'), ('rules', 'enabled'), ('turn', 'enabled'), ('house', 'enabled')]"
     assert lines[2] == "() ()"

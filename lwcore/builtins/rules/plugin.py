@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from lwcore.contributions import CommandRef, Register, SchemaRef
+from lwcore.contributions import CommandRef, PackValidator, Register, SchemaRef
 from lwcore.hookspecs import hookimpl
 
 if TYPE_CHECKING:
@@ -26,6 +26,12 @@ def lw_cli(register: Register[CommandRef]) -> None:
 def lw_schemas(register: Register[SchemaRef]) -> None:
     register(SchemaRef("rulepack", "lwcore.rules.model:Rulepack", "rulepacks/<id>.yaml (a rule system as data)"))
     register(SchemaRef("sheet", "lwcore.rules.sheet:SheetFile", "a character sheet file (lw cmd --sheet)"))
+
+
+@hookimpl
+def lw_pack_validators(register: Register[PackValidator]) -> None:
+    register(PackValidator("rulepacks", f"{_HERE}.pack_kind:validate", lands_in="rulepacks",
+                           description={"en": "rule systems (rulepack YAML)", "zh": "规则系统（规则包 YAML）"}))
 
 
 @hookimpl

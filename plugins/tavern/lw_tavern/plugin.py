@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lwcore.contributions import CommandRef, Register, SchemaRef
+from lwcore.contributions import CommandRef, PackValidator, Register, SchemaRef
 from lwcore.hookspecs import hookimpl
 
 
@@ -19,3 +19,15 @@ def lw_schemas(register: Register[SchemaRef]) -> None:
 @hookimpl
 def lw_cli(register: Register[CommandRef]) -> None:
     register(CommandRef("tavern", "lw_tavern.cli:tavern", "SillyTavern material: world books, cards, presets."))
+
+
+@hookimpl
+def lw_pack_validators(register: Register[PackValidator]) -> None:
+    kinds = "lw_tavern.pack_kinds"
+    register(PackValidator("cards", f"{kinds}:validate_card",
+                           description={"en": "character and world cards (SillyTavern JSON, *.lorecard.json)",
+                                        "zh": "人物卡与世界卡（酒馆 JSON、*.lorecard.json）"}))
+    register(PackValidator("worldbooks", f"{kinds}:validate_worldbook",
+                           description={"en": "world books (world info, character_book)", "zh": "世界书"}))
+    register(PackValidator("presets", f"{kinds}:validate_preset",
+                           description={"en": "chat-completion presets", "zh": "补全预设"}))

@@ -1,0 +1,1 @@
+"""The built-in ``pack`` plugin: ``lw pack``, ``.pack install``, the ``prep`` kind's checks."""
