@@ -48,6 +48,23 @@ class LwGroup(click.Group):
             names.update(self._registry(ctx))
         return sorted(names)
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """``lw --help``'s command list, taking a lazy command's help from its ``CommandRef``
+        (so the help imports no command module)."""
+        from lwcore.contributions import CommandRef
+
+        registry = self._registry(ctx)
+        rows = []
+        for name in self.list_commands(ctx):
+            entry = self.commands.get(name) or registry.get(name)
+            if isinstance(entry, CommandRef):
+                rows.append((name, entry.help))
+            elif isinstance(entry, click.Command) and not entry.hidden:
+                rows.append((name, entry.get_short_help_str(formatter.width - 6 - len(name))))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
         if command is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lwcore.contributions import PromptCompiler, Register, SchemaRef, ToolSpec
+from lwcore.contributions import CommandRef, PromptCompiler, Register, SchemaRef, ToolSpec
 from lwcore.hookspecs import hookimpl
 
 from lw_narraeon.tool_texts import DESCRIPTIONS, RUNTIME_TOOL_NAMES
@@ -70,6 +70,5 @@ def lw_schemas(register: Register[SchemaRef]) -> None:
 
 @hookimpl
 def lw_cli(register: Register[Any]) -> None:
-    from lw_narraeon.cli import prompt
-
-    register(prompt)
+    register(CommandRef("prompt", "lw_narraeon.cli:prompt",
+                        "Compile prompts (narraeon format) and work with directory handles."))

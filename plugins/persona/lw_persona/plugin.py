@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lwcore.contributions import Importer, PromptSegment, SchemaRef, TurnContext
+from lwcore.contributions import CommandRef, Importer, PromptSegment, SchemaRef, TurnContext
 from lwcore.hookspecs import hookimpl
 
 SLOTS = {
@@ -77,6 +77,5 @@ def lw_schemas(register: Any) -> None:
 
 @hookimpl
 def lw_cli(register: Any) -> None:
-    from lw_persona.cli import persona
-
-    register(persona)
+    register(CommandRef("persona", "lw_persona.cli:persona",
+                        "whale-persona v1: persona segments, presets, SillyTavern cards, memory inbox."))
