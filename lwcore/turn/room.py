@@ -305,7 +305,7 @@ class Room:
                 if member.sheet.lower().endswith(".json"):
                     txn.replace(member.sheet, encode_utf8(dump_sheet(sheet, member.sheet), file=self.path / member.sheet))
                 else:
-                    self._stage(txn, member.sheet, sheet_data(sheet))
+                    self._stage(txn, member.sheet, sheet_data(sheet, as_written=self._written(member.sheet)))
         if "variables" in self._dirty:
             data = _dump_model(self.variables)
             data["variables"] = [_dump_var(v) for v in self.variables.variables]
@@ -318,6 +318,14 @@ class Room:
         self.documents.saved()
         self._dirty.clear()
         return written
+
+    def _written(self, rel: str) -> dict[str, Any]:
+        """The data a YAML file of the room held when it was read (``{}`` when new)."""
+        from lwcore.io.safe_yaml import load_yaml
+
+        text = self._texts.get(rel, "")
+        data = load_yaml(text, self.path / rel) if text.strip() else {}
+        return data if isinstance(data, dict) else {}
 
     def _stage(self, txn: FolderTransaction, rel: str, data: Any) -> None:
         text = update_yaml_text(self._texts.get(rel, ""), data)
@@ -368,9 +376,26 @@ def _load_sheet(path: Path, pack: RuleSystem, member: Member) -> Sheet:
     return sheet
 
 
-def sheet_data(sheet: Sheet) -> dict[str, Any]:
-    """A sheet as the data of its file; empty default fields left out."""
-    return sheet.to_file().model_dump(mode="json", exclude_defaults=True)
+def sheet_data(sheet: Sheet, *, as_written: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A sheet as the data of its file; empty default fields left out.
+
+    ``as_written`` is what the file held: a value its author wrote stays written (in its place)
+    even when it equals what the pack would give, as long as it is still the sheet's value; a
+    written value that changed is written with its new value. (The sheet model stores only
+    what differs from the pack; the file is the author's.)"""
+    data = sheet.to_file().model_dump(mode="json", exclude_defaults=True)
+    written = (as_written or {}).get("values")
+    if not isinstance(written, dict):
+        return data
+    stored = data.get("values") or {}
+    values: dict[str, Any] = {}
+    for name, old in written.items():
+        current = stored.get(name, sheet.get(str(name)))
+        if current is not None:
+            values[name] = current if name in stored or current != old else old
+    values.update((k, v) for k, v in stored.items() if k not in values)
+    data["values"] = values
+    return data
 
 
 def dump_sheet(sheet: Sheet, rel: str) -> str:

@@ -154,3 +154,17 @@ def test_the_turn_report_tells_the_turn_in_order_in_plain_text_when_piped(tmp_pa
     assert "table sees  已获线索 1/6" in out  # the room as it was before the turn
     assert len(out.splitlines()) <= 100  # two screens
     assert "灯塔看守人周伯年" not in out.split("what happened")[1]  # no secret in the views
+
+
+def test_a_sheet_keeps_what_its_author_wrote(kernel: Kernel, room_dir: Path) -> None:
+    """Values the author wrote stay in place even when they equal what the pack derives
+    (HP, MP); a value that changed is rewritten where it stood; nothing else moves."""
+    path = room_dir / "sheets" / "chen-mo.yaml"
+    before = path.read_text(encoding="utf-8").splitlines()
+    reply = {"content": [{"type": "tool_use", "id": "s", "name": "subsystem_check",
+                          "input": {"character": "p1", "subsystem": "sanity", "loss": "3/3"}}]}
+    run_turn(kernel, room_dir, "…", reply=reply, rng=random.Random(1))
+    after = path.read_text(encoding="utf-8").splitlines()
+    changed = [(b, a) for b, a in zip(before, after) if b != a]
+    assert changed == [("  理智: 60", "  理智: 57")]
+    assert after[: len(before)][-1] == before[-1] and "  HP: 11" in after and "  外貌: 50" in after
