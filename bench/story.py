@@ -44,8 +44,9 @@ def main() -> None:
     args = ap.parse_args()
     os.environ.setdefault("LW_STORY_DATE", "2026-01-01T00:00:00+0000")
 
-    from lw_storyrepo import cache, txn
+    from lw_storyrepo import cache, fixtures, settle, workspace
     from lw_storyrepo.checks import CheckContext, check_draft
+    from lw_storyrepo.drafts import Draft
     from lw_storyrepo.fixtures import ScriptedModel, make_book, prose
     from lw_storyrepo.gitops import Git
 
@@ -83,22 +84,22 @@ def main() -> None:
     settles = []
     for _ in range(args.runs):
         # drive to the acceptance, then time settle alone
-        orig_accept = txn.accept
+        orig_accept = fixtures.accept
 
         def timed_accept(r, label=None):
-            state = txn.require_state(r)
+            state = workspace.require_state(r)
             state["阶段"] = "accepted"
-            txn.save_state(r, state)
+            workspace.save_state(r, state)
             t0 = time.perf_counter()
-            c = txn.settle(r)
+            c = settle.settle(r)
             settles.append(time.perf_counter() - t0)
             return c
 
-        txn.accept = timed_accept
+        fixtures.accept = timed_accept
         try:
             model.run_chapter(repo)
         finally:
-            txn.accept = orig_accept
+            fixtures.accept = orig_accept
     git = Git(repo.root)
 
     def bare_commits(rel_of) -> list[float]:
@@ -130,7 +131,7 @@ def main() -> None:
     sec = repo.secrets()[0]
     outsider = next(p for p in people if p not in [str(k) for k in sec.meta.get("知情人") or []])
     body += f"{outsider}道：“{sec.meta['关键词'][0]}和{sec.meta['关键词'][1]}。”\n"
-    draft = txn.Draft("A", {"推进承诺": ["P-001"]}, body, 20)
+    draft = Draft("A", {"推进承诺": ["P-001"]}, body, 20)
     t0 = time.perf_counter()
     findings = check_draft(repo, draft, {"合同": ["P-001 推进"]}, ctx)
     cold = time.perf_counter() - t0

@@ -19,7 +19,6 @@ before.
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import shutil
@@ -28,22 +27,11 @@ from pathlib import Path
 from lwcore.errors import LwError
 from lwcore.io.atomic import atomic_write_bytes
 
+from lw_storyrepo.faults import fault
+from lw_storyrepo.gitops import Git
+
 JOURNAL_DIR = "lw-txn"
 
-
-def fault(step: str) -> None:
-    """Inject a fault at ``step`` when ``LW_STORY_FAULT`` asks for it (tests only)."""
-    spec = os.environ.get("LW_STORY_FAULT")
-    if not spec:
-        return
-    name, _, mode = spec.partition("@")
-    if name != step:
-        return
-    if mode == "kill":
-        os._exit(137)
-    if mode == "oserror":
-        raise OSError(errno.ENOSPC, "No space left on device (injected)")
-    raise RuntimeError(f"injected fault at {step}")
 
 
 def write_file(path: Path, data: bytes) -> None:
@@ -77,8 +65,6 @@ def _journal(root: Path) -> Path:
 
 def apply_and_commit(root: Path, changes: dict[str, bytes | None], message: str) -> str:
     """Apply ``changes`` (repo-relative posix path -> bytes or None) and commit them."""
-    from lw_storyrepo.gitops import Git
-
     root = Path(root)
     git = Git(root)
     jdir = _journal(root)
@@ -174,9 +160,7 @@ def _rollback(root: Path, journal: dict) -> None:
         elif path.exists():
             path.unlink()
     if journal.get("real_index"):
-        from lw_storyrepo.gitops import Git
-
-        Git(root).reset_paths(journal["old_head"], [e["path"] for e in journal["entries"]])
+            Git(root).reset_paths(journal["old_head"], [e["path"] for e in journal["entries"]])
     for rel in sorted(journal.get("created_dirs", []), key=len, reverse=True):
         d = root / rel
         try:
@@ -187,8 +171,6 @@ def _rollback(root: Path, journal: dict) -> None:
 
 
 def _finish(root: Path, paths: list[str], *, sync: bool = True) -> None:
-    from lw_storyrepo.gitops import Git
-
     if sync:
         payload = "\0".join(paths).encode("utf-8") + b"\0"
         Git(root).run("update-index", "--add", "--remove", "-z", "--stdin", input=payload, check=False)
@@ -197,8 +179,6 @@ def _finish(root: Path, paths: list[str], *, sync: bool = True) -> None:
 
 def recover(root: Path) -> str | None:
     """Finish or undo an interrupted transaction. Returns ``"rolled-back"``, ``"finished"`` or None."""
-    from lw_storyrepo.gitops import Git
-
     root = Path(root)
     jdir = _journal(root)
     if not jdir.exists():

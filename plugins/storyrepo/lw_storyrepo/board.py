@@ -6,29 +6,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from lw_storyrepo import layout as L
 from lw_storyrepo.repo import Item, StoryRepo, as_int, as_list
+from lw_storyrepo.volumes import Volumes
 
 STRONG_HOOK = "强钩"
-
-
-def volume_of(chapter: int, volume_size: int) -> tuple[int, int]:
-    """``(volume, position in volume)`` for a chapter number, 1-based."""
-    size = max(1, volume_size)
-    return (chapter - 1) // size + 1, (chapter - 1) % size + 1
-
-
-def deadline_chapter(deadline: Any, volume_size: int) -> int | None:
-    """``第7卷`` -> the last chapter of volume 7; ``第200章``/``200`` -> 200; else None."""
-    if deadline is None or deadline == "":
-        return None
-    if isinstance(deadline, int) and not isinstance(deadline, bool):
-        return deadline
-    text = str(deadline)
-    m = re.search(r"(\d+)\s*卷", text)
-    if m:
-        return int(m.group(1)) * max(1, volume_size)
-    m = re.search(r"(\d+)", text)
-    return int(m.group(1)) if m else None
 
 
 def strong_hook(meta: dict[str, Any]) -> bool:
@@ -57,7 +39,8 @@ class Board:
         return len(self.debts) + self.weak_hooks
 
     def lines(self) -> list[str]:
-        out = [f"- 位置：第 {self.volume} 卷 {self.position}/{self.volume_size} 章"]
+        out = [f"- 位置：第 {self.volume} 卷 {self.position}/{self.volume_size} 章"
+               + ("（已到卷规模参考值：本章可为卷末，在决策卡勾选）" if self.position >= self.volume_size else "")]
         if self.debts:
             out.append("- 节奏债：" + "、".join(f"{pid}（高，{idle} 章未推进）" for pid, _t, idle in self.debts))
         else:
@@ -92,7 +75,8 @@ def compute_board(repo: StoryRepo, chapter: int | None = None, *, promises: list
     size = book["卷规模"]
     last = repo.last_chapter()
     chapter = chapter if chapter is not None else last + 1
-    volume, position = volume_of(chapter, size)
+    volumes = Volumes.of(repo, size)
+    volume, position = volumes.current()
     board = Board(chapter, volume, position, size, weak_limit=book["连续弱钩上限"])
     promises = promises if promises is not None else repo.promises()
     for item in promises:
@@ -103,7 +87,7 @@ def compute_board(repo: StoryRepo, chapter: int | None = None, *, promises: list
         idle = promise_debt(meta, chapter, book["高承诺最大搁置章数"])
         if idle is not None:
             board.debts.append((item.id, item.title, idle))
-        due = deadline_chapter(meta.get("兑付期限"), size)
+        due = volumes.deadline(meta.get("兑付期限"))
         if due is not None:
             if due < chapter:
                 board.overdue.append((item.id, item.title, due))
@@ -145,8 +129,7 @@ def rule_proposals(repo: StoryRepo, strikes: int = 3) -> list[tuple[str, list[in
             key = _norm(reason)
             if key:
                 seen.setdefault(key, (reason.strip(), set()))[1].add(int(m.group(1)))
-    style_path = repo.p("文风/风格宪法.md")
-    constitution = _norm(style_path.read_text(encoding="utf-8")) if style_path.is_file() else ""
+    constitution = _norm(repo.text_or(L.风格宪法))
     out = []
     for key, (reason, chapters) in seen.items():
         if len(chapters) >= strikes and key not in constitution:

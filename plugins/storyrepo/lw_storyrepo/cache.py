@@ -19,10 +19,15 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from lw_storyrepo import repo as R
-from lw_storyrepo.board import deadline_chapter, strong_hook
+from lwcore.errors import LwError
+
+from lw_storyrepo import layout as L
+from lw_storyrepo.board import strong_hook
 from lw_storyrepo.dialect import quick_meta
+from lw_storyrepo.fingerprint import fingerprint
 from lw_storyrepo.repo import StoryRepo, as_int, as_list
+from lw_storyrepo.sources import decode, read_bytes
+from lw_storyrepo.volumes import Volumes, closed_volumes
 
 SCHEMA_VERSION = "1"
 SCHEMA = """
@@ -78,13 +83,11 @@ def _jl(value: Any) -> str:
 
 
 def db_path(repo: StoryRepo) -> Path:
-    return repo.p(f"{R.CACHE}/index.db")
+    return repo.p(f"{L.CACHE}/index.db")
 
 
 def rebuild(repo: StoryRepo, sig: str | None = None) -> Path:
     """Rebuild the whole index from the source files (into a temp file, then rename)."""
-    from lw_storyrepo.fingerprint import fingerprint
-
     sig = sig or signature(repo)
     target = db_path(repo)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -100,14 +103,10 @@ def rebuild(repo: StoryRepo, sig: str | None = None) -> Path:
         size = book["卷规模"]
         chapters, fps = [], []
         known = CHAPTER_KEYS
-        folder = repo.p(R.正文)
-        prefix = str(folder) + os.sep
         for num, path in repo.chapter_files():
             name = path.name
-            rel = f"{R.正文}/{name}"
-            with open(prefix + name, encoding="utf-8") as handle:
-                text = handle.read()
-            meta, body = quick_meta(text, rel)
+            rel = f"{L.正文}/{name}"
+            meta, body = quick_meta(decode(read_bytes(path, rel), rel), rel)
             get = meta.get
             chapters.append((
                 num, str(get("标题") or name[5:-3]), as_int(get("卷")), str(get("视角") or ""),
@@ -119,6 +118,7 @@ def rebuild(repo: StoryRepo, sig: str | None = None) -> Path:
             fps.append((num, _j(fingerprint(body))))
         con.executemany("INSERT INTO chapters VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", chapters)
         con.executemany("INSERT INTO fingerprints VALUES (?,?)", fps)
+        volumes = Volumes(((c[0], c[2] or 1) for c in reversed(chapters)), size, closed_volumes(repo))
         rows = []
         for item in repo.promises():
             m = item.meta
@@ -126,7 +126,7 @@ def rebuild(repo: StoryRepo, sig: str | None = None) -> Path:
             rows.append((
                 item.id, item.title, str(m.get("类型") or ""), str(m.get("强度") or ""), str(m.get("状态") or "进行"),
                 as_int(m.get("开启章")), None if m.get("兑付期限") is None else str(m.get("兑付期限")),
-                deadline_chapter(m.get("兑付期限"), size), as_int(m.get("最后推进章")),
+                volumes.deadline(m.get("兑付期限")), as_int(m.get("最后推进章")),
                 1 if item.section("兑付计划") else 0, repo.rel(item.path), _j({k: v for k, v in m.items() if k not in known}),
             ))
         con.executemany("INSERT INTO promises VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", rows)
@@ -207,8 +207,6 @@ def _last(con: sqlite3.Connection) -> int:
 
 def query(repo: StoryRepo, kind: str, arg: str | None = None, *, within: int | None = None) -> list[dict[str, Any]]:
     """Answer one query from the index. Kinds: due, debt, knows, present, chapters, promises."""
-    from lwcore.errors import LwError
-
     con = connect(repo)
     try:
         book = _book(con)

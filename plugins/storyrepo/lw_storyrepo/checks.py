@@ -19,9 +19,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from lw_storyrepo.counting import word_count
 from lw_storyrepo.repo import StoryRepo, as_list
 
-ERROR, WARN = "error", "warn"
+ERROR, WARN, INFO = "error", "warn", "info"
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
 THINK = r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|寻思)"
 QUOTE = re.compile(r"“([^”]*)”|「([^」]*)」|\"([^\"]*)\"")
@@ -54,11 +55,14 @@ class CheckContext:
     banned_patterns: list[tuple[str, re.Pattern[str] | None]]
     target_words: int
     known_names: set[str] = field(default_factory=set)
+    items: set[str] = field(default_factory=set)  # things characters hold
     _names_re: re.Pattern[str] | None = None
+    _terms_re: re.Pattern[str] | None = None
 
     @classmethod
     def load(cls, repo: StoryRepo) -> CheckContext:
-        aliases = repo.aliases()
+        characters = repo.characters()
+        aliases = repo.aliases(characters)
         secrets = []
         for item in repo.secrets():
             knowers = {aliases.get(str(k), str(k)) for k in as_list(item.meta.get("知情人"))}
@@ -72,14 +76,16 @@ class CheckContext:
             except re.error:
                 patterns.append((p, None))
         known = set(aliases)
-        for meta in repo.characters().values():
+        items: set[str] = set()
+        for meta in characters.values():
+            items.update(str(v) for v in as_list(meta.get("持有")) if len(str(v)) >= 2)
             for key in ("持有", "位置", "境界"):
                 known.update(str(v) for v in as_list(meta.get(key)))
         for _sid, _kn, _r, kws in secrets:
             known.update(kws)
         for q in style.quirks:
             known.update(re.findall(r"[\u4e00-\u9fff]{2,}", q.split("：")[0]))
-        return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known)
+        return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items)
 
     def names_re(self) -> re.Pattern[str] | None:
         if self._names_re is None and self.aliases:
@@ -87,13 +93,27 @@ class CheckContext:
             self._names_re = re.compile("|".join(re.escape(n) for n in names))
         return self._names_re
 
+    def contract_terms_in(self, text: str) -> list[str]:
+        """Names and held things the book knows, found in ``text`` (canonical names)."""
+        if self._terms_re is None:
+            terms = sorted({t for t in self.aliases if len(t) >= 2} | self.items, key=len, reverse=True)
+            self._terms_re = re.compile("|".join(re.escape(t) for t in terms)) if terms else re.compile(r"(?!)")
+        return [self.aliases.get(m.group(), m.group()) for m in self._terms_re.finditer(text)]
+
+    def variants(self, term: str) -> set[str]:
+        """``term`` and every other name of the same entity."""
+        canonical = self.aliases.get(term)
+        if canonical is None:
+            return {term}
+        return {name for name, c in self.aliases.items() if c == canonical}
+
 
 def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None,
                 ctx: CheckContext | None = None) -> list[Finding]:
     ctx = ctx or CheckContext.load(repo)
     findings: list[Finding] = []
     if state is not None:
-        findings += contract_findings(state, draft)
+        findings += contract_findings(state, draft, ctx)
     learned: dict[str, set[str]] = {}
     for change in as_list(draft.meta.get("设定变更")):
         m = re.match(r"^\s*(S-\d{3,})\s*[.。]\s*知情人\s*\+\s*(.+?)\s*$", str(change))
@@ -112,8 +132,6 @@ def check_text(ctx: CheckContext, body: str, first_line: int = 1,
     findings += leak_and_waste(ctx, lines, first_line, learned or {})
     findings += banned(ctx, lines, first_line)
     findings += repetition(ctx, lines, first_line)
-    from lw_storyrepo.txn import word_count
-
     count = word_count(body)
     target = ctx.target_words
     if target:
@@ -128,25 +146,57 @@ def check_text(ctx: CheckContext, body: str, first_line: int = 1,
 # --- contract ---------------------------------------------------------------------------------
 
 
-def contract_findings(state: dict[str, Any], draft: Any) -> list[Finding]:
-    opened, advanced, paid, abandoned = (draft.ids(k) for k in ("开启承诺", "推进承诺", "兑付承诺", "弃置承诺"))
-    touched = set(opened) | set(advanced) | set(paid)
+MOVE_WORDS = (("开启", "开启承诺"), ("开新", "开启承诺"), ("兑付", "兑付承诺"), ("揭", "兑付承诺"), ("弃置", "弃置承诺"),
+              ("弃", "弃置承诺"))
+REVIEW_WORDS = ("钩", "爽", "节奏", "氛围", "情绪", "悬念", "反转", "高潮")
+_QUOTED = re.compile(r"「([^」]+)」|“([^”]+)”|《([^》]+)》")
+
+
+def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | None = None) -> list[Finding]:
+    """Every contract line against the draft (spec §8 step 5: 合同断言比对).
+
+    - a promise id (``P-031``) must be moved as the line says (开启/兑付/弃置, else any move);
+    - 开启/兑付/弃置 without an id needs at least one such move;
+    - names the book knows (characters, aliases, roster entries, things characters hold) and
+      quoted terms must appear in the prose;
+    - what no script can count (a strong hook, a mood) is listed for the lens reviews to confirm.
+    """
+    moves = {key: set(draft.ids(key)) for key in ("开启承诺", "推进承诺", "兑付承诺", "弃置承诺")}
+    touched = moves["开启承诺"] | moves["推进承诺"] | moves["兑付承诺"]
+    body = getattr(draft, "body", "")
+    line_no = getattr(draft, "body_line", 1)
     out = []
-    for line in as_list(state.get("合同")):
-        text = str(line)
-        for pid in re.findall(r"\b(P-\d{3,})\b", text):
-            if "开启" in text or "开" in text.split(pid)[0][-2:]:
-                ok, want = pid in opened, "开启承诺"
-            elif "兑付" in text or "揭" in text:
-                ok, want = pid in paid, "兑付承诺"
-            elif "弃" in text:
-                ok, want = pid in abandoned, "弃置承诺"
-            else:
-                ok, want = pid in touched, "开启/推进/兑付承诺"
+    for raw in as_list(state.get("合同")):
+        text = str(raw)
+        checked = False
+        ids = re.findall(r"\b(P-\d{3,})\b", text)
+        for pid in ids:
+            checked = True
+            before = text.split(pid)[0][-2:]
+            want = next((key for word, key in MOVE_WORDS if word in text or word in before), None)
+            ok = pid in moves[want] if want else pid in touched
             if not ok:
-                out.append(Finding("合同", ERROR, f"合同「{text}」要求 {pid} 出现在草稿的{want}里，但没有", getattr(draft, "body_line", 1)))
-    if not touched and not state.get("豁免"):
-        out.append(Finding("承诺", ERROR, "草稿没有开启/推进/兑付任何承诺（豁免须作者在决策卡勾选）", 1))
+                out.append(Finding("合同", ERROR, f"合同「{text}」要求 {pid} 出现在草稿的{want or '开启/推进/兑付承诺'}里，但没有",
+                                   line_no))
+        if not ids:
+            for word, key in MOVE_WORDS:
+                if len(word) > 1 and word in text:
+                    checked = True
+                    if not moves[key]:
+                        out.append(Finding("合同", ERROR, f"合同「{text}」要{word}承诺，但草稿的{key}是空的", line_no))
+                    break
+        terms = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
+        if ctx is not None:
+            rest = _QUOTED.sub("", text)
+            for name in ctx.contract_terms_in(rest):
+                terms.append(name)
+        for term in dict.fromkeys(terms):
+            checked = True
+            variants = ctx.variants(term) if ctx is not None else {term}
+            if not any(v in body for v in variants):
+                out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
+        if any(word in text for word in REVIEW_WORDS) or not checked:
+            out.append(Finding("合同", INFO, f"合同「{text}」脚本判断不了，交评审确认", line_no))
     return out
 
 
@@ -421,6 +471,6 @@ def render_findings(label: str, findings: list[Finding]) -> str:
     lines = [f"# 机检报告：草稿 {label}", "", f"结论：{'不过关，打回重写' if errors else '通过'}（{len(errors)} 个错误，"
              f"{len(findings) - len(errors)} 个提示）", ""]
     for f in findings:
-        mark = "✗" if f.severity == ERROR else "·"
+        mark = {ERROR: "✗", INFO: "？"}.get(f.severity, "·")
         lines.append(f"- {mark} [{f.kind}] 第 {f.line} 行第 {f.column} 列：{f.message}" + (f"　「{f.excerpt}」" if f.excerpt and f.excerpt not in f.message else ""))
     return "\n".join(lines) + "\n"

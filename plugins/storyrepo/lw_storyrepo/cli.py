@@ -1,6 +1,9 @@
 """``lw story …``: one entry point (``lw story`` = next step) and the explicit subcommands.
 
-Only click is imported at module level; everything else is imported inside the commands.
+Only click is imported at module level; each command imports the book code it needs when it
+runs (this module is the plugin's CLI boundary). Files named on the command line (drafts,
+reviews, summaries) are read through :mod:`lw_storyrepo.sources`: a file that is not UTF-8 is a
+located error, never a traceback.
 """
 
 from __future__ import annotations
@@ -27,6 +30,22 @@ def _emit(data: Any, as_json: bool) -> None:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
 
 
+def _read_input(name: str) -> str:
+    """A file named on the command line (``-`` = stdin) as text, refused when not UTF-8."""
+    from lw_storyrepo.sources import MAX_BYTES, decode, read_bytes
+
+    if name == "-":
+        data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            from lwcore.errors import LwError
+
+            raise LwError("标准输入超过大小上限", file="<stdin>")
+        return decode(data, "<stdin>")
+    from pathlib import Path
+
+    return decode(read_bytes(Path(name)), name)
+
+
 def cards_guard(fn: Callable[..., Any]) -> Callable[..., Any]:
     """A broken source file prints its repair card (never a traceback) and exits 1."""
 
@@ -45,6 +64,7 @@ def cards_guard(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 book_option = click.option("--book", "-C", "book", default=None, help="书的目录（默认：当前目录向上找 book.yaml）")
 json_option = click.option("--json", "as_json", is_flag=True, help="输出 JSON")
+FILE = click.argument("file", metavar="FILE|-")
 
 
 def ensure_utf8_mode() -> None:
@@ -86,12 +106,10 @@ def story(ctx: click.Context, book: str | None, as_json: bool) -> None:
 @click.option("--每章目标字数", "--words", "words", type=int, default=3000)
 @click.option("--卷规模", "--volume-size", "volume_size", type=int, default=40)
 def init_cmd(directory: str, title: str, genre: str, words: int, volume_size: int) -> None:
-    """建库：全中文目录树、book.yaml、.gitignore、git init 与首个 commit。"""
-    from pathlib import Path
+    """建库：全中文目录树、book.yaml、.gitignore、git init 与首个 commit（全有或全无）。"""
+    from lw_storyrepo.newbook import init_book
 
-    from lw_storyrepo.repo import init_book
-
-    repo = init_book(Path(directory), title, genre, target_words=words, volume_size=volume_size)
+    repo = init_book(directory, title, genre, target_words=words, volume_size=volume_size)
     click.echo(f"已建库：{repo.root}")
 
 
@@ -99,17 +117,17 @@ def _render_next(step: Any) -> str:
     lines = []
     if step.recovered:
         lines.append(f"（上次中断的结转已{'回滚' if step.recovered == 'rolled-back' else '收尾'}）")
-    for f in step.fixed:
-        lines.append(f"已自动修复：{f}")
+    lines += [f"已自动修复：{f}" for f in step.fixed]
     lines.append(f"[{step.state}] {step.message}")
-    for card in step.cards:
-        lines.append(card.render())
-    for f in step.files:
-        lines.append(f"  {f}")
+    lines += [card.render() for card in step.cards]
+    lines += [f"  {f}" for f in step.files]
+    for label, report in (step.detail.get("reports") or {}).items():
+        lines.append(f"  机检报告 {label}：{report}")
     if step.detail.get("hint"):
         lines.append("  " + step.detail["hint"])
     if step.state == 1:
-        lines.append("  结转：lw story fix（或 -m 写说明）；改的是已接受的事实就走 lw story retcon 章号 --原因 …")
+        lines.append("  结转：lw story fix（或 -m 写说明）；改的是已接受的章节就走 lw story retcon 章号 --原因 …")
+        lines += [f"  须 retcon：{r}" for r in step.detail.get("retcon") or []]
     if step.state == 0:
         lines.append("  采纳建议：lw story repair --apply；或让模型提议修复：lw story prompt repair")
     return "\n".join(lines)
@@ -120,21 +138,28 @@ def _render_next(step: Any) -> str:
 @json_option
 @cards_guard
 def next_cmd(book: str | None, as_json: bool) -> None:
-    """判定下一步（修复 → 手改结转 → 继续事务 → 卷复盘 → 体检 → 新章 brief）并执行脚本步骤。"""
-    from lw_storyrepo.flow import advance
+    """判定下一步（修复 → 手改结转 → 继续事务 → 卷复盘 → 体检 → 新章 brief）并执行脚本步骤。
+
+    有源文件要修复时退出码为 1。"""
+    from lw_storyrepo.machine import advance
 
     step = advance(_repo(book))
     _emit(step.to_json() if as_json else _render_next(step), False)
+    if step.state == 0:
+        sys.exit(1)
 
 
-@story.command("repair")
+@story.group("repair", invoke_without_command=True)
 @book_option
 @click.option("--apply", "apply", is_flag=True, help="采纳每张卡的建议修复")
 @click.option("--accept", "accept_file", default=None, help="采纳模型对该文件的修复提议")
+@click.pass_context
 @cards_guard
-def repair_cmd(book: str | None, apply: bool, accept_file: str | None) -> None:
-    """列出修复卡（全角冒号/逗号已自动修复，只报不问）。"""
-    from lw_storyrepo.flow import accept_repair, apply_card, scan
+def repair_cmd(ctx: click.Context, book: str | None, apply: bool, accept_file: str | None) -> None:
+    """列出修复卡（全角冒号/逗号已自动修复，只报不问）。有未修复的卡时退出码为 1。"""
+    if ctx.invoked_subcommand is not None:
+        return
+    from lw_storyrepo.repair import accept_repair, apply_card, scan
 
     repo = _repo(book)
     if accept_file:
@@ -143,30 +168,47 @@ def repair_cmd(book: str | None, apply: bool, accept_file: str | None) -> None:
     cards, fixed = scan(repo)
     for f in fixed:
         click.echo(f"已自动修复：{f}")
+    left = 0
     for card in cards:
         click.echo(card.render())
         if apply and apply_card(repo, card):
             click.echo("  → 已按建议修复")
+        else:
+            left += 1
     if not cards and not fixed:
         click.echo("所有源文件都能读。")
+    if left:
+        sys.exit(1)
+
+
+@repair_cmd.command("propose")
+@click.argument("source")
+@FILE
+@book_option
+def repair_propose(source: str, file: str, book: str | None) -> None:
+    """为读不进来的源文件 SOURCE 提出修复（整份文件 FILE），待 --accept 确认。"""
+    from lw_storyrepo.repair import propose_repair
+
+    click.echo(propose_repair(_repo(book), source, _read_input(file)))
 
 
 @story.command("brief")
 @book_option
 def brief_cmd(book: str | None) -> None:
     """生成 工作区/决策卡.md。"""
-    from lw_storyrepo import txn
+    from lw_storyrepo.card import brief
 
-    click.echo(str(txn.brief(_repo(book))))
+    click.echo(brief(_repo(book)))
 
 
 @story.command("decide")
+@click.option("--alt", "--备选", "alternative", is_flag=True, help="选备选：采纳备选段的合同")
 @book_option
-def decide_cmd(book: str | None) -> None:
-    """作者拍板：决策卡合同段固化。"""
-    from lw_storyrepo import txn
+def decide_cmd(alternative: bool, book: str | None) -> None:
+    """作者拍板：决策卡合同段固化（--alt：采纳备选方案）。"""
+    from lw_storyrepo.card import decide
 
-    state = txn.decide(_repo(book))
+    state = decide(_repo(book), alternative=alternative)
     click.echo("合同已固化：\n" + "\n".join(f"- {c}" for c in state["合同"]))
 
 
@@ -174,48 +216,50 @@ def decide_cmd(book: str | None) -> None:
 @book_option
 def pack_cmd(book: str | None) -> None:
     """组装 工作区/上下文包.md。"""
-    from lw_storyrepo import txn
+    from lw_storyrepo.contextpack import pack
 
-    click.echo(str(txn.pack(_repo(book))))
+    click.echo(pack(_repo(book)))
 
 
 @story.command("draft")
 @click.argument("label")
-@click.argument("file", type=click.File("rb"))
+@FILE
 @book_option
 @cards_guard
-def draft_cmd(label: str, file: Any, book: str | None) -> None:
+def draft_cmd(label: str, file: str, book: str | None) -> None:
     """提交草稿（front matter + 正文）为 工作区/草稿-LABEL.md。"""
-    from lw_storyrepo import txn
+    from lw_storyrepo.drafts import submit_draft
 
-    click.echo(str(txn.submit_draft(_repo(book), label, file.read().decode("utf-8"))))
+    click.echo(submit_draft(_repo(book), label, _read_input(file)))
 
 
 @story.command("check")
 @book_option
 @json_option
 def check_cmd(book: str | None, as_json: bool) -> None:
-    """机检每一份草稿。"""
-    from lw_storyrepo import txn
+    """机检每一份草稿（报告写进 工作区/评审报告/机检-*.md）。"""
+    from lw_storyrepo import layout as L
     from lw_storyrepo.checks import render_findings
+    from lw_storyrepo.review import run_checks
 
-    results = txn.run_checks(_repo(book))
+    results = run_checks(_repo(book))
     if as_json:
         _emit({k: [f.to_json() for f in v] for k, v in results.items()}, True)
-    else:
-        for label, findings in results.items():
-            click.echo(render_findings(label, findings))
+        return
+    for label, findings in results.items():
+        click.echo(render_findings(label, findings))
+        click.echo(f"（报告：{L.check_report(label)}）")
 
 
 @story.command("review")
 @click.argument("lens")
-@click.argument("file", type=click.File("rb"))
+@FILE
 @book_option
-def review_cmd(lens: str, file: Any, book: str | None) -> None:
+def review_cmd(lens: str, file: str, book: str | None) -> None:
     """提交一个镜头评审（读者/编辑/事实）。"""
-    from lw_storyrepo import txn
+    from lw_storyrepo.review import submit_review
 
-    click.echo(str(txn.submit_review(_repo(book), lens, file.read().decode("utf-8"))))
+    click.echo(submit_review(_repo(book), lens, _read_input(file)))
 
 
 @story.command("summary")
@@ -223,9 +267,9 @@ def review_cmd(lens: str, file: Any, book: str | None) -> None:
 @book_option
 def summary_cmd(text: str, book: str | None) -> None:
     """提交章摘要（≤200 字）。"""
-    from lw_storyrepo import txn
+    from lw_storyrepo.review import submit_summary
 
-    click.echo(str(txn.submit_summary(_repo(book), text)))
+    click.echo(submit_summary(_repo(book), text))
 
 
 @story.command("accept")
@@ -233,21 +277,33 @@ def summary_cmd(text: str, book: str | None) -> None:
 @book_option
 @cards_guard
 def accept_cmd(label: str | None, book: str | None) -> None:
-    """作者验收（可先改草稿再接受）：立即原子结转。"""
-    from lw_storyrepo import txn
+    """作者验收（可先改草稿或验收卡里的正文再接受）：复检，然后原子结转。"""
+    from lw_storyrepo.verdict import accept
 
-    click.echo(f"已结转：{txn.accept(_repo(book), label)}")
+    click.echo(f"已结转：{accept(_repo(book), label)}")
 
 
 @story.command("reject")
 @click.argument("reason")
+@click.option("--draft", "label", default=None, help="打回哪一稿（默认：选中的那一稿）")
 @book_option
-def reject_cmd(reason: str, book: str | None) -> None:
-    """打回：回到渲染，理由留给下一稿。"""
-    from lw_storyrepo import txn
+def reject_cmd(reason: str, label: str | None, book: str | None) -> None:
+    """打回：这一稿和它的评审、验收卡、章摘要作废，回到渲染，理由留给下一稿。"""
+    from lw_storyrepo.verdict import reject
 
-    txn.reject(_repo(book), reason)
-    click.echo("已打回。")
+    where = reject(_repo(book), reason, label)
+    click.echo(f"已打回（原稿留在 {where}）。")
+
+
+@story.command("pick")
+@click.argument("label")
+@book_option
+def pick_cmd(label: str, book: str | None) -> None:
+    """选备选：换成另一份通过机检的草稿（三镜头重评）。"""
+    from lw_storyrepo.verdict import pick
+
+    pick(_repo(book), label)
+    click.echo(f"已换成草稿 {label}：等三镜头评审。")
 
 
 @story.command("settle")
@@ -255,65 +311,112 @@ def reject_cmd(reason: str, book: str | None) -> None:
 @cards_guard
 def settle_cmd(book: str | None) -> None:
     """（已验收时）原子结转。"""
-    from lw_storyrepo import txn
+    from lw_storyrepo.settle import settle
 
-    click.echo(txn.settle(_repo(book)))
+    click.echo(settle(_repo(book)))
 
 
 @story.command("abort")
 @book_option
 def abort_cmd(book: str | None) -> None:
     """放弃进行中的章事务（清空工作区）。"""
-    from lw_storyrepo import txn
+    from lw_storyrepo.workspace import clear
 
-    txn.abort(_repo(book))
+    clear(_repo(book))
     click.echo("已清空工作区。")
 
 
 @story.command("fix")
 @click.option("-m", "--message", default=None)
+@click.argument("paths", nargs=-1)
 @book_option
-def fix_cmd(message: str | None, book: str | None) -> None:
-    """把定稿/大纲/文风的手改结转为 fix(…) commit。"""
-    from lw_storyrepo.flow import commit_fix
+def fix_cmd(message: str | None, paths: tuple[str, ...], book: str | None) -> None:
+    """把定稿/大纲/文风的手改结转为 fix(…) commit（已接受的章节要走 retcon）。"""
+    from lw_storyrepo.handedits import commit_fix
 
-    click.echo(commit_fix(_repo(book), message))
+    click.echo(commit_fix(_repo(book), message, list(paths) or None))
 
 
 @story.command("retcon")
 @click.argument("chapter", type=int)
 @click.option("--原因", "--reason", "reason", required=True)
+@click.option("--yes", "-y", is_flag=True, help="不再询问确认")
 @book_option
-def retcon_cmd(chapter: int, reason: str, book: str | None) -> None:
-    """显式 retcon 事务：改定稿，原因写进 commit。"""
-    from lw_storyrepo.flow import retcon
-
-    click.echo(retcon(_repo(book), chapter, reason))
-
-
-@story.command("vol")
-@click.option("--summary", "summary_file", type=click.File("rb"), default=None)
-@click.option("--outline", "outline_file", type=click.File("rb"), default=None)
-@book_option
-def vol_cmd(summary_file: Any, outline_file: Any, book: str | None) -> None:
-    """卷复盘：无参数时生成审计；给 --summary 时入册 vol(NN)。"""
-    from lw_storyrepo import flow
+def retcon_cmd(chapter: int, reason: str, yes: bool, book: str | None) -> None:
+    """显式 retcon 事务：改定稿，原因写进 commit，同步时间线与承诺（作者确认）。"""
+    from lw_storyrepo.handedits import plan_retcon, retcon
 
     repo = _repo(book)
-    if summary_file is None:
-        click.echo(str(flow.volume_review(repo)))
-        return
-    outline = outline_file.read().decode("utf-8") if outline_file else None
-    click.echo(flow.volume_commit(repo, summary_file.read().decode("utf-8"), outline))
+    plan = plan_retcon(repo, chapter, reason)
+    if not yes:
+        click.echo("将以 retcon 入册这些修改：")
+        click.echo("\n".join(f"  {rel}" for rel in plan.edited))
+        if plan.synced:
+            click.echo("并同步：" + "；".join(plan.synced))
+        click.confirm(f"确认 retcon({chapter})：{reason}？", abort=True)
+    click.echo(retcon(repo, chapter, reason, plan))
+
+
+@story.group("vol", invoke_without_command=True)
+@book_option
+@click.pass_context
+def vol_grp(ctx: click.Context, book: str | None) -> None:
+    """卷复盘：不带子命令 = 生成本卷审计（作者也可以随时用它结束本卷）。"""
+    if ctx.invoked_subcommand is None:
+        from lw_storyrepo.volume_review import volume_review
+
+        click.echo(volume_review(_repo(book)))
+
+
+@vol_grp.command("candidates")
+@click.option("--候选", "--candidate", "items", multiple=True, required=True,
+              help="短题｜类型｜强度｜兑付期限｜兑付计划｜总纲：节点")
+@book_option
+def vol_candidates(items: tuple[str, ...], book: str | None) -> None:
+    """写入 3–5 个伏笔机会（每个须原样引用总纲的远期节点）。"""
+    from lwcore.errors import LwError
+
+    from lw_storyrepo.volume_review import parse_candidate, propose_candidates
+
+    parsed = []
+    for item in items:
+        c = parse_candidate(f"- [ ] {item}")
+        if c is None:
+            raise LwError(f"候选「{item}」看不懂", expected="短题｜类型｜强度｜兑付期限｜兑付计划｜总纲：节点")
+        parsed.append({"title": c.title, "type": c.type, "strength": c.strength, "deadline": c.deadline,
+                       "plan": c.plan, "anchor": c.anchor})
+    click.echo("\n".join(propose_candidates(_repo(book), parsed)))
+
+
+@vol_grp.command("tick")
+@click.argument("numbers", type=int, nargs=-1, required=True)
+@book_option
+def vol_tick(numbers: tuple[int, ...], book: str | None) -> None:
+    """作者勾选伏笔机会（按序号）。"""
+    from lw_storyrepo.volume_review import tick
+
+    click.echo("已勾选：" + "、".join(tick(_repo(book), list(numbers))))
+
+
+@vol_grp.command("commit")
+@click.option("--summary", "summary_file", required=True, metavar="FILE|-")
+@click.option("--outline", "outline_file", default=None, metavar="FILE|-")
+@book_option
+def vol_commit(summary_file: str, outline_file: str | None, book: str | None) -> None:
+    """卷复盘入册 vol(NN)：卷摘要、下卷卷纲、勾选的伏笔机会生成承诺文件。"""
+    from lw_storyrepo.volume_review import volume_commit
+
+    outline = _read_input(outline_file) if outline_file else None
+    click.echo(volume_commit(_repo(book), _read_input(summary_file), outline))
 
 
 @story.command("health")
 @book_option
 def health_cmd(book: str | None) -> None:
     """体检：文体漂移、承诺坏账、时间线孤儿（报告进工作区，不入册）。"""
-    from lw_storyrepo import flow
+    from lw_storyrepo.health import health_report
 
-    click.echo(str(flow.health_report(_repo(book))))
+    click.echo(health_report(_repo(book)))
 
 
 @story.command("whatif")
@@ -323,9 +426,9 @@ def health_cmd(book: str | None) -> None:
 @book_option
 def whatif_cmd(action: str, name: str | None, base: str, book: str | None) -> None:
     """分支未来：git branch what-if/NAME，推演后 merge 或 drop。"""
-    from lw_storyrepo import flow
+    from lw_storyrepo.whatif import whatif
 
-    click.echo(flow.whatif(_repo(book), action, name, base))
+    click.echo(whatif(_repo(book), action, name, base))
 
 
 @story.command("query")
@@ -340,11 +443,11 @@ def query_cmd(kind: str, arg: str | None, book: str | None, as_json: bool) -> No
     rows = cache.query(_repo(book), kind, arg)
     if as_json:
         _emit(rows, True)
-    else:
-        for row in rows:
-            click.echo("  ".join(f"{k}={v}" for k, v in row.items()))
-        if not rows:
-            click.echo("（无）")
+        return
+    for row in rows:
+        click.echo("  ".join(f"{k}={v}" for k, v in row.items()))
+    if not rows:
+        click.echo("（无）")
 
 
 @story.command("rebuild")
@@ -372,21 +475,18 @@ def prompt_cmd(step: str, lens: str | None, book: str | None) -> None:
 @click.argument("target")
 @click.option("--书名", "--title", "title", default=None)
 def migrate_cmd(source: str, target: str, title: str | None) -> None:
-    """一次性迁移 v6 → v7。"""
-    from pathlib import Path
-
+    """一次性迁移 v6 → v7（全有或全无；v6 目录只把 .story-system 设为只读）。"""
     from lw_storyrepo.migrate import migrate
 
-    report = migrate(Path(source), Path(target), title=title)
-    click.echo(report)
+    click.echo(migrate(source, target, title=title))
 
 
-# --- structured edits (each is also a model tool) ------------------------------------------------
+# --- structured edits (each is also a model tool: lw_storyrepo.toolspecs) --------------------------
 
 
 @story.group("promise")
 def promise_grp() -> None:
-    """承诺：弃置 / 新开 / 改字段。"""
+    """承诺：弃置 / 新开 / 起草 / 改字段 / 改描述与兑付计划。"""
 
 
 @promise_grp.command("abandon")
@@ -399,19 +499,41 @@ def promise_abandon(pid: str, reason: str, book: str | None) -> None:
     _emit(edits.abandon_promise(_repo(book), pid, reason)["message"], False)
 
 
+def _promise_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    for option in reversed((
+        click.option("--类型", "--type", "type_", required=True),
+        click.option("--强度", "--strength", "strength", required=True),
+        click.option("--兑付计划", "--plan", "plan", required=True),
+        click.option("--兑付期限", "--deadline", "deadline", default=None),
+        click.option("--描述", "--description", "description", default=""),
+    )):
+        fn = option(fn)
+    return fn
+
+
 @promise_grp.command("new")
 @click.argument("title")
-@click.option("--类型", "--type", "type_", required=True)
-@click.option("--强度", "--strength", "strength", required=True)
-@click.option("--兑付计划", "--plan", "plan", required=True)
-@click.option("--兑付期限", "--deadline", "deadline", default=None)
-@click.option("--描述", "--description", "description", default="")
+@_promise_options
 @book_option
 def promise_new(title: str, type_: str, strength: str, plan: str, deadline: str | None, description: str,
                 book: str | None) -> None:
+    """登记一条新承诺（立即 fix(承诺) 入册）。"""
     from lw_storyrepo import edits
 
     _emit(edits.create_promise(_repo(book), title, type_, strength, plan, description, deadline)["message"], False)
+
+
+@promise_grp.command("draft")
+@click.argument("title")
+@_promise_options
+@book_option
+def promise_draft(title: str, type_: str, strength: str, plan: str, deadline: str | None, description: str,
+                  book: str | None) -> None:
+    """为本章要开的承诺起草（工作区/新承诺/，结转时入册）。"""
+    from lw_storyrepo.drafts import draft_promise
+
+    pid = draft_promise(_repo(book), title, type_, strength, plan, description, deadline)
+    click.echo(f"{pid}（在草稿 front matter 的「开启承诺」里写 {pid}）")
 
 
 @promise_grp.command("set")
@@ -423,6 +545,18 @@ def promise_set(pid: str, field: str, value: str, book: str | None) -> None:
     from lw_storyrepo import edits
 
     _emit(edits.set_promise(_repo(book), pid, field, value)["message"], False)
+
+
+@promise_grp.command("text")
+@click.argument("pid")
+@click.argument("part", type=click.Choice(["描述", "兑付计划"]))
+@click.argument("text")
+@book_option
+def promise_text(pid: str, part: str, text: str, book: str | None) -> None:
+    """改承诺的「描述」或「兑付计划」（履历只增不改）。"""
+    from lw_storyrepo import edits
+
+    _emit(edits.set_promise_text(_repo(book), pid, part, text)["message"], False)
 
 
 @story.group("character")
@@ -454,21 +588,43 @@ def character_set(name: str, field: str, value: str, op: str, book: str | None) 
 
 @story.group("secret")
 def secret_grp() -> None:
-    """信息差：登记 / 告知某角色。"""
+    """信息差：登记 / 起草 / 告知某角色 / 改字段。"""
+
+
+def _secret_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    for option in reversed((
+        click.option("--关键词", "--keyword", "keywords", multiple=True, required=True),
+        click.option("--知情人", "--knower", "knowers", multiple=True),
+        click.option("--内容", "--content", "content", required=True),
+        click.option("--读者已知", "--reader-knows", "reader_knows", is_flag=True),
+    )):
+        fn = option(fn)
+    return fn
 
 
 @secret_grp.command("new")
 @click.argument("title")
-@click.option("--关键词", "--keyword", "keywords", multiple=True, required=True)
-@click.option("--知情人", "--knower", "knowers", multiple=True)
-@click.option("--内容", "--content", "content", required=True)
-@click.option("--读者已知", "--reader-knows", "reader_knows", is_flag=True)
+@_secret_options
 @book_option
 def secret_new(title: str, keywords: tuple[str, ...], knowers: tuple[str, ...], content: str, reader_knows: bool,
                book: str | None) -> None:
+    """登记一条信息差（立即 fix(设定) 入册）。"""
     from lw_storyrepo import edits
 
     _emit(edits.register_secret(_repo(book), title, list(knowers), list(keywords), content, reader_knows)["message"], False)
+
+
+@secret_grp.command("draft")
+@click.argument("title")
+@_secret_options
+@book_option
+def secret_draft(title: str, keywords: tuple[str, ...], knowers: tuple[str, ...], content: str, reader_knows: bool,
+                 book: str | None) -> None:
+    """为本章要登记的信息差起草（工作区/新信息差/，结转时入册）。"""
+    from lw_storyrepo.drafts import draft_secret
+
+    sid = draft_secret(_repo(book), title, list(knowers), list(keywords), content, reader_knows)
+    click.echo(f"{sid}（角色得知用「设定变更: {sid}.知情人+名字」）")
 
 
 @secret_grp.command("tell")
@@ -481,9 +637,22 @@ def secret_tell(sid: str, name: str, book: str | None) -> None:
     _emit(edits.add_knower(_repo(book), sid, name)["message"], False)
 
 
+@secret_grp.command("set")
+@click.argument("sid")
+@click.argument("field", type=click.Choice(["读者已知", "知情人", "关键词"]))
+@click.argument("value")
+@click.option("--op", type=click.Choice(["=", "+", "-"]), default="=")
+@book_option
+def secret_set(sid: str, field: str, value: str, op: str, book: str | None) -> None:
+    """读者已知 是/否；知情人、关键词 --op + / --op -。"""
+    from lw_storyrepo import edits
+
+    _emit(edits.set_secret(_repo(book), sid, field, value, op)["message"], False)
+
+
 @story.group("entity")
 def entity_grp() -> None:
-    """名册。"""
+    """名册：登记 / 别名。"""
 
 
 @entity_grp.command("add")
@@ -498,6 +667,52 @@ def entity_add(name: str, kind: str, aliases: tuple[str, ...], first: int | None
     _emit(edits.register_entity(_repo(book), name, kind, list(aliases), first)["message"], False)
 
 
+@entity_grp.command("alias")
+@click.argument("name")
+@click.argument("alias")
+@click.option("--op", type=click.Choice(["+", "-"]), default="+")
+@book_option
+def entity_alias(name: str, alias: str, op: str, book: str | None) -> None:
+    """给名册条目或角色加（+）减（-）别名。"""
+    from lw_storyrepo import edits
+
+    _emit(edits.set_alias(_repo(book), name, alias, op)["message"], False)
+
+
+@story.group("timeline")
+def timeline_grp() -> None:
+    """时间线。"""
+
+
+@timeline_grp.command("set")
+@click.argument("chapter", type=int)
+@click.argument("field", type=click.Choice(["一句话事件", "在场"]))
+@click.argument("value")
+@book_option
+def timeline_set(chapter: int, field: str, value: str, book: str | None) -> None:
+    """改某章的一句话事件或在场（书内时间随 retcon 同步）。"""
+    from lw_storyrepo import edits
+
+    _emit(edits.set_timeline(_repo(book), chapter, field, value)["message"], False)
+
+
+@story.group("outline")
+def outline_grp() -> None:
+    """大纲：总纲与卷纲。"""
+
+
+@outline_grp.command("set")
+@click.argument("target")
+@click.argument("part")
+@click.argument("text")
+@book_option
+def outline_set(target: str, part: str, text: str, book: str | None) -> None:
+    """改总纲（TARGET=总纲）或卷纲（TARGET=第3卷）的一段（PART=段名）。"""
+    from lw_storyrepo import edits
+
+    _emit(edits.edit_outline(_repo(book), target, part, text)["message"], False)
+
+
 @story.group("style")
 def style_grp() -> None:
     """风格宪法。"""
@@ -506,12 +721,13 @@ def style_grp() -> None:
 @style_grp.command("add")
 @click.argument("kind", type=click.Choice(["禁词", "禁句式", "口癖"]))
 @click.argument("text")
-@click.option("--出处", "--source", "source", default="")
+@click.option("--出处", "--source", "source", default="", help="默认：系统的入宪提议（三次同类否决）")
 @book_option
 def style_add(kind: str, text: str, source: str, book: str | None) -> None:
     from lw_storyrepo import edits
 
-    _emit(edits.add_style_rule(_repo(book), kind, text, source)["message"], False)
+    result = edits.add_style_rule(_repo(book), kind, text, source)
+    _emit(f"{result['message']}（出处：{result['source']}）", False)
 
 
 @story.group("card")
@@ -523,9 +739,12 @@ def card_grp() -> None:
 @click.option("--提案", "--proposal", "proposal", default=None)
 @click.option("--合同", "--contract", "contract", multiple=True)
 @click.option("--备选", "--alternatives", "alternatives", default=None)
+@click.option("--备选合同", "--alternative-contract", "alternative_contract", multiple=True)
 @book_option
-def card_edit(proposal: str | None, contract: tuple[str, ...], alternatives: str | None, book: str | None) -> None:
-    from lw_storyrepo import edits
+def card_edit(proposal: str | None, contract: tuple[str, ...], alternatives: str | None,
+              alternative_contract: tuple[str, ...], book: str | None) -> None:
+    from lw_storyrepo.card import edit_card
 
-    result = edits.edit_decision_card(_repo(book), proposal, list(contract) or None, alternatives, by_model=False)
+    result = edit_card(_repo(book), proposal, list(contract) or None, alternatives, list(alternative_contract) or None,
+                       by_model=False)
     _emit(result["file"], False)

@@ -1,9 +1,9 @@
 """Structured changes outside a chapter, shared by the ``lw story`` CLI and the model tools.
 
-Invariant 9 (对话即编辑器): every one of these is reachable from one sentence through a tool;
-each validates its input, writes in the dialect (round-trip: unknown fields and comments
-kept) and commits atomically as ``fix(…)``. :data:`EDITS` maps each edit to the CLI command
-and the tool that expose it (a test holds the two in step).
+Invariant 9 (对话即编辑器): every structured field of the book can be changed by one sentence,
+through a tool and the same command by hand (:mod:`lw_storyrepo.toolspecs` lists both). Each edit
+validates its input (wrong types are refused, never guessed), writes in the dialect
+(round-trip: unknown fields and comments kept), and commits atomically as ``fix(…)``.
 """
 
 from __future__ import annotations
@@ -13,22 +13,12 @@ from typing import Any
 
 from lwcore.errors import LwError
 
-from lw_storyrepo import repo as R
+from lw_storyrepo import layout as L
 from lw_storyrepo.atomic import apply_and_commit, recover
-from lw_storyrepo.repo import StoryRepo, as_list
-
-EDITS = {
-    "abandon_promise": ("promise abandon", "story_abandon_promise"),
-    "create_promise": ("promise new", "story_create_promise"),
-    "set_promise": ("promise set", "story_set_promise"),
-    "move_character": ("character move", "story_move_character"),
-    "set_character": ("character set", "story_set_character"),
-    "register_secret": ("secret new", "story_register_secret"),
-    "add_knower": ("secret tell", "story_add_knower"),
-    "register_entity": ("entity add", "story_register_entity"),
-    "add_style_rule": ("style add", "story_add_style_rule"),
-    "edit_decision_card": ("card edit", "story_edit_decision_card"),
-}
+from lw_storyrepo.board import rule_proposals
+from lw_storyrepo.changes import SECRET_FIELDS, apply_changes, check_name, typed
+from lw_storyrepo.markdown import append_history, ensure_newline, replace_row, section, set_section, table_line, table_rows_at
+from lw_storyrepo.repo import StoryRepo, as_int, as_list, new_doc
 
 
 def _commit(repo: StoryRepo, changes: dict[str, bytes | None], message: str) -> dict[str, Any]:
@@ -37,83 +27,94 @@ def _commit(repo: StoryRepo, changes: dict[str, bytes | None], message: str) -> 
     return {"commit": commit, "message": message.splitlines()[0], "files": sorted(changes)}
 
 
+# --- promises ----------------------------------------------------------------------------------
+
+PROMISE_FIELDS = ("类型", "强度", "兑付期限", "最后推进章")
+PROMISE_TEXTS = ("描述", "兑付计划")
+
+
 def abandon_promise(repo: StoryRepo, pid: str, reason: str) -> dict[str, Any]:
     if not reason.strip():
         raise LwError("弃置承诺必须写原因", expected="理由：改走暗线")
     item = repo.promise(pid)
     if str(item.meta.get("状态", "进行")) != "进行":
         raise LwError(f"{pid} 状态是「{item.meta.get('状态')}」，不能弃置")
-    from lw_storyrepo.txn import append_history
-
-    doc = R.load_doc(item.path, repo)
+    doc = repo.load_doc(item.path)
     doc.set("状态", "已弃置")
-    n = repo.last_chapter()
-    doc.body = append_history(doc.body, f"第{n}章后：弃置——原因：{reason.strip()}")
+    doc.body = append_history(doc.body, f"第{repo.last_chapter()}章后：弃置——原因：{reason.strip()}")
     return _commit(repo, {repo.rel(item.path): doc.dump().encode("utf-8")},
                    f"fix(承诺): 弃置 {pid}——{reason.strip()}\n\n承诺: -{pid}\n")
 
 
-def create_promise(repo: StoryRepo, title: str, type: str, strength: str, plan: str, description: str = "",
-                   deadline: str | None = None) -> dict[str, Any]:
-    if type not in R.PROMISE_TYPES:
-        raise LwError(f"承诺类型「{type}」不对", expected="|".join(R.PROMISE_TYPES))
-    if strength not in R.STRENGTHS:
+def _promise_fields(type: str, strength: str, plan: str, deadline: str | None) -> None:
+    if type not in L.PROMISE_TYPES:
+        raise LwError(f"承诺类型「{type}」不对", expected="|".join(L.PROMISE_TYPES))
+    if strength not in L.STRENGTHS:
         raise LwError(f"强度「{strength}」不对", expected="高|中|低")
     if not plan.strip():
         raise LwError("开新承诺必须有兑付计划")
     if strength == "高" and not (deadline or "").strip():
         raise LwError("强度为高的承诺必须填兑付期限", expected="第7卷 或 第200章")
+
+
+def create_promise(repo: StoryRepo, title: str, type: str, strength: str, plan: str, description: str = "",
+                   deadline: str | None = None) -> dict[str, Any]:
+    _promise_fields(type, strength, plan, deadline)
     pid = repo.next_id("P")
     n = repo.last_chapter()
-    doc = R.new_doc({"类型": type, "强度": strength, "状态": "进行", "开启章": n, "兑付期限": deadline or None,
-                     "最后推进章": n},
-                    f"## 描述\n{description.strip()}\n\n## 兑付计划\n{plan.strip()}\n\n## 履历\n- 第{n}章后：开启（对话登记）\n")
-    rel = f"{R.承诺}/{pid}-{R.safe_title(title)}.md"
+    doc = new_doc({"类型": type, "强度": strength, "状态": "进行", "开启章": n, "兑付期限": deadline or None,
+                   "最后推进章": n},
+                  f"## 描述\n{description.strip()}\n\n## 兑付计划\n{plan.strip()}\n\n## 履历\n- 第{n}章后：开启（对话登记）\n")
+    rel = f"{L.承诺}/{pid}-{L.safe_title(title)}.md"
     result = _commit(repo, {rel: doc.dump().encode("utf-8")}, f"fix(承诺): 开启 {pid} {title}\n\n承诺: +{pid}\n")
     result["id"] = pid
     return result
 
 
-PROMISE_FIELDS = ("类型", "强度", "兑付期限", "最后推进章")
-
-
 def set_promise(repo: StoryRepo, pid: str, field: str, value: str) -> dict[str, Any]:
     if field not in PROMISE_FIELDS:
         raise LwError(f"不能用这个命令改「{field}」", expected="、".join(PROMISE_FIELDS) + "（状态请用弃置/章事务）")
-    if field == "类型" and value not in R.PROMISE_TYPES:
-        raise LwError(f"承诺类型「{value}」不对", expected="|".join(R.PROMISE_TYPES))
-    if field == "强度" and value not in R.STRENGTHS:
+    if field == "类型" and value not in L.PROMISE_TYPES:
+        raise LwError(f"承诺类型「{value}」不对", expected="|".join(L.PROMISE_TYPES))
+    if field == "强度" and value not in L.STRENGTHS:
         raise LwError(f"强度「{value}」不对", expected="高|中|低")
     item = repo.promise(pid)
-    doc = R.load_doc(item.path, repo)
-    from lw_storyrepo.txn import coerce
-
-    doc.set(field, coerce(value) if field == "最后推进章" else value)
+    doc = repo.load_doc(item.path)
+    doc.set(field, typed(field, int, value, f"{pid}.{field}={value}") if field == "最后推进章" else value)
     if str(doc.get("强度")) == "高" and not doc.get("兑付期限"):
         raise LwError("强度为高的承诺必须有兑付期限")
     return _commit(repo, {repo.rel(item.path): doc.dump().encode("utf-8")}, f"fix(承诺): {pid}.{field}={value}\n")
 
 
+def set_promise_text(repo: StoryRepo, pid: str, part: str, text: str) -> dict[str, Any]:
+    """Rewrite a promise's 描述 or 兑付计划 (the 履历 is append-only and never rewritten)."""
+    if part not in PROMISE_TEXTS:
+        raise LwError(f"不能改「{part}」", expected="描述、兑付计划（履历只增不改）")
+    if not text.strip():
+        raise LwError(f"{part}不能为空")
+    item = repo.promise(pid)
+    doc = repo.load_doc(item.path)
+    doc.body = set_section(doc.body, part, text.strip())
+    return _commit(repo, {repo.rel(item.path): doc.dump().encode("utf-8")}, f"fix(承诺): {pid} 改{part}\n")
+
+
+# --- characters ------------------------------------------------------------------------------------
+
+
 def set_character(repo: StoryRepo, name: str, field: str, value: str, op: str = "=") -> dict[str, Any]:
     if op not in ("=", "+", "-"):
         raise LwError(f"未知操作 {op!r}", expected="= + -")
-    if not field or re.search(r"[\s.=+]", field):
+    if not field or re.search(r"[\s.=+:：]", field):
         raise LwError(f"字段名「{field}」不合法")
-    from lw_storyrepo.txn import apply_setting_changes
-
+    if not value.strip():
+        raise LwError("值不能为空")
     changes: dict[str, bytes | None] = {}
-    log: list[str] = []
     line = f"{name}.{field}{op}{value}"
-    new = apply_setting_changes(repo, None, [line], changes, log)
-    msg = f"fix(设定): {line}\n"
-    if new:
-        roster = repo.p(R.名册)
-        text = R.read_text(roster) if roster.is_file() else "# 名册\n\n" + R.ROSTER_HEADER
-        if name not in {r["正名"] for r in repo.roster()}:
-            from lw_storyrepo.txn import ensure_newline
-
-            changes[R.名册] = (ensure_newline(text) + R.table_line([name, "", "人物", str(repo.last_chapter() or "")])).encode("utf-8")
-    return _commit(repo, changes, msg)
+    created = apply_changes(repo, None, [line], changes, [])
+    if created and created[0] not in {r["正名"] for r in repo.roster()}:
+        changes[L.名册] = (ensure_newline(repo.text_or(L.名册, "# 名册\n\n" + L.ROSTER_HEADER))
+                          + table_line([created[0], "", "人物", str(repo.last_chapter() or "")])).encode("utf-8")
+    return _commit(repo, changes, f"fix(设定): {line}\n")
 
 
 def move_character(repo: StoryRepo, name: str, location: str) -> dict[str, Any]:
@@ -122,58 +123,149 @@ def move_character(repo: StoryRepo, name: str, location: str) -> dict[str, Any]:
     return set_character(repo, name, "位置", location)
 
 
+# --- info gaps -------------------------------------------------------------------------------------
+
+
 def register_secret(repo: StoryRepo, title: str, knowers: list[str], keywords: list[str], content: str,
                     reader_knows: bool = False) -> dict[str, Any]:
-    if not keywords:
+    if not [k for k in keywords if k.strip()]:
         raise LwError("信息差至少要有一个关键词（泄密扫描用）")
+    if not content.strip():
+        raise LwError("信息差要写内容")
     sid = repo.next_id("S")
-    doc = R.new_doc({"知情人": knowers, "读者已知": reader_knows, "登记章": repo.last_chapter(), "关键词": keywords},
-                    f"## 内容\n{content.strip()}\n")
-    rel = f"{R.信息差}/{sid}-{R.safe_title(title)}.md"
+    doc = new_doc({"知情人": [repo.canonical(k) for k in knowers], "读者已知": reader_knows, "登记章": repo.last_chapter(),
+                   "关键词": keywords}, f"## 内容\n{content.strip()}\n")
+    rel = f"{L.信息差}/{sid}-{L.safe_title(title)}.md"
     result = _commit(repo, {rel: doc.dump().encode("utf-8")}, f"fix(设定): 信息差+{sid} {title}\n\n设定: 信息差+{sid}\n")
     result["id"] = sid
     return result
 
 
+def set_secret(repo: StoryRepo, sid: str, field: str, value: str, op: str = "=") -> dict[str, Any]:
+    """读者已知=是/否, 知情人+/-名字, 关键词+/-词 on an info gap."""
+    if field not in SECRET_FIELDS or field == "登记章":
+        raise LwError(f"不能用这个命令改信息差的「{field}」", expected="读者已知、知情人、关键词")
+    if not re.fullmatch(r"S-\d{3,}", sid):
+        raise LwError(f"信息差编号 {sid!r} 不对", expected="S-021")
+    if field == "知情人":
+        value = repo.canonical(value)
+    repo.secret(sid)
+    changes: dict[str, bytes | None] = {}
+    line = f"{sid}.{field}{op}{value}"
+    apply_changes(repo, None, [line], changes, [])
+    return _commit(repo, changes, f"fix(设定): {line}\n")
+
+
 def add_knower(repo: StoryRepo, sid: str, name: str) -> dict[str, Any]:
-    item = repo.secret(sid)
-    canonical = repo.aliases().get(name, name)
-    doc = R.load_doc(item.path, repo)
-    current = [str(x) for x in as_list(doc.get("知情人"))]
-    if canonical in current:
+    canonical = repo.canonical(name)
+    if canonical in [str(x) for x in as_list(repo.secret(sid).meta.get("知情人"))]:
         raise LwError(f"{canonical} 已经是 {sid} 的知情人")
-    seq = doc.meta.get("知情人")
-    if hasattr(seq, "append"):
-        seq.append(canonical)
-        doc.set("知情人", seq)
-    else:
-        doc.set("知情人", current + [canonical])
-    return _commit(repo, {repo.rel(item.path): doc.dump().encode("utf-8")}, f"fix(设定): {sid}.知情人+{canonical}\n")
+    return set_secret(repo, sid, "知情人", canonical, "+")
 
 
-ENTITY_KINDS = ("人物", "地点", "组织", "物品", "功法", "其他")
+# --- roster ----------------------------------------------------------------------------------------
 
 
 def register_entity(repo: StoryRepo, name: str, kind: str = "其他", aliases: list[str] | None = None,
                     first: int | None = None) -> dict[str, Any]:
-    if not name.strip():
-        raise LwError("正名不能为空")
+    check_name(name)
+    if kind not in L.ENTITY_KINDS:
+        raise LwError(f"类型「{kind}」不对", expected="、".join(L.ENTITY_KINDS))
     known = repo.aliases()
     for n in [name, *(aliases or [])]:
         if n in known:
             raise LwError(f"「{n}」已在名册/角色卡中（正名：{known[n]}）——防同人异名/同名异人")
-    path = repo.p(R.名册)
-    text = R.read_text(path) if path.is_file() else "# 名册\n\n" + R.ROSTER_HEADER
-    from lw_storyrepo.txn import ensure_newline
+        if "|" in n or "、" in n or "," in n or "，" in n:
+            raise LwError(f"「{n}」里有名册的分隔符（| 、 , ，）")
+    text = repo.text_or(L.名册, "# 名册\n\n" + L.ROSTER_HEADER)
+    row = table_line([name, "、".join(aliases or []), kind, str(first if first is not None else repo.last_chapter())])
+    return _commit(repo, {L.名册: (ensure_newline(text) + row).encode("utf-8")}, f"fix(设定): 名册+{name}\n")
 
-    row = R.table_line([name, "、".join(aliases or []), kind, str(first if first is not None else repo.last_chapter())])
-    return _commit(repo, {R.名册: (ensure_newline(text) + row).encode("utf-8")}, f"fix(设定): 名册+{name}\n")
 
+def set_alias(repo: StoryRepo, name: str, alias: str, op: str = "+") -> dict[str, Any]:
+    """Add or remove an alias of a roster entry or a character (the card's 别名)."""
+    if op not in ("+", "-"):
+        raise LwError(f"未知操作 {op!r}", expected="+ 或 -")
+    alias = alias.strip()
+    if not alias or any(sep in alias for sep in "|、,，/"):
+        raise LwError(f"别名「{alias}」不合法（不能为空，不能含 | 、 , ，/）")
+    known = repo.aliases()
+    canonical = known.get(name, name)
+    if op == "+" and alias in known:
+        raise LwError(f"「{alias}」已被 {known[alias]} 占用——防同人异名/同名异人")
+    if op == "-" and known.get(alias) != canonical:
+        raise LwError(f"{canonical} 没有别名「{alias}」")
+    if repo.character_path(canonical).is_file():
+        changes: dict[str, bytes | None] = {}
+        apply_changes(repo, None, [f"{canonical}.别名{op}{alias}"], changes, [])
+        return _commit(repo, changes, f"fix(设定): {canonical}.别名{op}{alias}\n")
+    text = repo.text_or(L.名册)
+    for index, cells in table_rows_at(text):
+        if cells and cells[0] == canonical:
+            cells = (cells + ["", "", "", ""])[:4]
+            current = [a for a in L.LIST_SPLIT.split(cells[1]) if a]
+            cells[1] = "、".join(current + [alias] if op == "+" else [a for a in current if a != alias])
+            return _commit(repo, {L.名册: replace_row(text, index, cells).encode("utf-8")},
+                           f"fix(设定): 名册 {canonical} 别名{op}{alias}\n")
+    raise LwError(f"名册和角色卡里都没有「{name}」", expected="先 lw story entity add")
+
+
+# --- timeline, outlines ----------------------------------------------------------------------------
+
+TIMELINE_FIELDS = {"一句话事件": 2, "在场": 3}
+
+
+def set_timeline(repo: StoryRepo, chapter: int, field: str, value: str) -> dict[str, Any]:
+    """Correct a timeline row's 一句话事件 or 在场 (书内时间 is the chapter's: retcon)."""
+    if field not in TIMELINE_FIELDS:
+        raise LwError(f"不能改时间线的「{field}」", expected="一句话事件、在场（书内时间随章节 retcon 同步）")
+    if field == "在场":
+        names = [repo.canonical(x) for x in L.LIST_SPLIT.split(value.strip()) if x]
+        value = ", ".join(names)
+    text = repo.text_or(L.时间线)
+    rows = [(i, c) for i, c in table_rows_at(text) if as_int(c[0]) == chapter]
+    if not rows:
+        raise LwError(f"时间线里没有第 {chapter} 章", file=L.时间线)
+    for index, cells in rows:
+        cells = (cells + ["", "", "", ""])[:4]
+        cells[TIMELINE_FIELDS[field]] = value
+        text = replace_row(text, index, cells)
+    return _commit(repo, {L.时间线: text.encode("utf-8")}, f"fix(设定): 时间线 {chapter}.{field}={value}\n")
+
+
+def outline_file(target: str) -> str:
+    """``总纲`` -> 大纲/总纲.md; ``第3卷``/``3`` -> 大纲/卷纲/第03卷.md."""
+    if target in ("总纲", "总"):
+        return L.总纲
+    m = re.fullmatch(r"(?:第)?\s*0*(\d{1,3})\s*(?:卷)?", target.strip())
+    if not m or int(m.group(1)) < 1:
+        raise LwError(f"大纲「{target}」不认识", expected="总纲，或卷号：第3卷")
+    return f"{L.卷纲}/{L.volume_name(int(m.group(1)))}.md"
+
+
+def edit_outline(repo: StoryRepo, target: str, part: str, text: str) -> dict[str, Any]:
+    """Replace (or add) one ``## 段`` of 总纲 or of a volume outline."""
+    rel = outline_file(target)
+    part = part.strip()
+    if not part or "\n" in part or part.startswith("#"):
+        raise LwError(f"段名「{part}」不合法", expected="一行文字，如 结局承诺")
+    old = repo.text_or(rel, f"# {L.volume_name(int(re.sub(r'[^0-9]', '', rel.rsplit('/', 1)[-1])))}\n\n"
+                       if rel != L.总纲 else "# 总纲\n\n")
+    new = set_section(old, part, text.strip())
+    return _commit(repo, {rel: new.encode("utf-8")}, f"fix(大纲): {rel.rsplit('/', 1)[-1][:-3]} 改「{part}」\n")
+
+
+# --- style ------------------------------------------------------------------------------------------
 
 STYLE_KINDS = ("禁词", "禁句式", "口癖")
 
 
 def add_style_rule(repo: StoryRepo, kind: str, text: str, source: str = "") -> dict[str, Any]:
+    """Add a rule to the style constitution, with its 出处 (spec §6.1: every rule has one).
+
+    Without a source given, a pending proposal from three rejections of a kind is the source
+    when there is exactly one (三次同类否决 → 系统提议 → 作者确认); otherwise the author.
+    """
     if kind not in STYLE_KINDS:
         raise LwError(f"未知规则类型「{kind}」", expected="、".join(STYLE_KINDS))
     text = text.strip()
@@ -184,52 +276,27 @@ def add_style_rule(repo: StoryRepo, kind: str, text: str, source: str = "") -> d
             re.compile(text)
         except re.error as exc:
             raise LwError(f"禁句式「{text}」不是合法的正则：{exc}") from None
-    path = repo.p(R.风格宪法)
-    doc = R.load_doc(path, repo) if path.is_file() else R.new_doc({}, "## 铁律\n\n## 节奏偏好\n\n## 来自否决的规则\n")
+    source = source.strip()
+    if not source:
+        proposals = rule_proposals(repo)
+        if len(proposals) == 1:
+            reason, chapters = proposals[0]
+            source = f"第 {'/'.join(map(str, chapters))} 章三次否决：{reason}"
+        else:
+            source = f"作者（第 {repo.last_chapter()} 章后）"
+    path = repo.p(L.风格宪法)
+    doc = repo.load_doc(path) if path.is_file() else new_doc({}, "## 铁律\n\n## 节奏偏好\n\n## 来自否决的规则\n")
     seq = doc.meta.get(kind)
-    if hasattr(seq, "append"):
-        if text in [str(x) for x in seq]:
-            raise LwError(f"{kind}里已有「{text}」")
+    if text in [str(x) for x in as_list(seq)]:
+        raise LwError(f"{kind}里已有「{text}」")
+    if isinstance(seq, list) and hasattr(seq, "append"):
         seq.append(text)
         doc.set(kind, seq)
     else:
         doc.set(kind, [str(x) for x in as_list(seq)] + [text])
-    if source.strip():
-        if "## 来自否决的规则" in doc.body:
-            doc.body = doc.body.replace("## 来自否决的规则\n", f"## 来自否决的规则\n- {kind}：{text}（出处：{source.strip()}）\n", 1)
-        else:
-            doc.body = doc.body.rstrip("\n") + f"\n\n## 来自否决的规则\n- {kind}：{text}（出处：{source.strip()}）\n"
-    return _commit(repo, {R.风格宪法: doc.dump().encode("utf-8")}, f"fix(文风): {kind}+{text}\n")
-
-
-def edit_decision_card(repo: StoryRepo, proposal: str | None = None, contract: list[str] | None = None,
-                       alternatives: str | None = None, *, by_model: bool = True) -> dict[str, Any]:
-    """Rewrite sections of ``工作区/决策卡.md`` (workspace: no commit). The model can never
-    grant the promise exemption: that tick and its reason belong to the author."""
-    from lw_storyrepo.board import compute_board
-    from lw_storyrepo.txn import EXEMPT, load_state, parse_card, render_card
-
-    state = load_state(repo)
-    if state is None or state.get("阶段") != "brief":
-        raise LwError("只有在 brief 阶段（作者拍板前）才能改决策卡")
-    for text in [proposal or "", alternatives or "", *(contract or [])]:
-        if by_model and EXEMPT in text:
-            raise LwError("豁免承诺结转只能由作者在决策卡上勾选，模型不能自行豁免")
-    path = repo.p(R.决策卡)
-    old = parse_card(R.read_text(path))
-    board = compute_board(repo, int(state["章号"]))
-    keep_exempt = [ln for ln in old.sections.get("备选", "").splitlines() if EXEMPT in ln]
-    old_alt = "\n".join(ln for ln in old.sections.get("备选", "").splitlines() if EXEMPT not in ln)
-    text = render_card(
-        board,
-        proposal if proposal is not None else old.sections.get("提案", ""),
-        contract if contract is not None else old.contract,
-        alternatives if alternatives is not None else old_alt,
-    )
-    if keep_exempt:
-        lines = [ln for ln in text.splitlines() if EXEMPT not in ln]
-        text = "\n".join(lines + keep_exempt) + "\n"
-    from lwcore.io.atomic import atomic_write_text
-
-    atomic_write_text(path, text)
-    return {"file": R.决策卡, "contract": parse_card(text).contract}
+    part = "来自否决的规则" if "否决" in source else "铁律"
+    entries = section(doc.body, part)
+    doc.body = set_section(doc.body, part, (entries + "\n" if entries else "") + f"- {kind}：{text}（出处：{source}）")
+    result = _commit(repo, {L.风格宪法: doc.dump().encode("utf-8")}, f"fix(文风): {kind}+{text}\n\n出处: {source}\n")
+    result["source"] = source
+    return result

@@ -3,15 +3,6 @@
 from __future__ import annotations
 
 
-
-def nonspace(text: str) -> int:
-    """Characters that are not whitespace (C-speed counting)."""
-    n = len(text) - text.count(" ") - text.count("\n") - text.count("\u3000")
-    if "\t" in text or "\r" in text:
-        n -= text.count("\t") + text.count("\r")
-    return n
-
-
 METRICS = ("句长", "段长", "对白占比", "感叹占比", "问句占比", "逗号密度")
 
 

@@ -9,11 +9,14 @@ git executable (tests use it to inject git failures).
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 from typing import Mapping
 
 from lwcore.errors import LwError
+
+from lw_storyrepo.faults import fault
 
 DEFAULT_NAME = "Story Repo"
 DEFAULT_EMAIL = "storyrepo@localhost"
@@ -95,8 +98,6 @@ class Git:
         return proc.stdout.decode("ascii").strip()
 
     def _head_from_files(self) -> str | None | bool:
-        import re as _re
-
         git_dir = self.root / ".git"
         if self.exe != "git" or not git_dir.is_dir():
             return False
@@ -104,7 +105,7 @@ class Git:
             head = (git_dir / "HEAD").read_text(encoding="utf-8").strip()
         except OSError:
             return False
-        if _re.fullmatch(r"[0-9a-f]{40}", head):
+        if re.fullmatch(r"[0-9a-f]{40}", head):
             return head
         if not head.startswith("ref: "):
             return False
@@ -112,7 +113,7 @@ class Git:
         loose = git_dir / ref
         if loose.is_file():
             value = loose.read_text(encoding="utf-8").strip()
-            return value if _re.fullmatch(r"[0-9a-f]{40}", value) else False
+            return value if re.fullmatch(r"[0-9a-f]{40}", value) else False
         packed = git_dir / "packed-refs"
         if packed.is_file():
             for line in packed.read_text(encoding="utf-8").splitlines():
@@ -169,8 +170,6 @@ class Git:
         in, and the real index is synced afterwards. (``git commit`` on a fresh private index
         would re-hash the whole tree.) Returns the new commit id.
         """
-        from lw_storyrepo.atomic import fault
-
         parent = self.head() if old_head is False else old_head
         payload = "\0".join(paths).encode("utf-8") + b"\0"
         if real_index is None:

@@ -26,8 +26,12 @@ from typing import Any
 
 from lwcore.errors import LwError
 
-from lw_storyrepo import repo as R
-from lw_storyrepo.board import volume_of
+from lw_storyrepo import layout as L
+from lw_storyrepo.counting import word_count
+from lw_storyrepo.markdown import table_line
+from lw_storyrepo.newbook import init_book
+from lw_storyrepo.repo import StoryRepo, new_doc
+from lw_storyrepo.volumes import reference_position
 
 CHAPTER_NAME = re.compile(r"^(?:第)?0*(\d+)(?:章)?[\s\-_·、.：:]*(.*?)\.(?:md|txt)$")
 VOLUME_NAME = re.compile(r"第\s*0*(\d+)\s*卷")
@@ -90,189 +94,192 @@ def migrate(source: Path, target: Path, *, title: str | None = None) -> str:
     info = state.get("project_info") if isinstance(state.get("project_info"), dict) else {}
     book_title = title or _first(info, "title", "name", "书名") or source.name
     genre = str(_first(info, "genre", "类型") or "")
-    repo = R.init_book(target, str(book_title), genre)
-    size = repo.book()["卷规模"]
     report: list[str] = []
-    files: dict[str, str] = {}
 
-    # chapters
-    chapter_meta = state.get("chapter_meta") if isinstance(state.get("chapter_meta"), dict) else {}
-    chapters: list[tuple[int, str, str]] = []
-    body_dir = source / "正文"
-    if body_dir.is_dir():
-        for path in sorted(body_dir.rglob("*")):
-            if not path.is_file():
-                continue
-            m = CHAPTER_NAME.match(path.name)
-            if not m:
-                report.append(f"跳过（认不出章号）：{path.relative_to(source)}")
-                continue
-            chapters.append((int(m.group(1)), (m.group(2) or "").strip() or f"第{int(m.group(1))}章", _read(path)))
-    chapters.sort()
-    from lw_storyrepo.txn import word_count
+    def fill(repo: StoryRepo) -> None:
+        size = repo.book()["卷规模"]
+        files: dict[str, str] = {}
 
-    timeline = _read(repo.p(R.时间线))
-    for n, ctitle, text in chapters:
-        meta_in = chapter_meta.get(f"{n:04d}") or chapter_meta.get(str(n)) or {}
-        body = re.sub(r"^#\s*第?\d+章[^\n]*\n", "", text.lstrip("\ufeff"), count=1)
-        fm: dict[str, Any] = {"章号": n, "标题": ctitle, "卷": volume_of(n, size)[0], "视角": "", "书内时间": "",
-                              "字数": word_count(body), "合同": ["迁移"]}
-        if isinstance(meta_in, dict):
-            for k, v in meta_in.items():
-                if isinstance(v, (str, int, bool)) and k not in fm:
+        # chapters
+        chapter_meta = state.get("chapter_meta") if isinstance(state.get("chapter_meta"), dict) else {}
+        chapters: list[tuple[int, str, str]] = []
+        body_dir = source / "正文"
+        if body_dir.is_dir():
+            for path in sorted(body_dir.rglob("*")):
+                if not path.is_file():
+                    continue
+                m = CHAPTER_NAME.match(path.name)
+                if not m:
+                    report.append(f"跳过（认不出章号）：{path.relative_to(source)}")
+                    continue
+                chapters.append((int(m.group(1)), (m.group(2) or "").strip() or f"第{int(m.group(1))}章", _read(path)))
+        chapters.sort()
+        timeline = _read(repo.p(L.时间线))
+        for n, ctitle, text in chapters:
+            meta_in = chapter_meta.get(f"{n:04d}") or chapter_meta.get(str(n)) or {}
+            body = re.sub(r"^#\s*第?\d+章[^\n]*\n", "", text.lstrip("\ufeff"), count=1)
+            fm: dict[str, Any] = {"章号": n, "标题": ctitle, "卷": reference_position(n, size)[0], "视角": "", "书内时间": "",
+                                  "字数": word_count(body), "合同": ["迁移"]}
+            if isinstance(meta_in, dict):
+                for k, v in meta_in.items():
+                    if isinstance(v, (str, int, bool)) and k not in fm:
+                        fm[f"v6_{k}"] = v
+            files[f"{L.正文}/{L.chapter_filename(n, ctitle)}"] = new_doc(fm, "\n" + body.lstrip("\n")).dump()
+            timeline = timeline.rstrip("\n") + "\n" + table_line([str(n), "", ctitle, ""])
+        files[L.时间线] = timeline
+        report.append(f"章节：{len(chapters)} 章（front matter 合同字段标「迁移」）")
+
+        # settings
+        characters: dict[str, str] = {}
+        setting_dir = source / "设定集"
+        if setting_dir.is_dir():
+            for path in sorted(setting_dir.rglob("*.md")):
+                rel = path.relative_to(setting_dir)
+                text = _read(path)
+                is_char = any(re.match(r"^(角色|人物)", part) for part in rel.parts[:-1]) or path.stem in ("主角卡", "主角")
+                if is_char:
+                    name = path.stem
+                    if path.stem in ("主角卡", "主角"):
+                        ps = state.get("protagonist_state") if isinstance(state.get("protagonist_state"), dict) else {}
+                        name = str(_first(ps, "name", "姓名") or name)
+                    characters[name] = text
+                else:
+                    files[f"{L.设定}/{rel.as_posix()}"] = text
+        ps = state.get("protagonist_state") if isinstance(state.get("protagonist_state"), dict) else {}
+        pname = str(_first(ps, "name", "姓名") or "")
+        if pname and pname not in characters:
+            characters[pname] = ""
+        for name, text in characters.items():
+            fm = {"姓名": name}
+            if name == pname:
+                power = ps.get("power") if isinstance(ps.get("power"), dict) else {}
+                realm = _first(power, "realm", "境界")
+                if realm:
+                    fm["境界"] = f"{realm}{power.get('layer', '')}{'层' if power.get('layer') else ''}"
+                loc = ps.get("location")
+                loc = _first(loc, "current", "name") if isinstance(loc, dict) else loc
+                if loc:
+                    fm["位置"] = str(loc)
+                fm["状态"] = "在世"
+            fm["最后变更章"] = chapters[-1][0] if chapters else 0
+            body = text if text.strip() else "## 设定\n（迁移）\n"
+            if not text.startswith("---"):
+                files[f"{L.角色}/{L.safe_title(name)}.md"] = new_doc(fm, "\n" + body.lstrip("\n")).dump()
+            else:
+                files[f"{L.角色}/{L.safe_title(name)}.md"] = text
+        rels = state.get("relationships")
+        if isinstance(rels, dict) and rels and pname:
+            path = f"{L.角色}/{L.safe_title(pname)}.md"
+            files[path] = files[path].rstrip("\n") + "\n\n## 关系\n" + "".join(f"- {k}：{v}\n" for k, v in rels.items())
+        report.append(f"角色卡：{len(characters)} 张")
+
+        # outlines
+        outline_dir = source / "大纲"
+        if outline_dir.is_dir():
+            for path in sorted(outline_dir.rglob("*.md")):
+                text = _read(path)
+                vm = VOLUME_NAME.search(path.stem)
+                if "总纲" in path.stem:
+                    files[L.总纲] = text
+                elif vm:
+                    files[f"{L.卷纲}/{L.volume_name(int(vm.group(1)))}.md"] = text
+                else:
+                    files[f"{L.大纲}/{path.relative_to(outline_dir).as_posix()}"] = text
+
+        # promises from plot_threads / foreshadowing / chase_debt / reading_power
+        pt = state.get("plot_threads") if isinstance(state.get("plot_threads"), dict) else {}
+        sources = [("悬念", _items(pt.get("active_threads"))), ("伏笔", _items(pt.get("foreshadowing"))),
+                   ("伏笔", _items(state.get("foreshadowing"))), ("悬念", _items(state.get("chase_debt"))),
+                   ("爽点铺垫", _items(state.get("reading_power")))]
+        count = 0
+        last = chapters[-1][0] if chapters else 0
+        for kind, items in sources:
+            for item in items:
+                count += 1
+                pid = f"P-{count:03d}"
+                text = str(_first(item, "content", "description", "desc", "title", "name", "内容") or pid)
+                ptitle = str(_first(item, "title", "name") or text)[:16]
+                status = STATUS_MAP.get(str(item.get("status", "")).lower(), STATUS_MAP.get(str(item.get("status", "")), "进行"))
+                strength = STRENGTH_MAP.get(str(_first(item, "tier", "level", "strength", "importance") or "").lower(), "中")
+                opened = _int(_first(item, "planted_chapter", "start_chapter", "chapter", "opened_chapter")) or 0
+                target_ch = _int(_first(item, "target_chapter", "deadline", "payoff_chapter", "expected_chapter"))
+                lastp = _int(_first(item, "last_chapter", "updated_chapter", "resolved_chapter")) or opened
+                plan = str(_first(item, "payoff", "expected_payoff", "plan", "payoff_plan") or "迁移：兑付计划待作者补写")
+                fm = {"类型": kind, "强度": strength, "状态": status, "开启章": opened,
+                      "兑付期限": f"第{target_ch}章" if target_ch else None, "最后推进章": lastp}
+                extra = {k: v for k, v in item.items() if isinstance(v, (str, int)) and k not in
+                         ("content", "description", "title", "name", "status", "tier", "planted_chapter", "target_chapter")}
+                for k, v in extra.items():
                     fm[f"v6_{k}"] = v
-        files[f"{R.正文}/{R.chapter_filename(n, ctitle)}"] = R.new_doc(fm, "\n" + body.lstrip("\n")).dump()
-        timeline = timeline.rstrip("\n") + "\n" + R.table_line([str(n), "", ctitle, ""])
-    files[R.时间线] = timeline
-    report.append(f"章节：{len(chapters)} 章（front matter 合同字段标「迁移」）")
+                body = f"## 描述\n{text}\n\n## 兑付计划\n{plan}\n\n## 履历\n- 第{opened}章：开启（迁移自 v6）\n"
+                files[f"{L.承诺}/{pid}-{L.safe_title(ptitle)}.md"] = new_doc(fm, body).dump()
+        report.append(f"承诺：{count} 条（plot_threads / foreshadowing / chase_debt / reading_power）")
 
-    # settings
-    characters: dict[str, str] = {}
-    setting_dir = source / "设定集"
-    if setting_dir.is_dir():
-        for path in sorted(setting_dir.rglob("*.md")):
-            rel = path.relative_to(setting_dir)
-            text = _read(path)
-            is_char = any(re.match(r"^(角色|人物)", part) for part in rel.parts[:-1]) or path.stem in ("主角卡", "主角")
-            if is_char:
-                name = path.stem
-                if path.stem in ("主角卡", "主角"):
-                    ps = state.get("protagonist_state") if isinstance(state.get("protagonist_state"), dict) else {}
-                    name = str(_first(ps, "name", "姓名") or name)
-                characters[name] = text
-            else:
-                files[f"{R.设定}/{rel.as_posix()}"] = text
-    ps = state.get("protagonist_state") if isinstance(state.get("protagonist_state"), dict) else {}
-    pname = str(_first(ps, "name", "姓名") or "")
-    if pname and pname not in characters:
-        characters[pname] = ""
-    for name, text in characters.items():
-        fm = {"姓名": name}
-        if name == pname:
-            power = ps.get("power") if isinstance(ps.get("power"), dict) else {}
-            realm = _first(power, "realm", "境界")
-            if realm:
-                fm["境界"] = f"{realm}{power.get('layer', '')}{'层' if power.get('layer') else ''}"
-            loc = ps.get("location")
-            loc = _first(loc, "current", "name") if isinstance(loc, dict) else loc
-            if loc:
-                fm["位置"] = str(loc)
-            fm["状态"] = "在世"
-        fm["最后变更章"] = chapters[-1][0] if chapters else 0
-        body = text if text.strip() else "## 设定\n（迁移）\n"
-        if not text.startswith("---"):
-            files[f"{R.角色}/{R.safe_title(name)}.md"] = R.new_doc(fm, "\n" + body.lstrip("\n")).dump()
-        else:
-            files[f"{R.角色}/{R.safe_title(name)}.md"] = text
-    rels = state.get("relationships")
-    if isinstance(rels, dict) and rels and pname:
-        path = f"{R.角色}/{R.safe_title(pname)}.md"
-        files[path] = files[path].rstrip("\n") + "\n\n## 关系\n" + "".join(f"- {k}：{v}\n" for k, v in rels.items())
-    report.append(f"角色卡：{len(characters)} 张")
+        # the rest of state.json, unfolded once into 定稿/设定/
+        consumed = {"project_info", "protagonist_state", "relationships", "plot_threads", "foreshadowing",
+                    "chase_debt", "reading_power", "chapter_meta", "project_memory", "scratchpad",
+                    "entities_v3", "alias_index", "state_changes", "structured_relationships", "progress"}
+        rest = {k: v for k, v in state.items() if k not in consumed}
+        if rest:
+            lines = ["# v6 state.json 迁移展开", "", "（一次性展开，供作者整理进对应设定文件）", ""]
+            for k, v in rest.items():
+                lines.append(f"## {k}")
+                lines.append("```json\n" + json.dumps(v, ensure_ascii=False, indent=2) + "\n```")
+            files[f"{L.设定}/v6状态展开.md"] = "\n".join(lines) + "\n"
+        ws = state.get("world_settings")
+        if isinstance(ws, dict) and any(ws.values()):
+            world = _read(repo.p(L.世界观))
+            for k, v in ws.items():
+                if v:
+                    world += f"\n## {k}（迁移）\n" + "".join(f"- {json.dumps(x, ensure_ascii=False) if isinstance(x, dict) else x}\n" for x in (v if isinstance(v, list) else [v]))
+            files[L.世界观] = world
 
-    # outlines
-    outline_dir = source / "大纲"
-    if outline_dir.is_dir():
-        for path in sorted(outline_dir.rglob("*.md")):
-            text = _read(path)
-            vm = VOLUME_NAME.search(path.stem)
-            if "总纲" in path.stem:
-                files[R.总纲] = text
-            elif vm:
-                files[f"{R.卷纲}/{R.volume_name(int(vm.group(1)))}.md"] = text
-            else:
-                files[f"{R.大纲}/{path.relative_to(outline_dir).as_posix()}"] = text
+        # summaries
+        sdir = source / "summaries"
+        n_sum = 0
+        if sdir.is_dir():
+            for path in sorted(sdir.rglob("*")):
+                if path.is_file():
+                    m = re.search(r"(\d+)", path.stem)
+                    if m:
+                        files[f"{L.章摘要}/{int(m.group(1)):04d}.md"] = _read(path)
+                        n_sum += 1
+        report.append(f"章摘要：{n_sum} 篇")
 
-    # promises from plot_threads / foreshadowing / chase_debt / reading_power
-    pt = state.get("plot_threads") if isinstance(state.get("plot_threads"), dict) else {}
-    sources = [("悬念", _items(pt.get("active_threads"))), ("伏笔", _items(pt.get("foreshadowing"))),
-               ("伏笔", _items(state.get("foreshadowing"))), ("悬念", _items(state.get("chase_debt"))),
-               ("爽点铺垫", _items(state.get("reading_power")))]
-    count = 0
-    last = chapters[-1][0] if chapters else 0
-    for kind, items in sources:
-        for item in items:
-            count += 1
-            pid = f"P-{count:03d}"
-            text = str(_first(item, "content", "description", "desc", "title", "name", "内容") or pid)
-            ptitle = str(_first(item, "title", "name") or text)[:16]
-            status = STATUS_MAP.get(str(item.get("status", "")).lower(), STATUS_MAP.get(str(item.get("status", "")), "进行"))
-            strength = STRENGTH_MAP.get(str(_first(item, "tier", "level", "strength", "importance") or "").lower(), "中")
-            opened = _int(_first(item, "planted_chapter", "start_chapter", "chapter", "opened_chapter")) or 0
-            target_ch = _int(_first(item, "target_chapter", "deadline", "payoff_chapter", "expected_chapter"))
-            lastp = _int(_first(item, "last_chapter", "updated_chapter", "resolved_chapter")) or opened
-            plan = str(_first(item, "payoff", "expected_payoff", "plan", "payoff_plan") or "迁移：兑付计划待作者补写")
-            fm = {"类型": kind, "强度": strength, "状态": status, "开启章": opened,
-                  "兑付期限": f"第{target_ch}章" if target_ch else None, "最后推进章": lastp}
-            extra = {k: v for k, v in item.items() if isinstance(v, (str, int)) and k not in
-                     ("content", "description", "title", "name", "status", "tier", "planted_chapter", "target_chapter")}
-            for k, v in extra.items():
-                fm[f"v6_{k}"] = v
-            body = f"## 描述\n{text}\n\n## 兑付计划\n{plan}\n\n## 履历\n- 第{opened}章：开启（迁移自 v6）\n"
-            files[f"{R.承诺}/{pid}-{R.safe_title(ptitle)}.md"] = R.new_doc(fm, body).dump()
-    report.append(f"承诺：{count} 条（plot_threads / foreshadowing / chase_debt / reading_power）")
+        # style: project_memory patterns / scratchpad -> style constitution, for a human pass
+        pm = state.get("project_memory")
+        scratch = state.get("scratchpad")
+        notes = []
+        if isinstance(pm, dict):
+            for item in _items(pm.get("patterns")):
+                notes.append(str(_first(item, "pattern", "content", "rule", "name") or item))
+        for item in _items(scratch) if scratch else []:
+            notes.append(str(_first(item, "content", "note", "name") or item))
+        if notes:
+            style = _read(repo.p(L.风格宪法)).rstrip("\n")
+            style += "\n\n## 迁移待审（人工过一遍再入宪）\n" + "".join(f"- {n}\n" for n in notes)
+            files[L.风格宪法] = style
+        report.append(f"风格宪法待审：{len(notes)} 条")
 
-    # the rest of state.json, unfolded once into 定稿/设定/
-    consumed = {"project_info", "protagonist_state", "relationships", "plot_threads", "foreshadowing",
-                "chase_debt", "reading_power", "chapter_meta", "project_memory", "scratchpad",
-                "entities_v3", "alias_index", "state_changes", "structured_relationships", "progress"}
-    rest = {k: v for k, v in state.items() if k not in consumed}
-    if rest:
-        lines = ["# v6 state.json 迁移展开", "", "（一次性展开，供作者整理进对应设定文件）", ""]
-        for k, v in rest.items():
-            lines.append(f"## {k}")
-            lines.append("```json\n" + json.dumps(v, ensure_ascii=False, indent=2) + "\n```")
-        files[f"{R.设定}/v6状态展开.md"] = "\n".join(lines) + "\n"
-    ws = state.get("world_settings")
-    if isinstance(ws, dict) and any(ws.values()):
-        world = _read(repo.p(R.世界观))
-        for k, v in ws.items():
-            if v:
-                world += f"\n## {k}（迁移）\n" + "".join(f"- {json.dumps(x, ensure_ascii=False) if isinstance(x, dict) else x}\n" for x in (v if isinstance(v, list) else [v]))
-        files[R.世界观] = world
+        for rel, text in files.items():
+            path = repo.p(rel)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(text.encode("utf-8"))
+        chain = source / ".story-system"
+        message = f"migrate(v6): {book_title}\n\n自 v6 一次性迁移"
+        if chain.is_dir():
+            message += "；.story-system 提交链压为本次初始 commit，原目录只读归档"
+            report.append(".story-system：已压成初始 commit，原目录只读")
+        dropped = [n for n in ("index.db", "vectors.db", "projection_log") if any(source.rglob(n + "*"))]
+        if dropped:
+            report.append("已删除（派生物，不迁移）：" + "、".join(dropped))
+        repo.git.commit_paths(sorted(files), message + "\n")
 
-    # summaries
-    sdir = source / "summaries"
-    n_sum = 0
-    if sdir.is_dir():
-        for path in sorted(sdir.rglob("*")):
-            if path.is_file():
-                m = re.search(r"(\d+)", path.stem)
-                if m:
-                    files[f"{R.章摘要}/{int(m.group(1)):04d}.md"] = _read(path)
-                    n_sum += 1
-    report.append(f"章摘要：{n_sum} 篇")
-
-    # style: project_memory patterns / scratchpad -> style constitution, for a human pass
-    pm = state.get("project_memory")
-    scratch = state.get("scratchpad")
-    notes = []
-    if isinstance(pm, dict):
-        for item in _items(pm.get("patterns")):
-            notes.append(str(_first(item, "pattern", "content", "rule", "name") or item))
-    for item in _items(scratch) if scratch else []:
-        notes.append(str(_first(item, "content", "note", "name") or item))
-    if notes:
-        style = _read(repo.p(R.风格宪法)).rstrip("\n")
-        style += "\n\n## 迁移待审（人工过一遍再入宪）\n" + "".join(f"- {n}\n" for n in notes)
-        files[R.风格宪法] = style
-    report.append(f"风格宪法待审：{len(notes)} 条")
-
-    for rel, text in files.items():
-        path = target / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(text.encode("utf-8"))
+    repo = init_book(target, str(book_title), genre, populate=fill)
     chain = source / ".story-system"
-    message = f"migrate(v6): {book_title}\n\n自 v6 一次性迁移"
-    if chain.is_dir():
-        message += "；.story-system 提交链压为本次初始 commit，原目录只读归档"
+    if chain.is_dir():  # the one change to the v6 folder, made once the book exists
         for dirpath, _dirs, names in os.walk(chain):
             for name in names:
                 p = Path(dirpath) / name
                 p.chmod(p.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
-        report.append(".story-system：已压成初始 commit，原目录只读")
-    dropped = [n for n in ("index.db", "vectors.db", "projection_log") if any(source.rglob(n + "*"))]
-    if dropped:
-        report.append("已删除（派生物，不迁移）：" + "、".join(dropped))
-    repo.git.commit_paths(sorted(files), message + "\n")
     return "\n".join(["迁移完成：" + str(repo.root), *report])

@@ -1,7 +1,9 @@
-"""A Story Repo on disk: the layout of spec §2, its readers and its writers.
+"""A Story Repo on disk and its readers (layout: :mod:`lw_storyrepo.layout`).
 
-Everything here reads the source files directly (the cache in ``cache.py`` is only an
-accelerator for queries). All IO is explicit UTF-8.
+Everything here reads the source files directly (the cache in :mod:`lw_storyrepo.cache` is an
+accelerator for queries only). Every read goes through :mod:`lw_storyrepo.sources`, so a file
+that is not UTF-8 is a located error wherever it is read. Only regular files count as sources:
+a symbolic link inside the book is never followed out of it.
 """
 
 from __future__ import annotations
@@ -14,84 +16,15 @@ from typing import Any
 
 from lwcore.errors import LwError
 
-from lw_storyrepo import SPEC_VERSION
-from lw_storyrepo.dialect import Doc, new_map, parse_doc, quick_meta, yaml_dump, yaml_load
-
-# --- layout ------------------------------------------------------------------------------------
-
-定稿 = "定稿"
-正文 = "定稿/正文"
-设定 = "定稿/设定"
-角色 = "定稿/设定/角色"
-信息差 = "定稿/设定/信息差"
-世界观 = "定稿/设定/世界观.md"
-时间线 = "定稿/设定/时间线.md"
-名册 = "定稿/设定/名册.md"
-章摘要 = "定稿/记忆/章摘要"
-卷摘要 = "定稿/记忆/卷摘要"
-大纲 = "大纲"
-总纲 = "大纲/总纲.md"
-卷纲 = "大纲/卷纲"
-承诺 = "大纲/承诺"
-文风 = "文风"
-风格宪法 = "文风/风格宪法.md"
-金句库 = "文风/金句库"
-工作区 = "工作区"
-决策卡 = "工作区/决策卡.md"
-上下文包 = "工作区/上下文包.md"
-验收卡 = "工作区/验收卡.md"
-事务 = "工作区/事务.yaml"
-评审报告 = "工作区/评审报告"
-原稿 = "工作区/原稿"
-新承诺 = "工作区/新承诺"
-新信息差 = "工作区/新信息差"
-CACHE = ".cache"
-SOURCE_ROOTS = (定稿, 大纲, 文风)
-
-TIMELINE_HEADER = "| 章 | 书内时间 | 一句话事件 | 在场 |\n|----|----------|------------|------|\n"
-ROSTER_HEADER = "| 正名 | 别名 | 类型 | 首现章 |\n|------|------|------|--------|\n"
-
-BOOK_DEFAULTS: dict[str, Any] = {
-    "spec_version": SPEC_VERSION,
-    "书名": "",
-    "类型": "",
-    "每章目标字数": 3000,
-    "卷规模": 40,
-    "文体基线起": 1,
-    "文体基线止": 30,
-    "高承诺最大搁置章数": 10,
-    "连续弱钩上限": 3,
-    "关键章稿数": 3,
-}
-BOOK_COMMENTS = {
-    "卷规模": "参考值，不是硬约束",
-    "文体基线起": "文体指纹基线章区间，作者可改",
-    "高承诺最大搁置章数": "超过亮\"节奏债\"",
-    "关键章稿数": "卷首/转折/高潮章 best-of-N",
-}
-
-PROMISE_TYPES = ("伏笔", "悬念", "冲突", "关系线", "立旗", "爽点铺垫")
-STRENGTHS = ("高", "中", "低")
-PROMISE_STATES = ("进行", "已兑付", "已弃置")
-CHAPTER_FILE = re.compile(r"^(\d{4,})-(.+)\.md$")
-ITEM_FILE = re.compile(r"^([PS]-\d{3,})-(.+)\.md$")
-LIST_SPLIT = re.compile(r"\s*[,，、/]\s*")
-
-
-def chapter_filename(number: int, title: str) -> str:
-    return f"{number:04d}-{safe_title(title)}.md"
-
-
-def safe_title(title: str) -> str:
-    cleaned = re.sub(r'[\\/:*?"<>|\r\n\t]', "", title).strip().strip(".") or "无题"
-    return cleaned[:40]
-
-
-def volume_name(volume: int) -> str:
-    return f"第{volume:02d}卷"
+from lw_storyrepo import layout as L
+from lw_storyrepo.dialect import Doc, auto_fix, fast_flat, new_map, parse_doc, plain, quick_meta, yaml_load
+from lw_storyrepo.gitops import Git
+from lw_storyrepo.markdown import section, table_rows
+from lw_storyrepo.sources import decode, read_bytes, read_text
 
 
 def as_list(value: Any) -> list[Any]:
+    """A front-matter value as a list (None and ``""`` are empty; a scalar is one item)."""
     if value is None or value == "":
         return []
     if isinstance(value, (list, tuple)):
@@ -100,50 +33,14 @@ def as_list(value: Any) -> list[Any]:
 
 
 def as_int(value: Any, default: int | None = None) -> int | None:
+    """An int field's value, or ``default`` for anything that is not a whole number."""
     if isinstance(value, bool):
         return default
     if isinstance(value, int):
         return value
-    if isinstance(value, str):
-        m = re.search(r"\d+", value)
-        if m and value.strip().isdigit():
-            return int(m.group())
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
     return default
-
-
-def read_text(path: Path) -> str:
-    return path.read_text(encoding="utf-8")
-
-
-# --- markdown tables --------------------------------------------------------------------------
-
-
-def table_rows(text: str) -> list[list[str]]:
-    """The data rows of the first Markdown table in ``text`` (header and rule skipped)."""
-    rows: list[list[str]] = []
-    seen_header = False
-    for line in text.splitlines():
-        s = line.strip()
-        if not s.startswith("|"):
-            if rows or seen_header:
-                if s:
-                    continue
-            continue
-        cells = [c.strip() for c in s.strip("|").split("|")]
-        if not seen_header:
-            seen_header = True
-            continue
-        if all(re.fullmatch(r":?-{2,}:?", c or "--") for c in cells):
-            continue
-        rows.append(cells)
-    return rows
-
-
-def table_line(cells: list[str]) -> str:
-    return "| " + " | ".join(c.replace("|", "｜").replace("\n", " ") for c in cells) + " |\n"
-
-
-# --- records ----------------------------------------------------------------------------------
 
 
 @dataclass
@@ -160,16 +57,15 @@ class Item:
         return section(self.body, name)
 
 
-def section(body: str, name: str) -> str:
-    m = re.search(rf"^##\s*{re.escape(name)}\s*$(.*?)(?=^##\s|\Z)", body, re.M | re.S)
-    return m.group(1).strip() if m else ""
-
-
 @dataclass
 class Style:
     banned_words: list[str] = field(default_factory=list)
     banned_patterns: list[str] = field(default_factory=list)
     quirks: list[str] = field(default_factory=list)
+
+
+_HEAD_BYTES = 8192
+_FENCE_END = re.compile(rb"\r?\n---\r?\n")
 
 
 class StoryRepo:
@@ -185,7 +81,7 @@ class StoryRepo:
     def find(cls, start: Path | str | None = None) -> StoryRepo:
         here = Path(start or os.getcwd()).resolve()
         for candidate in (here, *here.parents):
-            if (candidate / "book.yaml").is_file():
+            if (candidate / L.BOOK_FILE).is_file():
                 return cls(candidate)
         raise LwError(f"{here} 不在任何 Story Repo 里（找不到 book.yaml）", expected="先运行 lw story init")
 
@@ -202,96 +98,115 @@ class StoryRepo:
         return p.resolve().relative_to(self.root).as_posix() if p.is_absolute() else p.as_posix()
 
     @property
-    def git(self) -> Any:
-        from lw_storyrepo.gitops import Git
-
+    def git(self) -> Git:
         return Git(self.root)
+
+    def text(self, path: Path | str) -> str:
+        """A file of the book as text; errors name it by its path inside the book."""
+        full = path if isinstance(path, Path) else self.p(path)
+        return read_text(full, self.rel(full))
+
+    def text_or(self, rel: str, default: str = "") -> str:
+        """:meth:`text` of ``rel``, or ``default`` when there is no such file."""
+        path = self.p(rel)
+        return self.text(path) if path.is_file() else default
+
+    def load_doc(self, path: Path | str) -> Doc:
+        """A front-matter document for a round-trip write (comments, key order, unknown keys kept)."""
+        full = path if isinstance(path, Path) else self.p(path)
+        rel = self.rel(full)
+        doc, _fixes = parse_doc(read_text(full, rel), rel)
+        return doc
 
     # -- book.yaml -------------------------------------------------------------------------
 
     def book(self) -> dict[str, Any]:
-        path = self.p("book.yaml")
-        text = read_text(path)
-        from lw_storyrepo.dialect import auto_fix, fast_flat, plain
-
+        """book.yaml with defaults for what it leaves out (a wrong-typed number: the default;
+        the repair scan reports it)."""
+        text = self.text(L.BOOK_FILE)
         data = fast_flat(text)
         if data is None:
             fixed, _ = auto_fix(text)
-            data = plain(yaml_load(fixed, file="book.yaml"))
-        out = dict(BOOK_DEFAULTS)
+            data = plain(yaml_load(fixed, file=L.BOOK_FILE))
+        out = dict(L.BOOK_DEFAULTS)
         out.update({k: v for k, v in data.items() if v is not None})
-        for key in ("每章目标字数", "卷规模", "文体基线起", "文体基线止", "高承诺最大搁置章数", "连续弱钩上限", "关键章稿数"):
+        for key in L.BOOK_INT_FIELDS:
             value = as_int(out.get(key))
-            out[key] = value if value is not None else BOOK_DEFAULTS[key]
+            out[key] = value if value is not None and value > 0 else L.BOOK_DEFAULTS[key]
         return out
 
     # -- chapters --------------------------------------------------------------------------
 
-    def chapter_files(self) -> list[tuple[int, Path]]:
-        folder = self.p(正文)
+    def _chapter_names(self) -> list[tuple[int, str]]:
+        try:
+            entries = list(os.scandir(self._prefix + L.正文))
+        except OSError:
+            return []
         found = []
-        if folder.is_dir():
-            for name in os.listdir(folder):
-                m = CHAPTER_FILE.match(name)
-                if m:
-                    found.append((int(m.group(1)), name))
+        for e in entries:
+            m = L.CHAPTER_FILE.match(e.name)
+            if m and e.is_file(follow_symlinks=False):
+                found.append((int(m.group(1)), e.name))
         found.sort()
-        return [(n, folder / name) for n, name in found]
+        return found
+
+    def chapter_files(self) -> list[tuple[int, Path]]:
+        folder = self.p(L.正文)
+        return [(n, folder / name) for n, name in self._chapter_names()]
 
     def last_chapter(self) -> int:
-        folder = self.p(正文)
-        best = 0
-        if folder.is_dir():
-            for name in os.listdir(folder):
-                m = CHAPTER_FILE.match(name)
-                if m:
-                    best = max(best, int(m.group(1)))
-        return best
+        names = self._chapter_names()
+        return names[-1][0] if names else 0
 
     def chapter_path(self, number: int) -> Path | None:
-        folder = self.p(正文)
-        if not folder.is_dir():
-            return None
         prefix = f"{number:04d}-"
-        for name in os.listdir(folder):
-            if name.startswith(prefix) and name.endswith(".md"):
-                return folder / name
+        for n, name in self._chapter_names():
+            if n == number and name.startswith(prefix):
+                return self.p(L.正文) / name
         return None
 
     def chapter_meta(self, number: int) -> dict[str, Any]:
+        """A settled chapter's front matter (only the head of the file is read)."""
         path = self.chapter_path(number)
         if path is None:
             return {}
-        meta, _ = quick_meta(read_text(path), self.rel(path))
-        return meta
+        rel = self.rel(path)
+        with open(path, "rb") as handle:
+            head = handle.read(_HEAD_BYTES)
+        m = _FENCE_END.search(head, 3)
+        if head.startswith(b"---") and m:
+            return quick_meta(decode(head[: m.end()], rel), rel)[0]
+        return quick_meta(decode(read_bytes(path, rel), rel), rel)[0]
 
     def chapter(self, number: int) -> tuple[dict[str, Any], str]:
         path = self.chapter_path(number)
         if path is None:
             raise LwError(f"第 {number} 章不存在")
-        return quick_meta(read_text(path), self.rel(path))
+        return quick_meta(self.text(path), self.rel(path))
 
     # -- items (promises, info gaps) -----------------------------------------------------
 
     def _items(self, folder: str) -> list[Item]:
-        base = self.p(folder)
+        try:
+            entries = sorted(os.scandir(self._prefix + folder), key=lambda e: e.name)
+        except OSError:
+            return []
         out = []
-        if not base.is_dir():
-            return out
-        for entry in sorted(os.scandir(base), key=lambda e: e.name):
-            m = ITEM_FILE.match(entry.name)
-            if not m:
+        for entry in entries:
+            m = L.ITEM_FILE.match(entry.name)
+            if not m or not entry.is_file(follow_symlinks=False):
                 continue
             path = Path(entry.path)
-            meta, body = quick_meta(read_text(path), self.rel(path))
+            rel = f"{folder}/{entry.name}"
+            meta, body = quick_meta(read_text(path, rel), rel)
             out.append(Item(m.group(1), m.group(2), path, meta, body))
         return out
 
     def promises(self) -> list[Item]:
-        return self._items(承诺)
+        return self._items(L.承诺)
 
     def secrets(self) -> list[Item]:
-        return self._items(信息差)
+        return self._items(L.信息差)
 
     def item_path(self, folder: str, item_id: str) -> Path | None:
         base = self.p(folder)
@@ -302,28 +217,29 @@ class StoryRepo:
                 return base / name
         return None
 
-    def promise(self, pid: str) -> Item:
-        path = self.item_path(承诺, pid)
+    def _item(self, folder: str, item_id: str, what: str) -> Item:
+        path = self.item_path(folder, item_id)
         if path is None:
-            raise LwError(f"找不到承诺 {pid}", expected=f"大纲/承诺/{pid}-短题.md")
-        meta, body = quick_meta(read_text(path), self.rel(path))
-        return Item(pid, ITEM_FILE.match(path.name).group(2), path, meta, body)  # type: ignore[union-attr]
+            raise LwError(f"找不到{what} {item_id}", expected=f"{folder}/{item_id}-短题.md")
+        meta, body = quick_meta(self.text(path), self.rel(path))
+        m = L.ITEM_FILE.match(path.name)
+        return Item(item_id, m.group(2) if m else path.stem, path, meta, body)
+
+    def promise(self, pid: str) -> Item:
+        return self._item(L.承诺, pid, "承诺")
 
     def secret(self, sid: str) -> Item:
-        path = self.item_path(信息差, sid)
-        if path is None:
-            raise LwError(f"找不到信息差 {sid}", expected=f"定稿/设定/信息差/{sid}-短题.md")
-        meta, body = quick_meta(read_text(path), self.rel(path))
-        return Item(sid, ITEM_FILE.match(path.name).group(2), path, meta, body)  # type: ignore[union-attr]
+        return self._item(L.信息差, sid, "信息差")
 
-    def next_id(self, prefix: str, extra: list[str] = ()) -> str:  # type: ignore[assignment]
-        folder = {"P": 承诺, "S": 信息差}[prefix]
+    def next_id(self, prefix: str, extra: tuple[str, ...] | list[str] = ()) -> str:
+        """The next free ``P-NNN``/``S-NNN`` (``extra``: ids drafted but not filed yet)."""
+        folder = {"P": L.承诺, "S": L.信息差}[prefix]
         numbers = [0]
         base = self.p(folder)
         names = list(os.listdir(base)) if base.is_dir() else []
         names += [f"{e}-x.md" for e in extra]
         for name in names:
-            m = ITEM_FILE.match(name)
+            m = L.ITEM_FILE.match(name)
             if m and m.group(1).startswith(prefix + "-"):
                 numbers.append(int(m.group(1)[2:]))
         return f"{prefix}-{max(numbers) + 1:03d}"
@@ -331,7 +247,7 @@ class StoryRepo:
     # -- characters, roster, timeline, style --------------------------------------------------
 
     def character_path(self, name: str) -> Path:
-        return self.p(角色) / f"{safe_title(name)}.md"
+        return self.p(L.角色) / f"{L.safe_title(name)}.md"
 
     def canonical(self, name: str) -> str:
         """A name or alias -> its canonical name; a card named exactly so needs no scan."""
@@ -340,48 +256,43 @@ class StoryRepo:
         return self.aliases().get(name, name)
 
     def characters(self) -> dict[str, dict[str, Any]]:
-        base = self.p(角色)
+        try:
+            entries = sorted(os.scandir(self._prefix + L.角色), key=lambda e: e.name)
+        except OSError:
+            return {}
         out: dict[str, dict[str, Any]] = {}
-        if not base.is_dir():
-            return out
-        for entry in sorted(os.scandir(base), key=lambda e: e.name):
-            if not entry.name.endswith(".md"):
+        for entry in entries:
+            if not entry.name.endswith(".md") or not entry.is_file(follow_symlinks=False):
                 continue
-            path = Path(entry.path)
-            meta, _ = quick_meta(read_text(path), self.rel(path))
-            name = str(meta.get("姓名") or entry.name[:-3])
-            out[name] = meta
+            rel = f"{L.角色}/{entry.name}"
+            meta, _ = quick_meta(read_text(Path(entry.path), rel), rel)
+            name = meta.get("姓名")
+            out[str(name) if isinstance(name, (str, int)) and str(name).strip() else entry.name[:-3]] = meta
         return out
 
     def roster(self) -> list[dict[str, Any]]:
-        path = self.p(名册)
-        if not path.is_file():
-            return []
         out = []
-        for cells in table_rows(read_text(path)):
+        for cells in table_rows(self.text_or(L.名册)):
             cells = (cells + ["", "", "", ""])[:4]
             if not cells[0]:
                 continue
             out.append({
                 "正名": cells[0],
-                "别名": [a for a in LIST_SPLIT.split(cells[1]) if a],
+                "别名": [a for a in L.LIST_SPLIT.split(cells[1]) if a],
                 "类型": cells[2],
                 "首现章": as_int(cells[3]),
             })
         return out
 
     def timeline(self) -> list[dict[str, Any]]:
-        path = self.p(时间线)
-        if not path.is_file():
-            return []
         out = []
-        for cells in table_rows(read_text(path)):
+        for cells in table_rows(self.text_or(L.时间线)):
             cells = (cells + ["", "", "", ""])[:4]
             out.append({
                 "章": as_int(cells[0]),
                 "书内时间": cells[1],
                 "事件": cells[2],
-                "在场": [a for a in LIST_SPLIT.split(cells[3]) if a],
+                "在场": [a for a in L.LIST_SPLIT.split(cells[3]) if a],
             })
         return out
 
@@ -400,10 +311,10 @@ class StoryRepo:
         return out
 
     def style(self) -> Style:
-        path = self.p(风格宪法)
+        path = self.p(L.风格宪法)
         if not path.is_file():
             return Style()
-        meta, _ = quick_meta(read_text(path), self.rel(path))
+        meta, _ = quick_meta(self.text(path), L.风格宪法)
         return Style(
             [str(x) for x in as_list(meta.get("禁词"))],
             [str(x) for x in as_list(meta.get("禁句式"))],
@@ -416,12 +327,13 @@ class StoryRepo:
         return [self.p(rel) for rel, _st in self.source_stats()]
 
     def source_stats(self) -> list[tuple[str, os.stat_result | None]]:
-        """``(repo-relative path, stat)`` of book.yaml and every .md under 定稿/大纲/文风."""
+        """``(repo-relative path, stat)`` of book.yaml and every .md under 定稿/大纲/文风
+        (regular files only: a symbolic link is not a source)."""
         out: list[tuple[str, os.stat_result | None]] = []
         try:
-            out.append(("book.yaml", os.stat(self._prefix + "book.yaml")))
+            out.append((L.BOOK_FILE, os.stat(self._prefix + L.BOOK_FILE)))
         except OSError:
-            out.append(("book.yaml", None))
+            out.append((L.BOOK_FILE, None))
 
         def walk(rel: str) -> None:
             try:
@@ -432,74 +344,17 @@ class StoryRepo:
                 child = f"{rel}/{e.name}"
                 if e.is_dir(follow_symlinks=False):
                     walk(child)
-                elif e.name.endswith(".md"):
-                    out.append((child, e.stat()))
+                elif e.name.endswith(".md") and e.is_file(follow_symlinks=False):
+                    out.append((child, e.stat(follow_symlinks=False)))
 
-        for top in SOURCE_ROOTS:
+        for top in L.SOURCE_ROOTS:
             walk(top)
         return out
 
 
-# --- documents with round-trip writes ---------------------------------------------------------
-
-
-def load_doc(path: Path, repo: StoryRepo | None = None) -> Doc:
-    rel = repo.rel(path) if repo else str(path)
-    doc, _fixes = parse_doc(read_text(path), rel)
-    return doc
-
-
 def new_doc(fields: dict[str, Any], body: str) -> Doc:
+    """A new front-matter document in the dialect (risky values quoted, lists in blocks)."""
     doc = Doc(new_map(), body)
     for key, value in fields.items():
         doc.set(key, value)
     return doc
-
-
-def render_book(values: dict[str, Any]) -> str:
-    data = new_map()
-    for key, value in values.items():
-        data[key] = value
-        if key in BOOK_COMMENTS:
-            data.yaml_add_eol_comment(BOOK_COMMENTS[key], key, column=20)
-    return yaml_dump(data)
-
-
-# --- init -------------------------------------------------------------------------------------
-
-
-def init_book(directory: Path, title: str, genre: str, *, target_words: int = 3000, volume_size: int = 40) -> StoryRepo:
-    """Create the Chinese tree of §2, book.yaml, .gitignore, ``git init`` and a first commit."""
-    from lw_storyrepo.gitops import Git
-
-    directory = Path(directory)
-    if (directory / "book.yaml").exists():
-        raise LwError(f"{directory} 已经是一本书（book.yaml 已存在）")
-    if not title.strip():
-        raise LwError("书名不能为空", expected="--书名 示例书名")
-    directory.mkdir(parents=True, exist_ok=True)
-    files: dict[str, str] = {}
-    values = dict(BOOK_DEFAULTS)
-    values.update({"书名": title, "类型": genre, "每章目标字数": target_words, "卷规模": volume_size})
-    files["book.yaml"] = render_book(values)
-    files[".gitignore"] = ".cache/\n工作区/\n"
-    files[世界观] = "# 世界观\n\n## 世界规则\n\n## 力量体系\n"
-    files[时间线] = "# 时间线\n\n" + TIMELINE_HEADER
-    files[名册] = "# 名册\n\n" + ROSTER_HEADER
-    files[总纲] = "# 总纲\n\n## 主题\n\n## 金手指\n\n## 结局承诺\n"
-    style = new_doc({"禁词": [], "禁句式": [], "口癖": []}, "## 铁律\n\n## 节奏偏好\n\n## 来自否决的规则\n")
-    files[风格宪法] = style.dump()
-    keep = [正文, 角色, 信息差, 章摘要, 卷摘要, 卷纲, 承诺, 金句库]
-    for rel in keep:
-        files[f"{rel}/.gitkeep"] = ""
-    for rel, text in files.items():
-        path = directory / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(text.encode("utf-8"))
-    (directory / 工作区).mkdir(exist_ok=True)
-    git = Git(directory)
-    if not (directory / ".git").exists():
-        git.run("init", "-q")
-    git.run("config", "core.quotepath", "false")
-    git.commit_paths(sorted(files), f"init: {title}\n\nspec_version: {SPEC_VERSION}\n")
-    return StoryRepo(directory)

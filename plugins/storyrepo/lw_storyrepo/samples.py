@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lw_storyrepo import repo as R
-from lw_storyrepo import txn
-from lw_storyrepo.repo import StoryRepo, init_book
+from lw_storyrepo import layout as L
+from lw_storyrepo.card import brief, decide
+from lw_storyrepo.contextpack import pack
+from lw_storyrepo.drafts import submit_draft
+from lw_storyrepo.newbook import init_book
+from lw_storyrepo.repo import StoryRepo
+from lw_storyrepo.review import run_checks, submit_review, submit_summary
+from lw_storyrepo.workspace import LENSES, load_state
 
 LIN = """---
 姓名: 林晚   # 主角
@@ -99,9 +104,9 @@ CONTRACT = ["P-001 推进：林晚得到血书", "P-003 开启：神秘老者来
 def seeded(root: Path, *, target_words: int = 60) -> StoryRepo:
     repo = init_book(root, "北境的雪", "玄幻", target_words=target_words)
     files = {
-        f"{R.角色}/林晚.md": LIN, f"{R.角色}/大长老.md": ELDER, f"{R.角色}/神秘老者.md": OLD,
-        f"{R.信息差}/S-001-灭门真凶.md": SECRET, f"{R.信息差}/S-002-青霜剑来历.md": KNOWN,
-        f"{R.承诺}/P-001-灭门真凶.md": PROMISE, f"{R.承诺}/P-002-旧约.md": PROMISE2,
+        f"{L.角色}/林晚.md": LIN, f"{L.角色}/大长老.md": ELDER, f"{L.角色}/神秘老者.md": OLD,
+        f"{L.信息差}/S-001-灭门真凶.md": SECRET, f"{L.信息差}/S-002-青霜剑来历.md": KNOWN,
+        f"{L.承诺}/P-001-灭门真凶.md": PROMISE, f"{L.承诺}/P-002-旧约.md": PROMISE2,
     }
     for rel, text in files.items():
         repo.p(rel).write_bytes(text.encode("utf-8"))
@@ -112,21 +117,21 @@ def seeded(root: Path, *, target_words: int = 60) -> StoryRepo:
 def to_reviewed(repo: StoryRepo, draft: str = DRAFT, contract: list[str] | None = None,
                 exemption: str | None = None, new_promise: bool = True) -> None:
     """brief -> decide -> pack -> draft -> checks -> reviews -> summary (stage reviewed)."""
-    txn.brief(repo)
-    card = repo.p(R.决策卡).read_text(encoding="utf-8")
+    brief(repo)
+    card = repo.p(L.决策卡).read_text(encoding="utf-8")
     lines = "".join(f"- [ ] {c}\n" for c in (CONTRACT if contract is None else contract))
     card = card.replace("## 合同（拍板即生效）\n", "## 合同（拍板即生效）\n" + lines)
     if exemption:
         card = card.replace("- [ ] 本章豁免承诺结转（理由：）", f"- [x] 本章豁免承诺结转（理由：{exemption}）")
-    repo.p(R.决策卡).write_text(card, encoding="utf-8")
-    txn.decide(repo)
-    txn.pack(repo)
+    repo.p(L.决策卡).write_text(card, encoding="utf-8")
+    decide(repo)
+    pack(repo)
     if new_promise:
-        repo.p(R.新承诺).mkdir(parents=True, exist_ok=True)
-        (repo.p(R.新承诺) / "P-003-神秘老者来历.md").write_text(NEW_PROMISE, encoding="utf-8")
-    txn.submit_draft(repo, "A", draft)
-    results = txn.run_checks(repo)
-    assert txn.load_state(repo)["阶段"] == "checked", results
-    for lens in txn.LENSES:
-        txn.submit_review(repo, lens, f"{lens}：节奏紧，结尾有钩。")
-    txn.submit_summary(repo, "林晚抵达北境雪原，得到灭门血书，遇见神秘老者。")
+        repo.p(L.新承诺).mkdir(parents=True, exist_ok=True)
+        (repo.p(L.新承诺) / "P-003-神秘老者来历.md").write_text(NEW_PROMISE, encoding="utf-8")
+    submit_draft(repo, "A", draft)
+    results = run_checks(repo)
+    assert load_state(repo)["阶段"] == "checked", results
+    for lens in LENSES:
+        submit_review(repo, lens, f"{lens}：节奏紧，结尾有钩。")
+    submit_summary(repo, "林晚抵达北境雪原，得到灭门血书，遇见神秘老者。")

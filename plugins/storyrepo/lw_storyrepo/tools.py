@@ -1,9 +1,11 @@
 """Model-facing tools (invariant 9, 对话即编辑器): pydantic argument models and handlers.
 
-Each handler receives the validated model and the host's context; the book is found from
-``ctx`` (a mapping or object with ``story_root`` or ``cwd``), else the current directory.
-Author-only actions (拍板 decide, 验收 accept, the promise exemption) are deliberately not
-tools: the model proposes, the author decides (spec §7, decision 5).
+The table of tools (names, descriptions, the matching ``lw story`` command) is
+:data:`lw_storyrepo.toolspecs.TOOLS`. Each handler receives the validated model and the host's
+context; the book is found from ``ctx`` (a mapping or object with ``story_root`` or ``cwd``),
+else the current directory. Author-only actions (拍板 decide, 验收 accept, retcon, the
+promise exemption, the volume end) are deliberately not tools: the model proposes, the author
+decides (spec §7, decision 5).
 """
 
 from __future__ import annotations
@@ -13,7 +15,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from lw_storyrepo import cache, card, drafts, edits, repair, review, volume_review
+from lw_storyrepo.machine import advance
 from lw_storyrepo.repo import StoryRepo
+
+PromiseType = Literal["伏笔", "悬念", "冲突", "关系线", "立旗", "爽点铺垫"]
+Strength = Literal["高", "中", "低"]
 
 
 def _repo(ctx: Any) -> StoryRepo:
@@ -25,7 +32,7 @@ def _repo(ctx: Any) -> StoryRepo:
 
 
 class _Args(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class NextArgs(_Args):
@@ -39,8 +46,8 @@ class AbandonPromiseArgs(_Args):
 
 class CreatePromiseArgs(_Args):
     title: str = Field(min_length=1, max_length=40, description="短题")
-    type: Literal["伏笔", "悬念", "冲突", "关系线", "立旗", "爽点铺垫"]
-    strength: Literal["高", "中", "低"]
+    type: PromiseType
+    strength: Strength
     plan: str = Field(min_length=1, description="兑付计划（必填）")
     description: str = ""
     deadline: str | None = Field(None, description="兑付期限：第7卷 或 第200章；强度高时必填")
@@ -49,7 +56,13 @@ class CreatePromiseArgs(_Args):
 class SetPromiseArgs(_Args):
     id: str = Field(pattern=r"^P-\d{3,}$")
     field: Literal["类型", "强度", "兑付期限", "最后推进章"]
-    value: str
+    value: str = Field(min_length=1)
+
+
+class SetPromiseTextArgs(_Args):
+    id: str = Field(pattern=r"^P-\d{3,}$")
+    part: Literal["描述", "兑付计划"]
+    text: str = Field(min_length=1)
 
 
 class MoveCharacterArgs(_Args):
@@ -61,7 +74,7 @@ class SetCharacterArgs(_Args):
     name: str = Field(min_length=1)
     field: str = Field(min_length=1, description="字段：状态/位置/境界/持有/别名/… 或作者自定义字段")
     op: Literal["=", "+", "-"] = "="
-    value: str
+    value: str = Field(min_length=1)
 
 
 class RegisterSecretArgs(_Args):
@@ -77,6 +90,13 @@ class AddKnowerArgs(_Args):
     name: str = Field(min_length=1)
 
 
+class SetSecretArgs(_Args):
+    id: str = Field(pattern=r"^S-\d{3,}$")
+    field: Literal["读者已知", "知情人", "关键词"]
+    op: Literal["=", "+", "-"] = "="
+    value: str = Field(min_length=1, description="读者已知：是/否；知情人：名字；关键词：词")
+
+
 class RegisterEntityArgs(_Args):
     name: str = Field(min_length=1)
     kind: Literal["人物", "地点", "组织", "物品", "功法", "其他"] = "其他"
@@ -84,16 +104,35 @@ class RegisterEntityArgs(_Args):
     first: int | None = None
 
 
+class SetAliasArgs(_Args):
+    name: str = Field(min_length=1, description="正名（或已有别名）")
+    alias: str = Field(min_length=1)
+    op: Literal["+", "-"] = "+"
+
+
+class SetTimelineArgs(_Args):
+    chapter: int = Field(ge=1)
+    field: Literal["一句话事件", "在场"]
+    value: str = Field(min_length=1, description="在场：名字用逗号或顿号分隔")
+
+
+class EditOutlineArgs(_Args):
+    target: str = Field(min_length=1, description="总纲，或卷号：第3卷")
+    part: str = Field(min_length=1, max_length=40, description="段名，如 结局承诺")
+    text: str = Field(min_length=1)
+
+
 class AddStyleRuleArgs(_Args):
     kind: Literal["禁词", "禁句式", "口癖"]
     text: str = Field(min_length=1)
-    source: str = Field("", description="出处，如：第 89/103/121 章三次否决")
+    source: str = Field("", description="出处，如：第 89/103/121 章三次否决（留空：按系统的入宪提议）")
 
 
 class EditDecisionCardArgs(_Args):
     proposal: str | None = None
     contract: list[str] | None = None
     alternatives: str | None = None
+    alternative_contract: list[str] | None = Field(None, description="备选方案的合同条目（作者选备选时生效）")
 
 
 class SubmitDraftArgs(_Args):
@@ -105,8 +144,8 @@ class NewPromiseDraftArgs(_Args):
     """A promise this chapter opens: written to 工作区/新承诺/ and filed at settle."""
 
     title: str = Field(min_length=1, max_length=40)
-    type: Literal["伏笔", "悬念", "冲突", "关系线", "立旗", "爽点铺垫"]
-    strength: Literal["高", "中", "低"]
+    type: PromiseType
+    strength: Strength
     plan: str = Field(min_length=1)
     description: str = ""
     deadline: str | None = None
@@ -129,6 +168,19 @@ class SubmitSummaryArgs(_Args):
     text: str = Field(min_length=1, max_length=200, description="章摘要，≤200 字")
 
 
+class Candidate(_Args):
+    title: str = Field(min_length=1, max_length=40)
+    type: PromiseType
+    strength: Strength
+    plan: str = Field(min_length=1)
+    anchor: str = Field(min_length=2, description="总纲里的远期节点，原样引用")
+    deadline: str | None = None
+
+
+class ProposeCandidatesArgs(_Args):
+    candidates: list[Candidate] = Field(min_length=3, max_length=5)
+
+
 class VolumeCommitArgs(_Args):
     summary: str = Field(min_length=1, max_length=500)
     outline: str | None = None
@@ -148,190 +200,107 @@ class QueryArgs(_Args):
 
 
 def next_step(args: NextArgs, ctx: Any = None) -> dict[str, Any]:
-    from lw_storyrepo.flow import advance
-
     return advance(_repo(ctx)).to_json()
 
 
 def abandon_promise(args: AbandonPromiseArgs, ctx: Any = None) -> dict[str, Any]:
-    from lw_storyrepo import edits
-
     return edits.abandon_promise(_repo(ctx), args.id, args.reason)
 
 
 def create_promise(args: CreatePromiseArgs, ctx: Any = None) -> dict[str, Any]:
-    from lw_storyrepo import edits
-
     return edits.create_promise(_repo(ctx), args.title, args.type, args.strength, args.plan, args.description,
                                 args.deadline)
 
 
 def set_promise(args: SetPromiseArgs, ctx: Any = None) -> dict[str, Any]:
-    from lw_storyrepo import edits
-
     return edits.set_promise(_repo(ctx), args.id, args.field, args.value)
 
 
-def move_character(args: MoveCharacterArgs, ctx: Any = None) -> dict[str, Any]:
-    from lw_storyrepo import edits
+def set_promise_text(args: SetPromiseTextArgs, ctx: Any = None) -> dict[str, Any]:
+    return edits.set_promise_text(_repo(ctx), args.id, args.part, args.text)
 
+
+def move_character(args: MoveCharacterArgs, ctx: Any = None) -> dict[str, Any]:
     return edits.move_character(_repo(ctx), args.name, args.location)
 
 
 def set_character(args: SetCharacterArgs, ctx: Any = None) -> dict[str, Any]:
-    from lw_storyrepo import edits
-
     return edits.set_character(_repo(ctx), args.name, args.field, args.value, args.op)
 
 
 def register_secret(args: RegisterSecretArgs, ctx: Any = None) -> dict[str, Any]:
-    from lw_storyrepo import edits
-
     return edits.register_secret(_repo(ctx), args.title, args.knowers, args.keywords, args.content, args.reader_knows)
 
 
 def add_knower(args: AddKnowerArgs, ctx: Any = None) -> dict[str, Any]:
-    from lw_storyrepo import edits
-
     return edits.add_knower(_repo(ctx), args.id, args.name)
 
 
-def register_entity(args: RegisterEntityArgs, ctx: Any = None) -> dict[str, Any]:
-    from lw_storyrepo import edits
+def set_secret(args: SetSecretArgs, ctx: Any = None) -> dict[str, Any]:
+    return edits.set_secret(_repo(ctx), args.id, args.field, args.value, args.op)
 
+
+def register_entity(args: RegisterEntityArgs, ctx: Any = None) -> dict[str, Any]:
     return edits.register_entity(_repo(ctx), args.name, args.kind, args.aliases, args.first)
 
 
-def add_style_rule(args: AddStyleRuleArgs, ctx: Any = None) -> dict[str, Any]:
-    from lw_storyrepo import edits
+def set_alias(args: SetAliasArgs, ctx: Any = None) -> dict[str, Any]:
+    return edits.set_alias(_repo(ctx), args.name, args.alias, args.op)
 
+
+def set_timeline(args: SetTimelineArgs, ctx: Any = None) -> dict[str, Any]:
+    return edits.set_timeline(_repo(ctx), args.chapter, args.field, args.value)
+
+
+def edit_outline(args: EditOutlineArgs, ctx: Any = None) -> dict[str, Any]:
+    return edits.edit_outline(_repo(ctx), args.target, args.part, args.text)
+
+
+def add_style_rule(args: AddStyleRuleArgs, ctx: Any = None) -> dict[str, Any]:
     return edits.add_style_rule(_repo(ctx), args.kind, args.text, args.source)
 
 
 def edit_decision_card(args: EditDecisionCardArgs, ctx: Any = None) -> dict[str, Any]:
-    from lw_storyrepo import edits
-
-    return edits.edit_decision_card(_repo(ctx), args.proposal, args.contract, args.alternatives, by_model=True)
+    return card.edit_card(_repo(ctx), args.proposal, args.contract, args.alternatives, args.alternative_contract,
+                          by_model=True)
 
 
 def submit_draft(args: SubmitDraftArgs, ctx: Any = None) -> dict[str, Any]:
-    from lw_storyrepo import txn
-
-    repo = _repo(ctx)
-    path = txn.submit_draft(repo, args.label, args.text)
-    return {"file": repo.rel(path)}
-
-
-def _new_item(repo: StoryRepo, folder: str, prefix: str, title: str, fields: dict[str, Any], body: str) -> str:
-    import os
-
-    from lwcore.io.atomic import atomic_write_text
-
-    from lw_storyrepo import repo as R
-
-    base = repo.p(folder)
-    pending = [n.split("-", 2)[0] + "-" + n.split("-", 2)[1] for n in (os.listdir(base) if base.is_dir() else [])
-               if R.ITEM_FILE.match(n)]
-    item_id = repo.next_id(prefix, pending)
-    doc = R.new_doc(fields, body)
-    atomic_write_text(base / f"{item_id}-{R.safe_title(title)}.md", doc.dump())
-    return item_id
+    return {"file": drafts.submit_draft(_repo(ctx), args.label, args.text)}
 
 
 def new_promise_draft(args: NewPromiseDraftArgs, ctx: Any = None) -> dict[str, Any]:
-    from lw_storyrepo import repo as R
-    from lw_storyrepo import txn
-
-    repo = _repo(ctx)
-    if not (txn.load_state(repo) is None and repo.p(f"{R.工作区}/卷复盘.md").is_file()):
-        txn.require_state(repo, "packed", "drafted", "checked", "reviewed")  # or a volume review
-    if args.strength == "高" and not args.deadline:
-        from lwcore.errors import LwError
-
-        raise LwError("强度为高的承诺必须填兑付期限")
-    pid = _new_item(repo, R.新承诺, "P", args.title,
-                    {"类型": args.type, "强度": args.strength, "兑付期限": args.deadline},
-                    f"## 描述\n{args.description}\n\n## 兑付计划\n{args.plan}\n\n## 履历\n")
+    pid = drafts.draft_promise(_repo(ctx), args.title, args.type, args.strength, args.plan, args.description,
+                               args.deadline)
     return {"id": pid, "hint": f"在草稿 front matter 的「开启承诺」里写 {pid}"}
 
 
 def new_secret_draft(args: NewSecretDraftArgs, ctx: Any = None) -> dict[str, Any]:
-    from lw_storyrepo import repo as R
-    from lw_storyrepo import txn
-
-    repo = _repo(ctx)
-    txn.require_state(repo, "packed", "drafted", "checked", "reviewed")
-    sid = _new_item(repo, R.新信息差, "S", args.title,
-                    {"知情人": args.knowers, "读者已知": args.reader_knows, "关键词": args.keywords},
-                    f"## 内容\n{args.content}\n")
-    return {"id": sid}
+    sid = drafts.draft_secret(_repo(ctx), args.title, args.knowers, args.keywords, args.content, args.reader_knows)
+    return {"id": sid, "hint": f"本章登记 {sid}；角色得知用「设定变更: {sid}.知情人+名字」"}
 
 
 def submit_review(args: SubmitReviewArgs, ctx: Any = None) -> dict[str, Any]:
-    from lw_storyrepo import txn
-
-    repo = _repo(ctx)
-    return {"file": repo.rel(txn.submit_review(repo, args.lens, args.text))}
+    return {"file": review.submit_review(_repo(ctx), args.lens, args.text)}
 
 
 def submit_summary(args: SubmitSummaryArgs, ctx: Any = None) -> dict[str, Any]:
-    from lw_storyrepo import txn
+    return {"file": review.submit_summary(_repo(ctx), args.text)}
 
-    repo = _repo(ctx)
-    return {"file": repo.rel(txn.submit_summary(repo, args.text))}
+
+def propose_candidates(args: ProposeCandidatesArgs, ctx: Any = None) -> dict[str, Any]:
+    titles = volume_review.propose_candidates(_repo(ctx), [c.model_dump() for c in args.candidates])
+    return {"candidates": titles, "hint": "作者勾选：lw story vol tick 序号…"}
 
 
 def volume_commit(args: VolumeCommitArgs, ctx: Any = None) -> dict[str, Any]:
-    from lw_storyrepo import flow
-
-    return {"commit": flow.volume_commit(_repo(ctx), args.summary, args.outline)}
+    return {"commit": volume_review.volume_commit(_repo(ctx), args.summary, args.outline)}
 
 
 def propose_repair(args: ProposeRepairArgs, ctx: Any = None) -> dict[str, Any]:
-    from lw_storyrepo import flow
-
-    repo = _repo(ctx)
-    path = flow.propose_repair(repo, args.file, args.text)
-    return {"file": repo.rel(path), "hint": f"作者确认：lw story repair --accept {args.file}"}
+    path = repair.propose_repair(_repo(ctx), args.file, args.text)
+    return {"file": path, "hint": f"作者确认：lw story repair --accept {args.file}"}
 
 
 def query(args: QueryArgs, ctx: Any = None) -> dict[str, Any]:
-    from lw_storyrepo import cache
-
     return {"rows": cache.query(_repo(ctx), args.kind, args.arg)}
-
-
-# name -> (args model, handler, en description, zh description)
-TOOLS: dict[str, tuple[str, str, str, str]] = {
-    "story_next": ("NextArgs", "next_step", "Decide and run the next step of the story board state machine",
-                   "判定盘面状态机的下一步并执行脚本步骤"),
-    "story_abandon_promise": ("AbandonPromiseArgs", "abandon_promise", "Abandon a promise, with a required reason",
-                              "弃置一条承诺（理由必填）"),
-    "story_create_promise": ("CreatePromiseArgs", "create_promise", "Open a new promise (payoff plan required)",
-                             "开一条新承诺（兑付计划必填）"),
-    "story_set_promise": ("SetPromiseArgs", "set_promise", "Change a promise field", "改承诺字段"),
-    "story_move_character": ("MoveCharacterArgs", "move_character", "Move a character to a location", "移动角色位置"),
-    "story_set_character": ("SetCharacterArgs", "set_character", "Set, add to or remove from a character field",
-                            "改角色卡字段（= 设值，+ 加入列表，- 移出列表）"),
-    "story_register_secret": ("RegisterSecretArgs", "register_secret", "Register an info gap (secret)", "登记信息差"),
-    "story_add_knower": ("AddKnowerArgs", "add_knower", "A character learns a secret", "角色得知某信息差"),
-    "story_register_entity": ("RegisterEntityArgs", "register_entity", "Register a name in the roster", "名册登记专名"),
-    "story_add_style_rule": ("AddStyleRuleArgs", "add_style_rule", "Add a banned word/pattern or a voice quirk",
-                             "风格宪法加禁词/禁句式/口癖"),
-    "story_edit_decision_card": ("EditDecisionCardArgs", "edit_decision_card",
-                                 "Fill the decision card's proposal, contract or alternatives (never the exemption)",
-                                 "填写决策卡的提案/合同/备选（不能豁免）"),
-    "story_submit_draft": ("SubmitDraftArgs", "submit_draft", "Submit a rendered chapter draft", "提交渲染好的草稿"),
-    "story_new_promise_draft": ("NewPromiseDraftArgs", "new_promise_draft", "Draft a promise this chapter opens",
-                                "为本章要开的承诺起草文件"),
-    "story_new_secret_draft": ("NewSecretDraftArgs", "new_secret_draft", "Draft an info gap this chapter registers",
-                               "为本章要登记的信息差起草文件"),
-    "story_submit_review": ("SubmitReviewArgs", "submit_review", "Submit one lens review", "提交一个镜头的评审"),
-    "story_submit_summary": ("SubmitSummaryArgs", "submit_summary", "Submit the chapter summary (<=200 chars)",
-                             "提交章摘要（≤200 字）"),
-    "story_volume_commit": ("VolumeCommitArgs", "volume_commit", "Commit the volume review", "卷复盘入册"),
-    "story_propose_repair": ("ProposeRepairArgs", "propose_repair", "Propose an intent-preserving fix for a broken file",
-                             "为读不进来的文件提出保留意图的修复（待作者确认）"),
-    "story_query": ("QueryArgs", "query", "Query due promises, rhythm debt, who knows what, who was present",
-                    "查询到期承诺、节奏债、谁知道什么、谁在场"),
-}

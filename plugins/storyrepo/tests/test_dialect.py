@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from lw_storyrepo.samples import LIN
 
-from lw_storyrepo import repo as R
+from lw_storyrepo import layout as R
+from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.dialect import RepairNeeded, auto_fix, fast_flat, parse_doc, risky
-from lw_storyrepo.flow import apply_card, scan
+from lw_storyrepo.repair import apply_card, scan
 
 
 def test_unknown_fields_and_comments_survive_a_write():
@@ -145,7 +146,8 @@ def test_book_yaml_reads_with_defaults(book):
 
 def test_model_proposes_an_intent_preserving_repair_the_author_confirms(book):
     from lw_storyrepo import prompts, tools
-    from lw_storyrepo.flow import accept_repair, decide_next
+    from lw_storyrepo.machine import decide_next
+    from lw_storyrepo.repair import accept_repair
 
     path = book.p(f"{R.角色}/林晚.md")
     broken = LIN.replace("持有:\n  - 青霜剑\n", "持有: [青霜剑\n")

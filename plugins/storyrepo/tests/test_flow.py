@@ -9,44 +9,47 @@ import stat
 
 import pytest
 
-from lw_storyrepo import cache, flow, txn
-from lw_storyrepo import repo as R
+from lw_storyrepo import card as decision
+from lw_storyrepo import (cache, contextpack, drafts, handedits, health, machine, repair, review, verdict,
+                          volume_review, whatif, workspace)
+from lw_storyrepo import layout as R
+from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.fixtures import ScriptedModel, make_book
 from lw_storyrepo.samples import LIN
 from lwcore.errors import LwError
 
 
 def test_states_in_order(book):
-    assert flow.decide_next(book).state == 5
+    assert machine.decide_next(book).state == 5
     lin = book.p(f"{R.角色}/林晚.md")
     lin.write_text(LIN.replace("  - 晚晚", "\t- 晚晚"), encoding="utf-8")
-    step = flow.decide_next(book)
+    step = machine.decide_next(book)
     assert (step.state, step.name) == (0, "repair") and step.cards[0].line == 4
     lin.write_text(LIN.replace("位置: 青云宗", "位置：北境"), encoding="utf-8")
-    step = flow.decide_next(book)
+    step = machine.decide_next(book)
     assert step.state == 1 and step.files == ["定稿/设定/角色/林晚.md"]
     assert step.fixed and "全角冒号" in step.fixed[0]
     assert step.detail["message"] == "fix(设定): 手改结转 林晚"
-    flow.commit_fix(book)
+    handedits.commit_fix(book)
     assert book.git.out("log", "-1", "--format=%s") == "fix(设定): 手改结转 林晚\n"
     assert "位置: 北境" in lin.read_text(encoding="utf-8")
-    step = flow.advance(book)
+    step = machine.advance(book)
     assert step.state == 5 and step.files == ["工作区/决策卡.md"]
-    step = flow.decide_next(book)
+    step = machine.decide_next(book)
     assert (step.state, step.stage) == (2, "brief")
 
 
 def test_hand_edit_to_an_outline_is_scoped(book):
     path = book.p("大纲/承诺/P-002-旧约.md")
     path.write_text(path.read_text(encoding="utf-8") + "\n补一句。\n", encoding="utf-8")
-    assert flow.decide_next(book).detail["message"] == "fix(承诺): 手改结转 P-002-旧约"
+    assert machine.decide_next(book).detail["message"] == "fix(承诺): 手改结转 P-002-旧约"
 
 
 def test_decision_card_has_the_four_sections_and_a_computed_board(book):
     p1 = book.p("大纲/承诺/P-001-灭门真凶.md")
     p1.write_text(p1.read_text(encoding="utf-8").replace("兑付期限: 第7卷", "兑付期限: 第3章"), encoding="utf-8")
-    flow.commit_fix(book)
-    txn.brief(book)
+    handedits.commit_fix(book)
+    decision.brief(book)
     card = book.p(R.决策卡).read_text(encoding="utf-8")
     heads = [line for line in card.splitlines() if line.startswith("#")]
     assert heads == ["# 决策卡：第 1 章", "## 盘面（脚本生成）", "## 提案", "## 合同（拍板即生效）", "## 备选"]
@@ -58,27 +61,27 @@ def test_retcon_requires_a_reason(book):
     from lw_storyrepo.samples import to_reviewed
 
     to_reviewed(book)
-    txn.accept(book)
+    verdict.accept(book)
     ch = book.p("定稿/正文/0001-北境的雪.md")
     ch.write_text(ch.read_text(encoding="utf-8").replace("风雪扑面", "风雪如刀"), encoding="utf-8")
     with pytest.raises(LwError, match="原因"):
-        flow.retcon(book, 1, " ")
-    flow.retcon(book, 1, "修正北境天气描写")
+        handedits.retcon(book, 1, " ")
+    handedits.retcon(book, 1, "修正北境天气描写")
     assert book.git.out("log", "-1", "--format=%B").startswith("retcon(1): 修正北境天气描写\n\n文件: 定稿/正文/0001-北境的雪.md")
 
 
 def test_what_if_branches(book):
-    assert "已切到 what-if/暗线" in flow.whatif(book, "start", "暗线")
+    assert "已切到 what-if/暗线" in whatif.whatif(book, "start", "暗线")
     assert book.git.out("rev-parse", "--abbrev-ref", "HEAD").strip() == "what-if/暗线"
-    assert "what-if/暗线" in flow.whatif(book, "list")
-    flow.whatif(book, "drop", "暗线")
+    assert "what-if/暗线" in whatif.whatif(book, "list")
+    whatif.whatif(book, "drop", "暗线")
     assert book.git.out("rev-parse", "--abbrev-ref", "HEAD").strip() == "main"
-    assert flow.whatif(book, "list") == ""
+    assert whatif.whatif(book, "list") == ""
 
 
 def test_volume_review_then_health_then_brief(tmp_path):
     repo = make_book(tmp_path / "卷末", chapters=50, volume_size=50, promises=20, characters=8, secrets=4, words=120)
-    step = flow.advance(repo)
+    step = machine.advance(repo)
     assert step.state == 3 and step.files == ["工作区/卷复盘.md"]
     audit = repo.p("工作区/卷复盘.md").read_text(encoding="utf-8")
     assert "## 本卷开启" in audit and "## 未兑付" in audit
@@ -86,22 +89,22 @@ def test_volume_review_then_health_then_brief(tmp_path):
 
     picked = tools.new_promise_draft(tools.NewPromiseDraftArgs(title="远期伏笔", type="伏笔", strength="高", plan="总纲第三幕：宗门大会",
                                                               deadline="第4卷"), {"story_root": str(repo.root)})
-    flow.volume_commit(repo, "第一卷：主角入门。", "# 第02卷\n主线继续。")
+    volume_review.volume_commit(repo, "第一卷：主角入门。", "# 第02卷\n主线继续。")
     assert repo.git.out("log", "-1", "--format=%B") == f"vol(01): 第01卷复盘\n\n承诺: +{picked['id']}\n\n"
     assert repo.promise(picked["id"]).meta["开启章"] == 50
     assert repo.p("定稿/记忆/卷摘要/第01卷.md").is_file() and repo.p("大纲/卷纲/第02卷.md").is_file()
-    step = flow.advance(repo)
+    step = machine.advance(repo)
     assert step.state == 4 and step.files == ["工作区/体检-0050.md"]
     report = repo.p("工作区/体检-0050.md").read_text(encoding="utf-8")
     assert "## 文体指纹漂移" in report and "## 承诺坏账" in report and "## 时间线孤儿" in report
     assert repo.git.out("status", "--porcelain", "-uall") == ""  # report only, never committed
-    assert flow.advance(repo).state == 5
+    assert machine.advance(repo).state == 5
 
 
 def test_health_report_finds_orphans_and_drift(tmp_path):
     repo = make_book(tmp_path / "体检", chapters=12, volume_size=40, promises=5, characters=5, secrets=2, words=120)
     (repo.p(R.时间线)).write_text(repo.p(R.时间线).read_text(encoding="utf-8") + "| 99 | 某日 | 幽灵章 | 无名氏 |\n", encoding="utf-8")
-    report = flow.health_report(repo).read_text(encoding="utf-8")
+    report = repo.p(health.health_report(repo)).read_text(encoding="utf-8")
     assert "时间线第 99 章没有对应章节文件" in report and "「无名氏」不在名册" in report
 
 
@@ -118,7 +121,7 @@ def test_generated_300_chapter_book_end_to_end(tmp_path):
     card = repo.character_path(lin)
     card.write_text(card.read_text(encoding="utf-8").replace("状态: 在世", "状态：失踪"), encoding="utf-8")  # a slip + hand edit
     model.run_chapter(repo)                  # fix(设定) first, then 300
-    assert flow.advance(repo).state == 3     # 300 ends volume 6
+    assert machine.advance(repo).state == 3     # 300 ends volume 6
     model.run_chapter(repo)                  # vol(06), health check at 300, then 301
     log = repo.git.out("log", "--format=%s", "-7").splitlines()
     assert log[0] == "ch(301): 第301章" and log[1] == "vol(06): 第06卷复盘" and log[2] == "ch(300): 第300章"
@@ -176,7 +179,7 @@ def test_migrate_v6(tmp_path):
     v7 = tmp_path / "新书"
     report = __import__("lw_storyrepo.migrate", fromlist=["migrate"]).migrate(v6, v7)
     assert "章节：2 章" in report and "承诺：3 条" in report
-    repo = R.StoryRepo(v7)
+    repo = StoryRepo(v7)
     assert [n for n, _ in repo.chapter_files()] == [1, 2]
     meta, body = repo.chapter(1)
     assert meta["合同"] == ["迁移"] and body.strip() == "林晚下山。"
@@ -192,32 +195,32 @@ def test_migrate_v6(tmp_path):
     assert repo.git.out("log", "--format=%s") == "migrate(v6): 旧书\ninit: 旧书\n"
     mode = (v6 / ".story-system" / "commits.log").stat().st_mode
     assert not mode & stat.S_IWUSR
-    assert flow.scan(repo) == ([], [])
+    assert repair.scan(repo) == ([], [])
 
 
 def test_editing_accepted_facts_suggests_a_retcon(book):
     from lw_storyrepo.samples import to_reviewed
 
     to_reviewed(book)
-    txn.accept(book)
+    verdict.accept(book)
     ch = book.p("定稿/正文/0001-北境的雪.md")
     ch.write_text(ch.read_text(encoding="utf-8").replace("风雪扑面", "风雪扑脸"), encoding="utf-8")
-    step = flow.decide_next(book)
+    step = machine.decide_next(book)
     assert step.state == 1 and step.detail["retcon"] == [] and step.detail["message"] == "fix(正文): 手改结转 0001-北境的雪"
     ch.write_text(ch.read_text(encoding="utf-8").replace("视角: 林晚", "视角: 大长老"), encoding="utf-8")
-    step = flow.decide_next(book)
-    assert step.detail["retcon"] == ["定稿/正文/0001-北境的雪.md"] and "retcon" in step.message
+    step = machine.decide_next(book)
+    assert step.detail["retcon"] == ["定稿/正文/0001-北境的雪.md（front matter 是已接受的事实）"] and "retcon" in step.message
 
 
 def test_what_if_branch_merged_back(book):
-    flow.whatif(book, "start", "三章推演")
+    whatif.whatif(book, "start", "三章推演")
     outline = book.p("大纲/卷纲/第02卷.md")
     outline.write_text("# 第02卷\n推演：林晚北上。\n", encoding="utf-8")
-    flow.commit_fix(book, "推演 3 章纲要")
-    assert "已合并" in flow.whatif(book, "merge", "三章推演")
+    handedits.commit_fix(book, "推演 3 章纲要")
+    assert "已合并" in whatif.whatif(book, "merge", "三章推演")
     assert book.git.out("rev-parse", "--abbrev-ref", "HEAD").strip() == "main"
     assert outline.is_file() and book.git.out("log", "-1", "--format=%s") == "merge(三章推演): 采纳推演分支\n"
-    assert flow.whatif(book, "list") == ""
+    assert whatif.whatif(book, "list") == ""
 
 
 def test_three_rejections_of_a_kind_propose_a_style_rule(book):
@@ -228,22 +231,22 @@ def test_three_rejections_of_a_kind_propose_a_style_rule(book):
     for n in (1, 2, 3):
         draft = DRAFT.replace("标题: 北境的雪", f"标题: 第{n}章").replace("P-003", f"P-{n + 2:03d}")
         contract = [c.replace("P-003", f"P-{n + 2:03d}") for c in ["P-001 推进：林晚得到血书", "P-003 开启：神秘老者来历"]]
-        txn.brief(book)
+        decision.brief(book)
         card = book.p(R.决策卡).read_text(encoding="utf-8")
         book.p(R.决策卡).write_text(card.replace("## 合同（拍板即生效）\n", "## 合同（拍板即生效）\n" + "".join(f"- [ ] {c}\n" for c in contract)), encoding="utf-8")
-        txn.decide(book)
-        txn.pack(book)
+        decision.decide(book)
+        contextpack.pack(book)
         book.p(R.新承诺).mkdir(parents=True, exist_ok=True)
         (book.p(R.新承诺) / f"P-{n + 2:03d}-线{n}.md").write_text("---\n类型: 悬念\n强度: 中\n---\n## 兑付计划\n后文\n", encoding="utf-8")
-        txn.submit_draft(book, "A", draft)
-        txn.run_checks(book)
-        txn.reject(book, "不要用天气开篇")
-        txn.submit_draft(book, "A", draft)
-        txn.run_checks(book)
-        for lens in txn.LENSES:
-            txn.submit_review(book, lens, "好。")
-        txn.submit_summary(book, "摘要。")
-        txn.accept(book)
+        drafts.submit_draft(book, "A", draft)
+        review.run_checks(book)
+        verdict.reject(book, "不要用天气开篇")
+        drafts.submit_draft(book, "A", draft)
+        review.run_checks(book)
+        for lens in workspace.LENSES:
+            review.submit_review(book, lens, "好。")
+        review.submit_summary(book, "摘要。")
+        verdict.accept(book)
         assert "打回: 不要用天气开篇\n" in book.git.out("log", "-1", "--format=%B")
     assert rule_proposals(book) == [("不要用天气开篇", [1, 2, 3])]
     assert "提议入宪：「不要用天气开篇」（出处：第 1/2/3 章三次否决）" in "\n".join(compute_board(book).lines())

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from lw_storyrepo import edits, tools, txn
-from lw_storyrepo import repo as R
+from lw_storyrepo import contextpack, edits, tools, verdict
+from lw_storyrepo import card as decision
+from lw_storyrepo import layout as R
+from lw_storyrepo.repo import StoryRepo
 from lwcore.contributions import TurnContext, resolve
 from lwcore.errors import LwError
 from lwcore.kernel import Kernel
@@ -47,7 +49,7 @@ def test_plugin_module_is_light():
 def test_prompt_segments_follow_the_workspace_stage(book, tmp_path):
     kernel = Kernel(data_dir=tmp_path)
     assert not [s for s in kernel.prompt_segments(TurnContext(cwd=book.root)).segments if s.plugin_id == "storyrepo"]
-    txn.brief(book)
+    decision.brief(book)
     segs = [s.value for s in kernel.prompt_segments(TurnContext(cwd=book.root)).segments if s.plugin_id == "storyrepo"]
     assert segs[0].name == "storyrepo.proposal" and "决策卡：第 1 章" in segs[0].text
     turn = TurnContext(extra={"story_root": str(book.root), "story_step": "lens", "story_lens": "事实"})
@@ -55,15 +57,22 @@ def test_prompt_segments_follow_the_workspace_stage(book, tmp_path):
     assert "事实镜头" in segs[0].text
 
 
-def test_every_structured_cli_edit_is_also_a_tool(tmp_path):
+def test_one_tool_table_and_every_tool_has_its_command(tmp_path):
+    """The plugin registers exactly the tools of the one table, and an author can do by hand
+    everything the model does through a tool (the same `lw story` command)."""
     from lw_storyrepo.cli import story
+    from lw_storyrepo.toolspecs import TOOLS
 
     kernel = Kernel(data_dir=tmp_path)
-    for edit, (command, tool) in edits.EDITS.items():
-        group, sub = command.split()
-        assert sub in story.commands[group].commands, command
-        assert tool in kernel.tools, tool
-        assert hasattr(edits, edit)
+    assert set(kernel.tools.by_plugin("storyrepo")) == {row.name for row in TOOLS}
+    for row in TOOLS:
+        spec = kernel.tools[row.name]
+        assert spec.describe("en") == row.en and spec.describe("zh") == row.zh
+        assert callable(getattr(tools, row.handler)) and hasattr(getattr(tools, row.model), "model_json_schema")
+        command = story
+        for part in row.command.split():
+            command = command.commands[part] if part != "next" or "next" in command.commands else command
+        assert command is not story or row.command == "next", row
 
 
 def test_tools_validate_then_write_in_the_dialect(book):
@@ -103,10 +112,10 @@ def test_model_draft_tools_feed_the_settle(book):
     from lw_storyrepo.samples import CONTRACT, DRAFT
 
     ctx = {"story_root": str(book.root)}
-    txn.brief(book)
+    decision.brief(book)
     tools.edit_decision_card(tools.EditDecisionCardArgs(proposal="推进 P-001", contract=CONTRACT, alternatives="B：过渡"), ctx)
-    txn.decide(book)
-    txn.pack(book)
+    decision.decide(book)
+    contextpack.pack(book)
     pid = tools.new_promise_draft(tools.NewPromiseDraftArgs(title="神秘老者来历", type="悬念", strength="中", plan="第三卷"), ctx)["id"]
     assert pid == "P-003"
     tools.submit_draft(tools.SubmitDraftArgs(label="A", text=DRAFT), ctx)
@@ -115,7 +124,7 @@ def test_model_draft_tools_feed_the_settle(book):
     for lens in ("读者", "编辑", "事实"):
         tools.submit_review(tools.SubmitReviewArgs(lens=lens, text="好。"), ctx)
     tools.submit_summary(tools.SubmitSummaryArgs(text="林晚得血书。"), ctx)
-    txn.accept(book)
+    verdict.accept(book)
     assert book.git.out("log", "-1", "--format=%s") == "ch(1): 北境的雪\n"
 
 
@@ -140,7 +149,7 @@ def test_cli_full_chain_under_c_locale(tmp_path):
     r = lw("story", "init", str(root), "--书名", "北境的雪", "--类型", "玄幻", env=C_LOCALE)
     assert r.returncode == 0, r.stderr
     assert (root / "定稿" / "正文").is_dir() and (root / "book.yaml").is_file()
-    assert "init: 北境的雪" in R.StoryRepo(root).git.out("log", "--format=%s")
+    assert "init: 北境的雪" in StoryRepo(root).git.out("log", "--format=%s")
     book = seeded(tmp_path / "中文路径" / "第二本", target_words=60)
     r = lw("story", "-C", str(book.root), env=C_LOCALE)
     assert r.returncode == 0 and "新章 brief：第 1 章" in r.stdout, r.stderr
@@ -173,7 +182,7 @@ def test_cli_prints_repair_cards_and_errors_without_traceback(book):
     lin = book.p(f"{R.角色}/林晚.md")
     lin.write_text(lin.read_text(encoding="utf-8").replace("  - 晚晚", "\t- 晚晚"), encoding="utf-8")
     r = lw("story", "-C", str(book.root), env=C_LOCALE)
-    assert r.returncode == 0 and "修复卡：定稿/设定/角色/林晚.md 第 4 行" in r.stdout
+    assert r.returncode == 1 and "修复卡：定稿/设定/角色/林晚.md 第 4 行" in r.stdout and "Traceback" not in r.stderr
     r = lw("story", "retcon", "1", "--原因", "x", "-C", str(book.root), env=C_LOCALE)
     assert r.returncode == 1 and "Traceback" not in r.stderr and r.stderr.startswith("error:")
     r = lw("story", "query", "due", "-C", str(book.root.parent), env=C_LOCALE)

@@ -8,8 +8,10 @@ import sys
 
 import pytest
 
-from lw_storyrepo import atomic, edits, txn
-from lw_storyrepo import repo as R
+from lw_storyrepo import atomic, edits, golden, settle, verdict, workspace
+from lw_storyrepo import card as decision
+from lw_storyrepo import layout as R
+from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.fixtures import dir_snapshot, git_state, tree_snapshot
 from lw_storyrepo.samples import DRAFT, to_reviewed
 from lwcore.errors import LwError
@@ -26,7 +28,7 @@ def test_full_transaction_settles_in_one_commit(book):
     draft = book.p("工作区/草稿-A.md")
     draft.write_text(draft.read_text(encoding="utf-8").replace("她握紧了玄阶令牌。", "她把那枚冰凉的玄阶令牌攥进掌心，指节发白，一夜未眠。"), encoding="utf-8")
     head_before = book.git.head()
-    commit = txn.accept(book)
+    commit = verdict.accept(book)
     assert book.git.out("rev-parse", "HEAD~1").strip() == head_before
     message = book.git.out("log", "-1", "--format=%B")
     assert message == (
@@ -64,7 +66,7 @@ def test_settle_works_when_the_workspace_is_tracked(book):
     to_reviewed(book)
     ws = sorted(book.rel(p) for p in book.p(R.工作区).rglob("*") if p.is_file())
     book.git.commit_paths(ws, "wip: 草稿史\n")
-    txn.accept(book)
+    verdict.accept(book)
     assert book.git.out("ls-files", "工作区") == ""
     assert book.git.out("status", "--porcelain", "-uall") == ""
     deleted = book.git.out("show", "--no-renames", "--name-status", "--format=", "HEAD")
@@ -75,22 +77,22 @@ def test_exemption_is_the_authors_and_needs_a_reason(book):
     draft = DRAFT.replace("开启承诺:\n  - P-003\n推进承诺:\n  - P-001\n推进说明:\n  - P-001：林晚得到血书\n", "")
     with pytest.raises(AssertionError):
         to_reviewed(book, draft=draft, contract=["纯番外"], new_promise=False)  # checks refuse: no promise touched
-    txn.abort(book)
+    workspace.clear(book)
     to_reviewed(book, draft=draft, contract=["纯番外"], exemption="纯番外", new_promise=False)
-    txn.accept(book)
+    verdict.accept(book)
     message = book.git.out("log", "-1", "--format=%B")
     assert "承诺: 无\n豁免: 纯番外\n" in message
     assert "豁免承诺结转: 纯番外" in book.p("定稿/正文/0001-北境的雪.md").read_text(encoding="utf-8")
 
 
 def test_model_cannot_grant_the_exemption(book):
-    txn.brief(book)
+    decision.brief(book)
     with pytest.raises(LwError, match="作者"):
-        edits.edit_decision_card(book, contract=["本章豁免承诺结转（理由：偷懒）"])
+        decision.edit_card(book, contract=["本章豁免承诺结转（理由：偷懒）"])
     card = book.p(R.决策卡).read_text(encoding="utf-8")
     book.p(R.决策卡).write_text(card.replace("- [ ] 本章豁免承诺结转（理由：）", "- [x] 本章豁免承诺结转（理由：）"), encoding="utf-8")
     with pytest.raises(LwError, match="理由"):
-        txn.decide(book)
+        decision.decide(book)
 
 
 @pytest.mark.parametrize("mutate, error", [
@@ -104,16 +106,18 @@ def test_promise_rules_are_hard_checks_and_change_nothing(book, mutate, error):
     mutate(book)
     before, state = tree_snapshot(book.root), git_state(book)
     with pytest.raises(LwError, match=error):
-        txn.accept(book)
+        verdict.accept(book)
     after = tree_snapshot(book.root)
-    after.pop(R.事务), before.pop(R.事务)  # the stage marker moved to "accepted"; nothing else
+    report = after.pop(R.check_report("A")).decode("utf-8")  # the re-check names the problem; nothing else moves
+    before.pop(R.check_report("A"))
+    assert error in report and "不过关" in report
     assert after == before and git_state(book)["head"] == state["head"]
 
 
 def test_abandon_with_reason_in_a_chapter(book):
     draft = DRAFT.replace("推进承诺:\n  - P-001\n", "推进承诺:\n  - P-001\n弃置承诺:\n  - P-002\n弃置理由:\n  - P-002：改走暗线\n")
     to_reviewed(book, draft=draft)
-    txn.accept(book)
+    verdict.accept(book)
     assert "承诺: +P-003 ~P-001 -P-002\n" in book.git.out("log", "-1", "--format=%B")
     p2 = book.p("大纲/承诺/P-002-旧约.md").read_text(encoding="utf-8")
     assert "状态: 已弃置" in p2 and "第1章：弃置——原因：改走暗线" in p2
@@ -126,9 +130,9 @@ STEPS = ["planned", "journal", "write:1", "write:4", "written", "commit", "tree"
 
 def _prepared(book):
     to_reviewed(book)
-    state = txn.load_state(book)
+    state = workspace.load_state(book)
     state["阶段"] = "accepted"
-    txn.save_state(book, state)
+    workspace.save_state(book, state)
     return tree_snapshot(book.root), dir_snapshot(book.root), git_state(book)
 
 
@@ -145,10 +149,10 @@ def test_raise_at_each_step_leaves_the_tree_as_before(book, monkeypatch, step):
     snap = _prepared(book)
     monkeypatch.setenv("LW_STORY_FAULT", f"{step}@raise")
     with pytest.raises(RuntimeError, match="injected"):
-        txn.settle(book)
+        settle.settle(book)
     _assert_untouched(book, snap)
     monkeypatch.delenv("LW_STORY_FAULT")
-    txn.settle(book)  # and it settles fine afterwards
+    settle.settle(book)  # and it settles fine afterwards
     assert book.git.out("status", "--porcelain", "-uall") == ""
 
 
@@ -165,7 +169,7 @@ def test_disk_error_mid_write_rolls_back(book, monkeypatch):
 
     monkeypatch.setattr(atomic, "write_file", flaky)
     with pytest.raises(OSError):
-        txn.settle(book)
+        settle.settle(book)
     _assert_untouched(book, snap)
 
 
@@ -173,7 +177,7 @@ def test_injected_enospc_rolls_back(book, monkeypatch):
     snap = _prepared(book)
     monkeypatch.setenv("LW_STORY_FAULT", "write:2@oserror")
     with pytest.raises(OSError):
-        txn.settle(book)
+        settle.settle(book)
     _assert_untouched(book, snap)
 
 
@@ -193,21 +197,21 @@ def test_git_failure_rolls_back(book, monkeypatch, tmp_path, failing, dirty):
     wrapper.chmod(0o755)
     monkeypatch.setenv("LW_STORY_GIT", str(wrapper))
     if failing == "read-tree" and not dirty:
-        txn.settle(book)  # the clean-index path never reads a tree into a private index
+        settle.settle(book)  # the clean-index path never reads a tree into a private index
         monkeypatch.delenv("LW_STORY_GIT")
         assert book.git.out("status", "--porcelain", "-uall") == ""
         return
     with pytest.raises(LwError, match="injected"):
-        txn.settle(book)
+        settle.settle(book)
     monkeypatch.delenv("LW_STORY_GIT")
     _assert_untouched(book, snap)
     if dirty:
-        txn.settle(book)
+        settle.settle(book)
         assert book.git.out("status", "--porcelain", "-uall") == "M  大纲/总纲.md\n"
         assert "大纲/总纲.md" not in book.git.out("show", "--name-only", "--format=", "HEAD")
 
 
-SETTLE = "import sys; from lw_storyrepo.repo import StoryRepo; from lw_storyrepo import txn; txn.settle(StoryRepo(sys.argv[1]))"
+SETTLE = "import sys; from lw_storyrepo.repo import StoryRepo; from lw_storyrepo.settle import settle; settle(StoryRepo(sys.argv[1]))"
 
 
 @pytest.mark.parametrize("dirty", [False, True], ids=["clean-index", "author-staged-something"])
@@ -221,7 +225,7 @@ def test_killed_process_is_rolled_back_on_next_start(book, step, dirty):
     env = dict(os.environ, LW_STORY_FAULT=f"{step}@kill")
     proc = subprocess.run([sys.executable, "-c", SETTLE, str(book.root)], env=env, capture_output=True)
     assert proc.returncode == 137, proc.stderr.decode("utf-8", "replace")
-    from lw_storyrepo.flow import decide_next
+    from lw_storyrepo.machine import decide_next
 
     from lw_storyrepo.atomic import recover
 
@@ -247,10 +251,10 @@ def test_golden_lines_keep_twenty_per_scene_and_archive_the_rest(book):
     changes: dict = {}
     old = "\n".join(f"林晚看着远方的第{i}座山。" for i in range(25))
     new = "\n".join(f"林晚把目光投向更远处，第{i}座山在暮色里只剩一道灰线。" for i in range(25))
-    picked = txn.harvest_golden(book, 7, old, new, changes)
+    picked = golden.harvest_golden(book, 7, old, new, changes)
     assert len(picked) == 25
     kept = changes["文风/金句库/叙事.md"].decode("utf-8")
     assert kept.count("## 第7章") == 20 and "第24座山" in kept and "第4座山" not in kept
     archived = changes["文风/金句库/归档/叙事.md"].decode("utf-8")
     assert archived.count("## 第7章") == 5 and "第0座山" in archived
-    assert txn.harvest_golden(book, 8, old, old, {}) == []  # unchanged paragraphs are not harvested
+    assert golden.harvest_golden(book, 8, old, old, {}) == []  # unchanged paragraphs are not harvested

@@ -1,0 +1,151 @@
+"""Chapter drafts (spec §8 step 4): ``工作区/草稿-<label>.md``.
+
+A draft is the prose plus a flat front matter carrying the chapter's proposed moves
+(:data:`DRAFT_FIELDS`); any other field the draft carries is the author's and travels into the
+chapter's front matter. The model's original is kept in ``工作区/原稿/`` for the golden-line
+harvest. A rejected draft is moved to ``工作区/打回稿/`` and stops being a candidate.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from lwcore.errors import LwError
+
+from lw_storyrepo import layout as L
+from lw_storyrepo.dialect import parse_doc, quick_meta
+from lw_storyrepo.repo import StoryRepo, as_list, new_doc
+from lw_storyrepo.workspace import drop_reviews, load_state, remove, require_state, save_state, write
+
+DRAFT_FIELDS = (
+    "标题", "视角", "书内时间", "卷", "卷末", "开启承诺", "推进承诺", "兑付承诺", "弃置承诺",
+    "推进说明", "弃置理由", "设定变更", "一句话事件", "在场", "场景",
+)
+"""Fields settle consumes; every other field of a draft is copied into the chapter."""
+LABEL = re.compile(r"[A-Z]")
+_DRAFT_NAME = re.compile(r"草稿-([A-Z])\.md")
+
+
+@dataclass
+class Draft:
+    label: str
+    meta: dict[str, Any]
+    body: str
+    body_line: int  # 1-based line of the body's first line in the file
+    text: str = ""
+
+    def ids(self, key: str) -> list[str]:
+        return [str(x).strip() for x in as_list(self.meta.get(key))]
+
+    def line_of(self, needle: str) -> int:
+        """The 1-based line of the first front-matter line containing ``needle`` (else 1)."""
+        for n, line in enumerate(self.text.split("\n")[: max(0, self.body_line - 1)], start=1):
+            if needle and needle in line:
+                return n
+        return 1
+
+
+def check_label(label: str) -> str:
+    if not LABEL.fullmatch(label or ""):
+        raise LwError(f"草稿标签 {label!r} 不合法", expected="A、B、C…（单个大写字母）")
+    return label
+
+
+def draft_labels(repo: StoryRepo) -> list[str]:
+    try:
+        names = os.listdir(repo.p(L.工作区))
+    except OSError:
+        return []
+    return sorted(m.group(1) for name in names if (m := _DRAFT_NAME.fullmatch(name)))
+
+
+def read_draft(repo: StoryRepo, label: str, *, original: bool = False) -> Draft:
+    rel = L.draft_file(check_label(label), original=original)
+    path = repo.p(rel)
+    if not path.is_file():
+        raise LwError(f"找不到草稿 {label}", file=rel)
+    text = repo.text(path)
+    meta, body = quick_meta(text, rel)
+    body_line = text[: len(text) - len(body)].count("\n") + 1
+    return Draft(label, meta, body, body_line, text)
+
+
+def submit_draft(repo: StoryRepo, label: str, text: str) -> str:
+    """Store a rendered draft as ``草稿-<label>.md`` (stage ``drafted``: checks come next).
+
+    Replacing the chosen draft drops the reviews written for its old text.
+    """
+    state = require_state(repo, "packed", "drafted", "checked", "reviewed")
+    check_label(label)
+    parse_doc(text, f"草稿-{label}.md")  # a broken front matter is a repair card, not a draft
+    if state.get("选稿") == label:
+        drop_reviews(repo, state)
+    write(repo, L.draft_file(label), text)
+    write(repo, L.draft_file(label, original=True), text)
+    state["阶段"] = "drafted"
+    save_state(repo, state)
+    return L.draft_file(label)
+
+
+def retire(repo: StoryRepo, label: str) -> str:
+    """Move a rejected draft to ``工作区/打回稿/`` (numbered); it is no longer a candidate."""
+    folder = repo.p(L.打回稿)
+    n = 1
+    while (folder / f"草稿-{label}-{n}.md").exists():
+        n += 1
+    rel = f"{L.打回稿}/草稿-{label}-{n}.md"
+    write(repo, rel, repo.text(L.draft_file(label)))
+    remove(repo, L.draft_file(label))
+    remove(repo, L.draft_file(label, original=True))
+    remove(repo, L.check_report(label))
+    return rel
+
+
+# --- promises and info gaps this chapter files -------------------------------------------------------
+
+
+def _pending_ids(repo: StoryRepo, folder: str) -> list[str]:
+    try:
+        names = os.listdir(repo.p(folder))
+    except OSError:
+        return []
+    return [m.group(1) for name in names if (m := L.ITEM_FILE.match(name))]
+
+
+def _draft_item(repo: StoryRepo, folder: str, prefix: str, title: str, fields: dict[str, Any], body: str) -> str:
+    if not title.strip():
+        raise LwError("短题不能为空")
+    item_id = repo.next_id(prefix, _pending_ids(repo, L.新承诺 if prefix == "P" else L.新信息差))
+    write(repo, f"{folder}/{item_id}-{L.safe_title(title)}.md", new_doc(fields, body).dump())
+    return item_id
+
+
+def draft_promise(repo: StoryRepo, title: str, type: str, strength: str, plan: str, description: str = "",
+                  deadline: str | None = None) -> str:
+    """A promise this chapter (or the running volume review) opens: ``工作区/新承诺/P-NNN-短题.md``."""
+    if not (load_state(repo) is None and repo.p(L.卷复盘).is_file()):
+        require_state(repo, "packed", "drafted", "checked", "reviewed")
+    if type not in L.PROMISE_TYPES or strength not in L.STRENGTHS:
+        raise LwError(f"类型「{type}」或强度「{strength}」不对", expected=f"类型 {'|'.join(L.PROMISE_TYPES)}，强度 高|中|低")
+    if not plan.strip():
+        raise LwError("开新承诺必须有兑付计划")
+    if strength == "高" and not (deadline or "").strip():
+        raise LwError("强度为高的承诺必须填兑付期限")
+    return _draft_item(repo, L.新承诺, "P", title, {"类型": type, "强度": strength, "兑付期限": deadline or None},
+                       f"## 描述\n{description}\n\n## 兑付计划\n{plan}\n\n## 履历\n")
+
+
+def draft_secret(repo: StoryRepo, title: str, knowers: list[str], keywords: list[str], content: str,
+                 reader_knows: bool = False) -> str:
+    """An info gap this chapter registers: ``工作区/新信息差/S-NNN-短题.md``."""
+    require_state(repo, "packed", "drafted", "checked", "reviewed")
+    if not [k for k in keywords if k.strip()]:
+        raise LwError("信息差至少要有一个关键词（泄密扫描用）")
+    if not content.strip():
+        raise LwError("信息差要写内容")
+    return _draft_item(repo, L.新信息差, "S", title,
+                       {"知情人": [repo.canonical(k) for k in knowers], "读者已知": reader_knows, "关键词": keywords},
+                       f"## 内容\n{content}\n")

@@ -1,0 +1,25 @@
+"""Fault injection for the atomicity tests: ``LW_STORY_FAULT=<step>[@raise|@kill|@oserror]``.
+
+The settle and the git plumbing call :func:`fault` at each named step; outside tests the
+variable is unset and every call returns at once.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+
+
+def fault(step: str) -> None:
+    """Inject a fault at ``step`` when ``LW_STORY_FAULT`` names it (tests only)."""
+    spec = os.environ.get("LW_STORY_FAULT")
+    if not spec:
+        return
+    name, _, mode = spec.partition("@")
+    if name != step:
+        return
+    if mode == "kill":
+        os._exit(137)
+    if mode == "oserror":
+        raise OSError(errno.ENOSPC, "No space left on device (injected)")
+    raise RuntimeError(f"injected fault at {step}")

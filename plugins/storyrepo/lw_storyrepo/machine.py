@@ -1,0 +1,142 @@
+"""The board state machine (spec §10): one entry point, and "continue".
+
+:func:`decide_next` checks, in order, and stops at the first hit:
+
+0. a source file fails to parse or validate -> repair cards (deterministic full-width fixes are
+   applied and reported; they then show up as hand edits);
+1. unsettled hand edits in 定稿/大纲/文风/book.yaml -> propose a ``fix(…)`` commit (a change to
+   an accepted chapter: ``retcon``);
+2. an unfinished chapter transaction -> resume at its stage;
+3. the last settled chapter ends its volume (or a volume review is under way) -> volume review;
+4. the chapter number reached a health-check period (every 50) -> health report;
+5. otherwise -> brief the next chapter.
+
+Before deciding, an interrupted settle is recovered (:func:`lw_storyrepo.atomic.recover`).
+:func:`advance` then runs the step when it is script work.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from lw_storyrepo import layout as L
+from lw_storyrepo.atomic import recover
+from lw_storyrepo.card import brief
+from lw_storyrepo.contextpack import pack
+from lw_storyrepo.dialect import RepairCard
+from lw_storyrepo.handedits import accepted_changes, hand_edits, propose_fix_message
+from lw_storyrepo.health import PERIOD, health_report, report_file
+from lw_storyrepo.repair import scan
+from lw_storyrepo.repo import StoryRepo, as_int
+from lw_storyrepo.review import failed, run_checks
+from lw_storyrepo.volume_review import volume_review
+from lw_storyrepo.volumes import ends_volume, volume_closed
+from lw_storyrepo.workspace import STAGE_NAMES, load_state
+
+HINTS = {
+    "brief": "作者：看 工作区/决策卡.md，采纳 / 改卡 / 选备选，然后 lw story decide（选备选：--alt；模型可用 story_edit_decision_card 填提案）",
+    "decided": "脚本：组装上下文包（lw story 会直接做）",
+    "packed": "模型：在干净上下文里渲染草稿（lw story prompt render；story_submit_draft 提交）",
+    "drafted": "脚本：机检（lw story 会直接做）",
+    "checked": "模型：三镜头评审，各自新鲜上下文（lw story prompt lens --lens 读者/编辑/事实；story_submit_review）",
+    "reviewed": "作者：看 工作区/验收卡.md（可改草稿和章摘要），lw story accept，lw story reject 理由，或选备选 lw story pick 标签",
+    "accepted": "脚本：结转（lw story settle）",
+}
+DONE = {"pack": "已组装上下文包", "checks": "已机检", "brief": "已生成决策卡"}
+
+
+@dataclass
+class Next:
+    state: int
+    name: str
+    message: str
+    cards: list[RepairCard] = field(default_factory=list)
+    fixed: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    stage: str | None = None
+    recovered: str | None = None
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "state": self.state, "name": self.name, "message": self.message,
+            "cards": [c.to_json() for c in self.cards], "fixed": self.fixed, "files": self.files,
+            "stage": self.stage, "recovered": self.recovered, "detail": self.detail,
+        }
+
+
+def _resume(state: dict[str, Any], recovered: str | None, done: str = "") -> Next:
+    stage = str(state.get("阶段"))
+    n = state.get("章号")
+    detail: dict[str, Any] = {"chapter": n, "hint": HINTS.get(stage, "")}
+    if stage == "packed" and state.get("打回"):
+        detail["rejected"] = state["打回"]
+    head = f"第 {n} 章：{done}；" if done else f"第 {n} 章事务进行中："
+    return Next(2, "resume", f"{head}下一步「{STAGE_NAMES.get(stage, stage)}」", stage=stage, recovered=recovered,
+                detail=detail)
+
+
+def decide_next(repo: StoryRepo, *, apply_fixes: bool = True) -> Next:
+    recovered = recover(repo.root)
+    cards, fixed = scan(repo, apply_fixes=apply_fixes)
+    if cards:
+        return Next(0, "repair", f"{len(cards)} 处需要修复", cards=cards, fixed=fixed, recovered=recovered)
+    edits = hand_edits(repo)
+    if edits:
+        facts = accepted_changes(repo, edits)
+        message = "发现未结转的手改，结转吗？建议：" + propose_fix_message(edits)
+        if facts:
+            message += "（改动了已接受的章节：定稿只增不改，这些要走 lw story retcon 章号 --原因 …）"
+        return Next(1, "hand-edits", message, fixed=fixed, files=edits, recovered=recovered,
+                    detail={"message": propose_fix_message(edits), "retcon": facts})
+    state = load_state(repo)
+    if state is not None:
+        return _resume(state, recovered)
+    last = repo.last_chapter()
+    if repo.p(L.卷复盘).is_file():
+        return Next(3, "volume-review", "卷复盘进行中：勾选伏笔机会，写卷摘要后入册", recovered=recovered,
+                    files=[L.卷复盘])
+    if last:
+        meta = repo.chapter_meta(last)
+        volume = as_int(meta.get("卷")) or 1
+        if ends_volume(meta) and not volume_closed(repo, volume):
+            return Next(3, "volume-review", f"{L.volume_name(volume)}刚结束：卷复盘", recovered=recovered,
+                        detail={"volume": volume})
+    if last and last % PERIOD == 0 and not repo.p(report_file(last)).is_file():
+        return Next(4, "health", f"第 {last} 章：体检", recovered=recovered, detail={"chapter": last})
+    return Next(5, "brief", f"新章 brief：第 {last + 1} 章", recovered=recovered, detail={"chapter": last + 1})
+
+
+def advance(repo: StoryRepo) -> Next:
+    """Decide, then run the step when it is script work (brief, pack, checks, health, audit)."""
+    step = decide_next(repo)
+    did = None
+    if step.state == 2 and step.stage == "decided":
+        pack(repo)
+        did = "pack"
+    elif step.state == 2 and step.stage == "drafted":
+        results = run_checks(repo)
+        did = "checks"
+        step.detail["checks"] = {k: [f.to_json() for f in v] for k, v in results.items()}
+        step.detail["reports"] = {k: L.check_report(k) for k in results}
+    elif step.state == 3 and not step.files:
+        step.files = [volume_review(repo)]
+        step.detail["did"] = "volume-audit"
+    elif step.state == 4:
+        step.files = [health_report(repo)]
+        step.detail["did"] = "health"
+    elif step.state == 5:
+        step.files = [brief(repo)]
+        did = "brief"
+    if did:
+        state = load_state(repo) or {}
+        done = DONE[did]
+        if did == "checks":
+            done += "：" + "，".join(f"{k} {'打回' if failed(v) else '过'}" for k, v in results.items())
+        stage = str(state.get("阶段"))
+        head = f"第 {state.get('章号')} 章" if step.state == 2 else step.message
+        step.message = f"{head}：{done}；下一步「{STAGE_NAMES.get(stage, stage)}」"
+        step.stage = stage
+        step.detail.update({"did": did, "hint": HINTS.get(stage, "")})
+    return step

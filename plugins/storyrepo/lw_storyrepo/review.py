@@ -1,0 +1,100 @@
+"""Mechanical checks and lens reviews (spec §8 steps 5–6).
+
+:func:`check` of a draft = the mechanical checks of :mod:`lw_storyrepo.checks` plus every
+reason settle would refuse it (:func:`lw_storyrepo.settle.refusals`), one report per draft in
+``工作区/评审报告/机检-<label>.md``. Drafts that fail go back to rendering without bothering
+the author; the first passing draft is chosen. Three lens reviews of the chosen draft (each
+in a fresh context) and the chapter summary then make the acceptance card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lwcore.errors import LwError
+
+from lw_storyrepo import layout as L
+from lw_storyrepo.acceptcard import write_acceptance
+from lw_storyrepo.checks import ERROR, CheckContext, Finding, check_draft, render_findings
+from lw_storyrepo.drafts import Draft, draft_labels, read_draft
+from lw_storyrepo.repo import StoryRepo
+from lw_storyrepo.settle import SUMMARY_MAX, refusals
+from lw_storyrepo.workspace import (LENSES, drop_reviews, require_state, reviews_complete, save_state, write)
+
+
+def check(repo: StoryRepo, state: dict[str, Any], draft: Draft, ctx: CheckContext | None = None) -> list[Finding]:
+    """Every finding on ``draft``: mechanical checks, then what settle would refuse."""
+    findings = check_draft(repo, draft, state, ctx)
+    seen = {f.message for f in findings}
+    findings += [f for f in refusals(repo, state, draft) if f.message not in seen]
+    return findings
+
+
+def failed(findings: list[Finding]) -> bool:
+    return any(f.severity == ERROR for f in findings)
+
+
+def write_report(repo: StoryRepo, label: str, findings: list[Finding]) -> str:
+    """The check report of one draft (rewritten only when it changed)."""
+    rel = L.check_report(label)
+    text = render_findings(label, findings)
+    if repo.text_or(rel) != text:
+        write(repo, rel, text)
+    return rel
+
+
+def run_checks(repo: StoryRepo) -> dict[str, list[Finding]]:
+    """Check every draft. Stage: back to rendering when none passes; else the lens reviews
+    (or the acceptance, when the chosen draft still passes and its reviews are all in)."""
+    state = require_state(repo, "drafted", "checked", "reviewed")
+    ctx = CheckContext.load(repo)
+    results: dict[str, list[Finding]] = {}
+    for label in draft_labels(repo):
+        findings = check(repo, state, read_draft(repo, label), ctx)
+        results[label] = findings
+        write_report(repo, label, findings)
+    passing = [label for label, fs in results.items() if not failed(fs)]
+    state["过检"] = passing
+    if state.get("选稿") not in passing:
+        drop_reviews(repo, state)
+    if not passing:
+        state["阶段"] = "packed"
+        save_state(repo, state)
+        return results
+    state.setdefault("选稿", passing[0])
+    if reviews_complete(repo):
+        state["阶段"] = "reviewed"
+        write_acceptance(repo, state)  # saves the state
+    else:
+        state["阶段"] = "checked"
+        save_state(repo, state)
+    return results
+
+
+def submit_review(repo: StoryRepo, lens: str, text: str) -> str:
+    """One lens review of the chosen draft; the third one writes the acceptance card."""
+    state = require_state(repo, "checked", "reviewed")
+    lens = lens.replace("镜头", "")
+    if lens not in LENSES:
+        raise LwError(f"未知镜头 {lens!r}", expected="读者、编辑、事实")
+    if not text.strip():
+        raise LwError("评审是空的", expected="第一句是给作者的一句话结论")
+    rel = L.lens_file(lens)
+    write(repo, rel, text.strip() + "\n")
+    if reviews_complete(repo):
+        state["阶段"] = "reviewed"
+        write_acceptance(repo, state)
+    return rel
+
+
+def submit_summary(repo: StoryRepo, text: str) -> str:
+    state = require_state(repo, "checked", "reviewed", "accepted")
+    text = text.strip()
+    if not text:
+        raise LwError("章摘要是空的")
+    if len(text) > SUMMARY_MAX:
+        raise LwError(f"章摘要 {len(text)} 字，超过 {SUMMARY_MAX} 字上限")
+    write(repo, L.章摘要稿, text + "\n")
+    if repo.p(L.验收卡).is_file():
+        write_acceptance(repo, state, summary=text)
+    return L.章摘要稿

@@ -1,0 +1,103 @@
+"""The author's verdict on the chosen draft (spec §7–8): accept, reject, or take another draft.
+
+- :func:`accept` (接受 / 改完接受): the author's corrections (in the draft file or in the card)
+  are checked again, the whole settle is planned, and only then does anything change; then the
+  chapter is settled in one commit.
+- :func:`reject` (打回): the draft stops being a candidate and everything made for it (lens
+  reviews, acceptance card, summary, the choice) is dropped; the reason goes to the next render.
+- :func:`pick` (选备选): take another draft that passed the checks; it is reviewed afresh.
+"""
+
+from __future__ import annotations
+
+from lwcore.errors import LwError
+
+from lw_storyrepo import layout as L
+from lw_storyrepo.acceptcard import body_digest, read_acceptance, write_acceptance
+from lw_storyrepo.atomic import apply_and_commit
+from lw_storyrepo.checks import CheckContext
+from lw_storyrepo.drafts import check_label, draft_labels, read_draft, retire
+from lw_storyrepo.faults import fault
+from lw_storyrepo.review import check, failed, write_report
+from lw_storyrepo.settle import chosen_label, plan_settle
+from lw_storyrepo.repo import StoryRepo
+from lw_storyrepo.workspace import drop_reviews, require_state, save_state, write
+
+
+def _take_card_edits(repo: StoryRepo, state: dict, label: str) -> None:
+    """When the author corrected the text in the acceptance card, that text becomes the draft's."""
+    acc = read_acceptance(repo)
+    recorded = state.get("验收稿")
+    if acc is None or acc.body is None or recorded is None or body_digest(acc.body) == recorded:
+        return
+    draft = read_draft(repo, label)
+    if body_digest(draft.body) != recorded:
+        raise LwError("验收卡里的正文和草稿文件都改了：只改一处", file=L.验收卡,
+                      expected=f"改回其中一处（{L.draft_file(label)} 或验收卡的草稿段）")
+    head = draft.text[: len(draft.text) - len(draft.body)]
+    write(repo, L.draft_file(label), head + acc.body.strip("\n") + "\n")
+
+
+def accept(repo: StoryRepo, label: str | None = None) -> str:
+    """The author accepts the chosen draft (after correcting it, if they like): settle now.
+
+    Nothing changes unless the settle goes through: the corrected text is checked again (a
+    failure names the report to read) and the settle is planned before the stage moves.
+    """
+    state = require_state(repo, "checked", "reviewed", "accepted")
+    chosen = chosen_label(repo, state)
+    if label and check_label(label) != chosen:
+        raise LwError(f"草稿 {label} 不是评审过的那一稿（{chosen}）",
+                      expected=f"先 lw story pick {label}（换稿后三镜头重评），或接受草稿 {chosen}")
+    _take_card_edits(repo, state, chosen)
+    draft = read_draft(repo, chosen)
+    findings = check(repo, state, draft, CheckContext.load(repo))
+    report = write_report(repo, chosen, findings)
+    if failed(findings):
+        errors = [f"第 {f.line} 行［{f.kind}］{f.message}" for f in findings if f.severity == "error"]
+        raise LwError("验收前复检不过关：" + "；".join(errors[:5]) + ("…" if len(errors) > 5 else ""), file=report,
+                      expected=f"读 {report}，改好草稿后再 lw story accept")
+    if not repo.p(L.验收卡).is_file():
+        write_acceptance(repo, state, chosen, draft)
+    plan = plan_settle(repo)
+    state = require_state(repo)
+    state["阶段"] = "accepted"
+    save_state(repo, state)
+    fault("planned")
+    return apply_and_commit(repo.root, plan.changes, plan.message)
+
+
+def reject(repo: StoryRepo, reason: str, label: str | None = None) -> str:
+    """打回 the chosen draft (or ``label``): back to rendering, the reason kept for the next draft.
+
+    Returns where the rejected draft was put.
+    """
+    if not reason.strip():
+        raise LwError("打回要写理由", expected="lw story reject \"开头太慢\"")
+    state = require_state(repo, "drafted", "checked", "reviewed", "accepted")
+    labels = draft_labels(repo)
+    label = check_label(label) if label else (state.get("选稿") or (labels[0] if len(labels) == 1 else None))
+    if label is None or label not in labels:
+        raise LwError("要打回哪一稿？", expected="lw story reject 理由 --draft " + "|".join(labels or ["A"]))
+    write(repo, L.打回记录, repo.text_or(L.打回记录, "# 打回记录\n") + f"- {reason.strip()}\n")
+    where = retire(repo, label)
+    if state.get("选稿") == label:
+        drop_reviews(repo, state)
+    state["过检"] = [x for x in state.get("过检") or [] if x != label]
+    state["阶段"] = "drafted" if draft_labels(repo) else "packed"
+    save_state(repo, state)
+    return where
+
+
+def pick(repo: StoryRepo, label: str) -> None:
+    """选备选: choose another draft that passed the checks; its lens reviews start afresh."""
+    state = require_state(repo, "checked", "reviewed")
+    check_label(label)
+    if label not in (state.get("过检") or []):
+        raise LwError(f"草稿 {label} 没有通过机检（或不存在）", expected="、".join(state.get("过检") or []) or "先机检")
+    if state.get("选稿") == label:
+        return
+    drop_reviews(repo, state)
+    state["选稿"] = label
+    state["阶段"] = "checked"
+    save_state(repo, state)

@@ -1,0 +1,116 @@
+"""The workspace (工作区/, spec §7) and the chapter transaction's state file.
+
+``工作区/事务.yaml`` holds the stage, the chapter number, the frozen contract, an exemption the
+author granted, the chosen draft. The workspace is pre-ratchet: it may be lost, tracked by git
+or not; settle empties it in the same commit either way.
+
+A stage belongs to what produced it: when a draft is rejected or replaced, everything that
+was produced for it (lens reviews, the acceptance card, the summary, the choice) is dropped by
+:func:`drop_reviews`, so nothing of a rejected draft can reach a settle.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from lwcore.errors import LwError
+from lwcore.io.atomic import atomic_write_text
+
+from lw_storyrepo import layout as L
+from lw_storyrepo.dialect import fast_flat, new_map, plain, yaml_dump, yaml_load
+from lw_storyrepo.repo import StoryRepo
+
+STAGES = ("brief", "decided", "packed", "drafted", "checked", "reviewed", "accepted")
+STAGE_NAMES = {
+    "brief": "等作者拍板决策卡",
+    "decided": "组装上下文包",
+    "packed": "模型渲染草稿",
+    "drafted": "机检",
+    "checked": "三镜头评审",
+    "reviewed": "作者验收",
+    "accepted": "结转",
+}
+LENSES = ("读者", "编辑", "事实")
+
+
+def load_state(repo: StoryRepo) -> dict[str, Any] | None:
+    """The transaction state, or None when no chapter is in progress."""
+    path = repo.p(L.事务)
+    if not path.is_file():
+        return None
+    text = repo.text(path)
+    data = fast_flat(text)
+    if data is None:
+        data = plain(yaml_load(text, file=L.事务))
+    stage = data.get("阶段")
+    if stage not in STAGES or not isinstance(data.get("章号"), int) or isinstance(data.get("章号"), bool):
+        raise LwError("工作区的事务文件坏了（阶段或章号不对）", file=L.事务,
+                      expected="lw story abort 放弃本章事务后重来")
+    return data
+
+
+def save_state(repo: StoryRepo, state: dict[str, Any]) -> None:
+    data = new_map()
+    for key, value in state.items():
+        if value is not None and not (isinstance(value, list) and not value):
+            data[key] = value
+    atomic_write_text(repo.p(L.事务), yaml_dump(data))
+
+
+def require_state(repo: StoryRepo, *stages: str) -> dict[str, Any]:
+    """The state, refusing when there is none or its stage is not one of ``stages``."""
+    state = load_state(repo)
+    if state is None:
+        raise LwError("工作区没有进行中的章事务", expected="先运行 lw story brief")
+    if stages and state.get("阶段") not in stages:
+        raise LwError(
+            f"章事务当前阶段是「{STAGE_NAMES.get(state.get('阶段'), state.get('阶段'))}」，不能做这一步",
+            expected="、".join(STAGE_NAMES[s] for s in stages),
+        )
+    return state
+
+
+def write(repo: StoryRepo, rel: str, text: str) -> Path:
+    """Write a workspace file atomically (UTF-8, no BOM)."""
+    path = repo.p(rel)
+    atomic_write_text(path, text)
+    return path
+
+
+def remove(repo: StoryRepo, rel: str) -> bool:
+    """Delete a workspace file if it exists. Returns whether it did."""
+    try:
+        repo.p(rel).unlink()
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def drop_reviews(repo: StoryRepo, state: dict[str, Any]) -> None:
+    """Forget everything produced for the chosen draft: lens reviews, acceptance card,
+    summary and the choice itself (``state`` is updated, not saved)."""
+    for lens in LENSES:
+        remove(repo, L.lens_file(lens))
+    remove(repo, L.验收卡)
+    remove(repo, L.章摘要稿)
+    for key in ("选稿", "验收稿"):
+        state.pop(key, None)
+
+
+def reviews_complete(repo: StoryRepo) -> bool:
+    return all(repo.p(L.lens_file(lens)).is_file() for lens in LENSES)
+
+
+def clear(repo: StoryRepo) -> None:
+    """Drop the unfinished transaction (the workspace is pre-ratchet)."""
+    ws = repo.p(L.工作区)
+    if not ws.is_dir():
+        return
+    for entry in list(os.scandir(ws)):
+        if entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path)
+        else:
+            os.unlink(entry.path)
