@@ -25,6 +25,7 @@ import shutil
 from pathlib import Path
 
 from lwcore.errors import LwError
+from lwcore.io import load_json
 from lwcore.io.atomic import atomic_write_bytes
 
 from lw_storyrepo.faults import fault
@@ -188,7 +189,13 @@ def recover(root: Path) -> str | None:
         # killed while writing the journal: nothing in the tree was touched yet
         shutil.rmtree(jdir, ignore_errors=True)
         return "rolled-back"
-    journal = json.loads(jfile.read_text(encoding="utf-8"))
+    try:
+        journal = load_json(jfile.read_bytes(), jfile)
+        if not isinstance(journal, dict) or not isinstance(journal.get("entries"), list):
+            raise LwError("not a journal", file=jfile)
+    except (OSError, LwError) as exc:
+        raise LwError(f"上次结转的日志读不出来（{exc}）", file=jfile,
+                      expected="git status 确认工作区后，删除 .git/lw-txn/ 再运行 lw story") from None
     head = Git(root).head()
     if head == journal["old_head"]:
         _rollback(root, journal)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from lwcore.errors import LwError
+from lwcore.io import load_json
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.board import strong_hook
@@ -198,7 +199,7 @@ def connect(repo: StoryRepo) -> sqlite3.Connection:
 
 
 def _book(con: sqlite3.Connection) -> dict[str, Any]:
-    return json.loads(con.execute("SELECT value FROM meta WHERE key='book'").fetchone()[0])
+    return load_json(con.execute("SELECT value FROM meta WHERE key='book'").fetchone()[0], "index.db")
 
 
 def _last(con: sqlite3.Connection) -> int:

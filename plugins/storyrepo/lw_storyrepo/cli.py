@@ -32,18 +32,9 @@ def _emit(data: Any, as_json: bool) -> None:
 
 def _read_input(name: str) -> str:
     """A file named on the command line (``-`` = stdin) as text, refused when not UTF-8."""
-    from lw_storyrepo.sources import MAX_BYTES, decode, read_bytes
+    from lw_storyrepo.sources import read_input
 
-    if name == "-":
-        data = sys.stdin.buffer.read(MAX_BYTES + 1)
-        if len(data) > MAX_BYTES:
-            from lwcore.errors import LwError
-
-            raise LwError("标准输入超过大小上限", file="<stdin>")
-        return decode(data, "<stdin>")
-    from pathlib import Path
-
-    return decode(read_bytes(Path(name)), name)
+    return read_input(name)
 
 
 def cards_guard(fn: Callable[..., Any]) -> Callable[..., Any]:

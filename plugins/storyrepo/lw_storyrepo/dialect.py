@@ -18,10 +18,10 @@ import io
 import json
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from lwcore.errors import LwError
+from lwcore.io import load_yaml
 
 FENCE = "---"
 
@@ -108,10 +108,24 @@ def new_map() -> Any:
 
 
 def yaml_load(text: str, *, file: str, line_offset: int = 0) -> Any:
-    """Round-trip load a YAML mapping; a syntax error becomes a located :class:`RepairNeeded`."""
+    """Round-trip load a YAML mapping; any problem becomes a located :class:`RepairNeeded`.
+
+    The kernel's safe reader (:func:`lwcore.io.load_yaml`) reads the text first, so alias
+    bombs, deep nesting, duplicate keys and unknown tags are refused with their location before
+    ruamel.yaml builds the round-trip document (which keeps comments and key order for writing).
+    """
     from ruamel.yaml.comments import CommentedMap
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+    try:
+        load_yaml(text, file)
+    except LwError as exc:
+        line = (exc.line + line_offset) if exc.line else None
+        if exc.code == "syntax":
+            raise _card_for_error(text, file, line, line_offset, exc.message) from None
+        raise RepairNeeded(RepairCard(file, line, f"格式问题：{exc.message}",
+                                      context_lines(text, exc.line, offset=line_offset),
+                                      "front matter 只写平铺的「字段名: 值」和块列表，不用锚点/别名、标签和重复的键")) from None
     try:
         data = _yaml().load(text)
     except MarkedYAMLError as exc:
@@ -360,20 +374,6 @@ def parse_doc(text: str, file: str = "", *, autofix: bool = True) -> tuple[Doc, 
         fm, fixes = auto_fix(fm, line_offset=first - 1)
     meta = yaml_load(fm, file=file, line_offset=first - 1)
     return Doc(meta, body, file), fixes
-
-
-def read_doc(path: Path, root: Path | None = None) -> tuple[Doc, list[str]]:
-    text = path.read_text(encoding="utf-8")
-    return parse_doc(text, _rel(path, root))
-
-
-def _rel(path: Path, root: Path | None) -> str:
-    if root is not None:
-        try:
-            return path.relative_to(root).as_posix()
-        except ValueError:
-            pass
-    return str(path)
 
 
 # --- deterministic fixes (full-width punctuation in structural positions) --------------------

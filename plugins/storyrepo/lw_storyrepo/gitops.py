@@ -102,8 +102,8 @@ class Git:
         if self.exe != "git" or not git_dir.is_dir():
             return False
         try:
-            head = (git_dir / "HEAD").read_text(encoding="utf-8").strip()
-        except OSError:
+            head = (git_dir / "HEAD").read_bytes().decode("ascii").strip()
+        except (OSError, UnicodeDecodeError):
             return False
         if re.fullmatch(r"[0-9a-f]{40}", head):
             return head
@@ -111,12 +111,16 @@ class Git:
             return False
         ref = head[5:].strip()
         loose = git_dir / ref
-        if loose.is_file():
-            value = loose.read_text(encoding="utf-8").strip()
-            return value if re.fullmatch(r"[0-9a-f]{40}", value) else False
-        packed = git_dir / "packed-refs"
-        if packed.is_file():
-            for line in packed.read_text(encoding="utf-8").splitlines():
+        try:
+            if loose.is_file():
+                value = loose.read_bytes().decode("ascii").strip()
+                return value if re.fullmatch(r"[0-9a-f]{40}", value) else False
+            packed = git_dir / "packed-refs"
+            lines = packed.read_bytes().decode("utf-8").splitlines() if packed.is_file() else []
+        except (OSError, UnicodeDecodeError):
+            return False
+        if lines:
+            for line in lines:
                 if line.endswith(" " + ref) and not line.startswith(("#", "^")):
                     return line.split(" ", 1)[0]
         return None if not loose.exists() else False
@@ -220,10 +224,10 @@ class Git:
         """``refs/heads/<branch>`` HEAD points at (``HEAD`` itself when detached)."""
         if self.exe == "git":
             try:
-                head = (self.root / ".git" / "HEAD").read_text(encoding="utf-8").strip()
+                head = (self.root / ".git" / "HEAD").read_bytes().decode("utf-8").strip()
                 if head.startswith("ref: refs/"):
                     return head[5:]
-            except OSError:
+            except (OSError, UnicodeDecodeError):
                 pass
         proc = self.run("symbolic-ref", "-q", "HEAD", check=False)
         ref = proc.stdout.decode("utf-8").strip()

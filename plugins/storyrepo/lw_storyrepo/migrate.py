@@ -25,12 +25,14 @@ from pathlib import Path
 from typing import Any
 
 from lwcore.errors import LwError
+from lwcore.io import read_json
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.markdown import table_line
 from lw_storyrepo.newbook import init_book
 from lw_storyrepo.repo import StoryRepo, new_doc
+from lw_storyrepo.sources import read_text
 from lw_storyrepo.volumes import reference_position
 
 CHAPTER_NAME = re.compile(r"^(?:第)?0*(\d+)(?:章)?[\s\-_·、.：:]*(.*?)\.(?:md|txt)$")
@@ -38,7 +40,7 @@ VOLUME_NAME = re.compile(r"第\s*0*(\d+)\s*卷")
 
 
 def _read(path: Path) -> str:
-    return path.read_text(encoding="utf-8", errors="replace")
+    return read_text(path, str(path))
 
 
 def _items(value: Any) -> list[dict[str, Any]]:
@@ -87,10 +89,9 @@ def migrate(source: Path, target: Path, *, title: str | None = None) -> str:
     state: dict[str, Any] = {}
     state_file = source / ".webnovel" / "state.json"
     if state_file.is_file():
-        try:
-            state = json.loads(_read(state_file))
-        except json.JSONDecodeError as exc:
-            raise LwError(f"state.json 不是合法 JSON：{exc.msg}", file=state_file, line=exc.lineno, column=exc.colno) from None
+        state = read_json(state_file)
+        if not isinstance(state, dict):
+            raise LwError("state.json 应是一个 JSON 对象", file=state_file)
     info = state.get("project_info") if isinstance(state.get("project_info"), dict) else {}
     book_title = title or _first(info, "title", "name", "书名") or source.name
     genre = str(_first(info, "genre", "类型") or "")

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from lwcore.errors import LwError
+from lwcore.io import read_json
 from lwcore.io.atomic import atomic_write_text
 
 from lw_storyrepo import layout as L
@@ -98,10 +99,9 @@ def _stamps(repo: StoryRepo) -> dict[str, str]:
 
 def _known(repo: StoryRepo) -> dict[str, str]:
     """Files found clean at the last scan (our own cache file; anything odd means none)."""
-    path = repo.p(SCAN_MARKER)
     try:
-        data = json.loads(path.read_bytes().decode("utf-8")) if path.stat().st_size < 64 * 1024 * 1024 else None
-    except (OSError, ValueError, RecursionError):
+        data = read_json(repo.p(SCAN_MARKER))
+    except LwError:
         return {}
     if not isinstance(data, dict):
         return {}

@@ -12,7 +12,6 @@ import pytest
 from lw_storyrepo import contextpack, drafts, edits, handedits, machine, review, verdict, volume_review, workspace
 from lw_storyrepo import card as decision
 from lw_storyrepo import layout as R
-from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.fixtures import git_state, tree_snapshot
 from lw_storyrepo.samples import CONTRACT, DRAFT, NEW_PROMISE, to_reviewed
 from lwcore.errors import LwError

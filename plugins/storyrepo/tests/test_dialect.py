@@ -6,7 +6,6 @@ import pytest
 from lw_storyrepo.samples import LIN
 
 from lw_storyrepo import layout as R
-from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.dialect import RepairNeeded, auto_fix, fast_flat, parse_doc, risky
 from lw_storyrepo.repair import apply_card, scan
 

@@ -226,7 +226,7 @@ def test_what_if_branch_merged_back(book):
 def test_three_rejections_of_a_kind_propose_a_style_rule(book):
     from lw_storyrepo import edits
     from lw_storyrepo.board import compute_board, rule_proposals
-    from lw_storyrepo.samples import DRAFT, to_reviewed
+    from lw_storyrepo.samples import DRAFT
 
     for n in (1, 2, 3):
         draft = DRAFT.replace("标题: 北境的雪", f"标题: 第{n}章").replace("P-003", f"P-{n + 2:03d}")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from lw_storyrepo import contextpack, edits, tools, verdict
+from lw_storyrepo import contextpack, tools, verdict
 from lw_storyrepo import card as decision
 from lw_storyrepo import layout as R
 from lw_storyrepo.repo import StoryRepo

@@ -8,10 +8,9 @@ import sys
 
 import pytest
 
-from lw_storyrepo import atomic, edits, golden, settle, verdict, workspace
+from lw_storyrepo import atomic, golden, settle, verdict, workspace
 from lw_storyrepo import card as decision
 from lw_storyrepo import layout as R
-from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.fixtures import dir_snapshot, git_state, tree_snapshot
 from lw_storyrepo.samples import DRAFT, to_reviewed
 from lwcore.errors import LwError
