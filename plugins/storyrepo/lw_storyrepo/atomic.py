@@ -25,7 +25,7 @@ import shutil
 from pathlib import Path
 
 from lwcore.errors import LwError
-from lwcore.io import load_json
+from lwcore.io import confine, load_json
 from lwcore.io.atomic import atomic_write_bytes
 
 from lw_storyrepo.faults import fault
@@ -73,6 +73,8 @@ def apply_and_commit(root: Path, changes: dict[str, bytes | None], message: str)
         raise LwError("上一次结转没有收尾，请先运行 lw story（会自动恢复）")
     old_head = git.head()
     paths = sorted(changes)
+    for rel in paths:  # every path stays in the book, whatever links it holds
+        confine(root, rel, what="path")
     real_index = git.index_clean(old_head)
     # 1. journal
     if jdir.exists():

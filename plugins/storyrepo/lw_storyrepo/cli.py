@@ -8,7 +8,6 @@ located error, never a traceback.
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
 from typing import Any, Callable
@@ -16,10 +15,13 @@ from typing import Any, Callable
 import click
 
 
-def _repo(path: str | None) -> Any:
+def _repo(path: str | None, *, readable: bool = True) -> Any:
+    """The book at or above ``path``; with ``readable``, refused while a source file is broken."""
+    from lw_storyrepo.repair import require_readable
     from lw_storyrepo.repo import StoryRepo
 
-    return StoryRepo.find(path)
+    repo = StoryRepo.find(path)
+    return require_readable(repo) if readable else repo
 
 
 def _emit(data: Any, as_json: bool) -> None:
@@ -37,20 +39,27 @@ def _read_input(name: str) -> str:
     return read_input(name)
 
 
-def cards_guard(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """A broken source file prints its repair card (never a traceback) and exits 1."""
+def _show_repairs(exc: Exception) -> None:
+    """A broken source file: print its repair card(s) (never a traceback), exit 1."""
+    cards = getattr(exc, "cards", None)
+    for card in cards or [exc.card]:  # type: ignore[attr-defined]
+        click.echo(card.render(), err=True)
+    if cards:  # source files: the repair flow; a workspace file or an input: fix it and retry
+        click.echo("先修好这些源文件：lw story repair（--apply 采纳建议），或 lw story prompt repair 让模型提议", err=True)
+    sys.exit(1)
 
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+
+class StoryGroup(click.Group):
+    """``lw story``: every subcommand's repair cards are shown whole, whatever raised them."""
+
+    def invoke(self, ctx: click.Context) -> Any:
         from lw_storyrepo.dialect import RepairNeeded
+        from lw_storyrepo.repair import BrokenSources
 
         try:
-            return fn(*args, **kwargs)
-        except RepairNeeded as exc:
-            click.echo(exc.card.render(), err=True)
-            sys.exit(1)
-
-    return wrapper
+            return super().invoke(ctx)
+        except (RepairNeeded, BrokenSources) as exc:
+            _show_repairs(exc)
 
 
 book_option = click.option("--book", "-C", "book", default=None, help="书的目录（默认：当前目录向上找 book.yaml）")
@@ -79,7 +88,7 @@ def ensure_utf8_mode() -> None:
     os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], env)
 
 
-@click.group("story", invoke_without_command=True)
+@click.group("story", cls=StoryGroup, invoke_without_command=True)
 @book_option
 @json_option
 @click.pass_context
@@ -127,14 +136,13 @@ def _render_next(step: Any) -> str:
 @story.command("next")
 @book_option
 @json_option
-@cards_guard
 def next_cmd(book: str | None, as_json: bool) -> None:
     """判定下一步（修复 → 手改结转 → 继续事务 → 卷复盘 → 体检 → 新章 brief）并执行脚本步骤。
 
     有源文件要修复时退出码为 1。"""
     from lw_storyrepo.machine import advance
 
-    step = advance(_repo(book))
+    step = advance(_repo(book, readable=False))
     _emit(step.to_json() if as_json else _render_next(step), False)
     if step.state == 0:
         sys.exit(1)
@@ -145,14 +153,13 @@ def next_cmd(book: str | None, as_json: bool) -> None:
 @click.option("--apply", "apply", is_flag=True, help="采纳每张卡的建议修复")
 @click.option("--accept", "accept_file", default=None, help="采纳模型对该文件的修复提议")
 @click.pass_context
-@cards_guard
 def repair_cmd(ctx: click.Context, book: str | None, apply: bool, accept_file: str | None) -> None:
     """列出修复卡（全角冒号/逗号已自动修复，只报不问）。有未修复的卡时退出码为 1。"""
     if ctx.invoked_subcommand is not None:
         return
     from lw_storyrepo.repair import accept_repair, apply_card, scan
 
-    repo = _repo(book)
+    repo = _repo(book, readable=False)
     if accept_file:
         accept_repair(repo, accept_file)
         click.echo(f"已采纳修复提议：{accept_file}")
@@ -180,7 +187,7 @@ def repair_propose(source: str, file: str, book: str | None) -> None:
     """为读不进来的源文件 SOURCE 提出修复（整份文件 FILE），待 --accept 确认。"""
     from lw_storyrepo.repair import propose_repair
 
-    click.echo(propose_repair(_repo(book), source, _read_input(file)))
+    click.echo(propose_repair(_repo(book, readable=False), source, _read_input(file)))
 
 
 @story.command("brief")
@@ -216,7 +223,6 @@ def pack_cmd(book: str | None) -> None:
 @click.argument("label")
 @FILE
 @book_option
-@cards_guard
 def draft_cmd(label: str, file: str, book: str | None) -> None:
     """提交草稿（front matter + 正文）为 工作区/草稿-LABEL.md。"""
     from lw_storyrepo.drafts import submit_draft
@@ -266,7 +272,6 @@ def summary_cmd(text: str, book: str | None) -> None:
 @story.command("accept")
 @click.option("--draft", "label", default=None)
 @book_option
-@cards_guard
 def accept_cmd(label: str | None, book: str | None) -> None:
     """作者验收（可先改草稿或验收卡里的正文再接受）：复检，然后原子结转。"""
     from lw_storyrepo.verdict import accept
@@ -299,7 +304,6 @@ def pick_cmd(label: str, book: str | None) -> None:
 
 @story.command("settle")
 @book_option
-@cards_guard
 def settle_cmd(book: str | None) -> None:
     """（已验收时）原子结转。"""
     from lw_storyrepo.settle import settle
@@ -313,7 +317,7 @@ def abort_cmd(book: str | None) -> None:
     """放弃进行中的章事务（清空工作区）。"""
     from lw_storyrepo.workspace import clear
 
-    clear(_repo(book))
+    clear(_repo(book, readable=False))
     click.echo("已清空工作区。")
 
 
@@ -458,7 +462,7 @@ def prompt_cmd(step: str, lens: str | None, book: str | None) -> None:
     """打印某个模型步骤的提示词。"""
     from lw_storyrepo import prompts
 
-    click.echo(prompts.build(_repo(book), step, lens))
+    click.echo(prompts.build(_repo(book, readable=step != "repair"), step, lens))
 
 
 @story.command("migrate")

@@ -24,6 +24,7 @@ from lwcore.errors import LwError
 from lwcore.io import load_yaml
 
 FENCE = "---"
+CONTEXT_WIDTH = 120
 
 # --- repair cards -----------------------------------------------------------------------------
 
@@ -77,7 +78,8 @@ def context_lines(text: str, line: int | None, radius: int = 2, offset: int = 0)
     out = []
     for n in range(max(1, line - radius), min(len(lines), line + radius) + 1):
         mark = ">" if n == line else " "
-        out.append(f"{mark}{n + offset:4d} | {lines[n - 1]}")
+        text = lines[n - 1]
+        out.append(f"{mark}{n + offset:4d} | {text[:CONTEXT_WIDTH]}{'…' if len(text) > CONTEXT_WIDTH else ''}")
     return out
 
 
@@ -501,6 +503,8 @@ def fast_flat(fm: str) -> dict[str, Any] | None:
         if not sep or c in "'\"?{[" or (rest and rest[0] != " " and rest[0] != "\t"):
             return None
         key = key.strip()
+        if key in out:
+            return None  # a duplicate key: the safe reader refuses it with its location
         rest = rest.strip()
         if not rest or rest[0] == "#":
             current = []

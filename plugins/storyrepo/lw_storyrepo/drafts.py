@@ -16,7 +16,8 @@ from typing import Any
 from lwcore.errors import LwError
 
 from lw_storyrepo import layout as L
-from lw_storyrepo.dialect import parse_doc, quick_meta
+from lw_storyrepo.dialect import quick_meta
+from lw_storyrepo.repair import check_document
 from lw_storyrepo.repo import StoryRepo, as_list, new_doc
 from lw_storyrepo.workspace import drop_reviews, load_state, remove, require_state, save_state, write
 
@@ -68,6 +69,7 @@ def read_draft(repo: StoryRepo, label: str, *, original: bool = False) -> Draft:
     if not path.is_file():
         raise LwError(f"找不到草稿 {label}", file=rel)
     text = repo.text(path)
+    check_document(text, rel)
     meta, body = quick_meta(text, rel)
     body_line = text[: len(text) - len(body)].count("\n") + 1
     return Draft(label, meta, body, body_line, text)
@@ -80,7 +82,7 @@ def submit_draft(repo: StoryRepo, label: str, text: str) -> str:
     """
     state = require_state(repo, "packed", "drafted", "checked", "reviewed")
     check_label(label)
-    parse_doc(text, f"草稿-{label}.md")  # a broken front matter is a repair card, not a draft
+    check_document(text, L.draft_file(label))  # a broken front matter is a repair card, not a draft
     if state.get("选稿") == label:
         drop_reviews(repo, state)
     write(repo, L.draft_file(label), text)

@@ -108,6 +108,7 @@ def set_character(repo: StoryRepo, name: str, field: str, value: str, op: str = 
         raise LwError(f"字段名「{field}」不合法")
     if not value.strip():
         raise LwError("值不能为空")
+    check_name(name)
     changes: dict[str, bytes | None] = {}
     line = f"{name}.{field}{op}{value}"
     created = apply_changes(repo, None, [line], changes, [])

@@ -126,12 +126,12 @@ def _current(repo: StoryRepo, rels: list[str]) -> dict[str, bytes | None]:
     out: dict[str, bytes | None] = {}
     for rel in rels:
         full = repo.p(rel)
-        if full.is_dir():
+        if full.is_dir() and not full.is_symlink():
             for f in sorted(full.rglob("*")):
                 if f.is_file():
-                    out[repo.rel(f)] = f.read_bytes()
+                    out[repo.rel(f)] = repo.inside(repo.rel(f)).read_bytes()
         else:
-            out[rel] = full.read_bytes() if full.is_file() else None
+            out[rel] = repo.inside(rel).read_bytes() if full.is_file() else None
     return out
 
 

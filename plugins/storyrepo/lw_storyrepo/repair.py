@@ -26,8 +26,10 @@ from lw_storyrepo.repo import StoryRepo
 
 BOOL_FIELDS = {"读者已知", "卷末"}
 INT_FIELDS = {"章号", "卷", "字数", "最后变更章", "登记章", "开启章", "最后推进章", *L.BOOK_INT_FIELDS}
-LIST_FIELDS = {"别名", "持有", "知情人", "关键词", "开启承诺", "推进承诺", "兑付承诺", "弃置承诺", "合同", "禁词", "禁句式", "口癖"}
-TEXT_FIELDS = {"书名", "类型", "标题", "视角", "书内时间", "姓名", "状态", "位置", "境界", "兑付期限", "强度", "豁免承诺结转"}
+LIST_FIELDS = {"别名", "持有", "知情人", "关键词", "开启承诺", "推进承诺", "兑付承诺", "弃置承诺", "合同", "禁词", "禁句式", "口癖",
+               "设定变更", "在场", "推进说明", "弃置理由"}
+TEXT_FIELDS = {"书名", "类型", "标题", "视角", "书内时间", "姓名", "状态", "位置", "境界", "兑付期限", "强度", "豁免承诺结转",
+               "一句话事件", "场景"}
 ENUMS = {"类型": L.PROMISE_TYPES, "强度": L.STRENGTHS, "状态": L.PROMISE_STATES}
 YES = {"是", "是的", "对", "真", "yes", "y", "有", "已知"}
 NO = {"否", "不是", "错", "假", "no", "n", "无", "没有", "未知"}
@@ -71,6 +73,9 @@ def validate(rel: str, meta: dict[str, Any], fm: str, offset: int) -> list[Repai
                 cards.append(card(key, f"「{key}」应是 true 或 false，写成了「{shown}」", f"{key}: {guess}", f"{key}: {guess}"))
             else:
                 cards.append(card(key, f"「{key}」应是 true 或 false，写成了「{shown}」", f"{key}: true（或 false）", None))
+        elif rel == L.BOOK_FILE and key in L.BOOK_INT_FIELDS and isinstance(value, int) and not isinstance(value, bool) \
+                and value <= 0:
+            cards.append(card(key, f"「{key}」应是正整数，写成了「{value}」", f"{key}: {L.BOOK_DEFAULTS[key]}", None))
         elif key in INT_FIELDS and value is not None and not (isinstance(value, int) and not isinstance(value, bool)):
             digits = re.sub(r"[^\d]", "", str(value)) if _scalar(value) else ""
             if digits and len(digits) <= 9:
@@ -91,6 +96,44 @@ def validate(rel: str, meta: dict[str, Any], fm: str, offset: int) -> list[Repai
         elif is_promise and key in ENUMS and value is not None and str(value) not in ENUMS[key]:
             cards.append(card(key, f"「{key}」的值「{value}」不在 {'|'.join(ENUMS[key])} 里", f"{key}: {ENUMS[key][0]}", None))
     return cards
+
+
+class BrokenSources(LwError):
+    """Source files do not read; ``cards`` locate each problem (spec §10 state 0)."""
+
+    def __init__(self, cards: list[RepairCard]) -> None:
+        first = cards[0]
+        more = f"（另有 {len(cards) - 1} 处）" if len(cards) > 1 else ""
+        super().__init__(f"{first.problem}{more}", file=first.file, line=first.line,
+                         expected="先修好：lw story repair（或 lw story 看修复卡）", code="repair")
+        self.cards = cards
+
+
+def require_readable(repo: StoryRepo) -> StoryRepo:
+    """``repo``, once every source file reads and has the types the system consumes.
+
+    Every command that works with a book's contents asks this first, so a broken file is one
+    located refusal (its repair card) rather than a wrong answer or a crash somewhere deeper.
+    Nothing is written: the deterministic full-width fixes are left to ``lw story``.
+    """
+    cards, _fixed = scan(repo, apply_fixes=False)
+    if cards:
+        raise BrokenSources(cards)
+    return repo
+
+
+def check_document(text: str, rel: str) -> None:
+    """Refuse (:class:`RepairNeeded`) a front-matter document that does not parse or whose
+    consumed fields have the wrong type (a draft, a file the author hands over)."""
+    fm, _body, first = split_front_matter(text)
+    if fm is None:
+        return
+    meta = fast_flat(fm)
+    if meta is None:
+        meta = plain(yaml_load(auto_fix(fm, line_offset=first - 1)[0], file=rel, line_offset=first - 1))
+    cards = validate(rel, meta, fm, first - 1)
+    if cards:
+        raise RepairNeeded(cards[0])
 
 
 def _stamps(repo: StoryRepo) -> dict[str, str]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from lwcore.errors import LwError
+from lwcore.io import confine
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.dialect import Doc, auto_fix, fast_flat, new_map, parse_doc, plain, quick_meta, yaml_load
@@ -101,21 +102,29 @@ class StoryRepo:
     def git(self) -> Git:
         return Git(self.root)
 
+    def inside(self, rel: str) -> Path:
+        """``rel`` as a path that stays inside the book once symbolic links are resolved
+        (a link planted in the book never makes it read or write a file elsewhere)."""
+        try:
+            return confine(self.root, rel, what="路径")
+        except LwError as exc:
+            raise LwError("指向书外（符号链接或 ..），不读也不写", file=rel,
+                          expected="书里的普通文件") from exc
+
     def text(self, path: Path | str) -> str:
         """A file of the book as text; errors name it by its path inside the book."""
-        full = path if isinstance(path, Path) else self.p(path)
-        return read_text(full, self.rel(full))
+        rel = self.rel(path) if isinstance(path, Path) else path
+        return read_text(self.inside(rel), rel)
 
     def text_or(self, rel: str, default: str = "") -> str:
         """:meth:`text` of ``rel``, or ``default`` when there is no such file."""
         path = self.p(rel)
-        return self.text(path) if path.is_file() else default
+        return self.text(rel) if path.is_file() or path.is_symlink() else default
 
     def load_doc(self, path: Path | str) -> Doc:
         """A front-matter document for a round-trip write (comments, key order, unknown keys kept)."""
-        full = path if isinstance(path, Path) else self.p(path)
-        rel = self.rel(full)
-        doc, _fixes = parse_doc(read_text(full, rel), rel)
+        rel = self.rel(path) if isinstance(path, Path) else path
+        doc, _fixes = parse_doc(self.text(rel), rel)
         return doc
 
     # -- book.yaml -------------------------------------------------------------------------

@@ -23,12 +23,16 @@ PromiseType = Literal["伏笔", "悬念", "冲突", "关系线", "立旗", "爽�
 Strength = Literal["高", "中", "低"]
 
 
-def _repo(ctx: Any) -> StoryRepo:
+def _repo(ctx: Any, *, readable: bool = True) -> StoryRepo:
+    """The book of the host's context; with ``readable``, refused while a source file is broken."""
+    repo = None
     for key in ("story_root", "cwd"):
         value = ctx.get(key) if isinstance(ctx, dict) else getattr(ctx, key, None)
         if value:
-            return StoryRepo.find(Path(value))
-    return StoryRepo.find()
+            repo = StoryRepo.find(Path(value))
+            break
+    repo = repo or StoryRepo.find()
+    return repair.require_readable(repo) if readable else repo
 
 
 class _Args(BaseModel):
@@ -200,7 +204,7 @@ class QueryArgs(_Args):
 
 
 def next_step(args: NextArgs, ctx: Any = None) -> dict[str, Any]:
-    return advance(_repo(ctx)).to_json()
+    return advance(_repo(ctx, readable=False)).to_json()
 
 
 def abandon_promise(args: AbandonPromiseArgs, ctx: Any = None) -> dict[str, Any]:
@@ -298,7 +302,7 @@ def volume_commit(args: VolumeCommitArgs, ctx: Any = None) -> dict[str, Any]:
 
 
 def propose_repair(args: ProposeRepairArgs, ctx: Any = None) -> dict[str, Any]:
-    path = repair.propose_repair(_repo(ctx), args.file, args.text)
+    path = repair.propose_repair(_repo(ctx, readable=False), args.file, args.text)
     return {"file": path, "hint": f"作者确认：lw story repair --accept {args.file}"}
 
 

@@ -74,8 +74,11 @@ def require_state(repo: StoryRepo, *stages: str) -> dict[str, Any]:
 
 
 def write(repo: StoryRepo, rel: str, text: str) -> Path:
-    """Write a workspace file atomically (UTF-8, no BOM)."""
+    """Write a workspace file atomically (UTF-8, no BOM), never through a link out of the book."""
+    repo.inside(rel)
     path = repo.p(rel)
+    if path.is_symlink():
+        path.unlink()  # a link inside the book is replaced, never written through
     atomic_write_text(path, text)
     return path
 

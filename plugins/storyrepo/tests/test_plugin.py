@@ -184,7 +184,10 @@ def test_cli_prints_repair_cards_and_errors_without_traceback(book):
     r = lw("story", "-C", str(book.root), env=C_LOCALE)
     assert r.returncode == 1 and "修复卡：定稿/设定/角色/林晚.md 第 4 行" in r.stdout and "Traceback" not in r.stderr
     r = lw("story", "retcon", "1", "--原因", "x", "-C", str(book.root), env=C_LOCALE)
-    assert r.returncode == 1 and "Traceback" not in r.stderr and r.stderr.startswith("error:")
+    assert r.returncode == 1 and "Traceback" not in r.stderr and r.stderr.startswith("修复卡：定稿/设定/角色/林晚.md 第 4 行")
+    assert lw("story", "repair", "--apply", "-C", str(book.root), env=C_LOCALE).returncode == 0
+    r = lw("story", "retcon", "1", "--原因", "x", "-y", "-C", str(book.root), env=C_LOCALE)
+    assert r.returncode == 1 and "Traceback" not in r.stderr and r.stderr.startswith("error:") and "没有可入册的修改" in r.stderr
     r = lw("story", "query", "due", "-C", str(book.root.parent), env=C_LOCALE)
     assert r.returncode == 1 and "book.yaml" in r.stderr
     r = lw("story", "promise", "abandon", "P-002", "--原因", "改走暗线", "-C", str(book.root), env=C_LOCALE)

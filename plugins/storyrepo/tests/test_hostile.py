@@ -1,0 +1,481 @@
+"""Hostile input against every ``lw story`` surface that reads a file, stdin or a name.
+
+Each case copies a prepared book, plants one hostile input (a source file, a workspace file, a
+file named on the command line, stdin, a name with a path trick), runs the real ``lw``
+executable in a subprocess with a timeout, and asserts: a non-zero exit (never 2, the
+"internal error" exit), no traceback, the message names where the problem is, and the book's
+files are byte-identical afterwards (or, for inputs that are legitimately taken, the operation
+is fully done and stays inside the book). The cases run four at a time; the per-surface counts
+and the slowest refusal are printed by the last test.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from lw_storyrepo import card as decision
+from lw_storyrepo import contextpack, drafts, layout as L, review, verdict
+from lw_storyrepo.samples import seeded, to_reviewed
+
+LW = str(Path(sys.executable).with_name("lw"))
+TIMEOUT = 60
+ENV = dict(os.environ, LW_STORY_DATE="2026-01-01T00:00:00+0000", LANG="zh_CN.UTF-8", LC_ALL="C.UTF-8")
+ENV.pop("LW_STORY_FAULT", None)
+ENV.pop("LW_STORY_GIT", None)
+
+CH1 = "定稿/正文/0001-北境的雪.md"
+LIN = "定稿/设定/角色/林晚.md"
+S1 = "定稿/设定/信息差/S-001-灭门真凶.md"
+P1 = "大纲/承诺/P-001-灭门真凶.md"
+STYLE = "文风/风格宪法.md"
+ROSTER = "定稿/设定/名册.md"
+DRAFT2 = ("---\n标题: 雪夜\n视角: 林晚\n书内时间: 冬月初四\n推进承诺:\n  - P-001\n推进说明:\n  - P-001：再得线索\n"
+          "一句话事件: 林晚夜行\n在场:\n  - 林晚\n---\n" + "林晚踏雪夜行，远处灯火明灭，她没有回头。\n" * 4)
+
+# --- hostile contents -------------------------------------------------------------------------------
+
+
+def front(body: str) -> bytes:
+    return ("---\n" + body + "---\n正文。\n").encode("utf-8")
+
+
+def alias_bomb() -> str:
+    lines = ['a0: &a0 ["哈", "哈", "哈", "哈", "哈", "哈", "哈", "哈", "哈"]']
+    for i in range(1, 10):
+        prev = f"*a{i - 1}"
+        lines.append(f"a{i}: &a{i} [{', '.join([prev] * 9)}]")
+    return "\n".join(lines) + "\n"
+
+
+CONTENTS: dict[str, Callable[[bytes], bytes]] = {
+    "invalid-utf8": lambda old: old.replace("。".encode("utf-8"), b"\xff\xfe", 1) if "。".encode("utf-8") in old else old + b"\xff",
+    "utf16": lambda old: old.decode("utf-8").encode("utf-16"),
+    "alias-bomb": lambda old: front(alias_bomb()),
+    "deep-nesting": lambda old: front("深: " + "[" * 3000 + "]" * 3000 + "\n"),
+    "huge": lambda old: old + b"x" * (17 * 1024 * 1024),
+    "duplicate-key": lambda old: front("姓名: 甲\n姓名: 乙\n章号: 1\n"),
+    "python-tag": lambda old: front("位置: !!python/object/apply:os.system [\"echo pwned\"]\n"),
+    "list-front-matter": lambda old: b"---\n- a\n- b\n---\n",
+}
+WRONG_TYPES: dict[str, bytes] = {
+    CH1: front("章号: [1]\n标题: 北境的雪\n卷: 1\n"),
+    LIN: front("姓名:\n  名: 林晚\n持有: 青霜剑\n"),
+    S1: front("知情人:\n  - {a: 1}\n读者已知: 也许\n关键词: 5\n"),
+    P1: front("类型: 悬念\n强度: 高\n开启章: 第一章\n"),
+    STYLE: front("禁词: {a: b}\n"),
+    "book.yaml": "spec_version: \"7.0\"\n书名: 书\n卷规模: -3\n".encode("utf-8"),
+}
+SOURCES = [CH1, LIN, S1, P1, STYLE, "book.yaml"]
+COMMANDS = [
+    ["query", "due"], ["rebuild"], ["health"], ["brief"], ["promise", "abandon", "P-002", "--原因", "改走暗线"],
+    ["character", "move", "林晚", "北境"], ["style", "add", "禁词", "眸子一缩"], ["entity", "add", "天机阁"],
+    ["timeline", "set", "1", "在场", "林晚"], ["fix"], ["vol"], ["query", "knows", "S-001"], ["prompt", "proposal"],
+    ["secret", "set", "S-002", "读者已知", "否"], ["outline", "set", "总纲", "主题", "复仇"],
+]
+
+
+@dataclass
+class Case:
+    id: str
+    surface: str
+    stage: str
+    argv: list[str]
+    plant: Callable[[Path, Path], None] = lambda book, tmp: None
+    stdin: bytes | None = None
+    expect: str = "refuse"  # or "done"
+    needles: tuple[str, ...] = ()
+    done: Callable[[Path, Path], None] | None = None
+
+
+@dataclass
+class Outcome:
+    case: Case
+    returncode: int
+    output: str
+    seconds: float
+    changed: list[str] = field(default_factory=list)
+    head_moved: bool = False
+    error: str = ""
+
+
+def _write(rel: str, data: bytes | Callable[[bytes], bytes]) -> Callable[[Path, Path], None]:
+    def plant(book: Path, tmp: Path) -> None:
+        path = book / rel
+        new = data(path.read_bytes()) if callable(data) else data
+        path.write_bytes(new)
+    return plant
+
+
+def _file(name: str, data: bytes) -> Callable[[Path, Path], None]:
+    def plant(book: Path, tmp: Path) -> None:
+        (tmp / name).write_bytes(data)
+    return plant
+
+
+def source_cases() -> list[Case]:
+    cases = []
+    i = 0
+    for kind, make in CONTENTS.items():
+        for rel in SOURCES:
+            command = COMMANDS[i % len(COMMANDS)]
+            i += 1
+            cases.append(Case(f"source-{kind}-{Path(rel).stem}-{command[0]}", " ".join(command[:2]), "settled",
+                              [*command, "-C", "{book}"], _write(rel, make), needles=(rel,)))
+        cases.append(Case(f"next-{kind}", "next", "settled", ["-C", "{book}"], _write(LIN, make), needles=(LIN,)))
+    for rel, data in WRONG_TYPES.items():
+        command = COMMANDS[i % len(COMMANDS)]
+        i += 1
+        cases.append(Case(f"source-wrong-types-{Path(rel).stem}-{command[0]}", " ".join(command[:2]), "settled",
+                          [*command, "-C", "{book}"], _write(rel, data), needles=(rel,)))
+    return cases
+
+
+def input_cases() -> list[Case]:
+    """Files and stdin handed to commands: drafts, reviews, summaries, repair proposals."""
+    cases = []
+    bad_drafts = {
+        "invalid-utf8": DRAFT2.encode("utf-8").replace("。".encode("utf-8"), b"\xff", 1),
+        "utf16": DRAFT2.encode("utf-16"),
+        "alias-bomb": front("标题: 雪夜\n" + alias_bomb()),
+        "deep-nesting": front("标题: 雪夜\n深: " + "[" * 3000 + "]" * 3000 + "\n"),
+        "huge": DRAFT2.encode("utf-8") + b"x" * (17 * 1024 * 1024),
+        "duplicate-key": front("标题: 雪夜\n标题: 夜雪\n"),
+        "python-tag": front("标题: !!python/object/apply:os.system [\"echo pwned\"]\n"),
+        "wrong-type-moves": front("标题: 雪夜\n推进承诺:\n  P-001: 1\n"),
+        "wrong-type-title": front("标题:\n  - 雪\n  - 夜\n"),
+        "list-front-matter": b"---\n- a\n---\n",
+    }
+    for kind, data in bad_drafts.items():
+        cases.append(Case(f"draft-file-{kind}", "draft", "packed", ["draft", "A", "{tmp}/草稿.md", "-C", "{book}"],
+                          _file("草稿.md", data), needles=("草稿",)))
+    for kind in ("invalid-utf8", "alias-bomb", "huge"):
+        cases.append(Case(f"draft-stdin-{kind}", "draft", "packed", ["draft", "B", "-", "-C", "{book}"],
+                          stdin=bad_drafts[kind], needles=("stdin" if kind != "alias-bomb" else "草稿",)))
+    for kind in ("invalid-utf8", "utf16", "huge"):
+        data = {"invalid-utf8": "读者：好。".encode("utf-8") + b"\xc3\x28", "utf16": "读者：好。".encode("utf-16"),
+                "huge": b"x" * (17 * 1024 * 1024)}[kind]
+        cases.append(Case(f"review-{kind}", "review", "checked", ["review", "读者", "{tmp}/评审.md", "-C", "{book}"],
+                          _file("评审.md", data), needles=("评审.md",)))
+        cases.append(Case(f"review-stdin-{kind}", "review", "checked", ["review", "编辑", "-", "-C", "{book}"],
+                          stdin=data, needles=("stdin",)))
+    for kind, data in (("invalid-utf8", b"\xff\xfe"), ("alias-bomb", front(alias_bomb())),
+                       ("duplicate-key", front("姓名: 林晚\n姓名: 晚晚\n")), ("deep-nesting", front("a: " + "{b: " * 3000 + "1" + "}" * 3000 + "\n"))):
+        cases.append(Case(f"repair-propose-{kind}", "repair propose", "settled",
+                          ["repair", "propose", LIN, "{tmp}/提议.md", "-C", "{book}"], _file("提议.md", data),
+                          needles=("提议.md",) if kind == "invalid-utf8" else (LIN,)))
+    cases.append(Case("vol-commit-summary-invalid-utf8", "vol commit", "settled",
+                      ["vol", "commit", "--summary", "{tmp}/摘要.md", "-C", "{book}"], _file("摘要.md", b"\x80abc"),
+                      needles=("摘要.md",)))
+    return cases
+
+
+def workspace_cases() -> list[Case]:
+    """Workspace files the author edits by hand, broken."""
+    return [
+        Case("card-invalid-utf8", "decide", "brief", ["decide", "-C", "{book}"], _write(L.决策卡, lambda o: o + b"\xff"),
+             needles=(L.决策卡,)),
+        Case("state-alias-bomb", "next", "packed", ["-C", "{book}"], _write(L.事务, alias_bomb().encode("utf-8")),
+             needles=(L.事务,)),
+        Case("state-wrong-types", "pack", "packed", ["pack", "-C", "{book}"], _write(L.事务, "章号: [2]\n阶段: 乱\n".encode("utf-8")),
+             needles=(L.事务,)),
+        Case("state-invalid-utf8", "check", "checked", ["check", "-C", "{book}"], _write(L.事务, lambda o: b"\xff" + o),
+             needles=(L.事务,)),
+        Case("draft-edited-bomb", "accept", "reviewed", ["accept", "-C", "{book}"],
+             _write(L.draft_file("A"), front("标题: 雪夜\n" + alias_bomb())), needles=(L.draft_file("A"),)),
+        Case("draft-edited-wrong-type", "check", "checked", ["check", "-C", "{book}"],
+             _write(L.draft_file("A"), front("标题: 雪夜\n在场: {林晚: 1}\n")), needles=(L.draft_file("A"),)),
+        Case("acceptance-invalid-utf8", "accept", "reviewed", ["accept", "-C", "{book}"],
+             _write(L.验收卡, lambda o: o.replace(b"#", b"\xfe", 1)), needles=(L.验收卡,)),
+    ]
+
+
+def _link(rel: str, target: str) -> Callable[[Path, Path], None]:
+    def plant(book: Path, tmp: Path) -> None:
+        (tmp / "书外.md").write_bytes(b"---\n\xe5\xa7\x93\xe5\x90\x8d: outside\n---\nsecret\n")
+        path = book / rel
+        if path.exists():
+            path.unlink()
+        path.symlink_to(tmp / target)
+    return plant
+
+
+def _nothing_outside(book: Path, tmp: Path) -> None:
+    outside = sorted(p.name for p in tmp.iterdir() if p.name != book.name)
+    assert outside == [], outside
+
+
+def path_cases() -> list[Case]:
+    """Names and links that try to leave the book."""
+    def promise_inside(book: Path, tmp: Path) -> None:
+        _nothing_outside(book, tmp)
+        made = [p.name for p in (book / L.承诺).iterdir() if p.name.startswith("P-004")]
+        assert made == ["P-004-tmpevil.md"], made
+
+    return [
+        Case("character-dotdot", "character set", "settled", ["character", "set", "../../evil", "位置", "x", "-C", "{book}"],
+             needles=("../../evil",)),
+        Case("character-slash", "character move", "settled", ["character", "set", "a/b", "位置", "x", "-C", "{book}"],
+             needles=("a/b",)),
+        Case("entity-dotdot", "entity add", "settled", ["entity", "add", "../evil", "-C", "{book}"], needles=("../evil",)),
+        Case("draft-label", "draft", "packed", ["draft", "../A", "{tmp}/草稿.md", "-C", "{book}"],
+             _file("草稿.md", DRAFT2.encode("utf-8")), needles=("../A",)),
+        Case("repair-propose-outside", "repair propose", "settled",
+             ["repair", "propose", "../../etc/passwd", "{tmp}/提议.md", "-C", "{book}"],
+             _file("提议.md", b"---\na: 1\n---\n"), needles=("../../etc/passwd",)),
+        Case("repair-accept-outside", "repair", "settled", ["repair", "--accept", "../x.md", "-C", "{book}"],
+             needles=("../x.md",)),
+        Case("secret-id-trick", "secret set", "settled", ["secret", "set", "S-001/../../x", "读者已知", "是", "-C", "{book}"],
+             needles=("S-001/../../x",)),
+        Case("whatif-dotdot", "whatif", "settled", ["whatif", "start", "../x", "-C", "{book}"], needles=("../x",)),
+        Case("outline-dotdot", "outline set", "settled", ["outline", "set", "../../x", "段", "文本", "-C", "{book}"],
+             needles=("../../x",)),
+        Case("promise-title-dotdot", "promise new", "settled",
+             ["promise", "new", "../../../tmp/evil", "--类型", "伏笔", "--强度", "中", "--兑付计划", "后文", "-C", "{book}"],
+             expect="done", done=promise_inside),
+        Case("workspace-card-link-out", "brief", "settled", ["brief", "-C", "{book}"],
+             _link(L.决策卡, "书外.md"), needles=(L.决策卡,)),
+        Case("workspace-draft-link-out", "check", "checked", ["check", "-C", "{book}"],
+             _link(L.draft_file("A"), "书外.md"), needles=(L.draft_file("A"),)),
+        Case("chapter-link-out-is-not-a-source", "query chapters", "settled", ["query", "chapters", "-C", "{book}"],
+             _link("定稿/正文/0002-外.md", "书外.md"), expect="done"),
+    ]
+
+
+ALL = source_cases() + input_cases() + workspace_cases() + path_cases()
+
+# --- running --------------------------------------------------------------------------------------
+
+
+def _snapshot(book: Path) -> dict[str, bytes]:
+    out = {}
+    for path in sorted(book.rglob("*")):
+        rel = path.relative_to(book).as_posix()
+        if rel.split("/")[0] in (".git", ".cache") or path.is_dir():
+            continue
+        out[rel] = os.readlink(path).encode() if path.is_symlink() else path.read_bytes()
+    return out
+
+
+def _head(book: Path) -> str:
+    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=book, capture_output=True, text=True).stdout.strip()
+
+
+def _templates(root: Path) -> dict[str, Path]:
+    """Books at the stages the cases need (built once, in process)."""
+    settled = seeded(root / "settled" / "书", target_words=60)
+    to_reviewed(settled)
+    verdict.accept(settled)
+    out = {"settled": settled.root}
+    for stage in ("brief", "packed", "checked", "reviewed"):
+        dest = root / stage / "书"
+        shutil.copytree(settled.root, dest, symlinks=True)
+        from lw_storyrepo.repo import StoryRepo
+
+        book = StoryRepo(dest)
+        decision.brief(book)
+        if stage != "brief":
+            text = book.text(L.决策卡).replace("## 合同（拍板即生效）\n", "## 合同（拍板即生效）\n- [ ] P-001 推进\n")
+            book.p(L.决策卡).write_text(text, encoding="utf-8")
+            decision.decide(book)
+            contextpack.pack(book)
+        if stage in ("checked", "reviewed"):
+            drafts.submit_draft(book, "A", DRAFT2)
+            results = review.run_checks(book)
+            assert not [f for f in results["A"] if f.severity == "error"], results
+        if stage == "reviewed":
+            for lens in ("读者", "编辑", "事实"):
+                review.submit_review(book, lens, f"{lens}：好。")
+            review.submit_summary(book, "林晚夜行。")
+        out[stage] = dest
+    return out
+
+
+def _run(case: Case, templates: dict[str, Path], root: Path) -> Outcome:
+    tmp = root / case.id
+    book = tmp / "书"
+    shutil.copytree(templates[case.stage], book, symlinks=True)
+    case.plant(book, tmp)
+    before, head = _snapshot(book), _head(book)
+    argv = [LW, "story", *(a.replace("{book}", str(book)).replace("{tmp}", str(tmp)) for a in case.argv)]
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(argv, input=case.stdin or b"", capture_output=True, env=ENV, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return Outcome(case, -1, "", TIMEOUT, error=f"no answer within {TIMEOUT} s")
+    seconds = time.perf_counter() - start
+    output = proc.stdout.decode("utf-8", "replace") + proc.stderr.decode("utf-8", "replace")
+    after = _snapshot(book)
+    changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+    outcome = Outcome(case, proc.returncode, output, seconds, changed, _head(book) != head)
+    if case.done is not None and proc.returncode == 0:
+        try:
+            case.done(book, tmp)
+        except AssertionError as exc:
+            outcome.error = f"done-check failed: {exc}"
+    return outcome
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
+    root = tmp_path_factory.mktemp("敌意")
+    templates = _templates(root / "模板")
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda c: _run(c, templates, root), ALL))
+    return {o.case.id: o for o in results}
+
+
+@pytest.mark.parametrize("case", ALL, ids=[c.id for c in ALL])
+def test_hostile_input_is_refused_with_a_location_and_changes_nothing(case: Case, outcomes: dict[str, Outcome]) -> None:
+    o = outcomes[case.id]
+    assert not o.error, o.error + "\n" + o.output
+    assert "Traceback" not in o.output and "internal error" not in o.output, o.output
+    if case.expect == "done":
+        assert o.returncode == 0, o.output
+        return
+    assert o.returncode not in (0, 2), (o.returncode, o.output)
+    for needle in case.needles:
+        assert needle in o.output, (needle, o.output)
+    assert o.changed == [] and not o.head_moved, (o.changed, o.output)
+
+
+def test_hostile_figures(outcomes: dict[str, Outcome]) -> None:
+    per_surface = Counter(o.case.surface for o in outcomes.values())
+    refusals = [o for o in outcomes.values() if o.case.expect == "refuse"]
+    slowest = max(refusals, key=lambda o: o.seconds)
+    print(f"\nhostile storyrepo cases: {len(outcomes)} over {len(per_surface)} surfaces")
+    for surface, count in sorted(per_surface.items()):
+        print(f"  {surface:20s} {count}")
+    print(f"slowest refusal: {slowest.seconds * 1000:.0f} ms ({slowest.case.id})")
+    assert len(per_surface) >= 20
+
+
+# --- issue 11, items 7 and 8 -------------------------------------------------------------------------
+
+
+def _lw(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run([LW, "story", *args], cwd=cwd, capture_output=True, env=env or ENV, timeout=TIMEOUT)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode("utf-8", "replace"),
+                                       proc.stderr.decode("utf-8", "replace"))
+
+
+@pytest.mark.parametrize("command", [["query", "due"], ["query", "chapters"], ["rebuild"], ["health"]])
+def test_an_invalid_utf8_chapter_is_a_located_error_naming_file_and_byte(tmp_path: Path, command: list[str]) -> None:
+    book = seeded(tmp_path / "书", target_words=60)
+    to_reviewed(book)
+    verdict.accept(book)
+    chapter = book.p(CH1)
+    data = chapter.read_bytes()
+    offset = data.index("风雪扑面".encode("utf-8"))
+    chapter.write_bytes(data[:offset] + b"\xff" + data[offset + 1:])
+    r = _lw(*command, "-C", str(book.root))
+    assert r.returncode == 1 and "Traceback" not in r.stderr + r.stdout
+    assert f"{CH1} 第 " in r.stderr and f"at byte {offset}" in r.stderr, r.stderr
+
+
+def test_the_library_readers_refuse_invalid_utf8_with_a_location(book) -> None:
+    from lwcore.errors import LwError
+
+    from lw_storyrepo import cache, health
+
+    to_reviewed(book)
+    verdict.accept(book)
+    data = book.p(CH1).read_bytes()
+    book.p(CH1).write_bytes(data + b"\n\xc3\x28\n")
+    for call in (lambda: cache.rebuild(book), lambda: health.health_report(book), lambda: book.chapter(1)):
+        with pytest.raises(LwError) as info:
+            call()
+        assert info.value.file == CH1 and info.value.byte == len(data) + 1 and info.value.line is not None
+
+
+def test_init_with_a_relative_path(tmp_path: Path) -> None:
+    r = _lw("init", "北境的雪", "--书名", "北境的雪", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "北境的雪" / "book.yaml").is_file() and not (tmp_path / "北境的雪" / "北境的雪").exists()
+    r = _lw("init", "子目录/第二本", "--书名", "第二本", cwd=tmp_path)
+    assert r.returncode == 0 and (tmp_path / "子目录" / "第二本" / ".git").is_dir(), r.stderr
+
+
+@pytest.mark.parametrize("failing", ["init", "update-index", "commit-tree", "update-ref"])
+def test_init_is_all_or_nothing_and_a_retry_starts_clean(tmp_path: Path, failing: str) -> None:
+    wrapper = tmp_path / "坏git"
+    wrapper.write_text("#!/bin/sh\nfor a in \"$@\"; do\n  if [ \"$a\" = \"%s\" ]; then echo 'fatal: injected' >&2; exit 128; fi\n"
+                       "done\nexec git \"$@\"\n" % failing, encoding="utf-8")
+    wrapper.chmod(0o755)
+    work = tmp_path / "工作"
+    work.mkdir()
+    r = _lw("init", "新/书", "--书名", "书", cwd=work, env=dict(ENV, LW_STORY_GIT=str(wrapper)))
+    assert r.returncode == 1 and "injected" in r.stderr and "Traceback" not in r.stderr
+    assert list(work.iterdir()) == []  # nothing half-built, not even the parent it created
+    r = _lw("init", "新/书", "--书名", "书", cwd=work)
+    assert r.returncode == 0, r.stderr
+    assert "init: 书" in subprocess.run(["git", "log", "--format=%s"], cwd=work / "新" / "书", capture_output=True,
+                                        text=True).stdout
+
+
+def test_init_refuses_a_folder_with_files_and_leaves_it_alone(tmp_path: Path) -> None:
+    folder = tmp_path / "笔记"
+    folder.mkdir()
+    (folder / "想法.md").write_text("灵感。\n", encoding="utf-8")
+    r = _lw("init", str(folder), "--书名", "书")
+    assert r.returncode == 1 and "不是空文件夹" in r.stderr
+    assert [p.name for p in folder.iterdir()] == ["想法.md"]
+
+
+# --- property tests of the readers (in process) ------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_SCALARS = st.one_of(st.text(max_size=12), st.integers(), st.booleans(), st.none(), st.sampled_from(
+    ["是", "否", "~", "&a x", "*a", "!!python/none", "[1, 2]", "{a: 1}", ".nan", "1e400", "2024-01-01", "：", "- x"]))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+                       max_leaves=12)
+_KEYS = st.sampled_from(["章号", "标题", "卷", "姓名", "别名", "持有", "知情人", "读者已知", "关键词", "类型", "强度", "开启章",
+                         "兑付期限", "禁词", "合同", "卷规模", "自定义"])
+
+
+def _front_matter(fields: dict[str, object]) -> str:
+    import json
+
+    return "---\n" + "".join(f"{k}: {json.dumps(v, ensure_ascii=False)}\n" for k, v in fields.items()) + "---\n正文\n"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=400))
+def test_any_bytes_in_a_source_file_become_cards_never_exceptions(book, data: bytes) -> None:
+    from lw_storyrepo.repair import scan_file
+
+    book.p(LIN).write_bytes(data)
+    cards, _fixed = scan_file(book, LIN, apply_fixes=False)
+    assert all(c.file == LIN for c in cards)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(fields=st.dictionaries(_KEYS, _VALUES, max_size=6), raw=st.text(max_size=60))
+def test_any_front_matter_reads_or_is_refused_with_a_location(book, fields: dict[str, object], raw: str) -> None:
+    from lwcore.errors import LwError
+
+    from lw_storyrepo.dialect import parse_doc, quick_meta
+    from lw_storyrepo.repair import check_document, scan_file
+
+    for text in (_front_matter(fields), "---\n" + raw + "\n---\n"):
+        for read in (lambda: quick_meta(text, "x.md"), lambda: parse_doc(text, "x.md"),
+                     lambda: check_document(text, "x.md")):
+            try:
+                read()
+            except LwError as exc:
+                assert exc.file == "x.md"
+        book.p(P1).write_text(text, encoding="utf-8")
+        cards, _ = scan_file(book, P1, apply_fixes=False)
+        assert all(c.file == P1 and c.problem for c in cards)
