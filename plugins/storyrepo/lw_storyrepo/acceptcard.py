@@ -22,6 +22,7 @@ from lw_storyrepo.workspace import LENSES, save_state, write
 DRAFT_START = "<!-- 草稿正文开始：可在此直接改，接受时以此为准 -->"
 DRAFT_END = "<!-- 草稿正文结束 -->"
 NO_SUMMARY = "（待模型生成，≤200 字）"
+NOUNS_HEADING = "待确认新专名（[x] 登记进名册；[-] 不是专名，以后不再提示；[ ] 笔误，请改稿）"
 
 
 def body_digest(body: str) -> str:
@@ -30,7 +31,8 @@ def body_digest(body: str) -> str:
 
 @dataclass
 class Acceptance:
-    confirmed: list[str] = field(default_factory=list)
+    confirmed: list[str] = field(default_factory=list)  # [x]: into the roster
+    ignored: list[str] = field(default_factory=list)  # [-]: no name, never reported again
     kinds: dict[str, str] = field(default_factory=dict)
     summary: str = ""
     body: str | None = None  # the draft text as the card shows it now
@@ -50,8 +52,11 @@ def parse_acceptance(text: str) -> Acceptance:
         m = _NOUN_LINE.match(line)
         if m:
             acc.kinds[m.group(2)] = m.group(3) or "其他"
-            if m.group(1).strip() in ("x", "X", "✓", "√"):
+            mark = m.group(1).strip()
+            if mark in ("x", "X", "✓", "√"):
                 acc.confirmed.append(m.group(2))
+            elif mark in ("-", "－", "~", "～"):
+                acc.ignored.append(m.group(2))
     summary = section_of(text, "章摘要")
     acc.summary = "" if summary.startswith("（待模型生成") else summary
     start, end = text.find(DRAFT_START), text.find(DRAFT_END)
@@ -83,10 +88,10 @@ def write_acceptance(repo: StoryRepo, state: dict[str, Any], label: str | None =
     lines = [f"# 验收卡：第 {state['章号']} 章 · 草稿 {label}", "", "## 三句话评审"]
     for lens in LENSES:
         lines.append(f"- {lens}：{first_sentence(repo, lens) or '（未评审）'}")
-    lines += ["", "## 待确认新专名（勾选 = 登记进名册；不勾 = 笔误，请改稿）"]
+    lines += ["", f"## {NOUNS_HEADING}"]
     for noun, kind, _line in new_proper_nouns(repo, draft):
-        ticked = old is not None and noun in old.confirmed
-        lines.append(f"- [{'x' if ticked else ' '}] {noun}（{kind}）")
+        mark = "x" if old and noun in old.confirmed else "-" if old and noun in old.ignored else " "
+        lines.append(f"- [{mark}] {noun}（{kind}）")
     if summary is None:
         summary = (old.summary if old else "") or repo.text_or(L.章摘要稿).strip()
     lines += ["", "## 章摘要", summary or NO_SUMMARY]

@@ -6,7 +6,7 @@
 - waste (废笔): a sentence restating a 读者已知 gap (≥3 of its keywords, fewer when it has fewer);
 - banned words and banned sentence patterns of the style constitution;
 - repetition: repeated sentences and over-used four-character phrases;
-- new proper nouns not in the roster, found with jieba's POS tagger (nr/ns/nt/nz);
+- new proper nouns not in the roster, with evidence (:mod:`lw_storyrepo.propernouns`);
 - word count against 每章目标字数.
 
 Every finding carries a 1-based line and column in the draft file.
@@ -20,15 +20,17 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from lw_storyrepo.counting import word_count
+from lw_storyrepo.propernouns import find_new_nouns, known_names
 from lw_storyrepo.repo import StoryRepo, as_list
 
 ERROR, WARN, INFO = "error", "warn", "info"
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
 THINK = r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|寻思)"
+KNOW = (r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|暗自寻思|寻思|心里清楚|心中清楚|心里明白|心中明白|"
+        r"心知肚明|心知|终于明白|明白|知道|想起|想到|记得|认定|猜到|猜出|料定|断定|意识到|确信|认出|看出)")
 QUOTE = re.compile(r"“([^”]*)”|「([^」]*)」|\"([^\"]*)\"")
+SPOKEN = re.compile(r"[，。！？!?,…—、；：]|^.{5,}$")
 SENTENCE = re.compile(r"[^。！？!?…\n]+[。！？!?…]*")
-NOUN_FLAGS = {"nr": "人物", "nrfg": "人物", "nrt": "人物", "ns": "地点", "nt": "组织", "nz": "其他"}
-STOP_NOUNS = {"老者", "少年", "少女", "师父", "师兄", "师妹", "长老", "掌门", "公子", "姑娘"}
 
 
 @dataclass
@@ -56,6 +58,7 @@ class CheckContext:
     target_words: int
     known_names: set[str] = field(default_factory=set)
     items: set[str] = field(default_factory=set)  # things characters hold
+    ignored: set[str] = field(default_factory=set)  # words the author said are no names
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
 
@@ -85,7 +88,8 @@ class CheckContext:
             known.update(kws)
         for q in style.quirks:
             known.update(re.findall(r"[\u4e00-\u9fff]{2,}", q.split("：")[0]))
-        return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items)
+        return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,
+                   set(repo.ignored_names()))
 
     def names_re(self) -> re.Pattern[str] | None:
         if self._names_re is None and self.aliases:
@@ -115,21 +119,27 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
     if state is not None:
         findings += contract_findings(state, draft, ctx)
     learned: dict[str, set[str]] = {}
+    revealed: set[str] = set()
     for change in as_list(draft.meta.get("设定变更")):
         m = re.match(r"^\s*(S-\d{3,})\s*[.。]\s*知情人\s*\+\s*(.+?)\s*$", str(change))
         if m:
             learned.setdefault(m.group(1), set()).add(ctx.aliases.get(m.group(2), m.group(2)))
-    findings += check_text(ctx, draft.body, draft.body_line, learned=learned)
+        m = re.match(r"^\s*(S-\d{3,})\s*[.。]\s*读者已知\s*=\s*(true|是|真|yes)\s*$", str(change), re.I)
+        if m:
+            revealed.add(m.group(1))
+    pov = draft.meta.get("视角")
+    findings += check_text(ctx, draft.body, draft.body_line, learned=learned, revealed=revealed,
+                           pov=str(pov) if isinstance(pov, str) and pov else None)
     for noun, kind, line in new_proper_nouns(repo, draft, ctx):
         findings.append(Finding("新专名", WARN, f"新专名「{noun}」（{kind}）不在名册：验收时确认是新实体还是笔误", line))
     return findings
 
 
-def check_text(ctx: CheckContext, body: str, first_line: int = 1,
-               learned: dict[str, set[str]] | None = None) -> list[Finding]:
+def check_text(ctx: CheckContext, body: str, first_line: int = 1, learned: dict[str, set[str]] | None = None,
+               revealed: set[str] | None = None, pov: str | None = None) -> list[Finding]:
     findings: list[Finding] = []
     lines = body.split("\n")
-    findings += leak_and_waste(ctx, lines, first_line, learned or {})
+    findings += leak_and_waste(ctx, lines, first_line, learned or {}, revealed or set(), pov)
     findings += banned(ctx, lines, first_line)
     findings += repetition(ctx, lines, first_line)
     count = word_count(body)
@@ -203,83 +213,116 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
 # --- leak and waste -----------------------------------------------------------------------------
 
 
-def utterances(ctx: CheckContext, line: str) -> Iterable[tuple[str, str, int]]:
-    """``(canonical speaker, words, column)`` for attributed dialogue and inner thoughts."""
+@dataclass
+class Voice:
+    """Words someone says or thinks (``speaker``), or the narration's own (``speaker`` None)."""
+
+    speaker: str | None
+    words: str
+    line: int  # 0-based index in the body
+    column: int  # 1-based
+
+
+def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Match[str]) -> str | None:
+    """The speaker a quote's own line names: ``X道：“…”``, ``“…”X问``, or the only person there."""
+    before = line[max(0, m.start() - 24):m.start()]
+    after = line[m.end():m.end() + 16]
+    for cand in reversed(list(names.finditer(before))):
+        tail = before[cand.end():]
+        if re.search(SAY + r"|" + THINK, tail) and not re.search(r"[。！？”」]", tail):
+            return cand.group()
+    post = names.search(after)
+    if post and re.match(r"^[，,。\s]*$", after[:post.start()]) and re.match(r"^[^。！？“]{0,8}?" + SAY, after[post.end():]):
+        return post.group()
+    if m.start() <= 1:
+        who = {ctx.aliases[n.group()] for n in names.finditer(line[:m.start()] + line[m.end():])}
+        if len(who) == 1:
+            return next(iter(who))
+    return None
+
+
+def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
+    """Everything the draft says, by whom: attributed dialogue (a quote alone in its paragraph
+    belongs to the person the paragraph before starts with), thoughts and what a character
+    knows (心想、心里清楚、知道、想起…), and the narration's own sentences."""
     names = ctx.names_re()
-    if names is None:
-        return
-    for m in QUOTE.finditer(line):
-        words = next(g for g in m.groups() if g is not None)
-        before = line[max(0, m.start() - 24) : m.start()]
-        after = line[m.end() : m.end() + 16]
-        speaker = None
-        pre = list(names.finditer(before))
-        for cand in reversed(pre):
-            tail = before[cand.end():]
-            if re.search(SAY + r"|" + THINK, tail) and not re.search(r"[。！？”」]", tail):
-                speaker = cand.group()
-                break
-        if speaker is None:
-            post = names.search(after)
-            if post and re.match(r"^[，,。\s]*$", after[: post.start()]) and re.match(r"^[^。！？“]{0,8}?" + SAY, after[post.end():]):
-                speaker = post.group()
-        if speaker is None and m.start() <= 1:
-            # a quote opening the paragraph with a single named person in the paragraph
-            who = {ctx.aliases[n.group()] for n in names.finditer(line[: m.start()] + line[m.end():])}
-            if len(who) == 1:
-                speaker = next(iter(who))
-        if speaker:
-            yield ctx.aliases.get(speaker, speaker), words, m.start() + 1
-    for m in re.finditer(r"(" + names.pattern + r")[^。！？“”]{0,4}?" + THINK + r"[：:，,]?\s*", line):
-        rest = line[m.end():]
-        if rest.startswith("“") or rest.startswith("「"):
-            continue  # a quoted thought is handled above
-        end = re.search(r"[。！？]", rest)
-        words = rest[: end.start() + 1] if end else rest
-        who = m.group(1)
-        yield ctx.aliases.get(who, who), words, m.start() + 1
+    subject: str | None = None
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        taken: list[tuple[int, int]] = []
+        # a short quote without punctuation is a term (刻着“慕容”), not speech: it stays narration
+        quotes = [q for q in QUOTE.finditer(line) if SPOKEN.search(q.group()[1:-1])] if names else []
+        outside = line
+        for q in quotes:
+            outside = outside[:q.start()] + " " * (q.end() - q.start()) + outside[q.end():]
+        alone = bool(quotes) and not (names and names.search(outside)) and not outside.strip(" ，。！？、…—")
+        for m in quotes:
+            speaker = _attributed(ctx, names, line, m) if names else None
+            if speaker is None and alone:
+                speaker = subject
+            if speaker:
+                words = next(g for g in m.groups() if g is not None)
+                yield Voice(ctx.aliases.get(speaker, speaker), words, i, m.start() + 1)
+            taken.append(m.span())
+        if names:
+            for m in re.finditer(r"(" + names.pattern + r")[^。！？“”，]{0,6}?" + KNOW + r"[了，,：:]?\s*", outside):
+                rest = outside[m.end():]
+                end = re.search(r"[。！？]", rest)
+                words = rest[: end.start() + 1] if end else rest
+                if words.strip():
+                    who = m.group(1)
+                    yield Voice(ctx.aliases.get(who, who), words, i, m.start() + 1)
+                    taken.append((m.start(), m.end() + len(words)))
+        for sm in SENTENCE.finditer(outside):
+            if not any(a <= sm.start() < b for a, b in taken) and sm.group().strip():
+                yield Voice(None, sm.group(), i, sm.start() + 1)
+        first = names.search(outside) if names else None
+        if first:
+            subject = first.group()
 
 
 def _need(keywords: list[str], cap: int) -> int:
     return min(cap, len(keywords))
 
 
-def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int,
-                   learned: dict[str, set[str]] | None = None) -> list[Finding]:
+def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned: dict[str, set[str]] | None = None,
+                   revealed: set[str] | None = None, pov: str | None = None) -> list[Finding]:
+    """泄密: a character who is not 知情人 says or thinks the keywords of an info gap, or the
+    narration states an info gap the reader does not know yet (from a point of view that does
+    not know it either); 废笔: narration restating what readers already know."""
     learned = learned or {}
     out: list[Finding] = []
-    if not ctx.secrets:
-        return out
     all_kws = {k for _sid, _kn, _r, kws in ctx.secrets for k in kws}
     if not all_kws:
         return out
     kw_re = re.compile("|".join(re.escape(k) for k in sorted(all_kws, key=len, reverse=True)))
-    for i, line in enumerate(lines):
-        if not line.strip() or not kw_re.search(line):
+    pov = ctx.aliases.get(pov, pov) if pov else None
+    for voice in voices(ctx, lines):
+        present = set(kw_re.findall(voice.words))
+        if not present:
             continue
-        lineno = first_line + i
-        for speaker, words, col in utterances(ctx, line):
-            present = set(kw_re.findall(words))
-            if not present:
+        lineno = first_line + voice.line
+        for sid, knowers, reader, kws in ctx.secrets:
+            if not kws or sid in (revealed or ()):
                 continue
-            for sid, knowers, _reader, kws in ctx.secrets:
-                if not kws or speaker in knowers or speaker in learned.get(sid, ()):
+            who = voice.speaker
+            hit = [k for k in kws if k in present and (who is None or (k != who and ctx.aliases.get(k) != who))]
+            if who is None:
+                if reader:
+                    if len(hit) >= max(2, _need(kws, 3)):
+                        out.append(Finding("废笔", WARN, f"向读者复述已知信息 {sid}（{'、'.join(hit)}）", lineno, voice.column,
+                                           voice.words.strip()[:40]))
                     continue
-                hit = [k for k in kws if k in present and k != speaker and ctx.aliases.get(k) != speaker]
-                if len(hit) >= _need(kws, 2):
-                    out.append(Finding("泄密", ERROR, f"{speaker} 不是 {sid} 的知情人，却说出/想到了「{'、'.join(hit)}」",
-                                       lineno, col, words[:40]))
-        for sm in SENTENCE.finditer(line):
-            sent = sm.group()
-            present = set(kw_re.findall(sent))
-            if len(present) < 2:
+                if (pov is None or (pov not in knowers and pov not in learned.get(sid, ()))) and len(hit) >= _need(kws, 2):
+                    out.append(Finding("泄密", ERROR, f"叙述说出了读者尚不知道的 {sid}（{'、'.join(hit)}）；有意揭晓就在设定变更写"
+                                       f"「{sid}.读者已知=是」", lineno, voice.column, voice.words.strip()[:40]))
                 continue
-            for sid, _kn, reader, kws in ctx.secrets:
-                if not reader or not kws:
-                    continue
-                hit = [k for k in kws if k in present]
-                if len(hit) >= max(2, _need(kws, 3)):
-                    out.append(Finding("废笔", WARN, f"向读者复述已知信息 {sid}（{'、'.join(hit)}）", lineno, sm.start() + 1, sent[:40]))
+            if who in knowers or who in learned.get(sid, ()):
+                continue
+            if len(hit) >= _need(kws, 2):
+                out.append(Finding("泄密", ERROR, f"{who} 不是 {sid} 的知情人，却说出/想到了「{'、'.join(hit)}」",
+                                   lineno, voice.column, voice.words[:40]))
     return out
 
 
@@ -340,130 +383,15 @@ def repetition(ctx: CheckContext, lines: list[str], first_line: int, *, gram_lim
 
 # --- new proper nouns ----------------------------------------------------------------------------
 
-_JIEBA_READY: set[str] = set()
-SURNAMES = set("赵钱孙李周吴郑王冯陈褚卫蒋沈韩杨朱秦尤许何吕施张孔曹严华金魏陶姜谢邹喻柏水窦章云苏潘葛范彭郎鲁韦昌马苗凤花方"
-               "俞任袁柳鲍史唐费廉岑薛雷贺倪汤滕殷罗毕郝邬安常乐于时傅齐康伍余元顾孟平黄和穆萧尹姚邵湛汪祁毛狄米贝明"
-               "臧计伏成戴宋庞熊纪舒屈项祝董梁杜阮蓝闵席季贾路江童颜郭梅盛林钟徐邱骆高夏蔡田樊胡凌霍虞万柯管卢莫房"
-               "解应宗丁宣邓郁单杭洪包左石崔龚程邢裴陆荣翁荀甄家封储靳焦谷车侯班仰秋仲伊宫宁仇栾甘厉戎祖武符刘景詹"
-               "龙叶司韶黎白蒲邰从鄂索咸籍赖卓蔺屠蒙池乔阳胥能苍双闻莘党翟谭贡劳姬申扶堵冉宰雍桑桂牛寿通边燕冀浦尚"
-               "温别庄晏柴瞿阎慕连茹习宦艾鱼容向古易慎戈廖庾终居衡步都耿满弘匡国文寇广禄东欧沃利蔚越隆师巩聂晁勾敖"
-               "融冷辛阚那简饶空曾沙养鞠须丰巢关蒯相查后荆红游竺权盖益桓公楚")
 
-
-class _Freq:
-    __slots__ = ("base",)
-
-    def __init__(self, base: dict[str, int]) -> None:
-        self.base = base
-
-    def get(self, word: str, default: int | None = None) -> int | None:
-        return 0 if word in _JIEBA_READY else self.base.get(word, default)
-
-
-class Token:
-    __slots__ = ("word", "flag")
-
-    def __init__(self, word: str, flag: str) -> None:
-        self.word, self.flag = word, flag
-
-
-def _pseg() -> Any:
-    import logging
-
-    import jieba
-    import jieba.posseg
-
-    if "init" not in _JIEBA_READY:
-        jieba.setLogLevel(logging.WARNING)
-        jieba.initialize()
-        _JIEBA_READY.add("init")
-    return jieba, jieba.posseg
-
-
-def tag_tokens(jieba: Any, pseg: Any, line: str) -> list[Token]:
-    """Segment with jieba (HMM on: unknown words are discovered) and tag every token.
-
-    Dictionary words take their POS tag from jieba's dictionary; words the HMM discovered
-    (not in the dictionary) are tagged by shape: a leading surname -> nr, a place suffix ->
-    ns, otherwise nz. One HMM cut is ~10x faster than jieba.posseg's per-character HMM.
-    """
-    tags = pseg.dt.word_tag_tab
-    out = []
-    for word in jieba.lcut(line, HMM=True):
-        flag = tags.get(word)
-        if flag is None:
-            if not word.strip() or not ("\u4e00" <= word[0] <= "\u9fff"):
-                flag = "x"
-            elif len(word) >= 2 and word[0] in SURNAMES and len(word) <= 4:
-                flag = "nr"
-            elif len(word) >= 2 and word[-1] in PLACE_SUFFIX:
-                flag = "ns"
-            elif len(word) >= 2:
-                flag = "nz"
-            else:
-                flag = "x"
-        out.append(Token(word, flag))
-    return out
-
-
-def new_proper_nouns(repo: StoryRepo, draft: Any, ctx: CheckContext | None = None) -> list[tuple[str, str, int]]:
-    """``(noun, kind, line)`` for proper nouns in the draft that the roster does not know."""
+def new_proper_nouns(repo: StoryRepo | None, draft: Any, ctx: CheckContext | None = None) -> list[tuple[str, str, int]]:
+    """``(noun, kind, line)`` for proper nouns in the draft that the book does not know yet
+    (:mod:`lw_storyrepo.propernouns`); the book's ignore list is respected."""
     if ctx is None:
+        assert repo is not None
         ctx = CheckContext.load(repo)
-    jieba, pseg = _pseg()
-    for name in ctx.known_names:
-        if name not in _JIEBA_READY and len(name) >= 2:
-            jieba.add_word(name, freq=2000, tag="nr")
-            _JIEBA_READY.add(name)
-    out: list[tuple[str, str, int]] = []
-    seen: set[str] = set()
-    known = ctx.known_names
-    freq = _Freq(jieba.dt.FREQ)  # names any book registered are never "common words"
-    for i, line in enumerate(draft.body.split("\n")):
-        if not line.strip():
-            continue
-        for word, kind in proper_noun_candidates(tag_tokens(jieba, pseg, line), freq):
-            if len(word) < 2 or word in seen or word in STOP_NOUNS:
-                continue
-            if word in known or any(k in word for k in known if len(k) >= 2):
-                continue
-            seen.add(word)
-            out.append((word, kind, draft.body_line + i))
-    return out
-
-
-PLACE_SUFFIX = set("阁宗门派城山谷殿峰府楼宫岛州国寺观洲域林海关镇村")
-RARE = 60
-_NOT_NAME = ("v", "x", "u", "p", "r", "d", "c", "m", "q", "f", "t", "y", "e", "o", "w")
-
-
-def proper_noun_candidates(tokens: list[Any], freq: dict[str, int]) -> Iterable[tuple[str, str]]:
-    """POS-tagged tokens -> proper-noun candidates.
-
-    jieba tags names and places (nr/ns/nt/nz); a rare word (dictionary frequency < 60 or
-    unknown) with such a tag is a candidate. Two repairs on top of the tagger for fiction:
-    a one-character surname (nr) glued to the rare word after it (萧+无涯 -> 萧无涯), and a
-    rare word glued to a place suffix (天机+阁 -> 天机阁).
-    """
-    n = len(tokens)
-    i = 0
-    while i < n:
-        word, flag = tokens[i].word, tokens[i].flag
-        nxt = tokens[i + 1] if i + 1 < n else None
-        if flag == "nr" and len(word) == 1 and nxt is not None and 1 <= len(nxt.word) <= 2 \
-                and not nxt.flag.startswith(_NOT_NAME) and (freq.get(nxt.word) or 0) < 200:
-            yield word + nxt.word, "人物"
-            i += 2
-            continue
-        if nxt is not None and len(nxt.word) == 1 and nxt.word in PLACE_SUFFIX and len(word) >= 2 \
-                and flag.startswith(("n", "nz")) and (freq.get(word) or 0) < 500 and not flag.startswith("nr"):
-            yield word + nxt.word, "地点"
-            i += 2
-            continue
-        kind = NOUN_FLAGS.get(flag)
-        if kind is not None and (freq.get(word) or 0) < RARE:
-            yield word, kind
-        i += 1
+    nouns = find_new_nouns(draft.body, known_names(ctx, draft), ctx.ignored)
+    return [(n.name, n.kind, draft.body_line + n.line - 1) for n in nouns]
 
 
 def render_findings(label: str, findings: list[Finding]) -> str:

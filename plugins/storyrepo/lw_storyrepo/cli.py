@@ -647,7 +647,7 @@ def secret_set(sid: str, field: str, value: str, op: str, book: str | None) -> N
 
 @story.group("entity")
 def entity_grp() -> None:
-    """名册：登记 / 别名。"""
+    """名册：登记 / 别名 / 非专名。"""
 
 
 @entity_grp.command("add")
@@ -672,6 +672,16 @@ def entity_alias(name: str, alias: str, op: str, book: str | None) -> None:
     from lw_storyrepo import edits
 
     _emit(edits.set_alias(_repo(book), name, alias, op)["message"], False)
+
+
+@entity_grp.command("ignore")
+@click.argument("words", nargs=-1, required=True)
+@book_option
+def entity_ignore(words: tuple[str, ...], book: str | None) -> None:
+    """这些词不是专名：机检不再提示（记在名册的「非专名」段）。"""
+    from lw_storyrepo import edits
+
+    _emit(edits.ignore_names(_repo(book), list(words))["message"], False)
 
 
 @story.group("timeline")

@@ -17,7 +17,7 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.atomic import apply_and_commit, recover
 from lw_storyrepo.board import rule_proposals
 from lw_storyrepo.changes import SECRET_FIELDS, apply_changes, check_name, typed
-from lw_storyrepo.markdown import append_history, ensure_newline, replace_row, section, set_section, table_line, table_rows_at
+from lw_storyrepo.markdown import append_history, append_row, replace_row, section, set_section, table_rows_at
 from lw_storyrepo.repo import StoryRepo, as_int, as_list, new_doc
 
 
@@ -113,8 +113,8 @@ def set_character(repo: StoryRepo, name: str, field: str, value: str, op: str = 
     line = f"{name}.{field}{op}{value}"
     created = apply_changes(repo, None, [line], changes, [])
     if created and created[0] not in {r["正名"] for r in repo.roster()}:
-        changes[L.名册] = (ensure_newline(repo.text_or(L.名册, "# 名册\n\n" + L.ROSTER_HEADER))
-                          + table_line([created[0], "", "人物", str(repo.last_chapter() or "")])).encode("utf-8")
+        changes[L.名册] = append_row(repo.text_or(L.名册, "# 名册\n\n" + L.ROSTER_HEADER),
+                                     [created[0], "", "人物", str(repo.last_chapter() or "")]).encode("utf-8")
     return _commit(repo, changes, f"fix(设定): {line}\n")
 
 
@@ -179,8 +179,8 @@ def register_entity(repo: StoryRepo, name: str, kind: str = "其他", aliases: l
         if "|" in n or "、" in n or "," in n or "，" in n:
             raise LwError(f"「{n}」里有名册的分隔符（| 、 , ，）")
     text = repo.text_or(L.名册, "# 名册\n\n" + L.ROSTER_HEADER)
-    row = table_line([name, "、".join(aliases or []), kind, str(first if first is not None else repo.last_chapter())])
-    return _commit(repo, {L.名册: (ensure_newline(text) + row).encode("utf-8")}, f"fix(设定): 名册+{name}\n")
+    row = [name, "、".join(aliases or []), kind, str(first if first is not None else repo.last_chapter())]
+    return _commit(repo, {L.名册: append_row(text, row).encode("utf-8")}, f"fix(设定): 名册+{name}\n")
 
 
 def set_alias(repo: StoryRepo, name: str, alias: str, op: str = "+") -> dict[str, Any]:
@@ -209,6 +209,28 @@ def set_alias(repo: StoryRepo, name: str, alias: str, op: str = "+") -> dict[str
             return _commit(repo, {L.名册: replace_row(text, index, cells).encode("utf-8")},
                            f"fix(设定): 名册 {canonical} 别名{op}{alias}\n")
     raise LwError(f"名册和角色卡里都没有「{name}」", expected="先 lw story entity add")
+
+
+def ignore_names(repo: StoryRepo, words: list[str]) -> dict[str, Any]:
+    """Words the checks keep calling new names that are none (雪下, 那支): never reported again.
+    Kept in 名册.md's 非专名 list, so the author sees and edits them with the roster."""
+    words = [w.strip() for w in words if w.strip()]
+    if not words:
+        raise LwError("要忽略哪些词？", expected="lw story entity ignore 雪下 那支")
+    for w in words:
+        if "\n" in w or w.startswith("#") or len(w) > 20:
+            raise LwError(f"「{w[:20]}」不是一个词")
+    known = repo.aliases()
+    clash = [w for w in words if w in known]
+    if clash:
+        raise LwError(f"「{'、'.join(clash)}」已在名册/角色卡里，是专名", expected="名册里没有的词")
+    current = repo.ignored_names()
+    added = [w for w in dict.fromkeys(words) if w not in current]
+    if not added:
+        raise LwError("这些词已在非专名列表里")
+    text = repo.text_or(L.名册, "# 名册\n\n" + L.ROSTER_HEADER)
+    text = set_section(text, L.IGNORE_SECTION, "\n".join(f"- {w}" for w in current + added))
+    return _commit(repo, {L.名册: text.encode("utf-8")}, f"fix(设定): 非专名+{'、'.join(added)}\n")
 
 
 # --- timeline, outlines ----------------------------------------------------------------------------

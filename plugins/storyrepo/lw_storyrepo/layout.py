@@ -48,6 +48,7 @@ BOOK_FILE = "book.yaml"
 SOURCE_ROOTS = (定稿, 大纲, 文风)
 
 TIMELINE_HEADER = "| 章 | 书内时间 | 一句话事件 | 在场 |\n|----|----------|------------|------|\n"
+IGNORE_SECTION = "非专名（机检不再提示）"
 ROSTER_HEADER = "| 正名 | 别名 | 类型 | 首现章 |\n|------|------|------|--------|\n"
 
 BOOK_DEFAULTS: dict[str, object] = {

@@ -81,6 +81,24 @@ def table_line(cells: list[str]) -> str:
     return "| " + " | ".join(c.replace("|", "｜").replace("\n", " ") for c in cells) + " |\n"
 
 
+def append_row(text: str, cells: list[str]) -> str:
+    """``text`` with a row of ``cells`` after the last row of its first table (at the end when
+    there is no table), so a section after the table stays after it."""
+    rows = table_rows_at(text)
+    if not rows:
+        lines = text.split("\n")
+        header = next((n for n, line in enumerate(lines) if line.strip().startswith("|")), None)
+        if header is None:
+            return ensure_newline(text) + table_line(cells)
+        last = header + (1 if header + 1 < len(lines) and lines[header + 1].strip().startswith("|") else 0)
+    else:
+        last = rows[-1][0]
+    lines = text.split("\n")
+    lines.insert(last + 1, table_line(cells).rstrip("\n"))
+    out = "\n".join(lines)
+    return out if out.endswith("\n") else out + "\n"
+
+
 def replace_row(text: str, index: int, cells: list[str]) -> str:
     """``text`` with line ``index`` (from :func:`table_rows_at`) replaced by a row of ``cells``."""
     lines = text.split("\n")

@@ -29,7 +29,7 @@ from lwcore.io import read_json
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.counting import word_count
-from lw_storyrepo.markdown import table_line
+from lw_storyrepo.markdown import append_row
 from lw_storyrepo.newbook import init_book
 from lw_storyrepo.repo import StoryRepo, new_doc
 from lw_storyrepo.sources import read_text
@@ -126,7 +126,7 @@ def migrate(source: Path, target: Path, *, title: str | None = None) -> str:
                     if isinstance(v, (str, int, bool)) and k not in fm:
                         fm[f"v6_{k}"] = v
             files[f"{L.正文}/{L.chapter_filename(n, ctitle)}"] = new_doc(fm, "\n" + body.lstrip("\n")).dump()
-            timeline = timeline.rstrip("\n") + "\n" + table_line([str(n), "", ctitle, ""])
+            timeline = append_row(timeline, [str(n), "", ctitle, ""])
         files[L.时间线] = timeline
         report.append(f"章节：{len(chapters)} 章（front matter 合同字段标「迁移」）")
 

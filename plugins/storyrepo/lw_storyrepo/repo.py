@@ -293,6 +293,11 @@ class StoryRepo:
             })
         return out
 
+    def ignored_names(self) -> list[str]:
+        """Words the author said are no proper nouns (名册's 非专名 list; the checks skip them)."""
+        items = section(self.text_or(L.名册), L.IGNORE_SECTION)
+        return [m.group(1).strip() for m in re.finditer(r"^\s*[-*]\s*(.+?)\s*$", items, re.M)]
+
     def timeline(self) -> list[dict[str, Any]]:
         out = []
         for cells in table_rows(self.text_or(L.时间线)):

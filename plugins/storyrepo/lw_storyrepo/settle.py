@@ -31,7 +31,7 @@ from lw_storyrepo.dialect import Doc, RepairNeeded, parse_doc
 from lw_storyrepo.drafts import DRAFT_FIELDS, Draft, draft_labels, read_draft
 from lw_storyrepo.faults import fault
 from lw_storyrepo.golden import harvest_golden
-from lw_storyrepo.markdown import append_history, ensure_newline, section, table_line
+from lw_storyrepo.markdown import append_history, append_row, section, set_section
 from lw_storyrepo.repo import Item, StoryRepo, as_list, new_doc
 from lw_storyrepo.volumes import draft_volume, ends_volume
 from lw_storyrepo.workspace import require_state
@@ -236,18 +236,24 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     for noun in confirmed + new_characters:
         if noun not in known:
             kind = "人物" if noun in new_characters else (acceptance.kinds.get(noun, "其他") if acceptance else "其他")
-            roster_text = ensure_newline(roster_text) + table_line([noun, "", kind, str(n)])
+            roster_text = append_row(roster_text, [noun, "", kind, str(n)])
             known.add(noun)
             added.append(noun)
     if added:
-        changes[L.名册] = roster_text.encode("utf-8")
         settings_log.append("名册+" + "、".join(added))
+    ignored = repo.ignored_names()
+    not_names = [w for w in (acceptance.ignored if acceptance else []) if w not in ignored and w not in known]
+    if not_names:
+        roster_text = set_section(roster_text, L.IGNORE_SECTION, "\n".join(f"- {w}" for w in ignored + not_names))
+        settings_log.append("非专名+" + "、".join(not_names))
+    if added or not_names:
+        changes[L.名册] = roster_text.encode("utf-8")
     # timeline
     present = [str(x) for x in as_list(draft.meta.get("在场"))]
     event = str(draft.meta.get("一句话事件") or title)
     tl_text = repo.text_or(L.时间线, "# 时间线\n\n" + L.TIMELINE_HEADER)
-    changes[L.时间线] = (ensure_newline(tl_text) + table_line(
-        [str(n), str(draft.meta.get("书内时间") or ""), event, ", ".join(present)])).encode("utf-8")
+    changes[L.时间线] = append_row(tl_text, [str(n), str(draft.meta.get("书内时间") or ""), event,
+                                           ", ".join(present)]).encode("utf-8")
     # the chapter itself
     changes[f"{L.正文}/{L.chapter_filename(n, title or '无题')}"] = chapter_text(
         state, draft, volume, opened, advanced, paid, abandoned).encode("utf-8")

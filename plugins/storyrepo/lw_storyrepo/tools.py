@@ -114,6 +114,10 @@ class SetAliasArgs(_Args):
     op: Literal["+", "-"] = "+"
 
 
+class IgnoreNamesArgs(_Args):
+    words: list[str] = Field(min_length=1, description="不是专名的词，如 雪下、那支")
+
+
 class SetTimelineArgs(_Args):
     chapter: int = Field(ge=1)
     field: Literal["一句话事件", "在场"]
@@ -250,6 +254,10 @@ def register_entity(args: RegisterEntityArgs, ctx: Any = None) -> dict[str, Any]
 
 def set_alias(args: SetAliasArgs, ctx: Any = None) -> dict[str, Any]:
     return edits.set_alias(_repo(ctx), args.name, args.alias, args.op)
+
+
+def ignore_names(args: IgnoreNamesArgs, ctx: Any = None) -> dict[str, Any]:
+    return edits.ignore_names(_repo(ctx), args.words)
 
 
 def set_timeline(args: SetTimelineArgs, ctx: Any = None) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from lwcore.errors import LwError
 from lw_storyrepo import layout as L
 from lw_storyrepo.acceptcard import body_digest, read_acceptance, write_acceptance
 from lw_storyrepo.atomic import apply_and_commit
-from lw_storyrepo.checks import CheckContext
+from lw_storyrepo.checks import CheckContext, new_proper_nouns
 from lw_storyrepo.drafts import check_label, draft_labels, read_draft, retire
 from lw_storyrepo.faults import fault
 from lw_storyrepo.review import check, failed, write_report
@@ -51,14 +51,22 @@ def accept(repo: StoryRepo, label: str | None = None) -> str:
                       expected=f"先 lw story pick {label}（换稿后三镜头重评），或接受草稿 {chosen}")
     _take_card_edits(repo, state, chosen)
     draft = read_draft(repo, chosen)
-    findings = check(repo, state, draft, CheckContext.load(repo))
+    ctx = CheckContext.load(repo)
+    findings = check(repo, state, draft, ctx)
     report = write_report(repo, chosen, findings)
     if failed(findings):
         errors = [f"第 {f.line} 行［{f.kind}］{f.message}" for f in findings if f.severity == "error"]
         raise LwError("验收前复检不过关：" + "；".join(errors[:5]) + ("…" if len(errors) > 5 else ""), file=report,
                       expected=f"读 {report}，改好草稿后再 lw story accept")
-    if not repo.p(L.验收卡).is_file():
+    card = read_acceptance(repo)
+    if card is None:
         write_acceptance(repo, state, chosen, draft)
+    else:
+        late = [f"{noun}（{kind}）" for noun, kind, _line in new_proper_nouns(repo, draft, ctx) if noun not in card.kinds]
+        if late:  # names the author wrote in after the card was made: they are asked about too
+            write_acceptance(repo, state, chosen, draft)
+            raise LwError("验收卡之后正文里又出现了新专名：" + "、".join(late) + "（已加进验收卡）", file=L.验收卡,
+                          expected="在验收卡上标记（[x] 登记进名册 / [-] 不是专名 / [ ] 笔误改稿）后再 lw story accept")
     plan = plan_settle(repo)
     state = require_state(repo)
     state["阶段"] = "accepted"
