@@ -104,13 +104,23 @@ class _Lexicon:
         self.freq: dict[str, int] = jieba.dt.FREQ
         self.tags: dict[str, str] = jieba.posseg.dt.word_tag_tab
 
-    def boundaries(self, line: str) -> set[int]:
-        """Character offsets where a token of ``line`` starts (and its end)."""
+    def boundaries(self, line: str, known: re.Pattern[str] | None = None) -> set[int]:
+        """Character offsets where a token of ``line`` starts (and its end). Names the book knows
+        (``known``) are tokens of their own, without teaching them to jieba's shared dictionary."""
         out = {0}
-        pos = 0
-        for token in self.jieba.lcut(line, HMM=True):
-            pos += len(token)
-            out.add(pos)
+        pieces = [(0, line)]
+        if known is not None:
+            pieces, pos = [], 0
+            for m in known.finditer(line):
+                pieces.append((pos, line[pos:m.start()]))
+                out.update((m.start(), m.end()))
+                pos = m.end()
+            pieces.append((pos, line[pos:]))
+        for start, piece in pieces:
+            pos = start
+            for token in self.jieba.lcut(piece, HMM=True) if piece else ():
+                pos += len(token)
+                out.add(pos)
         return out
 
     def common(self, word: str) -> bool:
@@ -180,24 +190,32 @@ def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[t
             start = line.find(suffix, start + 1)
 
 
-def _spans(line: str, names: Iterable[str]) -> set[int]:
+def _spans(line: str, names: re.Pattern[str] | None) -> set[int]:
     """Offsets of ``line`` covered by an occurrence of one of ``names``."""
     covered: set[int] = set()
-    for name in names:
-        col = line.find(name)
-        while col >= 0:
-            covered.update(range(col, col + len(name)))
-            col = line.find(name, col + 1)
+    if names is not None:
+        for m in names.finditer(line):
+            covered.update(range(m.start(), m.end()))
     return covered
 
 
-def _person_candidates(lex: _Lexicon, lines: list[str], taken: set[str]) -> dict[str, tuple[bool, tuple[int, int]]]:
+def _alternation(words: Iterable[str], text: str) -> re.Pattern[str] | None:
+    """A pattern matching any of ``words`` that occur in ``text`` (longest first), or None."""
+    present = sorted((w for w in words if len(w) >= 2 and w in text), key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, present))) if present else None
+
+
+def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]],
+                       taken: set[str]) -> dict[str, tuple[bool, tuple[int, int]]]:
     """Surname-led names: the 3-character form when it always continues the 2-character one.
     A surname inside a name already found (``taken``: 慧明 in 慧明没有) starts nothing."""
     forms: dict[str, list[tuple[int, int, str]]] = {}
+    taken_re = _alternation(taken, "\n".join(lines))
     for i, line in enumerate(lines):
-        covered = _spans(line, taken)
-        bounds = lex.boundaries(line) if CJK.search(line) else set()
+        if i not in bounds_of:
+            continue
+        covered = _spans(line, taken_re)
+        bounds = bounds_of[i]
         for col, ch in enumerate(line):
             if col in covered or col not in bounds:
                 continue  # inside a name already found, or inside a word (忽明忽暗)
@@ -244,10 +262,12 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = ()) 
     skip = known_set | set(ignore) | STOP
     lines = body.split("\n")
     candidates: dict[str, _Candidate] = {}
-    for i, line in enumerate(lines):
-        if not CJK.search(line):
-            continue
-        bounds = lex.boundaries(line)
+    in_text = {k for k in known_set if len(k) >= 2 and k in body}
+    long_known = [k for k in known_set if len(k) >= 2]
+    known_re = _alternation(in_text, body)
+    bounds_of = {i: lex.boundaries(line, known_re) for i, line in enumerate(lines) if CJK.search(line)}
+    for i, bounds in bounds_of.items():
+        line = lines[i]
         for name, kind, shape, col in _suffix_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col)))
         for m in INTRO.finditer(line):
@@ -256,13 +276,13 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = ()) 
                 kind = next((k for suffix, k in SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), "人物")
                 c = candidates.setdefault(word, _Candidate(word, kind, 1, first=(i, m.start(1))))
                 c.context = True
-    for word, (shape, first) in _person_candidates(lex, lines, known_set | set(candidates)).items():
+    for word, (shape, first) in _person_candidates(lex, lines, bounds_of, in_text | set(candidates)).items():
         candidates.setdefault(word, _Candidate(word, "人物", int(shape), first=first))
     text = "\n".join(lines)
     counts = Counter({name: text.count(name) for name in candidates})
     out = []
     for name, c in candidates.items():
-        if name in skip or any(k in name or (name in k and len(k) > len(name)) for k in known_set if len(k) >= 2):
+        if name in skip or any(k in name or (name in k and len(k) > len(name)) for k in long_known):
             continue
         if any(name != other and name in other and counts[other] == counts[name] for other in candidates):
             continue  # only ever seen inside a longer candidate
