@@ -174,15 +174,42 @@ def test_migrate_v6(tmp_path):
         "world_settings": {"power_system": ["炼气", "筑基"]},
         "strand_tracker": {"current_dominant": "quest"},
     }, ensure_ascii=False), encoding="utf-8")
-    (v6 / ".story-system").mkdir()
-    (v6 / ".story-system" / "commits.log").write_text("c1\nc2\n", encoding="utf-8")
+    chain = v6 / ".story-system"
+    for folder in ("chapters", "commits", "volumes", "reviews"):
+        (chain / folder).mkdir(parents=True)
+    (chain / "commits.log").write_text("c1\nc2\n", encoding="utf-8")
+    (chain / "MASTER_SETTING.json").write_text(json.dumps({"route": {"primary_genre": "仙侠"}}, ensure_ascii=False), encoding="utf-8")
+    (chain / "anti_patterns.json").write_text(json.dumps([{"text": "开篇就天降奇遇", "source_table": "桥段套路"}], ensure_ascii=False),
+                                              encoding="utf-8")
+    (chain / "chapters" / "chapter_001.json").write_text(json.dumps({"meta": {"chapter": 1}, "chapter_directive": {
+        "goal": "林晚下山", "conflict": "师门不许", "must_cover_nodes": ["拜别大长老", "山门回望"]}}, ensure_ascii=False),
+        encoding="utf-8")
+    (chain / "commits" / "chapter_002.commit.json").write_text(json.dumps({
+        "meta": {"chapter": 2, "status": "accepted"}, "summary_text": "林晚入城，遇见沈砚。",
+        "accepted_events": [{"summary": "林晚入青云城"}], "chapter_meta": {"time": "春分"},
+        "entities_appeared": [{"name": "沈砚", "type": "character"}, {"name": "青云城", "type": "location"}, "林晚"]},
+        ensure_ascii=False), encoding="utf-8")
+    (chain / "commits" / "chapter_003.commit.json").write_text(json.dumps({"meta": {"chapter": 3, "status": "rejected"},
+                                                                          "summary_text": "不算数"}, ensure_ascii=False), encoding="utf-8")
+    (chain / "volumes" / "volume_002.json").write_text(json.dumps({"meta": {}, "goal": "北上", "nodes": ["雪原", "古城"]},
+                                                                  ensure_ascii=False), encoding="utf-8")
+    (chain / "reviews" / "chapter_001.review.json").write_text("{}", encoding="utf-8")
     v7 = tmp_path / "新书"
     report = __import__("lw_storyrepo.migrate", fromlist=["migrate"]).migrate(v6, v7)
-    assert "章节：2 章" in report and "承诺：3 条" in report
+    assert "章节：2 章" in report and "承诺：3 条" in report and "1 章从 .story-system 补了合同" in report
     repo = StoryRepo(v7)
     assert [n for n, _ in repo.chapter_files()] == [1, 2]
     meta, body = repo.chapter(1)
-    assert meta["合同"] == ["迁移"] and body.strip() == "林晚下山。"
+    assert meta["合同"] == ["迁移", "目标：林晚下山", "冲突：师门不许", "必写：拜别大长老", "必写：山门回望"]
+    assert body.strip() == "林晚下山。"
+    assert repo.chapter(2)[0]["合同"] == ["迁移"] and repo.chapter(2)[0]["书内时间"] == "春分"
+    assert repo.text("定稿/记忆/章摘要/0002.md") == "# 第2章\n\n林晚入城，遇见沈砚。\n"
+    assert not repo.p("定稿/记忆/章摘要/0003.md").exists()  # a rejected commit fills nothing
+    assert "| 2 | 春分 | 林晚入青云城 | 沈砚, 林晚 |" in repo.text(R.时间线)
+    roster = {row["正名"]: (row["类型"], row["首现章"]) for row in repo.roster()}
+    assert roster["沈砚"] == ("人物", 2) and roster["青云城"] == ("地点", 2) and roster["林晚"] == ("人物", 2)
+    assert "## goal\n- 北上" in repo.text("大纲/卷纲/第02卷.md")
+    assert "毒点：开篇就天降奇遇" in repo.text("文风/风格宪法.md")
     lin = repo.characters()["林晚"]
     assert lin["境界"] == "筑基3层" and lin["位置"] == "青云城"
     assert "大长老" in repo.characters()

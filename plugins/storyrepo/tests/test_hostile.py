@@ -479,3 +479,36 @@ def test_any_front_matter_reads_or_is_refused_with_a_location(book, fields: dict
         book.p(P1).write_text(text, encoding="utf-8")
         cards, _ = scan_file(book, P1, apply_fixes=False)
         assert all(c.file == P1 and c.problem for c in cards)
+
+
+# --- migration input -----------------------------------------------------------------------------------
+
+V6_BAD = {
+    "state-deep": (".webnovel/state.json", b"[" * 5000 + b"]" * 5000, "state.json"),
+    "state-invalid-utf8": (".webnovel/state.json", b'{"project_info": {"title": "\xff"}}', "state.json"),
+    "state-not-object": (".webnovel/state.json", b"[1, 2]", "state.json"),
+    "state-nan": (".webnovel/state.json", b'{"progress": NaN}', "state.json"),
+    "state-duplicate-key": (".webnovel/state.json", b'{"a": 1, "a": 2}', "state.json"),
+    "commit-truncated": (".story-system/commits/chapter_001.commit.json", b'{"meta": {"chapter": 1', "chapter_001.commit.json"),
+    "brief-huge": (".story-system/chapters/chapter_001.json", b'{"x": "' + b"y" * (17 * 1024 * 1024) + b'"}', "chapter_001.json"),
+    "chapter-invalid-utf8": ("正文/第0001章-开端.md", "林晚下山。".encode("utf-8") + b"\xfe\n", "第0001章-开端.md"),
+}
+
+
+@pytest.mark.parametrize("kind", V6_BAD)
+def test_migration_refuses_bad_v6_input_and_leaves_nothing(tmp_path: Path, kind: str) -> None:
+    v6 = tmp_path / "旧书"
+    (v6 / "正文").mkdir(parents=True)
+    (v6 / "正文" / "第0001章-开端.md").write_text("林晚下山。\n", encoding="utf-8")
+    (v6 / ".story-system" / "commits").mkdir(parents=True)
+    (v6 / ".story-system" / "chapters").mkdir(parents=True)
+    (v6 / ".webnovel").mkdir()
+    (v6 / ".webnovel" / "state.json").write_text('{"project_info": {"title": "旧书"}}', encoding="utf-8")
+    rel, data, needle = V6_BAD[kind]
+    (v6 / rel).write_bytes(data)
+    before = {p.relative_to(v6).as_posix(): (p.read_bytes(), p.stat().st_mode) for p in v6.rglob("*") if p.is_file()}
+    r = _lw("migrate", str(v6), str(tmp_path / "新书"))
+    assert r.returncode == 1 and "Traceback" not in r.stderr and needle in r.stderr, r.stderr
+    assert not (tmp_path / "新书").exists() and sorted(p.name for p in tmp_path.iterdir()) == ["旧书"]
+    after = {p.relative_to(v6).as_posix(): (p.read_bytes(), p.stat().st_mode) for p in v6.rglob("*") if p.is_file()}
+    assert after == before  # not even the read-only bit: the book was never made
