@@ -52,6 +52,18 @@ def check_name(name: str) -> str:
     return name
 
 
+def _no_case_twin(repo: StoryRepo, name: str) -> None:
+    """A new card must not differ from an existing one by letter case only: on Windows and
+    macOS both names are the same file."""
+    folder = repo.p(L.角色)
+    if folder.is_dir():
+        want = L.safe_title(name)
+        twin = next((p.stem for p in folder.glob("*.md") if p.stem != want and p.stem.casefold() == want.casefold()), None)
+        if twin is not None:
+            raise LwError(f"角色「{name}」和已有的「{twin}」只差大小写：在 Windows 和 macOS 上是同一个文件",
+                          expected=f"用「{twin}」，或换一个名字")
+
+
 def typed(field: str, kind: type, raw: str, line: str) -> Any:
     """``raw`` as a value of ``kind`` (int, bool or str), or a refusal naming the line."""
     if kind is int:
@@ -133,6 +145,7 @@ def apply_changes(repo: StoryRepo, chapter: int | None, lines: list[str], change
                 raise LwError(f"设定变更「{change.text}」：姓名是角色卡的正名，不能这样改")
             kind = CHARACTER_FIELDS.get(change.field)
             name = check_name(repo.canonical(change.who))
+            _no_case_twin(repo, name)
             path = repo.character_path(name)
             rel = repo.rel(path)
             if rel not in docs:

@@ -314,11 +314,16 @@ def yaml_dump(data: Any, *, convert: bool = True) -> str:
 
 @dataclass
 class Doc:
-    """A Markdown file with a flat front matter. ``meta`` is a ruamel ``CommentedMap``."""
+    """A Markdown file with a flat front matter. ``meta`` is a ruamel ``CommentedMap``.
+
+    ``newline`` is the front matter's line ending as the file had it: a file saved with CRLF
+    (Notepad on Windows) is written back with CRLF, never with mixed endings.
+    """
 
     meta: Any
     body: str
     path: str = ""
+    newline: str = "\n"
 
     def get(self, key: str, default: Any = None) -> Any:
         value = self.meta.get(key, default)
@@ -331,8 +336,8 @@ class Doc:
 
     def dump(self) -> str:
         fm = yaml_dump(self.meta, convert=False) if len(self.meta) else ""
-        body = self.body
-        return f"{FENCE}\n{fm}{FENCE}\n{body}"
+        head = f"{FENCE}\n{fm}{FENCE}\n"
+        return (head.replace("\n", "\r\n") if self.newline == "\r\n" else head) + self.body
 
 
 def split_front_matter(text: str) -> tuple[str | None, str, int]:
@@ -371,11 +376,13 @@ def parse_doc(text: str, file: str = "", *, autofix: bool = True) -> tuple[Doc, 
     fm, body, first = split_front_matter(text)
     if fm is None:
         return Doc(new_map(), body, file), []
+    newline = "\r\n" if "\r\n" in fm else "\n"
+    fm = fm.replace("\r\n", "\n")
     fixes: list[str] = []
     if autofix:
         fm, fixes = auto_fix(fm, line_offset=first - 1)
     meta = yaml_load(fm, file=file, line_offset=first - 1)
-    return Doc(meta, body, file), fixes
+    return Doc(meta, body, file, newline), fixes
 
 
 # --- deterministic fixes (full-width punctuation in structural positions) --------------------

@@ -182,6 +182,8 @@ def scan_file(repo: StoryRepo, rel: str, *, apply_fixes: bool = True) -> tuple[l
     except LwError as exc:
         cards.append(RepairCard(rel, exc.line, exc.message, [], exc.expected or "用 UTF-8（无 BOM）另存"))
         return cards, fixed
+    crlf = "\r\n" in text  # a file saved on Windows: read as LF, fixes written back with CRLF
+    text = text.replace("\r\n", "\n")
     if rel == L.BOOK_FILE:
         fm, offset = text, 0
     else:
@@ -197,19 +199,23 @@ def scan_file(repo: StoryRepo, rel: str, *, apply_fixes: bool = True) -> tuple[l
         except RepairNeeded as exc:
             c = exc.card
             if c.fixed_text is not None:
-                c.fixed_text = _rebuild(text, rel, c.fixed_text)
+                c.fixed_text = _crlf(_rebuild(text, rel, c.fixed_text), crlf)
             cards.append(c)
             return cards, fixed
         if fixes:
             fixed.extend(f"{rel} {f}" for f in fixes)
             if apply_fixes:
-                atomic_write_text(path, _rebuild(text, rel, new_fm))
+                atomic_write_text(path, _crlf(_rebuild(text, rel, new_fm), crlf))
                 fm = new_fm
     for c in validate(rel, meta, fm, offset):
         if c.fixed_text is not None:
-            c.fixed_text = _rebuild(text, rel, c.fixed_text)
+            c.fixed_text = _crlf(_rebuild(text, rel, c.fixed_text), crlf)
         cards.append(c)
     return cards, fixed
+
+
+def _crlf(text: str, crlf: bool) -> str:
+    return text.replace("\n", "\r\n") if crlf else text
 
 
 def _scan(repo: StoryRepo, *, apply_fixes: bool = True, only: set[str] | None = None) -> tuple[list[RepairCard], list[str]]:
