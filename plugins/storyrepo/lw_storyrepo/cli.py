@@ -24,10 +24,17 @@ def _repo(path: str | None, *, readable: bool = True) -> Any:
     return require_readable(repo) if readable else repo
 
 
+def say(text: str, *, err: bool = False, nl: bool = True) -> None:
+    """Print a message in the reader's language (the book's own words stay as they are)."""
+    from lw_storyrepo.i18n import tr
+
+    click.echo(tr(text), err=err, nl=nl)
+
+
 def _emit(data: Any, as_json: bool) -> None:
-    """Print ``data``: a string as is (unless ``as_json``), anything else as indented JSON."""
+    """Print ``data``: a string as a message (unless ``as_json``), anything else as indented JSON."""
     if isinstance(data, str) and not as_json:
-        click.echo(data)
+        say(data)
     else:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
 
@@ -45,26 +52,59 @@ def _show_repairs(exc: Exception) -> None:
     for card in cards or [exc.card]:  # type: ignore[attr-defined]
         click.echo(card.render(), err=True)
     if cards:  # source files: the repair flow; a workspace file or an input: fix it and retry
-        click.echo("先修好这些源文件：lw story repair（--apply 采纳建议），或 lw story prompt repair 让模型提议", err=True)
+        say("先修好这些源文件：lw story repair（--apply 采纳建议），或 lw story prompt repair 让模型提议", err=True)
     sys.exit(1)
 
 
 class StoryGroup(click.Group):
-    """``lw story``: every subcommand's repair cards are shown whole, whatever raised them."""
+    """``lw story``: repair cards are shown whole, and every error is said in the reader's
+    language (with ``--json`` the kernel prints it as JSON, translated all the same)."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        from lwcore.errors import LwError
+
         from lw_storyrepo.dialect import RepairNeeded
+        from lw_storyrepo.i18n import current, set_locale, tr
         from lw_storyrepo.repair import BrokenSources
 
         try:
             return super().invoke(ctx)
         except (RepairNeeded, BrokenSources) as exc:
             _show_repairs(exc)
+        except LwError as exc:
+            message, expected = tr(exc.message), tr(exc.expected) if exc.expected else None
+            if "--json" in sys.argv or current() == "en":
+                raise LwError(message, file=exc.file, line=exc.line, column=exc.column, expected=expected,
+                              byte=exc.byte, code=exc.code) from None
+            where = f"{exc.location}：" if exc.location else ""
+            click.echo(f"错误：{where}{message}" + (f"（应为：{expected}）" if expected else ""), err=True)
+            sys.exit(1)
+        finally:
+            set_locale("zh")  # the library's own language again (an embedding host, the next invocation)
 
 
 book_option = click.option("--book", "-C", "book", default=None, help="书的目录（默认：当前目录向上找 book.yaml）")
 json_option = click.option("--json", "as_json", is_flag=True, help="输出 JSON")
 FILE = click.argument("file", metavar="FILE|-")
+
+
+YES = ("y", "yes", "是", "是的", "好", "确认", "对")
+
+
+def _confirm(question: str) -> None:
+    """Ask on the terminal (or read one line from a pipe: ``echo y | lw story …``); anything but
+    a yes refuses, and nothing has been changed."""
+    from lwcore.errors import LwError
+
+    say(question + " [y/N] ", nl=False)
+    line = sys.stdin.readline() if sys.stdin is not None else ""
+    if not line:
+        click.echo("")
+        raise LwError("没有确认，什么也没改（标准输入没有回答）", expected="--yes，或从管道给出 y（echo y | …）")
+    if not sys.stdin.isatty():
+        click.echo(line.rstrip("\n"))
+    if line.strip().lower() not in YES:
+        raise LwError("没有确认，什么也没改")
 
 
 def ensure_utf8_mode() -> None:
@@ -91,9 +131,16 @@ def ensure_utf8_mode() -> None:
 @click.group("story", cls=StoryGroup, invoke_without_command=True)
 @book_option
 @json_option
+@click.option("--locale", type=click.Choice(["zh", "en"]), default=None,
+              help="提示语言（默认按 LC_ALL/LC_MESSAGES/LANG；书里的文件永远是中文）")
 @click.pass_context
-def story(ctx: click.Context, book: str | None, as_json: bool) -> None:
+def story(ctx: click.Context, book: str | None, as_json: bool, locale: str | None) -> None:
     """Story Repo v7：一本书即一个 git 仓库。不带子命令 = 盘面状态机的下一步。"""
+    import os
+
+    from lw_storyrepo.i18n import locale_from, set_locale
+
+    set_locale(locale_from(os.environ, locale))
     ensure_utf8_mode()
     if ctx.invoked_subcommand is None:
         ctx.invoke(next_cmd, book=book, as_json=as_json)
@@ -110,26 +157,30 @@ def init_cmd(directory: str, title: str, genre: str, words: int, volume_size: in
     from lw_storyrepo.newbook import init_book
 
     repo = init_book(directory, title, genre, target_words=words, volume_size=volume_size)
-    click.echo(f"已建库：{repo.root}")
+    say(f"已建库：{repo.root}")
 
 
 def _render_next(step: Any) -> str:
+    from lw_storyrepo.i18n import tr
+
     lines = []
     if step.recovered:
-        lines.append(f"（上次中断的结转已{'回滚' if step.recovered == 'rolled-back' else '收尾'}）")
-    lines += [f"已自动修复：{f}" for f in step.fixed]
-    lines.append(f"[{step.state}] {step.message}")
+        lines.append(tr(f"（上次中断的结转已{'回滚' if step.recovered == 'rolled-back' else '收尾'}）"))
+    lines += [tr(f"已自动修复：{f}") for f in step.fixed]
+    lines.append(f"[{step.state}] {tr(step.message)}")
     lines += [card.render() for card in step.cards]
     lines += [f"  {f}" for f in step.files]
     for label, report in (step.detail.get("reports") or {}).items():
-        lines.append(f"  机检报告 {label}：{report}")
+        lines.append(tr(f"  草稿 {label} 没过机检，读：{report}"))
+    if step.detail.get("rejections"):
+        lines.append(tr(f"  作者打回的理由：{step.detail['rejections']}"))
     if step.detail.get("hint"):
-        lines.append("  " + step.detail["hint"])
+        lines.append("  " + tr(step.detail["hint"]))
     if step.state == 1:
-        lines.append("  结转：lw story fix（或 -m 写说明）；改的是已接受的章节就走 lw story retcon 章号 --原因 …")
-        lines += [f"  须 retcon：{r}" for r in step.detail.get("retcon") or []]
+        lines.append(tr("  结转：lw story fix（或 -m 写说明）；改的是已接受的章节就走 lw story retcon 章号 --原因 …"))
+        lines += [tr(f"  须 retcon：{r}") for r in step.detail.get("retcon") or []]
     if step.state == 0:
-        lines.append("  采纳建议：lw story repair --apply；或让模型提议修复：lw story prompt repair")
+        lines.append(tr("  采纳建议：lw story repair --apply；或让模型提议修复：lw story prompt repair"))
     return "\n".join(lines)
 
 
@@ -143,7 +194,10 @@ def next_cmd(book: str | None, as_json: bool) -> None:
     from lw_storyrepo.machine import advance
 
     step = advance(_repo(book, readable=False))
-    _emit(step.to_json() if as_json else _render_next(step), False)
+    if as_json:
+        _emit(step.to_json(), True)
+    else:
+        click.echo(_render_next(step))
     if step.state == 0:
         sys.exit(1)
 
@@ -162,19 +216,19 @@ def repair_cmd(ctx: click.Context, book: str | None, apply: bool, accept_file: s
     repo = _repo(book, readable=False)
     if accept_file:
         accept_repair(repo, accept_file)
-        click.echo(f"已采纳修复提议：{accept_file}")
+        say(f"已采纳修复提议：{accept_file}")
     cards, fixed = scan(repo)
     for f in fixed:
-        click.echo(f"已自动修复：{f}")
+        say(f"已自动修复：{f}")
     left = 0
     for card in cards:
         click.echo(card.render())
         if apply and apply_card(repo, card):
-            click.echo("  → 已按建议修复")
+            say("  → 已按建议修复")
         else:
             left += 1
     if not cards and not fixed:
-        click.echo("所有源文件都能读。")
+        say("所有源文件都能读。")
     if left:
         sys.exit(1)
 
@@ -207,7 +261,7 @@ def decide_cmd(alternative: bool, book: str | None) -> None:
     from lw_storyrepo.card import decide
 
     state = decide(_repo(book), alternative=alternative)
-    click.echo("合同已固化：\n" + "\n".join(f"- {c}" for c in state["合同"]))
+    say("合同已固化：\n" + "\n".join(f"- {c}" for c in state["合同"]))
 
 
 @story.command("pack")
@@ -245,7 +299,7 @@ def check_cmd(book: str | None, as_json: bool) -> None:
         return
     for label, findings in results.items():
         click.echo(render_findings(label, findings))
-        click.echo(f"（报告：{L.check_report(label)}）")
+        say(f"（报告：{L.check_report(label)}）")
 
 
 @story.command("review")
@@ -276,7 +330,7 @@ def accept_cmd(label: str | None, book: str | None) -> None:
     """作者验收（可先改草稿或验收卡里的正文再接受）：复检，然后原子结转。"""
     from lw_storyrepo.verdict import accept
 
-    click.echo(f"已结转：{accept(_repo(book), label)}")
+    say(f"已结转：{accept(_repo(book), label)}")
 
 
 @story.command("reject")
@@ -288,7 +342,7 @@ def reject_cmd(reason: str, label: str | None, book: str | None) -> None:
     from lw_storyrepo.verdict import reject
 
     where = reject(_repo(book), reason, label)
-    click.echo(f"已打回（原稿留在 {where}）。")
+    say(f"已打回（原稿留在 {where}）。")
 
 
 @story.command("pick")
@@ -299,7 +353,7 @@ def pick_cmd(label: str, book: str | None) -> None:
     from lw_storyrepo.verdict import pick
 
     pick(_repo(book), label)
-    click.echo(f"已换成草稿 {label}：等三镜头评审。")
+    say(f"已换成草稿 {label}：等三镜头评审。")
 
 
 @story.command("settle")
@@ -318,7 +372,7 @@ def abort_cmd(book: str | None) -> None:
     from lw_storyrepo.workspace import clear
 
     clear(_repo(book, readable=False))
-    click.echo("已清空工作区。")
+    say("已清空工作区。")
 
 
 @story.command("fix")
@@ -344,11 +398,11 @@ def retcon_cmd(chapter: int, reason: str, yes: bool, book: str | None) -> None:
     repo = _repo(book)
     plan = plan_retcon(repo, chapter, reason)
     if not yes:
-        click.echo("将以 retcon 入册这些修改：")
-        click.echo("\n".join(f"  {rel}" for rel in plan.edited))
+        say("将以 retcon 入册这些修改：")
+        say("\n".join(f"  {rel}" for rel in plan.edited))
         if plan.synced:
-            click.echo("并同步：" + "；".join(plan.synced))
-        click.confirm(f"确认 retcon({chapter})：{reason}？", abort=True)
+            say("并同步：" + "；".join(plan.synced))
+        _confirm(f"确认 retcon({chapter})：{reason}？")
     click.echo(retcon(repo, chapter, reason, plan))
 
 
@@ -380,7 +434,7 @@ def vol_candidates(items: tuple[str, ...], book: str | None) -> None:
             raise LwError(f"候选「{item}」看不懂", expected="短题｜类型｜强度｜兑付期限｜兑付计划｜总纲：节点")
         parsed.append({"title": c.title, "type": c.type, "strength": c.strength, "deadline": c.deadline,
                        "plan": c.plan, "anchor": c.anchor})
-    click.echo("\n".join(propose_candidates(_repo(book), parsed)))
+    say("\n".join(propose_candidates(_repo(book), parsed)))
 
 
 @vol_grp.command("tick")
@@ -390,7 +444,7 @@ def vol_tick(numbers: tuple[int, ...], book: str | None) -> None:
     """作者勾选伏笔机会（按序号）。"""
     from lw_storyrepo.volume_review import tick
 
-    click.echo("已勾选：" + "、".join(tick(_repo(book), list(numbers))))
+    say("已勾选：" + "、".join(tick(_repo(book), list(numbers))))
 
 
 @vol_grp.command("commit")
@@ -423,7 +477,7 @@ def whatif_cmd(action: str, name: str | None, base: str, book: str | None) -> No
     """分支未来：git branch what-if/NAME，推演后 merge 或 drop。"""
     from lw_storyrepo.whatif import whatif
 
-    click.echo(whatif(_repo(book), action, name, base))
+    say(whatif(_repo(book), action, name, base))
 
 
 @story.command("query")
@@ -440,9 +494,9 @@ def query_cmd(kind: str, arg: str | None, book: str | None, as_json: bool) -> No
         _emit(rows, True)
         return
     for row in rows:
-        click.echo("  ".join(f"{k}={v}" for k, v in row.items()))
+        say("  ".join(f"{k}={v}" for k, v in row.items()))
     if not rows:
-        click.echo("（无）")
+        say("（无）")
 
 
 @story.command("rebuild")
@@ -473,7 +527,7 @@ def migrate_cmd(source: str, target: str, title: str | None) -> None:
     """一次性迁移 v6 → v7（全有或全无；v6 目录只把 .story-system 设为只读）。"""
     from lw_storyrepo.migrate import migrate
 
-    click.echo(migrate(source, target, title=title))
+    say(migrate(source, target, title=title))
 
 
 # --- structured edits (each is also a model tool: lw_storyrepo.toolspecs) --------------------------
@@ -528,7 +582,7 @@ def promise_draft(title: str, type_: str, strength: str, plan: str, deadline: st
     from lw_storyrepo.drafts import draft_promise
 
     pid = draft_promise(_repo(book), title, type_, strength, plan, description, deadline)
-    click.echo(f"{pid}（在草稿 front matter 的「开启承诺」里写 {pid}）")
+    say(f"{pid}（在草稿 front matter 的「开启承诺」里写 {pid}）")
 
 
 @promise_grp.command("set")
@@ -619,7 +673,7 @@ def secret_draft(title: str, keywords: tuple[str, ...], knowers: tuple[str, ...]
     from lw_storyrepo.drafts import draft_secret
 
     sid = draft_secret(_repo(book), title, list(knowers), list(keywords), content, reader_knows)
-    click.echo(f"{sid}（角色得知用「设定变更: {sid}.知情人+名字」）")
+    say(f"{sid}（角色得知用「设定变更: {sid}.知情人+名字」）")
 
 
 @secret_grp.command("tell")

@@ -23,6 +23,8 @@ from typing import Any
 from lwcore.errors import LwError
 from lwcore.io import load_yaml
 
+from lw_storyrepo.i18n import tr
+
 FENCE = "---"
 CONTEXT_WIDTH = 120
 
@@ -42,13 +44,14 @@ class RepairCard:
     fixed_text: str | None = None  # the whole file with the proposed fix applied
 
     def render(self) -> str:
-        head = f"修复卡：{self.file}" + (f" 第 {self.line} 行" if self.line else "")
-        lines = [head, f"问题：{self.problem}"]
+        """The card as the author reads it (in the reader's language; the file's lines as they are)."""
+        head = tr(f"修复卡：{self.file} 第 {self.line} 行" if self.line else f"修复卡：{self.file}")
+        lines = [head, tr(f"问题：{self.problem}")]
         if self.context:
-            lines.append("上下文：")
+            lines.append(tr("上下文："))
             lines.extend(f"  {c}" for c in self.context)
         if self.proposal:
-            lines.append(("已自动修复：" if self.auto else "建议修复：") + self.proposal)
+            lines.append(tr(f"已自动修复：{self.proposal}" if self.auto else f"建议修复：{self.proposal}"))
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:

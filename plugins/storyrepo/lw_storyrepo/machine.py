@@ -17,6 +17,7 @@ Before deciding, an interrupted settle is recovered (:func:`lw_storyrepo.atomic.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,7 +44,6 @@ HINTS = {
     "reviewed": "作者：看 工作区/验收卡.md（可改草稿和章摘要），lw story accept，lw story reject 理由，或选备选 lw story pick 标签",
     "accepted": "脚本：结转（lw story settle）",
 }
-DONE = {"pack": "已组装上下文包", "checks": "已机检", "brief": "已生成决策卡"}
 
 
 @dataclass
@@ -66,15 +66,29 @@ class Next:
         }
 
 
-def _resume(state: dict[str, Any], recovered: str | None, done: str = "") -> Next:
+def _back_to_rendering(repo: StoryRepo) -> dict[str, Any]:
+    """What the render must read after drafts were sent back: the failed check reports (a
+    draft the checks refused) and the author's reasons (a draft the author rejected)."""
+    detail: dict[str, Any] = {}
+    folder = repo.p(L.评审报告)
+    if folder.is_dir():
+        failed_reports = {m.group(1): L.check_report(m.group(1)) for path in sorted(folder.glob("机检-*.md"))
+                          if (m := re.fullmatch(r"机检-([A-Z])\.md", path.name)) and "不过关" in repo.text(path)}
+        if failed_reports:
+            detail["reports"] = failed_reports
+    if repo.p(L.打回记录).is_file():
+        detail["rejections"] = L.打回记录
+    return detail
+
+
+def _resume(repo: StoryRepo, state: dict[str, Any], recovered: str | None) -> Next:
     stage = str(state.get("阶段"))
     n = state.get("章号")
     detail: dict[str, Any] = {"chapter": n, "hint": HINTS.get(stage, "")}
-    if stage == "packed" and state.get("打回"):
-        detail["rejected"] = state["打回"]
-    head = f"第 {n} 章：{done}；" if done else f"第 {n} 章事务进行中："
-    return Next(2, "resume", f"{head}下一步「{STAGE_NAMES.get(stage, stage)}」", stage=stage, recovered=recovered,
-                detail=detail)
+    if stage == "packed":
+        detail.update(_back_to_rendering(repo))
+    return Next(2, "resume", f"第 {n} 章事务进行中：下一步「{STAGE_NAMES.get(stage, stage)}」", stage=stage,
+                recovered=recovered, detail=detail)
 
 
 def decide_next(repo: StoryRepo, *, apply_fixes: bool = True) -> Next:
@@ -92,7 +106,7 @@ def decide_next(repo: StoryRepo, *, apply_fixes: bool = True) -> Next:
                     detail={"message": propose_fix_message(edits), "retcon": facts})
     state = load_state(repo)
     if state is not None:
-        return _resume(state, recovered)
+        return _resume(repo, state, recovered)
     last = repo.last_chapter()
     if repo.p(L.卷复盘).is_file():
         return Next(3, "volume-review", "卷复盘进行中：勾选伏笔机会，写卷摘要后入册", recovered=recovered,
@@ -131,12 +145,19 @@ def advance(repo: StoryRepo) -> Next:
         did = "brief"
     if did:
         state = load_state(repo) or {}
-        done = DONE[did]
-        if did == "checks":
-            done += "：" + "，".join(f"{k} {'打回' if failed(v) else '过'}" for k, v in results.items())
         stage = str(state.get("阶段"))
-        head = f"第 {state.get('章号')} 章" if step.state == 2 else step.message
-        step.message = f"{head}：{done}；下一步「{STAGE_NAMES.get(stage, stage)}」"
+        next_name = STAGE_NAMES.get(stage, stage)
+        if did == "brief":
+            step.message = f"新章 brief：第 {state.get('章号')} 章，已生成决策卡；下一步「{next_name}」"
+        elif did == "pack":
+            step.message = f"第 {state.get('章号')} 章：已组装上下文包；下一步「{next_name}」"
+        else:
+            passed = [k for k, v in results.items() if not failed(v)]
+            sent_back = [k for k, v in results.items() if failed(v)]
+            step.message = (f"第 {state.get('章号')} 章：已机检（过：{'、'.join(passed) or '无'}；"
+                            f"打回：{'、'.join(sent_back) or '无'}）；下一步「{next_name}」")
+            if stage == "packed":
+                step.detail.update(_back_to_rendering(repo))
         step.stage = stage
         step.detail.update({"did": did, "hint": HINTS.get(stage, "")})
     return step

@@ -26,7 +26,8 @@ class Author:
         self.runner = CliRunner()
 
     def __call__(self, *args: str, input: str | None = None) -> str:
-        result = self.runner.invoke(story, list(args) if args and args[0] == "init" else [*args, "-C", str(self.root)],
+        command = list(args) if args and args[0] == "init" else [*args, "-C", str(self.root)]
+        result = self.runner.invoke(story, ["--locale", "zh", *command],
                                     input=input, catch_exceptions=False)
         assert result.exit_code == 0, (args, result.output)
         return result.output
@@ -71,14 +72,14 @@ def chapter(author: Author, n: int, title: str, contract: list[str], moves: str,
         author("promise", "draft", *new_promise)
     if reject:
         author("draft", "A", author.file(f"{n}-A.md", draft(n, title, moves, body.replace("。", "，天很冷。", 1), extra)))
-        assert "A 过" in author()  # the checks pass; the author still says no
+        assert "已机检（过：A；打回：无）" in author()  # the checks pass; the author still says no
         for lens in ("读者", "编辑", "事实"):
             author("review", lens, author.file("评审.md", f"{lens}：这一稿平平。"))
         author("reject", reject)
     label = "B" if reject else "A"
     author("draft", label, author.file(f"{n}-{label}.md", draft(n, title, moves, body, extra)))
     out = author()
-    assert f"{label} 过" in out and "下一步「三镜头评审」" in out, out
+    assert f"已机检（过：{label}；打回：无）；下一步「三镜头评审」" in out, out
     for lens in ("读者", "编辑", "事实"):
         author("review", lens, author.file("评审.md", f"{lens}：第{n}章可以。"))
     author("summary", f"第{n}章：{title}。")

@@ -30,7 +30,9 @@ from lw_storyrepo.samples import seeded, to_reviewed
 
 LW = str(Path(sys.executable).with_name("lw"))
 TIMEOUT = 60
-ENV = dict(os.environ, LW_STORY_DATE="2026-01-01T00:00:00+0000", LANG="zh_CN.UTF-8", LC_ALL="C.UTF-8")
+ENV = dict(os.environ, LW_STORY_DATE="2026-01-01T00:00:00+0000", LANG="zh_CN.UTF-8")
+ENV.pop("LC_ALL", None)
+ENV.pop("LC_MESSAGES", None)
 ENV.pop("LW_STORY_FAULT", None)
 ENV.pop("LW_STORY_GIT", None)
 

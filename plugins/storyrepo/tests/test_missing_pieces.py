@@ -23,7 +23,7 @@ LW = str(Path(sys.executable).with_name("lw"))
 
 
 def lw(book, *args: str) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run([LW, "story", *args, "-C", str(book.root)], capture_output=True)
+    proc = subprocess.run([LW, "story", "--locale", "zh", *args, "-C", str(book.root)], capture_output=True)
     return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode())
 
 
@@ -89,7 +89,7 @@ def test_every_tool_has_its_command_and_it_runs(book) -> None:
     assert r.returncode == 0
     for command in ("promise draft", "secret draft", "secret set", "promise text", "entity alias", "entity ignore",
                     "timeline set", "outline set", "vol candidates", "vol tick", "vol commit", "repair propose", "pick"):
-        r = subprocess.run([LW, "story", *command.split(), "--help"], capture_output=True)
+        r = subprocess.run([LW, "story", "--locale", "zh", *command.split(), "--help"], capture_output=True)
         assert r.returncode == 0, command
 
 

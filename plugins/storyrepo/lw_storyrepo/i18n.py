@@ -1,0 +1,361 @@
+"""What ``lw story`` says, in the reader's language (Chinese or English).
+
+The book's own formats stay Chinese whatever the locale (spec §2: cards, reports, commit
+messages, every file). The messages *about* the book — errors, repair cards, the state
+machine's status lines, confirmations — are written in Chinese in the code (the authors'
+language) and translated here, at the CLI boundary, when the locale is English.
+
+:data:`CATALOG` pairs each Chinese message template with its English one; ``{}`` marks a
+value (``{0}``, ``{1}`` … in the English, in the order of the Chinese). A value that is itself
+a catalogued message (a stage name, an item kind) is translated too. A test holds the catalog
+and the code in step: every message the code can raise or print has an entry.
+
+The locale: ``lw story --locale zh|en``, else ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` (``zh…``
+is Chinese; anything else, ``C`` included, is English).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+from typing import Mapping
+
+LOCALES = ("zh", "en")
+_locale = "zh"
+
+
+def locale_from(environ: Mapping[str, str] = os.environ, explicit: str | None = None) -> str:
+    """The locale to speak: ``explicit`` when given, else the environment's."""
+    value = explicit or next((environ[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(k)), "")
+    return "zh" if value.lower().startswith("zh") else "en"
+
+
+def set_locale(locale: str) -> None:
+    global _locale
+    _locale = locale if locale in LOCALES else "en"
+
+
+def current() -> str:
+    return _locale
+
+
+CATALOG: tuple[tuple[str, str], ...] = (
+    # words that appear inside messages
+    ("承诺", "promise"), ("信息差", "info gap"), ("描述", "description"), ("兑付计划", "payoff plan"),
+    ("回滚", "rolled back"), ("收尾", "finished"), ("无", "none"),
+    # stages (STAGE_NAMES)
+    ("等作者拍板决策卡", "the author decides on the decision card"), ("组装上下文包", "assemble the context pack"),
+    ("模型渲染草稿", "the model renders drafts"), ("机检", "mechanical checks"), ("三镜头评审", "three lens reviews"),
+    ("作者验收", "the author's acceptance"), ("结转", "settle"),
+    # hints (HINTS)
+    ("作者：看 工作区/决策卡.md，采纳 / 改卡 / 选备选，然后 lw story decide（选备选：--alt；模型可用 story_edit_decision_card 填提案）",
+     "author: read 工作区/决策卡.md (the decision card); adopt it, edit it, or take the alternative, then run "
+     "lw story decide (the alternative: --alt; the model can fill the proposal with story_edit_decision_card)"),
+    ("脚本：组装上下文包（lw story 会直接做）", "script: assemble the context pack (lw story does it)"),
+    ("模型：在干净上下文里渲染草稿（lw story prompt render；story_submit_draft 提交）",
+     "model: render drafts in a clean context (lw story prompt render; submit with story_submit_draft)"),
+    ("脚本：机检（lw story 会直接做）", "script: mechanical checks (lw story does them)"),
+    ("模型：三镜头评审，各自新鲜上下文（lw story prompt lens --lens 读者/编辑/事实；story_submit_review）",
+     "model: three lens reviews, each in a fresh context (lw story prompt lens --lens 读者/编辑/事实; story_submit_review)"),
+    ("作者：看 工作区/验收卡.md（可改草稿和章摘要），lw story accept，lw story reject 理由，或选备选 lw story pick 标签",
+     "author: read 工作区/验收卡.md (the acceptance card; you may correct the draft and the summary), then "
+     "lw story accept, lw story reject REASON, or take another draft with lw story pick LABEL"),
+    ("脚本：结转（lw story settle）", "script: settle (lw story settle)"),
+    # the state machine
+    ("{} 处需要修复", "{0} file(s) need repair"),
+    ("发现未结转的手改，结转吗？建议：{}", "unsettled hand edits found; settle them? suggested: {0}"),
+    ("发现未结转的手改，结转吗？建议：{}（改动了已接受的章节：定稿只增不改，这些要走 lw story retcon 章号 --原因 …）",
+     "unsettled hand edits found; settle them? suggested: {0} (accepted chapters were changed: settled text only "
+     "grows, those need lw story retcon CHAPTER --reason …)"),
+    ("第 {} 章事务进行中：下一步「{}」", "chapter {0} in progress: next step «{1}»"),
+    ("卷复盘进行中：勾选伏笔机会，写卷摘要后入册", "volume review in progress: tick the foreshadowing candidates, "
+     "write the volume summary, then commit"),
+    ("{}刚结束：卷复盘", "{0} just ended: volume review"),
+    ("第 {} 章：体检", "chapter {0}: health check"),
+    ("新章 brief：第 {} 章", "new chapter brief: chapter {0}"),
+    ("新章 brief：第 {} 章，已生成决策卡；下一步「{}」", "new chapter brief: chapter {0}, decision card written; next step «{1}»"),
+    ("第 {} 章：已组装上下文包；下一步「{}」", "chapter {0}: context pack assembled; next step «{1}»"),
+    ("第 {} 章：已机检（过：{}；打回：{}）；下一步「{}」",
+     "chapter {0}: checked (passed: {1}; sent back: {2}); next step «{3}»"),
+    # the CLI
+    ("已建库：{}", "book created: {0}"),
+    ("合同已固化：\n{}", "contract frozen:\n{0}"),
+    ("已结转：{}", "settled: {0}"),
+    ("已打回（原稿留在 {}）。", "rejected (the draft is kept in {0})."),
+    ("已换成草稿 {}：等三镜头评审。", "switched to draft {0}: waiting for the three lens reviews."),
+    ("已清空工作区。", "workspace cleared."),
+    ("已勾选：{}", "ticked: {0}"),
+    ("{}（在草稿 front matter 的「开启承诺」里写 {}）", "{0} (list {1} under 开启承诺 in the draft's front matter)"),
+    ("{}（角色得知用「设定变更: {}.知情人+名字」）", "{0} (a character learns it with 「设定变更: {1}.知情人+NAME」)"),
+    ("{}（出处：{}）", "{0} (source: {1})"),
+    ("先修好这些源文件：lw story repair（--apply 采纳建议），或 lw story prompt repair 让模型提议",
+     "repair these source files first: lw story repair (--apply takes the proposals), or lw story prompt repair "
+     "for the model's proposals"),
+    ("Python 没有以 UTF-8 模式运行，无法处理中文路径", "Python is not running in UTF-8 mode and cannot handle Chinese paths"),
+    ("PYTHONUTF8=1 或 UTF-8 的 locale", "PYTHONUTF8=1 or a UTF-8 locale"),
+    ("（上次中断的结转已{}）", "(the interrupted settle was {0})"),
+    ("  草稿 {} 没过机检，读：{}", "  draft {0} failed the checks, read: {1}"),
+    ("  作者打回的理由：{}", "  the author's reasons for rejecting: {0}"),
+    ("  结转：lw story fix（或 -m 写说明）；改的是已接受的章节就走 lw story retcon 章号 --原因 …",
+     "  settle: lw story fix (or -m MESSAGE); changes to accepted chapters go through lw story retcon CHAPTER --reason …"),
+    ("  须 retcon：{}", "  needs a retcon: {0}"),
+    ("  采纳建议：lw story repair --apply；或让模型提议修复：lw story prompt repair",
+     "  take the proposals: lw story repair --apply; or let the model propose fixes: lw story prompt repair"),
+    ("已采纳修复提议：{}", "took the repair proposal for {0}"),
+    ("已自动修复：{}", "fixed automatically: {0}"),
+    ("所有源文件都能读。", "every source file reads."),
+    ("（报告：{}）", "(report: {0})"),
+    ("将以 retcon 入册这些修改：", "these changes will be committed as a retcon:"),
+    ("确认 retcon({})：{}？", "confirm retcon({0}): {1}?"),
+    ("（无）", "(none)"),
+    ("  → 已按建议修复", "  → fixed as proposed"),
+    ("并同步：{}", "and synced: {0}"),
+    ("候选「{}」看不懂", "candidate «{0}» does not parse"),
+    ("短题｜类型｜强度｜兑付期限｜兑付计划｜总纲：节点", "TITLE｜TYPE｜STRENGTH｜DEADLINE｜PAYOFF PLAN｜总纲：NODE"),
+    ("没有确认，什么也没改", "not confirmed; nothing was changed"),
+    ("没有确认，什么也没改（标准输入没有回答）", "not confirmed; nothing was changed (nothing to read on stdin)"),
+    ("--yes，或从管道给出 y（echo y | …）", "--yes, or a y piped in (echo y | …)"),
+    # repair cards
+    ("修复卡：{}", "repair card: {0}"), ("修复卡：{} 第 {} 行", "repair card: {0} line {1}"), ("问题：{}", "problem: {0}"),
+    ("上下文：", "context:"), ("建议修复：{}", "proposed fix: {0}"), ("已自动修复：{}", "fixed automatically: {0}"),
+    ("格式解析失败：{}", "the front matter does not parse: {0}"), ("格式问题：{}", "format problem: {0}"),
+    ("这里应是「键: 值」的字段表，却读到了别的内容", "expected a table of «key: value» fields here, found something else"),
+    ("每行写成「字段名: 值」，冒号用半角并在后面空一格", "write one «field: value» per line, an ASCII colon followed by a space"),
+    ("front matter 只写平铺的「字段名: 值」和块列表，不用锚点/别名、标签和重复的键",
+     "front matter holds flat «field: value» lines and block lists only: no anchors/aliases, tags or repeated keys"),
+    ("把行首的制表符（Tab）换成两个空格：{}", "replace the tab at the start of the line with two spaces: {0}"),
+    ("把键后的全角冒号「：」换成半角冒号加空格「: 」", "replace the full-width colon «：» after the key with «: »"),
+    ("按系统写出的样子改：「字段名: 值」，列表一行一条「  - 条目」",
+     "write it as the system does: «field: value», lists one «  - item» per line"),
+    ("{} 第 {} 行：键后的全角冒号「：」已改为半角「: 」", "{0} line {1}: the full-width colon after the key became «: »"),
+    ("{} 第 {} 行：行内列表里的全角逗号已拆成块列表（一行一条）",
+     "{0} line {1}: the full-width commas of an inline list became a block list (one item per line)"),
+    ("「{}」应是 true 或 false，写成了「{}」", "«{0}» should be true or false, found «{1}»"),
+    ("「{}」应是正整数，写成了「{}」", "«{0}» should be a positive whole number, found «{1}»"),
+    ("「{}」应是整数，写成了「{}」", "«{0}» should be a whole number, found «{1}»"),
+    ("「{}」应是整数", "«{0}» should be a whole number"),
+    ("「{}」应是列表（一行一条「  - 条目」），写成了一行「{}」", "«{0}» should be a list (one «  - item» per line), found one line «{1}»"),
+    ("「{}」应是列表（一行一条「  - 条目」）", "«{0}» should be a list (one «  - item» per line)"),
+    ("「{}」的条目应是一行文字，不能再嵌套", "the items of «{0}» should be one line of text each, not nested"),
+    ("「{}」应是一行文字，不能是列表或嵌套", "«{0}» should be one line of text, not a list or nested"),
+    ("「{}」的值「{}」不在 {} 里", "«{0}»: «{1}» is not one of {2}"),
+    ("{}（另有 {} 处）", "{0} (and {1} more)"),
+    ("先修好：lw story repair（或 lw story 看修复卡）", "repair first: lw story repair (or lw story shows the repair cards)"),
+    ("没有源文件 {}", "no source file {0}"),
+    ("修复卡上的文件（仓库内相对路径）", "the file of a repair card (a path inside the book)"),
+    ("提议的文件必须以 front matter（--- … ---）开头", "the proposed file must start with its front matter (--- … ---)"),
+    ("{} 没有待确认的修复提议", "{0} has no repair proposal waiting"),
+    # reading the book
+    ("{} 不在任何 Story Repo 里（找不到 book.yaml）", "{0} is not inside a Story Repo (no book.yaml found)"),
+    ("先运行 lw story init", "run lw story init first"),
+    ("找不到{} {}", "{0} {1} not found"), ("{}/{}-短题.md", "{0}/{1}-TITLE.md"),
+    ("指向书外（符号链接或 ..），不读也不写", "leads out of the book (a symbolic link or ..): neither read nor written"),
+    ("书里的普通文件", "a regular file inside the book"),
+    ("第 {} 章不存在", "chapter {0} does not exist"),
+    ("上一次结转没有收尾，请先运行 lw story（会自动恢复）", "the last settle did not finish; run lw story first (it recovers)"),
+    ("上次结转的日志读不出来（{}）", "the last settle's journal does not read ({0})"),
+    ("git status 确认工作区后，删除 .git/lw-txn/ 再运行 lw story",
+     "check the working tree with git status, then remove .git/lw-txn/ and run lw story"),
+    ("git {} 失败：{}", "git {0} failed: {1}"), ("无法运行 git：{}", "cannot run git: {0}"),
+    ("git 已安装并在 PATH 中", "git installed and on the PATH"),
+    # queries
+    ("未知查询 {}", "unknown query {0}"), ("找不到信息差 {}", "info gap {0} not found"),
+    ("谁知道什么：给一个信息差编号（S-021）或一个角色名", "who knows what: give an info gap id (S-021) or a character's name"),
+    ("谁在场：给一个章号或一个角色名", "who was present: give a chapter number or a character's name"),
+    # the chapter transaction
+    ("工作区已有进行中的章事务", "a chapter transaction is already in progress in the workspace"),
+    ("lw story 继续，或 lw story abort 放弃", "lw story to continue, or lw story abort to drop it"),
+    ("工作区没有进行中的章事务", "no chapter transaction in progress"), ("先运行 lw story brief", "run lw story brief first"),
+    ("章事务当前阶段是「{}」，不能做这一步", "the chapter transaction is at «{0}»; this step cannot be done now"),
+    ("工作区的事务文件坏了（阶段或章号不对）", "the workspace's transaction file is damaged (wrong stage or chapter number)"),
+    ("lw story abort 放弃本章事务后重来", "lw story abort to drop this chapter's transaction and start again"),
+    ("勾了「本章豁免承诺结转」但没写理由", "the promise exemption is ticked without a reason"),
+    ("（理由：纯番外）", "(理由：纯番外)"), ("合同段是空的", "the contract section is empty"),
+    ("备选段没有合同条目", "the alternative has no contract lines"),
+    ("至少一条「- [ ] 合同断言」", "at least one «- [ ] contract line»"),
+    ("只有在 brief 阶段（作者拍板前）才能改决策卡", "the decision card can only be edited before the author decides (stage brief)"),
+    ("豁免承诺结转和卷末章只能由作者在决策卡上勾选，模型不能代勾",
+     "the promise exemption and the volume end are ticked by the author on the card, never by the model"),
+    ("草稿标签 {} 不合法", "draft label {0} is not valid"), ("A、B、C…（单个大写字母）", "A, B, C… (one capital letter)"),
+    ("找不到草稿 {}", "draft {0} not found"), ("短题不能为空", "the short title must not be empty"),
+    ("类型「{}」或强度「{}」不对", "type «{0}» or strength «{1}» is not valid"),
+    ("类型 {}，强度 高|中|低", "type {0}, strength 高|中|低"),
+    ("开新承诺必须有兑付计划", "a new promise needs a payoff plan"),
+    ("强度为高的承诺必须填兑付期限", "a promise of strength 高 needs a deadline"),
+    ("信息差至少要有一个关键词（泄密扫描用）", "an info gap needs at least one keyword (the leak check scans for them)"),
+    ("信息差要写内容", "an info gap needs its content"),
+    ("未知镜头 {}", "unknown lens {0}"), ("读者、编辑、事实", "读者, 编辑 or 事实"), ("评审是空的", "the review is empty"),
+    ("第一句是给作者的一句话结论", "a first sentence that sums it up for the author"), ("章摘要是空的", "the summary is empty"),
+    ("章摘要 {} 字，超过 {} 字上限", "the summary has {0} characters, over the {1} limit"),
+    ("验收卡里的正文和草稿文件都改了：只改一处", "the text was changed both in the acceptance card and in the draft file: change one"),
+    ("改回其中一处（{} 或验收卡的草稿段）", "undo one of them ({0} or the card's draft section)"),
+    ("草稿 {} 不是评审过的那一稿（{}）", "draft {0} is not the reviewed one ({1})"),
+    ("先 lw story pick {}（换稿后三镜头重评），或接受草稿 {}",
+     "lw story pick {0} first (the lenses review it afresh), or accept draft {1}"),
+    ("验收前复检不过关：{}{}", "the re-check before acceptance failed: {0}{1}"),
+    ("读 {}，改好草稿后再 lw story accept", "read {0}, fix the draft, then lw story accept"),
+    ("验收卡之后正文里又出现了新专名：{}（已加进验收卡）", "new names appeared after the acceptance card was made: {0} (added to the card)"),
+    ("在验收卡上标记（[x] 登记进名册 / [-] 不是专名 / [ ] 笔误改稿）后再 lw story accept",
+     "mark them on the acceptance card ([x] into the roster / [-] not a name / [ ] a typo to fix), then lw story accept"),
+    ("打回要写理由", "a rejection needs a reason"), ("lw story reject \"开头太慢\"", "lw story reject \"开头太慢\""),
+    ("要打回哪一稿？", "which draft is rejected?"), ("lw story reject 理由 --draft {}", "lw story reject REASON --draft {0}"),
+    ("草稿 {} 没有通过机检（或不存在）", "draft {0} did not pass the checks (or does not exist)"),
+    ("结转被打回：{}", "settle refused: {0}"), ("修改草稿或决策卡后重试", "change the draft or the decision card, then try again"),
+    ("没有可结转的草稿", "no draft to settle"),
+    ("草稿的「卷」是「{}」，应是正整数", "the draft's 卷 is «{0}», expected a positive whole number"),
+    ("草稿的「卷」是 {}，但上一章已在第 {} 卷（卷只往后走）",
+     "the draft's 卷 is {0}, but the previous chapter is already in volume {1} (volumes only go forward)"),
+    # setting changes and edits
+    ("设定变更「{}」看不懂", "setting change «{0}» does not parse"),
+    ("角色.字段=值、角色.持有+物品、S-021.知情人+角色", "NAME.FIELD=VALUE, NAME.持有+THING, S-021.知情人+NAME"),
+    ("名字「{}」不能用：名字里不能有 / \\ : * ? \" < > | 或首尾的点和空格",
+     "the name «{0}» cannot be used: no / \\ : * ? \" < > |, no dot or space at either end"),
+    ("设定变更「{}」：「{}」是整数字段，「{}」不是整数", "setting change «{0}»: «{1}» takes a whole number, «{2}» is not one"),
+    ("设定变更「{}」：「{}」只能是 true 或 false（是/否）", "setting change «{0}»: «{1}» is true or false (是/否) only"),
+    ("设定变更「{}」：「{}」是单值字段，用 = 改", "setting change «{0}»: «{1}» holds one value, change it with ="),
+    ("设定变更「{}」：{} 的 {} 里没有「{}」", "setting change «{0}»: {1}'s {2} has no «{3}»"),
+    ("设定变更「{}」：「{}」是列表，用 + 加入、- 移出", "setting change «{0}»: «{1}» is a list, add with + and remove with -"),
+    ("设定变更「{}」：姓名是角色卡的正名，不能这样改", "setting change «{0}»: 姓名 is the card's canonical name and cannot change this way"),
+    ("角色「{}」和已有的「{}」只差大小写：在 Windows 和 macOS 上是同一个文件",
+     "character «{0}» differs from the existing «{1}» by letter case only: one file on Windows and macOS"),
+    ("用「{}」，或换一个名字", "use «{0}», or another name"),
+    ("弃置承诺必须写原因", "abandoning a promise needs a reason"), ("理由：改走暗线", "理由：改走暗线"),
+    ("{} 状态是「{}」，不能弃置", "{0} is «{1}» and cannot be abandoned"),
+    ("承诺类型「{}」不对", "promise type «{0}» is not valid"), ("强度「{}」不对", "strength «{0}» is not valid"),
+    ("高|中|低", "高|中|低"), ("第7卷 或 第200章", "第7卷 or 第200章"),
+    ("不能用这个命令改「{}」", "this command cannot change «{0}»"),
+    ("{}（状态请用弃置/章事务）", "{0} (the state changes through abandon or a chapter)"),
+    ("强度为高的承诺必须有兑付期限", "a promise of strength 高 needs a deadline"),
+    ("不能改「{}」", "«{0}» cannot be changed"), ("描述、兑付计划（履历只增不改）", "描述 or 兑付计划 (履历 only grows)"),
+    ("{}不能为空", "the {0} must not be empty"), ("未知操作 {}", "unknown operation {0}"),
+    ("字段名「{}」不合法", "field name «{0}» is not valid"), ("值不能为空", "the value must not be empty"),
+    ("没有角色「{}」", "no character «{0}»"), ("角色卡的姓名或名册里的别名", "a card's name or an alias from the roster"),
+    ("不能用这个命令改信息差的「{}」", "this command cannot change an info gap's «{0}»"),
+    ("读者已知、知情人、关键词", "读者已知, 知情人 or 关键词"), ("信息差编号 {} 不对", "info gap id {0} is not valid"),
+    ("{} 已经是 {} 的知情人", "{0} already knows {1}"), ("类型「{}」不对", "kind «{0}» is not valid"), ("+ 或 -", "+ or -"),
+    ("别名「{}」不合法（不能为空，不能含 | 、 , ，/）", "alias «{0}» is not valid (not empty, no | 、 , ， /)"),
+    ("「{}」已被 {} 占用——防同人异名/同名异人", "«{0}» is already {1}'s (one name, one entity)"),
+    ("{} 没有别名「{}」", "{0} has no alias «{1}»"),
+    ("名册和角色卡里都没有「{}」", "«{0}» is neither in the roster nor a character"),
+    ("先 lw story entity add", "lw story entity add first"),
+    ("要忽略哪些词？", "which words should be ignored?"), ("lw story entity ignore 雪下 那支", "lw story entity ignore 雪下 那支"),
+    ("「{}」已在名册/角色卡里，是专名", "«{0}» is in the roster or a character: it is a name"),
+    ("名册里没有的词", "words the roster does not hold"), ("这些词已在非专名列表里", "these words are already on the ignore list"),
+    ("「{}」不是一个词", "«{0}» is not a word"),
+    ("「{}」已在名册/角色卡中（正名：{}）——防同人异名/同名异人", "«{0}» is already in the roster or a card (canonical name: {1})"),
+    ("「{}」里有名册的分隔符（| 、 , ，）", "«{0}» holds a roster separator (| 、 , ，)"),
+    ("不能改时间线的「{}」", "the timeline's «{0}» cannot be changed"),
+    ("一句话事件、在场（书内时间随章节 retcon 同步）", "一句话事件 or 在场 (书内时间 follows the chapter's retcon)"),
+    ("时间线里没有第 {} 章", "the timeline has no chapter {0}"),
+    ("大纲「{}」不认识", "outline «{0}» is not known"), ("总纲，或卷号：第3卷", "总纲, or a volume: 第3卷"),
+    ("段名「{}」不合法", "section name «{0}» is not valid"), ("一行文字，如 结局承诺", "one line, e.g. 结局承诺"),
+    ("未知规则类型「{}」", "unknown rule kind «{0}»"), ("规则内容不能为空", "the rule must not be empty"),
+    ("{}里已有「{}」", "{0} already holds «{1}»"), ("禁句式「{}」不是合法的正则：{}", "banned pattern «{0}» is not a valid regular expression: {1}"),
+    # hand edits, retcon
+    ("没有需要结转的手改", "no hand edits to settle"),
+    ("这些改动动了已接受的章节，定稿只增不改：{}", "these edits change accepted chapters, and settled text only grows: {0}"),
+    ("确要改就走 lw story retcon {} --原因 …；只结转别的文件：lw story fix 路径",
+     "to change them, lw story retcon {0} --reason …; to settle the other files only: lw story fix PATH"),
+    ("retcon 必须写明原因", "a retcon needs a reason"),
+    ("lw story retcon 87 --原因 \"修正大长老境界设定\"", "lw story retcon 87 --reason \"修正大长老境界设定\""),
+    ("没有可入册的修改：先改好定稿/大纲里的文件，再运行 retcon", "nothing to commit: edit the files in 定稿/大纲 first, then retcon"),
+    ("{}：retcon 改的是已接受章节的内容，不增删章节文件", "{0}: a retcon changes accepted chapters, it does not add or delete them"),
+    ("{}：认不出章号", "{0}: no chapter number"),
+    # the volume review
+    ("还没有任何定稿章节，不能卷复盘", "no settled chapters yet: nothing to review"),
+    ("第 {} 卷已复盘（{}/{}.md）", "volume {0} is already reviewed ({1}/{2}.md)"),
+    ("没有进行中的卷复盘", "no volume review in progress"), ("先 lw story vol", "lw story vol first"),
+    ("伏笔机会要 3–5 个，给了 {} 个", "3–5 foreshadowing candidates are needed, {0} given"),
+    ("卷摘要不能为空", "the volume summary must not be empty"),
+    ("卷摘要 {} 字，超过 {} 字上限", "the volume summary has {0} characters, over the {1} limit"),
+    ("候选「{}」引用的总纲节点「{}」在 大纲/总纲.md 里找不到", "candidate «{0}» quotes «{1}», which 大纲/总纲.md does not hold"),
+    ("原样引用总纲里的一句远期节点", "quote a far node of the master outline word for word"),
+    ("候选「{}」强度为高，必须有兑付期限", "candidate «{0}» is of strength 高 and needs a deadline"),
+    ("候选「{}」的类型或强度不对", "candidate «{0}» has a wrong type or strength"),
+    ("没有第 {} 个候选", "there is no candidate {0}"), ("{} 没有「## 兑付计划」", "{0} has no «## 兑付计划»"),
+    ("{} 强度为高，必须填兑付期限", "{0} is of strength 高 and needs a deadline"),
+    # what-if, init, migrate
+    ("未知动作 {}", "unknown action {0}"), ("分支名 {} 不合法", "branch name {0} is not valid"),
+    ("不含空格和 ~ ^ : ? * [ \\ 的名字", "a name without spaces and ~ ^ : ? * [ \\"),
+    ("{} 已经是一本书（book.yaml 已存在）", "{0} is already a book (book.yaml exists)"),
+    ("书名不能为空", "the title must not be empty"), ("--书名 示例书名", "--title 示例书名"),
+    ("每章目标字数和卷规模必须是正整数", "words per chapter and volume size must be positive whole numbers"),
+    ("{} 已存在且不是文件夹", "{0} exists and is not a folder"), ("{} 不是空文件夹", "{0} is not an empty folder"),
+    ("一个新的或空的文件夹", "a new or empty folder"), ("{} 不是目录", "{0} is not a folder"),
+    ("state.json 应是一个 JSON 对象", "state.json should be a JSON object"),
+    ("已切到 {}：推演 3 章纲要后 merge 或 drop", "switched to {0}: outline three chapters there, then merge or drop"),
+    ("已合并 {} 到 {}", "merged {0} into {1}"), ("已删除 {}", "deleted {0}"),
+    ("迁移完成：{}", "migrated: {0}"), ("跳过（认不出章号）：{}", "skipped (no chapter number): {0}"),
+    ("章节：{} 章（合同字段标「迁移」，{} 章从 .story-system 补了合同）",
+     "chapters: {0} (contracts marked 迁移; {1} filled from .story-system)"),
+    ("角色卡：{} 张", "character cards: {0}"), ("名册：{} 个专名", "roster: {0} names"),
+    ("承诺：{} 条（plot_threads / foreshadowing / chase_debt / reading_power）",
+     "promises: {0} (plot_threads / foreshadowing / chase_debt / reading_power)"),
+    ("章摘要：{} 篇", "chapter summaries: {0}"), ("风格宪法待审：{} 条", "style rules to review: {0}"),
+    (".story-system：{} 份章节合同、{} 个已接受提交、{} 份评审（评审不迁移）",
+     ".story-system: {0} chapter briefs, {1} accepted commits, {2} reviews (reviews are not migrated)"),
+    (".story-system：已读入并压成初始 commit，原目录只读", ".story-system: read and squashed into the first commit; the folder is read-only now"),
+    ("已删除（派生物，不迁移）：{}", "dropped (derived, not migrated): {0}"),
+)
+# the kernel's safe readers speak English: their messages, for Chinese readers
+KERNEL_ZH: tuple[tuple[str, str], ...] = (
+    ("invalid UTF-8 at byte {} ({})", "不是 UTF-8 编码：第 {0} 字节（{1}）读不出来"),
+    ("a UTF-8 text file", "UTF-8（无 BOM）编码的文本文件"),
+    ("file not found", "文件不存在"), ("is a folder, expected a file", "这是文件夹，应是文件"),
+    ("permission denied", "没有权限"), ("cannot read: {}", "读不了：{0}"),
+    ("file is larger than the {} limit", "文件超过 {0} 上限"), ("input is larger than the {} limit", "输入超过 {0} 上限"),
+    ("invalid YAML: {}", "YAML 格式错误：{0}"), ("YAML nested too deeply", "YAML 嵌套太深"),
+    ("YAML nested deeper than {} levels", "YAML 嵌套超过 {0} 层"),
+    ("YAML expands to more than {} values (nested aliases? an alias bomb is refused)",
+     "YAML 展开后超过 {0} 个值（嵌套别名？别名炸弹一律拒绝）"),
+    ("recursive alias (a value that contains itself)", "递归别名（一个值包含它自己）"),
+    ("unsupported YAML tag {}", "不支持的 YAML 标签 {0}"), ("duplicate key {}", "键 {0} 重复"),
+    ("invalid JSON: {}", "JSON 格式错误：{0}"), ("JSON nested deeper than {} levels", "JSON 嵌套超过 {0} 层"),
+    ("JSON is larger than the {} limit", "JSON 超过 {0} 上限"), ("{} is not a JSON number (expected a finite number)",
+     "{0} 不是 JSON 数字（应是有限的数）"),
+)
+
+
+def _compile(template: str) -> re.Pattern[str]:
+    parts = template.split("{}")
+    return re.compile("^" + "(.+?)".join(re.escape(p) for p in parts) + "$", re.S)
+
+
+@lru_cache(maxsize=2)
+def _table(locale: str) -> tuple[dict[str, str], list[tuple[re.Pattern[str], str]]]:
+    pairs = CATALOG if locale == "en" else tuple((en, zh) for en, zh in KERNEL_ZH)
+    exact = {src: dst for src, dst in pairs if "{}" not in src}
+    # the most specific first: the template with the most fixed text (找不到草稿 {} before 找不到{} {})
+    patterns = [(_compile(src), dst) for src, dst in sorted(pairs, key=lambda p: -len(p[0].replace("{}", "")))
+                if "{}" in src]
+    return exact, patterns
+
+
+def tr(text: str | None, locale: str | None = None) -> str:
+    """``text`` in the reader's language (unchanged when it has no entry)."""
+    if not text:
+        return text or ""
+    locale = locale or _locale
+    if locale == "zh" and not any("a" <= c.lower() <= "z" for c in text[:1]):
+        return text
+    exact, patterns = _table("en" if locale == "en" else "zh")
+    if text in exact:
+        return exact[text]
+    for pattern, target in patterns:
+        m = pattern.match(text)
+        if m:
+            return target.format(*(tr(g, locale) for g in m.groups()))
+    if "\n" in text:
+        return "\n".join(tr(line, locale) for line in text.split("\n"))
+    if "、" in text and locale == "en":
+        parts = text.split("、")
+        translated = [tr(p, locale) for p in parts]
+        if translated != parts:
+            return ", ".join(translated)
+    return text
+
+
+def catalogued(template: str) -> bool:
+    """Whether a Chinese message template (``{}`` for its values) has an English entry."""
+    return any(template == src for src, _dst in CATALOG)
