@@ -22,6 +22,10 @@ from typing import Any
 
 from lwcore.errors import LwError
 from lwcore.io import load_yaml
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString, ScalarString
 
 from lw_storyrepo.i18n import tr
 
@@ -94,8 +98,6 @@ _YAML: Any = None
 def _yaml() -> Any:
     global _YAML
     if _YAML is None:
-        from ruamel.yaml import YAML
-
         y = YAML(typ="rt")
         y.indent(mapping=2, sequence=4, offset=2)
         y.width = 4096
@@ -107,8 +109,6 @@ def _yaml() -> Any:
 
 
 def new_map() -> Any:
-    from ruamel.yaml.comments import CommentedMap
-
     return CommentedMap()
 
 
@@ -119,9 +119,6 @@ def yaml_load(text: str, *, file: str, line_offset: int = 0) -> Any:
     bombs, deep nesting, duplicate keys and unknown tags are refused with their location before
     ruamel.yaml builds the round-trip document (which keeps comments and key order for writing).
     """
-    from ruamel.yaml.comments import CommentedMap
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
     try:
         load_yaml(text, file)
     except LwError as exc:
@@ -218,9 +215,6 @@ def risky(value: str) -> bool:
 
 def to_dialect(value: Any) -> Any:
     """Convert a Python value into what the dialect writes (quoted risky strings, block lists)."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-    from ruamel.yaml.scalarstring import DoubleQuotedScalarString, ScalarString
-
     if isinstance(value, ScalarString):
         if risky(str(value)) and not isinstance(value, DoubleQuotedScalarString):
             return DoubleQuotedScalarString(str(value))
@@ -254,8 +248,6 @@ def _flat_scalar(value: Any) -> str | None:
         return str(value)
     if t is str:
         return json.dumps(value, ensure_ascii=False) if risky(value) else value
-    from ruamel.yaml.scalarstring import DoubleQuotedScalarString
-
     if t is DoubleQuotedScalarString and "\\" not in value and value.isprintable():
         return json.dumps(str(value), ensure_ascii=False)
     return None

@@ -27,7 +27,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Iterable
+
+from lw_storyrepo.dialect import quick_meta
+from lw_storyrepo.sources import read_text
 
 _COMMON_CHARS = frozenset("都和那于时向成平安常能相双空通边别居步终须养益公东后满广家从查盖权游曾应解连习计伏乐国关谷宗师"
                           "封仰班车甘武符景司索咸籍蒙乔阳闻党贡劳申扶堵尚温容易越冷饶简丰巢红竺隆利沃欧寇匡弘满耿衡")
@@ -93,6 +97,8 @@ class _Lexicon:
     """jieba's dictionary: frequency and tag of a word, and token boundaries (loaded once)."""
 
     def __init__(self) -> None:
+        # the one deferred import inside the plugin: jieba's tables and dictionary take about a
+        # second to load, and only the new-name check needs them
         import logging
 
         import jieba
@@ -336,11 +342,6 @@ class Score:
 def score(folder: Any) -> Score:
     """Score the detector on a folder of labelled chapters: each ``NN.md`` has front matter
     ``已知`` (the names the book knows then) and ``新专名`` (``名字（类型）``, the right answers)."""
-    from pathlib import Path
-
-    from lw_storyrepo.dialect import quick_meta
-    from lw_storyrepo.sources import read_text
-
     result = Score(0, 0, [], [], 0)
     for path in sorted(Path(folder).glob("*.md")):
         meta, body = quick_meta(read_text(path), path.name)
