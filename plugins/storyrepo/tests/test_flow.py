@@ -277,5 +277,11 @@ def test_three_rejections_of_a_kind_propose_a_style_rule(book):
         assert "打回: 不要用天气开篇\n" in book.git.out("log", "-1", "--format=%B")
     assert rule_proposals(book) == [("不要用天气开篇", [1, 2, 3])]
     assert "提议入宪：「不要用天气开篇」（出处：第 1/2/3 章三次否决）" in "\n".join(compute_board(book).lines())
-    edits.add_style_rule(book, "禁句式", "^(风雪|大雪|细雨)", "第 1/2/3 章三次否决：不要用天气开篇")
+    result = edits.add_style_rule(book, "禁句式", "^(风雪|大雪|细雨)")  # no source given: the proposal is it
+    assert result["source"] == "第 1/2/3 章三次否决：不要用天气开篇"
+    style = book.text(R.风格宪法)
+    assert "- 禁句式：^(风雪|大雪|细雨)（出处：第 1/2/3 章三次否决：不要用天气开篇）" in style.split("## 来自否决的规则")[1]
+    assert "出处: 第 1/2/3 章三次否决：不要用天气开篇" in book.git.out("log", "-1", "--format=%B")
     assert rule_proposals(book) == []
+    result = edits.add_style_rule(book, "禁词", "眸子一缩")  # a rule the author adds alone says so
+    assert result["source"] == "作者（第 3 章后）" and "- 禁词：眸子一缩（出处：作者（第 3 章后））" in book.text(R.风格宪法)

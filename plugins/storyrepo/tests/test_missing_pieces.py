@@ -1,6 +1,6 @@
 """The pieces the spec names that were missing: one-sentence edits for every structured field,
 选备选 on both cards, the draft text in the acceptance card, the contract check on every line,
-the volume review's tick step, promises opened at chapter 0, and the source of a style rule."""
+the volume review's tick step, promises opened at chapter 0 (the source of a style rule: test_flow)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.checks import CheckContext, contract_findings
 from lw_storyrepo.drafts import Draft
 from lw_storyrepo.fixtures import make_book
-from lw_storyrepo.samples import CONTRACT, DRAFT, NEW_PROMISE, to_reviewed
+from lw_storyrepo.samples import DRAFT, to_reviewed
 from lwcore.errors import LwError
 
 LW = str(Path(sys.executable).with_name("lw"))
@@ -220,36 +220,3 @@ def test_the_author_ends_a_volume_early_with_vol(tmp_path) -> None:
     from lw_storyrepo.volumes import next_volume
 
     assert next_volume(repo) == 2
-
-
-# --- style rules carry their source ----------------------------------------------------------------------
-
-
-def test_a_style_rule_from_three_rejections_records_them_as_its_source(book) -> None:
-    for n in (1, 2, 3):
-        pid = f"P-{n + 2:03d}"
-        decision.brief(book)
-        card = book.text(L.决策卡).replace("## 合同（拍板即生效）\n", "## 合同（拍板即生效）\n" + "".join(
-            f"- [ ] {c}\n" for c in [CONTRACT[0], CONTRACT[1].replace("P-003", pid)]))
-        book.p(L.决策卡).write_text(card, encoding="utf-8")
-        decision.decide(book)
-        contextpack.pack(book)
-        book.p(L.新承诺).mkdir(parents=True, exist_ok=True)
-        (book.p(L.新承诺) / f"{pid}-线{n}.md").write_text(NEW_PROMISE, encoding="utf-8")
-        text = DRAFT.replace("标题: 北境的雪", f"标题: 第{n}章").replace("P-003", pid)
-        drafts.submit_draft(book, "A", text)
-        review.run_checks(book)
-        verdict.reject(book, "不要用天气开篇")
-        drafts.submit_draft(book, "A", text)
-        review.run_checks(book)
-        for lens in workspace.LENSES:
-            review.submit_review(book, lens, "好。")
-        review.submit_summary(book, "摘要。")
-        verdict.accept(book)
-    r = lw(book, "style", "add", "禁句式", "^(风雪|大雪|细雨)")
-    assert r.returncode == 0 and "出处：第 1/2/3 章三次否决：不要用天气开篇" in r.stdout, r.stderr
-    style = book.text(L.风格宪法)
-    assert "- 禁句式：^(风雪|大雪|细雨)（出处：第 1/2/3 章三次否决：不要用天气开篇）" in style.split("## 来自否决的规则")[1]
-    assert "出处: 第 1/2/3 章三次否决：不要用天气开篇" in book.git.out("log", "-1", "--format=%B")
-    result = edits.add_style_rule(book, "禁词", "眸子一缩")
-    assert result["source"] == "作者（第 3 章后）" and "- 禁词：眸子一缩（出处：作者（第 3 章后））" in book.text(L.风格宪法)
