@@ -104,10 +104,10 @@ def rebuild(repo: StoryRepo, sig: str | None = None) -> Path:
         size = book["卷规模"]
         chapters, fps = [], []
         known = CHAPTER_KEYS
-        for num, path in repo.chapter_files():
-            name = path.name
+        folder = str(repo.p(L.正文)) + os.sep
+        for num, name in repo.chapter_names():
             rel = f"{L.正文}/{name}"
-            meta, body = quick_meta(decode(read_bytes(path, rel), rel), rel)
+            meta, body = quick_meta(decode(read_bytes(folder + name, rel), rel), rel)
             get = meta.get
             chapters.append((
                 num, str(get("标题") or name[5:-3]), as_int(get("卷")), str(get("视角") or ""),

@@ -84,6 +84,9 @@ def table_line(cells: list[str]) -> str:
 def append_row(text: str, cells: list[str]) -> str:
     """``text`` with a row of ``cells`` after the last row of its first table (at the end when
     there is no table), so a section after the table stays after it."""
+    tail = text.rstrip("\n")
+    if tail[tail.rfind("\n") + 1:].lstrip().startswith("|") and "\n## " not in text:
+        return tail + "\n" + table_line(cells)  # the usual file: one table, last: append (no parse)
     rows = table_rows_at(text)
     if not rows:
         lines = text.split("\n")

@@ -75,6 +75,7 @@ class StoryRepo:
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root).resolve()
         self._prefix = str(self.root) + os.sep
+        self._chapters: tuple[int, list[tuple[int, str]]] | None = None
 
     # -- discovery -------------------------------------------------------------------------
 
@@ -146,9 +147,18 @@ class StoryRepo:
 
     # -- chapters --------------------------------------------------------------------------
 
-    def _chapter_names(self) -> list[tuple[int, str]]:
+    def chapter_names(self) -> list[tuple[int, str]]:
+        """``(number, file name)`` of the settled chapters, sorted; listed again only when the
+        folder changed (its mtime), since a settle asks several times."""
+        folder = self._prefix + L.正文
         try:
-            entries = list(os.scandir(self._prefix + L.正文))
+            stamp = os.stat(folder).st_mtime_ns
+        except OSError:
+            return []
+        if self._chapters is not None and self._chapters[0] == stamp:
+            return self._chapters[1]
+        try:
+            entries = list(os.scandir(folder))
         except OSError:
             return []
         found = []
@@ -157,19 +167,20 @@ class StoryRepo:
             if m and e.is_file(follow_symlinks=False):
                 found.append((int(m.group(1)), e.name))
         found.sort()
+        self._chapters = (stamp, found)
         return found
 
     def chapter_files(self) -> list[tuple[int, Path]]:
         folder = self.p(L.正文)
-        return [(n, folder / name) for n, name in self._chapter_names()]
+        return [(n, folder / name) for n, name in self.chapter_names()]
 
     def last_chapter(self) -> int:
-        names = self._chapter_names()
+        names = self.chapter_names()
         return names[-1][0] if names else 0
 
     def chapter_path(self, number: int) -> Path | None:
         prefix = f"{number:04d}-"
-        for n, name in self._chapter_names():
+        for n, name in self.chapter_names():
             if n == number and name.startswith(prefix):
                 return self.p(L.正文) / name
         return None
