@@ -36,11 +36,10 @@ def read_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes
     not a regular file (a pipe or a device would block or never end), an unreadable file, or
     one larger than ``max_bytes`` (checked while reading, so a growing file cannot make it
     read without end)."""
-    path = Path(path)
     try:
         # O_NONBLOCK: opening a named pipe must not wait for a writer; it changes nothing
         # for a regular file.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        fd = os.open(os.fspath(path), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
         raise LwError("file not found", file=path, code="not_found") from None
     except IsADirectoryError:
@@ -50,7 +49,8 @@ def read_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes
     except OSError as exc:
         raise LwError(f"cannot read: {exc.strerror or exc}", file=path, code="io") from None
     try:
-        mode = os.fstat(fd).st_mode
+        st = os.fstat(fd)
+        mode = st.st_mode
         if stat.S_ISDIR(mode):
             raise LwError("is a folder, expected a file", file=path, code="not_a_file")
         if not stat.S_ISREG(mode):
@@ -58,7 +58,11 @@ def read_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes
                           expected="a regular file")
         with os.fdopen(fd, "rb") as handle:
             fd = -1
-            data = handle.read(max_bytes + 1)
+            # the size it has (a cache rebuild reads thousands of files: no max_bytes buffer
+            # each time), then whatever it grew by, up to one byte past the limit
+            data = handle.read(min(st.st_size, max_bytes) + 1)
+            if len(data) > st.st_size and len(data) <= max_bytes:
+                data += handle.read(max_bytes + 1 - len(data))
     except OSError as exc:
         raise LwError(f"cannot read: {exc.strerror or exc}", file=path, code="io") from None
     finally:
