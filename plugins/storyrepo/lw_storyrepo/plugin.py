@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lwcore.contributions import PromptSegment, SchemaRef, ToolSpec, TurnContext
+from lwcore.contributions import CommandRef, PromptSegment, SchemaRef, ToolSpec, TurnContext
 from lwcore.hookspecs import hookimpl
 
 from lw_storyrepo.toolspecs import TOOLS
@@ -47,9 +47,8 @@ def lw_schemas(register: Any) -> None:
 
 @hookimpl
 def lw_cli(register: Any) -> None:
-    from lw_storyrepo.cli import story
-
-    register(story)
+    register(CommandRef("story", "lw_storyrepo.cli:story",
+                        help="Story Repo v7: a web novel as a git repository (lw story = the next step)"))
 
 
 @hookimpl
