@@ -235,24 +235,35 @@ def compiler_for(kernel: Kernel, protocol: str) -> Any:
     return resolve(registry[protocol].compile)
 
 
-def visible_tools(kernel: Kernel, room: Room, *, keeper: bool) -> list[ToolSpec]:
-    """The tools this room offers: gated ones only when an enabled feature asks for them,
-    keeper-only ones only for the keeper, phase tools only in their phase, and -- when the
-    room lists ``tool_plugins`` -- only the kernel's tools and those plugins' tools."""
-    asked = {name for feature in room.file.features for name in feature.tools}
-    allowed = None
-    if room.file.tool_plugins is not None:
-        allowed = {r.id for r in kernel.plugins if r.builtin} | set(room.file.tool_plugins)
+def visible_tools(kernel: Kernel, room: Room, *, keeper: bool, phase: str | None | bool = True) -> list[ToolSpec]:
+    """The tools this room offers this turn.
+
+    Two limits hold whatever asks: keeper-only tools are offered only to the keeper, phase
+    tools only in their phase (the room's, unless ``phase`` names another: what the room
+    would offer in it). Past them, a tool an active feature asks for
+    (:meth:`Room.active_features`; a skill's ``allowed-tools``) is offered; any other tool is
+    offered unless it is gated, or an active feature narrows the room (then only the kernel's
+    own tools pass), or the room's ``tool_plugins`` leaves its plugin out (the kernel's own
+    tools always pass).
+    """
+    features = room.active_features()
+    asked = {name for feature in features for name in feature.tools}
+    narrowed = any(feature.narrows for feature in features)
+    kernel_own = {r.id for r in kernel.plugins if r.builtin}
+    listed = None if room.file.tool_plugins is None else kernel_own | set(room.file.tool_plugins)
+    current = room.file.phase if phase is True else phase
     out = []
     for entry in kernel.tools.entries():
         spec = entry.value
-        if allowed is not None and entry.plugin_id not in allowed:
-            continue
-        if spec.gated and spec.name not in asked:
-            continue
         if spec.keeper_only and not keeper:
             continue
-        if spec.phase is not None and spec.phase != room.file.phase:
+        if spec.phase is not None and spec.phase != current:
+            continue
+        if spec.name not in asked and (
+            spec.gated
+            or (narrowed and entry.plugin_id not in kernel_own)
+            or (listed is not None and entry.plugin_id not in listed)
+        ):
             continue
         out.append(spec)
     return out
