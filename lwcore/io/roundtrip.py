@@ -186,10 +186,27 @@ def _merge(node: Any, new: Any) -> Any:
         for key in [k for k in node if k not in new]:
             del node[key]
         for key, value in new.items():
-            node[key] = _merge(node[key], value) if key in node else _commented(value)
+            if key not in node:
+                node[key] = _commented(value)
+                continue
+            old = node[key]
+            comments = node.ca.items.get(key)
+            # the comment after a block container hangs on its last value while it has one,
+            # on the key while it is empty: move it when the container empties or fills
+            emptied = bool(_last_slot(old)) and isinstance(value, (dict, list)) and not value
+            filled = not _last_slot(old) and isinstance(value, (dict, list)) and bool(value)
+            tail = _take_tail(old) if emptied else None
+            if filled and comments and comments[2] is not None and not comments[2].value.partition("\n")[0].strip():
+                tail, comments[2] = comments[2], None
+            node[key] = _merge(old, value)
+            if tail is not None and emptied:
+                node[key].fa.set_flow_style()  # an empty block container is written [] / {}
+                node.ca.items.setdefault(key, [None, None, None, None])[2] = tail
+            elif tail is not None:
+                _put_tail(node[key], tail)
         return node
     if isinstance(node, CommentedSeq) and isinstance(new, list):
-        tail = _take_tail(node) if len(new) != len(node) else None
+        tail = _take_tail(node)
         for index, value in enumerate(new):
             if index < len(node):
                 node[index] = _merge(node[index], value)
@@ -201,7 +218,7 @@ def _merge(node: Any, new: Any) -> Any:
         return node
     if _same_scalar(node, new):
         return node
-    return new
+    return _commented(new)
 
 
 def _last_slot(node: Any) -> tuple[Any, Any, int] | None:
@@ -255,7 +272,10 @@ def _put_tail(node: Any, token: Any) -> None:
         return
     container, key, slot = where
     entry = container.ca.items.setdefault(key, [None, None, None, None])
-    entry[slot] = token
+    if entry[slot] is not None:  # an end-of-line comment kept there: the lines follow it
+        entry[slot].value = entry[slot].value.rstrip("\n") + token.value
+    else:
+        entry[slot] = token
 
 
 def _commented(value: Any) -> Any:

@@ -221,7 +221,7 @@ def read_module_text(text: str, *, file: str | Path) -> tuple[ModuleFrontmatter,
     from lwcore.io.models import validate_model
     from lwcore.io.safe_yaml import load_yaml
 
-    yaml_text, body, _ = split_frontmatter(text, file)
+    yaml_text, body = split_frontmatter(text, file)
     data, positions = load_yaml(yaml_text, file, positions=True)
     return validate_model(ModuleFrontmatter, data or {}, file=file, positions=positions, strict=True), body
 

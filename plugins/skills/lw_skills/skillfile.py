@@ -206,21 +206,21 @@ class Skill:
         }
 
 
-def split_frontmatter(text: str, file: str | Path | None = None) -> tuple[str, str, int]:
-    """``(frontmatter YAML, body, body's first line)`` of a ``SKILL.md`` text.
+def split_frontmatter(text: str, file: str | Path | None = None) -> tuple[str, str]:
+    """``(frontmatter YAML, body)`` of a ``SKILL.md`` text (a byte-order mark dropped).
 
     The YAML comes back with one empty line in front, so that YAML line numbers are the
     file's. Lines end at ``\\n``, ``\\r\\n`` or ``\\r``. :class:`LwError` (located) when the
     text does not open with a ``---`` line or never closes the frontmatter.
     """
-    lines = _BREAK.split(text)
+    lines = _BREAK.split(text.removeprefix("\ufeff"))
     if not lines or lines[0].rstrip() != FENCE:
         raise LwError("a SKILL.md starts with a '---' line that opens its YAML frontmatter", file=file, line=1,
                       column=1, expected="---, then name:, description: … then ---", code="syntax")
     for index in range(1, len(lines)):
         if lines[index].rstrip() == FENCE:
             body = "\n".join(lines[index + 1:]).strip("\n")
-            return "\n" + "\n".join(lines[1:index]), body, index + 2
+            return "\n" + "\n".join(lines[1:index]), body
     raise LwError("the frontmatter opened on line 1 is never closed", file=file, line=len(lines), code="syntax",
                   expected="a '---' line after the frontmatter")
 
@@ -245,7 +245,7 @@ def parse_skill_text(skill_id: str, text: str, *, file: str | Path | None = None
     if not valid_id(skill_id):
         raise LwError(f"skill id {skill_id!r} (the folder name) is not an id", file=file, code="invalid",
                       expected=f"lowercase letters, digits and single hyphens, at most {MAX_ID} characters")
-    yaml_text, body, _ = split_frontmatter(text, file)
+    yaml_text, body = split_frontmatter(text, file)
     data, positions = load_yaml(yaml_text, file, limits=FRONTMATTER_LIMITS, positions=True)
     if data is None:
         data = {}
