@@ -119,7 +119,8 @@ def run_room_command(
         if not may_run(command, room, member, args):
             if len(candidates) == 1:
                 words = args.split(maxsplit=1)
-                shown = f".{command.name} {words[0]}" if words and words[0].lower() in command.who_by_word else f".{command.name}"
+                shown = f".{command.name} {words[0].lower()}" if words and words[0].lower() in command.who_by_word \
+                    else f".{command.name}"
                 raise LwError(f"{shown} is for the {_who(command.who_for(args))} only", code="forbidden")
             continue
         reply = _call(kernel, command, ctx)
