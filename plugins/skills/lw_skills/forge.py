@@ -174,6 +174,7 @@ def generate_rulepack(args: GenerateRulepackArgs, ctx: ToolContext) -> dict[str,
         atomic_write_text(target, args.rulepack)
     except LwError as exc:
         raise _problem(exc) from None
+    engine.refresh()  # rooms see the new system at once
     ctx.events.append({"kind": "forge", "audience": "keeper", "summary": f"rulepack {args.id} written to {target}"})
     return {"ok": True, "rulepack": args.id, "file": str(target), "names": list(pack.names),
             "subsystems": sorted(pack.model.subsystems), "warnings": list(pack.warnings),
