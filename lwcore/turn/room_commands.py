@@ -7,8 +7,9 @@ keeper's model sees. :func:`run_room_command`:
 2. finds the command: a registered :class:`RoomCommand` by word, else the registered
    ``fallback`` commands in priority order (a rule system's dot commands: the first that
    does not decline with ``None`` answers);
-3. **checks who may run it** (``keeper`` | ``player`` | ``anyone``) -- the kernel does this,
-   never the plugin;
+3. **checks who may run it** (``keeper`` | ``player`` | ``anyone``; a command may give the
+   first word of its arguments its own runner, ``who_by_word``: ``.skill`` lists for anyone,
+   ``.skill enable`` is the keeper's) -- the kernel does this, never the plugin;
 4. calls the handler with a :class:`CommandContext`; saves the room parts it marked changed
    (one transaction, under the room lock the caller holds); records a reply meant for the
    table (``audience`` ``all`` or ``keeper``) in the history.

@@ -18,13 +18,14 @@ def _short(text: str, width: int = 90) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
-def skill_line(skill: Skill, locale: str, room_skill: RoomSkill | None = None) -> str:
+def skill_line(skill: Skill, locale: str, room_skill: RoomSkill | None = None, *, source: bool = False) -> str:
     """One line: a mark (``*`` counts in the room, ``-`` enabled but not counting), the id,
-    the display name, the description, then conditions and notes."""
+    the display name, the description, then (with ``source``) where it comes from, its
+    conditions and notes."""
     mark = " "
     if room_skill is not None:
         mark = "*" if room_skill.active else "-"
-    notes = []
+    notes = [f"from {skill.source}"] if source else []
     if skill.adult:
         notes.append(skill.content_rating)
     if skill.systems:
@@ -41,13 +42,14 @@ def skill_line(skill: Skill, locale: str, room_skill: RoomSkill | None = None) -
 
 
 def list_text(catalog: SkillCatalog, locale: str, room: Room | None = None, *, problems: bool = True) -> str:
-    """Every skill (and, with ``room``, which are enabled there); with ``problems``, the
-    folders that did not load and the skills' warnings."""
+    """Every skill (and, with ``room``, which are enabled there); with ``problems`` (the
+    keeper's and the terminal's view), where each comes from, the folders that did not load
+    and the skills' warnings."""
     zh = locale.startswith("zh")
     in_room = {rs.id: rs for rs in room_skills(room, catalog)} if room is not None else {}
     lines = []
     for skill in catalog.skills().values():
-        lines.append(skill_line(skill, locale, in_room.get(skill.id)))
+        lines.append(skill_line(skill, locale, in_room.get(skill.id), source=problems))
         if problems:
             lines += [f"    ! {w}" for w in skill.warnings]
     for rs in in_room.values():

@@ -128,7 +128,8 @@ def test_show_validate_enable_disable(tmp_path: Path) -> None:
                                                 "tools": ["keeper_note", "read_skill_reference"]}
     listed = json.loads(lw("skill", "list", str(room), "--json", home=home).stdout)
     assert [r["id"] for r in listed["room"]] == ["pier-watch"] and listed["room"][0]["active"]
-    assert "* pier-watch" in lw("skill", "list", str(room), home=home).stdout
+    text = lw("skill", "list", str(room), home=home).stdout
+    assert "* pier-watch  Pier watch — Watch the pier. [from user]" in text and "[from skills" in text
     off = lw("skill", "disable", str(room), "pier-watch", home=home)
     assert off.returncode == 0 and "disabled" in off.stdout
     again = lw("skill", "disable", str(room), "pier-watch", "--json", home=home)
