@@ -584,6 +584,17 @@ def _error(call: ToolCall, message: str) -> ToolResult:
     return ToolResult(call.id, call.name, {"error": message}, is_error=True)
 
 
+def validate_arguments(model: Any, arguments: Mapping[str, Any]) -> Any:
+    """A tool call's arguments as its model's instance: strictly, as JSON gave them (no
+    coercion: ``true`` is not ``1``). Raises pydantic's ``ValidationError``."""
+    return model.model_validate(dict(arguments), strict=True)
+
+
+def argument_problems(exc: Any, most: int = 5) -> str:
+    """The first problems of a ``ValidationError`` from :func:`validate_arguments`, one line."""
+    return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or '(arguments)'}: {e['msg']}" for e in exc.errors()[:most])
+
+
 def execute_call(kernel: Kernel, call: ToolCall, ctx: ToolContext, offered: Sequence[str]) -> ToolResult:
     """Run one tool call through the registry. Never raises: failures become tool errors."""
     if call.name not in offered:
@@ -606,12 +617,9 @@ def execute_call(kernel: Kernel, call: ToolCall, ctx: ToolContext, offered: Sequ
     from pydantic import ValidationError
 
     try:
-        args = model.model_validate(dict(arguments), strict=True)  # the model's JSON: no coercion
+        args = validate_arguments(model, arguments)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or '(arguments)'}: {e['msg']}" for e in exc.errors()[:5]
-        )
-        return _error(call, f"invalid arguments: {problems}")
+        return _error(call, f"invalid arguments: {argument_problems(exc)}")
     try:
         content = handler(args, ctx)
         json.dumps(content, ensure_ascii=False)

@@ -125,16 +125,16 @@ class RoomGate:
     def __call__(self, op: PlanOp) -> str | None:
         from pydantic import ValidationError
 
+        from lwcore.turn.pipeline import argument_problems, validate_arguments
+
         spec = self.offered.get(op.tool)
         if spec is None:
             where = f"in its {self.phase} phase" if self.phase else "now"
             return f"the room does not offer {op.tool!r} to its keeper {where}"
         try:
-            resolve(spec.args_model).model_validate(dict(op.args))
+            validate_arguments(resolve(spec.args_model), op.args)  # exactly as the call will be
         except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or '(arguments)'}: {e['msg']}"
-                                 for e in exc.errors()[:3])
-            return f"invalid arguments for {op.tool!r}: {problems}"
+            return f"invalid arguments for {op.tool!r}: {argument_problems(exc, 3)}"
         except Exception as exc:  # noqa: BLE001 - a tool whose model does not load is not reachable
             return f"tool {op.tool!r} cannot be checked: {type(exc).__name__}: {exc}"
         return None

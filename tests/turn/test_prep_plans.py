@@ -98,6 +98,9 @@ def test_preview_then_apply(kernel: Kernel, room_dir: Path, protocol: str) -> No
     ('plan("thread_note", {label: "a"});\nplan("run_prep_plan", {script: "1"});', "does not offer 'run_prep_plan'", 2),
     ('plan("thread_note", {label: "a"});\n\nplan("thread_note", {label: 7});', "invalid arguments for 'thread_note'", 3),
     ('plan("define_variable", {id: "x", kind: "colour"});', "invalid arguments for 'define_variable'", 1),
+    ('plan("thread_note", {label: "a"});\nplan("adjust_variable", {id: "clues_found", delta: "1"});',
+     "invalid arguments for 'adjust_variable'", 2),  # checked as strictly as the call will be
+    ('plan("adjust_variable", {id: "clues_found", delta: true});', "invalid arguments for 'adjust_variable'", 1),
     ('plan("thread_note", {label: "a"})\nthrow new Error("no")', "Error: no", 2),
     ("plan(", "SyntaxError", 1),
     ("for (let i = 0; i < 201; i++) plan('thread_note', {label: 'x' + i});", "200", None),
