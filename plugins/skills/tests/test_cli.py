@@ -138,4 +138,4 @@ def test_show_validate_enable_disable(tmp_path: Path) -> None:
     assert missing.returncode == 1 and "no skill 'nope'" in missing.stderr and "pier-watch" in missing.stderr
     assert "skill" in lw("schema", "skill", home=home).stdout
     doctor = lw("doctor", home=home)
-    assert doctor.returncode == 0 and "skills:" in doctor.stdout
+    assert doctor.returncode == 0 and "skills discovered" in doctor.stdout
