@@ -23,18 +23,18 @@ if TYPE_CHECKING:
     from lwcore.plugins import PluginRecord
 
 
-def rule_scripts(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Every ``script:`` a rulepack's data declares, as written: ``{"resolution": path,
-    "subsystems.<name>": path}``."""
-    out: dict[str, Any] = {}
+def rule_scripts(data: Mapping[str, Any]) -> list[tuple[tuple[str, ...], Any]]:
+    """``(where, script)`` for every ``script:`` a rulepack's data declares, as written:
+    ``where`` is ``("resolution", "script")`` or ``("subsystems", <name>, "script")``."""
+    out: list[tuple[tuple[str, ...], Any]] = []
     res = data.get("resolution")
     if isinstance(res, Mapping) and res.get("script") is not None:
-        out["resolution"] = res["script"]
+        out.append((("resolution", "script"), res["script"]))
     subs = data.get("subsystems")
     if isinstance(subs, Mapping):
         for name, sub in subs.items():
             if isinstance(sub, Mapping) and sub.get("script") is not None:
-                out[f"subsystems.{name}"] = sub["script"]
+                out.append((("subsystems", str(name), "script"), sub["script"]))
     return out
 
 
@@ -65,5 +65,5 @@ def content_facts(kernel: Kernel, record: PluginRecord) -> dict[str, Any]:
         if not isinstance(data, Mapping):
             continue
         system = path.stem if path is not None else label.strip("<>")
-        scripts += [f"{system}: {where} -> {script}" for where, script in rule_scripts(data).items()]
+        scripts += [f"{system}: {'.'.join(where[:-1])} -> {script}" for where, script in rule_scripts(data)]
     return {"has_rules_script": bool(scripts), "rules_scripts": scripts, "unreadable": unreadable}

@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Any
 
 from lwcore.errors import LwError
 from lwcore.rules.errors import CheckError
-from lwcore.trust import rule_scripts as declared
+from lwcore.trust import rule_scripts
 
 if TYPE_CHECKING:
     from lwcore.io.safe_yaml import Positions
@@ -80,6 +80,19 @@ RESOLUTION = "resolution"
 def subsystem_key(name: str) -> str:
     """The key of the scripted subsystem ``name`` in :attr:`RuleSystem.scripts`."""
     return f"subsystems.{name}"
+
+
+def bind_all(pack: RuleSystem, data: Mapping[str, Any], positions: Positions, diag: Diagnostics,
+             unbound: frozenset[str] = frozenset()) -> None:
+    """Bind every script ``data`` declares into ``pack.scripts`` (problems into ``diag``),
+    except those declared in a file named in ``unbound`` (YAML not read from disk)."""
+    for where, value in rule_scripts(data):
+        pos = positions.find(where)
+        if pos is not None and pos.file in unbound:
+            continue
+        path = bind(where, value, positions, diag)
+        if path is not None:
+            pack.scripts[".".join(where[:-1])] = path
 
 
 # --- load time ---------------------------------------------------------------------------------
@@ -108,7 +121,7 @@ def bind(declared_at: tuple[Any, ...], value: Any, positions: Positions, diag: D
     except LwError as exc:
         diag.error(f"script {value!r}: {exc.message}", declared_at, expected=exc.expected)
         return None
-    problem = load_problem(source, path)
+    problem = load_problem(source, path.name)
     if problem is not None:
         diag.error(f"{path.name} does not load: {problem}", declared_at)
         return None
@@ -121,17 +134,18 @@ def read(path: Path) -> str:
     return read_text(path, max_bytes=MAX_SCRIPT_BYTES)
 
 
-def load_problem(source: str, path: Path) -> str | None:
-    """Why ``source`` cannot serve as a rule script (it does not parse, throws while loading,
-    or defines no ``resolve`` function), located in the script; ``None`` when it can."""
+def load_problem(source: str, name: str) -> str | None:
+    """Why ``source`` (the script ``name``) cannot serve as a rule script -- it does not
+    parse, throws while loading, or defines no ``resolve`` function -- located in the script;
+    ``None`` when it can."""
     from lwcore.sandbox import RULE_LIMITS, evaluate
 
     for text in (source, f"{source}\n;typeof {ENTRY};"):  # the script alone first: its own locations
-        outcome = evaluate(text, limits=RULE_LIMITS, script=path.name)
+        outcome = evaluate(text, limits=RULE_LIMITS, script=name)
         if outcome.failure is not None:
             return str(outcome.failure)
     if outcome.value != "function":
-        return f"{path.name} defines no function {ENTRY}(check)"
+        return f"{name} defines no function {ENTRY}(check)"
     return None
 
 
@@ -211,12 +225,20 @@ def _ask(path: Path, pack_id: str, faces: Sequence[int], targets: Mapping[str, A
     return outcome.value
 
 
+def _bound(pack: RuleSystem, key: str) -> Path:
+    path = pack.scripts.get(key)
+    if path is None:
+        raise CheckError(f"{pack.id}: the {key} script is not bound (the pack was read from text, not installed)",
+                         expected="the pack installed, its script beside it")
+    return path
+
+
 def decide_check(pack: RuleSystem, ranks: Sequence[CompiledRank], env: Mapping[str, Any], *,
                  difficulty: str | None, variant: str | None, modifiers: Mapping[str, int]
                  ) -> tuple[CompiledRank, Any, dict[str, Any]]:
     """The rank a scripted resolution gives for a rolled check (``env``: the roll as the rank
     expressions would see it), its margin (``None``: the pack's own) and the flags it adds."""
-    path = pack.scripts[RESOLUTION]
+    path = _bound(pack, RESOLUTION)
     by_id = {rank.id: rank for rank in ranks}
     verdict = _ask(path, pack.id, env["dice"], {"target": env.get("target"), "raw_target": env.get("raw_target")},
                    {"roll": env["roll"], "successes": env["successes"], "ones": env["ones"],
@@ -250,7 +272,7 @@ def _outcomes(data: Mapping[str, Any]) -> tuple[list[str] | None, dict[str, bool
     return list(outcomes), {}
 
 
-def _bound(sheet: Sheet, end: Any) -> float | None:
+def _end(sheet: Sheet, end: Any) -> float | None:
     if isinstance(end, str):
         value = sheet.get(end)
         return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
@@ -262,10 +284,10 @@ def _clamp(sheet: Sheet, stat: str, value: Any, bounds: Mapping[str, Any]) -> An
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return value
     pair = next((p for s, p in bounds.items() if sheet.canonical(s) == stat), [None, None])
-    low, high = _bound(sheet, pair[0]), _bound(sheet, pair[1])
+    low, high = _end(sheet, pair[0]), _end(sheet, pair[1])
     resource = sheet.resource(stat)
     if resource and resource[1]:
-        top = _bound(sheet, resource[1])
+        top = _end(sheet, resource[1])
         high = top if high is None or (top is not None and top < high) else high
     if high is not None:
         value = min(value, high)
@@ -280,7 +302,7 @@ def run_subsystem(pack: RuleSystem, name: str, data: Mapping[str, Any], sheet: S
     from lwcore.rules.dice import compile_dice
     from lwcore.rules.kinds.base import SubsystemError, SubsystemResult, drawer, roll_record
 
-    path = pack.scripts[subsystem_key(name)]
+    path = _bound(pack, subsystem_key(name))
     rolls: list[dict[str, Any]] = []
     rolled: list[int] = []
     total = None

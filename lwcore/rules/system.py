@@ -505,10 +505,12 @@ def compile_pack(
     groups: GroupLookup = lambda name: None,
     group_names: Callable[[], Sequence[str]] = lambda: (),
     file: str | None = None,
+    unbound: frozenset[str] = frozenset(),
 ) -> RuleSystem:
     """Compile a validated pack; every problem is reported at once as located
     :class:`~lwcore.rules.errors.RulepackError`\\ s (a :class:`~lwcore.rules.errors.RulepackErrors`
-    when there are several); warnings land in ``RuleSystem.warnings``."""
+    when there are several); warnings land in ``RuleSystem.warnings``. Scripts declared in the
+    files named in ``unbound`` (YAML read from a pack archive) are left to the pack's checks."""
     diag = Diagnostics(positions, file)
     pack = RuleSystem(system_id, model, data, origin=origin, chain=chain, warnings=warnings)
     _resolve_resources(model, diag)
@@ -523,13 +525,9 @@ def compile_pack(
             alias.setdefault(word, canonical)
             alias.setdefault(word.casefold(), canonical)
     pack._alias = alias
-    from lwcore.rules import scripts
+    from lwcore.rules.scripts import bind_all
 
-    for key, value in scripts.declared(data).items():
-        at = ("resolution", "script") if key == scripts.RESOLUTION else ("subsystems", key.split(".", 1)[1], "script")
-        bound = scripts.bind(at, value, positions, diag)
-        if bound is not None:
-            pack.scripts[key] = bound
+    bind_all(pack, data, positions, diag, unbound)
     stats = {*model.defaults, *model.derived, *model.alias}
     formulas = model.creation_constraints.get("roll")
     attributes = model.creation_constraints.get("attributes")
