@@ -24,8 +24,9 @@ against the room, then runs each call through the same path as the model's.
    saves them with everything else).
 
 ``script_ref`` names a script of an installed pack: ``<pack-id>/<path inside the pack>``,
-read from ``<data dir>/packs/<pack-id>@<version>/`` (the newest version installed; the path
-is confined to that folder and must end in ``.js``).
+read from ``<data dir>/packs/<pack-id>@<version>/`` -- the version the install ledger marks
+active, else (a folder put there by hand) the highest version; the path is confined to that
+folder and must end in ``.js``.
 """
 
 from __future__ import annotations
@@ -79,8 +80,9 @@ def version_key(version: str) -> tuple[Any, ...]:
 
 
 def resolve_script_ref(data_dir: Path, ref: str) -> Path:
-    """The file ``ref`` (``<pack-id>/<path>``) names in the newest installed version of that
-    pack; :class:`LwError` when the pack is not installed or the path is not a script in it."""
+    """The file ``ref`` (``<pack-id>/<path>``) names in the active (else the newest) installed
+    version of that pack; :class:`LwError` when the pack is not installed or the path is not a
+    script in it."""
     from lwcore.io.paths import confine
 
     pack_id, _, rel = ref.strip().partition("/")
@@ -97,8 +99,19 @@ def resolve_script_ref(data_dir: Path, ref: str) -> Path:
     if not installed:
         raise LwError(f"no pack {pack_id!r} is installed", file=root, code="not_found",
                       expected=f"a folder {pack_id}@<version> in {root}")
-    newest = max(installed, key=lambda p: version_key(p.name.partition("@")[2]))
-    return confine(newest, rel, what="script_ref")
+    home = _active(root, pack_id, installed) or max(installed, key=lambda p: version_key(p.name.partition("@")[2]))
+    return confine(home, rel, what="script_ref")
+
+
+def _active(root: Path, pack_id: str, installed: list[Path]) -> Path | None:
+    """The home of the version the install ledger marks active, when it names one that is there."""
+    from lwcore.pack.ledger import Ledger
+
+    try:
+        version = Ledger.load(root).active.get(pack_id)
+    except LwError:
+        return None
+    return next((p for p in installed if version is not None and p.name == f"{pack_id}@{version}"), None)
 
 
 def script_seed(source: str) -> int:

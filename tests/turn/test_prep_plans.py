@@ -212,3 +212,20 @@ def test_exactly_one_source(kernel: Kernel, room_dir: Path) -> None:
 def test_version_order() -> None:
     versions = ["1.10.0", "1.2.0", "1.10.0-rc1", "0.9", "2", "1.10.0-rc2", "1.9.9"]
     assert sorted(versions, key=version_key) == ["0.9", "1.2.0", "1.9.9", "1.10.0-rc1", "1.10.0-rc2", "1.10.0", "2"]
+
+
+def test_script_ref_follows_the_active_version_of_an_installed_pack(tmp_path: Path, room_dir: Path) -> None:
+    from lwcore.pack.build import build_pack
+    from lwcore.pack.install import install_pack
+
+    kernel = Kernel(data_dir=tmp_path / "data", env={})
+    for version in ("2.0.0", "1.0.0"):  # the older one installed last: it is the active one
+        src = tmp_path / f"src-{version}"
+        (src / "prep").mkdir(parents=True)
+        (src / "prep" / "setup.js").write_text(f'plan("thread_note", {{label: "from {version}"}});', encoding="utf-8")
+        (src / "pack.yaml").write_text(f'id: moor\nversion: {version}\nengine: "0.1.0"\nname: Moor\ndescription: d\n'
+                                       "license: CC0-1.0\ncontents:\n  prep: [prep/setup.js]\n", encoding="utf-8")
+        install_pack(kernel, str(build_pack(kernel, src, tmp_path / f"out-{version}").path))
+    prep(room_dir)
+    result = plan_call(kernel, room_dir, {"script_ref": "moor/prep/setup.js"})
+    assert result.content["operations"][0]["args"] == {"label": "from 1.0.0"}

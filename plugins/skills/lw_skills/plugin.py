@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from lwcore.contributions import (
     CommandRef,
     HookScript,
+    PackValidator,
     PromptSegment,
     Register,
     RoomCommand,
@@ -108,6 +109,12 @@ def lw_cli(register: Register[CommandRef]) -> None:
 def lw_schemas(register: Register[SchemaRef]) -> None:
     register(SchemaRef("skill", "lw_skills.skillfile:SkillFrontmatter", "SKILL.md frontmatter (a keeper skill)"))
     register(SchemaRef("module", "lw_skills.forge:ModuleFrontmatter", "module.md frontmatter (a forged module)"))
+
+
+@hookimpl
+def lw_pack_validators(register: Register[PackValidator]) -> None:
+    register(PackValidator("skills", "lw_skills.pack:validate", lands_in="skills", enable="lw_skills.pack:enable",
+                           description={"en": "keeper skills (SKILL.md folders)", "zh": "守秘人技能（SKILL.md 文件夹）"}))
 
 
 @hookimpl
