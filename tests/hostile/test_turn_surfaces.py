@@ -190,6 +190,7 @@ def test_a_hostile_plugin_folder_is_listed_as_an_error_never_fatal(tmp_path_fact
     assert_clean(outcome)
     assert outcome.code == 0
     rows = json.loads(outcome.stdout)
-    assert [r["status"] for r in rows if r["source"] == "builtin"] == ["enabled"] * 3
+    builtin = [r["status"] for r in rows if r["source"] == "builtin"]
+    assert len(builtin) >= 3 and set(builtin) == {"enabled"}  # every built-in plugin, whatever their number
     odd = [row for row in rows if row["source"] == "directory"]
     assert odd and all(row["status"] == "error" for row in odd)
