@@ -11,8 +11,11 @@ QuickJS compiles source at a fixed rate and the binding has no bytecode API (``e
 one argument, nothing to load compiled code with), so a run costs what it compiles. The core is
 compiled always; every other part (effects, variables, Date, each group of ``_``) the first
 time a script touches it. The scenarios below show what each use costs; the breakdown shows
-the parts. The last figure is a prep plan of 200 operations (the engine-side comparison with
-200 direct tool calls belongs to the engine and comes later).
+the parts. Then a prep plan of 200 operations in the sandbox alone, and the engine side of C.3:
+``run_prep_plan`` applying a 200-operation plan (planned in the sandbox, every operation checked
+against the room, then run through the tool path) against the same 200 calls made directly --
+once at the tool level (``execute_call`` each) and once as whole turns (a recorded reply with
+200 tool calls, against one with a single ``run_prep_plan`` call; both saved). Goal: <= 1.5x.
 """
 
 from __future__ import annotations
@@ -144,9 +147,95 @@ def main() -> None:
     print(f"\nPrep plan of 200 operations, planned and validated: {planning * 1e3:.2f} ms "
           f"({planning / 200 * 1e6:.1f} µs an operation, {planning / bare:.1f}x bare)")
 
+    prep_plans()
+
     typical = figures["variables + effects + _ (get, clamp, random)"]
     print(f"\nGoals for a turn with four events and _: < 5 ms -> {'met' if typical < 5e-3 else 'NOT met'} "
           f"({typical * 1e3:.2f} ms); <= 10x bare -> {'met' if typical <= 10 * bare else 'NOT met'} ({typical / bare:.1f}x)")
+
+
+PREP_SCRIPT = "for (let i = 0; i < 200; i++) plan('thread_note', {label: '线索 ' + i, notes: '夜里见过五层的人'});"
+PREP_OPS = [("thread_note", {"label": f"线索 {i}", "notes": "夜里见过五层的人"}) for i in range(200)]
+
+
+def timed(setup: Callable[[], object], run: Callable[[object], object], repeat: int = 15) -> float:
+    """Seconds of ``run(setup())``, the best of ``repeat`` (setup untimed)."""
+    times = []
+    for _ in range(repeat):
+        state = setup()
+        start = time.perf_counter()
+        run(state)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def prep_plans() -> None:
+    """run_prep_plan against the same 200 calls made directly (see the module docstring)."""
+    import random
+    import shutil
+    import tempfile
+
+    from lwcore.kernel import Kernel
+    from lwcore.turn.adapter import ToolCall
+    from lwcore.turn.pipeline import execute_call, run_turn, visible_tools
+    from lwcore.turn.prep import RunPrepPlanArgs, run_prep_plan
+    from lwcore.turn.room import Room
+    from lwcore.turn.tools import ToolContext
+
+    work = Path(tempfile.mkdtemp(prefix="lw-bench-prep-"))
+    source = work / "source"
+    shutil.copytree(ROOT / "examples" / "fog-harbor", source, ignore=shutil.ignore_patterns("replies"))
+    room_yaml = source / "room.yaml"
+    room_yaml.write_text(room_yaml.read_text(encoding="utf-8").replace("locale: zh\nkeeper:", "locale: zh\nphase: prep\nkeeper:"),
+                         encoding="utf-8")
+    kernel = Kernel(data_dir=work / "data", env={})
+    count = iter(range(10**6))
+
+    def fresh() -> Path:
+        target = work / f"room-{next(count)}"
+        shutil.copytree(source, target)
+        return target
+
+    def context() -> ToolContext:
+        room = Room.load(fresh(), kernel)
+        return ToolContext(kernel=kernel, room=room, actor=room.file.keeper, keeper=True, locale="zh",
+                           rng=random.Random(1))
+
+    def direct(ctx: ToolContext) -> None:
+        offered = [s.name for s in visible_tools(kernel, ctx.room, keeper=True)]
+        for n, (tool, args) in enumerate(PREP_OPS):
+            assert not execute_call(kernel, ToolCall(f"c{n}", tool, dict(args)), ctx, offered).is_error
+
+    def planned(ctx: ToolContext) -> None:
+        assert run_prep_plan(RunPrepPlanArgs(script=PREP_SCRIPT, apply=True), ctx)["count"] == 200
+
+    def reply(calls: list[tuple[str, dict]]) -> dict:
+        return {"content": [{"type": "tool_use", "id": f"t{i}", "name": n, "input": a} for i, (n, a) in enumerate(calls)]}
+
+    many, one = reply(PREP_OPS), reply([("run_prep_plan", {"script": PREP_SCRIPT, "apply": True})])
+
+    def turn_with(recorded: dict) -> Callable[[Path], object]:
+        def run(room: Path) -> object:
+            result = run_turn(kernel, room, "布置", actor="kp", provider="anthropic_messages", reply=recorded,
+                              rng=random.Random(1))
+            assert not any(r.is_error for r in result.applied.results)
+            return result
+        return run
+
+    try:
+        calls = timed(context, direct)
+        plan = timed(context, planned)
+        turn_calls = timed(fresh, turn_with(many), repeat=7)
+        turn_plan = timed(fresh, turn_with(one), repeat=7)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print("\nPrep plans, engine side: 200 thread_note operations")
+    print(f"  tool level: 200 direct calls (execute_call)      {calls * 1e3:7.2f} ms   (baseline, 1.0x)")
+    print(f"              run_prep_plan, apply                 {plan * 1e3:7.2f} ms   {plan / calls:4.2f}x "
+          f"-> goal <= 1.5x {'met' if plan <= 1.5 * calls else 'NOT met'}")
+    print(f"  whole turn: a reply with 200 tool calls, saved   {turn_calls * 1e3:7.2f} ms   (baseline, 1.0x)")
+    print(f"              a reply with one run_prep_plan       {turn_plan * 1e3:7.2f} ms   {turn_plan / turn_calls:4.2f}x "
+          f"-> goal <= 1.5x {'met' if turn_plan <= 1.5 * turn_calls else 'NOT met'}")
 
 
 if __name__ == "__main__":

@@ -297,6 +297,9 @@ class RoomCommand:
       Raise :class:`lwcore.errors.LwError` for a bad argument: the member sees the message.
     - ``who``: ``keeper`` | ``player`` | ``anyone`` -- **enforced by the kernel** before the
       handler runs; a plugin never checks it itself.
+    - ``who_by_word``: who may run the command when the first word of its arguments is one of
+      these (``{"enable": "keeper", "disable": "keeper"}`` on a command anyone may list with);
+      other arguments fall back to ``who``. Enforced by the kernel the same way.
     - ``model_may_call``: whether the model may ever run it. The kernel offers the model no
       command path at all, so this stays ``False``; it is declared so that a trust card can
       show it.
@@ -311,12 +314,14 @@ class RoomCommand:
     usage: str = ""
     model_may_call: bool = False
     fallback: bool = False
+    who_by_word: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         import re
 
-        if self.who not in COMMAND_RUNNERS:
-            raise ValueError(f"RoomCommand {self.name!r}: who={self.who!r}, expected one of {COMMAND_RUNNERS}")
+        for who in (self.who, *self.who_by_word.values()):
+            if who not in COMMAND_RUNNERS:
+                raise ValueError(f"RoomCommand {self.name!r}: who={who!r}, expected one of {COMMAND_RUNNERS}")
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{0,31}", self.name):
             raise ValueError(f"RoomCommand name {self.name!r} is not a command word")
         if self.model_may_call:
@@ -324,6 +329,11 @@ class RoomCommand:
 
     def describe(self, locale: str) -> str:
         return localized(self.description, locale) if self.description else ""
+
+    def who_for(self, args: str) -> str:
+        """Who may run the command with these arguments (see ``who_by_word``)."""
+        words = args.split(maxsplit=1)
+        return self.who_by_word.get(words[0].lower(), self.who) if words else self.who
 
 
 @dataclass(frozen=True)

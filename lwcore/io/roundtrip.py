@@ -186,19 +186,107 @@ def _merge(node: Any, new: Any) -> Any:
         for key in [k for k in node if k not in new]:
             del node[key]
         for key, value in new.items():
-            node[key] = _merge(node[key], value) if key in node else value
+            if key not in node:
+                node[key] = _commented(value)
+                continue
+            old = node[key]
+            comments = node.ca.items.get(key)
+            # the comment after a block container hangs on its last value while it has one,
+            # on the key while it is empty: move it when the container empties or fills
+            emptied = bool(_last_slot(old)) and isinstance(value, (dict, list)) and not value
+            filled = not _last_slot(old) and isinstance(value, (dict, list)) and bool(value)
+            tail = _take_tail(old) if emptied else None
+            if filled and comments and comments[2] is not None and not comments[2].value.partition("\n")[0].strip():
+                tail, comments[2] = comments[2], None
+            node[key] = _merge(old, value)
+            if tail is not None and emptied:
+                node[key].fa.set_flow_style()  # an empty block container is written [] / {}
+                node.ca.items.setdefault(key, [None, None, None, None])[2] = tail
+            elif tail is not None:
+                _put_tail(node[key], tail)
         return node
     if isinstance(node, CommentedSeq) and isinstance(new, list):
+        tail = _take_tail(node)
         for index, value in enumerate(new):
             if index < len(node):
                 node[index] = _merge(node[index], value)
             else:
-                node.append(value)
+                node.append(_commented(value))
         del node[len(new):]
+        if tail is not None:
+            _put_tail(node, tail)
         return node
     if _same_scalar(node, new):
         return node
-    return new
+    return _commented(new)
+
+
+def _last_slot(node: Any) -> tuple[Any, Any, int] | None:
+    """Where ruamel keeps the comment that follows a block container: on its deepest last
+    value (``(container, key or index, slot in ca.items)``), or ``None`` when it is empty."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    while True:
+        if isinstance(node, CommentedMap) and len(node):
+            key, slot = list(node)[-1], 2
+        elif isinstance(node, CommentedSeq) and len(node):
+            key, slot = len(node) - 1, 0
+        else:
+            return None
+        child = node[key]
+        if isinstance(child, (CommentedMap, CommentedSeq)) and len(child) and not child.fa.flow_style():
+            node = child
+            continue
+        return node, key, slot
+
+
+def _take_tail(node: Any) -> Any:
+    """Detach the comment after the block container ``node`` (ruamel hangs it on the last
+    value, so a value appended after it would land below the comment)."""
+    where = _last_slot(node)
+    if where is None:
+        return None
+    container, key, slot = where
+    entry = container.ca.items.get(key)
+    if not entry or entry[slot] is None:
+        return None
+    import copy
+
+    token = entry[slot]
+    line, _, rest = token.value.partition("\n")
+    if not line.strip():
+        entry[slot] = None
+        return token
+    if not rest.strip():
+        return None
+    kept, moved = copy.copy(token), copy.copy(token)  # the end-of-line comment stays with its value
+    kept.value, moved.value = line + "\n", "\n" + rest
+    entry[slot] = kept
+    return moved
+
+
+def _put_tail(node: Any, token: Any) -> None:
+    """Hang ``token`` (from :func:`_take_tail`) on the new last value of ``node``."""
+    where = _last_slot(node)
+    if where is None:
+        return
+    container, key, slot = where
+    entry = container.ca.items.setdefault(key, [None, None, None, None])
+    if entry[slot] is not None:  # an end-of-line comment kept there: the lines follow it
+        entry[slot].value = entry[slot].value.rstrip("\n") + token.value
+    else:
+        entry[slot] = token
+
+
+def _commented(value: Any) -> Any:
+    """``value`` as ruamel round-trip containers (so a comment can hang on it)."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if isinstance(value, dict):
+        return CommentedMap((k, _commented(v)) for k, v in value.items())
+    if isinstance(value, list):
+        return CommentedSeq(_commented(v) for v in value)
+    return value
 
 
 def _same_scalar(old: Any, new: Any) -> bool:

@@ -590,7 +590,7 @@ class CommandCall:
 def _run_tool(call: CommandCall) -> CommandResult:
     pack, tool = call.pack, str(call.spec.tool)
     kind, data = subsystems.spec(pack, tool)
-    if data.get("computer") is not None:
+    if data.get("computer") is not None or data.get("script") is not None:
         result = _run_computer(call)
         on_kept = False
     else:
@@ -603,7 +603,7 @@ def _run_tool(call: CommandCall) -> CommandResult:
 
 
 def _run_computer(call: CommandCall) -> SubsystemResult:
-    """A computer-backed subsystem: every parsed word is handed over as an argument."""
+    """A computer- or script-backed subsystem: every parsed word is handed over as an argument."""
     args = call.parse()
     kwargs: dict[str, Any] = {**args.params, **args.args, **args.modifiers, **call.fixed}
     value = args.value

@@ -299,6 +299,7 @@ class RulesEngine:
             system_id, model, data, positions, origin=origin, chain=chain, warnings=warnings,
             computers=self.computer, computer_names=self._computer_names,
             groups=group, group_names=lambda: list(self._sources), file=file,
+            unbound=frozenset(s.label for s in self._sources.values() if s.text is not None),
         )
 
     def pack(self, system: str) -> RuleSystem:

@@ -93,6 +93,9 @@ def _check_subsystem(check: PackChecker, name: str, raw: Any, computers: Callabl
         check.error("a subsystem is a mapping of settings", base)
         return
     if data.get("script") is not None:
+        from lwcore.rules.scripts import check_subsystem
+
+        check_subsystem(data, check, base)
         return
     if data.get("computer") is not None:
         cname = str(data["computer"])

@@ -69,8 +69,8 @@ def kind_of(kind: str, data: Mapping[str, Any], pack_id: str = "", name: str = "
     """The :class:`~lwcore.rules.kinds.base.SubsystemKind` that runs ``data`` (a script or a
     computer is refused here: :func:`run` handles those)."""
     if data.get("script") is not None:
-        raise SubsystemError(f"{pack_id}: subsystem {name!r} runs the script {data['script']!r}, which needs "
-                             "the JS sandbox", expected="a host with the sandbox service")
+        raise SubsystemError(f"{pack_id}: subsystem {name!r} runs the script {data['script']!r}, not a kind",
+                             expected="run it by name (the engine runs its script)")
     found = kinds.kind_named(kind)
     if found is None:
         names = ", ".join(k.name for k in kinds.all_kinds())
@@ -85,7 +85,11 @@ def run(engine: RulesEngine | None, pack: RuleSystem, name: str, sheet: Sheet | 
     changed in place."""
     kind, data = spec(pack, name)
     sub_name = name_of(pack, name)
-    if data.get("computer") is not None and data.get("script") is None:
+    if data.get("script") is not None:
+        from lwcore.rules.scripts import run_subsystem
+
+        return run_subsystem(pack, sub_name, data, sheet, **kwargs)
+    if data.get("computer") is not None:
         return _computer(engine, pack, sub_name, data, sheet, kwargs)
     runner = kind_of(kind, data, pack.id, sub_name).run
     try:

@@ -13,6 +13,7 @@ import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from lwcore.contributions import localized
@@ -146,6 +147,14 @@ class RuleSystem:
         """``file:line:column`` of each case of the pack's ``tests:`` table."""
         self._derived: list[tuple[str, Callable[[dict[str, Any], frozenset[str]], Any]]] = []
         self._alias: dict[str, str] = {}
+        self.scripts: dict[str, Path] = {}
+        """The pack's rule scripts, bound at load (``resolution``, ``subsystems.<name>`` -> file;
+        :mod:`lwcore.rules.scripts`)."""
+
+    @property
+    def has_rules_script(self) -> bool:
+        """Whether the pack resolves anything through a JS script (the trust card says so)."""
+        return bool(self.scripts)
 
     # --- names --------------------------------------------------------------------------
 
@@ -282,11 +291,6 @@ class RuleSystem:
         res = self.resolution
         if res is None:
             raise CheckError(f"system {self.id!r} has no resolution: section", expected="a pack with resolution:")
-        if res.script is not None:
-            raise CheckError(
-                f"system {self.id!r} resolves through the script {res.script!r}, which needs the JS sandbox",
-                expected="a host with the sandbox service",
-            )
         return res
 
     def _prepare(self, target: int | None, difficulty: str | None, variant: str | None, modifier: int,
@@ -336,6 +340,9 @@ class RuleSystem:
         """The winning rank for each roll value of a one-die roll (a table in one call: odds,
         previews, tests). Same rank logic as :meth:`check`; no dice are drawn."""
         res = self._resolution()
+        if res.script is not None:
+            raise CheckError(f"outcomes() needs rank conditions; {self.id} resolves through {res.script!r}",
+                             expected="a check per roll")
         if res.roll.single_die is None:
             raise CheckError(f"outcomes() needs a one-die roll; {self.id} rolls {res.roll.text!r}")
         _pvals, env, _raw, _adjusted, ranks = self._prepare(target, difficulty, variant, modifier, params)
@@ -457,14 +464,24 @@ class RuleSystem:
         env["dice"] = dice
         env["successes"] = successes
         env["ones"] = ones
+        flags: Mapping[str, Any] = {}
+        scripted_margin = None
         try:
-            for rank in ranks:
-                if rank.when is None or rank.when.fn(env):
-                    break
-            margin = res.margin.fn(env) if res.margin is not None else None
+            if res.script is not None:
+                from lwcore.rules.scripts import decide_check
+
+                rank, scripted_margin, flags = decide_check(self, ranks, env, difficulty=difficulty, variant=variant,
+                                                            modifiers=applied)
+            else:
+                for rank in ranks:
+                    if rank.when is None or rank.when.fn(env):
+                        break
+            margin = scripted_margin if scripted_margin is not None else \
+                res.margin.fn(env) if res.margin is not None else None
         except ExprError as exc:
             raise CheckError(f"{self.id}: {exc}") from None
-        return CheckResult(self.id, rank.id, rank.success, rank.critical, rank.fumble, rank.tier, rank.flags, margin,
+        return CheckResult(self.id, rank.id, rank.success, rank.critical, rank.fumble, rank.tier,
+                           {**rank.flags, **flags} if flags else rank.flags, margin,
                            value, tuple(dice), adjusted, raw, difficulty, variant, applied, successes, ones, pvals)
 
 
@@ -488,10 +505,12 @@ def compile_pack(
     groups: GroupLookup = lambda name: None,
     group_names: Callable[[], Sequence[str]] = lambda: (),
     file: str | None = None,
+    unbound: frozenset[str] = frozenset(),
 ) -> RuleSystem:
     """Compile a validated pack; every problem is reported at once as located
     :class:`~lwcore.rules.errors.RulepackError`\\ s (a :class:`~lwcore.rules.errors.RulepackErrors`
-    when there are several); warnings land in ``RuleSystem.warnings``."""
+    when there are several); warnings land in ``RuleSystem.warnings``. Scripts declared in the
+    files named in ``unbound`` (YAML read from a pack archive) are left to the pack's checks."""
     diag = Diagnostics(positions, file)
     pack = RuleSystem(system_id, model, data, origin=origin, chain=chain, warnings=warnings)
     _resolve_resources(model, diag)
@@ -506,11 +525,9 @@ def compile_pack(
             alias.setdefault(word, canonical)
             alias.setdefault(word.casefold(), canonical)
     pack._alias = alias
-    for name, sub in model.subsystems.items():
-        script = (sub or {}).get("script") if isinstance(sub, Mapping) else None
-        if script is not None and (not isinstance(script, str) or script.startswith(("/", "\\"))
-                                   or ".." in script.replace("\\", "/").split("/")):
-            diag.error("script must be a relative path inside the pack", ("subsystems", name, "script"))
+    from lwcore.rules.scripts import bind_all
+
+    bind_all(pack, data, positions, diag, unbound)
     stats = {*model.defaults, *model.derived, *model.alias}
     formulas = model.creation_constraints.get("roll")
     attributes = model.creation_constraints.get("attributes")
@@ -604,9 +621,7 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
     assert res is not None
     base = ("resolution",)
     errors_before = len(diag.errors)
-    if res.script is not None and (res.script.startswith(("/", "\\"))
-                                   or ".." in res.script.replace("\\", "/").split("/")):
-        diag.error("script must be a relative path inside the pack", (*base, "script"))
+    scripted = res.script is not None
     params = {name: p.model_dump() for name, p in res.params.items()}
     for name in params:
         if name in RESERVED:
@@ -688,7 +703,10 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
             if rank.drop and not allow_drop:
                 diag.error("drop: is only for ranks inside a variant", (*path, i, "drop"))
             when = None
-            if rank.when is not None:
+            if rank.when is not None and scripted:
+                diag.warn(f"rank {rank.id!r}: when: is not used (the script {res.script!r} decides)",
+                          (*path, i, "when"))
+            elif rank.when is not None:
                 when = expression(rank.when, rank_ctx, BOOL, (*path, i, "when"))
             out.append(CompiledRank(rank.id, when, rank.success, rank.critical, rank.fumble, rank.tier,
                                     dict(rank.model_extra or {})))
@@ -703,6 +721,8 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
                            "fumble, tier or flags)", (*path, i),
                            expected="one id per outcome: give the second rule its own id, or the same fields")
         fallbacks = [i for i, (r, src) in enumerate(zip(ranks, raw, strict=False)) if src.when is None and not src.drop]
+        if scripted:  # the ranks are the script's verdicts: no conditions, no fallback
+            return tuple(ranks)
         if not fallbacks:
             diag.error("no fallback rank: one rank must have no when:", path, expected="a last rank without when:")
         elif len(fallbacks) > 1 or fallbacks[0] != len(ranks) - 1:

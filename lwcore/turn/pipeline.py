@@ -235,24 +235,35 @@ def compiler_for(kernel: Kernel, protocol: str) -> Any:
     return resolve(registry[protocol].compile)
 
 
-def visible_tools(kernel: Kernel, room: Room, *, keeper: bool) -> list[ToolSpec]:
-    """The tools this room offers: gated ones only when an enabled feature asks for them,
-    keeper-only ones only for the keeper, phase tools only in their phase, and -- when the
-    room lists ``tool_plugins`` -- only the kernel's tools and those plugins' tools."""
-    asked = {name for feature in room.file.features for name in feature.tools}
-    allowed = None
-    if room.file.tool_plugins is not None:
-        allowed = {r.id for r in kernel.plugins if r.builtin} | set(room.file.tool_plugins)
+def visible_tools(kernel: Kernel, room: Room, *, keeper: bool, phase: str | None | bool = True) -> list[ToolSpec]:
+    """The tools this room offers this turn.
+
+    Two limits hold whatever asks: keeper-only tools are offered only to the keeper, phase
+    tools only in their phase (the room's, unless ``phase`` names another: what the room
+    would offer in it). Past them, a tool an active feature asks for
+    (:meth:`Room.active_features`; a skill's ``allowed-tools``) is offered; any other tool is
+    offered unless it is gated, or an active feature narrows the room (then only the kernel's
+    own tools pass), or the room's ``tool_plugins`` leaves its plugin out (the kernel's own
+    tools always pass).
+    """
+    features = room.active_features()
+    asked = {name for feature in features for name in feature.tools}
+    narrowed = any(feature.narrows for feature in features)
+    kernel_own = {r.id for r in kernel.plugins if r.builtin}
+    listed = None if room.file.tool_plugins is None else kernel_own | set(room.file.tool_plugins)
+    current = room.file.phase if phase is True else phase
     out = []
     for entry in kernel.tools.entries():
         spec = entry.value
-        if allowed is not None and entry.plugin_id not in allowed:
-            continue
-        if spec.gated and spec.name not in asked:
-            continue
         if spec.keeper_only and not keeper:
             continue
-        if spec.phase is not None and spec.phase != room.file.phase:
+        if spec.phase is not None and spec.phase != current:
+            continue
+        if spec.name not in asked and (
+            spec.gated
+            or (narrowed and entry.plugin_id not in kernel_own)
+            or (listed is not None and entry.plugin_id not in listed)
+        ):
             continue
         out.append(spec)
     return out
@@ -573,6 +584,17 @@ def _error(call: ToolCall, message: str) -> ToolResult:
     return ToolResult(call.id, call.name, {"error": message}, is_error=True)
 
 
+def validate_arguments(model: Any, arguments: Mapping[str, Any]) -> Any:
+    """A tool call's arguments as its model's instance: strictly, as JSON gave them (no
+    coercion: ``true`` is not ``1``). Raises pydantic's ``ValidationError``."""
+    return model.model_validate(dict(arguments), strict=True)
+
+
+def argument_problems(exc: Any, most: int = 5) -> str:
+    """The first problems of a ``ValidationError`` from :func:`validate_arguments`, one line."""
+    return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or '(arguments)'}: {e['msg']}" for e in exc.errors()[:most])
+
+
 def execute_call(kernel: Kernel, call: ToolCall, ctx: ToolContext, offered: Sequence[str]) -> ToolResult:
     """Run one tool call through the registry. Never raises: failures become tool errors."""
     if call.name not in offered:
@@ -595,12 +617,9 @@ def execute_call(kernel: Kernel, call: ToolCall, ctx: ToolContext, offered: Sequ
     from pydantic import ValidationError
 
     try:
-        args = model.model_validate(dict(arguments), strict=True)  # the model's JSON: no coercion
+        args = validate_arguments(model, arguments)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or '(arguments)'}: {e['msg']}" for e in exc.errors()[:5]
-        )
-        return _error(call, f"invalid arguments: {problems}")
+        return _error(call, f"invalid arguments: {argument_problems(exc)}")
     try:
         content = handler(args, ctx)
         json.dumps(content, ensure_ascii=False)

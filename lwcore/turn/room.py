@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 from lwcore.errors import LwError
 from lwcore.io.atomic import encode_utf8
@@ -57,15 +57,29 @@ class Member(BaseModel):
 
 
 class Feature(BaseModel):
-    """An enabled feature (a skill, a module mechanic ...) and the gated tools it asks for.
+    """An enabled feature (a skill, a module mechanic ...) and the tools it asks for.
 
-    In ``room.yaml`` a feature with no tools may be written as its bare id.
+    In ``room.yaml`` a feature with no tools may be written as its bare id. A feature counts
+    (is *active*, :meth:`Room.active_features`) unless a condition it carries does not hold:
+    ``adult`` (only while the room's adult switch is on) or ``systems`` (only in a room
+    playing one of these rule systems). What an active feature does to the room's tools is
+    :func:`lwcore.turn.pipeline.visible_tools`'s: its ``tools`` are offered (gated ones
+    included); with ``narrows``, the room offers nothing else but the kernel's own tools and
+    what other active features ask for.
     """
 
     model_config = ConfigDict(extra="allow")
 
     id: str = Field(min_length=1)
-    tools: list[str] = Field(default_factory=list)
+    tools: list[str] = Field(default_factory=list, description="tools this feature asks for (gated ones included)")
+    narrows: StrictBool = Field(
+        default=False,
+        description="the room offers only the tools its active features ask for, plus the kernel's own "
+        "(a skill's allowed-tools)",
+    )
+    adult: StrictBool = Field(default=False, description="counts only while the room's adult switch is on")
+    systems: list[str] = Field(
+        default_factory=list, description="counts only in a room playing one of these rule systems (empty: any)")
 
 
 class RoomFile(BaseModel):
@@ -101,6 +115,11 @@ class RoomFile(BaseModel):
         default_factory=dict,
         description="plugin config files by name, relative to the room folder; handed to "
         "prompt-segment providers as absolute paths in TurnContext.extra['config']",
+    )
+    adult: StrictBool = Field(
+        default=False,
+        description="the room's adult switch: features (skills) rated mature or explicit count only "
+        "while it is on; only the keeper sets it",
     )
     features: list[Feature] = Field(default_factory=list)
     tool_plugins: list[str] | None = Field(
@@ -267,6 +286,16 @@ class Room:
         if member.id not in self.sheets:
             raise LwError(f"{ref!r} has no character sheet")
         return member.id, self.sheets[member.id]
+
+    # -- features --------------------------------------------------------------------------
+
+    def active_features(self) -> list[Feature]:
+        """The enabled features whose conditions hold here: not ``adult`` unless the room's
+        adult switch is on, not limited to ``systems`` the room does not play."""
+        return [
+            f for f in self.file.features
+            if (self.file.adult or not f.adult) and (not f.systems or any(self.pack.matches(s) for s in f.systems))
+        ]
 
     # -- variables -------------------------------------------------------------------------
 

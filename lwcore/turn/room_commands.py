@@ -7,8 +7,9 @@ keeper's model sees. :func:`run_room_command`:
 2. finds the command: a registered :class:`RoomCommand` by word, else the registered
    ``fallback`` commands in priority order (a rule system's dot commands: the first that
    does not decline with ``None`` answers);
-3. **checks who may run it** (``keeper`` | ``player`` | ``anyone``) -- the kernel does this,
-   never the plugin;
+3. **checks who may run it** (``keeper`` | ``player`` | ``anyone``; a command may give the
+   first word of its arguments its own runner, ``who_by_word``: ``.skill`` lists for anyone,
+   ``.skill enable`` is the keeper's) -- the kernel does this, never the plugin;
 4. calls the handler with a :class:`CommandContext`; saves the room parts it marked changed
    (one transaction, under the room lock the caller holds); records a reply meant for the
    table (``audience`` ``all`` or ``keeper``) in the history.
@@ -80,10 +81,10 @@ class CommandRun:
         }
 
 
-def may_run(command: RoomCommand, room: Room, member: Member) -> bool:
-    """Whether ``member`` may run ``command`` in ``room``."""
-    keeper = room.is_keeper(member)
-    return command.who == "anyone" or (command.who == "keeper") == keeper
+def may_run(command: RoomCommand, room: Room, member: Member, args: str = "") -> bool:
+    """Whether ``member`` may run ``command`` with ``args`` in ``room``."""
+    who = command.who_for(args)
+    return who == "anyone" or (who == "keeper") == room.is_keeper(member)
 
 
 def commands_for(kernel: Kernel, room: Room, member: Member) -> list[RoomCommand]:
@@ -116,9 +117,12 @@ def run_room_command(
     else:
         candidates = [c for c in registry.values() if c.fallback]
     for command in candidates:
-        if not may_run(command, room, member):
+        if not may_run(command, room, member, args):
             if len(candidates) == 1:
-                raise LwError(f".{command.name} is for the {_who(command)} only", code="forbidden")
+                words = args.split(maxsplit=1)
+                shown = f".{command.name} {words[0].lower()}" if words and words[0].lower() in command.who_by_word \
+                    else f".{command.name}"
+                raise LwError(f"{shown} is for the {_who(command.who_for(args))} only", code="forbidden")
             continue
         reply = _call(kernel, command, ctx)
         if reply is None:
@@ -129,8 +133,8 @@ def run_room_command(
                   expected=f"one of: {known or '(none installed)'} (.help lists them)", code="unknown")
 
 
-def _who(command: RoomCommand) -> str:
-    return {"keeper": "keeper", "player": "players"}.get(command.who, "members")
+def _who(who: str) -> str:
+    return {"keeper": "keeper", "player": "players"}.get(who, "members")
 
 
 def _call(kernel: Kernel, command: RoomCommand, ctx: CommandContext) -> CommandReply | None:

@@ -118,7 +118,7 @@ def check_on_sheet(
 @dataclass(frozen=True)
 class SubsystemTarget:
     """What a ``subsystem`` word of a tool call names: the pack's subsystem, its kind (``None``
-    for a computer-backed one), and the fixed arguments of the pack command that named it
+    for a computer- or script-backed one), and the fixed arguments of the pack command that named it
     (``ti: {tool: …, table: realtime}``)."""
 
     name: str
@@ -153,7 +153,8 @@ def find_subsystem(pack: RuleSystem, word: str) -> SubsystemTarget:
         fixed = dict(found[1].args or {}, **({"table": found[1].table} if found[1].table else {}))
     kind_name, data = subsystems.spec(pack, target)
     name = subsystems.name_of(pack, target)
-    kind = None if data.get("computer") is not None else subsystems.kind_of(kind_name, data, pack.id, name)
+    scripted = data.get("computer") is not None or data.get("script") is not None
+    kind = None if scripted else subsystems.kind_of(kind_name, data, pack.id, name)
     return SubsystemTarget(name, kind_name, data, kind, command, fixed)
 
 
@@ -177,7 +178,7 @@ def subsystem_kwargs(target: SubsystemTarget, *, loss: str | None, skill: str | 
     (the kind says which it takes); :class:`LwError` for a missing or a meaningless argument."""
     given: dict[str, Any] = {"loss": loss, "skill": skill, "table": table or target.fixed.get("table"),
                              "bonus": bonus, "penalty": penalty}
-    if target.kind is None:  # a computer: everything goes through
+    if target.kind is None:  # a computer or a script: everything goes through
         return {**dict(args), **{k: v for k, v in given.items() if v}}
     if not target.kind.runs_alone:
         raise LwError(f"the {target.name!r} subsystem works on earlier check results; no tool runs it")

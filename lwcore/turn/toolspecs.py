@@ -10,6 +10,7 @@ from lwcore.contributions import ToolSpec
 
 _T = "lwcore.turn.tools"
 _M = "lwcore.turn.memory_tools"
+_P = "lwcore.turn.prep"
 
 TURN_TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
@@ -96,6 +97,20 @@ TURN_TOOLS: tuple[ToolSpec, ...] = (
         },
         args_model=f"{_M}:NoteArgs",
         handler=f"{_M}:keeper_note",
+    ),
+    ToolSpec(
+        name="run_prep_plan",
+        description={
+            "en": "Prep phase, keeper only: run a prep script (JavaScript whose only call is plan(tool, args)) or an "
+            "installed pack's script (script_ref '<pack-id>/prep/setup.js'). The whole plan is checked against the room "
+            "before anything runs; apply false (the default) previews the operations and changes nothing.",
+            "zh": "仅准备阶段、仅守秘人：运行一个准备脚本（JavaScript，唯一可调用的是 plan(工具, 参数)），或已安装包里的脚本"
+            "（script_ref 写 '<包id>/prep/setup.js'）。整个计划先对照房间校验、再执行；apply 为 false（默认）只预览操作清单，不改任何东西。",
+        },
+        args_model=f"{_P}:RunPrepPlanArgs",
+        handler=f"{_P}:run_prep_plan",
+        keeper_only=True,
+        phase="prep",
     ),
 )
 """Registered by the built-in ``turn`` plugin (``lwcore.builtins.turn``)."""

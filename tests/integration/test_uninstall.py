@@ -104,3 +104,16 @@ def test_without_persona_turns_work_without_persona_text(home: Path) -> None:
         assert data["segments"] == [] and data["dropped"] == []
         assert PERSONA_STANCE not in json.dumps(data["payload"], ensure_ascii=False)
         assert "persona" not in answers(home)
+
+
+def test_without_skills_the_skill_command_and_tools_are_gone(home: Path) -> None:
+    assert re.search(r"^  skill ", lw("--help", home=home).stdout, re.M)
+    for _ in uninstalled("loreweaver-skills", "skills"):
+        assert not re.search(r"^  skill ", lw("--help", home=home).stdout, re.M)
+        text = answers(home)
+        assert not re.search(r"skill-forge|generate_skill|lw skill", text), text
+        missing = lw("skill", "list", home=home)
+        assert missing.returncode != 0 and "Traceback" not in missing.stderr
+        turn = lw("turn", "--fresh", "--say", "我四处看看。", "--as", "kp", "--json", home=home)
+        assert turn.returncode == 0, turn.stderr
+        assert not {"read_skill_reference", "generate_skill"} & set(json.loads(turn.stdout)["tools"])

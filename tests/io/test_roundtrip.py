@@ -73,3 +73,34 @@ def test_any_change_reads_back_and_keeps_the_comment(old: dict, draw: st.DataObj
     out = update_yaml_text(text, new)
     assert load_yaml(out) == new
     assert out.startswith("# keep me\n")
+
+
+def test_the_comment_after_a_list_stays_after_it_as_the_list_grows_shrinks_and_empties() -> None:
+    text = "features: []\n# the next key's comment\ntool_plugins: [a]\nlist:\n  - 1\n  - 2  # two\n# after the list\nz: 3\n"
+    steps = [
+        {"features": [{"id": "x", "tools": ["t"]}], "list": [1, 2, 3]},
+        {"features": [{"id": "x", "tools": ["t"]}, {"id": "y"}], "list": [1]},
+        {"features": [{"id": "y"}], "list": []},
+        {"features": [], "list": [4]},
+    ]
+    for change in steps:
+        data = load_yaml(text) | change
+        text = update_yaml_text(text, data)
+        assert load_yaml(text) == data
+        lines = text.splitlines()
+        assert lines[lines.index("# the next key's comment") + 1] == "tool_plugins: [a]"
+        assert lines[lines.index("# after the list") + 1] == "z: 3"
+
+
+items = st.one_of(st.integers(0, 9), st.dictionaries(st.sampled_from(["id", "tools"]), st.integers(0, 9), min_size=1))
+
+
+@given(st.lists(st.lists(items, max_size=4), min_size=1, max_size=5))
+def test_any_sequence_of_list_changes_keeps_the_following_comment_in_place(changes: list[list]) -> None:
+    text = "before: 0\nthings:\n  - 0\n# about what follows\nafter: 1\n"
+    for things in changes:
+        data = {"before": 0, "things": things, "after": 1}
+        text = update_yaml_text(text, data)
+        assert load_yaml(text) == data
+        lines = text.splitlines()
+        assert lines[lines.index("# about what follows") + 1] == "after: 1"

@@ -354,11 +354,12 @@ def test_pool_system_with_params_and_reroll(tmp_path: Path) -> None:
     assert adv.check(15, modifiers={"advantage": 1, "disadvantage": 1}, faces=[12]).dice == (12,)
 
 
-def test_a_script_pack_loads_but_needs_the_sandbox_to_check(tmp_path: Path) -> None:
+def test_a_script_a_pack_names_must_be_there(tmp_path: Path) -> None:
+    """The script channel itself is tested in test_rule_scripts.py."""
     write(tmp_path, "js.yaml", "resolution: {script: resolver.js}\n")
-    pack = engine_with(tmp_path).pack("js")
-    with pytest.raises(CheckError, match="needs the JS sandbox"):
-        pack.check(10)
+    with pytest.raises(RulepackError, match="resolution.script: script 'resolver.js': file not found") as info:
+        engine_with(tmp_path).pack("js")
+    assert info.value.line == 1
 
 
 # --- discovery ----------------------------------------------------------------------------

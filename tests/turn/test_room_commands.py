@@ -181,3 +181,29 @@ def test_lw_turn_runs_room_commands(tmp_path: Path, room_dir: Path) -> None:
     assert data["command"] == "dice" and data["audience"] == "all" and data["data"]["action"] == "check"
     out = runner.invoke(lw, ["--data-dir", str(tmp_path), "turn", str(room_dir), "--say", ".phase x y", "--as", "p2"])
     assert out.exit_code == 1
+
+
+def test_words_may_have_their_own_runner(tmp_path: Path, room_dir: Path) -> None:
+    """``.board`` lists for anyone; ``.board pin X`` is the keeper's: the kernel refuses a player
+    before the handler runs, by the first word of the arguments, in any case."""
+    calls: list[str] = []
+
+    def board(ctx):  # noqa: ANN001, ANN202
+        calls.append(f"{ctx.args or '-'} by {ctx.actor.id}")
+        return "ok"
+
+    kernel = Kernel(data_dir=tmp_path / "d", env={}, plugins=[command_plugin(
+        calls, RoomCommand("board", board, who="anyone", who_by_word={"pin": "keeper", "shout": "player"}))])
+    before = snapshot(room_dir)
+    assert run_turn(kernel, room_dir, ".board", actor="p1").command.reply.text == "ok"
+    assert run_turn(kernel, room_dir, ".board list", actor="p2").command.reply.text == "ok"
+    for line in (".board pin the map", ".board PIN x"):
+        with pytest.raises(LwError, match=r"^\.board pin is for the keeper only") as info:
+            run_turn(kernel, room_dir, line, actor="p1")
+        assert info.value.code == "forbidden"
+    with pytest.raises(LwError, match=r"\.board shout is for the players only"):
+        run_turn(kernel, room_dir, ".board shout hi", actor="kp")
+    assert run_turn(kernel, room_dir, ".board pin the map", actor="kp").command.reply.text == "ok"
+    assert calls == ["- by p1", "list by p2", "pin the map by kp"] and snapshot(room_dir) == before
+    with pytest.raises(ValueError, match="who='owner'"):
+        RoomCommand("x", board, who_by_word={"a": "owner"})

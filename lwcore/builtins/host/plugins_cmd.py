@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -17,8 +18,9 @@ PRIVILEGE_WARNING = (
 )
 
 
-def trust_card(record: PluginRecord) -> str:
-    """The plain-text card shown before enabling a plugin (and by ``plugins info``)."""
+def trust_card(record: PluginRecord, facts: dict[str, Any] | None = None) -> str:
+    """The plain-text card shown before enabling a plugin (and by ``plugins info``);
+    ``facts`` are :func:`lwcore.trust.content_facts` (what its content does)."""
     m = record.manifest
     lines = [f"Plugin {record.id} {m.version if m else '?'}"]
     if record.distribution:
@@ -34,6 +36,10 @@ def trust_card(record: PluginRecord) -> str:
         description = m.description.get("en") or next(iter(m.description.values()), "")
         if description:
             lines.append(f"  description:  {description}")
+    if facts and m and "rulepacks" in m.provides:
+        scripts = facts["rules_scripts"]
+        lines.append(f"  rules script: {'yes: ' + '; '.join(scripts) if scripts else 'no'}"
+                     + (" (outcomes decided by JS in the sandbox)" if scripts else ""))
     lines.append(f"  source:       {record.source}")
     if record.location:
         lines.append(f"  location:     {record.location}")
@@ -112,11 +118,14 @@ def info(plugin_id: str, as_json: bool) -> None:
     kernel = state(click.get_current_context()).kernel
     kernel.load_all()
     record = find(plugin_id)
-    data = record.to_json() | {"contributions": _contributions(record.id)}
+    from lwcore.trust import content_facts
+
+    facts = content_facts(kernel, record)
+    data = record.to_json() | {"contributions": _contributions(record.id)} | facts
     if as_json:
         echo_json(data)
         return
-    click.echo(trust_card(record))
+    click.echo(trust_card(record, facts))
     click.echo(f"  status:       {record.status}")
     if record.reason:
         click.echo(f"  reason:       {record.reason}")
@@ -138,7 +147,9 @@ def enable(ctx: click.Context, plugin_id: str, yes: bool) -> None:
         raise LwError(f"plugin {plugin_id!r} cannot be enabled: {record.reason}")
     needs_trust = record.manifest.tier == "code" and not record.bundled
     if needs_trust:
-        click.echo(trust_card(record))
+        from lwcore.trust import content_facts
+
+        click.echo(trust_card(record, content_facts(kernel, record)))
         confirm("Enable it?", yes=yes)
     if "LW_PLUGINS" in kernel.env and needs_trust:
         click.echo("note: LW_PLUGINS is set and decides which third-party plugins load", err=True)

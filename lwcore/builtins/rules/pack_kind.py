@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from lwcore.contributions import ContentReport, PackItem
 from lwcore.errors import LwError
@@ -20,6 +19,8 @@ from lwcore.pack.names import join, name_problem, parent
 from lwcore.rules import engine_for
 from lwcore.rules.engine import USER_ORIGIN, PackSource, RulesEngine
 from lwcore.rules.errors import RulepackError
+from lwcore.rules.scripts import load_problem
+from lwcore.trust import rule_scripts
 
 ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
@@ -27,20 +28,6 @@ ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 def _stem(path: str) -> str:
     name = path.rsplit("/", 1)[-1]
     return name.rsplit(".", 1)[0]
-
-
-def _scripts(data: Mapping[str, Any]) -> list[tuple[tuple[str, ...], str]]:
-    """``(where, script path)`` for every script a rulepack names."""
-    out = []
-    resolution = data.get("resolution")
-    if isinstance(resolution, Mapping) and isinstance(resolution.get("script"), str):
-        out.append((("resolution", "script"), resolution["script"]))
-    subsystems = data.get("subsystems")
-    if isinstance(subsystems, Mapping):
-        for name, sub in subsystems.items():
-            if isinstance(sub, Mapping) and isinstance(sub.get("script"), str):
-                out.append((("subsystems", str(name), "script"), sub["script"]))
-    return out
 
 
 def validate(item: PackItem) -> ContentReport:
@@ -71,7 +58,9 @@ def validate(item: PackItem) -> ContentReport:
     extra: list[str] = []
     lands = {item.path: f"{system_id}.yaml"}
     problems: list[LwError] = []
-    for where, script in _scripts(data if isinstance(data, Mapping) else {}):
+    for where, script in rule_scripts(data if isinstance(data, Mapping) else {}):
+        if not isinstance(script, str):
+            continue  # the engine's own load refused it above
         pos = positions.find(list(where))
         at = {"file": label, "line": pos.line if pos else None, "column": pos.column if pos else None}
         member = join(parent(item.path), script)
@@ -81,6 +70,8 @@ def validate(item: PackItem) -> ContentReport:
         elif not files.is_file(member):
             problems.append(LwError(f"script {script!r} is not in the pack (looked for {member})", **at,
                                     code="not_found"))
+        elif (problem := load_problem(files.read_text(member), files.display(member))) is not None:
+            problems.append(LwError(f"script {script!r} does not load: {problem}", **at, code="script"))
         else:
             extra.append(member)
             lands[member] = landing

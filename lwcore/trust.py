@@ -1,0 +1,69 @@
+"""Facts about a plugin's content that its manifest cannot state, for its trust card.
+
+- ``has_rules_script``: a rulepack the plugin provides decides outcomes through a JS script
+  (the rulepack script channel: ``resolution: {script: …}``, ``subsystems: {name: {script: …}}``).
+  The script runs in the sandbox and the engine still rolls and clamps, but it decides who
+  succeeds: an operator should know before trusting a pack.
+
+Read from the plugin's ``rulepacks/`` folder (no code runs) and, for an enabled code plugin,
+from the rulepacks its ``lw_rulepacks`` hook registered. Files are read with ``lwcore.io``; a
+file that does not read is listed, never fatal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lwcore.errors import LwError
+
+if TYPE_CHECKING:
+    from lwcore.kernel import Kernel
+    from lwcore.plugins import PluginRecord
+
+
+def rule_scripts(data: Mapping[str, Any]) -> list[tuple[tuple[str, ...], Any]]:
+    """``(where, script)`` for every ``script:`` a rulepack's data declares, as written:
+    ``where`` is ``("resolution", "script")`` or ``("subsystems", <name>, "script")``."""
+    out: list[tuple[tuple[str, ...], Any]] = []
+    res = data.get("resolution")
+    if isinstance(res, Mapping) and res.get("script") is not None:
+        out.append((("resolution", "script"), res["script"]))
+    subs = data.get("subsystems")
+    if isinstance(subs, Mapping):
+        for name, sub in subs.items():
+            if isinstance(sub, Mapping) and sub.get("script") is not None:
+                out.append((("subsystems", str(name), "script"), sub["script"]))
+    return out
+
+
+def content_facts(kernel: Kernel, record: PluginRecord) -> dict[str, Any]:
+    """``{has_rules_script, rules_scripts: ["<system>: <where> -> <script>"], unreadable: [...]}``
+    for one plugin (empty lists when it provides no rulepacks)."""
+    from lwcore.io.safe_yaml import read_yaml
+
+    sources: dict[str, tuple[Path | None, Mapping[str, Any] | None]] = {}
+    if record.location is not None and record.provides("rulepacks") and (record.location / "rulepacks").is_dir():
+        for path in sorted((record.location / "rulepacks").glob("*.yaml")):
+            sources[str(path)] = (path, None)
+    if record.usable and record.provides("rulepacks"):
+        for entry in kernel.rulepacks.entries():
+            if entry.plugin_id == record.id:
+                src = entry.value
+                sources.setdefault(str(src.path) if src.path else f"<{entry.key}>",
+                                   (Path(src.path) if src.path else None, src.data))
+    scripts: list[str] = []
+    unreadable: list[str] = []
+    for label, (path, data) in sources.items():
+        if data is None and path is not None:
+            try:
+                data = read_yaml(path)
+            except LwError as exc:
+                unreadable.append(str(exc))
+                continue
+        if not isinstance(data, Mapping):
+            continue
+        system = path.stem if path is not None else label.strip("<>")
+        scripts += [f"{system}: {'.'.join(where[:-1])} -> {script}" for where, script in rule_scripts(data)]
+    return {"has_rules_script": bool(scripts), "rules_scripts": scripts, "unreadable": unreadable}

@@ -1,0 +1,34 @@
+"""``.skill`` in a room: ``.skill`` / ``.skill list`` and ``.skill show ID`` for anyone,
+``.skill enable ID`` / ``.skill disable ID`` for the keeper (the kernel checks who, through the
+command's ``who_by_word``; the room is saved under its lock by the kernel)."""
+
+from __future__ import annotations
+
+from lwcore.contributions import CommandReply
+from lwcore.errors import LwError
+from lwcore.turn.room_commands import CommandContext
+from lw_skills.catalog import catalog_for
+from lw_skills.listing import list_text, show_text
+from lw_skills.rooms import disable, enable
+
+USAGE = "list | show ID | enable ID | disable ID"
+
+
+def skill_command(ctx: CommandContext) -> CommandReply | str:
+    words = ctx.args.split()
+    action = words[0].lower() if words else "list"
+    catalog = catalog_for(ctx.kernel)
+    zh = ctx.locale.startswith("zh")
+    if action == "list" and len(words) <= 1:
+        return list_text(catalog, ctx.locale, ctx.room, problems=ctx.keeper)
+    if action not in ("show", "enable", "disable") or len(words) != 2:
+        raise LwError(f"usage: .skill {USAGE}", code="usage")
+    skill_id = words[1]
+    if action == "show":
+        return show_text(catalog.require(skill_id), catalog, ctx.locale, body=ctx.keeper)
+    if action == "enable":
+        skill = catalog.require(skill_id)
+        done = enable(ctx.room, catalog, skill_id)
+        return CommandReply(done.message(skill, ctx.locale), audience="keeper")
+    disable(ctx.room, skill_id)
+    return CommandReply(f"技能 {skill_id} 已停用" if zh else f"skill {skill_id} disabled", audience="keeper")

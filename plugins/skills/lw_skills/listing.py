@@ -1,0 +1,101 @@
+"""The skills as people read them: ``lw skill list|show`` and the ``.skill`` room command
+share these renderings, so the table and the terminal say the same thing."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lw_skills.catalog import SkillCatalog
+from lw_skills.rooms import RoomSkill, room_skills
+from lw_skills.skillfile import Skill
+
+if TYPE_CHECKING:
+    from lwcore.turn.room import Room
+
+
+def _short(text: str, width: int = 90) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def skill_line(skill: Skill, locale: str, room_skill: RoomSkill | None = None, *, source: bool = False) -> str:
+    """One line: a mark (``*`` counts in the room, ``-`` enabled but not counting), the id,
+    the display name, the description, then (with ``source``) where it comes from, its
+    conditions and notes."""
+    mark = " "
+    if room_skill is not None:
+        mark = "*" if room_skill.active else "-"
+    notes = [f"from {skill.source}"] if source else []
+    if skill.adult:
+        notes.append(skill.content_rating)
+    if skill.systems:
+        notes.append("/".join(skill.systems))
+    if skill.hooks:
+        notes.append("hooks.js")
+    if room_skill is not None and room_skill.reason:
+        notes.append(room_skill.reason)
+    if room_skill is not None and room_skill.stale:
+        notes.append("stale: enable it again to refresh")
+    name = skill.display_name(locale)
+    head = f"{mark} {skill.id}" + (f"  {name}" if name != skill.id else "")
+    return head + f" — {_short(skill.describe(locale))}" + (f" [{'; '.join(notes)}]" if notes else "")
+
+
+def list_text(catalog: SkillCatalog, locale: str, room: Room | None = None, *, problems: bool = True) -> str:
+    """Every skill (and, with ``room``, which are enabled there); with ``problems`` (the
+    keeper's and the terminal's view), where each comes from, the folders that did not load
+    and the skills' warnings."""
+    zh = locale.startswith("zh")
+    in_room = {rs.id: rs for rs in room_skills(room, catalog)} if room is not None else {}
+    lines = []
+    for skill in catalog.skills().values():
+        lines.append(skill_line(skill, locale, in_room.get(skill.id), source=problems))
+        if problems:
+            lines += [f"    ! {w}" for w in skill.warnings]
+    for rs in in_room.values():
+        if rs.skill is None:
+            lines.append(f"- {rs.id} [{'已启用但未安装' if zh else 'enabled but not installed'}]")
+    if not lines:
+        lines.append("（没有技能）" if zh else "(no skills installed)")
+    if room is not None:
+        lines.append("* = 在本房间生效，- = 已启用但暂不生效" if zh else "* = counts in this room, - = enabled but not counting")
+    if problems:
+        for problem in catalog.problems():
+            lines.append(f"x {problem.skill} ({problem.source}): {problem.error}")
+    return "\n".join(lines)
+
+
+def show_text(skill: Skill, catalog: SkillCatalog, locale: str, *, body: bool = True) -> str:
+    """Everything about one skill."""
+    lines = [f"{skill.display_name(locale)} ({skill.id})", f"  source:       {skill.source}"]
+    if skill.folder is not None:
+        lines.append(f"  folder:       {skill.folder}")
+    lines.append(f"  description:  {_short(skill.describe(locale), 200)}")
+    if skill.allowed_tools is None:
+        lines.append("  tools:        (leaves the room's tools alone)")
+    else:
+        missing = set(catalog.missing_tools(skill))
+        shown = [f"{t} (not installed)" if t in missing else t for t in skill.allowed_tools]
+        lines.append(f"  tools:        {', '.join(shown) or '(none)'} -- narrows the room to these and the kernel's own")
+    lines.append(f"  systems:      {', '.join(skill.systems) or '(any)'}")
+    lines.append(f"  rating:       {skill.content_rating or '(none)'}"
+                 + (" -- needs the room's adult switch" if skill.adult else ""))
+    if skill.references:
+        lines.append(f"  references:   {', '.join(skill.references)}")
+    if skill.assets:
+        lines.append(f"  assets:       {', '.join(skill.assets)}")
+    if skill.hooks:
+        lines.append("  hooks.js:     yes (runs in the JS sandbox while the skill is enabled)")
+    lines += [f"  warning:      {w}" for w in skill.warnings]
+    if body and skill.body:
+        lines += ["", skill.body]
+    return "\n".join(lines)
+
+
+def list_json(catalog: SkillCatalog, room: Room | None = None) -> dict[str, Any]:
+    in_room = [rs.to_json() for rs in room_skills(room, catalog)] if room is not None else None
+    out: dict[str, Any] = {"skills": [s.to_json() for s in catalog.skills().values()],
+                           "problems": [p.to_json() for p in catalog.problems()]}
+    if in_room is not None:
+        out["room"] = in_room
+    return out

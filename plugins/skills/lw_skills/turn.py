@@ -1,0 +1,82 @@
+"""What an enabled skill brings to a turn: its body as a prompt segment, its ``hooks.js``, and
+its references on demand (the ``read_skill_reference`` tool: progressive disclosure -- the
+prompt names the references, the model reads one when it needs it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from lwcore.contributions import HookScript, PromptSegment, TurnContext
+from lwcore.errors import LwError
+from lwcore.turn.tools import ToolContext, ToolError
+from lw_skills.catalog import REFERENCES, catalog_for
+from lw_skills.rooms import REFERENCE_TOOL, active_skills
+from lw_skills.skillfile import Skill
+
+SEGMENT_ORDER = 200
+MAX_REFERENCE_BYTES = 256 * 1024
+
+
+def _room(turn: TurnContext) -> Any:
+    room = turn.room
+    return room if room is not None and hasattr(room, "active_features") and hasattr(room, "kernel") else None
+
+
+def segment_text(skill: Skill, locale: str) -> str:
+    """The prompt text of an enabled skill: a heading, the body, the references it has."""
+    zh = locale.startswith("zh")
+    heading = f"## {'技能' if zh else 'Skill'}: {skill.display_name(locale)} ({skill.id})"
+    parts = [heading, skill.body.strip()]
+    if skill.references:
+        listed = ", ".join(skill.references)
+        parts.append(f"参考资料（需要时用 {REFERENCE_TOOL} 读取）：{listed}" if zh
+                     else f"References (read one with {REFERENCE_TOOL} when you need it): {listed}")
+    return "\n\n".join(p for p in parts if p)
+
+
+def segments(turn: TurnContext) -> list[PromptSegment] | None:
+    room = _room(turn)
+    if room is None:
+        return None
+    skills = active_skills(room, catalog_for(room.kernel))
+    return [PromptSegment(f"skill:{s.id}", segment_text(s, turn.locale), slot="system", order=SEGMENT_ORDER + i)
+            for i, s in enumerate(skills)]
+
+
+def scripts(turn: TurnContext) -> list[HookScript] | None:
+    room = _room(turn)
+    if room is None:
+        return None
+    return [HookScript(f"skill:{s.id}", s.hooks, origin=f"skills/{s.id}/hooks.js")
+            for s in active_skills(room, catalog_for(room.kernel)) if s.hooks]
+
+
+class ReferenceArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    skill: str = Field(min_length=1, max_length=64, description="the id of a skill enabled in this room")
+    reference: str = Field(min_length=1, max_length=300,
+                           description="a reference the skill lists (e.g. tables.md, or references/tables.md)")
+
+
+def read_reference(args: ReferenceArgs, ctx: ToolContext) -> dict[str, Any]:
+    """The text of one reference of a skill enabled in this room."""
+    from lwcore.io.paths import confine
+    from lwcore.io.text import read_text
+
+    skills = {s.id: s for s in active_skills(ctx.room, catalog_for(ctx.kernel))}
+    skill = skills.get(args.skill)
+    if skill is None or skill.folder is None:
+        raise ToolError(f"no skill {args.skill!r} is enabled in this room (enabled: {', '.join(skills) or 'none'})")
+    name = args.reference.removeprefix(f"{REFERENCES}/")
+    if name not in skill.references:
+        raise ToolError(f"skill {skill.id!r} has no reference {args.reference!r} "
+                        f"(it has: {', '.join(skill.references) or 'none'})")
+    try:
+        path = confine(skill.folder / REFERENCES, name, what="reference")
+        text = read_text(path, max_bytes=MAX_REFERENCE_BYTES)
+    except LwError as exc:
+        raise ToolError(f"reference {name!r} of skill {skill.id!r} cannot be read: {exc.message}") from None
+    return {"skill": skill.id, "reference": name, "text": text}
