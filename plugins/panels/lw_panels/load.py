@@ -38,7 +38,7 @@ from lw_panels.packs import (
 from lwcore.errors import LwError, LwErrors
 from lwcore.io.safe_yaml import Positions, read_yaml
 from lwcore.ui import condition as cond
-from lwcore.ui.blocks import VarBinding
+from lwcore.ui.blocks import KINDS, VarBinding
 
 if TYPE_CHECKING:
     from lw_panels.presentation import Kit
@@ -102,18 +102,28 @@ class LoadedPack:
 
 
 def _where(data: Any, loc: tuple[Any, ...]) -> tuple[list[Any], str]:
-    """The data path of a pydantic location (union tags and model names dropped) and its
-    reading (``panels[0].blocks[2].max``)."""
+    """The data path of a pydantic location and its reading (``panels[0].blocks[2].max``):
+    what pydantic adds for unions (member names, a template block's ``block``/``repeat`` tag,
+    a block's kind tag, a binding's tag) is not data and is left out."""
     path: list[Any] = []
     node = data
-    for part in loc:
-        if isinstance(node, Mapping) and part in node:
+    parts = list(loc)
+    i = 0
+    while i < len(parts):
+        part = parts[i]
+        i += 1
+        if isinstance(part, int) and isinstance(node, list) and 0 <= part < len(node):
             node = node[part]
-        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            path.append(part)
+            if isinstance(node, Mapping):
+                if i < len(parts) and parts[i] in ("block", "repeat") and i + 1 < len(parts) and (
+                        parts[i] == "block" or parts[i + 1] == "repeat"):
+                    i += 1
+                if i < len(parts) and parts[i] == node.get("kind") and parts[i] in KINDS:
+                    i += 1
+        elif isinstance(node, Mapping) and part in node:
             node = node[part]
-        else:
-            continue
-        path.append(part)
+            path.append(part)
     text = "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else str(p)) for i, p in enumerate(path))
     return path, text
 
@@ -126,16 +136,18 @@ def _at(positions: Positions, file: Path, path: list[Any] | tuple[Any, ...], mes
 
 def validate(model: type[BaseModel], data: Any, file: Path, positions: Positions,
              skip: set[tuple[Any, ...]] = frozenset()) -> tuple[Any, list[LwError]]:  # type: ignore[assignment]
-    """``model`` validated from ``data``: ``(instance or None, located problems)``; problems at
-    a data path in ``skip`` (already reported more precisely) are left out."""
+    """``model`` validated from ``data``: ``(instance or None, located problems)`` -- one
+    problem per place (a union's alternatives say the same thing several times); places in
+    ``skip`` were already reported more precisely."""
     try:
         return model.model_validate(data), []
     except ValidationError as exc:
-        problems = []
+        problems, seen = [], set(skip)
         for error in exc.errors(include_url=False):
             path, text = _where(data, tuple(error["loc"]))
-            if tuple(path) in skip:
+            if tuple(path) in seen:
                 continue
+            seen.add(tuple(path))
             message = str(error["msg"]).removeprefix("Value error, ")
             problems.append(_at(positions, file, path, f"{text}: {message}" if text else message, code="invalid"))
         return None, problems
