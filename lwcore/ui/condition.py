@@ -398,6 +398,9 @@ def _number(value: Any) -> float | None:
 
 
 def _strict_equal(a: Any, b: Any) -> bool:
+    kind = a.__class__
+    if kind is b.__class__ and kind in _PLAIN:
+        return bool(a == b)
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
@@ -417,6 +420,24 @@ def _loose_equal(a: Any, b: Any) -> bool:
     na = float(a) if isinstance(a, bool) else _number(a)
     nb = float(b) if isinstance(b, bool) else _number(b)
     return na is not None and nb is not None and na == nb
+
+
+_PLAIN = (str, int, float)
+_ORDERS: dict[str, Callable[[Any, Any], bool]] = {
+    ">": lambda a, b: a > b, "<": lambda a, b: a < b, ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b,
+}
+
+
+def _ordering(op: str) -> Callable[[Any, Any], bool]:
+    """The comparison ``op``: two numbers (not bools) compared at once, anything else
+    through :func:`_order`."""
+    test = _ORDERS[op]
+
+    def order(a: Any, b: Any) -> bool:
+        if (a.__class__ is int or a.__class__ is float) and (b.__class__ is int or b.__class__ is float):
+            return bool(test(a, b))
+        return _order(op, a, b)
+    return order
 
 
 def _order(op: str, a: Any, b: Any) -> bool:
@@ -448,17 +469,23 @@ def _kind(value: Any) -> str:
     return "a " + type(value).__name__
 
 
+def _not_strict(a: Any, b: Any) -> bool:
+    return not _strict_equal(a, b)
+
+
+def _not_loose(a: Any, b: Any) -> bool:
+    return not _loose_equal(a, b)
+
+
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "===": _strict_equal, "!==": _not_strict, "==": _loose_equal, "!=": _not_loose,
+    ">": _ordering(">"), "<": _ordering("<"), ">=": _ordering(">="), "<=": _ordering("<="),
+}
+
+
 def compare(op: str, a: Any, b: Any) -> bool:
     """One comparison with the grammar's semantics (:class:`ConditionError` when unorderable)."""
-    if op == "===":
-        return _strict_equal(a, b)
-    if op == "!==":
-        return not _strict_equal(a, b)
-    if op == "==":
-        return _loose_equal(a, b)
-    if op == "!=":
-        return not _loose_equal(a, b)
-    return _order(op, a, b)
+    return _COMPARE[op](a, b)
 
 
 def compile_node(node: Node) -> Compiled:
@@ -474,8 +501,16 @@ def compile_node(node: Node) -> Compiled:
         inner = compile_node(node.operand)
         return lambda values: not truthy(inner(values))
     if isinstance(node, Compare):
-        op, left, right = node.op, compile_node(node.left), compile_node(node.right)
-        return lambda values: compare(op, left(values), right(values))
+        test = _COMPARE[node.op]
+        # the common shapes, name against literal, without a call per operand
+        if isinstance(node.left, Name) and isinstance(node.right, Literal):
+            key, literal = node.left.id, node.right.value
+            return lambda values: test(values.get(key), literal)
+        if isinstance(node.left, Literal) and isinstance(node.right, Name):
+            literal, key = node.left.value, node.right.id
+            return lambda values: test(literal, values.get(key))
+        left, right = compile_node(node.left), compile_node(node.right)
+        return lambda values: test(left(values), right(values))
     parts = tuple(compile_node(o) for o in node.operands)
     if isinstance(node, Both):
         def both(values: Values) -> Any:
@@ -503,9 +538,10 @@ def compile_condition(text: str) -> Callable[[Values], bool]:
 
     def visible(values: Values) -> bool:
         try:
-            return truthy(run(values))
+            result = run(values)
         except ConditionError:
             return False
+        return result if result is True or result is False else truthy(result)
     return visible
 
 

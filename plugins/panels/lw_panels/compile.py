@@ -13,14 +13,17 @@ viewer's own variables (:class:`ViewerVar`, built from the projections by
   order, at most :data:`MAX_REPEAT`; ``{$leaf: id|label|value}`` reads that variable;
 - texts by locale resolve to the viewer's locale (then its language, then ``en``).
 
-The result is tier-0 blocks with plain strings: what every renderer draws.
+The result is tier-0 blocks with plain strings: what every renderer draws. A block that
+reads no variable is built once per locale and shared: resolved blocks are read-only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from pydantic import BaseModel
 
 from lwcore.contributions import localized
 from lwcore.ui.blocks import LeafBinding, VarBinding
@@ -145,14 +148,53 @@ def compile_block(block: Any, image: Callable[[str], Mapping[str, Any]] | None =
                         break
         return emit_repeat
     build = _BUILDERS[block.kind](block, image)
+    if not _bound(block):
+        build = _per_locale(build)
+    if visible is None:
+        def emit_always(out: list, vars: Vars, values: Values, locale: str, leaf: ViewerVar | None) -> None:
+            resolved = build(vars, locale, leaf)
+            if resolved is not None:
+                out.append(resolved)
+        return emit_always
 
     def emit(out: list, vars: Vars, values: Values, locale: str, leaf: ViewerVar | None) -> None:
-        if visible is not None and not visible(values):
-            return
-        resolved = build(vars, locale, leaf)
-        if resolved is not None:
-            out.append(resolved)
+        if visible(values):
+            resolved = build(vars, locale, leaf)
+            if resolved is not None:
+                out.append(resolved)
     return emit
+
+
+def _bound(value: Any) -> bool:
+    """Whether a block reads any variable (a ``$var`` or ``$leaf`` anywhere in it)."""
+    if isinstance(value, (VarBinding, LeafBinding)):
+        return True
+    if isinstance(value, BaseModel):
+        return any(_bound(getattr(value, name)) for name in type(value).model_fields)
+    if isinstance(value, (list, tuple)):
+        return any(_bound(item) for item in value)
+    return False
+
+
+class Shared(dict):  # type: ignore[type-arg]
+    """A resolved block every viewer of a locale shares (it reads no variable): read-only,
+    and renderers keep what they drew of it (:class:`Drawn`)."""
+
+    __slots__ = ()
+
+
+def _per_locale(build: Build) -> Build:
+    """A block that reads no variable resolves the same for every viewer of a locale: built
+    once per locale, as a :class:`Shared` block."""
+    memo: dict[str, dict[str, Any] | None] = {}
+
+    def cached(vars: Vars, locale: str, leaf: ViewerVar | None) -> dict[str, Any] | None:
+        if locale in memo:
+            return memo[locale]
+        resolved = build(vars, locale, leaf)
+        memo[locale] = resolved = Shared(resolved) if resolved is not None else None
+        return resolved
+    return cached
 
 
 Build = Callable[[Vars, str, "ViewerVar | None"], "dict[str, Any] | None"]
@@ -256,6 +298,59 @@ _BUILDERS: dict[str, Callable[[Any, Any], Build]] = {
     "meter": _meter, "stat": _stat, "badge": _badge, "text": _text, "divider": _divider,
     "choices": _choices, "image": _image,
 }
+
+
+class SharedBlocks(list):  # type: ignore[type-arg]
+    """A panel's resolved blocks, shared by every viewer whose variables read the same to
+    it (:func:`resolve_reusing`): read-only, and renderers keep what they drew of them."""
+
+    __slots__ = ()
+
+
+def reads(named: Iterable[str], prefixes: Iterable[str], vars: Vars) -> tuple[Any, ...]:
+    """Everything a panel's resolution depends on besides the locale: the variables it names
+    (as the viewer has them: value, text, label, or ``None``) and those its repeats match."""
+    key: tuple[Any, ...] = tuple(vars.get(name) for name in named)
+    for prefix in prefixes:
+        key += tuple(v for v in vars.values() if v.id.startswith(prefix))
+    return key
+
+
+def resolve_reusing(memo: dict[str, Any], blocks: tuple[Emit, ...], named: Iterable[str], prefixes: Iterable[str],
+                    vars: Vars, values: Values, locale: str) -> SharedBlocks:
+    """:func:`resolve`, reusing the last result for ``locale`` when what the blocks read is
+    unchanged (``memo`` belongs to one panel): after a turn, a panel re-resolves only when a
+    variable it names changed."""
+    key = reads(named, prefixes, vars)
+    hit = memo.get(locale)
+    if hit is not None and hit[0] == key:
+        return hit[1]  # type: ignore[no-any-return]
+    resolved = SharedBlocks(resolve(blocks, vars, values, locale))
+    memo[locale] = (key, resolved)
+    return resolved
+
+
+class Drawn:
+    """What a renderer drew of :class:`Shared` blocks and :class:`SharedBlocks`, by identity
+    and a key (the renderer's options); anything else is drawn every time. The block is held with its
+    drawing, so its identity stays its own."""
+
+    def __init__(self, limit: int = 8192) -> None:
+        self._memo: dict[tuple[int, Any], tuple[Mapping[str, Any], Any]] = {}
+        self._limit = limit
+
+    def get(self, block: Any, key: Any, draw: Callable[[], Any]) -> Any:
+        if block.__class__ is not Shared and block.__class__ is not SharedBlocks:
+            return draw()
+        slot = (id(block), key)
+        hit = self._memo.get(slot)
+        if hit is not None and hit[0] is block:
+            return hit[1]
+        drawn = draw()
+        if len(self._memo) >= self._limit:
+            self._memo.clear()
+        self._memo[slot] = (block, drawn)
+        return drawn
 
 
 def resolve(blocks: tuple[Emit, ...] | list[Emit], vars: Vars, values: Values, locale: str) -> list[dict[str, Any]]:

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from html import escape
 from typing import Any
 
-from lw_panels.compile import shown
+from lw_panels.compile import Drawn, shown
 
 FRAME_SANDBOX = "allow-scripts"
 """The sandbox of a tier-2 frame: scripts run, nothing else (no same origin, no forms, no
@@ -190,40 +190,65 @@ def _asset(panel: Mapping[str, Any], sha: str | None) -> str | None:
     return f"{base}{sha}" if base is not None else None
 
 
+def _meter(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
+    value, top = _e(block["value"]), _e(block["max"])
+    return (f'<div class="lw-block lw-meter"><span class="label">{_e(block["label"])}</span>'
+            f'<span class="value">{value}/{top}</span>'
+            f'<meter min="{_e(block["min"])}" max="{top}" value="{value}">{value}</meter></div>')
+
+
+def _stat(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
+    return (f'<div class="lw-block lw-stat"><span class="label">{_e(block["label"])}</span>'
+            f'<span class="value">{_e(block["value"])}</span></div>')
+
+
+def _badge(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
+    tone = f' {block["tone"]}' if block.get("tone") in ("info", "warn", "danger") else ""
+    return f'<div class="lw-block"><span class="lw-badge{tone}">{_e(block["label"])}</span></div>'
+
+
+def _text(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
+    style = f' {block["style"]}' if block.get("style") in ("quote", "warning") else ""
+    return f'<div class="lw-block lw-text{style}">{_e(block["text"])}</div>'
+
+
+def _divider(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
+    return '<hr class="lw-block lw-divider">'
+
+
+def _choices(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
+    target = _e(panel.get("id") or "") if panel.get("kind") == "panel" else ""
+    prompt = f'<div class="prompt">{_e(block["prompt"])}</div>' if block.get("prompt") else ""
+    buttons = "".join(
+        f'<button type="button" data-intent="choice" data-panel="{target}" data-value="{_e(o["input"])}">'
+        f'{_e(o["label"])}</button>' for o in block["options"])
+    return f'<div class="lw-block lw-choices">{prompt}{buttons}</div>'
+
+
+def _image(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
+    src = _asset(panel, block.get("hash"))
+    caption = block.get("caption")
+    alt = block.get("alt") or caption or ""
+    img = f'<img src="{_e(src)}" alt="{_e(alt)}">' if src else ""
+    cap = f"<figcaption>{_e(caption)}</figcaption>" if caption else ""
+    return f'<figure class="lw-block lw-image">{img}{cap}</figure>' if img or cap else ""
+
+
+_KINDS = {"meter": _meter, "stat": _stat, "badge": _badge, "text": _text, "divider": _divider,
+          "choices": _choices, "image": _image}
+_DRAWN = Drawn()
+
+
+def _draw(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
+    draw = _KINDS.get(block.get("kind"))  # type: ignore[arg-type]
+    return draw(block, panel) if draw is not None else ""
+
+
 def block_html(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
     """One resolved block (``panel`` gives the intent target and where pictures are)."""
-    kind = block.get("kind")
-    if kind == "meter":
-        return (f'<div class="lw-block lw-meter"><span class="label">{_e(block["label"])}</span>'
-                f'<span class="value">{_e(block["value"])}/{_e(block["max"])}</span>'
-                f'<meter min="{_e(block["min"])}" max="{_e(block["max"])}" value="{_e(block["value"])}">'
-                f'{_e(block["value"])}</meter></div>')
-    if kind == "stat":
-        return (f'<div class="lw-block lw-stat"><span class="label">{_e(block["label"])}</span>'
-                f'<span class="value">{_e(block["value"])}</span></div>')
-    if kind == "badge":
-        tone = f' {block["tone"]}' if block.get("tone") in ("info", "warn", "danger") else ""
-        return f'<div class="lw-block"><span class="lw-badge{tone}">{_e(block["label"])}</span></div>'
-    if kind == "text":
-        style = f' {block["style"]}' if block.get("style") in ("quote", "warning") else ""
-        return f'<div class="lw-block lw-text{style}">{_e(block["text"])}</div>'
-    if kind == "divider":
-        return '<hr class="lw-block lw-divider">'
-    if kind == "choices":
-        target = _e(panel.get("id") or "") if panel.get("kind") == "panel" else ""
-        prompt = f'<div class="prompt">{_e(block["prompt"])}</div>' if block.get("prompt") else ""
-        buttons = "".join(
-            f'<button type="button" data-intent="choice" data-panel="{target}" data-value="{_e(o["input"])}">'
-            f'{_e(o["label"])}</button>' for o in block["options"])
-        return f'<div class="lw-block lw-choices">{prompt}{buttons}</div>'
-    if kind == "image":
-        src = _asset(panel, block.get("hash"))
-        caption = block.get("caption")
-        alt = block.get("alt") or caption or ""
-        img = f'<img src="{_e(src)}" alt="{_e(alt)}">' if src else ""
-        cap = f"<figcaption>{_e(caption)}</figcaption>" if caption else ""
-        return f'<figure class="lw-block lw-image">{img}{cap}</figure>' if img or cap else ""
-    return ""
+    if "inline_assets" in panel:
+        return _draw(block, panel)
+    return _DRAWN.get(block, (panel.get("id"), panel.get("asset_base")), lambda: _draw(block, panel))
 
 
 def blocks_html(blocks: Iterable[Mapping[str, Any]], panel: Mapping[str, Any]) -> str:
@@ -233,6 +258,14 @@ def blocks_html(blocks: Iterable[Mapping[str, Any]], panel: Mapping[str, Any]) -
 def panel_html(panel: Mapping[str, Any], locale: str = "en") -> str:
     """A resolved panel as a ``<section>``; a tier-2 one with its frame when the panel says
     where its page is (``frame_base``), else its fallback alone."""
+    blocks = panel.get("blocks")
+    if "inline_assets" in panel or "payload" in panel:
+        return _panel_html(panel, locale)
+    key = (locale, panel.get("id"), panel.get("title"), panel.get("asset_base"), panel.get("frame_base"))
+    return _DRAWN.get(blocks, key, lambda: _panel_html(panel, locale))  # type: ignore[no-any-return]
+
+
+def _panel_html(panel: Mapping[str, Any], locale: str) -> str:
     zh = locale.startswith("zh")
     panel_id = str(panel.get("id", ""))
     dom_id = "panel-" + "".join(c if c.isalnum() else "-" for c in panel_id)

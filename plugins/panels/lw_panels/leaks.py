@@ -55,12 +55,18 @@ def name_problems(panel: Panel, secrets: Secrets) -> list[LwError]:
         elif ref.kind == "binding" and secrets.names(ref.value):
             problems.append(_located(ref, f"{panel.ref}: {{$var: {ref.value}}} names a keeper-only variable in a "
                                           "panel players receive"))
-        elif ref.kind == "prefix":
-            secret_match = any(i.startswith(ref.value) for i in secrets.ids)
-            if secret_match and not any(i.startswith(ref.value) for i in secrets.visible):
+        elif ref.kind == "prefix" and secrets.only_prefix(ref.value):
                 problems.append(_located(ref, f"{panel.ref}: repeat prefix {ref.value!r} matches only keeper-only "
                                               "variables"))
     return problems
+
+
+def names_a_secret(panel: Panel, secrets: Secrets) -> bool:
+    """:func:`name_problems` as a yes or no, from what the panel names (computed at load):
+    what a manifest asks for every player panel."""
+    if not player_facing(panel) or not secrets.ids:
+        return False
+    return bool(panel.named & secrets.named) or any(secrets.only_prefix(p) for p in panel.prefixes)
 
 
 def _norm(text: str) -> str:

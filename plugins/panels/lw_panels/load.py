@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -78,6 +78,12 @@ class Panel:
     assets: tuple[Asset, ...] = ()
     references: tuple[Reference, ...] = ()
     where: LwError | None = None
+    named: frozenset[str] = frozenset()
+    """Every variable id the panel names: in its conditions and its bindings."""
+    prefixes: tuple[str, ...] = ()
+    """Its repeat prefixes."""
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Its last resolution per locale (:func:`lw_panels.compile.resolve_reusing`)."""
 
     @property
     def ref(self) -> str:
@@ -294,11 +300,15 @@ def load_panels_file(home: PackHome, rel: str, reader: AssetReader) -> tuple[lis
 
         source = spec.blocks if spec.entry is None else (spec.fallback or [])
         compiled = tuple(compile_block(block, address) for block in source)
+        refs = references(spec, index, file, positions)
+        named = {n.id for r in refs if r.kind == "condition" for n in cond.names(r.value)}
+        named |= {r.value for r in refs if r.kind == "binding"}
         panels.append(Panel(
             pack=home.id, id=spec.id, title=spec.title, slot=spec.slot, audience=spec.audience, tier=spec.tier,
             blocks=compiled, templates=tuple(_wire(b, address) for b in source),
             fallback_null=spec.entry is not None and spec.fallback is None, entry=entry, assets=tuple(assets),
-            references=references(spec, index, file, positions), where=_at(positions, file, base, ""),
+            references=refs, where=_at(positions, file, base, ""), named=frozenset(sorted(named)),
+            prefixes=tuple(r.value for r in refs if r.kind == "prefix"),
         ))
     return panels, problems
 

@@ -17,8 +17,8 @@ import posixpath
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from lw_panels.compile import resolve
-from lw_panels.leaks import name_problems
+from lw_panels.compile import resolve_reusing
+from lw_panels.leaks import name_problems, names_a_secret
 from lw_panels.load import LoadedPack, Panel, cached_pack
 from lw_panels.packs import pack_homes
 from lw_panels.projection import enabled_packs, player_facing, shows
@@ -65,10 +65,10 @@ def manifest(room: Room, viewer: Viewer, packs: RoomPacks | None = None) -> list
     """The panels ``viewer`` receives, in pack order then declaration order."""
     packs = packs if packs is not None else room_packs(room)
     panels = [panel for panel in packs.panels() if shows(panel, viewer)]
-    if viewer.keeper or not any(player_facing(p) and p.references for p in panels):
+    if viewer.keeper or not any(player_facing(p) and (p.named or p.prefixes) for p in panels):
         return panels
     secrets = keeper_only(room)
-    return [panel for panel in panels if not name_problems(panel, secrets)]
+    return [panel for panel in panels if not names_a_secret(panel, secrets)]
 
 
 def withheld(room: Room, packs: RoomPacks | None = None) -> list[tuple[Panel, list[LwError]]]:
@@ -110,7 +110,9 @@ def resolve_panel(panel: Panel, state: ViewerState, locale: str) -> dict[str, An
     out: dict[str, Any] = {
         "kind": "panel", "id": panel.ref,
         "title": panel.title if isinstance(panel.title, str) else localized(panel.title, locale),
-        "slot": panel.slot, "tier": panel.tier, "blocks": resolve(panel.blocks, state.vars, state.values, locale),
+        "slot": panel.slot, "tier": panel.tier,
+        "blocks": resolve_reusing(panel.memo, panel.blocks, panel.named, panel.prefixes, state.vars, state.values,
+                                  locale),
     }
     if panel.tier == 2:
         assert panel.entry is not None

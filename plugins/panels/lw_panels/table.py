@@ -42,11 +42,10 @@ def hook_ui(room: Room, emissions: Iterable[Mapping[str, Any]], state: Any, loca
                 block = _BLOCK.validate_python(raw)
             except ValidationError:
                 continue
-            resolved = resolve([compile_block(block)], state.vars, state.values, locale)
-            for item in resolved:
+            for item in resolve([compile_block(block)], state.vars, state.values, locale):
                 if item.get("kind") == "image" and item.get("hash") not in known:
-                    item.pop("hash", None)
-            blocks += resolved
+                    item = {k: v for k, v in item.items() if k != "hash"}
+                blocks.append(item)
         if blocks:
             options = emission.get("options") or {}
             out.append({"kind": "ui", "slot": options.get("panel", "inline"), "blocks": blocks})

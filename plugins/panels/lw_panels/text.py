@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from lw_panels.compile import shown
+from lw_panels.compile import Drawn, shown
 
 BAR = 12
 
@@ -27,8 +27,15 @@ def meter_bar(value: float, low: float, high: float, width: int = BAR) -> str:
     return "█" * full + "░" * (width - full)
 
 
+_DRAWN = Drawn()
+
+
 def block_lines(block: Mapping[str, Any], locale: str = "en") -> list[str]:
-    """One resolved block as lines."""
+    """One resolved block as lines (read-only: kept for the block's next drawing)."""
+    return _DRAWN.get(block, locale, lambda: _lines(block, locale))  # type: ignore[no-any-return]
+
+
+def _lines(block: Mapping[str, Any], locale: str) -> list[str]:
     kind = block.get("kind")
     if kind == "meter":
         return [f"{block['label']}  {meter_bar(block['value'], block['min'], block['max'])} "
@@ -56,12 +63,17 @@ def block_lines(block: Mapping[str, Any], locale: str = "en") -> list[str]:
 def blocks_text(blocks: Iterable[Mapping[str, Any]], locale: str = "en") -> list[str]:
     out: list[str] = []
     for block in blocks:
-        out += block_lines(block, locale)
+        out.extend(block_lines(block, locale))
     return out
 
 
 def panel_text(panel: Mapping[str, Any], locale: str = "en") -> str:
     """A resolved panel (``{"kind": "panel", …}``) as text."""
+    key = (locale, panel.get("id"), panel.get("title"), panel.get("tier"), panel.get("fallback_null"))
+    return _DRAWN.get(panel.get("blocks"), key, lambda: _panel_text(panel, locale))  # type: ignore[no-any-return]
+
+
+def _panel_text(panel: Mapping[str, Any], locale: str) -> str:
     zh = _zh(locale)
     lines = [f"── {panel.get('title') or panel.get('id', '')} ──"] if panel.get("title") or panel.get("id") else []
     body = blocks_text(panel.get("blocks") or (), locale)

@@ -68,11 +68,16 @@ class Secrets:
     ids: frozenset[str]
     values: tuple[Any, ...]
     visible: frozenset[str] = frozenset()
+    named: frozenset[str] = frozenset()
+    """The ids and every ancestor of one (``mvu.内部`` of ``mvu.内部.真凶``): saying any of
+    them says a secret's name."""
 
     def names(self, name: str) -> bool:
-        """Whether ``name`` is a keeper-only id or an ancestor of one (``mvu.内部`` of
-        ``mvu.内部.真凶``): saying it says the secret's name."""
-        return name in self.ids or any(i.startswith(name + ".") for i in self.ids)
+        return name in self.named
+
+    def only_prefix(self, prefix: str) -> bool:
+        """Whether only keeper-only ids start with ``prefix`` (a repeat over it names them)."""
+        return any(i.startswith(prefix) for i in self.ids) and not any(i.startswith(prefix) for i in self.visible)
 
 
 def keeper_only(room: Room) -> Secrets:
@@ -100,4 +105,5 @@ def keeper_only(room: Room) -> Secrets:
             values.append(leaf.get("value"))
         else:
             visible.add(var_id)
-    return Secrets(frozenset(ids), tuple(values), frozenset(visible))
+    named = {".".join(i.split(".")[:n]) for i in ids for n in range(1, i.count(".") + 2)}
+    return Secrets(frozenset(ids), tuple(values), frozenset(visible), frozenset(named))

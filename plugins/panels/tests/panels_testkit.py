@@ -128,6 +128,7 @@ class Server:
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        self.app.state.hub.close_soon()
         self.server.should_exit = True
         self.thread.join(10)
         self.sock.close()
@@ -137,7 +138,7 @@ class Server:
         return f"{self.origin}/t/{seat.token}/"
 
 
-def http(url: str, *, data: Any = None, headers: dict[str, str] | None = None,
+def fetch(url: str, *, data: Any = None, headers: dict[str, str] | None = None,
          method: str | None = None) -> tuple[int, dict[str, str], bytes]:
     """``(status, headers, body)`` of one request (no exception for error statuses)."""
     import urllib.error

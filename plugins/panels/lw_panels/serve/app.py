@@ -48,8 +48,10 @@ class Hub:
 
     def __init__(self) -> None:
         self.listeners: dict[str, set[asyncio.Queue[str | None]]] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     def add(self, seat: Seat) -> asyncio.Queue[str | None]:
+        self.loop = asyncio.get_running_loop()
         queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=16)
         self.listeners.setdefault(seat.token, set()).add(queue)
         return queue
@@ -58,9 +60,17 @@ class Hub:
         self.listeners.get(seat.token, set()).discard(queue)
 
     def close(self) -> None:
+        """End every open event stream (the server is stopping)."""
         for queues in self.listeners.values():
             for queue in queues:
+                if queue.full():
+                    queue.get_nowait()
                 queue.put_nowait(None)
+
+    def close_soon(self) -> None:
+        """:meth:`close`, from any thread (a signal handler, a test)."""
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.close)
 
 
 def create_app(table: Table) -> Starlette:
@@ -73,9 +83,12 @@ def create_app(table: Table) -> Starlette:
             raise _Refusal(404, "no such seat")
         return seat
 
+    def bases(seat: Seat) -> tuple[str, str]:
+        return f"/t/{seat.token}/asset/", f"/t/{seat.token}/frame/"
+
     def view(seat: Seat) -> dict[str, Any]:
-        base = f"/t/{seat.token}/"
-        return table.view(seat, asset_base=base + "asset/", frame_base=base + "frame/")
+        asset_base, frame_base = bases(seat)
+        return table.view(seat, asset_base=asset_base, frame_base=frame_base)
 
     async def run(func: Any, *args: Any, **kw: Any) -> Any:
         from starlette.concurrency import run_in_threadpool
@@ -83,15 +96,19 @@ def create_app(table: Table) -> Starlette:
         return await run_in_threadpool(func, *args, **kw)
 
     async def broadcast() -> None:
-        for token, queues in list(hub.listeners.items()):
-            seat = table.seat(token)
-            if seat is None or not queues:
-                continue
-            try:
-                payload = update_json(await run(view, seat))
-            except LwError as exc:
-                payload = json.dumps({"error": str(exc)}, ensure_ascii=False)
-            for queue in list(queues):
+        """Each listening seat's update, built from one reading of the room."""
+        seats = [s for token, queues in list(hub.listeners.items()) if queues and (s := table.seat(token))]
+        if not seats:
+            return
+        try:
+            views = await run(table.views, seats, bases)
+        except LwError as exc:
+            views = {seat.token: exc for seat in seats}
+        for seat in seats:
+            view_or_error = views[seat.token]
+            payload = (json.dumps({"error": str(view_or_error)}, ensure_ascii=False)
+                       if isinstance(view_or_error, LwError) else update_json(view_or_error))
+            for queue in list(hub.listeners.get(seat.token, ())):
                 if queue.full():
                     queue.get_nowait()
                 queue.put_nowait(payload)

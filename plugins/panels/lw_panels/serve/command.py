@@ -70,4 +70,11 @@ def serve(ctx: click.Context, room: Path, port: int, replies: tuple[Path, ...], 
         click.echo(f"  {seat.name} ({'keeper' if seat.keeper else seat.member}): {link}")
     click.echo("Ctrl-C stops it.")
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
-    uvicorn.Server(config).run(sockets=[sock])
+    hub = app.state.hub
+
+    class TableServer(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: object) -> None:
+            hub.close_soon()  # open event streams end, so the server stops at once
+            super().handle_exit(sig, frame)  # type: ignore[arg-type]
+
+    TableServer(config).run(sockets=[sock])

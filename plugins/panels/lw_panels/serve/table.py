@@ -82,6 +82,12 @@ class Table:
 
     def view(self, seat: Seat, *, asset_base: str, frame_base: str) -> dict[str, Any]:
         """What ``seat``'s member sees now (see :func:`lw_panels.table.table_view`)."""
+        return self.views([seat], lambda s: (asset_base, frame_base))[seat.token]
+
+    def views(self, seats: list[Seat], bases: Any) -> dict[str, dict[str, Any] | LwError]:
+        """What each of ``seats`` sees now, from one reading of the room (``bases(seat)`` gives
+        where that seat's pictures and frames are served). A room that cannot be read gives
+        each seat the error as that seat may read it."""
         from lw_panels.table import table_view
         from lwcore.turn.room import Room, room_lock
 
@@ -89,9 +95,16 @@ class Table:
             try:
                 room = Room.load(self.path, self.kernel)
             except LwError as exc:
-                raise (exc if seat.keeper else redacted(exc)) from None
-            return table_view(room, seat.member, ui=self.ui, version=self.version, asset_base=asset_base,
-                              frame_base=frame_base)
+                failed = {seat.token: exc if seat.keeper else redacted(exc) for seat in seats}
+                if len(seats) == 1:
+                    raise failed[seats[0].token] from None
+                return failed  # type: ignore[return-value]
+            out: dict[str, dict[str, Any] | LwError] = {}
+            for seat in seats:
+                asset_base, frame_base = bases(seat)
+                out[seat.token] = table_view(room, seat.member, ui=self.ui, version=self.version,
+                                             asset_base=asset_base, frame_base=frame_base)
+            return out
 
     def act(self, seat: Seat, text: str) -> Outcome:
         """Play ``text`` as ``seat``'s member: a room command, else their turn."""
