@@ -53,12 +53,12 @@ def render_cmd(ctx: click.Context, room: Path, actor: str | None, fmt: str, outp
     from lw_panels.table import table_view
     from lw_panels.text import panels_text
     from lwcore.turn.documents import viewer_of
-    from lwcore.turn.room import Room, room_lock
+    from lwcore.turn.room import load_as, room_lock
 
     kernel = state(ctx).kernel
     _mount(kernel, packs)
     with room_lock(room, shared=True):
-        loaded = _load_as(room, kernel, actor)
+        loaded = load_as(room, kernel, actor)
         member = loaded.member(actor)
         viewer = viewer_of(loaded, member)
         if fmt == "json":
@@ -83,25 +83,6 @@ def render_cmd(ctx: click.Context, room: Path, actor: str | None, fmt: str, outp
         click.echo(f"wrote {output}")
     else:
         click.echo(text)
-
-
-def _load_as(room: Path, kernel: object, actor: str | None) -> object:
-    """The room; when it cannot be read and the output is for a player, the error without
-    what may quote keeper-only data (the keeper sees it whole)."""
-    from lwcore.errors import redacted
-    from lwcore.io.safe_yaml import read_yaml
-    from lwcore.turn.room import ROOM_FILE, Room, room_folder
-
-    try:
-        return Room.load(room, kernel)  # type: ignore[arg-type]
-    except LwError as exc:
-        try:
-            keeper = (read_yaml(room_folder(room) / ROOM_FILE) or {}).get("keeper") or {}
-        except (LwError, AttributeError):
-            keeper = {}
-        if actor is not None and isinstance(keeper, dict) and actor in (keeper.get("id"), keeper.get("name")):
-            raise
-        raise redacted(exc) from None
 
 
 @panels.command("check")

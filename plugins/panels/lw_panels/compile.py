@@ -224,26 +224,19 @@ def _stat(block: Any, image: Any) -> Build:
     return build
 
 
-def _badge(block: Any, image: Any) -> Build:
-    label, tone = getter(block.label), block.tone
+def _one_text(kind: str, field: str, option: str) -> Callable[[Any, Any], Build]:
+    """The builder of a block of one text ``field`` and an optional literal ``option``
+    (a badge's label and tone, a text's text and style)."""
+    def builder(block: Any, image: Any) -> Build:
+        text_of, extra = getter(getattr(block, field)), getattr(block, option)
 
-    def build(vars: Vars, locale: str, leaf: ViewerVar | None) -> dict[str, Any] | None:
-        text = label(vars, locale, leaf)
-        if text is _MISSING:
-            return None
-        return {"kind": "badge", "label": text, "tone": tone} if tone else {"kind": "badge", "label": text}
-    return build
-
-
-def _text(block: Any, image: Any) -> Build:
-    body, style = getter(block.text), block.style
-
-    def build(vars: Vars, locale: str, leaf: ViewerVar | None) -> dict[str, Any] | None:
-        text = body(vars, locale, leaf)
-        if text is _MISSING:
-            return None
-        return {"kind": "text", "text": text, "style": style} if style else {"kind": "text", "text": text}
-    return build
+        def build(vars: Vars, locale: str, leaf: ViewerVar | None) -> dict[str, Any] | None:
+            text = text_of(vars, locale, leaf)
+            if text is _MISSING:
+                return None
+            return {"kind": kind, field: text, option: extra} if extra else {"kind": kind, field: text}
+        return build
+    return builder
 
 
 def _divider(block: Any, image: Any) -> Build:
@@ -295,7 +288,8 @@ def _image(block: Any, image: Any) -> Build:
 
 
 _BUILDERS: dict[str, Callable[[Any, Any], Build]] = {
-    "meter": _meter, "stat": _stat, "badge": _badge, "text": _text, "divider": _divider,
+    "meter": _meter, "stat": _stat, "badge": _one_text("badge", "label", "tone"),
+    "text": _one_text("text", "text", "style"), "divider": _divider,
     "choices": _choices, "image": _image,
 }
 

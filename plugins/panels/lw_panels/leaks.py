@@ -56,8 +56,8 @@ def name_problems(panel: Panel, secrets: Secrets) -> list[LwError]:
             problems.append(_located(ref, f"{panel.ref}: {{$var: {ref.value}}} names a keeper-only variable in a "
                                           "panel players receive"))
         elif ref.kind == "prefix" and secrets.only_prefix(ref.value):
-                problems.append(_located(ref, f"{panel.ref}: repeat prefix {ref.value!r} matches only keeper-only "
-                                              "variables"))
+            problems.append(_located(ref, f"{panel.ref}: repeat prefix {ref.value!r} matches only keeper-only "
+                                          "variables"))
     return problems
 
 

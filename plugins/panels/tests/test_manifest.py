@@ -209,3 +209,19 @@ def test_hook_payloads_reach_only_the_viewers_of_their_panel(tmp_path: Path, roo
     keeper = table_view(loaded, "kp")
     assert {p["id"]: p.get("payload") for p in keeper["panels"]}["harbor-ui/board"] == {
         "secret": "SECRET-PAYLOAD-zhou"}
+
+
+@pytest.mark.parametrize("name", sorted(LEAKS))
+def test_the_manifests_quick_check_agrees_with_the_located_one(kernel: Kernel, room: Path, tmp_path: Path,
+                                                                name: str) -> None:
+    from lw_panels.leaks import name_problems, names_a_secret
+    from lw_panels.load import load_pack
+    from lw_panels.packs import read_home
+    from lw_panels.variables import keeper_only
+
+    loaded = load(kernel, room)
+    loaded.documents.put(Document("mvu", "mvu", {"tree": {"内部": {"真凶": "顾晚棠"}}, "exposed": []}))
+    secrets = keeper_only(loaded)
+    for audience in ("all", "player", "keeper"):
+        [panel] = load_pack(read_home(leak_pack(tmp_path, audience, LEAKS[name][0]), dev=True)).panels
+        assert names_a_secret(panel, secrets) is bool(name_problems(panel, secrets))

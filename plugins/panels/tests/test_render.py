@@ -134,3 +134,15 @@ def test_lw_panels_render_refuses_cleanly(tmp_path: Path, room: Path) -> None:
     assert checked.returncode == 1 and "panels.yaml:2:" in checked.stderr and "slot" in checked.stderr
     as_json = lw("panels", "check", str(bad), "--json", home=home)
     assert json.loads(as_json.stdout)["error"]["line"] == 2
+
+
+def test_a_broken_room_is_told_whole_only_to_the_keeper(tmp_path: Path, room: Path) -> None:
+    variables = room / "variables.yaml"
+    variables.write_text(variables.read_text(encoding="utf-8").replace("value: 灯塔看守人周伯年", "value: 灯塔看守人周伯年\n    bogus: [1"),
+                         encoding="utf-8")
+    home = tmp_path / "home"
+    player = lw("panels", "render", str(room), "--as", "p2", home=home)
+    keeper = lw("panels", "render", str(room), "--as", "kp", home=home)
+    assert player.returncode == 1 and keeper.returncode == 1
+    assert "only the keeper can see" in player.stderr and "周伯年" not in player.stderr
+    assert "variables.yaml" in keeper.stderr and "only the keeper can see" not in keeper.stderr

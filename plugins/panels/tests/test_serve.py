@@ -132,3 +132,44 @@ def test_files_only_from_the_viewers_own_panels(server: Server) -> None:
     for bad in ("../../../pack.yaml", "..%2f..%2fpanels.yaml", "nothing.js", "../art/harbour.svg"):
         assert fetch(frame + bad)[0] == 404, bad
     assert fetch(server.link("p1") + "frame/harbor-ui/board/index.html")[0] == 404
+
+
+def test_turns_from_an_endpoint(kernel, table_room: Path, monkeypatch) -> None:  # noqa: ANN001
+    """``--endpoint``: the turn goes to the model over HTTP (a loopback stand-in), tools and all."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    first = recorded()
+    final = {"id": "msg_2", "type": "message", "role": "assistant", "model": "fake", "stop_reason": "end_turn",
+             "content": [{"type": "text", "text": "雾里传来钟声。"}], "usage": {"input_tokens": 1, "output_tokens": 1}}
+    seen: list[dict] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802
+            seen.append({"key": self.headers.get("x-api-key"),
+                         "body": json.loads(self.rfile.read(int(self.headers["content-length"])))})
+            data = json.dumps(first if len(seen) == 1 else final).encode("utf-8")
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    provider = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=provider.serve_forever, daemon=True).start()
+    monkeypatch.setenv("FAKE_KEY", "k-123")
+    try:
+        source = TurnSource(endpoint=f"http://127.0.0.1:{provider.server_address[1]}/v1/messages",
+                            key_env="FAKE_KEY", provider="anthropic_messages")
+        table = Table(kernel, table_room, source, seed=5)
+        seat = next(s for s in table.seats.values() if s.member == "p1")
+        outcome = table.act(seat, "我去码头查看那艘空船。")
+    finally:
+        provider.shutdown()
+        provider.server_close()
+    assert len(seen) == 2 and seen[0]["key"] == "k-123"
+    assert "雾里传来钟声。" in outcome.text and outcome.changed and table.version == 1
+    view = table.view(seat, asset_base="/a/", frame_base="/f/")
+    assert next(p for p in view["panels"] if p["id"] == "harbor-ui/hud")["blocks"][0]["value"] == 2
