@@ -51,7 +51,7 @@ def render_cmd(ctx: click.Context, room: Path, actor: str | None, fmt: str, outp
     from lw_panels.html import page_html
     from lw_panels.manifest import manifest, wire
     from lw_panels.table import table_view
-    from lw_panels.text import panels_text
+    from lw_panels.text import by_slot, panels_text
     from lwcore.turn.documents import viewer_of
     from lwcore.turn.room import load_as, room_lock
 
@@ -70,7 +70,7 @@ def render_cmd(ctx: click.Context, room: Path, actor: str | None, fmt: str, outp
             text = page_html(table_view(loaded, member.id, inline_assets=True), live=False)
         else:
             view = table_view(loaded, member.id)
-            text = "\n\n".join(kernel.render_panel(p, viewer, "text") for p in view["panels"]) \
+            text = "\n\n".join(kernel.render_panel(p, viewer, "text") for p in by_slot(view["panels"])) \
                 if view["panels"] else panels_text([], viewer.locale)
     if fmt == "json":
         import json

@@ -87,11 +87,18 @@ def _panel_text(panel: Mapping[str, Any], locale: str) -> str:
     return "\n".join(lines + body)
 
 
+SLOT_ORDER = {"sidebar": 0, "tray": 1, "modal": 2}
+
+
+def by_slot(panels: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Panels sidebar first, then tray, then modal ones (each group in manifest order)."""
+    ranked = sorted(enumerate(panels), key=lambda item: (SLOT_ORDER.get(item[1].get("slot", ""), 3), item[0]))
+    return [panel for _, panel in ranked]
+
+
 def panels_text(panels: Iterable[Mapping[str, Any]], locale: str = "en") -> str:
-    """Several resolved panels, sidebar first, then tray, then modal ones."""
-    order = {"sidebar": 0, "tray": 1, "modal": 2}
-    ranked = sorted(enumerate(panels), key=lambda item: (order.get(item[1].get("slot", ""), 3), item[0]))
-    texts = [panel_text(panel, locale) for _, panel in ranked]
+    """Several resolved panels, in :func:`by_slot` order."""
+    texts = [panel_text(panel, locale) for panel in by_slot(panels)]
     if not texts:
         return "（这个房间没有启用面板）" if _zh(locale) else "(no panels in this room)"
     return "\n\n".join(texts)

@@ -108,3 +108,11 @@ def test_panel_packs_document_refuses_bad_writes(kernel: Kernel, room: Path, tmp
     write_pack(tmp_path / "p", "panels:\n  - {id: a, title: A, slot: tray, blocks: [{kind: divider}]}\n")
     with pytest.raises(LwError, match="no enabled pack declares"):
         loaded.documents.put(Document("testpack/a", "panel_payload", {"payload": 1, "turn": 1}))
+
+
+def test_doctor_lists_packs_and_their_problems(kernel: Kernel, pack: Path) -> None:
+    lines = [line for plugin, line in kernel.diagnostics() if plugin == "panels"]
+    assert "pack harbor-ui@1.0.0 (dev): 4 panels, a presentation kit" in lines
+    (pack / "ui" / "panels.yaml").write_text("panels: [", encoding="utf-8")
+    lines = [line for plugin, line in kernel.diagnostics() if plugin == "panels"]
+    assert any(line.startswith("pack harbor-ui@1.0.0 (dev):") and "invalid YAML" in line for line in lines)
