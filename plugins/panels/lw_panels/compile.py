@@ -148,13 +148,16 @@ def compile_block(block: Any, image: Callable[[str], Mapping[str, Any]] | None =
                         break
         return emit_repeat
     build = _BUILDERS[block.kind](block, image)
-    if not _bound(block):
+    fixed = not _bound(block)
+    if fixed:
         build = _per_locale(build)
     if visible is None:
         def emit_always(out: list, vars: Vars, values: Values, locale: str, leaf: ViewerVar | None) -> None:
             resolved = build(vars, locale, leaf)
             if resolved is not None:
                 out.append(resolved)
+        if fixed:
+            emit_always.fixed = build  # type: ignore[attr-defined]
         return emit_always
 
     def emit(out: list, vars: Vars, values: Values, locale: str, leaf: ViewerVar | None) -> None:
@@ -163,6 +166,37 @@ def compile_block(block: Any, image: Callable[[str], Mapping[str, Any]] | None =
             if resolved is not None:
                 out.append(resolved)
     return emit
+
+
+def compile_blocks(blocks: Iterable[Any], image: Callable[[str], Mapping[str, Any]] | None = None) -> tuple[Emit, ...]:
+    """:func:`compile_block` of each block; a run of blocks that read nothing and have no
+    condition becomes one step (the same for every viewer of a locale)."""
+    out: list[Emit] = []
+    run: list[Build] = []
+    for emit in (compile_block(block, image) for block in blocks):
+        fixed = getattr(emit, "fixed", None)
+        if fixed is not None:
+            run.append(fixed)
+            continue
+        if run:
+            out.append(_fixed_run(run))
+            run = []
+        out.append(emit)
+    if run:
+        out.append(_fixed_run(run))
+    return tuple(out)
+
+
+def _fixed_run(builds: list[Build]) -> Emit:
+    memo: dict[str, list[dict[str, Any]]] = {}
+
+    def emit_run(out: list, vars: Vars, values: Values, locale: str, leaf: ViewerVar | None) -> None:
+        blocks = memo.get(locale)
+        if blocks is None:
+            built = (build(vars, locale, None) for build in builds)
+            blocks = memo[locale] = [b for b in built if b is not None]
+        out.extend(blocks)
+    return emit_run
 
 
 def _bound(value: Any) -> bool:

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from html import escape
 from typing import Any
 
-from lw_panels.compile import Drawn, shown
+from lw_panels.compile import Drawn, Shared, shown
 
 FRAME_SANDBOX = "allow-scripts"
 """The sandbox of a tier-2 frame: scripts run, nothing else (no same origin, no forms, no
@@ -177,7 +177,12 @@ def frame_policy(asset_base: str) -> str:
 
 
 def _e(value: Any) -> str:
-    return escape(shown(value) if not isinstance(value, str) else value, quote=True)
+    kind = value.__class__
+    if kind is str:
+        return escape(value, quote=True)
+    if kind is int:
+        return str(value)
+    return escape(shown(value), quote=True)
 
 
 def _asset(panel: Mapping[str, Any], sha: str | None) -> str | None:
@@ -246,7 +251,7 @@ def _draw(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
 
 def block_html(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
     """One resolved block (``panel`` gives the intent target and where pictures are)."""
-    if "inline_assets" in panel:
+    if block.__class__ is not Shared or "inline_assets" in panel:
         return _draw(block, panel)
     return _DRAWN.get(block, (panel.get("id"), panel.get("asset_base")), lambda: _draw(block, panel))
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
-from lw_panels.compile import Emit, compile_block
+from lw_panels.compile import Emit, compile_blocks
 from lw_panels.model import PanelDef, PanelsFile
 from lw_panels.packs import (
     DEFAULT_PANELS,
@@ -299,7 +299,7 @@ def load_panels_file(home: PackHome, rel: str, reader: AssetReader) -> tuple[lis
             return found[src]
 
         source = spec.blocks if spec.entry is None else (spec.fallback or [])
-        compiled = tuple(compile_block(block, address) for block in source)
+        compiled = compile_blocks(source, address)
         refs = references(spec, index, file, positions)
         named = {n.id for r in refs if r.kind == "condition" for n in cond.names(r.value)}
         named |= {r.value for r in refs if r.kind == "binding"}
