@@ -21,11 +21,11 @@ from lw_panels import leaks
 from lw_panels.load import cached_pack
 from lw_panels.manifest import manifest, room_packs, withheld
 from lw_panels.packs import find_home, pack_homes
-from lw_panels.projection import ENABLED, audience_of, enabled_packs
+from lw_panels.projection import audience_of, enabled_packs, set_enabled
 from lw_panels.variables import keeper_only
 from lwcore.contributions import CommandReply, localized
 from lwcore.errors import LwError, LwErrors
-from lwcore.turn.documents import Document, viewer_of
+from lwcore.turn.documents import viewer_of
 
 if TYPE_CHECKING:
     from lwcore.turn.room_commands import CommandContext
@@ -47,10 +47,6 @@ def panels_command(ctx: CommandContext) -> CommandReply:
     raise LwError(f".panels {ctx.args}: unknown", expected=f".panels {USAGE}")
 
 
-def _set(ctx: CommandContext, packs: list[str]) -> None:
-    ctx.room.documents.put(Document(ENABLED, "panel_packs", {"packs": packs}))
-
-
 def _enable(ctx: CommandContext, pack_id: str) -> CommandReply:
     zh = ctx.locale.startswith("zh")
     home = find_home(ctx.kernel, pack_id)
@@ -60,20 +56,17 @@ def _enable(ctx: CommandContext, pack_id: str) -> CommandReply:
     problems = leaks.problems(pack.panels, keeper_only(ctx.room))
     if problems:
         raise problems[0] if len(problems) == 1 else LwErrors(problems)
-    current = enabled_packs(ctx.room)
-    if pack_id in current:
+    if not set_enabled(ctx.room, pack_id, True):
         return CommandReply(f"{home.label} 已经启用。" if zh else f"{home.label} is already on here.")
-    _set(ctx, [*current, pack_id])
     return CommandReply(f"已为本桌启用 {home.label} 的面板。" if zh else f"Panels of {home.label} are on for this table.",
                         audience="all")
 
 
 def _disable(ctx: CommandContext, pack_id: str) -> CommandReply:
     zh = ctx.locale.startswith("zh")
-    current = enabled_packs(ctx.room)
-    if pack_id not in current:
+    if not set_enabled(ctx.room, pack_id, False):
+        current = enabled_packs(ctx.room)
         raise LwError(f"pack {pack_id!r} is not on here", expected="one of: " + (", ".join(current) or "(none)"))
-    _set(ctx, [p for p in current if p != pack_id])
     return CommandReply(f"已停用 {pack_id} 的面板。" if zh else f"Panels of {pack_id} are off.", audience="all")
 
 

@@ -31,12 +31,15 @@ from lw_panels.packs import (
     MIME_BY_SUFFIX,
     Asset,
     AssetReader,
+    FolderFiles,
     PackHome,
     read_manifest,
+    signature,
     sniff_mime,
 )
 from lwcore.errors import LwError, LwErrors
-from lwcore.io.safe_yaml import Positions, read_yaml
+from lwcore.io.limits import YAML_LIMITS
+from lwcore.io.safe_yaml import Positions
 from lwcore.ui import condition as cond
 from lwcore.ui.blocks import KINDS, VarBinding
 
@@ -191,6 +194,21 @@ def check_conditions(data: Any, file: Path, positions: Positions) -> tuple[list[
     return problems, paths
 
 
+def _replaced(data: Any, paths: set[tuple[Any, ...]], value: Any) -> Any:
+    """A copy of ``data`` with the values at ``paths`` replaced by ``value``."""
+    if not paths:
+        return data
+    import copy
+
+    out = copy.deepcopy(data)
+    for path in paths:
+        node = out
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+    return out
+
+
 def _walk_model(value: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], str, Any]]:
     """``(path, field name, value)`` for every leaf field of a model tree."""
     if isinstance(value, BaseModel):
@@ -246,16 +264,29 @@ def _image_sources(blocks: Any) -> Iterator[tuple[tuple[Any, ...], str]]:
             yield path, value
 
 
-def load_panels_file(home: PackHome, rel: str, reader: AssetReader) -> tuple[list[Panel], list[LwError]]:
-    """One ``panels.yaml`` of a pack: its panels, and every problem found."""
-    from lwcore.io.paths import confine
+def read_yaml_file(reader: AssetReader, rel: str, what: str) -> tuple[Any, Positions, str]:
+    """``(data, positions, display name)`` of one YAML file of the pack."""
+    from lwcore.io.safe_yaml import load_yaml
 
-    file = confine(home.path, rel, file=home.path / "pack.yaml", what="panels file")
-    if not file.is_file():
-        return [], [LwError(f"{rel} is named by the pack but is not there", file=home.path / "pack.yaml")]
-    data, positions = read_yaml(file, positions=True)
+    try:
+        raw = reader.files.read_bytes(rel, max_bytes=YAML_LIMITS.max_bytes)
+    except LwError as exc:
+        raise LwError(f"the {what} {rel} named by the pack cannot be read: {exc.message}", file=exc.file,
+                      code=exc.code) from None
+    file = reader.files.display(rel)
+    data, positions = load_yaml(raw, file, positions=True)
+    return data, positions, file
+
+
+def load_panels_file(pack_id: str, rel: str, reader: AssetReader) -> tuple[list[Panel], list[LwError]]:
+    """One ``panels.yaml`` of pack ``pack_id``: its panels, and every problem found."""
+    try:
+        data, positions, file = read_yaml_file(reader, rel, "panels file")
+    except LwError as exc:
+        return [], [exc]
     problems, bad = check_conditions(data, file, positions)
-    parsed, more = validate(PanelsFile, data, file, positions, skip=bad)
+    # the refused conditions are reported; the rest of the file is still checked as if they read "true"
+    parsed, more = validate(PanelsFile, _replaced(data, bad, "true"), file, positions, skip=bad)
     problems += more
     if parsed is None:
         return [], problems
@@ -304,7 +335,7 @@ def load_panels_file(home: PackHome, rel: str, reader: AssetReader) -> tuple[lis
         named = {n.id for r in refs if r.kind == "condition" for n in cond.names(r.value)}
         named |= {r.value for r in refs if r.kind == "binding"}
         panels.append(Panel(
-            pack=home.id, id=spec.id, title=spec.title, slot=spec.slot, audience=spec.audience, tier=spec.tier,
+            pack=pack_id, id=spec.id, title=spec.title, slot=spec.slot, audience=spec.audience, tier=spec.tier,
             blocks=compiled, templates=tuple(_wire(b, address) for b in source),
             fallback_null=spec.entry is not None and spec.fallback is None, entry=entry, assets=tuple(assets),
             references=refs, where=_at(positions, file, base, ""), named=frozenset(sorted(named)),
@@ -318,42 +349,49 @@ def _line(positions: Positions, path: tuple[Any, ...]) -> int | None:
     return pos.line if pos and pos.line else None
 
 
-def load_pack(home: PackHome) -> LoadedPack:
-    """Every panel and the presentation kit of the pack at ``home``; :class:`LwError` (or
+def load_contents(pack_id: str, reader: AssetReader, panel_files: list[str],
+                  kit_files: list[str]) -> tuple[list[Panel], Kit | None]:
+    """The panels and the kit of a pack, read through ``reader``; :class:`LwError` (or
     :class:`LwErrors`) with every problem when anything is wrong."""
     from lw_panels.presentation import load_kit
 
-    manifest = read_manifest(home.path)
-    reader = AssetReader(home.path, (manifest or {}).get("files", {}))
-    contents = (manifest or {}).get("contents", {})
-    panel_files = list(contents.get("panels") or [])
-    kit_files = list(contents.get("presentation") or [])
-    if manifest is None or (not panel_files and not contents.get("panels")):
-        panel_files = panel_files or ([DEFAULT_PANELS] if (home.path / DEFAULT_PANELS).is_file() else [])
-        kit_files = kit_files or ([DEFAULT_PRESENTATION] if (home.path / DEFAULT_PRESENTATION).is_file() else [])
     panels: list[Panel] = []
     problems: list[LwError] = []
     for rel in panel_files:
-        found, trouble = load_panels_file(home, rel, reader)
+        found, trouble = load_panels_file(pack_id, rel, reader)
         panels += found
         problems += trouble
     seen: set[str] = set()
     for panel in panels:
         if panel.id in seen:
-            problems.append(LwError(f"panel id {panel.id!r} is declared twice in pack {home.id}", file=panel.where.file,
-                                    line=panel.where.line))
+            problems.append(LwError(f"panel id {panel.id!r} is declared twice in pack {pack_id}",
+                                    file=panel.where.file, line=panel.where.line))
         seen.add(panel.id)
     kit = None
-    if kit_files:
+    for rel in kit_files:
         try:
-            kit = load_kit(home, kit_files[0], reader)
+            kit = load_kit(pack_id, rel, reader)
         except LwError as exc:
             problems += exc.errors if isinstance(exc, LwErrors) else [exc]
     if problems:
         raise problems[0] if len(problems) == 1 else LwErrors(problems)
-    files = {rel: asset for rel, (asset, _) in reader._cache.items()}
+    return panels, kit
+
+
+def load_pack(home: PackHome) -> LoadedPack:
+    """Every panel and the presentation kit of the pack at ``home`` (see :func:`load_contents`)."""
+    manifest = read_manifest(home.path)
+    reader = AssetReader(FolderFiles(home.path), (manifest or {}).get("files", {}))
+    contents = (manifest or {}).get("contents", {})
+    panel_files = list(contents.get("panels") or [])
+    kit_files = list(contents.get("presentation") or [])
+    if manifest is None:
+        panel_files = [DEFAULT_PANELS] if (home.path / DEFAULT_PANELS).is_file() else []
+        kit_files = [DEFAULT_PRESENTATION] if (home.path / DEFAULT_PRESENTATION).is_file() else []
+    panels, kit = load_contents(home.id, reader, panel_files, kit_files)
+    files = reader.read_files
     tracked = ["pack.yaml", *panel_files, *kit_files, *files]
-    return LoadedPack(home, tuple(panels), kit, files, reader.signature(tracked))
+    return LoadedPack(home, tuple(panels), kit, files, signature(home.path, tracked))
 
 
 def asset_bytes(pack: LoadedPack, asset: Asset) -> bytes:
@@ -393,7 +431,7 @@ def _unchanged(pack: LoadedPack, *, everything: bool) -> bool:
     """Whether the pack's files are as loaded: all of them for a development mount; for an
     installed pack (replaced whole on reinstall) its ``pack.yaml``."""
     tracked = pack.signature if everything else pack.signature[:1]
-    return AssetReader(pack.home.path).signature([entry[0] for entry in tracked]) == tuple(tracked)
+    return signature(pack.home.path, [entry[0] for entry in tracked]) == tuple(tracked)
 
 
 def cached_pack(kernel: Kernel, home: PackHome) -> LoadedPack:

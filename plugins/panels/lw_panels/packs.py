@@ -78,16 +78,6 @@ class Asset:
     mime: str
 
 
-def version_key(version: str) -> tuple[tuple[int, ...], str]:
-    """Sort key of a version: the numbers of its dotted prefix, then the text."""
-    numbers = []
-    for part in re.split(r"[.+-]", version):
-        if not part.isdigit():
-            break
-        numbers.append(int(part))
-    return tuple(numbers), version
-
-
 def sniff_mime(data: bytes, path: str) -> str | None:
     """The picture type of ``data`` by its first bytes (``None``: not a picture we show)."""
     if data.startswith(b"\x89PNG\r\n\x1a\n"):
@@ -129,6 +119,26 @@ class DevMounts:
 
 def dev_mounts(kernel: Kernel) -> DevMounts:
     return kernel.service("panels.dev_mounts", DevMounts)
+
+
+class FolderFiles:
+    """A pack folder seen as its files (what :class:`AssetReader` reads through; a pack's
+    validator reads the source tree or the archive through the same two methods)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def display(self, path: str) -> str:
+        return str(self.root / path)
+
+    def read_bytes(self, path: str, *, max_bytes: int = MAX_ASSET_BYTES) -> bytes:
+        from lwcore.io.paths import confine
+        from lwcore.io.text import read_bytes
+
+        target = confine(self.root, path, file=self.root, what="pack file")
+        if not target.is_file():
+            raise LwError(f"{path!r} is not a file of the pack", file=target, code="not_found")
+        return read_bytes(target, max_bytes=max_bytes)
 
 
 def read_home(path: Path, *, dev: bool) -> PackHome:
@@ -173,9 +183,10 @@ def read_manifest(path: Path) -> dict[str, Any] | None:
         raise LwError("contents must be a mapping of kind -> paths", **where("contents"))
     ours: dict[str, list[str]] = {}
     for kind in ("panels", "presentation"):
-        paths = contents.get(kind) or []
-        if not isinstance(paths, list) or not all(isinstance(p, str) and p.strip() for p in paths):
-            raise LwError(f"contents.{kind} must be a list of paths", **where("contents", kind))
+        items = contents.get(kind) or []
+        paths = [i.get("path") if isinstance(i, dict) else i for i in items] if isinstance(items, list) else None
+        if paths is None or not all(isinstance(p, str) and p.strip() for p in paths):
+            raise LwError(f"contents.{kind} must be a list of paths (or {{path: …}})", **where("contents", kind))
         ours[kind] = paths
     if len(ours["presentation"]) > 1:
         raise LwError("a pack has at most one presentation kit", **where("contents", "presentation"))
@@ -189,20 +200,19 @@ def read_manifest(path: Path) -> dict[str, Any] | None:
 
 
 def installed_homes(data_dir: Path) -> dict[str, PackHome]:
-    """The newest installed version of each pack id under ``<data_dir>/packs``."""
+    """The active installed version of each pack id under ``<data_dir>/packs``: the one the
+    install ledger names (the version installed last), else the highest whose home exists."""
+    from lwcore.pack.ledger import Ledger, homes
+
     root = data_dir / PACKS_DIR
+    try:
+        active = Ledger.load(root).active
+    except LwError:
+        active = {}
     best: dict[str, PackHome] = {}
-    if not root.is_dir():
-        return best
-    for entry in sorted(root.iterdir()):
-        if not entry.is_dir() or entry.name.startswith(".") or "@" not in entry.name:
-            continue
-        pack_id, _, version = entry.name.partition("@")
-        if not PACK_ID.match(pack_id) or not version:
-            continue
-        current = best.get(pack_id)
-        if current is None or version_key(version) > version_key(current.version):
-            best[pack_id] = PackHome(pack_id, version, entry)
+    for pack_id, versions in homes(root).items():
+        version = active.get(pack_id) if active.get(pack_id) in versions else versions[-1]
+        best[pack_id] = PackHome(pack_id, version, root / f"{pack_id}@{version}")
     return best
 
 
@@ -255,25 +265,25 @@ def find_home(kernel: Kernel, pack_id: str) -> PackHome:
 
 @dataclass
 class AssetReader:
-    """Reads a pack's files by pack-relative path, each once, confined and hashed; checks a
-    built pack's inventory."""
+    """Reads a pack's files by pack-relative path, each once, hashed and typed; checks a
+    built pack's inventory. ``files`` is a :class:`FolderFiles` or a pack validator's view
+    (source tree or archive): anything with ``read_bytes(path, max_bytes=)`` and
+    ``display(path)``."""
 
-    root: Path
+    files: Any
     inventory: Mapping[str, str] = field(default_factory=dict)
     _cache: dict[str, tuple[Asset, bytes]] = field(default_factory=dict)
 
-    def read(self, rel: str, *, file: Path | None = None, line: int | None = None) -> tuple[Asset, bytes]:
-        from lwcore.io.paths import confine
-        from lwcore.io.text import read_bytes
-
+    def read(self, rel: str, *, file: Any = None, line: int | None = None) -> tuple[Asset, bytes]:
         rel = rel.replace("\\", "/")
         hit = self._cache.get(rel)
         if hit is not None:
             return hit
-        target = confine(self.root, rel, file=file, line=line, what="pack file")
-        if not target.is_file():
-            raise LwError(f"{rel!r} is not a file of the pack", file=file, line=line)
-        data = read_bytes(target, max_bytes=MAX_ASSET_BYTES)
+        try:
+            data = self.files.read_bytes(rel, max_bytes=MAX_ASSET_BYTES)
+        except LwError as exc:
+            raise LwError(f"{rel!r}: {exc.message}", file=file or exc.file, line=line if file else exc.line,
+                          code=exc.code) from None
         digest = hashlib.sha256(data).hexdigest()
         expected = self.inventory.get(rel)
         if expected is not None and expected != digest:
@@ -284,13 +294,19 @@ class AssetReader:
         self._cache[rel] = (asset, data)
         return asset, data
 
-    def signature(self, paths: Iterable[str]) -> tuple[tuple[str, int, int], ...]:
-        """``(path, mtime_ns, size)`` of each file: a changed file changes it."""
-        out = []
-        for rel in paths:
-            try:
-                stat = (self.root / rel).stat()
-                out.append((rel, stat.st_mtime_ns, stat.st_size))
-            except OSError:
-                out.append((rel, -1, -1))
-        return tuple(out)
+    @property
+    def read_files(self) -> dict[str, Asset]:
+        """Every file read so far, by path."""
+        return {rel: asset for rel, (asset, _) in self._cache.items()}
+
+
+def signature(root: Path, paths: Iterable[str]) -> tuple[tuple[str, int, int], ...]:
+    """``(path, mtime_ns, size)`` of each file under ``root``: a changed file changes it."""
+    out = []
+    for rel in paths:
+        try:
+            stat = (root / rel).stat()
+            out.append((rel, stat.st_mtime_ns, stat.st_size))
+        except OSError:
+            out.append((rel, -1, -1))
+    return tuple(out)

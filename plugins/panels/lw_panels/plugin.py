@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from lwcore.contributions import CommandRef, DocumentType, PanelRenderer, Register, RoomCommand, SchemaRef
+from lwcore.contributions import (
+    CommandRef,
+    DocumentType,
+    PackValidator,
+    PanelRenderer,
+    Register,
+    RoomCommand,
+    SchemaRef,
+)
 from lwcore.hookspecs import hookimpl
 
 _P = "lw_panels.projection"
@@ -37,6 +45,16 @@ def lw_document_types(register: Register[DocumentType]) -> None:
                           description={"en": "the packs whose panels are on in the room (.panels enable)"}))
     register(DocumentType("panel_payload", f"{_P}:project_payload", f"{_P}:validate_payload",
                           description={"en": "a hook's emitPanel payload, for the viewers of that panel"}))
+
+
+@hookimpl
+def lw_pack_validators(register: Register[PackValidator]) -> None:
+    kinds = "lw_panels.pack_kinds"
+    register(PackValidator("panels", f"{kinds}:validate_panels", enable=f"{kinds}:enable",
+                           description={"en": "module UI panels (ui/panels.yaml)", "zh": "模组 UI 面板（ui/panels.yaml）"}))
+    register(PackValidator("presentation", f"{kinds}:validate_presentation", enable=f"{kinds}:enable",
+                           description={"en": "a presentation kit (ui/presentation.yaml)",
+                                        "zh": "演出资料包（ui/presentation.yaml）"}))
 
 
 @hookimpl

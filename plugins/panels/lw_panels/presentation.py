@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, TypeAdapter, ValidationError, field_validator, model_validator
 
-from lw_panels.packs import AUDIO_MIMES, IMAGE_MIMES, Asset, AssetReader, PackHome, sniff_mime
+from lw_panels.packs import AUDIO_MIMES, IMAGE_MIMES, Asset, AssetReader, sniff_mime
 from lwcore.contributions import StageBeat, localized, resolve
 from lwcore.errors import LwError, LwErrors
 from lwcore.ui.blocks import Label, LongText, Src, Strict
@@ -119,16 +119,11 @@ class Kit:
         return data
 
 
-def load_kit(home: PackHome, rel: str, reader: AssetReader) -> Kit:
-    """The kit at ``rel`` in the pack; every problem located (:class:`LwErrors` when several)."""
-    from lw_panels.load import validate
-    from lwcore.io.paths import confine
-    from lwcore.io.safe_yaml import read_yaml
+def load_kit(pack_id: str, rel: str, reader: AssetReader) -> Kit:
+    """The kit at ``rel`` in pack ``pack_id``; every problem located (:class:`LwErrors` when several)."""
+    from lw_panels.load import read_yaml_file, validate
 
-    file = confine(home.path, rel, file=home.path / "pack.yaml", what="presentation file")
-    if not file.is_file():
-        raise LwError(f"{rel} is named by the pack but is not there", file=home.path / "pack.yaml")
-    data, positions = read_yaml(file, positions=True)
+    data, positions, file = read_yaml_file(reader, rel, "presentation file")
     parsed, problems = validate(KitFile, data, file, positions)
     if parsed is None:
         raise problems[0] if len(problems) == 1 else LwErrors(problems)
@@ -151,7 +146,7 @@ def load_kit(home: PackHome, rel: str, reader: AssetReader) -> Kit:
         assets[src] = asset
     if problems:
         raise problems[0] if len(problems) == 1 else LwErrors(problems)
-    return Kit(home.id, parsed, assets)
+    return Kit(pack_id, parsed, assets)
 
 
 def room_kit(kits: list[Kit], locale: str = "en") -> dict[str, Any] | None:

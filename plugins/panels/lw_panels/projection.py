@@ -74,6 +74,17 @@ def enabled_packs(room: Room) -> list[str]:
     return list((view or {}).get("packs", []))
 
 
+def set_enabled(room: Room, pack_id: str, on: bool) -> bool:
+    """Switch ``pack_id``'s panels on or off in ``room`` (saved with the room); whether that
+    changed anything."""
+    current = enabled_packs(room)
+    if (pack_id in current) == on:
+        return False
+    packs = [*current, pack_id] if on else [p for p in current if p != pack_id]
+    room.documents.put(Document(ENABLED, "panel_packs", {"packs": packs}))
+    return True
+
+
 def project_payload(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] | None:
     """A hook's payload for one panel: only to viewers whose manifest has that panel."""
     from lw_panels.manifest import manifest
