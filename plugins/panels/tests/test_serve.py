@@ -173,3 +173,44 @@ def test_turns_from_an_endpoint(kernel, table_room: Path, monkeypatch) -> None: 
     assert "雾里传来钟声。" in outcome.text and outcome.changed and table.version == 1
     view = table.view(seat, asset_base="/a/", frame_base="/f/")
     assert next(p for p in view["panels"] if p["id"] == "harbor-ui/hud")["blocks"][0]["value"] == 2
+
+
+def test_lw_serve_as_a_command(tmp_path: Path, table_room: Path, pack: Path) -> None:
+    """The real ``lw serve``: it prints one link per seat, serves them on loopback, and stops
+    cleanly on Ctrl-C even with a page listening."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    env.update({"LW_HOME": str(tmp_path / "home"), "LW_DEV_PACKS": str(pack), "PYTHONUNBUFFERED": "1"})
+    lw = Path(sys.executable).parent / "lw"
+    process = subprocess.Popen([str(lw), "serve", str(table_room), "--port", "0"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        lines = [process.stdout.readline() for _ in range(5)]
+        links = dict(re.findall(r"\((keeper|p1|p2)\): (http://127\.0\.0\.1:\d+/t/\S+/)", "".join(lines)))
+        assert set(links) == {"keeper", "p1", "p2"}, lines
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                status, _, body = fetch(links["p2"])
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        assert status == 200 and "The harbour" in body.decode("utf-8")
+        found: queue.Queue = queue.Queue()
+        listen(links["p1"] + "events", found)
+        assert found.get(timeout=10)[:2] == ("status", 200)
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            out, err = process.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            raise
+    assert "Traceback" not in err and "ERROR" not in err, err
