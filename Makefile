@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml $(addsuffix /pyproject.toml,$(PLUGIN_DIRS)) Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip $(SETUPTOOLS) wheel
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-build-isolation \
-		$(EDITABLE) -e '.[test]' $(addprefix -e ./,$(PLUGIN_DIRS))
+		$(EDITABLE) -e '.[test,serve]' $(addprefix -e ./,$(PLUGIN_DIRS))
 	touch $(STAMP)
 
 DEMO_SAY ?= 我去码头查看那艘空船。

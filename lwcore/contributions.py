@@ -231,6 +231,39 @@ class PanelRenderer:
     render: Callable[[Mapping[str, Any], Viewer, str], str] | LazyRef
 
 
+# --- stage director (M19) -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StageBeat:
+    """A moment a stage director may answer: ``kind`` (``scene``, ``act``, ``artifact``,
+    ``extreme_roll``, ``turn`` …), the room and turn it happened in, the room's presentation
+    kit as data (``kit``: what the enabled packs allow -- ``generation``, ``templates``,
+    ``style``, ``subjects``, ``audio``), and ``facts``: only what every player at the table may
+    already know (their shared view of the story and variables). A beat never carries
+    keeper-only data: a director stages, it does not narrate or decide."""
+
+    kind: str
+    room: str
+    turn: int
+    kit: Mapping[str, Any]
+    facts: Mapping[str, Any] = field(default_factory=dict)
+    locale: str = "en"
+
+
+@dataclass(frozen=True)
+class StageDirector:
+    """A host's stage director: ``direct(beat) -> list of performance blocks`` (mappings with
+    a ``kind`` the beat's kit allows: ``title_card``, ``letter``, ``clipping``, ``image``,
+    ``text``; an ``audio`` cue by id). Whatever it returns is checked against the kit by the
+    plugin that shows it (a subject without a reference image is never generated; a kit with
+    ``generation: pack_only`` allows only the pack's own pictures)."""
+
+    id: str
+    direct: Callable[[StageBeat], Any] | LazyRef
+    description: Mapping[str, str] = field(default_factory=dict)
+
+
 # --- prompt compiler ----------------------------------------------------------------------
 
 
@@ -651,6 +684,8 @@ __all__: Sequence[str] = (
     "Register",
     "RulepackSource",
     "SchemaRef",
+    "StageBeat",
+    "StageDirector",
     "ToolSpec",
     "TurnContext",
     "Viewer",

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
         RoomCommand,
         RulepackSource,
         SchemaRef,
+        StageDirector,
         ToolSpec,
         TurnContext,
     )
@@ -119,6 +120,18 @@ def lw_panel_renderers(register: Register[PanelRenderer], ctx: PluginContext) ->
 
     The kernel falls back to its own plain-text rendering when no renderer offers the
     requested format or the renderer fails, so a viewer always gets something.
+    """
+
+
+@hookspec
+def lw_stage_directors(register: Register[StageDirector], ctx: PluginContext) -> None:
+    """Offer a stage director (M19): ``register(StageDirector(id, direct))``.
+
+    A host's director wakes on story beats (a :class:`~lwcore.contributions.StageBeat`: scene
+    change, act turn, an artifact appearing, an extreme roll) in rooms whose enabled packs
+    ship a presentation kit, and answers with performance blocks; the kit rides every beat as
+    data. A room without a kit never wakes a director. What it returns is checked against the
+    kit before anyone sees it; a director that raises loses that beat only.
     """
 
 
@@ -213,6 +226,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "turn_scripts": ("lw_turn_scripts",),
     "importers": ("lw_importers",),
     "panels": ("lw_panel_renderers",),
+    "director": ("lw_stage_directors",),
     "prompt_compilers": ("lw_prompt_compilers",),
     "providers": ("lw_provider_adapters",),
     "schemas": ("lw_schemas",),

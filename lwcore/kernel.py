@@ -31,6 +31,7 @@ from lwcore.contributions import (
     RoomCommand,
     RulepackSource,
     SchemaRef,
+    StageDirector,
     ToolSpec,
     TurnContext,
     Viewer,
@@ -87,6 +88,7 @@ REGISTRIES: dict[str, RegistrySpec[Any]] = {
     "tools": RegistrySpec("lw_tools", "tools", ToolSpec, lambda t: t.name),
     "importers": RegistrySpec("lw_importers", "importers", Importer, lambda i: i.id),
     "panel_renderers": RegistrySpec("lw_panel_renderers", "panels", PanelRenderer, lambda p: p.kind),
+    "stage_directors": RegistrySpec("lw_stage_directors", "director", StageDirector, lambda d: d.id),
     "prompt_compilers": RegistrySpec(
         "lw_prompt_compilers", "prompt_compilers", PromptCompiler, lambda c: c.protocol
     ),
@@ -387,6 +389,10 @@ class Kernel:
     @property
     def panel_renderers(self) -> Registry[PanelRenderer]:
         return self.registry("panel_renderers")
+
+    @property
+    def stage_directors(self) -> Registry[StageDirector]:
+        return self.registry("stage_directors")
 
     @property
     def prompt_compilers(self) -> Registry[PromptCompiler]:

@@ -37,6 +37,27 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError, model_validator
 
 from lwcore.sandbox.runtime import Failure, SandboxFailed
+from lwcore.ui.blocks import (  # noqa: F401 - the tier-0 blocks live in lwcore.ui; re-exported for scripts' callers
+    ID_PATTERN,
+    LOCALE_PATTERN,
+    MAX_LABEL,
+    MAX_OPTIONS,
+    MAX_UI_TEXT,
+    SHA256,
+    BadgeBlock,
+    Block,
+    Choice,
+    ChoicesBlock,
+    DividerBlock,
+    ImageBlock,
+    Label,
+    LongText,
+    MeterBlock,
+    StatBlock,
+    Strict,
+    TextBlock,
+    UIOptions,
+)
 
 CAPS: Mapping[str, int] = {
     "writes": 64, "inject": 8, "narrate": 8, "rewriteReply": 1, "log": 32, "emitUI": 8, "emitPanel": 20, "plan": 200,
@@ -45,139 +66,16 @@ CAPS: Mapping[str, int] = {
 
 MAX_TEXT = {"inject": 4000, "narrate": 2000, "rewriteReply": 8000, "log": 1000}
 MAX_BLOCKS = 16
-MAX_OPTIONS = 12
-MAX_LABEL = 120
-MAX_UI_TEXT = 2000
 MAX_PANEL_BYTES = 32 * 1024
 MAX_ARGS_BYTES = 8 * 1024
 MAX_KEY = 200
-ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 PANEL_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}/[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 TOOL_PATTERN = r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"
-LOCALE_PATTERN = r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$"
-SHA256 = r"^[0-9a-f]{64}$"
 
 
 Key = Annotated[str, StringConstraints(min_length=1, max_length=MAX_KEY)]
 VariablePath = Annotated[list[Key], Field(min_length=1, max_length=32)]
 """Keys from the state's root: ``["角色", "好感度"]``."""
-Label = Union[
-    Annotated[str, StringConstraints(max_length=MAX_LABEL)],
-    dict[Annotated[str, StringConstraints(pattern=LOCALE_PATTERN)], Annotated[str, StringConstraints(max_length=MAX_LABEL)]],
-]
-"""A text, or the same text by locale (``{en: Fear, zh: 恐惧}``): readers pick theirs."""
-LongText = Union[
-    Annotated[str, StringConstraints(max_length=MAX_UI_TEXT)],
-    dict[Annotated[str, StringConstraints(pattern=LOCALE_PATTERN)], Annotated[str, StringConstraints(max_length=MAX_UI_TEXT)]],
-]
-
-
-class Strict(BaseModel):
-    """What a script hands back is checked as it is: no coercion (a ``"3"`` is not a number,
-    ``true`` is not 1), no unknown fields, no NaN or infinity."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
-
-
-class _Block(Strict):
-    visible_when: Annotated[str, StringConstraints(max_length=200)] | None = None
-
-
-class MeterBlock(_Block):
-    """A bounded gauge: ``min < max``; a value outside them is drawn at the nearer end."""
-
-    kind: Literal["meter"]
-    label: Label
-    value: int | float
-    min: int | float = 0
-    max: int | float
-
-    @model_validator(mode="after")
-    def _range(self) -> MeterBlock:
-        if not self.max > self.min:
-            raise ValueError(f"max ({self.max}) must be above min ({self.min})")
-        return self
-
-
-class StatBlock(_Block):
-    """One labelled value."""
-
-    kind: Literal["stat"]
-    label: Label
-    value: Annotated[str, StringConstraints(max_length=MAX_LABEL)] | int | float | bool
-
-
-class BadgeBlock(_Block):
-    kind: Literal["badge"]
-    label: Label
-    tone: Literal["info", "warn", "danger"] | None = None
-
-
-class TextBlock(_Block):
-    kind: Literal["text"]
-    text: LongText
-    style: Literal["quote", "warning"] | None = None
-
-
-class DividerBlock(_Block):
-    kind: Literal["divider"]
-
-
-class Choice(Strict):
-    """Picking it sends ``input`` as if the player had typed it."""
-
-    id: Annotated[str, StringConstraints(pattern=ID_PATTERN)]
-    label: Label
-    input: Annotated[str, StringConstraints(min_length=1, max_length=200)]
-
-
-class ChoicesBlock(_Block):
-    kind: Literal["choices"]
-    prompt: Label | None = None
-    options: Annotated[list[Choice], Field(min_length=1, max_length=MAX_OPTIONS)]
-
-    @model_validator(mode="after")
-    def _unique(self) -> ChoicesBlock:
-        ids = [option.id for option in self.options]
-        if len(set(ids)) != len(ids):
-            raise ValueError("option ids must be unique")
-        return self
-
-
-class ImageBlock(_Block):
-    """A picture by pack-relative ``src`` (``assets/map.png``) or by content ``hash`` (SHA-256,
-    lowercase hex): exactly one. Whether the viewer may see it is decided later, by the engine."""
-
-    kind: Literal["image"]
-    src: Annotated[str, StringConstraints(min_length=1, max_length=300)] | None = None
-    hash: Annotated[str, StringConstraints(pattern=SHA256)] | None = None
-    caption: Label | None = None
-    alt: Label | None = None
-
-    @model_validator(mode="after")
-    def _one_source(self) -> ImageBlock:
-        if (self.src is None) == (self.hash is None):
-            raise ValueError("give exactly one of src (a path inside the pack) and hash")
-        if self.src is not None and (self.src.startswith(("/", "\\")) or ".." in re.split(r"[/\\]", self.src)
-                                     or re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", self.src)):
-            raise ValueError("src must be a relative path inside the pack (no leading /, no .., no scheme)")
-        return self
-
-
-Block = Annotated[
-    Union[MeterBlock, StatBlock, BadgeBlock, TextBlock, DividerBlock, ChoicesBlock, ImageBlock],
-    Field(discriminator="kind"),
-]
-"""The tier-0 UI blocks every client renders natively."""
-
-
-class UIOptions(Strict):
-    """Where an ``emitUI`` emission goes: ``inline`` (the narrative stream, the default) or a
-    panel slot; ``id`` names a region a later emission with the same id replaces."""
-
-    panel: Literal["inline", "sidebar", "tray", "modal"] = "inline"
-    id: Annotated[str, StringConstraints(pattern=ID_PATTERN)] | None = None
-    replace: bool = False
 
 
 class _Effect(Strict):

@@ -374,6 +374,24 @@ def room_folder(path: str | Path) -> Path:
     return path.parent if path.name == ROOM_FILE and path.is_file() else path
 
 
+def load_as(path: str | Path, kernel: Kernel, member_ref: str | None) -> Room:
+    """:meth:`Room.load` for output meant for ``member_ref`` (``None``: the first player):
+    when the room cannot be read, an error that may quote keeper-only data is shown whole
+    only to the keeper (recognized from ``room.yaml`` alone), to anyone else redacted."""
+    from lwcore.errors import redacted
+
+    try:
+        return Room.load(path, kernel)
+    except LwError as exc:
+        try:
+            keeper = (read_yaml(room_folder(path) / ROOM_FILE) or {}).get("keeper") or {}
+        except (LwError, AttributeError):
+            keeper = {}
+        if member_ref is not None and isinstance(keeper, dict) and member_ref in (keeper.get("id"), keeper.get("name")):
+            raise
+        raise redacted(exc) from None
+
+
 def room_lock(path: str | Path, *, shared: bool = False, timeout: float = 120.0) -> Any:
     """``with room_lock(folder):`` -- hold the room for a load-change-save (``shared`` for a
     read). An interrupted save is finished (or dropped) first, so what is read is whole."""

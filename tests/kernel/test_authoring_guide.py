@@ -125,6 +125,15 @@ def check_ascii_panels(kernel: Kernel, tmp_path: Path) -> None:
     assert kernel.render_panel({"kind": "banner", "title": "Fog"}, Viewer("p1"), "text").splitlines()[1] == "| Fog |"
 
 
+def check_title_cards(kernel: Kernel, tmp_path: Path) -> None:
+    from lwcore.contributions import StageBeat
+
+    direct = kernel.stage_directors["title-cards"].direct
+    beat = StageBeat("scene", "fog-harbor", 3, {"templates": ["title_card", "letter"]}, {"scene": "The pier"})
+    assert direct(beat) == [{"kind": "title_card", "title": "The pier"}]
+    assert direct(StageBeat("scene", "fog-harbor", 3, {"templates": ["letter"]})) == []
+
+
 def check_almanac(kernel: Kernel, tmp_path: Path) -> None:
     assert kernel.cli_commands["almanac"].command == "almanac_cli:almanac"
 
@@ -159,8 +168,8 @@ def check_needs_git(kernel: Kernel, tmp_path: Path) -> None:
 CHECKS: dict[str, Callable[[Kernel, Path], None]] = {
     "house-rules": check_house_rules, "weather": check_weather, "tiny-d6": check_tiny_d6, "tarot": check_tarot,
     "clues": check_clues, "dread-meter": check_dread, "plain-notes": check_plain_notes,
-    "ascii-panels": check_ascii_panels, "almanac": check_almanac, "maps": check_maps, "needs-git": check_needs_git,
-    "handouts": check_handouts,
+    "ascii-panels": check_ascii_panels, "title-cards": check_title_cards, "almanac": check_almanac, "maps": check_maps,
+    "needs-git": check_needs_git, "handouts": check_handouts,
 }
 
 

@@ -30,6 +30,8 @@ from lwcore.contributions import (
     RoomCommand,
     RulepackSource,
     SchemaRef,
+    StageBeat,
+    StageDirector,
     ToolSpec,
     Viewer,
 )
@@ -91,6 +93,12 @@ CASES: dict[str, Case] = {
         "panels",
         lambda key: PanelRenderer(key, ("html",), lambda panel, viewer, fmt: f"<b>{viewer.id}</b>"),
         lambda k, key: k.render_panel({"kind": key}, Viewer("ann"), "html") == "<b>ann</b>",
+    ),
+    "lw_stage_directors": Case(
+        "director",
+        lambda key: StageDirector(key, lambda beat: [{"kind": "title_card", "title": beat.kind}]),
+        lambda k, key: k.stage_directors[key].direct(StageBeat("scene", "r", 1, {}))
+        == [{"kind": "title_card", "title": "scene"}] and k.stage_directors.origin(key) == key,
     ),
     "lw_prompt_compilers": Case(
         "prompt_compilers",

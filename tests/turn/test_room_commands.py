@@ -128,6 +128,24 @@ def test_rule_system_dot_commands_answer_in_rooms(kernel: Kernel, room_dir: Path
     assert room.sheets["p1"].state["last_check"]["stat"] == "侦查"  # kept for .luck / .push
 
 
+def test_r_rolls_with_the_engine_for_the_table(kernel: Kernel, room_dir: Path) -> None:
+    from lwcore.rules.dice import roll
+
+    result = run_turn(kernel, room_dir, ".r 3d6+2", actor="p2", rng=random.Random(11))
+    expected = roll("3d6+2", random.Random(11))
+    assert result.command.name == "r" and result.command.reply.audience == "all"
+    assert result.command.reply.text == f"苏婉清: {expected}"
+    entry = Room.load(room_dir, kernel).history.all()[-1]
+    assert entry.actor == "p2" and entry.data["result"]["faces"] == expected.faces
+    assert entry.data["result"]["total"] == expected.total
+    default = run_turn(kernel, room_dir, ".r", actor="p1", rng=random.Random(1))
+    assert "1d100 = " in default.command.reply.text
+    before = snapshot(room_dir)
+    with pytest.raises(LwError, match="cannot roll '3d'"):
+        run_turn(kernel, room_dir, ".r 3d", actor="p1")
+    assert snapshot(room_dir) == before
+
+
 def test_only_the_keeper_rolls_for_someone_else(kernel: Kernel, room_dir: Path) -> None:
     with pytest.raises(LwError, match="only the keeper"):
         run_turn(kernel, room_dir, ".ra 侦查 @p2", actor="p1")

@@ -18,3 +18,5 @@ def lw_cli(register: Register[CommandRef]) -> None:
 @hookimpl
 def lw_schemas(register: Register[SchemaRef]) -> None:
     register(SchemaRef("plugin-manifest", "lwcore.manifest_schema:PluginManifest", "lw-plugin.toml"))
+    register(SchemaRef("ui-block", "lwcore.ui.blocks:UIBlock",
+                       "a tier-0 UI block (meter, stat, badge, text, divider, choices, image): emitUI and panels"))

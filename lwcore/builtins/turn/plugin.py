@@ -31,6 +31,9 @@ def lw_room_commands(register: Register[RoomCommand]) -> None:
                          description={"en": "list the commands you can run here", "zh": "列出你在这里能用的命令"}))
     register(RoomCommand("phase", f"{here}:phase_command", who="keeper", usage="[NAME|none]",
                          description={"en": "show or set the room's phase (prep, play …)", "zh": "查看或设置房间阶段（prep、play……）"}))
+    register(RoomCommand("r", f"{here}:roll_command", who="anyone", usage="[EXPR]",
+                         description={"en": "roll dice with the engine for the table (.r 3d6)",
+                                      "zh": "用引擎掷骰，全桌可见（.r 3d6）"}))
     register(RoomCommand("recap", f"{here}:recap_command", who="anyone",
                          description={"en": "the story so far", "zh": "前情提要"}))
     register(RoomCommand("chronicle", f"{here}:chronicle_command", who="anyone", usage="[N]",

@@ -81,6 +81,22 @@ def dice_command(ctx: CommandContext) -> CommandReply | None:
     return CommandReply(f"{who}: {result.text}", audience="all", data=result.to_json())
 
 
+def roll_command(ctx: CommandContext) -> CommandReply:
+    """``.r EXPR``: roll a dice expression with the engine, for the table to see (``.r 3d6``,
+    ``.r 1d100``; without EXPR: ``1d100``). The typer's name comes with it."""
+    from lwcore.rules.dice import roll
+    from lwcore.rules.errors import DiceError
+
+    expr = " ".join(ctx.args.split()) or "1d100"
+    try:
+        result = roll(expr, ctx.rng)
+    except DiceError as exc:
+        raise LwError(f"cannot roll {expr!r}: {exc}") from None
+    sheet = ctx.room.sheets.get(ctx.actor.id)
+    who = (sheet.name if sheet is not None else None) or ctx.actor.name or ctx.actor.id
+    return CommandReply(f"{who}: {result}", audience="all", data={"kind": "roll", **result.to_json()})
+
+
 def recap_command(ctx: CommandContext) -> CommandReply:
     """``.recap``: the story so far, as the typer may see it."""
     from lwcore.turn import chronicle

@@ -58,31 +58,11 @@ def _read_reply(path: str, kernel: Any, provider: str | None) -> tuple[Any, str]
 
 
 def _load_for(path: Path, kernel: Any, actor: str | None, *, player_facing: bool) -> Any:
-    """Load the room; when the output is a player's view, an error that may quote keeper-only
-    data is shown without its details (the keeper sees them)."""
-    from lwcore.errors import redacted
-    from lwcore.turn.room import Room
+    """Load the room; when the output is a player's view, through
+    :func:`lwcore.turn.room.load_as` (errors that may quote keeper-only data redacted)."""
+    from lwcore.turn.room import Room, load_as
 
-    try:
-        return Room.load(path, kernel)
-    except LwError as exc:
-        if player_facing and not _is_keeper_ref(path, actor):
-            raise redacted(exc) from None
-        raise
-
-
-def _is_keeper_ref(path: Path, actor: str | None) -> bool:
-    """Whether ``actor`` names the room's keeper (read from ``room.yaml`` alone)."""
-    if actor is None:
-        return False
-    from lwcore.io.safe_yaml import read_yaml
-    from lwcore.turn.room import ROOM_FILE, room_folder
-
-    try:
-        keeper = (read_yaml(room_folder(path) / ROOM_FILE) or {}).get("keeper") or {}
-    except (LwError, AttributeError):
-        return False
-    return isinstance(keeper, dict) and actor in (keeper.get("id"), keeper.get("name"))
+    return load_as(path, kernel, actor) if player_facing else Room.load(path, kernel)
 
 
 @click.command()

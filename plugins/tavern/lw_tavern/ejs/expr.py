@@ -31,6 +31,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from lwcore.ui.condition import truthy  # JavaScript truthiness: one definition for every JS-flavoured reader
+
 Resolver = Callable[[str], Any]
 MAX_LENGTH = 2000
 MAX_TOKENS = 300
@@ -77,18 +79,6 @@ def tokenize(text: str) -> list[tuple[str, Any, int]]:
                 raise ExprError(f"more than {MAX_TOKENS} tokens")
         pos = m.end()
     return out
-
-
-def truthy(value: Any) -> bool:
-    """JavaScript truthiness (``0``, ``""``, ``null``, ``NaN``, ``false`` are false; any
-    object or list is true)."""
-    if value is None or value is False:
-        return False
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value != 0 and not (isinstance(value, float) and math.isnan(value))
-    if isinstance(value, str):
-        return value != ""
-    return True
 
 
 def _number(value: Any) -> float:

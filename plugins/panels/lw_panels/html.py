@@ -1,0 +1,386 @@
+"""The HTML renderer: tier-0 blocks, panels, and a whole self-contained page per viewer.
+
+Everything is escaped; nothing is fetched from anywhere but the page's own server (no CDN,
+no web fonts): styles and the small script are inline and allowed by their SHA-256 in the
+page's Content-Security-Policy (:func:`page_policy`). Gauges are native ``<meter>``
+elements, so the page needs no inline style attributes.
+
+Pictures are addressed by content hash: ``asset_base + hash`` (the web table serves only the
+files of panels in that viewer's manifest), or a ``data:`` URL from ``inline_assets`` for a
+standalone page (``lw panels render --format html``). A tier-2 panel is an ``<iframe>``
+with ``sandbox="allow-scripts"`` -- never ``allow-same-origin``, so its page has an opaque
+origin and cannot read the table's page or its cookies -- whose own response carries a
+policy with ``connect-src 'none'`` (:func:`frame_policy`); its text fallback sits beside it.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from html import escape
+from typing import Any
+
+from lw_panels.compile import Drawn, Shared, shown
+
+FRAME_SANDBOX = "allow-scripts"
+"""The sandbox of a tier-2 frame: scripts run, nothing else (no same origin, no forms, no
+popups, no top navigation)."""
+
+STYLE = """
+:root{--ink:#1d2430;--paper:#f6f1e7;--line:#d8cfbd;--muted:#6b6357;--accent:#2f5d7c;--warn:#9a6a00;--danger:#a12d2d}
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.5 system-ui,"Noto Sans CJK SC","PingFang SC",sans-serif;color:var(--ink);background:var(--paper)}
+header{padding:.6rem 1rem;border-bottom:1px solid var(--line);display:flex;gap:1rem;align-items:baseline}
+header h1{font-size:1.15rem;margin:0}
+header .who{color:var(--muted)}
+header .keeper{color:var(--danger);font-weight:600}
+.layout{display:grid;grid-template-columns:minmax(0,1fr) 20rem;gap:1rem;padding:1rem}
+@media (max-width:800px){.layout{grid-template-columns:1fr}}
+section.box{background:#fffdf8;border:1px solid var(--line);border-radius:6px;padding:.6rem .8rem;margin-bottom:1rem}
+h2{font-size:.95rem;margin:.2rem 0 .5rem;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
+h3{font-size:1rem;margin:.1rem 0 .4rem}
+.lw-story p{margin:.25rem 0}
+.lw-story .keeper-line{font-style:italic}
+.lw-story .event{color:var(--muted);font-size:.9em}
+.lw-story .secret,.lw-vars .secret{color:var(--danger)}
+.lw-recap{border-left:3px solid var(--line);padding-left:.6rem;color:var(--muted)}
+.lw-vars dl{display:grid;grid-template-columns:auto 1fr;gap:.15rem .8rem;margin:0}
+.lw-vars dt{color:var(--muted)}
+.lw-vars dd{margin:0}
+.lw-panel{background:#fffdf8;border:1px solid var(--line);border-radius:6px;padding:.6rem .8rem;margin-bottom:.8rem}
+.lw-block{margin:.3rem 0}
+.lw-meter{display:grid;grid-template-columns:1fr auto;gap:0 .5rem;align-items:center}
+.lw-meter meter{grid-column:1/3;width:100%;height:.8rem}
+.lw-stat{display:flex;justify-content:space-between;gap:.5rem}
+.lw-stat .label{color:var(--muted)}
+.lw-badge{display:inline-block;padding:.05rem .5rem;border-radius:1rem;border:1px solid var(--line);font-size:.85em}
+.lw-badge.warn{border-color:var(--warn);color:var(--warn)}
+.lw-badge.danger{border-color:var(--danger);color:var(--danger)}
+.lw-badge.info{border-color:var(--accent);color:var(--accent)}
+.lw-text.quote{border-left:3px solid var(--line);padding-left:.6rem;font-style:italic}
+.lw-text.warning{color:var(--warn)}
+.lw-text{white-space:pre-wrap}
+hr.lw-divider{border:0;border-top:1px solid var(--line)}
+.lw-choices button{margin:.15rem .3rem .15rem 0}
+figure.lw-image{margin:.3rem 0}
+figure.lw-image img{max-width:100%;height:auto;border-radius:4px}
+figcaption{color:var(--muted);font-size:.9em}
+iframe.lw-frame{width:100%;min-height:16rem;border:1px solid var(--line);border-radius:4px;background:#fff}
+.lw-slot-tray{display:flex;flex-wrap:wrap;gap:.8rem}
+.lw-slot-tray .lw-panel{flex:1 1 16rem}
+details.lw-modal>summary{cursor:pointer;font-weight:600}
+form.lw-act{display:flex;gap:.5rem}
+form.lw-act textarea{flex:1;min-height:2.6rem;font:inherit;padding:.4rem}
+button{font:inherit;padding:.3rem .8rem;border:1px solid var(--accent);background:#fff;color:var(--accent);border-radius:4px;cursor:pointer}
+#lw-note{min-height:1.2rem;color:var(--muted);white-space:pre-wrap}
+#lw-note.bad{color:var(--danger)}
+.lw-empty{color:var(--muted)}
+""".strip()
+
+SCRIPT = r"""
+(() => {
+  "use strict";
+  const body = document.body;
+  const base = body.dataset.base;
+  const note = (text, bad) => {
+    const el = document.getElementById("lw-note");
+    el.textContent = text || "";
+    el.className = bad ? "bad" : "";
+  };
+  const post = (path, data) => fetch(base + path, {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(data),
+  }).then(r => r.json().then(j => { if (!r.ok) throw new Error(j.error || r.statusText); return j; }));
+  const frames = () => Array.from(document.querySelectorAll("iframe.lw-frame"));
+  let frameState = {};
+  const sendFrame = (frame) => {
+    const state = frameState[frame.dataset.panel];
+    if (state && frame.contentWindow) frame.contentWindow.postMessage({type: "lw-state", ...state}, "*");
+  };
+  const panelIds = (root) => Array.from(root.querySelectorAll("section.lw-panel")).map(s => s.id + ":" + s.dataset.tier).join(",");
+  function applyPanels(html) {
+    const target = document.getElementById("lw-panels");
+    const fresh = document.createElement("div");
+    fresh.innerHTML = html;
+    if (panelIds(fresh) !== panelIds(target)) { target.innerHTML = html; return; }
+    for (const section of fresh.querySelectorAll("section.lw-panel")) {
+      const old = document.getElementById(section.id);
+      const body = section.querySelector(".lw-body");
+      if (old && body) old.querySelector(".lw-body").replaceWith(body);
+    }
+  }
+  function apply(update) {
+    for (const key of ["story", "vars", "ui"]) {
+      const el = document.getElementById("lw-" + key);
+      if (el && typeof update[key] === "string") el.innerHTML = update[key];
+    }
+    if (typeof update.panels === "string") applyPanels(update.panels);
+    frameState = update.frames || {};
+    frames().forEach(sendFrame);
+    body.dataset.version = String(update.version);
+  }
+  window.addEventListener("message", (event) => {
+    const frame = frames().find(f => f.contentWindow === event.source);
+    const data = event.data;
+    if (!frame || !data || typeof data !== "object") return;
+    if (data.type === "lw-ready") { sendFrame(frame); return; }
+    if (data.type === "panel_intent") {
+      post("intent", {panel: frame.dataset.panel, kind: String(data.kind), value: String(data.value)})
+        .then(r => note(r.text), e => note(e.message, true));
+    }
+  });
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-intent]");
+    if (!button) return;
+    const panel = button.dataset.panel;
+    const request = panel ? post("intent", {panel, kind: button.dataset.intent, value: button.dataset.value})
+                          : post("say", {text: button.dataset.value});
+    request.then(r => note(r.text), e => note(e.message, true));
+  });
+  const form = document.getElementById("lw-act");
+  if (form) form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const box = form.querySelector("textarea");
+    const text = box.value.trim();
+    if (!text) return;
+    note("…");
+    post("say", {text}).then(r => { box.value = ""; note(r.text); }, e => note(e.message, true));
+  });
+  fetch(base + "state").then(r => r.json()).then(apply);
+  const events = new EventSource(base + "events");
+  events.addEventListener("update", (event) => apply(JSON.parse(event.data)));
+})();
+""".strip()
+
+
+def digest(text: str) -> str:
+    """``'sha256-…'``: a CSP source allowing exactly this inline text."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def page_policy(*, live: bool) -> str:
+    """The Content-Security-Policy of a table page (``live``: served by ``lw serve``)."""
+    if not live:
+        return f"default-src 'none'; style-src {digest(STYLE)}; img-src data:; base-uri 'none'; form-action 'none'"
+    return (f"default-src 'none'; script-src {digest(SCRIPT)}; style-src {digest(STYLE)}; img-src 'self' data:; "
+            "connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+
+def frame_policy(asset_base: str) -> str:
+    """The policy a tier-2 panel's page is served with: its own declared files (under
+    ``asset_base``, by path) and nothing else -- no fetch, no sockets, no forms, no plugins --
+    and sandboxed to scripts only, even when opened on its own."""
+    return (f"default-src 'none'; script-src {asset_base}; style-src {asset_base}; img-src {asset_base} data:; "
+            f"font-src {asset_base}; media-src {asset_base}; connect-src 'none'; form-action 'none'; "
+            f"base-uri 'none'; frame-ancestors 'self'; sandbox {FRAME_SANDBOX}")
+
+
+def _e(value: Any) -> str:
+    kind = value.__class__
+    if kind is str:
+        return escape(value, quote=True)
+    if kind is int:
+        return str(value)
+    return escape(shown(value), quote=True)
+
+
+def _asset(panel: Mapping[str, Any], sha: str | None) -> str | None:
+    if not sha:
+        return None
+    inline = panel.get("inline_assets")
+    if inline is not None:
+        return inline.get(sha)
+    base = panel.get("asset_base")
+    return f"{base}{sha}" if base is not None else None
+
+
+def _meter(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
+    value, top = _e(block["value"]), _e(block["max"])
+    return (f'<div class="lw-block lw-meter"><span class="label">{_e(block["label"])}</span>'
+            f'<span class="value">{value}/{top}</span>'
+            f'<meter min="{_e(block["min"])}" max="{top}" value="{value}">{value}</meter></div>')
+
+
+def _stat(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
+    return (f'<div class="lw-block lw-stat"><span class="label">{_e(block["label"])}</span>'
+            f'<span class="value">{_e(block["value"])}</span></div>')
+
+
+def _badge(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
+    tone = f' {block["tone"]}' if block.get("tone") in ("info", "warn", "danger") else ""
+    return f'<div class="lw-block"><span class="lw-badge{tone}">{_e(block["label"])}</span></div>'
+
+
+def _text(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
+    style = f' {block["style"]}' if block.get("style") in ("quote", "warning") else ""
+    return f'<div class="lw-block lw-text{style}">{_e(block["text"])}</div>'
+
+
+def _divider(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
+    return '<hr class="lw-block lw-divider">'
+
+
+def _choices(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
+    target = _e(panel.get("id") or "") if panel.get("kind") == "panel" else ""
+    prompt = f'<div class="prompt">{_e(block["prompt"])}</div>' if block.get("prompt") else ""
+    buttons = "".join(
+        f'<button type="button" data-intent="choice" data-panel="{target}" data-value="{_e(o["input"])}">'
+        f'{_e(o["label"])}</button>' for o in block["options"])
+    return f'<div class="lw-block lw-choices">{prompt}{buttons}</div>'
+
+
+def _image(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
+    src = _asset(panel, block.get("hash"))
+    caption = block.get("caption")
+    alt = block.get("alt") or caption or ""
+    img = f'<img src="{_e(src)}" alt="{_e(alt)}">' if src else ""
+    cap = f"<figcaption>{_e(caption)}</figcaption>" if caption else ""
+    return f'<figure class="lw-block lw-image">{img}{cap}</figure>' if img or cap else ""
+
+
+_KINDS = {"meter": _meter, "stat": _stat, "badge": _badge, "text": _text, "divider": _divider,
+          "choices": _choices, "image": _image}
+_DRAWN = Drawn()
+
+
+def _draw(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
+    draw = _KINDS.get(block.get("kind"))  # type: ignore[arg-type]
+    return draw(block, panel) if draw is not None else ""
+
+
+def block_html(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
+    """One resolved block (``panel`` gives the intent target and where pictures are)."""
+    if block.__class__ is not Shared or "inline_assets" in panel:
+        return _draw(block, panel)
+    return _DRAWN.get(block, (panel.get("id"), panel.get("asset_base")), lambda: _draw(block, panel))
+
+
+def blocks_html(blocks: Iterable[Mapping[str, Any]], panel: Mapping[str, Any]) -> str:
+    return "".join(block_html(block, panel) for block in blocks)
+
+
+def panel_html(panel: Mapping[str, Any], locale: str = "en") -> str:
+    """A resolved panel as a ``<section>``; a tier-2 one with its frame when the panel says
+    where its page is (``frame_base``), else its fallback alone."""
+    blocks = panel.get("blocks")
+    if "inline_assets" in panel or "payload" in panel:
+        return _panel_html(panel, locale)
+    key = (locale, panel.get("id"), panel.get("title"), panel.get("asset_base"), panel.get("frame_base"))
+    return _DRAWN.get(blocks, key, lambda: _panel_html(panel, locale))  # type: ignore[no-any-return]
+
+
+def _panel_html(panel: Mapping[str, Any], locale: str) -> str:
+    zh = locale.startswith("zh")
+    panel_id = str(panel.get("id", ""))
+    dom_id = "panel-" + "".join(c if c.isalnum() else "-" for c in panel_id)
+    body = blocks_html(panel.get("blocks") or (), panel)
+    frame = ""
+    if panel.get("tier") == 2:
+        if panel.get("frame_base") is not None:
+            src = f'{panel["frame_base"]}{panel_id}/{panel.get("entry", "")}'
+            frame = (f'<iframe class="lw-frame" data-panel="{_e(panel_id)}" sandbox="{FRAME_SANDBOX}" '
+                     f'referrerpolicy="no-referrer" loading="lazy" title="{_e(panel.get("title", ""))}" '
+                     f'src="{_e(src)}"></iframe>')
+            if body:
+                body = (f'<details class="lw-fallback"><summary>{"文字版" if zh else "Text version"}</summary>'
+                        f'{body}</details>')
+        elif panel.get("fallback_null"):
+            body = f'<p class="lw-empty">{"此面板需要网页牌桌（lw serve）。" if zh else "This panel needs the web table (lw serve)."}</p>'
+    if not body and not frame:
+        body = f'<p class="lw-empty">{"目前没有可显示的内容" if zh else "Nothing to show yet."}</p>'
+    return (f'<section class="lw-panel" id="{_e(dom_id)}" data-panel="{_e(panel_id)}" data-tier="{_e(panel.get("tier", 1))}">'
+            f'<h3>{_e(panel.get("title", ""))}</h3>{frame}<div class="lw-body">{body}</div></section>')
+
+
+def panels_html(panels: Iterable[Mapping[str, Any]], locale: str = "en") -> str:
+    """Panels grouped by slot: sidebar, tray, then modal ones as openable sections."""
+    slots: dict[str, list[str]] = {"sidebar": [], "tray": [], "modal": []}
+    for panel in panels:
+        html = panel_html(panel, locale)
+        if panel.get("slot") == "modal":
+            html = f'<details class="lw-modal"><summary>{_e(panel.get("title", ""))}</summary>{html}</details>'
+        slots.get(str(panel.get("slot")), slots["sidebar"]).append(html)
+    return "".join(f'<div class="lw-slot-{name}">{"".join(items)}</div>' for name, items in slots.items() if items)
+
+
+# --- the table page ----------------------------------------------------------------------------
+
+
+def story_html(view: Mapping[str, Any]) -> str:
+    zh = view["locale"].startswith("zh")
+    parts = []
+    if view.get("recap"):
+        parts.append(f'<p class="lw-recap">{"前情提要：" if zh else "Story so far: "}{_e(view["recap"])}</p>')
+    for line in view.get("history", ()):
+        secret = f' <span class="secret">{"（守秘人）" if zh else "(keeper only)"}</span>' if line.get("keeper_only") else ""
+        if line["role"] == "player":
+            who = f"<b>{_e(line.get('actor') or '')}</b>: " if line.get("actor") else ""
+            parts.append(f'<p class="player-line">{who}{_e(line["text"])}{secret}</p>')
+        elif line["role"] == "keeper":
+            parts.append(f'<p class="keeper-line">{_e(line["text"])}{secret}</p>')
+        else:
+            parts.append(f'<p class="event">· {_e(line["text"])}{secret}</p>')
+    if not parts:
+        parts.append(f'<p class="lw-empty">{"故事还没开始。" if zh else "The story has not begun."}</p>')
+    return "".join(parts)
+
+
+def vars_html(view: Mapping[str, Any]) -> str:
+    zh = view["locale"].startswith("zh")
+    rows = []
+    for var in view.get("variables", ()):
+        bound = f" / {_e(var['maximum'])}" if var.get("maximum") is not None else ""
+        secret = f' <span class="secret">{"（守秘人专属）" if zh else "(keeper only)"}</span>' if var.get("keeper_only") else ""
+        rows.append(f'<dt>{_e(var["label"])}</dt><dd>{_e(var["text"])}{bound}{secret}</dd>')
+    if not rows:
+        return f'<p class="lw-empty">{"没有可见的变量。" if zh else "No variables to show."}</p>'
+    return "<dl>" + "".join(rows) + "</dl>"
+
+
+def ui_html(view: Mapping[str, Any]) -> str:
+    """The hooks' blocks of the last turn (``emitUI``)."""
+    out = []
+    for emission in view.get("ui", ()):
+        out.append(f'<div class="lw-ui">{blocks_html(emission["blocks"], emission)}</div>')
+    return "".join(out)
+
+
+def fragments(view: Mapping[str, Any]) -> dict[str, str]:
+    """The parts of a table page a live update replaces."""
+    return {"story": story_html(view), "vars": vars_html(view), "ui": ui_html(view),
+            "panels": panels_html(view.get("panels", ()), view["locale"])}
+
+
+def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
+    """A whole page for one viewer. ``live``: the web table's page (the script, the box to
+    act, updates by server-sent events from ``base``); else a static snapshot."""
+    zh = view["locale"].startswith("zh")
+    parts = fragments(view)
+    who = f'<span class="who">{_e(view["name"])}</span>'
+    if view.get("keeper"):
+        who += f' <span class="keeper">{"守秘人视图" if zh else "keeper view"}</span>'
+    act = ""
+    if live:
+        act = (f'<section class="box"><form class="lw-act" id="lw-act"><textarea name="text" '
+               f'placeholder="{"你要做什么？（.r 1d100 之类的命令也行）" if zh else "What do you do? (commands like .r 1d100 work too)"}">'
+               f'</textarea><button type="submit">{"行动" if zh else "Act"}</button></form><div id="lw-note"></div></section>')
+    script = f"<script>{SCRIPT}</script>" if live else ""
+    meta = "" if live else f'<meta http-equiv="Content-Security-Policy" content="{_e(page_policy(live=False))}">'
+    return (
+        f'<!doctype html><html lang="{_e(view["locale"])}"><head><meta charset="utf-8">{meta}'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">'
+        f'<title>{_e(view["title"])} — {_e(view["name"])}</title><style>{STYLE}</style></head>'
+        f'<body data-base="{_e(base)}" data-viewer="{_e(view["viewer"])}" data-version="{_e(view.get("version", 0))}">'
+        f'<header><h1>{_e(view["title"])}</h1>{who}</header><div class="layout"><main>'
+        f'<section class="box"><h2>{"故事" if zh else "Story"}</h2><div class="lw-story" id="lw-story">{parts["story"]}</div></section>'
+        f'<div id="lw-ui">{parts["ui"]}</div>{act}</main><aside>'
+        f'<section class="box lw-vars"><h2>{"变量" if zh else "Variables"}</h2><div id="lw-vars">{parts["vars"]}</div></section>'
+        f'<div id="lw-panels">{parts["panels"]}</div></aside></div>{script}</body></html>'
+    )
+
+
+def update_json(view: Mapping[str, Any]) -> str:
+    """A live update for one viewer (what the web table sends after a turn)."""
+    return json.dumps({**fragments(view), "frames": view.get("frames", {}), "version": view.get("version", 0)},
+                      ensure_ascii=False)

@@ -1,0 +1,43 @@
+"""Panel intents: what a panel sends is only what its viewer could have typed.
+
+A panel acts as the member viewing it. An intent names the panel it comes from, which must
+be in that member's own manifest (a player can never work a keeper panel), and becomes one
+line the member could type themselves, run through the room's ordinary door (room commands
+with their ``who`` checks, or the member's turn):
+
+- ``choice`` and ``input``: the value, as typed;
+- ``roll``: ``.r <value>`` -- the engine's dice, rolled as that member, for the table.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lw_panels.manifest import manifest
+from lwcore.errors import LwError
+from lwcore.turn.documents import viewer_of
+
+if TYPE_CHECKING:
+    from lwcore.turn.room import Member, Room
+
+KINDS = ("choice", "input", "roll")
+MAX_VALUE = 2000
+
+
+def intent_line(room: Room, member: Member, panel: Any, kind: Any, value: Any) -> str:
+    """The line ``member``'s intent stands for; :class:`LwError` (``forbidden`` for a panel
+    outside their manifest, ``invalid`` for a malformed intent) when there is none."""
+    if kind not in KINDS:
+        raise LwError(f"intent kind {kind!r} is unknown", expected=" | ".join(KINDS), code="invalid")
+    if not isinstance(value, str) or not isinstance(panel, str):
+        raise LwError("an intent names its panel and carries a text value", code="invalid")
+    if len(value) > MAX_VALUE:
+        raise LwError(f"the intent's value is {len(value)} characters; the limit is {MAX_VALUE}", code="invalid")
+    if panel not in {p.ref for p in manifest(room, viewer_of(room, member))}:
+        raise LwError("that panel is not one of yours", code="forbidden")
+    text = value.strip()
+    if not text:
+        raise LwError("the intent's value is empty", code="invalid")
+    if kind == "roll":
+        return ".r " + " ".join(text.split())
+    return text

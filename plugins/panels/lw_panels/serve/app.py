@@ -1,0 +1,321 @@
+"""The web table's HTTP side (Starlette): one page per seat, live updates, acting, panels.
+
+Routes (``TOKEN`` is a seat's secret link token; everything under it acts as that member):
+
+=============================================  ==============================================
+``GET /``                                      a page saying to open your seat's link
+``GET /t/TOKEN/``                              the member's page (:func:`lw_panels.html.page_html`)
+``GET /t/TOKEN/state``                         the member's current update (JSON)
+``GET /t/TOKEN/events``                        server-sent events: ``update`` after every change
+``POST /t/TOKEN/say``                          ``{"text"}``: act as the member (a command or a turn)
+``POST /t/TOKEN/intent``                       ``{"panel", "kind", "value"}``: a panel intent
+``GET /t/TOKEN/asset/SHA256``                  a picture of a panel in the member's manifest
+``GET /t/TOKEN/frame/PACK/PANEL/PATH``         a declared file of a tier-2 panel of theirs
+=============================================  ==============================================
+
+Guards: the server binds to loopback only and answers only requests whose ``Host`` is a
+loopback name (no DNS rebinding); writes take JSON only and refuse a foreign ``Origin``;
+every page carries a strict Content-Security-Policy; a tier-2 frame's files carry their own
+(:func:`lw_panels.html.frame_policy`). Each update is built per seat from that member's own
+projections: a player's page, its events and its files never hold keeper-only data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import posixpath
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from lw_panels.html import frame_policy, page_html, page_policy, update_json
+from lw_panels.serve.table import Seat, Table, json_error
+from lwcore.errors import LwError
+
+LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
+KEEPALIVE = 15.0
+MAX_BODY = 16 * 1024
+_SAFE = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
+
+
+class Hub:
+    """Who listens for updates: one queue per open event stream, by seat."""
+
+    def __init__(self) -> None:
+        self.listeners: dict[str, set[asyncio.Queue[str | None]]] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def add(self, seat: Seat) -> asyncio.Queue[str | None]:
+        self.loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=16)
+        self.listeners.setdefault(seat.token, set()).add(queue)
+        return queue
+
+    def drop(self, seat: Seat, queue: asyncio.Queue[str | None]) -> None:
+        self.listeners.get(seat.token, set()).discard(queue)
+
+    def close(self) -> None:
+        """End every open event stream (the server is stopping)."""
+        for queues in self.listeners.values():
+            for queue in queues:
+                if queue.full():
+                    queue.get_nowait()
+                queue.put_nowait(None)
+
+    def close_soon(self) -> None:
+        """:meth:`close`, from any thread (a signal handler, a test)."""
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.close)
+
+
+def create_app(table: Table) -> Starlette:
+    """The ASGI app serving ``table``."""
+    hub = Hub()
+
+    def seat_of(request: Request) -> Seat:
+        seat = table.seat(request.path_params["token"])
+        if seat is None:
+            raise _Refusal(404, "no such seat")
+        return seat
+
+    def bases(seat: Seat) -> tuple[str, str]:
+        return f"/t/{seat.token}/asset/", f"/t/{seat.token}/frame/"
+
+    def view(seat: Seat) -> dict[str, Any]:
+        asset_base, frame_base = bases(seat)
+        return table.view(seat, asset_base=asset_base, frame_base=frame_base)
+
+    async def run(func: Any, *args: Any, **kw: Any) -> Any:
+        from starlette.concurrency import run_in_threadpool
+
+        return await run_in_threadpool(func, *args, **kw)
+
+    async def broadcast() -> None:
+        """Each listening seat's update, built from one reading of the room."""
+        seats = [s for token, queues in list(hub.listeners.items()) if queues and (s := table.seat(token))]
+        if not seats:
+            return
+        try:
+            views = await run(table.views, seats, bases)
+        except LwError as exc:
+            views = {seat.token: exc for seat in seats}
+        for seat in seats:
+            view_or_error = views[seat.token]
+            payload = (json.dumps({"error": str(view_or_error)}, ensure_ascii=False)
+                       if isinstance(view_or_error, LwError) else update_json(view_or_error))
+            for queue in list(hub.listeners.get(seat.token, ())):
+                if queue.full():
+                    queue.get_nowait()
+                queue.put_nowait(payload)
+
+    async def index(request: Request) -> Response:
+        return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
+                            "<p>Open the link of your seat, as printed by <code>lw serve</code>.</p>",
+                            headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
+
+    async def page(request: Request) -> Response:
+        seat = seat_of(request)
+        data = await run(view, seat)
+        return HTMLResponse(page_html(data, live=True, base=f"/t/{seat.token}/"),
+                            headers={**_SAFE, "Content-Security-Policy": page_policy(live=True)})
+
+    async def state(request: Request) -> Response:
+        seat = seat_of(request)
+        return Response(update_json(await run(view, seat)), media_type="application/json", headers=_SAFE)
+
+    async def events(request: Request) -> Response:
+        seat = seat_of(request)
+        queue = hub.add(seat)
+
+        async def stream() -> Any:
+            try:
+                yield f"retry: 1000\nevent: hello\ndata: {table.version}\n\n"
+                while True:
+                    try:
+                        item = await asyncio.wait_for(queue.get(), KEEPALIVE)
+                    except asyncio.TimeoutError:
+                        yield ": keepalive\n\n"
+                        continue
+                    if item is None:
+                        return
+                    yield "event: update\n" + "".join(f"data: {line}\n" for line in item.split("\n")) + "\n"
+            finally:
+                hub.drop(seat, queue)
+
+        return StreamingResponse(stream(), media_type="text/event-stream", headers={**_SAFE, "X-Accel-Buffering": "no"})
+
+    async def body_of(request: Request) -> dict[str, Any]:
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            raise _Refusal(415, "send JSON")
+        origin = request.headers.get("origin")
+        if origin is not None and origin != f"{request.url.scheme}://{request.headers.get('host', '')}":
+            raise _Refusal(403, "foreign origin")
+        raw = await request.body()
+        if len(raw) > MAX_BODY:
+            raise _Refusal(413, "too large")
+        from lwcore.io.safe_json import load_json
+
+        try:
+            data = load_json(raw)
+        except LwError as exc:
+            raise _Refusal(400, str(exc)) from None
+        if not isinstance(data, dict):
+            raise _Refusal(400, "send a JSON object")
+        return data
+
+    async def act(seat: Seat, text: str) -> Response:
+        try:
+            outcome = await run(table.act, seat, text)
+        except LwError as exc:
+            status = {"forbidden": 403, "invalid": 400, "no_reply": 409}.get(exc.code or "", 422)
+            return JSONResponse(json_error(exc), status_code=status, headers=_SAFE)
+        if outcome.changed:
+            await broadcast()
+        return JSONResponse({"text": outcome.text, "version": table.version}, headers=_SAFE)
+
+    async def say(request: Request) -> Response:
+        seat = seat_of(request)
+        data = await body_of(request)
+        text = data.get("text")
+        if not isinstance(text, str):
+            raise _Refusal(400, "text must be a string")
+        return await act(seat, text)
+
+    async def intent(request: Request) -> Response:
+        from lw_panels.intents import intent_line
+        from lwcore.turn.room import Room, room_lock
+
+        seat = seat_of(request)
+        data = await body_of(request)
+
+        def line() -> str:
+            with room_lock(table.path, shared=True):
+                room = Room.load(table.path, table.kernel)
+                return intent_line(room, room.member(seat.member), data.get("panel"), data.get("kind"),
+                                   data.get("value"))
+        try:
+            text = await run(line)
+        except LwError as exc:
+            status = {"forbidden": 403, "invalid": 400}.get(exc.code or "", 422)
+            return JSONResponse(json_error(exc), status_code=status, headers=_SAFE)
+        return await act(seat, text)
+
+    def member_panels(seat: Seat) -> tuple[Any, list[Any]]:
+        from lw_panels.manifest import manifest, room_packs
+        from lwcore.turn.documents import viewer_of
+        from lwcore.turn.room import Room, room_lock
+
+        with room_lock(table.path, shared=True):
+            room = Room.load(table.path, table.kernel)
+            packs = room_packs(room)
+            return packs, manifest(room, viewer_of(room, room.member(seat.member)), packs)
+
+    async def asset(request: Request) -> Response:
+        from lw_panels.load import asset_bytes
+
+        seat = seat_of(request)
+        sha = request.path_params["sha"]
+        packs, panels = await run(member_panels, seat)
+        allowed = {sha for panel in panels for sha in _image_hashes(panel.templates)}
+        allowed |= {b.get("hash") for e in table.ui for b in e.get("blocks", ()) if b.get("kind") == "image"}
+        if sha not in allowed:
+            raise _Refusal(404, "no such picture here")
+        for pack in packs.packs:
+            for item in pack.files.values():
+                if item.sha256 == sha:
+                    data = await run(asset_bytes, pack, item)
+                    return Response(data, media_type=item.mime, headers={
+                        "X-Content-Type-Options": "nosniff", "Cache-Control": "private, max-age=31536000, immutable",
+                        "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox"})
+        raise _Refusal(404, "no such picture here")
+
+    async def frame(request: Request) -> Response:
+        from lw_panels.load import asset_bytes
+
+        seat = seat_of(request)
+        ref = f"{request.path_params['pack']}/{request.path_params['panel']}"
+        rel = request.path_params["path"]
+        packs, panels = await run(member_panels, seat)
+        panel = next((p for p in panels if p.ref == ref and p.tier == 2), None)
+        if panel is None or panel.entry is None:
+            raise _Refusal(404, "no such panel here")
+        folder = posixpath.dirname(panel.entry.path)
+        wanted = posixpath.normpath(posixpath.join(folder, rel)) if folder else posixpath.normpath(rel)
+        item = next((a for a in panel.assets if a.path == wanted), None)
+        if item is None:
+            raise _Refusal(404, "not a file this panel declares")
+        pack = next(p for p in packs.packs if p.home.id == panel.pack)
+        data = await run(asset_bytes, pack, item)
+        origin = f"{request.url.scheme}://{request.headers.get('host', '')}"
+        headers = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+                   "Content-Security-Policy": frame_policy(f"{origin}/t/{seat.token}/frame/{ref}/")}
+        media = item.mime + ("; charset=utf-8" if item.mime.startswith("text/") else "")
+        return Response(data, media_type=media, headers=headers)
+
+    routes = [
+        Route("/", index),
+        Route("/t/{token}/", page),
+        Route("/t/{token}/state", state),
+        Route("/t/{token}/events", events),
+        Route("/t/{token}/say", say, methods=["POST"]),
+        Route("/t/{token}/intent", intent, methods=["POST"]),
+        Route("/t/{token}/asset/{sha:str}", asset),
+        Route("/t/{token}/frame/{pack}/{panel}/{path:path}", frame),
+    ]
+    async def refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, _Refusal)
+        return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=_SAFE)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> Any:
+        yield
+        hub.close()
+
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={_Refusal: refused})
+    app.add_middleware(_Guard)
+    app.state.table = table
+    app.state.hub = hub
+    return app
+
+
+def _image_hashes(blocks: Any) -> set[str]:
+    found: set[str] = set()
+    if isinstance(blocks, dict):
+        if blocks.get("kind") == "image" and isinstance(blocks.get("hash"), str):
+            found.add(blocks["hash"])
+        for value in blocks.values():
+            found |= _image_hashes(value)
+    elif isinstance(blocks, (list, tuple)):
+        for value in blocks:
+            found |= _image_hashes(value)
+    return found
+
+
+class _Refusal(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class _Guard:
+    """Requests whose ``Host`` is a loopback name only (a page elsewhere cannot rebind a
+    name of its own to this port and read the table)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
+        name = host.rsplit(":", 1)[0] if not host.startswith("[") else host.split("]")[0] + "]"
+        if name not in LOOPBACK:
+            await JSONResponse({"error": "this table answers on loopback only"}, status_code=421)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)

@@ -1,0 +1,80 @@
+"""``lw serve ROOM [--port N]``: the room as a small web table on this machine.
+
+One page per member (the keeper and each player), each reached by a secret link printed at
+start; the story so far, the member's variables, their panels updating after every turn,
+a box to act as that member, and panel intents. Turns come from recorded replies
+(``--reply FILE``, repeatable, used in order) or an ``--endpoint``, as in ``lw turn``; room
+commands (``.r 1d100``, ``.panels``) need neither. The server listens on 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from lwcore.cli.common import state
+from lwcore.errors import LwError
+
+
+@click.command("serve")
+@click.argument("room", type=click.Path(path_type=Path))
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535),
+              help="Port on 127.0.0.1 (0: any free port).")
+@click.option("--reply", "replies", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="A recorded model reply (JSON) for the next turn; repeat for more turns.")
+@click.option("--endpoint", default=None, help="Send each turn to this HTTP endpoint and run the tool loop.")
+@click.option("--key-env", default=None, help="Environment variable holding the endpoint's key.")
+@click.option("--model", default=None, help="Model name to put in the request.")
+@click.option("--provider", default=None, help="Provider protocol (default: read from the reply, else the room's).")
+@click.option("--seed", default=None, type=int, help="Seed the engine's dice.")
+@click.option("--pack", "packs", multiple=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Mount a pack source folder (development; repeatable).")
+@click.pass_context
+def serve(ctx: click.Context, room: Path, port: int, replies: tuple[Path, ...], endpoint: str | None,
+          key_env: str | None, model: str | None, provider: str | None, seed: int | None,
+          packs: tuple[Path, ...]) -> None:
+    """Serve ROOM as a web table on 127.0.0.1 (one page per member)."""
+    try:
+        import uvicorn
+
+        from lw_panels.serve.app import create_app
+    except ImportError:
+        raise LwError("lw serve needs the serve extra", expected="pip install 'loreweaver[serve]'") from None
+    from collections import deque
+
+    from lw_panels.packs import dev_mounts
+    from lw_panels.serve.table import Table, TurnSource
+    from lwcore.io.safe_json import read_json
+
+    if replies and endpoint:
+        raise LwError("give recorded replies or an endpoint, not both")
+    kernel = state(ctx).kernel
+    for path in packs:
+        dev_mounts(kernel).mount(path)
+    source = TurnSource(deque(read_json(p) for p in replies), endpoint, key_env, model, provider)
+    table = Table(kernel, room, source, seed=seed)
+    app = create_app(table)
+    import socket
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(("127.0.0.1", port))
+    except OSError as exc:
+        sock.close()
+        raise LwError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}", expected="a free --port") from None
+    bound = sock.getsockname()[1]
+    click.echo(f"{table.title}: the web table is on http://127.0.0.1:{bound}/ — one link per seat:")
+    for seat, link in table.links(f"http://127.0.0.1:{bound}"):
+        click.echo(f"  {seat.name} ({'keeper' if seat.keeper else seat.member}): {link}")
+    click.echo("Ctrl-C stops it.")
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
+    hub = app.state.hub
+
+    class TableServer(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: object) -> None:
+            hub.close_soon()  # open event streams end, so the server stops at once
+            super().handle_exit(sig, frame)  # type: ignore[arg-type]
+
+    TableServer(config).run(sockets=[sock])

@@ -1,0 +1,184 @@
+"""One room at a web table: its members' seats, where turns come from, who is listening.
+
+:class:`Table` is the part of ``lw serve`` that knows nothing of HTTP: each member gets a
+seat with a secret link token; :meth:`Table.act` plays a line as a member (a room command,
+or their turn with the next recorded reply or the endpoint) under the room's lock;
+:meth:`Table.view` builds one member's page data from the room on disk. The room stays on
+disk: every action loads it, changes it and saves it under :func:`lwcore.turn.room.room_lock`,
+so ``lw turn`` in another terminal plays in the same room safely.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+import threading
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lwcore.errors import LwError, redacted
+
+if TYPE_CHECKING:
+    from lwcore.kernel import Kernel
+
+
+@dataclass(frozen=True)
+class Seat:
+    token: str
+    member: str
+    name: str
+    keeper: bool
+
+
+@dataclass
+class TurnSource:
+    """Where a turn's model reply comes from: recorded ``replies`` (used in order, one per
+    turn), or an ``endpoint`` (with the key from ``key_env``), as ``lw turn`` takes them."""
+
+    replies: deque[Any] = field(default_factory=deque)
+    endpoint: str | None = None
+    key_env: str | None = None
+    model: str | None = None
+    provider: str | None = None
+
+
+@dataclass
+class Outcome:
+    """What acting did: ``text`` for the member who acted, whether the room ``changed``."""
+
+    text: str
+    changed: bool
+
+
+class Table:
+    def __init__(self, kernel: Kernel, room: str | Path, source: TurnSource, *, seed: int | None = None,
+                 token: Any = None) -> None:
+        from lwcore.turn.room import Room, room_lock
+
+        self.kernel = kernel
+        self.path = Path(room)
+        self.source = source
+        self.rng = random.Random(seed) if seed is not None else random.Random()
+        make = token or (lambda member: secrets.token_urlsafe(18))
+        with room_lock(self.path, shared=True):
+            loaded = Room.load(self.path, kernel)
+        self.title = loaded.file.id
+        self.seats: dict[str, Seat] = {}
+        for member in loaded.members:
+            seat = Seat(make(member.id), member.id, member.name or member.id, loaded.is_keeper(member))
+            self.seats[seat.token] = seat
+        self.version = 0
+        self.ui: list[dict[str, Any]] = []
+        """The hooks' UI of the last turn (and what a stage director added): player-visible
+        author output, shown to every seat."""
+        self._lock = threading.Lock()
+
+    def seat(self, token: str) -> Seat | None:
+        return self.seats.get(token)
+
+    def view(self, seat: Seat, *, asset_base: str, frame_base: str) -> dict[str, Any]:
+        """What ``seat``'s member sees now (see :func:`lw_panels.table.table_view`)."""
+        return self.views([seat], lambda s: (asset_base, frame_base))[seat.token]
+
+    def views(self, seats: list[Seat], bases: Any) -> dict[str, dict[str, Any] | LwError]:
+        """What each of ``seats`` sees now, from one reading of the room (``bases(seat)`` gives
+        where that seat's pictures and frames are served). A room that cannot be read gives
+        each seat the error as that seat may read it."""
+        from lw_panels.table import table_view
+        from lwcore.turn.room import Room, room_lock
+
+        with room_lock(self.path, shared=True):
+            try:
+                room = Room.load(self.path, self.kernel)
+            except LwError as exc:
+                failed = {seat.token: exc if seat.keeper else redacted(exc) for seat in seats}
+                if len(seats) == 1:
+                    raise failed[seats[0].token] from None
+                return failed  # type: ignore[return-value]
+            out: dict[str, dict[str, Any] | LwError] = {}
+            for seat in seats:
+                asset_base, frame_base = bases(seat)
+                out[seat.token] = table_view(room, seat.member, ui=self.ui, version=self.version,
+                                             asset_base=asset_base, frame_base=frame_base)
+            return out
+
+    def act(self, seat: Seat, text: str) -> Outcome:
+        """Play ``text`` as ``seat``'s member: a room command, else their turn."""
+        from lwcore.turn.room_commands import is_command
+
+        text = text.strip()
+        if not text:
+            raise LwError("say something first", code="invalid")
+        with self._lock:
+            try:
+                if is_command(text):
+                    return self._command(seat, text)
+                return self._turn(seat, text)
+            except LwError as exc:
+                raise (exc if seat.keeper else redacted(exc)) from None
+
+    def _command(self, seat: Seat, text: str) -> Outcome:
+        from lwcore.turn.room import Room, room_lock
+
+        with room_lock(self.path):
+            room = Room.load(self.path, self.kernel)
+            result = self.kernel.turn(room, text, actor=seat.member, rng=self.rng)
+        run = result.command
+        changed = bool(run.written)
+        if changed:
+            self.version += 1
+        return Outcome(run.reply.text, changed)
+
+    def _turn(self, seat: Seat, text: str) -> Outcome:
+        from lwcore.turn import pipeline
+        from lwcore.turn.room import Room, room_lock
+
+        source = self.source
+        if not source.replies and not source.endpoint:
+            raise LwError("no model reply is left for this turn", code="no_reply",
+                          expected="more --reply files, or an --endpoint, when starting lw serve")
+        with room_lock(self.path):
+            room = Room.load(self.path, self.kernel)
+            if source.endpoint:
+                adapter = pipeline.adapter_for(self.kernel, source.provider or pipeline.default_protocol(self.kernel, room))
+                key = os.environ.get(source.key_env or adapter.default_key_env)
+                result = self.kernel.turn(room, text, actor=seat.member, provider=source.provider,
+                                          endpoint=source.endpoint, api_key=key, model=source.model, rng=self.rng)
+            else:
+                reply = source.replies[0]
+                protocol = source.provider or pipeline.protocol_of_reply(self.kernel, reply)
+                if protocol is None:
+                    raise LwError("cannot tell which provider protocol the recorded reply is in",
+                                  expected="--provider " + " | ".join(sorted(self.kernel.provider_adapters)))
+                result = self.kernel.turn(room, text, actor=seat.member, provider=protocol, reply=reply, rng=self.rng)
+                source.replies.popleft()
+            applied = result.applied
+            self.ui = list(applied.ui) if applied is not None else []
+            self.ui += self._staged(room)
+        self.version += 1
+        return Outcome(applied.narration if applied is not None else "", True)
+
+    def _staged(self, room: Any) -> list[dict[str, Any]]:
+        """A stage director's answer to this turn, when the room has a presentation kit."""
+        from lw_panels.manifest import room_packs
+        from lw_panels.presentation import room_kit, stage
+        from lwcore.turn.view import view_for
+
+        kits = [p.kit for p in room_packs(room).packs if p.kit is not None]
+        kit = room_kit(kits, room.file.locale)
+        if kit is None or not len(self.kernel.stage_directors):
+            return []
+        facts = view_for(room, None).model_dump(mode="json", include={"variables", "history", "recap"})
+        blocks, _refused = stage(self.kernel, room, "turn", kit=kit, facts=facts, locale=room.file.locale)
+        return [{"blocks": blocks, "options": {"panel": "inline"}}] if blocks else []
+
+    def links(self, origin: str) -> list[tuple[Seat, str]]:
+        return [(seat, f"{origin}/t/{token}/") for token, seat in self.seats.items()]
+
+
+def json_error(exc: LwError) -> Mapping[str, Any]:
+    return {"error": str(exc), "code": exc.code}

@@ -1,0 +1,107 @@
+"""What one member sees at the table, as data for the renderers.
+
+:func:`table_view` gathers, for one member, only from projections: the story so far (the
+recap and the history lines :func:`lwcore.turn.view.view_for` gives them), their variables,
+their panels resolved (:mod:`lw_panels.manifest`), the hooks' blocks of the last turn
+resolved for them, and, for each tier-2 panel, the state its frame receives (their own
+variables and the panel's latest payload).
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from lw_panels.compile import compile_block, resolve, shown
+from lw_panels.load import asset_bytes
+from lw_panels.manifest import resolve_panels, room_packs
+from lw_panels.variables import viewer_state
+from lwcore.turn.documents import viewer_of
+from lwcore.turn.view import view_for
+from lwcore.ui.blocks import Block
+
+if TYPE_CHECKING:
+    from lwcore.turn.room import Room
+
+_BLOCK: TypeAdapter[Any] = TypeAdapter(Block)
+
+
+def hook_ui(room: Room, emissions: Iterable[Mapping[str, Any]], state: Any, locale: str,
+            known: set[str]) -> list[dict[str, Any]]:
+    """The hooks' ``emitUI`` emissions of a turn, resolved for one viewer (their
+    ``visible_when`` against the viewer's values). A picture by hash shows only when it is
+    a file of an enabled pack (``known``); one by path shows its caption."""
+    out = []
+    for emission in emissions:
+        blocks = []
+        for raw in emission.get("blocks", ()):
+            try:
+                block = _BLOCK.validate_python(raw)
+            except ValidationError:
+                continue
+            for item in resolve([compile_block(block)], state.vars, state.values, locale):
+                if item.get("kind") == "image" and item.get("hash") not in known:
+                    item = {k: v for k, v in item.items() if k != "hash"}
+                blocks.append(item)
+        if blocks:
+            options = emission.get("options") or {}
+            out.append({"kind": "ui", "slot": options.get("panel", "inline"), "blocks": blocks})
+    return out
+
+
+def table_view(room: Room, member_ref: str | None, *, ui: Iterable[Mapping[str, Any]] = (),
+               version: int = 0, asset_base: str | None = None, frame_base: str | None = None,
+               inline_assets: bool = False) -> dict[str, Any]:
+    """Everything member ``member_ref`` sees (a mapping the renderers take). ``asset_base``
+    and ``frame_base`` say where the web table serves pictures and tier-2 pages;
+    ``inline_assets`` embeds pictures as ``data:`` URLs instead (a standalone page)."""
+    member = room.member(member_ref)
+    viewer = viewer_of(room, member)
+    view = view_for(room, member.id)
+    state = viewer_state(room, viewer)
+    packs = room_packs(room)
+    by_hash = {asset.sha256: (pack, asset) for pack in packs.packs for asset in pack.files.values()}
+    panels = resolve_panels(room, viewer, state=state)
+    inline: dict[str, str] | None = None
+    if inline_assets:
+        inline = {}
+        for sha in _hashes(panels):
+            if sha in by_hash:
+                pack, asset = by_hash[sha]
+                data = asset_bytes(pack, asset)
+                inline[sha] = f"data:{asset.mime};base64," + base64.b64encode(data).decode("ascii")
+    frames = {}
+    for panel in panels:
+        if inline is not None:
+            panel["inline_assets"] = inline
+        else:
+            panel["asset_base"] = asset_base
+            panel["frame_base"] = frame_base
+        if panel["tier"] == 2:
+            frames[panel["id"]] = {"variables": [{"id": v.id, "label": v.label, "value": v.value, "text": v.text}
+                                                 for v in state.vars.values()],
+                                   "payload": panel.get("payload")}
+    emissions = hook_ui(room, ui, state, viewer.locale, set(by_hash))
+    for emission in emissions:
+        if inline is not None:
+            emission["inline_assets"] = inline
+        else:
+            emission["asset_base"] = asset_base
+    variables = [{"id": v.id, "label": v.label, "text": v.value_label if v.value_label is not None else shown(v.value),
+                  "maximum": v.maximum, "keeper_only": bool(getattr(v, "keeper_only", False))} for v in view.variables]
+    variables += [{"id": "mvu." + leaf.path, "label": leaf.path, "text": shown(leaf.value), "maximum": None,
+                   "keeper_only": not leaf.exposed} for leaf in view.tree]
+    name = member.name or member.id
+    return {
+        "room": room.file.id, "title": view.title, "viewer": member.id, "name": name, "keeper": viewer.keeper,
+        "locale": viewer.locale, "recap": view.recap, "version": version,
+        "history": [line.model_dump() for line in view.history], "variables": variables,
+        "panels": panels, "ui": emissions, "frames": frames,
+    }
+
+
+def _hashes(panels: list[dict[str, Any]]) -> set[str]:
+    return {b["hash"] for p in panels for b in p.get("blocks", ()) if b.get("kind") == "image" and b.get("hash")}

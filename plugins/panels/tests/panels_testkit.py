@@ -1,0 +1,157 @@
+"""Helpers of the panels plugin's tests: rooms, packs, a real kernel, a real web table.
+
+Every room is a fresh copy of the example room ``examples/fog-harbor`` (keeper ``kp``,
+players ``p1`` (zh) and ``p2`` (en); ``clues_found`` and ``fog`` are player-visible,
+``cult_alert``, ``true_culprit`` and ``ritual_nights_left`` keeper-only). Packs are copies of
+the example pack ``plugins/panels/examples/harbor-ui`` or written by the test.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import struct
+import textwrap
+import threading
+import time
+import zlib
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[3]
+EXAMPLE_ROOM = ROOT / "examples" / "fog-harbor"
+REPLIES = EXAMPLE_ROOM / "replies"
+EXAMPLE_PACK = ROOT / "plugins" / "panels" / "examples" / "harbor-ui"
+SECRET_VALUE = "灯塔看守人周伯年"
+"""The keeper-only ``true_culprit``: must never reach a player."""
+KEEPER_TEXTS = (SECRET_VALUE, "守秘人看板", "Keeper's board", "教团警觉", "Cult alertness", "cult_alert",
+                "true_culprit", "ritual_nights_left")
+"""Strings only the keeper's side of the example room and pack holds."""
+
+
+def png(width: int = 4, height: int = 3, rgb: tuple[int, int, int] = (40, 80, 120)) -> bytes:
+    """A real PNG of one colour (made here: no binary fixture)."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    rows = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def copy_room(target: Path) -> Path:
+    shutil.copytree(EXAMPLE_ROOM, target, ignore=shutil.ignore_patterns("replies", "README*"))
+    return target
+
+
+def copy_pack(target: Path) -> Path:
+    shutil.copytree(EXAMPLE_PACK, target)
+    return target
+
+
+def write_pack(folder: Path, panels_yaml: str, *, pack_id: str = "testpack", files: dict[str, Any] | None = None,
+               presentation: str | None = None) -> Path:
+    """A pack folder with ``pack.yaml``, ``ui/panels.yaml`` and ``files`` (path -> text or bytes)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    contents = "contents:\n  panels: [ui/panels.yaml]\n"
+    if presentation is not None:
+        contents += "  presentation: [ui/presentation.yaml]\n"
+    (folder / "pack.yaml").write_text(f"id: {pack_id}\nversion: 1.0.0\n{contents}", encoding="utf-8")
+    (folder / "ui").mkdir(exist_ok=True)
+    (folder / "ui" / "panels.yaml").write_text(textwrap.dedent(panels_yaml), encoding="utf-8")
+    if presentation is not None:
+        (folder / "ui" / "presentation.yaml").write_text(textwrap.dedent(presentation), encoding="utf-8")
+    for rel, content in (files or {}).items():
+        path = folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return folder
+
+
+def install(data_dir: Path, source: Path, pack_id: str, version: str = "1.0.0") -> Path:
+    """Put ``source`` where an installed pack lives (``<data_dir>/packs/<id>@<version>``)."""
+    target = data_dir / "packs" / f"{pack_id}@{version}"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(source, target)
+    return target
+
+
+def say(kernel: Any, room: Path, text: str, actor: str, **kw: Any) -> Any:
+    """One line in ``room`` as ``actor`` (a room command or a turn), through ``Kernel.turn``."""
+    from lwcore.turn.pipeline import run_turn
+
+    kw.setdefault("rng", random.Random(7))
+    return run_turn(kernel, room, text, actor=actor, **kw)
+
+
+def recorded(protocol: str = "anthropic_messages") -> dict[str, Any]:
+    return json.loads((REPLIES / f"turn1.{protocol}.json").read_text(encoding="utf-8"))
+
+
+def load(kernel: Any, room: Path) -> Any:
+    from lwcore.turn.room import Room
+
+    return Room.load(room, kernel)
+
+
+class Server:
+    """``lw serve``'s app on a real uvicorn server on 127.0.0.1 (a thread of the test)."""
+
+    def __init__(self, table: Any) -> None:
+        import socket
+
+        import uvicorn
+
+        from lw_panels.serve.app import create_app
+
+        self.table = table
+        self.app = create_app(table)
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.origin = f"http://127.0.0.1:{self.port}"
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", timeout_graceful_shutdown=1,
+                                                    lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+
+    def __enter__(self) -> Server:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the web table did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.app.state.hub.close_soon()
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()
+
+    def link(self, member: str) -> str:
+        seat = next(s for s in self.table.seats.values() if s.member == member)
+        return f"{self.origin}/t/{seat.token}/"
+
+
+def fetch(url: str, *, data: Any = None, headers: dict[str, str] | None = None,
+         method: str | None = None) -> tuple[int, dict[str, str], bytes]:
+    """``(status, headers, body)`` of one request (no exception for error statuses)."""
+    import urllib.error
+    import urllib.request
+
+    body = None
+    heads = dict(headers or {})
+    if data is not None:
+        body = data if isinstance(data, bytes) else json.dumps(data).encode("utf-8")
+        heads.setdefault("Content-Type", "application/json")
+    request = urllib.request.Request(url, data=body, headers=heads, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, dict(exc.headers), exc.read()

@@ -1,0 +1,210 @@
+"""The web table in a real browser: Playwright driving the system's Chromium against ``lw
+serve``'s app on loopback. Pages load for p1, p2 and the keeper (a screenshot of each under
+the test's tmp dir); no keeper-only text reaches a player's DOM or any response their page
+receives; a meter moves after a turn; a tier-2 frame can neither read the table's page nor
+reach the network; a roll from a panel is the dice engine's, as that player.
+
+Skipped, saying why, only when no Chromium is installed here (``LW_CHROMIUM`` names one;
+``.ci/run`` installs Debian's ``chromium``). Playwright never downloads a browser here.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import threading
+from collections import deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from panels_testkit import KEEPER_TEXTS, Server, load, recorded, say, write_pack
+
+pytest.importorskip("starlette", reason="lw serve needs the serve extra (starlette, uvicorn)")
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+
+from lw_panels.packs import dev_mounts  # noqa: E402
+from lw_panels.serve.table import Table, TurnSource  # noqa: E402
+from lwcore.rules.dice import roll  # noqa: E402
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def chromium() -> str | None:
+    for candidate in (os.environ.get("LW_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
+                      shutil.which("chromium-browser"), shutil.which("google-chrome")):
+        if candidate and Path(candidate).is_file():
+            return candidate
+    return None
+
+
+pytestmark = pytest.mark.skipif(chromium() is None, reason="no Chromium on this machine (apt-get install chromium, "
+                                                           "or set LW_CHROMIUM)")
+
+PROBE_JS = """
+(function () {
+  var out = [];
+  function report(what) { out.push(what); document.getElementById("out").textContent = out.join(" "); }
+  try { report("parent-title:" + parent.document.title); } catch (e) { report("parent-blocked"); }
+  try { report("cookie:" + document.cookie); } catch (e) { report("cookie-blocked"); }
+  try { localStorage.setItem("x", "1"); report("storage-open"); } catch (e) { report("storage-blocked"); }
+  var img = new Image();
+  img.onload = function () { report("image-loaded"); };
+  img.onerror = function () { report("image-blocked"); };
+  img.src = "SINK/image";
+  try {
+    fetch("SINK/fetch").then(function () { report("fetch-ok"); }, function () { report("fetch-blocked"); });
+  } catch (e) { report("fetch-blocked"); }
+  try {
+    var ws = new WebSocket("ws://127.0.0.1:1/");
+    ws.onerror = function () { report("socket-failed"); };
+  } catch (e) { report("socket-blocked"); }
+}());
+"""
+
+
+class Sink:
+    """A loopback HTTP server that counts every request reaching it (none should)."""
+
+    def __init__(self) -> None:
+        hits = self.hits = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802
+                hits.append(self.path)
+                self.send_response(200)
+                self.send_header("Access-Control-Allow-Origin", "*")
+                self.end_headers()
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def sink():  # noqa: ANN201
+    running = Sink()
+    yield running
+    running.close()
+
+
+@pytest.fixture
+def served(kernel, table_room: Path, tmp_path: Path, sink: Sink):  # noqa: ANN001, ANN201
+    probe = write_pack(tmp_path / "probe", """\
+        panels:
+          - id: probe
+            title: Probe
+            slot: tray
+            entry: ui/probe/index.html
+            assets: [ui/probe/index.html, ui/probe/probe.js]
+            fallback: null
+        """, pack_id="probe", files={
+        "ui/probe/index.html": '<!doctype html><meta charset="utf-8"><pre id="out"></pre><script src="probe.js"></script>',
+        "ui/probe/probe.js": PROBE_JS.replace("SINK", sink.url)})
+    dev_mounts(kernel).mount(probe)
+    say(kernel, table_room, ".panels enable probe", "kp")
+    table = Table(kernel, table_room, TurnSource(deque([recorded()])), seed=5)
+    with Server(table) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser():  # noqa: ANN201
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=chromium(), headless=True, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+def open_page(browser, url: str, bodies: list[str] | None = None):  # noqa: ANN001, ANN201
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    if bodies is not None:
+        def keep(response) -> None:  # noqa: ANN001
+            try:
+                bodies.append(response.url + "\n" + response.body().decode("utf-8", "replace"))
+            except Exception:  # noqa: BLE001 - an event stream has no whole body
+                bodies.append(response.url)
+        page.on("response", keep)
+    page.goto(url)
+    page.locator("#lw-panels section.lw-panel").first.wait_for(timeout=15000)
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def test_pages_load_and_players_never_receive_keeper_text(browser, served: Server, tmp_path: Path) -> None:  # noqa: ANN001
+    shots = tmp_path / "screenshots"
+    shots.mkdir()
+    for member in ("p1", "p2", "kp"):
+        bodies: list[str] = []
+        page = open_page(browser, served.link(member), bodies)
+        page.wait_for_timeout(300)
+        dom = page.content()
+        assert page.locator("header h1").inner_text() in ("雾港疑案", "The Fog Harbor Affair")
+        if member == "kp":
+            assert "守秘人看板" in dom and "灯塔看守人周伯年" in dom
+        else:
+            assert not [s for s in KEEPER_TEXTS if s in dom], member
+            leaked = [(s, b.split("\n", 1)[0]) for b in bodies for s in KEEPER_TEXTS if s in b]
+            assert not leaked, leaked
+            assert len(bodies) >= 3  # the page, its state, the picture (at least)
+        page.screenshot(path=str(shots / f"{member}.png"), full_page=True)
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        page.context.close()
+    assert sorted(p.name for p in shots.iterdir()) == ["kp.png", "p1.png", "p2.png"]
+
+
+def test_a_meter_moves_after_a_turn(browser, served: Server) -> None:  # noqa: ANN001
+    watcher = open_page(browser, served.link("p2"))
+    meter = watcher.locator("#lw-panels .lw-meter").first
+    assert meter.locator(".value").inner_text() == "1/6"
+    actor = open_page(browser, served.link("p1"))
+    actor.fill("#lw-act textarea", "我去码头查看那艘空船。")
+    actor.click("#lw-act button")
+    watcher.locator("#lw-panels .lw-meter .value", has_text="2/6").wait_for(timeout=20000)
+    assert meter.locator("meter").get_attribute("value") == "2"
+    assert watcher.locator("body[data-version='1']").count() == 1
+    assert "Sun-blotting fog" in watcher.locator("#lw-panels").inner_text()
+    for page in (watcher, actor):
+        page.context.close()
+
+
+def test_a_tier2_frame_cannot_read_the_table_or_reach_the_network(browser, served: Server, sink: Sink) -> None:  # noqa: ANN001
+    page = open_page(browser, served.link("p1"))
+    frame = page.frame_locator("iframe[data-panel='probe/probe']")
+    out = frame.locator("#out")
+    out.filter(has_text="image-").wait_for(timeout=15000)
+    page.wait_for_timeout(1500)
+    report = out.inner_text().split()
+    assert "parent-blocked" in report and not any(r.startswith("parent-title") for r in report)
+    assert "cookie-blocked" in report and "storage-blocked" in report
+    assert "fetch-ok" not in report and "image-loaded" not in report
+    assert sink.hits == []  # nothing left the frame
+    sandbox = page.locator("iframe[data-panel='probe/probe']").get_attribute("sandbox")
+    assert sandbox == "allow-scripts"
+    page.context.close()
+
+
+def test_a_roll_from_a_panel_is_the_dice_engines(browser, served: Server, kernel) -> None:  # noqa: ANN001
+    page = open_page(browser, served.link("p1"))
+    page.click("details.lw-modal > summary")
+    page.frame_locator("iframe[data-panel='harbor-ui/map']").locator("#roll").click()
+    page.locator("#lw-note", has_text="1d100 = ").wait_for(timeout=15000)
+    entry = load(kernel, served.table.path).history.all()[-1]
+    expected = roll("1d100", random.Random(5))
+    assert entry.actor == "p1" and entry.data["command"] == "r" and entry.data["line"] == ".r 1d100"
+    assert entry.data["result"]["faces"] == expected.faces
+    assert f"1d100 = {expected.total}" in page.locator("#lw-note").inner_text()
+    page.locator("#lw-story", has_text=f"1d100 = {expected.total}").wait_for(timeout=15000)
+    page.context.close()

@@ -1,0 +1,216 @@
+"""``lw serve`` over real HTTP on loopback (uvicorn in a thread): pages per seat, server-sent
+updates after a turn, guards (loopback Host, JSON only, same origin, seats by token), panel
+files only from the viewer's own manifest, and nothing of the keeper's in a player's answers."""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import json
+import queue
+import threading
+from collections import deque
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from panels_testkit import EXAMPLE_PACK, KEEPER_TEXTS, Server, fetch, recorded
+
+pytest.importorskip("starlette", reason="lw serve needs the serve extra (starlette, uvicorn)")
+pytest.importorskip("uvicorn", reason="lw serve needs the serve extra (starlette, uvicorn)")
+
+from lw_panels.serve.table import Table, TurnSource  # noqa: E402
+
+
+@pytest.fixture
+def server(kernel, table_room: Path):  # noqa: ANN001, ANN201
+    table = Table(kernel, table_room, TurnSource(deque([recorded()])), seed=5, token=lambda member: f"seat-{member}")
+    with Server(table) as running:
+        yield running
+
+
+def listen(url: str, found: queue.Queue) -> threading.Thread:
+    """Read a server-sent event stream in a thread; each ``update`` event's data goes to ``found``."""
+    parts = urlsplit(url)
+
+    def run() -> None:
+        conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+        conn.request("GET", parts.path)
+        response = conn.getresponse()
+        found.put(("status", response.status, response.getheader("content-type")))
+        event, data = None, []
+        while True:
+            line = response.fp.readline()
+            if not line:
+                return
+            text = line.decode("utf-8").rstrip("\n")
+            if text.startswith("event: "):
+                event = text[7:]
+            elif text.startswith("data: "):
+                data.append(text[6:])
+            elif text == "":
+                if event == "update":
+                    found.put(("update", "\n".join(data)))
+                    conn.close()
+                    return
+                event, data = None, []
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_each_seat_has_its_page(server: Server) -> None:
+    pages = {}
+    for member in ("p1", "p2", "kp"):
+        status, headers, body = fetch(server.link(member))
+        assert status == 200, body
+        policy = headers["content-security-policy"]
+        assert "script-src 'sha256-" in policy and "'unsafe-inline'" not in policy and "connect-src 'self'" in policy
+        pages[member] = body.decode("utf-8")
+    assert "守秘人看板" in pages["kp"] and "灯塔看守人周伯年" in pages["kp"]
+    for member in ("p1", "p2"):
+        assert not [s for s in KEEPER_TEXTS if s in pages[member]], member
+    assert fetch(server.origin + "/t/nobody/")[0] == 404
+    status, _, body = fetch(server.origin + "/")
+    assert status == 200 and b"seat-" not in body
+
+
+def test_a_turn_updates_every_seat_over_events(server: Server) -> None:
+    found: dict[str, queue.Queue] = {m: queue.Queue() for m in ("p2", "kp")}
+    threads = [listen(server.link(m) + "events", found[m]) for m in found]
+    for member in found:
+        assert found[member].get(timeout=10)[:2] == ("status", 200)
+    status, _, body = fetch(server.link("p1") + "say", data={"text": "我去码头查看那艘空船。"})
+    assert status == 200, body
+    updates = {m: json.loads(found[m].get(timeout=20)[1]) for m in found}
+    for thread in threads:
+        thread.join(10)
+    assert "2/6" in updates["p2"]["panels"] and "Sun-blotting fog" in updates["p2"]["panels"]
+    assert updates["p2"]["version"] == 1 and "我去码头查看那艘空船" in updates["p2"]["story"]
+    assert "教团警觉" in updates["kp"]["panels"]
+    dumped = json.dumps(updates["p2"], ensure_ascii=False)
+    assert not [s for s in KEEPER_TEXTS if s in dumped]
+    status, _, body = fetch(server.link("p2") + "say", data={"text": "我跟上去。"})
+    assert status == 409 and "no model reply is left" in json.loads(body)["error"]
+
+
+def test_guards(server: Server) -> None:
+    say = server.link("p1") + "say"
+    assert fetch(say, data=b"text=hi", headers={"Content-Type": "application/x-www-form-urlencoded"})[0] == 415
+    assert fetch(say, data={"text": "x"}, headers={"Origin": "http://evil.example"})[0] == 403
+    assert fetch(say, data={"text": 3})[0] == 400
+    assert fetch(say, data=b"[1,", headers={"Content-Type": "application/json"})[0] == 400
+    assert fetch(say, data={"text": "x" * 20000})[0] == 413
+    assert fetch(server.link("p1"), headers={"Host": "evil.example"})[0] == 421
+    assert fetch(server.link("p1"), headers={"Host": f"localhost:{server.port}"})[0] == 200
+
+
+def test_intents_over_http(server: Server) -> None:
+    intent = server.link("p1") + "intent"
+    status, _, body = fetch(intent, data={"panel": "harbor-ui/board", "kind": "input", "value": "x"})
+    assert status == 403
+    status, _, body = fetch(intent, data={"panel": "harbor-ui/map", "kind": "roll", "value": "1d6"})
+    assert status == 200 and json.loads(body)["text"].startswith("陈默: 1d6 = ")
+    status, _, body = fetch(intent, data={"panel": "harbor-ui/dice", "kind": "choice", "value": ".panels disable harbor-ui"})
+    assert status == 403 and "keeper only" in json.loads(body)["error"]
+
+
+def test_files_only_from_the_viewers_own_panels(server: Server) -> None:
+    svg = hashlib.sha256((EXAMPLE_PACK / "ui/art/harbour.svg").read_bytes()).hexdigest()
+    status, headers, body = fetch(server.link("p1") + f"asset/{svg}")
+    assert status == 200 and headers["content-type"].startswith("image/svg+xml") and b"<svg" in body
+    assert "sandbox" in headers["content-security-policy"]
+    assert fetch(server.link("p1") + "asset/" + "0" * 64)[0] == 404
+    frame = server.link("p2") + "frame/harbor-ui/map/"
+    status, headers, body = fetch(frame + "index.html")
+    assert status == 200 and b"map.js" in body
+    policy = headers["content-security-policy"]
+    assert "connect-src 'none'" in policy and "sandbox allow-scripts" in policy
+    assert f"script-src {server.origin}/t/seat-p2/frame/harbor-ui/map/" in policy
+    assert fetch(frame + "map.js")[0] == 200
+    for bad in ("../../../pack.yaml", "..%2f..%2fpanels.yaml", "nothing.js", "../art/harbour.svg"):
+        assert fetch(frame + bad)[0] == 404, bad
+    assert fetch(server.link("p1") + "frame/harbor-ui/board/index.html")[0] == 404
+
+
+def test_turns_from_an_endpoint(kernel, table_room: Path, monkeypatch) -> None:  # noqa: ANN001
+    """``--endpoint``: the turn goes to the model over HTTP (a loopback stand-in), tools and all."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    first = recorded()
+    final = {"id": "msg_2", "type": "message", "role": "assistant", "model": "fake", "stop_reason": "end_turn",
+             "content": [{"type": "text", "text": "雾里传来钟声。"}], "usage": {"input_tokens": 1, "output_tokens": 1}}
+    seen: list[dict] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802
+            seen.append({"key": self.headers.get("x-api-key"),
+                         "body": json.loads(self.rfile.read(int(self.headers["content-length"])))})
+            data = json.dumps(first if len(seen) == 1 else final).encode("utf-8")
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    provider = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=provider.serve_forever, daemon=True).start()
+    monkeypatch.setenv("FAKE_KEY", "k-123")
+    try:
+        source = TurnSource(endpoint=f"http://127.0.0.1:{provider.server_address[1]}/v1/messages",
+                            key_env="FAKE_KEY", provider="anthropic_messages")
+        table = Table(kernel, table_room, source, seed=5)
+        seat = next(s for s in table.seats.values() if s.member == "p1")
+        outcome = table.act(seat, "我去码头查看那艘空船。")
+    finally:
+        provider.shutdown()
+        provider.server_close()
+    assert len(seen) == 2 and seen[0]["key"] == "k-123"
+    assert "雾里传来钟声。" in outcome.text and outcome.changed and table.version == 1
+    view = table.view(seat, asset_base="/a/", frame_base="/f/")
+    assert next(p for p in view["panels"] if p["id"] == "harbor-ui/hud")["blocks"][0]["value"] == 2
+
+
+def test_lw_serve_as_a_command(tmp_path: Path, table_room: Path, pack: Path) -> None:
+    """The real ``lw serve``: it prints one link per seat, serves them on loopback, and stops
+    cleanly on Ctrl-C even with a page listening."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    env.update({"LW_HOME": str(tmp_path / "home"), "LW_DEV_PACKS": str(pack), "PYTHONUNBUFFERED": "1"})
+    lw = Path(sys.executable).parent / "lw"
+    process = subprocess.Popen([str(lw), "serve", str(table_room), "--port", "0"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        lines = [process.stdout.readline() for _ in range(5)]
+        links = dict(re.findall(r"\((keeper|p1|p2)\): (http://127\.0\.0\.1:\d+/t/\S+/)", "".join(lines)))
+        assert set(links) == {"keeper", "p1", "p2"}, lines
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                status, _, body = fetch(links["p2"])
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        assert status == 200 and "The harbour" in body.decode("utf-8")
+        found: queue.Queue = queue.Queue()
+        listen(links["p1"] + "events", found)
+        assert found.get(timeout=10)[:2] == ("status", 200)
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            out, err = process.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            raise
+    assert "Traceback" not in err and "ERROR" not in err, err
