@@ -166,7 +166,11 @@ def var_command(ctx: CommandContext) -> CommandReply:
     if action not in ("expose", "hide") or not prefix:
         raise LwError(f"unknown .var action {ctx.args!r}", expected=".var list | .var expose PREFIX|* | .var hide PREFIX|*")
     if prefix != "*":
-        mvu.split(prefix)  # a well-formed path, or a located refusal
+        try:
+            mvu.parse_path(prefix)
+        except mvu.TreeError as exc:
+            raise LwError(f"{prefix!r} is not a variable path: {exc.message}",
+                          expected="keys joined by dots, e.g. 主角.好感") from None
     if action == "expose":
         if prefix not in exposed:
             exposed.append(prefix)

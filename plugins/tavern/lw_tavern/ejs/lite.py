@@ -20,8 +20,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from lwcore.turn.mvu import TreeError, lookup, parse_path, value_of
+
 from lw_tavern.ejs.expr import ExprError, evaluate, show, truthy
-from lw_tavern.mvu.tree import TreeError, get, leaf_value, parse_path
 
 MAX_TEMPLATE = 200_000
 MAX_NESTING = 32
@@ -60,10 +61,10 @@ def tree_resolver(tree: Mapping[str, Any]) -> Callable[[str], Any]:
             if path.startswith(root):
                 path = path[len(root):]
         try:
-            found, value = get(tree, parse_path(path))
+            found, value = lookup(tree, parse_path(path))
         except TreeError:
             return None
-        return leaf_value(value) if found else None
+        return value_of(value) if found else None
 
     return resolve
 
