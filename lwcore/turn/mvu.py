@@ -11,7 +11,7 @@ the model and the scripts only ask).
 (a list index when the node is a list); :func:`show_path` writes segments back so that
 :func:`parse_path` reads them again (keys holding ``.`` or brackets are quoted).
 
-**Operations** (:class:`TreeOp`, the kernel's vocabulary for every writer: hook scripts,
+**Operations** (:class:`~lwcore.contributions.TreeOp`, the kernel's vocabulary for every writer: hook scripts,
 reply processors, tools, templates) have MVU's own semantics; each returns a new tree (the
 input is never changed) or raises :class:`TreeError` saying why nothing was done:
 
@@ -42,6 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from lwcore.contributions import TreeOp
 from lwcore.errors import LwError
 
 if TYPE_CHECKING:
@@ -522,17 +523,6 @@ def set_value(tree: dict[str, Any], path: str, value: Any) -> Any:
 
 
 # --- operations as data --------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TreeOp:
-    """One write on the tree, as every writer asks for it: the operation (a key of
-    :data:`OPERATIONS` or an alias), its path, the arguments after the path, and why."""
-
-    op: str
-    path: str
-    args: tuple[Any, ...] = ()
-    reason: str = ""
 
 
 @dataclass(frozen=True)
