@@ -96,12 +96,8 @@ class TurnHooks:
         return hooks
 
     def state(self) -> dict[str, Any]:
-        """What scripts see as ``variables``/``stat_data``: the MVU tree, with every declared
-        module variable at the top by its id (scripts are the keeper's content)."""
-        tree = mvu.tree_of(self.room)
-        for var in self.room.variables.variables:
-            tree[var.id] = var.value
-        return tree
+        """What scripts see as ``variables``/``stat_data`` (:func:`lwcore.turn.mvu.script_state`)."""
+        return mvu.script_state(self.room)
 
     def fire(self, event: str, payload: Mapping[str, Any] | None = None) -> None:
         """Dispatch ``event`` to every live session in turn, applying each one's effects

@@ -563,6 +563,15 @@ def tree_of(room: Room) -> Tree:
     return copy.deepcopy(dict(tree)) if isinstance(tree, Mapping) else {}
 
 
+def script_state(room: Room) -> Tree:
+    """What scripts and templates see as ``variables``/``stat_data``: the room's tree, with every
+    declared module variable at the top by its id (they are the keeper's content)."""
+    tree = tree_of(room)
+    for var in room.variables.variables:
+        tree[var.id] = var.value
+    return tree
+
+
 def store_tree(room: Room, tree: Tree) -> None:
     """Make ``tree`` the room's tree (the exposed prefixes and the document's meta kept)."""
     from lwcore.turn.documents import Document

@@ -27,8 +27,8 @@ from lw_tavern.ejs.expr import ExprError, evaluate, show, truthy
 MAX_TEMPLATE = 200_000
 MAX_NESTING = 32
 
-_ESCAPED = re.compile(r"<#escape-ejs>(.*?)<#?/#?escape-ejs>", re.DOTALL | re.IGNORECASE)
-_TAG = re.compile(r"<%([_=\-#]?)(.*?)([_\-]?)%>", re.DOTALL)
+ESCAPED = re.compile(r"<#escape-ejs>(.*?)<#?/#?escape-ejs>", re.DOTALL | re.IGNORECASE)
+TAG = re.compile(r"<%([_=\-#]?)(.*?)([_\-]?)%>", re.DOTALL)
 _IF = re.compile(r"^if\s*\((.*)\)\s*\{$", re.DOTALL)
 _ELSE_IF = re.compile(r"^\}\s*else\s+if\s*\((.*)\)\s*\{$", re.DOTALL)
 _ELSE = re.compile(r"^\}\s*else\s*\{$")
@@ -75,7 +75,7 @@ def _parse(text: str) -> list[Any]:
     stack: list[tuple[list[Any], _If]] = []
     current = root
     pos = 0
-    for m in _TAG.finditer(text):
+    for m in TAG.finditer(text):
         chunk = text[pos:m.start()]
         if m.group(1) == "_":
             chunk = chunk.rstrip(" \t")
@@ -139,7 +139,7 @@ def render(text: str, resolve: Callable[[str], Any]) -> Rendered:
         escaped.append(m.group(1).replace("<%%", "<%").replace("%%>", "%>"))
         return f"\x00{len(escaped) - 1}\x00"
 
-    body = _ESCAPED.sub(stash, text)
+    body = ESCAPED.sub(stash, text)
     try:
         nodes = _parse(body)
     except _Unsupported as exc:
