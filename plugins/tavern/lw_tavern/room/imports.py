@@ -129,6 +129,9 @@ def plan_import(room: Room, material: Material, source: Source, kind: str, *, me
     if material.book_only and kind != "world":
         raise LwError("a world book on its own has no person to import", file=source.path,
                       expected=f"{source.shown} world")
+    if material.native is None:  # a native card's book was checked by its reader; locate the rest's problems
+        book_from_data(material.card["data"]["character_book"] if material.book_only else material.card,
+                       file=source.path, text=material.text)
     split = split_card(material.card)
     person = split.person
     name = str(person.get("name") or "")
@@ -184,9 +187,10 @@ def _entries(book: WorldBook, plan: ImportPlan, *, keeper: bool, char_name: str 
     try:
         imported = import_entries(book, pack_id=plan.key, keeper=keeper, char_name=char_name)
     except LwError as exc:
-        if exc.file is None:
-            exc.file = str(file)
-        raise
+        if exc.file is not None:
+            raise
+        inside = f" (line {exc.line}, column {exc.column} of its text)" if exc.line is not None else ""
+        raise LwError(exc.message + inside, file=file, code=exc.code, expected=exc.expected) from None
     docs = []
     for entry, source in zip(imported.book.entries, imported.sources, strict=True):
         docs.append(Document(str(entry.id), ENTRY, {"pack": plan.key, "entry": stored_entry(entry)},
@@ -241,9 +245,13 @@ def _variables(material: Material, source: Source) -> list[Any]:
             declared = VariableDef.model_validate(data)
             if var.default is not None:
                 declared.value, _ = check_value(declared, var.default)
-        except (ValidationError, VariableError) as exc:
-            raise located(f"variable {var.id!r}: {str(exc).splitlines()[-1].strip()}", file=source.path,
-                          text=material.text, path=("variables", i)) from None
+        except ValidationError as exc:
+            why = "; ".join(e["msg"] for e in exc.errors(include_url=False))
+            raise located(f"variable {var.id!r}: {why}", file=source.path, text=material.text,
+                          path=("variables", i)) from None
+        except VariableError as exc:
+            raise located(f"variable {var.id!r}: default: {exc}", file=source.path, text=material.text,
+                          path=("variables", i, "default")) from None
         out.append(declared)
     return out
 

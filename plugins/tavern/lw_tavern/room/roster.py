@@ -2,11 +2,12 @@
 
 Each pregen is a ``pregen`` document holding the **pristine** sheet the import gave it. A
 claim is exclusive (one claimer per pregen, one pregen per player) and checked against the
-room's rules: every stat of the pristine sheet must be a stat of the room's rule system. The
-claimer's own sheet is kept in the pregen document (keeper-only) and a copy of the pristine
-sheet becomes theirs; a release restores their original sheet (or no sheet, if they had none)
-and frees the pregen for the next claimant. A re-import refreshes the pristine sheet and keeps
-the claim.
+room's rules: every stat of the pristine sheet must be a stat of the room's rule system. A
+copy of the pristine sheet becomes the claimer's, in a file of its own
+(``sheets/<member>-<pregen>.yaml``); their own sheet file is left untouched and remembered in
+the pregen document (keeper-only). A release points them back at it -- byte for byte what it
+was, comments included -- (or at no sheet, if they had none) and frees the pregen for the next
+claimant. A re-import refreshes the pristine sheet and keeps the claim.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from lwcore.errors import LwError
 
 from lw_tavern.room.documents import PREGEN
-from lw_tavern.room.imports import sheet_path, slug
+from lw_tavern.room.imports import slug
 
 if TYPE_CHECKING:
     from lwcore.turn.documents import Document
@@ -66,12 +67,18 @@ def claim(room: Room, member: Member, ref: str) -> Document:
     current = room.sheets.get(member.id)
     original = {"path": member.sheet, "sheet": sheet_data(current) if current is not None else None}
     room.sheets[member.id] = sheet
-    if not member.sheet:
-        member.sheet = sheet_path(room, member)
-        room.mark("room")
-    room.mark(f"sheet:{member.id}")
+    member.sheet = copy_path(member, doc.id)
+    room.mark("room", f"sheet:{member.id}")
     return room.documents.put(Document(doc.id, PREGEN, {**doc.data, "claimed_by": member.id, "original": original},
                                        meta=dict(doc.meta)))
+
+
+def copy_path(member: Member, pregen_id: str) -> str:
+    """The file a member's copy of a pregen lives in."""
+    import re
+
+    safe = re.sub(r"[^\w.-]+", "-", f"{member.id}-{pregen_id}", flags=re.UNICODE).strip(".-")
+    return f"sheets/{safe or 'pregen'}.yaml"
 
 
 def checked_sheet(room: Room, pristine: Any, name: str) -> Any:
@@ -84,8 +91,8 @@ def checked_sheet(room: Room, pristine: Any, name: str) -> Any:
     data = {**dict(pristine), "system": pack.id}
     unknown = [k for k in dict(data.get("values") or {}) if pack.canonical(str(k)) is None]
     if unknown:
-        raise LwError(f"{name} cannot be played under {pack.id}: {', '.join(map(str, unknown))} "
-                      f"{'is not a stat' if len(unknown) == 1 else 'are not stats'} of it", code="rules")
+        raise LwError(f"{name} cannot be played here: {', '.join(map(str, unknown))} "
+                      f"{'is not a stat' if len(unknown) == 1 else 'are not stats'} of {pack.id}", code="rules")
     model = validate_model(SheetFile, data, file=f"pregen {name}")
     return Sheet.from_file(pack, model)
 
@@ -103,11 +110,9 @@ def release(room: Room, member: Member) -> Document:
     path = original.get("path")
     if isinstance(before, dict) and path:
         room.sheets[member.id] = Sheet.from_file(room.pack, {**before, "system": room.pack.id})
-        room.mark(f"sheet:{member.id}")
     else:
         room.sheets.pop(member.id, None)
-    if member.sheet != path:
-        member.sheet = path
-        room.mark("room")
+    member.sheet = path  # the original file was never written: pointing back restores it
+    room.mark("room")
     data = {k: v for k, v in doc.data.items() if k != "original"}
     return room.documents.put(Document(doc.id, PREGEN, {**data, "claimed_by": ""}, meta=dict(doc.meta)))
