@@ -80,7 +80,10 @@ def test_a_world_import_brings_the_world(kernel: Kernel, room_dir: Path) -> None
     assert [f.id for f in room.file.features] == ["tavern-mvu"]
     assert "钟楼守夜人" in {d.data["name"] for d in room.documents.all("pregen")}
     listing = say(kernel, room_dir, ".var list", "kp")
-    assert "雾港.潮位 = 2" in listing and "未公开" in listing  # the kernel's .var shows imported leaves hidden
+    assert "雾港.潮位 = 2（0-5）  [未公开]" in listing  # the kernel's .var: imported leaves hidden, described
+    say(kernel, room_dir, ".var expose 雾港", "kp")
+    assert "雾港.潮位 = 2（0-5）  [公开]" in say(kernel, room_dir, ".var list", "kp")
+    assert [leaf.path for leaf in view_for(Room.load(room_dir, kernel), "p1").tree] == ["雾港.潮位", "雾港.钟声"]
 
 
 def test_re_import_replaces_and_never_resets_progress(kernel: Kernel, room_dir: Path) -> None:
@@ -258,6 +261,18 @@ def test_presets_install_and_apply_only_when_enabled(kernel: Kernel, room_dir: P
     assert "drowned city" not in request_text(compile_turn(kernel, room_dir, SAY, rng=random.Random(1)))
     with pytest.raises(LwError, match="no preset"):
         say(kernel, room_dir, ".preset enable nothing-here", "kp")
+
+
+def test_a_preset_from_an_installed_pack(tmp_path: Path, room_dir: Path) -> None:
+    pack = tmp_path / "data" / "plugins" / "harbor-style"
+    (pack / "presets").mkdir(parents=True)
+    (pack / "lw-plugin.toml").write_text('id = "harbor-style"\nversion = "1.0.0"\ntier = "data"\nprovides = ["presets"]\n'
+                                         '[description]\nen = "a style pack"\n', encoding="utf-8")
+    shutil.copy(FIXTURES / "night-watch.preset.json", pack / "presets" / "night.json")
+    kernel = Kernel(data_dir=tmp_path / "data", env={})
+    assert ".preset enable night" in say(kernel, room_dir, ".preset import harbor-style/presets/night.json", "kp")
+    with pytest.raises(LwError, match="outside"):
+        say(kernel, room_dir, ".preset import harbor-style/../../../room/room.yaml", "kp")
 
 
 # --- tools ------------------------------------------------------------------------------------

@@ -206,3 +206,22 @@ def test_companions_join_the_prompt(kernel: Kernel, room_dir: Path) -> None:
     (doc,) = room.documents.all("companion")
     assert project(room, doc, viewer_of(room, room.member("p1"))) == {"name": "沈默", "description": "雾港的灯塔看守人。",
                                                                        "pack": "harbor"}
+
+
+def test_templates_read_entries_inject_prompts_and_ask_for_entries_next_turn(kernel: Kernel, room_dir: Path) -> None:
+    from lwcore.turn.documents import Document
+
+    with room_lock(room_dir):
+        room = Room.load(room_dir, kernel)
+        room.documents.put(Document("e-wi", "worldbook_entry", {"pack": "world:bell-tower", "entry": {
+            "uid": 98, "key": ["罗盘"], "comment": "罗盘",
+            "content": "COMPASS [<%= getwi('码头').slice(0, 11) %>]<% injectPrompt('k', 'INJECTED-LINE'); activewi('北岬灯塔'); %>",
+            "secret": False}}, meta={"source": "bell-tower#compass"}))
+        room.save()
+    first = run_turn(kernel, room_dir, "我拿出罗盘。", provider="chat_completions", reply=recorded("chat_completions"),
+                     rng=random.Random(1)).compiled
+    assert "COMPASS [PIER-BEFORE]" in request_text(first)
+    assert "INJECTED-LINE" in block(first, "worldbook-injected")
+    assert "北岬灯塔三年前就熄了" not in request_text(first)
+    second = compile_turn(kernel, room_dir, "我等着。", rng=random.Random(2))
+    assert "北岬灯塔三年前就熄了" in request_text(second)  # activewi: it fires on the next turn
