@@ -5,8 +5,8 @@
   split serves both) with its ``pregens`` and typed ``variables`` kept aside;
 - a SillyTavern world-info file (``{"entries": {...}}``) or a bare ``character_book``: a card
   with that book and no person;
-- any other card: JSON here, PNG and CHARX through the kernel's card reader
-  (``lwcore.cards``) when this installation has it.
+- any other card: the kernel's card reader (``lwcore.cards``) -- JSON (its spec told, what is no
+  card refused), PNG and CHARX (assets are not read: an import needs the card's text).
 
 Every read is bounded and every error located (the kernel's safe readers).
 """
@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lwcore.errors import LwError
 
 from lw_tavern.files import MAX_CARD_BYTES, located
 
@@ -43,20 +42,9 @@ def read_material(path: Path) -> Material:
     raw = read_bytes(path, max_bytes=MAX_CARD_BYTES)
     if raw.lstrip()[:3].startswith(_JSON_START):
         return _from_json(raw, path)
-    cards = _card_reader()
-    if cards is None:
-        raise LwError("not a JSON card; PNG and CHARX cards need the kernel's card reader (lwcore.cards), "
-                      "which this installation lacks", file=path, code="unsupported", expected="a JSON card")
-    card = cards.load_card(raw, str(path), assets=False)
-    return Material(dict(card.raw))
+    from lwcore.cards import load_card
 
-
-def _card_reader() -> Any:
-    try:
-        import lwcore.cards as cards
-    except ImportError:
-        return None
-    return cards
+    return Material(dict(load_card(raw, str(path), assets=False).raw))
 
 
 def _from_json(raw: bytes, path: Path) -> Material:
@@ -75,11 +63,7 @@ def _from_json(raw: bytes, path: Path) -> Material:
     if "entries" in data:  # a world book on its own
         return Material({"spec": "chara_card_v2", "data": {"name": "", "character_book": dict(data)}}, None, text,
                         book_only=True)
-    cards = _card_reader()
-    if cards is not None:
-        cards.unwrap(dict(data), file=path)  # refuses what is no card (located)
-    elif not isinstance(data.get("data"), Mapping) and not isinstance(data.get("name"), str):
-        raise located("this is neither a character card, a native card nor a world book", file=path, text=text,
-                      path=(), code="not_a_card", expected='a card ("spec": "chara_card_v2" …), a *.lorecard.json '
-                      'or a world-info file ("entries")')
+    from lwcore.cards import unwrap
+
+    unwrap(dict(data), file=path)  # a located refusal of what is no card
     return Material(dict(data), None, text)

@@ -39,7 +39,8 @@ HOSTILE: dict[str, tuple[bytes, str]] = {
     # (file bytes, import kind)
     "empty": (b"", "world"),
     "truncated": (b'{"spec": "chara_card_v2", "data": {"name": "x"', "world"),
-    "binary": (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x01", "pc"),
+    "png-truncated": (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x01", "pc"),
+    "binary": (b"\x00\x01\x02garbage", "pc"),
     "latin1": ('{"spec": "chara_card_v2", "data": {"name": "caf\xe9"}}'.encode("latin-1"), "pc"),
     "deep": (b"[" * 5000 + b"]" * 5000, "world"),
     "nan": (b'{"spec": "chara_card_v2", "data": {"name": "x", "character_book": {"entries": [{"keys": [], "insertion_order": NaN}]}}}', "world"),
@@ -109,3 +110,73 @@ def test_the_same_file_imports_when_it_is_whole(tmp_path: Path, room_template: P
     report = json.loads(result.stdout)
     assert report["entries"] == 13 and report["hooks"] == 1 and report["pregens"] == ["钟楼守夜人"]
     assert (room / "docs" / "worldbook_entry.yaml").is_file()
+
+
+IMPORT_CORPUS = r"""
+import contextlib, io, json, sys, time
+from pathlib import Path
+from lwcore.cards.hostile import hostile_cards
+from lwcore.cli import main
+folder, room = Path(sys.argv[1]), sys.argv[2]
+for case in hostile_cards():
+    if case.in_assets:  # an import reads no assets: these cards' text is fine
+        continue
+    path = folder / case.name
+    path.write_bytes(case.make())
+    err = io.StringIO()
+    start = time.perf_counter()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            main(["tavern", "import", str(path), "--as", "world", room])
+            code = 0
+        except SystemExit as stop:
+            code = stop.code
+    print(json.dumps({"id": case.id, "file": str(path), "code": code, "stderr": err.getvalue(),
+                      "ms": (time.perf_counter() - start) * 1000}), flush=True)
+    path.unlink()
+"""
+
+
+def test_the_kernels_hostile_card_corpus_through_lw_tavern_import(tmp_path: Path, room_template: Path) -> None:
+    """Every broken card container (the kernel's corpus: JSON, PNG, CHARX) is refused with the
+    card reader's located message and exit 1, and the room stays as it was. One child process
+    runs them all (``lwcore.cli.main`` per card) under one timeout."""
+    import shutil
+
+    from lwcore.cards.hostile import hostile_cards
+
+    room = tmp_path / "room"
+    shutil.copytree(room_template, room)
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    before = files(room)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    env["LW_HOME"] = str(tmp_path / "home")
+    done = subprocess.run([sys.executable, "-c", IMPORT_CORPUS, str(cards), str(room)], capture_output=True, text=True,
+                          timeout=300, env=env, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    results = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["id"] for r in results] == [c.id for c in hostile_cards() if not c.in_assets]
+    bad = [r for r in results if r["code"] != 1 or not r["stderr"].startswith(f"error: {r['file']}")
+           or "internal error" in r["stderr"] or "Traceback" in r["stderr"]]
+    assert not bad, bad
+    assert files(room) == before
+
+
+def test_a_png_card_imports(tmp_path: Path, room_template: Path) -> None:
+    """The same world card inside a PNG (the kernel's card reader) imports like the JSON one."""
+    import shutil
+
+    from lwcore.cards.write import card_png
+
+    room = tmp_path / "room"
+    shutil.copytree(room_template, room)
+    path = tmp_path / "bell.png"
+    path.write_bytes(card_png(BELL, kind="zTXt"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    env["LW_HOME"] = str(tmp_path / "home")
+    result = subprocess.run([LW, "tavern", "import", str(path), "--as", "world", str(room), "--json"],
+                            capture_output=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["pack"] == "bell" and report["entries"] == 13 and report["hooks"] == 1
