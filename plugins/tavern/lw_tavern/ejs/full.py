@@ -37,7 +37,7 @@ from typing import Any
 from lwcore.contributions import TreeOp
 from lwcore.turn.mvu import lookup, show_path
 
-from lw_tavern.ejs.lite import ESCAPED, TAG
+from lw_tavern.ejs.lite import ESCAPED, pieces
 
 MAX_SOURCE = 150_000
 
@@ -83,38 +83,18 @@ def compile_template(text: str) -> str:
 
     body = ESCAPED.sub(stash, text.replace("<%%", "\x01").replace("%%>", "\x02"))
     code: list[str] = []
-    pos = 0
-
-    def literal(chunk: str) -> None:
-        if not chunk:
-            return
-        parts = re.split(r"\x00(\d+)\x00", chunk)
-        for i, part in enumerate(parts):
-            piece = escaped[int(part)] if i % 2 else part.replace("\x01", "<%").replace("\x02", "%>")
-            if piece:
-                code.append(f"__o.push({json.dumps(piece, ensure_ascii=False)});")
-
-    for m in TAG.finditer(body):
-        chunk = body[pos:m.start()]
-        if m.group(1) == "_":
-            chunk = chunk.rstrip(" \t")
-        literal(chunk)
-        pos = m.end()
-        if m.group(3) == "-" and body.startswith("\n", pos):
-            pos += 1
-        elif m.group(3) == "_":
-            while pos < len(body) and body[pos] in " \t":
-                pos += 1
-        mode, inner = m.group(1), m.group(2).replace("\x01", "<%").replace("\x02", "%>")
-        if mode == "#":
+    for mode, piece in pieces(body):
+        if mode == "text":
+            for i, part in enumerate(re.split(r"\x00(\d+)\x00", piece)):
+                literal = escaped[int(part)] if i % 2 else part.replace("\x01", "<%").replace("\x02", "%>")
+                if literal:
+                    code.append(f"__o.push({json.dumps(literal, ensure_ascii=False)});")
             continue
+        inner = piece.replace("\x01", "<%").replace("\x02", "%>")
         if mode in ("=", "-"):
             code.append(f"__o.push(__s({inner}\n));")
-        else:
+        elif mode != "#":
             code.append(inner + "\n;")
-    if "<%" in body[pos:]:
-        raise ValueError("a '<%' tag is not closed")
-    literal(body[pos:])
     return ("(async function () {\n" + _PRELUDE + "\n".join(code)
             + "\nreturn {text: __o.join(''), injected: __inj, activate: __act};\n})()")
 

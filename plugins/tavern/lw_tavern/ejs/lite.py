@@ -16,7 +16,7 @@ the reason in the warnings: the text of a branch that should not have been shown
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,25 +69,46 @@ def tree_resolver(tree: Mapping[str, Any]) -> Callable[[str], Any]:
     return resolve
 
 
-def _parse(text: str) -> list[Any]:
-    """Text and tags into nodes: ``str`` text, ``("out", expr)``, ``("stmt", code)``, :class:`_If`."""
-    root: list[Any] = []
-    stack: list[tuple[list[Any], _If]] = []
-    current = root
+def pieces(text: str) -> Iterator[tuple[str, str]]:
+    """The template as ``(mode, body)`` in order: ``("text", chunk)`` for literal text and
+    ``(mode, code)`` for a tag (``""`` a statement, ``"="``/``"-"`` an output, ``"#"`` a
+    comment), with the whitespace forms applied (``<%_`` trims spaces before the tag, ``_%>``
+    after it, ``-%>`` one newline after it). :class:`ValueError` when a ``<%`` is not closed.
+    One walk for the read-only subset and the full mode."""
     pos = 0
     for m in TAG.finditer(text):
         chunk = text[pos:m.start()]
         if m.group(1) == "_":
             chunk = chunk.rstrip(" \t")
         if chunk:
-            current.append(chunk)
+            yield "text", chunk
         pos = m.end()
         if m.group(3) == "-" and text.startswith("\n", pos):
             pos += 1
         elif m.group(3) == "_":
             while pos < len(text) and text[pos] in " \t":
                 pos += 1
-        mode, code = m.group(1), m.group(2).strip()
+        yield ("" if m.group(1) == "_" else m.group(1)), m.group(2)
+    if "<%" in text[pos:]:
+        raise ValueError("a '<%' tag is not closed")
+    if text[pos:]:
+        yield "text", text[pos:]
+
+
+def _parse(text: str) -> list[Any]:
+    """Text and tags into nodes: ``str`` text, ``("out", expr)``, ``("stmt", code)``, :class:`_If`."""
+    root: list[Any] = []
+    stack: list[tuple[list[Any], _If]] = []
+    current = root
+    try:
+        walked = list(pieces(text))
+    except ValueError as exc:
+        raise _Unsupported(str(exc)) from None
+    for mode, body in walked:
+        if mode == "text":
+            current.append(body)
+            continue
+        code = body.strip()
         if mode == "#":
             continue
         if mode in ("=", "-"):
@@ -119,10 +140,6 @@ def _parse(text: str) -> list[Any]:
             raise _Unsupported(f"statement {code[:40]!r} needs the full EJS mode")
     if stack:
         raise _Unsupported("an 'if' block is not closed")
-    if "<%" in text[pos:]:
-        raise _Unsupported("a '<%' tag is not closed")
-    if text[pos:]:
-        current.append(text[pos:])
     return root
 
 
