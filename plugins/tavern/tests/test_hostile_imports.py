@@ -66,6 +66,18 @@ HOSTILE: dict[str, tuple[bytes, str]] = {
 }
 
 
+def clean_env(tmp_path: Path) -> dict[str, str]:
+    """The environment of a child ``lw``: no ``LW_*`` of the developer's, a data dir of its own."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    env["LW_HOME"] = str(tmp_path / "home")
+    return env
+
+
+def lw_import(tmp_path: Path, path: Path, kind: str, room: Path) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([LW, "tavern", "import", str(path), "--as", kind, str(room), "--json"],
+                          capture_output=True, env=clean_env(tmp_path), timeout=120)
+
+
 @pytest.fixture(scope="module")
 def room_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return copy_room(tmp_path_factory.mktemp("template") / "room", with_docs=False)
@@ -81,10 +93,7 @@ def test_a_hostile_import_is_refused_and_writes_nothing(tmp_path: Path, room_tem
     path = tmp_path / f"{name}.json"
     path.write_bytes(content)
     before = files(room)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
-    env["LW_HOME"] = str(tmp_path / "home")
-    result = subprocess.run([LW, "tavern", "import", str(path), "--as", kind, str(room), "--json"],
-                            capture_output=True, env=env, timeout=120)
+    result = lw_import(tmp_path, path, kind, room)
     out, err = result.stdout.decode("utf-8"), result.stderr.decode("utf-8")
     assert result.returncode == 1, (name, out, err)
     assert "Traceback" not in out + err and "internal error" not in out + err
@@ -102,39 +111,11 @@ def test_the_same_file_imports_when_it_is_whole(tmp_path: Path, room_template: P
     shutil.copytree(room_template, room)
     path = tmp_path / "bell.json"
     path.write_bytes(card())
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
-    env["LW_HOME"] = str(tmp_path / "home")
-    result = subprocess.run([LW, "tavern", "import", str(path), "--as", "world", str(room), "--json"],
-                            capture_output=True, env=env, timeout=120)
+    result = lw_import(tmp_path, path, "world", room)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["entries"] == 13 and report["hooks"] == 1 and report["pregens"] == ["钟楼守夜人"]
     assert (room / "docs" / "worldbook_entry.yaml").is_file()
-
-
-IMPORT_CORPUS = r"""
-import contextlib, io, json, sys, time
-from pathlib import Path
-from lwcore.cards.hostile import hostile_cards
-from lwcore.cli import main
-folder, room = Path(sys.argv[1]), sys.argv[2]
-for case in hostile_cards():
-    if case.in_assets:  # an import reads no assets: these cards' text is fine
-        continue
-    path = folder / case.name
-    path.write_bytes(case.make())
-    err = io.StringIO()
-    start = time.perf_counter()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        try:
-            main(["tavern", "import", str(path), "--as", "world", room])
-            code = 0
-        except SystemExit as stop:
-            code = stop.code
-    print(json.dumps({"id": case.id, "file": str(path), "code": code, "stderr": err.getvalue(),
-                      "ms": (time.perf_counter() - start) * 1000}), flush=True)
-    path.unlink()
-"""
 
 
 def test_the_kernels_hostile_card_corpus_through_lw_tavern_import(tmp_path: Path, room_template: Path) -> None:
@@ -143,19 +124,14 @@ def test_the_kernels_hostile_card_corpus_through_lw_tavern_import(tmp_path: Path
     runs them all (``lwcore.cli.main`` per card) under one timeout."""
     import shutil
 
-    from lwcore.cards.hostile import hostile_cards
+    from lwcore.cards.hostile import hostile_cards, run_cli
 
     room = tmp_path / "room"
     shutil.copytree(room_template, room)
     cards = tmp_path / "cards"
     cards.mkdir()
     before = files(room)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
-    env["LW_HOME"] = str(tmp_path / "home")
-    done = subprocess.run([sys.executable, "-c", IMPORT_CORPUS, str(cards), str(room)], capture_output=True, text=True,
-                          timeout=300, env=env, stdin=subprocess.DEVNULL)
-    assert done.returncode == 0, done.stderr
-    results = [json.loads(line) for line in done.stdout.splitlines()]
+    results = run_cli(["tavern", "import", "{file}", "--as", "world", str(room)], cards, env=clean_env(tmp_path))
     assert [r["id"] for r in results] == [c.id for c in hostile_cards() if not c.in_assets]
     bad = [r for r in results if r["code"] != 1 or not r["stderr"].startswith(f"error: {r['file']}")
            or "internal error" in r["stderr"] or "Traceback" in r["stderr"]]
@@ -173,10 +149,7 @@ def test_a_png_card_imports(tmp_path: Path, room_template: Path) -> None:
     shutil.copytree(room_template, room)
     path = tmp_path / "bell.png"
     path.write_bytes(card_png(BELL, kind="zTXt"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
-    env["LW_HOME"] = str(tmp_path / "home")
-    result = subprocess.run([LW, "tavern", "import", str(path), "--as", "world", str(room), "--json"],
-                            capture_output=True, env=env, timeout=120)
+    result = lw_import(tmp_path, path, "world", room)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["pack"] == "bell" and report["entries"] == 13 and report["hooks"] == 1
