@@ -81,3 +81,12 @@ def test_raw_template_syntax_never_comes_out(text: str) -> None:
         assert out is not None and out.text == literal.replace("\x01", "<%").replace("\x02", "%>")
     if out is not None and "<%%" not in text and "<#" not in text:
         assert "<%" not in out.text
+
+
+def test_a_sandbox_that_cannot_run_gives_none() -> None:
+    class Broken:
+        @staticmethod
+        def evaluate(*args: object, **kwargs: object) -> object:
+            raise ImportError("no QuickJS binding")
+
+    assert render_full("<%= 1 %>", Broken, tree={}, seed=1, clock=0) is None  # type: ignore[arg-type]

@@ -225,3 +225,17 @@ def test_templates_read_entries_inject_prompts_and_ask_for_entries_next_turn(ker
     assert "北岬灯塔三年前就熄了" not in request_text(first)
     second = compile_turn(kernel, room_dir, "我等着。", rng=random.Random(2))
     assert "北岬灯塔三年前就熄了" in request_text(second)  # activewi: it fires on the next turn
+
+
+@pytest.mark.parametrize("env,fires", [({}, True), ({"LW_TAVERN_EJS": "lite"}, False)])
+def test_a_javascript_condition_needs_the_full_mode(tmp_path: Path, room_dir: Path, env: dict, fires: bool) -> None:
+    from lwcore.turn.documents import Document
+
+    kernel = Kernel(data_dir=tmp_path / "k", env=env)
+    with room_lock(room_dir):
+        room = Room.load(room_dir, kernel)
+        room.documents.put(Document("e-js", "worldbook_entry", {"pack": "world:bell-tower", "entry": {
+            "uid": 97, "key": ["潮"], "content": "@@if [1, 2].includes(getvar('雾港.潮位'))\nJS-CONDITION",
+            "secret": False}}, meta={"source": "bell-tower#js"}))
+        room.save()
+    assert ("JS-CONDITION" in request_text(compile_turn(kernel, room_dir, "潮水", rng=random.Random(1)))) is fires

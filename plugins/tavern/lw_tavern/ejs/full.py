@@ -112,7 +112,11 @@ def render_full(
     if len(source) > MAX_SOURCE:
         return None
     wanted = entries if entries is not None and "getwi" in text else {}
-    outcome = sandbox.evaluate(source, {"wi": dict(wanted)}, state=dict(tree), seed=seed, clock=clock, script=script)
+    try:
+        outcome = sandbox.evaluate(source, {"wi": dict(wanted)}, state=dict(tree), seed=seed, clock=clock,
+                                   script=script)
+    except Exception:  # noqa: BLE001 - no usable sandbox (a missing binding, a refused input): the subset
+        return None
     if not outcome.ok:
         return None
     value = outcome.value

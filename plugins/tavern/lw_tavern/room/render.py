@@ -92,9 +92,13 @@ class Renderer:
             if self.sandbox is None:
                 self.warnings.append(f"condition {expr[:60]!r}: {exc}; treated as false")
                 return False
-        outcome = self.sandbox.evaluate(f"!!({expr}\n)", None, state=dict(self.tree), seed=self.rng.getrandbits(63),
-                                        clock=self.clock, script="condition")
-        if not outcome.ok:
-            self.warnings.append(f"condition {expr[:60]!r}: {outcome.error}; treated as false")
+        try:
+            outcome = self.sandbox.evaluate(f"!!({expr}\n)", None, state=dict(self.tree),
+                                            seed=self.rng.getrandbits(63), clock=self.clock, script="condition")
+            failure = None if outcome.ok else outcome.error
+        except Exception as exc:  # noqa: BLE001 - no usable sandbox: fail closed
+            failure = f"{type(exc).__name__}: {exc}"
+        if failure is not None:
+            self.warnings.append(f"condition {expr[:60]!r}: {failure}; treated as false")
             return False
         return outcome.value is True
