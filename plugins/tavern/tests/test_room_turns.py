@@ -235,7 +235,7 @@ def test_a_javascript_condition_needs_the_full_mode(tmp_path: Path, room_dir: Pa
     with room_lock(room_dir):
         room = Room.load(room_dir, kernel)
         room.documents.put(Document("e-js", "worldbook_entry", {"pack": "world:bell-tower", "entry": {
-            "uid": 97, "key": ["潮"], "content": "@@if [1, 2].includes(getvar('雾港.潮位'))\nJS-CONDITION",
+            "uid": 97, "key": ["潮"], "content": "@@if [1, 2].includes(getvar('雾港.潮位')[0])\nJS-CONDITION",
             "secret": False}}, meta={"source": "bell-tower#js"}))
         room.save()
     assert ("JS-CONDITION" in request_text(compile_turn(kernel, room_dir, "潮水", rng=random.Random(1)))) is fires
