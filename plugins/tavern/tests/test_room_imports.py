@@ -127,6 +127,8 @@ def test_a_native_card_world_import(kernel: Kernel, room_dir: Path) -> None:
 
 
 def test_only_the_keeper_imports_a_world(kernel: Kernel, room_dir: Path) -> None:
+    keeper_tools = compile_turn(kernel, room_dir, SAY, actor="kp").tool_names
+    assert not any("import" in name for name in keeper_tools)  # never a model tool: a room command only
     before = files(room_dir)
     with pytest.raises(LwError, match="keeper only"):
         say(kernel, room_dir, ".import bell.json world", "p1")
