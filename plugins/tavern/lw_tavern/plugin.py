@@ -39,7 +39,7 @@ def lw_cli(register: Register[CommandRef]) -> None:
 @hookimpl
 def lw_pack_validators(register: Register[PackValidator]) -> None:
     kinds = "lw_tavern.pack_kinds"
-    register(PackValidator("cards", f"{kinds}:validate_card",
+    register(PackValidator("cards", f"{kinds}:validate_card", enable=f"{_ROOM}.imports:enable_cards",
                            description={"en": "character and world cards (SillyTavern JSON, *.lorecard.json)",
                                         "zh": "人物卡与世界卡（酒馆 JSON、*.lorecard.json）"}))
     register(PackValidator("worldbooks", f"{kinds}:validate_worldbook",

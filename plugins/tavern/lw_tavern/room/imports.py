@@ -75,13 +75,17 @@ def pack_id_of(name: str) -> str:
 
 
 def resolve_source(kernel: Any, room: Room, ref: str) -> Source:
-    """``ref`` as a file: ``<pack-id>/<path>`` inside an installed plugin or pack that has that
-    id, else a path inside the room folder. Either way it may not leave its folder."""
+    """``ref`` as a file: ``<pack-id>/<path>`` inside the active version of an installed
+    ``.lwpack`` with that id, or inside a plugin (a data plugin's folder) with that id; else a
+    path inside the room folder. Either way it may not leave its folder."""
     from lwcore.io import confine
+    from lwcore.pack.install import installed_path
 
     head, sep, rest = ref.strip().partition("/")
     source = None
-    if sep and rest:
+    if sep and rest and (packed := installed_path(kernel, ref.strip())) is not None:
+        source = Source(packed, head, ref.strip())
+    elif sep and rest:
         for record in kernel.plugins:
             if record.id == head and record.usable and record.location is not None:
                 source = Source(confine(record.location, rest, what=f"file of pack {head!r}"), head, ref.strip())
@@ -402,3 +406,21 @@ def summary(plan: ImportPlan, *, zh: bool, for_keeper: bool) -> str:
         lines.append(f"  - {secret} 条守秘人专属设定未导入" if zh else f"  - {secret} keeper-only entr{'y' if secret == 1 else 'ies'} left out")
     lines += [f"  ! {w}" for w in plan.report.warnings]
     return "\n".join(lines)
+
+
+def enable_cards(ctx: Any) -> str | None:
+    """What ``.pack install`` switches on in a room for a pack's cards (``ctx``: the kernel's
+    ``RoomEnable``): its one world card imported as the room's world (the keeper ran the
+    install); with several, the ``.import`` line of each for the keeper to choose; character
+    cards are for players to import themselves."""
+    zh = ctx.locale.startswith("zh")
+    worlds = [item for item in ctx.items if item.detected.get("kind") == "world"]
+    if not worlds:
+        return None
+    if len(worlds) > 1:
+        lines = [f".import {ctx.pack.id}/{item.path} world" for item in worlds]
+        return ("这个包有多张世界卡，选一张导入：" if zh else "this pack has several world cards; import one: ") + \
+            "; ".join(lines)
+    item = worlds[0]
+    plan = run_import(ctx.room, Source(ctx.home / item.path, ctx.pack.id, f"{ctx.pack.id}/{item.path}"), "world")
+    return summary(plan, zh=zh, for_keeper=True)
