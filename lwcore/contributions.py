@@ -149,15 +149,18 @@ class TurnContext:
 class PromptSegment:
     """A named piece of prompt text for one turn.
 
-    ``slot`` names where it goes (``system``, ``context``, ``suffix`` … the pipeline decides
-    what each slot means); inside a slot, segments sort by ``order`` then ``name``. An empty
-    ``text`` means "not injected" and is dropped by the kernel.
+    ``slot`` names where it goes (``system``, ``author``, ``context``, ``state``, ``suffix`` …
+    the pipeline decides what each slot means); inside a slot, segments sort by ``order`` then
+    ``name``. ``depth`` (when not ``None``) places the segment inside the turn's recent history
+    instead, that many entries before its newest end (0: after the newest entry); its slot is
+    then not used. An empty ``text`` means "not injected" and is dropped by the kernel.
     """
 
     name: str
     text: str
     slot: str = "system"
     order: int = 0
+    depth: int | None = None
 
 
 # --- importer -----------------------------------------------------------------------------
@@ -404,6 +407,38 @@ class HookScript:
     id: str
     source: str
     origin: str = ""
+
+
+# --- reply text --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TreeOp:
+    """One write on a room's MVU variable tree, in the kernel's vocabulary
+    (:mod:`lwcore.turn.mvu`): ``op`` is ``set``, ``put``, ``insert``, ``delete``, ``add`` or
+    ``move`` (or an MVU alias), ``path`` a lodash path, ``args`` what follows the path,
+    ``reason`` why (shown to the keeper)."""
+
+    op: str
+    path: str
+    args: tuple[Any, ...] = ()
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class ReplyEdit:
+    """What a reply processor (``lw_reply_text``) makes of the model's reply text.
+
+    - ``narration``: the text as players will read it (e.g. with a protocol's update blocks
+      removed);
+    - ``tree_ops``: writes on the room's MVU tree the text asked for; the engine applies them
+      (iron rule 1: the processor only reads, code writes);
+    - ``notes``: lines for the keeper (problems found in the text), recorded keeper-only.
+    """
+
+    narration: str
+    tree_ops: tuple[TreeOp, ...] = ()
+    notes: tuple[str, ...] = ()
 
 
 # --- room documents (M17) ---------------------------------------------------------------------
@@ -671,6 +706,8 @@ __all__: Sequence[str] = (
     "CommandReply",
     "CommandRef",
     "RoomCommand",
+    "ReplyEdit",
+    "TreeOp",
     "Computer",
     "Dropped",
     "ImportReport",

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
         PromptSegment,
         ProviderAdapter,
         Register,
+        ReplyEdit,
         RoomCommand,
         RulepackSource,
         SchemaRef,
@@ -102,6 +103,21 @@ def lw_turn_scripts(turn: TurnContext, ctx: PluginContext) -> Iterable[HookScrip
     ``variables_changed``, ``reply_ready``); its requested effects are checked, clamped and
     applied by the engine. The plugin must declare ``needs = ["sandbox:js"]``; a script that
     fails is disabled for the turn and the failure logged for the keeper.
+    """
+
+
+@hookspec
+def lw_reply_text(turn: TurnContext, text: str, ctx: PluginContext) -> ReplyEdit | None:
+    """Process the model's final reply text before anyone reads it; return a
+    :class:`ReplyEdit` (or ``None``: nothing to do).
+
+    Called once per applied turn, after the tool calls ran and before ``{{roll:…}}`` macros
+    are rolled and the hook scripts' ``reply_ready``. Processors run one after another (call
+    order: ``tryfirst``, plain, ``trylast``; then plugin priority), each given the text as
+    the one before left it. The engine applies ``tree_ops`` to the room's MVU tree (each
+    processor's in order, refused operations logged for the keeper) and records ``notes``
+    keeper-only. A processor that raises or returns anything else is skipped for the turn
+    (recorded on its plugin; the keeper's log says so) and the text goes on as it was.
     """
 
 
@@ -224,6 +240,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "tools": ("lw_tools",),
     "prompt_segments": ("lw_prompt_segments",),
     "turn_scripts": ("lw_turn_scripts",),
+    "reply_text": ("lw_reply_text",),
     "importers": ("lw_importers",),
     "panels": ("lw_panel_renderers",),
     "director": ("lw_stage_directors",),

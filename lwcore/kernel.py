@@ -28,6 +28,7 @@ from lwcore.contributions import (
     PromptCompiler,
     PromptSegment,
     ProviderAdapter,
+    ReplyEdit,
     RoomCommand,
     RulepackSource,
     SchemaRef,
@@ -56,6 +57,7 @@ from lwcore.plugins import (
     env_allowlist,
     is_strict,
     load_code,
+    ordered_impls,
     read_manifests,
     resolve_duplicates,
 )
@@ -114,6 +116,16 @@ class SegmentSet:
 
     def by_slot(self, slot: str) -> list[PromptSegment]:
         return [e.value for e in self.segments if e.value.slot == slot]
+
+
+@dataclass(frozen=True)
+class ReplyText:
+    """A reply text after every reply processor: the text players read, each processor's
+    edit (attributed to its plugin, in the order they ran), and what was dropped and why."""
+
+    text: str
+    edits: tuple[Entry[ReplyEdit], ...]
+    dropped: tuple[str, ...]
 
 
 class Kernel:
@@ -460,6 +472,41 @@ class Kernel:
         entries, dropped = self._per_turn("lw_turn_scripts", "turn_scripts", HookScript, turn,
                                           need="sandbox:js", keep=lambda item: bool(item.source.strip()))
         return tuple(entries), tuple(dropped)
+
+    def reply_text(self, turn: TurnContext | None, text: str) -> ReplyText:
+        """Pass a model's reply text through every enabled reply processor (``lw_reply_text``),
+        one after another, each given the text as the one before left it. A processor that
+        raises, or returns anything but a :class:`ReplyEdit` with well-typed fields, is skipped
+        (recorded on its plugin, listed in ``dropped``) and the text goes on unchanged."""
+        turn = turn or TurnContext()
+        self._check_directories()
+        with self._lock:
+            records = self._loaded_records("reply_text")
+        current = text
+        edits: list[Entry[ReplyEdit]] = []
+        dropped: list[str] = []
+        order = dict.fromkeys(impl.plugin_name for impl in ordered_impls(self._pm, "lw_reply_text", records))
+        for plugin_id in order:
+            record = records[plugin_id]
+            outcomes = call_impls(self._pm, "lw_reply_text", {plugin_id: record}, self._recorder,
+                                  lambda r: {"turn": turn, "text": current, "ctx": self.context_for(r)})
+            for outcome in outcomes:
+                result = outcome.result
+                if outcome.error is not None:
+                    dropped.append(f"{plugin_id}: {outcome.error}")
+                    continue
+                if result is None:
+                    continue
+                problem = (f"returned {type(result).__name__}, expected ReplyEdit" if not isinstance(result, ReplyEdit)
+                           else "; ".join(field_problems(result)))
+                if problem:
+                    message = f"lw_reply_text {problem}; its edit was not applied"
+                    dropped.append(f"{plugin_id}: {message}")
+                    self._recorder.fail(record, message)
+                    continue
+                current = result.narration
+                edits.append(Entry(plugin_id, result, plugin_id))
+        return ReplyText(current, tuple(edits), tuple(dropped))
 
     def _per_turn(
         self, hook: str, family: str, kind: type, turn: TurnContext | None, *,

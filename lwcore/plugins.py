@@ -518,6 +518,15 @@ def _materialize(result: Any) -> Any:
     return result
 
 
+def ordered_impls(pm: Any, hook_name: str, records: Mapping[str, PluginRecord], *, wrappers: bool = False) -> list[Any]:
+    """The implementations of ``hook_name`` by the plugins in ``records`` (the plain ones, or
+    the wrappers) in call order: ``tryfirst``, then plain, then ``trylast``; inside each group
+    by plugin priority (built-in, bundled, then id)."""
+    impls = [i for i in getattr(pm.hook, hook_name).get_hookimpls()
+             if i.plugin_name in records and bool(i.wrapper or i.hookwrapper) == wrappers]
+    return sorted(impls, key=lambda i: (0 if i.tryfirst else 2 if i.trylast else 1, records[i.plugin_name].rank))
+
+
 def call_impls(
     pm: Any,
     hook_name: str,
@@ -541,14 +550,8 @@ def call_impls(
       outcome with ``error`` set; the other implementations and wrappers still run, and a
       failing wrapper leaves the results as they were.
     """
-    hook = getattr(pm.hook, hook_name)
-    impls = [i for i in hook.get_hookimpls() if i.plugin_name in records]
-
-    def order(impl: Any) -> tuple[int, tuple[int, str, str]]:
-        return (0 if impl.tryfirst else 2 if impl.trylast else 1, records[impl.plugin_name].rank)
-
-    wrappers = sorted((i for i in impls if i.wrapper or i.hookwrapper), key=order)
-    plain = sorted((i for i in impls if not (i.wrapper or i.hookwrapper)), key=order)
+    wrappers = ordered_impls(pm, hook_name, records, wrappers=True)
+    plain = ordered_impls(pm, hook_name, records)
 
     def fail(record: PluginRecord, exc: BaseException, what: str) -> str:
         if isinstance(exc, KeyboardInterrupt):

@@ -241,3 +241,44 @@ def _cases() -> list[HostileCard]:
 def hostile_cards() -> tuple[HostileCard, ...]:
     """Every hostile card, in a stable order (ids are unique)."""
     return tuple(_cases())
+
+
+_CLI_RUNNER = r"""
+import contextlib, io, json, sys, time
+from pathlib import Path
+from lwcore.cards.hostile import hostile_cards
+from lwcore.cli import main
+folder, args = Path(sys.argv[1]), json.loads(sys.argv[2])
+for case in hostile_cards():
+    if case.in_assets:
+        continue
+    path = folder / case.name
+    path.write_bytes(case.make())
+    err = io.StringIO()
+    start = time.perf_counter()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            main([str(path) if arg == "{file}" else arg for arg in args])
+            code = 0
+        except SystemExit as stop:
+            code = stop.code
+    print(json.dumps({"id": case.id, "file": str(path), "code": code, "stderr": err.getvalue(),
+                      "ms": (time.perf_counter() - start) * 1000}), flush=True)
+    path.unlink()
+"""
+
+
+def run_cli(args: list[str], folder: Any, *, env: dict[str, str] | None = None, timeout: float = 300) -> list[dict[str, Any]]:
+    """Every hostile card an import reads (the ``in_assets`` ones left out: an import reads no
+    assets) through ``lw ARGS`` -- ``"{file}"`` in ``args`` stands for the card, written into
+    ``folder`` and removed after -- in one child process (``lwcore.cli.main`` per card, one
+    ``timeout`` for all). One record per card, in corpus order: ``id``, ``file``, ``code`` (the
+    exit code), ``stderr``, ``ms``. :class:`RuntimeError` when the child process itself fails."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _CLI_RUNNER, str(folder), json.dumps(args)], capture_output=True,
+                          text=True, timeout=timeout, env=env, stdin=subprocess.DEVNULL)
+    if done.returncode != 0:
+        raise RuntimeError(f"the corpus run failed: {done.stderr[-2000:]}")
+    return [json.loads(line) for line in done.stdout.splitlines()]

@@ -183,6 +183,11 @@ class DocumentStore:
         """Every stored document of type ``name`` (file order; later log records win)."""
         return list(self._load(doc_type(self.room.kernel, name)).values())
 
+    def unsaved(self, name: str) -> bool:
+        """Whether documents of type ``name`` changed in memory since the room was read or
+        last saved (a cache keyed on the file on disk must not be trusted then)."""
+        return name in self._dirty or name in self._appended
+
     def get(self, name: str, doc_id: str) -> Document | None:
         return self._load(doc_type(self.room.kernel, name)).get(doc_id)
 

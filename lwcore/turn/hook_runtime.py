@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from lwcore.kernel import Kernel
     from lwcore.turn.room import Room
 
-MVU_ID = "mvu"
 
 
 def game_clock(room: Room) -> datetime:
@@ -97,13 +96,8 @@ class TurnHooks:
         return hooks
 
     def state(self) -> dict[str, Any]:
-        """What scripts see as ``variables``/``stat_data``: the MVU tree, with every declared
-        module variable at the top by its id (scripts are the keeper's content)."""
-        doc = self.room.documents.get("mvu", MVU_ID)
-        tree = dict(doc.data.get("tree") or {}) if doc is not None else {}
-        for var in self.room.variables.variables:
-            tree[var.id] = var.value
-        return tree
+        """What scripts see as ``variables``/``stat_data`` (:func:`lwcore.turn.mvu.script_state`)."""
+        return mvu.script_state(self.room)
 
     def fire(self, event: str, payload: Mapping[str, Any] | None = None) -> None:
         """Dispatch ``event`` to every live session in turn, applying each one's effects
@@ -171,24 +165,13 @@ class TurnHooks:
                                 "audience": variable_audience(var), "summary": f"{var.id}: {before} → {stored}",
                                 **({"note": note} if note else {}), "by": f"hook {script.id}"})
             return
-        doc = self.room.documents.get("mvu", MVU_ID)
-        data = {"tree": {}, "exposed": []} if doc is None else {**doc.data}
-        tree = _deep_copy(data.get("tree") or {})
-        dotted = ".".join(path)
-        try:
-            if by is not None:
-                current = mvu.get(tree, dotted, 0)
-                if isinstance(current, bool) or not isinstance(current, (int, float)):
-                    raise LwError(f"{dotted} holds {current!r}, not a number")
-                before = mvu.set_value(tree, dotted, current + by)
-            else:
-                before = mvu.set_value(tree, dotted, value)
-        except LwError as exc:
-            self._log(f"{script.origin or script.id}: refused: {exc.message}", script)
-            return
-        self.room.documents.put(Document(MVU_ID, "mvu", {**data, "tree": tree}, meta=dict(doc.meta) if doc else {}))
-        self.events.append({"kind": "tree", "audience": "keeper", "path": dotted, "before": before,
-                            "value": mvu.get(tree, dotted), "summary": f"{dotted}: {before} → {mvu.get(tree, dotted)}"})
+        name = mvu.show_path(path)
+        if by is None:
+            op = mvu.TreeOp("put", name, (value,))
+        else:
+            found, _ = mvu.lookup(mvu.tree_of(self.room), path)
+            op = mvu.TreeOp("add" if found else "put", name, (by,))
+        self.events += mvu.apply_to_room(self.room, [op], by=script.origin or f"hook {script.id}")
 
     def _panel(self, script: _Script, panel: str, payload: Any) -> None:
         if "panel_payload" not in self.kernel.document_types:
@@ -200,8 +183,3 @@ class TurnHooks:
         except LwError as exc:
             self._log(f"{script.origin or script.id}: emitPanel({panel!r}) refused: {exc.message}", script)
 
-
-def _deep_copy(value: Any) -> Any:
-    import copy
-
-    return copy.deepcopy(value)

@@ -12,18 +12,23 @@ Logical messages (the prompt compiler's input), in order:
 2. ``author_instruction`` (system): segments of slot ``author``.
 3. ``world_context`` (system): rule-system expertise, character sheets, then segments of
    slot ``context`` (and of any slot not named here).
-4. ``world_context`` (user): the room's state this turn -- variables, recent history.
+4. ``world_context`` (user): the room's state this turn -- variables, recent history (with
+   the segments that have a ``depth`` inside it, that many entries before its newest end),
+   then segments of slot ``state`` (the late part of the state message).
 5. ``author_instruction`` (user): segments of slot ``suffix`` (closest to the player's words).
 6. ``player_input``: what the acting member says.
 
 A compiler's result is used through its ``provider`` attribute (the payload) and, when it
 has one, ``cache`` (an object with ``to_json()`` or a mapping): the cache figures.
 
-**Apply** (:func:`apply_reply`, :func:`run_endpoint`): read the reply's tool calls with the
-adapter, run each one through :func:`execute_call` (only tools offered in this turn;
-arguments validated against the tool's ``args_model``; a malformed call becomes a tool
-error, never a crash), roll ``{{roll:XdY}}`` macros in the narration, append the turn to
-the history and save the room atomically.
+**Apply** (:func:`apply_reply`, :func:`run_endpoint`): make the writes plugins staged while
+the turn compiled (:mod:`lwcore.turn.staged`), read the reply's tool calls with the adapter,
+run each one through :func:`execute_call` (only tools offered in this turn; arguments
+validated against the tool's ``args_model``; a malformed call becomes a tool error, never a
+crash), pass the reply text through the reply processors (``lw_reply_text``: the narration
+they leave, their MVU tree operations applied by :func:`lwcore.turn.mvu.apply_to_room`),
+roll ``{{roll:XdY}}`` macros in the narration, fire the hook scripts' later events, append
+the turn to the history and save the room atomically.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ from lwcore.turn.room_commands import CommandRun, is_command, run_room_command
 from lwcore.turn.tools import ToolContext, ToolError
 from lwcore.turn.documents import project
 from lwcore.turn.hook_runtime import TurnHooks
+from lwcore.turn.staged import StagedWrites
 from lwcore.turn.projections import event_audience, event_document, sheet_document, variable_document
 
 if TYPE_CHECKING:
@@ -55,7 +61,7 @@ DEFAULT_MAX_TOKENS = 1024
 HISTORY_IN_PROMPT = 60
 MAX_STEPS = 8
 
-_SLOT_MESSAGE = {"system": 0, "author": 1, "context": 2, "suffix": 4}
+_SLOT_MESSAGE = {"system": 0, "author": 1, "context": 2, "state": 3, "suffix": 4}
 
 _RULES = {
     "en": (
@@ -106,6 +112,8 @@ class CompiledTurn:
     """Every plugin segment used: its name, plugin, slot and size."""
     dropped: tuple[str, ...]
     """Plugin contributions dropped for this turn, with the reason."""
+    staged: StagedWrites = field(default_factory=StagedWrites)
+    """Writes plugins staged while compiling; made only when a reply is applied."""
 
     @property
     def tool_names(self) -> list[str]:
@@ -299,12 +307,18 @@ def _offers(kernel: Kernel, specs: Sequence[ToolSpec], locale: str) -> tuple[lis
 # --- compile --------------------------------------------------------------------------------
 
 
-def turn_context(room: Room, actor: Member, player_input: str, *, keeper: bool) -> TurnContext:
+def turn_context(
+    room: Room, actor: Member, player_input: str, *, keeper: bool, rng: random.Random | None = None,
+    staged: StagedWrites | None = None,
+) -> TurnContext:
     """The :class:`TurnContext` plugins get: room, viewer, locale, and in ``extra``:
     ``config`` (config name -> absolute path, from ``room.yaml``'s ``config``; each also as
     ``<name>_config``), ``room_dir``, ``system``, ``variant``, ``phase``, ``features``,
     ``player_input`` (also as ``user_text``), ``actor`` (the member id), ``actor_name`` (its
-    display name, else its id) and ``keeper``."""
+    display name, else its id), ``keeper``, ``rng`` (the turn's random source: draw from it for
+    anything random in the prompt, so a seeded turn is reproducible) and ``staged``
+    (:class:`~lwcore.turn.staged.StagedWrites`: writes made only if the turn is applied;
+    ``None`` outside a compile)."""
     configs = {name: str((room.path / rel).resolve()) for name, rel in room.file.config.items()}
     return TurnContext(
         locale=room.locale_of(actor),
@@ -324,6 +338,8 @@ def turn_context(room: Room, actor: Member, player_input: str, *, keeper: bool) 
             "actor": actor.id,
             "actor_name": actor.name or actor.id,
             "keeper": keeper,
+            "rng": rng,
+            "staged": staged,
         },
     )
 
@@ -343,10 +359,15 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
-def state_texts(room: Room, locale: str, *, history_limit: int = HISTORY_IN_PROMPT) -> tuple[str, str, str]:
+def state_texts(
+    room: Room, locale: str, *, history_limit: int = HISTORY_IN_PROMPT, inserts: Sequence[tuple[int, str]] = (),
+) -> tuple[str, str, str]:
     """``(sheets, variables, history)`` as the keeper's prompt shows them: the keeper's
     projections of the room's documents (``variables`` also carries the MVU tree; ``history``
-    the story so far, the chronicle not yet folded, the open threads and the recent lines)."""
+    the story so far, the chronicle not yet folded, the open threads and the recent lines).
+    ``inserts`` are ``(depth, text)`` pairs placed among the recent lines, ``depth`` lines
+    before the newest end (0: after the newest line; deeper than the history: before the
+    oldest shown), in the order given."""
     zh = locale.startswith("zh")
     keeper = Viewer(room.file.keeper.id, locale, True)
     sheet_lines = ["## 角色卡" if zh else "## Character sheets"]
@@ -406,9 +427,24 @@ def state_texts(room: Room, locale: str, *, history_limit: int = HISTORY_IN_PROM
         if line is not None:
             secret = " (keeper)" if line["keeper_only"] else ""
             history_lines.append(f"[{line['turn']}] {line['role']} {line['member'] or line['role']}{secret}: {line['text']}")
+    if inserts:
+        history_lines = _with_inserts(history_lines, inserts)
     if history_lines:
         parts.append(("## 最近经过\n" if zh else "## Recent history\n") + "\n".join(history_lines))
     return sheets, variables, "\n\n".join(p for p in parts if p)
+
+
+def _with_inserts(lines: list[str], inserts: Sequence[tuple[int, str]]) -> list[str]:
+    """``lines`` with each ``(depth, text)`` placed ``depth`` lines before the end (counted in
+    ``lines`` alone; texts at one place keep their order)."""
+    at: dict[int, list[str]] = {}
+    for depth, text in inserts:
+        at.setdefault(max(0, len(lines) - max(0, depth)), []).append(text.strip())
+    out: list[str] = []
+    for index in range(len(lines) + 1):
+        out += at.get(index, [])
+        out += lines[index:index + 1]
+    return out
 
 
 def _tree_text(room: Room, keeper: Viewer, zh: bool) -> str:
@@ -481,14 +517,16 @@ def build_messages(
     groups: list[list[dict[str, str]]] = [[], [], [], [], []]
     lang = "zh" if locale.startswith("zh") else "en"
     groups[0].append(_block("lwcore:rules", _RULES[lang]))
-    sheets, variables, history = state_texts(room, locale)
+    inserts = [(segment.depth, segment.text) for segment, _ in segments if segment.depth is not None]
+    sheets, variables, history = state_texts(room, locale, inserts=inserts)
     groups[2].append(_block("lwcore:expertise", expertise))
     groups[2].append(_block("lwcore:sheets", sheets))
-    for segment, plugin_id in segments:
-        index = _SLOT_MESSAGE.get(segment.slot, 2)
-        groups[index].append(_block(f"{plugin_id}:{segment.name}", segment.text))
     groups[3].append(_block("lwcore:variables", variables))
     groups[3].append(_block("lwcore:history", history))
+    for segment, plugin_id in segments:
+        if segment.depth is None:
+            index = _SLOT_MESSAGE.get(segment.slot, 2)
+            groups[index].append(_block(f"{plugin_id}:{segment.name}", segment.text))
     shape = [
         ("runtime_system", "system", "lw:system"),
         ("author_instruction", "system", "lw:author"),
@@ -531,11 +569,13 @@ def compile_turn(
     model: str | None = None,
     max_tokens: int = DEFAULT_MAX_TOKENS,
     injected: Sequence[tuple[str, str]] = (),
+    rng: random.Random | None = None,
 ) -> CompiledTurn:
     """Compile one turn for ``provider`` on behalf of ``actor`` (default: the first player).
 
     ``injected`` are ``(origin, text)`` pairs the turn's hook scripts added (``inject``); they
-    join the world context of this turn's prompt.
+    join the world context of this turn's prompt. ``rng`` is the turn's random source, handed
+    to plugins (default: a fresh one).
 
     ``provider`` defaults to :func:`default_protocol` (the room's ``provider:``, else the
     first installed adapter that has a compiler).
@@ -548,7 +588,9 @@ def compile_turn(
     member = room.member(actor)
     keeper = room.is_keeper(member)
     locale = room.locale_of(member)
-    context = turn_context(room, member, player_input, keeper=keeper)
+    staged = StagedWrites()
+    context = turn_context(room, member, player_input, keeper=keeper, rng=rng if rng is not None else random.Random(),
+                           staged=staged)
     segment_set = kernel.prompt_segments(context)
     segments = [(e.value, e.plugin_id) for e in segment_set.segments]
     segments += [(PromptSegment(f"hook-{i + 1}", text, slot="context", order=1000 + i), origin)
@@ -574,6 +616,7 @@ def compile_turn(
         cache=_cache_json(compiled),
         segments=[SegmentUse(s.name, p, s.slot, len(s.text)) for s, p in segments],
         dropped=(*segment_set.dropped, *dropped),
+        staged=staged,
     )
 
 
@@ -670,6 +713,7 @@ def _finish(
     tool_messages: list[dict[str, Any]], steps: int, hooks: TurnHooks | None = None,
 ) -> AppliedReply:
     room = compiled.room
+    text = process_reply(ctx, compiled, text)
     narration, rolls = expand_narration(text, ctx.rng)
     ui: list[dict[str, Any]] = []
     if hooks is not None:
@@ -712,6 +756,23 @@ def _after_hooks(hooks: TurnHooks, ctx: ToolContext, narration: str, rolls: list
     return "\n\n".join(p for p in (narration, *hooks.narrated) if p)
 
 
+def process_reply(ctx: ToolContext, compiled: CompiledTurn, text: str) -> str:
+    """The reply text through the reply processors (``lw_reply_text``): their MVU tree
+    operations applied (by the engine, each processor's in order), their notes and any
+    processor that was skipped logged for the keeper; returns the narration they leave."""
+    from lwcore.turn import mvu
+
+    context = turn_context(compiled.room, compiled.actor, compiled.player_input, keeper=compiled.keeper, rng=ctx.rng)
+    processed = ctx.kernel.reply_text(context, text)
+    for edit in processed.edits:
+        ctx.events.extend(mvu.apply_to_room(compiled.room, edit.value.tree_ops, by=edit.plugin_id))
+        ctx.events.extend({"kind": "reply_note", "audience": "keeper", "plugin": edit.plugin_id,
+                           "summary": f"{edit.plugin_id}: {note}"} for note in edit.value.notes)
+    ctx.events.extend({"kind": "reply_processor_failed", "audience": "keeper", "summary": reason}
+                      for reason in processed.dropped)
+    return processed.text
+
+
 def expand_narration(text: str, rng: random.Random) -> tuple[str, list[dict[str, Any]]]:
     from lwcore.turn.macros import expand_rolls
 
@@ -730,6 +791,7 @@ def apply_reply(
     adapter = adapter_for(kernel, compiled.protocol)
     parsed: ParsedReply = adapter.parse_reply(reply)
     ctx = _tool_context(kernel, compiled, rng)
+    ctx.events.extend(compiled.staged.commit(compiled.room))
     offered = compiled.tool_names
     results = [execute_call(kernel, call, ctx, offered) for call in parsed.tool_calls]
     messages = adapter.tool_result_messages(results) if results else []
@@ -753,11 +815,14 @@ def run_endpoint(
     ctx = _tool_context(kernel, compiled, rng)
     offered = compiled.tool_names
     request: Mapping[str, Any] = compiled.request
+    body = adapter.send(request, endpoint=endpoint, api_key=api_key, timeout=timeout)
+    ctx.events.extend(compiled.staged.commit(compiled.room))
     all_results: list[ToolResult] = []
     all_messages: list[dict[str, Any]] = []
     text = ""
     for step in range(1, max(1, max_steps) + 1):
-        body = adapter.send(request, endpoint=endpoint, api_key=api_key, timeout=timeout)
+        if step > 1:
+            body = adapter.send(request, endpoint=endpoint, api_key=api_key, timeout=timeout)
         parsed = adapter.parse_reply(body)
         text = parsed.text
         if not parsed.tool_calls:
@@ -835,7 +900,7 @@ def _run_model_turn(
 ) -> TurnResult:
     injected = [("hooks", text) for text in hooks.injected]
     compiled = compile_turn(kernel, room, player_input, provider=provider, actor=actor, model=model,
-                            max_tokens=max_tokens, injected=injected)
+                            max_tokens=max_tokens, injected=injected, rng=rng)
     if reply is None and endpoint is None:
         return TurnResult(compiled)
     from lwcore.turn import chronicle
@@ -848,7 +913,7 @@ def _run_model_turn(
                                            locale=compiled.locale)
         if folds:
             compiled = compile_turn(kernel, room, player_input, provider=compiled.protocol, actor=actor, model=model,
-                                    max_tokens=max_tokens, injected=injected)
+                                    max_tokens=max_tokens, injected=injected, rng=rng)
             plan = chronicle.plan_for(room, compiled.request)
     if reply is not None:
         applied = apply_reply(kernel, compiled, reply, rng=rng, hooks=hooks)

@@ -98,7 +98,7 @@ def test_a_bad_history_line_is_located_by_byte(tmp_path_factory, line: bytes) ->
                                       b"t-1: just text\n"])
 def test_a_hostile_documents_file_is_refused(tmp_path_factory, document: bytes) -> None:
     room, home = room_copy(tmp_path_factory)
-    (room / "docs").mkdir()
+    (room / "docs").mkdir(exist_ok=True)  # the example room ships documents of its own
     (room / "docs" / "thread.yaml").write_bytes(document)
     snapshot = Snapshot(room, ignore=(".lw",))
     outcome = run_lw("turn", str(room), "--say", ".threads", "--as", "kp", data_dir=home, surface="lw turn (docs)")

@@ -116,6 +116,22 @@ def check_dread(kernel: Kernel, tmp_path: Path) -> None:
     assert result.applied.ui[0]["blocks"][0]["value"] == 2
 
 
+def check_asides(kernel: Kernel, tmp_path: Path) -> None:
+    from lwcore.turn.pipeline import run_turn
+    from lwcore.turn.room import Room
+    from lwcore.turn.view import view_for
+
+    folder = room(tmp_path)
+    reply = {"content": [{"type": "text", "text": "雾散了。((周伯年在说谎))"}]}
+    result = run_turn(kernel, folder, "……", reply=reply, rng=random.Random(1))
+    assert result.applied.narration == "雾散了。"
+    loaded = Room.load(folder, kernel)
+    assert loaded.documents.get("mvu", "mvu").data["tree"] == {"旁白": {"最近": "周伯年在说谎"}}
+    notes = [e for e in loaded.history.all() if e.data and e.data.get("kind") == "reply_note"]
+    assert [(e.text, e.audience) for e in notes] == [("asides: 周伯年在说谎", "keeper")]
+    assert "周伯年在说谎" not in view_for(loaded, "p1").to_json_text()
+
+
 def check_plain_notes(kernel: Kernel, tmp_path: Path) -> None:
     assert kernel.sniff(b"x", "a.notes.txt")[0] == (0.6, "plain-notes")
     assert kernel.import_bytes("一\n\n二\n".encode(), "a.notes.txt").value == ["一", "二"]
@@ -167,7 +183,7 @@ def check_needs_git(kernel: Kernel, tmp_path: Path) -> None:
 
 CHECKS: dict[str, Callable[[Kernel, Path], None]] = {
     "house-rules": check_house_rules, "weather": check_weather, "tiny-d6": check_tiny_d6, "tarot": check_tarot,
-    "clues": check_clues, "dread-meter": check_dread, "plain-notes": check_plain_notes,
+    "clues": check_clues, "dread-meter": check_dread, "asides": check_asides, "plain-notes": check_plain_notes,
     "ascii-panels": check_ascii_panels, "title-cards": check_title_cards, "almanac": check_almanac, "maps": check_maps,
     "needs-git": check_needs_git, "handouts": check_handouts,
 }

@@ -27,6 +27,7 @@ from lwcore.contributions import (
     PromptCompiler,
     PromptSegment,
     ProviderAdapter,
+    ReplyEdit,
     RoomCommand,
     RulepackSource,
     SchemaRef,
@@ -82,6 +83,13 @@ CASES: dict[str, Case] = {
         lambda k, key: [e.value.origin for e in k.turn_scripts()[0] if e.plugin_id == key] == [f"{key}/hooks.js"],
         call_style="return",
         needs=("sandbox:js",),
+    ),
+    "lw_reply_text": Case(
+        "reply_text",
+        lambda key: ReplyEdit(f"[{key}]"),
+        lambda k, key: k.reply_text(None, "text").text == f"[{key}]"
+        and [e.plugin_id for e in k.reply_text(None, "text").edits] == [key],
+        call_style="reply",
     ),
     "lw_importers": Case(
         "importers",
@@ -158,6 +166,13 @@ def plugin_for(hook: str, key: str, *, raises: bool = False) -> InProcessPlugin:
             if raises:
                 raise RuntimeError(f"{key} broke")
             return [case.contribution(key)]
+
+    elif case.call_style == "reply":
+
+        def impl(text):  # noqa: ANN001, ANN202
+            if raises:
+                raise RuntimeError(f"{key} broke")
+            return case.contribution(key)
 
     elif case.call_style == "kernel":
 

@@ -38,3 +38,17 @@ def _recorded(protocol: str) -> dict:
 def recorded():
     """``recorded(protocol)``: the example room's recorded reply for that protocol."""
     return _recorded
+
+
+NARRATION_END = "你们要跟上去吗？"
+
+
+def with_narration(reply: object, extra: str) -> object:
+    """A copy of a recorded reply (any protocol) whose narration ends with ``extra``."""
+    if isinstance(reply, dict):
+        return {k: with_narration(v, extra) for k, v in reply.items()}
+    if isinstance(reply, list):
+        return [with_narration(v, extra) for v in reply]
+    if isinstance(reply, str) and reply.endswith(NARRATION_END):
+        return reply + extra
+    return reply

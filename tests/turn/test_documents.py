@@ -136,7 +136,7 @@ def test_plugin_types_migrations_and_failing_projections(tmp_path: Path, room_di
     broken = DocumentType("broken", boom)
     kernel = Kernel(data_dir=tmp_path / "data", env={}, plugins=[plugin_types(lore, broken)])
     docs = room_dir / "docs"
-    docs.mkdir()
+    docs.mkdir(exist_ok=True)
     (docs / "lore_entry.yaml").write_text(
         "a:\n  schema_version: 1\n  data: {key: [灯], content: 灯塔}\n  meta: {source: 'fog#lighthouse'}\n"
         "b:\n  schema_version: 2\n  data: {keys: [x], secret: true, content: hidden}\n", encoding="utf-8")

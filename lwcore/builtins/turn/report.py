@@ -132,14 +132,7 @@ def views_panel(room: Room) -> RenderableType:
     from rich.panel import Panel
     from rich.text import Text
 
-    keeper = keeper_viewer(room)
-    secrets: list[str] = []
-    for var in room.variables.variables:
-        view = project(room, variable_document(var), keeper)
-        if view and view.get("keeper_only"):
-            secrets.append(var.id)
-            if isinstance(view.get("value"), str) and len(view["value"]) >= 2:
-                secrets.append(view["value"])
+    secrets = keeper_only_texts(room)
     panels = []
     leaks = []
     for player in room.file.players:
@@ -151,6 +144,45 @@ def views_panel(room: Room) -> RenderableType:
     verdict = (Text(f"✓ no keeper-only value in any player's view ({len(secrets)} checked)", style="green")
                if not leaks else Text(f"✗ keeper-only values reached a player: {', '.join(leaks)}", style="bold red"))
     return Group(side_by_side(panels), verdict)
+
+
+MIN_SECRET_TEXT = 6
+"""A hidden document's texts shorter than this are not looked for (too likely by chance)."""
+
+
+def keeper_only_texts(room: Room) -> list[str]:
+    """What no player may read, to look for in their views: every keeper-only variable's id
+    and text value, and the longer texts of every stored document no player is shown (a secret
+    world-book entry, a keeper note …), found through the projections."""
+    from lwcore.turn.documents import viewer_of
+
+    keeper = keeper_viewer(room)
+    secrets: list[str] = []
+    for var in room.variables.variables:
+        view = project(room, variable_document(var), keeper)
+        if view and view.get("keeper_only"):
+            secrets.append(var.id)
+            if isinstance(view.get("value"), str) and len(view["value"]) >= 2:
+                secrets.append(view["value"])
+    players = [viewer_of(room, p) for p in room.file.players]
+    for name, kind in room.kernel.document_types.items():
+        if kind.storage == "derived":
+            continue
+        for doc in room.documents.all(name):
+            view = project(room, doc, keeper)
+            if view is not None and all(project(room, doc, p) is None for p in players):
+                secrets += [t for t in _texts(view) if len(t) >= MIN_SECRET_TEXT and t not in secrets]
+    return secrets
+
+
+def _texts(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _texts(v)]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in _texts(v)]
+    return []
 
 
 def side_by_side(panels: list[RenderableType]) -> RenderableType:

@@ -155,7 +155,9 @@ def threads_command(ctx: CommandContext) -> CommandReply:
 
 def var_command(ctx: CommandContext) -> CommandReply:
     """``.var list`` | ``.var expose PREFIX|*`` | ``.var hide PREFIX|*``: what players see of the
-    room's MVU variable tree (nothing until the keeper exposes it)."""
+    room's MVU variable tree (nothing until the keeper exposes it). ``list`` shows every
+    declared variable and every leaf of the tree (an imported card's leaves come with their
+    description) marked exposed or hidden."""
     from lwcore.turn import mvu
     from lwcore.turn.documents import Document, keeper_viewer, project
     from lwcore.turn.projections import variable_document
@@ -175,14 +177,20 @@ def var_command(ctx: CommandContext) -> CommandReply:
             lines.append(f"{var.get('id')} = {var.get('value')}  [{mark}]")
         for leaf in view.get("leaves", ()):
             mark = ("公开" if zh else "exposed") if leaf["exposed"] else ("未公开" if zh else "hidden")
-            lines.append(f"{leaf['path']} = {leaf['value']}  [{mark}]")
+            about = f"（{leaf['description']}）" if zh and leaf.get("description") else (
+                f" ({leaf['description']})" if leaf.get("description") else "")
+            lines.append(f"{leaf['path']} = {leaf['value']}{about}  [{mark}]")
         if exposed:
             lines.append(("已公开前缀：" if zh else "exposed prefixes: ") + ", ".join(exposed))
         return CommandReply("\n".join(lines) or ("没有变量。" if zh else "No variables."))
     if action not in ("expose", "hide") or not prefix:
         raise LwError(f"unknown .var action {ctx.args!r}", expected=".var list | .var expose PREFIX|* | .var hide PREFIX|*")
     if prefix != "*":
-        mvu.split(prefix)  # a well-formed path, or a located refusal
+        try:
+            mvu.parse_path(prefix)
+        except mvu.TreeError as exc:
+            raise LwError(f"{prefix!r} is not a variable path: {exc.message}",
+                          expected="keys joined by dots, e.g. 主角.好感") from None
     if action == "expose":
         if prefix not in exposed:
             exposed.append(prefix)

@@ -287,45 +287,17 @@ def test_every_persona_surface_refuses_hostile_input(tmp_path, quarter):
           "(the whole lw process)")
 
 
-IMPORT_CORPUS = r"""
-import contextlib, io, json, os, sys, time
-from pathlib import Path
-from lwcore.cards.hostile import hostile_cards
-from lwcore.cli import main
-folder = Path(sys.argv[1])
-for case in hostile_cards():
-    if case.in_assets:  # the importer reads without assets: these cards' text is fine
-        continue
-    path = folder / case.name
-    path.write_bytes(case.make())
-    err = io.StringIO()
-    start = time.perf_counter()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        try:
-            main(["persona", "import", str(path)])
-            code = 0
-        except SystemExit as stop:
-            code = stop.code
-    print(json.dumps({"id": case.id, "file": str(path), "code": code, "stderr": err.getvalue(),
-                      "ms": (time.perf_counter() - start) * 1000}), flush=True)
-    path.unlink()
-"""
-
-
 def test_the_kernels_hostile_card_corpus_through_lw_persona_import(tmp_path):
     """Every hostile card file is refused by ``lw persona import`` with the card reader's
     located message and exit 1, and no preset is written. One child process runs them all
     (``lwcore.cli.main`` per card) under one timeout."""
-    from lwcore.cards.hostile import hostile_cards
+    from lwcore.cards.hostile import hostile_cards, run_cli
 
     home = tmp_path / "dsh"
     cards = tmp_path / "cards"
     cards.mkdir()
     env = {**os.environ, "DSH_HOME": str(home), "LW_HOME": str(tmp_path / "lw")}
-    done = subprocess.run([sys.executable, "-c", IMPORT_CORPUS, str(cards)], capture_output=True, text=True,
-                          timeout=240, env=env, stdin=subprocess.DEVNULL)
-    assert done.returncode == 0, done.stderr
-    results = [json.loads(line) for line in done.stdout.splitlines()]
+    results = run_cli(["persona", "import", "{file}"], cards, env=env, timeout=240)
     assert [r["id"] for r in results] == [c.id for c in hostile_cards() if not c.in_assets]
     bad = [r for r in results if r["code"] != 1 or not r["stderr"].startswith(f"error: {r['file']}")
            or "internal error" in r["stderr"] or "Traceback" in r["stderr"]]

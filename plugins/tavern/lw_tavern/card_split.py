@@ -176,6 +176,9 @@ class ImportedBook:
     declarations: list[dict[str, Any]]
     report: ImportReport
     scope: str = "room"
+    sources: list[str] = field(default_factory=list)
+    """Each kept entry's id before the import (its own ``id``, else its uid): the part after
+    ``#`` in its ``<pack-id>#<entry-id>`` handle."""
 
 
 def entry_id(pack_id: str, entry: WorldEntry, index: int) -> str:
@@ -188,6 +191,7 @@ def entry_id(pack_id: str, entry: WorldEntry, index: int) -> str:
 def import_entries(book: WorldBook, *, pack_id: str, keeper: bool, char_name: str | None = None) -> ImportedBook:
     """Every entry of ``book`` through the import trust boundary (see the module docstring)."""
     out: list[WorldEntry] = []
+    sources: list[str] = []
     dropped: list[Dropped] = []
     declarations: list[dict[str, Any]] = []
     for index, entry in enumerate(book.entries):
@@ -224,5 +228,6 @@ def import_entries(book: WorldBook, *, pack_id: str, keeper: bool, char_name: st
             update["key"] = [_CHAR.sub(char_name, k) for k in entry.key]
             update["keysecondary"] = [_CHAR.sub(char_name, k) for k in entry.keysecondary]
         out.append(entry.model_copy(update=update))
+        sources.append(entry.id or str(entry.uid))
     report = ImportReport(carried=(f"{len(out)} world-book entries",), dropped=tuple(dropped))
-    return ImportedBook(book.model_copy(update={"entries": out}), declarations, report)
+    return ImportedBook(book.model_copy(update={"entries": out}), declarations, report, sources=sources)

@@ -4,6 +4,8 @@
 - ``lw tavern inspect CARD``: what a card holds and what a person or a world import keeps.
 - ``lw tavern preset FILE``: validate a chat-completion preset and show its fold.
 - ``lw tavern convert IN OUT``: a SillyTavern card to the native format, or back.
+- ``lw tavern import FILE --as pc|companion|world ROOM``: import into a room (the operator's
+  command: a world import brings secrets, variables and hooks; see ``lw_tavern.room.imports``).
 
 Only click is imported at module level.
 """
@@ -186,3 +188,45 @@ def convert_cmd(source: str, target: str, as_json: bool) -> None:
         _dump({"wrote": target, "format": kind})
     else:
         click.echo(f"wrote {target}")
+
+
+@tavern.command("import")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--as", "kind", type=click.Choice(["pc", "companion", "world"]), required=True,
+              help="pc: a member's character; companion: one the keeper plays; world: the keeper's module.")
+@click.argument("room", type=click.Path())
+@click.option("--member", default=None, help="For --as pc: the member (id or name; default: the first player).")
+@json_option
+@click.pass_context
+def import_cmd(ctx: click.Context, file: str, kind: str, room: str, member: str | None, as_json: bool) -> None:
+    """Import FILE (a card, a *.lorecard.json, a world-info file) into ROOM.
+
+    Re-importing the same file replaces what it brought before. Nothing is written when the
+    file is refused.
+    """
+    from pathlib import Path
+
+    from lwcore.cli.common import state
+    from lwcore.errors import LwError
+    from lwcore.turn.room import Room, room_lock
+
+    from lw_tavern.room.imports import Source, pack_id_of, run_import, summary
+
+    if member is not None and kind != "pc":
+        raise LwError("--member is for --as pc")
+    kernel = state(ctx).kernel
+    with room_lock(room):
+        loaded = Room.load(room, kernel)
+        who = loaded.member(member) if kind == "pc" else None
+        if who is not None and loaded.is_keeper(who):
+            raise LwError("the keeper plays no character: --member names a player")
+        plan = run_import(loaded, Source(Path(file), pack_id_of(file), file), kind, member=who)
+        written = loaded.save()
+    if as_json:
+        _dump({"kind": plan.kind, "key": plan.key, "pack": plan.pack_id, "name": plan.name, "member": plan.member,
+               "entries": len(plan.entries), "hooks": len(plan.hooks), "pregens": [p["name"] for p in plan.pregens],
+               "carried": list(plan.report.carried),
+               "dropped": [{"what": d.field, "why": d.reason} for d in plan.report.dropped],
+               "warnings": list(plan.report.warnings), "written": [str(p) for p in written]})
+        return
+    click.echo(summary(plan, zh=False, for_keeper=True))

@@ -2,8 +2,23 @@
 
 from __future__ import annotations
 
-from lwcore.contributions import CommandRef, PackValidator, Register, SchemaRef
+from typing import Any
+
+from lwcore.contributions import (
+    CommandRef,
+    DocumentType,
+    PackValidator,
+    PromptSegment,
+    Register,
+    ReplyEdit,
+    RoomCommand,
+    SchemaRef,
+    ToolSpec,
+    TurnContext,
+)
 from lwcore.hookspecs import hookimpl
+
+_ROOM = "lw_tavern.room"
 
 
 @hookimpl
@@ -13,7 +28,7 @@ def lw_schemas(register: Register[SchemaRef]) -> None:
     register(SchemaRef("tavern-worldinfo-entry", "lw_tavern.worldbook.model:WorldEntry",
                        "SillyTavern world-info entry (world-info file names)"))
     register(SchemaRef("tavern-worldinfo-settings", "lw_tavern.worldbook.model:WorldSettings",
-                       "World-info activation settings"))
+                       "World-info activation settings (a room's worldbook:)"))
 
 
 @hookimpl
@@ -24,10 +39,72 @@ def lw_cli(register: Register[CommandRef]) -> None:
 @hookimpl
 def lw_pack_validators(register: Register[PackValidator]) -> None:
     kinds = "lw_tavern.pack_kinds"
-    register(PackValidator("cards", f"{kinds}:validate_card",
+    register(PackValidator("cards", f"{kinds}:validate_card", enable=f"{_ROOM}.imports:enable_cards",
                            description={"en": "character and world cards (SillyTavern JSON, *.lorecard.json)",
                                         "zh": "人物卡与世界卡（酒馆 JSON、*.lorecard.json）"}))
     register(PackValidator("worldbooks", f"{kinds}:validate_worldbook",
                            description={"en": "world books (world info, character_book)", "zh": "世界书"}))
     register(PackValidator("presets", f"{kinds}:validate_preset",
                            description={"en": "chat-completion presets", "zh": "补全预设"}))
+
+
+@hookimpl
+def lw_document_types(register: Register[DocumentType]) -> None:
+    from lw_tavern.room.documents import document_types
+
+    for kind in document_types():
+        register(kind)
+
+
+@hookimpl
+def lw_prompt_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
+    """The room's world book (activated this turn), enabled presets and companions."""
+    from lw_tavern.room.prompt import turn_segments
+
+    return turn_segments(turn, ctx)
+
+
+@hookimpl
+def lw_reply_text(text: str) -> ReplyEdit | None:
+    """``<UpdateVariable>`` blocks: read, cut from the narration, applied by the engine."""
+    from lw_tavern.room.reply import reply_edit
+
+    return reply_edit(text)
+
+
+@hookimpl
+def lw_turn_scripts(turn: TurnContext) -> list[Any]:
+    """The hook scripts of the room's world imports."""
+    from lw_tavern.room.scripts import scripts
+
+    room = turn.room
+    return scripts(room) if room is not None and hasattr(room, "documents") else []
+
+
+@hookimpl
+def lw_room_commands(register: Register[RoomCommand]) -> None:
+    here = f"{_ROOM}.commands"
+    register(RoomCommand("import", f"{here}:import_command", who="anyone",
+                         usage="<file|packId/path> [pc|companion|world] [@member]",
+                         description={"en": "import a card: your character (pc), a companion, or the keeper's world",
+                                      "zh": "导入一张卡：你的角色（pc）、同伴，或守秘人的世界（world）"}))
+    register(RoomCommand("pc", f"{here}:pc_command", who="anyone", usage="list | claim <n|name> | release [n|name]",
+                         description={"en": "the pregen roster: list, claim one, give it back",
+                                      "zh": "预设角色池：查看、认领、释放"}))
+    register(RoomCommand("preset", f"{here}:preset_command", who="anyone",
+                         usage="list | import <file|packId/path> | enable <id> | disable <id>",
+                         description={"en": "chat-completion presets: the library, and what this room uses",
+                                      "zh": "补全预设：预设库，以及本房间启用了哪些"}))
+
+
+@hookimpl
+def lw_tools(register: Register[ToolSpec]) -> None:
+    here = f"{_ROOM}.tools"
+    register(ToolSpec("set_stat", {"en": "Set a leaf of the room's variable tree (the path must exist).",
+                                   "zh": "设置房间变量树上的一个叶子（路径必须已存在）。"},
+                      f"{here}:SetStat", f"{here}:set_stat", gated=True))
+    register(ToolSpec("adjust_stat", {"en": "Add to a number in the room's variable tree.",
+                                      "zh": "给房间变量树上的一个数加减。"},
+                      f"{here}:AdjustStat", f"{here}:adjust_stat", gated=True))
+    register(ToolSpec("get_stat", {"en": "Read a value of the room's variable tree.", "zh": "读取房间变量树上的值。"},
+                      f"{here}:GetStat", f"{here}:get_stat", gated=True))

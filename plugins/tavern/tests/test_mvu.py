@@ -1,4 +1,5 @@
-"""MVU: declarations, the tree operations, update blocks (golden tables and properties)."""
+"""MVU: declarations and update blocks (golden tables and properties); the tree operations are
+the kernel's (``tests/turn/test_mvu_tree.py``)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lwcore.errors import LwError
+from lwcore.turn.mvu import apply_ops
 
 from lw_tavern.mvu.initvar import is_declaration, parse_initvar, seed
 from lw_tavern.mvu.json5 import Json5Error, parse_json5
-from lw_tavern.mvu.tree import TreeError, add_milliseconds, op_add, op_delete, op_insert, op_move, op_set, parse_path
-from lw_tavern.mvu.update import Command, apply_commands, parse_reply, strip_blocks
+from lw_tavern.mvu.update import parse_reply, strip_blocks
 from lw_tavern.worldbook.model import WorldEntry
 
 TREE = {
@@ -19,95 +20,6 @@ TREE = {
     "背包": [{"名称": "灯"}, {"名称": "绳"}],
     "flags": {"seen": False},
 }
-
-PATHS = [
-    ("a.b.c", ["a", "b", "c"]),
-    ("角色.好感度", ["角色", "好感度"]),
-    ("背包[0].名称", ["背包", 0, "名称"]),
-    ('a["x.y"].z', ["a", "x.y", "z"]),
-    ("a['q'][2]", ["a", "q", 2]),
-    ('a."b c".d', ["a", "b c", "d"]),
-    ("", []),
-]
-
-
-@pytest.mark.parametrize("path,segments", PATHS)
-def test_paths(path, segments):
-    assert parse_path(path) == segments
-
-
-@pytest.mark.parametrize("bad", ["a..b", "a.", "a[0", 'a."b'])
-def test_bad_paths(bad):
-    with pytest.raises(TreeError):
-        parse_path(bad)
-
-
-OPS = [
-    # (function, args, path to read back, expected value)
-    (op_set, ("角色.好感度", 35), ("角色", "好感度"), [35, "0-100"]),  # the description stays
-    (op_set, ("角色.好感度", "40"), ("角色", "好感度"), [40, "0-100"]),  # numeric text into a number
-    (op_set, ("角色.名字", "阿潮"), ("角色", "名字"), "阿潮"),
-    (op_set, ("背包[1].名称", "钥匙"), ("背包",), [{"名称": "灯"}, {"名称": "钥匙"}]),
-    (op_insert, ("背包", {"名称": "刀"}), ("背包",), [{"名称": "灯"}, {"名称": "绳"}, {"名称": "刀"}]),
-    (op_insert, ("背包", 0, {"名称": "刀"}), ("背包",), [{"名称": "刀"}, {"名称": "灯"}, {"名称": "绳"}]),
-    (op_insert, ("背包", "-", {"名称": "刀"}), ("背包",), [{"名称": "灯"}, {"名称": "绳"}, {"名称": "刀"}]),
-    (op_insert, ("角色", {"年龄": 30}), ("角色", "年龄"), 30),  # an object merges
-    (op_insert, ("角色", "年龄", 30), ("角色", "年龄"), 30),
-    (op_insert, ("世界.新", "k", 1), ("世界", "新"), {"k": 1}),  # a missing target is created
-    (op_delete, ("角色.名字",), ("角色",), {"好感度": [30, "0-100"], "标签": ["谨慎", "寡言"]}),
-    (op_delete, ("背包[0]",), ("背包",), [{"名称": "绳"}]),
-    (op_delete, ("角色.标签", "寡言"), ("角色", "标签"), ["谨慎"]),
-    (op_delete, ("角色.标签", 0), ("角色", "标签"), ["寡言"]),
-    (op_delete, ("角色", "名字"), ("角色",), {"好感度": [30, "0-100"], "标签": ["谨慎", "寡言"]}),
-    (op_add, ("角色.好感度", 5), ("角色", "好感度"), [35, "0-100"]),
-    (op_add, ("世界.日", -1), ("世界", "日"), 0),
-    (op_add, ("世界.时间", 90 * 60 * 1000), ("世界", "时间"), "2026-01-01T09:30:00.000Z"),
-    (op_move, ("角色.名字", "世界.守望者"), ("世界", "守望者"), "林潮"),
-]
-
-
-@pytest.mark.parametrize("fn,args,read,expected", OPS)
-def test_operations(fn, args, read, expected):
-    before = repr(TREE)
-    out = fn(TREE, *args)
-    node = out
-    for part in read:
-        node = node[part]
-    assert node == expected
-    assert repr(TREE) == before  # the input is never changed
-
-
-REFUSED = [
-    (op_set, ("角色.新", 1)),  # set changes existing variables only
-    (op_set, ("角色.好感度", "很多")),
-    (op_insert, ("角色.名字", 1)),  # a string is not a container
-    (op_insert, ("无.此.路径", 1)),
-    (op_delete, ("角色.无",)),
-    (op_delete, ("角色.标签", "没有")),
-    (op_add, ("角色.名字", 1)),
-    (op_add, ("角色.好感度", "abc")),
-    (op_move, ("角色", "角色.子")),
-]
-
-
-@pytest.mark.parametrize("fn,args", REFUSED)
-def test_refused_operations(fn, args):
-    with pytest.raises(TreeError):
-        fn(TREE, *args)
-
-
-DATES = [
-    ("2026-01-01", 1000, "2026-01-01T00:00:01.000Z"),
-    ("2026-01-01T23:59:59.999Z", 1, "2026-01-02T00:00:00.000Z"),
-    ("2026-01-01T08:00:00+08:00", 0, "2026-01-01T00:00:00.000Z"),
-    ("2026-03-01T00:00:00Z", -86_400_000, "2026-02-28T00:00:00.000Z"),
-]
-
-
-@pytest.mark.parametrize("iso,ms,expected", DATES)
-def test_date_arithmetic(iso, ms, expected):
-    assert add_milliseconds(iso, ms) == expected
-
 
 REPLY = """她笑了一下。
 
@@ -152,18 +64,12 @@ def test_update_block_golden():
     assert parsed.commands[0].reason == "聊得愉快" and (parsed.commands[0].line, parsed.commands[0].column) == (5, 1)
     problems = [(p.line, p.code) for p in parsed.problems]
     assert problems == [(12, "syntax"), (13, "syntax"), (14, "invalid")]
-    tree, outcomes = apply_commands(TREE, parsed.commands)
+    tree, outcomes = apply_ops(TREE, parsed.commands)
     assert all(o.applied for o in outcomes), [o.reason for o in outcomes if not o.applied]
     assert tree["角色"] == {"好感度": [34, "0-100"], "标签": ["热心", "寡言"]}
     assert tree["世界"] == {"日": 3, "天气": ["雨", "晴/雨"], "守望者": "林潮"}
     assert tree["背包"] == [{"名称": "绳"}, {"名称": "铜钥匙"}, {"名称": "伞"}]
     assert tree["flags"] == {}
-
-
-def test_failed_command_is_skipped_and_reported():
-    tree, outcomes = apply_commands(TREE, [Command("set", "无", (1,)), Command("add", "世界.日", (1,))])
-    assert [o.applied for o in outcomes] == [False, True] and tree["世界"]["日"] == 2
-    assert "no such variable" in outcomes[0].reason
 
 
 def test_reply_without_blocks_is_unchanged():
@@ -183,18 +89,7 @@ def test_reply_parsing_never_crashes(text):
     assert "<UpdateVariable>" not in parsed.narration
     for problem in parsed.problems:
         assert problem.line is not None or problem.code == "limit"
-    apply_commands(TREE, parsed.commands)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.text(max_size=60), st.one_of(st.integers(), st.text(max_size=5), st.none()))
-def test_operations_never_crash(path, value):
-    for fn, args in ((op_set, (path, value)), (op_insert, (path, value)), (op_delete, (path,)),
-                     (op_add, (path, value)), (op_move, (path, "a"))):
-        try:
-            fn(TREE, *args)
-        except TreeError:
-            pass
+    apply_ops(TREE, parsed.commands)
 
 
 # --- declarations ---------------------------------------------------------------------------------

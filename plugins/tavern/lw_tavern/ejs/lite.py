@@ -16,18 +16,19 @@ the reason in the warnings: the text of a branch that should not have been shown
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from lwcore.turn.mvu import TreeError, lookup, parse_path, value_of
+
 from lw_tavern.ejs.expr import ExprError, evaluate, show, truthy
-from lw_tavern.mvu.tree import TreeError, get, leaf_value, parse_path
 
 MAX_TEMPLATE = 200_000
 MAX_NESTING = 32
 
-_ESCAPED = re.compile(r"<#escape-ejs>(.*?)<#?/#?escape-ejs>", re.DOTALL | re.IGNORECASE)
-_TAG = re.compile(r"<%([_=\-#]?)(.*?)([_\-]?)%>", re.DOTALL)
+ESCAPED = re.compile(r"<#escape-ejs>(.*?)<#?/#?escape-ejs>", re.DOTALL | re.IGNORECASE)
+TAG = re.compile(r"<%([_=\-#]?)(.*?)([_\-]?)%>", re.DOTALL)
 _IF = re.compile(r"^if\s*\((.*)\)\s*\{$", re.DOTALL)
 _ELSE_IF = re.compile(r"^\}\s*else\s+if\s*\((.*)\)\s*\{$", re.DOTALL)
 _ELSE = re.compile(r"^\}\s*else\s*\{$")
@@ -60,12 +61,38 @@ def tree_resolver(tree: Mapping[str, Any]) -> Callable[[str], Any]:
             if path.startswith(root):
                 path = path[len(root):]
         try:
-            found, value = get(tree, parse_path(path))
+            found, value = lookup(tree, parse_path(path))
         except TreeError:
             return None
-        return leaf_value(value) if found else None
+        return value_of(value) if found else None
 
     return resolve
+
+
+def pieces(text: str) -> Iterator[tuple[str, str]]:
+    """The template as ``(mode, body)`` in order: ``("text", chunk)`` for literal text and
+    ``(mode, code)`` for a tag (``""`` a statement, ``"="``/``"-"`` an output, ``"#"`` a
+    comment), with the whitespace forms applied (``<%_`` trims spaces before the tag, ``_%>``
+    after it, ``-%>`` one newline after it). :class:`ValueError` when a ``<%`` is not closed.
+    One walk for the read-only subset and the full mode."""
+    pos = 0
+    for m in TAG.finditer(text):
+        chunk = text[pos:m.start()]
+        if m.group(1) == "_":
+            chunk = chunk.rstrip(" \t")
+        if chunk:
+            yield "text", chunk
+        pos = m.end()
+        if m.group(3) == "-" and text.startswith("\n", pos):
+            pos += 1
+        elif m.group(3) == "_":
+            while pos < len(text) and text[pos] in " \t":
+                pos += 1
+        yield ("" if m.group(1) == "_" else m.group(1)), m.group(2)
+    if "<%" in text[pos:]:
+        raise ValueError("a '<%' tag is not closed")
+    if text[pos:]:
+        yield "text", text[pos:]
 
 
 def _parse(text: str) -> list[Any]:
@@ -73,20 +100,15 @@ def _parse(text: str) -> list[Any]:
     root: list[Any] = []
     stack: list[tuple[list[Any], _If]] = []
     current = root
-    pos = 0
-    for m in _TAG.finditer(text):
-        chunk = text[pos:m.start()]
-        if m.group(1) == "_":
-            chunk = chunk.rstrip(" \t")
-        if chunk:
-            current.append(chunk)
-        pos = m.end()
-        if m.group(3) == "-" and text.startswith("\n", pos):
-            pos += 1
-        elif m.group(3) == "_":
-            while pos < len(text) and text[pos] in " \t":
-                pos += 1
-        mode, code = m.group(1), m.group(2).strip()
+    try:
+        walked = list(pieces(text))
+    except ValueError as exc:
+        raise _Unsupported(str(exc)) from None
+    for mode, body in walked:
+        if mode == "text":
+            current.append(body)
+            continue
+        code = body.strip()
         if mode == "#":
             continue
         if mode in ("=", "-"):
@@ -118,10 +140,6 @@ def _parse(text: str) -> list[Any]:
             raise _Unsupported(f"statement {code[:40]!r} needs the full EJS mode")
     if stack:
         raise _Unsupported("an 'if' block is not closed")
-    if "<%" in text[pos:]:
-        raise _Unsupported("a '<%' tag is not closed")
-    if text[pos:]:
-        current.append(text[pos:])
     return root
 
 
@@ -138,7 +156,7 @@ def render(text: str, resolve: Callable[[str], Any]) -> Rendered:
         escaped.append(m.group(1).replace("<%%", "<%").replace("%%>", "%>"))
         return f"\x00{len(escaped) - 1}\x00"
 
-    body = _ESCAPED.sub(stash, text)
+    body = ESCAPED.sub(stash, text)
     try:
         nodes = _parse(body)
     except _Unsupported as exc:

@@ -13,23 +13,23 @@ An MVU card teaches the model to end its reply with a block such as::
 :func:`parse_reply` returns the commands in order (``_.set``, ``_.insert``/``_.assign``,
 ``_.delete``/``_.remove``/``_.unset``, ``_.add``, ``_.move`` and JSON Patch's ``replace``,
 ``add``, ``remove``, ``move`` and MVU's ``delta``), the narration with every block removed,
-and the problems found, each located by line and column in the reply. :func:`apply_commands`
-applies them to a tree one by one; a command that cannot be applied is reported and skipped,
-the others still apply. Nothing here evaluates code: arguments are literals (strings, numbers,
+and the problems found, each located by line and column in the reply. The commands are the
+kernel's tree operations (:class:`lwcore.turn.mvu.TreeOp`, with where they were written):
+:func:`lwcore.turn.mvu.apply_ops` applies them one by one, a command that cannot be applied is
+reported and skipped, the others still apply. Nothing here evaluates code: arguments are literals (strings, numbers,
 ``true``/``false``/``null``, JSON5 arrays and objects) or plain arithmetic on numbers.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from lwcore.errors import LwError
+from lwcore.turn.mvu import ALIASES, TreeOp, pointer_path, show_path
 
 from lw_tavern.mvu.json5 import Json5Error, parse_json5
-from lw_tavern.mvu.tree import ALIASES, OPERATIONS, Tree, TreeError, pointer_path, show_path
 
 MAX_REPLY = 512 * 1024
 MAX_COMMANDS = 500
@@ -44,14 +44,10 @@ _ARITY = {"set": (2, 3), "insert": (2, 3), "delete": (1, 2), "add": (2, 2), "mov
 
 
 @dataclass(frozen=True)
-class Command:
-    """One update: the operation, its path, the arguments after the path, why (the ``//``
-    comment), and where it was in the reply (1-based line and column)."""
+class Command(TreeOp):
+    """One update: the kernel's tree operation (the operation, its path, the arguments after
+    the path, why: the ``//`` comment) and where it was in the reply (1-based line, column)."""
 
-    op: str
-    path: str
-    args: tuple[Any, ...]
-    reason: str = ""
     line: int = 0
     column: int = 0
 
@@ -379,26 +375,3 @@ def _patch_commands(body: str, text: str, base: int, file: str | None) -> list[C
             out.append(LwError(f"JSONPatch[{n}]: unsupported op {kind!r}", file=file, line=line, column=column,
                                code="invalid"))
     return out
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What one command did: applied, or skipped and why."""
-
-    command: Command
-    applied: bool
-    reason: str = ""
-
-
-def apply_commands(tree: Tree, commands: Sequence[Command]) -> tuple[Tree, list[Outcome]]:
-    """Apply ``commands`` in order to a copy of ``tree``; failures are skipped and reported."""
-    current = tree
-    outcomes: list[Outcome] = []
-    for command in commands:
-        try:
-            current = OPERATIONS[command.op](current, command.path, *command.args)
-        except TreeError as exc:
-            outcomes.append(Outcome(command, False, str(exc)))
-        else:
-            outcomes.append(Outcome(command, True))
-    return current, outcomes

@@ -1,0 +1,58 @@
+"""Writes a plugin asks for while a turn compiles, made only when the turn is applied.
+
+Compiling a turn never changes the room: a compile-only run (a preview, ``lw turn --say``
+without a reply) must leave it as it was. Yet some prompt work is state -- a world book's timed
+effects advance on every turn whose prompt was sent, a template's ``setvar`` is buffered until
+the reply is in. A plugin hands such writes to the turn's :class:`StagedWrites`
+(``turn.extra["staged"]`` in its ``lw_prompt_segments``); the pipeline makes them when the
+reply is applied, before the reply's tool calls run, and drops them otherwise. A recompile of
+the same turn (the chronicle folding first) starts a fresh set, so nothing is staged twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from lwcore.contributions import TreeOp
+from lwcore.errors import LwError
+
+if TYPE_CHECKING:
+    from lwcore.turn.documents import Document
+    from lwcore.turn.room import Room
+
+
+@dataclass
+class StagedWrites:
+    """One compile's staged writes: room documents to store and MVU tree operations."""
+
+    documents: list[tuple[str, Document]] = field(default_factory=list)
+    tree_ops: list[tuple[str, TreeOp]] = field(default_factory=list)
+
+    def document(self, doc: Document, *, by: str) -> None:
+        """Store ``doc`` (through its type's write check) if the turn is applied."""
+        self.documents.append((by, doc))
+
+    def tree(self, ops: Iterable[TreeOp], *, by: str) -> None:
+        """Apply ``ops`` to the room's MVU tree if the turn is applied."""
+        self.tree_ops += [(by, op) for op in ops]
+
+    def commit(self, room: Room) -> list[dict[str, Any]]:
+        """Make the writes; returns the keeper-only events (a refused document or operation is
+        an event, never an exception: the turn goes on)."""
+        from lwcore.turn import mvu
+
+        events: list[dict[str, Any]] = []
+        for by, doc in self.documents:
+            try:
+                room.documents.put(doc)
+            except LwError as exc:
+                events.append({"kind": "staged_refused", "audience": "keeper", "by": by,
+                               "summary": f"{by}: {doc.type} {doc.id!r} not stored: {exc.message}"})
+        writers = dict.fromkeys(by for by, _ in self.tree_ops)
+        for writer in writers:
+            events += mvu.apply_to_room(room, [op for by, op in self.tree_ops if by == writer], by=writer)
+        self.documents.clear()
+        self.tree_ops.clear()
+        return events

@@ -1,0 +1,69 @@
+"""Reading what an import brings: a card file, a native card, or a world book on its own.
+
+- a native card (``*.lorecard.json``, ``format: "loreweaver.card"``): read and migrated by
+  :mod:`lw_tavern.lorecard`, then seen as the SillyTavern card it converts to (so one card
+  split serves both) with its ``pregens`` and typed ``variables`` kept aside;
+- a SillyTavern world-info file (``{"entries": {...}}``) or a bare ``character_book``: a card
+  with that book and no person;
+- any other card: the kernel's card reader (``lwcore.cards``) -- JSON (its spec told, what is no
+  card refused), PNG and CHARX (assets are not read: an import needs the card's text).
+
+Every read is bounded and every error located (the kernel's safe readers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+from lw_tavern.files import MAX_CARD_BYTES, located
+
+_JSON_START = (b"{", b"[", b"\xef\xbb\xbf")
+
+
+@dataclass(frozen=True)
+class Material:
+    """A file ready to import: the card (SillyTavern shape), the native card it came from (if
+    any), and the JSON text (for locating later errors)."""
+
+    card: dict[str, Any]
+    native: Any = None
+    text: str | None = None
+    book_only: bool = False
+
+
+def read_material(path: Path) -> Material:
+    """What ``path`` holds, as :class:`Material` (see the module docstring)."""
+    from lwcore.io import read_bytes
+
+    raw = read_bytes(path, max_bytes=MAX_CARD_BYTES)
+    if raw.lstrip()[:3].startswith(_JSON_START):
+        return _from_json(raw, path)
+    from lwcore.cards import load_card
+
+    return Material(dict(load_card(raw, str(path), assets=False).raw))
+
+
+def _from_json(raw: bytes, path: Path) -> Material:
+    from lwcore.io import decode_text, load_json
+    from lwcore.io.limits import JSON_LIMITS
+
+    from lw_tavern.lorecard import load_lorecard, sniff, to_card
+
+    text = decode_text(raw, path)
+    data = load_json(text, path, limits=JSON_LIMITS.with_(max_bytes=MAX_CARD_BYTES))
+    if not isinstance(data, Mapping):
+        raise located("a card is a JSON object", file=path, text=text, path=(), expected='{"spec": "chara_card_v2", …}')
+    if sniff(data):
+        native = load_lorecard(data, file=path, text=text)
+        return Material(to_card(native), native, text)
+    if "entries" in data:  # a world book on its own
+        return Material({"spec": "chara_card_v2", "data": {"name": "", "character_book": dict(data)}}, None, text,
+                        book_only=True)
+    from lwcore.cards import unwrap
+
+    unwrap(dict(data), file=path)  # a located refusal of what is no card
+    return Material(dict(data), None, text)

@@ -1,0 +1,116 @@
+"""A room's world book: its ``worldbook_entry`` documents compiled once per revision.
+
+Compiling (sorting, macro-expanded keys, regex keys, the Aho-Corasick automata) is the costly
+part of activation, and reading the entries' YAML is costlier still; both happen once per
+revision of ``docs/worldbook_entry.yaml``. The compiled book is kept in a per-kernel cache
+keyed by the file's identity (inode, modification time, size) and the two settings compiling
+depends on; entries changed in memory and not yet saved bypass the cache.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from lwcore.errors import LwError
+
+from lw_tavern.room.documents import ENTRY
+from lw_tavern.worldbook.engine import CompiledBook, compile_book
+from lw_tavern.worldbook.model import WorldBook, WorldEntry, WorldSettings
+
+if TYPE_CHECKING:
+    from lwcore.turn.room import Room
+
+CACHE_SIZE = 8
+DEFAULT_CONTEXT = 32_000
+
+
+@dataclass(frozen=True)
+class RoomBook:
+    """The compiled book, each entry's handle (``<pack-id>#<entry-id>``) and title by key, and
+    the entries that could not be read (``(key, reason)``, left out)."""
+
+    compiled: CompiledBook
+    handles: Mapping[str, str]
+    titles: Mapping[str, str]
+    skipped: tuple[tuple[str, str], ...] = ()
+
+
+class BookCache:
+    """Compiled books by file revision (a few, least recently used dropped first)."""
+
+    def __init__(self) -> None:
+        self.books: OrderedDict[tuple[Any, ...], RoomBook] = OrderedDict()
+        self.compiles = 0
+
+    def get(self, key: tuple[Any, ...]) -> RoomBook | None:
+        book = self.books.get(key)
+        if book is not None:
+            self.books.move_to_end(key)
+        return book
+
+    def put(self, key: tuple[Any, ...], book: RoomBook) -> None:
+        self.books[key] = book
+        while len(self.books) > CACHE_SIZE:
+            self.books.popitem(last=False)
+
+
+def settings_of(room: Room) -> WorldSettings:
+    """The room's activation settings: ``worldbook:`` in ``room.yaml`` (SillyTavern's world-info
+    settings, ``lw schema tavern-worldinfo-settings``), the context size from the room's
+    ``context_window`` unless given there."""
+    from lw_tavern.files import validate
+
+    extra = room.file.model_extra or {}
+    raw = extra.get("worldbook") or {}
+    if not isinstance(raw, Mapping):
+        raise LwError("worldbook: is a mapping of world-info settings", file=room.path / "room.yaml")
+    data = {"max_context": room.file.context_window or DEFAULT_CONTEXT, **raw}
+    return validate(WorldSettings, data, file=room.path / "room.yaml", at=("worldbook",))
+
+
+def room_book(room: Room, settings: WorldSettings) -> RoomBook | None:
+    """The room's compiled world book, or ``None`` when the room has no entries."""
+    store = room.documents
+    path = store.folder / f"{ENTRY}.yaml"
+    key: tuple[Any, ...] | None = None
+    if not store.unsaved(ENTRY):
+        try:
+            stat = path.stat()
+        except FileNotFoundError:
+            return None
+        key = (str(path), stat.st_ino, stat.st_mtime_ns, stat.st_size, settings.case_sensitive,
+               settings.match_whole_words)
+    cache: BookCache = room.kernel.service("tavern.books", lambda kernel: BookCache())
+    if key is not None and (hit := cache.get(key)) is not None:
+        return hit
+    book = _compile(room, settings)
+    cache.compiles += 1
+    if key is not None:
+        cache.put(key, book)
+    return book if book.compiled.entries or book.skipped else None
+
+
+def _compile(room: Room, settings: WorldSettings) -> RoomBook:
+    from pydantic import ValidationError
+
+    entries: list[WorldEntry] = []
+    handles: dict[str, str] = {}
+    titles: dict[str, str] = {}
+    skipped: list[tuple[str, str]] = []
+    for doc in room.documents.all(ENTRY):
+        raw = doc.data.get("entry")
+        try:
+            if not isinstance(raw, Mapping):
+                raise ValueError("not a mapping")
+            entry = WorldEntry.model_validate({**raw, "id": doc.id}, strict=True)
+        except (ValidationError, ValueError) as exc:
+            skipped.append((doc.id, str(exc).splitlines()[0]))
+            continue
+        entries.append(entry)
+        handles[doc.id] = doc.source or doc.id
+        titles[doc.id] = entry.title
+    compiled = compile_book(WorldBook(entries=entries), settings)
+    return RoomBook(compiled, handles, titles, tuple(skipped))

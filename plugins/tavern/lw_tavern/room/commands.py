@@ -1,0 +1,161 @@
+"""The plugin's room commands: ``.import``, ``.pc``, ``.preset``.
+
+- ``.import <file|packId/path> [pc|companion|world] [@member]`` -- anyone imports a person
+  (``pc``, the default: their own character; the keeper names the member with ``@member``) or a
+  ``companion``; ``world`` is the keeper's only (never a model tool: the model has no way to
+  any room command). Files are read inside the room folder, or inside an installed pack by its
+  id (``fog-harbor-pack/cards/x.json``). A non-keeper is never shown what a file holds beyond
+  their import's own report (its errors are kept for the keeper).
+- ``.pc list | claim <n|name> | release [n|name]`` -- the pregen roster (players claim and
+  release; the keeper may release any claim).
+- ``.preset import <file|packId/path> | list | enable <id> | disable <id>`` -- the shared
+  preset library and what this room uses (``list`` for anyone, the rest for the keeper).
+
+The kernel checks who may run each word (all three: anyone) before the handler runs; what a
+sub-action needs beyond that (``world``, ``.preset enable`` …) the handler refuses here.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import TYPE_CHECKING
+
+from lwcore.contributions import CommandReply
+from lwcore.errors import LwError
+
+if TYPE_CHECKING:
+    from lwcore.turn.room_commands import CommandContext
+
+
+def _words(ctx: CommandContext) -> list[str]:
+    try:
+        return shlex.split(ctx.args)
+    except ValueError as exc:
+        raise LwError(f"cannot read the arguments: {exc}", expected="quote a path with spaces in it") from None
+
+
+def _keeper_only(ctx: CommandContext, what: str) -> None:
+    if not ctx.keeper:
+        raise LwError(f"{what} is for the keeper only", code="forbidden")
+
+
+def import_command(ctx: CommandContext) -> CommandReply:
+    """``.import <file|packId/path> [pc|companion|world] [@member]``."""
+    from lwcore.errors import redacted
+
+    from lw_tavern.room.imports import KINDS, resolve_source, run_import, summary
+
+    words = _words(ctx)
+    target = next((w[1:] for w in words if w.startswith("@") and len(w) > 1), None)
+    words = [w for w in words if not w.startswith("@")]
+    if not words or len(words) > 2 or (len(words) == 2 and words[1].lower() not in KINDS):
+        raise LwError(f"usage: .import <file|packId/path> [{'|'.join(KINDS)}] [@member]")
+    kind = words[1].lower() if len(words) == 2 else "pc"
+    if kind == "world":
+        _keeper_only(ctx, ".import … world")
+    member = None
+    if kind == "pc":
+        if target is not None and not ctx.keeper:
+            raise LwError("only the keeper imports a character for another member (@member)", code="forbidden")
+        member = ctx.room.member(target) if target is not None else ctx.actor
+        if ctx.room.is_keeper(member):
+            raise LwError("the keeper plays no character: name the member with @member")
+    source = resolve_source(ctx.kernel, ctx.room, words[0])
+    try:
+        plan = run_import(ctx.room, source, kind, member=member)
+    except LwError as exc:
+        if ctx.keeper:
+            raise
+        exc.secret = True  # the file may be the keeper's (a pack's card): its content stays with them
+        raise redacted(exc) from None
+    zh = ctx.locale.startswith("zh")
+    return CommandReply(summary(plan, zh=zh, for_keeper=ctx.keeper), audience="keeper" if kind == "world" else "actor")
+
+
+def pc_command(ctx: CommandContext) -> CommandReply:
+    """``.pc list | claim <n|name> | release [n|name]``."""
+    from lwcore.turn.documents import project_all, viewer_of
+
+    from lw_tavern.room import roster
+
+    zh = ctx.locale.startswith("zh")
+    action, _, rest = ctx.args.strip().partition(" ")
+    action, rest = action.lower() or "list", rest.strip()
+    if action == "list":
+        views = project_all(ctx.room, roster.roster(ctx.room), viewer_of(ctx.room, ctx.actor))
+        if not views:
+            return CommandReply("预设角色池是空的（守秘人导入世界后会有）。" if zh
+                                else "The pregen roster is empty (a keeper's world import fills it).")
+        lines = []
+        for number, (_, view) in enumerate(views, 1):
+            holder = str(view.get("claimed_by") or "")
+            who = next((m.name or m.id for m in ctx.room.members if m.id == holder), holder)
+            state = (f"（{who} 已认领）" if zh else f" (claimed by {who})") if holder else ("（空闲）" if zh else " (free)")
+            blurb = f" — {view['blurb']}" if view.get("blurb") else ""
+            lines.append(f"{number}. {view.get('name')}{blurb}{state}")
+        return CommandReply("\n".join(lines))
+    if action == "claim":
+        if ctx.keeper:
+            raise LwError("the keeper claims no pregen")
+        if not rest:
+            raise LwError("usage: .pc claim <n|name>")
+        doc = roster.claim(ctx.room, ctx.actor, rest)
+        text = f"{ctx.actor.name or ctx.actor.id} 认领了 {doc.data['name']}" if zh else \
+            f"{ctx.actor.name or ctx.actor.id} now plays {doc.data['name']}"
+        return CommandReply(text, audience="all")
+    if action == "release":
+        member = ctx.actor
+        if ctx.keeper:
+            if not rest:
+                raise LwError("usage (keeper): .pc release <n|name>")
+            holder = roster.find(ctx.room, rest).data.get("claimed_by")
+            if not holder:
+                raise LwError(f"{rest} is not claimed")
+            member = ctx.room.member(str(holder))
+        elif rest and roster.find(ctx.room, rest).data.get("claimed_by") != member.id:
+            raise LwError(f"{rest} is not yours to release", code="forbidden")
+        doc = roster.release(ctx.room, member)
+        text = f"{doc.data['name']} 回到了角色池" if zh else f"{doc.data['name']} is back in the roster"
+        return CommandReply(text, audience="all")
+    raise LwError(f"unknown .pc action {action!r}", expected=".pc list | .pc claim <n|name> | .pc release [n|name]")
+
+
+def preset_command(ctx: CommandContext) -> CommandReply:
+    """``.preset import <file|packId/path> | list | enable <id> | disable <id>``."""
+    from lwcore.turn.documents import Document
+
+    from lw_tavern.room import presets
+    from lw_tavern.room.documents import PRESET
+    from lw_tavern.room.imports import resolve_source
+
+    zh = ctx.locale.startswith("zh")
+    words = _words(ctx)
+    action = words[0].lower() if words else "list"
+    enabled = presets.enabled_ids(ctx.room)
+    if action == "list":
+        library = presets.installed(ctx.kernel)
+        lines = [f"{'*' if pid in enabled else ' '} {pid}" for pid in library]
+        lines += [f"* {pid} ({'未安装' if zh else 'not installed'})" for pid in enabled if pid not in library]
+        if not lines:
+            return CommandReply("还没有安装预设（.preset import <文件>）。" if zh
+                                else "No presets installed (.preset import <file>).")
+        return CommandReply("\n".join(lines + ["(* = " + ("本房间已启用)" if zh else "enabled in this room)")]))
+    _keeper_only(ctx, f".preset {action}")
+    if len(words) != 2:
+        raise LwError(f"usage: .preset {action} <{'file|packId/path' if action == 'import' else 'id'}>")
+    if action == "import":
+        pid, loaded = presets.install(ctx.kernel, resolve_source(ctx.kernel, ctx.room, words[1]).path)
+        lines = [(f"已安装预设 {pid}（.preset enable {pid} 才会生效）" if zh
+                  else f"installed preset {pid} (nothing applies until .preset enable {pid})")]
+        return CommandReply("\n".join(lines + [f"  ! {w}" for w in loaded.warnings]))
+    pid = words[1]
+    if action == "enable":
+        presets.read_installed(ctx.kernel, pid)  # installed and still valid, or a located refusal
+        if pid not in enabled:
+            ctx.room.documents.put(Document(pid, PRESET, {"preset": pid}))
+        return CommandReply(f"预设 {pid} 已在本房间启用" if zh else f"preset {pid} is on in this room", audience="keeper")
+    if action == "disable":
+        if not ctx.room.documents.delete(PRESET, pid):
+            raise LwError(f"preset {pid!r} is not enabled here", expected=", ".join(enabled) or "(none enabled)")
+        return CommandReply(f"预设 {pid} 已停用" if zh else f"preset {pid} is off in this room", audience="keeper")
+    raise LwError(f"unknown .preset action {action!r}", expected=".preset import | list | enable | disable")

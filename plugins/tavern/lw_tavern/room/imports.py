@@ -1,0 +1,426 @@
+"""Importing a card into a room: ``pc``, ``companion`` (anyone) or ``world`` (the keeper only).
+
+Every import is split (:func:`lw_tavern.card_split.split_card`) and passes the trust boundary
+(:func:`lw_tavern.card_split.import_entries`: scope fixed to the room, ``constant`` off,
+``secret`` kept only for the keeper's world import, entry ids regenerated). Then:
+
+- ``pc`` (for one member): the person half becomes that member's character -- the sheet's name
+  and ``notes`` (the card's description and personality; the sheet's values stay the room's
+  rules' business) -- and the card's plain lore joins the room's book. One per member.
+- ``companion``: a companion the keeper plays (``companion`` document: name, description,
+  personality, scenario, greeting, examples) and its plain lore.
+- ``world``: the whole book with the keeper's trust (``secret`` honoured), the ``[InitVar]``
+  declarations seeded into the room's MVU tree (a value already there stays: progress is never
+  reset; imported leaves stay hidden from players until ``.var expose``), a native card's typed
+  variables declared (kept if already declared), the hook scripts installed for the room, the
+  person half and a native card's ``pregens`` in the pregen roster, and -- when variables were
+  seeded -- the room feature ``tavern-mvu`` that offers the ``set_stat``/``adjust_stat``/
+  ``get_stat`` tools.
+
+An import is one document set keyed ``world:<pack>``, ``companion:<pack>`` or ``pc:<member>``;
+importing again **replaces** that set (entries, hooks, the pristine pregen sheets -- claims
+stay), it never stacks. Everything is read, split and checked before the room is touched: a
+refused import changes nothing. Entry documents carry ``meta.source = <pack-id>#<entry-id>``
+(the author's id for a native card, else the entry's uid).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lwcore.contributions import Dropped, ImportReport
+from lwcore.errors import LwError
+
+from lw_tavern.card_split import HOOKS_EXTENSION, import_entries, split_card
+from lw_tavern.cardfile import Material, read_material
+from lw_tavern.room.documents import COMPANION, ENTRY, PACK, PREGEN
+from lw_tavern.worldbook.load import book_from_data
+from lw_tavern.worldbook.model import WorldBook, WorldEntry, entry_to_worldinfo
+
+if TYPE_CHECKING:
+    from lwcore.turn.documents import Document
+    from lwcore.turn.room import Member, Room
+
+KINDS = ("pc", "companion", "world")
+MAX_HOOKS = 16
+MAX_HOOK_CHARS = 40_000
+MAX_PREGENS = 32
+MVU_FEATURE = "tavern-mvu"
+MVU_TOOLS = ("set_stat", "adjust_stat", "get_stat")
+SECRET_REASON = "keeper-only lore"
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where an import reads from: the file, the pack id it imports as, and how to name it."""
+
+    path: Path
+    pack_id: str
+    shown: str
+
+
+def pack_id_of(name: str) -> str:
+    """A pack id from a file name: the stem without ``.lorecard``/``.card``/``.world``, made
+    safe (letters, digits, ``_``, ``.``, ``-``)."""
+    stem = Path(name).name
+    for suffix in (".json", ".png", ".charx", ".lorecard", ".card", ".world"):
+        if stem.lower().endswith(suffix):
+            stem = stem[: -len(suffix)]
+    clean = re.sub(r"[^\w.-]+", "-", stem, flags=re.UNICODE).strip(".-")
+    return clean[:64] or "card"
+
+
+def resolve_source(kernel: Any, room: Room, ref: str) -> Source:
+    """``ref`` as a file: ``<pack-id>/<path>`` inside the active version of an installed
+    ``.lwpack`` with that id, or inside a plugin (a data plugin's folder) with that id; else a
+    path inside the room folder. Either way it may not leave its folder."""
+    from lwcore.io import confine
+    from lwcore.pack.install import installed_path
+
+    head, sep, rest = ref.strip().partition("/")
+    source = None
+    if sep and rest and (packed := installed_path(kernel, ref.strip())) is not None:
+        source = Source(packed, head, ref.strip())
+    elif sep and rest:
+        for record in kernel.plugins:
+            if record.id == head and record.usable and record.location is not None:
+                source = Source(confine(record.location, rest, what=f"file of pack {head!r}"), head, ref.strip())
+                break
+    if source is None:
+        source = Source(confine(room.path, ref.strip(), what="card file"), pack_id_of(ref), ref.strip())
+    if not source.path.is_file():
+        raise LwError(f"no file {source.shown!r}", expected="a file in the room folder, or <pack-id>/<path> in an "
+                      "installed pack", code="not_found")
+    return source
+
+
+@dataclass
+class ImportPlan:
+    """Everything an import will write, computed before the room is touched."""
+
+    kind: str
+    key: str
+    pack_id: str
+    name: str
+    shown: str
+    member: str | None = None
+    entries: list[Document] = field(default_factory=list)
+    hooks: list[str] = field(default_factory=list)
+    seed: list[dict[str, Any]] = field(default_factory=list)
+    variables: list[Any] = field(default_factory=list)
+    pregens: list[dict[str, Any]] = field(default_factory=list)
+    person: dict[str, Any] = field(default_factory=dict)
+    report: ImportReport = ImportReport()
+
+
+def import_key(kind: str, pack_id: str, member: str | None) -> str:
+    return f"pc:{member}" if kind == "pc" else f"{kind}:{pack_id}"
+
+
+def plan_import(room: Room, material: Material, source: Source, kind: str, *, member: Member | None = None) -> ImportPlan:
+    """What importing ``material`` as ``kind`` would write (see the module docstring).
+
+    A ``world`` plan keeps secret entries and world machinery: call it only for the keeper.
+    """
+    if kind not in KINDS:
+        raise LwError(f"unknown import kind {kind!r}", expected=" | ".join(KINDS))
+    if kind == "pc" and member is None:
+        raise LwError("a pc import needs the member it is for")
+    if material.book_only and kind != "world":
+        raise LwError("a world book on its own has no person to import", file=source.path,
+                      expected=f"{source.shown} world")
+    if material.native is None:  # a native card's book was checked by its reader; locate the rest's problems
+        book_from_data(material.card["data"]["character_book"] if material.book_only else material.card,
+                       file=source.path, text=material.text)
+    split = split_card(material.card)
+    person = split.person
+    name = str(person.get("name") or "")
+    key = import_key(kind, source.pack_id, member.id if member else None)
+    plan = ImportPlan(kind, key, source.pack_id, name, source.shown, member.id if member else None)
+    keeper = kind == "world"
+    if keeper:
+        book = split.world.book
+        plan.hooks = _hooks(split.world.hooks, source, material)
+    else:
+        raw = person.get("character_book")
+        book = book_from_data(raw) if isinstance(raw, Mapping) else None
+    dropped = list(split.report.dropped) if not keeper else []
+    carried = list(split.report.carried) if not keeper else [f"the world of {name or source.shown}"]
+    warnings: list[str] = []
+    if book is not None:
+        imported = _entries(book, plan, keeper=keeper, char_name=name or None, file=source.path)
+        plan.entries = imported.docs
+        plan.seed = imported.declarations
+        carried.append(f"{len(plan.entries)} world-book entries")
+        dropped += imported.dropped
+    if keeper:
+        plan.variables = _variables(material, source)
+        plan.pregens = _pregens(room, material, person, source, warnings)
+        if plan.hooks:
+            carried.append(f"{len(plan.hooks)} hook script(s)")
+        if plan.seed:
+            carried.append(f"{len(plan.seed)} variable declaration(s) seeded into the room's tree")
+        if plan.variables:
+            carried.append(f"{len(plan.variables)} module variable(s)")
+        if plan.pregens:
+            carried.append(f"{len(plan.pregens)} pre-generated character(s) for the roster")
+    else:
+        if not name:
+            raise LwError("the card has no name: nothing to import as a person", file=source.path,
+                          expected='"name" in the card')
+        plan.person = {k: person[k] for k in ("name", "description", "personality", "scenario", "first_mes",
+                                              "mes_example") if isinstance(person.get(k), str) and person[k].strip()}
+    plan.report = ImportReport(carried=tuple(carried), dropped=tuple(dropped), warnings=tuple(warnings))
+    return plan
+
+
+@dataclass
+class _Imported:
+    docs: list[Document]
+    declarations: list[dict[str, Any]]
+    dropped: list[Dropped]
+
+
+def _entries(book: WorldBook, plan: ImportPlan, *, keeper: bool, char_name: str | None, file: Path) -> _Imported:
+    from lwcore.turn.documents import Document
+
+    try:
+        imported = import_entries(book, pack_id=plan.key, keeper=keeper, char_name=char_name)
+    except LwError as exc:
+        if exc.file is not None:
+            raise
+        inside = f" (line {exc.line}, column {exc.column} of its text)" if exc.line is not None else ""
+        raise LwError(exc.message + inside, file=file, code=exc.code, expected=exc.expected) from None
+    docs = []
+    for entry, source in zip(imported.book.entries, imported.sources, strict=True):
+        docs.append(Document(str(entry.id), ENTRY, {"pack": plan.key, "entry": stored_entry(entry)},
+                             meta={"source": f"{plan.pack_id}#{source}"}))
+    return _Imported(docs, imported.declarations, list(imported.report.dropped))
+
+
+def stored_entry(entry: WorldEntry) -> dict[str, Any]:
+    """An entry as a room keeps it: world-info names, defaults left out (the file stays
+    readable), ``secret`` always written (a projection treats a missing one as secret)."""
+    full = entry_to_worldinfo(entry)
+    defaults = entry_to_worldinfo(WorldEntry())
+    out = {k: v for k, v in full.items() if k not in defaults or defaults[k] != v or k in ("uid", "key", "content")}
+    out.pop("id", None)
+    out["secret"] = entry.secret
+    return out
+
+
+def _hooks(raw: list[Any], source: Source, material: Material) -> list[str]:
+    """The card's hook scripts as text; anything else is refused, located."""
+    from lw_tavern.files import located
+
+    where = ("hooks",) if material.native is not None else ("data", "extensions", HOOKS_EXTENSION)
+    if len(raw) > MAX_HOOKS:
+        raise located(f"{len(raw)} hook scripts; a room runs at most {MAX_HOOKS}", file=source.path,
+                      text=material.text, path=where, code="limit")
+    scripts = []
+    for i, item in enumerate(raw):
+        script = item.get("source", item.get("code")) if isinstance(item, Mapping) else item
+        if not isinstance(script, str) or not script.strip():
+            raise located("a hook is a script (text, or an object with source)", file=source.path, text=material.text,
+                          path=(*where, i))
+        if len(script) > MAX_HOOK_CHARS:
+            raise located(f"the script is longer than {MAX_HOOK_CHARS:,} characters", file=source.path,
+                          text=material.text, path=(*where, i), code="limit")
+        scripts.append(script)
+    return scripts
+
+
+def _variables(material: Material, source: Source) -> list[Any]:
+    """A native card's typed variables as the room declares them (default as the value)."""
+    from lwcore.turn.variables import VariableDef, VariableError, check_value
+    from pydantic import ValidationError
+
+    from lw_tavern.files import located
+
+    out = []
+    for i, var in enumerate(getattr(material.native, "variables", None) or ()):
+        data = {"id": var.id, "kind": var.kind, "visibility": var.visibility, "labels": dict(var.labels),
+                "minimum": var.minimum, "maximum": var.maximum, **({"options": var.options} if var.options else {})}
+        try:
+            declared = VariableDef.model_validate(data)
+            if var.default is not None:
+                declared.value, _ = check_value(declared, var.default)
+        except ValidationError as exc:
+            why = "; ".join(e["msg"] for e in exc.errors(include_url=False))
+            raise located(f"variable {var.id!r}: {why}", file=source.path, text=material.text,
+                          path=("variables", i)) from None
+        except VariableError as exc:
+            raise located(f"variable {var.id!r}: default: {exc}", file=source.path, text=material.text,
+                          path=("variables", i, "default")) from None
+        out.append(declared)
+    return out
+
+
+def _pregens(room: Room, material: Material, person: Mapping[str, Any], source: Source,
+             warnings: list[str]) -> list[dict[str, Any]]:
+    """The roster a world import brings: a native card's ``pregens``, and the card's person."""
+    found: list[dict[str, Any]] = []
+    for pregen in getattr(material.native, "pregens", None) or ():
+        notes = "\n\n".join(t for t in (pregen.concept, pregen.notes) if t)
+        found.append({"name": pregen.name, "concept": pregen.concept, "blurb": pregen.blurb,
+                      "sheet": {"name": pregen.name, "values": dict(pregen.skills), **({"notes": notes} if notes else {})}})
+    name = str(person.get("name") or "").strip()
+    if name and not any(p["name"] == name for p in found):
+        notes = "\n\n".join(str(person[k]).strip() for k in ("description", "personality")
+                            if isinstance(person.get(k), str) and person[k].strip())
+        blurb = str(person.get("description") or "").strip().split("\n")[0][:200]
+        found.append({"name": name, "concept": "", "blurb": blurb,
+                      "sheet": {"name": name, "values": {}, **({"notes": notes} if notes else {})}})
+    if len(found) > MAX_PREGENS:
+        warnings.append(f"{len(found)} pre-generated characters; the roster keeps the first {MAX_PREGENS}")
+        found = found[:MAX_PREGENS]
+    pack = room.pack
+    for pregen in found:
+        unknown = [k for k in pregen["sheet"]["values"] if pack.canonical(k) is None]
+        if unknown:
+            warnings.append(f"pregen {pregen['name']}: {', '.join(unknown)} are not stats of {pack.id}; "
+                            "it cannot be claimed here")
+        pregen["pack"] = source.pack_id
+    return found
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+
+def apply_import(room: Room, plan: ImportPlan) -> None:
+    """Write ``plan`` into the room (in memory; the caller saves), replacing the import with the
+    same key."""
+    from lwcore.turn.documents import Document
+
+    store = room.documents
+    for doc in store.all(ENTRY):
+        if doc.data.get("pack") == plan.key:
+            store.delete(ENTRY, doc.id)
+    for doc in plan.entries:
+        store.put(doc)
+    store.put(Document(plan.key, PACK, {
+        "kind": plan.kind, "pack": plan.pack_id, "name": plan.name, "file": plan.shown,
+        **({"member": plan.member} if plan.member else {}), "hooks": list(plan.hooks),
+        "entries": len(plan.entries),
+        "report": {"carried": list(plan.report.carried), "dropped": [f"{d.field}: {d.reason}" for d in plan.report.dropped],
+                   "warnings": list(plan.report.warnings)},
+    }))
+    if plan.seed:
+        _seed(room, plan.seed)
+    for var in plan.variables:
+        if room.variable(var.id) is None:
+            room.variables.variables.append(var)
+            room.mark("variables")
+    for pregen in plan.pregens:
+        _put_pregen(room, pregen)
+    if plan.kind == "companion":
+        store.put(Document(plan.key, COMPANION, {**plan.person, "pack": plan.pack_id}))
+    if plan.kind == "pc" and plan.member is not None:
+        _person_sheet(room, room.member(plan.member), plan.person)
+
+
+def _seed(room: Room, declarations: list[dict[str, Any]]) -> None:
+    from lwcore.turn import mvu
+
+    from lw_tavern.mvu.initvar import seed
+
+    tree = mvu.tree_of(room)
+    for declared in declarations:
+        tree = seed(tree, declared)
+    if tree != mvu.tree_of(room):
+        mvu.store_tree(room, tree)
+    if not any(f.id == MVU_FEATURE for f in room.file.features):
+        from lwcore.turn.room import Feature
+
+        room.file.features.append(Feature(id=MVU_FEATURE, tools=list(MVU_TOOLS)))
+        room.mark("room")
+
+
+def slug(name: str) -> str:
+    """A roster id from a name: trimmed, case-folded, spaces to ``-`` (other letters kept)."""
+    return re.sub(r"\s+", "-", name.strip().casefold())[:64]
+
+
+def _put_pregen(room: Room, pregen: dict[str, Any]) -> None:
+    """Add or refresh a pregen; a refresh keeps its claim (and the claimer's original sheet)."""
+    from lwcore.turn.documents import Document
+
+    doc_id = slug(pregen["name"])
+    old = room.documents.get(PREGEN, doc_id)
+    kept = {k: old.data[k] for k in ("claimed_by", "original") if old is not None and k in old.data}
+    room.documents.put(Document(doc_id, PREGEN, {**pregen, "claimed_by": "", **kept}))
+
+
+def _person_sheet(room: Room, member: Member, person: Mapping[str, Any]) -> None:
+    """The member's character becomes the card's person: name and notes (values untouched)."""
+    from lwcore.rules.sheet import Sheet
+
+    notes = "\n\n".join(str(person[k]).strip() for k in ("description", "personality") if person.get(k))
+    sheet = room.sheets.get(member.id)
+    if sheet is None:
+        sheet = Sheet(room.pack, name=str(person["name"]))
+        room.sheets[member.id] = sheet
+        member.sheet = sheet_path(room, member)
+        room.mark("room")
+    sheet.name = str(person["name"])
+    if notes:
+        sheet.extra["notes"] = notes
+    room.mark(f"sheet:{member.id}")
+
+
+def sheet_path(room: Room, member: Member) -> str:
+    """Where a member without a sheet gets one: ``sheets/<member id>.yaml`` (made safe)."""
+    safe = re.sub(r"[^\w.-]+", "-", member.id, flags=re.UNICODE).strip(".-") or "member"
+    return f"sheets/{safe}.yaml"
+
+
+# --- the whole import -------------------------------------------------------------------------
+
+
+def run_import(room: Room, source: Source, kind: str, *, member: Member | None = None) -> ImportPlan:
+    """Read, split, check and write one import (in memory; the caller saves)."""
+    material = read_material(source.path)
+    plan = plan_import(room, material, source, kind, member=member)
+    apply_import(room, plan)
+    return plan
+
+
+def summary(plan: ImportPlan, *, zh: bool, for_keeper: bool) -> str:
+    """The import's report as a member reads it. A non-keeper never reads the title of an
+    entry kept from them (a pack's card can hold the keeper's secrets)."""
+    title = {"world": ("世界", "world"), "companion": ("同伴", "companion"), "pc": ("角色", "character")}[plan.kind]
+    who = plan.name or plan.pack_id
+    lines = [f"已导入{title[0]}：{who}（{plan.shown}）" if zh else f"imported {title[1]}: {who} ({plan.shown})"]
+    lines += [f"  + {c}" for c in plan.report.carried]
+    secret = 0
+    for d in plan.report.dropped:
+        if not for_keeper and d.reason.startswith(SECRET_REASON):
+            secret += 1
+            continue
+        lines.append(f"  - {d.field}: {d.reason}")
+    if secret:
+        lines.append(f"  - {secret} 条守秘人专属设定未导入" if zh else f"  - {secret} keeper-only entr{'y' if secret == 1 else 'ies'} left out")
+    lines += [f"  ! {w}" for w in plan.report.warnings]
+    return "\n".join(lines)
+
+
+def enable_cards(ctx: Any) -> str | None:
+    """What ``.pack install`` switches on in a room for a pack's cards (``ctx``: the kernel's
+    ``RoomEnable``): its one world card imported as the room's world (the keeper ran the
+    install); with several, the ``.import`` line of each for the keeper to choose; character
+    cards are for players to import themselves."""
+    zh = ctx.locale.startswith("zh")
+    worlds = [item for item in ctx.items if item.detected.get("kind") == "world"]
+    if not worlds:
+        return None
+    if len(worlds) > 1:
+        lines = [f".import {ctx.pack.id}/{item.path} world" for item in worlds]
+        return ("这个包有多张世界卡，选一张导入：" if zh else "this pack has several world cards; import one: ") + \
+            "; ".join(lines)
+    item = worlds[0]
+    plan = run_import(ctx.room, Source(ctx.home / item.path, ctx.pack.id, f"{ctx.pack.id}/{item.path}"), "world")
+    return summary(plan, zh=zh, for_keeper=True)

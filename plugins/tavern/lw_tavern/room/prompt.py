@@ -1,0 +1,194 @@
+"""The world book, the enabled presets and the companions in a turn's prompt.
+
+Every turn (``lw_prompt_segments``) the room's book is activated once -- SillyTavern's scan over
+the recent history and what the acting member says now, the room's timed state in, the next one
+out -- and its entries are rendered (:mod:`lw_tavern.room.render`) and placed:
+
+| what | segment | where in the kernel's prompt |
+|---|---|---|
+| preset text before every marker | ``preset-style`` | slot ``author``, first |
+| preset text around ``worldInfoBefore``/``After`` | ``preset-before-lore``, ``preset-after-lore`` | slot ``context``, wrapping the book |
+| entries *before* / *after* the character | ``worldbook-before``, ``worldbook-after`` | slot ``context`` |
+| templates' ``injectPrompt`` | ``worldbook-injected`` | slot ``context``, after the book |
+| example-message entries (top, then bottom) | ``worldbook-examples`` | slot ``context`` |
+| author's-note top / bottom entries | ``worldbook-an-top``, ``worldbook-an-bottom`` | slot ``author``, around the rest |
+| entries at depth *d* (each role) | ``worldbook-depth-<d>[-<role>]`` | inside the recent history, *d* − 1 entries from its end |
+| preset prompts at depth *d* | ``preset-depth-<d>`` | the same |
+| preset text after ``chatHistory`` | ``preset-late`` | slot ``state``: the late part of the state message |
+| companions | ``companions`` | slot ``context`` |
+
+SillyTavern counts depth in chat messages including the one being answered; the kernel's
+history holds the earlier ones (what the member says now is the prompt's last message), so an
+entry at depth *d* goes *d* − 1 history entries from the end (depth 0 and 1 both right before
+the member's words). An at-depth entry's role is kept in its segment's name only. Outlet
+entries fill the ``{{outlet::name}}`` macros of the placed texts; the rest of an outlet stays out.
+
+Writes (the next timed state, what fired, template ``setvar``/``incvar`` and ``activewi``) are
+staged: the room keeps them only when the turn is applied.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from lwcore.contributions import PromptSegment, TurnContext
+
+from lw_tavern.room.book import room_book, settings_of
+from lw_tavern.room.documents import COMPANION, TIMED, TIMED_ID
+from lw_tavern.room.presets import enabled_folds
+from lw_tavern.room.render import Renderer, full_mode_allowed
+from lw_tavern.worldbook.engine import Message, ScanInput, activate
+from lw_tavern.worldbook.model import Role
+from lw_tavern.worldbook.timed import TimedState
+
+if TYPE_CHECKING:
+    from lwcore.turn.room import Member, Room
+
+SCAN_HISTORY = 200
+"""History entries read for the scan (the messages among them, newest last)."""
+MAX_WARNINGS = 50
+PLUGIN = "tavern"
+_OUTLET = re.compile(r"\{\{\s*outlet::(.*?)\}\}", re.IGNORECASE | re.DOTALL)
+
+
+def display_name(room: Room, member: Member) -> str:
+    """A member as the story knows them: their character's name, else their own."""
+    sheet = room.sheets.get(member.id)
+    return (sheet.name if sheet is not None and sheet.name else None) or member.name or member.id
+
+
+def chat_of(room: Room, actor: Member, player_input: str) -> list[Message]:
+    """The messages a scan reads: the room's recent player and keeper lines (named), oldest
+    first, then what ``actor`` says now."""
+    names = {m.id: display_name(room, m) for m in room.members}
+    out = [Message(e.text, name=names.get(e.actor or "", e.actor or "")) for e in room.history.tail(SCAN_HISTORY)
+           if e.role in ("player", "keeper") and e.text]
+    if player_input:
+        out.append(Message(player_input, name=names[actor.id]))
+    return out
+
+
+def turn_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
+    """This turn's segments for the room (none for a context without a room)."""
+    room = turn.room
+    if room is None or not hasattr(room, "documents"):
+        return []
+    folds, problems = enabled_folds(room)
+    settings = settings_of(room)
+    book = room_book(room, settings)
+    companions = room.documents.all(COMPANION)
+    if book is None and not folds and not companions:
+        return []
+    actor = room.member(turn.viewer)
+    rng = turn.extra.get("rng") if isinstance(turn.extra.get("rng"), random.Random) else random.Random()
+    renderer = _renderer(room, actor, rng, ctx, book.compiled.entries if book else ())
+    out = _Segments()
+    keeper_name = display_name(room, room.file.keeper)
+    for pid, folded in folds:
+        where = f"preset {pid}"
+        out.add("preset-style", renderer.text(folded.style, where=where, char=keeper_name), "author", -500)
+        out.add("preset-before-lore", renderer.text(folded.before_lore, where=where, char=keeper_name), "context", 90)
+        out.add("preset-after-lore", renderer.text(folded.after_lore, where=where, char=keeper_name), "context", 130)
+        out.add("preset-late", renderer.text(folded.late, where=where, char=keeper_name), "state", 100)
+        for prompt in folded.at_depth:
+            out.add(f"preset-depth-{prompt.depth}", renderer.text(prompt.text, where=where, char=keeper_name),
+                    "state", prompt.order, depth=max(0, prompt.depth - 1))
+    for doc in companions:
+        out.add("companions", _companion(doc.data, renderer), "context", 80)
+    if book is not None:
+        _activate(turn, room, actor, book, settings, renderer, out, problems)
+    out.fill_outlets()
+    return out.segments
+
+
+def _renderer(room: Room, actor: Member, rng: random.Random, ctx: Any, entries: Sequence[Any]) -> Renderer:
+    from lwcore.turn import mvu
+    from lwcore.turn.hook_runtime import game_clock
+
+    sandbox = None
+    env = getattr(ctx, "env", None) or {}
+    if full_mode_allowed(env):
+        try:
+            sandbox = ctx.sandbox()
+        except Exception:  # noqa: BLE001 - no sandbox capability or binding: the read-only subset
+            sandbox = None
+    return Renderer(tree=mvu.script_state(room), user=display_name(room, actor), clock=game_clock(room), rng=rng,
+                    sandbox=sandbox, entries={c.entry.title: c.content for c in entries if not c.entry.disable})
+
+
+def _companion(data: Mapping[str, Any], renderer: Renderer) -> str:
+    name = str(data.get("name") or "")
+    parts = [f"### {name}"] + [str(data[k]).strip() for k in ("description", "personality", "scenario")
+                               if isinstance(data.get(k), str) and data[k].strip()]
+    return renderer.text("\n".join(parts), where=f"companion {name}", char=name)
+
+
+def _activate(turn: TurnContext, room: Room, actor: Member, book: Any, settings: Any, renderer: Renderer,
+              out: _Segments, problems: list[str]) -> None:
+    from lwcore.turn.documents import Document
+
+    timed = room.documents.get(TIMED, TIMED_ID)
+    state, force = _timed(timed.data if timed is not None else {}, book)
+    scan = ScanInput(chat=chat_of(room, actor, str(turn.extra.get("player_input") or "")), force=force)
+    result = activate(book.compiled, scan, settings, state, rng=renderer.rng,
+                      render=lambda entry, content: renderer.text(content, where=book.handles.get(entry.id, entry.title)),
+                      condition=renderer.condition)
+    placed = result.placement
+    out.add("worldbook-an-top", "\n".join(placed.an_top), "author", -100)
+    out.add("worldbook-an-bottom", "\n".join(placed.an_bottom), "author", 100)
+    out.add("worldbook-before", placed.world_info_before, "context", 100)
+    out.add("worldbook-after", placed.world_info_after, "context", 110)
+    out.add("worldbook-injected", "\n".join(renderer.injected), "context", 115)
+    out.add("worldbook-examples", "\n".join((*placed.em_top, *placed.em_bottom)), "context", 120)
+    for group in placed.depth:
+        role = "" if group.role == Role.SYSTEM else f"-{group.role.name.lower()}"
+        out.add(f"worldbook-depth-{group.depth}{role}", "\n".join(group.contents), "state", 0,
+                depth=max(0, group.depth - 1))
+    out.outlets = {name: "\n".join(texts) for name, texts in placed.outlets.items()}
+    staged = turn.extra.get("staged")
+    if staged is None:
+        return
+    by_title = {title: key for key, title in book.titles.items()}
+    warnings = [*problems, *(f"entry {key} left out: {why}" for key, why in book.skipped), *renderer.warnings]
+    staged.document(Document(TIMED_ID, TIMED, {
+        "state": result.state.model_dump(mode="json"),
+        "fired": [book.handles.get(key, key) for key in result.fired],
+        "force": sorted({by_title.get(t, t) for t in renderer.activate}),
+        "warnings": warnings[:MAX_WARNINGS],
+    }), by=PLUGIN)
+    if renderer.writes:
+        staged.tree(renderer.writes, by=f"{PLUGIN} templates")
+
+
+def _timed(data: Mapping[str, Any], book: Any) -> tuple[TimedState, frozenset[str]]:
+    """The stored timed state (a fresh one when missing or unreadable) and the entries asked
+    to fire this turn (``activewi`` last turn), by key."""
+    from pydantic import ValidationError
+
+    try:
+        state = TimedState.model_validate(data.get("state") or {})
+    except ValidationError:
+        state = TimedState()
+    force = data.get("force")
+    keys = {str(k) for k in force} if isinstance(force, list) else set()
+    return state, frozenset(k for k in keys if k in book.compiled.by_key)
+
+
+class _Segments:
+    """The segments being built; empty texts are left out, outlets filled at the end."""
+
+    def __init__(self) -> None:
+        self.segments: list[PromptSegment] = []
+        self.outlets: dict[str, str] = {}
+
+    def add(self, name: str, text: str, slot: str, order: int, *, depth: int | None = None) -> None:
+        if text.strip():
+            self.segments.append(PromptSegment(name, text.strip(), slot=slot, order=order, depth=depth))
+
+    def fill_outlets(self) -> None:
+        fill: Callable[[re.Match[str]], str] = lambda m: self.outlets.get(m.group(1).strip(), "")
+        self.segments = [PromptSegment(s.name, _OUTLET.sub(fill, s.text), s.slot, s.order, s.depth)
+                         if "{{" in s.text else s for s in self.segments]

@@ -1,0 +1,104 @@
+"""Entry and preset text as the turn's model reads it, and ``@@if`` conditions, in a room.
+
+One :class:`Renderer` per turn: templates first (the full EJS mode through the sandbox when
+it is available and not switched off, else -- or when a template fails there -- the read-only
+subset), then the macros: ``{{getvar::}}``/``{{var:}}`` from the room's variable tree,
+``{{user}}`` the acting member's character, ``{{char}}`` (bound when the card was imported;
+in a preset, the keeper), ``{{time}}``/``{{date}}`` the room's game clock, ``{{random}}``/
+``{{pick}}`` and ``{{roll:XdY}}`` from the turn's random source and the kernel's dice.
+
+The switch: ``LW_TAVERN_EJS=lite`` (in the environment the kernel reads) keeps every template
+on the read-only subset; anything else, or unset, allows the full mode.
+
+Template writes, injected prompts and ``activewi`` requests are collected here; the caller
+stages them (they are made only if the turn is applied). Raw template syntax never comes out:
+the full mode's output is text, the subset leaves out what it cannot render.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from lwcore.contributions import TreeOp
+
+from lw_tavern.ejs.expr import ExprError, evaluate_condition
+from lw_tavern.ejs.full import render_full
+from lw_tavern.ejs.lite import render as render_lite
+from lw_tavern.ejs.lite import tree_resolver
+from lw_tavern.ejs.macros import MacroContext, substitute
+
+SWITCH = "LW_TAVERN_EJS"
+
+
+def full_mode_allowed(env: Mapping[str, str]) -> bool:
+    """Whether the full EJS mode may run (``LW_TAVERN_EJS=lite`` switches it off)."""
+    return env.get(SWITCH, "").strip().lower() != "lite"
+
+
+@dataclass
+class Renderer:
+    """What one turn's templates and macros read, and what they asked for."""
+
+    tree: dict[str, Any]
+    user: str | None
+    clock: datetime.datetime
+    rng: random.Random
+    sandbox: ModuleType | None = None
+    entries: Mapping[str, str] = field(default_factory=dict)
+    writes: list[TreeOp] = field(default_factory=list)
+    injected: list[str] = field(default_factory=list)
+    activate: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.resolve = tree_resolver(self.tree)
+
+    def text(self, content: str, *, where: str, char: str | None = None) -> str:
+        """``content`` rendered: templates, then macros."""
+        body = content
+        if "<%" in content or "<#" in content.lower():
+            body = self._template(content, where)
+        ctx = MacroContext(resolve=self.resolve, user=self.user, char=char, clock=self.clock, rng=self.rng)
+        out = substitute(body, ctx)
+        self.warnings += [f"{where}: {w}" for w in ctx.warnings]
+        return out
+
+    def _template(self, content: str, where: str) -> str:
+        if self.sandbox is not None and "<%" in content:
+            full = render_full(content, self.sandbox, tree=self.tree, seed=self.rng.getrandbits(63), clock=self.clock,
+                               entries=self.entries, script=where)
+            if full is not None:
+                self.writes += full.writes
+                self.injected += full.injected
+                self.activate += full.activate
+                self.warnings += [f"{where}: {w}" for w in full.warnings]
+                return full.text
+            self.warnings.append(f"{where}: the full EJS mode failed; rendered with the read-only subset")
+        lite = render_lite(content, self.resolve)
+        self.warnings += [f"{where}: {w}" for w in lite.warnings]
+        return lite.text
+
+    def condition(self, expr: str) -> bool:
+        """An ``@@if`` condition: the closed expression language, else (full mode) JavaScript;
+        one that cannot be evaluated is false (the entry stays out)."""
+        try:
+            return evaluate_condition(expr, self.resolve)
+        except ExprError as exc:
+            if self.sandbox is None:
+                self.warnings.append(f"condition {expr[:60]!r}: {exc}; treated as false")
+                return False
+        try:
+            outcome = self.sandbox.evaluate(f"!!({expr}\n)", None, state=dict(self.tree),
+                                            seed=self.rng.getrandbits(63), clock=self.clock, script="condition")
+            failure = None if outcome.ok else outcome.error
+        except Exception as exc:  # noqa: BLE001 - no usable sandbox: fail closed
+            failure = f"{type(exc).__name__}: {exc}"
+        if failure is not None:
+            self.warnings.append(f"condition {expr[:60]!r}: {failure}; treated as false")
+            return False
+        return outcome.value is True
