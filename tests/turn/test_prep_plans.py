@@ -60,9 +60,11 @@ def plan_call(kernel: Kernel, room_dir: Path, args: dict, *, protocol: str = "an
 
 
 def state(room_dir: Path) -> dict[str, bytes]:
-    """The room's state files (the history is left out: every turn appends to it)."""
+    """The room's state files, less what every applied turn writes: the history it appends to
+    and the world book's timed state (its turn counter advances with each turn)."""
+    every_turn = {"history.jsonl", "worldbook_timed.yaml"}
     return {str(p.relative_to(room_dir)): p.read_bytes() for p in room_dir.rglob("*")
-            if p.is_file() and p.name != "history.jsonl" and ".lw" not in p.relative_to(room_dir).parts}
+            if p.is_file() and p.name not in every_turn and ".lw" not in p.relative_to(room_dir).parts}
 
 
 def test_offered_only_to_the_keeper_in_the_prep_phase(kernel: Kernel, room_dir: Path) -> None:
