@@ -7,11 +7,11 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PLUGIN_DIRS := $(patsubst %/pyproject.toml,%,$(sort $(wildcard plugins/*/pyproject.toml)))
 STAMP  := $(VENV)/.installed
-# Editable installs as plain path entries ("compat"): setuptools' default import-hook finders
-# add ~15 ms to every Python start, which would distort bench/boot.py. Compat mode is
-# transitional in setuptools, hence the upper bound.
-EDITABLE   := --config-settings editable_mode=compat
-SETUPTOOLS := "setuptools>=64,<85"
+# The build backend of every pyproject here; installed into the venv because the editable
+# installs run without build isolation (no download per distribution).
+BACKEND := "hatchling>=1.26"
+# pip's own output goes to this log, shown only when setup fails.
+SETUP_LOG := $(VENV)/setup.log
 # The demo keeps its state inside the checkout, never in your home directory.
 DEMO_HOME ?= $(CURDIR)/.demo-home
 
@@ -20,11 +20,13 @@ DEMO_HOME ?= $(CURDIR)/.demo-home
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml $(addsuffix /pyproject.toml,$(PLUGIN_DIRS)) Makefile
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip $(SETUPTOOLS) wheel
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-build-isolation \
-		$(EDITABLE) -e '.[test,serve]' $(addprefix -e ./,$(PLUGIN_DIRS))
-	touch $(STAMP)
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@echo "setup: installing the kernel and $(words $(PLUGIN_DIRS)) bundled plugins into $(VENV) (log: $(SETUP_LOG))"
+	@( $(BIN)/python -m pip install --disable-pip-version-check --upgrade pip $(BACKEND) \
+	&& $(BIN)/python -m pip install --disable-pip-version-check --no-build-isolation \
+		-e '.[test,serve]' $(addprefix -e ./,$(PLUGIN_DIRS)) ) > $(SETUP_LOG) 2>&1 \
+	|| { tail -n 30 $(SETUP_LOG); echo "setup failed: the whole log is $(SETUP_LOG)"; exit 1; }
+	@touch $(STAMP)
 
 DEMO_SAY ?= 我去码头查看那艘空船。
 DEMO_REPLY := examples/fog-harbor/replies/turn1.anthropic_messages.json

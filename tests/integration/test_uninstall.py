@@ -34,8 +34,7 @@ def uninstalled(distribution: str, folder: str) -> Iterator[None]:
         yield
     finally:
         subprocess.run(
-            [*PIP, "install", "--no-deps", "--no-build-isolation", "--config-settings",
-             "editable_mode=compat", "-e", str(ROOT / "plugins" / folder)],
+            [*PIP, "install", "--no-deps", "--no-build-isolation", "-e", str(ROOT / "plugins" / folder)],
             check=True, timeout=600, capture_output=True,
         )
 

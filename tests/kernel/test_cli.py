@@ -138,7 +138,7 @@ def test_broken_subcommand_never_breaks_help(site, tmp_path) -> None:
     "mode",
     [
         [],  # a regular (wheel) install
-        ["-e"],  # setuptools' default editable install: an import-hook finder, no path entry
+        ["-e"],  # the build backend's editable install
     ],
     ids=["wheel", "editable"],
 )

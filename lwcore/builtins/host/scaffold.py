@@ -21,8 +21,8 @@ def files(plugin_id: str) -> dict[str, str]:
     dist, package = names(plugin_id)
     return {
         "pyproject.toml": f'''[build-system]
-requires = ["setuptools>=64"]
-build-backend = "setuptools.build_meta"
+requires = ["hatchling>=1.26"]
+build-backend = "hatchling.build"
 
 [project]
 name = "{dist}"
@@ -34,11 +34,8 @@ dependencies = ["loreweaver>={__version__}"]
 [project.entry-points."loreweaver.plugins"]
 {plugin_id} = "{package}.plugin"
 
-[tool.setuptools]
+[tool.hatch.build.targets.wheel]
 packages = ["{package}"]
-
-[tool.setuptools.package-data]
-{package} = ["lw-plugin.toml"]
 ''',
         f"{package}/__init__.py": f'"""The {plugin_id} Loreweaver plugin."""\n',
         f"{package}/lw-plugin.toml": f'''# Read by Loreweaver before any code of this plugin runs.
