@@ -36,6 +36,10 @@ dependencies = ["loreweaver>={__version__}"]
 
 [tool.hatch.build.targets.wheel]
 packages = ["{package}"]
+
+# `pip install -e` adds this folder to sys.path: no import hook, nothing else to install.
+[tool.hatch.build]
+dev-mode-dirs = ["."]
 ''',
         f"{package}/__init__.py": f'"""The {plugin_id} Loreweaver plugin."""\n',
         f"{package}/lw-plugin.toml": f'''# Read by Loreweaver before any code of this plugin runs.
