@@ -13,32 +13,9 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from lwcore.context import PluginContext
-from lwcore.contributions import (
-    CommandRef,
-    Computer,
-    DocumentType,
-    HookScript,
-    Importer,
-    ImportResult,
-    PackValidator,
-    PanelRenderer,
-    PromptCompiler,
-    PromptSegment,
-    ProviderAdapter,
-    ReplyEdit,
-    RoomCommand,
-    RulepackSource,
-    SchemaRef,
-    StageDirector,
-    ToolSpec,
-    TurnContext,
-    Viewer,
-    field_problems,
-    resolve,
-)
 from lwcore.datadir import resolve_data_dir
 from lwcore.errors import LwError
 from lwcore.manifest import Manifest, ManifestCache
@@ -64,6 +41,33 @@ from lwcore.plugins import (
 from lwcore.registry import Conflict, Entry, Registry
 from lwcore.settings import PluginSettings
 
+if TYPE_CHECKING:
+    # The contribution types are imported when a registry is first built, not at boot:
+    # defining them costs more than everything else `lw plugins list` needs.
+    from lwcore.contributions import (
+        CommandRef,
+        Computer,
+        DocumentType,
+        HookScript,
+        Importer,
+        ImportResult,
+        PackValidator,
+        PanelRenderer,
+        PromptCompiler,
+        PromptSegment,
+        ProviderAdapter,
+        ReplyEdit,
+        RoomCommand,
+        RulepackSource,
+        SchemaRef,
+        StageDirector,
+        ToolSpec,
+        TurnContext,
+        Viewer,
+        field_problems,
+        resolve,
+    )
+
 T = TypeVar("T")
 
 
@@ -73,35 +77,43 @@ class RegistrySpec(Generic[T]):
 
     hook: str
     family: str
-    type: type | tuple[type, ...]
+    type_name: str
+    """The contribution type's name in :mod:`lwcore.contributions` ("" for ``cli``)."""
     key: Callable[[Any], str]
     data_kind: str | None = None
 
+    @property
+    def type(self) -> type | tuple[type, ...]:
+        """The type(s) a contribution to this registry must have."""
+        from lwcore.contributions import CommandRef
+        if not self.type_name:
+            import click
 
-def _cli_type() -> tuple[type, ...]:
-    import click
 
-    return (click.Command, CommandRef)
+            return (click.Command, CommandRef)
+        from lwcore import contributions
+
+        return getattr(contributions, self.type_name)  # type: ignore[no-any-return]
 
 
 REGISTRIES: dict[str, RegistrySpec[Any]] = {
-    "rulepacks": RegistrySpec("lw_rulepacks", "rulepacks", RulepackSource, lambda s: s.key, "rulepacks"),
-    "rule_computers": RegistrySpec("lw_rule_computers", "rulepacks", Computer, lambda c: c.name),
-    "tools": RegistrySpec("lw_tools", "tools", ToolSpec, lambda t: t.name),
-    "importers": RegistrySpec("lw_importers", "importers", Importer, lambda i: i.id),
-    "panel_renderers": RegistrySpec("lw_panel_renderers", "panels", PanelRenderer, lambda p: p.kind),
-    "stage_directors": RegistrySpec("lw_stage_directors", "director", StageDirector, lambda d: d.id),
+    "rulepacks": RegistrySpec("lw_rulepacks", "rulepacks", "RulepackSource", lambda s: s.key, "rulepacks"),
+    "rule_computers": RegistrySpec("lw_rule_computers", "rulepacks", "Computer", lambda c: c.name),
+    "tools": RegistrySpec("lw_tools", "tools", "ToolSpec", lambda t: t.name),
+    "importers": RegistrySpec("lw_importers", "importers", "Importer", lambda i: i.id),
+    "panel_renderers": RegistrySpec("lw_panel_renderers", "panels", "PanelRenderer", lambda p: p.kind),
+    "stage_directors": RegistrySpec("lw_stage_directors", "director", "StageDirector", lambda d: d.id),
     "prompt_compilers": RegistrySpec(
-        "lw_prompt_compilers", "prompt_compilers", PromptCompiler, lambda c: c.protocol
+        "lw_prompt_compilers", "prompt_compilers", "PromptCompiler", lambda c: c.protocol
     ),
     "provider_adapters": RegistrySpec(
-        "lw_provider_adapters", "providers", ProviderAdapter, lambda a: a.protocol
+        "lw_provider_adapters", "providers", "ProviderAdapter", lambda a: a.protocol
     ),
-    "schemas": RegistrySpec("lw_schemas", "schemas", SchemaRef, lambda s: s.name),
-    "room_commands": RegistrySpec("lw_room_commands", "room_commands", RoomCommand, lambda c: c.name),
-    "document_types": RegistrySpec("lw_document_types", "documents", DocumentType, lambda d: d.name),
-    "pack_validators": RegistrySpec("lw_pack_validators", "pack_validators", PackValidator, lambda v: v.kind),
-    "cli": RegistrySpec("lw_cli", "cli", (), lambda c: c.name),
+    "schemas": RegistrySpec("lw_schemas", "schemas", "SchemaRef", lambda s: s.name),
+    "room_commands": RegistrySpec("lw_room_commands", "room_commands", "RoomCommand", lambda c: c.name),
+    "document_types": RegistrySpec("lw_document_types", "documents", "DocumentType", lambda d: d.name),
+    "pack_validators": RegistrySpec("lw_pack_validators", "pack_validators", "PackValidator", lambda v: v.kind),
+    "cli": RegistrySpec("lw_cli", "cli", "", lambda c: c.name),
 }
 """Registry name -> how it is filled. ``cli``'s types (click.Command, CommandRef) are checked
 lazily so that building other registries never imports click."""
@@ -177,6 +189,7 @@ class Kernel:
         self._data_kinds = hookspecs.DATA_KINDS
         self._entry_records: list[PluginRecord] | None = None
         self._registries: dict[str, Registry[Any]] = {}
+        self._command_registries: dict[str, Registry[Any]] = {}
         self._services: dict[str, Any] = {}
         self.settings_problem: str | None = None
         self.data_generation = 0
@@ -219,6 +232,7 @@ class Kernel:
         self._records = records
         self._by_id = {r.id: r for r in records if r.manifest is not None and r.enabled}
         self._registries.clear()
+        self._command_registries.clear()
 
     @staticmethod
     def _new_plugin_manager() -> Any:
@@ -302,9 +316,13 @@ class Kernel:
             r for r in self._records if r.usable and (family is None or r.provides(family))
         ]
 
-    def _loaded_records(self, family: str) -> dict[str, PluginRecord]:
+    def _loaded_records(
+        self, family: str, only: Callable[[PluginRecord], bool] | None = None
+    ) -> dict[str, PluginRecord]:
         records = {}
         for record in self._enabled_records(family):
+            if only is not None and not only(record):
+                continue
             load_code(record, self._pm, self._recorder)
             if record.usable:
                 records[record.id] = record
@@ -323,11 +341,15 @@ class Kernel:
                     registry = self._registries[name] = self._build_registry(name)
         return registry
 
-    def _build_registry(self, name: str) -> Registry[Any]:
+    def _build_registry(self, name: str, only: Callable[[PluginRecord], bool] | None = None) -> Registry[Any]:
+        """Fill registry ``name`` from every enabled plugin of its family (or those ``only``
+        accepts), in trust order; each contribution checked and attributed."""
+        from lwcore.contributions import field_problems
+
         spec = REGISTRIES[name]
-        expected = spec.type or _cli_type()
+        expected = spec.type
         entries: list[Entry[Any]] = []
-        records = self._loaded_records(spec.family)
+        records = self._loaded_records(spec.family, only)
         for record in records.values():
             if spec.data_kind and record.location is not None:
                 folder = record.location / spec.data_kind
@@ -352,6 +374,12 @@ class Kernel:
                 if not isinstance(key, str) or not key:
                     self._recorder.fail(record, f"{spec.hook}: contribution key {key!r} is not a name; dropped")
                     return
+                declared = record.manifest.commands if spec.hook == "lw_cli" and record.manifest else ()
+                if declared and key not in declared:
+                    self._recorder.fail(
+                        record, f"lw_cli: command {key!r} is not in the manifest's commands {list(declared)}; dropped"
+                    )
+                    return
                 problems = field_problems(item)
                 if problems:
                     self._recorder.fail(
@@ -374,6 +402,7 @@ class Kernel:
         return Registry(name, entries)
 
     def _data_entries(self, spec: RegistrySpec[Any], record: PluginRecord, folder: Path) -> list[Entry[Any]]:
+        from lwcore.contributions import RulepackSource
         if spec.data_kind != "rulepacks":
             return []
         return [
@@ -435,7 +464,27 @@ class Kernel:
 
     @property
     def cli_commands(self) -> Registry[Any]:
+        """Every ``lw`` subcommand the enabled plugins contribute (imports each of them)."""
         return self.registry("cli")
+
+    def cli_command(self, name: str) -> Any | None:
+        """What ``lw NAME`` runs (a ``click.Command`` or a ``CommandRef``), or None.
+
+        A manifest's ``commands`` is binding: a plugin that declares some can register no
+        others. So only the plugins declaring ``name``, and any ``cli`` plugin declaring
+        nothing, are imported to answer; a clash is decided by trust order exactly as in
+        :attr:`cli_commands`.
+        """
+        self._check_directories()
+        registry = self._command_registries.get(name)
+        if registry is None:
+            with self._lock:
+                def claims(record: PluginRecord) -> bool:
+                    declared = record.manifest.commands if record.manifest else ()
+                    return not declared or name in declared
+
+                registry = self._command_registries[name] = self._build_registry("cli", claims)
+        return registry.get(name)
 
     @property
     def conflicts(self) -> tuple[Conflict, ...]:
@@ -460,6 +509,7 @@ class Kernel:
         turn (recorded on its plugin and listed in ``dropped``); empty texts are left out.
         Segments come back sorted by ``order``, then name (``SegmentSet.by_slot`` groups them).
         """
+        from lwcore.contributions import PromptSegment
         entries, dropped = self._per_turn("lw_prompt_segments", "prompt_segments", PromptSegment, turn,
                                           keep=lambda item: bool(item.text))
         entries.sort(key=lambda e: (e.value.order, e.value.name))
@@ -469,6 +519,7 @@ class Kernel:
         """The hook scripts every enabled plugin contributes to this turn, and what was
         dropped. A plugin must declare ``sandbox:js`` to contribute scripts; without it, its
         scripts are dropped and the reason recorded."""
+        from lwcore.contributions import HookScript
         entries, dropped = self._per_turn("lw_turn_scripts", "turn_scripts", HookScript, turn,
                                           need="sandbox:js", keep=lambda item: bool(item.source.strip()))
         return tuple(entries), tuple(dropped)
@@ -478,6 +529,7 @@ class Kernel:
         one after another, each given the text as the one before left it. A processor that
         raises, or returns anything but a :class:`ReplyEdit` with well-typed fields, is skipped
         (recorded on its plugin, listed in ``dropped``) and the text goes on unchanged."""
+        from lwcore.contributions import ReplyEdit, TurnContext, field_problems
         turn = turn or TurnContext()
         self._check_directories()
         with self._lock:
@@ -518,6 +570,7 @@ class Kernel:
         wrong type or with wrong field types, or a plugin lacking ``need`` loses that part of
         the contribution for this turn (recorded on its plugin, listed in ``dropped``).
         """
+        from lwcore.contributions import TurnContext, field_problems
         turn = turn or TurnContext()
         self._check_directories()
         with self._lock:
@@ -560,6 +613,7 @@ class Kernel:
 
         A sniffer that raises or answers outside [0, 1] scores 0 and is recorded.
         """
+        from lwcore.contributions import resolve
         scores = []
         for entry in self.importers.entries():
             record = self.plugin(entry.plugin_id)
@@ -575,6 +629,7 @@ class Kernel:
 
     def import_bytes(self, data: bytes, name: str = "", importer: str | None = None) -> ImportResult[Any]:
         """Import with ``importer`` (or the most confident one); :class:`LwError` if none fits."""
+        from lwcore.contributions import ImportResult, resolve
         if importer is None:
             ranked = [s for s in self.sniff(data, name) if s[0] > 0]
             if not ranked:
@@ -649,6 +704,7 @@ class Kernel:
         Falls back to the kernel's plain-text rendering when no renderer offers ``fmt`` or
         the renderer fails (the failure is recorded on its plugin).
         """
+        from lwcore.contributions import resolve
         kind = str(panel.get("kind", ""))
         renderer = self.panel_renderers.get(kind)
         if renderer is not None and fmt in renderer.formats:

@@ -49,7 +49,7 @@ class PluginManifest(BaseModel):
     )
     name: str | None = Field(default=None, description="Display name.")
     commands: list[str] = Field(
-        default_factory=list, description="lw subcommands this plugin adds (needs 'cli')."
+        default_factory=list, description="lw subcommands this plugin adds (needs 'cli'); binding: others it registers are dropped."
     )
     pack_kinds: list[str] = Field(
         default_factory=list,

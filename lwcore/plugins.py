@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
+from types import FunctionType, MethodType, ModuleType, SimpleNamespace
 from typing import Any
 
 from lwcore import __version__
@@ -413,6 +413,18 @@ class Gate:
 # --- loading and calling ------------------------------------------------------------------
 
 
+def _hook_candidates(obj: Any) -> list[str]:
+    """The attribute names of ``obj`` that could be hook implementations, sorted.
+
+    pluggy only takes functions and methods found without running descriptors or a module's
+    ``__getattr__``; for a module that is exactly its own namespace's functions, which are
+    read here straight from ``__dict__`` (asking pluggy about every imported name is most of
+    the cost of loading a plugin)."""
+    if isinstance(obj, ModuleType):
+        return sorted(name for name, value in vars(obj).items() if isinstance(value, (FunctionType, MethodType)))
+    return sorted(dir(obj))
+
+
 def load_code(record: PluginRecord, pm: Any, recorder: Recorder) -> None:
     """Import the plugin's code and register only the hooks its manifest's families allow.
 
@@ -439,7 +451,7 @@ def load_code(record: PluginRecord, pm: Any, recorder: Recorder) -> None:
             obj = record.entry_point.load()
         record.obj = obj
         accepted: dict[str, Callable[..., Any]] = {}
-        for attr in sorted(dir(obj)):
+        for attr in _hook_candidates(obj):
             opts = pm.parse_hookimpl_opts(obj, attr)
             if opts is None:
                 continue

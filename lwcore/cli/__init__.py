@@ -69,7 +69,7 @@ class LwGroup(click.Group):
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             return command
-        contributed = self._registry(ctx, quiet=False).get(cmd_name)
+        contributed = state(ctx).kernel.cli_command(cmd_name)
         if contributed is None:
             return None
         from lwcore.contributions import CommandRef, resolve
