@@ -2,7 +2,8 @@
 
 Run: ``.venv/bin/python bench/boot.py [--runs N]``. Prints the median wall time of each and
 its ratio to ``python -c pass`` measured in the same run. Targets on the 2-core machine:
-``lw --version`` <= 80 ms, ``lw plugins list`` <= 150 ms (with every bundled plugin).
+``lw --version`` <= 80 ms; ``lw plugins list`` (every bundled plugin imported and every
+registry built, as it reports each plugin's true status) <= 100 ms and <= 5x bare Python.
 The manifest cache is warmed once first, as it is after the first run on an operator's box,
 and the sources are byte-compiled first, as a pip install does.
 """
@@ -57,15 +58,20 @@ def main() -> None:
     plugins = len(kernel.plugins)
 
     rows = [
-        ("python -c pass", wall([sys.executable, "-c", "pass"], env, args.runs), None),
-        ("lw --version", wall([lw, "--version"], env, args.runs), 0.080),
-        (f"lw plugins list ({plugins} plugins)", wall([lw, "plugins", "list"], env, args.runs), 0.150),
-        ("Kernel() + load_all() in-process", statistics.median(in_process), None),
+        ("python -c pass", wall([sys.executable, "-c", "pass"], env, args.runs), (None, None)),
+        ("lw --version", wall([lw, "--version"], env, args.runs), (0.080, None)),
+        (f"lw plugins list ({plugins} plugins)", wall([lw, "plugins", "list"], env, args.runs), (0.100, 5.0)),
+        ("lw roll 1d20 (one plugin imported)", wall([lw, "roll", "1d20"], env, args.runs), (None, None)),
+        ("Kernel() + load_all() in-process", statistics.median(in_process), (None, None)),
     ]
     base = rows[0][1]
     print(f"{'what':<40} {'median ms':>10} {'x python':>9}  target")
-    for name, seconds, target in rows:
-        verdict = "" if target is None else f"<= {target * 1000:.0f} ms {'ok' if seconds <= target else 'MISSED'}"
+    for name, seconds, (limit, ratio) in rows:
+        verdict = ""
+        if limit is not None:
+            verdict += f"<= {limit * 1000:.0f} ms {'ok' if seconds <= limit else 'MISSED'}"
+        if ratio is not None:
+            verdict += f", <= {ratio:.0f}x {'ok' if seconds / base <= ratio else 'MISSED'}"
         print(f"{name:<40} {seconds * 1000:>10.1f} {seconds / base:>9.2f}  {verdict}")
 
 
