@@ -3,15 +3,20 @@
 :func:`run_batch` is the one mechanism every batch command uses (``lw check --batch``,
 ``lw prompt compile --batch`` …):
 
-- every non-blank input line gets exactly one answer, in order; a line that is not valid
-  UTF-8, not JSON, too deep, too large (``LINE_LIMITS``) or refused by the handler gets an
-  error object naming its line, and the lines after it are still answered;
+- every input line gets exactly one answer, in order; a line that is blank, not valid UTF-8,
+  not JSON, too deep, too large (``LINE_LIMITS``, or the command's own limits) or refused by
+  the handler gets an error object naming its line (``{"error": {"message", "line", "column",
+  "byte", "file", "expected", "code"}}``, see :func:`error_answer`), and the lines after it
+  are still answered;
 - the input is read in chunks and a line is never held past the line size limit (a
   gigabyte without a newline is one refused line, not a gigabyte in memory);
 - answers are written in blocks, and flushed whenever the input has to be waited for, so a
   host that writes one request and reads one answer works, and a file streams at full speed;
 - the exit status is 0 when every line was answered without error, 1 otherwise (2 when
   answering a line hit a bug: that line says ``internal error``, the others are answered).
+
+A command takes the option with :func:`batch_option` and ends with :func:`exit_batch`, so
+every batch mode reads, answers and exits the same way.
 """
 
 from __future__ import annotations
@@ -20,11 +25,13 @@ import io
 import json
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-from lwcore.errors import LwError
-from lwcore.io.limits import LINE_LIMITS, Limits
-from lwcore.io.safe_json import iter_json_lines
+import click
+
+if TYPE_CHECKING:  # the readers load when a batch runs, not when a command module is imported
+    from lwcore.errors import LwError
+    from lwcore.io.limits import Limits
 
 CHUNK = 64 * 1024
 
@@ -47,11 +54,13 @@ ENCODE = _encoder()
 
 Answer = Callable[[int, Any], tuple[Any, bool]]
 """``answer(line number, parsed value) -> (JSON-ready answer, whether it is a failure)``;
-raising :class:`LwError` is a failure too (answered by ``on_error``)."""
+raising :class:`LwError` is a failure too (answered by :func:`error_answer`)."""
 
 
 def error_answer(error: LwError, number: int, file: str | None) -> dict[str, Any]:
-    """The default answer for a refused line: ``{"error": {message, file, line, …}}``."""
+    """The answer for a refused line: ``{"error": {message, file, line, column, byte, expected,
+    code}}`` -- the error's own fields (its code, or ``invalid``), the line always its line
+    number in the input."""
     payload = error.to_json()
     payload["line"] = number
     payload["file"] = payload.get("file") or file
@@ -63,22 +72,24 @@ def run_batch(
     source: str,
     answer: Answer,
     *,
-    on_error: Callable[[LwError, int, str | None], Any] = error_answer,
     encode: Callable[[Any], str] = ENCODE,
     out: BinaryIO | None = None,
-    limits: Limits = LINE_LIMITS,
+    limits: Limits | None = None,
 ) -> int:
     """Answer every JSON line of ``source`` (a path, or ``-`` for stdin); returns the exit
-    status (1 when any line failed, 2 when a line hit a bug)."""
+    status (1 when any line failed, 2 when a line hit a bug). ``limits`` bound each line
+    (default ``LINE_LIMITS``)."""
+    from lwcore.errors import LwError
+    from lwcore.io.limits import LINE_LIMITS
+    from lwcore.io.safe_json import iter_json_lines
+
+    limits = limits or LINE_LIMITS
     name = None if source == "-" else source
     if source == "-":
         read = _reader(sys.stdin)
         close = None
     else:
-        try:
-            handle = open(source, "rb")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            raise LwError(f"cannot read: {exc.strerror or exc}", file=source) from None
+        handle = _open_source(source)
         read, close = _reader(handle), handle.close
     sink = out if out is not None else sys.stdout.buffer
     pending: list[str] = []
@@ -91,14 +102,14 @@ def run_batch(
 
     failed = broken = False
     try:
-        for number, value in iter_json_lines(_lines(read, flush, limits.max_bytes), name, limits=limits):
+        for number, value in iter_json_lines(_lines(read, flush, limits.max_bytes), name, limits=limits, blank=True):
             try:
                 if isinstance(value, LwError):
                     raise value
                 reply, bad = answer(number, value)
                 text = encode(reply)
             except LwError as exc:
-                bad, text = True, encode(on_error(exc, number, name))
+                bad, text = True, encode(error_answer(exc, number, name))
             except Exception as exc:  # noqa: BLE001 - a bug answering one line must not lose the others
                 broken = bad = True
                 text = encode({"error": {"message": f"internal error: {type(exc).__name__}: {exc}",
@@ -113,6 +124,46 @@ def run_batch(
         if close is not None:
             close()
     return 2 if broken else 1 if failed else 0
+
+
+def _open_source(path: str) -> BinaryIO:
+    """``path`` opened for a batch: a regular file or a pipe (a stream is read to its end,
+    however long); a folder, a device (``/dev/zero`` never ends and has no lines) or a socket
+    is refused, like a missing or unreadable file."""
+    import os
+    import stat
+
+    from lwcore.errors import LwError
+
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - the caller closes it
+    except FileNotFoundError:
+        raise LwError("file not found", file=path, code="not_found") from None
+    except IsADirectoryError:
+        raise LwError("is a folder, expected a file", file=path, code="not_a_file") from None
+    except OSError as exc:
+        raise LwError(f"cannot read: {exc.strerror or exc}", file=path, code="io") from None
+    mode = os.fstat(handle.fileno()).st_mode
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+        handle.close()
+        what = "a folder" if stat.S_ISDIR(mode) else "not a regular file or a pipe (a device or socket)"
+        raise LwError(f"is {what}", file=path, code="not_a_file", expected="a file of JSON lines, or - for stdin")
+    return handle
+
+
+def batch_option(*, required: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The ``--batch FILE|-`` option of a batch command (parameter name ``batch``)."""
+    return click.option(
+        "--batch", "batch", default=None, required=required, metavar="FILE|-",
+        help="JSON lines in ('-' reads stdin), one JSON answer (or {\"error\": …} with its line) per "
+             "line out; exit 1 if any line failed.")
+
+
+def exit_batch(source: str, answer: Answer, **options: Any) -> None:
+    """Run the batch (:func:`run_batch`) and end the command with its exit status, the same
+    under ``lw`` and under click's test runner."""
+    code = run_batch(source, answer, **options)
+    click.get_current_context().exit(code)
 
 
 def _reader(stream: Any) -> Callable[[int], bytes]:

@@ -145,9 +145,12 @@ def read_json(path: str | Path, *, limits: Limits = JSON_LIMITS) -> Any:
 
 
 def iter_json_lines(
-    lines: Iterable[str | bytes], file: str | Path | None = None, *, limits: Limits = LINE_LIMITS
+    lines: Iterable[str | bytes], file: str | Path | None = None, *, limits: Limits = LINE_LIMITS,
+    blank: bool = False,
 ) -> Iterator[tuple[int, Any]]:
-    """``(line number, value or LwError)`` for every non-blank line of ``lines``.
+    """``(line number, value or LwError)`` for every non-blank line of ``lines`` -- and, with
+    ``blank=True``, an error (code ``empty``) for every blank one too (a batch answers every
+    line: a host that wrote a line waits for its answer).
 
     A line's error carries the line number in the stream (and the column in the line), so a
     batch can answer it and go on with the next line.
@@ -156,6 +159,9 @@ def iter_json_lines(
     for number, raw in enumerate(lines, 1):
         stripped = raw.strip()
         if not stripped:
+            if blank:
+                yield number, LwError("a blank line", file=name, line=number, code="empty",
+                                      expected="one JSON request per line")
             continue
         try:
             yield number, load_json(raw, name, limits=limits)

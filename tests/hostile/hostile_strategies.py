@@ -90,23 +90,41 @@ def hostile_yaml() -> st.SearchStrategy[bytes]:
     return st.one_of(st.sampled_from(fixed), scalar)
 
 
-def hostile_json_lines(fields: dict[str, str]) -> st.SearchStrategy[bytes]:
-    """One batch line: a valid request with one field given a wrong type, or a line that is
-    not a JSON object at all (bad tokens, bad bytes, deep nesting)."""
+CHECK_REQUEST: dict[str, Any] = {"system": "coc7", "skill": 50}
+"""A valid ``lw check --batch`` request, the default base of :func:`hostile_json_lines`."""
+
+
+def hostile_json_lines(fields: dict[str, str], base: dict[str, Any] | None = None) -> st.SearchStrategy[bytes]:
+    """One batch line: a valid request (``base``) with one of its ``fields`` given a wrong type,
+    or a line that is not a JSON object at all (bad tokens, bad bytes, deep nesting, blank)."""
     import json
+
+    base = CHECK_REQUEST if base is None else base
 
     def with_wrong(field_and_value: tuple[str, Any]) -> bytes:
         field, value = field_and_value
-        return json.dumps({**{"system": "coc7", "skill": 50}, field: value}).encode()
+        return json.dumps({**base, field: value}).encode()
 
     wrong = st.sampled_from(sorted(fields)).flatmap(lambda f: st.tuples(st.just(f), wrong_types(fields[f])))
-    raw = st.sampled_from([
-        b'{"system": "coc7", "skill": NaN}', b'{"system": "coc7", "skill": Infinity}',
-        b'{"system": "coc7", "skill": 1e400}', b'{"system": "coc7", "skill": 5\xff}',
-        nested_json(50000).encode(), b"[]", b"42", b'"text"', b"{", b'{"a": 1, "a": 2}',
-        b'{"system": "coc7", "skill": "\\ud800"}',
-    ])
-    return st.one_of(wrong.map(with_wrong), raw)
+    return st.one_of(wrong.map(with_wrong), st.sampled_from(malformed_lines(base, next(iter(sorted(fields))))))
+
+
+def malformed_lines(base: dict[str, Any], field: str) -> list[bytes]:
+    """Lines that are no request at all, each built on ``base`` with ``field`` spoiled: tokens
+    JSON does not have, numbers no reader keeps, bytes that are not UTF-8, a lone surrogate, a
+    duplicate key, nesting 50,000 deep, truncated JSON, a value that is no object, blank."""
+    import json
+
+    rest = {k: v for k, v in base.items() if k != field}
+    head = json.dumps(rest)[:-1].encode() + b", " if rest else b"{"
+    key = json.dumps(field).encode() + b": "
+    return [
+        head + key + b"NaN}", head + key + b"Infinity}", head + key + b"-Infinity}", head + key + b"1e400}",
+        head + key + b"9" * 5000 + b"}", head + key + b'"5\xff"}',
+        head + key + b'"\\ud800"}', head + key + b"1, " + key + b"2}", head + key + b"[" * 50000 + b"]" * 50000 + b"}",
+        nested_json(50000).encode(), b"[]", b"42", b'"text"', b"null", b"{", head + key, b"", b"   \t",
+        b"\xef\xbb\xbf{}", b"\x00",
+    ]
 
 
 def path_tricks() -> st.SearchStrategy[str]:

@@ -127,9 +127,12 @@ def test_check_batch_answers_every_hostile_line_and_goes_on(tmp_path_factory: py
     snapshot.assert_unchanged()
 
 
-def test_check_batch_from_a_file_that_is_not_one(tmp_path: Path) -> None:
-    outcome = run_lw("check", "--batch", str(tmp_path), data_dir=tmp_path / "home", surface="lw check --batch")
-    assert_refused(outcome, where=str(tmp_path))
+@pytest.mark.parametrize("kind", ["folder", "missing", "/dev/zero"])
+def test_check_batch_from_a_file_that_is_not_one(tmp_path: Path, kind: str) -> None:
+    target = {"folder": tmp_path, "missing": tmp_path / "missing.jsonl"}.get(kind, Path(kind))
+    outcome = run_lw("check", "--batch", str(target), data_dir=tmp_path / "home", timeout=30,
+                     surface="lw check --batch")
+    assert_refused(outcome, where=str(target))
 
 
 # --- lw cmd --sheet ----------------------------------------------------------------------------

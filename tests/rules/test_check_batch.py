@@ -57,7 +57,7 @@ def test_every_line_gets_one_answer_and_the_exit_status_says_one_failed(outcome)
     proc, answers = outcome
     assert proc.returncode == 1, proc.stderr
     assert b"Traceback" not in proc.stderr and proc.stderr == b""
-    assert len(answers) == 2 * len(BAD_LINES) + 2
+    assert len(answers) == 2 * len(BAD_LINES) + 3
     goods = answers[1::2][: len(BAD_LINES)] + [answers[-1]]
     assert all(g.get("rank") == "hard" and g["roll"] == 25 for g in goods)
 
@@ -72,8 +72,16 @@ def test_a_bad_line_is_an_error_naming_its_line_and_field(outcome, index: int, f
 
 def test_invalid_utf8_is_located_by_line_and_byte(outcome) -> None:
     _, answers = outcome
-    error = answers[-2]["error"]
+    error = answers[-3]["error"]
     assert error["line"] == 2 * len(BAD_LINES) + 1 and error["code"] == "encoding" and error["byte"] is not None
+
+
+def test_a_blank_line_is_answered_too(outcome) -> None:
+    """A host that wrote a line waits for its answer: a blank line is refused on its line,
+    never skipped in silence."""
+    _, answers = outcome
+    error = answers[-2]["error"]
+    assert (error["line"], error["code"]) == (2 * len(BAD_LINES) + 2, "empty")
 
 
 def test_a_line_over_the_size_limit_is_refused_without_reading_it_whole(tmp_path: Path) -> None:
@@ -131,3 +139,24 @@ def test_a_bug_answering_one_line_loses_no_other_line(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     assert code == 2 and lines[0] == {"n": 10} and lines[2] == {"n": 30}
     assert lines[1]["error"]["code"] == "internal" and lines[1]["error"]["line"] == 2
+
+
+def test_a_named_pipe_is_read_as_a_stream(tmp_path: Path) -> None:
+    """A FIFO is a batch source like stdin (a device such as /dev/zero is refused: tests/hostile)."""
+    import os
+    import threading
+
+    fifo = tmp_path / "requests"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        with open(fifo, "wb") as pipe:
+            pipe.write(json.dumps(GOOD).encode() + b"\n")
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    proc = subprocess.run([*LW, "--data-dir", str(tmp_path / "home"), "check", "--batch", str(fifo)],
+                          capture_output=True, timeout=60)
+    writer.join(timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["rank"] == "hard"

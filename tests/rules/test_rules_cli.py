@@ -87,11 +87,12 @@ def test_check_batch(capsys: pytest.CaptureFixture[str], home: Path, monkeypatch
     ])
     code, out, _ = lw(capsys, "--data-dir", str(home), "check", "--batch", "-", stdin=lines, monkeypatch=monkeypatch)
     rows = [json.loads(line) for line in out.splitlines()]
-    assert code == 1 and len(rows) == 4
+    assert code == 1 and len(rows) == 5
     assert rows[0]["rank"] == "success" and rows[0]["label"] == "Made it"
     assert rows[1]["rank"] == "failure" and (rows[1]["target"], rows[1]["raw_target"]) == (15, 10)
     assert rows[2]["error"]["line"] == 3 and "unknown system 'nope'" in rows[2]["error"]["message"]
-    assert rows[3]["error"]["line"] == 5
+    assert rows[3]["error"]["line"] == 4 and rows[3]["error"]["code"] == "empty"
+    assert rows[4]["error"]["line"] == 5
     batch = home / "batch.jsonl"
     batch.write_text(json.dumps({"system": "tiny", "skill": 5, "roll": 20}) + "\n", encoding="utf-8")
     code, out, _ = lw(capsys, "--data-dir", str(home), "check", "--batch", str(batch))

@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from lwcore.cli.batch import batch_option
 from lwcore.cli.common import echo_json, state
 
 
@@ -100,13 +101,6 @@ def describe(pack: Any, result: Any, skill_name: str | None, locale: str, modifi
            f"({result.rank}{margin})"
 
 
-def _batch(ctx: click.Context, source: str, seed: int | None) -> int:
-    from lwcore.builtins.rules.check_requests import BatchChecks
-    from lwcore.cli.batch import run_batch
-
-    return run_batch(source, BatchChecks(_engine(ctx), _rng(seed)))
-
-
 @click.command(epilog="""\b
 Examples (SYSTEM is an installed system id: lw rulepack list):
   lw check SYSTEM --skill Spot=60 --difficulty hard --seed 1
@@ -133,8 +127,7 @@ in order: with --bonus 1 on a percentile pack, a tens digit follows the d100."""
 @click.option("--roll", "roll_value", type=int, default=None, help="Use this value for the roll's die.")
 @click.option("--seed", type=int, default=None, help="Seed the random generator.")
 @click.option("--locale", default="en", help="Locale for labels and names (en, zh …).")
-@click.option("--batch", "batch", default=None, metavar="FILE|-",
-              help="JSON lines in, one JSON result (or {\"error\": …}) per line out; exit 1 if any line failed.")
+@batch_option()
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def check(ctx: click.Context, system: str | None, skill: str | None, difficulty: str | None, variant: str | None,
@@ -147,7 +140,10 @@ def check(ctx: click.Context, system: str | None, skill: str | None, difficulty:
     if batch is not None:
         if system is not None:
             raise LwError("--batch reads the system from each line; leave SYSTEM out")
-        return _batch(ctx, batch, seed)
+        from lwcore.builtins.rules.check_requests import BatchChecks
+        from lwcore.cli.batch import exit_batch
+
+        exit_batch(batch, BatchChecks(_engine(ctx), _rng(seed)))
     if system is None:
         raise LwError("missing SYSTEM", expected="lw check SYSTEM --skill NAME=VALUE, or lw check --batch FILE")
     if faces and roll_value is not None:

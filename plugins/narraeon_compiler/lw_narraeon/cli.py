@@ -4,44 +4,35 @@ from __future__ import annotations
 
 import click
 
+from lwcore.cli.batch import batch_option
+
 
 @click.group("prompt")
 def prompt() -> None:
     """Compile prompts (narraeon format) and work with directory handles."""
 
 
-@prompt.command("compile")
-@click.option(
-    "--batch",
-    "batch",
-    required=True,
-    metavar="FILE|-",
-    help="JSON lines of requests ('-' reads stdin); one JSON line out per request; exit 1 if any failed.",
-)
+@prompt.command("compile", epilog="""\b
+Examples:
+  echo '{"provider": "chat_completions", "messages": [{"role": "player_input", "markdown": "hi"}]}' | lw prompt compile --batch -
+  lw schema narraeon-compile-request""")
+@batch_option(required=True)
 def compile_command(batch: str) -> None:
-    """Compile each request line; print one response line each (in order).
+    """Compile each request line; print one response line each, in order (canonical JSON).
 
-    A line that is not UTF-8 or not JSON, or a request that fails, gives
-    {"error": {"code", "message", "line"}} on its line; the other lines are unaffected.
-    Blank lines are skipped. Responses are flushed whenever the input is waited for, so a
-    host can keep one process and exchange lines with it. The exit status is 1 when any
-    line failed.
+    Every line gets one answer, exactly as in ``lw check --batch``: a compilation, or
+    {"error": {"message", "line", "column", "byte", "file", "expected", "code"}} for a line
+    that is blank, not UTF-8, not JSON, too large or deep, or a request that fails (code:
+    invalid_request, unsupported_provider, prompt_role_order_unsupported …); the other lines
+    are unaffected. Responses are flushed whenever the input is waited for, so a host can
+    keep one process and exchange lines with it. The exit status is 1 when any line failed.
     """
-    from lwcore.cli.batch import run_batch
-    from lwcore.errors import LwError
+    from lwcore.cli.batch import exit_batch
     from lw_narraeon.canonical import js_json
-    from lw_narraeon.compiler import compile_request
+    from lw_narraeon.compiler import REQUEST_LIMITS, compile_one
 
-    def answer(_number: int, request: object) -> tuple[dict[str, object], bool]:
-        response = compile_request(request)
-        return response, "error" in response
-
-    def refused(error: LwError, number: int, _file: str | None) -> dict[str, object]:
-        return {"error": {"code": "invalid_request", "message": f"line {number}: {error}", "line": number}}
-
-    code = run_batch(batch, answer, on_error=refused, encode=js_json)
-    if code:
-        click.get_current_context().exit(code)
+    exit_batch(batch, lambda _number, request: (compile_one(request).to_json(), False), encode=js_json,
+               limits=REQUEST_LIMITS)
 
 
 @prompt.group("dir-handle")

@@ -15,6 +15,11 @@ from typing import Any
 
 from lw_narraeon.canonical import js_json, js_json_utf8, js_trim, json_text_as_string_utf8, utf8
 from lw_narraeon.errors import PromptCompilationError
+from lwcore.io.limits import LINE_LIMITS
+
+REQUEST_LIMITS = LINE_LIMITS.with_(max_bytes=16 * 1024 * 1024, max_nodes=500_000)
+"""One request line of ``lw prompt compile --batch``: a whole conversation (a long one with
+its world material runs to megabytes), so larger than a check request's line."""
 
 PROVIDERS = ("anthropic_messages", "chat_completions", "openai_responses")
 CACHE_STRATEGIES = ("explicit_anthropic_blocks", "explicit_cliproxyapi_message", "provider_managed")
@@ -555,20 +560,22 @@ _REQUEST_KEYS = {
 
 
 def compile_request(request: Any) -> dict[str, Any]:
-    """One batch request -> one batch response (never raises for bad input).
+    """One batch request -> one batch response, as the reference answers it (never raises
+    for bad input): :meth:`Compilation.to_json` or ``{"error": {"code", "message"}}``.
 
     Request: ``{"provider", "cacheStrategy"?, "ordered"? (true), "mergeConsecutiveMessages"?
     (true), "messages", "callChain"? (false), "tools"? ([] or "runtime"), "toolStrategy"?,
-    "locale"? ("en", for "tools": "runtime")}``. Response: :meth:`Compilation.to_json`
-    or ``{"error": {"code", "message"}}``.
+    "locale"? ("en", for "tools": "runtime")}``.
     """
     try:
-        return _compile_request(request).to_json()
+        return compile_one(request).to_json()
     except PromptCompilationError as exc:
-        return {"error": exc.to_json()}
+        return {"error": exc.reference_json()}
 
 
-def _compile_request(request: Any) -> Compilation:
+def compile_one(request: Any) -> Compilation:
+    """One batch request (see :func:`compile_request`) -> its :class:`Compilation`; raises
+    :class:`PromptCompilationError` (an ``LwError`` with its ``code``) for bad input."""
     if not isinstance(request, Mapping):
         raise PromptCompilationError("invalid_request", "a request must be a JSON object")
     extra = sorted(set(request) - _REQUEST_KEYS, key=str)
@@ -582,13 +589,13 @@ def _compile_request(request: Any) -> Compilation:
         if not isinstance(value, bool):
             raise PromptCompilationError("invalid_request", f"{key} must be true or false")
         flags[key] = value
+    locale = request.get("locale", "en")
+    if not isinstance(locale, str):
+        raise PromptCompilationError("invalid_request", "locale must be a string")
     tools = request.get("tools", [])
     if tools == "runtime":
         from lw_narraeon.tools import runtime_tool_definitions
 
-        locale = request.get("locale", "en")
-        if not isinstance(locale, str):
-            raise PromptCompilationError("invalid_request", "locale must be a string")
         tools = runtime_tool_definitions(locale=locale)
     elif not isinstance(tools, list):
         raise PromptCompilationError("invalid_request", 'tools must be a list or "runtime"')

@@ -13,12 +13,16 @@ class PromptCompilationError(LwError):
     ``no_instruction_messages``.
     """
 
+    code: str
+
     def __init__(self, code: str, message: str, details: list[str] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(message, code=code)
         self.details = list(details or [])
 
-    def to_json(self) -> dict[str, object]:  # type: ignore[override]
+    def reference_json(self) -> dict[str, object]:
+        """``{"code", "message"}``: the error as the reference's batch response carries it
+        (:func:`lw_narraeon.compiler.compile_request`). ``lw prompt compile --batch`` answers
+        with the kernel's located error instead (:meth:`LwError.to_json` plus the line)."""
         return {"code": self.code, "message": self.message}
 
 

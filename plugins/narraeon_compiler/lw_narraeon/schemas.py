@@ -50,8 +50,15 @@ class CacheInfo(BaseModel):
 
 
 class ErrorInfo(BaseModel):
+    """A refused line: the kernel's located error (as ``lw check --batch`` answers)."""
+
     code: str
     message: str
+    line: int | None = Field(None, description="the request's line in the input (always given by lw prompt compile)")
+    column: int | None = None
+    byte: int | None = Field(None, description="0-based byte offset in the line, for bytes that are not UTF-8")
+    file: str | None = Field(None, description="the input file (null for stdin)")
+    expected: str | None = None
 
 
 class CompileResponse(BaseModel):

@@ -70,17 +70,70 @@ def test_cli_batch_compile(tmp_path) -> None:
         json.dumps({"provider": "anthropic_messages", "messages": [{"role": "author_instruction", "markdown": "u", "messageRole": "user"}, {"role": "runtime_system", "markdown": "late", "messageRole": "system"}, {"role": "player_input", "markdown": "p"}]}),
     ]
     result = _lw(["prompt", "compile", "--batch", "-"], input="\n".join(lines) + "\n")
-    assert result.exit_code == 1, result.output  # two lines failed; the others are still answered
+    assert result.exit_code == 1, result.output  # three lines failed; the others are still answered
     out = [json.loads(line) for line in result.output.splitlines()]
-    assert len(out) == 3
+    assert len(out) == 4
     assert out[0]["output"]["messages"][0] == {"role": "system", "content": "# Runtime mechanics\n\nr 张"}
     assert set(out[0]) == {"output", "stableText", "cache", "breakpoints"}
-    assert out[1]["error"]["code"] == "invalid_request"
-    assert out[2]["error"]["code"] == "prompt_role_order_unsupported"
+    assert [(o["error"]["line"], o["error"]["code"]) for o in out[1:]] == [
+        (2, "empty"), (3, "syntax"), (4, "prompt_role_order_unsupported")]
     batch = tmp_path / "in.jsonl"
     batch.write_text(lines[0] + "\n", encoding="utf-8")
     from_file = _lw(["prompt", "compile", "--batch", str(batch)])
     assert from_file.exit_code == 0 and from_file.output.splitlines()[0] == result.output.splitlines()[0]
+
+
+# A request the compiler refuses, and the code it is refused with: each answer names its line.
+REFUSED = [
+    ({"provider": 5, "messages": []}, "unsupported_provider"),
+    ({"provider": "gemini", "messages": []}, "unsupported_provider"),
+    ({"provider": "chat_completions"}, "invalid_request"),
+    ({"provider": "chat_completions", "messages": [], "surprise": 1}, "invalid_request"),
+    ({"provider": "chat_completions", "messages": {}}, "invalid_logical_messages"),
+    ({"provider": "chat_completions", "messages": [{"role": "narrator", "markdown": "x"}]}, "invalid_logical_messages"),
+    ({"provider": "chat_completions", "messages": [], "cacheStrategy": "forever"}, "unsupported_cache_strategy"),
+    ({"provider": "chat_completions", "messages": [], "ordered": 1}, "invalid_request"),
+    ({"provider": "anthropic_messages", "messages": [
+        {"role": "author_instruction", "markdown": "u", "messageRole": "user"},
+        {"role": "runtime_system", "markdown": "late", "messageRole": "system"}]}, "prompt_role_order_unsupported"),
+    ([1, 2], "invalid_request"),
+]
+GOOD = {"provider": "openai_responses", "messages": [{"role": "player_input", "markdown": "p"}]}
+
+
+def test_every_refused_request_is_answered_like_a_check_batch_line() -> None:
+    """The shape of ``lw check --batch``'s refusals: ``{"error": {message, file, line, column,
+    byte, expected, code}}`` with the line number, once (no location doubled in the message)."""
+    lines = [json.dumps(line) for request, _ in REFUSED for line in (request, GOOD)]
+    lines += ['{"provider": NaN}', json.dumps(GOOD)]
+    result = _lw(["prompt", "compile", "--batch", "-"], input="\n".join(lines) + "\n")
+    assert result.exit_code == 1
+    out = [json.loads(line) for line in result.output.splitlines()]
+    assert len(out) == len(lines)
+    assert all("output" in good for good in out[1::2])
+    for index, (_, code) in enumerate(REFUSED):
+        error = out[2 * index]["error"]
+        assert set(error) == {"message", "file", "line", "column", "byte", "expected", "code"}
+        assert (error["line"], error["code"]) == (2 * index + 1, code), error
+        assert not error["message"].startswith(("line ", f"{2 * index + 1}:")), error
+    nan = out[-2]["error"]
+    assert (nan["line"], nan["column"], nan["code"]) == (len(lines) - 1, 14, "value")
+    assert nan["message"].startswith("NaN is not a JSON number")
+
+
+def test_a_request_of_megabytes_compiles_and_one_over_the_limit_is_refused() -> None:
+    from lw_narraeon.compiler import REQUEST_LIMITS
+
+    text = "雾" * (1024 * 1024)  # 3 MiB of UTF-8, over a check request's 1 MiB line
+    big = json.dumps({"provider": "chat_completions", "messages": [{"role": "player_input", "markdown": text}]},
+                     ensure_ascii=False)
+    huge = json.dumps({"provider": "chat_completions", "messages": [
+        {"role": "player_input", "markdown": "x" * (REQUEST_LIMITS.max_bytes + 1)}]})
+    result = _lw(["prompt", "compile", "--batch", "-"], input=f"{big}\n{huge}\n{json.dumps(GOOD)}\n")
+    first, second, third = (json.loads(line) for line in result.output.splitlines())
+    assert first["output"]["messages"] == [{"role": "user", "content": text}]
+    assert second["error"]["line"] == 2 and second["error"]["code"] == "limit"
+    assert "output" in third and result.exit_code == 1
 
 
 def test_cli_dir_handles() -> None:
