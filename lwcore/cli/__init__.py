@@ -103,14 +103,30 @@ def wants_json(argv: list[str]) -> bool:
 
 def fail(payload: dict[str, Any], text: str, code: int, *, as_json: bool) -> None:
     """Report a failure and exit: with ``--json``, ``{"error": {...}}`` on stdout (so a
-    script reading stdout always gets JSON); otherwise one line on stderr."""
+    script reading stdout always gets JSON; ``location`` is always there, ``""`` when the
+    error has none); otherwise one line on stderr."""
     if as_json:
         import json
 
-        click.echo(json.dumps({"error": payload}, ensure_ascii=False))
+        click.echo(json.dumps({"error": {"message": "", "location": "", **payload}}, ensure_ascii=False))
     else:
         click.echo(text, err=True)
     sys.exit(code)
+
+
+def usage_location(exc: click.ClickException) -> str:
+    """Where a usage error is: the option or argument it is about (``--bonus``,
+    ``PLUGIN_ID``), else the command line it was given to (``lw plugins list``)."""
+    param = getattr(exc, "param", None)
+    if isinstance(param, click.Option):
+        return max(param.opts, key=lambda opt: (opt.startswith("--"), len(opt)))
+    if isinstance(param, click.Parameter):
+        return param.human_readable_name
+    option = getattr(exc, "option_name", None)
+    if option:
+        return str(option)
+    ctx = getattr(exc, "ctx", None)
+    return ctx.command_path if ctx is not None else "lw"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -119,7 +135,9 @@ def main(argv: list[str] | None = None) -> None:
     Exit codes: 0 done, 1 bad input or a refused action (a located message), 2 a usage
     error or an internal error (a bug: one line, a traceback only with ``LW_DEBUG=1``),
     130 interrupted. With ``--json``, errors are JSON on stdout too:
-    ``{"error": {"message", "location", "code", …}}``.
+    ``{"error": {"message", "location", "code", …}}`` -- ``location`` is the file (and line,
+    column) of an input error, the option or argument of a usage error (code ``usage``), ``""``
+    when there is none.
     """
     from lwcore.errors import LwError
 
@@ -131,7 +149,8 @@ def main(argv: list[str] | None = None) -> None:
         fail({"message": "aborted", "code": "aborted"}, "Aborted.", 1, as_json=as_json)
     except click.ClickException as exc:
         if as_json:
-            fail({"message": exc.format_message(), "code": "usage"}, "", exc.exit_code, as_json=True)
+            fail({"message": exc.format_message(), "location": usage_location(exc), "code": "usage"}, "",
+                 exc.exit_code, as_json=True)
         exc.show()
         sys.exit(exc.exit_code)
     except LwError as exc:
