@@ -1,8 +1,6 @@
-"""Help that works and errors that guide, for the rules commands.
+"""Errors that guide, for the rules commands (their help examples run in
+``tests/cli/test_help_examples.py``, with every other command's).
 
-- Every example in the help of ``lw roll``, ``lw check``, ``lw cmd`` and ``lw rulepack …`` runs
-  (SYSTEM stands for an installed system id: each example must run for at least one of the
-  bundled systems; files it names are made first).
 - ``lw cmd``/``lw check`` on a system whose plugin is disabled say how to enable it; ``.luck 10``
   says a rank word is expected; ``lw check`` labels what each number is; ``lw rulepack list``
   prints a header row; ``.coc 99999999`` is refused, not capped; ``STR: true`` in a sheet is
@@ -11,63 +9,11 @@
 
 from __future__ import annotations
 
-import re
-import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-
-LW = [sys.executable, "-c", "import sys; from lwcore.cli import main; main(sys.argv[1:])"]
 SYSTEMS = ("coc7", "dnd5e", "wod")
-COMMANDS = [["roll"], ["check"], ["cmd"], ["rulepack"], ["rulepack", "validate"], ["rulepack", "test"]]
-MYSYS = """\
-defaults: {STR: 50}
-resolution: {roll: 1d100, target: skill}
-tests: [{skill: 50, roll: 25, want: success}]
-"""
-
-
-
-
-def examples() -> list[tuple[str, str]]:
-    """``(command, example line)`` for every example in the rules commands' help."""
-    found = []
-    for command in COMMANDS:
-        proc = subprocess.run([*LW, *command, "--help"], capture_output=True, text=True, timeout=60)
-        assert proc.returncode == 0, proc.stderr
-        block = proc.stdout.split("Examples", 1)[1] if "Examples" in proc.stdout else ""
-        lines = [line.strip() for line in block.splitlines() if re.match(r"\s+(lw |echo )", line)]
-        assert lines, f"lw {' '.join(command)} --help shows no examples"
-        found += [(" ".join(command), line) for line in lines]
-    return found
-
-
-EXAMPLES = examples()
-
-
-@pytest.mark.parametrize(("command", "example"), EXAMPLES)
-def test_every_help_example_runs(command: str, example: str, tmp_path: Path) -> None:
-    (tmp_path / "mysys.yaml").write_text(MYSYS, encoding="utf-8")
-    (tmp_path / "other.yaml").write_text(MYSYS, encoding="utf-8")
-    env_prefix = [*LW, "--data-dir", str(tmp_path / "home")]
-    failures = []
-    for system in SYSTEMS if "SYSTEM" in example else ("",):
-        line = example.replace("SYSTEM", system)
-        stdin = None
-        if line.startswith("echo "):
-            payload, line = line.split(" | ", 1)
-            stdin = shlex.split(payload)[1]
-        argv = shlex.split(line)
-        assert argv[0] == "lw"
-        proc = subprocess.run([*env_prefix, *argv[1:]], input=stdin, capture_output=True, text=True,
-                              cwd=tmp_path, timeout=60)
-        if proc.returncode == 0 and "Traceback" not in proc.stderr:
-            return
-        failures.append(f"{system or line}: exit {proc.returncode}: {proc.stderr.strip()}")
-    pytest.fail(f"{example!r} runs for no bundled system:\n" + "\n".join(failures))
 
 
 def test_a_disabled_systems_plugin_is_named_with_how_to_enable_it(tmp_path: Path, lw) -> None:

@@ -21,7 +21,18 @@ def _locale(ctx: click.Context, explicit: str | None) -> str:
     return pick_locale(explicit, state(ctx).kernel.env)
 
 
-@click.group("pack")
+BUILT = "dist/blackmoor-1.0.0.lwpack"
+"""What the examples' first line (``lw pack build examples/blackmoor -o dist``) writes."""
+
+
+@click.group("pack", epilog=f"""\b
+Examples (examples/ is in the source checkout; the first line makes dist/):
+  lw pack build examples/blackmoor -o dist
+  lw pack verify {BUILT}
+  lw pack install {BUILT} --yes
+  lw pack list
+  lw rulepack show blackmoor
+  lw pack remove blackmoor""")
 def pack() -> None:
     """Content packs (.lwpack): one archive carries a whole work.
 
@@ -34,7 +45,10 @@ def pack() -> None:
     """
 
 
-@pack.command("build")
+@pack.command("build", epilog="""\b
+Examples:
+  lw pack build examples/blackmoor -o dist
+  lw pack build examples/blackmoor -o dist --json""")
 @click.argument("source", type=click.Path(file_okay=False, path_type=str))
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=str), default=None,
               help="Folder to write the pack to (default: the current folder).")
@@ -57,7 +71,10 @@ def build_cmd(ctx: click.Context, source: str, out_dir: str | None, locale: str 
     click.echo(f"sha256 {built.sha256}")
 
 
-@pack.command("verify")
+@pack.command("verify", epilog=f"""\b
+Examples:
+  lw pack build examples/blackmoor -o dist
+  lw pack verify {BUILT}""")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
 @locale_option
 @json_option
@@ -79,7 +96,11 @@ def verify_cmd(ctx: click.Context, file: str, locale: str | None, as_json: bool)
         click.echo(f"ok: every check passed (sha256 {verified.sha256})")
 
 
-@pack.command("install")
+@pack.command("install", epilog=f"""\b
+Examples:
+  lw pack build examples/blackmoor -o dist
+  lw pack install {BUILT} --yes
+  lw pack install {BUILT} --yes --locale zh --json""")
 @click.argument("ref")
 @click.option("--yes", is_flag=True, help="Install without asking (read the trust card first).")
 @locale_option

@@ -171,11 +171,11 @@ def check(ctx: click.Context, system: str | None, skill: str | None, difficulty:
 
 
 @click.group(epilog="""\b
-Examples:
+Examples (examples/ is in the source checkout):
   lw rulepack list
   lw rulepack show SYSTEM --json
-  lw rulepack validate --strict mysys.yaml
-  lw rulepack test mysys.yaml""")
+  lw rulepack validate --strict examples/blackmoor/rules/blackmoor.yaml
+  lw rulepack test examples/blackmoor/rules/blackmoor.yaml""")
 def rulepack() -> None:
     """Rulepacks: validate files, run their tests, list installed systems, show one merged."""
 
@@ -195,9 +195,9 @@ def _load_file(engine: Any, file: str) -> tuple[Any, list[str], list[str]]:
 
 
 @rulepack.command("validate", epilog="""\b
-Examples:
-  lw rulepack validate mysys.yaml
-  lw rulepack validate --strict mysys.yaml other.yaml""")
+Examples (examples/ is in the source checkout):
+  lw rulepack validate examples/blackmoor/rules/blackmoor.yaml
+  lw rulepack validate --strict --no-tests examples/blackmoor/rules/blackmoor.yaml""")
 @click.argument("files", nargs=-1, required=True)
 @click.option("--strict", is_flag=True, help="Warnings (unknown keys, unused shapes) count as errors.")
 @click.option("--no-tests", is_flag=True, help="Do not run the pack's own tests: table.")
@@ -231,9 +231,9 @@ def rulepack_validate(ctx: click.Context, files: tuple[str, ...], strict: bool, 
 
 
 @rulepack.command("test", epilog="""\b
-Examples:
-  lw rulepack test mysys.yaml
-  lw rulepack test SYSTEM""")
+Examples (examples/ is in the source checkout):
+  lw rulepack test examples/blackmoor/rules/blackmoor.yaml
+  lw rulepack test SYSTEM --json""")
 @click.argument("targets", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print every case's outcome as JSON.")
 @click.pass_context

@@ -65,7 +65,22 @@ def _load_for(path: Path, kernel: Any, actor: str | None, *, player_facing: bool
     return load_as(path, kernel, actor) if player_facing else Room.load(path, kernel)
 
 
-@click.command()
+@click.command(epilog="""\b
+Examples (the bundled example room; examples/ is in the source checkout):
+  lw turn
+  lw turn --as p2 --view
+  lw turn --say ".help"
+  lw turn --say ".ra 侦查" --seed 3
+  lw turn --say "我去码头查看那艘空船。"
+  lw turn --say "我去码头查看那艘空船。" --json
+  lw turn --fresh --say "我去码头查看那艘空船。" --reply examples/fog-harbor/replies/turn1.anthropic_messages.json --seed 5
+  lw turn --fresh --say "I search the pier." --as p2 --reply examples/fog-harbor/replies/turn1.chat_completions.json --seed 5
+  lw turn --say "我去码头查看那艘空船。" --endpoint https://api.anthropic.com/v1/messages --model claude-sonnet-4-5   # online: needs ANTHROPIC_API_KEY
+
+\b
+A turn writes to its room: play an explicit ROOM on a copy of examples/fog-harbor,
+never on the checkout's own (the bundled room is a copy in the data dir; --fresh
+starts it over).""")
 @click.argument("room", required=False, type=click.Path(path_type=str))
 @click.option("--say", "say", default=None, help="What the acting member says this turn.")
 @click.option("--as", "actor", default=None, help="Member id or name acting (default: the first player).")
@@ -105,11 +120,12 @@ def turn(
     """Play one keeper turn in ROOM (default: the bundled example room).
 
     \b
-    lw turn ROOM                      what the first player sees (--as MEMBER: theirs)
-    lw turn ROOM --say TEXT           compile the turn: print the provider request
-    lw turn ROOM --say TEXT --reply F apply a recorded model reply (protocol read from it)
-    lw turn ROOM --say TEXT --endpoint URL   send it and run the tool loop
-    lw turn ROOM --say ".help"        a room command (.var, .recap, .ra …), no model involved
+    lw turn [ROOM]                           what the first player sees (--as MEMBER: theirs)
+    lw turn [ROOM] --say TEXT                compile the turn: a summary of the provider request
+                                             (--payload: the whole request; --json: as JSON)
+    lw turn [ROOM] --say TEXT --reply FILE   apply a recorded model reply (its protocol read from it)
+    lw turn [ROOM] --say TEXT --endpoint URL send it and run the tool loop
+    lw turn [ROOM] --say ".help"             a room command (.var, .recap, .ra …), no model involved
     """
     from lwcore.turn.room import room_lock
 
