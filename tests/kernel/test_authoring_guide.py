@@ -41,7 +41,7 @@ PLUGINS = plugins_in_guide()
 def boot(tmp_path: Path, plugin_id: str, **options: Any) -> Kernel:
     manifest, source = PLUGINS[plugin_id]
     namespace: dict[str, Any] = {"__name__": f"guide_{plugin_id.replace('-', '_')}"}
-    exec(compile(source, f"{GUIDE}:{plugin_id}", "exec"), namespace)
+    exec(compile(source, f"{GUIDE}:{plugin_id}", "exec", dont_inherit=True), namespace)  # as its own module would
     hooks = SimpleNamespace(**{k: v for k, v in namespace.items() if k.startswith("lw_")})
     kernel = Kernel(data_dir=tmp_path / "data", env={}, strict=True,
                     plugins=[InProcessPlugin(manifest, hooks)], **options)
@@ -181,11 +181,48 @@ def check_needs_git(kernel: Kernel, tmp_path: Path) -> None:
     assert lines == ([] if shutil.which("git") else ["git is not on the PATH: story repositories cannot be used"])
 
 
+def guide_snippet(marker: str) -> str:
+    """The guide's one python block (not a plugin's) containing ``marker``."""
+    blocks = re.findall(r"```python\n(.*?)```", GUIDE.read_text(encoding="utf-8"), re.S)
+    [found] = [b for b in blocks if marker in b and "@hookimpl" not in b]
+    return found
+
+
+def check_echo(kernel: Kernel, tmp_path: Path) -> None:
+    import contextlib
+    import io
+
+    from lwcore.turn.room import Room
+
+    assert kernel.prompt_compilers.origin("echo") == kernel.provider_adapters.origin("echo") == "echo-protocol"
+    folder = room(tmp_path)
+    snippet = guide_snippet("kernel.turn(room_folder")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):  # the guide's turn, as written
+        exec(compile(snippet, f"{GUIDE}:echo turn", "exec", dont_inherit=True), {"kernel": kernel, "room_folder": folder})
+    printed = [line.split("  # ", 1)[1] for line in snippet.splitlines() if line.startswith("print(")]
+    assert out.getvalue().splitlines() == printed  # what the guide says it prints
+    saved = Room.load(folder, kernel)
+    assert [e.text for e in saved.history.all()][-1] == "The boards are wet."
+    assert any(e.data and e.data.get("kind") == "check" for e in saved.history.all())
+
+    from lwcore.turn.pipeline import run_turn
+
+    bad = run_turn(kernel, room(tmp_path / "b"), "?", provider="echo", reply={"echo": {"text": "", "calls": [
+        {"id": "x", "name": "skill_check", "args": "not an object"}, "not a call"]}})
+    assert [r.is_error for r in bad.applied.results] == [True, True]
+    compiled = bad.compiled
+    assert compiled.protocol == "echo" and "skill_check" in [t["name"] for t in compiled.request["tools"]]
+    assert compiled.request["system"].startswith("你是这个房间的守秘人")
+    with pytest.raises(Exception, match="not an echo reply"):
+        run_turn(kernel, room(tmp_path / "c"), "?", provider="echo", reply={"content": []})
+
+
 CHECKS: dict[str, Callable[[Kernel, Path], None]] = {
     "house-rules": check_house_rules, "weather": check_weather, "tiny-d6": check_tiny_d6, "tarot": check_tarot,
     "clues": check_clues, "dread-meter": check_dread, "asides": check_asides, "plain-notes": check_plain_notes,
     "ascii-panels": check_ascii_panels, "title-cards": check_title_cards, "almanac": check_almanac, "maps": check_maps,
-    "needs-git": check_needs_git, "handouts": check_handouts,
+    "needs-git": check_needs_git, "handouts": check_handouts, "echo-protocol": check_echo,
 }
 
 
