@@ -39,7 +39,6 @@ DEFAULT_PRESENTATION = "ui/presentation.yaml"
 DEV_ENV = "LW_DEV_PACKS"
 PACK_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 MAX_ASSET_BYTES = 8 * 1024 * 1024
-MAX_MANIFEST_BYTES = 256 * 1024
 
 MIME_BY_SUFFIX: Mapping[str, str] = {
     ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".webp": "image/webp",
