@@ -82,6 +82,7 @@ def run_batch(
     from lwcore.errors import LwError
     from lwcore.io.limits import LINE_LIMITS
     from lwcore.io.safe_json import iter_json_lines
+    from lwcore.io.text import open_file
 
     limits = limits or LINE_LIMITS
     name = None if source == "-" else source
@@ -89,7 +90,7 @@ def run_batch(
         read = _reader(sys.stdin)
         close = None
     else:
-        handle = _open_source(source)
+        handle = open_file(source, pipes=True)  # a stream is read to its end; /dev/zero is refused
         read, close = _reader(handle), handle.close
     sink = out if out is not None else sys.stdout.buffer
     pending: list[str] = []
@@ -124,31 +125,6 @@ def run_batch(
         if close is not None:
             close()
     return 2 if broken else 1 if failed else 0
-
-
-def _open_source(path: str) -> BinaryIO:
-    """``path`` opened for a batch: a regular file or a pipe (a stream is read to its end,
-    however long); a folder, a device (``/dev/zero`` never ends and has no lines) or a socket
-    is refused, like a missing or unreadable file."""
-    import os
-    import stat
-
-    from lwcore.errors import LwError
-
-    try:
-        handle = open(path, "rb")  # noqa: SIM115 - the caller closes it
-    except FileNotFoundError:
-        raise LwError("file not found", file=path, code="not_found") from None
-    except IsADirectoryError:
-        raise LwError("is a folder, expected a file", file=path, code="not_a_file") from None
-    except OSError as exc:
-        raise LwError(f"cannot read: {exc.strerror or exc}", file=path, code="io") from None
-    mode = os.fstat(handle.fileno()).st_mode
-    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
-        handle.close()
-        what = "a folder" if stat.S_ISDIR(mode) else "not a regular file or a pipe (a device or socket)"
-        raise LwError(f"is {what}", file=path, code="not_a_file", expected="a file of JSON lines, or - for stdin")
-    return handle
 
 
 def batch_option(*, required: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

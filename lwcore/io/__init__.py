@@ -1,7 +1,8 @@
 """The safe readers and writers every part of the project uses for outside input.
 
 - :func:`read_bytes`, :func:`read_text`, :func:`decode_text`, :func:`read_stream`: size
-  limits, and encoding errors located by line, column and byte offset.
+  limits, and encoding errors located by line, column and byte offset; :func:`open_file` for a
+  reader that streams (a regular file, or a named pipe on request; never a device).
 - :func:`load_yaml`, :func:`read_yaml`: YAML with limits on size, depth and alias expansion,
   duplicate keys and unknown tags refused, positions on request.
 - :func:`load_json`, :func:`read_json`, :func:`iter_json_lines`: JSON with limits, no
@@ -26,6 +27,7 @@ _LAZY = {
     "JSON_LIMITS": "lwcore.io.limits",
     "LINE_LIMITS": "lwcore.io.limits",
     "read_bytes": "lwcore.io.text",
+    "open_file": "lwcore.io.text",
     "read_text": "lwcore.io.text",
     "read_stream": "lwcore.io.text",
     "decode_text": "lwcore.io.text",
@@ -50,6 +52,6 @@ if TYPE_CHECKING:
     from lwcore.io.paths import confine
     from lwcore.io.safe_json import iter_json_lines, load_json, read_json
     from lwcore.io.safe_yaml import Position, Positions, load_yaml, read_yaml
-    from lwcore.io.text import decode_text, read_bytes, read_stream, read_text
+    from lwcore.io.text import decode_text, open_file, read_bytes, read_stream, read_text
 
 __getattr__ = lazy_exports(__name__, _LAZY)

@@ -1,7 +1,8 @@
 """Reading bytes and text from files people hand us, with limits and located errors.
 
 Every reader of outside input (a file named on the command line, a room file, a card) goes
-through :func:`read_bytes` / :func:`read_text` / :func:`decode_text`: a missing file, a folder
+through :func:`read_bytes` / :func:`read_text` / :func:`decode_text` (or, to stream one,
+:func:`open_file`): a missing file, a folder
 where a file was expected, a file over its size limit, or bytes that are not UTF-8 become a
 :class:`lwcore.errors.LwError` naming the file (and for encoding errors the line, the
 column and the byte offset), never a traceback.
@@ -12,6 +13,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from lwcore.errors import LwError
 
@@ -31,15 +33,17 @@ def describe_size(n: int) -> str:
     return f"{n} bytes"
 
 
-def read_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
-    """The whole file, refusing (:class:`LwError`) a missing file, a folder, anything that is
-    not a regular file (a pipe or a device would block or never end), an unreadable file, or
-    one larger than ``max_bytes`` (checked while reading, so a growing file cannot make it
-    read without end)."""
+def open_file(path: str | Path, *, pipes: bool = False) -> BinaryIO:
+    """``path`` opened for reading in binary: a regular file -- or, with ``pipes``, also a
+    named pipe (opening it then waits for a writer; it is read to its end). A missing file, a
+    folder, anything else that is not a regular file (a pipe without ``pipes``, a device, a
+    socket: they would block or never end) or an unreadable file is a located
+    :class:`LwError`. The caller closes the handle."""
+    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0)
+    if not pipes:  # opening a named pipe must not wait for a writer; it changes nothing for a file
+        flags |= getattr(os, "O_NONBLOCK", 0)
     try:
-        # O_NONBLOCK: opening a named pipe must not wait for a writer; it changes nothing
-        # for a regular file.
-        fd = os.open(os.fspath(path), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        fd = os.open(os.fspath(path), flags)
     except FileNotFoundError:
         raise LwError("file not found", file=path, code="not_found") from None
     except IsADirectoryError:
@@ -49,25 +53,33 @@ def read_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes
     except OSError as exc:
         raise LwError(f"cannot read: {exc.strerror or exc}", file=path, code="io") from None
     try:
-        st = os.fstat(fd)
-        mode = st.st_mode
+        mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
             raise LwError("is a folder, expected a file", file=path, code="not_a_file")
-        if not stat.S_ISREG(mode):
-            raise LwError("is not a regular file (a pipe, socket or device)", file=path, code="not_a_file",
-                          expected="a regular file")
-        with os.fdopen(fd, "rb") as handle:
-            fd = -1
+        if not (stat.S_ISREG(mode) or (pipes and stat.S_ISFIFO(mode))):
+            what = "a regular file or a pipe" if pipes else "a regular file"
+            raise LwError(f"is not {what} (a {'device or socket' if pipes else 'pipe, socket or device'})",
+                          file=path, code="not_a_file", expected=what)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
+    """The whole file (:func:`open_file`: a regular file, or a located refusal), refusing one
+    larger than ``max_bytes`` (checked while reading, so a growing file cannot make it read
+    without end)."""
+    with open_file(path) as handle:
+        try:
+            size = os.fstat(handle.fileno()).st_size
             # the size it has (a cache rebuild reads thousands of files: no max_bytes buffer
             # each time), then whatever it grew by, up to one byte past the limit
-            data = handle.read(min(st.st_size, max_bytes) + 1)
-            if len(data) > st.st_size and len(data) <= max_bytes:
+            data = handle.read(min(size, max_bytes) + 1)
+            if len(data) > size and len(data) <= max_bytes:
                 data += handle.read(max_bytes + 1 - len(data))
-    except OSError as exc:
-        raise LwError(f"cannot read: {exc.strerror or exc}", file=path, code="io") from None
-    finally:
-        if fd >= 0:
-            os.close(fd)
+        except OSError as exc:
+            raise LwError(f"cannot read: {exc.strerror or exc}", file=path, code="io") from None
     if len(data) > max_bytes:
         raise LwError(
             f"file is larger than the {describe_size(max_bytes)} limit", file=path, code="limit"
