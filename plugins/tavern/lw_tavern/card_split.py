@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,6 +89,8 @@ def split_card(card: Mapping[str, Any]) -> Split:
     The person half is the card's character fields (V2 names) with EJS removed from the text,
     the world extensions removed, and a book of the plain lore only (no declarations, no
     keeper-only, no render-only entries, templates removed). The report names each removal.
+    Every entry of both books carries its handle's id as ``id`` (:func:`with_source_ids`), so a
+    person import and a world import of one card give its entries the same handles.
     """
     data = card_data(card)
     dropped: list[Dropped] = []
@@ -130,7 +132,7 @@ def split_card(card: Mapping[str, Any]) -> Split:
         dropped.append(Dropped("hooks", f"{len(card['hooks'])} hook script(s) not installed"))
     book_raw = data.get("character_book")
     if isinstance(book_raw, Mapping):
-        book = book_from_data(book_raw)
+        book = with_source_ids(book_from_data(book_raw))
         world.book = book
         person_entries: list[WorldEntry] = []
         for entry in book.entries:
@@ -177,8 +179,41 @@ class ImportedBook:
     report: ImportReport
     scope: str = "room"
     sources: list[str] = field(default_factory=list)
-    """Each kept entry's id before the import (its own ``id``, else its uid): the part after
-    ``#`` in its ``<pack-id>#<entry-id>`` handle."""
+    """Each kept entry's id before the import (:func:`source_ids`): the part after ``#`` in its
+    ``<pack-id>#<entry-id>`` handle."""
+
+
+def source_ids(entries: Sequence[WorldEntry]) -> list[str]:
+    """The entry part of each entry's handle ``<pack-id>#<entry-id>``, unique in the book: the
+    author's ``id``; else the uid as text; an entry whose choice is taken (an author's id wins
+    over a uid, the first of two equal ids keeps it) gets it with ``~2``, ``~3`` … appended
+    (``~`` is never in a native id). Deterministic: the same book gives the same ids."""
+    out: list[str | None] = [None] * len(entries)
+    taken: set[str] = set()
+    for index, entry in enumerate(entries):  # the authors' ids first
+        if entry.id and entry.id not in taken:
+            out[index] = entry.id
+            taken.add(entry.id)
+    for index, entry in enumerate(entries):  # then each uid where it is free
+        if out[index] is None and not entry.id and str(entry.uid) not in taken:
+            out[index] = str(entry.uid)
+            taken.add(str(entry.uid))
+    for index, entry in enumerate(entries):  # then the rest, moved aside
+        if out[index] is None:
+            base, n = entry.id or str(entry.uid), 2
+            while f"{base}~{n}" in taken:
+                n += 1
+            out[index] = f"{base}~{n}"
+            taken.add(f"{base}~{n}")
+    return [str(i) for i in out]
+
+
+def with_source_ids(book: WorldBook) -> WorldBook:
+    """``book`` with every entry's ``id`` set to its :func:`source_ids` id (so that a part of
+    the book keeps the handles its entries have in the whole)."""
+    ids = source_ids(book.entries)
+    return book.model_copy(update={"entries": [e if e.id == i else e.model_copy(update={"id": i})
+                                               for e, i in zip(book.entries, ids, strict=True)]})
 
 
 def entry_id(pack_id: str, entry: WorldEntry, index: int) -> str:
@@ -194,6 +229,7 @@ def import_entries(book: WorldBook, *, pack_id: str, keeper: bool, char_name: st
     sources: list[str] = []
     dropped: list[Dropped] = []
     declarations: list[dict[str, Any]] = []
+    handles = source_ids(book.entries)
     for index, entry in enumerate(book.entries):
         where = f"entry {entry.title!r}"
         if is_declaration(entry):
@@ -228,6 +264,6 @@ def import_entries(book: WorldBook, *, pack_id: str, keeper: bool, char_name: st
             update["key"] = [_CHAR.sub(char_name, k) for k in entry.key]
             update["keysecondary"] = [_CHAR.sub(char_name, k) for k in entry.keysecondary]
         out.append(entry.model_copy(update=update))
-        sources.append(entry.id or str(entry.uid))
+        sources.append(handles[index])
     report = ImportReport(carried=(f"{len(out)} world-book entries",), dropped=tuple(dropped))
     return ImportedBook(book.model_copy(update={"entries": out}), declarations, report, sources=sources)

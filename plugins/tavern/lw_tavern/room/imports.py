@@ -21,7 +21,7 @@ An import is one document set keyed ``world:<pack>``, ``companion:<pack>`` or ``
 importing again **replaces** that set (entries, hooks, the pristine pregen sheets -- claims
 stay), it never stacks. Everything is read, split and checked before the room is touched: a
 refused import changes nothing. Entry documents carry ``meta.source = <pack-id>#<entry-id>``
-(the author's id for a native card, else the entry's uid).
+(the author's id, else the entry's uid; unique in the book: :func:`lw_tavern.card_split.source_ids`).
 """
 
 from __future__ import annotations
