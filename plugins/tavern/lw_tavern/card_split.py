@@ -28,7 +28,7 @@ from lwcore.errors import LwError
 from lw_tavern.decorators import RENDER_ONLY, named, split_decorators
 from lw_tavern.mvu.initvar import is_declaration, parse_initvar
 from lw_tavern.worldbook.load import book_from_data
-from lw_tavern.worldbook.model import WorldBook, WorldEntry
+from lw_tavern.worldbook.model import WorldBook, WorldEntry, unique_ids
 
 PERSON_TEXT_FIELDS = ("description", "personality", "scenario", "first_mes", "mes_example", "system_prompt",
                       "post_history_instructions", "creator_notes")
@@ -36,6 +36,9 @@ HOOKS_EXTENSION = "loreweaver_hooks"
 WORLD_EXTENSIONS = (HOOKS_EXTENSION, "regex_scripts", "TavernHelper_scripts", "tavern_helper", "TavernHelper_variables")
 """Card extensions that program the room rather than describe a person."""
 
+SECRET_KEPT = "secret: kept for the keeper only (players never see it)"
+REGENERATED = ("id regenerated (its handle <pack-id>#<entry-id> kept as its source); scope fixed to the room, "
+               "never global")
 _RENDER_TITLE = re.compile(r"^\s*\[RENDER:", re.IGNORECASE)
 _CHAR = re.compile(r"\{\{\s*char\s*\}\}|<char>|<BOT>", re.IGNORECASE)
 
@@ -177,6 +180,8 @@ class ImportedBook:
     book: WorldBook
     declarations: list[dict[str, Any]]
     report: ImportReport
+    changed: list[Dropped] = field(default_factory=list)
+    """What the trust boundary changed in the entries it kept (``field`` names the entry)."""
     scope: str = "room"
     sources: list[str] = field(default_factory=list)
     """Each kept entry's id before the import (:func:`source_ids`): the part after ``#`` in its
@@ -185,27 +190,10 @@ class ImportedBook:
 
 def source_ids(entries: Sequence[WorldEntry]) -> list[str]:
     """The entry part of each entry's handle ``<pack-id>#<entry-id>``, unique in the book: the
-    author's ``id``; else the uid as text; an entry whose choice is taken (an author's id wins
-    over a uid, the first of two equal ids keeps it) gets it with ``~2``, ``~3`` … appended
-    (``~`` is never in a native id). Deterministic: the same book gives the same ids."""
-    out: list[str | None] = [None] * len(entries)
-    taken: set[str] = set()
-    for index, entry in enumerate(entries):  # the authors' ids first
-        if entry.id and entry.id not in taken:
-            out[index] = entry.id
-            taken.add(entry.id)
-    for index, entry in enumerate(entries):  # then each uid where it is free
-        if out[index] is None and not entry.id and str(entry.uid) not in taken:
-            out[index] = str(entry.uid)
-            taken.add(str(entry.uid))
-    for index, entry in enumerate(entries):  # then the rest, moved aside
-        if out[index] is None:
-            base, n = entry.id or str(entry.uid), 2
-            while f"{base}~{n}" in taken:
-                n += 1
-            out[index] = f"{base}~{n}"
-            taken.add(f"{base}~{n}")
-    return [str(i) for i in out]
+    author's ``id``, else the uid as text; one that is taken (an author's id wins over a uid,
+    the first of two equal ids keeps it) gets ``~2``, ``~3`` … appended
+    (:func:`lw_tavern.worldbook.model.unique_ids`). The same book gives the same ids."""
+    return unique_ids([(e.id or str(e.uid), bool(e.id)) for e in entries])
 
 
 def with_source_ids(book: WorldBook) -> WorldBook:
@@ -224,10 +212,12 @@ def entry_id(pack_id: str, entry: WorldEntry, index: int) -> str:
 
 
 def import_entries(book: WorldBook, *, pack_id: str, keeper: bool, char_name: str | None = None) -> ImportedBook:
-    """Every entry of ``book`` through the import trust boundary (see the module docstring)."""
+    """Every entry of ``book`` through the import trust boundary (see the module docstring).
+    The report lists what was dropped; ``changed`` what was changed in the entries kept."""
     out: list[WorldEntry] = []
     sources: list[str] = []
     dropped: list[Dropped] = []
+    changed: list[Dropped] = []
     declarations: list[dict[str, Any]] = []
     handles = source_ids(book.entries)
     for index, entry in enumerate(book.entries):
@@ -243,20 +233,23 @@ def import_entries(book: WorldBook, *, pack_id: str, keeper: bool, char_name: st
             continue
         decorators, content = split_decorators(entry.content)
         update: dict[str, Any] = {"id": entry_id(pack_id, entry, index)}
+        if entry.secret:
+            changed.append(Dropped(where, SECRET_KEPT))
         condition = named(decorators, "if")
         if condition and not entry.condition:
             update["condition"] = condition.arg
+            changed.append(Dropped(where, "@@if became the entry's condition"))
         if entry.constant:
             update["constant"] = False
-            dropped.append(Dropped(where, "constant turned off: imported lore fires by its keys"))
+            changed.append(Dropped(where, "constant turned off: imported lore fires by its keys"))
         if any(d.name == "activate" for d in decorators):
-            dropped.append(Dropped(where, "@@activate removed: imported lore fires by its keys"))
+            changed.append(Dropped(where, "@@activate removed: imported lore fires by its keys"))
         if decorators:
             kept = [d.line for d in decorators if d.name not in ("activate", "if")]
             update["content"] = "\n".join([*kept, content]) if kept else content
         if is_render_only(entry) and not entry.disable:
             update["disable"] = True
-            dropped.append(Dropped(where, "front-end render entry: disabled"))
+            changed.append(Dropped(where, "front-end render entry: disabled"))
         if char_name:
             for name in ("content", "comment"):
                 text = update.get(name, getattr(entry, name))
@@ -265,5 +258,7 @@ def import_entries(book: WorldBook, *, pack_id: str, keeper: bool, char_name: st
             update["keysecondary"] = [_CHAR.sub(char_name, k) for k in entry.keysecondary]
         out.append(entry.model_copy(update=update))
         sources.append(handles[index])
+    if out:
+        changed.insert(0, Dropped("every entry", REGENERATED))
     report = ImportReport(carried=(f"{len(out)} world-book entries",), dropped=tuple(dropped))
-    return ImportedBook(book.model_copy(update={"entries": out}), declarations, report, sources=sources)
+    return ImportedBook(book.model_copy(update={"entries": out}), declarations, report, changed, sources=sources)

@@ -118,7 +118,7 @@ def test_import_trust_boundary(keeper):
     again = import_entries(book, pack_id="tidewatch", keeper=keeper)
     assert [e.id for e in again.book.entries] == ids  # deterministic
     assert [e.id for e in import_entries(book, pack_id="other", keeper=keeper).book.entries] != ids
-    reasons = " ".join(d.reason for d in imported.report.dropped)
+    reasons = " ".join(d.reason for d in imported.changed)
     assert "constant turned off" in reasons and "@@activate removed" in reasons
 
 
