@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +28,7 @@ from lwcore.errors import LwError
 from lw_tavern.decorators import RENDER_ONLY, named, split_decorators
 from lw_tavern.mvu.initvar import is_declaration, parse_initvar
 from lw_tavern.worldbook.load import book_from_data
-from lw_tavern.worldbook.model import WorldBook, WorldEntry
+from lw_tavern.worldbook.model import WorldBook, WorldEntry, unique_ids
 
 PERSON_TEXT_FIELDS = ("description", "personality", "scenario", "first_mes", "mes_example", "system_prompt",
                       "post_history_instructions", "creator_notes")
@@ -36,6 +36,9 @@ HOOKS_EXTENSION = "loreweaver_hooks"
 WORLD_EXTENSIONS = (HOOKS_EXTENSION, "regex_scripts", "TavernHelper_scripts", "tavern_helper", "TavernHelper_variables")
 """Card extensions that program the room rather than describe a person."""
 
+SECRET_KEPT = "secret: kept for the keeper only (players never see it)"
+REGENERATED = ("id regenerated (its handle <pack-id>#<entry-id> kept as its source); scope fixed to the room, "
+               "never global")
 _RENDER_TITLE = re.compile(r"^\s*\[RENDER:", re.IGNORECASE)
 _CHAR = re.compile(r"\{\{\s*char\s*\}\}|<char>|<BOT>", re.IGNORECASE)
 
@@ -89,6 +92,8 @@ def split_card(card: Mapping[str, Any]) -> Split:
     The person half is the card's character fields (V2 names) with EJS removed from the text,
     the world extensions removed, and a book of the plain lore only (no declarations, no
     keeper-only, no render-only entries, templates removed). The report names each removal.
+    Every entry of both books carries its handle's id as ``id`` (:func:`with_source_ids`), so a
+    person import and a world import of one card give its entries the same handles.
     """
     data = card_data(card)
     dropped: list[Dropped] = []
@@ -130,7 +135,7 @@ def split_card(card: Mapping[str, Any]) -> Split:
         dropped.append(Dropped("hooks", f"{len(card['hooks'])} hook script(s) not installed"))
     book_raw = data.get("character_book")
     if isinstance(book_raw, Mapping):
-        book = book_from_data(book_raw)
+        book = with_source_ids(book_from_data(book_raw))
         world.book = book
         person_entries: list[WorldEntry] = []
         for entry in book.entries:
@@ -175,10 +180,28 @@ class ImportedBook:
     book: WorldBook
     declarations: list[dict[str, Any]]
     report: ImportReport
+    changed: list[Dropped] = field(default_factory=list)
+    """What the trust boundary changed in the entries it kept (``field`` names the entry)."""
     scope: str = "room"
     sources: list[str] = field(default_factory=list)
-    """Each kept entry's id before the import (its own ``id``, else its uid): the part after
-    ``#`` in its ``<pack-id>#<entry-id>`` handle."""
+    """Each kept entry's id before the import (:func:`source_ids`): the part after ``#`` in its
+    ``<pack-id>#<entry-id>`` handle."""
+
+
+def source_ids(entries: Sequence[WorldEntry]) -> list[str]:
+    """The entry part of each entry's handle ``<pack-id>#<entry-id>``, unique in the book: the
+    author's ``id``, else the uid as text; one that is taken (an author's id wins over a uid,
+    the first of two equal ids keeps it) gets ``~2``, ``~3`` … appended
+    (:func:`lw_tavern.worldbook.model.unique_ids`). The same book gives the same ids."""
+    return unique_ids([(e.id or str(e.uid), bool(e.id)) for e in entries])
+
+
+def with_source_ids(book: WorldBook) -> WorldBook:
+    """``book`` with every entry's ``id`` set to its :func:`source_ids` id (so that a part of
+    the book keeps the handles its entries have in the whole)."""
+    ids = source_ids(book.entries)
+    return book.model_copy(update={"entries": [e if e.id == i else e.model_copy(update={"id": i})
+                                               for e, i in zip(book.entries, ids, strict=True)]})
 
 
 def entry_id(pack_id: str, entry: WorldEntry, index: int) -> str:
@@ -189,11 +212,14 @@ def entry_id(pack_id: str, entry: WorldEntry, index: int) -> str:
 
 
 def import_entries(book: WorldBook, *, pack_id: str, keeper: bool, char_name: str | None = None) -> ImportedBook:
-    """Every entry of ``book`` through the import trust boundary (see the module docstring)."""
+    """Every entry of ``book`` through the import trust boundary (see the module docstring).
+    The report lists what was dropped; ``changed`` what was changed in the entries kept."""
     out: list[WorldEntry] = []
     sources: list[str] = []
     dropped: list[Dropped] = []
+    changed: list[Dropped] = []
     declarations: list[dict[str, Any]] = []
+    handles = source_ids(book.entries)
     for index, entry in enumerate(book.entries):
         where = f"entry {entry.title!r}"
         if is_declaration(entry):
@@ -207,20 +233,23 @@ def import_entries(book: WorldBook, *, pack_id: str, keeper: bool, char_name: st
             continue
         decorators, content = split_decorators(entry.content)
         update: dict[str, Any] = {"id": entry_id(pack_id, entry, index)}
+        if entry.secret:
+            changed.append(Dropped(where, SECRET_KEPT))
         condition = named(decorators, "if")
         if condition and not entry.condition:
             update["condition"] = condition.arg
+            changed.append(Dropped(where, "@@if became the entry's condition"))
         if entry.constant:
             update["constant"] = False
-            dropped.append(Dropped(where, "constant turned off: imported lore fires by its keys"))
+            changed.append(Dropped(where, "constant turned off: imported lore fires by its keys"))
         if any(d.name == "activate" for d in decorators):
-            dropped.append(Dropped(where, "@@activate removed: imported lore fires by its keys"))
+            changed.append(Dropped(where, "@@activate removed: imported lore fires by its keys"))
         if decorators:
             kept = [d.line for d in decorators if d.name not in ("activate", "if")]
             update["content"] = "\n".join([*kept, content]) if kept else content
         if is_render_only(entry) and not entry.disable:
             update["disable"] = True
-            dropped.append(Dropped(where, "front-end render entry: disabled"))
+            changed.append(Dropped(where, "front-end render entry: disabled"))
         if char_name:
             for name in ("content", "comment"):
                 text = update.get(name, getattr(entry, name))
@@ -228,6 +257,8 @@ def import_entries(book: WorldBook, *, pack_id: str, keeper: bool, char_name: st
             update["key"] = [_CHAR.sub(char_name, k) for k in entry.key]
             update["keysecondary"] = [_CHAR.sub(char_name, k) for k in entry.keysecondary]
         out.append(entry.model_copy(update=update))
-        sources.append(entry.id or str(entry.uid))
+        sources.append(handles[index])
+    if out:
+        changed.insert(0, Dropped("every entry", REGENERATED))
     report = ImportReport(carried=(f"{len(out)} world-book entries",), dropped=tuple(dropped))
-    return ImportedBook(book.model_copy(update={"entries": out}), declarations, report, sources=sources)
+    return ImportedBook(book.model_copy(update={"entries": out}), declarations, report, changed, sources=sources)

@@ -8,7 +8,9 @@
 - any other card: the kernel's card reader (``lwcore.cards``) -- JSON (its spec told, what is no
   card refused), PNG and CHARX (assets are not read: an import needs the card's text).
 
-Every read is bounded and every error located (the kernel's safe readers).
+Every read is bounded and every error located (the kernel's safe readers). Every ``lw tavern``
+command reads its input here (``import``, ``inspect``, ``convert``, ``activate``): they all
+accept the same files.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-
 from lw_tavern.files import MAX_CARD_BYTES, located
+from lw_tavern.worldbook.model import WorldBook
 
 _JSON_START = (b"{", b"[", b"\xef\xbb\xbf")
 
@@ -27,15 +29,32 @@ _JSON_START = (b"{", b"[", b"\xef\xbb\xbf")
 @dataclass(frozen=True)
 class Material:
     """A file ready to import: the card (SillyTavern shape), the native card it came from (if
-    any), and the JSON text (for locating later errors)."""
+    any), the JSON text (for locating later errors), whether it is a world book on its own, and
+    its container (``json``, ``png``, ``charx``)."""
 
     card: dict[str, Any]
     native: Any = None
     text: str | None = None
     book_only: bool = False
+    container: str = "json"
 
 
-def read_material(path: Path) -> Material:
+def book_of(material: Material, path: Path | str) -> WorldBook:
+    """The world book ``material`` holds, as written (before any import), every entry checked
+    and its problems located in ``path``; a card without a book (a V1 card, say) has an empty
+    one."""
+    from lw_tavern.worldbook.load import book_from_data
+
+    if material.book_only:
+        return book_from_data(material.card["data"]["character_book"], file=path, text=material.text)
+    if material.native is not None:  # its reader checked the entries, located in the native file
+        return book_from_data(material.card)
+    if not isinstance(material.card.get("data"), Mapping):
+        return WorldBook(entries=[], source="character_book")
+    return book_from_data(material.card, file=path, text=material.text)
+
+
+def read_material(path: Path | str) -> Material:
     """What ``path`` holds, as :class:`Material` (see the module docstring)."""
     from lwcore.io import read_bytes
 
@@ -44,10 +63,11 @@ def read_material(path: Path) -> Material:
         return _from_json(raw, path)
     from lwcore.cards import load_card
 
-    return Material(dict(load_card(raw, str(path), assets=False).raw))
+    card = load_card(raw, str(path), assets=False)
+    return Material(dict(card.raw), container=card.report.container)
 
 
-def _from_json(raw: bytes, path: Path) -> Material:
+def _from_json(raw: bytes, path: Path | str) -> Material:
     from lwcore.io import decode_text, load_json
     from lwcore.io.limits import JSON_LIMITS
 

@@ -1,13 +1,14 @@
 """``lw tavern …``: look at SillyTavern material without a room.
 
 - ``lw tavern activate BOOK --chat FILE``: which entries fire for a chat, and why.
-- ``lw tavern inspect CARD``: what a card holds and what a person or a world import keeps.
+- ``lw tavern inspect CARD``: what a card holds and what each kind of import keeps, strips, changes.
 - ``lw tavern preset FILE``: validate a chat-completion preset and show its fold.
 - ``lw tavern convert IN OUT``: a SillyTavern card to the native format, or back.
 - ``lw tavern import FILE --as pc|companion|world ROOM``: import into a room (the operator's
   command: a world import brings secrets, variables and hooks; see ``lw_tavern.room.imports``).
 
-Only click is imported at module level.
+Every command reads its file like ``import`` does (:mod:`lw_tavern.cardfile`: cards in JSON,
+PNG or CHARX, native cards, world-info files). Only click is imported at module level.
 """
 
 from __future__ import annotations
@@ -45,7 +46,9 @@ def tavern() -> None:
 @json_option
 def activate_cmd(book: str, chat_file: str, settings_file: str | None, state_file: str | None,
                  vars_file: str | None, seed: int, show_all: bool, as_json: bool) -> None:
-    """Which entries of BOOK fire for the chat, where they go, and why."""
+    """Which entries of BOOK fire for the chat, where they go, and why. BOOK is a world-info
+    file, a character_book, or a card holding one (JSON, PNG, CHARX, *.lorecard.json), its
+    book as written (no import's trust boundary)."""
     from lw_tavern.chatfile import read_chat
     from lw_tavern.ejs.expr import ExprError, evaluate_condition
     from lw_tavern.ejs.lite import tree_resolver
@@ -107,36 +110,18 @@ def activate_cmd(book: str, chat_file: str, settings_file: str | None, state_fil
 @click.argument("card", type=click.Path(dir_okay=False))
 @json_option
 def inspect_cmd(card: str, as_json: bool) -> None:
-    """What a card (JSON) holds and what a person import would strip."""
-    from lw_tavern.card_split import split_card
-    from lw_tavern.files import located, read_json_file
+    """What CARD holds, and what a pc, a companion and a world import of it would keep, strip
+    and change (the import plans themselves; no room is touched). CARD is anything
+    `lw tavern import` reads: a card (JSON, PNG, CHARX), a *.lorecard.json, a world-info file."""
+    from lw_tavern.preview import as_json as preview_json
+    from lw_tavern.preview import as_lines, preview
 
-    data, text = read_json_file(card)
-    if not isinstance(data, dict):
-        raise located("a card is a JSON object", file=card, text=text, path=())
-    split = split_card(data)
-    report = split.report
-    world = split.world
-    summary = {
-        "name": split.person.get("name", ""),
-        "person": {"keeps": list(report.carried), "strips": [{"what": d.field, "why": d.reason} for d in report.dropped]},
-        "world": {"hooks": len(world.hooks), "variable_declarations": len(world.declarations),
-                  "book_entries": len(world.book.entries) if world.book else 0,
-                  "extensions": sorted(world.extensions)},
-        "world_problems": [str(p) for p in world.problems],
-    }
+    found = preview(card)
     if as_json:
-        _dump(summary)
+        _dump(preview_json(found))
         return
-    click.echo(f"card: {summary['name'] or '(no name)'}")
-    click.echo("a person import keeps: " + (", ".join(report.carried) or "nothing"))
-    for d in report.dropped:
-        click.echo(f"  strips {d.field}: {d.reason}")
-    w = summary["world"]
-    click.echo(f"a world import also brings: {w['hooks']} hook(s), {w['variable_declarations']} variable "
-               f"declaration(s), {w['book_entries']} book entries" + (f", {', '.join(w['extensions'])}" if w["extensions"] else ""))
-    for problem in world.problems:
-        click.echo(f"world import problem: {problem}")
+    for line in as_lines(found):
+        click.echo(line)
 
 
 @tavern.command("preset")
@@ -168,20 +153,21 @@ def preset_cmd(file: str, character_id: int | None, as_json: bool) -> None:
 @click.argument("target", type=click.Path(dir_okay=False))
 @json_option
 def convert_cmd(source: str, target: str, as_json: bool) -> None:
-    """A SillyTavern card (JSON) to a native *.lorecard.json, or a native card back to a card."""
+    """A SillyTavern card (JSON, PNG, CHARX) or a world-info file to a native *.lorecard.json,
+    or a native card back to a SillyTavern card (JSON). Nothing is written when SOURCE is refused."""
     from lwcore.io import atomic_write_text
 
-    from lw_tavern.files import located, read_json_file
-    from lw_tavern.lorecard import from_card, load_lorecard, sniff, to_card
+    from lw_tavern.cardfile import book_of, read_material
+    from lw_tavern.lorecard import from_card, to_card
 
-    data, text = read_json_file(source)
-    if not isinstance(data, dict):
-        raise located("a card is a JSON object", file=source, text=text, path=())
-    if sniff(data):
-        out: Any = to_card(load_lorecard(data, file=source, text=text))
+    material = read_material(source)
+    if material.native is not None:
+        out: Any = to_card(material.native)
         kind = "sillytavern"
     else:
-        out = from_card(data, file=source, text=text).model_dump(mode="json")
+        book_of(material, source)  # every entry checked, located in SOURCE
+        out = from_card(material.card, file=source, text=None if material.book_only else material.text
+                        ).model_dump(mode="json")
         kind = "native"
     atomic_write_text(target, json.dumps(out, ensure_ascii=False, indent=2) + "\n")
     if as_json:
@@ -227,6 +213,7 @@ def import_cmd(ctx: click.Context, file: str, kind: str, room: str, member: str 
                "entries": len(plan.entries), "hooks": len(plan.hooks), "pregens": [p["name"] for p in plan.pregens],
                "carried": list(plan.report.carried),
                "dropped": [{"what": d.field, "why": d.reason} for d in plan.report.dropped],
+               "changed": [{"what": d.field, "why": d.reason} for d in plan.changed],
                "warnings": list(plan.report.warnings), "written": [str(p) for p in written]})
         return
     click.echo(summary(plan, zh=False, for_keeper=True))

@@ -13,11 +13,17 @@ on purpose and is refused), and a newer one is refused.
 :func:`to_card` / :func:`from_card` convert to and from a SillyTavern V2 card. A SillyTavern
 card goes to the native format and back without losing anything: what the native format has
 no field for rides in the entry's and the card's ``extensions`` and in kept extra fields.
+
+Entries need no ``id``. Every entry still gets a distinct uid (:func:`world_entries`: the one a
+SillyTavern card gave it, else its position), so an exported card's ``character_book`` entries
+have distinct ids (SillyTavern keys them by ``id``) and every entry has a handle
+(:meth:`Lorecard.handles`). The handle of an entry without an ``id`` is its position: it stays
+the same across re-imports of the same file and moves when entries are reordered.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -125,8 +131,11 @@ class Lorecard(BaseModel):
     extensions: dict[str, Any] = Field(default_factory=dict)
 
     def handles(self, pack_id: str) -> list[str]:
-        """The cross-pack handles of the entries that have an id: ``<pack-id>#<entry-id>``."""
-        return [f"{pack_id}#{e.id}" for e in self.worldbook if e.id]
+        """Every entry's handle ``<pack-id>#<entry-id>``, in order: the author's ``id``, else one
+        made from the entry's uid (:func:`lw_tavern.card_split.source_ids`)."""
+        from lw_tavern.card_split import source_ids
+
+        return [f"{pack_id}#{entry_id}" for entry_id in source_ids(world_entries(self.worldbook))]
 
 
 def migrate(raw: Mapping[str, Any], *, file: Any = None, text: str | None = None,
@@ -172,6 +181,7 @@ def load_lorecard(raw: Any, *, file: Any = None, text: str | None = None) -> Lor
                           text=text, path=("worldbook", i, "id"))
         if entry.id:
             seen.add(entry.id)
+    world_entries(card.worldbook, file=file, text=text)  # what rides in extensions is checked here, located
     return card
 
 
@@ -218,36 +228,74 @@ EXACT: tuple[tuple[str, str, tuple[Callable[[Any], Any], Callable[[Any], Any]]],
 )
 
 
+_ALIAS = {name: (info.alias or name) for name, info in WorldEntry.model_fields.items()}
+_FROM_EXTENSIONS: dict[str, tuple[str, ...]] = {
+    "uid": ("extensions", "uid"),
+    **{wi: ("extensions", f"st_{wi}") for wi, _, _ in EXACT},
+    **{_ALIAS[attr]: ("extensions", key) for attr, key in _ST_ONLY},
+}
+
+
 def _same(a: Any, b: Any) -> bool:
     return a == b and type(a) is type(b)
 
 
-def entry_to_world(entry: NativeEntry) -> WorldEntry:
-    """A native entry as a world-book entry (what it has no field for from ``extensions``)."""
+def world_entries(entries: Sequence[NativeEntry], *, file: Any = None, text: str | None = None) -> list[WorldEntry]:
+    """The native entries as world-book entries (what they have no field for from their
+    ``extensions``), each with a distinct uid: the one it carries (``extensions.uid``, from a
+    SillyTavern card; kept as it is), else its position in the list, else -- when another entry
+    carries that number -- the lowest number past every carried one that is still free. Numbers
+    compare as text, as SillyTavern's keys do. A value in ``extensions`` that does not fit its
+    field is a located :class:`LwError`."""
+    carried = [str(e.extensions["uid"]) for e in entries if isinstance(e.extensions.get("uid"), (int, str))]
+    taken = set(carried)
+    past = max((int(u) for u in carried if u.isdigit()), default=-1) + 1
+    out = []
+    for index, entry in enumerate(entries):
+        uid: Any = None
+        if "uid" not in entry.extensions:
+            uid = index
+            if str(uid) in taken:
+                while str(past) in taken:
+                    past += 1
+                uid = past
+            taken.add(str(uid))
+        out.append(validate(WorldEntry, _world_data(entry, uid), file=file, text=text, at=("worldbook", index),
+                            rename=_native_location))
+    return out
+
+
+def _native_location(loc: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A world-entry field in a pydantic location -> where a native entry keeps it (only the
+    fields read from ``extensions`` can be wrong: the native ones were validated already)."""
+    return (*_FROM_EXTENSIONS.get(loc[0], (loc[0],)), *loc[1:]) if loc else loc
+
+
+def _world_data(entry: NativeEntry, uid: Any) -> dict[str, Any]:
+    """A native entry as world-info data; ``uid`` unless it carries one in ``extensions``."""
     ext = dict(entry.extensions)
     data: dict[str, Any] = {
-        "uid": ext.pop("uid", 0), "key": entry.keys, "keysecondary": entry.secondary_keys, "comment": entry.title,
+        "uid": ext.pop("uid", uid), "key": entry.keys, "keysecondary": entry.secondary_keys, "comment": entry.title,
         "content": entry.content, "constant": entry.constant, "selectiveLogic": LOGIC_NUMBER[entry.selective_logic],
         "disable": not entry.enabled, "id": entry.id, "condition": entry.condition, "secret": entry.secret,
     }
     for wi, native, (_, back) in EXACT:
         marker = f"st_{wi}"
         data[wi] = ext.pop(marker) if marker in ext else back(getattr(entry, native))
-    alias = {name: (info.alias or name) for name, info in WorldEntry.model_fields.items()}
     for attr, key in _ST_ONLY:
         if key in ext:
-            data[alias[attr]] = ext.pop(key)
+            data[_ALIAS[attr]] = ext.pop(key)
     extra = dict(entry.model_extra or {})
     if entry.category != "lore":
         extra["category"] = entry.category
     for key in [k for k in ext if k.startswith("st_extra_")]:
         extra[key[len("st_extra_"):]] = ext.pop(key)
-    return WorldEntry.model_validate({**extra, **data, "extensions": ext})
+    return {**extra, **data, "extensions": ext}
 
 
 def entry_from_world(entry: WorldEntry) -> NativeEntry:
     """A world-book entry as a native entry; whatever the native fields cannot hold exactly
-    goes to ``extensions``, so that :func:`entry_to_world` gives the same entry back."""
+    goes to ``extensions``, so that :func:`world_entries` gives the same entry back."""
     ext: dict[str, Any] = dict(entry.extensions)
     ext["uid"] = entry.uid
     for attr, key in _ST_ONLY:
@@ -341,7 +389,7 @@ def to_card(card: Lorecard) -> dict[str, Any]:
     data["extensions"] = ext
     data.update(rest)
     if card.worldbook or book_extra is not None:
-        book = WorldBook(entries=[entry_to_world(e) for e in card.worldbook], source="character_book",
+        book = WorldBook(entries=world_entries(card.worldbook), source="character_book",
                          extra=book_extra or {})
         data["character_book"] = book_to_data(book)
     return {**envelope, "data": data}

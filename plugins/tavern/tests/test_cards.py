@@ -10,20 +10,22 @@ from pathlib import Path
 import pytest
 from lwcore.errors import LwError
 
-from lw_tavern.card_split import entry_id, import_entries, split_card
+from lw_tavern.card_split import entry_id, import_entries, source_ids, split_card
 from lw_tavern.lorecard import (
     FORMAT,
     Lorecard,
+    NativeEntry,
     entry_from_world,
-    entry_to_world,
     from_card,
     load_lorecard,
     migrate,
     read_lorecard,
     to_card,
+    world_entries,
 )
 from lw_tavern.preset import effective_prompts, fold, load_preset, preset_id, read_preset
 from lw_tavern.worldbook.load import book_from_data, read_book
+from lw_tavern.worldbook.model import WorldEntry
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -116,7 +118,7 @@ def test_import_trust_boundary(keeper):
     again = import_entries(book, pack_id="tidewatch", keeper=keeper)
     assert [e.id for e in again.book.entries] == ids  # deterministic
     assert [e.id for e in import_entries(book, pack_id="other", keeper=keeper).book.entries] != ids
-    reasons = " ".join(d.reason for d in imported.report.dropped)
+    reasons = " ".join(d.reason for d in imported.changed)
     assert "constant turned off" in reasons and "@@activate removed" in reasons
 
 
@@ -124,6 +126,80 @@ def test_entry_ids_are_stable_handles():
     book = read_book(FIXTURES / "harbor.worldinfo.json")
     assert entry_id("p", book.entries[0], 0) == entry_id("p", book.entries[0], 0)
     assert entry_id("p", book.entries[0], 0) != entry_id("p", book.entries[1], 1)
+
+
+def sillytavern_book(entries: list[dict]) -> dict:
+    """What SillyTavern's ``convertCharacterBook`` keeps of a card's book: entries keyed by
+    their ``id`` (a later entry with the same id replaces the earlier one)."""
+    return {entry["id"]: entry for entry in entries}
+
+
+LANTERN_HANDLES = ["row#0", "row#1~2", "row#1", "row#3", "row#4"]
+
+
+def test_native_entries_without_ids_get_distinct_uids_by_position():
+    card = read_lorecard(FIXTURES / "lantern-row.lorecard.json")
+    assert [e.uid for e in world_entries(card.worldbook)] == [0, 1, 2, 3, 4]
+    entries = to_card(card)["data"]["character_book"]["entries"]
+    assert [e["id"] for e in entries] == [0, 1, 2, 3, 4]
+    assert len(sillytavern_book(entries)) == 5  # SillyTavern keeps every entry
+
+
+UIDS = [
+    # (uid each entry carries in extensions (None: none), the uids given)
+    ([None, None, None], [0, 1, 2]),
+    ([5, None, None, 1], [5, 6, 2, 1]),  # position 1 is carried by the last entry: the next number past 5
+    ([None, 0], [1, 0]),  # position 0 is carried by the next entry
+    ([None, "1", None], [0, "1", 2]),
+    (["0", None, None], ["0", 1, 2]),
+    ([None, 0, None, "2"], [3, 0, 4, "2"]),  # SillyTavern reads 2 and "2" as one key
+    (["a", None], ["a", 1]),
+    ([3, 3, None], [3, 3, 2]),  # carried uids are kept as they are, even twice
+]
+
+
+@pytest.mark.parametrize("carried,expected", UIDS)
+def test_uids_of_native_entries(carried, expected):
+    entries = [NativeEntry(content="x", extensions={} if uid is None else {"uid": uid}) for uid in carried]
+    assert [e.uid for e in world_entries(entries)] == expected
+
+
+def test_handles_of_entries_without_ids_are_unique_and_stable():
+    card = read_lorecard(FIXTURES / "lantern-row.lorecard.json")
+    assert card.handles("row") == LANTERN_HANDLES  # an author's id wins; a position that reads like it moves aside
+    assert read_lorecard(FIXTURES / "lantern-row.lorecard.json").handles("row") == LANTERN_HANDLES
+    book = book_from_data(to_card(card))
+    for keeper in (True, False):
+        imported = import_entries(split_card(to_card(card)).world.book, pack_id="world:row", keeper=keeper)
+        kept = [i for i, e in enumerate(book.entries) if keeper or not e.secret]
+        assert imported.sources == [LANTERN_HANDLES[i].split("#", 1)[1] for i in kept]
+    person = split_card(to_card(card)).person["character_book"]
+    imported = import_entries(book_from_data(person), pack_id="pc:p1", keeper=False)
+    assert imported.sources == ["0", "1~2", "1", "4"]  # the person half keeps each entry's handle
+
+
+SOURCE_IDS = [
+    # ((author id, uid) per entry, the entry ids of their handles)
+    ([(None, 0), (None, 1)], ["0", "1"]),
+    ([("a", 0), (None, 0)], ["a", "0"]),
+    ([(None, 0), (None, 0)], ["0", "0~2"]),  # a card book with one id twice (SillyTavern would keep one)
+    ([("x", 0), ("x", 1)], ["x", "x~2"]),
+    ([(None, 7), ("7", 0), (None, "7~2")], ["7~3", "7", "7~2"]),
+]
+
+
+@pytest.mark.parametrize("entries,expected", SOURCE_IDS)
+def test_source_ids(entries, expected):
+    assert source_ids([WorldEntry(id=i, uid=u) for i, u in entries]) == expected
+
+
+def test_a_carried_uid_of_the_wrong_type_is_located(tmp_path):
+    path = tmp_path / "bad.lorecard.json"
+    path.write_text('{"format": "loreweaver.card", "format_version": 1, "worldbook": [\n'
+                    '  {"content": "x"},\n  {"content": "y", "extensions": {"uid": [1]}}\n]}', encoding="utf-8")
+    with pytest.raises(LwError) as info:
+        read_lorecard(path)
+    assert info.value.line == 3 and "worldbook[1].extensions.uid" in str(info.value)
 
 
 # --- native card format -------------------------------------------------------------------------
@@ -134,20 +210,20 @@ def test_native_card_reads_every_field():
     assert card.name == "灰烬楼梯" and card.opening == "灯灭了，楼梯多了一级。"
     assert [v.id for v in card.variables] == ["stairs_seen", "true_floor"]
     assert card.variables[1].visibility == "keeper"
-    assert card.handles("ashen") == ["ashen#stair-rule", "ashen#janitor"]
-    janitor = entry_to_world(card.worldbook[1])
+    assert card.handles("ashen") == ["ashen#stair-rule", "ashen#janitor", "ashen#2"]
+    janitor = world_entries(card.worldbook)[1]
     assert janitor.secret and janitor.keysecondary == ["夜班"] and janitor.selective_logic == 3
     assert (janitor.position, janitor.order, janitor.probability, janitor.scan_depth) == (0, 20, 80, 2)
     assert (janitor.sticky, janitor.cooldown, janitor.delay) == (2, 1, 3)
-    key = entry_to_world(card.worldbook[2])
+    key = world_entries(card.worldbook)[2]
     assert key.condition == "stairs_seen >= 2" and key.disable and key.model_extra == {"category": "clue"}
     assert len(card.hooks) == 2 and card.pregens[0].skills == {"侦查": 60}
 
 
 def test_native_entries_survive_the_world_model():
     card = read_lorecard(FIXTURES / "ashen-stair.lorecard.json")
-    for entry in card.worldbook:
-        assert entry_from_world(entry_to_world(entry)).model_dump(exclude={"extensions"}) == \
+    for entry, world in zip(card.worldbook, world_entries(card.worldbook), strict=True):
+        assert entry_from_world(world).model_dump(exclude={"extensions"}) == \
             entry.model_dump(exclude={"extensions"}) | ({"position": "after"} if entry.position == "" else {})
 
 
@@ -292,12 +368,22 @@ def test_preset_ids():
 REFERENCE = Path("/work/.mirror/1A7432+loreweaver/repo")
 
 
-@pytest.mark.skipif(not REFERENCE.exists(), reason="the reference repository is not on this machine")
-def test_reference_studio_export_imports_unchanged(tmp_path):
+needs_reference = pytest.mark.skipif(not REFERENCE.exists(), reason="the reference repository is not on this machine")
+
+
+def studio_export(folder: Path) -> Path:
+    """The reference's own studio export, written into ``folder`` under its own name."""
     text = subprocess.run(["git", "-C", str(REFERENCE), "show", "HEAD:tests/fixtures/studio_export.lorecard.json"],
                           capture_output=True, text=True, check=True).stdout
-    path = tmp_path / "studio_export.lorecard.json"
+    path = folder / "studio_export.lorecard.json"
     path.write_text(text, encoding="utf-8")
+    return path
+
+
+@needs_reference
+def test_reference_studio_export_imports_unchanged(tmp_path):
+    path = studio_export(tmp_path)
+    text = path.read_text(encoding="utf-8")
     card = read_lorecard(path)
     assert card.format_version == 1 and card.worldbook and card.variables
     raw = json.loads(text)
@@ -305,3 +391,14 @@ def test_reference_studio_export_imports_unchanged(tmp_path):
         dumped = entry.model_dump(mode="json")
         assert {k: dumped[k] for k in raw_entry} == raw_entry  # every field read as written
     assert [v.model_dump(mode="json", exclude_none=True) for v in card.variables] == raw["variables"]
+
+
+@needs_reference
+def test_reference_studio_export_entries_without_ids_stay_distinct(tmp_path):
+    """Its three entries carry no id: each gets its own uid, SillyTavern id and handle."""
+    card = read_lorecard(studio_export(tmp_path))
+    assert all(e.id is None for e in card.worldbook) and len(card.worldbook) == 3
+    assert card.handles("studio_export") == ["studio_export#0", "studio_export#1", "studio_export#2"]
+    entries = to_card(card)["data"]["character_book"]["entries"]
+    assert [e["id"] for e in entries] == [0, 1, 2]
+    assert len(sillytavern_book(entries)) == 3

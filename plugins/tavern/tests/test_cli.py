@@ -67,8 +67,8 @@ def test_activate_json_with_state_settings_and_vars(capsys, tmp_path):
 def test_inspect_and_preset_and_convert(capsys, tmp_path):
     code, out, _ = run(capsys, "tavern", "inspect", str(FIXTURES / "tidewatch.heavy.card.json"), "--json")
     data = json.loads(out)
-    assert code == 0 and data["world"]["hooks"] == 1 and data["world"]["variable_declarations"] == 1
-    assert any(s["what"] == "extensions.loreweaver_hooks" for s in data["person"]["strips"])
+    assert code == 0 and data["holds"]["hooks"] == 1 and data["holds"]["variable_declarations"] == 1
+    assert any(s["what"] == "extensions.loreweaver_hooks" for s in data["imports"]["pc"]["strips"])
     code, out, _ = run(capsys, "tavern", "preset", str(FIXTURES / "night-watch.preset.json"))
     assert code == 0 and "[late] 16 characters: 'Stay in the fog.'" in out
     native = tmp_path / "harbor.lorecard.json"
@@ -77,6 +77,135 @@ def test_inspect_and_preset_and_convert(capsys, tmp_path):
     back = tmp_path / "harbor.card.json"
     code, _, _ = run(capsys, "tavern", "convert", str(native), str(back))
     assert code == 0 and json.loads(back.read_text(encoding="utf-8"))["data"]["name"] == "沈默"
+
+
+# --- every command reads what `lw tavern import` reads ----------------------------------------------
+
+HEAVY = json.loads((FIXTURES / "tidewatch.heavy.card.json").read_text(encoding="utf-8"))
+
+
+def containers(tmp_path: Path) -> dict[str, Path]:
+    """The heavy card as JSON, PNG (zTXt ``chara``) and CHARX, and as a native card."""
+    from lwcore.cards.write import card_charx, card_png
+
+    from lw_tavern.lorecard import from_card
+
+    files = {"json": ("heavy.json", json.dumps(HEAVY, ensure_ascii=False).encode("utf-8")),
+             "png": ("heavy.png", card_png(HEAVY, keywords=("chara",), kind="zTXt")),
+             "charx": ("heavy.charx", card_charx(HEAVY)),
+             "lorecard": ("heavy.lorecard.json", json.dumps(from_card(HEAVY).model_dump(mode="json"),
+                                                            ensure_ascii=False).encode("utf-8"))}
+    out = {}
+    for name, (file, data) in files.items():
+        (tmp_path / file).write_bytes(data)
+        out[name] = tmp_path / file
+    return out
+
+
+@pytest.mark.parametrize("container", ["json", "png", "charx", "lorecard"])
+def test_inspect_reads_every_container(capsys, tmp_path, container):
+    path = containers(tmp_path)[container]
+    code, out, err = run(capsys, "tavern", "inspect", str(path), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["name"] == "潮汐守望" and data["holds"]["book_entries"] == 6 and data["holds"]["hooks"] == 1
+    assert set(data["imports"]) == {"pc", "companion", "world"}
+    code, out, err = run(capsys, "tavern", "inspect", str(path))
+    assert code == 0 and "潮汐守望" in out and "invalid UTF-8" not in out + err
+
+
+@pytest.mark.parametrize("container", ["json", "png", "charx", "lorecard"])
+def test_activate_reads_every_container(capsys, tmp_path, container):
+    path = containers(tmp_path)[container]
+    chat = tmp_path / "chat.json"
+    chat.write_text('["村里的真凶是谁？"]', encoding="utf-8")
+    code, out, err = run(capsys, "tavern", "activate", str(path), "--chat", str(chat), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    titles = {data["verdicts"][k]["title"] for k in data["fired"]}
+    assert titles == {"渔村", "真相"}  # the constant one and the keyed one, the book as written
+
+
+@pytest.mark.parametrize("container", ["json", "png", "charx"])
+def test_convert_reads_every_container(capsys, tmp_path, container):
+    path = containers(tmp_path)[container]
+    native = tmp_path / "out.lorecard.json"
+    code, _, err = run(capsys, "tavern", "convert", str(path), str(native))
+    assert code == 0, err
+    assert json.loads(native.read_text(encoding="utf-8")) == json.loads(containers(tmp_path)["lorecard"].read_bytes())
+
+
+def test_a_world_info_file_converts_to_a_native_card(capsys, tmp_path):
+    native = tmp_path / "harbor.lorecard.json"
+    code, _, err = run(capsys, "tavern", "convert", str(FIXTURES / "harbor.worldinfo.json"), str(native))
+    assert code == 0, err
+    card = json.loads(native.read_text(encoding="utf-8"))
+    assert card["format"] == "loreweaver.card" and len(card["worldbook"]) == 3
+
+
+def test_activate_a_native_card_with_entries_without_ids(capsys, tmp_path):
+    chat = tmp_path / "chat.json"
+    chat.write_text('["点灯人提着灯油走向巷尾"]', encoding="utf-8")
+    code, out, err = run(capsys, "tavern", "activate", str(FIXTURES / "lantern-row.lorecard.json"), "--chat", str(chat),
+                         "--json", "--all")
+    assert code == 0, err
+    data = json.loads(out)
+    assert set(data["verdicts"]) == {"0", "1~2", "1", "3", "4"}  # one verdict per entry: the keys are the handles
+    assert sorted(data["verdicts"][k]["title"] for k in data["fired"]) == ["巷尾", "灯油", "点灯人"]
+
+
+def test_convert_a_native_card_without_ids_keeps_every_entry(capsys, tmp_path):
+    out = tmp_path / "lantern.card.json"
+    code, _, err = run(capsys, "tavern", "convert", str(FIXTURES / "lantern-row.lorecard.json"), str(out))
+    assert code == 0, err
+    entries = json.loads(out.read_text(encoding="utf-8"))["data"]["character_book"]["entries"]
+    assert [e["id"] for e in entries] == [0, 1, 2, 3, 4]
+
+
+def test_inspect_shows_each_import_from_its_plan(capsys, tmp_path):
+    """What inspect says each import keeps, strips and changes is the import plan itself."""
+    from dataclasses import asdict
+
+    from lw_tavern.cardfile import read_material
+    from lw_tavern.room.imports import Source, plan_import
+
+    path = FIXTURES / "tidewatch.heavy.card.json"
+    code, out, _ = run(capsys, "tavern", "inspect", str(path), "--json")
+    data = json.loads(out)["imports"]
+    for kind in ("pc", "companion", "world"):
+        plan = plan_import(None, read_material(path), Source(path, "tidewatch.heavy", str(path)), kind)
+        assert data[kind]["keeps"] == list(plan.report.carried)
+        assert data[kind]["strips"] == [{"what": d.field, "why": d.reason} for d in plan.report.dropped]
+        assert data[kind]["changes"] == [{"what": d.field, "why": d.reason} for d in plan.changed]
+        assert asdict(plan)  # a real plan
+    pc, world = data["pc"], data["world"]
+    stripped = {s["what"]: s["why"] for s in pc["strips"]}
+    assert "keeper-only lore" in stripped["character_book entry '真相'"]
+    assert "hook script" in stripped["extensions.loreweaver_hooks"]
+    assert "declaration" in stripped["character_book entry '[InitVar]变量初始化'"]
+    for plan in (pc, data["companion"], world):
+        changes = {c["what"]: c["why"] for c in plan["changes"]}
+        assert changes["entry '渔村'"].startswith("constant turned off")
+        assert changes["entry '夜里的灯塔'"].startswith("@@activate removed")
+        assert changes["every entry"].startswith("id regenerated")
+    world_changes = {c["what"]: c["why"] for c in world["changes"]}
+    assert world_changes["entry '真相'"].startswith("secret: kept for the keeper only")
+    assert "disabled" in world_changes["entry '[RENDER:status]'"] and "disabled" in world_changes["entry 'frame'"]
+    assert "entry '真相'" not in {c["what"] for c in pc["changes"]}
+    assert any("1 hook script" in k for k in world["keeps"]) and any("seeded" in k for k in world["keeps"])
+    assert {s["what"] for s in world["strips"]} >= {"extensions.regex_scripts"}
+    assert [k for k in pc["keeps"] if not k.endswith("entries")] == ["name", "description", "personality"]
+    code, text, _ = run(capsys, "tavern", "inspect", str(path))
+    assert "as pc" in text and "as companion" in text and "as world" in text
+    assert "~ entry '渔村': constant turned off" in text
+
+
+def test_inspect_a_world_book_on_its_own(capsys, tmp_path):
+    code, out, _ = run(capsys, "tavern", "inspect", str(FIXTURES / "harbor.worldinfo.json"), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["holds"]["book_entries"] == 3
+    assert "no person" in data["imports"]["pc"]["refused"] and "no person" in data["imports"]["companion"]["refused"]
+    assert "refused" not in data["imports"]["world"] and data["imports"]["world"]["keeps"]
 
 
 HOSTILE = {

@@ -82,6 +82,10 @@ TEMPLATES = [
     ("<% } %>text", ""),
     ("<% for (let i = 0; i < 3; i++) { %>x<% } %>", ""),  # needs the full mode
     ("<% setvar('x', 1) %>kept", "kept"),  # writes are ignored here
+    ("<% execvar('模板') %>kept", "kept"),  # and so is running a variable's template
+    ("<%- execvar('模板') %>kept", "kept"),
+    ("<%= await execvar('模板') %>kept", "kept"),
+    ("<%= setvar('x', 1) %>kept", "kept"),
     ("tail <%= 1", ""),
 ]
 
@@ -158,3 +162,10 @@ def test_missing_context_leaves_macros():
 def test_render_text_runs_templates_then_macros():
     out = render_text("<% if (世界.日 >= 2) { %>{{char}}醒着<% } %>", ctx())
     assert out.text == "林潮醒着" and out.warnings == []
+
+
+@pytest.mark.parametrize("template", ["<% execvar('a') %>", "<%- execvar('a') %>", "<%= await execvar(\"a\") %>"])
+def test_execvar_is_skipped_with_a_warning(template):
+    out = render(template + "rest", R)
+    assert out.text == "rest" and out.warnings == [f"{template[3:-2].strip()!r} skipped: execvar runs a variable's "
+                                                   "template, which needs the full EJS mode"]

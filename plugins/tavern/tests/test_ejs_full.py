@@ -54,6 +54,82 @@ def test_entries_prompts_and_next_turn_requests() -> None:
         "faker is a stub here: it gives empty text"]
 
 
+# --- execvar: a variable holding template text, rendered where it is called -------------------------
+
+EXEC_TREE = {
+    "世界": {"日": 3},
+    "名单": ["甲", "乙"],
+    "模板": {
+        "问候": "第<%= getvar('世界.日') %>日",
+        "列表": "<% for (const n of variables.名单) { %>[<%= n %>]<% } %>",
+        "纯文本": "只是文字",
+        "嵌套": "外<%- execvar('模板.问候') %>",
+        "描述": ["<%= 1 + 1 %>", "a described leaf: its value is the template"],
+        "写": "<% incvar('世界.日') %>写过",
+        "异步": "<%= await Promise.resolve('稍后') %>",
+        "转义": "<#escape-ejs><%= 原样 %></#escape-ejs>",
+        "未闭合": "<% if (true) {",
+    },
+    "环": "<%- execvar('环') %>",
+    "互": {"甲": "<%- execvar('互.乙') %>", "乙": "<%- execvar('互.甲') %>"},
+    "坏": "<% throw new Error('坏了') %>",
+    "慢": "<% while (true) {} %>",
+}
+
+EXECVAR = [
+    # (template, text)
+    ("<%- execvar('模板.问候') %>", "第3日"),
+    ("<%- await execvar('模板.问候') %>", "第3日"),
+    ("<%= execvar('stat_data.模板.列表') %>", "[甲][乙]"),
+    ("<%- execvar('模板.纯文本') %>", "只是文字"),  # text without tags is itself
+    ("<%- execvar('模板.嵌套') %>", "外第3日"),  # a variable's template may call execvar
+    ("<%- execvar('模板.描述') %>", "2"),
+    ("<%- execvar('模板.异步') %>", "稍后"),
+    ("<%- execvar('模板.转义') %>", "<%= 原样 %>"),
+    ("<%- execvar('世界.日') %>", "3"),  # a value that is no text prints as an output tag prints it
+    ("[<%- execvar('没有') %>]", "[]"),
+    ("<% const t = await execvar('模板.问候'); %><%= t.length %>", "3"),
+    ("<% setvar('世界.日', 7) %><%- execvar('模板.问候') %>", "第7日"),  # it reads the render's own writes
+    ("<% for (const k of ['问候', '纯文本']) { %><%- execvar('模板.' + k) %>;<% } %>", "第3日;只是文字;"),
+]
+
+
+@pytest.mark.parametrize("template,expected", EXECVAR)
+def test_execvar(template: str, expected: str) -> None:
+    out = render_full(template, sandbox, tree=EXEC_TREE, seed=1, clock=0)
+    assert out is not None and out.text == expected
+
+
+def test_execvar_writes_are_buffered_like_the_templates_own() -> None:
+    out = render_full("<%- execvar('模板.写') %>|<%= getvar('世界.日') %>", sandbox, tree=EXEC_TREE, seed=1, clock=0)
+    assert out is not None and out.text == "写过|4"
+    assert out.writes == [TreeOp("add", "世界.日", (1,), "template")]
+    assert EXEC_TREE["世界"]["日"] == 3  # the tree itself is never written by a render
+
+
+@pytest.mark.parametrize("template,warning", [
+    ("[<%- execvar('模板.未闭合') %>]", 'execvar("模板.未闭合")'),
+    ("<% setvar('新', '<' + '%= 1 %' + '>') %>[<%- execvar('新') %>]", 'execvar("新")'),  # written during the render
+])
+def test_execvar_of_a_template_it_cannot_run_prints_nothing(template: str, warning: str) -> None:
+    out = render_full(template, sandbox, tree=EXEC_TREE, seed=1, clock=0)
+    assert out is not None and out.text.endswith("[]") and "<%" not in out.text
+    assert any(w.startswith(warning) for w in out.warnings), out.warnings
+
+
+@pytest.mark.parametrize("name", ["环", "互.甲", "坏", "慢"])
+def test_execvar_that_fails_fails_the_template(name: str) -> None:
+    """Endless nesting, a throw, a timeout inside the variable's template: the whole template
+    fails (the caller falls back to the subset), under the same limits as any template."""
+    assert render_full(f"before <%- execvar('{name}') %>", sandbox, tree=EXEC_TREE, seed=1, clock=0) is None
+
+
+def test_execvar_compiles_only_what_the_template_can_reach() -> None:
+    """A template that never names execvar carries no variable templates (the source stays small)."""
+    assert compile_template("<%= 1 %>", {}) == compile_template("<%= 1 %>")
+    assert "第" not in compile_template("<%= 1 %>") and "第" in compile_template("<%- execvar('x') %>", EXEC_TREE)
+
+
 @pytest.mark.parametrize("template", [
     "<% while (true) {} %>",                 # a timeout
     "<% throw new Error('no') %>",           # a throw
@@ -79,6 +155,14 @@ def test_raw_template_syntax_never_comes_out(text: str) -> None:
     literal = text.replace("<%%", "\x01").replace("%%>", "\x02")
     if "<%" not in literal:  # no tags: the text as written, the literal forms read
         assert out is not None and out.text == literal.replace("\x01", "<%").replace("\x02", "%>")
+    if out is not None and "<%%" not in text and "<#" not in text:
+        assert "<%" not in out.text
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("<%=-_#>{}()ifelse ;'\"`$x雾\n/*")), max_size=60))
+def test_execvar_never_lets_template_syntax_out(text: str) -> None:
+    out = render_full("[<%- execvar('v') %>]", sandbox, tree={"v": text}, seed=1, clock=0)
     if out is not None and "<%%" not in text and "<#" not in text:
         assert "<%" not in out.text
 

@@ -139,6 +139,29 @@ def test_the_kernels_hostile_card_corpus_through_lw_tavern_import(tmp_path: Path
     assert files(room) == before
 
 
+@pytest.mark.parametrize("command", ["inspect", "convert", "activate"])
+def test_the_kernels_hostile_card_corpus_through_the_other_tavern_commands(tmp_path: Path, command: str) -> None:
+    """The same corpus through ``lw tavern inspect``, ``convert`` and ``activate``: each card is
+    refused with the card reader's located message and exit 1, and ``convert`` writes nothing."""
+    from lwcore.cards.hostile import hostile_cards, run_cli
+
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    chat = tmp_path / "chat.json"
+    chat.write_text('["hello"]', encoding="utf-8")
+    args = {"inspect": ["tavern", "inspect", "{file}"],
+            "convert": ["tavern", "convert", "{file}", str(out / "converted.json")],
+            "activate": ["tavern", "activate", "{file}", "--chat", str(chat)]}[command]
+    results = run_cli(args, cards, env=clean_env(tmp_path))
+    assert [r["id"] for r in results] == [c.id for c in hostile_cards() if not c.in_assets]
+    bad = [r for r in results if r["code"] != 1 or not r["stderr"].startswith(f"error: {r['file']}")
+           or "internal error" in r["stderr"] or "Traceback" in r["stderr"]]
+    assert not bad, bad
+    assert list(out.iterdir()) == []
+
+
 def test_a_png_card_imports(tmp_path: Path, room_template: Path) -> None:
     """The same world card inside a PNG (the kernel's card reader) imports like the JSON one."""
     import shutil

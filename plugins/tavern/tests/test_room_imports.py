@@ -126,6 +126,45 @@ def test_a_native_card_world_import(kernel: Kernel, room_dir: Path) -> None:
     assert "true_floor" not in view_for(room, "p1").to_json_text()
 
 
+def sources(kernel: Kernel, room_dir: Path, pack: str) -> list[str]:
+    """The handles of one import's entries, in the book's order."""
+    room = Room.load(room_dir, kernel)
+    return [d.meta["source"] for d in room.documents.all("worldbook_entry") if d.data["pack"] == pack]
+
+
+def test_entries_without_ids_get_distinct_stable_handles(kernel: Kernel, room_dir: Path) -> None:
+    shutil.copy(FIXTURES / "lantern-row.lorecard.json", room_dir / "lantern-row.lorecard.json")
+    say(kernel, room_dir, ".import lantern-row.lorecard.json world", "kp")
+    world = sources(kernel, room_dir, "world:lantern-row")
+    assert sorted(world) == sorted(["lantern-row#0", "lantern-row#1~2", "lantern-row#1", "lantern-row#3",
+                                    "lantern-row#4"])
+    first = files(room_dir)["docs/worldbook_entry.yaml"]
+    say(kernel, room_dir, ".import lantern-row.lorecard.json world", "kp")
+    assert files(room_dir)["docs/worldbook_entry.yaml"] == first  # a re-import gives the same handles and ids
+    say(kernel, room_dir, ".import lantern-row.lorecard.json", "p1")
+    person = sources(kernel, room_dir, "pc:p1")
+    assert sorted(person) == sorted(set(world) - {"lantern-row#3"})  # the secret one left out, the rest the same
+
+
+REFERENCE = Path("/work/.mirror/1A7432+loreweaver/repo")
+
+
+@pytest.mark.skipif(not REFERENCE.exists(), reason="the reference repository is not on this machine")
+def test_the_reference_studio_export_imports_with_distinct_handles(kernel: Kernel, room_dir: Path) -> None:
+    import subprocess
+
+    text = subprocess.run(["git", "-C", str(REFERENCE), "show", "HEAD:tests/fixtures/studio_export.lorecard.json"],
+                          capture_output=True, check=True).stdout
+    (room_dir / "studio_export.lorecard.json").write_bytes(text)
+    say(kernel, room_dir, ".import studio_export.lorecard.json world", "kp")
+    world = sources(kernel, room_dir, "world:studio_export")
+    assert sorted(world) == ["studio_export#0", "studio_export#1", "studio_export#2"]
+    say(kernel, room_dir, ".import studio_export.lorecard.json world", "kp")
+    assert sources(kernel, room_dir, "world:studio_export") == world
+    say(kernel, room_dir, ".import studio_export.lorecard.json", "p1")
+    assert sorted(sources(kernel, room_dir, "pc:p1")) == ["studio_export#0", "studio_export#2"]  # #1 is secret
+
+
 def test_only_the_keeper_imports_a_world(kernel: Kernel, room_dir: Path) -> None:
     keeper_tools = compile_turn(kernel, room_dir, SAY, actor="kp").tool_names
     assert not any("import" in name for name in keeper_tools)  # never a model tool: a room command only

@@ -157,6 +157,25 @@ def test_full_templates_render_and_their_writes_wait_for_the_reply(kernel: Kerne
     assert tree(room_dir, kernel)["雾港"]["看过灯"] is True
 
 
+def test_execvar_renders_a_variables_template_in_a_turn(kernel: Kernel, room_dir: Path) -> None:
+    from lwcore.turn import mvu
+    from lwcore.turn.documents import Document
+
+    with room_lock(room_dir):
+        room = Room.load(room_dir, kernel)
+        mvu.store_tree(room, {**mvu.tree_of(room), "提示": {"灯": "EXEC-<%= getvar('雾港.潮位')[0] %><% incvar('提示.次数') %>"}})
+        room.documents.put(Document("e-exec", "worldbook_entry", {"pack": "world:bell-tower", "entry": {
+            "uid": 98, "key": ["灯"], "content": "<%- execvar('提示.灯') %>-DONE", "secret": False}},
+            meta={"source": "bell-tower#exec"}))
+        room.save()
+    compiled = compile_turn(kernel, room_dir, "我提着灯。", rng=random.Random(1))
+    assert "EXEC-2-DONE" in request_text(compiled) and "execvar" not in request_text(compiled)
+    assert "次数" not in tree(room_dir, kernel)["提示"]  # the write waits for the reply
+    run_turn(kernel, room_dir, "我提着灯。", provider="chat_completions", reply=recorded("chat_completions"),
+             rng=random.Random(1))
+    assert tree(room_dir, kernel)["提示"]["次数"] == 1
+
+
 def test_the_switch_keeps_templates_on_the_read_only_subset(tmp_path: Path, room_dir: Path) -> None:
     kernel = Kernel(data_dir=tmp_path / "lite", env={"LW_TAVERN_EJS": "lite"})
     text = request_text(compile_turn(kernel, room_dir, "我提着灯。", rng=random.Random(1)))

@@ -385,3 +385,26 @@ def test_preview_does_not_advance():
 def test_edited_entry_loses_its_effects():
     _, state = turns([entry(0, key=["harbor"], sticky=5)], ["harbor"])
     assert fired([entry(0, key=["harbor"], sticky=5, content="edited")], ["x"], state=state) == []
+
+
+# --- keys of entries are unique ------------------------------------------------------------------
+
+KEY_CLASHES = [
+    # (entries as (uid, id), keys of the compiled entries in book order)
+    ([(0, None), (1, None)], ["0", "1"]),
+    ([(1, None), (0, "1")], ["1~2", "1"]),  # an entry's own id keeps its key; the uid moves aside
+    ([(0, "x"), (1, "x")], ["x", "x~2"]),  # an id written twice: the first keeps it
+    ([(3, None), (3, None)], ["3", "3~2"]),  # a card book with one id twice
+]
+
+
+@pytest.mark.parametrize("pairs,keys", KEY_CLASHES)
+def test_entry_keys_are_unique(pairs, keys):
+    """Two entries never share a key (timed state and verdicts are kept by it): each fires."""
+    from lw_tavern.worldbook.engine import compile_book
+
+    from tavern_testkit import book
+
+    entries = [entry(uid, id=entry_id, key=["bell"]) for uid, entry_id in pairs]
+    assert [c.key for c in compile_book(book(*entries)).entries] == keys
+    assert sorted(fired(entries, ["the bell rings"])) == sorted(keys)

@@ -14,10 +14,20 @@ What the template sees:
 - ``getwi([book,] title)``: an entry's text from the room's book, as imported (a snapshot);
   ``activewi([book,] title)``: asks for that entry to fire on the next turn;
 - ``injectPrompt(key, text)`` / ``getPromptsInjected()``: extra prompt text of this turn;
+- ``execvar(name)``: renders the template text the variable ``name`` holds (a described leaf:
+  its value) where it is called, with the same bridge, in the same run -- its writes are
+  buffered like the template's own, it reads the writes made before it, it may call
+  ``execvar`` itself (at most :data:`MAX_EXECVAR_DEPTH` deep; deeper, a throw or a timeout
+  inside it fails the whole template) -- and gives the text (a promise: ``await execvar(…)``,
+  or print it: an output tag waits for a promise). Text without tags is itself; a value that
+  is no text prints as an output tag would; a missing one is ``""``. The texts come from the
+  tree handed in: when a template names ``execvar``, every template text among the tree's
+  leaves is compiled with it (:func:`compile_template`), so one written during this render,
+  or one whose tag is not closed, prints nothing (with a warning);
 - ``faker``: an empty stub (every call gives ``""``, with a warning).
 
 Tags: ``<% code %>``, ``<%= value %>`` and ``<%- value %>`` (both print the value as text: this is
-a prompt, not HTML), ``<%# comment %>``, the whitespace forms ``<%_``, ``_%>``, ``-%>``, the
+a prompt, not HTML; a promise prints what it resolves to), ``<%# comment %>``, the whitespace forms ``<%_``, ``_%>``, ``-%>``, the
 literal ``<%%``/``%%>``, and ``<#escape-ejs> … </#escape-ejs>`` (passed through untouched).
 
 :func:`render_full` returns ``None`` when the sandbox refuses or the script fails (a syntax
@@ -35,18 +45,40 @@ from types import ModuleType
 from typing import Any
 
 from lwcore.contributions import TreeOp
-from lwcore.turn.mvu import lookup, show_path
+from lwcore.turn.mvu import leaves, lookup, show_path
 
 from lw_tavern.ejs.lite import ESCAPED, pieces
 
 MAX_SOURCE = 150_000
+MAX_EXECVAR_DEPTH = 8
 
 _PRELUDE = """
-var __o = [], __inj = [], __act = [], __warned = false;
+var __o = [], __inj = [], __act = [], __warned = false, __vt = {}, __depth = 0;
 function __s(v) {
   if (v === undefined || v === null) return "";
   if (typeof v === "object") { try { return JSON.stringify(v); } catch (e) { return String(v); } }
   return String(v);
+}
+function __thenable(v) { return v !== null && (typeof v === "object" || typeof v === "function") && typeof v.then === "function"; }
+function __out(v) { return __thenable(v) ? v.then(__s) : __s(v); }
+async function __join(parts) {
+  for (var i = 0; i < parts.length; i++) { if (__thenable(parts[i])) parts[i] = await parts[i]; }
+  return parts.join("");
+}
+function __template(v) { return v.indexOf("<%") !== -1 || v.toLowerCase().indexOf("<#escape-ejs") !== -1; }
+async function execvar(name) {
+  var v = getvar(name);
+  if (Array.isArray(v) && v.length === 2 && typeof v[1] === "string" && (v[0] === null || typeof v[0] !== "object")) v = v[0];
+  if (typeof v !== "string") return __s(v);
+  if (!__template(v)) return v;
+  if (!Object.prototype.hasOwnProperty.call(__vt, v)) {
+    log("execvar(" + JSON.stringify(String(name)) + "): its text is not a template this render compiled "
+        + "(an unclosed tag, or written during the render): printed nothing");
+    return "";
+  }
+  if (__depth >= __MAX_DEPTH) throw new Error("execvar: templates nested deeper than " + __MAX_DEPTH);
+  __depth += 1;
+  try { return await eval("(" + __vt[v] + ")")(); } finally { __depth -= 1; }
 }
 function __title(a, b) { return String(b === undefined ? a : b); }
 var __wi = (typeof input === "object" && input && input.wi) || {};
@@ -73,8 +105,20 @@ class FullRendered:
     warnings: list[str] = field(default_factory=list)
 
 
-def compile_template(text: str) -> str:
-    """The template as JavaScript (an async function's body ends with the result object)."""
+def compile_template(text: str, tree: Mapping[str, Any] | None = None) -> str:
+    """The template as JavaScript (an async function's body ends with the result object).
+
+    When it names ``execvar`` and a ``tree`` is given, the template texts the tree holds come
+    along, each compiled the same way into a table ``execvar`` reads (:func:`_variable_templates`).
+    :class:`ValueError` when a ``<%`` of ``text`` is not closed."""
+    body = _body(text)
+    table = _variable_templates(tree, MAX_SOURCE - len(body)) if tree and "execvar" in text else ""
+    return ("(async function () {\n" + _PRELUDE.replace("__MAX_DEPTH", str(MAX_EXECVAR_DEPTH)) + table + body
+            + "\nreturn {text: await __join(__o), injected: __inj, activate: __act};\n})()")
+
+
+def _body(text: str) -> str:
+    """The statements that push the template's output onto ``__o`` (text, values, promises)."""
     escaped: list[str] = []
 
     def stash(m: re.Match[str]) -> str:
@@ -92,11 +136,39 @@ def compile_template(text: str) -> str:
             continue
         inner = piece.replace("\x01", "<%").replace("\x02", "%>")
         if mode in ("=", "-"):
-            code.append(f"__o.push(__s({inner}\n));")
+            code.append(f"__o.push(__out({inner}\n));")
         elif mode != "#":
             code.append(inner + "\n;")
-    return ("(async function () {\n" + _PRELUDE + "\n".join(code)
-            + "\nreturn {text: __o.join(''), injected: __inj, activate: __act};\n})()")
+    return "\n".join(code)
+
+
+def _variable_templates(tree: Mapping[str, Any], budget: int) -> str:
+    """``__vt``: each template text among the tree's leaves (a described leaf's value) -> the
+    source of an async function rendering it (its own output, the same bridge). ``execvar``
+    evaluates a function only when it runs it, so a broken one fails only the template that
+    runs it. Texts that do not compile, and those past ``budget`` characters of source, are
+    left out (``execvar`` then prints nothing, with a warning)."""
+    seen: set[str] = set()
+    lines: list[str] = []
+    for leaf in leaves(tree):
+        value = leaf["value"]
+        if not isinstance(value, str) or value in seen or not _is_template(value):
+            continue
+        seen.add(value)
+        try:
+            function = "async function () {\nvar __o = [];\n" + _body(value) + "\nreturn __join(__o);\n}"
+        except ValueError:
+            continue
+        line = f"__vt[{json.dumps(value, ensure_ascii=False)}] = {json.dumps(function, ensure_ascii=False)};\n"
+        if len(line) > budget:
+            continue
+        budget -= len(line)
+        lines.append(line)
+    return "".join(lines)
+
+
+def _is_template(text: str) -> bool:
+    return "<%" in text or "<#escape-ejs" in text.lower()
 
 
 def render_full(
@@ -106,7 +178,7 @@ def render_full(
     """Run ``text`` as a full EJS template against ``tree``; ``None`` when it fails (the caller
     renders it with the subset instead). ``entries`` (title -> text) answer ``getwi``."""
     try:
-        source = compile_template(text)
+        source = compile_template(text, tree)
     except ValueError:
         return None
     if len(source) > MAX_SOURCE:

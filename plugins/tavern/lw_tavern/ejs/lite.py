@@ -5,7 +5,8 @@ output tags ``<%= … %>`` and ``<%- … %>`` (both print the value as text), co
 the whitespace forms ``<%_``, ``_%>``, ``-%>``, and ``<#escape-ejs> … </#escape-ejs>`` (the
 text inside passes untouched, ``<%%``/``%%>`` becoming ``<%``/``%>``). Expressions are
 :mod:`lw_tavern.ejs.expr`. Writes (``setvar``, ``incvar`` …) are ignored here, with a warning:
-this mode only reads.
+this mode only reads. ``execvar`` (which runs the template a variable holds, writes and all)
+is skipped the same way, as a statement or in an output tag (which then prints nothing).
 
 Fail-safe, never fail-open: raw template syntax never comes out. A broken output expression
 prints nothing; a broken condition takes no branch; a template whose blocks do not balance, or
@@ -32,7 +33,9 @@ TAG = re.compile(r"<%([_=\-#]?)(.*?)([_\-]?)%>", re.DOTALL)
 _IF = re.compile(r"^if\s*\((.*)\)\s*\{$", re.DOTALL)
 _ELSE_IF = re.compile(r"^\}\s*else\s+if\s*\((.*)\)\s*\{$", re.DOTALL)
 _ELSE = re.compile(r"^\}\s*else\s*\{$")
-_WRITE = re.compile(r"^(?:await\s+)?(setvar|incvar|decvar|addvar|setLocalVar|setGlobalVar|setMessageVar)\s*\(", re.I)
+_WRITE = re.compile(r"^(?:await\s+)?(setvar|incvar|decvar|addvar|setLocalVar|setGlobalVar|setMessageVar|execvar)\s*\(",
+                    re.I)
+"""A call that writes variables, or runs template code that may (``execvar``): skipped here."""
 
 
 @dataclass
@@ -112,7 +115,7 @@ def _parse(text: str) -> list[Any]:
         if mode == "#":
             continue
         if mode in ("=", "-"):
-            current.append(("out", code))
+            current.append(("write" if _WRITE.match(code) else "out", code))
             continue
         code = code.rstrip(";").strip()
         if not code:
@@ -191,6 +194,8 @@ def _run(nodes: list[Any], resolve: Callable[[str], Any], out: list[str], warnin
                 out.append(show(evaluate(node[1], resolve)))
             except ExprError as exc:
                 warnings.append(f"output {node[1]!r}: {exc}; printed nothing")
+        elif (call := _WRITE.match(node[1])) is not None and call.group(1).lower() == "execvar":
+            warnings.append(f"{node[1][:40]!r} skipped: execvar runs a variable's template, which needs the full EJS mode")
         else:
             warnings.append(f"{node[1][:40]!r} ignored: templates only read variables here")
 

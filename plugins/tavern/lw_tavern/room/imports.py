@@ -21,7 +21,7 @@ An import is one document set keyed ``world:<pack>``, ``companion:<pack>`` or ``
 importing again **replaces** that set (entries, hooks, the pristine pregen sheets -- claims
 stay), it never stacks. Everything is read, split and checked before the room is touched: a
 refused import changes nothing. Entry documents carry ``meta.source = <pack-id>#<entry-id>``
-(the author's id for a native card, else the entry's uid).
+(the author's id, else the entry's uid; unique in the book: :func:`lw_tavern.card_split.source_ids`).
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING, Any
 from lwcore.contributions import Dropped, ImportReport
 from lwcore.errors import LwError
 
-from lw_tavern.card_split import HOOKS_EXTENSION, import_entries, split_card
-from lw_tavern.cardfile import Material, read_material
+from lw_tavern.card_split import HOOKS_EXTENSION, PERSON_TEXT_FIELDS, SECRET_KEPT, import_entries, split_card
+from lw_tavern.cardfile import Material, book_of, read_material
 from lw_tavern.room.documents import COMPANION, ENTRY, PACK, PREGEN
 from lw_tavern.worldbook.load import book_from_data
 from lw_tavern.worldbook.model import WorldBook, WorldEntry, entry_to_worldinfo
@@ -52,6 +52,18 @@ MAX_PREGENS = 32
 MVU_FEATURE = "tavern-mvu"
 MVU_TOOLS = ("set_stat", "adjust_stat", "get_stat")
 SECRET_REASON = "keeper-only lore"
+PERSON_FIELDS = {
+    "pc": ("name", "description", "personality"),
+    "companion": ("name", "description", "personality", "scenario", "first_mes", "mes_example"),
+    "world": ("name", "description", "personality"),
+}
+"""The card's text a person import keeps (a pc's sheet: the name, and the description and
+personality as its notes; a companion document: all six), and what a world import makes of
+the card's person (a pregen of the roster)."""
+_USES = {"pc": "the member's sheet takes the name, description and personality",
+         "companion": "the companion keeps the name, description, personality, scenario, greeting and examples",
+         "world": "the roster's pregen takes the name, description and personality"}
+_SCRIPTS_REASON = "SillyTavern script items: not run in a room"
 
 
 @dataclass(frozen=True)
@@ -115,27 +127,32 @@ class ImportPlan:
     pregens: list[dict[str, Any]] = field(default_factory=list)
     person: dict[str, Any] = field(default_factory=dict)
     report: ImportReport = ImportReport()
+    changed: list[Dropped] = field(default_factory=list)
+    """What the trust boundary changed in the entries kept (constant off, render entries
+    disabled, secrets kept keeper-only, ids regenerated …)."""
 
 
 def import_key(kind: str, pack_id: str, member: str | None) -> str:
     return f"pc:{member}" if kind == "pc" else f"{kind}:{pack_id}"
 
 
-def plan_import(room: Room, material: Material, source: Source, kind: str, *, member: Member | None = None) -> ImportPlan:
-    """What importing ``material`` as ``kind`` would write (see the module docstring).
+def plan_import(room: Room | None, material: Material, source: Source, kind: str, *,
+                member: Member | None = None) -> ImportPlan:
+    """What importing ``material`` as ``kind`` would write (see the module docstring): the
+    documents, and the report of what is kept, stripped and changed.
 
     A ``world`` plan keeps secret entries and world machinery: call it only for the keeper.
+    ``room=None`` plans a preview (``lw tavern inspect``): nothing is checked against a room
+    (its rules for the pregens, the member a pc import is for).
     """
     if kind not in KINDS:
         raise LwError(f"unknown import kind {kind!r}", expected=" | ".join(KINDS))
-    if kind == "pc" and member is None:
+    if kind == "pc" and member is None and room is not None:
         raise LwError("a pc import needs the member it is for")
     if material.book_only and kind != "world":
         raise LwError("a world book on its own has no person to import", file=source.path,
                       expected=f"{source.shown} world")
-    if material.native is None:  # a native card's book was checked by its reader; locate the rest's problems
-        book_from_data(material.card["data"]["character_book"] if material.book_only else material.card,
-                       file=source.path, text=material.text)
+    book_of(material, source.path)  # every entry checked, its problems located in the file
     split = split_card(material.card)
     person = split.person
     name = str(person.get("name") or "")
@@ -145,16 +162,27 @@ def plan_import(room: Room, material: Material, source: Source, kind: str, *, me
     if keeper:
         book = split.world.book
         plan.hooks = _hooks(split.world.hooks, source, material)
+        carried = [f"the world of {name or source.shown}"]
+        dropped = [Dropped(f"extensions.{k}", _SCRIPTS_REASON) for k in split.world.extensions if k != HOOKS_EXTENSION]
     else:
+        if not name:
+            raise LwError("the card has no name: nothing to import as a person", file=source.path,
+                          expected='"name" in the card')
         raw = person.get("character_book")
         book = book_from_data(raw) if isinstance(raw, Mapping) else None
-    dropped = list(split.report.dropped) if not keeper else []
-    carried = list(split.report.carried) if not keeper else [f"the world of {name or source.shown}"]
+        plan.person = {k: person[k] for k in PERSON_FIELDS[kind] if isinstance(person.get(k), str) and person[k].strip()}
+        carried = list(plan.person)
+        dropped = list(split.report.dropped)
+    unused = [k for k in (*PERSON_TEXT_FIELDS, "alternate_greetings")
+              if k not in PERSON_FIELDS[kind] and _has_text(person.get(k))]
+    if unused:
+        dropped.append(Dropped(", ".join(unused), f"not used by a {kind} import ({_USES[kind]})"))
     warnings: list[str] = []
     if book is not None:
         imported = _entries(book, plan, keeper=keeper, char_name=name or None, file=source.path)
         plan.entries = imported.docs
         plan.seed = imported.declarations
+        plan.changed = imported.changed
         carried.append(f"{len(plan.entries)} world-book entries")
         dropped += imported.dropped
     if keeper:
@@ -168,14 +196,14 @@ def plan_import(room: Room, material: Material, source: Source, kind: str, *, me
             carried.append(f"{len(plan.variables)} module variable(s)")
         if plan.pregens:
             carried.append(f"{len(plan.pregens)} pre-generated character(s) for the roster")
-    else:
-        if not name:
-            raise LwError("the card has no name: nothing to import as a person", file=source.path,
-                          expected='"name" in the card')
-        plan.person = {k: person[k] for k in ("name", "description", "personality", "scenario", "first_mes",
-                                              "mes_example") if isinstance(person.get(k), str) and person[k].strip()}
     plan.report = ImportReport(carried=tuple(carried), dropped=tuple(dropped), warnings=tuple(warnings))
     return plan
+
+
+def _has_text(value: Any) -> bool:
+    if isinstance(value, list):
+        return any(_has_text(v) for v in value)
+    return isinstance(value, str) and bool(value.strip())
 
 
 @dataclass
@@ -183,6 +211,7 @@ class _Imported:
     docs: list[Document]
     declarations: list[dict[str, Any]]
     dropped: list[Dropped]
+    changed: list[Dropped]
 
 
 def _entries(book: WorldBook, plan: ImportPlan, *, keeper: bool, char_name: str | None, file: Path) -> _Imported:
@@ -199,7 +228,7 @@ def _entries(book: WorldBook, plan: ImportPlan, *, keeper: bool, char_name: str 
     for entry, source in zip(imported.book.entries, imported.sources, strict=True):
         docs.append(Document(str(entry.id), ENTRY, {"pack": plan.key, "entry": stored_entry(entry)},
                              meta={"source": f"{plan.pack_id}#{source}"}))
-    return _Imported(docs, imported.declarations, list(imported.report.dropped))
+    return _Imported(docs, imported.declarations, list(imported.report.dropped), list(imported.changed))
 
 
 def stored_entry(entry: WorldEntry) -> dict[str, Any]:
@@ -260,7 +289,7 @@ def _variables(material: Material, source: Source) -> list[Any]:
     return out
 
 
-def _pregens(room: Room, material: Material, person: Mapping[str, Any], source: Source,
+def _pregens(room: Room | None, material: Material, person: Mapping[str, Any], source: Source,
              warnings: list[str]) -> list[dict[str, Any]]:
     """The roster a world import brings: a native card's ``pregens``, and the card's person."""
     found: list[dict[str, Any]] = []
@@ -278,11 +307,10 @@ def _pregens(room: Room, material: Material, person: Mapping[str, Any], source: 
     if len(found) > MAX_PREGENS:
         warnings.append(f"{len(found)} pre-generated characters; the roster keeps the first {MAX_PREGENS}")
         found = found[:MAX_PREGENS]
-    pack = room.pack
     for pregen in found:
-        unknown = [k for k in pregen["sheet"]["values"] if pack.canonical(k) is None]
+        unknown = [] if room is None else [k for k in pregen["sheet"]["values"] if room.pack.canonical(k) is None]
         if unknown:
-            warnings.append(f"pregen {pregen['name']}: {', '.join(unknown)} are not stats of {pack.id}; "
+            warnings.append(f"pregen {pregen['name']}: {', '.join(unknown)} are not stats of {room.pack.id}; "
                             "it cannot be claimed here")
         pregen["pack"] = source.pack_id
     return found
@@ -307,7 +335,7 @@ def apply_import(room: Room, plan: ImportPlan) -> None:
         **({"member": plan.member} if plan.member else {}), "hooks": list(plan.hooks),
         "entries": len(plan.entries),
         "report": {"carried": list(plan.report.carried), "dropped": [f"{d.field}: {d.reason}" for d in plan.report.dropped],
-                   "warnings": list(plan.report.warnings)},
+                   "changed": [f"{d.field}: {d.reason}" for d in plan.changed], "warnings": list(plan.report.warnings)},
     }))
     if plan.seed:
         _seed(room, plan.seed)
@@ -390,12 +418,18 @@ def run_import(room: Room, source: Source, kind: str, *, member: Member | None =
 
 
 def summary(plan: ImportPlan, *, zh: bool, for_keeper: bool) -> str:
-    """The import's report as a member reads it. A non-keeper never reads the title of an
-    entry kept from them (a pack's card can hold the keeper's secrets)."""
+    """The import's report as a member reads it (:func:`report_lines` under a title)."""
     title = {"world": ("世界", "world"), "companion": ("同伴", "companion"), "pc": ("角色", "character")}[plan.kind]
     who = plan.name or plan.pack_id
-    lines = [f"已导入{title[0]}：{who}（{plan.shown}）" if zh else f"imported {title[1]}: {who} ({plan.shown})"]
-    lines += [f"  + {c}" for c in plan.report.carried]
+    head = f"已导入{title[0]}：{who}（{plan.shown}）" if zh else f"imported {title[1]}: {who} ({plan.shown})"
+    return "\n".join([head, *report_lines(plan, zh=zh, for_keeper=for_keeper)])
+
+
+def report_lines(plan: ImportPlan, *, zh: bool, for_keeper: bool) -> list[str]:
+    """The plan's report: ``+`` what it keeps, ``-`` what it strips, ``~`` what the trust
+    boundary changes, ``!`` warnings. A non-keeper never reads the title of an entry kept from
+    them (a pack's card can hold the keeper's secrets)."""
+    lines = [f"  + {c}" for c in plan.report.carried]
     secret = 0
     for d in plan.report.dropped:
         if not for_keeper and d.reason.startswith(SECRET_REASON):
@@ -404,8 +438,9 @@ def summary(plan: ImportPlan, *, zh: bool, for_keeper: bool) -> str:
         lines.append(f"  - {d.field}: {d.reason}")
     if secret:
         lines.append(f"  - {secret} 条守秘人专属设定未导入" if zh else f"  - {secret} keeper-only entr{'y' if secret == 1 else 'ies'} left out")
+    lines += [f"  ~ {d.field}: {d.reason}" for d in plan.changed if for_keeper or d.reason != SECRET_KEPT]
     lines += [f"  ! {w}" for w in plan.report.warnings]
-    return "\n".join(lines)
+    return lines
 
 
 def enable_cards(ctx: Any) -> str | None:

@@ -48,6 +48,7 @@ from lw_tavern.worldbook.model import (
     WorldBook,
     WorldEntry,
     WorldSettings,
+    unique_ids,
 )
 from lw_tavern.worldbook.scan import (
     GLOBAL_TEXTS,
@@ -151,7 +152,9 @@ class CompiledBook:
 
 def entry_key(book_name: str, entry: WorldEntry) -> str:
     """The stable key of an entry in timed state and traces: its ``id`` if it has one, else
-    ``<book>.<uid>`` (SillyTavern's ``world.uid``), or the bare uid for an unnamed book."""
+    ``<book>.<uid>`` (SillyTavern's ``world.uid``), or the bare uid for an unnamed book.
+    :func:`compile_book` makes the keys of its books unique (an ``id`` keeps its key; a key
+    asked for twice gets ``~2`` … appended: :func:`lw_tavern.worldbook.model.unique_ids`)."""
     if entry.id:
         return entry.id
     return f"{book_name}.{entry.uid}" if book_name else str(entry.uid)
@@ -174,20 +177,21 @@ def compile_book(
     settings = settings or WorldSettings()
     if isinstance(books, WorldBook):
         books = [books]
-    tagged = [[(book.name, e) for e in book.entries] for book in books]
+    pairs = [(book.name, e) for book in books for e in book.entries]
+    keys = iter(unique_ids([(entry_key(name, e), bool(e.id)) for name, e in pairs]))
+    tagged = [[(next(keys), e) for e in book.entries] for book in books]
     if strategy == "evenly":
         ordered = sorted((pair for group in tagged for pair in group), key=lambda p: -p[1].order)
     else:
         ordered = [pair for group in tagged for pair in sorted(group, key=lambda p: -p[1].order)]
     expand = key_macros or (lambda text: text)
     compiled: list[Compiled] = []
-    for index, (book_name, entry) in enumerate(ordered):
+    for index, (key, entry) in enumerate(ordered):
         decorators, content = split_decorators(entry.content)
         condition = entry.condition or (named(decorators, "if").arg if named(decorators, "if") else "")
         case_sensitive = settings.case_sensitive if entry.case_sensitive is None else entry.case_sensitive
         whole_words = settings.match_whole_words if entry.match_whole_words is None else entry.match_whole_words
         scan_depth = entry.scan_depth
-        key = entry_key(book_name, entry)
         compiled.append(Compiled(
             index=index,
             entry=entry,

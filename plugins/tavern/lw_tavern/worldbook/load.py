@@ -13,7 +13,7 @@ from typing import Any
 
 from lwcore.errors import LwError, LwErrors
 
-from lw_tavern.files import located, read_json_file, validate
+from lw_tavern.files import located, validate
 from lw_tavern.worldbook.model import (
     CARD_FIELDS,
     WorldBook,
@@ -29,9 +29,11 @@ _CARD_PATH = {WorldEntry.model_fields[attr].alias or attr: path for attr, path i
 
 
 def read_book(path: str | Path) -> WorldBook:
-    """A world book from a JSON file (world-info file, ``character_book``, or a card)."""
-    data, text = read_json_file(path)
-    return book_from_data(data, file=path, text=text)
+    """The world book of a file, read as an import reads it (:mod:`lw_tavern.cardfile`): a
+    world-info file, a ``character_book``, or a card holding one (JSON, PNG, CHARX, native)."""
+    from lw_tavern.cardfile import book_of, read_material
+
+    return book_of(read_material(path), path)
 
 
 def book_from_data(data: Any, *, file: str | Path | None = None, text: str | None = None) -> WorldBook:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import IntEnum
 from typing import Any, Literal
 
@@ -187,6 +187,28 @@ class WorldSettings(BaseModel):
         if self.budget_cap > 0 and budget > self.budget_cap:
             budget = self.budget_cap
         return budget
+
+
+def unique_ids(wanted: Sequence[tuple[str, bool]]) -> list[str]:
+    """One id per ``(wanted id, firm)`` pair, unique in the list and deterministic: firm ids
+    (an author's) are given first, each to its first asker; then each other wanted id where it
+    is free; then whoever is left gets its wanted id with ``~2``, ``~3`` … appended (``~`` is
+    never in an author's native id)."""
+    out: list[str | None] = [None] * len(wanted)
+    taken: set[str] = set()
+    for firm_pass in (True, False):
+        for index, (want, firm) in enumerate(wanted):
+            if out[index] is None and firm is firm_pass and want not in taken:
+                out[index] = want
+                taken.add(want)
+    for index, (want, _) in enumerate(wanted):
+        if out[index] is None:
+            n = 2
+            while f"{want}~{n}" in taken:
+                n += 1
+            out[index] = f"{want}~{n}"
+            taken.add(f"{want}~{n}")
+    return [str(i) for i in out]
 
 
 def _js_round(value: float) -> int:
