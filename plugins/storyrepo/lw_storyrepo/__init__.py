@@ -17,7 +17,8 @@ commit), ``faults`` (fault injection for the atomicity tests).
 Around the chapter (§9–§12): ``machine`` (the board state machine, §10), ``repair`` (state 0),
 ``handedits`` (fix and retcon), ``volume_review``, ``health``, ``whatif``, ``cache`` (the
 derived SQLite index and queries), ``edits`` (structured one-sentence edits), ``migrate``
-(v6 -> v7). Boundaries: ``cli`` (``lw story``), ``plugin`` (hooks), ``toolspecs`` (the one tool
+(v6 -> v7). Boundaries: ``cli`` (``lw story``), ``i18n`` and ``clihelp`` (messages and help
+in the reader's language), ``plugin`` (hooks), ``toolspecs`` (the one tool
 table), ``tools`` (argument models and handlers), ``prompts`` (model-step prompts), ``models``
 (published schemas). ``fixtures``/``samples``: generated books and sample content for tests
 and benchmarks.

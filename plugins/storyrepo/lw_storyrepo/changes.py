@@ -5,19 +5,23 @@ type and a value of another type is refused (never guessed): ``最后变更章``
 number, ``读者已知`` true or false (是/否 too, it is a yes/no field), a list field takes ``+``
 and ``-``. Any other field is the author's own: ``=`` stores the text as text (``是`` stays
 the word 是, written quoted), ``+``/``-`` keep it a list.
+
+:func:`apply_changes` is the one place lines take effect: settle applies a draft's lines with
+it, and :func:`revise_changes` (a retcon of a settled chapter) undoes the lines the chapter no
+longer has and applies its new ones through it too.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from lwcore.errors import LwError
 
 from lw_storyrepo import layout as L
-from lw_storyrepo.dialect import Doc, parse_doc
-from lw_storyrepo.repo import StoryRepo, as_list, new_doc
+from lw_storyrepo.dialect import Doc, parse_doc, plain
+from lw_storyrepo.repo import StoryRepo, as_int, as_list, new_doc
 
 CHARACTER_FIELDS: dict[str, type] = {"姓名": str, "别名": list, "状态": str, "位置": str, "境界": str, "持有": list,
                                      "最后变更章": int}
@@ -25,6 +29,10 @@ SECRET_FIELDS: dict[str, type] = {"知情人": list, "读者已知": bool, "登�
 YES = ("true", "是", "真", "yes", "已知")
 NO = ("false", "否", "假", "no", "未知")
 SECRET_ID = re.compile(r"S-\d{3,}")
+RESTORE = "<-"
+"""The op of an undo that puts a field's earlier value back (never written in a file)."""
+ABSENT: Any = object()
+"""An earlier value that was no value: restoring it removes the field."""
 
 _CHANGE = re.compile(r"^\s*(?P<who>[^.。=+\-\s][^.。=]*?)\s*[.。]\s*(?P<field>[^=+\-\s]+?)\s*(?P<op>[=+\-])\s*(?P<value>.+?)\s*$")
 
@@ -33,9 +41,10 @@ _CHANGE = re.compile(r"^\s*(?P<who>[^.。=+\-\s][^.。=]*?)\s*[.。]\s*(?P<field
 class Change:
     who: str
     field: str
-    op: str
+    op: str  # "=", "+", "-", or RESTORE (an undo: ``prior`` goes back)
     value: str
     text: str
+    prior: Any = ABSENT
 
 
 def parse_change(text: str) -> Change:
@@ -82,6 +91,12 @@ def typed(field: str, kind: type, raw: str, line: str) -> Any:
 
 def _edit(doc: Doc, change: Change, kind: type | None) -> None:
     current = doc.meta.get(change.field)
+    if change.op == RESTORE:
+        if change.prior is ABSENT:
+            doc.meta.pop(change.field, None)
+        else:
+            doc.set(change.field, change.prior)
+        return
     if change.op == "=":
         if kind is list or (kind is None and isinstance(current, list)):
             raise LwError(f"设定变更「{change.text}」：「{change.field}」是列表，用 + 加入、- 移出")
@@ -116,49 +131,158 @@ def _current(repo: StoryRepo, rel: str, changes: dict[str, bytes | None]) -> Doc
     return repo.load_doc(rel)
 
 
-def apply_changes(repo: StoryRepo, chapter: int | None, lines: list[str], changes: dict[str, bytes | None],
+def _exists(repo: StoryRepo, rel: str, changes: dict[str, bytes | None]) -> bool:
+    return changes.get(rel) is not None or (rel not in changes and repo.p(rel).is_file())
+
+
+def target(repo: StoryRepo, change: Change, pending: dict[str, tuple[str, Doc]] | None = None) -> tuple[str, type | None]:
+    """The file ``change`` edits (a character card, an info gap) and its field's type (None:
+    the author's own field). ``pending``: info gaps drafted in this chapter."""
+    if SECRET_ID.fullmatch(change.who):
+        if pending and change.who in pending:
+            return pending[change.who][0], SECRET_FIELDS.get(change.field)
+        return repo.rel(repo.secret(change.who).path), SECRET_FIELDS.get(change.field)
+    if change.field == "姓名":
+        raise LwError(f"设定变更「{change.text}」：姓名是角色卡的正名，不能这样改")
+    name = check_name(repo.canonical(change.who))
+    _no_case_twin(repo, name)
+    return repo.rel(repo.character_path(name)), CHARACTER_FIELDS.get(change.field)
+
+
+def apply_changes(repo: StoryRepo, chapter: int | None, lines: Sequence[str | Change], changes: dict[str, bytes | None],
                   log: list[str], pending_secrets: dict[str, tuple[str, Doc]] | None = None) -> list[str]:
     """Apply setting-change lines into ``changes`` (repo-relative path -> new bytes).
 
     ``pending_secrets`` are info gaps drafted in this chapter (id -> (path, doc)); a change
-    naming one edits that draft. ``chapter`` stamps 最后变更章 on characters. Returns the
-    names of characters the lines created.
+    naming one edits that draft. ``chapter`` stamps 最后变更章 on characters (never lowering
+    it: a retcon of an early chapter keeps a later chapter's stamp). Returns the names of
+    characters the lines created.
     """
     pending = pending_secrets or {}
     docs: dict[str, Doc] = {}
     created: list[str] = []
-    for text in lines:
-        change = parse_change(text)
-        if SECRET_ID.fullmatch(change.who):
-            kind = SECRET_FIELDS.get(change.field)
-            if change.who in pending:
-                rel, doc = pending[change.who]
-                docs[rel] = doc
+    for item in lines:
+        change = item if isinstance(item, Change) else parse_change(item)
+        rel, kind = target(repo, change, pending)
+        secret = SECRET_ID.fullmatch(change.who) is not None
+        if rel not in docs:
+            if secret and change.who in pending:
+                docs[rel] = pending[change.who][1]
+            elif _exists(repo, rel, changes):
+                docs[rel] = _current(repo, rel, changes)
             else:
-                item = repo.secret(change.who)
-                rel = repo.rel(item.path)
-                if rel not in docs:
-                    docs[rel] = _current(repo, rel, changes)
-                doc = docs[rel]
-        else:
-            if change.field == "姓名":
-                raise LwError(f"设定变更「{change.text}」：姓名是角色卡的正名，不能这样改")
-            kind = CHARACTER_FIELDS.get(change.field)
-            name = check_name(repo.canonical(change.who))
-            _no_case_twin(repo, name)
-            path = repo.character_path(name)
-            rel = repo.rel(path)
-            if rel not in docs:
-                if changes.get(rel) is not None or path.is_file():
-                    docs[rel] = _current(repo, rel, changes)
-                else:
-                    docs[rel] = new_doc({"姓名": name}, "## 设定\n\n## 关系\n")
-                    created.append(name)
-            doc = docs[rel]
-            if chapter is not None:
-                doc.set("最后变更章", chapter)
+                name = rel.rsplit("/", 1)[-1][:-3]
+                docs[rel] = new_doc({"姓名": name}, "## 设定\n\n## 关系\n")
+                created.append(name)
+        doc = docs[rel]
+        if chapter is not None and not secret and (as_int(doc.get("最后变更章")) or 0) <= chapter:
+            doc.set("最后变更章", chapter)
         _edit(doc, change, kind)
         log.append(change.text)
     for rel, doc in docs.items():
         changes[rel] = doc.dump().encode("utf-8")
     return created
+
+
+# --- a retcon of a settled chapter's setting changes ----------------------------------------------
+
+
+def _value_of(change: Change, kind: type | None) -> Any:
+    return typed(change.field, kind or str, change.value, change.text)
+
+
+def _holds(current: Any, value: Any) -> bool:
+    """Whether a field's ``current`` value is ``value`` (what an ``=`` line set)."""
+    current = plain(current)
+    if isinstance(value, bool) or isinstance(value, int) or current is None:
+        return current == value
+    return str(current) == str(value)
+
+
+def revise_changes(repo: StoryRepo, chapter: int, old_lines: list[str], new_lines: list[str],
+                   changes: dict[str, bytes | None], log: list[str], *,
+                   before: Callable[[str], dict[str, Any] | None] | None, later: list[tuple[int, str]]) -> list[str]:
+    """Carry a retcon of chapter ``chapter``'s 设定变更 (``old_lines`` -> ``new_lines``) into
+    the character cards and info gaps: undo each line the chapter no longer has, apply each new
+    one (both through :func:`apply_changes`, as settle applies lines). Returns the characters
+    the new lines created.
+
+    ``before(rel)``: a file's front matter before the chapter was settled (None: there was no
+    such file); ``before`` is None when the history does not tell (then an ``=`` line can be
+    replaced but not removed). ``later``: ``(chapter, line)`` the chapters after this one
+    record; a later chapter's change of the same field (or list item) wins and is kept, and so
+    is a value changed since by hand. Whatever is kept is said in ``log``.
+    """
+    old = [parse_change(x) for x in old_lines]
+    new = [parse_change(x) for x in new_lines]
+    targets: dict[Change, tuple[str, type | None]] = {c: target(repo, c) for c in old + new}
+
+    def key(c: Change) -> tuple[str, str, str, str]:
+        return targets[c][0], c.field, c.op, c.value
+
+    old_keys, new_keys = {key(c) for c in old}, {key(c) for c in new}
+    removed = [c for c in old if key(c) not in new_keys]
+    added = [c for c in new if key(c) not in old_keys]
+    if not removed and not added:
+        return []
+    later_keys: list[tuple[int, str, str, str, str]] = []
+    for m, line in later:
+        try:
+            c = parse_change(line)
+            later_keys.append((m, target(repo, c)[0], c.field, c.op, c.value))
+        except LwError:
+            continue  # a later chapter's line that no longer resolves overrides nothing
+
+    def overridden(c: Change) -> int | None:
+        """The later chapter that changed what ``c`` changes, if any."""
+        rel = targets[c][0]
+        for m, l_rel, l_field, l_op, l_value in later_keys:
+            if l_rel == rel and l_field == c.field and (l_op == "=" if c.op == "=" else l_value == c.value):
+                return m
+        return None
+
+    def kept(text: str, why: str) -> None:
+        log.append(f"{text} 未同步（{why}）")
+
+    replaced = {(targets[c][0], c.field) for c in added if c.op == "="}
+    undo: list[Change] = []
+    for c in removed:
+        rel, kind = targets[c]
+        if c.op == "=" and (rel, c.field) in replaced:
+            continue  # the new line sets the field
+        if (m := overridden(c)) is not None:
+            kept(f"撤销 {c.text}", f"第{m}章又改过")
+            continue
+        if not _exists(repo, rel, changes):
+            continue
+        current = _current(repo, rel, changes).meta.get(c.field)
+        items = [str(x) for x in as_list(current)]
+        earlier = before(rel) if before is not None else None
+        if c.op == "+":
+            if c.value in items and not (earlier and c.value in [str(x) for x in as_list(earlier.get(c.field))]):
+                undo.append(Change(c.who, c.field, "-", c.value, f"撤销 {c.text}"))
+        elif c.op == "-":
+            if c.value not in items:
+                undo.append(Change(c.who, c.field, "+", c.value, f"撤销 {c.text}"))
+        elif not _holds(current, _value_of(c, kind)):
+            kept(f"撤销 {c.text}", "这个值后来改过")
+        elif before is None:
+            raise LwError(f"撤销设定变更「{c.text}」要知道第 {chapter} 章之前的值，git 历史里找不到 ch({chapter}) 提交",
+                          expected=f"改成一行新值（{c.who}.{c.field}=…）代替删掉这一行")
+        else:
+            prior = earlier.get(c.field, ABSENT) if earlier is not None else ABSENT
+            undo.append(Change(c.who, c.field, RESTORE, "", f"撤销 {c.text}", prior))
+    apply: list[Change] = []
+    for c in added:
+        rel, kind = targets[c]
+        if (m := overridden(c)) is not None:
+            kept(c.text, f"第{m}章又改过")
+            continue
+        was = next((o for o in removed if o.op == "=" and targets[o][0] == rel and o.field == c.field), None)
+        if was is not None and _exists(repo, rel, changes) and \
+                not _holds(_current(repo, rel, changes).meta.get(c.field), _value_of(was, kind)):
+            kept(c.text, "这个值后来改过")
+            continue
+        apply.append(c)
+    apply_changes(repo, None, undo, changes, log)
+    return apply_changes(repo, chapter, apply, changes, log)

@@ -1,7 +1,8 @@
 """``lw story …``: one entry point (``lw story`` = next step) and the explicit subcommands.
 
-Only click is imported at module level; each command imports the book code it needs when it
-runs (this module is the plugin's CLI boundary). Files named on the command line (drafts,
+Only click (and the help's translation, :mod:`lw_storyrepo.clihelp`) is imported at module
+level; each command imports the book code it needs when it runs (this module is the plugin's
+CLI boundary). Help texts are Chinese here and follow the reader's locale like the messages. Files named on the command line (drafts,
 reviews, summaries) are read through :mod:`lw_storyrepo.sources`: a file that is not UTF-8 is a
 located error, never a traceback.
 """
@@ -13,6 +14,8 @@ import sys
 from typing import Any, Callable
 
 import click
+
+from lw_storyrepo.clihelp import LocalizedGroup, remember_locale
 
 
 def _repo(path: str | None, *, readable: bool = True) -> Any:
@@ -56,9 +59,16 @@ def _show_repairs(exc: Exception) -> None:
     sys.exit(1)
 
 
-class StoryGroup(click.Group):
-    """``lw story``: repair cards are shown whole, and every error is said in the reader's
-    language (with ``--json`` the kernel prints it as JSON, translated all the same)."""
+class StoryGroup(LocalizedGroup):
+    """``lw story``: repair cards are shown whole, and every error and every help is said in
+    the reader's language (with ``--json`` the kernel prints an error as JSON, translated all
+    the same)."""
+
+    group_class = LocalizedGroup
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        remember_locale(ctx, args, list(self.commands))
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         from lwcore.errors import LwError
@@ -132,10 +142,12 @@ def ensure_utf8_mode() -> None:
 @book_option
 @json_option
 @click.option("--locale", type=click.Choice(["zh", "en"]), default=None,
-              help="提示语言（默认按 LC_ALL/LC_MESSAGES/LANG；书里的文件永远是中文）")
+              help="提示与帮助的语言（默认按 LC_ALL/LC_MESSAGES/LANG；书里的文件永远是中文）")
 @click.pass_context
 def story(ctx: click.Context, book: str | None, as_json: bool, locale: str | None) -> None:
-    """Story Repo v7：一本书即一个 git 仓库。不带子命令 = 盘面状态机的下一步。"""
+    """Story Repo v7：一本书即一个 git 仓库。
+
+    不带子命令 = 盘面状态机的下一步（同 lw story next）。"""
     import os
 
     from lw_storyrepo.i18n import locale_from, set_locale
@@ -148,12 +160,15 @@ def story(ctx: click.Context, book: str | None, as_json: bool, locale: str | Non
 
 @story.command("init")
 @click.argument("directory")
-@click.option("--书名", "--title", "title", required=True)
-@click.option("--类型", "--genre", "genre", default="")
-@click.option("--每章目标字数", "--words", "words", type=int, default=3000)
-@click.option("--卷规模", "--volume-size", "volume_size", type=int, default=40)
+@click.option("--书名", "--title", "title", required=True, help="书名（写进 book.yaml）")
+@click.option("--类型", "--genre", "genre", default="", help="题材（玄幻、都市……）")
+@click.option("--每章目标字数", "--words", "words", type=int, default=3000, help="每章目标字数（默认 3000）")
+@click.option("--卷规模", "--volume-size", "volume_size", type=int, default=40,
+              help="卷规模：每卷大约多少章，只是参考值（默认 40）")
 def init_cmd(directory: str, title: str, genre: str, words: int, volume_size: int) -> None:
-    """建库：全中文目录树、book.yaml、.gitignore、git init 与首个 commit（全有或全无）。"""
+    """建库：在目录里建一本新书。
+
+    全中文目录树、book.yaml、.gitignore、git init 与首个 commit，全有或全无。"""
     from lw_storyrepo.newbook import init_book
 
     repo = init_book(directory, title, genre, target_words=words, volume_size=volume_size)
@@ -188,9 +203,9 @@ def _render_next(step: Any) -> str:
 @book_option
 @json_option
 def next_cmd(book: str | None, as_json: bool) -> None:
-    """判定下一步（修复 → 手改结转 → 继续事务 → 卷复盘 → 体检 → 新章 brief）并执行脚本步骤。
+    """判定下一步，脚本的步骤直接做。
 
-    有源文件要修复时退出码为 1。"""
+    顺序：修复 → 手改结转 → 继续事务 → 卷复盘 → 体检 → 新章 brief。有源文件要修复时退出码为 1。"""
     from lw_storyrepo.machine import advance
 
     step = advance(_repo(book, readable=False))
@@ -205,10 +220,12 @@ def next_cmd(book: str | None, as_json: bool) -> None:
 @story.group("repair", invoke_without_command=True)
 @book_option
 @click.option("--apply", "apply", is_flag=True, help="采纳每张卡的建议修复")
-@click.option("--accept", "accept_file", default=None, help="采纳模型对该文件的修复提议")
+@click.option("--accept", "accept_file", default=None, metavar="FILE", help="采纳模型对这个文件的修复提议")
 @click.pass_context
 def repair_cmd(ctx: click.Context, book: str | None, apply: bool, accept_file: str | None) -> None:
-    """列出修复卡（全角冒号/逗号已自动修复，只报不问）。有未修复的卡时退出码为 1。"""
+    """列出修复卡；有未修复的卡时退出码为 1。
+
+    全角冒号/逗号已自动修复，只报不问。"""
     if ctx.invoked_subcommand is not None:
         return
     from lw_storyrepo.repair import accept_repair, apply_card, scan
@@ -238,7 +255,9 @@ def repair_cmd(ctx: click.Context, book: str | None, apply: bool, accept_file: s
 @FILE
 @book_option
 def repair_propose(source: str, file: str, book: str | None) -> None:
-    """为读不进来的源文件 SOURCE 提出修复（整份文件 FILE），待 --accept 确认。"""
+    """为读不进来的源文件提出修复。
+
+    来源：那个源文件；文件：整份修好的文件（- 为标准输入）；待 repair --accept 确认。"""
     from lw_storyrepo.repair import propose_repair
 
     click.echo(propose_repair(_repo(book, readable=False), source, _read_input(file)))
@@ -247,7 +266,7 @@ def repair_propose(source: str, file: str, book: str | None) -> None:
 @story.command("brief")
 @book_option
 def brief_cmd(book: str | None) -> None:
-    """生成 工作区/决策卡.md。"""
+    """生成决策卡（工作区/决策卡.md）。"""
     from lw_storyrepo.card import brief
 
     click.echo(brief(_repo(book)))
@@ -257,7 +276,9 @@ def brief_cmd(book: str | None) -> None:
 @click.option("--alt", "--备选", "alternative", is_flag=True, help="选备选：采纳备选段的合同")
 @book_option
 def decide_cmd(alternative: bool, book: str | None) -> None:
-    """作者拍板：决策卡合同段固化（--alt：采纳备选方案）。"""
+    """作者拍板：决策卡的合同固化。
+
+    --alt：采纳备选方案的合同。"""
     from lw_storyrepo.card import decide
 
     state = decide(_repo(book), alternative=alternative)
@@ -267,7 +288,7 @@ def decide_cmd(alternative: bool, book: str | None) -> None:
 @story.command("pack")
 @book_option
 def pack_cmd(book: str | None) -> None:
-    """组装 工作区/上下文包.md。"""
+    """组装上下文包（工作区/上下文包.md）。"""
     from lw_storyrepo.contextpack import pack
 
     click.echo(pack(_repo(book)))
@@ -278,7 +299,9 @@ def pack_cmd(book: str | None) -> None:
 @FILE
 @book_option
 def draft_cmd(label: str, file: str, book: str | None) -> None:
-    """提交草稿（front matter + 正文）为 工作区/草稿-LABEL.md。"""
+    """提交一份草稿（front matter + 正文）。
+
+    成为 工作区/草稿-标签.md；文件为 - 时读标准输入。"""
     from lw_storyrepo.drafts import submit_draft
 
     click.echo(submit_draft(_repo(book), label, _read_input(file)))
@@ -288,7 +311,9 @@ def draft_cmd(label: str, file: str, book: str | None) -> None:
 @book_option
 @json_option
 def check_cmd(book: str | None, as_json: bool) -> None:
-    """机检每一份草稿（报告写进 工作区/评审报告/机检-*.md）。"""
+    """机检每一份草稿。
+
+    报告写进 工作区/评审报告/机检-*.md。"""
     from lw_storyrepo import layout as L
     from lw_storyrepo.checks import render_findings
     from lw_storyrepo.review import run_checks
@@ -307,7 +332,9 @@ def check_cmd(book: str | None, as_json: bool) -> None:
 @FILE
 @book_option
 def review_cmd(lens: str, file: str, book: str | None) -> None:
-    """提交一个镜头评审（读者/编辑/事实）。"""
+    """提交一个镜头评审。
+
+    镜头：读者/编辑/事实；文件为 - 时读标准输入。"""
     from lw_storyrepo.review import submit_review
 
     click.echo(submit_review(_repo(book), lens, _read_input(file)))
@@ -324,10 +351,12 @@ def summary_cmd(text: str, book: str | None) -> None:
 
 
 @story.command("accept")
-@click.option("--draft", "label", default=None)
+@click.option("--draft", "label", default=None, help="接受哪一稿（默认：评审过的那一稿）")
 @book_option
 def accept_cmd(label: str | None, book: str | None) -> None:
-    """作者验收（可先改草稿或验收卡里的正文再接受）：复检，然后原子结转。"""
+    """作者验收：复检，然后原子结转。
+
+    可先改草稿或验收卡里的正文再接受。"""
     from lw_storyrepo.verdict import accept
 
     say(f"已结转：{accept(_repo(book), label)}")
@@ -338,7 +367,9 @@ def accept_cmd(label: str | None, book: str | None) -> None:
 @click.option("--draft", "label", default=None, help="打回哪一稿（默认：选中的那一稿）")
 @book_option
 def reject_cmd(reason: str, label: str | None, book: str | None) -> None:
-    """打回：这一稿和它的评审、验收卡、章摘要作废，回到渲染，理由留给下一稿。"""
+    """打回这一稿，理由留给下一稿。
+
+    这一稿和它的评审、验收卡、章摘要作废，回到渲染。"""
     from lw_storyrepo.verdict import reject
 
     where = reject(_repo(book), reason, label)
@@ -349,7 +380,9 @@ def reject_cmd(reason: str, label: str | None, book: str | None) -> None:
 @click.argument("label")
 @book_option
 def pick_cmd(label: str, book: str | None) -> None:
-    """选备选：换成另一份通过机检的草稿（三镜头重评）。"""
+    """选备选：换成另一份通过机检的草稿。
+
+    三镜头重新评审。"""
     from lw_storyrepo.verdict import pick
 
     pick(_repo(book), label)
@@ -376,11 +409,13 @@ def abort_cmd(book: str | None) -> None:
 
 
 @story.command("fix")
-@click.option("-m", "--message", default=None)
+@click.option("-m", "--message", default=None, help="commit 说明（默认：系统提议的 fix(…) 说明）")
 @click.argument("paths", nargs=-1)
 @book_option
 def fix_cmd(message: str | None, paths: tuple[str, ...], book: str | None) -> None:
-    """把定稿/大纲/文风的手改结转为 fix(…) commit（已接受的章节要走 retcon）。"""
+    """把手改结转为 fix(…) commit。
+
+    手改指定稿/大纲/文风里的修改；已接受的章节要走 retcon。给出路径时只结转这些文件。"""
     from lw_storyrepo.handedits import commit_fix
 
     click.echo(commit_fix(_repo(book), message, list(paths) or None))
@@ -388,11 +423,13 @@ def fix_cmd(message: str | None, paths: tuple[str, ...], book: str | None) -> No
 
 @story.command("retcon")
 @click.argument("chapter", type=int)
-@click.option("--原因", "--reason", "reason", required=True)
+@click.option("--原因", "--reason", "reason", required=True, help="为什么改（写进 commit）")
 @click.option("--yes", "-y", is_flag=True, help="不再询问确认")
 @book_option
 def retcon_cmd(chapter: int, reason: str, yes: bool, book: str | None) -> None:
-    """显式 retcon 事务：改定稿，原因写进 commit，同步时间线与承诺（作者确认）。"""
+    """显式 retcon：入册对已接受章节的修改。
+
+    原因写进 commit；同步设定、时间线与承诺；作者确认。"""
     from lw_storyrepo.handedits import plan_retcon, retcon
 
     repo = _repo(book)
@@ -410,7 +447,9 @@ def retcon_cmd(chapter: int, reason: str, yes: bool, book: str | None) -> None:
 @book_option
 @click.pass_context
 def vol_grp(ctx: click.Context, book: str | None) -> None:
-    """卷复盘：不带子命令 = 生成本卷审计（作者也可以随时用它结束本卷）。"""
+    """卷复盘：生成本卷审计。
+
+    作者也可以随时用它结束本卷。"""
     if ctx.invoked_subcommand is None:
         from lw_storyrepo.volume_review import volume_review
 
@@ -419,10 +458,12 @@ def vol_grp(ctx: click.Context, book: str | None) -> None:
 
 @vol_grp.command("candidates")
 @click.option("--候选", "--candidate", "items", multiple=True, required=True,
-              help="短题｜类型｜强度｜兑付期限｜兑付计划｜总纲：节点")
+              help="一个候选（共 3–5 个），六段以「｜」分隔：短题｜类型｜强度｜兑付期限｜兑付计划｜总纲：节点")
 @book_option
 def vol_candidates(items: tuple[str, ...], book: str | None) -> None:
-    """写入 3–5 个伏笔机会（每个须原样引用总纲的远期节点）。"""
+    """写入 3–5 个伏笔机会。
+
+    每个须原样引用总纲的远期节点。"""
     from lwcore.errors import LwError
 
     from lw_storyrepo.volume_review import parse_candidate, propose_candidates
@@ -441,18 +482,20 @@ def vol_candidates(items: tuple[str, ...], book: str | None) -> None:
 @click.argument("numbers", type=int, nargs=-1, required=True)
 @book_option
 def vol_tick(numbers: tuple[int, ...], book: str | None) -> None:
-    """作者勾选伏笔机会（按序号）。"""
+    """作者按序号勾选伏笔机会。"""
     from lw_storyrepo.volume_review import tick
 
     say("已勾选：" + "、".join(tick(_repo(book), list(numbers))))
 
 
 @vol_grp.command("commit")
-@click.option("--summary", "summary_file", required=True, metavar="FILE|-")
-@click.option("--outline", "outline_file", default=None, metavar="FILE|-")
+@click.option("--summary", "summary_file", required=True, metavar="FILE|-", help="卷摘要文件（- 为标准输入）")
+@click.option("--outline", "outline_file", default=None, metavar="FILE|-", help="下卷卷纲文件（- 为标准输入）")
 @book_option
 def vol_commit(summary_file: str, outline_file: str | None, book: str | None) -> None:
-    """卷复盘入册 vol(NN)：卷摘要、下卷卷纲、勾选的伏笔机会生成承诺文件。"""
+    """卷复盘入册 vol(NN)。
+
+    卷摘要、下卷卷纲，勾选的伏笔机会生成承诺文件。"""
     from lw_storyrepo.volume_review import volume_commit
 
     outline = _read_input(outline_file) if outline_file else None
@@ -462,7 +505,9 @@ def vol_commit(summary_file: str, outline_file: str | None, book: str | None) ->
 @story.command("health")
 @book_option
 def health_cmd(book: str | None) -> None:
-    """体检：文体漂移、承诺坏账、时间线孤儿（报告进工作区，不入册）。"""
+    """体检：文体漂移、承诺坏账、时间线孤儿。
+
+    报告进工作区，不入册。"""
     from lw_storyrepo.health import health_report
 
     click.echo(health_report(_repo(book)))
@@ -471,10 +516,12 @@ def health_cmd(book: str | None) -> None:
 @story.command("whatif")
 @click.argument("action", type=click.Choice(["start", "merge", "drop", "list"]))
 @click.argument("name", required=False)
-@click.option("--base", default="main")
+@click.option("--base", default="main", help="推演从哪个分支开始、merge 回哪个分支（默认 main）")
 @book_option
 def whatif_cmd(action: str, name: str | None, base: str, book: str | None) -> None:
-    """分支未来：git branch what-if/NAME，推演后 merge 或 drop。"""
+    """分支未来：推演另一条线。
+
+    start 开 git 分支 what-if/名字，推演后 merge 或 drop；list 列出。"""
     from lw_storyrepo.whatif import whatif
 
     say(whatif(_repo(book), action, name, base))
@@ -486,7 +533,9 @@ def whatif_cmd(action: str, name: str | None, base: str, book: str | None) -> No
 @book_option
 @json_option
 def query_cmd(kind: str, arg: str | None, book: str | None, as_json: bool) -> None:
-    """查询（派生缓存）：到期承诺、节奏债、谁知道什么、谁在场。"""
+    """查询（派生缓存）。
+
+    due 到期承诺，debt 节奏债，knows 谁知道什么（给信息差编号或角色名），present 谁在场（给章号或角色名），chapters 章节，promises 承诺。"""
     from lw_storyrepo import cache
 
     rows = cache.query(_repo(book), kind, arg)
@@ -510,7 +559,7 @@ def rebuild_cmd(book: str | None) -> None:
 
 @story.command("prompt")
 @click.argument("step", type=click.Choice(["repair", "proposal", "render", "lens", "summary", "volume"]))
-@click.option("--lens", default=None)
+@click.option("--lens", default=None, help="镜头评审的镜头：读者/编辑/事实")
 @book_option
 def prompt_cmd(step: str, lens: str | None, book: str | None) -> None:
     """打印某个模型步骤的提示词。"""
@@ -522,9 +571,11 @@ def prompt_cmd(step: str, lens: str | None, book: str | None) -> None:
 @story.command("migrate")
 @click.argument("source")
 @click.argument("target")
-@click.option("--书名", "--title", "title", default=None)
+@click.option("--书名", "--title", "title", default=None, help="书名（默认：从 v6 项目读出）")
 def migrate_cmd(source: str, target: str, title: str | None) -> None:
-    """一次性迁移 v6 → v7（全有或全无；v6 目录只把 .story-system 设为只读）。"""
+    """把 v6 项目一次性迁移为 v7 的书。
+
+    来源是 v6 项目，目标是新书的目录；全有或全无，v6 目录只把 .story-system 设为只读。"""
     from lw_storyrepo.migrate import migrate
 
     say(migrate(source, target, title=title))
@@ -535,14 +586,17 @@ def migrate_cmd(source: str, target: str, title: str | None) -> None:
 
 @story.group("promise")
 def promise_grp() -> None:
-    """承诺：弃置 / 新开 / 起草 / 改字段 / 改描述与兑付计划。"""
+    """承诺：弃置 / 新开 / 起草 / 改字段 / 改文字。"""
 
 
 @promise_grp.command("abandon")
 @click.argument("pid")
-@click.option("--原因", "--reason", "reason", required=True)
+@click.option("--原因", "--reason", "reason", required=True, help="弃置的原因")
 @book_option
 def promise_abandon(pid: str, reason: str, book: str | None) -> None:
+    """弃置一条承诺（立即入册）。
+
+    必须写原因；commit 为 fix(承诺)。"""
     from lw_storyrepo import edits
 
     _emit(edits.abandon_promise(_repo(book), pid, reason)["message"], False)
@@ -550,11 +604,11 @@ def promise_abandon(pid: str, reason: str, book: str | None) -> None:
 
 def _promise_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     for option in reversed((
-        click.option("--类型", "--type", "type_", required=True),
-        click.option("--强度", "--strength", "strength", required=True),
-        click.option("--兑付计划", "--plan", "plan", required=True),
-        click.option("--兑付期限", "--deadline", "deadline", default=None),
-        click.option("--描述", "--description", "description", default=""),
+        click.option("--类型", "--type", "type_", required=True, help="类型：伏笔/悬念/冲突/关系线/立旗/爽点铺垫"),
+        click.option("--强度", "--strength", "strength", required=True, help="强度：高/中/低"),
+        click.option("--兑付计划", "--plan", "plan", required=True, help="兑付计划（开新承诺必须有）"),
+        click.option("--兑付期限", "--deadline", "deadline", default=None, help="兑付期限：第7卷 或 第200章（强度为高时必填）"),
+        click.option("--描述", "--description", "description", default="", help="描述"),
     )):
         fn = option(fn)
     return fn
@@ -566,7 +620,9 @@ def _promise_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 @book_option
 def promise_new(title: str, type_: str, strength: str, plan: str, deadline: str | None, description: str,
                 book: str | None) -> None:
-    """登记一条新承诺（立即 fix(承诺) 入册）。"""
+    """登记一条新承诺（立即入册）。
+
+    commit 为 fix(承诺)。"""
     from lw_storyrepo import edits
 
     _emit(edits.create_promise(_repo(book), title, type_, strength, plan, description, deadline)["message"], False)
@@ -578,7 +634,9 @@ def promise_new(title: str, type_: str, strength: str, plan: str, deadline: str 
 @book_option
 def promise_draft(title: str, type_: str, strength: str, plan: str, deadline: str | None, description: str,
                   book: str | None) -> None:
-    """为本章要开的承诺起草（工作区/新承诺/，结转时入册）。"""
+    """为本章要开的承诺起草。
+
+    写进 工作区/新承诺/，结转时入册。"""
     from lw_storyrepo.drafts import draft_promise
 
     pid = draft_promise(_repo(book), title, type_, strength, plan, description, deadline)
@@ -591,6 +649,9 @@ def promise_draft(title: str, type_: str, strength: str, plan: str, deadline: st
 @click.argument("value")
 @book_option
 def promise_set(pid: str, field: str, value: str, book: str | None) -> None:
+    """改承诺的一个字段（立即入册）。
+
+    字段：类型、强度、兑付期限、最后推进章；状态走弃置或章事务。"""
     from lw_storyrepo import edits
 
     _emit(edits.set_promise(_repo(book), pid, field, value)["message"], False)
@@ -602,7 +663,9 @@ def promise_set(pid: str, field: str, value: str, book: str | None) -> None:
 @click.argument("text")
 @book_option
 def promise_text(pid: str, part: str, text: str, book: str | None) -> None:
-    """改承诺的「描述」或「兑付计划」（履历只增不改）。"""
+    """改承诺的描述或兑付计划（立即入册）。
+
+    段：描述 或 兑付计划；履历只增不改。"""
     from lw_storyrepo import edits
 
     _emit(edits.set_promise_text(_repo(book), pid, part, text)["message"], False)
@@ -618,6 +681,9 @@ def character_grp() -> None:
 @click.argument("location")
 @book_option
 def character_move(name: str, location: str, book: str | None) -> None:
+    """把角色移到新的位置（立即入册）。
+
+    改的是角色卡的「位置」。"""
     from lw_storyrepo import edits
 
     _emit(edits.move_character(_repo(book), name, location)["message"], False)
@@ -627,9 +693,12 @@ def character_move(name: str, location: str, book: str | None) -> None:
 @click.argument("name")
 @click.argument("field")
 @click.argument("value")
-@click.option("--op", type=click.Choice(["=", "+", "-"]), default="=")
+@click.option("--op", type=click.Choice(["=", "+", "-"]), default="=", help="= 设值，+ 加入列表，- 移出列表")
 @book_option
 def character_set(name: str, field: str, value: str, op: str, book: str | None) -> None:
+    """改角色卡的一个字段（立即入册）。
+
+    字段：位置、状态、境界、持有、别名，或作者自己的字段。"""
     from lw_storyrepo import edits
 
     _emit(edits.set_character(_repo(book), name, field, value, op)["message"], False)
@@ -642,10 +711,11 @@ def secret_grp() -> None:
 
 def _secret_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     for option in reversed((
-        click.option("--关键词", "--keyword", "keywords", multiple=True, required=True),
-        click.option("--知情人", "--knower", "knowers", multiple=True),
-        click.option("--内容", "--content", "content", required=True),
-        click.option("--读者已知", "--reader-knows", "reader_knows", is_flag=True),
+        click.option("--关键词", "--keyword", "keywords", multiple=True, required=True,
+                     help="泄密扫描用的关键词（可重复，至少一个）"),
+        click.option("--知情人", "--knower", "knowers", multiple=True, help="知道它的角色（可重复）"),
+        click.option("--内容", "--content", "content", required=True, help="信息差的内容"),
+        click.option("--读者已知", "--reader-knows", "reader_knows", is_flag=True, help="读者已经知道"),
     )):
         fn = option(fn)
     return fn
@@ -657,7 +727,9 @@ def _secret_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 @book_option
 def secret_new(title: str, keywords: tuple[str, ...], knowers: tuple[str, ...], content: str, reader_knows: bool,
                book: str | None) -> None:
-    """登记一条信息差（立即 fix(设定) 入册）。"""
+    """登记一条信息差（立即入册）。
+
+    commit 为 fix(设定)。"""
     from lw_storyrepo import edits
 
     _emit(edits.register_secret(_repo(book), title, list(knowers), list(keywords), content, reader_knows)["message"], False)
@@ -669,7 +741,9 @@ def secret_new(title: str, keywords: tuple[str, ...], knowers: tuple[str, ...], 
 @book_option
 def secret_draft(title: str, keywords: tuple[str, ...], knowers: tuple[str, ...], content: str, reader_knows: bool,
                  book: str | None) -> None:
-    """为本章要登记的信息差起草（工作区/新信息差/，结转时入册）。"""
+    """为本章要登记的信息差起草。
+
+    写进 工作区/新信息差/，结转时入册。"""
     from lw_storyrepo.drafts import draft_secret
 
     sid = draft_secret(_repo(book), title, list(knowers), list(keywords), content, reader_knows)
@@ -681,6 +755,9 @@ def secret_draft(title: str, keywords: tuple[str, ...], knowers: tuple[str, ...]
 @click.argument("name")
 @book_option
 def secret_tell(sid: str, name: str, book: str | None) -> None:
+    """让一个角色得知信息差（立即入册）。
+
+    加进信息差的知情人。"""
     from lw_storyrepo import edits
 
     _emit(edits.add_knower(_repo(book), sid, name)["message"], False)
@@ -690,10 +767,12 @@ def secret_tell(sid: str, name: str, book: str | None) -> None:
 @click.argument("sid")
 @click.argument("field", type=click.Choice(["读者已知", "知情人", "关键词"]))
 @click.argument("value")
-@click.option("--op", type=click.Choice(["=", "+", "-"]), default="=")
+@click.option("--op", type=click.Choice(["=", "+", "-"]), default="=", help="= 设值，+ 加入列表，- 移出列表")
 @book_option
 def secret_set(sid: str, field: str, value: str, op: str, book: str | None) -> None:
-    """读者已知 是/否；知情人、关键词 --op + / --op -。"""
+    """改信息差的一个字段（立即入册）。
+
+    读者已知 是/否；知情人、关键词用 --op + / --op - 增删。"""
     from lw_storyrepo import edits
 
     _emit(edits.set_secret(_repo(book), sid, field, value, op)["message"], False)
@@ -706,11 +785,12 @@ def entity_grp() -> None:
 
 @entity_grp.command("add")
 @click.argument("name")
-@click.option("--类型", "--kind", "kind", default="其他")
-@click.option("--别名", "--alias", "aliases", multiple=True)
-@click.option("--首现章", "--first", "first", type=int, default=None)
+@click.option("--类型", "--kind", "kind", default="其他", help="类型：人物/地点/组织/物品/功法/其他（默认 其他）")
+@click.option("--别名", "--alias", "aliases", multiple=True, help="别名（可重复）")
+@click.option("--首现章", "--first", "first", type=int, default=None, help="首次出现的章号（默认：最后一章）")
 @book_option
 def entity_add(name: str, kind: str, aliases: tuple[str, ...], first: int | None, book: str | None) -> None:
+    """在名册登记一个专名（立即入册）。"""
     from lw_storyrepo import edits
 
     _emit(edits.register_entity(_repo(book), name, kind, list(aliases), first)["message"], False)
@@ -719,7 +799,7 @@ def entity_add(name: str, kind: str, aliases: tuple[str, ...], first: int | None
 @entity_grp.command("alias")
 @click.argument("name")
 @click.argument("alias")
-@click.option("--op", type=click.Choice(["+", "-"]), default="+")
+@click.option("--op", type=click.Choice(["+", "-"]), default="+", help="+ 加别名，- 去掉别名")
 @book_option
 def entity_alias(name: str, alias: str, op: str, book: str | None) -> None:
     """给名册条目或角色加（+）减（-）别名。"""
@@ -732,7 +812,9 @@ def entity_alias(name: str, alias: str, op: str, book: str | None) -> None:
 @click.argument("words", nargs=-1, required=True)
 @book_option
 def entity_ignore(words: tuple[str, ...], book: str | None) -> None:
-    """这些词不是专名：机检不再提示（记在名册的「非专名」段）。"""
+    """这些词不是专名：机检不再提示。
+
+    记在名册的「非专名」段。"""
     from lw_storyrepo import edits
 
     _emit(edits.ignore_names(_repo(book), list(words))["message"], False)
@@ -749,7 +831,9 @@ def timeline_grp() -> None:
 @click.argument("value")
 @book_option
 def timeline_set(chapter: int, field: str, value: str, book: str | None) -> None:
-    """改某章的一句话事件或在场（书内时间随 retcon 同步）。"""
+    """改时间线里某章的一行（立即入册）。
+
+    字段：一句话事件 或 在场；书内时间随章节的 retcon 同步。"""
     from lw_storyrepo import edits
 
     _emit(edits.set_timeline(_repo(book), chapter, field, value)["message"], False)
@@ -766,7 +850,9 @@ def outline_grp() -> None:
 @click.argument("text")
 @book_option
 def outline_set(target: str, part: str, text: str, book: str | None) -> None:
-    """改总纲（TARGET=总纲）或卷纲（TARGET=第3卷）的一段（PART=段名）。"""
+    """改总纲或卷纲的一段（立即入册）。
+
+    目标：总纲，或卷号（第3卷）；段：段名，没有就添上。"""
     from lw_storyrepo import edits
 
     _emit(edits.edit_outline(_repo(book), target, part, text)["message"], False)
@@ -780,9 +866,12 @@ def style_grp() -> None:
 @style_grp.command("add")
 @click.argument("kind", type=click.Choice(["禁词", "禁句式", "口癖"]))
 @click.argument("text")
-@click.option("--出处", "--source", "source", default="", help="默认：系统的入宪提议（三次同类否决）")
+@click.option("--出处", "--source", "source", default="", help="规则的出处（默认：系统的入宪提议，即三次同类否决）")
 @book_option
 def style_add(kind: str, text: str, source: str, book: str | None) -> None:
+    """往风格宪法加一条规则（立即入册）。
+
+    类型：禁词、禁句式或口癖。"""
     from lw_storyrepo import edits
 
     result = edits.add_style_rule(_repo(book), kind, text, source)
@@ -795,13 +884,17 @@ def card_grp() -> None:
 
 
 @card_grp.command("edit")
-@click.option("--提案", "--proposal", "proposal", default=None)
-@click.option("--合同", "--contract", "contract", multiple=True)
-@click.option("--备选", "--alternatives", "alternatives", default=None)
-@click.option("--备选合同", "--alternative-contract", "alternative_contract", multiple=True)
+@click.option("--提案", "--proposal", "proposal", default=None, help="提案段的文字")
+@click.option("--合同", "--contract", "contract", multiple=True, help="一条合同断言（可重复）")
+@click.option("--备选", "--alternatives", "alternatives", default=None, help="备选段的文字")
+@click.option("--备选合同", "--alternative-contract", "alternative_contract", multiple=True,
+              help="备选方案的一条合同断言（可重复）")
 @book_option
 def card_edit(proposal: str | None, contract: tuple[str, ...], alternatives: str | None,
               alternative_contract: tuple[str, ...], book: str | None) -> None:
+    """填写决策卡（作者拍板前）。
+
+    提案、合同、备选、备选合同，各用一个选项。"""
     from lw_storyrepo.card import edit_card
 
     result = edit_card(_repo(book), proposal, list(contract) or None, alternatives, list(alternative_contract) or None,

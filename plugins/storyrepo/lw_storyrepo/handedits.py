@@ -5,7 +5,10 @@ in 定稿/大纲/文风/book.yaml and proposes a ``fix(…)`` commit. Accepted c
 exception (§1.3 定稿只增不改): a change to a settled chapter's front matter (its accepted facts),
 a rewrite of its prose beyond a typo, a deleted or hand-made chapter file is refused by
 :func:`commit_fix` and goes through :func:`retcon`, which needs a reason, writes it into the
-commit, and syncs what it changed into the timeline and the promises.
+commit, and syncs what it changed (spec §9: 设定/承诺同步) in the same commit: the 设定变更
+lines into the character cards and info gaps (:func:`lw_storyrepo.changes.revise_changes`),
+书内时间, 一句话事件 and 在场 into the timeline row, the promise moves into the promises,
+字数 and the file name into the chapter.
 """
 
 from __future__ import annotations
@@ -14,16 +17,19 @@ import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from lwcore.errors import LwError
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.atomic import apply_and_commit, recover
+from lw_storyrepo.changes import revise_changes
 from lw_storyrepo.counting import word_count
-from lw_storyrepo.dialect import quick_meta
-from lw_storyrepo.markdown import append_history, replace_row, table_rows_at
+from lw_storyrepo.dialect import RepairNeeded, quick_meta
+from lw_storyrepo.faults import fault
+from lw_storyrepo.markdown import append_history, append_row, replace_row, table_line, table_rows_at
 from lw_storyrepo.repo import StoryRepo, as_int, as_list
+from lw_storyrepo.settle import add_to_roster, timeline_cells
 
 WATCHED = (L.定稿, L.大纲, L.文风, L.BOOK_FILE)
 TYPO_RUN = 4
@@ -197,15 +203,95 @@ def _sync_promises(repo: StoryRepo, n: int, old: dict[str, Any], new: dict[str, 
             log.append(f"{'+' if added else '-'}{word} {pid}")
 
 
-def _sync_timeline(repo: StoryRepo, n: int, book_time: str, changes: dict[str, bytes | None], log: list[str]) -> None:
-    text = changes[L.时间线].decode("utf-8") if changes.get(L.时间线) else repo.text_or(L.时间线)
-    for index, cells in table_rows_at(text):
-        if as_int(cells[0]) == n and (cells + [""])[1] != book_time:
-            cells = (cells + ["", "", "", ""])[:4]
-            cells[1] = book_time
-            text = replace_row(text, index, cells)
-            log.append(f"时间线 {n}.书内时间={book_time}")
+def _timeline_row(text: str, n: int) -> tuple[int, list[str]] | None:
+    return next(((i, (c + ["", "", "", ""])[:4]) for i, c in table_rows_at(text) if as_int(c[0]) == n), None)
+
+
+def _insert_row(text: str, n: int, cells: list[str]) -> str:
+    """``text`` with a timeline row for chapter ``n`` in chapter order."""
+    rows = table_rows_at(text)
+    after = [i for i, c in rows if (as_int(c[0]) or 0) > n]
+    if not after:
+        return append_row(text, cells)
+    lines = text.split("\n")
+    lines.insert(after[0], table_line(cells).rstrip("\n"))
+    return "\n".join(lines)
+
+
+def _sync_timeline(repo: StoryRepo, n: int, old: dict[str, Any], new: dict[str, Any],
+                   changes: dict[str, bytes | None], log: list[str]) -> None:
+    """Chapter ``n``'s timeline row after its front matter changed (书内时间, 一句话事件, 在场,
+    the title an event defaults to), computed as settle computes it. A cell changes only where
+    the chapter's old and new rows differ, so a correction made with ``timeline set`` stays
+    unless the retcon changes that very field; a title-derived event changes only while the
+    row still shows the old title."""
+    was, now = timeline_cells(n, old), timeline_cells(n, new)
+    if was == now:
+        return
+    text = changes[L.时间线].decode("utf-8") if changes.get(L.时间线) else \
+        repo.text_or(L.时间线, "# 时间线\n\n" + L.TIMELINE_HEADER)
+    found = _timeline_row(text, n)
+    if found is None:
+        text = _insert_row(text, n, now)
+        log.append(f"时间线+第{n}章")
+    else:
+        index, cells = found
+        explicit = {1: "书内时间", 2: "一句话事件", 3: "在场"}
+        for i, name in explicit.items():
+            if was[i] != now[i] and (old.get(name) != new.get(name) or cells[i] == was[i]):
+                cells[i] = now[i]
+                log.append(f"时间线 {n}.{name}={now[i]}")
+        text = replace_row(text, index, cells)
     changes[L.时间线] = text.encode("utf-8")
+
+
+def _before_chapter(repo: StoryRepo, n: int) -> Callable[[str], dict[str, Any] | None] | None:
+    """A file's front matter as it was before chapter ``n`` was settled (the parent of its
+    ``ch(n)`` commit; None: no such file then), or None when the history has no ``ch(n)``."""
+    commits = repo.git.out("log", "--basic-regexp", f"--grep=^ch({n}): ", "--format=%H", "HEAD").split()
+    if not commits:
+        return None
+    parent = commits[-1] + "^"
+
+    def before(rel: str) -> dict[str, Any] | None:
+        proc = repo.git.run("show", f"{parent}:{rel}", check=False)
+        if proc.returncode != 0:
+            return None
+        return quick_meta(proc.stdout.decode("utf-8", "replace"), rel)[0]
+
+    return before
+
+
+def _later_lines(repo: StoryRepo, n: int, overrides: dict[int, dict[str, Any]]) -> list[tuple[int, str]]:
+    """``(chapter, line)`` of the setting changes the chapters after ``n`` record."""
+    out = []
+    for m, _path in repo.chapter_files():
+        if m > n:
+            meta = overrides.get(m) or repo.chapter_meta(m)
+            out += [(m, str(x)) for x in as_list(meta.get("设定变更"))]
+    return out
+
+
+def _sync_settings(repo: StoryRepo, n: int, rel: str, old: dict[str, Any], new: dict[str, Any],
+                   overrides: dict[int, dict[str, Any]], changes: dict[str, bytes | None], log: list[str]) -> None:
+    """The chapter's 设定变更 after the retcon, carried into the cards and info gaps (new
+    characters into 名册 too), as settle applies them; a line that does not apply is refused,
+    located in the chapter file."""
+    old_lines = [str(x) for x in as_list(old.get("设定变更"))]
+    new_lines = [str(x) for x in as_list(new.get("设定变更"))]
+    if old_lines == new_lines:
+        return
+    try:
+        created = revise_changes(repo, n, old_lines, new_lines, changes, log, before=_before_chapter(repo, n),
+                                 later=_later_lines(repo, n, overrides))
+    except RepairNeeded:
+        raise
+    except LwError as exc:
+        text = changes[rel].decode("utf-8") if changes.get(rel) else repo.text(rel)
+        needle = next((line for line in new_lines + old_lines if line in exc.message), "设定变更")
+        line = next((i for i, t in enumerate(text.split("\n"), start=1) if needle in t), None)
+        raise LwError(exc.message, file=rel, line=line, expected=exc.expected) from None
+    add_to_roster(repo, n, created, [], {}, changes, log)
 
 
 @dataclass
@@ -255,8 +341,8 @@ def plan_retcon(repo: StoryRepo, chapter: int, reason: str) -> RetconPlan:
         changes[new_rel] = doc.dump().encode("utf-8")
         if new_rel != rel:
             log.append(f"第{n}章 改名 {Path(new_rel).name}")
-        if str(old_meta.get("书内时间") or "") != str(new_meta.get("书内时间") or ""):
-            _sync_timeline(repo, n, str(new_meta.get("书内时间") or ""), changes, log)
+        _sync_timeline(repo, n, old_meta, new_meta, changes, log)
+        _sync_settings(repo, n, rel, old_meta, new_meta, overrides, changes, log)
         _sync_promises(repo, n, old_meta, new_meta, reason, overrides, changes, log)
     message = f"retcon({chapter}): {reason}\n\n文件: " + "; ".join(edited) + "\n"
     if log:
@@ -265,6 +351,8 @@ def plan_retcon(repo: StoryRepo, chapter: int, reason: str) -> RetconPlan:
 
 
 def retcon(repo: StoryRepo, chapter: int, reason: str, plan: RetconPlan | None = None) -> str:
-    """Commit edits to settled facts with the reason, syncing timeline and promises."""
+    """Commit edits to settled facts with the reason, syncing settings, timeline and promises
+    (one commit, all or nothing)."""
     plan = plan or plan_retcon(repo, chapter, reason)
+    fault("planned")
     return apply_and_commit(repo.root, plan.changes, plan.message)

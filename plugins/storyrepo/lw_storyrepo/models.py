@@ -42,7 +42,13 @@ class Chapter(_Open):
     开启承诺: list[str] | None = None
     推进承诺: list[str] | None = None
     兑付承诺: list[str] | None = None
+    弃置承诺: list[str] | None = None
     合同: list[str] | None = None
+    豁免承诺结转: str | None = None
+    卷末: bool | None = None
+    设定变更: list[str] | None = Field(None, description="本章结转的设定变更（retcon 据此同步角色卡与信息差）")
+    一句话事件: str | None = None
+    在场: list[str] | None = None
 
 
 class Character(_Open):

@@ -5,8 +5,9 @@ it dry on every draft (:func:`refusals`), so a draft settle would refuse never r
 author; the acceptance runs it again on the text the author accepted; :func:`settle` runs it
 for real and hands the files to :func:`lw_storyrepo.atomic.apply_and_commit`.
 
-The commit: the chapter (its front matter: the contract and the promise moves, plus any field
-the draft carries that the format does not name), promise files (front matter + a 履历 line),
+The commit: the chapter (its front matter: the contract, the promise moves, the setting changes,
+the one-line event and who was present -- the chapter's own settle record, which a retcon diffs --
+plus any field the draft carries that the format does not name), promise files (front matter + a 履历 line),
 characters and info gaps changed by 设定变更, new info gaps, new roster names, a timeline row,
 the chapter summary, golden lines, and the emptied workspace.
 """
@@ -38,7 +39,10 @@ from lw_storyrepo.workspace import require_state
 
 SUMMARY_MAX = 200
 CHAPTER_KEYS = ("章号", "标题", "卷", "视角", "书内时间", "字数", "开启承诺", "推进承诺", "兑付承诺", "弃置承诺", "合同",
-                "豁免承诺结转", "卷末")
+                "豁免承诺结转", "卷末", "设定变更", "一句话事件", "在场")
+RECORDED = ("设定变更", "一句话事件", "在场")
+"""Draft fields settle applies and also records in the chapter's front matter (its settle
+record, spec §4.1), so a retcon can tell what the chapter changed and carry a change through."""
 
 
 @dataclass
@@ -229,31 +233,18 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
         changes[rel] = doc.dump().encode("utf-8")
         settings_log.append(f"信息差+{sid}")
     # roster: names the author confirmed on the acceptance card, and new characters
-    roster_text = repo.text_or(L.名册, "# 名册\n\n" + L.ROSTER_HEADER)
-    known = {row["正名"] for row in repo.roster()}
-    added = []
     confirmed = acceptance.confirmed if acceptance else []
-    for noun in confirmed + new_characters:
-        if noun not in known:
-            kind = "人物" if noun in new_characters else (acceptance.kinds.get(noun, "其他") if acceptance else "其他")
-            roster_text = append_row(roster_text, [noun, "", kind, str(n)])
-            known.add(noun)
-            added.append(noun)
-    if added:
-        settings_log.append("名册+" + "、".join(added))
+    kinds = {noun: acceptance.kinds.get(noun, "其他") for noun in confirmed} if acceptance else {}
+    roster_text, known = add_to_roster(repo, n, new_characters, confirmed, kinds, changes, settings_log)
     ignored = repo.ignored_names()
     not_names = [w for w in (acceptance.ignored if acceptance else []) if w not in ignored and w not in known]
     if not_names:
         roster_text = set_section(roster_text, L.IGNORE_SECTION, "\n".join(f"- {w}" for w in ignored + not_names))
         settings_log.append("非专名+" + "、".join(not_names))
-    if added or not_names:
         changes[L.名册] = roster_text.encode("utf-8")
     # timeline
-    present = [str(x) for x in as_list(draft.meta.get("在场"))]
-    event = str(draft.meta.get("一句话事件") or title)
     tl_text = repo.text_or(L.时间线, "# 时间线\n\n" + L.TIMELINE_HEADER)
-    changes[L.时间线] = append_row(tl_text, [str(n), str(draft.meta.get("书内时间") or ""), event,
-                                           ", ".join(present)]).encode("utf-8")
+    changes[L.时间线] = append_row(tl_text, timeline_cells(n, draft.meta)).encode("utf-8")
     # the chapter itself
     changes[f"{L.正文}/{L.chapter_filename(n, title or '无题')}"] = chapter_text(
         state, draft, volume, opened, advanced, paid, abandoned).encode("utf-8")
@@ -279,6 +270,36 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     return plan
 
 
+def add_to_roster(repo: StoryRepo, n: int, characters: list[str], confirmed: list[str], kinds: dict[str, str],
+                  changes: dict[str, bytes | None], log: list[str]) -> tuple[str, set[str]]:
+    """Rows for the names not in 名册 yet: ``confirmed`` (acceptance card, of ``kinds``) and the
+    ``characters`` setting changes created (人物), first seen in chapter ``n``. Returns the
+    roster text (also put in ``changes`` when it grew) and every name it knows."""
+    rel = L.名册
+    planned = changes.get(rel)
+    roster_text = planned.decode("utf-8") if planned is not None else repo.text_or(rel, "# 名册\n\n" + L.ROSTER_HEADER)
+    known = {row["正名"] for row in repo.roster()}
+    added = []
+    for noun in confirmed + characters:
+        if noun not in known:
+            kind = "人物" if noun in characters else kinds.get(noun, "其他")
+            roster_text = append_row(roster_text, [noun, "", kind, str(n)])
+            known.add(noun)
+            added.append(noun)
+    if added:
+        log.append("名册+" + "、".join(added))
+        changes[rel] = roster_text.encode("utf-8")
+    return roster_text, known
+
+
+def timeline_cells(n: int, meta: dict[str, Any]) -> list[str]:
+    """Chapter ``n``'s timeline row (§4.4) from a draft's or a settled chapter's front matter:
+    章, 书内时间, 一句话事件 (the title when there is none), 在场."""
+    present = [str(x) for x in as_list(meta.get("在场"))]
+    event = str(meta.get("一句话事件") or str(meta.get("标题") or "").strip())
+    return [str(n), str(meta.get("书内时间") or ""), event, ", ".join(present)]
+
+
 def chapter_text(state: dict[str, Any], draft: Draft, volume: int, opened: list[str], advanced: list[str],
                  paid: list[str], abandoned: list[str]) -> str:
     """The settled chapter: front matter in the order of spec §4.1, then the draft's own fields."""
@@ -294,6 +315,14 @@ def chapter_text(state: dict[str, Any], draft: Draft, volume: int, opened: list[
         fm["豁免承诺结转"] = str(state["豁免"])
     if ends_volume(draft.meta) or state.get("卷末"):
         fm["卷末"] = True
+    lines = [str(x) for x in as_list(draft.meta.get("设定变更"))]
+    if lines:
+        fm["设定变更"] = lines
+    if draft.meta.get("一句话事件"):
+        fm["一句话事件"] = str(draft.meta["一句话事件"])
+    present = [str(x) for x in as_list(draft.meta.get("在场"))]
+    if present:
+        fm["在场"] = present
     doc = new_doc(fm, draft.body if draft.body.startswith("\n") else "\n" + draft.body)
     if any(key not in DRAFT_FIELDS and key not in CHAPTER_KEYS for key in draft.meta):
         own, _ = parse_doc(draft.text, L.draft_file(draft.label))  # round-trip: the author's values as written
