@@ -27,7 +27,9 @@ def test_the_built_manifest_records_inventory_detection_and_trust(kernel: Kernel
     with zipfile.ZipFile(built.path) as z:
         names = z.namelist()
         data = yaml.safe_load(z.read("pack.yaml"))
-    assert names == ["art/map.png", "cards/blackmoor.lorecard.json", "rules/blackmoor.yaml", "pack.yaml"]
+    assert names == ["art/map.png", "cards/blackmoor.lorecard.json", "prep/setup.js", "rules/blackmoor.yaml",
+                     "skills/fen-guide/SKILL.md", "skills/fen-guide/hooks.js", "skills/fen-guide/references/channels.md",
+                     "ui/art/village.svg", "ui/panels.yaml", "pack.yaml"]  # room/, replies/, README.md: not declared
     assert data["manifest_version"] == 2
     files = {f["path"]: f for f in data["files"]}
     for name in names[:-1]:
@@ -35,13 +37,17 @@ def test_the_built_manifest_records_inventory_detection_and_trust(kernel: Kernel
         assert files[name] == {"path": name, "size": len(body), "sha256": hashlib.sha256(body).hexdigest()}
     card = data["contents"]["cards"][0]
     assert card["detected"] == {"container": "json", "format": "lorecard-v1", "kind": "world"}
-    assert card["handles"] == ["drowned-chapel", "ferryman", "the-surveyor"]
+    assert card["handles"] == ["channels", "drowned-chapel", "ferryman", "the-surveyor"]
     assert data["contents"]["rulepacks"][0] == {"path": "rules/blackmoor.yaml", "id": "blackmoor",
                                                  "detected": {"extends": "coc7"}}
     assert data["assets"] == [{"path": "art/map.png", "mime": "image/png"}]
-    assert data["trust"] == {"counts": {"cards": 1, "rulepacks": 1}, "world_cards": 1, "has_hooks": False,
-                             "has_ejs": False, "has_rules_script": False, "prep_scripts": 0, "presets": 0,
-                             "panels": 0, "presentation_subjects": 0, "imagegen": False, "assets": 1,
+    assert data["contents"]["skills"][0]["files"] == names[4:7]
+    assert data["contents"]["panels"][0]["files"] == ["ui/art/village.svg"]
+    assert data["contents"]["panels"][0]["detected"] == {"panels": 2, "tier2": 0}
+    assert data["trust"] == {"counts": {"cards": 1, "panels": 1, "prep": 1, "rulepacks": 1, "skills": 1},
+                             "world_cards": 1, "has_hooks": True, "has_ejs": False, "has_rules_script": False,
+                             "prep_scripts": 1, "presets": 0, "panels": 2, "presentation_subjects": 0,
+                             "imagegen": False, "assets": 1,
                              "asset_bytes": (src / "art/map.png").stat().st_size}
 
 
