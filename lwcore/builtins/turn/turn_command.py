@@ -73,9 +73,9 @@ Examples (the bundled example room; examples/ is in the source checkout):
   lw turn --say ".ra 侦查" --seed 3
   lw turn --say "我去码头查看那艘空船。"
   lw turn --say "我去码头查看那艘空船。" --json
-  lw turn --fresh --say "我去码头查看那艘空船。" --reply examples/fog-harbor/replies/turn1.anthropic_messages.json --seed 5
-  lw turn --fresh --say "I search the pier." --as p2 --reply examples/fog-harbor/replies/turn1.chat_completions.json --seed 5
-  lw turn --say "我去码头查看那艘空船。" --endpoint https://api.anthropic.com/v1/messages --model claude-sonnet-4-5   # online: needs ANTHROPIC_API_KEY
+  lw turn --fresh --say "我去码头查看那艘空船。" --reply examples/fog-harbor/replies/turn1.chat_completions.json --seed 5
+  lw turn --fresh --say "I search the pier." --as p2 --reply examples/fog-harbor/replies/turn1.chat_completions.json --seed 5 --json
+  lw turn --say "我去码头查看那艘空船。" --endpoint http://localhost:8080/v1/chat/completions --model local   # online: needs a server speaking the room's protocol
 
 \b
 A turn writes to its room: play an explicit ROOM on a copy of examples/fog-harbor,

@@ -22,8 +22,10 @@
   window.addEventListener("message", function (event) {
     if (event.source === parent && event.data && event.data.type === "lw-state") { render(event.data); }
   });
-  document.getElementById("roll").addEventListener("click", function () {
+  var rollButton = document.getElementById("roll");
+  rollButton.addEventListener("click", function () {
     parent.postMessage({type: "panel_intent", kind: "roll", value: "1d100"}, "*");
   });
+  rollButton.disabled = false;  // clickable only once a click does something
   parent.postMessage({type: "lw-ready"}, "*");
 }());
