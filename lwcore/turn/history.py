@@ -2,9 +2,9 @@
 
 ``history.jsonl`` only grows (new entries are appended in the room's save transaction, with
 fsync). A turn needs the last entries (the prompt's recent history, the turn number), so
-:class:`HistoryLog` reads the file backwards in blocks and parses only the lines it is asked
-for; a whole pass (:meth:`HistoryLog.all`) is there for the rare reader that wants
-everything. A bad line is a located error naming the file and the byte offset of the line.
+:class:`HistoryLog` reads the file backwards (:func:`lwcore.io.loglines.lines_before`) and
+parses only the lines it is asked for; a whole pass (:meth:`HistoryLog.all`) is there for the
+rare reader that wants everything. A bad line is a located error naming the file and the byte offset of the line.
 """
 
 from __future__ import annotations
@@ -15,15 +15,13 @@ from typing import TYPE_CHECKING
 
 from lwcore.errors import LwError
 from lwcore.io.limits import JSON_LIMITS
+from lwcore.io.loglines import lines_before
 from lwcore.io.models import validate_model
 from lwcore.io.safe_json import load_json
 from lwcore.io.text import decode_text
 
 if TYPE_CHECKING:
     from lwcore.turn.room import HistoryEntry
-
-BLOCK = 64 * 1024
-MAX_LINE = 4 * 1024 * 1024
 
 
 class HistoryLog:
@@ -49,35 +47,24 @@ class HistoryLog:
         """Extend the cache backwards until it holds ``wanted`` saved entries (or all)."""
         if self._exhausted or len(self._cache) >= wanted:
             return
+        older: list[HistoryEntry] = []
+        offset = self._offset
+        lines = lines_before(self.path, offset)
         try:
-            handle = self.path.open("rb")
-        except FileNotFoundError:
-            self._exhausted = True
-            return
-        with handle:
-            buffer = b""
-            position = self._offset
-            older: list[HistoryEntry] = []
-            while len(self._cache) + len(older) < wanted and position > 0:
-                step = min(BLOCK, position)
-                position -= step
-                handle.seek(position)
-                buffer = handle.read(step) + buffer
-                lines = buffer.split(b"\n")
-                buffer = lines[0] if position > 0 else b""
-                complete = lines[1:] if position > 0 else lines
-                start = position + len(buffer) + (1 if position > 0 else 0)
-                parsed = []
-                for raw in complete:
-                    if raw.strip():
-                        parsed.append(self._parse(raw, start))
-                    start += len(raw) + 1
-                older = parsed + older
-                if len(buffer) > MAX_LINE:
-                    raise LwError("a history line is longer than 4 MiB", file=self.path, byte=position, code="limit")
-            self._offset = position + len(buffer)
-            self._cache = older + self._cache
-            self._exhausted = position == 0
+            for line in lines:
+                if len(self._cache) + len(older) >= wanted:
+                    break
+                if line.raw.strip():
+                    older.append(self._parse(line.raw, line.start))
+                offset = line.start
+            else:
+                offset = 0
+        finally:
+            lines.close()
+        older.reverse()
+        self._cache = older + self._cache
+        self._offset = offset
+        self._exhausted = offset == 0
 
     def _parse(self, raw: bytes, offset: int) -> HistoryEntry:
         from lwcore.turn.room import HistoryEntry

@@ -1,0 +1,102 @@
+"""An append-only line log read from either end, by byte offset.
+
+Logs (a room's ``history.jsonl``, its ``docs/<type>.jsonl``) only grow, so a reader that
+wants the newest lines, or the lines written after a remembered point, need not read the
+rest: :func:`lines_before` walks back from a byte offset in blocks, :func:`lines_from` reads
+forward from one. Both yield :class:`Line` (where the line starts and ends, its bytes without
+the newline), blank lines included -- callers skip them. A line longer than ``max_line`` is a
+:class:`~lwcore.errors.LwError` located at the byte where it starts, so a corrupt log never
+costs unbounded memory. A missing file has no lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+from lwcore.errors import LwError
+
+BLOCK = 64 * 1024
+MAX_LINE = 4 * 1024 * 1024
+
+
+class Line(NamedTuple):
+    """One line of a log: ``start`` is the offset of its first byte, ``end`` the offset just
+    after its newline (after its last byte when the file ends without one)."""
+
+    start: int
+    end: int
+    raw: bytes
+
+
+def _too_long(path: Path, start: int, max_line: int) -> LwError:
+    return LwError(f"a line is longer than {max_line:,} bytes", file=path, byte=start, code="limit")
+
+
+def lines_before(path: Path, end: int, *, block: int = BLOCK, max_line: int = MAX_LINE) -> Iterator[Line]:
+    """The lines of ``path`` in its first ``end`` bytes, newest first (``end`` should be a
+    line boundary: the file's size, or a :attr:`Line.end`)."""
+    if end <= 0:
+        return
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        return
+    with handle:
+        position = end
+        carry = b""  # the start of the line being assembled (it began before `position`)
+        first = True
+        while position > 0:
+            step = min(block, position)
+            position -= step
+            handle.seek(position)
+            chunk = handle.read(step) + carry
+            if first:  # the newline closing the region's newest line separates nothing
+                first = False
+                chunk = chunk[:-1] if chunk.endswith(b"\n") else chunk
+            pieces = chunk.split(b"\n")
+            carry = pieces[0]
+            start = position + len(carry) + 1
+            complete = []
+            for raw in pieces[1:]:
+                complete.append(Line(start, start + len(raw) + 1, raw))
+                start += len(raw) + 1
+            if complete and complete[-1].end > end:  # the newest line may lack its newline
+                complete[-1] = complete[-1]._replace(end=end)
+            yield from reversed(complete)
+            if len(carry) > max_line:
+                raise _too_long(path, position, max_line)
+        yield Line(0, min(len(carry) + 1, end), carry)
+
+
+def lines_from(path: Path, start: int, *, max_line: int = MAX_LINE) -> Iterator[Line]:
+    """The lines of ``path`` from byte ``start`` (a line boundary) to its end, oldest first."""
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        return
+    with handle:
+        handle.seek(start)
+        offset = start
+        while True:
+            raw = handle.readline(max_line + 1)
+            if not raw:
+                return
+            if len(raw) > max_line and not raw.endswith(b"\n"):
+                raise _too_long(path, offset, max_line)
+            yield Line(offset, offset + len(raw), raw[:-1] if raw.endswith(b"\n") else raw)
+            offset += len(raw)
+
+
+def ends_line(path: Path, offset: int) -> bool:
+    """Whether byte ``offset`` of ``path`` is just after a newline (a line boundary other
+    than the start of the file)."""
+    if offset <= 0:
+        return False
+    try:
+        with path.open("rb") as handle:
+            handle.seek(offset - 1)
+            return handle.read(1) == b"\n"
+    except FileNotFoundError:
+        return False
