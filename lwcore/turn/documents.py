@@ -11,8 +11,9 @@ architecture test forbids reading secrecy fields (``visibility``, ``audience``, 
 
 Files stay the source of truth on disk. Derived types are built from the room's own files
 (``sheets/``, ``variables.yaml``, ``history.jsonl``); stored types live in ``docs/<type>.yaml``
-(hand-editable, written back with comments kept) or ``docs/<type>.jsonl`` (append-only logs).
-Every document carries ``schema_version`` and ``meta`` (``source``: ``<pack-id>#<entry-id>``
+(hand-editable, written back with comments kept) or ``docs/<type>.jsonl`` (append-only logs,
+which a turn reads from either end through :class:`DocumentLog` instead of whole). Every
+document carries ``schema_version`` and ``meta`` (``source``: ``<pack-id>#<entry-id>``
 for imported content).
 """
 
@@ -27,10 +28,12 @@ from typing import TYPE_CHECKING, Any
 from lwcore.contributions import DocumentType, Viewer, resolve
 from lwcore.errors import LwError
 from lwcore.io.atomic import encode_utf8
+from lwcore.io.limits import LINE_LIMITS
+from lwcore.io.loglines import ends_line, lines_before, lines_from
 from lwcore.io.roundtrip import update_yaml_text
-from lwcore.io.safe_json import iter_json_lines
+from lwcore.io.safe_json import iter_json_lines, load_json
 from lwcore.io.safe_yaml import read_yaml
-from lwcore.io.text import read_text
+from lwcore.io.text import decode_text, read_text
 from lwcore.plugins import describe_exception
 
 if TYPE_CHECKING:
@@ -74,6 +77,13 @@ def viewer_of(room: Room, member: Member) -> Viewer:
 
 def keeper_viewer(room: Room) -> Viewer:
     return viewer_of(room, room.file.keeper)
+
+
+def table_viewer(room: Room, locale: str | None = None) -> Viewer:
+    """A player who is no member in particular: what every player at the table may read.
+    Public text that no one member owns (the campaign summary a fold writes) is built from
+    this viewer's projections, never from the keeper's."""
+    return Viewer("", locale or room.file.locale, False)
 
 
 def doc_type(kernel: Kernel, name: str) -> DocumentType:
@@ -143,6 +153,7 @@ class DocumentStore:
         self._texts: dict[str, str] = {}
         self._dirty: set[str] = set()
         self._appended: dict[str, list[Document]] = {}
+        self._logs: dict[str, DocumentLog] = {}
 
     @property
     def folder(self) -> Path:
@@ -168,20 +179,21 @@ class DocumentStore:
             if path.is_file():
                 text = read_text(path, max_bytes=LOG_MAX_BYTES)
                 for number, value in iter_json_lines(text.splitlines(), path):
-                    if isinstance(value, LwError):
-                        raise value
-                    if not isinstance(value, dict) or not isinstance(value.get("id"), str):
-                        raise LwError("a log record is an object with an id", file=path, line=number)
-                    if value.get("deleted") is True:
-                        docs.pop(value["id"], None)
-                        continue
-                    docs[value["id"]] = migrate(kind, _from_record(kind.name, value["id"], value, path, number), path)
+                    record = _log_record(kind, value, path, line=number)
+                    _apply(docs, record)
+            for record in self._appended.get(kind.name, ()):  # written before the whole log was read
+                _apply(docs, LogRecord(record.id, None if _deletion(record) else record, 0))
         self._docs[kind.name] = docs
         return docs
 
     def all(self, name: str) -> list[Document]:
         """Every stored document of type ``name`` (file order; later log records win)."""
         return list(self._load(doc_type(self.room.kernel, name)).values())
+
+    def appended(self, name: str) -> list[Document]:
+        """The records of log type ``name`` appended since the room was read or last saved
+        (a deletion is a document whose data is ``{"deleted": true}``)."""
+        return list(self._appended.get(name, ()))
 
     def unsaved(self, name: str) -> bool:
         """Whether documents of type ``name`` changed in memory since the room was read or
@@ -201,10 +213,12 @@ class DocumentStore:
         violations = list(resolve(kind.validate_write)(doc, self.room)) if kind.validate_write else []
         if violations:
             raise LwError(f"{doc.type} {doc.id!r} refused: " + "; ".join(violations), code="invalid")
-        self._load(kind)[doc.id] = doc
-        if kind.storage == "log":
+        if kind.storage == "log":  # appended: the log is not read for it
             self._appended.setdefault(kind.name, []).append(doc)
+            if kind.name in self._docs:
+                self._docs[kind.name][doc.id] = doc
         else:
+            self._load(kind)[doc.id] = doc
             self._dirty.add(kind.name)
         self.room.mark("documents")
         return doc
@@ -216,7 +230,7 @@ class DocumentStore:
             return False
         del docs[doc_id]
         if kind.storage == "log":
-            self._appended.setdefault(name, []).append(Document(doc_id, name, {"deleted": True}))
+            self._appended.setdefault(name, []).append(Document(doc_id, name, dict(_DELETED)))
         else:
             self._dirty.add(name)
         self.room.mark("documents")
@@ -231,29 +245,174 @@ class DocumentStore:
             txn.replace(rel, encode_utf8(text, file=self.folder / f"{name}.yaml"))
             self._texts[name] = text
         for name, docs in sorted(self._appended.items()):
-            lines = []
-            for doc in docs:
-                if doc.data == {"deleted": True}:
-                    lines.append(json.dumps({"id": doc.id, "deleted": True}))
-                else:
-                    lines.append(json.dumps({"id": doc.id, **doc.record()}, ensure_ascii=False, separators=(",", ":")))
-            txn.append(f"{DOCS_DIR}/{name}.jsonl", encode_utf8("".join(line + "\n" for line in lines)))
+            log = self.log(name)
+            data = b"".join(_log_line(doc) for doc in docs)
+            txn.append(f"{DOCS_DIR}/{name}.jsonl", (b"\n" if log.unterminated else b"") + data)
 
     def saved(self) -> None:
+        for name in self._appended:
+            if name in self._logs:
+                self._logs[name].saved()
         self._dirty.clear()
         self._appended.clear()
 
+    def log(self, name: str) -> DocumentLog:
+        """The log of type ``name`` (a ``storage="log"`` type), read from either end."""
+        kind = doc_type(self.room.kernel, name)
+        if kind.storage != "log":
+            raise LwError(f"{name} documents are not a log (storage {kind.storage!r})")
+        if name not in self._logs:
+            self._logs[name] = DocumentLog(self, kind, self.folder / f"{name}.jsonl")
+        return self._logs[name]
 
-def _from_record(name: str, doc_id: str, record: Any, path: Path, line: int | None = None) -> Document:
+
+def _from_record(name: str, doc_id: str, record: Any, path: Path, line: int | None = None,
+                 byte: int | None = None) -> Document:
     if not isinstance(record, dict) or not isinstance(record.get("data"), dict):
-        raise LwError(f"{name} {doc_id!r}: a record holds data: {{…}}", file=path, line=line)
+        raise LwError(f"{name} {doc_id!r}: a record holds data: {{…}}", file=path, line=line, byte=byte)
     version = record.get("schema_version", 1)
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise LwError(f"{name} {doc_id!r}: schema_version must be a whole number from 1", file=path, line=line)
+        raise LwError(f"{name} {doc_id!r}: schema_version must be a whole number from 1", file=path, line=line,
+                      byte=byte)
     meta = record.get("meta") or {}
     if not isinstance(meta, dict):
-        raise LwError(f"{name} {doc_id!r}: meta must be a mapping", file=path, line=line)
+        raise LwError(f"{name} {doc_id!r}: meta must be a mapping", file=path, line=line, byte=byte)
     return Document(doc_id, name, record["data"], version, meta)
+
+
+# --- document logs ------------------------------------------------------------------------
+
+_DELETED = {"deleted": True}
+
+
+def _deletion(doc: Document) -> bool:
+    return doc.data == _DELETED
+
+
+def _log_line(doc: Document) -> bytes:
+    """The line a log record is appended as."""
+    record = {"id": doc.id, "deleted": True} if _deletion(doc) else {"id": doc.id, **doc.record()}
+    return encode_utf8(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+@dataclass(frozen=True)
+class LogRecord:
+    """One record of a document log: the document it stores (``None``: it deletes ``id``)
+    and ``end``, the byte offset just after its line (where it will end, for a record not
+    saved yet)."""
+
+    id: str
+    doc: Document | None
+    end: int
+
+
+def _log_record(kind: DocumentType, value: Any, path: Path, *, line: int | None = None, byte: int | None = None,
+                end: int = 0) -> LogRecord:
+    """A parsed log line (or its error, raised) as a :class:`LogRecord`."""
+    if isinstance(value, LwError):
+        raise value
+    if not isinstance(value, dict) or not isinstance(value.get("id"), str):
+        raise LwError("a log record is an object with an id", file=path, line=line, byte=byte)
+    if value.get("deleted") is True:
+        return LogRecord(value["id"], None, end)
+    doc = _from_record(kind.name, value["id"], value, path, line, byte)
+    return LogRecord(doc.id, migrate(kind, doc, path), end)
+
+
+def _apply(docs: dict[str, Document], record: LogRecord) -> None:
+    if record.doc is None:
+        docs.pop(record.id, None)
+    else:
+        docs[record.id] = record.doc
+
+
+class DocumentLog:
+    """One document log (``docs/<type>.jsonl``) read from either end, saved records and the
+    ones appended since the room was read alike.
+
+    A log only grows, so a turn that needs its newest records (:meth:`newest`) or the records
+    written after a remembered offset (:meth:`after`, :meth:`ending_at`) reads those and no
+    more. Offsets are bytes of the file; a record not saved yet has the offset it will have.
+    """
+
+    def __init__(self, store: DocumentStore, kind: DocumentType, path: Path) -> None:
+        self.store = store
+        self.kind = kind
+        self.path = path
+        try:
+            self.size = path.stat().st_size
+        except FileNotFoundError:
+            self.size = 0
+        self.unterminated = self.size > 0 and not ends_line(path, self.size)
+        """Whether the file's last line lacks its newline (the next append starts with one)."""
+        self._after: tuple[int, list[LogRecord]] | None = None  # saved records from an offset (cached)
+
+    def _parse(self, raw: bytes, start: int, end: int) -> LogRecord:
+        try:
+            value = load_json(decode_text(raw, self.path), self.path, limits=LINE_LIMITS)
+            return _log_record(self.kind, value, self.path, byte=start, end=end)
+        except LwError as exc:  # located by byte: a log read from its end has no line numbers
+            exc.byte = start + (exc.byte or 0)
+            exc.line = exc.column = None
+            exc.message = f"{exc.message} (the record at byte {start})"
+            raise
+
+    def pending(self) -> list[LogRecord]:
+        """The records appended since the room was read, with the offsets they will have."""
+        end = self.size + (1 if self.unterminated else 0)
+        out = []
+        for doc in self.store.appended(self.kind.name):
+            end += len(_log_line(doc))
+            out.append(LogRecord(doc.id, None if _deletion(doc) else doc, end))
+        return out
+
+    def after(self, offset: int) -> list[LogRecord]:
+        """Every record whose line starts at or after byte ``offset`` (a line boundary),
+        oldest first: the saved ones read from there, then the pending ones."""
+        cached = self._after
+        if cached is None or offset < cached[0]:
+            records = [self._parse(line.raw, line.start, line.end)
+                       for line in lines_from(self.path, offset) if line.end <= self.size and line.raw.strip()]
+            self._after = cached = (offset, records)
+        saved = [r for r in cached[1] if r.end > offset] if offset > cached[0] else cached[1]
+        return [*saved, *(r for r in self.pending() if r.end > offset)]
+
+    def newest(self) -> Iterator[LogRecord]:
+        """Every record, newest first (pending ones first), read from the end as far as the
+        caller goes."""
+        yield from reversed(self.pending())
+        lines = lines_before(self.path, self.size)
+        try:
+            for line in lines:
+                if line.raw.strip():
+                    yield self._parse(line.raw, line.start, line.end)
+        finally:
+            lines.close()
+
+    def ending_at(self, offset: int) -> LogRecord | None:
+        """The record whose line ends exactly at byte ``offset``, if one does."""
+        if offset > self.size:
+            return next((r for r in self.pending() if r.end == offset), None)
+        if offset <= 0 or not ends_line(self.path, offset):
+            return None
+        lines = lines_before(self.path, offset)
+        try:
+            line = next(lines, None)
+        finally:
+            lines.close()
+        if line is None or line.end != offset or not line.raw.strip():
+            return None
+        return self._parse(line.raw, line.start, line.end)
+
+    def saved(self) -> None:
+        """The pending records are on disk now."""
+        pending = self.pending()
+        if self._after is not None:
+            self._after = (self._after[0], [*self._after[1], *pending])
+        if pending:
+            self.size = pending[-1].end
+            self.unterminated = False
+
 
 
 def iter_visible(room: Room, docs: Iterable[Document], viewer: Viewer) -> Iterator[dict[str, Any]]:
