@@ -5,8 +5,8 @@ wants the newest lines, or the lines written after a remembered point, need not 
 rest: :func:`lines_before` walks back from a byte offset in blocks, :func:`lines_from` reads
 forward from one. Both yield :class:`Line` (where the line starts and ends, its bytes without
 the newline), blank lines included -- callers skip them. A line longer than ``max_line`` is a
-:class:`~lwcore.errors.LwError` located at the byte where it starts, so a corrupt log never
-costs unbounded memory. A missing file has no lines.
+:class:`~lwcore.errors.LwError` located by byte (where it starts, read forwards; where it
+ends, read backwards), so a corrupt log never costs unbounded memory. A missing file has no lines.
 """
 
 from __future__ import annotations
@@ -30,8 +30,9 @@ class Line(NamedTuple):
     raw: bytes
 
 
-def _too_long(path: Path, start: int, max_line: int) -> LwError:
-    return LwError(f"a line is longer than {max_line:,} bytes", file=path, byte=start, code="limit")
+def _too_long(path: Path, byte: int, where: str, max_line: int) -> LwError:
+    return LwError(f"the line {where} byte {byte} is longer than {max_line:,} bytes", file=path, byte=byte,
+                   code="limit")
 
 
 def lines_before(path: Path, end: int, *, block: int = BLOCK, max_line: int = MAX_LINE) -> Iterator[Line]:
@@ -65,8 +66,8 @@ def lines_before(path: Path, end: int, *, block: int = BLOCK, max_line: int = MA
             if complete and complete[-1].end > end:  # the newest line may lack its newline
                 complete[-1] = complete[-1]._replace(end=end)
             yield from reversed(complete)
-            if len(carry) > max_line:
-                raise _too_long(path, position, max_line)
+            if len(carry) > max_line:  # read backwards, its start is not known: locate its end
+                raise _too_long(path, position + len(carry), "ending at", max_line)
         yield Line(0, min(len(carry) + 1, end), carry)
 
 
@@ -84,7 +85,7 @@ def lines_from(path: Path, start: int, *, max_line: int = MAX_LINE) -> Iterator[
             if not raw:
                 return
             if len(raw) > max_line and not raw.endswith(b"\n"):
-                raise _too_long(path, offset, max_line)
+                raise _too_long(path, offset, "at", max_line)
             yield Line(offset, offset + len(raw), raw[:-1] if raw.endswith(b"\n") else raw)
             offset += len(raw)
 
@@ -100,3 +101,13 @@ def ends_line(path: Path, offset: int) -> bool:
             return handle.read(1) == b"\n"
     except FileNotFoundError:
         return False
+
+
+def unterminated(path: Path) -> bool:
+    """Whether ``path``'s last line lacks its newline (hand-edited): an append must then start
+    with one, or its first line would join that line."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return False
+    return size > 0 and not ends_line(path, size)

@@ -29,7 +29,7 @@ from lwcore.contributions import DocumentType, Viewer, resolve
 from lwcore.errors import LwError
 from lwcore.io.atomic import encode_utf8
 from lwcore.io.limits import LINE_LIMITS
-from lwcore.io.loglines import ends_line, lines_before, lines_from
+from lwcore.io.loglines import ends_line, lines_before, lines_from, unterminated
 from lwcore.io.roundtrip import update_yaml_text
 from lwcore.io.safe_json import iter_json_lines, load_json
 from lwcore.io.safe_yaml import read_yaml
@@ -343,7 +343,7 @@ class DocumentLog:
             self.size = path.stat().st_size
         except FileNotFoundError:
             self.size = 0
-        self.unterminated = self.size > 0 and not ends_line(path, self.size)
+        self.unterminated = unterminated(path)
         """Whether the file's last line lacks its newline (the next append starts with one)."""
         self._after: tuple[int, list[LogRecord]] | None = None  # saved records from an offset (cached)
 

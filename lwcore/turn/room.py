@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 from lwcore.errors import LwError
 from lwcore.io.atomic import encode_utf8
+from lwcore.io.loglines import unterminated
 from lwcore.io.models import validate_model
 from lwcore.io.paths import confine
 from lwcore.io.roundtrip import dump_yaml, update_yaml_text
@@ -341,7 +342,8 @@ class Room:
             self._stage(txn, VARIABLES_FILE, data)
         self.documents.stage(txn)
         if self.history.pending:
-            txn.append(HISTORY_FILE, self._history_bytes(self.history.pending))
+            lead = b"\n" if unterminated(self.history.path) else b""
+            txn.append(HISTORY_FILE, lead + self._history_bytes(self.history.pending))
         written = txn.commit()
         self.history.saved()
         self.documents.saved()

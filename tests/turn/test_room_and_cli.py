@@ -168,3 +168,13 @@ def test_a_sheet_keeps_what_its_author_wrote(kernel: Kernel, room_dir: Path) -> 
     changed = [(b, a) for b, a in zip(before, after) if b != a]
     assert changed == [("  理智: 60", "  理智: 57")]
     assert after[: len(before)][-1] == before[-1] and "  HP: 11" in after and "  外貌: 50" in after
+
+
+def test_history_appends_after_a_line_missing_its_newline(kernel: Kernel, room_dir: Path, recorded) -> None:
+    """A hand-edited ``history.jsonl`` whose last line lacks its newline: the turn's append
+    starts with one, so no line joins another."""
+    (room_dir / "history.jsonl").write_text(
+        json.dumps({"turn": 1, "role": "keeper", "actor": "kp", "text": "雾。"}, ensure_ascii=False), encoding="utf-8")
+    run_turn(kernel, room_dir, "我去码头查看那艘空船。", reply=recorded("anthropic_messages"), rng=random.Random(5))
+    entries = Room.load(room_dir, kernel).history.all()
+    assert entries[0].text == "雾。" and entries[-1].turn == 2 and len(entries) > 2
