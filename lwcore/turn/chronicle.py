@@ -11,6 +11,13 @@ Three document types (registered by the built-in ``turn`` plugin):
   player projection is ``.recap``.
 - ``thread`` (keeper-only): open loops, ``{label, status: open|resolved, notes}``.
 
+**What the players may read stays apart from what they may not.** The summary's ``text`` is
+folded from the *public* projections only (the entries' public text and the previous public
+summary, projected for :func:`~lwcore.turn.documents.table_viewer`); the keeper annotations of
+the same entries are folded, by a request of their own, into the keeper margin, which only the
+keeper's projection shows. A fold model that copies its whole input into its answer therefore
+puts nothing keeper-only into ``.recap``.
+
 **Fold policy** (deterministic, :func:`fold_plan`): estimate how full the assembled prompt is
 against the room model's window (:func:`estimate_tokens`, CJK-aware); at ``>= 0.60`` fold the
 oldest chronicle entries in batches until the estimate is ``<= 0.40``; at ``>= 0.85`` fold
@@ -28,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lwcore.errors import LwError
-from lwcore.turn.documents import Document, keeper_viewer, project
+from lwcore.turn.documents import Document, keeper_viewer, project, table_viewer
 
 if TYPE_CHECKING:
     from lwcore.turn.room import Room
@@ -139,6 +146,15 @@ def unfolded(room: Room) -> list[Document]:
     return sorted(entries, key=lambda d: (d.data.get("turn", 0), d.id))
 
 
+def entry_line(view: Mapping[str, Any], zh: bool) -> str:
+    """One chronicle entry as a line, from a viewer's projection of it (the keeper's brings
+    its annotation)."""
+    line = f"[{view.get('turn')}] {view.get('text', '')}"
+    if view.get("keeper"):
+        line += ("（守秘人：" if zh else " (keeper: ") + str(view["keeper"]) + ("）" if zh else ")")
+    return line
+
+
 # --- the fold policy ----------------------------------------------------------------------
 
 
@@ -241,49 +257,94 @@ FOLD_INSTRUCTIONS = {
 }
 
 
+MARGIN_INSTRUCTIONS = {
+    "en": (
+        "You keep the keeper's private margin beside the campaign's story-so-far: what the "
+        "players missed, what is in motion behind the scenes, the secrets in play. Fold the "
+        "keeper annotations below into the current margin, oldest first, at most {budget} "
+        "characters. The players never read it. Write only the new margin text."
+    ),
+    "zh": (
+        "你负责维护“前情提要”旁的守秘人私注：玩家错过了什么、幕后有什么在推进、哪些秘密仍在起作用。"
+        "把下面的守秘人注并入现有私注，按时间顺序，至多 {budget} 字。玩家永远读不到它。只写新的私注正文。"
+    ),
+}
+
+
 @dataclass
 class FoldResult:
+    """One fold: the entries it covered, the summary it wrote, the public request and (when
+    the entries carried keeper annotations) the keeper margin's own request."""
+
     folded: list[str]
     summary: Document
     request: Mapping[str, Any] = field(default_factory=dict)
+    margin_request: Mapping[str, Any] | None = None
 
 
-def fold_messages(room: Room, docs: Sequence[Document], locale: str) -> list[dict[str, Any]]:
-    """The logical messages of a fold request (compiled like any turn's)."""
-    keeper = keeper_viewer(room)
-    current = summary(room)
-    lang = "zh" if locale.startswith("zh") else "en"
-    lines = []
-    for doc in docs:
-        view = project(room, doc, keeper) or {}
-        line = f"[{view.get('turn')}] {view.get('text', '')}"
-        if view.get("keeper"):
-            line += f" ({'守秘人注' if lang == 'zh' else 'keeper note'}: {view['keeper']})"
-        lines.append(line)
-    previous = current.data.get("text", "") if current else ""
-    heading = ("现有提要" if lang == "zh" else "Current summary")
-    entries = ("待并入的条目" if lang == "zh" else "Entries to fold in")
-    rules = FOLD_INSTRUCTIONS[lang].format(budget=SUMMARY_BUDGET)
-    body = f"## {heading}\n{previous or '—'}\n\n## {entries}\n" + "\n".join(lines)
+def _fold_request(prompt_id: str, rules: str, body: str) -> list[dict[str, Any]]:
     return [
-        {"role": "runtime_system", "messageRole": "system", "promptId": "lw:fold", "markdown": rules,
+        {"role": "runtime_system", "messageRole": "system", "promptId": prompt_id, "markdown": rules,
          "blocks": [{"source": "lwcore:fold", "markdown": rules}]},
         {"role": "player_input", "markdown": body, "blocks": []},
     ]
 
 
-def apply_fold(room: Room, docs: Sequence[Document], text: str) -> Document:
-    """Write the fold's result as the summary (cut to the budget), covering ``docs``."""
+def fold_messages(room: Room, docs: Sequence[Document], locale: str) -> list[dict[str, Any]]:
+    """The logical messages of the request that writes the public summary: built from the
+    player projections only (:func:`~lwcore.turn.documents.table_viewer`) -- the entries'
+    public text and the summary the players already read -- so nothing in it is keeper-only."""
+    table = table_viewer(room, locale)
+    zh = locale.startswith("zh")
+    lines = [entry_line(view, zh) for view in (project(room, doc, table) for doc in docs) if view]
+    current = summary(room)
+    previous = (project(room, current, table) or {}).get("text", "") if current is not None else ""
+    heading = "现有提要" if zh else "Current summary"
+    entries = "待并入的条目" if zh else "Entries to fold in"
+    rules = FOLD_INSTRUCTIONS["zh" if zh else "en"].format(budget=SUMMARY_BUDGET)
+    return _fold_request("lw:fold", rules, f"## {heading}\n{previous or '—'}\n\n## {entries}\n" + "\n".join(lines))
+
+
+def margin_messages(room: Room, docs: Sequence[Document], locale: str) -> list[dict[str, Any]] | None:
+    """The logical messages of the request that writes the keeper margin: the current margin
+    and the folded entries as the keeper sees them, annotations included (``None`` when no
+    entry carries one). Its answer is projected to the keeper alone."""
+    keeper = keeper_viewer(room)
+    zh = locale.startswith("zh")
+    views = [view for view in (project(room, doc, keeper) for doc in docs) if view]
+    if not any(view.get("keeper") for view in views):
+        return None
+    current = summary(room)
+    previous = (project(room, current, keeper) or {}).get("keeper", "") if current is not None else ""
+    heading = "现有私注" if zh else "Current margin"
+    entries = "待并入的条目（含守秘人注）" if zh else "Entries to fold in (with keeper annotations)"
+    rules = MARGIN_INSTRUCTIONS["zh" if zh else "en"].format(budget=SUMMARY_BUDGET)
+    body = f"## {heading}\n{previous or '—'}\n\n## {entries}\n" + "\n".join(entry_line(v, zh) for v in views)
+    return _fold_request("lw:fold-margin", rules, body)
+
+
+def bounded(text: str, what: str) -> str:
+    """A fold's answer cut to :data:`SUMMARY_BUDGET` characters (at a sentence end when one
+    is past the middle); an empty answer is refused, so nothing is folded."""
     text = text.strip()
     if not text:
-        raise LwError("the fold returned no summary text; nothing was folded")
+        raise LwError(f"the fold returned no {what}; nothing was folded")
     if len(text) > SUMMARY_BUDGET:
         cut = text[:SUMMARY_BUDGET]
         stop = max(cut.rfind(p) for p in ("。", ". ", "！", "？", "\n"))
         text = cut[: stop + 1].strip() if stop > SUMMARY_BUDGET // 2 else cut
+    return text
+
+
+def apply_fold(room: Room, docs: Sequence[Document], text: str, *, margin: str | None = None) -> Document:
+    """Write the fold's result as the summary (cut to the budget), covering ``docs``;
+    ``margin``, when given, replaces the keeper margin."""
+    text = bounded(text, "summary text")
     current = summary(room)
     data = dict(current.data) if current else {"keeper": "", "fold_count": 0, "folded": [], "through_turn": 0}
     data["text"] = text
+    if margin is not None:
+        data["keeper"] = bounded(margin, "keeper margin")
     data["fold_count"] = int(data.get("fold_count", 0)) + 1
     data["folded"] = [*data.get("folded", []), *(d.id for d in docs)]
     data["through_turn"] = max([int(data.get("through_turn", 0)), *(int(d.data.get("turn", 0)) for d in docs)])
@@ -313,16 +374,27 @@ def plan_for(room: Room, request: Mapping[str, Any]) -> FoldPlan:
 
 
 def run_fold(kernel: Any, room: Room, ids: Sequence[str], *, protocol: str, respond: Respond, locale: str) -> FoldResult:
-    """One fold: check the input (no-future guard), compile the fold request through the
-    provider path, get the model's reply, write the new summary. The caller saves the room."""
+    """One fold: check the input (no-future guard), ask the model for the new public summary
+    from public text, and -- when the entries carry keeper annotations -- for the new keeper
+    margin by a separate request; then write both. Each request is compiled through the
+    provider path like a turn's. The caller saves the room."""
     from lwcore.turn.pipeline import adapter_for, compiler_for, payload_of
 
     docs = check_fold_input(room, ids, current_turn=room.turn_number)
     adapter = adapter_for(kernel, protocol)
-    compiled = compiler_for(kernel, protocol)(fold_messages(room, docs, locale), tools=[])
-    request = adapter.request(payload_of(compiled), [], model=None, max_tokens=2048)
-    parsed = adapter.parse_reply(respond(request))
-    return FoldResult([d.id for d in docs], apply_fold(room, docs, parsed.text), request)
+    compiler = compiler_for(kernel, protocol)
+
+    def ask(messages: list[dict[str, Any]]) -> tuple[Mapping[str, Any], str]:
+        request = adapter.request(payload_of(compiler(messages, tools=[])), [], model=None, max_tokens=2048)
+        return request, adapter.parse_reply(respond(request)).text
+
+    request, text = ask(fold_messages(room, docs, locale))
+    margin_request, margin = None, None
+    keeper_part = margin_messages(room, docs, locale)
+    if keeper_part is not None:
+        margin_request, margin = ask(keeper_part)
+    written = apply_fold(room, docs, text, margin=margin)
+    return FoldResult([d.id for d in docs], written, request, margin_request)
 
 
 def fold_as_planned(

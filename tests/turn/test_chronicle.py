@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -74,19 +75,27 @@ def chronicle_reply(turn: int, *, padding: int = 0) -> dict:
     ]}
 
 
+NOTE = re.compile(r"他们没注意到第\d+盏灯。")
+
+
 class FoldModel:
     """A recorded fold model: answers each fold request with a summary built from the entries
-    it was given (so the summary really grows with what was folded)."""
+    it was given (so the summary really grows with what was folded), and copies into it the
+    keeper annotations it was given, as a careless summarizer would -- so a fold input that
+    carried one would put it in front of the players. ``requests`` are the requests for the
+    public summary, ``margins`` those for the keeper margin."""
 
     def __init__(self) -> None:
         self.requests: list[dict] = []
+        self.margins: list[dict] = []
 
     def __call__(self, request: dict) -> dict:
-        self.requests.append(request)
         body = json.dumps(request, ensure_ascii=False)
-        turns = sorted({int(t) for t in __import__("re").findall(r"\[(\d+)\] 第\d+回合", body)})
+        margin = chronicle.MARGIN_INSTRUCTIONS["zh"][:20] in body
+        (self.margins if margin else self.requests).append(request)
+        turns = sorted({int(t) for t in re.findall(r"\[(\d+)\] 第\d+回合", body)})
         text = f"调查员们在雾港追查，已查到第{turns[-1]}条线索。" if turns else "调查员们在雾港追查。"
-        return {"content": [{"type": "text", "text": text}]}
+        return {"content": [{"type": "text", "text": text + "".join(NOTE.findall(body)[-3:])}]}
 
 
 def test_a_fold_goes_through_the_provider_path(kernel: Kernel, room_dir: Path) -> None:
@@ -100,6 +109,8 @@ def test_a_fold_goes_through_the_provider_path(kernel: Kernel, room_dir: Path) -
     room = Room.load(room_dir, kernel)
     summary = chronicle.summary(room)
     assert summary.data["fold_count"] == len(model.requests) and summary.data["through_turn"] <= room.turn_number - 4
+    assert len(model.margins) == len(model.requests)  # every batch carried annotations: each folded twice
+    assert NOTE.search(summary.data["text"]) is None and NOTE.search(summary.data["keeper"])
     assert len(room.documents.all("chronicle")) == 12  # the files keep every entry
     prompt = json.dumps(compile_turn(kernel, room_dir, "？", actor="kp").request, ensure_ascii=False)
     assert summary.data["text"] in prompt
@@ -136,9 +147,12 @@ def test_a_500_turn_campaign_stays_under_budget(kernel: Kernel, room_dir: Path) 
             recaps.append(run_turn(kernel, room_dir, ".recap", actor="p1").command.reply.text)
     assert worst < chronicle.EMERGENCY, worst
     assert len(model.requests) > 5
-    reach = [int(__import__("re").search(r"第 (\d+) 回合", r).group(1)) for r in recaps]
+    reach = [int(re.search(r"第 (\d+) 回合", r).group(1)) for r in recaps]
     assert reach == sorted(reach) and reach[0] < reach[-1]  # the recap grows with the campaign
-    assert all("没注意到" not in r for r in recaps)  # keeper annotations never in a player's recap
+    assert all("没注意到" not in r for r in recaps)  # the model copied notes, but never into a player's recap
+    assert model.margins and all(NOTE.search(json.dumps(m, ensure_ascii=False)) for m in model.margins)
+    keeper_recap = run_turn(kernel, room_dir, ".recap", actor="kp").command.reply.text
+    assert NOTE.search(keeper_recap)  # they are in the keeper's margin
 
 
 def test_lw_turn_folds_with_a_recorded_fold_reply(tmp_path: Path, room_dir: Path) -> None:

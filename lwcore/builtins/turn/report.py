@@ -152,8 +152,9 @@ MIN_SECRET_TEXT = 6
 
 def keeper_only_texts(room: Room) -> list[str]:
     """What no player may read, to look for in their views: every keeper-only variable's id
-    and text value, and the longer texts of every stored document no player is shown (a secret
-    world-book entry, a keeper note …), found through the projections."""
+    and text value, and the longer texts the keeper's projection of a stored document has and
+    no player's projection of it has (a secret world-book entry, a keeper note, a chronicle
+    entry's annotation, the summary's keeper margin …)."""
     from lwcore.turn.documents import viewer_of
 
     keeper = keeper_viewer(room)
@@ -170,8 +171,10 @@ def keeper_only_texts(room: Room) -> list[str]:
             continue
         for doc in room.documents.all(name):
             view = project(room, doc, keeper)
-            if view is not None and all(project(room, doc, p) is None for p in players):
-                secrets += [t for t in _texts(view) if len(t) >= MIN_SECRET_TEXT and t not in secrets]
+            if view is None:
+                continue
+            public = {t for p in players for t in _texts(project(room, doc, p) or {})}
+            secrets += [t for t in _texts(view) if len(t) >= MIN_SECRET_TEXT and t not in public and t not in secrets]
     return secrets
 
 
