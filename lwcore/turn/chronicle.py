@@ -7,8 +7,10 @@ Three document types (registered by the built-in ``turn`` plugin):
   ``chronicle_record`` tool, which takes no turn: the engine stamps the turn being played,
   so nothing is ever written ahead of the fiction.
 - ``campaign_summary`` (one document, id ``summary``): ``{text, keeper, through_turn,
-  fold_count, folded}`` -- "the story so far" within :data:`SUMMARY_BUDGET` characters; its
-  player projection is ``.recap``.
+  fold_count, covers}`` -- "the story so far" within :data:`SUMMARY_BUDGET` characters; its
+  player projection is ``.recap``. ``keeper`` is the keeper's margin (keeper-only).
+  ``covers`` (``{entry, byte}``) says how far into ``docs/chronicle.jsonl`` the summary
+  reaches: every record up to byte ``byte``, the last of them entry ``entry``'s.
 - ``thread`` (keeper-only): open loops, ``{label, status: open|resolved, notes}``.
 
 **What the players may read stays apart from what they may not.** The summary's ``text`` is
@@ -18,11 +20,17 @@ the same entries are folded, by a request of their own, into the keeper margin, 
 keeper's projection shows. A fold model that copies its whole input into its answer therefore
 puts nothing keeper-only into ``.recap``.
 
+**Bounded reads.** The chronicle gains an entry a turn and is never rewritten; the summary
+covers a prefix of it. A turn reads only the records after ``covers.byte`` (checked: the
+record ending there must be entry ``covers.entry``'s, else the cursor is found again by id,
+reading from the end) -- what the prompt shows, never the folded past.
+
 **Fold policy** (deterministic, :func:`fold_plan`): estimate how full the assembled prompt is
 against the room model's window (:func:`estimate_tokens`, CJK-aware); at ``>= 0.60`` fold the
-oldest chronicle entries in batches until the estimate is ``<= 0.40``; at ``>= 0.85`` fold
-*before* the next model call. Entries newer than ``current_turn - lag`` (default 4) are never
-folded, and a fold whose input names one is refused (:func:`check_fold_input`). The fold is a
+oldest chronicle entries (in the order they were written) in batches until the estimate is
+``<= 0.40``; at ``>= 0.85`` fold *before* the next model call. Entries newer than
+``current_turn - lag`` (default 4) are never folded, and a fold whose input names one is
+refused (:func:`check_fold_input`). The fold is a
 model step through the same provider path as a turn; its result replaces the folded entries
 *in the prompt* (the summary covers them), never in the files.
 """
@@ -32,10 +40,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import takewhile
 from typing import TYPE_CHECKING, Any
 
 from lwcore.errors import LwError
-from lwcore.turn.documents import Document, keeper_viewer, project, table_viewer
+from lwcore.turn.documents import Document, LogRecord, keeper_viewer, project, table_viewer
 
 if TYPE_CHECKING:
     from lwcore.turn.room import Room
@@ -98,9 +107,21 @@ def validate_summary(doc: Document, room: Room) -> list[str]:
             problems.append(f"{key} must be a whole number")
     if not isinstance(data.get("keeper", ""), str):
         problems.append("keeper must be a string")
-    if not _strings(data.get("folded", [])):
-        problems.append("folded must be a list of chronicle ids")
+    covers = data.get("covers")
+    if covers is not None and not (isinstance(covers, dict) and isinstance(covers.get("entry"), str)
+                                   and _nonneg_int(covers.get("byte"))):
+        problems.append("covers must be {entry: <chronicle id>, byte: <offset in docs/chronicle.jsonl>}")
     return problems
+
+
+def summary_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 -> 2: the list of every folded id becomes the ``covers`` cursor (its byte is
+    found again from the entry on first read, then saved)."""
+    data = dict(data)
+    folded = data.pop("folded", None)
+    if isinstance(folded, list) and folded and isinstance(folded[-1], str):
+        data["covers"] = {"entry": folded[-1], "byte": 0}
+    return data
 
 
 def validate_thread(doc: Document, room: Room) -> list[str]:
@@ -120,30 +141,92 @@ def thread_id(label: str) -> str:
     return "t-" + hashlib.sha1(label.strip().casefold().encode("utf-8")).hexdigest()[:10]
 
 
-# --- writing ------------------------------------------------------------------------------
-
-
-def record(room: Room, text: str, *, keeper: str = "", pcs: Sequence[str] = (), scene: str = "") -> Document:
-    """Append a chronicle entry for the turn being played (the engine stamps the turn)."""
-    turn = room.turn_number + 1
-    existing = room.documents.all(CHRONICLE)
-    doc = Document(f"c-{turn}-{len(existing) + 1}", CHRONICLE,
-                   {"text": text, "keeper": keeper, "turn": turn, "pcs": list(pcs), "scene": scene})
-    return room.documents.put(doc)
+# --- reading and writing the chronicle (bounded) ------------------------------------------
 
 
 def summary(room: Room) -> Document | None:
     return room.documents.get(SUMMARY, SUMMARY_ID)
 
 
+def _turn(doc: Document) -> int:
+    turn = doc.data.get("turn", 0)
+    return turn if _nonneg_int(turn) else 0
+
+
+def _start(room: Room) -> tuple[int, int | None]:
+    """Where the records the summary does not cover begin: ``(byte, None)``; or, when its
+    cursor names no record of the log, ``(0, through_turn)`` (read everything, and count
+    entries up to ``through_turn`` as covered).
+
+    The cursor is checked (the record ending at ``covers.byte`` must be ``covers.entry``'s).
+    When the log was edited by hand before it, the cursor is found again after the *oldest*
+    record of that entry -- at worst some folded entries show again until the next fold,
+    never is an unfolded one lost -- and put back (saved with the room): one whole read, once."""
+    current = summary(room)
+    if current is None:
+        return 0, None
+    through = current.data.get("through_turn", 0)
+    fallback = (0, through if _nonneg_int(through) and through > 0 else None)
+    covers = current.data.get("covers")
+    if not isinstance(covers, dict) or not isinstance(covers.get("entry"), str) or not _nonneg_int(covers.get("byte")):
+        return fallback
+    log = room.documents.log(CHRONICLE)
+    entry, byte = covers["entry"], covers["byte"]
+    found = log.ending_at(byte)
+    if found is not None and found.id == entry:
+        return byte, None
+    ends = [record.end for record in log.newest() if record.id == entry]
+    if not ends:
+        return fallback
+    room.documents.put(Document(SUMMARY_ID, SUMMARY, {**current.data, "covers": {"entry": entry, "byte": ends[-1]}}))
+    return ends[-1], None
+
+
+def _unfolded_records(room: Room) -> list[LogRecord]:
+    """The chronicle entries the summary does not cover, each as its newest record, in the
+    order of those records (the order they were written in, and folded in)."""
+    start, through = _start(room)
+    latest: dict[str, LogRecord] = {}
+    for record in room.documents.log(CHRONICLE).after(start):
+        latest.pop(record.id, None)
+        if record.doc is not None and (through is None or _turn(record.doc) > through):
+            latest[record.id] = record
+    return list(latest.values())
+
+
 def unfolded(room: Room) -> list[Document]:
     """Chronicle entries the summary does not cover yet, oldest first."""
-    current = summary(room)
-    through = current.data.get("through_turn", 0) if current else 0
-    folded = set(current.data.get("folded", ())) if current else set()
-    entries = [d for d in room.documents.all(CHRONICLE) if d.data.get("turn", 0) > through or d.id not in folded]
-    entries = [d for d in entries if d.id not in folded]
-    return sorted(entries, key=lambda d: (d.data.get("turn", 0), d.id))
+    return [r.doc for r in _unfolded_records(room) if r.doc is not None]
+
+
+def recent(room: Room, count: int) -> list[Document]:
+    """The last ``count`` chronicle entries (folded or not), oldest first, read from the end."""
+    seen: set[str] = set()
+    out: list[Document] = []
+    for record in room.documents.log(CHRONICLE).newest():
+        if len(out) >= count:
+            break
+        if record.id in seen:
+            continue
+        seen.add(record.id)
+        if record.doc is not None:
+            out.append(record.doc)
+    out.reverse()
+    return out
+
+
+def record(room: Room, text: str, *, keeper: str = "", pcs: Sequence[str] = (), scene: str = "") -> Document:
+    """Append a chronicle entry for the turn being played (the engine stamps the turn). Its
+    id is ``c-<turn>-<n>``, ``n`` one past the highest this turn used (the turn's records all
+    lie after the summary's cursor: a fold never reaches the turn being played)."""
+    turn = room.turn_number + 1
+    prefix = f"c-{turn}-"
+    start, _ = _start(room)
+    used = [int(r.id[len(prefix):]) for r in room.documents.log(CHRONICLE).after(start)
+            if r.id.startswith(prefix) and r.id[len(prefix):].isdigit()]
+    doc = Document(f"{prefix}{max(used, default=0) + 1}", CHRONICLE,
+                   {"text": text, "keeper": keeper, "turn": turn, "pcs": list(pcs), "scene": scene})
+    return room.documents.put(doc)
 
 
 def entry_line(view: Mapping[str, Any], zh: bool) -> str:
@@ -202,17 +285,18 @@ def fold_plan(
     entries: Sequence[tuple[str, int, int]], *, prompt_tokens: int, window: int, current_turn: int,
     lag: int = LAG_TURNS, batch: int = BATCH, summary_tokens_per_entry: int = 0,
 ) -> FoldPlan:
-    """The deterministic plan: ``entries`` are ``(id, turn, tokens)`` of unfolded chronicle
-    entries. Folds (oldest first, eligible only at or below the watermark) in batches of
-    ``batch`` until the estimate is at or below :data:`FLOOR` -- when fullness reached
-    :data:`TRIGGER`. Each folded entry's tokens leave the prompt; ``summary_tokens_per_entry``
-    is what it costs inside the summary instead."""
+    """The deterministic plan: ``entries`` are ``(id, turn, tokens)`` of the unfolded
+    chronicle entries in chronicle order. Folds them oldest first -- the run of entries at or
+    below the watermark that starts the chronicle (the summary covers a prefix of it) -- in
+    batches of ``batch`` until the estimate is at or below :data:`FLOOR`, when fullness
+    reached :data:`TRIGGER`. Each folded entry's tokens leave the prompt;
+    ``summary_tokens_per_entry`` is what it costs inside the summary instead."""
     fullness = prompt_tokens / window if window > 0 else 1.0
     level = decision(fullness)
     if level == "none":
         return FoldPlan(level, (), fullness, fullness)
     limit = watermark(current_turn, lag)
-    eligible = sorted((e for e in entries if e[1] <= limit), key=lambda e: (e[1], e[0]))
+    eligible = list(takewhile(lambda e: e[1] <= limit, entries))
     batches: list[tuple[str, ...]] = []
     tokens = prompt_tokens
     for start in range(0, len(eligible), max(1, batch)):
@@ -224,20 +308,29 @@ def fold_plan(
     return FoldPlan(level, tuple(batches), fullness, tokens / window if window > 0 else 1.0)
 
 
+def _fold_input(room: Room, ids: Sequence[str], *, current_turn: int, lag: int = LAG_TURNS) -> list[LogRecord]:
+    limit = watermark(current_turn, lag)
+    pending = _unfolded_records(room)
+    by_id = {r.id: r for r in pending}
+    for entry_id in ids:
+        found = by_id.get(entry_id)
+        if found is None or found.doc is None:
+            raise LwError(f"fold input names unknown chronicle entry {entry_id!r} (or one the summary already covers)")
+        if _turn(found.doc) > limit:
+            raise LwError(f"chronicle entry {entry_id!r} (turn {_turn(found.doc)}) is newer than the fold "
+                          f"watermark {limit}: the last {lag} turns are never folded", code="refused")
+    oldest = [r.id for r in pending[:len(ids)]]
+    if not ids or list(ids) != oldest:
+        raise LwError(f"a fold takes the oldest unfolded chronicle entries in order: {', '.join(oldest) or 'none'}, "
+                      f"not {', '.join(ids) or 'none'}", code="refused")
+    return pending[:len(ids)]
+
+
 def check_fold_input(room: Room, ids: Sequence[str], *, current_turn: int, lag: int = LAG_TURNS) -> list[Document]:
     """The chronicle entries of a fold, refused (:class:`LwError`) when one is newer than the
-    watermark or unknown: the engine's no-future guard."""
-    limit = watermark(current_turn, lag)
-    docs = []
-    for entry_id in ids:
-        doc = room.documents.get(CHRONICLE, entry_id)
-        if doc is None:
-            raise LwError(f"fold input names unknown chronicle entry {entry_id!r}")
-        if doc.data.get("turn", 0) > limit:
-            raise LwError(f"chronicle entry {entry_id!r} (turn {doc.data.get('turn')}) is newer than the fold "
-                          f"watermark {limit}: the last {lag} turns are never folded", code="refused")
-        docs.append(doc)
-    return docs
+    watermark, unknown or already covered, or when they are not the oldest unfolded entries
+    in order: the engine's no-future guard (and the summary only ever covers a prefix)."""
+    return [r.doc for r in _fold_input(room, ids, current_turn=current_turn, lag=lag) if r.doc is not None]
 
 
 # --- the fold step ------------------------------------------------------------------------
@@ -336,18 +429,18 @@ def bounded(text: str, what: str) -> str:
     return text
 
 
-def apply_fold(room: Room, docs: Sequence[Document], text: str, *, margin: str | None = None) -> Document:
-    """Write the fold's result as the summary (cut to the budget), covering ``docs``;
-    ``margin``, when given, replaces the keeper margin."""
+def apply_fold(room: Room, records: Sequence[LogRecord], text: str, *, margin: str | None = None) -> Document:
+    """Write the fold's result as the summary (cut to the budget), covering ``records`` (the
+    oldest unfolded entries, in order); ``margin``, when given, replaces the keeper margin."""
     text = bounded(text, "summary text")
     current = summary(room)
-    data = dict(current.data) if current else {"keeper": "", "fold_count": 0, "folded": [], "through_turn": 0}
+    data = dict(current.data) if current else {"keeper": "", "fold_count": 0, "through_turn": 0}
     data["text"] = text
     if margin is not None:
         data["keeper"] = bounded(margin, "keeper margin")
     data["fold_count"] = int(data.get("fold_count", 0)) + 1
-    data["folded"] = [*data.get("folded", []), *(d.id for d in docs)]
-    data["through_turn"] = max([int(data.get("through_turn", 0)), *(int(d.data.get("turn", 0)) for d in docs)])
+    data["through_turn"] = max([int(data.get("through_turn", 0)), *(_turn(r.doc) for r in records if r.doc)])
+    data["covers"] = {"entry": records[-1].id, "byte": records[-1].end}
     return room.documents.put(Document(SUMMARY_ID, SUMMARY, data))
 
 
@@ -367,9 +460,10 @@ def plan_for(room: Room, request: Mapping[str, Any]) -> FoldPlan:
     import json
 
     prompt_tokens = estimate_tokens(json.dumps(request, ensure_ascii=False))
-    entries = [(d.id, int(d.data.get("turn", 0)),
-                estimate_tokens(f"[{d.data.get('turn')}] {d.data.get('text', '')} {d.data.get('keeper', '')}"))
-               for d in unfolded(room)]
+    keeper = keeper_viewer(room)
+    zh = room.file.locale.startswith("zh")
+    entries = [(doc.id, _turn(doc), estimate_tokens(entry_line(project(room, doc, keeper) or {}, zh)))
+               for doc in unfolded(room)]
     return fold_plan(entries, prompt_tokens=prompt_tokens, window=window_of(room), current_turn=room.turn_number)
 
 
@@ -380,7 +474,8 @@ def run_fold(kernel: Any, room: Room, ids: Sequence[str], *, protocol: str, resp
     provider path like a turn's. The caller saves the room."""
     from lwcore.turn.pipeline import adapter_for, compiler_for, payload_of
 
-    docs = check_fold_input(room, ids, current_turn=room.turn_number)
+    records = _fold_input(room, ids, current_turn=room.turn_number)
+    docs = [r.doc for r in records if r.doc is not None]
     adapter = adapter_for(kernel, protocol)
     compiler = compiler_for(kernel, protocol)
 
@@ -393,8 +488,8 @@ def run_fold(kernel: Any, room: Room, ids: Sequence[str], *, protocol: str, resp
     keeper_part = margin_messages(room, docs, locale)
     if keeper_part is not None:
         margin_request, margin = ask(keeper_part)
-    written = apply_fold(room, docs, text, margin=margin)
-    return FoldResult([d.id for d in docs], written, request, margin_request)
+    written = apply_fold(room, records, text, margin=margin)
+    return FoldResult([r.id for r in records], written, request, margin_request)
 
 
 def fold_as_planned(

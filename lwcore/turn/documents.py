@@ -346,6 +346,7 @@ class DocumentLog:
         self.unterminated = unterminated(path)
         """Whether the file's last line lacks its newline (the next append starts with one)."""
         self._after: tuple[int, list[LogRecord]] | None = None  # saved records from an offset (cached)
+        self._ending: dict[int, LogRecord | None] = {}  # offset -> the saved record ending there
 
     def _parse(self, raw: bytes, start: int, end: int) -> LogRecord:
         try:
@@ -393,9 +394,14 @@ class DocumentLog:
         """The record whose line ends exactly at byte ``offset``, if one does."""
         if offset > self.size:
             return next((r for r in self.pending() if r.end == offset), None)
-        if offset <= 0 or not ends_line(self.path, offset):
+        if offset not in self._ending:
+            self._ending[offset] = self._read_ending_at(offset)
+        return self._ending[offset]
+
+    def _read_ending_at(self, offset: int) -> LogRecord | None:
+        if not ends_line(self.path, offset):
             return None
-        lines = lines_before(self.path, offset)
+        lines = lines_before(self.path, offset, block=4096)
         try:
             line = next(lines, None)
         finally:

@@ -470,14 +470,8 @@ def _campaign_text(room: Room, keeper: Viewer, zh: bool) -> str:
         if view.get("keeper"):
             block += ("\n（守秘人旁注：" if zh else "\n(keeper margin: ") + view["keeper"] + ("）" if zh else ")")
         parts.append(block)
-    entries = []
-    for doc in chronicle.unfolded(room):
-        entry = project(room, doc, keeper)
-        if entry:
-            line = f"[{entry['turn']}] {entry['text']}"
-            if entry.get("keeper"):
-                line += (" （守秘人：" if zh else " (keeper: ") + entry["keeper"] + ("）" if zh else ")")
-            entries.append(line)
+    entries = [chronicle.entry_line(entry, zh)
+               for entry in (project(room, doc, keeper) for doc in chronicle.unfolded(room)) if entry]
     if entries:
         parts.append(("## 编年史\n" if zh else "## Chronicle\n") + "\n".join(entries))
     threads = [project(room, doc, keeper) for doc in room.documents.all(chronicle.THREAD)]

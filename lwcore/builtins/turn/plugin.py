@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from lwcore.contributions import CommandRef, DocumentType, Register, RoomCommand, SchemaRef, ToolSpec
 from lwcore.hookspecs import hookimpl
 
@@ -47,6 +49,12 @@ def lw_room_commands(register: Register[RoomCommand]) -> None:
                          description={"en": "the rule system's dot commands (.ra, .sc …)", "zh": "规则系统的点命令（.ra、.sc……）"}))
 
 
+def _summary_v2(data: dict[str, Any]) -> dict[str, Any]:
+    from lwcore.turn.chronicle import summary_v2
+
+    return summary_v2(data)
+
+
 @hookimpl
 def lw_document_types(register: Register[DocumentType]) -> None:
     p, c = "lwcore.turn.projections", "lwcore.turn.chronicle"
@@ -61,6 +69,7 @@ def lw_document_types(register: Register[DocumentType]) -> None:
     register(DocumentType("chronicle", f"{p}:project_chronicle", f"{c}:validate_chronicle", storage="log",
                           description={"en": "what the table did, turn by turn (keeper annotations private)"}))
     register(DocumentType("campaign_summary", f"{p}:project_summary", f"{c}:validate_summary",
+                          schema_version=2, migrations={1: _summary_v2},
                           description={"en": "the story so far (folded chronicle)"}))
     register(DocumentType("thread", f"{p}:keeper_only", f"{c}:validate_thread",
                           description={"en": "an open loop (keeper-only)"}))

@@ -13,6 +13,7 @@ bypasses this module.
 from __future__ import annotations
 
 import json
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import localized
@@ -148,6 +149,9 @@ def views_panel(room: Room) -> RenderableType:
 
 MIN_SECRET_TEXT = 6
 """A hidden document's texts shorter than this are not looked for (too likely by chance)."""
+RECENT_LOG_RECORDS = 200
+"""How far back a document log (the chronicle …) is searched: the report reads the newest
+records, never a whole campaign."""
 
 
 def keeper_only_texts(room: Room) -> list[str]:
@@ -169,13 +173,21 @@ def keeper_only_texts(room: Room) -> list[str]:
     for name, kind in room.kernel.document_types.items():
         if kind.storage == "derived":
             continue
-        for doc in room.documents.all(name):
+        for doc in _stored(room, name, kind.storage):
             view = project(room, doc, keeper)
             if view is None:
                 continue
             public = {t for p in players for t in _texts(project(room, doc, p) or {})}
             secrets += [t for t in _texts(view) if len(t) >= MIN_SECRET_TEXT and t not in public and t not in secrets]
     return secrets
+
+
+def _stored(room: Room, name: str, storage: str) -> list[Any]:
+    """The stored documents of a type (a log's newest :data:`RECENT_LOG_RECORDS` records)."""
+    if storage != "log":
+        return room.documents.all(name)
+    records = islice(room.documents.log(name).newest(), RECENT_LOG_RECORDS)
+    return [r.doc for r in records if r.doc is not None]
 
 
 def _texts(value: Any) -> list[str]:

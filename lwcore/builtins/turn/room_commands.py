@@ -125,17 +125,10 @@ def chronicle_command(ctx: CommandContext) -> CommandReply:
         if not ctx.args.isdigit() or not 1 <= int(ctx.args) <= 200:
             raise LwError(f"{ctx.args!r} is not a count", expected="a whole number from 1 to 200")
         count = int(ctx.args)
-    docs = sorted(ctx.room.documents.all(chronicle.CHRONICLE), key=lambda d: (d.data.get("turn", 0), d.id))
-    views = project_all(ctx.room, docs, viewer_of(ctx.room, ctx.actor))[-count:]
+    views = project_all(ctx.room, chronicle.recent(ctx.room, count), viewer_of(ctx.room, ctx.actor))
     if not views:
         return CommandReply("编年史还是空的。" if zh else "The chronicle is empty.")
-    lines = []
-    for _, view in views:
-        line = f"[{view.get('turn')}] {view.get('text')}"
-        if view.get("keeper"):
-            line += ("（守秘人：" if zh else " (keeper: ") + view["keeper"] + ("）" if zh else ")")
-        lines.append(line)
-    return CommandReply("\n".join(lines))
+    return CommandReply("\n".join(chronicle.entry_line(view, zh) for _, view in views))
 
 
 def threads_command(ctx: CommandContext) -> CommandReply:
