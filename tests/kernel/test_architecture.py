@@ -278,3 +278,67 @@ def test_the_secrecy_check_would_catch_a_read(tmp_path: Path) -> None:
                      "doc.get('secret')\n\n\nclass C:\n    def m(self, data):\n        data['secret'] = 1\n"
                      "        return data['keeper']\n", encoding="utf-8")
     assert [where for where, _ in secrecy_reads(probe)] == ["f", "f", "f", "f", "C.m"]  # the write is no read
+
+
+KEEPER_VIEW_TAKERS: dict[tuple[str, str], str] = {
+    # The places that take the keeper's projection of room content (``keeper_viewer(...)``,
+    # or a ``Viewer`` whose keeper flag is not a literal False): all it holds is keeper data.
+    # Text built from it must reach the keeper alone; public text that no one member owns
+    # (the campaign summary behind every player's ``.recap``) is built from
+    # ``table_viewer``'s projections. Every other place in the kernel or a bundled plugin
+    # fails the test, and so does a listed place that takes it no more.
+    ("lwcore/turn/documents.py", "viewer_of"): "a member's own viewer: the keeper's only for the keeper",
+    ("lwcore/turn/pipeline.py", "state_texts"): "the keeper's model prompt (the model plays the keeper)",
+    ("lwcore/turn/chronicle.py", "margin_messages"): "the keeper margin's fold request; only the keeper's projection shows it",
+    ("lwcore/turn/chronicle.py", "plan_for"): "sizes the keeper's prompt for the fold policy (a number, shown to no one)",
+    ("lwcore/builtins/turn/report.py", "keeper_only_texts"): "the leak check: what to look for in the players' views",
+    ("lwcore/builtins/turn/room_commands.py", "var_command"): ".var list: a keeper-only command (who=keeper)",
+    ("plugins/panels/lw_panels/projection.py", "enabled_packs"): "the room's panel switch: which packs are on",
+    ("plugins/panels/lw_panels/variables.py", "keeper_only"): "the keeper-only values players' panels must not show",
+}
+
+
+def keeper_view_takes(path: Path) -> list[tuple[str, str]]:
+    """Where ``path`` takes the keeper's projection, as ``(function, "line: what")``: a use
+    of ``keeper_viewer``, or a ``Viewer(...)`` built with a keeper flag other than a literal
+    ``False``."""
+    hits: list[tuple[str, str]] = []
+    for where, node in scoped_nodes(path):
+        if ((isinstance(node, ast.Name) and node.id == "keeper_viewer")
+                or (isinstance(node, ast.Attribute) and node.attr == "keeper_viewer")):
+            hits.append((where, f"{node.lineno}: keeper_viewer"))
+        elif isinstance(node, ast.Call) and (getattr(node.func, "id", None) == "Viewer"
+                                             or getattr(node.func, "attr", None) == "Viewer"):
+            flag = node.args[2] if len(node.args) > 2 else next(
+                (k.value for k in node.keywords if k.arg == "keeper"), ast.Constant(False))
+            if not (isinstance(flag, ast.Constant) and flag.value is False):
+                hits.append((where, f"{node.lineno}: Viewer(keeper={ast.unparse(flag)})"))
+    return hits
+
+
+def test_the_keeper_projection_is_taken_only_where_listed() -> None:
+    """The players' recap leaked keeper notes because its fold input was the keeper's
+    projection: no place outside :data:`KEEPER_VIEW_TAKERS` may take it."""
+    offenders, unused = unlisted(KERNEL.parent, keeper_view_takes, KEEPER_VIEW_TAKERS)
+    assert offenders == [], "the keeper's projection taken outside the listed places (public text needs table_viewer)"
+    assert unused == [], "listed places that take no keeper projection: remove them"
+
+
+def test_a_new_keeper_projection_fails(tmp_path: Path) -> None:
+    for rel, text in {
+        # the recap bug again: the public fold input built from the keeper's projection
+        "lwcore/turn/chronicle.py": "def fold_messages(room, docs):\n    keeper = keeper_viewer(room)\n"
+                                    "    return [project(room, d, keeper) for d in docs]\n\n\n"
+                                    "def margin_messages(room):\n    return documents.keeper_viewer(room)\n",
+        "plugins/tavern/lw_tavern/room/prompt.py": "def lore(room):\n    return Viewer('', 'zh', True)\n",
+        "plugins/panels/lw_panels/render.py": "def show(room, member):\n    return Viewer(member.id, keeper=room.is_keeper(member))\n",
+        "plugins/panels/lw_panels/public.py": "def show(room):\n    return Viewer('', 'zh', False), Viewer('', keeper=False), Viewer('')\n",
+        "plugins/panels/tests/test_render.py": "def test(room):\n    assert keeper_viewer(room)\n",
+    }.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    offenders, unused = unlisted(tmp_path, keeper_view_takes, KEEPER_VIEW_TAKERS)
+    assert offenders == ["lwcore/turn/chronicle.py:2: keeper_viewer in fold_messages",
+                         "plugins/panels/lw_panels/render.py:2: Viewer(keeper=room.is_keeper(member)) in show",
+                         "plugins/tavern/lw_tavern/room/prompt.py:2: Viewer(keeper=True) in lore"]
+    assert ("lwcore/turn/chronicle.py", "margin_messages") not in unused and ("lwcore/turn/chronicle.py", "plan_for") in unused
