@@ -171,12 +171,13 @@ SECRECY_READERS: dict[tuple[str, str], str] = {
     ("plugins/tavern/lw_tavern/room/documents.py", "*"): "the tavern plugin's projections and write checks",
     ("plugins/tavern/lw_tavern/card_split.py", "split_card"): "import: keeper-only lore is dropped from a person",
     ("plugins/tavern/lw_tavern/card_split.py", "import_entries"): "import: only a keeper's import keeps secret lore",
-    ("plugins/tavern/lw_tavern/lorecard.py", "entry_to_world"): "format conversion carries the flag",
+    ("plugins/tavern/lw_tavern/lorecard.py", "_world_data"): "format conversion carries the flag",
     ("plugins/tavern/lw_tavern/lorecard.py", "entry_from_world"): "format conversion carries the flag",
     ("plugins/tavern/lw_tavern/room/imports.py", "stored_entry"): "import: writes the flag into the stored entry",
     ("plugins/tavern/lw_tavern/room/imports.py", "_variables"): "import: writes declared visibility to variables.yaml",
+    ("plugins/tavern/lw_tavern/preview.py", "preview"): "lw tavern inspect: counts a file's secret entries, before any import",
     # -- storyrepo: an author's book, where secrets (信息差) are what the author edits
-    ("plugins/storyrepo/lw_storyrepo/changes.py", "apply_changes"): "an author's change to a secret's record",
+    ("plugins/storyrepo/lw_storyrepo/changes.py", "target"): "an author's change to a secret finds that secret's file",
     ("plugins/storyrepo/lw_storyrepo/edits.py", "set_secret"): "an author's edit of a secret",
     ("plugins/storyrepo/lw_storyrepo/edits.py", "add_knower"): "an author's edit of who knows a secret",
 }
