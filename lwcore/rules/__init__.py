@@ -28,7 +28,7 @@ _LAZY = {
     "roll": "lwcore.rules.dice",
     "rng_drawer": "lwcore.rules.dice",
     "compile_expr": "lwcore.rules.expr",
-    "Context": "lwcore.rules.expr",
+    "ExprScope": "lwcore.rules.expr",
     "deep_merge": "lwcore.rules.merge",
     "Rulepack": "lwcore.rules.model",
     "RulesError": "lwcore.rules.errors",
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from lwcore.rules.dice import DiceExpr, DiceRoll, FaceReplay, compile_dice, rng_drawer, roll
     from lwcore.rules.engine import PackSource, Problem, RulesEngine
     from lwcore.rules.errors import CheckError, DiceError, ExprError, RulepackError, RulepackErrors, RulesError
-    from lwcore.rules.expr import Context, compile_expr
+    from lwcore.rules.expr import ExprScope, compile_expr
     from lwcore.rules.merge import deep_merge
     from lwcore.rules.model import Rulepack
 

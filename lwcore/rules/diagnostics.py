@@ -69,18 +69,15 @@ class Diagnostics:
         else:
             self.errors.append(locate(error, self.positions, path, key=key, fallback_file=self.file))
 
-    def expression(self, text: Any, ctx: Any, want: str | None, path: Sequence[Any]) -> Any:
-        """The closed-language expression ``text`` compiled for ``ctx`` (an
-        :class:`lwcore.rules.expr.Expr`), or ``None`` with its error recorded at ``path``; how
-        it was read where that could surprise (``dice[0]``) is a warning."""
+    def expression(self, text: Any, scope: Any, want: str | None, path: Sequence[Any]) -> Any:
+        """The closed-language expression ``text`` compiled for ``scope`` (an
+        :class:`lwcore.rules.expr.ExprScope`): an :class:`lwcore.rules.expr.Expr`, or ``None``
+        with its error recorded at ``path``."""
         try:
-            expr = compile_expr(text, ctx, want)
+            return compile_expr(text, scope, want)
         except LwError as exc:
             self.add(exc, path)
             return None
-        for note in expr.notes:
-            self.warn(note, path, key=False)
-        return expr
 
     def warn(self, message: str, path: Sequence[Any], *, key: bool = True, at: Sequence[Any] | None = None) -> None:
         """A located warning about ``path`` (placed at ``at`` when given, e.g. a key inside it)."""

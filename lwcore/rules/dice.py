@@ -19,7 +19,9 @@ Semantics:
 - ``d%`` is ``d100``; ``dF`` is a Fudge die with faces -1, 0, +1.
 - ``!`` rerolls and adds every die showing its highest face, up to :data:`MAX_EXPLOSIONS` extra
   dice per term (the roll then reports ``capped``); ``!`` on a one-sided die or ``dF`` is refused.
-- Keep/drop applies after explosions; the dropped faces are still reported.
+- Keep/drop applies after explosions; among equal faces the earlier rolled is kept (``kh``,
+  ``kl``) or dropped (``dh``, ``dl``) first. :attr:`DiceRoll.faces` is every face rolled (what
+  replays the roll), :attr:`DiceRoll.kept` the faces kept (the dropped ones left out).
 - A pool ``NdS>=T`` is worth the number of kept dice meeting the comparison; the roll reports
   ``successes`` (summed over pool terms) and ``ones`` (kept dice showing 1, over every term).
 - ``{name}`` is a parameter slot; its value comes from the declarations given to
@@ -181,6 +183,16 @@ class DiceRoll:
         out: list[int] = []
         for _label, faces, _kept in self._terms:
             out.extend(faces)
+        return out
+
+    @property
+    def kept(self) -> list[int]:
+        """The natural faces the roll kept, in roll order over every term: a dice term without
+        keep/drop keeps all its faces (explosions included); ``khN``/``klN``/``dhN``/``dlN``
+        leave out the dropped ones. What a rank's ``dice[i]`` reads."""
+        out: list[int] = []
+        for _label, faces, kept in self._terms:
+            out.extend(faces if kept is None else (f for f, k in zip(faces, kept, strict=True) if k))
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -447,6 +459,7 @@ class _Compiler:
         self.text = text
         self.params = params
         self.total_dice = 0
+        self.kept_dice: int | None = 0
         self.has_dice = False
         self.has_pool = False
 
@@ -504,6 +517,21 @@ class _Compiler:
             return (lambda d, t, a, p: f(d, t, a, p) * g(d, t, a, p)), None
         return (lambda d, t, a, p: _floordiv(f(d, t, a, p), g(d, t, a, p))), None
 
+    def count_kept(self, count: tuple[str, Any], explode: bool, keep: tuple[str, int] | None) -> None:
+        """Add one term's kept faces to :attr:`kept_dice` (``None`` once a count varies)."""
+        if self.kept_dice is None:
+            return
+        if count[0] != "int" or explode:
+            self.kept_dice = None
+            return
+        n = count[1]
+        if keep is None:
+            self.kept_dice += n
+        elif keep[0] in ("kh", "kl"):
+            self.kept_dice += min(keep[1], n)
+        else:
+            self.kept_dice += max(n - keep[1], 0)
+
     def bound(self, spec: tuple[str, Any]) -> tuple[int, int]:
         if spec[0] == "int":
             return spec[1], spec[1]
@@ -531,6 +559,7 @@ class _Compiler:
             raise DiceError(f"{label}: '!' on a die that would explode forever", expected="a die with 2 or more sides")
         if keep is not None and count[0] == "int" and keep[1] > count[1]:
             raise DiceError(f"{label}: keeps or drops {keep[1]} of {count[1]} dice", expected=f"at most {count[1]}")
+        self.count_kept(count, explode, keep)
         if count == ("int", 1) and sides[0] == "int" and not explode and keep is None and pool is None:
             s = sides[1]
             if fudge:
@@ -557,6 +586,7 @@ class _Compiler:
         params = self.params
         explode_cap = MAX_EXPLOSIONS
         keep_mode, keep_n = keep if keep is not None else (None, 0)
+        by_highest, keeps = ("kh", "dh"), ("kh", "kl")
         pool_op = pool[0] if pool else None
         if pool is not None:
             self.has_pool = True
@@ -595,19 +625,13 @@ class _Compiler:
             kept_mask = None
             kept = faces
             if keep_mode is not None:
-                order = sorted(range(len(faces)), key=faces.__getitem__)
-                k = min(keep_n, len(faces))
-                if keep_mode == "kh":
-                    chosen = order[len(order) - k :]
-                elif keep_mode == "kl":
-                    chosen = order[:k]
-                elif keep_mode == "dh":
-                    chosen = order[: len(order) - k]
-                else:
-                    chosen = order[k:]
-                flags = [False] * len(faces)
-                for i in chosen:
-                    flags[i] = True
+                # the N highest (kh, dh) or lowest (kl, dl) faces, the earlier rolled first among
+                # equal ones; kh/kl keep them, dh/dl drop them
+                order = sorted(range(len(faces)), key=faces.__getitem__, reverse=keep_mode in by_highest)
+                keeping = keep_mode in keeps
+                flags = [not keeping] * len(faces)
+                for i in order[:keep_n]:
+                    flags[i] = keeping
                 kept_mask = flags
                 kept = [f for f, keep_it in zip(faces, flags, strict=True) if keep_it]
             t.append((label, faces, kept_mask))
@@ -632,7 +656,8 @@ class _Compiler:
 class DiceExpr:
     """A compiled dice expression. Roll it with :meth:`roll` (thread-safe, reusable)."""
 
-    __slots__ = ("text", "params", "_eval", "_defaults", "constant", "single_die", "max_dice", "has_pool")
+    __slots__ = ("text", "params", "_eval", "_defaults", "constant", "single_die", "max_dice", "kept_dice",
+                 "has_pool")
 
     def __init__(self, text: str, params: Mapping[str, Any] | None = None) -> None:
         if not isinstance(text, str):
@@ -650,6 +675,9 @@ class DiceExpr:
         self.single_die: int | None = tree[2][1] if single and tree[2][1] > 0 else None
         """Sides of the die when the whole expression is one plain die (``1d100``, ``d%``)."""
         self.max_dice = compiler.total_dice
+        self.kept_dice: int | None = compiler.kept_dice
+        """How many faces :attr:`DiceRoll.kept` holds on every roll (``None`` when a parameter
+        or an explosion makes it vary)."""
         self.has_pool = compiler.has_pool
         self._defaults = {name: spec.default for name, spec in self.params.items()}
 

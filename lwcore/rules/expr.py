@@ -16,13 +16,13 @@ Grammar (lowest precedence first)::
 Two value types: numbers and booleans (plus the list ``dice``, which must be indexed).
 ``/`` is true division (``floor(target / 2)`` for integer halves), ``%`` is the floor modulo;
 functions are ``floor ceil min max abs`` and ``if(condition, then, else)`` (both branches of
-one type). Dice are numbered from 1 (``dice[1]``, ``dice1``); a literal ``dice[0]``, the way
-packs written for 0-based engines name the first die, reads as ``dice[1]`` and leaves a note
-(:attr:`Expr.notes`) the pack loader shows as a warning. Every expression is parsed and type-checked once, at
-load time, against the names its context provides; an unknown name, a name the context does
-not offer, a type mismatch or a syntax error raises :class:`ExprError` with the 1-based column
-and what was expected. Compiled expressions are closures over an environment mapping; nothing
-is ever ``eval``-ed.
+one type). ``dice[i]`` indexes the dice from 0, as Loreweaver's packs write it (``dice[0]`` is
+the first die); the name ``diceN`` counts from 1 (``dice1`` is ``dice[0]``). Every expression
+is parsed and type-checked once, at load time, against the names its scope
+(:class:`ExprScope`) provides; an unknown name, a name the scope does not offer, a type
+mismatch or a syntax error raises :class:`ExprError` with the 1-based column and what was
+expected. Compiled expressions are closures over an environment mapping; nothing is ever
+``eval``-ed.
 """
 
 from __future__ import annotations
@@ -56,11 +56,13 @@ Fn = Callable[[Env], Any]
 
 
 @dataclass(frozen=True)
-class Context:
-    """The names an expression may use: name -> type, plus why a known name is missing here.
+class ExprScope:
+    """The names an expression may use where it is written: name -> type, plus why a name the
+    language knows is missing there.
 
-    ``dice_count``: how many dice ``dice[i]``/``diceN`` may index when known statically.
-    ``unavailable``: name -> reason, for names the language knows but this context lacks.
+    ``dice_count``: how many dice ``dice[i]``/``diceN`` may reach, when known at load time.
+    ``unavailable``: name -> reason, for names the language knows but this scope lacks.
+    ``what``: where the expression is written, for messages (``when:``, ``a derived expr``).
     """
 
     names: Mapping[str, str]
@@ -218,14 +220,13 @@ def _floor_div_const(a: Fn, c: Any) -> Fn:
 
 
 class _Parser:
-    def __init__(self, text: str, ctx: Context) -> None:
+    def __init__(self, text: str, scope: ExprScope) -> None:
         self.text = text
-        self.ctx = ctx
+        self.scope = scope
         self.toks = _tokens(text)
         self.i = 0
         self.depth = 0
         self.names_used: set[str] = set()
-        self.notes: list[str] = []
 
     def peek(self) -> tuple[str, Any, int]:
         return self.toks[self.i]
@@ -363,7 +364,7 @@ class _Parser:
         if self.is_op("["):
             tok = self.take()
             if t != LIST:
-                raise self.fail(f"only dice can be indexed, not a {t}", tok[2], expected="dice[1], dice[2] …")
+                raise self.fail(f"only dice can be indexed, not a {t}", tok[2], expected="dice[0], dice[1] …")
             idx_tok = self.peek()
             self.enter(tok[2])
             g, u, gcol = self.sum_()
@@ -374,22 +375,23 @@ class _Parser:
                 raise self.fail(f"unexpected {self.show(tok2)}", tok2[2], expected="']'")
             self.take()
             if idx_tok[0] == "num" and self.toks[self.i - 2] is idx_tok:
-                if idx_tok[1] == 0:
-                    self.notes.append(f"dice[0] at column {idx_tok[2]} reads as dice[1], the first die "
-                                      "(dice are numbered from 1 here)")
-                    g = _const_fn(1)
-                self._check_index(1 if idx_tok[1] == 0 else idx_tok[1], idx_tok[2])
+                index = idx_tok[1]
+                if not isinstance(index, int):
+                    raise self.fail(f"dice index {index} is not a die number", idx_tok[2],
+                                    expected="0, 1, 2 … (dice[0] is the first die)")
+                self._check_die(index + 1, idx_tok[2], f"dice[{index}]", lambda n: f"dice[0] to dice[{n - 1}]")
             return (lambda a, b, c: lambda e: _index(a(e), b(e), c))(f, g, col), NUM, col
         if t == LIST:
-            raise self.fail("dice is a list; pick one die", col, expected="dice[1] or dice1")
+            raise self.fail("dice is a list; pick one die", col, expected="dice[0] or dice1")
         return f, t, col
 
-    def _check_index(self, value: Any, col: int) -> None:
-        if not isinstance(value, int) or value < 1:
-            raise self.fail(f"dice index {value} is not a die number", col, expected="1, 2, 3 … (dice are numbered from 1)")
-        count = self.ctx.dice_count
-        if count is not None and value > count:
-            raise self.fail(f"dice index {value}, but the roll has {count} dice", col, expected=f"1 to {count}")
+    def _check_die(self, position: int, col: int, shown: str, allowed: Callable[[int], str]) -> None:
+        """Refuse a fixed die reference beyond the dice the roll keeps (``position`` counts
+        from 1; ``allowed(count)`` says what may be written instead)."""
+        count = self.scope.dice_count
+        if count is not None and position > count:
+            raise self.fail(f"{shown}, but the roll keeps {count} dice", col,
+                            expected=allowed(count) if count else "no dice reference (the roll keeps none)")
 
     def primary(self) -> tuple[Fn, str, int]:
         tok = self.take()
@@ -415,22 +417,23 @@ class _Parser:
         raise self.fail(f"unexpected {self.show(tok)}", col, expected="a number, a name, a function or '('")
 
     def name(self, name: str, col: int) -> tuple[Fn, str, int]:
-        ctx = self.ctx
+        scope = self.scope
         if self.is_op("("):
             raise self.fail(f"unknown function {name!r}", col, expected="one of: " + ", ".join(FUNCTIONS))
         n = _dice_n(name)
-        if n is not None and "dice" in ctx.names:
-            self._check_index(n, col)
+        if n is not None and "dice" in scope.names:
+            self._check_die(n, col, name, lambda count: f"dice1 to dice{count}")
             self.names_used.add("dice")
-            return (lambda i, c: lambda e: _index(e["dice"], i, c))(n, col), NUM, col
-        typ = ctx.names.get(name)
+            return (lambda i, c: lambda e: _index(e["dice"], i, c))(n - 1, col), NUM, col
+        typ = scope.names.get(name)
         if typ is None:
             base = "dice" if n is not None else name
-            if base in ctx.unavailable:
-                raise self.fail(f"{base!r} is not available here: {ctx.unavailable[base]}", col, expected=ctx.describe())
-            close = difflib.get_close_matches(name, [*ctx.names, *FUNCTIONS], n=1, cutoff=0.6)
+            if base in scope.unavailable:
+                raise self.fail(f"{base!r} is not available here: {scope.unavailable[base]}", col,
+                                expected=scope.describe())
+            close = difflib.get_close_matches(name, [*scope.names, *FUNCTIONS], n=1, cutoff=0.6)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise self.fail(f"unknown name {name!r}{hint}", col, expected="one of: " + ctx.describe())
+            raise self.fail(f"unknown name {name!r}{hint}", col, expected="one of: " + scope.describe())
         self.names_used.add(name)
         return _name_fn(name), typ, col
 
@@ -450,7 +453,7 @@ class _Parser:
         (cond, ctype, ccol), (then, ttype, _), (other, otype, ocol) = parts
         self.expect_type(ctype, BOOL, ccol, "if()'s condition")
         if ttype == LIST or otype == LIST:
-            raise self.fail("dice is a list; pick one die", ocol, expected="dice[1] or dice1")
+            raise self.fail("dice is a list; pick one die", ocol, expected="dice[0] or dice1")
         self.expect_type(otype, ttype, ocol, "if()'s else branch")
         return _choice(cond, then, other), ttype, col
 
@@ -517,12 +520,13 @@ def _mod(a: Any, b: Any, col: int) -> Any:
 
 
 def _index(seq: Any, i: Any, col: int) -> Any:
+    """``seq[i]`` for a die index counted from 0; an :class:`ExprError` outside the kept dice."""
     if not isinstance(i, int) and not (isinstance(i, float) and i.is_integer()):
         raise ExprError(f"dice index {i} is not a whole number", column=col)
     i = int(i)
-    if i < 1 or i > len(seq):
-        raise ExprError(f"dice index {i} out of range (the roll has {len(seq)} dice)", column=col)
-    return seq[i - 1]
+    if i < 0 or i >= len(seq):
+        raise ExprError(f"dice index {i} out of range (the roll kept {len(seq)} dice)", column=col)
+    return seq[i]
 
 
 @dataclass(frozen=True)
@@ -533,15 +537,13 @@ class Expr:
     type: str
     fn: Fn
     names: frozenset[str]
-    notes: tuple[str, ...] = ()
-    """How the expression was read where it could mean more than one thing (``dice[0]``)."""
 
     def __call__(self, env: Env) -> Any:
         return self.fn(env)
 
 
-def compile_expr(text: Any, ctx: Context, want: str | None = None) -> Expr:
-    """Parse, type-check and compile ``text`` for ``ctx``; ``want`` is the required result type.
+def compile_expr(text: Any, scope: ExprScope, want: str | None = None) -> Expr:
+    """Parse, type-check and compile ``text`` for ``scope``; ``want`` is the required result type.
 
     An integer literal given directly (YAML ``target: 1``) is accepted as a number expression.
     """
@@ -553,8 +555,8 @@ def compile_expr(text: Any, ctx: Context, want: str | None = None) -> Expr:
         raise ExprError(f"an expression must be text, not {type(text).__name__}", expected="a string")
     if len(text) > MAX_EXPR_LENGTH:
         raise ExprError(f"expression is {len(text)} characters long", expected=f"at most {MAX_EXPR_LENGTH}")
-    parser = _Parser(text, ctx)
+    parser = _Parser(text, scope)
     fn, typ = parser.parse()
     if want is not None and typ != want:
-        raise ExprError(f"{ctx.what} must be a {want}, but this is a {typ}", column=1, expected=f"a {want}")
-    return Expr(text, typ, fn, frozenset(parser.names_used), tuple(parser.notes))
+        raise ExprError(f"{scope.what} must be a {want}, but this is a {typ}", column=1, expected=f"a {want}")
+    return Expr(text, typ, fn, frozenset(parser.names_used))

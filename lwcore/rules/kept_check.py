@@ -33,6 +33,7 @@ def check_from_json(data: Mapping[str, Any]) -> CheckResult:
     kwargs = {k: v for k, v in data.items() if k in _RESULT_FIELDS}
     try:
         kwargs["dice"] = tuple(kwargs.get("dice") or ())
+        kwargs["kept"] = tuple(kwargs.get("kept") or ())
         kwargs["flags"] = dict(kwargs.get("flags") or {})
         kwargs["modifiers"] = dict(kwargs.get("modifiers") or {})
         kwargs["params"] = dict(kwargs.get("params") or {})

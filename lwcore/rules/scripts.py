@@ -27,7 +27,8 @@ edited script takes effect at once. A pack given as data (no file) cannot have a
 
 **A scripted check** (:func:`decide_check`): the engine rolls the declared dice (modifiers
 included) and calls ``resolve(check)`` with ``check = {faces, targets: {target, raw_target},
-roll, successes, ones, modifier, params, difficulty, variant, modifiers}``. The script returns a
+roll, kept, successes, ones, modifier, params, difficulty, variant, modifiers}`` (``faces``: every
+face rolled; ``kept``: the faces the roll kept, what a rank's ``dice[i]`` reads). The script returns a
 rank id of the ladder in use, or ``{verdict, margin?, note?, effects?}`` where effects are
 ``flag`` and ``note`` only: a check changes no sheet value. Its ranks need no ``when:`` (the
 script decides; a ``when:`` there is ignored with a warning).
@@ -233,15 +234,16 @@ def _bound(pack: RuleSystem, key: str) -> Path:
     return path
 
 
-def decide_check(pack: RuleSystem, ranks: Sequence[CompiledRank], env: Mapping[str, Any], *,
+def decide_check(pack: RuleSystem, ranks: Sequence[CompiledRank], env: Mapping[str, Any], faces: Sequence[int], *,
                  difficulty: str | None, variant: str | None, modifiers: Mapping[str, int]
                  ) -> tuple[CompiledRank, Any, dict[str, Any]]:
     """The rank a scripted resolution gives for a rolled check (``env``: the roll as the rank
-    expressions would see it), its margin (``None``: the pack's own) and the flags it adds."""
+    expressions would see it, ``faces``: every face rolled), its margin (``None``: the pack's
+    own) and the flags it adds."""
     path = _bound(pack, RESOLUTION)
     by_id = {rank.id: rank for rank in ranks}
-    verdict = _ask(path, pack.id, env["dice"], {"target": env.get("target"), "raw_target": env.get("raw_target")},
-                   {"roll": env["roll"], "successes": env["successes"], "ones": env["ones"],
+    verdict = _ask(path, pack.id, faces, {"target": env.get("target"), "raw_target": env.get("raw_target")},
+                   {"roll": env["roll"], "kept": list(env["dice"]), "successes": env["successes"], "ones": env["ones"],
                     "modifier": env["modifier"], "params": {k: env[k] for k in pack.resolution.param_names if k in env},  # type: ignore[union-attr]
                     "difficulty": difficulty, "variant": variant, "modifiers": dict(modifiers)},
                    list(by_id))

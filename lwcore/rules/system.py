@@ -22,7 +22,7 @@ from lwcore.io.safe_yaml import Positions
 from lwcore.rules.diagnostics import Diagnostics, did_you_mean
 from lwcore.rules.dice import DIGIT, DiceExpr, Drawer, FaceReplay, rng_drawer
 from lwcore.rules.errors import CheckError, ExprError, RulesError
-from lwcore.rules.expr import BOOL, LIST, NUM, Context, Expr, compile_expr
+from lwcore.rules.expr import BOOL, LIST, NUM, Expr, ExprScope, compile_expr
 from lwcore.rules.model import ComputedElse, Rank, Rulepack, label_words
 from lwcore.rules.packcheck import check_behaviour
 
@@ -49,7 +49,12 @@ class CompiledRank:
 
 @dataclass(slots=True)
 class CheckResult:
-    """The outcome of one check. Flags are the winning rank's data; nothing here is display."""
+    """The outcome of one check. Flags are the winning rank's data; nothing here is display.
+
+    ``dice`` is every face rolled, in roll order (what replays the check: ``faces=result.dice``);
+    ``kept`` the natural faces the roll kept (what the ranks' ``dice[i]`` read): a keep/drop
+    leaves its dropped faces out, a whole-roll reroll keeps the chosen roll's faces, a
+    percentile tens reroll keeps one die, the value read with the kept tens digit."""
 
     system: str
     rank: str
@@ -69,6 +74,7 @@ class CheckResult:
     successes: int = 0
     ones: int = 0
     params: Mapping[str, int] = field(default_factory=dict)
+    kept: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -90,6 +96,7 @@ class CheckResult:
             "successes": self.successes,
             "ones": self.ones,
             "params": dict(self.params),
+            "kept": list(self.kept),
         }
 
 
@@ -435,9 +442,9 @@ class RuleSystem:
         else:
             drawer = draw if draw is not None else rng_drawer(rng)
         base = rolled.evaluate(drawer, pvals)
-        value = base.total
         dice = base.faces
-        successes, ones = base.successes, base.ones
+        # what the roll keeps: its total, its kept natural faces, their successes and ones
+        value, kept, successes, ones = base.total, base.kept, base.successes, base.ones
         for kind, n in net.items():
             if abs(n) > MAX_MODIFIER_DICE:
                 raise CheckError(f"{abs(n)} extra dice after cancelling", expected=f"at most {MAX_MODIFIER_DICE}")
@@ -445,23 +452,27 @@ class RuleSystem:
                 continue
             if kind == "tens_reroll":
                 units = value % 10
-                candidates = [value]
+                values = [value]
                 for _ in range(abs(n)):
                     digit = drawer(DIGIT)
                     dice.append(digit)
-                    candidates.append(digit * 10 + units or 100)
-            else:
-                candidates = [value]
-                for _ in range(abs(n)):
-                    again = rolled.evaluate(drawer, pvals)
-                    dice.extend(again.faces)
-                    candidates.append(again.total)
-            value = min(candidates) if n > 0 else max(candidates)
+                    values.append(digit * 10 + units or 100)
+                # one percentile die whose tens digit is the kept tens die
+                value = min(values) if n > 0 else max(values)
+                kept, ones = [value], int(value == 1)
+                continue
+            candidates = [(value, kept, successes, ones)]
+            for _ in range(abs(n)):
+                again = rolled.evaluate(drawer, pvals)
+                dice.extend(again.faces)
+                candidates.append((again.total, again.kept, again.successes, again.ones))
+            totals = [c[0] for c in candidates]
+            value, kept, successes, ones = candidates[totals.index(min(totals) if n > 0 else max(totals))]
         if replay is not None and faces is not None:
             replay.finish()
         env = base_env
         env["roll"] = value
-        env["dice"] = dice
+        env["dice"] = kept
         env["successes"] = successes
         env["ones"] = ones
         flags: Mapping[str, Any] = {}
@@ -470,8 +481,8 @@ class RuleSystem:
             if res.script is not None:
                 from lwcore.rules.scripts import decide_check
 
-                rank, scripted_margin, flags = decide_check(self, ranks, env, difficulty=difficulty, variant=variant,
-                                                            modifiers=applied)
+                rank, scripted_margin, flags = decide_check(self, ranks, env, dice, difficulty=difficulty,
+                                                            variant=variant, modifiers=applied)
             else:
                 for rank in ranks:
                     if rank.when is None or rank.when.fn(env):
@@ -482,7 +493,8 @@ class RuleSystem:
             raise CheckError(f"{self.id}: {exc}") from None
         return CheckResult(self.id, rank.id, rank.success, rank.critical, rank.fumble, rank.tier,
                            {**rank.flags, **flags} if flags else rank.flags, margin,
-                           value, tuple(dice), adjusted, raw, difficulty, variant, applied, successes, ones, pvals)
+                           value, tuple(dice), adjusted, raw, difficulty, variant, applied, successes, ones, pvals,
+                           tuple(kept))
 
 
 # --- compilation ----------------------------------------------------------------------------
@@ -631,7 +643,7 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
     except LwError as exc:
         diag.add(exc, (*base, "roll"))
         return None
-    param_ctx = {name: NUM for name in params}
+    param_types = {name: NUM for name in params}
     expression = diag.expression
 
     # target
@@ -643,22 +655,23 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
         target_kind = "none"
     else:
         target_kind = "expr"
-        ctx = Context({**param_ctx, "modifier": NUM},
-                      {"target": "resolution.target computes the target", "roll": "no roll yet"},
-                      what="resolution.target")
-        target_expr = expression(target_spec, ctx, NUM, (*base, "target"))
+        scope = ExprScope({**param_types, "modifier": NUM},
+                          {"target": "resolution.target computes the target", "roll": "no roll yet"},
+                          what="resolution.target")
+        target_expr = expression(target_spec, scope, NUM, (*base, "target"))
     no_target = "this pack has target: none" if target_kind == "none" else None
     # difficulties
-    diff_names = {**param_ctx, "modifier": NUM}
+    diff_names = {**param_types, "modifier": NUM}
     if no_target is None:
         diff_names.update(target=NUM, raw_target=NUM)
     before_roll = "difficulties adjust the target before the roll"
-    diff_ctx = Context(diff_names, {"target": no_target or "", "raw_target": no_target or "", "roll": before_roll,
-                                    "dice": before_roll, "successes": before_roll, "ones": before_roll},
-                       what="a difficulty target")
+    diff_scope = ExprScope(diff_names, {"target": no_target or "", "raw_target": no_target or "",
+                                        "roll": before_roll, "dice": before_roll, "successes": before_roll,
+                                        "ones": before_roll},
+                           what="a difficulty target")
     difficulties: dict[str, Expr] = {}
     for name, diff in res.difficulties.items():
-        compiled = expression(diff.target, diff_ctx, NUM, (*base, "difficulties", name, "target"))
+        compiled = expression(diff.target, diff_scope, NUM, (*base, "difficulties", name, "target"))
         if compiled is not None:
             difficulties[name] = compiled
     if no_target and res.difficulties:
@@ -680,9 +693,9 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
         if kind == "tens_reroll" and roll.single_die != 100:
             diag.error(f"modifier {name!r}: tens_reroll needs a one-die percentile roll", path)
         modifiers[name] = CompiledModifier(kind, 1 if direction == "keep_lowest" else -1, mod.max)
-    # rank context
+    # the names a rank's when: and the margin read
     has_pool = roll.has_pool or any(m.roll is not None and m.roll.has_pool for m in modifiers.values())
-    names = {**param_ctx, "roll": NUM, "dice": LIST, "modifier": NUM, "ones": NUM}
+    names = {**param_types, "roll": NUM, "dice": LIST, "modifier": NUM, "ones": NUM}
     unavailable = {}
     if has_pool:
         names["successes"] = NUM
@@ -692,10 +705,10 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
         names.update(target=NUM, raw_target=NUM)
     else:
         unavailable.update(target=no_target, raw_target=no_target)
-    static_dice = None
-    if not modifiers and "{" not in roll.text and "!" not in roll.text:
-        static_dice = roll.max_dice
-    rank_ctx = Context(names, unavailable, dice_count=static_dice, what="when:")
+    # the most faces any roll of this check keeps (a replacement roll may keep another number)
+    kept_counts = [roll.kept_dice, *(m.roll.kept_dice for m in modifiers.values() if m.roll is not None)]
+    static_dice = None if None in kept_counts else max(kept_counts)  # type: ignore[type-var]
+    rank_scope = ExprScope(names, unavailable, dice_count=static_dice, what="when:")
 
     def compile_ranks(ranks: list[Rank], path: tuple[Any, ...], allow_drop: bool) -> list[CompiledRank]:
         out = []
@@ -707,7 +720,7 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
                 diag.warn(f"rank {rank.id!r}: when: is not used (the script {res.script!r} decides)",
                           (*path, i, "when"))
             elif rank.when is not None:
-                when = expression(rank.when, rank_ctx, BOOL, (*path, i, "when"))
+                when = expression(rank.when, rank_scope, BOOL, (*path, i, "when"))
             out.append(CompiledRank(rank.id, when, rank.success, rank.critical, rank.fumble, rank.tier,
                                     dict(rank.model_extra or {})))
         return out
@@ -737,7 +750,7 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
         if target_kind == "none":
             diag.error("resolution needs ranks: when target is none", base)
             return None
-        success = compile_expr(f"roll + modifier {res.compare} target", rank_ctx, BOOL)
+        success = compile_expr(f"roll + modifier {res.compare} target", rank_scope, BOOL)
         base_ranks = [CompiledRank("success", success, True, False, False, 1, {}),
                       CompiledRank("failure", None, False, False, False, 0, {})]
         raw_ranks = [Rank(id="success", when="x"), Rank(id="failure")]
@@ -771,12 +784,12 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
         variants[vname] = check_order(merged, merged_raw, vpath)
     margin = None
     if res.margin is not None:
-        margin = expression(res.margin, rank_ctx, NUM, (*base, "margin"))
+        margin = expression(res.margin, rank_scope, NUM, (*base, "margin"))
     elif target_kind != "none":
         text = "target - (roll + modifier)" if res.compare in ("<=", "<") else "roll + modifier - target"
-        margin = compile_expr(text, rank_ctx, NUM)
+        margin = compile_expr(text, rank_scope, NUM)
     elif has_pool:
-        margin = compile_expr("successes", rank_ctx, NUM)
+        margin = compile_expr("successes", rank_scope, NUM)
     if len(diag.errors) > errors_before:
         return None
     return CompiledResolution(roll, target_kind, target_expr, difficulties, modifiers, ranks, variants, margin,
@@ -792,7 +805,7 @@ def _compile_derived(
     groups: GroupLookup,
     group_names: Callable[[], Sequence[str]],
 ) -> list[tuple[str, Callable[[dict[str, Any], frozenset[str]], Any]]]:
-    ctx = Context({s: NUM for s in sorted(stats)}, what="a derived expr")
+    scope = ExprScope({s: NUM for s in sorted(stats)}, what="a derived expr")
     compiled: dict[str, tuple[Callable[[dict[str, Any], frozenset[str]], Any], set[str]]] = {}
 
     def need(stat: str, path: tuple[Any, ...]) -> str | None:
@@ -803,7 +816,7 @@ def _compile_derived(
         return stat
 
     def expression(text: str, path: tuple[Any, ...]) -> Expr | None:
-        return diag.expression(text, ctx, NUM, path)  # type: ignore[no-any-return]
+        return diag.expression(text, scope, NUM, path)  # type: ignore[no-any-return]
 
     for name, spec in model.derived.items():
         path = ("derived", name)

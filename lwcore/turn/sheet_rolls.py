@@ -40,6 +40,7 @@ def _graded(pack: RuleSystem, result: CheckResult, locale: str) -> dict[str, Any
         "target": result.target,
         "raw_target": result.raw_target,
         "dice": list(result.dice),
+        "kept": list(result.kept),
         "rank": result.rank,
         "rank_label": pack.label(result.rank, locale),
         "success": result.success,

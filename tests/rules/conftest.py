@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -23,3 +26,28 @@ def lw(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]
         return code, out.out, out.err
 
     return run
+
+
+REFERENCE = Path(os.environ.get("LW_REFERENCE_REPO", "/work/.mirror/1A7432+loreweaver/repo"))
+"""The Loreweaver reference repository (a bare git directory); tests that read it are skipped
+when it is not on this machine."""
+
+
+@pytest.fixture
+def reference_packs(tmp_path: Path) -> Callable[..., list[Path]]:
+    """``reference_packs(NAME, …)``: Loreweaver's shipped ``rulepacks/NAME.yaml`` copied from the
+    reference repository into a temporary folder (never into this one), unchanged."""
+    if not REFERENCE.exists():
+        pytest.skip("the Loreweaver reference repository is not here")
+
+    def copy(*names: str) -> list[Path]:
+        paths = []
+        for name in names:
+            text = subprocess.run(["git", "-C", str(REFERENCE), "show", f"HEAD:rulepacks/{name}.yaml"],
+                                  capture_output=True, check=True).stdout
+            path = tmp_path / f"{name}.yaml"
+            path.write_bytes(text)
+            paths.append(path)
+        return paths
+
+    return copy

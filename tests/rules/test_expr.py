@@ -7,11 +7,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lwcore.rules.errors import ExprError
-from lwcore.rules.expr import BOOL, LIST, NUM, Context, compile_expr
+from lwcore.rules.expr import BOOL, LIST, NUM, ExprScope, compile_expr
 
 PROPS = settings(deadline=None, max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 
-CTX = Context(
+CTX = ExprScope(
     {"roll": NUM, "dice": LIST, "target": NUM, "raw_target": NUM, "modifier": NUM, "ones": NUM, "力量": NUM},
     {"successes": "the roll has no success pool"},
     dice_count=2,
@@ -35,8 +35,9 @@ ENV = {"roll": 37, "dice": [37, 4], "target": 30, "raw_target": 60, "modifier": 
         ("max(roll, target)", 37),
         ("abs(modifier)", 1),
         ("-roll + 2 * 3", -31),
-        ("dice1 + dice[2]", 41),
-        ("dice[1 + 1]", 4),
+        ("dice1 + dice[1]", 41),
+        ("dice[0] * 10 + dice2", 374),
+        ("dice[2 - 1]", 4),
         ("力量 / 2", 35),
         ("true && !false", True),
         ("(roll <= target) == false", True),
@@ -62,7 +63,9 @@ def test_values(text: str, value: object) -> None:
         ("sqrt(roll)", 1, "unknown function"),
         ("min(roll)", 1, "at least 2"),
         ("dice + 1", 1, "dice is a list"),
-        ("dice3", 1, "the roll has 2 dice"),
+        ("dice3", 1, "dice3, but the roll keeps 2 dice"),
+        ("dice[2] > 1", 6, "dice[2], but the roll keeps 2 dice"),
+        ("dice0", 1, "unknown name 'dice0'"),
         ("dice[1.5]", 6, "not a die number"),
         ("roll[1]", 5, "only dice can be indexed"),
         ("roll / 0", 8, "division by zero"),
@@ -86,10 +89,12 @@ def test_result_type_is_checked() -> None:
 
 
 def test_runtime_index_out_of_range_is_an_expr_error() -> None:
-    ctx = Context({"dice": LIST})
-    expr = compile_expr("dice[3] > 1", ctx)
-    with pytest.raises(ExprError, match="out of range"):
-        expr({"dice": [1]})
+    scope = ExprScope({"dice": LIST})
+    for text in ("dice[1] > 1", "dice[0 - 1] > 1", "dice2 > 1"):
+        expr = compile_expr(text, scope)
+        with pytest.raises(ExprError, match="out of range"):
+            expr({"dice": [1]})
+    assert compile_expr("dice[0] == dice1", scope)({"dice": [6]}) is True
 
 
 def test_names_used_are_recorded() -> None:

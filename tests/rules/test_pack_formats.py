@@ -5,8 +5,6 @@ mean" at every level, ``--strict`` makes warnings errors, and the schema documen
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import textwrap
 from pathlib import Path
 
@@ -233,18 +231,9 @@ def test_creation_attributes_roll_each_stat_within_its_bounds(tmp_path: Path) ->
         assert 15 <= values["STR"] <= 90 and 40 <= values["SIZ"] <= 90
 
 
-REFERENCE = Path(os.environ.get("LW_REFERENCE_REPO", "/work/.mirror/1A7432+loreweaver/repo"))
-
-
-@pytest.mark.skipif(not REFERENCE.exists(), reason="the Loreweaver reference repository is not here")
-def test_the_loreweaver_reference_packs_validate_unchanged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Read from the reference repository into a temporary folder (never into this one)."""
-    files = []
-    for name in ("coc7", "dnd5e", "wod"):
-        text = subprocess.run(["git", "-C", str(REFERENCE), "show", f"HEAD:rulepacks/{name}.yaml"],
-                              capture_output=True, check=True).stdout
-        (tmp_path / f"{name}.yaml").write_bytes(text)
-        files.append(str(tmp_path / f"{name}.yaml"))
+def test_the_loreweaver_reference_packs_validate_unchanged(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          reference_packs) -> None:
+    files = [str(path) for path in reference_packs("coc7", "dnd5e", "wod")]
     try:
         main(["--data-dir", str(tmp_path / "home"), "rulepack", "validate", *files])
         code = 0

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from lwcore.errors import LwError
 from lwcore.rules.dice import compile_dice
-from lwcore.rules.expr import BOOL, NUM, Context, Expr, compile_expr
+from lwcore.rules.expr import BOOL, NUM, Expr, ExprScope, compile_expr
 from lwcore.rules.kinds.base import SubsystemError, SubsystemKind, SubsystemResult, drawer, number_of, roll_record
 from lwcore.rules.render import word
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from lwcore.rules.sheet import Sheet
     from lwcore.rules.system import RuleSystem
 
-CONTEXT = Context({"roll": NUM, "skill": NUM}, what="improve_when")
+SCOPE = ExprScope({"roll": NUM, "skill": NUM}, what="improve_when")
 
 
 def improve_when(data: Mapping[str, Any]) -> Expr:
@@ -34,7 +34,7 @@ def improve_when(data: Mapping[str, Any]) -> Expr:
     above = data.get("auto_success_above")
     if isinstance(above, int) and not isinstance(above, bool):
         text = f"({text}) || roll > {above}"
-    return compile_expr(text, CONTEXT, BOOL)
+    return compile_expr(text, SCOPE, BOOL)
 
 
 def gain_of(data: Mapping[str, Any]) -> str:
