@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     from lwcore.rules.sheet import Sheet
     from lwcore.rules.system import RuleSystem
 
-__all__ = ["SubsystemError", "SubsystemResult", "has", "kind_of", "name_of", "net_advantage", "render_subsystem",
-           "run", "run_on_kept", "spec"]
+__all__ = ["SubsystemError", "SubsystemResult", "has", "headline", "kind_of", "name_of", "net_advantage",
+           "render_subsystem", "run", "run_on_kept", "spec"]
 
 
 def spec(pack: RuleSystem, name: str) -> tuple[str, dict[str, Any]]:
@@ -126,6 +126,20 @@ def render_subsystem(pack: RuleSystem, result: SubsystemResult, locale: str = "e
     """A subsystem result as one line in ``locale`` (the kind's renderer, else its values)."""
     found = kinds.kind_named(result.kind)
     return found.render(pack, result, locale) if found is not None else render_values(pack, result, locale)
+
+
+def headline(pack: RuleSystem, name: str, answer: Mapping[str, Any]) -> str:
+    """How a line about a run of the subsystem ``name`` starts: its kind's
+    :attr:`~lwcore.rules.kinds.base.SubsystemKind.headline` filled from a tool's answer (its
+    ``character`` and what the kind added there). A computer or a script, or an answer without
+    a field the pattern names, gives the character alone."""
+    kind, data = spec(pack, name)
+    scripted = data.get("computer") is not None or data.get("script") is not None
+    found = None if scripted else kinds.kind_named(kind)
+    try:
+        return (found or SubsystemKind).headline.format_map(answer)
+    except KeyError:
+        return str(answer.get("character", ""))
 
 
 def net_advantage(pack: RuleSystem, gains: int, losses: int, rule: str | None = None) -> dict[str, int]:

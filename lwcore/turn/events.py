@@ -107,13 +107,10 @@ def check_line(pack: RuleSystem, data: Mapping[str, Any], locale: str) -> str:
 
 def subsystem_line(pack: RuleSystem, data: Mapping[str, Any], locale: str) -> str:
     """``陈默 Sanity 1/1d8: …`` -- a subsystem event in ``locale``."""
-    from lwcore.rules.subsystems import render_subsystem
+    from lwcore.rules.subsystems import headline, render_subsystem
 
     text = render_subsystem(pack, subsystem_result(pack, data), locale)
-    who = data.get("character")
-    if who and data.get("opponent"):
-        return f"{who} vs {data['opponent']}: {text}"  # an opposed roll names both sides
-    return f"{who} {text}" if who else text
+    return f"{headline(pack, str(data['subsystem']), data)} {text}" if data.get("character") else text
 
 
 def variable_line(room: Room, data: Mapping[str, Any], locale: str) -> str | None:

@@ -1,13 +1,13 @@
 """The rolls a turn makes on characters' sheets: skill checks and subsystems.
 
 This is the turn pipeline's one door to the rules engine (``lwcore.rules``): the room's
-rule-system expertise text, one graded check on a kernel sheet (:func:`check_on_sheet`), and
-which pack subsystem a tool call names (by its name, its kind, or a pack command word) with
-the engine arguments for it -- read from the subsystem's kind
-(:mod:`lwcore.rules.kinds`), so a new kind needs nothing here. The pipeline never names a
-system and never compares rank ids: it reads the semantic flags of a
-:class:`lwcore.rules.system.CheckResult` (``success``, ``critical``, ``fumble``) and runs
-subsystems through ``RulesEngine.subsystem``.
+rule-system expertise text, one graded check on a kernel sheet (:func:`check_on_sheet`), which
+pack subsystem a tool call names (by its name, its kind, or a pack command word) and the prompt
+line listing them. How a tool call runs a subsystem is its kind's business
+(:mod:`lwcore.rules.kinds`, :mod:`lwcore.rules.tool_calls`), so a new kind needs nothing
+here. The pipeline never names a system and never compares rank ids: it reads the semantic
+flags of a :class:`lwcore.rules.system.CheckResult` (``success``, ``critical``, ``fumble``)
+and runs subsystems through ``RulesEngine.subsystem``.
 """
 
 from __future__ import annotations
@@ -18,13 +18,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lwcore.errors import LwError
-from lwcore.rules import engine_for, subsystems
-from lwcore.rules.commands import check_command, check_with_value
-from lwcore.rules.kept_check import forget_check, last_check, remember_check
-from lwcore.rules.kinds.base import SubsystemKind, SubsystemResult
+from lwcore.rules import subsystems
+from lwcore.rules.commands import check_command, check_with_value, command_specs
+from lwcore.rules.kept_check import forget_check, remember_check
+from lwcore.rules.kinds.base import SubsystemKind
 
 if TYPE_CHECKING:
-    from lwcore.kernel import Kernel
     from lwcore.rules.sheet import Sheet
     from lwcore.rules.system import CheckResult, RuleSystem
 
@@ -129,11 +128,6 @@ class SubsystemTarget:
     command: str | None = None
     fixed: Mapping[str, Any] = field(default_factory=dict)
 
-    @property
-    def kept_checks(self) -> int:
-        """How many characters' kept checks it works on (0: none, it rolls its own)."""
-        return self.kind.kept_checks if self.kind is not None else 0
-
 
 def find_subsystem(pack: RuleSystem, word: str) -> SubsystemTarget:
     """The subsystem ``word`` names: a subsystem of the pack, a subsystem kind, or the word of a
@@ -145,13 +139,12 @@ def find_subsystem(pack: RuleSystem, word: str) -> SubsystemTarget:
     target = word
     if not subsystems.has(pack, word):
         key = word.lstrip("./").casefold()
-        found = next(((w, c) for w, c in pack.model.commands.items() if w.casefold() == key), None)
-        if found is None or not found[1].tool:
-            hint = " (a check command: use skill_check)" if found is not None and found[1].action == "check" else ""
+        found = next((c for w, c in command_specs(pack).items() if w.casefold() == key), None)
+        if found is None or not found.tool:
+            hint = " (a check command: use skill_check)" if found is not None and found.action == "check" else ""
             raise LwError(f"the rule system has no subsystem {word!r}{hint}",
                           expected="one of: " + (", ".join(usable_subsystems(pack)) or "(none declared)"))
-        command, target = found[0], str(found[1].tool)
-        fixed = dict(found[1].args or {}, **({"table": found[1].table} if found[1].table else {}))
+        command, target, fixed = found.word, str(found.tool), found.fixed
     kind_name, data = subsystems.spec(pack, target)
     name = subsystems.name_of(pack, target)
     scripted = data.get("computer") is not None or data.get("script") is not None
@@ -171,25 +164,6 @@ def usable_subsystems(pack: RuleSystem) -> dict[str, SubsystemTarget]:
         if target.kind is None or target.kind.runs_alone:
             out[name] = target
     return out
-
-
-def subsystem_kwargs(target: SubsystemTarget, *, loss: str | None, skill: str | None, table: str | None,
-                     bonus: int, penalty: int, args: Mapping[str, Any], locale: str) -> dict[str, Any]:
-    """The engine's keyword arguments for one run of ``target`` from a tool call's arguments
-    (the kind says which it takes); :class:`LwError` for a missing or a meaningless argument."""
-    given: dict[str, Any] = {"loss": loss, "skill": skill, "table": table or target.fixed.get("table"),
-                             "bonus": bonus, "penalty": penalty}
-    if target.kind is None:  # a computer or a script: everything goes through
-        return {**dict(args), **{k: v for k, v in given.items() if v}}
-    if not target.kind.runs_alone:
-        raise LwError(f"the {target.name!r} subsystem works on earlier check results; no tool runs it")
-    if target.kind.kept_checks:
-        raise LwError(f"the {target.name!r} subsystem works on the last check: run it with run_on_checks")
-    for key, value in args.items():
-        if key in given and given[key]:
-            raise LwError(f"{key} is given twice (as an argument and in args)")
-        given[key] = value
-    return target.kind.tool_kwargs(target.name, given, locale)
 
 
 def tool_notes(pack: RuleSystem, locale: str) -> str:
@@ -220,44 +194,3 @@ def tool_notes(pack: RuleSystem, locale: str) -> str:
         items.append(f"{name} ({', '.join(uses)})" if uses else name)
     head = "subsystem_check 可用的子系统：" if locale.startswith("zh") else "Subsystems for subsystem_check: "
     return head + "; ".join(items)
-
-
-def run_on_checks(kernel: Kernel, room: Any, target: SubsystemTarget, sheet: Sheet, *, opponent: str | None,
-                  skill: str | None, opponent_skill: str | None, want: str | None, rng: random.Random,
-                  locale: str, variant: str | None) -> tuple[SubsystemResult, dict[str, Any], list[str]]:
-    """Run a subsystem that works on the most recent checks kept on the sheets (a luck spend or
-    a push on one character's; an opposed roll on two characters', which may roll both checks
-    first, given ``skill``). Returns ``(SubsystemResult, extra output, member ids whose sheet
-    changed)``; a kept check is replaced by its new form (luck lowers its roll, a push is
-    flagged ``pushed``)."""
-    engine = engine_for(kernel)
-    pack = room.pack
-    member_id = next(m for m, s in room.sheets.items() if s is sheet)
-    if target.kept_checks == 1:
-        if opponent or skill or opponent_skill:
-            raise LwError(f"the {target.name!r} subsystem works on the character's last check only",
-                          expected="no opponent/skill")
-        result = subsystems.run_on_kept(engine, pack, target.name, sheet, want=want, rng=rng)
-        return result, {"stat": result.values.get("stat")}, [member_id]
-    if want:
-        raise LwError("opposed takes no want", expected="opponent [skill, opponent_skill]")
-    if not opponent:
-        raise LwError(f"the {target.name!r} subsystem needs opponent", expected="the other character")
-    other_id, other = room.sheet_of(opponent)
-    if other is sheet:
-        raise LwError("a character cannot oppose themself", expected="another character")
-    extra: dict[str, Any] = {"opponent": other.name, "opponent_member": other_id}
-    if skill or opponent_skill:
-        if not skill:
-            raise LwError("rolling both checks needs skill", expected="skill (and opponent_skill)")
-        extra["checks"] = [check_on_sheet(who, skill=what, variant=variant, difficulty=None, modifiers=[], params={},
-                                          rng=rng, locale=locale)
-                           for who, what in ((sheet, skill), (other, opponent_skill or skill))]
-    first, _ = last_check(sheet)
-    try:
-        second, _ = last_check(other)
-    except LwError:
-        raise LwError(f"{other.name} has no earlier check", expected="opponent_skill to roll one") from None
-    result = engine.subsystem(pack.id, target.name, first=first, second=second)
-    changed = [member_id, other_id] if (skill or opponent_skill) else []
-    return result, extra, changed

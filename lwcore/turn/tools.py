@@ -8,15 +8,18 @@ goes on). Plugin tools receive the same :class:`ToolContext`.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from lwcore.errors import LwError
-from lwcore.rules import engine_for
+from lwcore.rules import engine_for, kinds
+from lwcore.rules.kinds import ToolArgument
 from lwcore.rules.render import word
-from lwcore.rules.subsystems import render_subsystem
+from lwcore.rules.subsystems import headline, render_subsystem
+from lwcore.rules.tool_calls import SubsystemToolCall, run_tool_call
 from lwcore.turn import sheet_rolls
 from lwcore.turn.events import check_line
 from lwcore.turn.projections import variable_audience
@@ -203,67 +206,82 @@ def skill_check(args: SkillCheckArgs, ctx: ToolContext) -> dict[str, Any]:
     return result
 
 
-class SubsystemCheckArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    character: str = Field(description="the character's member id or name")
-    subsystem: str = Field(min_length=1, max_length=64, description=(
+SUBSYSTEM_CHECK_FIELDS: dict[str, Any] = {
+    "character": (str, Field(description="the character's member id or name")),
+    "subsystem": (str, Field(min_length=1, max_length=64, description=(
         "a subsystem the rule system declares (listed in the prompt), or the rule system's command "
-        "word for it"))
-    loss: str | None = Field(default=None, min_length=3, max_length=100,
-                             description="for a loss subsystem: SUCCESS/FAILURE loss, e.g. 0/1d6")
-    skill: str | None = Field(default=None, max_length=64, description="for an improvement subsystem: the skill")
-    table: str | None = Field(default=None, max_length=64, description="for a table subsystem: which table")
-    bonus: int = Field(default=0, ge=0, le=10, description="bonus dice, when the subsystem rolls a check")
-    penalty: int = Field(default=0, ge=0, le=10, description="penalty dice, when the subsystem rolls a check")
-    opponent: str | None = Field(default=None, max_length=64,
-                                 description="for an opposed subsystem: the other character (member id or name)")
-    opponent_skill: str | None = Field(default=None, max_length=64, description=(
-        "for an opposed subsystem: the opponent's skill when both checks are rolled now (default: skill); "
-        "leave skill and opponent_skill out to compare both characters' last checks"))
-    want: str | None = Field(default=None, max_length=64, description=(
-        "for a luck subsystem: the result level to buy (default: the next success level)"))
-    args: dict[str, int | str | bool] = Field(default_factory=dict,
-                                              description="other arguments the subsystem declares")
-    reason: str = Field(default="", max_length=300, description="what caused the check")
+        "word for it"))),
+}
+"""The fields every ``subsystem_check`` call has; the subsystem kinds add theirs after them
+(:func:`lwcore.rules.kinds.tool_arguments`), then come ``args`` and ``reason``."""
+
+_SUBSYSTEM_CHECK: tuple[Mapping[str, ToolArgument], type[BaseModel]] | None = None
 
 
-def subsystem_check(args: SubsystemCheckArgs, ctx: ToolContext) -> dict[str, Any]:
-    """Run a pack-declared subsystem on a character's sheet through ``RulesEngine.subsystem``:
-    the engine rolls, applies the pack's rules (floors, maxima, flags) and changes the sheet."""
+def subsystem_check_args() -> type[BaseModel]:
+    """The argument model of ``subsystem_check``, built from the subsystem kinds' declared
+    tool arguments (rebuilt when the kinds registry is: a new kind's arguments show up with
+    no change here). ``lwcore.turn.tools:SubsystemCheckArgs`` names it for the tool spec."""
+    global _SUBSYSTEM_CHECK
+    arguments = kinds.tool_arguments()
+    if _SUBSYSTEM_CHECK is None or _SUBSYSTEM_CHECK[0] is not arguments:
+        fields = dict(SUBSYSTEM_CHECK_FIELDS)
+        for name, argument in arguments.items():
+            if name in fields or name in ("args", "reason"):
+                raise TypeError(f"a subsystem kind's tool argument {name!r} is one of subsystem_check's own fields")
+            bounds = {"ge": argument.low, "le": argument.high} if argument.type is int else \
+                {"min_length": argument.low, "max_length": argument.high}
+            annotation = int if argument.type is int else str | None
+            fields[name] = (annotation, Field(default=argument.default, description=argument.description, **bounds))
+        fields["args"] = (dict[str, int | str | bool], Field(default_factory=dict, description=(
+            "other arguments the subsystem declares (a plugin computer's or a script's)")))
+        fields["reason"] = (str, Field(default="", max_length=300, description="what caused the check"))
+        model = create_model("SubsystemCheckArgs", __config__=ConfigDict(extra="forbid"), **fields)
+        _SUBSYSTEM_CHECK = (arguments, model)
+    return _SUBSYSTEM_CHECK[1]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SubsystemCheckArgs":
+        return subsystem_check_args()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _given(args: Any) -> dict[str, Any]:
+    """The kind arguments a call gave (those left at their default are not given) and its
+    ``args``; an argument given both ways is refused."""
+    given = {name: getattr(args, name) for name, argument in kinds.tool_arguments().items()
+             if getattr(args, name) != argument.default}
+    extra: Mapping[str, Any] = args.args
+    twice = sorted(set(given) & set(extra))
+    if twice:
+        raise LwError(f"{', '.join(twice)} given twice (as an argument and in args)")
+    return {**given, **extra}
+
+
+def subsystem_check(args: Any, ctx: ToolContext) -> dict[str, Any]:
+    """Run a pack-declared subsystem for a character: the subsystem's kind says how the call
+    maps to its run (:func:`lwcore.rules.tool_calls.run_tool_call`); the engine rolls, applies
+    the pack's rules and changes the sheets, and every sheet that changed is marked."""
     room = ctx.room
+    pack = room.pack
     try:
         member_id, sheet = room.sheet_of(args.character)
-        target = sheet_rolls.find_subsystem(room.pack, args.subsystem)
-        extra: dict[str, Any] = {}
-        if target.kept_checks:
-            unused = [k for k in ("loss", "table", "bonus", "penalty", "args") if getattr(args, k)]
-            if unused:
-                raise LwError(f"the {target.name!r} subsystem does not take {', '.join(unused)}",
-                              expected="opponent, skill, opponent_skill (opposed) or want (luck)")
-            result, extra, changed = sheet_rolls.run_on_checks(
-                ctx.kernel, room, target, sheet, opponent=args.opponent, skill=args.skill,
-                opponent_skill=args.opponent_skill, want=args.want, rng=ctx.rng, locale=ctx.locale,
-                variant=room.file.variant)
-            room.mark(*(f"sheet:{m}" for m in changed))
-        else:
-            unused = [k for k in ("opponent", "opponent_skill", "want") if getattr(args, k)]
-            if unused:
-                raise LwError(f"the {target.name!r} subsystem does not take {', '.join(unused)}")
-            kwargs = sheet_rolls.subsystem_kwargs(
-                target, loss=args.loss, skill=args.skill, table=args.table, bonus=args.bonus, penalty=args.penalty,
-                args=args.args, locale=ctx.locale,
-            )
-            before = (sheet.stored(), repr(sheet.state))
-            result = engine_for(ctx.kernel).subsystem(room.pack.id, target.name, sheet, rng=ctx.rng, **kwargs)
-            if (sheet.stored(), repr(sheet.state)) != before:
-                room.mark(f"sheet:{member_id}")
+        target = sheet_rolls.find_subsystem(pack, args.subsystem)
+        call = SubsystemToolCall(
+            engine_for(ctx.kernel), pack, target.name, sheet, _given(args), room.sheet_of,
+            lambda who, skill: sheet_rolls.check_on_sheet(who, skill=skill, variant=room.file.variant,
+                                                          difficulty=None, modifiers=[], params={}, rng=ctx.rng,
+                                                          locale=ctx.locale),
+            rng=ctx.rng, locale=ctx.locale, fixed=target.fixed)
+        before = {m: (s.stored(), repr(s.state)) for m, s in room.sheets.items()}
+        result = run_tool_call(call, target.kind)
+        room.mark(*(f"sheet:{m}" for m, s in room.sheets.items() if (s.stored(), repr(s.state)) != before[m]))
     except LwError as exc:
         raise ToolError(str(exc)) from None
-    pack = room.pack
-    data = result.to_json()
     text = render_subsystem(pack, result, ctx.locale)
-    out: dict[str, Any] = {"character": sheet.name, "member": member_id, **data, **extra, "text": text}
+    out: dict[str, Any] = {"character": sheet.name, "member": member_id, **result.to_json(), **call.extra,
+                           "text": text}
     if target.command:
         out["command"] = target.command
     if result.check is not None:
@@ -273,7 +291,7 @@ def subsystem_check(args: SubsystemCheckArgs, ctx: ToolContext) -> dict[str, Any
     if args.reason:
         out["reason"] = args.reason
     json_ready = {k: v for k, v in out.items() if k != "system"}
-    summary = f"{sheet.name} vs {extra['opponent']}: {text}" if "opponent" in extra else f"{sheet.name} {text}"
+    summary = f"{headline(pack, target.name, json_ready)} {text}"
     ctx.events.append({"kind": "subsystem", "audience": "all", "summary": summary, **json_ready})
     return json_ready
 

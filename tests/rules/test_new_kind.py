@@ -1,6 +1,7 @@
 """A new subsystem kind is one new file: the worked example of the rules README, added exactly
 as written there, is validated by the pack checker, run by a dot command, rendered, tested by
-the pack's own table and offered by the turn's tool door, with no other change."""
+the pack's own table, offered by the turn's tool door and run by a turn's ``subsystem_check``
+call (its argument reaching the tool from the kind's declaration), with no other change."""
 
 from __future__ import annotations
 
@@ -10,13 +11,16 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 import lwcore.rules.kinds as kinds
+from lwcore.kernel import Kernel
 from lwcore.rules import RulesEngine
 from lwcore.rules.engine import PackSource
 from lwcore.rules.errors import RulepackError
 from lwcore.rules.pack_tests import run_pack_tests
-from lwcore.turn import sheet_rolls
+from lwcore.turn import sheet_rolls, tools
+from lwcore.turn.pipeline import run_turn
 
 README = Path(kinds.__file__).resolve().parents[1] / "README.md"
 
@@ -77,12 +81,51 @@ def test_the_turns_tool_door_offers_the_new_kind(stress_kind, tmp_path: Path) ->
     target = sheet_rolls.find_subsystem(pack, ".stress")
     assert target.kind is stress_kind and target.command == "stress"
     assert "stress" in sheet_rolls.usable_subsystems(pack)
-    assert sheet_rolls.subsystem_kwargs(target, loss=None, skill=None, table=None, bonus=2, penalty=0, args={},
-                                        locale="en") == {"bonus": 2}
-    with pytest.raises(Exception, match="does not take loss"):
-        sheet_rolls.subsystem_kwargs(target, loss="1/1d6", skill=None, table=None, bonus=0, penalty=0, args={},
-                                     locale="en")
     assert sheet_rolls.tool_notes(pack, "en") == "Subsystems for subsystem_check: stress (Stress, limit 10, .stress)"
+    # the tool's argument model now describes the kind's use of its declared argument
+    bonus = tools.subsystem_check_args().model_fields["bonus"]
+    assert "for stress: stress added on top of the roll" in bonus.description
+    assert (bonus.metadata[0].ge, bonus.metadata[1].le) == (0, 10)
+
+
+def _calm_room(tmp_path: Path) -> tuple[Kernel, Path]:
+    """A kernel whose user rulepacks hold the README's pack, and a room of one character on it."""
+    data = tmp_path / "data"
+    (data / "rulepacks").mkdir(parents=True)
+    (data / "rulepacks" / "calm.yaml").write_text(pack_text(), encoding="utf-8")
+    room = tmp_path / "room"
+    (room / "sheets").mkdir(parents=True)
+    (room / "room.yaml").write_text(yaml.safe_dump({
+        "id": "calm-room", "system": "calm", "locale": "en", "keeper": {"id": "gm"},
+        "players": [{"id": "p1", "name": "Ash", "sheet": "sheets/ash.yaml"}],
+    }), encoding="utf-8")
+    (room / "sheets" / "ash.yaml").write_text(yaml.safe_dump({"name": "Ash", "values": {"Stress": 2}}),
+                                              encoding="utf-8")
+    return Kernel(data_dir=data, env={}), room
+
+
+def _subsystem_call(kernel: Kernel, room: Path, **args: object):
+    reply = {"content": [{"type": "tool_use", "id": "s", "name": "subsystem_check",
+                          "input": {"character": "p1", **args}}]}
+    (only,) = run_turn(kernel, room, "Ash frets.", reply=reply, rng=random.Random(3)).applied.results
+    return only
+
+
+def test_a_turns_subsystem_check_runs_the_new_kind(stress_kind, tmp_path: Path) -> None:
+    kernel, room = _calm_room(tmp_path)
+    before = (room / "sheets" / "ash.yaml").read_bytes()
+    refused = _subsystem_call(kernel, room, subsystem="stress", loss="1/1d6")
+    assert refused.is_error and "does not take loss" in refused.content["error"], refused.content
+    assert (room / "sheets" / "ash.yaml").read_bytes() == before
+    out = _subsystem_call(kernel, room, subsystem=".stress", bonus=3)
+    assert not out.is_error, out.content
+    added = out.content["rolls"][0]["total"]
+    assert out.content["kind"] == "stress" and out.content["command"] == "stress"
+    assert out.content["values"] == {"stat": "Stress", "before": 2, "after": 2 + added + 3, "added": added + 3}
+    assert out.content["text"] == f"Stress 2 -> {5 + added} (+{added + 3})"
+    assert yaml.safe_load((room / "sheets" / "ash.yaml").read_text(encoding="utf-8"))["values"]["Stress"] == 5 + added
+    last = (room / "history.jsonl").read_text(encoding="utf-8").splitlines()[-1]
+    assert f"Ash Stress 2 -> {5 + added}" in last
 
 
 def test_without_the_file_the_kind_is_unknown(tmp_path: Path) -> None:

@@ -114,6 +114,11 @@ def test_other_subsystem_kinds_and_command_fixed_arguments(kernel, room_dir: Pat
     ({"subsystem": "sanity", "loss": "1/1d3", "opponent": "p2"}, "does not take opponent"),
     ({"subsystem": "sanity", "loss": "1/1dx"}, "1/1dx"),
     ({"subsystem": "sanity", "loss": "1/1d3", "character": "nobody"}, "nobody"),
+    ({"subsystem": "sanity", "loss": "1/1d3", "args": {"bonus": "two"}}, "bonus is 'two'"),
+    ({"subsystem": "sanity", "loss": "1/1d3", "bonus": 1, "args": {"bonus": 1}}, "bonus given twice"),
+    ({"subsystem": "sanity", "args": {"loss": "1/1d3", "penalty": 11}}, "a whole number from 0 to 10"),
+    ({"subsystem": "luck", "want": "extreme", "skill": "侦查"}, "does not take skill"),
+    ({"subsystem": "opposed", "opponent": "p2", "opponent_skill": "侦查"}, "rolling both checks needs skill"),
 ])
 def test_bad_subsystem_calls_are_tool_errors(kernel, room_dir: Path, args: dict, message: str) -> None:
     before = (room_dir / "sheets" / "chen-mo.yaml").read_bytes()
@@ -288,3 +293,23 @@ def test_a_computer_subsystem_gets_its_args(kernel, tmp_path: Path) -> None:
     assert result.content["values"]["pool"] == 5 and len(result.content["values"]["dice"]) >= 5
     bad, _ = _one(kernel, room, random.Random(4), character="p1", subsystem="cofd", args={"pool": 5, "again": 3})
     assert bad.is_error and "again must be" in bad.content["error"]
+
+
+def test_a_computer_subsystem_gets_the_commands_fixed_args_beneath_the_calls(tmp_path: Path) -> None:
+    """As the dot command does, the tool hands a computer the fixed ``args`` of the pack
+    command that named it; what the call gives wins."""
+    data = tmp_path / "data"
+    (data / "rulepacks").mkdir(parents=True)
+    (data / "rulepacks" / "nine.yaml").write_text(
+        "resolution: {roll: 1d20, target: skill}\n"
+        "subsystems: {pool: {computer: wod_cofd_pool, again: 10}}\n"
+        "commands: {cw: {tool: pool, args: {again: 9, pool: 2}}}\n", encoding="utf-8")
+    kernel = Kernel(data_dir=data, env={})
+    room = _tiny_room(tmp_path, "nine", {})
+    fixed, _ = _one(kernel, room, random.Random(4), character="p1", subsystem="cw")
+    assert not fixed.is_error, fixed.content
+    assert (fixed.content["values"]["again"], fixed.content["values"]["pool"]) == (9, 2)
+    given, _ = _one(kernel, room, random.Random(4), character="p1", subsystem="cw", args={"pool": 6})
+    assert (given.content["values"]["again"], given.content["values"]["pool"]) == (9, 6)
+    by_name, _ = _one(kernel, room, random.Random(4), character="p1", subsystem="pool")
+    assert by_name.content["values"]["again"] == 10  # the subsystem's own setting: no command named it

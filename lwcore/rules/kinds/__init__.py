@@ -3,7 +3,8 @@
 A module here defines ``KIND`` (a :class:`~lwcore.rules.kinds.base.SubsystemKind`); the
 registry finds the modules when a kind is first asked for, so adding a kind is adding one
 file (see the README next to the rules engine for a worked example). The pack checker, the
-dot commands, the renderer and the turn's tools all read kinds from here.
+dot commands, the renderer and the turn's tools all read kinds from here; the turn's
+``subsystem_check`` tool takes the arguments :func:`tool_arguments` lists.
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from lwcore.rules.kinds.base import SubsystemError, SubsystemKind, SubsystemResult
+from lwcore.rules.kinds.base import SubsystemError, SubsystemKind, SubsystemResult, ToolArgument
 
-__all__ = ["SubsystemError", "SubsystemKind", "SubsystemResult", "all_kinds", "kind_named", "reset"]
+__all__ = ["SubsystemError", "SubsystemKind", "SubsystemResult", "ToolArgument", "all_kinds", "kind_named", "reset",
+           "tool_arguments"]
 
 _KINDS: dict[str, SubsystemKind] | None = None
+_ARGUMENTS: dict[str, ToolArgument] | None = None
 
 
 def _discover() -> dict[str, SubsystemKind]:
@@ -51,7 +54,28 @@ def all_kinds() -> list[SubsystemKind]:
     return sorted({id(k): k for k in _registry().values()}.values(), key=lambda k: k.name)
 
 
+def tool_arguments() -> dict[str, ToolArgument]:
+    """Every argument a tool call may give some kind, by name, in kind-name order: one
+    :class:`ToolArgument` each, its description saying which kinds use it for what. The same
+    mapping object until :func:`reset` (a cache key for what is built from it). Two kinds that
+    give one name different types or bounds are refused (``TypeError``)."""
+    global _ARGUMENTS
+    if _ARGUMENTS is None:
+        shapes: dict[str, ToolArgument] = {}
+        uses: dict[str, list[str]] = {}
+        for kind in all_kinds():
+            for name, argument in kind.tool_arguments.items():
+                first = shapes.setdefault(name, argument)
+                if not first.same_shape(argument):
+                    raise TypeError(f"subsystem kinds disagree on the tool argument {name!r}: "
+                                    f"{first} and {argument} ({kind.name})")
+                uses.setdefault(name, []).append(f"for {kind.name}: {argument.description}")
+        _ARGUMENTS = {name: ToolArgument(shape.type, "; ".join(uses[name]), shape.low, shape.high)
+                      for name, shape in shapes.items()}
+    return _ARGUMENTS
+
+
 def reset() -> None:
     """Forget the discovered kinds (the next lookup scans the package path again)."""
-    global _KINDS
-    _KINDS = None
+    global _KINDS, _ARGUMENTS
+    _KINDS = _ARGUMENTS = None

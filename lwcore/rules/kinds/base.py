@@ -4,8 +4,10 @@ A kind is one procedure many systems share (a sanity roll, a luck spend, a death
 configured by a pack's ``subsystems:`` entry. One module per kind holds everything about it:
 the keys it reads and how they are checked when the pack loads (:meth:`~SubsystemKind.validate`),
 how it runs (:meth:`~SubsystemKind.run`), how its result reads (:meth:`~SubsystemKind.render`),
-how a dot command feeds it (:meth:`~SubsystemKind.command`) and which arguments a tool call
-may give it (:attr:`~SubsystemKind.tool_arguments`, :meth:`~SubsystemKind.from_tool`).
+how a dot command feeds it (:meth:`~SubsystemKind.command`), which arguments a tool call may
+give it (:attr:`~SubsystemKind.tool_arguments`, each a :class:`ToolArgument`) and how such a
+call runs it (:meth:`~SubsystemKind.tool`). The turn builds its ``subsystem_check`` tool from
+these declarations alone, so it never names a kind.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from lwcore.errors import LwError
 from lwcore.rules.dice import DIGIT, FUDGE, FaceReplay, compile_dice, rng_drawer
 from lwcore.rules.errors import CheckError
 from lwcore.rules.render import render_values
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from lwcore.rules.packcheck import PackChecker
     from lwcore.rules.sheet import Sheet
     from lwcore.rules.system import CheckResult, RuleSystem
+    from lwcore.rules.tool_calls import SubsystemToolCall
 
 
 class SubsystemError(CheckError):
@@ -61,8 +63,41 @@ class SubsystemResult:
         }
 
 
-TOOL_ARGUMENTS = ("loss", "skill", "table", "bonus", "penalty", "modifier")
-"""The arguments a tool call may give a subsystem (besides ``args`` for a computer)."""
+@dataclass(frozen=True)
+class ToolArgument:
+    """One argument a tool call may give a kind: a field of the turn's ``subsystem_check`` tool.
+
+    ``type`` is ``str`` (text ``low`` to ``high`` characters long; absent: ``None``) or ``int``
+    (a whole number from ``low`` to ``high``; absent: 0). ``description`` tells the model what
+    to give. Kinds that take an argument of the same name must agree on its type and bounds.
+    """
+
+    type: type
+    description: str
+    low: int = 1
+    high: int = 64
+
+    def __post_init__(self) -> None:
+        if self.type not in (str, int):
+            raise TypeError(f"a tool argument is text (str) or a whole number (int), not {self.type!r}")
+
+    @property
+    def default(self) -> Any:
+        """What the argument is when a call leaves it out."""
+        return 0 if self.type is int else None
+
+    def same_shape(self, other: ToolArgument) -> bool:
+        return (self.type, self.low, self.high) == (other.type, other.low, other.high)
+
+    def check(self, name: str, value: Any) -> Any:
+        """``value`` when it fits; a :class:`SubsystemError` saying what fits otherwise."""
+        if self.type is int:
+            if not isinstance(value, int) or isinstance(value, bool) or not self.low <= value <= self.high:
+                raise SubsystemError(f"{name} is {value!r}", expected=f"a whole number from {self.low} to {self.high}")
+        elif not isinstance(value, str) or not self.low <= len(value) <= self.high:
+            raise SubsystemError(f"{name} is {value!r}", expected=f"text of {self.low} to {self.high} characters")
+        return value
+
 
 COMMON_KEYS = {"kind": "which kind runs it (default: the subsystem's name)",
                "template": "the same as kind (the word other engines use)", "display": "its name per locale",
@@ -77,10 +112,14 @@ class SubsystemKind:
     - ``name``: the ``kind:`` word; ``aliases``: other words for the same kind.
     - ``keys``: the pack keys it reads (key -> what it means); others get a warning.
     - ``stat_keys``: keys that must name a stat of the pack (checked at load).
-    - ``tool_arguments`` / ``required_tool_arguments``: what a tool call may / must give.
+    - ``tool_arguments``: name -> :class:`ToolArgument`, what a tool call may give it (they
+      become fields of the turn's ``subsystem_check`` tool); ``required_tool_arguments``: the
+      names a call must give.
     - ``kept_checks``: how many characters' most recent checks it works on (1: a luck spend or a
       push, on one character's, through ``on_kept``; 2: an opposed roll); 0 rolls its own.
     - ``runs_alone``: ``False`` for a kind applied inside other checks (never run by itself).
+    - ``headline``: how a line about one run starts, filled from the tool's answer
+      (``{character}``; an opposed roll names both sides).
     """
 
     name: ClassVar[str] = ""
@@ -88,10 +127,11 @@ class SubsystemKind:
     summary: ClassVar[str] = ""
     keys: ClassVar[Mapping[str, str]] = {}
     stat_keys: ClassVar[tuple[str, ...]] = ()
-    tool_arguments: ClassVar[frozenset[str]] = frozenset()
+    tool_arguments: ClassVar[Mapping[str, ToolArgument]] = {}
     required_tool_arguments: ClassVar[frozenset[str]] = frozenset()
     kept_checks: ClassVar[int] = 0
     runs_alone: ClassVar[bool] = True
+    headline: ClassVar[str] = "{character}"
 
     # --- load time ------------------------------------------------------------------------
 
@@ -126,25 +166,11 @@ class SubsystemKind:
         """Run for a dot command (``call.rest`` is the text after the command word)."""
         raise call.refuse(f"the {call.subsystem!r} subsystem has no command form", "use the API")
 
-    def from_tool(self, subsystem: str, given: Mapping[str, Any], locale: str) -> dict[str, Any]:
-        """The engine's keyword arguments for a tool call that gave ``given`` (only the
-        arguments this kind takes, already checked against :attr:`tool_arguments`)."""
-        return dict(given)
-
-    def tool_kwargs(self, subsystem: str, given: Mapping[str, Any], locale: str) -> dict[str, Any]:
-        """:meth:`from_tool` after refusing arguments this kind does not take or lacks."""
-        extra = sorted(k for k, v in given.items() if v and k not in self.tool_arguments)
-        if extra:
-            raise LwError(f"the {subsystem!r} subsystem does not take {', '.join(extra)}",
-                          expected="its arguments: " + (", ".join(sorted(self.tool_arguments)) or "none"))
-        missing = sorted(k for k in self.required_tool_arguments if not given.get(k))
-        if missing:
-            raise LwError(f"the {subsystem!r} subsystem needs {', '.join(missing)}",
-                          expected=self.tool_hint(missing[0]))
-        return self.from_tool(subsystem, {k: v for k, v in given.items() if v}, locale)
-
-    def tool_hint(self, argument: str) -> str:
-        return argument
+    def tool(self, call: SubsystemToolCall) -> SubsystemResult:
+        """Run for a tool call (``call.given``: the arguments it gave, already checked against
+        :attr:`tool_arguments`): by default on the character's sheet, with those arguments as
+        the keyword arguments of :meth:`run`."""
+        return call.run(**call.given)
 
     def uses(self, pack: RuleSystem, data: Mapping[str, Any], locale: str) -> list[str]:
         """What a tool call gives it, in a few words (the prompt's list of subsystems)."""

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 from lwcore.errors import LwError
 from lwcore.rules.dice import compile_dice
 from lwcore.rules.expr import BOOL, NUM, Expr, ExprScope, compile_expr
-from lwcore.rules.kinds.base import SubsystemError, SubsystemKind, SubsystemResult, drawer, number_of, roll_record
+from lwcore.rules.kinds.base import (SubsystemError, SubsystemKind, SubsystemResult, ToolArgument, drawer, number_of,
+                                     roll_record)
 from lwcore.rules.render import word
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ class Growth(SubsystemKind):
     keys = {"roll": "the improvement roll (dice)", "improve_when": "condition over roll and skill",
             "gain": "dice added when it improves", "improve": "the same as gain",
             "auto_success_above": "a roll above it always improves", "cap": "the highest the skill grows to"}
-    tool_arguments = frozenset({"skill"})
+    tool_arguments = {"skill": ToolArgument(str, "the skill to improve")}
     required_tool_arguments = frozenset({"skill"})
 
     def validate(self, data: Mapping[str, Any], check: PackChecker, path: tuple[Any, ...]) -> None:
@@ -101,9 +102,6 @@ class Growth(SubsystemKind):
             raise call.refuse(f".{call.word}: which skill?", f".{call.word} NAME [VALUE]")
         value = args.value if args.value is not None else call.value_of(args)[1]
         return call.run(skill=args.stat, value=value, faces=call.faces)
-
-    def tool_hint(self, argument: str) -> str:
-        return "the skill to improve"
 
     def uses(self, pack: RuleSystem, data: Mapping[str, Any], locale: str) -> list[str]:
         return ["skill"]

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from lwcore.rules.kept_check import after_luck, last_check, rank_named, remember_check
-from lwcore.rules.kinds.base import SubsystemError, SubsystemKind, SubsystemResult, number_of, stat_of
+from lwcore.rules.kinds.base import SubsystemError, SubsystemKind, SubsystemResult, ToolArgument, number_of, stat_of
 from lwcore.rules.render import word
 
 if TYPE_CHECKING:
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from lwcore.rules.packcheck import PackChecker
     from lwcore.rules.sheet import Sheet
     from lwcore.rules.system import CheckResult, RuleSystem
+    from lwcore.rules.tool_calls import SubsystemToolCall
 
 
 class Luck(SubsystemKind):
@@ -29,6 +30,7 @@ class Luck(SubsystemKind):
     keys = {"stat": "the stat spent", "forbid_fumble": "luck never buys off a fumble (default true)"}
     stat_keys = ("stat",)
     kept_checks = 1
+    tool_arguments = {"want": ToolArgument(str, "the result level to buy (default: the next success level)")}
 
     def validate(self, data: Mapping[str, Any], check: PackChecker, path: tuple[Any, ...]) -> None:
         check.boolean(data, "forbid_fumble", path)
@@ -86,6 +88,9 @@ class Luck(SubsystemKind):
 
     def command(self, call: CommandCall) -> SubsystemResult:
         return call.on_kept(want=call.rest.strip() or None)
+
+    def tool(self, call: SubsystemToolCall) -> SubsystemResult:
+        return call.on_kept(want=call.given.get("want"))
 
     def uses(self, pack: RuleSystem, data: Mapping[str, Any], locale: str) -> list[str]:
         return ["上一次检定" if locale.startswith("zh") else "last check"]

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from lwcore.rules.packcheck import PackChecker
     from lwcore.rules.sheet import Sheet
     from lwcore.rules.system import CheckResult, RuleSystem
+    from lwcore.rules.tool_calls import SubsystemToolCall
 
 
 class Push(SubsystemKind):
@@ -73,6 +74,9 @@ class Push(SubsystemKind):
     def command(self, call: CommandCall) -> SubsystemResult:
         if call.rest.strip():
             raise call.refuse(f".{call.word} takes nothing: it re-rolls the last check", f".{call.word}")
+        return call.on_kept()
+
+    def tool(self, call: SubsystemToolCall) -> SubsystemResult:
         return call.on_kept()
 
     def uses(self, pack: RuleSystem, data: Mapping[str, Any], locale: str) -> list[str]:

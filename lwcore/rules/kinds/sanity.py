@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from lwcore.errors import LwError
 from lwcore.rules.dice import compile_dice
-from lwcore.rules.kinds.base import (SubsystemError, SubsystemKind, SubsystemResult, dice_max, drawer, number_of,
-                                     set_stat, stat_of)
+from lwcore.rules.kinds.base import (SubsystemError, SubsystemKind, SubsystemResult, ToolArgument, dice_max, drawer,
+                                     number_of, set_stat, stat_of)
 from lwcore.rules.render import render_check, word
 
 if TYPE_CHECKING:
@@ -52,7 +52,11 @@ class Sanity(SubsystemKind):
             "stat_max": "the stat's maximum (for hosts)",
             "permanent_at": "a value that flags permanent", "loss": "the shape of a loss (for hosts)"}
     stat_keys = ("stat",)
-    tool_arguments = frozenset({"loss", "bonus", "penalty"})
+    tool_arguments = {
+        "loss": ToolArgument(str, "SUCCESS/FAILURE loss, e.g. 0/1d6", 3, 100),
+        "bonus": ToolArgument(int, "bonus dice on its check", 0, 10),
+        "penalty": ToolArgument(int, "penalty dice on its check", 0, 10),
+    }
     required_tool_arguments = frozenset({"loss"})
 
     def validate(self, data: Mapping[str, Any], check: PackChecker, path: tuple[Any, ...]) -> None:
@@ -125,12 +129,6 @@ class Sanity(SubsystemKind):
         args = call.parse(" ".join(t for t in tokens if t is not loss))
         return call.run(loss=loss, value=args.value, bonus=args.modifiers.get("bonus", 0),
                         penalty=args.modifiers.get("penalty", 0), faces=call.faces)
-
-    def from_tool(self, subsystem: str, given: Mapping[str, Any], locale: str) -> dict[str, Any]:
-        return {"loss": given["loss"], "bonus": given.get("bonus", 0), "penalty": given.get("penalty", 0)}
-
-    def tool_hint(self, argument: str) -> str:
-        return "loss as SUCCESS/FAILURE, e.g. 0/1d6"
 
     def uses(self, pack: RuleSystem, data: Mapping[str, Any], locale: str) -> list[str]:
         return ["loss S/F"]

@@ -17,7 +17,7 @@ from lwcore.contributions import localized
 from lwcore.errors import LwError
 from lwcore.rules.diagnostics import did_you_mean
 from lwcore.rules.dice import compile_dice
-from lwcore.rules.kinds.base import SubsystemError, SubsystemKind, SubsystemResult, drawer, roll_record
+from lwcore.rules.kinds.base import SubsystemError, SubsystemKind, SubsystemResult, ToolArgument, drawer, roll_record
 from lwcore.rules.render import word
 
 if TYPE_CHECKING:
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from lwcore.rules.packcheck import PackChecker
     from lwcore.rules.sheet import Sheet
     from lwcore.rules.system import RuleSystem
+    from lwcore.rules.tool_calls import SubsystemToolCall
 
 TABLE_KEYS = {"roll": "dice", "entries": "the rows", "first": "the roll of the first row",
               "duration": "dice for how long", "unit": "the duration's unit", "label": "its name",
@@ -67,7 +68,7 @@ class Table(SubsystemKind):
     summary = "a roll on a declared table"
     keys = {"tables": "NAME -> {roll, entries, first, duration, unit, aliases}",
             "default": "the table used when none is named"}
-    tool_arguments = frozenset({"table"})
+    tool_arguments = {"table": ToolArgument(str, "which table (default: the pack's)")}
 
     def validate(self, data: Mapping[str, Any], check: PackChecker, path: tuple[Any, ...]) -> None:
         tables = data.get("tables")
@@ -138,8 +139,8 @@ class Table(SubsystemKind):
     def command(self, call: CommandCall) -> SubsystemResult:
         return call.run(table_name=call.fixed.get("table"), locale=call.locale, faces=call.faces)
 
-    def from_tool(self, subsystem: str, given: Mapping[str, Any], locale: str) -> dict[str, Any]:
-        return {"table_name": given.get("table"), "locale": locale}
+    def tool(self, call: SubsystemToolCall) -> SubsystemResult:
+        return call.run(table_name=call.given.get("table"), locale=call.locale)
 
     def uses(self, pack: RuleSystem, data: Mapping[str, Any], locale: str) -> list[str]:
         return ["table " + "|".join(str(t) for t in (data.get("tables") or {}))]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from lwcore.rules.kinds.base import SubsystemError, SubsystemKind, SubsystemResult, set_stat, stat_of
+from lwcore.rules.kinds.base import SubsystemKind, SubsystemResult, ToolArgument, set_stat, stat_of
 from lwcore.rules.render import render_check, word
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ class Tally(SubsystemKind):
             "failure_stat": "failure counter", "successes_needed": "successes that end it",
             "failures_needed": "failures that end it", "regain_stat": "set by a regain rank"}
     stat_keys = ("success_stat", "failure_stat")
-    tool_arguments = frozenset({"modifier"})
+    tool_arguments = {"modifier": ToolArgument(int, "added to its roll", -100, 100)}
 
     def validate(self, data: Mapping[str, Any], check: PackChecker, path: tuple[Any, ...]) -> None:
         if data.get("variant") is not None and data["variant"] not in check.variants:
@@ -94,12 +94,6 @@ class Tally(SubsystemKind):
 
     def command(self, call: CommandCall) -> SubsystemResult:
         return call.run(faces=call.faces)
-
-    def from_tool(self, subsystem: str, given: Mapping[str, Any], locale: str) -> dict[str, Any]:
-        modifier = given.get("modifier", 0)
-        if not isinstance(modifier, int) or isinstance(modifier, bool):
-            raise SubsystemError(f"modifier is {modifier!r}, not a whole number")
-        return {"modifier": modifier} if modifier else {}
 
 
 KIND = Tally()
