@@ -11,7 +11,7 @@ from lwcore.rules.expr import BOOL, LIST, NUM, ExprScope, compile_expr
 
 PROPS = settings(deadline=None, max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 
-CTX = ExprScope(
+SCOPE = ExprScope(
     {"roll": NUM, "dice": LIST, "target": NUM, "raw_target": NUM, "modifier": NUM, "ones": NUM, "力量": NUM},
     {"successes": "the roll has no success pool"},
     dice_count=2,
@@ -45,7 +45,7 @@ ENV = {"roll": 37, "dice": [37, 4], "target": 30, "raw_target": 60, "modifier": 
     ],
 )
 def test_values(text: str, value: object) -> None:
-    assert compile_expr(text, CTX)(ENV) == value
+    assert compile_expr(text, SCOPE)(ENV) == value
 
 
 @pytest.mark.parametrize(
@@ -75,17 +75,17 @@ def test_values(text: str, value: object) -> None:
 )
 def test_errors_are_located(text: str, column: int, fragment: str) -> None:
     with pytest.raises(ExprError) as info:
-        compile_expr(text, CTX)
+        compile_expr(text, SCOPE)
     assert fragment in str(info.value)
     assert info.value.column == column
 
 
 def test_result_type_is_checked() -> None:
     with pytest.raises(ExprError, match="must be a true/false"):
-        compile_expr("roll + 1", CTX, BOOL)
+        compile_expr("roll + 1", SCOPE, BOOL)
     with pytest.raises(ExprError, match="must be a number"):
-        compile_expr("roll > 1", CTX, NUM)
-    assert compile_expr(1, CTX, NUM)(ENV) == 1
+        compile_expr("roll > 1", SCOPE, NUM)
+    assert compile_expr(1, SCOPE, NUM)(ENV) == 1
 
 
 def test_runtime_index_out_of_range_is_an_expr_error() -> None:
@@ -98,7 +98,7 @@ def test_runtime_index_out_of_range_is_an_expr_error() -> None:
 
 
 def test_names_used_are_recorded() -> None:
-    assert compile_expr("roll <= floor(raw_target / 2)", CTX).names == {"roll", "raw_target"}
+    assert compile_expr("roll <= floor(raw_target / 2)", SCOPE).names == {"roll", "raw_target"}
 
 
 ALPHABET = "roll target dice1 [] () 0123456789 + - * / % < > = ! & | , floor min max abs true false 力量 . _"
@@ -108,7 +108,7 @@ ALPHABET = "roll target dice1 [] () 0123456789 + - * / % < > = ! & | , floor min
 @given(st.text(alphabet=ALPHABET, max_size=60))
 def test_any_text_compiles_or_raises_expr_error(text: str) -> None:
     try:
-        expr = compile_expr(text, CTX)
+        expr = compile_expr(text, SCOPE)
     except ExprError:
         return
     try:
@@ -121,7 +121,7 @@ def test_any_text_compiles_or_raises_expr_error(text: str) -> None:
 @given(st.text(max_size=40))
 def test_arbitrary_unicode_never_escapes(text: str) -> None:
     try:
-        compile_expr(text, CTX)(ENV)
+        compile_expr(text, SCOPE)(ENV)
     except ExprError:
         pass
 
@@ -130,4 +130,4 @@ def test_deep_nesting_is_refused_not_a_recursion_error() -> None:
     for text in ("(" * 500 + "1" + ")" * 500, "!" * 500 + "true", "-" * 500 + "1", "dice[" * 300 + "1" + "]" * 300,
                  "abs(" * 300 + "1" + ")" * 300):
         with pytest.raises(ExprError, match="nested too deeply"):
-            compile_expr(text, CTX)
+            compile_expr(text, SCOPE)
