@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import os
 import subprocess
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from lwcore.cli import main
+from lwcore.rules import RulesEngine
+from lwcore.rules.engine import PackSource
+from lwcore.rules.system import RuleSystem
 
 
 @pytest.fixture
@@ -26,6 +30,19 @@ def lw(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]
         return code, out.out, out.err
 
     return run
+
+
+@pytest.fixture
+def pack_from(tmp_path: Path) -> Callable[..., RuleSystem]:
+    """``pack_from(TEXT, name="shape")``: the rulepack TEXT (dedented) saved as
+    ``tmp_path/NAME.yaml`` and loaded by an engine that has no other source."""
+
+    def load(text: str, name: str = "shape") -> RuleSystem:
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+        return RulesEngine(None, sources=[PackSource(name, "test", path)], user_dir=None).pack(name)
+
+    return load
 
 
 REFERENCE = Path(os.environ.get("LW_REFERENCE_REPO", "/work/.mirror/1A7432+loreweaver/repo"))

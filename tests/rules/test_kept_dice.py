@@ -9,7 +9,6 @@ check); ``CheckResult.kept`` is what the ranks read."""
 from __future__ import annotations
 
 import itertools
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -36,12 +35,6 @@ resolution:
 """
 
 
-def load(tmp_path: Path, text: str, name: str = "kept") -> object:
-    path = tmp_path / f"{name}.yaml"
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return RulesEngine(None, sources=[PackSource(name, "test", path)], user_dir=None).pack(name)
-
-
 def d20_grade(natural: int, modifier: int, dc: int) -> str:
     """A natural 20 is critical, a natural 1 a fumble, else the total against the DC."""
     if natural == 20:
@@ -59,10 +52,9 @@ TWO_D20 = {"advantage": max, "disadvantage": min}
     ("{roll: 2d20kh1}", "{roll: 2d20kl1}"),          # a modifier that replaces the roll
     ("{reroll: keep_highest}", "{reroll: keep_lowest}"),  # the whole roll made again
 ])
-def test_two_d20_grade_crit_and_fumble_by_the_kept_face(tmp_path: Path, die: str, advantage: str,
-                                                       disadvantage: str) -> None:
-    pack = load(tmp_path, D20.replace("UP", advantage).replace("DOWN", disadvantage)
-                .replace("DIE", die))
+def test_two_d20_grade_crit_and_fumble_by_the_kept_face(pack_from, die: str, advantage: str,
+                                                        disadvantage: str) -> None:
+    pack = pack_from(D20.replace("UP", advantage).replace("DOWN", disadvantage).replace("DIE", die))
     assert pack.warnings == []
     rows = 0
     for first, second in itertools.product(range(1, 21), repeat=2):
@@ -103,8 +95,8 @@ def test_keep_and_drop_keep_faces_in_roll_order_exhaustively(count: int, sides: 
         assert (rolled.kept, rolled.faces, rolled.total) == (want, list(faces), sum(want)), faces
 
 
-def test_ranks_read_the_kept_faces_of_a_keep_highest_roll(tmp_path: Path) -> None:
-    pack = load(tmp_path, """\
+def test_ranks_read_the_kept_faces_of_a_keep_highest_roll(pack_from) -> None:
+    pack = pack_from("""\
         resolution:
           roll: 3d6kh2
           target: none
@@ -121,10 +113,10 @@ def test_ranks_read_the_kept_faces_of_a_keep_highest_roll(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("extra", [1, 2])
-def test_bonus_and_penalty_tens_dice_keep_one_percentile_die(tmp_path: Path, extra: int) -> None:
+def test_bonus_and_penalty_tens_dice_keep_one_percentile_die(pack_from, extra: int) -> None:
     """The kept value is the d100 read with the kept tens digit (tens 0 and units 0 read 100);
     ``dice[0]`` is that value, never the first face rolled."""
-    pack = load(tmp_path, """\
+    pack = pack_from("""\
         resolution:
           roll: 1d100
           target: skill
@@ -157,8 +149,8 @@ def test_the_bundled_percentile_pack_keeps_the_bonus_die_value() -> None:
     assert (result.roll, result.kept, result.dice) == (97, (97,), (37, 9))
 
 
-def test_a_rerolled_pool_keeps_the_chosen_rolls_faces_and_successes(tmp_path: Path) -> None:
-    pack = load(tmp_path, """\
+def test_a_rerolled_pool_keeps_the_chosen_rolls_faces_and_successes(pack_from) -> None:
+    pack = pack_from("""\
         resolution:
           roll: 2d6>=5
           target: none
@@ -179,8 +171,8 @@ def test_a_rerolled_pool_keeps_the_chosen_rolls_faces_and_successes(tmp_path: Pa
             (want, chosen, successes, chosen.count(1)), (first, second)
 
 
-def test_exploded_dice_are_kept_after_the_dice_they_came_from(tmp_path: Path) -> None:
-    pack = load(tmp_path, """\
+def test_exploded_dice_are_kept_after_the_dice_they_came_from(pack_from) -> None:
+    pack = pack_from("""\
         resolution:
           roll: 2d6!
           target: none
@@ -195,22 +187,22 @@ def test_exploded_dice_are_kept_after_the_dice_they_came_from(tmp_path: Path) ->
         pack.check(faces=[2, 3])  # no die exploded: the roll kept two
 
 
-def test_a_die_the_roll_never_keeps_fails_the_load_located(tmp_path: Path) -> None:
+def test_a_die_the_roll_never_keeps_fails_the_load_located(pack_from) -> None:
     text = D20.replace("UP", "{roll: 2d20kh1}").replace("DOWN", "{roll: 2d20kl1}")
     with pytest.raises(RulepackError) as info:
-        load(tmp_path, text.replace("DIE == 20", "dice[1] == 20").replace("DIE", "dice[0]"))
-    assert "kept.yaml:9:" in str(info.value) and "dice[1], but the roll keeps 1 dice" in str(info.value)
+        pack_from(text.replace("DIE == 20", "dice[1] == 20").replace("DIE", "dice[0]"))
+    assert "shape.yaml:9:" in str(info.value) and "dice[1], but the roll keeps 1 dice" in str(info.value)
     # a replacement roll that keeps two faces makes dice[1] reachable
     widened = text.replace("{roll: 2d20kh1}", "{roll: 2d20}").replace("DIE == 20", "dice[1] == 20")
-    pack = load(tmp_path, widened.replace("DIE", "dice[0]"))
+    pack = pack_from(widened.replace("DIE", "dice[0]"))
     assert pack.check(10, modifiers={"advantage": 1}, faces=[4, 20]).rank == "crit"
 
 
-def test_a_script_gets_every_face_and_the_kept_ones(tmp_path: Path) -> None:
+def test_a_script_gets_every_face_and_the_kept_ones(pack_from, tmp_path: Path) -> None:
     (tmp_path / "kept.js").write_text(
         'function resolve(check) { return {verdict: "seen", note: check.kept.join(",") + " of " + '
         'check.faces.join(",")}; }\n', encoding="utf-8")
-    pack = load(tmp_path, """\
+    pack = pack_from("""\
         resolution:
           roll: 3d6kh2
           target: none

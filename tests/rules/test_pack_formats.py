@@ -29,15 +29,9 @@ resolution:
 """
 
 
-def load(tmp_path: Path, text: str, name: str = "shape") -> object:
-    path = tmp_path / f"{name}.yaml"
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return RulesEngine(None, sources=[PackSource(name, "test", path)], user_dir=None).pack(name)
-
-
-def problems(tmp_path: Path, text: str) -> list[str]:
+def problems(pack_from, text: str) -> list[str]:
     with pytest.raises(RulepackError) as info:
-        load(tmp_path, text)
+        pack_from(text)
     error = info.value
     return [str(e) for e in error.errors] if isinstance(error, RulepackErrors) else [str(error)]
 
@@ -45,8 +39,8 @@ def problems(tmp_path: Path, text: str) -> list[str]:
 # --- shapes written for Loreweaver, each with its meaning ------------------------------------
 
 
-def test_a_label_may_be_display_and_markers(tmp_path: Path) -> None:
-    pack = load(tmp_path, BASE + """\
+def test_a_label_may_be_display_and_markers(pack_from) -> None:
+    pack = pack_from(BASE + """\
 labels:
   en:
     regular: {display: Success, markers: [Regular Success, Plain Success]}
@@ -57,8 +51,8 @@ labels:
     assert rank_named(pack, "plain success") == "regular" and rank_named(pack, "Crit") == "crit"
 
 
-def test_a_difficulty_given_only_prefixes_keeps_the_target_and_names_the_difficulty(tmp_path: Path) -> None:
-    pack = load(tmp_path, BASE + """\
+def test_a_difficulty_given_only_prefixes_keeps_the_target_and_names_the_difficulty(pack_from, tmp_path: Path) -> None:
+    pack = pack_from(BASE + """\
   difficulties:
     regular: {prefixes: {en: [regular, normal], zh: []}}
     hard: {target: "floor(target / 2)", prefixes: {en: [hard], zh: [困难]}}
@@ -72,8 +66,8 @@ commands: {ra: {action: check}}
     assert engine.command("shape", ".ra 困难STR", faces=[55]).data["check"]["difficulty"] == "hard"
 
 
-def test_sum_ranges_else_may_be_computed_and_formatted(tmp_path: Path) -> None:
-    pack = load(tmp_path, BASE + """\
+def test_sum_ranges_else_may_be_computed_and_formatted(pack_from) -> None:
+    pack = pack_from(BASE + """\
 derived:
   DB:
     sum_ranges:
@@ -85,14 +79,14 @@ derived:
 """)
     assert pack.derive({"STR": 50, "SIZ": 60})["DB"] == "0"
     assert pack.derive({"STR": 100, "SIZ": 200})["DB"] == "3d6" and pack.derive({"STR": 100, "SIZ": 200})["Build"] == 4
-    assert any("else" in p for p in problems(tmp_path, BASE + """\
+    assert any("else" in p for p in problems(pack_from, BASE + """\
 derived:
   DB: {sum_ranges: {of: [STR], ranges: [], else: {expr: "STR", format: "no slot"}}}
 """))
 
 
-def test_a_resource_may_read_a_source_record(tmp_path: Path) -> None:
-    pack = load(tmp_path, BASE + """\
+def test_a_resource_may_read_a_source_record(pack_from) -> None:
+    pack = pack_from(BASE + """\
 sheet:
   hit_points: {current: 8, max: 8}
   wounds: {current: STR, max: SIZ}
@@ -105,19 +99,19 @@ sheet:
     bars = {b["id"]: b for b in Sheet(pack, {"hp": 5}).resources("zh")}
     assert (bars["hp"]["stat"], bars["hp"]["value"], bars["hp"]["max"]) == ("hp", 5, 8)
     assert (bars["w"]["label"], bars["w"]["value"], bars["w"]["max"]) == ("伤", 50, 60)
-    fresh = load(tmp_path, BASE.replace(", hp: 8, hpmax: 8", "") + """\
+    fresh = pack_from(BASE.replace(", hp: 8, hpmax: 8", "") + """\
 sheet:
   hit_points: {current: 10, max: 12}
   resources: [{id: life, label: Life, source: hit_points}]
 """, "fresh")
     assert (fresh.model.defaults["life"], fresh.model.defaults["lifemax"]) == (10, 12)
-    assert any("source 'nowhere'" in p for p in problems(tmp_path, BASE + """\
+    assert any("source 'nowhere'" in p for p in problems(pack_from, BASE + """\
 sheet: {resources: [{id: hp, label: HP, source: nowhere}]}
 """))
 
 
-def test_a_modifier_may_replace_the_roll(tmp_path: Path) -> None:
-    pack = load(tmp_path, """\
+def test_a_modifier_may_replace_the_roll(pack_from) -> None:
+    pack = pack_from("""\
 resolution:
   roll: 1d20
   target: dc
@@ -158,8 +152,8 @@ def test_resolution_check_routes_favorable_and_gives_a_default_target(tmp_path: 
     assert done.result.rank == "success" and not done.roll_only
 
 
-def test_rank_ids_may_repeat_with_one_outcome_and_a_variant_may_be_a_whole_ladder(tmp_path: Path) -> None:
-    pack = load(tmp_path, """\
+def test_rank_ids_may_repeat_with_one_outcome_and_a_variant_may_be_a_whole_ladder(pack_from) -> None:
+    pack = pack_from("""\
 resolution:
   roll: 1d100
   target: skill
@@ -179,7 +173,7 @@ resolution:
 """)
     assert [pack.check(40, roll=r).rank for r in (1, 97, 100, 30, 60)] == ["crit", "fumble", "fumble", "regular", "fail"]
     assert [pack.check(99, variant="strict", roll=r).rank for r in (97, 4, 60)] == ["fumble", "crit", "regular"]
-    assert any("appears twice with different outcomes" in p for p in problems(tmp_path, """\
+    assert any("appears twice with different outcomes" in p for p in problems(pack_from, """\
 resolution:
   roll: 1d100
   ranks: [{id: a, when: "roll < 5", success: true}, {id: a, tier: 3}]
@@ -265,19 +259,20 @@ def test_the_loreweaver_reference_packs_validate_unchanged(tmp_path: Path, capsy
     ("display: {english: {STR: Strength}}\n", "does not look like a locale", ""),
     ("display: {en: {STRR: Strength}}\n", "'STRR' is not a stat", "did you mean 'STR'?"),
 ])
-def test_unknown_keys_warn_at_every_level_with_a_suggestion(tmp_path: Path, text: str, place: str, hint: str) -> None:
-    pack = load(tmp_path, BASE + text)
+def test_unknown_keys_warn_at_every_level_with_a_suggestion(pack_from, tmp_path: Path, text: str, place: str,
+                                                             hint: str) -> None:
+    pack = pack_from(BASE + text)
     (warning,) = [w for w in pack.warnings if place in w]
     assert hint in warning and warning.startswith(f"{tmp_path / 'shape.yaml'}:")
 
 
-def test_an_unknown_key_inside_resolution_is_an_error_with_a_suggestion(tmp_path: Path) -> None:
-    (problem,) = problems(tmp_path, BASE + "  modifiers: {bonus: {tens_reroll: keep_lowest, lable: bonus die}}\n")
+def test_an_unknown_key_inside_resolution_is_an_error_with_a_suggestion(pack_from) -> None:
+    (problem,) = problems(pack_from, BASE + "  modifiers: {bonus: {tens_reroll: keep_lowest, lable: bonus die}}\n")
     assert "resolution.modifiers.bonus.lable: unknown key (did you mean 'label'?)" in problem
 
 
-def test_every_problem_is_reported_at_once_each_located(tmp_path: Path) -> None:
-    found = problems(tmp_path, """\
+def test_every_problem_is_reported_at_once_each_located(pack_from, tmp_path: Path) -> None:
+    found = problems(pack_from, """\
 defaults: {DEX: 1e400, STR: 50}
 derived: {half: {half_of: STRR}}
 resolution:
@@ -288,7 +283,7 @@ resolution:
 subsystems: {luck: {stat: LUK}}
 """)
     assert len(found) == 1 and "DEX" in found[0]  # the model is refused before anything compiles
-    found = problems(tmp_path, """\
+    found = problems(pack_from, """\
 defaults: {STR: 50}
 derived: {half: {half_of: STRR}}
 resolution:
@@ -309,8 +304,8 @@ commands: {ra: {action: chek}}
 
 @pytest.mark.parametrize(("value", "fragment"), [("1e400", "reads like a number"), ('"50"', "reads like a number"),
                                                  (".nan", "not a finite number"), (".inf", "not a finite number")])
-def test_numbers_written_as_text_or_not_finite_are_refused(tmp_path: Path, value: str, fragment: str) -> None:
-    (problem,) = problems(tmp_path, f"defaults: {{DEX: {value}}}\n")
+def test_numbers_written_as_text_or_not_finite_are_refused(pack_from, value: str, fragment: str) -> None:
+    (problem,) = problems(pack_from, f"defaults: {{DEX: {value}}}\n")
     assert fragment in problem and ":1:" in problem
 
 
