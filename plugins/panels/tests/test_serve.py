@@ -214,3 +214,27 @@ def test_lw_serve_as_a_command(tmp_path: Path, table_room: Path, pack: Path) -> 
             process.kill()
             raise
     assert "Traceback" not in err and "ERROR" not in err, err
+
+
+def test_a_room_broken_after_loading_is_told_whole_only_to_the_keeper(server: Server, table_room: Path) -> None:
+    """The MVU tree with a hidden leaf written twice (the error quotes its name), read only
+    while a view is built: after the next change every listening seat hears of it, a player
+    only that the keeper must look; the player's own page refuses without the name."""
+    secret = "钟里刻着周衡的名字"
+    (table_room / "docs" / "mvu.yaml").write_text(
+        f"mvu:\n  data:\n    exposed: []\n    tree:\n      内部:\n        {secret}: 1\n        {secret}: 2\n",
+        encoding="utf-8")
+    found: dict[str, queue.Queue] = {m: queue.Queue() for m in ("p2", "kp")}
+    threads = [listen(server.link(m) + "events", found[m]) for m in found]
+    for member in found:
+        assert found[member].get(timeout=10)[:2] == ("status", 200)
+    status, _, body = fetch(server.link("p1") + "say", data={"text": ".r 1d6"})
+    assert status == 200, body
+    updates = {m: json.loads(found[m].get(timeout=20)[1]) for m in found}
+    for thread in threads:
+        thread.join(10)
+    assert secret not in json.dumps(updates["p2"], ensure_ascii=False) and "only the keeper" in updates["p2"]["error"]
+    assert secret in updates["kp"]["error"]
+    for path in ("", "state"):
+        status, _, body = fetch(server.link("p2") + path)
+        assert status >= 400 and secret not in body.decode("utf-8"), path

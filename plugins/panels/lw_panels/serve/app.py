@@ -103,7 +103,7 @@ def create_app(table: Table) -> Starlette:
         try:
             views = await run(table.views, seats, bases)
         except LwError as exc:
-            views = {seat.token: exc for seat in seats}
+            views = {seat.token: seat.error(exc) for seat in seats}
         for seat in seats:
             view_or_error = views[seat.token]
             payload = (json.dumps({"error": str(view_or_error)}, ensure_ascii=False)
