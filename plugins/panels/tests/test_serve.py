@@ -238,3 +238,22 @@ def test_a_room_broken_after_loading_is_told_whole_only_to_the_keeper(server: Se
     for path in ("", "state"):
         status, _, body = fetch(server.link("p2") + path)
         assert status >= 400 and secret not in body.decode("utf-8"), path
+
+
+def test_an_intent_in_a_broken_room_is_refused_without_keeper_data(server: Server, table_room: Path) -> None:
+    """A panel intent reads the room to check the panel is the viewer's: a broken keeper-only
+    value in variables.yaml is quoted to the keeper, never to the player who clicked."""
+    variables = table_room / "variables.yaml"
+    variables.write_text(variables.read_text(encoding="utf-8").replace("maximum: 10\n    value: 2",
+                                                                       "maximum: 10\n    value: 机密数字九九"),
+                         encoding="utf-8")
+    intent = {"panel": "harbor-ui/map", "kind": "roll", "value": "1d6"}
+    status, _, body = fetch(server.link("p1") + "intent", data=intent)
+    assert status >= 400 and "机密数字九九" not in body.decode("utf-8")
+    assert "only the keeper" in json.loads(body)["error"]
+    status, _, body = fetch(server.link("kp") + "intent", data=intent)
+    assert status >= 400 and "机密数字九九" in body.decode("utf-8")
+    svg = hashlib.sha256((EXAMPLE_PACK / "ui/art/harbour.svg").read_bytes()).hexdigest()
+    for path in ("", "state", f"asset/{svg}", "frame/harbor-ui/map/index.html"):
+        status, _, body = fetch(server.link("p1") + path)
+        assert status >= 400 and "机密数字九九" not in body.decode("utf-8"), path
