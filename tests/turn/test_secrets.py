@@ -143,3 +143,19 @@ def test_errors_from_files_read_after_the_room_never_quote_keeper_data_to_a_play
             path.unlink()
         else:
             path.write_text(before, encoding="utf-8")
+
+
+def test_a_players_room_command_in_a_broken_room_never_quotes_keeper_data(room_dir: Path) -> None:
+    """A room command's reply is for the member who typed it: when the room cannot be read,
+    a player is told only that the keeper must look, the keeper gets the whole error."""
+    path = room_dir / "variables.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("maximum: 10\n    value: 2", "maximum: 10\n    value: 机密数字九九"),
+                    encoding="utf-8")
+    runner = CliRunner()
+    for line in (".help", ".recap", ".r 1d6", ".var list"):
+        for extra in ([], ["--json"]):
+            player = runner.invoke(lw, ["turn", str(room_dir), "--as", "p1", "--say", line, *extra])
+            shown = player.output + str(player.exception)
+            assert player.exit_code == 1 and "机密数字九九" not in shown and "only the keeper" in shown, (line, extra)
+    keeper = runner.invoke(lw, ["turn", str(room_dir), "--as", "kp", "--say", ".var list"])
+    assert keeper.exit_code == 1 and "机密数字九九" in str(keeper.exception)

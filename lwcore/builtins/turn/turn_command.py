@@ -130,8 +130,9 @@ def turn(
     writes = (bool(reply_file or endpoint) or is_command(say or "")) and say is not None
     reply, protocol = _read_reply(reply_file, kernel, provider) if reply_file else (None, provider)
     fold_reply = _read_reply(fold_reply_file, kernel, protocol)[0] if fold_reply_file else None
-    # with nothing said, the output is the member's view: errors as that member may read them
-    with room_lock(path, shared=not writes), shown_to(path, actor) if say is None else nullcontext():
+    # a view (nothing said) or a command's reply is the member's own: errors as they may read them
+    for_member = say is None or is_command(say)
+    with room_lock(path, shared=not writes), shown_to(path, actor) if for_member else nullcontext():
         loaded = Room.load(path, kernel)
         _turn_in_room(kernel, loaded, say=say, actor=actor, provider=protocol, as_json=as_json, reply=reply,
                       reply_given=reply_file is not None, endpoint=endpoint, key_env=key_env, model=model,
