@@ -11,6 +11,7 @@ import queue
 import threading
 from collections import deque
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -60,6 +61,20 @@ def listen(url: str, found: queue.Queue) -> threading.Thread:
     return thread
 
 
+def updates_after(server: Server, text: str, listeners: tuple[str, ...] = ("p2", "kp")) -> dict[str, Any]:
+    """The update each of ``listeners`` hears over its event stream after p1 says ``text``."""
+    found: dict[str, queue.Queue] = {m: queue.Queue() for m in listeners}
+    threads = [listen(server.link(m) + "events", found[m]) for m in found]
+    for member in found:
+        assert found[member].get(timeout=10)[:2] == ("status", 200)
+    status, _, body = fetch(server.link("p1") + "say", data={"text": text})
+    assert status == 200, body
+    updates = {m: json.loads(found[m].get(timeout=20)[1]) for m in found}
+    for thread in threads:
+        thread.join(10)
+    return updates
+
+
 def test_each_seat_has_its_page(server: Server) -> None:
     pages = {}
     for member in ("p1", "p2", "kp"):
@@ -77,15 +92,7 @@ def test_each_seat_has_its_page(server: Server) -> None:
 
 
 def test_a_turn_updates_every_seat_over_events(server: Server) -> None:
-    found: dict[str, queue.Queue] = {m: queue.Queue() for m in ("p2", "kp")}
-    threads = [listen(server.link(m) + "events", found[m]) for m in found]
-    for member in found:
-        assert found[member].get(timeout=10)[:2] == ("status", 200)
-    status, _, body = fetch(server.link("p1") + "say", data={"text": "我去码头查看那艘空船。"})
-    assert status == 200, body
-    updates = {m: json.loads(found[m].get(timeout=20)[1]) for m in found}
-    for thread in threads:
-        thread.join(10)
+    updates = updates_after(server, "我去码头查看那艘空船。")
     assert "2/6" in updates["p2"]["panels"] and "Sun-blotting fog" in updates["p2"]["panels"]
     assert updates["p2"]["version"] == 1 and "我去码头查看那艘空船" in updates["p2"]["story"]
     assert "教团警觉" in updates["kp"]["panels"]
@@ -224,15 +231,7 @@ def test_a_room_broken_after_loading_is_told_whole_only_to_the_keeper(server: Se
     (table_room / "docs" / "mvu.yaml").write_text(
         f"mvu:\n  data:\n    exposed: []\n    tree:\n      内部:\n        {secret}: 1\n        {secret}: 2\n",
         encoding="utf-8")
-    found: dict[str, queue.Queue] = {m: queue.Queue() for m in ("p2", "kp")}
-    threads = [listen(server.link(m) + "events", found[m]) for m in found]
-    for member in found:
-        assert found[member].get(timeout=10)[:2] == ("status", 200)
-    status, _, body = fetch(server.link("p1") + "say", data={"text": ".r 1d6"})
-    assert status == 200, body
-    updates = {m: json.loads(found[m].get(timeout=20)[1]) for m in found}
-    for thread in threads:
-        thread.join(10)
+    updates = updates_after(server, ".r 1d6")
     assert secret not in json.dumps(updates["p2"], ensure_ascii=False) and "only the keeper" in updates["p2"]["error"]
     assert secret in updates["kp"]["error"]
     for path in ("", "state"):
