@@ -7,6 +7,8 @@ prints ``str(error)`` and exits non-zero; it never shows a traceback for these.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -108,6 +110,18 @@ def public_message(error: LwError) -> str:
         return str(error)
     where = f"{error.file}: " if error.file else ""
     return f"{where}the room has a problem only the keeper can see (run the command as the keeper)"
+
+
+@contextmanager
+def quoting_keeper_data() -> Iterator[None]:
+    """``with quoting_keeper_data():`` around reading a file that may hold keeper-only data
+    (a room's variables, history, documents): an :class:`LwError` raised inside may quote
+    it, so it is marked ``secret`` (:func:`redacted` keeps it from players)."""
+    try:
+        yield
+    except LwError as exc:
+        exc.secret = True
+        raise
 
 
 def redacted(error: LwError) -> LwError:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import DocumentType, Viewer, resolve
-from lwcore.errors import LwError
+from lwcore.errors import LwError, quoting_keeper_data
 from lwcore.io.atomic import encode_utf8
 from lwcore.io.limits import LINE_LIMITS
 from lwcore.io.loglines import ends_line, lines_before, lines_from, unterminated
@@ -163,7 +163,13 @@ class DocumentStore:
         docs = self._docs.get(kind.name)
         if docs is not None:
             return docs
-        docs = {}
+        with quoting_keeper_data():  # a keeper note, a hidden leaf's name … can be in the message
+            docs = self._read(kind)
+        self._docs[kind.name] = docs
+        return docs
+
+    def _read(self, kind: DocumentType) -> dict[str, Document]:
+        docs: dict[str, Document] = {}
         if kind.storage == "yaml":
             path = self.folder / f"{kind.name}.yaml"
             if path.is_file():
@@ -183,7 +189,6 @@ class DocumentStore:
                     _apply(docs, record)
             for record in self._appended.get(kind.name, ()):  # written before the whole log was read
                 _apply(docs, LogRecord(record.id, None if _deletion(record) else record, 0))
-        self._docs[kind.name] = docs
         return docs
 
     def all(self, name: str) -> list[Document]:
@@ -350,8 +355,9 @@ class DocumentLog:
 
     def _parse(self, raw: bytes, start: int, end: int) -> LogRecord:
         try:
-            value = load_json(decode_text(raw, self.path), self.path, limits=LINE_LIMITS)
-            return _log_record(self.kind, value, self.path, byte=start, end=end)
+            with quoting_keeper_data():
+                value = load_json(decode_text(raw, self.path), self.path, limits=LINE_LIMITS)
+                return _log_record(self.kind, value, self.path, byte=start, end=end)
         except LwError as exc:  # located by byte: a log read from its end has no line numbers
             exc.byte = start + (exc.byte or 0)
             exc.line = exc.column = None

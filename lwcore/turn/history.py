@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lwcore.errors import LwError
+from lwcore.errors import LwError, quoting_keeper_data
 from lwcore.io.limits import JSON_LIMITS
 from lwcore.io.loglines import lines_before
 from lwcore.io.models import validate_model
@@ -70,13 +70,13 @@ class HistoryLog:
         from lwcore.turn.room import HistoryEntry
 
         try:
-            value = load_json(decode_text(raw, self.path), self.path, limits=JSON_LIMITS)
-            return validate_model(HistoryEntry, value, file=self.path, strict=True)
+            with quoting_keeper_data():  # a keeper-only line's text can be in the message
+                value = load_json(decode_text(raw, self.path), self.path, limits=JSON_LIMITS)
+                return validate_model(HistoryEntry, value, file=self.path, strict=True)
         except LwError as exc:
             exc.byte = offset + (exc.byte or 0)
             exc.line = None
             exc.message = f"{exc.message} (the history line at byte {offset})"
-            exc.secret = True
             raise
 
     def tail(self, n: int) -> list[HistoryEntry]:

@@ -16,13 +16,15 @@ Every model keeps unknown keys and writes them back untouched. Every write is at
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
-from lwcore.errors import LwError
+from lwcore.errors import LwError, quoting_keeper_data
 from lwcore.io.atomic import encode_utf8
 from lwcore.io.loglines import unterminated
 from lwcore.io.models import validate_model
@@ -165,18 +167,12 @@ class HistoryEntry(BaseModel):
 # --- reading and writing -----------------------------------------------------------------
 
 
-def _read_model(model: type[BaseModel], path: Path, *, secret: bool = False) -> Any:
-    """Read a YAML file of the room and validate it; located errors. ``secret`` marks the
-    errors as quoting keeper-only data (see :func:`lwcore.errors.public_message`)."""
-    try:
-        data, positions = read_yaml(path, positions=True)
-        if data is None:
-            data = {}
-        return validate_model(model, data, file=path, positions=positions, strict=True)
-    except LwError as exc:
-        if secret:
-            exc.secret = True
-        raise
+def _read_model(model: type[BaseModel], path: Path) -> Any:
+    """Read a YAML file of the room and validate it; located errors."""
+    data, positions = read_yaml(path, positions=True)
+    if data is None:
+        data = {}
+    return validate_model(model, data, file=path, positions=positions, strict=True)
 
 
 def _dump_model(model: BaseModel) -> dict[str, Any]:
@@ -245,7 +241,8 @@ class Room:
                     texts[member.sheet] = read_text(path / member.sheet)
         variables = VariablesFile()
         if (path / VARIABLES_FILE).is_file():
-            variables = _read_model(VariablesFile, path / VARIABLES_FILE, secret=True)
+            with quoting_keeper_data():
+                variables = _read_model(VariablesFile, path / VARIABLES_FILE)
             texts[VARIABLES_FILE] = read_text(path / VARIABLES_FILE)
             seen: set[str] = set()
             for var in variables.variables:
@@ -376,14 +373,17 @@ def room_folder(path: str | Path) -> Path:
     return path.parent if path.name == ROOM_FILE and path.is_file() else path
 
 
-def load_as(path: str | Path, kernel: Kernel, member_ref: str | None) -> Room:
-    """:meth:`Room.load` for output meant for ``member_ref`` (``None``: the first player):
-    when the room cannot be read, an error that may quote keeper-only data is shown whole
-    only to the keeper (recognized from ``room.yaml`` alone), to anyone else redacted."""
+@contextmanager
+def shown_to(path: str | Path, member_ref: str | None) -> Iterator[None]:
+    """``with shown_to(room, member):`` around loading a room and building output for
+    ``member_ref`` (``None``: the first player) from it: an error raised inside that may quote
+    keeper-only data (marked ``secret``) is shown whole only to the keeper (recognized from
+    ``room.yaml`` alone), to anyone else redacted. History lines and documents are read while
+    the output is built, so the whole of it goes inside, not only :meth:`Room.load`."""
     from lwcore.errors import redacted
 
     try:
-        return Room.load(path, kernel)
+        yield
     except LwError as exc:
         try:
             keeper = (read_yaml(room_folder(path) / ROOM_FILE) or {}).get("keeper") or {}

@@ -104,3 +104,58 @@ def test_errors_shown_to_a_player_never_quote_keeper_only_data(room_dir: Path) -
     keeper = runner.invoke(lw, ["turn", str(room_dir), "--view", "--as", "kp"])
     assert keeper.exit_code == 1 and "variables.yaml:22:5" in str(keeper.exception)
     assert "cult_alert is a number, got '机密数字九九'" in str(keeper.exception)
+
+
+HIDDEN_LEAF = "灯塔看守人就是真凶"
+"""A hidden MVU leaf's name and a keeper-only history line's data: keeper-only text that a
+broken room file puts into an error message."""
+
+BROKEN_AFTER_LOAD = {
+    # a keeper-only history line of the wrong shape: pydantic quotes the value it refuses
+    "history.jsonl": lambda text: text + json.dumps(
+        {"turn": 99, "role": "event", "text": "x", "audience": "keeper", "data": f"守秘人：{HIDDEN_LEAF}"},
+        ensure_ascii=False) + "\n",
+    # the MVU tree with a hidden leaf written twice: the duplicate key is quoted
+    "docs/mvu.yaml": lambda text: ("mvu:\n  schema_version: 1\n  data:\n    exposed: [公开]\n    tree:\n"
+                                   f"      公开: {{天气: 雨}}\n      内部:\n        {HIDDEN_LEAF}: 1\n"
+                                   f"        {HIDDEN_LEAF}: 2\n"),
+}
+
+
+def test_errors_from_files_read_after_the_room_never_quote_keeper_data_to_a_player(room_dir: Path) -> None:
+    """History lines and documents are read after ``room.yaml`` (lazily, while a view is
+    built): a broken one's error is as keeper-only as the data it quotes. A player's view
+    names the file and sends them to the keeper; the keeper's names the problem."""
+    runner = CliRunner()
+    for rel, breaks in BROKEN_AFTER_LOAD.items():
+        path = room_dir / rel
+        before = path.read_text(encoding="utf-8") if path.exists() else None
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(breaks(before or ""), encoding="utf-8")
+        for args in (["--view", "--as", "p2"], ["--view", "--json", "--as", "p1"], ["--view"]):
+            player = runner.invoke(lw, ["turn", str(room_dir), *args])
+            shown = player.output + str(player.exception)
+            assert player.exit_code == 1, (rel, args, player.output)
+            assert HIDDEN_LEAF not in shown and "only the keeper" in shown and rel.split("/")[-1] in shown, (rel, args)
+        keeper = runner.invoke(lw, ["turn", str(room_dir), "--view", "--as", "kp"])
+        assert keeper.exit_code == 1 and HIDDEN_LEAF in str(keeper.exception), rel
+        if before is None:
+            path.unlink()
+        else:
+            path.write_text(before, encoding="utf-8")
+
+
+def test_a_players_room_command_in_a_broken_room_never_quotes_keeper_data(room_dir: Path) -> None:
+    """A room command's reply is for the member who typed it: when the room cannot be read,
+    a player is told only that the keeper must look, the keeper gets the whole error."""
+    path = room_dir / "variables.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("maximum: 10\n    value: 2", "maximum: 10\n    value: 机密数字九九"),
+                    encoding="utf-8")
+    runner = CliRunner()
+    for line in (".help", ".recap", ".r 1d6", ".var list"):
+        for extra in ([], ["--json"]):
+            player = runner.invoke(lw, ["turn", str(room_dir), "--as", "p1", "--say", line, *extra])
+            shown = player.output + str(player.exception)
+            assert player.exit_code == 1 and "机密数字九九" not in shown and "only the keeper" in shown, (line, extra)
+    keeper = runner.invoke(lw, ["turn", str(room_dir), "--as", "kp", "--say", ".var list"])
+    assert keeper.exit_code == 1 and "机密数字九九" in str(keeper.exception)

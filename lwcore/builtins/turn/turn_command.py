@@ -57,14 +57,6 @@ def _read_reply(path: str, kernel: Any, provider: str | None) -> tuple[Any, str]
     return reply, protocol
 
 
-def _load_for(path: Path, kernel: Any, actor: str | None, *, player_facing: bool) -> Any:
-    """Load the room; when the output is a player's view, through
-    :func:`lwcore.turn.room.load_as` (errors that may quote keeper-only data redacted)."""
-    from lwcore.turn.room import Room, load_as
-
-    return load_as(path, kernel, actor) if player_facing else Room.load(path, kernel)
-
-
 @click.command(epilog="""\b
 Examples (the bundled example room; examples/ is in the source checkout):
   lw turn
@@ -127,7 +119,9 @@ def turn(
     lw turn [ROOM] --say TEXT --endpoint URL send it and run the tool loop
     lw turn [ROOM] --say ".help"             a room command (.var, .recap, .ra …), no model involved
     """
-    from lwcore.turn.room import room_lock
+    from contextlib import nullcontext
+
+    from lwcore.turn.room import Room, room_lock, shown_to
 
     kernel = state(ctx).kernel
     path = Path(room) if room else example_room(kernel.data_dir, fresh=fresh)
@@ -136,8 +130,10 @@ def turn(
     writes = (bool(reply_file or endpoint) or is_command(say or "")) and say is not None
     reply, protocol = _read_reply(reply_file, kernel, provider) if reply_file else (None, provider)
     fold_reply = _read_reply(fold_reply_file, kernel, protocol)[0] if fold_reply_file else None
-    with room_lock(path, shared=not writes):
-        loaded = _load_for(path, kernel, actor, player_facing=view and not writes and say is None)
+    # a view (nothing said) or a command's reply is the member's own: errors as they may read them
+    for_member = say is None or is_command(say)
+    with room_lock(path, shared=not writes), shown_to(path, actor) if for_member else nullcontext():
+        loaded = Room.load(path, kernel)
         _turn_in_room(kernel, loaded, say=say, actor=actor, provider=protocol, as_json=as_json, reply=reply,
                       reply_given=reply_file is not None, endpoint=endpoint, key_env=key_env, model=model,
                       max_steps=max_steps, seed=seed, view=view, payload=payload, fold_reply=fold_reply)

@@ -53,12 +53,12 @@ def render_cmd(ctx: click.Context, room: Path, actor: str | None, fmt: str, outp
     from lw_panels.table import table_view
     from lw_panels.text import by_slot, panels_text
     from lwcore.turn.documents import viewer_of
-    from lwcore.turn.room import load_as, room_lock
+    from lwcore.turn.room import Room, room_lock, shown_to
 
     kernel = state(ctx).kernel
     _mount(kernel, packs)
-    with room_lock(room, shared=True):
-        loaded = load_as(room, kernel, actor)
+    with room_lock(room, shared=True), shown_to(room, actor):
+        loaded = Room.load(room, kernel)
         member = loaded.member(actor)
         viewer = viewer_of(loaded, member)
         if fmt == "json":

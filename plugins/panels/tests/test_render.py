@@ -146,3 +146,18 @@ def test_a_broken_room_is_told_whole_only_to_the_keeper(tmp_path: Path, room: Pa
     assert player.returncode == 1 and keeper.returncode == 1
     assert "only the keeper can see" in player.stderr and "周伯年" not in player.stderr
     assert "variables.yaml" in keeper.stderr and "only the keeper can see" not in keeper.stderr
+
+
+def test_files_read_while_rendering_are_told_whole_only_to_the_keeper(tmp_path: Path, room: Path) -> None:
+    """The history and the room's documents are read while the panels are built, after the
+    room loaded: a broken keeper-only line (its data quoted by the error) stays the keeper's."""
+    line = {"turn": 9, "role": "event", "text": "x", "audience": "keeper", "data": "守秘人：钟里刻着周衡的名字"}
+    with (room / "history.jsonl").open("a", encoding="utf-8") as out:
+        out.write(json.dumps(line, ensure_ascii=False) + "\n")
+    home = tmp_path / "home"
+    for fmt in ("text", "html", "json"):
+        player = lw("panels", "render", str(room), "--as", "p2", "--format", fmt, home=home)
+        assert player.returncode == 1 and "Traceback" not in player.stderr, player.stderr
+        assert "only the keeper can see" in player.stderr and "周衡" not in player.stderr + player.stdout, fmt
+    keeper = lw("panels", "render", str(room), "--as", "kp", home=home)
+    assert keeper.returncode == 1 and "钟里刻着周衡的名字" in keeper.stderr

@@ -11,6 +11,7 @@ import queue
 import threading
 from collections import deque
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -60,6 +61,20 @@ def listen(url: str, found: queue.Queue) -> threading.Thread:
     return thread
 
 
+def updates_after(server: Server, text: str, listeners: tuple[str, ...] = ("p2", "kp")) -> dict[str, Any]:
+    """The update each of ``listeners`` hears over its event stream after p1 says ``text``."""
+    found: dict[str, queue.Queue] = {m: queue.Queue() for m in listeners}
+    threads = [listen(server.link(m) + "events", found[m]) for m in found]
+    for member in found:
+        assert found[member].get(timeout=10)[:2] == ("status", 200)
+    status, _, body = fetch(server.link("p1") + "say", data={"text": text})
+    assert status == 200, body
+    updates = {m: json.loads(found[m].get(timeout=20)[1]) for m in found}
+    for thread in threads:
+        thread.join(10)
+    return updates
+
+
 def test_each_seat_has_its_page(server: Server) -> None:
     pages = {}
     for member in ("p1", "p2", "kp"):
@@ -77,15 +92,7 @@ def test_each_seat_has_its_page(server: Server) -> None:
 
 
 def test_a_turn_updates_every_seat_over_events(server: Server) -> None:
-    found: dict[str, queue.Queue] = {m: queue.Queue() for m in ("p2", "kp")}
-    threads = [listen(server.link(m) + "events", found[m]) for m in found]
-    for member in found:
-        assert found[member].get(timeout=10)[:2] == ("status", 200)
-    status, _, body = fetch(server.link("p1") + "say", data={"text": "我去码头查看那艘空船。"})
-    assert status == 200, body
-    updates = {m: json.loads(found[m].get(timeout=20)[1]) for m in found}
-    for thread in threads:
-        thread.join(10)
+    updates = updates_after(server, "我去码头查看那艘空船。")
     assert "2/6" in updates["p2"]["panels"] and "Sun-blotting fog" in updates["p2"]["panels"]
     assert updates["p2"]["version"] == 1 and "我去码头查看那艘空船" in updates["p2"]["story"]
     assert "教团警觉" in updates["kp"]["panels"]
@@ -214,3 +221,38 @@ def test_lw_serve_as_a_command(tmp_path: Path, table_room: Path, pack: Path) -> 
             process.kill()
             raise
     assert "Traceback" not in err and "ERROR" not in err, err
+
+
+def test_a_room_broken_after_loading_is_told_whole_only_to_the_keeper(server: Server, table_room: Path) -> None:
+    """The MVU tree with a hidden leaf written twice (the error quotes its name), read only
+    while a view is built: after the next change every listening seat hears of it, a player
+    only that the keeper must look; the player's own page refuses without the name."""
+    secret = "钟里刻着周衡的名字"
+    (table_room / "docs" / "mvu.yaml").write_text(
+        f"mvu:\n  data:\n    exposed: []\n    tree:\n      内部:\n        {secret}: 1\n        {secret}: 2\n",
+        encoding="utf-8")
+    updates = updates_after(server, ".r 1d6")
+    assert secret not in json.dumps(updates["p2"], ensure_ascii=False) and "only the keeper" in updates["p2"]["error"]
+    assert secret in updates["kp"]["error"]
+    for path in ("", "state"):
+        status, _, body = fetch(server.link("p2") + path)
+        assert status >= 400 and secret not in body.decode("utf-8"), path
+
+
+def test_an_intent_in_a_broken_room_is_refused_without_keeper_data(server: Server, table_room: Path) -> None:
+    """A panel intent reads the room to check the panel is the viewer's: a broken keeper-only
+    value in variables.yaml is quoted to the keeper, never to the player who clicked."""
+    variables = table_room / "variables.yaml"
+    variables.write_text(variables.read_text(encoding="utf-8").replace("maximum: 10\n    value: 2",
+                                                                       "maximum: 10\n    value: 机密数字九九"),
+                         encoding="utf-8")
+    intent = {"panel": "harbor-ui/map", "kind": "roll", "value": "1d6"}
+    status, _, body = fetch(server.link("p1") + "intent", data=intent)
+    assert status >= 400 and "机密数字九九" not in body.decode("utf-8")
+    assert "only the keeper" in json.loads(body)["error"]
+    status, _, body = fetch(server.link("kp") + "intent", data=intent)
+    assert status >= 400 and "机密数字九九" in body.decode("utf-8")
+    svg = hashlib.sha256((EXAMPLE_PACK / "ui/art/harbour.svg").read_bytes()).hexdigest()
+    for path in ("", "state", f"asset/{svg}", "frame/harbor-ui/map/index.html"):
+        status, _, body = fetch(server.link("p1") + path)
+        assert status >= 400 and "机密数字九九" not in body.decode("utf-8"), path

@@ -103,7 +103,7 @@ def create_app(table: Table) -> Starlette:
         try:
             views = await run(table.views, seats, bases)
         except LwError as exc:
-            views = {seat.token: exc for seat in seats}
+            views = {seat.token: seat.error(exc) for seat in seats}
         for seat in seats:
             view_or_error = views[seat.token]
             payload = (json.dumps({"error": str(view_or_error)}, ensure_ascii=False)
@@ -201,8 +201,9 @@ def create_app(table: Table) -> Starlette:
         try:
             text = await run(line)
         except LwError as exc:
-            status = {"forbidden": 403, "invalid": 400}.get(exc.code or "", 422)
-            return JSONResponse(json_error(exc), status_code=status, headers=_SAFE)
+            shown = seat.error(exc)  # reading the room can fail on keeper-only data
+            status = {"forbidden": 403, "invalid": 400}.get(shown.code or "", 422)
+            return JSONResponse(json_error(shown), status_code=status, headers=_SAFE)
         return await act(seat, text)
 
     def member_panels(seat: Seat) -> tuple[Any, list[Any]]:

@@ -33,6 +33,11 @@ class Seat:
     name: str
     keeper: bool
 
+    def error(self, exc: LwError) -> LwError:
+        """``exc`` as this seat's member may read it: whole for the keeper, else
+        :func:`lwcore.errors.redacted` (an error that may quote keeper-only data)."""
+        return exc if self.keeper else redacted(exc)
+
 
 @dataclass
 class TurnSource:
@@ -86,25 +91,31 @@ class Table:
 
     def views(self, seats: list[Seat], bases: Any) -> dict[str, dict[str, Any] | LwError]:
         """What each of ``seats`` sees now, from one reading of the room (``bases(seat)`` gives
-        where that seat's pictures and frames are served). A room that cannot be read gives
-        each seat the error as that seat may read it."""
+        where that seat's pictures and frames are served). A room that cannot be read -- its
+        files, or the history and documents a view reads -- gives each seat the error as that
+        seat may read it (raised when there is one seat)."""
         from lw_panels.table import table_view
         from lwcore.turn.room import Room, room_lock
 
+        out: dict[str, dict[str, Any] | LwError] = {}
         with room_lock(self.path, shared=True):
             try:
-                room = Room.load(self.path, self.kernel)
+                room: Room | LwError = Room.load(self.path, self.kernel)
             except LwError as exc:
-                failed = {seat.token: exc if seat.keeper else redacted(exc) for seat in seats}
-                if len(seats) == 1:
-                    raise failed[seats[0].token] from None
-                return failed  # type: ignore[return-value]
-            out: dict[str, dict[str, Any] | LwError] = {}
+                room = exc
             for seat in seats:
                 asset_base, frame_base = bases(seat)
-                out[seat.token] = table_view(room, seat.member, ui=self.ui, version=self.version,
-                                             asset_base=asset_base, frame_base=frame_base)
-            return out
+                try:
+                    if isinstance(room, LwError):
+                        raise room
+                    out[seat.token] = table_view(room, seat.member, ui=self.ui, version=self.version,
+                                                 asset_base=asset_base, frame_base=frame_base)
+                except LwError as exc:
+                    out[seat.token] = seat.error(exc)
+        failed = out[seats[0].token] if len(seats) == 1 else None
+        if isinstance(failed, LwError):
+            raise failed
+        return out
 
     def act(self, seat: Seat, text: str) -> Outcome:
         """Play ``text`` as ``seat``'s member: a room command, else their turn."""
@@ -119,7 +130,7 @@ class Table:
                     return self._command(seat, text)
                 return self._turn(seat, text)
             except LwError as exc:
-                raise (exc if seat.keeper else redacted(exc)) from None
+                raise seat.error(exc) from None
 
     def _command(self, seat: Seat, text: str) -> Outcome:
         from lwcore.turn.room import Room, room_lock
