@@ -25,7 +25,7 @@ def skill_command(ctx: CommandContext) -> CommandReply | str:
         raise LwError(f"usage: .skill {USAGE}", code="usage")
     skill_id = words[1]
     if action == "show":
-        return show_text(catalog.require(skill_id), catalog, ctx.locale, body=ctx.keeper)
+        return show_text(catalog.require(skill_id), catalog, ctx.locale, full=ctx.keeper)
     if action == "enable":
         skill = catalog.require(skill_id)
         done = enable(ctx.room, catalog, skill_id)

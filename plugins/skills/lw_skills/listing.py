@@ -65,10 +65,11 @@ def list_text(catalog: SkillCatalog, locale: str, room: Room | None = None, *, p
     return "\n".join(lines)
 
 
-def show_text(skill: Skill, catalog: SkillCatalog, locale: str, *, body: bool = True) -> str:
-    """Everything about one skill."""
+def show_text(skill: Skill, catalog: SkillCatalog, locale: str, *, full: bool = True) -> str:
+    """Everything about one skill. ``full`` is the keeper's and the terminal's view: the
+    skill's body and its folder on this machine; a player sees neither."""
     lines = [f"{skill.display_name(locale)} ({skill.id})", f"  source:       {skill.source}"]
-    if skill.folder is not None:
+    if full and skill.folder is not None:
         lines.append(f"  folder:       {skill.folder}")
     lines.append(f"  description:  {_short(skill.describe(locale), 200)}")
     if skill.allowed_tools is None:
@@ -87,7 +88,7 @@ def show_text(skill: Skill, catalog: SkillCatalog, locale: str, *, body: bool = 
     if skill.hooks:
         lines.append("  hooks.js:     yes (runs in the JS sandbox while the skill is enabled)")
     lines += [f"  warning:      {w}" for w in skill.warnings]
-    if body and skill.body:
+    if full and skill.body:
         lines += ["", skill.body]
     return "\n".join(lines)
 
