@@ -16,7 +16,7 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 T = TypeVar("T")
 T_contra = TypeVar("T_contra", contravariant=True)
@@ -423,6 +423,21 @@ class TreeOp:
     path: str
     args: tuple[Any, ...] = ()
     reason: str = ""
+
+
+@dataclass(frozen=True)
+class VariableWrite:
+    """A script's ``setvar``/``incvar`` (a hook's, a template's), for the engine to make
+    (:mod:`lwcore.turn.script_writes`): ``op`` is ``setvar`` (``value`` the new value) or
+    ``incvar`` (``value`` the number to add), ``path`` the keys from the state's root, ``where``
+    the script (``lore/hooks.js``, a template's entry) and ``line`` the line in it that asked,
+    when known: together they locate a refusal for the keeper."""
+
+    op: Literal["setvar", "incvar"]
+    path: tuple[str, ...]
+    value: Any = None
+    where: str = ""
+    line: int | None = None
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,10 @@ A turn collects the hook scripts plugins contribute for its room
 - ``variables_changed`` when any variable changed (at most once a turn: cascades end);
 - ``reply_ready`` with the narration: ``rewriteReply`` replaces it, ``narrate`` appends.
 
-Iron rule 1: ``setvar``/``incvar`` on a declared module variable go through its type and
-bounds (:func:`lwcore.turn.variables.check_value`); any other name is a leaf of the room's
-MVU tree. ``log`` is a keeper-only line; ``emitUI`` blocks are kept for this turn (players
+Iron rule 1: ``setvar``/``incvar`` are made by :func:`lwcore.turn.script_writes.apply_write`
+(the one path of every script's writes, templates' too): on a declared module variable they go
+through its type and bounds, a wrong type refused and logged for the keeper with the script's
+line; any other name is a leaf of the room's MVU tree. ``log`` is a keeper-only line; ``emitUI`` blocks are kept for this turn (players
 see them: hooks' UI is author output, never a place for secrets); ``emitPanel`` payloads go
 to a ``panel_payload`` document when a plugin registered that type. A script that fails is
 disabled for the rest of the turn and logged once for the keeper; the turn goes on.
@@ -31,8 +32,7 @@ from lwcore.contributions import TurnContext
 from lwcore.errors import LwError
 from lwcore.turn import mvu
 from lwcore.turn.documents import Document
-from lwcore.turn.projections import variable_audience
-from lwcore.turn.variables import VariableError, check_value
+from lwcore.turn.script_writes import apply_write, writes_from
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
@@ -128,8 +128,8 @@ class TurnHooks:
     def _apply(self, script: _Script, event: str, effect: Any) -> None:
         kind = effect.kind
         if kind in ("setvar", "incvar"):
-            self._write(script, list(effect.path), effect.value if kind == "setvar" else None,
-                        effect.by if kind == "incvar" else None)
+            (write,) = writes_from([effect], where=script.origin or script.id)
+            self.events += apply_write(self.room, write, by=f"hook {script.id}")
         elif kind == "inject":
             self.injected.append(effect.text)
         elif kind == "narrate":
@@ -144,34 +144,6 @@ class TurnHooks:
                             "options": effect.options.model_dump(mode="json", exclude_none=True)})
         elif kind == "emitPanel":
             self._panel(script, effect.panel, effect.payload)
-
-    def _write(self, script: _Script, path: list[str], value: Any, by: float | None) -> None:
-        var = self.room.variable(path[0]) if len(path) == 1 else None
-        if var is not None:
-            before = var.value
-            try:
-                if by is not None:
-                    if var.kind != "number":
-                        raise VariableError(f"{var.id} is a {var.kind}; incvar needs a number")
-                    stored, note = check_value(var, float(before) + by)
-                else:
-                    stored, note = check_value(var, value)
-            except VariableError as exc:
-                self._log(f"{script.origin or script.id}: refused: {exc}", script)
-                return
-            var.value = stored
-            self.room.mark("variables")
-            self.events.append({"kind": "variable", "id": var.id, "before": before, "value": stored,
-                                "audience": variable_audience(var), "summary": f"{var.id}: {before} → {stored}",
-                                **({"note": note} if note else {}), "by": f"hook {script.id}"})
-            return
-        name = mvu.show_path(path)
-        if by is None:
-            op = mvu.TreeOp("put", name, (value,))
-        else:
-            found, _ = mvu.lookup(mvu.tree_of(self.room), path)
-            op = mvu.TreeOp("add" if found else "put", name, (by,))
-        self.events += mvu.apply_to_room(self.room, [op], by=script.origin or f"hook {script.id}")
 
     def _panel(self, script: _Script, panel: str, payload: Any) -> None:
         if "panel_payload" not in self.kernel.document_types:

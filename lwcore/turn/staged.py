@@ -5,7 +5,10 @@ without a reply) must leave it as it was. Yet some prompt work is state -- a wor
 effects advance on every turn whose prompt was sent, a template's ``setvar`` is buffered until
 the reply is in. A plugin hands such writes to the turn's :class:`StagedWrites`
 (``turn.extra["staged"]`` in its ``lw_prompt_segments``); the pipeline makes them when the
-reply is applied, before the reply's tool calls run, and drops them otherwise. A recompile of
+reply is applied, before the reply's tool calls run, and drops them otherwise. A script's
+``setvar``/``incvar`` (a template's) is staged as a :class:`~lwcore.contributions.VariableWrite`
+and made like a hook's (:func:`lwcore.turn.script_writes.apply_write`: declared variables
+checked and clamped, other names MVU leaves). A recompile of
 the same turn (the chronicle folding first) starts a fresh set, so nothing is staged twice.
 """
 
@@ -15,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from lwcore.contributions import TreeOp
+from lwcore.contributions import TreeOp, VariableWrite
 from lwcore.errors import LwError
 
 if TYPE_CHECKING:
@@ -25,10 +28,12 @@ if TYPE_CHECKING:
 
 @dataclass
 class StagedWrites:
-    """One compile's staged writes: room documents to store and MVU tree operations."""
+    """One compile's staged writes: room documents to store, MVU tree operations and scripts'
+    variable writes, made in that order (each kind in the order staged)."""
 
     documents: list[tuple[str, Document]] = field(default_factory=list)
     tree_ops: list[tuple[str, TreeOp]] = field(default_factory=list)
+    variable_writes: list[tuple[str, VariableWrite]] = field(default_factory=list)
 
     def document(self, doc: Document, *, by: str) -> None:
         """Store ``doc`` (through its type's write check) if the turn is applied."""
@@ -38,10 +43,15 @@ class StagedWrites:
         """Apply ``ops`` to the room's MVU tree if the turn is applied."""
         self.tree_ops += [(by, op) for op in ops]
 
+    def variables(self, writes: Iterable[VariableWrite], *, by: str) -> None:
+        """Make a script's ``writes`` if the turn is applied, as a hook's are made."""
+        self.variable_writes += [(by, write) for write in writes]
+
     def commit(self, room: Room) -> list[dict[str, Any]]:
         """Make the writes; returns the keeper-only events (a refused document or operation is
         an event, never an exception: the turn goes on)."""
         from lwcore.turn import mvu
+        from lwcore.turn.script_writes import apply_write
 
         events: list[dict[str, Any]] = []
         for by, doc in self.documents:
@@ -53,6 +63,9 @@ class StagedWrites:
         writers = dict.fromkeys(by for by, _ in self.tree_ops)
         for writer in writers:
             events += mvu.apply_to_room(room, [op for by, op in self.tree_ops if by == writer], by=writer)
+        for by, write in self.variable_writes:
+            events += apply_write(room, write, by=by)
         self.documents.clear()
         self.tree_ops.clear()
+        self.variable_writes.clear()
         return events

@@ -142,14 +142,21 @@ _TRUE = {"true", "yes", "on", "1", "是", "真"}
 _FALSE = {"false", "no", "off", "0", "否", "假"}
 
 
-def check_value(var: VariableDef, raw: Any) -> tuple[Any, str | None]:
+def check_value(var: VariableDef, raw: Any, *, exact: bool = False) -> tuple[Any, str | None]:
     """``(stored value, note)`` for writing ``raw`` into ``var`` (iron rule 1).
 
     Numbers are converted, rounded when ``integer`` and clamped into ``[minimum, maximum]``
     (``note`` says when a value was pulled back); texts are cut at ``max_length``; booleans
     accept true/false words. Raises :class:`VariableError` when no sensible value exists
     (not a number, an unknown enum option, NaN/infinity).
+
+    ``exact`` is for writers whose values carry their own types (a script's ``setvar``): the
+    value must already be of the variable's kind -- a number for a number, ``true``/``false``
+    for a boolean, a text for a text or an option -- and nothing is converted (no numeric text
+    read as a number, no ``1`` or ``"yes"`` as true); it is still clamped, rounded and cut.
     """
+    if exact and not _has_kind(var, raw):
+        raise VariableError(f"{var.id} is {_KIND_WORDS[var.kind]}, got {describe_value(raw)}")
     note = None
     if var.kind == "number":
         if isinstance(raw, bool):
@@ -191,6 +198,32 @@ def check_value(var: VariableDef, raw: Any) -> tuple[Any, str | None]:
         note = f"text cut to {var.max_length} characters"
         text = text[: var.max_length]
     return text, note
+
+
+_KIND_WORDS = {"number": "a number", "bool": "true or false", "text": "a text", "enum": "an option (a text)"}
+
+
+def _has_kind(var: VariableDef, raw: Any) -> bool:
+    """Whether ``raw`` is already of ``var``'s kind (:func:`check_value` with ``exact``)."""
+    if var.kind == "number":
+        return isinstance(raw, (int, float)) and not isinstance(raw, bool)
+    if var.kind == "bool":
+        return isinstance(raw, bool)
+    return isinstance(raw, str)
+
+
+def describe_value(raw: Any) -> str:
+    """``raw`` with its type, as a script author would name it."""
+    if raw is None:
+        return "null"
+    if isinstance(raw, bool):
+        return f"the boolean {'true' if raw else 'false'}"
+    if isinstance(raw, (int, float)):
+        return f"the number {_show(float(raw)) if isinstance(raw, float) and math.isfinite(raw) else raw}"
+    if isinstance(raw, str):
+        shown = raw if len(raw) <= 60 else raw[:57] + "..."
+        return f"the text {shown!r}"
+    return "a list" if isinstance(raw, list) else "an object" if isinstance(raw, dict) else type(raw).__name__
 
 
 def _option_for_label(var: VariableDef, text: str) -> str:

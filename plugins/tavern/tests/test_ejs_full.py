@@ -1,5 +1,5 @@
 """The full EJS mode: templates compiled to JavaScript and run in the kernel's sandbox (golden
-table), writes as the kernel's tree operations, failures answered with ``None`` (the caller
+table), writes as the kernel's script writes (located), failures answered with ``None`` (the caller
 falls back to the subset), and raw template syntax never in the output (property)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import lwcore.sandbox as sandbox
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from lwcore.contributions import TreeOp
+from lwcore.contributions import VariableWrite
 
 from lw_tavern.ejs.full import compile_template, render_full
 
@@ -36,13 +36,27 @@ def test_templates(template: str, expected: str) -> None:
     assert out is not None and out.text == expected
 
 
-def test_writes_are_tree_operations_in_order() -> None:
-    out = render_full("<% setvar('世界.日', 9); incvar('世界.日'); incvar('新.计数', 2); incvar('新.计数'); "
-                      "decvar('世界.日', 4); %>", sandbox, tree=TREE, seed=1, clock=0)
+def test_writes_are_the_kernels_script_writes_in_order_with_their_template_lines() -> None:
+    template = ("<% setvar('世界.日', 9); incvar('世界.日'); incvar('新.计数', 2); incvar('新.计数'); %>\n"
+                "text\n<#escape-ejs>\n<%= kept %>\n</#escape-ejs>\n<%\n  decvar('世界.日', 4); %>")
+    out = render_full(template, sandbox, tree=TREE, seed=1, clock=0, script="book#e")
     assert out is not None and out.writes == [
-        TreeOp("put", "世界.日", (9,), "template"), TreeOp("add", "世界.日", (1,), "template"),
-        TreeOp("put", "新.计数", (2,), "template"), TreeOp("add", "新.计数", (1,), "template"),
-        TreeOp("add", "世界.日", (-4,), "template")]
+        VariableWrite("setvar", ("世界", "日"), 9, "book#e", 1), VariableWrite("incvar", ("世界", "日"), 1, "book#e", 1),
+        VariableWrite("incvar", ("新", "计数"), 2, "book#e", 1), VariableWrite("incvar", ("新", "计数"), 1, "book#e", 1),
+        VariableWrite("incvar", ("世界", "日"), -4, "book#e", 7)]
+
+
+@pytest.mark.parametrize("template,line", [
+    ("<% setvar('a', 1) %>", 1),
+    ("x\n\n<%= setvar('a', 1) %>", 3),
+    ("<%# a\ncomment %>\n<%_ setvar('a', 1) _%>", 3),
+    ("<%\nlet v = 1;\n\nsetvar('a', v) %>", 4),
+    ("<%%\n%%>\n<% setvar('a', 1) -%>\n", 3),
+    ("<#escape-ejs>\n\n\n</#escape-ejs><%\n setvar('a', 1) %>", 5),
+])
+def test_a_writes_line_is_its_line_in_the_template(template: str, line: int) -> None:
+    out = render_full(template, sandbox, tree={}, seed=1, clock=0)
+    assert out is not None and [w.line for w in out.writes] == [line]
 
 
 def test_entries_prompts_and_next_turn_requests() -> None:
@@ -103,7 +117,8 @@ def test_execvar(template: str, expected: str) -> None:
 def test_execvar_writes_are_buffered_like_the_templates_own() -> None:
     out = render_full("<%- execvar('模板.写') %>|<%= getvar('世界.日') %>", sandbox, tree=EXEC_TREE, seed=1, clock=0)
     assert out is not None and out.text == "写过|4"
-    assert out.writes == [TreeOp("add", "世界.日", (1,), "template")]
+    assert [(w.op, w.path, w.value) for w in out.writes] == [("incvar", ("世界", "日"), 1)]
+    assert out.writes[0].line is None  # a line of the variable's template, not of this one
     assert EXEC_TREE["世界"]["日"] == 3  # the tree itself is never written by a render
 
 

@@ -8,8 +8,12 @@ interpreter, memory and time limits, no host I/O, the seeded random source and t
 What the template sees:
 
 - the variable bridge over the room's tree: ``getvar``, ``setvar``, ``incvar``, ``decvar``,
-  ``variables``, ``stat_data``; writes come back as effects the caller applies after rendering
-  (they are buffered: the text a template prints never depends on a write being kept);
+  ``variables``, ``stat_data``; writes come back as the kernel's
+  :class:`~lwcore.contributions.VariableWrite` (each with the template line that asked, when it
+  is the template's own) for the caller to have made after rendering -- through the one path
+  of scripts' writes, :func:`lwcore.turn.script_writes.apply_write`: a declared module
+  variable checked and clamped, any other name a leaf of the MVU tree (they are buffered: the
+  text a template prints never depends on a write being kept);
 - ``_`` (the sandbox's lodash), ``log``;
 - ``getwi([book,] title)``: an entry's text from the room's book, as imported (a snapshot);
   ``activewi([book,] title)``: asks for that entry to fire on the next turn;
@@ -39,15 +43,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any
 
-from lwcore.contributions import TreeOp
-from lwcore.turn.mvu import leaves, lookup, show_path
+from lwcore.contributions import VariableWrite
+from lwcore.turn.mvu import leaves
+from lwcore.turn.script_writes import writes_from
 
-from lw_tavern.ejs.lite import ESCAPED, pieces
+from lw_tavern.ejs.lite import ESCAPED, pieces_at
 
 MAX_SOURCE = 150_000
 MAX_EXECVAR_DEPTH = 8
@@ -95,14 +100,38 @@ var faker = new Proxy({}, { get: function () {
 
 @dataclass
 class FullRendered:
-    """The text, the writes the template asked for (tree operations, in order), the prompts
-    it injected, the entries it asked to fire next turn, and its log lines."""
+    """The text, the writes the template asked for (in order), the prompts it injected, the
+    entries it asked to fire next turn, and its log lines."""
 
     text: str
-    writes: list[TreeOp] = field(default_factory=list)
+    writes: list[VariableWrite] = field(default_factory=list)
     injected: list[str] = field(default_factory=list)
     activate: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A template as JavaScript, and where its code came from: ``lines`` holds, for each tag's
+    code, ``(first line of it in source, line of its tag in the template)``."""
+
+    source: str
+    lines: tuple[tuple[int, int], ...] = ()
+
+    def template_line(self, line: int | None) -> int | None:
+        """The template line of a line of :attr:`source` inside a tag's code (``None`` outside:
+        the prelude, a text, a variable's template run by ``execvar``)."""
+        if line is None:
+            return None
+        found = None
+        for start, at in self.lines:
+            if start > line:
+                break
+            found = (start, at)
+        if found is None:
+            return None
+        start, at = found
+        return at + line - start
 
 
 def compile_template(text: str, tree: Mapping[str, Any] | None = None) -> str:
@@ -111,35 +140,59 @@ def compile_template(text: str, tree: Mapping[str, Any] | None = None) -> str:
     When it names ``execvar`` and a ``tree`` is given, the template texts the tree holds come
     along, each compiled the same way into a table ``execvar`` reads (:func:`_variable_templates`).
     :class:`ValueError` when a ``<%`` of ``text`` is not closed."""
-    body = _body(text)
+    return compile_mapped(text, tree).source
+
+
+def compile_mapped(text: str, tree: Mapping[str, Any] | None = None) -> Compiled:
+    """:func:`compile_template` with the map from its source lines back to the template's."""
+    body, lines = _body_mapped(text)
     table = _variable_templates(tree, MAX_SOURCE - len(body)) if tree and "execvar" in text else ""
-    return ("(async function () {\n" + _PRELUDE.replace("__MAX_DEPTH", str(MAX_EXECVAR_DEPTH)) + table + body
-            + "\nreturn {text: await __join(__o), injected: __inj, activate: __act};\n})()")
+    head = "(async function () {\n" + _PRELUDE.replace("__MAX_DEPTH", str(MAX_EXECVAR_DEPTH)) + table
+    offset = head.count("\n") + 1
+    return Compiled(head + body + "\nreturn {text: await __join(__o), injected: __inj, activate: __act};\n})()",
+                    tuple((offset + start, at) for start, at in lines))
 
 
 def _body(text: str) -> str:
     """The statements that push the template's output onto ``__o`` (text, values, promises)."""
+    return _body_mapped(text)[0]
+
+
+def _body_mapped(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """:func:`_body`, and for each tag's code ``(its first line in the body, counted from 0;
+    its tag's line in ``text``, from 1)``."""
     escaped: list[str] = []
+    newlines: list[int] = []
 
     def stash(m: re.Match[str]) -> str:
         escaped.append(m.group(1).replace("<%%", "<%").replace("%%>", "%>"))
+        newlines.append(m.group(0).count("\n"))
         return f"\x00{len(escaped) - 1}\x00"
 
     body = ESCAPED.sub(stash, text.replace("<%%", "\x01").replace("%%>", "\x02"))
     code: list[str] = []
-    for mode, piece in pieces(body):
+    lines: list[tuple[int, int]] = []
+    at = 0  # lines of the body emitted so far
+    read, line = 0, 1  # how far ``body`` is counted, and the template line there
+    for mode, piece, start in pieces_at(body):
         if mode == "text":
             for i, part in enumerate(re.split(r"\x00(\d+)\x00", piece)):
                 literal = escaped[int(part)] if i % 2 else part.replace("\x01", "<%").replace("\x02", "%>")
                 if literal:
                     code.append(f"__o.push({json.dumps(literal, ensure_ascii=False)});")
+                    at += 1
             continue
         inner = piece.replace("\x01", "<%").replace("\x02", "%>")
-        if mode in ("=", "-"):
-            code.append(f"__o.push(__out({inner}\n));")
-        elif mode != "#":
-            code.append(inner + "\n;")
-    return "\n".join(code)
+        if mode == "#":
+            continue
+        passed = body[read:start]
+        line += passed.count("\n") + sum(newlines[int(n)] for n in re.findall(r"\x00(\d+)\x00", passed))
+        read = start
+        lines.append((at, line))
+        statement = f"__o.push(__out({inner}\n));" if mode in ("=", "-") else inner + "\n;"
+        code.append(statement)
+        at += statement.count("\n") + 1
+    return "\n".join(code), lines
 
 
 def _variable_templates(tree: Mapping[str, Any], budget: int) -> str:
@@ -178,9 +231,10 @@ def render_full(
     """Run ``text`` as a full EJS template against ``tree``; ``None`` when it fails (the caller
     renders it with the subset instead). ``entries`` (title -> text) answer ``getwi``."""
     try:
-        source = compile_template(text, tree)
+        compiled = compile_mapped(text, tree)
     except ValueError:
         return None
+    source = compiled.source
     if len(source) > MAX_SOURCE:
         return None
     wanted = entries if entries is not None and "getwi" in text else {}
@@ -195,28 +249,10 @@ def render_full(
     if not isinstance(value, Mapping) or not isinstance(value.get("text"), str):
         return None
     out = FullRendered(value["text"], injected=_texts(value.get("injected")), activate=_texts(value.get("activate")))
-    out.writes = writes_of(outcome.effects, tree)
+    out.writes = [replace(w, line=compiled.template_line(w.line)) for w in writes_from(outcome.effects, where=script)]
     out.warnings = [effect.text for effect in outcome.effects if effect.kind == "log"]
     return out
 
 
 def _texts(value: Any) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
-
-
-def writes_of(effects: Sequence[Any], tree: Mapping[str, Any]) -> list[TreeOp]:
-    """A template's ``setvar``/``incvar`` effects as tree operations: ``setvar`` puts (creating
-    branches), ``incvar`` adds to a number there or starts one."""
-    ops: list[TreeOp] = []
-    written: set[str] = set()
-    for effect in effects:
-        if effect.kind not in ("setvar", "incvar"):
-            continue
-        path = show_path(list(effect.path))
-        if effect.kind == "setvar":
-            ops.append(TreeOp("put", path, (effect.value,), reason="template"))
-        elif effect.kind == "incvar":
-            found = path in written or lookup(tree, list(effect.path))[0]
-            ops.append(TreeOp("add" if found else "put", path, (effect.by,), reason="template"))
-        written.add(path)
-    return ops

@@ -78,24 +78,30 @@ def pieces(text: str) -> Iterator[tuple[str, str]]:
     comment), with the whitespace forms applied (``<%_`` trims spaces before the tag, ``_%>``
     after it, ``-%>`` one newline after it). :class:`ValueError` when a ``<%`` is not closed.
     One walk for the read-only subset and the full mode."""
+    for mode, body, _ in pieces_at(text):
+        yield mode, body
+
+
+def pieces_at(text: str) -> Iterator[tuple[str, str, int]]:
+    """:func:`pieces` with where each piece starts in ``text`` (a tag: its ``<%``)."""
     pos = 0
     for m in TAG.finditer(text):
         chunk = text[pos:m.start()]
         if m.group(1) == "_":
             chunk = chunk.rstrip(" \t")
         if chunk:
-            yield "text", chunk
+            yield "text", chunk, pos
         pos = m.end()
         if m.group(3) == "-" and text.startswith("\n", pos):
             pos += 1
         elif m.group(3) == "_":
             while pos < len(text) and text[pos] in " \t":
                 pos += 1
-        yield ("" if m.group(1) == "_" else m.group(1)), m.group(2)
+        yield ("" if m.group(1) == "_" else m.group(1)), m.group(2), m.start()
     if "<%" in text[pos:]:
         raise ValueError("a '<%' tag is not closed")
     if text[pos:]:
-        yield "text", text[pos:]
+        yield "text", text[pos:], pos
 
 
 def _parse(text: str) -> list[Any]:

@@ -24,7 +24,10 @@ the member's words). An at-depth entry's role is kept in its segment's name only
 entries fill the ``{{outlet::name}}`` macros of the placed texts; the rest of an outlet stays out.
 
 Writes (the next timed state, what fired, template ``setvar``/``incvar`` and ``activewi``) are
-staged: the room keeps them only when the turn is applied.
+staged: the room keeps them only when the turn is applied. A template's ``setvar``/``incvar``
+is made like a hook script's (:func:`lwcore.turn.script_writes.apply_write`): a declared module
+variable through its type and bounds (a wrong type refused, logged for the keeper with the
+entry and line), any other name a leaf of the MVU tree.
 """
 
 from __future__ import annotations
@@ -160,7 +163,7 @@ def _activate(turn: TurnContext, room: Room, actor: Member, book: Any, settings:
         "warnings": warnings[:MAX_WARNINGS],
     }), by=PLUGIN)
     if renderer.writes:
-        staged.tree(renderer.writes, by=f"{PLUGIN} templates")
+        staged.variables(renderer.writes, by=f"{PLUGIN} templates")
 
 
 def _timed(data: Mapping[str, Any], book: Any) -> tuple[TimedState, frozenset[str]]:

@@ -10,8 +10,10 @@ in a preset, the keeper), ``{{time}}``/``{{date}}`` the room's game clock, ``{{r
 The switch: ``LW_TAVERN_EJS=lite`` (in the environment the kernel reads) keeps every template
 on the read-only subset; anything else, or unset, allows the full mode.
 
-Template writes, injected prompts and ``activewi`` requests are collected here; the caller
-stages them (they are made only if the turn is applied). Raw template syntax never comes out:
+Template writes (each naming its entry and template line), injected prompts and ``activewi``
+requests are collected here; the caller stages them (they are made only if the turn is
+applied, through the kernel's one path of scripts' writes: declared variables checked and
+clamped, other names MVU leaves). Raw template syntax never comes out:
 the full mode's output is text, the subset leaves out what it cannot render.
 """
 
@@ -24,7 +26,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from lwcore.contributions import TreeOp
+from lwcore.contributions import VariableWrite
 
 from lw_tavern.ejs.expr import ExprError, evaluate_condition
 from lw_tavern.ejs.full import render_full
@@ -50,7 +52,7 @@ class Renderer:
     rng: random.Random
     sandbox: ModuleType | None = None
     entries: Mapping[str, str] = field(default_factory=dict)
-    writes: list[TreeOp] = field(default_factory=list)
+    writes: list[VariableWrite] = field(default_factory=list)
     injected: list[str] = field(default_factory=list)
     activate: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
