@@ -8,8 +8,9 @@ view, ``--json`` output and command reply is built from them):
   ``<pack-id>#<entry-id>`` handle). Players never see a ``secret`` entry, not even that it
   exists; the others show their title, keys and text.
 - ``worldbook_pack`` -- one import (``world:<pack>``, ``companion:<pack>``, ``pc:<member>``):
-  kind, pack id, name, file, its hook scripts and report. Players see what was imported and
-  for whom, never the hooks or the report.
+  kind, pack id, name, file, its hook scripts and report, and (a world import) the card's texts
+  entries' ``match*`` flags scan. Players see what was imported and for whom, never the hooks,
+  the report or the card's texts.
 - ``worldbook_timed`` -- the world book's timed state (turn counter, ``sticky``/``cooldown``
   effects), what fired last turn, template warnings: keeper-only.
 - ``pregen`` -- a claimable pre-generated character: players see name, blurb and who holds

@@ -9,7 +9,9 @@ Every import is split (:func:`lw_tavern.card_split.split_card`) and passes the t
   rules' business) -- and the card's plain lore joins the room's book. One per member.
 - ``companion``: a companion the keeper plays (``companion`` document: name, description,
   personality, scenario, greeting, examples) and its plain lore.
-- ``world``: the whole book with the keeper's trust (``secret`` honoured), the ``[InitVar]``
+- ``world``: the whole book with the keeper's trust (``secret`` honoured), the card's texts
+  its entries' ``match*`` flags scan (description, personality, scenario, creator notes, depth
+  prompt: :mod:`lw_tavern.room.scan_texts`; kept in the keeper-only pack document), the ``[InitVar]``
   declarations seeded into the room's MVU tree (a value already there stays: progress is never
   reset; imported leaves stay hidden from players until ``.var expose``), a native card's typed
   variables declared (kept if already declared), the hook scripts installed for the room, the
@@ -38,6 +40,7 @@ from lwcore.errors import LwError
 from lw_tavern.card_split import HOOKS_EXTENSION, PERSON_TEXT_FIELDS, SECRET_KEPT, import_entries, split_card
 from lw_tavern.cardfile import Material, book_of, read_material
 from lw_tavern.room.documents import COMPANION, ENTRY, PACK, PREGEN
+from lw_tavern.room.scan_texts import CARD_TEXTS, card_texts
 from lw_tavern.worldbook.load import book_from_data
 from lw_tavern.worldbook.model import WorldBook, WorldEntry, entry_to_worldinfo
 
@@ -62,8 +65,11 @@ personality as its notes; a companion document: all six), and what a world impor
 the card's person (a pregen of the roster)."""
 _USES = {"pc": "the member's sheet takes the name, description and personality",
          "companion": "the companion keeps the name, description, personality, scenario, greeting and examples",
-         "world": "the roster's pregen takes the name, description and personality"}
+         "world": "the roster's pregen takes the name, description and personality; entries' match flags "
+                  "scan the description, personality, scenario, creator notes and depth prompt"}
 _SCRIPTS_REASON = "SillyTavern script items: not run in a room"
+SCAN_WORDS = {"character_description": "description", "character_personality": "personality",
+              "character_depth_prompt": "depth prompt", "scenario": "scenario", "creator_notes": "creator notes"}
 
 
 @dataclass(frozen=True)
@@ -126,6 +132,8 @@ class ImportPlan:
     variables: list[Any] = field(default_factory=list)
     pregens: list[dict[str, Any]] = field(default_factory=list)
     person: dict[str, Any] = field(default_factory=dict)
+    scan: dict[str, str] = field(default_factory=dict)
+    """A world card's texts entries with ``match*`` flags scan, by scan name."""
     report: ImportReport = ImportReport()
     changed: list[Dropped] = field(default_factory=list)
     """What the trust boundary changed in the entries kept (constant off, render entries
@@ -173,8 +181,11 @@ def plan_import(room: Room | None, material: Material, source: Source, kind: str
         plan.person = {k: person[k] for k in PERSON_FIELDS[kind] if isinstance(person.get(k), str) and person[k].strip()}
         carried = list(plan.person)
         dropped = list(split.report.dropped)
+    if keeper:
+        plan.scan = card_texts(person)
+    scanned = {field for name, (field, *_) in CARD_TEXTS if name in plan.scan}
     unused = [k for k in (*PERSON_TEXT_FIELDS, "alternate_greetings")
-              if k not in PERSON_FIELDS[kind] and _has_text(person.get(k))]
+              if k not in PERSON_FIELDS[kind] and k not in scanned and _has_text(person.get(k))]
     if unused:
         dropped.append(Dropped(", ".join(unused), f"not used by a {kind} import ({_USES[kind]})"))
     warnings: list[str] = []
@@ -188,6 +199,9 @@ def plan_import(room: Room | None, material: Material, source: Source, kind: str
     if keeper:
         plan.variables = _variables(material, source)
         plan.pregens = _pregens(room, material, person, source, warnings)
+        if plan.scan:
+            carried.append("the card's " + ", ".join(SCAN_WORDS[k] for k in plan.scan)
+                           + ", for the entries that match their keys there")
         if plan.hooks:
             carried.append(f"{len(plan.hooks)} hook script(s)")
         if plan.seed:
@@ -333,7 +347,7 @@ def apply_import(room: Room, plan: ImportPlan) -> None:
     store.put(Document(plan.key, PACK, {
         "kind": plan.kind, "pack": plan.pack_id, "name": plan.name, "file": plan.shown,
         **({"member": plan.member} if plan.member else {}), "hooks": list(plan.hooks),
-        "entries": len(plan.entries),
+        "entries": len(plan.entries), **({"scan": dict(plan.scan)} if plan.scan else {}),
         "report": {"carried": list(plan.report.carried), "dropped": [f"{d.field}: {d.reason}" for d in plan.report.dropped],
                    "changed": [f"{d.field}: {d.reason}" for d in plan.changed], "warnings": list(plan.report.warnings)},
     }))

@@ -1,8 +1,9 @@
 """The world book, the enabled presets and the companions in a turn's prompt.
 
 Every turn (``lw_prompt_segments``) the room's book is activated once -- SillyTavern's scan over
-the recent history and what the acting member says now, the room's timed state in, the next one
-out -- and its entries are rendered (:mod:`lw_tavern.room.render`) and placed:
+the recent history and what the acting member says now (and, for entries with ``match*`` flags,
+the room's card and the acting member's character: :mod:`lw_tavern.room.scan_texts`), the
+room's timed state in, the next one out -- and its entries are rendered (:mod:`lw_tavern.room.render`) and placed:
 
 | what | segment | where in the kernel's prompt |
 |---|---|---|
@@ -43,6 +44,7 @@ from lw_tavern.room.book import room_book, settings_of
 from lw_tavern.room.documents import COMPANION, TIMED, TIMED_ID
 from lw_tavern.room.presets import enabled_folds
 from lw_tavern.room.render import Renderer, full_mode_allowed
+from lw_tavern.room.scan_texts import scan_globals
 from lw_tavern.worldbook.engine import Message, ScanInput, activate
 from lw_tavern.worldbook.model import Role
 from lw_tavern.worldbook.timed import TimedState
@@ -135,7 +137,8 @@ def _activate(turn: TurnContext, room: Room, actor: Member, book: Any, settings:
 
     timed = room.documents.get(TIMED, TIMED_ID)
     state, force = _timed(timed.data if timed is not None else {}, book)
-    scan = ScanInput(chat=chat_of(room, actor, str(turn.extra.get("player_input") or "")), force=force)
+    scan = ScanInput(chat=chat_of(room, actor, str(turn.extra.get("player_input") or "")), force=force,
+                     globals=scan_globals(room, actor, book.compiled, renderer))
     result = activate(book.compiled, scan, settings, state, rng=renderer.rng,
                       render=lambda entry, content: renderer.text(content, where=book.handles.get(entry.id, entry.title)),
                       condition=renderer.condition)

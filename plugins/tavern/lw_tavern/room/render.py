@@ -65,8 +65,13 @@ class Renderer:
         body = content
         if "<%" in content or "<#" in content.lower():
             body = self._template(content, where)
+        return self.macros(body, where=where, char=char)
+
+    def macros(self, content: str, *, where: str, char: str | None = None) -> str:
+        """``content`` with its macros substituted (no template runs: for text that is read,
+        not placed, such as what an entry's keys are matched against)."""
         ctx = MacroContext(resolve=self.resolve, user=self.user, char=char, clock=self.clock, rng=self.rng)
-        out = substitute(body, ctx)
+        out = substitute(content, ctx)
         self.warnings += [f"{where}: {w}" for w in ctx.warnings]
         return out
 
