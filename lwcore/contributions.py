@@ -153,7 +153,11 @@ class PromptSegment:
     the pipeline decides what each slot means); inside a slot, segments sort by ``order`` then
     ``name``. ``depth`` (when not ``None``) places the segment inside the turn's recent history
     instead, that many entries before its newest end (0: after the newest entry); its slot is
-    then not used. An empty ``text`` means "not injected" and is dropped by the kernel.
+    then not used. Without ``role`` it is text among the history's lines; with ``role``
+    (``system``, ``user`` or ``assistant``) it is a message of its own with that role at that
+    place, the history around it split into the messages before and after (what the provider
+    protocol has no role for inside a conversation -- a system message on some -- its compiler
+    sends as a user message). An empty ``text`` means "not injected" and is dropped by the kernel.
     """
 
     name: str
@@ -161,6 +165,11 @@ class PromptSegment:
     slot: str = "system"
     order: int = 0
     depth: int | None = None
+    role: Literal["system", "user", "assistant"] | None = None
+
+    def __post_init__(self) -> None:
+        if self.role is not None and self.depth is None:
+            raise ValueError(f"segment {self.name!r}: a role places a segment at a depth; give its depth")
 
 
 # --- importer -----------------------------------------------------------------------------
@@ -639,7 +648,8 @@ def field_problems(item: Any) -> list[str]:
     Checked at registration, so that a plugin's ``PromptSegment(order="zzz")`` is dropped and
     recorded against it instead of breaking a sort in every turn. Checks each field against
     its annotation: ``str``, ``int`` (not ``bool``), ``bool``, ``float``, ``Path``, ``None``
-    unions, ``tuple[str, ...]``, ``Mapping[str, str]``, and callables or lazy references.
+    unions, ``Literal`` choices, ``tuple[str, ...]``, ``Mapping[str, str]``, and callables or
+    lazy references.
     """
     import dataclasses
 
@@ -678,6 +688,8 @@ def _matches(value: Any, expected: Any) -> bool:
         return True
     if origin in (typing.Union, types.UnionType):
         return any(_matches(value, a) for a in args)
+    if origin is typing.Literal:
+        return any(value == a and type(value) is type(a) for a in args)
     if expected is type(None):
         return value is None
     if expected is int:

@@ -14,7 +14,9 @@ Logical messages (the prompt compiler's input), in order:
    slot ``context`` (and of any slot not named here).
 4. ``world_context`` (user): the room's state this turn -- variables, recent history (with
    the segments that have a ``depth`` inside it, that many entries before its newest end),
-   then segments of slot ``state`` (the late part of the state message).
+   then segments of slot ``state`` (the late part of the state message). A depth segment
+   with a ``role`` is a message of that role (``lw:depth-<n>``) at its place instead, the
+   state message split around it (the part after it is ``lw:state-<n>``).
 5. ``author_instruction`` (user): segments of slot ``suffix`` (closest to the player's words).
 6. ``player_input``: what the acting member says.
 
@@ -359,6 +361,18 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+@dataclass(frozen=True)
+class DepthMessage:
+    """A segment placed in the recent history as a message of its own (a
+    :class:`~lwcore.contributions.PromptSegment` with a ``role``): ``depth`` lines before the
+    newest end, the provider ``role``, its text and where it came from (``plugin:segment``)."""
+
+    depth: int
+    role: str
+    text: str
+    source: str
+
+
 def state_texts(
     room: Room, locale: str, *, history_limit: int = HISTORY_IN_PROMPT, inserts: Sequence[tuple[int, str]] = (),
 ) -> tuple[str, str, str]:
@@ -368,6 +382,18 @@ def state_texts(
     ``inserts`` are ``(depth, text)`` pairs placed among the recent lines, ``depth`` lines
     before the newest end (0: after the newest line; deeper than the history: before the
     oldest shown), in the order given."""
+    sheets, variables, (history,) = state_parts(room, locale, history_limit=history_limit, inserts=inserts)
+    return sheets, variables, str(history)
+
+
+def state_parts(
+    room: Room, locale: str, *, history_limit: int = HISTORY_IN_PROMPT,
+    inserts: Sequence[tuple[int, str] | DepthMessage] = (),
+) -> tuple[str, str, list[str | DepthMessage]]:
+    """:func:`state_texts` with the history in pieces: its text, split where a
+    :class:`DepthMessage` of ``inserts`` goes (``[text, message, text, …]``; the recent-history
+    heading with the first text that has lines). ``(depth, text)`` inserts are lines of the
+    texts, as in :func:`state_texts`; a message and texts at one place keep their order."""
     zh = locale.startswith("zh")
     keeper = Viewer(room.file.keeper.id, locale, True)
     sheet_lines = ["## 角色卡" if zh else "## Character sheets"]
@@ -420,30 +446,46 @@ def state_texts(
     if tree:
         variables = f"{variables}\n\n{tree}" if variables else tree
 
-    parts = [_campaign_text(room, keeper, zh)]
+    campaign = _campaign_text(room, keeper, zh)
     history_lines = []
     for entry in room.history.tail(history_limit) if history_limit else room.history.all():
         line = project(room, event_document(entry), keeper)
         if line is not None:
             secret = " (keeper)" if line["keeper_only"] else ""
             history_lines.append(f"[{line['turn']}] {line['role']} {line['member'] or line['role']}{secret}: {line['text']}")
-    if inserts:
-        history_lines = _with_inserts(history_lines, inserts)
-    if history_lines:
-        parts.append(("## 最近经过\n" if zh else "## Recent history\n") + "\n".join(history_lines))
-    return sheets, variables, "\n\n".join(p for p in parts if p)
+    heading = "## 最近经过\n" if zh else "## Recent history\n"
+    history: list[str | DepthMessage] = []
+    headed = False
+    for piece in _with_inserts(history_lines, inserts):
+        if isinstance(piece, DepthMessage):
+            history.append(piece)
+            continue
+        text = ""
+        if piece:
+            text = ("" if headed else heading) + "\n".join(piece)
+            headed = True
+        if not history:
+            text = "\n\n".join(p for p in (campaign, text) if p)
+        history.append(text)
+    return sheets, variables, history
 
 
-def _with_inserts(lines: list[str], inserts: Sequence[tuple[int, str]]) -> list[str]:
-    """``lines`` with each ``(depth, text)`` placed ``depth`` lines before the end (counted in
-    ``lines`` alone; texts at one place keep their order)."""
-    at: dict[int, list[str]] = {}
-    for depth, text in inserts:
-        at.setdefault(max(0, len(lines) - max(0, depth)), []).append(text.strip())
-    out: list[str] = []
+def _with_inserts(lines: list[str], inserts: Sequence[tuple[int, str] | DepthMessage]) -> list[list[str] | DepthMessage]:
+    """``lines`` with each insert placed ``depth`` lines before the end (counted in ``lines``
+    alone; inserts at one place keep their order): ``(depth, text)`` as a line, a
+    :class:`DepthMessage` between the runs of lines it splits (``[lines, message, lines, …]``)."""
+    at: dict[int, list[tuple[int, str] | DepthMessage]] = {}
+    for insert in inserts:
+        depth = insert.depth if isinstance(insert, DepthMessage) else insert[0]
+        at.setdefault(max(0, len(lines) - max(0, depth)), []).append(insert)
+    out: list[list[str] | DepthMessage] = [[]]
     for index in range(len(lines) + 1):
-        out += at.get(index, [])
-        out += lines[index:index + 1]
+        for insert in at.get(index, []):
+            if isinstance(insert, DepthMessage):
+                out += [insert, []]
+            else:
+                out[-1].append(insert[1].strip())  # type: ignore[union-attr]
+        out[-1] += lines[index:index + 1]  # type: ignore[operator]
     return out
 
 
@@ -508,30 +550,47 @@ def build_messages(
     locale: str,
 ) -> list[dict[str, Any]]:
     """The logical messages of one turn (see the module docstring for the order)."""
-    groups: list[list[dict[str, str]]] = [[], [], [], [], []]
+    groups: list[list[dict[str, str]]] = [[], [], [], [], []]  # one per _SLOT_MESSAGE index
     lang = "zh" if locale.startswith("zh") else "en"
     groups[0].append(_block("lwcore:rules", _RULES[lang]))
-    inserts = [(segment.depth, segment.text) for segment, _ in segments if segment.depth is not None]
-    sheets, variables, history = state_texts(room, locale, inserts=inserts)
+    inserts = [(segment.depth, segment.text) if segment.role is None else
+               DepthMessage(segment.depth, segment.role, segment.text, f"{plugin_id}:{segment.name}")
+               for segment, plugin_id in segments if segment.depth is not None]
+    sheets, variables, history = state_parts(room, locale, inserts=inserts)
     groups[2].append(_block("lwcore:expertise", expertise))
     groups[2].append(_block("lwcore:sheets", sheets))
     groups[3].append(_block("lwcore:variables", variables))
-    groups[3].append(_block("lwcore:history", history))
+    late: list[dict[str, str]] = []  # slot ``state``: after the whole history
     for segment, plugin_id in segments:
         if segment.depth is None:
             index = _SLOT_MESSAGE.get(segment.slot, 2)
-            groups[index].append(_block(f"{plugin_id}:{segment.name}", segment.text))
+            (late if index == 3 else groups[index]).append(_block(f"{plugin_id}:{segment.name}", segment.text))
     shape = [
         ("runtime_system", "system", "lw:system"),
         ("author_instruction", "system", "lw:author"),
         ("world_context", "system", "lw:world"),
-        ("world_context", "user", "lw:state"),
-        ("author_instruction", "user", "lw:suffix"),
     ]
-    messages = [_message(r, m, p, blocks) for (r, m, p), blocks in zip(shape, groups, strict=True)]
+    messages = [_message(r, m, p, blocks) for (r, m, p), blocks in zip(shape, groups[:3], strict=True)]
+    messages += _state_messages(groups[3], history, late)
+    messages.append(_message("author_instruction", "user", "lw:suffix", groups[4]))
     out = [m for m in messages if m is not None]
     name = room.sheets[actor.id].name if actor.id in room.sheets else (actor.name or actor.id)
     out.append({"role": "player_input", "markdown": f"{name}: {player_input}", "blocks": []})
+    return out
+
+
+def _state_messages(head: list[dict[str, str]], history: Sequence[str | DepthMessage],
+                    late: list[dict[str, str]]) -> list[dict[str, Any] | None]:
+    """The room's state this turn: ``lw:state`` (``head`` and the history's first text), then
+    for each :class:`DepthMessage` its own message (``lw:depth-<n>``, its role) and the history
+    text after it (``lw:state-<n>``); the ``late`` blocks close the last of them."""
+    out = []
+    for n, piece in enumerate(history):  # texts at even places, messages at odd ones
+        if isinstance(piece, DepthMessage):
+            out.append(_message("world_context", piece.role, f"lw:depth-{n // 2 + 1}", [_block(piece.source, piece.text)]))
+            continue
+        blocks = [*(head if n == 0 else []), _block("lwcore:history", piece), *(late if n == len(history) - 1 else [])]
+        out.append(_message("world_context", "user", "lw:state" if n == 0 else f"lw:state-{n // 2 + 1}", blocks))
     return out
 
 

@@ -289,7 +289,7 @@ KEEPER_VIEW_TAKERS: dict[tuple[str, str], str] = {
     # ``table_viewer``'s projections. Every other place in the kernel or a bundled plugin
     # fails the test, and so does a listed place that takes it no more.
     ("lwcore/turn/documents.py", "viewer_of"): "a member's own viewer: the keeper's only for the keeper",
-    ("lwcore/turn/pipeline.py", "state_texts"): "the keeper's model prompt (the model plays the keeper)",
+    ("lwcore/turn/pipeline.py", "state_parts"): "the keeper's model prompt (the model plays the keeper)",
     ("lwcore/turn/chronicle.py", "margin_messages"): "the keeper margin's fold request; only the keeper's projection shows it",
     ("lwcore/turn/chronicle.py", "plan_for"): "sizes the keeper's prompt for the fold policy (a number, shown to no one)",
     ("lwcore/builtins/turn/report.py", "keeper_only_texts"): "the leak check: what to look for in the players' views",

@@ -3,6 +3,7 @@ random source in the context, and writes staged while compiling (made only when 
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from types import SimpleNamespace
@@ -66,6 +67,57 @@ def test_depth_segments_reach_an_empty_history(tmp_path: Path, room_dir: Path) -
     kernel = Kernel(data_dir=tmp_path / "d", env={},
                     plugins=[segment_plugin(lambda turn: [PromptSegment("d", "ONLY-DEPTH", depth=4)])])
     assert "ONLY-DEPTH" in state_message(compile_turn(kernel, room_dir, SAY))
+
+
+def test_a_depth_segment_with_a_role_is_a_message_of_that_role(tmp_path: Path, history_room: Path) -> None:
+    def segments(turn: TurnContext) -> list[PromptSegment]:
+        return [PromptSegment("late", "LATE-NOTE", slot="state"),
+                PromptSegment("deep", "DEEP-SYSTEM", depth=99, role="system"),
+                PromptSegment("text", "INLINE-TEXT", depth=2),
+                PromptSegment("mid", "MID-ASSISTANT", depth=2, role="assistant"),
+                PromptSegment("mid2", "MID-USER", depth=2, role="user"),
+                PromptSegment("end", "END-SYSTEM", depth=0, role="system")]
+
+    kernel = Kernel(data_dir=tmp_path / "d", env={}, plugins=[segment_plugin(segments)])
+    compiled = compile_turn(kernel, history_room, SAY, provider="chat_completions")
+    shown = [(m.get("promptId"), m.get("messageRole"), m["markdown"]) for m in compiled.messages]
+    state = [s for s in shown if s[0] and (s[0].startswith("lw:state") or s[0].startswith("lw:depth"))]
+    assert [(p, r) for p, r, _ in state] == [  # an empty run of history between two messages is no message
+        ("lw:state", "user"), ("lw:depth-1", "system"), ("lw:state-2", "user"), ("lw:depth-2", "assistant"),
+        ("lw:depth-3", "user"), ("lw:state-4", "user"), ("lw:depth-4", "system"), ("lw:state-5", "user")]
+    texts = {p: t for p, _, t in state}
+    assert "第一句" not in texts["lw:state"] and "最近经过" not in texts["lw:state"]  # nothing before the deepest
+    assert texts["lw:depth-1"] == "DEEP-SYSTEM"
+    assert texts["lw:state-2"].startswith("## 最近经过\n") and "第二句" in texts["lw:state-2"]
+    assert texts["lw:state-2"].endswith("第二句")
+    # one place: the segments in the kernel's order (by name: mid, mid2, text); a role-less one is a line
+    assert texts["lw:state-4"].startswith("INLINE-TEXT\n[3] ")
+    assert texts["lw:depth-2"] == "MID-ASSISTANT" and texts["lw:depth-3"] == "MID-USER"
+    assert "第三句" in texts["lw:state-4"] and "第四句" in texts["lw:state-4"] and "最近经过" not in texts["lw:state-4"]
+    assert texts["lw:depth-4"] == "END-SYSTEM" and texts["lw:state-5"] == "LATE-NOTE"  # slot state: after it all
+    payload = [(m["role"], m["content"]) for m in compiled.request["messages"]]
+    roles = [r for r, c in payload if any(n in c for n in ("DEEP-SYSTEM", "MID-ASSISTANT", "END-SYSTEM"))]
+    assert roles == ["system", "assistant", "system"]
+    anthropic = compile_turn(kernel, history_room, SAY, provider="anthropic_messages").request
+    held = {n: m["role"] for m in anthropic["messages"] for b in m["content"] if isinstance(m["content"], list)
+            for n in ("DEEP-SYSTEM", "MID-ASSISTANT", "MID-USER", "END-SYSTEM") if n in b["text"]}
+    assert held == {"DEEP-SYSTEM": "user", "MID-ASSISTANT": "assistant", "MID-USER": "user", "END-SYSTEM": "user"}
+    assert "SYSTEM" not in json.dumps(anthropic["system"])
+
+
+@pytest.mark.parametrize("segment,why,kept", [
+    # a role without a depth: the segment cannot be made, the plugin's hook fails for this turn
+    (lambda: PromptSegment("r", "BAD-ROLE", role="user"), "give its depth", False),
+    # an unknown role: that segment is dropped at registration, the plugin's others stay
+    (lambda: PromptSegment("r", "BAD-ROLE", depth=1, role="narrator"), "role='narrator'", True),  # type: ignore[arg-type]
+])
+def test_a_bad_role_is_dropped_and_says_why(tmp_path: Path, room_dir: Path, segment: Any, why: str, kept: bool) -> None:
+    kernel = Kernel(data_dir=tmp_path / "d", env={},
+                    plugins=[segment_plugin(lambda turn: [segment(), PromptSegment("ok", "KEPT-OK", slot="context")])])
+    compiled = compile_turn(kernel, room_dir, SAY)
+    text = json.dumps(compiled.messages, ensure_ascii=False)
+    assert "BAD-ROLE" not in text and ("KEPT-OK" in text) is kept
+    assert [d for d in compiled.dropped if why in d and d.startswith("seg: ")]
 
 
 def test_segments_draw_from_the_turns_random_source(tmp_path: Path, room_dir: Path, recorded) -> None:

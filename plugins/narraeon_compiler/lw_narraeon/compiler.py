@@ -43,6 +43,11 @@ RUNTIME_HEADER = "# Runtime mechanics\n\n"
 AUTHOR_HEADER = "# Author instruction\n\n"
 LEGACY_RUNTIME_HEADER = "# Runtime System\n\n"
 LEGACY_AUTHOR_HEADER = "# Author Instruction\n\n"
+LATE_SYSTEM = ("refuse", "user")
+"""What the ordered Anthropic mapping does with a system message after the first user or
+assistant one (Anthropic has no system role inside the conversation): ``refuse`` it (the
+reference: ``prompt_role_order_unsupported``), or send it as a ``user`` message (SillyTavern's
+conversion for Claude), merging like any user message."""
 ROLE_ORDER_MESSAGE = (
     "Anthropic: place all System prompts before User/Assistant prompts. / "
     "请将所有 System 提示放在 User/Assistant 提示之前。"
@@ -160,14 +165,18 @@ def map_ordered(
     messages: Sequence[Mapping[str, Any]],
     cache_strategy: str,
     merge_consecutive_messages: bool = True,
+    late_system: str = "refuse",
 ) -> dict[str, Any]:
     """The ordered mapping (``mapProvider(…, ordered=true, merge)`` of narraeon 0.5.2).
 
     Player input is taken out and appended last as plain user messages; every other
     message becomes one text block with a header by responsibility; neighbours with the same
     provider role merge when ``merge_consecutive_messages`` or when they share a
-    ``promptId``. Messages must already be normalized.
+    ``promptId``. Messages must already be normalized. ``late_system``: see :data:`LATE_SYSTEM`.
     """
+    if late_system not in LATE_SYSTEM:
+        raise PromptCompilationError("invalid_request", f"late_system must be one of {', '.join(LATE_SYSTEM)}")
+    as_user = provider == "anthropic_messages" and late_system == "user"
     encoded: list[tuple[str, str | None, list[dict[str, Any]]]] = []
     players: list[dict[str, Any]] = []
     for message in messages:
@@ -183,6 +192,8 @@ def map_ordered(
             text = AUTHOR_HEADER + message["markdown"]
         block = {"type": "text", "text": text}
         provider_role = message.get("messageRole") or "system"
+        if as_user and provider_role == "system" and any(item[0] != "system" for item in encoded):
+            provider_role = "user"
         prompt_id = message.get("promptId")
         if encoded:
             previous_role, previous_prompt, previous_blocks = encoded[-1]
@@ -267,10 +278,11 @@ def map_provider(
     cache_strategy: str,
     ordered: bool = False,
     merge_consecutive_messages: bool = True,
+    late_system: str = "refuse",
 ) -> dict[str, Any]:
     """``mapProvider``: :func:`map_ordered` or :func:`map_legacy`."""
     if ordered:
-        return map_ordered(provider, messages, cache_strategy, merge_consecutive_messages)
+        return map_ordered(provider, messages, cache_strategy, merge_consecutive_messages, late_system)
     return map_legacy(provider, messages, cache_strategy)
 
 
@@ -418,20 +430,23 @@ def compile_prompt(
     merge_consecutive_messages: bool = True,
     tools: Sequence[Any] = (),
     tool_strategy: str = DEFAULT_TOOL_STRATEGY,
+    late_system: str = "refuse",
 ) -> Compilation:
     """Compile logical messages for one provider protocol.
 
     ``ordered`` (default) is the ordered preset path; ``ordered=False`` the legacy unordered
     one. Empty user entries (see :func:`is_empty_user_entry`) are skipped on the ordered path.
     ``tools`` (tool definitions, e.g. :func:`lw_narraeon.tools.runtime_tool_definitions`) and
-    ``tool_strategy`` only enter the fingerprint and the cacheable byte count.
+    ``tool_strategy`` only enter the fingerprint and the cacheable byte count. ``late_system``
+    (:data:`LATE_SYSTEM`): a system message inside an Anthropic conversation is refused, as the
+    reference does (the default here and in the batch), or sent as a user message.
     """
     provider, normalized, strategy, tool_strategy = _prepare(
         provider, messages, cache_strategy, tool_strategy
     )
     if ordered:
         normalized = [m for m in normalized if not is_empty_user_entry(m)]
-        payload = map_ordered(provider, normalized, strategy, merge_consecutive_messages)
+        payload = map_ordered(provider, normalized, strategy, merge_consecutive_messages, late_system)
         stable_text, cache = _ordered_stable(normalized, payload, tools, tool_strategy)
     else:
         payload = map_legacy(provider, normalized, strategy)
@@ -457,6 +472,7 @@ def compile_call_chain(
     merge_consecutive_messages: bool = True,
     tools: Sequence[Any] = (),
     tool_strategy: str = DEFAULT_TOOL_STRATEGY,
+    late_system: str = "refuse",
 ) -> Compilation:
     """The call-chain variant (``compilePlayCallChain``).
 
@@ -483,7 +499,7 @@ def compile_call_chain(
     players = [m for m in normalized if m["role"] == "player_input"]
     chain = [*instructions, *world, *players]
     payload = map_provider(
-        provider, [*instructions, *players], strategy, ordered, merge_consecutive_messages
+        provider, [*instructions, *players], strategy, ordered, merge_consecutive_messages, late_system
     )
     payload["preload"] = {
         "callId": PRELOAD_CALL_ID,
@@ -522,10 +538,16 @@ def compile_call_chain(
 
 
 # --- the kernel's entry points (one per provider protocol) ------------------------------
+#
+# A turn's prompt may hold a system message inside the conversation (a world-book entry at a
+# depth of the history, with the system role): the kernel's entries send it as a user message
+# on Anthropic (``late_system="user"``, SillyTavern's conversion for Claude) where the
+# reference's compile_prompt and the batch refuse it.
 
 
 def compile_anthropic_messages(messages: Sequence[Mapping[str, Any]], **options: Any) -> Compilation:
-    """``compile_prompt("anthropic_messages", messages, **options)`` (``call_chain=True`` for the chain)."""
+    """``compile_prompt("anthropic_messages", messages, late_system="user", **options)``
+    (``call_chain=True`` for the chain)."""
     return _entry("anthropic_messages", messages, options)
 
 
@@ -541,6 +563,7 @@ def compile_openai_responses(messages: Sequence[Mapping[str, Any]], **options: A
 
 def _entry(provider: str, messages: Sequence[Mapping[str, Any]], options: dict[str, Any]) -> Compilation:
     call_chain = bool(options.pop("call_chain", False))
+    options.setdefault("late_system", "user")
     return (compile_call_chain if call_chain else compile_prompt)(provider, messages, **options)
 
 

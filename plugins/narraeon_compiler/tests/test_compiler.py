@@ -191,3 +191,58 @@ def test_kernel_entry_points_bind_protocol() -> None:
     result = compiler.compile_anthropic_messages([RS, PI], cache_strategy="provider_managed")
     assert isinstance(result, Compilation) and result.protocol == "anthropic_messages"
     assert compiler.compile_openai_responses([RS, WC, PI], call_chain=True).provider["preload"]["markdown"] == "world"
+
+
+# --- a system message inside the conversation -------------------------------------------
+
+STATE = {"role": "world_context", "messageRole": "user", "markdown": "history"}
+LATE = {"role": "world_context", "messageRole": "system", "markdown": "at depth"}
+AFTER = {"role": "world_context", "messageRole": "user", "markdown": "more history"}
+ASSISTANT = {"role": "world_context", "messageRole": "assistant", "markdown": "said"}
+
+
+def test_the_reference_refuses_a_late_system_message_on_anthropic() -> None:
+    with pytest.raises(PromptCompilationError) as caught:
+        compile_prompt("anthropic_messages", [RS, STATE, LATE, AFTER, PI])
+    assert caught.value.code == "prompt_role_order_unsupported"
+    response = compile_request({"provider": "anthropic_messages", "messages": [RS, STATE, LATE, AFTER, PI]})
+    assert response["error"]["code"] == "prompt_role_order_unsupported"  # the batch: the reference's answer
+
+
+@pytest.mark.parametrize("merge", [True, False])
+def test_late_system_as_user_on_anthropic(merge: bool) -> None:
+    payload = compile_prompt("anthropic_messages", [RS, STATE, LATE, ASSISTANT, LATE, PI], late_system="user",
+                             merge_consecutive_messages=merge, cache_strategy="provider_managed").provider
+    assert [b["text"] for b in payload["system"]] == ["# Runtime mechanics\n\nmechanics"]  # leading ones stay system
+    roles = [m["role"] for m in payload["messages"]]
+    texts = [[b["text"].split("\n")[-2] for b in m["content"]] if isinstance(m["content"], list) else m["content"]
+             for m in payload["messages"]]
+    if merge:
+        assert roles == ["user", "assistant", "user", "user"]
+        assert texts == [["history", "at depth"], ["said"], ["at depth"], "I look."]
+    else:
+        assert roles == ["user", "user", "assistant", "user", "user"]
+        assert texts == [["history"], ["at depth"], ["said"], ["at depth"], "I look."]
+
+
+def test_the_kernel_entry_sends_a_late_system_message_as_user() -> None:
+    from lw_narraeon import compiler
+
+    payload = compiler.compile_anthropic_messages([RS, STATE, LATE, AFTER, PI]).provider
+    assert [m["role"] for m in payload["messages"]] == ["user", "user"]
+    assert "at depth" in payload["messages"][0]["content"][1]["text"]
+    with pytest.raises(PromptCompilationError):
+        compiler.compile_anthropic_messages([RS, STATE, LATE, PI], late_system="refuse")
+
+
+@pytest.mark.parametrize("provider", ["chat_completions", "openai_responses"])
+def test_other_protocols_keep_a_late_system_message(provider: str) -> None:
+    for late_system in ("refuse", "user"):
+        payload = compile_prompt(provider, [RS, STATE, LATE, AFTER, PI], late_system=late_system).provider
+        assert [m["role"] for m in payload["messages"]] == ["system", "user", "system", "user", "user"]
+
+
+def test_an_unknown_late_system_choice_is_refused() -> None:
+    with pytest.raises(PromptCompilationError) as caught:
+        compile_prompt("chat_completions", [RS, PI], late_system="drop")
+    assert caught.value.code == "invalid_request"

@@ -122,7 +122,8 @@ def test_placement_in_the_kernel_prompt(kernel: Kernel, room_dir: Path) -> None:
     assert world.index("TIDE-REF") < world.index("EM-TOP-FOG")
     assert "TIDE-REF [OUTLET-TIDE 潮水正在上涨。]" in world  # the outlet fills its macro
     assert world.count("OUTLET-TIDE") == 1  # and is not placed anywhere else
-    assert "DEPTH-BELL" in message(compiled, "lw:state")
+    (depth,) = [m for m in compiled.messages if "DEPTH-BELL" in m["markdown"]]
+    assert depth["promptId"] == "lw:depth-1" and depth["messageRole"] == "system"  # its role: a message of it
     assert "WAS-CONSTANT" not in request_text(compiled)  # constant was turned off at import
     assert "hud" not in request_text(compiled)  # the render-only entry was disabled at import
     assert "IF-HIGH-TIDE" not in request_text(compiled)  # @@if 潮位 >= 3 is false (2)

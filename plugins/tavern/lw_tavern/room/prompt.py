@@ -13,7 +13,7 @@ room's timed state in, the next one out -- and its entries are rendered (:mod:`l
 | templates' ``injectPrompt`` | ``worldbook-injected`` | slot ``context``, after the book |
 | example-message entries (top, then bottom) | ``worldbook-examples`` | slot ``context`` |
 | author's-note top / bottom entries | ``worldbook-an-top``, ``worldbook-an-bottom`` | slot ``author``, around the rest |
-| entries at depth *d* (each role) | ``worldbook-depth-<d>[-<role>]`` | inside the recent history, *d* − 1 entries from its end |
+| entries at depth *d* (each role) | ``worldbook-depth-<d>[-<role>]`` | a message of that role inside the recent history, *d* − 1 entries from its end |
 | preset prompts at depth *d* | ``preset-depth-<d>`` | the same |
 | preset text after ``chatHistory`` | ``preset-late`` | slot ``state``: the late part of the state message |
 | companions | ``companions`` | slot ``context`` |
@@ -21,8 +21,11 @@ room's timed state in, the next one out -- and its entries are rendered (:mod:`l
 SillyTavern counts depth in chat messages including the one being answered; the kernel's
 history holds the earlier ones (what the member says now is the prompt's last message), so an
 entry at depth *d* goes *d* − 1 history entries from the end (depth 0 and 1 both right before
-the member's words). An at-depth entry's role is kept in its segment's name only. Outlet
-entries fill the ``{{outlet::name}}`` macros of the placed texts; the rest of an outlet stays out.
+the member's words). An at-depth entry, and a preset's in-chat prompt, keeps its role
+(system, user, assistant): its segment carries it, so the kernel places it as a message of
+that role at that depth of the history (on a protocol without a system role inside the
+conversation, the compiler sends a system one as a user message). Outlet entries fill the
+``{{outlet::name}}`` macros of the placed texts; the rest of an outlet stays out.
 
 Writes (the next timed state, what fired, template ``setvar``/``incvar`` and ``activewi``) are
 staged: the room keeps them only when the turn is applied. A template's ``setvar``/``incvar``
@@ -36,6 +39,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import PromptSegment, TurnContext
@@ -100,7 +104,7 @@ def turn_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
         out.add("preset-late", renderer.text(folded.late, where=where, char=keeper_name), "state", 100)
         for prompt in folded.at_depth:
             out.add(f"preset-depth-{prompt.depth}", renderer.text(prompt.text, where=where, char=keeper_name),
-                    "state", prompt.order, depth=max(0, prompt.depth - 1))
+                    "state", prompt.order, depth=max(0, prompt.depth - 1), role=prompt.role)
     for doc in companions:
         out.add("companions", _companion(doc.data, renderer), "context", 80)
     if book is not None:
@@ -150,9 +154,9 @@ def _activate(turn: TurnContext, room: Room, actor: Member, book: Any, settings:
     out.add("worldbook-injected", "\n".join(renderer.injected), "context", 115)
     out.add("worldbook-examples", "\n".join((*placed.em_top, *placed.em_bottom)), "context", 120)
     for group in placed.depth:
-        role = "" if group.role == Role.SYSTEM else f"-{group.role.name.lower()}"
-        out.add(f"worldbook-depth-{group.depth}{role}", "\n".join(group.contents), "state", 0,
-                depth=max(0, group.depth - 1))
+        role = group.role.name.lower()
+        out.add(f"worldbook-depth-{group.depth}" + ("" if group.role == Role.SYSTEM else f"-{role}"),
+                "\n".join(group.contents), "state", 0, depth=max(0, group.depth - 1), role=role)
     out.outlets = {name: "\n".join(texts) for name, texts in placed.outlets.items()}
     staged = turn.extra.get("staged")
     if staged is None:
@@ -190,11 +194,12 @@ class _Segments:
         self.segments: list[PromptSegment] = []
         self.outlets: dict[str, str] = {}
 
-    def add(self, name: str, text: str, slot: str, order: int, *, depth: int | None = None) -> None:
+    def add(self, name: str, text: str, slot: str, order: int, *, depth: int | None = None,
+            role: str | None = None) -> None:
         if text.strip():
-            self.segments.append(PromptSegment(name, text.strip(), slot=slot, order=order, depth=depth))
+            self.segments.append(PromptSegment(name, text.strip(), slot=slot, order=order, depth=depth,
+                                               role=role))  # type: ignore[arg-type]
 
     def fill_outlets(self) -> None:
         fill: Callable[[re.Match[str]], str] = lambda m: self.outlets.get(m.group(1).strip(), "")
-        self.segments = [PromptSegment(s.name, _OUTLET.sub(fill, s.text), s.slot, s.order, s.depth)
-                         if "{{" in s.text else s for s in self.segments]
+        self.segments = [replace(s, text=_OUTLET.sub(fill, s.text)) if "{{" in s.text else s for s in self.segments]
