@@ -373,7 +373,8 @@ class ValueCheck:
     """One check made with a stat's value the way a check command says to use it
     (:func:`check_with_value`). ``modifier`` is set when the value was added to the roll
     (``value_is: modifier``); ``roll_only`` when there was no number to beat, so the check
-    only gives ``total`` (roll + modifier) and its grade means nothing."""
+    only gives ``total`` (the kept dice plus the modifier: what the ranks call ``roll``) and its
+    grade means nothing."""
 
     result: CheckResult
     value_is: str

@@ -45,8 +45,11 @@ class Rank(BaseModel):
         "examples": [{"id": "hard", "when": "roll <= floor(raw_target / 2)", "success": True, "tier": 3}]})
 
     id: str = _field(description="The rank id results carry and labels name.", example="hard", min_length=1)
-    when: str | bool | None = _field(description="A closed-language condition; leave it out on the last "
-                                                  "(fallback) rank.", example="roll <= target")
+    when: str | bool | None = _field(description="A closed-language condition over roll (the kept dice total "
+                                                  "plus the check's modifier), total (the dice alone), dice[i] "
+                                                  "(each kept face), modifier, target, raw_target, successes, "
+                                                  "ones and the params; leave it out on the last (fallback) rank.",
+                                      example="roll <= target")
     success: bool = _field(False, "Whether this rank is a success.", True)
     critical: bool = _field(False, "Whether this rank is a critical success.", False)
     fumble: bool = _field(False, "Whether this rank is a fumble (critical failure).", False)
@@ -154,7 +157,8 @@ class CheckDefaults(_Strict):
 
 
 class Resolution(_Strict):
-    """How a check resolves (see the engine README for the expression names)."""
+    """How a check resolves. In its expressions ``roll`` is the kept dice total plus the check's
+    ``modifier`` and ``total`` the dice alone (the engine README lists every name)."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
         {"roll": "1d100", "target": "skill", "compare": "<=",
@@ -175,8 +179,8 @@ class Resolution(_Strict):
     ranks: list[Rank] = _field(list, "Ordered ranks; the first whose when: holds wins; the last has no when:.",
                                [{"id": "success", "when": "roll <= target", "success": True, "tier": 1},
                                 {"id": "failure"}])
-    margin: str | None = _field(None, "An expression for the result's margin (default target - (roll + modifier), or "
-                                      "roll + modifier - target for >=).", "target - roll")
+    margin: str | None = _field(None, "An expression for the result's margin (default target - roll, or "
+                                      "roll - target for >=; roll includes the modifier).", "target - roll")
     variants: dict[str, Variant] = _field(dict, "House-rule ladders a room or a check may choose.",
                                           {"strict": {"ranks": [{"id": "crit", "when": "roll <= 5", "critical": True,
                                                                  "success": True, "tier": 5}]}})
@@ -368,9 +372,9 @@ class PackTest(_Strict):
     bonus: int = _field(0, "Bonus modifier count.", 1, ge=0)
     penalty: int = _field(0, "Penalty modifier count.", 1, ge=0)
     modifiers: dict[str, int] = _field(dict, "Other modifier counts by name.", {"advantage": 1})
-    modifier: int = _field(0, "A number added to the roll by the pack's expressions.", 3)
+    modifier: int = _field(0, "A number added to the dice total: the ranks' roll includes it, total does not.", 3)
     params: dict[str, int] = _field(dict, "Roll parameters.", {"pool": 5})
-    roll: int | None = _field(None, "The one die's value (a one-die roll).", 25)
+    roll: int | None = _field(None, "The one die's value as rolled (a one-die roll), before the modifier.", 25)
     dice: list[int] | list[list[int]] | None = _field(
         None, "Exact faces in the order rolled (one list per command when command is a list).", [37, 0])
     subsystem: str | None = _field(None, "Run this subsystem (name or kind) instead of a check.", "sanity")

@@ -27,8 +27,9 @@ edited script takes effect at once. A pack given as data (no file) cannot have a
 
 **A scripted check** (:func:`decide_check`): the engine rolls the declared dice (modifiers
 included) and calls ``resolve(check)`` with ``check = {faces, targets: {target, raw_target},
-roll, kept, successes, ones, modifier, params, difficulty, variant, modifiers}`` (``faces``: every
-face rolled; ``kept``: the faces the roll kept, what a rank's ``dice[i]`` reads). The script returns a
+roll, total, kept, successes, ones, modifier, params, difficulty, variant, modifiers}`` (``faces``:
+every face rolled; ``kept``: the faces the roll kept, what a rank's ``dice[i]`` reads; ``roll``:
+the kept dice total plus ``modifier``, as the ranks read it; ``total``: the dice alone). The script returns a
 rank id of the ladder in use, or ``{verdict, margin?, note?, effects?}`` where effects are
 ``flag`` and ``note`` only: a check changes no sheet value. Its ranks need no ``when:`` (the
 script decides; a ``when:`` there is ignored with a warning).
@@ -243,7 +244,7 @@ def decide_check(pack: RuleSystem, ranks: Sequence[CompiledRank], env: Mapping[s
     path = _bound(pack, RESOLUTION)
     by_id = {rank.id: rank for rank in ranks}
     verdict = _ask(path, pack.id, faces, {"target": env.get("target"), "raw_target": env.get("raw_target")},
-                   {"roll": env["roll"], "kept": list(env["dice"]), "successes": env["successes"], "ones": env["ones"],
+                   {"roll": env["roll"], "total": env["total"], "kept": list(env["dice"]), "successes": env["successes"], "ones": env["ones"],
                     "modifier": env["modifier"], "params": {k: env[k] for k in pack.resolution.param_names if k in env},  # type: ignore[union-attr]
                     "difficulty": difficulty, "variant": variant, "modifiers": dict(modifiers)},
                    list(by_id))

@@ -28,7 +28,7 @@ from lwcore.rules.packcheck import check_behaviour
 
 INPUT_TARGETS = ("skill", "attribute", "dc")
 MAX_MODIFIER_DICE = 10
-RESERVED = ("roll", "dice", "target", "raw_target", "modifier", "successes", "ones")
+RESERVED = ("roll", "total", "dice", "target", "raw_target", "modifier", "successes", "ones")
 LOCALE = re.compile(r"^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})*$")
 
 
@@ -54,7 +54,10 @@ class CheckResult:
     ``dice`` is every face rolled, in roll order (what replays the check: ``faces=result.dice``);
     ``kept`` the natural faces the roll kept (what the ranks' ``dice[i]`` read): a keep/drop
     leaves its dropped faces out, a whole-roll reroll keeps the chosen roll's faces, a
-    percentile tens reroll keeps one die, the value read with the kept tens digit."""
+    percentile tens reroll keeps one die, the value read with the kept tens digit.
+
+    ``roll`` is the kept dice total, without the check's flat ``modifier`` (what the ranks call
+    ``total``; their ``roll`` is this plus the modifier)."""
 
     system: str
     rank: str
@@ -345,7 +348,8 @@ class RuleSystem:
                  variant: str | None = None, modifier: int = 0,
                  params: Mapping[str, Any] | None = None) -> list[CompiledRank]:
         """The winning rank for each roll value of a one-die roll (a table in one call: odds,
-        previews, tests). Same rank logic as :meth:`check`; no dice are drawn."""
+        previews, tests). Same rank logic as :meth:`check`; no dice are drawn. Each value is the
+        die as rolled (the ranks' ``total``); ``modifier`` is added to it for their ``roll``."""
         res = self._resolution()
         if res.script is not None:
             raise CheckError(f"outcomes() needs rank conditions; {self.id} resolves through {res.script!r}",
@@ -357,7 +361,8 @@ class RuleSystem:
         out = []
         try:
             for value in rolls:
-                env["roll"] = value
+                env["total"] = value
+                env["roll"] = value + modifier
                 env["dice"] = [value]
                 env["ones"] = 1 if value == 1 else 0
                 for rank in ranks:
@@ -471,7 +476,8 @@ class RuleSystem:
         if replay is not None and faces is not None:
             replay.finish()
         env = base_env
-        env["roll"] = value
+        env["total"] = value
+        env["roll"] = value + modifier
         env["dice"] = kept
         env["successes"] = successes
         env["ones"] = ones
@@ -656,7 +662,8 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
     else:
         target_kind = "expr"
         scope = ExprScope({**param_types, "modifier": NUM},
-                          {"target": "resolution.target computes the target", "roll": "no roll yet"},
+                          {"target": "resolution.target computes the target", "roll": "no roll yet",
+                           "total": "no roll yet"},
                           what="resolution.target")
         target_expr = expression(target_spec, scope, NUM, (*base, "target"))
     no_target = "this pack has target: none" if target_kind == "none" else None
@@ -666,7 +673,7 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
         diff_names.update(target=NUM, raw_target=NUM)
     before_roll = "difficulties adjust the target before the roll"
     diff_scope = ExprScope(diff_names, {"target": no_target or "", "raw_target": no_target or "",
-                                        "roll": before_roll, "dice": before_roll, "successes": before_roll,
+                                        "roll": before_roll, "total": before_roll, "dice": before_roll, "successes": before_roll,
                                         "ones": before_roll},
                            what="a difficulty target")
     difficulties: dict[str, Expr] = {}
@@ -695,7 +702,7 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
         modifiers[name] = CompiledModifier(kind, 1 if direction == "keep_lowest" else -1, mod.max)
     # the names a rank's when: and the margin read
     has_pool = roll.has_pool or any(m.roll is not None and m.roll.has_pool for m in modifiers.values())
-    names = {**param_types, "roll": NUM, "dice": LIST, "modifier": NUM, "ones": NUM}
+    names = {**param_types, "roll": NUM, "total": NUM, "dice": LIST, "modifier": NUM, "ones": NUM}
     unavailable = {}
     if has_pool:
         names["successes"] = NUM
@@ -750,7 +757,7 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
         if target_kind == "none":
             diag.error("resolution needs ranks: when target is none", base)
             return None
-        success = compile_expr(f"roll + modifier {res.compare} target", rank_scope, BOOL)
+        success = compile_expr(f"roll {res.compare} target", rank_scope, BOOL)
         base_ranks = [CompiledRank("success", success, True, False, False, 1, {}),
                       CompiledRank("failure", None, False, False, False, 0, {})]
         raw_ranks = [Rank(id="success", when="x"), Rank(id="failure")]
@@ -786,7 +793,7 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
     if res.margin is not None:
         margin = expression(res.margin, rank_scope, NUM, (*base, "margin"))
     elif target_kind != "none":
-        text = "target - (roll + modifier)" if res.compare in ("<=", "<") else "roll + modifier - target"
+        text = "target - roll" if res.compare in ("<=", "<") else "roll - target"
         margin = compile_expr(text, rank_scope, NUM)
     elif has_pool:
         margin = compile_expr("successes", rank_scope, NUM)

@@ -21,7 +21,7 @@ resolution:
   target: dc
   compare: ">="
   ranks:
-    - {id: made, when: "roll + modifier >= target", success: true, tier: 2}
+    - {id: made, when: "roll >= target", success: true, tier: 2}
     - {id: missed, tier: 1}
 commands:
   t: {action: check, value_is: modifier, target_words: [dc]}

@@ -30,7 +30,7 @@ resolution:
   ranks:
     - {id: crit, when: "DIE == 20", success: true, critical: true, tier: 3}
     - {id: fumble, when: "DIE == 1", fumble: true, tier: 0}
-    - {id: success, when: "roll + modifier >= target", success: true, tier: 2}
+    - {id: success, when: "roll >= target", success: true, tier: 2}
     - {id: fail, tier: 1}
 """
 
@@ -231,9 +231,10 @@ def test_the_reference_dnd5e_pack_grades_advantage_and_disadvantage_by_the_kept_
                 assert result.success == (want in ("crit", "success"))
 
 
-@pytest.mark.xfail(strict=True, reason="not built: in Loreweaver's ranks `roll` is the dice total plus the check's "
-                   "modifier; here `roll` is the dice total and `modifier` a separate name")
 def test_the_reference_dnd5e_pack_adds_the_modifier_to_roll(reference_packs) -> None:
+    """Its ``roll >= target`` is the kept d20 plus the check's modifier (every face, modifier
+    and DC: ``test_roll_meaning.py``)."""
     (path,) = reference_packs("dnd5e")
     pack = RulesEngine(None, sources=[PackSource("dnd5e", "test", path)], user_dir=None).pack("dnd5e")
     assert pack.check(12, modifier=5, faces=[10]).rank == "success"
+    assert pack.check(12, modifier=5, faces=[6]).rank == "fail"

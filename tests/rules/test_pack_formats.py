@@ -139,7 +139,7 @@ def test_resolution_check_routes_favorable_and_gives_a_default_target(tmp_path: 
           modifiers: {advantage: {roll: 2d20kh1}, disadvantage: {roll: 2d20kl1}}
           check: {favorable: advantage, unfavorable: disadvantage, default_target: 15, default_skill: stealth}
           ranks:
-            - {id: success, when: "roll + modifier >= target", success: true, tier: 2}
+            - {id: success, when: "roll >= target", success: true, tier: 2}
             - {id: fail, tier: 1}
         commands: {chk: {action: check, value_is: modifier}}
         """), encoding="utf-8")

@@ -80,10 +80,10 @@ D20 = {
     "resolution": {
         "roll": "1d20", "target": "dc", "compare": ">=",
         "modifiers": {"up": {"reroll": "keep_highest", "max": 1}, "down": {"reroll": "keep_lowest", "max": 1}},
-        "ranks": [{"id": "nat20", "when": "roll == 20", "success": True, "critical": True, "tier": 3,
+        "ranks": [{"id": "nat20", "when": "dice[0] == 20", "success": True, "critical": True, "tier": 3,
                    "tally_success": 0, "regain": 1},
-                  {"id": "nat1", "when": "roll == 1", "fumble": True, "tally_failure": 2},
-                  {"id": "hit", "when": "roll + modifier >= target", "success": True, "tier": 2, "tally_success": 1},
+                  {"id": "nat1", "when": "dice[0] == 1", "fumble": True, "tally_failure": 2},
+                  {"id": "hit", "when": "roll >= target", "success": True, "tier": 2, "tally_success": 1},
                   {"id": "miss", "tier": 1, "tally_failure": 1}],
     },
     "subsystems": {
