@@ -121,10 +121,10 @@ in order: with --bonus 1 on a percentile pack, a tens digit follows the d100."""
 @click.option("--bonus", type=click.IntRange(0, 100), default=0, help="Bonus dice (the pack's 'bonus' modifier).")
 @click.option("--penalty", type=click.IntRange(0, 100), default=0,
               help="Penalty dice (the pack's 'penalty' modifier).")
-@click.option("--modifier", type=int, default=0, help="A number added to the roll (the pack's 'modifier').")
+@click.option("--modifier", type=int, default=0, help="A number added to the dice (the pack's 'modifier'; its 'roll' includes it).")
 @click.option("--param", "params", multiple=True, help="NAME=VALUE for a roll parameter (e.g. pool=5).")
 @click.option("--dice", "faces", multiple=True, help="Replay these faces in order (--dice 37,0 or repeat).")
-@click.option("--roll", "roll_value", type=int, default=None, help="Use this value for the roll's die.")
+@click.option("--roll", "roll_value", type=int, default=None, help="Use this value for the roll's die (as rolled, before --modifier).")
 @click.option("--seed", type=int, default=None, help="Seed the random generator.")
 @click.option("--locale", default="en", help="Locale for labels and names (en, zh …).")
 @batch_option()
