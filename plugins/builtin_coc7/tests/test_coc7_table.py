@@ -144,24 +144,28 @@ def test_full_checks_agree_with_the_oracle(pack):
     assert mismatches[:10] == []
 
 
-def test_a_flat_modifier_changes_no_grade_and_no_margin(pack):
-    """The ladder reads the d100 as rolled (``total``): this game adjusts the skill, never the
-    roll, so ``--modifier`` leaves every rank and margin as it was (the same table as above)."""
+def test_a_flat_modifier_shifts_the_roll_the_whole_ladder_reads(pack):
+    """``roll`` is the d100 plus a flat modifier (Loreweaver's meaning): with ``--modifier M`` a
+    d100 of r grades exactly as a plain r + M does, in every variant and difficulty, and the
+    margin is counted from r + M."""
     mismatches = []
     for variant in VARIANTS:
         for difficulty in DIFFICULTIES:
             for skill in range(0, 101, 9):
-                plain = [r.id for r in pack.outcomes(skill, range(1, 101), difficulty=difficulty, variant=variant)]
+                plain = {r: o.id for r, o in zip(range(1, 101),
+                                                  pack.outcomes(skill, range(1, 101), difficulty=difficulty,
+                                                                variant=variant))}
                 for modifier in (-20, 7):
                     shifted = pack.outcomes(skill, range(1, 101), difficulty=difficulty, variant=variant,
                                             modifier=modifier)
-                    if [r.id for r in shifted] != plain:
-                        mismatches.append((variant, difficulty, skill, modifier))
-    assert mismatches == []
-    for r in range(1, 101):
-        base, shifted = pack.check(60, faces=[r]), pack.check(60, modifier=15, faces=[r])
-        assert (shifted.rank, shifted.margin, shifted.roll) == (base.rank, base.margin, base.roll) == \
-            (base.rank, 60 - r, r)
+                    for r, outcome in zip(range(1, 101), shifted):
+                        if 1 <= r + modifier <= 100 and outcome.id != plain[r + modifier]:
+                            mismatches.append((variant, difficulty, skill, modifier, r))
+    assert mismatches[:10] == []
+    for r in range(1, 86):
+        base, shifted = pack.check(60, faces=[r + 15]), pack.check(60, modifier=15, faces=[r])
+        assert (shifted.rank, shifted.margin, shifted.roll) == (base.rank, base.margin, r)
+        assert shifted.margin == 60 - (r + 15)
 
 
 def test_rule0_is_the_rulebook(pack):
