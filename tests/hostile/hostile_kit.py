@@ -17,6 +17,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 LW = [sys.executable, "-c", "import sys; from lwcore.cli import main; main(sys.argv[1:])"]
 TIMEOUT = 60.0
@@ -48,6 +49,18 @@ def run_lw(*args: str, data_dir: Path, stdin: bytes | None = None, cwd: Path | N
         RECORD[surface].append(seconds)
     return Outcome(tuple(args), proc.returncode, proc.stdout.decode("utf-8", "replace"),
                    proc.stderr.decode("utf-8", "replace"), seconds)
+
+
+def hostile_cases(default: int) -> Any:
+    """Hypothesis settings for subprocess-driven hostile cases: derandomized (no luck), no
+    example database, no deadline. Each case is a whole ``lw`` process, so ``make test`` draws
+    ``default`` per surface; ``LW_HOSTILE_EXAMPLES=N`` draws N instead for a deeper run."""
+    from hypothesis import HealthCheck, settings
+
+    count = os.environ.get("LW_HOSTILE_EXAMPLES", "")
+    return settings(max_examples=int(count) if count.isdigit() and int(count) > 0 else default,
+                    deadline=None, derandomize=True, database=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 
 BANNED = ("Traceback", "internal error", "Exception:", "RecursionError", "MemoryError")

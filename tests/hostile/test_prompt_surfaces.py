@@ -9,14 +9,13 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from hostile_kit import assert_clean, assert_refused, run_lw
+from hostile_kit import hostile_cases, assert_clean, assert_refused, run_lw
 from hostile_strategies import hostile_json_lines, malformed_lines
 
-CASES = settings(max_examples=8, deadline=None, derandomize=True, database=None,
-                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+CASES = hostile_cases(8)
 SURFACE = "lw prompt compile --batch"
 REQUEST = {"provider": "chat_completions", "messages": [{"role": "player_input", "markdown": "p"}]}
 FIELDS = {"provider": "str", "messages": "list", "cacheStrategy": "str", "ordered": "bool",

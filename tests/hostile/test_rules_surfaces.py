@@ -10,16 +10,15 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from hostile_kit import Snapshot, assert_clean, assert_refused, run_lw
+from hostile_kit import hostile_cases, Snapshot, assert_clean, assert_refused, run_lw
 from hostile_strategies import (alias_bomb, hostile_json_lines, hostile_scalars, hostile_yaml, invalid_utf8,
                                 nested_json, nested_yaml, path_tricks)
 
-CASES = settings(max_examples=8, deadline=None, derandomize=True, database=None,
-                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-FEW = settings(CASES, max_examples=4)
+CASES = hostile_cases(8)
+FEW = hostile_cases(4)
 
 
 def fresh(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
@@ -178,9 +177,11 @@ def test_cmd_refuses_a_sheet_path_that_is_not_a_file(tmp_path: Path, trick: str)
 
 
 def expressions() -> st.SearchStrategy[str]:
+    """Texts an argument can carry (a command line cannot hold a NUL byte)."""
     fixed = st.sampled_from([
         "(" * 5000 + "1" + ")" * 5000, "1d" + "9" * 400, "99999d6", "1000d10000", "1d6!" * 300, "1d1!",
-        "d", "1d6+", "{pool}d6", "1e400", "NaN", "\x00", "1d6" + "+1d6" * 3000, "", "  ", "4dF!", "-" * 2000 + "1",
+        "d", "1d6+", "{pool}d6", "1e400", "NaN", "\x01\x7f", "1d6\u202e", "\ufeff1d6", "1d6" + "+1d6" * 3000,
+        "", "  ", "4dF!", "-" * 2000 + "1",
     ])
     return st.one_of(fixed, st.text(alphabet="0123456789dD+-*/()!khl{}x ", min_size=1, max_size=40))
 

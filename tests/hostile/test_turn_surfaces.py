@@ -13,17 +13,16 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from hostile_kit import Snapshot, assert_clean, assert_refused, run_lw
+from hostile_kit import hostile_cases, Snapshot, assert_clean, assert_refused, run_lw
 from hostile_strategies import alias_bomb, hostile_yaml, invalid_utf8, nested_json, nested_yaml, path_tricks
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "fog-harbor"
 REPLY = EXAMPLE / "replies" / "turn1.anthropic_messages.json"
-CASES = settings(max_examples=6, deadline=None, derandomize=True, database=None,
-                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+CASES = hostile_cases(6)
 
 
 def room_copy(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
