@@ -23,6 +23,21 @@ def test_the_specs_example_plans_four_operations_in_order_with_their_lines() -> 
     assert result.ops[3].args["maximum"] == 3
 
 
+def test_lines_hold_whatever_the_script_does_to_error_stacks_and_its_settings_are_put_back() -> None:
+    # the emitters read the caller's line from call sites; a script's own prepareStackTrace
+    # (here one that lies) and stackTraceLimit must neither fool that nor be lost
+    script = """Error.prepareStackTrace = () => "at <input>:99:1"; Error.stackTraceLimit = 0;
+[1, 2].forEach(i => plan('x', {i}));
+Reflect.apply(plan, null, ['y', {}]);
+const kept = [Error.stackTraceLimit, new Error().stack];
+plan('z', {kept});
+"""
+    result = run_plan(script)
+    assert result.ok, result.failure
+    assert [(op.tool, op.line) for op in result.ops] == [("x", 2), ("x", 2), ("y", 3), ("z", 5)]
+    assert result.ops[3].args == {"kept": [0, "at <input>:99:1"]}
+
+
 def test_a_plan_without_operations_is_fine() -> None:
     result = run_plan("// nothing to do\n")
     assert result.ok and result.ops == ()
