@@ -692,30 +692,37 @@ def argument_problems(exc: Any, most: int = 5) -> str:
 
 
 def execute_call(kernel: Kernel, call: ToolCall, ctx: ToolContext, offered: Sequence[str]) -> ToolResult:
-    """Run one tool call through the registry. Never raises: failures become tool errors."""
+    """Run one tool call through the registry. Never raises: failures become tool errors.
+
+    ``call.arguments`` is what a reply gave (a mapping, or JSON text) and is validated here;
+    or an instance of the tool's own argument model (exactly that class), arguments the engine
+    already validated with it (a prep plan's gate), which run as they are."""
     if call.name not in offered:
         return _error(call, f"tool {call.name!r} is not available in this turn")
     spec = kernel.tools[call.name]
-    arguments = call.arguments
-    if isinstance(arguments, str):
-        try:
-            arguments = load_json(arguments) if arguments.strip() else {}
-        except LwError as exc:
-            return _error(call, f"arguments are not valid JSON: {exc}")
-    if not isinstance(arguments, Mapping):
-        return _error(call, f"arguments must be a JSON object, not {type(arguments).__name__}")
     try:
         model = resolve(spec.args_model)
         handler = resolve(spec.handler)
     except Exception as exc:  # noqa: BLE001 - a broken plugin tool must not break the turn
         _blame(kernel, call.name, f"tool {call.name!r} cannot be loaded: {describe_exception(exc)}")
         return _error(call, f"tool {call.name!r} is broken: {type(exc).__name__}: {exc}")
-    from pydantic import ValidationError
+    arguments = call.arguments
+    if type(arguments) is model:
+        args = arguments
+    else:
+        if isinstance(arguments, str):
+            try:
+                arguments = load_json(arguments) if arguments.strip() else {}
+            except LwError as exc:
+                return _error(call, f"arguments are not valid JSON: {exc}")
+        if not isinstance(arguments, Mapping):
+            return _error(call, f"arguments must be a JSON object, not {type(arguments).__name__}")
+        from pydantic import ValidationError
 
-    try:
-        args = validate_arguments(model, arguments)
-    except ValidationError as exc:
-        return _error(call, f"invalid arguments: {argument_problems(exc)}")
+        try:
+            args = validate_arguments(model, arguments)
+        except ValidationError as exc:
+            return _error(call, f"invalid arguments: {argument_problems(exc)}")
     try:
         content = handler(args, ctx)
         json.dumps(content, ensure_ascii=False)

@@ -19,8 +19,9 @@ against the room, then runs each call through the same path as the model's.
    the operation and the script line that planned it.
 3. **Preview** (``apply: false``, the default) returns the operations and changes nothing.
 4. **Apply** runs the operations in order through :func:`lwcore.turn.pipeline.execute_call`,
-   with the turn's own tool context: the same argument checks, the same handlers, the same
-   events. An operation that fails stops the plan there; the ones before it stay (the turn
+   with the turn's own tool context: the same handlers, the same events. Each operation's
+   arguments go in as the instance of the tool's model the gate validated in step 2 (strictly,
+   as a call would be), so they are not validated a second time. An operation that fails stops the plan there; the ones before it stay (the turn
    saves them with everything else).
 
 ``script_ref`` names a script of an installed pack: ``<pack-id>/<path inside the pack>``,
@@ -34,7 +35,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -123,10 +124,12 @@ def script_seed(source: str) -> int:
 class RoomGate:
     """The engine's check of one planned operation against a room (a
     :class:`lwcore.sandbox.ToolGate`): the tool must be one the room offers ``keeper`` in
-    ``phase``, and the arguments must satisfy its model."""
+    ``phase``, and the arguments must satisfy its model. The arguments it accepted are kept as
+    that model's instances (:meth:`arguments`), so applying runs them without a second check."""
 
     offered: Mapping[str, ToolSpec]
     phase: str | None
+    _accepted: dict[int, tuple[PlanOp, BaseModel]] = field(default_factory=dict, init=False, repr=False)
 
     @classmethod
     def for_room(cls, kernel: Kernel, room: Room, *, keeper: bool = True, phase: str | None = PREP) -> RoomGate:
@@ -145,12 +148,21 @@ class RoomGate:
             where = f"in its {self.phase} phase" if self.phase else "now"
             return f"the room does not offer {op.tool!r} to its keeper {where}"
         try:
-            validate_arguments(resolve(spec.args_model), op.args)  # exactly as the call will be
+            args = validate_arguments(resolve(spec.args_model), op.args)  # exactly as the call would be
         except ValidationError as exc:
             return f"invalid arguments for {op.tool!r}: {argument_problems(exc, 3)}"
         except Exception as exc:  # noqa: BLE001 - a tool whose model does not load is not reachable
             return f"tool {op.tool!r} cannot be checked: {type(exc).__name__}: {exc}"
+        self._accepted[id(op)] = (op, args)
         return None
+
+    def arguments(self, op: PlanOp) -> BaseModel:
+        """The arguments of ``op`` as this gate validated them (its tool's model instance);
+        ``KeyError`` for an operation it did not accept."""
+        accepted, args = self._accepted[id(op)]
+        if accepted is not op:
+            raise KeyError(op)
+        return args
 
 
 def plan_script(source: str, *, room: Room, script: str) -> PlanResult:
@@ -202,8 +214,9 @@ def run_prep_plan(args: RunPrepPlanArgs, ctx: ToolContext) -> dict[str, Any]:
         return {"ok": True, "applied": False, "script": name, "count": len(ops), "operations": ops}
     offered = list(gate.offered)
     done: list[dict[str, Any]] = []
-    for op in ops:
-        outcome = execute_call(ctx.kernel, ToolCall(f"prep-{op['n']}", op["tool"], op["args"]), ctx, offered)
+    for op, plan_op in zip(ops, result.ops):
+        call = ToolCall(f"prep-{op['n']}", op["tool"], gate.arguments(plan_op))
+        outcome = execute_call(ctx.kernel, call, ctx, offered)
         if outcome.is_error:
             ctx.events.append({"kind": "prep_plan", "audience": "keeper",
                                "summary": f"prep plan {name}: stopped at operation {op['n']} of {len(ops)}"})

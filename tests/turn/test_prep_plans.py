@@ -11,16 +11,18 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from lwcore.contributions import ToolSpec
 from lwcore.errors import LwError
 from lwcore.hookspecs import hookimpl
 from lwcore.kernel import Kernel
 from lwcore.plugins import InProcessPlugin
-from lwcore.turn.pipeline import compile_turn, run_turn
+from lwcore.turn.adapter import ToolCall
+from lwcore.turn.pipeline import compile_turn, execute_call, run_turn
 from lwcore.turn.prep import resolve_script_ref, version_key
 from lwcore.turn.room import Room
+from lwcore.turn.tools import ToolContext
 
 from .conftest import PROTOCOLS
 
@@ -152,6 +154,49 @@ def test_operations_run_through_the_tool_path_a_plugin_bug_is_blamed_on_its_plug
     assert any("plugin bug" in e for e in kernel.plugin("buggy").errors)
     refused = plan_call(kernel, room_dir, {"script": 'plan("breaks", {n: "one"});'})
     assert refused.is_error and "invalid arguments for 'breaks'" in refused.content["error"]
+
+
+def test_applying_runs_the_arguments_the_gate_validated_without_a_second_check(tmp_path: Path, room_dir: Path) -> None:
+    checks: list[int] = []
+    seen: list[object] = []
+
+    class Args(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        n: int
+
+        @model_validator(mode="after")
+        def _count(self) -> "Args":
+            checks.append(self.n)
+            return self
+
+    class Lookalike(Args):
+        """Same fields, another class: not arguments the tool's own model validated."""
+
+    def record(args, ctx):  # noqa: ANN001, ANN202
+        seen.append(args)
+        return {"n": args.n}
+
+    @hookimpl
+    def lw_tools(register):  # noqa: ANN001, ANN202
+        register(ToolSpec("counted", {"en": "c"}, Args, record))
+
+    kernel = Kernel(data_dir=tmp_path / "d", env={}, plugins=[InProcessPlugin(
+        {"id": "counting", "version": "1", "tier": "code", "provides": ["tools"]}, SimpleNamespace(lw_tools=lw_tools))])
+    path = prep(room_dir) / "room.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("tool_plugins: [coc7]", "tool_plugins: [coc7, counting]"),
+                    encoding="utf-8")
+    result = plan_call(kernel, room_dir, {"script": 'for (let n = 1; n <= 3; n++) plan("counted", {n});', "apply": True})
+    assert not result.is_error, result.content
+    assert [r["result"] for r in result.content["results"]] == [{"n": 1}, {"n": 2}, {"n": 3}]
+    assert checks == [1, 2, 3]  # once each, by the gate; the tool path ran those very instances
+    assert [type(a) for a in seen] == [Args] * 3 and [a.n for a in seen] == [1, 2, 3]
+
+    # only an instance of exactly the tool's model skips the check: anything else is a reply's
+    # arguments, refused unless they are a JSON object that validates
+    room = Room.load(room_dir, kernel)
+    ctx = ToolContext(kernel=kernel, room=room, actor=room.file.keeper, keeper=True, locale="zh", rng=random.Random(1))
+    other = execute_call(kernel, ToolCall("x", "counted", Lookalike(n=4)), ctx, ["counted"])
+    assert other.is_error and "must be a JSON object" in other.content["error"] and len(seen) == 3
 
 
 def test_a_preview_plans_what_applying_runs(kernel: Kernel, room_dir: Path) -> None:
