@@ -124,8 +124,13 @@ class EmitUI(_Effect):
     options: UIOptions = UIOptions()
 
 
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""Made once: ``json.dumps`` with options builds a new encoder on every call (a third of the
+size check's cost, which a 200-operation plan pays 200 times)."""
+
+
 def _json_bytes(value: Any) -> int:
-    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    return len(_COMPACT.encode(value).encode("utf-8"))
 
 
 class EmitPanel(_Effect):
