@@ -133,6 +133,20 @@ def test_a_failing_operation_stops_the_run_and_the_earlier_ones_stay(kernel: Ker
     assert room.variable("kept").value == 2 and room.documents.all("thread") == []
 
 
+def with_tool(tmp_path: Path, room_dir: Path, plugin_id: str, spec: ToolSpec) -> Kernel:
+    """A kernel with an in-process plugin registering ``spec``, offered in the (prep) room."""
+    @hookimpl
+    def lw_tools(register):  # noqa: ANN001, ANN202
+        register(spec)
+
+    kernel = Kernel(data_dir=tmp_path / "d", env={}, plugins=[InProcessPlugin(
+        {"id": plugin_id, "version": "1", "tier": "code", "provides": ["tools"]}, SimpleNamespace(lw_tools=lw_tools))])
+    path = prep(room_dir) / "room.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("tool_plugins: [coc7]", f"tool_plugins: [coc7, {plugin_id}]"),
+                    encoding="utf-8")
+    return kernel
+
+
 def test_operations_run_through_the_tool_path_a_plugin_bug_is_blamed_on_its_plugin(tmp_path: Path, room_dir: Path) -> None:
     class Args(BaseModel):
         n: int
@@ -140,15 +154,7 @@ def test_operations_run_through_the_tool_path_a_plugin_bug_is_blamed_on_its_plug
     def boom(args, ctx):  # noqa: ANN001, ANN202
         raise RuntimeError("plugin bug")
 
-    @hookimpl
-    def lw_tools(register):  # noqa: ANN001, ANN202
-        register(ToolSpec("breaks", {"en": "b"}, Args, boom))
-
-    kernel = Kernel(data_dir=tmp_path / "d", env={}, plugins=[InProcessPlugin(
-        {"id": "buggy", "version": "1", "tier": "code", "provides": ["tools"]}, SimpleNamespace(lw_tools=lw_tools))])
-    path = prep(room_dir) / "room.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace("tool_plugins: [coc7]", "tool_plugins: [coc7, buggy]"),
-                    encoding="utf-8")
+    kernel = with_tool(tmp_path, room_dir, "buggy", ToolSpec("breaks", {"en": "b"}, Args, boom))
     result = plan_call(kernel, room_dir, {"script": 'plan("breaks", {n: 1});', "apply": True})
     assert result.is_error and "RuntimeError: plugin bug" in result.content["error"]
     assert any("plugin bug" in e for e in kernel.plugin("buggy").errors)
@@ -176,15 +182,7 @@ def test_applying_runs_the_arguments_the_gate_validated_without_a_second_check(t
         seen.append(args)
         return {"n": args.n}
 
-    @hookimpl
-    def lw_tools(register):  # noqa: ANN001, ANN202
-        register(ToolSpec("counted", {"en": "c"}, Args, record))
-
-    kernel = Kernel(data_dir=tmp_path / "d", env={}, plugins=[InProcessPlugin(
-        {"id": "counting", "version": "1", "tier": "code", "provides": ["tools"]}, SimpleNamespace(lw_tools=lw_tools))])
-    path = prep(room_dir) / "room.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace("tool_plugins: [coc7]", "tool_plugins: [coc7, counting]"),
-                    encoding="utf-8")
+    kernel = with_tool(tmp_path, room_dir, "counting", ToolSpec("counted", {"en": "c"}, Args, record))
     result = plan_call(kernel, room_dir, {"script": 'for (let n = 1; n <= 3; n++) plan("counted", {n});', "apply": True})
     assert not result.is_error, result.content
     assert [r["result"] for r in result.content["results"]] == [{"n": 1}, {"n": 2}, {"n": 3}]
