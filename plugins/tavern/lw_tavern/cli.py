@@ -41,24 +41,44 @@ def tavern() -> None:
               help="Timed-effects state from an earlier turn (JSON); this run evaluates the next turn.")
 @click.option("--vars", "vars_file", type=click.Path(dir_okay=False), default=None,
               help="A variable tree (JSON) for @@if conditions and templates.")
+@click.option("--persona", "persona_file", type=click.Path(dir_okay=False), default=None,
+              help="A text file: the persona description entries with matchPersonaDescription scan.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the probability and group rolls.")
 @click.option("--all", "show_all", is_flag=True, help="Give a verdict for every entry, not only the ones looked at.")
 @json_option
 def activate_cmd(book: str, chat_file: str, settings_file: str | None, state_file: str | None,
-                 vars_file: str | None, seed: int, show_all: bool, as_json: bool) -> None:
+                 vars_file: str | None, persona_file: str | None, seed: int, show_all: bool,
+                 as_json: bool) -> None:
     """Which entries of BOOK fire for the chat, where they go, and why. BOOK is a world-info
     file, a character_book, or a card holding one (JSON, PNG, CHARX, *.lorecard.json), its
-    book as written (no import's trust boundary)."""
+    book as written (no import's trust boundary). Entries with match* flags also scan the
+    card's own texts (description, personality, scenario, creator notes, depth prompt: as a
+    world import keeps them, {{char}} read as the card's name) and the --persona text."""
+    from lwcore.io import read_text
+
+    from lw_tavern.card_split import split_card
+    from lw_tavern.cardfile import book_of, read_material
     from lw_tavern.chatfile import read_chat
     from lw_tavern.ejs.expr import ExprError, evaluate_condition
     from lw_tavern.ejs.lite import tree_resolver
+    from lw_tavern.ejs.macros import MacroContext, substitute
     from lw_tavern.files import read_json_file, validate
+    from lw_tavern.room.scan_texts import PERSONA, card_texts
     from lw_tavern.worldbook.engine import ScanInput, activate, compile_book, placement_json
-    from lw_tavern.worldbook.load import read_book
     from lw_tavern.worldbook.model import WorldSettings
     from lw_tavern.worldbook.timed import TimedState
 
-    world = read_book(book)
+    material = read_material(book)
+    world = book_of(material, book)
+    texts: dict[str, str] = {}
+    if not material.book_only:
+        person = split_card(material.card).person
+        macros = MacroContext(char=str(person.get("name") or "") or None, dice=False)
+        texts = {name: substitute(text, macros) for name, text in card_texts(person).items()}
+    if persona_file:
+        persona = read_text(persona_file).strip()
+        if persona:
+            texts[PERSONA] = persona
     chat = read_chat(chat_file)
     settings = WorldSettings()
     if settings_file:
@@ -80,7 +100,7 @@ def activate_cmd(book: str, chat_file: str, settings_file: str | None, state_fil
                 return False
 
     compiled = compile_book(world, settings)
-    result = activate(compiled, ScanInput(chat=chat), settings, state, rng=random.Random(seed),
+    result = activate(compiled, ScanInput(chat=chat, globals=texts), settings, state, rng=random.Random(seed),
                       condition=condition, explain=show_all)
     titles = {c.key: c.entry.title for c in compiled.entries}
     if as_json:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -255,3 +256,70 @@ def test_hostile_chat_lines_are_located(capsys, tmp_path):
                        "--json")
     errors = json.loads(out)["error"]["errors"]
     assert code == 1 and [e["line"] for e in errors] == [3, 4]
+
+
+MATCH_FLAGS = {  # flag: (where the card keeps the text, the text)
+    "matchCharacterDescription": (("description",), "{{char}} keeps the lighthouse lamp lit."),
+    "matchCharacterPersonality": (("personality",), "Stubborn as the lighthouse rock."),
+    "matchScenario": (("scenario",), "A storm closes on the lighthouse."),
+    "matchCreatorNotes": (("creator_notes",), "Play the lighthouse slowly."),
+    "matchCharacterDepthPrompt": (("extensions", "depth_prompt", "prompt"), "Mention the lighthouse."),
+    "matchPersonaDescription": (None, "A sailor who fears the lighthouse."),
+}
+
+
+def snake(flag: str) -> str:
+    """A world-info flag as a character_book entry's extensions spell it."""
+    return re.sub(r"(?<!^)([A-Z])", lambda m: "_" + m.group(1).lower(), flag)
+
+
+def card_with_texts(path: Path, flag: str | None) -> Path:
+    """A V2 card whose every text names the lighthouse (the persona comes from --persona); its
+    one entry, keyed "lighthouse", scans the text ``flag`` opts into (none: the chat only)."""
+    data: dict = {"name": "Wren", "description": "", "personality": "", "scenario": "", "creator_notes": "",
+                  "extensions": {"depth_prompt": {"prompt": "", "depth": 4}}}
+    for where, text in MATCH_FLAGS.values():
+        if where is not None:
+            target = data
+            for key in where[:-1]:
+                target = target[key]
+            target[where[-1]] = text
+    entry = {"keys": ["lighthouse"], "content": "The lamp has been out for a year.", "enabled": True,
+             "insertion_order": 1, "extensions": {snake(flag): True} if flag else {}}
+    data["character_book"] = {"entries": [entry]}
+    path.write_text(json.dumps({"spec": "chara_card_v2", "spec_version": "2.0", "data": data}), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("flag", [*MATCH_FLAGS, None])
+def test_activate_scans_the_card_text_an_entry_opts_into(capsys, tmp_path, flag):
+    """Every match* flag against every text: an entry fires from exactly the text its flag names
+    (the chat never says "lighthouse"); the persona comes from --persona."""
+    card = card_with_texts(tmp_path / "wren.json", flag)
+    chat = tmp_path / "chat.json"
+    chat.write_text('["We row toward the harbour."]', encoding="utf-8")
+    persona = tmp_path / "persona.txt"
+    persona.write_text(MATCH_FLAGS["matchPersonaDescription"][1], encoding="utf-8")
+    fired = {}
+    for with_persona in (False, True):
+        extra = ["--persona", str(persona)] if with_persona else []
+        code, out, err = run(capsys, "tavern", "activate", str(card), "--chat", str(chat), "--json", *extra)
+        assert code == 0, err
+        fired[with_persona] = bool(json.loads(out)["fired"])
+    if flag is None:
+        assert fired == {False: False, True: False}
+    elif flag == "matchPersonaDescription":
+        assert fired == {False: False, True: True}
+    else:
+        assert fired == {False: True, True: True}
+
+
+def test_activate_reads_the_card_name_into_its_texts(capsys, tmp_path):
+    card = card_with_texts(tmp_path / "wren.json", "matchCharacterDescription")
+    data = json.loads(card.read_text(encoding="utf-8"))
+    data["data"]["character_book"]["entries"][0]["keys"] = ["Wren keeps"]
+    card.write_text(json.dumps(data), encoding="utf-8")
+    chat = tmp_path / "chat.json"
+    chat.write_text('["Hello."]', encoding="utf-8")
+    code, out, err = run(capsys, "tavern", "activate", str(card), "--chat", str(chat), "--json")
+    assert code == 0 and json.loads(out)["fired"], err  # "{{char}} keeps" reads "Wren keeps"
