@@ -8,6 +8,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+import lwcore.sandbox
 from lwcore.errors import CapabilityError
 
 if TYPE_CHECKING:
@@ -53,8 +54,6 @@ class PluginContext:
         """The JS sandbox service, :mod:`lwcore.sandbox` (``run_hooks``, ``HookSession``,
         ``run_plan``, ``check_plan``, ``resolve``, ``evaluate``). Needs ``sandbox:js``."""
         self.require("sandbox:js")
-        import lwcore.sandbox
-
         return lwcore.sandbox
 
     def package_path(self, *parts: str) -> Path:

@@ -13,12 +13,37 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
+from lwcore import contributions, hookspecs
 from lwcore.context import PluginContext
+from lwcore.contributions import (
+    CommandRef,
+    Computer,
+    DocumentType,
+    HookScript,
+    ImportResult,
+    Importer,
+    PackValidator,
+    PanelRenderer,
+    PromptCompiler,
+    PromptSegment,
+    ProviderAdapter,
+    ReplyEdit,
+    RoomCommand,
+    RulepackSource,
+    SchemaRef,
+    StageDirector,
+    ToolSpec,
+    TurnContext,
+    Viewer,
+    field_problems,
+    localized,
+    resolve,
+)
 from lwcore.datadir import resolve_data_dir
 from lwcore.errors import LwError
-from lwcore.manifest import Manifest, ManifestCache
+from lwcore.manifest import Manifest, ManifestCache, validate
 from lwcore.plugins import (
     Gate,
     builtin_records,
@@ -41,32 +66,6 @@ from lwcore.plugins import (
 from lwcore.registry import Conflict, Entry, Registry
 from lwcore.settings import PluginSettings
 
-if TYPE_CHECKING:
-    # The contribution types are imported when a registry is first built, not at boot:
-    # defining them costs more than everything else `lw plugins list` needs.
-    from lwcore.contributions import (
-        CommandRef,
-        Computer,
-        DocumentType,
-        HookScript,
-        Importer,
-        ImportResult,
-        PackValidator,
-        PanelRenderer,
-        PromptCompiler,
-        PromptSegment,
-        ProviderAdapter,
-        ReplyEdit,
-        RoomCommand,
-        RulepackSource,
-        SchemaRef,
-        StageDirector,
-        ToolSpec,
-        TurnContext,
-        Viewer,
-        field_problems,
-        resolve,
-    )
 
 T = TypeVar("T")
 
@@ -85,14 +84,10 @@ class RegistrySpec(Generic[T]):
     @property
     def type(self) -> type | tuple[type, ...]:
         """The type(s) a contribution to this registry must have."""
-        from lwcore.contributions import CommandRef
         if not self.type_name:
             import click
 
-
             return (click.Command, CommandRef)
-        from lwcore import contributions
-
         return getattr(contributions, self.type_name)  # type: ignore[no-any-return]
 
 
@@ -183,8 +178,6 @@ class Kernel:
             self.data_dir / "plugins",
             *(Path(p) for p in plugin_dirs),
         )
-        from lwcore import hookspecs
-
         self._pm = self._new_plugin_manager()
         self._data_kinds = hookspecs.DATA_KINDS
         self._entry_records: list[PluginRecord] | None = None
@@ -238,8 +231,6 @@ class Kernel:
     def _new_plugin_manager() -> Any:
         import pluggy
 
-        from lwcore import hookspecs
-
         pm = pluggy.PluginManager(hookspecs.PROJECT)
         pm.add_hookspecs(hookspecs)
         return pm
@@ -249,8 +240,6 @@ class Kernel:
         if isinstance(plugin.manifest, Manifest):
             record.manifest = plugin.manifest
         else:
-            from lwcore.manifest import validate
-
             try:
                 data = validate(plugin.manifest, file=Path("<in-process>"))
                 record.manifest = Manifest.from_validated(data)
@@ -344,8 +333,6 @@ class Kernel:
     def _build_registry(self, name: str, only: Callable[[PluginRecord], bool] | None = None) -> Registry[Any]:
         """Fill registry ``name`` from every enabled plugin of its family (or those ``only``
         accepts), in trust order; each contribution checked and attributed."""
-        from lwcore.contributions import field_problems
-
         spec = REGISTRIES[name]
         expected = spec.type
         entries: list[Entry[Any]] = []
@@ -402,7 +389,6 @@ class Kernel:
         return Registry(name, entries)
 
     def _data_entries(self, spec: RegistrySpec[Any], record: PluginRecord, folder: Path) -> list[Entry[Any]]:
-        from lwcore.contributions import RulepackSource
         if spec.data_kind != "rulepacks":
             return []
         return [
@@ -509,7 +495,6 @@ class Kernel:
         turn (recorded on its plugin and listed in ``dropped``); empty texts are left out.
         Segments come back sorted by ``order``, then name (``SegmentSet.by_slot`` groups them).
         """
-        from lwcore.contributions import PromptSegment
         entries, dropped = self._per_turn("lw_prompt_segments", "prompt_segments", PromptSegment, turn,
                                           keep=lambda item: bool(item.text))
         entries.sort(key=lambda e: (e.value.order, e.value.name))
@@ -519,7 +504,6 @@ class Kernel:
         """The hook scripts every enabled plugin contributes to this turn, and what was
         dropped. A plugin must declare ``sandbox:js`` to contribute scripts; without it, its
         scripts are dropped and the reason recorded."""
-        from lwcore.contributions import HookScript
         entries, dropped = self._per_turn("lw_turn_scripts", "turn_scripts", HookScript, turn,
                                           need="sandbox:js", keep=lambda item: bool(item.source.strip()))
         return tuple(entries), tuple(dropped)
@@ -529,7 +513,6 @@ class Kernel:
         one after another, each given the text as the one before left it. A processor that
         raises, or returns anything but a :class:`ReplyEdit` with well-typed fields, is skipped
         (recorded on its plugin, listed in ``dropped``) and the text goes on unchanged."""
-        from lwcore.contributions import ReplyEdit, TurnContext, field_problems
         turn = turn or TurnContext()
         self._check_directories()
         with self._lock:
@@ -570,7 +553,6 @@ class Kernel:
         wrong type or with wrong field types, or a plugin lacking ``need`` loses that part of
         the contribution for this turn (recorded on its plugin, listed in ``dropped``).
         """
-        from lwcore.contributions import TurnContext, field_problems
         turn = turn or TurnContext()
         self._check_directories()
         with self._lock:
@@ -613,7 +595,6 @@ class Kernel:
 
         A sniffer that raises or answers outside [0, 1] scores 0 and is recorded.
         """
-        from lwcore.contributions import resolve
         scores = []
         for entry in self.importers.entries():
             record = self.plugin(entry.plugin_id)
@@ -629,7 +610,6 @@ class Kernel:
 
     def import_bytes(self, data: bytes, name: str = "", importer: str | None = None) -> ImportResult[Any]:
         """Import with ``importer`` (or the most confident one); :class:`LwError` if none fits."""
-        from lwcore.contributions import ImportResult, resolve
         if importer is None:
             ranked = [s for s in self.sniff(data, name) if s[0] > 0]
             if not ranked:
@@ -704,7 +684,6 @@ class Kernel:
         Falls back to the kernel's plain-text rendering when no renderer offers ``fmt`` or
         the renderer fails (the failure is recorded on its plugin).
         """
-        from lwcore.contributions import resolve
         kind = str(panel.get("kind", ""))
         renderer = self.panel_renderers.get(kind)
         if renderer is not None and fmt in renderer.formats:
@@ -721,8 +700,6 @@ class Kernel:
 
 def plain_text_panel(panel: Mapping[str, Any], viewer: Viewer) -> str:
     """The kernel's fallback: title, then ``label: value`` lines for each block."""
-    from lwcore.contributions import localized
-
     def text(value: Any) -> str:
         return localized(value, viewer.locale) if isinstance(value, Mapping) else str(value)
 

@@ -33,6 +33,8 @@ from typing import Any
 
 from lwcore import __version__
 from lwcore.errors import LwError
+from lwcore.hookspecs import DATA_KINDS, FAMILIES
+from lwcore.io.atomic import atomic_write_text
 
 MANIFEST_NAME = "lw-plugin.toml"
 
@@ -140,8 +142,6 @@ def validate(raw: Mapping[str, Any], *, file: Path, text: str = "") -> dict[str,
 
 
 def _expected_for(key: str) -> str | None:
-    from lwcore.hookspecs import DATA_KINDS, FAMILIES
-
     hints = {
         "tier": " | ".join(TIERS),
         "provides": "a list of: " + ", ".join(sorted(set(FAMILIES) | DATA_KINDS)),
@@ -198,8 +198,6 @@ class ManifestCache:
             self._dirty = True
         if not self._dirty or self.path is None:
             return
-        from lwcore.io.atomic import atomic_write_text
-
         try:
             payload = {"engine": __version__, "manifests": self._entries}
             atomic_write_text(self.path, json.dumps(payload, ensure_ascii=False, sort_keys=True))

@@ -29,7 +29,9 @@ from types import FunctionType, MethodType, ModuleType, SimpleNamespace
 from typing import Any
 
 from lwcore import __version__
+from lwcore.distributions import entry_points, find, normalize
 from lwcore.errors import LwError, PluginError
+from lwcore.hookspecs import DATA_KINDS, FAMILIES, HOOK_FAMILY, PREFIX
 from lwcore.manifest import MANIFEST_NAME, Manifest, ManifestCache, load_manifest, version_tuple
 
 ENTRY_POINT_GROUP = "loreweaver.plugins"
@@ -188,8 +190,6 @@ def kernel_bundle() -> tuple[frozenset[str], Path | None]:
     as the kernel's (the same environment), so a manifest saying ``bundled = true`` switches
     nothing on, and neither does a look-alike name installed elsewhere.
     """
-    from lwcore.distributions import find, normalize
-
     dist = find(KERNEL_DISTRIBUTION)
     if dist is None:
         return frozenset(), None
@@ -225,8 +225,6 @@ def builtin_records() -> list[PluginRecord]:
 
 def discover_entry_points(group: str = ENTRY_POINT_GROUP) -> list[PluginRecord]:
     """One scan of installed distributions' entry points in ``group``; no plugin code runs."""
-    from lwcore.distributions import entry_points
-
     bundle, kernel_folder = kernel_bundle()
     records = []
     for ep in entry_points(group):
@@ -432,8 +430,6 @@ def load_code(record: PluginRecord, pm: Any, recorder: Recorder) -> None:
     hook functions (a module whose ``__getattr__`` raises), pluggy's validation. A failure is
     recorded and the plugin contributes nothing (``load_failed``).
     """
-    from lwcore.hookspecs import DATA_KINDS, FAMILIES, HOOK_FAMILY, PREFIX
-
     if record.loaded or record.load_failed or not record.usable:
         return
     m = record.manifest

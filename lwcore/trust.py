@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lwcore.errors import LwError
+from lwcore.io.safe_yaml import read_yaml
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
@@ -41,8 +42,6 @@ def rule_scripts(data: Mapping[str, Any]) -> list[tuple[tuple[str, ...], Any]]:
 def content_facts(kernel: Kernel, record: PluginRecord) -> dict[str, Any]:
     """``{has_rules_script, rules_scripts: ["<system>: <where> -> <script>"], unreadable: [...]}``
     for one plugin (empty lists when it provides no rulepacks)."""
-    from lwcore.io.safe_yaml import read_yaml
-
     sources: dict[str, tuple[Path | None, Mapping[str, Any] | None]] = {}
     if record.location is not None and record.provides("rulepacks") and (record.location / "rulepacks").is_dir():
         for path in sorted((record.location / "rulepacks").glob("*.yaml")):

@@ -16,6 +16,7 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from lwcore.cards.assets import check_path
 from lwcore.cards.limits import Budget, CardLimits
 from lwcore.errors import LwError
 from lwcore.io.text import describe_size
@@ -218,8 +219,6 @@ def base64_of(text: bytes, chunk: TextChunk, text_at: int | None, file: str | No
 
 def read(data: bytes, file: str | None, limits: CardLimits, budget: Budget, *, assets: bool) -> PngCard:
     """The card JSON bytes of a PNG (base64 decoded), its assets (path -> bytes) and notes."""
-    from lwcore.cards.assets import check_path
-
     chunks, notes = walk(data, file, limits, assets=assets)
     first: dict[str, TextChunk] = {}
     for chunk in chunks:

@@ -15,6 +15,7 @@ import click
 
 from lwcore import __version__
 from lwcore.cli.common import state
+from lwcore.errors import LwError
 
 
 class LwGroup(click.Group):
@@ -139,8 +140,6 @@ def main(argv: list[str] | None = None) -> None:
     column) of an input error, the option or argument of a usage error (code ``usage``), ``""``
     when there is none.
     """
-    from lwcore.errors import LwError
-
     args = list(sys.argv[1:] if argv is None else argv)
     as_json = wants_json(args)
     try:

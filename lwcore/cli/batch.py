@@ -25,13 +25,14 @@ import io
 import json
 import sys
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import Any, BinaryIO
 
 import click
 
-if TYPE_CHECKING:  # the readers load when a batch runs, not when a command module is imported
-    from lwcore.errors import LwError
-    from lwcore.io.limits import Limits
+from lwcore.errors import LwError
+from lwcore.io.limits import LINE_LIMITS, Limits
+from lwcore.io.safe_json import iter_json_lines
+from lwcore.io.text import open_file
 
 CHUNK = 64 * 1024
 
@@ -79,11 +80,6 @@ def run_batch(
     """Answer every JSON line of ``source`` (a path, or ``-`` for stdin); returns the exit
     status (1 when any line failed, 2 when a line hit a bug). ``limits`` bound each line
     (default ``LINE_LIMITS``)."""
-    from lwcore.errors import LwError
-    from lwcore.io.limits import LINE_LIMITS
-    from lwcore.io.safe_json import iter_json_lines
-    from lwcore.io.text import open_file
-
     limits = limits or LINE_LIMITS
     name = None if source == "-" else source
     if source == "-":

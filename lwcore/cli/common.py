@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from lwcore.errors import LwError
+
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
 
@@ -58,8 +60,6 @@ def confirm(question: str, *, yes: bool, pipe: bool = True) -> None:
     With no line to read (stdin closed or empty) the refusal says how to confirm.
     """
     import sys
-
-    from lwcore.errors import LwError
 
     if yes:
         return

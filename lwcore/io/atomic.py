@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from lwcore.errors import LwError
+
 
 def write_target(path: Path) -> Path:
     """The file a write to ``path`` must replace: ``path`` itself, or the final target of a
@@ -105,8 +107,6 @@ def encode_utf8(text: str, *, file: str | Path | None = None) -> bytes:
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        from lwcore.errors import LwError
-
         line = text.count("\n", 0, exc.start) + 1
         column = exc.start - (text.rfind("\n", 0, exc.start) + 1) + 1
         raise LwError(

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lwcore.errors import LwError, LwErrors
-from lwcore.io.safe_yaml import Positions
+from lwcore.io.safe_json import read_json
+from lwcore.io.safe_yaml import Positions, read_yaml
 
 M = TypeVar("M")
 
@@ -80,9 +81,6 @@ def _short(value: Any) -> str:
 def read_document(path: str | Path) -> tuple[Any, Positions | None]:
     """A data file by its suffix: ``.json`` with the JSON reader, anything else as YAML
     (with positions). Returns ``(data, positions or None)``."""
-    from lwcore.io.safe_json import read_json
-    from lwcore.io.safe_yaml import read_yaml
-
     if str(path).lower().endswith(".json"):
         return read_json(path), None
     data, positions = read_yaml(path, positions=True)

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from lwcore.io.safe_yaml import load_yaml
+
 
 def dump_yaml(data: Any) -> str:
     """Plain block-style YAML (UTF-8 text, keys in the given order, no aliases)."""
@@ -72,8 +74,6 @@ def splice_scalars(old_text: str, new_data: Any) -> str | None:
         node = yaml.compose(old_text, Loader=loader)
     except yaml.YAMLError:
         return None
-    from lwcore.io.safe_yaml import load_yaml
-
     for plain in (True, False):  # keep plain scalars plain where they read back the same
         edits: list[tuple[int, int, str]] = []
         if node is None or not _collect(node, new_data, edits, plain):

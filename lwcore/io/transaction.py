@@ -30,6 +30,8 @@ from pathlib import Path
 
 from lwcore.errors import LwError
 from lwcore.io.atomic import atomic_write_bytes, fsync_dir, write_target
+from lwcore.io.paths import confine
+from lwcore.io.safe_json import read_json
 
 STATE_DIR = ".lw"
 LOCK_FILE = "lock"
@@ -234,8 +236,6 @@ def recover(folder: Path) -> bool:
     if not journal.exists():
         _discard(txn)
         return False
-    from lwcore.io.safe_json import read_json
-
     data = read_json(journal)
     changes = data.get("changes") if isinstance(data, dict) else None
     if not isinstance(changes, list) or not all(
@@ -244,8 +244,6 @@ def recover(folder: Path) -> bool:
         for c in changes
     ):
         raise LwError("unfinished save journal is damaged; inspect it, then remove it", file=journal)
-    from lwcore.io.paths import confine
-
     for change in changes:
         confine(folder, change["target"], file=journal, what="journal target")
         if "/" in change["staged"] or "\\" in change["staged"]:

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import IO
 
 from lwcore.errors import LwError, LwErrors
+from lwcore.io.atomic import staged_file
 from lwcore.io.text import describe_size
 from lwcore.pack.limits import DEFAULT_LIMITS, PackLimits
 from lwcore.pack.names import fold, name_problem
@@ -220,8 +221,6 @@ def write_pack(out: Path, members: Iterable[tuple[str, Callable[[], Iterable[byt
     """Write a deterministic ``.lwpack`` at ``out`` (atomically: a temporary file renamed over
     it) from ``(name, chunks)`` pairs in the order given; return its sha256. The file gets the
     ordinary ``0o666 & ~umask`` mode; nothing about the machine enters its bytes."""
-    from lwcore.io.atomic import staged_file
-
     with staged_file(out.parent, prefix=f".{out.name}.") as staged:
         handle = staged.handle
         with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as archive:

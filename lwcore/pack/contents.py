@@ -21,9 +21,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import ContentReport, PackItem, resolve
+from lwcore.distributions import find
 from lwcore.errors import LwError, LwErrors
 from lwcore.pack.manifest import AssetDecl, BuiltAsset, BuiltItem, ItemDecl, Locate, Trust
 from lwcore.pack.names import fold, name_problem
+from lwcore.plugins import describe_exception, kernel_bundle
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
@@ -117,9 +119,6 @@ def missing_validator(kernel: Kernel, kind: str) -> str:
 
 
 def _missing_bundled() -> list[str]:
-    from lwcore.distributions import find
-    from lwcore.plugins import kernel_bundle
-
     names, _ = kernel_bundle()
     return sorted(name for name in names if find(name) is None)
 
@@ -193,8 +192,6 @@ def _run(kernel: Kernel, plugin_id: str, validate: Any, item: PackItem, problems
         problems.append(exc)
         return None
     except Exception as exc:  # noqa: BLE001 - a validator is plugin code: contain it, name it
-        from lwcore.plugins import describe_exception
-
         message = f"the {item.kind} validator of plugin {plugin_id!r} failed: {describe_exception(exc)}"
         kernel.plugin_failed(plugin_id, message)
         problems.append(LwError(message, file=item.files.display(item.path), code="validator"))

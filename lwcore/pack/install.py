@@ -27,15 +27,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lwcore.errors import LwError, LwErrors
+from lwcore.io import read_text
+from lwcore.io.paths import confine
 from lwcore.io.transaction import FolderLock
 from lwcore.pack.ledger import LEDGER, STATE, Ledger, PackVersion, homes, version_key
 from lwcore.pack.limits import DEFAULT_LIMITS, PackLimits
 from lwcore.pack.manifest import MANIFEST_NAME, BuiltManifest, parse_manifest
+from lwcore.pack.sources import Transport, fetch_pack, transport_for
 from lwcore.pack.swap import FaultHook, Swap, _no_fault, recover
-from lwcore.pack.verify import VerifiedPack
-
-if TYPE_CHECKING:
-    from lwcore.pack.sources import Transport
+from lwcore.pack.verify import VerifiedPack, verify_pack
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
@@ -210,9 +210,6 @@ def install_pack(kernel: Kernel, ref: str, *, locale: str = "en", limits: PackLi
     :func:`lwcore.pack.sources.fetch_pack`), verify it, ask ``confirm`` (given the verified pack,
     to show its trust card; ``None`` installs), and install. Returns ``None`` when declined.
     ``transport`` defaults to the kernel's (:func:`lwcore.pack.sources.transport_for`)."""
-    from lwcore.pack.sources import fetch_pack, transport_for
-    from lwcore.pack.verify import verify_pack
-
     path = fetch_pack(ref, cache_dir=kernel.data_dir / "cache" / "packs", env=kernel.env, limits=limits,
                       transport=transport or transport_for(kernel), allow_local=allow_local, locale=locale)
     with verify_pack(kernel, path, limits=limits, locale=locale) as verified:
@@ -222,8 +219,6 @@ def install_pack(kernel: Kernel, ref: str, *, locale: str = "en", limits: PackLi
 
 
 def _read_home_manifest(home: Path) -> BuiltManifest:
-    from lwcore.io import read_text
-
     return parse_manifest(read_text(home / MANIFEST_NAME), file=str(home / MANIFEST_NAME), built=True)[0]
 
 
@@ -289,8 +284,6 @@ def installed_path(kernel: Kernel, ref: str) -> Path | None:
         return None
     ledger = Ledger.load(packs_dir(kernel))
     version = ledger.active.get(pack_id) or max(versions, key=version_key)
-    from lwcore.io.paths import confine
-
     try:
         path = confine(packs_dir(kernel) / f"{pack_id}@{version}", rest)
     except LwError:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from lwcore.errors import LwError
+from lwcore.io import read_json
 
 LEDGER = "ledger.json"
 STATE = ".lw"
@@ -51,8 +52,6 @@ class Ledger:
         path = packs_dir / LEDGER
         if not path.exists():
             return cls()
-        from lwcore.io import read_json
-
         data = read_json(path)
         try:
             ledger = cls()

@@ -33,7 +33,10 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, field_validator
 
+from lwcore.contributions import localized
 from lwcore.errors import LwError
+from lwcore.io import load_yaml
+from lwcore.io.models import validate_model
 from lwcore.pack.names import name_problem
 
 MANIFEST_NAME = "pack.yaml"
@@ -173,8 +176,6 @@ class SourceManifest(BaseModel):
         return dict(self.model_extra or {})
 
     def title(self, locale: str) -> str:
-        from lwcore.contributions import localized
-
         return self.name if isinstance(self.name, str) else localized(self.name, locale)
 
 
@@ -244,9 +245,6 @@ def parse_manifest(text: str, *, file: str, built: bool) -> tuple[Any, Locate]:
     """Read ``pack.yaml`` text: YAML through the kernel's safe reader, the version migrated,
     then the model (:class:`SourceManifest` or, ``built``, :class:`BuiltManifest`); every
     problem located (all of the model's at once). Returns the model and its :func:`locator`."""
-    from lwcore.io import load_yaml
-    from lwcore.io.models import validate_model
-
     data, positions = load_yaml(text, file, positions=True)
     if not isinstance(data, dict):
         raise LwError("pack.yaml is a mapping (id:, version:, contents: …)", file=file, line=1, column=1)

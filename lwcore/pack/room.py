@@ -27,7 +27,9 @@ from typing import TYPE_CHECKING, Any
 from lwcore.contributions import resolve
 from lwcore.errors import LwError
 from lwcore.pack.card import message, trust_card
+from lwcore.pack.install import install_pack
 from lwcore.pack.manifest import BuiltItem, BuiltManifest
+from lwcore.plugins import describe_exception
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
@@ -52,9 +54,6 @@ class RoomEnable:
 
 def install_in_room(kernel: Kernel, room: Any, actor: Any, ref: str, *, locale: str) -> list[str]:
     """Install ``ref`` (``https://`` or ``gh:`` only) and switch it on in ``room``; the receipt's lines."""
-    from lwcore.pack.install import install_pack
-    from lwcore.plugins import describe_exception
-
     report = install_pack(kernel, ref, locale=locale, allow_local=False)
     assert report is not None
     manifest = report.manifest

@@ -32,7 +32,10 @@ from typing import Any
 
 from lwcore import __version__
 from lwcore.errors import LwError
+from lwcore.io import load_json
+from lwcore.io.atomic import staged_file
 from lwcore.io.text import describe_size
+from lwcore.pack.card import message
 from lwcore.pack.limits import DEFAULT_LIMITS, PackLimits
 from lwcore.pack.manifest import PACK_SUFFIX
 
@@ -109,8 +112,6 @@ def _download(url: str, transport: Transport, cache_dir: Path, limits: PackLimit
         if declared and declared.isdigit() and int(declared) > limits.archive_bytes:
             raise LwError(f"the download is {describe_size(int(declared))}; the limit for a pack is "
                           f"{describe_size(limits.archive_bytes)}", file=url, code="limit")
-        from lwcore.io.atomic import staged_file
-
         with staged_file(cache_dir, prefix=".download-", suffix=PACK_SUFFIX) as staged:
             digest, size = hashlib.sha256(), 0
             while chunk := response.read(1024 * 1024):
@@ -149,8 +150,6 @@ def _release_asset(match: re.Match[str], env: Mapping[str, str], transport: Tran
         raise
     if len(body) > METADATA_LIMIT:
         raise LwError("the release description is too large", file=url, code="limit")
-    from lwcore.io import load_json
-
     release = load_json(body, url)
     assets = release.get("assets") if isinstance(release, dict) else None
     if not isinstance(assets, list):
@@ -190,8 +189,6 @@ def fetch_pack(ref: str, *, cache_dir: Path, env: Mapping[str, str], limits: Pac
     if re.match(r"^[a-z][a-z0-9+.-]*://", ref, re.IGNORECASE):
         raise LwError(f"{scheme}:// is not fetched; packs come over https", file=ref, expected="https://… or gh:owner/repo")
     if not allow_local:
-        from lwcore.pack.card import message
-
         raise LwError(message("room_local", locale), file=ref, code="refused")
     path = Path(ref).expanduser()
     if not path.is_file():

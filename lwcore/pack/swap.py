@@ -28,6 +28,8 @@ from pathlib import Path
 
 from lwcore.errors import LwError
 from lwcore.io.atomic import atomic_write_bytes, fsync_dir
+from lwcore.io.safe_json import read_json
+from lwcore.pack.names import name_problem
 
 JOURNAL = "journal.json"
 FaultHook = Callable[[str], None]
@@ -146,9 +148,6 @@ def recover(root: Path, work: Path) -> bool:
         if work.is_dir():
             _discard(work)
         return False
-    from lwcore.io.safe_json import read_json
-    from lwcore.pack.names import name_problem
-
     data = read_json(journal)
     ops = data.get("ops") if isinstance(data, dict) else None
     if not isinstance(ops, list) or not all(

@@ -28,6 +28,7 @@ from lwcore.errors import LwError, LwErrors
 from lwcore.io.text import decode_text
 from lwcore.manifest import version_tuple
 from lwcore.pack.archive import PackArchive, file_sha256, open_pack
+from lwcore.pack.card import message
 from lwcore.pack.contents import CheckedItem, check_contents, media_type, trust_of
 from lwcore.pack.files import ArchiveFiles
 from lwcore.pack.limits import DEFAULT_LIMITS, PackLimits
@@ -42,8 +43,6 @@ def require_engine(minimum: str, locale: str, *, file: str, current: str = __ver
     have, need = version_tuple(current), version_tuple(minimum)
     width = max(len(have), len(need))
     if have + (0,) * (width - len(have)) < need + (0,) * (width - len(need)):
-        from lwcore.pack.card import message
-
         raise LwError(message("engine", locale, required=minimum, current=current), file=file, code="engine")
 
 

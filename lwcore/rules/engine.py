@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from lwcore.contributions import resolve
 from lwcore.errors import LwError
 from lwcore.io.limits import YAML_LIMITS
-from lwcore.io.safe_yaml import Positions, read_yaml
+from lwcore.io.safe_yaml import Positions, load_yaml, read_yaml
 from lwcore.rules import subsystems
 from lwcore.rules.commands import CommandResult, run_command
 from lwcore.rules.creation import make_char
@@ -111,8 +111,6 @@ def _parse(read: Any, label: str) -> tuple[dict[str, Any], Positions]:
 def read_source(source: PackSource) -> tuple[Any, Positions]:
     """Parse a source (files cached by signature; text as given). Raises :class:`RulepackError`."""
     if source.text is not None:
-        from lwcore.io.safe_yaml import load_yaml
-
         text = source.text
         return _parse(lambda: load_yaml(text, source.label, positions=True, limits=PACK_LIMITS), source.label)
     if source.path is None:

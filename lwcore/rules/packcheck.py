@@ -17,6 +17,7 @@ from lwcore.rules import kinds
 from lwcore.rules.diagnostics import Diagnostics, did_you_mean
 from lwcore.rules.dice import compile_dice
 from lwcore.rules.model import Command, Rulepack
+from lwcore.rules.scripts import check_subsystem
 
 ACTIONS = ("check", "set_stats", "make_char", "show")
 VALUE_IS = ("target", "modifier", "param")
@@ -93,8 +94,6 @@ def _check_subsystem(check: PackChecker, name: str, raw: Any, computers: Callabl
         check.error("a subsystem is a mapping of settings", base)
         return
     if data.get("script") is not None:
-        from lwcore.rules.scripts import check_subsystem
-
         check_subsystem(data, check, base)
         return
     if data.get("computer") is not None:

@@ -55,13 +55,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lwcore.errors import LwError
+from lwcore.io.paths import confine
+from lwcore.io.text import read_text
+from lwcore.rules.dice import compile_dice
 from lwcore.rules.errors import CheckError
+from lwcore.rules.kinds.base import COMMON_KEYS, SubsystemError, SubsystemResult, drawer, roll_record
+from lwcore.sandbox import RULE_LIMITS, evaluate, resolve
 from lwcore.trust import rule_scripts
 
 if TYPE_CHECKING:
     from lwcore.io.safe_yaml import Positions
     from lwcore.rules.diagnostics import Diagnostics
-    from lwcore.rules.kinds.base import SubsystemResult
     from lwcore.rules.packcheck import PackChecker
     from lwcore.rules.sheet import Sheet
     from lwcore.rules.system import CompiledRank, RuleSystem
@@ -103,8 +107,6 @@ def bind_all(pack: RuleSystem, data: Mapping[str, Any], positions: Positions, di
 def bind(declared_at: tuple[Any, ...], value: Any, positions: Positions, diag: Diagnostics) -> Path | None:
     """The script file ``value`` (declared at ``declared_at`` in the pack) names, read and
     loaded once in the sandbox; ``None`` with the problem recorded in ``diag``."""
-    from lwcore.io.paths import confine
-
     if not isinstance(value, str) or not value.strip():
         diag.error("script must be a relative path inside the pack", declared_at)
         return None
@@ -131,8 +133,6 @@ def bind(declared_at: tuple[Any, ...], value: Any, positions: Positions, diag: D
 
 
 def read(path: Path) -> str:
-    from lwcore.io.text import read_text
-
     return read_text(path, max_bytes=MAX_SCRIPT_BYTES)
 
 
@@ -140,8 +140,6 @@ def load_problem(source: str, name: str) -> str | None:
     """Why ``source`` (the script ``name``) cannot serve as a rule script -- it does not
     parse, throws while loading, or defines no ``resolve`` function -- located in the script;
     ``None`` when it can."""
-    from lwcore.sandbox import RULE_LIMITS, evaluate
-
     for text in (source, f"{source}\n;typeof {ENTRY};"):  # the script alone first: its own locations
         outcome = evaluate(text, limits=RULE_LIMITS, script=name)
         if outcome.failure is not None:
@@ -154,8 +152,6 @@ def load_problem(source: str, name: str) -> str | None:
 def check_subsystem(data: Mapping[str, Any], check: PackChecker, path: tuple[Any, ...]) -> None:
     """Load-time checks of a scripted subsystem's settings (the script itself is bound by
     :func:`bind`)."""
-    from lwcore.rules.kinds.base import COMMON_KEYS
-
     if data.get("roll") is not None:
         check.dice(data["roll"], (*path, "roll"))
     targets = data.get("targets", [])
@@ -212,8 +208,6 @@ def _ask(path: Path, pack_id: str, faces: Sequence[int], targets: Mapping[str, A
          verdicts: Sequence[str] | None) -> Any:
     """Run the script at ``path``; its checked :class:`lwcore.sandbox.Verdict`, or a located
     :class:`CheckError`."""
-    from lwcore.sandbox import resolve
-
     try:
         source = read(path)
     except LwError as exc:
@@ -302,9 +296,6 @@ def _clamp(sheet: Sheet, stat: str, value: Any, bounds: Mapping[str, Any]) -> An
 def run_subsystem(pack: RuleSystem, name: str, data: Mapping[str, Any], sheet: Sheet | None, *,
                   rng: Any = None, faces: Sequence[int] | None = None, **args: Any) -> SubsystemResult:
     """Run the scripted subsystem ``name`` (module docstring); ``sheet`` changes in place."""
-    from lwcore.rules.dice import compile_dice
-    from lwcore.rules.kinds.base import SubsystemError, SubsystemResult, drawer, roll_record
-
     path = _bound(pack, subsystem_key(name))
     rolls: list[dict[str, Any]] = []
     rolled: list[int] = []

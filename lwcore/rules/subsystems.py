@@ -22,6 +22,7 @@ from lwcore.rules.dice import FaceReplay, rng_drawer
 from lwcore.rules.kinds import advantage
 from lwcore.rules.kinds.base import SubsystemError, SubsystemKind, SubsystemResult
 from lwcore.rules.render import render_values
+from lwcore.rules.scripts import run_subsystem
 
 if TYPE_CHECKING:
     from lwcore.rules.engine import RulesEngine
@@ -86,8 +87,6 @@ def run(engine: RulesEngine | None, pack: RuleSystem, name: str, sheet: Sheet | 
     kind, data = spec(pack, name)
     sub_name = name_of(pack, name)
     if data.get("script") is not None:
-        from lwcore.rules.scripts import run_subsystem
-
         return run_subsystem(pack, sub_name, data, sheet, **kwargs)
     if data.get("computer") is not None:
         return _computer(engine, pack, sub_name, data, sheet, kwargs)

@@ -25,6 +25,7 @@ from lwcore.rules.errors import CheckError, ExprError, RulesError
 from lwcore.rules.expr import BOOL, LIST, NUM, Expr, ExprScope, compile_expr
 from lwcore.rules.model import ComputedElse, Rank, Rulepack, label_words
 from lwcore.rules.packcheck import check_behaviour
+from lwcore.rules.scripts import bind_all, decide_check
 
 INPUT_TARGETS = ("skill", "attribute", "dc")
 MAX_MODIFIER_DICE = 10
@@ -485,8 +486,6 @@ class RuleSystem:
         scripted_margin = None
         try:
             if res.script is not None:
-                from lwcore.rules.scripts import decide_check
-
                 rank, scripted_margin, flags = decide_check(self, ranks, env, dice, difficulty=difficulty,
                                                             variant=variant, modifiers=applied)
             else:
@@ -543,8 +542,6 @@ def compile_pack(
             alias.setdefault(word, canonical)
             alias.setdefault(word.casefold(), canonical)
     pack._alias = alias
-    from lwcore.rules.scripts import bind_all
-
     bind_all(pack, data, positions, diag, unbound)
     stats = {*model.defaults, *model.derived, *model.alias}
     formulas = model.creation_constraints.get("roll")

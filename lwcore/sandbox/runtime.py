@@ -76,6 +76,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
+from lwcore.errors import LwError
+from lwcore.io import JSON_LIMITS, load_json
+
 FailureKind = Literal["syntax", "error", "timeout", "memory", "stack", "limit", "invalid", "refused"]
 
 _JS = Path(__file__).parent / "js"
@@ -138,8 +141,6 @@ class Failure:
 
     def to_error(self) -> Any:
         """The failure as a located :class:`lwcore.errors.LwError` (code = ``kind``)."""
-        from lwcore.errors import LwError
-
         return LwError(self.message, file=self.script, line=self.line, column=self.column, code=self.kind)
 
 
@@ -419,9 +420,6 @@ class Sandbox:
 
 def read_json(text: str, what: str, limits: Limits, script: str) -> Any:
     """Parse JSON the prelude produced, with the kernel's safe reader; a failure is data."""
-    from lwcore.errors import LwError
-    from lwcore.io import JSON_LIMITS, load_json
-
     try:
         value = load_json(text, limits=JSON_LIMITS.with_(max_bytes=4 * limits.output_chars + 1024))
     except LwError as exc:

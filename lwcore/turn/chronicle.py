@@ -41,13 +41,11 @@ import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import takewhile
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lwcore.errors import LwError
 from lwcore.turn.documents import Document, LogRecord, keeper_viewer, project, table_viewer
-
-if TYPE_CHECKING:
-    from lwcore.turn.room import Room
+from lwcore.turn.room import HistoryEntry, Room
 
 CHRONICLE = "chronicle"
 SUMMARY = "campaign_summary"
@@ -497,8 +495,6 @@ def fold_as_planned(
 ) -> list[FoldResult]:
     """Run the plan's batches (each a model step) and save; with no way to ask a model, note
     once (keeper-only) that a fold is due and fold nothing."""
-    from lwcore.turn.room import HistoryEntry
-
     if not plan.batches:
         return []
     if respond is None:

@@ -17,18 +17,18 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from lwcore.errors import LwError
+from lwcore.rules import subsystems
+from lwcore.rules.render import render_check, render_total
+from lwcore.rules.subsystems import SubsystemResult, headline, render_subsystem
+from lwcore.rules.system import CheckResult, RuleSystem
 
 if TYPE_CHECKING:
-    from lwcore.rules.system import CheckResult, RuleSystem
-    from lwcore.rules.subsystems import SubsystemResult
     from lwcore.turn.room import HistoryEntry, Room
 
 
 def check_result(data: Mapping[str, Any], system: str = "") -> CheckResult:
     """A :class:`~lwcore.rules.system.CheckResult` from its JSON form (``to_json``) or from
     the graded fields a ``skill_check`` result carries; missing fields take neutral values."""
-    from lwcore.rules.system import CheckResult
-
     def _int(key: str, default: int = 0) -> int:
         value = data.get(key)
         return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else default
@@ -62,9 +62,6 @@ def check_result(data: Mapping[str, Any], system: str = "") -> CheckResult:
 def subsystem_result(pack: RuleSystem, data: Mapping[str, Any]) -> SubsystemResult:
     """A :class:`~lwcore.rules.subsystems.SubsystemResult` from a ``subsystem_check`` event
     (its kind is read from the pack, as the event's own ``kind`` names the event)."""
-    from lwcore.rules import subsystems
-    from lwcore.rules.subsystems import SubsystemResult
-
     name = str(data["subsystem"])
     kind, _ = subsystems.spec(pack, name)
     check = data.get("check")
@@ -92,8 +89,6 @@ def is_subsystem(data: Mapping[str, Any]) -> bool:
 
 def check_line(pack: RuleSystem, data: Mapping[str, Any], locale: str) -> str:
     """``陈默 侦查 65: 1d100=63/65 成功`` -- a skill check event in ``locale``."""
-    from lwcore.rules.render import render_check, render_total
-
     modifier = data.get("modifier")
     modifier = modifier if isinstance(modifier, int) and not isinstance(modifier, bool) else None
     result = check_result(data, pack.id)
@@ -107,8 +102,6 @@ def check_line(pack: RuleSystem, data: Mapping[str, Any], locale: str) -> str:
 
 def subsystem_line(pack: RuleSystem, data: Mapping[str, Any], locale: str) -> str:
     """``陈默 Sanity 1/1d8: …`` -- a subsystem event in ``locale``."""
-    from lwcore.rules.subsystems import headline, render_subsystem
-
     text = render_subsystem(pack, subsystem_result(pack, data), locale)
     return f"{headline(pack, str(data['subsystem']), data)} {text}" if data.get("character") else text
 

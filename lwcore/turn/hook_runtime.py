@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import TurnContext
 from lwcore.errors import LwError
+from lwcore.sandbox import HookSession
 from lwcore.turn import mvu
 from lwcore.turn.documents import Document
 from lwcore.turn.script_writes import apply_write, writes_from
@@ -82,8 +83,6 @@ class TurnHooks:
         hooks = cls(kernel, room, dropped=dropped)
         if not entries:
             return hooks
-        from lwcore.sandbox import HookSession
-
         clock = game_clock(room)
         state = hooks.state()
         for entry in entries:

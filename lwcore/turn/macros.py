@@ -12,6 +12,9 @@ import random
 import re
 from typing import Any
 
+from lwcore.errors import LwError
+from lwcore.rules.dice import roll
+
 ROLL_MACRO = re.compile(r"\{\{\s*roll\s*:\s*([^{}]{1,200}?)\s*\}\}", re.IGNORECASE)
 
 
@@ -22,9 +25,6 @@ def expand_rolls(text: str, rng: random.Random) -> tuple[str, list[dict[str, Any
     rolls: list[dict[str, Any]] = []
 
     def replace(match: re.Match[str]) -> str:
-        from lwcore.errors import LwError
-        from lwcore.rules.dice import roll
-
         expr = match.group(1)
         try:
             outcome = roll(expr, rng)

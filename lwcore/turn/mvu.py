@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import TreeOp
 from lwcore.errors import LwError
+from lwcore.turn.documents import Document
 
 if TYPE_CHECKING:
     from lwcore.turn.room import Room
@@ -574,8 +575,6 @@ def script_state(room: Room) -> Tree:
 
 def store_tree(room: Room, tree: Tree) -> None:
     """Make ``tree`` the room's tree (the exposed prefixes and the document's meta kept)."""
-    from lwcore.turn.documents import Document
-
     doc = room.documents.get(MVU_TYPE, MVU_ID)
     data = {"tree": {}, "exposed": []} if doc is None else dict(doc.data)
     room.documents.put(Document(MVU_ID, MVU_TYPE, {**data, "tree": tree}, meta=dict(doc.meta) if doc else {}))

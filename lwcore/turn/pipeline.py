@@ -46,18 +46,21 @@ from lwcore.contributions import PromptSegment, ToolSpec, TurnContext, Viewer, r
 from lwcore.errors import LwError
 from lwcore.io.safe_json import load_json
 from lwcore.plugins import describe_exception
+from lwcore.rules.kept_check import LAST_CHECK
+from lwcore.turn import chronicle, mvu, sheet_rolls
 from lwcore.turn.adapter import ParsedReply, ProviderAdapterProtocol, ToolCall, ToolOffer, ToolResult
-from lwcore.turn.room import HistoryEntry, Member, Room, sheet_values
+from lwcore.turn.macros import expand_rolls
+from lwcore.turn.room import HistoryEntry, Member, Room, room_lock, sheet_values
 from lwcore.turn.room_commands import CommandRun, is_command, run_room_command
 from lwcore.turn.tools import ToolContext, ToolError
 from lwcore.turn.documents import project
 from lwcore.turn.hook_runtime import TurnHooks
 from lwcore.turn.staged import StagedWrites
 from lwcore.turn.projections import event_audience, event_document, sheet_document, variable_document
+from lwcore.turn.view import PlayerView, view_for
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
-    from lwcore.turn.view import PlayerView
 
 DEFAULT_MAX_TOKENS = 1024
 HISTORY_IN_PROMPT = 60
@@ -176,8 +179,6 @@ class TurnResult:
     def player_view(self, viewer: str | None = None) -> PlayerView:
         """The view of ``viewer`` after the turn (default: the acting player, or the first
         player when the keeper acted); the keeper gets the keeper's view."""
-        from lwcore.turn.view import view_for
-
         if self.compiled is None:
             raise LwError("a room command has no player view of its own")
         room = self.compiled.room
@@ -349,8 +350,6 @@ def turn_context(
 def rulepack_expertise(kernel: Kernel, room: Room, locale: str) -> str:
     """The room's rule-system expertise text in ``locale`` plus the subsystems the
     ``subsystem_check`` tool can run; uses the pack the room loaded with (its sheets' pack)."""
-    from lwcore.turn import sheet_rolls
-
     parts = [sheet_rolls.expertise(room.pack, locale), sheet_rolls.tool_notes(room.pack, locale)]
     return "\n\n".join(p for p in parts if p)
 
@@ -410,8 +409,6 @@ def state_parts(
         sheet_lines.append("; ".join(f"{pack.display_name(k, locale)} {_fmt(v)}" for k, v in sheet["values"].items()))
         if sheet["expressions"]:
             sheet_lines.append("; ".join(f"&{k}={v}" for k, v in sheet["expressions"].items()))
-        from lwcore.rules.kept_check import LAST_CHECK
-
         shown_state = {k: v for k, v in sheet["state"].items() if k != LAST_CHECK}  # already a check event
         if shown_state:
             sheet_lines.append(("状态：" if zh else "State: ") + json.dumps(shown_state, ensure_ascii=False))
@@ -502,8 +499,6 @@ def _tree_text(room: Room, keeper: Viewer, zh: bool) -> str:
 
 def _campaign_text(room: Room, keeper: Viewer, zh: bool) -> str:
     """The story so far, the chronicle since, and the open threads (keeper's view)."""
-    from lwcore.turn import chronicle
-
     parts = []
     summary = chronicle.summary(room)
     view = project(room, summary, keeper) if summary is not None else None
@@ -820,8 +815,6 @@ def process_reply(ctx: ToolContext, compiled: CompiledTurn, text: str) -> str:
     """The reply text through the reply processors (``lw_reply_text``): their MVU tree
     operations applied (by the engine, each processor's in order), their notes and any
     processor that was skipped logged for the keeper; returns the narration they leave."""
-    from lwcore.turn import mvu
-
     context = turn_context(compiled.room, compiled.actor, compiled.player_input, keeper=compiled.keeper, rng=ctx.rng)
     processed = ctx.kernel.reply_text(context, text)
     for edit in processed.edits:
@@ -834,8 +827,6 @@ def process_reply(ctx: ToolContext, compiled: CompiledTurn, text: str) -> str:
 
 
 def expand_narration(text: str, rng: random.Random) -> tuple[str, list[dict[str, Any]]]:
-    from lwcore.turn.macros import expand_rolls
-
     return expand_rolls(text, rng)
 
 
@@ -928,8 +919,6 @@ def run_turn(
         raise LwError("give a recorded reply or an endpoint, not both")
     command = is_command(player_input)
     if not isinstance(room, Room):
-        from lwcore.turn.room import room_lock
-
         with room_lock(room, shared=reply is None and endpoint is None and not command):
             return run_turn(
                 kernel, Room.load(room, kernel), player_input, provider=provider, actor=actor, reply=reply,
@@ -963,8 +952,6 @@ def _run_model_turn(
                             max_tokens=max_tokens, injected=injected, rng=rng)
     if reply is None and endpoint is None:
         return TurnResult(compiled)
-    from lwcore.turn import chronicle
-
     respond = _fold_responder(kernel, compiled.protocol, endpoint, api_key, fold_reply)
     folds = []
     plan = chronicle.plan_for(room, compiled.request)

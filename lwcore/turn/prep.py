@@ -43,6 +43,13 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from lwcore.contributions import ToolSpec, resolve
 from lwcore.errors import LwError
+from lwcore.io.paths import confine
+from lwcore.io.text import read_text
+from lwcore.pack.ledger import Ledger
+from lwcore.sandbox import check_plan, run_plan
+from lwcore.turn.adapter import ToolCall
+from lwcore.turn.hook_runtime import game_clock
+from lwcore.turn.pipeline import argument_problems, execute_call, validate_arguments, visible_tools
 from lwcore.turn.tools import ToolContext, ToolError
 
 if TYPE_CHECKING:
@@ -84,8 +91,6 @@ def resolve_script_ref(data_dir: Path, ref: str) -> Path:
     """The file ``ref`` (``<pack-id>/<path>``) names in the active (else the newest) installed
     version of that pack; :class:`LwError` when the pack is not installed or the path is not a
     script in it."""
-    from lwcore.io.paths import confine
-
     pack_id, _, rel = ref.strip().partition("/")
     if not PACK_ID.match(pack_id) or not rel:
         raise LwError(f"script_ref {ref!r} is not <pack-id>/<path>", expected="e.g. blackmoor/prep/setup.js",
@@ -106,8 +111,6 @@ def resolve_script_ref(data_dir: Path, ref: str) -> Path:
 
 def _active(root: Path, pack_id: str, installed: list[Path]) -> Path | None:
     """The home of the version the install ledger marks active, when it names one that is there."""
-    from lwcore.pack.ledger import Ledger
-
     try:
         version = Ledger.load(root).active.get(pack_id)
     except LwError:
@@ -133,15 +136,11 @@ class RoomGate:
 
     @classmethod
     def for_room(cls, kernel: Kernel, room: Room, *, keeper: bool = True, phase: str | None = PREP) -> RoomGate:
-        from lwcore.turn.pipeline import visible_tools
-
         specs = visible_tools(kernel, room, keeper=keeper, phase=phase)
         return cls({s.name: s for s in specs if s.name != TOOL}, phase)
 
     def __call__(self, op: PlanOp) -> str | None:
         from pydantic import ValidationError
-
-        from lwcore.turn.pipeline import argument_problems, validate_arguments
 
         spec = self.offered.get(op.tool)
         if spec is None:
@@ -167,17 +166,12 @@ class RoomGate:
 
 def plan_script(source: str, *, room: Room, script: str) -> PlanResult:
     """Run a prep script in the sandbox (seeded by its text, on the room's game clock)."""
-    from lwcore.sandbox import run_plan
-    from lwcore.turn.hook_runtime import game_clock
-
     return run_plan(source, seed=script_seed(source), clock=game_clock(room), script=script)
 
 
 def checked_plan(kernel: Kernel, room: Room, source: str, *, script: str, keeper: bool = True) -> tuple[PlanResult, RoomGate]:
     """Plan ``source`` and check every operation against ``room`` before any runs: the plan
     (``ok`` or its located failure) and the gate it passed."""
-    from lwcore.sandbox import check_plan
-
     gate = RoomGate.for_room(kernel, room, keeper=keeper)
     return check_plan(plan_script(source, room=room, script=script), gate), gate
 
@@ -189,8 +183,6 @@ def _ops_json(result: PlanResult) -> list[dict[str, Any]]:
 def _source(args: RunPrepPlanArgs, ctx: ToolContext) -> tuple[str, str]:
     if args.script is not None:
         return args.script, "prep.js"
-    from lwcore.io.text import read_text
-
     assert args.script_ref is not None
     try:
         path = resolve_script_ref(ctx.kernel.data_dir, args.script_ref)
@@ -201,9 +193,6 @@ def _source(args: RunPrepPlanArgs, ctx: ToolContext) -> tuple[str, str]:
 
 def run_prep_plan(args: RunPrepPlanArgs, ctx: ToolContext) -> dict[str, Any]:
     """The tool: plan, check the whole plan, then preview or run it (module docstring)."""
-    from lwcore.turn.adapter import ToolCall
-    from lwcore.turn.pipeline import execute_call
-
     source, name = _source(args, ctx)
     result, gate = checked_plan(ctx.kernel, ctx.room, source, script=name, keeper=ctx.keeper)
     if not result.ok:

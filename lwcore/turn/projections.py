@@ -13,22 +13,20 @@ Derived documents (sheets, variables, history events) are built from the room's 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lwcore.contributions import Viewer
+from lwcore.turn import mvu
 from lwcore.turn.documents import Document
-
-if TYPE_CHECKING:
-    from lwcore.turn.room import HistoryEntry, Room
-    from lwcore.turn.variables import VariableDef
+from lwcore.turn.events import entry_text
+from lwcore.turn.room import HistoryEntry, Room, sheet_values
+from lwcore.turn.variables import VariableDef
 
 
 # --- derived documents --------------------------------------------------------------------
 
 
 def sheet_document(room: Room, member_id: str) -> Document:
-    from lwcore.turn.room import sheet_values
-
     sheet = room.sheets[member_id]
     return Document(member_id, "sheet", {
         "member": member_id, "name": sheet.name, "values": sheet_values(sheet),
@@ -78,8 +76,6 @@ def project_sheet(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] |
 def project_variable(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] | None:
     """A module variable: keeper-only trackers vanish, declaration and value alike (iron rule
     3); enum values come with their label in the viewer's locale."""
-    from lwcore.turn.variables import VariableDef
-
     var = VariableDef.model_validate(dict(doc.data))
     if var.visibility != "player" and not viewer.keeper:
         return None
@@ -101,9 +97,6 @@ def project_event(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] |
     while the variable is player-visible *now* (a variable later made secret disappears from
     old lines too), each line rebuilt in the viewer's locale; the keeper sees everything, with
     ``keeper`` marking what players do not see."""
-    from lwcore.turn.events import entry_text
-    from lwcore.turn.room import HistoryEntry
-
     entry = HistoryEntry.model_validate(dict(doc.data))
     data = entry.data or {}
     hidden = entry.audience != "all" or data.get("audience", "all") != "all"
@@ -135,8 +128,6 @@ def project_mvu(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] | N
     """An imported MVU variable tree: players see only leaves under the prefixes the keeper
     exposed (``.var expose``) -- nothing exposed, nothing shipped; the keeper sees every leaf
     marked ``exposed`` or ``hidden``."""
-    from lwcore.turn import mvu
-
     tree = doc.data.get("tree") if isinstance(doc.data.get("tree"), Mapping) else {}
     exposed = [p for p in doc.data.get("exposed") or () if isinstance(p, str)]
     leaves = mvu.leaves(tree)

@@ -24,15 +24,16 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
-from lwcore.errors import LwError, quoting_keeper_data
+from lwcore.errors import LwError, quoting_keeper_data, redacted
 from lwcore.io.atomic import encode_utf8
 from lwcore.io.loglines import unterminated
 from lwcore.io.models import validate_model
 from lwcore.io.paths import confine
 from lwcore.io.roundtrip import dump_yaml, update_yaml_text
-from lwcore.io.safe_yaml import read_yaml
+from lwcore.io.safe_yaml import load_yaml, read_yaml
 from lwcore.io.text import read_text
-from lwcore.io.transaction import FaultHook, FolderTransaction
+from lwcore.io.transaction import FaultHook, FolderTransaction, locked
+from lwcore.rules import engine_for
 from lwcore.rules.sheet import Sheet, load_sheet
 from lwcore.turn.documents import DocumentStore
 from lwcore.turn.history import HistoryLog
@@ -349,8 +350,6 @@ class Room:
 
     def _written(self, rel: str) -> dict[str, Any]:
         """The data a YAML file of the room held when it was read (``{}`` when new)."""
-        from lwcore.io.safe_yaml import load_yaml
-
         text = self._texts.get(rel, "")
         data = load_yaml(text, self.path / rel) if text.strip() else {}
         return data if isinstance(data, dict) else {}
@@ -380,8 +379,6 @@ def shown_to(path: str | Path, member_ref: str | None) -> Iterator[None]:
     keeper-only data (marked ``secret``) is shown whole only to the keeper (recognized from
     ``room.yaml`` alone), to anyone else redacted. History lines and documents are read while
     the output is built, so the whole of it goes inside, not only :meth:`Room.load`."""
-    from lwcore.errors import redacted
-
     try:
         yield
     except LwError as exc:
@@ -397,8 +394,6 @@ def shown_to(path: str | Path, member_ref: str | None) -> Iterator[None]:
 def room_lock(path: str | Path, *, shared: bool = False, timeout: float = 120.0) -> Any:
     """``with room_lock(folder):`` -- hold the room for a load-change-save (``shared`` for a
     read). An interrupted save is finished (or dropped) first, so what is read is whole."""
-    from lwcore.io.transaction import locked
-
     folder = room_folder(path)
     if not (folder / ROOM_FILE).is_file():
         raise LwError(f"not a room folder (no {ROOM_FILE})", file=folder)
@@ -406,8 +401,6 @@ def room_lock(path: str | Path, *, shared: bool = False, timeout: float = 120.0)
 
 
 def _pack(kernel: Kernel, system: str, where: Path) -> RuleSystem:
-    from lwcore.rules import engine_for
-
     engine = engine_for(kernel)
     system_id = engine.find(system)
     if system_id is None:

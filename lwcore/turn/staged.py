@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import TreeOp, VariableWrite
 from lwcore.errors import LwError
+from lwcore.turn import mvu
+from lwcore.turn.script_writes import apply_write
 
 if TYPE_CHECKING:
     from lwcore.turn.documents import Document
@@ -50,9 +52,6 @@ class StagedWrites:
     def commit(self, room: Room) -> list[dict[str, Any]]:
         """Make the writes; returns the keeper-only events (a refused document or operation is
         an event, never an exception: the turn goes on)."""
-        from lwcore.turn import mvu
-        from lwcore.turn.script_writes import apply_write
-
         events: list[dict[str, Any]] = []
         for by, doc in self.documents:
             try:

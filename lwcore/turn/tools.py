@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from lwcore.errors import LwError
 from lwcore.rules import engine_for, kinds
+from lwcore.rules.dice import roll
 from lwcore.rules.kinds import ToolArgument
 from lwcore.rules.render import word
 from lwcore.rules.subsystems import headline, render_subsystem
@@ -54,8 +55,6 @@ class ToolContext:
 
     def roll(self, expr: str) -> Any:
         """Roll a dice expression with the engine (a ``lwcore.rules.dice.DiceRoll``)."""
-        from lwcore.rules.dice import roll
-
         return roll(expr, self.rng)
 
 

@@ -10,7 +10,9 @@ import click
 
 from lwcore.cli.common import confirm, echo_json, state
 from lwcore.errors import LwError
+from lwcore.kernel import REGISTRIES
 from lwcore.plugins import PluginRecord
+from lwcore.settings import PluginSettings
 
 PRIVILEGE_WARNING = (
     "This is third-party code. It runs with your privileges: it can read and write your "
@@ -99,8 +101,6 @@ def list_plugins(ctx: click.Context, as_json: bool, show_all: bool) -> None:
 
 
 def _contributions(plugin_id: str) -> dict[str, list[str]]:
-    from lwcore.kernel import REGISTRIES
-
     kernel = state(click.get_current_context()).kernel
     out = {}
     for name in REGISTRIES:
@@ -167,8 +167,6 @@ def disable(ctx: click.Context, plugin_id: str, yes: bool) -> None:
 
 def _persist(ctx: click.Context, record: PluginRecord, *, enable: bool) -> None:
     """Save the operator's choice for ``record`` and report the plugin's resulting status."""
-    from lwcore.settings import PluginSettings
-
     settings = PluginSettings.load(state(ctx).kernel.data_dir)
     (settings.enable if enable else settings.disable)(record.id)
     settings.save()

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from lwcore.cli.common import echo_json, state
+from lwcore.pack.card import pick_locale
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 locale_option = click.option("--locale", default=None,
@@ -16,8 +17,6 @@ locale_option = click.option("--locale", default=None,
 
 
 def _locale(ctx: click.Context, explicit: str | None) -> str:
-    from lwcore.pack.card import pick_locale
-
     return pick_locale(explicit, state(ctx).kernel.env)
 
 

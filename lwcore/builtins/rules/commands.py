@@ -13,11 +13,13 @@ import click
 
 from lwcore.cli.batch import batch_option
 from lwcore.cli.common import echo_json, state
+from lwcore.errors import LwError, LwErrors
+from lwcore.rules import engine_for
+from lwcore.rules.errors import RulesError
+from lwcore.rules.render import roll_text
 
 
 def _engine(ctx: click.Context) -> Any:
-    from lwcore.rules import engine_for
-
     return engine_for(state(ctx).kernel)
 
 
@@ -29,8 +31,6 @@ def _rng(seed: int | None) -> Any:
 
 def faces_of(items: tuple[str, ...]) -> list[int]:
     """``--dice 37 --dice 0`` or ``--dice "37 0"`` or ``--dice 37,0`` -> [37, 0]."""
-    from lwcore.errors import LwError
-
     out = []
     for item in items:
         for part in item.replace(",", " ").split():
@@ -73,8 +73,6 @@ TARGET_WORDS = {"skill": "skill", "attribute": "attribute", "dc": "DC"}
 def describe(pack: Any, result: Any, skill_name: str | None, locale: str, modifier: int = 0) -> str:
     """One line saying what each number of the check is: ``mysys Spot Hidden: skill 60→30
     [hard], roll 25 [25] → Hard Success (hard, margin 5)``."""
-    from lwcore.rules.render import roll_text
-
     model_res = pack.model.resolution
     what = TARGET_WORDS.get(str(model_res.target).strip(), "target") if model_res is not None else "target"
     head = pack.id + (f" {pack.display_name(skill_name, locale)}" if skill_name else "") + ":"
@@ -183,9 +181,6 @@ def rulepack() -> None:
 def _load_file(engine: Any, file: str) -> tuple[Any, list[str], list[str]]:
     """``(pack or None, error lines, warning lines)`` for one file, every problem on its own
     line (the warnings of a pack that does not load too)."""
-    from lwcore.errors import LwErrors
-    from lwcore.rules.errors import RulesError
-
     try:
         pack = engine.validate_file(file)
     except RulesError as exc:

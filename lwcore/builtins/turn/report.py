@@ -17,13 +17,13 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import localized
-from lwcore.turn.documents import keeper_viewer, project
+from lwcore.turn.chronicle import estimate_tokens, window_of
+from lwcore.turn.documents import keeper_viewer, project, viewer_of
 from lwcore.turn.projections import event_audience, variable_document
 from lwcore.turn.view import render_text, view_for
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
-
     from lwcore.turn.pipeline import AppliedReply, CompiledTurn
     from lwcore.turn.room import Member, Room
 
@@ -71,8 +71,6 @@ def request_panel(compiled: CompiledTurn) -> RenderableType:
     """The compiled request in a few lines (the whole of it with --payload or --json)."""
     from rich.panel import Panel
     from rich.table import Table
-
-    from lwcore.turn.chronicle import estimate_tokens, window_of
 
     text = json.dumps(compiled.request, ensure_ascii=False)
     tokens = estimate_tokens(text)
@@ -159,8 +157,6 @@ def keeper_only_texts(room: Room) -> list[str]:
     and text value, and the longer texts the keeper's projection of a stored document has and
     no player's projection of it has (a secret world-book entry, a keeper note, a chronicle
     entry's annotation, the summary's keeper margin …)."""
-    from lwcore.turn.documents import viewer_of
-
     keeper = keeper_viewer(room)
     secrets: list[str] = []
     for var in room.variables.variables:

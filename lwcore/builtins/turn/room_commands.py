@@ -5,13 +5,17 @@ system's dot commands (``.ra 侦查``, ``.sc 1/1d6`` …) answered against the t
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from lwcore.contributions import CommandReply
 from lwcore.errors import LwError
-
-if TYPE_CHECKING:
-    from lwcore.turn.room_commands import CommandContext
+from lwcore.rules import engine_for
+from lwcore.rules.commands import CommandError, find_command
+from lwcore.rules.dice import roll
+from lwcore.rules.errors import DiceError
+from lwcore.turn import chronicle, mvu
+from lwcore.turn.documents import Document, keeper_viewer, project, project_all, viewer_of
+from lwcore.turn.projections import variable_document
+from lwcore.turn.room_commands import CommandContext, commands_for
 
 _TARGET = re.compile(r"\s+@(\S+)\s*$")
 PHASE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
@@ -19,8 +23,6 @@ PHASE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 
 def help_command(ctx: CommandContext) -> CommandReply:
     """``.help``: the commands this member may run here."""
-    from lwcore.turn.room_commands import commands_for
-
     zh = ctx.locale.startswith("zh")
     lines = ["可用的房间命令：" if zh else "Room commands you can run here:"]
     for command in sorted(commands_for(ctx.kernel, ctx.room, ctx.actor), key=lambda c: c.name):
@@ -56,9 +58,6 @@ def phase_command(ctx: CommandContext) -> CommandReply:
 def dice_command(ctx: CommandContext) -> CommandReply | None:
     """The room's rule-system dot commands, against the typer's own sheet (the keeper may
     name a member's sheet with a trailing ``@name``). Declines words the pack does not know."""
-    from lwcore.rules import engine_for
-    from lwcore.rules.commands import CommandError, find_command
-
     line = ctx.line
     target = _TARGET.search(line)
     member = ctx.actor
@@ -84,9 +83,6 @@ def dice_command(ctx: CommandContext) -> CommandReply | None:
 def roll_command(ctx: CommandContext) -> CommandReply:
     """``.r EXPR``: roll a dice expression with the engine, for the table to see (``.r 3d6``,
     ``.r 1d100``; without EXPR: ``1d100``). The typer's name comes with it."""
-    from lwcore.rules.dice import roll
-    from lwcore.rules.errors import DiceError
-
     expr = " ".join(ctx.args.split()) or "1d100"
     try:
         result = roll(expr, ctx.rng)
@@ -99,9 +95,6 @@ def roll_command(ctx: CommandContext) -> CommandReply:
 
 def recap_command(ctx: CommandContext) -> CommandReply:
     """``.recap``: the story so far, as the typer may see it."""
-    from lwcore.turn import chronicle
-    from lwcore.turn.documents import project, viewer_of
-
     zh = ctx.locale.startswith("zh")
     doc = chronicle.summary(ctx.room)
     view = project(ctx.room, doc, viewer_of(ctx.room, ctx.actor)) if doc is not None else None
@@ -116,9 +109,6 @@ def recap_command(ctx: CommandContext) -> CommandReply:
 
 def chronicle_command(ctx: CommandContext) -> CommandReply:
     """``.chronicle [N]``: the last N chronicle entries (default 10) as the typer may see them."""
-    from lwcore.turn import chronicle
-    from lwcore.turn.documents import project_all, viewer_of
-
     zh = ctx.locale.startswith("zh")
     count = 10
     if ctx.args:
@@ -133,9 +123,6 @@ def chronicle_command(ctx: CommandContext) -> CommandReply:
 
 def threads_command(ctx: CommandContext) -> CommandReply:
     """``.threads [all]``: the open loops (with ``all``, the resolved ones too)."""
-    from lwcore.turn import chronicle
-    from lwcore.turn.documents import project_all, viewer_of
-
     zh = ctx.locale.startswith("zh")
     wanted = ("open", "resolved") if ctx.args.strip().lower() == "all" else ("open",)
     views = [v for _, v in project_all(ctx.room, ctx.room.documents.all(chronicle.THREAD), viewer_of(ctx.room, ctx.actor))
@@ -151,10 +138,6 @@ def var_command(ctx: CommandContext) -> CommandReply:
     room's MVU variable tree (nothing until the keeper exposes it). ``list`` shows every
     declared variable and every leaf of the tree (an imported card's leaves come with their
     description) marked exposed or hidden."""
-    from lwcore.turn import mvu
-    from lwcore.turn.documents import Document, keeper_viewer, project
-    from lwcore.turn.projections import variable_document
-
     zh = ctx.locale.startswith("zh")
     action, _, rest = ctx.args.partition(" ")
     action, prefix = action.lower(), rest.strip()

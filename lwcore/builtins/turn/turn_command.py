@@ -9,16 +9,20 @@ from typing import Any
 
 import click
 
+from lwcore.builtins.turn.report import print_intro, print_turn
 from lwcore.cli.common import echo_json, state
 from lwcore.errors import LwError
+from lwcore.io.safe_json import read_json
+from lwcore.turn import pipeline
+from lwcore.turn.room_commands import is_command
+from lwcore.turn.view import render_text, view_for
+import lwcore
 
 EXAMPLE_ROOM = "fog-harbor"
 """The bundled example room (``examples/<name>/`` in the source tree)."""
 
 
 def example_source() -> Path:
-    import lwcore
-
     return Path(lwcore.__file__).resolve().parent.parent / "examples" / EXAMPLE_ROOM
 
 
@@ -40,9 +44,6 @@ def example_room(data_dir: Path, *, fresh: bool) -> Path:
 def _read_reply(path: str, kernel: Any, provider: str | None) -> tuple[Any, str]:
     """A recorded model reply and its protocol (``provider``, else the one installed adapter
     that recognizes its shape); refused, located to the file, when it is no reply at all."""
-    from lwcore.io.safe_json import read_json
-    from lwcore.turn import pipeline
-
     reply = read_json(path)
     if not isinstance(reply, dict):
         raise LwError(f"a model reply is a JSON object, not {type(reply).__name__}", file=path, line=1)
@@ -146,10 +147,6 @@ def _turn_in_room(
 ) -> None:
     import random
 
-    from lwcore.turn import pipeline
-    from lwcore.turn.room_commands import is_command
-    from lwcore.turn.view import render_text, view_for
-
     rng = random.Random(seed) if seed is not None else None
     if say is None:
         if reply_given or endpoint:
@@ -166,8 +163,6 @@ def _turn_in_room(
         adapter = pipeline.adapter_for(kernel, protocol)
         api_key = os.environ.get(key_env or adapter.default_key_env)
     if not as_json and not is_command(say):
-        from lwcore.builtins.turn.report import print_intro
-
         print_intro(loaded, loaded.member(actor), say)
     result = kernel.turn(
         loaded, say, provider=protocol, actor=actor, reply=reply, endpoint=endpoint, api_key=api_key,
@@ -187,8 +182,6 @@ def _turn_in_room(
             out["player_view"] = result.player_view().model_dump(mode="json")
         echo_json(out)
         return
-    from lwcore.builtins.turn.report import print_turn
-
     print_turn(result.compiled, result.applied, payload=payload)
     for fold in result.folds:
         click.echo(f"the chronicle folded {len(fold.folded)} entries into the story so far "
