@@ -8,6 +8,10 @@
   plugins** (``lwcore.builtins.<id>``, each using only the layers up to its own: ``host`` the
   host, ``rules`` also the rules engine, ``turn`` everything; never another built-in).
 - One listed exception: ``Kernel.turn``, the thin facade over the turn pipeline.
+- Lazy imports live at the boundary (click commands, lazy ``"module:attr"`` targets, ``lw_*``
+  hooks in plugin.py, package ``__getattr__``); any other function-level import of an
+  internal module breaks a cycle or keeps a heavy dependency off start-up, and is listed
+  in :data:`LAZY_IMPORTS` with why (``tests/kernel/lazy_imports.py`` finds them).
 """
 
 from __future__ import annotations
@@ -388,14 +392,19 @@ LAZY_IMPORTS: dict[tuple[str, str, str], str] = {
         "heavy: pydantic (room models) off `lw plugins list`; also the one allowed upward import",
     ("lwcore/builtins/turn/plugin.py", "_summary_v2", "lwcore.turn.chronicle"):
         "heavy: pydantic (room models) off `lw plugins list`, which imports every plugin.py",
+    # -- the bundled plugins
+    ("plugins/panels/lw_panels/presentation.py", "load_kit", "lw_panels.load"):
+        "cycle: lw_panels.load imports presentation (Kit, load_kit) at module level",
+    ("plugins/tavern/lw_tavern/worldbook/load.py", "read_book", "lw_tavern.cardfile"):
+        "cycle: lw_tavern.cardfile imports worldbook.load (book_from_data) at module level",
 }
 """Why each listed function-level internal import stays where it is."""
 
 
 def lazy_import_offenders(root: Path, allowed: Mapping[tuple[str, str, str], str]) -> tuple[list[str], list[tuple[str, str, str]]]:
-    """``(unlisted non-boundary imports, listed ones that no longer exist)`` under ``root``
-    (the kernel only: the bundled plugins are not yet held to the rule)."""
-    found = [hit for hit in lazy_imports.scan(root) if hit.boundary is None and hit.file.startswith("lwcore/")]
+    """``(unlisted non-boundary imports, listed ones that no longer exist)`` in the kernel
+    and the bundled plugins under ``root``."""
+    found = [hit for hit in lazy_imports.scan(root) if hit.boundary is None]
     offenders = [f"{h.file}:{h.line} {h.function} imports {h.module}" for h in found
                  if (h.file, h.function, h.module) not in allowed]
     gone = sorted(set(allowed) - {(h.file, h.function, h.module) for h in found})
@@ -441,12 +450,13 @@ def test_the_lazy_import_check_classifies_and_catches(tmp_path: Path) -> None:
         ("lwcore/builtins/x/plugin.py", "_private", "lwcore.io"): None,
         ("lwcore/builtins/x/commands.py", "roll", "lwcore.rules"): "lazy",  # an f-string CommandRef target
         ("plugins/demo/lw_demo/plugin.py", "lw_tools", "lw_demo.tools"): "hook",
-        ("plugins/demo/lw_demo/plugin.py", "helper", "lw_demo"): None,  # another plugin's package is not internal
+        ("plugins/demo/lw_demo/plugin.py", "helper", "lw_demo"): None,  # lw_other: another plugin's, not internal
     }
     allowed = {("lwcore/cli/commands.py", "helper", "lwcore.errors"): "cycle: probe",
                ("lwcore/io/gone.py", "f", "lwcore.errors"): "cycle: gone"}
     offenders, gone = lazy_import_offenders(tmp_path, allowed)
     assert offenders == ["lwcore/builtins/x/plugin.py:11 _private imports lwcore.io",
                          "lwcore/cli/commands.py:14 roll imports lwcore.rules",
-                         "lwcore/cli/commands.py:19 C.m imports lwcore.io.text"]
+                         "lwcore/cli/commands.py:19 C.m imports lwcore.io.text",
+                         "plugins/demo/lw_demo/plugin.py:6 helper imports lw_demo"]
     assert gone == [("lwcore/io/gone.py", "f", "lwcore.errors")]

@@ -15,6 +15,7 @@ from typing import Any
 
 from lw_narraeon.canonical import js_json, js_json_utf8, js_trim, json_text_as_string_utf8, utf8
 from lw_narraeon.errors import PromptCompilationError
+from lw_narraeon.tools import runtime_tool_definitions
 from lwcore.io.limits import LINE_LIMITS
 
 REQUEST_LIMITS = LINE_LIMITS.with_(max_bytes=16 * 1024 * 1024, max_nodes=500_000)
@@ -617,8 +618,6 @@ def compile_one(request: Any) -> Compilation:
         raise PromptCompilationError("invalid_request", "locale must be a string")
     tools = request.get("tools", [])
     if tools == "runtime":
-        from lw_narraeon.tools import runtime_tool_definitions
-
         tools = runtime_tool_definitions(locale=locale)
     elif not isinstance(tools, list):
         raise PromptCompilationError("invalid_request", 'tools must be a list or "runtime"')

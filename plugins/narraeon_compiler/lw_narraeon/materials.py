@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from lw_narraeon.canonical import js_sort_key
+from lw_narraeon.compiler import join_blocks
 from lw_narraeon.dirhandles import encode_dir_handle
 
 INITIAL_DIRECTORIES_SOURCE = "runtime:initial-directories"
@@ -105,8 +106,6 @@ def logical_message(
 
     ``None`` when there are no blocks (such a message is never appended).
     """
-    from lw_narraeon.compiler import join_blocks
-
     if not blocks:
         return None
     message: dict[str, Any] = {"role": role, "blocks": [dict(b) for b in blocks], "markdown": join_blocks(blocks)}

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import click
 
+from lw_panels.packs import dev_mounts
 from lwcore.cli.common import echo_json, state
 from lwcore.errors import LwError
 
@@ -31,8 +32,6 @@ def panels() -> None:
 
 
 def _mount(kernel: object, packs: tuple[Path, ...]) -> None:
-    from lw_panels.packs import dev_mounts
-
     for path in packs:
         dev_mounts(kernel).mount(path)  # type: ignore[arg-type]
 

@@ -37,14 +37,16 @@ from lw_panels.packs import (
     signature,
     sniff_mime,
 )
+from lw_panels.presentation import Kit, load_kit
 from lwcore.errors import LwError, LwErrors
 from lwcore.io.limits import YAML_LIMITS
-from lwcore.io.safe_yaml import Positions
+from lwcore.io.paths import confine
+from lwcore.io.safe_yaml import Positions, load_yaml
+from lwcore.io.text import read_bytes
 from lwcore.ui import condition as cond
 from lwcore.ui.blocks import KINDS, VarBinding
 
 if TYPE_CHECKING:
-    from lw_panels.presentation import Kit
     from lwcore.kernel import Kernel
 
 _NOT_SHOWN = frozenset({"kind", "id", "src", "style", "tone", "slot", "audience", "entry", "assets", "visible_when"})
@@ -266,8 +268,6 @@ def _image_sources(blocks: Any) -> Iterator[tuple[tuple[Any, ...], str]]:
 
 def read_yaml_file(reader: AssetReader, rel: str, what: str) -> tuple[Any, Positions, str]:
     """``(data, positions, display name)`` of one YAML file of the pack."""
-    from lwcore.io.safe_yaml import load_yaml
-
     try:
         raw = reader.files.read_bytes(rel, max_bytes=YAML_LIMITS.max_bytes)
     except LwError as exc:
@@ -353,8 +353,6 @@ def load_contents(pack_id: str, reader: AssetReader, panel_files: list[str],
                   kit_files: list[str]) -> tuple[list[Panel], Kit | None]:
     """The panels and the kit of a pack, read through ``reader``; :class:`LwError` (or
     :class:`LwErrors`) with every problem when anything is wrong."""
-    from lw_panels.presentation import load_kit
-
     panels: list[Panel] = []
     problems: list[LwError] = []
     for rel in panel_files:
@@ -398,9 +396,6 @@ def asset_bytes(pack: LoadedPack, asset: Asset) -> bytes:
     """The bytes of ``asset`` as they are now, read confined to the pack; :class:`LwError`
     when the file changed since the pack was loaded (its hash no longer matches)."""
     import hashlib
-
-    from lwcore.io.paths import confine
-    from lwcore.io.text import read_bytes
 
     data = read_bytes(confine(pack.home.path, asset.path, what="pack file"), max_bytes=MAX_ASSET_BYTES)
     if hashlib.sha256(data).hexdigest() != asset.sha256:

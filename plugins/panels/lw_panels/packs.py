@@ -28,6 +28,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lwcore.errors import LwError
+from lwcore.io.paths import confine
+from lwcore.io.safe_yaml import read_yaml
+from lwcore.io.text import read_bytes
+from lwcore.pack.ledger import Ledger, homes
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
@@ -131,9 +135,6 @@ class FolderFiles:
         return str(self.root / path)
 
     def read_bytes(self, path: str, *, max_bytes: int = MAX_ASSET_BYTES) -> bytes:
-        from lwcore.io.paths import confine
-        from lwcore.io.text import read_bytes
-
         target = confine(self.root, path, file=self.root, what="pack file")
         if not target.is_file():
             raise LwError(f"{path!r} is not a file of the pack", file=target, code="not_found")
@@ -159,8 +160,6 @@ def read_home(path: Path, *, dev: bool) -> PackHome:
 def read_manifest(path: Path) -> dict[str, Any] | None:
     """The parts of ``pack.yaml`` panels use (``None`` when there is none): ``id``,
     ``version``, ``contents`` (kind -> paths) and ``files`` (path -> sha256, for built packs)."""
-    from lwcore.io.safe_yaml import read_yaml
-
     file = path / MANIFEST
     if not file.is_file():
         return None
@@ -201,8 +200,6 @@ def read_manifest(path: Path) -> dict[str, Any] | None:
 def installed_homes(data_dir: Path) -> dict[str, PackHome]:
     """The active installed version of each pack id under ``<data_dir>/packs``: the one the
     install ledger names (the version installed last), else the highest whose home exists."""
-    from lwcore.pack.ledger import Ledger, homes
-
     root = data_dir / PACKS_DIR
     try:
         active = Ledger.load(root).active

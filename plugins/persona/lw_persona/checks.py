@@ -22,7 +22,10 @@ from typing import Any
 
 from lw_persona.config import write_text
 from lw_persona.places import Places
+from lw_persona.reflex import reflex_segment
 from lw_persona.render import SEGMENT_NAMES, render_segments
+from lwcore.errors import LwError
+from lwcore.io import read_json
 
 VECTORS = Path(__file__).with_name("conformance")
 EMPTY_NOTE = "(空 —— 该段不会出现在系统提示词里)"
@@ -39,9 +42,6 @@ class CaseResult:
 
 
 def _render_case(case_dir: Path, home: Path) -> tuple[dict[str, Any], Path, dict[str, Any]]:
-    from lwcore.errors import LwError
-    from lwcore.io import read_json
-
     spec_file = case_dir / "case.json"
     case = read_json(spec_file) if spec_file.exists() else {}
     if not isinstance(case, dict):
@@ -65,9 +65,6 @@ def _render_case(case_dir: Path, home: Path) -> tuple[dict[str, Any], Path, dict
 def run_case(case_dir: Path) -> CaseResult:
     """Render one case and compare each segment byte for byte (a case that cannot be read
     fails with the located reason)."""
-    from lwcore.errors import LwError
-    from lwcore.io import read_json
-
     with tempfile.TemporaryDirectory(prefix="lw-persona-conf-") as tmp:
         try:
             out, inbox, case = _render_case(case_dir, Path(tmp))
@@ -103,8 +100,6 @@ def write_expected(case_dir: Path) -> None:
 
 def selfcheck() -> tuple[bool, list[str]]:
     """§9: factory state (no file / empty file / ``{}`` / empty rules) renders three empty segments."""
-    from lw_persona.reflex import reflex_segment
-
     lines: list[str] = []
     ok = True
     with tempfile.TemporaryDirectory(prefix="lw-persona-selfcheck-") as tmp:

@@ -10,6 +10,13 @@ from typing import Any
 
 import click
 
+from lw_persona import config as cfgmod, inbox as inboxmod
+from lw_persona.config import read_config
+from lw_persona.places import Places
+from lw_persona.sinks import sink_entry
+from lwcore.cli.common import state
+from lwcore.errors import LwError
+
 _config_opt = click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
                            help="config.json (default: $DSH_WHALE_CONFIG, then $DSH_HOME/whale-persona/config.json "
                                 "when DSH_HOME is set, else <data dir>/plugins-data/persona/config.json).")
@@ -24,10 +31,6 @@ def _dump(value: Any) -> None:
 def _places() -> Any:
     """This plugin's :class:`~lw_persona.places.Places` for the running ``lw`` (its kernel's
     data dir and environment)."""
-    from lwcore.cli.common import state
-
-    from lw_persona.places import Places
-
     kernel = state(click.get_current_context()).kernel
     return Places.for_context(kernel.context_for(kernel.plugin("persona")))
 
@@ -35,11 +38,6 @@ def _places() -> Any:
 def _problems(config: Any, inbox: Any) -> list[str]:
     """Located reasons why the config or the inbox cannot be used as they are (rendering goes
     on without them, as the format demands; the command then exits 1)."""
-    from lwcore.errors import LwError
-
-    from lw_persona import inbox as inboxmod
-    from lw_persona.config import read_config
-
     out = []
     try:
         read_config(config)
@@ -293,8 +291,6 @@ def export_cmd(preset_id: str, output: str | None) -> None:
 
 def _inbox(config_file: str | None, inbox_file: str | None) -> tuple[Any, Any, Any]:
     """``(config, inbox path, places)`` for the inbox commands."""
-    from lw_persona import config as cfgmod
-
     places = _places()
     cfg = cfgmod.load(places.config_file(config_file))
     return cfg, cfgmod.inbox_path(cfg, inbox_file, places), places
@@ -336,14 +332,10 @@ def inbox_status(config_file: str | None, inbox_file: str | None, as_json: bool)
 
 
 def _human(op: str, index: int, config_file: str | None, inbox_file: str | None) -> None:
-    from lw_persona import inbox as inboxmod
-
     cfg, path, places = _inbox(config_file, inbox_file)
     entry, _line = getattr(inboxmod, op)(path, index)
     click.echo(f"{op}: [{index}] {entry.text}")
     if op == "confirm" and entry.kind != inboxmod.MEMORY_KIND:
-        from lw_persona.sinks import sink_entry
-
         result = sink_entry(cfg, entry, places=places)
         if result.status == "sunk":
             inboxmod.append_line(path, {"op": "drop", "ref": entry.text, "at": inboxmod.now_iso()})

@@ -18,6 +18,8 @@ from typing import Any
 
 from lw_persona import jscompat as js
 from lw_persona.places import Places
+from lwcore.errors import LwError
+from lwcore.io import atomic_write_text, load_json, read_bytes
 
 PATCHABLE_KEYS = ("enabled", "thinkingLanguage", "persona", "memory")
 """Top-level sections a write may replace (``core/edit.js`` ``PATCHABLE_KEYS``)."""
@@ -64,9 +66,6 @@ def read_config(path: Path) -> dict[str, Any]:
     refused). Anything unusable -- not a regular file, unreadable, not UTF-8 JSON, not an
     object -- raises a located :class:`lwcore.errors.LwError`.
     """
-    from lwcore.errors import LwError
-    from lwcore.io import load_json, read_bytes
-
     try:
         data = read_bytes(path)
     except LwError as exc:
@@ -84,8 +83,6 @@ def read_config(path: Path) -> dict[str, Any]:
 
 def read_raw(path: Path) -> dict[str, Any] | None:
     """:func:`read_config`, tolerant: ``None`` when the file is unusable. Never raises."""
-    from lwcore.errors import LwError
-
     try:
         return read_config(path)
     except LwError:
@@ -179,8 +176,6 @@ def write_patch(path: Path, patch: Mapping[str, Any]) -> dict[str, Any]:
     Raises :class:`lwcore.errors.LwError` (and writes nothing) when the existing file is not a
     JSON object: a damaged file is never overwritten.
     """
-    from lwcore.errors import LwError
-
     raw = read_existing(path)
     unknown = [k for k in patch if k not in PATCHABLE_KEYS]
     if unknown:
@@ -196,8 +191,6 @@ def write_patch(path: Path, patch: Mapping[str, Any]) -> dict[str, Any]:
 def read_existing(path: Path) -> dict[str, Any]:
     """:func:`read_config` for a write: an unusable file is refused with its located reason
     and the promise that it was left alone."""
-    from lwcore.errors import LwError
-
     try:
         return read_config(path)
     except LwError as exc:
@@ -210,9 +203,6 @@ def write_text(path: Path, text: str) -> None:
     sees the old file or the new one; the mode is kept; a symbolic link is written through to
     its target and stays a link). A failure is a located :class:`LwError`; nothing is left half
     written."""
-    from lwcore.errors import LwError
-    from lwcore.io import atomic_write_text
-
     try:
         atomic_write_text(Path(path), text)
     except OSError as exc:

@@ -12,13 +12,12 @@ from lwcore.contributions import Dropped, ImportReport, ImportResult
 
 from lw_persona import presets as presetmod
 from lw_persona import tavern
+from lwcore.errors import LwError
+from lwcore.io import load_json
 
 
 def _json(data: bytes) -> Any:
     """The JSON document in ``data`` (kernel limits), or ``None`` when it is not one."""
-    from lwcore.errors import LwError
-    from lwcore.io import load_json
-
     try:
         return load_json(data)
     except LwError:

@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from lw_persona import jscompat as js
+from lwcore.errors import LwError
+from lwcore.io import read_bytes as read_file
 
 PROPOSED = "proposed"
 CONFIRMED = "confirmed"
@@ -255,15 +257,11 @@ def split_lines(data: bytes) -> list[str | None]:
 def read_bytes(path: Path) -> bytes:
     """The inbox file (:data:`MAX_INBOX_BYTES` at most, a regular file); located
     :class:`LwError` otherwise, code ``not_found`` when it does not exist."""
-    from lwcore.io import read_bytes as read_file
-
     return read_file(path, max_bytes=MAX_INBOX_BYTES)
 
 
 def read_lines(path: Path) -> list[str | None]:
     """:func:`split_lines` of the file; ``[]`` when it cannot be read."""
-    from lwcore.errors import LwError
-
     try:
         return split_lines(read_bytes(path))
     except LwError:
@@ -281,8 +279,6 @@ def read(path: Path, *, cache: bool = True) -> Replay:
     append changes the size, so a new line is always seen by the next read. Callers get a
     fresh list of the cached entries; they must not mutate the entries themselves.
     """
-    from lwcore.errors import LwError
-
     key = str(path)
     try:
         st = os.stat(path)
@@ -402,8 +398,6 @@ class ModelInbox:
 
     def propose(self, text: str, *, tag: str | None = None, kind: str | None = None, at: str | None = None) -> str:
         """Append a ``status:"proposed"`` fact line. ``kind`` must be ``[a-z0-9_-]``."""
-        from lwcore.errors import LwError
-
         body = fold(text)
         if not body:
             raise LwError("a memory candidate needs non-empty text")
@@ -420,8 +414,6 @@ class ModelInbox:
 
     def propose_supersede(self, ref: str, text: str, *, tag: str | None = None, at: str | None = None) -> str:
         """Append a ``supersede`` line; always ``status:"proposed"`` (a rewrite needs a new confirmation)."""
-        from lwcore.errors import LwError
-
         if not fold(ref) or not fold(text):
             raise LwError("supersede needs both ref (the old text) and text")
         obj: dict[str, Any] = {"op": "supersede", "ref": fold(ref), "text": fold(text), "at": at or now_iso(), "status": PROPOSED}
@@ -431,8 +423,6 @@ class ModelInbox:
 
 
 def _human_op(path: Path, op: str, index: int) -> tuple[Entry, str]:
-    from lwcore.errors import LwError
-
     replayed = read(path, cache=False)
     if replayed.error is not None:
         raise replayed.error

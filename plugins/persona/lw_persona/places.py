@@ -19,6 +19,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from lwcore.context import plugin_data_dir
+from lwcore.datadir import resolve_data_dir
+
 PLUGIN_ID = "persona"
 HOME_ENV = "DSH_HOME"
 CONFIG_ENV = "DSH_WHALE_CONFIG"
@@ -49,9 +52,6 @@ class Places:
         if home:
             folder = _spec_folder(Path(home))
         elif kernel_folder is None:
-            from lwcore.context import plugin_data_dir
-            from lwcore.datadir import resolve_data_dir
-
             folder = plugin_data_dir(resolve_data_dir(None, env), PLUGIN_ID)
         else:
             folder = Path(kernel_folder() if callable(kernel_folder) else kernel_folder)

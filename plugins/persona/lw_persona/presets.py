@@ -18,6 +18,7 @@ from lwcore.errors import LwError
 
 from lw_persona import config as cfgmod
 from lw_persona.places import Places
+from lwcore.io import JSON_LIMITS, load_json, read_bytes
 
 PRESET_SPEC = "whale-persona-preset/1"
 AUTOSAVE_ID = "autosave"
@@ -97,8 +98,6 @@ def normalize(raw: Any, fallback_id: str | None = None) -> tuple[dict[str, Any],
 
 def parse_bytes(data: bytes, name: str = "") -> tuple[dict[str, Any], list[str]]:
     """Parse a preset file's bytes; :class:`LwError` when it is not a preset."""
-    from lwcore.io import JSON_LIMITS, load_json
-
     raw = load_json(data, name or None, limits=JSON_LIMITS.with_(max_bytes=MAX_PRESET_BYTES))
     stem = Path(name).stem if name else None
     result = normalize(raw, stem)
@@ -114,8 +113,6 @@ def file_for(preset_id: str, places: Places | None = None) -> Path:
 
 def read_file(path: Path) -> tuple[dict[str, Any], list[str]]:
     """:func:`parse_bytes` of a preset file (read through the kernel's bounded reader)."""
-    from lwcore.io import read_bytes
-
     return parse_bytes(read_bytes(path, max_bytes=MAX_PRESET_BYTES), str(path))
 
 

@@ -18,7 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from lw_persona import jscompat as js
+from lw_persona.inbox import append_line, now_iso
 from lw_persona.places import Places
+from lwcore.errors import LwError
+from lwcore.io import JSON_LIMITS, read_json
 
 MAX_RULES_BYTES = 256 * 1024
 MAX_LEDGER_BYTES = 2 * 1024 * 1024
@@ -76,9 +79,6 @@ def _sanitize(items: Any) -> tuple[dict[str, Any], ...]:
 def load_rules(places: Places | None = None) -> Rules:
     """The rules in force; never raises (a missing file = no rules; an unusable one = no rules
     and the located reason in ``error``)."""
-    from lwcore.errors import LwError
-    from lwcore.io import JSON_LIMITS, read_json
-
     places = places or Places.resolve()
     if places.env.get("DSH_REFLEX_OFF") == "1":
         return Rules(False, False, (), None)
@@ -175,8 +175,6 @@ def ledger_path(places: Places | None = None) -> Path:
 
 def record(hit: Hit, tier: str, text: str, *, dry_run: bool, places: Places | None = None) -> None:
     """Append one ledger line (rule id, tier, first 40 characters); never raises."""
-    from lw_persona.inbox import append_line, now_iso
-
     path = ledger_path(places)
     try:
         if path.exists() and (not path.is_file() or path.stat().st_size > MAX_LEDGER_BYTES):

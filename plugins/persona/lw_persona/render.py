@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lw_persona import config as cfgmod
+from lw_persona import config as cfgmod, sinks as sinksmod
 from lw_persona import jscompat as js
 from lw_persona import inbox as inboxmod
 from lw_persona.places import Places
@@ -270,8 +270,6 @@ def inbox_block(items: Sequence[inboxmod.Entry], user: str) -> str:
 
 def discipline_block(cfg: Mapping[str, Any], inbox_file: Path, places: Places | None = None) -> str:
     """Block ⑧ (§3.4), with the sinks sub-list only when routes exist."""
-    from lw_persona import sinks as sinksmod
-
     p = cfg.get("persona") if isinstance(cfg.get("persona"), dict) else {}
     name = p.get("userName") or cfgmod.DEFAULT_USER_NAME
     file = str(inbox_file).replace("\\", "/")

@@ -19,6 +19,8 @@ from lw_persona import config as cfgmod
 from lw_persona import jscompat as js
 from lw_persona.inbox import MEMORY_KIND, Entry, append_line, norm_kind, now_iso
 from lw_persona.places import Places
+from lwcore.errors import LwError
+from lwcore.io import iter_json_lines, read_bytes
 
 FORMATS = ("md", "plain", "jsonl")
 _PLACEHOLDER = re.compile(r"\{(text|date|kind|tag|source)\}")
@@ -101,9 +103,6 @@ def render_line(route: Route, entry: Entry, source: str = DEFAULT_SOURCE) -> str
 
 def read_log(path: Path) -> list[dict[str, Any]]:
     """The sink log's records (bad lines skipped; ``[]`` when absent or unreadable)."""
-    from lwcore.errors import LwError
-    from lwcore.io import iter_json_lines, read_bytes
-
     try:
         data = read_bytes(path, max_bytes=MAX_LOG_BYTES)
     except LwError:

@@ -17,6 +17,9 @@ from typing import Any
 
 from lw_persona import jscompat as js
 from lw_persona import presets as presetmod
+from lwcore.cards import detect_spec, unwrap
+from lwcore.io import JSON_LIMITS
+from lwcore.io.safe_json import check_shape
 
 MAX_CONTRACTS = 40
 MAX_CONTRACT_CHARS = 300
@@ -57,8 +60,6 @@ def is_preset(raw: Any) -> bool:
 
 def detect(raw: Any) -> str:
     """``whale-preset`` | ``tavern-v2`` | ``tavern-v1`` | ``unknown`` (in that order of checks)."""
-    from lwcore.cards import detect_spec
-
     if is_preset(raw):
         return "whale-preset"
     return KINDS.get(detect_spec(raw) or "", "unknown")
@@ -146,10 +147,6 @@ def from_card(raw: Any) -> CardImport | None:
     ``raw`` nested deeper than the kernel's JSON limits is refused with an :class:`LwError`
     (cards read through :mod:`lwcore.cards` never are), so copying it cannot recurse too deep.
     """
-    from lwcore.cards import unwrap
-    from lwcore.io import JSON_LIMITS
-    from lwcore.io.safe_json import check_shape
-
     kind = detect(raw)
     if kind not in ("tavern-v2", "tavern-v1"):
         return None

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from lwcore.errors import LwError
 from lw_skills.skillfile import MAX_SKILL_BYTES, Skill, parse_skill_text, valid_id
+from lwcore.io.text import read_text
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
@@ -64,8 +65,6 @@ class Problem:
 def load_folder(folder: Path, source: str) -> Skill:
     """Load one skill folder (``SKILL.md``, ``hooks.js``, what ``references/`` and
     ``assets/`` hold). :class:`LwError`, located, when it does not load."""
-    from lwcore.io.text import read_text
-
     skill_id = folder.name
     if not valid_id(skill_id):
         raise LwError(f"folder name {skill_id!r} is not a skill id", file=folder, code="invalid",

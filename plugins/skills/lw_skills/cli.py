@@ -16,7 +16,10 @@ from pathlib import Path
 
 import click
 
+from lw_skills.catalog import catalog_for
+from lw_skills.rooms import disable, enable
 from lwcore.cli.common import echo_json, state
+from lwcore.turn.room import Room, room_lock
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 locale_option = click.option("--locale", default="en", show_default=True, help="Language of names and descriptions.")
@@ -68,10 +71,6 @@ def show_cmd(skill_id: str, as_json: bool, locale: str) -> None:
 
 
 def _switch(room: Path, skill_id: str, *, on: bool, as_json: bool, locale: str) -> None:
-    from lwcore.turn.room import Room, room_lock
-    from lw_skills.catalog import catalog_for
-    from lw_skills.rooms import disable, enable
-
     kernel = state(click.get_current_context()).kernel
     catalog = catalog_for(kernel)
     with room_lock(room):

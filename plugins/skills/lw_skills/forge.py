@@ -38,6 +38,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from lwcore.errors import LwError, LwErrors
+from lwcore.io.atomic import encode_utf8
+from lwcore.io.models import validate_model
+from lwcore.io.roundtrip import dump_yaml
+from lwcore.io.safe_yaml import load_yaml
 from lwcore.turn.tools import ToolContext, ToolError
 from lw_skills.catalog import REFERENCES, SKILL_FILE, catalog_for, load_folder
 from lw_skills.skillfile import ID_PATTERN, MAX_ID, MAX_SKILL_BYTES, parse_skill_text, split_frontmatter
@@ -62,8 +66,6 @@ def install_folder(files: dict[str, str], target: Path, *, replace: bool) -> Non
     """Write ``files`` (relative path -> text) as the folder ``target``, all or nothing: they
     are written into a hidden sibling first, then renamed into place (an existing folder is
     swapped out only with ``replace``)."""
-    from lwcore.io.atomic import encode_utf8
-
     encoded = {rel: encode_utf8(text, file=target / rel) for rel, text in files.items()}
     if target.exists() and not replace:
         raise LwError(f"{target.name} already exists", file=target, expected="replace: true to overwrite it",
@@ -212,16 +214,11 @@ class GenerateModuleArgs(BaseModel):
 
 
 def module_text(front: dict[str, Any], notes: str) -> str:
-    from lwcore.io.roundtrip import dump_yaml
-
     return f"---\n{dump_yaml(front)}---\n\n{notes.strip()}\n"
 
 
 def read_module_text(text: str, *, file: str | Path) -> tuple[ModuleFrontmatter, str]:
     """A ``module.md`` read back: its frontmatter (validated) and the keeper's notes."""
-    from lwcore.io.models import validate_model
-    from lwcore.io.safe_yaml import load_yaml
-
     yaml_text, body = split_frontmatter(text, file)
     data, positions = load_yaml(yaml_text, file, positions=True)
     return validate_model(ModuleFrontmatter, data or {}, file=file, positions=positions, strict=True), body

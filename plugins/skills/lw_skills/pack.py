@@ -19,6 +19,7 @@ from lwcore.contributions import ContentReport, PackItem
 from lwcore.errors import LwError
 from lw_skills.catalog import HOOKS_FILE, MAX_HOOKS_BYTES, SKILL_FILE, catalog_for
 from lw_skills.skillfile import MAX_SKILL_BYTES, parse_skill_text, valid_id
+from lwcore.sandbox import run_hooks
 
 
 def validate(item: PackItem) -> ContentReport:
@@ -54,8 +55,6 @@ def validate(item: PackItem) -> ContentReport:
 
 def _check_hooks(source: str, label: str) -> None:
     """A ``hooks.js`` loads in the sandbox (no event is fired), or the pack is refused."""
-    from lwcore.sandbox import run_hooks
-
     run = run_hooks(source, [], {}, seed=0, clock=0, script=label)
     if run.failure is not None:
         error = run.failure.to_error()

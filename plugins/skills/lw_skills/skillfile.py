@@ -38,6 +38,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
 from lwcore.contributions import localized
 from lwcore.errors import LwError
 from lwcore.io.limits import Limits
+from lwcore.io.models import validate_model
+from lwcore.io.safe_yaml import load_yaml
 
 ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 MAX_ID = 64
@@ -239,9 +241,6 @@ def parse_skill_text(skill_id: str, text: str, *, file: str | Path | None = None
     reads skills on disk, checks ``lw skill validate`` and the skill forge's output, so all
     three agree. :class:`LwError` (several at once: :class:`lwcore.errors.LwErrors`),
     located in ``file``, for anything wrong."""
-    from lwcore.io.models import validate_model
-    from lwcore.io.safe_yaml import load_yaml
-
     if not valid_id(skill_id):
         raise LwError(f"skill id {skill_id!r} (the folder name) is not an id", file=file, code="invalid",
                       expected=f"lowercase letters, digits and single hyphens, at most {MAX_ID} characters")

@@ -16,21 +16,22 @@ from typing import Any, Callable
 import click
 
 from lw_storyrepo.clihelp import LocalizedGroup, remember_locale
+from lw_storyrepo.dialect import RepairNeeded
+from lw_storyrepo.i18n import current, set_locale, tr
+from lw_storyrepo.repair import BrokenSources, require_readable
+from lw_storyrepo.repo import StoryRepo
+from lw_storyrepo.sources import read_input
+from lwcore.errors import LwError
 
 
 def _repo(path: str | None, *, readable: bool = True) -> Any:
     """The book at or above ``path``; with ``readable``, refused while a source file is broken."""
-    from lw_storyrepo.repair import require_readable
-    from lw_storyrepo.repo import StoryRepo
-
     repo = StoryRepo.find(path)
     return require_readable(repo) if readable else repo
 
 
 def say(text: str, *, err: bool = False, nl: bool = True) -> None:
     """Print a message in the reader's language (the book's own words stay as they are)."""
-    from lw_storyrepo.i18n import tr
-
     click.echo(tr(text), err=err, nl=nl)
 
 
@@ -44,8 +45,6 @@ def _emit(data: Any, as_json: bool) -> None:
 
 def _read_input(name: str) -> str:
     """A file named on the command line (``-`` = stdin) as text, refused when not UTF-8."""
-    from lw_storyrepo.sources import read_input
-
     return read_input(name)
 
 
@@ -71,12 +70,6 @@ class StoryGroup(LocalizedGroup):
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
-        from lwcore.errors import LwError
-
-        from lw_storyrepo.dialect import RepairNeeded
-        from lw_storyrepo.i18n import current, set_locale, tr
-        from lw_storyrepo.repair import BrokenSources
-
         try:
             return super().invoke(ctx)
         except (RepairNeeded, BrokenSources) as exc:
@@ -104,8 +97,6 @@ YES = ("y", "yes", "是", "是的", "好", "确认", "对")
 def _confirm(question: str) -> None:
     """Ask on the terminal (or read one line from a pipe: ``echo y | lw story …``); anything but
     a yes refuses, and nothing has been changed."""
-    from lwcore.errors import LwError
-
     say(question + " [y/N] ", nl=False)
     line = sys.stdin.readline() if sys.stdin is not None else ""
     if not line:
@@ -129,8 +120,6 @@ def ensure_utf8_mode() -> None:
     if sys.flags.utf8_mode or sys.getfilesystemencoding().lower().replace("-", "") == "utf8":
         return
     if os.environ.get("LW_STORY_REEXEC") == "1" or "pytest" in sys.modules or not getattr(sys, "orig_argv", None):
-        from lwcore.errors import LwError
-
         raise LwError("Python 没有以 UTF-8 模式运行，无法处理中文路径", expected="PYTHONUTF8=1 或 UTF-8 的 locale")
     env = dict(os.environ, PYTHONUTF8="1", LW_STORY_REEXEC="1")
     sys.stdout.flush()
@@ -176,8 +165,6 @@ def init_cmd(directory: str, title: str, genre: str, words: int, volume_size: in
 
 
 def _render_next(step: Any) -> str:
-    from lw_storyrepo.i18n import tr
-
     lines = []
     if step.recovered:
         lines.append(tr(f"（上次中断的结转已{'回滚' if step.recovered == 'rolled-back' else '收尾'}）"))

@@ -22,12 +22,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from lw_tavern.ejs.lite import strip_templates
 from lwcore.contributions import Dropped, ImportReport
 from lwcore.errors import LwError
 
 from lw_tavern.decorators import RENDER_ONLY, named, split_decorators
 from lw_tavern.mvu.initvar import is_declaration, parse_initvar
-from lw_tavern.worldbook.load import book_from_data
+from lw_tavern.worldbook.load import book_from_data, book_to_data
 from lw_tavern.worldbook.model import WorldBook, WorldEntry, unique_ids
 
 PERSON_TEXT_FIELDS = ("description", "personality", "scenario", "first_mes", "mes_example", "system_prompt",
@@ -53,8 +54,6 @@ def card_data(card: Mapping[str, Any]) -> dict[str, Any]:
 
 def strip_ejs(text: str) -> tuple[str, int]:
     """``text`` without EJS (see :func:`lw_tavern.ejs.lite.strip_templates`), and how many."""
-    from lw_tavern.ejs.lite import strip_templates
-
     return strip_templates(text)
 
 
@@ -156,8 +155,6 @@ def split_card(card: Mapping[str, Any]) -> Split:
                     dropped.append(Dropped(where, f"{n} EJS template tag(s) removed"))
                 person_entries.append(entry.model_copy(update={"content": clean}))
         person_book = book.model_copy(update={"entries": person_entries})
-        from lw_tavern.worldbook.load import book_to_data
-
         person["character_book"] = book_to_data(person_book)
         carried.append(f"character_book ({len(person_entries)} of {len(book.entries)} entries)")
     return Split(person=person, world=world, report=ImportReport(carried=tuple(carried), dropped=tuple(dropped)))

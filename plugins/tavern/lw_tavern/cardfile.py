@@ -21,7 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from lw_tavern.files import MAX_CARD_BYTES, located
+from lw_tavern.lorecard import load_lorecard, sniff, to_card
+from lw_tavern.worldbook.load import book_from_data
 from lw_tavern.worldbook.model import WorldBook
+from lwcore.cards import load_card, unwrap
+from lwcore.io import decode_text, load_json, read_bytes
+from lwcore.io.limits import JSON_LIMITS
 
 _JSON_START = (b"{", b"[", b"\xef\xbb\xbf")
 
@@ -43,8 +48,6 @@ def book_of(material: Material, path: Path | str) -> WorldBook:
     """The world book ``material`` holds, as written (before any import), every entry checked
     and its problems located in ``path``; a card without a book (a V1 card, say) has an empty
     one."""
-    from lw_tavern.worldbook.load import book_from_data
-
     if material.book_only:
         return book_from_data(material.card["data"]["character_book"], file=path, text=material.text)
     if material.native is not None:  # its reader checked the entries, located in the native file
@@ -56,23 +59,14 @@ def book_of(material: Material, path: Path | str) -> WorldBook:
 
 def read_material(path: Path | str) -> Material:
     """What ``path`` holds, as :class:`Material` (see the module docstring)."""
-    from lwcore.io import read_bytes
-
     raw = read_bytes(path, max_bytes=MAX_CARD_BYTES)
     if raw.lstrip()[:3].startswith(_JSON_START):
         return _from_json(raw, path)
-    from lwcore.cards import load_card
-
     card = load_card(raw, str(path), assets=False)
     return Material(dict(card.raw), container=card.report.container)
 
 
 def _from_json(raw: bytes, path: Path | str) -> Material:
-    from lwcore.io import decode_text, load_json
-    from lwcore.io.limits import JSON_LIMITS
-
-    from lw_tavern.lorecard import load_lorecard, sniff, to_card
-
     text = decode_text(raw, path)
     data = load_json(text, path, limits=JSON_LIMITS.with_(max_bytes=MAX_CARD_BYTES))
     if not isinstance(data, Mapping):
@@ -83,7 +77,5 @@ def _from_json(raw: bytes, path: Path | str) -> Material:
     if "entries" in data:  # a world book on its own
         return Material({"spec": "chara_card_v2", "data": {"name": "", "character_book": dict(data)}}, None, text,
                         book_only=True)
-    from lwcore.cards import unwrap
-
     unwrap(dict(data), file=path)  # a located refusal of what is no card
     return Material(dict(data), None, text)

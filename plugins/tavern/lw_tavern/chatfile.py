@@ -15,6 +15,7 @@ from lwcore.errors import LwError, LwErrors
 
 from lw_tavern.files import located, read_json_file
 from lw_tavern.worldbook.engine import Message
+from lwcore.io import iter_json_lines, read_text
 
 _TEXT_FIELDS = ("mes", "text", "content")
 
@@ -33,8 +34,6 @@ def _message(value: Any) -> Message | None:
 def read_chat(path: str | Path) -> list[Message]:
     """The messages of a chat file (oldest first); unreadable lines or items are located."""
     if str(path).lower().endswith(".jsonl"):
-        from lwcore.io import iter_json_lines, read_text
-
         messages: list[Message] = []
         problems: list[LwError] = []
         for number, value in iter_json_lines(read_text(path).splitlines(), path):

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lwcore.errors import LwError, LwErrors
+from lwcore.io import decode_text, load_json, load_yaml, read_bytes
+from lwcore.io.limits import JSON_LIMITS
 
 M = TypeVar("M")
 MAX_CARD_BYTES = 32 * 1024 * 1024
@@ -21,9 +23,6 @@ MAX_CARD_BYTES = 32 * 1024 * 1024
 
 def read_json_file(path: str | Path) -> tuple[Any, str]:
     """``(data, text)`` of a JSON file (text kept for locating later errors)."""
-    from lwcore.io import decode_text, load_json, read_bytes
-    from lwcore.io.limits import JSON_LIMITS
-
     raw = read_bytes(path, max_bytes=MAX_CARD_BYTES)
     text = decode_text(raw, path)
     return load_json(text, path, limits=JSON_LIMITS.with_(max_bytes=MAX_CARD_BYTES)), text
@@ -33,8 +32,6 @@ def positions_of(text: str | None, file: str | Path | None) -> Any:
     """The kernel's :class:`Positions` for a JSON text, or ``None`` if it cannot be had."""
     if not text:
         return None
-    from lwcore.io import load_yaml
-
     try:
         return load_yaml(text, file, positions=True)[1]
     except LwError:

@@ -28,7 +28,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from lw_tavern.card_split import HOOKS_EXTENSION, card_data, source_ids
 from lw_tavern.files import located, read_json_file, validate
+from lw_tavern.worldbook.load import book_from_data, book_to_data
 from lw_tavern.worldbook.model import CARD_FIELDS, WorldBook, WorldEntry
 
 FORMAT = "loreweaver.card"
@@ -133,8 +135,6 @@ class Lorecard(BaseModel):
     def handles(self, pack_id: str) -> list[str]:
         """Every entry's handle ``<pack-id>#<entry-id>``, in order: the author's ``id``, else one
         made from the entry's uid (:func:`lw_tavern.card_split.source_ids`)."""
-        from lw_tavern.card_split import source_ids
-
         return [f"{pack_id}#{entry_id}" for entry_id in source_ids(world_entries(self.worldbook))]
 
 
@@ -328,9 +328,6 @@ def from_card(card: Mapping[str, Any], *, file: Any = None, text: str | None = N
 
     The card's fields are checked on the way (a located error for a book entry or a text
     field of the wrong type)."""
-    from lw_tavern.card_split import HOOKS_EXTENSION, card_data
-    from lw_tavern.worldbook.load import book_from_data
-
     if not isinstance(card, Mapping):
         raise located("a card is a JSON object", file=file, text=text, path=())
     data = card_data(card)
@@ -371,9 +368,6 @@ def from_card(card: Mapping[str, Any], *, file: Any = None, text: str | None = N
 
 def to_card(card: Lorecard) -> dict[str, Any]:
     """A native card as a SillyTavern V2 card (what it came from, if it came from one)."""
-    from lw_tavern.card_split import HOOKS_EXTENSION
-    from lw_tavern.worldbook.load import book_to_data
-
     extra = dict(card.model_extra or {})
     rest = dict(extra.pop("sillytavern", {}) or {})
     envelope = rest.pop("card", {"spec": "chara_card_v2", "spec_version": "2.0"})

@@ -21,17 +21,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from lw_tavern.ejs.lite import strip_templates
 from lwcore.contributions import ContentReport, PackItem
 from lwcore.errors import LwError, LwErrors
 
 from lw_tavern.files import MAX_CARD_BYTES
+from lwcore.io import decode_text, load_json
+from lwcore.io.limits import JSON_LIMITS
 
 
 def _json(item: PackItem, raw: bytes | None = None) -> tuple[Any, str, str]:
     """``(data, text, label)`` of a JSON item, read through the kernel's safe readers."""
-    from lwcore.io import decode_text, load_json
-    from lwcore.io.limits import JSON_LIMITS
-
     label = item.files.display(item.path)
     if raw is None and not item.path.lower().endswith(".json"):
         raise LwError(f"a {item.kind[:-1]} file is JSON (.json)", file=label, expected="a .json file")
@@ -51,8 +51,6 @@ def _strings(value: Any) -> Iterator[str]:
 
 
 def _has_ejs(data: Any) -> bool:
-    from lw_tavern.ejs.lite import strip_templates
-
     return any(strip_templates(s)[1] for s in _strings(data) if "<%" in s)
 
 

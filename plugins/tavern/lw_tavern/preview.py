@@ -15,6 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lw_tavern.card_split import HOOKS_EXTENSION, is_render_only, split_card
+from lw_tavern.cardfile import book_of, read_material
+from lw_tavern.mvu.initvar import is_declaration
+from lw_tavern.room.imports import KINDS, Source, pack_id_of, plan_import, report_lines
+from lwcore.cards import detect_spec
 from lwcore.errors import LwError
 
 WHO = {"pc": "anyone, for themselves (the keeper: for a member)",
@@ -36,13 +41,6 @@ class Preview:
 
 def preview(path: str | Path) -> Preview:
     """Read ``path`` and plan every kind of import of it (nothing is written)."""
-    from lwcore.cards import detect_spec
-
-    from lw_tavern.card_split import HOOKS_EXTENSION, is_render_only, split_card
-    from lw_tavern.cardfile import book_of, read_material
-    from lw_tavern.mvu.initvar import is_declaration
-    from lw_tavern.room.imports import KINDS, Source, pack_id_of, plan_import
-
     material = read_material(path)
     book = book_of(material, path)
     split = split_card(material.card)
@@ -95,8 +93,6 @@ def as_json(found: Preview) -> dict[str, Any]:
 
 def as_lines(found: Preview) -> list[str]:
     """The preview as text, each plan as the room's import report writes it."""
-    from lw_tavern.room.imports import report_lines
-
     h = found.holds
     marks = [f"{h[k]} {label}" for k, label in (("constant", "constant"), ("secret", "keeper-only"),
                                                  ("render_only", "front-end")) if h[k]]

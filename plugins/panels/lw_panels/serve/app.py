@@ -34,8 +34,14 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from lw_panels.html import frame_policy, page_html, page_policy, update_json
+from lw_panels.intents import intent_line
+from lw_panels.load import asset_bytes
+from lw_panels.manifest import manifest, room_packs
 from lw_panels.serve.table import Seat, Table, json_error
 from lwcore.errors import LwError
+from lwcore.io.safe_json import load_json
+from lwcore.turn.documents import viewer_of
+from lwcore.turn.room import Room, room_lock
 
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
 KEEPALIVE = 15.0
@@ -158,8 +164,6 @@ def create_app(table: Table) -> Starlette:
         raw = await request.body()
         if len(raw) > MAX_BODY:
             raise _Refusal(413, "too large")
-        from lwcore.io.safe_json import load_json
-
         try:
             data = load_json(raw)
         except LwError as exc:
@@ -187,9 +191,6 @@ def create_app(table: Table) -> Starlette:
         return await act(seat, text)
 
     async def intent(request: Request) -> Response:
-        from lw_panels.intents import intent_line
-        from lwcore.turn.room import Room, room_lock
-
         seat = seat_of(request)
         data = await body_of(request)
 
@@ -207,18 +208,12 @@ def create_app(table: Table) -> Starlette:
         return await act(seat, text)
 
     def member_panels(seat: Seat) -> tuple[Any, list[Any]]:
-        from lw_panels.manifest import manifest, room_packs
-        from lwcore.turn.documents import viewer_of
-        from lwcore.turn.room import Room, room_lock
-
         with room_lock(table.path, shared=True):
             room = Room.load(table.path, table.kernel)
             packs = room_packs(room)
             return packs, manifest(room, viewer_of(room, room.member(seat.member)), packs)
 
     async def asset(request: Request) -> Response:
-        from lw_panels.load import asset_bytes
-
         seat = seat_of(request)
         sha = request.path_params["sha"]
         packs, panels = await run(member_panels, seat)
@@ -236,8 +231,6 @@ def create_app(table: Table) -> Starlette:
         raise _Refusal(404, "no such picture here")
 
     async def frame(request: Request) -> Response:
-        from lw_panels.load import asset_bytes
-
         seat = seat_of(request)
         ref = f"{request.path_params['pack']}/{request.path_params['panel']}"
         rel = request.path_params["path"]

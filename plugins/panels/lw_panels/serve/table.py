@@ -20,7 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lw_panels.manifest import room_packs
+from lw_panels.presentation import room_kit, stage
+from lw_panels.table import table_view
 from lwcore.errors import LwError, redacted
+from lwcore.turn import pipeline
+from lwcore.turn.room import Room, room_lock
+from lwcore.turn.room_commands import is_command
+from lwcore.turn.view import view_for
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
@@ -62,8 +69,6 @@ class Outcome:
 class Table:
     def __init__(self, kernel: Kernel, room: str | Path, source: TurnSource, *, seed: int | None = None,
                  token: Any = None) -> None:
-        from lwcore.turn.room import Room, room_lock
-
         self.kernel = kernel
         self.path = Path(room)
         self.source = source
@@ -94,9 +99,6 @@ class Table:
         where that seat's pictures and frames are served). A room that cannot be read -- its
         files, or the history and documents a view reads -- gives each seat the error as that
         seat may read it (raised when there is one seat)."""
-        from lw_panels.table import table_view
-        from lwcore.turn.room import Room, room_lock
-
         out: dict[str, dict[str, Any] | LwError] = {}
         with room_lock(self.path, shared=True):
             try:
@@ -119,8 +121,6 @@ class Table:
 
     def act(self, seat: Seat, text: str) -> Outcome:
         """Play ``text`` as ``seat``'s member: a room command, else their turn."""
-        from lwcore.turn.room_commands import is_command
-
         text = text.strip()
         if not text:
             raise LwError("say something first", code="invalid")
@@ -133,8 +133,6 @@ class Table:
                 raise seat.error(exc) from None
 
     def _command(self, seat: Seat, text: str) -> Outcome:
-        from lwcore.turn.room import Room, room_lock
-
         with room_lock(self.path):
             room = Room.load(self.path, self.kernel)
             result = self.kernel.turn(room, text, actor=seat.member, rng=self.rng)
@@ -145,9 +143,6 @@ class Table:
         return Outcome(run.reply.text, changed)
 
     def _turn(self, seat: Seat, text: str) -> Outcome:
-        from lwcore.turn import pipeline
-        from lwcore.turn.room import Room, room_lock
-
         source = self.source
         if not source.replies and not source.endpoint:
             raise LwError("no model reply is left for this turn", code="no_reply",
@@ -175,10 +170,6 @@ class Table:
 
     def _staged(self, room: Any) -> list[dict[str, Any]]:
         """A stage director's answer to this turn, when the room has a presentation kit."""
-        from lw_panels.manifest import room_packs
-        from lw_panels.presentation import room_kit, stage
-        from lwcore.turn.view import view_for
-
         kits = [p.kit for p in room_packs(room).packs if p.kit is not None]
         kit = room_kit(kits, room.file.locale)
         if kit is None or not len(self.kernel.stage_directors):

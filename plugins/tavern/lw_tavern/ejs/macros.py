@@ -25,6 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from lwcore.errors import LwError
+from lwcore.rules.dice import roll
+
 _MACRO = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
 _WRITES = ("setvar", "addvar", "incvar", "decvar", "setglobalvar", "addglobalvar", "incglobalvar", "decglobalvar")
 
@@ -107,9 +110,6 @@ def substitute(text: str, ctx: MacroContext) -> str:
 
 def _roll(expr: str, ctx: MacroContext, original: str) -> str:
     """A dice expression rolled by the kernel's engine (``2d6``, ``d20``, ``1d100+5``)."""
-    from lwcore.errors import LwError
-    from lwcore.rules.dice import roll
-
     if not expr or ctx.rng is None:
         return original
     if re.fullmatch(r"d\d+", expr, re.IGNORECASE):

@@ -22,6 +22,7 @@ from lwcore.errors import LwError
 
 from lw_tavern.decorators import named, split_decorators
 from lw_tavern.mvu.json5 import Json5Error, parse_json5
+from lwcore.io import load_yaml
 
 
 def _title(entry: Mapping[str, Any] | Any) -> str:
@@ -71,8 +72,6 @@ def parse_initvar(content: str, *, where: str = "", file: str | None = None) -> 
 
 
 def _yaml(text: str) -> Any:
-    from lwcore.io import load_yaml
-
     try:
         data = load_yaml(text)
     except LwError:

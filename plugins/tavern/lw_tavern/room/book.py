@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from lw_tavern.files import validate
 from lwcore.errors import LwError
 
 from lw_tavern.room.documents import ENTRY
@@ -61,8 +62,6 @@ def settings_of(room: Room) -> WorldSettings:
     """The room's activation settings: ``worldbook:`` in ``room.yaml`` (SillyTavern's world-info
     settings, ``lw schema tavern-worldinfo-settings``), the context size from the room's
     ``context_window`` unless given there."""
-    from lw_tavern.files import validate
-
     extra = room.file.model_extra or {}
     raw = extra.get("worldbook") or {}
     if not isinstance(raw, Mapping):

@@ -20,8 +20,12 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING
 
+from lw_tavern.room import presets, roster
+from lw_tavern.room.documents import PRESET
+from lw_tavern.room.imports import KINDS, resolve_source, run_import, summary
 from lwcore.contributions import CommandReply
-from lwcore.errors import LwError
+from lwcore.errors import LwError, redacted
+from lwcore.turn.documents import Document, project_all, viewer_of
 
 if TYPE_CHECKING:
     from lwcore.turn.room_commands import CommandContext
@@ -41,10 +45,6 @@ def _keeper_only(ctx: CommandContext, what: str) -> None:
 
 def import_command(ctx: CommandContext) -> CommandReply:
     """``.import <file|packId/path> [pc|companion|world] [@member]``."""
-    from lwcore.errors import redacted
-
-    from lw_tavern.room.imports import KINDS, resolve_source, run_import, summary
-
     words = _words(ctx)
     target = next((w[1:] for w in words if w.startswith("@") and len(w) > 1), None)
     words = [w for w in words if not w.startswith("@")]
@@ -74,10 +74,6 @@ def import_command(ctx: CommandContext) -> CommandReply:
 
 def pc_command(ctx: CommandContext) -> CommandReply:
     """``.pc list | claim <n|name> | release [n|name]``."""
-    from lwcore.turn.documents import project_all, viewer_of
-
-    from lw_tavern.room import roster
-
     zh = ctx.locale.startswith("zh")
     action, _, rest = ctx.args.strip().partition(" ")
     action, rest = action.lower() or "list", rest.strip()
@@ -122,12 +118,6 @@ def pc_command(ctx: CommandContext) -> CommandReply:
 
 def preset_command(ctx: CommandContext) -> CommandReply:
     """``.preset import <file|packId/path> | list | enable <id> | disable <id>``."""
-    from lwcore.turn.documents import Document
-
-    from lw_tavern.room import presets
-    from lw_tavern.room.documents import PRESET
-    from lw_tavern.room.imports import resolve_source
-
     zh = ctx.locale.startswith("zh")
     words = _words(ctx)
     action = words[0].lower() if words else "list"

@@ -32,8 +32,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from lw_tavern.files import located
+from lw_tavern.mvu.initvar import seed
 from lwcore.contributions import Dropped, ImportReport
 from lwcore.errors import LwError
 
@@ -43,10 +45,13 @@ from lw_tavern.room.documents import COMPANION, ENTRY, PACK, PREGEN
 from lw_tavern.room.scan_texts import CARD_TEXTS, card_texts
 from lw_tavern.worldbook.load import book_from_data
 from lw_tavern.worldbook.model import WorldBook, WorldEntry, entry_to_worldinfo
-
-if TYPE_CHECKING:
-    from lwcore.turn.documents import Document
-    from lwcore.turn.room import Member, Room
+from lwcore.io import confine
+from lwcore.pack.install import installed_path
+from lwcore.rules.sheet import Sheet
+from lwcore.turn import mvu
+from lwcore.turn.documents import Document
+from lwcore.turn.room import Feature, Member, Room
+from lwcore.turn.variables import VariableDef, VariableError, check_value
 
 KINDS = ("pc", "companion", "world")
 MAX_HOOKS = 16
@@ -96,9 +101,6 @@ def resolve_source(kernel: Any, room: Room, ref: str) -> Source:
     """``ref`` as a file: ``<pack-id>/<path>`` inside the active version of an installed
     ``.lwpack`` with that id, or inside a plugin (a data plugin's folder) with that id; else a
     path inside the room folder. Either way it may not leave its folder."""
-    from lwcore.io import confine
-    from lwcore.pack.install import installed_path
-
     head, sep, rest = ref.strip().partition("/")
     source = None
     if sep and rest and (packed := installed_path(kernel, ref.strip())) is not None:
@@ -229,8 +231,6 @@ class _Imported:
 
 
 def _entries(book: WorldBook, plan: ImportPlan, *, keeper: bool, char_name: str | None, file: Path) -> _Imported:
-    from lwcore.turn.documents import Document
-
     try:
         imported = import_entries(book, pack_id=plan.key, keeper=keeper, char_name=char_name)
     except LwError as exc:
@@ -258,8 +258,6 @@ def stored_entry(entry: WorldEntry) -> dict[str, Any]:
 
 def _hooks(raw: list[Any], source: Source, material: Material) -> list[str]:
     """The card's hook scripts as text; anything else is refused, located."""
-    from lw_tavern.files import located
-
     where = ("hooks",) if material.native is not None else ("data", "extensions", HOOKS_EXTENSION)
     if len(raw) > MAX_HOOKS:
         raise located(f"{len(raw)} hook scripts; a room runs at most {MAX_HOOKS}", file=source.path,
@@ -279,10 +277,7 @@ def _hooks(raw: list[Any], source: Source, material: Material) -> list[str]:
 
 def _variables(material: Material, source: Source) -> list[Any]:
     """A native card's typed variables as the room declares them (default as the value)."""
-    from lwcore.turn.variables import VariableDef, VariableError, check_value
     from pydantic import ValidationError
-
-    from lw_tavern.files import located
 
     out = []
     for i, var in enumerate(getattr(material.native, "variables", None) or ()):
@@ -336,8 +331,6 @@ def _pregens(room: Room | None, material: Material, person: Mapping[str, Any], s
 def apply_import(room: Room, plan: ImportPlan) -> None:
     """Write ``plan`` into the room (in memory; the caller saves), replacing the import with the
     same key."""
-    from lwcore.turn.documents import Document
-
     store = room.documents
     for doc in store.all(ENTRY):
         if doc.data.get("pack") == plan.key:
@@ -366,18 +359,12 @@ def apply_import(room: Room, plan: ImportPlan) -> None:
 
 
 def _seed(room: Room, declarations: list[dict[str, Any]]) -> None:
-    from lwcore.turn import mvu
-
-    from lw_tavern.mvu.initvar import seed
-
     tree = mvu.tree_of(room)
     for declared in declarations:
         tree = seed(tree, declared)
     if tree != mvu.tree_of(room):
         mvu.store_tree(room, tree)
     if not any(f.id == MVU_FEATURE for f in room.file.features):
-        from lwcore.turn.room import Feature
-
         room.file.features.append(Feature(id=MVU_FEATURE, tools=list(MVU_TOOLS)))
         room.mark("room")
 
@@ -389,8 +376,6 @@ def slug(name: str) -> str:
 
 def _put_pregen(room: Room, pregen: dict[str, Any]) -> None:
     """Add or refresh a pregen; a refresh keeps its claim (and the claimer's original sheet)."""
-    from lwcore.turn.documents import Document
-
     doc_id = slug(pregen["name"])
     old = room.documents.get(PREGEN, doc_id)
     kept = {k: old.data[k] for k in ("claimed_by", "original") if old is not None and k in old.data}
@@ -399,8 +384,6 @@ def _put_pregen(room: Room, pregen: dict[str, Any]) -> None:
 
 def _person_sheet(room: Room, member: Member, person: Mapping[str, Any]) -> None:
     """The member's character becomes the card's person: name and notes (values untouched)."""
-    from lwcore.rules.sheet import Sheet
-
     notes = "\n\n".join(str(person[k]).strip() for k in ("description", "personality") if person.get(k))
     sheet = room.sheets.get(member.id)
     if sheet is None:

@@ -12,10 +12,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lw_tavern.files import read_json_file
 from lwcore.errors import LwError
 
-from lw_tavern.preset import Fold, LoadedPreset, fold, load_preset, preset_id
+from lw_tavern.preset import Fold, LoadedPreset, fold, load_preset, preset_id, read_preset
 from lw_tavern.room.documents import PRESET
+from lwcore.io import atomic_write_bytes
 
 if TYPE_CHECKING:
     from lwcore.turn.room import Room
@@ -31,10 +33,6 @@ def library(kernel: Any) -> Path:
 def install(kernel: Any, path: Path) -> tuple[str, LoadedPreset]:
     """Validate the preset at ``path`` and install it into the library (replacing one with the
     same id); ``(id, the loaded preset)``. Nothing is written when it does not validate."""
-    from lwcore.io import atomic_write_bytes
-
-    from lw_tavern.files import read_json_file
-
     data, text = read_json_file(path)
     loaded = load_preset(data, file=path, text=text)
     pid = preset_id(path.name)
@@ -52,8 +50,6 @@ def installed(kernel: Any) -> list[str]:
 
 def read_installed(kernel: Any, pid: str) -> LoadedPreset:
     """An installed preset by id; a located error when it is missing or no longer valid."""
-    from lw_tavern.preset import read_preset
-
     if preset_id(pid + ".json") != pid:
         raise LwError(f"{pid!r} is not a preset id", expected="one of: " + (", ".join(installed(kernel)) or "(none)"))
     path = library(kernel) / f"{pid}.json"

@@ -52,6 +52,9 @@ from lw_tavern.room.scan_texts import scan_globals
 from lw_tavern.worldbook.engine import Message, ScanInput, activate
 from lw_tavern.worldbook.model import Role
 from lw_tavern.worldbook.timed import TimedState
+from lwcore.turn import mvu
+from lwcore.turn.documents import Document
+from lwcore.turn.hook_runtime import game_clock
 
 if TYPE_CHECKING:
     from lwcore.turn.room import Member, Room
@@ -114,9 +117,6 @@ def turn_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
 
 
 def _renderer(room: Room, actor: Member, rng: random.Random, ctx: Any, entries: Sequence[Any]) -> Renderer:
-    from lwcore.turn import mvu
-    from lwcore.turn.hook_runtime import game_clock
-
     sandbox = None
     env = getattr(ctx, "env", None) or {}
     if full_mode_allowed(env):
@@ -137,8 +137,6 @@ def _companion(data: Mapping[str, Any], renderer: Renderer) -> str:
 
 def _activate(turn: TurnContext, room: Room, actor: Member, book: Any, settings: Any, renderer: Renderer,
               out: _Segments, problems: list[str]) -> None:
-    from lwcore.turn.documents import Document
-
     timed = room.documents.get(TIMED, TIMED_ID)
     state, force = _timed(timed.data if timed is not None else {}, book)
     scan = ScanInput(chat=chat_of(room, actor, str(turn.extra.get("player_input") or "")), force=force,

@@ -9,6 +9,7 @@ engine code only. Problems found in a block are notes for the keeper.
 from __future__ import annotations
 
 import re
+from lw_tavern.mvu.update import parse_reply
 from lwcore.contributions import ReplyEdit, TreeOp
 
 _ANY_BLOCK = re.compile(r"<\s*(update_?variable|json_?patch)\b", re.IGNORECASE)
@@ -16,8 +17,6 @@ _ANY_BLOCK = re.compile(r"<\s*(update_?variable|json_?patch)\b", re.IGNORECASE)
 
 def reply_edit(text: str) -> ReplyEdit | None:
     """The narration without update blocks and the blocks' operations (``None``: no block)."""
-    from lw_tavern.mvu.update import parse_reply
-
     if not _ANY_BLOCK.search(text):
         return None
     parsed = parse_reply(text, file="reply")

@@ -12,16 +12,16 @@ claimant. A re-import refreshes the pristine sheet and keeps the claim.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lwcore.errors import LwError
 
 from lw_tavern.room.documents import PREGEN
 from lw_tavern.room.imports import slug
-
-if TYPE_CHECKING:
-    from lwcore.turn.documents import Document
-    from lwcore.turn.room import Member, Room
+from lwcore.io.models import validate_model
+from lwcore.rules.sheet import Sheet, SheetFile
+from lwcore.turn.documents import Document
+from lwcore.turn.room import Member, Room, sheet_data
 
 
 def roster(room: Room) -> list[Document]:
@@ -49,10 +49,6 @@ def held_by(room: Room, member_id: str) -> Document | None:
 
 def claim(room: Room, member: Member, ref: str) -> Document:
     """``member`` claims the pregen ``ref``; returns the updated document."""
-    from lwcore.rules.sheet import Sheet
-    from lwcore.turn.documents import Document
-    from lwcore.turn.room import sheet_data
-
     doc = find(room, ref)
     name = doc.data.get("name")
     holder = doc.data.get("claimed_by") or ""
@@ -84,9 +80,6 @@ def copy_path(member: Member, pregen_id: str) -> str:
 def checked_sheet(room: Room, pristine: Any, name: str) -> Any:
     """The pristine sheet bound to the room's rule system: every stat must be one of its
     stats (aliases allowed), the values the sheet format takes."""
-    from lwcore.io.models import validate_model
-    from lwcore.rules.sheet import Sheet, SheetFile
-
     pack = room.pack
     data = {**dict(pristine), "system": pack.id}
     unknown = [k for k in dict(data.get("values") or {}) if pack.canonical(str(k)) is None]
@@ -99,9 +92,6 @@ def checked_sheet(room: Room, pristine: Any, name: str) -> Any:
 
 def release(room: Room, member: Member) -> Document:
     """``member`` gives their pregen back: their original sheet (or none) is restored."""
-    from lwcore.rules.sheet import Sheet
-    from lwcore.turn.documents import Document
-
     doc = held_by(room, member.id)
     if doc is None:
         raise LwError(f"{member.name or member.id} plays no pregen", code="unknown")

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from lw_tavern.room.documents import PACK
+from lw_tavern.room.imports import MAX_HOOKS
+from lwcore.contributions import HookScript
+
 
 def scripts(room: Any) -> list[Any]:
     """The hook scripts the room's world imports installed (at most 16 in a room)."""
-    from lwcore.contributions import HookScript
-
-    from lw_tavern.room.documents import PACK
-    from lw_tavern.room.imports import MAX_HOOKS
-
     out = []
     for doc in room.documents.all(PACK):
         if doc.data.get("kind") != "world":

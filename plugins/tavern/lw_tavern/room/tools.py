@@ -14,6 +14,8 @@ import math
 from typing import Any
 
 from lwcore.contributions import TreeOp
+from lwcore.turn import mvu
+from lwcore.turn.tools import ToolError
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 PATH = Field(min_length=1, max_length=1000, description="a variable path: 角色.好感度, 背包[0].名称")
@@ -49,9 +51,6 @@ class GetStat(BaseModel):
 
 
 def _write(ctx: Any, op: TreeOp, tool: str) -> dict[str, Any]:
-    from lwcore.turn import mvu
-    from lwcore.turn.tools import ToolError
-
     (event,) = mvu.apply_to_room(ctx.room, [op], by=tool)
     ctx.events.append(event)
     if event["kind"] != "tree":

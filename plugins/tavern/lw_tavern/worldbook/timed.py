@@ -24,6 +24,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from lw_tavern.files import validate
+
 EFFECT_TYPES = ("sticky", "cooldown")
 
 
@@ -118,6 +120,4 @@ def record(state: TimedState, turn: int, activated: list[TimedInfo]) -> TimedSta
 
 def state_from_json(data: Any, *, file: Any = None) -> TimedState:
     """A :class:`TimedState` from stored JSON (located errors)."""
-    from lw_tavern.files import validate
-
     return validate(TimedState, data, file=file)
