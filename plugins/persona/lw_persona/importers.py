@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from lwcore.contributions import Dropped, ImportReport, ImportResult
+from lwcore.errors import LwError
+from lwcore.io import load_json
 
 from lw_persona import presets as presetmod
 from lw_persona import tavern
-from lwcore.errors import LwError
-from lwcore.io import load_json
 
 
 def _json(data: bytes) -> Any:

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from lwcore.errors import LwError
+from lwcore.io import JSON_LIMITS, load_json, read_bytes
 
 from lw_persona import config as cfgmod
 from lw_persona.places import Places
-from lwcore.io import JSON_LIMITS, load_json, read_bytes
 
 PRESET_SPEC = "whale-persona-preset/1"
 AUTOSAVE_ID = "autosave"

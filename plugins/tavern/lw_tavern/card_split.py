@@ -22,14 +22,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lw_tavern.ejs.lite import strip_templates
-from lwcore.contributions import Dropped, ImportReport
-from lwcore.errors import LwError
-
 from lw_tavern.decorators import RENDER_ONLY, named, split_decorators
+from lw_tavern.ejs.lite import strip_templates
 from lw_tavern.mvu.initvar import is_declaration, parse_initvar
 from lw_tavern.worldbook.load import book_from_data, book_to_data
 from lw_tavern.worldbook.model import WorldBook, WorldEntry, unique_ids
+
+from lwcore.contributions import Dropped, ImportReport
+from lwcore.errors import LwError
 
 PERSON_TEXT_FIELDS = ("description", "personality", "scenario", "first_mes", "mes_example", "system_prompt",
                       "post_history_instructions", "creator_notes")

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from lwcore.errors import LwError, LwErrors
+from lwcore.io import iter_json_lines, read_text
 
 from lw_tavern.files import located, read_json_file
 from lw_tavern.worldbook.engine import Message
-from lwcore.io import iter_json_lines, read_text
 
 _TEXT_FIELDS = ("mes", "text", "content")
 

@@ -22,10 +22,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from lw_tavern.ejs.lite import strip_templates
+from lw_tavern.files import MAX_CARD_BYTES
+
 from lwcore.contributions import ContentReport, PackItem
 from lwcore.errors import LwError, LwErrors
-
-from lw_tavern.files import MAX_CARD_BYTES
 from lwcore.io import decode_text, load_json
 from lwcore.io.limits import JSON_LIMITS
 

@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from lwcore.errors import LwError
+from lwcore.io import load_yaml
 
 from lw_tavern.decorators import named, split_decorators
 from lw_tavern.mvu.json5 import Json5Error, parse_json5
-from lwcore.io import load_yaml
 
 
 def _title(entry: Mapping[str, Any] | Any) -> str:

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lw_tavern.files import validate
-from lwcore.errors import LwError
-
 from lw_tavern.room.documents import ENTRY
 from lw_tavern.worldbook.engine import CompiledBook, compile_book
 from lw_tavern.worldbook.model import WorldBook, WorldEntry, WorldSettings
+
+from lwcore.errors import LwError
 
 if TYPE_CHECKING:
     from lwcore.turn.room import Room

@@ -34,19 +34,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lw_tavern.files import located
-from lw_tavern.mvu.initvar import seed
-from lwcore.contributions import Dropped, ImportReport
-from lwcore.errors import LwError
-
 from lw_tavern.card_split import HOOKS_EXTENSION, PERSON_TEXT_FIELDS, SECRET_KEPT, import_entries, split_card
 from lw_tavern.cardfile import Material, book_of, read_material
+from lw_tavern.files import located
+from lw_tavern.mvu.initvar import seed
 from lw_tavern.room.documents import COMPANION, ENTRY, PACK, PREGEN
 from lw_tavern.room.scan_texts import CARD_TEXTS, card_texts
 from lw_tavern.worldbook.load import book_from_data
 from lw_tavern.worldbook.model import WorldBook, WorldEntry, entry_to_worldinfo
+
+from lwcore.contributions import Dropped, ImportReport
+from lwcore.errors import LwError
 from lwcore.io import confine
 from lwcore.pack.install import installed_path
+from lwcore.rules import engine_for
 from lwcore.rules.sheet import Sheet
 from lwcore.turn import mvu
 from lwcore.turn.documents import Document
@@ -465,8 +466,6 @@ def pin_creation_system(ctx: Any) -> str | None:
     one it extends). Not pinned, and said why, when the room already has characters on a
     system that pack does not extend (every sheet is bound to the room's system). ``None``
     when there is nothing to say (no such rulepack, or it is the room's already)."""
-    from lwcore.rules import engine_for
-
     zh = ctx.locale.startswith("zh")
     engine = engine_for(ctx.kernel)
     found = []

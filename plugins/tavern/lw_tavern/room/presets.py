@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lw_tavern.files import read_json_file
-from lwcore.errors import LwError
-
 from lw_tavern.preset import Fold, LoadedPreset, fold, load_preset, preset_id, read_preset
 from lw_tavern.room.documents import PRESET
+
+from lwcore.errors import LwError
 from lwcore.io import atomic_write_bytes
 
 if TYPE_CHECKING:

@@ -43,6 +43,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import PromptSegment, TurnContext
+from lwcore.turn import mvu
+from lwcore.turn.documents import Document
+from lwcore.turn.hook_runtime import game_clock
 
 from lw_tavern.room.book import room_book, settings_of
 from lw_tavern.room.documents import COMPANION, TIMED, TIMED_ID
@@ -52,9 +55,6 @@ from lw_tavern.room.scan_texts import scan_globals
 from lw_tavern.worldbook.engine import Message, ScanInput, activate
 from lw_tavern.worldbook.model import Role
 from lw_tavern.worldbook.timed import TimedState
-from lwcore.turn import mvu
-from lwcore.turn.documents import Document
-from lwcore.turn.hook_runtime import game_clock
 
 if TYPE_CHECKING:
     from lwcore.turn.room import Member, Room

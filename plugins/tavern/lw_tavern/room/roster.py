@@ -15,13 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 from lwcore.errors import LwError
-
-from lw_tavern.room.documents import PREGEN
-from lw_tavern.room.imports import slug
 from lwcore.io.models import validate_model
 from lwcore.rules.sheet import Sheet, SheetFile
 from lwcore.turn.documents import Document
 from lwcore.turn.room import Member, Room, sheet_data
+
+from lw_tavern.room.documents import PREGEN
+from lw_tavern.room.imports import slug
 
 
 def roster(room: Room) -> list[Document]:
