@@ -323,3 +323,27 @@ def test_activate_reads_the_card_name_into_its_texts(capsys, tmp_path):
     chat.write_text('["Hello."]', encoding="utf-8")
     code, out, err = run(capsys, "tavern", "activate", str(card), "--chat", str(chat), "--json")
     assert code == 0 and json.loads(out)["fired"], err  # "{{char}} keeps" reads "Wren keeps"
+
+
+@pytest.mark.parametrize("case", ["bad-utf8", "directory", "missing", "huge", "nul-device"])
+def test_activate_refuses_a_hostile_persona_file(capsys, tmp_path, case):
+    """--persona is a file the command reads: every bad one is refused with its name and a
+    non-zero exit, no traceback, and nothing is written."""
+    card = card_with_texts(tmp_path / "wren.json", "matchPersonaDescription")
+    chat = tmp_path / "chat.json"
+    chat.write_text('["Hello."]', encoding="utf-8")
+    persona = {"bad-utf8": tmp_path / "p.txt", "directory": tmp_path / "dir", "missing": tmp_path / "none.txt",
+               "huge": tmp_path / "big.txt", "nul-device": Path("/dev/zero")}[case]
+    if case == "bad-utf8":
+        persona.write_bytes(b"a sailor \xff\xfe who fears")
+    elif case == "directory":
+        persona.mkdir()
+    elif case == "huge":
+        from lwcore.io.text import DEFAULT_MAX_BYTES
+
+        persona.write_bytes(b"a" * (DEFAULT_MAX_BYTES + 1))
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code, out, err = run(capsys, "tavern", "activate", str(card), "--chat", str(chat), "--persona", str(persona))
+    assert code == (2 if case == "directory" else 1), (out, err)  # a directory is a usage error (click)
+    assert str(persona.name) in err and "Traceback" not in err + out and "internal error" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
