@@ -7,23 +7,29 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PLUGIN_DIRS := $(patsubst %/pyproject.toml,%,$(sort $(wildcard plugins/*/pyproject.toml)))
 STAMP  := $(VENV)/.installed
-# The build backend of every pyproject here; installed into the venv because the editable
-# installs run without build isolation (no download per distribution).
-BACKEND := "hatchling>=1.26"
+# The build backend of every pyproject here. It is installed into the venv because the
+# checkout's own distributions install without build isolation (one backend, no download per
+# distribution); third-party requirements install first, *with* build isolation, so one that
+# exists only as an sdist (jieba) builds with the backend it declares, not with whatever the
+# venv holds. constraints.txt pins every package setup installs (see docs/dependencies.md).
+BACKEND := hatchling
+PIP := $(BIN)/python -m pip --disable-pip-version-check
 # pip's own output goes to this log, shown only when setup fails.
 SETUP_LOG := $(VENV)/setup.log
 # The demo keeps its state inside the checkout, never in your home directory.
 DEMO_HOME ?= $(CURDIR)/.demo-home
 
-.PHONY: setup demo test bench clean
+.PHONY: setup demo test bench wheels clean
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml $(addsuffix /pyproject.toml,$(PLUGIN_DIRS)) Makefile
+$(STAMP): pyproject.toml $(addsuffix /pyproject.toml,$(PLUGIN_DIRS)) constraints.txt tools/requirements.py Makefile
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@echo "setup: installing the kernel and $(words $(PLUGIN_DIRS)) bundled plugins into $(VENV) (log: $(SETUP_LOG))"
-	@( $(BIN)/python -m pip install --disable-pip-version-check --upgrade pip $(BACKEND) \
-	&& $(BIN)/python -m pip install --disable-pip-version-check --no-build-isolation \
+	@( $(PIP) install -c constraints.txt --upgrade pip $(BACKEND) \
+	&& $(BIN)/python tools/requirements.py --extras test,serve > $(VENV)/requirements.txt \
+	&& $(PIP) install -c constraints.txt -r $(VENV)/requirements.txt \
+	&& $(PIP) install -c constraints.txt --no-build-isolation \
 		-e '.[test,serve]' $(addprefix -e ./,$(PLUGIN_DIRS)) ) > $(SETUP_LOG) 2>&1 \
 	|| { tail -n 30 $(SETUP_LOG); echo "setup failed: the whole log is $(SETUP_LOG)"; exit 1; }
 	@touch $(STAMP)
@@ -45,5 +51,11 @@ bench: setup
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check d20
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 
+# wheels/: a wheel of the kernel and of each bundled plugin, for a machine without the checkout
+# (`pip install dist/*.whl`; README, "Installing without make").
+wheels: setup
+	rm -rf wheels
+	$(PIP) wheel --quiet --no-deps --no-build-isolation -w wheels . $(addprefix ./,$(PLUGIN_DIRS))
+
 clean:
-	rm -rf $(VENV) $(DEMO_HOME)
+	rm -rf $(VENV) $(DEMO_HOME) wheels

@@ -143,15 +143,27 @@ def test_broken_subcommand_never_breaks_help(site, tmp_path) -> None:
     ids=["wheel", "editable"],
 )
 def test_scaffolded_plugin_installed_into_this_venv(tmp_path, mode) -> None:
-    """`lw plugins new` -> `pip install DIR` into the running venv -> listed as disabled and
-    not imported -> enabled -> its hook is called. Uninstalled again afterwards."""
+    """`lw plugins new` -> the install command it prints, run as printed (pip may not reach an
+    index: the scaffold must come from its folder) -> listed as disabled and not imported ->
+    enabled -> its hook is called. Uninstalled again afterwards."""
+    import shlex
+
     home = tmp_path / "home"
-    made = run("plugins", "new", "greeter", "--dir", str(tmp_path / "src"), home=home)
+    made = subprocess.run(
+        [LW, "plugins", "new", "greeter", "--dir", "lw-plugin-greeter"], capture_output=True, text=True,
+        env={**{k: v for k, v in os.environ.items() if not k.startswith("LW_")}, "LW_HOME": str(home)},
+        cwd=tmp_path, timeout=120,
+    )
     assert made.returncode == 0, made.stderr
+    hint = made.stdout.splitlines()[-1]
+    assert hint.startswith("next: ") and hint.endswith(" && lw plugins enable greeter"), hint
+    argv = shlex.split(hint.removeprefix("next: ").removesuffix(" && lw plugins enable greeter"))
+    assert argv == [sys.executable, "-m", "pip", "install", "./lw-plugin-greeter"]
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
+    # Offline: no index at all, and the venv's own build backend (the folder is the only source).
     install = subprocess.run(
-        [*pip, "install", "--quiet", "--no-deps", "--no-build-isolation", *mode, str(tmp_path / "src")],
-        capture_output=True, text=True, timeout=300,
+        [*argv[:4], *mode, *argv[4:], "--quiet", "--no-index", "--no-deps", "--no-build-isolation"],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path,
     )
     assert install.returncode == 0, install.stderr
     try:
@@ -174,8 +186,8 @@ def test_scaffolded_plugin_installed_into_this_venv(tmp_path, mode) -> None:
         out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60)
         assert out.stdout.strip() == "[('greeter', '你好，守秘人。')]", out.stderr
         test = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "src" / "tests")],
-            capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path / "src",
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "lw-plugin-greeter" / "tests")],
+            capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path / "lw-plugin-greeter",
         )
         assert test.returncode == 0, test.stdout + test.stderr
     finally:
@@ -218,3 +230,21 @@ def test_one_kernel_per_invocation_for_the_given_data_dir(tmp_path, monkeypatch)
     monkeypatch.setattr(Kernel, "__init__", counting)
     out = CliRunner().invoke(lw, ["--data-dir", str(tmp_path / "mine"), "plugins", "list"], catch_exceptions=False)
     assert out.exit_code == 0 and booted == [str(tmp_path / "mine")]
+
+
+@pytest.mark.parametrize(
+    ("directory", "shown"),
+    [
+        ("lw-plugin-x", "./lw-plugin-x"),  # a bare name is a distribution name to pip
+        ("./lw-plugin-x", "./lw-plugin-x"),
+        ("sub/lw-plugin-x", "./sub/lw-plugin-x"),
+        ("../lw-plugin-x", "../lw-plugin-x"),
+        ("/abs/lw-plugin-x", "/abs/lw-plugin-x"),
+        ("my plugins/x", "'./my plugins/x'"),
+        ("-x", "./-x"),  # never read as an option either
+    ],
+)
+def test_install_hint_is_always_a_path(directory: str, shown: str) -> None:
+    from lwcore.builtins.host.scaffold import install_hint
+
+    assert install_hint(Path(directory), python="py") == f"py -m pip install {shown}"

@@ -179,9 +179,9 @@ def _persist(ctx: click.Context, record: PluginRecord, *, enable: bool) -> None:
 @click.option("--dir", "directory", required=True, type=click.Path(file_okay=False, path_type=Path))
 def new(plugin_id: str, directory: Path) -> None:
     """Write a complete third-party plugin distribution into DIR (pip install DIR)."""
-    from lwcore.builtins.host.scaffold import write_plugin
+    from lwcore.builtins.host.scaffold import install_hint, write_plugin
 
     written = write_plugin(plugin_id, directory)
     for path in written:
         click.echo(f"wrote {path}")
-    click.echo(f"next: pip install {directory} && lw plugins enable {plugin_id}")
+    click.echo(f"next: {install_hint(directory)} && lw plugins enable {plugin_id}")

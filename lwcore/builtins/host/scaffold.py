@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import shlex
+import sys
 from pathlib import Path
 
 from lwcore import __version__
@@ -96,6 +98,21 @@ A Loreweaver plugin. Install it, then enable it (it is third-party code):
     pytest tests
 """,
     }
+
+
+def pip_path(directory: Path) -> str:
+    """``directory`` as pip reads a local path, never a name to look up on an index: absolute
+    paths as they are, relative ones with a leading ``./`` (``lw-plugin-x`` alone is a
+    distribution name to pip, so whoever registers it on PyPI would be installed)."""
+    text = str(directory)
+    if not directory.is_absolute() and not text.startswith(("./", "../")):
+        text = "./" + text
+    return shlex.quote(text)
+
+
+def install_hint(directory: Path, python: str = sys.executable) -> str:
+    """The command that installs the scaffold in ``directory`` into the Python running ``lw``."""
+    return f"{shlex.quote(python)} -m pip install {pip_path(directory)}"
 
 
 def write_plugin(plugin_id: str, directory: Path) -> list[Path]:

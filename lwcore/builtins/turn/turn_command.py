@@ -23,7 +23,10 @@ EXAMPLE_ROOM = "fog-harbor"
 
 
 def example_source() -> Path:
-    return Path(lwcore.__file__).resolve().parent.parent / "examples" / EXAMPLE_ROOM
+    """The example room's folder: inside the package in a wheel install, else the checkout's."""
+    package = Path(lwcore.__file__).resolve().parent
+    shipped = package / "examples" / EXAMPLE_ROOM
+    return shipped if shipped.is_dir() else package.parent / "examples" / EXAMPLE_ROOM
 
 
 def example_room(data_dir: Path, *, fresh: bool) -> Path:

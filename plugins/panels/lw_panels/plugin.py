@@ -81,5 +81,5 @@ def lw_diagnostics(kernel: Any) -> Iterable[str]:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
-        lines.append("lw serve needs the serve extra: pip install 'loreweaver[serve]'")
+        lines.append("lw serve needs the serve extra's packages: pip install starlette uvicorn")
     return lines

@@ -40,7 +40,7 @@ def serve(ctx: click.Context, room: Path, port: int, replies: tuple[Path, ...], 
 
         from lw_panels.serve.app import create_app
     except ImportError:
-        raise LwError("lw serve needs the serve extra", expected="pip install 'loreweaver[serve]'") from None
+        raise LwError("lw serve needs the serve extra's packages", expected="pip install starlette uvicorn") from None
     from collections import deque
 
     from lw_panels.packs import dev_mounts
