@@ -2,7 +2,8 @@
 
 Run: ``.venv/bin/python bench/boot.py [--runs N]``. Prints the median wall time of each and
 its ratio to ``python -c pass`` measured in the same run. Targets on the 2-core machine:
-``lw --version`` <= 80 ms; ``lw plugins list`` (every bundled plugin imported and every
+``lw --version`` <= 3x bare Python (the entry point answers it without click or the kernel);
+``lw plugins list`` (every bundled plugin imported and every
 registry built, as it reports each plugin's true status) <= 100 ms and <= 5x bare Python.
 The manifest cache is warmed once first, as it is after the first run on an operator's box,
 and the sources are byte-compiled first, as a pip install does.
@@ -59,7 +60,7 @@ def main() -> None:
 
     rows = [
         ("python -c pass", wall([sys.executable, "-c", "pass"], env, args.runs), (None, None)),
-        ("lw --version", wall([lw, "--version"], env, args.runs), (0.080, None)),
+        ("lw --version", wall([lw, "--version"], env, args.runs), (None, 3.0)),
         (f"lw plugins list ({plugins} plugins)", wall([lw, "plugins", "list"], env, args.runs), (0.100, 5.0)),
         ("lw roll 1d20 (one plugin imported)", wall([lw, "roll", "1d20"], env, args.runs), (None, None)),
         ("Kernel() + load_all() in-process", statistics.median(in_process), (None, None)),
@@ -71,7 +72,7 @@ def main() -> None:
         if limit is not None:
             verdict += f"<= {limit * 1000:.0f} ms {'ok' if seconds <= limit else 'MISSED'}"
         if ratio is not None:
-            verdict += f", <= {ratio:.0f}x {'ok' if seconds / base <= ratio else 'MISSED'}"
+            verdict += (", " if verdict else "") + f"<= {ratio:.0f}x {'ok' if seconds / base <= ratio else 'MISSED'}"
         print(f"{name:<40} {seconds * 1000:>10.1f} {seconds / base:>9.2f}  {verdict}")
 
 

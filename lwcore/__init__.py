@@ -5,7 +5,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # typing itself is not imported: `lw --version` imports only this file
+if TYPE_CHECKING:
+    from typing import Any
 
 __version__ = "0.1.0"
 

@@ -378,9 +378,11 @@ LAZY_IMPORTS: dict[tuple[str, str, str], str] = {
     ("lwcore/turn/chronicle.py", "run_fold", "lwcore.turn.pipeline"):
         "cycle: turn.pipeline imports turn.chronicle at module level",
     # -- heavy: kept off the start-up path
-    ("lwcore/cli/__init__.py", "LwGroup.format_commands", "lwcore.contributions"):
+    ("lwcore/cli/__init__.py", "main", "lwcore.cli.app"):
+        "heavy: click (~20 ms) off `lw --version`, which the entry point answers alone",
+    ("lwcore/cli/app.py", "LwGroup.format_commands", "lwcore.contributions"):
         "heavy: lwcore.contributions (~15 ms of class definitions) off `lw --version`",
-    ("lwcore/cli/__init__.py", "LwGroup.get_command", "lwcore.contributions"):
+    ("lwcore/cli/app.py", "LwGroup.get_command", "lwcore.contributions"):
         "heavy: lwcore.contributions (~15 ms of class definitions) off `lw --version`",
     ("lwcore/cli/common.py", "CliState.kernel", "lwcore.kernel"):
         "heavy: pluggy and lwcore.contributions off `lw --version`",
