@@ -8,24 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from lwcore.contributions import CommandRef, PromptCompiler, Register, SchemaRef, ToolSpec
+from lwcore.contributions import CommandRef, PromptCompiler, Register, SchemaRef
 from lwcore.hookspecs import hookimpl
-
-from lw_narraeon.tool_texts import DESCRIPTIONS, RUNTIME_TOOL_NAMES
-
-_MODELS = {
-    "state_list": "StateListArgs",
-    "history_list": "HistoryListArgs",
-    "context_search": "ContextSearchArgs",
-    "context_read": "ContextReadArgs",
-    "world_patch": "WorldPatchArgs",
-    "world_create": "WorldCreateArgs",
-    "world_retire": "WorldRetireArgs",
-    "world_checkpoint": "WorldCheckpointArgs",
-    "artifact_emit": "ArtifactEmitArgs",
-    "artifact_clear": "ArtifactClearArgs",
-}
-_GATED = frozenset({"artifact_emit", "artifact_clear"})  # only for follow-ups that declare artifacts
 
 
 @hookimpl
@@ -39,21 +23,6 @@ def lw_prompt_compilers(register: Register[PromptCompiler]) -> None:
                     "en": f"narraeon 0.5.2 ordered prompt compilation for {protocol}",
                     "zh": f"narraeon 0.5.2 有序提示编译（{protocol}）",
                 },
-            )
-        )
-
-
-@hookimpl
-def lw_tools(register: Register[ToolSpec]) -> None:
-    for name in RUNTIME_TOOL_NAMES:
-        register(
-            ToolSpec(
-                name=name,
-                description=DESCRIPTIONS[name],
-                args_model=f"lw_narraeon.tools:{_MODELS[name]}",
-                handler="lw_narraeon.tools:host_executed",
-                gated=name in _GATED,
-                keeper_only=True,
             )
         )
 

@@ -135,14 +135,6 @@ ARG_MODELS: dict[str, type[BaseModel]] = {
 }
 
 
-def host_executed(args: Any, ctx: Any = None) -> Any:
-    """Handler placeholder: a host runtime that owns the world store executes these tools."""
-    raise LwError(
-        f"{type(args).__name__}: this runtime tool is executed by the host's world runtime, "
-        "which is not attached here"
-    )
-
-
 @functools.cache
 def _schema_text(name: str) -> str:
     """The JSON Schema of tool ``name``'s arguments as JSON text (generating it costs ~0.3 ms)."""

@@ -26,19 +26,24 @@ def test_real_kernel_finds_the_plugin(tmp_path) -> None:
     compile_fn = resolve(compilers["anthropic_messages"].compile)
     result = compile_fn([{"role": "runtime_system", "markdown": "r"}, {"role": "player_input", "markdown": "p"}])
     assert result.provider["system"][0]["cache_control"] == {"type": "ephemeral"}
-    tools = {name: kernel.tools[name] for name in RUNTIME_TOOLS}
-    for name, tool in tools.items():
-        assert tool.describe("en") and tool.describe("zh-CN") != tool.describe("en")
-        model = resolve(tool.args_model)
-        assert model.model_json_schema()["type"] == "object", name
-    state_list = resolve(tools["state_list"].args_model)
+    # narraeon's runtime tools are a compilation's tool universe, never turn tools: no room
+    # has the world runtime that executes them, so a model must never be offered them.
+    assert not RUNTIME_TOOLS & set(kernel.tools)
+    from lw_narraeon.tools import ARG_MODELS, runtime_tool_definitions
+
+    definitions = {d["name"]: d for d in runtime_tool_definitions(locale="en")}
+    chinese = {d["name"]: d for d in runtime_tool_definitions(locale="zh-CN")}
+    assert set(definitions) == RUNTIME_TOOLS
+    for name, definition in definitions.items():
+        assert definition["description"] and chinese[name]["description"] != definition["description"]
+        assert definition["inputSchema"]["type"] == "object", name
+    state_list = ARG_MODELS["state_list"]
     assert state_list.model_validate({"parent": "@dir-/characters"}).limit == 50
     import pydantic
     import pytest
 
     with pytest.raises(pydantic.ValidationError):
         state_list.model_validate({"parent": "@dir-/%e5"})
-    assert tools["artifact_emit"].gated and not tools["state_list"].gated
     assert {"narraeon-compile-request", "narraeon-logical-message"} <= set(kernel.schemas)
     assert "prompt" in kernel.cli_commands
     assert resolve(kernel.schemas["narraeon-compile-request"].model).model_json_schema()["title"] == "CompileRequest"
@@ -48,12 +53,12 @@ def test_plugin_module_stays_light() -> None:
     code = (
         "import sys; import lw_narraeon.plugin as p\n"
         "seen=[]; reg=seen.append\n"
-        "p.lw_prompt_compilers(reg); p.lw_tools(reg); p.lw_schemas(reg)\n"
+        "p.lw_prompt_compilers(reg); p.lw_schemas(reg)\n"
         "heavy=[m for m in ('pydantic','yaml','lw_narraeon.compiler','lw_narraeon.tools') if m in sys.modules]\n"
         "print(len(seen), heavy)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
-    assert out == "16 []"
+    assert out == "6 []"
 
 
 def _lw(args, input=None):

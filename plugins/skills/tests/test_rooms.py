@@ -5,16 +5,21 @@ entries, hand-written ids."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from pydantic import BaseModel
 
+from lwcore.contributions import ToolSpec
 from lwcore.errors import LwError
+from lwcore.hookspecs import hookimpl
+from lwcore.plugins import InProcessPlugin
 from lwcore.io.safe_yaml import read_yaml
 from lwcore.turn.pipeline import compile_turn
 from lwcore.turn.room import Room
 from lw_skills.catalog import catalog_for
 from lw_skills.rooms import disable, enable, room_skills
-from skills_testkit import set_room, write_skill
+from skills_testkit import make_kernel, set_room, write_skill
 
 KERNEL_OWN = {"define_variable", "set_variable", "adjust_variable", "skill_check", "subsystem_check",
               "chronicle_record", "thread_note", "keeper_note"}
@@ -60,16 +65,34 @@ def test_enabling_writes_the_entry_and_keeps_the_file_as_written(kernel, room_di
         switch(kernel, room_dir, "rule-forge", on=False)
 
 
-def test_narrowing_leaves_the_kernels_tools_and_the_listed_ones(kernel, open_room: Path, data_dir: Path) -> None:  # noqa: ANN001
+class LanternArgs(BaseModel):
+    """Arguments of the lantern plugin's tools (none)."""
+
+
+def _lantern_plugin() -> InProcessPlugin:
+    """A third-party plugin with two ungated tools: what a narrowing skill takes away."""
+
+    @hookimpl
+    def lw_tools(register):  # noqa: ANN001, ANN202
+        for name in ("lantern_light", "lantern_trim"):
+            register(ToolSpec(name=name, description={"en": name}, args_model=LanternArgs, handler=lambda args, ctx: {}))
+
+    return InProcessPlugin({"id": "lantern", "version": "1.0", "tier": "code", "provides": ["tools"]},
+                           SimpleNamespace(lw_tools=lw_tools))
+
+
+def test_narrowing_leaves_the_kernels_tools_and_the_listed_ones(data_dir: Path, open_room: Path) -> None:
+    kernel = make_kernel(data_dir, plugins=[_lantern_plugin()])
     everything = keeper_tools(kernel, open_room)
-    assert {"state_list", "world_patch"} <= everything and "generate_rulepack" not in everything
-    write_skill(data_dir / "skills", "narrow", "description: d\nallowed-tools: [state_list, summon_kraken]")
+    assert everything == KERNEL_OWN | {"lantern_light", "lantern_trim"}
+    write_skill(data_dir / "skills", "narrow", "description: d\nallowed-tools: [lantern_light, get_stat, summon_kraken]")
     done = switch(kernel, open_room, "narrow")
-    assert done.missing == ("summon_kraken",) and done.feature.tools == ["state_list"]
-    assert keeper_tools(kernel, open_room) == KERNEL_OWN | {"state_list"}
+    assert done.missing == ("summon_kraken",) and done.feature.tools == ["lantern_light", "get_stat"]
+    # the listed ungated tool stays, the listed gated one is unlocked, the rest of the plugins' go
+    assert keeper_tools(kernel, open_room) == KERNEL_OWN | {"lantern_light", "get_stat"}
     write_skill(data_dir / "skills", "empty-list", "description: d\nallowed-tools: []")
     switch(kernel, open_room, "empty-list")
-    assert keeper_tools(kernel, open_room) == KERNEL_OWN | {"state_list"}  # [] asks for nothing more
+    assert keeper_tools(kernel, open_room) == KERNEL_OWN | {"lantern_light", "get_stat"}  # [] asks for nothing more
     switch(kernel, open_room, "narrow", on=False)
     assert keeper_tools(kernel, open_room) == KERNEL_OWN
 
@@ -102,7 +125,7 @@ def test_the_adult_switch(kernel, room_dir: Path, data_dir: Path) -> None:  # no
     assert "ADULT BODY" in str(compiled.request) and set(compiled.tool_names) == KERNEL_OWN
     set_room(room_dir, adult=False)  # switched off later: the skill stops counting at once
     compiled = compile_turn(kernel, room_dir, "x", actor="kp")
-    assert "ADULT BODY" not in str(compiled.request) and "narraeon" not in str(compiled.tool_names)
+    assert "ADULT BODY" not in str(compiled.request) and set(compiled.tool_names) == KERNEL_OWN
     [entry] = room_skills(Room.load(room_dir, kernel), catalog_for(kernel))
     assert not entry.active and "adult switch" in entry.reason
     set_room(room_dir, adult="yes")
