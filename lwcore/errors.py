@@ -7,6 +7,8 @@ prints ``str(error)`` and exits non-zero; it never shows a traceback for these.
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -124,10 +126,68 @@ def quoting_keeper_data() -> Iterator[None]:
         raise
 
 
-def redacted(error: LwError) -> LwError:
-    """``error`` as a player may be shown it: itself, unless it is marked ``secret``; then an
-    error with only its file and :func:`public_message`'s text."""
-    if not getattr(error, "secret", False):
-        return error
-    return LwError(public_message(error).split(": ", 1)[-1] if error.file else public_message(error),
-                   file=error.file, code="secret")
+def redacted(error: LwError, *, room: str | Path | None = None) -> LwError:
+    """``error`` as a player may be shown it: when it is marked ``secret``, only its file and
+    :func:`public_message`'s text; and in every case no server path (:func:`without_paths`:
+    a file inside ``room`` by its name there, any other by its own name)."""
+    if getattr(error, "secret", False):
+        error = LwError(public_message(error).split(": ", 1)[-1] if error.file else public_message(error),
+                        file=error.file, code="secret")
+    return without_paths(error, room=room)
+
+
+_ABSOLUTE = re.compile(r"(?<![\w./~-])(?:/|[A-Za-z]:[\\/])[^\s'\"`<>|,;()\[\]{}]*[^\s'\"`<>|,;()\[\]{}.:]")
+"""An absolute path inside a message (POSIX, or a Windows drive path), up to a space, a quote
+or punctuation; a trailing dot or colon is the sentence's. Only one of two or more segments
+is taken for a path (see ``_scrub``)."""
+
+
+def without_paths(error: LwError, *, room: str | Path | None = None) -> LwError:
+    """``error`` with no server path in its file, message or expected text: a path inside
+    ``room`` (as given or resolved) becomes its name relative to the room (the room itself its
+    folder's name), any other absolute path its last part (``/srv/lw/data/packs/x/card.json``:
+    ``card.json``). What a player is shown of an error names files the way the room names them,
+    never where the server keeps them. ``LwErrors`` keeps each of its errors, each so treated."""
+    roots = _roots(room)
+    if isinstance(error, LwErrors):
+        out: LwError = LwErrors([without_paths(e, room=room) for e in error.errors])
+    else:
+        file = _shown_path(error.file, roots) if error.file is not None else None
+        out = LwError(_scrub(error.message, error.file, roots), file=file, line=error.line, column=error.column,
+                      expected=_scrub(error.expected, error.file, roots) if error.expected else error.expected,
+                      byte=error.byte, code=error.code)
+    out.secret = getattr(error, "secret", False)
+    return out
+
+
+def _roots(room: str | Path | None) -> list[str]:
+    if room is None:
+        return []
+    given = str(room).rstrip("/") or "/"
+    try:
+        resolved = str(Path(room).resolve())
+    except (OSError, RuntimeError):
+        resolved = given
+    return sorted({given, resolved, os.path.abspath(given)}, key=len, reverse=True)
+
+
+def _shown_path(path: str, roots: list[str]) -> str:
+    for root in roots:
+        if path == root:
+            return Path(root).name
+        if path.startswith(root + "/"):
+            return path[len(root) + 1:]
+    if os.path.isabs(path) or re.match(r"^[A-Za-z]:[\\/]", path):
+        return re.split(r"[\\/]", path.rstrip("/\\"))[-1] or "."
+    return path
+
+
+def _scrub(text: str, own: str | None, roots: list[str]) -> str:
+    for path in sorted({p for p in (own, *roots) if p and len(p) > 1}, key=len, reverse=True):
+        text = text.replace(path, _shown_path(path, roots))
+    def shown(match: re.Match[str]) -> str:
+        path = match.group(0)
+        # one segment ("/help", "C:x") is a word with a slash, not a place on the server
+        return _shown_path(path, roots) if re.search(r"[\\/]", path[3 if path[1:2] == ":" else 1:]) else path
+
+    return _ABSOLUTE.sub(shown, text)

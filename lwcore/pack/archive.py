@@ -10,7 +10,9 @@ reports every problem at once, each located by the member's byte offset in the f
   :func:`lwcore.pack.names.name_problem` (no zip-slip, no absolute paths, no control characters);
 - no folder entries, symbolic links, devices, encrypted members or compression methods other
   than stored and deflate; a stored member's two sizes agree;
-- no duplicate names, also under case folding and Unicode normalization;
+- the names fit in one folder tree on any system (:func:`lwcore.pack.names.clashes`: no
+  duplicates, also under case folding and Unicode normalization, no file where another member
+  needs a folder);
 - members do not overlap one another or the central directory (a quoted-overlap zip bomb).
 
 A member then streams through :meth:`PackArchive.chunks`, which never yields more bytes than
@@ -29,7 +31,6 @@ import hashlib
 import os
 import stat
 import zipfile
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO
@@ -38,7 +39,7 @@ from lwcore.errors import LwError, LwErrors
 from lwcore.io.atomic import staged_file
 from lwcore.io.text import describe_size
 from lwcore.pack.limits import DEFAULT_LIMITS, PackLimits
-from lwcore.pack.names import fold, name_problem
+from lwcore.pack.names import clashes, name_problem
 
 CHUNK = 1024 * 1024
 _EPOCH = (1980, 1, 1, 0, 0, 0)
@@ -187,17 +188,9 @@ def open_pack(path: str | Path, *, limits: PackLimits = DEFAULT_LIMITS) -> PackA
         for info in infos:
             for message in _member_problems(info, limits):
                 refuse(info, message)
-        names = Counter(i.filename for i in infos)
-        for info in infos:
-            if names[info.filename] > 1:
-                refuse(info, "name appears more than once")
-                names[info.filename] = 0
-        folded: dict[str, str] = {}
-        for info in infos:
-            key = fold(info.filename)
-            if key in folded and folded[key] != info.filename:
-                refuse(info, f"name differs from {folded[key]!r} only by case or Unicode form")
-            folded.setdefault(key, info.filename)
+        files = [i for i in infos if not i.filename.endswith("/")]
+        for index, _, why in clashes([i.filename for i in files]):
+            refuse(files[index], f"name {why}")
         total = sum(i.file_size for i in infos)
         if total > limits.total_bytes:
             refuse(None, f"members inflate to {describe_size(total)}; the limit is {describe_size(limits.total_bytes)}")

@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING
 from lwcore.errors import LwError, LwErrors
 from lwcore.io.text import decode_text, describe_size
 from lwcore.pack.archive import write_pack
-from lwcore.pack.contents import Checked, check_contents, expand_assets, fold_clashes, trust_of
+from lwcore.pack.contents import Checked, check_contents, expand_assets, trust_of
 from lwcore.pack.files import SourceTree
 from lwcore.pack.limits import DEFAULT_LIMITS, PackLimits
+from lwcore.pack.names import clashes
 from lwcore.pack.manifest import (
     MANIFEST_NAME,
     MANIFEST_VERSION,
@@ -74,9 +75,9 @@ def build_pack(kernel: Kernel, source: str | Path, out_dir: str | Path | None = 
         members.setdefault(asset.path, "assets")
     if MANIFEST_NAME in members:
         problems.append(LwError(f"{MANIFEST_NAME} is the manifest; no item or asset may ship it", file=str(manifest_file)))
-    for first, second in fold_clashes(sorted(members)):
-        problems.append(LwError(f"{second!r} and {first!r} are one file on a case-insensitive file system",
-                                file=tree.display(second), code="duplicate"))
+    names = [MANIFEST_NAME, *sorted(set(members) - {MANIFEST_NAME})]
+    for index, _, why in clashes(names):
+        problems.append(LwError(f"name {why}", file=tree.display(names[index]), code="duplicate"))
     if len(members) + 1 > limits.entries:
         problems.append(LwError(f"the pack would hold {len(members) + 1} files; the limit is {limits.entries}",
                                 file=str(manifest_file), code="limit"))

@@ -24,7 +24,7 @@ from lwcore.contributions import ContentReport, PackItem, resolve
 from lwcore.distributions import find
 from lwcore.errors import LwError, LwErrors
 from lwcore.pack.manifest import AssetDecl, BuiltAsset, BuiltItem, ItemDecl, Locate, Trust
-from lwcore.pack.names import fold, name_problem
+from lwcore.pack.names import clashes, name_problem
 from lwcore.plugins import describe_exception, kernel_bundle
 
 if TYPE_CHECKING:
@@ -74,6 +74,8 @@ class CheckedItem:
     lands_in: str | None
     members: tuple[str, ...]
     """The pack files this item ships: its own path when it is a file, then the report's files."""
+    label: str = ""
+    """Where the manifest declares it: ``contents.<kind>[<index>]``."""
 
     def built(self) -> BuiltItem:
         """The item as the built manifest records it."""
@@ -165,7 +167,8 @@ def check_contents(
                 out.problems += [LwError(f"{label}: {p}", file=files.display(decl.path), code="validator") for p in problems]
                 continue
             own = (decl.path,) if files.is_file(decl.path) else ()
-            checked = CheckedItem(kind, decl, report, validator.lands_in, tuple(dict.fromkeys((*own, *report.files))))
+            checked = CheckedItem(kind, decl, report, validator.lands_in,
+                                  tuple(dict.fromkeys((*own, *report.files))), label)
             for member in checked.members:
                 owner = out.claims.get(member)
                 if owner is not None:
@@ -179,7 +182,25 @@ def check_contents(
                 handles.setdefault(handle, label)
             out.warnings += [f"{files.display(decl.path)}: {w}" for w in report.warnings]
             out.items.append(checked)
+    out.problems += landing_problems(out.items, files)
     return out
+
+
+def landing_problems(items: Sequence[CheckedItem], files: Any) -> list[LwError]:
+    """The places the items land files in the data dir (``<lands_in>/<dest>``), held to the
+    same rule as the pack's own names (:func:`lwcore.pack.names.clashes`): two files landing at
+    one place, also by case or Unicode form, or a file where another needs a folder."""
+    landings = [(f"{item.lands_in}/{dest}", item, source)
+                for item in items for source, dest in sorted(item.report.lands.items())]
+    problems = []
+    for index, earlier, why in clashes([target for target, _, _ in landings]):
+        target, item, source = landings[index]
+        other_target, other, other_source = landings[earlier]
+        where = "" if other_target == target else f" at {other_target}"
+        problems.append(LwError(
+            f"{item.label}: lands {source!r} at {target}, and {other.label} lands {other_source!r}{where}: "
+            f"the landing place {why}", file=files.display(source), code="duplicate"))
+    return problems
 
 
 def _run(kernel: Kernel, plugin_id: str, validate: Any, item: PackItem, problems: list[LwError]) -> ContentReport | None:
@@ -282,15 +303,3 @@ def trust_of(items: Sequence[CheckedItem], assets: Sequence[BuiltAsset], sizes: 
         assets=len(assets),
         asset_bytes=sum(sizes[a.path] for a in assets),
     )
-
-
-def fold_clashes(names: Sequence[str]) -> list[tuple[str, str]]:
-    """Pairs of distinct names that are one file on a case-insensitive file system."""
-    seen: dict[str, str] = {}
-    clashes = []
-    for name in names:
-        key = fold(name)
-        if key in seen and seen[key] != name:
-            clashes.append((seen[key], name))
-        seen.setdefault(key, name)
-    return clashes

@@ -130,6 +130,20 @@ def _same_bytes(path: Path, chunks: Iterator[bytes]) -> bool:
         return False
 
 
+def _file_on_the_way(root: Path, target: str, leaving: set[str]) -> str | None:
+    """The first folder on the way to ``root/target`` that exists but is not a folder (and is
+    not one of ``leaving``, which the same swap deletes first), or ``None``."""
+    parts = target.split("/")[:-1]
+    for depth in range(1, len(parts) + 1):
+        step = "/".join(parts[:depth])
+        path = root / step
+        if not os.path.lexists(path):
+            return None
+        if not path.is_dir() and step not in leaving:
+            return step
+    return None
+
+
 def install_verified(kernel: Kernel, verified: VerifiedPack, *, fault: FaultHook = _no_fault,
                      durable: bool = True) -> InstallReport:
     """Install a pack that :func:`lwcore.pack.verify.verify_pack` accepted (see the module
@@ -139,26 +153,25 @@ def install_verified(kernel: Kernel, verified: VerifiedPack, *, fault: FaultHook
     failure or a killed process either way."""
     manifest = verified.manifest
     archive = verified.archive
-    lands: dict[str, str] = {}
+    # verify held the landing places to the pack name rules (lwcore.pack.contents.landing_problems)
+    lands = {f"{item.lands_in}/{dest}": source for item in verified.items for source, dest in item.report.lands.items()}
     problems: list[LwError] = []
-    for item in verified.items:
-        for source, dest in item.report.lands.items():
-            target = f"{item.lands_in}/{dest}"
-            if target in lands and lands[target] != source:
-                problems.append(LwError(f"{source!r} and {lands[target]!r} would both land at {target}",
-                                        file=archive.display(source), code="duplicate"))
-            lands[target] = source
     with packs_locked(kernel) as folder:
         ledger = Ledger.load(folder)
         home = folder / manifest.key
         report = InstallReport(manifest, home, verified.content_sha256, replaced=home.exists(),
                                warnings=list(verified.warnings))
         previous = ledger.landed(manifest.id)
+        stale = sorted(set(previous) - set(lands))
         put: dict[str, str] = {}
         for target, source in sorted(lands.items()):
             path = kernel.data_dir / target
             owner = ledger.owner(target, excluding=manifest.id)
-            if owner is not None:
+            blocked = _file_on_the_way(kernel.data_dir, target, set(stale))
+            if blocked is not None:
+                problems.append(LwError(f"{target} needs {blocked} as a folder, but it is a file (move it away, or "
+                                        "rename the pack's content)", file=kernel.data_dir / blocked, code="taken"))
+            elif owner is not None:
                 problems.append(LwError(f"{target} belongs to pack {owner[0]}@{owner[1]} (lw pack remove {owner[0]} "
                                         "first, or rename the content)", file=path, code="taken"))
             elif target not in previous and os.path.lexists(path):
@@ -182,6 +195,8 @@ def install_verified(kernel: Kernel, verified: VerifiedPack, *, fault: FaultHook
             staged.append(staged_home / record.path)
         if not verified.unchanged():
             raise LwError("the archive changed while it was being installed", file=archive.path, code="integrity")
+        for target in stale:  # first: a stale file may stand where a new landing needs a folder
+            swap.delete(target)
         swap.put("home", f"packs/{manifest.key}")
         for index, (target, source) in enumerate(sorted(put.items())):
             shutil.copyfile(staged_home / source, swap.staging / str(index))
@@ -189,9 +204,6 @@ def install_verified(kernel: Kernel, verified: VerifiedPack, *, fault: FaultHook
             swap.put(str(index), target)
         if durable:
             _flush(staged)
-        stale = sorted(set(previous) - set(lands))
-        for target in stale:
-            swap.delete(target)
         ledger.add(manifest.id, manifest.version, PackVersion(verified.content_sha256, {t: lands[t] for t in put}))
         (swap.staging / LEDGER).write_bytes(ledger.dumps())
         swap.put(LEDGER, f"packs/{LEDGER}")

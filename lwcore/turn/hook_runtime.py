@@ -15,9 +15,17 @@ Iron rule 1: ``setvar``/``incvar`` are made by :func:`lwcore.turn.script_writes.
 (the one path of every script's writes, templates' too): on a declared module variable they go
 through its type and bounds, a wrong type refused and logged for the keeper with the script's
 line; any other name is a leaf of the room's MVU tree. ``log`` is a keeper-only line; ``emitUI`` blocks are kept for this turn (players
-see them: hooks' UI is author output, never a place for secrets); ``emitPanel`` payloads go
-to a ``panel_payload`` document when a plugin registered that type. A script that fails is
-disabled for the rest of the turn and logged once for the keeper; the turn goes on.
+see them); ``emitPanel`` payloads go to a ``panel_payload`` document when a plugin registered
+that type (its write check decides, per panel, who sees it). A script that fails is disabled
+for the rest of the turn and logged once for the keeper; the turn goes on.
+
+What reaches every seat -- ``narrate``, ``rewriteReply``, ``emitUI`` -- is held to the kernel's
+one leak check (:meth:`lwcore.turn.leaks.KeeperOnly.said_in`, against the keeper-only values as
+they are at that moment): an emission holding a keeper-only variable's current text is withheld
+and logged for the keeper (``hook_withheld``, naming the variable, never its value). A
+``rewriteReply`` is judged on what it adds: a value the narration it replaces already held is
+the model's, not the hook's. The panels plugin runs the same check on an ``emitPanel`` payload
+for a player panel.
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ from lwcore.errors import LwError
 from lwcore.sandbox import HookSession
 from lwcore.turn import mvu
 from lwcore.turn.documents import Document
+from lwcore.turn.leaks import keeper_only
 from lwcore.turn.script_writes import apply_write, writes_from
 
 if TYPE_CHECKING:
@@ -109,7 +118,7 @@ class TurnHooks:
                 self._disabled(script, result.failure)
                 continue
             for effect in result.effects:
-                self._apply(script, event, effect)
+                self._apply(script, event, effect, payload or {})
 
     def close(self) -> None:
         for script in self.scripts:
@@ -124,7 +133,18 @@ class TurnHooks:
         self.events.append({"kind": kind, "audience": "keeper", "summary": text, "plugin": script.plugin,
                             "script": script.id})
 
-    def _apply(self, script: _Script, event: str, effect: Any) -> None:
+    def _withheld(self, script: _Script, what: str, value: Any, *, already: Any = None) -> bool:
+        """Whether ``value`` (bound for every seat) holds a keeper-only variable's current text
+        that ``already`` did not; if so it is logged for the keeper, naming the variables."""
+        secrets = keeper_only(self.room)
+        said = [s for s in secrets.said_in(value) if s not in secrets.said_in(already)]
+        if said:
+            self._log(f"{script.origin or script.id}: {what} withheld: it holds the current value of keeper-only "
+                      f"{', '.join(repr(s) for s in said)}, and every player would see it", script,
+                      kind="hook_withheld")
+        return bool(said)
+
+    def _apply(self, script: _Script, event: str, effect: Any, payload: Mapping[str, Any]) -> None:
         kind = effect.kind
         if kind in ("setvar", "incvar"):
             (write,) = writes_from([effect], where=script.origin or script.id)
@@ -132,15 +152,20 @@ class TurnHooks:
         elif kind == "inject":
             self.injected.append(effect.text)
         elif kind == "narrate":
-            self.narrated.append(effect.text)
+            if not self._withheld(script, "narrate", effect.text):
+                self.narrated.append(effect.text)
         elif kind == "rewriteReply":
-            self.rewrite = effect.text
+            replaced = self.rewrite if self.rewrite is not None else payload.get("reply")
+            if not self._withheld(script, "rewriteReply", effect.text, already=replaced):
+                self.rewrite = effect.text
         elif kind == "log":
             self._log(f"{script.origin or script.id}: {effect.text}", script)
         elif kind == "emitUI":
-            self.ui.append({"script": script.id, "plugin": script.plugin, "event": event,
-                            "blocks": [b.model_dump(mode="json", exclude_none=True) for b in effect.blocks],
-                            "options": effect.options.model_dump(mode="json", exclude_none=True)})
+            emission = {"script": script.id, "plugin": script.plugin, "event": event,
+                        "blocks": [b.model_dump(mode="json", exclude_none=True) for b in effect.blocks],
+                        "options": effect.options.model_dump(mode="json", exclude_none=True)}
+            if not self._withheld(script, "emitUI", [emission["blocks"], emission["options"]]):
+                self.ui.append(emission)
         elif kind == "emitPanel":
             self._panel(script, effect.panel, effect.payload)
 

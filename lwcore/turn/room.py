@@ -377,8 +377,9 @@ def shown_to(path: str | Path, member_ref: str | None) -> Iterator[None]:
     """``with shown_to(room, member):`` around loading a room and building output for
     ``member_ref`` (``None``: the first player) from it: an error raised inside that may quote
     keeper-only data (marked ``secret``) is shown whole only to the keeper (recognized from
-    ``room.yaml`` alone), to anyone else redacted. History lines and documents are read while
-    the output is built, so the whole of it goes inside, not only :meth:`Room.load`."""
+    ``room.yaml`` alone), to anyone else redacted, and with no server path in it (a file in the
+    room by its name there: :func:`lwcore.errors.redacted`). History lines and documents are
+    read while the output is built, so the whole of it goes inside, not only :meth:`Room.load`."""
     try:
         yield
     except LwError as exc:
@@ -388,7 +389,7 @@ def shown_to(path: str | Path, member_ref: str | None) -> Iterator[None]:
             keeper = {}
         if member_ref is not None and isinstance(keeper, dict) and member_ref in (keeper.get("id"), keeper.get("name")):
             raise
-        raise redacted(exc) from None
+        raise redacted(exc, room=room_folder(path)) from None
 
 
 def room_lock(path: str | Path, *, shared: bool = False, timeout: float = 120.0) -> Any:

@@ -302,7 +302,7 @@ KEEPER_VIEW_TAKERS: dict[tuple[str, str], str] = {
     ("lwcore/builtins/turn/report.py", "keeper_only_texts"): "the leak check: what to look for in the players' views",
     ("lwcore/builtins/turn/room_commands.py", "var_command"): ".var list: a keeper-only command (who=keeper)",
     ("plugins/panels/lw_panels/projection.py", "enabled_packs"): "the room's panel switch: which packs are on",
-    ("plugins/panels/lw_panels/variables.py", "keeper_only"): "the keeper-only values players' panels must not show",
+    ("lwcore/turn/leaks.py", "keeper_only"): "the one leak check: the keeper-only values no player-bound output may hold",
 }
 
 

@@ -158,6 +158,31 @@ def test_files_outside_the_pack_links_and_bad_names_are_refused(kernel: Kernel, 
     clash = write(tmp_path / "src3", files={"art/Map.png": b"x", "art/map.png": b"y"})
     with pytest.raises(LwError, match="case-insensitive"):
         build_pack(kernel, clash, tmp_path / "out")
+    folders = write(tmp_path / "src4", files={"art/Maps/a.png": b"x", "art/maps/b.png": b"y"})
+    with pytest.raises(LwError, match="has the folder 'art/maps', which differs from 'art/Maps'") as caught:
+        build_pack(kernel, folders, tmp_path / "out")
+    assert caught.value.file == str(folders / "art/maps/b.png")
+
+
+def test_two_items_landing_at_one_place_are_refused_at_build(kernel: Kernel, tmp_path: Path, write) -> None:
+    """What the data dir cannot hold is refused where the author can fix it: two rulepacks whose
+    scripts land at one place (exactly, or by case) under ``rulepacks/``."""
+    example = Path(__file__).resolve().parents[1] / "rules" / "script_pack"
+    files = {f"rules/{p.relative_to(example).as_posix()}": p.read_text(encoding="utf-8")
+             for p in example.rglob("*") if p.is_file()}
+    for folder, words in (("match", "the landing place appears more than once"),
+                          ("Match", "has the folder 'rulepacks/Match', which differs from 'rulepacks/match'")):
+        twin = files["rules/match.yaml"].replace('names: [match, "pair match"]', "names: [twin]").replace(
+            "set_keys: [match]", "set_keys: [twin]").replace("match/", f"{folder}/")
+        extra = {"other/twin.yaml": twin, f"other/{folder}/resolver.js": files["rules/match/resolver.js"],
+                 f"other/{folder}/strain.js": files["rules/match/strain.js"]}
+        src = write(tmp_path / f"src-{folder}", files={**files, **extra},
+                    contents="contents:\n  rulepacks: [rules/match.yaml, other/twin.yaml]\n")
+        with pytest.raises(LwErrors) as caught:
+            build_pack(kernel, src, tmp_path / "out")
+        assert words in str(caught.value)
+        assert {e.file for e in caught.value.errors} == {str(src / f"other/{folder}/resolver.js"),
+                                                         str(src / f"other/{folder}/strain.js")}
 
 
 def test_two_items_cannot_ship_one_file_and_handles_are_unique(kernel: Kernel, tmp_path: Path, write) -> None:

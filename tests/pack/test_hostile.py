@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import struct
 import subprocess
 import sys
@@ -19,6 +20,9 @@ from lwcore.errors import LwError
 from lwcore.kernel import Kernel
 from lwcore.pack.install import install_pack
 from lwcore.pack.verify import verify_pack
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hostile"))
+from hostile_kit import assert_refused, run_lw  # noqa: E402
 
 WORLD_CARD = {"spec": "chara_card_v2", "spec_version": "2.0",
               "data": {"name": "Mira", "description": "x", "first_mes": "Hi.",
@@ -140,7 +144,79 @@ def engine_from_the_future(good: Path) -> bytes:
     return repack(good, manifest=edit)
 
 
+SCRIPT_PACK = Path(__file__).resolve().parents[1] / "rules" / "script_pack"
+
+
+def _landing_clash(good: Path, second: str, script_dir: str) -> bytes:
+    """A pack whose two rulepacks land files at clashing places in the data dir, built with the
+    landing check switched off (an older or hostile builder): the rulepack ``rules/match.yaml``
+    and ``second``, whose scripts live in ``script_dir`` beside it."""
+    import lwcore.pack.contents as contents
+    from lwcore.pack.build import build_pack
+
+    root = good.parent.parent / f"landing-{second.replace('/', '-')}-{script_dir}"
+    files = {f"rules/{p.relative_to(SCRIPT_PACK).as_posix()}": p.read_text(encoding="utf-8")
+             for p in SCRIPT_PACK.rglob("*") if p.is_file()}
+    folder = second.rpartition("/")[0]
+    twin = files["rules/match.yaml"].replace('names: [match, "pair match"]', "names: [twin]").replace(
+        "set_keys: [match]", "set_keys: [twin]").replace("match/", f"{script_dir}/")
+    files[second] = twin
+    for name in ("resolver.js", "strain.js"):
+        files[f"{folder}/{script_dir}/{name}"] = files[f"rules/match/{name}"]
+    files["pack.yaml"] = (f"id: fen\nversion: 1.0.0\nengine: \"0.1.0\"\nname: Fen\ndescription: A fen.\nlicense: CC0-1.0\n"
+                          f"contents:\n  rulepacks: [rules/match.yaml, {second}]\n")
+    for name, body in files.items():
+        (root / "src" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "src" / name).write_text(body, encoding="utf-8")
+    kernel = Kernel(data_dir=root / "data", env={})
+    real = contents.landing_problems
+    contents.landing_problems = lambda items, files: []
+    try:
+        return build_pack(kernel, root / "src", root / "out").path.read_bytes()
+    finally:
+        contents.landing_problems = real
+
+
+NAME_CASES: dict[str, tuple[Callable[[Path], bytes], str]] = {
+    # one folder tree on every system (lwcore.pack.names.clashes)
+    "file-and-folder": (lambda g: _with(g, ("art/x.png", b"x"), ("art/x.png/y.png", b"y")),
+                        "needs 'art/x.png' as a folder, but 'art/x.png' is a file there"),
+    "folder-and-file": (lambda g: _with(g, ("art/x.png/y.png", b"y"), ("art/x.png", b"x")),
+                        "is a file where 'art/x.png/y.png' needs a folder"),
+    "file-and-folder-by-case": (lambda g: _with(g, ("art/X.png", b"x"), ("art/x.png/y.png", b"y")),
+                                "as a folder, but 'art/X.png' is a file there \\(on a case-insensitive"),
+    "manifest-as-folder": (lambda g: _with(g, ("pack.yaml/x.png", b"x")), "'pack.yaml'.*(needs a folder|as a folder)"),
+    "manifest-by-case": (lambda g: _with(g, ("PACK.YAML", b"x")), "only by case or Unicode form"),
+    "folder-by-case": (lambda g: _with(g, ("Art/y.png", b"y")), "has the folder 'Art', which differs from 'art'"),
+    "unicode-form": (lambda g: _with(g, ("art/\u00e9.png", b"a"), ("art/e\u0301.png", b"b")), "only by case or Unicode form"),
+    "full-case-fold": (lambda g: _with(g, ("art/stra\u00dfe.png", b"a"), ("art/STRASSE.png", b"b")), "only by case"),
+    "greek-final-sigma": (lambda g: _with(g, ("art/\u03c3.png", b"a"), ("art/\u03c2.png", b"b")), "only by case"),
+    # one name, judged alone (lwcore.pack.names.name_problem)
+    "zero-width-space": (lambda g: _with(g, ("art/ma\u200bp.png", b"x")), "invisible formatting character U\\+200B"),
+    "bidi-override": (lambda g: _with(g, ("art/gnp\u202e.exe", b"x")), "invisible formatting character U\\+202E"),
+    "byte-order-mark": (lambda g: _with(g, ("\ufeffart/x.png", b"x")), "invisible formatting character U\\+FEFF"),
+    "trailing-dot": (lambda g: _with(g, ("art/map.png.", b"x")), "ending in a dot or a space"),
+    "trailing-space": (lambda g: _with(g, ("art /x.png", b"x")), "ending in a dot or a space"),
+    "reserved-with-space": (lambda g: _with(g, ("art/con .png", b"x")), "reserved device name"),
+    "reserved-console": (lambda g: _with(g, ("art/CONIN$", b"x")), "reserved device name"),
+    "reserved-superscript": (lambda g: _with(g, ("art/COM\u00b9.png", b"x")), "reserved device name"),
+    "reserved-folder": (lambda g: _with(g, ("aux/x.png", b"x")), "reserved device name"),
+    "long-once-decomposed": (lambda g: _with(g, ("art/" + "\u0390" * 127, b"x")), "longer than 255 bytes"),
+    "windows-stream": (lambda g: _with(g, ("art/map.png:evil", b"x")), "Windows cannot store"),
+    # the places the validators land files at (lwcore.pack.contents.landing_problems)
+    "landing-twice": (lambda g: _landing_clash(g, "other/twin.yaml", "match"),
+                      "rulepacks/match/resolver.js, and contents.rulepacks\\[0\\] lands 'rules/match/resolver.js'"
+                      ": the landing place appears more than once"),
+    "landing-by-case": (lambda g: _landing_clash(g, "other/twin.yaml", "Match"),
+                        "has the folder 'rulepacks/Match', which differs from 'rulepacks/match'"),
+    "landing-file-and-folder": (lambda g: _landing_clash(g, "other/twin.yaml", "match.yaml"),
+                                "needs 'rulepacks/match.yaml' as a folder"),
+}
+"""The name rules' corpus: every case that once passed ``lw pack verify`` and then crashed or
+differed by system at install, with its class; each is also run as ``lw`` processes below."""
+
 CORPUS: dict[str, tuple[Callable[[Path], bytes], str]] = {
+    **NAME_CASES,
     "zip-slip": (lambda g: _with(g, ("../evil.png", b"x")), r"'\.\.' segment"),
     "zip-slip-deep": (lambda g: _with(g, ("art/../../evil.png", b"x")), r"'\.\.' segment"),
     "absolute-posix": (lambda g: _with(g, ("/etc/evil.png", b"x")), "is absolute"),
@@ -219,3 +295,23 @@ def test_lw_pack_verify_refuses_in_one_located_line(case: str, installed_state: 
                           str(hostile)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 1, run.stderr
     assert "Traceback" not in run.stderr and run.stderr.startswith("error: ") and str(hostile) in run.stderr
+
+
+@pytest.mark.parametrize("case", sorted(NAME_CASES))
+def test_lw_pack_verify_and_install_refuse_the_name_corpus_alike(case: str, kernel: Kernel, installed_state: Path,
+                                                                 tmp_path: Path, tree) -> None:
+    """Verify and install apply one set of name rules: each case is refused by both commands,
+    as real ``lw`` processes, with the same located message, and the data dir (which already
+    holds a pack) is byte-identical afterwards."""
+    make, words = NAME_CASES[case]
+    hostile = tmp_path / f"{case}.lwpack"
+    hostile.write_bytes(make(installed_state))
+    before = tree(kernel.data_dir)
+    messages = []
+    for command in (("pack", "verify", str(hostile)), ("pack", "install", "--yes", str(hostile))):
+        outcome = run_lw(*command, data_dir=kernel.data_dir, surface=f"lw {' '.join(command[:2])} (names)")
+        message = assert_refused(outcome, where=f"{hostile}!/")
+        assert re.search(words, message), message
+        messages.append(message[message.index("error: "):])
+        assert tree(kernel.data_dir) == before
+    assert messages[0] == messages[1]

@@ -4,6 +4,7 @@ kernel seeing new content, the CLI's trust card and confirmation."""
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,6 +16,8 @@ from lwcore.errors import LwError
 from lwcore.kernel import Kernel
 from lwcore.pack.install import install_pack, installed_packs, installed_path, remove_pack
 from lwcore.rules import engine_for
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hostile"))
 
 V1 = {"rules/fen.yaml": "extends: coc7\nnames: [fen]\n", "rules/old.yaml": "extends: coc7\nnames: [old]\n"}
 V2 = {"rules/fen.yaml": "extends: coc7\nnames: [fen, fen2]\n", "rules/bog.yaml": "extends: fen\nnames: [bog]\n"}
@@ -110,6 +113,49 @@ def test_an_install_never_takes_another_packs_or_the_operators_file(kernel: Kern
     assert report is not None and report.kept == ["rulepacks/fen.yaml"] and report.landed == []
     remove_pack(kernel, "rival")
     assert own.read_text(encoding="utf-8") == "extends: coc7\nnames: [fen]\n"
+
+
+SCRIPT_PACK = Path(__file__).resolve().parents[1] / "rules" / "script_pack"
+SCRIPTED = {f"rules/{p.relative_to(SCRIPT_PACK).as_posix()}": p.read_text(encoding="utf-8")
+            for p in SCRIPT_PACK.rglob("*") if p.is_file()}
+"""A rulepack (``rules/match.yaml``) whose scripts land in ``<data_dir>/rulepacks/match/``."""
+
+
+def test_an_operator_file_where_a_landing_needs_a_folder_is_refused_located(kernel: Kernel, built: Callable[..., Path],
+                                                                             tree) -> None:
+    """``<data_dir>/rulepacks/match`` is the operator's file; the pack's scripts need it as a
+    folder. A real ``lw pack install`` refuses, naming that file; nothing is written."""
+    from hostile_kit import assert_refused, run_lw
+
+    pack = built(pack_id="pairs", files=SCRIPTED, contents="contents:\n  rulepacks: [rules/match.yaml]\n")
+    own = kernel.data_dir / "rulepacks" / "match"
+    own.parent.mkdir(parents=True)
+    own.write_text("the operator's notes\n", encoding="utf-8")
+    installed_packs(kernel)  # the packs folder and its lock exist, as after any pack command
+    before = tree(kernel.data_dir)
+    outcome = run_lw("pack", "install", "--yes", str(pack), data_dir=kernel.data_dir)
+    assert_refused(outcome, where=str(own))
+    assert "rulepacks/match/resolver.js needs rulepacks/match as a folder, but it is a file" in outcome.stderr
+    assert tree(kernel.data_dir) == before
+
+
+def test_an_upgrade_may_put_a_folder_where_its_old_version_landed_a_file(kernel: Kernel, built: Callable[..., Path]) -> None:
+    """Version 1 lands ``rulepacks/match.yaml``; version 2 drops that rulepack and lands a
+    script at ``rulepacks/match.yaml/resolver.js``: the stale file goes first, in the same swap."""
+    v1 = built(version="1.0.0", files={"rules/match.yaml": "extends: coc7\nnames: [match]\n"},
+               contents="contents:\n  rulepacks: [rules/match.yaml]\n")
+    twin = {"rules/twin.yaml": SCRIPTED["rules/match.yaml"].replace('names: [match, "pair match"]', "names: [twin]")
+            .replace("set_keys: [match]", "set_keys: [twin]").replace("match/", "match.yaml/"),
+            "rules/match.yaml/resolver.js": SCRIPTED["rules/match/resolver.js"],
+            "rules/match.yaml/strain.js": SCRIPTED["rules/match/strain.js"]}
+    v2 = built(version="2.0.0", files=twin, contents="contents:\n  rulepacks: [rules/twin.yaml]\n")
+    install_pack(kernel, str(v1))
+    assert (kernel.data_dir / "rulepacks/match.yaml").is_file()
+    report = install_pack(kernel, str(v2))
+    assert report is not None and report.removed == ["rulepacks/match.yaml"]
+    assert (kernel.data_dir / "rulepacks/match.yaml/resolver.js").read_text(encoding="utf-8") == SCRIPTED["rules/match/resolver.js"]
+    remove_pack(kernel, "fen@2.0.0")
+    assert (kernel.data_dir / "rulepacks/match.yaml").read_text(encoding="utf-8") == "extends: coc7\nnames: [match]\n"
 
 
 def test_a_rulepack_may_not_take_a_plugins_system_id(kernel: Kernel, built: Callable[..., Path]) -> None:

@@ -63,3 +63,44 @@ def test_an_accepted_name_never_leaves_its_folder(name: str) -> None:
         assert not path.is_absolute() and not path.drive and ".." not in path.parts
     assert os.path.normpath("/root/" + name).startswith("/root/")
     assert fold(name) == fold(fold(name))
+
+
+CLASHY = st.lists(st.lists(st.sampled_from(["a", "A", "b", "\u00e9", "e\u0301", "\u00c9", "stra\u00dfe", "STRASSE",
+                                             "x.png", "X.PNG"]), min_size=1, max_size=3).map("/".join),
+                  min_size=1, max_size=6)
+
+
+def _materialize(root: Path, names: list[str]) -> bool:
+    """Whether every name can be written as its own new file under ``root``."""
+    try:
+        for name in names:
+            target = root / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "xb"):
+                pass
+    except (FileExistsError, NotADirectoryError, IsADirectoryError):
+        return False
+    return True
+
+
+@settings(max_examples=300, deadline=None)
+@given(CLASHY)
+def test_names_without_a_clash_fit_one_tree_on_a_case_sensitive_and_a_case_insensitive_system(names: list[str]) -> None:
+    """``clashes`` is the whole story: when it finds nothing, the names can be written as files
+    side by side both as spelt (a case-sensitive system) and folded (what a case- and
+    normalization-insensitive system sees); when either cannot be written, it finds a clash.
+    Its verdict does not depend on the order of the names."""
+    import tempfile
+
+    from lwcore.pack.names import clashes
+
+    found = clashes(names)
+    with tempfile.TemporaryDirectory() as spelt, tempfile.TemporaryDirectory() as folded:
+        fits = _materialize(Path(spelt), names) and _materialize(Path(folded), [fold(n) for n in names])
+    assert fits or found, names
+    if not found:
+        assert fits
+    assert bool(clashes(list(reversed(names)))) == bool(found)
+    for index, earlier, why in found:
+        assert earlier < index
+        assert names[earlier] in why or (why == "appears more than once" and names[earlier] == names[index])

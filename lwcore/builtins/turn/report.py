@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from lwcore.contributions import localized
 from lwcore.turn.chronicle import estimate_tokens, window_of
 from lwcore.turn.documents import keeper_viewer, project, viewer_of
-from lwcore.turn.projections import event_audience, variable_document
+from lwcore.turn.leaks import MIN_SECRET_CHARS, keeper_only
+from lwcore.turn.projections import event_audience
 from lwcore.turn.view import render_text, view_for
 
 if TYPE_CHECKING:
@@ -158,13 +159,9 @@ def keeper_only_texts(room: Room) -> list[str]:
     no player's projection of it has (a secret world-book entry, a keeper note, a chronicle
     entry's annotation, the summary's keeper margin …)."""
     keeper = keeper_viewer(room)
-    secrets: list[str] = []
-    for var in room.variables.variables:
-        view = project(room, variable_document(var), keeper)
-        if view and view.get("keeper_only"):
-            secrets.append(var.id)
-            if isinstance(view.get("value"), str) and len(view["value"]) >= 2:
-                secrets.append(view["value"])
+    variables = keeper_only(room)  # the kernel's one list of keeper-only variables (lwcore.turn.leaks)
+    secrets: list[str] = sorted(variables.ids)
+    secrets += [v for v in variables.values if isinstance(v, str) and len(v) >= MIN_SECRET_CHARS and v not in secrets]
     players = [viewer_of(room, p) for p in room.file.players]
     for name, kind in room.kernel.document_types.items():
         if kind.storage == "derived":

@@ -7,9 +7,11 @@ block is shown. So, against the room's keeper-only variables (:func:`lw_panels.v
 - **names** (:func:`name_problems`): a condition reading a keeper-only id (or a name above
   one: ``mvu.内部`` of ``mvu.内部.真凶``), a ``{$var}`` binding one, a repeat prefix only
   keeper-only variables start with;
-- **values** (:func:`value_problems`): a condition comparing with a text literal equal to a
+- **values** (:func:`value_problems`): a condition comparing with a text literal that holds a
   keeper-only variable's current text value (``culprit === '顾晚棠'``), or a text of the
-  panel equal to one.
+  panel holding one (:meth:`lwcore.turn.leaks.KeeperOnly.said_in`, the kernel's one leak
+  check: a hook's ``narrate``/``emitUI`` output gets it too, and :func:`payload_problem` runs
+  it on an ``emitPanel`` payload for a player panel when the hook sends it).
 
 Names are checked whenever a manifest is built (a variable made keeper-only later takes the
 panel out of the players' manifests); values only when the keeper enables the pack or an
@@ -17,7 +19,8 @@ author checks it (``lw panels check``) -- re-checking values per turn would make
 appear and vanish as a secret changes, which tells players the secret.
 
 Numbers and bools are not compared as values: a gauge gated on ``day >= 3`` must not be
-refused because some keeper-only counter also reads 3. Only texts identify a secret.
+refused because some keeper-only counter also reads 3. Only texts identify a secret (the
+rules: :mod:`lwcore.turn.leaks`).
 """
 
 from __future__ import annotations
@@ -69,28 +72,32 @@ def names_a_secret(panel: Panel, secrets: Secrets) -> bool:
     return bool(panel.named & secrets.named) or any(secrets.only_prefix(p) for p in panel.prefixes)
 
 
-def _norm(text: str) -> str:
-    return " ".join(text.split()).casefold()
-
-
 def value_problems(panel: Panel, secrets: Secrets) -> list[LwError]:
-    """Where player panel ``panel`` says a keeper-only text value."""
-    if not player_facing(panel):
-        return []
-    hidden = {_norm(v) for v in secrets.values if isinstance(v, str) and v.strip()}
-    if not hidden:
+    """Where player panel ``panel`` says a keeper-only text value (:meth:`lwcore.turn.leaks.KeeperOnly.said_in`:
+    the same check a hook's player-bound output gets)."""
+    if not player_facing(panel) or not secrets.texts:
         return []
     problems = []
     for ref in panel.references:
         if ref.kind == "condition":
             for literal in cond.compared_literals(ref.value):
-                if isinstance(literal, str) and _norm(literal) in hidden:
+                if isinstance(literal, str) and secrets.said_in(literal):
                     problems.append(_located(ref, f"{panel.ref}: visible_when compares with {literal!r}, the value "
                                                   "of a keeper-only variable; the condition ships to every player"))
-        elif ref.kind == "text" and _norm(ref.value) in hidden:
-            problems.append(_located(ref, f"{panel.ref}: the text {ref.value!r} is the value of a keeper-only "
+        elif ref.kind == "text" and secrets.said_in(ref.value):
+            problems.append(_located(ref, f"{panel.ref}: the text {ref.value!r} holds the value of a keeper-only "
                                           "variable, in a panel players receive"))
     return problems
+
+
+def payload_problem(panel: Panel, payload: object, secrets: Secrets) -> str | None:
+    """Why a hook's ``emitPanel`` payload may not go to player panel ``panel`` (it holds the
+    current value of a keeper-only variable), or ``None``; a keeper panel may show anything."""
+    said = secrets.said_in(payload) if player_facing(panel) else []
+    if not said:
+        return None
+    return (f"the payload holds the current value of keeper-only {', '.join(repr(s) for s in said)}, and "
+            f"{panel.ref} is a panel players receive; withheld")
 
 
 def problems(panels: list[Panel] | tuple[Panel, ...], secrets: Secrets) -> list[LwError]:

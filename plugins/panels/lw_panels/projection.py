@@ -95,11 +95,18 @@ def project_payload(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any]
 
 
 def validate_payload(doc: Document, room: Room) -> list[str]:
-    """A payload must address a panel an enabled pack declares."""
+    """A payload must address a panel an enabled pack declares, and a payload for a player
+    panel must not hold a keeper-only variable's current text (the hook runtime logs the
+    refusal for the keeper)."""
     from lw_panels.manifest import room_packs
+
+    from lw_panels.leaks import payload_problem
+    from lw_panels.variables import keeper_only
 
     pack_id, _, panel_id = doc.id.partition("/")
     for pack in room_packs(room).packs:
-        if pack.home.id == pack_id and pack.panel(panel_id) is not None:
-            return []
+        panel = pack.panel(panel_id) if pack.home.id == pack_id else None
+        if panel is not None:
+            problem = payload_problem(panel, doc.data.get("payload"), keeper_only(room))
+            return [problem] if problem else []
     return [f"no enabled pack declares the panel {doc.id!r}"]

@@ -7,8 +7,9 @@ out for the keeper too (panels never surface unexposed module internals, on any 
 Nothing here decides secrecy: a keeper-only variable is simply absent from a player's
 projection, so no binding or condition can reach it.
 
-:func:`keeper_only` lists, from the keeper's projections, what players cannot see (ids and
-values): what a player panel must never name.
+:func:`keeper_only` (the kernel's :func:`lwcore.turn.leaks.keeper_only`, re-exported) lists,
+from the keeper's projections, what players cannot see (ids and values): what a player panel
+must never name or say.
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 from lw_panels.compile import ViewerVar, shown
 from lwcore.contributions import Viewer
-from lwcore.turn.documents import keeper_viewer, project
+from lwcore.turn.documents import project
+from lwcore.turn.leaks import MVU_PREFIX, KeeperOnly as Secrets, keeper_only
 from lwcore.turn.projections import variable_document
 
 if TYPE_CHECKING:
     from lwcore.turn.room import Room
 
-MVU_PREFIX = "mvu."
+__all__ = ["MVU_PREFIX", "Secrets", "ViewerState", "keeper_only", "viewer_state"]
 
 
 @dataclass(frozen=True)
@@ -58,52 +60,3 @@ def _leaves(room: Room, viewer: Viewer) -> list[dict[str, Any]]:
     doc = room.documents.get("mvu", "mvu")
     view = project(room, doc, viewer) if doc is not None else None
     return [leaf for leaf in (view or {}).get("leaves", ()) if leaf.get("exposed", True)]
-
-
-@dataclass(frozen=True)
-class Secrets:
-    """What only the keeper sees: variable ids (declared and MVU) and their current values;
-    ``visible`` holds the ids players do see."""
-
-    ids: frozenset[str]
-    values: tuple[Any, ...]
-    visible: frozenset[str] = frozenset()
-    named: frozenset[str] = frozenset()
-    """The ids and every ancestor of one (``mvu.内部`` of ``mvu.内部.真凶``): saying any of
-    them says a secret's name."""
-
-    def names(self, name: str) -> bool:
-        return name in self.named
-
-    def only_prefix(self, prefix: str) -> bool:
-        """Whether only keeper-only ids start with ``prefix`` (a repeat over it names them)."""
-        return any(i.startswith(prefix) for i in self.ids) and not any(i.startswith(prefix) for i in self.visible)
-
-
-def keeper_only(room: Room) -> Secrets:
-    """The keeper-only variables of ``room``: those the keeper's projections mark as not
-    shown to players, and the MVU leaves the keeper has not exposed."""
-    keeper = keeper_viewer(room)
-    ids: set[str] = set()
-    visible: set[str] = set()
-    values: list[Any] = []
-    for var in room.variables.variables:
-        view = project(room, variable_document(var), keeper)
-        if view is None:
-            continue
-        if view.get("keeper_only"):
-            ids.add(view["id"])
-            values.append(view.get("value"))
-        else:
-            visible.add(view["id"])
-    doc = room.documents.get("mvu", "mvu")
-    view = project(room, doc, keeper) if doc is not None else None
-    for leaf in (view or {}).get("leaves", ()):
-        var_id = MVU_PREFIX + str(leaf["path"])
-        if not leaf.get("exposed", True):
-            ids.add(var_id)
-            values.append(leaf.get("value"))
-        else:
-            visible.add(var_id)
-    named = {".".join(i.split(".")[:n]) for i in ids for n in range(1, i.count(".") + 2)}
-    return Secrets(frozenset(ids), tuple(values), frozenset(visible), frozenset(named))

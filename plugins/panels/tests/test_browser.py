@@ -208,3 +208,47 @@ def test_a_roll_from_a_panel_is_the_dice_engines(browser, served: Server, kernel
     assert f"1d100 = {expected.total}" in page.locator("#lw-note").inner_text()
     page.locator("#lw-story", has_text=f"1d100 = {expected.total}").wait_for(timeout=15000)
     page.context.close()
+
+
+LEAKY_HOOKS = """
+on('reply_ready', () => {
+  narrate('HOOK-SAYS ' + getvar('true_culprit'));
+  narrate('HOOK-CLEAN 潮水又涨了。');
+  emitUI([{kind: 'text', text: 'HOOK-UI ' + getvar('true_culprit')}], {panel: 'sidebar'});
+  emitUI([{kind: 'badge', label: 'HOOK-UI-CLEAN', tone: 'warn'}]);
+  emitPanel('harbor-ui/hud', {note: getvar('true_culprit')});
+});
+"""
+
+
+def test_a_hooks_leaking_output_never_reaches_a_players_page(browser, kernel, table_room: Path) -> None:  # noqa: ANN001
+    """A keeper-enabled skill's ``hooks.js`` narrates, emits UI and a hud payload holding the
+    keeper-only culprit (and clean ones): after a turn played from p1's page, p2's page shows
+    the clean emissions and no keeper text in its DOM or in any response it received; the
+    keeper's page lists the withheld emissions (issue 24, item 10)."""
+    skill = kernel.data_dir / "skills" / "leaky"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: leaky\ndescription: d\n---\n\nBody.\n", encoding="utf-8")
+    (skill / "hooks.js").write_text(LEAKY_HOOKS, encoding="utf-8")
+    say(kernel, table_room, ".skill enable leaky", "kp")
+    with Server(Table(kernel, table_room, TurnSource(deque([recorded()])), seed=5)) as running:
+        bodies: list[str] = []
+        watcher = open_page(browser, running.link("p2"), bodies)
+        actor = open_page(browser, running.link("p1"))
+        actor.fill("#lw-act textarea", "我去码头查看那艘空船。")
+        actor.click("#lw-act button")
+        watcher.locator("body[data-version='1']").wait_for(timeout=20000)
+        watcher.locator("#lw-story", has_text="HOOK-CLEAN").wait_for(timeout=20000)
+        watcher.locator("body", has_text="HOOK-UI-CLEAN").wait_for(timeout=20000)
+        watcher.wait_for_timeout(300)
+        dom = watcher.content()
+        assert "HOOK-SAYS" not in dom and "HOOK-UI " not in dom
+        assert not [s for s in KEEPER_TEXTS if s in dom]
+        leaked = [(s, b.split("\n", 1)[0]) for b in bodies for s in KEEPER_TEXTS if s in b]
+        assert not leaked, leaked
+        keeper = open_page(browser, running.link("kp"))
+        keeper.locator("body", has_text="withheld").first.wait_for(timeout=20000)
+        assert keeper.content().count("withheld: it holds the current value of keeper-only") >= 2
+        for page in (watcher, actor, keeper):
+            assert not page.errors, page.errors  # type: ignore[attr-defined]
+            page.context.close()

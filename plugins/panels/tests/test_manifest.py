@@ -122,6 +122,8 @@ LEAKS = {
                                        "compares with"),
     "binding names a keeper-only variable": ("{kind: stat, label: x, value: {$var: true_culprit}}", "true_culprit"),
     "text is a keeper-only value": (f"{{kind: text, text: ' {SECRET_VALUE} '}}", "the text"),
+    "text holds a keeper-only value": (f"{{kind: text, text: '是{SECRET_VALUE}干的'}}", "holds the value"),
+    "localized text holds a hidden leaf's value": ("{kind: badge, label: {en: x, zh: 凶手顾晚棠在此}}", "holds the value"),
     "hidden tree leaf": ('{kind: text, text: x, visible_when: "mvu.内部.真凶 === 1"}', "mvu.内部.真凶"),
     "ancestor of a hidden leaf": ('{kind: text, text: x, visible_when: "mvu.内部"}', "mvu.内部"),
     "prefix of keeper-only only": ("{repeat: {prefix: ritual, block: {kind: divider}}}", "repeat prefix"),

@@ -35,14 +35,22 @@ def _places() -> Any:
     return Places.for_context(kernel.context_for(kernel.plugin("persona")))
 
 
-def _problems(config: Any, inbox: Any) -> list[str]:
+def _config_warnings(config: Any, *, named: bool = False) -> list[str]:
+    """§2.6: a config that cannot be used is a warning, located, and the command goes on with
+    the defaults (empty persona segments). A file named with ``--config`` that does not exist
+    is said too (a typo would otherwise render nothing, silently)."""
+    exc = cfgmod.problem(config)
+    if exc is not None:
+        return [f"{exc} (used as if there were no config: the defaults, empty persona segments)"]
+    if named and not config.exists():
+        return [f"{config}: no such file (used as if there were no config: the defaults, empty persona segments)"]
+    return []
+
+
+def _problems(config: Any, inbox: Any, *, named: bool) -> list[str]:
     """Located reasons why the config or the inbox cannot be used as they are (rendering goes
-    on without them, as the format demands; the command then exits 1)."""
-    out = []
-    try:
-        read_config(config)
-    except LwError as exc:
-        out.append(f"{exc} (rendered as if there were no config)")
+    on without them, as the format demands: §2.6 for the config, §5.1 for bad inbox lines)."""
+    out = _config_warnings(config, named=named)
     view = inboxmod.read(inbox)
     if view.error is not None:
         out.append(f"{view.error} (rendered without the inbox)")
@@ -56,10 +64,16 @@ def _skipped(path: Any, view: Any) -> list[str]:
     return shown + ([f"{path}: {more} more bad line(s) skipped"] if more > 0 else [])
 
 
-def _report(problems: list[str]) -> None:
-    """Print ``problems`` on stderr and exit 1 when there are any."""
+def _warn(problems: list[str]) -> None:
+    """Print ``problems`` on stderr as warnings; they do not change the exit status (the
+    command did its job around them)."""
     for problem in problems:
         click.echo(f"warning: {problem}", err=True)
+
+
+def _report(problems: list[str]) -> None:
+    """Print ``problems`` on stderr and exit 1 when there are any."""
+    _warn(problems)
     if problems:
         raise SystemExit(1)
 
@@ -86,8 +100,9 @@ def render_cmd(config_file: str | None, inbox_file: str | None, model: str | Non
                cwd: str | None, capture: bool | None, user: str | None, as_json: bool) -> None:
     """Render the three segments exactly as they would be injected.
 
-    A config or inbox that cannot be used is rendered around (as a turn would) and named on
-    stderr; the exit status is then 1.
+    A config or inbox that cannot be used is rendered around, as a turn would (whale-persona
+    §2.6: the worst outcome is no persona, never a failing host), and named on stderr as a
+    warning; the exit status stays 0.
     """
     from lw_persona import config as cfgmod
     from lw_persona.checks import EMPTY_NOTE
@@ -97,10 +112,10 @@ def render_cmd(config_file: str | None, inbox_file: str | None, model: str | Non
     config = places.config_file(config_file)
     inbox = cfgmod.inbox_path(cfgmod.load(config), inbox_file, places)
     out = render_segments(config, inbox, model=model, tier=tier, cwd=cwd, capture=capture, places=places, user=user)
-    problems = _problems(config, inbox)
+    problems = _problems(config, inbox, named=config_file is not None)
     if as_json:
         _dump(out)
-        _report(problems)
+        _warn(problems)
         return
     for name in SEGMENT_NAMES:
         click.echo(f"=== {name} ===")
@@ -112,7 +127,7 @@ def render_cmd(config_file: str | None, inbox_file: str | None, model: str | Non
     b = m["budget"]
     click.echo(f"total\t{m['total']}" + (f" / budget {b['max']}" if b["enabled"] and b["max"] else "")
                + ("  OVER BUDGET (warning only, nothing trimmed)" if b["over"] else ""))
-    _report(problems)
+    _warn(problems)
 
 
 @persona.command("selfcheck")
@@ -289,11 +304,24 @@ def export_cmd(preset_id: str, output: str | None) -> None:
 # --- inbox (human side) -------------------------------------------------------------------
 
 
-def _inbox(config_file: str | None, inbox_file: str | None) -> tuple[Any, Any, Any]:
-    """``(config, inbox path, places)`` for the inbox commands."""
+def _inbox(config_file: str | None, inbox_file: str | None, *, write: bool = False) -> tuple[Any, Any, Any, list[str]]:
+    """``(config, inbox path, places, warnings)`` for the inbox commands. The config names the
+    inbox (``memory.inboxPath``) and the sinks: a command that only shows the inbox goes on
+    with the defaults and a warning when the config cannot be used (§2.6); one that writes
+    (``write``) refuses it, located, and writes nothing -- it would act on a guessed inbox."""
     places = _places()
-    cfg = cfgmod.load(places.config_file(config_file))
-    return cfg, cfgmod.inbox_path(cfg, inbox_file, places), places
+    config = places.config_file(config_file)
+    if write:
+        try:
+            cfgmod.read_config(config)
+        except LwError as exc:
+            exc.message += "; it names the inbox and its sinks, so nothing was written (fix it first)"
+            raise
+        warnings = []
+    else:
+        warnings = _config_warnings(config, named=config_file is not None)
+    cfg = cfgmod.load(config)
+    return cfg, cfgmod.inbox_path(cfg, inbox_file, places), places, warnings
 
 
 @persona.group("inbox")
@@ -308,31 +336,34 @@ def inbox_group() -> None:
 def inbox_status(config_file: str | None, inbox_file: str | None, as_json: bool) -> None:
     """The replayed view with indexes; what is injected and what waits for you.
 
-    Bad lines are skipped (the format's rule) and named on stderr; the exit status is then 1.
+    Bad lines are skipped (the format's rule, §5.1) and a config that cannot be used is read
+    as the defaults (§2.6); each is named on stderr as a warning, and the exit status stays 0.
+    An inbox that cannot be read at all is an error.
     """
     from lw_persona import inbox as inboxmod
 
-    cfg, path, _ = _inbox(config_file, inbox_file)
+    cfg, path, _, warnings = _inbox(config_file, inbox_file)
     view = inboxmod.read(path)
     if view.error is not None:
+        _warn(warnings)
         raise view.error
     injected = {id(e) for e in inboxmod.injectable(view.entries, require_confirm=cfg["memory"]["requireConfirm"])}
     if as_json:
         _dump({"file": str(path), "lines": view.lines, "bad": view.bad, "unknownOps": view.unknown_ops,
                "entries": [{"index": i, **e.to_json(), "injectable": id(e) in injected} for i, e in enumerate(view.entries)],
                "skipped": [{"line": n, "reason": r} for n, r in view.skipped]})
-        _report(_skipped(path, view))
+        _warn(warnings + _skipped(path, view))
         return
     click.echo(f"{path}: {len(view.entries)} entries ({view.bad} bad lines, {view.unknown_ops} unknown ops skipped)")
     for i, e in enumerate(view.entries):
         mark = "*" if id(e) in injected else " "
         extra = "".join(f" [{k}]" for k in (e.kind if e.kind != "memory" else "", e.tag) if k)
         click.echo(f"{mark}[{i}] {e.status:<9} {e.text}{extra}")
-    _report(_skipped(path, view))
+    _warn(warnings + _skipped(path, view))
 
 
 def _human(op: str, index: int, config_file: str | None, inbox_file: str | None) -> None:
-    cfg, path, places = _inbox(config_file, inbox_file)
+    cfg, path, places, _ = _inbox(config_file, inbox_file, write=True)
     entry, _line = getattr(inboxmod, op)(path, index)
     click.echo(f"{op}: [{index}] {entry.text}")
     if op == "confirm" and entry.kind != inboxmod.MEMORY_KIND:
@@ -384,7 +415,8 @@ def inbox_log(config_file: str | None, inbox_file: str | None) -> None:
 
     from lw_persona.inbox import read_bytes, split_lines
 
-    _cfg, path, _ = _inbox(config_file, inbox_file)
+    _cfg, path, _, warnings = _inbox(config_file, inbox_file)
+    _warn(warnings)
     try:
         lines = split_lines(read_bytes(path))
     except LwError as exc:

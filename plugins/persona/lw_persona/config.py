@@ -1,8 +1,9 @@
 """``config.json``: defaults (§2.2-2.5), reading (§2.6) and patch writes; where it is: :mod:`places`.
 
 Rendering never raises: a missing, empty, unreadable or malformed file gives the defaults (and
-so empty segments); :func:`read_config` says why a file is unusable, for the commands that
-report it. Writing is "read the raw file, replace the patchable sections that the patch
+so empty segments, §2.6: the worst outcome is "no persona", never a host that cannot start or a
+turn that cannot be sent); :func:`problem` says why a file is unusable, for the commands that
+warn about it, :func:`read_existing` refuses it for the commands that would act on it. Writing is "read the raw file, replace the patchable sections that the patch
 names, write the whole object back atomically"; every key this module does not know
 survives, at every level. A malformed existing file is never overwritten.
 """
@@ -79,6 +80,16 @@ def read_config(path: Path) -> dict[str, Any]:
         raise LwError("config.json holds " + ("an array" if isinstance(parsed, list) else "a single value")
                       + ", not a JSON object", file=path, line=1, column=1, expected="a JSON object {...}")
     return parsed
+
+
+def problem(path: Path) -> LwError | None:
+    """Why ``path`` cannot be used as a config (located), or ``None`` when it can: absent and
+    blank files are the unconfigured state (§2.6), not a problem. Never raises."""
+    try:
+        read_config(path)
+    except LwError as exc:
+        return exc
+    return None
 
 
 def read_raw(path: Path) -> dict[str, Any] | None:

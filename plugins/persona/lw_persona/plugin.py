@@ -51,6 +51,29 @@ def lw_prompt_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
 
 
 @hookimpl
+def lw_diagnostics(kernel: Any, ctx: Any) -> list[str]:
+    """For ``lw doctor``: where the config is and, when it cannot be used, why (located) --
+    the segments then render empty (§2.6), so a persona that vanished is explained here; the
+    same for the reflex rules."""
+    from lw_persona import config as cfgmod
+    from lw_persona.places import Places
+    from lw_persona.reflex import load_rules
+
+    places = Places.for_context(ctx)
+    problem = cfgmod.problem(places.config)
+    if problem is not None:
+        lines = [f"config cannot be used, so the persona segments render empty: {problem}"]
+    elif places.config.exists():
+        lines = [f"config: {places.config}"]
+    else:
+        lines = [f"not configured (no {places.config}): no persona segments"]
+    rules = load_rules(places)
+    if rules.error:
+        lines.append(f"reflex rules cannot be used, so none fire: {rules.error}")
+    return lines
+
+
+@hookimpl
 def lw_importers(register: Any) -> None:
     register(Importer(
         id="persona-preset",
