@@ -119,7 +119,7 @@ def prune(tree: Mapping[str, Any], exposed: Sequence[str], prefix: Sequence[Segm
 
 # --- paths ---------------------------------------------------------------------------------
 
-_BRACKET = re.compile(r"""\[\s*(?:(-?\d+)|"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([^\]]*))\s*\]""")
+_INDEX = re.compile(r"\s*(-?\d+)\s*")
 _PLAIN_KEY = re.compile(r"[^.\[\]\"'\s][^.\[\]]*")
 
 
@@ -140,14 +140,11 @@ def parse_path(path: str) -> list[Segment]:
     while i < n:
         ch = path[i]
         if ch == "[":
-            m = _BRACKET.match(path, i)
-            if m is None:
+            found = _bracket(path, i)
+            if found is None:
                 raise TreeError(f"path {path!r}: unclosed '[' at {i + 1}")
-            if m.group(1) is not None:
-                out.append(int(m.group(1)))
-            else:
-                out.append(m.group(4).strip() if m.group(4) is not None else _unquote(m.group(2), m.group(3)))
-            i = m.end()
+            segment, i = found
+            out.append(segment)
             expect_segment = False
             continue
         if ch == ".":
@@ -175,6 +172,44 @@ def parse_path(path: str) -> list[Segment]:
     if len(out) > MAX_DEPTH:
         raise TreeError(f"path {path[:60]!r}… is deeper than {MAX_DEPTH} keys")
     return out
+
+
+def _bracket(path: str, i: int) -> tuple[Segment, int] | None:
+    """The segment of the ``[…]`` at ``i`` and the index after it (``None``: not closed).
+
+    In order: a number (``[ 0 ]``, ``[-1]``); a quoted key (``["x.y"]``, ``['a]b']``: a
+    backslash keeps the next character, ``]`` may be inside) followed by ``]``; else the text up
+    to the first ``]``, without the spaces around it. Linear in the path (one look at each
+    character; a regex with three ways to read a run of spaces took seconds on ``[`` and spaces).
+    """
+    close = path.find("]", i + 1)
+    if close >= 0:
+        number = _INDEX.fullmatch(path, i + 1, close)
+        if number is not None:
+            return int(number.group(1)), close + 1
+    j = i + 1
+    while j < len(path) and path[j].isspace():
+        j += 1
+    if j < len(path) and path[j] in "\"'":
+        quote = path[j]
+        k = j + 1
+        while k < len(path) and path[k] != quote:
+            if path[k] == "\\":
+                if k + 1 >= len(path) or path[k + 1] == "\n":
+                    k = len(path)  # a backslash before a line break or the end: not a quoted key
+                    break
+                k += 1
+            k += 1
+        if k < len(path):
+            end = k + 1
+            while end < len(path) and path[end].isspace():
+                end += 1
+            if end < len(path) and path[end] == "]":
+                body = path[j + 1:k]
+                return _unquote(body, None) if quote == '"' else _unquote(None, body), end + 1
+    if close < 0:
+        return None
+    return path[i + 1:close].strip(), close + 1
 
 
 def _unquote(double: str | None, single: str | None) -> str:
