@@ -75,6 +75,14 @@ class Checked:
     detail: str = ""
 
 
+def _valid_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class _Context(Bounded):
     def __init__(self, limits: Limits, script: str, budget: Budget | None) -> None:
         super().__init__(limits=limits, script=script, budget=budget)
@@ -133,6 +141,9 @@ class RegexTester:
             context = self._ctx()
             handle = self._texts.get(text)
             if handle is None:
+                if not _valid_unicode(text):
+                    raise RegexFailed(Failure("invalid", "the text is not valid Unicode (a lone surrogate)",
+                                              script=self.script))
                 handle = self._texts[text] = context.ask("text", text)
             self.tests += 1
             answer = context.ask("test", pattern, flags, handle)
