@@ -218,7 +218,9 @@ def strip_blocks(text: str) -> str:
     cleaned = _cut(cleaned, [(a, d) for a, _, _, d in _patches(cleaned)])
     lines = cleaned.split("\n")
     cleaned = "\n".join([line.rstrip(" \t") for line in lines[:-1]] + lines[-1:])
-    return re.sub(r"\n{3,}", "\n\n", cleaned).strip()
+    if "\n\n\n" in cleaned:
+        cleaned = re.sub(r"\n{3,}", "\n\n", cleaned)
+    return cleaned.strip()
 
 
 def _inside(spans: list[tuple[int, int]], starts: list[int], pos: int) -> bool:
