@@ -116,3 +116,14 @@ def test_a_budget_that_runs_out_mid_turn_stops_the_rest_not_the_turn(kernel: Ker
     assert "SPIN" not in text and budget.spent and budget.used < 1.2 + 0.1
     found = warnings(room_dir, kernel)
     assert sum("full EJS mode failed" in w for w in found) >= 1 and sum("left out" in w for w in found) >= 2
+
+
+def test_a_book_compiled_after_the_budget_is_spent_still_reads_a_refused_pattern_as_a_plain_key() -> None:
+    from lw_tavern.worldbook.engine import compile_book
+    from lw_tavern.worldbook.model import WorldBook, WorldEntry, WorldSettings
+
+    book = WorldBook(entries=[WorldEntry.model_validate({"uid": 0, "key": ["/(/", "/雾+/"], "content": "x"})])
+    with spent().active():  # the checks have a budget of their own: a room keeps what compiles
+        compiled = compile_book(book, WorldSettings())
+    plain, regex = compiled.scans[0].keys
+    assert plain.regex is None and regex.regex is not None

@@ -259,8 +259,10 @@ _VALID_SIZE = 8192
 
 def _check_regexes(compiled: list[Compiled], tester: RegexTester | None) -> None:
     """Turn every regex key JavaScript refuses into a plain key. A pattern whose check overran
-    stays a regex key (valid, as far as is known): its tests fail and the scan reports it."""
-    tester = tester if tester is not None else _tester()
+    stays a regex key (valid, as far as is known): its tests fail and the scan reports it. The
+    checks have a budget of their own, never the turn's: a book compiled after a turn's scripts
+    spent it must not keep a refused pattern as a regex key (a room keeps the compiled book)."""
+    tester = tester if tester is not None else RegexTester(budget=Budget(), script="world book regex key")
 
     def valid(key: Key) -> bool:
         assert key.regex is not None
