@@ -5,8 +5,9 @@ matcher looks at every entry in every pass, as SillyTavern's loop does. Generate
 for long recursion (chains, branches, secondary keys, levels, groups, exclusions, min
 activations) must give both the same activations, placement, state and random draws. Then the
 hostile cases through the real ``lw tavern activate``: a 10,000-entry chain with a budget of
-100,000 tokens (31 s before; a hang check here, ``bench/worldbook_room.py``-style figures in
-the report), also with ``--all``; and books whose regular expressions backtrack for minutes.
+100,000 tokens (31 s before; the subprocess timeout is the hang check, ``bench/worldbook.py``
+measures the chain at n and 4n), also with ``--all``; and books whose regular expressions
+backtrack for minutes.
 """
 
 from __future__ import annotations
