@@ -16,6 +16,10 @@ the parts. Then a prep plan of 200 operations in the sandbox alone, and the engi
 against the room, then run through the tool path) against the same 200 calls made directly --
 once at the tool level (``execute_call`` each) and once as whole turns (a recorded reply with
 200 tool calls, against one with a single ``run_prep_plan`` call; both saved). Goal: <= 1.5x.
+
+The per-turn script budget (``lwcore.sandbox.budget``) is measured on the ordinary hook turn: the
+same turn with a budget active (each call charged and armed with what is left of it) against
+the same turn without one, both in this run.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 import _quickjs  # noqa: E402
 
-from lwcore.sandbox import HookSession, run_plan  # noqa: E402
+from lwcore.sandbox import Budget, HookSession, run_plan  # noqa: E402
 from lwcore.sandbox.runtime import Limits, Mode, Sandbox, _one_line, core_source  # noqa: E402
 
 EVENTS = [("turn_start", {"user_message": "我去码头查看那艘空船。"}), ("dice_rolled", {"rolls": [{"tool": "check", "result": 42}]}),
@@ -126,6 +130,8 @@ def main() -> None:
         figures[label] = seconds
         print(f"  {label:46} {seconds * 1e3:6.2f} ms   {seconds / bare:5.1f}x bare")
 
+    budgeted = turn_budget_cost(figures)
+
     print("\nWhere it goes (each part compiled on first use; the core always)")
     empty = best(lambda: Sandbox(Mode(globals=()), limits=Limits(), seed=1, clock=0, script="bench"))
     print(f"  {'core (' + str(len(core_source())) + ' chars) + context':46} {empty * 1e6:8.1f} µs   {empty / bare:5.1f}x bare")
@@ -152,6 +158,25 @@ def main() -> None:
     typical = figures["variables + effects + _ (get, clamp, random)"]
     print(f"\nGoals for a turn with four events and _: < 5 ms -> {'met' if typical < 5e-3 else 'NOT met'} "
           f"({typical * 1e3:.2f} ms); <= 10x bare -> {'met' if typical <= 10 * bare else 'NOT met'} ({typical / bare:.1f}x)")
+
+
+def turn_budget_cost(figures: dict[str, float]) -> float:
+    """The same ordinary hook turn run under a turn's script budget (every call charged, every
+    call armed with what is left), against the figure without one measured just above."""
+    label = "variables + effects + _ (get, clamp, random)"
+    run = turn(SCRIPTS[label])
+
+    def budgeted() -> object:
+        with Budget().active():
+            return run()
+
+    without, with_budget = float("inf"), float("inf")
+    for _ in range(3):  # interleaved, so a neighbour's load falls on both
+        without = min(without, best(run))
+        with_budget = min(with_budget, best(budgeted))
+    print(f"  {'... the same under a turn budget':46} {with_budget * 1e3:6.2f} ms   "
+          f"{with_budget / without:5.2f}x without ({(with_budget - without) * 1e6:+.0f} µs a turn)")
+    return with_budget
 
 
 PREP_SCRIPT = "for (let i = 0; i < 200; i++) plan('thread_note', {label: '线索 ' + i, notes: '夜里见过五层的人'});"

@@ -10,6 +10,9 @@ the host. The contract, limits and figures: ``lwcore/sandbox/README.md``.
 - :func:`run_plan` / :func:`check_plan`: prep scripts that plan tool calls.
 - :func:`resolve`: rule scripts that return a verdict or effects of a closed vocabulary.
 - :func:`evaluate`: a script's completion value (templates).
+- :class:`RegexTester`: regular expressions from content, with JavaScript's semantics and a
+  time bound per test.
+- :class:`Budget`: one CPU budget for all of a turn's runs (``Budget(...).active()``).
 
 Importing this package is cheap: the binding loads on the first run.
 """
@@ -41,14 +44,21 @@ _LAZY = {
     "Verdict": "lwcore.sandbox.outcomes",
     "TEMPLATE_LIMITS": "lwcore.sandbox.outcomes",
     "RULE_LIMITS": "lwcore.sandbox.outcomes",
+    "Budget": "lwcore.sandbox.budget",
+    "TURN_BUDGET_S": "lwcore.sandbox.budget",
+    "RegexTester": "lwcore.sandbox.regex",
+    "RegexFailed": "lwcore.sandbox.regex",
+    "REGEX_LIMITS": "lwcore.sandbox.regex",
 }
 
 __all__ = list(_LAZY)
 
 if TYPE_CHECKING:
+    from lwcore.sandbox.budget import TURN_BUDGET_S, Budget
     from lwcore.sandbox.hooks import EVENTS, HOOK_LIMITS, EventResult, HookRun, HookSession, run_hooks
     from lwcore.sandbox.outcomes import RULE_LIMITS, TEMPLATE_LIMITS, Outcome, Verdict, evaluate, resolve
     from lwcore.sandbox.plans import PLAN_LIMITS, PlanOp, PlanResult, ToolGate, check_plan, run_plan
+    from lwcore.sandbox.regex import REGEX_LIMITS, RegexFailed, RegexTester
     from lwcore.sandbox.runtime import Failure, Limits
 
 __getattr__ = lazy_exports(__name__, _LAZY)

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from lwcore.sandbox.budget import Budget
 from lwcore.sandbox.effects import CAPS, parse_effects
 from lwcore.sandbox.runtime import (
     Failure,
@@ -103,7 +104,8 @@ class HookSession:
     """
 
     def __init__(self, source: str, *, state: Mapping[str, Any] | None = None, seed: int | str,
-                 clock: datetime | int | float, limits: Limits = HOOK_LIMITS, script: str = "hooks.js") -> None:
+                 clock: datetime | int | float, limits: Limits = HOOK_LIMITS, script: str = "hooks.js",
+                 budget: Budget | None = None) -> None:
         state_json = to_json(dict(state or {}), "state")
         self.script = script
         self.failure: Failure | None = None
@@ -112,9 +114,9 @@ class HookSession:
         self._sandbox: Sandbox | None = None
         try:
             check_source(source, limits, script)
-            sandbox = Sandbox(MODE, limits=limits, seed=seed, clock=clock, script=script)
+            sandbox = Sandbox(MODE, limits=limits, seed=seed, clock=clock, script=script, budget=budget)
             self._sandbox = sandbox
-            with sandbox.budget():
+            with sandbox.deadline():
                 sandbox.call("state", state_json)
                 sandbox.call("load", source)
                 sandbox.drain()
@@ -140,7 +142,7 @@ class HookSession:
         self._fired.add(event)
         sandbox = self._sandbox
         try:
-            with sandbox.budget():
+            with sandbox.deadline():
                 if state_json is not None:
                     sandbox.call("state", state_json)
                 sandbox.call("dispatch", event, payload_json)
@@ -171,10 +173,11 @@ class HookSession:
 
 def run_hooks(source: str, events: Iterable[tuple[str, Any]], state: Mapping[str, Any] | None = None, *,
               seed: int | str, clock: datetime | int | float, limits: Limits = HOOK_LIMITS,
-              script: str = "hooks.js") -> HookRun:
+              script: str = "hooks.js", budget: Budget | None = None) -> HookRun:
     """Load ``source`` once and dispatch ``events`` (``(name, payload)`` pairs) in order: one
     turn of one script. Writes of an event are visible to the next (the same session)."""
-    with HookSession(source, state=state, seed=seed, clock=clock, limits=limits, script=script) as session:
+    with HookSession(source, state=state, seed=seed, clock=clock, limits=limits, script=script,
+                     budget=budget) as session:
         load_failure = session.failure
         results = tuple(session.dispatch(name, payload) for name, payload in events)
         return HookRun(load_failure, session.warnings, results)

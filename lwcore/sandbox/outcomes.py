@@ -36,6 +36,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field, StringConstraints, TypeAdapter, ValidationError, model_validator
 
+from lwcore.sandbox.budget import Budget
 from lwcore.sandbox.effects import CAPS, ID_PATTERN, Strict, first_problem, parse_effects
 from lwcore.sandbox.runtime import (
     Failure,
@@ -123,11 +124,11 @@ class Outcome(Result):
 
 def _run(mode: Mode, source: str, *, call: tuple[str, str] | None, state: Mapping[str, Any] | None,
          input_json: str | None, seed: int | str, clock: datetime | int | float, limits: Limits, script: str,
-         what: str, kinds: tuple[str, ...]) -> tuple[Any, tuple[Any, ...]]:
+         what: str, kinds: tuple[str, ...], budget: Budget | None) -> tuple[Any, tuple[Any, ...]]:
     state_json = to_json(dict(state), "state") if state is not None else None
     check_source(source, limits, script)
-    sandbox = Sandbox(mode, limits=limits, seed=seed, clock=clock, script=script, input_json=input_json)
-    with sandbox.budget():
+    sandbox = Sandbox(mode, limits=limits, seed=seed, clock=clock, script=script, input_json=input_json, budget=budget)
+    with sandbox.deadline():
         if state_json is not None:
             sandbox.call("state", state_json)
         sandbox.call("load", source)
@@ -140,13 +141,15 @@ def _run(mode: Mode, source: str, *, call: tuple[str, str] | None, state: Mappin
 
 
 def evaluate(source: str, inputs: Any = None, *, state: Mapping[str, Any] | None = None, seed: int | str = 0,
-             clock: datetime | int | float = 0, limits: Limits = TEMPLATE_LIMITS, script: str = "template") -> Outcome:
-    """Run ``source`` and return its completion value (JSON; ``undefined`` gives ``None``)."""
+             clock: datetime | int | float = 0, limits: Limits = TEMPLATE_LIMITS, script: str = "template",
+             budget: Budget | None = None) -> Outcome:
+    """Run ``source`` and return its completion value (JSON; ``undefined`` gives ``None``).
+    ``budget``: the turn's budget to charge (default: the one active, if any)."""
     input_json = None if inputs is None else to_json(inputs, "inputs")
     try:
         value, effects = _run(TEMPLATE_MODE, source, call=None, state=state if state is not None else {},
                               input_json=input_json, seed=seed, clock=clock, limits=limits, script=script,
-                              what="the script's value", kinds=("setvar", "incvar", "log"))
+                              what="the script's value", kinds=("setvar", "incvar", "log"), budget=budget)
     except SandboxFailed as exc:
         return Outcome(failure=exc.failure)
     return Outcome(value, effects)
@@ -155,7 +158,7 @@ def evaluate(source: str, inputs: Any = None, *, state: Mapping[str, Any] | None
 def resolve(source: str, *, faces: Sequence[int | float], targets: Mapping[str, Any],
             inputs: Mapping[str, Any] | None = None, verdicts: Collection[str] | None = None, seed: int | str = 0,
             clock: datetime | int | float = 0, limits: Limits = RULE_LIMITS, script: str = "resolver.js",
-            entry: str = "resolve") -> Outcome:
+            entry: str = "resolve", budget: Budget | None = None) -> Outcome:
     """Call ``entry(check)`` of a rule script with ``check = {faces, targets, **inputs}`` and
     check what it returns; ``verdicts`` (the pack's rank or outcome ids) bounds the verdict."""
     extra = dict(inputs or {})
@@ -167,7 +170,8 @@ def resolve(source: str, *, faces: Sequence[int | float], targets: Mapping[str, 
     check = to_json({"faces": list(faces), "targets": dict(targets), **extra}, "the check")
     try:
         value, effects = _run(RULE_MODE, source, call=(entry, check), state=None, input_json=None, seed=seed,
-                              clock=clock, limits=limits, script=script, what=f"{entry}() result", kinds=("log",))
+                              clock=clock, limits=limits, script=script, what=f"{entry}() result", kinds=("log",),
+                              budget=budget)
         verdict = _verdict(value, entry, verdicts, script)
     except SandboxFailed as exc:
         return Outcome(failure=exc.failure)

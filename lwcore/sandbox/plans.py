@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
 
+from lwcore.sandbox.budget import Budget
 from lwcore.sandbox.effects import CAPS, parse_effects
 from lwcore.sandbox.runtime import Failure, Limits, Mode, Result, Sandbox, SandboxFailed, check_source, read_json
 
@@ -61,12 +62,12 @@ class ToolGate(Protocol):
 
 
 def run_plan(source: str, *, seed: int | str = 0, clock: datetime | int | float = 0,
-             limits: Limits = PLAN_LIMITS, script: str = "prep.js") -> PlanResult:
+             limits: Limits = PLAN_LIMITS, script: str = "prep.js", budget: Budget | None = None) -> PlanResult:
     """Run a prep script and return its operations in the order planned."""
     try:
         check_source(source, limits, script)
-        sandbox = Sandbox(MODE, limits=limits, seed=seed, clock=clock, script=script)
-        with sandbox.budget():
+        sandbox = Sandbox(MODE, limits=limits, seed=seed, clock=clock, script=script, budget=budget)
+        with sandbox.deadline():
             sandbox.call("load", source)
             sandbox.drain()
             raw = read_json(sandbox.call("collect") or "[]", "the plan", limits, script)

@@ -78,8 +78,10 @@ from typing import Any, Literal
 
 from lwcore.errors import LwError
 from lwcore.io import JSON_LIMITS, load_json
+from lwcore.sandbox.budget import Budget
+from lwcore.sandbox.budget import current as current_budget
 
-FailureKind = Literal["syntax", "error", "timeout", "memory", "stack", "limit", "invalid", "refused"]
+FailureKind = Literal["syntax", "error", "timeout", "budget", "memory", "stack", "limit", "invalid", "refused"]
 
 _JS = Path(__file__).parent / "js"
 _FRAME = re.compile(r"\(<input>:(\d+):(\d+)\)|at <input>:(\d+):(\d+)")
@@ -117,7 +119,8 @@ class Limits:
 class Failure:
     """Why a run (or one event of it) did not give a result.
 
-    ``kind``: ``syntax`` (the script does not parse), ``error`` (it threw), ``timeout``,
+    ``kind``: ``syntax`` (the script does not parse), ``error`` (it threw), ``timeout``, ``budget``
+    (the turn's :class:`~lwcore.sandbox.budget.Budget` was spent before or during the run),
     ``memory``, ``stack``, ``limit`` (a size or count limit of the sandbox), ``invalid`` (an
     effect or result that breaks its contract), ``refused`` (a checker refused it, e.g. a plan
     naming a tool the room cannot reach). ``line``/``column`` are 1-based positions in the
@@ -291,44 +294,41 @@ def _clip(text: str) -> str:
     return text if len(text) <= _MAX_MESSAGE else text[:_MAX_MESSAGE] + "…"
 
 
-class Sandbox:
-    """A fresh context with the prelude loaded for one ``mode``; the runners' building block.
+class Bounded:
+    """A fresh QuickJS context with a memory, stack and CPU limit, used on one thread; the
+    building block of every run (:class:`Sandbox` for scripts, the regex tester for content's
+    regular expressions).
 
-    Every method raises :class:`SandboxFailed` for anything the script caused. A sandbox that
-    failed is spent (its context may be full or interrupted): :attr:`spent` is then set and
-    every later call fails with the same failure.
+    Each call made through :meth:`_guard` is armed with what is left of its call's CPU
+    deadline (:meth:`deadline`) and of the turn's :class:`~lwcore.sandbox.budget.Budget` (the
+    one given, else the one active), and charged to that budget. Anything the context raises
+    is a :class:`SandboxFailed`; a context that failed is spent (:attr:`spent` is then set and
+    every later call fails with the same failure).
     """
 
-    def __init__(self, mode: Mode, *, limits: Limits, seed: int | str, clock: datetime | int | float,
-                 script: str, input_json: str | None = None) -> None:
-        import json
-
+    def __init__(self, *, limits: Limits, script: str, budget: Budget | None = None) -> None:
         import _quickjs
 
         self._quickjs = _quickjs
         self.limits = limits
         self.script = script
         self.spent: Failure | None = None
+        self.budget = budget if budget is not None else current_budget()
         self._thread = threading.get_ident()
         self._deadline: float | None = None
+        self._capped = False
+        if self.budget is not None and self.budget.spent:
+            self.budget.refused += 1
+            self._fail(Failure("budget", self.budget.describe(), script=script))
         self._context = _quickjs.Context()
         self._context.set_memory_limit(limits.memory_bytes)
         self._context.set_max_stack_size(limits.stack_bytes)
-        config = {
-            "seed": seed_words(seed), "clock": clock_ms(clock), "globals": list(mode.globals),
-            "parts": {name: PARTS[name] for name in mode.globals}, "keep": mode.keep,
-            "caps": dict(mode.caps), "events": list(mode.events), "only": {k: list(v) for k, v in mode.only.items()},
-            "armed": mode.armed, "output_chars": limits.output_chars, "input": input_json,
-        }
-        self._context.set("__lw_sources", part_sources())
-        with self.budget():
-            self._host = self._guard(lambda: self._context.eval(f"{core_source()}({json.dumps(config)})"))
 
     # --- time ----------------------------------------------------------------------------------
 
     @contextmanager
-    def budget(self, seconds: float | None = None) -> Iterator[None]:
-        """Give the calls inside one CPU budget (``limits.time_s`` by default)."""
+    def deadline(self, seconds: float | None = None) -> Iterator[None]:
+        """Give the calls inside one CPU deadline (``limits.time_s`` by default)."""
         self._deadline = time.process_time() + (self.limits.time_s if seconds is None else seconds)
         try:
             yield
@@ -339,6 +339,14 @@ class Sandbox:
         remaining = (self._deadline - time.process_time()) if self._deadline is not None else self.limits.time_s
         if remaining <= 0:
             self._fail(Failure("timeout", self._timeout_text(), script=self.script))
+        self._capped = False
+        if self.budget is not None:
+            left = self.budget.remaining()
+            if left <= 0:
+                self.budget.refused += 1
+                self._fail(Failure("budget", self.budget.describe(), script=self.script))
+            if left < remaining:
+                remaining, self._capped = left, True
         self._context.set_time_limit(remaining)
 
     def _timeout_text(self) -> str:
@@ -346,28 +354,14 @@ class Sandbox:
 
     # --- calls ----------------------------------------------------------------------------------
 
-    def call(self, command: str, *args: str) -> str | None:
-        """``host(command, *args)`` in the sandbox; returns its text (or ``None``)."""
-        result = self._guard(lambda: self._host(command, *args))
-        if result is not None and not isinstance(result, str):
-            self._fail(Failure("invalid", f"the sandbox answered {command!r} with {type(result).__name__}",
-                               script=self.script))
-        return result
-
-    def drain(self) -> None:
-        """Run the promise jobs the last call queued (``await`` continuations, ``then``s)."""
-        for _ in range(_MAX_JOBS):
-            if not self._guard(self._context.execute_pending_job):
-                return
-        self._fail(Failure("limit", f"the script queued more than {_MAX_JOBS} promise jobs in one call",
-                           script=self.script))
-
     def _guard(self, action: Any) -> Any:
         if self.spent is not None:
             raise SandboxFailed(self.spent)
         if threading.get_ident() != self._thread:
             raise RuntimeError("a sandbox is used only on the thread that created it (the binding crashes otherwise)")
         self._arm()
+        budget = self.budget
+        start = budget.clock() if budget is not None else 0.0
         try:
             return action()
         except self._quickjs.JSException as exc:
@@ -377,6 +371,9 @@ class Sandbox:
         except (TypeError, OverflowError, SystemError) as exc:  # the binding failed to convert a value
             self._fail(Failure("invalid", f"the sandbox answered with a value the binding cannot convert ({exc})",
                                script=self.script))
+        finally:
+            if budget is not None:
+                budget.charge(budget.clock() - start)
 
     def _fail(self, failure: Failure) -> Any:
         self.spent = failure
@@ -394,6 +391,10 @@ class Sandbox:
         if isinstance(exc, self._quickjs.StackOverflow) or message.startswith("RangeError: Maximum call stack size"):
             kind: FailureKind = "stack"
             message = f"the script nested calls deeper than the {limits.stack_bytes // 1024} KiB stack allows"
+        elif message.startswith("InternalError: interrupted") and self._capped and self.budget is not None:
+            # armed with what was left of the turn's budget, not the call's own limit
+            self.budget.exhaust()
+            kind, message, line, column = "budget", self.budget.describe(), None, None
         elif message.startswith("InternalError: interrupted"):
             # QuickJS places an interrupt at the start or past the end of the running function,
             # not at the loop: name the function, claim no line.
@@ -416,6 +417,46 @@ class Sandbox:
             elif message in ("undefined", ""):
                 message = "the script threw undefined"
         return Failure(kind, _clip(message), line, column, self.script)
+
+
+class Sandbox(Bounded):
+    """A fresh context with the prelude loaded for one ``mode``; the runners' building block.
+
+    Every method raises :class:`SandboxFailed` for anything the script caused. A sandbox that
+    failed is spent (its context may be full or interrupted): :attr:`spent` is then set and
+    every later call fails with the same failure.
+    """
+
+    def __init__(self, mode: Mode, *, limits: Limits, seed: int | str, clock: datetime | int | float,
+                 script: str, input_json: str | None = None, budget: Budget | None = None) -> None:
+        import json
+
+        super().__init__(limits=limits, script=script, budget=budget)
+        config = {
+            "seed": seed_words(seed), "clock": clock_ms(clock), "globals": list(mode.globals),
+            "parts": {name: PARTS[name] for name in mode.globals}, "keep": mode.keep,
+            "caps": dict(mode.caps), "events": list(mode.events), "only": {k: list(v) for k, v in mode.only.items()},
+            "armed": mode.armed, "output_chars": limits.output_chars, "input": input_json,
+        }
+        self._context.set("__lw_sources", part_sources())
+        with self.deadline():
+            self._host = self._guard(lambda: self._context.eval(f"{core_source()}({json.dumps(config)})"))
+
+    def call(self, command: str, *args: str) -> str | None:
+        """``host(command, *args)`` in the sandbox; returns its text (or ``None``)."""
+        result = self._guard(lambda: self._host(command, *args))
+        if result is not None and not isinstance(result, str):
+            self._fail(Failure("invalid", f"the sandbox answered {command!r} with {type(result).__name__}",
+                               script=self.script))
+        return result
+
+    def drain(self) -> None:
+        """Run the promise jobs the last call queued (``await`` continuations, ``then``s)."""
+        for _ in range(_MAX_JOBS):
+            if not self._guard(self._context.execute_pending_job):
+                return
+        self._fail(Failure("limit", f"the script queued more than {_MAX_JOBS} promise jobs in one call",
+                           script=self.script))
 
 
 def read_json(text: str, what: str, limits: Limits, script: str) -> Any:

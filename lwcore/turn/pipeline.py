@@ -31,6 +31,11 @@ crash), pass the reply text through the reply processors (``lw_reply_text``: the
 they leave, their MVU tree operations applied by :func:`lwcore.turn.mvu.apply_to_room`),
 roll ``{{roll:XdY}}`` macros in the narration, fire the hook scripts' later events, append
 the turn to the history and save the room atomically.
+
+**Budget**: a turn (and a compile on its own) runs under one
+:class:`~lwcore.sandbox.budget.Budget` (``TURN_BUDGET_S`` of CPU for every sandbox run together:
+hooks, templates, conditions, rule scripts, content regexes), activated here once and read by
+the sandbox itself; the turn context carries it as ``extra["budget"]``.
 """
 
 from __future__ import annotations
@@ -47,6 +52,8 @@ from lwcore.errors import LwError
 from lwcore.io.safe_json import load_json
 from lwcore.plugins import describe_exception
 from lwcore.rules.kept_check import LAST_CHECK
+from lwcore.sandbox.budget import current as current_budget
+from lwcore.sandbox.budget import ensure as ensure_budget
 from lwcore.turn import chronicle, mvu, sheet_rolls
 from lwcore.turn.adapter import ParsedReply, ProviderAdapterProtocol, ToolCall, ToolOffer, ToolResult
 from lwcore.turn.macros import expand_rolls
@@ -319,9 +326,11 @@ def turn_context(
     ``<name>_config``), ``room_dir``, ``system``, ``variant``, ``phase``, ``features``,
     ``player_input`` (also as ``user_text``), ``actor`` (the member id), ``actor_name`` (its
     display name, else its id), ``keeper``, ``rng`` (the turn's random source: draw from it for
-    anything random in the prompt, so a seeded turn is reproducible) and ``staged``
+    anything random in the prompt, so a seeded turn is reproducible), ``staged``
     (:class:`~lwcore.turn.staged.StagedWrites`: writes made only if the turn is applied;
-    ``None`` outside a compile)."""
+    ``None`` outside a compile) and ``budget`` (the turn's
+    :class:`~lwcore.sandbox.budget.Budget`, shared by every sandbox run of the turn, which
+    charges it without being handed it; ``None`` outside a turn)."""
     configs = {name: str((room.path / rel).resolve()) for name, rel in room.file.config.items()}
     return TurnContext(
         locale=room.locale_of(actor),
@@ -343,6 +352,7 @@ def turn_context(
             "keeper": keeper,
             "rng": rng,
             "staged": staged,
+            "budget": current_budget(),
         },
     )
 
@@ -629,8 +639,18 @@ def compile_turn(
     first installed adapter that has a compiler).
 
     Read-only: nothing is written. A plugin whose segment hook fails loses its segments for
-    this turn and is listed in :attr:`CompiledTurn.dropped`; the turn goes on.
+    this turn and is listed in :attr:`CompiledTurn.dropped`; the turn goes on. The sandbox runs
+    it causes share the turn's script budget (a new one when called outside a turn).
     """
+    with ensure_budget():
+        return _compile_turn(kernel, room, player_input, provider=provider, actor=actor, model=model,
+                             max_tokens=max_tokens, injected=injected, rng=rng)
+
+
+def _compile_turn(
+    kernel: Kernel, room: Room | str | Path, player_input: str, *, provider: str | None, actor: str | None,
+    model: str | None, max_tokens: int, injected: Sequence[tuple[str, str]], rng: random.Random | None,
+) -> CompiledTurn:
     room = load_room(kernel, room)
     provider = provider or default_protocol(kernel, room)
     member = room.member(actor)
@@ -931,14 +951,16 @@ def run_turn(
         return TurnResult(None, command=run_room_command(kernel, room, room.member(actor), player_input, rng=rng))
     rng = rng if rng is not None else random.Random()
     member = room.member(actor)
-    hooks = TurnHooks.start(kernel, room, turn_context(room, member, player_input, keeper=room.is_keeper(member)), rng)
-    try:
-        hooks.fire("turn_start", {"user_message": player_input, "actor": member.id, "turn": room.turn_number + 1})
-        return _run_model_turn(kernel, room, player_input, hooks, provider=provider, actor=actor, reply=reply,
-                               endpoint=endpoint, api_key=api_key, model=model, max_tokens=max_tokens,
-                               max_steps=max_steps, rng=rng, fold_reply=fold_reply)
-    finally:
-        hooks.close()
+    with ensure_budget():  # one script budget for the whole turn: hooks, templates, conditions, rules
+        hooks = TurnHooks.start(kernel, room, turn_context(room, member, player_input, keeper=room.is_keeper(member)),
+                                rng)
+        try:
+            hooks.fire("turn_start", {"user_message": player_input, "actor": member.id, "turn": room.turn_number + 1})
+            return _run_model_turn(kernel, room, player_input, hooks, provider=provider, actor=actor, reply=reply,
+                                   endpoint=endpoint, api_key=api_key, model=model, max_tokens=max_tokens,
+                                   max_steps=max_steps, rng=rng, fold_reply=fold_reply)
+        finally:
+            hooks.close()
 
 
 def _run_model_turn(

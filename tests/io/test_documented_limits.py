@@ -3,7 +3,8 @@
 Each limits table row names, in its last cell, the constants its figures come from
 (``lwcore.rules.engine.PACK_LIMITS``, ``lwcore.cards.limits.CARD_LIMITS.max_chunks`` …); its
 limit cell holds their figures in the same order: a reader's document limits (``Limits``) as
-size, nesting and values, any other constant as one figure (``16 MiB``, ``65,536``, ``200:1``).
+size, nesting and values, any other constant as one figure (``16 MiB``, ``65,536``, ``200:1``,
+``0.1 s``).
 The test reads each constant and compares; and it scans the kernel and every bundled plugin
 for module-level limits (a ``Limits``, ``CardLimits`` or ``PackLimits`` value, or a size whose
 name says ``BYTES`` or ``LIMIT``) so that a new one cannot go unlisted. The sandbox's own
@@ -28,7 +29,7 @@ from lwcore.pack.limits import PackLimits
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "security.md"
 UNITS = {"KiB": 1024, "MiB": 1024**2, "GiB": 1024**3}
-FIGURE = re.compile(r"(\d[\d,]*)(?::1\b)?\s*(KiB|MiB|GiB)?")
+FIGURE = re.compile(r"(\d[\d,]*(?:\.\d+)?)(?::1\b)?\s*(KiB|MiB|GiB|s\b)?")
 NAME = re.compile(r"^[A-Z][A-Z0-9_]*$")
 
 
@@ -53,8 +54,13 @@ def rows() -> list[tuple[str, list[str]]]:
 ROWS = rows()
 
 
-def figures(cell: str) -> list[int]:
-    return [int(number.replace(",", "")) * UNITS.get(unit or "", 1) for number, unit in FIGURE.findall(cell)]
+def figures(cell: str) -> list[float]:
+    """The figures of a limit cell: sizes in bytes, counts, seconds (``0.1 s``)."""
+    out: list[float] = []
+    for number, unit in FIGURE.findall(cell):
+        value = float(number.replace(",", "")) if "." in number else int(number.replace(",", ""))
+        out.append(value * UNITS.get(unit or "", 1))
+    return out
 
 
 def resolve(ref: str) -> Any:
@@ -75,7 +81,7 @@ def expected(value: Any, ref: str) -> list[int]:
     if isinstance(value, Limits):
         assert not value.allow_nonfinite, f"{ref} allows non-finite numbers; the page says every reader refuses them"
         return [value.max_bytes, value.max_depth, value.max_nodes]
-    assert isinstance(value, int) and not isinstance(value, bool), f"{ref} is {type(value).__name__}, not a limit"
+    assert isinstance(value, (int, float)) and not isinstance(value, bool), f"{ref} is {type(value).__name__}, not a limit"
     return [value]
 
 

@@ -6,6 +6,12 @@ layer off. Factory state is zero rules = zero behaviour change. Three channels, 
 (bag of words, a *soft* hit). Filters: ``when.tier`` (flash/pro/any), ``when.textNot`` (veto
 regex), ``when.maxChars``. ``dryRun`` only records. The hit ledger records the rule id, the tier
 and the first 40 characters of the message -- nothing else.
+
+The two regex fields are JavaScript regular expressions (the format's reference host is
+JavaScript), matched case-insensitively (``i``) by the kernel's bounded tester
+(:class:`lwcore.sandbox.RegexTester`: QuickJS's engine, 0.1 s a test, the turn's script budget),
+never by Python's ``re``: a pattern that backtracks for minutes costs a turn 0.1 s and no hit. A
+pattern JavaScript refuses, or one that overruns, matches nothing.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from lw_persona.inbox import append_line, now_iso
 from lw_persona.places import Places
 from lwcore.errors import LwError
 from lwcore.io import JSON_LIMITS, read_json
+from lwcore.sandbox.regex import RegexFailed, RegexTester
 
 MAX_RULES_BYTES = 256 * 1024
 MAX_LEDGER_BYTES = 2 * 1024 * 1024
@@ -101,9 +108,10 @@ def normalize(text: str) -> str:
 def _search(pattern: Any, text: str) -> bool:
     if not isinstance(pattern, str) or not pattern:
         return False
+    tester = RegexTester(script="reflex rule")
     try:
-        return re.search(pattern, text, re.I) is not None
-    except re.error:
+        return tester.check(pattern, "i").verdict == "ok" and tester.test(pattern, "i", text)
+    except RegexFailed:
         return False
 
 

@@ -235,6 +235,18 @@ def test_reflex_bad_files(home):
     assert reflex.reflex_segment("(unclosed", "flash") == ""
 
 
+def test_reflex_regexes_are_javascripts_and_bounded(home):
+    write_rules(home, [
+        {"id": "slow", "priority": 2, "when": {"text": "(a+)+$"}, "then": {"reply": "never"}},
+        {"id": "veto", "priority": 1, "when": {"text": "\\d{3}", "textNot": "(?<=no)way"}, "then": {"reply": "digits"}},
+    ])
+    rules = reflex.load_rules()
+    assert reflex.evaluate(rules, "a" * 40 + "!", "pro") is None  # overran its 0.1 s: no hit, no hang
+    assert reflex.evaluate(rules, "room 101", "pro").rule["id"] == "veto"
+    assert reflex.evaluate(rules, "room ١٠١", "pro") is None  # \d is ASCII in JavaScript
+    assert reflex.evaluate(rules, "room 101, noway", "pro") is None  # lookbehind
+
+
 def test_bundled_vectors_pass():
     results = checks.run_all()
     assert len(results) >= 20

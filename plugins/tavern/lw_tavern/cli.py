@@ -55,6 +55,7 @@ def activate_cmd(book: str, chat_file: str, settings_file: str | None, state_fil
     card's own texts (description, personality, scenario, creator notes, depth prompt: as a
     world import keeps them, {{char}} read as the card's name) and the --persona text."""
     from lwcore.io import read_text
+    from lwcore.sandbox.budget import ensure as ensure_budget
 
     from lw_tavern.card_split import split_card
     from lw_tavern.cardfile import book_of, read_material
@@ -99,13 +100,17 @@ def activate_cmd(book: str, chat_file: str, settings_file: str | None, state_fil
             except ExprError:
                 return False
 
-    compiled = compile_book(world, settings)
-    result = activate(compiled, ScanInput(chat=chat, globals=texts), settings, state, rng=random.Random(seed),
-                      condition=condition, explain=show_all)
+    with ensure_budget():  # the book's regular expressions share one turn's script budget
+        compiled = compile_book(world, settings)
+        result = activate(compiled, ScanInput(chat=chat, globals=texts), settings, state, rng=random.Random(seed),
+                          condition=condition, explain=show_all)
     titles = {c.key: c.entry.title for c in compiled.entries}
+    for key, what in result.problems:
+        click.echo(f"warning: entry {key} ({titles[key]}): {what}", err=True)
     if as_json:
         _dump({
             "turn": result.turn, "fired": list(result.fired), "overflowed": result.overflowed, "passes": result.loops,
+            "problems": [{"entry": key, "problem": what} for key, what in result.problems],
             "placement": placement_json(result.placement),
             "verdicts": {k: {"fired": v.fired, "code": v.code, "detail": v.detail, "pass": v.loop, "title": titles[k]}
                          for k, v in result.verdicts.items()},

@@ -55,6 +55,13 @@ REGEX = [
     ("/(/", "/(/", True),
     ("/x/y", "x", False),  # sticky: tested at position 0 only
     ("/dusk$/", "at dusk", False),  # $ is the end of the whole buffer (oldest message last), not of this one
+    # JavaScript's own engine: what a translation to Python's re got wrong or refused
+    ("/\\p{Script=Han}{2}/u", "到了雾港", True),  # property escapes (refused before: a plain key)
+    ("/(?<=雾)港/", "雾港", True),
+    ("/ſ/i", "s", False),  # without u, ASCII letters fold only with ASCII letters
+    ("/ſ/iu", "s", True),
+    ("/\\u{96FE}/u", "雾", True),
+    ("/^\\s*$/m", "x\n\ufeff\ny", True),  # a BOM is whitespace in JavaScript
 ]
 
 

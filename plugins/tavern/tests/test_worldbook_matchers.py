@@ -12,8 +12,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lwcore.sandbox import RegexTester
+
 from lw_tavern.worldbook.engine import Message, ScanInput, activate, compile_book
-from lw_tavern.worldbook.jstext import parse_regex_key, translate_pattern
+from lw_tavern.worldbook.jstext import parse_regex_key, required_literals
 from lw_tavern.worldbook.model import WorldBook, WorldEntry, WorldSettings
 from lw_tavern.worldbook.timed import TimedState
 
@@ -86,18 +88,28 @@ def test_fast_and_reference_agree(book, chat, world, injections, scenario, seed)
 def test_regex_keys_never_crash(text):
     key = parse_regex_key("/" + text + "/i")
     if key is not None:
-        key.test("some text to search 雾港")
+        tester = RegexTester()
+        if tester.check(key.pattern, key.flags).verdict == "ok":
+            assert tester.test(key.pattern, key.flags, "some text to search 雾港") in (True, False)
 
 
-@given(st.text(alphabet="ab()[]{}|?*+\\^$.dwsbDWSB0123,-<>=!:k/u", max_size=30))
-def test_translation_is_valid_python_or_refused(pattern):
-    try:
-        translated = translate_pattern(pattern)
-    except ValueError:
+PATTERN_CHARS = "abAB()[]{}|?*+\\^$.dwsbDWSB0123,-<>=!:kKſ/u雾港"
+SUBJECT = st.text(alphabet="abAB-,:=<>!雾港kKſsS\n\x01 0123", max_size=24)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=PATTERN_CHARS, max_size=16), st.sampled_from(["", "i", "iu", "u", "m", "is"]),
+       st.lists(SUBJECT, min_size=1, max_size=6))
+def test_a_regex_match_always_holds_one_of_its_required_literals(pattern, flags, subjects):
+    """The prefilter is sound: where JavaScript finds a match, one of the literals the scan
+    looks for first occurs (lowered for ``i``) -- so skipping a search never loses a match."""
+    tester = RegexTester()
+    if tester.check(pattern, flags).verdict != "ok":
         return
-    import re
-
-    try:
-        re.compile(translated)
-    except re.error:
-        pass  # refused later by parse_regex_key (the key is then a plain key)
+    literals = required_literals(pattern, ignore_case="i" in flags, ascii_mode="u" not in flags)
+    if not literals:
+        return
+    for subject in subjects:
+        if tester.test(pattern, flags, subject):
+            seen = subject.lower() if "i" in flags else subject
+            assert any(literal in seen for literal in literals), (pattern, flags, subject, literals)

@@ -6,10 +6,16 @@ well-kept ``json5`` package and adds what outside input needs: a size and a nest
 hostile text cannot exhaust the stack), duplicate keys refused, ``NaN``/``Infinity`` refused
 (no file of ours means them), and every problem as a :class:`Json5Error` with its line and
 column.
+
+Plain JSON (most of what models and cards write) is read first by the standard library's
+decoder at C speed, with the same checks; only text that is not plain JSON goes to the
+``json5`` package, which reads some microseconds a character (``allowance`` bounds how much of
+that one caller may ask for).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -73,14 +79,35 @@ def _depth(text: str) -> int:
     return best
 
 
-def parse_json5(text: str) -> Any:
-    """The value in a JSON5 text."""
+_PLAIN = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_float)
+
+
+def parse_json5(text: str, *, allowance: Any = None) -> Any:
+    """The value in a JSON5 text.
+
+    ``allowance``: an object whose ``json5`` attribute is how many characters of text that is
+    not plain JSON may still be read by the ``json5`` package; it is decreased, and a text past
+    it is refused (a :class:`Json5Error` saying so). Plain JSON is not counted.
+    """
     import json5
 
     if len(text) > MAX_JSON5:
         raise Json5Error(f"longer than {MAX_JSON5} characters")
     if _depth(text) > MAX_DEPTH:
         raise Json5Error(f"nested deeper than {MAX_DEPTH} levels")
+    try:
+        return _PLAIN.decode(text)
+    except json.JSONDecodeError:
+        pass  # not plain JSON: JSON5 below
+    except RecursionError:
+        raise Json5Error(f"nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError:  # an integer with more digits than Python converts
+        pass
+    if allowance is not None:
+        if len(text) > allowance.json5:
+            raise Json5Error("this reply holds more JSON5 (text that is not plain JSON) than is read from one "
+                             "reply; write plain JSON")
+        allowance.json5 -= len(text)
     try:
         return json5.loads(text, object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_float,
                            allow_duplicate_keys=True)

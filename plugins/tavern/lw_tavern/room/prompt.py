@@ -97,6 +97,7 @@ def turn_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
     actor = room.member(turn.viewer)
     rng = turn.extra.get("rng") if isinstance(turn.extra.get("rng"), random.Random) else random.Random()
     renderer = _renderer(room, actor, rng, ctx, book.compiled.entries if book else ())
+    renderer.budget = turn.extra.get("budget")
     out = _Segments()
     keeper_name = display_name(room, room.file.keeper)
     for pid, folded in folds:
@@ -142,7 +143,8 @@ def _activate(turn: TurnContext, room: Room, actor: Member, book: Any, settings:
     scan = ScanInput(chat=chat_of(room, actor, str(turn.extra.get("player_input") or "")), force=force,
                      globals=scan_globals(room, actor, book.compiled, renderer))
     result = activate(book.compiled, scan, settings, state, rng=renderer.rng,
-                      render=lambda entry, content: renderer.text(content, where=book.handles.get(entry.id, entry.title)),
+                      render=lambda entry, content: renderer.text(content, where=book.handles.get(entry.id, entry.title),
+                                                                  entry=True),
                       condition=renderer.condition)
     placed = result.placement
     out.add("worldbook-an-top", "\n".join(placed.an_top), "author", -100)
@@ -160,7 +162,8 @@ def _activate(turn: TurnContext, room: Room, actor: Member, book: Any, settings:
     if staged is None:
         return
     by_title = {title: key for key, title in book.titles.items()}
-    warnings = [*problems, *(f"entry {key} left out: {why}" for key, why in book.skipped), *renderer.warnings]
+    warnings = [*problems, *(f"entry {key} left out: {why}" for key, why in book.skipped),
+                *(f"entry {book.handles.get(key, key)}: {what}" for key, what in result.problems), *renderer.warnings]
     staged.document(Document(TIMED_ID, TIMED, {
         "state": result.state.model_dump(mode="json"),
         "fired": [book.handles.get(key, key) for key in result.fired],

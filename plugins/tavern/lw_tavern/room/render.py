@@ -10,6 +10,12 @@ in a preset, the keeper), ``{{time}}``/``{{date}}`` the room's game clock, ``{{r
 The switch: ``LW_TAVERN_EJS=lite`` (in the environment the kernel reads) keeps every template
 on the read-only subset; anything else, or unset, allows the full mode.
 
+Every template and JavaScript condition is charged to the turn's script budget
+(:class:`lwcore.sandbox.Budget`, from the turn context). Once it is spent, a world-book entry
+whose template would run is left out (:class:`~lw_tavern.worldbook.engine.LeftOut`; the engine
+notes it), other texts (presets, companions) take the read-only subset, and conditions are
+false; each is a warning for the keeper.
+
 Template writes (each naming its entry and template line), injected prompts and ``activewi``
 requests are collected here; the caller stages them (they are made only if the turn is
 applied, through the kernel's one path of scripts' writes: declared variables checked and
@@ -33,6 +39,7 @@ from lw_tavern.ejs.full import render_full
 from lw_tavern.ejs.lite import render as render_lite
 from lw_tavern.ejs.lite import tree_resolver
 from lw_tavern.ejs.macros import MacroContext, substitute
+from lw_tavern.worldbook.engine import LeftOut
 
 SWITCH = "LW_TAVERN_EJS"
 
@@ -52,6 +59,8 @@ class Renderer:
     rng: random.Random
     sandbox: ModuleType | None = None
     entries: Mapping[str, str] = field(default_factory=dict)
+    budget: Any = None
+    """The turn's :class:`lwcore.sandbox.Budget` (``None``: none, each run only its own limit)."""
     writes: list[VariableWrite] = field(default_factory=list)
     injected: list[str] = field(default_factory=list)
     activate: list[str] = field(default_factory=list)
@@ -60,11 +69,13 @@ class Renderer:
     def __post_init__(self) -> None:
         self.resolve = tree_resolver(self.tree)
 
-    def text(self, content: str, *, where: str, char: str | None = None) -> str:
-        """``content`` rendered: templates, then macros."""
+    def text(self, content: str, *, where: str, char: str | None = None, entry: bool = False) -> str:
+        """``content`` rendered: templates, then macros. ``entry``: a world-book entry's text,
+        left out (:class:`LeftOut`) rather than rendered by the subset when the turn's script
+        budget is spent."""
         body = content
         if "<%" in content or "<#" in content.lower():
-            body = self._template(content, where)
+            body = self._template(content, where, entry)
         return self.macros(body, where=where, char=char)
 
     def macros(self, content: str, *, where: str, char: str | None = None) -> str:
@@ -75,20 +86,35 @@ class Renderer:
         self.warnings += [f"{where}: {w}" for w in ctx.warnings]
         return out
 
-    def _template(self, content: str, where: str) -> str:
+    def _template(self, content: str, where: str, entry: bool) -> str:
         if self.sandbox is not None and "<%" in content:
-            full = render_full(content, self.sandbox, tree=self.tree, seed=self.rng.getrandbits(63), clock=self.clock,
-                               entries=self.entries, script=where)
+            full = None
+            if not self._spent(where, entry):
+                full = render_full(content, self.sandbox, tree=self.tree, seed=self.rng.getrandbits(63),
+                                   clock=self.clock, entries=self.entries, script=where)
             if full is not None:
                 self.writes += full.writes
                 self.injected += full.injected
                 self.activate += full.activate
                 self.warnings += [f"{where}: {w}" for w in full.warnings]
                 return full.text
-            self.warnings.append(f"{where}: the full EJS mode failed; rendered with the read-only subset")
+            if not self._spent(where, entry):
+                self.warnings.append(f"{where}: the full EJS mode failed; rendered with the read-only subset")
         lite = render_lite(content, self.resolve)
         self.warnings += [f"{where}: {w}" for w in lite.warnings]
         return lite.text
+
+    def _spent(self, where: str, entry: bool) -> bool:
+        """Whether the turn's script budget is spent: a world-book entry is then left out
+        (raises :class:`LeftOut`), any other text noted and rendered by the subset."""
+        if self.budget is None or not self.budget.spent:
+            return False
+        reason = f"{self.budget.describe()}; its template was not run"
+        if entry:
+            self.warnings.append(f"{where}: left out: {reason}")
+            raise LeftOut(reason)
+        self.warnings.append(f"{where}: {reason}; rendered with the read-only subset")
+        return True
 
     def condition(self, expr: str) -> bool:
         """An ``@@if`` condition: the closed expression language, else (full mode) JavaScript;

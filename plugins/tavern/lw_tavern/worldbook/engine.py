@@ -1,7 +1,7 @@
 """World-book activation with SillyTavern's semantics, as a pure function.
 
 :func:`compile_book` turns books into a :class:`CompiledBook` once (sorted entries, keys after
-macros, regex keys compiled, the Aho-Corasick automata); :func:`activate` runs one turn's scan
+macros, regex keys checked by JavaScript, the Aho-Corasick automata); :func:`activate` runs one turn's scan
 over it: state in (:class:`~lw_tavern.worldbook.timed.TimedState`), state out, randomness from
 the ``rng`` it is given, token counting from ``tokens``.
 
@@ -32,9 +32,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Any, Literal
+
+from lwcore.sandbox.budget import Budget
+from lwcore.sandbox.budget import current as current_budget
+from lwcore.sandbox.regex import RegexTester
 
 from lw_tavern.decorators import has_line, named, split_decorators
 from lw_tavern.worldbook.jstext import is_multi_word, js_trim, parse_regex_key
@@ -58,6 +62,7 @@ from lw_tavern.worldbook.scan import (
     Key,
     Matcher,
     NaiveMatcher,
+    RegexRuns,
     ScanEntry,
 )
 from lw_tavern.worldbook.timed import ActiveEffects, TimedInfo, TimedState, check, record
@@ -166,13 +171,17 @@ def compile_book(
     *,
     key_macros: Callable[[str], str] | None = None,
     strategy: Literal["evenly", "sequential"] = "evenly",
+    regex: RegexTester | None = None,
 ) -> CompiledBook:
     """Compile ``books`` for scanning.
 
     Entries are ordered like SillyTavern's ``getSortedEntries``: by ``order``, highest first,
     file order within equal orders; ``evenly`` sorts all books together, ``sequential`` sorts
     each and concatenates them in the given order (character lore first, say). ``key_macros``
-    expands macros in keys (``{{char}}`` …) as SillyTavern does before matching.
+    expands macros in keys (``{{char}}`` …) as SillyTavern does before matching. Each
+    ``/pattern/flags`` key is checked by JavaScript (``regex``, default a fresh
+    :class:`lwcore.sandbox.RegexTester`): one ``new RegExp`` refuses is a plain key, as in
+    SillyTavern.
     """
     settings = settings or WorldSettings()
     if isinstance(books, WorldBook):
@@ -214,6 +223,7 @@ def compile_book(
             probability=100.0 if entry.probability is None else float(entry.probability),
             level=entry.recursion_delay_level,
         ))
+    _check_regexes(compiled, regex)
     _mark_joined(compiled)
     depths = [c.scan.scan_depth for c in compiled if c.scan.scan_depth is not None]
     return CompiledBook(
@@ -233,6 +243,45 @@ def compile_book(
 def _mark_joined(compiled: list[Compiled]) -> None:
     for c in compiled:
         c.scan.joined = any(k.joined or k.always for k in c.scan.keys)
+        c.scan.secondary_joined = any(k.joined for k in c.scan.secondary)
+
+
+def _tester() -> RegexTester:
+    """A tester charged to the active budget, else to a budget of its own: a scan's regular
+    expressions together never take longer than a turn's script budget."""
+    return RegexTester(budget=current_budget() or Budget(), script="world book regex key")
+
+
+_VALID: dict[tuple[str, str], bool] = {}
+"""(pattern, flags) -> whether JavaScript accepts it (deterministic: kept across compiles)."""
+_VALID_SIZE = 8192
+
+
+def _check_regexes(compiled: list[Compiled], tester: RegexTester | None) -> None:
+    """Turn every regex key JavaScript refuses into a plain key. A pattern whose check overran
+    stays a regex key (valid, as far as is known): its tests fail and the scan reports it. The
+    checks have a budget of their own, never the turn's: a book compiled after a turn's scripts
+    spent it must not keep a refused pattern as a regex key (a room keeps the compiled book)."""
+    tester = tester if tester is not None else RegexTester(budget=Budget(), script="world book regex key")
+
+    def valid(key: Key) -> bool:
+        assert key.regex is not None
+        which = (key.regex.pattern, key.regex.flags)
+        known = _VALID.get(which)
+        if known is None:
+            checked = tester.check(*which)
+            known = checked.verdict != "invalid"
+            if checked.verdict != "failed":
+                if len(_VALID) >= _VALID_SIZE:
+                    _VALID.clear()
+                _VALID[which] = known
+        return known
+
+    for c in compiled:
+        scan = c.scan
+        if any(k.regex is not None for k in (*scan.keys, *scan.secondary)):
+            scan.keys = tuple(k if k.regex is None or valid(k) else replace(k, regex=None) for k in scan.keys)
+            scan.secondary = tuple(k if k.regex is None or valid(k) else replace(k, regex=None) for k in scan.secondary)
 
 
 def _key(source: str, expand: Callable[[str], str]) -> Key:
@@ -293,7 +342,9 @@ class Activation:
     ``fired`` lists the activated entries' keys in activation order; ``contents`` their text
     after rendering; ``placement`` where they go; ``verdicts`` why each looked-at entry fired
     or not (entries no key of which occurred are left out unless the scan explained all);
-    ``state`` the timed state to store (the input state when the scan did not advance).
+    ``state`` the timed state to store (the input state when the scan did not advance);
+    ``problems`` what the keeper should know, as ``(entry key, text)``: a regex key skipped
+    because it overran, and why.
     """
 
     fired: tuple[str, ...]
@@ -304,6 +355,7 @@ class Activation:
     overflowed: bool
     loops: int
     turn: int
+    problems: tuple[tuple[str, str], ...] = ()
 
 
 # --- the scan --------------------------------------------------------------------------------
@@ -332,6 +384,7 @@ def activate(
     tokens: Callable[[str], int] = estimate_tokens,
     matcher: Literal["fast", "naive"] = "fast",
     explain: bool = False,
+    regex: RegexTester | None = None,
 ) -> Activation:
     """One turn's activation.
 
@@ -342,9 +395,13 @@ def activate(
       SillyTavern's order).
     - ``render(entry, content)``: the entry's text as injected (macros, templates); it is
       called once per entry that passes its probability roll, as SillyTavern substitutes
-      macros there; default: the content without its decorators.
-    - ``condition(expr)``: evaluates an entry's ``@@if`` condition; an entry with a condition
-      never fires without one (fail closed).
+      macros there; default: the content without its decorators. It may raise
+      :class:`LeftOut` to leave the entry out (verdict ``left_out``).
+    - ``condition(expr)``: evaluates an entry's ``@@if`` condition, once per entry and scan; an
+      entry with a condition never fires without one (fail closed).
+    - ``regex``: the :class:`lwcore.sandbox.RegexTester` the regex keys run in (default a
+      fresh one charged to the active budget, else to a turn's budget of its own); a key that
+      overruns is skipped for the rest of the scan and listed in ``problems``.
     - ``matcher``: ``naive`` is the reference implementation (slow, same answers).
     - ``explain``: look at every entry so each gets a verdict (for people, not for speed).
     """
@@ -357,8 +414,9 @@ def activate(
     newest = _newest_first(scan, settings.include_names)
     buffer = Buffer.build(newest, dict(scan.globals), scan.injections, MAX_SCAN_DEPTH)
     entries = book.entries
-    finder: Matcher = (NaiveMatcher(book.scans, buffer) if matcher == "naive"
-                       else FastMatcher(book.scans, buffer, book.automaton))
+    regexes = RegexRuns(regex if regex is not None else _tester())
+    finder: Matcher = (NaiveMatcher(book.scans, buffer, regexes) if matcher == "naive"
+                       else FastMatcher(book.scans, buffer, book.automaton, regexes))
     run = _Run(book, scan, settings, effects, finder, rng, render, condition, tokens)
     run.loop(len(newest), explain)
     if advance:
@@ -375,7 +433,92 @@ def activate(
         overflowed=run.overflowed,
         loops=run.count,
         turn=turn,
+        problems=tuple((entries[i].key, f"regex key {source!r} skipped: {why}")
+                       for (i, source), why in regexes.problems.items()),
     )
+
+
+STATIC = "static"
+"""An entry that cannot fire for the rest of the scan (disabled, its condition false, filtered,
+delayed, on cooldown, ``@@dont_activate``, no keys)."""
+MISSED = "missed"
+"""No primary key matched: it cannot in a pass of the same depth unless one occurs in new text."""
+SECONDARY = "secondary"
+"""Its secondary keys failed: again only new text holding one of its keys can change that."""
+WAITING = "waiting"
+"""Waiting for a recursion level, or kept out of recursion: the pass's kind must change first."""
+
+
+class LeftOut(Exception):
+    """Raised by a ``render`` callback to leave an entry out of this scan (its template could not
+    run: the turn's script budget is spent, say); the message is the entry's verdict detail."""
+
+
+class _Pool:
+    """Which entries a pass of the fast matcher looks at: those that may fire now.
+
+    The first pass looks at every candidate (an entry a primary key of which occurs anywhere in
+    what is scanned, the constant, sticky, forced and joined-key ones), or every entry when
+    explaining. After a pass an entry that fired or failed its roll is done; one that
+    :meth:`_Run.consider` says cannot fire yet is parked with the reason: for good
+    (:data:`STATIC`), until one of its primary keys (:data:`MISSED`) or any of its keys
+    (:data:`SECONDARY`) occurs in new text, or until the pass's kind changes (:data:`WAITING`).
+    A pass of another depth (min activations, and the pass after it) releases the missed ones.
+    So each pass costs what is new in it rather than the whole book: a chain of entries each
+    firing the next is linear, not quadratic. The verdict of a parked entry is the one it got when
+    last looked at. The reference matcher looks at every entry in every pass instead
+    (``tests/test_worldbook_matchers.py`` holds the two equal).
+    """
+
+    def __init__(self, run: _Run, explain: bool) -> None:
+        self.run = run
+        self.explain = explain
+        self.open: set[int] | None = None
+        self.parked: dict[int, str] = {}
+        self.kind: Any = None
+
+    def next(self, fresh: tuple[set[int], set[int]], same_depth: bool, kind: Any) -> list[int]:
+        run = self.run
+        primary, secondary = fresh
+        if self.open is None:
+            self.open = (set(range(len(run.entries))) if self.explain else
+                         set(run.finder.candidates()) | set(run.book.always) | run.sticky | run.forced)
+        else:
+            parked = self.parked
+            for i in primary:
+                why = parked.get(i)
+                if why is None:
+                    if i not in run.activated and i not in run.failed:
+                        self.open.add(i)
+                elif why in (MISSED, SECONDARY):
+                    self._release(i)
+            for i in secondary:
+                if parked.get(i) == SECONDARY:
+                    self._release(i)
+            if not same_depth:
+                for i in [i for i, why in parked.items() if why in (MISSED, SECONDARY)]:
+                    self._release(i)
+            if kind != self.kind:
+                for i in [i for i, why in parked.items() if why == WAITING]:
+                    self._release(i)
+        self.kind = kind
+        return sorted(self.open)
+
+    def _release(self, i: int) -> None:
+        del self.parked[i]
+        assert self.open is not None
+        self.open.add(i)
+
+    def park(self, i: int, why: str) -> None:
+        if self.open is not None:
+            self.open.discard(i)
+            self.parked[i] = why
+
+    def done(self, now: Iterable[int]) -> None:
+        if self.open is not None:
+            for i in now:
+                if i in self.run.activated or i in self.run.failed:
+                    self.open.discard(i)
 
 
 class _Run:
@@ -404,7 +547,7 @@ class _Run:
         self.activated_groups: set[str] = set()
         self.sticky = {self.book.by_key[k].index for k in effects.sticky if k in self.book.by_key}
         self.explain = False
-        self.missed: set[int] = set()
+        self.conditions: dict[int, bool | None] = {}
         self.forced = {self.book.by_key[k].index for k in scan.force if k in self.book.by_key}
 
     # -- helpers
@@ -428,8 +571,10 @@ class _Run:
         self.explain = explain
         state = ScanState.INITIAL
         previous = ScanState.NONE
-        all_text = ""
-        all_text_tokens = 0
+        fast_count = self.tokens is estimate_tokens
+        all_text = ""  # the recursion texts, newest first (only kept for a caller's token counter)
+        all_bytes = 0
+        pool = _Pool(self, explain)
         while state:
             if settings.max_recursion_steps and settings.max_recursion_steps <= self.count:
                 break
@@ -437,24 +582,31 @@ class _Run:
             self.finder.prepare(max(settings.depth + self.skew, self.book.max_entry_depth))
             fresh = self.finder.take_fresh()
             with_recursion = state != ScanState.MIN_ACTIVATIONS
-            if explain:
+            if fresh is None:
+                # the reference: every entry in every pass, as SillyTavern's own loop
                 order: Iterable[int] = range(len(self.entries))
             else:
-                pool = set(self.finder.candidates()) | set(self.book.always) | self.sticky | self.forced
-                if fresh is not None and state == ScanState.RECURSION and previous in (
-                        ScanState.INITIAL, ScanState.RECURSION):
-                    # a recursion pass sees what the last pass saw plus the new recursion text,
-                    # at the same depths: an entry no key of which matched then, and none of
-                    # whose keys occurs in the new text, cannot match now
-                    pool -= self.missed - fresh
-                order = sorted(pool)
-            self.missed = set()
+                # a recursion pass right after another pass of the same depth sees the same
+                # text plus the new recursion text: what could not match then cannot now
+                # unless one of its keys occurs in the new text
+                same_depth = state == ScanState.RECURSION and previous in (ScanState.INITIAL, ScanState.RECURSION)
+                order = pool.next(fresh, same_depth, (state, level))
             previous = state
-            now = [i for i in order if self.consider(i, state, level, with_recursion)]
+            now = []
+            for i in order:
+                verdict = self.consider(i, state, level, with_recursion)
+                if verdict is True:
+                    now.append(i)
+                elif verdict:
+                    pool.park(i, verdict)
             now.sort(key=lambda i: (i not in self.sticky, i))
             self.inclusion_groups(now, state)
-            all_text_tokens = self.tokens(all_text) if all_text else 0
+            if fast_count:
+                all_text_tokens = (all_bytes + 3) // 4 if all_bytes else 0
+            else:
+                all_text_tokens = self.tokens(all_text) if all_text else 0
             self.admit(now, budget, all_text_tokens)
+            pool.done(now)
 
             successful = [i for i in now if i not in self.failed]
             for_recursion = [i for i in successful if not self.entries[i].entry.prevent_recursion]
@@ -480,54 +632,65 @@ class _Run:
                 text = "\n".join(self.text(i) for i in for_recursion)
                 if text:
                     self.finder.add_recursion(text)
-                    all_text = text + "\n" + all_text
+                    if fast_count:
+                        all_bytes += len(text.encode("utf-8")) + 1
+                    else:
+                        all_text = text + "\n" + all_text
 
     def finder_has_recursion(self) -> bool:
         return bool(getattr(self.finder, "buffer").recursion)
 
-    def consider(self, i: int, state: ScanState, level: int, with_recursion: bool) -> bool:
-        """SillyTavern's per-entry checks; True when the entry activates in this pass."""
+    def evaluate_condition(self, i: int) -> bool | None:
+        """An entry's ``@@if`` condition, evaluated once per scan (``None``: no evaluator)."""
+        if i not in self.conditions:
+            self.conditions[i] = self.condition(self.entries[i].condition) if self.condition else None
+        return self.conditions[i]
+
+    def consider(self, i: int, state: ScanState, level: int, with_recursion: bool) -> bool | str | None:
+        """SillyTavern's per-entry checks: ``True`` when the entry activates in this pass; else
+        why it cannot in the passes to come (:data:`STATIC`, :data:`MISSED`, :data:`SECONDARY`,
+        :data:`WAITING`: see :class:`_Pool`), or ``None`` (it may in the next pass)."""
         if i in self.failed or i in self.activated:
-            return False
+            return None
         c = self.entries[i]
         e = c.entry
         if e.disable:
             self.note(i, False, "disabled")
-            return False
+            return STATIC
         if c.condition:
-            verdict = self.condition(c.condition) if self.condition else None
+            verdict = self.evaluate_condition(i)
             if verdict is not True:
                 self.note(i, False, "condition", f"@@if {c.condition}" + ("" if verdict is False else " (not evaluated)"))
-                return False
+                return STATIC
         if e.triggers and self.scan.trigger not in e.triggers:
             self.note(i, False, "trigger", f"only for {', '.join(e.triggers)}")
-            return False
+            return STATIC
         if e.character_filter is not None and self.filtered_by_character(e):
             self.note(i, False, "character")
-            return False
+            return STATIC
         sticky = i in self.sticky
         if c.key in self.effects.delay:
             self.note(i, False, "delay", f"delayed until turn {c.timed.delay}")
-            return False
+            return STATIC
         if c.key in self.effects.cooldown and not sticky:
             self.note(i, False, "cooldown")
-            return False
+            return STATIC
         if not sticky and c.level:
             if state != ScanState.RECURSION:
                 self.note(i, False, "delay_until_recursion", f"waits for recursion level {c.level}")
-                return False
+                return WAITING
             if c.level > level:
                 self.note(i, False, "delay_until_recursion", f"waits for recursion level {c.level} (now {level})")
-                return False
+                return WAITING
         if state == ScanState.RECURSION and self.settings.recursive and e.exclude_recursion and not sticky:
             self.note(i, False, "exclude_recursion")
-            return False
+            return WAITING
         if c.activate:
             self.note(i, True, "decorator", "@@activate")
             return True
         if c.dont_activate:
             self.note(i, False, "decorator", "@@dont_activate")
-            return False
+            return STATIC
         if i in self.forced:
             self.note(i, True, "external")
             return True
@@ -539,16 +702,14 @@ class _Run:
             return True
         if not e.key:
             self.note(i, False, "no_keys")
-            return False
+            return STATIC
         depth = self.depth_of(c)
         scan = c.scan
         primary = next((k for k in scan.keys if self.finder.matches(scan, k, depth, with_recursion)), None)
         if primary is None:
-            if not scan.joined:
-                self.missed.add(i)
             if self.explain:
                 self.note(i, False, "no_match", "no primary key within its scan depth")
-            return False
+            return None if scan.joined else MISSED
         how = f"key {primary.source!r}" + (" (recursion)" if state == ScanState.RECURSION else "")
         if not (e.selective and e.keysecondary):
             self.note(i, True, "key", how)
@@ -572,7 +733,7 @@ class _Run:
             self.note(i, True, "key", f"{how} and every secondary key (AND ALL)")
             return True
         self.note(i, False, "secondary", f"{how} but secondary keys fail {logic.name.replace('_', ' ')}")
-        return False
+        return None if scan.joined or scan.secondary_joined else SECONDARY
 
     def filtered_by_character(self, e: WorldEntry) -> bool:
         f = e.character_filter
@@ -708,7 +869,12 @@ class _Run:
                     self.failed.add(i)
                     self.note(i, False, "probability", f"rolled {roll:.2f} > {c.probability:g}%")
                     continue
-            content = self.render(e, c.content) if self.render else c.content
+            try:
+                content = self.render(e, c.content) if self.render else c.content
+            except LeftOut as exc:
+                self.failed.add(i)
+                self.note(i, False, "left_out", str(exc))
+                continue
             self.rendered[i] = content
             if fast_count:
                 new_bytes += len(content.encode("utf-8")) + 1

@@ -3,9 +3,10 @@
 SillyTavern matches keys in the browser, so "whitespace", "word character", ``toLowerCase``
 and ``/pattern/flags`` keys mean what JavaScript says. This module reproduces those meanings
 in Python: :func:`js_trim`, :func:`is_word_char` (``\\w`` is ASCII-only in JavaScript, so a
-CJK character is a word *boundary*), :func:`parse_regex_key` (a key written ``/…/flags``
-becomes a compiled Python pattern with JavaScript's semantics, or ``None`` when SillyTavern
-would not read it as a regular expression either).
+CJK character is a word *boundary*). A key written ``/…/flags`` (:func:`parse_regex_key`) is
+not translated: it runs in JavaScript itself, through the kernel's bounded engine
+(:class:`lwcore.sandbox.RegexTester`); Python only reads which literal texts a match must
+contain (:func:`required_literals`), so a scan can skip the search where none occurs.
 """
 
 from __future__ import annotations
@@ -56,176 +57,51 @@ def contains_whole_word(haystack: str, needle: str) -> bool:
 
 _KEY_REGEX = re.compile(r"^/([\s\S]+?)/([gimsuy]*)$")
 _UNESCAPED_SLASH = re.compile(r"(^|[^\\])/")
-_JS_SPACE_CLASS = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
-_CLASS_ESCAPES_OUT = {
-    "d": "[0-9]", "D": "[^0-9]",
-    "w": "[A-Za-z0-9_]", "W": "[^A-Za-z0-9_]",
-    "s": f"[{_JS_SPACE_CLASS}]", "S": f"[^{_JS_SPACE_CLASS}]",
-    "b": r"(?:(?<=[A-Za-z0-9_])(?![A-Za-z0-9_])|(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]))",
-    "B": r"(?:(?<=[A-Za-z0-9_])(?=[A-Za-z0-9_])|(?<![A-Za-z0-9_])(?![A-Za-z0-9_]))",
-}
-_CLASS_ESCAPES_IN = {"d": "0-9", "w": "A-Za-z0-9_", "s": _JS_SPACE_CLASS}
 MAX_REGEX_KEY = 2000
-_QUANTIFIER = re.compile(r"\{\d+(?:,\d*)?\}")
-
-
-class UnsupportedRegex(ValueError):
-    """A JavaScript pattern with no faithful Python translation."""
 
 
 @dataclass(frozen=True)
 class RegexKey:
-    """A compiled ``/pattern/flags`` key. ``sticky`` (the ``y`` flag) anchors the test at the
-    start of the text, as ``RegExp.prototype.test`` does from ``lastIndex`` 0."""
+    """A ``/pattern/flags`` key as SillyTavern reads it: the JavaScript ``pattern`` and
+    ``flags``, tested by the kernel's bounded JavaScript engine (:class:`lwcore.sandbox.RegexTester`),
+    never by Python's ``re``. Whether JavaScript accepts the pattern is decided when the book is
+    compiled (a pattern it refuses makes the key a plain key, as in SillyTavern)."""
 
     source: str
-    pattern: re.Pattern[str]
-    sticky: bool
+    pattern: str
+    flags: str
     literals: tuple[str, ...] | None = None
     """Texts one of which every match contains (lowered for an ``i`` pattern), or ``None``
     when no such set is known; lets a scan skip the search where none of them occurs."""
-    ignore_case: bool = False
 
-    def test(self, text: str) -> bool:
-        return (self.pattern.match(text) if self.sticky else self.pattern.search(text)) is not None
+    @property
+    def ignore_case(self) -> bool:
+        return "i" in self.flags
 
 
 @lru_cache(maxsize=4096)
 def parse_regex_key(key: str) -> RegexKey | None:
-    """The key as a regular expression, or ``None`` when it is a plain key.
+    """The key's ``/pattern/flags`` parts, or ``None`` when it is a plain key.
 
-    Follows SillyTavern's ``parseRegexFromString``: ``/…/flags`` with flags from ``gimsuy``,
-    no unescaped ``/`` inside, and a pattern the engine accepts; anything else is a plain key
-    (matched literally). Patterns Python cannot reproduce faithfully count as invalid, i.e.
-    plain keys, never a silently different regex.
+    Follows SillyTavern's ``parseRegexFromString`` up to the ``new RegExp``: ``/…/flags``
+    with flags from ``gimsuy``, no unescaped ``/`` inside, the first ``\\/`` unescaped. Whether
+    JavaScript then accepts the pattern (duplicate flags, a syntax error: a plain key) is asked
+    of the kernel's JavaScript engine when the book is compiled. Keys longer than
+    :data:`MAX_REGEX_KEY` characters are plain keys.
     """
     match = _KEY_REGEX.match(key)
     if match is None or len(key) > MAX_REGEX_KEY:
         return None
     pattern, flags = match.group(1), match.group(2)
-    if _UNESCAPED_SLASH.search(pattern) or len(set(flags)) != len(flags):
+    if _UNESCAPED_SLASH.search(pattern):
         return None
     pattern = pattern.replace("\\/", "/", 1)
-    # Without the u flag JavaScript folds case only within ASCII for ASCII letters, which is
-    # Python's ASCII mode; a pattern with non-ASCII cased letters needs Unicode folding.
-    ascii_mode = "u" not in flags and not any(not c.isascii() and c.lower() != c.upper() for c in pattern)
     try:
-        translated = translate_pattern(pattern, multiline="m" in flags, unicode="u" in flags, ascii_mode=ascii_mode)
-        py_flags = (re.IGNORECASE if "i" in flags else 0) | (re.DOTALL if "s" in flags else 0) | (
-            re.MULTILINE if "m" in flags else 0) | (re.ASCII if ascii_mode else 0)
-        literals = required_literals(pattern, ignore_case="i" in flags, ascii_mode=ascii_mode)
-        return RegexKey(key, re.compile(translated, py_flags), sticky="y" in flags,
-                        literals=literals, ignore_case="i" in flags)
-    except (re.error, UnsupportedRegex, RecursionError, OverflowError):
-        return None
-
-
-def translate_pattern(pattern: str, *, multiline: bool = False, unicode: bool = False, ascii_mode: bool = False) -> str:
-    """A JavaScript pattern as a Python ``re`` pattern with the same meaning.
-
-    Handles the differences that matter for keys: ASCII-only ``\\d \\w \\b`` and JavaScript's
-    whitespace for ``\\s`` (in ``ascii_mode``, compiled with ``re.ASCII``, the native
-    ``\\d \\w \\b`` already mean that); ``$`` (end of input only, without ``m``); named groups
-    ``(?<n>…)`` and ``\\k<n>``; ``[^]`` (any character) and ``[]`` (nothing); ``\\u{…}`` with
-    ``u``; ``\\cX``. Raises :class:`UnsupportedRegex` for what it cannot translate faithfully.
-    """
-    out: list[str] = []
-    i, n = 0, len(pattern)
-    in_class = False
-    class_start = 0
-    while i < n:
-        ch = pattern[i]
-        if ch == "\\":
-            if i + 1 >= n:
-                raise UnsupportedRegex("trailing backslash")
-            nxt = pattern[i + 1]
-            if in_class and nxt in _CLASS_ESCAPES_IN:
-                out.append(_CLASS_ESCAPES_IN[nxt])
-            elif in_class and nxt in "DWS":
-                raise UnsupportedRegex(f"\\{nxt} inside a character class")
-            elif in_class and nxt == "b":
-                out.append("\\x08")
-            elif not in_class and nxt in _CLASS_ESCAPES_OUT:
-                out.append("\\" + nxt if ascii_mode and nxt not in "sS" else _CLASS_ESCAPES_OUT[nxt])
-            elif nxt == "k" and i + 2 < n and pattern[i + 2] == "<":
-                end = pattern.find(">", i + 3)
-                if end < 0:
-                    raise UnsupportedRegex("bad \\k<name>")
-                out.append(f"(?P={pattern[i + 3:end]})")
-                i = end + 1
-                continue
-            elif nxt == "u" and unicode and i + 2 < n and pattern[i + 2] == "{":
-                end = pattern.find("}", i + 3)
-                if end < 0:
-                    raise UnsupportedRegex("bad \\u{...}")
-                out.append(f"\\U{int(pattern[i + 3:end], 16):08x}")
-                i = end + 1
-                continue
-            elif nxt == "c" and i + 2 < n and pattern[i + 2].isalpha():
-                out.append(f"\\x{ord(pattern[i + 2]) % 32:02x}")
-                i += 3
-                continue
-            elif nxt in "pP" and unicode:
-                raise UnsupportedRegex("unicode property escapes")
-            elif nxt.isdigit() and nxt != "0":
-                out.append("\\" + nxt)
-            elif nxt.isalnum() and nxt not in "tnrvfx0u":
-                out.append(re.escape(nxt))  # JavaScript reads an unknown escape as the letter
-            else:
-                out.append("\\" + nxt)
-            i += 2
-            continue
-        if in_class:
-            if ch == "]" and i > class_start:
-                in_class = False
-            elif ch == "[":
-                out.append("\\[")
-                i += 1
-                continue
-            out.append(ch)
-            i += 1
-            continue
-        if ch == "[":
-            if pattern.startswith("[^]", i):
-                out.append("[\\s\\S]")
-                i += 3
-                continue
-            if pattern.startswith("[]", i):
-                out.append("(?!)")
-                i += 2
-                continue
-            in_class = True
-            out.append("[")
-            i += 1
-            if i < n and pattern[i] == "^":
-                out.append("^")
-                i += 1
-            class_start = i
-            if i < n and pattern[i] == "]":
-                raise UnsupportedRegex("']' right after '['")
-            continue
-        if ch == "(" and pattern.startswith("(?<", i) and i + 3 < n and pattern[i + 3] not in "=!":
-            out.append("(?P<")
-            i += 3
-            continue
-        if ch == "$" and not multiline:
-            out.append("\\Z")
-            i += 1
-            continue
-        if ch == "{":
-            quantifier = _QUANTIFIER.match(pattern, i)
-            out.append(quantifier.group(0) if quantifier else "\\{")
-            i = quantifier.end() if quantifier else i + 1
-            continue
-        if ch == "}":
-            out.append("\\}")
-            i += 1
-            continue
-        out.append(ch)
-        i += 1
-    if in_class:
-        raise UnsupportedRegex("unterminated character class")
-    return "".join(out)
+        # without the u flag JavaScript folds case only within ASCII for ASCII letters
+        literals = required_literals(pattern, ignore_case="i" in flags, ascii_mode="u" not in flags)
+    except RecursionError:
+        literals = None
+    return RegexKey(key, pattern, flags, literals)
 
 
 _META = frozenset("\\.[]()?*+{}|^$\n\x01")
@@ -253,61 +129,115 @@ def required_literals(pattern: str, ignore_case: bool, ascii_mode: bool = False)
     whose case-insensitive matches are exactly their lower and upper case count, and the texts
     are lowered (in ``ascii_mode``, where ASCII letters match only ASCII letters, every ASCII
     character counts).
+
+    Linear in the pattern: one pass finds every group's end and its top-level ``|``; each
+    level then reads only its own characters. Groups nested deeper than
+    :data:`MAX_LITERAL_DEPTH` require nothing.
     """
+    groups = _Groups(pattern)
+    if groups.unclosed:
+        return None
+    return _required(pattern, 0, len(pattern), groups.bars.get(-1, []), groups, ignore_case, ascii_mode, 0)
+
+
+MAX_LITERAL_DEPTH = 32
+
+
+class _Groups:
+    """One pass over a pattern: where each group closes (``close[open index]``) and the
+    top-level ``|`` of each group (``bars[open index]``; ``bars[-1]`` for the pattern)."""
+
+    unclosed: bool
+
+    def __init__(self, pattern: str) -> None:
+        self.close: dict[int, int] = {}
+        self.bars: dict[int, list[int]] = {}
+        stack: list[int] = []
+        stray = False
+        for i, ch in _structure(pattern):
+            if ch == "(":
+                stack.append(i)
+            elif ch == ")":
+                if stack:
+                    self.close[stack.pop()] = i
+                else:
+                    stray = True
+            elif ch == "|":
+                self.bars.setdefault(stack[-1] if stack else -1, []).append(i)
+        self.unclosed = bool(stack) or stray
+        """Unbalanced parentheses (JavaScript refuses such a pattern: it requires nothing)."""
+
+
+def _required(pattern: str, start: int, end: int, bars: list[int], groups: _Groups, ignore_case: bool,
+              ascii_mode: bool, depth: int) -> tuple[str, ...] | None:
+    """:func:`required_literals` of ``pattern[start:end]``, whose top-level ``|`` are ``bars``."""
+    if depth > MAX_LITERAL_DEPTH:
+        return None
     out: list[str] = []
-    for branch in _split_top(pattern, "|"):
-        options: list[tuple[str, ...]] = []
-        run = ""
-        i = 0
-        while i < len(branch):
-            ch = branch[i]
-            nxt = branch[i + 1] if i + 1 < len(branch) else ""
-            if _literal_char(ch, ignore_case, ascii_mode):
-                if nxt in ("?", "*") or (nxt == "{" and branch[i + 2:i + 3] == "0"):
+    cuts = [start - 1, *(b for b in bars if start <= b < end), end]
+    for a, b in zip(cuts, cuts[1:]):
+        found = _branch(pattern, a + 1, b, groups, ignore_case, ascii_mode, depth)
+        if found is None:
+            return None
+        out.extend(found)
+    return tuple(dict.fromkeys(out))
+
+
+def _branch(pattern: str, start: int, end: int, groups: _Groups, ignore_case: bool, ascii_mode: bool,
+            depth: int) -> tuple[str, ...] | None:
+    options: list[tuple[str, ...]] = []
+    run = ""
+    i = start
+    while i < end:
+        ch = pattern[i]
+        nxt = pattern[i + 1] if i + 1 < end else ""
+        if _literal_char(ch, ignore_case, ascii_mode):
+            if nxt in ("?", "*") or (nxt == "{" and pattern[i + 2:i + 3] == "0" and i + 2 < end):
+                options.append((run,))
+                run = ""
+            else:
+                run += ch
+                if nxt in ("+", "{"):
                     options.append((run,))
                     run = ""
-                else:
-                    run += ch
-                    if nxt in ("+", "{"):
-                        options.append((run,))
-                        run = ""
-                i += 1
-                continue
-            options.append((run,))
-            run = ""
-            if ch == "\\":
-                i = _escape_end(branch, i)
-            elif ch == "[":
-                close = _class_end(branch, i)
-                i = len(branch) if close < 0 else close + 1
-            elif ch == "{":
-                close = branch.find("}", i)
-                i = len(branch) if close < 0 else close + 1
-            elif ch == "(":
-                close = _group_end(branch, i)
-                if close < 0:
-                    return None
-                inner = branch[i + 1:close]
-                after = branch[close + 1:close + 2]
-                optional = after in ("?", "*") or (after == "{" and branch[close + 2:close + 3] == "0")
-                if not optional and not inner.startswith(("?=", "?!", "?<=", "?<!")):
-                    if inner.startswith("?:"):
-                        inner = inner[2:]
-                    elif inner.startswith("?<"):
-                        inner = inner[inner.find(">") + 1:]
-                    found = required_literals(inner, ignore_case, ascii_mode)
-                    if found:
-                        options.append(found)
-                i = close + 1
-            else:
-                i += 1
+            i += 1
+            continue
         options.append((run,))
-        usable = [o for o in options if o and min(len(t) for t in o) >= 2]
-        if not usable:
-            return None
-        best = max(usable, key=lambda o: (min(len(t) for t in o), -len(o)))
-        out.extend(t.lower() if ignore_case else t for t in best)
-    return tuple(dict.fromkeys(out))
+        run = ""
+        if ch == "\\":
+            i = _escape_end(pattern, i)
+        elif ch == "[":
+            close = _class_end(pattern, i)
+            i = end if close < 0 or close >= end else close + 1
+        elif ch == "{":
+            close = pattern.find("}", i, end)
+            i = end if close < 0 else close + 1
+        elif ch == "(":
+            close = groups.close.get(i, -1)
+            if close < 0 or close >= end:
+                return None
+            after = pattern[close + 1:close + 2] if close + 1 < end else ""
+            optional = after in ("?", "*") or (after == "{" and pattern[close + 2:close + 3] == "0")
+            inner = i + 1
+            if not optional and not pattern.startswith(("?=", "?!", "?<=", "?<!"), inner):
+                if pattern.startswith("?:", inner):
+                    inner += 2
+                elif pattern.startswith("?<", inner):
+                    name_end = pattern.find(">", inner, close)
+                    inner = close if name_end < 0 else name_end + 1
+                found = _required(pattern, inner, close, groups.bars.get(i, []), groups, ignore_case, ascii_mode,
+                                  depth + 1)
+                if found:
+                    options.append(found)
+            i = close + 1
+        else:
+            i += 1
+    options.append((run,))
+    usable = [o for o in options if o and min(len(t) for t in o) >= 2]
+    if not usable:
+        return None
+    best = max(usable, key=lambda o: (min(len(t) for t in o), -len(o)))
+    return tuple(t.lower() if ignore_case else t for t in best)
 
 
 def _escape_end(pattern: str, i: int) -> int:
@@ -355,23 +285,6 @@ def _structure(pattern: str, start: int = 0) -> Iterator[tuple[int, str]]:
         i += 1
 
 
-def _split_top(pattern: str, sep: str) -> list[str]:
-    """``pattern`` split at top-level ``sep`` (outside groups, classes and escapes)."""
-    parts: list[str] = []
-    depth = 0
-    start = 0
-    for i, ch in _structure(pattern):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == sep and depth == 0:
-            parts.append(pattern[start:i])
-            start = i + 1
-    parts.append(pattern[start:])
-    return parts
-
-
 def _class_end(pattern: str, start: int) -> int:
     """Index of the ``]`` closing the class opened at ``start`` (-1 if none)."""
     i = start + 1
@@ -384,17 +297,4 @@ def _class_end(pattern: str, start: int) -> int:
         if pattern[i] == "]":
             return i
         i += 1
-    return -1
-
-
-def _group_end(pattern: str, start: int) -> int:
-    """Index of the ``)`` closing the group opened at ``start`` (-1 if none)."""
-    depth = 0
-    for i, ch in _structure(pattern, start):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                return i
     return -1

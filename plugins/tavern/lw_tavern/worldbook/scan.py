@@ -14,6 +14,10 @@ key matches an entry's buffer when it occurs within the entry's depth. Keys whos
 depends on the joined string (``/regex/`` keys, and keys containing the ``\\x01`` joiner) are
 tested on the joined string on their own path. The two are interchangeable by construction:
 ``tests/test_worldbook_matchers.py`` checks them against each other on generated books.
+
+Regex keys run in JavaScript, never in Python (:class:`RegexRuns`, over the kernel's
+:class:`lwcore.sandbox.RegexTester`): each test is bounded in time and charged to the turn's
+budget; a key that overruns is skipped for the rest of the scan and reported, the scan goes on.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from lwcore.sandbox.regex import RegexFailed, RegexTester
 
 from lw_tavern.worldbook.jstext import RegexKey, contains_whole_word, is_multi_word, js_trim, whole_word_at
 
@@ -80,6 +86,8 @@ class ScanEntry:
     global_flags: tuple[str, ...]
     joined: bool = False
     """Some primary key is tested on the joined buffer (its matches can change with any text)."""
+    secondary_joined: bool = False
+    """Some secondary key is tested on the joined buffer."""
     ids: dict[tuple[bool, str], int] = field(default_factory=dict)
     """(case sensitive?, transformed needle) -> pattern id in that automaton (fast matcher)."""
 
@@ -111,6 +119,42 @@ class Buffer:
         return text
 
 
+class RegexRuns:
+    """The regex keys' tests of one scan, through the kernel's bounded JavaScript tester.
+
+    A result is kept per pattern and text (a scan asks the same question for many entries and
+    passes). A pattern whose test overruns (its time or memory limit, or the turn's budget) is
+    skipped for the rest of the scan -- it matches nothing -- and :attr:`problems` says which
+    key of which entry, and why, for the keeper.
+    """
+
+    def __init__(self, tester: RegexTester) -> None:
+        self.tester = tester
+        self.failed: dict[tuple[str, str], str] = {}
+        self.problems: dict[tuple[int, str], str] = {}
+        """(entry index, key) -> why it was skipped."""
+        self._results: dict[tuple[str, str, str], bool] = {}
+
+    def test(self, entry: ScanEntry, key: Key, text: str) -> bool:
+        regex = key.regex
+        assert regex is not None
+        which = (regex.pattern, regex.flags)
+        why = self.failed.get(which)
+        if why is None:
+            result = self._results.get((regex.pattern, regex.flags, text))
+            if result is not None:
+                return result
+            try:
+                result = self.tester.test(regex.pattern, regex.flags, text)
+            except RegexFailed as exc:
+                why = self.failed[which] = exc.failure.message
+            else:
+                self._results[(regex.pattern, regex.flags, text)] = result
+                return result
+        self.problems.setdefault((entry.index, key.source), why)
+        return False
+
+
 class Matcher(Protocol):
     """Answers "does this key occur in this entry's buffer" for one activation call."""
 
@@ -120,9 +164,9 @@ class Matcher(Protocol):
     def candidates(self) -> Iterable[int]:
         """Entries (by index) that may have a primary key match (a superset is fine)."""
 
-    def take_fresh(self) -> set[int] | None:
-        """Entries a primary key of which occurs in text read since the last call (``None``:
-        unknown, every entry may have changed)."""
+    def take_fresh(self) -> tuple[set[int], set[int]] | None:
+        """Entries a primary key of which occurs in text read since the last call, and entries
+        a secondary key of which does (``None``: unknown, every entry may have changed)."""
 
     def matches(self, entry: ScanEntry, key: Key, depth: int, with_recursion: bool) -> bool:
         """Whether ``key`` occurs in ``entry``'s buffer of ``depth`` newest messages."""
@@ -144,9 +188,10 @@ def _plain_match(haystack: str, needle: str, case_sensitive: bool, whole_words: 
 class NaiveMatcher:
     """The reference: every entry builds its buffer string and tests every key on it."""
 
-    def __init__(self, entries: Sequence[ScanEntry], buffer: Buffer) -> None:
+    def __init__(self, entries: Sequence[ScanEntry], buffer: Buffer, regexes: RegexRuns) -> None:
         self.entries = entries
         self.buffer = buffer
+        self.regexes = regexes
 
     def prepare(self, depth: int) -> None:
         pass
@@ -154,7 +199,7 @@ class NaiveMatcher:
     def candidates(self) -> Iterable[int]:
         return range(len(self.entries))
 
-    def take_fresh(self) -> set[int] | None:
+    def take_fresh(self) -> tuple[set[int], set[int]] | None:
         return None
 
     def matches(self, entry: ScanEntry, key: Key, depth: int, with_recursion: bool) -> bool:
@@ -162,7 +207,7 @@ class NaiveMatcher:
             return False
         haystack = self.buffer.joined(depth, entry.global_flags, with_recursion) if depth > 0 else ""
         if key.regex is not None:
-            return key.regex.test(haystack)
+            return self.regexes.test(entry, key, haystack)
         return _plain_match(haystack, key.needle, entry.case_sensitive, entry.whole_words)
 
     def add_recursion(self, text: str) -> None:
@@ -186,13 +231,15 @@ class _Facts:
 
 class Automaton:
     """The literal keys of a book in two Aho-Corasick automata (lowered, and as written),
-    with the entries each key is a primary key of. Built once per compiled book."""
+    with the entries each key is a primary key of, and those it is a secondary key of. Built
+    once per compiled book."""
 
     def __init__(self, entries: Sequence[ScanEntry]) -> None:
         import ahocorasick_rs
 
         tables: dict[bool, dict[str, int]] = {False: {}, True: {}}
         primary_of: dict[bool, dict[int, list[int]]] = {False: {}, True: {}}
+        secondary_of: dict[bool, dict[int, list[int]]] = {False: {}, True: {}}
         self.forced: list[int] = []
         for entry in entries:
             cs = entry.case_sensitive
@@ -206,8 +253,7 @@ class Automaton:
                         for literal in key.regex.literals:
                             pid = tables[lcs].setdefault(literal, len(tables[lcs]))
                             entry.ids[(lcs, literal)] = pid
-                            if is_primary:
-                                primary_of[lcs].setdefault(pid, []).append(entry.index)
+                            (primary_of if is_primary else secondary_of)[lcs].setdefault(pid, []).append(entry.index)
                         continue
                     if key.joined or key.always:
                         if is_primary:
@@ -216,9 +262,9 @@ class Automaton:
                     needle = key.needle if cs else key.needle.lower()
                     pid = table.setdefault(needle, len(table))
                     entry.ids[(cs, needle)] = pid
-                    if is_primary:
-                        primary_of[cs].setdefault(pid, []).append(entry.index)
+                    (primary_of if is_primary else secondary_of)[cs].setdefault(pid, []).append(entry.index)
         self.primary_of = primary_of
+        self.secondary_of = secondary_of
         self.needles = {cs: list(table) for cs, table in tables.items()}
         self.automata: dict[bool, Any] = {
             cs: ahocorasick_rs.AhoCorasick(needles) for cs, needles in self.needles.items() if needles
@@ -229,13 +275,16 @@ class Automaton:
 class FastMatcher:
     """Aho-Corasick over each buffer part once; per-key facts answer every entry."""
 
-    def __init__(self, entries: Sequence[ScanEntry], buffer: Buffer, automaton: Automaton) -> None:
+    def __init__(self, entries: Sequence[ScanEntry], buffer: Buffer, automaton: Automaton,
+                 regexes: RegexRuns) -> None:
         self.entries = entries
         self.buffer = buffer
         self.auto = automaton
+        self.regexes = regexes
         self.facts = {False: _Facts(), True: _Facts()}
         self.cands: set[int] = set(automaton.forced)
         self.fresh: set[int] = set()
+        self.fresh_secondary: set[int] = set()
         self.scanned = 0
         self._haystacks: dict[tuple[Any, ...], str] = {}
         for name, text in buffer.globals.items():
@@ -251,6 +300,7 @@ class FastMatcher:
             haystack = text if cs else text.lower()
             facts = self.facts[cs]
             primary_of = self.auto.primary_of[cs]
+            secondary_of = self.auto.secondary_of[cs]
             seen: set[int] = set()
             for pid, start, end in automaton.find_matches_as_indexes(haystack, overlapping=True):
                 if pid not in seen:
@@ -260,6 +310,9 @@ class FastMatcher:
                     if owners:
                         self.cands.update(owners)
                         self.fresh.update(owners)
+                    owners = secondary_of.get(pid)
+                    if owners:
+                        self.fresh_secondary.update(owners)
                 if whole_word_at(haystack, start, end):
                     self._note(facts.msg_word, facts.other_word, pid, index, tag)
 
@@ -278,9 +331,10 @@ class FastMatcher:
     def candidates(self) -> Iterable[int]:
         return self.cands
 
-    def take_fresh(self) -> set[int] | None:
+    def take_fresh(self) -> tuple[set[int], set[int]] | None:
         fresh, self.fresh = self.fresh, set()
-        return fresh
+        secondary, self.fresh_secondary = self.fresh_secondary, set()
+        return fresh, secondary
 
     def matches(self, entry: ScanEntry, key: Key, depth: int, with_recursion: bool) -> bool:
         if key.empty:
@@ -295,7 +349,7 @@ class FastMatcher:
                 return False
             haystack = self._joined(depth, entry.global_flags, with_recursion)
             if key.regex is not None:
-                return key.regex.test(haystack)
+                return self.regexes.test(entry, key, haystack)
             return _plain_match(haystack, key.needle, entry.case_sensitive, entry.whole_words)
         cs = entry.case_sensitive
         needle = key.needle if cs else key.folded
