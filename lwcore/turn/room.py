@@ -35,6 +35,7 @@ from lwcore.io.text import read_text
 from lwcore.io.transaction import FaultHook, FolderTransaction, locked
 from lwcore.rules import engine_for
 from lwcore.rules.sheet import Sheet, load_sheet
+from lwcore.turn.deadline import Deadline
 from lwcore.turn.documents import DocumentStore
 from lwcore.turn.history import HistoryLog
 from lwcore.turn.variables import VariableDef
@@ -204,6 +205,9 @@ class Room:
     """Relative path -> the text each YAML file had when read (comments are kept on write)."""
     documents: DocumentStore = field(init=False)
     """The room's stored documents (``docs/``): see :mod:`lwcore.turn.documents`."""
+    deadline: Deadline | None = None
+    """The deadline of the turn changing this room (:mod:`lwcore.turn.deadline`): every save
+    claims it first. ``None``: no deadline."""
 
     def __post_init__(self) -> None:
         self.documents = DocumentStore(self)
@@ -323,7 +327,9 @@ class Room:
     def save(self, *, fault: FaultHook | None = None) -> list[Path]:
         """Write what changed as one transaction (every file or none, see
         :mod:`lwcore.io.transaction`); new history entries are appended. Every file body is
-        built (and encoded) before anything is touched. Returns the files written."""
+        built (and encoded) before anything is touched. Returns the files written. With a
+        :attr:`deadline` that has passed, :class:`LwError` (code ``deadline``) and nothing is
+        written."""
         txn = FolderTransaction(self.path, fault=fault) if fault else FolderTransaction(self.path)
         if "room" in self._dirty:
             self._stage(txn, ROOM_FILE, _dump_model(self.file))
@@ -342,6 +348,8 @@ class Room:
         if self.history.pending:
             lead = b"\n" if unterminated(self.history.path) else b""
             txn.append(HISTORY_FILE, lead + self._history_bytes(self.history.pending))
+        if txn.changes and self.deadline is not None:
+            self.deadline.claim()  # past the turn's deadline nothing is written
         written = txn.commit()
         self.history.saved()
         self.documents.saved()
@@ -392,8 +400,10 @@ def shown_to(path: str | Path, member_ref: str | None) -> Iterator[None]:
 
 
 def room_lock(path: str | Path, *, shared: bool = False, timeout: float = 120.0) -> Any:
-    """``with room_lock(folder):`` -- hold the room for a load-change-save (``shared`` for a
-    read). An interrupted save is finished (or dropped) first, so what is read is whole."""
+    """``with room_lock(folder):`` -- hold the room's writer lock for a load-change-save (one
+    writer at a time); ``shared=True`` for a read: the room as last committed, whole, without
+    waiting for a writer in progress (only for a commit being applied; see
+    :mod:`lwcore.io.transaction`). An interrupted save is finished (or dropped) first."""
     folder = room_folder(path)
     if not (folder / ROOM_FILE).is_file():
         raise LwError(f"not a room folder (no {ROOM_FILE})", file=folder)
