@@ -788,8 +788,8 @@ def _finish(
     for roll in rolls:
         if "error" not in roll:
             room.record(HistoryEntry(turn=turn, role="event", text=f"{roll['expr']} = {roll['total']}", data={"kind": "roll", **roll}))
-    if narration:
-        room.record(HistoryEntry(turn=turn, role="keeper", actor=room.file.keeper.id, text=narration))
+    if narration:  # as stored: a narration longer than a history line holds is cut, with a note
+        narration = room.record(HistoryEntry(turn=turn, role="keeper", actor=room.file.keeper.id, text=narration)).text
     written = room.save()
     return AppliedReply(narration, results, tool_messages, ctx.events, rolls, steps, written, ui)
 
