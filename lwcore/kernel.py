@@ -4,6 +4,13 @@ Each :class:`Kernel` owns its own pluggy manager (no module-level state), so two
 one process are independent. Booting reads manifests only; plugin code is imported the first
 time a contribution of its family is needed, and registries are built lazily and cached until
 a plugin folder changes (directory signature) or :meth:`Kernel.refresh` is called.
+
+One kernel may serve many threads at once (a chat server, a bot, ``lw serve``): what is built
+lazily -- registries, plugin imports, the folder re-check, kernel services such as the rules
+engine -- is built once under the kernel's lock (or the service's own), and a thread never
+sees it half built. Turns in different rooms run side by side; turns in one room are
+serialized by the room's lock (:func:`lwcore.turn.room.room_lock`). A QuickJS context stays
+on the thread that made it (each turn makes its own).
 """
 
 from __future__ import annotations
@@ -268,8 +275,9 @@ class Kernel:
 
     def _check_directories(self) -> None:
         if directory_signature(self.plugin_roots, self._data_kinds) != self._dir_signature:
-            with self._lock:
-                self._boot()
+            with self._lock:  # once: a thread that waited finds the folders looked at again
+                if directory_signature(self.plugin_roots, self._data_kinds) != self._dir_signature:
+                    self._boot()
 
     # --- plugins ------------------------------------------------------------------------
 
@@ -293,8 +301,9 @@ class Kernel:
         """Import every enabled code plugin and build every registry (what ``lw doctor`` does)."""
         for name in REGISTRIES:
             self.registry(name)
-        for record in self._enabled_records():
-            load_code(record, self._pm, self._recorder)
+        with self._lock:
+            for record in self._enabled_records():
+                load_code(record, self._pm, self._recorder)
 
     def context_for(self, record: PluginRecord) -> PluginContext:
         assert record.manifest is not None
@@ -469,7 +478,9 @@ class Kernel:
                     declared = record.manifest.commands if record.manifest else ()
                     return not declared or name in declared
 
-                registry = self._command_registries[name] = self._build_registry("cli", claims)
+                registry = self._command_registries.get(name)
+                if registry is None:
+                    registry = self._command_registries[name] = self._build_registry("cli", claims)
         return registry.get(name)
 
     @property
@@ -515,15 +526,15 @@ class Kernel:
         (recorded on its plugin, listed in ``dropped``) and the text goes on unchanged."""
         turn = turn or TurnContext()
         self._check_directories()
-        with self._lock:
-            records = self._loaded_records("reply_text")
+        with self._lock:  # the records and the manager they are registered with, together
+            records, pm = self._loaded_records("reply_text"), self._pm
         current = text
         edits: list[Entry[ReplyEdit]] = []
         dropped: list[str] = []
-        order = dict.fromkeys(impl.plugin_name for impl in ordered_impls(self._pm, "lw_reply_text", records))
+        order = dict.fromkeys(impl.plugin_name for impl in ordered_impls(pm, "lw_reply_text", records))
         for plugin_id in order:
             record = records[plugin_id]
-            outcomes = call_impls(self._pm, "lw_reply_text", {plugin_id: record}, self._recorder,
+            outcomes = call_impls(pm, "lw_reply_text", {plugin_id: record}, self._recorder,
                                   lambda r: {"turn": turn, "text": current, "ctx": self.context_for(r)})
             for outcome in outcomes:
                 result = outcome.result
@@ -555,8 +566,8 @@ class Kernel:
         """
         turn = turn or TurnContext()
         self._check_directories()
-        with self._lock:
-            records = self._loaded_records(family)
+        with self._lock:  # the records and the manager they are registered with, together
+            records, pm = self._loaded_records(family), self._pm
         dropped: list[str] = []
         entries: list[Entry[Any]] = []
 
@@ -564,7 +575,7 @@ class Kernel:
             dropped.append(f"{record.id}: {message}")
             self._recorder.fail(record, message)
 
-        outcomes = call_impls(self._pm, hook, records, self._recorder,
+        outcomes = call_impls(pm, hook, records, self._recorder,
                               lambda r: {"turn": turn, "ctx": self.context_for(r)})
         for outcome in outcomes:
             record, result = outcome.record, outcome.result
@@ -640,10 +651,10 @@ class Kernel:
         """``(plugin id, line)`` from every plugin's ``lw_diagnostics`` (``lw doctor``). A
         plugin whose hook raises or returns the wrong thing gets one line saying so."""
         with self._lock:
-            records = self._loaded_records("diagnostics")
+            records, pm = self._loaded_records("diagnostics"), self._pm
         lines: list[tuple[str, str]] = []
         for outcome in call_impls(
-            self._pm, "lw_diagnostics", records, self._recorder,
+            pm, "lw_diagnostics", records, self._recorder,
             lambda r: {"kernel": self, "ctx": self.context_for(r)},
         ):
             plugin_id = outcome.record.id

@@ -26,6 +26,7 @@ _LAZY = {
     "YAML_LIMITS": "lwcore.io.limits",
     "JSON_LIMITS": "lwcore.io.limits",
     "LINE_LIMITS": "lwcore.io.limits",
+    "LOG_LINE_LIMITS": "lwcore.io.limits",
     "read_bytes": "lwcore.io.text",
     "open_file": "lwcore.io.text",
     "read_text": "lwcore.io.text",
@@ -48,7 +49,7 @@ __all__ = list(_LAZY)
 
 if TYPE_CHECKING:
     from lwcore.io.atomic import atomic_write_bytes, atomic_write_text, encode_utf8
-    from lwcore.io.limits import JSON_LIMITS, LINE_LIMITS, YAML_LIMITS, Limits
+    from lwcore.io.limits import JSON_LIMITS, LINE_LIMITS, LOG_LINE_LIMITS, YAML_LIMITS, Limits
     from lwcore.io.paths import confine
     from lwcore.io.safe_json import iter_json_lines, load_json, read_json
     from lwcore.io.safe_yaml import Position, Positions, load_yaml, read_yaml

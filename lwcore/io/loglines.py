@@ -16,9 +16,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 from lwcore.errors import LwError
+from lwcore.io.limits import LOG_LINE_LIMITS
 
 BLOCK = 64 * 1024
-MAX_LINE = 4 * 1024 * 1024
+MAX_LINE = LOG_LINE_LIMITS.max_bytes
+"""The longest line (its newline not counted) a log reader takes: the logs' own limit."""
 
 
 class Line(NamedTuple):
@@ -37,7 +39,8 @@ def _too_long(path: Path, byte: int, where: str, max_line: int) -> LwError:
 
 def lines_before(path: Path, end: int, *, block: int = BLOCK, max_line: int = MAX_LINE) -> Iterator[Line]:
     """The lines of ``path`` in its first ``end`` bytes, newest first (``end`` should be a
-    line boundary: the file's size, or a :attr:`Line.end`)."""
+    line boundary: the file's size, or a :attr:`Line.end`). Each byte is looked at once: a
+    long line costs its length, not its length times the blocks it spans."""
     if end <= 0:
         return
     try:
@@ -46,28 +49,35 @@ def lines_before(path: Path, end: int, *, block: int = BLOCK, max_line: int = MA
         return
     with handle:
         position = end
-        carry = b""  # the start of the line being assembled (it began before `position`)
+        parts: list[bytes] = []  # the start of the line being assembled (it began before `position`), newest part first
+        size = 0
         first = True
         while position > 0:
             step = min(block, position)
             position -= step
             handle.seek(position)
-            chunk = handle.read(step) + carry
+            data = handle.read(step)
             if first:  # the newline closing the region's newest line separates nothing
                 first = False
-                chunk = chunk[:-1] if chunk.endswith(b"\n") else chunk
-            pieces = chunk.split(b"\n")
-            carry = pieces[0]
-            start = position + len(carry) + 1
-            complete = []
-            for raw in pieces[1:]:
-                complete.append(Line(start, start + len(raw) + 1, raw))
-                start += len(raw) + 1
-            if complete and complete[-1].end > end:  # the newest line may lack its newline
-                complete[-1] = complete[-1]._replace(end=end)
-            yield from reversed(complete)
-            if len(carry) > max_line:  # read backwards, its start is not known: locate its end
-                raise _too_long(path, position + len(carry), "ending at", max_line)
+                data = data[:-1] if data.endswith(b"\n") else data
+            if b"\n" not in data:
+                parts.append(data)
+                size += len(data)
+            else:
+                pieces = data.split(b"\n")
+                newest = pieces[-1] + b"".join(reversed(parts))
+                start = position + len(pieces[0]) + 1
+                complete = []
+                for raw in (*pieces[1:-1], newest):
+                    complete.append(Line(start, start + len(raw) + 1, raw))
+                    start += len(raw) + 1
+                if complete[-1].end > end:  # the newest line may lack its newline
+                    complete[-1] = complete[-1]._replace(end=end)
+                yield from reversed(complete)
+                parts, size = [pieces[0]], len(pieces[0])
+            if size > max_line:  # read backwards, its start is not known: locate its end
+                raise _too_long(path, position + size, "ending at", max_line)
+        carry = b"".join(reversed(parts))
         yield Line(0, min(len(carry) + 1, end), carry)
 
 

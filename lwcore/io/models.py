@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lwcore.errors import LwError, LwErrors
+from lwcore.io.limits import JSON_LIMITS, YAML_LIMITS, Limits
 from lwcore.io.safe_json import read_json
 from lwcore.io.safe_yaml import Positions, read_yaml
 
@@ -78,10 +79,16 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def reader_limits(path: str | Path) -> Limits:
+    """The limits :func:`read_document` reads ``path`` with (by its suffix): what a writer of
+    that file must stay within."""
+    return JSON_LIMITS if str(path).lower().endswith(".json") else YAML_LIMITS
+
+
 def read_document(path: str | Path) -> tuple[Any, Positions | None]:
     """A data file by its suffix: ``.json`` with the JSON reader, anything else as YAML
     (with positions). Returns ``(data, positions or None)``."""
     if str(path).lower().endswith(".json"):
-        return read_json(path), None
-    data, positions = read_yaml(path, positions=True)
+        return read_json(path, limits=reader_limits(path)), None
+    data, positions = read_yaml(path, positions=True, limits=reader_limits(path))
     return data, positions

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from lwcore.errors import LwError
-from lwcore.io.limits import JSON_LIMITS, LINE_LIMITS, Limits
+from lwcore.io.limits import JSON_LIMITS, LINE_LIMITS, Limits, check_shape
 from lwcore.io.text import read_bytes, source_text
 
 
@@ -118,25 +118,6 @@ def _refuse_lone_surrogates(value: Any, file: str | None) -> None:
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
-
-
-def check_shape(value: Any, limits: Limits, file: str | None = None) -> None:
-    """Refuse ``value`` (already parsed) when it nests deeper than ``limits.max_depth`` or
-    holds more than ``limits.max_nodes`` values. Iterative: safe on any depth."""
-    if not isinstance(value, (dict, list)):
-        return
-    count = 1
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > limits.max_depth:
-            raise LwError(f"JSON nested deeper than {limits.max_depth} levels", file=file, code="limit")
-        count += len(item)
-        if count > limits.max_nodes:
-            raise LwError(f"JSON holds more than {limits.max_nodes} values", file=file, code="limit")
-        for child in item.values() if isinstance(item, dict) else item:
-            if isinstance(child, (dict, list)):
-                stack.append((child, depth + 1))
 
 
 def read_json(path: str | Path, *, limits: Limits = JSON_LIMITS) -> Any:

@@ -1,17 +1,27 @@
-"""A folder lock and an all-or-nothing save across several files of one folder.
+"""Folder locks and an all-or-nothing save across several files of one folder.
 
-**Lock** (:class:`FolderLock`): an advisory ``flock`` on ``<folder>/.lw/lock``, exclusive
-for a load-change-save, shared for a read. Two processes (or two threads with their own lock
-objects) playing turns in one room are serialized; a waiter gives up with a clear error
-after ``timeout`` seconds.
+**Locks** (advisory ``flock`` files under ``<folder>/.lw/``; each holder opens its own, so
+threads of one process exclude each other like processes do):
+
+- the **writer lock** (``lock``, :func:`locked` without ``shared``): held for a whole
+  load-change-save -- a turn, its model call included. Writers of one folder go one at a time.
+- the **commit lock** (``commit``): held exclusively only while a transaction's journal is
+  written and applied (milliseconds), shared by a reader for as long as it reads
+  (:func:`locked` with ``shared``). A reader never takes the writer lock, so it never waits
+  for a turn in progress: it reads the last committed state, whole.
+- a **turnstile** (``gate``) gives a waiting commit priority over readers that arrive after
+  it, so a stream of overlapping readers cannot starve a commit.
+
+A waiter gives up with a clear error after ``timeout`` seconds.
 
 **Transaction** (:class:`FolderTransaction`): every new file body is written and fsynced to
-``<folder>/.lw/txn/`` first; then a journal naming each change is written atomically (its
-appearance is the commit point); then each change is applied (a rename over the target, or
-an append at a recorded offset); then the journal is removed. :func:`recover` (called with
-the exclusive lock held, before reading) finishes a committed transaction whose process
-died, and throws away an uncommitted one, so the folder always holds the old state or the
-new state of every file, never a mix.
+``<folder>/.lw/txn/`` first; then, under the commit lock, a journal naming each change is
+written atomically (its appearance is the commit point), each change is applied (a rename
+over the target, or an append at a recorded offset) and the journal is removed.
+:func:`recover` finishes a committed transaction whose process died, and throws away an
+uncommitted one, so the folder always holds the old state or the new state of every file,
+never a mix. A journal outlives its commit lock only when its process died: the next writer
+or reader recovers it (under the commit lock) before reading.
 
 Appends make a growing log (a room's history) cost the size of what is added, not of the
 whole file: the journal records the file's size before the append, and replaying it
@@ -22,6 +32,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -35,6 +46,8 @@ from lwcore.io.safe_json import read_json
 
 STATE_DIR = ".lw"
 LOCK_FILE = "lock"
+COMMIT_LOCK = "commit"
+GATE_LOCK = "gate"
 TXN_DIR = "txn"
 JOURNAL = "journal.json"
 
@@ -49,14 +62,17 @@ def _no_fault(step: str) -> None:
 class FolderLock:
     """An advisory lock on a folder (``fcntl.flock``; on systems without it, no locking).
 
-    Use as ``with FolderLock(path):`` (exclusive) or ``FolderLock(path, shared=True)``.
+    Use as ``with FolderLock(path):`` (exclusive) or ``FolderLock(path, shared=True)``;
+    ``name`` picks the lock file under ``.lw/`` (the writer lock by default).
     Re-entrant within one object only; each holder should use its own object.
     """
 
-    def __init__(self, folder: str | Path, *, shared: bool = False, timeout: float = 120.0) -> None:
+    def __init__(self, folder: str | Path, *, shared: bool = False, timeout: float = 120.0,
+                 name: str = LOCK_FILE) -> None:
         self.folder = Path(folder)
         self.shared = shared
         self.timeout = timeout
+        self.name = name
         self._fd: int | None = None
         self._depth = 0
 
@@ -79,7 +95,7 @@ class FolderLock:
         state = self.folder / STATE_DIR
         try:
             state.mkdir(exist_ok=True)
-            fd = os.open(state / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o666)
+            fd = os.open(state / self.name, os.O_RDWR | os.O_CREAT, 0o666)
         except OSError as exc:
             if self.shared and isinstance(exc, PermissionError):
                 return  # a read-only folder can still be read
@@ -140,8 +156,8 @@ class FolderTransaction:
             self.changes.append(_Change("append", rel, data))
 
     def commit(self) -> list[Path]:
-        """Apply every change or none; returns the files changed. Hold the folder's
-        exclusive lock while calling it."""
+        """Apply every change or none; returns the files changed. Hold the folder's writer
+        lock while calling it (the commit lock is taken here, for the journal and its replay)."""
         if not self.changes:
             return []
         txn = self.folder / STATE_DIR / TXN_DIR
@@ -168,10 +184,11 @@ class FolderTransaction:
                  "offset": change.offset, "mode": change.mode}
             )
         fsync_dir(txn)
-        atomic_write_bytes(txn / JOURNAL, json.dumps({"format": 1, "changes": entries}).encode("utf-8"))
-        fsync_dir(txn)
-        self.fault("committed")
-        _replay(self.folder, txn, entries, self.fault)
+        with committing(self.folder):
+            atomic_write_bytes(txn / JOURNAL, json.dumps({"format": 1, "changes": entries}).encode("utf-8"))
+            fsync_dir(txn)
+            self.fault("committed")
+            _replay(self.folder, txn, entries, self.fault)
         return [self.folder / c.target for c in self.changes]
 
 
@@ -225,7 +242,9 @@ def _discard(txn: Path) -> None:
 def recover(folder: Path) -> bool:
     """Finish a committed transaction (journal present) or drop an uncommitted one.
 
-    Call with the folder's exclusive lock held. Returns whether a transaction was finished.
+    Call with the commit lock held exclusively (:func:`committing`), and -- when there may be
+    no journal, so that staged files are thrown away -- with the writer lock too (a reader
+    calls it only when it found a journal). Returns whether a transaction was finished.
     A journal that cannot be read is reported as a located :class:`LwError` (nothing is
     guessed).
     """
@@ -252,16 +271,73 @@ def recover(folder: Path) -> bool:
     return True
 
 
+def _journal(folder: Path) -> Path:
+    return folder / STATE_DIR / TXN_DIR / JOURNAL
+
+
+@contextmanager
+def committing(folder: str | Path, *, timeout: float = 120.0) -> Iterator[None]:
+    """``with committing(folder):`` -- the commit lock, exclusive: no reader is reading and
+    none starts (readers arriving meanwhile wait at the turnstile) until the block ends."""
+    folder = Path(folder)
+    commit = FolderLock(folder, timeout=timeout, name=COMMIT_LOCK)
+    with FolderLock(folder, timeout=timeout, name=GATE_LOCK):
+        commit.__enter__()
+    try:
+        yield
+    finally:
+        commit.__exit__(None, None, None)
+
+
+_reading = threading.local()
+"""Folders this thread holds the commit lock of as a reader (a nested read takes no lock:
+at the turnstile it could wait for a commit that waits for the outer read)."""
+
+
+@contextmanager
+def _read_lock(folder: Path, timeout: float) -> Iterator[None]:
+    held: dict[Path, int] = _reading.__dict__.setdefault("held", {})
+    key = folder.resolve()
+    if held.get(key):
+        held[key] += 1
+        try:
+            yield
+        finally:
+            held[key] -= 1
+        return
+    while True:
+        commit = FolderLock(folder, shared=True, timeout=timeout, name=COMMIT_LOCK)
+        with FolderLock(folder, shared=True, timeout=timeout, name=GATE_LOCK):
+            commit.__enter__()
+        if not _journal(folder).exists():
+            break
+        commit.__exit__(None, None, None)  # a save whose process died: finish it, then read
+        with committing(folder, timeout=timeout):
+            if _journal(folder).exists():  # (staged files of a live writer are never discarded here)
+                recover(folder)
+    held[key] = 1
+    try:
+        yield
+    finally:
+        held.pop(key, None)
+        commit.__exit__(None, None, None)
+
+
 @contextmanager
 def locked(folder: str | Path, *, shared: bool = False, timeout: float = 120.0) -> Iterator[None]:
-    """``with locked(folder):`` -- the folder's lock, with an interrupted save recovered
-    first (a reader that finds one takes the exclusive lock for the recovery, then reads
-    under its shared lock)."""
+    """``with locked(folder):`` -- the folder's writer lock, for a load-change-save;
+    ``shared=True``: the commit lock as a reader, for reading the last committed state whole
+    (it never waits for a writer, only for a commit being applied). Either way an interrupted
+    save is recovered first."""
     folder = Path(folder)
-    if shared and (folder / STATE_DIR / TXN_DIR / JOURNAL).exists():
-        with FolderLock(folder, timeout=timeout):
-            recover(folder)
-    with FolderLock(folder, shared=shared, timeout=timeout):
-        if not shared:
-            recover(folder)
+    if shared:
+        with _read_lock(folder, timeout):
+            yield
+        return
+    with FolderLock(folder, timeout=timeout):
+        if _journal(folder).exists():
+            with committing(folder, timeout=timeout):
+                recover(folder)
+        else:
+            recover(folder)  # staged files of a save that never committed: only writers see them
         yield

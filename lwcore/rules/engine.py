@@ -14,6 +14,10 @@ at most once per ``recheck_after`` seconds (default 1 s; :meth:`RulesEngine.refr
 so does :meth:`lwcore.kernel.Kernel.data_changed`, which an install calls),
 so a running kernel notices a new, changed or removed file within that window while a batch of
 checks does not stat every file per request.
+
+One engine serves every thread of its kernel: looking at the sources, building a pack and the
+name cache happen under the engine's lock, so a thread never sees the sources half looked at
+(an empty set while another thread collects them) nor a pack half built.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import copy
 import os
 import random
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -155,6 +160,9 @@ class RulesEngine:
         self._shadowed: list[Problem] = []
         self._packs: dict[str, RuleSystem | RulepackError] = {}
         self._names: dict[str, str | None] = {}
+        self._lock = threading.RLock()
+        """Guards the sources, the pack and name caches (re-entrant: building a pack asks for
+        the packs it groups with)."""
 
     # --- sources ------------------------------------------------------------------------
 
@@ -190,33 +198,37 @@ class RulesEngine:
 
     def refresh(self) -> None:
         """Look at the sources now (a new, changed or removed pack is seen on the next call)."""
-        self._checked_at = None
-        self._refresh()
+        with self._lock:
+            self._checked_at = None
+            self._refresh()
 
     def _refresh(self) -> None:
-        now = self._clock()
-        generation = self.kernel.data_generation if self.kernel is not None else 0
-        if (self._checked_at is not None and now - self._checked_at < self.recheck_after
-                and generation == self._generation):
-            return
-        self._checked_at, self._generation = now, generation
-        sources, shadowed, signature = self._collect()
-        if signature != self._signature:
-            self._signature = signature
-            self._sources = sources
-            self._shadowed = shadowed
-            self._packs = {}
-            self._names = {}
+        with self._lock:
+            now = self._clock()
+            generation = self.kernel.data_generation if self.kernel is not None else 0
+            if (self._checked_at is not None and now - self._checked_at < self.recheck_after
+                    and generation == self._generation):
+                return
+            sources, shadowed, signature = self._collect()
+            if signature != self._signature:
+                self._signature = signature
+                self._sources = sources
+                self._shadowed = shadowed
+                self._packs = {}
+                self._names = {}
+            self._checked_at, self._generation = now, generation  # only once the sources are in
 
     def sources(self) -> dict[str, PackSource]:
         """System id -> where it comes from (after shadowing rules)."""
-        self._refresh()
-        return dict(self._sources)
+        with self._lock:
+            self._refresh()
+            return dict(self._sources)
 
     def ids(self) -> list[str]:
         """Every system id with a source (loaded or not), sorted."""
-        self._refresh()
-        return sorted(self._sources)
+        with self._lock:
+            self._refresh()
+            return sorted(self._sources)
 
     # --- loading ------------------------------------------------------------------------
 
@@ -303,20 +315,22 @@ class RulesEngine:
     def pack(self, system: str) -> RuleSystem:
         """The compiled pack for a system id or any of its names; :class:`RulepackError` when
         unknown or malformed (the located diagnostic)."""
-        self._refresh()
-        system_id = system if system in self._sources else self._find(system)
-        if system_id is None:
-            raise self._unknown(system)
-        cached = self._packs.get(system_id)
-        if cached is None:
-            self._packs[system_id] = RulepackError(f"{system_id}: extends loop through computer_group")
-            try:
-                cached = self._build(system_id)
-            except RulepackError as exc:
-                cached = exc
-            except RulesError as exc:
-                cached = RulepackError(str(exc))
-            self._packs[system_id] = cached
+        with self._lock:
+            self._refresh()
+            system_id = system if system in self._sources else self._find(system)
+            if system_id is None:
+                raise self._unknown(system)
+            cached = self._packs.get(system_id)
+            if cached is None:
+                # seen only by this thread's own recursion (the lock is held while building)
+                self._packs[system_id] = RulepackError(f"{system_id}: extends loop through computer_group")
+                try:
+                    cached = self._build(system_id)
+                except RulepackError as exc:
+                    cached = exc
+                except RulesError as exc:
+                    cached = RulepackError(str(exc))
+                self._packs[system_id] = cached
         if isinstance(cached, RulepackError):
             raise cached
         return cached
@@ -337,8 +351,9 @@ class RulesEngine:
 
     def find(self, word: str) -> str | None:
         """The system id selected by ``word`` (id, then names/set_keys, case-insensitive)."""
-        self._refresh()
-        return self._find(word)
+        with self._lock:
+            self._refresh()
+            return self._find(word)
 
     def _find(self, word: str) -> str | None:
         if word in self._names:
@@ -378,15 +393,16 @@ class RulesEngine:
     def problems(self) -> list[Problem]:
         """Diagnostics: packs that did not load (errors), shadowed user files, warnings."""
         out: list[Problem] = []
-        for system_id in self.ids():
-            source = self._sources[system_id]
-            try:
-                pack = self.pack(system_id)
-            except RulesError as exc:
-                out.append(Problem(system_id, source.origin, str(exc)))
-                continue
-            out += [Problem(system_id, source.origin, w, error=False) for w in pack.warnings]
-        out += self._shadowed
+        with self._lock:
+            for system_id in self.ids():
+                source = self._sources[system_id]
+                try:
+                    pack = self.pack(system_id)
+                except RulesError as exc:
+                    out.append(Problem(system_id, source.origin, str(exc)))
+                    continue
+                out += [Problem(system_id, source.origin, w, error=False) for w in pack.warnings]
+            out += self._shadowed
         return out
 
     def validate_file(self, path: str | Path) -> RuleSystem:
@@ -399,17 +415,18 @@ class RulesEngine:
         """Load ``source`` as if installed, with ``beside`` (packs shipped together with it, e.g.
         in one ``.lwpack``) found before the installed ones when ``extends`` looks a parent up.
         Nothing is cached. Raises a located :class:`RulepackError`."""
-        self.refresh()
-        lookup = dict(self._sources)
-        for other in beside:
-            lookup[other.id] = other
-        lookup[source.id] = source
-        saved, saved_packs = self._sources, self._packs
-        self._sources, self._packs = lookup, {}
-        try:
-            return self._build(source.id)
-        finally:
-            self._sources, self._packs = saved, saved_packs
+        with self._lock:  # the sources are swapped for the build: no other thread may see them
+            self.refresh()
+            lookup = dict(self._sources)
+            for other in beside:
+                lookup[other.id] = other
+            lookup[source.id] = source
+            saved, saved_packs, saved_names = self._sources, self._packs, self._names
+            self._sources, self._packs, self._names = lookup, {}, {}
+            try:
+                return self._build(source.id)
+            finally:
+                self._sources, self._packs, self._names = saved, saved_packs, saved_names
 
     # --- the host API -------------------------------------------------------------------
 

@@ -37,6 +37,7 @@ model step through the same provider path as a turn; its result replaces the fol
 
 from __future__ import annotations
 
+import re
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -244,14 +245,12 @@ def estimate_tokens(text: str) -> int:
     (a flat chars/4 would count a Chinese campaign four times too small)."""
     if not text:
         return 0
-    cjk = sum(1 for ch in text if _cjk(ch))
+    cjk = sum(map(len, _CJK.findall(text)))  # linear in C: a 4 MB prompt in milliseconds
     return max(1, cjk + (len(text) - cjk + 3) // 4)
 
 
-def _cjk(ch: str) -> bool:
-    code = ord(ch)
-    return (0x2E80 <= code <= 0x9FFF or 0x3000 <= code <= 0x303F or 0xFF00 <= code <= 0xFFEF
-            or 0xF900 <= code <= 0xFAFF or 0x20000 <= code <= 0x2FA1F)
+_CJK = re.compile("[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef\uf900-\ufaff\U00020000-\U0002fa1f]+")
+"""Runs of CJK characters (the ideographs and radicals, CJK punctuation, full-width forms)."""
 
 
 def decision(fullness: float) -> str:

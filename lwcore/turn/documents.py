@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from lwcore.contributions import DocumentType, Viewer, resolve
 from lwcore.errors import LwError, quoting_keeper_data
 from lwcore.io.atomic import encode_utf8
-from lwcore.io.limits import LINE_LIMITS
+from lwcore.io.limits import LOG_LINE_LIMITS, YAML_LIMITS, check_shape, check_writable
 from lwcore.io.loglines import ends_line, lines_before, lines_from, unterminated
 from lwcore.io.roundtrip import update_yaml_text
 from lwcore.io.safe_json import iter_json_lines, load_json
@@ -184,7 +184,7 @@ class DocumentStore:
             path = self.folder / f"{kind.name}.jsonl"
             if path.is_file():
                 text = read_text(path, max_bytes=LOG_MAX_BYTES)
-                for number, value in iter_json_lines(text.splitlines(), path):
+                for number, value in iter_json_lines(text.splitlines(), path, limits=LOG_LINE_LIMITS):
                     record = _log_record(kind, value, path, line=number)
                     _apply(docs, record)
             for record in self._appended.get(kind.name, ()):  # written before the whole log was read
@@ -218,6 +218,7 @@ class DocumentStore:
         violations = list(resolve(kind.validate_write)(doc, self.room)) if kind.validate_write else []
         if violations:
             raise LwError(f"{doc.type} {doc.id!r} refused: " + "; ".join(violations), code="invalid")
+        self._check_readable(kind, doc)
         if kind.storage == "log":  # appended: the log is not read for it
             self._appended.setdefault(kind.name, []).append(doc)
             if kind.name in self._docs:
@@ -227,6 +228,22 @@ class DocumentStore:
             self._dirty.add(kind.name)
         self.room.mark("documents")
         return doc
+
+    def _check_readable(self, kind: DocumentType, doc: Document) -> None:
+        """Refuse (code ``limit``) a document its file could not be read back with: a log
+        record whose line passes the log's limits; a YAML record too deep or with too many
+        values (the whole file's size is checked when it is saved)."""
+        # named by the room-relative path: a tool error reaches the model, never a server path
+        if kind.storage == "log":
+            line = _log_line(doc)
+            check_writable(_log_value(doc), len(line) - 1, LOG_LINE_LIMITS, file=f"{DOCS_DIR}/{kind.name}.jsonl",
+                           what=f"{doc.type} {doc.id!r}")
+        else:
+            try:
+                check_shape({doc.id: doc.record()}, YAML_LIMITS, what=f"{doc.type} {doc.id!r}")
+            except LwError as exc:
+                raise LwError(f"{exc.message}, more than its file is read back with",
+                              file=f"{DOCS_DIR}/{kind.name}.yaml", code="limit") from None
 
     def delete(self, name: str, doc_id: str) -> bool:
         kind = doc_type(self.room.kernel, name)
@@ -246,13 +263,21 @@ class DocumentStore:
         for name in sorted(self._dirty):
             rel = f"{DOCS_DIR}/{name}.yaml"
             data = {doc_id: doc.record() for doc_id, doc in self._docs[name].items()}
+            check_writable(data, 0, YAML_LIMITS, file=self.folder / f"{name}.yaml", what=rel)  # before rendering
             text = update_yaml_text(self._texts.get(name, ""), data)
-            txn.replace(rel, encode_utf8(text, file=self.folder / f"{name}.yaml"))
+            body = encode_utf8(text, file=self.folder / f"{name}.yaml")
+            check_writable(data, len(body), YAML_LIMITS, file=self.folder / f"{name}.yaml", what=rel)
+            txn.replace(rel, body)
             self._texts[name] = text
         for name, docs in sorted(self._appended.items()):
             log = self.log(name)
-            data = b"".join(_log_line(doc) for doc in docs)
-            txn.append(f"{DOCS_DIR}/{name}.jsonl", (b"\n" if log.unterminated else b"") + data)
+            lines = []
+            for doc in docs:  # put() checked each already; what is written is checked here
+                line = _log_line(doc)
+                check_writable(_log_value(doc), len(line) - 1, LOG_LINE_LIMITS, file=self.folder / f"{name}.jsonl",
+                               what=f"{doc.type} {doc.id!r}")
+                lines.append(line)
+            txn.append(f"{DOCS_DIR}/{name}.jsonl", (b"\n" if log.unterminated else b"") + b"".join(lines))
 
     def saved(self) -> None:
         for name in self._appended:
@@ -294,10 +319,14 @@ def _deletion(doc: Document) -> bool:
     return doc.data == _DELETED
 
 
+def _log_value(doc: Document) -> dict[str, Any]:
+    """The JSON value of the line a log record is appended as."""
+    return {"id": doc.id, "deleted": True} if _deletion(doc) else {"id": doc.id, **doc.record()}
+
+
 def _log_line(doc: Document) -> bytes:
-    """The line a log record is appended as."""
-    record = {"id": doc.id, "deleted": True} if _deletion(doc) else {"id": doc.id, **doc.record()}
-    return encode_utf8(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+    """The line a log record is appended as (with its newline)."""
+    return encode_utf8(json.dumps(_log_value(doc), ensure_ascii=False, separators=(",", ":")) + "\n")
 
 
 @dataclass(frozen=True)
@@ -356,7 +385,7 @@ class DocumentLog:
     def _parse(self, raw: bytes, start: int, end: int) -> LogRecord:
         try:
             with quoting_keeper_data():
-                value = load_json(decode_text(raw, self.path), self.path, limits=LINE_LIMITS)
+                value = load_json(decode_text(raw, self.path), self.path, limits=LOG_LINE_LIMITS)
                 return _log_record(self.kind, value, self.path, byte=start, end=end)
         except LwError as exc:  # located by byte: a log read from its end has no line numbers
             exc.byte = start + (exc.byte or 0)

@@ -5,16 +5,22 @@ fsync). A turn needs the last entries (the prompt's recent history, the turn num
 :class:`HistoryLog` reads the file backwards (:func:`lwcore.io.loglines.lines_before`) and
 parses only the lines it is asked for; a whole pass (:meth:`HistoryLog.all`) is there for the
 rare reader that wants everything. A bad line is a located error naming the file and the byte offset of the line.
+
+Every entry is stored as one line the log's readers take back (``LOG_LINE_LIMITS``): an entry
+recorded too large (a model's 4.5 MB narration) is fitted when it is recorded (:func:`fitted`):
+its details are dropped, then its text is cut with a note saying so -- never a line that
+would make the room unreadable.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lwcore.errors import LwError, quoting_keeper_data
-from lwcore.io.limits import JSON_LIMITS
+from lwcore.io.limits import LOG_LINE_LIMITS, Limits, check_shape
 from lwcore.io.loglines import lines_before
 from lwcore.io.models import validate_model
 from lwcore.io.safe_json import load_json
@@ -71,7 +77,7 @@ class HistoryLog:
 
         try:
             with quoting_keeper_data():  # a keeper-only line's text can be in the message
-                value = load_json(decode_text(raw, self.path), self.path, limits=JSON_LIMITS)
+                value = load_json(decode_text(raw, self.path), self.path, limits=LOG_LINE_LIMITS)
                 return validate_model(HistoryEntry, value, file=self.path, strict=True)
         except LwError as exc:
             exc.byte = offset + (exc.byte or 0)
@@ -124,10 +130,69 @@ class HistoryLog:
 
     # -- writing ---------------------------------------------------------------------------
 
-    def record(self, entry: HistoryEntry) -> None:
-        self.pending.append(entry)
+    def record(self, entry: HistoryEntry) -> HistoryEntry:
+        """Add ``entry`` (:func:`fitted` to a line the log can read back); the entry as stored."""
+        stored = fitted(entry)
+        self.pending.append(stored)
+        return stored
 
     def saved(self) -> None:
         """The pending entries are on disk now (appended after the cached part)."""
         self._cache.extend(self.pending)
         self.pending = []
+
+
+# --- one line per entry ----------------------------------------------------------------------
+
+
+def entry_record(entry: HistoryEntry) -> dict[str, Any]:
+    """The JSON value of ``entry``'s line, as the log stores it."""
+    return entry.model_dump(mode="json", exclude_unset=True)
+
+
+def record_text(record: dict[str, Any]) -> str:
+    """The text of a line holding ``record`` (without its newline)."""
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def _size(entry: HistoryEntry) -> int:
+    return len(record_text(entry_record(entry)).encode("utf-8", "surrogatepass"))  # a lone surrogate fails later
+
+
+def _fits(entry: HistoryEntry, limits: Limits) -> bool:
+    record = entry_record(entry)
+    if len(record_text(record).encode("utf-8", "surrogatepass")) > limits.max_bytes:
+        return False
+    try:
+        check_shape(record, limits)
+    except LwError:
+        return False
+    return True
+
+
+def fitted(entry: HistoryEntry, limits: Limits = LOG_LINE_LIMITS) -> HistoryEntry:
+    """``entry`` as the log can store it: unchanged when its line is within ``limits``; else
+    its ``data`` is kept as its ``kind`` and a ``cut`` note only, and when the line is still
+    too long its text is cut (at a character) and ends with a note of what was cut."""
+    if _fits(entry, limits):
+        return entry
+    if entry.data is not None:
+        kind = entry.data.get("kind")
+        entry = entry.model_copy(update={"data": {"kind": kind, "cut": "the details did not fit a history line"}})
+        if _fits(entry, limits):
+            return entry
+    text = entry.text
+    note = f" […] (cut: the text had {len(text):,} characters; a history line holds {limits.max_bytes:,} bytes)"
+    base = _size(entry.model_copy(update={"text": ""})) - 2  # the line but for its text's JSON string
+
+    def size(part: str) -> int:
+        return base + len(json.dumps(part + note, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+
+    low, high = 0, len(text)
+    while low < high:  # the longest start of the text that fits with the note
+        middle = (low + high + 1) // 2
+        if size(text[:middle]) <= limits.max_bytes:
+            low = middle
+        else:
+            high = middle - 1
+    return entry.model_copy(update={"text": text[:low] + note})

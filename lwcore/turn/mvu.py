@@ -649,7 +649,8 @@ def apply_to_room(room: Room, ops: Sequence[TreeOp], *, by: str) -> list[dict[st
     """Apply ``ops`` to the room's tree; return one keeper-only event per operation: ``tree``
     (with ``path``, ``before``, ``value``) for a done one, ``tree_refused`` (with the reason)
     for one that could not be done. ``by`` names the writer in each event. A batch that
-    would grow the tree past :data:`MAX_TREE_BYTES` is refused whole."""
+    would grow the tree past :data:`MAX_TREE_BYTES`, or that ``docs/mvu.yaml`` could not be read
+    back with (nested too deep), is refused whole."""
     if not ops:
         return []
     original = state = tree_of(room)
@@ -670,7 +671,10 @@ def apply_to_room(room: Room, ops: Sequence[TreeOp], *, by: str) -> list[dict[st
     if len(json.dumps(state, ensure_ascii=False)) > MAX_TREE_BYTES:
         reason = f"the variable tree would pass {MAX_TREE_BYTES:,} bytes"
         return [_refused(op, reason, by) for op in ops]
-    store_tree(room, state)
+    try:
+        store_tree(room, state)
+    except LwError as exc:  # a tree its file could not be read back with (nested too deep …)
+        return [_refused(op, exc.message, by) for op in ops]
     return events
 
 

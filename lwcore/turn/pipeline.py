@@ -55,6 +55,7 @@ from lwcore.rules.kept_check import LAST_CHECK
 from lwcore.sandbox.budget import current as current_budget
 from lwcore.sandbox.budget import ensure as ensure_budget
 from lwcore.turn import chronicle, mvu, sheet_rolls
+from lwcore.turn.deadline import Deadline
 from lwcore.turn.adapter import ParsedReply, ProviderAdapterProtocol, ToolCall, ToolOffer, ToolResult
 from lwcore.turn.macros import expand_rolls
 from lwcore.turn.room import HistoryEntry, Member, Room, room_lock, sheet_values
@@ -807,8 +808,8 @@ def _finish(
     for roll in rolls:
         if "error" not in roll:
             room.record(HistoryEntry(turn=turn, role="event", text=f"{roll['expr']} = {roll['total']}", data={"kind": "roll", **roll}))
-    if narration:
-        room.record(HistoryEntry(turn=turn, role="keeper", actor=room.file.keeper.id, text=narration))
+    if narration:  # as stored: a narration longer than a history line holds is cut, with a note
+        narration = room.record(HistoryEntry(turn=turn, role="keeper", actor=room.file.keeper.id, text=narration)).text
     written = room.save()
     return AppliedReply(narration, results, tool_messages, ctx.events, rolls, steps, written, ui)
 
@@ -869,6 +870,22 @@ def apply_reply(
     return _finish(compiled, ctx, parsed.text, results, messages, 1, hooks)
 
 
+def send_within(
+    adapter: ProviderAdapterProtocol, request: Mapping[str, Any], *, endpoint: str, api_key: str | None,
+    timeout: float, deadline: Deadline | None,
+) -> Mapping[str, Any]:
+    """One model request, given at most ``timeout`` seconds and what is left of ``deadline``;
+    a request cut short by the deadline fails as the deadline (code ``deadline``)."""
+    if deadline is None:
+        return adapter.send(request, endpoint=endpoint, api_key=api_key, timeout=timeout)
+    try:
+        return adapter.send(request, endpoint=endpoint, api_key=api_key, timeout=deadline.bound(timeout))
+    except LwError:
+        if deadline.expired:
+            raise deadline.error() from None
+        raise
+
+
 def run_endpoint(
     kernel: Kernel,
     compiled: CompiledTurn,
@@ -886,14 +903,16 @@ def run_endpoint(
     ctx = _tool_context(kernel, compiled, rng)
     offered = compiled.tool_names
     request: Mapping[str, Any] = compiled.request
-    body = adapter.send(request, endpoint=endpoint, api_key=api_key, timeout=timeout)
+    deadline = compiled.room.deadline
+    body = send_within(adapter, request, endpoint=endpoint, api_key=api_key, timeout=timeout, deadline=deadline)
     ctx.events.extend(compiled.staged.commit(compiled.room))
     all_results: list[ToolResult] = []
     all_messages: list[dict[str, Any]] = []
     text = ""
     for step in range(1, max(1, max_steps) + 1):
         if step > 1:
-            body = adapter.send(request, endpoint=endpoint, api_key=api_key, timeout=timeout)
+            body = send_within(adapter, request, endpoint=endpoint, api_key=api_key, timeout=timeout,
+                               deadline=deadline)
         parsed = adapter.parse_reply(body)
         text = parsed.text
         if not parsed.tool_calls:
@@ -921,6 +940,7 @@ def run_turn(
     max_steps: int = MAX_STEPS,
     rng: random.Random | None = None,
     fold_reply: Mapping[str, Any] | Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
+    deadline: Deadline | None = None,
 ) -> TurnResult:
     """Compile one turn and, with ``reply`` or ``endpoint``, apply it (see the module doc).
 
@@ -934,6 +954,10 @@ def run_turn(
     the turn. A fold is a model step: through ``endpoint``, or ``fold_reply`` (a recorded
     reply, or a function from the fold request to the reply); with neither, the fold is noted
     as due and nothing is folded.
+
+    ``deadline`` (:class:`lwcore.turn.deadline.Deadline`): past it the turn writes nothing
+    (every save claims it; a model call gets at most the time left) and fails with code
+    ``deadline``.
     """
     if reply is not None and endpoint is not None:
         raise LwError("give a recorded reply or an endpoint, not both")
@@ -943,8 +967,10 @@ def run_turn(
             return run_turn(
                 kernel, Room.load(room, kernel), player_input, provider=provider, actor=actor, reply=reply,
                 endpoint=endpoint, api_key=api_key, model=model, max_tokens=max_tokens, max_steps=max_steps,
-                rng=rng, fold_reply=fold_reply,
+                rng=rng, fold_reply=fold_reply, deadline=deadline,
             )
+    if deadline is not None:
+        room.deadline = deadline
     if command:
         if reply is not None or endpoint is not None:
             raise LwError("a room command (a line starting with '.') takes no model reply")
@@ -974,7 +1000,7 @@ def _run_model_turn(
                             max_tokens=max_tokens, injected=injected, rng=rng)
     if reply is None and endpoint is None:
         return TurnResult(compiled)
-    respond = _fold_responder(kernel, compiled.protocol, endpoint, api_key, fold_reply)
+    respond = _fold_responder(kernel, compiled.protocol, endpoint, api_key, fold_reply, room.deadline)
     folds = []
     plan = chronicle.plan_for(room, compiled.request)
     if plan.level == "emergency" and plan.batches:
@@ -999,8 +1025,10 @@ def _run_model_turn(
 def _fold_responder(
     kernel: Kernel, protocol: str, endpoint: str | None, api_key: str | None,
     fold_reply: Mapping[str, Any] | Callable[[Mapping[str, Any]], Mapping[str, Any]] | None,
+    deadline: Deadline | None = None,
 ) -> Callable[[Mapping[str, Any]], Mapping[str, Any]] | None:
-    """How a fold reaches a model: a recorded reply, a function, or the turn's endpoint."""
+    """How a fold reaches a model: a recorded reply, a function, or the turn's endpoint
+    (within what is left of the turn's ``deadline``)."""
     if callable(fold_reply):
         return fold_reply
     if fold_reply is not None:
@@ -1008,5 +1036,6 @@ def _fold_responder(
         return lambda request: recorded
     if endpoint is not None:
         adapter = adapter_for(kernel, protocol)
-        return lambda request: adapter.send(request, endpoint=endpoint, api_key=api_key, timeout=60.0)
+        return lambda request: send_within(adapter, request, endpoint=endpoint, api_key=api_key, timeout=60.0,
+                                           deadline=deadline)
     return None

@@ -26,8 +26,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 from lwcore.errors import LwError, quoting_keeper_data, redacted
 from lwcore.io.atomic import encode_utf8
+from lwcore.io.limits import LOG_LINE_LIMITS, check_writable
 from lwcore.io.loglines import unterminated
-from lwcore.io.models import validate_model
+from lwcore.io.models import reader_limits, validate_model
 from lwcore.io.paths import confine
 from lwcore.io.roundtrip import dump_yaml, update_yaml_text
 from lwcore.io.safe_yaml import load_yaml, read_yaml
@@ -35,8 +36,9 @@ from lwcore.io.text import read_text
 from lwcore.io.transaction import FaultHook, FolderTransaction, locked
 from lwcore.rules import engine_for
 from lwcore.rules.sheet import Sheet, load_sheet
+from lwcore.turn.deadline import Deadline
 from lwcore.turn.documents import DocumentStore
-from lwcore.turn.history import HistoryLog
+from lwcore.turn.history import HistoryLog, entry_record, record_text
 from lwcore.turn.variables import VariableDef
 
 if TYPE_CHECKING:
@@ -204,6 +206,9 @@ class Room:
     """Relative path -> the text each YAML file had when read (comments are kept on write)."""
     documents: DocumentStore = field(init=False)
     """The room's stored documents (``docs/``): see :mod:`lwcore.turn.documents`."""
+    deadline: Deadline | None = None
+    """The deadline of the turn changing this room (:mod:`lwcore.turn.deadline`): every save
+    claims it first. ``None``: no deadline."""
 
     def __post_init__(self) -> None:
         self.documents = DocumentStore(self)
@@ -310,8 +315,10 @@ class Room:
     def turn_number(self) -> int:
         return self.history.turn_number
 
-    def record(self, entry: HistoryEntry) -> None:
-        self.history.record(entry)
+    def record(self, entry: HistoryEntry) -> HistoryEntry:
+        """Add ``entry`` to the history (appended on :meth:`save`); the entry as it will be
+        stored (:func:`lwcore.turn.history.fitted`: a line the log can read back)."""
+        return self.history.record(entry)
 
     def mark(self, *what: str) -> None:
         """Mark parts to write on :meth:`save`: ``variables``, ``room``, ``sheet:<member id>``
@@ -323,7 +330,9 @@ class Room:
     def save(self, *, fault: FaultHook | None = None) -> list[Path]:
         """Write what changed as one transaction (every file or none, see
         :mod:`lwcore.io.transaction`); new history entries are appended. Every file body is
-        built (and encoded) before anything is touched. Returns the files written."""
+        built (and encoded) before anything is touched. Returns the files written. With a
+        :attr:`deadline` that has passed, :class:`LwError` (code ``deadline``) and nothing is
+        written."""
         txn = FolderTransaction(self.path, fault=fault) if fault else FolderTransaction(self.path)
         if "room" in self._dirty:
             self._stage(txn, ROOM_FILE, _dump_model(self.file))
@@ -331,7 +340,10 @@ class Room:
             if f"sheet:{member.id}" in self._dirty and member.sheet and member.id in self.sheets:
                 sheet = self.sheets[member.id]
                 if member.sheet.lower().endswith(".json"):
-                    txn.replace(member.sheet, encode_utf8(dump_sheet(sheet, member.sheet), file=self.path / member.sheet))
+                    body = encode_utf8(dump_sheet(sheet, member.sheet), file=self.path / member.sheet)
+                    check_writable(sheet_data(sheet), len(body), reader_limits(member.sheet),
+                                   file=self.path / member.sheet, what=member.sheet)
+                    txn.replace(member.sheet, body)
                 else:
                     self._stage(txn, member.sheet, sheet_data(sheet, as_written=self._written(member.sheet)))
         if "variables" in self._dirty:
@@ -342,6 +354,8 @@ class Room:
         if self.history.pending:
             lead = b"\n" if unterminated(self.history.path) else b""
             txn.append(HISTORY_FILE, lead + self._history_bytes(self.history.pending))
+        if txn.changes and self.deadline is not None:
+            self.deadline.claim()  # past the turn's deadline nothing is written
         written = txn.commit()
         self.history.saved()
         self.documents.saved()
@@ -355,15 +369,26 @@ class Room:
         return data if isinstance(data, dict) else {}
 
     def _stage(self, txn: FolderTransaction, rel: str, data: Any) -> None:
+        """Stage a YAML file of the room holding ``data``, refused (nothing written) when its
+        reader would not take it back."""
+        check_writable(data, 0, reader_limits(rel), file=self.path / rel, what=rel)  # its shape, before rendering
         text = update_yaml_text(self._texts.get(rel, ""), data)
-        txn.replace(rel, encode_utf8(text, file=self.path / rel))
+        body = encode_utf8(text, file=self.path / rel)
+        check_writable(data, len(body), reader_limits(rel), file=self.path / rel, what=rel)
+        txn.replace(rel, body)
         self._texts[rel] = text
 
     def _history_bytes(self, entries: list[HistoryEntry]) -> bytes:
-        text = "".join(
-            json.dumps(_dump_model(h), ensure_ascii=False, separators=(",", ":")) + "\n" for h in entries
-        )
-        return encode_utf8(text, file=self.path / HISTORY_FILE)
+        """The lines appended for ``entries``; each one a line the log's readers take back
+        (recorded entries are fitted already: this refuses what was put in another way)."""
+        lines = []
+        for number, entry in enumerate(entries):
+            record = entry_record(entry)
+            line = encode_utf8(record_text(record), file=self.path / HISTORY_FILE)
+            check_writable(record, len(line), LOG_LINE_LIMITS, file=self.path / HISTORY_FILE,
+                           what=f"the history line of new entry {number + 1}")
+            lines.append(line + b"\n")
+        return b"".join(lines)
 
 
 def room_folder(path: str | Path) -> Path:
@@ -393,8 +418,10 @@ def shown_to(path: str | Path, member_ref: str | None) -> Iterator[None]:
 
 
 def room_lock(path: str | Path, *, shared: bool = False, timeout: float = 120.0) -> Any:
-    """``with room_lock(folder):`` -- hold the room for a load-change-save (``shared`` for a
-    read). An interrupted save is finished (or dropped) first, so what is read is whole."""
+    """``with room_lock(folder):`` -- hold the room's writer lock for a load-change-save (one
+    writer at a time); ``shared=True`` for a read: the room as last committed, whole, without
+    waiting for a writer in progress (only for a commit being applied; see
+    :mod:`lwcore.io.transaction`). An interrupted save is finished (or dropped) first."""
     folder = room_folder(path)
     if not (folder / ROOM_FILE).is_file():
         raise LwError(f"not a room folder (no {ROOM_FILE})", file=folder)

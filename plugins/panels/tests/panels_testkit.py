@@ -101,7 +101,7 @@ def load(kernel: Any, room: Path) -> Any:
 class Server:
     """``lw serve``'s app on a real uvicorn server on 127.0.0.1 (a thread of the test)."""
 
-    def __init__(self, table: Any) -> None:
+    def __init__(self, table: Any, **options: Any) -> None:
         import socket
 
         import uvicorn
@@ -109,7 +109,7 @@ class Server:
         from lw_panels.serve.app import create_app
 
         self.table = table
-        self.app = create_app(table)
+        self.app = create_app(table, **options)
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
@@ -139,8 +139,9 @@ class Server:
 
 
 def fetch(url: str, *, data: Any = None, headers: dict[str, str] | None = None,
-         method: str | None = None) -> tuple[int, dict[str, str], bytes]:
-    """``(status, headers, body)`` of one request (no exception for error statuses)."""
+         method: str | None = None, timeout: float = 30) -> tuple[int, dict[str, str], bytes]:
+    """``(status, headers, body)`` of one request (no exception for error statuses); no
+    answer within ``timeout`` seconds raises (a hang check)."""
     import urllib.error
     import urllib.request
 
@@ -151,7 +152,7 @@ def fetch(url: str, *, data: Any = None, headers: dict[str, str] | None = None,
         heads.setdefault("Content-Type", "application/json")
     request = urllib.request.Request(url, data=body, headers=heads, method=method)
     try:
-        with urllib.request.urlopen(request, timeout=30) as response:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             return response.status, dict(response.headers), response.read()
     except urllib.error.HTTPError as exc:
         return exc.code, dict(exc.headers), exc.read()

@@ -14,10 +14,18 @@ Routes (``TOKEN`` is a seat's secret link token; everything under it acts as tha
 =============================================  ==============================================
 
 Guards: the server binds to loopback only and answers only requests whose ``Host`` is a
-loopback name (no DNS rebinding); writes take JSON only and refuse a foreign ``Origin``;
+loopback name (no DNS rebinding); writes take JSON only and refuse a foreign ``Origin``; a
+write's body is at most :data:`MAX_BODY_BYTES`, refused by its ``Content-Length`` before any
+of it is read (413), and a body without one (chunked) is read only up to that size; the
+whole body must arrive within :data:`BODY_TIME_LIMIT` seconds (408);
 every page carries a strict Content-Security-Policy; a tier-2 frame's files carry their own
 (:func:`lw_panels.html.frame_policy`). Each update is built per seat from that member's own
 projections: a player's page, its events and its files never hold keeper-only data.
+
+Reads (pages, ``state``, events, files) read the room as last committed and never wait for a
+turn; ``say`` and ``intent`` queue on the room's turn queue (:meth:`Table.submit`) and answer
+when their line is played, or at its deadline with 504 and code ``deadline`` ("nothing of it
+was saved") when it was not -- unless it had begun saving, then when it ends.
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ import posixpath
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
@@ -45,7 +53,10 @@ from lwcore.turn.room import Room, room_lock
 
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
 KEEPALIVE = 15.0
-MAX_BODY = 16 * 1024
+MAX_BODY_BYTES = 16 * 1024
+"""The largest body a write (``say``, ``intent``) may have."""
+BODY_TIME_LIMIT = 10
+"""Seconds a write's whole body may take to arrive."""
 _SAFE = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 
 
@@ -79,8 +90,8 @@ class Hub:
             self.loop.call_soon_threadsafe(self.close)
 
 
-def create_app(table: Table) -> Starlette:
-    """The ASGI app serving ``table``."""
+def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starlette:
+    """The ASGI app serving ``table`` (``body_seconds``: how long a write's body may take)."""
     hub = Hub()
 
     def seat_of(request: Request) -> Seat:
@@ -161,9 +172,7 @@ def create_app(table: Table) -> Starlette:
         origin = request.headers.get("origin")
         if origin is not None and origin != f"{request.url.scheme}://{request.headers.get('host', '')}":
             raise _Refusal(403, "foreign origin")
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise _Refusal(413, "too large")
+        raw = await _bounded_body(request, MAX_BODY_BYTES, body_seconds)
         try:
             data = load_json(raw)
         except LwError as exc:
@@ -174,9 +183,17 @@ def create_app(table: Table) -> Starlette:
 
     async def act(seat: Seat, text: str) -> Response:
         try:
-            outcome = await run(table.act, seat, text)
+            deadline = table.deadline()
+            done = asyncio.wrap_future(table.submit(seat, text, deadline))
+            try:
+                outcome = await asyncio.wait_for(asyncio.shield(done), deadline.remaining())
+            except asyncio.TimeoutError:
+                if deadline.expire():  # it never began saving, and now never will
+                    done.add_done_callback(_quietly)
+                    raise deadline.error() from None
+                outcome = await done  # it is saving: its answer is the truth
         except LwError as exc:
-            status = {"forbidden": 403, "invalid": 400, "no_reply": 409}.get(exc.code or "", 422)
+            status = {"forbidden": 403, "invalid": 400, "no_reply": 409, "deadline": 504}.get(exc.code or "", 422)
             return JSONResponse(json_error(exc), status_code=status, headers=_SAFE)
         if outcome.changed:
             await broadcast()
@@ -263,7 +280,8 @@ def create_app(table: Table) -> Starlette:
     ]
     async def refused(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, _Refusal)
-        return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=_SAFE)
+        headers = {**_SAFE, "Connection": "close"} if exc.close else _SAFE
+        return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=headers)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> Any:
@@ -275,6 +293,42 @@ def create_app(table: Table) -> Starlette:
     app.state.table = table
     app.state.hub = hub
     return app
+
+
+async def _bounded_body(request: Request, limit: int, seconds: float) -> bytes:
+    """The request's body, refused (413) past ``limit`` bytes -- by its ``Content-Length``
+    before reading any of it, else (chunked) as soon as what arrived passes the limit, the
+    rest left unread -- or (408) when it has not all arrived within ``seconds``."""
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        if not declared.strip().isdigit():
+            raise _Refusal(400, "bad Content-Length", close=True)
+        if int(declared) > limit:
+            raise _Refusal(413, f"too large (at most {limit} bytes)", close=True)
+
+    async def read() -> bytes:
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise _Refusal(413, f"too large (at most {limit} bytes)", close=True)
+                chunks.append(chunk)
+        except ClientDisconnect:
+            raise _Refusal(400, "the body was cut short", close=True) from None
+        return b"".join(chunks)
+
+    try:
+        return await asyncio.wait_for(read(), seconds)
+    except asyncio.TimeoutError:
+        raise _Refusal(408, f"the body did not arrive within {seconds:g} s", close=True) from None
+
+
+def _quietly(future: asyncio.Future[Any]) -> None:
+    """Collect the outcome of a line nobody waits for any more (its deadline was answered)."""
+    if not future.cancelled():
+        future.exception()
 
 
 def _image_hashes(blocks: Any) -> set[str]:
@@ -291,9 +345,13 @@ def _image_hashes(blocks: Any) -> set[str]:
 
 
 class _Refusal(Exception):
-    def __init__(self, status: int, message: str) -> None:
+    """An answer with ``status``; ``close``: end the connection after it (what is left of a
+    refused body is not read)."""
+
+    def __init__(self, status: int, message: str, *, close: bool = False) -> None:
         super().__init__(message)
         self.status = status
+        self.close = close
 
 
 class _Guard:

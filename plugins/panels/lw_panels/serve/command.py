@@ -30,10 +30,13 @@ from lwcore.errors import LwError
 @click.option("--seed", default=None, type=int, help="Seed the engine's dice.")
 @click.option("--pack", "packs", multiple=True, type=click.Path(file_okay=False, path_type=Path),
               help="Mount a pack source folder (development; repeatable).")
+@click.option("--turn-timeout", default=None, type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="How long a line played at the table may take, waiting for earlier ones included; past it "
+                   "nothing of it is saved and the one who acted is told so. [default: 180]")
 @click.pass_context
 def serve(ctx: click.Context, room: Path, port: int, replies: tuple[Path, ...], endpoint: str | None,
           key_env: str | None, model: str | None, provider: str | None, seed: int | None,
-          packs: tuple[Path, ...]) -> None:
+          packs: tuple[Path, ...], turn_timeout: float | None) -> None:
     """Serve ROOM as a web table on 127.0.0.1 (one page per member)."""
     try:
         import uvicorn
@@ -44,7 +47,7 @@ def serve(ctx: click.Context, room: Path, port: int, replies: tuple[Path, ...], 
     from collections import deque
 
     from lw_panels.packs import dev_mounts
-    from lw_panels.serve.table import Table, TurnSource
+    from lw_panels.serve.table import TURN_TIME_LIMIT, Table, TurnSource
     from lwcore.io.safe_json import read_json
 
     if replies and endpoint:
@@ -53,7 +56,7 @@ def serve(ctx: click.Context, room: Path, port: int, replies: tuple[Path, ...], 
     for path in packs:
         dev_mounts(kernel).mount(path)
     source = TurnSource(deque(read_json(p) for p in replies), endpoint, key_env, model, provider)
-    table = Table(kernel, room, source, seed=seed)
+    table = Table(kernel, room, source, seed=seed, turn_seconds=turn_timeout or TURN_TIME_LIMIT)
     app = create_app(table)
     import socket
 

@@ -1,11 +1,16 @@
 """One room at a web table: its members' seats, where turns come from, who is listening.
 
 :class:`Table` is the part of ``lw serve`` that knows nothing of HTTP: each member gets a
-seat with a secret link token; :meth:`Table.act` plays a line as a member (a room command,
-or their turn with the next recorded reply or the endpoint) under the room's lock;
-:meth:`Table.view` builds one member's page data from the room on disk. The room stays on
-disk: every action loads it, changes it and saves it under :func:`lwcore.turn.room.room_lock`,
-so ``lw turn`` in another terminal plays in the same room safely.
+seat with a secret link token; :meth:`Table.submit` queues a line a member plays (a room
+command, or their turn with the next recorded reply or the endpoint) on the room's turn queue
+(:func:`lwcore.turn.queue.queue_for`: one at a time, in the order they came, on the queue's
+own thread), each under the room's writer lock and with a deadline
+(:data:`TURN_TIME_LIMIT` seconds unless the table is given another): past it the turn writes
+nothing and the one who acted is told so. :meth:`Table.view` builds one member's page data
+from the room as last committed, under the room's lock as a *reader*: a turn in progress
+(a slow model) never holds it up. The room stays on disk: every action loads it, changes it
+and saves it under :func:`lwcore.turn.room.room_lock`, so ``lw turn`` in another terminal
+plays in the same room safely.
 """
 
 from __future__ import annotations
@@ -13,9 +18,9 @@ from __future__ import annotations
 import os
 import random
 import secrets
-import threading
 from collections import deque
 from collections.abc import Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,12 +30,17 @@ from lw_panels.presentation import room_kit, stage
 from lw_panels.table import table_view
 from lwcore.errors import LwError, redacted
 from lwcore.turn import pipeline
+from lwcore.turn.deadline import Deadline
+from lwcore.turn.queue import queue_for
 from lwcore.turn.room import Room, room_lock
 from lwcore.turn.room_commands import is_command
 from lwcore.turn.view import view_for
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
+
+TURN_TIME_LIMIT = 180
+"""Seconds a line played at the table may take, queueing included (``lw serve --turn-timeout``)."""
 
 
 @dataclass(frozen=True)
@@ -67,11 +77,16 @@ class Outcome:
 
 
 class Table:
+    """``turn_seconds``: each line's deadline (:data:`TURN_TIME_LIMIT`); ``clock``: the
+    deadlines' clock (``time.monotonic``)."""
+
     def __init__(self, kernel: Kernel, room: str | Path, source: TurnSource, *, seed: int | None = None,
-                 token: Any = None) -> None:
+                 token: Any = None, turn_seconds: float = TURN_TIME_LIMIT, clock: Any = None) -> None:
         self.kernel = kernel
         self.path = Path(room)
         self.source = source
+        self.turn_seconds = turn_seconds
+        self._clock = clock
         self.rng = random.Random(seed) if seed is not None else random.Random()
         make = token or (lambda member: secrets.token_urlsafe(18))
         with room_lock(self.path, shared=True):
@@ -85,7 +100,7 @@ class Table:
         self.ui: list[dict[str, Any]] = []
         """The hooks' UI of the last turn (and what a stage director added): player-visible
         author output, shown to every seat."""
-        self._lock = threading.Lock()
+        self.queue = queue_for(kernel, self.path)
 
     def seat(self, token: str) -> Seat | None:
         return self.seats.get(token)
@@ -119,30 +134,42 @@ class Table:
             raise failed
         return out
 
-    def act(self, seat: Seat, text: str) -> Outcome:
-        """Play ``text`` as ``seat``'s member: a room command, else their turn."""
+    def deadline(self) -> Deadline:
+        """A new line's deadline: :attr:`turn_seconds` from now."""
+        return Deadline(self.turn_seconds, clock=self._clock) if self._clock else Deadline(self.turn_seconds)
+
+    def submit(self, seat: Seat, text: str, deadline: Deadline | None = None) -> Future[Outcome]:
+        """Queue ``text`` as ``seat``'s member plays it (a room command, else their turn) on the
+        room's turn queue; its future (an :class:`LwError` as that member may read it)."""
         text = text.strip()
         if not text:
             raise LwError("say something first", code="invalid")
-        with self._lock:
-            try:
-                if is_command(text):
-                    return self._command(seat, text)
-                return self._turn(seat, text)
-            except LwError as exc:
-                raise seat.error(exc) from None
+        deadline = deadline or self.deadline()
+        return self.queue.submit(lambda: self._act(seat, text, deadline), deadline=deadline)
 
-    def _command(self, seat: Seat, text: str) -> Outcome:
+    def act(self, seat: Seat, text: str) -> Outcome:
+        """:meth:`submit`, then wait for the outcome."""
+        return self.submit(seat, text).result()
+
+    def _act(self, seat: Seat, text: str, deadline: Deadline) -> Outcome:
+        try:
+            if is_command(text):
+                return self._command(seat, text, deadline)
+            return self._turn(seat, text, deadline)
+        except LwError as exc:
+            raise seat.error(exc) from None
+
+    def _command(self, seat: Seat, text: str, deadline: Deadline) -> Outcome:
         with room_lock(self.path):
             room = Room.load(self.path, self.kernel)
-            result = self.kernel.turn(room, text, actor=seat.member, rng=self.rng)
+            result = self.kernel.turn(room, text, actor=seat.member, rng=self.rng, deadline=deadline)
         run = result.command
         changed = bool(run.written)
         if changed:
             self.version += 1
         return Outcome(run.reply.text, changed)
 
-    def _turn(self, seat: Seat, text: str) -> Outcome:
+    def _turn(self, seat: Seat, text: str, deadline: Deadline) -> Outcome:
         source = self.source
         if not source.replies and not source.endpoint:
             raise LwError("no model reply is left for this turn", code="no_reply",
@@ -153,18 +180,20 @@ class Table:
                 adapter = pipeline.adapter_for(self.kernel, source.provider or pipeline.default_protocol(self.kernel, room))
                 key = os.environ.get(source.key_env or adapter.default_key_env)
                 result = self.kernel.turn(room, text, actor=seat.member, provider=source.provider,
-                                          endpoint=source.endpoint, api_key=key, model=source.model, rng=self.rng)
+                                          endpoint=source.endpoint, api_key=key, model=source.model, rng=self.rng,
+                                          deadline=deadline)
             else:
                 reply = source.replies[0]
                 protocol = source.provider or pipeline.protocol_of_reply(self.kernel, reply)
                 if protocol is None:
                     raise LwError("cannot tell which provider protocol the recorded reply is in",
                                   expected="--provider " + " | ".join(sorted(self.kernel.provider_adapters)))
-                result = self.kernel.turn(room, text, actor=seat.member, provider=protocol, reply=reply, rng=self.rng)
-                source.replies.popleft()
+                result = self.kernel.turn(room, text, actor=seat.member, provider=protocol, reply=reply, rng=self.rng,
+                                          deadline=deadline)
+                source.replies.popleft()  # used only by a turn that was saved
             applied = result.applied
-            self.ui = list(applied.ui) if applied is not None else []
-            self.ui += self._staged(room)
+            ui = list(applied.ui) if applied is not None else []
+            self.ui = ui + self._staged(room)  # one assignment: a reader sees the old list or the new
         self.version += 1
         return Outcome(applied.narration if applied is not None else "", True)
 

@@ -9,6 +9,7 @@ depends on; entries changed in memory and not yet saved bypass the cache.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -40,22 +41,30 @@ class RoomBook:
 
 
 class BookCache:
-    """Compiled books by file revision (a few, least recently used dropped first)."""
+    """Compiled books by file revision (a few, least recently used dropped first). Shared by
+    every thread of its kernel: each look-up or store is one step under the cache's lock."""
 
     def __init__(self) -> None:
         self.books: OrderedDict[tuple[Any, ...], RoomBook] = OrderedDict()
         self.compiles = 0
+        self._lock = threading.Lock()
 
     def get(self, key: tuple[Any, ...]) -> RoomBook | None:
-        book = self.books.get(key)
-        if book is not None:
-            self.books.move_to_end(key)
-        return book
+        with self._lock:
+            book = self.books.get(key)
+            if book is not None:
+                self.books.move_to_end(key)
+            return book
 
-    def put(self, key: tuple[Any, ...], book: RoomBook) -> None:
-        self.books[key] = book
-        while len(self.books) > CACHE_SIZE:
-            self.books.popitem(last=False)
+    def put(self, key: tuple[Any, ...] | None, book: RoomBook) -> None:
+        """Count a compile; keep ``book`` under ``key`` (``None``: unsaved entries, not kept)."""
+        with self._lock:
+            self.compiles += 1
+            if key is None:
+                return
+            self.books[key] = book
+            while len(self.books) > CACHE_SIZE:
+                self.books.popitem(last=False)
 
 
 def settings_of(room: Room) -> WorldSettings:
@@ -86,9 +95,7 @@ def room_book(room: Room, settings: WorldSettings) -> RoomBook | None:
     if key is not None and (hit := cache.get(key)) is not None:
         return hit
     book = _compile(room, settings)
-    cache.compiles += 1
-    if key is not None:
-        cache.put(key, book)
+    cache.put(key, book)
     return book if book.compiled.entries or book.skipped else None
 
 
