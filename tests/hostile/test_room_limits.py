@@ -114,6 +114,14 @@ def test_a_reply_with_4_5_mb_of_narration_leaves_a_room_that_opens(tmp_path: Pat
                        surface="lw turn --view (after)")
         assert_clean(shown)
         assert shown.code == 0 and "(cut: the text had" in shown.stdout, shown.stderr
+    # The human report of a turn lays out the head of such a text, not all of it (rich's
+    # wrapping of 4.5 MB took over half a minute); --view and --json print it whole, unwrapped.
+    again = room_copy(tmp_path / "again")
+    reported = run_lw("turn", str(again), "--say", "我去码头。", "--reply", str(big), data_dir=home,
+                      surface="lw turn (4.5 MB narration, report)")
+    assert_clean(reported)
+    assert reported.code == 0 and "more characters: lw turn --json prints the whole text" in reported.stdout
+    assert len(reported.stdout) < 200_000
     small = tmp_path / "small.json"
     small.write_text(json.dumps(reply("雾散了。")), encoding="utf-8")
     after = run_lw("turn", str(room), "--say", "我回去。", "--reply", str(small), "--json", data_dir=home,
