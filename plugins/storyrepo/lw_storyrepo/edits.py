@@ -19,10 +19,12 @@ from lw_storyrepo.board import rule_proposals
 from lw_storyrepo.changes import SECRET_FIELDS, apply_changes, check_name, typed
 from lw_storyrepo.markdown import append_history, append_row, replace_row, section, set_section, table_rows_at
 from lw_storyrepo.repo import StoryRepo, as_int, as_list, new_doc
+from lw_storyrepo.settle import sync_aliases
 
 
 def _commit(repo: StoryRepo, changes: dict[str, bytes | None], message: str) -> dict[str, Any]:
     recover(repo.root)
+    sync_aliases(repo, changes, [])  # a card's 别名 and its 名册 row stay in step
     commit = apply_and_commit(repo.root, changes, message)
     return {"commit": commit, "message": message.splitlines()[0], "files": sorted(changes)}
 

@@ -29,7 +29,7 @@ from lw_storyrepo.dialect import RepairNeeded, quick_meta
 from lw_storyrepo.faults import fault
 from lw_storyrepo.markdown import append_history, append_row, replace_row, table_line, table_rows_at
 from lw_storyrepo.repo import StoryRepo, as_int, as_list
-from lw_storyrepo.settle import SUMMARY_MAX, add_to_roster, timeline_cells
+from lw_storyrepo.settle import SUMMARY_MAX, add_to_roster, sync_aliases, timeline_cells
 
 WATCHED = (L.定稿, L.大纲, L.文风, L.BOOK_FILE)
 TYPO_RUN = 4
@@ -292,6 +292,7 @@ def _sync_settings(repo: StoryRepo, n: int, rel: str, old: dict[str, Any], new: 
         line = next((i for i, t in enumerate(text.split("\n"), start=1) if needle in t), None)
         raise LwError(exc.message, file=rel, line=line, expected=exc.expected) from None
     add_to_roster(repo, n, created, [], {}, changes, log)
+    sync_aliases(repo, changes, log)
 
 
 @dataclass
@@ -382,6 +383,10 @@ def plan_retcon(repo: StoryRepo, chapter: int, reason: str, summary: str | None 
         if new_rel != rel:
             log.append(f"第{n}章 改名 {Path(new_rel).name}")
         _sync_timeline(repo, n, old_meta, new_meta, changes, log)
+        known = repo.aliases()
+        newcomers = [str(x) for x in as_list(new_meta.get("在场")) if str(x) not in known
+                     and str(x) not in [str(y) for y in as_list(old_meta.get("在场"))]]
+        add_to_roster(repo, n, newcomers, [], {}, changes, log)  # 在场 names reach the roster, as at settle
         _sync_settings(repo, n, rel, old_meta, new_meta, overrides, changes, log)
         _sync_promises(repo, n, old_meta, new_meta, reason, overrides, changes, log)
         _sync_summary(repo, n, old_meta, new_meta, old_body, body, summary if n == chapter else None, edited,

@@ -25,16 +25,16 @@ from lwcore.errors import LwError
 from lw_storyrepo import layout as L
 from lw_storyrepo.acceptcard import Acceptance, read_acceptance
 from lw_storyrepo.atomic import apply_and_commit
-from lw_storyrepo.changes import apply_changes
+from lw_storyrepo.changes import apply_changes, check_name
 from lw_storyrepo.checks import ERROR, CheckContext, Finding, contract_findings
 from lw_storyrepo.counting import word_count
-from lw_storyrepo.dialect import Doc, RepairNeeded, parse_doc
+from lw_storyrepo.dialect import Doc, RepairNeeded, parse_doc, quick_meta
 from lw_storyrepo.drafts import DRAFT_FIELDS, Draft, draft_labels, read_draft
 from lw_storyrepo.faults import fault
 from lw_storyrepo.golden import harvest_golden
 from lw_storyrepo.health import run_if_due
 from lw_storyrepo.notices import note
-from lw_storyrepo.markdown import append_history, append_row, section, set_section
+from lw_storyrepo.markdown import append_history, append_row, replace_row, section, set_section, table_rows_at
 from lw_storyrepo.repo import Item, StoryRepo, as_list, new_doc
 from lw_storyrepo.volumes import draft_volume, ends_volume
 from lw_storyrepo.workspace import require_state
@@ -237,7 +237,19 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     # roster: names the author confirmed on the acceptance card, and new characters
     confirmed = acceptance.confirmed if acceptance else []
     kinds = {noun: acceptance.kinds.get(noun, "其他") for noun in confirmed} if acceptance else {}
-    roster_text, known = add_to_roster(repo, n, new_characters, confirmed, kinds, changes, settings_log)
+    # the people of 在场 (and the point of view) the book does not know yet are registered too:
+    # they count as known to the checks, so they must reach the roster (health: no orphans)
+    aliases = repo.aliases()
+    present = [str(x).strip() for x in as_list(draft.meta.get("在场")) + as_list(draft.meta.get("视角"))]
+    newcomers = [p for p in dict.fromkeys(present) if p and p not in aliases and p not in new_characters]
+    for name in newcomers:
+        try:
+            check_name(name)
+        except LwError as exc:
+            errors.append(Refusal(f"在场「{name}」：{exc.message}", name))
+    roster_text, known = add_to_roster(repo, n, new_characters + newcomers, confirmed, kinds, changes, settings_log)
+    sync_aliases(repo, changes, settings_log)
+    roster_text = changes[L.名册].decode("utf-8") if changes.get(L.名册) else roster_text
     ignored = repo.ignored_names()
     not_names = [w for w in (acceptance.ignored if acceptance else []) if w not in ignored and w not in known]
     if not_names:
@@ -296,6 +308,39 @@ def add_to_roster(repo: StoryRepo, n: int, characters: list[str], confirmed: lis
         log.append("名册+" + "、".join(added))
         changes[rel] = roster_text.encode("utf-8")
     return roster_text, known
+
+
+def sync_aliases(repo: StoryRepo, changes: dict[str, bytes | None], log: list[str]) -> None:
+    """The roster's 别名 column follows the character cards: for every card this plan writes,
+    its row in 名册 gets the card's 别名 (a row is added, 人物, when the card has aliases and no
+    row yet). One place keeps 名册 and the cards in step for settle, retcon and every edit."""
+    cards: dict[str, list[str]] = {}
+    for rel, data in changes.items():
+        if data is None or not rel.startswith(L.角色 + "/") or not rel.endswith(".md"):
+            continue
+        meta, _ = quick_meta(data.decode("utf-8"), rel)
+        name = str(meta.get("姓名") or rel.rsplit("/", 1)[-1][:-3])
+        cards[name] = [str(a) for a in as_list(meta.get("别名"))]
+    if not cards:
+        return
+    planned = changes.get(L.名册)
+    text = planned.decode("utf-8") if planned is not None else repo.text_or(L.名册, "# 名册\n\n" + L.ROSTER_HEADER)
+    rows = {cells[0]: (index, (cells + ["", "", "", ""])[:4]) for index, cells in table_rows_at(text) if cells and cells[0]}
+    changed = []
+    for name, aliases in cards.items():
+        cell = "、".join(aliases)
+        if name in rows:
+            index, cells = rows[name]
+            if [a for a in L.LIST_SPLIT.split(cells[1]) if a] != aliases:
+                cells[1] = cell
+                text = replace_row(text, index, cells)
+                changed.append(name)
+        elif aliases:
+            text = append_row(text, [name, cell, "人物", ""])
+            changed.append(name)
+    if changed:
+        changes[L.名册] = text.encode("utf-8")
+        log.append("名册别名同步：" + "、".join(changed))
 
 
 def timeline_cells(n: int, meta: dict[str, Any]) -> list[str]:
