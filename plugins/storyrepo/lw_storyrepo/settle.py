@@ -312,22 +312,25 @@ def add_to_roster(repo: StoryRepo, n: int, characters: list[str], confirmed: lis
 
 def sync_aliases(repo: StoryRepo, changes: dict[str, bytes | None], log: list[str]) -> None:
     """The roster's 别名 column follows the character cards: for every card this plan writes,
-    its row in 名册 gets the card's 别名 (a row is added, 人物, when the card has aliases and no
-    row yet). One place keeps 名册 and the cards in step for settle, retcon and every edit."""
-    cards: dict[str, list[str]] = {}
+    its row in 名册 gets the card's 别名 (a row is added, 人物, when the plan changes the card's
+    aliases and it has no row yet). One place keeps 名册 and the cards in step for settle, retcon
+    and every edit."""
+    cards: dict[str, tuple[list[str], bool]] = {}
     for rel, data in changes.items():
         if data is None or not rel.startswith(L.角色 + "/") or not rel.endswith(".md"):
             continue
         meta, _ = quick_meta(data.decode("utf-8"), rel)
         name = str(meta.get("姓名") or rel.rsplit("/", 1)[-1][:-3])
-        cards[name] = [str(a) for a in as_list(meta.get("别名"))]
+        aliases = [str(a) for a in as_list(meta.get("别名"))]
+        before = quick_meta(repo.text(rel), rel)[0] if repo.p(rel).is_file() else {}
+        cards[name] = (aliases, aliases != [str(a) for a in as_list(before.get("别名"))])
     if not cards:
         return
     planned = changes.get(L.名册)
     text = planned.decode("utf-8") if planned is not None else repo.text_or(L.名册, "# 名册\n\n" + L.ROSTER_HEADER)
     rows = {cells[0]: (index, (cells + ["", "", "", ""])[:4]) for index, cells in table_rows_at(text) if cells and cells[0]}
     changed = []
-    for name, aliases in cards.items():
+    for name, (aliases, edited) in cards.items():
         cell = "、".join(aliases)
         if name in rows:
             index, cells = rows[name]
@@ -335,7 +338,7 @@ def sync_aliases(repo: StoryRepo, changes: dict[str, bytes | None], log: list[st
                 cells[1] = cell
                 text = replace_row(text, index, cells)
                 changed.append(name)
-        elif aliases:
+        elif aliases and edited:
             text = append_row(text, [name, cell, "人物", ""])
             changed.append(name)
     if changed:
