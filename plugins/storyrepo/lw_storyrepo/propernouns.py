@@ -57,7 +57,7 @@ SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
                            "城", "镇", "村", "寨", "关", "州", "郡", "原", "林", "海", "塔", "寺", "观", "庙", "庵",
                            "殿", "楼", "轩", "居", "院", "庄", "堂", "亭", "台", "洞", "府", "门", "坡", "集", "坊", "街", "巷",
                            "湾", "滩", "堡", "驿", "桥", "屯", "墺", "酒店", "酒楼", "饭店", "客栈", "茶馆", "药房", "药铺",
-                           "公寓")),
+                           "公寓", "老店")),
 ), key=lambda item: -len(item[0])))
 SUFFIX_WORDS = frozenset(suffix for suffix, _kind in SUFFIXES)
 FUNCTION = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀哦嗯和与而但却将已很太更最给让从对往每各某此其该几有没无"
@@ -65,8 +65,8 @@ FUNCTION = frozenset("的了着过地得在是不也都就又还把被这那哪�
 LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很更最给让从对往你我他她它您咱每各某此其该几"
                      "前后上下里中外内姓比多伊")
 STEM_END_BAD = frozenset("向到着过起出进回开上下来去住得见了在")  # a verb and its complement: 望向, 握住
-MIDDLE_BAD = frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人")
-NAME_END = FUNCTION | frozenset("摇点冷低轻忽便正朝跟向面脸眉心手头身一人")
+MIDDLE_BAD = frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们")
+NAME_END = FUNCTION | frozenset("摇点冷低轻忽便正朝跟向面脸眉心手头身一人们")
 DETERMINERS = frozenset("这那哪每各某此其该一两二三几半全整满")
 MATERIALS = frozenset("石木铁铜钢银玉竹布纸瓷陶锡")
 """A thing made of a material is a kind of thing (石桌, 青钢剑, 铁剑), never a name."""
@@ -274,7 +274,8 @@ def _has_context(line: str, col: int, name: str, kind: str) -> bool:
     if before.endswith(("“", "「")) and ALONE.match(after):
         return True  # the name said on its own: “苏晚晴。”
     if kind == "人物":
-        return bool(BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
+        called = before.endswith(("“", "「")) and after[:1] in ("，", "！", ",", "!")  # “学程！” “柳如烟，…”
+        return bool(called or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
     return bool(BEFORE_THING.search(before) or ALONE.match(after) or AFTER_THING.match(after))
 
 
@@ -283,13 +284,14 @@ TITLES = ("老太太", "老婆子", "嫂子", "老太", "太爷", "老爷", "大
 """Kinship and rank words that make a name of a surname or of a name (杨二嫂, 鲁四老爷, 卫老婆子,
 柳妈, 七斤嫂, 九斤老太): how much of the world of a story names its minor people."""
 RANKS = "一二三四五六七八九十大小老"
+TOWN = re.compile(r"([\u4e00-\u9fff])(镇|村|庄|屯|寨|集)(?![\u4e00-\u9fff]{0}[子上里外口头民])")
 _TITLE = re.compile(rf"({'|'.join(TITLES)})")
 AH_BAD = frozenset("姨爸妈哥姐嫂婆公伯叔爹娘奶爷呀阿哈哟啊弥拉门谀附飘斗胶片拉罗尔米蒙")
 NUMERALS = frozenset("一二三四五六七八九十百千万两几")
 
 
-def _title_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, int]]:
-    """``(name, start)`` of a surname or a coined stem with a kinship or rank word: 杨二嫂,
+def _title_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, int, int]]:
+    """``(name, start, shape)`` of a surname or a coined stem with a kinship or rank word: 杨二嫂,
     鲁四老爷, 卫老婆子, 柳妈, 张大帅, 七斤嫂 — never a rank alone (四婶, 七爷) or a pronoun (他妈)."""
     for m in _TITLE.finditer(line):
         at, end = m.start(), m.end()
@@ -307,11 +309,11 @@ def _title_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             surname = stem[:2] if stem[:2] in COMPOUND_SURNAMES else stem[:1]
             rest = stem[len(surname):]
             if (surname in SURNAMES or surname in COMPOUND_SURNAMES) and (not rest or (len(rest) == 1 and rest in RANKS)):
-                yield line[start:end], start
+                yield line[start:end], start, 2  # a surname with its title names someone on its own
                 break
             numeral_name = lex.tags.get(stem, "").startswith("m")  # 七斤嫂, 八一嫂: a child weighed at birth
             if size == 2 and (numeral_name or not lex.common(stem)) and not (set(stem) & FUNCTION):
-                yield line[start:end], start
+                yield line[start:end], start, 1
                 break
 
 
@@ -345,7 +347,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = ()) 
     """New proper nouns of ``body`` (one entry per name, first line), with their kind."""
     lex = lexicon()
     known_set = {k for k in known if k}
-    known_set |= {form for k in list(known_set) for form in address_forms(k)}  # 陈叔 of 陈伯远 is no new name
+    people = [k for k in known_set if 2 <= len(k) <= 4 and not any(k.endswith(x) for x in SUFFIX_WORDS)]
+    known_set |= {form for k in people for form in address_forms(k)}  # 陈叔 of 陈伯远 is no new name
     skip = known_set | set(ignore) | STOP
     lines = body.split("\n")
     candidates: dict[str, _Candidate] = {}
@@ -357,8 +360,11 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = ()) 
         line = lines[i]
         for name, kind, shape, col in _suffix_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col)))
-        for name, col in _title_candidates(lex, line, bounds):
-            candidates.setdefault(name, _Candidate(name, "人物", 1, first=(i, col)))
+        for name, col, shape in _title_candidates(lex, line, bounds):
+            candidates.setdefault(name, _Candidate(name, "人物", shape, first=(i, col)))
+        for m in TOWN.finditer(line):  # 鲁镇, 赵庄: a surname's village
+            if m.group(1) in SURNAMES and m.start() in bounds and not lex.common(m.group()) and m.group() not in candidates:
+                candidates[m.group()] = _Candidate(m.group(), "地点", 1, first=(i, m.start()))
         for name, kind, col in _token_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, kind, 1, first=(i, col), needs_context=name[-1] in SENSE_ENDS))
         for m in INTRO.finditer(line):
@@ -368,6 +374,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = ()) 
                 c = candidates.setdefault(word, _Candidate(word, kind, 1, first=(i, m.start(1))))
                 c.context = True
     for word, (shape, first) in _person_candidates(lex, lines, bounds_of, in_text | set(candidates)).items():
+        if word in candidates and candidates[word].needs_context:
+            del candidates[word]  # a surname-led name wins over the same unknown word (柳如烟)
         candidates.setdefault(word, _Candidate(word, "人物", int(shape), first=first))
     text = "\n".join(lines)
     counts = Counter({name: text.count(name) for name in candidates})

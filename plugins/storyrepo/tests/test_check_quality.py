@@ -27,8 +27,8 @@ CORPUS = Path(__file__).parent / "corpus"
 # floors pin today's figures, so a change that loses names shows up here: (precision, recall).
 # 专名-他人-评估 is the blind evaluation set (鲁迅《彷徨》, never tuned on): its floors pin the
 # measured figures, which are below the goal (precision 0.9, recall 0.8) — see its README.
-NOUN_SETS = {"专名": (0.9, 0.9), "专名-留出": (0.9, 0.9), "专名-验证": (0.9, 0.8), "专名-他人-开发": (0.9, 0.65),
-             "专名-他人-评估": (0.65, 0.38)}
+NOUN_SETS = {"专名": (0.9, 0.9), "专名-留出": (0.9, 0.9), "专名-验证": (0.9, 0.8), "专名-他人-开发": (0.9, 0.75),
+             "专名-他人-评估": (0.75, 0.45)}
 
 
 @pytest.mark.parametrize("folder, floors", NOUN_SETS.items())
