@@ -18,14 +18,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.continuity import World, check_continuity, stages_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
 from lw_storyrepo.names import address_forms, described, present
-from lw_storyrepo.propernouns import SUFFIXES, find_new_nouns, known_names
+from lw_storyrepo.propernouns import SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
@@ -52,6 +52,13 @@ class CheckContext:
     world: World | None = None  # cards, places, items, realm stages, last in-book time (continuity)
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
+    _known_forms: set[str] | None = None
+
+    def known_forms(self) -> set[str]:
+        """:attr:`known_names` with the address forms of its people, computed once."""
+        if self._known_forms is None:
+            self._known_forms = with_address_forms(self.known_names)
+        return self._known_forms
 
     @classmethod
     def load(cls, repo: StoryRepo) -> CheckContext:
@@ -133,7 +140,8 @@ class CheckContext:
         if not extra:
             return self
         return replace(self, aliases={**self.aliases, **extra}, known_names=self.known_names | set(extra),
-                       _names_re=None, _terms_re=None)
+                       _names_re=None, _terms_re=None,
+                       _known_forms=self.known_forms() | with_address_forms(set(extra)))
 
 
 def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None,
@@ -152,22 +160,23 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
         if m:
             revealed.add(m.group(1))
     pov = draft.meta.get("视角")
+    lines = draft.body.split("\n")
+    said = list(voices(ctx, lines))  # who says what, read once for the leaks and the continuity
     findings += check_text(ctx, draft.body, draft.body_line, learned=learned, revealed=revealed,
-                           pov=str(pov) if isinstance(pov, str) and pov else None)
+                           pov=str(pov) if isinstance(pov, str) and pov else None, said=said)
     if ctx.world is not None:
-        lines = draft.body.split("\n")
         findings += check_continuity(replace(ctx.world, aliases=ctx.aliases), draft.meta, lines, draft.body_line,
-                                     voices(ctx, lines), ctx.names_re())
+                                     said, ctx.names_re())
     for noun, kind, line in new_proper_nouns(repo, draft, ctx):
         findings.append(Finding("新专名", WARN, f"新专名「{noun}」（{kind}）不在名册：验收时确认是新实体还是笔误", line))
     return findings
 
 
 def check_text(ctx: CheckContext, body: str, first_line: int = 1, learned: dict[str, set[str]] | None = None,
-               revealed: set[str] | None = None, pov: str | None = None) -> list[Finding]:
+               revealed: set[str] | None = None, pov: str | None = None, said: list[Voice] | None = None) -> list[Finding]:
     findings: list[Finding] = []
     lines = body.split("\n")
-    findings += leak_and_waste(ctx, lines, first_line, learned or {}, revealed or set(), pov)
+    findings += leak_and_waste(ctx, lines, first_line, learned or {}, revealed or set(), pov, said)
     findings += banned(ctx, lines, first_line)
     findings += repetition(ctx, lines, first_line)
     count = word_count(body)
@@ -291,7 +300,21 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Matc
     return None
 
 
-def _lone_speaker(turns: list[str], beat: str | None, mentioned: list[str], after_narration: bool) -> str | None:
+class _Mentioned:
+    """The people a narration paragraph names, in order — read only when a lone quote asks."""
+
+    def __init__(self, ctx: CheckContext, names: re.Pattern[str], line: str) -> None:
+        self.ctx, self.names, self.line = ctx, names, line
+        self._found: list[str] | None = None
+
+    def __iter__(self) -> Iterator[str]:
+        if self._found is None:
+            self._found = list(dict.fromkeys(self.ctx.aliases.get(n.group(), n.group())
+                                             for n in self.names.finditer(self.line)))
+        return iter(self._found)
+
+
+def _lone_speaker(turns: list[str], beat: str | None, mentioned: Iterable[str], after_narration: bool) -> str | None:
     """Who says a quote alone in its paragraph, by the turn-taking around it: right after a
     narration paragraph, the person that paragraph starts with (the action beat: 沈砚点了点头。
     “走吧。”); after another quote, the other party of the exchange — the speaker before the last
@@ -312,7 +335,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
     names = ctx.names_re()
     subject: str | None = None
     turns: list[str] = []  # who spoke, in order, in the current exchange
-    mentioned: list[str] = []  # the people the last narration paragraph named, in order
+    mentioned: Iterable[str] = ()  # the people the last narration paragraph named, in order
     after_narration = False
     for i, line in enumerate(lines):
         if not line.strip():
@@ -351,7 +374,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
             subject = ctx.aliases.get(first.group(), first.group())
         after_narration = not quotes
         if after_narration and names:
-            mentioned = list(dict.fromkeys(ctx.aliases.get(n.group(), n.group()) for n in names.finditer(line)))
+            mentioned = _Mentioned(ctx, names, line)
 
 
 def _need(keywords: list[str], cap: int) -> int:
@@ -359,7 +382,8 @@ def _need(keywords: list[str], cap: int) -> int:
 
 
 def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned: dict[str, set[str]] | None = None,
-                   revealed: set[str] | None = None, pov: str | None = None) -> list[Finding]:
+                   revealed: set[str] | None = None, pov: str | None = None,
+                   said: list[Voice] | None = None) -> list[Finding]:
     """泄密: a character who is not 知情人 says or thinks the keywords of an info gap, or the
     narration states an info gap the reader does not know yet (from a point of view that does
     not know it either); 废笔: narration restating what readers already know."""
@@ -370,7 +394,7 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
         return out
     kw_re = re.compile("|".join(re.escape(k) for k in sorted(all_kws, key=len, reverse=True)))
     pov = ctx.aliases.get(pov, pov) if pov else None
-    for voice in voices(ctx, lines):
+    for voice in said if said is not None else voices(ctx, lines):
         present = set(kw_re.findall(voice.words))
         if not present:
             continue
@@ -462,7 +486,7 @@ def new_proper_nouns(repo: StoryRepo | None, draft: Any, ctx: CheckContext | Non
     if ctx is None:
         assert repo is not None
         ctx = CheckContext.load(repo)
-    nouns = find_new_nouns(draft.body, known_names(ctx, draft), ctx.ignored)
+    nouns = find_new_nouns(draft.body, known_names(ctx, draft), ctx.ignored, expanded=True)
     return [(n.name, n.kind, draft.body_line + n.line - 1) for n in nouns]
 
 

@@ -232,6 +232,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     if names is not None:
         pattern = realm_pattern(world.stages)
         for i, col, sentence in sentences:
+            if not any(stage in sentence for stage in world.stages):
+                continue
             for r in pattern.finditer(sentence):
                 if not (r.group(2) or r.group(3)):
                     continue  # a bare stage name (筑基) says no level
@@ -251,7 +253,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         use = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(USE_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
         get = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(GET_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
         got: set[tuple[str, str]] = set()
+        any_item = re.compile(item_re)
         for i, col, sentence in sentences:
+            if not any_item.search(sentence):
+                continue
             for m in get.finditer(sentence):
                 got.add((aliases.get(m.group(1), m.group(1)), m.group(2)))
             for m in use.finditer(sentence):
@@ -293,7 +298,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         go = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,6}}?(?:{'|'.join(MOVE_VERBS)})({place_re})")
         stay = re.compile(rf"({names.pattern})(?:正|还|仍|便|就|已经|独自|一直)?(?:{'|'.join(STAY_VERBS)})({place_re})")
         reached: dict[str, set[str]] = {}
+        any_place = re.compile(place_re)
         for i, col, sentence in sentences:
+            if not any_place.search(sentence):
+                continue
             for m in go.finditer(sentence):
                 reached.setdefault(aliases.get(m.group(1), m.group(1)), set()).add(m.group(2))
             if NOT_NOW.search(sentence):

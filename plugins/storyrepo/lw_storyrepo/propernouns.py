@@ -343,17 +343,26 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             yield m.group(), "人物", m.start()
 
 
-def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = ()) -> list[Noun]:
-    """New proper nouns of ``body`` (one entry per name, first line), with their kind."""
+def with_address_forms(names: Iterable[str]) -> set[str]:
+    """``names`` and the forms the people among them go by (陈叔, 老陈 of 陈伯远; a place or a
+    thing — a name ending in a suffix word — has none)."""
+    out = {k for k in names if k}
+    people = [k for k in out if 2 <= len(k) <= 4 and k[-1:] not in SUFFIX_WORDS and k[-2:] not in SUFFIX_WORDS]
+    out.update(form for k in people for form in address_forms(k))
+    return out
+
+
+def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), *, expanded: bool = False) -> list[Noun]:
+    """New proper nouns of ``body`` (one entry per name, first line), with their kind.
+    ``expanded``: ``known`` already holds the address forms (:func:`with_address_forms`)."""
     lex = lexicon()
-    known_set = {k for k in known if k}
-    people = [k for k in known_set if 2 <= len(k) <= 4 and not any(k.endswith(x) for x in SUFFIX_WORDS)]
-    known_set |= {form for k in people for form in address_forms(k)}  # 陈叔 of 陈伯远 is no new name
+    known_set = set(known) if expanded else with_address_forms(known)  # 陈叔 of 陈伯远 is no new name
     skip = known_set | set(ignore) | STOP
     lines = body.split("\n")
     candidates: dict[str, _Candidate] = {}
-    in_text = {k for k in known_set if len(k) >= 2 and k in body}
-    long_known = [k for k in known_set if len(k) >= 2]
+    chars = set(body)
+    in_text = {k for k in known_set if len(k) >= 2 and k[0] in chars and k[1] in chars and k in body}
+    long_known = sorted(in_text)  # a known name can only contain or hold a candidate where it is in the text
     known_re = _alternation(in_text, body)
     bounds_of = {i: lex.boundaries(line, known_re) for i, line in enumerate(lines) if CJK.search(line)}
     for i, bounds in bounds_of.items():
@@ -403,16 +412,18 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = ()) 
 
 
 def known_names(ctx: Any, draft: Any) -> set[str]:
-    """Everything the book (and the draft's own moves) already names."""
-    known = set(ctx.known_names)
+    """Everything the book (and the draft's own moves) already names, with the address forms
+    of its people (the book's part computed once per context)."""
+    known = set(ctx.known_forms())
+    own: set[str] = set()
     for change in draft.meta.get("设定变更") or []:
         m = re.match(r"^\s*(.+?)\s*[.。]\s*[^=+\-\s]+?\s*[=+]\s*(.+?)\s*$", str(change))
         if m:
-            known.update({m.group(1), m.group(2)})
+            own.update({m.group(1), m.group(2)})
     for key in ("在场", "视角"):
         value = draft.meta.get(key)
-        known.update(str(v) for v in (value if isinstance(value, list) else [value]) if v)
-    return known
+        own.update(str(v) for v in (value if isinstance(value, list) else [value]) if v)
+    return known | with_address_forms(own - known)
 
 
 @dataclass
