@@ -97,6 +97,13 @@ class CheckContext:
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,
                    set(repo.ignored_names()), world)
 
+    @classmethod
+    def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]]) -> CheckContext:
+        """The part of the context the contract check reads (names and held things), from cards
+        already read: what settle needs, without the info gaps, style and world."""
+        items = {str(v) for meta in characters.values() for v in as_list(meta.get("持有")) if len(str(v)) >= 2}
+        return cls(aliases, [], [], [], 0, set(aliases), items)
+
     def names_re(self) -> re.Pattern[str] | None:
         if self._names_re is None and self.aliases:
             names = sorted(self.aliases, key=len, reverse=True)

@@ -174,7 +174,10 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     for pid in abandoned:
         if not ab_notes.get(pid):
             errors.append(Refusal(f"弃置 {pid} 必须写原因（弃置理由：- {pid}：原因）", pid))
-    for finding in contract_findings(state, draft, (ctx or CheckContext.load(repo)).for_draft(draft.meta)):
+    characters = repo.characters()
+    aliases = repo.aliases(characters)
+    contract_ctx = ctx or CheckContext.for_contract(aliases, characters)
+    for finding in contract_findings(state, draft, contract_ctx.for_draft(draft.meta)):
         if finding.severity == ERROR:
             errors.append(Refusal(finding.message))
 
@@ -239,7 +242,6 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     kinds = {noun: acceptance.kinds.get(noun, "其他") for noun in confirmed} if acceptance else {}
     # the people of 在场 (and the point of view) the book does not know yet are registered too:
     # they count as known to the checks, so they must reach the roster (health: no orphans)
-    aliases = repo.aliases()
     present = [str(x).strip() for x in as_list(draft.meta.get("在场")) + as_list(draft.meta.get("视角"))]
     newcomers = [p for p in dict.fromkeys(present) if p and p not in aliases and p not in new_characters]
     for name in newcomers:
