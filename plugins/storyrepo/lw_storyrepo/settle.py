@@ -174,12 +174,19 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     for pid in abandoned:
         if not ab_notes.get(pid):
             errors.append(Refusal(f"弃置 {pid} 必须写原因（弃置理由：- {pid}：原因）", pid))
-    characters = repo.characters()
-    aliases = repo.aliases(characters)
-    contract_ctx = ctx or CheckContext.for_contract(aliases, characters)
-    for finding in contract_findings(state, draft, contract_ctx.for_draft(draft.meta)):
-        if finding.severity == ERROR:
-            errors.append(Refusal(finding.message))
+    if ctx is not None:
+        aliases = ctx.aliases
+    else:  # the names the cards' files and the roster give, without reading 300 cards
+        aliases = {p[:-3]: p[:-3] for p in _card_names(repo)}
+        aliases.update(repo.aliases({}, repo.roster()))
+    found = [f for f in contract_findings(state, draft, (ctx or CheckContext.for_contract(aliases, {})).for_draft(draft.meta))
+             if f.severity == ERROR]
+    if found and ctx is None:  # confirm with every card's aliases and held things before refusing
+        characters = repo.characters()
+        aliases = repo.aliases(characters)
+        found = [f for f in contract_findings(state, draft, CheckContext.for_contract(aliases, characters).for_draft(draft.meta))
+                 if f.severity == ERROR]
+    errors.extend(Refusal(f.message) for f in found)
 
     changes = plan.changes
     # promises
@@ -243,7 +250,8 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     # the people of 在场 (and the point of view) the book does not know yet are registered too:
     # they count as known to the checks, so they must reach the roster (health: no orphans)
     present = [str(x).strip() for x in as_list(draft.meta.get("在场")) + as_list(draft.meta.get("视角"))]
-    newcomers = [p for p in dict.fromkeys(present) if p and p not in aliases and p not in new_characters]
+    newcomers = [p for p in dict.fromkeys(present) if p and p not in aliases and p not in new_characters
+                 and (ctx is not None or repo.canonical(p) == p)]  # a card's alias is no newcomer
     for name in newcomers:
         try:
             check_name(name)
@@ -288,6 +296,13 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     if reasons:  # rejection reasons stay in git history (for the three-strikes style rules)
         plan.message += "打回: " + " | ".join(reasons) + "\n"
     return plan
+
+
+def _card_names(repo: StoryRepo) -> list[str]:
+    try:
+        return [n for n in os.listdir(repo.p(L.角色)) if n.endswith(".md")]
+    except OSError:
+        return []
 
 
 def add_to_roster(repo: StoryRepo, n: int, characters: list[str], confirmed: list[str], kinds: dict[str, str],
@@ -422,9 +437,15 @@ def workspace_kept(repo: StoryRepo, plan: SettlePlan) -> tuple[list[str], str] |
     committed first as ``draft(N)``, the parent of ``ch(N)``. None when the workspace is ignored."""
     emptied = sorted(rel for rel, data in plan.changes.items()
                      if data is None and rel.startswith(L.工作区 + "/") and repo.p(rel).is_file())
-    if not emptied or repo.git.ignored(emptied[0]):
+    if not emptied or _ignores_workspace(repo) or repo.git.ignored(emptied[0]):
         return None
     return emptied, f"draft({plan.number}): 第{plan.number}章的草稿与评审存档\n\n文件: " + "; ".join(emptied) + "\n"
+
+
+def _ignores_workspace(repo: StoryRepo) -> bool:
+    """The usual case read without asking git: .gitignore has the line the book was made with."""
+    lines = {ln.strip() for ln in repo.text_or(".gitignore").splitlines()}
+    return bool(lines & {"工作区/", "工作区", "/工作区/", "/工作区"})
 
 
 def commit_plan(repo: StoryRepo, plan: SettlePlan) -> str:

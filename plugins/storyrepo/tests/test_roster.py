@@ -56,3 +56,18 @@ def test_a_retcon_that_adds_an_alias_syncs_the_roster(book) -> None:
                     encoding="utf-8")
     lw(book, "retcon", "1", "--原因", "补别名", "-y")
     assert roster_rows(book)["林晚"][0] == "晚晚、雪儿"
+
+
+def test_settle_alone_registers_present_newcomers_but_not_aliases(book) -> None:
+    """``lw story settle`` (an accept whose commit failed, retried) plans without the checks'
+    context: a card's alias in 在场 is still no newcomer."""
+    from lw_storyrepo.workspace import require_state, save_state
+
+    draft = DRAFT.replace("在场:\n  - 林晚\n  - 神秘老者\n", "在场:\n  - 晚晚\n  - 白衣人\n")
+    to_reviewed(book, draft)
+    state = require_state(book)
+    state["阶段"] = "accepted"
+    save_state(book, state)
+    lw(book, "settle")
+    rows = roster_rows(book)
+    assert "白衣人" in rows and "晚晚" not in rows and "林晚" not in rows
