@@ -226,6 +226,13 @@ class Sheet:
 
     # --- files & text ---------------------------------------------------------------------
 
+    def copy(self) -> Sheet:
+        """An independent sheet with the same name, values, expressions, state and other keys."""
+        import copy
+
+        return Sheet(self.pack, self._stored, name=self.name, expressions=self.expressions,
+                     state=copy.deepcopy(self.state), extra=copy.deepcopy(self.extra))
+
     def to_file(self) -> SheetFile:
         return SheetFile(system=self.pack.id, name=self.name, values=dict(self._stored),
                          expressions=dict(self.expressions), state=dict(self.state), **self.extra)

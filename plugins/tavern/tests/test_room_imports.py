@@ -406,3 +406,18 @@ def test_secret_entries_reach_no_player_facing_byte(kernel: Kernel, room_dir: Pa
                               ensure_ascii=False)
             for secret in SECRETS:
                 assert secret not in seen, (kind, player, secret)
+
+
+def test_an_initvar_never_seeds_a_declared_variable(kernel: Kernel, room_dir: Path) -> None:
+    """A world card's ``[InitVar]`` naming a declared module variable: that name is left out of
+    the tree (with a warning in the keeper's report), the rest is seeded."""
+    card = json.loads(BELL.read_text(encoding="utf-8"))
+    entry = card["data"]["character_book"]["entries"][0]
+    assert "[InitVar]" in entry["keys"]
+    entry["content"] = "{cult_alert: 0, true_culprit: '无人', 雾港: {潮位: [2, '0-5']}}"
+    (room_dir / "shadow.json").write_text(json.dumps(card, ensure_ascii=False), encoding="utf-8")
+    plan = import_into(kernel, room_dir, room_dir / "shadow.json", "world")
+    assert any("cult_alert, true_culprit" in w and "not seeded" in w for w in plan.report.warnings)
+    room = Room.load(room_dir, kernel)
+    assert room.documents.get("mvu", "mvu").data["tree"] == {"雾港": {"潮位": [2, "0-5"]}}
+    assert room.variable("cult_alert").value == 2 and room.variable("true_culprit").value == "灯塔看守人周伯年"

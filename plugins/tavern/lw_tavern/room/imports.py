@@ -201,6 +201,7 @@ def plan_import(room: Room | None, material: Material, source: Source, kind: str
         dropped += imported.dropped
     if keeper:
         plan.variables = _variables(material, source)
+        plan.seed = _unshadowed(room, plan.seed, plan.variables, warnings)
         plan.pregens = _pregens(room, material, person, source, warnings)
         if plan.scan:
             carried.append("the card's " + ", ".join(SCAN_WORDS[k] for k in plan.scan)
@@ -296,6 +297,21 @@ def _variables(material: Material, source: Source) -> list[Any]:
             raise located(f"variable {var.id!r}: default: {exc}", file=source.path, text=material.text,
                           path=("variables", i, "default")) from None
         out.append(declared)
+    return out
+
+
+def _unshadowed(room: Room | None, seeds: list[dict[str, Any]], variables: list[Any],
+                warnings: list[str]) -> list[dict[str, Any]]:
+    """The ``[InitVar]`` declarations without the top-level names that are the room's declared
+    module variables (or the card's own typed ones): the tree never shadows a declared id
+    (:func:`lwcore.turn.mvu.apply_to_room` refuses the same for every later write)."""
+    declared = {var.id for var in variables} | ({var.id for var in room.variables.variables} if room else set())
+    out = []
+    for seed in seeds:
+        clash = sorted(k for k in seed if k in declared)
+        if clash:
+            warnings.append(f"[InitVar] {', '.join(clash)}: declared variable(s) of the room, not seeded into its tree")
+        out.append({k: v for k, v in seed.items() if k not in declared})
     return out
 
 
