@@ -441,17 +441,11 @@ def summary(plan: ImportPlan, *, zh: bool, for_keeper: bool) -> str:
 
 def report_lines(plan: ImportPlan, *, zh: bool, for_keeper: bool) -> list[str]:
     """The plan's report: ``+`` what it keeps, ``-`` what it strips, ``~`` what the trust
-    boundary changes, ``!`` warnings. A non-keeper never reads the title of an entry kept from
-    them (a pack's card can hold the keeper's secrets)."""
+    boundary changes, ``!`` warnings. A non-keeper reads nothing of the entries kept from them
+    -- not their titles, not that there are any (a pack's card can hold the keeper's secrets)."""
     lines = [f"  + {c}" for c in plan.report.carried]
-    secret = 0
-    for d in plan.report.dropped:
-        if not for_keeper and d.reason.startswith(SECRET_REASON):
-            secret += 1
-            continue
-        lines.append(f"  - {d.field}: {d.reason}")
-    if secret:
-        lines.append(f"  - {secret} 条守秘人专属设定未导入" if zh else f"  - {secret} keeper-only entr{'y' if secret == 1 else 'ies'} left out")
+    lines += [f"  - {d.field}: {d.reason}" for d in plan.report.dropped
+              if for_keeper or not d.reason.startswith(SECRET_REASON)]
     lines += [f"  ~ {d.field}: {d.reason}" for d in plan.changed if for_keeper or d.reason != SECRET_KEPT]
     lines += [f"  ! {w}" for w in plan.report.warnings]
     return lines
