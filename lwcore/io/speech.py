@@ -30,12 +30,32 @@ from lwcore.errors import LwError
 MAX_SAID_BYTES = 64 * 1024
 """The most a member may say in one line, as UTF-8 (a room's history line holds it whole)."""
 
-NOT_TEXT = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069\ufdd0-\ufdef"
-    + "".join(f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}" for plane in range(17))
-    + "]"
-)
-"""Every code point :func:`check_said` refuses (see the module docstring)."""
+_BMP = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069\ufdd0-\ufdef\ufffe\uffff"
+_ASTRAL = "".join(f"{chr(plane * 0x10000 + 0xFFFE)}-{chr(plane * 0x10000 + 0xFFFF)}" for plane in range(1, 17))
+NOT_TEXT = re.compile(f"[{_BMP}{_ASTRAL}]")
+"""Every code point :func:`check_said` refuses (see the module docstring). Searching with it is
+slow (the astral ranges); :func:`find_not_text` and :func:`has_not_text` are the fast ways."""
+_NOT_BMP = re.compile(f"[{_BMP}]")
+_NOT_ASTRAL = re.compile(f"[{_ASTRAL}]")
+
+
+def find_not_text(text: str) -> re.Match[str] | None:
+    """The first code point of ``text`` that :data:`NOT_TEXT` matches, or ``None``. Printable
+    text has none (every such code point is a control, format, surrogate or unassigned one),
+    and only text beyond the BMP is searched for the astral noncharacters."""
+    if text.isprintable():
+        return None
+    found = _NOT_BMP.search(text)
+    if max(text) > "\uffff":
+        astral = _NOT_ASTRAL.search(text)
+        if astral is not None and (found is None or astral.start() < found.start()):
+            found = astral
+    return found
+
+
+def has_not_text(text: str) -> bool:
+    """Whether ``text`` holds a code point :data:`NOT_TEXT` matches."""
+    return find_not_text(text) is not None
 
 _NAMES = {0: "NUL", 0x1B: "ESC", 0x7F: "DEL", 0x202E: "RIGHT-TO-LEFT OVERRIDE"}
 
@@ -60,7 +80,7 @@ def check_said(text: str) -> str:
     """``text`` when a member may say it, else a located :class:`LwError` (module docstring)."""
     if not isinstance(text, str):
         raise LwError(f"what a member says is text, not {type(text).__name__}", code="invalid")
-    bad = NOT_TEXT.search(text)
+    bad = find_not_text(text)
     if bad is not None:
         raise LwError(f"what you say holds {describe(bad.group())} at column {bad.start() + 1}",
                       expected="text (tab and line breaks are fine)", code="invalid")

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from hostile_kit import LW, Snapshot, assert_clean, assert_refused, run_lw
-from lwcore.io.speech import MAX_SAID_BYTES, NOT_TEXT, check_said
+from lwcore.io.speech import MAX_SAID_BYTES, NOT_TEXT, check_said, find_not_text
 from lwcore.errors import LwError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,6 +49,12 @@ def test_the_refused_set_is_exactly_the_documented_one() -> None:
     """Every code point of Unicode, against the definition in the module docstring."""
     wrong = [c for c in range(0x110000) if (NOT_TEXT.fullmatch(chr(c)) is not None) != refused_code_point(c)]
     assert wrong == []
+    # the fast search agrees, wherever the code point sits (a printable text, a line break, astral text)
+    wrong = [c for c in range(0x110000)
+             if (found := find_not_text(f"a{chr(c)}\n")) is not None and found.start() != 1
+             or (found is not None) != refused_code_point(c)]
+    assert wrong == []
+    assert find_not_text("\U0001fffe x \x01").start() == 0 and find_not_text("x \x01 \U0001fffe").start() == 2
 
 
 def test_the_size_limit_is_in_bytes() -> None:

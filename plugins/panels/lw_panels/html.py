@@ -26,7 +26,7 @@ from html import escape
 from typing import Any
 
 from lw_panels.compile import Drawn, Shared, shown
-from lwcore.io.speech import NOT_TEXT
+from lwcore.io.speech import NOT_TEXT, has_not_text
 
 FRAME_SANDBOX = "allow-scripts"
 """The sandbox of a tier-2 frame: scripts run, nothing else (no same origin, no forms, no
@@ -185,7 +185,7 @@ def _e(value: Any) -> str:
     if kind is int:
         return str(value)
     text = escape(value if kind is str else shown(value), quote=True)
-    return NOT_TEXT.sub("\ufffd", text) if NOT_TEXT.search(text) else text
+    return NOT_TEXT.sub("\ufffd", text) if has_not_text(text) else text
 
 
 def _asset(panel: Mapping[str, Any], sha: str | None) -> str | None:
