@@ -12,6 +12,7 @@ The file format (``lw schema sheet``) is :class:`SheetFile`; ``.st``-style text 
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import unicodedata
@@ -228,8 +229,6 @@ class Sheet:
 
     def copy(self) -> Sheet:
         """An independent sheet with the same name, values, expressions, state and other keys."""
-        import copy
-
         return Sheet(self.pack, self._stored, name=self.name, expressions=self.expressions,
                      state=copy.deepcopy(self.state), extra=copy.deepcopy(self.extra))
 
