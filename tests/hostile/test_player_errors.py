@@ -34,9 +34,10 @@ def room(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def refs(room: Path) -> dict[str, str]:
-    """What the player types -> how their refusal quotes it (their own words, no server path)."""
+    """What the player types -> how their refusal quotes it (their own words; an absolute path
+    outside the room by its last part, as every error a player reads names one)."""
     return {"missing.json": "missing.json", "cards": "cards", "../outside.json": "../outside.json",
-            "/etc/passwd": "/etc/passwd", "link.json": "link.json", "room.yaml": "room.yaml",
+            "/etc/passwd": "passwd", "link.json": "link.json", "room.yaml": "room.yaml",
             "variables.yaml": "variables.yaml", "cards/broken.json": "cards/broken.json",
             "fog-harbor/nothing.json": "fog-harbor/nothing.json", str(room / "room.yaml"): "room.yaml"}
 
