@@ -451,6 +451,8 @@ def score(folder: Any) -> Score:
     """Score the detector on a folder of labelled chapters: each ``NN.md`` has front matter
     ``已知`` (the names the book knows then), ``新专名`` (``名字（类型）``, the right answers) and
     optionally ``不计`` (names neither right nor wrong: a report of one counts for nothing).
+    An answer may list the forms one person takes in the chapter, ``胡老爹|胡屠户（人物）``: a
+    report of any form finds it, a report of another of its forms counts for nothing.
     A folder's README.md (its source and labelling rules) is no chapter."""
     result = Score(0, 0, [], [], 0)
     for path in sorted(Path(folder).glob("*.md")):
@@ -458,16 +460,23 @@ def score(folder: Any) -> Score:
             continue
         meta, body = quick_meta(read_text(path), path.name)
         neutral = {str(k) for k in meta.get("不计") or []}
-        gold = {}
+        gold: dict[str, tuple[str, list[str]]] = {}  # first form -> (kind, every form)
         for item in meta.get("新专名") or []:
             m = re.fullmatch(r"(.+?)（(.+)）", str(item))
             if m:
-                gold[m.group(1)] = m.group(2)
+                forms = [f.strip() for f in m.group(1).split("|") if f.strip()]
+                gold[forms[0]] = (m.group(2), forms)
         found = {n.name: n.kind for n in find_new_nouns(body, [str(k) for k in meta.get("已知") or []])}
         result.chapters += 1
-        hits = set(found) & set(gold)
-        result.true_positives += len(hits)
-        result.kinds_right += sum(found[n] == gold[n] for n in hits)
-        result.false_positives += [f"{path.stem}:{n}" for n in sorted(set(found) - set(gold) - neutral)]
-        result.missed += [f"{path.stem}:{n}" for n in sorted(set(gold) - set(found))]
+        answered: set[str] = set()
+        for first, (kind, forms) in gold.items():
+            hit = next((f for f in forms if f in found), None)
+            if hit is None:
+                result.missed.append(f"{path.stem}:{first}")
+                continue
+            result.true_positives += 1
+            result.kinds_right += found[hit] == kind
+            answered.update(forms)
+        wrong = set(found) - answered - neutral - {f for _, forms in gold.values() for f in forms}
+        result.false_positives += [f"{path.stem}:{n}" for n in sorted(wrong)]
     return result
