@@ -60,6 +60,17 @@ SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
                            "公寓", "老店")),
 ), key=lambda item: -len(item[0])))
 SUFFIX_WORDS = frozenset(suffix for suffix, _kind in SUFFIXES)
+MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
+    *((s, "功法") for s in ("剑诀", "术", "神火")),
+    *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
+                           "中学", "小学", "大学", "医院", "寨")),
+    *((s, "物品") for s in ("令", "榜", "碑", "旗", "幡", "图")),
+    *((s, "地点") for s in ("大陆", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
+                           "路", "胡同")),
+), key=lambda item: -len(item[0])))
+"""Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
+CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))
+ALL_SUFFIX_WORDS = frozenset(suffix for suffix, _kind in CANDIDATE_SUFFIXES)
 FUNCTION = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀哦嗯和与而但却将已很太更最给让从对往每各某此其该几有没无"
                      "上下里中外内前后来去起出进回开到住说道问笑看望站走坐拍叹听你我他她它您咱")
 LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很更最给让从对往你我他她它您咱每各某此其该几"
@@ -86,7 +97,7 @@ BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|谋士|弟
 BEFORE_THING = re.compile(r"(?:便是|就是|正是|乃是|名叫|叫做|唤作|号称|(?:来到|前往|抵达|赶到|走进|回到|离开|进入|投奔|拜入)了?|"
                           r"到了|进了|出了|过了|位于|住在|来自|"
                           r"出自|听说过|说起|提起|见过|去过|到过|打听|学会|修炼|练成|使出|施展|打出|可是|找|寻|夺|抢|交出|拔出|"
-                          r"[是在到往去向进入离回从：:])$")
+                          r"[是在到往去向进入离回从来：:])$")
 AFTER_PERSON = re.compile(r"^(?:[道说问答][：:，“]|笑道|笑了|叹道|叹了|点头|点了点头|摇头|摇了摇头|一愣|一怔|脸色|皱眉|沉声|低声|冷笑|"
                           r"轻声|咧嘴|拱手|抱拳|自报|没有回答|上前|站起|转身|回头|举杯)")
 AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面头边]|的人|的弟子|主[^意要])")
@@ -192,23 +203,68 @@ def _clean(word: str) -> bool:
 
 
 def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, str, int, int]]:
-    """``(name, kind, shape, start)`` for a two-character stem before a name-making suffix."""
-    for suffix, kind in SUFFIXES:
+    """``(name, kind, shape, start)`` for a stem before a name-making suffix: two characters
+    (寒江+渡, 玄冥+教), three or four when the stem is no dictionary word (九转炼体+诀, 天玄+大陆), one
+    when the place is no dictionary word (云+城: shape 0, repetition and context must vouch)."""
+    for suffix, kind in CANDIDATE_SUFFIXES:
         start = line.find(suffix)
         while start >= 0:
-            stem_at = start - 2
             end = start + len(suffix)
-            # whole tokens only: the stem and the suffix, or one token holding both (栖霞山)
-            aligned = stem_at in bounds and end in bounds and (
-                start in bounds or not any(b in bounds for b in range(stem_at + 1, end)))
-            if stem_at >= 0 and aligned:
-                stem, name = line[stem_at:start], line[stem_at:end]
-                if (_clean(stem) and stem[0] not in LEAD_BAD and stem[1] not in MEASURES and stem[1] not in STEM_END_BAD
-                        and stem[-1] not in MATERIALS and stem not in GENERIC_STEMS
-                        and not lex.common(name) and (lex.freq.get(name) or 0) < COMMON_PLACE):
-                    shape = 2 if lex.coined(stem) else 1 if lex.rare(stem) or lex.proper(name) else 0
-                    yield name, kind, shape, stem_at
+            localized = line[end:end + 1] in LOCALIZERS and (lex.freq.get(line[start:end + 1]) or 0) > 0
+            if (end in bounds or localized) and line[end:end + 1] not in SUFFIX_TAIL_BAD:
+                yield from _stems(lex, line, bounds, start, end, kind)
             start = line.find(suffix, start + 1)
+
+
+VERBISH = frozenset("vpdcru")
+"""jieba's tags of a one-character token that never starts a name: verb, preposition, adverb,
+conjunction, pronoun, particle."""
+LONG_STEM_BAD = FUNCTION | frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们叫为找离连来去让给向对称作当于比跟同及与或并")
+LOCALIZERS = frozenset("边外里上下内中前后头畔口")
+STEM_LEAD_BAD = LEAD_BAD | frozenset("来去到回进出离往向至入从叫为找连让给称作当于跟同及或并")
+"""Characters that start no coined stem: a verb of motion or a preposition glued before a place
+(来云城, 离德胜门)."""
+SUFFIX_TAIL_BAD = frozenset("子儿头们上里")
+"""A suffix that goes on into a word is none: 城里, 山上, 令人, 图案 (the token test mostly sees it)."""
+
+
+def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
+           kind: str) -> Iterable[tuple[str, str, int, int]]:
+    name2 = ""
+    for size in (2, 3, 4, 1):
+        stem_at = start - size
+        if stem_at < 0 or stem_at not in bounds:
+            continue
+        stem, name = line[stem_at:start], line[stem_at:end]
+        if not CJK.fullmatch(name) or lex.common(name) or (lex.freq.get(name) or 0) >= COMMON_PLACE:
+            continue
+        if stem_at + 1 in bounds and lex.tags.get(stem[0], "")[:1] in VERBISH:
+            continue  # a verb, a preposition or a pronoun glued before a name (找九龙鼎, 来云城)
+        if size == 2:
+            # whole tokens only: the stem and the suffix, or one token holding both (栖霞山); a stem
+            # no dictionary knows may be split anywhere (点/苍派, 万/剑宗)
+            if not (start in bounds or not any(b in bounds for b in range(stem_at + 1, end)) or lex.coined(stem)):
+                continue
+            if (_clean(stem) and stem[0] not in STEM_LEAD_BAD and stem[1] not in MEASURES and stem[1] not in STEM_END_BAD
+                    and stem[-1] not in MATERIALS and stem not in GENERIC_STEMS):
+                name2 = name
+                shape = 2 if lex.coined(stem) else 1 if lex.rare(stem) or lex.proper(name) else 0
+                yield name, kind, shape, stem_at
+        elif size in (3, 4):
+            # a longer coined stem: the two characters before the suffix must be no word of their
+            # own joined to a word before (来到天机阁 is 天机阁), and the stem no dictionary word
+            if (set(stem) & LONG_STEM_BAD) or stem[0] in STEM_LEAD_BAD or stem[0] in DETERMINERS \
+                    or lex.freq.get(stem) or lex.common(stem[:2]) \
+                    or any(lex.freq.get(line[j:end]) for j in range(stem_at + 1, start)) \
+                    or stem[-1] in MATERIALS or not _clean(stem) or any(w in stem for w in GENERIC_STEMS):
+                continue
+            if lex.common(line[stem_at:stem_at + 2]) and (lex.freq.get(line[stem_at:stem_at + 2]) or 0) > 2000:
+                continue  # a frequent word and a coined name glued (一座天玄…)
+            yield name, kind, 2 if lex.coined(line[start - 2:start]) else 1, stem_at
+        elif size == 1 and not name2 and kind in ("地点", "组织") and len(end_word := line[start:end]) == 1:
+            if stem not in FUNCTION and stem not in STEM_LEAD_BAD and stem not in DETERMINERS and stem not in NUMERALS \
+                    and stem not in MATERIALS and not lex.freq.get(name) and end_word not in "门局会":
+                yield name, kind, int(stem in SURNAMES and end_word in "镇村庄屯寨集"), stem_at  # 鲁镇: a surname's town
 
 
 def _spans(line: str, names: re.Pattern[str] | None) -> set[int]:
@@ -283,9 +339,15 @@ TITLES = ("老太太", "老婆子", "嫂子", "老太", "太爷", "老爷", "大
           "嫂", "妈", "婶")
 """Kinship and rank words that make a name of a surname or of a name (杨二嫂, 鲁四老爷, 卫老婆子,
 柳妈, 七斤嫂, 九斤老太): how much of the world of a story names its minor people."""
+ROLE_TITLES = ("老头子", "老太婆", "先生", "掌柜", "老板", "长老", "执事", "和尚", "相公", "知县", "知府", "道长", "少爷", "小姐",
+               "夫人", "太太", "公子", "师父", "师傅", "大夫", "郎中", "捕头", "老头", "老汉", "管家", "镖头", "教头", "员外",
+               "大人", "将军", "护法", "堂主", "舵主", "帮主", "掌门", "姑娘", "婆子", "秀才", "举人", "道人", "真人", "老道",
+               "老师", "经理", "局长")
+"""Roles and offices that name someone after a surname only (苏长老, 孟掌柜, 滕和尚, 汤知县): never
+after a stem that is no surname (教书先生, 大掌柜)."""
 RANKS = "一二三四五六七八九十大小老"
 TOWN = re.compile(r"([\u4e00-\u9fff])(镇|村|庄|屯|寨|集)(?![\u4e00-\u9fff]{0}[子上里外口头民])")
-_TITLE = re.compile(rf"({'|'.join(TITLES)})")
+_TITLE = re.compile(rf"({'|'.join(sorted(TITLES + ROLE_TITLES, key=len, reverse=True))})")
 AH_BAD = frozenset("姨爸妈哥姐嫂婆公伯叔爹娘奶爷呀阿哈哟啊弥拉门谀附飘斗胶片拉罗尔米蒙")
 NUMERALS = frozenset("一二三四五六七八九十百千万两几")
 
@@ -311,6 +373,8 @@ def _title_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             if (surname in SURNAMES or surname in COMPOUND_SURNAMES) and (not rest or (len(rest) == 1 and rest in RANKS)):
                 yield line[start:end], start, 2  # a surname with its title names someone on its own
                 break
+            if m.group() in ROLE_TITLES:
+                continue
             numeral_name = lex.tags.get(stem, "").startswith("m")  # 七斤嫂, 八一嫂: a child weighed at birth
             if size == 2 and (numeral_name or not lex.common(stem)) and not (set(stem) & FUNCTION):
                 yield line[start:end], start, 1
@@ -379,10 +443,12 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         for m in INTRO.finditer(line):
             word = m.group(1)
             if _clean(word) and word[0] not in LEAD_BAD and word[-1] not in NAME_END:
-                kind = next((k for suffix, k in SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), "人物")
+                kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)),
+                            "人物")
                 c = candidates.setdefault(word, _Candidate(word, kind, 1, first=(i, m.start(1))))
                 c.context = True
-    for word, (shape, first) in _person_candidates(lex, lines, bounds_of, in_text | set(candidates)).items():
+    taken = in_text | {name for name, c in candidates.items() if not c.needs_context}
+    for word, (shape, first) in _person_candidates(lex, lines, bounds_of, taken).items():
         if word in candidates and candidates[word].needs_context:
             del candidates[word]  # a surname-led name wins over the same unknown word (柳如烟)
         candidates.setdefault(word, _Candidate(word, "人物", int(shape), first=first))
