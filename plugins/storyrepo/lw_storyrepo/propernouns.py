@@ -91,16 +91,18 @@ ROLES = ("姑娘", "公子", "师兄", "师姐", "师弟", "师妹", "师父", "
          "夫人", "掌柜", "大哥", "兄弟", "老爷", "少爷", "长老", "掌门", "弟子", "先生", "大人", "将军", "和尚", "道长",
          "少年", "少女")
 STOP = frozenset(ROLES)
+SURNAME_GIVEN = re.compile(r"姓([\u4e00-\u9fff])[，,]?(?:单名一个|名叫|名唤|名|叫做|叫)([\u4e00-\u9fff]{1,2})")
 _INTRO = r"在下|我叫|我是|名叫|叫做|唤作|名唤|法号|道号|号称|人称|自称|叫我一声|叫他一声|叫"
 INTRO = re.compile(rf"(?:{_INTRO})([\u4e00-\u9fff]{{2,4}}?)(?=[，。！？、：；“”「」\s]|$)")
-BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|谋士|弟子|徒弟|{'|'.join(ROLES)})$")
+BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|谋士|弟子|徒弟|助理|秘书|司机|丫鬟|丫头|书童|家丁|小厮|侍女|侍卫|"
+                           rf"管家|伙计|{'|'.join(ROLES)})$")
 BEFORE_THING = re.compile(r"(?:便是|就是|正是|乃是|名叫|叫做|唤作|号称|(?:来到|前往|抵达|赶到|走进|回到|离开|进入|投奔|拜入)了?|"
                           r"到了|进了|出了|过了|位于|住在|来自|"
                           r"出自|听说过|说起|提起|见过|去过|到过|打听|学会|修炼|练成|使出|施展|打出|可是|找|寻|夺|抢|交出|拔出|"
                           r"[是在到往去向进入离回从来：:])$")
 AFTER_PERSON = re.compile(r"^(?:[道说问答][：:，“]|笑道|笑了|叹道|叹了|点头|点了点头|摇头|摇了摇头|一愣|一怔|脸色|皱眉|沉声|低声|冷笑|"
                           r"轻声|咧嘴|拱手|抱拳|自报|没有回答|上前|站起|转身|回头|举杯)")
-AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面头边]|的人|的弟子|主[^意要])")
+AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面头边]|的人|的弟子|主[^意要]|外[^面边头]|一带|附近|深处|脚下|门口)")
 ALONE = re.compile(r"^[。！？]?[”」]")
 CJK = re.compile(r"[\u4e00-\u9fff]+")
 RARE = 300
@@ -133,6 +135,22 @@ class _Lexicon:
         self.jieba = jieba
         self.freq: dict[str, int] = jieba.dt.FREQ
         self.tags: dict[str, str] = jieba.posseg.dt.word_tag_tab
+        self._given: dict[str, float] | None = None
+
+    def given(self, ch: str) -> float:
+        """How much ``ch`` reads as part of a given name (0–1): how often the ~36,000 surname-led
+        people of jieba's dictionary (tag nr) carry it after their surname, against how often
+        the dictionary's other words do (国, 栋, 怀 high; 个, 意, 晚 low)."""
+        if self._given is None:
+            names: Counter[str] = Counter()
+            words: Counter[str] = Counter()
+            for word, tag in self.tags.items():
+                if tag == "nr" and 2 <= len(word) <= 3 and word[0] in SURNAMES:
+                    names.update(word[1:])
+                elif tag == "n" or not tag.startswith("n"):
+                    words.update(set(word))
+            self._given = {c: n / (n + 0.05 * words[c] + 1) for c, n in names.items()}
+        return self._given.get(ch, 0.0)
 
     def boundaries(self, line: str, known: re.Pattern[str] | None = None) -> set[int]:
         """Character offsets where a token of ``line`` starts (and its end). Names the book knows
@@ -199,6 +217,7 @@ def _clean(word: str) -> bool:
     """A plausible name: Chinese characters only, no particle inside, no determiner first,
     no role word (师兄, 姑娘 …) in it."""
     return (len(word) >= 2 and bool(CJK.fullmatch(word)) and not (MIDDLE_BAD & set(word[1:-1]))
+            and not re.fullmatch(r"(.)不\1.?", word)  # 大不大: a question
             and word[-1] not in FUNCTION and word[0] not in DETERMINERS and not any(role in word for role in ROLES))
 
 
@@ -245,10 +264,14 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             # no dictionary knows may be split anywhere (点/苍派, 万/剑宗)
             if not (start in bounds or not any(b in bounds for b in range(stem_at + 1, end)) or lex.coined(stem)):
                 continue
+            if stem_at + 1 in bounds and lex.common(line[start - 1:end]) and not lex.coined(stem):
+                continue  # a character before a word that ends in the suffix (快+关门)
             if (_clean(stem) and stem[0] not in STEM_LEAD_BAD and stem[1] not in MEASURES and stem[1] not in STEM_END_BAD
+                    and stem[1] not in "一两几半"
                     and stem[-1] not in MATERIALS and stem not in GENERIC_STEMS):
                 name2 = name
-                shape = 2 if lex.coined(stem) else 1 if lex.rare(stem) or lex.proper(name) else 0
+                strong = len(name) - 2 >= 2 and lex.rare(stem)  # a two-character suffix after a rare word: 星河资本
+                shape = 2 if lex.coined(stem) or lex.proper(name) or strong else 1 if lex.rare(stem) else 0
                 yield name, kind, shape, stem_at
         elif size in (3, 4):
             # a longer coined stem: the two characters before the suffix must be no word of their
@@ -283,7 +306,7 @@ def _alternation(words: Iterable[str], text: str) -> re.Pattern[str] | None:
 
 
 def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]],
-                       taken: set[str]) -> dict[str, tuple[bool, tuple[int, int]]]:
+                       taken: set[str]) -> dict[str, tuple[int, tuple[int, int]]]:
     """Surname-led names: the 3-character form when it always continues the 2-character one.
     A surname inside a name already found (``taken``: 慧明 in 慧明没有) starts nothing."""
     forms: dict[str, list[tuple[int, int, str]]] = {}
@@ -301,12 +324,22 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
                 continue
             for size in (unit + 1, unit + 2):
                 word = line[col:col + size]
+                if col + size not in bounds and CJK.fullmatch(line[col + size:col + size + 1]):
+                    continue  # a name ends where a word ends (蓝布大 of 蓝布大衫)
                 if len(word) == size and CJK.fullmatch(word):
                     forms.setdefault(word, []).append((i, col, line[col + size:col + size + 1]))
-    out: dict[str, tuple[bool, tuple[int, int]]] = {}
+    out: dict[str, tuple[int, tuple[int, int]]] = {}
     for word, where in forms.items():
         unit = 2 if word[:2] in COMPOUND_SURNAMES else 1
-        if not _clean(word) or word[-1] in NAME_END or (lex.common(word) and not lex.proper(word)):
+        if len(word) == unit + 1 and len(where) >= 2 and len({nxt for _i, _c, nxt in where}) == 1 \
+                and CJK.fullmatch(where[0][2]) and where[0][2] not in PARTICLES and lex.given(where[0][2]) >= 0.3:
+            continue  # always followed by the same character: the name is longer, or no name (方必 of 方必开)
+        # a character that mostly ends a word may end a name said more than once (方必开), never a
+        # character no given name has (王大个)
+        ends_ok = word[-1] not in NAME_END or (
+            len(word) == unit + 2 and len(where) >= 2 and word[-1] not in FUNCTION - frozenset("开成平安") and
+            lex.given(word[-1]) >= 0.5)
+        if not _clean(word) or not ends_ok or (lex.common(word) and not lex.proper(word)):
             continue
         if word[0] in MATERIALS and lex.freq.get(word) == 0:
             continue  # the start of a dictionary word made of a material (石桌…): a thing, not 石 the surname
@@ -321,14 +354,18 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             shorter = forms.get(word[:-1], [])
             if len({nxt for _i, _c, nxt in shorter}) > 1:
                 continue  # the shorter form stands on its own: this is it plus a word
-        out[word] = (not lex.common(word) or lex.proper(word) or unit == 2, (where[0][0], where[0][1]))
+        shape = int(not lex.common(word) or lex.proper(word) or unit == 2)
+        if shape and len(word) == unit + 2 and not lex.freq.get(word[unit:]) \
+                and min(lex.given(c) for c in word[unit:]) >= 0.85:
+            shape = 2  # both characters read as a given name (沈国栋, 周怀安): a name said once is one
+        out[word] = (shape, (where[0][0], where[0][1]))
     return out
 
 
 def _has_context(line: str, col: int, name: str, kind: str) -> bool:
     before, after = line[max(0, col - 4):col], line[col + len(name):col + len(name) + 5]
-    if before.endswith(("“", "「")) and ALONE.match(after):
-        return True  # the name said on its own: “苏晚晴。”
+    if before.endswith(("“", "「")) and (ALONE.match(after) or after[:1] in ("。", "！", "？")):
+        return True  # the name said on its own: “苏晚晴。”, “鹰扬令。二十年前…”
     if kind == "人物":
         called = before.endswith(("“", "「")) and after[:1] in ("，", "！", ",", "!")  # “学程！” “柳如烟，…”
         return bool(called or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
@@ -350,6 +387,9 @@ TOWN = re.compile(r"([\u4e00-\u9fff])(镇|村|庄|屯|寨|集)(?![\u4e00-\u9fff]
 _TITLE = re.compile(rf"({'|'.join(sorted(TITLES + ROLE_TITLES, key=len, reverse=True))})")
 AH_BAD = frozenset("姨爸妈哥姐嫂婆公伯叔爹娘奶爷呀阿哈哟啊弥拉门谀附飘斗胶片拉罗尔米蒙")
 NUMERALS = frozenset("一二三四五六七八九十百千万两几")
+PARTICLES = frozenset("的了着过地得是在把被和与也都就又还呢吗吧啊")
+COUNTED = frozenset("贯文钱两尺寸丈亩里块元角分串吊")
+ANIMALS = frozenset("马牛羊龙鱼熊燕鹿虎狐猫狗鸡")
 
 
 def _title_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, int, int]]:
@@ -398,9 +438,15 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             continue  # a word and a character glued (江南一)
         if len(word) == 2 and word[-1] in SUFFIX_WORDS:
             continue  # one character and a place or thing word (寒潭, 古井): the suffix rule's, which wants a real stem
+        if re.fullmatch(r"(.)不\1.?", word) or (word[0] in NUMERALS and word[1] in COUNTED):
+            continue  # 大不大, 四贯: a question or a quantity
+        if word[0] in SURNAMES or word[:2] in COMPOUND_SURNAMES:
+            continue  # a surname-led name: the person rule's, which weighs its given name
         yield word, "人物", a
     for m in re.finditer(r"[老小]([\u4e00-\u9fff])", line):
-        if m.group(1) in SURNAMES and m.start() in bounds and m.end() in bounds and not lex.common(m.group()):
+        usual = lex.common(m.group()) and not (lex.tags.get(m.group()) == "n" and (lex.freq.get(m.group()) or 0) < RARE
+                                                 and m.group(1) not in ANIMALS)  # 老张 is someone, 老马 a horse
+        if m.group(1) in SURNAMES and m.start() in bounds and m.end() in bounds and not usual:
             yield m.group(), "人物", m.start()  # 老杜, 小陈: what people call someone by the surname
     for m in re.finditer(r"阿([\u4e00-\u9fffA-Z])", line):
         if m.group(1) not in AH_BAD and m.group(1) not in FUNCTION and not lex.common(m.group()):
@@ -442,11 +488,20 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             candidates.setdefault(name, _Candidate(name, kind, 1, first=(i, col), needs_context=name[-1] in SENSE_ENDS))
         for m in INTRO.finditer(line):
             word = m.group(1)
-            if _clean(word) and word[0] not in LEAD_BAD and word[-1] not in NAME_END:
+            ends_ok = word[-1] not in NAME_END or (body.count(word) >= 2 and lex.given(word[-1]) >= 0.5)
+            if _clean(word[:-1] + "名" if ends_ok else word) and word[0] not in LEAD_BAD and ends_ok \
+                    and not re.fullmatch(r"(.)不\1.?", word):
                 kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)),
                             "人物")
                 c = candidates.setdefault(word, _Candidate(word, kind, 1, first=(i, m.start(1))))
                 c.context = True
+        for m in SURNAME_GIVEN.finditer(line):  # 姓王名仁 … 王仁; 姓黄，名叫瑞和
+            surname, given = m.group(1), m.group(2)
+            for name in (surname + given, surname + given[:1], given if len(given) == 2 else ""):
+                if len(name) >= 2 and body.count(name) > (1 if name == given else 0):
+                    c = candidates.setdefault(name, _Candidate(name, "人物", 1, first=(i, m.start())))
+                    c.context = True
+                    break
     taken = in_text | {name for name, c in candidates.items() if not c.needs_context}
     for word, (shape, first) in _person_candidates(lex, lines, bounds_of, taken).items():
         if word in candidates and candidates[word].needs_context:
@@ -472,8 +527,13 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             out.append(Noun(name, c.kind, c.first[0] + 1, counts[name]))
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
     whole = {n.name for n in out}
-    out = [n for n in out if not any(w != n.name and w.startswith(n.name) and w[len(n.name):] in SUFFIX_WORDS
+    out = [n for n in out if not any(w != n.name and w.startswith(n.name) and w[len(n.name):] in ALL_SUFFIX_WORDS
                                      for w in whole)]
+    # a person found by full name is not found again by an address form of it (秦公子 of 秦无衣)
+    full = [n.name for n in out if n.kind == "人物" and n.name[:1] not in "老小阿"
+            and not n.name.endswith(TITLES + ROLE_TITLES)]
+    forms = with_address_forms(full) - set(full)
+    out = [n for n in out if n.name not in forms]
     return sorted(out, key=lambda n: (n.line, lines[n.line - 1].find(n.name)))
 
 
