@@ -284,7 +284,8 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if lex.common(line[stem_at:stem_at + 2]) and (lex.freq.get(line[stem_at:stem_at + 2]) or 0) > 2000:
                 continue  # a frequent word and a coined name glued (一座天玄…)
             yield name, kind, 2 if lex.coined(line[start - 2:start]) else 1, stem_at
-        elif size == 1 and not name2 and kind in ("地点", "组织") and len(end_word := line[start:end]) == 1:
+        elif size == 1 and not name2 and (end_word := line[start:end]) in "城镇村庄屯寨集州府县宗派教帮盟":
+            # a town or a sect of one character (云城, 鲁镇); never a landscape word (寒潭, 古井: things)
             if stem not in FUNCTION and stem not in STEM_LEAD_BAD and stem not in DETERMINERS and stem not in NUMERALS \
                     and stem not in MATERIALS and not lex.freq.get(name) and end_word not in "门局会":
                 yield name, kind, int(stem in SURNAMES and end_word in "镇村庄屯寨集"), stem_at  # 鲁镇: a surname's town
