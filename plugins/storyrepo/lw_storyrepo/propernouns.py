@@ -74,10 +74,10 @@ ALL_SUFFIX_WORDS = frozenset(suffix for suffix, _kind in CANDIDATE_SUFFIXES)
 FUNCTION = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀哦嗯和与而但却将已很太更最给让从对往每各某此其该几有没无"
                      "上下里中外内前后来去起出进回开到住说道问笑看望站走坐拍叹听你我他她它您咱")
 LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很更最给让从对往你我他她它您咱每各某此其该几"
-                     "前后上下里中外内姓比多伊")
+                     "前后上下里中外内姓比多伊越")
 STEM_END_BAD = frozenset("向到着过起出进回开上下来去住得见了在")  # a verb and its complement: 望向, 握住
 MIDDLE_BAD = frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们")
-NAME_END = FUNCTION | frozenset("摇点冷低轻忽便正朝跟向面脸眉心手头身一人们")
+NAME_END = FUNCTION | frozenset("摇点冷低轻忽便正朝跟向面脸眉心手头身一人们及之矣焉哉乎耳")
 DETERMINERS = frozenset("这那哪每各某此其该一两二三几半全整满")
 MATERIALS = frozenset("石木铁铜钢银玉竹布纸瓷陶锡")
 """A thing made of a material is a kind of thing (石桌, 青钢剑, 铁剑), never a name."""
@@ -96,6 +96,8 @@ _INTRO = r"在下|我叫|我是|名叫|叫做|唤作|名唤|法号|道号|号称
 INTRO = re.compile(rf"(?:{_INTRO})([\u4e00-\u9fff]{{2,4}}?)(?=[，。！？、：；“”「」\s]|$)")
 BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|谋士|弟子|徒弟|助理|秘书|司机|丫鬟|丫头|书童|家丁|小厮|侍女|侍卫|"
                            rf"管家|伙计|{'|'.join(ROLES)})$")
+BEFORE_KIN = re.compile(r"(?:父亲|母亲|哥哥|姐姐|弟弟|妹妹|儿子|女儿|妻子|丈夫|同学|朋友)$")
+"""Kin before a surname-led name (她父亲沈国栋): only there, 儿子攻书 is no name."""
 BEFORE_THING = re.compile(r"(?:便是|就是|正是|乃是|名叫|叫做|唤作|号称|(?:来到|前往|抵达|赶到|走进|回到|离开|进入|投奔|拜入)了?|"
                           r"到了|进了|出了|过了|位于|住在|来自|"
                           r"出自|听说过|说起|提起|见过|去过|到过|打听|学会|修炼|练成|使出|施展|打出|可是|找|寻|夺|抢|交出|拔出|"
@@ -240,7 +242,7 @@ VERBISH = frozenset("vpdcru")
 conjunction, pronoun, particle."""
 LONG_STEM_BAD = FUNCTION | frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们叫为找离连来去让给向对称作当于比跟同及与或并")
 LOCALIZERS = frozenset("边外里上下内中前后头畔口")
-STEM_LEAD_BAD = LEAD_BAD | frozenset("来去到回进出离往向至入从叫为找连让给称作当于跟同及或并")
+STEM_LEAD_BAD = LEAD_BAD | frozenset("来去到回进出离往向至入从叫为找连让给称作当于跟同及或并以起住醒")
 """Characters that start no coined stem: a verb of motion or a preposition glued before a place
 (来云城, 离德胜门)."""
 SUFFIX_TAIL_BAD = frozenset("子儿头们上里")
@@ -355,11 +357,7 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             shorter = forms.get(word[:-1], [])
             if len({nxt for _i, _c, nxt in shorter}) > 1:
                 continue  # the shorter form stands on its own: this is it plus a word
-        shape = int(not lex.common(word) or lex.proper(word) or unit == 2)
-        if shape and len(word) == unit + 2 and not lex.freq.get(word[unit:]) \
-                and min(lex.given(c) for c in word[unit:]) >= 0.85:
-            shape = 2  # both characters read as a given name (沈国栋, 周怀安): a name said once is one
-        out[word] = (shape, (where[0][0], where[0][1]))
+        out[word] = (int(not lex.common(word) or lex.proper(word) or unit == 2), (where[0][0], where[0][1]))
     return out
 
 
@@ -369,7 +367,8 @@ def _has_context(line: str, col: int, name: str, kind: str) -> bool:
         return True  # the name said on its own: “苏晚晴。”, “鹰扬令。二十年前…”
     if kind == "人物":
         called = before.endswith(("“", "「")) and after[:1] in ("，", "！", ",", "!")  # “学程！” “柳如烟，…”
-        return bool(called or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
+        kin = bool(BEFORE_KIN.search(before)) and (name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES)
+        return bool(called or kin or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
     return bool(BEFORE_THING.search(before) or ALONE.match(after) or AFTER_THING.match(after))
 
 
@@ -443,6 +442,8 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             continue  # 大不大, 四贯: a question or a quantity
         if word[0] in SURNAMES or word[:2] in COMPOUND_SURNAMES:
             continue  # a surname-led name: the person rule's, which weighs its given name
+        if line[b:b + len(word)] == word or line[a - len(word):a] == word:
+            continue  # 改削改削: a verb said twice
         yield word, "人物", a
     for m in re.finditer(r"[老小]([\u4e00-\u9fff])", line):
         usual = lex.common(m.group()) and not (lex.tags.get(m.group()) == "n" and (lex.freq.get(m.group()) or 0) < RARE
@@ -486,11 +487,16 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             if m.group(1) in SURNAMES and m.start() in bounds and not lex.common(m.group()) and m.group() not in candidates:
                 candidates[m.group()] = _Candidate(m.group(), "地点", 1, first=(i, m.start()))
         for name, kind, col in _token_candidates(lex, line, bounds):
-            candidates.setdefault(name, _Candidate(name, kind, 1, first=(i, col), needs_context=name[-1] in SENSE_ENDS))
+            # a bare unknown word is a name's shape only when its characters read as a given name
+            # (闰土 waits for context like 熟滥, 改削: repetition alone is not enough)
+            plain = name[0] not in "阿老小" and name[-1] != "儿"
+            shape = 0 if plain and min(lex.given(c) for c in name) < 0.5 else 1
+            candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col),
+                                                   needs_context=name[-1] in SENSE_ENDS))
         for m in INTRO.finditer(line):
             word = m.group(1)
             ends_ok = word[-1] not in NAME_END or (body.count(word) >= 2 and lex.given(word[-1]) >= 0.5)
-            if _clean(word[:-1] + "名" if ends_ok else word) and word[0] not in LEAD_BAD and ends_ok \
+            if _clean(word[:-1] + "名" if ends_ok else word) and word[0] not in STEM_LEAD_BAD and ends_ok \
                     and not re.fullmatch(r"(.)不\1.?", word):
                 kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)),
                             "人物")
