@@ -71,6 +71,9 @@ MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
 """Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
 CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))
 ALL_SUFFIX_WORDS = frozenset(suffix for suffix, _kind in CANDIDATE_SUFFIXES)
+_SUFFIXES_BY_FIRST: dict[str, list[tuple[str, str]]] = {}
+for _suffix, _kind in CANDIDATE_SUFFIXES:  # longest first at each character
+    _SUFFIXES_BY_FIRST.setdefault(_suffix[0], []).append((_suffix, _kind))
 FUNCTION = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀哦嗯和与而但却将已很太更最给让从对往每各某此其该几有没无"
                      "上下里中外内前后来去起出进回开到住说道问笑看望站走坐拍叹听你我他她它您咱")
 LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很更最给让从对往你我他她它您咱每各某此其该几"
@@ -138,6 +141,7 @@ class _Lexicon:
         self.freq: dict[str, int] = jieba.dt.FREQ
         self.tags: dict[str, str] = jieba.posseg.dt.word_tag_tab
         self._given: dict[str, float] | None = None
+        self.given("")  # built with the dictionary: part of the one-time load, not of a draft's check
 
     def given(self, ch: str) -> float:
         """How much ``ch`` reads as part of a given name (0–1): how often the ~36,000 surname-led
@@ -227,14 +231,14 @@ def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[t
     """``(name, kind, shape, start)`` for a stem before a name-making suffix: two characters
     (寒江+渡, 玄冥+教), three or four when the stem is no dictionary word (九转炼体+诀, 天玄+大陆), one
     when the place is no dictionary word (云+城: shape 0, repetition and context must vouch)."""
-    for suffix, kind in CANDIDATE_SUFFIXES:
-        start = line.find(suffix)
-        while start >= 0:
+    for start, ch in enumerate(line):
+        for suffix, kind in _SUFFIXES_BY_FIRST.get(ch, ()):
+            if not line.startswith(suffix, start):
+                continue
             end = start + len(suffix)
             localized = line[end:end + 1] in LOCALIZERS and (lex.freq.get(line[start:end + 1]) or 0) > 0
             if (end in bounds or localized) and line[end:end + 1] not in SUFFIX_TAIL_BAD:
                 yield from _stems(lex, line, bounds, start, end, kind)
-            start = line.find(suffix, start + 1)
 
 
 VERBISH = frozenset("vpdcru")
