@@ -25,28 +25,66 @@ from lwcore.errors import LwError
 
 CORPUS = Path(__file__).parent / "corpus"
 # floors pin today's figures, so a change that loses names shows up here: (precision, recall).
-# 专名-他人-评估 is the blind evaluation set (鲁迅《彷徨》, never tuned on): its floors pin the
-# measured figures, which are below the goal (precision 0.9, recall 0.8) — see its README.
+# The sets ending in 评估 are blind evaluation sets, never tuned on; their floors pin the measured
+# figures, which are below issue 30's goal (precision 0.9, recall 0.8) — see their READMEs.
+# 专名-他人-评估 (鲁迅《彷徨》) was partly seen once and is kept for the record; 专名-他人-新评估
+# (public-domain fiction by five other authors) and 专名-网文-评估 (web-novel chapters) replaced it.
 NOUN_SETS = {"专名": (0.9, 0.9), "专名-留出": (0.9, 0.9), "专名-验证": (0.9, 0.8), "专名-他人-开发": (0.9, 0.75),
-             "专名-他人-评估": (0.75, 0.45)}
+             "专名-他人-开发二": (0.85, 0.75), "专名-网文-开发": (0.9, 0.9),
+             "专名-他人-评估": (0.75, 0.4), "专名-他人-新评估": (0.6, 0.6), "专名-网文-评估": (0.85, 0.6)}
 
 
 @pytest.mark.parametrize("folder, floors", NOUN_SETS.items())
 def test_new_proper_nouns_precision_and_recall_on_labelled_chapters(folder: str, floors: tuple[float, float]) -> None:
     result = score(CORPUS / folder)
-    blind = folder.endswith("评估")  # the evaluation set's misses are never shown: nobody tunes on them
+    blind = folder.endswith("评估")  # an evaluation set's answers are never shown: nobody tunes on them
     detail = "" if blind else f"; false {result.false_positives}, missed {result.missed}"
     print(f"\n{folder}: {result.chapters} chapters, precision {result.precision:.2f}, recall {result.recall:.2f}, "
           f"kind right {result.kinds_right}/{result.true_positives}{detail}")
     precision, recall = result.precision, result.recall
+    kinds_ok = "他人" in folder or result.kinds_right >= 0.9 * result.true_positives
     if blind:
         del result  # nothing of the blind set's answers reaches a failure report
         assert precision >= floors[0] and recall >= floors[1], f"below the floors: {precision:.2f} / {recall:.2f}"
+        assert kinds_ok, "kinds below 0.9"
     else:
         assert precision >= floors[0], result.false_positives
         assert recall >= floors[1], result.missed
-    if "他人" not in folder:
-        assert result.kinds_right >= 0.9 * result.true_positives
+        assert kinds_ok, result
+
+
+def test_score_takes_an_answer_in_several_forms(tmp_path: Path) -> None:
+    (tmp_path / "01.md").write_text("---\n已知:\n新专名:\n  - 胡老爹|胡屠户（人物）\n不计:\n---\n"
+                                    "胡屠户道：“好。”胡屠户又道：“走。”\n", encoding="utf-8")
+    result = score(tmp_path)
+    assert (result.true_positives, result.false_positives, result.missed) == (1, [], [])
+
+
+def test_web_novel_names_said_once_or_split_by_the_segmenter() -> None:
+    """A role after a surname names someone on its own (苏长老, 孟掌柜); a coined stem makes a name
+    with a suffix however the segmenter splits it (点苍派, 九转炼体诀), and a modern one with a
+    two-character suffix (星河资本); a name introduced 姓王名仁 is one."""
+    text = ("万剑宗的苏长老亲自来了。\n掌柜的老孟叹气，孟掌柜又道：“走。”\n“点苍派，罗小川。”年轻人说。\n"
+            "玄老道：“《九转炼体诀》就是你的了。”\n星河资本的尽调就要开始了。\n这举人姓王名仁。王仁见馆地蝉联，心中欢喜。")
+    found = {n.name for n in find_new_nouns(text, [])}
+    assert {"万剑宗", "苏长老", "孟掌柜", "点苍派", "九转炼体诀", "星河资本", "王仁"} <= found
+    assert not {"炼体诀", "叫方", "王仁见"} & found
+
+
+def test_what_reads_like_a_name_but_is_none() -> None:
+    """A verb or a preposition glued before a place (找九龙鼎, 来云城), a question (大不大), a quantity
+    (四贯), a word said twice (改削改削), a word that ends where a longer one goes on (蓝布大 of 蓝布大衫),
+    an address form of a name found whole in the same chapter (秦公子 beside 秦无衣)."""
+    text = ("他要去找九龙鼎。九龙鼎在云城。他来云城三天了，云城的人都认得他。\n这庄叫小不小，叫大不大。送先生四贯铜钱，四贯不少。\n"
+            "何不改削改削。他又改削改削。\n李顺的那件蓝布大衫，李顺的蓝布大衫。\n“谁是秦无衣？”秦无衣笑了。“请秦公子随我们走一趟。”")
+    found = {n.name for n in find_new_nouns(text, [])}
+    assert {"九龙鼎", "云城", "秦无衣", "李顺"} <= found
+    assert not {"找九龙鼎", "来云城", "大不大", "小不小", "四贯", "改削", "蓝布大", "秦公子"} & found
+
+
+def test_kin_before_a_surname_led_name_is_context_but_not_before_any_word() -> None:
+    text = "那是她父亲沈国栋生前谈下来的。\n他教他儿子攻书。"
+    assert [n.name for n in find_new_nouns(text, [])] == ["沈国栋"]
 
 
 def test_the_false_names_of_the_issue_book_are_not_reported() -> None:
