@@ -150,7 +150,8 @@ def main() -> None:
     from lw_storyrepo.propernouns import score
 
     corpus = Path(__file__).resolve().parent.parent / "plugins" / "storyrepo" / "tests" / "corpus"
-    for folder in ("专名", "专名-留出", "专名-验证", "专名-他人-开发", "专名-他人-开发二", "专名-网文-开发",
+    for folder in ("专名", "专名-留出", "专名-验证", "专名-他人-开发", "专名-他人-开发二", "专名-他人-开发三",
+                   "专名-网文-开发", "专名-网文-开发二",
                    "专名-他人-评估", "专名-他人-新评估", "专名-网文-评估"):
         result = score(corpus / folder)
         goal = "  (goal on this blind set: precision >= 0.9, recall >= 0.8)" if folder.endswith("评估") else ""

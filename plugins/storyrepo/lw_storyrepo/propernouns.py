@@ -69,10 +69,12 @@ SUFFIX_WORDS = frozenset(suffix for suffix, _kind in SUFFIXES)
 MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
     *((s, "功法") for s in ("剑诀", "术", "神火")),
     *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
-                           "中学", "小学", "大学", "医院", "寨")),
+                           "中学", "小学", "大学", "医院", "寨", "学院", "王府", "侯府", "传媒", "影视", "地产", "证券",
+                           "实业", "控股")),
     *((s, "物品") for s in ("令", "榜", "碑", "旗", "幡", "图")),
     *((s, "地点") for s in ("大陆", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
-                           "路", "胡同")),
+                           "路", "胡同", "池", "咖啡", "书店", "酒吧", "餐厅", "饭馆", "面馆", "茶楼", "会馆", "当铺", "钱庄",
+                           "医馆", "武馆", "商行", "银号")),
 ), key=lambda item: -len(item[0])))
 """Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
 CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))
@@ -102,16 +104,16 @@ ROLES = ("姑娘", "公子", "师兄", "师姐", "师弟", "师妹", "师父", "
 STOP = frozenset(ROLES)
 SURNAME_GIVEN = re.compile(r"姓([\u4e00-\u9fff])[，,]?(?:单名一个|名叫|名唤|名|叫做|叫)([\u4e00-\u9fff]{1,2})")
 _INTRO = r"在下|我叫|我是|名叫|叫做|唤作|名唤|法号|道号|号称|人称|自称|叫我一声|叫他一声|叫"
-INTRO = re.compile(rf"(?:{_INTRO})([\u4e00-\u9fff]{{2,4}}?)(?=[，。！？、：；“”「」\s]|$)")
+INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}}?)(?=[吧了呢啊]?[，。！？、：；“”「」\s]|$)")
 BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|谋士|弟子|徒弟|助理|秘书|司机|丫鬟|丫头|书童|家丁|小厮|侍女|侍卫|"
                            rf"管家|伙计|{'|'.join(ROLES)})$")
-BEFORE_KIN = re.compile(r"(?:父亲|母亲|哥哥|姐姐|弟弟|妹妹|儿子|女儿|妻子|丈夫|同学|朋友)$")
+BEFORE_KIN = re.compile(r"(?:父亲|母亲|哥哥|姐姐|弟弟|妹妹|儿子|女儿|妻子|丈夫|同学|朋友|郡主|公主|小姐|少爷|公子|唤)[，、]?$")
 """Kin before a surname-led name (她父亲沈国栋): only there, 儿子攻书 is no name."""
 BEFORE_THING = re.compile(r"(?:便是|就是|正是|乃是|名叫|叫做|唤作|号称|(?:来到|前往|抵达|赶到|走进|回到|离开|进入|投奔|拜入)了?|"
                           r"到了|进了|出了|过了|位于|住在|来自|"
                           r"出自|听说过|说起|提起|见过|去过|到过|打听|学会|修炼|练成|使出|施展|打出|可是|找|寻|夺|抢|交出|拔出|"
                           r"[是在到往去向进入离回从来：:])$")
-AFTER_PERSON = re.compile(r"^(?:[道说问答][：:，“]|笑道|笑了|叹道|叹了|点头|点了点头|摇头|摇了摇头|一愣|一怔|脸色|皱眉|沉声|低声|冷笑|"
+AFTER_PERSON = re.compile(r"^(?:[道说问答曰][：:，“]|笑道|笑了|叹道|叹了|点头|点了点头|摇头|摇了摇头|一愣|一怔|脸色|皱眉|沉声|低声|冷笑|"
                           r"轻声|咧嘴|拱手|抱拳|自报|没有回答|上前|站起|转身|回头|举杯)")
 AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面头边]|的人|的弟子|主[^意要]|外[^面边头]|一带|附近|深处|脚下|门口)")
 ALONE = re.compile(r"^[。！？]?[”」]")
@@ -179,6 +181,8 @@ class _Lexicon:
         for start, piece in pieces:
             pos = start
             for token in self.jieba.lcut(piece, HMM=True) if piece else ():
+                if len(token) == 2 and token[0] in GLUED_PREPOSITIONS and not self.freq.get(token):
+                    out.add(pos + 1)  # a preposition the segmenter glued to a name (从北|冥海)
                 pos += len(token)
                 out.add(pos)
         return out
@@ -225,12 +229,12 @@ class _Candidate:
     first: tuple[int, int] = (0, 0)  # (line index, column)
 
 
-def _clean(word: str) -> bool:
+def _clean(word: str, end_vouched: bool = False) -> bool:
     """A plausible name: Chinese characters only, no particle inside, no determiner first,
     no role word (师兄, 姑娘 …) in it."""
     return (len(word) >= 2 and bool(CJK.fullmatch(word)) and not (MIDDLE_BAD & set(word[1:-1]))
             and not re.fullmatch(r"(.)不\1.?", word)  # 大不大: a question
-            and word[-1] not in FUNCTION and word[0] not in DETERMINERS and not any(role in word for role in ROLES))
+            and (end_vouched or word[-1] not in FUNCTION) and word[0] not in DETERMINERS and not any(role in word for role in ROLES))
 
 
 def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, str, int, int]]:
@@ -251,10 +255,11 @@ VERBISH = frozenset("vpdcru")
 """jieba's tags of a one-character token that never starts a name: verb, preposition, adverb,
 conjunction, pronoun, particle."""
 LONG_STEM_BAD = FUNCTION | frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们叫为找离连来去让给向对称作当于比跟同及与或并")
-LOCALIZERS = frozenset("边外里上下内中前后头畔口")
-STEM_LEAD_BAD = LEAD_BAD | frozenset("来去到回进出离往向至入从叫为找连让给称作当于跟同及或并以起住醒")
+LOCALIZERS = frozenset("边外里上下内中前后头畔口底")
+STEM_LEAD_BAD = LEAD_BAD | frozenset("来去到回进出离往向至入从叫为找连让给称作当于跟同及或并以起住醒自有无没尽")
 """Characters that start no coined stem: a verb of motion or a preposition glued before a place
 (来云城, 离德胜门)."""
+GLUED_PREPOSITIONS = frozenset("从在往向到自于朝对把被给跟和与")
 SUFFIX_TAIL_BAD = frozenset("子儿头们上里")
 """A suffix that goes on into a word is none: 城里, 山上, 令人, 图案 (the token test mostly sees it)."""
 
@@ -280,9 +285,10 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                 continue  # a character before a word that ends in the suffix (快+关门)
             if (_clean(stem) and stem[0] not in STEM_LEAD_BAD and stem[1] not in MEASURES and stem[1] not in STEM_END_BAD
                     and stem[1] not in "一两几半"
-                    and stem[-1] not in MATERIALS and stem not in GENERIC_STEMS):
+                    and (kind != "物品" or stem[-1] not in MATERIALS) and stem not in GENERIC_STEMS):
                 name2 = name
-                strong = len(name) - 2 >= 2 and lex.rare(stem)  # a two-character suffix after a rare word: 星河资本
+                strong = len(name) - 2 >= 2 and (lex.freq.get(stem) or 0) < 1000 \
+                    and lex.tags.get(stem, "n")[:1] not in "vpcur"  # 星河资本, 盛唐传媒; not 环绕学堂
                 shape = 2 if lex.coined(stem) or lex.proper(name) or strong else 1 if lex.rare(stem) else 0
                 yield name, kind, shape, stem_at
         elif size in (3, 4):
@@ -291,11 +297,12 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if (set(stem) & LONG_STEM_BAD) or stem[0] in STEM_LEAD_BAD or stem[0] in DETERMINERS \
                     or lex.freq.get(stem) or lex.common(stem[:2]) \
                     or any(lex.freq.get(line[j:end]) for j in range(stem_at + 1, start)) \
-                    or stem[-1] in MATERIALS or not _clean(stem) or any(w in stem for w in GENERIC_STEMS):
+                    or (kind == "物品" and stem[-1] in MATERIALS) or not _clean(stem) \
+                    or any(w in stem for w in GENERIC_STEMS):
                 continue
             if lex.common(line[stem_at:stem_at + 2]) and (lex.freq.get(line[stem_at:stem_at + 2]) or 0) > 2000:
                 continue  # a frequent word and a coined name glued (一座天玄…)
-            yield name, kind, 2 if lex.coined(line[start - 2:start]) else 1, stem_at
+            yield name, kind, 1, stem_at  # repetition or context must vouch: 恭绘形+图, 众臣皆+散 are none
         elif size == 1 and not name2 and (end_word := line[start:end]) in "城镇村庄屯寨集州府县宗派教帮盟":
             # a town or a sect of one character (云城, 鲁镇); never a landscape word (寒潭, 古井: things)
             if stem not in FUNCTION and stem not in STEM_LEAD_BAD and stem not in DETERMINERS and stem not in NUMERALS \
@@ -349,13 +356,16 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             continue  # always followed by the same character: the name is longer, or no name (方必 of 方必开)
         # a character that mostly ends a word may end a name said more than once (方必开), never a
         # character no given name has (王大个)
+        speaks = any(AFTER_PERSON.match(lines[i][c + len(word):c + len(word) + 5]) for i, c, _n in where)
         ends_ok = word[-1] not in NAME_END or (
-            len(word) == unit + 2 and len(where) >= 2 and word[-1] not in FUNCTION - frozenset("开成平安") and
-            lex.given(word[-1]) >= 0.5)
-        if not _clean(word) or not ends_ok or (lex.common(word) and not lex.proper(word)):
+            sum(line.count(word) for line in lines) >= 2 and word[-1] not in PARTICLES and word[-1] not in "一人们"
+            and (lex.given(word[-1]) >= 0.5 or speaks))  # 柴进 said again; 马梦太 who speaks
+        if not _clean(word, end_vouched=word[-1] in NAME_END) or not ends_ok or (lex.common(word) and not lex.proper(word)):
             continue
         if word[0] in MATERIALS and lex.freq.get(word) == 0:
             continue  # the start of a dictionary word made of a material (石桌…): a thing, not 石 the surname
+        if len(word) == unit + 2 and word[unit] in NUMERALS and word[unit + 1] in "妃位人个名口":
+            continue  # 刘二妃: two consorts
         if len(word) == unit + 2 and unit == 1 and lex.common(word[:2]):
             continue  # a word plus a character (江南一, 水底憋), not a name
         if len(word) == unit + 1:
@@ -373,11 +383,14 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
 
 def _has_context(line: str, col: int, name: str, kind: str) -> bool:
     before, after = line[max(0, col - 4):col], line[col + len(name):col + len(name) + 5]
+    if before.endswith("《") and after.startswith("》"):
+        return True  # a titled book or technique: 《归元诀》
     if before.endswith(("“", "「")) and (ALONE.match(after) or after[:1] in ("。", "！", "？")):
         return True  # the name said on its own: “苏晚晴。”, “鹰扬令。二十年前…”
     if kind == "人物":
         called = before.endswith(("“", "「")) and after[:1] in ("，", "！", ",", "!")  # “学程！” “柳如烟，…”
-        kin = bool(BEFORE_KIN.search(before)) and (name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES)
+        kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES)) \
+            and (name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES)  # 她父亲沈国栋, 知县寇若准
         return bool(called or kin or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
     return bool(BEFORE_THING.search(before) or ALONE.match(after) or AFTER_THING.match(after))
 
@@ -389,7 +402,9 @@ TITLES = ("老太太", "老婆子", "嫂子", "老太", "太爷", "老爷", "大
 ROLE_TITLES = ("老头子", "老太婆", "先生", "掌柜", "老板", "长老", "执事", "和尚", "相公", "知县", "知府", "道长", "少爷", "小姐",
                "夫人", "太太", "公子", "师父", "师傅", "大夫", "郎中", "捕头", "老头", "老汉", "管家", "镖头", "教头", "员外",
                "大人", "将军", "护法", "堂主", "舵主", "帮主", "掌门", "姑娘", "婆子", "秀才", "举人", "道人", "真人", "老道",
-               "老师", "经理", "局长")
+               "老师", "经理", "局长", "院长", "副院长", "校长", "总监", "总裁", "董事长", "主任", "书记", "队长", "班长",
+               "乡绅", "孝廉", "老爹", "老丈", "知州", "嬷嬷", "公公", "姑姑", "娘娘", "总管", "统领", "副将", "都统",
+               "提督", "巡抚", "县令", "典史", "师爷")
 """Roles and offices that name someone after a surname only (苏长老, 孟掌柜, 滕和尚, 汤知县): never
 after a stem that is no surname (教书先生, 大掌柜)."""
 RANKS = "一二三四五六七八九十大小老"
@@ -455,7 +470,7 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
         if line[b:b + len(word)] == word or line[a - len(word):a] == word:
             continue  # 改削改削: a verb said twice
         yield word, "人物", a
-    for m in re.finditer(r"[老小]([\u4e00-\u9fff])", line):
+    for m in re.finditer(r"[老小大]([\u4e00-\u9fff])", line):
         usual = lex.common(m.group()) and not (lex.tags.get(m.group()) == "n" and (lex.freq.get(m.group()) or 0) < RARE
                                                  and m.group(1) not in ANIMALS)  # 老张 is someone, 老马 a horse
         if m.group(1) in SURNAMES and m.start() in bounds and m.end() in bounds and not usual:
@@ -505,8 +520,12 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                                                    needs_context=name[-1] in SENSE_ENDS))
         for m in INTRO.finditer(line):
             word = m.group(1)
-            ends_ok = word[-1] not in NAME_END or (body.count(word) >= 2 and lex.given(word[-1]) >= 0.5)
-            if _clean(word[:-1] + "名" if ends_ok else word) and word[0] not in STEM_LEAD_BAD and ends_ok \
+            bare = m.group().startswith("叫") and line[m.start() - 1:m.start()] not in "我你他她就都便名人也" \
+                and m.group()[1:2] not in "你他她我它"  # 叫你素心吧 names someone
+            if bare and lex.common(word):
+                continue  # 叫条子, 叫车子: a call for something
+            ends_ok = word[-1] not in NAME_END or body.count(word) >= 2
+            if _clean(word, end_vouched=ends_ok) and word[0] not in STEM_LEAD_BAD and ends_ok \
                     and not re.fullmatch(r"(.)不\1.?", word):
                 kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)),
                             "人物")
