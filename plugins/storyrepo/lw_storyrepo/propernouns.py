@@ -113,7 +113,7 @@ BEFORE_THING = re.compile(r"(?:便是|就是|正是|乃是|名叫|叫做|唤作|
                           r"到了|进了|出了|过了|位于|住在|来自|"
                           r"出自|听说过|说起|提起|见过|去过|到过|打听|学会|修炼|练成|使出|施展|打出|可是|找|寻|夺|抢|交出|拔出|"
                           r"[是在到往去向进入离回从来：:])$")
-AFTER_PERSON = re.compile(r"^(?:[道说问答曰][：:，“]|笑道|笑了|叹道|叹了|点头|点了点头|摇头|摇了摇头|一愣|一怔|脸色|皱眉|沉声|低声|冷笑|"
+AFTER_PERSON = re.compile(r"^(?:[道说问答曰][：:，“]|笑道|听了|听罢|忙[道说问]|心想|暗想|想道|笑了|叹道|叹了|点头|点了点头|摇头|摇了摇头|一愣|一怔|脸色|皱眉|沉声|低声|冷笑|"
                           r"轻声|咧嘴|拱手|抱拳|自报|没有回答|上前|站起|转身|回头|举杯)")
 AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面头边]|的人|的弟子|主[^意要]|外[^面边头]|一带|附近|深处|脚下|门口)")
 ALONE = re.compile(r"^[。！？]?[”」]")
@@ -480,6 +480,36 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             yield m.group(), "人物", m.start()
 
 
+def _famous_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]]) -> Iterable[tuple[str, int, int]]:
+    """``(name, column, line index)`` of a person jieba's dictionary knows by name (tag nr: 宋江,
+    宝玉, 林黛玉) — famous, yet as new to a book's roster as any other. The dictionary's nr tag is
+    loose (明白, 和平, 小姐 carry it), so the word must act as someone: said more than once and
+    at least once right before speech or a person's gesture (宋江道, 黛玉笑道)."""
+    seen: dict[str, tuple[int, int]] = {}
+    acts: set[str] = set()
+    for i, bounds in bounds_of.items():
+        line = lines[i]
+        for a, size in ((a, size) for a in bounds for size in (3, 2)):
+            b = a + size
+            word = line[a:b]  # jieba may glue the next character to it (宋江道): only its start must be a token's
+            if len(word) < size or not lex.tags.get(word, "").startswith("nr") or word[0] in "老小大阿二" or not _clean(word) \
+                    or word.endswith(TITLES + ROLE_TITLES) or set(word) & FUNCTION:
+                continue
+            seen.setdefault(word, (a, i))
+            if word not in acts and AFTER_PERSON.match(line[b:b + 5]):
+                acts.add(word)
+    text = "\n".join(lines)
+    for word in seen:  # a full name said once, then the given name alone that acts (林黛玉 … 黛玉道)
+        given = word[1:] if len(word) == 3 and word[0] in SURNAMES else ""
+        rest = text.replace(word, "") if given and word not in acts else ""
+        if any(AFTER_PERSON.match(rest[m.end():m.end() + 5]) for m in re.finditer(given, rest) if given):
+            acts.add(word)
+    for word in acts:
+        if text.count(word) + text.replace(word, "").count(word[1:]) * (len(word) == 3) >= 2:
+            col, i = seen[word]
+            yield word, col, i
+
+
 def with_address_forms(names: Iterable[str]) -> set[str]:
     """``names`` and the forms the people among them go by (陈叔, 老陈 of 陈伯远; a place or a
     thing — a name ending in a suffix word — has none)."""
@@ -538,6 +568,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                     c = candidates.setdefault(name, _Candidate(name, "人物", 1, first=(i, m.start())))
                     c.context = True
                     break
+    for name, col, i in _famous_candidates(lex, lines, bounds_of):
+        if name not in candidates:
+            candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))
     taken = in_text | {name for name, c in candidates.items() if not c.needs_context}
     for word, (shape, first) in _person_candidates(lex, lines, bounds_of, taken).items():
         if word in candidates and candidates[word].needs_context:
