@@ -67,12 +67,12 @@ SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
 ), key=lambda item: -len(item[0])))
 SUFFIX_WORDS = frozenset(suffix for suffix, _kind in SUFFIXES)
 MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
-    *((s, "功法") for s in ("剑诀", "术", "神火")),
+    *((s, "功法") for s in ("剑诀", "术", "神火", "步", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法")),
     *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
                            "中学", "小学", "大学", "医院", "寨", "学院", "王府", "侯府", "传媒", "影视", "地产", "证券",
                            "实业", "控股")),
-    *((s, "物品") for s in ("令", "榜", "碑", "旗", "幡", "图")),
-    *((s, "地点") for s in ("大陆", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
+    *((s, "物品") for s in ("令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪")),
+    *((s, "地点") for s in ("大陆", "渊", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
                            "路", "胡同", "池", "咖啡", "书店", "酒吧", "餐厅", "饭馆", "面馆", "茶楼", "会馆", "当铺", "钱庄",
                            "医馆", "武馆", "商行", "银号")),
 ), key=lambda item: -len(item[0])))
@@ -105,7 +105,8 @@ STOP = frozenset(ROLES)
 SURNAME_GIVEN = re.compile(r"姓([\u4e00-\u9fff])[，,]?(?:单名一个|名叫|名唤|名|叫做|叫)([\u4e00-\u9fff]{1,2})")
 _INTRO = r"在下|我叫|我是|名叫|叫做|唤作|名唤|法号|道号|号称|人称|自称|叫我一声|叫他一声|叫"
 INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}}?)(?=[吧了呢啊]?[，。！？、：；“”「」\s]|$)")
-BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|谋士|弟子|徒弟|助理|秘书|司机|丫鬟|丫头|书童|家丁|小厮|侍女|侍卫|"
+BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|谋士|弟子|徒弟|助理|秘书|司机|死者|法医|警官|警员|医生|护士|律师|记者|"
+                           rf"同事|嫌犯|嫌疑人|丫鬟|丫头|书童|家丁|小厮|侍女|侍卫|"
                            rf"管家|伙计|{'|'.join(ROLES)})$")
 BEFORE_KIN = re.compile(r"(?:父亲|母亲|哥哥|姐姐|弟弟|妹妹|儿子|女儿|妻子|丈夫|同学|朋友|郡主|公主|小姐|少爷|公子|唤)[，、]?$")
 """Kin before a surname-led name (她父亲沈国栋): only there, 儿子攻书 is no name."""
@@ -115,7 +116,7 @@ BEFORE_THING = re.compile(r"(?:便是|就是|正是|乃是|名叫|叫做|唤作|
                           r"[是在到往去向进入离回从来：:])$")
 AFTER_PERSON = re.compile(r"^(?:[道说问答曰][：:，“]|笑道|听了|听罢|忙[道说问]|心想|暗想|想道|笑了|叹道|叹了|点头|点了点头|摇头|摇了摇头|一愣|一怔|脸色|皱眉|沉声|低声|冷笑|"
                           r"轻声|咧嘴|拱手|抱拳|自报|没有回答|上前|站起|转身|回头|举杯)")
-AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面头边]|的人|的弟子|主[^意要]|外[^面边头]|一带|附近|深处|脚下|门口)")
+AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面头边]|的人|的弟子|的师[兄姐弟妹父尊]|的长老|的掌门|的宗主|主[^意要]|外[^面边头]|一带|附近|深处|脚下|门口)")
 ALONE = re.compile(r"^[。！？]?[”」]")
 CJK = re.compile(r"[\u4e00-\u9fff]+")
 RARE = 300
@@ -272,25 +273,29 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
         if stem_at < 0 or stem_at not in bounds:
             continue
         stem, name = line[stem_at:start], line[stem_at:end]
-        if not CJK.fullmatch(name) or lex.common(name) or (lex.freq.get(name) or 0) >= COMMON_PLACE:
+        if not CJK.fullmatch(name) or lex.common(name) or ((lex.freq.get(name) or 0) >= COMMON_PLACE and not lex.proper(name)):
             continue
-        if stem_at + 1 in bounds and lex.tags.get(stem[0], "")[:1] in VERBISH:
-            continue  # a verb, a preposition or a pronoun glued before a name (找九龙鼎, 来云城)
+        verb_led = stem_at + 1 in bounds and lex.tags.get(stem[0], "")[:1] in VERBISH
+        if verb_led and (size == 1 or stem[0] in STEM_LEAD_BAD or lex.common(stem[0] + line[start:end])
+                         or not lex.coined(stem[1:] + line[start:end])):
+            continue  # a verb, a preposition or a pronoun glued before a name (找九龙鼎, 来云城); 葬+龙渊 is no word: a name
         if size == 2:
             # whole tokens only: the stem and the suffix, or one token holding both (栖霞山); a stem
             # no dictionary knows may be split anywhere (点/苍派, 万/剑宗)
             if not (start in bounds or not any(b in bounds for b in range(stem_at + 1, end)) or lex.coined(stem)):
                 continue
-            if stem_at + 1 in bounds and lex.common(line[start - 1:end]) and not lex.coined(stem):
-                continue  # a character before a word that ends in the suffix (快+关门)
-            if (_clean(stem) and stem[0] not in STEM_LEAD_BAD and stem[1] not in MEASURES and stem[1] not in STEM_END_BAD
+            if stem_at + 1 in bounds and lex.common(line[start - 1:end]) \
+                    and (not lex.coined(stem) or (lex.freq.get(line[start - 1:end]) or 0) >= RARE):
+                continue  # a character before a word that ends in the suffix (快+关门, 早+入门)
+            if ((_clean(stem) or lex.proper(stem)) and stem[0] not in STEM_LEAD_BAD and stem[1] not in MEASURES
+                    and (stem[1] not in STEM_END_BAD or lex.proper(stem))
                     and stem[1] not in "一两几半"
                     and (kind != "物品" or stem[-1] not in MATERIALS) and stem not in GENERIC_STEMS):
                 name2 = name
                 strong = len(name) - 2 >= 2 and (lex.freq.get(stem) or 0) < 1000 \
                     and lex.tags.get(stem, "n")[:1] not in "vpcur"  # 星河资本, 盛唐传媒; not 环绕学堂
                 shape = 2 if lex.coined(stem) or lex.proper(name) or strong else 1 if lex.rare(stem) else 0
-                yield name, kind, shape, stem_at
+                yield name, kind, shape - verb_led if shape else 0, stem_at
         elif size in (3, 4):
             # a longer coined stem: the two characters before the suffix must be no word of their
             # own joined to a word before (来到天机阁 is 天机阁), and the stem no dictionary word
@@ -298,11 +303,11 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                     or lex.freq.get(stem) or lex.common(stem[:2]) \
                     or any(lex.freq.get(line[j:end]) for j in range(stem_at + 1, start)) \
                     or (kind == "物品" and stem[-1] in MATERIALS) or not _clean(stem) \
-                    or any(w in stem for w in GENERIC_STEMS):
-                continue
+                    or any(w in stem for w in GENERIC_STEMS) or stem[-2:] in ALL_SUFFIX_WORDS:
+                continue  # ... and no name already: 金鼎大厦+楼(下) is 金鼎大厦
             if lex.common(line[stem_at:stem_at + 2]) and (lex.freq.get(line[stem_at:stem_at + 2]) or 0) > 2000:
                 continue  # a frequent word and a coined name glued (一座天玄…)
-            yield name, kind, 1, stem_at  # repetition or context must vouch: 恭绘形+图, 众臣皆+散 are none
+            yield name, kind, 1 - verb_led, stem_at  # repetition or context must vouch: 恭绘形+图, 众臣皆+散 are none
         elif size == 1 and not name2 and (end_word := line[start:end]) in "城镇村庄屯寨集州府县宗派教帮盟":
             # a town or a sect of one character (云城, 鲁镇); never a landscape word (寒潭, 古井: things)
             if stem not in FUNCTION and stem not in STEM_LEAD_BAD and stem not in DETERMINERS and stem not in NUMERALS \
@@ -408,6 +413,7 @@ ROLE_TITLES = ("老头子", "老太婆", "先生", "掌柜", "老板", "长老",
 """Roles and offices that name someone after a surname only (苏长老, 孟掌柜, 滕和尚, 汤知县): never
 after a stem that is no surname (教书先生, 大掌柜)."""
 RANKS = "一二三四五六七八九十大小老"
+REGION = re.compile(r"[东南西北](?:荒|域|洲|漠|疆|境)(?![地外里上内中边])")
 TOWN = re.compile(r"([\u4e00-\u9fff])(镇|村|庄|屯|寨|集)(?![\u4e00-\u9fff]{0}[子上里外口头民])")
 _TITLE = re.compile(rf"({'|'.join(sorted(TITLES + ROLE_TITLES, key=len, reverse=True))})")
 AH_BAD = frozenset("姨爸妈哥姐嫂婆公伯叔爹娘奶爷呀阿哈哟啊弥拉门谀附飘斗胶片拉罗尔米蒙")
@@ -461,7 +467,7 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             continue
         if lex.common(word[:2]) and len(word) == 3:
             continue  # a word and a character glued (江南一)
-        if len(word) == 2 and word[-1] in SUFFIX_WORDS:
+        if len(word) == 2 and word[-1] in SUFFIX_WORDS and word[0] not in "老阿":
             continue  # one character and a place or thing word (寒潭, 古井): the suffix rule's, which wants a real stem
         if re.fullmatch(r"(.)不\1.?", word) or (word[0] in NUMERALS and word[1] in COUNTED):
             continue  # 大不大, 四贯: a question or a quantity
@@ -471,8 +477,8 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             continue  # 改削改削: a verb said twice
         yield word, "人物", a
     for m in re.finditer(r"[老小大]([\u4e00-\u9fff])", line):
-        usual = lex.common(m.group()) and not (lex.tags.get(m.group()) == "n" and (lex.freq.get(m.group()) or 0) < RARE
-                                                 and m.group(1) not in ANIMALS)  # 老张 is someone, 老马 a horse
+        usual = lex.common(m.group()) and ((lex.freq.get(m.group()) or 0) >= RARE or m.group(1) in ANIMALS
+                                           or lex.tags.get(m.group(), "n")[:1] not in "nt")  # 老张, 老周 are someone, 老马 a horse
         if m.group(1) in SURNAMES and m.start() in bounds and m.end() in bounds and not usual:
             yield m.group(), "人物", m.start()  # 老杜, 小陈: what people call someone by the surname
     for m in re.finditer(r"阿([\u4e00-\u9fffA-Z])", line):
@@ -538,6 +544,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col)))
         for name, col, shape in _title_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "人物", shape, first=(i, col)))
+        for m in REGION.finditer(line):  # 东荒, 南域: a quarter of a made-up world
+            if m.start() in bounds and not lex.freq.get(m.group()) and m.group() not in candidates:
+                candidates[m.group()] = _Candidate(m.group(), "地点", 2, first=(i, m.start()))
         for m in TOWN.finditer(line):  # 鲁镇, 赵庄: a surname's village
             if m.group(1) in SURNAMES and m.start() in bounds and not lex.common(m.group()) and m.group() not in candidates:
                 candidates[m.group()] = _Candidate(m.group(), "地点", 1, first=(i, m.start()))
@@ -546,6 +555,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             # (闰土 waits for context like 熟滥, 改削: repetition alone is not enough)
             plain = name[0] not in "阿老小" and name[-1] != "儿"
             shape = 0 if plain and min(lex.given(c) for c in name) < 0.5 else 1
+            if len(name) == 2 and name[0] == "阿" and lex.given(name[1]) >= 0.5:
+                shape = 2  # 阿杰, 阿Q: 阿 before a given name's character names someone on its own
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col),
                                                    needs_context=name[-1] in SENSE_ENDS))
         for m in INTRO.finditer(line):
