@@ -84,7 +84,7 @@ for _suffix, _kind in CANDIDATE_SUFFIXES:  # longest first at each character
     _SUFFIXES_BY_FIRST.setdefault(_suffix[0], []).append((_suffix, _kind))
 FUNCTION = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀哦嗯和与而但却将已很太更最给让从对往每各某此其该几有没无"
                      "上下里中外内前后来去起出进回开到住说道问笑看望站走坐拍叹听你我他她它您咱")
-LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很更最给让从对往你我他她它您咱每各某此其该几"
+LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很更最给让从对往你我他她它您咱每各某此其该几便再即"
                      "前后上下里中外内姓比多伊越")
 STEM_END_BAD = frozenset("向到着过起出进回开上下来去住得见了在")  # a verb and its complement: 望向, 握住
 MIDDLE_BAD = frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们")
@@ -230,10 +230,10 @@ class _Candidate:
     first: tuple[int, int] = (0, 0)  # (line index, column)
 
 
-def _clean(word: str, end_vouched: bool = False) -> bool:
+def _clean(word: str, end_vouched: bool = False, introduced: bool = False) -> bool:
     """A plausible name: Chinese characters only, no particle inside, no determiner first,
     no role word (师兄, 姑娘 …) in it."""
-    return (len(word) >= 2 and bool(CJK.fullmatch(word)) and not (MIDDLE_BAD & set(word[1:-1]))
+    return (len(word) >= 2 and bool(CJK.fullmatch(word)) and not ((MIDDLE_BAD - set("得" * introduced)) & set(word[1:-1]))
             and not re.fullmatch(r"(.)不\1.?", word)  # 大不大: a question
             and (end_vouched or word[-1] not in FUNCTION) and word[0] not in DETERMINERS and not any(role in word for role in ROLES))
 
@@ -351,6 +351,8 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
                 word = line[col:col + size]
                 if col + size not in bounds and CJK.fullmatch(line[col + size:col + size + 1]):
                     continue  # a name ends where a word ends (蓝布大 of 蓝布大衫)
+                if size == unit + 2 and col + size - 1 in bounds and lex.tags.get(line[col + size - 1], "")[:1] in "dpc":
+                    continue  # an adverb after a family (施家+再): no name
                 if len(word) == size and CJK.fullmatch(word):
                     forms.setdefault(word, []).append((i, col, line[col + size:col + size + 1]))
     out: dict[str, tuple[int, tuple[int, int]]] = {}
@@ -386,6 +388,25 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
     return out
 
 
+CLAUSE_START = frozenset("。！？；：，”」\n")
+SUBJECT_NEXT = frozenset("就便也又却才都正在已还只")
+
+
+def _subject(lex: _Lexicon, lines: list[str], name: str) -> bool:
+    """A word said three times or more that starts a clause and acts at least twice (四铭进来了,
+    四铭记起了, 四铭呼出了一口气): the subject of the story's sentences, someone."""
+    acts = 0
+    for line in lines:
+        col = line.find(name)
+        while col >= 0:
+            nxt = line[col + len(name):col + len(name) + 2]
+            if (col == 0 or line[col - 1] in CLAUSE_START) and nxt[:1] and (
+                    nxt[0] in SUBJECT_NEXT or lex.tags.get(nxt, lex.tags.get(nxt[0], ""))[:1] == "v"):
+                acts += 1
+            col = line.find(name, col + 1)
+    return acts >= 2
+
+
 def _has_context(line: str, col: int, name: str, kind: str) -> bool:
     before, after = line[max(0, col - 4):col], line[col + len(name):col + len(name) + 5]
     if before.endswith("《") and after.startswith("》"):
@@ -393,7 +414,7 @@ def _has_context(line: str, col: int, name: str, kind: str) -> bool:
     if before.endswith(("“", "「")) and (ALONE.match(after) or after[:1] in ("。", "！", "？")):
         return True  # the name said on its own: “苏晚晴。”, “鹰扬令。二十年前…”
     if kind == "人物":
-        called = before.endswith(("“", "「")) and after[:1] in ("，", "！", ",", "!")  # “学程！” “柳如烟，…”
+        called = before.endswith(("“", "「", "‘")) and after[:1] in ("，", "！", ",", "!")  # “学程！” “柳如烟，…”
         kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES)) \
             and (name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES)  # 她父亲沈国栋, 知县寇若准
         return bool(called or kin or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
@@ -417,6 +438,7 @@ REGION = re.compile(r"[东南西北](?:荒|域|洲|漠|疆|境)(?![地外里上�
 TOWN = re.compile(r"([\u4e00-\u9fff])(镇|村|庄|屯|寨|集)(?![\u4e00-\u9fff]{0}[子上里外口头民])")
 _TITLE = re.compile(rf"({'|'.join(sorted(TITLES + ROLE_TITLES, key=len, reverse=True))})")
 AH_BAD = frozenset("姨爸妈哥姐嫂婆公伯叔爹娘奶爷呀阿哈哟啊弥拉门谀附飘斗胶片拉罗尔米蒙")
+INTERJECTIONS = frozenset("哈呵嘿哎唉嗯哦喔咦呸嗳")
 NUMERALS = frozenset("一二三四五六七八九十百千万两几")
 PARTICLES = frozenset("的了着过地得是在把被和与也都就又还呢吗吧啊")
 COUNTED = frozenset("贯文钱两尺寸丈亩里块元角分串吊")
@@ -444,6 +466,11 @@ def _title_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             if (surname in SURNAMES or surname in COMPOUND_SURNAMES) and (not rest or (len(rest) == 1 and rest in RANKS)):
                 yield line[start:end], start, 2  # a surname with its title names someone on its own
                 break
+            if size == 1 and m.group() in ("老爷", "太太") and stem not in RANKS and stem not in FUNCTION \
+                    and stem not in NUMERALS and lex.given(stem) >= 0.5 and not lex.freq.get(line[start:end]) \
+                    and start + 1 in bounds:
+                yield line[start:end], start, 1  # 慰老爷, 光太太: how older fiction names the gentry, said again
+                break
             if m.group() in ROLE_TITLES:
                 continue
             numeral_name = lex.tags.get(stem, "").startswith("m")  # 七斤嫂, 八一嫂: a child weighed at birth
@@ -469,6 +496,8 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             continue  # a word and a character glued (江南一)
         if len(word) == 2 and word[-1] in SUFFIX_WORDS and word[0] not in "老阿":
             continue  # one character and a place or thing word (寒潭, 古井): the suffix rule's, which wants a real stem
+        if word == word[0] * len(word) and word[0] in AH_BAD | INTERJECTIONS:
+            continue  # 阿阿, 哈哈: a cry
         if re.fullmatch(r"(.)不\1.?", word) or (word[0] in NUMERALS and word[1] in COUNTED):
             continue  # 大不大, 四贯: a question or a quantity
         if word[0] in SURNAMES or word[:2] in COMPOUND_SURNAMES:
@@ -565,8 +594,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 and m.group()[1:2] not in "你他她我它"  # 叫你素心吧 names someone
             if bare and lex.common(word):
                 continue  # 叫条子, 叫车子: a call for something
+            if m.group().startswith(("我是", "就是")) and lex.common(word):
+                continue  # 我是赌气: a state, not a name
             ends_ok = word[-1] not in NAME_END or body.count(word) >= 2
-            if _clean(word, end_vouched=ends_ok) and word[0] not in STEM_LEAD_BAD and ends_ok \
+            if _clean(word, end_vouched=ends_ok, introduced=True) and word[0] not in STEM_LEAD_BAD and ends_ok \
                     and not re.fullmatch(r"(.)不\1.?", word):
                 kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)),
                             "人物")
@@ -603,6 +634,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                     col = line.find(name, col + 1)
                 if c.context:
                     break
+            if not c.context and c.kind == "人物" and counts[name] >= 3:
+                c.context = _subject(lex, lines, name)
         if c.shape + int(counts[name] >= 2) + int(c.context) >= 2 and (c.context or not c.needs_context):
             out.append(Noun(name, c.kind, c.first[0] + 1, counts[name]))
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
