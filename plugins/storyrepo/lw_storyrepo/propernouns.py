@@ -351,7 +351,7 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
                 word = line[col:col + size]
                 if col + size not in bounds and CJK.fullmatch(line[col + size:col + size + 1]):
                     continue  # a name ends where a word ends (蓝布大 of 蓝布大衫)
-                if size == unit + 2 and col + size - 1 in bounds and lex.tags.get(line[col + size - 1], "")[:1] in "dpc":
+                if size == unit + 2 and col + size - 1 in bounds and lex.tags.get(line[col + size - 1:col + size], "x")[:1] in "dpc":
                     continue  # an adverb after a family (施家+再): no name
                 if len(word) == size and CJK.fullmatch(word):
                     forms.setdefault(word, []).append((i, col, line[col + size:col + size + 1]))
