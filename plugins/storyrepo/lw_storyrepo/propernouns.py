@@ -66,6 +66,7 @@ SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
                            "公寓", "老店")),
 ), key=lambda item: -len(item[0])))
 SUFFIX_WORDS = frozenset(suffix for suffix, _kind in SUFFIXES)
+ITEM_SUFFIXES = frozenset(suffix for suffix, kind in SUFFIXES if kind == "物品")
 MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
     *((s, "功法") for s in ("剑诀", "术", "神火", "步", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法")),
     *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
@@ -90,7 +91,7 @@ STEM_END_BAD = frozenset("向到着过起出进回开上下来去住得见了在
 MIDDLE_BAD = frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们")
 NAME_END = FUNCTION | frozenset("摇点冷低轻忽便正朝跟向面脸眉心手头身一人们及之矣焉哉乎耳")
 DETERMINERS = frozenset("这那哪每各某此其该一两二三几半全整满")
-MATERIALS = frozenset("石木铁铜钢银玉竹布纸瓷陶锡")
+MATERIALS = frozenset("石木铁铜钢银金玉竹布纸瓷陶锡")
 """A thing made of a material is a kind of thing (石桌, 青钢剑, 铁剑), never a name."""
 SENSE_ENDS = frozenset("香气意光色味声影力火风雪血烟雾云")
 """An unknown word ending in a sense or an element (药香, 剑意, 灵气) names a thing felt, not
@@ -287,6 +288,10 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if stem_at + 1 in bounds and lex.common(line[start - 1:end]) \
                     and (not lex.coined(stem) or (lex.freq.get(line[start - 1:end]) or 0) >= RARE):
                 continue  # a character before a word that ends in the suffix (快+关门, 早+入门)
+            if stem[-1] in "树木竹草花" and line[start:end] in ("林", "园"):
+                continue  # 杉树林, 桃花园: a kind of wood
+            if len(line[start:end]) == 1 and line[end:end + 1] in LOCALIZERS and lex.tags.get(stem[-1], "") in ("v", "vg", "zg"):
+                continue  # 径奔+城中: a verb and the town it goes to
             if ((_clean(stem) or lex.proper(stem)) and stem[0] not in STEM_LEAD_BAD and stem[1] not in MEASURES
                     and (stem[1] not in STEM_END_BAD or lex.proper(stem))
                     and stem[1] not in "一两几半"
@@ -294,7 +299,7 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                 name2 = name
                 strong = len(name) - 2 >= 2 and (lex.freq.get(stem) or 0) < 1000 \
                     and lex.tags.get(stem, "n")[:1] not in "vpcur"  # 星河资本, 盛唐传媒; not 环绕学堂
-                shape = 2 if lex.coined(stem) or lex.proper(name) or strong else 1 if lex.rare(stem) else 0
+                shape = 2 if lex.coined(stem) or lex.proper(name) or lex.proper(stem) or strong else 1 if lex.rare(stem) else 0
                 yield name, kind, shape - verb_led if shape else 0, stem_at
         elif size in (3, 4):
             # a longer coined stem: the two characters before the suffix must be no word of their
@@ -369,7 +374,7 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             and (lex.given(word[-1]) >= 0.5 or speaks))  # 柴进 said again; 马梦太 who speaks
         if not _clean(word, end_vouched=word[-1] in NAME_END) or not ends_ok or (lex.common(word) and not lex.proper(word)):
             continue
-        if word[0] in MATERIALS and lex.freq.get(word) == 0:
+        if word[0] in MATERIALS and (lex.freq.get(word) == 0 or (len(word) == 2 and word[1] in ITEM_SUFFIXES)):
             continue  # the start of a dictionary word made of a material (石桌…): a thing, not 石 the surname
         if len(word) == unit + 2 and word[unit] in NUMERALS and word[unit + 1] in "妃位人个名口":
             continue  # 刘二妃: two consorts
@@ -407,6 +412,31 @@ def _subject(lex: _Lexicon, lines: list[str], name: str) -> bool:
     return acts >= 2
 
 
+def _subject_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]]) -> Iterable[tuple[str, int, int]]:
+    """``(name, column, line index)`` of a word no dictionary knows that the story keeps as the
+    subject of its sentences: it starts a clause and acts three times or more (眉间尺又觉得,
+    眉间尺忽然, 眉间尺心跳着), whatever its characters."""
+    acts: Counter[str] = Counter()
+    first: dict[str, tuple[int, int]] = {}
+    for i, bounds in bounds_of.items():
+        line = lines[i]
+        for p in bounds:
+            if p and line[p - 1] not in CLAUSE_START:
+                continue
+            for size in (3, 2):
+                word, nxt = line[p:p + size], line[p + size:p + size + 2]
+                if len(word) < size or p + size not in bounds or not nxt or lex.freq.get(word) \
+                        or word[0] in LEAD_BAD or word[0] in DETERMINERS or set(word) & FUNCTION or not _clean(word) \
+                        or not (nxt[0] in SUBJECT_NEXT or lex.tags.get(nxt, lex.tags.get(nxt[0], ""))[:1] in ("v", "d")):
+                    continue
+                acts[word] += 1
+                first.setdefault(word, (p, i))
+    text = "\n".join(lines)
+    for word, n in acts.items():
+        if n >= 3 and text.count(word) >= 4:
+            yield word, first[word][0], first[word][1]
+
+
 def _has_context(line: str, col: int, name: str, kind: str) -> bool:
     before, after = line[max(0, col - 4):col], line[col + len(name):col + len(name) + 5]
     if before.endswith("《") and after.startswith("》"):
@@ -435,6 +465,7 @@ ROLE_TITLES = ("老头子", "老太婆", "先生", "掌柜", "老板", "长老",
 after a stem that is no surname (教书先生, 大掌柜)."""
 RANKS = "一二三四五六七八九十大小老"
 REGION = re.compile(r"[东南西北](?:荒|域|洲|漠|疆|境)(?![地外里上内中边])")
+RANKED = re.compile(r"([\u4e00-\u9fff])[老小][一二三四五六七八九十]")
 TOWN = re.compile(r"([\u4e00-\u9fff])(镇|村|庄|屯|寨|集)(?![\u4e00-\u9fff]{0}[子上里外口头民])")
 _TITLE = re.compile(rf"({'|'.join(sorted(TITLES + ROLE_TITLES, key=len, reverse=True))})")
 AH_BAD = frozenset("姨爸妈哥姐嫂婆公伯叔爹娘奶爷呀阿哈哟啊弥拉门谀附飘斗胶片拉罗尔米蒙")
@@ -475,7 +506,8 @@ def _title_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
                 continue
             numeral_name = lex.tags.get(stem, "").startswith("m")  # 七斤嫂, 八一嫂: a child weighed at birth
             if size == 2 and (numeral_name or not lex.common(stem)) and not (set(stem) & FUNCTION):
-                yield line[start:end], start, 1
+                given = not lex.freq.get(stem) and m.group() in TITLES and min(lex.given(c) for c in stem) >= 0.7
+                yield line[start:end], start, 1 + given  # 祥林嫂: a given name and a kinship word, said once
                 break
 
 
@@ -576,6 +608,11 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         for m in REGION.finditer(line):  # 东荒, 南域: a quarter of a made-up world
             if m.start() in bounds and not lex.freq.get(m.group()) and m.group() not in candidates:
                 candidates[m.group()] = _Candidate(m.group(), "地点", 2, first=(i, m.start()))
+        for m in RANKED.finditer(line):  # 贺老六, 王小二: a surname and a rank by birth
+            after = line[m.end():m.end() + 1]
+            if m.group(1) in SURNAMES and m.start() in bounds and not lex.freq.get(m.group()) \
+                    and (not CJK.fullmatch(after or "。") or after in NAME_END):
+                candidates.setdefault(m.group(), _Candidate(m.group(), "人物", 2, first=(i, m.start())))
         for m in TOWN.finditer(line):  # 鲁镇, 赵庄: a surname's village
             if m.group(1) in SURNAMES and m.start() in bounds and not lex.common(m.group()) and m.group() not in candidates:
                 candidates[m.group()] = _Candidate(m.group(), "地点", 1, first=(i, m.start()))
@@ -610,6 +647,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                     c = candidates.setdefault(name, _Candidate(name, "人物", 1, first=(i, m.start())))
                     c.context = True
                     break
+    for name, col, i in _subject_candidates(lex, lines, bounds_of):
+        if name not in candidates:
+            candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))
     for name, col, i in _famous_candidates(lex, lines, bounds_of):
         if name not in candidates:
             candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))
