@@ -151,7 +151,19 @@ class _Lexicon:
         self.freq: dict[str, int] = jieba.dt.FREQ
         self.tags: dict[str, str] = jieba.posseg.dt.word_tag_tab
         self._given: dict[str, float] | None = None
-        self.given("")  # built with the dictionary: part of the one-time load, not of a draft's check
+        self._famous: frozenset[str] | None = None
+        self.given("")
+        self.famous()  # built with the dictionary: part of the one-time load, not of a draft's check
+
+    def famous(self) -> frozenset[str]:
+        """The people the dictionary knows by name (tag nr, two or three characters) that could
+        be someone in a story: no address form (老X, 小X), role, title or particle in them."""
+        if self._famous is None:
+            self._famous = frozenset(
+                w for w, tag in self.tags.items()
+                if tag.startswith("nr") and 2 <= len(w) <= 3 and w[0] not in "老小大阿二" and _clean(w)
+                and not w.endswith(TITLES + ROLE_TITLES) and not set(w) & FUNCTION)
+        return self._famous
 
     def given(self, ch: str) -> float:
         """How much ``ch`` reads as part of a given name (0–1): how often the ~36,000 surname-led
@@ -424,8 +436,10 @@ def _subject_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, se
             if p and line[p - 1] not in CLAUSE_START:
                 continue
             for size in (3, 2):
+                if p + size not in bounds or line[p] in LEAD_BAD:
+                    continue
                 word, nxt = line[p:p + size], line[p + size:p + size + 2]
-                if len(word) < size or p + size not in bounds or not nxt or lex.freq.get(word) \
+                if len(word) < size or not nxt or lex.freq.get(word) \
                         or word[0] in LEAD_BAD or word[0] in DETERMINERS or set(word) & FUNCTION or not _clean(word) \
                         or not (nxt[0] in SUBJECT_NEXT or lex.tags.get(nxt, lex.tags.get(nxt[0], ""))[:1] in ("v", "d")):
                     continue
@@ -554,13 +568,13 @@ def _famous_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
     at least once right before speech or a person's gesture (宋江道, 黛玉笑道)."""
     seen: dict[str, tuple[int, int]] = {}
     acts: set[str] = set()
+    famous = lex.famous()
     for i, bounds in bounds_of.items():
         line = lines[i]
         for a, size in ((a, size) for a in bounds for size in (3, 2)):
             b = a + size
             word = line[a:b]  # jieba may glue the next character to it (宋江道): only its start must be a token's
-            if len(word) < size or not lex.tags.get(word, "").startswith("nr") or word[0] in "老小大阿二" or not _clean(word) \
-                    or word.endswith(TITLES + ROLE_TITLES) or set(word) & FUNCTION:
+            if word not in famous:
                 continue
             seen.setdefault(word, (a, i))
             if word not in acts and AFTER_PERSON.match(line[b:b + 5]):
