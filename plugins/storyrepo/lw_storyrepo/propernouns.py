@@ -520,7 +520,8 @@ def _title_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
                 continue
             numeral_name = lex.tags.get(stem, "").startswith("m")  # 七斤嫂, 八一嫂: a child weighed at birth
             if size == 2 and (numeral_name or not lex.common(stem)) and not (set(stem) & FUNCTION):
-                given = not lex.freq.get(stem) and m.group() in TITLES and min(lex.given(c) for c in stem) >= 0.7
+                given = (not lex.freq.get(stem) or lex.proper(stem)) and m.group() in TITLES \
+                    and min(lex.given(c) for c in stem) >= 0.7
                 yield line[start:end], start, 1 + given  # 祥林嫂: a given name and a kinship word, said once
                 break
 
