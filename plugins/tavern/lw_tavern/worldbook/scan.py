@@ -28,7 +28,8 @@ from typing import Any, Protocol
 
 from lwcore.sandbox.regex import RegexFailed, RegexTester
 
-from lw_tavern.worldbook.jstext import RegexKey, contains_whole_word, is_multi_word, js_trim, whole_word_at
+from lw_tavern.worldbook.jstext import RegexKey, contains_whole_word, is_multi_word, js_trim
+from lw_tavern.worldbook.literals import KeyTable
 
 MATCHER = "\x01"
 JOINER = "\n" + MATCHER
@@ -230,16 +231,16 @@ class _Facts:
 
 
 class Automaton:
-    """The literal keys of a book in two Aho-Corasick automata (lowered, and as written),
-    with the entries each key is a primary key of, and those it is a secondary key of. Built
-    once per compiled book."""
+    """The literal keys of a book in two tables (lowered, and as written), each a
+    :class:`~lw_tavern.worldbook.literals.KeyTable` (the ``ahocorasick-rs`` automaton and the
+    nested keys' own), with the entries each key is a primary key of, and those it is a
+    secondary key of. Built once per compiled book."""
 
     def __init__(self, entries: Sequence[ScanEntry]) -> None:
-        import ahocorasick_rs
-
         tables: dict[bool, dict[str, int]] = {False: {}, True: {}}
         primary_of: dict[bool, dict[int, list[int]]] = {False: {}, True: {}}
         secondary_of: dict[bool, dict[int, list[int]]] = {False: {}, True: {}}
+        word_needed: dict[bool, set[int]] = {False: set(), True: set()}
         self.forced: list[int] = []
         for entry in entries:
             cs = entry.case_sensitive
@@ -263,12 +264,21 @@ class Automaton:
                     pid = table.setdefault(needle, len(table))
                     entry.ids[(cs, needle)] = pid
                     (primary_of if is_primary else secondary_of)[cs].setdefault(pid, []).append(entry.index)
+                    if entry.whole_words and not key.multi_word:
+                        word_needed[cs].add(pid)
+        self.tables: dict[bool, KeyTable] = {}
+        for cs, table in tables.items():
+            if not table:
+                continue
+            keys = self.tables[cs] = KeyTable(list(table), word_needed[cs])
+            new = keys.id_of
+            primary_of[cs] = {new[pid]: owners for pid, owners in primary_of[cs].items()}
+            secondary_of[cs] = {new[pid]: owners for pid, owners in secondary_of[cs].items()}
+        for entry in entries:
+            if entry.ids:
+                entry.ids = {(cs, needle): self.tables[cs].id_of[pid] for (cs, needle), pid in entry.ids.items()}
         self.primary_of = primary_of
         self.secondary_of = secondary_of
-        self.needles = {cs: list(table) for cs, table in tables.items()}
-        self.automata: dict[bool, Any] = {
-            cs: ahocorasick_rs.AhoCorasick(needles) for cs, needles in self.needles.items() if needles
-        }
         self.forced = sorted(set(self.forced))
 
 
@@ -296,25 +306,22 @@ class FastMatcher:
             self._scan(text, _ANYWHERE, "rec")
 
     def _scan(self, text: str, index: int, tag: str) -> None:
-        for cs, automaton in self.auto.automata.items():
-            haystack = text if cs else text.lower()
+        for cs, keys in self.auto.tables.items():
             facts = self.facts[cs]
+            found, words = keys.find(text if cs else text.lower())
             primary_of = self.auto.primary_of[cs]
             secondary_of = self.auto.secondary_of[cs]
-            seen: set[int] = set()
-            for pid, start, end in automaton.find_matches_as_indexes(haystack, overlapping=True):
-                if pid not in seen:
-                    seen.add(pid)
-                    self._note(facts.msg_any, facts.other_any, pid, index, tag)
-                    owners = primary_of.get(pid)
-                    if owners:
-                        self.cands.update(owners)
-                        self.fresh.update(owners)
-                    owners = secondary_of.get(pid)
-                    if owners:
-                        self.fresh_secondary.update(owners)
-                if whole_word_at(haystack, start, end):
-                    self._note(facts.msg_word, facts.other_word, pid, index, tag)
+            for pid in found:
+                self._note(facts.msg_any, facts.other_any, pid, index, tag)
+                owners = primary_of.get(pid)
+                if owners:
+                    self.cands.update(owners)
+                    self.fresh.update(owners)
+                owners = secondary_of.get(pid)
+                if owners:
+                    self.fresh_secondary.update(owners)
+            for pid in words:
+                self._note(facts.msg_word, facts.other_word, pid, index, tag)
 
     @staticmethod
     def _note(by_msg: dict[int, int], other: dict[int, set[str]], pid: int, index: int, tag: str) -> None:
