@@ -56,3 +56,14 @@ def test_nested_keys_of_one_character_leave_the_library_at_most_four_a_position(
     found, words = table.find("a" * 37 + " " + "a" * 5)
     assert {table.keys[i] for i in words} == {"a" * 37, "a" * 5}
     assert {len(table.keys[i]) for i in found} == set(range(1, 38))
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.text(alphabet="ab \x01", min_size=1, max_size=8), st.text(alphabet="ab \x01.", max_size=60))
+def test_contains_whole_word_is_the_plain_definition(needle, text):
+    from lw_tavern.worldbook.jstext import contains_whole_word, smallest_period
+
+    assert contains_whole_word(text, needle) == every_whole_word(text, needle)
+    period = smallest_period(needle)
+    assert all(needle[i] == needle[i + period] for i in range(len(needle) - period))
+    assert not any(all(needle[i] == needle[i + p] for i in range(len(needle) - p)) for p in range(1, period))
