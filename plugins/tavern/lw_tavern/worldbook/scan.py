@@ -8,11 +8,13 @@ against it.
 
 :class:`NaiveMatcher` does exactly that, entry by entry (the reference, and the baseline of
 ``bench/worldbook.py``). :class:`FastMatcher` gives the same answers from one pass over each
-part with an Aho-Corasick automaton of every literal key (lowered and as written), recording
-for each key the newest message it occurs in, whole word or not, and where else it occurs; a
-key matches an entry's buffer when it occurs within the entry's depth. Keys whose meaning
-depends on the joined string (``/regex/`` keys, and keys containing the ``\\x01`` joiner) are
-tested on the joined string on their own path. The two are interchangeable by construction:
+part with the literal keys' tables (lowered and as written; :mod:`lw_tavern.worldbook.literals`
+finds which keys a text holds, and which as whole words, in work bounded by the text and the
+keys found however the keys nest), recording for each key the newest message it occurs in,
+whole word or not, and where else it occurs; a key matches an entry's buffer when it occurs
+within the entry's depth. Keys whose meaning depends on the joined string (``/regex/`` keys,
+and keys containing the ``\\x01`` joiner) are tested on the joined string on their own path,
+where their literals occur, under an allowance. The two are interchangeable by construction:
 ``tests/test_worldbook_matchers.py`` checks them against each other on generated books.
 
 Regex keys run in JavaScript, never in Python (:class:`RegexRuns`, over the kernel's
