@@ -14,6 +14,7 @@ replaces the roll (``roll: 2d20kh1``).
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -297,6 +298,22 @@ class Resource(BaseModel):
         return self
 
 
+class Bounds(_Strict):
+    """The values a player's ``.st`` may give a stat (the keeper's is not bounded)."""
+
+    min: float | None = _field(None, "The smallest value a player may give it.", 0)
+    max: float | None = _field(None, "The largest value a player may give it.", 99)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Bounds:
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min {self.min:g} is larger than max {self.max:g}")
+        for value in (self.min, self.max):
+            if value is not None and not math.isfinite(value):
+                raise ValueError("bounds are finite numbers")
+        return self
+
+
 class SheetShape(BaseModel):
     """What a character sheet shows; other keys are kept (and reported) for tools that read them."""
 
@@ -427,6 +444,9 @@ class Rulepack(BaseModel):
         dict, "Character creation: method, roll (stat -> dice), point_buy, array, range, ranges.",
         {"roll": {"STR": "3d6"}, "range": {"min": 3, "max": 18}})
     derived: dict[str, Derived] = _field(dict, "Stats computed from others.", {"Dodge": {"half_of": "DEX"}})
+    bounds: dict[str, Bounds] = _field(
+        dict, "What a player's .st may set each stat to (stat -> {min, max}; '*' for every stat not named); "
+              "the keeper's .st is not bounded.", {"*": {"min": 0, "max": 99}, "AGE": {"min": 15, "max": 90}})
     display: dict[str, dict[str, str]] = _field(dict, "locale -> stat -> presentation name.",
                                                 {"en": {"侦查": "Spot Hidden"}})
     sheet: SheetShape | None = _field(None, "What a sheet shows (resources).",

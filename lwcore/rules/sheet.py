@@ -12,6 +12,7 @@ The file format (``lw schema sheet``) is :class:`SheetFile`; ``.st``-style text 
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import unicodedata
@@ -225,6 +226,11 @@ class Sheet:
         return before, after
 
     # --- files & text ---------------------------------------------------------------------
+
+    def copy(self) -> Sheet:
+        """An independent sheet with the same name, values, expressions, state and other keys."""
+        return Sheet(self.pack, self._stored, name=self.name, expressions=self.expressions,
+                     state=copy.deepcopy(self.state), extra=copy.deepcopy(self.extra))
 
     def to_file(self) -> SheetFile:
         return SheetFile(system=self.pack.id, name=self.name, values=dict(self._stored),

@@ -181,6 +181,15 @@ class RuleSystem:
         w = word.strip().casefold()
         return any(w == n.casefold() for n in self.names)
 
+    def bounds(self, stat: str) -> tuple[float | None, float | None]:
+        """``(min, max)`` a player's ``.st`` may give ``stat`` (any alias): its ``bounds`` entry,
+        else the ``*`` entry, else ``(None, None)`` (the pack says nothing)."""
+        canonical = self.canonical(stat) or stat
+        table = self.model.bounds
+        named = next((b for k, b in table.items() if k != "*" and (self.canonical(k) or k) == canonical), None)
+        chosen = named or table.get("*")
+        return (chosen.min, chosen.max) if chosen is not None else (None, None)
+
     def canonical(self, name: str) -> str | None:
         """The canonical stat name for ``name`` (itself, or through ``alias``), else ``None``."""
         return self._alias.get(name) or self._alias.get(name.casefold())
@@ -563,6 +572,7 @@ def compile_pack(
     if model.subsystems or model.commands:
         check_behaviour(model, diag, computers=computers, computer_names=computer_names)
     _check_words(pack, diag)
+    _check_bounds(pack, diag)
     diag.raise_errors(warnings)
     pack.warnings += diag.warnings
     for i in range(len(model.tests)):
@@ -604,6 +614,14 @@ def _resolve_resources(model: Rulepack, diag: Diagnostics) -> None:
                 res.value = stat
             else:
                 res.max = stat
+
+
+def _check_bounds(pack: RuleSystem, diag: Diagnostics) -> None:
+    """``bounds`` names stats of the pack (or ``*``): a typo would leave a stat unbounded."""
+    stats = sorted(set(pack.aliases.values()))
+    for name in pack.model.bounds:
+        if name != "*" and pack.canonical(name) is None:
+            diag.error(f"unknown stat {name!r}{did_you_mean(name, stats)}", ("bounds", name), key=True)
 
 
 def _check_words(pack: RuleSystem, diag: Diagnostics) -> None:

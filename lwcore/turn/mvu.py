@@ -28,7 +28,10 @@ input is never changed) or raises :class:`TreeError` saying why nothing was done
 - ``move(from, to)``: detaches a node and puts it at ``to`` (whose parent must exist).
 
 :func:`apply_to_room` applies operations to a room's tree and returns the events the turn
-records (keeper-only: the tree is hidden from players until the keeper exposes it).
+records (keeper-only: the tree is hidden from players until the keeper exposes it). The ids of
+the room's declared module variables are not the tree's: an operation that would create or
+change a top-level leaf of that name (``add /cult_alert`` in a reply's patch, a merge into the
+root, a move) is refused, so a leaf never shadows the variable the keeper declared.
 """
 
 from __future__ import annotations
@@ -650,14 +653,23 @@ def apply_to_room(room: Room, ops: Sequence[TreeOp], *, by: str) -> list[dict[st
     (with ``path``, ``before``, ``value``) for a done one, ``tree_refused`` (with the reason)
     for one that could not be done. ``by`` names the writer in each event. A batch that
     would grow the tree past :data:`MAX_TREE_BYTES`, or that ``docs/mvu.yaml`` could not be read
-    back with (nested too deep), is refused whole."""
+    back with (nested too deep), is refused whole. An operation that would create or change a
+    top-level leaf named like a declared module variable is refused (the tree never shadows a
+    declared id; removing such a leaf is fine)."""
     if not ops:
         return []
     original = state = tree_of(room)
+    declared = {var.id for var in room.variables.variables}
     events: list[dict[str, Any]] = []
     for op in ops:
         was = _safe_get(state, op.path)
+        before = state
         state, (outcome,) = apply_ops(state, [op])
+        shadowed = sorted(d for d in declared if d in state and (d not in before or state[d] != before[d]))
+        if outcome.applied and shadowed:
+            state = before
+            outcome = OpOutcome(op, False, f"{', '.join(shadowed)} is a declared variable of the room, not a leaf "
+                                           "of the tree (its own tools write it)")
         if not outcome.applied:
             events.append(_refused(op, outcome.reason, by))
             continue

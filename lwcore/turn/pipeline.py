@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from lwcore.contributions import PromptSegment, ToolSpec, TurnContext, Viewer, resolve
 from lwcore.errors import LwError
 from lwcore.io.safe_json import load_json
+from lwcore.io.speech import check_said
 from lwcore.plugins import describe_exception
 from lwcore.rules.kept_check import LAST_CHECK
 from lwcore.sandbox.budget import current as current_budget
@@ -944,6 +945,9 @@ def run_turn(
 ) -> TurnResult:
     """Compile one turn and, with ``reply`` or ``endpoint``, apply it (see the module doc).
 
+    ``player_input`` must be text a member may say (:func:`lwcore.io.speech.check_said`: no
+    control characters, at most ``MAX_SAID_BYTES``), else nothing runs.
+
     Given a folder, the room is loaded, changed and saved under its lock (exclusive when a
     reply is applied, so concurrent turns in one room never lose each other's changes).
     Given a loaded :class:`Room`, the caller holds the lock. A line starting with ``.`` is a
@@ -961,6 +965,7 @@ def run_turn(
     """
     if reply is not None and endpoint is not None:
         raise LwError("give a recorded reply or an endpoint, not both")
+    check_said(player_input)  # the one door what a member says comes through
     command = is_command(player_input)
     if not isinstance(room, Room):
         with room_lock(room, shared=reply is None and endpoint is None and not command):

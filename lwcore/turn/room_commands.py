@@ -19,13 +19,15 @@ The model has no way in: the turn pipeline never dispatches a model's tool call 
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import CommandReply, RoomCommand, resolve
-from lwcore.errors import LwError
+from lwcore.errors import SECRET_REFUSAL, LwError, LwErrors
 from lwcore.plugins import describe_exception
 from lwcore.turn.projections import event_audience, recorded_audience
 from lwcore.turn.room import HistoryEntry, Member, Room
@@ -98,8 +100,50 @@ def run_room_command(
     """Run the command line ``text`` typed by ``member`` (see the module docstring).
 
     :class:`LwError` when the line names no command, when the member may not run it, or
-    when the command refuses its arguments; nothing is written then.
+    when the command refuses its arguments; nothing is written then. A member who is not
+    the keeper reads every such error as :func:`for_player` gives it: never a path of the
+    server, never what only the keeper may see.
     """
+    try:
+        return _run(kernel, room, member, text, rng)
+    except LwError as exc:
+        if room.is_keeper(member):
+            raise
+        raise for_player(exc, {room.path: "", kernel.data_dir: "<data dir>"}) from None
+
+
+def for_player(error: LwError, places: dict[Path, str]) -> LwError:
+    """``error`` as a player may read it. One that may quote keeper-only data (``secret``) is
+    :data:`~lwcore.errors.SECRET_REFUSAL` at its file (as the room names it); any other keeps its words, with every absolute path
+    inside one of ``places`` (the room folder, the data dir) written from there (``room.yaml``,
+    ``<data dir>/presets/x.json``) and any other absolute file left out."""
+    if getattr(error, "secret", False):
+        error = LwError(SECRET_REFUSAL, file=error.file, code="secret")
+    roots = sorted({(str(p), shown) for root, shown in places.items()
+                    for p in {Path(root).absolute(), Path(root).resolve()} if str(p) != os.sep},
+                   key=lambda pair: -len(pair[0]))
+
+    def scrub(text: str | None) -> str | None:
+        if not text:
+            return text
+        for root, shown in roots:
+            text = text.replace(root + os.sep, f"{shown}/" if shown else "")
+            text = re.sub(re.escape(root) + r"(?![\w.-])", shown or ".", text)
+        return text
+
+    def one(e: LwError) -> LwError:
+        file = scrub(e.file)
+        if file is not None and Path(file).is_absolute():  # somewhere else on the server: not said
+            return LwError(scrub(e.message) or "", expected=scrub(e.expected), code=e.code)
+        return LwError(scrub(e.message) or "", file=file, line=e.line, column=e.column, expected=scrub(e.expected),
+                       byte=e.byte, code=e.code)
+
+    if isinstance(error, LwErrors):
+        return LwErrors([one(e) for e in error.errors])
+    return one(error)
+
+
+def _run(kernel: Kernel, room: Room, member: Member, text: str, rng: random.Random | None) -> CommandRun:
     parsed = parse(text)
     if parsed is None:
         raise LwError("not a room command (a command line starts with '.')")

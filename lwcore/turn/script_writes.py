@@ -6,7 +6,9 @@ as iron rule 1 says: a one-key path naming a declared module variable goes throu
 variable's check (:func:`lwcore.turn.variables.check_value` with ``exact``: the value must
 already be of the variable's kind, numbers are clamped into its bounds, texts cut at its
 length); any other path is a leaf of the room's MVU tree (``setvar`` puts, creating branches;
-``incvar`` adds to the number there or starts one).
+``incvar`` adds to the number there or starts one) -- but never one under a declared
+variable's id (``setvar('cult_alert.x', 1)``): the tree does not shadow a declared variable
+(:func:`lwcore.turn.mvu.apply_to_room` refuses it, a keeper-only ``tree_refused`` event).
 
 A refused write changes nothing and becomes a keeper-only ``variable_refused`` event that
 says where it was asked (the script and line) and why; a made one is the ``variable`` event

@@ -27,6 +27,7 @@ from lwcore.errors import LwError
 from lwcore.hookspecs import hookimpl
 from lwcore.io.limits import LOG_LINE_LIMITS, YAML_LIMITS
 from lwcore.io.loglines import MAX_LINE
+from lwcore.io.speech import MAX_SAID_BYTES
 from lwcore.kernel import Kernel
 from lwcore.plugins import InProcessPlugin
 from lwcore.turn import mvu
@@ -114,6 +115,14 @@ def test_a_reply_with_4_5_mb_of_narration_leaves_a_room_that_opens(tmp_path: Pat
                        surface="lw turn --view (after)")
         assert_clean(shown)
         assert shown.code == 0 and "(cut: the text had" in shown.stdout, shown.stderr
+    # The human report of a turn lays out the head of such a text, not all of it (rich's
+    # wrapping of 4.5 MB took over half a minute); --view and --json print it whole, unwrapped.
+    again = room_copy(tmp_path / "again")
+    reported = run_lw("turn", str(again), "--say", "我去码头。", "--reply", str(big), data_dir=home,
+                      surface="lw turn (4.5 MB narration, report)")
+    assert_clean(reported)
+    assert reported.code == 0 and "more characters: lw turn --json prints the whole text" in reported.stdout
+    assert len(reported.stdout) < 200_000
     small = tmp_path / "small.json"
     small.write_text(json.dumps(reply("雾散了。")), encoding="utf-8")
     after = run_lw("turn", str(room), "--say", "我回去。", "--reply", str(small), "--json", data_dir=home,
@@ -175,7 +184,7 @@ def test_every_write_of_a_turn_at_its_maximum_reads_back(tmp_path: Path, kernel:
     room_dir = room_copy(tmp_path, tools=("stash",))
     turn = Room.load(room_dir, kernel).turn_number + 1
     narration = text_filling_a_line(turn, "keeper", "kp")
-    said = text_filling_a_line(turn, "player", "kp", audience="keeper")  # the keeper's own line
+    said = "a" * MAX_SAID_BYTES  # the longest line a member may say (the keeper's own)
     long_text = "长" * MAX_TEXT
     calls = [
         ("stash", {"kind": "log", "size": MAX_LINE, "id": "at-max"}),       # a docs log line at the limit
@@ -205,9 +214,15 @@ def test_every_write_of_a_turn_at_its_maximum_reads_back(tmp_path: Path, kernel:
     assert len(room.documents.get("stash_yaml", "a-mebibyte").data["blob"]) > 1_000_000
     assert room.variable("longest").value == long_text[:VariableDef.model_fields["max_length"].default]
 
-    # one character past each line: cut with a note, and the room still opens
+    # one byte past what a member may say: refused before anything is written
+    before = snapshot(room_dir)
+    with pytest.raises(LwError, match="one line is at most"):
+        kernel.turn(room_dir, said + "a", actor="p1", reply=reply("unused"), provider="chat_completions")
+    before.assert_unchanged()
+
+    # a narration one character past its line: cut with a note, and the room still opens
     turn = room.turn_number + 1
-    result = kernel.turn(room_dir, text_filling_a_line(turn, "player", "p1", extra=1, audience="all"), actor="p1",
+    result = kernel.turn(room_dir, said, actor="p1",
                          reply=reply(text_filling_a_line(turn, "keeper", "kp", extra=1) + "[huge note]"),
                          provider="chat_completions", rng=random.Random(4))
     assert result.applied.narration.endswith("characters; a history line holds 4,194,304 bytes)")
@@ -216,7 +231,7 @@ def test_every_write_of_a_turn_at_its_maximum_reads_back(tmp_path: Path, kernel:
     newest = [e for e in entries if e.turn == turn]
     assert all(line_size(e) <= MAX_LINE for e in newest)
     player, = (e for e in newest if e.role == "player")
-    assert "(cut: the text had" in player.text
+    assert player.text == said
     notes = [e for e in newest if (e.data or {}).get("kind") == "reply_note"]
     assert len(notes) == 1, [(e.role, json.dumps(e.data)[:200].replace("n" * 50, ""), e.text[:80]) for e in newest]
     note = notes[0]

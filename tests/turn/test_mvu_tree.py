@@ -177,3 +177,43 @@ def test_unknown_operation_and_wrong_arity_are_reported_not_raised():
     _, outcomes = apply_ops(TREE, [TreeOp("explode", "a"), TreeOp("set", "世界.日"), TreeOp("remove", "世界.日")])
     assert [o.applied for o in outcomes] == [False, False, True]
     assert "unknown operation" in outcomes[0].reason and outcomes[1].reason.startswith("set:")
+
+
+# --- a declared variable is never shadowed by a leaf (issue 24) ------------------------------------
+
+SHADOWING = [
+    # (operation, path, args): each would create or change a top-level leaf named cult_alert
+    ("set", "cult_alert", (0,)),  # set on a missing path: refused anyway
+    ("put", "cult_alert", (0,)),
+    ("put", "cult_alert.deeper", (1,)),
+    ("insert", "", ({"cult_alert": 0},)),  # a merge into the root (a JSON Patch add /cult_alert)
+    ("insert", "", ("cult_alert", 0)),
+    ("move", "free", ("cult_alert",)),
+    ("add", "cult_alert", (1,)),
+]
+
+
+@pytest.mark.parametrize("op,path,args", SHADOWING)
+def test_a_leaf_never_shadows_a_declared_variable(room_dir, kernel, op, path, args):
+    from lwcore.turn import mvu
+    from lwcore.turn.room import Room
+
+    room = Room.load(room_dir, kernel)
+    mvu.store_tree(room, {"free": 5})
+    (event,) = mvu.apply_to_room(room, [TreeOp(op, path, args)], by="reply")
+    assert event["kind"] == "tree_refused" and event["audience"] == "keeper", event
+    assert mvu.tree_of(room) == {"free": 5}
+    assert room.variable("cult_alert").value == 2
+
+
+def test_other_leaves_still_apply_and_an_old_shadow_can_only_be_removed(room_dir, kernel):
+    from lwcore.turn import mvu
+    from lwcore.turn.room import Room
+
+    room = Room.load(room_dir, kernel)
+    mvu.store_tree(room, {"cult_alert": 9, "free": 5})  # a shadow written before the rule
+    events = mvu.apply_to_room(room, [TreeOp("insert", "", ({"other": 1},)), TreeOp("add", "cult_alert", (1,)),
+                                      TreeOp("set", "free", (6,)), TreeOp("delete", "cult_alert", ())], by="reply")
+    assert [e["kind"] for e in events] == ["tree", "tree_refused", "tree", "tree"]
+    assert "declared variable" in events[1]["summary"]
+    assert mvu.tree_of(room) == {"free": 6, "other": 1}

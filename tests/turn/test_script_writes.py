@@ -86,8 +86,10 @@ def test_other_paths_are_mvu_leaves(room: Room) -> None:
     for write in (VariableWrite("setvar", ("世界", "天气"), "雨"), VariableWrite("incvar", ("世界", "日"), 2),
                   VariableWrite("incvar", ("世界", "日"), 1), VariableWrite("setvar", ("n", "deep"), "x")):
         events += apply_write(room, write, by="t")
-    assert room.documents.get("mvu", "mvu").data["tree"] == {"世界": {"天气": "雨", "日": 3}, "n": {"deep": "x"}}
-    assert [e["kind"] for e in events] == ["tree"] * 4 and room.variable("n").value == 1
+    # a deeper path under a declared variable would shadow it in the tree: refused, for the keeper
+    assert room.documents.get("mvu", "mvu").data["tree"] == {"世界": {"天气": "雨", "日": 3}}
+    assert [e["kind"] for e in events] == ["tree"] * 3 + ["tree_refused"] and room.variable("n").value == 1
+    assert events[-1]["audience"] == "keeper" and "n is a declared variable" in events[-1]["summary"]
 
 
 def test_a_hooks_refused_write_is_located_and_kept_from_players(tmp_path: Path, room_dir: Path, recorded) -> None:

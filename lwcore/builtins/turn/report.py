@@ -122,7 +122,7 @@ def applied_panel(applied: AppliedReply) -> RenderableType:
     steps = f"{len(applied.results)} tool call(s) in {applied.steps} step(s)"
     parts: list[RenderableType] = [Text(steps, style="bold"), *lines]
     if applied.narration:
-        parts += [Text(""), Text(applied.narration, style="italic", overflow="fold")]
+        parts += [Text(""), Text(shown(applied.narration), style="italic", overflow="fold")]
     return Panel(Group(*parts), title="what happened", title_align="left")
 
 
@@ -139,11 +139,24 @@ def views_panel(room: Room) -> RenderableType:
         view = view_for(room, player.id, history_limit=8)
         blob = view.to_json_text() + render_text(view)
         leaks += [s for s in secrets if s in blob]
-        panels.append(Panel(Text(render_text(view), overflow="fold"), title=f"what {player.id} sees · {view.locale}",
+        panels.append(Panel(Text(shown(render_text(view)), overflow="fold"), title=f"what {player.id} sees · {view.locale}",
                             title_align="left"))
     verdict = (Text(f"✓ no keeper-only value in any player's view ({len(secrets)} checked)", style="green")
                if not leaks else Text(f"✗ keeper-only values reached a player: {', '.join(leaks)}", style="bold red"))
     return Group(side_by_side(panels), verdict)
+
+
+SHOWN_CHARS = 8_000
+"""The most of one text (a narration, a player's view) the report lays out: rich wraps text at
+a cost that grows with its length (a 4 MB narration took over half a minute), and a screen
+shows far less. ``--json`` and ``--view`` print the whole text."""
+
+
+def shown(text: str, limit: int = SHOWN_CHARS) -> str:
+    """``text`` cut to ``limit`` characters, saying how much was left out and where it is whole."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}\n… ({len(text) - limit:,} more characters: lw turn --json prints the whole text)"
 
 
 MIN_SECRET_TEXT = 6

@@ -11,6 +11,7 @@ from lwcore.errors import LwError
 from lwcore.rules import engine_for
 from lwcore.rules.commands import CommandError, find_command
 from lwcore.rules.dice import roll
+from lwcore.rules.player_edits import check_player_edit
 from lwcore.rules.errors import DiceError
 from lwcore.turn import chronicle, mvu
 from lwcore.turn.documents import Document, keeper_viewer, project, project_all, viewer_of
@@ -57,7 +58,9 @@ def phase_command(ctx: CommandContext) -> CommandReply:
 
 def dice_command(ctx: CommandContext) -> CommandReply | None:
     """The room's rule-system dot commands, against the typer's own sheet (the keeper may
-    name a member's sheet with a trailing ``@name``). Declines words the pack does not know."""
+    name a member's sheet with a trailing ``@name``). Declines words the pack does not know.
+    A player's ``.st`` is held to the rulepack (:func:`lwcore.rules.player_edits.check_player_edit`:
+    known stats, within their bounds); the keeper's is not."""
     line = ctx.line
     target = _TARGET.search(line)
     member = ctx.actor
@@ -69,11 +72,18 @@ def dice_command(ctx: CommandContext) -> CommandReply | None:
     pack = ctx.room.pack
     text = "." + line.lstrip()[1:].lstrip()
     try:
-        find_command(pack, text)
+        _, command_spec, _ = find_command(pack, text)
     except CommandError:
         return None
     sheet = ctx.room.sheets.get(member.id)
-    result = engine_for(ctx.kernel).command(pack.id, text, sheet=sheet, rng=ctx.rng, locale=ctx.locale)
+    # a player's .st is held to the rulepack: it runs on a copy, kept only when it passes
+    bounded = sheet is not None and not ctx.keeper and command_spec.action == "set_stats"
+    work = sheet.copy() if bounded and sheet is not None else sheet
+    result = engine_for(ctx.kernel).command(pack.id, text, sheet=work, rng=ctx.rng, locale=ctx.locale)
+    if bounded and result.sheet_changed and sheet is not None and work is not None:
+        check_player_edit(sheet, work, locale=ctx.locale)
+        ctx.room.sheets[member.id] = work
+        sheet = work
     if result.sheet_changed and sheet is not None:
         ctx.room.mark(f"sheet:{member.id}")
     who = (sheet.name if sheet is not None else None) or member.name or member.id

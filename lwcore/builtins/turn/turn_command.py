@@ -127,6 +127,10 @@ def turn(
 
     from lwcore.turn.room import Room, room_lock, shown_to
 
+    from lwcore.io.speech import check_said
+
+    if say is not None:
+        check_said(say)  # before anything is printed or read (the turn checks it again)
     kernel = state(ctx).kernel
     path = Path(room) if room else example_room(kernel.data_dir, fresh=fresh)
     from lwcore.turn.room_commands import is_command

@@ -1,6 +1,9 @@
 """The HTML renderer: tier-0 blocks, panels, and a whole self-contained page per viewer.
 
-Everything is escaped; nothing is fetched from anywhere but the page's own server (no CDN,
+Everything is escaped -- markup characters as entities, and every code point that is no text
+(:data:`lwcore.io.speech.NOT_TEXT`: control characters, lone surrogates, noncharacters,
+bidirectional overrides, which what a member says may never hold but an older room may) as
+U+FFFD --; nothing is fetched from anywhere but the page's own server (no CDN,
 no web fonts): styles and the small script are inline and allowed by their SHA-256 in the
 page's Content-Security-Policy (:func:`page_policy`). Gauges are native ``<meter>``
 elements, so the page needs no inline style attributes.
@@ -23,6 +26,7 @@ from html import escape
 from typing import Any
 
 from lw_panels.compile import Drawn, Shared, shown
+from lwcore.io.speech import NOT_TEXT, has_not_text
 
 FRAME_SANDBOX = "allow-scripts"
 """The sandbox of a tier-2 frame: scripts run, nothing else (no same origin, no forms, no
@@ -178,11 +182,10 @@ def frame_policy(asset_base: str) -> str:
 
 def _e(value: Any) -> str:
     kind = value.__class__
-    if kind is str:
-        return escape(value, quote=True)
     if kind is int:
         return str(value)
-    return escape(shown(value), quote=True)
+    text = escape(value if kind is str else shown(value), quote=True)
+    return NOT_TEXT.sub("\ufffd", text) if has_not_text(text) else text
 
 
 def _asset(panel: Mapping[str, Any], sha: str | None) -> str | None:

@@ -5,6 +5,7 @@ files only from the viewer's own manifest, and nothing of the keeper's in a play
 from __future__ import annotations
 
 import hashlib
+import html
 import http.client
 import json
 import queue
@@ -236,7 +237,12 @@ def test_a_room_broken_after_loading_is_told_whole_only_to_the_keeper(server: Se
     assert secret in updates["kp"]["error"]
     for path in ("", "state"):
         status, _, body = fetch(server.link("p2") + path)
-        assert status >= 400 and secret not in body.decode("utf-8"), path
+        # told, not a bare server error: 503 with what this seat may read
+        assert status == 503 and secret not in body.decode("utf-8") and "only the keeper" in body.decode("utf-8"), path
+        status, _, body = fetch(server.link("kp") + path)
+        assert status == 503 and secret in html.unescape(body.decode("utf-8")), path
+    status, _, body = fetch(server.link("p2") + "state")
+    assert json.loads(body)["error"]
 
 
 def test_an_intent_in_a_broken_room_is_refused_without_keeper_data(server: Server, table_room: Path) -> None:

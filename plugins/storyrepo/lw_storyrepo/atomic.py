@@ -30,6 +30,7 @@ from lwcore.io.atomic import atomic_write_bytes
 
 from lw_storyrepo.faults import fault
 from lw_storyrepo.gitops import Git
+from lw_storyrepo.notices import note
 
 JOURNAL_DIR = "lw-txn"
 
@@ -64,14 +65,21 @@ def _journal(root: Path) -> Path:
     return root / ".git" / JOURNAL_DIR
 
 
-def apply_and_commit(root: Path, changes: dict[str, bytes | None], message: str) -> str:
-    """Apply ``changes`` (repo-relative posix path -> bytes or None) and commit them."""
+def apply_and_commit(root: Path, changes: dict[str, bytes | None], message: str,
+                     keep: tuple[list[str], str] | None = None) -> str:
+    """Apply ``changes`` (repo-relative posix path -> bytes or None) and commit them.
+
+    ``keep``: ``(paths, message)`` of files to keep in the history first (a tracked workspace's
+    drafts, which ``changes`` deletes): they are committed as they are now in a commit of their
+    own, the parent of this one; the branch still moves once, from the old HEAD to this commit.
+    """
     root = Path(root)
     git = Git(root)
     jdir = _journal(root)
     if (jdir / "journal.json").exists():
         raise LwError("上一次结转没有收尾，请先运行 lw story（会自动恢复）")
     old_head = git.head()
+    parent_commit = git.snapshot(keep[0], keep[1], old_head) if keep and keep[0] else None
     paths = sorted(changes)
     for rel in paths:  # every path stays in the book, whatever links it holds
         confine(root, rel, what="path")
@@ -119,7 +127,8 @@ def apply_and_commit(root: Path, changes: dict[str, bytes | None], message: str)
         _prune_empty_dirs(root, [rel for rel in paths if changes[rel] is None])
         fault("written")
         fault("commit")
-        git.commit_paths(paths, message, old_head=old_head, sync_index=False, real_index=real_index)
+        git.commit_paths(paths, message, old_head=old_head, sync_index=False, real_index=real_index,
+                         parent_commit=parent_commit)
     except BaseException:
         head = _head_safe(git)
         if head is None or head == old_head:
@@ -178,6 +187,19 @@ def _finish(root: Path, paths: list[str], *, sync: bool = True) -> None:
         payload = "\0".join(paths).encode("utf-8") + b"\0"
         Git(root).run("update-index", "--add", "--remove", "-z", "--stdin", input=payload, check=False)
     shutil.rmtree(_journal(root), ignore_errors=True)
+
+
+RECOVERED = {"rolled-back": "上次中断的结转已回滚（书恢复到结转之前）", "finished": "上次中断的结转已收尾（提交已在，文件补齐）"}
+
+
+def recover_before_reading(root: Path) -> str | None:
+    """What every command does before it reads the book: an interrupted settle (a journal in
+    ``.git/lw-txn/``) is rolled back or finished first, and said (:mod:`lw_storyrepo.notices`),
+    so no command ever reads a half-applied chapter."""
+    done = recover(root)
+    if done:
+        note(RECOVERED[done])
+    return done
 
 
 def recover(root: Path) -> str | None:

@@ -30,7 +30,8 @@ class Board:
     overdue: list[tuple[str, str, int]] = field(default_factory=list)
     open_promises: int = 0
     weak_limit: int = 3
-    hook_strength: str = ""  # 卡点强度: strongest open promise at the end of the last chapter
+    hook_strength: str = ""  # 卡点强度 of the last chapter (spec §5): see :func:`hook_strength`
+    hook_promises: list[str] = field(default_factory=list)  # the unpaid promises its end leaves
     rule_proposals: list[tuple[str, list[int]]] = field(default_factory=list)
 
     @property
@@ -48,8 +49,11 @@ class Board:
         warn = f"（已达上限 {self.weak_limit}，本章需要强钩）" if self.weak_hooks >= self.weak_limit else ""
         out.append(f"- 连续弱钩：{self.weak_hooks} 章{warn}")
         out.append(f"- 追读风险：{self.chase_risk}（节奏债 {len(self.debts)} + 连续弱钩 {self.weak_hooks}）")
-        if self.hook_strength:
-            out.append(f"- 卡点强度：{self.hook_strength}")
+        if self.chapter > 1:
+            if self.hook_strength:
+                out.append(f"- 卡点强度：{self.hook_strength}（上一章章尾未兑付：{'、'.join(self.hook_promises)}）")
+            else:
+                out.append("- 卡点强度：无（上一章章尾没有未兑付的承诺）")
         if self.due:
             out.append("- 到期承诺：" + "、".join(f"{pid}（第 {d} 章前）" for pid, _t, d in self.due))
         if self.overdue:
@@ -59,6 +63,23 @@ class Board:
             where = "/".join(str(c) for c in chapters)
             out.append(f"- 提议入宪：「{reason}」（出处：第 {where} 章三次否决）→ 作者确认：lw story style add 禁词|禁句式 … --出处 \"第 {where} 章三次否决\"")
         return out
+
+
+RANK = {"高": 3, "中": 2, "低": 1}
+
+
+def hook_strength(chapter_meta: dict[str, Any], promises: list[Item]) -> tuple[str, list[str]]:
+    """卡点强度 = 章尾未兑付承诺的强度 (spec §5): the strongest of the promises a chapter opens or
+    advances and leaves unpaid at its end (still 进行), with their ids; ``("", [])`` when its end
+    leaves none. Promises it pays or abandons, and promises it never touched, are no hook."""
+    moved = {str(x) for key in ("开启承诺", "推进承诺") for x in as_list(chapter_meta.get(key))}
+    moved -= {str(x) for key in ("兑付承诺", "弃置承诺") for x in as_list(chapter_meta.get(key))}
+    hooks = [(RANK.get(str(i.meta.get("强度")), 0), i.id) for i in promises
+             if i.id in moved and str(i.meta.get("状态", "进行")) == "进行"]
+    if not hooks:
+        return "", []
+    best = max(rank for rank, _id in hooks)
+    return {3: "高", 2: "中", 1: "低", 0: "未定"}[best], sorted(pid for rank, pid in hooks if rank == best)
 
 
 def promise_debt(item_meta: dict[str, Any], current: int, max_idle: int) -> int | None:
@@ -93,10 +114,9 @@ def compute_board(repo: StoryRepo, chapter: int | None = None, *, promises: list
                 board.overdue.append((item.id, item.title, due))
             elif due - chapter <= max(3, size // 4):
                 board.due.append((item.id, item.title, due))
-    rank = {"高": 3, "中": 2, "低": 1}
-    best = max((rank.get(str(i.meta.get("强度")), 0) for i in promises if str(i.meta.get("状态", "进行")) == "进行"), default=0)
-    board.hook_strength = {3: "高", 2: "中", 1: "低"}.get(best, "")
     files = repo.chapter_files()
+    if files:
+        board.hook_strength, board.hook_promises = hook_strength(repo.chapter_meta(files[-1][0]), promises)
     for number, _path in reversed(files):
         if strong_hook(repo.chapter_meta(number)):
             break

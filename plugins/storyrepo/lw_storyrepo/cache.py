@@ -6,7 +6,10 @@ size, mtime and inode: the system's own writes replace files, so they always cha
 reference implementation of the format.
 
 Tables (machine domain, English names): ``chapters``, ``promises``, ``secrets``,
-``knowers``, ``entities``, ``timeline``, ``presence``, ``fingerprints``, ``meta``.
+``knowers``, ``entities``, ``timeline``, ``presence``, ``fingerprints``, ``meta``, and
+``scanned`` (the source files the repair scan found clean, by size/mtime/inode: a start
+re-parses only what changed; :func:`scan_stamps`). Nothing else is ever written under
+``.cache/``.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from lw_storyrepo.repo import StoryRepo, as_int, as_list
 from lw_storyrepo.sources import decode, read_bytes
 from lw_storyrepo.volumes import Volumes, closed_volumes
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE chapters (num INTEGER PRIMARY KEY, title TEXT, volume INTEGER, pov TEXT, book_time TEXT,
@@ -45,6 +48,7 @@ CREATE TABLE characters (name TEXT PRIMARY KEY, state TEXT, location TEXT, realm
 CREATE TABLE timeline (chapter INTEGER, book_time TEXT, event TEXT);
 CREATE TABLE presence (chapter INTEGER, name TEXT);
 CREATE TABLE fingerprints (chapter INTEGER PRIMARY KEY, data TEXT);
+CREATE TABLE scanned (rel TEXT PRIMARY KEY, stamp TEXT);
 CREATE INDEX knowers_name ON knowers(name);
 CREATE INDEX presence_name ON presence(name);
 """
@@ -87,9 +91,51 @@ def db_path(repo: StoryRepo) -> Path:
     return repo.p(f"{L.CACHE}/index.db")
 
 
+def scan_stamps(repo: StoryRepo) -> dict[str, str]:
+    """The repair scan's memory (``scanned``): path -> stamp of the files found clean. Read
+    straight from the file, never rebuilding the index for it; anything odd means none."""
+    path = db_path(repo)
+    if not path.is_file():
+        return {}
+    try:
+        con = sqlite3.connect(path)
+        try:
+            rows = con.execute("SELECT rel, stamp FROM scanned").fetchall()
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return {}
+    return {str(rel): str(stamp) for rel, stamp in rows}
+
+
+def save_scan_stamps(repo: StoryRepo, stamps: dict[str, str]) -> None:
+    """Remember the files the repair scan found clean (only saves time; failures are ignored)."""
+    path = db_path(repo)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        con = sqlite3.connect(path)
+        try:
+            con.execute("CREATE TABLE IF NOT EXISTS scanned (rel TEXT PRIMARY KEY, stamp TEXT)")
+            con.execute("DELETE FROM scanned")
+            con.executemany("INSERT INTO scanned VALUES (?,?)", sorted(stamps.items()))
+            con.commit()
+        finally:
+            con.close()
+    except (OSError, sqlite3.Error):
+        pass
+    legacy = repo.p(f"{L.CACHE}/scan.json")  # what older versions kept beside the index
+    if legacy.is_file():
+        try:
+            legacy.unlink()
+        except OSError:
+            pass
+
+
 def rebuild(repo: StoryRepo, sig: str | None = None) -> Path:
-    """Rebuild the whole index from the source files (into a temp file, then rename)."""
+    """Rebuild the whole index from the source files (into a temp file, then rename); the
+    repair scan's memory is carried over."""
     sig = sig or signature(repo)
+    scanned = scan_stamps(repo)
     target = db_path(repo)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f"index.{os.getpid()}.tmp")
@@ -171,6 +217,7 @@ def rebuild(repo: StoryRepo, sig: str | None = None) -> Path:
             ("signature", sig), ("schema", SCHEMA_VERSION), ("book", _j(book)),
             ("last_chapter", str(chapters[-1][0] if chapters else 0)),
         ])
+        con.executemany("INSERT INTO scanned VALUES (?,?)", sorted(scanned.items()))
         con.commit()
     finally:
         con.close()

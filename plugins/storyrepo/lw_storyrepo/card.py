@@ -17,6 +17,8 @@ from lwcore.errors import LwError
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.board import Board, compute_board
+from lw_storyrepo.drafts import draft_labels
+from lw_storyrepo.health import run_if_due
 from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.workspace import load_state, require_state, save_state, write
 
@@ -31,6 +33,7 @@ def brief(repo: StoryRepo) -> str:
     """Write the decision card for the next chapter (stage ``brief``)."""
     if load_state(repo) is not None:
         raise LwError("工作区已有进行中的章事务", expected="lw story 继续，或 lw story abort 放弃")
+    run_if_due(repo)  # a 50th chapter's health check is never skipped by briefing directly
     board = compute_board(repo)
     write(repo, L.决策卡, render_card(board))
     save_state(repo, {"章号": board.chapter, "阶段": "brief"})
@@ -155,3 +158,31 @@ def edit_card(repo: StoryRepo, proposal: str | None = None, contract: list[str] 
     )
     write(repo, L.决策卡, text)
     return {"file": L.决策卡, "contract": parse_card(text).contract}
+
+
+AMENDABLE = ("decided", "packed", "drafted", "checked", "reviewed")
+
+
+def amend(repo: StoryRepo, reason: str, contract: list[str]) -> dict[str, Any]:
+    """The author amends the frozen contract (instead of aborting the chapter): ``contract`` is
+    the whole new contract, ``reason`` is required and recorded — in the transaction, then in
+    the chapter's front matter (``合同修订``) and its commit message. Drafts are checked again
+    against the new contract (the stage goes back to 机检 once drafts exist; the lens reviews
+    stay when the chosen draft still passes). The author's act, never a model tool."""
+    state = require_state(repo, *AMENDABLE)
+    reason = (reason or "").strip()
+    if not reason:
+        raise LwError("改合同必须写原因", expected='lw story amend --原因 "改走暗线" --合同 …')
+    lines = [c.strip() for c in contract if c and c.strip()]
+    if not lines:
+        raise LwError("新合同是空的", expected="至少一条 --合同 断言")
+    old = [str(c) for c in state.get("合同") or []]
+    if lines == old:
+        raise LwError("新合同和现在的一样，没有改动")
+    record = f"{reason}（原：{'｜'.join(old)} → 新：{'｜'.join(lines)}）"
+    state["合同"] = lines
+    state["合同修订"] = [*(state.get("合同修订") or []), record]
+    if state.get("阶段") in ("packed", "checked", "reviewed") and draft_labels(repo):
+        state["阶段"] = "drafted"  # the drafts there are checked again (a draft sent back may pass now)
+    save_state(repo, state)
+    return {"合同": lines, "合同修订": record, "阶段": state["阶段"]}

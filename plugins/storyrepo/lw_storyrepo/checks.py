@@ -7,6 +7,7 @@
 - banned words and banned sentence patterns of the style constitution;
 - repetition: repeated sentences and over-used four-character phrases;
 - new proper nouns not in the roster, with evidence (:mod:`lw_storyrepo.propernouns`);
+- continuity against the cards and the timeline (:mod:`lw_storyrepo.continuity`);
 - word count against 每章目标字数.
 
 Every finding carries a 1-based line and column in the draft file.
@@ -16,14 +17,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Any, Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Iterator
 
+from lw_storyrepo import layout as L
+from lw_storyrepo.continuity import World, check_continuity, stages_of
 from lw_storyrepo.counting import word_count
-from lw_storyrepo.propernouns import find_new_nouns, known_names
+from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
+from lw_storyrepo.names import address_forms, described, present
+from lw_storyrepo.propernouns import SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 
-ERROR, WARN, INFO = "error", "warn", "info"
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
 THINK = r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|寻思)"
 KNOW = (r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|暗自寻思|寻思|心里清楚|心中清楚|心里明白|心中明白|"
@@ -31,20 +35,6 @@ KNOW = (r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里
 QUOTE = re.compile(r"“([^”]*)”|「([^」]*)」|\"([^\"]*)\"")
 SPOKEN = re.compile(r"[，。！？!?,…—、；：]|^.{5,}$")
 SENTENCE = re.compile(r"[^。！？!?…\n]+[。！？!?…]*")
-
-
-@dataclass
-class Finding:
-    kind: str
-    severity: str
-    message: str
-    line: int
-    column: int = 1
-    excerpt: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "severity": self.severity, "message": self.message,
-                "line": self.line, "column": self.column, "excerpt": self.excerpt}
 
 
 @dataclass
@@ -59,8 +49,16 @@ class CheckContext:
     known_names: set[str] = field(default_factory=set)
     items: set[str] = field(default_factory=set)  # things characters hold
     ignored: set[str] = field(default_factory=set)  # words the author said are no names
+    world: World | None = None  # cards, places, items, realm stages, last in-book time (continuity)
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
+    _known_forms: set[str] | None = None
+
+    def known_forms(self) -> set[str]:
+        """:attr:`known_names` with the address forms of its people, computed once."""
+        if self._known_forms is None:
+            self._known_forms = with_address_forms(self.known_names)
+        return self._known_forms
 
     @classmethod
     def load(cls, repo: StoryRepo) -> CheckContext:
@@ -88,8 +86,23 @@ class CheckContext:
             known.update(kws)
         for q in style.quirks:
             known.update(re.findall(r"[\u4e00-\u9fff]{2,}", q.split("：")[0]))
+        roster = repo.roster()
+        places = {str(m.get("位置")) for m in characters.values() if m.get("位置")}
+        places |= {row["正名"] for row in roster if row["类型"] == "地点"}
+        things = items | {row["正名"] for row in roster if row["类型"] == "物品"}
+        last = repo.last_chapter()
+        when = str(repo.chapter_meta(last).get("书内时间") or "") if last else ""
+        world = World(characters, aliases, {p for p in places if len(p) >= 2}, {t for t in things if len(t) >= 2},
+                      stages_of(repo.text_or(L.世界观)), (last, when) if when else None)
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,
-                   set(repo.ignored_names()))
+                   set(repo.ignored_names()), world)
+
+    @classmethod
+    def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]]) -> CheckContext:
+        """The part of the context the contract check reads (names and held things), from cards
+        already read: what settle needs, without the info gaps, style and world."""
+        items = {str(v) for meta in characters.values() for v in as_list(meta.get("持有")) if len(str(v)) >= 2}
+        return cls(aliases, [], [], [], 0, set(aliases), items)
 
     def names_re(self) -> re.Pattern[str] | None:
         if self._names_re is None and self.aliases:
@@ -105,16 +118,42 @@ class CheckContext:
         return [self.aliases.get(m.group(), m.group()) for m in self._terms_re.finditer(text)]
 
     def variants(self, term: str) -> set[str]:
-        """``term`` and every other name of the same entity."""
+        """``term``, every other name of the same entity (cards, roster, this draft's own
+        aliases) and the forms they go by in prose (:func:`lw_storyrepo.names.address_forms`)."""
         canonical = self.aliases.get(term)
-        if canonical is None:
-            return {term}
-        return {name for name, c in self.aliases.items() if c == canonical}
+        names = {term} if canonical is None else {name for name, c in self.aliases.items() if c == canonical}
+        return names | {form for name in names for form in address_forms(name)}
+
+    def for_draft(self, meta: dict[str, Any]) -> CheckContext:
+        """This context plus the names a draft brings itself: characters its 设定变更 creates,
+        aliases it declares (``X.别名+Y``), the people of its 在场 and 视角. The same context when
+        the draft brings none."""
+        extra: dict[str, str] = {}
+        for line in as_list(meta.get("设定变更")):
+            m = _CHANGE_WHO.match(str(line))
+            if not m or re.fullmatch(r"S-\d{3,}", m.group("who")):
+                continue
+            who = self.aliases.get(m.group("who"), m.group("who"))
+            if who not in self.aliases:
+                extra[who] = who
+            if m.group("field") == "别名" and m.group("op") == "+":
+                extra[m.group("value")] = who
+        for key in ("在场", "视角"):
+            for name in as_list(meta.get(key)):
+                name = str(name).strip()
+                if name and name not in self.aliases and len(name) >= 2:
+                    extra.setdefault(name, name)
+        extra = {k: v for k, v in extra.items() if k not in self.aliases and k}
+        if not extra:
+            return self
+        return replace(self, aliases={**self.aliases, **extra}, known_names=self.known_names | set(extra),
+                       _names_re=None, _terms_re=None,
+                       _known_forms=self.known_forms() | with_address_forms(set(extra)))
 
 
 def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None,
                 ctx: CheckContext | None = None) -> list[Finding]:
-    ctx = ctx or CheckContext.load(repo)
+    ctx = (ctx or CheckContext.load(repo)).for_draft(draft.meta)
     findings: list[Finding] = []
     if state is not None:
         findings += contract_findings(state, draft, ctx)
@@ -128,18 +167,23 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
         if m:
             revealed.add(m.group(1))
     pov = draft.meta.get("视角")
+    lines = draft.body.split("\n")
+    said = list(voices(ctx, lines))  # who says what, read once for the leaks and the continuity
     findings += check_text(ctx, draft.body, draft.body_line, learned=learned, revealed=revealed,
-                           pov=str(pov) if isinstance(pov, str) and pov else None)
+                           pov=str(pov) if isinstance(pov, str) and pov else None, said=said)
+    if ctx.world is not None:
+        findings += check_continuity(replace(ctx.world, aliases=ctx.aliases), draft.meta, lines, draft.body_line,
+                                     said, ctx.names_re())
     for noun, kind, line in new_proper_nouns(repo, draft, ctx):
         findings.append(Finding("新专名", WARN, f"新专名「{noun}」（{kind}）不在名册：验收时确认是新实体还是笔误", line))
     return findings
 
 
 def check_text(ctx: CheckContext, body: str, first_line: int = 1, learned: dict[str, set[str]] | None = None,
-               revealed: set[str] | None = None, pov: str | None = None) -> list[Finding]:
+               revealed: set[str] | None = None, pov: str | None = None, said: list[Voice] | None = None) -> list[Finding]:
     findings: list[Finding] = []
     lines = body.split("\n")
-    findings += leak_and_waste(ctx, lines, first_line, learned or {}, revealed or set(), pov)
+    findings += leak_and_waste(ctx, lines, first_line, learned or {}, revealed or set(), pov, said)
     findings += banned(ctx, lines, first_line)
     findings += repetition(ctx, lines, first_line)
     count = word_count(body)
@@ -156,19 +200,41 @@ def check_text(ctx: CheckContext, body: str, first_line: int = 1, learned: dict[
 # --- contract ---------------------------------------------------------------------------------
 
 
-MOVE_WORDS = (("开启", "开启承诺"), ("开新", "开启承诺"), ("兑付", "兑付承诺"), ("揭", "兑付承诺"), ("弃置", "弃置承诺"),
-              ("弃", "弃置承诺"))
+MOVE_WORDS = (("开启", "开启承诺"), ("开新", "开启承诺"), ("新开", "开启承诺"), ("推进", "推进承诺"), ("兑付", "兑付承诺"),
+              ("弃置", "弃置承诺"))
+"""The only words a contract line names a promise move with; any other verb (揭开, 埋下) asks
+for no particular move: the promise must be touched, and the lenses judge the rest."""
+THING_HEADS = tuple(suffix for suffix, kind in SUFFIXES if kind == "物品")
+_CLAUSE = re.compile(r"[^，,。；;！？!?]+")
+
+
+def contract_moves(text: str, pid: str) -> set[str]:
+    """The moves a contract line asks of ``pid``, read from the words of its own clause (before a
+    colon: ``P-058 开启：…``, ``推进或兑付 P-002``); empty when the line names none."""
+    for m in _CLAUSE.finditer(text):
+        clause = m.group()
+        if pid not in clause:
+            continue
+        head = re.split(r"[：:]", clause)
+        part = next((h for h in head if pid in h), clause)
+        part = re.sub(r"[（(][^）)]*[）)]", "", part)  # a note in brackets is no move (（节奏债：…未推进）)
+        return {key for word, key in MOVE_WORDS if word in part}
+    return set()
 REVIEW_WORDS = ("钩", "爽", "节奏", "氛围", "情绪", "悬念", "反转", "高潮")
 _QUOTED = re.compile(r"「([^」]+)」|“([^”]+)”|《([^》]+)》")
+_CHANGE_WHO = re.compile(r"^\s*(?P<who>[^.。=+\-\s][^.。=]*?)\s*[.。]\s*(?P<field>[^=+\-\s]+?)\s*(?P<op>[=+\-])\s*(?P<value>.+?)\s*$")
 
 
 def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | None = None) -> list[Finding]:
     """Every contract line against the draft (spec §8 step 5: 合同断言比对).
 
-    - a promise id (``P-031``) must be moved as the line says (开启/兑付/弃置, else any move);
+    - a promise id (``P-031``) must be moved as its clause says (开启/推进/兑付/弃置:
+      :func:`contract_moves`; no such word: any move), never guessed from another verb;
     - 开启/兑付/弃置 without an id needs at least one such move;
-    - names the book knows (characters, aliases, roster entries, things characters hold) and
-      quoted terms must appear in the prose;
+    - names the book knows (characters, aliases, roster entries, things characters hold, the
+      draft's own new names and aliases) and quoted terms must appear in the prose — by any of
+      their names or address forms (你娘 for 云娘, 陈叔 for 陈伯远), broken by punctuation
+      (寒……潭……), or a thing by its description (刻着“玄”字的令牌): :mod:`lw_storyrepo.names`;
     - what no script can count (a strong hook, a mood) is listed for the lens reviews to confirm.
     """
     moves = {key: set(draft.ids(key)) for key in ("开启承诺", "推进承诺", "兑付承诺", "弃置承诺")}
@@ -182,15 +248,15 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         ids = re.findall(r"\b(P-\d{3,})\b", text)
         for pid in ids:
             checked = True
-            before = text.split(pid)[0][-2:]
-            want = next((key for word, key in MOVE_WORDS if word in text or word in before), None)
-            ok = pid in moves[want] if want else pid in touched
+            wanted = contract_moves(text, pid)
+            ok = any(pid in moves[key] for key in wanted) if wanted else pid in touched
             if not ok:
-                out.append(Finding("合同", ERROR, f"合同「{text}」要求 {pid} 出现在草稿的{want or '开启/推进/兑付承诺'}里，但没有",
-                                   line_no))
+                where = "或".join(sorted(wanted, key=lambda k: [w[1] for w in MOVE_WORDS].index(k))) if wanted \
+                    else "开启/推进/兑付承诺"
+                out.append(Finding("合同", ERROR, f"合同「{text}」要求 {pid} 出现在草稿的{where}里，但没有", line_no))
         if not ids:
             for word, key in MOVE_WORDS:
-                if len(word) > 1 and word in text:
+                if word in text and key != "推进承诺":
                     checked = True
                     if not moves[key]:
                         out.append(Finding("合同", ERROR, f"合同「{text}」要{word}承诺，但草稿的{key}是空的", line_no))
@@ -202,8 +268,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 terms.append(name)
         for term in dict.fromkeys(terms):
             checked = True
-            variants = ctx.variants(term) if ctx is not None else {term}
-            if not any(v in body for v in variants):
+            variants = ctx.variants(term) if ctx is not None else {term} | set(address_forms(term))
+            if not any(present(v, body) for v in variants) and not described(term, body, THING_HEADS):
                 out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
         if any(word in text for word in REVIEW_WORDS) or not checked:
             out.append(Finding("合同", INFO, f"合同「{text}」脚本判断不了，交评审确认", line_no))
@@ -241,12 +307,43 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Matc
     return None
 
 
+class _Mentioned:
+    """The people a narration paragraph names, in order — read only when a lone quote asks."""
+
+    def __init__(self, ctx: CheckContext, names: re.Pattern[str], line: str) -> None:
+        self.ctx, self.names, self.line = ctx, names, line
+        self._found: list[str] | None = None
+
+    def __iter__(self) -> Iterator[str]:
+        if self._found is None:
+            self._found = list(dict.fromkeys(self.ctx.aliases.get(n.group(), n.group())
+                                             for n in self.names.finditer(self.line)))
+        return iter(self._found)
+
+
+def _lone_speaker(turns: list[str], beat: str | None, mentioned: Iterable[str], after_narration: bool) -> str | None:
+    """Who says a quote alone in its paragraph, by the turn-taking around it: right after a
+    narration paragraph, the person that paragraph starts with (the action beat: 沈砚点了点头。
+    “走吧。”); after another quote, the other party of the exchange — the speaker before the last
+    one, else the person the last narration named who is not the last speaker."""
+    if after_narration and beat:
+        return beat
+    if not turns:
+        return beat
+    last = turns[-1]
+    other = next((s for s in reversed(turns) if s != last), None)
+    return other or next((n for n in mentioned if n != last), None) or (beat if beat != last else None)
+
+
 def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
     """Everything the draft says, by whom: attributed dialogue (a quote alone in its paragraph
-    belongs to the person the paragraph before starts with), thoughts and what a character
-    knows (心想、心里清楚、知道、想起…), and the narration's own sentences."""
+    by the turn-taking around it, :func:`_lone_speaker`), thoughts and what a character knows
+    (心想、心里清楚、知道、想起…), and the narration's own sentences."""
     names = ctx.names_re()
     subject: str | None = None
+    turns: list[str] = []  # who spoke, in order, in the current exchange
+    mentioned: Iterable[str] = ()  # the people the last narration paragraph named, in order
+    after_narration = False
     for i, line in enumerate(lines):
         if not line.strip():
             continue
@@ -260,10 +357,12 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         for m in quotes:
             speaker = _attributed(ctx, names, line, m) if names else None
             if speaker is None and alone:
-                speaker = subject
+                speaker = _lone_speaker(turns, subject, mentioned, after_narration)
             if speaker:
+                speaker = ctx.aliases.get(speaker, speaker)
+                turns.append(speaker)
                 words = next(g for g in m.groups() if g is not None)
-                yield Voice(ctx.aliases.get(speaker, speaker), words, i, m.start() + 1)
+                yield Voice(speaker, words, i, m.start() + 1)
             taken.append(m.span())
         if names:
             for m in re.finditer(r"(" + names.pattern + r")[^。！？“”，]{0,6}?" + KNOW + r"[了，,：:]?\s*", outside):
@@ -279,7 +378,10 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
                 yield Voice(None, sm.group(), i, sm.start() + 1)
         first = names.search(outside) if names else None
         if first:
-            subject = first.group()
+            subject = ctx.aliases.get(first.group(), first.group())
+        after_narration = not quotes
+        if after_narration and names:
+            mentioned = _Mentioned(ctx, names, line)
 
 
 def _need(keywords: list[str], cap: int) -> int:
@@ -287,7 +389,8 @@ def _need(keywords: list[str], cap: int) -> int:
 
 
 def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned: dict[str, set[str]] | None = None,
-                   revealed: set[str] | None = None, pov: str | None = None) -> list[Finding]:
+                   revealed: set[str] | None = None, pov: str | None = None,
+                   said: list[Voice] | None = None) -> list[Finding]:
     """泄密: a character who is not 知情人 says or thinks the keywords of an info gap, or the
     narration states an info gap the reader does not know yet (from a point of view that does
     not know it either); 废笔: narration restating what readers already know."""
@@ -298,7 +401,7 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
         return out
     kw_re = re.compile("|".join(re.escape(k) for k in sorted(all_kws, key=len, reverse=True)))
     pov = ctx.aliases.get(pov, pov) if pov else None
-    for voice in voices(ctx, lines):
+    for voice in said if said is not None else voices(ctx, lines):
         present = set(kw_re.findall(voice.words))
         if not present:
             continue
@@ -390,7 +493,7 @@ def new_proper_nouns(repo: StoryRepo | None, draft: Any, ctx: CheckContext | Non
     if ctx is None:
         assert repo is not None
         ctx = CheckContext.load(repo)
-    nouns = find_new_nouns(draft.body, known_names(ctx, draft), ctx.ignored)
+    nouns = find_new_nouns(draft.body, known_names(ctx, draft), ctx.ignored, expanded=True)
     return [(n.name, n.kind, draft.body_line + n.line - 1) for n in nouns]
 
 

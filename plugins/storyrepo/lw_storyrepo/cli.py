@@ -15,9 +15,11 @@ from typing import Any, Callable
 
 import click
 
+from lw_storyrepo.atomic import recover_before_reading
 from lw_storyrepo.clihelp import LocalizedGroup, remember_locale
 from lw_storyrepo.dialect import RepairNeeded
 from lw_storyrepo.i18n import current, set_locale, tr
+from lw_storyrepo.notices import drain
 from lw_storyrepo.repair import BrokenSources, require_readable
 from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.sources import read_input
@@ -27,6 +29,7 @@ from lwcore.errors import LwError
 def _repo(path: str | None, *, readable: bool = True) -> Any:
     """The book at or above ``path``; with ``readable``, refused while a source file is broken."""
     repo = StoryRepo.find(path)
+    recover_before_reading(repo.root)  # never read a half-applied settle (a kill mid-way)
     return require_readable(repo) if readable else repo
 
 
@@ -58,6 +61,12 @@ def _show_repairs(exc: Exception) -> None:
     sys.exit(1)
 
 
+def _say_notices(*, err: bool) -> None:
+    """Every automatic fix or recovery of this command (:mod:`lw_storyrepo.notices`), said."""
+    for text in drain():
+        say(f"已自动处理：{text}", err=err)
+
+
 class StoryGroup(LocalizedGroup):
     """``lw story``: repair cards are shown whole, and every error and every help is said in
     the reader's language (with ``--json`` the kernel prints an error as JSON, translated all
@@ -70,11 +79,16 @@ class StoryGroup(LocalizedGroup):
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
+        drain()
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            _say_notices(err=False)
+            return result
         except (RepairNeeded, BrokenSources) as exc:
+            _say_notices(err=True)
             _show_repairs(exc)
         except LwError as exc:
+            _say_notices(err=True)
             message, expected = tr(exc.message), tr(exc.expected) if exc.expected else None
             if "--json" in sys.argv or current() == "en":
                 raise LwError(message, file=exc.file, line=exc.line, column=exc.column, expected=expected,
@@ -86,6 +100,9 @@ class StoryGroup(LocalizedGroup):
             set_locale("zh")  # the library's own language again (an embedding host, the next invocation)
 
 
+TEXT_ARGS = {"ignore_unknown_options": True}
+"""Commands whose last argument is free text: a value starting with "-" (a Markdown list item
+such as ``- 第一卷收束``) is the text, never taken for an option."""
 book_option = click.option("--book", "-C", "book", default=None, help="书的目录（默认：当前目录向上找 book.yaml）")
 json_option = click.option("--json", "as_json", is_flag=True, help="输出 JSON")
 FILE = click.argument("file", metavar="FILE|-")
@@ -272,6 +289,20 @@ def decide_cmd(alternative: bool, book: str | None) -> None:
     say("合同已固化：\n" + "\n".join(f"- {c}" for c in state["合同"]))
 
 
+@story.command("amend")
+@click.option("--原因", "--reason", "reason", required=True, help="为什么改合同（记进章节与 commit）")
+@click.option("--合同", "--contract", "contract", multiple=True, required=True, help="新合同的一条断言（可重复；给出完整的新合同）")
+@book_option
+def amend_cmd(reason: str, contract: tuple[str, ...], book: str | None) -> None:
+    """作者修订已固化的合同（代替 abort）。
+
+    给出完整的新合同与原因；草稿按新合同重新机检，原因记进章节 front matter 与 commit。"""
+    from lw_storyrepo.card import amend
+
+    result = amend(_repo(book), reason, list(contract))
+    say("合同已修订：\n" + "\n".join(f"- {c}" for c in result["合同"]))
+
+
 @story.command("pack")
 @book_option
 def pack_cmd(book: str | None) -> None:
@@ -327,7 +358,7 @@ def review_cmd(lens: str, file: str, book: str | None) -> None:
     click.echo(submit_review(_repo(book), lens, _read_input(file)))
 
 
-@story.command("summary")
+@story.command("summary", context_settings=TEXT_ARGS)
 @click.argument("text")
 @book_option
 def summary_cmd(text: str, book: str | None) -> None:
@@ -411,16 +442,18 @@ def fix_cmd(message: str | None, paths: tuple[str, ...], book: str | None) -> No
 @story.command("retcon")
 @click.argument("chapter", type=int)
 @click.option("--原因", "--reason", "reason", required=True, help="为什么改（写进 commit）")
+@click.option("--摘要", "--summary", "summary", default=None,
+              help="本章的新摘要（≤200 字）；改了正文或一句话事件而没手改章摘要时必填")
 @click.option("--yes", "-y", is_flag=True, help="不再询问确认")
 @book_option
-def retcon_cmd(chapter: int, reason: str, yes: bool, book: str | None) -> None:
+def retcon_cmd(chapter: int, reason: str, summary: str | None, yes: bool, book: str | None) -> None:
     """显式 retcon：入册对已接受章节的修改。
 
-    原因写进 commit；同步设定、时间线与承诺；作者确认。"""
+    原因写进 commit；同步设定、时间线、承诺与章摘要；作者确认。"""
     from lw_storyrepo.handedits import plan_retcon, retcon
 
     repo = _repo(book)
-    plan = plan_retcon(repo, chapter, reason)
+    plan = plan_retcon(repo, chapter, reason, summary)
     if not yes:
         say("将以 retcon 入册这些修改：")
         say("\n".join(f"  {rel}" for rel in plan.edited))
@@ -644,7 +677,7 @@ def promise_set(pid: str, field: str, value: str, book: str | None) -> None:
     _emit(edits.set_promise(_repo(book), pid, field, value)["message"], False)
 
 
-@promise_grp.command("text")
+@promise_grp.command("text", context_settings=TEXT_ARGS)
 @click.argument("pid")
 @click.argument("part", type=click.Choice(["描述", "兑付计划"]))
 @click.argument("text")
@@ -812,7 +845,7 @@ def timeline_grp() -> None:
     """时间线。"""
 
 
-@timeline_grp.command("set")
+@timeline_grp.command("set", context_settings=TEXT_ARGS)
 @click.argument("chapter", type=int)
 @click.argument("field", type=click.Choice(["一句话事件", "在场"]))
 @click.argument("value")
@@ -831,7 +864,7 @@ def outline_grp() -> None:
     """大纲：总纲与卷纲。"""
 
 
-@outline_grp.command("set")
+@outline_grp.command("set", context_settings=TEXT_ARGS)
 @click.argument("target")
 @click.argument("part")
 @click.argument("text")

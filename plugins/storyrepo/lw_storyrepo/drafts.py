@@ -17,7 +17,7 @@ from lwcore.errors import LwError
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.dialect import quick_meta
-from lw_storyrepo.repair import check_document
+from lw_storyrepo.repair import check_document, fix_document
 from lw_storyrepo.repo import StoryRepo, as_list, new_doc
 from lw_storyrepo.workspace import drop_reviews, load_state, remove, require_state, save_state, write
 
@@ -83,6 +83,7 @@ def submit_draft(repo: StoryRepo, label: str, text: str) -> str:
     state = require_state(repo, "packed", "drafted", "checked", "reviewed")
     check_label(label)
     check_document(text, L.draft_file(label))  # a broken front matter is a repair card, not a draft
+    text = fix_document(text, L.draft_file(label))  # full-width colons and commas, fixed and said
     if state.get("选稿") == label:
         drop_reviews(repo, state)
     write(repo, L.draft_file(label), text)
@@ -149,5 +150,5 @@ def draft_secret(repo: StoryRepo, title: str, knowers: list[str], keywords: list
     if not content.strip():
         raise LwError("信息差要写内容")
     return _draft_item(repo, L.新信息差, "S", title,
-                       {"知情人": [repo.canonical(k) for k in knowers], "读者已知": reader_knows, "关键词": keywords},
+                       {"知情人": [repo.canonical_noted(k) for k in knowers], "读者已知": reader_knows, "关键词": keywords},
                        f"## 内容\n{content}\n")

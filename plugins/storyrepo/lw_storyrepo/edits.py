@@ -19,10 +19,12 @@ from lw_storyrepo.board import rule_proposals
 from lw_storyrepo.changes import SECRET_FIELDS, apply_changes, check_name, typed
 from lw_storyrepo.markdown import append_history, append_row, replace_row, section, set_section, table_rows_at
 from lw_storyrepo.repo import StoryRepo, as_int, as_list, new_doc
+from lw_storyrepo.settle import sync_aliases
 
 
 def _commit(repo: StoryRepo, changes: dict[str, bytes | None], message: str) -> dict[str, Any]:
     recover(repo.root)
+    sync_aliases(repo, changes, [])  # a card's 别名 and its 名册 row stay in step
     commit = apply_and_commit(repo.root, changes, message)
     return {"commit": commit, "message": message.splitlines()[0], "files": sorted(changes)}
 
@@ -134,7 +136,7 @@ def register_secret(repo: StoryRepo, title: str, knowers: list[str], keywords: l
     if not content.strip():
         raise LwError("信息差要写内容")
     sid = repo.next_id("S")
-    doc = new_doc({"知情人": [repo.canonical(k) for k in knowers], "读者已知": reader_knows, "登记章": repo.last_chapter(),
+    doc = new_doc({"知情人": [repo.canonical_noted(k) for k in knowers], "读者已知": reader_knows, "登记章": repo.last_chapter(),
                    "关键词": keywords}, f"## 内容\n{content.strip()}\n")
     rel = f"{L.信息差}/{sid}-{L.safe_title(title)}.md"
     result = _commit(repo, {rel: doc.dump().encode("utf-8")}, f"fix(设定): 信息差+{sid} {title}\n\n设定: 信息差+{sid}\n")
@@ -149,7 +151,7 @@ def set_secret(repo: StoryRepo, sid: str, field: str, value: str, op: str = "=")
     if not re.fullmatch(r"S-\d{3,}", sid):
         raise LwError(f"信息差编号 {sid!r} 不对", expected="S-021")
     if field == "知情人":
-        value = repo.canonical(value)
+        value = repo.canonical_noted(value)
     repo.secret(sid)
     changes: dict[str, bytes | None] = {}
     line = f"{sid}.{field}{op}{value}"
@@ -158,7 +160,7 @@ def set_secret(repo: StoryRepo, sid: str, field: str, value: str, op: str = "=")
 
 
 def add_knower(repo: StoryRepo, sid: str, name: str) -> dict[str, Any]:
-    canonical = repo.canonical(name)
+    canonical = repo.canonical_noted(name)
     if canonical in [str(x) for x in as_list(repo.secret(sid).meta.get("知情人"))]:
         raise LwError(f"{canonical} 已经是 {sid} 的知情人")
     return set_secret(repo, sid, "知情人", canonical, "+")
@@ -243,7 +245,7 @@ def set_timeline(repo: StoryRepo, chapter: int, field: str, value: str) -> dict[
     if field not in TIMELINE_FIELDS:
         raise LwError(f"不能改时间线的「{field}」", expected="一句话事件、在场（书内时间随章节 retcon 同步）")
     if field == "在场":
-        names = [repo.canonical(x) for x in L.LIST_SPLIT.split(value.strip()) if x]
+        names = [repo.canonical_noted(x) for x in L.LIST_SPLIT.split(value.strip()) if x]
         value = ", ".join(names)
     text = repo.text_or(L.时间线)
     rows = [(i, c) for i, c in table_rows_at(text) if as_int(c[0]) == chapter]

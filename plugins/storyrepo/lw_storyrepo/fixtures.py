@@ -26,6 +26,9 @@ GIVEN = "晚川寒舟青岚若雪墨言清歌无涯云起星河长风思远明�
 PLACES = ("北境雪原", "青云宗", "天机阁", "落霞谷", "镇妖塔", "玄武城", "断魂崖", "望月楼")
 WORDS = ("风雪", "长剑", "灯火", "山门", "旧案", "密信", "铜铃", "残卷", "寒潭", "令牌", "古井", "药香")
 VERBS = ("看着", "想起", "握住", "走过", "推开", "听见", "记得", "放下", "追上", "望向")
+ITEMS = ("青霜剑", "玄阶令牌", "九转丹", "镇魂铃", "赤霄剑", "龙纹佩")
+"""What generated characters hold: named things the generated prose never handles (the prose's
+words are common nouns; a card holding 令牌 would make every 握住令牌 a continuity error)."""
 
 
 def names(n: int, rng: random.Random) -> list[str]:
@@ -67,7 +70,7 @@ def make_book(root: Path, *, chapters: int = 300, promises: int = 60, characters
     for name in people:
         files[f"{L.角色}/{name}.md"] = new_doc({
             "姓名": name, "别名": [name[1:] + "儿"] if rng.random() < 0.3 else [], "状态": "在世",
-            "位置": rng.choice(PLACES), "境界": f"筑基{rng.randint(1, 9)}层", "持有": [rng.choice(WORDS)],
+            "位置": rng.choice(PLACES), "境界": f"筑基{rng.randint(1, 9)}层", "持有": [rng.choice(ITEMS)],
             "最后变更章": rng.randint(0, chapters),
         }, "## 设定\n生成角色。\n").dump()
     roster = repo.text(L.名册)

@@ -161,8 +161,33 @@ class Git:
         payload = "\0".join(paths).encode("utf-8") + b"\0"
         self.run("reset", "-q", parent, "--pathspec-from-file=-", "--pathspec-file-nul", input=payload, check=False)
 
+    def ignored(self, path: str) -> bool:
+        """Whether ``path`` is ignored by the book's .gitignore (``check-ignore``, no index)."""
+        return self.run("check-ignore", "-q", "--no-index", "--", path, check=False).returncode == 0
+
+    def snapshot(self, paths: list[str], message: str, parent: str | None) -> str:
+        """A commit of ``parent``'s tree plus ``paths`` as they are on disk, built in a private
+        index and pointed at by no ref (the caller makes it the parent of its own commit)."""
+        tmp_index = self.root / ".git" / "lw-snapshot.index"
+        if tmp_index.exists():
+            tmp_index.unlink()
+        ienv = {"GIT_INDEX_FILE": str(tmp_index)}
+        try:
+            if parent is not None:
+                self.run("read-tree", parent, env=ienv)
+            payload = "\0".join(paths).encode("utf-8") + b"\0"
+            self.run("update-index", "--add", "--remove", "-z", "--stdin", input=payload, env=ienv)
+            tree = self.run("write-tree", env=ienv).stdout.decode("ascii").strip()
+        finally:
+            try:
+                tmp_index.unlink()
+            except OSError:
+                pass
+        args = ["commit-tree", tree, "-F", "-"] + (["-p", parent] if parent else [])
+        return self.run(*args, input=message.encode("utf-8")).stdout.decode("ascii").strip()
+
     def commit_paths(self, paths: list[str], message: str, *, old_head: str | None | bool = False,
-                     sync_index: bool = True, real_index: bool | None = None) -> str:
+                     sync_index: bool = True, real_index: bool | None = None, parent_commit: str | None = None) -> str:
         """Commit exactly ``paths`` (added, changed or deleted) on top of HEAD, atomically.
 
         Plumbing only: ``write-tree`` + ``commit-tree``, then one ``update-ref HEAD new old``
@@ -172,7 +197,9 @@ class Git:
         are staged in it directly and put back on failure. Otherwise a private index
         (``read-tree HEAD`` + these paths) is used, so nothing else the author staged is swept
         in, and the real index is synced afterwards. (``git commit`` on a fresh private index
-        would re-hash the whole tree.) Returns the new commit id.
+        would re-hash the whole tree.) ``parent_commit``: the new commit's parent when it is
+        not HEAD (a snapshot on top of HEAD); the tree is still HEAD's plus ``paths`` and the
+        ref still moves from HEAD. Returns the new commit id.
         """
         parent = self.head() if old_head is False else old_head
         payload = "\0".join(paths).encode("utf-8") + b"\0"
@@ -186,7 +213,8 @@ class Git:
                     self.run("update-index", "--add", "--remove", "-z", "--stdin", input=payload)
                 tree = self.run("write-tree").stdout.decode("ascii").strip()
                 fault("tree")
-                args = ["commit-tree", tree, "-F", "-"] + (["-p", parent] if parent else [])
+                base = parent_commit or parent
+                args = ["commit-tree", tree, "-F", "-"] + (["-p", base] if base else [])
                 commit = self.run(*args, input=message.encode("utf-8")).stdout.decode("ascii").strip()
                 fault("ref")
                 self.run("update-ref", "-m", f"commit: {subject}", ref, commit, parent or "0" * 40)
@@ -212,7 +240,8 @@ class Git:
             except OSError:
                 pass
         fault("tree")
-        args = ["commit-tree", tree, "-F", "-"] + (["-p", parent] if parent else [])
+        base = parent_commit or parent
+        args = ["commit-tree", tree, "-F", "-"] + (["-p", base] if base else [])
         commit = self.run(*args, input=message.encode("utf-8")).stdout.decode("ascii").strip()
         fault("ref")
         self.run("update-ref", "-m", f"commit: {subject}", ref, commit, parent or "0" * 40)

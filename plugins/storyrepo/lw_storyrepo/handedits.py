@@ -29,7 +29,7 @@ from lw_storyrepo.dialect import RepairNeeded, quick_meta
 from lw_storyrepo.faults import fault
 from lw_storyrepo.markdown import append_history, append_row, replace_row, table_line, table_rows_at
 from lw_storyrepo.repo import StoryRepo, as_int, as_list
-from lw_storyrepo.settle import add_to_roster, timeline_cells
+from lw_storyrepo.settle import SUMMARY_MAX, add_to_roster, sync_aliases, timeline_cells
 
 WATCHED = (L.定稿, L.大纲, L.文风, L.BOOK_FILE)
 TYPO_RUN = 4
@@ -292,6 +292,7 @@ def _sync_settings(repo: StoryRepo, n: int, rel: str, old: dict[str, Any], new: 
         line = next((i for i, t in enumerate(text.split("\n"), start=1) if needle in t), None)
         raise LwError(exc.message, file=rel, line=line, expected=exc.expected) from None
     add_to_roster(repo, n, created, [], {}, changes, log)
+    sync_aliases(repo, changes, log)
 
 
 @dataclass
@@ -303,8 +304,46 @@ class RetconPlan:
     message: str
 
 
-def plan_retcon(repo: StoryRepo, chapter: int, reason: str) -> RetconPlan:
-    """Everything ``retcon(chapter)`` commits: the author's edits and what they sync."""
+def _sync_summary(repo: StoryRepo, n: int, old_meta: dict[str, Any], new_meta: dict[str, Any], old_body: str,
+                  body: str, summary: str | None, edited: list[str], changes: dict[str, bytes | None],
+                  log: list[str]) -> None:
+    """The chapter summary (记忆/章摘要/NNNN.md) follows the retcon: a new summary given is filed
+    (≤200 字); a summary the author edited by hand in the same retcon is taken as it is; a retcon
+    that rewrites the prose (beyond a typo) without either is refused (a stale summary would
+    mislead every later chapter, spec decision 4); a new one-line event without either is said in
+    the commit's 同步 line (摘要未改); a new title renames the summary's heading."""
+    rel = f"{L.章摘要}/{n:04d}.md"
+    title = str(new_meta.get("标题") or "").strip()
+    if summary is not None:
+        summary = summary.strip()
+        if not summary:
+            raise LwError("章摘要是空的")
+        if len(summary) > SUMMARY_MAX:
+            raise LwError(f"章摘要 {len(summary)} 字，超过 {SUMMARY_MAX} 字上限")
+        changes[rel] = f"# 第{n}章 {title}\n\n{summary}\n".encode("utf-8")
+        log.append(f"章摘要 {n:04d} 已更新")
+        return
+    if rel in edited:
+        return
+    if not typo_only(old_body, body):
+        raise LwError(f"retcon 改了第 {n} 章的正文，章摘要也要跟着改",
+                      expected=f"--摘要 \"新摘要\"（≤200 字），或手改 {rel} 后再 retcon")
+    if old_meta.get("一句话事件") != new_meta.get("一句话事件"):
+        log.append(f"章摘要 {n:04d} 未改（一句话事件改了；要改摘要用 --摘要）")
+    if str(old_meta.get("标题") or "").strip() != title and repo.p(rel).is_file():
+        text = repo.text(rel)
+        lines = text.split("\n")
+        if lines and lines[0].startswith("# "):
+            lines[0] = f"# 第{n}章 {title}"
+            changes[rel] = "\n".join(lines).encode("utf-8")
+            log.append(f"章摘要 {n:04d} 标题={title}")
+
+
+def plan_retcon(repo: StoryRepo, chapter: int, reason: str, summary: str | None = None) -> RetconPlan:
+    """Everything ``retcon(chapter)`` commits: the author's edits and what they sync.
+
+    ``summary``: the chapter's new summary (required when the retcon rewrites its prose or its
+    one-line event and the summary file was not edited by hand)."""
     reason = (reason or "").strip()
     if not reason:
         raise LwError("retcon 必须写明原因", expected='lw story retcon 87 --原因 "修正大长老境界设定"')
@@ -316,22 +355,24 @@ def plan_retcon(repo: StoryRepo, chapter: int, reason: str) -> RetconPlan:
         raise LwError(f"第 {chapter} 章不存在")
     changes = _current(repo, edited)
     log: list[str] = []
-    chapters: list[tuple[str, int, dict[str, Any], dict[str, Any], str]] = []
+    chapters: list[tuple[str, int, dict[str, Any], dict[str, Any], str, str]] = []
     for rel in edited:
         if not rel.startswith(L.正文 + "/") or not rel.endswith(".md"):
             continue
         old = _head_text(repo, rel)
         if old is None or changes.get(rel) is None:
             raise LwError(f"{rel}：retcon 改的是已接受章节的内容，不增删章节文件")
-        old_meta, _ = quick_meta(old, rel)
+        old_meta, old_body = quick_meta(old, rel)
         text = repo.text(rel)
         new_meta, body = quick_meta(text, rel)
         n = _chapter_number(rel, new_meta)
         if n is None:
             raise LwError(f"{rel}：认不出章号")
-        chapters.append((rel, n, old_meta, new_meta, body))
-    overrides = {n: new for _rel, n, _old, new, _body in chapters}
-    for rel, n, old_meta, new_meta, body in chapters:
+        chapters.append((rel, n, old_meta, new_meta, old_body, body))
+    overrides = {n: new for _rel, n, _old, new, _ob, _body in chapters}
+    if summary is not None and chapter not in overrides:
+        raise LwError(f"给了第 {chapter} 章的新摘要，但这次 retcon 没有改第 {chapter} 章")
+    for rel, n, old_meta, new_meta, old_body, body in chapters:
         doc = repo.load_doc(rel)
         if as_int(new_meta.get("字数")) != word_count(body):
             doc.set("字数", word_count(body))
@@ -342,17 +383,24 @@ def plan_retcon(repo: StoryRepo, chapter: int, reason: str) -> RetconPlan:
         if new_rel != rel:
             log.append(f"第{n}章 改名 {Path(new_rel).name}")
         _sync_timeline(repo, n, old_meta, new_meta, changes, log)
+        known = repo.aliases()
+        newcomers = [str(x) for x in as_list(new_meta.get("在场")) if str(x) not in known
+                     and str(x) not in [str(y) for y in as_list(old_meta.get("在场"))]]
+        add_to_roster(repo, n, newcomers, [], {}, changes, log)  # 在场 names reach the roster, as at settle
         _sync_settings(repo, n, rel, old_meta, new_meta, overrides, changes, log)
         _sync_promises(repo, n, old_meta, new_meta, reason, overrides, changes, log)
+        _sync_summary(repo, n, old_meta, new_meta, old_body, body, summary if n == chapter else None, edited,
+                      changes, log)
     message = f"retcon({chapter}): {reason}\n\n文件: " + "; ".join(edited) + "\n"
     if log:
         message += "同步: " + "; ".join(log) + "\n"
     return RetconPlan(chapter, edited, changes, log, message)
 
 
-def retcon(repo: StoryRepo, chapter: int, reason: str, plan: RetconPlan | None = None) -> str:
-    """Commit edits to settled facts with the reason, syncing settings, timeline and promises
-    (one commit, all or nothing)."""
-    plan = plan or plan_retcon(repo, chapter, reason)
+def retcon(repo: StoryRepo, chapter: int, reason: str, plan: RetconPlan | None = None,
+           summary: str | None = None) -> str:
+    """Commit edits to settled facts with the reason, syncing settings, timeline, promises and
+    the chapter summary (one commit, all or nothing)."""
+    plan = plan or plan_retcon(repo, chapter, reason, summary)
     fault("planned")
     return apply_and_commit(repo.root, plan.changes, plan.message)

@@ -11,11 +11,30 @@ from __future__ import annotations
 from lw_storyrepo import layout as L
 from lw_storyrepo.dialect import quick_meta
 from lw_storyrepo.fingerprint import drift, fingerprint, mean
+from lw_storyrepo.notices import note
 from lw_storyrepo.repo import StoryRepo, as_int
 from lw_storyrepo.volumes import Volumes
 from lw_storyrepo.workspace import write
 
 PERIOD = 50
+
+
+def due(repo: StoryRepo) -> bool:
+    """Whether the health check is due: the last settled chapter is a multiple of 50 and its
+    report has not been written yet."""
+    last = repo.last_chapter()
+    return bool(last) and last % PERIOD == 0 and not repo.p(report_file(last)).is_file()
+
+
+def run_if_due(repo: StoryRepo) -> str | None:
+    """The health check, by itself (spec §9: 每 50 章自动): written right after the settle of
+    every 50th chapter and, should that have been missed (a kill after the commit), by the next
+    brief — whichever command the author uses. Returns the report written, if any."""
+    if not due(repo):
+        return None
+    rel = health_report(repo)
+    note(f"第 {repo.last_chapter()} 章到了体检周期：体检报告已写进 {rel}")
+    return rel
 
 
 def report_file(chapter: int) -> str:

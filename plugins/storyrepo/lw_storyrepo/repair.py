@@ -10,18 +10,18 @@ ever raises out of a broken file.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 from lwcore.errors import LwError
-from lwcore.io import read_json
 from lwcore.io.atomic import atomic_write_text
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.dialect import (RepairCard, RepairNeeded, auto_fix, context_lines, fast_flat, plain,
                                   split_front_matter, yaml_load)
+from lw_storyrepo.cache import save_scan_stamps, scan_stamps
+from lw_storyrepo.notices import note
 from lw_storyrepo.repo import StoryRepo
 
 BOOL_FIELDS = {"读者已知", "卷末"}
@@ -33,7 +33,6 @@ TEXT_FIELDS = {"书名", "类型", "标题", "视角", "书内时间", "姓名",
 ENUMS = {"类型": L.PROMISE_TYPES, "强度": L.STRENGTHS, "状态": L.PROMISE_STATES}
 YES = {"是", "是的", "对", "真", "yes", "y", "有", "已知"}
 NO = {"否", "不是", "错", "假", "no", "n", "无", "没有", "未知"}
-SCAN_MARKER = f"{L.CACHE}/scan.json"
 REPAIR_DIR = "工作区/修复提议"
 
 
@@ -136,39 +135,40 @@ def check_document(text: str, rel: str) -> None:
         raise RepairNeeded(cards[0])
 
 
+def fix_document(text: str, rel: str) -> str:
+    """``text`` with the deterministic full-width fixes of its front matter applied (a draft,
+    a file handed over), each fix said (:mod:`lw_storyrepo.notices`); unchanged otherwise."""
+    fm, _body, first = split_front_matter(text)
+    if fm is None or "\r\n" in fm:
+        return text
+    new_fm, fixes = auto_fix(fm, line_offset=first - 1)
+    for f in fixes:
+        note(f"{rel} {f}")
+    return _rebuild(text, rel, new_fm) if fixes else text
+
+
 def _stamps(repo: StoryRepo) -> dict[str, str]:
     return {rel: f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}" for rel, st in repo.source_stats() if st is not None}
 
 
-def _known(repo: StoryRepo) -> dict[str, str]:
-    """Files found clean at the last scan (our own cache file; anything odd means none)."""
-    try:
-        data = read_json(repo.p(SCAN_MARKER))
-    except LwError:
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
 
 
 def scan(repo: StoryRepo, *, apply_fixes: bool = True) -> tuple[list[RepairCard], list[str]]:
     """Parse and validate every source file. Returns (cards, reports of auto-fixes applied).
 
-    Files already found clean are remembered in ``.cache/scan.json`` by (size, mtime, inode),
-    so a start re-parses only what changed (deleting .cache/ only costs a full re-scan).
+    Files already found clean are remembered in ``.cache/index.db`` (its ``scanned`` table, the
+    one derivative) by (size, mtime, inode), so a start re-parses only what changed (deleting
+    .cache/ only costs a full re-scan).
     """
     stamps = _stamps(repo)
-    known = _known(repo)
+    known = scan_stamps(repo)
     todo = {rel for rel, stamp in stamps.items() if known.get(rel) != stamp}
     if not todo:
         return [], []
     cards, fixed = _scan(repo, apply_fixes=apply_fixes, only=todo)
     bad = {c.file for c in cards} | {f.split(" ", 1)[0] for f in fixed}
     clean = {rel: stamp for rel, stamp in stamps.items() if rel not in bad}
-    try:
-        atomic_write_text(repo.p(SCAN_MARKER), json.dumps(clean, ensure_ascii=False))
-    except OSError:
-        pass  # the marker only saves time
+    save_scan_stamps(repo, clean)  # only saves time
     return cards, fixed
 
 

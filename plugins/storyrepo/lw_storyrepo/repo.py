@@ -21,6 +21,7 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.dialect import Doc, auto_fix, fast_flat, new_map, parse_doc, plain, quick_meta, yaml_load
 from lw_storyrepo.gitops import Git
 from lw_storyrepo.markdown import section, table_rows
+from lw_storyrepo.notices import note
 from lw_storyrepo.sources import decode, read_bytes, read_text
 
 
@@ -274,6 +275,14 @@ class StoryRepo:
         if self.character_path(name).is_file():
             return name
         return self.aliases().get(name, name)
+
+    def canonical_noted(self, name: str) -> str:
+        """:meth:`canonical`, saying so when an alias is written as its canonical name (an
+        automatic fix is never silent: :mod:`lw_storyrepo.notices`)."""
+        canonical = self.canonical(name)
+        if canonical != name:
+            note(f"「{name}」是「{canonical}」的别名：记为正名「{canonical}」")
+        return canonical
 
     def characters(self) -> dict[str, dict[str, Any]]:
         try:

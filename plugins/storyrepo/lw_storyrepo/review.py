@@ -24,9 +24,10 @@ from lw_storyrepo.workspace import (LENSES, drop_reviews, require_state, reviews
 
 def check(repo: StoryRepo, state: dict[str, Any], draft: Draft, ctx: CheckContext | None = None) -> list[Finding]:
     """Every finding on ``draft``: mechanical checks, then what settle would refuse."""
+    ctx = ctx or CheckContext.load(repo)
     findings = check_draft(repo, draft, state, ctx)
     seen = {f.message for f in findings}
-    findings += [f for f in refusals(repo, state, draft) if f.message not in seen]
+    findings += [f for f in refusals(repo, state, draft, ctx) if f.message not in seen]
     return findings
 
 

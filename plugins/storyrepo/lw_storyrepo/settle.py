@@ -25,20 +25,22 @@ from lwcore.errors import LwError
 from lw_storyrepo import layout as L
 from lw_storyrepo.acceptcard import Acceptance, read_acceptance
 from lw_storyrepo.atomic import apply_and_commit
-from lw_storyrepo.changes import apply_changes
-from lw_storyrepo.checks import ERROR, Finding, contract_findings
+from lw_storyrepo.changes import apply_changes, check_name
+from lw_storyrepo.checks import ERROR, CheckContext, Finding, contract_findings
 from lw_storyrepo.counting import word_count
-from lw_storyrepo.dialect import Doc, RepairNeeded, parse_doc
+from lw_storyrepo.dialect import Doc, RepairNeeded, parse_doc, quick_meta
 from lw_storyrepo.drafts import DRAFT_FIELDS, Draft, draft_labels, read_draft
 from lw_storyrepo.faults import fault
 from lw_storyrepo.golden import harvest_golden
-from lw_storyrepo.markdown import append_history, append_row, section, set_section
+from lw_storyrepo.health import run_if_due
+from lw_storyrepo.notices import note
+from lw_storyrepo.markdown import append_history, append_row, replace_row, section, set_section, table_rows_at
 from lw_storyrepo.repo import Item, StoryRepo, as_list, new_doc
 from lw_storyrepo.volumes import draft_volume, ends_volume
 from lw_storyrepo.workspace import require_state
 
 SUMMARY_MAX = 200
-CHAPTER_KEYS = ("章号", "标题", "卷", "视角", "书内时间", "字数", "开启承诺", "推进承诺", "兑付承诺", "弃置承诺", "合同",
+CHAPTER_KEYS = ("章号", "标题", "卷", "视角", "书内时间", "字数", "开启承诺", "推进承诺", "兑付承诺", "弃置承诺", "合同", "合同修订",
                 "豁免承诺结转", "卷末", "设定变更", "一句话事件", "在场")
 RECORDED = ("设定变更", "一句话事件", "在场")
 """Draft fields settle applies and also records in the chapter's front matter (its settle
@@ -109,7 +111,7 @@ def commit_message(n: int, title: str, opened: list[str], advanced: list[str], p
 
 
 def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptance: Acceptance | None = None, *,
-                 dry: bool = False) -> SettlePlan:
+                 dry: bool = False, ctx: CheckContext | None = None) -> SettlePlan:
     """Everything the settle of ``draft`` writes, and every reason it would refuse.
 
     ``dry``: for the checks — no summary is needed yet, no golden lines are harvested, the
@@ -172,9 +174,19 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     for pid in abandoned:
         if not ab_notes.get(pid):
             errors.append(Refusal(f"弃置 {pid} 必须写原因（弃置理由：- {pid}：原因）", pid))
-    for finding in contract_findings(state, draft):
-        if finding.severity == ERROR:
-            errors.append(Refusal(finding.message))
+    if ctx is not None:
+        aliases = ctx.aliases
+    else:  # the names the cards' files and the roster give, without reading 300 cards
+        aliases = {p[:-3]: p[:-3] for p in _card_names(repo)}
+        aliases.update(repo.aliases({}, repo.roster()))
+    found = [f for f in contract_findings(state, draft, (ctx or CheckContext.for_contract(aliases, {})).for_draft(draft.meta))
+             if f.severity == ERROR]
+    if found and ctx is None:  # confirm with every card's aliases and held things before refusing
+        characters = repo.characters()
+        aliases = repo.aliases(characters)
+        found = [f for f in contract_findings(state, draft, CheckContext.for_contract(aliases, characters).for_draft(draft.meta))
+                 if f.severity == ERROR]
+    errors.extend(Refusal(f.message) for f in found)
 
     changes = plan.changes
     # promises
@@ -235,7 +247,19 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     # roster: names the author confirmed on the acceptance card, and new characters
     confirmed = acceptance.confirmed if acceptance else []
     kinds = {noun: acceptance.kinds.get(noun, "其他") for noun in confirmed} if acceptance else {}
-    roster_text, known = add_to_roster(repo, n, new_characters, confirmed, kinds, changes, settings_log)
+    # the people of 在场 (and the point of view) the book does not know yet are registered too:
+    # they count as known to the checks, so they must reach the roster (health: no orphans)
+    present = [str(x).strip() for x in as_list(draft.meta.get("在场")) + as_list(draft.meta.get("视角"))]
+    newcomers = [p for p in dict.fromkeys(present) if p and p not in aliases and p not in new_characters
+                 and (ctx is not None or repo.canonical(p) == p)]  # a card's alias is no newcomer
+    for name in newcomers:
+        try:
+            check_name(name)
+        except LwError as exc:
+            errors.append(Refusal(f"在场「{name}」：{exc.message}", name))
+    roster_text, known = add_to_roster(repo, n, new_characters + newcomers, confirmed, kinds, changes, settings_log)
+    sync_aliases(repo, changes, settings_log)
+    roster_text = changes[L.名册].decode("utf-8") if changes.get(L.名册) else roster_text
     ignored = repo.ignored_names()
     not_names = [w for w in (acceptance.ignored if acceptance else []) if w not in ignored and w not in known]
     if not_names:
@@ -250,6 +274,8 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
         state, draft, volume, opened, advanced, paid, abandoned).encode("utf-8")
     if dry:
         return plan
+    if title and L.safe_title(title) != title:
+        note(f"标题「{title}」不能原样做文件名：文件名写作 {L.chapter_filename(n, title)}")
     changes[f"{L.章摘要}/{n:04d}.md"] = f"# 第{n}章 {title}\n\n{summary}\n".encode("utf-8")
     try:
         original = read_draft(repo, draft.label, original=True)
@@ -264,10 +290,19 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     plan.opened, plan.advanced, plan.paid, plan.abandoned = opened, advanced, paid, abandoned
     plan.settings = settings_log
     plan.message = commit_message(n, title, opened, advanced, paid, abandoned, settings_log, state.get("豁免"))
+    for record in as_list(state.get("合同修订")):  # the author amended the frozen contract: why stays in git
+        plan.message += f"合同修订: {str(record).split('（原：')[0]}\n"
     reasons = [ln[2:].strip().replace("|", "｜") for ln in repo.text_or(L.打回记录).splitlines() if ln.startswith("- ")]
     if reasons:  # rejection reasons stay in git history (for the three-strikes style rules)
         plan.message += "打回: " + " | ".join(reasons) + "\n"
     return plan
+
+
+def _card_names(repo: StoryRepo) -> list[str]:
+    try:
+        return [n for n in os.listdir(repo.p(L.角色)) if n.endswith(".md")]
+    except OSError:
+        return []
 
 
 def add_to_roster(repo: StoryRepo, n: int, characters: list[str], confirmed: list[str], kinds: dict[str, str],
@@ -292,6 +327,42 @@ def add_to_roster(repo: StoryRepo, n: int, characters: list[str], confirmed: lis
     return roster_text, known
 
 
+def sync_aliases(repo: StoryRepo, changes: dict[str, bytes | None], log: list[str]) -> None:
+    """The roster's 别名 column follows the character cards: for every card this plan writes,
+    its row in 名册 gets the card's 别名 (a row is added, 人物, when the plan changes the card's
+    aliases and it has no row yet). One place keeps 名册 and the cards in step for settle, retcon
+    and every edit."""
+    cards: dict[str, tuple[list[str], bool]] = {}
+    for rel, data in changes.items():
+        if data is None or not rel.startswith(L.角色 + "/") or not rel.endswith(".md"):
+            continue
+        meta, _ = quick_meta(data.decode("utf-8"), rel)
+        name = str(meta.get("姓名") or rel.rsplit("/", 1)[-1][:-3])
+        aliases = [str(a) for a in as_list(meta.get("别名"))]
+        before = quick_meta(repo.text(rel), rel)[0] if repo.p(rel).is_file() else {}
+        cards[name] = (aliases, aliases != [str(a) for a in as_list(before.get("别名"))])
+    if not cards:
+        return
+    planned = changes.get(L.名册)
+    text = planned.decode("utf-8") if planned is not None else repo.text_or(L.名册, "# 名册\n\n" + L.ROSTER_HEADER)
+    rows = {cells[0]: (index, (cells + ["", "", "", ""])[:4]) for index, cells in table_rows_at(text) if cells and cells[0]}
+    changed = []
+    for name, (aliases, edited) in cards.items():
+        cell = "、".join(aliases)
+        if name in rows:
+            index, cells = rows[name]
+            if [a for a in L.LIST_SPLIT.split(cells[1]) if a] != aliases:
+                cells[1] = cell
+                text = replace_row(text, index, cells)
+                changed.append(name)
+        elif aliases and edited:
+            text = append_row(text, [name, cell, "人物", ""])
+            changed.append(name)
+    if changed:
+        changes[L.名册] = text.encode("utf-8")
+        log.append("名册别名同步：" + "、".join(changed))
+
+
 def timeline_cells(n: int, meta: dict[str, Any]) -> list[str]:
     """Chapter ``n``'s timeline row (§4.4) from a draft's or a settled chapter's front matter:
     章, 书内时间, 一句话事件 (the title when there is none), 在场."""
@@ -311,6 +382,8 @@ def chapter_text(state: dict[str, Any], draft: Draft, volume: int, opened: list[
     if abandoned:
         fm["弃置承诺"] = abandoned
     fm["合同"] = [str(c) for c in as_list(state.get("合同"))]
+    if state.get("合同修订"):
+        fm["合同修订"] = [str(c) for c in as_list(state.get("合同修订"))]
     if state.get("豁免"):
         fm["豁免承诺结转"] = str(state["豁免"])
     if ends_volume(draft.meta) or state.get("卷末"):
@@ -332,10 +405,10 @@ def chapter_text(state: dict[str, Any], draft: Draft, volume: int, opened: list[
     return doc.dump()
 
 
-def refusals(repo: StoryRepo, state: dict[str, Any], draft: Draft) -> list[Finding]:
+def refusals(repo: StoryRepo, state: dict[str, Any], draft: Draft, ctx: CheckContext | None = None) -> list[Finding]:
     """What settle would refuse in ``draft``, as check findings located in the draft."""
     try:
-        plan = plan_chapter(repo, state, draft, dry=True)
+        plan = plan_chapter(repo, state, draft, dry=True, ctx=ctx)
     except RepairNeeded as exc:
         return [Finding("结转", ERROR, str(exc), 1)]
     return [Finding("结转", ERROR, r.message, draft.line_of(r.needle)) for r in plan.errors]
@@ -348,18 +421,45 @@ def chosen_label(repo: StoryRepo, state: dict[str, Any]) -> str:
     return str(label)
 
 
-def plan_settle(repo: StoryRepo) -> SettlePlan:
+def plan_settle(repo: StoryRepo, ctx: CheckContext | None = None) -> SettlePlan:
     """The plan for the chosen draft; a refusal raises LwError naming every problem."""
-    state = require_state(repo, "accepted", "reviewed", "checked")
+    state = require_state(repo, "accepted", "reviewed")
     draft = read_draft(repo, chosen_label(repo, state))
-    plan = plan_chapter(repo, state, draft, read_acceptance(repo))
+    plan = plan_chapter(repo, state, draft, read_acceptance(repo), ctx=ctx)
     if plan.errors:
         raise LwError("结转被打回：" + "；".join(r.message for r in plan.errors), expected="修改草稿或决策卡后重试")
     return plan
 
 
+def workspace_kept(repo: StoryRepo, plan: SettlePlan) -> tuple[list[str], str] | None:
+    """A tracked workspace keeps its history (spec §7: the author deleted 工作区/ from
+    .gitignore): the drafts, rejected drafts, reviews, reports and cards the settle empties are
+    committed first as ``draft(N)``, the parent of ``ch(N)``. None when the workspace is ignored."""
+    emptied = sorted(rel for rel, data in plan.changes.items()
+                     if data is None and rel.startswith(L.工作区 + "/") and repo.p(rel).is_file())
+    if not emptied or _ignores_workspace(repo) or repo.git.ignored(emptied[0]):
+        return None
+    return emptied, f"draft({plan.number}): 第{plan.number}章的草稿与评审存档\n\n文件: " + "; ".join(emptied) + "\n"
+
+
+def _ignores_workspace(repo: StoryRepo) -> bool:
+    """The usual case read without asking git: .gitignore has the line the book was made with."""
+    lines = {ln.strip() for ln in repo.text_or(".gitignore").splitlines()}
+    return bool(lines & {"工作区/", "工作区", "/工作区/", "/工作区"})
+
+
+def commit_plan(repo: StoryRepo, plan: SettlePlan) -> str:
+    """Apply and commit a settle plan atomically (a tracked workspace kept first); the health
+    check follows every 50th chapter. Returns the ``ch(N)`` commit."""
+    commit = apply_and_commit(repo.root, plan.changes, plan.message, workspace_kept(repo, plan))
+    run_if_due(repo)
+    return commit
+
+
 def settle(repo: StoryRepo) -> str:
-    """Plan, then apply and commit atomically. Returns the new commit id."""
+    """Plan, then apply and commit atomically. Returns the new commit id. Only a chapter the
+    author accepted (``lw story accept``) settles: its stage is 结转 (accepted)."""
+    require_state(repo, "accepted")
     plan = plan_settle(repo)
     fault("planned")
-    return apply_and_commit(repo.root, plan.changes, plan.message)
+    return commit_plan(repo, plan)

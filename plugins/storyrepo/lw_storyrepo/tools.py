@@ -10,13 +10,17 @@ decides (spec §7, decision 5).
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from lw_storyrepo import cache, card, drafts, edits, repair, review, volume_review
+from lw_storyrepo.atomic import recover_before_reading
 from lw_storyrepo.machine import advance
+from lw_storyrepo.notices import drain
+from lw_storyrepo.toolspecs import TOOLS
 from lw_storyrepo.repo import StoryRepo
 
 PromiseType = Literal["伏笔", "悬念", "冲突", "关系线", "立旗", "爽点铺垫"]
@@ -32,6 +36,7 @@ def _repo(ctx: Any, *, readable: bool = True) -> StoryRepo:
             repo = StoryRepo.find(Path(value))
             break
     repo = repo or StoryRepo.find()
+    recover_before_reading(repo.root)  # never read a half-applied settle (a kill mid-way)
     return repair.require_readable(repo) if readable else repo
 
 
@@ -316,3 +321,23 @@ def propose_repair(args: ProposeRepairArgs, ctx: Any = None) -> dict[str, Any]:
 
 def query(args: QueryArgs, ctx: Any = None) -> dict[str, Any]:
     return {"rows": cache.query(_repo(ctx), args.kind, args.arg)}
+
+
+def _with_notices(handler: Any) -> Any:
+    """A tool handler whose result also carries what the system fixed or recovered on its own
+    (``notices``, :mod:`lw_storyrepo.notices`): the model is told as the author is."""
+
+    @functools.wraps(handler)
+    def wrapper(args: Any, ctx: Any = None) -> Any:
+        drain()
+        result = handler(args, ctx)
+        notes = drain()
+        if notes and isinstance(result, dict):
+            result = {**result, "notices": notes}
+        return result
+
+    return wrapper
+
+
+for _row in TOOLS:
+    globals()[_row.handler] = _with_notices(globals()[_row.handler])

@@ -14,14 +14,14 @@ from lwcore.errors import LwError
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.acceptcard import body_digest, read_acceptance, write_acceptance
-from lw_storyrepo.atomic import apply_and_commit
 from lw_storyrepo.checks import CheckContext, new_proper_nouns
 from lw_storyrepo.drafts import check_label, draft_labels, read_draft, retire
 from lw_storyrepo.faults import fault
+from lw_storyrepo.notices import note
 from lw_storyrepo.review import check, failed, write_report
-from lw_storyrepo.settle import chosen_label, plan_settle
+from lw_storyrepo.settle import chosen_label, commit_plan, plan_settle
 from lw_storyrepo.repo import StoryRepo
-from lw_storyrepo.workspace import drop_reviews, require_state, save_state, write
+from lw_storyrepo.workspace import LENSES, drop_reviews, require_state, save_state, write
 
 
 def _take_card_edits(repo: StoryRepo, state: dict, label: str) -> None:
@@ -36,6 +36,18 @@ def _take_card_edits(repo: StoryRepo, state: dict, label: str) -> None:
                       expected=f"改回其中一处（{L.draft_file(label)} 或验收卡的草稿段）")
     head = draft.text[: len(draft.text) - len(draft.body)]
     write(repo, L.draft_file(label), head + acc.body.strip("\n") + "\n")
+    note(f"验收卡里改过的正文已写回 {L.draft_file(label)}")
+
+
+def require_reviewed(repo: StoryRepo, state: dict) -> None:
+    """写评分离 (spec §1.5, §8 steps 6–7): nothing is accepted before the three lens reviews of
+    the chosen draft and the acceptance card made from them exist."""
+    missing = [lens for lens in LENSES if not repo.p(L.lens_file(lens)).is_file()]
+    if missing:
+        raise LwError("还没有三镜头评审，不能验收：缺" + "、".join(f"{lens}镜头" for lens in missing),
+                      expected="先让模型在各自新鲜的上下文里评审（lw story prompt lens --lens 读者；lw story review 读者 FILE）")
+    if read_acceptance(repo) is None:
+        raise LwError("还没有验收卡，不能验收", file=L.验收卡, expected="三镜头评审交齐后生成验收卡（lw story）")
 
 
 def accept(repo: StoryRepo, label: str | None = None) -> str:
@@ -45,6 +57,7 @@ def accept(repo: StoryRepo, label: str | None = None) -> str:
     failure names the report to read) and the settle is planned before the stage moves.
     """
     state = require_state(repo, "checked", "reviewed", "accepted")
+    require_reviewed(repo, state)
     chosen = chosen_label(repo, state)
     if label and check_label(label) != chosen:
         raise LwError(f"草稿 {label} 不是评审过的那一稿（{chosen}）",
@@ -59,20 +72,18 @@ def accept(repo: StoryRepo, label: str | None = None) -> str:
         raise LwError("验收前复检不过关：" + "；".join(errors[:5]) + ("…" if len(errors) > 5 else ""), file=report,
                       expected=f"读 {report}，改好草稿后再 lw story accept")
     card = read_acceptance(repo)
-    if card is None:
-        write_acceptance(repo, state, chosen, draft)
-    else:
+    if card is not None:
         late = [f"{noun}（{kind}）" for noun, kind, _line in new_proper_nouns(repo, draft, ctx) if noun not in card.kinds]
         if late:  # names the author wrote in after the card was made: they are asked about too
             write_acceptance(repo, state, chosen, draft)
             raise LwError("验收卡之后正文里又出现了新专名：" + "、".join(late) + "（已加进验收卡）", file=L.验收卡,
                           expected="在验收卡上标记（[x] 登记进名册 / [-] 不是专名 / [ ] 笔误改稿）后再 lw story accept")
-    plan = plan_settle(repo)
+    plan = plan_settle(repo, ctx)
     state = require_state(repo)
     state["阶段"] = "accepted"
     save_state(repo, state)
     fault("planned")
-    return apply_and_commit(repo.root, plan.changes, plan.message)
+    return commit_plan(repo, plan)
 
 
 def reject(repo: StoryRepo, reason: str, label: str | None = None) -> str:

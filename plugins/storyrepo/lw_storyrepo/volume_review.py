@@ -1,7 +1,8 @@
 """The volume review (卷复盘, spec §9): audit → candidates → the author's ticks → ``vol(NN)``.
 
 1. :func:`volume_review` writes ``工作区/卷复盘.md``: the promise audit of the volume (opened
-   — from chapter 0 for the first volume —, closed, overdue, still open).
+   — from chapter 0 for the first volume —, closed, paid after their deadline (迟兑付), overdue,
+   still open).
 2. The model proposes 3–5 foreshadowing candidates (:func:`propose_candidates`), each quoting a
    far node of 总纲 verbatim; they are listed in the review as ``- [ ]`` lines.
 3. The author ticks the ones to keep (in the file, or :func:`tick`).
@@ -83,7 +84,7 @@ def _closed_at(item: Item) -> int | None:
 
 def volume_audit(repo: StoryRepo, volume: int, start: int, end: int) -> dict[str, list[str]]:
     volumes = Volumes.of(repo)
-    opened, closed, overdue, open_now = [], [], [], []
+    opened, closed, overdue, late, open_now = [], [], [], [], []
     for item in repo.promises():
         m = item.meta
         label = f"{item.id} {item.title}"
@@ -94,12 +95,15 @@ def volume_audit(repo: StoryRepo, volume: int, start: int, end: int) -> dict[str
             at = _closed_at(item)
             if at is not None and start <= at <= end:
                 closed.append(f"{label}（{state}）")
+                due = volumes.deadline(m.get("兑付期限"))
+                if state == "已兑付" and due is not None and at > due:
+                    late.append(f"{label}（期限第 {due} 章，第 {at} 章才兑付，迟 {at - due} 章）")
         else:
             open_now.append(label)
             due = volumes.deadline(m.get("兑付期限"))
             if due is not None and due <= end:
                 overdue.append(f"{label}（期限第 {due} 章）")
-    return {"本卷开启": opened, "本卷收束": closed, "已过期": overdue, "未兑付": open_now}
+    return {"本卷开启": opened, "本卷收束": closed, "迟兑付": late, "已过期": overdue, "未兑付": open_now}
 
 
 def volume_review(repo: StoryRepo) -> str:

@@ -24,18 +24,45 @@ from lw_storyrepo.samples import DRAFT, to_reviewed
 from lwcore.errors import LwError
 
 CORPUS = Path(__file__).parent / "corpus"
-# floors pin today's figures, so a change that loses names shows up here
-NOUN_SETS = {"专名": 0.9, "专名-留出": 0.9, "专名-验证": 0.6}
+# floors pin today's figures, so a change that loses names shows up here: (precision, recall).
+# 专名-他人-评估 is the blind evaluation set (鲁迅《彷徨》, never tuned on): its floors pin the
+# measured figures, which are below the goal (precision 0.9, recall 0.8) — see its README.
+NOUN_SETS = {"专名": (0.9, 0.9), "专名-留出": (0.9, 0.9), "专名-验证": (0.9, 0.8), "专名-他人-开发": (0.9, 0.75),
+             "专名-他人-评估": (0.75, 0.45)}
 
 
-@pytest.mark.parametrize("folder, recall_floor", NOUN_SETS.items())
-def test_new_proper_nouns_precision_and_recall_on_labelled_chapters(folder: str, recall_floor: float) -> None:
+@pytest.mark.parametrize("folder, floors", NOUN_SETS.items())
+def test_new_proper_nouns_precision_and_recall_on_labelled_chapters(folder: str, floors: tuple[float, float]) -> None:
     result = score(CORPUS / folder)
+    blind = folder.endswith("评估")  # the evaluation set's misses are never shown: nobody tunes on them
+    detail = "" if blind else f"; false {result.false_positives}, missed {result.missed}"
     print(f"\n{folder}: {result.chapters} chapters, precision {result.precision:.2f}, recall {result.recall:.2f}, "
-          f"kind right {result.kinds_right}/{result.true_positives}; false {result.false_positives}, missed {result.missed}")
-    assert result.precision >= 0.9, result.false_positives
-    assert result.recall >= recall_floor, result.missed
-    assert result.kinds_right >= 0.9 * result.true_positives
+          f"kind right {result.kinds_right}/{result.true_positives}{detail}")
+    precision, recall = result.precision, result.recall
+    if blind:
+        del result  # nothing of the blind set's answers reaches a failure report
+        assert precision >= floors[0] and recall >= floors[1], f"below the floors: {precision:.2f} / {recall:.2f}"
+    else:
+        assert precision >= floors[0], result.false_positives
+        assert recall >= floors[1], result.missed
+    if "他人" not in folder:
+        assert result.kinds_right >= 0.9 * result.true_positives
+
+
+def test_the_false_names_of_the_issue_book_are_not_reported() -> None:
+    """Issue 30's book by another author: 爷爷, 好声, 石桌, 惊醒, 全宗门, 宗门令牌, 青钢剑 and 陈叔 (an
+    address form of a known 陈) were reported as new names; none of them is one."""
+    text = ("陈叔端来一壶茶。爷爷坐在石桌旁，好声好气地说：“全宗门的人都来了。”\n林晚惊醒过来。全宗门上下都在找她。\n"
+            "她拿出宗门令牌，又拔出青钢剑。宗门令牌在灯下发亮，青钢剑也出了鞘。\n陈叔叹道：“石桌上有血。”爷爷点了点头。")
+    assert find_new_nouns(text, ["林晚", "陈伯远"]) == []
+    assert [n.name for n in find_new_nouns(text, ["林晚"])] == ["陈叔"]  # no known 陈: a minor character
+
+
+def test_minor_characters_places_and_items_are_caught() -> None:
+    text = ("杨二嫂端着豆腐进来，柳妈跟在后面。\n“阿毛呢？”杨二嫂问。柳妈说阿毛去了咸亨酒店。\n"
+            "他从咸亨酒店出来，手里握着赤霄剑。赤霄剑寒光一闪。")
+    found = {(n.name, n.kind) for n in find_new_nouns(text, [])}
+    assert found == {("杨二嫂", "人物"), ("柳妈", "人物"), ("阿毛", "人物"), ("咸亨酒店", "地点"), ("赤霄剑", "物品")}
 
 
 def test_the_first_chapter_of_the_issue_reports_names_not_noise() -> None:

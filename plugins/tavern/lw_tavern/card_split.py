@@ -10,7 +10,9 @@ person half cannot install hooks, seed variables or run templates, however it is
 :func:`import_entries` is the trust boundary every import of a book passes (person or world):
 the scope is fixed to the room, ``constant`` (and ``@@activate``) forced off, ``secret`` kept
 only for a keeper's import, entry ids regenerated deterministically, ``@@if`` turned into the
-entry's condition, render-only entries disabled, ``{{char}}`` bound to the card's name.
+entry's condition (a keeper's import) or removed (a person's: its lore is inert text,
+:mod:`lw_tavern.inert`), render-only entries disabled, ``{{char}}`` bound to the card's name
+(never making a decorator line: the name is text).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ WORLD_EXTENSIONS = (HOOKS_EXTENSION, "regex_scripts", "TavernHelper_scripts", "t
 """Card extensions that program the room rather than describe a person."""
 
 SECRET_KEPT = "secret: kept for the keeper only (players never see it)"
+PERSON_CONDITION = "@@if removed: a person's lore is text and runs no condition (it fires by its keys)"
 REGENERATED = ("id regenerated (its handle <pack-id>#<entry-id> kept as its source); scope fixed to the room, "
                "never global")
 _RENDER_TITLE = re.compile(r"^\s*\[RENDER:", re.IGNORECASE)
@@ -208,6 +211,16 @@ def entry_id(pack_id: str, entry: WorldEntry, index: int) -> str:
     return f"e{digest}"
 
 
+def _with_decorators(lines: Sequence[str], body: str) -> str:
+    """An entry's content: its decorator ``lines``, then ``body``. A body that would read as
+    more decorators (a bound name starting with ``@@``) is set off by an empty line, so the
+    entry has exactly the decorators the import kept."""
+    joined = "\n".join([*lines, body]) if lines else body
+    if len(split_decorators(joined)[0]) == len(lines):
+        return joined
+    return "\n".join([*lines, "", body])
+
+
 def import_entries(book: WorldBook, *, pack_id: str, keeper: bool, char_name: str | None = None) -> ImportedBook:
     """Every entry of ``book`` through the import trust boundary (see the module docstring).
     The report lists what was dropped; ``changed`` what was changed in the entries kept."""
@@ -233,7 +246,10 @@ def import_entries(book: WorldBook, *, pack_id: str, keeper: bool, char_name: st
         if entry.secret:
             changed.append(Dropped(where, SECRET_KEPT))
         condition = named(decorators, "if")
-        if condition and not entry.condition:
+        if not keeper and (condition or entry.condition):
+            update["condition"] = ""
+            changed.append(Dropped(where, PERSON_CONDITION))
+        elif condition and not entry.condition:
             update["condition"] = condition.arg
             changed.append(Dropped(where, "@@if became the entry's condition"))
         if entry.constant:
@@ -241,18 +257,19 @@ def import_entries(book: WorldBook, *, pack_id: str, keeper: bool, char_name: st
             changed.append(Dropped(where, "constant turned off: imported lore fires by its keys"))
         if any(d.name == "activate" for d in decorators):
             changed.append(Dropped(where, "@@activate removed: imported lore fires by its keys"))
-        if decorators:
-            kept = [d.line for d in decorators if d.name not in ("activate", "if")]
-            update["content"] = "\n".join([*kept, content]) if kept else content
+        kept = [d.line for d in decorators if d.name not in ("activate", "if")]
         if is_render_only(entry) and not entry.disable:
             update["disable"] = True
             changed.append(Dropped(where, "front-end render entry: disabled"))
         if char_name:
-            for name in ("content", "comment"):
-                text = update.get(name, getattr(entry, name))
-                update[name] = _CHAR.sub(char_name, text)
+            content = _CHAR.sub(char_name, content)
+            if keeper:
+                kept = [_CHAR.sub(char_name, line) for line in kept]
+            update["comment"] = _CHAR.sub(char_name, entry.comment)
             update["key"] = [_CHAR.sub(char_name, k) for k in entry.key]
             update["keysecondary"] = [_CHAR.sub(char_name, k) for k in entry.keysecondary]
+        if decorators or char_name:
+            update["content"] = _with_decorators(kept, content)
         out.append(entry.model_copy(update=update))
         sources.append(handles[index])
     if out:

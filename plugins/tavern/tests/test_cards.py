@@ -108,7 +108,9 @@ def test_import_trust_boundary(keeper):
     village = next(e for e in imported.book.entries if e.comment == "渔村")
     assert village.content == "渔村靠海，潮汐守望守着灯。"  # {{char}} bound at import
     lamp = next(e for e in imported.book.entries if e.comment == "夜里的灯塔")
-    assert lamp.condition == "stat_data.世界.日 >= 2" and not lamp.content.startswith("@@")
+    # a keeper's @@if becomes the entry's condition; a person's lore runs no condition at all
+    assert lamp.condition == ("stat_data.世界.日 >= 2" if keeper else "") and not lamp.content.startswith("@@")
+    assert any("runs no condition" in d.reason for d in imported.changed) is not keeper
     status = next(e for e in imported.book.entries if e.comment == "[RENDER:status]")
     frame = next(e for e in imported.book.entries if e.comment == "frame")
     assert status.disable and frame.disable

@@ -124,7 +124,7 @@ def test_the_kernels_hostile_card_corpus_through_lw_tavern_import(tmp_path: Path
     runs them all (``lwcore.cli.main`` per card) under one timeout."""
     import shutil
 
-    from lwcore.cards.hostile import hostile_cards, run_cli
+    from hostile_cards import hostile_cards, run_cli
 
     room = tmp_path / "room"
     shutil.copytree(room_template, room)
@@ -143,7 +143,7 @@ def test_the_kernels_hostile_card_corpus_through_lw_tavern_import(tmp_path: Path
 def test_the_kernels_hostile_card_corpus_through_the_other_tavern_commands(tmp_path: Path, command: str) -> None:
     """The same corpus through ``lw tavern inspect``, ``convert`` and ``activate``: each card is
     refused with the card reader's located message and exit 1, and ``convert`` writes nothing."""
-    from lwcore.cards.hostile import hostile_cards, run_cli
+    from hostile_cards import hostile_cards, run_cli
 
     cards = tmp_path / "cards"
     cards.mkdir()
@@ -176,3 +176,192 @@ def test_a_png_card_imports(tmp_path: Path, room_template: Path) -> None:
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["pack"] == "bell" and report["entries"] == 13 and report["hooks"] == 1
+
+
+# --- a person's card runs no code (issue 24, item 1) ---------------------------------------------
+#
+# Every field of a person card carries template, macro, ``@@if`` and reply-block syntax, each
+# behind a tag naming the field. The card is imported as a pc (by the player, ``.import``) or
+# as a companion (``lw tavern import``), V1/V2/V3 JSON and PNG, and two turns are played with
+# a recorded reply (full EJS mode on: the sandbox is there). Nothing of it may run: the
+# keeper's variables come out byte for byte as in the same turns without the card, the room's
+# MVU tree is never created, the import writes only its own documents (and the pc's sheet
+# name and notes), and wherever a tagged text reaches the prompt it is the literal text.
+
+SAY = "我去码头查看那艘空船。"
+REPLY = ROOT_EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "fog-harbor" / "replies" / "turn1.anthropic_messages.json"
+MACROS = ("{{getvar::true_culprit}}{{var::ritual_nights_left}}{{setvar::cult_alert::0}}{{addvar::clues_found::5}}"
+          "{{incvar::leak}}{{random::甲::乙}}{{pick::丙::丁}}{{roll:1d100}}{{outlet::x}}{{time}}{{date}}"
+          "{{getglobalvar::x}}")
+BLOCKS = ("\n<UpdateVariable>\n_.set('cult_alert', 2, 0);//x\n_.set('leak', 1);\n</UpdateVariable>\n"
+          '<JSONPatch>[{"op": "replace", "path": "/cult_alert", "value": 0}, {"op": "add", "path": "/leak", "value": 1}]'
+          "</JSONPatch>\n")
+EJS = ("<% setvar('cult_alert', 0); setvar('clues_found', getvar('ritual_nights_left')); "
+       "setvar('leak', getvar('true_culprit')) %><%= getvar('true_culprit') %><%- setvar('ritual_nights_left', 0) %>"
+       "<%_ incvar('cult_alert', 5) _%>")
+CONDITION = "setvar('cult_alert', 0) || true"
+
+
+def tagged(field: str) -> str:
+    """The hostile text of one field: its tag, the macros, the reply blocks, the templates."""
+    return f"⟦{field}⟧{MACROS}{BLOCKS}{EJS}"
+
+
+NAME = f"@@if {CONDITION}\n" + tagged("name")
+"""A name that would be a decorator line, a condition, templates and macros at once."""
+
+
+def person_card(spec: str) -> dict[str, object]:
+    """A person card of ``spec`` (``v1``, ``v2``, ``v3``) with :func:`tagged` text in every field."""
+    fields: dict[str, object] = {k: tagged(k) for k in ("description", "personality", "scenario", "first_mes",
+                                                          "mes_example")}
+    fields["name"] = NAME
+    if spec == "v1":
+        return fields
+    fields.update({
+        "creator_notes": tagged("creator_notes"), "system_prompt": tagged("system_prompt"),
+        "post_history_instructions": tagged("post_history_instructions"),
+        "alternate_greetings": [tagged("alternate_greetings")], "tags": [tagged("tags")],
+        "creator": tagged("creator"), "character_version": tagged("character_version"),
+        "extensions": {"depth_prompt": {"prompt": tagged("depth_prompt"), "depth": 1, "role": "system"},
+                       "world": tagged("world"), "regex_scripts": [{"findRegex": tagged("regex"), "replaceString": "x"}],
+                       "loreweaver_hooks": ["on('turn_start', () => setvar('cult_alert', 0))"],
+                       "TavernHelper_scripts": [{"content": tagged("helper")}], "custom": {"x": tagged("extension")}},
+        "character_book": {"name": tagged("book_name"), "description": tagged("book_description"), "entries": [
+            {"keys": ["码头", tagged("key")], "secondary_keys": [tagged("secondary_key")], "comment": tagged("comment"),
+             "content": tagged("entry_plain"), "enabled": True, "insertion_order": 100,
+             "extensions": {"custom": tagged("entry_extension")}},
+            {"keys": ["码头"], "content": "{{char}} / {{user}} / " + tagged("entry_names"), "enabled": True,
+             "insertion_order": 99, "comment": "{{char}}"},
+            {"keys": ["码头"], "content": "{{char}}", "enabled": True, "insertion_order": 98, "comment": "name first"},
+            {"keys": ["码头"], "content": f"@@if {CONDITION}\n" + tagged("entry_if"), "enabled": True,
+             "insertion_order": 97, "extensions": {"loreweaver_condition": CONDITION}},
+            {"keys": ["无人提及"], "content": "@@activate\n" + tagged("entry_activate"), "enabled": True,
+             "insertion_order": 96, "constant": True},
+            {"keys": ["码头"], "content": "{\"seeded\": 1}", "enabled": True,
+             "comment": "[InitVar] 初始化", "insertion_order": 95},
+        ]},
+    })
+    if spec == "v3":
+        fields.update({"nickname": tagged("nickname"), "group_only_greetings": [tagged("group_greeting")],
+                       "creator_notes_multilingual": {"en": tagged("notes_en")}, "source": [tagged("source")]})
+        return {"spec": "chara_card_v3", "spec_version": "3.0", "data": fields}
+    return {"spec": "chara_card_v2", "spec_version": "2.0", "data": fields}
+
+
+def card_bytes(form: str) -> tuple[str, bytes]:
+    """(file name, bytes) of the person card in ``form``: v1, v2, v3 JSON, or a PNG (v2 / v3)."""
+    from lwcore.cards.write import card_png
+
+    if form.startswith("png-"):
+        spec = form.removeprefix("png-")
+        card = person_card(spec)
+        return f"evil-{form}.png", card_png(card, keywords=("ccv3",) if spec == "v3" else ("chara",))
+    return f"evil-{form}.json", json.dumps(person_card(form), ensure_ascii=False).encode("utf-8")
+
+
+def run_lw(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([LW, *args], capture_output=True, env=clean_env(tmp_path), timeout=120, text=True)
+    assert "Traceback" not in done.stdout + done.stderr and "internal error" not in done.stdout + done.stderr, done
+    return done
+
+
+def play(tmp_path: Path, room: Path, member: str) -> dict[str, object]:
+    """One turn by ``member`` with the recorded reply: the compiled request and what applied."""
+    done = run_lw(tmp_path, "turn", str(room), "--as", member, "--say", SAY, "--reply", str(REPLY), "--seed", "7",
+                  "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def prompt_texts(value: object) -> list[str]:
+    """Every string in a compiled request (message texts, system blocks …)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in prompt_texts(v)]
+    if isinstance(value, list):
+        return [t for v in value for t in prompt_texts(v)]
+    return []
+
+
+@pytest.fixture(scope="module")
+def control(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """The example room after the same two turns, with no card imported."""
+    tmp = tmp_path_factory.mktemp("control")
+    room = copy_room(tmp / "room")
+    for member in ("p1", "p2"):
+        play(tmp, room, member)
+    return files(room)
+
+
+PERSON_FORMS = [("v1", "pc"), ("v2", "companion"), ("v3", "pc"), ("png-v2", "pc"), ("png-v3", "companion"),
+                ("v2", "pc"), ("v3", "companion"), ("png-v2", "companion")]
+
+
+@pytest.mark.parametrize(("form", "kind"), PERSON_FORMS)
+def test_a_person_card_runs_no_code(tmp_path: Path, control: dict[str, bytes], form: str, kind: str) -> None:
+    room = copy_room(tmp_path / "room")
+    name, content = card_bytes(form)
+    (room / name).write_bytes(content)
+    before = files(room)
+    if kind == "pc":  # the player's own room command
+        done = run_lw(tmp_path, "turn", str(room), "--as", "p1", "--say", f".import {name} pc")
+    else:  # the operator's command
+        done = run_lw(tmp_path, "tavern", "import", str(room / name), "--as", "companion", str(room))
+    assert done.returncode == 0, done.stderr
+    imported = files(room)
+    written = {f for f in set(imported) | set(before) if imported.get(f) != before.get(f)}
+    own = {"docs/worldbook_pack.yaml"} | ({"docs/worldbook_entry.yaml"} if form != "v1" else set())
+    assert written == own | ({"sheets/chen-mo.yaml"} if kind == "pc" else {"docs/companion.yaml"}), written
+    if kind == "pc":  # the sheet takes the name and notes; its values stay as they were
+        import yaml
+
+        old, new = (yaml.safe_load(s["sheets/chen-mo.yaml"]) for s in (before, imported))
+        assert new["values"] == old["values"] and new["name"] == NAME
+
+    turns = [play(tmp_path, room, member) for member in ("p1", "p2")]
+    after = files(room)
+    # the keeper's state: byte for byte what the same turns give without the card
+    assert after["variables.yaml"] == control["variables.yaml"]
+    assert "docs/mvu.yaml" not in after and "docs/mvu.yaml" not in control
+    assert after["sheets/su-wanqing.yaml"] == control["sheets/su-wanqing.yaml"]
+    for f in (own | {"docs/companion.yaml"}) & set(imported):
+        assert after[f] == imported[f], f"{f} changed by a turn"
+    # what reached the prompt is the literal text: every tag is followed by the macros and
+    # reply blocks as written (templates are cut from the card's texts at import, never run)
+    seen: set[str] = set()
+    for turn in turns:
+        for text in prompt_texts(turn["payload"]):
+            for piece in text.split("⟦")[1:]:
+                field, _, rest = piece.partition("⟧")
+                seen.add(field)
+                assert rest.startswith(MACROS + BLOCKS), (field, rest[:300])
+                if field == "name":  # a name is never cut: the templates too are literal text
+                    assert rest.startswith(MACROS + BLOCKS + EJS), rest[:400]
+        assert "\ufdd0" not in json.dumps(turn["payload"], ensure_ascii=False)
+    wanted = {"name", "description", "entry_names", "entry_if"} | ({"entry_plain"} if form != "v1" else set())
+    if form == "v1":
+        wanted -= {"entry_names", "entry_if"}
+    if kind == "companion":
+        wanted |= {"personality", "scenario"}
+    assert wanted <= seen, (wanted - seen, seen)
+    assert "entry_activate" not in seen  # @@activate and constant are off: its key is not in play
+    # the name bound into an entry by {{char}} stays text (no decorator line, no condition)
+    if form != "v1":
+        request = "\n".join(prompt_texts(turns[0]["payload"]))
+        assert f"{NAME} / " in request
+
+
+def test_the_same_card_as_the_keepers_world_runs_its_templates(tmp_path: Path, control: dict[str, bytes]) -> None:
+    """The control of the test above: imported as the keeper's world, the same entries are the
+    keeper's templates and run -- so the checks above would see a template that ran."""
+    room = copy_room(tmp_path / "room")
+    name, content = card_bytes("v2")
+    (room / name).write_bytes(content)
+    done = run_lw(tmp_path, "tavern", "import", str(room / name), "--as", "world", str(room))
+    assert done.returncode == 0, done.stderr
+    play(tmp_path, room, "p1")
+    after = files(room)
+    assert after["variables.yaml"] != control["variables.yaml"]
+    assert "leak: 灯塔看守人周伯年" in after["docs/mvu.yaml"].decode("utf-8")  # a keeper-only value copied

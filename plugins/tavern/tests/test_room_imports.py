@@ -181,7 +181,7 @@ def test_a_person_import_strips_the_world_and_names_no_secret(kernel: Kernel, ro
     reply = say(kernel, room_dir, ".import bell.json", "p2")
     assert "imported character: 钟楼守夜人" in reply
     assert "extensions.loreweaver_hooks: 1 hook script(s) not installed" in reply
-    assert "1 keeper-only entry left out" in reply
+    assert "keeper-only" not in reply and "守秘人专属" not in reply  # not even how many there were
     for secret in SECRETS:
         assert secret not in reply
     room = Room.load(room_dir, kernel)
@@ -210,10 +210,21 @@ def test_a_player_reading_a_keepers_file_sees_no_secret_in_an_error(kernel: Kern
         say(kernel, room_dir, ".import broken.json world", "kp")
     assert "insertion_order" in str(keeper.value) and keeper.value.line == 1  # located for the keeper (one-line JSON)
     assert keeper.value.column is not None and keeper.value.file.endswith("broken.json")
-    with pytest.raises(LwError, match="no file"):
-        say(kernel, room_dir, ".import missing.json", "p1")
+    # a player gets one refusal whatever went wrong: which files exist is not theirs to learn
+    refusals = {}
+    shown = {"broken.json": "broken.json", "missing.json": "missing.json", "../room.yaml": "../room.yaml",
+             "room.yaml": "room.yaml", "cards": "cards",
+             str(room_dir / "bell.json"): "bell.json"}  # even the player's own words name no server path
+    for ref, echoed in shown.items():
+        with pytest.raises(LwError) as refused:
+            say(kernel, room_dir, f".import {ref}", "p1")
+        refusals[ref] = str(refused.value).replace(repr(echoed), "REF")
+        assert refused.value.file is None and str(room_dir) not in str(refused.value)
+    assert len(set(refusals.values())) == 1, refusals
+    with pytest.raises(LwError, match="no file"):  # the keeper reads what is wrong
+        say(kernel, room_dir, ".import missing.json world", "kp")
     with pytest.raises(LwError, match="outside"):
-        say(kernel, room_dir, ".import ../room.yaml", "p1")
+        say(kernel, room_dir, ".import ../room.yaml world", "kp")
 
 
 def test_the_keeper_imports_a_character_for_a_member(kernel: Kernel, room_dir: Path) -> None:
@@ -406,3 +417,18 @@ def test_secret_entries_reach_no_player_facing_byte(kernel: Kernel, room_dir: Pa
                               ensure_ascii=False)
             for secret in SECRETS:
                 assert secret not in seen, (kind, player, secret)
+
+
+def test_an_initvar_never_seeds_a_declared_variable(kernel: Kernel, room_dir: Path) -> None:
+    """A world card's ``[InitVar]`` naming a declared module variable: that name is left out of
+    the tree (with a warning in the keeper's report), the rest is seeded."""
+    card = json.loads(BELL.read_text(encoding="utf-8"))
+    entry = card["data"]["character_book"]["entries"][0]
+    assert "[InitVar]" in entry["keys"]
+    entry["content"] = "{cult_alert: 0, true_culprit: '无人', 雾港: {潮位: [2, '0-5']}}"
+    (room_dir / "shadow.json").write_text(json.dumps(card, ensure_ascii=False), encoding="utf-8")
+    plan = import_into(kernel, room_dir, room_dir / "shadow.json", "world")
+    assert any("cult_alert, true_culprit" in w and "not seeded" in w for w in plan.report.warnings)
+    room = Room.load(room_dir, kernel)
+    assert room.documents.get("mvu", "mvu").data["tree"] == {"雾港": {"潮位": [2, "0-5"]}}
+    assert room.variable("cult_alert").value == 2 and room.variable("true_culprit").value == "灯塔看守人周伯年"

@@ -66,8 +66,11 @@ def test_import_from_an_installed_pack(kernel: Kernel, tmp_path: Path) -> None:
     assert "tower#pier" in sources and "tower#truth" in sources
     assert run_turn(kernel, room_dir, ".import tower/cards/mira.json", actor="p2").command is not None
     assert Room.load(room_dir, kernel).sheets["p2"].name == "Mira"
-    with pytest.raises(LwError, match="outside"):
+    with pytest.raises(LwError, match="cannot be imported") as refused:  # a player: one refusal, no path
         run_turn(kernel, room_dir, ".import tower/../../room.yaml", actor="p1")
+    assert str(kernel.data_dir) not in str(refused.value)
+    with pytest.raises(LwError, match="outside"):  # the keeper: what is wrong
+        run_turn(kernel, room_dir, ".import tower/../../room.yaml world", actor="kp")
 
 
 def enable(kernel: Kernel, room_dir: Path) -> str | None:

@@ -132,7 +132,10 @@ def test_undeclared_names_land_in_the_mvu_tree_in_order(tmp_path: Path, kernel: 
     tree = room.documents.get("mvu", "mvu").data["tree"]
     assert tree["雾港"] == {"潮声": "low", "计数": 3}
     assert room.variable("tide").value == 1  # one key naming a declared variable: the variable
-    assert tree["tide"] == {"x": 7}  # a deeper path is a tree leaf, as for hooks
+    # a deeper path under it would shadow the variable in the tree: refused for the keeper, as for hooks
+    assert "tide" not in tree
+    (shadow,) = [e for e in room.history.all() if e.data and e.data.get("kind") == "tree_refused"]
+    assert shadow.audience == "keeper" and "tide is a declared variable" in shadow.text
     assert refusals(room) == []
 
 

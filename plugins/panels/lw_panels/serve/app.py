@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import posixpath
 from typing import Any
@@ -137,13 +138,23 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
 
     async def page(request: Request) -> Response:
         seat = seat_of(request)
-        data = await run(view, seat)
+        try:
+            data = await run(view, seat)
+        except LwError as exc:  # a room that cannot be read: told as this seat may read it
+            message = html.escape(str(seat.error(exc)))
+            return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
+                                f"<p>This room cannot be read right now.</p><pre>{message}</pre>",
+                                status_code=503, headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
         return HTMLResponse(page_html(data, live=True, base=f"/t/{seat.token}/"),
                             headers={**_SAFE, "Content-Security-Policy": page_policy(live=True)})
 
     async def state(request: Request) -> Response:
         seat = seat_of(request)
-        return Response(update_json(await run(view, seat)), media_type="application/json", headers=_SAFE)
+        try:
+            data = await run(view, seat)
+        except LwError as exc:
+            return JSONResponse(json_error(seat.error(exc)), status_code=503, headers=_SAFE)
+        return Response(update_json(data), media_type="application/json", headers=_SAFE)
 
     async def events(request: Request) -> Response:
         seat = seat_of(request)

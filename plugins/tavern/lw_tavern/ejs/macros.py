@@ -13,6 +13,10 @@
 A macro whose context was not given stays as it is; a macro that writes variables
 (``{{setvar::…}}``, ``{{addvar::…}}`` …) is removed with a warning (this path only reads); an
 unknown macro is left alone. Everything is bounded: no recursion into substituted values.
+
+``MacroContext(inert=True)`` is for text a person import brought (:mod:`lw_tavern.inert`):
+only ``{{user}}``, ``{{char}}``, ``{{newline}}``, ``{{trim}}`` and ``{{// …}}`` are
+substituted; every other macro -- reads, writes, draws, rolls -- stays exactly as written.
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ class MacroContext:
     dice: bool = True
     warnings: list[str] = field(default_factory=list)
     rolls: list[dict[str, Any]] = field(default_factory=list)
+    inert: bool = False
+    """Text a person import brought: only the name and formatting macros (module docstring)."""
 
 
 def _text(value: Any) -> str:
@@ -81,6 +87,8 @@ def substitute(text: str, ctx: MacroContext) -> str:
         if not sep:
             name, sep, arg = stripped.partition(":")
         key = name.strip().lower()
+        if ctx.inert and (sep or key not in ("user", "char")):
+            return m.group(0)
         if key in _WRITES:
             ctx.warnings.append(f"{{{{{key}::…}}}} removed: this text only reads variables")
             return ""

@@ -5,6 +5,10 @@ part of activation, and reading the entries' YAML is costlier still; both happen
 revision of ``docs/worldbook_entry.yaml``. The compiled book is kept in a per-kernel cache
 keyed by the file's identity (inode, modification time, size) and the two settings compiling
 depends on; entries changed in memory and not yet saved bypass the cache.
+
+Entries a person import brought are inert (:mod:`lw_tavern.inert`): the compiled book lists
+them (``RoomBook.inert``) for the renderer, and one that carries a condition (an entry stored
+before person imports dropped them, or a hand edit) is left out: a condition is code.
 """
 
 from __future__ import annotations
@@ -15,7 +19,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from lw_tavern.decorators import named, split_decorators
 from lw_tavern.files import validate
+from lw_tavern.inert import is_live_pack
 from lw_tavern.room.documents import ENTRY
 from lw_tavern.worldbook.engine import CompiledBook, compile_book
 from lw_tavern.worldbook.model import WorldBook, WorldEntry, WorldSettings
@@ -31,13 +37,15 @@ DEFAULT_CONTEXT = 32_000
 
 @dataclass(frozen=True)
 class RoomBook:
-    """The compiled book, each entry's handle (``<pack-id>#<entry-id>``) and title by key, and
-    the entries that could not be read (``(key, reason)``, left out)."""
+    """The compiled book, each entry's handle (``<pack-id>#<entry-id>``) and title by key, the
+    entries that could not be read (``(key, reason)``, left out), and the keys of the inert
+    entries (a person import's: never a template)."""
 
     compiled: CompiledBook
     handles: Mapping[str, str]
     titles: Mapping[str, str]
     skipped: tuple[tuple[str, str], ...] = ()
+    inert: frozenset[str] = frozenset()
 
 
 class BookCache:
@@ -106,6 +114,7 @@ def _compile(room: Room, settings: WorldSettings) -> RoomBook:
     handles: dict[str, str] = {}
     titles: dict[str, str] = {}
     skipped: list[tuple[str, str]] = []
+    inert: set[str] = set()
     for doc in room.documents.all(ENTRY):
         raw = doc.data.get("entry")
         try:
@@ -115,8 +124,13 @@ def _compile(room: Room, settings: WorldSettings) -> RoomBook:
         except (ValidationError, ValueError) as exc:
             skipped.append((doc.id, str(exc).splitlines()[0]))
             continue
+        if not is_live_pack(doc.data.get("pack")):
+            if entry.condition or named(split_decorators(entry.content)[0], "if"):
+                skipped.append((doc.id, "a person import's entry with a condition (a condition is code; import it again)"))
+                continue
+            inert.add(doc.id)
         entries.append(entry)
         handles[doc.id] = doc.source or doc.id
         titles[doc.id] = entry.title
     compiled = compile_book(WorldBook(entries=entries), settings)
-    return RoomBook(compiled, handles, titles, tuple(skipped))
+    return RoomBook(compiled, handles, titles, tuple(skipped), frozenset(inert))

@@ -5,7 +5,8 @@
   ``companion``; ``world`` is the keeper's only (never a model tool: the model has no way to
   any room command). Files are read inside the room folder, or inside an installed pack by its
   id (``fog-harbor-pack/cards/x.json``). A non-keeper is never shown what a file holds beyond
-  their import's own report (its errors are kept for the keeper).
+  their import's own report, nor whether a file exists: every failed import of theirs is one
+  refusal (:data:`IMPORT_REFUSED`); the keeper running the same line reads the located error.
 - ``.pc list | claim <n|name> | release [n|name]`` -- the pregen roster (players claim and
   release; the keeper may release any claim).
 - ``.preset import <file|packId/path> | list | enable <id> | disable <id>`` -- the shared
@@ -24,11 +25,16 @@ from lw_tavern.room import presets, roster
 from lw_tavern.room.documents import PRESET
 from lw_tavern.room.imports import KINDS, resolve_source, run_import, summary
 from lwcore.contributions import CommandReply
-from lwcore.errors import LwError, redacted
+from lwcore.errors import LwError
 from lwcore.turn.documents import Document, project_all, viewer_of
 
 if TYPE_CHECKING:
     from lwcore.turn.room_commands import CommandContext
+
+
+IMPORT_REFUSED = "{ref!r} cannot be imported as {kind} here (the keeper can run the same .import to see why)"
+"""What a player reads for every failed ``.import`` of theirs: missing, outside the room, not a
+card, a card with a problem -- one answer (the keeper gets the located detail)."""
 
 
 def _words(ctx: CommandContext) -> list[str]:
@@ -60,14 +66,14 @@ def import_command(ctx: CommandContext) -> CommandReply:
         member = ctx.room.member(target) if target is not None else ctx.actor
         if ctx.room.is_keeper(member):
             raise LwError("the keeper plays no character: name the member with @member")
-    source = resolve_source(ctx.kernel, ctx.room, words[0])
     try:
-        plan = run_import(ctx.room, source, kind, member=member)
-    except LwError as exc:
+        plan = run_import(ctx.room, resolve_source(ctx.kernel, ctx.room, words[0]), kind, member=member)
+    except LwError:
         if ctx.keeper:
             raise
-        exc.secret = True  # the file may be the keeper's (a pack's card): its content stays with them
-        raise redacted(exc) from None
+        # one refusal whatever went wrong: a player learns neither which files exist nor what
+        # a file (perhaps the keeper's) holds; the keeper running the same line sees why
+        raise LwError(IMPORT_REFUSED.format(ref=words[0], kind=kind), code="refused") from None
     zh = ctx.locale.startswith("zh")
     return CommandReply(summary(plan, zh=zh, for_keeper=ctx.keeper), audience="keeper" if kind == "world" else "actor")
 

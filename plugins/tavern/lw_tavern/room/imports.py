@@ -201,6 +201,7 @@ def plan_import(room: Room | None, material: Material, source: Source, kind: str
         dropped += imported.dropped
     if keeper:
         plan.variables = _variables(material, source)
+        plan.seed = _unshadowed(room, plan.seed, plan.variables, warnings)
         plan.pregens = _pregens(room, material, person, source, warnings)
         if plan.scan:
             carried.append("the card's " + ", ".join(SCAN_WORDS[k] for k in plan.scan)
@@ -296,6 +297,21 @@ def _variables(material: Material, source: Source) -> list[Any]:
             raise located(f"variable {var.id!r}: default: {exc}", file=source.path, text=material.text,
                           path=("variables", i, "default")) from None
         out.append(declared)
+    return out
+
+
+def _unshadowed(room: Room | None, seeds: list[dict[str, Any]], variables: list[Any],
+                warnings: list[str]) -> list[dict[str, Any]]:
+    """The ``[InitVar]`` declarations without the top-level names that are the room's declared
+    module variables (or the card's own typed ones): the tree never shadows a declared id
+    (:func:`lwcore.turn.mvu.apply_to_room` refuses the same for every later write)."""
+    declared = {var.id for var in variables} | ({var.id for var in room.variables.variables} if room else set())
+    out = []
+    for seed in seeds:
+        clash = sorted(k for k in seed if k in declared)
+        if clash:
+            warnings.append(f"[InitVar] {', '.join(clash)}: declared variable(s) of the room, not seeded into its tree")
+        out.append({k: v for k, v in seed.items() if k not in declared})
     return out
 
 
@@ -425,17 +441,11 @@ def summary(plan: ImportPlan, *, zh: bool, for_keeper: bool) -> str:
 
 def report_lines(plan: ImportPlan, *, zh: bool, for_keeper: bool) -> list[str]:
     """The plan's report: ``+`` what it keeps, ``-`` what it strips, ``~`` what the trust
-    boundary changes, ``!`` warnings. A non-keeper never reads the title of an entry kept from
-    them (a pack's card can hold the keeper's secrets)."""
+    boundary changes, ``!`` warnings. A non-keeper reads nothing of the entries kept from them
+    -- not their titles, not that there are any (a pack's card can hold the keeper's secrets)."""
     lines = [f"  + {c}" for c in plan.report.carried]
-    secret = 0
-    for d in plan.report.dropped:
-        if not for_keeper and d.reason.startswith(SECRET_REASON):
-            secret += 1
-            continue
-        lines.append(f"  - {d.field}: {d.reason}")
-    if secret:
-        lines.append(f"  - {secret} 条守秘人专属设定未导入" if zh else f"  - {secret} keeper-only entr{'y' if secret == 1 else 'ies'} left out")
+    lines += [f"  - {d.field}: {d.reason}" for d in plan.report.dropped
+              if for_keeper or not d.reason.startswith(SECRET_REASON)]
     lines += [f"  ~ {d.field}: {d.reason}" for d in plan.changed if for_keeper or d.reason != SECRET_KEPT]
     lines += [f"  ! {w}" for w in plan.report.warnings]
     return lines

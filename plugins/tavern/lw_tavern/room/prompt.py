@@ -27,6 +27,11 @@ that role at that depth of the history (on a protocol without a system role insi
 conversation, the compiler sends a system one as a user message). Outlet entries fill the
 ``{{outlet::name}}`` macros of the placed texts; the rest of an outlet stays out.
 
+Text a person import brought -- the entries of a ``pc`` or ``companion`` import, a companion --
+is placed inert (:mod:`lw_tavern.inert`): never a template or a condition, only its name
+macros substituted; so is every name substituted into text. Once the last pass over the placed
+texts (the outlets) is done, every segment is restored byte for byte.
+
 Writes (the next timed state, what fired, template ``setvar``/``incvar`` and ``activewi``) are
 staged: the room keeps them only when the turn is applied. A template's ``setvar``/``incvar``
 is made like a hook script's (:func:`lwcore.turn.script_writes.apply_write`): a declared module
@@ -38,7 +43,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +52,7 @@ from lwcore.turn import mvu
 from lwcore.turn.documents import Document
 from lwcore.turn.hook_runtime import game_clock
 
+from lw_tavern.inert import protect, restore
 from lw_tavern.room.book import room_book, settings_of
 from lw_tavern.room.documents import COMPANION, TIMED, TIMED_ID
 from lw_tavern.room.presets import enabled_folds
@@ -96,7 +102,7 @@ def turn_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
         return []
     actor = room.member(turn.viewer)
     rng = turn.extra.get("rng") if isinstance(turn.extra.get("rng"), random.Random) else random.Random()
-    renderer = _renderer(room, actor, rng, ctx, book.compiled.entries if book else ())
+    renderer = _renderer(room, actor, rng, ctx, book.compiled.entries if book else (), book.inert if book else ())
     renderer.budget = turn.extra.get("budget")
     out = _Segments()
     keeper_name = display_name(room, room.file.keeper)
@@ -117,7 +123,9 @@ def turn_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
     return out.segments
 
 
-def _renderer(room: Room, actor: Member, rng: random.Random, ctx: Any, entries: Sequence[Any]) -> Renderer:
+def _renderer(room: Room, actor: Member, rng: random.Random, ctx: Any, entries: Sequence[Any],
+              inert: Collection[str]) -> Renderer:
+    """This turn's renderer; ``getwi`` reads the book's enabled entries, a person's inert."""
     sandbox = None
     env = getattr(ctx, "env", None) or {}
     if full_mode_allowed(env):
@@ -126,14 +134,15 @@ def _renderer(room: Room, actor: Member, rng: random.Random, ctx: Any, entries: 
         except Exception:  # noqa: BLE001 - no sandbox capability or binding: the read-only subset
             sandbox = None
     return Renderer(tree=mvu.script_state(room), user=display_name(room, actor), clock=game_clock(room), rng=rng,
-                    sandbox=sandbox, entries={c.entry.title: c.content for c in entries if not c.entry.disable})
+                    sandbox=sandbox, entries={c.entry.title: protect(c.content) if c.entry.id in inert else c.content
+                                              for c in entries if not c.entry.disable})
 
 
 def _companion(data: Mapping[str, Any], renderer: Renderer) -> str:
     name = str(data.get("name") or "")
     parts = [f"### {name}"] + [str(data[k]).strip() for k in ("description", "personality", "scenario")
                                if isinstance(data.get(k), str) and data[k].strip()]
-    return renderer.text("\n".join(parts), where=f"companion {name}", char=name)
+    return renderer.inert("\n".join(parts), char=name)
 
 
 def _activate(turn: TurnContext, room: Room, actor: Member, book: Any, settings: Any, renderer: Renderer,
@@ -143,8 +152,8 @@ def _activate(turn: TurnContext, room: Room, actor: Member, book: Any, settings:
     scan = ScanInput(chat=chat_of(room, actor, str(turn.extra.get("player_input") or "")), force=force,
                      globals=scan_globals(room, actor, book.compiled, renderer))
     result = activate(book.compiled, scan, settings, state, rng=renderer.rng,
-                      render=lambda entry, content: renderer.text(content, where=book.handles.get(entry.id, entry.title),
-                                                                  entry=True),
+                      render=lambda entry, content: renderer.inert(content) if entry.id in book.inert
+                      else renderer.text(content, where=book.handles.get(entry.id, entry.title), entry=True),
                       condition=renderer.condition)
     placed = result.placement
     out.add("worldbook-an-top", "\n".join(placed.an_top), "author", -100)
@@ -202,5 +211,6 @@ class _Segments:
                                                role=role))  # type: ignore[arg-type]
 
     def fill_outlets(self) -> None:
+        """Fill the outlets, then give inert text back as written (the last pass over it)."""
         fill: Callable[[re.Match[str]], str] = lambda m: self.outlets.get(m.group(1).strip(), "")
-        self.segments = [replace(s, text=_OUTLET.sub(fill, s.text)) if "{{" in s.text else s for s in self.segments]
+        self.segments = [replace(s, text=restore(_OUTLET.sub(fill, s.text))) for s in self.segments]

@@ -7,6 +7,11 @@ subset), then the macros: ``{{getvar::}}``/``{{var:}}`` from the room's variable
 in a preset, the keeper), ``{{time}}``/``{{date}}`` the room's game clock, ``{{random}}``/
 ``{{pick}}`` and ``{{roll:XdY}}`` from the turn's random source and the kernel's dice.
 
+Text a person import brought (a pc's or companion's lore, a companion) never comes through
+:meth:`Renderer.text`: :meth:`Renderer.inert` substitutes its name macros and nothing else
+(:mod:`lw_tavern.inert`). Names substituted into any text (``{{user}}``, ``{{char}}``) are
+inert values: a member's character name can come from a player's card.
+
 The switch: ``LW_TAVERN_EJS=lite`` (in the environment the kernel reads) keeps every template
 on the read-only subset; anything else, or unset, allows the full mode.
 
@@ -39,6 +44,7 @@ from lw_tavern.ejs.full import render_full
 from lw_tavern.ejs.lite import render as render_lite
 from lw_tavern.ejs.lite import tree_resolver
 from lw_tavern.ejs.macros import MacroContext, substitute
+from lw_tavern.inert import protect, protect_name
 from lw_tavern.worldbook.engine import LeftOut
 
 SWITCH = "LW_TAVERN_EJS"
@@ -70,9 +76,10 @@ class Renderer:
         self.resolve = tree_resolver(self.tree)
 
     def text(self, content: str, *, where: str, char: str | None = None, entry: bool = False) -> str:
-        """``content`` rendered: templates, then macros. ``entry``: a world-book entry's text,
-        left out (:class:`LeftOut`) rather than rendered by the subset when the turn's script
-        budget is spent."""
+        """``content`` rendered: templates, then macros. For the keeper's content only (a world
+        import's entries, presets): a person's text takes :meth:`inert`. ``entry``: a world-book
+        entry's text, left out (:class:`LeftOut`) rather than rendered by the subset when the
+        turn's script budget is spent."""
         body = content
         if "<%" in content or "<#" in content.lower():
             body = self._template(content, where, entry)
@@ -81,10 +88,18 @@ class Renderer:
     def macros(self, content: str, *, where: str, char: str | None = None) -> str:
         """``content`` with its macros substituted (no template runs: for text that is read,
         not placed, such as what an entry's keys are matched against)."""
-        ctx = MacroContext(resolve=self.resolve, user=self.user, char=char, clock=self.clock, rng=self.rng)
+        ctx = MacroContext(resolve=self.resolve, user=protect_name(self.user), char=protect_name(char),
+                           clock=self.clock, rng=self.rng)
         out = substitute(content, ctx)
         self.warnings += [f"{where}: {w}" for w in ctx.warnings]
         return out
+
+    def inert(self, content: str, *, char: str | None = None) -> str:
+        """Text a person import brought, as the model reads it: no template, no condition,
+        only the name and formatting macros, and :func:`lw_tavern.inert.protect`-ed (the
+        caller restores the placed text once its last pass is done)."""
+        ctx = MacroContext(user=protect_name(self.user), char=protect_name(char), inert=True)
+        return protect(substitute(content, ctx))
 
     def _template(self, content: str, where: str, entry: bool) -> str:
         if self.sandbox is not None and "<%" in content:

@@ -1,0 +1,326 @@
+"""Continuity of a draft against the character cards (spec §4.2) and the timeline (§4.4).
+
+Each finding names the card field it contradicts and quotes the sentence that does:
+
+- **境界**: a realm or level going down — a setting change lowering it, or the prose giving a
+  character a lower realm than the card — without an event that explains it (跌境, 散功, 封印,
+  修为尽失 …) anywhere in the draft;
+- **持有**: an item the book knows (held by someone, or a 物品 of the roster) used by a character
+  whose card does not hold it (拔出, 握紧, 祭出, 服下 …), unless the draft gives it to them first
+  (a ``X.持有+物`` change, or 接过/夺过/拿到 … earlier in the prose);
+- **状态**: a character whose card says dead or gone (已死, 陨落, 失踪, 封印 …) speaking or
+  thinking, unless the draft changes that 状态 or the paragraph is a memory, a dream, a letter;
+  a character speaking who is not in the draft's 在场 list (when it has one) is a warning;
+- **位置**: a character placed (站在, 坐在, 在 …) in a place the book knows that is neither the
+  card's 位置, nor one the draft moves them to (``X.位置=``), nor one the prose took them to
+  before (来到, 回到, 赶到 …) — a warning, since places nest (a hall inside a sect);
+- **书内时间**: the draft's in-book time earlier than the last chapter's (unless the draft says
+  ``倒叙: true``).
+
+Realms are ranked by the stages of 世界观.md's 「力量体系」 section (one stage a line or a list
+separated by ＜ > → 、), else the usual cultivation ladder; levels by 一…十 with 层/重/阶/品/级,
+初期/中期/后期/圆满.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from lw_storyrepo.findings import ERROR, WARN, Finding
+from lw_storyrepo.repo import as_list
+
+DEFAULT_STAGES = ("凡人", "炼体", "练气", "炼气", "筑基", "结丹", "金丹", "元婴", "化神", "炼虚", "合体", "大乘", "渡劫", "真仙",
+                  "天仙", "金仙")
+SAME_STAGE = {"炼气": "练气", "结丹": "金丹"}
+DEAD = ("已死", "死亡", "身亡", "陨落", "已故", "战死", "亡故", "死去", "已逝", "去世")
+GONE = ("失踪", "封印", "被封印", "下落不明")
+NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|遗言|遗书|信中|信上|信里|留音|幻象|幻影|残魂|画像|生前|曾经说")
+REMOTE = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空")
+DOWN_EVENTS = re.compile(r"跌落|跌境|跌回|境界跌|修为尽失|修为大减|修为倒退|废去|废了|散功|自废|封印|倒退|受损|重创|燃烧")
+USE_VERBS = ("拔出", "抽出", "握着", "握紧", "握住", "举起", "挥动", "挥出", "祭出", "取出", "掏出", "亮出", "服下", "吞下", "催动",
+             "捏着", "攥着", "攥紧", "佩着", "背着", "抚着", "擦拭", "拿着", "提着")
+GET_VERBS = ("接过", "收下", "拿到", "夺过", "夺下", "捡起", "拾起", "得到", "取回", "借来", "买下", "收起")
+STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "在")
+MOVE_VERBS = ("来到", "到了", "回到", "赶到", "赶回", "抵达", "进了", "走进", "踏入", "前往", "去了", "飞往", "奔向", "返回", "进入")
+_NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+_PHASE = {"初期": 1, "前期": 1, "中期": 2, "后期": 3, "巅峰": 4, "大圆满": 5, "圆满": 4}
+_SENTENCE = re.compile(r"[^。！？!?\n]+[。！？!?]*")
+
+
+@dataclass
+class World:
+    """What the continuity checks read from the book, loaded once per transaction."""
+
+    cards: dict[str, dict[str, Any]] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+    places: set[str] = field(default_factory=set)
+    items: set[str] = field(default_factory=set)
+    stages: tuple[str, ...] = DEFAULT_STAGES
+    last_time: tuple[int, str] | None = None  # (chapter, 书内时间) of the last settled chapter
+
+
+# --- ranks ------------------------------------------------------------------------------------------
+
+
+def stages_of(world_text: str) -> tuple[str, ...]:
+    """The realm stages in order from 世界观.md's 「力量体系」 section, else the default ladder."""
+    m = re.search(r"^##\s*力量体系[^\n]*\n(.*?)(?=^##\s|\Z)", world_text, re.M | re.S)
+    if not m:
+        return DEFAULT_STAGES
+    found = [w for w in re.split(r"[\s<＜>＞→、,，|｜\-—*]+", m.group(1)) if re.fullmatch(r"[\u4e00-\u9fff]{2,4}", w)]
+    return tuple(dict.fromkeys(found)) if len(found) >= 2 else DEFAULT_STAGES
+
+
+def _number(text: str) -> int | None:
+    if text.isdigit():
+        return int(text)
+    if text in _NUM:
+        return _NUM[text]
+    if len(text) == 2 and text[0] == "十" and text[1] in _NUM:
+        return 10 + _NUM[text[1]]
+    if len(text) == 2 and text[1] == "十" and text[0] in _NUM:
+        return _NUM[text[0]] * 10
+    return None
+
+
+def realm_pattern(stages: tuple[str, ...]) -> re.Pattern[str]:
+    names = sorted(stages, key=len, reverse=True)
+    return re.compile(rf"({'|'.join(map(re.escape, names))})(?:期)?(?:([一二两三四五六七八九十\d]{{1,2}})[层重阶品级段]|"
+                      rf"({'|'.join(sorted(_PHASE, key=len, reverse=True))}))?")
+
+
+def rank(realm: str, stages: tuple[str, ...]) -> tuple[int, int] | None:
+    """``(stage, level)`` of a realm such as 筑基七层, 金丹初期, 练气; None when unknown."""
+    m = realm_pattern(stages).search(realm or "")
+    if not m:
+        return None
+    stage = SAME_STAGE.get(m.group(1), m.group(1))
+    order = [SAME_STAGE.get(s, s) for s in stages]
+    level = _number(m.group(2)) if m.group(2) else _PHASE.get(m.group(3) or "", 0)
+    return order.index(stage), level or 0
+
+
+# --- in-book time ---------------------------------------------------------------------------------------
+
+_MONTHS = {"正月": 1, "一月": 1, "二月": 2, "三月": 3, "四月": 4, "五月": 5, "六月": 6, "七月": 7, "八月": 8, "九月": 9,
+           "十月": 10, "冬月": 11, "十一月": 11, "腊月": 12, "十二月": 12}
+_CN_DIGITS = "〇零一二三四五六七八九"
+
+
+def _cn_int(text: str) -> int | None:
+    if text.isdigit():
+        return int(text)
+    if all(c in _CN_DIGITS for c in text) and len(text) >= 2:  # 一〇二三
+        return int("".join(str(_CN_DIGITS.index(c) - (1 if _CN_DIGITS.index(c) > 0 else 0)) for c in text))
+    text = text.replace("廿", "二十").replace("卅", "三十")
+    if text.startswith("初"):
+        text = text[1:]
+    if text == "十":
+        return 10
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        return (_NUM.get(tens, 1) if tens else 1) * 10 + (_NUM.get(ones, 0) if ones else 0)
+    return _NUM.get(text)
+
+
+def book_time(text: str) -> tuple[str, tuple[int | None, int | None, int | None]] | None:
+    """``(era, (year, month, day))`` of an in-book time (大历1023年冬月初三, 1023冬月初三, 冬月初五,
+    第12日); None when nothing in it can be read as a date."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    m = re.search(r"第\s*([\d一二三四五六七八九十百零〇两]+)\s*[日天]", text)
+    if m:
+        day = _cn_int(m.group(1)) if not m.group(1).isdigit() else int(m.group(1))
+        return ("", (None, None, day)) if day is not None else None
+    year = month = day = None
+    era = ""
+    ym = re.search(r"([^\d〇零一二三四五六七八九十]*?)([\d〇零一二三四五六七八九十]{1,5})\s*年", text)
+    if ym:
+        era, year = ym.group(1).strip(), _cn_int(ym.group(2))
+    else:
+        lead = re.match(r"([^\d]*?)(\d{3,5})", text)
+        if lead:
+            era, year = lead.group(1).strip(), int(lead.group(2))
+    for name in sorted(_MONTHS, key=len, reverse=True):
+        if name in text:
+            month = _MONTHS[name]
+            break
+    if month is None:
+        mm = re.search(r"(\d{1,2})\s*月", text)
+        month = int(mm.group(1)) if mm else None
+    dm = re.search(r"(初[一二三四五六七八九十]|[廿卅]?[一二三四五六七八九十]{1,3}|\d{1,2})\s*[日号]?$", text.split("月")[-1]) \
+        if month is not None else None
+    if dm:
+        day = _cn_int(dm.group(1))
+    if year is None and month is None and day is None:
+        return None
+    return era, (year, month, day)
+
+
+def earlier(a: str, b: str) -> bool:
+    """Whether in-book time ``a`` is surely before ``b`` (same era; compared down to the first
+    field either leaves out)."""
+    ta, tb = book_time(a), book_time(b)
+    if ta is None or tb is None or (ta[0] and tb[0] and ta[0] != tb[0]):
+        return False
+    for x, y in zip(ta[1], tb[1]):
+        if x is None or y is None:
+            if x is None and y is None:
+                continue
+            return False
+        if x != y:
+            return x < y
+    return False
+
+
+# --- the checks -------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Change:
+    who: str
+    field: str
+    op: str
+    value: str
+
+
+def _changes(meta: dict[str, Any], aliases: dict[str, str]) -> list[_Change]:
+    out = []
+    for line in as_list(meta.get("设定变更")):
+        m = re.match(r"^\s*(.+?)\s*[.。]\s*([^=+\-\s]+?)\s*([=+\-])\s*(.+?)\s*$", str(line))
+        if m:
+            out.append(_Change(aliases.get(m.group(1), m.group(1)), m.group(2), m.group(3), m.group(4)))
+    return out
+
+
+def _sentences(lines: list[str]) -> Iterable[tuple[int, int, str]]:
+    for i, line in enumerate(lines):
+        for m in _SENTENCE.finditer(line):
+            if m.group().strip():
+                yield i, m.start() + 1, m.group()
+
+
+def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first_line: int,
+                     voices: Iterable[Any], names: re.Pattern[str] | None) -> list[Finding]:
+    """Every continuity finding of a draft (``meta`` its front matter, ``lines`` its body from
+    ``first_line``); ``voices`` who says what (:func:`lw_storyrepo.checks.voices`), ``names`` the
+    pattern of every name the draft may use."""
+    out: list[Finding] = []
+    aliases = world.aliases
+    changes = _changes(meta, aliases)
+    text = "\n".join(lines)
+    sentences = list(_sentences(lines))
+    # 书内时间
+    now = str(meta.get("书内时间") or "")
+    flashback = meta.get("倒叙") is True or str(meta.get("倒叙") or "").strip() in ("是", "true")
+    if world.last_time and now and not flashback and earlier(now, world.last_time[1]):
+        n, then = world.last_time
+        out.append(Finding("连贯", ERROR, f"书内时间「{now}」早于第 {n} 章的「{then}」（时间倒流）；倒叙就在草稿写「倒叙: true」",
+                           1, 1, f"书内时间: {now}"))
+    # 境界
+    explained = DOWN_EVENTS.search(text) is not None
+    set_realm = {c.who: c.value for c in changes if c.field == "境界" and c.op == "="}
+    for who, value in set_realm.items():
+        card = world.cards.get(who, {})
+        old, new = rank(str(card.get("境界") or ""), world.stages), rank(value, world.stages)
+        if old and new and new < old and not explained:
+            out.append(Finding("连贯", ERROR, f"{who} 的境界从「{card.get('境界')}」（角色卡·境界）降到「{value}」，正文没有写明缘由"
+                               f"（跌境、散功、封印…）", 1, 1, f"{who}.境界={value}"))
+    if names is not None:
+        pattern = realm_pattern(world.stages)
+        for i, col, sentence in sentences:
+            if not any(stage in sentence for stage in world.stages):
+                continue
+            for r in pattern.finditer(sentence):
+                if not (r.group(2) or r.group(3)):
+                    continue  # a bare stage name (筑基) says no level
+                who = _nearest(names, sentence, r.start(), aliases)
+                card = world.cards.get(who or "", {})
+                if not who or who in set_realm or not card.get("境界"):
+                    continue
+                old, said = rank(str(card["境界"]), world.stages), rank(r.group(), world.stages)
+                if old and said and said < old and not explained:
+                    out.append(Finding("连贯", ERROR, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成「{r.group()}」，"
+                                       f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60]))
+    # 持有
+    given = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "+"}
+    if names is not None and world.items:
+        items = sorted(world.items, key=len, reverse=True)
+        item_re = "|".join(map(re.escape, items))
+        use = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(USE_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
+        get = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(GET_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
+        got: set[tuple[str, str]] = set()
+        any_item = re.compile(item_re)
+        for i, col, sentence in sentences:
+            if not any_item.search(sentence):
+                continue
+            for m in get.finditer(sentence):
+                got.add((aliases.get(m.group(1), m.group(1)), m.group(2)))
+            for m in use.finditer(sentence):
+                who, item = aliases.get(m.group(1), m.group(1)), m.group(2)
+                card = world.cards.get(who)
+                if card is None or (who, item) in given or (who, item) in got:
+                    continue
+                held = [str(x) for x in as_list(card.get("持有"))]
+                if item in held:
+                    continue
+                owner = next((n for n, c in world.cards.items() if item in [str(x) for x in as_list(c.get("持有"))]), None)
+                where = f"（它在{owner}的持有里）" if owner and owner != who else ""
+                out.append(Finding("连贯", ERROR, f"{who} 的持有里没有「{item}」（角色卡·持有：{'、'.join(held) or '无'}）{where}，"
+                                   f"正文却写{who}用它", first_line + i, col, sentence.strip()[:60]))
+    # 状态: the dead and the gone do not speak
+    revived = {c.who for c in changes if c.field == "状态"}
+    present = {aliases.get(str(x), str(x)) for x in as_list(meta.get("在场"))}
+    seen: set[tuple[str, int]] = set()
+    for voice in voices:
+        who = voice.speaker
+        if who is None or (who, voice.line) in seen:
+            continue
+        line = lines[voice.line]
+        card = world.cards.get(who, {})
+        state = str(card.get("状态") or "")
+        if who not in revived and any(state.startswith(d) for d in DEAD + GONE) and not NOT_NOW.search(line):
+            seen.add((who, voice.line))
+            out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
+                               first_line + voice.line, voice.column, line.strip()[:60]))
+        elif present and who not in present and not REMOTE.search(line) and not NOT_NOW.search(line):
+            seen.add((who, voice.line))
+            out.append(Finding("连贯", WARN, f"{who} 不在本章的在场名单（{'、'.join(sorted(present))}），正文里却在说话",
+                               first_line + voice.line, voice.column, line.strip()[:60]))
+    # 位置
+    if names is not None and world.places:
+        moved = {c.who: {c.value} for c in changes if c.field == "位置" and c.op == "="}
+        places = sorted(world.places | {v for vs in moved.values() for v in vs}, key=len, reverse=True)
+        place_re = "|".join(map(re.escape, places))
+        go = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,6}}?(?:{'|'.join(MOVE_VERBS)})({place_re})")
+        stay = re.compile(rf"({names.pattern})(?:正|还|仍|便|就|已经|独自|一直)?(?:{'|'.join(STAY_VERBS)})({place_re})")
+        reached: dict[str, set[str]] = {}
+        any_place = re.compile(place_re)
+        for i, col, sentence in sentences:
+            if not any_place.search(sentence):
+                continue
+            for m in go.finditer(sentence):
+                reached.setdefault(aliases.get(m.group(1), m.group(1)), set()).add(m.group(2))
+            if NOT_NOW.search(sentence):
+                continue
+            for m in stay.finditer(sentence):
+                who, place = aliases.get(m.group(1), m.group(1)), m.group(2)
+                card = world.cards.get(who)
+                if card is None or not card.get("位置"):
+                    continue
+                allowed = {str(card["位置"])} | moved.get(who, set()) | reached.get(who, set())
+                if any(place == a or place in a or a in place for a in allowed):
+                    continue
+                out.append(Finding("连贯", WARN, f"{who} 在「{card['位置']}」（角色卡·位置），本章没有写他到「{place}」去"
+                                   f"（设定变更 {who}.位置={place}，或正文写明来到{place}）", first_line + i, col,
+                                   sentence.strip()[:60]))
+    return out
+
+
+def _nearest(names: re.Pattern[str], sentence: str, at: int, aliases: dict[str, str]) -> str | None:
+    """The last name before position ``at`` of a sentence (the one a realm is said of)."""
+    found = [m for m in names.finditer(sentence[:at])]
+    return aliases.get(found[-1].group(), found[-1].group()) if found else None

@@ -1,0 +1,28 @@
+"""What the system did on its own during a command, said to the author (never silently).
+
+Every automatic fix or recovery calls :func:`note` where it happens: the full-width colon
+taken out of a draft's front matter, an alias written as its canonical name, the text corrected
+in the acceptance card written back into the draft, a title that could not be a file name as
+it is, an interrupted settle rolled back or finished. ``lw story`` prints every note after the
+command (``已自动修复：…`` / ``已自动处理：…``) and the model tools return them with their
+result, so no fix goes unreported.
+
+The notes live for one command: :func:`drain` hands them over and starts afresh.
+"""
+
+from __future__ import annotations
+
+_NOTES: list[str] = []
+
+
+def note(text: str) -> None:
+    """Record one thing the system did by itself (a sentence the author can act on)."""
+    if text and text not in _NOTES:
+        _NOTES.append(text)
+
+
+def drain() -> list[str]:
+    """Every note since the last drain, in order; the list is emptied."""
+    out = list(_NOTES)
+    _NOTES.clear()
+    return out

@@ -1,0 +1,142 @@
+"""Continuity against the cards (spec §4.2) and the timeline: five planted errors are caught, each
+naming the card field and quoting the sentence; the same drafts written right pass.
+
+The table is the whole domain of the check: for every field (境界, 持有, 状态, 位置, 书内时间) a
+planted error and the ways a draft legitimately does the same thing (an event, a setting change,
+a handover, a memory, a journey, a flashback).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from lw_storyrepo import layout as L
+from lw_storyrepo.checks import CheckContext, check_draft, voices
+from lw_storyrepo.cli import story
+from lw_storyrepo.continuity import World, book_time, check_continuity, earlier, rank, stages_of, DEFAULT_STAGES
+from lw_storyrepo.drafts import Draft
+
+CARDS = {
+    "林晚": {"姓名": "林晚", "别名": ["晚晚"], "状态": "在世", "位置": "青云宗", "境界": "筑基七层", "持有": ["青霜剑"]},
+    "沈砚": {"姓名": "沈砚", "状态": "在世", "位置": "青云宗", "境界": "金丹初期", "持有": ["玄阶令牌"]},
+    "云娘": {"姓名": "云娘", "状态": "已死", "位置": "落霞谷"},
+    "大长老": {"姓名": "大长老", "状态": "封印", "位置": "镇妖塔"},
+}
+ALIASES = {"林晚": "林晚", "晚晚": "林晚", "沈砚": "沈砚", "云娘": "云娘", "大长老": "大长老"}
+PLACES = {"青云宗", "落霞谷", "镇妖塔", "北境雪原"}
+ITEMS = {"青霜剑", "玄阶令牌", "九转丹"}
+
+
+def findings(body: str, meta: dict | None = None, last: tuple[int, str] | None = (3, "大历1023年冬月初五")):
+    ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), set(ITEMS),
+                       world=World(CARDS, ALIASES, PLACES, ITEMS, DEFAULT_STAGES, last)).for_draft(meta or {})
+    lines = body.split("\n")
+    world = ctx.world
+    world.aliases = ctx.aliases
+    return check_continuity(world, meta or {}, lines, 10, voices(ctx, lines), ctx.names_re())
+
+
+PLANTED = [
+    ("境界", "林晚不过筑基三层的修为，却硬接了这一掌。", {}, "林晚 的境界是「筑基七层」（角色卡·境界），正文写成「筑基三层」"),
+    ("境界", "林晚运转功法。", {"设定变更": ["林晚.境界=筑基五层"]}, "林晚 的境界从「筑基七层」（角色卡·境界）降到「筑基五层」"),
+    ("持有", "林晚拔出玄阶令牌，迎风一晃。", {}, "林晚 的持有里没有「玄阶令牌」（角色卡·持有：青霜剑）（它在沈砚的持有里）"),
+    ("持有", "晚晚服下九转丹，脸色好了些。", {}, "林晚 的持有里没有「九转丹」"),
+    ("状态", "云娘叹道：“晚晚，你长大了。”", {}, "云娘 的状态是「已死」（角色卡·状态），正文里却在说话或想事"),
+    ("状态", "大长老冷笑道：“你们谁也走不了。”", {}, "大长老 的状态是「封印」（角色卡·状态）"),
+    ("位置", "林晚站在落霞谷的断崖边。", {}, "林晚 在「青云宗」（角色卡·位置），本章没有写他到「落霞谷」去"),
+    ("书内时间", "林晚醒了。", {"书内时间": "大历1023年冬月初三"}, "书内时间「大历1023年冬月初三」早于第 3 章的「大历1023年冬月初五」"),
+    ("书内时间", "林晚醒了。", {"书内时间": "大历1023年十月十二"}, "早于第 3 章"),
+]
+
+
+@pytest.mark.parametrize("field, body, meta, expected", PLANTED, ids=[f"{p[0]}-{i}" for i, p in enumerate(PLANTED)])
+def test_a_planted_continuity_error_is_caught_with_field_and_sentence(field: str, body: str, meta: dict, expected: str) -> None:
+    found = findings(body, meta)
+    assert any(expected in f.message for f in found), [f.message for f in found]
+    hit = next(f for f in found if expected in f.message)
+    assert field in hit.message or field == "书内时间"
+    assert hit.excerpt and (hit.excerpt in body or hit.excerpt.split(": ", 1)[-1] in str(meta) or "=" in hit.excerpt)
+
+
+GOOD = [
+    "林晚修为尽失，跌回筑基三层，咬牙站了起来。",  # an event explains the fall
+    "林晚早已是筑基七层，这一掌接得稳稳当当。",
+    "沈砚把玄阶令牌递给林晚。林晚接过玄阶令牌，握紧了玄阶令牌。",  # handed over first
+    "林晚拔出青霜剑，剑光如雪。",
+    "林晚想起云娘临终时说：“活下去。”",  # a memory
+    "梦里，云娘叹道：“晚晚，你长大了。”",
+    "林晚来到落霞谷。林晚站在落霞谷的断崖边。",  # she went there
+    "林晚站在青云宗的山门前。",
+    "信中，大长老写道：“你们谁也走不了。”",
+]
+
+
+@pytest.mark.parametrize("body", GOOD)
+def test_the_same_things_written_right_pass(body: str) -> None:
+    assert findings(body, {"书内时间": "大历1023年冬月初六"}) == []
+
+
+def test_setting_changes_make_a_change_legitimate() -> None:
+    assert findings("林晚站在北境雪原。", {"设定变更": ["林晚.位置=北境雪原"]}) == []
+    assert findings("林晚拔出玄阶令牌。", {"设定变更": ["林晚.持有+玄阶令牌"]}) == []
+    assert findings("云娘叹道：“我回来了。”", {"设定变更": ["云娘.状态=在世"]}) == []
+    assert findings("林晚醒了。", {"书内时间": "大历1023年冬月初三", "倒叙": True}) == []
+
+
+def test_a_speaker_missing_from_the_present_list_is_a_warning() -> None:
+    found = findings("沈砚道：“走。”", {"在场": ["林晚"]})
+    assert [(f.severity, f.message) for f in found] == [("warn", "沈砚 不在本章的在场名单（林晚），正文里却在说话")]
+
+
+@pytest.mark.parametrize("a, b, before", [
+    ("大历1023年冬月初三", "大历1023年冬月初五", True),
+    ("大历1023年冬月初五", "大历1023年冬月初三", False),
+    ("1023冬月初三", "1023腊月初一", True),
+    ("冬月初五", "冬月十二", True),
+    ("冬月廿一", "冬月十二", False),
+    ("第3日", "第12日", True),
+    ("大历1024年正月", "大历1023年腊月廿九", False),
+    ("大历1023年", "大历1023年冬月初三", False),  # a field left out: not surely earlier
+    ("天启三年春", "大历1023年冬月", False),  # another era: not comparable
+    ("", "冬月初三", False),
+    ("某日", "冬月初三", False),
+])
+def test_in_book_times_compare_only_when_surely_ordered(a: str, b: str, before: bool) -> None:
+    assert earlier(a, b) is before
+
+
+def test_realm_ranks_follow_the_world_or_the_usual_ladder() -> None:
+    assert rank("筑基七层", DEFAULT_STAGES) > rank("筑基三层", DEFAULT_STAGES) > rank("练气九层", DEFAULT_STAGES)
+    assert rank("金丹初期", DEFAULT_STAGES) > rank("筑基十层", DEFAULT_STAGES)
+    assert rank("结丹后期", DEFAULT_STAGES) > rank("金丹初期", DEFAULT_STAGES)
+    stages = stages_of("# 世界观\n\n## 力量体系\n淬体 ＜ 开脉 ＜ 通玄 ＜ 化神\n")
+    assert stages == ("淬体", "开脉", "通玄", "化神")
+    assert rank("通玄一重", stages) > rank("开脉九重", stages)
+    assert book_time("第12日") == ("", (None, None, 12))
+
+
+def test_continuity_through_lw_story_check(book) -> None:
+    """The book's own cards: 林晚 holds 青霜剑 only; a draft has her wield 玄阶令牌 and be three
+    levels lower; ``lw story check`` reports both with the card field and the sentence."""
+    path = book.p(f"{L.角色}/林晚.md")
+    path.write_text(path.read_text(encoding="utf-8").replace("持有:", "境界: 筑基七层\n持有:"), encoding="utf-8")
+    elder = book.p(f"{L.角色}/大长老.md")
+    elder.write_text(elder.read_text(encoding="utf-8").replace("状态: 在世\n", "状态: 在世\n持有:\n  - 玄阶令牌\n"), encoding="utf-8")
+    book.git.commit_paths([f"{L.角色}/林晚.md", f"{L.角色}/大长老.md"], "fix(设定): 林晚.境界\n")
+    runner = CliRunner()
+    invoke = lambda *a: runner.invoke(story, ["--locale", "zh", *a, "-C", str(book.root)], catch_exceptions=False).output
+    invoke()
+    invoke("card", "edit", "--合同", "P-001 推进")
+    invoke("decide")
+    invoke()
+    draft = book.root.parent / "d.md"
+    draft.write_text("---\n标题: 雪夜\n推进承诺:\n  - P-001\n---\n林晚祭出玄阶令牌，挡在身前。\n林晚不过筑基四层，却毫不退让。\n",
+                     encoding="utf-8")
+    invoke("draft", "A", str(draft))
+    out = invoke("check")
+    assert "林晚 的持有里没有「玄阶令牌」（角色卡·持有：青霜剑）（它在大长老的持有里）" in out and "林晚祭出玄阶令牌，挡在身前。" in out
+    assert "林晚 的境界是「筑基七层」（角色卡·境界），正文写成「筑基四层」" in out
+    assert re.search(r"✗ \[连贯\] 第 6 行", out)

@@ -1,0 +1,185 @@
+"""The contract check trusts a good draft and catches a bad one; leaks follow who really speaks.
+
+Contract (issue 30): names matched through aliases and address forms (你娘/娘亲 for 云娘, 陈叔 for
+陈伯远), punctuation inside a name (寒……潭……), aliases the same draft declares, a thing named by
+its description (令牌 with a “玄”字), a promise's move read from the contract's own words (揭开 asks
+for no 兑付), and a frozen contract the author amends with a reason (``lw story amend``).
+
+Leaks: speakers whose card the same chapter creates, and a quote alone in its paragraph
+attributed by the turn-taking around it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from lw_storyrepo import layout as L
+from lw_storyrepo.checks import ERROR, CheckContext, check_draft, contract_findings, contract_moves, leak_and_waste
+from lw_storyrepo.cli import story
+from lw_storyrepo.drafts import Draft
+from lw_storyrepo.names import address_forms, described, present
+from lw_storyrepo.samples import DRAFT, to_reviewed
+
+
+def ctx_of(aliases: dict[str, str], items: set[str] | None = None,
+           secrets: list[tuple[str, set[str], bool, list[str]]] | None = None) -> CheckContext:
+    return CheckContext(aliases, secrets or [], [], [], 0, set(aliases), items or set())
+
+
+def errors(contract: list[str], body: str, meta: dict | None = None, ctx: CheckContext | None = None) -> list[str]:
+    ctx = (ctx or ctx_of({"云娘": "云娘", "陈伯远": "陈伯远", "林晚": "林晚", "晚晚": "林晚", "寒潭": "寒潭"},
+                         {"玄阶令牌"})).for_draft(meta or {})
+    draft = Draft("A", meta or {}, body, 5)
+    return [f.message for f in contract_findings({"合同": contract}, draft, ctx) if f.severity == ERROR]
+
+
+# --- good drafts the old check refused ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("contract, body", [
+    (["云娘病重"], "“你娘的病，怕是熬不过这个冬天了。”"),
+    (["云娘病重"], "她守在娘亲床前，一夜没合眼。"),
+    (["陈伯远出手"], "陈叔一掌拍在桌上。"),
+    (["陈伯远出手"], "老陈一掌拍在桌上。"),
+    (["林晚得到血书"], "晚晚接过血书。"),
+    (["林晚得到血书"], "阿晚接过血书。"),
+    (["她坠入寒潭"], "“寒……潭……”她念着，脚下一空。"),
+    (["玄阶令牌现世"], "石缝里露出一块令牌，上面刻着一个“玄”字。"),
+    (["玄阶令牌现世"], "他摸到一块玄字令牌。"),
+    (["林晚揭开 P-001 的一角"], "林晚看着血书。"),  # 揭开 names no move: any move of P-001 will do
+    (["推进或兑付 P-001（期限第 12 章）"], "林晚看着血书。"),
+])
+def test_good_drafts_pass_the_contract(contract: list[str], body: str) -> None:
+    meta = {"推进承诺": ["P-001"]}
+    assert errors(contract, body, meta) == []
+
+
+def test_an_alias_the_draft_itself_declares_counts() -> None:
+    meta = {"推进承诺": ["P-001"], "设定变更": ["林晚.别名+小师妹"]}
+    assert errors(["林晚得到血书"], "小师妹接过血书。", meta) == []
+    assert errors(["林晚得到血书"], "小师妹接过血书。", {"推进承诺": ["P-001"]}) != []
+
+
+# --- bad drafts it still catches ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("contract, body, meta, expected", [
+    (["云娘病重"], "她守在床前。", {"推进承诺": ["P-001"]}, "提到「云娘」，正文里没有"),
+    (["玄阶令牌现世"], "石缝里露出一块玉佩。", {"推进承诺": ["P-001"]}, "提到「玄阶令牌」，正文里没有"),
+    (["玄阶令牌现世"], "他拔出一柄刻着“玄”字的剑。", {"推进承诺": ["P-001"]}, "提到「玄阶令牌」，正文里没有"),
+    (["P-001 兑付：真凶伏诛"], "林晚看着血书。", {"推进承诺": ["P-001"]}, "要求 P-001 出现在草稿的兑付承诺里"),
+    (["P-002 开启：来客身份"], "林晚看着血书。", {"推进承诺": ["P-001"]}, "要求 P-002 出现在草稿的开启承诺里"),
+    (["推进或兑付 P-002"], "林晚看着血书。", {"推进承诺": ["P-001"]}, "要求 P-002 出现在草稿的推进承诺或兑付承诺里"),
+    (["开新承诺：来客身份"], "林晚看着血书。", {"推进承诺": ["P-001"]}, "要开新承诺，但草稿的开启承诺是空的"),
+])
+def test_bad_drafts_still_fail_the_contract(contract: list[str], body: str, meta: dict, expected: str) -> None:
+    found = errors(contract, body, meta)
+    assert any(expected in e for e in found), found
+
+
+@pytest.mark.parametrize("line, pid, moves", [
+    ("P-031 推进：林晚取得实证", "P-031", {"推进承诺"}),
+    ("P-058 开启：神秘老者来历", "P-058", {"开启承诺"}),
+    ("林晚揭开 P-031 的真相", "P-031", set()),
+    ("推进 P-031（节奏债：12 章未推进）", "P-031", {"推进承诺"}),
+    ("推进或兑付 P-002（期限第 12 章）", "P-002", {"推进承诺", "兑付承诺"}),
+    ("P-001 推进，P-002 兑付", "P-002", {"兑付承诺"}),
+    ("弃置 P-044：改走暗线", "P-044", {"弃置承诺"}),
+    ("埋下 P-070 的伏笔", "P-070", set()),
+])
+def test_a_promise_move_is_read_from_the_contract_clause(line: str, pid: str, moves: set[str]) -> None:
+    assert contract_moves(line, pid) == moves
+
+
+def test_address_forms_and_spaced_and_described_names() -> None:
+    assert {"娘亲", "你娘", "阿娘"} <= address_forms("云娘")
+    assert {"陈叔", "老陈", "陈兄", "陈师兄"} <= address_forms("陈伯远")
+    assert {"晚晚", "阿晚", "小晚"} <= address_forms("林晚")
+    assert present("寒潭", "寒……潭") and present("寒潭", "寒 潭") and not present("寒潭", "寒风吹过潭水")
+    assert described("玄阶令牌", "一块刻着“玄”字的令牌。", ("令牌",))
+    assert not described("玄阶令牌", "一块令牌。上面刻着“玄”字。", ("令牌",))  # not in one sentence
+
+
+def test_the_issue_good_drafts_pass_through_lw_story(book) -> None:
+    """The whole check (contract, settle's dry run) on a good draft with every bent name."""
+    draft = DRAFT.replace("她握紧了玄阶令牌。", "她握紧了那块刻着“玄”字的令牌。").replace("晚晚道", "阿晚道")
+    to_reviewed(book, draft, contract=["P-001 推进：林晚得到血书", "P-003 开启：神秘老者来历", "玄阶令牌现世", "林晚揭开血书"])
+    assert "已结转" in CliRunner().invoke(story, ["--locale", "zh", "accept", "-C", str(book.root)]).output
+
+
+# --- amending the frozen contract -------------------------------------------------------------------------------
+
+
+def lw(book, *args: str, ok: bool = True) -> str:
+    result = CliRunner().invoke(story, ["--locale", "zh", *args, "-C", str(book.root)], catch_exceptions=False)
+    assert (result.exit_code == 0) == ok, (args, result.output)
+    return result.output
+
+
+def test_the_author_amends_the_frozen_contract_with_a_reason(book) -> None:
+    to_reviewed(book)  # contract: P-001 推进, P-003 开启, 结尾强钩
+    assert "改合同必须写原因" in lw(book, "amend", "--原因", " ", "--合同", "x", ok=False)
+    lw(book, "amend", "--原因", "旧约提前了结", "--合同", "P-001 推进：林晚得到血书", "--合同", "P-002 兑付：旧约了结")
+    out = lw(book)  # the drafts are checked again against the new contract
+    assert "打回：A" in out and "草稿 A 没过机检" in out
+    assert "要求 P-002 出现在草稿的兑付承诺里" in book.p(L.check_report("A")).read_text(encoding="utf-8")
+    out = lw(book, "amend", "--原因", "旧约改到下一章", "--合同", "P-001 推进：林晚得到血书", "--合同", "P-003 开启：神秘老者来历")
+    assert "合同已修订" in out
+    assert "已机检（过：A；打回：无）" in lw(book)
+    lw(book)
+    for lens in ("读者", "编辑", "事实"):
+        (book.root.parent / "r.md").write_text(f"{lens}：可以。", encoding="utf-8")
+        lw(book, "review", lens, str(book.root.parent / "r.md"))
+    lw(book, "summary", "林晚抵达北境雪原，得到灭门血书。")
+    assert "已结转" in lw(book, "accept")
+    meta, _ = book.chapter(1)
+    assert meta["合同"] == ["P-001 推进：林晚得到血书", "P-003 开启：神秘老者来历"]
+    assert [r.split("（")[0] for r in meta["合同修订"]] == ["旧约提前了结", "旧约改到下一章"]
+    assert "原：P-001 推进：林晚得到血书｜P-003 开启：神秘老者来历｜结尾强钩 → 新：" in meta["合同修订"][0]
+    assert "合同修订: 旧约提前了结\n合同修订: 旧约改到下一章\n" in book.git.out("log", "-1", "--format=%B")
+
+
+def test_amend_needs_a_frozen_contract(book) -> None:
+    lw(book)  # brief: nothing frozen yet
+    assert "不能做这一步" in lw(book, "amend", "--原因", "x", "--合同", "y", ok=False)
+
+
+# --- leaks --------------------------------------------------------------------------------------------------------
+
+
+SECRET = ("S-001", {"大长老"}, False, ["灭门", "血书"])
+
+
+def leaks(text: str, aliases: dict[str, str], meta: dict | None = None) -> set[tuple[str | None, str]]:
+    ctx = ctx_of(aliases, secrets=[SECRET]).for_draft(meta or {})
+    return {(f.message.split(" ")[0], f.kind) for f in leak_and_waste(ctx, text.split("\n"), 1, {}, set(), "大长老")
+            if f.kind == "泄密"}
+
+
+def test_a_speaker_whose_card_the_chapter_creates_can_leak() -> None:
+    text = "萧无涯冷笑道：“灭门的血书，我早就看过了。”"
+    aliases = {"林晚": "林晚", "大长老": "大长老"}
+    assert leaks(text, aliases, {"设定变更": ["萧无涯.位置=北境"]}) == {("萧无涯", "泄密")}
+    assert leaks(text, aliases, {"在场": ["萧无涯"]}) == {("萧无涯", "泄密")}
+
+
+def test_a_lone_quote_is_attributed_by_turn_taking() -> None:
+    aliases = {"林晚": "林晚", "大长老": "大长老"}
+    text = "\n".join([
+        "林晚看着大长老。",  # the beat: 林晚 speaks first
+        "“你来了。”",
+        "“嗯。”",  # the other party: 大长老 (a knower)
+        "“灭门的血书，是你写的吗？”",  # back to 林晚: a leak
+    ])
+    assert leaks(text, aliases) == {("林晚", "泄密")}
+    # the same lines with the roles swapped: 大长老 opens; the leaking line falls to him, a knower
+    swapped = text.replace("林晚看着大长老。", "大长老看着林晚。")
+    assert leaks(swapped, aliases) == set()
+
+
+def test_the_check_of_a_draft_knows_the_chapters_new_speakers(book) -> None:
+    draft = Draft("A", {"设定变更": ["萧无涯.位置=北境"], "推进承诺": ["P-001"]},
+                  "萧无涯道：“灭门的血书，在我手里。”\n", 5)
+    found = [f for f in check_draft(book, draft) if f.kind == "泄密"]
+    assert found and found[0].message.startswith("萧无涯 不是 S-001 的知情人")

@@ -1,0 +1,325 @@
+"""The guardrails of issue 30, each tested through ``lw story`` (the click group in-process, or
+the ``lw`` executable in a subprocess where a process has to die).
+
+- no ``accept`` before the three lens reviews and the acceptance card (写评分离);
+- the board says a draft failed the checks only when it did;
+- every automatic fix is reported;
+- every command recovers an interrupted settle before it reads the book;
+- a retcon updates the chapter summary too;
+- the volume audit flags late payoffs;
+- a tracked workspace keeps the draft history;
+- ``outline set`` takes values starting with ``- ``;
+- ``.cache/index.db`` is the only derivative;
+- 卡点强度 is the strength of the unpaid promises at the chapter's end (spec §5);
+- the 50-chapter health check triggers by itself.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from lw_storyrepo import layout as L
+from lw_storyrepo.board import hook_strength
+from lw_storyrepo.cli import story
+from lw_storyrepo.fixtures import make_book, tree_snapshot
+from lw_storyrepo.repo import Item, StoryRepo
+from lw_storyrepo.samples import DRAFT, to_reviewed
+
+LW = str(Path(sys.executable).with_name("lw"))
+
+
+def lw(book: StoryRepo, *args: str, ok: bool = True) -> str:
+    result = CliRunner().invoke(story, ["--locale", "zh", *args, "-C", str(book.root)], catch_exceptions=False)
+    assert (result.exit_code == 0) == ok, (args, result.output)
+    return result.output
+
+
+def lw_process(book: StoryRepo, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    full = {k: v for k, v in os.environ.items() if k not in ("LW_STORY_FAULT", "LC_ALL", "LC_MESSAGES")}
+    full.update({"LANG": "zh_CN.UTF-8", "LW_STORY_DATE": "2026-01-01T00:00:00+0000", **(env or {})})
+    proc = subprocess.run([LW, "story", *args], cwd=book.root, capture_output=True, env=full, timeout=120)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode("utf-8", "replace"),
+                                       proc.stderr.decode("utf-8", "replace"))
+
+
+def to_checked(book: StoryRepo, draft: str = DRAFT) -> None:
+    """brief → decide → pack → draft → checks (stage 三镜头评审), through lw story."""
+    lw(book)  # brief
+    lw(book, "card", "edit", "--合同", "P-001 推进：林晚得到血书", "--合同", "P-003 开启：神秘老者来历")
+    lw(book, "decide")
+    lw(book)  # pack
+    book.p(L.新承诺).mkdir(parents=True, exist_ok=True)
+    (book.p(L.新承诺) / "P-003-神秘老者来历.md").write_text(
+        "---\n类型: 悬念\n强度: 中\n---\n## 描述\n老者是谁\n\n## 兑付计划\n第三卷揭晓\n", encoding="utf-8")
+    path = book.root.parent / "草稿.md"
+    path.write_text(draft, encoding="utf-8")
+    lw(book, "draft", "A", str(path))
+    out = lw(book)  # checks
+    assert "已机检（过：A；打回：无）" in out, out
+
+
+def review(book: StoryRepo, lenses: tuple[str, ...] = ("读者", "编辑", "事实")) -> None:
+    for lens in lenses:
+        path = book.root.parent / f"{lens}.md"
+        path.write_text(f"{lens}：可以。\n", encoding="utf-8")
+        lw(book, "review", lens, str(path))
+
+
+# --- 写评分离 ----------------------------------------------------------------------------------------
+
+
+def test_no_accept_before_the_lens_reviews_and_the_acceptance_card(book: StoryRepo) -> None:
+    to_checked(book)
+    head = book.git.head()
+    out = lw(book, "accept", ok=False)
+    assert "还没有三镜头评审，不能验收：缺读者镜头、编辑镜头、事实镜头" in out
+    assert "三镜头评审" in lw(book, "settle", ok=False)  # settle is no back door either
+    review(book, ("读者", "编辑"))
+    assert "缺事实镜头" in lw(book, "accept", ok=False)
+    assert book.git.head() == head and not book.p(L.验收卡).exists()
+    review(book, ("事实",))
+    assert book.p(L.验收卡).is_file()
+    lw(book, "summary", "林晚抵达北境雪原，得到灭门血书。")
+    assert "已结转" in lw(book, "accept")
+    assert book.git.head() != head
+
+
+def test_a_deleted_acceptance_card_blocks_the_accept(book: StoryRepo) -> None:
+    to_reviewed(book)
+    book.p(L.验收卡).unlink()
+    assert "还没有验收卡，不能验收" in lw(book, "accept", ok=False)
+
+
+# --- the board ------------------------------------------------------------------------------------------
+
+
+def test_the_board_says_a_draft_failed_only_when_it_did(book: StoryRepo) -> None:
+    to_checked(book)
+    assert "没过机检" not in lw(book)
+    # a second draft that fails (a banned word), the first one still passing
+    lw(book, "style", "add", "禁词", "寒意刺骨", "--出处", "作者")
+    path = book.root.parent / "B.md"
+    path.write_text(DRAFT.replace("风雪扑面。", "风雪扑面，寒意刺骨。"), encoding="utf-8")
+    lw(book, "draft", "B", str(path))
+    out = lw(book)
+    assert "草稿 B 没过机检，读：工作区/评审报告/机检-B.md" in out and "草稿 A 没过机检" not in out, out
+
+
+# --- automatic fixes --------------------------------------------------------------------------------------
+
+
+def test_a_full_width_colon_in_a_draft_is_fixed_and_said(book: StoryRepo) -> None:
+    to_checked(book)
+    path = book.root.parent / "B.md"
+    path.write_text(DRAFT.replace("标题: 北境的雪", "标题：北境的雪"), encoding="utf-8")
+    out = lw(book, "draft", "B", str(path))
+    assert "已自动处理：工作区/草稿-B.md 第 2 行：键后的全角冒号「：」已改为半角「: 」" in out
+    assert "标题: 北境的雪\n" in book.p(L.draft_file("B")).read_text(encoding="utf-8")
+
+
+def test_an_alias_written_as_its_canonical_name_is_said(book: StoryRepo) -> None:
+    to_reviewed(book)
+    lw(book, "accept")
+    out = lw(book, "timeline", "set", "1", "在场", "晚晚、神秘老者")
+    assert "已自动处理：「晚晚」是「林晚」的别名：记为正名「林晚」" in out
+    assert "| 1 | 大历1023年冬月初三 | 林晚于北境得血书 | 林晚, 神秘老者 |" in book.p(L.时间线).read_text(encoding="utf-8")
+
+
+def test_text_corrected_in_the_acceptance_card_is_said_when_taken(book: StoryRepo) -> None:
+    to_reviewed(book)
+    card = book.p(L.验收卡)
+    card.write_text(card.read_text(encoding="utf-8").replace("风雪扑面。", "风雪扑面，寒意刺骨。"), encoding="utf-8")
+    out = lw(book, "accept")
+    assert "已自动处理：验收卡里改过的正文已写回 工作区/草稿-A.md" in out
+    assert "寒意刺骨" in book.chapter(1)[1]
+
+
+def test_a_title_that_cannot_be_a_file_name_is_said(book: StoryRepo) -> None:
+    to_reviewed(book, DRAFT.replace("标题: 北境的雪", "标题: 北境/雪"))
+    out = lw(book, "accept")
+    assert "已自动处理：标题「北境/雪」不能原样做文件名：文件名写作 0001-北境雪.md" in out
+    assert book.chapter_path(1).name == "0001-北境雪.md"
+
+
+# --- recovery before reading ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["query", "chapters"], ["query", "present", "1"], ["brief"], ["health"]])
+def test_every_command_recovers_an_interrupted_settle_before_it_reads(book: StoryRepo, command: list[str]) -> None:
+    to_reviewed(book)
+    before = {k: v for k, v in tree_snapshot(book.root).items() if not k.startswith((L.工作区 + "/", L.CACHE + "/"))}
+    head = book.git.head()
+    killed = lw_process(book, "accept", env={"LW_STORY_FAULT": "write:4@kill"})
+    assert killed.returncode == 137, killed.stderr
+    assert book.p("定稿/正文/0001-北境的雪.md").exists() or book.p(L.名册).read_bytes() != before.get(L.名册)  # half-applied
+    proc = lw_process(book, *command)
+    assert "上次中断的结转已回滚" in proc.stdout + proc.stderr, (proc.stdout, proc.stderr)
+    assert "北境的雪" not in proc.stdout  # it never read the half-applied chapter
+    after = {k: v for k, v in tree_snapshot(book.root).items() if not k.startswith((L.工作区 + "/", L.CACHE + "/"))}
+    assert after == before and book.git.head() == head
+    assert not (book.root / ".git" / "lw-txn").exists()
+
+
+# --- retcon and the summary --------------------------------------------------------------------------------
+
+
+def test_a_retcon_of_the_prose_updates_the_chapter_summary(book: StoryRepo) -> None:
+    to_reviewed(book)
+    lw(book, "accept")
+    rel = "定稿/正文/0001-北境的雪.md"
+    path = book.p(rel)
+    path.write_text(path.read_text(encoding="utf-8").replace("一言不发。", "开口说出了当年灭门那一夜的真相。"), encoding="utf-8")
+    head = book.git.head()
+    out = lw(book, "retcon", "1", "--原因", "老者开口", "-y", ok=False)
+    assert "retcon 改了第 1 章的正文，章摘要也要跟着改" in out and book.git.head() == head
+    lw(book, "retcon", "1", "--原因", "老者开口", "--摘要", "林晚抵达北境，神秘老者说出灭门真相。", "-y")
+    summary = book.p(f"{L.章摘要}/0001.md").read_text(encoding="utf-8")
+    assert summary == "# 第1章 北境的雪\n\n林晚抵达北境，神秘老者说出灭门真相。\n"
+    message = book.git.out("log", "-1", "--format=%B")
+    assert message.startswith("retcon(1): 老者开口") and "章摘要 0001 已更新" in message
+    assert set(book.git.out("show", "--name-only", "--format=", "HEAD").split()) >= {rel, f"{L.章摘要}/0001.md"}
+
+
+def test_a_retcon_of_the_title_alone_renames_the_summary_heading(book: StoryRepo) -> None:
+    to_reviewed(book)
+    lw(book, "accept")
+    path = book.p("定稿/正文/0001-北境的雪.md")
+    path.write_text(path.read_text(encoding="utf-8").replace("标题: 北境的雪", "标题: 雪夜"), encoding="utf-8")
+    lw(book, "retcon", "1", "--原因", "改题", "-y")
+    assert book.p(f"{L.章摘要}/0001.md").read_text(encoding="utf-8").startswith("# 第1章 雪夜\n")
+
+
+# --- the volume audit ---------------------------------------------------------------------------------------
+
+
+def test_the_volume_audit_flags_a_late_payoff(book: StoryRepo) -> None:
+    lw(book, "promise", "set", "P-002", "兑付期限", "第0章")
+    draft = DRAFT.replace("推进承诺:\n  - P-001\n", "推进承诺:\n  - P-001\n兑付承诺:\n  - P-002\n")
+    to_reviewed(book, draft)
+    lw(book, "accept")
+    lw(book, "vol")
+    audit = book.p(L.卷复盘).read_text(encoding="utf-8")
+    assert "## 迟兑付（1）\n- P-002 旧约（期限第 0 章，第 1 章才兑付，迟 1 章）\n" in audit, audit
+
+
+# --- a tracked workspace ----------------------------------------------------------------------------------------
+
+
+def test_a_tracked_workspace_keeps_the_draft_history(book: StoryRepo) -> None:
+    gitignore = book.p(".gitignore")
+    gitignore.write_text(".cache/\n", encoding="utf-8")  # the author opts in: 工作区/ is tracked (spec §7)
+    book.git.commit_paths([".gitignore"], "fix(配置): 工作区入 git\n")
+    to_checked(book)
+    lw(book, "reject", "开头太慢")
+    path = book.root.parent / "B.md"
+    path.write_text(DRAFT.replace("风雪扑面。", "风雪扑面，她没有停。"), encoding="utf-8")
+    lw(book, "draft", "B", str(path))
+    lw(book)
+    review(book)
+    lw(book, "summary", "林晚抵达北境雪原，得到灭门血书。")
+    lw(book, "accept")
+    subjects = book.git.out("log", "--format=%s", "-3").splitlines()
+    assert subjects == ["ch(1): 北境的雪", "draft(1): 第1章的草稿与评审存档", "fix(配置): 工作区入 git"]
+    kept = set(book.git.out("ls-tree", "-r", "--name-only", "HEAD~1", "--", L.工作区).split())
+    assert {"工作区/草稿-B.md", "工作区/打回稿/草稿-A-1.md", "工作区/评审报告/打回.md", "工作区/验收卡.md",
+            "工作区/评审报告/读者镜头.md", "工作区/决策卡.md"} <= kept
+    assert "她没有停" in book.git.out("show", "HEAD~1:工作区/草稿-B.md")
+    assert book.git.out("ls-tree", "-r", "--name-only", "HEAD", "--", L.工作区) == ""
+    assert list(book.p(L.工作区).iterdir()) == [] and book.git.out("status", "--porcelain", "-uall") == ""
+
+
+def test_an_ignored_workspace_adds_no_commit(book: StoryRepo) -> None:
+    to_reviewed(book)
+    lw(book, "accept")
+    assert book.git.out("log", "--format=%s", "-2").splitlines() == ["ch(1): 北境的雪", "fix(设定): 种子"]
+
+
+# --- outline set ----------------------------------------------------------------------------------------------------
+
+
+def test_outline_set_takes_a_value_starting_with_a_dash(book: StoryRepo) -> None:
+    lw(book, "outline", "set", "总纲", "主题", "- 复仇\n- 成长")
+    lw(book, "outline", "set", "第2卷", "主线", "-- 北上")
+    assert "## 主题\n- 复仇\n- 成长\n" in book.p(L.总纲).read_text(encoding="utf-8")
+    assert "## 主线\n-- 北上\n" in book.p(f"{L.卷纲}/第02卷.md").read_text(encoding="utf-8")
+
+
+# --- the one derivative ----------------------------------------------------------------------------------------------
+
+
+def test_index_db_is_the_only_derivative(book: StoryRepo) -> None:
+    for command in (["next"], ["query", "chapters"], ["repair"], ["rebuild"], ["health"]):
+        lw(book, *command)
+        assert sorted(p.name for p in book.p(L.CACHE).iterdir()) == ["index.db"], command
+    import sqlite3
+
+    con = sqlite3.connect(book.p(f"{L.CACHE}/index.db"))
+    scanned = {row[0] for row in con.execute("SELECT rel FROM scanned")}
+    con.close()
+    assert L.BOOK_FILE in scanned and f"{L.角色}/林晚.md" in scanned
+    import shutil
+
+    shutil.rmtree(book.p(L.CACHE))
+    assert "（无）" in lw(book, "query", "chapters")
+
+
+# --- 卡点强度 ---------------------------------------------------------------------------------------------------------
+
+
+def _item(pid: str, strength: str, state: str = "进行") -> Item:
+    return Item(pid, pid, Path(pid), {"强度": strength, "状态": state}, "")
+
+
+@pytest.mark.parametrize("moves, expected", [
+    ({"推进承诺": ["P-1"]}, ("高", ["P-1"])),
+    ({"开启承诺": ["P-2"], "推进承诺": ["P-3"]}, ("中", ["P-2"])),
+    ({"推进承诺": ["P-1"], "兑付承诺": ["P-1"]}, ("", [])),
+    ({"兑付承诺": ["P-1"]}, ("", [])),
+    ({"推进承诺": ["P-4"]}, ("", [])),  # paid since: no hook left open
+    ({"推进承诺": ["P-3", "P-5"]}, ("低", ["P-3", "P-5"])),
+    ({}, ("", [])),
+])
+def test_hook_strength_is_the_strongest_unpaid_promise_at_the_chapter_end(moves: dict, expected: tuple) -> None:
+    promises = [_item("P-1", "高"), _item("P-2", "中"), _item("P-3", "低"), _item("P-4", "高", "已兑付"), _item("P-5", "低")]
+    assert hook_strength(moves, promises) == expected
+
+
+def test_the_board_shows_the_last_chapters_hook(book: StoryRepo) -> None:
+    to_reviewed(book)
+    lw(book, "accept")
+    lw(book)
+    card = book.p(L.决策卡).read_text(encoding="utf-8")
+    assert "- 卡点强度：高（上一章章尾未兑付：P-001）" in card
+
+
+# --- the health check ----------------------------------------------------------------------------------------------------
+
+
+def test_the_fiftieth_chapters_health_check_triggers_by_itself(tmp_path: Path) -> None:
+    book = make_book(tmp_path / "书", chapters=49, promises=6, characters=4, secrets=2, words=60, volume_size=100, seed=3)
+    pid = next(p.id for p in book.promises() if p.meta.get("状态") == "进行")
+    lw(book, "brief")  # straight to the brief, never through lw story
+    lw(book, "card", "edit", "--合同", f"{pid} 推进")
+    lw(book, "decide")
+    lw(book, "pack")
+    who = sorted(book.characters())[0]
+    path = tmp_path / "草稿.md"
+    path.write_text(f"---\n标题: 五十\n推进承诺:\n  - {pid}\n---\n{who}站在雪里，看着远处的山，很久没有说话，风从北面吹过来。\n",
+                    encoding="utf-8")
+    lw(book, "draft", "A", str(path))
+    lw(book, "check")
+    review(book)
+    lw(book, "summary", "第五十章。")
+    out = lw(book, "accept")
+    assert "第 50 章到了体检周期：体检报告已写进 工作区/体检-0050.md" in out
+    assert book.p("工作区/体检-0050.md").read_text(encoding="utf-8").startswith("# 体检报告：第 50 章")
+    # missed (deleted, a kill after the commit): the next brief writes it, whatever command the author uses
+    book.p("工作区/体检-0050.md").unlink()
+    out = lw(book, "brief")
+    assert "体检报告已写进 工作区/体检-0050.md" in out and book.p("工作区/体检-0050.md").is_file()
