@@ -16,10 +16,11 @@ each turn is recorded for the suite's summary (``hostile inputs``: the slowest p
   tags, unclosed strings and brackets, ``{{roll:`` and spaces, ``[`` and spaces in paths,
   500 commands on one leaf): linear parsing, bounded application;
 - world books built to make the scan super-linear (``plugins/tavern/tests/hostile_books.py``:
-  keys ``a`` … ``a`` × 1,600 against 80,000 ``a``, the same as whole words, thousands of
-  recursion levels, secondary keys and group members through long recursions) on a player's
-  own pc card, with the recursion the keeper switched on: every entry the case says fires,
-  within the turn's timeout (before, the nested keys alone took 112 s and 22 GB).
+  keys ``a`` … ``a`` × 1,309 against 65,450 ``a``, the longest line a player may say, the same
+  as whole words, thousands of recursion levels, secondary keys and group members through long
+  recursions) on a player's own pc card, with the recursion the keeper switched on: every entry
+  the case says fires, within the turn's timeout (before, the nested keys alone grew with keys
+  × text: 3.5 s and 1.3 GB at 400 keys, about 10x that here).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from pathlib import Path
 import pytest
 
 from hostile_kit import Snapshot, assert_clean, run_lw
+
+from lwcore.io.speech import MAX_SAID_BYTES
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plugins" / "tavern" / "tests"))
@@ -191,7 +194,10 @@ def test_a_hostile_reply_at_the_size_limit_is_read_in_bounded_time(tmp_path: Pat
 
 # --- world books built to make the scan super-linear, on a player's own card ----------------------
 
-PLAYER_BOOKS = {"nested": 1600, "nested_words": 1600, "levels": 2000, "secondary": 2000, "group_losers": 1000}
+NESTED = MAX_SAID_BYTES // 50 - 1
+"""The most nested keys whose text (50 ``a`` a key, and a word) is one line a player may say
+(1,309: before the fix about 10x the 3.5 s and 1.3 GB of 400)."""
+PLAYER_BOOKS = {"nested": NESTED, "nested_words": NESTED, "levels": 2000, "secondary": 2000, "group_losers": 1000}
 """Cases of ``hostile_books`` a player can bring on a pc card (one message: what they say), and
 their sizes here (importing thousands of entries is itself seconds of the test)."""
 
