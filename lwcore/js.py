@@ -106,14 +106,15 @@ def number_to_string(value: float | int) -> str:
     return sign + body
 
 
-def to_string(value: Any) -> str:
+def to_string(value: Any, *, null: str = "null") -> str:
     """``String(value)`` for a JSON value: ``None`` -> ``"null"``, ``true``/``false``, numbers
     by :func:`number_to_string`, a list joined by ``,`` (``null`` items empty), a dict
-    ``"[object Object]"``."""
+    ``"[object Object]"``. ``null=""`` gives the idiom ``String(v ?? '')`` (only a top-level
+    ``None`` is affected)."""
     if isinstance(value, str):
         return value
     if value is None:
-        return "null"
+        return null
     if value is True:
         return "true"
     if value is False:
