@@ -1,14 +1,15 @@
 """JavaScript's value semantics, written once for every part that must agree with a browser.
 
-Content made for JavaScript hosts (SillyTavern cards and world books, persona configs, the
-narraeon reference compiler) is read here in Python; wherever the original leans on a
-JavaScript coercion, the Python side must give the byte-identical answer. These functions are
-the one definition; each is checked against JavaScript's own output (a Node corpus,
-``tests/kernel/data/js_values.json``, and the kernel's QuickJS sandbox live).
+Content made for JavaScript hosts (character cards and world books, prompt configs written
+for a browser extension, a reference compiler written in JavaScript) is read here in Python;
+wherever the original leans on a JavaScript coercion, the Python side must give the
+byte-identical answer. These functions are the one definition; each is checked against
+JavaScript's own output (a Node corpus, ``tests/kernel/data/js_values.json``, and the kernel's
+QuickJS sandbox live).
 
 - :func:`number_to_string`: ``Number::toString(x)`` (``String(x)`` of a number): shortest
-  round-trip digits, plain notation for 1e-7 < |x| < 1e21 and exponent notation (``1e+21``,
-  ``1e-7``) outside it, ``-0`` -> ``"0"``, ``NaN``, ``Infinity``, ``-Infinity``.
+  round-trip digits, plain notation for 1e-6 <= |x| < 1e21 (``0.000001``) and exponent
+  notation outside it (``1e+21``, ``1e-7``), ``-0`` -> ``"0"``, ``NaN``, ``Infinity``, ``-Infinity``.
 - :func:`to_string`, :func:`to_number`, :func:`truthy`: ``String(v)``, ``Number(v)`` and
   ``!!v`` for JSON values (``None`` is ``null``).
 - :data:`WHITESPACE`, :func:`trim`, :func:`trim_start`, :func:`trim_end`: ECMAScript
