@@ -34,11 +34,12 @@ anything else is an error; truthiness is JavaScript's
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Union
+
+from lwcore.js import truthy  # JavaScript truthiness, the kernel's one definition
 
 MAX_LENGTH = 200
 MAX_DEPTH = 16
@@ -372,17 +373,6 @@ def unparse(node: Node) -> str:
 
 Values = Mapping[str, Any]
 Compiled = Callable[[Values], Any]
-
-
-def truthy(value: Any) -> bool:
-    """JavaScript's truthiness for JSON values."""
-    if value is None or value is False:
-        return False
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value != 0 and not (isinstance(value, float) and math.isnan(value))
-    if isinstance(value, str):
-        return value != ""
-    return True
 
 
 def _number(value: Any) -> float | None:

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import re
 from typing import Any
+
+from lwcore.js import MAX_SAFE_INTEGER, is_array_index, number_to_string
 
 _dumps = json.JSONEncoder(
     ensure_ascii=False, separators=(",", ":"), check_circular=False, allow_nan=False
@@ -29,17 +30,6 @@ except ImportError:  # pragma: no cover
     pass
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-MAX_SAFE_INTEGER = 2**53 - 1
-_MAX_INDEX = 2**32 - 2
-
-
-def _is_index_key(key: str) -> bool:
-    return (
-        key.isascii()
-        and key.isdigit()
-        and (key == "0" or key[0] != "0")
-        and int(key) <= _MAX_INDEX
-    )
 
 
 def _simple(value: Any) -> bool:
@@ -54,7 +44,7 @@ def _simple(value: Any) -> bool:
             continue
         if kind is dict:
             for key in item:
-                if type(key) is not str or (key[:1].isdigit() and _is_index_key(key)):
+                if type(key) is not str or (key[:1].isdigit() and is_array_index(key)):
                     return False
             push(item.values())
         elif kind is list or kind is tuple:
@@ -67,44 +57,14 @@ def _simple(value: Any) -> bool:
     return True
 
 
-def js_number(value: float | int) -> str:
-    """ECMAScript ``Number::toString`` for a finite double; ``null`` for NaN/Infinity."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
-            return str(value)
-        try:
-            value = float(value)
-        except OverflowError:
-            return "null"
-    if math.isnan(value) or math.isinf(value):
-        return "null"
-    if value == 0:
-        return "0"
-    sign = "-" if value < 0 else ""
-    text = repr(abs(value))  # shortest round-trip digits, as ECMAScript requires
-    mantissa, _, exp_text = text.partition("e")
-    exponent = int(exp_text) if exp_text else 0
-    whole, _, fraction = mantissa.partition(".")
-    digits = whole + fraction
-    n = len(whole) + exponent
-    stripped = digits.lstrip("0")
-    n -= len(digits) - len(stripped)
-    digits = stripped.rstrip("0") or "0"
-    k = len(digits)
-    if k <= n <= 21:
-        body = digits + "0" * (n - k)
-    elif 0 < n <= 21:
-        body = digits[:n] + "." + digits[n:]
-    elif -6 < n <= 0:
-        body = "0." + "0" * (-n) + digits
-    else:
-        e = n - 1
-        mark = "+" if e >= 0 else "-"
-        head = digits if k == 1 else digits[0] + "." + digits[1:]
-        body = f"{head}e{mark}{abs(e)}"
-    return sign + body
+def json_number(value: float | int) -> str:
+    """A number as ``JSON.stringify`` writes it: ``Number::toString`` (:func:`lwcore.js.number_to_string`),
+    ``null`` for NaN and the infinities."""
+    text = number_to_string(value)
+    return "null" if text in _NOT_FINITE else text
+
+
+_NOT_FINITE = frozenset({"NaN", "Infinity", "-Infinity"})
 
 
 def _slow(value: Any, out: list[str]) -> None:
@@ -118,12 +78,12 @@ def _slow(value: Any, out: list[str]) -> None:
     elif isinstance(value, str):
         out.append(_encode_str(value))
     elif isinstance(value, (int, float)):
-        out.append(js_number(value))
+        out.append(json_number(value))
     elif isinstance(value, dict):
         items = [(k if isinstance(k, str) else _key_text(k), v) for k, v in value.items()]
-        index = sorted((int(k), k, v) for k, v in items if _is_index_key(k))
+        index = sorted((int(k), k, v) for k, v in items if is_array_index(k))
         if index:
-            named = [(k, v) for k, v in items if not _is_index_key(k)]
+            named = [(k, v) for k, v in items if not is_array_index(k)]
             items = [(k, v) for _, k, v in index] + named
         out.append("{")
         first = True
@@ -150,7 +110,7 @@ def _key_text(key: Any) -> str:
     if key is None or isinstance(key, bool):
         return "null" if key is None else ("true" if key else "false")
     if isinstance(key, (int, float)):
-        return js_number(key)
+        return json_number(key)
     raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
 
 
@@ -220,18 +180,3 @@ def sha256_hex(text: str) -> str:
     """Lowercase hex SHA-256 of the UTF-8 bytes of ``text``."""
     return hashlib.sha256(utf8(text)).hexdigest()
 
-
-def js_sort_key(text: str) -> bytes:
-    """Sort key giving JavaScript's default ``Array.prototype.sort`` order (UTF-16 code units)."""
-    return text.encode("utf-16-be", "surrogatepass")
-
-
-_JS_WHITESPACE = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
-    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
-
-
-def js_trim(text: str) -> str:
-    """``String.prototype.trim``: strips ECMAScript WhiteSpace and LineTerminator only."""
-    return text.strip(_JS_WHITESPACE)

@@ -12,9 +12,9 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from lw_narraeon.compiler import CACHE_STRATEGIES, LOGICAL_ROLES, MESSAGE_ROLES, PRELOAD_CALL_ID, PROVIDERS, TOOL_STRATEGIES
+from lwcore.js import MAX_SAFE_INTEGER
 
-MAX_SAFE_INTEGER = 2**53 - 1
+from lw_narraeon.compiler import CACHE_STRATEGIES, LOGICAL_ROLES, MESSAGE_ROLES, PRELOAD_CALL_ID, PROVIDERS, TOOL_STRATEGIES
 
 
 def is_record(value: Any) -> bool:

@@ -14,7 +14,8 @@ import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from lw_narraeon.canonical import js_sort_key
+from lwcore.js import utf16_sort_key as js_sort_key
+
 from lw_narraeon.compiler import join_blocks
 from lw_narraeon.dirhandles import encode_dir_handle
 

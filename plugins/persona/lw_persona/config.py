@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from lw_persona import jscompat as js
+from lwcore import js
 from lw_persona.places import Places
 from lwcore.errors import LwError
 from lwcore.io import atomic_write_text, load_json, read_bytes
@@ -107,14 +107,14 @@ def load(path: Path) -> dict[str, Any]:
 
 def _str_field(value: Any, default: str) -> str:
     """``p.x || default`` with JS coercion for non-string truthy values."""
-    return js.to_str(value) if js.truthy(value) else default
+    return js.to_string(value) if js.truthy(value) else default
 
 
 def _text_field(value: Any) -> str:
     """``p.x !== undefined ? p.x : ''`` then ``|| ''`` at use: a string (``None`` -> '')."""
     if value is None or value is False:
         return ""
-    return js.to_str(value) if js.truthy(value) else ""
+    return js.to_string(value) if js.truthy(value) else ""
 
 
 def merge(raw: Any) -> dict[str, Any]:
@@ -143,7 +143,7 @@ def merge(raw: Any) -> dict[str, Any]:
         tone=p["tone"] if isinstance(p.get("tone"), dict) else copy.deepcopy(d["persona"]["tone"]),
         contracts=p["contracts"] if isinstance(p.get("contracts"), list) else [],
     )
-    max_entries = js.number(m.get("maxEntries"))
+    max_entries = js.to_number(m.get("maxEntries"))
     memory = dict(m)
     memory.update(
         enabled=js.truthy(m["enabled"]) if "enabled" in m else False,
@@ -157,7 +157,7 @@ def merge(raw: Any) -> dict[str, Any]:
         # Security-critical: only a literal ``false`` relaxes the confirmation gate.
         requireConfirm=m.get("requireConfirm") is not False,
     )
-    budget_max = js.number(b.get("max"))
+    budget_max = js.to_number(b.get("max"))
     budget = dict(b)
     budget.update(
         enabled=b.get("enabled") is True,
@@ -168,7 +168,7 @@ def merge(raw: Any) -> dict[str, Any]:
     out = dict(u)
     out.update(
         enabled=js.truthy(u["enabled"]) if "enabled" in u else True,
-        thinkingLanguage=tl if isinstance(tl, str) else ("off" if tl is None or tl is False else js.to_str(tl)),
+        thinkingLanguage=tl if isinstance(tl, str) else ("off" if tl is None or tl is False else js.to_string(tl)),
         persona=persona,
         memory=memory,
         budget=budget,

@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from lw_persona import jscompat as js
+from lwcore import js
 from lwcore.errors import LwError
 from lwcore.io import read_bytes as read_file
 
@@ -46,8 +46,8 @@ def fold(value: Any) -> str:
     """Text as stored in the view: ``String(v).trim()`` with newline runs folded to one space."""
     if value is None:
         return ""
-    text = value if isinstance(value, str) else js.to_str(value)
-    text = text.strip(js.JS_WS)
+    text = value if isinstance(value, str) else js.to_string(value)
+    text = text.strip(js.WHITESPACE)
     if "\n" in text or "\r" in text:
         text = _NEWLINES.sub(" ", text)
     return text
@@ -57,7 +57,7 @@ def norm_kind(value: Any) -> str:
     """Lower-case, only ``[a-z0-9_-]`` kept; ``''`` = not given."""
     if value is None:
         return ""
-    text = (value if isinstance(value, str) else js.to_str(value)).strip(js.JS_WS).lower()
+    text = (value if isinstance(value, str) else js.to_string(value)).strip(js.WHITESPACE).lower()
     return _KIND_STRIP.sub("", text)
 
 
@@ -71,7 +71,7 @@ def status_of(value: Any) -> str:
         return LEGACY
     if not isinstance(value, str):
         return UNKNOWN
-    s = value.strip(js.JS_WS).lower()
+    s = value.strip(js.WHITESPACE).lower()
     if s == CONFIRMED:
         return CONFIRMED
     if s == PROPOSED:
@@ -148,7 +148,7 @@ def _replay(lines: Iterable[str | None]) -> Replay:
     seq = 0
     n = unknown = unmatched = 0
     scan = _SCAN
-    ws = js.JS_WS
+    ws = js.WHITESPACE
     for line in lines:
         n += 1
         if line is None:
@@ -332,7 +332,7 @@ def pick_relevant(entries: Sequence[Entry], max_entries: float, cwd: str | None)
     # newest of the best groups. Same result as sorting by (-score, -index), without the sort.
     groups: tuple[list[int], list[int], list[int]] = ([], [], [])
     for i, e in enumerate(entries):
-        tag = e.tag.strip(js.JS_WS).lower() if e.tag else ""
+        tag = e.tag.strip(js.WHITESPACE).lower() if e.tag else ""
         groups[1 if not tag else 2 if proj and (tag == proj or tag in seg_set) else 0].append(i)
     keep: list[int] = []
     for group in reversed(groups):

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lw_persona import jscompat as js
+from lwcore import js
 from lw_persona.inbox import append_line, now_iso
 from lw_persona.places import Places
 from lwcore.errors import LwError
@@ -73,7 +73,7 @@ def _sanitize(items: Any) -> tuple[dict[str, Any], ...]:
         directive = then["directive"] if isinstance(then.get("directive"), str) else ""
         if not reply and not directive:
             continue
-        prio = js.number(r.get("priority"))
+        prio = js.to_number(r.get("priority"))
         out.append({
             "id": rid,
             "priority": prio if prio == prio else 0,
@@ -120,8 +120,8 @@ def match_rule(rule: Mapping[str, Any], text: str, tier: str) -> Hit | None:
     want_tier = w.get("tier")
     if want_tier and want_tier != "any" and want_tier != tier:
         return None
-    max_chars = js.number(w.get("maxChars")) if w.get("maxChars") else 0
-    if max_chars and js.utf16_len(text) > max_chars:
+    max_chars = js.to_number(w.get("maxChars")) if w.get("maxChars") else 0
+    if max_chars and js.utf16_length(text) > max_chars:
         return None
     if w.get("textNot") and _search(w["textNot"], text):
         return None
@@ -129,21 +129,21 @@ def match_rule(rule: Mapping[str, Any], text: str, tier: str) -> Hit | None:
         return Hit(dict(rule), False, "text")
     norm = normalize(text)
     for phrase in w.get("nearAny") if isinstance(w.get("nearAny"), list) else []:
-        p = normalize(js.str_or_empty(phrase))
+        p = normalize(js.to_string(phrase, null=""))
         if not p:
             continue
         at = norm.find(p)
         if at < 0:
             continue
-        before = norm[max(0, at - 2):at]
+        before = js.utf16_slice(norm[:at], -2)  # norm.slice(Math.max(0, at - 2), at)
         if re.search(r"[他她它]|别人|他们", before):
             continue
         return Hit(dict(rule), False, f"near:{phrase}")
     words = w.get("keywords") if isinstance(w.get("keywords"), list) else []
     if words:
-        need = js.number(w.get("minHits"))
+        need = js.to_number(w.get("minHits"))
         need = need if need > 0 else 2
-        hits = [k for k in words if normalize(js.str_or_empty(k)) and normalize(js.str_or_empty(k)) in norm]
+        hits = [k for k in words if normalize(js.to_string(k, null="")) and normalize(js.to_string(k, null="")) in norm]
         if len(hits) >= need:
             return Hit(dict(rule), True, "keywords:" + "+".join(map(str, hits)))
     return None

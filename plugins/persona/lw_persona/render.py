@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from lw_persona import config as cfgmod, sinks as sinksmod
-from lw_persona import jscompat as js
+from lwcore import js
 from lw_persona import inbox as inboxmod
 from lw_persona.places import Places
 
@@ -132,9 +132,9 @@ def pick_by_model(table: Any, model: str | None) -> str | None:
         return None
     best_key = ""
     best_val: str | None = None
-    for raw_key in js.keys(table):
+    for raw_key in js.object_keys(table):
         key = js.trim(raw_key).lower()
-        val = js.trim(js.str_or_empty(table[raw_key]))
+        val = js.trim(js.to_string(table[raw_key], null=""))
         if not key or not val:
             continue
         if key == want:
@@ -162,7 +162,7 @@ def style_text(field: Any, model: str | None) -> str:
     hit = pick_by_model(field.get("byModel"), model)
     if hit:
         return hit
-    return js.trim(js.str_or_empty(field.get("text")))
+    return js.trim(js.to_string(field.get("text"), null=""))
 
 
 def bullet(text: str) -> str:
@@ -218,7 +218,7 @@ def persona_body(cfg: Mapping[str, Any], tier: str, model: str | None, acting_us
     user = p.get("userName") or cfgmod.DEFAULT_USER_NAME
     blocks: list[str] = []
     for key in ("stance", "character"):
-        text = js.trim(fill(js.to_str(p.get(key)) if js.truthy(p.get(key)) else "", me, user, acting_user))
+        text = js.trim(fill(js.to_string(p.get(key)) if js.truthy(p.get(key)) else "", me, user, acting_user))
         if text:
             blocks.append(text)
     appearance = js.trim(fill(style_text(p.get("appearance"), model), me, user, acting_user))
@@ -229,7 +229,7 @@ def persona_body(cfg: Mapping[str, Any], tier: str, model: str | None, acting_us
         blocks.append(TONE_HEAD.replace("{userName}", user) + bullet(tone))
     contracts = p.get("contracts") if isinstance(p.get("contracts"), list) else []
     lines = [
-        "- " + js.trim(fill(js.to_str(c["text"]), me, user, acting_user))
+        "- " + js.trim(fill(js.to_string(c["text"]), me, user, acting_user))
         for c in contracts
         if isinstance(c, dict) and c.get("on") is not False and js.truthy(c.get("text"))
     ]
@@ -238,7 +238,7 @@ def persona_body(cfg: Mapping[str, Any], tier: str, model: str | None, acting_us
     memory = cfg.get("memory") if isinstance(cfg.get("memory"), dict) else {}
     entries = memory.get("entries") if isinstance(memory.get("entries"), list) else []
     items = [
-        bullet(js.trim(fill(js.to_str(e["text"]), me, user, acting_user)))
+        bullet(js.trim(fill(js.to_string(e["text"]), me, user, acting_user)))
         for e in entries
         if isinstance(e, dict) and e.get("on") is not False and js.truthy(e.get("text"))
     ]
@@ -312,7 +312,7 @@ def build_parts(
     file = inbox_file or cfgmod.inbox_path(cfg, places=places)
     view = (load_view or (lambda f: inboxmod.read(f).entries))(file)
     items = inboxmod.injectable(view, require_confirm=m.get("requireConfirm") is not False)
-    limit = js.number(m.get("maxEntries"))
+    limit = js.to_number(m.get("maxEntries"))
     items = inboxmod.pick_relevant(items, limit if limit > 0 else 30, cwd)
     block = inbox_block(items, user)
     inbox_part = ("\n\n" if body and block else "") + block
@@ -350,7 +350,7 @@ def build_thinking(cfg: Mapping[str, Any]) -> str:
 
 def budget_of(cfg: Mapping[str, Any]) -> dict[str, Any]:
     b = cfg.get("budget") if isinstance(cfg.get("budget"), dict) else {}
-    mx = js.number(b.get("max"))
+    mx = js.to_number(b.get("max"))
     return {"enabled": b.get("enabled") is True, "max": mx if mx > 0 else 0, "warnInPrompt": b.get("warnInPrompt") is not False}
 
 
@@ -359,7 +359,7 @@ def budget_note(cfg: Mapping[str, Any], total: int, mx: float) -> str:
     p = cfg.get("persona") if isinstance(cfg.get("persona"), dict) else {}
     name = p.get("userName") or cfgmod.DEFAULT_USER_NAME
     return (
-        "\n[whale-persona] 人设注入超预算：合计 " + str(total) + " 字符 / 预算 " + js.num_str(mx) + " 字符。"
+        "\n[whale-persona] 人设注入超预算：合计 " + str(total) + " 字符 / 预算 " + js.number_to_string(mx) + " 字符。"
         "请提醒 " + name + " 精简（工作契约、记忆条目、条件反射规则都可查体积），不要自行删改他的配置。"
     )
 
@@ -394,14 +394,14 @@ def render_config(
         ("suffix", suffix),
         ("thinking", thinking),
     ]
-    rows = [{"key": k, "label": PART_LABELS[k], "chars": js.utf16_len(v)} for k, v in measured]
+    rows = [{"key": k, "label": PART_LABELS[k], "chars": js.utf16_length(v)} for k, v in measured]
     total = sum(r["chars"] for r in rows)
     budget = budget_of(cfg)
     over = budget["enabled"] and budget["max"] > 0 and total > budget["max"]
     note = budget_note(cfg, total, budget["max"]) if over and budget["warnInPrompt"] else ""
     mx = budget["max"]
     budget_out = {**budget, "max": int(mx) if float(mx).is_integer() else mx, "over": over, "note": note,
-                  "noteChars": js.utf16_len(note)}
+                  "noteChars": js.utf16_length(note)}
     return {
         "persona-prefix": parts.text,
         "thinking-language": thinking,

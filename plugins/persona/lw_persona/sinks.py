@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from lw_persona import config as cfgmod
-from lw_persona import jscompat as js
+from lwcore import js
 from lw_persona.inbox import MEMORY_KIND, Entry, append_line, norm_kind, now_iso
 from lw_persona.places import Places
 from lwcore.errors import LwError
@@ -46,7 +46,7 @@ def routes(memory: Mapping[str, Any], places: Places | None = None) -> dict[str,
     raw = memory.get("sinks") if isinstance(memory, Mapping) else None
     if not isinstance(raw, dict):
         return out
-    for key in js.keys(raw):
+    for key in js.object_keys(raw):
         kind = norm_kind(key)
         if not kind or kind == MEMORY_KIND:
             continue
@@ -56,7 +56,7 @@ def routes(memory: Mapping[str, Any], places: Places | None = None) -> dict[str,
         p = js.trim(r["path"]) if isinstance(r.get("path"), str) else ""
         if not p:
             continue
-        fmt = js.trim(js.to_str(r.get("format") or "")).lower() if js.truthy(r.get("format")) else ""
+        fmt = js.trim(js.to_string(r.get("format") or "")).lower() if js.truthy(r.get("format")) else ""
         out[kind] = Route(
             kind=kind,
             path=places.under(p),
@@ -111,8 +111,8 @@ def read_log(path: Path) -> list[dict[str, Any]]:
 
 
 def _key(kind: Any, line: Any, path: Any) -> tuple[str, str, str]:
-    path_text = str(path) if isinstance(path, Path) else js.str_or_empty(path)
-    return (norm_kind(kind), js.str_or_empty(line), path_text.lower())
+    path_text = str(path) if isinstance(path, Path) else js.to_string(path, null="")
+    return (norm_kind(kind), js.to_string(line, null=""), path_text.lower())
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from lw_persona import jscompat as js
+from lwcore import js
 from lw_persona import presets as presetmod
 from lwcore.cards import detect_spec, unwrap
 from lwcore.io import JSON_LIMITS
@@ -70,7 +70,7 @@ def detect(raw: Any) -> str:
 
 def slug_id(name: Any) -> str:
     """A safe preset id from a card name; non-ASCII-only names get ``card-<hash>``."""
-    raw = js.str_or_empty(name).lower()
+    raw = js.to_string(name, null="").lower()
     s = re.sub(r"[^a-z0-9_-]+", "-", raw)
     s = re.sub(r"-{2,}", "-", s)
     s = re.sub(r"^[-_]+|[-_]+$", "", s)[:40]
@@ -113,13 +113,13 @@ def split_contracts(text: str) -> tuple[list[dict[str, Any]], int, bool]:
 
     for raw_line in re.split(r"\r?\n", text or ""):
         line = js.trim(_LIST_MARK.sub("", js.trim(raw_line), count=1))
-        n = js.utf16_len(line)
+        n = js.utf16_length(line)
         if n < 2:
             continue
         if n > MAX_CONTRACT_CHARS:
             pieces = [js.trim(p) for seg in _SENTENCE_END.split(line) for p in _SEMI.split(seg)]
             for piece in (p for p in pieces if p):
-                size = js.utf16_len(piece)
+                size = js.utf16_length(piece)
                 if size > MAX_CONTRACT_CHARS:
                     too_long += 1
                     continue
@@ -181,8 +181,8 @@ def from_card(raw: Any) -> CardImport | None:
     if version:
         mapped.append("character_version → description (and source)")
     tags_raw = d.get("tags")
-    tags = [js.to_str(t) for t in tags_raw if t not in (None, "")][:32] if isinstance(tags_raw, list) else (
-        [js.to_str(tags_raw)] if js.truthy(tags_raw) else [])
+    tags = [js.to_string(t) for t in tags_raw if t not in (None, "")][:32] if isinstance(tags_raw, list) else (
+        [js.to_string(tags_raw)] if js.truthy(tags_raw) else [])
     if tags:
         mapped.append("tags → tags")
 
@@ -291,7 +291,7 @@ def to_card(preset: Mapping[str, Any]) -> dict[str, Any]:
             "mes_example": "",
             "creator_notes": "Exported by the Loreweaver persona plugin (whale-persona v1). Only the system-prompt part is "
                              "carried; whale-persona fields live in extensions.whale_persona.",
-            "system_prompt": "\n".join("- " + js.trim(js.to_str(c["text"])) for c in contracts),
+            "system_prompt": "\n".join("- " + js.trim(js.to_string(c["text"])) for c in contracts),
             "post_history_instructions": p["suffix"] if isinstance(p.get("suffix"), str) else "",
             "alternate_greetings": [],
             "character_book": None,

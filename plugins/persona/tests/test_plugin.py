@@ -251,3 +251,11 @@ def test_bundled_vectors_pass():
     results = checks.run_all()
     assert len(results) >= 20
     assert all(r.ok for r in results), [r for r in results if not r.ok]
+
+
+def test_near_any_looks_two_utf16_units_back():
+    """The reference reads ``norm.slice(at - 2, at)``: an emoji is both units, so the 他 before it
+    is out of reach (a code-point slice would see it and refuse)."""
+    rule = {"id": "near", "when": {"nearAny": ["认得我吗"]}, "then": {"directive": "x"}}
+    assert reflex.match_rule(rule, "他😀认得我吗", "pro").why == "near:认得我吗"
+    assert reflex.match_rule(rule, "他a认得我吗", "pro") is None

@@ -353,3 +353,9 @@ def test_without_an_acting_member_user_stays_as_written(write_config):
 def test_member_names_are_inserted_literally():
     assert render.with_acting_user("hi {{user}}", r"\1 $& \g<0>") == r"hi \1 $& \g<0>"
     assert render.with_acting_user("{{user}}{{ user }}{user}", "A") == "A{{ user }}{user}"
+
+
+@pytest.mark.parametrize(("budget", "shown"), [(0.000001, "0.000001"), (1e-7, "1e-7"), (1e21, "1e+21"), (2500.0, "2500"),
+                                                (0.1 + 0.2, "0.30000000000000004")])
+def test_budget_note_writes_the_budget_as_javascript_does(budget, shown):
+    assert f"预算 {shown} 字符" in render.budget_note({}, 12, budget)

@@ -169,3 +169,18 @@ def test_execvar_is_skipped_with_a_warning(template):
     out = render(template + "rest", R)
     assert out.text == "rest" and out.warnings == [f"{template[3:-2].strip()!r} skipped: execvar runs a variable's "
                                                    "template, which needs the full EJS mode"]
+
+
+_JS_VALUES = {"tiny": 1e-7, "micro": 0.000001, "big": 1e21, "hex": "0x10", "nel": " 12\x85", "one": [5], "sum": 0.1}
+
+
+@pytest.mark.parametrize("expr", ['"v" + tiny', '"v" + micro', '"v" + big', "micro", "big", "hex == 16",
+                                  "nel == 12", "sum + 0.2", '"" + one', "tiny * 10"])
+def test_expressions_say_what_javascript_says(expr):
+    """Numbers as text, and text as numbers, agree with the kernel's QuickJS sandbox."""
+    from lwcore.sandbox import evaluate as run_js
+
+    from lw_tavern.ejs.expr import show
+
+    source = "const {" + ", ".join(_JS_VALUES) + "} = input; String(" + expr + ")"
+    assert show(evaluate(expr, _JS_VALUES.get)) == run_js(source, _JS_VALUES).value

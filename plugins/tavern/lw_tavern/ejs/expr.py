@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from lwcore.ui.condition import truthy  # JavaScript truthiness: one definition for every JS-flavoured reader
+from lwcore.js import to_number, to_string, truthy  # JavaScript semantics, one definition
 
 Resolver = Callable[[str], Any]
 MAX_LENGTH = 2000
@@ -81,31 +81,13 @@ def tokenize(text: str) -> list[tuple[str, Any, int]]:
     return out
 
 
-def _number(value: Any) -> float:
-    if isinstance(value, bool):
-        return 1.0 if value else 0.0
-    if isinstance(value, (int, float)):
-        return float(value)
-    if value is None:
-        return 0.0
-    if isinstance(value, str):
-        text = value.strip()
-        if not text:
-            return 0.0
-        try:
-            return float(text)
-        except ValueError:
-            return math.nan
-    return math.nan
-
-
 def _loose_equal(a: Any, b: Any) -> bool:
     if a is None or b is None:
         return a is None and b is None
     if isinstance(a, str) and isinstance(b, str):
         return a == b
     if isinstance(a, (int, float, bool, str)) and isinstance(b, (int, float, bool, str)):
-        return _number(a) == _number(b)
+        return to_number(a) == to_number(b)
     return a is b
 
 
@@ -117,25 +99,6 @@ def _strict_equal(a: Any, b: Any) -> bool:
     if type(a) is not type(b):
         return False
     return a == b if isinstance(a, (str, type(None))) else a is b
-
-
-def _show(value: Any) -> str:
-    """A value as JavaScript would turn it into text."""
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, float):
-        if value.is_integer() and abs(value) < 1e21:
-            return str(int(value))
-        return repr(value)
-    if isinstance(value, list):
-        return ",".join("" if v is None else _show(v) for v in value)
-    if isinstance(value, dict):
-        return "[object Object]"
-    return str(value)
 
 
 class _Parser:
@@ -224,7 +187,7 @@ class _Parser:
                 a: Any = value
                 b: Any = right
             else:
-                a, b = _number(value), _number(right)
+                a, b = to_number(value), to_number(right)
                 if math.isnan(a) or math.isnan(b):
                     value = False
                     continue
@@ -237,9 +200,9 @@ class _Parser:
             op = self.take()[1]
             right = self.prod()
             if op == "+" and (isinstance(value, str) or isinstance(right, str)):
-                value = _show(value) + _show(right)
+                value = to_string(value) + to_string(right)
             else:
-                value = _number(value) + _number(right) if op == "+" else _number(value) - _number(right)
+                value = to_number(value) + to_number(right) if op == "+" else to_number(value) - to_number(right)
                 value = _tidy(value)
         return value
 
@@ -247,7 +210,7 @@ class _Parser:
         value = self.unary()
         while self.at("*", "/", "%"):
             op = self.take()[1]
-            a, b = _number(value), _number(self.unary())
+            a, b = to_number(value), to_number(self.unary())
             if op == "*":
                 value = _tidy(a * b)
             elif b == 0:
@@ -262,7 +225,7 @@ class _Parser:
             return not truthy(self.nested(self.unary))
         if self.at("-", "+"):
             op = self.take()[1]
-            value = _number(self.nested(self.unary))
+            value = to_number(self.nested(self.unary))
             return _tidy(-value if op == "-" else value)
         return self.primary()
 
@@ -350,4 +313,4 @@ def evaluate_condition(text: str, resolve: Resolver) -> bool:
 
 def show(value: Any) -> str:
     """A value as an output tag prints it (``null``/``undefined`` print as nothing)."""
-    return "" if value is None else _show(value)
+    return "" if value is None else to_string(value)

@@ -2,11 +2,12 @@
 
 SillyTavern matches keys in the browser, so "whitespace", "word character", ``toLowerCase``
 and ``/pattern/flags`` keys mean what JavaScript says. This module reproduces those meanings
-in Python: :func:`js_trim`, :func:`is_word_char` (``\\w`` is ASCII-only in JavaScript, so a
+in Python: :func:`is_word_char` (``\\w`` is ASCII-only in JavaScript, so a
 CJK character is a word *boundary*). A key written ``/…/flags`` (:func:`parse_regex_key`) is
 not translated: it runs in JavaScript itself, through the kernel's bounded engine
 (:class:`lwcore.sandbox.RegexTester`); Python only reads which literal texts a match must
 contain (:func:`required_literals`), so a scan can skip the search where none occurs.
+Whitespace and ``trim`` are the kernel's (:mod:`lwcore.js`); ``js_trim`` is its ``trim``.
 """
 
 from __future__ import annotations
@@ -16,14 +17,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+from lwcore.js import WHITESPACE
+from lwcore.js import trim as js_trim  # the scan's name for it, kept here so its importers stay as they are
+
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-_WS_SPLIT = re.compile(f"[{re.escape(JS_WHITESPACE)}]+")
-
-
-def js_trim(text: str) -> str:
-    """``String.prototype.trim``."""
-    return text.strip(JS_WHITESPACE)
+_WS_SPLIT = re.compile(f"[{re.escape(WHITESPACE)}]+")
 
 
 def is_word_char(ch: str) -> bool:
