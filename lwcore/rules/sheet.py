@@ -320,7 +320,7 @@ def load_sheet(path: str | Path, pack: RuleSystem) -> Sheet:
     """A sheet file of ``pack``'s system as a :class:`Sheet` (``system:`` may be left out);
     every value checked against the pack, located."""
     model, positions = read_sheet_file(path, system=pack.id)
-    if not pack.matches(model.system):
+    if not pack.is_a(model.system):
         raise LwError(f"this sheet is for rule system {model.system!r}, not {pack.id!r}", file=str(path))
     return Sheet.from_file(pack, model, file=path, positions=positions)
 

@@ -144,12 +144,15 @@ class RuleSystem:
     """
 
     def __init__(self, system_id: str, model: Rulepack, data: Mapping[str, Any], *, origin: str,
-                 chain: Sequence[str] = (), warnings: Sequence[str] = ()) -> None:
+                 chain: Sequence[str] = (), lineage: Sequence[Sequence[str]] = (),
+                 warnings: Sequence[str] = ()) -> None:
         self.id = system_id
         self.model = model
         self.data = data
         self.origin = origin
         self.chain = tuple(chain)
+        self.lineage: tuple[tuple[str, ...], ...] = tuple(tuple(words) for words in lineage) or (self.names,)
+        """Each system of :attr:`chain`'s own selecting words (its id, ``names``, ``set_keys``)."""
         self.warnings = list(warnings)
         self.resolution: CompiledResolution | None = None
         self.cache: dict[Any, Any] = {}
@@ -171,15 +174,24 @@ class RuleSystem:
 
     @property
     def names(self) -> tuple[str, ...]:
-        """Every word that selects this system: id, ``names`` and ``set_keys``."""
+        """Every word that selects this system: id, ``names`` and ``set_keys`` -- its own: a
+        patch (``extends:``) never answers to its parent's words."""
         seen: dict[str, None] = {self.id: None}
         for n in (*self.model.names, *self.model.set_keys):
             seen.setdefault(n, None)
         return tuple(seen)
 
     def matches(self, word: str) -> bool:
+        """Whether ``word`` selects this system (one of :attr:`names`, any case)."""
         w = word.strip().casefold()
         return any(w == n.casefold() for n in self.names)
+
+    def is_a(self, word: str) -> bool:
+        """Whether this system is, or extends, the system ``word`` selects: a patch of system
+        ``base`` plays ``base``'s sheets and counts for what is written for ``base`` (a skill's
+        ``systems``), though ``base`` never selects the patch (:meth:`matches`)."""
+        w = word.strip().casefold()
+        return any(w == n.casefold() for words in self.lineage for n in words)
 
     def bounds(self, stat: str) -> tuple[float | None, float | None]:
         """``(min, max)`` a player's ``.st`` may give ``stat`` (any alias): its ``bounds`` entry,
@@ -525,6 +537,7 @@ def compile_pack(
     *,
     origin: str,
     chain: Sequence[str] = (),
+    lineage: Sequence[Sequence[str]] = (),
     warnings: Sequence[str] = (),
     computers: ComputerLookup = lambda name: None,
     computer_names: Callable[[], Sequence[str]] = lambda: (),
@@ -538,7 +551,7 @@ def compile_pack(
     when there are several); warnings land in ``RuleSystem.warnings``. Scripts declared in the
     files named in ``unbound`` (YAML read from a pack archive) are left to the pack's checks."""
     diag = Diagnostics(positions, file)
-    pack = RuleSystem(system_id, model, data, origin=origin, chain=chain, warnings=warnings)
+    pack = RuleSystem(system_id, model, data, origin=origin, chain=chain, lineage=lineage, warnings=warnings)
     _resolve_resources(model, diag)
     alias: dict[str, str] = {}
     for canonical in (*model.defaults, *model.derived):

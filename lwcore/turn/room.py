@@ -298,7 +298,7 @@ class Room:
         adult switch is on, not limited to ``systems`` the room does not play."""
         return [
             f for f in self.file.features
-            if (self.file.adult or not f.adult) and (not f.systems or any(self.pack.matches(s) for s in f.systems))
+            if (self.file.adult or not f.adult) and (not f.systems or any(self.pack.is_a(s) for s in f.systems))
         ]
 
     # -- variables -------------------------------------------------------------------------
