@@ -501,10 +501,11 @@ class RulesEngine:
 
     def command(self, system: str, text: str, *, sheet: Sheet | None = None, rng: random.Random | None = None,
                 locale: str = "en", faces: Sequence[int] | None = None,
-                advantage_rule: str | None = None) -> CommandResult:
-        """Parse and run a dot command (``.ra 困难侦查+10 b2``)."""
+                advantage_rule: str | None = None, variant: str | None = None) -> CommandResult:
+        """Parse and run a dot command (``.ra 困难侦查+10 b2``); ``variant``: the house-rule ladder
+        its checks use unless the command names one itself (a room's ``variant``)."""
         return run_command(self, self.pack(system), text, sheet=sheet, rng=rng, locale=locale, faces=faces,
-                           advantage_rule=advantage_rule)
+                           advantage_rule=advantage_rule, variant=variant)
 
     def make_char(self, system: str, *, rng: random.Random | None = None, method: str | None = None,
                   assign: Mapping[str, Any] | None = None) -> Sheet:

@@ -1,12 +1,15 @@
-"""The built-in ``turn`` plugin's room commands: ``.help``, ``.phase``, and the room's rule
-system's dot commands (``.ra 侦查``, ``.sc 1/1d6`` …) answered against the typer's own sheet.
+"""The built-in ``turn`` plugin's room commands: ``.help``, ``.phase``, ``.rule``, and the room's
+rule system's dot commands (``.ra 侦查``, ``.sc 1/1d6`` …) answered against the typer's own sheet
+with the room's house-rule variant.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
+from typing import Any
 
-from lwcore.contributions import CommandReply
+from lwcore.contributions import CommandReply, localized
 from lwcore.errors import LwError
 from lwcore.rules import engine_for
 from lwcore.rules.commands import CommandError, find_command
@@ -56,6 +59,63 @@ def phase_command(ctx: CommandContext) -> CommandReply:
     return CommandReply(f"阶段已设为：{shown}" if zh else f"phase set to: {shown}", audience="all")
 
 
+CLEAR_VARIANT = ("none", "default", "off")
+"""Words that take the room back to the rulepack's own ladder (a variant of that name wins)."""
+
+
+def _variant_line(pack: Any, name: str, locale: str) -> str:
+    spec = pack.model.resolution.variants.get(name) if pack.model.resolution else None
+    about = [t for t in (getattr(spec, "label", None), getattr(spec, "description", None)) if t]
+    shown = [t if isinstance(t, str) else localized(t, locale) for t in about]
+    return f"{name}" + (f" — {'; '.join(shown)}" if shown else "")
+
+
+def rule_command(ctx: CommandContext) -> CommandReply:
+    """``.rule`` shows the room's rule system, its house-rule variant and the variants its
+    rulepack declares; ``.rule VARIANT`` switches the room to one (``.rule none``: the pack's
+    own ladder). Keeper only (the kernel enforces it). The choice is ``variant:`` in
+    ``room.yaml`` (its comments kept), used by every check made in the room from then on --
+    the dot commands' and the model's -- and the switch is told to the table."""
+    zh = ctx.locale.startswith("zh")
+    room, pack = ctx.room, ctx.room.pack
+    names = pack.variants
+    word = ctx.args.strip()
+    if not word:
+        current = room.file.variant
+        lines = [(f"规则系统：{room.file.system}；房规：" if zh else f"rule system: {room.file.system}; house rule: ")
+                 + (_variant_line(pack, current, ctx.locale) if current else ("无（规则书）" if zh else "none (the rulebook)"))]
+        if names:
+            lines.append("可选房规（.rule <名字>，.rule none 取消）：" if zh else "variants (.rule NAME, .rule none for none):")
+            lines += [f"{'*' if n == current else ' '} {_variant_line(pack, n, ctx.locale)}" for n in names]
+        else:
+            lines.append(f"{pack.id} 没有声明房规。" if zh else f"{pack.id} declares no variants.")
+        return CommandReply("\n".join(lines))
+    chosen = next((n for n in names if n == word), None) or next((n for n in names if n.casefold() == word.casefold()), None)
+    if chosen is None and word.casefold() not in CLEAR_VARIANT:
+        shown = word if len(word) <= 40 else word[:40] + "…"
+        close = difflib.get_close_matches(word, names, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise LwError(f"{pack.id} has no variant {shown!r}{hint}",
+                      expected="one of: " + (", ".join(names) or "(none declared)") + ", or none", code="unknown")
+    if chosen == room.file.variant:
+        same = chosen or ("无" if zh else "none")
+        return CommandReply(f"房规已经是 {same}，未改动。" if zh else f"the house rule is {same} already; nothing changed.")
+    before = room.file.variant
+    room.file.variant = chosen
+    if chosen is None:
+        room.file.model_fields_set.discard("variant")  # the key leaves room.yaml
+    room.mark("room")
+    was = before or ("无" if zh else "none")
+    if chosen is None:
+        text = (f"守秘人取消了房规（原为 {was}）：检定按 {pack.id} 的规则书进行。" if zh
+                else f"The keeper turned the house rule off (was {was}): checks follow {pack.id}'s own ladder.")
+    else:
+        text = (f"守秘人把房规改为 {_variant_line(pack, chosen, ctx.locale)}（原为 {was}）。" if zh
+                else f"The keeper set the house rule to {_variant_line(pack, chosen, ctx.locale)} (was {was}).")
+    return CommandReply(text, audience="all", data={"kind": "rule", "system": pack.id, "variant": chosen,
+                                                    "was": before})
+
+
 def dice_command(ctx: CommandContext) -> CommandReply | None:
     """The room's rule-system dot commands, against the typer's own sheet (the keeper may
     name a member's sheet with a trailing ``@name``). Declines words the pack does not know.
@@ -79,7 +139,8 @@ def dice_command(ctx: CommandContext) -> CommandReply | None:
     # a player's .st is held to the rulepack: it runs on a copy, kept only when it passes
     bounded = sheet is not None and not ctx.keeper and command_spec.action == "set_stats"
     work = sheet.copy() if bounded and sheet is not None else sheet
-    result = engine_for(ctx.kernel).command(pack.id, text, sheet=work, rng=ctx.rng, locale=ctx.locale)
+    result = engine_for(ctx.kernel).command(pack.id, text, sheet=work, rng=ctx.rng, locale=ctx.locale,
+                                            variant=ctx.room.file.variant)
     if bounded and result.sheet_changed and sheet is not None and work is not None:
         check_player_edit(sheet, work, locale=ctx.locale)
         ctx.room.sheets[member.id] = work
