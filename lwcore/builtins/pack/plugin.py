@@ -35,7 +35,7 @@ def lw_pack_validators(register: Register[PackValidator]) -> None:
 def lw_room_commands(register: Register[RoomCommand]) -> None:
     register(RoomCommand("pack", f"{_HERE}.room_command:pack_command", who="keeper",
                          description={"en": "install a content pack into this room", "zh": "把内容包装进这个房间"},
-                         usage=".pack install <https://… | gh:owner/repo[@tag]>"))
+                         usage=".pack install <https://… | gh:owner/repo[@tag] | a path on the server>"))
 
 
 @hookimpl
