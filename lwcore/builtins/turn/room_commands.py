@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from pathlib import Path
 from typing import Any
 
 from lwcore.contributions import CommandReply, localized
@@ -15,6 +16,7 @@ from lwcore.rules import engine_for
 from lwcore.rules.commands import CommandError, find_command
 from lwcore.rules.dice import roll
 from lwcore.rules.player_edits import check_player_edit
+from lwcore.rules.sheet import Sheet
 from lwcore.rules.errors import DiceError
 from lwcore.turn import chronicle, mvu
 from lwcore.turn.documents import Document, keeper_viewer, project, project_all, viewer_of
@@ -136,19 +138,37 @@ def dice_command(ctx: CommandContext) -> CommandReply | None:
     except CommandError:
         return None
     sheet = ctx.room.sheets.get(member.id)
+    setting = command_spec.action == "set_stats"
+    fresh = sheet is None and setting  # a member's first .st starts their sheet (kept only if it changes)
+    if fresh:
+        sheet = Sheet(pack, name=member.name or member.id)
     # a player's .st is held to the rulepack: it runs on a copy, kept only when it passes
-    bounded = sheet is not None and not ctx.keeper and command_spec.action == "set_stats"
+    bounded = sheet is not None and not ctx.keeper and setting
     work = sheet.copy() if bounded and sheet is not None else sheet
     result = engine_for(ctx.kernel).command(pack.id, text, sheet=work, rng=ctx.rng, locale=ctx.locale,
                                             variant=ctx.room.file.variant)
     if bounded and result.sheet_changed and sheet is not None and work is not None:
         check_player_edit(sheet, work, locale=ctx.locale)
-        ctx.room.sheets[member.id] = work
         sheet = work
     if result.sheet_changed and sheet is not None:
+        ctx.room.sheets[member.id] = sheet
+        if fresh:
+            member.sheet = new_sheet_path(ctx.room.path, member.id)
+            ctx.room.mark("room")
         ctx.room.mark(f"sheet:{member.id}")
     who = (sheet.name if sheet is not None else None) or member.name or member.id
     return CommandReply(f"{who}: {result.text}", audience="all", data=result.to_json())
+
+
+def new_sheet_path(room_path: Path, member_id: str) -> str:
+    """Where a member without a sheet gets one: ``sheets/<member id>.yaml`` (the id made
+    safe for a file name), ``-2``, ``-3`` … after it when that file is taken."""
+    safe = re.sub(r"[^\w.-]+", "-", member_id, flags=re.UNICODE).strip(".-")[:64] or "member"
+    rel, n = f"sheets/{safe}.yaml", 1
+    while (room_path / rel).exists():
+        n += 1
+        rel = f"sheets/{safe}-{n}.yaml"
+    return rel
 
 
 def roll_command(ctx: CommandContext) -> CommandReply:
