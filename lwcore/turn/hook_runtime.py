@@ -7,7 +7,8 @@ A turn collects the hook scripts plugins contribute for its room
 
 - ``turn_start`` (before the keeper's prompt is built): ``inject`` adds text to this turn's
   prompt;
-- ``dice_rolled``, once per check or subsystem the turn rolled;
+- ``dice_rolled``, once per check or subsystem the turn rolled (a room command fires it too,
+  once per roll it made: :func:`lwcore.turn.room_commands._fire_rolls`);
 - ``variables_changed`` when any variable changed (at most once a turn: cascades end);
 - ``reply_ready`` with the narration: ``rewriteReply`` replaces it, ``narrate`` appends.
 

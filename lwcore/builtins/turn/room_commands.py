@@ -157,7 +157,43 @@ def dice_command(ctx: CommandContext) -> CommandReply | None:
             ctx.room.mark("room")
         ctx.room.mark(f"sheet:{member.id}")
     who = (sheet.name if sheet is not None else None) or member.name or member.id
+    ctx.rolled.extend(rolled(pack, result, who=who, member=member.id, locale=ctx.locale))
     return CommandReply(f"{who}: {result.text}", audience="all", data=result.to_json())
+
+
+def rolled(pack: Any, result: Any, *, who: str, member: str, locale: str) -> list[dict[str, Any]]:
+    """The ``dice_rolled`` payloads of one dot command's result (:class:`lwcore.rules.commands.
+    CommandResult`), shaped as a turn's check and subsystem events are (a hook reads
+    ``roll.kind``, ``roll.skill``, ``roll.success`` alike from a ``.ra`` and from the keeper's
+    model): a check each (``.ra 3#…`` repeats: each), a subsystem (``.sc``) once, the dice of
+    a ``.st hp-1d3`` each, a character's creation (``.coc``) once; nothing for what rolled
+    nothing (``.st 力量50``, ``.st show``)."""
+    data = result.data if isinstance(result.data, dict) else {}
+    base = {"character": who, "member": member}
+    out: list[dict[str, Any]] = []
+    if result.action == "check":
+        for one in data.get("results", [data]) if "repeat" in data else [data]:
+            check = one.get("check") or {}
+            stat = one.get("stat")
+            event = {"kind": "check", **base, "skill": stat,
+                     "skill_label": pack.display_name(stat, locale) if stat else "", "value": one.get("value"),
+                     **{k: v for k, v in check.items() if k != "system"}}
+            if check.get("rank") is not None:
+                event["rank_label"] = pack.label(check["rank"], locale)
+            if one.get("roll_only"):
+                event.update(roll_only=True, total=one.get("total"), success=None)
+            if one.get("reason"):
+                event["reason"] = one["reason"]
+            out.append(event)
+    elif result.action == "set_stats":
+        out += [{"kind": "roll", **base, "stat": r.get("name"), "expr": r.get("expr"), "total": r.get("total"),
+                 "faces": r.get("faces")} for r in data.get("rolls") or ()]
+    elif result.action == "make_char":
+        out.append({"kind": "roll", **base, "command": result.command, "sheets": data.get("sheets", [])})
+    elif result.action not in ("show",):  # a subsystem the pack runs (.sc, .ti, .en …)
+        out.append({"kind": "subsystem", **base, "command": result.command,
+                    **{k: v for k, v in data.items() if k != "system"}, "text": result.text})
+    return out
 
 
 def new_sheet_path(room_path: Path, member_id: str) -> str:
@@ -181,6 +217,7 @@ def roll_command(ctx: CommandContext) -> CommandReply:
         raise LwError(f"cannot roll {expr!r}: {exc}") from None
     sheet = ctx.room.sheets.get(ctx.actor.id)
     who = (sheet.name if sheet is not None else None) or ctx.actor.name or ctx.actor.id
+    ctx.rolled.append({"kind": "roll", "character": who, "member": ctx.actor.id, **result.to_json()})
     return CommandReply(f"{who}: {result}", audience="all", data={"kind": "roll", **result.to_json()})
 
 
