@@ -93,7 +93,7 @@ def table_view(room: Room, member_ref: str | None, *, ui: Iterable[Mapping[str, 
     variables = [{"id": v.id, "label": v.label, "text": v.value_label if v.value_label is not None else shown(v.value),
                   "maximum": v.maximum, "keeper_only": bool(getattr(v, "keeper_only", False))} for v in view.variables]
     variables += [{"id": "mvu." + leaf.path, "label": leaf.path, "text": shown(leaf.value), "maximum": None,
-                   "keeper_only": not leaf.exposed} for leaf in view.tree]
+                   "keeper_only": leaf.hidden, **({"hidden": True} if leaf.hidden else {})} for leaf in view.tree]
     name = member.name or member.id
     return {
         "room": room.file.id, "title": view.title, "viewer": member.id, "name": name, "keeper": viewer.keeper,
