@@ -45,6 +45,8 @@ from lwcore.rules.merge import MAX_EXTENDS_DEPTH, deep_merge, merge_positions
 from lwcore.rules.pack_validation import validate_pack
 from lwcore.rules.sheet import Sheet
 from lwcore.rules.system import CheckResult, RuleSystem, compile_pack
+from lwcore.sandbox.switch import REASON as JS_OFF
+from lwcore.sandbox.switch import js_enabled
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
@@ -330,12 +332,15 @@ class RulesEngine:
             except RulesError:
                 return None
 
-        return compile_pack(
+        pack = compile_pack(
             system_id, model, data, positions, origin=origin, chain=chain, lineage=lineage, warnings=warnings,
             computers=self.computer, computer_names=self._computer_names,
             groups=group, group_names=lambda: list(self._sources), file=file,
             unbound=frozenset(s.label for s in self._sources.values() if s.text is not None),
         )
+        if self.kernel is not None and not js_enabled(self.kernel.env):
+            pack.scripts_off = JS_OFF  # the operator's switch: a check that needs a script is refused
+        return pack
 
     def pack(self, system: str) -> RuleSystem:
         """The compiled pack for a system id or any of its names; :class:`RulepackError` when

@@ -182,6 +182,9 @@ class RuleSystem:
         self._families: dict[str, str] = {}
         """Every name of a ``specialisations`` family (any case) -> the family's canonical name."""
         self.scripts: dict[str, Path] = {}
+        self.scripts_off: str | None = None
+        """Why the pack's rule scripts may not run here (the operator's switch,
+        :mod:`lwcore.sandbox.switch`), else ``None``."""
         """The pack's rule scripts, bound at load (``resolution``, ``subsystems.<name>`` -> file;
         :mod:`lwcore.rules.scripts`)."""
 

@@ -38,6 +38,8 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import TurnContext
+from lwcore.sandbox.switch import REASON as JS_OFF
+from lwcore.sandbox.switch import js_enabled
 from lwcore.errors import LwError
 from lwcore.sandbox import HookSession
 from lwcore.turn import mvu
@@ -91,6 +93,10 @@ class TurnHooks:
         """Open a session per script this turn's plugins contribute (none: a no-op)."""
         entries, dropped = kernel.turn_scripts(context)
         hooks = cls(kernel, room, dropped=dropped)
+        if entries and not js_enabled(kernel.env):  # the operator's switch: no hook runs, the turn goes on
+            names = ", ".join(e.value.origin or f"{e.plugin_id}:{e.value.id}" for e in entries)
+            hooks.events.append({"kind": "hook_log", "audience": "keeper", "summary": f"hooks not run ({names}): {JS_OFF}"})
+            return hooks
         if not entries:
             return hooks
         clock = game_clock(room)

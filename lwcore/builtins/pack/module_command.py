@@ -133,7 +133,10 @@ def _setup_preview(ctx: CommandContext, module: Module) -> list[str]:
                     + ", ".join(f"run_prep_plan(script_ref=\"{module.id}/{s}\")" for s in module.scripts)]
         return ["没有铺设脚本。" if zh else "no setup script."]
     source = read_text(module.home / module.setup, max_bytes=MAX_MODULE_BYTES)
-    plan, _ = checked_plan(ctx.kernel, ctx.room, source, script=f"{module.id}/{module.setup}")
+    try:
+        plan, _ = checked_plan(ctx.kernel, ctx.room, source, script=f"{module.id}/{module.setup}")
+    except LwError as exc:  # sandboxed JS turned off by the operator
+        return [(f"铺设 {module.setup}：无法预览：" if zh else f"setup {module.setup}: no preview: ") + exc.message]
     if not plan.ok:
         assert plan.failure is not None
         return [(f"铺设 {module.setup}：在本房间不可用：" if zh else f"setup {module.setup}: would be refused here: ")
