@@ -4,7 +4,7 @@
 also ``0``, ``no``, ``off``, any case) in the environment the kernel reads turns off, each
 degrading as the contract says:
 
-- **full-mode templates** (the tavern plugin's EJS): the read-only subset renders them
+- **full-mode templates** (a card plugin's EJS): the read-only subset renders them
   (``ejs_lite``; a template's ``setvar`` is a no-op there), fail-safe as ever;
 - **hooks** (a skill's or a world card's ``hooks.js``): not run; the turn goes on, and the
   keeper is told once a turn which scripts were left out;

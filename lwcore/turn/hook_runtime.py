@@ -38,10 +38,10 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import TurnContext
-from lwcore.sandbox.switch import REASON as JS_OFF
-from lwcore.sandbox.switch import js_enabled
 from lwcore.errors import LwError
 from lwcore.sandbox import HookSession
+from lwcore.sandbox.switch import REASON as JS_OFF
+from lwcore.sandbox.switch import js_enabled
 from lwcore.turn import mvu
 from lwcore.turn.documents import Document
 from lwcore.turn.leaks import keeper_only

@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 from lwcore.contributions import CommandReply, RoomCommand, resolve
 from lwcore.errors import SECRET_REFUSAL, LwError, LwErrors
 from lwcore.plugins import describe_exception
+from lwcore.sandbox.budget import ensure as ensure_budget
+from lwcore.turn.hook_runtime import TurnHooks
 from lwcore.turn.projections import event_audience, recorded_audience
 from lwcore.turn.room import HistoryEntry, Member, Room
 from lwcore.turn.tools import ToolContext
@@ -229,8 +231,6 @@ def _fire_rolls(kernel: Kernel, room: Room, member: Member, ctx: CommandContext)
     fires them for its checks), then ``variables_changed`` when a hook changed any; their
     writes are applied (saved with the command). Returns the events to record: the hooks'
     keeper-only logs and variable changes, and what they ``narrate`` (for the table)."""
-    from lwcore.sandbox.budget import ensure as ensure_budget
-    from lwcore.turn.hook_runtime import TurnHooks
     from lwcore.turn.pipeline import turn_context
 
     with ensure_budget():

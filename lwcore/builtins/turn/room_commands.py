@@ -166,7 +166,7 @@ def rolled(pack: Any, result: Any, *, who: str, member: str, locale: str) -> lis
     CommandResult`), shaped as a turn's check and subsystem events are (a hook reads
     ``roll.kind``, ``roll.skill``, ``roll.success`` alike from a ``.ra`` and from the keeper's
     model): a check each (``.ra 3#…`` repeats: each), a subsystem (``.sc``) once, the dice of
-    a ``.st hp-1d3`` each, a character's creation (``.coc``) once; nothing for what rolled
+    a ``.st hp-1d3`` each, a character's creation (a ``make_char`` command) once; nothing for what rolled
     nothing (``.st 力量50``, ``.st show``)."""
     data = result.data if isinstance(result.data, dict) else {}
     base = {"character": who, "member": member}
