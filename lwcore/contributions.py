@@ -608,7 +608,8 @@ class PackValidator:
     - ``enable(ctx) -> str | None``: what the in-room ``.pack install`` switches on in that
       room for this kind (``ctx`` is a ``lwcore.pack.room.RoomEnable``); returns a receipt
       line, or ``None`` when it did nothing. Leave it ``None`` for kinds a room never
-      switches on by itself.
+      switches on by itself. The kernel's ``rulepacks`` kind runs first (it decides the room's
+      rule system); the others follow by kind name, seeing the room as the earlier ones left it.
     """
 
     kind: str

@@ -53,8 +53,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "installed": {"en": "installed {key} into {home}", "zh": "已安装 {key} 到 {home}"},
     "landed": {"en": "discoverable now: {targets}", "zh": "现在可发现：{targets}"},
     "room_local": {
-        "en": "in a room, install from https:// or gh:owner/repo[@tag]; a local path names a file on the server",
-        "zh": "在房间里请用 https:// 或 gh:owner/repo[@tag] 安装；本地路径指的是服务器上的文件",
+        "en": "this install takes https:// or gh:owner/repo[@tag] only; a local path names a file on the server",
+        "zh": "这次安装只接受 https:// 或 gh:owner/repo[@tag]；本地路径指的是服务器上的文件",
     },
 }
 

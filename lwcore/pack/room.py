@@ -1,21 +1,24 @@
 """``.pack install <ref>`` in a room: the same install, then the pack switched on in that room.
 
 A keeper at a remote table has no shell; typing the ref is the trust decision, so the room's
-install asks nothing and answers with the trust card and one plain risk line. It refuses local
-paths (they would name files on the server). After the install, each content kind whose
-validator has an ``enable`` callable switches its items on in this room (see
-:class:`lwcore.contributions.PackValidator`): the receipt carries what each one did.
+install asks nothing and answers with the trust card and one plain risk line. The ref takes the
+CLI's forms: an ``https://`` link, ``gh:owner/repo[@tag]``, or a path on the server (absolute,
+or relative to the server's working directory; ``lw turn``: your shell's) -- the command is the
+keeper's (the kernel refuses it to anyone else), and the keeper operates the room.
 
-The seam for the kinds that are not built yet, per the extension contract:
+After the install, :func:`switch_on` switches the pack on in this room, kind by kind, through
+each validator's ``enable`` callable (see :class:`lwcore.contributions.PackValidator`); the
+receipt carries what each one did. The rule system is decided **first** (the ``rulepacks``
+kind, :data:`FIRST`): a pack that brings its one world card pins its character-creation system
+there, and everything after it -- a skill's ``systems``, a world card's sheets -- is judged
+against the system the room will play. The other kinds follow in name order:
 
 - ``skills`` (the skills plugin): enable the pack's skills in the room (``.skill enable``);
 - ``panels`` / ``presentation`` (the panels plugin): enable the pack's panels and presentation
   kit (``.panels enable <pack-id>``);
 - ``cards`` (the card plugin): when the pack has exactly one world card, import it as the
-  room's world and pin the pack's character-creation system; with several, list one
-  ``.import <pack-id>/<path> world`` line each (a fork, not a confirmation).
-
-Each of those plugins registers its ``enable`` with its validator; nothing here changes.
+  room's world; with several, list one ``.import <pack-id>/<path> world`` line each (a fork, not
+  a confirmation).
 """
 
 from __future__ import annotations
@@ -52,21 +55,36 @@ class RoomEnable:
     items: tuple[BuiltItem, ...]
 
 
+FIRST = ("rulepacks",)
+"""Kinds switched on before all others: the rule system every other kind is judged against."""
+
+
 def install_in_room(kernel: Kernel, room: Any, actor: Any, ref: str, *, locale: str) -> list[str]:
-    """Install ``ref`` (``https://`` or ``gh:`` only) and switch it on in ``room``; the receipt's lines."""
-    report = install_pack(kernel, ref, locale=locale, allow_local=False)
+    """Install ``ref`` (any form the CLI takes) and switch it on in ``room``; the receipt's lines."""
+    report = install_pack(kernel, ref, locale=locale, allow_local=True)
     assert report is not None
     manifest = report.manifest
     lines = [*trust_card(manifest, locale), message("risk", locale),
              message("installed", locale, key=manifest.key, home=report.home)]
     if report.landed:
         lines.append(message("landed", locale, targets=", ".join(report.landed)))
+    return lines + switch_on(kernel, room, actor, manifest, report.home, locale=locale)
+
+
+def switch_on(kernel: Kernel, room: Any, actor: Any, manifest: BuiltManifest, home: Path, *,
+              locale: str) -> list[str]:
+    """Switch an installed pack on in ``room``: each kind's ``enable`` with its items, the
+    :data:`FIRST` kinds first, then the others by name; a line for each that says something.
+    A kind whose ``enable`` refuses (``LwError``) says why in its line and the others go on; a
+    plugin's failure is contained and recorded against it."""
     registry = kernel.pack_validators
-    for kind, items in sorted(manifest.contents.items()):
+    kinds = sorted(manifest.contents, key=lambda kind: (kind not in FIRST, FIRST.index(kind) if kind in FIRST else 0, kind))
+    lines = []
+    for kind in kinds:
         validator = registry.get(kind)
         if validator is None or validator.enable is None:
             continue
-        ctx = RoomEnable(kernel, room, actor, locale, manifest, report.home, kind, tuple(items))
+        ctx = RoomEnable(kernel, room, actor, locale, manifest, home, kind, tuple(manifest.contents[kind]))
         try:
             line = resolve(validator.enable)(ctx)
         except LwError as exc:

@@ -190,8 +190,16 @@ def fetch_pack(ref: str, *, cache_dir: Path, env: Mapping[str, str], limits: Pac
         raise LwError(f"{scheme}:// is not fetched; packs come over https", file=ref, expected="https://… or gh:owner/repo")
     if not allow_local:
         raise LwError(message("room_local", locale), file=ref, code="refused")
-    path = Path(ref).expanduser()
-    if not path.is_file():
-        raise LwError("no such pack file", file=path, code="not_found",
-                      expected="a .lwpack file, an https:// link, or gh:owner/repo[@tag]")
+    expected = "a .lwpack file, an https:// link, or gh:owner/repo[@tag]"
+    try:
+        path = Path(ref).expanduser()
+        is_file = path.is_file()
+        exists = is_file or path.exists()
+    except (OSError, RuntimeError, ValueError) as exc:  # a name too long, a home that cannot be found …
+        shown = ref if len(ref) <= 200 else ref[:200] + "…"
+        raise LwError(f"cannot read this path: {getattr(exc, 'strerror', None) or exc}", file=shown,
+                      code="not_found", expected=expected) from None
+    if not is_file:
+        raise LwError("not a pack file (a folder, a device or a pipe)" if exists else "no such pack file",
+                      file=path, code="not_found", expected=expected)
     return path

@@ -314,19 +314,21 @@ def _switch(out: CheckArgs, switch: Mapping[str, Any]) -> None:
 
 def run_command(engine: RulesEngine | None, pack: RuleSystem, text: str, *, sheet: Sheet | None = None,
                 rng: random.Random | None = None, locale: str = "en", faces: Sequence[int] | None = None,
-                advantage_rule: str | None = None) -> CommandResult:
-    """Parse and run one dot command against ``pack``; ``sheet`` is read and changed in place."""
+                advantage_rule: str | None = None, variant: str | None = None) -> CommandResult:
+    """Parse and run one dot command against ``pack``; ``sheet`` is read and changed in place.
+    ``variant``: the house-rule ladder a check uses when neither the command's declaration nor
+    a switch typed with it names one (a room's ``variant``)."""
     command, spec, rest = find_command(pack, text)
     if spec.action == "check":
         repeat = _REPEAT.match(rest)
         if repeat is None:
-            return _run_check(pack, spec, rest, sheet, rng, locale, faces, advantage_rule)
+            return _run_check(pack, spec, rest, sheet, rng, locale, faces, advantage_rule, variant)
         times = int(repeat.group(1))
         if not 1 <= times <= MAX_REPEAT:
             raise CommandError(f".{command}: {times}# repeats", expected=f"1 to {MAX_REPEAT} repeats")
         if faces is not None:
             raise CommandError("replaying faces needs a single check", expected="no N# with --dice")
-        results = [_run_check(pack, spec, rest[repeat.end():], sheet, rng, locale, None, advantage_rule)
+        results = [_run_check(pack, spec, rest[repeat.end():], sheet, rng, locale, None, advantage_rule, variant)
                    for _ in range(times)]
         return CommandResult(pack.id, command, "check", {"repeat": times, "results": [r.data for r in results]},
                              "\n".join(r.text for r in results), sheet_changed=any(r.sheet_changed for r in results))
@@ -474,7 +476,8 @@ def _advantage(pack: RuleSystem) -> tuple[tuple[str, str], dict[str, Any]] | Non
 
 
 def _run_check(pack: RuleSystem, spec: CommandSpec, rest: str, sheet: Sheet | None, rng: random.Random | None,
-               locale: str, faces: Sequence[int] | None, advantage_rule: str | None) -> CommandResult:
+               locale: str, faces: Sequence[int] | None, advantage_rule: str | None,
+               variant: str | None = None) -> CommandResult:
     args = parse_check(pack, spec, rest)
     stat, value = _resolve_value(pack, spec, args, sheet)
     data: dict[str, Any] = {"stat": stat, "value": value, "adjust": args.adjust, "reason": args.reason}
@@ -488,7 +491,7 @@ def _run_check(pack: RuleSystem, spec: CommandSpec, rest: str, sheet: Sheet | No
         raise CommandError(f".{spec.word}: unknown name {args.reason.split()[0]!r}",
                            expected="a stat or skill of the sheet, or a modifier like +3")
     done = check_with_value(pack, spec, stat, value, target=args.target, difficulty=args.difficulty,
-                            variant=args.variant, modifiers=args.modifiers, params=params, adjust=args.adjust,
+                            variant=args.variant or variant, modifiers=args.modifiers, params=params, adjust=args.adjust,
                             rng=rng, faces=faces, advantage_rule=advantage_rule)
     result = done.result
     if done.modifier is not None:

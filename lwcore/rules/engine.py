@@ -45,6 +45,8 @@ from lwcore.rules.merge import MAX_EXTENDS_DEPTH, deep_merge, merge_positions
 from lwcore.rules.pack_validation import validate_pack
 from lwcore.rules.sheet import Sheet
 from lwcore.rules.system import CheckResult, RuleSystem, compile_pack
+from lwcore.sandbox.switch import REASON as JS_OFF
+from lwcore.sandbox.switch import js_enabled
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
@@ -111,6 +113,21 @@ def _parse(read: Any, label: str) -> tuple[dict[str, Any], Positions]:
         raise RulepackError("a rulepack is a mapping of keys", file=label, line=1, column=1,
                             expected="keys like names:, defaults:, resolution:")
     return data, positions
+
+
+OWN_KEYS = ("names", "set_keys")
+"""The keys a patch (``extends:``) never inherits: the words that select a system are its own."""
+
+
+def _own_words(system_id: str, data: Mapping[str, Any]) -> tuple[str, ...]:
+    """A pack file's own selecting words: its id, then its ``names`` and ``set_keys`` (text only;
+    the pack's validation reports anything else)."""
+    words = [system_id]
+    for key in OWN_KEYS:
+        value = data.get(key)
+        if isinstance(value, list):
+            words += [w for w in value if isinstance(w, str)]
+    return tuple(dict.fromkeys(words))
 
 
 def read_source(source: PackSource) -> tuple[Any, Positions]:
@@ -253,8 +270,15 @@ class RulesEngine:
             names += list(self.kernel.rule_computers)
         return names
 
-    def _merged(self, system_id: str, trail: tuple[str, ...]) -> tuple[dict[str, Any], Positions, list[str], str]:
-        """Read ``system_id`` and everything it extends; return (data, positions, chain, file)."""
+    def _merged(self, system_id: str, trail: tuple[str, ...]) -> tuple[dict[str, Any], Positions, list[str], str,
+                                                                        list[tuple[str, ...]]]:
+        """Read ``system_id`` and everything it extends; return (data, positions, chain, file,
+        lineage): ``lineage`` holds each system of the chain's own words (its id, ``names`` and
+        ``set_keys``), in chain order.
+
+        A patch has its own id and keys: ``names`` and ``set_keys`` are never inherited (a patch
+        of a system must not answer to its parent's names); the parent's words stay in the
+        lineage, where :meth:`lwcore.rules.system.RuleSystem.is_a` finds them."""
         sources = self._sources
         source = sources.get(system_id)
         if source is None:
@@ -262,8 +286,9 @@ class RulesEngine:
         data, positions = read_source(source)
         file = source.label
         parent = data.pop("extends", None)
+        own = _own_words(system_id, data) if isinstance(data, dict) else (system_id,)
         if parent is None:
-            return data, positions, [system_id], file
+            return data, positions, [system_id], file, [own]
         chain = (*trail, system_id)
         where = positions.find(("extends",))
         loc: dict[str, Any] = {"file": file}
@@ -286,16 +311,18 @@ class RulesEngine:
             raise RulepackError(f"unknown parent system {parent!r} (chain: {shown})", **loc,
                                 expected="an installed system id")
         try:
-            pdata, ppos, pchain, _pfile = self._merged(parent, chain)
+            pdata, ppos, pchain, _pfile, plineage = self._merged(parent, chain)
         except RulepackError as exc:
             if "extends" in exc.message and (exc.message.startswith(("extends cycle", "extends chain", "unknown parent"))):
                 raise
             raise RulepackError(f"parent {parent!r} does not load: {exc}", **loc) from None
+        for key in OWN_KEYS:  # the patch's own words, or none: never the parent's
+            pdata.pop(key, None)
         merged = deep_merge(pdata, data)
-        return merged, merge_positions(ppos, positions, data), [system_id, *pchain], file
+        return merged, merge_positions(ppos, positions, data), [system_id, *pchain], file, [own, *plineage]
 
     def _build(self, system_id: str) -> RuleSystem:
-        data, positions, chain, file = self._merged(system_id, ())
+        data, positions, chain, file, lineage = self._merged(system_id, ())
         model, warnings = validate_pack(data, positions, file)
         origin = self._sources[system_id].origin
 
@@ -305,12 +332,15 @@ class RulesEngine:
             except RulesError:
                 return None
 
-        return compile_pack(
-            system_id, model, data, positions, origin=origin, chain=chain, warnings=warnings,
+        pack = compile_pack(
+            system_id, model, data, positions, origin=origin, chain=chain, lineage=lineage, warnings=warnings,
             computers=self.computer, computer_names=self._computer_names,
             groups=group, group_names=lambda: list(self._sources), file=file,
             unbound=frozenset(s.label for s in self._sources.values() if s.text is not None),
         )
+        if self.kernel is not None and not js_enabled(self.kernel.env):
+            pack.scripts_off = JS_OFF  # the operator's switch: a check that needs a script is refused
+        return pack
 
     def pack(self, system: str) -> RuleSystem:
         """The compiled pack for a system id or any of its names; :class:`RulepackError` when
@@ -476,10 +506,11 @@ class RulesEngine:
 
     def command(self, system: str, text: str, *, sheet: Sheet | None = None, rng: random.Random | None = None,
                 locale: str = "en", faces: Sequence[int] | None = None,
-                advantage_rule: str | None = None) -> CommandResult:
-        """Parse and run a dot command (``.ra 困难侦查+10 b2``)."""
+                advantage_rule: str | None = None, variant: str | None = None) -> CommandResult:
+        """Parse and run a dot command (``.ra 困难侦查+10 b2``); ``variant``: the house-rule ladder
+        its checks use unless the command names one itself (a room's ``variant``)."""
         return run_command(self, self.pack(system), text, sheet=sheet, rng=rng, locale=locale, faces=faces,
-                           advantage_rule=advantage_rule)
+                           advantage_rule=advantage_rule, variant=variant)
 
     def make_char(self, system: str, *, rng: random.Random | None = None, method: str | None = None,
                   assign: Mapping[str, Any] | None = None) -> Sheet:

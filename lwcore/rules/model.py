@@ -298,6 +298,14 @@ class Resource(BaseModel):
         return self
 
 
+class Specialisation(_Strict):
+    """A skill family whose members are written ``FAMILY(SPECIALTY)`` (``Language (Latin)``):
+    any specialty is a stat of the pack, named by the family's canonical name and the specialty."""
+
+    alias: list[str] = _field(list, "Other names of the family (any case), e.g. language.", ["language"])
+    default: int | float | None = _field(None, "A specialty's starting value (none: it starts unset).", 1)
+
+
 class Bounds(_Strict):
     """The values a player's ``.st`` may give a stat (the keeper's is not bounded)."""
 
@@ -444,6 +452,9 @@ class Rulepack(BaseModel):
         dict, "Character creation: method, roll (stat -> dice), point_buy, array, range, ranges.",
         {"roll": {"STR": "3d6"}, "range": {"min": 3, "max": 18}})
     derived: dict[str, Derived] = _field(dict, "Stats computed from others.", {"Dodge": {"half_of": "DEX"}})
+    specialisations: dict[str, Specialisation] = _field(
+        dict, "Skill families written FAMILY(SPECIALTY): family -> its other names and a specialty's default.",
+        {"外语": {"alias": ["language"], "default": 1}})
     bounds: dict[str, Bounds] = _field(
         dict, "What a player's .st may set each stat to (stat -> {min, max}; '*' for every stat not named); "
               "the keeper's .st is not bounded.", {"*": {"min": 0, "max": 99}, "AGE": {"min": 15, "max": 90}})

@@ -222,6 +222,9 @@ def _ask(path: Path, pack_id: str, faces: Sequence[int], targets: Mapping[str, A
 
 
 def _bound(pack: RuleSystem, key: str) -> Path:
+    if pack.scripts_off is not None:
+        raise CheckError(f"{pack.id}: the {key} script cannot run: {pack.scripts_off}", code="refused",
+                         expected="a check the pack resolves without a script, or the operator's switch on")
     path = pack.scripts.get(key)
     if path is None:
         raise CheckError(f"{pack.id}: the {key} script is not bound (the pack was read from text, not installed)",

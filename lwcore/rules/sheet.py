@@ -31,6 +31,7 @@ from lwcore.io.roundtrip import update_yaml_text
 from lwcore.io.safe_yaml import Positions
 from lwcore.io.text import read_text
 from lwcore.rules.dice import compile_dice
+from lwcore.rules.system import MAX_SPECIALTY, tight
 
 if TYPE_CHECKING:
     import random
@@ -85,7 +86,11 @@ class Sheet:
     def canonical(self, name: str) -> str:
         """The pack's canonical name for ``name`` (aliases, any case); unknown names as written."""
         name = _norm(name).strip()
-        return self.pack.canonical(name) or name
+        canonical = self.pack.canonical(name) or name
+        if canonical not in self._stored and self.pack.family(canonical) is not None:
+            folded = canonical.casefold()  # a specialty is one stat whatever its case: language (latin)
+            canonical = next((k for k in self._stored if k.casefold() == folded), canonical)
+        return canonical
 
     def known(self, name: str) -> bool:
         return self.pack.canonical(_norm(name).strip()) is not None
@@ -116,25 +121,31 @@ class Sheet:
         """What ``name`` would be if it were not stored (its derived value or default), else None."""
         canonical = self.canonical(name)
         if canonical not in self.pack.model.derived:
-            return self.pack.model.defaults.get(canonical)
+            return self.pack.default(canonical)
         rest = {k: v for k, v in self._stored.items() if k != canonical}
         derived = self._derived(rest)
         if canonical in derived:
             return derived[canonical]
-        return self.pack.model.defaults.get(canonical)
+        return self.pack.default(canonical)
 
     def get(self, name: str, default: Any = None) -> Any:
-        return self._values().get(self.canonical(name), default)
+        """``name``'s value (any alias): stored, else derived, else the pack's default (a
+        specialty's: its family's), else ``default``."""
+        canonical = self.canonical(name)
+        values = self._values()
+        if canonical in values:
+            return values[canonical]
+        base = self.pack.default(canonical)
+        return default if base is None else base
 
     def __getitem__(self, name: str) -> Any:
-        values = self._values()
-        canonical = self.canonical(name)
-        if canonical not in values:
+        value = self.get(name)
+        if value is None:
             raise KeyError(name)
-        return values[canonical]
+        return value
 
     def __contains__(self, name: str) -> bool:
-        return self.canonical(name) in self._values()
+        return self.get(name) is not None
 
     def set(self, name: str, value: Any, *, prune: bool = True) -> str:
         """Set ``name`` (any alias); returns the canonical name. A value equal to the pack's is
@@ -320,7 +331,7 @@ def load_sheet(path: str | Path, pack: RuleSystem) -> Sheet:
     """A sheet file of ``pack``'s system as a :class:`Sheet` (``system:`` may be left out);
     every value checked against the pack, located."""
     model, positions = read_sheet_file(path, system=pack.id)
-    if not pack.matches(model.system):
+    if not pack.is_a(model.system):
         raise LwError(f"this sheet is for rule system {model.system!r}, not {pack.id!r}", file=str(path))
     return Sheet.from_file(pack, model, file=path, positions=positions)
 
@@ -379,6 +390,11 @@ _TERM = r"(?:\d*[dD](?:\d+|%|[fF](?![A-Za-z]))(?:(?:kh|kl|dh|dl|k)\d+)?!?|\d+)"
 _DICE = re.compile(rf"\(?{_TERM}\)?(?:\s*[-+*/x×]\s*\(?{_TERM}\)?)*")
 _KEYWORDS = ("show", "list", "del", "rm", "clr", "clear", "export")
 _UNKNOWN_NAME = re.compile(r"[^\d+\-&" + re.escape(_SEP) + "]*")
+_SPECIALISED_SPAN = 2 * MAX_SPECIALTY + 40
+# FAMILY(SPECIALTY) at a position: a name (words, no digit, sign or separator but spaces) and
+# one bracketed specialty (NFKC made full-width brackets ASCII before this is read)
+_SPECIALISED_AT = re.compile(r"[^\d+\-&()" + re.escape(_SEP) + r"]+(?:[ \t]+[^\d+\-&()" + re.escape(_SEP)
+                             + r"]+)*[ \t]*\([^()\d+\-&" + re.escape(_SEP.replace(" ", "")) + r"]{1,%d}\)" % MAX_SPECIALTY)
 
 
 def _name_pattern(pack: RuleSystem) -> tuple[re.Pattern[str], dict[str, str]]:
@@ -409,7 +425,18 @@ def match_name(text: str, pos: int, pack: RuleSystem, folded: str | None = None)
 
 def read_name(text: str, pos: int, pack: RuleSystem, folded: str | None = None) -> tuple[str, int, bool] | None:
     """A stat name at ``pos``: ``(name, end, known)``. The longest known name wins, unless a
-    longer unknown name runs straight into a value (``潜水艇驾驶40`` is not ``潜水``)."""
+    longer unknown name runs straight into a value (``潜水艇驾驶40`` is not ``潜水``). A
+    specialised name the pack knows (``Language (Latin)``, ``格斗（斗殴）``:
+    :meth:`~lwcore.rules.system.RuleSystem.canonical`) is read whole, spaces and all."""
+    special = _SPECIALISED_AT.match(text[pos:pos + _SPECIALISED_SPAN])  # bounded: a reason is read word by word
+    if special is not None:
+        canonical = pack.canonical(special.group(0))
+        end = pos + special.end()
+        if canonical is not None:
+            return canonical, end, True
+        after = len(text) - len(text[end:].lstrip(" \t"))
+        if after < len(text) and text[after].isdigit():  # an unknown one, as written, runs into its value
+            return tight(special.group(0)), end, False
     hit = match_name(text, pos, pack, folded)
     run = _unknown_name(text, pos)
     if hit is not None and (hit[1] >= run or run >= len(text) or not text[run].isdigit()):

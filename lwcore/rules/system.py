@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import random
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,23 @@ INPUT_TARGETS = ("skill", "attribute", "dc")
 MAX_MODIFIER_DICE = 10
 RESERVED = ("roll", "total", "dice", "target", "raw_target", "modifier", "successes", "ones")
 LOCALE = re.compile(r"^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})*$")
+
+MAX_SPECIALTY = 40
+"""A specialty (``Latin`` in ``Language (Latin)``) is at most this many characters."""
+_SPECIALISED = re.compile(r"(?P<family>[^()]+?)\s*\(\s*(?P<spec>[^()]+?)\s*\)")
+_NOT_IN_SPECIALTY = frozenset("+-&=:;,|，；：、。\r\n\t")
+
+
+def tight(name: str) -> str:
+    """``name`` as the pack keys it: NFKC (full-width brackets are brackets), and no space
+    around the brackets of a specialised name (``Fighting (Brawl)`` -> ``Fighting(Brawl)``)."""
+    if not name.isascii():
+        name = unicodedata.normalize("NFKC", name)
+    if "(" not in name:
+        return name
+    m = _SPECIALISED.fullmatch(name.strip())
+    return f"{m['family']}({m['spec']})" if m is not None else name
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,12 +162,15 @@ class RuleSystem:
     """
 
     def __init__(self, system_id: str, model: Rulepack, data: Mapping[str, Any], *, origin: str,
-                 chain: Sequence[str] = (), warnings: Sequence[str] = ()) -> None:
+                 chain: Sequence[str] = (), lineage: Sequence[Sequence[str]] = (),
+                 warnings: Sequence[str] = ()) -> None:
         self.id = system_id
         self.model = model
         self.data = data
         self.origin = origin
         self.chain = tuple(chain)
+        self.lineage: tuple[tuple[str, ...], ...] = tuple(tuple(words) for words in lineage) or (self.names,)
+        """Each system of :attr:`chain`'s own selecting words (its id, ``names``, ``set_keys``)."""
         self.warnings = list(warnings)
         self.resolution: CompiledResolution | None = None
         self.cache: dict[Any, Any] = {}
@@ -158,7 +179,12 @@ class RuleSystem:
         """``file:line:column`` of each case of the pack's ``tests:`` table."""
         self._derived: list[tuple[str, Callable[[dict[str, Any], frozenset[str]], Any]]] = []
         self._alias: dict[str, str] = {}
+        self._families: dict[str, str] = {}
+        """Every name of a ``specialisations`` family (any case) -> the family's canonical name."""
         self.scripts: dict[str, Path] = {}
+        self.scripts_off: str | None = None
+        """Why the pack's rule scripts may not run here (the operator's switch,
+        :mod:`lwcore.sandbox.switch`), else ``None``."""
         """The pack's rule scripts, bound at load (``resolution``, ``subsystems.<name>`` -> file;
         :mod:`lwcore.rules.scripts`)."""
 
@@ -171,15 +197,24 @@ class RuleSystem:
 
     @property
     def names(self) -> tuple[str, ...]:
-        """Every word that selects this system: id, ``names`` and ``set_keys``."""
+        """Every word that selects this system: id, ``names`` and ``set_keys`` -- its own: a
+        patch (``extends:``) never answers to its parent's words."""
         seen: dict[str, None] = {self.id: None}
         for n in (*self.model.names, *self.model.set_keys):
             seen.setdefault(n, None)
         return tuple(seen)
 
     def matches(self, word: str) -> bool:
+        """Whether ``word`` selects this system (one of :attr:`names`, any case)."""
         w = word.strip().casefold()
         return any(w == n.casefold() for n in self.names)
+
+    def is_a(self, word: str) -> bool:
+        """Whether this system is, or extends, the system ``word`` selects: a patch of system
+        ``base`` plays ``base``'s sheets and counts for what is written for ``base`` (a skill's
+        ``systems``), though ``base`` never selects the patch (:meth:`matches`)."""
+        w = word.strip().casefold()
+        return any(w == n.casefold() for words in self.lineage for n in words)
 
     def bounds(self, stat: str) -> tuple[float | None, float | None]:
         """``(min, max)`` a player's ``.st`` may give ``stat`` (any alias): its ``bounds`` entry,
@@ -187,12 +222,54 @@ class RuleSystem:
         canonical = self.canonical(stat) or stat
         table = self.model.bounds
         named = next((b for k, b in table.items() if k != "*" and (self.canonical(k) or k) == canonical), None)
+        found = self.family(canonical) if named is None else None
+        if found is not None:  # a specialty is bounded as its family is
+            named = table.get(found[0])
         chosen = named or table.get("*")
         return (chosen.min, chosen.max) if chosen is not None else (None, None)
 
     def canonical(self, name: str) -> str | None:
-        """The canonical stat name for ``name`` (itself, or through ``alias``), else ``None``."""
-        return self._alias.get(name) or self._alias.get(name.casefold())
+        """The canonical stat name for ``name`` (itself, or through ``alias``), else ``None``.
+
+        A specialised name ``FAMILY(SPECIALTY)`` (brackets full-width or not, spaces around
+        them or not) is the stat an alias names (``格斗(斗殴)`` -> ``斗殴``), else, when FAMILY
+        is one of the pack's ``specialisations`` (any of its names), ``<family>(<specialty>)``
+        -- ``Language (Latin)`` -> ``外语(Latin)``; a specialty holds no digit, sign or
+        separator, no control or invisible format character, and at most :data:`MAX_SPECIALTY`
+        characters."""
+        hit = self._alias.get(name) or self._alias.get(name.casefold())
+        if hit is not None or ("(" not in name and "\uff08" not in name):
+            return hit
+        whole = tight(name)
+        hit = self._alias.get(whole) or self._alias.get(whole.casefold())
+        if hit is not None:
+            return hit
+        m = _SPECIALISED.fullmatch(whole)
+        if m is None:
+            return None
+        family = self._families.get(m["family"]) or self._families.get(m["family"].casefold())
+        spec = m["spec"]
+        if family is None or len(spec) > MAX_SPECIALTY or any(
+                c.isdigit() or c in _NOT_IN_SPECIALTY or unicodedata.category(c)[0] == "C" for c in spec):
+            return None
+        return f"{family}({spec})"
+
+    def family(self, canonical: str) -> tuple[str, str] | None:
+        """``(family, specialty)`` of a specialised canonical name (``外语(Latin)``), else ``None``."""
+        if not canonical.endswith(")") or canonical in self.model.defaults:
+            return None
+        m = _SPECIALISED.fullmatch(canonical)
+        if m is None or m["family"] not in self.model.specialisations:
+            return None
+        return m["family"], m["spec"]
+
+    def default(self, canonical: str) -> Any:
+        """The pack's starting value of ``canonical``: its ``defaults`` entry, else a
+        specialty's family ``default``, else ``None``."""
+        if canonical in self.model.defaults:
+            return self.model.defaults[canonical]
+        found = self.family(canonical)
+        return self.model.specialisations[found[0]].default if found is not None else None
 
     @property
     def aliases(self) -> Mapping[str, str]:
@@ -209,6 +286,11 @@ class RuleSystem:
                 if table and canonical in table:
                     shown = table[canonical]
                     break
+            else:
+                found = self.family(canonical)
+                if found is not None:  # Language (Latin): the family's name, then the specialty
+                    head = self.display_name(found[0], locale)
+                    shown = f"{head} ({found[1]})" if head[-1:].isascii() else f"{head}({found[1]})"
             self._remember((0, canonical, locale), shown)
         return shown
 
@@ -525,6 +607,7 @@ def compile_pack(
     *,
     origin: str,
     chain: Sequence[str] = (),
+    lineage: Sequence[Sequence[str]] = (),
     warnings: Sequence[str] = (),
     computers: ComputerLookup = lambda name: None,
     computer_names: Callable[[], Sequence[str]] = lambda: (),
@@ -538,7 +621,7 @@ def compile_pack(
     when there are several); warnings land in ``RuleSystem.warnings``. Scripts declared in the
     files named in ``unbound`` (YAML read from a pack archive) are left to the pack's checks."""
     diag = Diagnostics(positions, file)
-    pack = RuleSystem(system_id, model, data, origin=origin, chain=chain, warnings=warnings)
+    pack = RuleSystem(system_id, model, data, origin=origin, chain=chain, lineage=lineage, warnings=warnings)
     _resolve_resources(model, diag)
     alias: dict[str, str] = {}
     for canonical in (*model.defaults, *model.derived):
@@ -548,9 +631,14 @@ def compile_pack(
         alias[canonical] = canonical
         alias.setdefault(canonical.casefold(), canonical)
         for word in words:
-            alias.setdefault(word, canonical)
-            alias.setdefault(word.casefold(), canonical)
+            for form in dict.fromkeys((word, tight(word))):
+                alias.setdefault(form, canonical)
+                alias.setdefault(form.casefold(), canonical)
     pack._alias = alias
+    for family, entry in model.specialisations.items():
+        for word in (family, *entry.alias):
+            pack._families.setdefault(tight(word), family)
+            pack._families.setdefault(tight(word).casefold(), family)
     bind_all(pack, data, positions, diag, unbound)
     stats = {*model.defaults, *model.derived, *model.alias}
     formulas = model.creation_constraints.get("roll")
@@ -637,7 +725,7 @@ def _check_words(pack: RuleSystem, diag: Diagnostics) -> None:
                       ("labels", top))
     stats = set(pack.aliases.values())
     res = model.resolution
-    known = stats | set(res.modifiers if res else ()) | set(res.params if res else ())
+    known = stats | set(res.modifiers if res else ()) | set(res.params if res else ()) | set(model.specialisations)
     for top, table in model.display.items():
         if not LOCALE.match(str(top)):
             diag.warn(f"{top!r} does not look like a locale (display is display.<locale>.<stat>)"

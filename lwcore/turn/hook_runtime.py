@@ -7,7 +7,8 @@ A turn collects the hook scripts plugins contribute for its room
 
 - ``turn_start`` (before the keeper's prompt is built): ``inject`` adds text to this turn's
   prompt;
-- ``dice_rolled``, once per check or subsystem the turn rolled;
+- ``dice_rolled``, once per check or subsystem the turn rolled (a room command fires it too,
+  once per roll it made: :func:`lwcore.turn.room_commands._fire_rolls`);
 - ``variables_changed`` when any variable changed (at most once a turn: cascades end);
 - ``reply_ready`` with the narration: ``rewriteReply`` replaces it, ``narrate`` appends.
 
@@ -39,6 +40,8 @@ from typing import TYPE_CHECKING, Any
 from lwcore.contributions import TurnContext
 from lwcore.errors import LwError
 from lwcore.sandbox import HookSession
+from lwcore.sandbox.switch import REASON as JS_OFF
+from lwcore.sandbox.switch import js_enabled
 from lwcore.turn import mvu
 from lwcore.turn.documents import Document
 from lwcore.turn.leaks import keeper_only
@@ -90,6 +93,10 @@ class TurnHooks:
         """Open a session per script this turn's plugins contribute (none: a no-op)."""
         entries, dropped = kernel.turn_scripts(context)
         hooks = cls(kernel, room, dropped=dropped)
+        if entries and not js_enabled(kernel.env):  # the operator's switch: no hook runs, the turn goes on
+            names = ", ".join(e.value.origin or f"{e.plugin_id}:{e.value.id}" for e in entries)
+            hooks.events.append({"kind": "hook_log", "audience": "keeper", "summary": f"hooks not run ({names}): {JS_OFF}"})
+            return hooks
         if not entries:
             return hooks
         clock = game_clock(room)

@@ -56,6 +56,7 @@ from lwcore.rules.kept_check import LAST_CHECK
 from lwcore.sandbox.budget import current as current_budget
 from lwcore.sandbox.budget import ensure as ensure_budget
 from lwcore.turn import chronicle, mvu, sheet_rolls
+from lwcore.turn.events import is_check, is_subsystem
 from lwcore.turn.deadline import Deadline
 from lwcore.turn.adapter import ParsedReply, ProviderAdapterProtocol, ToolCall, ToolOffer, ToolResult
 from lwcore.turn.macros import expand_rolls
@@ -819,7 +820,7 @@ def _after_hooks(hooks: TurnHooks, ctx: ToolContext, narration: str, rolls: list
     """The turn's later hook events: ``dice_rolled`` per roll, ``variables_changed`` once,
     ``reply_ready`` with the narration; returns the narration as the hooks leave it."""
     for event in ctx.events:
-        if event.get("kind") in ("check", "subsystem"):
+        if is_check(event) or is_subsystem(event):  # a subsystem's event is of its own kind (sanity …)
             hooks.fire("dice_rolled", {k: v for k, v in event.items() if k not in ("audience",)})
     for roll in rolls:
         if "error" not in roll:

@@ -47,6 +47,8 @@ from lwcore.io.paths import confine
 from lwcore.io.text import read_text
 from lwcore.pack.ledger import Ledger
 from lwcore.sandbox import check_plan, run_plan
+from lwcore.sandbox.switch import REASON as JS_OFF
+from lwcore.sandbox.switch import js_enabled
 from lwcore.turn.adapter import ToolCall
 from lwcore.turn.hook_runtime import game_clock
 from lwcore.turn.pipeline import argument_problems, execute_call, validate_arguments, visible_tools
@@ -172,6 +174,8 @@ def plan_script(source: str, *, room: Room, script: str) -> PlanResult:
 def checked_plan(kernel: Kernel, room: Room, source: str, *, script: str, keeper: bool = True) -> tuple[PlanResult, RoomGate]:
     """Plan ``source`` and check every operation against ``room`` before any runs: the plan
     (``ok`` or its located failure) and the gate it passed."""
+    if not js_enabled(kernel.env):
+        raise LwError(f"prep script {script}: {JS_OFF}", code="refused", expected="the operator's switch on")
     gate = RoomGate.for_room(kernel, room, keeper=keeper)
     return check_plan(plan_script(source, room=room, script=script), gate), gate
 
@@ -194,7 +198,10 @@ def _source(args: RunPrepPlanArgs, ctx: ToolContext) -> tuple[str, str]:
 def run_prep_plan(args: RunPrepPlanArgs, ctx: ToolContext) -> dict[str, Any]:
     """The tool: plan, check the whole plan, then preview or run it (module docstring)."""
     source, name = _source(args, ctx)
-    result, gate = checked_plan(ctx.kernel, ctx.room, source, script=name, keeper=ctx.keeper)
+    try:
+        result, gate = checked_plan(ctx.kernel, ctx.room, source, script=name, keeper=ctx.keeper)
+    except LwError as exc:  # the operator's switch
+        raise ToolError(exc.message) from None
     if not result.ok:
         assert result.failure is not None
         raise ToolError(f"{result.failure}")

@@ -291,6 +291,24 @@ class Room:
             raise LwError(f"{ref!r} has no character sheet")
         return member.id, self.sheets[member.id]
 
+    def set_system(self, system: str) -> RuleSystem:
+        """Play ``system`` (any word that selects it) from now on: ``room.yaml``'s ``system``
+        (marked to be saved), :attr:`pack`, and every sheet bound to the new pack. Refused
+        (:class:`LwError`, nothing changed) when the system is not installed or a sheet belongs
+        to a system it is not (:meth:`lwcore.rules.system.RuleSystem.is_a`): every sheet is
+        bound to the room's system."""
+        pack = _pack(self.kernel, system, self.path / ROOM_FILE)
+        strangers = sorted(mid for mid, sheet in self.sheets.items() if not pack.is_a(sheet.pack.id))
+        if strangers:
+            raise LwError(f"this room has characters on {self.pack.id} ({', '.join(strangers)}), and {pack.id} is not "
+                          f"{self.pack.id} or a patch of it", code="refused")
+        self.sheets = {mid: Sheet(pack, sheet.stored(), name=sheet.name, expressions=sheet.expressions,
+                                  state=sheet.state, extra=sheet.extra) for mid, sheet in self.sheets.items()}
+        self.pack = pack
+        self.file.system = pack.id
+        self.mark("room")
+        return pack
+
     # -- features --------------------------------------------------------------------------
 
     def active_features(self) -> list[Feature]:
@@ -298,7 +316,7 @@ class Room:
         adult switch is on, not limited to ``systems`` the room does not play."""
         return [
             f for f in self.file.features
-            if (self.file.adult or not f.adult) and (not f.systems or any(self.pack.matches(s) for s in f.systems))
+            if (self.file.adult or not f.adult) and (not f.systems or any(self.pack.is_a(s) for s in f.systems))
         ]
 
     # -- variables -------------------------------------------------------------------------

@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 from lwcore.contributions import CommandReply, RoomCommand, resolve
 from lwcore.errors import SECRET_REFUSAL, LwError, LwErrors
 from lwcore.plugins import describe_exception
+from lwcore.sandbox.budget import ensure as ensure_budget
+from lwcore.turn.hook_runtime import TurnHooks
 from lwcore.turn.projections import event_audience, recorded_audience
 from lwcore.turn.room import HistoryEntry, Member, Room
 from lwcore.turn.tools import ToolContext
@@ -61,6 +63,10 @@ class CommandContext(ToolContext):
     word: str = ""
     args: str = ""
     line: str = ""
+    rolled: list[dict[str, Any]] = field(default_factory=list)
+    """What the command rolled, one ``dice_rolled`` payload per roll (``{"kind": "check", …}``
+    as a check tool's event, ``{"kind": "roll", "expr", "total", …}``): each fires once in the
+    room's hooks after the command (:func:`_fire_rolls`)."""
 
 
 @dataclass
@@ -203,6 +209,8 @@ def _finish(
     kernel: Kernel, room: Room, member: Member, command: RoomCommand, reply: CommandReply, ctx: CommandContext
 ) -> CommandRun:
     audience = recorded_audience(reply)
+    if ctx.rolled:
+        ctx.events.extend(_fire_rolls(kernel, room, member, ctx))
     if audience is not None or ctx.events:
         turn = room.turn_number + (0 if audience is None else 1)
         if audience is not None:
@@ -216,3 +224,23 @@ def _finish(
                                      audience=event_audience(event), data=dict(event)))
     written = room.save()
     return CommandRun(command.name, kernel.room_commands.origin(command.name), reply, written)
+
+
+def _fire_rolls(kernel: Kernel, room: Room, member: Member, ctx: CommandContext) -> list[dict[str, Any]]:
+    """Fire ``dice_rolled`` once per roll of ``ctx.rolled`` in the room's hooks (C.1, as a turn
+    fires them for its checks), then ``variables_changed`` when a hook changed any; their
+    writes are applied (saved with the command). Returns the events to record: the hooks'
+    keeper-only logs and variable changes, and what they ``narrate`` (for the table)."""
+    from lwcore.turn.pipeline import turn_context
+
+    with ensure_budget():
+        hooks = TurnHooks.start(kernel, room, turn_context(room, member, ctx.line, keeper=ctx.keeper), ctx.rng)
+        try:
+            for payload in ctx.rolled:
+                hooks.fire("dice_rolled", payload)
+            changed = [e.get("id") or e.get("path") for e in hooks.events if e.get("kind") in ("variable", "tree")]
+            if changed:
+                hooks.fire("variables_changed", {"changed": changed})
+        finally:
+            hooks.close()
+    return [*hooks.events, *({"kind": "hook_narration", "audience": "all", "summary": text} for text in hooks.narrated)]

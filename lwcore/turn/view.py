@@ -70,7 +70,9 @@ class TreeLeaf(BaseModel):
     path: str
     value: Any
     description: str | None = None
-    exposed: bool = True
+    hidden: bool = False
+    """Not exposed to players (``.var expose``): only the keeper's frame holds such a leaf,
+    marked ``hidden: true`` as the contract (A.2, the MVU tree) says."""
 
 
 class PlayerView(BaseModel):
@@ -143,7 +145,7 @@ def view_for(room: Room, member_ref: str | None = None, *, history_limit: int = 
         view = project(room, mvu, viewer)
         for leaf in (view or {}).get("leaves", ()):
             tree.append(TreeLeaf(**{k: leaf.get(k) for k in ("path", "value", "description")},
-                                 exposed=leaf.get("exposed", True)))
+                                 hidden=not leaf.get("exposed", True)))
     recap = None
     summary = room.documents.get("campaign_summary", "summary")
     if summary is not None:
@@ -179,7 +181,7 @@ def render_text(view: PlayerView) -> str:
     if view.tree:
         out.append("")
         for leaf in view.tree:
-            hidden = "" if leaf.exposed else ("  (未公开)" if zh else "  (hidden)")
+            hidden = "" if not leaf.hidden else ("  (未公开)" if zh else "  (hidden)")
             out.append(f"  {leaf.path}: {_num(leaf.value)}{hidden}")
     if view.history:
         out.append("")

@@ -377,6 +377,8 @@ LAZY_IMPORTS: dict[tuple[str, str, str], str] = {
         "cycle: turn.room imports turn.history (HistoryLog) at module level",
     ("lwcore/turn/chronicle.py", "run_fold", "lwcore.turn.pipeline"):
         "cycle: turn.pipeline imports turn.chronicle at module level",
+    ("lwcore/turn/room_commands.py", "_fire_rolls", "lwcore.turn.pipeline"):
+        "cycle: turn.pipeline imports turn.room_commands at module level",
     # -- heavy: kept off the start-up path
     ("lwcore/cli/__init__.py", "main", "lwcore.cli.app"):
         "heavy: click (~20 ms) off `lw --version`, which the entry point answers alone",

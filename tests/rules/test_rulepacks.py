@@ -207,7 +207,8 @@ def test_extends_merges_deletes_and_replaces(packs: Path) -> None:
     pack = engine.pack("perc_house")
     assert pack.chain == ("perc_house", "perc")
     assert pack.model.defaults == {"might": 55, "grit": 60}
-    assert pack.names == ("perc_house", "house", "perc")  # set_keys are inherited
+    assert pack.names == ("perc_house", "house")  # its own words: names and set_keys are never inherited
+    assert pack.is_a("perc") and pack.is_a("Percentile Test") and not pack.matches("perc")
     assert pack.label("best", "en") == "best"
     assert pack.difficulties == ("hard", "easy")
     assert pack.check(30, difficulty="easy", faces=[55]).rank == "good"

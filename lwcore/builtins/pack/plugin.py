@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from lwcore.contributions import CommandRef, PackValidator, Register, RoomCommand, SchemaRef
+from lwcore.contributions import (
+    CommandRef,
+    DocumentType,
+    PackValidator,
+    PromptSegment,
+    Register,
+    RoomCommand,
+    SchemaRef,
+    TurnContext,
+)
 from lwcore.hookspecs import hookimpl
 
 if TYPE_CHECKING:
@@ -23,6 +32,7 @@ def lw_cli(register: Register[CommandRef]) -> None:
 def lw_schemas(register: Register[SchemaRef]) -> None:
     register(SchemaRef("lwpack-source", "lwcore.pack.manifest:SourceManifest", "pack.yaml in a pack's source folder"))
     register(SchemaRef("lwpack", "lwcore.pack.manifest:BuiltManifest", "pack.yaml inside a built .lwpack"))
+    register(SchemaRef("module", "lwcore.pack.module:ModuleFrontmatter", "module.md frontmatter (a module: .module)"))
 
 
 @hookimpl
@@ -35,7 +45,24 @@ def lw_pack_validators(register: Register[PackValidator]) -> None:
 def lw_room_commands(register: Register[RoomCommand]) -> None:
     register(RoomCommand("pack", f"{_HERE}.room_command:pack_command", who="keeper",
                          description={"en": "install a content pack into this room", "zh": "把内容包装进这个房间"},
-                         usage=".pack install <https://… | gh:owner/repo[@tag]>"))
+                         usage=".pack install <https://… | gh:owner/repo[@tag] | a path on the server>"))
+    register(RoomCommand("module", f"{_HERE}.module_command:module_command", who="anyone",
+                         who_by_word={"start": "keeper"}, usage="[list] | show [ID] | start ID",
+                         description={"en": "the modules (scenarios) installed; the keeper starts one in this room",
+                                      "zh": "已安装的模组（剧本）；守秘人在本房间开始一个"}))
+
+
+@hookimpl
+def lw_document_types(register: Register[DocumentType]) -> None:
+    register(DocumentType("module", f"{_HERE}.module_command:project_module",
+                          description={"en": "the module this room plays (id, version, title, premise)"}))
+
+
+@hookimpl
+def lw_prompt_segments(turn: TurnContext) -> Iterable[PromptSegment] | None:
+    from lwcore.builtins.pack.module_command import segments
+
+    return segments(turn)
 
 
 @hookimpl

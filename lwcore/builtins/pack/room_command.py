@@ -6,7 +6,7 @@ from lwcore.contributions import CommandReply
 from lwcore.errors import LwError
 from lwcore.turn.room_commands import CommandContext
 
-USAGE = ".pack install <https://… | gh:owner/repo[@tag]>"
+USAGE = ".pack install <https://… | gh:owner/repo[@tag] | a path on the server>"
 
 
 def pack_command(ctx: CommandContext) -> CommandReply:

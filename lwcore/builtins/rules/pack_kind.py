@@ -6,12 +6,16 @@ rulepacks first, then among the host's (plugins' and ``<data_dir>/rulepacks/``);
 be one a plugin provides (discovery would never let the file replace it); the scripts it names
 (``resolution.script``, ``subsystems.*.script``) ship beside it. The yaml lands as
 ``<data_dir>/rulepacks/<id>.yaml``, each script at the same place relative to it.
+
+In a room, ``.pack install`` decides the room's rule system with this kind's :func:`enable`
+before it switches anything else on.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
 from lwcore.contributions import ContentReport, PackItem
 from lwcore.errors import LwError
@@ -84,3 +88,45 @@ def validate(item: PackItem) -> ContentReport:
         detected={"extends": data.get("extends")} if isinstance(data, Mapping) and data.get("extends") else {},
         rules_script=bool(extra), warnings=tuple(compiled.warnings),
     )
+
+
+def enable(ctx: Any) -> str | None:
+    """``.pack install`` in a room, before any other kind is switched on (``ctx``: the kernel's
+    ``RoomEnable``): the pack's rule system is decided first, so what the pack brings next (a
+    skill's ``systems``, a world card's sheets) is judged against the system the room will play.
+
+    A pack that brings a module to play -- exactly one world card (the contract: "包里恰好只有一张
+    世界卡时的那张卡（顺带把包的建卡系统钉上）") -- pins its character-creation system: the one
+    rulepack of the pack that answers a ``make_char`` command (its own or one it extends). Not
+    pinned, and said why, when the pack has several, or the room already has characters on a
+    system the new one is not (nor a patch of). ``None`` when there is nothing to say."""
+    if ctx.pack.trust.world_cards != 1:
+        return None
+    zh = ctx.locale.startswith("zh")
+    engine = engine_for(ctx.kernel)
+    found: list[tuple[str, str]] = []
+    for item in ctx.items:
+        system_id = engine.find(item.id) if item.id else None
+        if system_id is None:
+            continue
+        words = [word for word, command in engine.pack(system_id).model.commands.items()
+                 if command.action == "make_char"]
+        if words:
+            found.append((system_id, words[0]))
+    if len(found) != 1:
+        if not found:
+            return None
+        names = ", ".join(system for system, _ in found)
+        return (f"规则系统未固定：包里有多个建卡系统（{names}）" if zh
+                else f"rule system not pinned: the pack has several character-creation systems ({names})")
+    (system_id, word), room = found[0], ctx.room
+    if engine.find(room.file.system) == system_id:
+        return None
+    was = room.file.system
+    try:
+        room.set_system(system_id)
+    except LwError:
+        return (f"规则系统未固定：本房间已有 {was} 的角色卡，{system_id} 不是它的扩展" if zh
+                else f"rule system not pinned: this room has characters on {was}, which {system_id} does not extend")
+    return (f"规则系统已固定为 {system_id}（原为 {was}；建卡：.{word}）" if zh
+            else f"rule system pinned: {system_id} (was {was}; create characters with .{word})")

@@ -31,6 +31,7 @@ def lw_schemas(register: Register[SchemaRef]) -> None:
 @hookimpl
 def lw_pack_validators(register: Register[PackValidator]) -> None:
     register(PackValidator("rulepacks", f"{_HERE}.pack_kind:validate", lands_in="rulepacks",
+                           enable=f"{_HERE}.pack_kind:enable",
                            description={"en": "rule systems (rulepack YAML)", "zh": "规则系统（规则包 YAML）"}))
 
 

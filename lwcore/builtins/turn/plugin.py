@@ -33,6 +33,9 @@ def lw_room_commands(register: Register[RoomCommand]) -> None:
                          description={"en": "list the commands you can run here", "zh": "列出你在这里能用的命令"}))
     register(RoomCommand("phase", f"{here}:phase_command", who="keeper", usage="[NAME|none]",
                          description={"en": "show or set the room's phase (prep, play …)", "zh": "查看或设置房间阶段（prep、play……）"}))
+    register(RoomCommand("rule", f"{here}:rule_command", who="keeper", usage="[VARIANT|none]",
+                         description={"en": "show or switch the room's house-rule variant of its rule system",
+                                      "zh": "查看或切换本房间规则系统的房规"}))
     register(RoomCommand("r", f"{here}:roll_command", who="anyone", usage="[EXPR]",
                          description={"en": "roll dice with the engine for the table (.r 3d6)",
                                       "zh": "用引擎掷骰，全桌可见（.r 3d6）"}))

@@ -1,17 +1,22 @@
-"""The built-in ``turn`` plugin's room commands: ``.help``, ``.phase``, and the room's rule
-system's dot commands (``.ra 侦查``, ``.sc 1/1d6`` …) answered against the typer's own sheet.
+"""The built-in ``turn`` plugin's room commands: ``.help``, ``.phase``, ``.rule``, and the room's
+rule system's dot commands (``.ra 侦查``, ``.sc 1/1d6`` …) answered against the typer's own sheet
+with the room's house-rule variant.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
+from pathlib import Path
+from typing import Any
 
-from lwcore.contributions import CommandReply
+from lwcore.contributions import CommandReply, localized
 from lwcore.errors import LwError
 from lwcore.rules import engine_for
 from lwcore.rules.commands import CommandError, find_command
 from lwcore.rules.dice import roll
 from lwcore.rules.player_edits import check_player_edit
+from lwcore.rules.sheet import Sheet
 from lwcore.rules.errors import DiceError
 from lwcore.turn import chronicle, mvu
 from lwcore.turn.documents import Document, keeper_viewer, project, project_all, viewer_of
@@ -56,6 +61,63 @@ def phase_command(ctx: CommandContext) -> CommandReply:
     return CommandReply(f"阶段已设为：{shown}" if zh else f"phase set to: {shown}", audience="all")
 
 
+CLEAR_VARIANT = ("none", "default", "off")
+"""Words that take the room back to the rulepack's own ladder (a variant of that name wins)."""
+
+
+def _variant_line(pack: Any, name: str, locale: str) -> str:
+    spec = pack.model.resolution.variants.get(name) if pack.model.resolution else None
+    about = [t for t in (getattr(spec, "label", None), getattr(spec, "description", None)) if t]
+    shown = [t if isinstance(t, str) else localized(t, locale) for t in about]
+    return f"{name}" + (f" — {'; '.join(shown)}" if shown else "")
+
+
+def rule_command(ctx: CommandContext) -> CommandReply:
+    """``.rule`` shows the room's rule system, its house-rule variant and the variants its
+    rulepack declares; ``.rule VARIANT`` switches the room to one (``.rule none``: the pack's
+    own ladder). Keeper only (the kernel enforces it). The choice is ``variant:`` in
+    ``room.yaml`` (its comments kept), used by every check made in the room from then on --
+    the dot commands' and the model's -- and the switch is told to the table."""
+    zh = ctx.locale.startswith("zh")
+    room, pack = ctx.room, ctx.room.pack
+    names = pack.variants
+    word = ctx.args.strip()
+    if not word:
+        current = room.file.variant
+        lines = [(f"规则系统：{room.file.system}；房规：" if zh else f"rule system: {room.file.system}; house rule: ")
+                 + (_variant_line(pack, current, ctx.locale) if current else ("无（规则书）" if zh else "none (the rulebook)"))]
+        if names:
+            lines.append("可选房规（.rule <名字>，.rule none 取消）：" if zh else "variants (.rule NAME, .rule none for none):")
+            lines += [f"{'*' if n == current else ' '} {_variant_line(pack, n, ctx.locale)}" for n in names]
+        else:
+            lines.append(f"{pack.id} 没有声明房规。" if zh else f"{pack.id} declares no variants.")
+        return CommandReply("\n".join(lines))
+    chosen = next((n for n in names if n == word), None) or next((n for n in names if n.casefold() == word.casefold()), None)
+    if chosen is None and word.casefold() not in CLEAR_VARIANT:
+        shown = word if len(word) <= 40 else word[:40] + "…"
+        close = difflib.get_close_matches(word, names, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise LwError(f"{pack.id} has no variant {shown!r}{hint}",
+                      expected="one of: " + (", ".join(names) or "(none declared)") + ", or none", code="unknown")
+    if chosen == room.file.variant:
+        same = chosen or ("无" if zh else "none")
+        return CommandReply(f"房规已经是 {same}，未改动。" if zh else f"the house rule is {same} already; nothing changed.")
+    before = room.file.variant
+    room.file.variant = chosen
+    if chosen is None:
+        room.file.model_fields_set.discard("variant")  # the key leaves room.yaml
+    room.mark("room")
+    was = before or ("无" if zh else "none")
+    if chosen is None:
+        text = (f"守秘人取消了房规（原为 {was}）：检定按 {pack.id} 的规则书进行。" if zh
+                else f"The keeper turned the house rule off (was {was}): checks follow {pack.id}'s own ladder.")
+    else:
+        text = (f"守秘人把房规改为 {_variant_line(pack, chosen, ctx.locale)}（原为 {was}）。" if zh
+                else f"The keeper set the house rule to {_variant_line(pack, chosen, ctx.locale)} (was {was}).")
+    return CommandReply(text, audience="all", data={"kind": "rule", "system": pack.id, "variant": chosen,
+                                                    "was": before})
+
+
 def dice_command(ctx: CommandContext) -> CommandReply | None:
     """The room's rule-system dot commands, against the typer's own sheet (the keeper may
     name a member's sheet with a trailing ``@name``). Declines words the pack does not know.
@@ -76,18 +138,73 @@ def dice_command(ctx: CommandContext) -> CommandReply | None:
     except CommandError:
         return None
     sheet = ctx.room.sheets.get(member.id)
+    setting = command_spec.action == "set_stats"
+    fresh = sheet is None and setting  # a member's first .st starts their sheet (kept only if it changes)
+    if fresh:
+        sheet = Sheet(pack, name=member.name or member.id)
     # a player's .st is held to the rulepack: it runs on a copy, kept only when it passes
-    bounded = sheet is not None and not ctx.keeper and command_spec.action == "set_stats"
+    bounded = sheet is not None and not ctx.keeper and setting
     work = sheet.copy() if bounded and sheet is not None else sheet
-    result = engine_for(ctx.kernel).command(pack.id, text, sheet=work, rng=ctx.rng, locale=ctx.locale)
+    result = engine_for(ctx.kernel).command(pack.id, text, sheet=work, rng=ctx.rng, locale=ctx.locale,
+                                            variant=ctx.room.file.variant)
     if bounded and result.sheet_changed and sheet is not None and work is not None:
         check_player_edit(sheet, work, locale=ctx.locale)
-        ctx.room.sheets[member.id] = work
         sheet = work
     if result.sheet_changed and sheet is not None:
+        ctx.room.sheets[member.id] = sheet
+        if fresh:
+            member.sheet = new_sheet_path(ctx.room.path, member.id)
+            ctx.room.mark("room")
         ctx.room.mark(f"sheet:{member.id}")
     who = (sheet.name if sheet is not None else None) or member.name or member.id
+    ctx.rolled.extend(rolled(pack, result, who=who, member=member.id, locale=ctx.locale))
     return CommandReply(f"{who}: {result.text}", audience="all", data=result.to_json())
+
+
+def rolled(pack: Any, result: Any, *, who: str, member: str, locale: str) -> list[dict[str, Any]]:
+    """The ``dice_rolled`` payloads of one dot command's result (:class:`lwcore.rules.commands.
+    CommandResult`), shaped as a turn's check and subsystem events are (a hook reads
+    ``roll.kind``, ``roll.skill``, ``roll.success`` alike from a ``.ra`` and from the keeper's
+    model): a check each (``.ra 3#…`` repeats: each), a subsystem (``.sc``) once, the dice of
+    a ``.st hp-1d3`` each, a character's creation (a ``make_char`` command) once; nothing for what rolled
+    nothing (``.st 力量50``, ``.st show``)."""
+    data = result.data if isinstance(result.data, dict) else {}
+    base = {"character": who, "member": member}
+    out: list[dict[str, Any]] = []
+    if result.action == "check":
+        for one in data.get("results", [data]) if "repeat" in data else [data]:
+            check = one.get("check") or {}
+            stat = one.get("stat")
+            event = {"kind": "check", **base, "skill": stat,
+                     "skill_label": pack.display_name(stat, locale) if stat else "", "value": one.get("value"),
+                     **{k: v for k, v in check.items() if k != "system"}}
+            if check.get("rank") is not None:
+                event["rank_label"] = pack.label(check["rank"], locale)
+            if one.get("roll_only"):
+                event.update(roll_only=True, total=one.get("total"), success=None)
+            if one.get("reason"):
+                event["reason"] = one["reason"]
+            out.append(event)
+    elif result.action == "set_stats":
+        out += [{"kind": "roll", **base, "stat": r.get("name"), "expr": r.get("expr"), "total": r.get("total"),
+                 "faces": r.get("faces")} for r in data.get("rolls") or ()]
+    elif result.action == "make_char":
+        out.append({"kind": "roll", **base, "command": result.command, "sheets": data.get("sheets", [])})
+    elif result.action not in ("show",):  # a subsystem the pack runs (.sc, .ti, .en …)
+        out.append({"kind": "subsystem", **base, "command": result.command,
+                    **{k: v for k, v in data.items() if k != "system"}, "text": result.text})
+    return out
+
+
+def new_sheet_path(room_path: Path, member_id: str) -> str:
+    """Where a member without a sheet gets one: ``sheets/<member id>.yaml`` (the id made
+    safe for a file name), ``-2``, ``-3`` … after it when that file is taken."""
+    safe = re.sub(r"[^\w.-]+", "-", member_id, flags=re.UNICODE).strip(".-")[:64] or "member"
+    rel, n = f"sheets/{safe}.yaml", 1
+    while (room_path / rel).exists():
+        n += 1
+        rel = f"sheets/{safe}-{n}.yaml"
+    return rel
 
 
 def roll_command(ctx: CommandContext) -> CommandReply:
@@ -100,6 +217,7 @@ def roll_command(ctx: CommandContext) -> CommandReply:
         raise LwError(f"cannot roll {expr!r}: {exc}") from None
     sheet = ctx.room.sheets.get(ctx.actor.id)
     who = (sheet.name if sheet is not None else None) or ctx.actor.name or ctx.actor.id
+    ctx.rolled.append({"kind": "roll", "character": who, "member": ctx.actor.id, **result.to_json()})
     return CommandReply(f"{who}: {result}", audience="all", data={"kind": "roll", **result.to_json()})
 
 

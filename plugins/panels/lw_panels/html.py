@@ -269,7 +269,8 @@ def panel_html(panel: Mapping[str, Any], locale: str = "en") -> str:
     blocks = panel.get("blocks")
     if "inline_assets" in panel or "payload" in panel:
         return _panel_html(panel, locale)
-    key = (locale, panel.get("id"), panel.get("title"), panel.get("asset_base"), panel.get("frame_base"))
+    key = (locale, panel.get("id"), panel.get("title"), panel.get("asset_base"), panel.get("frame_base"),
+           panel.get("scripts_off"))
     return _DRAWN.get(blocks, key, lambda: _panel_html(panel, locale))  # type: ignore[no-any-return]
 
 
@@ -288,6 +289,9 @@ def _panel_html(panel: Mapping[str, Any], locale: str) -> str:
             if body:
                 body = (f'<details class="lw-fallback"><summary>{"文字版" if zh else "Text version"}</summary>'
                         f'{body}</details>')
+        elif panel.get("fallback_null") and panel.get("scripts_off"):
+            said = "此面板需要脚本，本服务器已关闭沙箱脚本。" if zh else "This panel needs scripts, which this server has turned off."
+            body = f'<p class="lw-empty">{said}</p>'
         elif panel.get("fallback_null"):
             body = f'<p class="lw-empty">{"此面板需要网页牌桌（lw serve）。" if zh else "This panel needs the web table (lw serve)."}</p>'
     if not body and not frame:

@@ -34,6 +34,7 @@ from lw_panels.packs import (
     FolderFiles,
     PackHome,
     read_manifest,
+    second_kit,
     signature,
     sniff_mime,
 )
@@ -156,12 +157,57 @@ def validate(model: type[BaseModel], data: Any, file: Path, positions: Positions
         problems, seen = [], set(skip)
         for error in exc.errors(include_url=False):
             path, text = _where(data, tuple(error["loc"]))
-            if tuple(path) in seen:
-                continue
-            seen.add(tuple(path))
             message = str(error["msg"]).removeprefix("Value error, ")
+            key: tuple[Any, ...] = tuple(path)
+            if error["type"] == "missing" and error["loc"] and isinstance(error["loc"][-1], str):
+                # located at the mapping that lacks it (the key is not in the file): say which key
+                name = error["loc"][-1]
+                text = f"{text}.{name}" if text else name
+                choices = _choices(model, tuple(error["loc"]))
+                message = "required" + (f": one of {', '.join(choices)}" if choices else "")
+                key = (*key, name)
+            if key in seen:
+                continue
+            seen.add(key)
             problems.append(_at(positions, file, path, f"{text}: {message}" if text else message, code="invalid"))
         return None, problems
+
+
+def _choices(model: Any, loc: tuple[Any, ...]) -> list[str]:
+    """The values a ``Literal`` field at ``loc`` allows (``[]`` when it is not one): what a
+    message about a missing field names (``slot: required: one of sidebar, tray, modal``)."""
+    import typing
+
+    node: Any = model
+    for part in loc:
+        node = _unwrap(node)
+        if isinstance(part, int):
+            args = [a for a in typing.get_args(node) if a is not type(None)]
+            node = args[0] if typing.get_origin(node) in (list, tuple) and args else None
+        elif isinstance(node, type) and issubclass(node, BaseModel) and part in node.model_fields:
+            node = node.model_fields[part].annotation
+        else:
+            return []
+    node = _unwrap(node)
+    return [str(v) for v in typing.get_args(node)] if typing.get_origin(node) is typing.Literal else []
+
+
+def _unwrap(annotation: Any) -> Any:
+    """``Annotated[X, …]`` and ``X | None`` read as ``X``."""
+    import types
+    import typing
+
+    while True:
+        origin = typing.get_origin(annotation)
+        if origin is typing.Annotated:
+            annotation = typing.get_args(annotation)[0]
+        elif origin in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(annotation) if a is not type(None)]
+            if len(args) != 1:
+                return annotation
+            annotation = args[0]
+        else:
+            return annotation
 
 
 def _conditions(data: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
@@ -366,6 +412,10 @@ def load_contents(pack_id: str, reader: AssetReader, panel_files: list[str],
                                     file=panel.where.file, line=panel.where.line))
         seen.add(panel.id)
     kit = None
+    extra = second_kit(kit_files)
+    if extra is not None:
+        problems.append(LwError(extra, file=reader.display(kit_files[1]), code="duplicate"))
+        kit_files = kit_files[:1]
     for rel in kit_files:
         try:
             kit = load_kit(pack_id, rel, reader)

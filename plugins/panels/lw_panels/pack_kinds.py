@@ -1,7 +1,7 @@
 """The ``.lwpack`` content kinds of this plugin: ``panels`` and ``presentation``.
 
 A pack declares ``contents.panels: [ui/panels.yaml]`` and ``contents.presentation:
-[ui/presentation.yaml]``; ``lw pack build``, ``verify`` and ``install`` check them with the
+[ui/presentation.yaml]`` (one kit per pack: a second one is refused, at its place); ``lw pack build``, ``verify`` and ``install`` check them with the
 same loader a room uses (:func:`lw_panels.load.load_contents`), read through the pack's own
 files (the source folder, then the archive): every problem located, every picture and tier-2
 file named as a file the item ships (so it joins the archive and its hashed inventory). The
@@ -18,8 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 from lw_panels.load import load_contents
-from lw_panels.packs import AssetReader
+from lw_panels.packs import AssetReader, second_kit
 from lwcore.contributions import ContentReport, PackItem
+from lwcore.errors import LwError
 
 
 def _shipped(reader: AssetReader, item: PackItem) -> tuple[str, ...]:
@@ -37,6 +38,9 @@ def validate_panels(item: PackItem) -> ContentReport:
 
 
 def validate_presentation(item: PackItem) -> ContentReport:
+    extra = second_kit(item.siblings)
+    if extra is not None and item.path != item.siblings[0]:  # said once, at the second kit
+        raise LwError(extra, file=item.files.display(item.path), code="duplicate")
     reader = AssetReader(item.files)
     _, kit = load_contents(item.pack_id, reader, [], [item.path])
     assert kit is not None

@@ -157,6 +157,15 @@ def read_home(path: Path, *, dev: bool) -> PackHome:
     return PackHome(manifest["id"], manifest["version"], path, dev)
 
 
+def second_kit(kit_files: list[str] | tuple[str, ...]) -> str | None:
+    """Why a pack listing ``kit_files`` is refused, or ``None``: a pack carries one presentation
+    kit (contract M19: "一个包一份"); the director reads one brief per pack."""
+    if len(kit_files) <= 1:
+        return None
+    return (f"contents.presentation lists {len(kit_files)} kits ({', '.join(kit_files)}); a pack carries one "
+            "presentation kit: merge them into one ui/presentation.yaml")
+
+
 def read_manifest(path: Path) -> dict[str, Any] | None:
     """The parts of ``pack.yaml`` panels use (``None`` when there is none): ``id``,
     ``version``, ``contents`` (kind -> paths) and ``files`` (path -> sha256, for built packs)."""
@@ -186,8 +195,9 @@ def read_manifest(path: Path) -> dict[str, Any] | None:
         if paths is None or not all(isinstance(p, str) and p.strip() for p in paths):
             raise LwError(f"contents.{kind} must be a list of paths (or {{path: …}})", **where("contents", kind))
         ours[kind] = paths
-    if len(ours["presentation"]) > 1:
-        raise LwError("a pack has at most one presentation kit", **where("contents", "presentation"))
+    extra = second_kit(ours["presentation"])
+    if extra is not None:
+        raise LwError(extra, **where("contents", "presentation"))
     files: dict[str, str] = {}
     for index, entry in enumerate(data.get("files") or []):
         if isinstance(entry, dict) and isinstance(entry.get("path"), str) and isinstance(entry.get("sha256"), str):

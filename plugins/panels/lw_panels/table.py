@@ -19,6 +19,7 @@ from lw_panels.compile import compile_block, resolve, shown
 from lw_panels.load import asset_bytes
 from lw_panels.manifest import resolve_panels, room_packs
 from lw_panels.variables import viewer_state
+from lwcore.sandbox.switch import js_enabled
 from lwcore.turn.documents import viewer_of
 from lwcore.turn.view import view_for
 from lwcore.ui.blocks import Block
@@ -74,13 +75,16 @@ def table_view(room: Room, member_ref: str | None, *, ui: Iterable[Mapping[str, 
                 data = asset_bytes(pack, asset)
                 inline[sha] = f"data:{asset.mime};base64," + base64.b64encode(data).decode("ascii")
     frames = {}
+    scripts = js_enabled(room.kernel.env)  # off: no tier-2 frame runs; each shows its tier-1 fallback
     for panel in panels:
         if inline is not None:
             panel["inline_assets"] = inline
         else:
             panel["asset_base"] = asset_base
-            panel["frame_base"] = frame_base
-        if panel["tier"] == 2:
+            panel["frame_base"] = frame_base if scripts or panel["tier"] != 2 else None
+        if panel["tier"] == 2 and not scripts:
+            panel["scripts_off"] = True
+        elif panel["tier"] == 2:
             frames[panel["id"]] = {"variables": [{"id": v.id, "label": v.label, "value": v.value, "text": v.text}
                                                  for v in state.vars.values()],
                                    "payload": panel.get("payload")}
@@ -93,7 +97,7 @@ def table_view(room: Room, member_ref: str | None, *, ui: Iterable[Mapping[str, 
     variables = [{"id": v.id, "label": v.label, "text": v.value_label if v.value_label is not None else shown(v.value),
                   "maximum": v.maximum, "keeper_only": bool(getattr(v, "keeper_only", False))} for v in view.variables]
     variables += [{"id": "mvu." + leaf.path, "label": leaf.path, "text": shown(leaf.value), "maximum": None,
-                   "keeper_only": not leaf.exposed} for leaf in view.tree]
+                   "keeper_only": leaf.hidden, **({"hidden": True} if leaf.hidden else {})} for leaf in view.tree]
     name = member.name or member.id
     return {
         "room": room.file.id, "title": view.title, "viewer": member.id, "name": name, "keeper": viewer.keeper,

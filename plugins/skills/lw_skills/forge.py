@@ -39,12 +39,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from lwcore.errors import LwError, LwErrors
 from lwcore.io.atomic import encode_utf8
-from lwcore.io.models import validate_model
 from lwcore.io.roundtrip import dump_yaml
-from lwcore.io.safe_yaml import load_yaml
+from lwcore.pack.module import MODULE_FILE, SETUP_FILE, ModuleFrontmatter, read_module_text  # noqa: F401 - one reader
 from lwcore.turn.tools import ToolContext, ToolError
 from lw_skills.catalog import REFERENCES, SKILL_FILE, catalog_for, load_folder
-from lw_skills.skillfile import ID_PATTERN, MAX_ID, MAX_SKILL_BYTES, parse_skill_text, split_frontmatter
+from lw_skills.skillfile import ID_PATTERN, MAX_ID, MAX_SKILL_BYTES, parse_skill_text
 
 REFERENCE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}\.(md|txt|yaml|yml|json|csv)$")
 MAX_REFERENCE_CHARS = 64 * 1024
@@ -53,8 +52,6 @@ MAX_RULEPACK_CHARS = 256 * 1024
 RULEPACK_ID = r"^[a-z][a-z0-9_-]{0,47}$"
 MODULE_ID = r"^[a-z0-9][a-z0-9-]{0,63}$"
 VERSION = r"^[0-9]+(\.[0-9]+){0,3}(-[0-9A-Za-z.]+)?$"
-MODULE_FILE = "module.md"
-SETUP_FILE = "prep/setup.js"
 
 
 def _problem(exc: LwError) -> ToolError:
@@ -186,17 +183,6 @@ def generate_rulepack(args: GenerateRulepackArgs, ctx: ToolContext) -> dict[str,
 # --- generate_module ----------------------------------------------------------------------
 
 
-class ModuleFrontmatter(BaseModel):
-    """The frontmatter of a module's ``module.md`` (the body is the keeper's notes)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    id: str = Field(pattern=MODULE_ID)
-    title: str | dict[str, str] = Field(min_length=1)
-    premise: str = Field(min_length=1, max_length=4000, description="the hook the players are told")
-    systems: list[str] = Field(default_factory=list, description="rule systems it is written for (empty: any)")
-
-
 class GenerateModuleArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -215,13 +201,6 @@ class GenerateModuleArgs(BaseModel):
 
 def module_text(front: dict[str, Any], notes: str) -> str:
     return f"---\n{dump_yaml(front)}---\n\n{notes.strip()}\n"
-
-
-def read_module_text(text: str, *, file: str | Path) -> tuple[ModuleFrontmatter, str]:
-    """A ``module.md`` read back: its frontmatter (validated) and the keeper's notes."""
-    yaml_text, body = split_frontmatter(text, file)
-    data, positions = load_yaml(yaml_text, file, positions=True)
-    return validate_model(ModuleFrontmatter, data or {}, file=file, positions=positions, strict=True), body
 
 
 def generate_module(args: GenerateModuleArgs, ctx: ToolContext) -> dict[str, Any]:

@@ -108,7 +108,6 @@ def lw_cli(register: Register[CommandRef]) -> None:
 @hookimpl
 def lw_schemas(register: Register[SchemaRef]) -> None:
     register(SchemaRef("skill", "lw_skills.skillfile:SkillFrontmatter", "SKILL.md frontmatter (a keeper skill)"))
-    register(SchemaRef("module", "lw_skills.forge:ModuleFrontmatter", "module.md frontmatter (a forged module)"))
 
 
 @hookimpl

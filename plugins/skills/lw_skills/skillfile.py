@@ -37,7 +37,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
 
 from lwcore.contributions import localized
 from lwcore.errors import LwError
-from lwcore.io.limits import Limits
+from lwcore.io.frontmatter import FRONTMATTER_LIMITS
+from lwcore.io.frontmatter import split_frontmatter as _split
 from lwcore.io.models import validate_model
 from lwcore.io.safe_yaml import load_yaml
 
@@ -47,12 +48,9 @@ MAX_DESCRIPTION = 1024
 MAX_NAME = 200
 MAX_SKILL_BYTES = 256 * 1024
 """A ``SKILL.md`` larger than this is refused (the body is prompt text; this is generous)."""
-FRONTMATTER_LIMITS = Limits(max_bytes=64 * 1024, max_depth=16, max_nodes=10_000)
 RATINGS = ("", "general", "mature", "explicit")
 ADULT_RATINGS = frozenset({"mature", "explicit"})
-FENCE = "---"
 _LOCALIZED = re.compile(r"^(name|description)-([a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)$")
-_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def valid_id(skill_id: str) -> bool:
@@ -209,22 +207,9 @@ class Skill:
 
 
 def split_frontmatter(text: str, file: str | Path | None = None) -> tuple[str, str]:
-    """``(frontmatter YAML, body)`` of a ``SKILL.md`` text (a byte-order mark dropped).
-
-    The YAML comes back with one empty line in front, so that YAML line numbers are the
-    file's. Lines end at ``\\n``, ``\\r\\n`` or ``\\r``. :class:`LwError` (located) when the
-    text does not open with a ``---`` line or never closes the frontmatter.
-    """
-    lines = _BREAK.split(text.removeprefix("\ufeff"))
-    if not lines or lines[0].rstrip() != FENCE:
-        raise LwError("a SKILL.md starts with a '---' line that opens its YAML frontmatter", file=file, line=1,
-                      column=1, expected="---, then name:, description: … then ---", code="syntax")
-    for index in range(1, len(lines)):
-        if lines[index].rstrip() == FENCE:
-            body = "\n".join(lines[index + 1:]).strip("\n")
-            return "\n" + "\n".join(lines[1:index]), body
-    raise LwError("the frontmatter opened on line 1 is never closed", file=file, line=len(lines), code="syntax",
-                  expected="a '---' line after the frontmatter")
+    """``(frontmatter YAML, body)`` of a ``SKILL.md`` text: the kernel's splitter
+    (:func:`lwcore.io.frontmatter.split_frontmatter`), which a module's ``module.md`` shares."""
+    return _split(text, file, what="a SKILL.md")
 
 
 def first_paragraph(body: str) -> str:

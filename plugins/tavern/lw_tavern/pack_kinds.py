@@ -12,8 +12,11 @@ book or a preset that the table would then refuse:
   manifest (with its container), its native entry ids become the pack's stable handles
   (``<pack-id>#<entry-id>``).
 - ``worldbooks``: a world-info file or a ``character_book`` (all entries checked).
-- ``presets``: a chat-completion preset; two files that would install under one preset id are
-  refused.
+- ``presets``: a chat-completion preset; it lands in the shared preset library as
+  ``<data_dir>/presets/<id>.json`` (the id: the file's stem made safe,
+  :func:`lw_tavern.preset.preset_id`), so ``.preset list`` sees it at once; nothing applies
+  until a room's keeper runs ``.preset enable <id>``. Two files that would install under one
+  preset id are refused.
 """
 
 from __future__ import annotations
@@ -105,4 +108,4 @@ def validate_preset(item: PackItem) -> ContentReport:
     clash = [p for p in item.siblings if p != item.path and preset_id(p) == own]
     if clash:
         raise LwError(f"installs as preset {own!r}, like {clash[0]!r}; rename one of them", file=label, code="duplicate")
-    return ContentReport(id=own, ejs=_has_ejs(data), warnings=tuple(loaded.warnings))
+    return ContentReport(id=own, lands={item.path: f"{own}.json"}, ejs=_has_ejs(data), warnings=tuple(loaded.warnings))

@@ -44,7 +44,7 @@ def lw_pack_validators(register: Register[PackValidator]) -> None:
                                         "zh": "人物卡与世界卡（酒馆 JSON、*.lorecard.json）"}))
     register(PackValidator("worldbooks", f"{kinds}:validate_worldbook",
                            description={"en": "world books (world info, character_book)", "zh": "世界书"}))
-    register(PackValidator("presets", f"{kinds}:validate_preset",
+    register(PackValidator("presets", f"{kinds}:validate_preset", lands_in="presets",
                            description={"en": "chat-completion presets", "zh": "补全预设"}))
 
 

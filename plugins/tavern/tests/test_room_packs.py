@@ -1,6 +1,7 @@
 """Cards from installed ``.lwpack`` packs: ``.import <pack-id>/<path>`` reads the active
 version's home, and ``.pack install`` in a room imports a pack's one world card (or lists the
-choice when there are several)."""
+choice when there are several). (The rule system such a pack pins is the kernel's decision,
+made before the card is imported: ``tests/pack/test_room_install.py``.)"""
 
 from __future__ import annotations
 
@@ -103,51 +104,3 @@ def test_several_world_cards_are_a_choice_for_the_keeper(kernel: Kernel, tmp_pat
     line = enable(kernel, room_dir)
     assert line is not None and ".import tower/cards/tower0.world.json world; .import tower/cards/tower1.world.json world" in line
     assert Room.load(room_dir, kernel).documents.get("worldbook_pack", "world:tower") is None
-
-
-TOWER_COC = "extends: coc7\nnames: [tower-coc]\n"
-"""(The file's name is the system's id.) A patch of the room's own system: it inherits coc7's make_char command (.coc)."""
-TOWER_D20 = "extends: dnd5e\nnames: [tower-d20]\n"
-"""A patch of another system."""
-NO_CREATION = "extends: coc7\nnames: [tower-dice]\ncommands: {coc: null}\n"
-"""A patch without character creation (its parent's make_char command deleted)."""
-
-
-@pytest.mark.parametrize(("rulepacks", "pinned", "said"), [
-    ({"tower-coc.yaml": TOWER_COC}, "tower-coc", "rule system pinned: tower-coc (was coc7; create characters with .coc)"),
-    ({"tower-d20.yaml": TOWER_D20}, None, "rule system not pinned: this room has characters on coc7, which tower-d20 does not extend"),
-    ({"tower-coc.yaml": TOWER_COC, "tower-d20.yaml": TOWER_D20}, None,
-     "rule system not pinned: the pack has several character-creation systems (tower-coc, tower-d20)"),
-    ({"tower-dice.yaml": NO_CREATION}, None, None),
-    ({}, None, None),
-])
-def test_the_one_world_card_pins_the_packs_character_creation_system(
-        kernel: Kernel, tmp_path: Path, rulepacks: dict[str, str], pinned: str | None, said: str | None) -> None:
-    install(kernel, tmp_path, rulepacks=rulepacks)
-    room_dir = copy_room(tmp_path / "room")
-    before = (room_dir / "room.yaml").read_text(encoding="utf-8")
-    line = enable(kernel, room_dir)
-    assert line is not None and line.startswith("imported world: ")
-    last = line.splitlines()[-1]
-    assert (last == said) if said else not last.startswith("rule system")
-    room = Room.load(room_dir, kernel)
-    assert room.file.system == (pinned or "coc7")
-    if pinned:  # room.yaml keeps its comments; every sheet loads on the patch
-        after = (room_dir / "room.yaml").read_text(encoding="utf-8")
-        comments = [line.strip() for line in before.splitlines() if line.strip().startswith("#")]
-        assert comments and all(c in after for c in comments) and "system: tower-coc" in after
-        assert set(room.sheets) == {"p1", "p2"} and all(sheet.system == "tower-coc" for sheet in room.sheets.values())
-
-
-def test_a_room_without_characters_takes_another_systems_pack(kernel: Kernel, tmp_path: Path) -> None:
-    install(kernel, tmp_path, rulepacks={"tower-d20.yaml": TOWER_D20})
-    room_dir = copy_room(tmp_path / "room")
-    import yaml
-
-    data = yaml.safe_load((room_dir / "room.yaml").read_text(encoding="utf-8"))
-    for member in [data["keeper"], *data["players"]]:
-        member.pop("sheet", None)
-    (room_dir / "room.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    line = enable(kernel, room_dir)
-    assert line is not None and line.splitlines()[-1] == "rule system pinned: tower-d20 (was coc7; create characters with .dnd)"
-    assert Room.load(room_dir, kernel).file.system == "tower-d20"

@@ -49,6 +49,7 @@ from lw_panels.manifest import manifest, room_packs
 from lw_panels.serve.table import Seat, Table, json_error
 from lwcore.errors import LwError
 from lwcore.io.safe_json import load_json
+from lwcore.sandbox.switch import js_enabled
 from lwcore.turn.documents import viewer_of
 from lwcore.turn.room import Room, room_lock
 
@@ -265,6 +266,8 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
         packs, panels = await run(member_panels, seat)
         panel = next((p for p in panels if p.ref == ref and p.tier == 2), None)
         if panel is None or panel.entry is None:
+            raise _Refusal(404, "no such panel here")
+        if not js_enabled(table.kernel.env):  # the operator turned sandboxed JS off: no frame page
             raise _Refusal(404, "no such panel here")
         folder = posixpath.dirname(panel.entry.path)
         wanted = posixpath.normpath(posixpath.join(folder, rel)) if folder else posixpath.normpath(rel)

@@ -47,7 +47,6 @@ from lwcore.contributions import Dropped, ImportReport
 from lwcore.errors import LwError
 from lwcore.io import confine
 from lwcore.pack.install import installed_path
-from lwcore.rules import engine_for
 from lwcore.rules.sheet import Sheet
 from lwcore.turn import mvu
 from lwcore.turn.documents import Document
@@ -454,8 +453,9 @@ def report_lines(plan: ImportPlan, *, zh: bool, for_keeper: bool) -> list[str]:
 def enable_cards(ctx: Any) -> str | None:
     """What ``.pack install`` switches on in a room for a pack's cards (``ctx``: the kernel's
     ``RoomEnable``): its one world card imported as the room's world (the keeper ran the
-    install) and the pack's character-creation system pinned (:func:`pin_creation_system`); with several, the ``.import`` line of each for the keeper to choose; character
-    cards are for players to import themselves."""
+    install; the kernel pinned the pack's character-creation system before, so the card's
+    sheets meet the system the room will play); with several, the ``.import`` line of each for
+    the keeper to choose; character cards are for players to import themselves."""
     zh = ctx.locale.startswith("zh")
     worlds = [item for item in ctx.items if item.detected.get("kind") == "world"]
     if not worlds:
@@ -466,43 +466,4 @@ def enable_cards(ctx: Any) -> str | None:
             "; ".join(lines)
     item = worlds[0]
     plan = run_import(ctx.room, Source(ctx.home / item.path, ctx.pack.id, f"{ctx.pack.id}/{item.path}"), "world")
-    pinned = pin_creation_system(ctx)
-    return summary(plan, zh=zh, for_keeper=True) + (f"\n{pinned}" if pinned else "")
-
-
-def pin_creation_system(ctx: Any) -> str | None:
-    """With its one world card, ``.pack install`` pins the pack's character-creation system on
-    the room: the one rulepack of the pack that answers a ``make_char`` command (its own or
-    one it extends). Not pinned, and said why, when the room already has characters on a
-    system that pack does not extend (every sheet is bound to the room's system). ``None``
-    when there is nothing to say (no such rulepack, or it is the room's already)."""
-    zh = ctx.locale.startswith("zh")
-    engine = engine_for(ctx.kernel)
-    found = []
-    for item in ctx.pack.contents.get("rulepacks", ()):
-        system_id = engine.find(item.id) if item.id else None
-        if system_id is None:
-            continue
-        words = [word for word, command in engine.pack(system_id).model.commands.items()
-                 if command.action == "make_char"]
-        if words:
-            found.append((system_id, words[0], item.detected.get("extends")))
-    if len(found) != 1:
-        if not found:
-            return None
-        names = ", ".join(system for system, _, _ in found)
-        return (f"规则系统未固定：包里有多个建卡系统（{names}）" if zh
-                else f"rule system not pinned: the pack has several character-creation systems ({names})")
-    system_id, word, extends = found[0]
-    room = ctx.room
-    if engine.find(room.file.system) == system_id:
-        return None
-    if room.sheets and not (isinstance(extends, str) and room.pack.matches(extends)):
-        return (f"规则系统未固定：本房间已有 {room.file.system} 的角色卡，{system_id} 不是它的扩展" if zh
-                else f"rule system not pinned: this room has characters on {room.file.system}, "
-                     f"which {system_id} does not extend")
-    was = room.file.system
-    room.file.system = system_id
-    room.mark("room")
-    return (f"规则系统已固定为 {system_id}（原为 {was}；建卡：.{word}）" if zh
-            else f"rule system pinned: {system_id} (was {was}; create characters with .{word})")
+    return summary(plan, zh=zh, for_keeper=True)

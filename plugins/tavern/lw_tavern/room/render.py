@@ -38,6 +38,7 @@ from types import ModuleType
 from typing import Any
 
 from lwcore.contributions import VariableWrite
+from lwcore.sandbox.switch import js_enabled
 
 from lw_tavern.ejs.expr import ExprError, evaluate_condition
 from lw_tavern.ejs.full import render_full
@@ -51,8 +52,9 @@ SWITCH = "LW_TAVERN_EJS"
 
 
 def full_mode_allowed(env: Mapping[str, str]) -> bool:
-    """Whether the full EJS mode may run (``LW_TAVERN_EJS=lite`` switches it off)."""
-    return env.get(SWITCH, "").strip().lower() != "lite"
+    """Whether the full EJS mode may run (``LW_TAVERN_EJS=lite`` switches it off, and so does
+    the operator's switch for all sandboxed JS, ``TRPG_ENABLE_FULL_EJS=false``)."""
+    return env.get(SWITCH, "").strip().lower() != "lite" and js_enabled(env)
 
 
 @dataclass
