@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from lw_panels.compile import Emit, compile_blocks
 from lw_panels.model import PanelDef, PanelsFile
@@ -37,14 +37,14 @@ from lw_panels.packs import (
     signature,
     sniff_mime,
 )
+from lw_panels.located import located_at, read_yaml_file, validate
 from lw_panels.presentation import Kit, load_kit
 from lwcore.errors import LwError, LwErrors
-from lwcore.io.limits import YAML_LIMITS
 from lwcore.io.paths import confine
-from lwcore.io.safe_yaml import Positions, load_yaml
+from lwcore.io.safe_yaml import Positions
 from lwcore.io.text import read_bytes
 from lwcore.ui import condition as cond
-from lwcore.ui.blocks import KINDS, VarBinding
+from lwcore.ui.blocks import VarBinding
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
@@ -110,58 +110,6 @@ class LoadedPack:
 
     def panel(self, panel_id: str) -> Panel | None:
         return next((p for p in self.panels if p.id == panel_id), None)
-
-
-def _where(data: Any, loc: tuple[Any, ...]) -> tuple[list[Any], str]:
-    """The data path of a pydantic location and its reading (``panels[0].blocks[2].max``):
-    what pydantic adds for unions (member names, a template block's ``block``/``repeat`` tag,
-    a block's kind tag, a binding's tag) is not data and is left out."""
-    path: list[Any] = []
-    node = data
-    parts = list(loc)
-    i = 0
-    while i < len(parts):
-        part = parts[i]
-        i += 1
-        if isinstance(part, int) and isinstance(node, list) and 0 <= part < len(node):
-            node = node[part]
-            path.append(part)
-            if isinstance(node, Mapping):
-                if i < len(parts) and parts[i] in ("block", "repeat") and i + 1 < len(parts) and (
-                        parts[i] == "block" or parts[i + 1] == "repeat"):
-                    i += 1
-                if i < len(parts) and parts[i] == node.get("kind") and parts[i] in KINDS:
-                    i += 1
-        elif isinstance(node, Mapping) and part in node:
-            node = node[part]
-            path.append(part)
-    text = "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else str(p)) for i, p in enumerate(path))
-    return path, text
-
-
-def _at(positions: Positions, file: Path, path: list[Any] | tuple[Any, ...], message: str, **kw: Any) -> LwError:
-    pos = positions.find(tuple(path))
-    return LwError(message, file=file, line=pos.line if pos and pos.line else None,
-                   column=pos.column if pos and pos.column else None, **kw)
-
-
-def validate(model: type[BaseModel], data: Any, file: Path, positions: Positions,
-             skip: set[tuple[Any, ...]] = frozenset()) -> tuple[Any, list[LwError]]:  # type: ignore[assignment]
-    """``model`` validated from ``data``: ``(instance or None, located problems)`` -- one
-    problem per place (a union's alternatives say the same thing several times); places in
-    ``skip`` were already reported more precisely."""
-    try:
-        return model.model_validate(data), []
-    except ValidationError as exc:
-        problems, seen = [], set(skip)
-        for error in exc.errors(include_url=False):
-            path, text = _where(data, tuple(error["loc"]))
-            if tuple(path) in seen:
-                continue
-            seen.add(tuple(path))
-            message = str(error["msg"]).removeprefix("Value error, ")
-            problems.append(_at(positions, file, path, f"{text}: {message}" if text else message, code="invalid"))
-        return None, problems
 
 
 def _conditions(data: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
@@ -233,7 +181,7 @@ def references(panel: PanelDef, index: int, file: Path, positions: Positions) ->
     """What ``panel`` says that ships to its viewers (see :class:`Reference`)."""
     out = []
     for path, name, value in _walk_model(panel, ("panels", index)):
-        where = _at(positions, file, path, "")
+        where = located_at(positions, file, path, "")
         if isinstance(value, VarBinding):
             out.append(Reference("binding", value.var, where))
         elif name == "visible_when":
@@ -266,18 +214,6 @@ def _image_sources(blocks: Any) -> Iterator[tuple[tuple[Any, ...], str]]:
             yield path, value
 
 
-def read_yaml_file(reader: AssetReader, rel: str, what: str) -> tuple[Any, Positions, str]:
-    """``(data, positions, display name)`` of one YAML file of the pack."""
-    try:
-        raw = reader.files.read_bytes(rel, max_bytes=YAML_LIMITS.max_bytes)
-    except LwError as exc:
-        raise LwError(f"the {what} {rel} named by the pack cannot be read: {exc.message}", file=exc.file,
-                      code=exc.code) from None
-    file = reader.files.display(rel)
-    data, positions = load_yaml(raw, file, positions=True)
-    return data, positions, file
-
-
 def load_panels_file(pack_id: str, rel: str, reader: AssetReader) -> tuple[list[Panel], list[LwError]]:
     """One ``panels.yaml`` of pack ``pack_id``: its panels, and every problem found."""
     try:
@@ -304,7 +240,7 @@ def load_panels_file(pack_id: str, rel: str, reader: AssetReader) -> tuple[list[
                 continue
             mime = sniff_mime(data_bytes, src)
             if mime is None or mime not in IMAGE_MIMES:
-                problems.append(_at(positions, file, (*block_path, "src"),
+                problems.append(located_at(positions, file, (*block_path, "src"),
                                     f"{src} is not a PNG, JPEG, WebP, GIF or SVG picture", code="invalid"))
                 continue
             addresses[src] = {"hash": asset.sha256, "mime": mime}
@@ -317,7 +253,7 @@ def load_panels_file(pack_id: str, rel: str, reader: AssetReader) -> tuple[list[
                     problems.append(exc)
                     continue
                 if asset.mime == "application/octet-stream":
-                    problems.append(_at(positions, file, (*base, "assets", position),
+                    problems.append(located_at(positions, file, (*base, "assets", position),
                                         f"{rel_asset}: a panel ships only known file types "
                                         f"({', '.join(sorted(MIME_BY_SUFFIX))})", code="invalid"))
                 assets.append(asset)
@@ -338,7 +274,7 @@ def load_panels_file(pack_id: str, rel: str, reader: AssetReader) -> tuple[list[
             pack=pack_id, id=spec.id, title=spec.title, slot=spec.slot, audience=spec.audience, tier=spec.tier,
             blocks=compiled, templates=tuple(_wire(b, address) for b in source),
             fallback_null=spec.entry is not None and spec.fallback is None, entry=entry, assets=tuple(assets),
-            references=refs, where=_at(positions, file, base, ""), named=frozenset(sorted(named)),
+            references=refs, where=located_at(positions, file, base, ""), named=frozenset(sorted(named)),
             prefixes=tuple(r.value for r in refs if r.kind == "prefix"),
         ))
     return panels, problems
