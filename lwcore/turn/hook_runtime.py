@@ -41,6 +41,7 @@ from lwcore.errors import LwError
 from lwcore.sandbox import HookSession
 from lwcore.turn import mvu
 from lwcore.turn.documents import Document
+from lwcore.turn.events import Event, Events, KeeperNote
 from lwcore.turn.leaks import keeper_only
 from lwcore.turn.script_writes import apply_write, writes_from
 
@@ -79,17 +80,19 @@ class TurnHooks:
     room: Room
     scripts: list[_Script] = field(default_factory=list)
     injected: list[str] = field(default_factory=list)
+    """What ``inject`` added (the turn's context's ``injected``: the prompt reads it there)."""
     narrated: list[str] = field(default_factory=list)
     rewrite: str | None = None
     ui: list[dict[str, Any]] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=Events)
     dropped: tuple[str, ...] = ()
 
     @classmethod
     def start(cls, kernel: Kernel, room: Room, context: TurnContext, rng: random.Random) -> TurnHooks:
-        """Open a session per script this turn's plugins contribute (none: a no-op)."""
+        """Open a session per script this turn's plugins contribute (none: a no-op); what the
+        scripts inject goes to ``context.injected``."""
         entries, dropped = kernel.turn_scripts(context)
-        hooks = cls(kernel, room, dropped=dropped)
+        hooks = cls(kernel, room, injected=context.injected, dropped=dropped)
         if not entries:
             return hooks
         clock = game_clock(room)
@@ -130,8 +133,7 @@ class TurnHooks:
         self._log(f"hook {script.origin or script.id} disabled: {failure}", script, kind="hook_failed")
 
     def _log(self, text: str, script: _Script, *, kind: str = "hook_log") -> None:
-        self.events.append({"kind": kind, "audience": "keeper", "summary": text, "plugin": script.plugin,
-                            "script": script.id})
+        self.events.append(KeeperNote(kind=kind, summary=text, plugin=script.plugin, script=script.id))
 
     def _withheld(self, script: _Script, what: str, value: Any, *, already: Any = None) -> bool:
         """Whether ``value`` (bound for every seat) holds a keeper-only variable's current text

@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 from lwcore.contributions import CommandReply, RoomCommand, resolve
 from lwcore.errors import LwError, LwErrors
 from lwcore.plugins import describe_exception
-from lwcore.turn.projections import event_audience, recorded_audience
+from lwcore.turn.events import CommandRan
+from lwcore.turn.projections import recorded_audience
 from lwcore.turn.room import HistoryEntry, Member, Room
 from lwcore.turn.tools import ToolContext
 
@@ -209,13 +210,10 @@ def _finish(
     if audience is not None or ctx.events:
         turn = room.turn_number + (0 if audience is None else 1)
         if audience is not None:
-            room.record(HistoryEntry(
-                turn=turn, role="event", actor=member.id, text=reply.text, audience=audience,
-                data={"kind": "command", "command": command.name, "line": ctx.line,
-                      "result": dict(reply.data) if reply.data else None},
-            ))
+            ran = CommandRan(command=command.name, line=ctx.line, result=dict(reply.data) if reply.data else None,
+                             audience=audience, summary=reply.text)
+            room.record(HistoryEntry.of_event(ran, turn=turn, actor=member.id))
         for event in ctx.events:
-            room.record(HistoryEntry(turn=turn, role="event", text=str(event.get("summary", "")),
-                                     audience=event_audience(event), data=dict(event)))
+            room.record(HistoryEntry.of_event(event, turn=turn))
     written = room.save()
     return CommandRun(command.name, kernel.room_commands.origin(command.name), reply, written)
