@@ -202,7 +202,9 @@ def prep_plans() -> None:
 
     from lwcore.kernel import Kernel
     from lwcore.turn.adapter import ToolCall
-    from lwcore.turn.pipeline import execute_call, run_turn, visible_tools
+    from lwcore.turn.calls import execute_call
+    from lwcore.turn.offers import visible_tools
+    from lwcore.turn.pipeline import run_turn
     from lwcore.turn.prep import RunPrepPlanArgs, run_prep_plan
     from lwcore.turn.room import Room
     from lwcore.turn.tools import ToolContext

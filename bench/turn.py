@@ -82,7 +82,8 @@ def ten_call_reply() -> dict:
 
 def main() -> int:
     from lwcore.kernel import Kernel
-    from lwcore.turn.pipeline import apply_reply, compile_turn
+    from lwcore.turn.apply import apply_reply
+    from lwcore.turn.compile import compile_turn
     from lwcore.turn.room import Room
 
     work = Path(tempfile.mkdtemp(prefix="lw-bench-turn-"))

@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "plugins" / "tavern" / "tests"))
 
 from lwcore.kernel import Kernel  # noqa: E402
-from lwcore.turn.pipeline import compile_turn  # noqa: E402
+from lwcore.turn.compile import compile_turn  # noqa: E402
 
 ENTRIES = 2_000
 WORDS = ["harbor", "lamp", "bell", "tide", "keeper", "boat", "fog", "码头", "灯塔", "钟声", "潮水", "渔船", "雾", "守夜人",

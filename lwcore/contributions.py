@@ -13,10 +13,16 @@ and recorded against the plugin that made it (see ``lwcore.plugins``).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    import random
+
+    from lwcore.deadline import Deadline
+    from lwcore.sandbox.budget import Budget
 
 T = TypeVar("T")
 T_contra = TypeVar("T_contra", contravariant=True)
@@ -130,10 +136,28 @@ class ToolSpec:
 
 @dataclass(frozen=True)
 class TurnContext:
-    """What a prompt-segment provider knows about the turn being assembled.
+    """What a plugin knows about the turn being assembled: the argument of
+    ``lw_prompt_segments``, ``lw_turn_scripts`` and ``lw_reply_text``.
 
-    The host fills what it knows; everything is optional. ``room`` is whatever room object
-    the host or turn pipeline uses; ``extra`` carries host-specific values by name.
+    A turn builds it once (:func:`lwcore.turn.context.turn_context`) and hands the same object
+    to every hook of the turn. A host asking outside a turn fills what it knows; every field is
+    optional.
+
+    - ``locale``: the acting member's locale; ``viewer``: their member id; ``actor_name``:
+      their display name (else their id); ``keeper``: whether they keep the room.
+    - ``player_input``: what the acting member says this turn.
+    - ``model``/``tier``: the model the request names and its tier, when known.
+    - ``cwd``: the room folder; ``room``: the loaded room; ``config``: the room's plugin config
+      files (``room.yaml`` ``config:``), name -> absolute path.
+    - ``rng``: the turn's random source (draw from it for anything random in the prompt, so a
+      seeded turn is reproducible); ``budget``: the turn's sandbox CPU budget (the sandbox
+      charges it by itself); ``deadline``: the turn's deadline (:mod:`lwcore.deadline`).
+    - ``staged``: writes made only if the turn is applied (:class:`StagedWrites`; ``None``
+      outside a turn).
+    - ``injected``: what the turn's hook scripts added to the prompt (``inject``), filled when
+      ``turn_start`` fires.
+    - ``extra``: host- and plugin-specific values by name (``story_root``,
+      ...); the kernel puts none of its own inputs here.
     """
 
     locale: str = "en"
@@ -142,6 +166,15 @@ class TurnContext:
     cwd: Path | None = None
     viewer: str | None = None
     room: Any = None
+    player_input: str = ""
+    actor_name: str = ""
+    keeper: bool = False
+    config: Mapping[str, str] = field(default_factory=dict)
+    rng: random.Random | None = None
+    budget: Budget | None = None
+    deadline: Deadline | None = None
+    staged: StagedWrites | None = None
+    injected: list[str] = field(default_factory=list)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -158,6 +191,11 @@ class PromptSegment:
     place, the history around it split into the messages before and after (what the provider
     protocol has no role for inside a conversation -- a system message on some -- its compiler
     sends as a user message). An empty ``text`` means "not injected" and is dropped by the kernel.
+
+    ``entries`` (a tuple, possibly empty) makes the segment a listing (the kernel's recent
+    history): its lines, oldest first, under ``text`` as their heading (shown only above
+    lines). The segments with a ``depth`` are placed among the entries of the last listing of
+    slot ``history``; ``depth`` counts its entries.
     """
 
     name: str
@@ -166,6 +204,7 @@ class PromptSegment:
     order: int = 0
     depth: int | None = None
     role: Literal["system", "user", "assistant"] | None = None
+    entries: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.role is not None and self.depth is None:
@@ -469,6 +508,61 @@ class ReplyEdit:
 
 
 @dataclass(frozen=True)
+class Document:
+    """One unit of room content: ``type`` names its :class:`DocumentType`, ``data`` is the
+    type's payload (shape versioned by ``schema_version``), ``meta`` holds provenance."""
+
+    id: str
+    type: str
+    data: Mapping[str, Any]
+    schema_version: int = 1
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def source(self) -> str:
+        """Provenance: ``<pack-id>#<entry-id>`` for imported content, ``""`` for native."""
+        value = self.meta.get("source", "")
+        return value if isinstance(value, str) else ""
+
+    def record(self) -> dict[str, Any]:
+        """The on-disk record (what ``docs/<type>.*`` holds for it)."""
+        out: dict[str, Any] = {"schema_version": self.schema_version, "data": dict(self.data)}
+        if self.meta:
+            out["meta"] = dict(self.meta)
+        return out
+
+
+@dataclass
+class StagedWrites:
+    """Writes a plugin asks for while a turn compiles, made only if the turn is applied
+    (:mod:`lwcore.turn.staged` makes them): room documents to store, MVU tree operations and
+    scripts' variable writes, in that order (each kind in the order staged). ``by`` names the
+    writer in the events the writes become."""
+
+    documents: list[tuple[str, Document]] = field(default_factory=list)
+    tree_ops: list[tuple[str, TreeOp]] = field(default_factory=list)
+    variable_writes: list[tuple[str, VariableWrite]] = field(default_factory=list)
+
+    def document(self, doc: Document, *, by: str) -> None:
+        """Store ``doc`` (through its type's write check) if the turn is applied."""
+        self.documents.append((by, doc))
+
+    def tree(self, ops: Iterable[TreeOp], *, by: str) -> None:
+        """Apply ``ops`` to the room's MVU tree if the turn is applied."""
+        self.tree_ops += [(by, op) for op in ops]
+
+    def variables(self, writes: Iterable[VariableWrite], *, by: str) -> None:
+        """Make a script's ``writes`` if the turn is applied, as a hook's are made."""
+        self.variable_writes += [(by, write) for write in writes]
+
+    def clear(self) -> None:
+        """Forget every staged write (they were made, or the turn is dropped)."""
+        self.documents.clear()
+        self.tree_ops.clear()
+        self.variable_writes.clear()
+
+
+@dataclass(frozen=True)
 class DocumentType:
     """A kind of room content and its projection contract (the single exit for iron rule 3).
 
@@ -726,6 +820,7 @@ def localized(texts: Mapping[str, str], locale: str) -> str:
 
 __all__: Sequence[str] = (
     "ContentReport",
+    "Document",
     "DocumentType",
     "HookScript",
     "PackFiles",
@@ -751,6 +846,7 @@ __all__: Sequence[str] = (
     "SchemaRef",
     "StageBeat",
     "StageDirector",
+    "StagedWrites",
     "ToolSpec",
     "TurnContext",
     "Viewer",

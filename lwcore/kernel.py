@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from lwcore import contributions, hookspecs
 from lwcore.context import PluginContext
@@ -72,6 +72,9 @@ from lwcore.plugins import (
 )
 from lwcore.registry import Conflict, Entry, Registry
 from lwcore.settings import PluginSettings
+
+if TYPE_CHECKING:  # the facade's own types: the one allowed reference up the layers (lwcore.turn.pipeline)
+    from lwcore.turn.pipeline import Room, TurnResult
 
 
 T = TypeVar("T")
@@ -635,10 +638,12 @@ class Kernel:
             raise LwError(f"importer {importer!r} failed (see lw plugins info {record.id})")
         return result
 
-    def turn(self, room: Any, player_input: str, *, provider: str | None = None, **options: Any) -> Any:
-        """Compile one turn for ``room`` (a folder or a loaded room) and, given ``reply=`` or
-        ``endpoint=``, apply it. Delegates to :func:`lwcore.turn.pipeline.run_turn` (its
-        docstring lists the options); returns a ``TurnResult``."""
+    def turn(self, room: Room | str | Path, player_input: str, *, provider: str | None = None,
+             **options: Any) -> TurnResult:
+        """Play one turn in ``room`` (a folder, whose lock the turn takes, or a loaded room whose
+        lock the caller holds): compile it and, given ``reply=`` or ``endpoint=``, apply it.
+        The kernel's one entry point for turns -- ``lw turn``, ``lw serve`` and hosts all use
+        it: :func:`lwcore.turn.pipeline.run_turn` (its docstring lists the options)."""
         if not any(r.id == "turn" and r.builtin and r.usable for r in self._records):
             raise LwError("the built-in 'turn' plugin is disabled in this kernel; the host runs its own turns")
         from lwcore.turn.pipeline import run_turn  # the one host -> turn import (the facade)

@@ -330,6 +330,8 @@ class SheetShape(BaseModel):
 
     resources: list[Resource] = _field(list, "Bars shown with the character.",
                                        [{"id": "hp", "label": "HP", "value": "HP", "max": "HPMAX"}])
+    tagline: list[str] = _field(list, "Sheet keys whose values describe the character in one line after its "
+                                      "name (joined by commas; a key the sheet leaves out is skipped).", ["role", "origin"])
 
 
 class Command(BaseModel):

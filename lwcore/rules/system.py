@@ -335,6 +335,16 @@ class RuleSystem:
             out.append(item)
         return out
 
+    def tagline(self, fields: Mapping[str, Any]) -> str | None:
+        """A character's one-line description from a sheet's own ``fields`` (the keys the
+        pack names in ``sheet.tagline``, joined by commas); ``None`` when it names none the
+        sheet has."""
+        if self.model.sheet is None:
+            return None
+        parts = [str(fields[key]).strip() for key in self.model.sheet.tagline
+                 if fields.get(key) is not None and str(fields[key]).strip()]
+        return ", ".join(parts) or None
+
     def expertise(self, locale: str = "en") -> str:
         text = self.model.expertise
         if text is None:

@@ -12,7 +12,7 @@ skipped -- each logged for the keeper), so the turn's scripts finish within the 
 The turn makes one (``lwcore.turn.pipeline``) and *activates* it for its duration: every run
 on that thread (more exactly, in that :mod:`contextvars` context) is charged without anything
 being passed down, since scripts run deep inside the rules engine and plugins. The turn context
-also carries it (``turn.extra["budget"]``) for a plugin that wants to look. A run may be given
+also carries it (``turn.budget``) for a plugin that wants to look. A run may be given
 a budget explicitly instead (the runners' ``budget=``).
 
 The clock is injectable (``clock=``, default :func:`time.process_time`, the CPU time of the

@@ -1,4 +1,4 @@
-"""The provider adapter protocol: what the turn pipeline asks of a provider plugin.
+"""The provider adapter protocol: what a turn asks of a provider plugin.
 
 A plugin registers ``ProviderAdapter(protocol, adapter)`` through ``lw_provider_adapters``;
 ``adapter`` (or the object a lazy reference resolves to) implements
@@ -33,6 +33,13 @@ Contracts (every method must be pure except :meth:`ProviderAdapterProtocol.send`
 ``recognizes(reply) -> bool`` (optional)
     Whether a reply body has this protocol's shape; lets a host (``lw turn --reply``) find
     the protocol of a recorded reply without being told.
+``tools_off(request) -> dict`` (optional)
+    ``request`` with tool use switched off, so the model answers in text: the tool loop's
+    last request when the model is still calling tools (:mod:`lwcore.turn.tool_loop`). Without
+    it the kernel rebuilds the conversation on a request made with no tools offered.
+
+The kernel composes an adapter with its protocol's prompt compiler into one
+:class:`lwcore.turn.provider.Provider`; the rest of a turn talks to that.
 """
 
 from __future__ import annotations

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lwcore.contributions import DocumentType, Viewer, resolve
+from lwcore.contributions import Document, DocumentType, Viewer, resolve
 from lwcore.errors import LwError, quoting_keeper_data
 from lwcore.io.atomic import encode_utf8
 from lwcore.io.limits import LOG_LINE_LIMITS, YAML_LIMITS, check_shape, check_writable
@@ -43,31 +43,6 @@ if TYPE_CHECKING:
 
 DOCS_DIR = "docs"
 LOG_MAX_BYTES = 256 * 1024 * 1024
-
-
-@dataclass(frozen=True)
-class Document:
-    """One unit of room content: ``type`` names its :class:`DocumentType`, ``data`` is the
-    type's payload (shape versioned by ``schema_version``), ``meta`` holds provenance."""
-
-    id: str
-    type: str
-    data: Mapping[str, Any]
-    schema_version: int = 1
-    meta: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def source(self) -> str:
-        """Provenance: ``<pack-id>#<entry-id>`` for imported content, ``""`` for native."""
-        value = self.meta.get("source", "")
-        return value if isinstance(value, str) else ""
-
-    def record(self) -> dict[str, Any]:
-        """The on-disk record (what ``docs/<type>.*`` holds for it)."""
-        out: dict[str, Any] = {"schema_version": self.schema_version, "data": dict(self.data)}
-        if self.meta:
-            out["meta"] = dict(self.meta)
-        return out
 
 
 def viewer_of(room: Room, member: Member) -> Viewer:

@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
 
 from lwcore.errors import LwError, quoting_keeper_data
 from lwcore.io.limits import LOG_LINE_LIMITS, Limits, check_shape
@@ -25,9 +28,45 @@ from lwcore.io.loglines import lines_before
 from lwcore.io.models import validate_model
 from lwcore.io.safe_json import load_json
 from lwcore.io.text import decode_text
+from lwcore.turn.events import Event, event_from_data
 
-if TYPE_CHECKING:
-    from lwcore.turn.room import HistoryEntry
+
+class HistoryEntry(BaseModel):
+    """One line of ``history.jsonl``.
+
+    ``role``: ``player`` (what a player said), ``keeper`` (narration), ``event`` (a tool's
+    outcome, e.g. a check). ``audience``: ``all`` or ``keeper`` (never shown to players).
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    turn: int = 0
+    role: Literal["player", "keeper", "event"]
+    actor: str | None = None
+    text: str = ""
+    audience: Literal["all", "keeper"] = "all"
+    data: dict[str, Any] | None = None
+
+    @classmethod
+    def of_event(cls, event: Event, *, turn: int, actor: str | None = None) -> HistoryEntry:
+        """The entry recording ``event`` in turn ``turn`` (by ``actor``, when a member's), its
+        text the event's history text, its audience the event's (stated unless the event's kind never
+        states one: :attr:`~lwcore.turn.events.Event.STATES_AUDIENCE`)."""
+        given: dict[str, Any] = {"actor": actor} if actor is not None else {}
+        if event.STATES_AUDIENCE or event.audience != "all":
+            given["audience"] = event.audience
+        return cls(turn=turn, role="event", text=event.history_text(), data=event.data(), **given)
+
+    @property
+    def event(self) -> Event | None:
+        """The typed event an ``event`` entry records (:func:`lwcore.turn.events.event_from_data`;
+        an event whose data keeps no summary -- a command's reply, a fold note -- has the
+        entry's text as its summary); ``None`` for a player's or the keeper's line, or an event
+        entry without data."""
+        if self.role != "event" or not self.data:
+            return None
+        event = event_from_data(self.data)
+        return event if event.summary or not self.text else replace(event, summary=self.text)
 
 
 class HistoryLog:
@@ -73,8 +112,6 @@ class HistoryLog:
         self._exhausted = offset == 0
 
     def _parse(self, raw: bytes, offset: int) -> HistoryEntry:
-        from lwcore.turn.room import HistoryEntry
-
         try:
             with quoting_keeper_data():  # a keeper-only line's text can be in the message
                 value = load_json(decode_text(raw, self.path), self.path, limits=LOG_LINE_LIMITS)

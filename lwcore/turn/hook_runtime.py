@@ -44,6 +44,7 @@ from lwcore.sandbox.switch import REASON as JS_OFF
 from lwcore.sandbox.switch import js_enabled
 from lwcore.turn import mvu
 from lwcore.turn.documents import Document
+from lwcore.turn.events import Event, Events, KeeperNote
 from lwcore.turn.leaks import keeper_only
 from lwcore.turn.script_writes import apply_write, writes_from
 
@@ -82,20 +83,22 @@ class TurnHooks:
     room: Room
     scripts: list[_Script] = field(default_factory=list)
     injected: list[str] = field(default_factory=list)
+    """What ``inject`` added (the turn's context's ``injected``: the prompt reads it there)."""
     narrated: list[str] = field(default_factory=list)
     rewrite: str | None = None
     ui: list[dict[str, Any]] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=Events)
     dropped: tuple[str, ...] = ()
 
     @classmethod
     def start(cls, kernel: Kernel, room: Room, context: TurnContext, rng: random.Random) -> TurnHooks:
-        """Open a session per script this turn's plugins contribute (none: a no-op)."""
+        """Open a session per script this turn's plugins contribute (none: a no-op); what the
+        scripts inject goes to ``context.injected``."""
         entries, dropped = kernel.turn_scripts(context)
-        hooks = cls(kernel, room, dropped=dropped)
+        hooks = cls(kernel, room, injected=context.injected, dropped=dropped)
         if entries and not js_enabled(kernel.env):  # the operator's switch: no hook runs, the turn goes on
             names = ", ".join(e.value.origin or f"{e.plugin_id}:{e.value.id}" for e in entries)
-            hooks.events.append({"kind": "hook_log", "audience": "keeper", "summary": f"hooks not run ({names}): {JS_OFF}"})
+            hooks.events.append(KeeperNote(kind="hook_log", summary=f"hooks not run ({names}): {JS_OFF}"))
             return hooks
         if not entries:
             return hooks
@@ -137,8 +140,7 @@ class TurnHooks:
         self._log(f"hook {script.origin or script.id} disabled: {failure}", script, kind="hook_failed")
 
     def _log(self, text: str, script: _Script, *, kind: str = "hook_log") -> None:
-        self.events.append({"kind": kind, "audience": "keeper", "summary": text, "plugin": script.plugin,
-                            "script": script.id})
+        self.events.append(KeeperNote(kind=kind, summary=text, plugin=script.plugin, script=script.id))
 
     def _withheld(self, script: _Script, what: str, value: Any, *, already: Any = None) -> bool:
         """Whether ``value`` (bound for every seat) holds a keeper-only variable's current text

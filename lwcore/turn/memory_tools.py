@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from lwcore.errors import LwError
 from lwcore.turn import chronicle
 from lwcore.turn.documents import Document
+from lwcore.turn.events import KeeperNote
 from lwcore.turn.tools import ToolContext, ToolError
 
 MAX_TEXT = 2000
@@ -45,7 +46,7 @@ class NoteArgs(BaseModel):
 
 
 def _written(ctx: ToolContext, summary: str) -> None:
-    ctx.events.append({"kind": "memory", "audience": "keeper", "summary": summary})
+    ctx.events.append(KeeperNote(kind="memory", summary=summary))
 
 
 def chronicle_record(args: ChronicleArgs, ctx: ToolContext) -> dict[str, Any]:

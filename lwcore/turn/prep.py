@@ -13,12 +13,12 @@ against the room, then runs each call through the same path as the model's.
    applying will run.
 2. **Check the whole plan** (:func:`lwcore.sandbox.check_plan` with a :class:`RoomGate`)
    before anything runs: every operation's tool must be one the room offers its keeper in the
-   prep phase (:func:`lwcore.turn.pipeline.visible_tools`: gated tools only when an enabled
+   prep phase (:func:`lwcore.turn.offers.visible_tools`: gated tools only when an enabled
    feature asks for them, and never ``run_prep_plan`` itself), and its arguments must satisfy
    the tool's argument model. A plan with one bad operation runs nothing; the refusal names
    the operation and the script line that planned it.
 3. **Preview** (``apply: false``, the default) returns the operations and changes nothing.
-4. **Apply** runs the operations in order through :func:`lwcore.turn.pipeline.execute_call`,
+4. **Apply** runs the operations in order through :func:`lwcore.turn.calls.execute_call`,
    with the turn's own tool context: the same handlers, the same events. Each operation's
    arguments go in as the instance of the tool's model the gate validated in step 2 (strictly,
    as a call would be), so they are not validated a second time. An operation that fails stops the plan there; the ones before it stay (the turn
@@ -50,8 +50,10 @@ from lwcore.sandbox import check_plan, run_plan
 from lwcore.sandbox.switch import REASON as JS_OFF
 from lwcore.sandbox.switch import js_enabled
 from lwcore.turn.adapter import ToolCall
+from lwcore.turn.events import KeeperNote
 from lwcore.turn.hook_runtime import game_clock
-from lwcore.turn.pipeline import argument_problems, execute_call, validate_arguments, visible_tools
+from lwcore.turn.calls import argument_problems, execute_call, validate_arguments
+from lwcore.turn.offers import visible_tools
 from lwcore.turn.tools import ToolContext, ToolError
 
 if TYPE_CHECKING:
@@ -214,12 +216,11 @@ def run_prep_plan(args: RunPrepPlanArgs, ctx: ToolContext) -> dict[str, Any]:
         call = ToolCall(f"prep-{op['n']}", op["tool"], gate.arguments(plan_op))
         outcome = execute_call(ctx.kernel, call, ctx, offered)
         if outcome.is_error:
-            ctx.events.append({"kind": "prep_plan", "audience": "keeper",
-                               "summary": f"prep plan {name}: stopped at operation {op['n']} of {len(ops)}"})
+            ctx.events.append(KeeperNote(kind="prep_plan",
+                                         summary=f"prep plan {name}: stopped at operation {op['n']} of {len(ops)}"))
             error = outcome.content.get("error") if isinstance(outcome.content, Mapping) else outcome.content
             kept = f"operations 1-{op['n'] - 1} ran and stay" if op["n"] > 1 else "nothing ran before it"
             raise ToolError(f"{name}:{op['line']}: operation {op['n']} {op['tool']} failed: {error}; {kept}")
         done.append({"n": op["n"], "tool": op["tool"], "result": outcome.content})
-    ctx.events.append({"kind": "prep_plan", "audience": "keeper",
-                       "summary": f"prep plan {name}: {len(done)} operations run"})
+    ctx.events.append(KeeperNote(kind="prep_plan", summary=f"prep plan {name}: {len(done)} operations run"))
     return {"ok": True, "applied": True, "script": name, "count": len(done), "results": done}

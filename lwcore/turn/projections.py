@@ -15,10 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from lwcore.contributions import Viewer
+from lwcore.contributions import CommandReply, Viewer
 from lwcore.turn import mvu
 from lwcore.turn.documents import Document
-from lwcore.turn.events import entry_text
+from lwcore.turn.event_lines import entry_text
+from lwcore.turn.events import Audience, Event, VariableChanged
 from lwcore.turn.room import HistoryEntry, Room, sheet_values
 from lwcore.turn.variables import VariableDef
 
@@ -27,10 +28,14 @@ from lwcore.turn.variables import VariableDef
 
 
 def sheet_document(room: Room, member_id: str) -> Document:
+    """A member's sheet: name, the character's one-line ``tagline`` (the keys the rulepack
+    names in ``sheet.tagline``), the values shown, expressions, kept state and the sheet's
+    other keys (``extra``)."""
     sheet = room.sheets[member_id]
     return Document(member_id, "sheet", {
-        "member": member_id, "name": sheet.name, "values": sheet_values(sheet),
-        "expressions": dict(sheet.expressions), "state": dict(sheet.state), "extra": dict(sheet.extra),
+        "member": member_id, "name": sheet.name, "tagline": room.pack.tagline(sheet.extra),
+        "values": sheet_values(sheet), "expressions": dict(sheet.expressions), "state": dict(sheet.state),
+        "extra": dict(sheet.extra),
     })
 
 
@@ -42,35 +47,36 @@ def event_document(entry: HistoryEntry) -> Document:
     return Document(f"{entry.turn}", "event", entry.model_dump(mode="json"))
 
 
-def variable_audience(var: VariableDef) -> str:
+def variable_audience(var: VariableDef) -> Audience:
     """Who an event about ``var`` is for: ``all`` for a player-visible variable, else ``keeper``."""
     return "all" if var.visibility == "player" else "keeper"
 
 
-def recorded_audience(reply: Any) -> str | None:
+def recorded_audience(reply: CommandReply) -> Audience | None:
     """Who a room command's reply is recorded for: ``all``, ``keeper``, or ``None`` (only the
     member who typed it sees it; nothing is recorded)."""
-    return None if reply.audience == "actor" else str(reply.audience)
+    if reply.audience == "actor":
+        return None
+    return "all" if reply.audience == "all" else "keeper"
 
 
-def event_audience(event: Mapping[str, Any]) -> str:
+def event_audience(event: Event) -> Audience:
     """Who a tool's or command's event is for when it is recorded: ``all`` or ``keeper``."""
-    return "all" if event.get("audience", "all") == "all" else "keeper"
+    return "all" if event.audience == "all" else "keeper"
 
 
 # --- projections --------------------------------------------------------------------------
 
 
 def project_sheet(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] | None:
-    """A character sheet: players see who it is and the values the pack shows; the keeper
-    also sees expressions, notes and the engine's kept state."""
+    """A character sheet: players see who it is (name and tagline) and the values the pack
+    shows; the keeper also sees expressions, the sheet's other keys (notes …) and the engine's
+    kept state."""
     data = doc.data
-    extra = data.get("extra") or {}
     if viewer.keeper:
         return dict(data)
-    occupation = extra.get("occupation")
-    return {"member": data["member"], "name": data["name"],
-            "occupation": None if occupation is None else str(occupation), "values": dict(data["values"])}
+    return {"member": data["member"], "name": data["name"], "tagline": data.get("tagline"),
+            "values": dict(data["values"])}
 
 
 def project_variable(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] | None:
@@ -98,10 +104,10 @@ def project_event(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] |
     old lines too), each line rebuilt in the viewer's locale; the keeper sees everything, with
     ``keeper`` marking what players do not see."""
     entry = HistoryEntry.model_validate(dict(doc.data))
-    data = entry.data or {}
-    hidden = entry.audience != "all" or data.get("audience", "all") != "all"
-    if not hidden and data.get("kind") == "variable":
-        var = room.variable(str(data.get("id")))
+    event = entry.event
+    hidden = entry.audience != "all" or (event is not None and event.audience != "all")
+    if not hidden and event is not None and event.kind == "variable":
+        var = room.variable(str(event.id)) if isinstance(event, VariableChanged) else None
         hidden = var is None or var.visibility != "player"
     if hidden and not viewer.keeper:
         return None

@@ -8,9 +8,9 @@ time; nothing that only reads a room goes through a queue (readers take the room
 as readers, :func:`lwcore.turn.room.room_lock` with ``shared``, and never wait for a turn).
 
 :meth:`TurnQueue.submit` returns a :class:`concurrent.futures.Future` at once. A job given a
-:class:`~lwcore.turn.deadline.Deadline` that has passed before its turn came is not started
+:class:`~lwcore.deadline.Deadline` that has passed before its turn came is not started
 (its future fails with the deadline's error); a job already running is never interrupted (a
-thread cannot be), but past its deadline it writes nothing (:mod:`lwcore.turn.deadline`), so
+thread cannot be), but past its deadline it writes nothing (:mod:`lwcore.deadline`), so
 the host may answer its user at the deadline and let the worker finish in the background.
 
 The worker thread is started on the first job and ends after ``idle`` seconds without one
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from lwcore.errors import LwError
-from lwcore.turn.deadline import Deadline
+from lwcore.deadline import Deadline
 from lwcore.turn.room import room_folder
 
 if TYPE_CHECKING:

@@ -36,9 +36,9 @@ from lwcore.io.text import read_text
 from lwcore.io.transaction import FaultHook, FolderTransaction, locked
 from lwcore.rules import engine_for
 from lwcore.rules.sheet import Sheet, load_sheet
-from lwcore.turn.deadline import Deadline
+from lwcore.deadline import Deadline
 from lwcore.turn.documents import DocumentStore
-from lwcore.turn.history import HistoryLog, entry_record, record_text
+from lwcore.turn.history import HistoryEntry, HistoryLog, entry_record, record_text
 from lwcore.turn.variables import VariableDef
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ class Feature(BaseModel):
     (is *active*, :meth:`Room.active_features`) unless a condition it carries does not hold:
     ``adult`` (only while the room's adult switch is on) or ``systems`` (only in a room
     playing one of these rule systems). What an active feature does to the room's tools is
-    :func:`lwcore.turn.pipeline.visible_tools`'s: its ``tools`` are offered (gated ones
+    :func:`lwcore.turn.offers.visible_tools`'s: its ``tools`` are offered (gated ones
     included); with ``narrows``, the room offers nothing else but the kernel's own tools and
     what other active features ask for.
     """
@@ -120,7 +120,7 @@ class RoomFile(BaseModel):
     config: dict[str, str] = Field(
         default_factory=dict,
         description="plugin config files by name, relative to the room folder; handed to "
-        "prompt-segment providers as absolute paths in TurnContext.extra['config']",
+        "prompt-segment providers as absolute paths in TurnContext.config",
     )
     adult: StrictBool = Field(
         default=False,
@@ -148,23 +148,6 @@ class VariablesFile(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     variables: list[VariableDef] = Field(default_factory=list)
-
-
-class HistoryEntry(BaseModel):
-    """One line of ``history.jsonl``.
-
-    ``role``: ``player`` (what a player said), ``keeper`` (narration), ``event`` (a tool's
-    outcome, e.g. a check). ``audience``: ``all`` or ``keeper`` (never shown to players).
-    """
-
-    model_config = ConfigDict(extra="allow")
-
-    turn: int = 0
-    role: Literal["player", "keeper", "event"]
-    actor: str | None = None
-    text: str = ""
-    audience: Literal["all", "keeper"] = "all"
-    data: dict[str, Any] | None = None
 
 
 # --- reading and writing -----------------------------------------------------------------
@@ -207,7 +190,7 @@ class Room:
     documents: DocumentStore = field(init=False)
     """The room's stored documents (``docs/``): see :mod:`lwcore.turn.documents`."""
     deadline: Deadline | None = None
-    """The deadline of the turn changing this room (:mod:`lwcore.turn.deadline`): every save
+    """The deadline of the turn changing this room (:mod:`lwcore.deadline`): every save
     claims it first. ``None``: no deadline."""
 
     def __post_init__(self) -> None:
@@ -457,7 +440,7 @@ def _pack(kernel: Kernel, system: str, where: Path) -> RuleSystem:
 
 def _load_sheet(path: Path, pack: RuleSystem, member: Member) -> Sheet:
     """A room's sheet file as the kernel's :class:`Sheet`. ``system`` may be left out (the
-    room's is meant); unknown keys (``owner``, ``occupation``, ``notes`` …) are kept."""
+    room's is meant); unknown keys (``owner``, ``notes``, the keys a pack's ``sheet.tagline`` names …) are kept."""
     sheet = load_sheet(path, pack)
     if not sheet.name:
         sheet.name = member.name or member.id

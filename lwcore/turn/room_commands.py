@@ -30,8 +30,10 @@ from lwcore.contributions import CommandReply, RoomCommand, resolve
 from lwcore.errors import SECRET_REFUSAL, LwError, LwErrors
 from lwcore.plugins import describe_exception
 from lwcore.sandbox.budget import ensure as ensure_budget
+from lwcore.turn.context import turn_context
+from lwcore.turn.events import CommandRan, Event, TreeChanged, VariableChanged
 from lwcore.turn.hook_runtime import TurnHooks
-from lwcore.turn.projections import event_audience, recorded_audience
+from lwcore.turn.projections import recorded_audience
 from lwcore.turn.room import HistoryEntry, Member, Room
 from lwcore.turn.tools import ToolContext
 
@@ -214,33 +216,29 @@ def _finish(
     if audience is not None or ctx.events:
         turn = room.turn_number + (0 if audience is None else 1)
         if audience is not None:
-            room.record(HistoryEntry(
-                turn=turn, role="event", actor=member.id, text=reply.text, audience=audience,
-                data={"kind": "command", "command": command.name, "line": ctx.line,
-                      "result": dict(reply.data) if reply.data else None},
-            ))
+            ran = CommandRan(command=command.name, line=ctx.line, result=dict(reply.data) if reply.data else None,
+                             audience=audience, summary=reply.text)
+            room.record(HistoryEntry.of_event(ran, turn=turn, actor=member.id))
         for event in ctx.events:
-            room.record(HistoryEntry(turn=turn, role="event", text=str(event.get("summary", "")),
-                                     audience=event_audience(event), data=dict(event)))
+            room.record(HistoryEntry.of_event(event, turn=turn))
     written = room.save()
     return CommandRun(command.name, kernel.room_commands.origin(command.name), reply, written)
 
 
-def _fire_rolls(kernel: Kernel, room: Room, member: Member, ctx: CommandContext) -> list[dict[str, Any]]:
+def _fire_rolls(kernel: Kernel, room: Room, member: Member, ctx: CommandContext) -> list[Event]:
     """Fire ``dice_rolled`` once per roll of ``ctx.rolled`` in the room's hooks (C.1, as a turn
     fires them for its checks), then ``variables_changed`` when a hook changed any; their
     writes are applied (saved with the command). Returns the events to record: the hooks'
     keeper-only logs and variable changes, and what they ``narrate`` (for the table)."""
-    from lwcore.turn.pipeline import turn_context
-
     with ensure_budget():
-        hooks = TurnHooks.start(kernel, room, turn_context(room, member, ctx.line, keeper=ctx.keeper), ctx.rng)
+        hooks = TurnHooks.start(kernel, room, turn_context(room, member, ctx.line, rng=ctx.rng), ctx.rng)
         try:
             for payload in ctx.rolled:
                 hooks.fire("dice_rolled", payload)
-            changed = [e.get("id") or e.get("path") for e in hooks.events if e.get("kind") in ("variable", "tree")]
+            changed = [e.id if isinstance(e, VariableChanged) else e.path
+                       for e in hooks.events if isinstance(e, (VariableChanged, TreeChanged))]
             if changed:
                 hooks.fire("variables_changed", {"changed": changed})
         finally:
             hooks.close()
-    return [*hooks.events, *({"kind": "hook_narration", "audience": "all", "summary": text} for text in hooks.narrated)]
+    return [*hooks.events, *(Event(kind="hook_narration", audience="all", summary=text) for text in hooks.narrated)]

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import TreeOp, VariableWrite
 from lwcore.turn import mvu
+from lwcore.turn.events import Event, VariableChanged, VariableRefused, as_event
 from lwcore.turn.projections import variable_audience
 from lwcore.turn.variables import VariableDef, VariableError, check_value, describe_value
 
@@ -60,7 +61,7 @@ def located(write: VariableWrite) -> str:
     return write.where
 
 
-def apply_write(room: Room, write: VariableWrite, *, by: str) -> list[dict[str, Any]]:
+def apply_write(room: Room, write: VariableWrite, *, by: str) -> list[Event]:
     """Make ``write`` on ``room`` (in memory; the caller saves) and return the events the turn
     records (see the module docstring); ``by`` names the writer in each event."""
     var = room.variable(write.path[0]) if len(write.path) == 1 else None
@@ -69,19 +70,17 @@ def apply_write(room: Room, write: VariableWrite, *, by: str) -> list[dict[str, 
             stored, note = checked(var, write)
         except VariableError as exc:
             where = located(write)
-            return [{"kind": "variable_refused", "audience": "keeper", "id": var.id, "op": write.op, "by": by,
-                     **({"where": where} if where else {}),
-                     "summary": f"{where or by}: {write.op}({var.id}) refused: {exc}"}]
+            return [VariableRefused(id=var.id, op=write.op, by=by, where=where or None,
+                                    summary=f"{where or by}: {write.op}({var.id}) refused: {exc}")]
         before = var.value
         var.value = stored
         room.mark("variables")
-        return [{"kind": "variable", "id": var.id, "before": before, "value": stored,
-                 "audience": variable_audience(var), "summary": f"{var.id}: {before} → {stored}",
-                 **({"note": note} if note else {}), "by": by}]
+        return [VariableChanged(id=var.id, before=before, value=stored, audience=variable_audience(var),
+                                summary=f"{var.id}: {before} → {stored}", note=note or None, by=by)]
     path = mvu.show_path(list(write.path))
     if write.op == "setvar":
         op = TreeOp("put", path, (write.value,), reason=located(write))
     else:
         found, _ = mvu.lookup(mvu.tree_of(room), list(write.path))
         op = TreeOp("add" if found else "put", path, (write.value,), reason=located(write))
-    return mvu.apply_to_room(room, [op], by=by)
+    return [as_event(event) for event in mvu.apply_to_room(room, [op], by=by)]

@@ -1,70 +1,46 @@
-"""Writes a plugin asks for while a turn compiles, made only when the turn is applied.
+"""Making the writes a plugin staged while a turn compiled, once the turn is applied.
 
 Compiling a turn never changes the room: a compile-only run (a preview, ``lw turn --say``
 without a reply) must leave it as it was. Yet some prompt work is state -- a world book's timed
 effects advance on every turn whose prompt was sent, a template's ``setvar`` is buffered until
-the reply is in. A plugin hands such writes to the turn's :class:`StagedWrites`
-(``turn.extra["staged"]`` in its ``lw_prompt_segments``); the pipeline makes them when the
-reply is applied, before the reply's tool calls run, and drops them otherwise. A script's
-``setvar``/``incvar`` (a template's) is staged as a :class:`~lwcore.contributions.VariableWrite`
-and made like a hook's (:func:`lwcore.turn.script_writes.apply_write`: declared variables
-checked and clamped, other names MVU leaves). A recompile of
-the same turn (the chronicle folding first) starts a fresh set, so nothing is staged twice.
+the reply is in. A plugin hands such writes to the turn's
+:class:`~lwcore.contributions.StagedWrites` (``turn.staged`` in its ``lw_prompt_segments``);
+:func:`commit` makes them when the reply is applied, before the reply's tool calls run, and
+nothing makes them otherwise. A script's ``setvar``/``incvar`` (a template's) is staged as a
+:class:`~lwcore.contributions.VariableWrite` and made like a hook's
+(:func:`lwcore.turn.script_writes.apply_write`: declared variables checked and clamped, other
+names MVU leaves). A turn's segments are asked for once, so nothing is staged twice.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from lwcore.contributions import TreeOp, VariableWrite
+from lwcore.contributions import StagedWrites
 from lwcore.errors import LwError
 from lwcore.turn import mvu
+from lwcore.turn.events import Event, KeeperNote, as_event
 from lwcore.turn.script_writes import apply_write
 
 if TYPE_CHECKING:
-    from lwcore.turn.documents import Document
     from lwcore.turn.room import Room
 
 
-@dataclass
-class StagedWrites:
-    """One compile's staged writes: room documents to store, MVU tree operations and scripts'
-    variable writes, made in that order (each kind in the order staged)."""
-
-    documents: list[tuple[str, Document]] = field(default_factory=list)
-    tree_ops: list[tuple[str, TreeOp]] = field(default_factory=list)
-    variable_writes: list[tuple[str, VariableWrite]] = field(default_factory=list)
-
-    def document(self, doc: Document, *, by: str) -> None:
-        """Store ``doc`` (through its type's write check) if the turn is applied."""
-        self.documents.append((by, doc))
-
-    def tree(self, ops: Iterable[TreeOp], *, by: str) -> None:
-        """Apply ``ops`` to the room's MVU tree if the turn is applied."""
-        self.tree_ops += [(by, op) for op in ops]
-
-    def variables(self, writes: Iterable[VariableWrite], *, by: str) -> None:
-        """Make a script's ``writes`` if the turn is applied, as a hook's are made."""
-        self.variable_writes += [(by, write) for write in writes]
-
-    def commit(self, room: Room) -> list[dict[str, Any]]:
-        """Make the writes; returns the keeper-only events (a refused document or operation is
-        an event, never an exception: the turn goes on)."""
-        events: list[dict[str, Any]] = []
-        for by, doc in self.documents:
-            try:
-                room.documents.put(doc)
-            except LwError as exc:
-                events.append({"kind": "staged_refused", "audience": "keeper", "by": by,
-                               "summary": f"{by}: {doc.type} {doc.id!r} not stored: {exc.message}"})
-        writers = dict.fromkeys(by for by, _ in self.tree_ops)
-        for writer in writers:
-            events += mvu.apply_to_room(room, [op for by, op in self.tree_ops if by == writer], by=writer)
-        for by, write in self.variable_writes:
-            events += apply_write(room, write, by=by)
-        self.documents.clear()
-        self.tree_ops.clear()
-        self.variable_writes.clear()
-        return events
+def commit(staged: StagedWrites, room: Room) -> list[Event]:
+    """Make ``staged``'s writes on ``room`` (in memory; the turn saves) and forget them;
+    returns the events (a refused document or operation is a keeper-only event, never an
+    exception: the turn goes on)."""
+    events: list[Event] = []
+    for by, doc in staged.documents:
+        try:
+            room.documents.put(doc)
+        except LwError as exc:
+            events.append(KeeperNote(kind="staged_refused", by=by,
+                                     summary=f"{by}: {doc.type} {doc.id!r} not stored: {exc.message}"))
+    writers = dict.fromkeys(by for by, _ in staged.tree_ops)
+    for writer in writers:
+        events += map(as_event, mvu.apply_to_room(room, [op for by, op in staged.tree_ops if by == writer], by=writer))
+    for by, write in staged.variable_writes:
+        events += apply_write(room, write, by=by)
+    staged.clear()
+    return events

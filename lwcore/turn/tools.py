@@ -22,7 +22,8 @@ from lwcore.rules.render import word
 from lwcore.rules.subsystems import headline, render_subsystem
 from lwcore.rules.tool_calls import SubsystemToolCall, run_tool_call
 from lwcore.turn import sheet_rolls
-from lwcore.turn.events import check_line
+from lwcore.turn.event_lines import check_line
+from lwcore.turn.events import CheckRolled, Events, SubsystemRan, VariableChanged
 from lwcore.turn.projections import variable_audience
 from lwcore.turn.variables import ID_PATTERN, Kind, VariableDef, VariableError, check_value
 
@@ -41,8 +42,9 @@ class ToolContext:
 
     ``actor`` is the member on whose behalf the turn runs (``keeper`` tells whether that is
     the keeper); ``rng`` is the turn's random source (seeded in tests and demos); handlers
-    append what happened to ``events`` (each a dict with ``kind`` and ``audience``:
-    ``all`` or ``keeper``) and name the room parts they changed with ``room.mark(...)``.
+    append what happened to ``events`` (:class:`lwcore.turn.events.Event` objects; a mapping
+    with ``kind``, ``audience`` (``all`` or ``keeper``) and ``summary`` is turned into one) and
+    name the room parts they changed with ``room.mark(...)``.
     """
 
     kernel: Kernel
@@ -51,7 +53,7 @@ class ToolContext:
     keeper: bool
     locale: str
     rng: random.Random = field(default_factory=random.Random)
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: Events = field(default_factory=Events)
 
     def roll(self, expr: str) -> Any:
         """Roll a dice expression with the engine (a ``lwcore.rules.dice.DiceRoll``)."""
@@ -93,15 +95,10 @@ class AdjustVariableArgs(BaseModel):
     delta: int | float = Field(description="amount to add (negative to subtract)", allow_inf_nan=False)
 
 
-def _variable_event(var: VariableDef, before: Any, note: str | None) -> dict[str, Any]:
-    event = {
-        "kind": "variable", "id": var.id, "before": before, "value": var.value,
-        "audience": variable_audience(var),
-        "summary": f"{var.id}: {before} → {var.value}" if before is not None else f"{var.id} = {var.value}",
-    }
-    if note:
-        event["note"] = note
-    return event
+def _variable_event(var: VariableDef, before: Any, note: str | None) -> VariableChanged:
+    summary = f"{var.id}: {before} → {var.value}" if before is not None else f"{var.id} = {var.value}"
+    return VariableChanged(id=var.id, before=before, value=var.value, audience=variable_audience(var),
+                           summary=summary, note=note or None)
 
 
 def define_variable(args: DefineVariableArgs, ctx: ToolContext) -> dict[str, Any]:
@@ -201,7 +198,7 @@ def skill_check(args: SkillCheckArgs, ctx: ToolContext) -> dict[str, Any]:
         summary = check_line(room.pack, result, ctx.locale)
     except (LwError, KeyError, TypeError, ValueError):
         summary = f"{sheet.name} {outcome['skill_label']} {outcome['roll']}/{outcome['target']} → {outcome['rank_label']}"
-    ctx.events.append({"kind": "check", "audience": "all", "summary": summary, **result})
+    ctx.events.append(CheckRolled(summary=summary, result=result))
     return result
 
 
@@ -291,7 +288,7 @@ def subsystem_check(args: Any, ctx: ToolContext) -> dict[str, Any]:
         out["reason"] = args.reason
     json_ready = {k: v for k, v in out.items() if k != "system"}
     summary = f"{headline(pack, target.name, json_ready)} {text}"
-    ctx.events.append({"kind": "subsystem", "audience": "all", "summary": summary, **json_ready})
+    ctx.events.append(SubsystemRan(summary=summary, result=json_ready))
     return json_ready
 
 

@@ -27,7 +27,8 @@ class SheetView(BaseModel):
 
     member: str
     name: str
-    occupation: str | None = None
+    tagline: str | None = None
+    """The character in one line (the sheet keys the rulepack names in `sheet.tagline`)."""
     values: dict[str, int | float | str]
 
 
@@ -138,7 +139,7 @@ def view_for(room: Room, member_ref: str | None = None, *, history_limit: int = 
         if player.id in room.sheets:
             view = project(room, sheet_document(room, player.id), viewer)
             if view is not None:
-                sheets.append(SheetView(**{k: view.get(k) for k in ("member", "name", "occupation", "values")}))
+                sheets.append(SheetView(**{k: view.get(k) for k in ("member", "name", "tagline", "values")}))
     tree: list[TreeLeaf] = []
     mvu = room.documents.get("mvu", "mvu")
     if mvu is not None:

@@ -94,13 +94,13 @@ def test_without_persona_turns_work_without_persona_text(home: Path) -> None:
     with_persona = lw("turn", "--fresh", "--say", "我四处看看。", "--json", home=home)
     assert with_persona.returncode == 0, with_persona.stderr
     data = json.loads(with_persona.stdout)
-    assert {s["plugin"] for s in data["segments"]} == {"persona"}
+    assert {s["plugin"] for s in data["segments"]} == {"persona", "turn"}  # turn: the kernel's own state
     assert PERSONA_STANCE in json.dumps(data["payload"], ensure_ascii=False)
     for _ in uninstalled("loreweaver-persona", "persona"):
         result = lw("turn", "--fresh", "--say", "我四处看看。", "--json", home=home)
         assert result.returncode == 0, result.stderr
         data = json.loads(result.stdout)
-        assert data["segments"] == [] and data["dropped"] == []
+        assert {s["plugin"] for s in data["segments"]} == {"turn"} and data["dropped"] == []
         assert PERSONA_STANCE not in json.dumps(data["payload"], ensure_ascii=False)
         assert "persona" not in answers(home)
 

@@ -10,8 +10,10 @@
 - One listed exception: ``Kernel.turn``, the thin facade over the turn pipeline.
 - Lazy imports live at the boundary (click commands, lazy ``"module:attr"`` targets, ``lw_*``
   hooks in plugin.py, package ``__getattr__``); any other function-level import of an
-  internal module breaks a cycle or keeps a heavy dependency off start-up, and is listed
-  in :data:`LAZY_IMPORTS` with why (``tests/kernel/lazy_imports.py`` finds them).
+  internal module keeps a heavy dependency off start-up, and is listed in
+  :data:`LAZY_IMPORTS` with why (``tests/kernel/lazy_imports.py`` finds them).
+- No import cycle at run time, in the kernel or a bundled plugin: module-level and
+  function-level imports alike (what ``if TYPE_CHECKING:`` imports is for a type checker only).
 """
 
 from __future__ import annotations
@@ -168,6 +170,9 @@ SECRECY_READERS: dict[tuple[str, str], str] = {
     # -- the kernel
     ("lwcore/turn/projections.py", "*"): "the built-in projections: the one exit",
     ("lwcore/turn/chronicle.py", "validate_chronicle"): "a write check: the keeper annotation is a string",
+    ("lwcore/turn/events.py", "*"): "the typed events carry their audience into their history data and back "
+                                    "(serialising it; who reads an event is decided in projections.py)",
+    ("lwcore/turn/history.py", "HistoryEntry.of_event"): "an event's history entry is recorded for the event's audience",
     ("lwcore/turn/chronicle.py", "validate_summary"): "a write check: the keeper margin is a string",
     ("lwcore/turn/tools.py", "define_variable"): "echoes the keeper's own declaration to the keeper's model",
     ("lwcore/contributions.py", "CommandReply.__post_init__"): "checks a reply's audience is a known word",
@@ -296,9 +301,9 @@ KEEPER_VIEW_TAKERS: dict[tuple[str, str], str] = {
     # ``table_viewer``'s projections. Every other place in the kernel or a bundled plugin
     # fails the test, and so does a listed place that takes it no more.
     ("lwcore/turn/documents.py", "viewer_of"): "a member's own viewer: the keeper's only for the keeper",
-    ("lwcore/turn/pipeline.py", "state_parts"): "the keeper's model prompt (the model plays the keeper)",
-    ("lwcore/turn/chronicle.py", "margin_messages"): "the keeper margin's fold request; only the keeper's projection shows it",
-    ("lwcore/turn/chronicle.py", "plan_for"): "sizes the keeper's prompt for the fold policy (a number, shown to no one)",
+    ("lwcore/turn/segments.py", "room_segments"): "the keeper's model prompt (the model plays the keeper)",
+    ("lwcore/turn/fold.py", "margin_messages"): "the keeper margin's fold request; only the keeper's projection shows it",
+    ("lwcore/turn/fold.py", "plan_turn"): "sizes the keeper's prompt for the fold policy (a number, shown to no one)",
     ("lwcore/builtins/turn/report.py", "keeper_only_texts"): "the leak check: what to look for in the players' views",
     ("lwcore/builtins/turn/room_commands.py", "var_command"): ".var list: a keeper-only command (who=keeper)",
     ("plugins/panels/lw_panels/projection.py", "enabled_packs"): "the room's panel switch: which packs are on",
@@ -335,7 +340,7 @@ def test_the_keeper_projection_is_taken_only_where_listed() -> None:
 def test_a_new_keeper_projection_fails(tmp_path: Path) -> None:
     for rel, text in {
         # the recap bug again: the public fold input built from the keeper's projection
-        "lwcore/turn/chronicle.py": "def fold_messages(room, docs):\n    keeper = keeper_viewer(room)\n"
+        "lwcore/turn/fold.py": "def fold_messages(room, docs):\n    keeper = keeper_viewer(room)\n"
                                     "    return [project(room, d, keeper) for d in docs]\n\n\n"
                                     "def margin_messages(room):\n    return documents.keeper_viewer(room)\n",
         "plugins/tavern/lw_tavern/room/prompt.py": "def lore(room):\n    return Viewer('', 'zh', True)\n",
@@ -346,10 +351,10 @@ def test_a_new_keeper_projection_fails(tmp_path: Path) -> None:
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text, encoding="utf-8")
     offenders, unused = unlisted(tmp_path, keeper_view_takes, KEEPER_VIEW_TAKERS)
-    assert offenders == ["lwcore/turn/chronicle.py:2: keeper_viewer in fold_messages",
+    assert offenders == ["lwcore/turn/fold.py:2: keeper_viewer in fold_messages",
                          "plugins/panels/lw_panels/render.py:2: Viewer(keeper=room.is_keeper(member)) in show",
                          "plugins/tavern/lw_tavern/room/prompt.py:2: Viewer(keeper=True) in lore"]
-    assert ("lwcore/turn/chronicle.py", "margin_messages") not in unused and ("lwcore/turn/chronicle.py", "plan_for") in unused
+    assert ("lwcore/turn/fold.py", "margin_messages") not in unused and ("lwcore/turn/fold.py", "plan_turn") in unused
 
 
 def _load_lazy_imports() -> ModuleType:
@@ -369,17 +374,10 @@ LAZY_IMPORTS: dict[tuple[str, str, str], str] = {
     # Function-level imports of internal modules outside the boundary (click commands, lazy
     # "module:attr" targets such as CommandRef's, ``lw_*`` hooks in plugin.py, package
     # ``__getattr__``; see tests/kernel/lazy_imports.py), keyed
-    # ``(file, function, imported module)``. Each breaks a cycle or keeps a heavy dependency
-    # off the start-up path of ``lw --version`` / ``lw plugins list`` / ``lw roll``
-    # (bench/boot.py). An unlisted one fails the test; so does a listed one that is gone.
-    # -- cycles
-    ("lwcore/turn/history.py", "HistoryLog._parse", "lwcore.turn.room"):
-        "cycle: turn.room imports turn.history (HistoryLog) at module level",
-    ("lwcore/turn/chronicle.py", "run_fold", "lwcore.turn.pipeline"):
-        "cycle: turn.pipeline imports turn.chronicle at module level",
-    ("lwcore/turn/room_commands.py", "_fire_rolls", "lwcore.turn.pipeline"):
-        "cycle: turn.pipeline imports turn.room_commands at module level",
-    # -- heavy: kept off the start-up path
+    # ``(file, function, imported module)``. Each keeps a heavy dependency off the start-up
+    # path of ``lw --version`` / ``lw plugins list`` / ``lw roll`` (bench/boot.py); none may
+    # hide an import cycle (test_no_import_cycles). An unlisted one fails the test; so does a
+    # listed one that is gone.
     ("lwcore/cli/__init__.py", "main", "lwcore.cli.app"):
         "heavy: click (~20 ms) off `lw --version`, which the entry point answers alone",
     ("lwcore/cli/app.py", "LwGroup.format_commands", "lwcore.contributions"):
@@ -396,11 +394,6 @@ LAZY_IMPORTS: dict[tuple[str, str, str], str] = {
         "heavy: pydantic (room models) off `lw plugins list`; also the one allowed upward import",
     ("lwcore/builtins/turn/plugin.py", "_summary_v2", "lwcore.turn.chronicle"):
         "heavy: pydantic (room models) off `lw plugins list`, which imports every plugin.py",
-    # -- the bundled plugins
-    ("plugins/panels/lw_panels/presentation.py", "load_kit", "lw_panels.load"):
-        "cycle: lw_panels.load imports presentation (Kit, load_kit) at module level",
-    ("plugins/tavern/lw_tavern/worldbook/load.py", "read_book", "lw_tavern.cardfile"):
-        "cycle: lw_tavern.cardfile imports worldbook.load (book_from_data) at module level",
 }
 """Why each listed function-level internal import stays where it is."""
 
@@ -417,8 +410,9 @@ def lazy_import_offenders(root: Path, allowed: Mapping[tuple[str, str, str], str
 
 def test_function_level_internal_imports_only_at_the_boundary_or_listed() -> None:
     """Issue 12: lazy imports live at the CLI/hook/package boundary; any other function-level
-    import of an internal module is listed in :data:`LAZY_IMPORTS` with why."""
-    assert all(reason.split(":")[0] in {"cycle", "heavy"} for reason in LAZY_IMPORTS.values())
+    import of an internal module is listed in :data:`LAZY_IMPORTS` with why (a heavy
+    dependency kept off start-up: a cycle is no reason, there are none)."""
+    assert all(reason.split(":")[0] == "heavy" for reason in LAZY_IMPORTS.values())
     offenders, gone = lazy_import_offenders(KERNEL.parent, LAZY_IMPORTS)
     assert offenders == [], "move these to module level, or list them (cycle/heavy) in LAZY_IMPORTS"
     assert gone == [], "listed lazy imports that no longer exist: remove them"
@@ -456,11 +450,123 @@ def test_the_lazy_import_check_classifies_and_catches(tmp_path: Path) -> None:
         ("plugins/demo/lw_demo/plugin.py", "lw_tools", "lw_demo.tools"): "hook",
         ("plugins/demo/lw_demo/plugin.py", "helper", "lw_demo"): None,  # lw_other: another plugin's, not internal
     }
-    allowed = {("lwcore/cli/commands.py", "helper", "lwcore.errors"): "cycle: probe",
-               ("lwcore/io/gone.py", "f", "lwcore.errors"): "cycle: gone"}
+    allowed = {("lwcore/cli/commands.py", "helper", "lwcore.errors"): "heavy: probe",
+               ("lwcore/io/gone.py", "f", "lwcore.errors"): "heavy: gone"}
     offenders, gone = lazy_import_offenders(tmp_path, allowed)
     assert offenders == ["lwcore/builtins/x/plugin.py:11 _private imports lwcore.io",
                          "lwcore/cli/commands.py:14 roll imports lwcore.rules",
                          "lwcore/cli/commands.py:19 C.m imports lwcore.io.text",
                          "plugins/demo/lw_demo/plugin.py:6 helper imports lw_demo"]
     assert gone == [("lwcore/io/gone.py", "f", "lwcore.errors")]
+
+
+def _type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def import_graph(root: Path) -> dict[str, set[str]]:
+    """module -> the modules it imports at run time, at any depth (in a function too), for the
+    kernel and the bundled plugins under ``root`` (their tests left out): ``import a.b`` and
+    ``from a import b`` point at the module ``a.b`` when there is one, else ``from a import
+    name`` at ``a``. What an ``if TYPE_CHECKING:`` block imports is not run, so not counted."""
+    paths = {lazy_imports.module_of(root, path): path for path in lazy_imports.sources(root)}
+    graph: dict[str, set[str]] = {}
+    for module, path in paths.items():
+        is_package = path.name == "__init__.py"
+        targets: set[str] = set()
+
+        def visit(node: ast.AST) -> None:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.If) and _type_checking(child):
+                    for other in child.orelse:
+                        visit_one(other)
+                    continue
+                visit_one(child)
+
+        def visit_one(node: ast.AST) -> None:
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names if alias.name in paths)
+            elif isinstance(node, ast.ImportFrom):
+                base = lazy_imports.absolute(node, module, is_package)
+                for alias in node.names:
+                    if f"{base}.{alias.name}" in paths:
+                        targets.add(f"{base}.{alias.name}")
+                    elif base in paths:
+                        targets.add(base)
+            visit(node)
+
+        visit(ast.parse(path.read_text(encoding="utf-8")))
+        graph[module] = targets - {module}
+    return graph
+
+
+def import_cycles(graph: Mapping[str, set[str]]) -> list[list[str]]:
+    """Every import cycle of ``graph``: its strongly connected parts of more than one module
+    (Tarjan's algorithm, iterative), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph.get(start, ()))))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                part = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    part.append(member)
+                    if member == node:
+                        break
+                if len(part) > 1:
+                    found.append(sorted(part))
+    return sorted(found)
+
+
+def test_no_import_cycles() -> None:
+    """Issue 25: no module of the kernel or of a bundled plugin imports, at run time and at any
+    depth, a module that imports it back (directly or through others): each layer and each
+    plugin reads from the top down."""
+    assert import_cycles(import_graph(KERNEL.parent)) == []
+
+
+def test_the_cycle_check_would_catch_one(tmp_path: Path) -> None:
+    files = {
+        "lwcore/__init__.py": "",
+        "lwcore/a.py": "from lwcore.b import B\n",
+        "lwcore/b.py": "def f():\n    from lwcore import a\n    return a\n\n\nB = 1\n",  # hidden in a function
+        "lwcore/c.py": "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from lwcore.d import D\n",
+        "lwcore/d.py": "from lwcore.c import *\n\nD = 1\n",  # c only names d for a type checker
+        "plugins/demo/lw_demo/__init__.py": "",
+        "plugins/demo/lw_demo/x.py": "from . import y\n",
+        "plugins/demo/lw_demo/y.py": "from lw_demo.z import Z\n",
+        "plugins/demo/lw_demo/z.py": "import lw_demo.x\n\nZ = 1\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    graph = import_graph(tmp_path)
+    assert graph["lwcore.c"] == set() and graph["lwcore.d"] == {"lwcore.c"}
+    assert import_cycles(graph) == [["lw_demo.x", "lw_demo.y", "lw_demo.z"], ["lwcore.a", "lwcore.b"]]

@@ -162,7 +162,7 @@ def test_repeated_failures_are_recorded_once(tmp_path: Path) -> None:
 def test_a_sealed_host_can_take_just_the_installed_plugins_it_names(tmp_path: Path) -> None:
     """entry_points=False seals the kernel; a set of names lets a host take exactly the
     bundled rule system, provider and compiler it wants and nothing else installed."""
-    from lwcore.turn.pipeline import compile_turn
+    from lwcore.turn.compile import compile_turn
 
     room = Path(__file__).resolve().parents[2] / "examples" / "fog-harbor"
     sealed = Kernel(data_dir=tmp_path, entry_points=False, env={})

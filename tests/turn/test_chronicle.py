@@ -13,9 +13,10 @@ import yaml
 
 from lwcore.errors import LwError
 from lwcore.kernel import Kernel
-from lwcore.turn import chronicle
-from lwcore.turn.chronicle import estimate_tokens, fold_plan
-from lwcore.turn.pipeline import compile_turn, run_turn
+from lwcore.turn import chronicle, fold
+from lwcore.turn.fold import estimate_tokens, fold_plan
+from lwcore.turn.compile import compile_turn
+from lwcore.turn.pipeline import run_turn
 from lwcore.turn.room import Room, room_lock
 
 
@@ -30,7 +31,7 @@ def test_token_estimate(text: str, tokens: int) -> None:
     (0.0, "none"), (0.59, "none"), (0.60, "fold"), (0.70, "fold"), (0.8499, "fold"), (0.85, "emergency"), (1.3, "emergency"),
 ])
 def test_fold_levels(fullness: float, level: str) -> None:
-    assert chronicle.decision(fullness) == level
+    assert fold.decision(fullness) == level
 
 
 ENTRIES = [(f"c{t}", t, 100) for t in range(1, 21)]  # twenty entries of 100 tokens, turns 1..20
@@ -60,10 +61,10 @@ def test_no_future_guard(kernel: Kernel, room_dir: Path) -> None:
     with room_lock(room_dir):
         room = Room.load(room_dir, kernel)
         with pytest.raises(LwError, match="newer than the fold watermark"):
-            chronicle.check_fold_input(room, [old.id], current_turn=3)
-        assert [d.id for d in chronicle.check_fold_input(room, [old.id], current_turn=5)] == [old.id]
+            fold.check_fold_input(room, [old.id], current_turn=3)
+        assert [d.id for d in fold.check_fold_input(room, [old.id], current_turn=5)] == [old.id]
         with pytest.raises(LwError, match="unknown chronicle entry"):
-            chronicle.check_fold_input(room, ["nope"], current_turn=50)
+            fold.check_fold_input(room, ["nope"], current_turn=50)
 
 
 def chronicle_reply(turn: int, *, padding: int = 0) -> dict:
@@ -91,7 +92,7 @@ class FoldModel:
 
     def __call__(self, request: dict) -> dict:
         body = json.dumps(request, ensure_ascii=False)
-        margin = chronicle.MARGIN_INSTRUCTIONS["zh"][:20] in body
+        margin = fold.MARGIN_INSTRUCTIONS["zh"][:20] in body
         (self.margins if margin else self.requests).append(request)
         turns = sorted({int(t) for t in re.findall(r"\[(\d+)\] 第\d+回合", body)})
         text = f"调查员们在雾港追查，已查到第{turns[-1]}条线索。" if turns else "调查员们在雾港追查。"
@@ -145,7 +146,7 @@ def test_a_500_turn_campaign_stays_under_budget(kernel: Kernel, room_dir: Path) 
         worst = max(worst, size)
         if turn % 100 == 0:
             recaps.append(run_turn(kernel, room_dir, ".recap", actor="p1").command.reply.text)
-    assert worst < chronicle.EMERGENCY, worst
+    assert worst < fold.EMERGENCY, worst
     assert len(model.requests) > 5
     reach = [int(re.search(r"第 (\d+) 回合", r).group(1)) for r in recaps]
     assert reach == sorted(reach) and reach[0] < reach[-1]  # the recap grows with the campaign
@@ -176,3 +177,39 @@ def test_lw_turn_folds_with_a_recorded_fold_reply(tmp_path: Path, room_dir: Path
     assert any("the chronicle folded" in o for o in outputs)
     recap = CliRunner().invoke(lw, ["--data-dir", str(tmp_path / "d"), "turn", str(room_dir), "--say", ".recap", "--as", "p2"])
     assert "调查员们在雾港追查了多日。" in recap.output
+
+
+def test_a_turn_compiles_once_and_plans_its_fold_once(kernel: Kernel, room_dir: Path, monkeypatch) -> None:
+    """An emergency fold runs before the model call: the turn's messages are built again with
+    the new summary, but its request is compiled once, and its fold planned once."""
+    from lwcore.turn import compile as compile_module
+    from lwcore.turn.provider import Provider
+
+    for turn in range(1, 11):  # a chronicle, in a window large enough that nothing folds
+        run_turn(kernel, room_dir, f"第{turn}次", actor="kp", reply=chronicle_reply(turn, padding=120),
+                 rng=random.Random(turn))
+    room_yaml = room_dir / "room.yaml"
+    room_yaml.write_text(room_yaml.read_text(encoding="utf-8") + "context_window: 2400\n", encoding="utf-8")
+    compiled: list[str] = []
+    plans: list[fold.TurnFolds] = []
+    real_compile, real_plan = Provider.compile, compile_module.plan_turn
+
+    def counting_compile(self, messages, offers, **kw):  # noqa: ANN001, ANN003, ANN202
+        compiled.append(messages[0].get("promptId", ""))
+        return real_compile(self, messages, offers, **kw)
+
+    def counting_plan(room, tokens):  # noqa: ANN001, ANN202
+        plans.append(real_plan(room, tokens))
+        return plans[-1]
+
+    monkeypatch.setattr(Provider, "compile", counting_compile)
+    monkeypatch.setattr(compile_module, "plan_turn", counting_plan)
+    model = FoldModel()
+    result = run_turn(kernel, room_dir, "第11次", actor="kp", reply=chronicle_reply(11), rng=random.Random(11),
+                      fold_reply=model)
+    assert [p.level for p in plans] == ["emergency"] and plans[0].before and result.folds
+    assert [c for c in compiled if not c.startswith("lw:fold")] == ["lw:system"]  # the turn's request: once
+    assert len([c for c in compiled if c.startswith("lw:fold")]) == len(model.requests) + len(model.margins)
+    prompt = json.dumps(result.compiled.request, ensure_ascii=False)
+    summary = chronicle.summary(Room.load(room_dir, kernel))
+    assert summary is not None and summary.data["text"] in prompt and "第1回合：" not in prompt

@@ -14,8 +14,10 @@ import yaml
 
 from lwcore.errors import LwError
 from lwcore.kernel import Kernel
-from lwcore.turn import chronicle
-from lwcore.turn.pipeline import compile_turn, run_turn, state_texts
+from lwcore.turn import chronicle, fold
+from lwcore.turn.compile import compile_turn
+from lwcore.turn.pipeline import run_turn
+from lwcore.turn.segments import room_segments
 from lwcore.turn.room import Room, room_lock
 
 NOTE = "他们没注意到灯。"
@@ -35,8 +37,8 @@ def fold_model(request: dict) -> dict:
 
 
 def chronicle_block(room: Room) -> str:
-    history = state_texts(room, room.file.locale)[2]
-    return next((part for part in history.split("\n\n") if part.startswith("## 编年史")), "")
+    story = next(s.text for s in room_segments(room, room.file.locale) if s.name == "story")
+    return next((part for part in story.split("\n\n") if part.startswith("## 编年史")), "")
 
 
 def expected_block(room: Room, folded: set[str]) -> str:
@@ -136,10 +138,10 @@ def test_a_fold_takes_the_oldest_entries_in_order(kernel: Kernel, room_dir: Path
         room.save()
     assert ids == ["c-1-1", "c-1-2", "c-1-3"]
     room = Room.load(room_dir, kernel)
-    assert [d.id for d in chronicle.check_fold_input(room, ids[:2], current_turn=9)] == ids[:2]
+    assert [d.id for d in fold.check_fold_input(room, ids[:2], current_turn=9)] == ids[:2]
     for wrong in ([ids[1]], [ids[1], ids[0]], []):
         with pytest.raises(LwError, match="oldest unfolded chronicle entries in order"):
-            chronicle.check_fold_input(room, wrong, current_turn=9)
+            fold.check_fold_input(room, wrong, current_turn=9)
 
 
 def test_entry_ids_never_collide_after_a_deletion(kernel: Kernel, room_dir: Path) -> None:

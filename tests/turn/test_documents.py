@@ -48,7 +48,8 @@ def test_variable_projection(room: Room) -> None:
 def test_sheet_projection_hides_notes_and_state(room: Room) -> None:
     keeper, p1, _ = viewers(room)
     player = project(room, sheet_document(room, "p1"), p1)
-    assert set(player) == {"member", "name", "occupation", "values"}
+    assert set(player) == {"member", "name", "tagline", "values"}
+    assert player["tagline"] == "记者 / Journalist"  # the sheet keys the rulepack names (coc7: occupation)
     assert "notes" in project(room, sheet_document(room, "p1"), keeper)["extra"]
 
 

@@ -134,7 +134,7 @@ def test_step_limit_stops_an_endless_loop(kernel, room_dir: Path) -> None:
     with FakeProvider(_anthropic_step, endless=True) as fake:
         result = run_turn(kernel, room_dir, "…", endpoint=fake.url, api_key=None, max_steps=3)
     assert len(fake.requests) == 3 and result.applied.steps == 3
-    assert any(e.get("kind") == "loop" for e in result.applied.events)
+    assert any(e.kind == "loop" for e in result.applied.events)
 
 
 def test_http_errors_are_located_and_never_show_the_key(kernel, room_dir: Path) -> None:
@@ -163,3 +163,83 @@ def test_lw_turn_endpoint_reads_the_key_from_the_environment(room_dir: Path, tmp
     assert out.exit_code == 0, out.output
     assert "in 3 step(s)" in out.output and "枚鳞片" in out.output and KEY not in out.output
     assert {k.lower(): v for k, v in fake.requests[0][0].items()}["authorization"] == f"Bearer {KEY}"
+
+
+def _tools_while_offered(request: dict) -> dict:
+    """A model that calls a tool whenever tools are offered, and narrates when none is."""
+    if request.get("tools") and request.get("tool_choice") in (None, "auto"):
+        call = {"id": f"c{len(request['messages'])}", "type": "function",
+                "function": {"name": "adjust_variable", "arguments": json.dumps({"id": "clues_found", "delta": 1})}}
+        message = {"role": "assistant", "content": "我再查一处。", "tool_calls": [call]}
+        return {"choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}]}
+    message = {"role": "assistant", "content": "雾散了一些，你们看清了船名。"}
+    return {"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}
+
+
+class ScriptedByRequest(FakeProvider):
+    """The loopback server answering each request from the request itself."""
+
+    def __init__(self, answer) -> None:
+        self.answer = answer
+        super().__init__(lambda step: self.answer(self.requests[-1][1]))
+
+
+def test_a_loop_that_keeps_calling_tools_ends_with_a_request_without_tools(kernel, room_dir: Path) -> None:
+    with ScriptedByRequest(_tools_while_offered) as fake:
+        result = run_turn(kernel, room_dir, "我检查船舱。", provider="chat_completions", endpoint=fake.url,
+                          api_key=None, max_steps=3, rng=random.Random(4))
+    bodies = [body for _, body in fake.requests]
+    assert len(bodies) == 3 and result.applied.steps == 3
+    assert all(body["tools"] for body in bodies[:2]) and "tools" not in bodies[2]
+    assert bodies[2]["messages"][-1]["role"] == "tool"  # the conversation so far, the last results included
+    assert result.applied.narration == "雾散了一些，你们看清了船名。"
+    assert [r.name for r in result.applied.results] == ["adjust_variable", "adjust_variable"]
+    notes = [e.summary for e in result.applied.events if e.kind == "loop"]
+    assert notes == ["tool loop stopped after 3 steps; the last request was made without tools"]
+    room = Room.load(room_dir, kernel)
+    assert room.history.all()[-1].text == "雾散了一些，你们看清了船名。"
+
+
+@pytest.mark.parametrize(("protocol", "off"), [
+    ("anthropic_messages", {"tool_choice": {"type": "none"}}), ("openai_responses", {"tool_choice": "none"}),
+])
+def test_tools_off_keeps_the_definitions_where_the_protocol_needs_them(kernel, room_dir: Path, protocol: str,
+                                                                        off: dict) -> None:
+    from lwcore.turn.adapter import ToolResult
+    from lwcore.turn.compile import compile_turn
+
+    compiled = compile_turn(kernel, room_dir, "…", provider=protocol)
+    reply = (_anthropic_step if protocol == "anthropic_messages" else _responses_step)(0)
+    results = [ToolResult("c1" if protocol == "openai_responses" else "tu1", "skill_check", {"ok": True})]
+    final = compiled.provider.final(compiled.sent, [(reply, results)])
+    assert final["tools"] == compiled.request["tools"] and {k: final[k] for k in off} == off
+    continued = compiled.provider.continued(compiled.request, reply, results)
+    assert {k: v for k, v in final.items() if k != "tool_choice"} == continued
+
+
+def test_without_tools_off_the_conversation_is_rebuilt_with_no_tools(kernel, room_dir: Path) -> None:
+    """An adapter that cannot say how its protocol switches tools off gets the conversation
+    rebuilt on a request made with no tools offered."""
+    from lwcore.turn.adapter import ToolResult
+    from lwcore.turn.compile import compile_turn
+    from lwcore.turn.provider import Provider
+
+    compiled = compile_turn(kernel, room_dir, "…", provider="chat_completions")
+
+    class Plain:  # the chat adapter without its tools_off
+        def __init__(self, inner) -> None:
+            self.inner = inner
+
+        def __getattr__(self, name):
+            if name == "tools_off":
+                raise AttributeError(name)
+            return getattr(self.inner, name)
+
+    provider = Provider(compiled.protocol, Plain(compiled.provider.adapter), compiled.provider.compiler)
+    steps = [(_chat_step(0), [ToolResult("c1", "skill_check", {"ok": 1})]),
+             (_chat_step(1), [ToolResult("c2", "adjust_variable", {"ok": 2})])]
+    final = provider.final(compiled.sent, steps)
+    assert "tools" not in final and final["max_tokens"] == compiled.request["max_tokens"]
+    assert final["messages"][:len(compiled.request["messages"])] == compiled.request["messages"]
+    assert [m["role"] for m in final["messages"][len(compiled.request["messages"]):]] == [
+        "assistant", "tool", "assistant", "tool"]

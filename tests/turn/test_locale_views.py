@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from lwcore.turn.events import entry_text
-from lwcore.turn.pipeline import run_turn, state_texts
+from lwcore.turn.event_lines import entry_text
+from lwcore.turn.pipeline import run_turn
+from lwcore.turn.messages import segment_text
+from lwcore.turn.segments import room_segments
 from lwcore.turn.room import HistoryEntry, Room
 from lwcore.contributions import Viewer
 from lwcore.turn.projections import project_variable, variable_document
@@ -59,6 +61,12 @@ def kernel_label(room: Room, rank: str, locale: str) -> str:
     return room.pack.label(rank, locale)
 
 
+
+def keeper_prompt(room, locale: str) -> tuple[str, str]:
+    """The keeper prompt's variables and its story so far with the recent history, in ``locale``."""
+    parts = {s.name: segment_text(s) for s in room_segments(room, locale)}
+    return parts["variables"], "\n\n".join(p for p in (parts["story"], parts["history"]) if p)
+
 def test_the_same_entry_renders_in_each_locale_and_falls_back_to_its_text(kernel, room_dir: Path) -> None:
     room = Room.load(room_dir, kernel)
     data = {"kind": "check", "audience": "all", "character": "陈默", "skill": "侦查", "roll": 12, "target": 65,
@@ -92,12 +100,12 @@ def test_enum_values_show_their_label_in_the_reader_locale(kernel, room_dir: Pat
     assert "雾气: 蔽日" in zh and "雾气: 浓雾 → 蔽日" in zh
 
     # the keeper prompt: canonical values (what set_variable takes) with the reader's labels
-    _, variables_en, history_en = state_texts(room, "en")
+    variables_en, history_en = keeper_prompt(room, "en")
     fog_line = next(line for line in variables_en.splitlines() if line.startswith("- fog "))
     assert '= "蔽日" (Sun-blotting fog)' in fog_line and "浓雾 (Thick fog)" in fog_line
     assert "Spot Hidden" in history_en and "侦查" not in history_en
     assert "fog: 浓雾 → 蔽日" in history_en  # variable events keep ids and canonical values
-    _, variables_zh, _ = state_texts(room, "zh")
+    variables_zh, _ = keeper_prompt(room, "zh")
     assert '= "蔽日" {薄雾 | 浓雾 | 蔽日}' in variables_zh
 
 
@@ -162,7 +170,7 @@ def test_keeper_only_enum_labels_never_reach_a_player(kernel, room_dir: Path, re
     room = _played(kernel, room_dir, recorded)
     assert room.variable("lamp_state").value == "点亮"
     # the keeper's prompt has it, in the keeper's reading
-    _, keeper_vars, _ = state_texts(room, "en")
+    keeper_vars, _ = keeper_prompt(room, "en")
     assert SECRET_OPTION_LABEL in keeper_vars
     needles = ["lamp_state", "水下灯", "Sunken lamp", "熄灭", "点亮", "Dark-4402", SECRET_OPTION_LABEL]
     for viewer in ("p1", "p2"):

@@ -19,7 +19,9 @@ from lwcore.hookspecs import hookimpl
 from lwcore.kernel import Kernel
 from lwcore.plugins import InProcessPlugin
 from lwcore.turn.adapter import ToolCall
-from lwcore.turn.pipeline import compile_turn, execute_call, run_turn
+from lwcore.turn.calls import execute_call
+from lwcore.turn.compile import compile_turn
+from lwcore.turn.pipeline import run_turn
 from lwcore.turn.prep import resolve_script_ref, version_key
 from lwcore.turn.room import Room
 from lwcore.turn.tools import ToolContext

@@ -16,7 +16,9 @@ from lwcore.hookspecs import hookimpl
 from lwcore.kernel import Kernel
 from lwcore.plugins import InProcessPlugin
 from lwcore.turn.documents import Document
-from lwcore.turn.pipeline import apply_reply, compile_turn, run_turn
+from lwcore.turn.apply import apply_reply
+from lwcore.turn.compile import compile_turn
+from lwcore.turn.pipeline import run_turn
 from lwcore.turn.room import HistoryEntry, Room, room_lock
 
 from .conftest import SAY
@@ -122,7 +124,7 @@ def test_a_bad_role_is_dropped_and_says_why(tmp_path: Path, room_dir: Path, segm
 
 def test_segments_draw_from_the_turns_random_source(tmp_path: Path, room_dir: Path, recorded) -> None:
     def segments(turn: TurnContext) -> list[PromptSegment]:
-        return [PromptSegment("luck", f"LUCK-{turn.extra['rng'].randint(1, 10**9)}", slot="context")]
+        return [PromptSegment("luck", f"LUCK-{turn.rng.randint(1, 10**9)}", slot="context")]
 
     kernel = Kernel(data_dir=tmp_path / "d", env={}, plugins=[segment_plugin(segments)])
     texts = []
@@ -136,7 +138,7 @@ def test_segments_draw_from_the_turns_random_source(tmp_path: Path, room_dir: Pa
 def staging_plugin(calls: list[int]) -> InProcessPlugin:
     def segments(turn: TurnContext) -> list[PromptSegment]:
         calls.append(1)
-        staged = turn.extra["staged"]
+        staged = turn.staged
         staged.document(Document("staged-note", "note", {"text": f"compile {len(calls)}"}), by="seg")
         staged.tree([TreeOp("put", "计数", (len(calls),)), TreeOp("set", "不存在", (1,))], by="seg")
         staged.document(Document("bad", "no_such_type", {}), by="seg")
@@ -163,6 +165,77 @@ def test_staged_writes_wait_for_an_applied_reply(tmp_path: Path, room_dir: Path,
     stored = Room.load(room_dir, kernel)
     assert stored.documents.get("note", "staged-note").data == {"text": "compile 3"}
     assert stored.documents.get("mvu", "mvu").data["tree"] == {"计数": 3}
-    kinds = [e["kind"] for e in applied.events if e.get("by") == "seg"]
+    kinds = [e.kind for e in applied.events if e.data().get("by") == "seg"]
     assert kinds == ["staged_refused", "tree", "tree_refused"]
-    assert all(e["audience"] == "keeper" for e in applied.events if e.get("by") == "seg")
+    assert all(e.audience == "keeper" for e in applied.events if e.data().get("by") == "seg")
+
+
+def test_the_kernels_state_is_ordinary_segments(tmp_path: Path, history_room: Path) -> None:
+    """The kernel's own prompt text comes from the built-in ``turn`` plugin's segments, named,
+    slotted and ordered like any plugin's."""
+    kernel = Kernel(data_dir=tmp_path / "d", env={})
+    compiled = compile_turn(kernel, history_room, SAY)
+    own = [(s.name, s.slot) for s in compiled.segments if s.plugin == "turn"]
+    assert own == [("expertise", "context"), ("rules", "system"), ("variables", "history"), ("sheets", "context"),
+                   ("history", "history")]
+    world = next(m for m in compiled.messages if m.get("promptId") == "lw:world")
+    assert [b["source"] for b in world["blocks"]][:2] == ["turn:expertise", "turn:sheets"]
+    assert world["markdown"].count("### 陈默 (p1, 记者 / Journalist)") == 1  # the rulepack's tagline keys
+
+
+def _host(wrapper: Any) -> InProcessPlugin:
+    manifest = {"id": "host-prompt", "version": "1", "tier": "code", "provides": ["prompt_segments"]}
+    return InProcessPlugin(manifest, SimpleNamespace(lw_prompt_segments=hookimpl(wrapper=True)(wrapper)))
+
+
+def test_a_host_drops_or_replaces_the_kernels_sheet_segment(tmp_path: Path, history_room: Path) -> None:
+    def drop(turn: TurnContext) -> Any:
+        results = yield
+        return [[s for s in segments if s.name != "sheets"] for segments in results]
+
+    def replace(turn: TurnContext) -> Any:
+        results = yield
+        return [[s if s.name != "sheets" else PromptSegment("sheets", "HOST-SHEETS", slot=s.slot, order=s.order)
+                 for s in segments] for segments in results]
+
+    plain = compile_turn(Kernel(data_dir=tmp_path / "a", env={}), history_room, SAY)
+    dropped = compile_turn(Kernel(data_dir=tmp_path / "b", env={}, plugins=[_host(drop)]), history_room, SAY)
+    replaced = compile_turn(Kernel(data_dir=tmp_path / "c", env={}, plugins=[_host(replace)]), history_room, SAY)
+
+    def world(compiled: Any) -> str:
+        return next(m for m in compiled.messages if m.get("promptId") == "lw:world")["markdown"]
+
+    sheets = next(b["markdown"] for m in plain.messages for b in m.get("blocks", []) if b["source"] == "turn:sheets")
+    assert sheets.startswith("## 角色卡") and sheets in world(plain)
+    assert world(dropped) == world(plain).replace("\n\n" + sheets, "")
+    assert world(replaced) == world(plain).replace(sheets, "HOST-SHEETS")  # in the sheets' place
+    for compiled in (dropped, replaced):  # the rest of the kernel's state is where it was
+        assert [m["markdown"] for m in compiled.messages if m.get("promptId") != "lw:world"] == [
+            m["markdown"] for m in plain.messages if m.get("promptId") != "lw:world"]
+
+
+def test_every_hook_of_a_turn_gets_the_one_context(tmp_path: Path, room_dir: Path, recorded) -> None:
+    """Issue 25: a turn builds its context once; the segment, turn-script and reply hooks all
+    get that object, the member's words under the one name ``player_input``."""
+    seen: list[tuple[str, TurnContext]] = []
+
+    def lw_prompt_segments(turn: TurnContext) -> list[PromptSegment]:
+        seen.append(("segments", turn))
+        return []
+
+    def lw_turn_scripts(turn: TurnContext) -> list[Any]:
+        seen.append(("scripts", turn))
+        return []
+
+    def lw_reply_text(turn: TurnContext, text: str) -> None:
+        seen.append(("reply", turn))
+
+    manifest = {"id": "watch", "version": "1", "tier": "code",
+                "provides": ["prompt_segments", "turn_scripts", "reply_text"]}
+    hooks = SimpleNamespace(**{f.__name__: hookimpl(f) for f in (lw_prompt_segments, lw_turn_scripts, lw_reply_text)})
+    kernel = Kernel(data_dir=tmp_path / "d", env={}, plugins=[InProcessPlugin(manifest, hooks)])
+    run_turn(kernel, room_dir, SAY, actor="p2", reply=recorded("anthropic_messages"), rng=random.Random(3))
+    assert sorted(kind for kind, _ in seen) == ["reply", "scripts", "segments"]
+    (context,) = {id(turn): turn for _, turn in seen}.values()
+    assert (context.player_input, context.viewer, context.keeper, context.staged is not None) == (SAY, "p2", False, True)
+    assert not hasattr(context, "user_text") and "user_text" not in context.extra

@@ -63,12 +63,12 @@ def test_a_write_on_a_declared_variable(room: Room, var_id: str, op: str, value:
     (event,) = events
     if expected is REFUSED:
         assert room.variable(var_id).value == before
-        assert event["kind"] == "variable_refused" and event["audience"] == "keeper"
-        assert event["summary"].startswith(f"lore/hooks.js:7: {op}({var_id}) refused: {var_id} ")
+        assert event.kind == "variable_refused" and event.audience == "keeper"
+        assert event.summary.startswith(f"lore/hooks.js:7: {op}({var_id}) refused: {var_id} ")
     else:
         stored = room.variable(var_id).value
         assert stored == expected and type(stored) is type(expected)
-        assert event["kind"] == "variable" and event["value"] == expected and event["by"] == "hook lore"
+        assert event.kind == "variable" and event.value == expected and event.by == "hook lore"
     assert room.documents.get("mvu", "mvu") is None  # a declared name is never a tree leaf
 
 
@@ -88,8 +88,8 @@ def test_other_paths_are_mvu_leaves(room: Room) -> None:
         events += apply_write(room, write, by="t")
     # a deeper path under a declared variable would shadow it in the tree: refused, for the keeper
     assert room.documents.get("mvu", "mvu").data["tree"] == {"世界": {"天气": "雨", "日": 3}}
-    assert [e["kind"] for e in events] == ["tree"] * 3 + ["tree_refused"] and room.variable("n").value == 1
-    assert events[-1]["audience"] == "keeper" and "n is a declared variable" in events[-1]["summary"]
+    assert [e.kind for e in events] == ["tree"] * 3 + ["tree_refused"] and room.variable("n").value == 1
+    assert events[-1].audience == "keeper" and "n is a declared variable" in events[-1].summary
 
 
 def test_a_hooks_refused_write_is_located_and_kept_from_players(tmp_path: Path, room_dir: Path, recorded) -> None:

@@ -9,7 +9,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from lwcore.cli import lw
-from lwcore.turn.pipeline import compile_turn, run_turn
+from lwcore.turn.compile import compile_turn
+from lwcore.turn.pipeline import run_turn
 from lwcore.turn.room import Room
 from lwcore.turn.view import player_view, render_text
 

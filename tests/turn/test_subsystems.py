@@ -16,7 +16,8 @@ from lwcore.errors import LwError
 from lwcore.hookspecs import hookimpl
 from lwcore.kernel import Kernel
 from lwcore.plugins import InProcessPlugin, PluginError
-from lwcore.turn.pipeline import compile_turn, run_turn
+from lwcore.turn.compile import compile_turn
+from lwcore.turn.pipeline import run_turn
 from lwcore.turn.room import Room
 
 

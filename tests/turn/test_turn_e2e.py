@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from lwcore.turn.pipeline import compile_turn
+from lwcore.turn.compile import compile_turn
 from lwcore.turn.room import Room
 
 PROTOCOLS = ("anthropic_messages", "chat_completions", "openai_responses")

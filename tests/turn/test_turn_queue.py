@@ -14,7 +14,7 @@ import pytest
 
 from lwcore.errors import LwError
 from lwcore.kernel import Kernel
-from lwcore.turn.deadline import Deadline
+from lwcore.deadline import Deadline
 from lwcore.turn.queue import TurnQueue, queue_for
 from lwcore.turn.room import Room, room_lock
 

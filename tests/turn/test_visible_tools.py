@@ -16,7 +16,7 @@ from lwcore.contributions import ToolSpec
 from lwcore.hookspecs import hookimpl
 from lwcore.kernel import Kernel
 from lwcore.plugins import InProcessPlugin
-from lwcore.turn.pipeline import visible_tools
+from lwcore.turn.offers import visible_tools
 from lwcore.turn.room import Feature, Room
 
 

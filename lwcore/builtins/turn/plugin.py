@@ -1,10 +1,13 @@
-"""Hooks of the built-in ``turn`` plugin: ``lw turn``, the turn's own tools, the room schema."""
+"""Hooks of the built-in ``turn`` plugin: ``lw turn``, the turn's own tools and prompt
+segments (the room's state as the keeper's model reads it), the room schema."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from lwcore.contributions import CommandRef, DocumentType, Register, RoomCommand, SchemaRef, ToolSpec
+from lwcore.contributions import (
+    CommandRef, DocumentType, PromptSegment, Register, RoomCommand, SchemaRef, ToolSpec, TurnContext,
+)
 from lwcore.hookspecs import hookimpl
 
 
@@ -19,6 +22,15 @@ def lw_tools(register: Register[ToolSpec]) -> None:
 
     for spec in TURN_TOOLS:
         register(spec)
+
+
+@hookimpl
+def lw_prompt_segments(turn: TurnContext) -> list[PromptSegment]:
+    """The kernel's own state as segments (:mod:`lwcore.turn.segments`): the keeper's rules,
+    the rulepack's expertise, sheets, variables, the story so far, the recent history."""
+    from lwcore.turn.segments import state_segments
+
+    return state_segments(turn)
 
 
 @hookimpl

@@ -17,7 +17,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import localized
-from lwcore.turn.chronicle import estimate_tokens, window_of
+from lwcore.turn.fold import estimate_tokens, window_of
 from lwcore.turn.documents import keeper_viewer, project, viewer_of
 from lwcore.turn.leaks import MIN_SECRET_CHARS, keeper_only
 from lwcore.turn.projections import event_audience
@@ -25,7 +25,8 @@ from lwcore.turn.view import render_text, view_for
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
-    from lwcore.turn.pipeline import AppliedReply, CompiledTurn
+    from lwcore.turn.apply import AppliedReply
+    from lwcore.turn.compile import CompiledTurn
     from lwcore.turn.room import Member, Room
 
 
@@ -103,7 +104,7 @@ def applied_panel(applied: AppliedReply) -> RenderableType:
 
     lines: list[RenderableType] = []
     for event in applied.events:
-        summary = event.get("summary")
+        summary = event.summary
         if not summary:
             continue
         keeper_only = event_audience(event) != "all"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import os
+import random
 import shutil
 from pathlib import Path
 from typing import Any
@@ -13,7 +13,9 @@ from lwcore.builtins.turn.report import print_intro, print_turn
 from lwcore.cli.common import echo_json, state
 from lwcore.errors import LwError
 from lwcore.io.safe_json import read_json
-from lwcore.turn import pipeline
+from lwcore.turn.pipeline import EnvKey
+from lwcore.turn.provider import protocol_of_reply, provider_for
+from lwcore.turn.room import Room, room_lock, shown_to
 from lwcore.turn.room_commands import is_command
 from lwcore.turn.view import render_text, view_for
 import lwcore
@@ -50,12 +52,12 @@ def _read_reply(path: str, kernel: Any, provider: str | None) -> tuple[Any, str]
     reply = read_json(path)
     if not isinstance(reply, dict):
         raise LwError(f"a model reply is a JSON object, not {type(reply).__name__}", file=path, line=1)
-    protocol = provider or pipeline.protocol_of_reply(kernel, reply)
+    protocol = provider or protocol_of_reply(kernel, reply)
     if protocol is None:
         raise LwError("cannot tell which provider protocol the reply is in", file=path,
                       expected="--provider " + " | ".join(sorted(kernel.provider_adapters)))
     try:
-        pipeline.adapter_for(kernel, protocol).parse_reply(reply)
+        provider_for(kernel, protocol).parse(reply)
     except LwError as exc:
         raise LwError(exc.message, file=path, expected=exc.expected) from None
     return reply, protocol
@@ -125,55 +127,51 @@ def turn(
     """
     from contextlib import nullcontext
 
-    from lwcore.turn.room import Room, room_lock, shown_to
-
     from lwcore.io.speech import check_said
 
     if say is not None:
         check_said(say)  # before anything is printed or read (the turn checks it again)
     kernel = state(ctx).kernel
     path = Path(room) if room else example_room(kernel.data_dir, fresh=fresh)
-    from lwcore.turn.room_commands import is_command
-
-    writes = (bool(reply_file or endpoint) or is_command(say or "")) and say is not None
     reply, protocol = _read_reply(reply_file, kernel, provider) if reply_file else (None, provider)
     fold_reply = _read_reply(fold_reply_file, kernel, protocol)[0] if fold_reply_file else None
     # a view (nothing said) or a command's reply is the member's own: errors as they may read them
     for_member = say is None or is_command(say)
-    with room_lock(path, shared=not writes), shown_to(path, actor) if for_member else nullcontext():
-        loaded = Room.load(path, kernel)
-        _turn_in_room(kernel, loaded, say=say, actor=actor, provider=protocol, as_json=as_json, reply=reply,
-                      reply_given=reply_file is not None, endpoint=endpoint, key_env=key_env, model=model,
-                      max_steps=max_steps, seed=seed, view=view, payload=payload, fold_reply=fold_reply)
+    with shown_to(path, actor) if for_member else nullcontext():
+        if say is None:
+            if reply_file is not None or endpoint:
+                raise LwError("--reply and --endpoint need --say TEXT (what the player says)")
+            with room_lock(path, shared=True):
+                _show_view(view_for(Room.load(path, kernel), actor), as_json)
+            return
+        _play(kernel, path, say=say, actor=actor, provider=protocol, as_json=as_json, reply=reply, endpoint=endpoint,
+              key_env=key_env, model=model, max_steps=max_steps, seed=seed, view=view, payload=payload,
+              fold_reply=fold_reply)
 
 
-def _turn_in_room(
-    kernel: Any, loaded: Any, *, say: str | None, actor: str | None, provider: str | None, as_json: bool,
-    reply: Any, reply_given: bool, endpoint: str | None, key_env: str | None, model: str | None, max_steps: int,
-    seed: int | None, view: bool, payload: bool, fold_reply: Any = None,
+def _show_view(pv: Any, as_json: bool) -> None:
+    if as_json:
+        echo_json({"player_view": pv.model_dump(mode="json")})
+    else:
+        click.echo(render_text(pv))
+
+
+def _play(
+    kernel: Any, path: Path, *, say: str, actor: str | None, provider: str | None, as_json: bool, reply: Any,
+    endpoint: str | None, key_env: str | None, model: str | None, max_steps: int, seed: int | None, view: bool,
+    payload: bool, fold_reply: Any = None,
 ) -> None:
-    import random
+    """One turn through the kernel's one entry point (it takes the room's lock); the room
+    is shown before the turn runs, the request and what happened after (read as a reader)."""
 
-    rng = random.Random(seed) if seed is not None else None
-    if say is None:
-        if reply_given or endpoint:
-            raise LwError("--reply and --endpoint need --say TEXT (what the player says)")
-        pv = view_for(loaded, actor)
-        if as_json:
-            echo_json({"player_view": pv.model_dump(mode="json")})
-        else:
-            click.echo(render_text(pv))
-        return
-    protocol = provider or pipeline.default_protocol(kernel, loaded)
-    api_key = None
-    if endpoint:
-        adapter = pipeline.adapter_for(kernel, protocol)
-        api_key = os.environ.get(key_env or adapter.default_key_env)
-    if not as_json and not is_command(say):
-        print_intro(loaded, loaded.member(actor), say)
+    def intro(room: Room, member: Any) -> None:
+        if not as_json and not is_command(say):
+            print_intro(room, member, say)
+
     result = kernel.turn(
-        loaded, say, provider=protocol, actor=actor, reply=reply, endpoint=endpoint, api_key=api_key,
-        model=model, max_steps=max_steps, rng=rng, fold_reply=fold_reply,
+        path, say, provider=provider, actor=actor, reply=reply, endpoint=endpoint,
+        api_key=EnvKey(key_env) if endpoint else None, model=model, max_steps=max_steps,
+        rng=random.Random(seed) if seed is not None else None, fold_reply=fold_reply, on_start=intro,
     )
     if result.command is not None:
         if as_json:
@@ -181,15 +179,16 @@ def _turn_in_room(
         else:
             click.echo(result.command.reply.text)
         return
-    if as_json:
-        out: dict[str, Any] = result.compiled.to_json()
-        if result.applied is not None:
-            out["applied"] = result.applied.to_json()
-        if view or result.applied:
-            out["player_view"] = result.player_view().model_dump(mode="json")
-        echo_json(out)
-        return
-    print_turn(result.compiled, result.applied, payload=payload)
+    with room_lock(path, shared=True):  # the views read the room's history as committed
+        if as_json:
+            out: dict[str, Any] = result.compiled.to_json()
+            if result.applied is not None:
+                out["applied"] = result.applied.to_json()
+            if view or result.applied:
+                out["player_view"] = result.player_view().model_dump(mode="json")
+            echo_json(out)
+            return
+        print_turn(result.compiled, result.applied, payload=payload)
     for fold in result.folds:
         click.echo(f"the chronicle folded {len(fold.folded)} entries into the story so far "
                    f"(through turn {fold.summary.data['through_turn']})")

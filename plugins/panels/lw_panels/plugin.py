@@ -43,7 +43,8 @@ def lw_room_commands(register: Register[RoomCommand]) -> None:
 def lw_document_types(register: Register[DocumentType]) -> None:
     register(DocumentType("panel_packs", f"{_P}:project_packs", f"{_P}:validate_packs",
                           description={"en": "the packs whose panels are on in the room (.panels enable)"}))
-    register(DocumentType("panel_payload", f"{_P}:project_payload", f"{_P}:validate_payload",
+    payloads = "lw_panels.payloads"
+    register(DocumentType("panel_payload", f"{payloads}:project_payload", f"{payloads}:validate_payload",
                           description={"en": "a hook's emitPanel payload, for the viewers of that panel"}))
 
 

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, TypeAdapter, ValidationError, field_validator, model_validator
 
+from lw_panels.located import read_yaml_file, validate
 from lw_panels.packs import AUDIO_MIMES, IMAGE_MIMES, Asset, AssetReader, sniff_mime
 from lwcore.contributions import StageBeat, localized, resolve
 from lwcore.errors import LwError, LwErrors
@@ -121,8 +122,6 @@ class Kit:
 
 def load_kit(pack_id: str, rel: str, reader: AssetReader) -> Kit:
     """The kit at ``rel`` in pack ``pack_id``; every problem located (:class:`LwErrors` when several)."""
-    from lw_panels.load import read_yaml_file, validate
-
     data, positions, file = read_yaml_file(reader, rel, "presentation file")
     parsed, problems = validate(KitFile, data, file, positions)
     if parsed is None:

@@ -4,8 +4,8 @@
   panels (and presentation kit) a room's keeper switched on with ``.panels enable``. Public:
   every member may know which packs dress the table.
 - ``panel_payload`` (``docs/panel_payload.yaml``, one document per ``pack/panel``): the
-  opaque JSON a hook sent with ``emitPanel``. It reaches a viewer only when that panel is in
-  the viewer's own manifest -- a keeper panel's payload never reaches a player.
+  opaque JSON a hook sent with ``emitPanel``; its projection and write check are
+  :mod:`lw_panels.payloads` (a payload follows its panel's place in a viewer's manifest).
 
 :func:`shows` is where a panel's ``audience`` is read (``all``: everyone, ``player``: the
 players, ``keeper``: the keeper), server-side, before anything is rendered or sent: a keeper
@@ -83,30 +83,3 @@ def set_enabled(room: Room, pack_id: str, on: bool) -> bool:
     packs = [*current, pack_id] if on else [p for p in current if p != pack_id]
     room.documents.put(Document(ENABLED, "panel_packs", {"packs": packs}))
     return True
-
-
-def project_payload(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] | None:
-    """A hook's payload for one panel: only to viewers whose manifest has that panel."""
-    from lw_panels.manifest import manifest
-
-    if not any(panel.ref == doc.id for panel in manifest(room, viewer)):
-        return None
-    return {"panel": doc.id, "payload": doc.data.get("payload"), "turn": doc.data.get("turn")}
-
-
-def validate_payload(doc: Document, room: Room) -> list[str]:
-    """A payload must address a panel an enabled pack declares, and a payload for a player
-    panel must not hold a keeper-only variable's current text (the hook runtime logs the
-    refusal for the keeper)."""
-    from lw_panels.manifest import room_packs
-
-    from lw_panels.leaks import payload_problem
-    from lw_panels.variables import keeper_only
-
-    pack_id, _, panel_id = doc.id.partition("/")
-    for pack in room_packs(room).packs:
-        panel = pack.panel(panel_id) if pack.home.id == pack_id else None
-        if panel is not None:
-            problem = payload_problem(panel, doc.data.get("payload"), keeper_only(room))
-            return [problem] if problem else []
-    return [f"no enabled pack declares the panel {doc.id!r}"]

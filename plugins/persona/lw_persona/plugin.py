@@ -19,11 +19,12 @@ SLOTS = {
 def lw_prompt_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
     """The three whale-persona segments (empty ones are dropped by the kernel).
 
-    Reads ``turn.model``/``turn.tier``/``turn.cwd``; ``turn.extra`` may carry ``persona_config``
-    (a config path), ``persona_inbox`` (an inbox path), ``persona_capture`` (the session's
-    capture switch), ``actor_name`` (the member acting this turn: fills ``{{user}}``) and
-    ``user_text`` (the latest user message, for the optional reflex rules). Files are found
-    through :class:`lw_persona.places.Places` (``$DSH_HOME``, else the kernel's data dir).
+    Reads ``turn.model``/``turn.tier``/``turn.cwd``, ``turn.config["persona"]`` (a config
+    path: a room's ``config: {persona: …}``), ``turn.actor_name`` (the member acting this turn:
+    fills ``{{user}}``) and ``turn.player_input`` (what they say, for the optional reflex
+    rules); ``turn.extra`` may carry ``persona_inbox`` (an inbox path) and ``persona_capture``
+    (the session's capture switch). Files are found through :class:`lw_persona.places.Places`
+    (``$DSH_HOME``, else the kernel's data dir).
     """
     from lw_persona.places import Places
     from lw_persona.render import render_segments, tier_of
@@ -31,9 +32,9 @@ def lw_prompt_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
     extra = turn.extra or {}
     places = Places.for_context(ctx)
     capture = extra.get("persona_capture")
-    actor = extra.get("actor_name")
+    actor = turn.actor_name
     out = render_segments(
-        extra.get("persona_config"),
+        turn.config.get("persona"),
         extra.get("persona_inbox"),
         model=turn.model,
         tier=turn.tier,
@@ -43,10 +44,10 @@ def lw_prompt_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
         user=actor if isinstance(actor, str) and actor else None,
     )
     texts = {name: out[name] for name in ("persona-prefix", "thinking-language", "persona-suffix")}
-    if extra.get("user_text"):
+    if turn.player_input:
         from lw_persona.reflex import reflex_segment
 
-        texts["persona-reflex"] = reflex_segment(str(extra["user_text"]), tier_of(turn.model, turn.tier), places)
+        texts["persona-reflex"] = reflex_segment(turn.player_input, tier_of(turn.model, turn.tier), places)
     return [PromptSegment(name=n, text=t, slot=SLOTS[n][0], order=SLOTS[n][1]) for n, t in texts.items() if t]
 
 

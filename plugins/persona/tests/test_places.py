@@ -67,7 +67,7 @@ def test_a_hosts_data_dir_is_followed_by_the_segment_hook(no_dsh, tmp_path):
     folder = tmp_path / "host-data" / "plugins-data" / "persona"
     folder.mkdir(parents=True)
     (folder / "config.json").write_text(json.dumps({"persona": {"stance": "host {{user}}"}}), encoding="utf-8")
-    segments = kernel.prompt_segments(TurnContext(extra={"actor_name": "阿明"})).segments
+    segments = kernel.prompt_segments(TurnContext(actor_name="阿明")).segments
     assert [e.value.text for e in segments if e.plugin_id == "persona"] == ["host 阿明"]
     assert list(no_dsh.iterdir()) == []
 

@@ -44,14 +44,14 @@ def test_segments_through_the_kernel(kernel, write_config, write_inbox):
 
 
 def test_no_segments_when_not_configured(kernel):
-    segs = kernel.prompt_segments(TurnContext(model="x-pro", extra={"user_text": "你是谁"})).segments
+    segs = kernel.prompt_segments(TurnContext(model="x-pro", player_input="你是谁")).segments
     assert [e for e in segs if e.plugin_id == "persona"] == []
 
 
 def test_host_passed_config_path(kernel, tmp_path):
     cfg = tmp_path / "host-config.json"
     cfg.write_text('{"persona": {"stance": "宿主给的"}}', encoding="utf-8")
-    segs = kernel.prompt_segments(TurnContext(extra={"persona_config": str(cfg)})).segments
+    segs = kernel.prompt_segments(TurnContext(config={"persona": str(cfg)})).segments
     assert [e.value.text for e in segs if e.plugin_id == "persona"] == ["宿主给的"]
 
 

@@ -2,14 +2,17 @@
 
 - :class:`AnthropicMessages`: ``tools: [{name, description, input_schema}]``; a reply's
   ``content`` holds ``text`` and ``tool_use`` blocks; results go back as one ``user``
-  message of ``tool_result`` blocks.
+  message of ``tool_result`` blocks; tools off is ``tool_choice: {type: none}`` (a history
+  holding tool calls must keep the definitions).
 - :class:`ChatCompletions`: ``tools: [{type: function, function: {name, description,
   parameters}}]``; a reply's ``choices[0].message`` holds ``content`` and ``tool_calls``
-  (arguments are a JSON *string*); results go back as one ``tool`` message per call.
+  (arguments are a JSON *string*); results go back as one ``tool`` message per call; tools
+  off is a request without ``tools``.
 - :class:`Responses`: OpenAI's Responses API: ``input`` items and ``instructions``;
   ``tools: [{type: function, name, description, parameters}]``; a reply's ``output`` holds
   ``message`` items (``output_text`` parts) and ``function_call`` items (arguments a JSON
-  string); results go back as ``function_call_output`` items.
+  string); results go back as ``function_call_output`` items; tools off is
+  ``tool_choice: "none"``.
 
 Each recognizes its own reply shape (:meth:`recognizes`), so a recorded reply names its
 protocol without ``--provider``.
@@ -117,6 +120,13 @@ class AnthropicMessages(_Adapter):
         ]
         return body
 
+    def tools_off(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """``request`` with tool use switched off: the tool definitions stay (a history that
+        holds tool calls needs them), ``tool_choice`` is ``none``."""
+        body = copy.deepcopy(dict(request))
+        body["tool_choice"] = {"type": "none"}
+        return body
+
     def send(self, request: Mapping[str, Any], *, endpoint: str, api_key: str | None, timeout: float) -> dict[str, Any]:
         headers = {"anthropic-version": self.version}
         if api_key:
@@ -176,6 +186,13 @@ class ChatCompletions(_Adapter):
         assistant = copy.deepcopy(dict(self._message(reply)))
         assistant.setdefault("role", "assistant")
         body["messages"] = [*body.get("messages", []), assistant, *self.tool_result_messages(results)]
+        return body
+
+    def tools_off(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """``request`` with no tools offered (nor a ``tool_choice``): the model answers in text."""
+        body = copy.deepcopy(dict(request))
+        body.pop("tools", None)
+        body.pop("tool_choice", None)
         return body
 
     def send(self, request: Mapping[str, Any], *, endpoint: str, api_key: str | None, timeout: float) -> dict[str, Any]:
@@ -239,6 +256,13 @@ class Responses(_Adapter):
         body = copy.deepcopy(dict(request))
         output = [copy.deepcopy(dict(item)) for item in reply.get("output", []) if isinstance(item, Mapping)]
         body["input"] = [*body.get("input", []), *output, *self.tool_result_messages(results)]
+        return body
+
+    def tools_off(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """``request`` with tool use switched off: ``tool_choice`` is ``none`` (the function
+        calls in its input keep their definitions)."""
+        body = copy.deepcopy(dict(request))
+        body["tool_choice"] = "none"
         return body
 
     def send(self, request: Mapping[str, Any], *, endpoint: str, api_key: str | None, timeout: float) -> dict[str, Any]:

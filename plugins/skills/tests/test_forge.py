@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from lwcore.rules import engine_for
-from lwcore.turn.pipeline import compile_turn, run_turn
+from lwcore.turn.compile import compile_turn
+from lwcore.turn.pipeline import run_turn
 from lwcore.turn.room import Room
 from lw_skills.catalog import catalog_for
 from lw_skills.forge import read_module_text

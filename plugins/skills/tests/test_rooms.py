@@ -15,7 +15,7 @@ from lwcore.errors import LwError
 from lwcore.hookspecs import hookimpl
 from lwcore.plugins import InProcessPlugin
 from lwcore.io.safe_yaml import read_yaml
-from lwcore.turn.pipeline import compile_turn
+from lwcore.turn.compile import compile_turn
 from lwcore.turn.room import Room
 from lw_skills.catalog import catalog_for
 from lw_skills.rooms import disable, enable, room_skills

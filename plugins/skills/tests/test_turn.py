@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from lwcore.turn.pipeline import compile_turn, run_turn
+from lwcore.turn.compile import compile_turn
+from lwcore.turn.pipeline import run_turn
 from lwcore.turn.room import Room
 from lw_skills.catalog import catalog_for
 from lw_skills.rooms import enable

@@ -66,6 +66,12 @@ def read_material(path: Path | str) -> Material:
     return Material(dict(card.raw), container=card.report.container)
 
 
+def read_book(path: str | Path) -> WorldBook:
+    """The world book of a file, read as an import reads it: a world-info file, a
+    ``character_book``, or a card holding one (JSON, PNG, CHARX, native)."""
+    return book_of(read_material(path), path)
+
+
 def _from_json(raw: bytes, path: Path | str) -> Material:
     text = decode_text(raw, path)
     data = load_json(text, path, limits=JSON_LIMITS.with_(max_bytes=MAX_CARD_BYTES))

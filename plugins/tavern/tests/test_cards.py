@@ -24,7 +24,8 @@ from lw_tavern.lorecard import (
     world_entries,
 )
 from lw_tavern.preset import effective_prompts, fold, load_preset, preset_id, read_preset
-from lw_tavern.worldbook.load import book_from_data, read_book
+from lw_tavern.cardfile import read_book
+from lw_tavern.worldbook.load import book_from_data
 from lw_tavern.worldbook.model import WorldEntry
 
 FIXTURES = Path(__file__).parent / "fixtures"

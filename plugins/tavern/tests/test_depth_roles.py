@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from lwcore.kernel import Kernel
 from lwcore.turn.documents import Document
-from lwcore.turn.pipeline import compile_turn, run_turn
+from lwcore.turn.compile import compile_turn
+from lwcore.turn.pipeline import run_turn
 from lwcore.turn.room import HistoryEntry, Room, room_lock
 
 from roomkit import FIXTURES, copy_room

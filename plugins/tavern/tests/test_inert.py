@@ -21,7 +21,8 @@ from lw_tavern.inert import MARK, is_live_pack, protect, restore
 from lw_tavern.worldbook.model import WorldBook, WorldEntry
 from lwcore.kernel import Kernel
 from lwcore.turn.documents import Document
-from lwcore.turn.pipeline import compile_turn, run_turn
+from lwcore.turn.compile import compile_turn
+from lwcore.turn.pipeline import run_turn
 from lwcore.turn.room import Room, room_lock
 
 from roomkit import FIXTURES, block, copy_room, import_into, recorded, request_text

@@ -18,7 +18,8 @@ import pytest
 from lwcore.kernel import Kernel
 from lwcore.sandbox import Budget
 from lwcore.turn.documents import Document
-from lwcore.turn.pipeline import compile_turn, run_turn
+from lwcore.turn.compile import compile_turn
+from lwcore.turn.pipeline import run_turn
 from lwcore.turn.room import Room, room_lock
 
 from roomkit import FIXTURES, copy_room, import_into, recorded, request_text

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from lwcore.errors import LwError
 from lwcore.kernel import Kernel
-from lwcore.turn.pipeline import compile_turn, run_turn
+from lwcore.turn.compile import compile_turn
+from lwcore.turn.pipeline import run_turn
 from lwcore.turn.room import Room, room_lock
 from lwcore.turn.view import view_for
 
@@ -105,9 +106,9 @@ def test_re_import_replaces_and_never_resets_progress(kernel: Kernel, room_dir: 
         "on('turn_start', () => { incvar('雾港.钟声', 1); });"]  # replaced, not stacked
     assert [f.id for f in room.file.features] == ["tavern-mvu"]
     assert mvu.tree_of(room)["雾港"]["潮位"] == [5, "0-5"]  # progress kept
-    from lwcore.turn.pipeline import turn_context
+    from lwcore.turn.context import turn_context
 
-    scripts, _ = kernel.turn_scripts(turn_context(room, room.member("p1"), SAY, keeper=False))
+    scripts, _ = kernel.turn_scripts(turn_context(room, room.member("p1"), SAY))
     assert len([s for s in scripts if s.plugin_id == "tavern"]) == 1
     assert files(room_dir)["docs/worldbook_entry.yaml"] == first["docs/worldbook_entry.yaml"]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from lwcore.kernel import Kernel
-from lwcore.turn.pipeline import compile_turn
+from lwcore.turn.compile import compile_turn
 from lwcore.turn.room import Room
 from lwcore.turn.view import view_for
 

@@ -10,7 +10,8 @@ import pytest
 from lwcore.errors import LwError, LwErrors
 
 from lw_tavern.decorators import split_decorators
-from lw_tavern.worldbook.load import book_from_data, book_to_data, read_book
+from lw_tavern.cardfile import read_book
+from lw_tavern.worldbook.load import book_from_data, book_to_data
 from lw_tavern.worldbook.model import WorldEntry, js_key_order
 
 FIXTURES = Path(__file__).parent / "fixtures"

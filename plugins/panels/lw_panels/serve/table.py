@@ -4,7 +4,8 @@
 seat with a secret link token; :meth:`Table.submit` queues a line a member plays (a room
 command, or their turn with the next recorded reply or the endpoint) on the room's turn queue
 (:func:`lwcore.turn.queue.queue_for`: one at a time, in the order they came, on the queue's
-own thread), each under the room's writer lock and with a deadline
+own thread), each through the kernel's one turn entry point (``Kernel.turn`` with the room's
+folder: it takes the room's writer lock) and with a deadline
 (:data:`TURN_TIME_LIMIT` seconds unless the table is given another): past it the turn writes
 nothing and the one who acted is told so. :meth:`Table.view` builds one member's page data
 from the room as last committed, under the room's lock as a *reader*: a turn in progress
@@ -15,7 +16,6 @@ plays in the same room safely.
 
 from __future__ import annotations
 
-import os
 import random
 import secrets
 from collections import deque
@@ -28,9 +28,10 @@ from typing import TYPE_CHECKING, Any
 from lw_panels.manifest import room_packs
 from lw_panels.presentation import room_kit, stage
 from lw_panels.table import table_view
+from lwcore.deadline import Deadline
 from lwcore.errors import LwError, redacted
-from lwcore.turn import pipeline
-from lwcore.turn.deadline import Deadline
+from lwcore.turn.pipeline import EnvKey
+from lwcore.turn.provider import protocol_of_reply
 from lwcore.turn.queue import queue_for
 from lwcore.turn.room import Room, room_lock
 from lwcore.turn.room_commands import is_command
@@ -160,9 +161,7 @@ class Table:
             raise seat.error(exc) from None
 
     def _command(self, seat: Seat, text: str, deadline: Deadline) -> Outcome:
-        with room_lock(self.path):
-            room = Room.load(self.path, self.kernel)
-            result = self.kernel.turn(room, text, actor=seat.member, rng=self.rng, deadline=deadline)
+        result = self.kernel.turn(self.path, text, actor=seat.member, rng=self.rng, deadline=deadline)
         run = result.command
         changed = bool(run.written)
         if changed:
@@ -174,26 +173,23 @@ class Table:
         if not source.replies and not source.endpoint:
             raise LwError("no model reply is left for this turn", code="no_reply",
                           expected="more --reply files, or an --endpoint, when starting lw serve")
-        with room_lock(self.path):
-            room = Room.load(self.path, self.kernel)
-            if source.endpoint:
-                adapter = pipeline.adapter_for(self.kernel, source.provider or pipeline.default_protocol(self.kernel, room))
-                key = os.environ.get(source.key_env or adapter.default_key_env)
-                result = self.kernel.turn(room, text, actor=seat.member, provider=source.provider,
-                                          endpoint=source.endpoint, api_key=key, model=source.model, rng=self.rng,
-                                          deadline=deadline)
-            else:
-                reply = source.replies[0]
-                protocol = source.provider or pipeline.protocol_of_reply(self.kernel, reply)
-                if protocol is None:
-                    raise LwError("cannot tell which provider protocol the recorded reply is in",
-                                  expected="--provider " + " | ".join(sorted(self.kernel.provider_adapters)))
-                result = self.kernel.turn(room, text, actor=seat.member, provider=protocol, reply=reply, rng=self.rng,
-                                          deadline=deadline)
-                source.replies.popleft()  # used only by a turn that was saved
-            applied = result.applied
-            ui = list(applied.ui) if applied is not None else []
-            self.ui = ui + self._staged(room)  # one assignment: a reader sees the old list or the new
+        if source.endpoint:
+            result = self.kernel.turn(self.path, text, actor=seat.member, provider=source.provider,
+                                      endpoint=source.endpoint, api_key=EnvKey(source.key_env), model=source.model,
+                                      rng=self.rng, deadline=deadline)
+        else:
+            reply = source.replies[0]
+            protocol = source.provider or protocol_of_reply(self.kernel, reply)
+            if protocol is None:
+                raise LwError("cannot tell which provider protocol the recorded reply is in",
+                              expected="--provider " + " | ".join(sorted(self.kernel.provider_adapters)))
+            result = self.kernel.turn(self.path, text, actor=seat.member, provider=protocol, reply=reply, rng=self.rng,
+                                      deadline=deadline)
+            source.replies.popleft()  # used only by a turn that was saved
+        applied = result.applied
+        ui = list(applied.ui) if applied is not None else []
+        with room_lock(self.path, shared=True):  # the stage director reads the room as committed
+            self.ui = ui + self._staged(result.compiled.room)  # one assignment: a reader sees the old list or the new
         self.version += 1
         return Outcome(applied.narration if applied is not None else "", True)
 

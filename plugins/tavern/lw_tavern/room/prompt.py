@@ -101,9 +101,9 @@ def turn_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
     if book is None and not folds and not companions:
         return []
     actor = room.member(turn.viewer)
-    rng = turn.extra.get("rng") if isinstance(turn.extra.get("rng"), random.Random) else random.Random()
+    rng = turn.rng if turn.rng is not None else random.Random()
     renderer = _renderer(room, actor, rng, ctx, book.compiled.entries if book else (), book.inert if book else ())
-    renderer.budget = turn.extra.get("budget")
+    renderer.budget = turn.budget
     out = _Segments()
     keeper_name = display_name(room, room.file.keeper)
     for pid, folded in folds:
@@ -149,7 +149,7 @@ def _activate(turn: TurnContext, room: Room, actor: Member, book: Any, settings:
               out: _Segments, problems: list[str]) -> None:
     timed = room.documents.get(TIMED, TIMED_ID)
     state, force = _timed(timed.data if timed is not None else {}, book)
-    scan = ScanInput(chat=chat_of(room, actor, str(turn.extra.get("player_input") or "")), force=force,
+    scan = ScanInput(chat=chat_of(room, actor, turn.player_input), force=force,
                      globals=scan_globals(room, actor, book.compiled, renderer))
     result = activate(book.compiled, scan, settings, state, rng=renderer.rng,
                       render=lambda entry, content: renderer.inert(content) if entry.id in book.inert
@@ -167,7 +167,7 @@ def _activate(turn: TurnContext, room: Room, actor: Member, book: Any, settings:
         out.add(f"worldbook-depth-{group.depth}" + ("" if group.role == Role.SYSTEM else f"-{role}"),
                 "\n".join(group.contents), "state", 0, depth=max(0, group.depth - 1), role=role)
     out.outlets = {name: "\n".join(texts) for name, texts in placed.outlets.items()}
-    staged = turn.extra.get("staged")
+    staged = turn.staged
     if staged is None:
         return
     by_title = {title: key for key, title in book.titles.items()}

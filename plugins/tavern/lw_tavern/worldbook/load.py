@@ -28,14 +28,6 @@ MAX_ENTRIES = 100_000
 _CARD_PATH = {WorldEntry.model_fields[attr].alias or attr: path for attr, path in CARD_FIELDS}
 
 
-def read_book(path: str | Path) -> WorldBook:
-    """The world book of a file, read as an import reads it (:mod:`lw_tavern.cardfile`): a
-    world-info file, a ``character_book``, or a card holding one (JSON, PNG, CHARX, native)."""
-    from lw_tavern.cardfile import book_of, read_material
-
-    return book_of(read_material(path), path)
-
-
 def book_from_data(data: Any, *, file: str | Path | None = None, text: str | None = None) -> WorldBook:
     """The book in ``data``: ``{"entries": {uid: entry}}`` (world info), ``{"entries": [..]}``
     (a card's ``character_book``), or a V2/V3 card holding one at ``data.character_book``.
