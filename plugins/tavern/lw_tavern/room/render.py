@@ -82,7 +82,7 @@ class Renderer:
         turn's script budget is spent."""
         body = content
         if "<%" in content or "<#" in content.lower():
-            body = self._template(content, where, entry)
+            body = self._template(content, where, entry, char)
         return self.macros(body, where=where, char=char)
 
     def macros(self, content: str, *, where: str, char: str | None = None) -> str:
@@ -101,12 +101,13 @@ class Renderer:
         ctx = MacroContext(user=protect_name(self.user), char=protect_name(char), inert=True)
         return protect(substitute(content, ctx))
 
-    def _template(self, content: str, where: str, entry: bool) -> str:
+    def _template(self, content: str, where: str, entry: bool, char: str | None = None) -> str:
         if self.sandbox is not None and "<%" in content:
             full = None
             if not self._spent(where, entry):
                 full = render_full(content, self.sandbox, tree=self.tree, seed=self.rng.getrandbits(63),
-                                   clock=self.clock, entries=self.entries, script=where)
+                                   clock=self.clock, entries=self.entries, script=where,
+                                   user=protect_name(self.user) or "", char=protect_name(char) or "")
             if full is not None:
                 self.writes += full.writes
                 self.injected += full.injected
