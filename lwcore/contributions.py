@@ -422,16 +422,23 @@ class HookScript:
 
 
 @dataclass(frozen=True)
-class TreeOp:
-    """One write on a room's MVU variable tree, in the kernel's vocabulary
-    (:mod:`lwcore.turn.mvu`): ``op`` is ``set``, ``put``, ``insert``, ``delete``, ``add`` or
-    ``move`` (or an MVU alias), ``path`` a lodash path, ``args`` what follows the path,
-    ``reason`` why (shown to the keeper)."""
+class TreeChange:
+    """One change a writer asks for on a room's variable tree (:mod:`lwcore.turn.tree`), for
+    the kernel to check, make and record (iron rule 1: the writer only asks).
+
+    ``apply(tree) -> tree`` is the change itself: a pure function from the tree before to the
+    tree after, which never changes its argument (copy what it changes) and raises
+    :class:`lwcore.turn.tree.TreeError` to refuse. A plugin brings its format's semantics this
+    way (the tavern plugin's MVU operations); the kernel's own are :func:`lwcore.turn.tree.put`,
+    ``replace``, ``remove`` and ``add``. ``op`` names it and ``path`` is where it writes (both
+    for the record), ``reason`` says why (for the keeper), ``shows`` the path whose value the
+    record shows afterwards (default ``path``; a move's destination)."""
 
     op: str
     path: str
-    args: tuple[Any, ...] = ()
+    apply: Callable[[dict[str, Any]], dict[str, Any]]
     reason: str = ""
+    shows: str | None = None
 
 
 @dataclass(frozen=True)
@@ -455,13 +462,14 @@ class ReplyEdit:
 
     - ``narration``: the text as players will read it (e.g. with a protocol's update blocks
       removed);
-    - ``tree_ops``: writes on the room's MVU tree the text asked for; the engine applies them
-      (iron rule 1: the processor only reads, code writes);
+    - ``tree_changes``: changes of the room's variable tree the text asked for
+      (:class:`TreeChange`); the kernel checks, makes and records them (iron rule 1: the
+      processor only reads, code writes);
     - ``notes``: lines for the keeper (problems found in the text), recorded keeper-only.
     """
 
     narration: str
-    tree_ops: tuple[TreeOp, ...] = ()
+    tree_changes: tuple[TreeChange, ...] = ()
     notes: tuple[str, ...] = ()
 
 
@@ -734,7 +742,7 @@ __all__: Sequence[str] = (
     "CommandRef",
     "RoomCommand",
     "ReplyEdit",
-    "TreeOp",
+    "TreeChange",
     "Computer",
     "Dropped",
     "ImportReport",

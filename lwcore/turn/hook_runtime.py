@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from lwcore.contributions import TurnContext
 from lwcore.errors import LwError
 from lwcore.sandbox import HookSession
-from lwcore.turn import mvu
+from lwcore.turn import tree
 from lwcore.turn.documents import Document
 from lwcore.turn.leaks import keeper_only
 from lwcore.turn.script_writes import apply_write, writes_from
@@ -104,8 +104,8 @@ class TurnHooks:
         return hooks
 
     def state(self) -> dict[str, Any]:
-        """What scripts see as ``variables``/``stat_data`` (:func:`lwcore.turn.mvu.script_state`)."""
-        return mvu.script_state(self.room)
+        """What scripts see as ``variables``/``stat_data`` (:func:`lwcore.turn.tree.script_state`)."""
+        return tree.script_state(self.room)
 
     def fire(self, event: str, payload: Mapping[str, Any] | None = None) -> None:
         """Dispatch ``event`` to every live session in turn, applying each one's effects

@@ -55,7 +55,7 @@ from lwcore.plugins import describe_exception
 from lwcore.rules.kept_check import LAST_CHECK
 from lwcore.sandbox.budget import current as current_budget
 from lwcore.sandbox.budget import ensure as ensure_budget
-from lwcore.turn import chronicle, mvu, sheet_rolls
+from lwcore.turn import chronicle, sheet_rolls, tree
 from lwcore.turn.deadline import Deadline
 from lwcore.turn.adapter import ParsedReply, ProviderAdapterProtocol, ToolCall, ToolOffer, ToolResult
 from lwcore.turn.macros import expand_rolls
@@ -834,13 +834,13 @@ def _after_hooks(hooks: TurnHooks, ctx: ToolContext, narration: str, rolls: list
 
 
 def process_reply(ctx: ToolContext, compiled: CompiledTurn, text: str) -> str:
-    """The reply text through the reply processors (``lw_reply_text``): their MVU tree
-    operations applied (by the engine, each processor's in order), their notes and any
+    """The reply text through the reply processors (``lw_reply_text``): their variable-tree
+    changes made (by the engine, each processor's in order), their notes and any
     processor that was skipped logged for the keeper; returns the narration they leave."""
     context = turn_context(compiled.room, compiled.actor, compiled.player_input, keeper=compiled.keeper, rng=ctx.rng)
     processed = ctx.kernel.reply_text(context, text)
     for edit in processed.edits:
-        ctx.events.extend(mvu.apply_to_room(compiled.room, edit.value.tree_ops, by=edit.plugin_id))
+        ctx.events.extend(tree.apply_changes(compiled.room, edit.value.tree_changes, by=edit.plugin_id))
         ctx.events.extend({"kind": "reply_note", "audience": "keeper", "plugin": edit.plugin_id,
                            "summary": f"{edit.plugin_id}: {note}"} for note in edit.value.notes)
     ctx.events.extend({"kind": "reply_processor_failed", "audience": "keeper", "summary": reason}

@@ -8,7 +8,7 @@ the reply is in. A plugin hands such writes to the turn's :class:`StagedWrites`
 reply is applied, before the reply's tool calls run, and drops them otherwise. A script's
 ``setvar``/``incvar`` (a template's) is staged as a :class:`~lwcore.contributions.VariableWrite`
 and made like a hook's (:func:`lwcore.turn.script_writes.apply_write`: declared variables
-checked and clamped, other names MVU leaves). A recompile of
+checked and clamped, other names leaves of the variable tree). A recompile of
 the same turn (the chronicle folding first) starts a fresh set, so nothing is staged twice.
 """
 
@@ -18,9 +18,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from lwcore.contributions import TreeOp, VariableWrite
+from lwcore.contributions import TreeChange, VariableWrite
 from lwcore.errors import LwError
-from lwcore.turn import mvu
+from lwcore.turn import tree
 from lwcore.turn.script_writes import apply_write
 
 if TYPE_CHECKING:
@@ -30,20 +30,20 @@ if TYPE_CHECKING:
 
 @dataclass
 class StagedWrites:
-    """One compile's staged writes: room documents to store, MVU tree operations and scripts'
+    """One compile's staged writes: room documents to store, variable-tree changes and scripts'
     variable writes, made in that order (each kind in the order staged)."""
 
     documents: list[tuple[str, Document]] = field(default_factory=list)
-    tree_ops: list[tuple[str, TreeOp]] = field(default_factory=list)
+    tree_changes: list[tuple[str, TreeChange]] = field(default_factory=list)
     variable_writes: list[tuple[str, VariableWrite]] = field(default_factory=list)
 
     def document(self, doc: Document, *, by: str) -> None:
         """Store ``doc`` (through its type's write check) if the turn is applied."""
         self.documents.append((by, doc))
 
-    def tree(self, ops: Iterable[TreeOp], *, by: str) -> None:
-        """Apply ``ops`` to the room's MVU tree if the turn is applied."""
-        self.tree_ops += [(by, op) for op in ops]
+    def tree(self, changes: Iterable[TreeChange], *, by: str) -> None:
+        """Make ``changes`` on the room's variable tree if the turn is applied."""
+        self.tree_changes += [(by, change) for change in changes]
 
     def variables(self, writes: Iterable[VariableWrite], *, by: str) -> None:
         """Make a script's ``writes`` if the turn is applied, as a hook's are made."""
@@ -59,12 +59,12 @@ class StagedWrites:
             except LwError as exc:
                 events.append({"kind": "staged_refused", "audience": "keeper", "by": by,
                                "summary": f"{by}: {doc.type} {doc.id!r} not stored: {exc.message}"})
-        writers = dict.fromkeys(by for by, _ in self.tree_ops)
+        writers = dict.fromkeys(by for by, _ in self.tree_changes)
         for writer in writers:
-            events += mvu.apply_to_room(room, [op for by, op in self.tree_ops if by == writer], by=writer)
+            events += tree.apply_changes(room, [c for by, c in self.tree_changes if by == writer], by=writer)
         for by, write in self.variable_writes:
             events += apply_write(room, write, by=by)
         self.documents.clear()
-        self.tree_ops.clear()
+        self.tree_changes.clear()
         self.variable_writes.clear()
         return events

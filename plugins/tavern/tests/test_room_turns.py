@@ -130,7 +130,7 @@ def test_placement_in_the_kernel_prompt(kernel: Kernel, room_dir: Path) -> None:
 
 
 def test_conditions_read_the_room_tree(kernel: Kernel, room_dir: Path) -> None:
-    from lwcore.turn import mvu
+    from lwcore.turn import tree as mvu
 
     with room_lock(room_dir):
         room = Room.load(room_dir, kernel)
@@ -159,7 +159,7 @@ def test_full_templates_render_and_their_writes_wait_for_the_reply(kernel: Kerne
 
 
 def test_execvar_renders_a_variables_template_in_a_turn(kernel: Kernel, room_dir: Path) -> None:
-    from lwcore.turn import mvu
+    from lwcore.turn import tree as mvu
     from lwcore.turn.documents import Document
 
     with room_lock(room_dir):

@@ -49,7 +49,7 @@ from lwcore.io import confine
 from lwcore.pack.install import installed_path
 from lwcore.rules import engine_for
 from lwcore.rules.sheet import Sheet
-from lwcore.turn import mvu
+from lwcore.turn import tree as var_tree
 from lwcore.turn.documents import Document
 from lwcore.turn.room import Feature, Member, Room
 from lwcore.turn.variables import VariableDef, VariableError, check_value
@@ -304,7 +304,7 @@ def _unshadowed(room: Room | None, seeds: list[dict[str, Any]], variables: list[
                 warnings: list[str]) -> list[dict[str, Any]]:
     """The ``[InitVar]`` declarations without the top-level names that are the room's declared
     module variables (or the card's own typed ones): the tree never shadows a declared id
-    (:func:`lwcore.turn.mvu.apply_to_room` refuses the same for every later write)."""
+    (:func:`lwcore.turn.tree.apply_changes` refuses the same for every later write)."""
     declared = {var.id for var in variables} | ({var.id for var in room.variables.variables} if room else set())
     out = []
     for seed in seeds:
@@ -376,11 +376,11 @@ def apply_import(room: Room, plan: ImportPlan) -> None:
 
 
 def _seed(room: Room, declarations: list[dict[str, Any]]) -> None:
-    tree = mvu.tree_of(room)
+    tree = var_tree.tree_of(room)
     for declared in declarations:
         tree = seed(tree, declared)
-    if tree != mvu.tree_of(room):
-        mvu.store_tree(room, tree)
+    if tree != var_tree.tree_of(room):
+        var_tree.store_tree(room, tree)
     if not any(f.id == MVU_FEATURE for f in room.file.features):
         room.file.features.append(Feature(id=MVU_FEATURE, tools=list(MVU_TOOLS)))
         room.mark("room")

@@ -48,7 +48,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import PromptSegment, TurnContext
-from lwcore.turn import mvu
+from lwcore.turn import tree as var_tree
 from lwcore.turn.documents import Document
 from lwcore.turn.hook_runtime import game_clock
 
@@ -133,7 +133,7 @@ def _renderer(room: Room, actor: Member, rng: random.Random, ctx: Any, entries: 
             sandbox = ctx.sandbox()
         except Exception:  # noqa: BLE001 - no sandbox capability or binding: the read-only subset
             sandbox = None
-    return Renderer(tree=mvu.script_state(room), user=display_name(room, actor), clock=game_clock(room), rng=rng,
+    return Renderer(tree=var_tree.script_state(room), user=display_name(room, actor), clock=game_clock(room), rng=rng,
                     sandbox=sandbox, entries={c.entry.title: protect(c.content) if c.entry.id in inert else c.content
                                               for c in entries if not c.entry.disable})
 

@@ -1,16 +1,20 @@
 """The reply processor: ``<UpdateVariable>`` blocks read by code and cut from the narration.
 
 An MVU card teaches the model to end its reply with an update block; the kernel calls
-:func:`reply_edit` with the reply text (``lw_reply_text``) and applies the operations it returns
-to the room's tree, so players read the narration without the block and the tree changes by
+:func:`reply_edit` with the reply text (``lw_reply_text``) and makes the changes it returns
+to the room's tree (MVU's operations as the kernel's tree changes, which it checks and
+records), so players read the narration without the block and the tree changes by
 engine code only. Problems found in a block are notes for the keeper.
 """
 
 from __future__ import annotations
 
 import re
+
+from lwcore.contributions import ReplyEdit
+
+from lw_tavern.mvu.ops import Op, change
 from lw_tavern.mvu.update import parse_reply
-from lwcore.contributions import ReplyEdit, TreeOp
 
 _ANY_BLOCK = re.compile(r"<\s*(update_?variable|json_?patch)\b", re.IGNORECASE)
 
@@ -20,5 +24,5 @@ def reply_edit(text: str) -> ReplyEdit | None:
     if not _ANY_BLOCK.search(text):
         return None
     parsed = parse_reply(text, file="reply")
-    ops = tuple(TreeOp(c.op, c.path, c.args, c.reason or "UpdateVariable") for c in parsed.commands)
+    ops = tuple(change(Op(c.op, c.path, c.args, c.reason or "UpdateVariable")) for c in parsed.commands)
     return ReplyEdit(parsed.narration, ops, tuple(f"<UpdateVariable> {problem}" for problem in parsed.problems))
