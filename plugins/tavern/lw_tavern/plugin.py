@@ -65,11 +65,15 @@ def lw_prompt_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
 
 
 @hookimpl
-def lw_reply_text(text: str) -> ReplyEdit | None:
-    """``<UpdateVariable>`` blocks: read, cut from the narration, applied by the engine."""
+def lw_reply_text(turn: TurnContext, text: str, ctx: Any) -> ReplyEdit | None:
+    """MagVarUpdate's commands: read, the blocks cut from the narration, made by the engine."""
     from lw_tavern.room.reply import reply_edit
 
-    return reply_edit(text)
+    try:
+        sandbox = ctx.sandbox()
+    except Exception:  # noqa: BLE001 - no sandbox capability: values MVU reads with its libraries stay text
+        sandbox = False
+    return reply_edit(text, turn.room, sandbox or None)
 
 
 @hookimpl

@@ -38,7 +38,7 @@ from lw_tavern.card_split import HOOKS_EXTENSION, PERSON_TEXT_FIELDS, SECRET_KEP
 from lw_tavern.cardfile import Material, book_of, read_material
 from lw_tavern.files import located
 from lw_tavern.mvu.initvar import seed
-from lw_tavern.room.documents import COMPANION, ENTRY, PACK, PREGEN
+from lw_tavern.room.documents import COMPANION, ENTRY, PACK, PREGEN, SCHEMA, SCHEMA_ID
 from lw_tavern.room.scan_texts import CARD_TEXTS, card_texts
 from lw_tavern.worldbook.load import book_from_data
 from lw_tavern.worldbook.model import WorldBook, WorldEntry, entry_to_worldinfo
@@ -376,9 +376,18 @@ def apply_import(room: Room, plan: ImportPlan) -> None:
 
 
 def _seed(room: Room, declarations: list[dict[str, Any]]) -> None:
-    tree = var_tree.tree_of(room)
+    """Seed the tree with the declared data (``$meta`` and markers read into the room's MVU
+    schema, as MagVarUpdate does when it loads ``[InitVar]``, and removed from the data)."""
+    from lw_tavern.mvu.initvar import correctly_merge
+    from lw_tavern.mvu.magvar import declared_schema
+
+    merged: dict[str, Any] = {}
     for declared in declarations:
-        tree = seed(tree, declared)
+        correctly_merge(merged, declared)
+    old = room.documents.get(SCHEMA, SCHEMA_ID)
+    schema, cleaned = declared_schema(merged, old.data.get("schema") if old is not None else None)
+    room.documents.put(Document(SCHEMA_ID, SCHEMA, {"schema": schema}))
+    tree = seed(var_tree.tree_of(room), cleaned)
     if tree != var_tree.tree_of(room):
         var_tree.store_tree(room, tree)
     if not any(f.id == MVU_FEATURE for f in room.file.features):
@@ -425,8 +434,13 @@ def sheet_path(room: Room, member: Member) -> str:
 
 def run_import(room: Room, source: Source, kind: str, *, member: Member | None = None) -> ImportPlan:
     """Read, split, check and write one import (in memory; the caller saves)."""
+    import lwcore.sandbox as sandbox
+
+    from lw_tavern.mvu.values import Reader, reading
+
     material = read_material(source.path)
-    plan = plan_import(room, material, source, kind, member=member)
+    with reading(Reader(sandbox)):  # declarations read as MagVarUpdate reads them
+        plan = plan_import(room, material, source, kind, member=member)
     apply_import(room, plan)
     return plan
 
