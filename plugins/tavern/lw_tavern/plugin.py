@@ -95,6 +95,10 @@ def lw_room_commands(register: Register[RoomCommand]) -> None:
     register(RoomCommand("pc", f"{here}:pc_command", who="anyone", usage="list | claim <n|name> | release [n|name]",
                          description={"en": "the pregen roster: list, claim one, give it back",
                                       "zh": "预设角色池：查看、认领、释放"}))
+    register(RoomCommand("lore", f"{here}:lore_command", who="keeper",
+                         usage="constant [on|off <handle>] | greeting [n]",
+                         description={"en": "the world's constant entries (list, switch off or on) and greetings",
+                                      "zh": "世界的常驻条目（查看、关闭或重新打开）与开场白"}))
     register(RoomCommand("preset", f"{here}:preset_command", who="anyone",
                          usage="list | import <file|packId/path> | enable <id> | disable <id>",
                          description={"en": "chat-completion presets: the library, and what this room uses",

@@ -6,7 +6,7 @@
  * `parseCommandValue` (a command's argument: true/false/null/undefined, JSON, a JavaScript
  * object or array literal, a mathjs expression, YAML, else the text without its edge quotes).
  *
- * input = {items: [{kind: "parse" | "value", text}], yaml: {path: source}, json5, jsonrepair,
+ * input = {items: [{kind: "parse" | "value", text} | {kind: "yaml", value}], yaml: {path: source}, json5, jsonrepair,
  *          mathjs (only on a second run, for the items that reached mathjs)}
  * value = [{v} | {undef: true} | {error} | {math: true} (mathjs needed, not handed in)]
  */
@@ -98,7 +98,11 @@
     for (var i = 0; i < input.items.length; i += 1) {
         var item = input.items[i];
         try {
-            out.push(item.kind === "parse" ? plain(parseString(item.text)) : parseValue(item.text));
+            if (item.kind === "yaml") {
+                out.push({ v: lib("yaml").stringify(item.value, { blockQuote: "literal" }).trimEnd() });
+            } else {
+                out.push(item.kind === "parse" ? plain(parseString(item.text)) : parseValue(item.text));
+            }
         } catch (e) {
             out.push({ error: message(e) });
         }

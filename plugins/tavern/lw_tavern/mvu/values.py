@@ -108,6 +108,7 @@ class Reader:
     sandbox: Any = None
     missing: list[str] = field(default_factory=list)
     runs: int = 0
+    _yaml_cache: dict[str, str | None] = field(default_factory=dict)
 
     def values(self, texts: Sequence[str]) -> list[Any]:
         """``parseCommandValue`` of each text (:data:`UNDEFINED` for ``undefined``)."""
@@ -116,6 +117,16 @@ class Reader:
     def parse(self, texts: Sequence[str]) -> list[Any]:
         """``parseString`` of each text; a :class:`ReadError` in place of a text none reads."""
         return [self._result(r, text, "parse") for r, text in zip(self._batch("parse", texts), texts)]
+
+    def yaml(self, value: Any) -> str | None:
+        """``YAML.stringify(value, {blockQuote: 'literal'})`` by the library, its end trimmed;
+        ``None`` when the library cannot run here."""
+        key = json.dumps(value, ensure_ascii=False)
+        if key not in self._yaml_cache:
+            found = self._run([{"kind": "yaml", "value": value}], math=False)
+            first = found[0] if found else None
+            self._yaml_cache[key] = first["v"] if isinstance(first, dict) and isinstance(first.get("v"), str) else None
+        return self._yaml_cache[key]
 
     def _result(self, result: Any, text: str, kind: str) -> Any:
         if isinstance(result, tuple):

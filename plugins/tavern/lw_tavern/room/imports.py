@@ -1,7 +1,8 @@
 """Importing a card into a room: ``pc``, ``companion`` (anyone) or ``world`` (the keeper only).
 
 Every import is split (:func:`lw_tavern.card_split.split_card`) and passes the trust boundary
-(:func:`lw_tavern.card_split.import_entries`: scope fixed to the room, ``constant`` off,
+(:func:`lw_tavern.card_split.import_entries`: scope fixed to the room, ``constant`` kept on the
+keeper's world import and off on a person's,
 ``secret`` kept only for the keeper's world import, entry ids regenerated). Then:
 
 - ``pc`` (for one member): the person half becomes that member's character -- the sheet's name
@@ -137,6 +138,9 @@ class ImportPlan:
     person: dict[str, Any] = field(default_factory=dict)
     scan: dict[str, str] = field(default_factory=dict)
     """A world card's texts entries with ``match*`` flags scan, by scan name."""
+    story: dict[str, Any] = field(default_factory=dict)
+    """A world card's story texts: ``first_mes`` and ``alternate_greetings`` (the room's opening and
+    the keeper's alternatives), ``system_prompt`` and ``post_history_instructions`` (prompt text)."""
     report: ImportReport = ImportReport()
     changed: list[Dropped] = field(default_factory=list)
     """What the trust boundary changed in the entries kept (constant off, render entries
@@ -182,16 +186,19 @@ def plan_import(room: Room | None, material: Material, source: Source, kind: str
         raw = person.get("character_book")
         book = book_from_data(raw) if isinstance(raw, Mapping) else None
         plan.person = {k: person[k] for k in PERSON_FIELDS[kind] if isinstance(person.get(k), str) and person[k].strip()}
+        plan.person = {k: _names_bound(v, name, kind) if k != "name" else v for k, v in plan.person.items()}
         carried = list(plan.person)
         dropped = list(split.report.dropped)
     if keeper:
         plan.scan = card_texts(person)
+        plan.story = story_texts(material.card)
     scanned = {field for name, (field, *_) in CARD_TEXTS if name in plan.scan}
     unused = [k for k in (*PERSON_TEXT_FIELDS, "alternate_greetings")
-              if k not in PERSON_FIELDS[kind] and k not in scanned and _has_text(person.get(k))]
+              if k not in PERSON_FIELDS[kind] and k not in scanned and k not in plan.story
+              and _has_text(person.get(k))]
     if unused:
         dropped.append(Dropped(", ".join(unused), f"not used by a {kind} import ({_USES[kind]})"))
-    warnings: list[str] = []
+    warnings: list[str] = list(material.warnings)
     if book is not None:
         imported = _entries(book, plan, keeper=keeper, char_name=name or None, file=source.path)
         plan.entries = imported.docs
@@ -206,6 +213,19 @@ def plan_import(room: Room | None, material: Material, source: Source, kind: str
         if plan.scan:
             carried.append("the card's " + ", ".join(SCAN_WORDS[k] for k in plan.scan)
                            + ", for the entries that match their keys there")
+        if plan.story.get("first_mes"):
+            alternates = len(plan.story.get("alternate_greetings") or [])
+            carried.append("the card's greeting (first_mes), which opens the room's story when nothing was said yet"
+                           + (f"; {alternates} alternate greeting(s) offered to the keeper (.lore greeting)"
+                              if alternates else ""))
+        elif plan.story.get("alternate_greetings"):
+            carried.append(f"{len(plan.story['alternate_greetings'])} alternate greeting(s) offered to the keeper "
+                           "(.lore greeting)")
+        for field_name, what in (("system_prompt", "the card's system prompt, in the keeper's instructions"),
+                                 ("post_history_instructions",
+                                  "the card's post-history instructions, after the recent history")):
+            if plan.story.get(field_name):
+                carried.append(what)
         if plan.hooks:
             carried.append(f"{len(plan.hooks)} hook script(s)")
         if plan.seed:
@@ -216,6 +236,60 @@ def plan_import(room: Room | None, material: Material, source: Source, kind: str
             carried.append(f"{len(plan.pregens)} pre-generated character(s) for the roster")
     plan.report = ImportReport(carried=tuple(carried), dropped=tuple(dropped), warnings=tuple(warnings))
     return plan
+
+
+STORY_FIELDS = ("first_mes", "system_prompt", "post_history_instructions")
+
+
+def story_texts(card: Mapping[str, Any]) -> dict[str, Any]:
+    """A card's story texts (V1 names read too); ``alternate_greetings`` as a list (a text is one)."""
+    data = card.get("data") if isinstance(card.get("data"), Mapping) else card
+    out: dict[str, Any] = {}
+    for name in STORY_FIELDS:
+        value = data.get(name) if isinstance(data.get(name), str) else None
+        if name == "first_mes" and value is None and isinstance(card.get("char_greeting"), str):
+            value = card["char_greeting"]
+        if value and value.strip():
+            out[name] = value
+    alternates = data.get("alternate_greetings")
+    if isinstance(alternates, str):
+        alternates = [alternates]
+    if isinstance(alternates, list):
+        kept = [a for a in alternates if isinstance(a, str) and a.strip()]
+        if kept:
+            out["alternate_greetings"] = kept
+    return out
+
+
+def opening_text(room: Room, plan_name: str, text: str) -> str:
+    """A greeting as the room's opening reads it: ``{{char}}`` the card's name, ``{{user}}`` the
+    players' characters (their names, or "you"), templates left out (no template runs here)."""
+    from lw_tavern.ejs.lite import strip_templates
+    from lw_tavern.ejs.macros import MacroContext, substitute
+
+    players = [m for m in room.members if not room.is_keeper(m)]
+    names = [(room.sheets[m.id].name if m.id in room.sheets and room.sheets[m.id].name else m.name or m.id)
+             for m in players]
+    user = names[0] if len(names) == 1 else ("、".join(names) if names else "you")
+    body, _ = strip_templates(text)
+    return substitute(body, MacroContext(user=user, char=plan_name, inert=True)).strip()
+
+
+def open_story(room: Room, plan: Any, text: str, index: int) -> None:
+    """Record ``text`` as the story's opening (a keeper line every member reads)."""
+    from lwcore.turn.room import HistoryEntry
+
+    room.record(HistoryEntry(turn=0, role="keeper", text=opening_text(room, plan.name, text),
+                             data={"kind": "opening", "pack": plan.key, "greeting": index}))
+
+
+def _names_bound(text: str, name: str, kind: str) -> str:
+    """A person's text with its name macros read (inert: no other macro runs): ``{{char}}`` (and
+    ``<BOT>``/``<CHAR>``) is the card's name; in a pc's own card ``{{user}}`` (``<USER>``) is that
+    character too. A companion's ``{{user}}`` is read when it is placed (the acting member)."""
+    from lw_tavern.ejs.macros import MacroContext, substitute
+
+    return substitute(text, MacroContext(user=name if kind == "pc" else None, char=name, inert=True))
 
 
 def _has_text(value: Any) -> bool:
@@ -358,11 +432,14 @@ def apply_import(room: Room, plan: ImportPlan) -> None:
         "kind": plan.kind, "pack": plan.pack_id, "name": plan.name, "file": plan.shown,
         **({"member": plan.member} if plan.member else {}), "hooks": list(plan.hooks),
         "entries": len(plan.entries), **({"scan": dict(plan.scan)} if plan.scan else {}),
+        **({"story": dict(plan.story)} if plan.story else {}),
         "report": {"carried": list(plan.report.carried), "dropped": [f"{d.field}: {d.reason}" for d in plan.report.dropped],
                    "changed": [f"{d.field}: {d.reason}" for d in plan.changed], "warnings": list(plan.report.warnings)},
     }))
     if plan.seed:
         _seed(room, plan.seed)
+    if plan.story.get("first_mes") and not room.history:
+        open_story(room, plan, str(plan.story["first_mes"]), 0)
     for var in plan.variables:
         if room.variable(var.id) is None:
             room.variables.variables.append(var)

@@ -67,6 +67,8 @@ class Renderer:
     entries: Mapping[str, str] = field(default_factory=dict)
     budget: Any = None
     """The turn's :class:`lwcore.sandbox.Budget` (``None``: none, each run only its own limit)."""
+    default_char: str | None = None
+    """``{{char}}`` where a text has none bound (a world book imported on its own): the keeper."""
     writes: list[VariableWrite] = field(default_factory=list)
     injected: list[str] = field(default_factory=list)
     activate: list[str] = field(default_factory=list)
@@ -74,6 +76,17 @@ class Renderer:
 
     def __post_init__(self) -> None:
         self.resolve = tree_resolver(self.tree)
+        self._reader: Any = None
+
+    def _yaml(self, value: Any) -> str | None:
+        """``YAML.stringify`` by the library in the sandbox (a value the fast writer is unsure of)."""
+        if self.sandbox is None:
+            return None
+        if self._reader is None:
+            from lw_tavern.mvu.values import Reader
+
+            self._reader = Reader(self.sandbox)
+        return self._reader.yaml(value)
 
     def text(self, content: str, *, where: str, char: str | None = None, entry: bool = False) -> str:
         """``content`` rendered: templates, then macros. For the keeper's content only (a world
@@ -88,8 +101,10 @@ class Renderer:
     def macros(self, content: str, *, where: str, char: str | None = None) -> str:
         """``content`` with its macros substituted (no template runs: for text that is read,
         not placed, such as what an entry's keys are matched against)."""
-        ctx = MacroContext(resolve=self.resolve, user=protect_name(self.user), char=protect_name(char),
-                           clock=self.clock, rng=self.rng)
+        ctx = MacroContext(resolve=self.resolve, user=protect_name(self.user),
+                           char=protect_name(char if char is not None else self.default_char),
+                           clock=self.clock, rng=self.rng, message_variables={"stat_data": self.tree},
+                           chat_variables=self.tree, yaml=self._yaml, unknown=True)
         out = substitute(content, ctx)
         self.warnings += [f"{where}: {w}" for w in ctx.warnings]
         return out

@@ -245,7 +245,7 @@ def run_st_timed(v: Mapping[str, Any]) -> Result:
         if step.get("type") == "swipe":
             state = previous  # a re-roll: the swiped turn was never kept
         chat = ["x"] * (step["L"] - 1) + ["harbor" if step["key"] else "x"]
-        out = activate(book, ScanInput(chat=chat), settings, state, rng=random.Random(0))
+        out = activate(book, ScanInput(chat=chat, length=step["L"]), settings, state, rng=random.Random(0))
         previous, state = state, out.state
         got.append(bool(out.fired))
     want = [s["fired"] for s in v["expected"]]
@@ -261,7 +261,8 @@ def run_st_macros(v: Mapping[str, Any]) -> Result:
     from lw_tavern.ejs.macros import MacroContext, substitute
 
     inp = v["input"]
-    ctx = MacroContext(resolve=tree_resolver(inp.get("local_variables") or {}), user=inp["user"], char=inp["char"])
+    ctx = MacroContext(resolve=tree_resolver(inp.get("local_variables") or {}), user=inp["user"], char=inp["char"],
+                       message_variables=inp.get("message_variables"), chat_variables=inp.get("local_variables"))
     got = substitute(inp["text"], ctx)
     want = v["expected"]["text"]
     if got == want:
