@@ -93,7 +93,7 @@ _FORMAT_LIKE = re.compile(r"^(.*)\{\{format_(message|chat|character|preset|globa
                           re.IGNORECASE | re.MULTILINE)
 _FORMAT_ONE = re.compile(r"^(.*)\{\{format_(message|chat|character|preset|global)_variable::(.*?)\}\}",
                          re.IGNORECASE)
-_IDENT = re.compile(r"[A-Za-z_][\w-]*")
+_IDENT = re.compile(r"[^\W\d][\w-]*")
 _KNOWN = {"user", "char", "getvar", "var", "time", "date", "random", "pick", "newline", "trim", "noop", "reverse",
           "roll", *_WRITES}
 

@@ -233,7 +233,8 @@ def _greeting(ctx: CommandContext, words: list[str], zh: bool) -> CommandReply:
         chosen = greetings[int(words[0])]
     except (ValueError, IndexError):
         raise LwError(f"no greeting {words[0]!r}", expected=f"0 to {len(greetings) - 1}") from None
-    said = [e for e in ctx.room.history.all() if not (e.data or {}).get("kind") == "opening"]
+    said = [e for e in ctx.room.history.all()
+            if e.role in ("player", "keeper") and not (e.data or {}).get("kind") == "opening"]
     if said:
         raise LwError("the story has begun: an opening can only be chosen before anything was said",
                       code="refused")

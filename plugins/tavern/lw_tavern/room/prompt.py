@@ -144,7 +144,8 @@ def _renderer(room: Room, actor: Member, rng: random.Random, ctx: Any, entries: 
         except Exception:  # noqa: BLE001 - no sandbox capability or binding: the read-only subset
             sandbox = None
     return Renderer(tree=var_tree.script_state(room), user=display_name(room, actor), clock=game_clock(room), rng=rng,
-                    sandbox=sandbox, default_char=display_name(room, room.file.keeper), entries={c.entry.title: protect(c.content) if c.entry.id in inert else c.content
+                    sandbox=sandbox, default_char=display_name(room, room.file.keeper), variables=var_tree.tree_of(room),
+                    entries={c.entry.title: protect(c.content) if c.entry.id in inert else c.content
                                               for c in entries if not c.entry.disable})
 
 

@@ -67,6 +67,9 @@ class Renderer:
     entries: Mapping[str, str] = field(default_factory=dict)
     budget: Any = None
     """The turn's :class:`lwcore.sandbox.Budget` (``None``: none, each run only its own limit)."""
+    variables: dict[str, Any] | None = None
+    """The room's variable tree alone (MVU's ``stat_data``: what Tavern Helper's macro-likes read);
+    ``None``: :attr:`tree`."""
     default_char: str | None = None
     """``{{char}}`` where a text has none bound (a world book imported on its own): the keeper."""
     writes: list[VariableWrite] = field(default_factory=list)
@@ -103,8 +106,10 @@ class Renderer:
         not placed, such as what an entry's keys are matched against)."""
         ctx = MacroContext(resolve=self.resolve, user=protect_name(self.user),
                            char=protect_name(char if char is not None else self.default_char),
-                           clock=self.clock, rng=self.rng, message_variables={"stat_data": self.tree},
-                           chat_variables=self.tree, yaml=self._yaml, unknown=True)
+                           clock=self.clock, rng=self.rng,
+                           message_variables={"stat_data": self.variables if self.variables is not None else self.tree},
+                           chat_variables=self.variables if self.variables is not None else self.tree,
+                           yaml=self._yaml, unknown=True)
         out = substitute(content, ctx)
         self.warnings += [f"{where}: {w}" for w in ctx.warnings]
         return out
