@@ -259,3 +259,20 @@ def import_cmd(ctx: click.Context, file: str, kind: str, room: str, member: str 
                "warnings": list(plan.report.warnings), "written": [str(p) for p in written]})
         return
     click.echo(summary(plan, zh=False, for_keeper=True))
+
+
+@tavern.command("js-install")
+def js_install_cmd() -> None:
+    """Fetch the npm packages the plugin runs in the sandbox (EJS, lodash, mathjs, yaml, json5,
+    jsonrepair) into this environment, checked against the plugin's lock; what is there is kept
+    (``make setup`` does this)."""
+    from lwcore.errors import LwError
+
+    from lw_tavern import jsdeps
+
+    try:
+        done = jsdeps.install(quiet=True)
+    except RuntimeError as exc:
+        raise LwError(str(exc), code="io") from None
+    click.echo("installed " + ", ".join(done) if done else "already installed")
+    click.echo(f"in {jsdeps.home()}")

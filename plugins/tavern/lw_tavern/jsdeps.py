@@ -9,7 +9,7 @@ the lock file beside this module (``js/jsdeps.lock.json``: each tarball's npm in
 sha512, and each kept file's sha256), and kept in :func:`home` -- ``<prefix>/share/
 loreweaver-js/<name>@<version>/`` of the Python environment (``.venv/`` for ``make setup``),
 or ``$LW_JS_DIR``. Only Python is needed (no Node, no npm): ``make setup`` runs
-``python -m lw_tavern.jsdeps install``; ``lw tavern js install`` does the same for an
+``python -m lw_tavern.jsdeps install``; ``lw tavern js-install`` does the same for an
 environment installed from wheels.
 
 When the files are missing (no network at setup, an environment that never ran the step),
@@ -57,7 +57,9 @@ def _folder(name: str, spec: dict[str, Any]) -> Path:
 def source(name: str) -> str | None:
     """The JavaScript of package ``name``'s entry file, checked against its sha256; ``None`` when
     it is not installed (or was changed after install)."""
-    spec = lock()["packages"][name]
+    spec = lock()["packages"].get(name)
+    if spec is None:
+        return None
     path = _folder(name, spec) / ENTRY[name]
     try:
         data = path.read_bytes()
@@ -72,7 +74,9 @@ def source(name: str) -> str | None:
 def modules(name: str) -> dict[str, str] | None:
     """Every ``.js`` file of package ``name`` by its path in the package (a CommonJS package the
     sandbox loads with its own small ``require``), each checked; ``None`` when one is missing."""
-    spec = lock()["packages"][name]
+    spec = lock()["packages"].get(name)
+    if spec is None:
+        return None
     folder = _folder(name, spec)
     out = {}
     for rel, digest in spec["files"].items():

@@ -50,5 +50,5 @@ def reply_edit(text: str, room: Any = None, sandbox: Any = None) -> ReplyEdit | 
     notes = [f"<UpdateVariable> {problem}" for problem in update.problems]
     if update.missing:
         notes.append("<UpdateVariable> read without " + ", ".join(update.missing)
-                     + ": values MagVarUpdate reads with them stayed text (`lw tavern js install`)")
+                     + ": values MagVarUpdate reads with them stayed text (`lw tavern js-install`)")
     return ReplyEdit(strip_blocks(text), tuple(update.changes), tuple(notes))
