@@ -429,7 +429,7 @@ class TreeChange:
     ``apply(tree) -> tree`` is the change itself: a pure function from the tree before to the
     tree after, which never changes its argument (copy what it changes) and raises
     :class:`lwcore.turn.tree.TreeError` to refuse. A plugin brings its format's semantics this
-    way (the tavern plugin's MVU operations); the kernel's own are :func:`lwcore.turn.tree.put`,
+    way (a card format's update operations, say); the kernel's own are :func:`lwcore.turn.tree.put`,
     ``replace``, ``remove`` and ``add``. ``op`` names it and ``path`` is where it writes (both
     for the record), ``reason`` says why (for the keeper), ``shows`` the path whose value the
     record shows afterwards (default ``path``; a move's destination)."""

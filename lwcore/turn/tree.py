@@ -13,8 +13,8 @@ and plugins only ask).
 
 **Changes.** A writer hands the kernel :class:`~lwcore.contributions.TreeChange` values: a pure
 function from the tree before to the tree after, with the path it writes and its name for the
-record. A plugin brings its format's semantics that way (the tavern plugin's MVU operations:
-``lw_tavern.mvu.ops``); the kernel's own writers use the generic changes here: :func:`put`
+record. A plugin brings its format's semantics that way (a card format's update operations,
+with their own rules for leaves and lists); the kernel's own writers use the generic changes here: :func:`put`
 (set a node, creating branches), :func:`replace` (an existing node only), :func:`remove` and
 :func:`add` (a number plus a number; a missing one starts at 0). :func:`apply_changes` applies
 them to a room in order and returns the events the turn records (keeper-only: the tree is

@@ -38,8 +38,6 @@ def decode_lenient(raw: bytes, path: str | Path, warnings: list[str] | None = No
     """UTF-8 text of ``raw`` (a byte-order mark dropped); a byte that is not UTF-8 (a cp1252 ``é``
     in a preset saved by another editor) is read as U+FFFD, as SillyTavern's reader does, and
     noted in ``warnings``."""
-    from lwcore.errors import LwError
-
     try:
         return decode_text(raw, path)
     except LwError as exc:

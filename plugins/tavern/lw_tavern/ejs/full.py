@@ -52,6 +52,7 @@ from lwcore.contributions import VariableWrite
 from lwcore.turn.tree import leaves
 from lwcore.turn.script_writes import writes_from
 
+from lw_tavern import jsdeps
 from lw_tavern.ejs.lite import ESCAPED, pieces_at
 
 MAX_SOURCE = 150_000
@@ -353,8 +354,6 @@ LIBRARY_SCRIPT = _library_script()
 
 def library_sources() -> tuple[str, str] | None:
     """``(ejs, lodash)`` JavaScript when both are installed (:mod:`lw_tavern.jsdeps`), else ``None``."""
-    from lw_tavern import jsdeps
-
     ejs, lodash = jsdeps.source("ejs"), jsdeps.source("lodash")
     return (ejs, lodash) if ejs is not None and lodash is not None else None
 

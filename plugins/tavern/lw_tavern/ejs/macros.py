@@ -29,6 +29,7 @@ substituted; every other macro -- reads, writes, draws, rolls -- stays exactly a
 from __future__ import annotations
 
 import datetime
+import html
 import json
 import random
 import re
@@ -38,6 +39,9 @@ from typing import Any
 
 from lwcore.errors import LwError
 from lwcore.rules.dice import roll
+
+from lw_tavern.ejs.yamlout import fast
+from lw_tavern.mvu import lodash
 
 _MACRO = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
 _WRITES = ("setvar", "addvar", "incvar", "decvar", "setglobalvar", "addglobalvar", "incglobalvar", "decglobalvar")
@@ -112,10 +116,6 @@ def _scope(ctx: MacroContext, kind: str) -> Any:
 
 
 def _variable(ctx: MacroContext, kind: str, path: str) -> Any:
-    import html
-
-    from lw_tavern.mvu import lodash
-
     variables = _scope(ctx, kind)
     return _without_dollar(lodash.get(variables or {}, html.unescape(path), None))
 
@@ -125,8 +125,6 @@ def _utf16(text: str) -> int:
 
 
 def _yaml(ctx: MacroContext, value: Any) -> str:
-    from lw_tavern.ejs.yamlout import fast
-
     text = fast(value)
     if text is None and ctx.yaml is not None:
         text = ctx.yaml(value)

@@ -22,7 +22,9 @@ from lwcore.errors import LwError
 from lwcore.io import load_yaml
 
 from lw_tavern.decorators import named, split_decorators
+from lw_tavern.mvu import lodash
 from lw_tavern.mvu.json5 import Json5Error, parse_json5
+from lw_tavern.mvu.values import ReadError, current
 
 
 def _title(entry: Mapping[str, Any] | Any) -> str:
@@ -57,8 +59,6 @@ def parse_initvar(content: str, *, where: str = "", file: str | None = None) -> 
     kernel's safe reader). The result must be an object.
     A text that is neither is a located :class:`LwError` (``where`` names the entry).
     """
-    from lw_tavern.mvu.values import ReadError, current
-
     prefix = f"{where}: " if where else ""
     reader = current()
     if reader is not None:  # MagVarUpdate's own reading (parseString, in the sandbox)
@@ -126,8 +126,6 @@ def initvar_text(content: str) -> str:
 
 def correctly_merge(into: dict[str, Any], value: Any) -> dict[str, Any]:
     """MagVarUpdate's ``correctlyMerge``: lodash ``merge`` where a list replaces a list."""
-    from lw_tavern.mvu import lodash
-
     if isinstance(value, str):  # lodash merges a text's characters by index
         value = {str(i): ch for i, ch in enumerate(value)}
     elif isinstance(value, list):

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lwcore.contributions import TreeChange
-from lwcore.turn.tree import TreeError
+from lwcore.turn.tree import TreeError, apply
 
 from lw_tavern.mvu import lodash as _
 from lw_tavern.mvu.values import UNDEFINED, ReadError, Reader
@@ -813,8 +813,6 @@ def update_variables(stat_data: dict[str, Any], text: str, reader: Reader,
                      schema: dict[str, Any] | None = None) -> tuple[dict[str, Any], list[str], Update]:
     """MagVarUpdate's ``updateVariables`` as a pure function: the tree after ``text``, the errors it
     reports (refused commands, problems) and what was read. What a room does, less its own checks."""
-    from lwcore.turn.tree import apply
-
     update = read_reply(text, reader, schema)
     tree, outcomes = apply(stat_data, update.changes)
     errors = update.problems + [o.reason for o in outcomes if not o.applied]

@@ -28,6 +28,9 @@ from typing import Any
 
 from lwcore.sandbox.runtime import Limits
 
+from lw_tavern import jsdeps
+from lw_tavern.mvu.json5 import Json5Error, parse_json5
+
 UNDEFINED: Any = type("Undefined", (), {"__repr__": lambda self: "undefined"})()
 """JavaScript's ``undefined`` as a command's value (``_.set('x', undefined)``)."""
 
@@ -164,8 +167,6 @@ class Reader:
         return out
 
     def _run(self, items: list[dict[str, Any]], *, math: bool) -> list[Any] | None:
-        from lw_tavern import jsdeps
-
         if self.sandbox is None:
             self._miss("the sandbox")
             return None
@@ -194,8 +195,6 @@ class Reader:
 
     @staticmethod
     def _fallback(kind: str, text: str) -> Any:
-        from lw_tavern.mvu.json5 import Json5Error, parse_json5
-
         try:
             return parse_json5(text)
         except Json5Error:

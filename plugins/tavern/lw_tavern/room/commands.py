@@ -26,8 +26,9 @@ import shlex
 from typing import TYPE_CHECKING
 
 from lw_tavern.room import presets, roster
-from lw_tavern.room.documents import PRESET
-from lw_tavern.room.imports import KINDS, resolve_source, run_import, summary
+from lw_tavern.room.documents import ENTRY, PACK, PRESET
+from lw_tavern.room.imports import KINDS, open_story, resolve_source, run_import, summary
+from lw_tavern.worldbook.engine import estimate_tokens
 from lwcore.contributions import CommandReply
 from lwcore.errors import LwError
 from lwcore.turn.documents import Document, project_all, viewer_of
@@ -165,9 +166,6 @@ def lore_command(ctx: CommandContext) -> CommandReply:
     """``.lore constant [on|off <handle>]``: the constant entries of the keeper's world imports
     (sent every turn, as SillyTavern sends them), each with its size; the keeper switches any
     off (or on again). Keeper only: the list names keeper-only entries."""
-    from lw_tavern.room.documents import ENTRY
-    from lw_tavern.worldbook.engine import estimate_tokens
-
     _keeper_only(ctx, ".lore")
     zh = ctx.locale.startswith("zh")
     words = _words(ctx)
@@ -213,9 +211,6 @@ def lore_command(ctx: CommandContext) -> CommandReply:
 def _greeting(ctx: CommandContext, words: list[str], zh: bool) -> CommandReply:
     """``.lore greeting``: the world cards' greetings, numbered (0 the card's own ``first_mes``);
     ``.lore greeting <n>``: open the story with greeting n instead, while nothing was said yet."""
-    from lw_tavern.room.documents import PACK
-    from lw_tavern.room.imports import open_story
-
     packs = [d for d in ctx.room.documents.all(PACK) if d.data.get("kind") == "world" and d.data.get("story")]
     greetings: list[tuple[Document, int, str]] = []
     for doc in packs:

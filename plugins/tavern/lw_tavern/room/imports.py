@@ -38,7 +38,11 @@ from typing import Any
 from lw_tavern.card_split import HOOKS_EXTENSION, PERSON_TEXT_FIELDS, SECRET_KEPT, import_entries, split_card
 from lw_tavern.cardfile import Material, book_of, read_material
 from lw_tavern.files import located
-from lw_tavern.mvu.initvar import seed
+from lw_tavern.ejs.lite import strip_templates
+from lw_tavern.ejs.macros import MacroContext, substitute
+from lw_tavern.mvu.initvar import correctly_merge, seed
+from lw_tavern.mvu.magvar import declared_schema
+from lw_tavern.mvu.values import Reader, reading
 from lw_tavern.room.documents import COMPANION, ENTRY, PACK, PREGEN, SCHEMA, SCHEMA_ID
 from lw_tavern.room.scan_texts import CARD_TEXTS, card_texts
 from lw_tavern.worldbook.load import book_from_data
@@ -47,12 +51,13 @@ from lw_tavern.worldbook.model import WorldBook, WorldEntry, entry_to_worldinfo
 from lwcore.contributions import Dropped, ImportReport
 from lwcore.errors import LwError
 from lwcore.io import confine
+from lwcore import sandbox
 from lwcore.pack.install import installed_path
 from lwcore.rules import engine_for
 from lwcore.rules.sheet import Sheet
 from lwcore.turn import tree as var_tree
 from lwcore.turn.documents import Document
-from lwcore.turn.room import Feature, Member, Room
+from lwcore.turn.room import Feature, HistoryEntry, Member, Room
 from lwcore.turn.variables import VariableDef, VariableError, check_value
 
 KINDS = ("pc", "companion", "world")
@@ -82,7 +87,6 @@ SCAN_WORDS = {"character_description": "description", "character_personality": "
 @dataclass(frozen=True)
 class Source:
     """Where an import reads from: the file, the pack id it imports as, and how to name it."""
-
     path: Path
     pack_id: str
     shown: str
@@ -123,7 +127,6 @@ def resolve_source(kernel: Any, room: Room, ref: str) -> Source:
 @dataclass
 class ImportPlan:
     """Everything an import will write, computed before the room is touched."""
-
     kind: str
     key: str
     pack_id: str
@@ -264,9 +267,6 @@ def story_texts(card: Mapping[str, Any]) -> dict[str, Any]:
 def opening_text(room: Room, plan_name: str, text: str) -> str:
     """A greeting as the room's opening reads it: ``{{char}}`` the card's name, ``{{user}}`` the
     players' characters (their names, or "you"), templates left out (no template runs here)."""
-    from lw_tavern.ejs.lite import strip_templates
-    from lw_tavern.ejs.macros import MacroContext, substitute
-
     players = [m for m in room.members if not room.is_keeper(m)]
     names = [(room.sheets[m.id].name if m.id in room.sheets and room.sheets[m.id].name else m.name or m.id)
              for m in players]
@@ -277,8 +277,6 @@ def opening_text(room: Room, plan_name: str, text: str) -> str:
 
 def open_story(room: Room, plan: Any, text: str, index: int) -> None:
     """Record ``text`` as the story's opening (a keeper line every member reads)."""
-    from lwcore.turn.room import HistoryEntry
-
     room.record(HistoryEntry(turn=0, role="keeper", text=opening_text(room, plan.name, text),
                              data={"kind": "opening", "pack": plan.key, "greeting": index}))
 
@@ -287,8 +285,6 @@ def _names_bound(text: str, name: str, kind: str) -> str:
     """A person's text with its name macros read (inert: no other macro runs): ``{{char}}`` (and
     ``<BOT>``/``<CHAR>``) is the card's name; in a pc's own card ``{{user}}`` (``<USER>``) is that
     character too. A companion's ``{{user}}`` is read when it is placed (the acting member)."""
-    from lw_tavern.ejs.macros import MacroContext, substitute
-
     return substitute(text, MacroContext(user=name if kind == "pc" else None, char=name, inert=True))
 
 
@@ -455,9 +451,6 @@ def apply_import(room: Room, plan: ImportPlan) -> None:
 def _seed(room: Room, declarations: list[dict[str, Any]]) -> None:
     """Seed the tree with the declared data (``$meta`` and markers read into the room's MVU
     schema, as MagVarUpdate does when it loads ``[InitVar]``, and removed from the data)."""
-    from lw_tavern.mvu.initvar import correctly_merge
-    from lw_tavern.mvu.magvar import declared_schema
-
     merged: dict[str, Any] = {}
     for declared in declarations:
         correctly_merge(merged, declared)
@@ -511,9 +504,7 @@ def sheet_path(room: Room, member: Member) -> str:
 
 def run_import(room: Room, source: Source, kind: str, *, member: Member | None = None) -> ImportPlan:
     """Read, split, check and write one import (in memory; the caller saves)."""
-    import lwcore.sandbox as sandbox
 
-    from lw_tavern.mvu.values import Reader, reading
 
     material = read_material(source.path)
     with reading(Reader(sandbox)):  # declarations read as MagVarUpdate reads them

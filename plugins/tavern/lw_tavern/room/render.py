@@ -45,6 +45,7 @@ from lw_tavern.ejs.lite import render as render_lite
 from lw_tavern.ejs.lite import tree_resolver
 from lw_tavern.ejs.macros import MacroContext, substitute
 from lw_tavern.inert import protect, protect_name
+from lw_tavern.mvu.values import Reader
 from lw_tavern.worldbook.engine import LeftOut
 
 SWITCH = "LW_TAVERN_EJS"
@@ -58,7 +59,6 @@ def full_mode_allowed(env: Mapping[str, str]) -> bool:
 @dataclass
 class Renderer:
     """What one turn's templates and macros read, and what they asked for."""
-
     tree: dict[str, Any]
     user: str | None
     clock: datetime.datetime
@@ -86,8 +86,6 @@ class Renderer:
         if self.sandbox is None:
             return None
         if self._reader is None:
-            from lw_tavern.mvu.values import Reader
-
             self._reader = Reader(self.sandbox)
         return self._reader.yaml(value)
 

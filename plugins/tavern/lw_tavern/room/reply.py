@@ -13,9 +13,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from lwcore import sandbox as default_sandbox
 from lwcore.contributions import ReplyEdit
+from lwcore.turn.tree import tree_of
 
+from lw_tavern.mvu.magvar import read_reply, reconcile
 from lw_tavern.mvu.update import strip_blocks
+from lw_tavern.mvu.values import Reader
+from lw_tavern.room.documents import SCHEMA, SCHEMA_ID
 
 _ANY_BLOCK = re.compile(r"<\s*(update_?variable|json_?patch)\b", re.IGNORECASE)
 _ANY_CALL = re.compile(r"_\.(set|insert|assign|remove|unset|delete|add)\(")
@@ -24,11 +29,6 @@ _ANY_CALL = re.compile(r"_\.(set|insert|assign|remove|unset|delete|add)\(")
 def room_schema(room: Any) -> dict[str, Any] | None:
     """The room's MVU schema reconciled with its tree now (MagVarUpdate reconciles after every
     update); ``None`` for a room whose tree was seeded before schemas were kept (no checks)."""
-    from lwcore.turn.tree import tree_of
-
-    from lw_tavern.mvu.magvar import reconcile
-    from lw_tavern.room.documents import SCHEMA, SCHEMA_ID
-
     doc = room.documents.get(SCHEMA, SCHEMA_ID) if room is not None else None
     schema = doc.data.get("schema") if doc is not None else None
     if not isinstance(schema, dict):
@@ -38,13 +38,10 @@ def room_schema(room: Any) -> dict[str, Any] | None:
 
 def reply_edit(text: str, room: Any = None, sandbox: Any = None) -> ReplyEdit | None:
     """The narration without update blocks and the commands as tree changes (``None``: none)."""
-    from lw_tavern.mvu.magvar import read_reply
-    from lw_tavern.mvu.values import Reader
-
     if not _ANY_BLOCK.search(text) and not _ANY_CALL.search(text):
         return None
     if sandbox is None:
-        import lwcore.sandbox as sandbox
+        sandbox = default_sandbox
     reader = Reader(sandbox)
     update = read_reply(text, reader, room_schema(room))
     notes = [f"<UpdateVariable> {problem}" for problem in update.problems]
