@@ -12,9 +12,16 @@ run never depends on luck, and a failure reproduces on every machine. Set
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+# Test corpora and helpers every test suite of the repository may import (never runtime code).
+SUPPORT = str(Path(__file__).resolve().parent / "tests" / "support")
+if SUPPORT not in sys.path:
+    sys.path.insert(0, SUPPORT)
 
 settings.register_profile("lw", derandomize=True, database=None, deadline=None)
 settings.register_profile("explore", deadline=None)

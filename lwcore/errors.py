@@ -104,6 +104,10 @@ class LwErrors(LwError):
         return out
 
 
+SECRET_REFUSAL = "the room has a problem only the keeper can see (the keeper can run the same command)"
+"""What a player reads of an error that may quote keeper-only data (after its file, if any)."""
+
+
 def public_message(error: LwError) -> str:
     """What a player may be shown of ``error``: the whole message, unless the error is
     marked ``secret`` (it may quote keeper-only data), then only where it is and that the
@@ -111,7 +115,7 @@ def public_message(error: LwError) -> str:
     if not getattr(error, "secret", False):
         return str(error)
     where = f"{error.file}: " if error.file else ""
-    return f"{where}the room has a problem only the keeper can see (run the command as the keeper)"
+    return f"{where}{SECRET_REFUSAL}"
 
 
 @contextmanager

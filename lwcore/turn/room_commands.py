@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import CommandReply, RoomCommand, resolve
-from lwcore.errors import LwError, LwErrors
+from lwcore.errors import SECRET_REFUSAL, LwError, LwErrors
 from lwcore.plugins import describe_exception
 from lwcore.turn.projections import event_audience, recorded_audience
 from lwcore.turn.room import HistoryEntry, Member, Room
@@ -112,16 +112,13 @@ def run_room_command(
         raise for_player(exc, {room.path: "", kernel.data_dir: "<data dir>"}) from None
 
 
-SECRET_REFUSAL = "the room has a problem only the keeper can see (the keeper can run the same command)"
-
-
 def for_player(error: LwError, places: dict[Path, str]) -> LwError:
     """``error`` as a player may read it. One that may quote keeper-only data (``secret``) is
-    :data:`SECRET_REFUSAL`, with no file; any other keeps its words, with every absolute path
+    :data:`~lwcore.errors.SECRET_REFUSAL` at its file (as the room names it); any other keeps its words, with every absolute path
     inside one of ``places`` (the room folder, the data dir) written from there (``room.yaml``,
     ``<data dir>/presets/x.json``) and any other absolute file left out."""
     if getattr(error, "secret", False):
-        return LwError(SECRET_REFUSAL, code="secret")
+        error = LwError(SECRET_REFUSAL, file=error.file, code="secret")
     roots = sorted({(str(p), shown) for root, shown in places.items()
                     for p in {Path(root).absolute(), Path(root).resolve()} if str(p) != os.sep},
                    key=lambda pair: -len(pair[0]))

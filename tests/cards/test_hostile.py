@@ -1,4 +1,4 @@
-"""The hostile card corpus (``lwcore.cards.hostile``) against the reader.
+"""The hostile card corpus (``tests/support/hostile_cards.py``) against the reader.
 
 All cases run in one child process with a timeout (a hang fails the test instead of stalling
 the suite); each must be refused with its expected code and a location, and no other
@@ -8,15 +8,17 @@ exception may escape. The slowest refusal is printed (``-s``) as a figure, never
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
-from lwcore.cards.hostile import hostile_cards
+import hostile_cards as corpus
+from hostile_cards import hostile_cards
 
 RUNNER = r"""
 import json, sys, time
 from lwcore.cards import load_card
-from lwcore.cards.hostile import hostile_cards
+from hostile_cards import hostile_cards
 from lwcore.errors import LwError
 for case in hostile_cards():
     data = case.make()
@@ -36,7 +38,8 @@ for case in hostile_cards():
 def test_every_hostile_card_is_refused_located_and_bounded():
     cases = {c.id: c for c in hostile_cards()}
     assert len(cases) == len(hostile_cards()) >= 60
-    done = subprocess.run([sys.executable, "-c", RUNNER], capture_output=True, text=True, timeout=180)
+    env = {**os.environ, "PYTHONPATH": os.path.dirname(corpus.__file__)}  # the corpus lives with the tests
+    done = subprocess.run([sys.executable, "-c", RUNNER], capture_output=True, text=True, timeout=180, env=env)
     assert done.returncode == 0, done.stderr
     results = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["id"] for r in results] == list(cases)

@@ -27,6 +27,7 @@ from lwcore.errors import LwError
 from lwcore.hookspecs import hookimpl
 from lwcore.io.limits import LOG_LINE_LIMITS, YAML_LIMITS
 from lwcore.io.loglines import MAX_LINE
+from lwcore.io.speech import MAX_SAID_BYTES
 from lwcore.kernel import Kernel
 from lwcore.plugins import InProcessPlugin
 from lwcore.turn import tree
@@ -183,7 +184,7 @@ def test_every_write_of_a_turn_at_its_maximum_reads_back(tmp_path: Path, kernel:
     room_dir = room_copy(tmp_path, tools=("stash",))
     turn = Room.load(room_dir, kernel).turn_number + 1
     narration = text_filling_a_line(turn, "keeper", "kp")
-    said = text_filling_a_line(turn, "player", "kp", audience="keeper")  # the keeper's own line
+    said = "a" * MAX_SAID_BYTES  # the longest line a member may say (the keeper's own)
     long_text = "长" * MAX_TEXT
     calls = [
         ("stash", {"kind": "log", "size": MAX_LINE, "id": "at-max"}),       # a docs log line at the limit
@@ -213,9 +214,15 @@ def test_every_write_of_a_turn_at_its_maximum_reads_back(tmp_path: Path, kernel:
     assert len(room.documents.get("stash_yaml", "a-mebibyte").data["blob"]) > 1_000_000
     assert room.variable("longest").value == long_text[:VariableDef.model_fields["max_length"].default]
 
-    # one character past each line: cut with a note, and the room still opens
+    # one byte past what a member may say: refused before anything is written
+    before = snapshot(room_dir)
+    with pytest.raises(LwError, match="one line is at most"):
+        kernel.turn(room_dir, said + "a", actor="p1", reply=reply("unused"), provider="chat_completions")
+    before.assert_unchanged()
+
+    # a narration one character past its line: cut with a note, and the room still opens
     turn = room.turn_number + 1
-    result = kernel.turn(room_dir, text_filling_a_line(turn, "player", "p1", extra=1, audience="all"), actor="p1",
+    result = kernel.turn(room_dir, said, actor="p1",
                          reply=reply(text_filling_a_line(turn, "keeper", "kp", extra=1) + "[huge note]"),
                          provider="chat_completions", rng=random.Random(4))
     assert result.applied.narration.endswith("characters; a history line holds 4,194,304 bytes)")
@@ -224,7 +231,7 @@ def test_every_write_of_a_turn_at_its_maximum_reads_back(tmp_path: Path, kernel:
     newest = [e for e in entries if e.turn == turn]
     assert all(line_size(e) <= MAX_LINE for e in newest)
     player, = (e for e in newest if e.role == "player")
-    assert "(cut: the text had" in player.text
+    assert player.text == said
     notes = [e for e in newest if (e.data or {}).get("kind") == "reply_note"]
     assert len(notes) == 1, [(e.role, json.dumps(e.data)[:200].replace("n" * 50, ""), e.text[:80]) for e in newest]
     note = notes[0]

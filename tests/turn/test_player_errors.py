@@ -36,11 +36,15 @@ def test_a_player_reads_no_server_path(error: LwError, shown: str) -> None:
     assert out.code == error.code
 
 
-def test_what_may_quote_keeper_data_is_one_refusal() -> None:
+def test_what_may_quote_keeper_data_is_one_refusal_at_its_file() -> None:
     error = LwError("duplicate key 'SECRET'", file=ROOM / "variables.yaml", line=9)
     error.secret = True
     out = for_player(error, PLACES)
-    assert str(out) == SECRET_REFUSAL and out.file is None and out.code == "secret"
+    assert str(out) == f"variables.yaml: {SECRET_REFUSAL}" and out.file == "variables.yaml" and out.code == "secret"
+    assert out.line is None  # the line could point at the secret itself
+    elsewhere = LwError("bad 'SECRET'", file="/srv/other/x.yaml")
+    elsewhere.secret = True
+    assert str(for_player(elsewhere, PLACES)) == SECRET_REFUSAL  # a file outside the room: not named
 
 
 def test_several_problems_each_lose_their_paths() -> None:
@@ -55,7 +59,7 @@ def test_in_a_room_the_keeper_reads_the_whole_error(room_dir: Path, kernel) -> N
     room = Room.load(room_dir, kernel)
     with pytest.raises(LwError) as player:
         run_room_command(kernel, room, room.member("p1"), ".chronicle")
-    assert str(player.value) == SECRET_REFUSAL
+    assert str(player.value) == f"docs/chronicle.jsonl: {SECRET_REFUSAL}"
     with pytest.raises(LwError) as keeper:
         run_room_command(kernel, room, room.member("kp"), ".chronicle")
     assert keeper.value.file == str(room_dir / "docs" / "chronicle.jsonl") and "duplicate key" in str(keeper.value)

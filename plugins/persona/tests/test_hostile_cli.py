@@ -7,7 +7,7 @@ with the file, 0 where the format says to go on around it (a broken ``config.jso
 the problem has a place), no traceback and no "internal error", and every file in the test's
 folders byte-identical afterwards. :func:`test_a_broken_config_never_stops_what_renders_and_stops_what_writes`
 crosses every broken config with every command that reads it (issue 24). The hostile card corpus of the kernel
-(``lwcore.cards.hostile``) goes through ``lw persona import`` in one child process.
+(``tests/support/hostile_cards.py``) goes through ``lw persona import`` in one child process.
 """
 
 from __future__ import annotations
@@ -297,7 +297,7 @@ def test_the_kernels_hostile_card_corpus_through_lw_persona_import(tmp_path):
     """Every hostile card file is refused by ``lw persona import`` with the card reader's
     located message and exit 1, and no preset is written. One child process runs them all
     (``lwcore.cli.main`` per card) under one timeout."""
-    from lwcore.cards.hostile import hostile_cards, run_cli
+    from hostile_cards import hostile_cards, run_cli
 
     home = tmp_path / "dsh"
     cards = tmp_path / "cards"

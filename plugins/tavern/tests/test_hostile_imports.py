@@ -153,7 +153,7 @@ def test_the_kernels_hostile_card_corpus_through_lw_tavern_import(tmp_path: Path
     runs them all (``lwcore.cli.main`` per card) under one timeout."""
     import shutil
 
-    from lwcore.cards.hostile import hostile_cards, run_cli
+    from hostile_cards import hostile_cards, run_cli
 
     room = tmp_path / "room"
     shutil.copytree(room_template, room)
@@ -175,7 +175,7 @@ def test_the_kernels_hostile_card_corpus_through_lw_tavern_import(tmp_path: Path
 def test_the_kernels_hostile_card_corpus_through_the_other_tavern_commands(tmp_path: Path, command: str) -> None:
     """The same corpus through ``lw tavern inspect``, ``convert`` and ``activate``: each card is
     refused with the card reader's located message and exit 1, and ``convert`` writes nothing."""
-    from lwcore.cards.hostile import hostile_cards, run_cli
+    from hostile_cards import hostile_cards, run_cli
 
     cards = tmp_path / "cards"
     cards.mkdir()

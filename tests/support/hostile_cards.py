@@ -1,6 +1,9 @@
 """Hostile card files: every way a card container can be wrong, for the tests of every
 surface that reads cards (the reader itself, each plugin's importer, each CLI command).
 
+A test corpus, so it lives with the tests (``tests/support/``, on ``sys.path`` for every test
+of the repository through the root ``conftest.py``), never in the runtime package.
+
 Each :class:`HostileCard` builds its bytes on demand (some are tens of MiB) and names the
 :class:`lwcore.errors.LwError` code the reader must answer with. A surface passes when it
 refuses each one with a located message, within a bound, and changes no file.
@@ -17,6 +20,7 @@ import zipfile
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from lwcore.cards.png import PNG_SIGNATURE
@@ -246,9 +250,10 @@ def hostile_cards() -> tuple[HostileCard, ...]:
 _CLI_RUNNER = r"""
 import contextlib, io, json, sys, time
 from pathlib import Path
-from lwcore.cards.hostile import hostile_cards
-from lwcore.cli import main
 folder, args = Path(sys.argv[1]), json.loads(sys.argv[2])
+sys.path.insert(0, sys.argv[3])
+from hostile_cards import hostile_cards
+from lwcore.cli import main
 for case in hostile_cards():
     if case.in_assets:
         continue
@@ -277,7 +282,8 @@ def run_cli(args: list[str], folder: Any, *, env: dict[str, str] | None = None, 
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-c", _CLI_RUNNER, str(folder), json.dumps(args)], capture_output=True,
+    support = str(Path(__file__).resolve().parent)
+    done = subprocess.run([sys.executable, "-c", _CLI_RUNNER, str(folder), json.dumps(args), support], capture_output=True,
                           text=True, timeout=timeout, env=env, stdin=subprocess.DEVNULL)
     if done.returncode != 0:
         raise RuntimeError(f"the corpus run failed: {done.stderr[-2000:]}")
