@@ -82,15 +82,17 @@ def test_a_pc_import_of_the_keepers_card_tells_nothing_of_its_secrets(room: tupl
 
 
 def test_a_lazily_read_file_is_the_keepers_to_see(room: tuple[Path, Path]) -> None:
-    """A broken documents log read by ``.chronicle``: the player reads that the keeper must look
-    (no path); the keeper reads the file and what is wrong."""
+    """A broken documents log read by ``.chronicle``: the player reads that the keeper must look,
+    at the file as the room names it (no server path, nothing of what is in it); the keeper reads
+    the file and what is wrong."""
     folder, home = room
     (folder / "docs" / "chronicle.jsonl").write_text('{"id": "x", "data": {"t": "SECRET"}, "data": 1}\n',
                                                      encoding="utf-8")
     snapshot = Snapshot(folder, ignore=(".lw",))
     player = run_lw("turn", str(folder), "--as", "p1", "--say", ".chronicle", data_dir=home)
     message = assert_refused(player)
-    assert "only the keeper can see" in message and "chronicle.jsonl" not in message and str(folder) not in message
+    assert "only the keeper can see" in message and "docs/chronicle.jsonl" in message
+    assert str(folder) not in message and "SECRET" not in message
     keeper = run_lw("turn", str(folder), "--as", "kp", "--say", ".chronicle", data_dir=home)
     assert "chronicle.jsonl" in assert_refused(keeper)
     snapshot.assert_unchanged()
