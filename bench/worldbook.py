@@ -24,20 +24,43 @@ patterns, asserted), both in this run.
 Recursion: a chain of entries each naming the next (every pass activates one entry) at n and
 4n entries, budget 100% of 100,000 tokens; linear growth is a ratio near 4 (it was 31 s at
 10,000 entries when each pass looked at every candidate again).
+
+Nested keys (issue 24): keys ``a``, ``aa`` … ``a`` × n against one message of 50n ``a``, at
+n = 400 and 1,600, each in a fresh process: the scan's time (best of 3) and how far its peak
+memory rises above the compiled book's. Linear growth is a ratio near 4 for 4x the keys and
+4x the text (before the fix it grew with keys x text: 3.5 s and 1.3 GB at 400, 112 s and
+22 GB at 1,600). Then every class of ``plugins/tavern/tests/hostile_books.py`` (nested keys,
+recursion levels, min activations over 1,000 messages, secondary keys, group members, keys on
+the joined buffer …) at a quarter of its hostile-suite size and at that size: time of one scan
+and the ratio.
+
+    .venv/bin/python bench/worldbook.py --before REV
+
+also runs the ordinary book and the nested keys at 400 with the world-book engine of git
+revision ``REV`` (extracted to a temporary folder, each in a fresh process, interleaved with
+this checkout's), for a before/after measured in the same run.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import re
+import resource
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 import timeit
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "plugins" / "tavern" / "tests"))
 
 from lw_tavern.worldbook.engine import Message, ScanInput, activate, compile_book  # noqa: E402
 from lw_tavern.worldbook.model import WorldBook, WorldEntry, WorldSettings  # noqa: E402
@@ -151,7 +174,9 @@ def best_ms(fn, repeat: int) -> tuple[float, float]:
     return min(times) * 1000, statistics.median(times) * 1000
 
 
-def main() -> int:
+def ordinary_book() -> tuple[Any, ScanInput, WorldSettings, float]:
+    """The ordinary book compiled (automaton built, as a room keeps it), its chat, settings,
+    and the compile time in ms."""
     rng = random.Random(2026)
     words = vocabulary(rng)
     book = make_book(rng, words)
@@ -160,8 +185,78 @@ def main() -> int:
     start = time.perf_counter()
     compiled = compile_book(book, settings)
     compiled.automaton  # noqa: B018 - build it now, as a room would once
-    compile_ms = (time.perf_counter() - start) * 1000
-    scan = ScanInput(chat=chat)
+    return compiled, ScanInput(chat=chat), settings, (time.perf_counter() - start) * 1000
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def child_ordinary() -> dict[str, float]:
+    """``--child ordinary``: the engine's best of 100 on the ordinary book."""
+    compiled, scan, settings, _ = ordinary_book()
+    activate(compiled, scan, settings, rng=random.Random(7))
+    return {"ms": best_ms(lambda: activate(compiled, scan, settings, rng=random.Random(7)), 100)[0]}
+
+
+def child_nested(n: int) -> dict[str, float]:
+    """``--child nested N``: one scan of keys ``a`` … ``a`` × n against 50n ``a`` (best of 3),
+    and how far the peak memory rose above the compiled book's."""
+    book = WorldBook(entries=[WorldEntry.model_validate({"uid": i, "key": ["a" * (i + 1)], "content": f"E{i}"})
+                              for i in range(n)])
+    settings = WorldSettings(max_context=10_000_000, budget=100)
+    compiled = compile_book(book, settings)
+    compiled.automaton  # noqa: B018
+    scan = ScanInput(chat=["a" * (50 * n)])
+    before = peak_mb()
+    result = activate(compiled, scan, settings, rng=random.Random(1))
+    assert len(result.fired) == n
+    return {"ms": best_ms(lambda: activate(compiled, scan, settings, rng=random.Random(1)), 3)[0],
+            "rise_mb": peak_mb() - before}
+
+
+def in_child(args: list[str], engine: Path | None = None) -> dict[str, float]:
+    """Run this script with ``--child ARGS`` in a fresh process (with the world-book engine of
+    ``engine`` first on the path) and read its figures."""
+    env = dict(os.environ)
+    if engine is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(engine), env.get("PYTHONPATH", "")]))
+    out = subprocess.run([sys.executable, __file__, "--child", *args], capture_output=True, text=True, env=env,
+                         check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def engine_at(revision: str, into: Path) -> Path:
+    """The tavern plugin's ``lw_tavern`` package of git ``revision``, extracted under ``into``."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", revision, "plugins/tavern/lw_tavern"],
+                             capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=__import__("io").BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into / "plugins" / "tavern"
+
+
+def hostile_table() -> None:
+    """Every class of ``hostile_books`` at a quarter of its hostile-suite size and at it."""
+    from hostile_books import CASES
+
+    print("hostile classes (one scan each, at n and 4n; linear: about 4):")
+    for name, (build, size) in CASES.items():
+        figures = []
+        for n in (size // 4, size):
+            case = build(n)
+            settings = WorldSettings.model_validate(case.settings)
+            compiled = compile_book(WorldBook(entries=[WorldEntry.model_validate(e) for e in case.entries]), settings)
+            compiled.automaton  # noqa: B018
+            start = time.perf_counter()
+            result = activate(compiled, ScanInput(chat=case.chat), settings, rng=random.Random(1))
+            figures.append((time.perf_counter() - start) * 1000)
+            assert len(result.fired) == case.fired, name
+        print(f"  {case.name:<46} n={size // 4:>7,}: {figures[0]:8.1f} ms   4n: {figures[1]:8.1f} ms   "
+              f"{figures[1] / max(figures[0], 0.001):5.1f}x")
+
+
+def main() -> int:
+    compiled, scan, settings, compile_ms = ordinary_book()
 
     def run(matcher: str, regex=None):
         return activate(compiled, scan, settings, rng=random.Random(7), matcher=matcher, regex=regex)  # type: ignore[arg-type]
@@ -193,6 +288,24 @@ def main() -> int:
     small, large = chain_ms(2_500), chain_ms(10_000)
     print(f"recursion chain: 2,500 entries {small:7.1f} ms, 10,000 entries {large:7.1f} ms: "
           f"{large / small:.1f}x for 4x the entries (linear: about 4)")
+    small, large = in_child(["nested", "400"]), in_child(["nested", "1600"])
+    print(f"nested keys (a … a x n against 50n a): n=400 {small['ms']:8.1f} ms, peak +{small['rise_mb']:6.1f} MB; "
+          f"n=1,600 {large['ms']:8.1f} ms, peak +{large['rise_mb']:6.1f} MB: "
+          f"{large['ms'] / small['ms']:.1f}x the time for 4x the keys and the text (linear: about 4)")
+    hostile_table()
+    if "--before" in sys.argv:
+        revision = sys.argv[sys.argv.index("--before") + 1]
+        with tempfile.TemporaryDirectory() as folder:
+            old = engine_at(revision, Path(folder))
+            before_ms = after_ms = float("inf")
+            for _ in range(3):  # interleaved, each in a fresh process
+                before_ms = min(before_ms, in_child(["ordinary"], old)["ms"])
+                after_ms = min(after_ms, in_child(["ordinary"])["ms"])
+            print(f"before/after ({revision} / this checkout), each in a fresh process, interleaved:")
+            print(f"  ordinary book          {before_ms:8.2f} ms / {after_ms:8.2f} ms   ({after_ms / before_ms:.2f}x)")
+            old_nested, new_nested = in_child(["nested", "400"], old), in_child(["nested", "400"])
+            print(f"  nested keys, n=400     {old_nested['ms']:8.1f} ms, peak +{old_nested['rise_mb']:7.1f} MB / "
+                  f"{new_nested['ms']:8.1f} ms, peak +{new_nested['rise_mb']:7.1f} MB")
     ok = fast_ms < GOAL_MS and ratio >= GOAL_RATIO
     if not ok:
         print("  GOAL MISSED")
@@ -200,4 +313,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--child"]:
+        figures = child_ordinary() if sys.argv[2] == "ordinary" else child_nested(int(sys.argv[3]))
+        print(json.dumps(figures))
+        raise SystemExit(0)
     raise SystemExit(main())

@@ -14,20 +14,30 @@ each turn is recorded for the suite's summary (``hostile inputs``: the slowest p
   stop at the budget, the rest degrade (hook disabled, entry left out, condition false);
 - model replies at the 512 KiB limit built to make parsers rescan (unclosed fences and
   tags, unclosed strings and brackets, ``{{roll:`` and spaces, ``[`` and spaces in paths,
-  500 commands on one leaf): linear parsing, bounded application.
+  500 commands on one leaf): linear parsing, bounded application;
+- world books built to make the scan super-linear (``plugins/tavern/tests/hostile_books.py``:
+  keys ``a`` … ``a`` × 1,309 against 65,450 ``a``, the longest line a player may say, the same
+  as whole words, thousands of recursion levels, secondary keys and group members through long
+  recursions) on a player's own pc card, with the recursion the keeper switched on: every entry
+  the case says fires, within the turn's timeout (before, the nested keys alone grew with keys
+  × text: 3.5 s and 1.3 GB at 400 keys, about 10x that here).
 """
 
 from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
 from hostile_kit import Snapshot, assert_clean, run_lw
 
+from lwcore.io.speech import MAX_SAID_BYTES
+
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "plugins" / "tavern" / "tests"))
 EXAMPLE = ROOT / "examples" / "fog-harbor"
 A30 = "a" * 30 + "!"
 KEPT = ("room.yaml", "variables.yaml", "sheets", "docs/worldbook_entry.yaml", "docs/worldbook_pack.yaml")
@@ -180,3 +190,42 @@ def test_a_hostile_reply_at_the_size_limit_is_read_in_bounded_time(tmp_path: Pat
     room, home = room_copy(tmp_path)
     # --json: the terminal report would wrap half a megabyte of narration into panels (rich: seconds)
     turn(room, home, "我去码头。", f"turn: reply ({name})", "--json", reply=narration(tmp_path, REPLIES[name]))
+
+
+# --- world books built to make the scan super-linear, on a player's own card ----------------------
+
+NESTED = MAX_SAID_BYTES // 50 - 1
+"""The most nested keys whose text (50 ``a`` a key, and a word) is one line a player may say
+(1,309: before the fix about 10x the 3.5 s and 1.3 GB of 400)."""
+PLAYER_BOOKS = {"nested": NESTED, "nested_words": NESTED, "levels": 2000, "secondary": 2000, "group_losers": 1000}
+"""Cases of ``hostile_books`` a player can bring on a pc card (one message: what they say), and
+their sizes here (importing thousands of entries is itself seconds of the test)."""
+
+
+@pytest.mark.parametrize("name", list(PLAYER_BOOKS))
+def test_a_players_card_built_to_stall_the_scan_cannot_stall_the_turn(tmp_path: Path, name: str) -> None:
+    import yaml
+    from hostile_books import CASES, card_entries
+
+    build, _ = CASES[name]
+    case = build(PLAYER_BOOKS[name])
+    room, home = room_copy(tmp_path)
+    data = {"name": "Mine", "description": "A visitor.", "personality": "", "scenario": "", "first_mes": "",
+            "mes_example": "", "character_book": {"entries": [{**e, "id": i, "enabled": True}
+                                                              for i, e in enumerate(card_entries(case))]}}
+    path = tmp_path / "Mine.json"
+    path.write_text(json.dumps({"spec": "chara_card_v2", "spec_version": "2.0", "data": data}, ensure_ascii=False),
+                    encoding="utf-8")
+    outcome = run_lw("tavern", "import", str(path), "--as", "pc", str(room), "--member", "p1", data_dir=home,
+                     timeout=300)
+    assert_clean(outcome)
+    assert outcome.code == 0, outcome.stderr
+    if case.settings:  # the keeper's world-info settings (recursion on, room for every entry)
+        settings = "".join(f"  {key}: {json.dumps(value)}\n" for key, value in case.settings.items())
+        with (room / "room.yaml").open("a", encoding="utf-8") as out:
+            out.write("worldbook:\n" + settings)
+    assert len(case.chat) == 1
+    turn(room, home, case.chat[0], f"turn: world book ({case.name}, player's pc card)", "--as", "p1", "--json")
+    timed = yaml.safe_load((room / "docs" / "worldbook_timed.yaml").read_text(encoding="utf-8"))
+    fired = [handle for handle in timed["timed"]["data"]["fired"] if handle.startswith("Mine#")]
+    assert len(fired) == case.fired

@@ -113,3 +113,61 @@ def test_a_regex_match_always_holds_one_of_its_required_literals(pattern, flags,
         if tester.test(pattern, flags, subject):
             seen = subject.lower() if "i" in flags else subject
             assert any(literal in seen for literal in literals), (pattern, flags, subject, literals)
+
+
+# keys that nest deeper than the library's automaton takes (``literals.NESTING``): ``a`` … ``aaaaaaa``,
+# ``ba`` … ``bbbbbbba`` (inside ``bbba`` the shorter ones are found only by walking up from it) and
+# their neighbours, so the nested automaton answers for some keys of each book
+NESTED = ([("a" * n) for n in range(1, 8)] + [("b" * n) + "a" for n in range(1, 8)]
+          + ["A", "Aa", "b a", "a_a", "aa-a", "/a{3}/", "/A+b/i", "\x01a"])
+NESTED_TEXT = st.lists(st.sampled_from(["a", "aa", "aaaa", "A", "b", "bba", "bbba", " ", "-", "_", "."]),
+                       max_size=16).map("".join)
+
+
+@st.composite
+def nested_entries(draw):
+    # usually a disabled entry holding the whole chain, so that ``a`` … ``aaa`` nest past the threshold
+    out = [WorldEntry.model_validate({"uid": 99, "key": NESTED[:14], "disable": True,
+                                      "caseSensitive": draw(st.sampled_from([None, True, False]))})
+           ] if draw(st.integers(0, 3)) else []
+    for uid in range(draw(st.integers(1, 8))):
+        out.append(WorldEntry.model_validate({
+            "uid": uid,
+            "key": draw(st.lists(st.sampled_from(NESTED), min_size=1, max_size=3)),
+            "keysecondary": draw(st.lists(st.sampled_from(NESTED), max_size=2)),
+            "selective": True,
+            "selectiveLogic": draw(st.integers(0, 3)),
+            "content": draw(NESTED_TEXT),
+            "order": draw(st.integers(0, 3)),
+            "caseSensitive": draw(st.sampled_from([None, True, False])),
+            "matchWholeWords": draw(st.sampled_from([None, True, False])),
+            "scanDepth": draw(st.sampled_from([None, None, 1, 2])),
+            "matchScenario": draw(st.booleans()),
+        }))
+    return out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(nested_entries(), st.lists(NESTED_TEXT, max_size=4),
+       st.builds(WorldSettings, depth=st.integers(1, 3), recursive=st.booleans(), case_sensitive=st.booleans(),
+                 match_whole_words=st.booleans(), min_activations=st.integers(0, 2),
+                 max_recursion_steps=st.integers(0, 3), max_context=st.just(8192)),
+       NESTED_TEXT, st.integers(0, 2**32))
+def test_nested_keys_activate_as_the_full_scan_does(book, chat, world, scenario, seed):
+    compiled = compile_book(WorldBook(entries=book), world)
+    scan = ScanInput(chat=chat, globals={"scenario": scenario})
+    results = []
+    for matcher in ("fast", "naive"):
+        rng = random.Random(seed)
+        a = activate(compiled, scan, world, rng=rng, matcher=matcher)  # type: ignore[arg-type]
+        results.append((a.fired, a.placement, a.state, a.overflowed, a.loops, rng.random()))
+    assert results[0] == results[1]
+
+
+def test_a_book_of_nested_keys_uses_the_nested_automaton():
+    """The generated books above do reach the nested automaton (each chain nests 7 deep)."""
+    compiled = compile_book(WorldBook(entries=[WorldEntry.model_validate({"uid": 0, "key": NESTED[:14]})]),
+                            WorldSettings())
+    table = compiled.automaton.tables[False]
+    assert table.nested is not None and {table.keys[i] for i in range(table.shallow, len(table.keys))} == {
+        "a", "aa", "aaa", "ba", "bba", "bbba"}

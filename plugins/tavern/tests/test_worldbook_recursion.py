@@ -78,6 +78,61 @@ def test_long_recursion_activates_as_the_full_scan_does(book, chat, world, seed,
         state = results[0][3]
 
 
+WORDS = ["k0x", "k1x", "k2x", "k3x", "s1", "s2", "old", "deep", "g"]
+
+
+@st.composite
+def widening(draw):
+    """Books for the pool's release rules: keys first seen in older messages (min activations
+    widen the depth to them), secondary keys only in recursion texts (a pass without them may
+    flip NOT ANY / NOT ALL), exclusions and levels across both kinds of pass, groups and a
+    small budget (entries left out for good), own scan depths (widening must not matter)."""
+    n = draw(st.integers(2, 14))
+    out = []
+    for uid in range(n):
+        out.append(WorldEntry.model_validate({
+            "uid": uid,
+            "key": draw(st.lists(st.sampled_from(WORDS + ["/k\\dx/", "\x01old"]), min_size=1, max_size=2)),
+            "keysecondary": draw(st.lists(st.sampled_from(WORDS), max_size=3)),
+            "selective": True,
+            "selectiveLogic": draw(st.integers(0, 3)),
+            "content": " ".join(draw(st.lists(st.sampled_from(WORDS), max_size=3))),
+            "order": draw(st.integers(0, 3)),
+            "scanDepth": draw(st.sampled_from([None, None, None, 1, 3, 6])),
+            "excludeRecursion": draw(st.booleans()) and draw(st.booleans()),
+            "preventRecursion": draw(st.booleans()) and draw(st.booleans()),
+            "delayUntilRecursion": draw(st.sampled_from([False, False, False, 1, 2, 3])),
+            "group": draw(st.sampled_from(["", "", "", "g", "h", "g,h"])),
+            "groupOverride": draw(st.booleans()) and draw(st.booleans()),
+            "ignoreBudget": draw(st.booleans()) and draw(st.booleans()),
+            "probability": draw(st.sampled_from([100, 100, 100, 50])),
+            "matchWholeWords": draw(st.sampled_from([None, True])),
+        }))
+    return out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(widening(), st.lists(st.lists(st.sampled_from(WORDS + ["x", "zz"]), max_size=3).map(" ".join),
+                            min_size=1, max_size=8),
+       st.builds(WorldSettings, depth=st.integers(1, 3), recursive=st.booleans(),
+                 min_activations=st.integers(0, 12), min_activations_depth_max=st.sampled_from([0, 0, 5]),
+                 max_recursion_steps=st.sampled_from([0, 0, 4]), max_context=st.sampled_from([60, 100_000]),
+                 budget=st.sampled_from([25, 100]), use_group_scoring=st.booleans()),
+       st.integers(0, 2**32), st.booleans())
+def test_passes_that_widen_the_depth_activate_as_the_full_scan_does(book, chat, world, seed, explain):
+    compiled = compile_book(WorldBook(entries=book), world)
+    scan = ScanInput(chat=chat)
+    state = TimedState()
+    for _turn in range(2):
+        results = []
+        for matcher in ("fast", "naive"):
+            rng = random.Random(seed)
+            a = activate(compiled, scan, world, state, rng=rng, matcher=matcher, explain=explain)  # type: ignore[arg-type]
+            results.append((a.fired, a.contents, a.placement, a.state, a.overflowed, a.loops, rng.random()))
+        assert results[0] == results[1]
+        state = results[0][3]
+
+
 def test_a_long_chain_fires_every_link() -> None:
     n = 3000
     book = WorldBook(entries=[WorldEntry.model_validate({"uid": i, "key": [f"k{i}x"], "content": f"link k{i + 1}x"})

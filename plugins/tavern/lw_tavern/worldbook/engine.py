@@ -30,6 +30,7 @@ Known deliberate differences from SillyTavern (each would be a bug to copy):
 
 from __future__ import annotations
 
+import heapq
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -59,6 +60,7 @@ from lw_tavern.worldbook.scan import (
     Automaton,
     Buffer,
     FastMatcher,
+    Fresh,
     Key,
     Matcher,
     NaiveMatcher,
@@ -437,8 +439,7 @@ def activate(
         overflowed=run.overflowed,
         loops=run.count,
         turn=turn,
-        problems=tuple((entries[i].key, f"regex key {source!r} skipped: {why}")
-                       for (i, source), why in regexes.problems.items()),
+        problems=tuple((entries[i].key, what) for (i, _source), what in regexes.problems.items()),
     )
 
 
@@ -446,11 +447,16 @@ STATIC = "static"
 """An entry that cannot fire for the rest of the scan (disabled, its condition false, filtered,
 delayed, on cooldown, ``@@dont_activate``, no keys)."""
 MISSED = "missed"
-"""No primary key matched: it cannot in a pass of the same depth unless one occurs in new text."""
+"""No primary key matched: it cannot in a pass of the same kind unless one occurs in text that
+is new to its buffer (a recursion text, or a message the depth now reaches)."""
 SECONDARY = "secondary"
-"""Its secondary keys failed: again only new text holding one of its keys can change that."""
+"""Its secondary keys failed: again only a key of it newly in its buffer can change that."""
+VOLATILE = "volatile"
+"""No key matched but a key tested on the joined buffer may match once the buffer changes."""
 WAITING = "waiting"
-"""Waiting for a recursion level, or kept out of recursion: the pass's kind must change first."""
+"""Waiting for a recursion level (a recursion pass of that level or higher)."""
+EXCLUDED = "excluded"
+"""Kept out of recursion: only a pass that is not one can activate it."""
 
 
 class LeftOut(Exception):
@@ -459,70 +465,151 @@ class LeftOut(Exception):
 
 
 class _Pool:
-    """Which entries a pass of the fast matcher looks at: those that may fire now.
+    """Which entries a pass of the fast matcher looks at: those whose verdict may have changed.
 
-    The first pass looks at every candidate (an entry a primary key of which occurs anywhere in
-    what is scanned, the constant, sticky, forced and joined-key ones), or every entry when
-    explaining. After a pass an entry that fired or failed its roll is done; one that
-    :meth:`_Run.consider` says cannot fire yet is parked with the reason: for good
-    (:data:`STATIC`), until one of its primary keys (:data:`MISSED`) or any of its keys
-    (:data:`SECONDARY`) occurs in new text, or until the pass's kind changes (:data:`WAITING`).
-    A pass of another depth (min activations, and the pass after it) releases the missed ones.
-    So each pass costs what is new in it rather than the whole book: a chain of entries each
-    firing the next is linear, not quadratic. The verdict of a parked entry is the one it got when
-    last looked at. The reference matcher looks at every entry in every pass instead
-    (``tests/test_worldbook_matchers.py`` holds the two equal).
+    Every pass reads one of two buffers: with the recursion texts (the first pass and the
+    recursion passes) or without them (min-activations passes), each at the depth reached so
+    far. Per buffer kind an entry is to be looked at (``todo``) or parked with why it cannot
+    fire there yet: until one of its primary keys (:data:`MISSED`) or any of its keys
+    (:data:`SECONDARY`) is newly in the buffer -- the matcher reports such keys
+    (``take_fresh``: a recursion text, or a message the widened depth now reaches, holding the
+    key for the first time) --, or until the buffer changes at all (:data:`VOLATILE`: keys tested
+    on the joined buffer). An entry that fired or failed its roll is done, one that a static
+    filter stops is done too (:data:`STATIC`), one waiting for a recursion level waits in that
+    level's bucket, released by a recursion pass of that level or higher (:data:`WAITING`), and
+    one kept out of recursion is looked at only in passes without the recursion texts
+    (:data:`EXCLUDED`). So each pass costs what changed for it rather than the whole book: a chain
+    of entries each firing the next, thousands of distinct recursion levels, min activations
+    widening over a thousand messages are linear, not quadratic. The verdict of a parked entry is
+    the one it got when last looked at. The reference matcher looks at every entry in every pass
+    instead (``tests/test_worldbook_matchers.py`` and ``tests/test_worldbook_recursion.py`` hold
+    the two equal).
     """
 
     def __init__(self, run: _Run, explain: bool) -> None:
         self.run = run
         self.explain = explain
-        self.open: set[int] | None = None
-        self.parked: dict[int, str] = {}
-        self.kind: Any = None
+        self.started = False
+        self.todo: dict[bool, set[int]] = {True: set(), False: set()}
+        self.parked: dict[bool, dict[int, str]] = {True: {}, False: {}}
+        self.volatile: dict[bool, set[int]] = {True: set(), False: set()}
+        self.version: dict[bool, Any] = {True: None, False: None}
+        self.gone: set[int] = set()
+        """Done for this scan: fired, failed its roll, or stopped by a static filter."""
+        self.waiting: dict[int, set[int]] = {}
+        """Recursion level -> entries waiting for it."""
+        self.waits: dict[int, int] = {}
+        """Entry -> the recursion level it waits for."""
+        self.levels: list[int] = []
+        """The levels of :attr:`waiting`, a heap."""
+        self.excluded: set[int] = set()
 
-    def next(self, fresh: tuple[set[int], set[int]], same_depth: bool, kind: Any) -> list[int]:
+    def next(self, fresh: Fresh, state: ScanState, level: int, version: Any) -> list[int]:
+        """The entries to look at in a pass of ``state`` at recursion ``level``; ``version``
+        changes whenever the pass's buffer does."""
         run = self.run
-        primary, secondary = fresh
-        if self.open is None:
-            self.open = (set(range(len(run.entries))) if self.explain else
-                         set(run.finder.candidates()) | set(run.book.always) | run.sticky | run.forced)
+        ctx = state != ScanState.MIN_ACTIVATIONS
+        if not self.started:
+            self.started = True
+            first = (set(range(len(run.entries))) if self.explain else
+                     set(run.finder.candidates()) | set(run.book.always) | run.sticky | run.forced)
+            self.todo[True] = set(first)
+            self.todo[False] = set(first)
+        # a primary key newly in the buffer cannot change an entry whose secondary keys failed
+        # (its primary keys still match): only one of its secondary keys can
+        for i in fresh.recursion_primary:
+            self._touch(i, (MISSED, VOLATILE), (True,))
+        for i in fresh.recursion_secondary:
+            self._touch(i, (SECONDARY, VOLATILE), (True,), new=False)
+        for i in fresh.widened_primary:
+            if run.entries[i].scan.scan_depth is None:
+                self._touch(i, (MISSED, VOLATILE), (True, False))
+        for i in fresh.widened_secondary:
+            if run.entries[i].scan.scan_depth is None:
+                self._touch(i, (SECONDARY, VOLATILE), (True, False), new=False)
+        if self.version[ctx] != version:
+            self.version[ctx] = version
+            for i in self.volatile[ctx]:
+                if self.parked[ctx].pop(i, None) is not None:
+                    self.todo[ctx].add(i)
+            self.volatile[ctx] = set()
+        if state == ScanState.RECURSION:
+            while self.levels and self.levels[0] <= level:
+                for i in self.waiting.pop(heapq.heappop(self.levels)):
+                    del self.waits[i]
+                    self.todo[True].add(i)
+        return sorted(self.todo[ctx])
+
+    def _touch(self, i: int, reasons: tuple[str, ...], contexts: tuple[bool, ...], new: bool = True) -> None:
+        """A key of entry ``i`` is newly in the buffers of ``contexts`` (with the recursion
+        texts?): look at it again where it was parked for one of ``reasons`` (and, for a primary
+        key, where it was never looked at)."""
+        if i in self.gone or i in self.run.activated or i in self.run.failed:
+            return
+        if i in self.waits:
+            return
+        for ctx in contexts:
+            if ctx and i in self.excluded:
+                continue
+            if not ctx and self._never_without_recursion(i):
+                continue
+            why = self.parked[ctx].get(i)
+            if why is None:
+                if new:
+                    self.todo[ctx].add(i)
+            elif why in reasons:
+                del self.parked[ctx][i]
+                self.volatile[ctx].discard(i)
+                self.todo[ctx].add(i)
+
+    def _never_without_recursion(self, i: int) -> bool:
+        c = self.run.entries[i]
+        return bool(c.level) and i not in self.run.sticky
+
+    def park(self, i: int, why: str, state: ScanState) -> None:
+        ctx = state != ScanState.MIN_ACTIVATIONS
+        if why == STATIC:
+            self._forget(i)
+            self.gone.add(i)
+        elif why == WAITING:
+            self._forget(i)
+            level = self.run.entries[i].level
+            if level not in self.waiting:
+                self.waiting[level] = set()
+                heapq.heappush(self.levels, level)
+            self.waiting[level].add(i)
+            self.waits[i] = level
+        elif why == EXCLUDED:
+            self.todo[True].discard(i)
+            self.parked[True].pop(i, None)
+            self.volatile[True].discard(i)
+            self.excluded.add(i)
         else:
-            parked = self.parked
-            for i in primary:
-                why = parked.get(i)
-                if why is None:
-                    if i not in run.activated and i not in run.failed:
-                        self.open.add(i)
-                elif why in (MISSED, SECONDARY):
-                    self._release(i)
-            for i in secondary:
-                if parked.get(i) == SECONDARY:
-                    self._release(i)
-            if not same_depth:
-                for i in [i for i, why in parked.items() if why in (MISSED, SECONDARY)]:
-                    self._release(i)
-            if kind != self.kind:
-                for i in [i for i, why in parked.items() if why == WAITING]:
-                    self._release(i)
-        self.kind = kind
-        return sorted(self.open)
+            self.todo[ctx].discard(i)
+            self.parked[ctx][i] = why
+            if why == VOLATILE:
+                self.volatile[ctx].add(i)
 
-    def _release(self, i: int) -> None:
-        del self.parked[i]
-        assert self.open is not None
-        self.open.add(i)
-
-    def park(self, i: int, why: str) -> None:
-        if self.open is not None:
-            self.open.discard(i)
-            self.parked[i] = why
+    def _forget(self, i: int) -> None:
+        for ctx in (True, False):
+            self.todo[ctx].discard(i)
+            self.parked[ctx].pop(i, None)
+            self.volatile[ctx].discard(i)
 
     def done(self, now: Iterable[int]) -> None:
-        if self.open is not None:
-            for i in now:
-                if i in self.run.activated or i in self.run.failed:
-                    self.open.discard(i)
+        """After a pass: the entries of ``now`` that fired or failed are done; so is one that
+        could fire but is left out for good, where leaving it out draws no random number -- every
+        group of it already activated (only a sticky member gets past that, and the group's draw
+        is skipped), or, once the budget overflowed, a budget-bound entry in no group (a member
+        of a group still takes part in its draws)."""
+        run = self.run
+        for i in now:
+            e = run.entries[i].entry
+            if (i in run.activated or i in run.failed
+                    or (i not in run.sticky and e.groups and run.activated_groups.issuperset(e.groups))
+                    or (run.overflowed and not e.ignore_budget and not e.groups)):
+                self._forget(i)
+                self.gone.add(i)
 
 
 class _Run:
@@ -553,6 +640,10 @@ class _Run:
         self.explain = False
         self.conditions: dict[int, bool | None] = {}
         self.forced = {self.book.by_key[k].index for k in scan.force if k in self.book.by_key}
+        self.pooled = False
+        """Passes look only at what the pool releases (the fast matcher): the memos below hold."""
+        self.primary_memo: dict[tuple[int, bool], Key] = {}
+        self.secondary_memo: dict[tuple[int, bool], int] = {}
 
     # -- helpers
 
@@ -574,7 +665,7 @@ class _Run:
         level = levels.pop(0) if levels else 0
         self.explain = explain
         state = ScanState.INITIAL
-        previous = ScanState.NONE
+        reach = settings.depth
         fast_count = self.tokens is estimate_tokens
         all_text = ""  # the recursion texts, newest first (only kept for a caller's token counter)
         all_bytes = 0
@@ -584,33 +675,34 @@ class _Run:
                 break
             self.count += 1
             self.finder.prepare(max(settings.depth + self.skew, self.book.max_entry_depth))
+            if settings.depth + self.skew > reach:
+                self.finder.widen(reach, settings.depth + self.skew)
+                reach = settings.depth + self.skew
             fresh = self.finder.take_fresh()
             with_recursion = state != ScanState.MIN_ACTIVATIONS
             if fresh is None:
                 # the reference: every entry in every pass, as SillyTavern's own loop
                 order: Iterable[int] = range(len(self.entries))
             else:
-                # a recursion pass right after another pass of the same depth sees the same
-                # text plus the new recursion text: what could not match then cannot now
-                # unless one of its keys occurs in the new text
-                same_depth = state == ScanState.RECURSION and previous in (ScanState.INITIAL, ScanState.RECURSION)
-                order = pool.next(fresh, same_depth, (state, level))
-            previous = state
+                self.pooled = True
+                version = (self.skew, self.finder.recursion_count() if with_recursion else 0)
+                order = pool.next(fresh, state, level, version)
             now = []
             for i in order:
                 verdict = self.consider(i, state, level, with_recursion)
                 if verdict is True:
                     now.append(i)
                 elif verdict:
-                    pool.park(i, verdict)
+                    pool.park(i, verdict, state)
             now.sort(key=lambda i: (i not in self.sticky, i))
+            looked = list(now)
             self.inclusion_groups(now, state)
             if fast_count:
                 all_text_tokens = (all_bytes + 3) // 4 if all_bytes else 0
             else:
                 all_text_tokens = self.tokens(all_text) if all_text else 0
             self.admit(now, budget, all_text_tokens)
-            pool.done(now)
+            pool.done(looked)
 
             successful = [i for i in now if i not in self.failed]
             for_recursion = [i for i in successful if not self.entries[i].entry.prevent_recursion]
@@ -642,7 +734,7 @@ class _Run:
                         all_text = text + "\n" + all_text
 
     def finder_has_recursion(self) -> bool:
-        return bool(getattr(self.finder, "buffer").recursion)
+        return self.finder.recursion_count() > 0
 
     def evaluate_condition(self, i: int) -> bool | None:
         """An entry's ``@@if`` condition, evaluated once per scan (``None``: no evaluator)."""
@@ -653,7 +745,8 @@ class _Run:
     def consider(self, i: int, state: ScanState, level: int, with_recursion: bool) -> bool | str | None:
         """SillyTavern's per-entry checks: ``True`` when the entry activates in this pass; else
         why it cannot in the passes to come (:data:`STATIC`, :data:`MISSED`, :data:`SECONDARY`,
-        :data:`WAITING`: see :class:`_Pool`), or ``None`` (it may in the next pass)."""
+        :data:`VOLATILE`, :data:`WAITING`, :data:`EXCLUDED`: see :class:`_Pool`), or ``None``
+        (it may in the next pass)."""
         if i in self.failed or i in self.activated:
             return None
         c = self.entries[i]
@@ -688,7 +781,7 @@ class _Run:
                 return WAITING
         if state == ScanState.RECURSION and self.settings.recursive and e.exclude_recursion and not sticky:
             self.note(i, False, "exclude_recursion")
-            return WAITING
+            return EXCLUDED
         if c.activate:
             self.note(i, True, "decorator", "@@activate")
             return True
@@ -709,35 +802,95 @@ class _Run:
             return STATIC
         depth = self.depth_of(c)
         scan = c.scan
-        primary = next((k for k in scan.keys if self.finder.matches(scan, k, depth, with_recursion)), None)
+        primary = self.first_primary(i, scan, depth, with_recursion)
         if primary is None:
             if self.explain:
                 self.note(i, False, "no_match", "no primary key within its scan depth")
-            return None if scan.joined else MISSED
+            return VOLATILE if scan.joined and self.finder.volatile(scan, scan.keys, depth, with_recursion) else MISSED
         how = f"key {primary.source!r}" + (" (recursion)" if state == ScanState.RECURSION else "")
         if not (e.selective and e.keysecondary):
             self.note(i, True, "key", how)
             return True
         logic = Logic(e.selective_logic)
+        if self.pooled and not scan.secondary_joined:
+            fired, k = self.secondary_monotone(i, scan, logic, depth, with_recursion)
+        else:
+            fired, k = self.secondary(scan, logic, depth, with_recursion)
+        if fired:
+            if logic == Logic.AND_ANY:
+                self.note(i, True, "key", f"{how} and secondary {k.source!r}")  # type: ignore[union-attr]
+            elif logic == Logic.NOT_ALL:
+                self.note(i, True, "key", f"{how}, secondary {k.source!r} absent (NOT ALL)")  # type: ignore[union-attr]
+            elif logic == Logic.NOT_ANY:
+                self.note(i, True, "key", f"{how}, no secondary key (NOT ANY)")
+            else:
+                self.note(i, True, "key", f"{how} and every secondary key (AND ALL)")
+            return True
+        self.note(i, False, "secondary", f"{how} but secondary keys fail {logic.name.replace('_', ' ')}")
+        if (scan.joined or scan.secondary_joined) and self.finder.volatile(scan, (*scan.keys, *scan.secondary), depth,
+                                                                           with_recursion):
+            return VOLATILE
+        return SECONDARY
+
+    def first_primary(self, i: int, scan: ScanEntry, depth: int, with_recursion: bool) -> Key | None:
+        """The first primary key (in the entry's order) that matches. With the pool, a literal
+        key that matched stays matched in buffers of the same kind (they only grow), so it is
+        asked first: an entry released again costs one test, not one per key (its verdict may
+        then name that key where a key before it matches too)."""
+        memo = (i, with_recursion)
+        if self.pooled and not scan.joined:
+            known = self.primary_memo.get(memo)
+            if known is not None and self.finder.matches(scan, known, depth, with_recursion):
+                return known
+        primary = next((k for k in scan.keys if self.finder.matches(scan, k, depth, with_recursion)), None)
+        if self.pooled and primary is not None and not scan.joined:
+            self.primary_memo[memo] = primary
+        return primary
+
+    def secondary(self, scan: ScanEntry, logic: Logic, depth: int, with_recursion: bool) -> tuple[bool, Key | None]:
+        """SillyTavern's loop over the secondary keys: whether they pass ``logic``, and the key
+        that decided it for AND ANY and NOT ALL."""
         any_hit, all_hit = False, True
         for k in scan.secondary:
             hit = self.finder.matches(scan, k, depth, with_recursion)
             any_hit = any_hit or hit
             all_hit = all_hit and hit
             if logic == Logic.AND_ANY and hit:
-                self.note(i, True, "key", f"{how} and secondary {k.source!r}")
-                return True
+                return True, k
             if logic == Logic.NOT_ALL and not hit:
-                self.note(i, True, "key", f"{how}, secondary {k.source!r} absent (NOT ALL)")
-                return True
-        if logic == Logic.NOT_ANY and not any_hit:
-            self.note(i, True, "key", f"{how}, no secondary key (NOT ANY)")
-            return True
-        if logic == Logic.AND_ALL and all_hit:
-            self.note(i, True, "key", f"{how} and every secondary key (AND ALL)")
-            return True
-        self.note(i, False, "secondary", f"{how} but secondary keys fail {logic.name.replace('_', ' ')}")
-        return None if scan.joined or scan.secondary_joined else SECONDARY
+                return True, k
+        if logic == Logic.NOT_ANY:
+            return not any_hit, None
+        if logic == Logic.AND_ALL:
+            return all_hit, None
+        return False, None
+
+    def secondary_monotone(self, i: int, scan: ScanEntry, logic: Logic, depth: int,
+                           with_recursion: bool) -> tuple[bool, Key | None]:
+        """:meth:`secondary` for literal keys under the pool, where a key that matched keeps
+        matching in later buffers of the same kind: AND ALL resumes after the keys known to
+        match, NOT ANY asks the key that stopped it last time first. An entry released once per
+        newly matching key so costs its keys once, not once per release."""
+        keys = scan.secondary
+        memo = (i, with_recursion)
+        if logic == Logic.AND_ALL:
+            start = self.secondary_memo.get(memo, 0)
+            for j in range(start, len(keys)):
+                if not self.finder.matches(scan, keys[j], depth, with_recursion):
+                    self.secondary_memo[memo] = j
+                    return False, None
+            self.secondary_memo[memo] = len(keys)
+            return True, None
+        if logic == Logic.NOT_ANY:
+            known = self.secondary_memo.get(memo)
+            if known is not None and self.finder.matches(scan, keys[known], depth, with_recursion):
+                return False, None
+            for j, k in enumerate(keys):
+                if self.finder.matches(scan, k, depth, with_recursion):
+                    self.secondary_memo[memo] = j
+                    return False, None
+            return True, None
+        return self.secondary(scan, logic, depth, with_recursion)
 
     def filtered_by_character(self, e: WorldEntry) -> bool:
         f = e.character_filter
@@ -896,8 +1049,9 @@ class _Run:
 
 def _place(entries: list[Compiled], run: _Run) -> Placement:
     """Bucket the activated entries by position; lower ``order`` first in each bucket."""
+    # each bucket is filled highest order first, then reversed (one pass, however many entries)
     lists: dict[int, list[str]] = {p: [] for p in Position}
-    depth: list[tuple[int, Role, list[str]]] = []
+    depth: dict[tuple[int, Role], list[str]] = {}
     outlets: dict[str, list[str]] = {}
     for i in sorted(run.activated, key=lambda i: -entries[i].entry.order):
         e = entries[i].entry
@@ -906,17 +1060,14 @@ def _place(entries: list[Compiled], run: _Run) -> Placement:
             continue
         if e.position == Position.AT_DEPTH:
             d = DEFAULT_DEPTH if e.depth is None else e.depth
-            role = Role(0 if e.role is None else e.role)
-            slot = next((g for g in depth if g[0] == d and g[1] == role), None)
-            if slot is None:
-                depth.append((d, role, [content]))
-            else:
-                slot[2].insert(0, content)
+            depth.setdefault((d, Role(0 if e.role is None else e.role)), []).append(content)
         elif e.position == Position.OUTLET:
             if e.outlet_name:
                 outlets.setdefault(e.outlet_name, []).append(content)
         elif e.position in lists:
-            lists[e.position].insert(0, content)
+            lists[e.position].append(content)
+    for bucket in (*lists.values(), *depth.values()):
+        bucket.reverse()
     return Placement(
         before=tuple(lists[Position.BEFORE_CHAR]),
         after=tuple(lists[Position.AFTER_CHAR]),
@@ -924,7 +1075,7 @@ def _place(entries: list[Compiled], run: _Run) -> Placement:
         an_bottom=tuple(lists[Position.AN_BOTTOM]),
         em_top=tuple(lists[Position.EM_TOP]),
         em_bottom=tuple(lists[Position.EM_BOTTOM]),
-        depth=tuple(DepthGroup(d, r, tuple(c)) for d, r, c in depth),
+        depth=tuple(DepthGroup(d, r, tuple(c)) for (d, r), c in depth.items()),
         outlets={k: tuple(v) for k, v in outlets.items()},
     )
 

@@ -44,13 +44,42 @@ def whole_word_at(haystack: str, start: int, end: int) -> bool:
 
 
 def contains_whole_word(haystack: str, needle: str) -> bool:
-    """Some occurrence of ``needle`` in ``haystack`` is a whole word."""
+    """Some occurrence of ``needle`` in ``haystack`` is a whole word.
+
+    Linear in the haystack however the occurrences overlap: after an occurrence the next one
+    is either one period of the needle further on (checked on that period's characters alone)
+    or past the overlap a period allows, so no character is compared twice per needle length
+    (``"\x01a" * 800`` against a long run of ``"\x01a"``: one pass, not one search per
+    occurrence).
+    """
+    size = len(needle)
+    if not size:
+        return True
+    period = smallest_period(needle)
+    tail = needle[size - period:]
     start = haystack.find(needle)
     while start >= 0:
-        if whole_word_at(haystack, start, start + len(needle)):
+        if whole_word_at(haystack, start, start + size):
             return True
-        start = haystack.find(needle, start + 1)
+        if haystack.startswith(tail, start + size):
+            start += period
+        else:
+            # an occurrence overlapping this one by a period or more would extend its run
+            start = haystack.find(needle, start + size - period + 1)
     return False
+
+
+def smallest_period(text: str) -> int:
+    """The smallest ``p > 0`` with ``text[i] == text[i + p]`` wherever both exist (KMP)."""
+    border = [0] * len(text)
+    k = 0
+    for i in range(1, len(text)):
+        while k and text[i] != text[k]:
+            k = border[k - 1]
+        if text[i] == text[k]:
+            k += 1
+        border[i] = k
+    return len(text) - (border[-1] if text else 0)
 
 
 # --- /pattern/flags keys -------------------------------------------------------------------
