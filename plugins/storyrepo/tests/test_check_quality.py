@@ -25,28 +25,151 @@ from lwcore.errors import LwError
 
 CORPUS = Path(__file__).parent / "corpus"
 # floors pin today's figures, so a change that loses names shows up here: (precision, recall).
-# 专名-他人-评估 is the blind evaluation set (鲁迅《彷徨》, never tuned on): its floors pin the
-# measured figures, which are below the goal (precision 0.9, recall 0.8) — see its README.
+# BLIND are the evaluation sets, never tuned on; their floors pin the measured figures, which are
+# below issue 30's goal (precision 0.9, recall 0.8) — see their READMEs. 专名-他人-评估 (鲁迅《彷徨》)
+# was partly seen once, and has been tuned on since the round that added 专名-网文-开发三: despite
+# its name it is a development set now; 专名-他人-新评估 (public-domain fiction by five other
+# authors) and 专名-网文-评估 (web-novel chapters) replaced it.
+BLIND = frozenset({"专名-他人-新评估", "专名-网文-评估"})
 NOUN_SETS = {"专名": (0.9, 0.9), "专名-留出": (0.9, 0.9), "专名-验证": (0.9, 0.8), "专名-他人-开发": (0.9, 0.75),
-             "专名-他人-评估": (0.75, 0.45)}
+             "专名-他人-开发二": (0.85, 0.75), "专名-网文-开发": (0.95, 0.9), "专名-他人-开发三": (0.85, 0.7),
+             "专名-网文-开发二": (0.95, 0.95), "专名-网文-开发三": (0.95, 0.85),
+             "专名-他人-评估": (0.95, 0.55), "专名-他人-新评估": (0.55, 0.65), "专名-网文-评估": (0.85, 0.6)}
 
 
 @pytest.mark.parametrize("folder, floors", NOUN_SETS.items())
 def test_new_proper_nouns_precision_and_recall_on_labelled_chapters(folder: str, floors: tuple[float, float]) -> None:
     result = score(CORPUS / folder)
-    blind = folder.endswith("评估")  # the evaluation set's misses are never shown: nobody tunes on them
+    blind = folder in BLIND  # an evaluation set's answers are never shown: nobody tunes on them
     detail = "" if blind else f"; false {result.false_positives}, missed {result.missed}"
     print(f"\n{folder}: {result.chapters} chapters, precision {result.precision:.2f}, recall {result.recall:.2f}, "
           f"kind right {result.kinds_right}/{result.true_positives}{detail}")
     precision, recall = result.precision, result.recall
+    # kinds are held only on the sets written for the project: 宫 is a palace or a sect, 院 a court
+    # or a school, and the other sets' labellers chose one
+    kinds_ok = "他人" in folder or "网文" in folder or result.kinds_right >= 0.9 * result.true_positives
     if blind:
         del result  # nothing of the blind set's answers reaches a failure report
         assert precision >= floors[0] and recall >= floors[1], f"below the floors: {precision:.2f} / {recall:.2f}"
+        assert kinds_ok, "kinds below 0.9"
     else:
         assert precision >= floors[0], result.false_positives
         assert recall >= floors[1], result.missed
-    if "他人" not in folder:
-        assert result.kinds_right >= 0.9 * result.true_positives
+        assert kinds_ok, result
+
+
+def test_score_takes_an_answer_in_several_forms(tmp_path: Path) -> None:
+    (tmp_path / "01.md").write_text("---\n已知:\n新专名:\n  - 胡老爹|胡屠户（人物）\n不计:\n---\n"
+                                    "胡屠户道：“好。”胡屠户又道：“走。”\n", encoding="utf-8")
+    result = score(tmp_path)
+    assert (result.true_positives, result.false_positives, result.missed) == (1, [], [])
+
+
+def test_web_novel_names_said_once_or_split_by_the_segmenter() -> None:
+    """A role after a surname names someone on its own (苏长老, 孟掌柜); a coined stem makes a name
+    with a suffix however the segmenter splits it (点苍派, 九转炼体诀), and a modern one with a
+    two-character suffix (星河资本); a name introduced 姓王名仁 is one."""
+    text = ("万剑宗的苏长老亲自来了。\n掌柜的老孟叹气，孟掌柜又道：“走。”\n“点苍派，罗小川。”年轻人说。\n"
+            "玄老道：“《九转炼体诀》就是你的了。”\n星河资本的尽调就要开始了。\n这举人姓王名仁。王仁见馆地蝉联，心中欢喜。")
+    found = {n.name for n in find_new_nouns(text, [])}
+    assert {"万剑宗", "苏长老", "孟掌柜", "点苍派", "九转炼体诀", "星河资本", "王仁"} <= found
+    assert not {"炼体诀", "叫方", "王仁见"} & found
+
+
+def test_what_reads_like_a_name_but_is_none() -> None:
+    """A verb or a preposition glued before a place (找九龙鼎, 来云城), a question (大不大), a quantity
+    (四贯), a word said twice (改削改削), a word that ends where a longer one goes on (蓝布大 of 蓝布大衫),
+    an address form of a name found whole in the same chapter (秦公子 beside 秦无衣)."""
+    text = ("他要去找九龙鼎。九龙鼎在云城。他来云城三天了，云城的人都认得他。\n这庄叫小不小，叫大不大。送先生四贯铜钱，四贯不少。\n"
+            "何不改削改削。他又改削改削。\n李顺的那件蓝布大衫，李顺的蓝布大衫。\n“谁是秦无衣？”秦无衣笑了。“请秦公子随我们走一趟。”")
+    found = {n.name for n in find_new_nouns(text, [])}
+    assert {"九龙鼎", "云城", "秦无衣", "李顺"} <= found
+    assert not {"找九龙鼎", "来云城", "大不大", "小不小", "四贯", "改削", "蓝布大", "秦公子"} & found
+
+
+def test_places_firms_shops_and_renamed_people() -> None:
+    """A material makes a kind of thing, not a place (青木院); a firm or a shop with a two-character
+    suffix (盛唐传媒, 蓝鲸咖啡), never a verb's (环绕学堂); a preposition the segmenter glued to a
+    place (从北|冥海底); a name given with an object pronoun (以后叫你素心吧)."""
+    text = ("秦墨看了看帖子：“青木院。”青木院那可是最差的院。\n我听说她在盛唐传媒干过。中午他在蓝鲸咖啡排队。\n"
+            "那是从北冥海底捞上来的宝贝。\n环绕学堂半里全是臭水沟。\n“以后叫你素心吧。”素心低头应了。")
+    found = {n.name for n in find_new_nouns(text, [])}
+    assert {"青木院", "盛唐传媒", "蓝鲸咖啡", "北冥海", "素心"} <= found
+    assert not {"环绕学堂", "从北冥海"} & found
+
+
+def test_people_of_older_prose() -> None:
+    """A name ending in a character that mostly ends a word, said again (柴进) or speaking (马梦太);
+    an office before a surname-led name (知县寇若准 — 寇 is too common to be taken for a surname, so
+    here 知县王若准); a role after a surname (凌副院长, 周经理)."""
+    text = ("柴进赶将出来。柴进指着道：“这人是清河县人氏。”\n见马梦太在那里站着。马梦太说：“你说了实话。”\n"
+            "那做现任孝感县知县王若准当场察破。\n“那是凌副院长，”胖虎说。他们市场部的周经理来了。")
+    found = {n.name for n in find_new_nouns(text, [])}
+    assert {"柴进", "马梦太", "王若准", "凌副院长", "周经理"} <= found
+
+
+def test_famous_people_of_the_dictionary_are_new_names_when_they_act() -> None:
+    """jieba's dictionary knows 宋江 and 林黛玉 as people (tag nr): still new to a book's roster. Its
+    nr tag is loose (明白, 和平), so the word must act: said again, once before speech or a
+    gesture — jieba glues 宋江道 into one token, and 黛玉 alone is the given name of 林黛玉."""
+    text = ("话说宋江因躲一杯酒，去净手了。那大汉听得是宋江，跪在地下。宋江道：“江湖上多闻你的大名。”\n"
+            "却是林黛玉，满面含笑。黛玉笑道：“咱们走罢。”\n他明白了。他终于明白道理，和平也来了，和平道路漫长。")
+    found = {n.name: n.kind for n in find_new_nouns(text, [])}
+    assert found.get("宋江") == "人物" and found.get("林黛玉") == "人物"
+    assert not {"明白", "和平"} & set(found)
+    assert "宋江" not in {n.name for n in find_new_nouns(text, ["宋江"])}  # a known one is never new
+
+
+def test_a_word_that_keeps_starting_sentences_and_acting_is_someone() -> None:
+    """眉间尺 is no dictionary word and reads as no name (眉间 is a word, 尺 a measure): the story
+    keeps it as the subject of its clauses (又觉得, 忽然, 心跳着, 赶紧问), so it is someone. Said
+    twice that way it is not enough."""
+    text = ("眉间尺又觉得很可怜。眉间尺忽然全身都如烧着猛火。\n眉间尺心跳着，掘下去。“那天呢？”眉间尺赶紧问。")
+    assert [n.name for n in find_new_nouns(text, [])] == ["眉间尺"]
+    assert find_new_nouns("眉间尺又觉得很可怜。眉间尺忽然站起。", []) == []
+
+
+def test_web_novel_items_techniques_regions_and_people_said_once() -> None:
+    """Suffixes for shields and steps (玄龟盾, 七星步), a chasm whose first character is a verb
+    (葬+龙渊, said again), a quarter of a world (北荒), 阿 before a given name (阿杰), 老 before a
+    surname jieba tags as a time word (老周), a profession before a full name (法医许薇), a stem
+    the dictionary tags as a place (望江+路)."""
+    text = ("北荒的风从来不停。林凡站在葬龙渊边缘。\n“少废话。”他反手举起玄龟盾。苏婉儿脚下一错，正是七星步。\n"
+            "葬龙渊里雾气翻滚。\n是刚调进刑警队的阿杰，他身后是法医许薇。\n老周撑着伞。老周吐了口烟。望江路这一段没有人。")
+    found = {n.name: n.kind for n in find_new_nouns(text, ["林凡", "苏婉儿"])}
+    assert {"北荒": "地点", "葬龙渊": "地点", "玄龟盾": "物品", "七星步": "功法", "阿杰": "人物", "许薇": "人物",
+            "老周": "人物", "望江路": "地点"}.items() <= found.items()
+    assert "龙渊" not in found
+
+
+def test_people_and_places_of_older_prose_said_once_or_introduced() -> None:
+    """An introduced name with 得 inside (我叫汪得贵); a surname with a rank by birth (贺老六); given
+    names with a kinship word (祥林嫂) said once; a gentleman named by one character and 老爷, said
+    again (慰老爷); a shop whose stem the dictionary tags as a place (福兴楼); a name called in an
+    inner quote (‘阿发，’)."""
+    text = ("“我叫汪得贵。”胖子连忙说。\n是给了贺家墺的贺老六的。想到昨天遇见祥林嫂的事。\n"
+            "“这回还是到慰老爷家里去？”他不能像慰老爷似的不通。\n明天进城去。福兴楼的清燉鱼翅，一元一大盘。\n"
+            "他说：“人家说：‘阿发，你不要看得不相干。’”")
+    found = {n.name for n in find_new_nouns(text, [])}
+    assert {"汪得贵", "贺老六", "祥林嫂", "慰老爷", "福兴楼", "阿发"} <= found
+
+
+def test_more_of_what_reads_like_a_name_but_is_none() -> None:
+    """An adverb glued before a word that ends in a suffix (早+入门), a name and the word after it
+    (金鼎大厦+楼下), a kind of wood (杉树林), a verb and the town it goes to (径奔+城中), a thing of
+    gold (金鼎), a cry (阿阿), a state (我是赌气), an adverb before a verb (便迎), a family and an
+    adverb (施家+再)."""
+    text = ("这位师兄比他早入门十年。\n沈默把车停在金鼎大厦楼下。金鼎大厦的灯还亮着。\n走到杉树林边。杉树林里很黑。\n"
+            "径奔城中的时候，天还没亮。\n一个大金鼎便摆在殿外。金鼎里注满了水。\n“阿阿，木叔！”“阿阿，木公公！”\n"
+            "“我是赌气。”他说。\n远远地望见，便迎出来。便迎上去接在手里。\n叫施家再添十块钱。施家再也不来了。")
+    found = {n.name for n in find_new_nouns(text, ["沈默", "木叔"])}
+    assert not {"早入门", "金鼎大厦楼", "杉树林", "径奔城", "金鼎", "阿阿", "赌气", "便迎", "施家再"} & found
+    assert "金鼎大厦" in found
+
+
+def test_kin_before_a_surname_led_name_is_context_but_not_before_any_word() -> None:
+    text = "那是她父亲沈国栋生前谈下来的。\n他教他儿子攻书。"
+    assert [n.name for n in find_new_nouns(text, [])] == ["沈国栋"]
 
 
 def test_the_false_names_of_the_issue_book_are_not_reported() -> None:
