@@ -12,6 +12,8 @@ STAMP  := $(VENV)/.installed
 # distribution); third-party requirements install first, *with* build isolation, so one that
 # exists only as an sdist (jieba) builds with the backend it declares, not with whatever the
 # venv holds. constraints.txt pins every package setup installs (see docs/dependencies.md).
+# Last, the JavaScript the tavern plugin runs in the sandbox (EJS, lodash, mathjs from the npm
+# registry, checked against plugins/tavern/lw_tavern/js/jsdeps.lock.json; Python only, no npm).
 BACKEND := hatchling
 PIP := $(BIN)/python -m pip --disable-pip-version-check
 # pip's own output goes to this log, shown only when setup fails.
@@ -23,14 +25,16 @@ DEMO_HOME ?= $(CURDIR)/.demo-home
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml $(addsuffix /pyproject.toml,$(PLUGIN_DIRS)) constraints.txt tools/requirements.py Makefile
+$(STAMP): pyproject.toml $(addsuffix /pyproject.toml,$(PLUGIN_DIRS)) constraints.txt tools/requirements.py Makefile \
+		plugins/tavern/lw_tavern/js/jsdeps.lock.json
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@echo "setup: installing the kernel and $(words $(PLUGIN_DIRS)) bundled plugins into $(VENV) (log: $(SETUP_LOG))"
 	@( $(PIP) install -c constraints.txt --upgrade pip $(BACKEND) \
 	&& $(BIN)/python tools/requirements.py --extras test,serve > $(VENV)/requirements.txt \
 	&& $(PIP) install -c constraints.txt -r $(VENV)/requirements.txt \
 	&& $(PIP) install -c constraints.txt --no-build-isolation \
-		-e '.[test,serve]' $(addprefix -e ./,$(PLUGIN_DIRS)) ) > $(SETUP_LOG) 2>&1 \
+		-e '.[test,serve]' $(addprefix -e ./,$(PLUGIN_DIRS)) \
+	&& $(BIN)/python -m lw_tavern.jsdeps install ) > $(SETUP_LOG) 2>&1 \
 	|| { tail -n 30 $(SETUP_LOG); echo "setup failed: the whole log is $(SETUP_LOG)"; exit 1; }
 	@touch $(STAMP)
 

@@ -154,10 +154,61 @@ def main() -> None:
           f"({planning / 200 * 1e6:.1f} µs an operation, {planning / bare:.1f}x bare)")
 
     prep_plans()
+    libraries(bare)
 
     typical = figures["variables + effects + _ (get, clamp, random)"]
     print(f"\nGoals for a turn with four events and _: < 5 ms -> {'met' if typical < 5e-3 else 'NOT met'} "
           f"({typical * 1e3:.2f} ms); <= 10x bare -> {'met' if typical <= 10 * bare else 'NOT met'} ({typical / bare:.1f}x)")
+
+
+def libraries(bare: float) -> None:
+    """The tavern plugin's npm libraries in the sandbox (issue 26): what each costs to compile in a
+    fresh context, and what a run pays -- a template on the EJS library (lodash only when it names
+    ``_``), an MVU reply whose values need no library, one whose value needs mathjs -- against the
+    plugin's own compiler for the same template, all in this run."""
+    try:
+        from lw_tavern import jsdeps
+        from lw_tavern.ejs import full
+        from lw_tavern.mvu.magvar import update_variables
+        from lw_tavern.mvu.values import LIMITS, Reader
+    except ImportError:
+        print("\nThe tavern plugin's JavaScript libraries: the plugin is not installed (skipped)")
+        return
+    import lwcore.sandbox as sandbox
+
+    if jsdeps.missing():
+        print(f"\nThe tavern plugin's JavaScript libraries: not installed ({', '.join(jsdeps.missing())}; make setup)")
+        return
+    print("\nThe tavern plugin's JavaScript libraries (npm, run in the sandbox): compiling each in a fresh context")
+    wrap = "(function (module, exports, define) {{ {} \n}})({{exports: {{}}}}, {{}}, undefined)"
+    for name in ("ejs", "lodash", "json5", "jsonrepair", "mathjs"):
+        source = jsdeps.source(name) or ""
+        code = wrap.format(source)
+
+        def load(code: str = code) -> object:
+            context = _quickjs.Context()
+            context.set_memory_limit(LIMITS.memory_bytes)
+            context.set_max_stack_size(LIMITS.stack_bytes)
+            return context.eval(code)
+        seconds = best(load, repeat=3, seconds=0.6)
+        print(f"  {name:12} {len(source):8,} chars   {seconds * 1e3:7.2f} ms   {seconds / bare:7.0f}x bare")
+    template = "第<%= getvar('stat_data.世界.日') %>日<% if (variables.世界.日 > 2) { %>，夜深了<% } %>。"
+    tree = {"世界": {"日": 3}, "角色": {"好感度": [30, "0-100"]}}
+    own = best(lambda: full.render_full(template, sandbox, tree=tree, seed=1, clock=0, library=False), repeat=5)
+    lib = best(lambda: full.render_full(template, sandbox, tree=tree, seed=1, clock=0), repeat=5)
+    with_lodash = best(lambda: full.render_full("<%= _.get(variables, '世界.日') %>", sandbox, tree=tree, seed=1, clock=0),
+                       repeat=5)
+    print("\nA template entry rendered (one sandbox run)")
+    print(f"  {'its own compiler (no library)':46} {own * 1e3:6.2f} ms   (baseline, 1.0x)")
+    print(f"  {'the EJS library':46} {lib * 1e3:6.2f} ms   {lib / own:5.1f}x")
+    print(f"  {'the EJS library, the template names _ (lodash)':46} {with_lodash * 1e3:6.2f} ms   {with_lodash / own:5.1f}x")
+    reply = "<UpdateVariable>\n_.set('世界.日', 3, 4);//次日\n_.add('角色.好感度', 5);\n_.set('角色.心情', '平静');\n</UpdateVariable>"
+    plain = best(lambda: update_variables(tree, reply, Reader(sandbox)), repeat=5)
+    math_reply = "<UpdateVariable>\n_.set('世界.日', 3, log(10^3, 10) + 1);\n</UpdateVariable>"
+    with_math = best(lambda: update_variables(tree, math_reply, Reader(sandbox)), repeat=3, seconds=1.0)
+    print("\nAn MVU reply read and applied (three commands)")
+    print(f"  {'values read without a library':46} {plain * 1e3:6.2f} ms   (baseline, 1.0x)")
+    print(f"  {'a value only mathjs reads':46} {with_math * 1e3:6.2f} ms   {with_math / plain:5.0f}x")
 
 
 def turn_budget_cost(figures: dict[str, float]) -> float:

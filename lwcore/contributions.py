@@ -461,16 +461,23 @@ class HookScript:
 
 
 @dataclass(frozen=True)
-class TreeOp:
-    """One write on a room's MVU variable tree, in the kernel's vocabulary
-    (:mod:`lwcore.turn.mvu`): ``op`` is ``set``, ``put``, ``insert``, ``delete``, ``add`` or
-    ``move`` (or an MVU alias), ``path`` a lodash path, ``args`` what follows the path,
-    ``reason`` why (shown to the keeper)."""
+class TreeChange:
+    """One change a writer asks for on a room's variable tree (:mod:`lwcore.turn.tree`), for
+    the kernel to check, make and record (iron rule 1: the writer only asks).
+
+    ``apply(tree) -> tree`` is the change itself: a pure function from the tree before to the
+    tree after, which never changes its argument (copy what it changes) and raises
+    :class:`lwcore.turn.tree.TreeError` to refuse. A plugin brings its format's semantics this
+    way (a card format's update operations, say); the kernel's own are :func:`lwcore.turn.tree.put`,
+    ``replace``, ``remove`` and ``add``. ``op`` names it and ``path`` is where it writes (both
+    for the record), ``reason`` says why (for the keeper), ``shows`` the path whose value the
+    record shows afterwards (default ``path``; a move's destination)."""
 
     op: str
     path: str
-    args: tuple[Any, ...] = ()
+    apply: Callable[[dict[str, Any]], dict[str, Any]]
     reason: str = ""
+    shows: str | None = None
 
 
 @dataclass(frozen=True)
@@ -494,13 +501,14 @@ class ReplyEdit:
 
     - ``narration``: the text as players will read it (e.g. with a protocol's update blocks
       removed);
-    - ``tree_ops``: writes on the room's MVU tree the text asked for; the engine applies them
-      (iron rule 1: the processor only reads, code writes);
+    - ``tree_changes``: changes of the room's variable tree the text asked for
+      (:class:`TreeChange`); the kernel checks, makes and records them (iron rule 1: the
+      processor only reads, code writes);
     - ``notes``: lines for the keeper (problems found in the text), recorded keeper-only.
     """
 
     narration: str
-    tree_ops: tuple[TreeOp, ...] = ()
+    tree_changes: tuple[TreeChange, ...] = ()
     notes: tuple[str, ...] = ()
 
 
@@ -535,21 +543,21 @@ class Document:
 @dataclass
 class StagedWrites:
     """Writes a plugin asks for while a turn compiles, made only if the turn is applied
-    (:mod:`lwcore.turn.staged` makes them): room documents to store, MVU tree operations and
+    (:mod:`lwcore.turn.staged` makes them): room documents to store, variable-tree changes and
     scripts' variable writes, in that order (each kind in the order staged). ``by`` names the
     writer in the events the writes become."""
 
     documents: list[tuple[str, Document]] = field(default_factory=list)
-    tree_ops: list[tuple[str, TreeOp]] = field(default_factory=list)
+    tree_changes: list[tuple[str, TreeChange]] = field(default_factory=list)
     variable_writes: list[tuple[str, VariableWrite]] = field(default_factory=list)
 
     def document(self, doc: Document, *, by: str) -> None:
         """Store ``doc`` (through its type's write check) if the turn is applied."""
         self.documents.append((by, doc))
 
-    def tree(self, ops: Iterable[TreeOp], *, by: str) -> None:
-        """Apply ``ops`` to the room's MVU tree if the turn is applied."""
-        self.tree_ops += [(by, op) for op in ops]
+    def tree(self, changes: Iterable[TreeChange], *, by: str) -> None:
+        """Make ``changes`` on the room's variable tree if the turn is applied."""
+        self.tree_changes += [(by, change) for change in changes]
 
     def variables(self, writes: Iterable[VariableWrite], *, by: str) -> None:
         """Make a script's ``writes`` if the turn is applied, as a hook's are made."""
@@ -558,7 +566,7 @@ class StagedWrites:
     def clear(self) -> None:
         """Forget every staged write (they were made, or the turn is dropped)."""
         self.documents.clear()
-        self.tree_ops.clear()
+        self.tree_changes.clear()
         self.variable_writes.clear()
 
 
@@ -830,7 +838,7 @@ __all__: Sequence[str] = (
     "CommandRef",
     "RoomCommand",
     "ReplyEdit",
-    "TreeOp",
+    "TreeChange",
     "Computer",
     "Dropped",
     "ImportReport",

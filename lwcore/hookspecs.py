@@ -114,8 +114,9 @@ def lw_reply_text(turn: TurnContext, text: str, ctx: PluginContext) -> ReplyEdit
     Called once per applied turn, after the tool calls ran and before ``{{roll:…}}`` macros
     are rolled and the hook scripts' ``reply_ready``. Processors run one after another (call
     order: ``tryfirst``, plain, ``trylast``; then plugin priority), each given the text as
-    the one before left it. The engine applies ``tree_ops`` to the room's MVU tree (each
-    processor's in order, refused operations logged for the keeper) and records ``notes``
+    the one before left it. The engine checks and makes ``tree_changes`` on the room's
+    variable tree (:func:`lwcore.turn.tree.apply_changes`: each processor's in order, refused
+    changes logged for the keeper) and records ``notes``
     keeper-only. A processor that raises or returns anything else is skipped for the turn
     (recorded on its plugin; the keeper's log says so) and the text goes on as it was.
     """

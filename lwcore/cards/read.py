@@ -31,7 +31,7 @@ def container_of(data: bytes) -> str | None:
 
 
 def load_card(data: bytes, name: str | Path | None = None, *, assets: bool = True,
-              limits: CardLimits = CARD_LIMITS) -> Card:
+              limits: CardLimits = CARD_LIMITS, surrogates: list[str] | None = None) -> Card:
     """Read a card from ``data`` (the bytes of a JSON, PNG or CHARX file named ``name``).
 
     ``assets=False`` skips decoding embedded files (every entry is still checked). Every
@@ -39,6 +39,9 @@ def load_card(data: bytes, name: str | Path | None = None, *, assets: bool = Tru
     (JSON), the byte offset and chunk (PNG) or the archive member (CHARX); ``code`` is one of
     ``not_a_card``, ``syntax``, ``encoding``, ``value``, ``limit``, ``corrupt``,
     ``unsafe_path``, ``duplicate``, ``unsupported``.
+
+    ``surrogates``: a list to read lone surrogate escapes as U+FFFD, noting it there (as
+    :func:`lwcore.io.safe_json.load_json`), instead of refusing the card.
     """
     file = str(name) if name is not None else None
     if len(data) > limits.max_file_bytes:
@@ -50,13 +53,14 @@ def load_card(data: bytes, name: str | Path | None = None, *, assets: bool = Tru
     found: dict[str, bytes] = {}
     scheme = ""
     if kind == "json":
-        obj = load_json(data, file, limits=limits.json)
+        obj = load_json(data, file, limits=limits.json, surrogates=surrogates)
         source = "file"
         spec, version, fields, spec_notes = unwrap(obj, file=file)
     elif kind == "png":
         got = png.read(data, file, limits, budget, assets=assets)
         source = got.chunk.where
-        obj = _inner_json(got.payload, file, f"{source}: the card JSON", byte=got.chunk.offset, limits=limits)
+        obj = _inner_json(got.payload, file, f"{source}: the card JSON", byte=got.chunk.offset, limits=limits,
+                          surrogates=surrogates)
         spec, version, fields, spec_notes = unwrap(obj, file=file, where=source)
         notes += got.notes
         found, scheme = got.assets, PNG_SCHEME
@@ -64,7 +68,7 @@ def load_card(data: bytes, name: str | Path | None = None, *, assets: bool = Tru
         zipped = charx.read(data, file, limits, budget, assets=assets)
         source = charx.CARD_MEMBER
         inner = f"{file}!/{charx.CARD_MEMBER}" if file else charx.CARD_MEMBER
-        obj = load_json(zipped.payload, inner, limits=limits.json)
+        obj = load_json(zipped.payload, inner, limits=limits.json, surrogates=surrogates)
         spec, version, fields, spec_notes = unwrap(obj, file=inner)
         found, scheme = zipped.assets, CHARX_SCHEME
     else:
@@ -80,11 +84,12 @@ def read_card(path: str | Path, *, assets: bool = True, limits: CardLimits = CAR
     return load_card(read_bytes(path, max_bytes=limits.max_file_bytes), path, assets=assets, limits=limits)
 
 
-def _inner_json(payload: bytes, file: str | None, where: str, *, byte: int, limits: CardLimits) -> object:
+def _inner_json(payload: bytes, file: str | None, where: str, *, byte: int, limits: CardLimits,
+                surrogates: list[str] | None = None) -> object:
     """JSON decoded from inside a container: its own line/column go into the message, the
     error's location is the file and the byte where the container holds it."""
     try:
-        return load_json(payload, None, limits=limits.json)
+        return load_json(payload, None, limits=limits.json, surrogates=surrogates)
     except LwError as exc:
         at = f" (line {exc.line}, column {exc.column})" if exc.line is not None else ""
         raise LwError(f"{where}{at}: {exc.message}", file=file, byte=byte, code=exc.code, expected=exc.expected) from None

@@ -73,9 +73,14 @@ _LENIENT = json.JSONDecoder(object_pairs_hook=_pairs)
 """The decoders, made once (``json.loads`` with options builds a new decoder on every call)."""
 
 
-def load_json(source: str | bytes, file: str | Path | None = None, *, limits: Limits = JSON_LIMITS) -> Any:
+def load_json(source: str | bytes, file: str | Path | None = None, *, limits: Limits = JSON_LIMITS,
+              surrogates: list[str] | None = None) -> Any:
     """Parse one JSON document; every problem is a located :class:`LwError` (code
-    ``syntax``, ``limit``, ``encoding``, ``duplicate_key`` or ``value``)."""
+    ``syntax``, ``limit``, ``encoding``, ``duplicate_key`` or ``value``).
+
+    A ``\\udXXX`` escape without its pair is refused; with ``surrogates`` (a list) it is read as
+    U+FFFD instead, as a browser shows it, and a note is appended to that list (JavaScript's
+    ``JSON.parse`` accepts such escapes: a card made in a browser may hold one)."""
     name = str(file) if file is not None else None
     text = source_text(source, name, max_bytes=limits.max_bytes, what="JSON")
     try:
@@ -92,8 +97,45 @@ def load_json(source: str | bytes, file: str | Path | None = None, *, limits: Li
     if len(text) > 2 * min(limits.max_depth, limits.max_nodes):
         check_shape(value, limits, name)  # a shorter text cannot nest that deep or hold that many values
     if _SURROGATE_ESCAPE.search(text):
-        _refuse_lone_surrogates(value, name)
+        if surrogates is None:
+            _refuse_lone_surrogates(value, name)
+        else:
+            value, count = replace_lone_surrogates(value)
+            if count:
+                surrogates.append(f"{count} lone surrogate escape(s) (\\ud800-\\udfff without its pair) "
+                                  "read as U+FFFD")
     return value
+
+
+def replace_lone_surrogates(value: Any) -> tuple[Any, int]:
+    """``value`` with every lone surrogate in its texts (keys too) replaced by U+FFFD, and how many."""
+    count = 0
+
+    def fix(text: str) -> str:
+        nonlocal count
+        try:
+            text.encode("utf-8")
+            return text
+        except UnicodeEncodeError:
+            out = []
+            for ch in text:
+                if "\ud800" <= ch <= "\udfff":
+                    count += 1
+                    out.append("\ufffd")
+                else:
+                    out.append(ch)
+            return "".join(out)
+
+    def walk(item: Any) -> Any:
+        if isinstance(item, str):
+            return fix(item)
+        if isinstance(item, dict):
+            return {fix(k): walk(v) for k, v in item.items()}
+        if isinstance(item, list):
+            return [walk(v) for v in item]
+        return item
+
+    return walk(value), count
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lwcore.turn import mvu
+from lwcore.turn import tree
 from lwcore.turn.adapter import ToolCall, ToolResult
 from lwcore.turn.calls import execute_call
 from lwcore.turn.compile import CompiledTurn
@@ -171,7 +171,7 @@ def process_reply(ctx: ToolContext, compiled: CompiledTurn, text: str) -> str:
     narration they leave."""
     processed = ctx.kernel.reply_text(compiled.context, text)
     for edit in processed.edits:
-        ctx.events.extend(as_event(e) for e in mvu.apply_to_room(compiled.room, edit.value.tree_ops, by=edit.plugin_id))
+        ctx.events.extend(as_event(e) for e in tree.apply_changes(compiled.room, edit.value.tree_changes, by=edit.plugin_id))
         ctx.events.extend(KeeperNote(kind="reply_note", plugin=edit.plugin_id, summary=f"{edit.plugin_id}: {note}")
                           for note in edit.value.notes)
     ctx.events.extend(KeeperNote(kind="reply_processor_failed", summary=reason) for reason in processed.dropped)

@@ -42,7 +42,7 @@ from lwcore.errors import LwError
 from lwcore.sandbox import HookSession
 from lwcore.sandbox.switch import REASON as JS_OFF
 from lwcore.sandbox.switch import js_enabled
-from lwcore.turn import mvu
+from lwcore.turn import tree
 from lwcore.turn.documents import Document
 from lwcore.turn.events import Event, Events, KeeperNote
 from lwcore.turn.leaks import keeper_only
@@ -114,8 +114,8 @@ class TurnHooks:
         return hooks
 
     def state(self) -> dict[str, Any]:
-        """What scripts see as ``variables``/``stat_data`` (:func:`lwcore.turn.mvu.script_state`)."""
-        return mvu.script_state(self.room)
+        """What scripts see as ``variables``/``stat_data`` (:func:`lwcore.turn.tree.script_state`)."""
+        return tree.script_state(self.room)
 
     def fire(self, event: str, payload: Mapping[str, Any] | None = None) -> None:
         """Dispatch ``event`` to every live session in turn, applying each one's effects

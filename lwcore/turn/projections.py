@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from lwcore.contributions import CommandReply, Viewer
-from lwcore.turn import mvu
+from lwcore.turn import tree as variable_tree
 from lwcore.turn.documents import Document
 from lwcore.turn.event_lines import entry_text
 from lwcore.turn.events import Audience, Event, VariableChanged
@@ -136,12 +136,12 @@ def project_mvu(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] | N
     marked ``exposed`` or ``hidden``."""
     tree = doc.data.get("tree") if isinstance(doc.data.get("tree"), Mapping) else {}
     exposed = [p for p in doc.data.get("exposed") or () if isinstance(p, str)]
-    leaves = mvu.leaves(tree)
+    leaves = variable_tree.leaves(tree)
     if viewer.keeper:
         return {"tree": tree, "exposed": exposed,
-                "leaves": [{**leaf, "exposed": mvu.is_exposed(leaf["path"], exposed)} for leaf in leaves]}
-    return {"tree": mvu.prune(tree, exposed),
-            "leaves": [leaf for leaf in leaves if mvu.is_exposed(leaf["path"], exposed)]}
+                "leaves": [{**leaf, "exposed": variable_tree.is_exposed(leaf["path"], exposed)} for leaf in leaves]}
+    return {"tree": variable_tree.prune(tree, exposed),
+            "leaves": [leaf for leaf in leaves if variable_tree.is_exposed(leaf["path"], exposed)]}
 
 
 _CHRONICLE_PUBLIC = ("text", "turn", "pcs", "scene")

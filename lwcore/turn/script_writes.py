@@ -5,10 +5,10 @@ Hook scripts (:mod:`lwcore.turn.hook_runtime`) and templates (a plugin stages th
 as iron rule 1 says: a one-key path naming a declared module variable goes through that
 variable's check (:func:`lwcore.turn.variables.check_value` with ``exact``: the value must
 already be of the variable's kind, numbers are clamped into its bounds, texts cut at its
-length); any other path is a leaf of the room's MVU tree (``setvar`` puts, creating branches;
+length); any other path is a leaf of the room's variable tree (``setvar`` puts, creating branches;
 ``incvar`` adds to the number there or starts one) -- but never one under a declared
 variable's id (``setvar('cult_alert.x', 1)``): the tree does not shadow a declared variable
-(:func:`lwcore.turn.mvu.apply_to_room` refuses it, a keeper-only ``tree_refused`` event).
+(:func:`lwcore.turn.tree.apply_changes` refuses it, a keeper-only ``tree_refused`` event).
 
 A refused write changes nothing and becomes a keeper-only ``variable_refused`` event that
 says where it was asked (the script and line) and why; a made one is the ``variable`` event
@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from lwcore.contributions import TreeOp, VariableWrite
-from lwcore.turn import mvu
+from lwcore.contributions import VariableWrite
+from lwcore.turn import tree
 from lwcore.turn.events import Event, VariableChanged, VariableRefused, as_event
 from lwcore.turn.projections import variable_audience
 from lwcore.turn.variables import VariableDef, VariableError, check_value, describe_value
@@ -77,10 +77,9 @@ def apply_write(room: Room, write: VariableWrite, *, by: str) -> list[Event]:
         room.mark("variables")
         return [VariableChanged(id=var.id, before=before, value=stored, audience=variable_audience(var),
                                 summary=f"{var.id}: {before} → {stored}", note=note or None, by=by)]
-    path = mvu.show_path(list(write.path))
+    path = tree.show_path(list(write.path))
     if write.op == "setvar":
-        op = TreeOp("put", path, (write.value,), reason=located(write))
+        change = tree.put(path, write.value, reason=located(write))
     else:
-        found, _ = mvu.lookup(mvu.tree_of(room), list(write.path))
-        op = TreeOp("add" if found else "put", path, (write.value,), reason=located(write))
-    return [as_event(event) for event in mvu.apply_to_room(room, [op], by=by)]
+        change = tree.add(path, write.value, reason=located(write))
+    return [as_event(event) for event in tree.apply_changes(room, [change], by=by)]

@@ -9,7 +9,7 @@ the reply is in. A plugin hands such writes to the turn's
 nothing makes them otherwise. A script's ``setvar``/``incvar`` (a template's) is staged as a
 :class:`~lwcore.contributions.VariableWrite` and made like a hook's
 (:func:`lwcore.turn.script_writes.apply_write`: declared variables checked and clamped, other
-names MVU leaves). A turn's segments are asked for once, so nothing is staged twice.
+names leaves of the variable tree). A turn's segments are asked for once, so nothing is staged twice.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from lwcore.contributions import StagedWrites
 from lwcore.errors import LwError
-from lwcore.turn import mvu
+from lwcore.turn import tree
 from lwcore.turn.events import Event, KeeperNote, as_event
 from lwcore.turn.script_writes import apply_write
 
@@ -37,9 +37,9 @@ def commit(staged: StagedWrites, room: Room) -> list[Event]:
         except LwError as exc:
             events.append(KeeperNote(kind="staged_refused", by=by,
                                      summary=f"{by}: {doc.type} {doc.id!r} not stored: {exc.message}"))
-    writers = dict.fromkeys(by for by, _ in staged.tree_ops)
+    writers = dict.fromkeys(by for by, _ in staged.tree_changes)
     for writer in writers:
-        events += map(as_event, mvu.apply_to_room(room, [op for by, op in staged.tree_ops if by == writer], by=writer))
+        events += map(as_event, tree.apply_changes(room, [c for by, c in staged.tree_changes if by == writer], by=writer))
     for by, write in staged.variable_writes:
         events += apply_write(room, write, by=by)
     staged.clear()

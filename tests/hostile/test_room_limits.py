@@ -30,7 +30,7 @@ from lwcore.io.loglines import MAX_LINE
 from lwcore.io.speech import MAX_SAID_BYTES
 from lwcore.kernel import Kernel
 from lwcore.plugins import InProcessPlugin
-from lwcore.turn import mvu
+from lwcore.turn import tree
 from lwcore.turn.documents import Document
 from lwcore.turn.history import entry_record, record_text
 from lwcore.turn.room import HistoryEntry, Room, room_lock
@@ -254,14 +254,14 @@ def test_a_variable_tree_nested_past_its_file_is_refused_whole(tmp_path: Path, k
     levels = YAML_LIMITS.max_depth - 3  # docs/mvu.yaml: {mvu: {data: {tree: {deep: …}}}}
     with room_lock(room_dir):
         room = Room.load(room_dir, kernel)
-        events = mvu.apply_to_room(room, [mvu.TreeOp("put", "deep", (nested(levels),))], by="test")
+        events = tree.apply_changes(room, [tree.put("deep", nested(levels))], by="test")
         assert [e["kind"] for e in events] == ["tree"], events  # the deepest tree its file reads back
         room.save()
     assert reads_back(room_dir, kernel).documents.get("mvu", "mvu").data["tree"] == {"deep": nested(levels)}
     unchanged = snapshot(room_dir)
     with room_lock(room_dir):
         room = Room.load(room_dir, kernel)
-        events = mvu.apply_to_room(room, [mvu.TreeOp("put", "deeper", (nested(levels + 1),))], by="test")
+        events = tree.apply_changes(room, [tree.put("deeper", nested(levels + 1))], by="test")
         assert [e["kind"] for e in events] == ["tree_refused"] and "nested deeper than 64" in events[0]["summary"]
         room.save()
     unchanged.assert_unchanged()

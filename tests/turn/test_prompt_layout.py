@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from lwcore.contributions import PromptSegment, TreeOp, TurnContext
+from lwcore.contributions import PromptSegment, TurnContext
+from lwcore.turn import tree
 from lwcore.hookspecs import hookimpl
 from lwcore.kernel import Kernel
 from lwcore.plugins import InProcessPlugin
@@ -140,7 +141,7 @@ def staging_plugin(calls: list[int]) -> InProcessPlugin:
         calls.append(1)
         staged = turn.staged
         staged.document(Document("staged-note", "note", {"text": f"compile {len(calls)}"}), by="seg")
-        staged.tree([TreeOp("put", "计数", (len(calls),)), TreeOp("set", "不存在", (1,))], by="seg")
+        staged.tree([tree.put("计数", len(calls)), tree.replace("不存在", 1)], by="seg")
         staged.document(Document("bad", "no_such_type", {}), by="seg")
         return [PromptSegment("s", "staging", slot="context")]
 

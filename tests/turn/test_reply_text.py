@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from lwcore.contributions import ReplyEdit, TreeOp
+from lwcore.contributions import ReplyEdit
+from lwcore.turn import tree
 from lwcore.hookspecs import hookimpl
 from lwcore.kernel import Kernel
 from lwcore.plugins import InProcessPlugin
@@ -34,7 +35,7 @@ def processor(plugin_id: str, fn: Any, *, tryfirst: bool = False) -> InProcessPl
 
 def markers(text: str) -> ReplyEdit:
     """Cut ``[[set path=value]]`` markers out; ask for each as a tree write."""
-    ops = tuple(TreeOp("put", path, (value,), reason="marker") for path, value in MARK.findall(text))
+    ops = tuple(tree.put(path, value, reason="marker") for path, value in MARK.findall(text))
     return ReplyEdit(MARK.sub("", text).rstrip(), ops, notes=(f"{len(ops)} marker(s) read",) if ops else ())
 
 
@@ -97,7 +98,7 @@ def test_a_raising_processor_is_skipped_and_the_turn_goes_on(tmp_path: Path, roo
     assert record.status == "error" and any("processor broke" in e for e in record.errors)
 
 
-@pytest.mark.parametrize("bad", ["just text", ReplyEdit(narration=3), ReplyEdit("x", tree_ops=({"op": "set"},))])  # type: ignore[arg-type]
+@pytest.mark.parametrize("bad", ["just text", ReplyEdit(narration=3), ReplyEdit("x", tree_changes=({"op": "set"},))])  # type: ignore[arg-type]
 def test_a_processor_returning_the_wrong_thing_changes_nothing(tmp_path: Path, room_dir: Path, recorded, bad) -> None:
     kernel = Kernel(data_dir=tmp_path / "d", env={}, plugins=[processor("odd", lambda text: bad)])
     result = run_turn(kernel, room_dir, SAY, provider="chat_completions", reply=recorded("chat_completions"), rng=random.Random(5))
@@ -108,7 +109,7 @@ def test_a_processor_returning_the_wrong_thing_changes_nothing(tmp_path: Path, r
 
 def test_a_refused_write_is_logged_for_the_keeper(tmp_path: Path, room_dir: Path, recorded) -> None:
     def refusing(text: str) -> ReplyEdit:
-        return ReplyEdit(text, (TreeOp("set", "没有.这个", (1,)), TreeOp("put", "有", (1,)), TreeOp("add", "有", ("x",))))
+        return ReplyEdit(text, (tree.replace("没有.这个", 1), tree.put("有", 1), tree.add("有", "x")))  # type: ignore[arg-type]
 
     kernel = Kernel(data_dir=tmp_path / "d", env={}, plugins=[processor("r", refusing)])
     run_turn(kernel, room_dir, SAY, provider="chat_completions", reply=recorded("chat_completions"), rng=random.Random(5))

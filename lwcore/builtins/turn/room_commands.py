@@ -18,7 +18,8 @@ from lwcore.rules.dice import roll
 from lwcore.rules.player_edits import check_player_edit
 from lwcore.rules.sheet import Sheet
 from lwcore.rules.errors import DiceError
-from lwcore.turn import chronicle, mvu
+from lwcore.turn import chronicle
+from lwcore.turn import tree as variable_tree
 from lwcore.turn.documents import Document, keeper_viewer, project, project_all, viewer_of
 from lwcore.turn.projections import variable_document
 from lwcore.turn.room_commands import CommandContext, commands_for
@@ -291,8 +292,8 @@ def var_command(ctx: CommandContext) -> CommandReply:
         raise LwError(f"unknown .var action {ctx.args!r}", expected=".var list | .var expose PREFIX|* | .var hide PREFIX|*")
     if prefix != "*":
         try:
-            mvu.parse_path(prefix)
-        except mvu.TreeError as exc:
+            variable_tree.parse_path(prefix)
+        except variable_tree.TreeError as exc:
             raise LwError(f"{prefix!r} is not a variable path: {exc.message}",
                           expected="keys joined by dots, e.g. 主角.好感") from None
     if action == "expose":

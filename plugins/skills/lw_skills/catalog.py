@@ -72,8 +72,9 @@ def load_folder(folder: Path, source: str) -> Skill:
     path = folder / SKILL_FILE
     skill = parse_skill_text(skill_id, read_text(path, max_bytes=MAX_SKILL_BYTES), file=path)
     hooks = read_text(folder / HOOKS_FILE, max_bytes=MAX_HOOKS_BYTES) if (folder / HOOKS_FILE).exists() else None
+    others = tuple(f for f in list_files(folder, "") if f not in (SKILL_FILE, HOOKS_FILE) and not f.startswith(f"{REFERENCES}/"))
     return replace(skill, folder=folder, source=source, hooks=hooks,
-                   references=list_files(folder, REFERENCES), assets=list_files(folder, ASSETS))
+                   references=list_files(folder, REFERENCES), assets=list_files(folder, ASSETS), files=others)
 
 
 def list_files(folder: Path, sub: str) -> tuple[str, ...]:

@@ -54,9 +54,9 @@ class RoomSkill:
 
 def feature_for(skill: Skill, catalog: SkillCatalog) -> Feature:
     """The ``features`` entry enabling ``skill`` now: its allowed tools that exist, the
-    reference reader when it has references, its conditions."""
+    reference reader when it has references (or other files its body may point at), its conditions."""
     tools = [t for t in skill.allowed_tools or () if t not in catalog.missing_tools(skill)]
-    if skill.references and REFERENCE_TOOL not in tools:
+    if (skill.references or skill.files) and REFERENCE_TOOL not in tools:
         tools.append(REFERENCE_TOOL)
     data: dict[str, Any] = {"id": skill.id, "skill": True}
     if tools:

@@ -179,6 +179,10 @@ class Skill:
     """Files under ``references/`` (paths relative to it), read on demand."""
     assets: tuple[str, ...] = ()
     """Files under ``assets/`` (paths relative to it), kept with the skill."""
+    files: tuple[str, ...] = ()
+    """Every other file of the skill's folder (paths relative to it, ``SKILL.md`` and hidden
+    names left out): the Agent Skills format lets a body point at any of them (``forms.md``,
+    ``scripts/fill.py``), and they are read on demand like references."""
     hooks: str | None = None
     """The source of ``hooks.js`` beside ``SKILL.md``, when there is one."""
     warnings: tuple[str, ...] = ()

@@ -1,6 +1,7 @@
 """What an enabled skill brings to a turn: its body as a prompt segment, its ``hooks.js``, and
-its references on demand (the ``read_skill_reference`` tool: progressive disclosure -- the
-prompt names the references, the model reads one when it needs it)."""
+its files on demand (the ``read_skill_reference`` tool: progressive disclosure -- the prompt
+names the references, the model reads one when it needs it; any other file of the skill's
+folder its body points at is read the same way, by its path in the folder, confined to it)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,10 @@ def segment_text(skill: Skill, locale: str) -> str:
         listed = ", ".join(skill.references)
         parts.append(f"参考资料（需要时用 {REFERENCE_TOOL} 读取）：{listed}" if zh
                      else f"References (read one with {REFERENCE_TOOL} when you need it): {listed}")
+    if skill.files:
+        parts.append(f"技能文件夹里的其他文件也可用 {REFERENCE_TOOL} 按路径读取（例如 {skill.files[0]}）。" if zh
+                     else f"Other files of the skill's folder can be read with {REFERENCE_TOOL} by their path "
+                          f"(e.g. {skill.files[0]}).")
     return "\n\n".join(p for p in parts if p)
 
 
@@ -58,7 +63,8 @@ class ReferenceArgs(BaseModel):
 
     skill: str = Field(min_length=1, max_length=64, description="the id of a skill enabled in this room")
     reference: str = Field(min_length=1, max_length=300,
-                           description="a reference the skill lists (e.g. tables.md, or references/tables.md)")
+                           description="a reference the skill lists (tables.md, references/tables.md), or any "
+                                       "file of the skill's folder by its path in it (forms.md, scripts/fill.py)")
 
 
 def read_reference(args: ReferenceArgs, ctx: ToolContext) -> dict[str, Any]:
@@ -70,12 +76,16 @@ def read_reference(args: ReferenceArgs, ctx: ToolContext) -> dict[str, Any]:
     skill = skills.get(args.skill)
     if skill is None or skill.folder is None:
         raise ToolError(f"no skill {args.skill!r} is enabled in this room (enabled: {', '.join(skills) or 'none'})")
-    name = args.reference.removeprefix(f"{REFERENCES}/")
-    if name not in skill.references:
+    name = args.reference.removeprefix(f"{REFERENCES}/").removeprefix("./")
+    if name in skill.references:
+        root = skill.folder / REFERENCES
+    elif args.reference.removeprefix("./") in skill.files:  # any other file of the folder (listed: confined)
+        name, root = args.reference.removeprefix("./"), skill.folder
+    else:
         raise ToolError(f"skill {skill.id!r} has no reference {args.reference!r} "
-                        f"(it has: {', '.join(skill.references) or 'none'})")
+                        f"(it has: {', '.join((*skill.references, *skill.files)) or 'none'})")
     try:
-        path = confine(skill.folder / REFERENCES, name, what="reference")
+        path = confine(root, name, what="reference")
         text = read_text(path, max_bytes=MAX_REFERENCE_BYTES)
     except LwError as exc:
         raise ToolError(f"reference {name!r} of skill {skill.id!r} cannot be read: {exc.message}") from None

@@ -116,3 +116,27 @@ def test_a_failing_skill_hook_is_disabled_for_the_keeper_and_the_turn_goes_on(ke
     assert result.applied.narration == "ok" and not result.applied.results[0].is_error
     failures = [e for e in Room.load(room_dir, kernel).history.all() if e.data and e.data.get("kind") == "hook_failed"]
     assert len(failures) == 1 and failures[0].audience == "keeper" and "skills/loops/hooks.js" in failures[0].text
+
+
+def test_any_file_of_the_skills_folder_is_read_on_demand_and_confined(kernel, room_dir: Path,  # noqa: ANN001
+                                                                      data_dir: Path, tmp_path: Path) -> None:
+    """Issue 26: real skills (document skills, MCP builder) point their bodies at files anywhere in
+    their folder, as the Agent Skills format allows: each is read by its path, nothing outside."""
+    (tmp_path / "outside.md").write_text("OUTSIDE", encoding="utf-8")
+    write_skill(data_dir / "skills", "doc-skill", "description: fills forms",
+                files={"forms.md": "FORMS-BODY", "scripts/fill.md": "FILL-BODY", ".hidden.md": "HIDDEN"})
+    (data_dir / "skills" / "doc-skill" / "link.md").symlink_to(tmp_path / "outside.md")
+    enable_skill(kernel, room_dir, "doc-skill")
+    calls = [("read_skill_reference", {"skill": "doc-skill", "reference": ref})
+             for ref in ("forms.md", "scripts/fill.md", "./forms.md", "../doc-skill/forms.md", ".hidden.md", "link.md",
+                         "/etc/passwd", "SKILL.md")]
+    result = run_turn(kernel, room_dir, "x", provider="chat_completions", reply=reply("chat_completions", "ok", calls),
+                      rng=random.Random(1))
+    forms, fill, dotted, up, hidden, link, absolute, skill_md = result.applied.results
+    assert forms.content["text"] == "FORMS-BODY" and fill.content["text"] == "FILL-BODY" and dotted.content == forms.content
+    for refused in (up, hidden, link, absolute, skill_md):
+        assert refused.is_error and "has no reference" in refused.content["error"], refused.content
+    compiled = compile_turn(kernel, room_dir, "x", provider="chat_completions", actor="p2")
+    assert "read_skill_reference" in compiled.tool_names
+    assert "Other files of the skill's folder can be read with read_skill_reference" in json.dumps(
+        compiled.request, ensure_ascii=False)

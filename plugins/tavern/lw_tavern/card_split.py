@@ -8,8 +8,10 @@ account of everything a person import strips. The split is deterministic and str
 person half cannot install hooks, seed variables or run templates, however it is phrased.
 
 :func:`import_entries` is the trust boundary every import of a book passes (person or world):
-the scope is fixed to the room, ``constant`` (and ``@@activate``) forced off, ``secret`` kept
-only for a keeper's import, entry ids regenerated deterministically, ``@@if`` turned into the
+the scope is fixed to the room; ``constant`` (and ``@@activate``) kept as the author set it on a
+keeper's world import (each constant entry listed in the report with its size: SillyTavern sends
+it every turn, and MVU cards carry their update rules so) and forced off on a person's import;
+``@INJECT`` entries reported and kept inert; ``secret`` kept only for a keeper's import, entry ids regenerated deterministically, ``@@if`` turned into the
 entry's condition (a keeper's import) or removed (a person's: its lore is inert text,
 :mod:`lw_tavern.inert`), render-only entries disabled, ``{{char}}`` bound to the card's name
 (never making a decorator line: the name is text).
@@ -28,6 +30,7 @@ from lw_tavern.decorators import RENDER_ONLY, named, split_decorators
 from lw_tavern.ejs.lite import strip_templates
 from lw_tavern.mvu.initvar import is_declaration, parse_initvar
 from lw_tavern.worldbook.load import book_from_data, book_to_data
+from lw_tavern.worldbook.engine import estimate_tokens
 from lw_tavern.worldbook.model import WorldBook, WorldEntry, unique_ids
 
 from lwcore.contributions import Dropped, ImportReport
@@ -221,6 +224,15 @@ def _with_decorators(lines: Sequence[str], body: str) -> str:
     return "\n".join([*lines, "", body])
 
 
+CONSTANT_KEPT = "constant: sent every turn, as the author set it"
+_INJECT = re.compile(r"^\s*@INJECT\b", re.IGNORECASE)
+
+
+def is_inject(entry: WorldEntry) -> bool:
+    """Whether an entry is an ST-Prompt-Template ``@INJECT`` entry (its title starts with it)."""
+    return bool(_INJECT.match(entry.comment or ""))
+
+
 def import_entries(book: WorldBook, *, pack_id: str, keeper: bool, char_name: str | None = None) -> ImportedBook:
     """Every entry of ``book`` through the import trust boundary (see the module docstring).
     The report lists what was dropped; ``changed`` what was changed in the entries kept."""
@@ -252,12 +264,21 @@ def import_entries(book: WorldBook, *, pack_id: str, keeper: bool, char_name: st
         elif condition and not entry.condition:
             update["condition"] = condition.arg
             changed.append(Dropped(where, "@@if became the entry's condition"))
-        if entry.constant:
+        if entry.constant and keeper:
+            size = len(entry.content)
+            changed.append(Dropped(where, f"{CONSTANT_KEPT} ({size:,} characters, about "
+                                          f"{estimate_tokens(entry.content):,} tokens; "
+                                          f".lore constant off <handle> switches it off)"))
+        elif entry.constant:
             update["constant"] = False
-            changed.append(Dropped(where, "constant turned off: imported lore fires by its keys"))
+            changed.append(Dropped(where, "constant turned off: a person's lore fires by its keys"))
         if any(d.name == "activate" for d in decorators):
-            changed.append(Dropped(where, "@@activate removed: imported lore fires by its keys"))
-        kept = [d.line for d in decorators if d.name not in ("activate", "if")]
+            changed.append(Dropped(where, "@@activate kept: fires every turn, as the author set it" if keeper
+                                   else "@@activate removed: a person's lore fires by its keys"))
+        if is_inject(entry):
+            changed.append(Dropped(where, "@INJECT entry (ST-Prompt-Template): kept inert -- placed as its position "
+                                          "says, never injected into a chat message by index"))
+        kept = [d.line for d in decorators if d.name != "if" and (keeper or d.name != "activate")]
         if is_render_only(entry) and not entry.disable:
             update["disable"] = True
             changed.append(Dropped(where, "front-end render entry: disabled"))

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lw_tavern.files import MAX_CARD_BYTES, located
+from lw_tavern.files import MAX_CARD_BYTES, decode_lenient, located
 from lw_tavern.lorecard import load_lorecard, sniff, to_card
 from lw_tavern.worldbook.load import book_from_data
 from lw_tavern.worldbook.model import WorldBook
 from lwcore.cards import load_card, unwrap
-from lwcore.io import decode_text, load_json, read_bytes
+from lwcore.io import load_json, read_bytes
 from lwcore.io.limits import JSON_LIMITS
 
 _JSON_START = (b"{", b"[", b"\xef\xbb\xbf")
@@ -42,6 +42,9 @@ class Material:
     text: str | None = None
     book_only: bool = False
     container: str = "json"
+    warnings: tuple[str, ...] = ()
+    """What was read as SillyTavern reads it rather than refused (bytes that are not UTF-8, lone
+    surrogate escapes: both U+FFFD)."""
 
 
 def book_of(material: Material, path: Path | str) -> WorldBook:
@@ -62,8 +65,9 @@ def read_material(path: Path | str) -> Material:
     raw = read_bytes(path, max_bytes=MAX_CARD_BYTES)
     if raw.lstrip()[:3].startswith(_JSON_START):
         return _from_json(raw, path)
-    card = load_card(raw, str(path), assets=False)
-    return Material(dict(card.raw), container=card.report.container)
+    notes: list[str] = []
+    card = load_card(raw, str(path), assets=False, surrogates=notes)
+    return Material(dict(card.raw), container=card.report.container, warnings=tuple(notes))
 
 
 def read_book(path: str | Path) -> WorldBook:
@@ -73,8 +77,16 @@ def read_book(path: str | Path) -> WorldBook:
 
 
 def _from_json(raw: bytes, path: Path | str) -> Material:
-    text = decode_text(raw, path)
-    data = load_json(text, path, limits=JSON_LIMITS.with_(max_bytes=MAX_CARD_BYTES))
+    import dataclasses
+
+    warnings: list[str] = []
+    text = decode_lenient(raw, path, warnings)
+    data = load_json(text, path, limits=JSON_LIMITS.with_(max_bytes=MAX_CARD_BYTES), surrogates=warnings)
+    material = _material(data, text, path)
+    return dataclasses.replace(material, warnings=tuple(warnings)) if warnings else material
+
+
+def _material(data: Any, text: str, path: Path | str) -> Material:
     if not isinstance(data, Mapping):
         raise located("a card is a JSON object", file=path, text=text, path=(), expected='{"spec": "chara_card_v2", …}')
     if sniff(data):

@@ -38,17 +38,20 @@ def tavern() -> None:
 @click.option("--settings", "settings_file", type=click.Path(dir_okay=False), default=None,
               help="World-info settings as JSON (depth, recursive, budget, max_context …).")
 @click.option("--state", "state_file", type=click.Path(dir_okay=False), default=None,
-              help="Timed-effects state from an earlier turn (JSON); this run evaluates the next turn.")
+              help="Timed-effects state from an earlier run (JSON); effects count chat messages, as SillyTavern's do.")
 @click.option("--vars", "vars_file", type=click.Path(dir_okay=False), default=None,
               help="A variable tree (JSON) for @@if conditions and templates.")
 @click.option("--persona", "persona_file", type=click.Path(dir_okay=False), default=None,
               help="A text file: the persona description entries with matchPersonaDescription scan.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the probability and group rolls.")
+@click.option("--context-window", type=click.IntRange(min=1), default=None,
+              help="The model's context in tokens (the budget is a share of it); default: a room's default, "
+                   "32000, unless --settings gives max_context.")
 @click.option("--all", "show_all", is_flag=True, help="Give a verdict for every entry, not only the ones looked at.")
 @json_option
 def activate_cmd(book: str, chat_file: str, settings_file: str | None, state_file: str | None,
-                 vars_file: str | None, persona_file: str | None, seed: int, show_all: bool,
-                 as_json: bool) -> None:
+                 vars_file: str | None, persona_file: str | None, seed: int, context_window: int | None,
+                 show_all: bool, as_json: bool) -> None:
     """Which entries of BOOK fire for the chat, where they go, and why. BOOK is a world-info
     file, a character_book, or a card holding one (JSON, PNG, CHARX, *.lorecard.json), its
     book as written (no import's trust boundary). Entries with match* flags also scan the
@@ -80,10 +83,14 @@ def activate_cmd(book: str, chat_file: str, settings_file: str | None, state_fil
         persona = read_text(persona_file).strip()
         if persona:
             texts[PERSONA] = persona
+    from lw_tavern.room.book import DEFAULT_CONTEXT
+
     chat = read_chat(chat_file)
-    settings = WorldSettings()
+    settings = WorldSettings(max_context=context_window or DEFAULT_CONTEXT)
     if settings_file:
         data, text = read_json_file(settings_file)
+        if isinstance(data, dict) and "max_context" not in data:
+            data = {**data, "max_context": context_window or DEFAULT_CONTEXT}
         settings = validate(WorldSettings, data, file=settings_file, text=text)
     state = TimedState()
     if state_file:
@@ -102,7 +109,7 @@ def activate_cmd(book: str, chat_file: str, settings_file: str | None, state_fil
 
     with ensure_budget():  # the book's regular expressions share one turn's script budget
         compiled = compile_book(world, settings)
-        result = activate(compiled, ScanInput(chat=chat, globals=texts), settings, state, rng=random.Random(seed),
+        result = activate(compiled, ScanInput(chat=chat, globals=texts, length=len(chat)), settings, state, rng=random.Random(seed),
                           condition=condition, explain=show_all)
     titles = {c.key: c.entry.title for c in compiled.entries}
     for key, what in result.problems:
@@ -117,7 +124,7 @@ def activate_cmd(book: str, chat_file: str, settings_file: str | None, state_fil
             "state": result.state.model_dump(),
         })
         return
-    click.echo(f"{len(result.fired)} of {len(compiled.entries)} entries fire on turn {result.turn} "
+    click.echo(f"{len(result.fired)} of {len(compiled.entries)} entries fire at message {result.turn} "
                f"({result.loops} pass{'es' if result.loops != 1 else ''}{', budget spent' if result.overflowed else ''}):")
     for key in result.fired:
         v = result.verdicts[key]
@@ -179,7 +186,8 @@ def preset_cmd(file: str, character_id: int | None, as_json: bool) -> None:
 @json_option
 def convert_cmd(source: str, target: str, as_json: bool) -> None:
     """A SillyTavern card (JSON, PNG, CHARX) or a world-info file to a native *.lorecard.json,
-    or a native card back to a SillyTavern card (JSON). Nothing is written when SOURCE is refused."""
+    or a native card back to a SillyTavern card (JSON) -- a world-info file when it holds no
+    person, only a book (what a world-info file converts to). Nothing is written when SOURCE is refused."""
     from lwcore.io import atomic_write_text
 
     from lw_tavern.cardfile import book_of, read_material
@@ -189,6 +197,15 @@ def convert_cmd(source: str, target: str, as_json: bool) -> None:
     if material.native is not None:
         out: Any = to_card(material.native)
         kind = "sillytavern"
+        data = out.get("data") if isinstance(out.get("data"), dict) else {}
+        person = [k for k in ("name", "description", "personality", "scenario", "first_mes", "mes_example")
+                  if isinstance(data.get(k), str) and data[k].strip()]
+        if not person and isinstance(data.get("character_book"), dict):  # a world book on its own: its own file
+            from lw_tavern.worldbook.load import book_from_data, book_to_data
+
+            book = book_from_data(data["character_book"])
+            out = book_to_data(book.model_copy(update={"source": "worldinfo", "extra": {}}))
+            kind = "worldinfo"
     else:
         book_of(material, source)  # every entry checked, located in SOURCE
         out = from_card(material.card, file=source, text=None if material.book_only else material.text
@@ -242,3 +259,20 @@ def import_cmd(ctx: click.Context, file: str, kind: str, room: str, member: str 
                "warnings": list(plan.report.warnings), "written": [str(p) for p in written]})
         return
     click.echo(summary(plan, zh=False, for_keeper=True))
+
+
+@tavern.command("js-install")
+def js_install_cmd() -> None:
+    """Fetch the npm packages the plugin runs in the sandbox (EJS, lodash, mathjs, yaml, json5,
+    jsonrepair) into this environment, checked against the plugin's lock; what is there is kept
+    (``make setup`` does this)."""
+    from lwcore.errors import LwError
+
+    from lw_tavern import jsdeps
+
+    try:
+        done = jsdeps.install(quiet=True)
+    except RuntimeError as exc:
+        raise LwError(str(exc), code="io") from None
+    click.echo("installed " + ", ".join(done) if done else "already installed")
+    click.echo(f"in {jsdeps.home()}")

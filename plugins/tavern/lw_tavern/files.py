@@ -21,11 +21,35 @@ M = TypeVar("M")
 MAX_CARD_BYTES = 32 * 1024 * 1024
 
 
-def read_json_file(path: str | Path) -> tuple[Any, str]:
-    """``(data, text)`` of a JSON file (text kept for locating later errors)."""
+def read_json_file(path: str | Path, warnings: list[str] | None = None) -> tuple[Any, str]:
+    """``(data, text)`` of a JSON file (text kept for locating later errors), read as SillyTavern
+    reads one: bytes that are not UTF-8 become U+FFFD, a lone surrogate escape too, each noted
+    in ``warnings`` when given."""
     raw = read_bytes(path, max_bytes=MAX_CARD_BYTES)
-    text = decode_text(raw, path)
-    return load_json(text, path, limits=JSON_LIMITS.with_(max_bytes=MAX_CARD_BYTES)), text
+    text = decode_lenient(raw, path, warnings)
+    notes: list[str] = []
+    data = load_json(text, path, limits=JSON_LIMITS.with_(max_bytes=MAX_CARD_BYTES), surrogates=notes)
+    if warnings is not None:
+        warnings += notes
+    return data, text
+
+
+def decode_lenient(raw: bytes, path: str | Path, warnings: list[str] | None = None) -> str:
+    """UTF-8 text of ``raw`` (a byte-order mark dropped); a byte that is not UTF-8 (a cp1252 ``é``
+    in a preset saved by another editor) is read as U+FFFD, as SillyTavern's reader does, and
+    noted in ``warnings``."""
+    try:
+        return decode_text(raw, path)
+    except LwError as exc:
+        if exc.code != "encoding":
+            raise
+        first = exc.byte
+    text = raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
+    bad = text.count("\ufffd") - raw.count(b"\xef\xbf\xbd")
+    if warnings is not None:
+        warnings.append(f"{bad} byte sequence(s) that are not UTF-8 read as U+FFFD (the first at byte {first})"
+                        if first is not None else f"{bad} byte sequence(s) that are not UTF-8 read as U+FFFD")
+    return text
 
 
 def positions_of(text: str | None, file: str | Path | None) -> Any:

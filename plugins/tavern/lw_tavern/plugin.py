@@ -65,11 +65,15 @@ def lw_prompt_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
 
 
 @hookimpl
-def lw_reply_text(text: str) -> ReplyEdit | None:
-    """``<UpdateVariable>`` blocks: read, cut from the narration, applied by the engine."""
+def lw_reply_text(turn: TurnContext, text: str, ctx: Any) -> ReplyEdit | None:
+    """MagVarUpdate's commands: read, the blocks cut from the narration, made by the engine."""
     from lw_tavern.room.reply import reply_edit
 
-    return reply_edit(text)
+    try:
+        sandbox = ctx.sandbox()
+    except Exception:  # noqa: BLE001 - no sandbox capability: values MVU reads with its libraries stay text
+        sandbox = False
+    return reply_edit(text, turn.room, sandbox or None)
 
 
 @hookimpl
@@ -91,6 +95,10 @@ def lw_room_commands(register: Register[RoomCommand]) -> None:
     register(RoomCommand("pc", f"{here}:pc_command", who="anyone", usage="list | claim <n|name> | release [n|name]",
                          description={"en": "the pregen roster: list, claim one, give it back",
                                       "zh": "预设角色池：查看、认领、释放"}))
+    register(RoomCommand("lore", f"{here}:lore_command", who="keeper",
+                         usage="constant [on|off <handle>] | greeting [n]",
+                         description={"en": "the world's constant entries (list, switch off or on) and greetings",
+                                      "zh": "世界的常驻条目（查看、关闭或重新打开）与开场白"}))
     register(RoomCommand("preset", f"{here}:preset_command", who="anyone",
                          usage="list | import <file|packId/path> | enable <id> | disable <id>",
                          description={"en": "chat-completion presets: the library, and what this room uses",

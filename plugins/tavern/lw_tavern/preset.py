@@ -130,8 +130,11 @@ def load_preset(data: Any, *, file: Any = None, text: str | None = None) -> Load
 
 
 def read_preset(path: str | Path) -> LoadedPreset:
-    data, text = read_json_file(path)
-    return load_preset(data, file=path, text=text)
+    read: list[str] = []
+    data, text = read_json_file(path, read)
+    loaded = load_preset(data, file=path, text=text)
+    loaded.warnings[:0] = read
+    return loaded
 
 
 def preset_id(filename: str) -> str:

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lwcore.errors import LwError
-from lwcore.turn.mvu import ALIASES, TreeOp, pointer_path, show_path
+from lw_tavern.mvu.ops import ALIASES, pointer_path, show_path
+from lw_tavern.mvu.ops import Op as TreeOp
 
 from lw_tavern.mvu.json5 import Json5Error, parse_json5
 

@@ -105,12 +105,13 @@ def test_import_trust_boundary(keeper):
     assert ("真相" in titles) is keeper  # secret only for a keeper
     assert "[InitVar]变量初始化" not in titles  # declarations are data, never lore
     assert (imported.declarations != []) is keeper
-    assert all(not e.constant for e in imported.book.entries)
+    assert any(e.constant for e in imported.book.entries) is keeper  # a keeper's world keeps constant lore (issue 26)
     village = next(e for e in imported.book.entries if e.comment == "渔村")
     assert village.content == "渔村靠海，潮汐守望守着灯。"  # {{char}} bound at import
     lamp = next(e for e in imported.book.entries if e.comment == "夜里的灯塔")
     # a keeper's @@if becomes the entry's condition; a person's lore runs no condition at all
-    assert lamp.condition == ("stat_data.世界.日 >= 2" if keeper else "") and not lamp.content.startswith("@@")
+    assert lamp.condition == ("stat_data.世界.日 >= 2" if keeper else "")
+    assert lamp.content.startswith("@@activate\n") is keeper and "@@if" not in lamp.content  # @@activate kept by a keeper
     assert any("runs no condition" in d.reason for d in imported.changed) is not keeper
     status = next(e for e in imported.book.entries if e.comment == "[RENDER:status]")
     frame = next(e for e in imported.book.entries if e.comment == "frame")
@@ -122,7 +123,12 @@ def test_import_trust_boundary(keeper):
     assert [e.id for e in again.book.entries] == ids  # deterministic
     assert [e.id for e in import_entries(book, pack_id="other", keeper=keeper).book.entries] != ids
     reasons = " ".join(d.reason for d in imported.changed)
-    assert "constant turned off" in reasons and "@@activate removed" in reasons
+    if keeper:  # the keeper's world keeps constant lore as the author set it (issue 26)
+        assert "constant: sent every turn" in reasons and "@@activate kept" in reasons
+        assert any(e.constant for e in imported.book.entries)
+    else:
+        assert "constant turned off" in reasons and "@@activate removed" in reasons
+        assert not any(e.constant for e in imported.book.entries)
 
 
 def test_entry_ids_are_stable_handles():

@@ -38,9 +38,12 @@ def test_activate_explains(capsys, tmp_path):
     code, out, _ = run(capsys, "tavern", "activate", str(FIXTURES / "harbor.worldinfo.json"),
                        "--chat", str(FIXTURES / "harbor.chat.jsonl"), "--all")
     assert code == 0
-    assert "1 of 3 entries fire on turn 1" in out
+    assert "1 of 3 entries fire at message 3" in out  # timed effects count chat messages (3 in the chat)
     assert "+ Fog Harbor.0" in out and "key '雾港' and secondary '钟声'" in out
-    assert "Fog Harbor.1 The lighthouse keeper  [delay: delayed until turn 3]" in out
+    assert "Fog Harbor.1 The lighthouse keeper  [delay_until_recursion: waits for recursion level 2]" in out  # delay 3: over
+    code, out, _ = run(capsys, "tavern", "activate", str(FIXTURES / "harbor.worldinfo.json"),
+                       "--chat", str(FIXTURES / "harbor.chat.jsonl"), "--all", "--context-window", "100")
+    assert code == 0 and "of 3 entries fire" in out
     assert "[disabled]" in out
 
 
@@ -59,8 +62,8 @@ def test_activate_json_with_state_settings_and_vars(capsys, tmp_path):
     code, out, _ = run(capsys, "tavern", "activate", str(book), "--chat", str(chat), "--settings", str(settings),
                        "--state", str(state), "--vars", str(variables), "--json")
     data = json.loads(out)
-    assert code == 0 and data["turn"] == 5 and data["fired"] == ["0"]
-    assert data["placement"]["before"] == ["夜钟。"] and data["state"]["turn"] == 5
+    assert code == 0 and data["turn"] == 2 and data["fired"] == ["0"]  # the generation at 2 chat messages
+    assert data["placement"]["before"] == ["夜钟。"] and data["state"]["turn"] == 2
     code, out, _ = run(capsys, "tavern", "activate", str(book), "--chat", str(chat), "--json")
     assert json.loads(out)["fired"] == []  # no variables: the condition fails closed
 
@@ -142,6 +145,14 @@ def test_a_world_info_file_converts_to_a_native_card(capsys, tmp_path):
     assert code == 0, err
     card = json.loads(native.read_text(encoding="utf-8"))
     assert card["format"] == "loreweaver.card" and len(card["worldbook"]) == 3
+    back = tmp_path / "harbor.back.json"  # and back: a world-info file again, not a card (issue 26)
+    code, out, err = run(capsys, "tavern", "convert", str(native), str(back), "--json")
+    assert code == 0, err and json.loads(out)["format"] == "worldinfo"
+    again = json.loads(back.read_text(encoding="utf-8"))
+    original = json.loads((FIXTURES / "harbor.worldinfo.json").read_text(encoding="utf-8"))
+    assert "spec" not in again and isinstance(again["entries"], dict) and len(again["entries"]) == 3
+    assert [e["content"] for e in again["entries"].values()] == [e["content"] for e in original["entries"].values()]
+    assert [e["key"] for e in again["entries"].values()] == [e["key"] for e in original["entries"].values()]
 
 
 def test_activate_a_native_card_with_entries_without_ids(capsys, tmp_path):
@@ -186,9 +197,14 @@ def test_inspect_shows_each_import_from_its_plan(capsys, tmp_path):
     assert "declaration" in stripped["character_book entry '[InitVar]变量初始化'"]
     for plan in (pc, data["companion"], world):
         changes = {c["what"]: c["why"] for c in plan["changes"]}
-        assert changes["entry '渔村'"].startswith("constant turned off")
-        assert changes["entry '夜里的灯塔'"].startswith("@@activate removed")
         assert changes["every entry"].startswith("id regenerated")
+        if plan is world:  # a keeper's world keeps what the author set (issue 26), with its size
+            assert changes["entry '渔村'"].startswith("constant: sent every turn")
+            assert "characters, about" in changes["entry '渔村'"] and ".lore constant off" in changes["entry '渔村'"]
+            assert changes["entry '夜里的灯塔'"].startswith("@@activate kept")
+        else:  # a person's lore fires by its keys
+            assert changes["entry '渔村'"].startswith("constant turned off")
+            assert changes["entry '夜里的灯塔'"].startswith("@@activate removed")
     world_changes = {c["what"]: c["why"] for c in world["changes"]}
     assert world_changes["entry '真相'"].startswith("secret: kept for the keeper only")
     assert "disabled" in world_changes["entry '[RENDER:status]'"] and "disabled" in world_changes["entry 'frame'"]
@@ -198,7 +214,7 @@ def test_inspect_shows_each_import_from_its_plan(capsys, tmp_path):
     assert [k for k in pc["keeps"] if not k.endswith("entries")] == ["name", "description", "personality"]
     code, text, _ = run(capsys, "tavern", "inspect", str(path))
     assert "as pc" in text and "as companion" in text and "as world" in text
-    assert "~ entry '渔村': constant turned off" in text
+    assert "~ entry '渔村': constant turned off" in text and "~ entry '渔村': constant: sent every turn" in text
 
 
 def test_inspect_a_world_book_on_its_own(capsys, tmp_path):

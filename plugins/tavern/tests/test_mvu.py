@@ -1,5 +1,5 @@
 """MVU: declarations and update blocks (golden tables and properties); the tree operations are
-the kernel's (``tests/turn/test_mvu_tree.py``)."""
+``test_mvu_ops.py``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lwcore.errors import LwError
-from lwcore.turn.mvu import apply_ops
+from lw_tavern.mvu.ops import apply_ops
 
 from lw_tavern.mvu.initvar import is_declaration, parse_initvar, seed
 from lw_tavern.mvu.json5 import Json5Error, parse_json5

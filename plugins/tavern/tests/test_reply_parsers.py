@@ -111,3 +111,43 @@ def test_hostile_replies_at_the_size_limit_parse_in_bounded_time() -> None:
     assert results["plain JSON at length"]["commands"] == 500
     assert results["numbers for operations"]["problems"] == 51  # 50 listed, then how many more
     assert results["JSON5 values past the cap"]["commands"] == 500
+
+
+MAGVAR_CHILD = """
+import json, sys
+import lwcore.sandbox as sandbox
+from lw_tavern.mvu.magvar import update_variables
+from lw_tavern.mvu.update import strip_blocks
+from lw_tavern.mvu.values import Reader
+cases = json.loads(sys.stdin.read())
+out = {}
+for name, text in cases.items():
+    tree, errors, update = update_variables({"a": 1, "b": [1]}, text, Reader(sandbox))
+    out[name] = {"commands": len(update.commands), "errors": len(errors),
+                 "tags_left": "<updatevariable>" in strip_blocks(text).lower()}
+print(json.dumps(out))
+"""
+
+MAGVAR_HOSTILE = {
+    **{name: HOSTILE[name] for name in ("unclosed brackets", "unclosed strings", "unclosed parentheses",
+                                          "nested calls", "unclosed patches", "commands past the cap",
+                                          "JSON5 values past the cap", "plain JSON at length")},
+    # values only mathjs reads, at the command cap: one run of the library for all of them
+    "mathjs values": "<UpdateVariable>" + fill("_.set('a', 1, sqrt(16)+1);\n") + "</UpdateVariable>",
+    # an expression that computes too long: the run's limits stop it, the value stays text
+    "a runaway expression": "<UpdateVariable>_.set('a', 1, factorial(170)^factorial(170)*range(1,1e9));</UpdateVariable>",
+}
+
+
+def test_hostile_replies_at_the_size_limit_are_read_as_magvarupdate_reads_them_in_bounded_time() -> None:
+    """What a room reads (MagVarUpdate's extraction, values in the sandbox): bounded whatever the
+    reply holds (a hang check through a timeout, not a speed test: ``bench/replies.py`` measures)."""
+    proc = subprocess.run([sys.executable, "-c", MAGVAR_CHILD], input=json.dumps(MAGVAR_HOSTILE).encode(),
+                          capture_output=True, timeout=300, cwd=Path(__file__).parent)
+    assert proc.returncode == 0, proc.stderr.decode()
+    results = json.loads(proc.stdout)
+    for name in MAGVAR_HOSTILE:
+        assert results[name]["commands"] <= 500 and not results[name]["tags_left"], name
+    assert results["commands past the cap"]["commands"] == 500
+    assert results["mathjs values"]["commands"] == 500
+    assert results["a runaway expression"]["commands"] == 1

@@ -88,7 +88,7 @@ def test_a_world_import_brings_the_world(kernel: Kernel, room_dir: Path) -> None
 
 
 def test_re_import_replaces_and_never_resets_progress(kernel: Kernel, room_dir: Path) -> None:
-    from lwcore.turn import mvu
+    from lwcore.turn import tree as mvu
 
     say(kernel, room_dir, ".import bell.json world", "kp")
     first = files(room_dir)

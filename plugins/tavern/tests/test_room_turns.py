@@ -81,7 +81,8 @@ def test_a_turn_with_a_world_imported(kernel: Kernel, room_dir: Path, protocol: 
     refused = [e for e in room.history.all() if e.data and e.data.get("kind") == "tree_refused"]
     assert len(refused) == 1 and refused[0].audience == "keeper" and "不存在" in refused[0].text
     state = timed(room_dir, kernel)
-    assert state["state"]["turn"] == 1
+    # timed effects count chat messages: the history's lines before this turn, and what was said now
+    assert state["state"]["turn"] == state["messages"] + 1 == 2
     assert {"fog-harbor#pier", "fog-harbor#fushun", "fog-harbor#captain-fate", "bell-tower#truth"} <= set(state["fired"])
     for player in ("p1", "p2"):
         seen = view_for(room, player).to_json_text()
@@ -102,9 +103,19 @@ def test_sticky_entries_stay_on_the_turns_after(kernel: Kernel, room_dir: Path) 
         return request_text(run_turn(kernel, room_dir, say, provider="chat_completions", reply=reply,
                                      rng=random.Random(seed)).compiled)
 
+    # sticky counts chat messages, as SillyTavern's does (issue 26): the card's ``sticky: 2`` is
+    # this exchange only (a player's line and the narration); ``sticky: 4`` the next one too
+    with room_lock(room_dir):
+        room = Room.load(room_dir, kernel)
+        for doc in room.documents.all("worldbook_entry"):
+            entry = doc.data["entry"]
+            if "DEPTH-BELL" in entry["content"]:
+                entry["sticky"] = 4
+                room.documents.put(doc)
+        room.save()
     assert "DEPTH-BELL" in turn("我听见钟声。", 1)
-    # sticky 2: the next turn keeps it although nobody speaks of bells (and the history's keys
-    # are beyond the scan depth of the default settings only after two more messages)
+    # the next turn keeps it although nobody speaks of bells (and the history's keys are beyond
+    # the scan depth with a depth of 1)
     with room_lock(room_dir):
         room = Room.load(room_dir, kernel)
         room.file.model_extra["worldbook"] = {"depth": 1}
@@ -112,7 +123,9 @@ def test_sticky_entries_stay_on_the_turns_after(kernel: Kernel, room_dir: Path) 
         room.save()
     assert "DEPTH-BELL" in turn("我看看四周。", 2)
     assert timed(room_dir, kernel)["state"]["sticky"]
-    assert "DEPTH-BELL" not in turn("我继续等。", 3)  # the effect ran out
+    state = timed(room_dir, kernel)
+    assert state["messages"] >= 2 and state["state"]["turn"] == state["messages"] + 1  # messages, not turns
+    assert "DEPTH-BELL" not in turn("我继续等。", 3)  # the effect ran out (four messages on)
 
 
 def test_placement_in_the_kernel_prompt(kernel: Kernel, room_dir: Path) -> None:
@@ -125,13 +138,13 @@ def test_placement_in_the_kernel_prompt(kernel: Kernel, room_dir: Path) -> None:
     assert world.count("OUTLET-TIDE") == 1  # and is not placed anywhere else
     (depth,) = [m for m in compiled.messages if "DEPTH-BELL" in m["markdown"]]
     assert depth["promptId"] == "lw:depth-1" and depth["messageRole"] == "system"  # its role: a message of it
-    assert "WAS-CONSTANT" not in request_text(compiled)  # constant was turned off at import
+    assert "WAS-CONSTANT" in request_text(compiled)  # a keeper's world keeps its constant lore (issue 26)
     assert "hud" not in request_text(compiled)  # the render-only entry was disabled at import
     assert "IF-HIGH-TIDE" not in request_text(compiled)  # @@if 潮位 >= 3 is false (2)
 
 
 def test_conditions_read_the_room_tree(kernel: Kernel, room_dir: Path) -> None:
-    from lwcore.turn import mvu
+    from lwcore.turn import tree as mvu
 
     with room_lock(room_dir):
         room = Room.load(room_dir, kernel)
@@ -160,7 +173,7 @@ def test_full_templates_render_and_their_writes_wait_for_the_reply(kernel: Kerne
 
 
 def test_execvar_renders_a_variables_template_in_a_turn(kernel: Kernel, room_dir: Path) -> None:
-    from lwcore.turn import mvu
+    from lwcore.turn import tree as mvu
     from lwcore.turn.documents import Document
 
     with room_lock(room_dir):

@@ -49,9 +49,10 @@ from types import ModuleType
 from typing import Any
 
 from lwcore.contributions import VariableWrite
-from lwcore.turn.mvu import leaves
+from lwcore.turn.tree import leaves
 from lwcore.turn.script_writes import writes_from
 
+from lw_tavern import jsdeps
 from lw_tavern.ejs.lite import ESCAPED, pieces_at
 
 MAX_SOURCE = 150_000
@@ -224,12 +225,194 @@ def _is_template(text: str) -> bool:
     return "<%" in text or "<#escape-ejs" in text.lower()
 
 
+# --- the EJS library (ejs 3.1.9, lodash 4.17.21 as ``_``), as ST-Prompt-Template runs it ------------
+
+_LIBRARY_RUN = r"""
+var __lw = { main: null, lines: [], line: 1, depth: 0, inj: [], act: [], warned: false, lodash: null, originals: null };
+function __lw_module(src) { var module = { exports: {} }, exports = module.exports; (0, eval)("(function (module, exports, define) {" + src + "\n})")(module, exports, undefined); return module.exports; }
+var __ejs = __lw_module(input.ejs);
+var __lw_opts = { async: true, outputFunctionName: "print", _with: true, localsName: "locals", client: true, compileDebug: true };
+var __lw_sync = { async: false, outputFunctionName: "print", _with: true, localsName: "locals", client: true, compileDebug: true };
+function __lw_id(s) { return s; }
+function __lw_compile(text, opts) {
+  var src = String(__ejs.compile(text, opts))
+    .replace("function __append(s) { if (s !== undefined && s !== null) __output += s }",
+             "function __append(...args) { args.filter(x => x !== undefined && x !== null).forEach(s => __output += s) }")
+    .replace("  var print = __append;", "  const print = __append;");
+  return (0, eval)("(" + src + "\n)");
+}
+var __lw_vars = new Proxy(variables, { get: function (t, k) {
+  return k === "stat_data" && !Object.prototype.hasOwnProperty.call(t, k) ? t : t[k];
+} });
+function __lw_texts(node, out, depth) {
+  if (depth > 64 || out.length > 2000) return out;
+  if (typeof node === "string") { if (node.indexOf("<%") !== -1) out.push(node); }
+  else if (Array.isArray(node)) { for (var i = 0; i < node.length; i++) __lw_texts(node[i], out, depth + 1); }
+  else if (node !== null && typeof node === "object") { for (var k in node) __lw_texts(node[k], out, depth + 1); }
+  return out;
+}
+__lw.originals = __lw_texts(variables, [], 0);
+function __lw_here() {
+  if (__lw.depth > 0) return null;
+  var m = /at anonymous \(<input>:(\d+):/.exec(String(new Error().stack));
+  if (m && __lw.main) {
+    var g = Number(m[1]) - 1, b, found;
+    for (b = g - 1; b >= 0 && b > g - 4000; b--) {
+      found = /^\s*; __line = (\d+)$/.exec(__lw.main[b]);
+      if (found) return Number(found[1]) + (g - b - 1);
+      if (/^\s*with \(locals \|\| \{\}\) \{$/.test(__lw.main[b])) return 1 + (g - b - 1);
+    }
+  }
+  return __lw.line;
+}
+function __lw_write(fn, args) { var where = __lw_here(); var r = fn.apply(null, args); __lw.lines.push(where); return r; }
+var __lw_wi = input.wi || {};
+function __lw_title(a, b) { return String(b === undefined || (b !== null && typeof b === "object") ? a : b); }
+var locals = {
+  variables: __lw_vars, stat_data: stat_data,
+  getvar: getvar,
+  setvar: function () { return __lw_write(setvar, arguments); },
+  incvar: function () { return __lw_write(incvar, arguments); },
+  decvar: function () { return __lw_write(decvar, arguments); },
+  getwi: function (a, b) { var t = __lw_title(a, b); return Object.prototype.hasOwnProperty.call(__lw_wi, t) ? __lw_wi[t] : ""; },
+  activewi: function (a, b) { __lw.act.push(__lw_title(a, b)); return true; },
+  injectPrompt: function (key, text) { __lw.inj.push(text === undefined || text === null ? "" : String(text)); },
+  getPromptsInjected: function () { return __lw.inj.join("\n"); },
+  hasPromptsInjected: function () { return __lw.inj.length > 0; },
+  userName: input.user, charName: input.char, assistantName: input.char,
+  faker: new Proxy({}, { get: function () {
+    if (!__lw.warned) { __lw.warned = true; log("faker is a stub here: it gives empty text"); }
+    return new Proxy(function () { return ""; }, { get: function () { return function () { return ""; }; } });
+  } }),
+  execvar: function (name) {
+    var v = getvar(name);
+    if (Array.isArray(v) && v.length === 2 && typeof v[1] === "string" && (v[0] === null || typeof v[0] !== "object")) v = v[0];
+    if (v === undefined || v === null) return "";
+    if (typeof v !== "string") return typeof v === "object" ? JSON.stringify(v) : String(v);
+    var text = __lw_escape(v);
+    if (text.indexOf("<%") === -1) return __lw_unescape(text);
+    if (__lw.originals.indexOf(v) === -1) {
+      log("execvar(" + JSON.stringify(String(name)) + "): its text was written during this render: printed nothing");
+      return "";
+    }
+    if (__lw.depth >= __MAX_DEPTH) throw new Error("execvar: templates nested deeper than __MAX_DEPTH");
+    var fn, asynchronous = false;
+    try { fn = __lw_compile(text, __lw_sync); }
+    catch (e) {
+      try { fn = __lw_compile(text, __lw_opts); asynchronous = true; }
+      catch (e2) { log("execvar(" + JSON.stringify(String(name)) + "): its text is not a template EJS compiles (" + String(e2 && e2.message || e2).split("\n")[0] + "): printed nothing"); return ""; }
+    }
+    __lw.depth += 1;
+    if (!asynchronous) {
+      try { return __lw_unescape(fn.call(locals, locals, __lw_id)); } finally { __lw.depth -= 1; }
+    }
+    return fn.call(locals, locals, __lw_id).then(function (t) { __lw.depth -= 1; return __lw_unescape(t); },
+                                                 function (e) { __lw.depth -= 1; throw e; });
+  }
+};
+Object.defineProperty(locals, "__line", { get: function () { return __lw.line; }, set: function (v) { if (__lw.depth === 0) __lw.line = v; } });
+Object.defineProperty(locals, "_", { configurable: true, enumerable: true, get: function () {
+  if (__lw.lodash === null) __lw.lodash = input.lodash ? __lw_module(input.lodash) : _;
+  return __lw.lodash;
+}, set: function (v) { __lw.lodash = v; } });
+for (var __k in input.locals || {}) locals[__k] = input.locals[__k];
+"""
+
+_ESCAPE_OPEN = "\ue000"
+_ESCAPE_CLOSE = "\ue001"
+_LIBRARY_ESCAPES = r"""
+var __lw_esc_re = /<#escape-ejs>([\s\S]*?)<\/#escape-ejs>/gi;
+function __lw_escape(text) {
+  return text.replace(__lw_esc_re, function (m, body) {
+    return "\ue000" + body.split("<%%").join("<%").split("%%>").join("%>").split("<%").join("\ue002").split("%>").join("\ue003") + "\ue001";
+  });
+}
+function __lw_unescape(text) {
+  return String(text).split("\ue000").join("").split("\ue001").join("").split("\ue002").join("<%").split("\ue003").join("%>");
+}
+"""
+
+
+@dataclass(frozen=True)
+class LibrarySource:
+    """The script that renders templates with the EJS library (its sources handed in as input)."""
+
+    source: str
+
+
+def _library_script() -> str:
+    return ("(async function () {\n" + _LIBRARY_ESCAPES
+            + _LIBRARY_RUN.replace("__MAX_DEPTH", str(MAX_EXECVAR_DEPTH))
+            + "var __lw_fn = __lw_compile(__lw_escape(input.template), __lw_opts);\n"
+            + "__lw.main = String(__lw_fn).split('\\n');\n"
+            + "var __lw_text = __lw_unescape(await __lw_fn.call(locals, locals, __lw_id));\n"
+            + "return {text: __lw_text, injected: __lw.inj, activate: __lw.act, lines: __lw.lines};\n})()")
+
+
+LIBRARY_SCRIPT = _library_script()
+
+
+def library_sources() -> tuple[str, str] | None:
+    """``(ejs, lodash)`` JavaScript when both are installed (:mod:`lw_tavern.jsdeps`), else ``None``."""
+    ejs, lodash = jsdeps.source("ejs"), jsdeps.source("lodash")
+    return (ejs, lodash) if ejs is not None and lodash is not None else None
+
+
 def render_full(
+    text: str, sandbox: ModuleType, *, tree: Mapping[str, Any], seed: int, clock: Any,
+    entries: Mapping[str, str] | None = None, script: str = "template", user: str = "User", char: str = "",
+    locals: Mapping[str, Any] | None = None, library: bool | None = None,
+) -> FullRendered | None:
+    """Run ``text`` as a full EJS template against ``tree``; ``None`` when it fails (the caller
+    renders it with the subset instead). ``entries`` (title -> text) answer ``getwi``.
+
+    With the EJS library installed (and ``library`` not ``False``) the template is compiled by
+    ejs 3.1.9 with ST-Prompt-Template's options and run with its context (``_`` is lodash
+    4.17.21, compiled the first time the template touches it); otherwise by this module's own
+    compiler. ``user``/``char`` are ``userName``/``charName``; ``locals`` adds names (tests)."""
+    sources = library_sources() if library is not False else None
+    if sources is None:
+        return _render_own(text, sandbox, tree=tree, seed=seed, clock=clock, entries=entries, script=script)
+    ejs, lodash = sources
+    wanted = entries if entries is not None and "getwi" in text else {}
+    inputs = {"template": text, "ejs": ejs, "lodash": lodash if _may_use_lodash(text, tree) else "",
+              "wi": dict(wanted), "user": user, "char": char, "locals": dict(locals or {})}
+    try:
+        outcome = sandbox.evaluate(LIBRARY_SCRIPT, inputs, state=dict(tree), seed=seed, clock=clock, script=script)
+    except Exception:  # noqa: BLE001 - no usable sandbox (a missing binding, a refused input): the subset
+        return None
+    if not outcome.ok:
+        return None
+    value = outcome.value
+    if not isinstance(value, Mapping) or not isinstance(value.get("text"), str):
+        return None
+    out = FullRendered(value["text"], injected=_texts(value.get("injected")), activate=_texts(value.get("activate")))
+    lines = value.get("lines") if isinstance(value.get("lines"), list) else []
+    writes = writes_from(outcome.effects, where=script)
+    out.writes = [replace(w, line=lines[i] if i < len(lines) and isinstance(lines[i], int) else None)
+                  for i, w in enumerate(writes)]
+    out.warnings = [effect.text for effect in outcome.effects if effect.kind == "log"]
+    return out
+
+
+_UNDERSCORE = re.compile(r"(?<![\w$])_(?![\w$])")
+
+
+def _may_use_lodash(text: str, tree: Mapping[str, Any]) -> bool:
+    """Whether the template (or, when it names ``execvar``, a text of the tree) names ``_``: only
+    then is lodash handed in (compiling it costs about 10 ms a run)."""
+    if _UNDERSCORE.search(text):
+        return True
+    if "execvar" in text:
+        return any(isinstance(leaf["value"], str) and _UNDERSCORE.search(leaf["value"]) for leaf in leaves(tree))
+    return False
+
+
+def _render_own(
     text: str, sandbox: ModuleType, *, tree: Mapping[str, Any], seed: int, clock: Any,
     entries: Mapping[str, str] | None = None, script: str = "template",
 ) -> FullRendered | None:
-    """Run ``text`` as a full EJS template against ``tree``; ``None`` when it fails (the caller
-    renders it with the subset instead). ``entries`` (title -> text) answer ``getwi``."""
+    """The template through this module's own compiler (the EJS library is not installed)."""
     try:
         compiled = compile_mapped(text, tree)
     except ValueError:

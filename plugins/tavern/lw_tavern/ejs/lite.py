@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from lwcore.turn.mvu import TreeError, lookup, parse_path, value_of
+from lwcore.turn.tree import TreeError, lookup, parse_path, value_of
 
 from lw_tavern.ejs.expr import ExprError, evaluate, show, truthy
 

@@ -10,9 +10,16 @@
 - ``{{roll:2d6}}`` / ``{{roll 2d6}}``: rolled by the kernel's dice engine (``lwcore.rules``);
   the number in the text is the engine's, never the model's.
 
+- ``{{noop}}`` (removed), ``{{reverse:text}}``; the legacy ``<USER>``, ``<BOT>``, ``<CHAR>``.
+- Tavern Helper's macro-likes, first (as it runs them): ``{{get_message_variable::path}}`` (the
+  value, JSON unless a text) and ``{{format_message_variable::path}}`` (YAML, indented under
+  what precedes it on its line), and their ``chat``/``character``/``preset``/``global`` siblings;
+  keys starting with ``$`` are left out.
+
 A macro whose context was not given stays as it is; a macro that writes variables
 (``{{setvar::…}}``, ``{{addvar::…}}`` …) is removed with a warning (this path only reads); an
-unknown macro is left alone. Everything is bounded: no recursion into substituted values.
+unknown macro is left alone, or, with ``unknown=True`` (a room's text), removed and reported once.
+Everything is bounded: no recursion into substituted values.
 
 ``MacroContext(inert=True)`` is for text a person import brought (:mod:`lw_tavern.inert`):
 only ``{{user}}``, ``{{char}}``, ``{{newline}}``, ``{{trim}}`` and ``{{// …}}`` are
@@ -22,6 +29,7 @@ substituted; every other macro -- reads, writes, draws, rolls -- stays exactly a
 from __future__ import annotations
 
 import datetime
+import html
 import json
 import random
 import re
@@ -31,6 +39,9 @@ from typing import Any
 
 from lwcore.errors import LwError
 from lwcore.rules.dice import roll
+
+from lw_tavern.ejs.yamlout import fast
+from lw_tavern.mvu import lodash
 
 _MACRO = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
 _WRITES = ("setvar", "addvar", "incvar", "decvar", "setglobalvar", "addglobalvar", "incglobalvar", "decglobalvar")
@@ -50,6 +61,17 @@ class MacroContext:
     rolls: list[dict[str, Any]] = field(default_factory=list)
     inert: bool = False
     """Text a person import brought: only the name and formatting macros (module docstring)."""
+    message_variables: Any = None
+    """The latest message's variables for Tavern Helper's ``{{get_message_variable::…}}`` and
+    ``{{format_message_variable::…}}`` (a room: ``{"stat_data": <its tree>}``)."""
+    chat_variables: Any = None
+    """The variables of the other scopes (``chat``, ``character``, ``preset``, ``global``)."""
+    yaml: Callable[[Any], str | None] | None = None
+    """``YAML.stringify`` for a value :mod:`lw_tavern.ejs.yamlout` cannot write itself."""
+    unknown: bool = False
+    """Remove a macro nothing here answers (reported once by name) instead of leaving it."""
+    keep: tuple[str, ...] = ("outlet",)
+    """Macros a later pass fills (never removed as unknown)."""
 
 
 def _text(value: Any) -> str:
@@ -68,10 +90,82 @@ def _options(arg: str) -> list[str]:
     return arg.split("::") if "::" in arg else arg.split(",")
 
 
+_LEGACY = ((re.compile(r"<USER>", re.IGNORECASE), "{{user}}"), (re.compile(r"<BOT>", re.IGNORECASE), "{{char}}"),
+           (re.compile(r"<CHAR>", re.IGNORECASE), "{{char}}"))
+_GET_LIKE = re.compile(r"\{\{get_(message|chat|character|preset|global)_variable::(.*?)\}\}", re.IGNORECASE)
+_FORMAT_LIKE = re.compile(r"^(.*)\{\{format_(message|chat|character|preset|global)_variable::(.*?)\}\}",
+                          re.IGNORECASE | re.MULTILINE)
+_FORMAT_ONE = re.compile(r"^(.*)\{\{format_(message|chat|character|preset|global)_variable::(.*?)\}\}",
+                         re.IGNORECASE)
+_IDENT = re.compile(r"[^\W\d][\w-]*")
+_KNOWN = {"user", "char", "getvar", "var", "time", "date", "random", "pick", "newline", "trim", "noop", "reverse",
+          "roll", *_WRITES}
+
+
+def _without_dollar(value: Any) -> Any:
+    """lodash-omitdeep's ``omitDeepBy(value, key starts with "$")``."""
+    if isinstance(value, dict):
+        return {k: _without_dollar(v) for k, v in value.items() if not str(k).startswith("$")}
+    if isinstance(value, list):
+        return [_without_dollar(v) for v in value]
+    return value
+
+
+def _scope(ctx: MacroContext, kind: str) -> Any:
+    return ctx.message_variables if kind.lower() == "message" else ctx.chat_variables
+
+
+def _variable(ctx: MacroContext, kind: str, path: str) -> Any:
+    variables = _scope(ctx, kind)
+    return _without_dollar(lodash.get(variables or {}, html.unescape(path), None))
+
+
+def _utf16(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _yaml(ctx: MacroContext, value: Any) -> str:
+    text = fast(value)
+    if text is None and ctx.yaml is not None:
+        text = ctx.yaml(value)
+    if text is None:
+        text = json.dumps(value, ensure_ascii=False)
+        ctx.warnings.append("{{format_*_variable}}: written as JSON (the yaml library is not available)")
+    return text
+
+
+def _format(ctx: MacroContext, prefix: str, kind: str, path: str) -> str:
+    inner = _FORMAT_ONE.match(prefix)
+    if inner:
+        prefix = _format(ctx, inner.group(1), inner.group(2), inner.group(3)) + prefix[inner.end():]
+    value = _variable(ctx, kind, path)
+    text = value if isinstance(value, str) else _yaml(ctx, value)
+    return prefix + text.replace("\n", "\n" + " " * _utf16(prefix))
+
+
+def macro_likes(text: str, ctx: MacroContext) -> str:
+    """Tavern Helper's macro-likes (``{{get_*_variable::path}}``, ``{{format_*_variable::path}}``),
+    before SillyTavern's macros, as Tavern Helper runs them."""
+    if "_variable::" not in text or (ctx.message_variables is None and ctx.chat_variables is None):
+        return text
+
+    def get(m: re.Match[str]) -> str:
+        value = _variable(ctx, m.group(1), m.group(2))
+        return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    text = _GET_LIKE.sub(get, text)
+    return _FORMAT_LIKE.sub(lambda m: _format(ctx, m.group(1), m.group(2), m.group(3)), text)
+
+
 def substitute(text: str, ctx: MacroContext) -> str:
     """``text`` with every macro the context can answer replaced (see the module docstring)."""
+    if "<" in text and (ctx.user is not None or ctx.char is not None):
+        for pattern, macro in _LEGACY:
+            text = pattern.sub(macro, text)
     if "{{" not in text:
         return text
+    if not ctx.inert:
+        text = macro_likes(text, ctx)
 
     def one(m: re.Match[str]) -> str:
         body = m.group(1)
@@ -108,6 +202,15 @@ def substitute(text: str, ctx: MacroContext) -> str:
         if key.startswith("roll") and ctx.dice:
             expr = arg if sep else stripped[4:]
             return _roll(expr.strip(), ctx, m.group(0))
+        if key == "noop" and not sep:
+            return ""
+        if key == "reverse" and sep:
+            return arg[::-1]
+        if ctx.unknown and _IDENT.fullmatch(name.strip()) and key not in ctx.keep and key not in _KNOWN:
+            note = f"{{{{{name.strip()}}}}}: a macro this room does not support: removed"
+            if note not in ctx.warnings:
+                ctx.warnings.append(note)
+            return ""
         return m.group(0)
 
     out = _MACRO.sub(one, text)

@@ -14,8 +14,8 @@ An MVU card teaches the model to end its reply with a block such as::
 ``_.delete``/``_.remove``/``_.unset``, ``_.add``, ``_.move`` and JSON Patch's ``replace``,
 ``add``, ``remove``, ``move`` and MVU's ``delta``), the narration with every block removed,
 and the problems found, each located by line and column in the reply. The commands are the
-kernel's tree operations (:class:`lwcore.turn.mvu.TreeOp`, with where they were written):
-:func:`lwcore.turn.mvu.apply_ops` applies them one by one, a command that cannot be applied is
+MVU operations (:class:`lw_tavern.mvu.ops.Op`, with where they were written):
+:func:`lw_tavern.mvu.ops.apply_ops` applies them one by one, a command that cannot be applied is
 reported and skipped, the others still apply. Nothing here evaluates code: arguments are literals (strings, numbers,
 ``true``/``false``/``null``, JSON5 arrays and objects) or plain arithmetic on numbers.
 
@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lwcore.errors import LwError
-from lwcore.turn.mvu import ALIASES, TreeOp, pointer_path, show_path
+from lw_tavern.mvu.ops import ALIASES, Op, pointer_path, show_path
 
 from lw_tavern.mvu.json5 import Json5Error, parse_json5
 
@@ -69,7 +69,7 @@ _ARITY = {"set": (2, 3), "insert": (2, 3), "delete": (1, 2), "add": (2, 2), "mov
 
 
 @dataclass(frozen=True)
-class Command(TreeOp):
+class Command(Op):
     """One update: the kernel's tree operation (the operation, its path, the arguments after
     the path, why: the ``//`` comment) and where it was in the reply (1-based line, column)."""
 

@@ -1,4 +1,4 @@
-"""The plugin's room commands: ``.import``, ``.pc``, ``.preset``.
+"""The plugin's room commands: ``.import``, ``.pc``, ``.preset``, ``.lore``.
 
 - ``.import <file|packId/path> [pc|companion|world] [@member]`` -- anyone imports a person
   (``pc``, the default: their own character; the keeper names the member with ``@member``) or a
@@ -11,6 +11,10 @@
   release; the keeper may release any claim).
 - ``.preset import <file|packId/path> | list | enable <id> | disable <id>`` -- the shared
   preset library and what this room uses (``list`` for anyone, the rest for the keeper).
+- ``.lore constant [on|off <handle>]`` -- the keeper's: the world imports' constant entries,
+  each with its size, and switching one off (it then fires by its keys) or on again;
+  ``.lore greeting [n]`` -- the world cards' greetings, and opening the story with another one
+  while nothing was said yet.
 
 The kernel checks who may run each word (all three: anyone) before the handler runs; what a
 sub-action needs beyond that (``world``, ``.preset enable`` …) the handler refuses here.
@@ -22,8 +26,9 @@ import shlex
 from typing import TYPE_CHECKING
 
 from lw_tavern.room import presets, roster
-from lw_tavern.room.documents import PRESET
-from lw_tavern.room.imports import KINDS, resolve_source, run_import, summary
+from lw_tavern.room.documents import ENTRY, PACK, PRESET
+from lw_tavern.room.imports import KINDS, open_story, resolve_source, run_import, summary
+from lw_tavern.worldbook.engine import estimate_tokens
 from lwcore.contributions import CommandReply
 from lwcore.errors import LwError
 from lwcore.turn.documents import Document, project_all, viewer_of
@@ -155,3 +160,84 @@ def preset_command(ctx: CommandContext) -> CommandReply:
             raise LwError(f"preset {pid!r} is not enabled here", expected=", ".join(enabled) or "(none enabled)")
         return CommandReply(f"预设 {pid} 已停用" if zh else f"preset {pid} is off in this room", audience="keeper")
     raise LwError(f"unknown .preset action {action!r}", expected=".preset import | list | enable | disable")
+
+
+def lore_command(ctx: CommandContext) -> CommandReply:
+    """``.lore constant [on|off <handle>]``: the constant entries of the keeper's world imports
+    (sent every turn, as SillyTavern sends them), each with its size; the keeper switches any
+    off (or on again). Keeper only: the list names keeper-only entries."""
+    _keeper_only(ctx, ".lore")
+    zh = ctx.locale.startswith("zh")
+    words = _words(ctx)
+    if words and words[0].lower() == "greeting":
+        return _greeting(ctx, words[1:], zh)
+    if not words or words[0].lower() != "constant":
+        raise LwError("usage: .lore constant [on|off <handle>] | .lore greeting [n]")
+    docs = [d for d in ctx.room.documents.all(ENTRY) if str(d.data.get("pack", "")).startswith("world:")]
+    if len(words) == 1:
+        lines = []
+        for doc in docs:
+            entry = doc.data.get("entry") or {}
+            was = bool(entry.get("constant")) or bool(entry.get("lw_constant_off"))
+            if not was:
+                continue
+            content = str(entry.get("content") or "")
+            state = ("关" if zh else "off") if entry.get("lw_constant_off") else ("开" if zh else "on")
+            lines.append(f"{state:>3} {doc.source}  {entry.get('comment') or ''}  "
+                         f"({len(content):,} {'字' if zh else 'characters'}, ~{estimate_tokens(content):,} tokens)")
+        if not lines:
+            return CommandReply("没有常驻条目。" if zh else "No constant entries.", audience="keeper")
+        return CommandReply("\n".join(lines), audience="keeper")
+    if len(words) != 3 or words[1].lower() not in ("on", "off"):
+        raise LwError("usage: .lore constant [on|off <handle>]")
+    on = words[1].lower() == "on"
+    doc = next((d for d in docs if d.source == words[2] or d.id == words[2]), None)
+    if doc is None:
+        raise LwError(f"no world entry {words[2]!r}", expected="a handle .lore constant lists")
+    entry = dict(doc.data.get("entry") or {})
+    if not (entry.get("constant") or entry.get("lw_constant_off")):
+        raise LwError(f"{words[2]} is not a constant entry", expected="a handle .lore constant lists")
+    entry["constant"] = on
+    if on:
+        entry.pop("lw_constant_off", None)
+    else:
+        entry["lw_constant_off"] = True
+    ctx.room.documents.put(Document(doc.id, ENTRY, {**doc.data, "entry": entry}, meta=dict(doc.meta)))
+    text = (f"{doc.source} {'每回合发送' if on else '不再常驻（按关键词触发）'}" if zh
+            else f"{doc.source} is {'sent every turn again' if on else 'no longer constant (it fires by its keys)'}")
+    return CommandReply(text, audience="keeper")
+
+
+def _greeting(ctx: CommandContext, words: list[str], zh: bool) -> CommandReply:
+    """``.lore greeting``: the world cards' greetings, numbered (0 the card's own ``first_mes``);
+    ``.lore greeting <n>``: open the story with greeting n instead, while nothing was said yet."""
+    packs = [d for d in ctx.room.documents.all(PACK) if d.data.get("kind") == "world" and d.data.get("story")]
+    greetings: list[tuple[Document, int, str]] = []
+    for doc in packs:
+        story = doc.data["story"]
+        texts = ([story["first_mes"]] if story.get("first_mes") else [""]) + list(story.get("alternate_greetings") or [])
+        greetings += [(doc, i, text) for i, text in enumerate(texts) if text]
+    if not greetings:
+        return CommandReply("导入的世界卡没有开场白。" if zh else "The world cards imported have no greeting.",
+                            audience="keeper")
+    if not words:
+        lines = [f"{n}. [{doc.data.get('name') or doc.id}{'' if i == 0 else f' #{i}'}] {text.strip()[:120]}"
+                 for n, (doc, i, text) in enumerate(greetings)]
+        return CommandReply("\n".join(lines + ["(.lore greeting <n>)"]), audience="keeper")
+    try:
+        chosen = greetings[int(words[0])]
+    except (ValueError, IndexError):
+        raise LwError(f"no greeting {words[0]!r}", expected=f"0 to {len(greetings) - 1}") from None
+    said = [e for e in ctx.room.history.all()
+            if e.role in ("player", "keeper") and not (e.data or {}).get("kind") == "opening"]
+    if said:
+        raise LwError("the story has begun: an opening can only be chosen before anything was said",
+                      code="refused")
+    doc, index, text = chosen
+
+    class _Plan:
+        key = doc.id
+        name = str(doc.data.get("name") or "")
+
+    open_story(ctx.room, _Plan, text, index)
+    return CommandReply("开场白已更换" if zh else "the story opens with that greeting now", audience="keeper")

@@ -17,6 +17,8 @@ view, ``--json`` output and command reply is built from them):
   it; the pristine sheet and the claimer's original sheet are keeper-only.
 - ``companion`` -- a companion the keeper plays: players see its name and description.
 - ``preset_enabled`` -- a chat-completion preset enabled in this room (not secret).
+- ``mvu_schema`` -- what MagVarUpdate derives from the world imports' ``[InitVar]`` data (which
+  lists and objects may grow, required keys, templates, ``strictSet``…): keeper-only.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ TIMED_ID = "timed"
 PREGEN = "pregen"
 COMPANION = "companion"
 PRESET = "preset_enabled"
+SCHEMA = "mvu_schema"
+SCHEMA_ID = "schema"
 
 _HERE = "lw_tavern.room.documents"
 
@@ -51,6 +55,8 @@ def document_types() -> list[DocumentType]:
                      description={"en": "a companion the keeper plays"}),
         DocumentType(PRESET, f"{_HERE}:project_public",
                      description={"en": "a chat-completion preset enabled in the room"}),
+        DocumentType(SCHEMA, f"{_HERE}:keeper_only",
+                     description={"en": "the MVU schema of the room's variable tree (keeper-only)"}),
     ]
 
 

@@ -1,7 +1,8 @@
 """Importing a card into a room: ``pc``, ``companion`` (anyone) or ``world`` (the keeper only).
 
 Every import is split (:func:`lw_tavern.card_split.split_card`) and passes the trust boundary
-(:func:`lw_tavern.card_split.import_entries`: scope fixed to the room, ``constant`` off,
+(:func:`lw_tavern.card_split.import_entries`: scope fixed to the room, ``constant`` kept on the
+keeper's world import and off on a person's,
 ``secret`` kept only for the keeper's world import, entry ids regenerated). Then:
 
 - ``pc`` (for one member): the person half becomes that member's character -- the sheet's name
@@ -37,8 +38,12 @@ from typing import Any
 from lw_tavern.card_split import HOOKS_EXTENSION, PERSON_TEXT_FIELDS, SECRET_KEPT, import_entries, split_card
 from lw_tavern.cardfile import Material, book_of, read_material
 from lw_tavern.files import located
-from lw_tavern.mvu.initvar import seed
-from lw_tavern.room.documents import COMPANION, ENTRY, PACK, PREGEN
+from lw_tavern.ejs.lite import strip_templates
+from lw_tavern.ejs.macros import MacroContext, substitute
+from lw_tavern.mvu.initvar import correctly_merge, seed
+from lw_tavern.mvu.magvar import declared_schema
+from lw_tavern.mvu.values import Reader, reading
+from lw_tavern.room.documents import COMPANION, ENTRY, PACK, PREGEN, SCHEMA, SCHEMA_ID
 from lw_tavern.room.scan_texts import CARD_TEXTS, card_texts
 from lw_tavern.worldbook.load import book_from_data
 from lw_tavern.worldbook.model import WorldBook, WorldEntry, entry_to_worldinfo
@@ -46,11 +51,12 @@ from lw_tavern.worldbook.model import WorldBook, WorldEntry, entry_to_worldinfo
 from lwcore.contributions import Dropped, ImportReport
 from lwcore.errors import LwError
 from lwcore.io import confine
+from lwcore import sandbox
 from lwcore.pack.install import installed_path
 from lwcore.rules.sheet import Sheet
-from lwcore.turn import mvu
+from lwcore.turn import tree as var_tree
 from lwcore.turn.documents import Document
-from lwcore.turn.room import Feature, Member, Room
+from lwcore.turn.room import Feature, HistoryEntry, Member, Room
 from lwcore.turn.variables import VariableDef, VariableError, check_value
 
 KINDS = ("pc", "companion", "world")
@@ -80,7 +86,6 @@ SCAN_WORDS = {"character_description": "description", "character_personality": "
 @dataclass(frozen=True)
 class Source:
     """Where an import reads from: the file, the pack id it imports as, and how to name it."""
-
     path: Path
     pack_id: str
     shown: str
@@ -121,7 +126,6 @@ def resolve_source(kernel: Any, room: Room, ref: str) -> Source:
 @dataclass
 class ImportPlan:
     """Everything an import will write, computed before the room is touched."""
-
     kind: str
     key: str
     pack_id: str
@@ -136,6 +140,9 @@ class ImportPlan:
     person: dict[str, Any] = field(default_factory=dict)
     scan: dict[str, str] = field(default_factory=dict)
     """A world card's texts entries with ``match*`` flags scan, by scan name."""
+    story: dict[str, Any] = field(default_factory=dict)
+    """A world card's story texts: ``first_mes`` and ``alternate_greetings`` (the room's opening and
+    the keeper's alternatives), ``system_prompt`` and ``post_history_instructions`` (prompt text)."""
     report: ImportReport = ImportReport()
     changed: list[Dropped] = field(default_factory=list)
     """What the trust boundary changed in the entries kept (constant off, render entries
@@ -181,16 +188,19 @@ def plan_import(room: Room | None, material: Material, source: Source, kind: str
         raw = person.get("character_book")
         book = book_from_data(raw) if isinstance(raw, Mapping) else None
         plan.person = {k: person[k] for k in PERSON_FIELDS[kind] if isinstance(person.get(k), str) and person[k].strip()}
+        plan.person = {k: _names_bound(v, name, kind) if k != "name" else v for k, v in plan.person.items()}
         carried = list(plan.person)
         dropped = list(split.report.dropped)
     if keeper:
         plan.scan = card_texts(person)
+        plan.story = story_texts(material.card)
     scanned = {field for name, (field, *_) in CARD_TEXTS if name in plan.scan}
     unused = [k for k in (*PERSON_TEXT_FIELDS, "alternate_greetings")
-              if k not in PERSON_FIELDS[kind] and k not in scanned and _has_text(person.get(k))]
+              if k not in PERSON_FIELDS[kind] and k not in scanned and k not in plan.story
+              and _has_text(person.get(k))]
     if unused:
         dropped.append(Dropped(", ".join(unused), f"not used by a {kind} import ({_USES[kind]})"))
-    warnings: list[str] = []
+    warnings: list[str] = list(material.warnings)
     if book is not None:
         imported = _entries(book, plan, keeper=keeper, char_name=name or None, file=source.path)
         plan.entries = imported.docs
@@ -205,6 +215,19 @@ def plan_import(room: Room | None, material: Material, source: Source, kind: str
         if plan.scan:
             carried.append("the card's " + ", ".join(SCAN_WORDS[k] for k in plan.scan)
                            + ", for the entries that match their keys there")
+        if plan.story.get("first_mes"):
+            alternates = len(plan.story.get("alternate_greetings") or [])
+            carried.append("the card's greeting (first_mes), which opens the room's story when nothing was said yet"
+                           + (f"; {alternates} alternate greeting(s) offered to the keeper (.lore greeting)"
+                              if alternates else ""))
+        elif plan.story.get("alternate_greetings"):
+            carried.append(f"{len(plan.story['alternate_greetings'])} alternate greeting(s) offered to the keeper "
+                           "(.lore greeting)")
+        for field_name, what in (("system_prompt", "the card's system prompt, in the keeper's instructions"),
+                                 ("post_history_instructions",
+                                  "the card's post-history instructions, after the recent history")):
+            if plan.story.get(field_name):
+                carried.append(what)
         if plan.hooks:
             carried.append(f"{len(plan.hooks)} hook script(s)")
         if plan.seed:
@@ -215,6 +238,53 @@ def plan_import(room: Room | None, material: Material, source: Source, kind: str
             carried.append(f"{len(plan.pregens)} pre-generated character(s) for the roster")
     plan.report = ImportReport(carried=tuple(carried), dropped=tuple(dropped), warnings=tuple(warnings))
     return plan
+
+
+STORY_FIELDS = ("first_mes", "system_prompt", "post_history_instructions")
+
+
+def story_texts(card: Mapping[str, Any]) -> dict[str, Any]:
+    """A card's story texts (V1 names read too); ``alternate_greetings`` as a list (a text is one)."""
+    data = card.get("data") if isinstance(card.get("data"), Mapping) else card
+    out: dict[str, Any] = {}
+    for name in STORY_FIELDS:
+        value = data.get(name) if isinstance(data.get(name), str) else None
+        if name == "first_mes" and value is None and isinstance(card.get("char_greeting"), str):
+            value = card["char_greeting"]
+        if value and value.strip():
+            out[name] = value
+    alternates = data.get("alternate_greetings")
+    if isinstance(alternates, str):
+        alternates = [alternates]
+    if isinstance(alternates, list):
+        kept = [a for a in alternates if isinstance(a, str) and a.strip()]
+        if kept:
+            out["alternate_greetings"] = kept
+    return out
+
+
+def opening_text(room: Room, plan_name: str, text: str) -> str:
+    """A greeting as the room's opening reads it: ``{{char}}`` the card's name, ``{{user}}`` the
+    players' characters (their names, or "you"), templates left out (no template runs here)."""
+    players = [m for m in room.members if not room.is_keeper(m)]
+    names = [(room.sheets[m.id].name if m.id in room.sheets and room.sheets[m.id].name else m.name or m.id)
+             for m in players]
+    user = names[0] if len(names) == 1 else ("、".join(names) if names else "you")
+    body, _ = strip_templates(text)
+    return substitute(body, MacroContext(user=user, char=plan_name, inert=True)).strip()
+
+
+def open_story(room: Room, plan: Any, text: str, index: int) -> None:
+    """Record ``text`` as the story's opening (a keeper line every member reads)."""
+    room.record(HistoryEntry(turn=0, role="keeper", text=opening_text(room, plan.name, text),
+                             data={"kind": "opening", "pack": plan.key, "greeting": index}))
+
+
+def _names_bound(text: str, name: str, kind: str) -> str:
+    """A person's text with its name macros read (inert: no other macro runs): ``{{char}}`` (and
+    ``<BOT>``/``<CHAR>``) is the card's name; in a pc's own card ``{{user}}`` (``<USER>``) is that
+    character too. A companion's ``{{user}}`` is read when it is placed (the acting member)."""
+    return substitute(text, MacroContext(user=name if kind == "pc" else None, char=name, inert=True))
 
 
 def _has_text(value: Any) -> bool:
@@ -303,7 +373,7 @@ def _unshadowed(room: Room | None, seeds: list[dict[str, Any]], variables: list[
                 warnings: list[str]) -> list[dict[str, Any]]:
     """The ``[InitVar]`` declarations without the top-level names that are the room's declared
     module variables (or the card's own typed ones): the tree never shadows a declared id
-    (:func:`lwcore.turn.mvu.apply_to_room` refuses the same for every later write)."""
+    (:func:`lwcore.turn.tree.apply_changes` refuses the same for every later write)."""
     declared = {var.id for var in variables} | ({var.id for var in room.variables.variables} if room else set())
     out = []
     for seed in seeds:
@@ -357,11 +427,14 @@ def apply_import(room: Room, plan: ImportPlan) -> None:
         "kind": plan.kind, "pack": plan.pack_id, "name": plan.name, "file": plan.shown,
         **({"member": plan.member} if plan.member else {}), "hooks": list(plan.hooks),
         "entries": len(plan.entries), **({"scan": dict(plan.scan)} if plan.scan else {}),
+        **({"story": dict(plan.story)} if plan.story else {}),
         "report": {"carried": list(plan.report.carried), "dropped": [f"{d.field}: {d.reason}" for d in plan.report.dropped],
                    "changed": [f"{d.field}: {d.reason}" for d in plan.changed], "warnings": list(plan.report.warnings)},
     }))
     if plan.seed:
         _seed(room, plan.seed)
+    if plan.story.get("first_mes") and not room.history:
+        open_story(room, plan, str(plan.story["first_mes"]), 0)
     for var in plan.variables:
         if room.variable(var.id) is None:
             room.variables.variables.append(var)
@@ -375,11 +448,17 @@ def apply_import(room: Room, plan: ImportPlan) -> None:
 
 
 def _seed(room: Room, declarations: list[dict[str, Any]]) -> None:
-    tree = mvu.tree_of(room)
+    """Seed the tree with the declared data (``$meta`` and markers read into the room's MVU
+    schema, as MagVarUpdate does when it loads ``[InitVar]``, and removed from the data)."""
+    merged: dict[str, Any] = {}
     for declared in declarations:
-        tree = seed(tree, declared)
-    if tree != mvu.tree_of(room):
-        mvu.store_tree(room, tree)
+        correctly_merge(merged, declared)
+    old = room.documents.get(SCHEMA, SCHEMA_ID)
+    schema, cleaned = declared_schema(merged, old.data.get("schema") if old is not None else None)
+    room.documents.put(Document(SCHEMA_ID, SCHEMA, {"schema": schema}))
+    tree = seed(var_tree.tree_of(room), cleaned)
+    if tree != var_tree.tree_of(room):
+        var_tree.store_tree(room, tree)
     if not any(f.id == MVU_FEATURE for f in room.file.features):
         room.file.features.append(Feature(id=MVU_FEATURE, tools=list(MVU_TOOLS)))
         room.mark("room")
@@ -424,8 +503,11 @@ def sheet_path(room: Room, member: Member) -> str:
 
 def run_import(room: Room, source: Source, kind: str, *, member: Member | None = None) -> ImportPlan:
     """Read, split, check and write one import (in memory; the caller saves)."""
+
+
     material = read_material(source.path)
-    plan = plan_import(room, material, source, kind, member=member)
+    with reading(Reader(sandbox)):  # declarations read as MagVarUpdate reads them
+        plan = plan_import(room, material, source, kind, member=member)
     apply_import(room, plan)
     return plan
 

@@ -33,8 +33,10 @@ def library(kernel: Any) -> Path:
 def install(kernel: Any, path: Path) -> tuple[str, LoadedPreset]:
     """Validate the preset at ``path`` and install it into the library (replacing one with the
     same id); ``(id, the loaded preset)``. Nothing is written when it does not validate."""
-    data, text = read_json_file(path)
+    read: list[str] = []
+    data, text = read_json_file(path, read)
     loaded = load_preset(data, file=path, text=text)
+    loaded.warnings[:0] = read
     pid = preset_id(path.name)
     target = library(kernel) / f"{pid}.json"
     target.parent.mkdir(parents=True, exist_ok=True)

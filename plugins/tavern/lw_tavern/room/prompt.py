@@ -48,13 +48,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import PromptSegment, TurnContext
-from lwcore.turn import mvu
+from lwcore.turn import tree as var_tree
 from lwcore.turn.documents import Document
 from lwcore.turn.hook_runtime import game_clock
 
 from lw_tavern.inert import protect, restore
 from lw_tavern.room.book import room_book, settings_of
-from lw_tavern.room.documents import COMPANION, TIMED, TIMED_ID
+from lw_tavern.room.documents import COMPANION, PACK, TIMED, TIMED_ID
 from lw_tavern.room.presets import enabled_folds
 from lw_tavern.room.render import Renderer, full_mode_allowed
 from lw_tavern.room.scan_texts import scan_globals
@@ -69,6 +69,7 @@ SCAN_HISTORY = 200
 """History entries read for the scan (the messages among them, newest last)."""
 MAX_WARNINGS = 50
 PLUGIN = "tavern"
+_ORIGINAL = re.compile(r"\{\{\s*original\s*\}\}", re.IGNORECASE)
 _OUTLET = re.compile(r"\{\{\s*outlet::(.*?)\}\}", re.IGNORECASE | re.DOTALL)
 
 
@@ -98,7 +99,9 @@ def turn_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
     settings = settings_of(room)
     book = room_book(room, settings)
     companions = room.documents.all(COMPANION)
-    if book is None and not folds and not companions:
+    stories = [d for d in room.documents.all(PACK) if d.data.get("kind") == "world" and isinstance(d.data.get("story"), Mapping)
+               and any(d.data["story"].get(k) for k in ("system_prompt", "post_history_instructions"))]
+    if book is None and not folds and not companions and not stories:
         return []
     actor = room.member(turn.viewer)
     rng = turn.rng if turn.rng is not None else random.Random()
@@ -117,6 +120,13 @@ def turn_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
                     "state", prompt.order, depth=max(0, prompt.depth - 1), role=prompt.role)
     for doc in companions:
         out.add("companions", _companion(doc.data, renderer), "context", 80)
+    for doc in stories:  # a world card's system prompt and post-history instructions, as SillyTavern sends them
+        story, name = doc.data["story"], str(doc.data.get("name") or "")
+        for field, segment, slot, order in (("system_prompt", "card-system", "author", -450),
+                                            ("post_history_instructions", "card-post-history", "state", 105)):
+            if isinstance(story.get(field), str):
+                text = _ORIGINAL.sub("", story[field])  # {{original}}: the keeper's own prompt, already there
+                out.add(segment, renderer.text(text, where=f"{doc.id} {field}", char=name), slot, order)
     if book is not None:
         _activate(turn, room, actor, book, settings, renderer, out, problems)
     out.fill_outlets()
@@ -133,8 +143,9 @@ def _renderer(room: Room, actor: Member, rng: random.Random, ctx: Any, entries: 
             sandbox = ctx.sandbox()
         except Exception:  # noqa: BLE001 - no sandbox capability or binding: the read-only subset
             sandbox = None
-    return Renderer(tree=mvu.script_state(room), user=display_name(room, actor), clock=game_clock(room), rng=rng,
-                    sandbox=sandbox, entries={c.entry.title: protect(c.content) if c.entry.id in inert else c.content
+    return Renderer(tree=var_tree.script_state(room), user=display_name(room, actor), clock=game_clock(room), rng=rng,
+                    sandbox=sandbox, default_char=display_name(room, room.file.keeper), variables=var_tree.tree_of(room),
+                    entries={c.entry.title: protect(c.content) if c.entry.id in inert else c.content
                                               for c in entries if not c.entry.disable})
 
 
@@ -149,8 +160,11 @@ def _activate(turn: TurnContext, room: Room, actor: Member, book: Any, settings:
               out: _Segments, problems: list[str]) -> None:
     timed = room.documents.get(TIMED, TIMED_ID)
     state, force = _timed(timed.data if timed is not None else {}, book)
-    scan = ScanInput(chat=chat_of(room, actor, turn.player_input), force=force,
-                     globals=scan_globals(room, actor, book.compiled, renderer))
+    player_input = turn.player_input
+    counted = message_count(room, timed.data if timed is not None else {})
+    scan = ScanInput(chat=chat_of(room, actor, player_input), force=force,
+                     globals=scan_globals(room, actor, book.compiled, renderer),
+                     length=counted[0] + (1 if player_input else 0))
     result = activate(book.compiled, scan, settings, state, rng=renderer.rng,
                       render=lambda entry, content: renderer.inert(content) if entry.id in book.inert
                       else renderer.text(content, where=book.handles.get(entry.id, entry.title), entry=True),
@@ -175,12 +189,31 @@ def _activate(turn: TurnContext, room: Room, actor: Member, book: Any, settings:
                 *(f"entry {book.handles.get(key, key)}: {what}" for key, what in result.problems), *renderer.warnings]
     staged.document(Document(TIMED_ID, TIMED, {
         "state": result.state.model_dump(mode="json"),
+        "messages": counted[0], "history_turn": counted[1],
         "fired": [book.handles.get(key, key) for key in result.fired],
         "force": sorted({by_title.get(t, t) for t in renderer.activate}),
         "warnings": warnings[:MAX_WARNINGS],
     }), by=PLUGIN)
     if renderer.writes:
         staged.variables(renderer.writes, by=f"{PLUGIN} templates")
+
+
+def message_count(room: Room, data: Mapping[str, Any]) -> tuple[int, int]:
+    """``(messages, turn)``: the room's chat messages so far (its player and keeper lines, as
+    SillyTavern counts ``chat.length`` for timed effects) and the history's turn it counted to.
+    Counted on from what the timed state remembers: only the lines since are read."""
+    seen = data.get("messages")
+    upto = data.get("history_turn")
+    if not isinstance(seen, int) or not isinstance(upto, int) or isinstance(seen, bool):
+        seen, upto = 0, -1
+    newest = room.history.turn_number
+    count = 0
+    for entry in room.history.newest_first():
+        if entry.turn <= upto:
+            break
+        if entry.role in ("player", "keeper") and entry.text:
+            count += 1
+    return seen + count, newest
 
 
 def _timed(data: Mapping[str, Any], book: Any) -> tuple[TimedState, frozenset[str]]:

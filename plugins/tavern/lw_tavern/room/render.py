@@ -46,6 +46,7 @@ from lw_tavern.ejs.lite import render as render_lite
 from lw_tavern.ejs.lite import tree_resolver
 from lw_tavern.ejs.macros import MacroContext, substitute
 from lw_tavern.inert import protect, protect_name
+from lw_tavern.mvu.values import Reader
 from lw_tavern.worldbook.engine import LeftOut
 
 SWITCH = "LW_TAVERN_EJS"
@@ -60,7 +61,6 @@ def full_mode_allowed(env: Mapping[str, str]) -> bool:
 @dataclass
 class Renderer:
     """What one turn's templates and macros read, and what they asked for."""
-
     tree: dict[str, Any]
     user: str | None
     clock: datetime.datetime
@@ -69,6 +69,11 @@ class Renderer:
     entries: Mapping[str, str] = field(default_factory=dict)
     budget: Any = None
     """The turn's :class:`lwcore.sandbox.Budget` (``None``: none, each run only its own limit)."""
+    variables: dict[str, Any] | None = None
+    """The room's variable tree alone (MVU's ``stat_data``: what Tavern Helper's macro-likes read);
+    ``None``: :attr:`tree`."""
+    default_char: str | None = None
+    """``{{char}}`` where a text has none bound (a world book imported on its own): the keeper."""
     writes: list[VariableWrite] = field(default_factory=list)
     injected: list[str] = field(default_factory=list)
     activate: list[str] = field(default_factory=list)
@@ -76,6 +81,15 @@ class Renderer:
 
     def __post_init__(self) -> None:
         self.resolve = tree_resolver(self.tree)
+        self._reader: Any = None
+
+    def _yaml(self, value: Any) -> str | None:
+        """``YAML.stringify`` by the library in the sandbox (a value the fast writer is unsure of)."""
+        if self.sandbox is None:
+            return None
+        if self._reader is None:
+            self._reader = Reader(self.sandbox)
+        return self._reader.yaml(value)
 
     def text(self, content: str, *, where: str, char: str | None = None, entry: bool = False) -> str:
         """``content`` rendered: templates, then macros. For the keeper's content only (a world
@@ -84,14 +98,18 @@ class Renderer:
         turn's script budget is spent."""
         body = content
         if "<%" in content or "<#" in content.lower():
-            body = self._template(content, where, entry)
+            body = self._template(content, where, entry, char)
         return self.macros(body, where=where, char=char)
 
     def macros(self, content: str, *, where: str, char: str | None = None) -> str:
         """``content`` with its macros substituted (no template runs: for text that is read,
         not placed, such as what an entry's keys are matched against)."""
-        ctx = MacroContext(resolve=self.resolve, user=protect_name(self.user), char=protect_name(char),
-                           clock=self.clock, rng=self.rng)
+        ctx = MacroContext(resolve=self.resolve, user=protect_name(self.user),
+                           char=protect_name(char if char is not None else self.default_char),
+                           clock=self.clock, rng=self.rng,
+                           message_variables={"stat_data": self.variables if self.variables is not None else self.tree},
+                           chat_variables=self.variables if self.variables is not None else self.tree,
+                           yaml=self._yaml, unknown=True)
         out = substitute(content, ctx)
         self.warnings += [f"{where}: {w}" for w in ctx.warnings]
         return out
@@ -103,12 +121,13 @@ class Renderer:
         ctx = MacroContext(user=protect_name(self.user), char=protect_name(char), inert=True)
         return protect(substitute(content, ctx))
 
-    def _template(self, content: str, where: str, entry: bool) -> str:
+    def _template(self, content: str, where: str, entry: bool, char: str | None = None) -> str:
         if self.sandbox is not None and "<%" in content:
             full = None
             if not self._spent(where, entry):
                 full = render_full(content, self.sandbox, tree=self.tree, seed=self.rng.getrandbits(63),
-                                   clock=self.clock, entries=self.entries, script=where)
+                                   clock=self.clock, entries=self.entries, script=where,
+                                   user=protect_name(self.user) or "", char=protect_name(char) or "")
             if full is not None:
                 self.writes += full.writes
                 self.injected += full.injected

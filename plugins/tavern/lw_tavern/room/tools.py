@@ -1,8 +1,8 @@
 """``set_stat`` / ``adjust_stat`` / ``get_stat``: the model's checked channel to the room's MVU tree.
 
 Offered where the room enables the feature ``tavern-mvu`` (a world import that seeds variables
-enables it). The writes are the kernel's tree operations, applied by the engine
-(:func:`lwcore.turn.mvu.apply_to_room`): ``set_stat`` changes an existing leaf only (a number
+enables it). The writes are MVU's operations (:mod:`lw_tavern.mvu.ops`) handed to the kernel
+as tree changes, which it checks, makes and records (:func:`lwcore.turn.tree.apply_changes`): ``set_stat`` changes an existing leaf only (a number
 leaf takes numbers; a ``[value, "description"]`` leaf keeps its description), ``adjust_stat``
 adds to a number (or milliseconds to an ISO date). A refused write is a tool error saying why.
 The changes are keeper-only events (the tree is hidden from players until ``.var expose``).
@@ -13,10 +13,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from lwcore.contributions import TreeOp
-from lwcore.turn import mvu
+from lwcore.turn import tree as var_tree
 from lwcore.turn.tools import ToolError
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from lw_tavern.mvu.ops import Op, change
 
 PATH = Field(min_length=1, max_length=1000, description="a variable path: 角色.好感度, 背包[0].名称")
 
@@ -50,8 +51,8 @@ class GetStat(BaseModel):
     path: str = PATH
 
 
-def _write(ctx: Any, op: TreeOp, tool: str) -> dict[str, Any]:
-    (event,) = mvu.apply_to_room(ctx.room, [op], by=tool)
+def _write(ctx: Any, op: Op, tool: str) -> dict[str, Any]:
+    (event,) = var_tree.apply_changes(ctx.room, [change(op)], by=tool)
     ctx.events.append(event)
     if event["kind"] != "tree":
         raise ToolError(event["summary"].split("refused: ", 1)[-1])
@@ -59,21 +60,18 @@ def _write(ctx: Any, op: TreeOp, tool: str) -> dict[str, Any]:
 
 
 def set_stat(args: SetStat, ctx: Any) -> dict[str, Any]:
-    return _write(ctx, TreeOp("set", args.path, (args.value,), args.reason), "set_stat")
+    return _write(ctx, Op("set", args.path, (args.value,), args.reason), "set_stat")
 
 
 def adjust_stat(args: AdjustStat, ctx: Any) -> dict[str, Any]:
     delta: float | int = int(args.delta) if args.delta.is_integer() else args.delta
-    return _write(ctx, TreeOp("add", args.path, (delta,), args.reason), "adjust_stat")
+    return _write(ctx, Op("add", args.path, (delta,), args.reason), "adjust_stat")
 
 
 def get_stat(args: GetStat, ctx: Any) -> dict[str, Any]:
-    from lwcore.turn import mvu
-    from lwcore.turn.tools import ToolError
-
-    tree = mvu.tree_of(ctx.room)
-    found, node = mvu.lookup(tree, mvu.parse_path(args.path))
+    tree = var_tree.tree_of(ctx.room)
+    found, node = var_tree.lookup(tree, var_tree.parse_path(args.path))
     if not found:
         raise ToolError(f"{args.path}: no such variable (top level: {', '.join(map(str, tree)) or 'the tree is empty'})")
-    return {"path": args.path, "value": mvu.value_of(node),
-            **({"description": node[1]} if mvu.is_described(node) else {})}
+    return {"path": args.path, "value": var_tree.value_of(node),
+            **({"description": node[1]} if var_tree.is_described(node) else {})}

@@ -105,6 +105,8 @@ class ScanInput:
     - ``character``/``character_tags``: for entries with a character filter (``None`` tags:
       the tag filter does not apply).
     - ``force``: entry keys activated from outside (a script, a keeper).
+    - ``length``: how many chat messages there are at this generation (SillyTavern's
+      ``chat.length``: timed effects count messages); ``None``: the state's counter plus one.
     """
 
     chat: Sequence[Message | str] = ()
@@ -114,6 +116,7 @@ class ScanInput:
     character: str | None = None
     character_tags: Sequence[str] | None = None
     force: frozenset[str] = frozenset()
+    length: int | None = None
 
 
 @dataclass
@@ -390,7 +393,8 @@ def activate(
 ) -> Activation:
     """One turn's activation.
 
-    - ``state``: the room's timed state; this scan evaluates turn ``state.turn + 1``. With
+    - ``state``: the room's timed state; this scan evaluates the generation at ``scan.length``
+      chat messages (SillyTavern's count), else at ``state.turn + 1``. With
       ``advance`` the returned state holds that turn and the effects it started; without, the
       input state comes back unchanged (a preview).
     - ``rng``: rolls probabilities and inclusion-group draws (``rng.random()``, in
@@ -411,7 +415,7 @@ def activate(
     if (book.case_sensitive, book.whole_words) != (settings.case_sensitive, settings.match_whole_words):
         raise ValueError("the book was compiled with other case/whole-word settings; compile it with these")
     state = state or TimedState()
-    turn = state.turn + 1
+    turn = scan.length if scan.length is not None else state.turn + 1
     next_state, effects = check(state, turn, book.timed, book.delayed)
     newest = _newest_first(scan, settings.include_names)
     buffer = Buffer.build(newest, dict(scan.globals), scan.injections, MAX_SCAN_DEPTH)
@@ -763,7 +767,7 @@ class _Run:
             return STATIC
         sticky = i in self.sticky
         if c.key in self.effects.delay:
-            self.note(i, False, "delay", f"delayed until turn {c.timed.delay}")
+            self.note(i, False, "delay", f"delayed until message {c.timed.delay}")
             return STATIC
         if c.key in self.effects.cooldown and not sticky:
             self.note(i, False, "cooldown")

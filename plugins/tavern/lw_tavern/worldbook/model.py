@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from enum import IntEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 DEFAULT_DEPTH = 4
 DEFAULT_WEIGHT = 100
@@ -131,6 +131,13 @@ class WorldEntry(BaseModel):
     id: str | None = None
     condition: str = ""
     secret: bool = False
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_as_text(cls, value: Any) -> Any:
+        """An integer ``id`` (world-info exports and card books carry one; SillyTavern ignores
+        it) is read as its text."""
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
     @property
     def title(self) -> str:

@@ -1,11 +1,14 @@
-"""Timed effects (``sticky``, ``cooldown``, ``delay``) on a per-room turn counter.
+"""Timed effects (``sticky``, ``cooldown``, ``delay``), counted in chat messages as SillyTavern counts them.
 
-SillyTavern counts in chat messages and keeps the effects in the chat's metadata. Here the
-count is the room's turn counter and the effects are a plain, JSON-able :class:`TimedState`
-the caller stores: the engine receives it and returns the next one. Only the injection path
-advances the counter (a preview or a keeper's search reads the state and leaves it alone).
+SillyTavern counts in chat messages (``chat.length`` at a generation: a greeting and two
+messages an exchange, so ``sticky: 5`` lasts over three generations) and keeps the effects in
+the chat's metadata. Here the effects are a plain, JSON-able :class:`TimedState` the caller
+stores, and ``turn`` is the message count of the generation evaluated last (a room counts its
+player and keeper lines, :func:`lw_tavern.room.prompt.message_count`; without a count the
+engine adds one per scan). Only the injection path advances it (a preview or a keeper's search
+reads the state and leaves it alone).
 
-The arithmetic is SillyTavern's, with "turn" where it says "chat length":
+The arithmetic is SillyTavern's ("turn" below is its chat length):
 
 - an activated entry with ``sticky: N`` (or ``cooldown: N``) gets an effect from turn ``T``
   to ``T + N`` (not renewed while one is running);

@@ -74,56 +74,55 @@ def _same(a: Any, b: Any) -> bool:
 # --- MVU ---------------------------------------------------------------------------------------
 
 
-def run_mvu_update(v: Mapping[str, Any]) -> Result:
-    from lwcore.turn.mvu import apply_ops
+_READER: Any = None
 
-    from lw_tavern.mvu.update import parse_reply
+
+def _reader() -> Any:
+    global _READER
+    import lwcore.sandbox as sandbox
+
+    from lw_tavern.mvu.values import Reader
+
+    if _READER is None:
+        _READER = Reader(sandbox)
+    return _READER
+
+
+def run_mvu_update(v: Mapping[str, Any]) -> Result:
+    """``update_variables``: the reply read and applied as a room does (without the room's own
+    checks), with the vector's schema (what MagVarUpdate derived when it loaded the data)."""
+    from lw_tavern.mvu.magvar import update_variables
 
     before = copy.deepcopy(v["input"]["stat_data"])
-    parsed = parse_reply(v["input"]["text"])
-    tree, outcomes = apply_ops(before, parsed.commands)
-    refused = [o.reason for o in outcomes if not o.applied]
-    problems = [p.message for p in parsed.problems]
+    tree, errors, update = update_variables(before, v["input"]["text"], _reader(), v["input"].get("schema"))
     want = v["expected"]
     want_error = bool(want.get("errors") or want.get("thrown"))
-    got_error = bool(refused or problems)
+    got_error = bool(errors)
     lines = _tree_diff(want["stat_data"], tree)
     if lines:
         kind = "tree"
-        if not parsed.commands and not problems:
+        if not update.commands:
             kind = "tree: no command read"
-        elif problems and not parsed.commands:
-            kind = "tree: commands refused by the parser"
-        elif refused and not want_error:
-            kind = "tree: ops refused that MagVarUpdate applies"
+        elif errors and not want_error:
+            kind = "tree: commands refused that MagVarUpdate applies"
         elif want_error and not got_error:
-            kind = "tree: ops applied that MagVarUpdate refuses"
-        detail = lines[:6] + [f"lw problems: {problems[:2]}", f"lw refused: {refused[:2]}",
+            kind = "tree: commands applied that MagVarUpdate refuses"
+        detail = lines[:6] + [f"lw errors: {errors[:2]}",
                               f"MVU errors: {[e.splitlines()[-1][:160] for e in want.get('errors', [])][:2]}"]
         return Result(False, kind, "\n".join(detail))
     if want_error != got_error:
-        kind = "error flag: lw reports a problem MagVarUpdate does not" if got_error else \
+        kind = "error flag: lw reports an error MagVarUpdate does not" if got_error else \
             "error flag: MagVarUpdate reports an error lw does not"
-        return Result(False, kind, f"lw problems: {problems[:2]}; lw refused: {refused[:2]}; "
+        return Result(False, kind, f"lw errors: {errors[:2]}; "
                                    f"MVU errors: {[e.splitlines()[-1][:160] for e in want.get('errors', [])][:2]}")
     return Result(True)
 
 
 def run_mvu_initvar(v: Mapping[str, Any]) -> Result:
-    from lwcore.errors import LwError
+    """``load_books``: MagVarUpdate's ``loadInitVarData`` as a world import runs it."""
+    from lw_tavern.mvu.initvar import load_books
 
-    from lw_tavern.mvu.initvar import is_declaration, parse_initvar, seed
-
-    tree = copy.deepcopy(v["input"]["stat_data"])
-    problems: list[str] = []
-    for name, entries in v["input"]["books"].items():
-        for entry in entries:
-            if not is_declaration(entry):
-                continue
-            try:
-                tree = seed(tree, parse_initvar(entry.get("content", ""), where=f"{name}/{entry.get('comment', '')}"))
-            except LwError as exc:
-                problems.append(exc.message)
+    tree, problems = load_books(v["input"]["books"], copy.deepcopy(v["input"]["stat_data"]), _reader())
     lines = _tree_diff(v["expected"]["stat_data"], tree)
     if lines:
         return Result(False, "tree", "\n".join(lines[:6] + [f"lw problems: {problems[:2]}"]))
@@ -165,27 +164,14 @@ def _apply_writes(state: dict[str, Any], writes: list[Any]) -> dict[str, Any]:
 
 
 def _full(template: str, state: dict[str, Any], data: Mapping[str, Any]) -> Any:
-    """``render_full`` as a room calls it; extra locals (the EJS library's own fixtures pass
-    some, a card cannot) are declared at the top of the compiled function."""
+    """``render_full`` as a room calls it, with the oracle's ``userName``/``charName``; extra
+    locals (the EJS library's own fixtures pass some, a card cannot) are handed in as locals."""
     import lwcore.sandbox as sandbox
 
     from lw_tavern.ejs import full
 
-    if not data:
-        return full.render_full(template, sandbox, tree=state, seed=1, clock=0)
-    try:
-        compiled = full.compile_mapped(template, state)
-    except ValueError:
-        return None
-    head = "(async function () {\n"
-    decls = "".join(f"var {k} = {json.dumps(val, ensure_ascii=False)};" for k, val in data.items())
-    source = head + decls + compiled.source[len(head):]
-    outcome = sandbox.evaluate(source, {"wi": {}}, state=dict(state), seed=1, clock=0, script="template")
-    if not outcome.ok or not isinstance(outcome.value, Mapping):
-        return None
-    from lwcore.turn.script_writes import writes_from
-
-    return full.FullRendered(outcome.value["text"], writes=writes_from(outcome.effects, where="template"))
+    return full.render_full(template, sandbox, tree=state, seed=1, clock=0, user="User", char="Alice",
+                            locals=dict(data))
 
 
 def _lite(template: str, state: dict[str, Any], data: Mapping[str, Any]) -> Any:
@@ -259,7 +245,7 @@ def run_st_timed(v: Mapping[str, Any]) -> Result:
         if step.get("type") == "swipe":
             state = previous  # a re-roll: the swiped turn was never kept
         chat = ["x"] * (step["L"] - 1) + ["harbor" if step["key"] else "x"]
-        out = activate(book, ScanInput(chat=chat), settings, state, rng=random.Random(0))
+        out = activate(book, ScanInput(chat=chat, length=step["L"]), settings, state, rng=random.Random(0))
         previous, state = state, out.state
         got.append(bool(out.fired))
     want = [s["fired"] for s in v["expected"]]
@@ -275,7 +261,8 @@ def run_st_macros(v: Mapping[str, Any]) -> Result:
     from lw_tavern.ejs.macros import MacroContext, substitute
 
     inp = v["input"]
-    ctx = MacroContext(resolve=tree_resolver(inp.get("local_variables") or {}), user=inp["user"], char=inp["char"])
+    ctx = MacroContext(resolve=tree_resolver(inp.get("local_variables") or {}), user=inp["user"], char=inp["char"],
+                       message_variables=inp.get("message_variables"), chat_variables=inp.get("local_variables"))
     got = substitute(inp["text"], ctx)
     want = v["expected"]["text"]
     if got == want:

@@ -1,15 +1,21 @@
-"""The MVU variable tree (``lwcore.turn.mvu``): lodash paths, the operations with MVU's
-semantics (golden tables), dates, operations as data, and writes to a room's tree."""
+"""MVU's operations on the variable tree (``lw_tavern.mvu.ops``, moved from the kernel in issue 25):
+the operations with MVU's semantics (golden tables), dates, operations as data, and the kernel's
+checks when a room makes them (a leaf never shadows a declared variable)."""
 
 from __future__ import annotations
+
+import shutil
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lwcore.turn.mvu import (
-    TreeError,
-    TreeOp,
+from lwcore.kernel import Kernel
+from lwcore.turn.tree import TreeError
+
+from lw_tavern.mvu.ops import Op as TreeOp
+from lw_tavern.mvu.ops import (
     add_milliseconds,
     apply_ops,
     op_add,
@@ -18,9 +24,22 @@ from lwcore.turn.mvu import (
     op_move,
     op_put,
     op_set,
-    parse_path,
-    show_path,
 )
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture
+def room_dir(tmp_path: Path) -> Path:
+    target = tmp_path / "fog-harbor"
+    shutil.copytree(ROOT / "examples" / "fog-harbor", target, ignore=shutil.ignore_patterns("replies"))
+    return target
+
+
+@pytest.fixture(scope="module")
+def kernel(tmp_path_factory: pytest.TempPathFactory) -> Kernel:
+    return Kernel(data_dir=tmp_path_factory.mktemp("lw-data"), env={})
+
 
 TREE = {
     "角色": {"好感度": [30, "0-100"], "名字": "林潮", "标签": ["谨慎", "寡言"]},
@@ -28,28 +47,6 @@ TREE = {
     "背包": [{"名称": "灯"}, {"名称": "绳"}],
     "flags": {"seen": False},
 }
-
-PATHS = [
-    ("a.b.c", ["a", "b", "c"]),
-    ("角色.好感度", ["角色", "好感度"]),
-    ("背包[0].名称", ["背包", 0, "名称"]),
-    ('a["x.y"].z', ["a", "x.y", "z"]),
-    ("a['q'][2]", ["a", "q", 2]),
-    ('a."b c".d', ["a", "b c", "d"]),
-    ("", []),
-]
-
-
-@pytest.mark.parametrize("path,segments", PATHS)
-def test_paths(path, segments):
-    assert parse_path(path) == segments
-
-
-@pytest.mark.parametrize("bad", ["a..b", "a.", "a[0", 'a."b'])
-def test_bad_paths(bad):
-    with pytest.raises(TreeError):
-        parse_path(bad)
-
 
 OPS = [
     # (function, args, path to read back, expected value)
@@ -164,15 +161,6 @@ def test_put_refuses(args):
         op_put(TREE, *args)
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(st.text(min_size=0, max_size=8), st.integers(min_value=0, max_value=99)), min_size=1, max_size=6))
-def test_show_path_is_read_back_the_same(segments):
-    """Every key -- dots, brackets, quotes, spaces, control characters -- survives the round trip
-    (a numeric text key reads back as that text or as the number: lodash steps both the same)."""
-    back = parse_path(show_path(segments))
-    assert [str(s) for s in back] == [str(s) for s in segments]
-
-
 def test_unknown_operation_and_wrong_arity_are_reported_not_raised():
     _, outcomes = apply_ops(TREE, [TreeOp("explode", "a"), TreeOp("set", "世界.日"), TreeOp("remove", "世界.日")])
     assert [o.applied for o in outcomes] == [False, False, True]
@@ -195,25 +183,30 @@ SHADOWING = [
 
 @pytest.mark.parametrize("op,path,args", SHADOWING)
 def test_a_leaf_never_shadows_a_declared_variable(room_dir, kernel, op, path, args):
-    from lwcore.turn import mvu
+    from lwcore.turn import tree
     from lwcore.turn.room import Room
 
+    from lw_tavern.mvu.ops import change
+
     room = Room.load(room_dir, kernel)
-    mvu.store_tree(room, {"free": 5})
-    (event,) = mvu.apply_to_room(room, [TreeOp(op, path, args)], by="reply")
+    tree.store_tree(room, {"free": 5})
+    (event,) = tree.apply_changes(room, [change(TreeOp(op, path, args))], by="reply")
     assert event["kind"] == "tree_refused" and event["audience"] == "keeper", event
-    assert mvu.tree_of(room) == {"free": 5}
+    assert tree.tree_of(room) == {"free": 5}
     assert room.variable("cult_alert").value == 2
 
 
 def test_other_leaves_still_apply_and_an_old_shadow_can_only_be_removed(room_dir, kernel):
-    from lwcore.turn import mvu
+    from lwcore.turn import tree
     from lwcore.turn.room import Room
 
+    from lw_tavern.mvu.ops import change
+
     room = Room.load(room_dir, kernel)
-    mvu.store_tree(room, {"cult_alert": 9, "free": 5})  # a shadow written before the rule
-    events = mvu.apply_to_room(room, [TreeOp("insert", "", ({"other": 1},)), TreeOp("add", "cult_alert", (1,)),
-                                      TreeOp("set", "free", (6,)), TreeOp("delete", "cult_alert", ())], by="reply")
+    tree.store_tree(room, {"cult_alert": 9, "free": 5})  # a shadow written before the rule
+    ops = [TreeOp("insert", "", ({"other": 1},)), TreeOp("add", "cult_alert", (1,)), TreeOp("set", "free", (6,)),
+           TreeOp("delete", "cult_alert", ())]
+    events = tree.apply_changes(room, [change(op) for op in ops], by="reply")
     assert [e["kind"] for e in events] == ["tree", "tree_refused", "tree", "tree"]
     assert "declared variable" in events[1]["summary"]
-    assert mvu.tree_of(room) == {"free": 6, "other": 1}
+    assert tree.tree_of(room) == {"free": 6, "other": 1}
