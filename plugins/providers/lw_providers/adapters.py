@@ -58,6 +58,11 @@ class _Adapter:
         return body
 
 
+def _word(value: Any) -> str | None:
+    """A reply's stop reason or status when it is text, else ``None`` (a reply is input)."""
+    return value if isinstance(value, str) else None
+
+
 def _json_arguments(raw: Any) -> Any:
     """A tool call's JSON-string arguments decoded; anything undecodable stays raw (the
     pipeline answers it with a tool error)."""
@@ -98,7 +103,7 @@ class AnthropicMessages(_Adapter):
             elif block.get("type") == "tool_use":
                 call_id = str(block.get("id") or f"call_{index}")
                 calls.append(ToolCall(call_id, str(block.get("name", "")), block.get("input")))
-        return ParsedReply("".join(texts).strip(), tuple(calls), reply.get("stop_reason"), dict(reply))
+        return ParsedReply("".join(texts).strip(), tuple(calls), _word(reply.get("stop_reason")), dict(reply))
 
     def tool_result_messages(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
         blocks = []
@@ -165,15 +170,16 @@ class ChatCompletions(_Adapter):
         message = self._message(reply)
         content = message.get("content")
         if isinstance(content, list):  # content parts
-            content = "".join(p.get("text", "") for p in content if isinstance(p, Mapping))
+            content = "".join(p["text"] for p in content if isinstance(p, Mapping) and isinstance(p.get("text"), str))
         calls = []
-        for index, call in enumerate(message.get("tool_calls") or []):
+        tool_calls = message.get("tool_calls")
+        for index, call in enumerate(tool_calls if isinstance(tool_calls, list) else ()):
             if not isinstance(call, Mapping):
                 continue
             function = call.get("function") if isinstance(call.get("function"), Mapping) else {}
             arguments = _json_arguments(function.get("arguments"))
             calls.append(ToolCall(str(call.get("id") or f"call_{index}"), str(function.get("name", "")), arguments))
-        stop = reply["choices"][0].get("finish_reason")
+        stop = _word(reply["choices"][0].get("finish_reason"))
         return ParsedReply((content or "").strip() if isinstance(content, str) else "", tuple(calls), stop, dict(reply))
 
     def tool_result_messages(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
@@ -238,13 +244,14 @@ class Responses(_Adapter):
             if not isinstance(item, Mapping):
                 continue
             if item.get("type") == "message":
-                for part in item.get("content") or ():
+                parts = item.get("content")
+                for part in parts if isinstance(parts, list) else ():
                     if isinstance(part, Mapping) and part.get("type") in ("output_text", "text") and isinstance(part.get("text"), str):
                         texts.append(part["text"])
             elif item.get("type") == "function_call":
                 call_id = str(item.get("call_id") or item.get("id") or f"call_{index}")
                 calls.append(ToolCall(call_id, str(item.get("name", "")), _json_arguments(item.get("arguments"))))
-        return ParsedReply("".join(texts).strip(), tuple(calls), reply.get("status"), dict(reply))
+        return ParsedReply("".join(texts).strip(), tuple(calls), _word(reply.get("status")), dict(reply))
 
     def tool_result_messages(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
         return [{"type": "function_call_output", "call_id": r.call_id, "output": _content_text(r.content)}

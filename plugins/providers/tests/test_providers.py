@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from lwcore.contributions import resolve
 from lwcore.errors import LwError
@@ -112,3 +114,39 @@ def test_each_adapter_recognizes_only_its_reply_shape(reply: dict, protocol: str
 
     recognized = [a.protocol for a in (ANTHROPIC_MESSAGES, CHAT_COMPLETIONS, RESPONSES) if a.recognizes(reply)]
     assert recognized == [protocol]
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                        st.sampled_from(["content", "text", "type", "choices", "message", "tool_calls", "function",
+                                         "name", "arguments", "output", "input", "id", "call_id", "stop_reason"]),
+                        inner, max_size=5), max_leaves=25)
+SHAPES = st.one_of(
+    st.fixed_dictionaries({"content": st.lists(JSON, max_size=4)}),
+    st.fixed_dictionaries({"choices": st.lists(st.fixed_dictionaries({"message": JSON}), max_size=2)}),
+    st.fixed_dictionaries({"choices": st.lists(st.fixed_dictionaries(
+        {"message": st.fixed_dictionaries({"content": st.lists(JSON, max_size=4), "tool_calls": JSON})}), max_size=2)}),
+    st.fixed_dictionaries({"output": st.lists(JSON, max_size=4)}),
+    JSON,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(reply=SHAPES)
+@example(reply={"output": [{"type": "message", "content": 5}, {"type": "function_call", "arguments": [1]}]})
+@example(reply={"choices": [{"message": {"content": [{"type": "text", "text": 7}], "tool_calls": {"a": 1}},
+                             "finish_reason": ["stop"]}]})
+@example(reply={"content": [{"type": "tool_use", "input": "x", "id": [1]}, {"type": "text", "text": None}],
+                "stop_reason": {}})
+def test_any_reply_is_read_or_refused_with_a_message(reply: object) -> None:
+    """A model's reply is input: whatever its JSON, each adapter reads it or refuses it with an
+    LwError -- never another exception (a content part whose text is a number, a tool call that
+    is a list ...)."""
+    from lw_providers.adapters import ANTHROPIC_MESSAGES, CHAT_COMPLETIONS, RESPONSES
+
+    for adapter in (ANTHROPIC_MESSAGES, CHAT_COMPLETIONS, RESPONSES):
+        try:
+            parsed = adapter.parse_reply(reply)  # type: ignore[arg-type]
+        except LwError:
+            continue
+        assert isinstance(parsed.text, str)
