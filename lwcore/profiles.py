@@ -60,6 +60,8 @@ KEY_VALUES = re.compile(r"^(?:sk-|sk_|sk-ant-|sk-or-|sk-proj-|AIza|gsk_|xai-|hf_
 """Values that are keys (the prefixes providers give them)."""
 SECRET_QUERY = re.compile(r"key|token|secret|sig|password", re.IGNORECASE)
 SAMPLING_VALUES = (int, float, str, list)
+COMMAND_LINE = "command-line"
+"""The name of the unsaved profile a bare ``--endpoint`` plays on (never saved)."""
 FIELDS = ("protocol", "endpoint", "model", "key_env", "connect_timeout", "read_timeout", "retries", "max_tokens",
           "sampling")
 
@@ -102,7 +104,10 @@ class Profile:
         return data
 
     def label(self) -> str:
-        """How error messages name it: ``profile 'NAME' (ENDPOINT)``."""
+        """How error messages name it: ``profile 'NAME' (ENDPOINT)``, or ``--endpoint
+        ENDPOINT`` for the unnamed profile of a command line."""
+        if self.name == COMMAND_LINE:
+            return f"--endpoint {self.endpoint}"
         return f"profile {self.name!r} ({self.endpoint})"
 
 
@@ -237,6 +242,8 @@ def _profile(name: str, data: Mapping[str, Any]) -> Profile:
 
 def save(data_dir: Path, profile: Profile) -> Path:
     """Write ``profile`` (checked again first), replacing one of the same name."""
+    if profile.name == COMMAND_LINE:
+        raise LwError(f"{COMMAND_LINE!r} is the name of a command line's endpoint; choose another name")
     path = path_of(data_dir, profile.name)
     data = {k: v for k, v in profile.to_json().items() if v not in (None, {})}
     if profile.key_env is None:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import shutil
+import sys
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 import click
 
+from lwcore.builtins.turn import live_turn
 from lwcore.builtins.turn.report import print_intro, print_turn
 from lwcore.cli.common import echo_json, state
 from lwcore.errors import LwError
@@ -71,7 +73,13 @@ Examples (the bundled example room; examples/ is in the source checkout):
   lw turn --say "我去码头查看那艘空船。" --json
   lw turn --fresh --say "我去码头查看那艘空船。" --reply examples/fog-harbor/replies/turn1.chat_completions.json --seed 5
   lw turn --fresh --say "I search the pier." --as p2 --reply examples/fog-harbor/replies/turn1.chat_completions.json --seed 5 --json
-  lw turn --say "我去码头查看那艘空船。" --endpoint http://localhost:8080/v1/chat/completions --model local   # online: needs a server speaking the room's protocol
+  lw turn ROOM --say "我去码头查看那艘空船。"   # plays on the room's profile (room.yaml: profile: NAME; lw provider add)
+  lw turn --say "我去码头查看那艘空船。" --profile local   # on a named provider profile
+  lw turn --say "我去码头查看那艘空船。" --endpoint http://localhost:8080/v1/chat/completions --model local   # online, no profile: the path says Chat Completions
+
+\b
+A live turn (a profile or --endpoint) streams: narration is printed as it arrives when
+stdout is a terminal (--stream / --no-stream decide; --json never streams).
 
 \b
 A turn writes to its room: play an explicit ROOM on a copy of examples/fog-harbor,
@@ -80,7 +88,10 @@ starts it over).""")
 @click.argument("room", required=False, type=click.Path(path_type=str))
 @click.option("--say", "say", default=None, help="What the acting member says this turn.")
 @click.option("--as", "actor", default=None, help="Member id or name acting (default: the first player).")
-@click.option("--provider", default=None, help="Provider protocol (default: the room's provider:, else the first installed adapter; lw plugins list --all shows them).")
+@click.option("--provider", "--protocol", "provider", default=None, help="Provider protocol (default: the profile's, the one an --endpoint path implies, the room's provider:, else the first installed adapter; lw plugins list --all shows them).")
+@click.option("--profile", "profile_name", default=None, help="Play on this provider profile (default: the room's profile:; lw provider list).")
+@click.option("--dry-run", is_flag=True, help="Compile the turn only, even when the room names a profile: nothing is sent or written.")
+@click.option("--stream/--no-stream", "stream", default=None, help="Print narration as it arrives (default: when stdout is a terminal).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: payload, tools, cache figures (and results).")
 @click.option("--payload", is_flag=True, help="Also print the whole provider request (the report shows a summary).")
 @click.option("--reply", "reply_file", default=None, type=click.Path(dir_okay=False, path_type=str),
@@ -112,6 +123,9 @@ def turn(
     fresh: bool,
     payload: bool,
     fold_reply_file: str | None,
+    profile_name: str | None,
+    dry_run: bool,
+    stream: bool | None,
 ) -> None:
     """Play one keeper turn in ROOM (default: the bundled example room).
 
@@ -121,10 +135,10 @@ def turn(
                                              (--payload: the whole request; --json: as JSON)
     lw turn [ROOM] --say TEXT --reply FILE   apply a recorded model reply (its protocol read from it)
     lw turn [ROOM] --say TEXT --endpoint URL send it and run the tool loop
+    lw turn [ROOM] --say TEXT                with a profile (the room's profile:, or --profile):
+                                             play on it (--dry-run: compile only)
     lw turn [ROOM] --say ".help"             a room command (.var, .recap, .ra …), no model involved
     """
-    from contextlib import nullcontext
-
     from lwcore.turn.room import Room, room_lock, shown_to
 
     from lwcore.io.speech import check_said
@@ -135,7 +149,12 @@ def turn(
     path = Path(room) if room else example_room(kernel.data_dir, fresh=fresh)
     from lwcore.turn.room_commands import is_command
 
-    writes = (bool(reply_file or endpoint) or is_command(say or "")) and say is not None
+    if reply_file and (endpoint or profile_name):
+        raise LwError("give a recorded reply or a live model (--endpoint, --profile), not both")
+    if dry_run and (reply_file or endpoint or profile_name):
+        raise LwError("--dry-run sends and writes nothing: leave out --reply, --endpoint and --profile")
+    live = not dry_run and reply_file is None and (bool(endpoint or profile_name) or live_turn.room_profile(path) is not None)
+    writes = (bool(reply_file) or live or is_command(say or "")) and say is not None
     reply, protocol = _read_reply(reply_file, kernel, provider) if reply_file else (None, provider)
     fold_reply = _read_reply(fold_reply_file, kernel, protocol)[0] if fold_reply_file else None
     # a view (nothing said) or a command's reply is the member's own: errors as they may read them
@@ -144,13 +163,15 @@ def turn(
         loaded = Room.load(path, kernel)
         _turn_in_room(kernel, loaded, say=say, actor=actor, provider=protocol, as_json=as_json, reply=reply,
                       reply_given=reply_file is not None, endpoint=endpoint, key_env=key_env, model=model,
-                      max_steps=max_steps, seed=seed, view=view, payload=payload, fold_reply=fold_reply)
+                      max_steps=max_steps, seed=seed, view=view, payload=payload, fold_reply=fold_reply,
+                      live=live, profile_name=profile_name, stream=stream)
 
 
 def _turn_in_room(
     kernel: Any, loaded: Any, *, say: str | None, actor: str | None, provider: str | None, as_json: bool,
     reply: Any, reply_given: bool, endpoint: str | None, key_env: str | None, model: str | None, max_steps: int,
-    seed: int | None, view: bool, payload: bool, fold_reply: Any = None,
+    seed: int | None, view: bool, payload: bool, fold_reply: Any = None, live: bool = False,
+    profile_name: str | None = None, stream: bool | None = None,
 ) -> None:
     import random
 
@@ -164,17 +185,28 @@ def _turn_in_room(
         else:
             click.echo(render_text(pv))
         return
+    options: dict[str, Any] = {}
+    connection = None
+    if live and not is_command(say):
+        connection = live_turn.connect(kernel, loaded, profile_name=profile_name, endpoint=endpoint,
+                                       protocol=provider, model=model, key_env=key_env, warn=_warn)
+        provider, endpoint, model = connection.profile.protocol, connection.profile.endpoint, connection.profile.model
+        if connection.profile.max_tokens:
+            options["max_tokens"] = connection.profile.max_tokens
     protocol = provider or pipeline.default_protocol(kernel, loaded)
-    api_key = None
-    if endpoint:
-        adapter = pipeline.adapter_for(kernel, protocol)
-        api_key = os.environ.get(key_env or adapter.default_key_env)
     if not as_json and not is_command(say):
         print_intro(loaded, loaded.member(actor), say)
-    result = kernel.turn(
-        loaded, say, provider=protocol, actor=actor, reply=reply, endpoint=endpoint, api_key=api_key,
-        model=model, max_steps=max_steps, rng=rng, fold_reply=fold_reply,
-    )
+    streaming = connection is not None and not as_json and (stream if stream is not None else sys.stdout.isatty())
+    call = live_turn.options(connection, stream=streaming, on_text=_echo_text) if connection else nullcontext()
+    with call:
+        result = kernel.turn(
+            loaded, say, provider=protocol, actor=actor, reply=reply,
+            endpoint=endpoint if connection is not None else None,
+            api_key=connection.api_key if connection is not None else None,
+            model=model, max_steps=max_steps, rng=rng, fold_reply=fold_reply, **options,
+        )
+    if streaming:
+        click.echo("")
     if result.command is not None:
         if as_json:
             echo_json(result.command.to_json())
@@ -183,6 +215,8 @@ def _turn_in_room(
         return
     if as_json:
         out: dict[str, Any] = result.compiled.to_json()
+        if connection is not None:
+            out["profile"] = connection.profile.name if connection.named else None
         if result.applied is not None:
             out["applied"] = result.applied.to_json()
         if view or result.applied:
@@ -193,3 +227,12 @@ def _turn_in_room(
     for fold in result.folds:
         click.echo(f"the chronicle folded {len(fold.folded)} entries into the story so far "
                    f"(through turn {fold.summary.data['through_turn']})")
+
+
+def _warn(text: str) -> None:
+    click.echo(f"warning: {text}", err=True)
+
+
+def _echo_text(text: str) -> None:
+    click.echo(text, nl=False)
+    sys.stdout.flush()
