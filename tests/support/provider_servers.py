@@ -28,6 +28,7 @@ the provider refuses it.
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -249,6 +250,10 @@ class ProviderServer:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
+            def setup(self) -> None:
+                super().setup()
+                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # each event as written
+
             def do_POST(self) -> None:  # noqa: N802
                 outer._answer(self)
 
@@ -257,7 +262,7 @@ class ProviderServer:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
 
     @property
     def base(self) -> str:
@@ -393,3 +398,23 @@ class ProviderServer:
             send(b"")
         except (BrokenPipeError, ConnectionResetError):
             pass
+
+
+# --- helpers of the tests that use these servers -------------------------------------------------
+
+
+def snapshot(folder: Any) -> dict[str, bytes]:
+    """Every file of a room (its lock file left out) by relative path: equal before and after
+    means a turn wrote nothing."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and "lock" not in p.name}
+
+
+class Clock:
+    """An injected backoff clock (``CallOptions.sleep``): records each wait, never sleeps."""
+
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+
+    def __call__(self, seconds: float, cancel: object) -> None:
+        self.waits.append(seconds)

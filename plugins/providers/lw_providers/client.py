@@ -127,7 +127,24 @@ def backoff(attempt: int, options: CallOptions) -> float:
     return min(MAX_BACKOFF, BACKOFF_BASE * 2**attempt) * (0.5 + options.rng.random() / 2)
 
 
-def _error_detail(response: httpx.Response) -> str:
+def _error_detail(response: httpx.Response) -> tuple[str, str | None]:
+    """The error's words (bounded) and the protocol its shape belongs to, when it tells
+    (Anthropic errors are ``{"type": "error", "error": {…}}``; OpenAI's ``{"error": {…}}``)."""
+    text = _error_text(response)
+    try:
+        body = json.loads(text)
+    except ValueError:
+        return " ".join(text.split())[:300], None
+    shape = "anthropic_messages" if isinstance(body, dict) and body.get("type") == "error" else None
+    error = body.get("error", body) if isinstance(body, dict) else body
+    if isinstance(error, dict):
+        kind = error.get("type") or error.get("code") or ""
+        message = error.get("message") or error.get("detail") or ""
+        return (f"{kind}: {message}".strip(": ")[:300] if (kind or message) else json.dumps(error)[:300]), shape
+    return str(error)[:300], shape
+
+
+def _error_text(response: httpx.Response) -> str:
     raw = b""
     try:
         for chunk in response.iter_bytes():
@@ -136,17 +153,7 @@ def _error_detail(response: httpx.Response) -> str:
                 break
     except httpx.HTTPError:
         pass
-    text = raw[:MAX_ERROR_BYTES].decode("utf-8", "replace")
-    try:
-        body = json.loads(text)
-    except ValueError:
-        return " ".join(text.split())[:300]
-    error = body.get("error", body) if isinstance(body, dict) else body
-    if isinstance(error, dict):
-        kind = error.get("type") or error.get("code") or ""
-        message = error.get("message") or error.get("detail") or ""
-        return f"{kind}: {message}".strip(": ")[:300] if (kind or message) else json.dumps(error)[:300]
-    return str(error)[:300]
+    return raw[:MAX_ERROR_BYTES].decode("utf-8", "replace")
 
 
 def _status_error(target: Target, status: int, reason: str, detail: str, tries: int) -> LwError:
@@ -226,7 +233,12 @@ def exchange(target: Target, body: Mapping[str, Any], options: CallOptions) -> d
             try:
                 target.attempts.append(response.status_code)
                 if response.status_code >= 400:
-                    detail = _error_detail(response)
+                    detail, shape = _error_detail(response)
+                    if shape is not None and shape != target.protocol and 400 <= response.status_code < 500:
+                        raise _fail(target, f"HTTP {response.status_code}: the endpoint answered with a "
+                                    f"{NAMES[shape]} error ({detail}), not {NAMES.get(target.protocol)}",
+                                    code="protocol_mismatch",
+                                    expected=f"--protocol {shape} (or a profile with that protocol)")
                     if response.status_code in RETRY_STATUS and attempt < target.retries:
                         wait = retry_after(response.headers)
                         if wait is not None and wait > MAX_RETRY_AFTER:
