@@ -5,7 +5,7 @@ A profile is one YAML file, ``<data dir>/providers/<name>.yaml``::
     protocol: chat_completions          # a provider adapter's protocol (lw plugins list --all)
     endpoint: http://localhost:8080/v1/chat/completions
     model: local
-    key_env: OPENAI_API_KEY             # the environment variable holding the key; null: none
+    key_env: MY_MODEL_KEY               # the environment variable holding the key; null: none
     connect_timeout: 10                 # seconds to connect
     read_timeout: 120                   # seconds to wait for each read (a slow first token too)
     retries: 2                          # retries of a 408/429/5xx/overloaded answer
@@ -189,7 +189,7 @@ def check(data: Any, *, name: str, file: str | None = None, positions: Positions
     key_env = data.get("key_env")
     if key_env is not None and (not isinstance(key_env, str) or not ENV_NAME.match(key_env)):
         raise LwError("key_env must name an environment variable (the key itself is never written down)",
-                      expected="a name such as OPENAI_API_KEY", code="invalid", **at("key_env"))
+                      expected="a name such as MY_MODEL_KEY", code="invalid", **at("key_env"))
     _number(data, "connect_timeout", 0.01, MAX_TIMEOUT, **at("connect_timeout"))
     _number(data, "read_timeout", 0.01, MAX_TIMEOUT, **at("read_timeout"))
     _number(data, "retries", 0, MAX_RETRIES, integer=True, **at("retries"))

@@ -395,6 +395,8 @@ LAZY_IMPORTS: dict[tuple[str, str, str], str] = {
     ("lwcore/builtins/turn/plugin.py", "_summary_v2", "lwcore.turn.chronicle"):
         "heavy: pydantic (room models) off `lw plugins list`, which imports every plugin.py",
     # -- the bundled plugins
+    ("plugins/providers/lw_providers/adapters.py", "_Adapter.send", "lw_providers.client"):
+        "heavy: httpx (~50-500 ms to import) off every turn that only compiles or applies a recorded reply",
     ("plugins/panels/lw_panels/presentation.py", "load_kit", "lw_panels.load"):
         "cycle: lw_panels.load imports presentation (Kit, load_kit) at module level",
     ("plugins/tavern/lw_tavern/worldbook/load.py", "read_book", "lw_tavern.cardfile"):

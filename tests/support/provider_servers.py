@@ -404,10 +404,10 @@ class ProviderServer:
 
 
 def snapshot(folder: Any) -> dict[str, bytes]:
-    """Every file of a room (its lock file left out) by relative path: equal before and after
-    means a turn wrote nothing."""
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file() and "lock" not in p.name}
+    """Every file of a room by relative path (the empty marker files the room lock makes under
+    ``.lw/`` left out): equal before and after means a turn wrote nothing."""
+    files = {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {k: v for k, v in files.items() if not (k.startswith(".lw/") and not v)}
 
 
 class Clock:

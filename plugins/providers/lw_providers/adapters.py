@@ -30,7 +30,6 @@ from lwcore.io import load_json
 from lwcore.live import CallOptions, current_call
 from lwcore.turn.adapter import ParsedReply, ToolCall, ToolOffer, ToolResult
 
-from lw_providers.client import Target, exchange
 
 
 def _content_text(content: Any) -> str:
@@ -60,6 +59,8 @@ class _Adapter:
         """POST ``request`` (contract in :mod:`lwcore.turn.adapter`). Inside a host's
         :func:`lwcore.live.calling` block: the profile's timeouts, retries and sampling
         options, streaming and cancellation; outside one: one plain request, no retries."""
+        from lw_providers.client import Target, exchange
+
         options = current_call() or CallOptions()
         profile = options.profile
         body = dict(request)
@@ -77,7 +78,7 @@ class _Adapter:
             headers=self.headers(api_key),
             connect_timeout=min(profile.connect_timeout if profile else 10.0, timeout),
             read_timeout=min(profile.read_timeout if profile else timeout, timeout),
-            retries=profile.retries if profile is not None else 0, secret=api_key,
+            retries=profile.retries if profile is not None else 0, api_key=api_key,
             key_env=profile.key_env if profile is not None else self.default_key_env,
             hint=f"a URL ending in {' or '.join(self.endpoint_paths)}" if self.endpoint_paths else "",
         )

@@ -83,7 +83,7 @@ class Target:
     connect_timeout: float
     read_timeout: float
     retries: int = 0
-    secret: str | None = None
+    api_key: str | None = None
     key_env: str | None = None
     hint: str = ""
     """What a 404 means for this protocol (which path it expected)."""
@@ -91,13 +91,13 @@ class Target:
     """The status of every attempt (0: no answer), for the caller's report."""
 
 
-def _scrub(text: str, secret: str | None) -> str:
-    return text.replace(secret, "***") if secret else text
+def _scrub(text: str, key: str | None) -> str:
+    return text.replace(key, "***") if key else text
 
 
 def _fail(target: Target, message: str, *, code: str, expected: str | None = None) -> LwError:
-    return LwError(_scrub(f"{target.label}: {message}", target.secret), code=code,
-                   expected=_scrub(expected, target.secret) if expected else None)
+    return LwError(_scrub(f"{target.label}: {message}", target.api_key), code=code,
+                   expected=_scrub(expected, target.api_key) if expected else None)
 
 
 def retry_after(headers: Mapping[str, str], now: Callable[[], float] = time.time) -> float | None:
@@ -263,7 +263,8 @@ def exchange(target: Target, body: Mapping[str, Any], options: CallOptions) -> d
                 _check(cancel, target)
                 if exc.message.startswith(target.label):
                     raise
-                raise _fail(target, exc.message, code=exc.code or "bad_reply", expected=exc.expected) from None
+                raise _fail(target, exc.message, code=exc.code or "bad_reply",
+                            expected=exc.expected or f"a {NAMES.get(target.protocol, target.protocol)} reply") from None
             finally:
                 response.close()
     raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
