@@ -323,6 +323,11 @@ def _read_stream(target: Target, response: httpx.Response, options: CallOptions)
                     on_delta(delta)
         if reader.done:
             break
+    if not reader.done:
+        for event, data in sse.close():
+            for delta in reader.feed(event, data):
+                if on_delta is not None:
+                    on_delta(delta)
     _check(options.cancel, target)
     if not reader.done and sse.events == 0:
         raise LwError("the stream held no events", code="bad_stream",

@@ -89,6 +89,12 @@ class SseReader:
             self._event = value
         return None
 
+    def close(self) -> list[tuple[str | None, str]]:
+        """The events the end of the stream completes (a last line ending in a lone CR)."""
+        if self._pending.endswith(b"\r"):
+            return self.feed(b"\n")
+        return []
+
     @property
     def partial(self) -> bool:
         """Whether the bytes so far end inside an event (a stream cut mid-event)."""

@@ -45,7 +45,7 @@ def shape_of(obj: Any) -> str | None:
     """Which protocol a streamed event (or reply body) is shaped like, if any can tell."""
     if not isinstance(obj, Mapping):
         return None
-    kind = obj.get("type")
+    kind = obj.get("type") if isinstance(obj.get("type"), str) else None
     if isinstance(obj.get("choices"), list) or obj.get("object") in ("chat.completion", "chat.completion.chunk"):
         return "chat_completions"
     if isinstance(kind, str) and kind.startswith("response.") or obj.get("object") == "response":
