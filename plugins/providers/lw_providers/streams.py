@@ -159,6 +159,8 @@ class AnthropicStream(_Stream):
         if kind == "content_block_start":
             index = _index(obj.get("index"))
             block = obj.get("content_block")
+            if index not in self.blocks and len(self.blocks) >= MAX_STREAM_BLOCKS:
+                raise LwError(f"more than {MAX_STREAM_BLOCKS} content blocks in one reply", code="limit")
             if not isinstance(block, Mapping):
                 raise LwError("content_block_start without a content_block", code="bad_stream")
             self.blocks[index] = dict(block)
@@ -330,6 +332,8 @@ class ResponsesStream(_Stream):
         if kind == "response.output_item.added":
             index = _index(obj.get("output_index"))
             item = obj.get("item")
+            if index not in self.items and len(self.items) >= MAX_STREAM_BLOCKS:
+                raise LwError(f"more than {MAX_STREAM_BLOCKS} output items in one reply", code="limit")
             if not isinstance(item, Mapping):
                 raise LwError("response.output_item.added without an item", code="bad_stream")
             self.items[index] = copy_item = dict(item)
