@@ -13,8 +13,6 @@ for its end, so a hostile stream costs bounded memory and time.
 
 from __future__ import annotations
 
-import codecs
-
 from lwcore.errors import LwError
 
 MAX_SSE_LINE_BYTES = 1024 * 1024
@@ -29,14 +27,30 @@ class SseReader:
         self._event: str | None = None
         self._data: list[str] = []
         self._size = 0
-        self._decoder = codecs.getincrementaldecoder("utf-8")()
         self.events = 0
         self.bytes = 0
 
     def feed(self, chunk: bytes) -> list[tuple[str | None, str]]:
         """The events completed by ``chunk``."""
         self.bytes += len(chunk)
-        buffer = self._pending + chunk
+        buffer = self._pending + chunk if self._pending else chunk
+        if b"\r" in buffer:
+            return self._feed_cr(buffer)
+        lines = buffer.split(b"\n")
+        self._pending = lines.pop()
+        if len(self._pending) > MAX_SSE_LINE_BYTES:
+            raise LwError(f"a stream line is longer than {MAX_SSE_LINE_BYTES} bytes", code="limit")
+        out: list[tuple[str | None, str]] = []
+        for raw in lines:
+            if len(raw) > MAX_SSE_LINE_BYTES:
+                raise LwError(f"a stream line is longer than {MAX_SSE_LINE_BYTES} bytes", code="limit")
+            event = self._line(raw)
+            if event is not None:
+                out.append(event)
+        return out
+
+    def _feed_cr(self, buffer: bytes) -> list[tuple[str | None, str]]:
+        """:meth:`feed` for text with CR or CRLF line ends."""
         out: list[tuple[str | None, str]] = []
         start = 0
         n = len(buffer)
@@ -64,21 +78,21 @@ class SseReader:
         return out
 
     def _line(self, raw: bytes) -> tuple[str | None, str] | None:
-        try:
-            line = self._decoder.decode(raw, final=True)
-        except UnicodeDecodeError:
-            raise LwError("the stream is not UTF-8 text", code="encoding") from None
-        if not line:
+        if not raw:
             if not self._data and self._event is None:
                 return None
             event, data = self._event, "\n".join(self._data)
             self._event, self._data, self._size = None, [], 0
             self.events += 1
             return (event, data) if data or event else None
-        if line.startswith(":"):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise LwError("the stream is not UTF-8 text", code="encoding") from None
+        if line[0] == ":":
             return None
         name, colon, value = line.partition(":")
-        if colon and value.startswith(" "):
+        if colon and value[:1] == " ":
             value = value[1:]
         if name == "data":
             self._size += len(value) + 1

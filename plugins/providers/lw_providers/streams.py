@@ -25,6 +25,8 @@ blocks / tool calls / output items in one reply.
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -43,7 +45,7 @@ ANTHROPIC_TYPES = {"message_start", "content_block_start", "content_block_delta"
 
 def shape_of(obj: Any) -> str | None:
     """Which protocol a streamed event (or reply body) is shaped like, if any can tell."""
-    if not isinstance(obj, Mapping):
+    if not isinstance(obj, dict):
         return None
     kind = obj.get("type") if isinstance(obj.get("type"), str) else None
     if isinstance(obj.get("choices"), list) or obj.get("object") in ("chat.completion", "chat.completion.chunk"):
@@ -63,11 +65,34 @@ def _mismatch(protocol: str, obj: Any) -> LwError | None:
                    code="protocol_mismatch", expected=f"--protocol {other} (or a profile with that protocol)")
 
 
+def _finite(token: str) -> float:
+    value = float(token)
+    if not math.isfinite(value):
+        raise ValueError(f"{token} is out of range for a number")
+    return value
+
+
+def _nonfinite(token: str) -> Any:
+    raise ValueError(f"{token} is not a JSON number")
+
+
+_DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_nonfinite)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
 def _json(data: str, number: int) -> Any:
+    """One event's JSON: the standard decoder (an event is at most ``MAX_SSE_EVENT_BYTES``)
+    refusing non-finite numbers and runaway nesting; an event with a surrogate escape goes
+    through the kernel's reader, which refuses a lone one (no file could store it)."""
     try:
-        return load_json(data)
+        if _SURROGATE_ESCAPE.search(data):
+            return load_json(data)
+        return _DECODER.decode(data)
     except LwError as exc:
         raise LwError(f"stream event {number} is not JSON ({exc.message})", code="bad_stream") from None
+    except (ValueError, RecursionError) as exc:
+        reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)[:80] or "nested too deep"
+        raise LwError(f"stream event {number} is not JSON ({reason})", code="bad_stream") from None
 
 
 def _index(value: Any, limit: int = MAX_STREAM_BLOCKS) -> int:
@@ -101,11 +126,11 @@ class _Stream:
         obj = self._decode(event, data)
         if obj is None:
             return []
-        if self.events == 1 or not isinstance(obj, Mapping):
+        if self.events == 1 or not isinstance(obj, dict):
             error = _mismatch(self.protocol, obj)
             if error is not None:
                 raise error
-        if not isinstance(obj, Mapping):
+        if not isinstance(obj, dict):
             raise LwError(f"stream event {self.events} is not a JSON object", code="bad_stream")
         return self._event(event, obj)
 
@@ -124,7 +149,7 @@ class _Stream:
 
 
 def _provider_error(obj: Mapping[str, Any]) -> LwError:
-    error = obj.get("error") if isinstance(obj.get("error"), Mapping) else obj
+    error = obj.get("error") if isinstance(obj.get("error"), dict) else obj
     kind = str(error.get("type") or error.get("code") or "error")[:60]
     message = str(error.get("message") or "")[:300]
     code = "overloaded" if "overloaded" in kind else "provider_error"
@@ -148,11 +173,11 @@ class AnthropicStream(_Stream):
             raise _provider_error(obj)
         if kind == "message_start":
             message = obj.get("message")
-            if not isinstance(message, Mapping):
+            if not isinstance(message, dict):
                 raise LwError("message_start without a message", code="bad_stream")
             self.message = {k: v for k, v in message.items() if k != "content"}
             self.message["content"] = []
-            usage = message.get("usage") if isinstance(message.get("usage"), Mapping) else {}
+            usage = message.get("usage") if isinstance(message.get("usage"), dict) else {}
             return [UsageDelta(usage.get("input_tokens"), usage.get("output_tokens"))] if usage else []
         if self.message is None:
             raise LwError(f"a {str(kind)[:40]!r} event before message_start", code="bad_stream")
@@ -161,7 +186,7 @@ class AnthropicStream(_Stream):
             block = obj.get("content_block")
             if index not in self.blocks and len(self.blocks) >= MAX_STREAM_BLOCKS:
                 raise LwError(f"more than {MAX_STREAM_BLOCKS} content blocks in one reply", code="limit")
-            if not isinstance(block, Mapping):
+            if not isinstance(block, dict):
                 raise LwError("content_block_start without a content_block", code="bad_stream")
             self.blocks[index] = dict(block)
             if block.get("type") == "tool_use":
@@ -174,7 +199,7 @@ class AnthropicStream(_Stream):
             index = _index(obj.get("index"))
             block = self.blocks.get(index)
             delta = obj.get("delta")
-            if block is None or not isinstance(delta, Mapping):
+            if block is None or not isinstance(delta, dict):
                 raise LwError(f"content_block_delta for block {index}, which did not start", code="bad_stream")
             dtype = delta.get("type")
             if dtype == "text_delta" and isinstance(delta.get("text"), str):
@@ -195,11 +220,11 @@ class AnthropicStream(_Stream):
                 block["input"] = _arguments("".join(self.partial.pop(index, [])))
             return []
         if kind == "message_delta":
-            delta = obj.get("delta") if isinstance(obj.get("delta"), Mapping) else {}
+            delta = obj.get("delta") if isinstance(obj.get("delta"), dict) else {}
             for key in ("stop_reason", "stop_sequence"):
                 if key in delta:
                     self.message[key] = delta[key]
-            usage = obj.get("usage") if isinstance(obj.get("usage"), Mapping) else {}
+            usage = obj.get("usage") if isinstance(obj.get("usage"), dict) else {}
             if usage:
                 merged = dict(self.message.get("usage") or {})
                 merged.update(usage)
@@ -242,30 +267,29 @@ class ChatStream(_Stream):
     def _event(self, event: str | None, obj: Mapping[str, Any]) -> list[Delta]:
         if "error" in obj and "choices" not in obj:
             raise _provider_error(obj)
-        for key in ("id", "model", "created", "system_fingerprint"):
-            if key in obj and key not in self.head:
-                self.head[key] = obj[key]
+        if not self.head:
+            self.head = {k: obj[k] for k in ("id", "model", "created", "system_fingerprint") if k in obj}
         out: list[Delta] = []
-        if isinstance(obj.get("usage"), Mapping):
+        if isinstance(obj.get("usage"), dict):
             self.usage = dict(obj["usage"])
             out.append(UsageDelta(self.usage.get("prompt_tokens"), self.usage.get("completion_tokens")))
         choices = obj.get("choices")
         if not isinstance(choices, list):
             raise LwError(f"stream event {self.events} has no choices list", code="bad_stream")
         for choice in choices:
-            if not isinstance(choice, Mapping) or choice.get("index", 0) != 0:
+            if not isinstance(choice, dict) or choice.get("index", 0) != 0:
                 continue
-            delta = choice.get("delta") if isinstance(choice.get("delta"), Mapping) else {}
+            delta = choice.get("delta") if isinstance(choice.get("delta"), dict) else {}
             if isinstance(delta.get("role"), str):
                 self.role = delta["role"]
             if isinstance(delta.get("content"), str) and delta["content"]:
                 self.text.append(delta["content"])
                 out.append(TextDelta(delta["content"]))
             for call in delta.get("tool_calls") or ():
-                if not isinstance(call, Mapping):
+                if not isinstance(call, dict):
                     continue
                 index = _index(call.get("index", 0))
-                function = call.get("function") if isinstance(call.get("function"), Mapping) else {}
+                function = call.get("function") if isinstance(call.get("function"), dict) else {}
                 if index not in self.calls:
                     if len(self.calls) >= MAX_STREAM_BLOCKS:
                         raise LwError(f"more than {MAX_STREAM_BLOCKS} tool calls in one reply", code="limit")
@@ -321,12 +345,12 @@ class ResponsesStream(_Stream):
         if kind == "error":
             raise _provider_error(obj)
         if kind in ("response.failed", "response.incomplete"):
-            response = obj.get("response") if isinstance(obj.get("response"), Mapping) else {}
+            response = obj.get("response") if isinstance(obj.get("response"), dict) else {}
             detail = response.get("error") or response.get("incomplete_details") or {}
             raise LwError(f"the response ended as {kind.split('.')[-1]}: "
                           f"{json.dumps(detail, ensure_ascii=False)[:300]}", code="provider_error")
         if kind in ("response.created", "response.in_progress"):
-            if isinstance(obj.get("response"), Mapping):
+            if isinstance(obj.get("response"), dict):
                 self.response = dict(obj["response"])
             return []
         if kind == "response.output_item.added":
@@ -334,7 +358,7 @@ class ResponsesStream(_Stream):
             item = obj.get("item")
             if index not in self.items and len(self.items) >= MAX_STREAM_BLOCKS:
                 raise LwError(f"more than {MAX_STREAM_BLOCKS} output items in one reply", code="limit")
-            if not isinstance(item, Mapping):
+            if not isinstance(item, dict):
                 raise LwError("response.output_item.added without an item", code="bad_stream")
             self.items[index] = copy_item = dict(item)
             if copy_item.get("type") == "function_call":
@@ -358,16 +382,16 @@ class ResponsesStream(_Stream):
         if kind == "response.function_call_arguments.done" and isinstance(obj.get("arguments"), str):
             self._item(obj)["arguments"] = obj["arguments"]
             return []
-        if kind == "response.output_item.done" and isinstance(obj.get("item"), Mapping):
+        if kind == "response.output_item.done" and isinstance(obj.get("item"), dict):
             self.items[_index(obj.get("output_index"))] = dict(obj["item"])
             return []
         if kind == "response.completed":
             response = obj.get("response")
-            if not isinstance(response, Mapping):
+            if not isinstance(response, dict):
                 raise LwError("response.completed without a response", code="bad_stream")
             self.final = dict(response)
             self.done = True
-            usage = response.get("usage") if isinstance(response.get("usage"), Mapping) else {}
+            usage = response.get("usage") if isinstance(response.get("usage"), dict) else {}
             out: list[Delta] = [UsageDelta(usage.get("input_tokens"), usage.get("output_tokens"))] if usage else []
             return out + [StopDelta(str(response.get("status") or "completed"))]
         return []
