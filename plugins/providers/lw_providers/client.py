@@ -191,6 +191,7 @@ def exchange(target: Target, body: Mapping[str, Any], options: CallOptions) -> d
     headers = {"content-type": "application/json", **target.headers}
     if options.stream:
         headers["accept"] = "text/event-stream"
+        headers["accept-encoding"] = "identity"  # events as sent: read raw, no decoder per chunk
     timeout = httpx.Timeout(connect=target.connect_timeout, read=target.read_timeout,
                             write=target.read_timeout, pool=target.connect_timeout)
     tries = 0
@@ -313,7 +314,8 @@ def _read_stream(target: Target, response: httpx.Response, options: CallOptions)
     reader = READERS[target.protocol]()
     sse = SseReader()
     on_delta = options.on_delta
-    for chunk in response.iter_bytes():
+    encoded = response.headers.get("content-encoding", "identity").lower() not in ("", "identity")
+    for chunk in (response.iter_bytes() if encoded else response.iter_raw()):
         if sse.bytes + len(chunk) > MAX_REPLY_BYTES:
             raise LwError(f"the stream is larger than {MAX_REPLY_BYTES} bytes", code="limit")
         for event, data in sse.feed(chunk):
