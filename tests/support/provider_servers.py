@@ -8,7 +8,8 @@ tool-call deltas, usage), sent with chunked transfer encoding as the providers d
 - ``anthropic_messages`` (``POST /v1/messages``): ``message_start``, ``ping``,
   ``content_block_start`` / ``content_block_delta`` (``text_delta``, ``input_json_delta``) /
   ``content_block_stop``, ``message_delta`` (stop reason, usage), ``message_stop``. Wants
-  ``x-api-key`` (when given a key) and ``anthropic-version``.
+  ``anthropic-version`` and, when given a key, ``x-api-key`` (or ``Authorization: Bearer``,
+  which Anthropic's current Python SDK sends).
 - ``chat_completions`` (``POST …/chat/completions``): ``chat.completion.chunk`` objects
   with ``choices[0].delta`` content and ``tool_calls`` by ``index``, ``finish_reason``, a
   usage chunk when ``stream_options.include_usage``, then ``data: [DONE]``. Wants
@@ -328,8 +329,9 @@ class ProviderServer:
         if not any(h.path.split("?")[0].endswith(path) for path in PATHS[p]):
             return 404, _error_body(p, 404, "not_found_error", f"no route for {h.path}")
         if self.key is not None:
-            given = h.headers.get("x-api-key") if p == "anthropic_messages" else \
-                (h.headers.get("authorization") or "").removeprefix("Bearer ")
+            bearer = (h.headers.get("authorization") or "").removeprefix("Bearer ")
+            # Anthropic: x-api-key, or the Bearer header its current Python SDK sends
+            given = (h.headers.get("x-api-key") or bearer) if p == "anthropic_messages" else bearer
             if given != self.key:
                 return 401, _error_body(p, 401, "authentication_error", "invalid api key")
         if p == "anthropic_messages" and not h.headers.get("anthropic-version"):

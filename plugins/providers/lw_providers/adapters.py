@@ -255,8 +255,10 @@ class Responses(_Adapter):
         return isinstance(reply, Mapping) and isinstance(reply.get("output"), list)
 
     def tool_definitions(self, offers: Sequence[ToolOffer]) -> list[dict[str, Any]]:
-        return [{"type": "function", "name": o.name, "description": o.description, "parameters": dict(o.parameters)}
-                for o in offers]
+        # strict: the Responses API makes a function tool strict unless told (every property
+        # required, no others): our tools' schemas have optional arguments, so say false
+        return [{"type": "function", "name": o.name, "description": o.description, "parameters": dict(o.parameters),
+                 "strict": False} for o in offers]
 
     def request(
         self, payload: Mapping[str, Any], offers: Sequence[ToolOffer], *, model: str | None, max_tokens: int
