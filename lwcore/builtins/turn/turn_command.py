@@ -73,13 +73,14 @@ Examples (the bundled example room; examples/ is in the source checkout):
   lw turn --say "我去码头查看那艘空船。" --json
   lw turn --fresh --say "我去码头查看那艘空船。" --reply examples/fog-harbor/replies/turn1.chat_completions.json --seed 5
   lw turn --fresh --say "I search the pier." --as p2 --reply examples/fog-harbor/replies/turn1.chat_completions.json --seed 5 --json
-  lw turn ROOM --say "我去码头查看那艘空船。"   # plays on the room's profile (room.yaml: profile: NAME; lw provider add)
-  lw turn --say "我去码头查看那艘空船。" --profile local   # on a named provider profile
+  lw turn --say "我去码头查看那艘空船。" --dry-run
   lw turn --say "我去码头查看那艘空船。" --endpoint http://localhost:8080/v1/chat/completions --model local   # online, no profile: the path says Chat Completions
 
 \b
-A live turn (a profile or --endpoint) streams: narration is printed as it arrives when
-stdout is a terminal (--stream / --no-stream decide; --json never streams).
+A room whose room.yaml names a provider profile (profile: NAME; lw provider add)
+plays on it: lw turn ROOM --say TEXT (--profile NAME for another one). A live turn
+(a profile or --endpoint) streams: narration is printed as it arrives when stdout is
+a terminal (--stream / --no-stream decide; --json never streams).
 
 \b
 A turn writes to its room: play an explicit ROOM on a copy of examples/fog-harbor,

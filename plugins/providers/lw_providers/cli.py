@@ -45,15 +45,15 @@ def _value(text: str) -> Any:
 def provider() -> None:
     """Provider profiles: how a room reaches its model (the key stays in the environment).
 
-    \b
-    lw provider add local --endpoint http://localhost:8080/v1/chat/completions --model local --no-key
-    lw provider add claude --protocol anthropic_messages --endpoint https://api.anthropic.com/v1/messages \\
-        --model claude-sonnet-4-5 --key-env ANTHROPIC_API_KEY
-    lw provider test local
-    lw provider list
+    A room plays on the profile its room.yaml names (profile: NAME), with no further options
+    to lw turn; docs/providers.md has a recipe for each common server (Anthropic, OpenAI,
+    llama.cpp, vLLM, Ollama, LM Studio, OpenRouter, DeepSeek, Gemini).
 
-    A room plays on a profile named in its room.yaml (profile: local); docs/providers.md has
-    a recipe for each common server.
+    \b
+    Examples:
+      lw provider add local --endpoint http://localhost:8080/v1/chat/completions --model local --no-key   # online: names a server (lw provider test local sends to it)
+      lw provider list
+      lw provider list --json
     """
 
 
