@@ -115,6 +115,10 @@ class RoomFile(BaseModel):
         description="provider protocol this room's turns compile for (default: the first installed "
         "adapter that has a prompt compiler)",
     )
+    profile: str | None = Field(
+        default=None, min_length=1,
+        description="the provider profile (lw provider list) lw turn --say plays this room on",
+    )
     keeper: Member
     players: list[Member] = Field(default_factory=list)
     config: dict[str, str] = Field(

@@ -394,6 +394,9 @@ LAZY_IMPORTS: dict[tuple[str, str, str], str] = {
         "heavy: pydantic (room models) off `lw plugins list`; also the one allowed upward import",
     ("lwcore/builtins/turn/plugin.py", "_summary_v2", "lwcore.turn.chronicle"):
         "heavy: pydantic (room models) off `lw plugins list`, which imports every plugin.py",
+    # -- the bundled plugins
+    ("plugins/providers/lw_providers/adapters.py", "_Adapter.send", "lw_providers.client"):
+        "heavy: httpx (~50-500 ms to import) off every turn that only compiles or applies a recorded reply",
 }
 """Why each listed function-level internal import stays where it is."""
 

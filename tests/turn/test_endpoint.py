@@ -158,7 +158,7 @@ def test_lw_turn_endpoint_reads_the_key_from_the_environment(room_dir: Path, tmp
     with FakeProvider(_chat_step) as fake:
         out = CliRunner().invoke(lw, [
             "--data-dir", str(tmp_path / "data"), "turn", str(room_dir), "--say", "我检查船舱。",
-            "--provider", "chat_completions", "--endpoint", fake.url, "--key-env", "MY_TEST_KEY", "--seed", "1",
+            "--provider", "chat_completions", "--endpoint", fake.url, "--key-env", "MY_TEST_KEY", "--model", "m", "--seed", "1",
         ], catch_exceptions=False)
     assert out.exit_code == 0, out.output
     assert "in 3 step(s)" in out.output and "枚鳞片" in out.output and KEY not in out.output

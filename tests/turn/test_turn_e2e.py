@@ -45,7 +45,7 @@ def test_compile_is_read_only_and_complete(kernel, room_dir: Path, protocol: str
         assert all(t["type"] == "function" and "parameters" in t["function"] for t in tools)
         assert compiled.request["messages"][0]["role"] == "system"
     else:  # the Responses API: flat function tools, messages as input items, max_output_tokens
-        assert all(set(t) == {"type", "name", "description", "parameters"} and t["type"] == "function" for t in tools)
+        assert all(set(t) == {"type", "name", "description", "parameters", "strict"} and t["strict"] is False and t["type"] == "function" for t in tools)
         assert compiled.request["input"][0]["role"] == "system" and "messages" not in compiled.request
         assert compiled.request["max_output_tokens"] > 0
     assert "protocol" not in compiled.request

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import random
 import shutil
+import sys
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 import click
 
+from lwcore.builtins.turn import live_turn
 from lwcore.builtins.turn.report import print_intro, print_turn
 from lwcore.cli.common import echo_json, state
 from lwcore.errors import LwError
 from lwcore.io.safe_json import read_json
-from lwcore.turn.pipeline import EnvKey
 from lwcore.turn.provider import protocol_of_reply, provider_for
 from lwcore.turn.room import Room, room_lock, shown_to
 from lwcore.turn.room_commands import is_command
@@ -73,7 +75,14 @@ Examples (the bundled example room; examples/ is in the source checkout):
   lw turn --say "我去码头查看那艘空船。" --json
   lw turn --fresh --say "我去码头查看那艘空船。" --reply examples/fog-harbor/replies/turn1.chat_completions.json --seed 5
   lw turn --fresh --say "I search the pier." --as p2 --reply examples/fog-harbor/replies/turn1.chat_completions.json --seed 5 --json
-  lw turn --say "我去码头查看那艘空船。" --endpoint http://localhost:8080/v1/chat/completions --model local   # online: needs a server speaking the room's protocol
+  lw turn --say "我去码头查看那艘空船。" --dry-run
+  lw turn --say "我去码头查看那艘空船。" --endpoint http://localhost:8080/v1/chat/completions --model local   # online, no profile: the path says Chat Completions
+
+\b
+A room whose room.yaml names a provider profile (profile: NAME; lw provider add)
+plays on it: lw turn ROOM --say TEXT (--profile NAME for another one). A live turn
+(a profile or --endpoint) streams: narration is printed as it arrives when stdout is
+a terminal (--stream / --no-stream decide; --json never streams).
 
 \b
 A turn writes to its room: play an explicit ROOM on a copy of examples/fog-harbor,
@@ -82,7 +91,10 @@ starts it over).""")
 @click.argument("room", required=False, type=click.Path(path_type=str))
 @click.option("--say", "say", default=None, help="What the acting member says this turn.")
 @click.option("--as", "actor", default=None, help="Member id or name acting (default: the first player).")
-@click.option("--provider", default=None, help="Provider protocol (default: the room's provider:, else the first installed adapter; lw plugins list --all shows them).")
+@click.option("--provider", "--protocol", "provider", default=None, help="Provider protocol (default: the profile's, the one an --endpoint path implies, the room's provider:, else the first installed adapter; lw plugins list --all shows them).")
+@click.option("--profile", "profile_name", default=None, help="Play on this provider profile (default: the room's profile:; lw provider list).")
+@click.option("--dry-run", is_flag=True, help="Compile the turn only, even when the room names a profile: nothing is sent or written.")
+@click.option("--stream/--no-stream", "stream", default=None, help="Print narration as it arrives (default: when stdout is a terminal).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: payload, tools, cache figures (and results).")
 @click.option("--payload", is_flag=True, help="Also print the whole provider request (the report shows a summary).")
 @click.option("--reply", "reply_file", default=None, type=click.Path(dir_okay=False, path_type=str),
@@ -114,6 +126,9 @@ def turn(
     fresh: bool,
     payload: bool,
     fold_reply_file: str | None,
+    profile_name: str | None,
+    dry_run: bool,
+    stream: bool | None,
 ) -> None:
     """Play one keeper turn in ROOM (default: the bundled example room).
 
@@ -123,10 +138,10 @@ def turn(
                                              (--payload: the whole request; --json: as JSON)
     lw turn [ROOM] --say TEXT --reply FILE   apply a recorded model reply (its protocol read from it)
     lw turn [ROOM] --say TEXT --endpoint URL send it and run the tool loop
+    lw turn [ROOM] --say TEXT                with a profile (the room's profile:, or --profile):
+                                             play on it (--dry-run: compile only)
     lw turn [ROOM] --say ".help"             a room command (.var, .recap, .ra …), no model involved
     """
-    from contextlib import nullcontext
-
     from lwcore.io.speech import check_said
 
     if say is not None:
@@ -135,6 +150,11 @@ def turn(
     path = Path(room) if room else example_room(kernel.data_dir, fresh=fresh)
     reply, protocol = _read_reply(reply_file, kernel, provider) if reply_file else (None, provider)
     fold_reply = _read_reply(fold_reply_file, kernel, protocol)[0] if fold_reply_file else None
+    if reply_file and (endpoint or profile_name):
+        raise LwError("give a recorded reply or a live model (--endpoint, --profile), not both")
+    if dry_run and (reply_file or endpoint or profile_name):
+        raise LwError("--dry-run sends and writes nothing: leave out --reply, --endpoint and --profile")
+    live = not dry_run and reply_file is None and (bool(endpoint or profile_name) or live_turn.room_profile(path) is not None)
     # a view (nothing said) or a command's reply is the member's own: errors as they may read them
     for_member = say is None or is_command(say)
     with shown_to(path, actor) if for_member else nullcontext():
@@ -146,7 +166,7 @@ def turn(
             return
         _play(kernel, path, say=say, actor=actor, provider=protocol, as_json=as_json, reply=reply, endpoint=endpoint,
               key_env=key_env, model=model, max_steps=max_steps, seed=seed, view=view, payload=payload,
-              fold_reply=fold_reply)
+              fold_reply=fold_reply, live=live, profile_name=profile_name, stream=stream)
 
 
 def _show_view(pv: Any, as_json: bool) -> None:
@@ -159,20 +179,40 @@ def _show_view(pv: Any, as_json: bool) -> None:
 def _play(
     kernel: Any, path: Path, *, say: str, actor: str | None, provider: str | None, as_json: bool, reply: Any,
     endpoint: str | None, key_env: str | None, model: str | None, max_steps: int, seed: int | None, view: bool,
-    payload: bool, fold_reply: Any = None,
+    payload: bool, fold_reply: Any = None, live: bool = False, profile_name: str | None = None,
+    stream: bool | None = None,
 ) -> None:
     """One turn through the kernel's one entry point (it takes the room's lock); the room
-    is shown before the turn runs, the request and what happened after (read as a reader)."""
+    is shown before the turn runs, the request and what happened after (read as a reader).
+    A live turn (a profile, or ``--endpoint``) first resolves its connection from the room's
+    ``profile:`` (read under a shared lock) and streams narration when asked."""
+    options: dict[str, Any] = {}
+    connection = None
+    if live and not is_command(say):
+        with room_lock(path, shared=True):
+            loaded = Room.load(path, kernel)
+        connection = live_turn.connect(kernel, loaded, profile_name=profile_name, endpoint=endpoint,
+                                       protocol=provider, model=model, key_env=key_env, warn=_warn)
+        provider, endpoint, model = connection.profile.protocol, connection.profile.endpoint, connection.profile.model
+        if connection.profile.max_tokens:
+            options["max_tokens"] = connection.profile.max_tokens
+    else:
+        endpoint = None
+    streaming = connection is not None and not as_json and (stream if stream is not None else sys.stdout.isatty())
 
     def intro(room: Room, member: Any) -> None:
         if not as_json and not is_command(say):
             print_intro(room, member, say)
 
-    result = kernel.turn(
-        path, say, provider=provider, actor=actor, reply=reply, endpoint=endpoint,
-        api_key=EnvKey(key_env) if endpoint else None, model=model, max_steps=max_steps,
-        rng=random.Random(seed) if seed is not None else None, fold_reply=fold_reply, on_start=intro,
-    )
+    call = live_turn.options(connection, stream=streaming, on_text=_echo_text) if connection else nullcontext()
+    with call:
+        result = kernel.turn(
+            path, say, provider=provider, actor=actor, reply=reply, endpoint=endpoint,
+            api_key=connection.api_key if connection is not None else None, model=model, max_steps=max_steps,
+            rng=random.Random(seed) if seed is not None else None, fold_reply=fold_reply, on_start=intro, **options,
+        )
+    if streaming:
+        click.echo("")
     if result.command is not None:
         if as_json:
             echo_json(result.command.to_json())
@@ -182,6 +222,8 @@ def _play(
     with room_lock(path, shared=True):  # the views read the room's history as committed
         if as_json:
             out: dict[str, Any] = result.compiled.to_json()
+            if connection is not None:
+                out["profile"] = connection.profile.name if connection.named else None
             if result.applied is not None:
                 out["applied"] = result.applied.to_json()
             if view or result.applied:
@@ -192,3 +234,12 @@ def _play(
     for fold in result.folds:
         click.echo(f"the chronicle folded {len(fold.folded)} entries into the story so far "
                    f"(through turn {fold.summary.data['through_turn']})")
+
+
+def _warn(text: str) -> None:
+    click.echo(f"warning: {text}", err=True)
+
+
+def _echo_text(text: str) -> None:
+    click.echo(text, nl=False)
+    sys.stdout.flush()

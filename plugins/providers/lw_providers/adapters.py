@@ -17,7 +17,7 @@
 Each recognizes its own reply shape (:meth:`recognizes`), so a recorded reply names its
 protocol without ``--provider``.
 
-Both are pure except ``send`` (see :mod:`lw_providers.http`).
+Each is pure except ``send`` (see :mod:`lw_providers.client`).
 """
 
 from __future__ import annotations
@@ -26,12 +26,13 @@ import copy
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 from lwcore.errors import LwError
 from lwcore.io import load_json
+from lwcore.live import CallOptions, current_call
 from lwcore.turn.adapter import ParsedReply, ToolCall, ToolOffer, ToolResult
 
-from lw_providers import http
 
 
 def _content_text(content: Any) -> str:
@@ -39,7 +40,54 @@ def _content_text(content: Any) -> str:
 
 
 class _Adapter:
-    """What both adapters share: the request body is built the same way."""
+    """What the adapters share: the request body is built the same way, and ``send`` goes
+    through :mod:`lw_providers.client` (streamed when the host asks, see :mod:`lwcore.live`)."""
+
+    protocol = ""
+    default_key_env = ""
+    requires_key = False
+    """Whether the protocol's servers always want a key (a missing one is an error, not a warning)."""
+    endpoint_paths: tuple[str, ...] = ()
+    """URL path endings that imply this protocol (``lw turn --endpoint`` and ``lw provider add``)."""
+    sampling_keys: frozenset[str] = frozenset()
+    """Sampling options a profile may set for this protocol (sent as given)."""
+
+    def headers(self, api_key: str | None) -> dict[str, str]:
+        raise NotImplementedError
+
+    def stream_fields(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def send(self, request: Mapping[str, Any], *, endpoint: str, api_key: str | None, timeout: float) -> dict[str, Any]:
+        """POST ``request`` (contract in :mod:`lwcore.turn.adapter`). Inside a host's
+        :func:`lwcore.live.calling` block: the profile's timeouts, retries and sampling
+        options, streaming and cancellation; outside one: one plain request, no retries."""
+        from lw_providers.client import Target, exchange
+
+        options = current_call() or CallOptions()
+        profile = options.profile
+        body = dict(request)
+        if profile is not None:
+            for key, value in profile.sampling.items():
+                body.setdefault(key, value)
+            if not body.get("model"):
+                raise LwError(f"{profile.label()}: no model to ask for", code="no_model",
+                              expected="the profile's model (lw provider add NAME --model …)")
+        if options.stream:
+            body.update(self.stream_fields())
+        target = Target(
+            protocol=self.protocol, endpoint=endpoint,
+            label=profile.label() if profile is not None else f"endpoint {endpoint}",
+            headers=self.headers(api_key),
+            connect_timeout=min(profile.connect_timeout if profile else 10.0, timeout),
+            read_timeout=min(profile.read_timeout if profile else timeout, timeout),
+            retries=profile.retries if profile is not None else 0, api_key=api_key,
+            key_env=profile.key_env if profile is not None else self.default_key_env,
+            hint=f"a URL ending in {' or '.join(self.endpoint_paths)}" if self.endpoint_paths else "",
+        )
+        if urlsplit(endpoint).scheme not in ("http", "https"):
+            raise LwError(f"endpoint must be an http(s) URL, not {endpoint!r}")
+        return exchange(target, body, options)
 
     def tool_definitions(self, offers: Sequence[ToolOffer]) -> list[dict[str, Any]]:
         raise NotImplementedError
@@ -79,6 +127,9 @@ def _json_arguments(raw: Any) -> Any:
 class AnthropicMessages(_Adapter):
     protocol = "anthropic_messages"
     default_key_env = "ANTHROPIC_API_KEY"
+    requires_key = True
+    endpoint_paths = ("/v1/messages",)
+    sampling_keys = frozenset({"temperature", "top_p", "top_k", "stop_sequences"})
     version = "2023-06-01"
 
     @staticmethod
@@ -132,16 +183,23 @@ class AnthropicMessages(_Adapter):
         body["tool_choice"] = {"type": "none"}
         return body
 
-    def send(self, request: Mapping[str, Any], *, endpoint: str, api_key: str | None, timeout: float) -> dict[str, Any]:
+    def headers(self, api_key: str | None) -> dict[str, str]:
         headers = {"anthropic-version": self.version}
         if api_key:
             headers["x-api-key"] = api_key
-        return http.post_json(endpoint, request, headers=headers, timeout=timeout, secret=api_key)
+        return headers
+
+    def stream_fields(self) -> dict[str, Any]:
+        return {"stream": True}
 
 
 class ChatCompletions(_Adapter):
     protocol = "chat_completions"
     default_key_env = "OPENAI_API_KEY"
+    requires_key = False  # llama.cpp, vLLM, Ollama and LM Studio serve without one
+    endpoint_paths = ("/chat/completions",)
+    sampling_keys = frozenset({"temperature", "top_p", "top_k", "min_p", "seed", "stop", "presence_penalty",
+                               "frequency_penalty", "repetition_penalty"})
 
     @staticmethod
     def recognizes(reply: Any) -> bool:
@@ -201,22 +259,29 @@ class ChatCompletions(_Adapter):
         body.pop("tool_choice", None)
         return body
 
-    def send(self, request: Mapping[str, Any], *, endpoint: str, api_key: str | None, timeout: float) -> dict[str, Any]:
-        headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
-        return http.post_json(endpoint, request, headers=headers, timeout=timeout, secret=api_key)
+    def headers(self, api_key: str | None) -> dict[str, str]:
+        return {"authorization": f"Bearer {api_key}"} if api_key else {}
+
+    def stream_fields(self) -> dict[str, Any]:
+        return {"stream": True, "stream_options": {"include_usage": True}}
 
 
 class Responses(_Adapter):
     protocol = "openai_responses"
     default_key_env = "OPENAI_API_KEY"
+    requires_key = False
+    endpoint_paths = ("/responses",)
+    sampling_keys = frozenset({"temperature", "top_p"})
 
     @staticmethod
     def recognizes(reply: Any) -> bool:
         return isinstance(reply, Mapping) and isinstance(reply.get("output"), list)
 
     def tool_definitions(self, offers: Sequence[ToolOffer]) -> list[dict[str, Any]]:
-        return [{"type": "function", "name": o.name, "description": o.description, "parameters": dict(o.parameters)}
-                for o in offers]
+        # strict: the Responses API makes a function tool strict unless told (every property
+        # required, no others): our tools' schemas have optional arguments, so say false
+        return [{"type": "function", "name": o.name, "description": o.description, "parameters": dict(o.parameters),
+                 "strict": False} for o in offers]
 
     def request(
         self, payload: Mapping[str, Any], offers: Sequence[ToolOffer], *, model: str | None, max_tokens: int
@@ -272,9 +337,11 @@ class Responses(_Adapter):
         body["tool_choice"] = "none"
         return body
 
-    def send(self, request: Mapping[str, Any], *, endpoint: str, api_key: str | None, timeout: float) -> dict[str, Any]:
-        headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
-        return http.post_json(endpoint, request, headers=headers, timeout=timeout, secret=api_key)
+    def headers(self, api_key: str | None) -> dict[str, str]:
+        return {"authorization": f"Bearer {api_key}"} if api_key else {}
+
+    def stream_fields(self) -> dict[str, Any]:
+        return {"stream": True}
 
 
 ANTHROPIC_MESSAGES = AnthropicMessages()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from lwcore.contributions import ProviderAdapter, Register
+from typing import Any
+
+from lwcore.contributions import CommandRef, ProviderAdapter, Register
 from lwcore.hookspecs import hookimpl
 
 
@@ -29,3 +31,8 @@ def lw_provider_adapters(register: Register[ProviderAdapter]) -> None:
             description={"en": "OpenAI Responses API shapes", "zh": "OpenAI Responses API 形状"},
         )
     )
+
+
+@hookimpl
+def lw_cli(register: Register[Any]) -> None:
+    register(CommandRef("provider", "lw_providers.cli:provider", "Provider profiles: how a room reaches its model."))

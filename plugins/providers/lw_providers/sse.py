@@ -1,0 +1,115 @@
+"""Server-sent events, read incrementally and bounded (the WHATWG ``text/event-stream`` rules).
+
+:class:`SseReader` is fed the bytes of a response as they arrive and returns each complete
+event as ``(event name or None, data)``. Lines end in CRLF, LF or CR (a CR at the end of a
+chunk waits for the next one); ``data:`` lines of one event join with a newline; comment lines
+(``:`` …) and ``id:``/``retry:`` fields are read and dropped; one space after the colon is
+removed. Text must be UTF-8.
+
+Limits: a line longer than :data:`MAX_SSE_LINE_BYTES` or an event whose data passes
+:data:`MAX_SSE_EVENT_BYTES` is refused (``LwError``) as soon as it passes, without waiting
+for its end, so a hostile stream costs bounded memory and time.
+"""
+
+from __future__ import annotations
+
+from lwcore.errors import LwError
+
+MAX_SSE_LINE_BYTES = 1024 * 1024
+MAX_SSE_EVENT_BYTES = 4 * 1024 * 1024
+
+
+class SseReader:
+    """Feed bytes, get events (see the module doc)."""
+
+    def __init__(self) -> None:
+        self._pending = b""
+        self._event: str | None = None
+        self._data: list[str] = []
+        self._size = 0
+        self.events = 0
+        self.bytes = 0
+
+    def feed(self, chunk: bytes) -> list[tuple[str | None, str]]:
+        """The events completed by ``chunk``."""
+        self.bytes += len(chunk)
+        buffer = self._pending + chunk if self._pending else chunk
+        if b"\r" in buffer:
+            return self._feed_cr(buffer)
+        lines = buffer.split(b"\n")
+        self._pending = lines.pop()
+        if len(self._pending) > MAX_SSE_LINE_BYTES:
+            raise LwError(f"a stream line is longer than {MAX_SSE_LINE_BYTES} bytes", code="limit")
+        out: list[tuple[str | None, str]] = []
+        for raw in lines:
+            if len(raw) > MAX_SSE_LINE_BYTES:
+                raise LwError(f"a stream line is longer than {MAX_SSE_LINE_BYTES} bytes", code="limit")
+            event = self._line(raw)
+            if event is not None:
+                out.append(event)
+        return out
+
+    def _feed_cr(self, buffer: bytes) -> list[tuple[str | None, str]]:
+        """:meth:`feed` for text with CR or CRLF line ends."""
+        out: list[tuple[str | None, str]] = []
+        start = 0
+        n = len(buffer)
+        while start < n:
+            lf = buffer.find(b"\n", start)
+            cr = buffer.find(b"\r", start, lf if lf >= 0 else n)
+            if cr >= 0:
+                end = cr
+                if cr + 1 >= n:  # a CR at the end: the next chunk may bring its LF
+                    break
+                nxt = cr + 2 if buffer[cr + 1:cr + 2] == b"\n" else cr + 1
+            elif lf >= 0:
+                end, nxt = lf, lf + 1
+            else:
+                break
+            if end - start > MAX_SSE_LINE_BYTES:
+                raise LwError(f"a stream line is longer than {MAX_SSE_LINE_BYTES} bytes", code="limit")
+            event = self._line(buffer[start:end])
+            if event is not None:
+                out.append(event)
+            start = nxt
+        self._pending = buffer[start:]
+        if len(self._pending) > MAX_SSE_LINE_BYTES:
+            raise LwError(f"a stream line is longer than {MAX_SSE_LINE_BYTES} bytes", code="limit")
+        return out
+
+    def _line(self, raw: bytes) -> tuple[str | None, str] | None:
+        if not raw:
+            if not self._data and self._event is None:
+                return None
+            event, data = self._event, "\n".join(self._data)
+            self._event, self._data, self._size = None, [], 0
+            self.events += 1
+            return (event, data) if data or event else None
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise LwError("the stream is not UTF-8 text", code="encoding") from None
+        if line[0] == ":":
+            return None
+        name, colon, value = line.partition(":")
+        if colon and value[:1] == " ":
+            value = value[1:]
+        if name == "data":
+            self._size += len(value) + 1
+            if self._size > MAX_SSE_EVENT_BYTES:
+                raise LwError(f"a stream event is larger than {MAX_SSE_EVENT_BYTES} bytes", code="limit")
+            self._data.append(value)
+        elif name == "event":
+            self._event = value
+        return None
+
+    def close(self) -> list[tuple[str | None, str]]:
+        """The events the end of the stream completes (a last line ending in a lone CR)."""
+        if self._pending.endswith(b"\r"):
+            return self.feed(b"\n")
+        return []
+
+    @property
+    def partial(self) -> bool:
+        """Whether the bytes so far end inside an event (a stream cut mid-event)."""
+        return bool(self._pending.strip() or self._data or self._event is not None)
