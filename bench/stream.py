@@ -83,7 +83,7 @@ def main() -> int:
             turn(slow_url, True, marks)
             kernel_first.append((marks["first"] - start) * 1000)
 
-        from lwcore.turn.pipeline import compile_turn
+        from lwcore.turn.compile import compile_turn
         from lwcore.turn.room import Room
 
         body = compile_turn(kernel, Room.load(room, kernel), SAY, provider="chat_completions", model="m").request

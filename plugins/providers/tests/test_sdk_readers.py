@@ -17,7 +17,8 @@ from provider_servers import ProviderServer, Reply, events_for
 from pydantic import TypeAdapter, ValidationError
 
 from lwcore.turn.adapter import ToolResult
-from lwcore.turn.pipeline import adapter_for, compile_turn
+from lwcore.turn.compile import compile_turn
+from lwcore.turn.provider import adapter_for
 from lwcore.turn.room import Room
 from lw_providers.streams import READERS
 from lw_providers.sse import SseReader
