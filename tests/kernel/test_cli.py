@@ -186,7 +186,10 @@ def test_scaffolded_plugin_installed_into_this_venv(tmp_path, mode) -> None:
         out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60)
         assert out.stdout.strip() == "[('greeter', '你好，守秘人。')]", out.stderr
         test = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "lw-plugin-greeter" / "tests")],
+            # Its own --basetemp: a default one would share the outer run's numbered temp folders and,
+            # at exit, delete the stale ones (gigabytes after a full suite), which outlasted the timeout.
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--basetemp={tmp_path / 'inner-tmp'}",
+             str(tmp_path / "lw-plugin-greeter" / "tests")],
             capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path / "lw-plugin-greeter",
         )
         assert test.returncode == 0, test.stdout + test.stderr
