@@ -338,12 +338,11 @@ def index_of(segment: Segment) -> int | None:
     return _index(segment)
 
 
-def _put_value(tree: Tree, path: str, value: Any) -> Tree:
-    segments = parse_path(path)
-    if not segments:
-        if not isinstance(value, dict):
-            raise TreeError("the root can only be set to an object")
-        return copy.deepcopy(value)
+def open_branch(tree: Tree, segments: Sequence[Segment], path: str) -> tuple[Tree, Any]:
+    """A copy of ``tree`` thawed along ``segments`` (non-empty) and the node that holds the last
+    segment, creating each missing branch as an object on the way. Raises :class:`TreeError`
+    (naming ``path``) where a missing branch would sit in a list or a value stands in the way: a
+    value is never turned into a branch. Every writer that creates branches walks through here."""
     new = _thaw(tree, segments)
     node: Any = new
     for depth, segment in enumerate(segments[:-1]):
@@ -355,6 +354,16 @@ def _put_value(tree: Tree, path: str, value: Any) -> Tree:
         elif not isinstance(child, (dict, list)):
             raise TreeError(f"{path}: {show_path(segments[:depth + 1])} holds a value, not a branch")
         node = child
+    return new, node
+
+
+def _put_value(tree: Tree, path: str, value: Any) -> Tree:
+    segments = parse_path(path)
+    if not segments:
+        if not isinstance(value, dict):
+            raise TreeError("the root can only be set to an object")
+        return copy.deepcopy(value)
+    new, node = open_branch(tree, segments, path)
     found, old = _step(node, segments[-1])
     value = copy.deepcopy(value)
     if found and is_described(old) and not isinstance(value, (dict, list)):

@@ -36,6 +36,7 @@ from lwcore.turn.tree import (
     get,
     is_described,
     lookup,
+    open_branch,
     parse_path,
     show_path,
 )
@@ -99,17 +100,7 @@ def op_put(tree: Tree, path: str, value: Any) -> Tree:
     segments = parse_path(path)
     if not segments:
         return op_set(tree, path, value)
-    new = _thaw(tree, segments)
-    node: Any = new
-    for depth, segment in enumerate(segments[:-1]):
-        found, child = _step(node, segment)
-        if not found or child is None:
-            if not isinstance(node, dict):
-                raise TreeError(f"{path}: {show_path(segments[:depth + 1])} does not exist in a list")
-            child = node[str(segment)] = {}
-        elif not isinstance(child, (dict, list)):
-            raise TreeError(f"{path}: {show_path(segments[:depth + 1])} holds a value, not a branch")
-        node = child
+    new, node = open_branch(tree, segments, path)
     found, old = _step(node, segments[-1])
     value = copy.deepcopy(value)
     if found:
