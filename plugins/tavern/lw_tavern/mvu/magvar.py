@@ -79,6 +79,18 @@ def trim_quotes(text: Any) -> Any:
     return re.sub(r"^[\\\"'` ]*(.*?)[\\\"'` ]*$", r"\1", text, flags=re.DOTALL)
 
 
+def _quote_after(text: str, i: int, quote: str) -> str:
+    """The quote left open after reading ``text[i]``, MagVarUpdate's rule: a quote mark not after
+    a backslash opens a quote when none is open and closes the one of its own kind."""
+    ch = text[i]
+    if ch in "\"'`" and (i == 0 or text[i - 1] != "\\"):
+        if not quote:
+            return ch
+        if ch == quote:
+            return ""
+    return quote
+
+
 def _close_paren(text: str, start: int, allowance: list[int]) -> int:
     count, quote = 1, ""
     end = len(text)
@@ -86,11 +98,7 @@ def _close_paren(text: str, start: int, allowance: list[int]) -> int:
     i = start
     while i < limit:
         ch = text[i]
-        if ch in "\"'`" and (i == 0 or text[i - 1] != "\\"):
-            if not quote:
-                quote = ch
-            elif ch == quote:
-                quote = ""
+        quote = _quote_after(text, i, quote)
         if not quote:
             if ch == "(":
                 count += 1
@@ -111,11 +119,7 @@ def parse_parameters(text: str) -> list[str]:
     quote = ""
     brackets = braces = parens = 0
     for i, ch in enumerate(text):
-        if ch in "\"'`" and (i == 0 or text[i - 1] != "\\"):
-            if not quote:
-                quote = ch
-            elif ch == quote:
-                quote = ""
+        quote = _quote_after(text, i, quote)
         if not quote:
             if ch == "(":
                 parens += 1
