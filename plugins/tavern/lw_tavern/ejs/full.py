@@ -232,7 +232,7 @@ var __lw = { main: null, lines: [], line: 1, depth: 0, inj: [], act: [], warned:
 function __lw_module(src) { var module = { exports: {} }, exports = module.exports; (0, eval)("(function (module, exports, define) {" + src + "\n})")(module, exports, undefined); return module.exports; }
 var __ejs = __lw_module(input.ejs);
 var __lw_opts = { async: true, outputFunctionName: "print", _with: true, localsName: "locals", client: true, compileDebug: true };
-var __lw_sync = { async: false, outputFunctionName: "print", _with: true, localsName: "locals", client: true, compileDebug: true };
+var __lw_sync = Object.assign({}, __lw_opts, { async: false });
 function __lw_id(s) { return s; }
 function __lw_compile(text, opts) {
   var src = String(__ejs.compile(text, opts))
