@@ -8,7 +8,9 @@ depends on; entries changed in memory and not yet saved bypass the cache.
 
 Entries a person import brought are inert (:mod:`lw_tavern.inert`): the compiled book lists
 them (``RoomBook.inert``) for the renderer, and one that carries a condition (an entry stored
-before person imports dropped them, or a hand edit) is left out: a condition is code.
+before person imports dropped them, or a hand edit) is left out: a condition is code. A person's
+lore is said once: one that says what another entry says (same keys, same text without
+decorators) is left out, the keeper's copy kept.
 """
 
 from __future__ import annotations
@@ -115,6 +117,7 @@ def _compile(room: Room, settings: WorldSettings) -> RoomBook:
     titles: dict[str, str] = {}
     skipped: list[tuple[str, str]] = []
     inert: set[str] = set()
+    read: list[tuple[Any, WorldEntry, bool]] = []
     for doc in room.documents.all(ENTRY):
         raw = doc.data.get("entry")
         try:
@@ -124,13 +127,31 @@ def _compile(room: Room, settings: WorldSettings) -> RoomBook:
         except (ValidationError, ValueError) as exc:
             skipped.append((doc.id, str(exc).splitlines()[0]))
             continue
-        if not is_live_pack(doc.data.get("pack")):
-            if entry.condition or named(split_decorators(entry.content)[0], "if"):
-                skipped.append((doc.id, "a person import's entry with a condition (a condition is code; import it again)"))
+        live = is_live_pack(doc.data.get("pack"))
+        if not live and (entry.condition or named(split_decorators(entry.content)[0], "if")):
+            skipped.append((doc.id, "a person import's entry with a condition (a condition is code; import it again)"))
+            continue
+        read.append((doc, entry, live))
+    # A person's lore belongs to the character and is said once: an entry a person import brought
+    # that says what another entry of the book says (the keeper imported the same card as the
+    # world, or two members the same character) is left out; the keeper's copy is the one kept,
+    # whatever the order of the imports.
+    said = {_lore_of(entry) for _, entry, live in read if live}
+    for doc, entry, live in read:
+        if not live:
+            lore = _lore_of(entry)
+            if lore in said:
                 continue
+            said.add(lore)
             inert.add(doc.id)
         entries.append(entry)
         handles[doc.id] = doc.source or doc.id
         titles[doc.id] = entry.title
     compiled = compile_book(WorldBook(entries=entries), settings)
     return RoomBook(compiled, handles, titles, tuple(skipped), frozenset(inert))
+
+
+def _lore_of(entry: WorldEntry) -> tuple[Any, ...]:
+    """What an entry says, as a key: its keys and its text without decorators (a person import
+    drops ``@@activate`` and conditions, so the same author's entry compares equal either way)."""
+    return (tuple(entry.key), tuple(entry.keysecondary), split_decorators(entry.content)[1].strip())

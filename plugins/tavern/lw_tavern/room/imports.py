@@ -7,7 +7,9 @@ keeper's world import and off on a person's,
 
 - ``pc`` (for one member): the person half becomes that member's character -- the sheet's name
   and ``notes`` (the card's description and personality; the sheet's values stay the room's
-  rules' business) -- and the card's plain lore joins the room's book. One per member.
+  rules' business) -- and the card's plain lore, the character's: keyed (never constant),
+  inert, replaced with the character, and said once (an entry saying what another entry of the
+  book says is left out: :func:`lw_tavern.room.book.room_book`). One per member.
 - ``companion``: a companion the keeper plays (``companion`` document: name, description,
   personality, scenario, greeting, examples) and its plain lore.
 - ``world``: the whole book with the keeper's trust (``secret`` honoured), the card's texts
