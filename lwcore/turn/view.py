@@ -10,6 +10,7 @@ itself. The player types cannot even hold a keeper-only variable (``visibility``
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -22,6 +23,19 @@ from lwcore.turn.room import Member, Room
 HISTORY_IN_VIEW = 30
 
 
+class ResourceBar(BaseModel):
+    """One of the rulepack's bars (``sheet.resources``: HP, sanity, luck…) on a sheet, labelled in
+    the viewer's locale, filled from the values the viewer may see (``max`` is ``None`` for a bar
+    without a maximum)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    label: str
+    value: int | float | str
+    max: int | float | str | None = None
+
+
 class SheetView(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -30,6 +44,8 @@ class SheetView(BaseModel):
     tagline: str | None = None
     """The character in one line (the sheet keys the rulepack names in `sheet.tagline`)."""
     values: dict[str, int | float | str]
+    resources: tuple[ResourceBar, ...] = ()
+    """The rulepack's bars whose value the viewer sees, in the rulepack's order."""
 
 
 class HistoryLine(BaseModel):
@@ -139,7 +155,8 @@ def view_for(room: Room, member_ref: str | None = None, *, history_limit: int = 
         if player.id in room.sheets:
             view = project(room, sheet_document(room, player.id), viewer)
             if view is not None:
-                sheets.append(SheetView(**{k: view.get(k) for k in ("member", "name", "tagline", "values")}))
+                fields = {k: view.get(k) for k in ("member", "name", "tagline", "values")}
+                sheets.append(SheetView(**fields, resources=resource_bars(room, fields["values"] or {}, viewer.locale)))
     tree: list[TreeLeaf] = []
     mvu = room.documents.get("mvu", "mvu")
     if mvu is not None:
@@ -160,6 +177,21 @@ def view_for(room: Room, member_ref: str | None = None, *, history_limit: int = 
     )
 
 
+def resource_bars(room: Room, values: Mapping[str, Any], locale: str) -> tuple[ResourceBar, ...]:
+    """The rulepack's bars filled from ``values`` (what the viewer sees of a sheet), labelled in
+    ``locale``; a bar whose value is not among them is left out (a maximum not among them is
+    ``None``): a bar never shows more than the values it is built from."""
+    shape = room.pack.model.sheet
+    bars = []
+    for res in shape.resources if shape is not None else ():
+        if res.value is None or values.get(res.value) is None:
+            continue
+        label = res.label if isinstance(res.label, str) else localized(res.label, locale)
+        bars.append(ResourceBar(id=res.id, label=label, value=values[res.value],
+                                max=values.get(res.max) if res.max else None))
+    return tuple(bars)
+
+
 def player_view(room: Room, viewer: str | None = None, *, history_limit: int = HISTORY_IN_VIEW) -> PlayerView:
     """The view of a player (``viewer``: member id or name; default the first player)."""
     return view_for(room, viewer, history_limit=history_limit)
@@ -170,6 +202,12 @@ def render_text(view: PlayerView) -> str:
     zh = view.locale.startswith("zh")
     head = f"== {view.title} ({view.room}) — {view.viewer}"
     out = [head + (" [守秘人视图] ==" if zh else " [keeper view] ==") if view.keeper else head + " =="]
+    own = next((sheet for sheet in view.sheets if sheet.member == view.viewer), None)
+    if own is not None:
+        out += ["", f"  {own.name}" + (f" — {own.tagline}" if own.tagline else "")]
+        if own.resources:
+            out.append("  " + " · ".join(f"{bar.label} {_num(bar.value)}" + (f"/{_num(bar.max)}" if bar.max is not None else "")
+                                         for bar in own.resources))
     if view.recap:
         out += ["", ("前情提要：" if zh else "Story so far: ") + view.recap]
     if view.variables:
