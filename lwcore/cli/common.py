@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from lwcore.datadir import resolve_data_dir
 from lwcore.errors import LwError
 
 if TYPE_CHECKING:
@@ -76,3 +79,22 @@ def confirm(question: str, *, yes: bool, pipe: bool = True) -> None:
         click.echo(line.rstrip("\n"))  # show what the pipe answered
     if line.strip().lower() not in YES:
         raise LwError(f"not confirmed (answered {line.strip()[:20]!r}); nothing was changed")
+
+
+class RoomParam(click.ParamType):
+    """A ``ROOM`` argument: a room folder's path, or the name of a room of the data dir
+    (:func:`lwcore.rooms.resolve_room`), converted to the folder's :class:`~pathlib.Path`."""
+
+    name = "room"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from lwcore.rooms import resolve_room
+
+        if isinstance(value, Path):
+            return value
+        explicit = state(ctx).data_dir if ctx is not None else None
+        return resolve_room(str(value), resolve_data_dir(explicit, os.environ))
+
+
+ROOM = RoomParam()
+"""The click type of every command's ``ROOM`` argument."""

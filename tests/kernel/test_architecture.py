@@ -384,6 +384,9 @@ LAZY_IMPORTS: dict[tuple[str, str, str], str] = {
         "heavy: lwcore.contributions (~15 ms of class definitions) off `lw --version`",
     ("lwcore/cli/app.py", "LwGroup.get_command", "lwcore.contributions"):
         "heavy: lwcore.contributions (~15 ms of class definitions) off `lw --version`",
+    ("lwcore/cli/common.py", "RoomParam.convert", "lwcore.rooms"):
+        "heavy: lwcore.contributions and the transaction module off every command's start-up "
+        "(only a command given a ROOM reads it)",
     ("lwcore/cli/common.py", "CliState.kernel", "lwcore.kernel"):
         "heavy: pluggy and lwcore.contributions off `lw --version`",
     ("lwcore/manifest.py", "validate", "lwcore.manifest_schema"):

@@ -13,7 +13,7 @@ import click
 
 from lwcore.builtins.turn import live_turn
 from lwcore.builtins.turn.report import print_intro, print_turn
-from lwcore.cli.common import echo_json, state
+from lwcore.cli.common import ROOM, echo_json, state
 from lwcore.errors import LwError
 from lwcore.io.safe_json import read_json
 from lwcore.turn.provider import protocol_of_reply, provider_for
@@ -88,7 +88,7 @@ a terminal (--stream / --no-stream decide; --json never streams).
 A turn writes to its room: play an explicit ROOM on a copy of examples/fog-harbor,
 never on the checkout's own (the bundled room is a copy in the data dir; --fresh
 starts it over).""")
-@click.argument("room", required=False, type=click.Path(path_type=str))
+@click.argument("room", required=False, type=ROOM)
 @click.option("--say", "say", default=None, help="What the acting member says this turn.")
 @click.option("--as", "actor", default=None, help="Member id or name acting (default: the first player).")
 @click.option("--provider", "--protocol", "provider", default=None, help="Provider protocol (default: the profile's, the one an --endpoint path implies, the room's provider:, else the first installed adapter; lw plugins list --all shows them).")

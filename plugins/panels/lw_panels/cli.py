@@ -19,7 +19,7 @@ from pathlib import Path
 import click
 
 from lw_panels.packs import dev_mounts
-from lwcore.cli.common import echo_json, state
+from lwcore.cli.common import ROOM, echo_json, state
 from lwcore.errors import LwError
 
 pack_option = click.option("--pack", "packs", multiple=True, type=click.Path(file_okay=False, path_type=Path),
@@ -37,7 +37,7 @@ def _mount(kernel: object, packs: tuple[Path, ...]) -> None:
 
 
 @panels.command("render")
-@click.argument("room", type=click.Path(path_type=Path))
+@click.argument("room", type=ROOM)
 @click.option("--as", "actor", default=None, help="Member id or name (default: the first player).")
 @click.option("--format", "fmt", type=click.Choice(["text", "html", "json"]), default="text", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -121,7 +121,7 @@ def check_cmd(ctx: click.Context, pack: Path, room: Path | None, as_json: bool) 
 
 
 @panels.command("kit")
-@click.argument("room", type=click.Path(path_type=Path))
+@click.argument("room", type=ROOM)
 @pack_option
 @click.pass_context
 def kit_cmd(ctx: click.Context, room: Path, packs: tuple[Path, ...]) -> None:

@@ -18,7 +18,7 @@ import click
 
 from lw_skills.catalog import catalog_for
 from lw_skills.rooms import disable, enable
-from lwcore.cli.common import echo_json, state
+from lwcore.cli.common import ROOM, echo_json, state
 from lwcore.turn.room import Room, room_lock
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -31,7 +31,7 @@ def skill() -> None:
 
 
 @skill.command("list")
-@click.argument("room", required=False, type=click.Path(path_type=Path))
+@click.argument("room", required=False, type=ROOM)
 @json_option
 @locale_option
 def list_cmd(room: Path | None, as_json: bool, locale: str) -> None:
@@ -91,7 +91,7 @@ def _switch(room: Path, skill_id: str, *, on: bool, as_json: bool, locale: str) 
 
 
 @skill.command("enable")
-@click.argument("room", type=click.Path(path_type=Path))
+@click.argument("room", type=ROOM)
 @click.argument("skill_id")
 @json_option
 @locale_option
@@ -101,7 +101,7 @@ def enable_cmd(room: Path, skill_id: str, as_json: bool, locale: str) -> None:
 
 
 @skill.command("disable")
-@click.argument("room", type=click.Path(path_type=Path))
+@click.argument("room", type=ROOM)
 @click.argument("skill_id")
 @json_option
 @locale_option

@@ -18,6 +18,7 @@ import random
 from typing import Any
 
 import click
+from lwcore.cli.common import ROOM
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
@@ -222,7 +223,7 @@ def convert_cmd(source: str, target: str, as_json: bool) -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--as", "kind", type=click.Choice(["pc", "companion", "world"]), required=True,
               help="pc: a member's character; companion: one the keeper plays; world: the keeper's module.")
-@click.argument("room", type=click.Path())
+@click.argument("room", type=ROOM)
 @click.option("--member", default=None, help="For --as pc: the member (id or name; default: the first player).")
 @json_option
 @click.pass_context

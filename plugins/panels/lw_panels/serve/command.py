@@ -13,12 +13,12 @@ from pathlib import Path
 
 import click
 
-from lwcore.cli.common import state
+from lwcore.cli.common import ROOM, state
 from lwcore.errors import LwError
 
 
 @click.command("serve")
-@click.argument("room", type=click.Path(path_type=Path))
+@click.argument("room", type=ROOM)
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535),
               help="Port on 127.0.0.1 (0: any free port).")
 @click.option("--reply", "replies", multiple=True, type=click.Path(dir_okay=False, path_type=Path),

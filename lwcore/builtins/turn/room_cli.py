@@ -1,0 +1,168 @@
+"""``lw room``: the rooms of the data dir by name (:mod:`lwcore.rooms`) -- list, create, rename,
+archive, restore. Every other command that takes ``ROOM`` takes a name or a path the same way."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import click
+
+from lwcore.cli.common import echo_json, state
+from lwcore.errors import LwError
+
+
+@click.group("room")
+def room() -> None:
+    """The rooms kept in the data dir, by name.
+
+    \b
+    lw room list                                the rooms (--archived: the archived ones too)
+    lw room create NAME --example fog-harbor    a copy of a bundled example room
+    lw room create NAME --from FOLDER           a copy of a room folder
+    lw room create NAME --system SYSTEM --player Ann --player Bo
+                                                an empty room on a rule system
+    lw room create NAME --system SYSTEM --card FILE
+                                                ... with a world card imported by its keeper
+    lw room create NAME --system SYSTEM --module ID
+                                                ... playing an installed pack's module
+    lw room rename OLD NEW | archive NAME | restore NAME
+
+    Then `lw turn NAME …`, `lw serve NAME` and every command taking ROOM find it by name.
+    """
+
+
+@room.command("list")
+@click.option("--archived", is_flag=True, help="List the archived rooms too.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def list_command(ctx: click.Context, archived: bool, as_json: bool) -> None:
+    """The rooms of the data dir."""
+    from lwcore.rooms import list_rooms, rooms_root
+
+    data_dir = state(ctx).kernel.data_dir
+    rooms = list_rooms(data_dir, archived=archived)
+    if as_json:
+        echo_json([entry.as_json() for entry in rooms])
+        return
+    if not rooms:
+        click.echo(f"no rooms in {rooms_root(data_dir)} (lw room create NAME --example fog-harbor)")
+        return
+    width = max(len(entry.name) for entry in rooms)
+    for entry in rooms:
+        if entry.problem:
+            click.echo(f"{entry.name:<{width}}  (cannot be read: {entry.problem})")
+            continue
+        mark = "  [archived]" if entry.archived else ""
+        click.echo(f"{entry.name:<{width}}  {entry.system:<6}  {entry.players} player(s)  turn {entry.turns}"
+                   f"  {entry.title}{mark}")
+
+
+def _examples(example_source: Path) -> dict[str, Path]:
+    root = example_source.parent
+    return {p.name: p for p in sorted(root.iterdir()) if (p / "room.yaml").is_file()} if root.is_dir() else {}
+
+
+@room.command("create")
+@click.argument("name")
+@click.option("--example", default=None, help="Copy a bundled example room (fog-harbor).")
+@click.option("--from", "source", default=None, type=click.Path(file_okay=False, path_type=Path),
+              help="Copy this room folder.")
+@click.option("--system", default=None, help="An empty room on this rule system (lw rulepack list).")
+@click.option("--player", "players", multiple=True, help="A player of the empty room (repeat for each).")
+@click.option("--title", default=None, help="The room's title.")
+@click.option("--locale", default="en", show_default=True, help="The room's locale (an empty room).")
+@click.option("--card", default=None, type=click.Path(dir_okay=False, path_type=Path),
+              help="Import this world card (or world book) as the keeper, into the new room.")
+@click.option("--module", "module", default=None, help="Start this installed module in the new room.")
+@click.pass_context
+def create_command(ctx: click.Context, name: str, example: str | None, source: Path | None, system: str | None,
+                   players: tuple[str, ...], title: str | None, locale: str, card: Path | None,
+                   module: str | None) -> None:
+    """Create the room NAME in the data dir; nothing is written unless all of it worked."""
+    from lwcore.builtins.turn.turn_command import example_source
+    from lwcore.rooms import create_room
+    from lwcore.turn.pipeline import run_turn
+    from lwcore.turn.room import Room
+
+    kernel = state(ctx).kernel
+    chosen = [x for x in (example, source, system) if x]
+    if len(chosen) != 1:
+        raise LwError("a new room comes from one of --example, --from or --system")
+    if example:
+        examples = _examples(example_source())
+        if example not in examples:
+            raise LwError(f"no bundled example room {example!r}", expected=" | ".join(examples) or "(none installed)")
+        source = examples[example]
+    if system:
+        from lwcore.rules import engine_for
+
+        if engine_for(kernel).find(system) is None:
+            raise LwError(f"rule system {system!r} is not installed", expected="lw rulepack list")
+    replies: list[str] = []
+
+    def prepare(folder: Path) -> None:
+        if card is not None:
+            if not card.is_file():
+                raise LwError("no such file", file=card)
+            (folder / "cards").mkdir(exist_ok=True)
+            copy = folder / "cards" / card.name
+            shutil.copyfile(card, copy)
+            try:
+                replies.append(_as_keeper(run_turn, Room.load(folder, kernel), f".import cards/{card.name} world"))
+            except LwError as exc:
+                if exc.file is not None and Path(exc.file) == copy:
+                    exc.file = str(card)  # the operator's file, not the staging copy
+                raise
+        if module is not None:
+            replies.append(_as_keeper(run_turn, Room.load(folder, kernel), f".module start {module}"))
+
+    path = create_room(kernel.data_dir, name, source=source, system=system, title=title, locale=locale,
+                       players=players, phase="prep" if module else None, prepare=prepare)
+    click.echo(f"created room {name} ({path})")
+    for reply in replies:
+        click.echo(reply)
+    click.echo(f"next: lw turn {name}")
+
+
+def _as_keeper(run_turn: Any, room: Any, line: str) -> str:
+    """Run the room command ``line`` as the room's keeper; its reply text."""
+    result = run_turn(room.kernel, room.path, line, actor=room.file.keeper.id)
+    if result.command is None:
+        raise LwError(f"{line.split()[0]} is not a room command here (is the plugin that provides it enabled?)")
+    return str(result.command.reply.text)
+
+
+@room.command("rename")
+@click.argument("old")
+@click.argument("new")
+@click.pass_context
+def rename_command(ctx: click.Context, old: str, new: str) -> None:
+    """Rename the room OLD to NEW (waits for a turn in progress to finish)."""
+    from lwcore.rooms import rename_room
+
+    path = rename_room(state(ctx).kernel.data_dir, old, new)
+    click.echo(f"renamed {old} to {new} ({path})")
+
+
+@room.command("archive")
+@click.argument("name")
+@click.pass_context
+def archive_command(ctx: click.Context, name: str) -> None:
+    """Put the room NAME away (kept whole; lw room restore NAME brings it back)."""
+    from lwcore.rooms import archive_room
+
+    archive_room(state(ctx).kernel.data_dir, name)
+    click.echo(f"archived {name} (lw room restore {name} brings it back)")
+
+
+@room.command("restore")
+@click.argument("name")
+@click.pass_context
+def restore_command(ctx: click.Context, name: str) -> None:
+    """Bring the archived room NAME back."""
+    from lwcore.rooms import restore_room
+
+    path = restore_room(state(ctx).kernel.data_dir, name)
+    click.echo(f"restored {name} ({path})")
