@@ -6,7 +6,11 @@
   imports: **host** (everything not listed below: kernel, discovery, registries, io, cli,
   sandbox …) ← **rules** (``lwcore.rules``) ← **turn** (``lwcore.turn``) ← **built-in
   plugins** (``lwcore.builtins.<id>``, each using only the layers up to its own: ``host`` the
-  host, ``rules`` also the rules engine, ``turn`` everything; never another built-in).
+  host, ``rules`` also the rules engine, ``turn`` everything; never another built-in) ←
+  **the plugin API** (``lwcore.api``: it re-exports from every layer; nothing in the kernel
+  imports it).
+- The bundled plugins import the kernel only through ``lwcore.api`` (module-level,
+  function-level, ``importlib.import_module`` strings and ``"module:attr"`` lazy references).
 - One listed exception: ``Kernel.turn``, the thin facade over the turn pipeline.
 - Lazy imports live at the boundary (click commands, lazy ``"module:attr"`` targets, ``lw_*``
   hooks in plugin.py, package ``__getattr__``); any other function-level import of an
@@ -38,7 +42,7 @@ WORD = re.compile(r"[A-Za-z0-9&]+")
 """A word: underscores separate words, so ``anthropic_messages`` is two of them."""
 CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9&]+|[0-9]+")
 
-LAYERS = {"host": 0, "rules": 1, "turn": 2, "builtins": 3}
+LAYERS = {"host": 0, "rules": 1, "turn": 2, "builtins": 3, "api": 4}
 ALLOWED_EXCEPTIONS = {("lwcore.kernel", "lwcore.turn.pipeline")}
 """(importer, imported): the only imports that may point up the layers."""
 
@@ -60,6 +64,8 @@ def layer(module: str) -> tuple[int, str | None]:
     parts = module.split(".")
     if len(parts) > 1 and parts[1] in ("rules", "turn"):
         return LAYERS[parts[1]], None
+    if len(parts) > 1 and parts[1] == "api":
+        return LAYERS["api"], None
     if len(parts) > 1 and parts[1] == "builtins":
         return LAYERS["builtins"], parts[2] if len(parts) > 2 else None
     return LAYERS["host"], None
