@@ -90,6 +90,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "redacted": ("lwcore.errors", "redacted"),
     # -- the kernel, rooms and viewers
     "Kernel": ("lwcore.kernel", "Kernel"),
+    "InProcessPlugin": ("lwcore.plugins", "InProcessPlugin"),
     "Room": ("lwcore.turn.room", "Room"),
     "Member": ("lwcore.turn.room", "Member"),
     "Feature": ("lwcore.turn.room", "Feature"),
@@ -322,6 +323,7 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
         utf16_sort_key,
     )
     from lwcore.kernel import Kernel
+    from lwcore.plugins import InProcessPlugin
     from lwcore.live import (
         CallOptions,
         Cancel,

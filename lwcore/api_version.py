@@ -43,7 +43,7 @@ def parse_requirement(text: str) -> list[tuple[str, tuple[int, int, int]]]:
     for clause in text.split(","):
         match = CLAUSE.match(clause)
         if not match:
-            raise ValueError(f"clause {clause.strip()!r} is not OPERATOR VERSION (e.g. '>=1.0,<2')")
+            raise ValueError(f"clause {clause.strip()!r} is not OPERATOR VERSION")
         clauses.append((match.group(1), _version(match.group(2))))
     return clauses
 

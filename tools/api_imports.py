@@ -224,7 +224,7 @@ def distinct_kernel_modules(paths: Iterable[Path]) -> set[str]:
     """Every ``lwcore`` module the files import (``lwcore.api`` included)."""
     found = set()
     for path in paths:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
             if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and node.module.split(".")[0] == "lwcore":
                 found.add(node.module)
             elif isinstance(node, ast.Import):
@@ -240,14 +240,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         {p for t in targets for p in ([t] if t.is_file() else t.rglob("*.py"))})
     sys.path.insert(0, str(ROOT))
     exports = Exports()
-    before = distinct_kernel_modules(paths)
+    try:
+        before = distinct_kernel_modules(paths)
+    except SyntaxError as exc:
+        print(f"{exc.filename}:{exc.lineno}: does not parse: {exc.msg}", file=sys.stderr)
+        return 2
     changed = left = 0
     for path in paths:
-        try:
-            result = process(path, exports)
-        except SyntaxError as exc:
-            print(f"{path}:{exc.lineno}: does not parse: {exc.msg}", file=sys.stderr)
-            return 2
+        result = process(path, exports)
         shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
         if result.new_text is not None:
             changed += 1
