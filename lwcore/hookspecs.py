@@ -1,8 +1,11 @@
 """Every hookspec of the kernel; each docstring is that hook's contract.
 
-pluggy project ``loreweaver``, hook prefix ``lw_``. Hooks are grouped into *families*
-(:data:`FAMILIES`); a plugin's manifest names the families it ``provides`` and the kernel
-registers only the hook implementations of those families.
+pluggy project ``loreweaver``, hook prefix ``lw_``. Hooks are grouped into *families*,
+each hookspec declared with its family (and, for a registration hook, its registry) by
+:func:`family`, once: :data:`FAMILIES`, :data:`HOOK_FAMILY`, :data:`REGISTRIES` and the kernel's
+registry attributes are derived from those declarations. A plugin's manifest names the
+families it ``provides`` and the kernel registers only the hook implementations of those
+families.
 
 Two calling styles:
 
@@ -21,7 +24,8 @@ its plugin, and shown by ``lw plugins list``/``lw doctor``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pluggy
@@ -56,7 +60,98 @@ hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
-@hookspec
+# --- the one declaration of every hook family ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class Registration:
+    """The registry a registration hook fills: its name (also the :class:`~lwcore.kernel.Kernel`
+    attribute that returns it, unless ``accessor`` says otherwise), the contribution type(s) it
+    accepts (a name in :mod:`lwcore.contributions`, or a ``"module:Class"`` reference; resolved
+    when the registry is first built), the attribute naming a contribution (its key), and the
+    data-plugin folder whose files also fill it."""
+
+    name: str
+    contributes: tuple[str, ...]
+    key: str
+    data_kind: str | None = None
+    accessor: str | None = None
+
+    def __init__(self, name: str, *contributes: str, key: str, data_kind: str | None = None,
+                 accessor: str | None = None) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "contributes", contributes)
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "data_kind", data_kind)
+        object.__setattr__(self, "accessor", accessor or name)
+
+
+@dataclass(frozen=True)
+class RegistrySpec:
+    """How one registry is filled: its hook and family, and the hook's :class:`Registration`."""
+
+    hook: str
+    family: str
+    registration: Registration
+
+
+FAMILIES: dict[str, tuple[str, ...]] = {}
+"""Hook family (the words a manifest's ``provides`` uses) -> the hooks in that family."""
+
+HOOK_FAMILY: dict[str, str] = {}
+"""Hook name -> its family."""
+
+REGISTRIES: dict[str, RegistrySpec] = {}
+"""Registry name -> how it is filled (registration hooks only)."""
+
+SPECS: dict[str, Callable[..., Any]] = {}
+"""Hook name -> its spec function (what the kernel's plugin manager is given)."""
+
+
+def family(name: str, registers: Registration | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Declare the function below as a hookspec of family ``name``; with ``registers``, a
+    registration hook filling that registry.
+
+    This is the one place a family is declared: the manifest's ``provides`` word
+    (:data:`FAMILIES`), which hooks a plugin may implement for it (:data:`HOOK_FAMILY`), the
+    registry and the kernel attribute that returns it (:data:`REGISTRIES`), and the spec the
+    plugin manager checks implementations against (:data:`SPECS`) are all read from here.
+    """
+
+    def declare(function: Callable[..., Any]) -> Callable[..., Any]:
+        hook = function.__name__
+        if not hook.startswith(PREFIX) or hook in SPECS:
+            raise ValueError(f"hookspec {hook!r}: not {PREFIX}* or declared twice")
+        if registers is not None and (registers.name in REGISTRIES or registers.accessor in ACCESSORS):
+            raise ValueError(f"registry {registers.name!r} declared twice")
+        spec = hookspec(function)
+        FAMILIES[name] = (*FAMILIES.get(name, ()), hook)
+        HOOK_FAMILY[hook] = name
+        SPECS[hook] = spec
+        if registers is not None:
+            REGISTRIES[registers.name] = RegistrySpec(hook, name, registers)
+            ACCESSORS[registers.accessor or registers.name] = registers.name
+        return spec
+
+    return declare
+
+
+ACCESSORS: dict[str, str] = {}
+"""Kernel attribute (``kernel.tools``, ``kernel.cli_commands``) -> registry name."""
+
+
+def forget_family(name: str) -> None:
+    """Undo :func:`family` for every hook of ``name`` (a test's own family, after the test)."""
+    for hook in FAMILIES.pop(name, ()):
+        HOOK_FAMILY.pop(hook, None)
+        SPECS.pop(hook, None)
+    for registry, spec in list(REGISTRIES.items()):
+        if spec.family == name:
+            del REGISTRIES[registry]
+            ACCESSORS.pop(spec.registration.accessor or registry, None)
+
+
+@family("rulepacks", registers=Registration("rulepacks", "RulepackSource", key="key", data_kind="rulepacks"))
 def lw_rulepacks(register: Register[RulepackSource], ctx: PluginContext) -> None:
     """Offer rulepacks: call ``register(RulepackSource(path=...))`` or ``(data=..., id=...)``.
 
@@ -66,7 +161,7 @@ def lw_rulepacks(register: Register[RulepackSource], ctx: PluginContext) -> None
     """
 
 
-@hookspec
+@family("rulepacks", registers=Registration("rule_computers", "Computer", key="name"))
 def lw_rule_computers(register: Register[Computer], ctx: PluginContext) -> None:
     """Offer named derived-stat computers: ``register(Computer(name, function))``.
 
@@ -75,7 +170,7 @@ def lw_rule_computers(register: Register[Computer], ctx: PluginContext) -> None:
     """
 
 
-@hookspec
+@family("tools", registers=Registration("tools", "ToolSpec", key="name"))
 def lw_tools(register: Register[ToolSpec], ctx: PluginContext) -> None:
     """Offer model-facing tools: ``register(ToolSpec(...))``.
 
@@ -84,7 +179,7 @@ def lw_tools(register: Register[ToolSpec], ctx: PluginContext) -> None:
     """
 
 
-@hookspec
+@family("prompt_segments")
 def lw_prompt_segments(turn: TurnContext, ctx: PluginContext) -> Iterable[PromptSegment] | None:
     """Return the prompt segments this plugin contributes to one turn (or ``None``).
 
@@ -94,7 +189,7 @@ def lw_prompt_segments(turn: TurnContext, ctx: PluginContext) -> Iterable[Prompt
     """
 
 
-@hookspec
+@family("turn_scripts")
 def lw_turn_scripts(turn: TurnContext, ctx: PluginContext) -> Iterable[HookScript] | None:
     """Return the hook scripts (``hooks.js``) that run in this turn's room (or ``None``).
 
@@ -106,7 +201,7 @@ def lw_turn_scripts(turn: TurnContext, ctx: PluginContext) -> Iterable[HookScrip
     """
 
 
-@hookspec
+@family("reply_text")
 def lw_reply_text(turn: TurnContext, text: str, ctx: PluginContext) -> ReplyEdit | None:
     """Process the model's final reply text before anyone reads it; return a
     :class:`ReplyEdit` (or ``None``: nothing to do).
@@ -122,7 +217,7 @@ def lw_reply_text(turn: TurnContext, text: str, ctx: PluginContext) -> ReplyEdit
     """
 
 
-@hookspec
+@family("importers", registers=Registration("importers", "Importer", key="id"))
 def lw_importers(register: Register[Importer], ctx: PluginContext) -> None:
     """Offer importers: ``register(Importer(id, sniff, load))``.
 
@@ -131,7 +226,7 @@ def lw_importers(register: Register[Importer], ctx: PluginContext) -> None:
     """
 
 
-@hookspec
+@family("panels", registers=Registration("panel_renderers", "PanelRenderer", key="kind"))
 def lw_panel_renderers(register: Register[PanelRenderer], ctx: PluginContext) -> None:
     """Offer panel renderers: ``register(PanelRenderer(kind, formats, render))``.
 
@@ -140,7 +235,7 @@ def lw_panel_renderers(register: Register[PanelRenderer], ctx: PluginContext) ->
     """
 
 
-@hookspec
+@family("director", registers=Registration("stage_directors", "StageDirector", key="id"))
 def lw_stage_directors(register: Register[StageDirector], ctx: PluginContext) -> None:
     """Offer a stage director (M19): ``register(StageDirector(id, direct))``.
 
@@ -152,7 +247,7 @@ def lw_stage_directors(register: Register[StageDirector], ctx: PluginContext) ->
     """
 
 
-@hookspec
+@family("prompt_compilers", registers=Registration("prompt_compilers", "PromptCompiler", key="protocol"))
 def lw_prompt_compilers(register: Register[PromptCompiler], ctx: PluginContext) -> None:
     """Offer prompt compilers by provider protocol: ``register(PromptCompiler(protocol, fn))``.
 
@@ -160,7 +255,7 @@ def lw_prompt_compilers(register: Register[PromptCompiler], ctx: PluginContext) 
     """
 
 
-@hookspec
+@family("providers", registers=Registration("provider_adapters", "ProviderAdapter", key="protocol"))
 def lw_provider_adapters(register: Register[ProviderAdapter], ctx: PluginContext) -> None:
     """Offer provider adapters: ``register(ProviderAdapter(protocol, adapter))``.
 
@@ -169,7 +264,7 @@ def lw_provider_adapters(register: Register[ProviderAdapter], ctx: PluginContext
     """
 
 
-@hookspec
+@family("schemas", registers=Registration("schemas", "SchemaRef", key="name"))
 def lw_schemas(register: Register[SchemaRef], ctx: PluginContext) -> None:
     """Publish file-format schemas: ``register(SchemaRef(name, pydantic_model))``.
 
@@ -177,7 +272,7 @@ def lw_schemas(register: Register[SchemaRef], ctx: PluginContext) -> None:
     """
 
 
-@hookspec
+@family("cli", registers=Registration("cli", "click:Command", "CommandRef", key="name", accessor="cli_commands"))
 def lw_cli(register: Register[Any], ctx: PluginContext) -> None:
     """Add ``lw`` subcommands: ``register(click_command)`` (a ``click.Command``/``Group``) or,
     to keep start-up light, ``register(CommandRef(name, "module:command", help))`` (imported
@@ -190,7 +285,7 @@ def lw_cli(register: Register[Any], ctx: PluginContext) -> None:
     """
 
 
-@hookspec
+@family("room_commands", registers=Registration("room_commands", "RoomCommand", key="name"))
 def lw_room_commands(register: Register[RoomCommand], ctx: PluginContext) -> None:
     """Offer commands typed in rooms: ``register(RoomCommand("var", handler, who="keeper"))``.
 
@@ -201,7 +296,7 @@ def lw_room_commands(register: Register[RoomCommand], ctx: PluginContext) -> Non
     """
 
 
-@hookspec
+@family("documents", registers=Registration("document_types", "DocumentType", key="name"))
 def lw_document_types(register: Register[DocumentType], ctx: PluginContext) -> None:
     """Register kinds of room content: ``register(DocumentType(name, project, ...))``.
 
@@ -212,7 +307,7 @@ def lw_document_types(register: Register[DocumentType], ctx: PluginContext) -> N
     """
 
 
-@hookspec
+@family("pack_validators", registers=Registration("pack_validators", "PackValidator", key="kind"))
 def lw_pack_validators(register: Register[PackValidator], ctx: PluginContext) -> None:
     """Offer the validator of one kind of ``.lwpack`` content: ``register(PackValidator(kind,
     validate, lands_in=None, enable=None))``.
@@ -226,7 +321,7 @@ def lw_pack_validators(register: Register[PackValidator], ctx: PluginContext) ->
     """
 
 
-@hookspec
+@family("diagnostics")
 def lw_diagnostics(kernel: Kernel, ctx: PluginContext) -> Iterable[str] | None:
     """Return lines for ``lw doctor`` about what this plugin looks after (or ``None``).
 
@@ -235,29 +330,6 @@ def lw_diagnostics(kernel: Kernel, ctx: PluginContext) -> Iterable[str] | None:
     recorded against the plugin and shown instead.
     """
 
-
-FAMILIES: dict[str, tuple[str, ...]] = {
-    "rulepacks": ("lw_rulepacks", "lw_rule_computers"),
-    "tools": ("lw_tools",),
-    "prompt_segments": ("lw_prompt_segments",),
-    "turn_scripts": ("lw_turn_scripts",),
-    "reply_text": ("lw_reply_text",),
-    "importers": ("lw_importers",),
-    "panels": ("lw_panel_renderers",),
-    "director": ("lw_stage_directors",),
-    "prompt_compilers": ("lw_prompt_compilers",),
-    "providers": ("lw_provider_adapters",),
-    "schemas": ("lw_schemas",),
-    "cli": ("lw_cli",),
-    "diagnostics": ("lw_diagnostics",),
-    "room_commands": ("lw_room_commands",),
-    "documents": ("lw_document_types",),
-    "pack_validators": ("lw_pack_validators",),
-}
-"""Hook family (the words a manifest's ``provides`` uses) -> the hooks in that family."""
-
-HOOK_FAMILY: dict[str, str] = {hook: family for family, hooks in FAMILIES.items() for hook in hooks}
-"""Hook name -> its family."""
 
 DATA_KINDS: frozenset[str] = frozenset(
     {"rulepacks", "skills", "presets", "cards", "worldbooks", "locales", "assets"}

@@ -17,15 +17,17 @@ from __future__ import annotations
 
 import os
 import threading
+from operator import attrgetter
+from types import SimpleNamespace
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lwcore import contributions, hookspecs
+from lwcore.hookspecs import RegistrySpec
 from lwcore.context import PluginContext
 from lwcore.contributions import (
-    CommandRef,
     Computer,
     DocumentType,
     HookScript,
@@ -80,48 +82,16 @@ if TYPE_CHECKING:  # the facade's own types: the one allowed reference up the la
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class RegistrySpec(Generic[T]):
-    """How one registry is filled: the hook, the contribution type, and its key."""
-
-    hook: str
-    family: str
-    type_name: str
-    """The contribution type's name in :mod:`lwcore.contributions` ("" for ``cli``)."""
-    key: Callable[[Any], str]
-    data_kind: str | None = None
-
-    @property
-    def type(self) -> type | tuple[type, ...]:
-        """The type(s) a contribution to this registry must have."""
-        if not self.type_name:
-            import click
-
-            return (click.Command, CommandRef)
-        return getattr(contributions, self.type_name)  # type: ignore[no-any-return]
+REGISTRIES = hookspecs.REGISTRIES
+"""Registry name -> how it is filled: derived from the hookspecs' family declarations."""
 
 
-REGISTRIES: dict[str, RegistrySpec[Any]] = {
-    "rulepacks": RegistrySpec("lw_rulepacks", "rulepacks", "RulepackSource", lambda s: s.key, "rulepacks"),
-    "rule_computers": RegistrySpec("lw_rule_computers", "rulepacks", "Computer", lambda c: c.name),
-    "tools": RegistrySpec("lw_tools", "tools", "ToolSpec", lambda t: t.name),
-    "importers": RegistrySpec("lw_importers", "importers", "Importer", lambda i: i.id),
-    "panel_renderers": RegistrySpec("lw_panel_renderers", "panels", "PanelRenderer", lambda p: p.kind),
-    "stage_directors": RegistrySpec("lw_stage_directors", "director", "StageDirector", lambda d: d.id),
-    "prompt_compilers": RegistrySpec(
-        "lw_prompt_compilers", "prompt_compilers", "PromptCompiler", lambda c: c.protocol
-    ),
-    "provider_adapters": RegistrySpec(
-        "lw_provider_adapters", "providers", "ProviderAdapter", lambda a: a.protocol
-    ),
-    "schemas": RegistrySpec("lw_schemas", "schemas", "SchemaRef", lambda s: s.name),
-    "room_commands": RegistrySpec("lw_room_commands", "room_commands", "RoomCommand", lambda c: c.name),
-    "document_types": RegistrySpec("lw_document_types", "documents", "DocumentType", lambda d: d.name),
-    "pack_validators": RegistrySpec("lw_pack_validators", "pack_validators", "PackValidator", lambda v: v.kind),
-    "cli": RegistrySpec("lw_cli", "cli", "", lambda c: c.name),
-}
-"""Registry name -> how it is filled. ``cli``'s types (click.Command, CommandRef) are checked
-lazily so that building other registries never imports click."""
+def contribution_types(spec: RegistrySpec) -> tuple[type, ...]:
+    """The type(s) a contribution to registry ``spec`` must have, imported on first use (so
+    building other registries never imports click)."""
+    return tuple(
+        resolve(name) if ":" in name else getattr(contributions, name) for name in spec.registration.contributes
+    )
 
 
 @dataclass(frozen=True)
@@ -242,7 +212,7 @@ class Kernel:
         import pluggy
 
         pm = pluggy.PluginManager(hookspecs.PROJECT)
-        pm.add_hookspecs(hookspecs)
+        pm.add_hookspecs(SimpleNamespace(**hookspecs.SPECS))
         return pm
 
     def _in_process_record(self, plugin: InProcessPlugin) -> PluginRecord:
@@ -346,12 +316,13 @@ class Kernel:
         """Fill registry ``name`` from every enabled plugin of its family (or those ``only``
         accepts), in trust order; each contribution checked and attributed."""
         spec = REGISTRIES[name]
-        expected = spec.type
+        expected = contribution_types(spec)
+        key_of = attrgetter(spec.registration.key)
         entries: list[Entry[Any]] = []
         records = self._loaded_records(spec.family, only)
         for record in records.values():
-            if spec.data_kind and record.location is not None:
-                folder = record.location / spec.data_kind
+            if spec.registration.data_kind and record.location is not None:
+                folder = record.location / spec.registration.data_kind
                 if folder.is_dir():
                     entries += self._data_entries(spec, record, folder)
         code_records = {k: r for k, r in records.items() if r.manifest and r.manifest.tier == "code"}
@@ -359,14 +330,14 @@ class Kernel:
         def make_kwargs(record: PluginRecord) -> dict[str, Any]:
             def register(item: Any) -> None:
                 if not isinstance(item, expected):
-                    kind = " or ".join(t.__name__ for t in expected) if isinstance(expected, tuple) else expected.__name__
+                    kind = " or ".join(t.__name__ for t in expected)
                     self._recorder.fail(
                         record,
                         f"{spec.hook}: register() got {type(item).__name__}, expected {kind}; dropped",
                     )
                     return
                 try:
-                    key = spec.key(item)
+                    key = key_of(item)
                 except Exception as exc:  # noqa: BLE001 - a contribution with no usable key
                     self._recorder.fail(record, f"{spec.hook}: contribution has no key ({exc}); dropped")
                     return
@@ -400,70 +371,37 @@ class Kernel:
         entries.sort(key=lambda e: rank.get(e.plugin_id, (99, e.plugin_id, "")))  # trust order decides clashes
         return Registry(name, entries)
 
-    def _data_entries(self, spec: RegistrySpec[Any], record: PluginRecord, folder: Path) -> list[Entry[Any]]:
-        if spec.data_kind != "rulepacks":
+    def _data_entries(self, spec: RegistrySpec, record: PluginRecord, folder: Path) -> list[Entry[Any]]:
+        if spec.registration.data_kind != "rulepacks":
             return []
         return [
             Entry(path.stem, RulepackSource(path=path), record.id)
             for path in sorted(folder.glob("*.yaml"))
         ]
 
-    @property
-    def rulepacks(self) -> Registry[RulepackSource]:
-        """System id -> rulepack source (hooks and data plugins' ``rulepacks/`` folders)."""
-        return self.registry("rulepacks")
+    def __getattr__(self, name: str) -> Any:
+        """A registry by its attribute (``kernel.tools``, ``kernel.rulepacks``,
+        ``kernel.cli_commands`` …): one for every registry the hookspecs declare
+        (:data:`lwcore.hookspecs.ACCESSORS`), built on first use like :meth:`registry`."""
+        registry = hookspecs.ACCESSORS.get(name)
+        if registry is None or name.startswith("_"):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return self.registry(registry)
 
-    @property
-    def rule_computers(self) -> Registry[Computer]:
-        return self.registry("rule_computers")
-
-    @property
-    def tools(self) -> Registry[ToolSpec]:
-        return self.registry("tools")
-
-    @property
-    def importers(self) -> Registry[Importer]:
-        return self.registry("importers")
-
-    @property
-    def panel_renderers(self) -> Registry[PanelRenderer]:
-        return self.registry("panel_renderers")
-
-    @property
-    def stage_directors(self) -> Registry[StageDirector]:
-        return self.registry("stage_directors")
-
-    @property
-    def prompt_compilers(self) -> Registry[PromptCompiler]:
-        return self.registry("prompt_compilers")
-
-    @property
-    def provider_adapters(self) -> Registry[ProviderAdapter]:
-        return self.registry("provider_adapters")
-
-    @property
-    def schemas(self) -> Registry[SchemaRef]:
-        return self.registry("schemas")
-
-    @property
-    def document_types(self) -> Registry[DocumentType]:
-        """Document type name -> its projection contract (see ``lw_document_types``)."""
-        return self.registry("document_types")
-
-    @property
-    def room_commands(self) -> Registry[RoomCommand]:
-        """Command word -> the room command typed as ``.word`` (see ``lw_room_commands``)."""
-        return self.registry("room_commands")
-
-    @property
-    def pack_validators(self) -> Registry[PackValidator]:
-        """``.lwpack`` content kind -> its validator (see ``lw_pack_validators``)."""
-        return self.registry("pack_validators")
-
-    @property
-    def cli_commands(self) -> Registry[Any]:
-        """Every ``lw`` subcommand the enabled plugins contribute (imports each of them)."""
-        return self.registry("cli")
+    if TYPE_CHECKING:  # what the declared registries hold, for a type checker
+        rulepacks: Registry[RulepackSource]
+        rule_computers: Registry[Computer]
+        tools: Registry[ToolSpec]
+        importers: Registry[Importer]
+        panel_renderers: Registry[PanelRenderer]
+        stage_directors: Registry[StageDirector]
+        prompt_compilers: Registry[PromptCompiler]
+        provider_adapters: Registry[ProviderAdapter]
+        schemas: Registry[SchemaRef]
+        document_types: Registry[DocumentType]
+        room_commands: Registry[RoomCommand]
+        pack_validators: Registry[PackValidator]
+        cli_commands: Registry[Any]
 
     def cli_command(self, name: str) -> Any | None:
         """What ``lw NAME`` runs (a ``click.Command`` or a ``CommandRef``), or None.

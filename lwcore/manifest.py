@@ -9,6 +9,7 @@ of its folder (directory plugins)::
     provides = ["prompt_segments"]     # hook families and/or data folders
     needs = ["fs:data_dir"]            # fs:data_dir fs:read fs:write net subprocess:<cmd> sandbox:js env:<VAR>
     min_engine = "0.1.0"
+    requires_api = ">=1.0,<2"          # lwcore.api versions it works with (optional)
     commands = []                      # lw subcommands (with provides = ["cli"])
     pack_kinds = []                    # .lwpack content kinds validated (with provides = ["pack_validators"])
     [description]
@@ -55,6 +56,7 @@ class Manifest:
     name: str | None = None
     commands: tuple[str, ...] = ()
     pack_kinds: tuple[str, ...] = ()
+    requires_api: str | None = None
     homepage: str | None = None
 
     @classmethod
@@ -110,7 +112,7 @@ def parse_toml(text: str, file: Path) -> dict[str, Any]:
         raise LwError(f"invalid TOML: {message}", file=file, line=line, column=column) from None
 
 
-def _key_line(text: str, key: str) -> int | None:
+def key_line(text: str, key: str) -> int | None:
     pattern = re.compile(rf"^[ \t]*(\[[ \t]*{re.escape(key)}[ \t]*\]|{re.escape(key)}[ \t]*=)", re.M)
     match = pattern.search(text)
     return text.count("\n", 0, match.start()) + 1 if match else None
@@ -135,7 +137,7 @@ def validate(raw: Mapping[str, Any], *, file: Path, text: str = "") -> dict[str,
         raise LwError(
             f"{where}: {first['msg']}",
             file=file,
-            line=_key_line(text, key) if key else None,
+            line=key_line(text, key) if key else None,
             expected=_expected_for(key),
         ) from None
     return model.model_dump(mode="json")
@@ -147,6 +149,7 @@ def _expected_for(key: str) -> str | None:
         "provides": "a list of: " + ", ".join(sorted(set(FAMILIES) | DATA_KINDS)),
         "needs": "a list of: fs:data_dir, fs:read, fs:write, net, subprocess:<command>, "
         "sandbox:js, env:<VARIABLE>",
+        "requires_api": "comma-separated OPERATOR VERSION clauses, e.g. '>=1.0,<2'",
         "id": "lowercase letters, digits, '_' or '-', starting with a letter",
     }
     return hints.get(key)

@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
+from lwcore.api_version import MAX_REQUIREMENT_CHARS, parse_requirement
 from lwcore.hookspecs import DATA_KINDS, FAMILIES
 
 ID_PATTERN = r"^[a-z][a-z0-9_-]{0,62}$"
@@ -56,6 +57,13 @@ class PluginManifest(BaseModel):
         description=".lwpack content kinds this plugin validates (needs 'pack_validators'); "
         "named when a pack needs one of them and the plugin is not enabled.",
     )
+    requires_api: str | None = Field(
+        default=None,
+        max_length=MAX_REQUIREMENT_CHARS,
+        description="Plugin API versions this plugin works with (lwcore.api.API_VERSION), "
+        "comma-separated clauses such as '>=1.0,<2'; a kernel whose API does not match refuses "
+        "the plugin before importing its code.",
+    )
     homepage: str | None = None
 
     @field_validator("provides")
@@ -85,6 +93,13 @@ class PluginManifest(BaseModel):
         bad = [v for v in value if not re.match(pattern, v)]
         if bad:
             raise ValueError(f"invalid {what} {bad}")
+        return value
+
+    @field_validator("requires_api")
+    @classmethod
+    def _requirement(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_requirement(value)  # its ValueError names the bad clause
         return value
 
     @model_validator(mode="after")

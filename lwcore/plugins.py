@@ -29,10 +29,11 @@ from types import FunctionType, MethodType, ModuleType, SimpleNamespace
 from typing import Any
 
 from lwcore import __version__
+from lwcore.api_version import API_VERSION, satisfies
 from lwcore.distributions import entry_points, find, normalize
 from lwcore.errors import LwError, PluginError
 from lwcore.hookspecs import DATA_KINDS, FAMILIES, HOOK_FAMILY, PREFIX
-from lwcore.manifest import MANIFEST_NAME, Manifest, ManifestCache, load_manifest, version_tuple
+from lwcore.manifest import MANIFEST_NAME, Manifest, ManifestCache, key_line, load_manifest, version_tuple
 
 ENTRY_POINT_GROUP = "loreweaver.plugins"
 
@@ -336,11 +337,29 @@ def check_manifest(record: PluginRecord, recorder: Recorder) -> None:
     assert m is not None
     if version_tuple(__version__) < version_tuple(m.min_engine):
         recorder.fail(record, f"needs lwcore >= {m.min_engine}, this is {__version__}", fatal=True)
+    if m.requires_api is not None and not satisfies(m.requires_api):
+        recorder.fail(record, str(_api_refusal(record, m.requires_api)), fatal=True)
     if record.source == "directory":
         if m.tier == "code":
             recorder.fail(
                 record, "a directory plugin cannot be code-tier (ship code as a distribution)", fatal=True
             )
+
+
+def _api_refusal(record: PluginRecord, requirement: str) -> LwError:
+    """The located message refusing a plugin whose ``requires_api`` this kernel does not meet."""
+    line = None
+    if record.manifest_file is not None:
+        try:
+            line = key_line(record.manifest_file.read_text(encoding="utf-8"), "requires_api")
+        except (OSError, UnicodeDecodeError):
+            line = None
+    return LwError(
+        f"requires_api: needs plugin API {requirement}, this kernel provides {API_VERSION}; "
+        "not loaded (update the plugin or Loreweaver)",
+        file=record.manifest_file,
+        line=line,
+    )
 
 
 def resolve_duplicates(

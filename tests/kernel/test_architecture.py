@@ -6,7 +6,11 @@
   imports: **host** (everything not listed below: kernel, discovery, registries, io, cli,
   sandbox …) ← **rules** (``lwcore.rules``) ← **turn** (``lwcore.turn``) ← **built-in
   plugins** (``lwcore.builtins.<id>``, each using only the layers up to its own: ``host`` the
-  host, ``rules`` also the rules engine, ``turn`` everything; never another built-in).
+  host, ``rules`` also the rules engine, ``turn`` everything; never another built-in) ←
+  **the plugin API** (``lwcore.api``: it re-exports from every layer; nothing in the kernel
+  imports it).
+- The bundled plugins import the kernel only through ``lwcore.api`` (module-level,
+  function-level, ``importlib.import_module`` strings and ``"module:attr"`` lazy references).
 - One listed exception: ``Kernel.turn``, the thin facade over the turn pipeline.
 - Lazy imports live at the boundary (click commands, lazy ``"module:attr"`` targets, ``lw_*``
   hooks in plugin.py, package ``__getattr__``); any other function-level import of an
@@ -38,7 +42,7 @@ WORD = re.compile(r"[A-Za-z0-9&]+")
 """A word: underscores separate words, so ``anthropic_messages`` is two of them."""
 CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9&]+|[0-9]+")
 
-LAYERS = {"host": 0, "rules": 1, "turn": 2, "builtins": 3}
+LAYERS = {"host": 0, "rules": 1, "turn": 2, "builtins": 3, "api": 4}
 ALLOWED_EXCEPTIONS = {("lwcore.kernel", "lwcore.turn.pipeline")}
 """(importer, imported): the only imports that may point up the layers."""
 
@@ -60,6 +64,8 @@ def layer(module: str) -> tuple[int, str | None]:
     parts = module.split(".")
     if len(parts) > 1 and parts[1] in ("rules", "turn"):
         return LAYERS[parts[1]], None
+    if len(parts) > 1 and parts[1] == "api":
+        return LAYERS["api"], None
     if len(parts) > 1 and parts[1] == "builtins":
         return LAYERS["builtins"], parts[2] if len(parts) > 2 else None
     return LAYERS["host"], None
@@ -131,6 +137,69 @@ def test_kernel_never_imports_a_plugin_package() -> None:
             if name.split(".")[0].startswith("lw_"):
                 offenders.append(f"{path.name}: {name}")
     assert offenders == []
+
+
+API_MODULE = "lwcore.api"
+LAZY_KERNEL_REFERENCE = re.compile(r"^(lwcore(?:\.\w+)*):[A-Za-z_][\w.]*$")
+
+
+def _kernel_internal(name: str) -> bool:
+    return name.split(".")[0] == "lwcore" and name != API_MODULE
+
+
+def plugin_api_violations(root: Path) -> list[str]:
+    """Every way a bundled plugin's code (``plugins/*/lw_*/**.py``) reaches a kernel module
+    other than ``lwcore.api``: ``import``/``from`` at any depth, ``importlib.import_module`` or
+    ``__import__`` of a constant name, a ``"lwcore.x:attr"`` lazy reference."""
+    bad = []
+    for path in sorted((root / "plugins").glob("*/lw_*/**/*.py")):
+        rel = path.relative_to(root).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.Call) and (
+                (isinstance(node.func, ast.Attribute) and node.func.attr == "import_module")
+                or (isinstance(node.func, ast.Name) and node.func.id in {"import_module", "__import__"})
+            ) and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                names = [node.args[0].value]
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                match = LAZY_KERNEL_REFERENCE.match(node.value)
+                names = [match.group(1)] if match else []
+            bad += [f"{rel}:{node.lineno}: {name}" for name in names if _kernel_internal(name)]
+    return bad
+
+
+def test_bundled_plugins_import_the_kernel_only_through_the_api() -> None:
+    """Issue 25: plugin code sees the kernel through ``lwcore.api`` alone (tests may import
+    internals). ``python tools/api_imports.py`` rewrites what it can and reports the rest."""
+    assert plugin_api_violations(KERNEL.parent) == [], "run tools/api_imports.py; export what is missing from lwcore.api"
+
+
+def test_the_api_import_check_would_catch_each_way_in(tmp_path: Path) -> None:
+    source = (
+        "import importlib\n"
+        "from lwcore.api import Room\n"
+        "from lwcore.turn.room import Member\n"
+        "import lwcore.js as js\n"
+        "def f():\n"
+        "    from lwcore import errors\n"
+        "    importlib.import_module('lwcore.sandbox')\n"
+        "    __import__('lwcore.kernel')\n"
+        "    return 'lwcore.rules.dice:roll', 'lw_demo.x:y', 'lwcore.api:Room'\n"
+    )
+    target = tmp_path / "plugins" / "demo" / "lw_demo" / "deep" / "mod.py"
+    target.parent.mkdir(parents=True)
+    target.write_text(source, encoding="utf-8")
+    (tmp_path / "plugins" / "demo" / "tests").mkdir()
+    (tmp_path / "plugins" / "demo" / "tests" / "test_x.py").write_text("from lwcore.kernel import Kernel\n", encoding="utf-8")
+    rel = "plugins/demo/lw_demo/deep/mod.py"
+    assert sorted(plugin_api_violations(tmp_path)) == sorted([
+        f"{rel}:3: lwcore.turn.room", f"{rel}:4: lwcore.js", f"{rel}:6: lwcore", f"{rel}:7: lwcore.sandbox",
+        f"{rel}:8: lwcore.kernel", f"{rel}:9: lwcore.rules.dice",
+    ])
 
 
 def words(line: str) -> set[str]:

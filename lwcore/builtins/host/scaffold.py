@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from lwcore import __version__
+from lwcore.api_version import API_VERSION
 from lwcore.errors import LwError
 
 _ID = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
@@ -51,6 +52,7 @@ tier = "code"
 provides = ["prompt_segments"]
 needs = []
 min_engine = "{__version__}"
+requires_api = "{api_range()}"
 
 [description]
 en = "Adds a greeting to every turn's prompt"
@@ -58,8 +60,7 @@ zh = "每回合提示词加一句问候"
 ''',
         f"{package}/plugin.py": f'''"""Hook implementations of the {plugin_id} plugin."""
 
-from lwcore.contributions import PromptSegment, TurnContext
-from lwcore.hookspecs import hookimpl
+from lwcore.api import PromptSegment, TurnContext, hookimpl
 
 
 @hookimpl
@@ -72,9 +73,7 @@ def lw_prompt_segments(turn: TurnContext) -> list[PromptSegment]:
 import tomllib
 from pathlib import Path
 
-from lwcore.contributions import TurnContext
-from lwcore.kernel import Kernel
-from lwcore.plugins import InProcessPlugin
+from lwcore.api import InProcessPlugin, Kernel, TurnContext
 
 from {package} import plugin
 
@@ -98,6 +97,12 @@ A Loreweaver plugin. Install it, then enable it (it is third-party code):
     pytest tests
 """,
     }
+
+
+def api_range() -> str:
+    """The plugin API versions a new plugin asks for: this kernel's major version, from its minor."""
+    major, minor, _ = API_VERSION.split(".")
+    return f">={major}.{minor},<{int(major) + 1}"
 
 
 def pip_path(directory: Path) -> str:

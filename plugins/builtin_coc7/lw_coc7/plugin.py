@@ -7,8 +7,7 @@ references so that registering them imports nothing.
 
 from __future__ import annotations
 
-from lwcore.contributions import Computer, Register
-from lwcore.hookspecs import hookimpl
+from lwcore.api import Computer, Register, hookimpl
 
 
 @hookimpl

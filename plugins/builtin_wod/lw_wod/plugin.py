@@ -8,8 +8,7 @@ nothing).
 
 from __future__ import annotations
 
-from lwcore.contributions import Computer, Register
-from lwcore.hookspecs import hookimpl
+from lwcore.api import Computer, Register, hookimpl
 
 
 @hookimpl

@@ -18,7 +18,7 @@ import json
 import re
 from typing import Any
 
-from lwcore.js import MAX_SAFE_INTEGER, is_array_index, number_to_string
+from lwcore.api import MAX_SAFE_INTEGER, is_array_index, number_to_string
 
 _dumps = json.JSONEncoder(
     ensure_ascii=False, separators=(",", ":"), check_circular=False, allow_nan=False

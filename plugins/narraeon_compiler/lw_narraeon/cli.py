@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from lwcore.cli.batch import batch_option
+from lwcore.api import batch_option
 
 
 @click.group("prompt")
@@ -27,7 +27,7 @@ def compile_command(batch: str) -> None:
     are unaffected. Responses are flushed whenever the input is waited for, so a host can
     keep one process and exchange lines with it. The exit status is 1 when any line failed.
     """
-    from lwcore.cli.batch import exit_batch
+    from lwcore.api import exit_batch
     from lw_narraeon.canonical import js_json
     from lw_narraeon.compiler import REQUEST_LIMITS, compile_one
 

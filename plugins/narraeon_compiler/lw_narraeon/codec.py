@@ -12,7 +12,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from lwcore.js import MAX_SAFE_INTEGER
+from lwcore.api import MAX_SAFE_INTEGER
 
 from lw_narraeon.compiler import CACHE_STRATEGIES, LOGICAL_ROLES, MESSAGE_ROLES, PRELOAD_CALL_ID, PROVIDERS, TOOL_STRATEGIES
 

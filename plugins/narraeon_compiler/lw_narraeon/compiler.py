@@ -16,8 +16,7 @@ from typing import Any
 from lw_narraeon.canonical import js_json, js_json_utf8, json_text_as_string_utf8, utf8
 from lw_narraeon.errors import PromptCompilationError
 from lw_narraeon.tools import runtime_tool_definitions
-from lwcore.io.limits import LINE_LIMITS
-from lwcore.js import trim as js_trim
+from lwcore.api import LINE_LIMITS, js_trim
 
 REQUEST_LIMITS = LINE_LIMITS.with_(max_bytes=16 * 1024 * 1024, max_nodes=500_000)
 """One request line of ``lw prompt compile --batch``: a whole conversation (a long one with

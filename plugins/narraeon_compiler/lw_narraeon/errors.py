@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lwcore.errors import LwError
+from lwcore.api import LwError
 
 
 class PromptCompilationError(LwError):

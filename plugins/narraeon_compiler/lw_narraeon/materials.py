@@ -14,7 +14,7 @@ import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from lwcore.js import utf16_sort_key as js_sort_key
+from lwcore.api import utf16_sort_key as js_sort_key
 
 from lw_narraeon.compiler import join_blocks
 from lw_narraeon.dirhandles import encode_dir_handle

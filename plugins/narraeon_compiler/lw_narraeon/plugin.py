@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lwcore.contributions import CommandRef, PromptCompiler, Register, SchemaRef
-from lwcore.hookspecs import hookimpl
+from lwcore.api import CommandRef, PromptCompiler, Register, SchemaRef, hookimpl
 
 
 @hookimpl

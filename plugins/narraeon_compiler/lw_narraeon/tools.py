@@ -14,8 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from lwcore.contributions import localized
-from lwcore.errors import LwError
+from lwcore.api import LwError, localized
 from lw_narraeon.dirhandles import parse_dir_handle
 from lw_narraeon.errors import DirHandleError
 from lw_narraeon.tool_texts import DESCRIPTIONS, RUNTIME_TOOL_NAMES

@@ -19,8 +19,7 @@ from pathlib import Path
 import click
 
 from lw_panels.packs import dev_mounts
-from lwcore.cli.common import ROOM, echo_json, state
-from lwcore.errors import LwError
+from lwcore.api import ROOM, LwError, cli_state as state, echo_json
 
 pack_option = click.option("--pack", "packs", multiple=True, type=click.Path(file_okay=False, path_type=Path),
                            help="Mount a pack source folder (development; repeatable).")
@@ -51,8 +50,7 @@ def render_cmd(ctx: click.Context, room: Path, actor: str | None, fmt: str, outp
     from lw_panels.manifest import manifest, wire
     from lw_panels.table import table_view
     from lw_panels.text import by_slot, panels_text
-    from lwcore.turn.documents import viewer_of
-    from lwcore.turn.room import Room, room_lock, shown_to
+    from lwcore.api import Room, room_lock, shown_to, viewer_of
 
     kernel = state(ctx).kernel
     _mount(kernel, packs)
@@ -76,7 +74,7 @@ def render_cmd(ctx: click.Context, room: Path, actor: str | None, fmt: str, outp
 
         text = json.dumps(out, ensure_ascii=False, indent=2)
     if output is not None:
-        from lwcore.io.atomic import atomic_write_text
+        from lwcore.api import atomic_write_text
 
         atomic_write_text(output, text + ("\n" if not text.endswith("\n") else ""))
         click.echo(f"wrote {output}")
@@ -98,8 +96,7 @@ def check_cmd(ctx: click.Context, pack: Path, room: Path | None, as_json: bool) 
     from lw_panels.packs import read_home
     from lw_panels.projection import audience_of
     from lw_panels.variables import keeper_only
-    from lwcore.errors import LwErrors
-    from lwcore.turn.room import Room, room_lock
+    from lwcore.api import LwErrors, Room, room_lock
 
     kernel = state(ctx).kernel
     loaded = load_pack(read_home(pack, dev=True))
@@ -128,7 +125,7 @@ def kit_cmd(ctx: click.Context, room: Path, packs: tuple[Path, ...]) -> None:
     """Print the presentation kit of ROOM's enabled packs (what a stage director gets)."""
     from lw_panels.manifest import room_packs
     from lw_panels.presentation import room_kit
-    from lwcore.turn.room import Room, room_lock
+    from lwcore.api import Room, room_lock
 
     kernel = state(ctx).kernel
     _mount(kernel, packs)

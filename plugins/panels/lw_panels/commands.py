@@ -23,12 +23,10 @@ from lw_panels.manifest import manifest, room_packs, withheld
 from lw_panels.packs import find_home, pack_homes
 from lw_panels.projection import audience_of, enabled_packs, set_enabled
 from lw_panels.variables import keeper_only
-from lwcore.contributions import CommandReply, localized
-from lwcore.errors import LwError, LwErrors
-from lwcore.turn.documents import viewer_of
+from lwcore.api import CommandReply, LwError, LwErrors, localized, viewer_of
 
 if TYPE_CHECKING:
-    from lwcore.turn.room_commands import CommandContext
+    from lwcore.api import CommandContext
 
 USAGE = "list | enable PACK | disable PACK"
 

@@ -25,9 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from lwcore.contributions import localized
-from lwcore.ui.blocks import LeafBinding, VarBinding
-from lwcore.ui.condition import compile_condition
+from lwcore.api import LeafBinding, VarBinding, compile_condition, localized
 
 MAX_REPEAT = 32
 

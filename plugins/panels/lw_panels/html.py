@@ -26,7 +26,7 @@ from html import escape
 from typing import Any
 
 from lw_panels.compile import Drawn, Shared, shown
-from lwcore.io.speech import NOT_TEXT, has_not_text
+from lwcore.api import NOT_TEXT, has_not_text
 
 FRAME_SANDBOX = "allow-scripts"
 """The sandbox of a tier-2 frame: scripts run, nothing else (no same origin, no forms, no

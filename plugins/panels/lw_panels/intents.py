@@ -14,11 +14,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from lw_panels.manifest import manifest
-from lwcore.errors import LwError
-from lwcore.turn.documents import viewer_of
+from lwcore.api import LwError, viewer_of
 
 if TYPE_CHECKING:
-    from lwcore.turn.room import Member, Room
+    from lwcore.api import Member, Room
 
 KINDS = ("choice", "input", "roll")
 MAX_VALUE = 2000

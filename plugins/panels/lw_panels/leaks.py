@@ -28,8 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from lw_panels.projection import player_facing
-from lwcore.errors import LwError
-from lwcore.ui import condition as cond
+from lwcore.api import LwError, condition as cond
 
 if TYPE_CHECKING:
     from lw_panels.load import Panel

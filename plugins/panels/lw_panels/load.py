@@ -40,15 +40,18 @@ from lw_panels.packs import (
 )
 from lw_panels.located import located_at, read_yaml_file, validate
 from lw_panels.presentation import Kit, load_kit
-from lwcore.errors import LwError, LwErrors
-from lwcore.io.paths import confine
-from lwcore.io.safe_yaml import Positions
-from lwcore.io.text import read_bytes
-from lwcore.ui import condition as cond
-from lwcore.ui.blocks import VarBinding
+from lwcore.api import (
+    LwError,
+    LwErrors,
+    VarBinding,
+    YamlPositions as Positions,
+    condition as cond,
+    confine,
+    read_bytes,
+)
 
 if TYPE_CHECKING:
-    from lwcore.kernel import Kernel
+    from lwcore.api import Kernel
 
 _NOT_SHOWN = frozenset({"kind", "id", "src", "style", "tone", "slot", "audience", "entry", "assets", "visible_when"})
 """Fields whose strings are not text a viewer reads (kinds, ids, paths, enums, conditions)."""

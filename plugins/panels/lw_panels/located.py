@@ -12,10 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from lw_panels.packs import AssetReader
-from lwcore.errors import LwError
-from lwcore.io.limits import YAML_LIMITS
-from lwcore.io.safe_yaml import Positions, load_yaml
-from lwcore.ui.blocks import KINDS
+from lwcore.api import BLOCK_KINDS as KINDS, YAML_LIMITS, LwError, YamlPositions as Positions, load_yaml
 
 
 def data_path(data: Any, loc: tuple[Any, ...]) -> tuple[list[Any], str]:

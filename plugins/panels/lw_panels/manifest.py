@@ -23,12 +23,10 @@ from lw_panels.load import LoadedPack, Panel, cached_pack
 from lw_panels.packs import pack_homes
 from lw_panels.projection import enabled_packs, player_facing, shows
 from lw_panels.variables import ViewerState, keeper_only, viewer_state
-from lwcore.contributions import Viewer, localized
-from lwcore.errors import LwError
-from lwcore.turn.documents import project
+from lwcore.api import LwError, Viewer, localized, project
 
 if TYPE_CHECKING:
-    from lwcore.turn.room import Room
+    from lwcore.api import Room
 
 
 @dataclass

@@ -31,7 +31,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from lwcore.ui.blocks import Label, Src, Strict, TemplateBlock
+from lwcore.api import Label, Src, Strict, TemplateBlock
 
 MAX_PANELS = 32
 MAX_BLOCKS = 64

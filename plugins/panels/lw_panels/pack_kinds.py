@@ -19,8 +19,7 @@ from typing import Any
 
 from lw_panels.load import load_contents
 from lw_panels.packs import AssetReader, second_kit
-from lwcore.contributions import ContentReport, PackItem
-from lwcore.errors import LwError
+from lwcore.api import ContentReport, LwError, PackItem
 
 
 def _shipped(reader: AssetReader, item: PackItem) -> tuple[str, ...]:
@@ -60,7 +59,7 @@ def enable(ctx: Any) -> str | None:
     from lw_panels.packs import PackHome
     from lw_panels.projection import set_enabled
     from lw_panels.variables import keeper_only
-    from lwcore.errors import LwErrors
+    from lwcore.api import LwErrors
 
     manifest = ctx.pack
     pack = cached_pack(ctx.kernel, PackHome(manifest.id, manifest.version, ctx.home))

@@ -27,14 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lwcore.errors import LwError
-from lwcore.io.paths import confine
-from lwcore.io.safe_yaml import read_yaml
-from lwcore.io.text import read_bytes
-from lwcore.pack.ledger import Ledger, homes
+from lwcore.api import Ledger, LwError, confine, pack_homes as homes, read_bytes, read_yaml
 
 if TYPE_CHECKING:
-    from lwcore.kernel import Kernel
+    from lwcore.api import Kernel
 
 PACKS_DIR = "packs"
 MANIFEST = "pack.yaml"

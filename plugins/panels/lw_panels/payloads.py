@@ -13,11 +13,10 @@ from typing import TYPE_CHECKING, Any
 from lw_panels.leaks import payload_problem
 from lw_panels.manifest import manifest, room_packs
 from lw_panels.variables import keeper_only
-from lwcore.contributions import Viewer
-from lwcore.turn.documents import Document
+from lwcore.api import Document, Viewer
 
 if TYPE_CHECKING:
-    from lwcore.turn.room import Room
+    from lwcore.api import Room
 
 
 def project_payload(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from lwcore.contributions import (
+from lwcore.api import (
     CommandRef,
     DocumentType,
     PackValidator,
@@ -13,8 +13,8 @@ from lwcore.contributions import (
     Register,
     RoomCommand,
     SchemaRef,
+    hookimpl,
 )
-from lwcore.hookspecs import hookimpl
 
 _P = "lw_panels.projection"
 
@@ -67,7 +67,7 @@ def lw_panel_renderers(register: Register[PanelRenderer]) -> None:
 def lw_diagnostics(kernel: Any) -> Iterable[str]:
     from lw_panels.load import cached_pack
     from lw_panels.packs import pack_homes
-    from lwcore.errors import LwError
+    from lwcore.api import LwError
 
     lines = []
     for home in pack_homes(kernel).values():

@@ -33,13 +33,10 @@ from pydantic import Field, StringConstraints, TypeAdapter, ValidationError, fie
 
 from lw_panels.located import read_yaml_file, validate
 from lw_panels.packs import AUDIO_MIMES, IMAGE_MIMES, Asset, AssetReader, sniff_mime
-from lwcore.contributions import StageBeat, localized, resolve
-from lwcore.errors import LwError, LwErrors
-from lwcore.ui.blocks import Label, LongText, Src, Strict
+from lwcore.api import Label, LongText, LwError, LwErrors, Src, StageBeat, Strict, localized, resolve
 
 if TYPE_CHECKING:
-    from lwcore.kernel import Kernel
-    from lwcore.turn.room import Room
+    from lwcore.api import Kernel, Room
 
 TEMPLATES = ("image", "title_card", "letter", "clipping", "text")
 SLUG = r"^[a-z0-9][a-z0-9-]{0,63}$"

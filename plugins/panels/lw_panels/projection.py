@@ -17,12 +17,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from lwcore.contributions import Viewer
-from lwcore.turn.documents import Document, keeper_viewer, project
+from lwcore.api import Document, Viewer, keeper_viewer, project
 
 if TYPE_CHECKING:
     from lw_panels.load import Panel
-    from lwcore.turn.room import Room
+    from lwcore.api import Room
 
 ENABLED = "enabled"
 _PACK_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from lwcore.contributions import Viewer
+from lwcore.api import Viewer
 
 KIND = "panel"
 FORMATS = ("text", "html")

@@ -19,13 +19,10 @@ from lw_panels.compile import compile_block, resolve, shown
 from lw_panels.load import asset_bytes
 from lw_panels.manifest import resolve_panels, room_packs
 from lw_panels.variables import viewer_state
-from lwcore.sandbox.switch import js_enabled
-from lwcore.turn.documents import viewer_of
-from lwcore.turn.view import view_for
-from lwcore.ui.blocks import Block
+from lwcore.api import Block, js_enabled, view_for, viewer_of
 
 if TYPE_CHECKING:
-    from lwcore.turn.room import Room
+    from lwcore.api import Room
 
 _BLOCK: TypeAdapter[Any] = TypeAdapter(Block)
 

@@ -18,13 +18,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lw_panels.compile import ViewerVar, shown
-from lwcore.contributions import Viewer
-from lwcore.turn.documents import project
-from lwcore.turn.leaks import MVU_PREFIX, KeeperOnly as Secrets, keeper_only
-from lwcore.turn.projections import variable_document
+from lwcore.api import MVU_PREFIX, KeeperOnly as Secrets, Viewer, keeper_only, project, variable_document
 
 if TYPE_CHECKING:
-    from lwcore.turn.room import Room
+    from lwcore.api import Room
 
 __all__ = ["MVU_PREFIX", "Secrets", "ViewerState", "keeper_only", "viewer_state"]
 

@@ -24,8 +24,7 @@ from lw_persona.config import write_text
 from lw_persona.places import Places
 from lw_persona.reflex import reflex_segment
 from lw_persona.render import SEGMENT_NAMES, render_segments
-from lwcore.errors import LwError
-from lwcore.io import read_json
+from lwcore.api import LwError, read_json
 
 VECTORS = Path(__file__).with_name("conformance")
 EMPTY_NOTE = "(空 —— 该段不会出现在系统提示词里)"

@@ -14,8 +14,7 @@ from lw_persona import config as cfgmod, inbox as inboxmod
 from lw_persona.config import read_config
 from lw_persona.places import Places
 from lw_persona.sinks import sink_entry
-from lwcore.cli.common import state
-from lwcore.errors import LwError
+from lwcore.api import LwError, cli_state as state
 
 _config_opt = click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
                            help="config.json (default: $DSH_WHALE_CONFIG, then $DSH_HOME/whale-persona/config.json "
@@ -219,7 +218,7 @@ def preset_apply(preset_id: str, config_file: str | None) -> None:
 @_config_opt
 def preset_save(preset_id: str, label: str, description: str, author: str, config_file: str | None) -> None:
     """Save the current persona (never memory) as preset PRESET_ID."""
-    from lwcore.errors import LwError
+    from lwcore.api import LwError
 
     from lw_persona.config import read_config
     from lw_persona.presets import AUTOSAVE_ID, from_config, require_id, save
@@ -245,9 +244,7 @@ def import_cmd(file: str, force: bool, as_json: bool) -> None:
 
     The preset is saved to the presets folder, not applied.
     """
-    from lwcore.cards import CARD_LIMITS
-    from lwcore.errors import LwError
-    from lwcore.io import read_bytes
+    from lwcore.api import CARD_LIMITS, LwError, read_bytes
 
     from lw_persona import importers
     from lw_persona.presets import AUTOSAVE_ID, file_for, save
@@ -411,7 +408,7 @@ def inbox_drop(index: int, config_file: str | None, inbox_file: str | None) -> N
 @_inbox_opt
 def inbox_log(config_file: str | None, inbox_file: str | None) -> None:
     """Print the raw lines (the audit trail), numbered; a line that is not UTF-8 is shown as such."""
-    from lwcore.errors import LwError
+    from lwcore.api import LwError
 
     from lw_persona.inbox import read_bytes, split_lines
 

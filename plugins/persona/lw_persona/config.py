@@ -17,10 +17,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from lwcore import js
+from lwcore.api import js
 from lw_persona.places import Places
-from lwcore.errors import LwError
-from lwcore.io import atomic_write_text, load_json, read_bytes
+from lwcore.api import LwError, atomic_write_text, load_json, read_bytes
 
 PATCHABLE_KEYS = ("enabled", "thinkingLanguage", "persona", "memory")
 """Top-level sections a write may replace (``core/edit.js`` ``PATCHABLE_KEYS``)."""

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lwcore.contributions import Dropped, ImportReport, ImportResult
-from lwcore.errors import LwError
-from lwcore.io import load_json
+from lwcore.api import Dropped, ImportReport, ImportResult, LwError, load_json
 
 from lw_persona import presets as presetmod
 from lw_persona import tavern
@@ -26,7 +24,7 @@ def _json(data: bytes) -> Any:
 
 def sniff_preset(data: bytes, name: str) -> float:
     """1.0 for a ``whale-persona-preset/1`` file, 0.8 for a legacy preset shape, else 0."""
-    from lwcore.cards import container_of
+    from lwcore.api import container_of
 
     if container_of(data) != "json":
         return 0.0
@@ -46,8 +44,7 @@ def load_preset(data: bytes, name: str) -> ImportResult[dict[str, Any]]:
 
 def sniff_card(data: bytes, name: str) -> float:
     """0.6 for a V2/V3 card (JSON, PNG or CHARX), 0.5 for a V1 card, else 0. Never raises."""
-    from lwcore.cards import load_card
-    from lwcore.errors import LwError
+    from lwcore.api import LwError, load_card
 
     try:
         card = load_card(data, name, assets=False)
@@ -68,8 +65,7 @@ def _source_note(report: Any) -> str:
 def load_card(data: bytes, name: str) -> ImportResult[dict[str, Any]]:
     """A card file -> a persona preset with an itemised report; located :class:`LwError` when
     the file is no card or carries nothing this format can hold."""
-    from lwcore.cards import load_card as read_card
-    from lwcore.errors import LwError
+    from lwcore.api import LwError, load_card as read_card
 
     try:
         card = read_card(data, name or None, assets=False)

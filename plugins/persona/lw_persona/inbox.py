@@ -25,9 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from lwcore import js
-from lwcore.errors import LwError
-from lwcore.io import read_bytes as read_file
+from lwcore.api import LwError, js, read_bytes as read_file
 
 PROPOSED = "proposed"
 CONFIRMED = "confirmed"

@@ -19,8 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from lwcore.context import plugin_data_dir
-from lwcore.datadir import resolve_data_dir
+from lwcore.api import plugin_data_dir, resolve_data_dir
 
 PLUGIN_ID = "persona"
 HOME_ENV = "DSH_HOME"

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lwcore.contributions import CommandRef, Importer, PromptSegment, SchemaRef, TurnContext
-from lwcore.hookspecs import hookimpl
+from lwcore.api import CommandRef, Importer, PromptSegment, SchemaRef, TurnContext, hookimpl
 
 SLOTS = {
     "persona-prefix": ("system", -1000),

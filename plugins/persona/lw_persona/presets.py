@@ -14,8 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from lwcore.errors import LwError
-from lwcore.io import JSON_LIMITS, load_json, read_bytes
+from lwcore.api import JSON_LIMITS, LwError, load_json, read_bytes
 
 from lw_persona import config as cfgmod
 from lw_persona.places import Places

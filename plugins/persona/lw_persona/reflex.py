@@ -23,12 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lwcore import js
+from lwcore.api import js
 from lw_persona.inbox import append_line, now_iso
 from lw_persona.places import Places
-from lwcore.errors import LwError
-from lwcore.io import JSON_LIMITS, read_json
-from lwcore.sandbox.regex import RegexFailed, RegexTester
+from lwcore.api import JSON_LIMITS, LwError, RegexFailed, RegexTester, read_json
 
 MAX_RULES_BYTES = 256 * 1024
 MAX_LEDGER_BYTES = 2 * 1024 * 1024

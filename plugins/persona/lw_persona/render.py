@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from lw_persona import config as cfgmod, sinks as sinksmod
-from lwcore import js
+from lwcore.api import js
 from lw_persona import inbox as inboxmod
 from lw_persona.places import Places
 

@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from lw_persona import config as cfgmod
-from lwcore import js
+from lwcore.api import js
 from lw_persona.inbox import MEMORY_KIND, Entry, append_line, norm_kind, now_iso
 from lw_persona.places import Places
-from lwcore.errors import LwError
-from lwcore.io import iter_json_lines, read_bytes
+from lwcore.api import LwError, iter_json_lines, read_bytes
 
 FORMATS = ("md", "plain", "jsonl")
 _PLACEHOLDER = re.compile(r"\{(text|date|kind|tag|source)\}")

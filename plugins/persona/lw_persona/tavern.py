@@ -15,11 +15,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from lwcore import js
+from lwcore.api import js
 from lw_persona import presets as presetmod
-from lwcore.cards import detect_spec, unwrap
-from lwcore.io import JSON_LIMITS
-from lwcore.io.safe_json import check_shape
+from lwcore.api import JSON_LIMITS, check_shape, detect_spec, unwrap_card as unwrap
 
 MAX_CONTRACTS = 40
 MAX_CONTRACT_CHARS = 300

@@ -28,10 +28,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from lwcore.errors import LwError
-from lwcore.io import load_json
-from lwcore.live import CallOptions, current_call
-from lwcore.turn.adapter import ParsedReply, ToolCall, ToolOffer, ToolResult
+from lwcore.api import (
+    CallOptions,
+    LwError,
+    ParsedReply,
+    ToolCall,
+    ToolOffer,
+    ToolResult,
+    current_call,
+    load_json,
+)
 
 
 

@@ -15,12 +15,18 @@ from urllib.parse import urlsplit
 
 import click
 
-from lwcore import profiles
-from lwcore.cli.common import echo_json, state
-from lwcore.contributions import resolve
-from lwcore.errors import LwError
-from lwcore.live import CallOptions, Delta, TextDelta, calling
-from lwcore.profiles import Profile
+from lwcore.api import (
+    CallOptions,
+    Delta,
+    LwError,
+    Profile,
+    TextDelta,
+    calling,
+    cli_state as state,
+    echo_json,
+    profiles,
+    resolve,
+)
 
 
 def _adapters(kernel: Any) -> dict[str, Any]:

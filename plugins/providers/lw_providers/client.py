@@ -41,9 +41,7 @@ from typing import Any
 
 import httpx
 
-from lwcore.errors import LwError
-from lwcore.io import load_json
-from lwcore.live import CallOptions, Cancel
+from lwcore.api import CallOptions, Cancel, LwError, load_json
 
 from lw_providers.sse import SseReader
 from lw_providers.streams import NAMES, READERS, shape_of

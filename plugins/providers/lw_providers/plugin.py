@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lwcore.contributions import CommandRef, ProviderAdapter, Register
-from lwcore.hookspecs import hookimpl
+from lwcore.api import CommandRef, ProviderAdapter, Register, hookimpl
 
 
 @hookimpl

@@ -13,7 +13,7 @@ for its end, so a hostile stream costs bounded memory and time.
 
 from __future__ import annotations
 
-from lwcore.errors import LwError
+from lwcore.api import LwError
 
 MAX_SSE_LINE_BYTES = 1024 * 1024
 MAX_SSE_EVENT_BYTES = 4 * 1024 * 1024

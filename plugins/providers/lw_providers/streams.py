@@ -30,9 +30,16 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from lwcore.errors import LwError
-from lwcore.io import load_json
-from lwcore.live import Delta, StopDelta, TextDelta, ToolArgumentsDelta, ToolCallStart, UsageDelta
+from lwcore.api import (
+    Delta,
+    LwError,
+    StopDelta,
+    TextDelta,
+    ToolArgumentsDelta,
+    ToolCallStart,
+    UsageDelta,
+    load_json,
+)
 
 MAX_STREAM_BLOCKS = 1024
 """Content blocks, tool calls or output items one streamed reply may have."""

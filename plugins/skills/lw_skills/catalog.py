@@ -27,12 +27,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lwcore.errors import LwError
+from lwcore.api import LwError
 from lw_skills.skillfile import MAX_SKILL_BYTES, Skill, parse_skill_text, valid_id
-from lwcore.io.text import read_text
+from lwcore.api import read_text
 
 if TYPE_CHECKING:
-    from lwcore.kernel import Kernel
+    from lwcore.api import Kernel
 
 USER = "user"
 SKILL_FILE = "SKILL.md"

@@ -18,8 +18,7 @@ import click
 
 from lw_skills.catalog import catalog_for
 from lw_skills.rooms import disable, enable
-from lwcore.cli.common import ROOM, echo_json, state
-from lwcore.turn.room import Room, room_lock
+from lwcore.api import ROOM, Room, cli_state as state, echo_json, room_lock
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 locale_option = click.option("--locale", default="en", show_default=True, help="Language of names and descriptions.")
@@ -43,7 +42,7 @@ def list_cmd(room: Path | None, as_json: bool, locale: str) -> None:
     catalog = catalog_for(kernel)
     loaded = None
     if room is not None:
-        from lwcore.turn.room import Room, room_lock
+        from lwcore.api import Room, room_lock
 
         with room_lock(room, shared=True):
             loaded = Room.load(room, kernel)
@@ -119,7 +118,7 @@ def validate_cmd(path: Path, as_json: bool) -> None:
 
     folder = path.parent if path.name == SKILL_FILE and not path.is_dir() else path
     if not folder.is_dir():
-        from lwcore.errors import LwError
+        from lwcore.api import LwError
 
         raise LwError("not a skill folder", file=path, expected=f"a folder holding a {SKILL_FILE}")
     found = load_folder(folder, "file")

@@ -4,9 +4,7 @@ command's ``who_by_word``; the room is saved under its lock by the kernel)."""
 
 from __future__ import annotations
 
-from lwcore.contributions import CommandReply
-from lwcore.errors import LwError
-from lwcore.turn.room_commands import CommandContext
+from lwcore.api import CommandContext, CommandReply, LwError
 from lw_skills.catalog import catalog_for
 from lw_skills.listing import list_text, show_text
 from lw_skills.rooms import disable, enable

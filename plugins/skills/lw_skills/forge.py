@@ -37,11 +37,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from lwcore.errors import LwError, LwErrors
-from lwcore.io.atomic import encode_utf8
-from lwcore.io.roundtrip import dump_yaml
-from lwcore.pack.module import MODULE_FILE, SETUP_FILE, ModuleFrontmatter, read_module_text  # noqa: F401 - one reader
-from lwcore.turn.tools import ToolContext, ToolError
+from lwcore.api import LwError, LwErrors, dump_yaml, encode_utf8
+from lwcore.api import MODULE_FILE, SETUP_FILE, ModuleFrontmatter, read_module_text  # noqa: F401 - one reader
+from lwcore.api import ToolContext, ToolError
 from lw_skills.catalog import REFERENCES, SKILL_FILE, catalog_for, load_folder
 from lw_skills.skillfile import ID_PATTERN, MAX_ID, MAX_SKILL_BYTES, parse_skill_text
 
@@ -146,8 +144,7 @@ class GenerateRulepackArgs(BaseModel):
 
 
 def generate_rulepack(args: GenerateRulepackArgs, ctx: ToolContext) -> dict[str, Any]:
-    from lwcore.io.atomic import atomic_write_text
-    from lwcore.rules import engine_for
+    from lwcore.api import atomic_write_text, engine_for
 
     engine = engine_for(ctx.kernel)
     target = ctx.kernel.data_dir / "rulepacks" / f"{args.id}.yaml"
@@ -156,7 +153,7 @@ def generate_rulepack(args: GenerateRulepackArgs, ctx: ToolContext) -> dict[str,
         raise ToolError(f"rule system id {args.id!r} belongs to {owner.origin}; choose another id")
     if target.exists() and not args.replace:
         raise ToolError(f"a user rulepack {args.id!r} exists; pass replace: true to overwrite it")
-    from lwcore.io.atomic import encode_utf8
+    from lwcore.api import encode_utf8
 
     shown = f"<generated>/{args.id}.yaml"
     with tempfile.TemporaryDirectory(prefix="lw-forge-") as scratch:
@@ -204,8 +201,7 @@ def module_text(front: dict[str, Any], notes: str) -> str:
 
 
 def generate_module(args: GenerateModuleArgs, ctx: ToolContext) -> dict[str, Any]:
-    from lwcore.rules import engine_for
-    from lwcore.turn.prep import PACKS, checked_plan
+    from lwcore.api import PREP_PACKS as PACKS, checked_plan, engine_for
 
     shown = f"<generated>/{args.id}"
     engine = engine_for(ctx.kernel)

@@ -10,7 +10,7 @@ from lw_skills.rooms import RoomSkill, room_skills
 from lw_skills.skillfile import Skill
 
 if TYPE_CHECKING:
-    from lwcore.turn.room import Room
+    from lwcore.api import Room
 
 
 def _short(text: str, width: int = 90) -> str:

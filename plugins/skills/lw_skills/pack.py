@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from lwcore.contributions import ContentReport, PackItem
-from lwcore.errors import LwError
+from lwcore.api import ContentReport, LwError, PackItem
 from lw_skills.catalog import HOOKS_FILE, MAX_HOOKS_BYTES, SKILL_FILE, catalog_for
 from lw_skills.skillfile import MAX_SKILL_BYTES, parse_skill_text, valid_id
-from lwcore.sandbox import run_hooks
+from lwcore.api import run_hooks
 
 
 def validate(item: PackItem) -> ContentReport:

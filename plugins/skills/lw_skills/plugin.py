@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from lwcore.contributions import (
+from lwcore.api import (
     CommandRef,
     HookScript,
     PackValidator,
@@ -14,8 +14,8 @@ from lwcore.contributions import (
     SchemaRef,
     ToolSpec,
     TurnContext,
+    hookimpl,
 )
-from lwcore.hookspecs import hookimpl
 
 _T = "lw_skills.turn"
 _F = "lw_skills.forge"

@@ -24,13 +24,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from lwcore.errors import LwError
-from lwcore.turn.room import Feature
+from lwcore.api import Feature, LwError
 from lw_skills.catalog import SkillCatalog
 from lw_skills.skillfile import Skill
 
 if TYPE_CHECKING:
-    from lwcore.turn.room import Room
+    from lwcore.api import Room
 
 REFERENCE_TOOL = "read_skill_reference"
 

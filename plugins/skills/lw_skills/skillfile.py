@@ -35,12 +35,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
 
-from lwcore.contributions import localized
-from lwcore.errors import LwError
-from lwcore.io.frontmatter import FRONTMATTER_LIMITS
-from lwcore.io.frontmatter import split_frontmatter as _split
-from lwcore.io.models import validate_model
-from lwcore.io.safe_yaml import load_yaml
+from lwcore.api import (
+    FRONTMATTER_LIMITS,
+    LwError,
+    load_yaml,
+    localized,
+    split_frontmatter as _split,
+    validate_model,
+)
 
 ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 MAX_ID = 64

@@ -9,9 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from lwcore.contributions import HookScript, PromptSegment, TurnContext
-from lwcore.errors import LwError
-from lwcore.turn.tools import ToolContext, ToolError
+from lwcore.api import HookScript, LwError, PromptSegment, ToolContext, ToolError, TurnContext
 from lw_skills.catalog import REFERENCES, catalog_for
 from lw_skills.rooms import REFERENCE_TOOL, active_skills
 from lw_skills.skillfile import Skill
@@ -69,8 +67,7 @@ class ReferenceArgs(BaseModel):
 
 def read_reference(args: ReferenceArgs, ctx: ToolContext) -> dict[str, Any]:
     """The text of one reference of a skill enabled in this room."""
-    from lwcore.io.paths import confine
-    from lwcore.io.text import read_text
+    from lwcore.api import confine, read_text
 
     skills = {s.id: s for s in active_skills(ctx.room, catalog_for(ctx.kernel))}
     skill = skills.get(args.skill)

@@ -24,9 +24,7 @@ import os
 import shutil
 from pathlib import Path
 
-from lwcore.errors import LwError
-from lwcore.io import confine, load_json
-from lwcore.io.atomic import atomic_write_bytes
+from lwcore.api import LwError, atomic_write_bytes, confine, load_json
 
 from lw_storyrepo.faults import fault
 from lw_storyrepo.gitops import Git

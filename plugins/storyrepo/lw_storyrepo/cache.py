@@ -22,8 +22,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from lwcore.errors import LwError
-from lwcore.io import load_json
+from lwcore.api import LwError, load_json
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.board import strong_hook

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from lwcore.errors import LwError
+from lwcore.api import LwError
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.dialect import Doc, parse_doc, plain

@@ -23,7 +23,7 @@ from lw_storyrepo.notices import drain
 from lw_storyrepo.repair import BrokenSources, require_readable
 from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.sources import read_input
-from lwcore.errors import LwError
+from lwcore.api import LwError
 
 
 def _repo(path: str | None, *, readable: bool = True) -> Any:
@@ -484,7 +484,7 @@ def vol_candidates(items: tuple[str, ...], book: str | None) -> None:
     """写入 3–5 个伏笔机会。
 
     每个须原样引用总纲的远期节点。"""
-    from lwcore.errors import LwError
+    from lwcore.api import LwError
 
     from lw_storyrepo.volume_review import parse_candidate, propose_candidates
 

@@ -20,8 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from lwcore.errors import LwError
-from lwcore.io import load_yaml
+from lwcore.api import LwError, load_yaml
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from lwcore.errors import LwError
+from lwcore.api import LwError
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.dialect import quick_meta

@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 from typing import Mapping
 
-from lwcore.errors import LwError
+from lwcore.api import LwError
 
 from lw_storyrepo.faults import fault
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from lwcore.errors import LwError
+from lwcore.api import LwError
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.atomic import apply_and_commit, recover

@@ -31,8 +31,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from lwcore.errors import LwError
-from lwcore.io import read_json
+from lwcore.api import LwError, read_json
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.counting import word_count

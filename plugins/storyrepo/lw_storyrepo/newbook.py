@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 from typing import Any, Callable
 
-from lwcore.errors import LwError
+from lwcore.api import LwError
 
 from lw_storyrepo import SPEC_VERSION
 from lw_storyrepo import layout as L

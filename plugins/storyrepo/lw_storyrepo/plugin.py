@@ -10,8 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lwcore.contributions import CommandRef, PromptSegment, SchemaRef, ToolSpec, TurnContext
-from lwcore.hookspecs import hookimpl
+from lwcore.api import CommandRef, PromptSegment, SchemaRef, ToolSpec, TurnContext, hookimpl
 
 from lw_storyrepo.toolspecs import TOOLS
 

@@ -14,8 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from lwcore.errors import LwError
-from lwcore.io.atomic import atomic_write_text
+from lwcore.api import LwError, atomic_write_text
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.dialect import (RepairCard, RepairNeeded, auto_fix, context_lines, fast_flat, plain,

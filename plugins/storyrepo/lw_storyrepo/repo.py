@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lwcore.errors import LwError
-from lwcore.io import confine
+from lwcore.api import LwError, confine
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.dialect import Doc, auto_fix, fast_flat, new_map, parse_doc, plain, quick_meta, yaml_load

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lwcore.errors import LwError
+from lwcore.api import LwError
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.acceptcard import write_acceptance

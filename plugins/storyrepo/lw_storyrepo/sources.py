@@ -12,10 +12,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from lwcore.errors import LwError
-from lwcore.io import decode_text, read_stream
-from lwcore.io import read_bytes as _read_bytes
-from lwcore.io.text import DEFAULT_MAX_BYTES
+from lwcore.api import DEFAULT_MAX_BYTES, LwError, decode_text, read_bytes as _read_bytes, read_stream
 
 MAX_BYTES = DEFAULT_MAX_BYTES
 """The largest file a book reads whole (a chapter is ~10 KB; a whole novel in one file ~5 MB)."""

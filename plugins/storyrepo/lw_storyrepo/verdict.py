@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from lwcore.errors import LwError
+from lwcore.api import LwError
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.acceptcard import body_digest, read_acceptance, write_acceptance

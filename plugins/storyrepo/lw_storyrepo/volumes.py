@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Iterator
 
-from lwcore.errors import LwError
+from lwcore.api import LwError
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.repo import StoryRepo, as_int

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from lwcore.errors import LwError
+from lwcore.api import LwError
 
 from lw_storyrepo.repo import StoryRepo
 

@@ -16,8 +16,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from lwcore.errors import LwError
-from lwcore.io.atomic import atomic_write_text
+from lwcore.api import LwError, atomic_write_text
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.dialect import fast_flat, new_map, plain, yaml_dump, yaml_load

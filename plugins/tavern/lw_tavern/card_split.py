@@ -33,8 +33,7 @@ from lw_tavern.worldbook.load import book_from_data, book_to_data
 from lw_tavern.worldbook.engine import estimate_tokens
 from lw_tavern.worldbook.model import WorldBook, WorldEntry, unique_ids
 
-from lwcore.contributions import Dropped, ImportReport
-from lwcore.errors import LwError
+from lwcore.api import Dropped, ImportReport, LwError
 
 PERSON_TEXT_FIELDS = ("description", "personality", "scenario", "first_mes", "mes_example", "system_prompt",
                       "post_history_instructions", "creator_notes")

@@ -24,9 +24,7 @@ from lw_tavern.files import MAX_CARD_BYTES, decode_lenient, located
 from lw_tavern.lorecard import load_lorecard, sniff, to_card
 from lw_tavern.worldbook.load import book_from_data
 from lw_tavern.worldbook.model import WorldBook
-from lwcore.cards import load_card, unwrap
-from lwcore.io import load_json, read_bytes
-from lwcore.io.limits import JSON_LIMITS
+from lwcore.api import JSON_LIMITS, load_card, load_json, read_bytes, unwrap_card as unwrap
 
 _JSON_START = (b"{", b"[", b"\xef\xbb\xbf")
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lwcore.errors import LwError, LwErrors
-from lwcore.io import iter_json_lines, read_text
+from lwcore.api import LwError, LwErrors, iter_json_lines, read_text
 
 from lw_tavern.files import located, read_json_file
 from lw_tavern.worldbook.engine import Message

@@ -18,7 +18,7 @@ import random
 from typing import Any
 
 import click
-from lwcore.cli.common import ROOM
+from lwcore.api import ROOM
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
@@ -58,8 +58,7 @@ def activate_cmd(book: str, chat_file: str, settings_file: str | None, state_fil
     book as written (no import's trust boundary). Entries with match* flags also scan the
     card's own texts (description, personality, scenario, creator notes, depth prompt: as a
     world import keeps them, {{char}} read as the card's name) and the --persona text."""
-    from lwcore.io import read_text
-    from lwcore.sandbox.budget import ensure as ensure_budget
+    from lwcore.api import ensure_budget, read_text
 
     from lw_tavern.card_split import split_card
     from lw_tavern.cardfile import book_of, read_material
@@ -189,7 +188,7 @@ def convert_cmd(source: str, target: str, as_json: bool) -> None:
     """A SillyTavern card (JSON, PNG, CHARX) or a world-info file to a native *.lorecard.json,
     or a native card back to a SillyTavern card (JSON) -- a world-info file when it holds no
     person, only a book (what a world-info file converts to). Nothing is written when SOURCE is refused."""
-    from lwcore.io import atomic_write_text
+    from lwcore.api import atomic_write_text
 
     from lw_tavern.cardfile import book_of, read_material
     from lw_tavern.lorecard import from_card, to_card
@@ -235,9 +234,7 @@ def import_cmd(ctx: click.Context, file: str, kind: str, room: str, member: str 
     """
     from pathlib import Path
 
-    from lwcore.cli.common import state
-    from lwcore.errors import LwError
-    from lwcore.turn.room import Room, room_lock
+    from lwcore.api import LwError, Room, cli_state as state, room_lock
 
     from lw_tavern.room.imports import Source, pack_id_of, run_import, summary
 
@@ -267,7 +264,7 @@ def js_install_cmd() -> None:
     """Fetch the npm packages the plugin runs in the sandbox (EJS, lodash, mathjs, yaml, json5,
     jsonrepair) into this environment, checked against the plugin's lock; what is there is kept
     (``make setup`` does this)."""
-    from lwcore.errors import LwError
+    from lwcore.api import LwError
 
     from lw_tavern import jsdeps
 

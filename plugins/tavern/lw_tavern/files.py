@@ -13,9 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from lwcore.errors import LwError, LwErrors
-from lwcore.io import decode_text, load_json, load_yaml, read_bytes
-from lwcore.io.limits import JSON_LIMITS
+from lwcore.api import JSON_LIMITS, LwError, LwErrors, decode_text, load_json, load_yaml, read_bytes
 
 M = TypeVar("M")
 MAX_CARD_BYTES = 32 * 1024 * 1024

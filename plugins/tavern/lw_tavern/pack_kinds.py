@@ -27,10 +27,7 @@ from typing import Any
 from lw_tavern.ejs.lite import strip_templates
 from lw_tavern.files import MAX_CARD_BYTES
 
-from lwcore.contributions import ContentReport, PackItem
-from lwcore.errors import LwError, LwErrors
-from lwcore.io import decode_text, load_json
-from lwcore.io.limits import JSON_LIMITS
+from lwcore.api import JSON_LIMITS, ContentReport, LwError, LwErrors, PackItem, decode_text, load_json
 
 
 def _json(item: PackItem, raw: bytes | None = None) -> tuple[Any, str, str]:
@@ -58,7 +55,7 @@ def _has_ejs(data: Any) -> bool:
 
 
 def validate_card(item: PackItem) -> ContentReport:
-    from lwcore.cards import container_of, load_card
+    from lwcore.api import container_of, load_card
 
     from lw_tavern.card_split import split_card
     from lw_tavern.lorecard import from_card, load_lorecard, sniff, to_card

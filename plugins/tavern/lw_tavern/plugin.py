@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lwcore.contributions import (
+from lwcore.api import (
     CommandRef,
     DocumentType,
     PackValidator,
@@ -15,8 +15,8 @@ from lwcore.contributions import (
     SchemaRef,
     ToolSpec,
     TurnContext,
+    hookimpl,
 )
-from lwcore.hookspecs import hookimpl
 
 _ROOM = "lw_tavern.room"
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from lwcore.errors import LwError, LwErrors
+from lwcore.api import LwError, LwErrors
 from pydantic import BaseModel, ConfigDict, Field
 
 from lw_tavern.files import located, read_json_file, validate

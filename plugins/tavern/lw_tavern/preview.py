@@ -19,8 +19,7 @@ from lw_tavern.card_split import HOOKS_EXTENSION, is_render_only, split_card
 from lw_tavern.cardfile import book_of, read_material
 from lw_tavern.mvu.initvar import is_declaration
 from lw_tavern.room.imports import KINDS, Source, pack_id_of, plan_import, report_lines
-from lwcore.cards import detect_spec
-from lwcore.errors import LwError
+from lwcore.api import LwError, detect_spec
 
 WHO = {"pc": "anyone, for themselves (the keeper: for a member)",
        "companion": "anyone; the keeper plays it",

@@ -47,11 +47,7 @@ from lw_panels.intents import intent_line
 from lw_panels.load import asset_bytes
 from lw_panels.manifest import manifest, room_packs
 from lw_panels.serve.table import Seat, Table, json_error
-from lwcore.errors import LwError
-from lwcore.io.safe_json import load_json
-from lwcore.sandbox.switch import js_enabled
-from lwcore.turn.documents import viewer_of
-from lwcore.turn.room import Room, room_lock
+from lwcore.api import LwError, Room, js_enabled, load_json, room_lock, viewer_of
 
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
 KEEPALIVE = 15.0

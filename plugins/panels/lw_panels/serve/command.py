@@ -13,8 +13,7 @@ from pathlib import Path
 
 import click
 
-from lwcore.cli.common import ROOM, state
-from lwcore.errors import LwError
+from lwcore.api import ROOM, LwError, cli_state as state
 
 
 @click.command("serve")
@@ -48,7 +47,7 @@ def serve(ctx: click.Context, room: Path, port: int, replies: tuple[Path, ...], 
 
     from lw_panels.packs import dev_mounts
     from lw_panels.serve.table import TURN_TIME_LIMIT, Table, TurnSource
-    from lwcore.io.safe_json import read_json
+    from lwcore.api import read_json
 
     if replies and endpoint:
         raise LwError("give recorded replies or an endpoint, not both")

@@ -28,17 +28,21 @@ from typing import TYPE_CHECKING, Any
 from lw_panels.manifest import room_packs
 from lw_panels.presentation import room_kit, stage
 from lw_panels.table import table_view
-from lwcore.deadline import Deadline
-from lwcore.errors import LwError, redacted
-from lwcore.turn.pipeline import EnvKey
-from lwcore.turn.provider import protocol_of_reply
-from lwcore.turn.queue import queue_for
-from lwcore.turn.room import Room, room_lock
-from lwcore.turn.room_commands import is_command
-from lwcore.turn.view import view_for
+from lwcore.api import (
+    Deadline,
+    EnvKey,
+    LwError,
+    Room,
+    is_command,
+    protocol_of_reply,
+    queue_for,
+    redacted,
+    room_lock,
+    view_for,
+)
 
 if TYPE_CHECKING:
-    from lwcore.kernel import Kernel
+    from lwcore.api import Kernel
 
 TURN_TIME_LIMIT = 180
 """Seconds a line played at the table may take, queueing included (``lw serve --turn-timeout``)."""

@@ -31,7 +31,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from lwcore.js import to_number, to_string, truthy  # JavaScript semantics, one definition
+from lwcore.api import (  # JavaScript semantics, one definition
+    js_to_number as to_number,
+    js_to_string as to_string,
+    js_truthy as truthy,
+)
 
 Resolver = Callable[[str], Any]
 MAX_LENGTH = 2000

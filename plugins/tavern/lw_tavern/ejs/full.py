@@ -48,9 +48,7 @@ from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any
 
-from lwcore.contributions import VariableWrite
-from lwcore.turn.tree import leaves
-from lwcore.turn.script_writes import writes_from
+from lwcore.api import VariableWrite, tree_leaves as leaves, writes_from
 
 from lw_tavern import jsdeps
 from lw_tavern.ejs.lite import ESCAPED, pieces_at

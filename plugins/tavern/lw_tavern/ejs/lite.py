@@ -21,7 +21,12 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from lwcore.turn.tree import TreeError, lookup, parse_path, value_of
+from lwcore.api import (
+    TreeError,
+    tree_lookup as lookup,
+    tree_parse_path as parse_path,
+    tree_value_of as value_of,
+)
 
 from lw_tavern.ejs.expr import ExprError, evaluate, show, truthy
 

@@ -37,8 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from lwcore.errors import LwError
-from lwcore.rules.dice import roll
+from lwcore.api import LwError, roll
 
 from lw_tavern.ejs.yamlout import fast
 from lw_tavern.mvu import lodash

@@ -18,8 +18,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from lwcore.errors import LwError
-from lwcore.io import load_yaml
+from lwcore.api import LwError, load_yaml
 
 from lw_tavern.decorators import named, split_decorators
 from lw_tavern.mvu import lodash

@@ -37,8 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lwcore.contributions import TreeChange
-from lwcore.turn.tree import TreeError, apply
+from lwcore.api import TreeChange, TreeError, tree_apply as apply
 
 from lw_tavern.mvu import lodash as _
 from lw_tavern.mvu.values import UNDEFINED, ReadError, Reader

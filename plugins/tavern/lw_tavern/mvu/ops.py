@@ -28,23 +28,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lwcore.contributions import TreeChange
-from lwcore.turn.tree import (
-    Segment,
+from lwcore.api import (
     Tree,
+    TreeChange,
     TreeError,
-    get,
-    is_described,
-    lookup,
-    open_branch,
-    parse_path,
-    show_path,
+    TreeSegment as Segment,
+    tree_get as get,
+    tree_index_of as _index,
+    tree_is_described as is_described,
+    tree_lookup as lookup,
+    tree_open_branch as open_branch,
+    tree_parent_of as _parent,
+    tree_parse_path as parse_path,
+    tree_place as _put,
+    tree_show_path as show_path,
+    tree_step as _step,
+    tree_thaw as _thaw,
 )
-from lwcore.turn.tree import index_of as _index
-from lwcore.turn.tree import parent_of as _parent
-from lwcore.turn.tree import place as _put
-from lwcore.turn.tree import step as _step
-from lwcore.turn.tree import thaw as _thaw
 
 __all__ = ["ALIASES", "OPERATIONS", "Op", "OpOutcome", "apply_ops", "change", "pointer_path", "show_path"]
 

@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from lwcore.errors import LwError
+from lwcore.api import LwError
 from lw_tavern.mvu.ops import ALIASES, Op, pointer_path, show_path
 
 from lw_tavern.mvu.json5 import Json5Error, parse_json5

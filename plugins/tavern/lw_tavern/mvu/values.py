@@ -26,7 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from lwcore.sandbox.runtime import Limits
+from lwcore.api import SandboxLimits as Limits
 
 from lw_tavern import jsdeps
 from lw_tavern.mvu.json5 import Json5Error, parse_json5

@@ -28,10 +28,10 @@ from lw_tavern.room.documents import ENTRY
 from lw_tavern.worldbook.engine import CompiledBook, compile_book
 from lw_tavern.worldbook.model import WorldBook, WorldEntry, WorldSettings
 
-from lwcore.errors import LwError
+from lwcore.api import LwError
 
 if TYPE_CHECKING:
-    from lwcore.turn.room import Room
+    from lwcore.api import Room
 
 CACHE_SIZE = 8
 DEFAULT_CONTEXT = 32_000

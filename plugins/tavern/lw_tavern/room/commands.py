@@ -29,12 +29,10 @@ from lw_tavern.room import presets, roster
 from lw_tavern.room.documents import ENTRY, PACK, PRESET
 from lw_tavern.room.imports import KINDS, open_story, resolve_source, run_import, summary
 from lw_tavern.worldbook.engine import estimate_tokens
-from lwcore.contributions import CommandReply
-from lwcore.errors import LwError
-from lwcore.turn.documents import Document, project_all, viewer_of
+from lwcore.api import CommandReply, Document, LwError, project_all, viewer_of
 
 if TYPE_CHECKING:
-    from lwcore.turn.room_commands import CommandContext
+    from lwcore.api import CommandContext
 
 
 IMPORT_REFUSED = "{ref!r} cannot be imported as {kind} here (the keeper can run the same .import to see why)"

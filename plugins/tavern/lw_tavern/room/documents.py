@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from lwcore.contributions import DocumentType, Viewer
+from lwcore.api import DocumentType, Viewer
 
 ENTRY = "worldbook_entry"
 PACK = "worldbook_pack"

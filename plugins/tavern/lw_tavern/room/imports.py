@@ -50,16 +50,24 @@ from lw_tavern.room.scan_texts import CARD_TEXTS, card_texts
 from lw_tavern.worldbook.load import book_from_data
 from lw_tavern.worldbook.model import WorldBook, WorldEntry, entry_to_worldinfo
 
-from lwcore.contributions import Dropped, ImportReport
-from lwcore.errors import LwError
-from lwcore.io import confine
-from lwcore import sandbox
-from lwcore.pack.install import installed_path
-from lwcore.rules.sheet import Sheet
-from lwcore.turn import tree as var_tree
-from lwcore.turn.documents import Document
-from lwcore.turn.room import Feature, HistoryEntry, Member, Room
-from lwcore.turn.variables import VariableDef, VariableError, check_value
+from lwcore.api import (
+    Document,
+    Dropped,
+    Feature,
+    HistoryEntry,
+    ImportReport,
+    LwError,
+    Member,
+    Room,
+    Sheet,
+    VariableDef,
+    VariableError,
+    check_value,
+    confine,
+    installed_path,
+    sandbox,
+    tree as var_tree,
+)
 
 KINDS = ("pc", "companion", "world")
 MAX_HOOKS = 16

@@ -16,11 +16,10 @@ from lw_tavern.files import read_json_file
 from lw_tavern.preset import Fold, LoadedPreset, fold, load_preset, preset_id, read_preset
 from lw_tavern.room.documents import PRESET
 
-from lwcore.errors import LwError
-from lwcore.io import atomic_write_bytes
+from lwcore.api import LwError, atomic_write_bytes
 
 if TYPE_CHECKING:
-    from lwcore.turn.room import Room
+    from lwcore.api import Room
 
 LIBRARY = "presets"
 

@@ -47,10 +47,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from lwcore.contributions import PromptSegment, TurnContext
-from lwcore.turn import tree as var_tree
-from lwcore.turn.documents import Document
-from lwcore.turn.hook_runtime import game_clock
+from lwcore.api import Document, PromptSegment, TurnContext, game_clock, tree as var_tree
 
 from lw_tavern.inert import protect, restore
 from lw_tavern.room.book import room_book, settings_of
@@ -63,7 +60,7 @@ from lw_tavern.worldbook.model import Role
 from lw_tavern.worldbook.timed import TimedState
 
 if TYPE_CHECKING:
-    from lwcore.turn.room import Member, Room
+    from lwcore.api import Member, Room
 
 SCAN_HISTORY = 200
 """History entries read for the scan (the messages among them, newest last)."""

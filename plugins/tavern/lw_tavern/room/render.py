@@ -37,8 +37,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from lwcore.contributions import VariableWrite
-from lwcore.sandbox.switch import js_enabled
+from lwcore.api import VariableWrite, js_enabled
 
 from lw_tavern.ejs.expr import ExprError, evaluate_condition
 from lw_tavern.ejs.full import render_full

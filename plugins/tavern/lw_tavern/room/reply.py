@@ -13,9 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from lwcore import sandbox as default_sandbox
-from lwcore.contributions import ReplyEdit
-from lwcore.turn.tree import tree_of
+from lwcore.api import ReplyEdit, sandbox as default_sandbox, tree_of
 
 from lw_tavern.mvu.magvar import read_reply, reconcile
 from lw_tavern.mvu.update import strip_blocks

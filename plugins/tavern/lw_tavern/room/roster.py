@@ -14,11 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lwcore.errors import LwError
-from lwcore.io.models import validate_model
-from lwcore.rules.sheet import Sheet, SheetFile
-from lwcore.turn.documents import Document
-from lwcore.turn.room import Member, Room, sheet_data
+from lwcore.api import Document, LwError, Member, Room, Sheet, SheetFile, sheet_data, validate_model
 
 from lw_tavern.room.documents import PREGEN
 from lw_tavern.room.imports import slug

@@ -30,7 +30,7 @@ from lw_tavern.room.documents import PACK
 from lw_tavern.worldbook.scan import GLOBAL_TEXTS
 
 if TYPE_CHECKING:
-    from lwcore.turn.room import Member, Room
+    from lwcore.api import Member, Room
 
     from lw_tavern.room.render import Renderer
     from lw_tavern.worldbook.engine import CompiledBook

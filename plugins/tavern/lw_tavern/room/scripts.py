@@ -11,7 +11,7 @@ from typing import Any
 
 from lw_tavern.room.documents import PACK
 from lw_tavern.room.imports import MAX_HOOKS
-from lwcore.contributions import HookScript
+from lwcore.api import HookScript
 
 
 def scripts(room: Any) -> list[Any]:

@@ -13,8 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from lwcore.turn import tree as var_tree
-from lwcore.turn.tools import ToolError
+from lwcore.api import ToolError, tree as var_tree
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from lw_tavern.mvu.ops import Op, change

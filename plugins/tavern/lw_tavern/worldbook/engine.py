@@ -37,9 +37,7 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Any, Literal
 
-from lwcore.sandbox.budget import Budget
-from lwcore.sandbox.budget import current as current_budget
-from lwcore.sandbox.regex import RegexTester
+from lwcore.api import Budget, RegexTester, current_budget
 
 from lw_tavern.decorators import has_line, named, split_decorators
 from lw_tavern.worldbook.jstext import is_multi_word, js_trim, parse_regex_key

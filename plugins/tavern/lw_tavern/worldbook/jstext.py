@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from lwcore.js import WHITESPACE
-from lwcore.js import trim as js_trim  # the scan's name for it, kept here so its importers stay as they are
+from lwcore.api import WHITESPACE
+from lwcore.api import js_trim  # the scan's name for it, kept here so its importers stay as they are
 
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _WS_SPLIT = re.compile(f"[{re.escape(WHITESPACE)}]+")

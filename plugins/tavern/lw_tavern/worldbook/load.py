@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from lwcore.errors import LwError, LwErrors
+from lwcore.api import LwError, LwErrors
 
 from lw_tavern.files import located, validate
 from lw_tavern.worldbook.model import (

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
-from lwcore.sandbox.regex import RegexFailed, RegexTester
+from lwcore.api import RegexFailed, RegexTester
 
 from lw_tavern.worldbook.jstext import RegexKey, contains_whole_word, is_multi_word, js_trim
 from lw_tavern.worldbook.literals import KeyTable
