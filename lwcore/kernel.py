@@ -98,7 +98,7 @@ class RegistrySpec(Generic[T]):
             import click
 
             return (click.Command, CommandRef)
-        return getattr(contributions, self.type_name)  # type: ignore[no-any-return]
+        return getattr(contributions, self.type_name)
 
 
 REGISTRIES: dict[str, RegistrySpec[Any]] = {
@@ -600,7 +600,7 @@ class Kernel:
                     drop(record, f"{kind.__name__} {getattr(item, 'name', getattr(item, 'id', '?'))!r} dropped: "
                                  + "; ".join(problems))
                 elif keep(item):
-                    key = getattr(item, "name", None) or getattr(item, "id", "")
+                    key = getattr(item, "name", None) or getattr(item, "id", None) or ""
                     entries.append(Entry(key, item, record.id))
         return entries, dropped
 
@@ -682,7 +682,7 @@ class Kernel:
                 value = self._services.get(name)
                 if value is None:
                     value = self._services[name] = factory(self)
-        return value  # type: ignore[no-any-return]
+        return value
 
     def plugin_failed(self, plugin_id: str, message: str) -> None:
         """Record a failure of ``plugin_id``'s code that a host caught while calling it (e.g. a

@@ -53,7 +53,7 @@ def validate_model(
 
     name = str(file) if file is not None else None
     try:
-        return model.model_validate(data, strict=strict, context=context)  # type: ignore[attr-defined,no-any-return]
+        return model.model_validate(data, strict=strict, context=context)  # type: ignore[attr-defined]
     except ValidationError as exc:
         problems = []
         for error in exc.errors(include_url=False):

@@ -63,7 +63,7 @@ def transport_for(kernel: Any) -> Transport:
         base = str(k.env.get("LW_GITHUB_API") or "").strip().rstrip("/")
         return Transport(api_base=base) if base else Transport()
 
-    return kernel.service("pack.transport", make)  # type: ignore[no-any-return]
+    return kernel.service("pack.transport", make)
 
 
 def _origin(url: str) -> tuple[str, int | None]:
@@ -76,9 +76,10 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
 
     def __init__(self, limit: int) -> None:
         super().__init__()
-        self.max_redirections = limit
+        # urllib reads the limit from the instance; typeshed declares it a class variable
+        self.max_redirections = limit  # type: ignore[misc]
 
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]  # noqa: ANN001
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: ANN001
         if urllib.parse.urlsplit(newurl).scheme != "https":
             raise LwError(f"refusing a redirect away from https: {newurl[:200]}", file=req.full_url, code="network")
         new = super().redirect_request(req, fp, code, msg, headers, newurl)

@@ -201,11 +201,11 @@ class Sheet:
         out = []
         for res in sheet.resources:
             label = res.label if isinstance(res.label, str) else localized(res.label, locale)
-            out.append({"id": res.id, "label": label, "stat": res.value, "value": values.get(res.value),
+            out.append({"id": res.id, "label": label, "stat": res.value, "value": values.get(res.value) if res.value else None,
                         "max": values.get(res.max) if res.max else None, "max_stat": res.max})
         return out
 
-    def resource(self, name: str) -> tuple[str, str | None] | None:
+    def resource(self, name: str) -> tuple[str | None, str | None] | None:
         """``(value_stat, max_stat)`` of the resource whose id, value or max is ``name``."""
         sheet = self.pack.model.sheet
         if sheet is None:
@@ -565,7 +565,7 @@ def apply_ops(sheet: Sheet, ops: list[StOp], *, rng: random.Random | None = None
         elif op.kind == "set_max":
             value, top = op.value
             res = sheet.resource(op.name)
-            if res is None or res[1] is None:
+            if res is None or res[0] is None or res[1] is None:
                 raise LwError(f"{op.name}: not a resource with a maximum", expected=f"{op.name}{value}")
             before_max = sheet.get(res[1])
             sheet.set(res[1], top)

@@ -159,7 +159,7 @@ def adapter_for(kernel: Kernel, protocol: str) -> ProviderAdapterProtocol:
     adapter = resolve(registry[protocol].adapter)
     if isinstance(adapter, type):
         adapter = adapter()
-    return adapter  # type: ignore[no-any-return]
+    return adapter
 
 
 def compiler_for(kernel: Kernel, protocol: str) -> PromptCompile:
@@ -168,7 +168,7 @@ def compiler_for(kernel: Kernel, protocol: str) -> PromptCompile:
     if protocol not in registry:
         known = ", ".join(sorted(registry)) or "none installed"
         raise LwError(f"no prompt compiler for protocol {protocol!r}", expected=f"one of: {known}")
-    return resolve(registry[protocol].compile)  # type: ignore[no-any-return]
+    return resolve(registry[protocol].compile)
 
 
 def provider_for(kernel: Kernel, protocol: str) -> Provider:
@@ -228,6 +228,6 @@ def cache_of(result: Any) -> Any:
     cache = getattr(result, "cache", None)
     if cache is None and isinstance(result, Mapping):
         cache = result.get("cache")
-    if hasattr(cache, "to_json"):
+    if cache is not None and hasattr(cache, "to_json"):
         return cache.to_json()
     return cache

@@ -383,7 +383,7 @@ def _remove_value(tree: Tree, path: str) -> Tree:
     if isinstance(parent, dict):
         del parent[str(segments[-1])]
     else:
-        del parent[_index(segments[-1])]  # type: ignore[arg-type]
+        del parent[_index(segments[-1])]
     return new
 
 

@@ -99,7 +99,7 @@ class PlayerView(BaseModel):
 class KeeperView(PlayerView):
     """The keeper's view: everything, with what players do not see marked."""
 
-    variables: tuple[KeeperVariableLine, ...]  # type: ignore[assignment]
+    variables: tuple[KeeperVariableLine, ...]
     keeper: Literal[True] = True  # type: ignore[assignment]
 
 

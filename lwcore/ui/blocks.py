@@ -205,7 +205,7 @@ def block_family(bind: Callable[[Any], Any], *, template: bool) -> dict[str, Any
 
     models = {"meter": MeterBlock, "stat": StatBlock, "badge": BadgeBlock, "text": TextBlock,
               "divider": DividerBlock, "choices": ChoicesBlock, "image": ImageBlock}
-    union = Annotated[Union[tuple(models.values())], Field(discriminator="kind")]  # type: ignore[misc]
+    union: Any = Annotated[Union[tuple(models.values())], Field(discriminator="kind")]
     return {**models, "Choice": Choice, "Block": union}
 
 

@@ -439,12 +439,12 @@ def _order(op: str, a: Any, b: Any) -> bool:
             raise ConditionError(f"cannot order {_kind(a)} and {_kind(b)}")
         left, right = na, nb  # type: ignore[assignment]
     if op == ">":
-        return left > right  # type: ignore[operator]
+        return left > right
     if op == "<":
-        return left < right  # type: ignore[operator]
+        return left < right
     if op == ">=":
-        return left >= right  # type: ignore[operator]
-    return left <= right  # type: ignore[operator]
+        return left >= right
+    return left <= right
 
 
 def _kind(value: Any) -> str:
