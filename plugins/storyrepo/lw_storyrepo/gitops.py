@@ -12,7 +12,7 @@ import os
 import re
 import subprocess
 from pathlib import Path
-from typing import Mapping
+from typing import Literal, Mapping
 
 from lwcore.errors import LwError
 
@@ -186,7 +186,7 @@ class Git:
         args = ["commit-tree", tree, "-F", "-"] + (["-p", parent] if parent else [])
         return self.run(*args, input=message.encode("utf-8")).stdout.decode("ascii").strip()
 
-    def commit_paths(self, paths: list[str], message: str, *, old_head: str | None | bool = False,
+    def commit_paths(self, paths: list[str], message: str, *, old_head: str | None | Literal[False] = False,
                      sync_index: bool = True, real_index: bool | None = None, parent_commit: str | None = None) -> str:
         """Commit exactly ``paths`` (added, changed or deleted) on top of HEAD, atomically.
 
