@@ -64,7 +64,6 @@ def render_cmd(ctx: click.Context, room: Path, actor: str | None, fmt: str, outp
             view = table_view(loaded, member.id)
             out = {"viewer": member.id, "manifest": [wire(p) for p in manifest(loaded, viewer)],
                    "panels": view["panels"]}
-            text = None
         elif fmt == "html":
             text = page_html(table_view(loaded, member.id, inline_assets=True), live=False)
         else:

@@ -210,7 +210,7 @@ def _bound(value: Any) -> bool:
     return False
 
 
-class Shared(dict):  # type: ignore[type-arg]
+class Shared(dict):
     """A resolved block every viewer of a locale shares (it reads no variable): read-only,
     and renderers keep what they drew of it (:class:`Drawn`)."""
 
@@ -328,7 +328,7 @@ _BUILDERS: dict[str, Callable[[Any, Any], Build]] = {
 }
 
 
-class SharedBlocks(list):  # type: ignore[type-arg]
+class SharedBlocks(list):
     """A panel's resolved blocks, shared by every viewer whose variables read the same to
     it (:func:`resolve_reusing`): read-only, and renderers keep what they drew of them."""
 
@@ -352,7 +352,7 @@ def resolve_reusing(memo: dict[str, Any], blocks: tuple[Emit, ...], named: Itera
     key = reads(named, prefixes, vars)
     hit = memo.get(locale)
     if hit is not None and hit[0] == key:
-        return hit[1]  # type: ignore[no-any-return]
+        return hit[1]
     resolved = SharedBlocks(resolve(blocks, vars, values, locale))
     memo[locale] = (key, resolved)
     return resolved
@@ -364,7 +364,7 @@ class Drawn:
     drawing, so its identity stays its own."""
 
     def __init__(self, limit: int = 8192) -> None:
-        self._memo: dict[tuple[int, Any], tuple[Mapping[str, Any], Any]] = {}
+        self._memo: dict[tuple[int, Any], tuple[object, Any]] = {}
         self._limit = limit
 
     def get(self, block: Any, key: Any, draw: Callable[[], Any]) -> Any:
