@@ -81,7 +81,7 @@ def validate(
     from pydantic import ValidationError
 
     try:
-        return model.model_validate(data, strict=True, context=context)  # type: ignore[attr-defined,no-any-return]
+        return model.model_validate(data, strict=True, context=context)  # type: ignore[attr-defined]
     except ValidationError as exc:
         positions = positions_of(text, file)
         problems: list[LwError] = []

@@ -202,7 +202,7 @@ def compile_book(
     compiled: list[Compiled] = []
     for index, (key, entry) in enumerate(ordered):
         decorators, content = split_decorators(entry.content)
-        condition = entry.condition or (named(decorators, "if").arg if named(decorators, "if") else "")
+        condition = entry.condition or (found.arg if (found := named(decorators, "if")) else "")
         case_sensitive = settings.case_sensitive if entry.case_sensitive is None else entry.case_sensitive
         whole_words = settings.match_whole_words if entry.match_whole_words is None else entry.match_whole_words
         scan_depth = entry.scan_depth
@@ -994,9 +994,9 @@ class _Run:
         primary = sum(self.finder.matches(scan, k, depth, rec) for k in scan.keys)
         secondary = sum(self.finder.matches(scan, k, depth, rec) for k in scan.secondary)
         if scan.secondary:
-            if c.entry.selective_logic == Logic.AND_ANY:
+            if c.entry.selective_logic == Logic.AND_ANY.value:
                 return primary + secondary
-            if c.entry.selective_logic == Logic.AND_ALL:
+            if c.entry.selective_logic == Logic.AND_ALL.value:
                 return primary + secondary if secondary == len(scan.secondary) else primary
         return primary
 
