@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from lwcore.deadline import Deadline
     from lwcore.sandbox.budget import Budget
+    from lwcore.turn.room import Room
 
 T = TypeVar("T")
 T_contra = TypeVar("T_contra", contravariant=True)
@@ -165,7 +166,7 @@ class TurnContext:
     tier: str | None = None
     cwd: Path | None = None
     viewer: str | None = None
-    room: Any = None
+    room: Room | None = None
     player_input: str = ""
     actor_name: str = ""
     keeper: bool = False
@@ -344,6 +345,8 @@ class ProviderAdapter:
     """
 
     protocol: str
+    # Any, not the protocol type: field_problems reads these annotations at run time, and the
+    # protocol lives in lwcore.turn.adapter (not imported here). adapter_for() returns it typed.
     adapter: Any
     description: Mapping[str, str] = field(default_factory=dict)
 

@@ -87,7 +87,7 @@ class Provider:
         protocol's tool shape (for its cache figures), the adapter builds the body."""
         compiled = self.compiler(list(messages), tools=self.definitions(offers))
         payload = payload_of(compiled)
-        body = self.adapter.request(payload, offers, model=model, max_tokens=max_tokens)  # type: ignore[arg-type]
+        body = self.adapter.request(payload, offers, model=model, max_tokens=max_tokens)
         return ProviderRequest(payload, body, cache_of(compiled), tuple(offers), model, max_tokens)
 
     def parse(self, reply: Mapping[str, Any]) -> ParsedReply:
@@ -120,7 +120,7 @@ class Provider:
             for reply, results in steps:
                 body = self.continued(body, reply, results)
             return dict(tools_off(body))
-        body = self.adapter.request(first.payload, [], model=first.model, max_tokens=first.max_tokens)  # type: ignore[arg-type]
+        body = self.adapter.request(first.payload, [], model=first.model, max_tokens=first.max_tokens)
         for reply, results in steps:
             body = self.continued(body, reply, results)
         return body
