@@ -99,5 +99,5 @@ class Diagnostics:
         if not self.errors:
             return
         error = self.errors[0] if len(self.errors) == 1 else RulepackErrors(list(self.errors))
-        error.warnings = [*warnings, *self.warnings]  # type: ignore[attr-defined]
+        error.warnings = [*warnings, *self.warnings]  # type: ignore[attr-defined]  # LwError carries warnings only when a report adds them
         raise error

@@ -84,10 +84,10 @@ def _faces(case: PackTest, step: int | None = None) -> list[int] | None:
     if step is None:
         if any(isinstance(d, list) for d in dice):
             raise LwError("dice is one list of faces here (one list per command only when command is a list)")
-        return list(dice)  # type: ignore[arg-type]
+        return list(dice)  # type: ignore[arg-type]  # checked above: the faces are ints in this shape
     if not all(isinstance(d, list) for d in dice):
         raise LwError("with a list of commands, dice is one list of faces per command")
-    return list(dice[step]) if step < len(dice) else []  # type: ignore[arg-type]
+    return list(dice[step]) if step < len(dice) else []  # type: ignore[arg-type]  # checked above: the faces are ints in this shape
 
 
 def _run(engine: RulesEngine | None, pack: RuleSystem, case: PackTest) -> dict[str, Any]:

@@ -448,7 +448,7 @@ def read_name(text: str, pos: int, pack: RuleSystem, folded: str | None = None) 
 
 def _unknown_name(text: str, pos: int) -> int:
     """End of an unknown name: up to a digit, a sign, a separator, & or the end."""
-    return _UNKNOWN_NAME.match(text, pos).end()  # type: ignore[union-attr]
+    return _UNKNOWN_NAME.match(text, pos).end()  # type: ignore[union-attr]  # the pattern matches the empty string, so it always matches
 
 
 def parse_st(text: str, pack: RuleSystem) -> list[StOp]:

@@ -828,7 +828,8 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
         unavailable.update(target=no_target, raw_target=no_target)
     # the most faces any roll of this check keeps (a replacement roll may keep another number)
     kept_counts = [roll.kept_dice, *(m.roll.kept_dice for m in modifiers.values() if m.roll is not None)]
-    static_dice = None if None in kept_counts else max(kept_counts)  # type: ignore[type-var]
+    known_counts = [k for k in kept_counts if k is not None]
+    static_dice = max(known_counts) if len(known_counts) == len(kept_counts) else None
     rank_scope = ExprScope(names, unavailable, dice_count=static_dice, what="when:")
 
     def compile_ranks(ranks: list[Rank], path: tuple[Any, ...], allow_drop: bool) -> list[CompiledRank]:
@@ -945,11 +946,11 @@ def _compile_derived(
         deps: set[str] = set()
         kind = spec.kind
         if kind == "copy_of":
-            src = need(spec.copy_of, (*path, "copy_of"))  # type: ignore[arg-type]
+            src = need(spec.copy_of, (*path, "copy_of"))  # type: ignore[arg-type]  # copy_of is set when kind is copy_of (the model checks it)
             if src is not None:
                 deps, fn = {src}, (lambda s: lambda v, a: v[s])(src)
         elif kind == "half_of":
-            src = need(spec.half_of, (*path, "half_of"))  # type: ignore[arg-type]
+            src = need(spec.half_of, (*path, "half_of"))  # type: ignore[arg-type]  # half_of is set when kind is half_of (the model checks it)
             if src is not None:
                 deps = {src}
                 fn = (lambda s: lambda v, a: math.floor(v[s] / 2) if isinstance(v[s], float) else v[s] // 2)(src)

@@ -271,7 +271,7 @@ def event_from_data(data: Mapping[str, Any]) -> Event:
         if cls is Rolled:
             return Rolled(roll={k: v for k, v in data.items() if k != "kind"})
         if cls in _RESULT:
-            return cls(audience=audience, summary=summary, result=rest)  # type: ignore[call-arg]
+            return cls(audience=audience, summary=summary, result=rest)  # type: ignore[call-arg]  # every class in _RESULT takes result=; mypy sees the union of all event classes
         if cls is not None:
             own = [f.name for f in fields(cls) if f.name not in (*_BASE, "fields")]
             mine = {k: rest.pop(k) for k in own if k in rest}

@@ -33,7 +33,7 @@ def panels() -> None:
 
 def _mount(kernel: object, packs: tuple[Path, ...]) -> None:
     for path in packs:
-        dev_mounts(kernel).mount(path)  # type: ignore[arg-type]
+        dev_mounts(kernel).mount(path)  # type: ignore[arg-type]  # hooks hand plugins the kernel as object
 
 
 @panels.command("render")

@@ -157,7 +157,7 @@ def compile_block(block: Any, image: Callable[[str], Mapping[str, Any]] | None =
             if resolved is not None:
                 out.append(resolved)
         if fixed:
-            emit_always.fixed = build  # type: ignore[attr-defined]
+            emit_always.fixed = build  # type: ignore[attr-defined]  # the emitter carries its builder as a function attribute for the fixed-value fast path
         return emit_always
 
     def emit(out: list, vars: Vars, values: Values, locale: str, leaf: ViewerVar | None) -> None:

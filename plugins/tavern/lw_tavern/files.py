@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lwcore.errors import LwError, LwErrors
 from lwcore.io import decode_text, load_json, load_yaml, read_bytes
 from lwcore.io.limits import JSON_LIMITS
 
-M = TypeVar("M")
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+M = TypeVar("M", bound="BaseModel")
 MAX_CARD_BYTES = 32 * 1024 * 1024
 
 
@@ -81,7 +84,7 @@ def validate(
     from pydantic import ValidationError
 
     try:
-        return model.model_validate(data, strict=True, context=context)  # type: ignore[attr-defined]
+        return model.model_validate(data, strict=True, context=context)
     except ValidationError as exc:
         positions = positions_of(text, file)
         problems: list[LwError] = []

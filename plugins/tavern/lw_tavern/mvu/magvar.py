@@ -519,9 +519,9 @@ def _js_number(value: Any) -> Any:
     return None
 
 
-def _precision(number: float) -> float | int:
+def _precision(number: float) -> float | int | None:
     if not math.isfinite(number):
-        return None  # type: ignore[return-value]
+        return None
     result = float(f"{number:.12g}")
     return int(result) if result.is_integer() and abs(result) < 2**53 else result
 

@@ -818,9 +818,9 @@ class _Run:
             fired, k = self.secondary(scan, logic, depth, with_recursion)
         if fired:
             if logic == Logic.AND_ANY:
-                self.note(i, True, "key", f"{how} and secondary {k.source!r}")  # type: ignore[union-attr]
+                self.note(i, True, "key", f"{how} and secondary {k.source!r}")  # type: ignore[union-attr]  # a secondary match that fired names its key
             elif logic == Logic.NOT_ALL:
-                self.note(i, True, "key", f"{how}, secondary {k.source!r} absent (NOT ALL)")  # type: ignore[union-attr]
+                self.note(i, True, "key", f"{how}, secondary {k.source!r} absent (NOT ALL)")  # type: ignore[union-attr]  # a secondary match that fired names its key
             elif logic == Logic.NOT_ANY:
                 self.note(i, True, "key", f"{how}, no secondary key (NOT ANY)")
             else:
