@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 
     from lwcore.deadline import Deadline
     from lwcore.sandbox.budget import Budget
-    from lwcore.turn.room import Room
 
 T = TypeVar("T")
 T_contra = TypeVar("T_contra", contravariant=True)
@@ -166,7 +165,7 @@ class TurnContext:
     tier: str | None = None
     cwd: Path | None = None
     viewer: str | None = None
-    room: Room | None = None
+    room: Any = None
     player_input: str = ""
     actor_name: str = ""
     keeper: bool = False

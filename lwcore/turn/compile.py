@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lwcore.contributions import PromptSegment, StagedWrites, TurnContext
-from lwcore.errors import LwError
 from lwcore.sandbox.budget import ensure as ensure_budget
 from lwcore.turn import segments as own_segments
 from lwcore.turn.adapter import ToolOffer
@@ -77,7 +76,8 @@ class CompiledTurn:
 
     @property
     def room(self) -> Room:
-        return room_of(self.context)
+        room: Room = self.context.room
+        return room
 
     @property
     def protocol(self) -> str:
@@ -141,13 +141,6 @@ class CompiledTurn:
         }
 
 
-def room_of(context: TurnContext) -> Room:
-    """The room of a turn's context (a turn's context always carries it; a host's may not)."""
-    if context.room is None:
-        raise LwError("this turn's context carries no room")
-    return context.room
-
-
 def turn_segments(kernel: Kernel, context: TurnContext) -> tuple[list[Placed], tuple[str, ...]]:
     """The turn's segments in order (every plugin's, then the hook scripts' injections) and
     what was dropped."""
@@ -179,7 +172,7 @@ def compile_context(
     """Compile the turn of ``context`` for ``provider`` (see the module docstring); returns it
     and the folds an emergency ran. With ``fold``, plan the chronicle fold (``respond`` asks
     the model an emergency fold needs; ``None``: the fold is noted as due)."""
-    room = room_of(context)
+    room: Room = context.room
     placed, dropped_segments = turn_segments(kernel, context)
     line = player_line(room, actor, context.player_input)
     messages = build_messages(placed, line)
