@@ -401,6 +401,40 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
     from lwcore.ui.condition import compile_condition
 
 
+    # __all__ again as a literal: mypy cannot read the one built from _EXPORTS above, and the API
+    # module exports only what __all__ names (no_implicit_reexport). tests/kernel/test_api.py keeps
+    # the two equal.
+    __all__ = ["API_VERSION", "hookimpl", "Register", "LazyRef", "resolve", "PluginContext",
+        "plugin_data_dir", "RulepackSource", "Computer", "ToolSpec", "TurnContext", "PromptSegment",
+        "HookScript", "ReplyEdit", "TreeChange", "VariableWrite", "Importer", "ImportReport", "ImportResult",
+        "Dropped", "PanelRenderer", "StageBeat", "StageDirector", "PromptCompiler", "ProviderAdapter",
+        "SchemaRef", "RoomCommand", "CommandReply", "CommandRef", "DocumentType", "StagedWrites",
+        "PackFiles", "PackItem", "ContentReport", "PackValidator", "localized", "LwError", "LwErrors",
+        "PluginError", "CapabilityError", "public_message", "redacted", "Kernel", "InProcessPlugin", "Room",
+        "Member", "Feature", "HistoryEntry", "room_lock", "shown_to", "sheet_data", "Viewer", "viewer_of",
+        "keeper_viewer", "Document", "project", "project_all", "variable_document", "view_for", "PlayerView",
+        "KeeperView", "KeeperOnly", "keeper_only", "MVU_PREFIX", "VariableDef", "VariableError",
+        "check_value", "CommandContext", "is_command", "ToolContext", "ToolError", "ToolOffer", "ToolCall",
+        "ToolResult", "ParsedReply", "ProviderAdapterProtocol", "protocol_of_reply", "EnvKey", "PREP_PACKS",
+        "checked_plan", "queue_for", "game_clock", "writes_from", "tree", "Tree", "TreeSegment", "TreeError",
+        "tree_of", "tree_apply", "tree_get", "tree_lookup", "tree_leaves", "tree_value_of",
+        "tree_is_described", "tree_parse_path", "tree_show_path", "tree_step", "tree_thaw", "tree_place",
+        "tree_parent_of", "tree_index_of", "tree_open_branch", "CallOptions", "Cancel", "calling",
+        "current_call", "Delta", "TextDelta", "StopDelta", "ToolCallStart", "ToolArgumentsDelta",
+        "UsageDelta", "profiles", "Profile", "sandbox", "run_hooks", "js_enabled", "Budget",
+        "current_budget", "ensure_budget", "SandboxLimits", "RegexTester", "RegexFailed", "js",
+        "MAX_SAFE_INTEGER", "WHITESPACE", "is_array_index", "number_to_string", "js_to_number",
+        "js_to_string", "js_truthy", "js_trim", "utf16_sort_key", "atomic_write_text", "atomic_write_bytes",
+        "encode_utf8", "read_text", "read_bytes", "decode_text", "read_stream", "DEFAULT_MAX_BYTES",
+        "load_json", "read_json", "check_shape", "iter_json_lines", "load_yaml", "read_yaml",
+        "YamlPositions", "dump_yaml", "split_frontmatter", "confine", "validate_model", "JSON_LIMITS",
+        "YAML_LIMITS", "LINE_LIMITS", "FRONTMATTER_LIMITS", "NOT_TEXT", "has_not_text", "Deadline",
+        "resolve_data_dir", "load_card", "detect_spec", "container_of", "unwrap_card", "CARD_LIMITS",
+        "engine_for", "roll", "Sheet", "SheetFile", "Ledger", "pack_homes", "installed_path", "MODULE_FILE",
+        "SETUP_FILE", "ModuleFrontmatter", "read_module_text", "condition", "compile_condition", "Block",
+        "BLOCK_KINDS", "Label", "LongText", "Src", "Strict", "TemplateBlock", "VarBinding", "LeafBinding",
+        "cli_state", "echo_json", "ROOM", "batch_option", "exit_batch"]
+
 def __getattr__(name: str) -> Any:
     """Import an exported name from its home module on first use, and keep it here."""
     import importlib

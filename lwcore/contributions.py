@@ -344,6 +344,8 @@ class ProviderAdapter:
     """
 
     protocol: str
+    # Any, not the protocol type: field_problems reads these annotations at run time, and the
+    # protocol lives in lwcore.turn.adapter (not imported here). adapter_for() returns it typed.
     adapter: Any
     description: Mapping[str, str] = field(default_factory=dict)
 

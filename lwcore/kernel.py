@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import threading
 from operator import attrgetter
-from types import SimpleNamespace
+from types import ModuleType
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -212,7 +212,9 @@ class Kernel:
         import pluggy
 
         pm = pluggy.PluginManager(hookspecs.PROJECT)
-        pm.add_hookspecs(SimpleNamespace(**hookspecs.SPECS))
+        specs = ModuleType("lwcore.hookspecs.table")  # pluggy reads hookspecs off a module or class
+        specs.__dict__.update(hookspecs.SPECS)
+        pm.add_hookspecs(specs)
         return pm
 
     def _in_process_record(self, plugin: InProcessPlugin) -> PluginRecord:
@@ -538,7 +540,7 @@ class Kernel:
                     drop(record, f"{kind.__name__} {getattr(item, 'name', getattr(item, 'id', '?'))!r} dropped: "
                                  + "; ".join(problems))
                 elif keep(item):
-                    key = getattr(item, "name", None) or getattr(item, "id", "")
+                    key = getattr(item, "name", None) or getattr(item, "id", None) or ""
                     entries.append(Entry(key, item, record.id))
         return entries, dropped
 
@@ -620,7 +622,7 @@ class Kernel:
                 value = self._services.get(name)
                 if value is None:
                     value = self._services[name] = factory(self)
-        return value  # type: ignore[no-any-return]
+        return value
 
     def plugin_failed(self, plugin_id: str, message: str) -> None:
         """Record a failure of ``plugin_id``'s code that a host caught while calling it (e.g. a

@@ -124,8 +124,9 @@ def _entry(folder: Path, archived: bool, locale: str) -> RoomEntry:
             raise LwError("room.yaml is not a mapping", file=folder / ROOM_FILE)
         title = data.get("title") or ""
         shown = localized(title, locale) if isinstance(title, dict) else str(title)
-        players = data.get("players") if isinstance(data.get("players"), list) else []
-        return RoomEntry(folder.name, folder, shown, str(data.get("system") or ""), len(players), turns, archived)
+        players = data.get("players")
+        count = len(players) if isinstance(players, list) else 0
+        return RoomEntry(folder.name, folder, shown, str(data.get("system") or ""), count, turns, archived)
     except LwError as exc:
         return RoomEntry(folder.name, folder, "", "", 0, turns, archived, problem=exc.message)
 

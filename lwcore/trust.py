@@ -54,15 +54,15 @@ def content_facts(kernel: Kernel, record: PluginRecord) -> dict[str, Any]:
                                    (Path(src.path) if src.path else None, src.data))
     scripts: list[str] = []
     unreadable: list[str] = []
-    for label, (path, data) in sources.items():
-        if data is None and path is not None:
+    for label, (file, data) in sources.items():
+        if data is None and file is not None:
             try:
-                data = read_yaml(path)
+                data = read_yaml(file)
             except LwError as exc:
                 unreadable.append(str(exc))
                 continue
         if not isinstance(data, Mapping):
             continue
-        system = path.stem if path is not None else label.strip("<>")
+        system = file.stem if file is not None else label.strip("<>")
         scripts += [f"{system}: {'.'.join(where[:-1])} -> {script}" for where, script in rule_scripts(data)]
     return {"has_rules_script": bool(scripts), "rules_scripts": scripts, "unreadable": unreadable}

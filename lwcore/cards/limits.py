@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from lwcore.errors import LwError
 from lwcore.io.limits import JSON_LIMITS, Limits
@@ -38,9 +39,9 @@ class CardLimits:
     ratio_floor: int = 1 * MIB
     max_total_bytes: int = 128 * MIB
 
-    def with_(self, **changes: object) -> CardLimits:
+    def with_(self, **changes: Any) -> CardLimits:
         """A copy with ``changes`` applied (``limits.with_(max_members=10)``)."""
-        return replace(self, **changes)  # type: ignore[arg-type]
+        return replace(self, **changes)
 
 
 CARD_LIMITS = CardLimits()

@@ -4,6 +4,7 @@ with the project's JSON limits, the spec detected and the assets linked."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from lwcore.cards import charx, png
 from lwcore.cards.assets import CHARX_SCHEME, PNG_SCHEME, link
@@ -85,7 +86,7 @@ def read_card(path: str | Path, *, assets: bool = True, limits: CardLimits = CAR
 
 
 def _inner_json(payload: bytes, file: str | None, where: str, *, byte: int, limits: CardLimits,
-                surrogates: list[str] | None = None) -> object:
+                surrogates: list[str] | None = None) -> Any:
     """JSON decoded from inside a container: its own line/column go into the message, the
     error's location is the file and the byte where the container holds it."""
     try:

@@ -10,6 +10,7 @@ or a settings file as an empty character.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from lwcore.cards.model import V1, V2, V3
@@ -36,7 +37,7 @@ def _type_name(value: Any) -> str:
             int: "a number", float: "a number"}.get(type(value), type(value).__name__)
 
 
-def unwrap(obj: Any, *, file: str | None = None, where: str = "") -> tuple[str, str | None, dict[str, Any], list[str]]:
+def unwrap(obj: Any, *, file: str | Path | None = None, where: str = "") -> tuple[str, str | None, dict[str, Any], list[str]]:
     """``(spec, spec_version, data, notes)`` of a parsed card object.
 
     Raises a located :class:`LwError` (code ``not_a_card``) when ``obj`` is no card; ``where``

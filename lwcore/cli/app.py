@@ -44,8 +44,9 @@ class LwGroup(click.Group):
         except Exception:  # noqa: BLE001
             return sorted(names)
         for record in records:
-            names.update(record.manifest.commands)  # type: ignore[union-attr]
-        if any(not r.manifest.commands for r in records):  # type: ignore[union-attr]
+            if record.manifest is not None:  # a usable record always has its manifest
+                names.update(record.manifest.commands)
+        if any(r.manifest is not None and not r.manifest.commands for r in records):
             names.update(self._registry(ctx))
         return sorted(names)
 

@@ -11,7 +11,7 @@ ends, read backwards), so a corrupt log never costs unbounded memory. A missing 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -37,7 +37,7 @@ def _too_long(path: Path, byte: int, where: str, max_line: int) -> LwError:
                    code="limit")
 
 
-def lines_before(path: Path, end: int, *, block: int = BLOCK, max_line: int = MAX_LINE) -> Iterator[Line]:
+def lines_before(path: Path, end: int, *, block: int = BLOCK, max_line: int = MAX_LINE) -> Generator[Line, None, None]:
     """The lines of ``path`` in its first ``end`` bytes, newest first (``end`` should be a
     line boundary: the file's size, or a :attr:`Line.end`). Each byte is looked at once: a
     long line costs its length, not its length times the blocks it spans."""
@@ -81,7 +81,7 @@ def lines_before(path: Path, end: int, *, block: int = BLOCK, max_line: int = MA
         yield Line(0, min(len(carry) + 1, end), carry)
 
 
-def lines_from(path: Path, start: int, *, max_line: int = MAX_LINE) -> Iterator[Line]:
+def lines_from(path: Path, start: int, *, max_line: int = MAX_LINE) -> Generator[Line, None, None]:
     """The lines of ``path`` from byte ``start`` (a line boundary) to its end, oldest first."""
     try:
         handle = path.open("rb")

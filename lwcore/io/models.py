@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lwcore.errors import LwError, LwErrors
 from lwcore.io.limits import JSON_LIMITS, YAML_LIMITS, Limits
 from lwcore.io.safe_json import read_json
 from lwcore.io.safe_yaml import Positions, read_yaml
 
-M = TypeVar("M")
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+M = TypeVar("M", bound="BaseModel")
 
 
 def _data_path(data: Any, loc: tuple[Any, ...]) -> tuple[list[Any], Any]:
@@ -53,7 +56,7 @@ def validate_model(
 
     name = str(file) if file is not None else None
     try:
-        return model.model_validate(data, strict=strict, context=context)  # type: ignore[attr-defined,no-any-return]
+        return model.model_validate(data, strict=strict, context=context)
     except ValidationError as exc:
         problems = []
         for error in exc.errors(include_url=False):

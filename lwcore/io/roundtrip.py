@@ -23,7 +23,7 @@ def dump_yaml(data: Any) -> str:
 
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
-    class _NoAliases(dumper):  # type: ignore[misc,valid-type]
+    class _NoAliases(dumper):  # type: ignore[misc,valid-type]  # the dumper class is chosen at run time (C or pure Python)
         def ignore_aliases(self, data: Any) -> bool:
             return True
 

@@ -136,7 +136,7 @@ def read_yaml(
     path: str | Path, *, limits: Limits = YAML_LIMITS, positions: bool = False
 ) -> Any:
     """:func:`load_yaml` of a file (size checked before it is read whole)."""
-    return load_yaml(read_bytes(path, max_bytes=limits.max_bytes), path, limits=limits, positions=positions)  # type: ignore[call-overload]
+    return load_yaml(read_bytes(path, max_bytes=limits.max_bytes), path, limits=limits, positions=positions)  # type: ignore[call-overload]  # the overloads split on a literal positions; this passes the caller's bool through
 
 
 def _compose(text: str, name: str | None) -> Any:

@@ -124,7 +124,7 @@ def read_text(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
 def read_stream(stream: object, *, name: str = "<stdin>", max_bytes: int = DEFAULT_MAX_BYTES) -> str:
     """Read a binary or text stream (stdin) whole, with the same limit and decoding."""
     buffer = getattr(stream, "buffer", stream)
-    data = buffer.read(max_bytes + 1)  # type: ignore[attr-defined]
+    data = buffer.read(max_bytes + 1)  # type: ignore[attr-defined]  # any object with read(); stdin's bytes buffer when it has one
     if isinstance(data, str):
         data = data.encode("utf-8", errors="surrogateescape")
     if len(data) > max_bytes:

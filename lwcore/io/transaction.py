@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NotRequired, TypedDict
 
 from lwcore.errors import LwError
 from lwcore.io.atomic import atomic_write_bytes, fsync_dir, write_target
@@ -163,7 +164,7 @@ class FolderTransaction:
         txn = self.folder / STATE_DIR / TXN_DIR
         txn.mkdir(parents=True, exist_ok=True)
         _discard(txn)
-        entries = []
+        entries: list[_JournalEntry] = []
         for index, change in enumerate(self.changes):
             target = write_target(self.folder / change.target)
             try:
@@ -192,7 +193,17 @@ class FolderTransaction:
         return [self.folder / c.target for c in self.changes]
 
 
-def _replay(folder: Path, txn: Path, entries: list[dict[str, object]], fault: FaultHook) -> None:
+class _JournalEntry(TypedDict):
+    """One change as the journal records it (what :func:`recover` checks before replaying)."""
+
+    kind: str
+    target: str
+    staged: str
+    offset: int
+    mode: NotRequired[int | None]
+
+
+def _replay(folder: Path, txn: Path, entries: list[_JournalEntry], fault: FaultHook) -> None:
     for entry in entries:
         target = write_target(folder / str(entry["target"]))
         staged = txn / str(entry["staged"])
@@ -209,7 +220,7 @@ def _replay(folder: Path, txn: Path, entries: list[dict[str, object]], fault: Fa
             flags = os.O_RDWR | os.O_CREAT
             fd = os.open(target, flags, 0o666)
             try:
-                os.ftruncate(fd, int(entry["offset"]))  # type: ignore[arg-type]
+                os.ftruncate(fd, int(entry["offset"]))
                 os.lseek(fd, 0, os.SEEK_END)
                 os.write(fd, data)
                 os.fsync(fd)

@@ -13,6 +13,7 @@ install would, so a pack that builds is a pack that installs.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -101,10 +102,10 @@ def build_pack(kernel: Kernel, source: str | Path, out_dir: str | Path | None = 
     target = out / f"{manifest.id}-{manifest.version}{PACK_SUFFIX}"
     records: dict[str, FileRecord] = {}
 
-    def hashed(name: str) -> object:
-        def chunks() -> object:
+    def hashed(name: str) -> Callable[[], Iterator[bytes]]:
+        def chunks() -> Iterator[bytes]:
             digest, size = hashlib.sha256(), 0
-            for chunk in tree.chunks(name):  # type: ignore[attr-defined]
+            for chunk in tree.chunks(name):
                 digest.update(chunk)
                 size += len(chunk)
                 yield chunk
@@ -112,12 +113,12 @@ def build_pack(kernel: Kernel, source: str | Path, out_dir: str | Path | None = 
 
         return chunks
 
-    def manifest_bytes() -> object:
+    def manifest_bytes() -> Iterator[bytes]:
         built = _built(manifest, checked, assets, records)
         yield dump_manifest(built).encode("utf-8")
 
     names = sorted(members)
-    write_pack(target, [*((n, hashed(n)) for n in names), (MANIFEST_NAME, manifest_bytes)])  # type: ignore[misc]
+    write_pack(target, [*((n, hashed(n)) for n in names), (MANIFEST_NAME, manifest_bytes)])
     try:
         with verify_pack(kernel, target, limits=limits, locale=locale) as verified:
             return BuiltPack(target, verified.sha256, verified.manifest, tuple(checked.warnings))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 from lwcore.errors import LwError
@@ -91,11 +92,11 @@ class SourceTree:
     def size(self, path: str) -> int:
         return os.lstat(self._checked(path)).st_size
 
-    def chunks(self, path: str) -> object:
+    def chunks(self, path: str) -> Iterator[bytes]:
         """The file's bytes in chunks (a generator)."""
         target = self._checked(path)
 
-        def generate() -> object:
+        def generate() -> Iterator[bytes]:
             with open(target, "rb") as handle:
                 yield from iter(lambda: handle.read(1024 * 1024), b"")
 
@@ -151,7 +152,7 @@ class ArchiveFiles:
     def size(self, path: str) -> int:
         return self.archive.size(path)
 
-    def chunks(self, path: str) -> object:
+    def chunks(self, path: str) -> Iterator[bytes]:
         return self.archive.chunks(path)
 
     def files_under(self, folder: str) -> tuple[str, ...]:

@@ -184,8 +184,8 @@ class BuiltManifest(SourceManifest):
 
     model_config = ConfigDict(extra="allow", strict=True, title="Loreweaver pack manifest (built)")
 
-    contents: dict[Annotated[str, StringConstraints(pattern=KIND)], list[BuiltItem]] = Field(default_factory=dict)  # type: ignore[assignment]
-    assets: list[BuiltAsset] = Field(default_factory=list)  # type: ignore[assignment]
+    contents: dict[Annotated[str, StringConstraints(pattern=KIND)], list[BuiltItem]] = Field(default_factory=dict)  # type: ignore[assignment]  # narrows the base model's field (a built pack's items carry hashes)
+    assets: list[BuiltAsset] = Field(default_factory=list)  # type: ignore[assignment]  # narrows the base model's field (a built pack's items carry hashes)
     files: list[FileRecord]
     trust: Trust
 

@@ -28,7 +28,7 @@ import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any
 
 from lwcore import __version__
 from lwcore.errors import LwError
@@ -38,6 +38,9 @@ from lwcore.io.text import describe_size
 from lwcore.pack.card import message
 from lwcore.pack.limits import DEFAULT_LIMITS, PackLimits
 from lwcore.pack.manifest import PACK_SUFFIX
+
+if TYPE_CHECKING:
+    from http.client import HTTPMessage
 
 GH_REF = re.compile(r"^gh:([A-Za-z0-9_.-]{1,100})/([A-Za-z0-9_.-]{1,100})(?:@([^\s@/]{1,200}))?$")
 TOKEN_VARIABLES = ("GITHUB_TOKEN", "GH_TOKEN")
@@ -63,7 +66,7 @@ def transport_for(kernel: Any) -> Transport:
         base = str(k.env.get("LW_GITHUB_API") or "").strip().rstrip("/")
         return Transport(api_base=base) if base else Transport()
 
-    return kernel.service("pack.transport", make)  # type: ignore[no-any-return]
+    return kernel.service("pack.transport", make)
 
 
 def _origin(url: str) -> tuple[str, int | None]:
@@ -76,9 +79,11 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
 
     def __init__(self, limit: int) -> None:
         super().__init__()
-        self.max_redirections = limit
+        # urllib reads the limit from the instance; typeshed declares it a class variable
+        self.max_redirections = limit  # type: ignore[misc]
 
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]  # noqa: ANN001
+    def redirect_request(self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str,
+                         headers: HTTPMessage, newurl: str) -> urllib.request.Request | None:
         if urllib.parse.urlsplit(newurl).scheme != "https":
             raise LwError(f"refusing a redirect away from https: {newurl[:200]}", file=req.full_url, code="network")
         new = super().redirect_request(req, fp, code, msg, headers, newurl)

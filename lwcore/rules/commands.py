@@ -253,23 +253,23 @@ def _parse_check(pack: RuleSystem, spec: CommandSpec, rest: str) -> CheckArgs:
         found = m.lastgroup if m is not None else None
         if found == "dw" and out.difficulty is not None:
             found = None  # a second difficulty word is read as a name or a reason
-        if found is not None:
-            pos = m.end()  # type: ignore[union-attr]
+        if found is not None and m is not None:
+            pos = m.end()
             if found == "sp":
                 continue
             if found == "sw":
-                _switch(out, spec.switches[m.group("sw")])  # type: ignore[union-attr]
+                _switch(out, spec.switches[m.group("sw")])
             elif found == "cn":
-                name = spec.counted[m.group("cw")]  # type: ignore[union-attr]
-                out.modifiers[name] = out.modifiers.get(name, 0) + int(m.group("cn") or 1)  # type: ignore[union-attr]
+                name = spec.counted[m.group("cw")]
+                out.modifiers[name] = out.modifiers.get(name, 0) + int(m.group("cn") or 1)
             elif found == "tn":
-                out.target = int(m.group("tn"))  # type: ignore[union-attr]
+                out.target = int(m.group("tn"))
             elif found == "dw":
-                out.difficulty = words[m.group("dw")]  # type: ignore[union-attr]
+                out.difficulty = words[m.group("dw")]
             elif found == "sg":
-                out.adjust += int(m.group("sg").replace(" ", ""))  # type: ignore[union-attr]
+                out.adjust += int(m.group("sg").replace(" ", ""))
             else:
-                number = int(m.group("num"))  # type: ignore[union-attr]
+                number = int(m.group("num"))
                 out.bare.append(number)
                 if positional:
                     pname = positional.pop(0)

@@ -93,7 +93,7 @@ def _cost_table(pack: RuleSystem, section: Mapping[str, Any]) -> dict[int, int]:
 def validate(pack: RuleSystem, values: Mapping[str, Any], method: str | None = None) -> list[str]:
     """Problems of ``values`` (canonical or alias names) under the pack's constraints."""
     cc = _cc(pack)
-    method = method or cc.get("method") or (methods(pack) or [None])[0]
+    method = method or cc.get("method") or next(iter(methods(pack)), None)
     vals = {pack.canonical(k) or k: v for k, v in values.items()}
     problems = []
     created = set(cc.get("roll") or {}) if method == "roll" else set()
@@ -139,7 +139,7 @@ def make_char(pack: RuleSystem, *, rng: random.Random | None = None, method: str
     """A new validated sheet. ``roll`` rolls each formula; ``point_buy``/``array`` take
     ``assign`` (stat -> value), defaulting to the cheapest buy / the array in stat order."""
     cc = _cc(pack)
-    method = method or cc.get("method") or (methods(pack) or [None])[0]
+    method = method or cc.get("method") or next(iter(methods(pack)), None)
     if method is None or not cc.get(method):
         raise CreationError(f"{pack.id} has no creation method {method!r}",
                             expected="one of: " + (", ".join(methods(pack)) or "(no creation_constraints)"))

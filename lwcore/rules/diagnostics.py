@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from lwcore.errors import LwError
 from lwcore.io.safe_yaml import Positions
@@ -63,7 +63,7 @@ class Diagnostics:
     def add(self, error: LwError, path: Sequence[Any], *, key: bool = False) -> None:
         """Record an expression/dice/pack error raised while compiling the value at ``path``."""
         if isinstance(error, RulepackErrors):
-            self.errors += error.errors
+            self.errors += cast("list[RulepackError]", error.errors)  # a RulepackErrors holds only these
         elif isinstance(error, RulepackError) and error.line is not None:
             self.errors.append(error)
         else:
@@ -99,5 +99,5 @@ class Diagnostics:
         if not self.errors:
             return
         error = self.errors[0] if len(self.errors) == 1 else RulepackErrors(list(self.errors))
-        error.warnings = [*warnings, *self.warnings]  # type: ignore[attr-defined]
+        error.warnings = [*warnings, *self.warnings]  # type: ignore[attr-defined]  # LwError carries warnings only when a report adds them
         raise error

@@ -191,8 +191,9 @@ class RulesEngine:
             registry = self.kernel.rulepacks
             registry_marker = id(registry)
             for entry in registry.entries():
-                src = entry.value
-                sources[entry.key] = PackSource(entry.key, entry.plugin_id, Path(src.path) if src.path else None, src.data)
+                given = entry.value
+                sources[entry.key] = PackSource(entry.key, entry.plugin_id, Path(given.path) if given.path else None,
+                                                given.data)
         for src in self._extra_sources:
             sources.setdefault(src.id, src)
         if self.user_dir is not None:

@@ -148,7 +148,7 @@ def _name_fn(key: str) -> Fn:
     def fn(e: Env) -> Any:
         return e[key]
 
-    fn.leaf = ("name", key)  # type: ignore[attr-defined]
+    fn.leaf = ("name", key)  # type: ignore[attr-defined]  # compiled expressions carry their shape as a function attribute
     return fn
 
 
@@ -156,7 +156,7 @@ def _const_fn(value: Any) -> Fn:
     def fn(e: Env) -> Any:
         return value
 
-    fn.leaf = ("const", value)  # type: ignore[attr-defined]
+    fn.leaf = ("const", value)  # type: ignore[attr-defined]  # compiled expressions carry their shape as a function attribute
     return fn
 
 
@@ -344,7 +344,7 @@ class _Parser:
                 num = f
                 f = (lambda a, b, c: lambda e: _div(a(e), b(e), c))(f, g, tok[2])
                 if divisor is not None:
-                    f.div = (num, divisor)  # type: ignore[attr-defined]
+                    f.div = (num, divisor)  # type: ignore[attr-defined]  # compiled expressions carry their shape as a function attribute
             else:
                 f = (lambda a, b, c: lambda e: _mod(a(e), b(e), c))(f, g, tok[2])
         return f, t, col

@@ -27,7 +27,7 @@ Scalar = int | float | str | bool
 
 def _field(default: Any = None, description: str = "", example: Any = None, **kwargs: Any) -> Any:
     """A model field with its description and one example (both shown by ``lw schema``)."""
-    extra = {"examples": [example]} if example is not None else {}
+    extra: dict[str, Any] = {"examples": [example]} if example is not None else {}
     if callable(default) and not isinstance(default, type) or default in (list, dict):
         return Field(default_factory=default, description=description, **extra, **kwargs)
     return Field(default, description=description, **extra, **kwargs)

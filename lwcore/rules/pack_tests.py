@@ -84,10 +84,10 @@ def _faces(case: PackTest, step: int | None = None) -> list[int] | None:
     if step is None:
         if any(isinstance(d, list) for d in dice):
             raise LwError("dice is one list of faces here (one list per command only when command is a list)")
-        return list(dice)  # type: ignore[arg-type]
+        return list(dice)  # type: ignore[arg-type]  # checked above: the faces are ints in this shape
     if not all(isinstance(d, list) for d in dice):
         raise LwError("with a list of commands, dice is one list of faces per command")
-    return list(dice[step]) if step < len(dice) else []  # type: ignore[arg-type]
+    return list(dice[step]) if step < len(dice) else []  # type: ignore[arg-type]  # checked above: the faces are ints in this shape
 
 
 def _run(engine: RulesEngine | None, pack: RuleSystem, case: PackTest) -> dict[str, Any]:
@@ -115,15 +115,15 @@ def _run(engine: RulesEngine | None, pack: RuleSystem, case: PackTest) -> dict[s
             kwargs["faces"] = _faces(case)
         if case.roll is not None:
             kwargs["roll"] = case.roll
-        result = run_subsystem(engine, pack, case.subsystem, sheet, rng=rng, **kwargs)
-        check = result.check.to_json() if result.check is not None else None
-        return {"want": result.outcome, "check": check, "values": result.values, "text": None, "sheet": sheet,
-                "success": result.success}
+        ran = run_subsystem(engine, pack, case.subsystem, sheet, rng=rng, **kwargs)
+        check = ran.check.to_json() if ran.check is not None else None
+        return {"want": ran.outcome, "check": check, "values": ran.values, "text": None, "sheet": sheet,
+                "success": ran.success}
     value = case.skill if case.skill is not None else case.target
-    result = pack.check(value, difficulty=case.difficulty, variant=case.variant, bonus=case.bonus,
+    checked = pack.check(value, difficulty=case.difficulty, variant=case.variant, bonus=case.bonus,
                         penalty=case.penalty, modifiers=case.modifiers, modifier=case.modifier,
                         params=case.params or None, rng=rng, faces=_faces(case), roll=case.roll)
-    return {"want": result.rank, "check": result.to_json(), "values": {}, "text": None, "sheet": None}
+    return {"want": checked.rank, "check": checked.to_json(), "values": {}, "text": None, "sheet": None}
 
 
 def _refused(case: PackTest, exc: LwError) -> list[str]:

@@ -242,7 +242,7 @@ def decide_check(pack: RuleSystem, ranks: Sequence[CompiledRank], env: Mapping[s
     by_id = {rank.id: rank for rank in ranks}
     verdict = _ask(path, pack.id, faces, {"target": env.get("target"), "raw_target": env.get("raw_target")},
                    {"roll": env["roll"], "total": env["total"], "kept": list(env["dice"]), "successes": env["successes"], "ones": env["ones"],
-                    "modifier": env["modifier"], "params": {k: env[k] for k in pack.resolution.param_names if k in env},  # type: ignore[union-attr]
+                    "modifier": env["modifier"], "params": {k: env[k] for k in pack.resolution.param_names if k in env},  # type: ignore[union-attr]  # a pack that runs a resolution script has a resolution
                     "difficulty": difficulty, "variant": variant, "modifiers": dict(modifiers)},
                    list(by_id))
     if verdict.verdict is None:

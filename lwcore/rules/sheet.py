@@ -201,11 +201,11 @@ class Sheet:
         out = []
         for res in sheet.resources:
             label = res.label if isinstance(res.label, str) else localized(res.label, locale)
-            out.append({"id": res.id, "label": label, "stat": res.value, "value": values.get(res.value),
+            out.append({"id": res.id, "label": label, "stat": res.value, "value": values.get(res.value) if res.value else None,
                         "max": values.get(res.max) if res.max else None, "max_stat": res.max})
         return out
 
-    def resource(self, name: str) -> tuple[str, str | None] | None:
+    def resource(self, name: str) -> tuple[str | None, str | None] | None:
         """``(value_stat, max_stat)`` of the resource whose id, value or max is ``name``."""
         sheet = self.pack.model.sheet
         if sheet is None:
@@ -448,7 +448,7 @@ def read_name(text: str, pos: int, pack: RuleSystem, folded: str | None = None) 
 
 def _unknown_name(text: str, pos: int) -> int:
     """End of an unknown name: up to a digit, a sign, a separator, & or the end."""
-    return _UNKNOWN_NAME.match(text, pos).end()  # type: ignore[union-attr]
+    return _UNKNOWN_NAME.match(text, pos).end()  # type: ignore[union-attr]  # the pattern matches the empty string, so it always matches
 
 
 def parse_st(text: str, pack: RuleSystem) -> list[StOp]:
@@ -565,7 +565,7 @@ def apply_ops(sheet: Sheet, ops: list[StOp], *, rng: random.Random | None = None
         elif op.kind == "set_max":
             value, top = op.value
             res = sheet.resource(op.name)
-            if res is None or res[1] is None:
+            if res is None or res[0] is None or res[1] is None:
                 raise LwError(f"{op.name}: not a resource with a maximum", expected=f"{op.name}{value}")
             before_max = sheet.get(res[1])
             sheet.set(res[1], top)

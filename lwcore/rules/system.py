@@ -326,7 +326,7 @@ class RuleSystem:
 
     def resources(self, locale: str = "en") -> list[dict[str, Any]]:
         """The sheet's resource bars with each label resolved for one viewer's ``locale``."""
-        out = []
+        out: list[dict[str, Any]] = []
         if self.model.sheet is None:
             return out
         for res in self.model.sheet.resources:
@@ -537,6 +537,7 @@ class RuleSystem:
             rolled = replacement or rolled
         # --- the roll
         replay: FaceReplay | None = None
+        drawer: Drawer
         if faces is not None:
             replay = FaceReplay(faces)
             drawer = replay
@@ -653,7 +654,7 @@ def compile_pack(
     stats = {*model.defaults, *model.derived, *model.alias}
     formulas = model.creation_constraints.get("roll")
     attributes = model.creation_constraints.get("attributes")
-    rolls = [(("creation_constraints", "roll", stat), f) for stat, f in formulas.items()] \
+    rolls: list[tuple[tuple[str, ...], Any]] = [(("creation_constraints", "roll", stat), f) for stat, f in formulas.items()] \
         if isinstance(formulas, Mapping) else []
     if isinstance(attributes, Mapping):
         rolls += [(("creation_constraints", "attributes", stat, "roll"), entry.get("roll"))
@@ -736,12 +737,12 @@ def _check_words(pack: RuleSystem, diag: Diagnostics) -> None:
     stats = set(pack.aliases.values())
     res = model.resolution
     known = stats | set(res.modifiers if res else ()) | set(res.params if res else ()) | set(model.specialisations)
-    for top, table in model.display.items():
+    for top, shown in model.display.items():
         if not LOCALE.match(str(top)):
             diag.warn(f"{top!r} does not look like a locale (display is display.<locale>.<stat>)"
                       f"{did_you_mean(str(top), ['en', 'zh'])}", ("display", top))
             continue
-        for name in table or {}:
+        for name in shown or {}:
             if name not in known and pack.canonical(name) is None:
                 diag.warn(f"{name!r} is not a stat of this pack (kept, not used){did_you_mean(name, stats)}",
                           ("display", top, name))
@@ -827,7 +828,8 @@ def _compile_resolution(model: Rulepack, diag: Diagnostics) -> CompiledResolutio
         unavailable.update(target=no_target, raw_target=no_target)
     # the most faces any roll of this check keeps (a replacement roll may keep another number)
     kept_counts = [roll.kept_dice, *(m.roll.kept_dice for m in modifiers.values() if m.roll is not None)]
-    static_dice = None if None in kept_counts else max(kept_counts)  # type: ignore[type-var]
+    known_counts = [k for k in kept_counts if k is not None]
+    static_dice = max(known_counts) if len(known_counts) == len(kept_counts) else None
     rank_scope = ExprScope(names, unavailable, dice_count=static_dice, what="when:")
 
     def compile_ranks(ranks: list[Rank], path: tuple[Any, ...], allow_drop: bool) -> list[CompiledRank]:
@@ -936,7 +938,7 @@ def _compile_derived(
         return stat
 
     def expression(text: str, path: tuple[Any, ...]) -> Expr | None:
-        return diag.expression(text, scope, NUM, path)  # type: ignore[no-any-return]
+        return diag.expression(text, scope, NUM, path)
 
     for name, spec in model.derived.items():
         path = ("derived", name)
@@ -944,11 +946,11 @@ def _compile_derived(
         deps: set[str] = set()
         kind = spec.kind
         if kind == "copy_of":
-            src = need(spec.copy_of, (*path, "copy_of"))  # type: ignore[arg-type]
+            src = need(spec.copy_of, (*path, "copy_of"))  # type: ignore[arg-type]  # copy_of is set when kind is copy_of (the model checks it)
             if src is not None:
                 deps, fn = {src}, (lambda s: lambda v, a: v[s])(src)
         elif kind == "half_of":
-            src = need(spec.half_of, (*path, "half_of"))  # type: ignore[arg-type]
+            src = need(spec.half_of, (*path, "half_of"))  # type: ignore[arg-type]  # half_of is set when kind is half_of (the model checks it)
             if src is not None:
                 deps = {src}
                 fn = (lambda s: lambda v, a: math.floor(v[s] / 2) if isinstance(v[s], float) else v[s] // 2)(src)
@@ -1007,8 +1009,9 @@ def _sum_ranges(sr: Any, path: tuple[Any, ...], need: Callable[[str, tuple[Any, 
                 expression: Callable[[str, tuple[Any, ...]], Expr | None]) -> tuple[Any, set[str]]:
     """A ``sum_ranges`` lookup: inclusive ``[low, high, value]`` rows, first match, else the
     fallback (a value, or ``{expr, format}`` computed)."""
-    of = [need(s, (*path, "of", i)) for i, s in enumerate(sr.of)]
-    if any(s is None for s in of):
+    needed = [need(s, (*path, "of", i)) for i, s in enumerate(sr.of)]
+    of = [s for s in needed if s is not None]
+    if len(of) < len(needed):
         return None, set()
     deps = set(of)
     table = [(lo, hi, val) for lo, hi, val in sr.ranges]
@@ -1029,7 +1032,7 @@ def _sum_ranges(sr: Any, path: tuple[Any, ...], need: Callable[[str, tuple[Any, 
         fallback = (lambda d: lambda v: d)(sr.else_)
 
     def ranged(v: dict[str, Any], a: frozenset[str]) -> Any:
-        total = sum(v[s] for s in of)  # type: ignore[misc]
+        total = sum(v[s] for s in of)
         for lo, hi, val in table:
             if lo <= total <= hi:
                 return val

@@ -74,7 +74,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from lwcore.errors import LwError
 from lwcore.io import JSON_LIMITS, load_json
@@ -150,7 +150,10 @@ class Failure:
 class Result:
     """``ok``, ``error`` and ``location`` of any run's result, read from its ``failure``."""
 
-    failure: Failure | None
+    if TYPE_CHECKING:
+        # what a subclass provides, as a field or a property
+        @property
+        def failure(self) -> Failure | None: ...
 
     @property
     def ok(self) -> bool:

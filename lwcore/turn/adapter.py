@@ -95,7 +95,7 @@ class ProviderAdapterProtocol(Protocol):
     default_key_env: str
 
     def request(
-        self, payload: Mapping[str, Any], offers: Sequence[ToolOffer], *, model: str, max_tokens: int
+        self, payload: Mapping[str, Any], offers: Sequence[ToolOffer], *, model: str | None, max_tokens: int
     ) -> dict[str, Any]: ...
 
     def tool_definitions(self, offers: Sequence[ToolOffer]) -> list[dict[str, Any]]: ...

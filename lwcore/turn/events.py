@@ -271,7 +271,7 @@ def event_from_data(data: Mapping[str, Any]) -> Event:
         if cls is Rolled:
             return Rolled(roll={k: v for k, v in data.items() if k != "kind"})
         if cls in _RESULT:
-            return cls(audience=audience, summary=summary, result=rest)  # type: ignore[call-arg]
+            return cls(audience=audience, summary=summary, result=rest)  # type: ignore[call-arg]  # every class in _RESULT takes result=; mypy sees the union of all event classes
         if cls is not None:
             own = [f.name for f in fields(cls) if f.name not in (*_BASE, "fields")]
             mine = {k: rest.pop(k) for k in own if k in rest}
@@ -305,15 +305,15 @@ class Events(list[Event]):
     def __init__(self, events: Iterable[Event | Mapping[str, Any]] = ()) -> None:
         super().__init__(as_event(e) for e in events)
 
-    def append(self, event: Event | Mapping[str, Any]) -> None:  # type: ignore[override]
+    def append(self, event: Event | Mapping[str, Any]) -> None:
         super().append(as_event(event))
 
-    def extend(self, events: Iterable[Event | Mapping[str, Any]]) -> None:  # type: ignore[override]
+    def extend(self, events: Iterable[Event | Mapping[str, Any]]) -> None:
         super().extend(as_event(e) for e in events)
 
-    def insert(self, index: SupportsIndex, event: Event | Mapping[str, Any]) -> None:  # type: ignore[override]
+    def insert(self, index: SupportsIndex, event: Event | Mapping[str, Any]) -> None:
         super().insert(index, as_event(event))
 
-    def __iadd__(self, events: Iterable[Event | Mapping[str, Any]]) -> Events:  # type: ignore[override]
+    def __iadd__(self, events: Iterable[Event | Mapping[str, Any]]) -> Events:  # type: ignore[override,misc]  # takes what append takes, as list's += takes any iterable
         self.extend(events)
         return self

@@ -240,7 +240,7 @@ def apply_fold(room: Room, records: Sequence[LogRecord], text: str, *, margin: s
     oldest unfolded entries, in order); ``margin``, when given, replaces the keeper margin."""
     text = bounded(text, "summary text")
     current = summary(room)
-    data = dict(current.data) if current else {"keeper": "", "fold_count": 0, "through_turn": 0}
+    data: dict[str, Any] = dict(current.data) if current else {"keeper": "", "fold_count": 0, "through_turn": 0}
     data["text"] = text
     if margin is not None:
         data["keeper"] = bounded(margin, "keeper margin")

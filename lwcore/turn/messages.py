@@ -147,8 +147,8 @@ def _with_inserts(lines: list[str], inserts: Sequence[tuple[int, str] | DepthMes
             if isinstance(insert, DepthMessage):
                 out += [insert, []]
             else:
-                out[-1].append(insert[1].strip())  # type: ignore[union-attr]
-        out[-1] += lines[index:index + 1]  # type: ignore[operator]
+                out[-1].append(insert[1].strip())  # type: ignore[union-attr]  # out[-1] is always the open list of lines (a DepthMessage is followed by one)
+        out[-1] += lines[index:index + 1]  # type: ignore[operator]  # out[-1] is always the open list of lines (a DepthMessage is followed by one)
     return out
 
 

@@ -134,7 +134,8 @@ def project_mvu(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] | N
     """An imported MVU variable tree: players see only leaves under the prefixes the keeper
     exposed (``.var expose``) -- nothing exposed, nothing shipped; the keeper sees every leaf
     marked ``exposed`` or ``hidden``."""
-    tree = doc.data.get("tree") if isinstance(doc.data.get("tree"), Mapping) else {}
+    raw = doc.data.get("tree")
+    tree: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
     exposed = [p for p in doc.data.get("exposed") or () if isinstance(p, str)]
     leaves = variable_tree.leaves(tree)
     if viewer.keeper:

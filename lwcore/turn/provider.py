@@ -87,7 +87,7 @@ class Provider:
         protocol's tool shape (for its cache figures), the adapter builds the body."""
         compiled = self.compiler(list(messages), tools=self.definitions(offers))
         payload = payload_of(compiled)
-        body = self.adapter.request(payload, offers, model=model, max_tokens=max_tokens)  # type: ignore[arg-type]
+        body = self.adapter.request(payload, offers, model=model, max_tokens=max_tokens)
         return ProviderRequest(payload, body, cache_of(compiled), tuple(offers), model, max_tokens)
 
     def parse(self, reply: Mapping[str, Any]) -> ParsedReply:
@@ -120,7 +120,7 @@ class Provider:
             for reply, results in steps:
                 body = self.continued(body, reply, results)
             return dict(tools_off(body))
-        body = self.adapter.request(first.payload, [], model=first.model, max_tokens=first.max_tokens)  # type: ignore[arg-type]
+        body = self.adapter.request(first.payload, [], model=first.model, max_tokens=first.max_tokens)
         for reply, results in steps:
             body = self.continued(body, reply, results)
         return body
@@ -159,7 +159,7 @@ def adapter_for(kernel: Kernel, protocol: str) -> ProviderAdapterProtocol:
     adapter = resolve(registry[protocol].adapter)
     if isinstance(adapter, type):
         adapter = adapter()
-    return adapter  # type: ignore[no-any-return]
+    return adapter
 
 
 def compiler_for(kernel: Kernel, protocol: str) -> PromptCompile:
@@ -168,7 +168,7 @@ def compiler_for(kernel: Kernel, protocol: str) -> PromptCompile:
     if protocol not in registry:
         known = ", ".join(sorted(registry)) or "none installed"
         raise LwError(f"no prompt compiler for protocol {protocol!r}", expected=f"one of: {known}")
-    return resolve(registry[protocol].compile)  # type: ignore[no-any-return]
+    return resolve(registry[protocol].compile)
 
 
 def provider_for(kernel: Kernel, protocol: str) -> Provider:
@@ -228,6 +228,6 @@ def cache_of(result: Any) -> Any:
     cache = getattr(result, "cache", None)
     if cache is None and isinstance(result, Mapping):
         cache = result.get("cache")
-    if hasattr(cache, "to_json"):
+    if cache is not None and hasattr(cache, "to_json"):
         return cache.to_json()
     return cache

@@ -225,7 +225,7 @@ def subsystem_check_args() -> type[BaseModel]:
         for name, argument in arguments.items():
             if name in fields or name in ("args", "reason"):
                 raise TypeError(f"a subsystem kind's tool argument {name!r} is one of subsystem_check's own fields")
-            bounds = {"ge": argument.low, "le": argument.high} if argument.type is int else \
+            bounds: dict[str, Any] = {"ge": argument.low, "le": argument.high} if argument.type is int else \
                 {"min_length": argument.low, "max_length": argument.high}
             annotation = int if argument.type is int else str | None
             fields[name] = (annotation, Field(default=argument.default, description=argument.description, **bounds))

@@ -284,7 +284,7 @@ def _thaw(tree: Any, segments: Sequence[Segment]) -> Any:
         if isinstance(node, dict):
             node[str(segment)] = child
         else:
-            node[_index(segment)] = child  # type: ignore[index]
+            node[_index(segment)] = child  # type: ignore[index]  # node is a list on this branch (the dict case is above)
         node = child
     return root
 
@@ -392,7 +392,7 @@ def _remove_value(tree: Tree, path: str) -> Tree:
     if isinstance(parent, dict):
         del parent[str(segments[-1])]
     else:
-        del parent[_index(segments[-1])]  # type: ignore[arg-type]
+        del parent[_index(segments[-1])]
     return new
 
 

@@ -75,7 +75,7 @@ class VariableLine(BaseModel):
 
 
 class KeeperVariableLine(VariableLine):
-    visibility: Literal["player", "keeper"]  # type: ignore[assignment]
+    visibility: Literal["player", "keeper"]  # type: ignore[assignment]  # the keeper's line may also be keeper-only (a player's never)
     keeper_only: bool = False
     options: tuple[str, ...] = ()
     option_labels: tuple[str, ...] = ()
@@ -115,8 +115,8 @@ class PlayerView(BaseModel):
 class KeeperView(PlayerView):
     """The keeper's view: everything, with what players do not see marked."""
 
-    variables: tuple[KeeperVariableLine, ...]  # type: ignore[assignment]
-    keeper: Literal[True] = True  # type: ignore[assignment]
+    variables: tuple[KeeperVariableLine, ...]
+    keeper: Literal[True] = True  # type: ignore[assignment]  # narrows the base's field for this view (pydantic validates it)
 
 
 def _title(room: Room, locale: str) -> str:

@@ -120,10 +120,10 @@ def block_family(bind: Callable[[Any], Any], *, template: bool) -> dict[str, Any
         """A bounded gauge: ``min < max``; a value outside them is drawn at the nearer end."""
 
         kind: Literal["meter"]
-        label: bind(Label)  # type: ignore[valid-type]
-        value: bind(Number)  # type: ignore[valid-type]
-        min: bind(Number) = 0  # type: ignore[valid-type]
-        max: bind(Number)  # type: ignore[valid-type]
+        label: bind(Label)  # type: ignore[valid-type]  # block models are built at run time by block_family (bind() per tier)
+        value: bind(Number)  # type: ignore[valid-type]  # block models are built at run time by block_family (bind() per tier)
+        min: bind(Number) = 0  # type: ignore[valid-type]  # block models are built at run time by block_family (bind() per tier)
+        max: bind(Number)  # type: ignore[valid-type]  # block models are built at run time by block_family (bind() per tier)
 
         @model_validator(mode="after")
         def _range(self) -> Any:
@@ -136,21 +136,21 @@ def block_family(bind: Callable[[Any], Any], *, template: bool) -> dict[str, Any
         """One labelled value."""
 
         kind: Literal["stat"]
-        label: bind(Label)  # type: ignore[valid-type]
-        value: bind(Union[ShortText, int, float, bool])  # type: ignore[valid-type]
+        label: bind(Label)  # type: ignore[valid-type]  # block models are built at run time by block_family (bind() per tier)
+        value: bind(Union[ShortText, int, float, bool])  # type: ignore[valid-type]  # block models are built at run time by block_family (bind() per tier)
 
     class BadgeBlock(_Block):
         """A short tag; ``tone`` colours it."""
 
         kind: Literal["badge"]
-        label: bind(Label)  # type: ignore[valid-type]
+        label: bind(Label)  # type: ignore[valid-type]  # block models are built at run time by block_family (bind() per tier)
         tone: Literal["info", "warn", "danger"] | None = None
 
     class TextBlock(_Block):
         """A paragraph (``style``: a quotation or a warning)."""
 
         kind: Literal["text"]
-        text: bind(LongText)  # type: ignore[valid-type]
+        text: bind(LongText)  # type: ignore[valid-type]  # block models are built at run time by block_family (bind() per tier)
         style: Literal["quote", "warning"] | None = None
 
     class DividerBlock(_Block):
@@ -160,14 +160,14 @@ def block_family(bind: Callable[[Any], Any], *, template: bool) -> dict[str, Any
         """Picking it sends ``input`` as if the viewer had typed it."""
 
         id: Annotated[str, StringConstraints(pattern=ID_PATTERN)]
-        label: bind(Label)  # type: ignore[valid-type]
+        label: bind(Label)  # type: ignore[valid-type]  # block models are built at run time by block_family (bind() per tier)
         input: Annotated[str, StringConstraints(min_length=1, max_length=MAX_INPUT)]
 
     class ChoicesBlock(_Block):
         """Options the viewer may pick, each sending its ``input`` as their own line."""
 
         kind: Literal["choices"]
-        prompt: bind(Label) | None = None  # type: ignore[valid-type]
+        prompt: bind(Label) | None = None  # type: ignore[valid-type]  # block models are built at run time by block_family (bind() per tier)
         options: Annotated[list[Choice], Field(min_length=1, max_length=MAX_OPTIONS)]
 
         @model_validator(mode="after")
@@ -184,10 +184,10 @@ def block_family(bind: Callable[[Any], Any], *, template: bool) -> dict[str, Any
 
             kind: Literal["image"]
             src: Src
-            caption: bind(Label) | None = None  # type: ignore[valid-type]
-            alt: bind(Label) | None = None  # type: ignore[valid-type]
+            caption: bind(Label) | None = None  # type: ignore[valid-type]  # block models are built at run time by block_family (bind() per tier)
+            alt: bind(Label) | None = None  # type: ignore[valid-type]  # block models are built at run time by block_family (bind() per tier)
     else:
-        class ImageBlock(_Block):  # type: ignore[no-redef]
+        class ImageBlock(_Block):  # type: ignore[no-redef]  # ImageBlock is defined per tier inside block_family
             """A picture by pack-relative ``src`` (``assets/map.png``) or by content ``hash``
             (SHA-256, lowercase hex): exactly one. Text clients show ``caption``."""
 
@@ -205,7 +205,7 @@ def block_family(bind: Callable[[Any], Any], *, template: bool) -> dict[str, Any
 
     models = {"meter": MeterBlock, "stat": StatBlock, "badge": BadgeBlock, "text": TextBlock,
               "divider": DividerBlock, "choices": ChoicesBlock, "image": ImageBlock}
-    union = Annotated[Union[tuple(models.values())], Field(discriminator="kind")]  # type: ignore[misc]
+    union: Any = Annotated[Union[tuple(models.values())], Field(discriminator="kind")]
     return {**models, "Choice": Choice, "Block": union}
 
 
@@ -239,7 +239,7 @@ class RepeatSpec(Strict):
     (in the order the viewer's variables come; at most ``MAX_REPEAT`` copies)."""
 
     prefix: Annotated[str, StringConstraints(min_length=1, max_length=MAX_VAR_ID)]
-    block: TemplateBlockKind  # type: ignore[valid-type]
+    block: TemplateBlockKind  # type: ignore[valid-type]  # block models are built at run time by block_family (bind() per tier)
 
 
 class RepeatBlock(Strict):
@@ -250,14 +250,14 @@ class RepeatBlock(Strict):
 
 
 TemplateBlock = Annotated[
-    Union[Annotated[RepeatBlock, Tag("repeat")], Annotated[TemplateBlockKind, Tag("block")]],  # type: ignore[valid-type]
+    Union[Annotated[RepeatBlock, Tag("repeat")], Annotated[TemplateBlockKind, Tag("block")]],  # type: ignore[valid-type]  # block models are built at run time by block_family (bind() per tier)
     Discriminator(lambda v: "repeat" if (isinstance(v, dict) and "repeat" in v) or isinstance(v, RepeatBlock)
                   else "block"),
 ]
 """A block of a panel template: a tier-0 block with bindings, or a ``repeat``."""
 
 
-class UIBlock(RootModel[Block]):  # type: ignore[valid-type]
+class UIBlock(RootModel[Block]):  # type: ignore[valid-type]  # block models are built at run time by block_family (bind() per tier)
     """One tier-0 UI block (``lw schema ui-block``)."""
 
 

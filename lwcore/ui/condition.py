@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, TypeVar, Union
 
 from lwcore.js import truthy  # JavaScript truthiness, the kernel's one definition
 
@@ -432,19 +432,24 @@ def _ordering(op: str) -> Callable[[Any, Any], bool]:
 
 def _order(op: str, a: Any, b: Any) -> bool:
     if isinstance(a, str) and isinstance(b, str):
-        left, right = a, b
-    else:
-        na, nb = _number(a), _number(b)
-        if na is None or nb is None:
-            raise ConditionError(f"cannot order {_kind(a)} and {_kind(b)}")
-        left, right = na, nb  # type: ignore[assignment]
+        return _compare(op, a, b)
+    na, nb = _number(a), _number(b)
+    if na is None or nb is None:
+        raise ConditionError(f"cannot order {_kind(a)} and {_kind(b)}")
+    return _compare(op, na, nb)
+
+
+_Ordered = TypeVar("_Ordered", str, float)
+
+
+def _compare(op: str, left: _Ordered, right: _Ordered) -> bool:
     if op == ">":
-        return left > right  # type: ignore[operator]
+        return left > right
     if op == "<":
-        return left < right  # type: ignore[operator]
+        return left < right
     if op == ">=":
-        return left >= right  # type: ignore[operator]
-    return left <= right  # type: ignore[operator]
+        return left >= right
+    return left <= right
 
 
 def _kind(value: Any) -> str:

@@ -124,6 +124,9 @@ def test_the_type_checking_imports_spell_the_same_table() -> None:
                 spelt[alias.asname or alias.name] = (stmt.module, alias.name)
     table = {name: (module, attr) if attr else tuple(module.rsplit(".", 1)) for name, (module, attr) in api._EXPORTS.items()}
     assert spelt == table
+    (literal,) = [ast.literal_eval(s.value) for s in block.body
+                  if isinstance(s, ast.Assign) and [getattr(t, "id", "") for t in s.targets] == ["__all__"]]
+    assert literal == api.__all__  # what mypy reads as the exports is what the module exports
 
 
 def test_importing_the_api_imports_nothing_else() -> None:

@@ -177,7 +177,7 @@ def _start(ctx: CommandContext, word: str) -> CommandReply:
         lines.append(("备团脚本有多个，未运行：" if zh else "several prep scripts, none run: ")
                      + ", ".join(f"run_prep_plan(script_ref=\"{module.id}/{s}\")" for s in module.scripts))
     title, premise = module.title(room.file.locale), module.premise(room.file.locale)
-    again = current(room) is not None and current(room).data.get("id") == module.id  # type: ignore[union-attr]
+    again = (doc := current(room)) is not None and doc.data.get("id") == module.id
     room.documents.put(Document(DOC, DOC, {"id": module.id, "version": module.version, "title": title,
                                            "premise": premise, "turn": room.turn_number + 1}))
     ctx.events.append({"kind": "module", "audience": "all",

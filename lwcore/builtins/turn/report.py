@@ -134,7 +134,7 @@ def views_panel(room: Room) -> RenderableType:
     from rich.text import Text
 
     secrets = keeper_only_texts(room)
-    panels = []
+    panels: list[RenderableType] = []
     leaks = []
     for player in room.file.players:
         view = view_for(room, player.id, history_limit=8)

@@ -152,9 +152,14 @@ class SubsystemKind:
 
     # --- running --------------------------------------------------------------------------
 
-    def run(self, pack: RuleSystem, data: Mapping[str, Any], sheet: Sheet | None, *, name: str,
-            **kwargs: Any) -> SubsystemResult:
-        raise SubsystemError(f"{pack.id}: the {self.name!r} kind does not run on its own")
+    if TYPE_CHECKING:
+        # ``run(pack, data, sheet, *, name, **keywords)``: each kind declares the keywords it
+        # takes (the rulepack's tool call chooses them), so no one signature fits every kind.
+        run: Callable[..., SubsystemResult]
+    else:
+        def run(self, pack: RuleSystem, data: Mapping[str, Any], sheet: Sheet | None, *, name: str,
+                **kwargs: Any) -> SubsystemResult:
+            raise SubsystemError(f"{pack.id}: the {self.name!r} kind does not run on its own")
 
     def render(self, pack: RuleSystem, result: SubsystemResult, locale: str) -> str:
         """The result as one line in ``locale``, through the pack's labels."""

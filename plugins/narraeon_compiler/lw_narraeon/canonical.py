@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from lwcore.api import MAX_SAFE_INTEGER, is_array_index, number_to_string
@@ -23,9 +24,9 @@ from lwcore.api import MAX_SAFE_INTEGER, is_array_index, number_to_string
 _dumps = json.JSONEncoder(
     ensure_ascii=False, separators=(",", ":"), check_circular=False, allow_nan=False
 ).encode
-_encode_str = json.encoder.py_encode_basestring  # type: ignore[attr-defined]
+_encode_str: Callable[[str], str] = json.encoder.py_encode_basestring
 try:  # the C version when available (same output)
-    from _json import encode_basestring as _encode_str  # type: ignore[no-redef]
+    from _json import encode_basestring as _encode_str
 except ImportError:  # pragma: no cover
     pass
 

@@ -32,7 +32,7 @@ def panels() -> None:
 
 def _mount(kernel: object, packs: tuple[Path, ...]) -> None:
     for path in packs:
-        dev_mounts(kernel).mount(path)  # type: ignore[arg-type]
+        dev_mounts(kernel).mount(path)  # type: ignore[arg-type]  # hooks hand plugins the kernel as object
 
 
 @panels.command("render")
@@ -62,7 +62,6 @@ def render_cmd(ctx: click.Context, room: Path, actor: str | None, fmt: str, outp
             view = table_view(loaded, member.id)
             out = {"viewer": member.id, "manifest": [wire(p) for p in manifest(loaded, viewer)],
                    "panels": view["panels"]}
-            text = None
         elif fmt == "html":
             text = page_html(table_view(loaded, member.id, inline_assets=True), live=False)
         else:

@@ -155,7 +155,7 @@ def compile_block(block: Any, image: Callable[[str], Mapping[str, Any]] | None =
             if resolved is not None:
                 out.append(resolved)
         if fixed:
-            emit_always.fixed = build  # type: ignore[attr-defined]
+            emit_always.fixed = build  # type: ignore[attr-defined]  # the emitter carries its builder as a function attribute for the fixed-value fast path
         return emit_always
 
     def emit(out: list, vars: Vars, values: Values, locale: str, leaf: ViewerVar | None) -> None:
@@ -208,7 +208,7 @@ def _bound(value: Any) -> bool:
     return False
 
 
-class Shared(dict):  # type: ignore[type-arg]
+class Shared(dict):
     """A resolved block every viewer of a locale shares (it reads no variable): read-only,
     and renderers keep what they drew of it (:class:`Drawn`)."""
 
@@ -326,7 +326,7 @@ _BUILDERS: dict[str, Callable[[Any, Any], Build]] = {
 }
 
 
-class SharedBlocks(list):  # type: ignore[type-arg]
+class SharedBlocks(list):
     """A panel's resolved blocks, shared by every viewer whose variables read the same to
     it (:func:`resolve_reusing`): read-only, and renderers keep what they drew of them."""
 
@@ -350,7 +350,7 @@ def resolve_reusing(memo: dict[str, Any], blocks: tuple[Emit, ...], named: Itera
     key = reads(named, prefixes, vars)
     hit = memo.get(locale)
     if hit is not None and hit[0] == key:
-        return hit[1]  # type: ignore[no-any-return]
+        return hit[1]
     resolved = SharedBlocks(resolve(blocks, vars, values, locale))
     memo[locale] = (key, resolved)
     return resolved
@@ -362,7 +362,7 @@ class Drawn:
     drawing, so its identity stays its own."""
 
     def __init__(self, limit: int = 8192) -> None:
-        self._memo: dict[tuple[int, Any], tuple[Mapping[str, Any], Any]] = {}
+        self._memo: dict[tuple[int, Any], tuple[object, Any]] = {}
         self._limit = limit
 
     def get(self, block: Any, key: Any, draw: Callable[[], Any]) -> Any:

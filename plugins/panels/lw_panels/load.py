@@ -129,7 +129,7 @@ def _conditions(data: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[A
             yield from _conditions(item, (*path, index))
 
 
-def check_conditions(data: Any, file: Path, positions: Positions) -> tuple[list[LwError], set[tuple[Any, ...]]]:
+def check_conditions(data: Any, file: str | Path, positions: Positions) -> tuple[list[LwError], set[tuple[Any, ...]]]:
     """Each ``visible_when`` string parsed; a refusal located at its own column in the file."""
     problems, paths = [], set()
     for path, text in _conditions(data):
@@ -181,7 +181,7 @@ def _walk_model(value: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, 
             yield (*path, key), str(key), item
 
 
-def references(panel: PanelDef, index: int, file: Path, positions: Positions) -> tuple[Reference, ...]:
+def references(panel: PanelDef, index: int, file: str | Path, positions: Positions) -> tuple[Reference, ...]:
     """What ``panel`` says that ships to its viewers (see :class:`Reference`)."""
     out = []
     for path, name, value in _walk_model(panel, ("panels", index)):
@@ -303,12 +303,13 @@ def load_contents(pack_id: str, reader: AssetReader, panel_files: list[str],
     for panel in panels:
         if panel.id in seen:
             problems.append(LwError(f"panel id {panel.id!r} is declared twice in pack {pack_id}",
-                                    file=panel.where.file, line=panel.where.line))
+                                    file=panel.where.file if panel.where else None,
+                                    line=panel.where.line if panel.where else None))
         seen.add(panel.id)
     kit = None
     extra = second_kit(kit_files)
     if extra is not None:
-        problems.append(LwError(extra, file=reader.display(kit_files[1]), code="duplicate"))
+        problems.append(LwError(extra, file=reader.files.display(kit_files[1]), code="duplicate"))
         kit_files = kit_files[:1]
     for rel in kit_files:
         try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Mapping, Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,7 @@ def data_path(data: Any, loc: tuple[Any, ...]) -> tuple[list[Any], str]:
     return path, text
 
 
-def located_at(positions: Positions, file: Path, path: list[Any] | tuple[Any, ...], message: str,
+def located_at(positions: Positions, file: str | Path, path: list[Any] | tuple[Any, ...], message: str,
                **kw: Any) -> LwError:
     """An error at ``path`` of the data read from ``file`` (its line and column when known)."""
     pos = positions.find(tuple(path))
@@ -50,8 +50,8 @@ def located_at(positions: Positions, file: Path, path: list[Any] | tuple[Any, ..
                    column=pos.column if pos and pos.column else None, **kw)
 
 
-def validate(model: type[BaseModel], data: Any, file: Path, positions: Positions,
-             skip: set[tuple[Any, ...]] = frozenset()) -> tuple[Any, list[LwError]]:  # type: ignore[assignment]
+def validate(model: type[BaseModel], data: Any, file: str | Path, positions: Positions,
+             skip: AbstractSet[tuple[Any, ...]] = frozenset()) -> tuple[Any, list[LwError]]:
     """``model`` validated from ``data``: ``(instance or None, located problems)`` -- one
     problem per place (a union's alternatives say the same thing several times); places in
     ``skip`` were already reported more precisely."""

@@ -41,7 +41,7 @@ SLOTS = ("sidebar", "tray", "modal")
 AUDIENCES = ("all", "player", "keeper")
 ENTRY_SUFFIXES = (".html", ".htm")
 
-Blocks = Annotated[list[TemplateBlock], Field(min_length=1, max_length=MAX_BLOCKS)]  # type: ignore[valid-type]
+Blocks = Annotated[list[TemplateBlock], Field(min_length=1, max_length=MAX_BLOCKS)]
 
 
 class PanelDef(Strict):

@@ -190,7 +190,7 @@ def read_manifest(path: Path) -> dict[str, Any] | None:
         paths = [i.get("path") if isinstance(i, dict) else i for i in items] if isinstance(items, list) else None
         if paths is None or not all(isinstance(p, str) and p.strip() for p in paths):
             raise LwError(f"contents.{kind} must be a list of paths (or {{path: …}})", **where("contents", kind))
-        ours[kind] = paths
+        ours[kind] = [p for p in paths if isinstance(p, str)]  # all are, as checked above
     extra = second_kit(ours["presentation"])
     if extra is not None:
         raise LwError(extra, **where("contents", "presentation"))
@@ -213,7 +213,8 @@ def installed_homes(data_dir: Path) -> dict[str, PackHome]:
         active = {}
     best: dict[str, PackHome] = {}
     for pack_id, versions in homes(root).items():
-        version = active.get(pack_id) if active.get(pack_id) in versions else versions[-1]
+        chosen = active.get(pack_id)
+        version = chosen if chosen is not None and chosen in versions else versions[-1]
         best[pack_id] = PackHome(pack_id, version, root / f"{pack_id}@{version}")
     return best
 

@@ -32,7 +32,7 @@ _DRAWN = Drawn()
 
 def block_lines(block: Mapping[str, Any], locale: str = "en") -> list[str]:
     """One resolved block as lines (read-only: kept for the block's next drawing)."""
-    return _DRAWN.get(block, locale, lambda: _lines(block, locale))  # type: ignore[no-any-return]
+    return _DRAWN.get(block, locale, lambda: _lines(block, locale))
 
 
 def _lines(block: Mapping[str, Any], locale: str) -> list[str]:
@@ -70,7 +70,7 @@ def blocks_text(blocks: Iterable[Mapping[str, Any]], locale: str = "en") -> list
 def panel_text(panel: Mapping[str, Any], locale: str = "en") -> str:
     """A resolved panel (``{"kind": "panel", …}``) as text."""
     key = (locale, panel.get("id"), panel.get("title"), panel.get("tier"), panel.get("fallback_null"))
-    return _DRAWN.get(panel.get("blocks"), key, lambda: _panel_text(panel, locale))  # type: ignore[no-any-return]
+    return _DRAWN.get(panel.get("blocks"), key, lambda: _panel_text(panel, locale))
 
 
 def _panel_text(panel: Mapping[str, Any], locale: str) -> str:

@@ -123,9 +123,9 @@ def merge(raw: Any) -> dict[str, Any]:
     names falling back to their defaults when empty, lists and objects replaced wholesale).
     """
     u: dict[str, Any] = raw if isinstance(raw, dict) else {}
-    p = u.get("persona") if isinstance(u.get("persona"), dict) else {}
-    m = u.get("memory") if isinstance(u.get("memory"), dict) else {}
-    b = u.get("budget") if isinstance(u.get("budget"), dict) else {}
+    p = p_raw if isinstance(p_raw := u.get("persona"), dict) else {}
+    m = m_raw if isinstance(m_raw := u.get("memory"), dict) else {}
+    b = b_raw if isinstance(b_raw := u.get("budget"), dict) else {}
     d = DEFAULTS
     persona = dict(p)
     persona.update(
@@ -225,7 +225,7 @@ def inbox_path(cfg: Mapping[str, Any], override: str | os.PathLike[str] | None =
     if override:
         return Path(os.path.abspath(override))
     places = places or Places.resolve()
-    memory = cfg.get("memory") if isinstance(cfg.get("memory"), dict) else {}
+    memory = memory_raw if isinstance(memory_raw := cfg.get("memory"), dict) else {}
     raw = js.trim(str(memory.get("inboxPath") or ""))
     return places.under(raw) if raw else places.folder / "memory-inbox.jsonl"
 
@@ -233,6 +233,6 @@ def inbox_path(cfg: Mapping[str, Any], override: str | os.PathLike[str] | None =
 def sink_log_path(cfg: Mapping[str, Any], places: Places | None = None) -> Path:
     """``memory.sinkLog`` (relative = under the configuration folder), else ``sink-log.jsonl``."""
     places = places or Places.resolve()
-    memory = cfg.get("memory") if isinstance(cfg.get("memory"), dict) else {}
+    memory = memory_raw if isinstance(memory_raw := cfg.get("memory"), dict) else {}
     raw = js.trim(str(memory.get("sinkLog") or ""))
     return places.under(raw) if raw else places.folder / "sink-log.jsonl"

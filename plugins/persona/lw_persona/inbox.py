@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from lwcore.api import LwError, js, read_bytes as read_file
 
@@ -114,7 +114,7 @@ class Replay:
                       list(self.skipped), self.error)
 
 
-_SCAN = json.JSONDecoder().scan_once
+_SCAN = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # typeshed leaves the scanner out
 """The C scanner behind ``json.loads``, called directly (a line is already stripped)."""
 
 
@@ -241,7 +241,7 @@ def split_lines(data: bytes) -> list[str | None]:
     that is not valid UTF-8 is ``None``, never decoded with replacement characters (that
     would inject text nobody wrote)."""
     try:
-        return data.decode("utf-8").split("\n")
+        return cast("list[str | None]", data.decode("utf-8").split("\n"))  # a new list: None may go in
     except UnicodeDecodeError:
         out: list[str | None] = []
         for raw in data.split(b"\n"):

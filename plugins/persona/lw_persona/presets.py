@@ -58,7 +58,7 @@ def normalize(raw: Any, fallback_id: str | None = None) -> tuple[dict[str, Any],
     """
     if not isinstance(raw, dict):
         return None
-    inner = raw.get("persona") if isinstance(raw.get("persona"), dict) else None
+    inner = inner_raw if isinstance(inner_raw := raw.get("persona"), dict) else None
     legacy = inner is None and (isinstance(raw.get("character"), str) or isinstance(raw.get("contracts"), list))
     if inner is None and not legacy:
         return None
@@ -174,7 +174,7 @@ def body_for_file(preset: Mapping[str, Any]) -> dict[str, Any]:
         body["tags"] = [str(t) for t in preset["tags"]]
     if isinstance(preset.get("thinkingLanguage"), str):
         body["thinkingLanguage"] = preset["thinkingLanguage"]
-    persona = preset.get("persona") if isinstance(preset.get("persona"), dict) else {}
+    persona = persona_raw if isinstance(persona_raw := preset.get("persona"), dict) else {}
     body["persona"] = {k: copy.deepcopy(persona[k]) for k in PERSONA_KEYS if k in persona}
     if isinstance(preset.get("source"), dict):
         body["source"] = copy.deepcopy(preset["source"])
@@ -192,7 +192,7 @@ def save(preset: Mapping[str, Any], places: Places | None = None) -> Path:
 def from_config(raw_cfg: Mapping[str, Any], *, preset_id: str = "", label: str = "", description: str = "",
                 author: str = "") -> dict[str, Any]:
     """The shareable part of a raw config: whitelisted persona keys (+ thinkingLanguage). No memory."""
-    p = raw_cfg.get("persona") if isinstance(raw_cfg.get("persona"), dict) else {}
+    p = p_raw if isinstance(p_raw := raw_cfg.get("persona"), dict) else {}
     out: dict[str, Any] = {
         "id": safe_id(preset_id) or "",
         "label": label or preset_id,
@@ -209,7 +209,7 @@ def from_config(raw_cfg: Mapping[str, Any], *, preset_id: str = "", label: str =
 def apply_to_config(raw_cfg: Mapping[str, Any], preset: Mapping[str, Any]) -> dict[str, Any]:
     """Pure: the raw config with the preset's present (non-null) persona keys overwritten."""
     cfg = dict(raw_cfg) if isinstance(raw_cfg, Mapping) else {}
-    p = preset.get("persona") if isinstance(preset.get("persona"), dict) else {}
+    p = p_raw if isinstance(p_raw := preset.get("persona"), dict) else {}
     persona = dict(cfg["persona"]) if isinstance(cfg.get("persona"), dict) else {}
     for key in PERSONA_KEYS:
         if key in p and p[key] is not None:
@@ -228,7 +228,7 @@ def apply(preset: Mapping[str, Any], config_file: Path, places: Places | None = 
     """
     raw = cfgmod.read_existing(config_file)
     current = from_config(raw)
-    wanted = preset.get("persona") if isinstance(preset.get("persona"), dict) else {}
+    wanted = wanted_raw if isinstance(wanted_raw := preset.get("persona"), dict) else {}
     same = all(current["persona"].get(k) == wanted.get(k) for k in PERSONA_KEYS)
     autosave = ""
     if not same:

@@ -64,7 +64,7 @@ def _sanitize(items: Any) -> tuple[dict[str, Any], ...]:
         if not isinstance(r, dict):
             continue
         rid = r["id"].strip() if isinstance(r.get("id"), str) and r["id"].strip() else None
-        then = r.get("then") if isinstance(r.get("then"), dict) else None
+        then = then_raw if isinstance(then_raw := r.get("then"), dict) else None
         if not rid or then is None:
             continue
         reply = then["reply"] if isinstance(then.get("reply"), str) else ""
@@ -114,7 +114,7 @@ def _search(pattern: Any, text: str) -> bool:
 
 
 def match_rule(rule: Mapping[str, Any], text: str, tier: str) -> Hit | None:
-    w = rule.get("when") if isinstance(rule.get("when"), dict) else {}
+    w = w_raw if isinstance(w_raw := rule.get("when"), dict) else {}
     want_tier = w.get("tier")
     if want_tier and want_tier != "any" and want_tier != tier:
         return None
@@ -126,7 +126,7 @@ def match_rule(rule: Mapping[str, Any], text: str, tier: str) -> Hit | None:
     if w.get("text") and _search(w["text"], text):
         return Hit(dict(rule), False, "text")
     norm = normalize(text)
-    for phrase in w.get("nearAny") if isinstance(w.get("nearAny"), list) else []:
+    for phrase in listed if isinstance(listed := w.get("nearAny"), list) else []:
         p = normalize(js.to_string(phrase, null=""))
         if not p:
             continue
@@ -137,7 +137,7 @@ def match_rule(rule: Mapping[str, Any], text: str, tier: str) -> Hit | None:
         if re.search(r"[他她它]|别人|他们", before):
             continue
         return Hit(dict(rule), False, f"near:{phrase}")
-    words = w.get("keywords") if isinstance(w.get("keywords"), list) else []
+    words = words_raw if isinstance(words_raw := w.get("keywords"), list) else []
     if words:
         need = js.to_number(w.get("minHits"))
         need = need if need > 0 else 2

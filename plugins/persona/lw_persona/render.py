@@ -227,7 +227,7 @@ def persona_body(cfg: Mapping[str, Any], tier: str, model: str | None, acting_us
     tone = js.trim(fill(style_text(p.get("tone"), model), me, user, acting_user))
     if tone:
         blocks.append(TONE_HEAD.replace("{userName}", user) + bullet(tone))
-    contracts = p.get("contracts") if isinstance(p.get("contracts"), list) else []
+    contracts = contracts_raw if isinstance(contracts_raw := p.get("contracts"), list) else []
     lines = [
         "- " + js.trim(fill(js.to_string(c["text"]), me, user, acting_user))
         for c in contracts
@@ -235,8 +235,8 @@ def persona_body(cfg: Mapping[str, Any], tier: str, model: str | None, acting_us
     ]
     if lines:
         blocks.append(CONTRACTS_HEAD + "\n".join(lines))
-    memory = cfg.get("memory") if isinstance(cfg.get("memory"), dict) else {}
-    entries = memory.get("entries") if isinstance(memory.get("entries"), list) else []
+    memory = memory_raw if isinstance(memory_raw := cfg.get("memory"), dict) else {}
+    entries = entries_raw if isinstance(entries_raw := memory.get("entries"), list) else []
     items = [
         bullet(js.trim(fill(js.to_string(e["text"]), me, user, acting_user)))
         for e in entries
@@ -270,7 +270,7 @@ def inbox_block(items: Sequence[inboxmod.Entry], user: str) -> str:
 
 def discipline_block(cfg: Mapping[str, Any], inbox_file: Path, places: Places | None = None) -> str:
     """Block ⑧ (§3.4), with the sinks sub-list only when routes exist."""
-    p = cfg.get("persona") if isinstance(cfg.get("persona"), dict) else {}
+    p = p_raw if isinstance(p_raw := cfg.get("persona"), dict) else {}
     name = p.get("userName") or cfgmod.DEFAULT_USER_NAME
     file = str(inbox_file).replace("\\", "/")
     text = DISCIPLINE_TEMPLATE.replace("{name}", name).replace("{file}", file)
@@ -285,7 +285,7 @@ def capture_active(cfg: Mapping[str, Any], capture: bool | None) -> bool:
     """The session's capture switch; when the host says nothing, ``memory.capture == "always"``."""
     if capture is not None:
         return bool(capture)
-    m = cfg.get("memory") if isinstance(cfg.get("memory"), dict) else {}
+    m = m_raw if isinstance(m_raw := cfg.get("memory"), dict) else {}
     mode = m.get("capture")
     return isinstance(mode, str) and js.trim(mode).lower() == "always"
 
@@ -343,20 +343,20 @@ def build_thinking(cfg: Mapping[str, Any]) -> str:
     want = want if isinstance(want, str) and want else "off"
     if want in ("off", "false"):
         return ""
-    p = cfg.get("persona") if isinstance(cfg.get("persona"), dict) else {}
+    p = p_raw if isinstance(p_raw := cfg.get("persona"), dict) else {}
     user = p.get("userName") or cfgmod.DEFAULT_USER_NAME
     return THINKING_TEMPLATE.replace("{语言名}", LANG_NAMES.get(want, want)).replace("{userName}", user)
 
 
 def budget_of(cfg: Mapping[str, Any]) -> dict[str, Any]:
-    b = cfg.get("budget") if isinstance(cfg.get("budget"), dict) else {}
+    b = b_raw if isinstance(b_raw := cfg.get("budget"), dict) else {}
     mx = js.to_number(b.get("max"))
     return {"enabled": b.get("enabled") is True, "max": mx if mx > 0 else 0, "warnInPrompt": b.get("warnInPrompt") is not False}
 
 
 def budget_note(cfg: Mapping[str, Any], total: int, mx: float) -> str:
     """The in-prompt warning line (appended to the suffix segment when over budget)."""
-    p = cfg.get("persona") if isinstance(cfg.get("persona"), dict) else {}
+    p = p_raw if isinstance(p_raw := cfg.get("persona"), dict) else {}
     name = p.get("userName") or cfgmod.DEFAULT_USER_NAME
     return (
         "\n[whale-persona] 人设注入超预算：合计 " + str(total) + " 字符 / 预算 " + js.number_to_string(mx) + " 字符。"
@@ -395,7 +395,7 @@ def render_config(
         ("thinking", thinking),
     ]
     rows = [{"key": k, "label": PART_LABELS[k], "chars": js.utf16_length(v)} for k, v in measured]
-    total = sum(r["chars"] for r in rows)
+    total = sum(js.utf16_length(v) for _, v in measured)
     budget = budget_of(cfg)
     over = budget["enabled"] and budget["max"] > 0 and total > budget["max"]
     note = budget_note(cfg, total, budget["max"]) if over and budget["warnInPrompt"] else ""

@@ -131,7 +131,7 @@ def sink_entry(cfg: Mapping[str, Any], entry: Entry, *, places: Places | None = 
     kind = norm_kind(entry.kind) or MEMORY_KIND
     if kind == MEMORY_KIND:
         return SinkResult("memory-kind", kind)
-    memory = cfg.get("memory") if isinstance(cfg.get("memory"), dict) else {}
+    memory = memory_raw if isinstance(memory_raw := cfg.get("memory"), dict) else {}
     route = routes(memory, places).get(kind)
     if route is None:
         return SinkResult("no-route", kind)

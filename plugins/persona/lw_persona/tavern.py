@@ -217,7 +217,7 @@ def from_card(raw: Any) -> CardImport | None:
     if post_history:
         persona["suffix"] = post_history
 
-    extensions = d.get("extensions") if isinstance(d.get("extensions"), dict) else {}
+    extensions = extensions_raw if isinstance(extensions_raw := d.get("extensions"), dict) else {}
     ext = extensions.get("whale_persona")
     thinking: str | None = None
     meta: dict[str, Any] = {}
@@ -260,10 +260,11 @@ def from_card(raw: Any) -> CardImport | None:
 
 def to_card(preset: Mapping[str, Any]) -> dict[str, Any]:
     """A preset -> a ``chara_card_v2`` card; whale-only fields under ``data.extensions.whale_persona``."""
-    p = preset.get("persona") if isinstance(preset.get("persona"), dict) else {}
+    p = p_raw if isinstance(p_raw := preset.get("persona"), dict) else {}
     contracts = [c for c in p.get("contracts") or [] if isinstance(c, dict) and js.truthy(c.get("text")) and c.get("on") is not False]
-    source = preset.get("source") if isinstance(preset.get("source"), dict) else {}
-    extensions = copy.deepcopy(source.get("extensions")) if isinstance(source.get("extensions"), dict) else {}
+    source = source_raw if isinstance(source_raw := preset.get("source"), dict) else {}
+    given = source.get("extensions")
+    extensions: dict[str, Any] = copy.deepcopy(given) if isinstance(given, dict) else {}
     ext: dict[str, Any] = {
         "spec": presetmod.PRESET_SPEC,
         # the fields the reference implementation reads back

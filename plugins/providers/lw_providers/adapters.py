@@ -240,7 +240,7 @@ class ChatCompletions(_Adapter):
         for index, call in enumerate(tool_calls if isinstance(tool_calls, list) else ()):
             if not isinstance(call, Mapping):
                 continue
-            function = call.get("function") if isinstance(call.get("function"), Mapping) else {}
+            function = function_raw if isinstance(function_raw := call.get("function"), Mapping) else {}
             arguments = _json_arguments(function.get("arguments"))
             calls.append(ToolCall(str(call.get("id") or f"call_{index}"), str(function.get("name", "")), arguments))
         stop = _word(reply["choices"][0].get("finish_reason"))

@@ -128,7 +128,7 @@ def add(ctx: click.Context, name: str, endpoint: str, model: str, protocol: str 
 def list_(ctx: click.Context, as_json: bool) -> None:
     """Every profile: protocol, model, endpoint, and whether its key is set."""
     data_dir = state(ctx).kernel.data_dir
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in profiles.names(data_dir):
         try:
             p = profiles.load(data_dir, name)

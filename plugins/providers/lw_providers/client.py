@@ -30,6 +30,7 @@ reached directly.
 from __future__ import annotations
 
 import email.utils
+import functools
 import json
 import socket
 import ssl
@@ -205,7 +206,7 @@ def exchange(target: Target, body: Mapping[str, Any], options: CallOptions) -> d
                     _shutdown(holder)
 
         with httpx.Client(verify=_ssl(), trust_env=False, follow_redirects=False) as client, \
-                (cancel or Cancel()).on_cancel(lambda holder=holder: _shutdown(holder)):
+                (cancel or Cancel()).on_cancel(functools.partial(_shutdown, holder)):
             try:
                 request = client.build_request("POST", target.endpoint, content=data, headers=headers,
                                                timeout=timeout, extensions={"trace": trace})

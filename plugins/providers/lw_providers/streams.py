@@ -54,7 +54,7 @@ def shape_of(obj: Any) -> str | None:
     """Which protocol a streamed event (or reply body) is shaped like, if any can tell."""
     if not isinstance(obj, dict):
         return None
-    kind = obj.get("type") if isinstance(obj.get("type"), str) else None
+    kind = kind_raw if isinstance(kind_raw := obj.get("type"), str) else None
     if isinstance(obj.get("choices"), list) or obj.get("object") in ("chat.completion", "chat.completion.chunk"):
         return "chat_completions"
     if isinstance(kind, str) and kind.startswith("response.") or obj.get("object") == "response":
@@ -156,7 +156,7 @@ class _Stream:
 
 
 def _provider_error(obj: Mapping[str, Any]) -> LwError:
-    error = obj.get("error") if isinstance(obj.get("error"), dict) else obj
+    error = error_raw if isinstance(error_raw := obj.get("error"), dict) else obj
     kind = str(error.get("type") or error.get("code") or "error")[:60]
     message = str(error.get("message") or "")[:300]
     code = "overloaded" if "overloaded" in kind else "provider_error"
@@ -184,7 +184,7 @@ class AnthropicStream(_Stream):
                 raise LwError("message_start without a message", code="bad_stream")
             self.message = {k: v for k, v in message.items() if k != "content"}
             self.message["content"] = []
-            usage = message.get("usage") if isinstance(message.get("usage"), dict) else {}
+            usage = usage_raw if isinstance(usage_raw := message.get("usage"), dict) else {}
             return [UsageDelta(usage.get("input_tokens"), usage.get("output_tokens"))] if usage else []
         if self.message is None:
             raise LwError(f"a {str(kind)[:40]!r} event before message_start", code="bad_stream")
@@ -227,11 +227,11 @@ class AnthropicStream(_Stream):
                 block["input"] = _arguments("".join(self.partial.pop(index, [])))
             return []
         if kind == "message_delta":
-            delta = obj.get("delta") if isinstance(obj.get("delta"), dict) else {}
+            delta = delta_raw if isinstance(delta_raw := obj.get("delta"), dict) else {}
             for key in ("stop_reason", "stop_sequence"):
                 if key in delta:
                     self.message[key] = delta[key]
-            usage = obj.get("usage") if isinstance(obj.get("usage"), dict) else {}
+            usage = usage_raw if isinstance(usage_raw := obj.get("usage"), dict) else {}
             if usage:
                 merged = dict(self.message.get("usage") or {})
                 merged.update(usage)
@@ -286,7 +286,7 @@ class ChatStream(_Stream):
         for choice in choices:
             if not isinstance(choice, dict) or choice.get("index", 0) != 0:
                 continue
-            delta = choice.get("delta") if isinstance(choice.get("delta"), dict) else {}
+            delta = delta_raw if isinstance(delta_raw := choice.get("delta"), dict) else {}
             if isinstance(delta.get("role"), str):
                 self.role = delta["role"]
             if isinstance(delta.get("content"), str) and delta["content"]:
@@ -296,7 +296,7 @@ class ChatStream(_Stream):
                 if not isinstance(call, dict):
                     continue
                 index = _index(call.get("index", 0))
-                function = call.get("function") if isinstance(call.get("function"), dict) else {}
+                function = function_raw if isinstance(function_raw := call.get("function"), dict) else {}
                 if index not in self.calls:
                     if len(self.calls) >= MAX_STREAM_BLOCKS:
                         raise LwError(f"more than {MAX_STREAM_BLOCKS} tool calls in one reply", code="limit")
@@ -352,8 +352,8 @@ class ResponsesStream(_Stream):
         if kind == "error":
             raise _provider_error(obj)
         if kind in ("response.failed", "response.incomplete"):
-            response = obj.get("response") if isinstance(obj.get("response"), dict) else {}
-            detail = response.get("error") or response.get("incomplete_details") or {}
+            ended = ended_raw if isinstance(ended_raw := obj.get("response"), dict) else {}
+            detail = ended.get("error") or ended.get("incomplete_details") or {}
             raise LwError(f"the response ended as {kind.split('.')[-1]}: "
                           f"{json.dumps(detail, ensure_ascii=False)[:300]}", code="provider_error")
         if kind in ("response.created", "response.in_progress"):
@@ -398,7 +398,7 @@ class ResponsesStream(_Stream):
                 raise LwError("response.completed without a response", code="bad_stream")
             self.final = dict(response)
             self.done = True
-            usage = response.get("usage") if isinstance(response.get("usage"), dict) else {}
+            usage = usage_raw if isinstance(usage_raw := response.get("usage"), dict) else {}
             out: list[Delta] = [UsageDelta(usage.get("input_tokens"), usage.get("output_tokens"))] if usage else []
             return out + [StopDelta(str(response.get("status") or "completed"))]
         return []

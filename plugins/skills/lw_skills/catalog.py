@@ -121,7 +121,7 @@ class SkillCatalog:
 
     def plugin_ids(self) -> set[str]:
         """Ids some plugin provides (a user skill of such an id never loads)."""
-        ids = set()
+        ids: set[str] = set()
         for _, root in self.kernel.data_folders("skills"):
             ids.update(child.name for child in _children(root))
         return ids

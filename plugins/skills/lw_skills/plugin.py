@@ -120,7 +120,7 @@ def lw_pack_validators(register: Register[PackValidator]) -> None:
 def lw_diagnostics(kernel: object) -> Iterable[str] | None:
     from lw_skills.catalog import catalog_for
 
-    catalog = catalog_for(kernel)  # type: ignore[arg-type]
+    catalog = catalog_for(kernel)  # type: ignore[arg-type]  # hooks hand plugins the kernel as object
     lines = [f"{len(catalog.skills())} skills discovered ({catalog.user_dir} and plugin folders)"]
     lines += [f"skill problem: {p}" for p in catalog.problems()]
     lines += [f"skill warning: {s.id}: {w}" for s in catalog.skills().values() for w in s.warnings]

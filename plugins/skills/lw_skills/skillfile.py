@@ -63,7 +63,9 @@ def valid_id(skill_id: str) -> bool:
 def split_names(text: str) -> list[str]:
     """Names in one string, separated by spaces or commas; parentheses keep a name whole
     (``"Bash(git add:*), Read"`` -> ``["Bash(git add:*)", "Read"]``)."""
-    names, current, depth = [], [], 0
+    names: list[str] = []
+    current: list[str] = []
+    depth = 0
     for char in text:
         if char == "(":
             depth += 1

@@ -152,9 +152,9 @@ def _prune_empty_dirs(root: Path, deleted: list[str]) -> None:
             parent = parent.parent
 
 
-def _head_safe(git: object) -> str | None:
+def _head_safe(git: Git) -> str | None:
     try:
-        return git.head()  # type: ignore[attr-defined]
+        return git.head()
     except Exception:  # noqa: BLE001
         return None
 

@@ -70,7 +70,7 @@ class CheckContext:
             kws = [str(k) for k in as_list(item.meta.get("关键词")) if str(k).strip()]
             secrets.append((item.id, knowers, item.meta.get("读者已知") is True, kws))
         style = repo.style()
-        patterns = []
+        patterns: list[tuple[str, re.Pattern[str] | None]] = []
         for p in style.banned_patterns:
             try:
                 patterns.append((p, re.compile(p)))

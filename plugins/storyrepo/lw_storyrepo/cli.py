@@ -54,7 +54,7 @@ def _read_input(name: str) -> str:
 def _show_repairs(exc: Exception) -> None:
     """A broken source file: print its repair card(s) (never a traceback), exit 1."""
     cards = getattr(exc, "cards", None)
-    for card in cards or [exc.card]:  # type: ignore[attr-defined]
+    for card in cards or [exc.card]:  # type: ignore[attr-defined]  # a repair error carries .cards or .card
         click.echo(card.render(), err=True)
     if cards:  # source files: the repair flow; a workspace file or an input: fix it and retry
         say("先修好这些源文件：lw story repair（--apply 采纳建议），或 lw story prompt repair 让模型提议", err=True)

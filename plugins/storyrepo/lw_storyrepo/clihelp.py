@@ -22,7 +22,7 @@ import inspect
 import os
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import click
 from click.formatting import join_options
@@ -145,7 +145,7 @@ class WideFormatter(click.HelpFormatter):
         for line in wrap(text, max(self.width - self.current_indent, 11)):
             self.write(f"{'':>{self.current_indent}}{line}\n")
 
-    def write_dl(self, rows: Sequence[tuple[str, str]], col_max: int = 30, col_spacing: int = 2) -> None:
+    def write_dl(self, rows: Iterable[tuple[str, str]], col_max: int = 30, col_spacing: int = 2) -> None:
         rows = list(rows)
         first_col = min(max((width(first) for first, _ in rows), default=0), col_max) + col_spacing
         for first, second in rows:
@@ -207,4 +207,4 @@ class LocalizedGroup(LocalizedCommand, click.Group):
     """A ``lw story`` group: its help and its subcommands' help speak the reader's language."""
 
     command_class = LocalizedCommand
-    group_class = type
+    group_class: type[click.Group] | type[type] | None = type

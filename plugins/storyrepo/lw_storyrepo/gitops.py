@@ -12,7 +12,7 @@ import os
 import re
 import subprocess
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Literal, Mapping
 
 from lwcore.api import LwError
 
@@ -78,8 +78,8 @@ class Git:
             raise GitError(f"git {args[0]} 失败：{err}")
         return proc
 
-    def out(self, *args: str, **kw: object) -> str:
-        return self.run(*args, **kw).stdout.decode("utf-8", "replace")  # type: ignore[arg-type]
+    def out(self, *args: str, **kw: Any) -> str:
+        return self.run(*args, **kw).stdout.decode("utf-8", "replace")
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -91,13 +91,13 @@ class Git:
         """
         fast = self._head_from_files()
         if fast is not False:
-            return fast  # type: ignore[return-value]
+            return fast
         proc = self.run("rev-parse", "--verify", "-q", "HEAD", check=False)
         if proc.returncode != 0:
             return None
         return proc.stdout.decode("ascii").strip()
 
-    def _head_from_files(self) -> str | None | bool:
+    def _head_from_files(self) -> str | None | Literal[False]:
         git_dir = self.root / ".git"
         if self.exe != "git" or not git_dir.is_dir():
             return False
@@ -186,7 +186,7 @@ class Git:
         args = ["commit-tree", tree, "-F", "-"] + (["-p", parent] if parent else [])
         return self.run(*args, input=message.encode("utf-8")).stdout.decode("ascii").strip()
 
-    def commit_paths(self, paths: list[str], message: str, *, old_head: str | None | bool = False,
+    def commit_paths(self, paths: list[str], message: str, *, old_head: str | None | Literal[False] = False,
                      sync_index: bool = True, real_index: bool | None = None, parent_commit: str | None = None) -> str:
         """Commit exactly ``paths`` (added, changed or deleted) on top of HEAD, atomically.
 

@@ -228,7 +228,7 @@ def _sync_timeline(repo: StoryRepo, n: int, old: dict[str, Any], new: dict[str, 
     was, now = timeline_cells(n, old), timeline_cells(n, new)
     if was == now:
         return
-    text = changes[L.时间线].decode("utf-8") if changes.get(L.时间线) else \
+    text = written.decode("utf-8") if (written := changes.get(L.时间线)) else \
         repo.text_or(L.时间线, "# 时间线\n\n" + L.TIMELINE_HEADER)
     found = _timeline_row(text, n)
     if found is None:
@@ -287,7 +287,7 @@ def _sync_settings(repo: StoryRepo, n: int, rel: str, old: dict[str, Any], new: 
     except RepairNeeded:
         raise
     except LwError as exc:
-        text = changes[rel].decode("utf-8") if changes.get(rel) else repo.text(rel)
+        text = written.decode("utf-8") if (written := changes.get(rel)) else repo.text(rel)
         needle = next((line for line in new_lines + old_lines if line in exc.message), "设定变更")
         line = next((i for i, t in enumerate(text.split("\n"), start=1) if needle in t), None)
         raise LwError(exc.message, file=rel, line=line, expected=exc.expected) from None

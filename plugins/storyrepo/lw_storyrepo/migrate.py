@@ -213,13 +213,13 @@ def _plan(repo: StoryRepo, v6: V6, report: list[str]) -> dict[str, str]:
     setting_dir = v6.source / "设定集"
     if setting_dir.is_dir():
         for path in sorted(setting_dir.rglob("*.md")):
-            rel = path.relative_to(setting_dir)
+            inner = path.relative_to(setting_dir)
             text = v6.text(path)
-            if any(re.match(r"^(角色|人物)", part) for part in rel.parts[:-1]) or path.stem in ("主角卡", "主角"):
+            if any(re.match(r"^(角色|人物)", part) for part in inner.parts[:-1]) or path.stem in ("主角卡", "主角"):
                 name = str(_first(ps, "name", "姓名") or path.stem) if path.stem in ("主角卡", "主角") else path.stem
                 characters[name] = text
             else:
-                files[f"{L.设定}/{rel.as_posix()}"] = text
+                files[f"{L.设定}/{inner.as_posix()}"] = text
     pname = str(_first(ps, "name", "姓名") or "")
     if pname and pname not in characters:
         characters[pname] = ""
@@ -243,7 +243,7 @@ def _plan(repo: StoryRepo, v6: V6, report: list[str]) -> dict[str, str]:
     for n, ctitle, text in chapters:
         meta_in = chapter_meta.get(f"{n:04d}") or chapter_meta.get(str(n)) or {}
         commit = accepted.get(n, {})
-        cmeta = commit.get("chapter_meta") if isinstance(commit.get("chapter_meta"), dict) else {}
+        cmeta = cmeta_raw if isinstance(cmeta_raw := commit.get("chapter_meta"), dict) else {}
         body = re.sub(r"^#\s*第?\d+章[^\n]*\n", "", text, count=1)
         fm: dict[str, Any] = {"章号": n, "标题": ctitle, "卷": reference_position(n, size)[0],
                               "视角": str(_first(cmeta, "pov", "视角") or ""), "书内时间": str(_first(cmeta, "time", "书内时间") or ""),
@@ -266,7 +266,7 @@ def _plan(repo: StoryRepo, v6: V6, report: list[str]) -> dict[str, str]:
     for name, text in characters.items():
         fm = {"姓名": name}
         if name == pname:
-            power = ps.get("power") if isinstance(ps.get("power"), dict) else {}
+            power = power_raw if isinstance(power_raw := ps.get("power"), dict) else {}
             realm = _first(power, "realm", "境界")
             if realm:
                 fm["境界"] = f"{realm}{power.get('layer', '')}{'层' if power.get('layer') else ''}"

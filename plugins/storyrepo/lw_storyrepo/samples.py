@@ -131,7 +131,8 @@ def to_reviewed(repo: StoryRepo, draft: str = DRAFT, contract: list[str] | None 
         (repo.p(L.新承诺) / "P-003-神秘老者来历.md").write_text(NEW_PROMISE, encoding="utf-8")
     submit_draft(repo, "A", draft)
     results = run_checks(repo)
-    assert load_state(repo)["阶段"] == "checked", results
+    state = load_state(repo)
+    assert state is not None and state["阶段"] == "checked", results
     for lens in LENSES:
         submit_review(repo, lens, f"{lens}：节奏紧，结尾有钩。")
     submit_summary(repo, "林晚抵达北境雪原，得到灭门血书，遇见神秘老者。")

@@ -259,7 +259,7 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
             errors.append(Refusal(f"在场「{name}」：{exc.message}", name))
     roster_text, known = add_to_roster(repo, n, new_characters + newcomers, confirmed, kinds, changes, settings_log)
     sync_aliases(repo, changes, settings_log)
-    roster_text = changes[L.名册].decode("utf-8") if changes.get(L.名册) else roster_text
+    roster_text = written.decode("utf-8") if (written := changes.get(L.名册)) else roster_text
     ignored = repo.ignored_names()
     not_names = [w for w in (acceptance.ignored if acceptance else []) if w not in ignored and w not in known]
     if not_names:
@@ -415,7 +415,7 @@ def refusals(repo: StoryRepo, state: dict[str, Any], draft: Draft, ctx: CheckCon
 
 
 def chosen_label(repo: StoryRepo, state: dict[str, Any]) -> str:
-    label = state.get("选稿") or (draft_labels(repo) or [None])[0]
+    label = state.get("选稿") or next(iter(draft_labels(repo)), None)
     if not label:
         raise LwError("没有可结转的草稿")
     return str(label)

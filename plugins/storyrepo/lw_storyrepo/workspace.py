@@ -66,7 +66,7 @@ def require_state(repo: StoryRepo, *stages: str) -> dict[str, Any]:
         raise LwError("工作区没有进行中的章事务", expected="先运行 lw story brief")
     if stages and state.get("阶段") not in stages:
         raise LwError(
-            f"章事务当前阶段是「{STAGE_NAMES.get(state.get('阶段'), state.get('阶段'))}」，不能做这一步",
+            f"章事务当前阶段是「{STAGE_NAMES.get(str(state.get('阶段')), state.get('阶段'))}」，不能做这一步",
             expected="、".join(STAGE_NAMES[s] for s in stages),
         )
     return state

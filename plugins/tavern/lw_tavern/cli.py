@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -96,16 +98,18 @@ def activate_cmd(book: str, chat_file: str, settings_file: str | None, state_fil
     if state_file:
         data, text = read_json_file(state_file)
         state = validate(TimedState, data, file=state_file, text=text)
-    condition = None
+    condition: Callable[[str], bool] | None = None
     if vars_file:
         tree, _ = read_json_file(vars_file)
         resolve = tree_resolver(tree if isinstance(tree, dict) else {})
 
-        def condition(expr: str) -> bool:
+        def holds(expr: str) -> bool:
             try:
                 return evaluate_condition(expr, resolve)
             except ExprError:
                 return False
+
+        condition = holds
 
     with ensure_budget():  # the book's regular expressions share one turn's script budget
         compiled = compile_book(world, settings)
@@ -197,7 +201,7 @@ def convert_cmd(source: str, target: str, as_json: bool) -> None:
     if material.native is not None:
         out: Any = to_card(material.native)
         kind = "sillytavern"
-        data = out.get("data") if isinstance(out.get("data"), dict) else {}
+        data = data_raw if isinstance(data_raw := out.get("data"), dict) else {}
         person = [k for k in ("name", "description", "personality", "scenario", "first_mes", "mes_example")
                   if isinstance(data.get(k), str) and data[k].strip()]
         if not person and isinstance(data.get("character_book"), dict):  # a world book on its own: its own file
@@ -211,7 +215,7 @@ def convert_cmd(source: str, target: str, as_json: bool) -> None:
         out = from_card(material.card, file=source, text=None if material.book_only else material.text
                         ).model_dump(mode="json")
         kind = "native"
-    atomic_write_text(target, json.dumps(out, ensure_ascii=False, indent=2) + "\n")
+    atomic_write_text(Path(target), json.dumps(out, ensure_ascii=False, indent=2) + "\n")
     if as_json:
         _dump({"wrote": target, "format": kind})
     else:

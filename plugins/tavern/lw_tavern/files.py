@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lwcore.api import JSON_LIMITS, LwError, LwErrors, decode_text, load_json, load_yaml, read_bytes
 
-M = TypeVar("M")
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+M = TypeVar("M", bound="BaseModel")
 MAX_CARD_BYTES = 32 * 1024 * 1024
 
 
@@ -79,7 +82,7 @@ def validate(
     from pydantic import ValidationError
 
     try:
-        return model.model_validate(data, strict=True, context=context)  # type: ignore[attr-defined,no-any-return]
+        return model.model_validate(data, strict=True, context=context)
     except ValidationError as exc:
         positions = positions_of(text, file)
         problems: list[LwError] = []

@@ -24,7 +24,7 @@ the same across re-imports of the same file and moves when entries are reordered
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -33,7 +33,7 @@ from lw_tavern.files import located, read_json_file, validate
 from lw_tavern.worldbook.load import book_from_data, book_to_data
 from lw_tavern.worldbook.model import CARD_FIELDS, WorldBook, WorldEntry
 
-FORMAT = "loreweaver.card"
+FORMAT: Final = "loreweaver.card"
 CURRENT_VERSION = 1
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 MIGRATIONS: dict[int, Migration] = {}

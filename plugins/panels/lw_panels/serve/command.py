@@ -10,6 +10,7 @@ commands (``.r 1d100``, ``.panels``) need neither. The server listens on 127.0.0
 from __future__ import annotations
 
 from pathlib import Path
+from types import FrameType
 
 import click
 
@@ -75,8 +76,8 @@ def serve(ctx: click.Context, room: Path, port: int, replies: tuple[Path, ...], 
     hub = app.state.hub
 
     class TableServer(uvicorn.Server):
-        def handle_exit(self, sig: int, frame: object) -> None:
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             hub.close_soon()  # open event streams end, so the server stops at once
-            super().handle_exit(sig, frame)  # type: ignore[arg-type]
+            super().handle_exit(sig, frame)
 
     TableServer(config).run(sockets=[sock])

@@ -112,7 +112,10 @@ class Table:
 
     def view(self, seat: Seat, *, asset_base: str, frame_base: str) -> dict[str, Any]:
         """What ``seat``'s member sees now (see :func:`lw_panels.table.table_view`)."""
-        return self.views([seat], lambda s: (asset_base, frame_base))[seat.token]
+        seen = self.views([seat], lambda s: (asset_base, frame_base))[seat.token]
+        if isinstance(seen, LwError):  # views raises for one seat; this keeps the type honest
+            raise seen
+        return seen
 
     def views(self, seats: list[Seat], bases: Any) -> dict[str, dict[str, Any] | LwError]:
         """What each of ``seats`` sees now, from one reading of the room (``bases(seat)`` gives
@@ -167,6 +170,7 @@ class Table:
     def _command(self, seat: Seat, text: str, deadline: Deadline) -> Outcome:
         result = self.kernel.turn(self.path, text, actor=seat.member, rng=self.rng, deadline=deadline)
         run = result.command
+        assert run is not None, "a command's turn carries its run"
         changed = bool(run.written)
         if changed:
             self.version += 1
@@ -192,6 +196,7 @@ class Table:
             source.replies.popleft()  # used only by a turn that was saved
         applied = result.applied
         ui = list(applied.ui) if applied is not None else []
+        assert result.compiled is not None, "a played turn carries its compiled request"
         with room_lock(self.path, shared=True):  # the stage director reads the room as committed
             self.ui = ui + self._staged(result.compiled.room)  # one assignment: a reader sees the old list or the new
         self.version += 1

@@ -385,7 +385,7 @@ def render_full(
     if not isinstance(value, Mapping) or not isinstance(value.get("text"), str):
         return None
     out = FullRendered(value["text"], injected=_texts(value.get("injected")), activate=_texts(value.get("activate")))
-    lines = value.get("lines") if isinstance(value.get("lines"), list) else []
+    lines = lines_raw if isinstance(lines_raw := value.get("lines"), list) else []
     writes = writes_from(outcome.effects, where=script)
     out.writes = [replace(w, line=lines[i] if i < len(lines) and isinstance(lines[i], int) else None)
                   for i, w in enumerate(writes)]

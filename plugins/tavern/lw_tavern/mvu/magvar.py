@@ -354,7 +354,7 @@ def generate_schema(data: Any, old: dict[str, Any] | None = None, parent_recursi
         elif old and old.get("type") == "object" and old.get("template"):
             node["template"] = old["template"]
         data.pop("$meta", None)
-        required_list = meta.get("required") if isinstance(meta.get("required"), list) else None
+        required_list = required_list_raw if isinstance(required_list_raw := meta.get("required"), list) else None
         for key in list(data):
             old_child = (old_props or {}).get(key) if isinstance(old_props, dict) else None
             child_recursive = node["extensible"] is not False and node["recursiveExtensible"]
@@ -522,9 +522,9 @@ def _js_number(value: Any) -> Any:
     return None
 
 
-def _precision(number: float) -> float | int:
+def _precision(number: float) -> float | int | None:
     if not math.isfinite(number):
-        return None  # type: ignore[return-value]
+        return None
     result = float(f"{number:.12g}")
     return int(result) if result.is_integer() and abs(result) < 2**53 else result
 

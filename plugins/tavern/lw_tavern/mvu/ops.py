@@ -24,7 +24,7 @@ import copy
 import datetime
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -303,7 +303,7 @@ def op_move(tree: Tree, source: str, target: str) -> Tree:
     return new
 
 
-OPERATIONS = {"set": op_set, "put": op_put, "insert": op_insert, "delete": op_delete, "add": op_add, "move": op_move}
+OPERATIONS: dict[str, Callable[..., Tree]] = {"set": op_set, "put": op_put, "insert": op_insert, "delete": op_delete, "add": op_add, "move": op_move}
 ALIASES = {"assign": "insert", "remove": "delete", "unset": "delete"}
 """MVU's other names for the operations."""
 

@@ -71,7 +71,7 @@ def project_entry(doc: Any, viewer: Viewer, room: Any) -> dict[str, Any] | None:
         return {"pack": doc.data.get("pack"), "source": doc.source, **dict(entry)}
     if entry.get("secret") is not False:  # anything but a plain false is kept from players
         return None
-    keys = entry.get("key") if isinstance(entry.get("key"), list) else []
+    keys = keys_raw if isinstance(keys_raw := entry.get("key"), list) else []
     return {"pack": doc.data.get("pack"), "title": str(entry.get("comment") or ""), "keys": [str(k) for k in keys],
             "content": str(entry.get("content") or "")}
 

@@ -255,10 +255,10 @@ STORY_FIELDS = ("first_mes", "system_prompt", "post_history_instructions")
 
 def story_texts(card: Mapping[str, Any]) -> dict[str, Any]:
     """A card's story texts (V1 names read too); ``alternate_greetings`` as a list (a text is one)."""
-    data = card.get("data") if isinstance(card.get("data"), Mapping) else card
+    data = data_raw if isinstance(data_raw := card.get("data"), Mapping) else card
     out: dict[str, Any] = {}
     for name in STORY_FIELDS:
-        value = data.get(name) if isinstance(data.get(name), str) else None
+        value = value_raw if isinstance(value_raw := data.get(name), str) else None
         if name == "first_mes" and value is None and isinstance(card.get("char_greeting"), str):
             value = card["char_greeting"]
         if value and value.strip():
@@ -414,7 +414,7 @@ def _pregens(room: Room | None, material: Material, person: Mapping[str, Any], s
         found = found[:MAX_PREGENS]
     for pregen in found:
         unknown = [] if room is None else [k for k in pregen["sheet"]["values"] if room.pack.canonical(k) is None]
-        if unknown:
+        if unknown and room is not None:
             warnings.append(f"pregen {pregen['name']}: {', '.join(unknown)} are not stats of {room.pack.id}; "
                             "it cannot be claimed here")
         pregen["pack"] = source.pack_id

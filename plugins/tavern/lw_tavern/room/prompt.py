@@ -238,7 +238,7 @@ class _Segments:
             role: str | None = None) -> None:
         if text.strip():
             self.segments.append(PromptSegment(name, text.strip(), slot=slot, order=order, depth=depth,
-                                               role=role))  # type: ignore[arg-type]
+                                               role=role))  # type: ignore[arg-type]  # role is one of PromptSegment's roles; the kernel's field check drops any other
 
     def fill_outlets(self) -> None:
         """Fill the outlets, then give inert text back as written (the last pass over it)."""

@@ -16,7 +16,7 @@ from lwcore.api import HookScript
 
 def scripts(room: Any) -> list[Any]:
     """The hook scripts the room's world imports installed (at most 16 in a room)."""
-    out = []
+    out: list[Any] = []
     for doc in room.documents.all(PACK):
         if doc.data.get("kind") != "world":
             continue

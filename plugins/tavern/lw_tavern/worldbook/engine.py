@@ -200,7 +200,7 @@ def compile_book(
     compiled: list[Compiled] = []
     for index, (key, entry) in enumerate(ordered):
         decorators, content = split_decorators(entry.content)
-        condition = entry.condition or (named(decorators, "if").arg if named(decorators, "if") else "")
+        condition = entry.condition or (found.arg if (found := named(decorators, "if")) else "")
         case_sensitive = settings.case_sensitive if entry.case_sensitive is None else entry.case_sensitive
         whole_words = settings.match_whole_words if entry.match_whole_words is None else entry.match_whole_words
         scan_depth = entry.scan_depth
@@ -816,9 +816,9 @@ class _Run:
             fired, k = self.secondary(scan, logic, depth, with_recursion)
         if fired:
             if logic == Logic.AND_ANY:
-                self.note(i, True, "key", f"{how} and secondary {k.source!r}")  # type: ignore[union-attr]
+                self.note(i, True, "key", f"{how} and secondary {k.source!r}")  # type: ignore[union-attr]  # a secondary match that fired names its key
             elif logic == Logic.NOT_ALL:
-                self.note(i, True, "key", f"{how}, secondary {k.source!r} absent (NOT ALL)")  # type: ignore[union-attr]
+                self.note(i, True, "key", f"{how}, secondary {k.source!r} absent (NOT ALL)")  # type: ignore[union-attr]  # a secondary match that fired names its key
             elif logic == Logic.NOT_ANY:
                 self.note(i, True, "key", f"{how}, no secondary key (NOT ANY)")
             else:
@@ -992,9 +992,9 @@ class _Run:
         primary = sum(self.finder.matches(scan, k, depth, rec) for k in scan.keys)
         secondary = sum(self.finder.matches(scan, k, depth, rec) for k in scan.secondary)
         if scan.secondary:
-            if c.entry.selective_logic == Logic.AND_ANY:
+            if c.entry.selective_logic == Logic.AND_ANY.value:
                 return primary + secondary
-            if c.entry.selective_logic == Logic.AND_ALL:
+            if c.entry.selective_logic == Logic.AND_ALL.value:
                 return primary + secondary if secondary == len(scan.secondary) else primary
         return primary
 

@@ -312,7 +312,7 @@ def entry_from_card(raw: Mapping[str, Any], index: int) -> dict[str, Any]:
     the spec's top-level ``case_sensitive``, ``addMemo`` is whether there is a comment.
     Unknown top-level keys stay as they are, unknown ``extensions`` keys in ``extensions``.
     """
-    ext = raw.get("extensions") if isinstance(raw.get("extensions"), Mapping) else {}
+    ext = ext_raw if isinstance(ext_raw := raw.get("extensions"), Mapping) else {}
     out: dict[str, Any] = {k: v for k, v in raw.items() if k not in _CARD_TOP and k != "extensions"}
     out["uid"] = raw["id"] if "id" in raw and raw["id"] is not None else index
     for attr, path in CARD_FIELDS:
