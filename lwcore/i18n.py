@@ -1,0 +1,209 @@
+"""One localisation mechanism for the kernel and every plugin: message catalogues as data.
+
+A *catalogue* belongs to one package (the kernel or a plugin). Its messages live next to the
+code as data, one folder per language, as the extension contract's locale packs have it::
+
+    <package>/locales/en/*.json     {"help.head": "Room commands you can run here:", ...}
+    <package>/locales/zh/*.json     {"help.head": "可用的房间命令：", ...}
+
+Every file of a language folder is a flat JSON object of message id -> template; ids are
+unique across the files of one language. Templates take *named* placeholders
+(``"phase: {phase}"``; ``{{``/``}}`` for a literal brace), filled with :meth:`Catalogue.text`.
+
+The viewer's locale chooses (a room's, a player's, ``LANG``'s: ``zh-CN``, ``zh_CN.UTF-8``,
+``zh-Hans``, ``en-US``, ``en`` ...). A lookup tries the locale's own tag, then each shorter
+tag down to the language (``zh-hans-cn`` -> ``zh-hans`` -> ``zh``), then the catalogue's
+default language. A locale the catalogue does not ship is not a fault: it reads the default.
+
+A *missing translation* -- an id absent from a language the catalogue ships, or a template
+missing a value -- falls back to the default language in production. Under strict mode
+(``LW_I18N_STRICT=1`` in the environment, which the repository's test configuration sets for
+every test and every ``lw`` subprocess it starts) it raises :class:`MissingMessage` instead,
+so a test that reaches it fails. An id absent from every language reads as ``[id]``, never as
+an empty string. :meth:`Catalogue.problems` lists what a catalogue lacks (an id missing from
+a language, placeholders that differ between languages); a test runs it over every catalogue
+the kernel and the bundled plugins ship.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import string
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+STRICT_ENV = "LW_I18N_STRICT"
+"""Set (to anything but ``""`` or ``0``) to make a missing translation raise."""
+
+DEFAULT_LANGUAGE = "en"
+LOCALES_DIR = "locales"
+_TAG = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{1,8})*$")
+
+
+class MissingMessage(LookupError):
+    """A message id or one of its values is missing (raised in strict mode only)."""
+
+
+def strict() -> bool:
+    """Whether a missing translation raises (tests) instead of falling back (production)."""
+    return os.environ.get(STRICT_ENV, "") not in ("", "0")
+
+
+def normalize(locale: str | None) -> str:
+    """A locale string as a lower-case BCP 47-ish tag: ``zh_CN.UTF-8`` -> ``zh-cn``,
+    ``en-US`` -> ``en-us``; ``C``, ``POSIX``, empty or malformed -> ``""``."""
+    value = (locale or "").strip().split(".", 1)[0].split("@", 1)[0].replace("_", "-").lower()
+    return value if _TAG.match(value) else ""
+
+
+def candidates(locale: str | None) -> tuple[str, ...]:
+    """The tags to try for ``locale``, most specific first: ``zh-Hans-CN`` ->
+    ``("zh-hans-cn", "zh-hans", "zh")``; nothing for an unusable locale."""
+    tag = normalize(locale)
+    if not tag:
+        return ()
+    parts = tag.split("-")
+    return tuple("-".join(parts[:n]) for n in range(len(parts), 0, -1))
+
+
+def negotiate(locale: str | None, available: Iterable[str], default: str = DEFAULT_LANGUAGE) -> str:
+    """The member of ``available`` that serves ``locale`` best (its own tag, then each
+    shorter one down to the language), else ``default``. Tags compare case-insensitively;
+    the member is returned as spelled in ``available``."""
+    shipped = {normalize(a): a for a in available}
+    for tag in candidates(locale):
+        if tag in shipped:
+            return shipped[tag]
+    return default
+
+
+def is_zh(locale: str | None) -> bool:
+    """Whether ``locale`` is a Chinese one (for data keyed ``zh``/``en``, not for messages)."""
+    return normalize(locale).split("-", 1)[0] == "zh"
+
+
+def placeholders(template: str) -> frozenset[str]:
+    """The named values a template takes (``"{who}: {n}"`` -> ``{"who", "n"}``)."""
+    return frozenset(name.split(".", 1)[0].split("[", 1)[0]
+                     for _, name, _, _ in string.Formatter().parse(template) if name is not None)
+
+
+class Catalogue:
+    """The messages of one package in every language it ships (see the module docstring)."""
+
+    def __init__(self, name: str, messages: Mapping[str, Mapping[str, str]], default: str = DEFAULT_LANGUAGE) -> None:
+        if default not in messages:
+            raise ValueError(f"catalogue {name}: the default language {default!r} is not shipped")
+        self.name = name
+        self.default = default
+        self.messages = {normalize(lang) or lang: dict(table) for lang, table in messages.items()}
+
+    @classmethod
+    def from_dir(cls, folder: Path, name: str | None = None, default: str = DEFAULT_LANGUAGE) -> "Catalogue":
+        """Read ``folder/<lang>/*.json``; a malformed file or a duplicate id raises ``ValueError``
+        naming the file (a shipped catalogue is the package's own, checked by its tests)."""
+        messages: dict[str, dict[str, str]] = {}
+        for lang_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
+            table: dict[str, str] = {}
+            for file in sorted(lang_dir.glob("*.json")):
+                data = json.loads(file.read_text(encoding="utf-8"))
+                if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+                    raise ValueError(f"{file}: a catalogue file is a JSON object of id -> text")
+                for key in data:
+                    if key in table:
+                        raise ValueError(f"{file}: message id {key!r} appears twice in {lang_dir.name}")
+                table.update(data)
+            messages[lang_dir.name] = table
+        return cls(name or folder.parent.name, messages, default)
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return tuple(sorted(self.messages))
+
+    def ids(self) -> frozenset[str]:
+        return frozenset().union(*(set(t) for t in self.messages.values()))
+
+    def language(self, locale: str | None) -> str:
+        """The shipped language that serves ``locale``."""
+        return negotiate(locale, self.messages, self.default)
+
+    def text(self, msg_id: str, locale: str | None, /, **values: Any) -> str:
+        """Message ``msg_id`` in the language serving ``locale``, its placeholders filled."""
+        lang = self.language(locale)
+        for tried in dict.fromkeys((lang, self.default)):
+            template = self.messages[tried].get(msg_id)
+            if template is None:
+                if strict():
+                    raise MissingMessage(f"catalogue {self.name}: no message {msg_id!r} in {tried!r}")
+                continue
+            try:
+                return template.format_map(values)
+            except (KeyError, IndexError) as exc:
+                if strict():
+                    raise MissingMessage(f"catalogue {self.name}: message {msg_id!r} ({tried}) needs {exc}") from None
+        return f"[{msg_id}]"
+
+    def bind(self, locale: str | None) -> "Messages":
+        """This catalogue fixed to one viewer's locale: ``t = cat.bind(locale); t("id", x=1)``."""
+        return Messages(self, locale)
+
+    def problems(self) -> list[str]:
+        """What the catalogue lacks: ids missing from a shipped language, placeholders that
+        differ from the default language's. Empty for a complete catalogue."""
+        out: list[str] = []
+        base = self.messages[self.default]
+        for msg_id in sorted(self.ids()):
+            want = placeholders(base[msg_id]) if msg_id in base else None
+            for lang in self.languages:
+                template = self.messages[lang].get(msg_id)
+                if template is None:
+                    out.append(f"{self.name}: {msg_id!r} is missing in {lang}")
+                elif want is not None and placeholders(template) != want:
+                    out.append(f"{self.name}: {msg_id!r} in {lang} takes {sorted(placeholders(template))}, "
+                               f"{self.default} takes {sorted(want)}")
+        return out
+
+
+class Messages:
+    """A catalogue bound to one locale (see :meth:`Catalogue.bind`)."""
+
+    def __init__(self, catalogue: Catalogue, locale: str | None) -> None:
+        self.catalogue = catalogue
+        self.locale = locale
+        self.language = catalogue.language(locale)
+
+    def __call__(self, msg_id: str, /, **values: Any) -> str:
+        return self.catalogue.text(msg_id, self.locale, **values)
+
+
+@lru_cache(maxsize=None)
+def _load(folder: str, name: str, default: str) -> Catalogue:
+    return Catalogue.from_dir(Path(folder), name, default)
+
+
+def catalogue(anchor: str | Path, name: str | None = None, default: str = DEFAULT_LANGUAGE) -> Catalogue:
+    """The catalogue of the package ``anchor`` is in: pass the package's ``__file__`` (or any
+    module's in it, or the package folder). The nearest ``locales`` folder at or above the
+    anchor, up to the package root, is read once per process."""
+    path = Path(anchor).resolve()
+    folder = path if path.is_dir() else path.parent
+    for here in (folder, *folder.parents):
+        if (here / LOCALES_DIR).is_dir():
+            return _load(str(here / LOCALES_DIR), name or here.name, default)
+        if not (here / "__init__.py").exists():
+            break
+    raise FileNotFoundError(f"no {LOCALES_DIR}/ folder for {anchor}")
+
+
+def kernel_catalogue() -> Catalogue:
+    """The kernel's own messages (``lwcore/locales``)."""
+    return catalogue(__file__, "lwcore")
+
+
+def kernel_text(msg_id: str, locale: str | None, /, **values: Any) -> str:
+    """A kernel message in the language serving ``locale``."""
+    return kernel_catalogue().text(msg_id, locale, **values)
