@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
+from lwcore.i18n import negotiate
+
 if TYPE_CHECKING:
     import random
 
@@ -819,11 +821,11 @@ def _describe(expected: Any) -> str:
 
 
 def localized(texts: Mapping[str, str], locale: str) -> str:
-    """Pick ``texts[locale]``, then its language part (``zh`` for ``zh-CN``), then ``en``."""
-    for key in (locale, locale.split("-")[0], "en"):
-        if key in texts:
-            return texts[key]
-    return next(iter(texts.values()), "")
+    """Pick from a locale map (``{en: …, zh: …}``, data written by an author) the entry
+    serving ``locale``: its own tag, then each shorter one down to the language (``zh`` for
+    ``zh-CN``), then ``en`` (:func:`lwcore.i18n.negotiate`), else the map's first entry."""
+    key = negotiate(locale, texts, "en")
+    return texts[key] if key in texts else next(iter(texts.values()), "")
 
 
 __all__: Sequence[str] = (

@@ -27,10 +27,8 @@ the kernel and the bundled plugins ship.
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import string
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -41,6 +39,7 @@ STRICT_ENV = "LW_I18N_STRICT"
 
 DEFAULT_LANGUAGE = "en"
 LOCALES_DIR = "locales"
+TRANSLATIONS_DIR = "translations"
 _TAG = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{1,8})*$")
 
 
@@ -88,8 +87,31 @@ def is_zh(locale: str | None) -> bool:
 
 def placeholders(template: str) -> frozenset[str]:
     """The named values a template takes (``"{who}: {n}"`` -> ``{"who", "n"}``)."""
+    import string  # off the start-up path: only checks and tests need it
+
     return frozenset(name.split(".", 1)[0].split("[", 1)[0]
                      for _, name, _, _ in string.Formatter().parse(template) if name is not None)
+
+
+def read_tables(folder: Path) -> dict[str, dict[str, str]]:
+    """``{language: {key: text}}`` from ``folder/<language>/*.json``, each file a flat JSON
+    object of text; a malformed file or a key twice in one language raises ``ValueError``
+    naming the file (a shipped folder is the package's own, checked by its tests)."""
+    import json  # read on a catalogue's first use, not at import
+
+    tables: dict[str, dict[str, str]] = {}
+    for lang_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
+        table: dict[str, str] = {}
+        for file in sorted(lang_dir.glob("*.json")):
+            data = json.loads(file.read_text(encoding="utf-8"))
+            if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+                raise ValueError(f"{file}: a catalogue file is a JSON object of id -> text")
+            for key in data:
+                if key in table:
+                    raise ValueError(f"{file}: message id {key!r} appears twice in {lang_dir.name}")
+            table.update(data)
+        tables[lang_dir.name] = table
+    return tables
 
 
 class Catalogue:
@@ -104,21 +126,8 @@ class Catalogue:
 
     @classmethod
     def from_dir(cls, folder: Path, name: str | None = None, default: str = DEFAULT_LANGUAGE) -> "Catalogue":
-        """Read ``folder/<lang>/*.json``; a malformed file or a duplicate id raises ``ValueError``
-        naming the file (a shipped catalogue is the package's own, checked by its tests)."""
-        messages: dict[str, dict[str, str]] = {}
-        for lang_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
-            table: dict[str, str] = {}
-            for file in sorted(lang_dir.glob("*.json")):
-                data = json.loads(file.read_text(encoding="utf-8"))
-                if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-                    raise ValueError(f"{file}: a catalogue file is a JSON object of id -> text")
-                for key in data:
-                    if key in table:
-                        raise ValueError(f"{file}: message id {key!r} appears twice in {lang_dir.name}")
-                table.update(data)
-            messages[lang_dir.name] = table
-        return cls(name or folder.parent.name, messages, default)
+        """Read ``folder/<lang>/*.json`` (:func:`read_tables`)."""
+        return cls(name or folder.parent.name, read_tables(folder), default)
 
     @property
     def languages(self) -> tuple[str, ...]:
@@ -197,6 +206,93 @@ def catalogue(anchor: str | Path, name: str | None = None, default: str = DEFAUL
         if not (here / "__init__.py").exists():
             break
     raise FileNotFoundError(f"no {LOCALES_DIR}/ folder for {anchor}")
+
+
+class Translations:
+    """Messages *authored* in one language and translated by their own text, gettext's way:
+    for code whose messages are written in its authors' language (storyrepo writes Chinese)
+    and translated at the boundary where they are shown.
+
+    Data: ``<package>/translations/<target language>/*.json``, each an object of source
+    text -> translation. A source marks each value with ``{}``; its translation names them
+    ``{0}``, ``{1}`` ... in the source's order. :meth:`translate` tries the exact text, then
+    the templates, most fixed text first (so ``找不到草稿 {}`` wins over ``找不到{} {}``); the
+    values caught are translated in turn (a value may be a catalogued word). A text with
+    several lines is translated line by line; ``lists`` joins a list written with the source's
+    separator (``{"en": ("、", ", ")}``) with the target's. A text with no entry is returned
+    as it is (a name, a path): :meth:`problems` and the package's tests hold the code and the
+    tables in step."""
+
+    def __init__(self, name: str, tables: Mapping[str, Mapping[str, str]],
+                 lists: Mapping[str, tuple[str, str]] | None = None) -> None:
+        self.name = name
+        self.tables = {lang: dict(table) for lang, table in tables.items()}
+        self.lists = dict(lists or {})
+        self._compiled: dict[str, tuple[dict[str, str], list[tuple[re.Pattern[str], str]]]] = {}
+
+    @classmethod
+    def from_dir(cls, folder: Path, name: str | None = None,
+                 lists: Mapping[str, tuple[str, str]] | None = None) -> "Translations":
+        return cls(name or folder.parent.name, read_tables(folder), lists)
+
+    def language(self, locale: str | None) -> str | None:
+        """The target language serving ``locale`` (``None``: none, the text stays as written)."""
+        lang = negotiate(locale, self.tables, "")
+        return lang or None
+
+    def _table(self, lang: str) -> tuple[dict[str, str], list[tuple[re.Pattern[str], str]]]:
+        if lang not in self._compiled:
+            pairs = self.tables[lang]
+            exact = {src: dst for src, dst in pairs.items() if "{}" not in src}
+            templates = sorted((src for src in pairs if "{}" in src), key=lambda src: -len(src.replace("{}", "")))
+            patterns = [(re.compile("^" + "(.+?)".join(re.escape(p) for p in src.split("{}")) + "$", re.S), pairs[src])
+                        for src in templates]
+            self._compiled[lang] = (exact, patterns)
+        return self._compiled[lang]
+
+    def translate(self, text: str | None, locale: str | None) -> str:
+        """``text`` in the language serving ``locale`` (unchanged when it has no entry)."""
+        if not text:
+            return text or ""
+        lang = self.language(locale)
+        return text if lang is None else self._translate(text, lang)
+
+    def _translate(self, text: str, lang: str) -> str:
+        exact, patterns = self._table(lang)
+        if text in exact:
+            return exact[text]
+        for pattern, target in patterns:
+            m = pattern.match(text)
+            if m:
+                return target.format(*(self._translate(g, lang) for g in m.groups()))
+        if "\n" in text:
+            return "\n".join(self._translate(line, lang) for line in text.split("\n"))
+        source_sep, target_sep = self.lists.get(lang, ("", ""))
+        if source_sep and source_sep in text:
+            parts = text.split(source_sep)
+            translated = [self._translate(p, lang) for p in parts]
+            if translated != parts:
+                return target_sep.join(translated)
+        return text
+
+    def problems(self) -> list[str]:
+        """Entries whose translation does not use each value of the source exactly by index."""
+        out = []
+        for lang, table in sorted(self.tables.items()):
+            for src, dst in table.items():
+                want = {str(i) for i in range(src.count("{}"))}
+                if placeholders(dst) != want:
+                    out.append(f"{self.name}: {src!r} ({lang}) uses {sorted(placeholders(dst))}, the source has "
+                               f"{len(want)} value(s)")
+        return out
+
+
+def translations(anchor: str | Path, name: str | None = None,
+                 lists: Mapping[str, tuple[str, str]] | None = None) -> Translations:
+    """The :class:`Translations` of the package ``anchor`` is in (its ``translations`` folder)."""
+    path = Path(anchor).resolve()
+    folder = path if path.is_dir() else path.parent
+    return Translations.from_dir(folder / TRANSLATIONS_DIR, name or folder.name, lists)
 
 
 def kernel_catalogue() -> Catalogue:

@@ -12,10 +12,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lwcore import i18n
-from lwcore.i18n import Catalogue, MissingMessage, candidates, negotiate, normalize, placeholders
+from lwcore.i18n import Catalogue, MissingMessage, Translations, candidates, negotiate, normalize, placeholders
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted([ROOT / "lwcore" / "locales", *ROOT.glob("plugins/*/lw_*/locales")])
+SHIPPED_TRANSLATIONS = sorted(ROOT.glob("plugins/*/lw_*/translations"))
 CJK = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]")
 
 
@@ -124,7 +125,8 @@ def test_a_catalogue_folder_is_read_and_its_faults_located(tmp_path: Path) -> No
 
 def test_the_kernel_and_the_bundled_plugins_ship_catalogues() -> None:
     names = {p.parent.name for p in SHIPPED}
-    assert {"lwcore"} <= names, names
+    assert names == {"lwcore", "lw_panels", "lw_skills", "lw_tavern"}, names
+    assert [p.parent.name for p in SHIPPED_TRANSLATIONS] == ["lw_storyrepo"]
 
 
 @pytest.mark.parametrize("folder", SHIPPED, ids=lambda p: p.parent.name)
@@ -137,7 +139,28 @@ def test_every_message_is_in_every_shipped_language_with_the_same_placeholders(f
 @pytest.mark.parametrize("folder", SHIPPED, ids=lambda p: p.parent.name)
 def test_english_messages_hold_no_chinese_text(folder: Path) -> None:
     """An English reader is never shown Chinese by a message (a value may still be Chinese)."""
-    if folder.parent.name == "lw_storyrepo":
-        pytest.skip("storyrepo's English messages quote the book's Chinese names and commands (spec §2)")
     cat = Catalogue.from_dir(folder)
     assert [(k, v) for k, v in cat.messages["en"].items() if CJK.search(v)] == []
+
+
+@pytest.mark.parametrize("folder", SHIPPED_TRANSLATIONS, ids=lambda p: p.parent.name)
+def test_every_translation_uses_each_value_of_its_source(folder: Path) -> None:
+    assert Translations.from_dir(folder).problems() == []
+
+
+# -- translation by source text (messages authored in the book's language) ---------------
+
+def test_translation_by_source_text() -> None:
+    tables = Translations("demo", {
+        "en": {"找不到{} {}": "no {0} {1}", "找不到草稿 {}": "no draft {0}", "承诺": "promise", "合同已修订：\n{}": "amended:\n{0}"},
+        "zh": {"file not found": "文件不存在"},
+    }, lists={"en": ("、", ", ")})
+    assert tables.translate("找不到草稿 第3章", "en-US") == "no draft 第3章"  # the most specific template wins
+    assert tables.translate("找不到承诺 P-001", "en") == "no promise P-001"  # a value that is a message is translated
+    assert tables.translate("承诺、承诺", "en") == "promise, promise"
+    assert tables.translate("合同已修订：\n承诺", "en") == "amended:\npromise"
+    assert tables.translate("file not found\nfile not found", "zh-CN") == "文件不存在\n文件不存在"
+    assert tables.translate("未收录", "en") == "未收录" and tables.translate("file not found", "fr") == "file not found"
+    assert tables.translate(None, "en") == ""
+    bad = Translations("demo", {"en": {"第 {} 章到第 {} 章": "chapters {0} to {0}"}})
+    assert bad.problems() == ["demo: '第 {} 章到第 {} 章' (en) uses ['0'], the source has 2 value(s)"]
