@@ -80,11 +80,6 @@ def negotiate(locale: str | None, available: Iterable[str], default: str = DEFAU
     return default
 
 
-def is_zh(locale: str | None) -> bool:
-    """Whether ``locale`` is a Chinese one (for data keyed ``zh``/``en``, not for messages)."""
-    return normalize(locale).split("-", 1)[0] == "zh"
-
-
 def placeholders(template: str) -> frozenset[str]:
     """The named values a template takes (``"{who}: {n}"`` -> ``{"who", "n"}``)."""
     import string  # off the start-up path: only checks and tests need it
@@ -134,7 +129,12 @@ class Catalogue:
         return tuple(sorted(self.messages))
 
     def ids(self) -> frozenset[str]:
+        """Every id of any language (:meth:`problems` holds each language to all of them)."""
         return frozenset().union(*(set(t) for t in self.messages.values()))
+
+    def __contains__(self, msg_id: object) -> bool:
+        """Whether the catalogue has ``msg_id`` (in its default language)."""
+        return msg_id in self.messages[self.default]
 
     def language(self, locale: str | None) -> str:
         """The shipped language that serves ``locale``."""

@@ -24,7 +24,7 @@ def message(name: str, locale: str, /, **values: object) -> str:
 
 def kind_word(kind: str, locale: str) -> str:
     """What a person calls the contents of ``kind`` (the kind's own name when uncatalogued)."""
-    return kernel_text(f"pack.kind.{kind}", locale) if f"pack.kind.{kind}" in kernel_catalogue().ids() else kind
+    return kernel_text(f"pack.kind.{kind}", locale) if f"pack.kind.{kind}" in kernel_catalogue() else kind
 
 
 def pick_locale(explicit: str | None, env: Mapping[str, str]) -> str:
