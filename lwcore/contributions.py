@@ -429,12 +429,15 @@ class CommandReply:
     ``text`` is shown to the member who typed it; ``audience`` says who else sees it and
     whether it joins the room's history: ``actor`` (only the typer, not recorded), ``all``
     (every member, recorded), ``keeper`` (the keeper, recorded keeper-only). ``data`` is
-    kept with a recorded line (a structured result, e.g. a check).
+    kept with a recorded line (a structured result, e.g. a check). ``said`` is the catalogued
+    message ``text`` is (:meth:`lwcore.i18n.Said.to_json`): kept with a recorded line, so every
+    member reads it in their own language.
     """
 
     text: str
     audience: str = "actor"
     data: Mapping[str, Any] | None = None
+    said: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if self.audience not in ("actor", "all", "keeper"):

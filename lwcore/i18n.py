@@ -30,6 +30,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -116,6 +117,8 @@ class Catalogue:
         if default not in messages:
             raise ValueError(f"catalogue {name}: the default language {default!r} is not shipped")
         self.name = name
+        self.package = name
+        """The import package whose ``locales`` folder this is (set by :func:`catalogue`)."""
         self.default = default
         self.messages = {normalize(lang) or lang: dict(table) for lang, table in messages.items()}
 
@@ -156,6 +159,11 @@ class Catalogue:
                     raise MissingMessage(f"catalogue {self.name}: message {msg_id!r} ({tried}) needs {exc}") from None
         return f"[{msg_id}]"
 
+    def said(self, msg_id: str, /, **values: "Value") -> "Said":
+        """Message ``msg_id`` with its values, to be read again in each reader's language
+        (:class:`Said`); the catalogue must belong to a package (:func:`package_catalogue`)."""
+        return Said(self.package, msg_id, values)
+
     def bind(self, locale: str | None) -> "Messages":
         """This catalogue fixed to one viewer's locale: ``t = cat.bind(locale); t("id", x=1)``."""
         return Messages(self, locale)
@@ -188,10 +196,126 @@ class Messages:
     def __call__(self, msg_id: str, /, **values: Any) -> str:
         return self.catalogue.text(msg_id, self.locale, **values)
 
+    def said(self, msg_id: str, /, **values: "Value") -> "Said":
+        """See :meth:`Catalogue.said`."""
+        return self.catalogue.said(msg_id, **values)
+
+
+Value = "str | int | float | Said | Mapping[str, str]"
+_PACKAGE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+_SAID_DEPTH = 3
+
+
+@dataclass(frozen=True)
+class Said:
+    """A catalogued message and its values, kept as data (a history entry's ``said``) so each
+    reader reads it in their own language: what the keeper's ``.phase prep`` told the table
+    reads "phase set to: prep" to an English player and "阶段已设为：prep" to a Chinese one.
+
+    ``package`` is the import package whose ``locales`` folder holds ``id`` (``lwcore``,
+    ``lw_panels``); a value is text, a number, another :class:`Said` (read in the same
+    language) or a locale map of text (``{"en": …, "zh": …}``: data such as a rulepack's
+    label, read by :func:`negotiate`). Stored data is read back with :meth:`from_json`, which never raises: data
+    that does not fit reads as ``None`` and the stored text is shown instead."""
+
+    package: str
+    id: str
+    values: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"package": self.package, "id": self.id, "values": {k: _value_json(v) for k, v in self.values.items()}}
+
+    @classmethod
+    def from_json(cls, data: Any, _depth: int = 0) -> "Said | None":
+        if _depth > _SAID_DEPTH or not isinstance(data, Mapping):
+            return None
+        package, msg_id, values = data.get("package"), data.get("id"), data.get("values", {})
+        if not (isinstance(package, str) and _PACKAGE.match(package) and isinstance(msg_id, str)
+                and isinstance(values, Mapping)):
+            return None
+        read: dict[str, Any] = {}
+        for key, value in values.items():
+            if isinstance(value, Mapping) and "texts" in value:
+                texts = value["texts"]
+                ok = isinstance(texts, Mapping) and texts and all(
+                    isinstance(k, str) and isinstance(v, str) for k, v in texts.items())
+                value = dict(texts) if ok else None
+            elif isinstance(value, Mapping):
+                value = cls.from_json(value, _depth + 1)
+            if not isinstance(key, str) or not isinstance(value, (str, int, float, Said, dict)) or isinstance(value, bool):
+                return None
+            read[key] = value
+        return cls(package, msg_id, read)
+
+    def render(self, locale: str | None) -> str:
+        """The message in the language serving ``locale`` (as :meth:`Catalogue.text`)."""
+        cat = package_catalogue(self.package)
+        if cat is None:
+            raise MissingMessage(f"no catalogue for package {self.package!r}")
+        return cat.text(self.id, locale, **{k: v.render(locale) if isinstance(v, Said) else _read_value(v, locale)
+                                              for k, v in self.values.items()})
+
+    def reread(self, locale: str | None) -> str | None:
+        """:meth:`render` for stored data: ``None`` (not an error) when the message or one of
+        its values is gone (a plugin removed, a message changed since it was said)."""
+        try:
+            cat = package_catalogue(self.package)
+            if cat is None or self.id not in cat:
+                return None
+            values = {}
+            for key, value in self.values.items():
+                values[key] = value.reread(locale) if isinstance(value, Said) else _read_value(value, locale)
+                if values[key] is None:
+                    return None
+            wanted = placeholders(cat.messages[cat.language(locale)].get(self.id, cat.messages[cat.default][self.id]))
+            if not wanted <= set(values):
+                return None
+            return cat.text(self.id, locale, **values)
+        except (MissingMessage, ValueError, OSError):
+            return None
+
+
+def _value_json(value: Any) -> Any:
+    if isinstance(value, Said):
+        return value.to_json()
+    if isinstance(value, Mapping):
+        return {"texts": dict(value)}
+    return value
+
+
+def _read_value(value: Any, locale: str | None) -> Any:
+    if isinstance(value, Mapping):
+        key = negotiate(locale, value, DEFAULT_LANGUAGE)
+        return value[key] if key in value else next(iter(value.values()))
+    return value
+
+
+@lru_cache(maxsize=64)
+def package_catalogue(package: str) -> Catalogue | None:
+    """The catalogue of the installed top-level package ``package`` (``None``: no such
+    package, or it has no ``locales``). The package is found, never imported: no code runs."""
+    if not _PACKAGE.match(package):
+        return None
+    if package == "lwcore":
+        return kernel_catalogue()
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    places = list(spec.submodule_search_locations or []) if spec is not None else []
+    for place in places:
+        if (Path(place) / LOCALES_DIR).is_dir():
+            return catalogue(Path(place))
+    return None
+
 
 @lru_cache(maxsize=None)
-def _load(folder: str, name: str, default: str) -> Catalogue:
-    return Catalogue.from_dir(Path(folder), name, default)
+def _load(folder: str, name: str, default: str, package: str) -> Catalogue:
+    cat = Catalogue.from_dir(Path(folder), name, default)
+    cat.package = package
+    return cat
 
 
 def catalogue(anchor: str | Path, name: str | None = None, default: str = DEFAULT_LANGUAGE) -> Catalogue:
@@ -202,7 +326,7 @@ def catalogue(anchor: str | Path, name: str | None = None, default: str = DEFAUL
     folder = path if path.is_dir() else path.parent
     for here in (folder, *folder.parents):
         if (here / LOCALES_DIR).is_dir():
-            return _load(str(here / LOCALES_DIR), name or here.name, default)
+            return _load(str(here / LOCALES_DIR), name or here.name, default, here.name)
         if not (here / "__init__.py").exists():
             break
     raise FileNotFoundError(f"no {LOCALES_DIR}/ folder for {anchor}")

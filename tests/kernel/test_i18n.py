@@ -164,3 +164,31 @@ def test_translation_by_source_text() -> None:
     assert tables.translate(None, "en") == ""
     bad = Translations("demo", {"en": {"第 {} 章到第 {} 章": "chapters {0} to {0}"}})
     assert bad.problems() == ["demo: '第 {} 章到第 {} 章' (en) uses ['0'], the source has 2 value(s)"]
+
+
+# -- a message kept as data, read in each reader's language -------------------------------
+
+def test_a_said_message_is_read_in_each_language_and_round_trips() -> None:
+    t = i18n.kernel_catalogue().bind("zh-CN")
+    said = t.said("rule.set", variant={"en": "rule1 — crit 01", "zh": "rule1 — 大成功"}, was=t.said("none.word"))
+    assert said.render("zh") == "守秘人把房规改为 rule1 — 大成功（原为 无）。"
+    assert said.render("en-US") == "The keeper set the house rule to rule1 — crit 01 (was none)."
+    assert i18n.Said.from_json(said.to_json()) == said
+    assert i18n.Said.from_json(said.to_json()).reread("en") == said.render("en")
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                    max_leaves=20)
+
+
+@given(st.one_of(JSON, st.fixed_dictionaries({"package": st.sampled_from(["lwcore", "lw_panels", "os", "x.y", ""]),
+                                               "id": st.sampled_from(["phase.set", "panels.on", "none.word", "x"]),
+                                               "values": st.dictionaries(st.sampled_from(["phase", "pack", "x"]), JSON,
+                                                                         max_size=3)})))
+def test_stored_said_data_never_raises(data) -> None:
+    """A history file is data: whatever its ``said`` holds reads as a message or as nothing."""
+    said = i18n.Said.from_json(data)
+    if said is not None:
+        text = said.reread("en")
+        assert text is None or isinstance(text, str)

@@ -175,7 +175,8 @@ def _start(ctx: CommandContext, word: str) -> CommandReply:
     room.documents.put(Document(DOC, DOC, {"id": module.id, "version": module.version, "title": title,
                                            "premise": premise, "turn": room.turn_number + 1}))
     ctx.events.append({"kind": "module", "audience": "all",
-                       "summary": kernel_text("module.begins", room.file.locale, title=title, premise=premise)})
+                       "summary": kernel_text("module.begins", room.file.locale, title=title, premise=premise),
+                       "said": kernel_catalogue().said("module.begins", title=title, premise=premise).to_json()})
     head = t("module.started_again" if again else "module.started", key=module.key)
     return CommandReply("\n".join([head, *lines]), audience="keeper",
                         data={"kind": "module", "id": module.id, "version": module.version})

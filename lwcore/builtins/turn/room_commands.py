@@ -58,7 +58,8 @@ def phase_command(ctx: CommandContext) -> CommandReply:
     else:
         raise LwError(f"{ctx.args!r} is not a phase name", expected="a word like prep or play, or none")
     ctx.room.mark("room")
-    return CommandReply(t("phase.set", phase=ctx.room.file.phase or t("none.paren")), audience="all")
+    said = t.said("phase.set", phase=ctx.room.file.phase or t.said("none.paren"))
+    return CommandReply(said.render(ctx.locale), audience="all", said=said.to_json())
 
 
 CLEAR_VARIANT = ("none", "default", "off")
@@ -106,12 +107,13 @@ def rule_command(ctx: CommandContext) -> CommandReply:
     if chosen is None:
         room.file.model_fields_set.discard("variant")  # the key leaves room.yaml
     room.mark("room")
-    was = before or t("none.word")
+    was = before or t.said("none.word")
     if chosen is None:
-        text = t("rule.cleared", was=was, pack=pack.id)
+        said = t.said("rule.cleared", was=was, pack=pack.id)
     else:
-        text = t("rule.set", variant=_variant_line(pack, chosen, ctx.locale), was=was)
-    return CommandReply(text, audience="all", data={"kind": "rule", "system": pack.id, "variant": chosen,
+        lines = {lang: _variant_line(pack, chosen, lang) for lang in kernel_catalogue().languages}
+        said = t.said("rule.set", variant={**lines, ctx.locale: _variant_line(pack, chosen, ctx.locale)}, was=was)
+    return CommandReply(said.render(ctx.locale), audience="all", said=said.to_json(), data={"kind": "rule", "system": pack.id, "variant": chosen,
                                                     "was": before})
 
 

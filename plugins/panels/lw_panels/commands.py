@@ -59,7 +59,8 @@ def _enable(ctx: CommandContext, pack_id: str) -> CommandReply:
         raise problems[0] if len(problems) == 1 else LwErrors(problems)
     if not set_enabled(ctx.room, pack_id, True):
         return CommandReply(t("panels.already_on", pack=home.label))
-    return CommandReply(t("panels.on", pack=home.label), audience="all")
+    said = t.said("panels.on", pack=home.label)
+    return CommandReply(said.render(ctx.locale), audience="all", said=said.to_json())
 
 
 def _disable(ctx: CommandContext, pack_id: str) -> CommandReply:
@@ -67,7 +68,8 @@ def _disable(ctx: CommandContext, pack_id: str) -> CommandReply:
     if not set_enabled(ctx.room, pack_id, False):
         current = enabled_packs(ctx.room)
         raise LwError(f"pack {pack_id!r} is not on here", expected="one of: " + (", ".join(current) or "(none)"))
-    return CommandReply(t("panels.off", pack=pack_id), audience="all")
+    said = t.said("panels.off", pack=pack_id)
+    return CommandReply(said.render(ctx.locale), audience="all", said=said.to_json())
 
 
 def _list(ctx: CommandContext) -> CommandReply:

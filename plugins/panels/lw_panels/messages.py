@@ -4,4 +4,4 @@ from __future__ import annotations
 
 from lwcore.i18n import catalogue
 
-MESSAGES = catalogue(__file__, "panels")
+MESSAGES = catalogue(__file__)

@@ -106,7 +106,8 @@ def pc_command(ctx: CommandContext) -> CommandReply:
         if not rest:
             raise LwError("usage: .pc claim <n|name>")
         doc = roster.claim(ctx.room, ctx.actor, rest)
-        return CommandReply(t("pc.claimed", who=ctx.actor.name or ctx.actor.id, name=doc.data["name"]), audience="all")
+        said = t.said("pc.claimed", who=ctx.actor.name or ctx.actor.id, name=doc.data["name"])
+        return CommandReply(said.render(ctx.locale), audience="all", said=said.to_json())
     if action == "release":
         member = ctx.actor
         if ctx.keeper:
@@ -119,7 +120,8 @@ def pc_command(ctx: CommandContext) -> CommandReply:
         elif rest and roster.find(ctx.room, rest).data.get("claimed_by") != member.id:
             raise LwError(f"{rest} is not yours to release", code="forbidden")
         doc = roster.release(ctx.room, member)
-        return CommandReply(t("pc.released", name=doc.data["name"]), audience="all")
+        said = t.said("pc.released", name=doc.data["name"])
+        return CommandReply(said.render(ctx.locale), audience="all", said=said.to_json())
     raise LwError(f"unknown .pc action {action!r}", expected=".pc list | .pc claim <n|name> | .pc release [n|name]")
 
 
