@@ -334,7 +334,7 @@ def catalogue(anchor: str | Path, name: str | None = None, default: str = DEFAUL
 
 class Translations:
     """Messages *authored* in one language and translated by their own text, gettext's way:
-    for code whose messages are written in its authors' language (storyrepo writes Chinese)
+    for code whose messages are written in its authors' language (a plugin writing Chinese)
     and translated at the boundary where they are shown.
 
     Data: ``<package>/translations/<target language>/*.json``, each an object of source
