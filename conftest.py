@@ -2,7 +2,8 @@
 
 Every test gets its own ``LW_HOME`` and ``DSH_HOME`` in a temporary folder and a scrubbed
 ``LW_PLUGINS``/``LW_STRICT_PLUGINS``, so no test reads or writes the developer's home
-directory or depends on the operator's plugin choices.
+directory or depends on the operator's plugin choices. ``LW_I18N_STRICT=1`` makes a missing
+translation raise instead of falling back (:mod:`lwcore.i18n`).
 
 Hypothesis runs derandomized (a fixed sequence of examples, no example database): a test
 run never depends on luck, and a failure reproduces on every machine. Set
@@ -36,3 +37,5 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.delenv("DSH_WHALE_CONFIG", raising=False)
     monkeypatch.delenv("LW_PLUGINS", raising=False)
     monkeypatch.delenv("LW_STRICT_PLUGINS", raising=False)
+    # A missing translation raises in every test and every `lw` a test starts (lwcore.i18n).
+    monkeypatch.setenv("LW_I18N_STRICT", "1")

@@ -250,6 +250,11 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "ROOM": ("lwcore.cli.common", "ROOM"),
     "batch_option": ("lwcore.cli.batch", "batch_option"),
     "exit_batch": ("lwcore.cli.batch", "exit_batch"),
+    "Catalogue": ("lwcore.i18n", "Catalogue"),
+    "catalogue": ("lwcore.i18n", "catalogue"),
+    "negotiate": ("lwcore.i18n", "negotiate"),
+    "translations": ("lwcore.i18n", "translations"),
+    "Translations": ("lwcore.i18n", "Translations"),
 }
 """Exported name -> ``(module, attribute)`` where it lives (attribute None: the module itself, a namespace)."""
 
@@ -258,6 +263,11 @@ __all__ = ["API_VERSION", *_EXPORTS]
 if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/test_api.py keeps them equal)
     from typing import Any
 
+    from lwcore.i18n import Catalogue
+    from lwcore.i18n import catalogue
+    from lwcore.i18n import negotiate
+    from lwcore.i18n import translations
+    from lwcore.i18n import Translations
     from lwcore import js, profiles, sandbox
     from lwcore.cards import CARD_LIMITS, container_of, detect_spec, load_card, unwrap as unwrap_card
     from lwcore.cli.batch import batch_option, exit_batch
@@ -433,7 +443,8 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
         "engine_for", "roll", "Sheet", "SheetFile", "Ledger", "pack_homes", "installed_path", "MODULE_FILE",
         "SETUP_FILE", "ModuleFrontmatter", "read_module_text", "condition", "compile_condition", "Block",
         "BLOCK_KINDS", "Label", "LongText", "Src", "Strict", "TemplateBlock", "VarBinding", "LeafBinding",
-        "cli_state", "echo_json", "ROOM", "batch_option", "exit_batch"]
+        "cli_state", "echo_json", "ROOM", "batch_option", "exit_batch", "Catalogue", "catalogue",
+        "negotiate", "translations", "Translations"]
 
 def __getattr__(name: str) -> Any:
     """Import an exported name from its home module on first use, and keep it here."""

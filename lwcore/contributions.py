@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
+from lwcore.i18n import negotiate
+
 if TYPE_CHECKING:
     import random
 
@@ -429,12 +431,15 @@ class CommandReply:
     ``text`` is shown to the member who typed it; ``audience`` says who else sees it and
     whether it joins the room's history: ``actor`` (only the typer, not recorded), ``all``
     (every member, recorded), ``keeper`` (the keeper, recorded keeper-only). ``data`` is
-    kept with a recorded line (a structured result, e.g. a check).
+    kept with a recorded line (a structured result, e.g. a check). ``said`` is the catalogued
+    message ``text`` is (:meth:`lwcore.i18n.Said.to_json`): kept with a recorded line, so every
+    member reads it in their own language.
     """
 
     text: str
     audience: str = "actor"
     data: Mapping[str, Any] | None = None
+    said: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if self.audience not in ("actor", "all", "keeper"):
@@ -821,11 +826,11 @@ def _describe(expected: Any) -> str:
 
 
 def localized(texts: Mapping[str, str], locale: str) -> str:
-    """Pick ``texts[locale]``, then its language part (``zh`` for ``zh-CN``), then ``en``."""
-    for key in (locale, locale.split("-")[0], "en"):
-        if key in texts:
-            return texts[key]
-    return next(iter(texts.values()), "")
+    """Pick from a locale map (``{en: …, zh: …}``, data written by an author) the entry
+    serving ``locale``: its own tag, then each shorter one down to the language (``zh`` for
+    ``zh-CN``), then ``en`` (:func:`lwcore.i18n.negotiate`), else the map's first entry."""
+    key = negotiate(locale, texts, "en")
+    return texts[key] if key in texts else next(iter(texts.values()), "")
 
 
 __all__: Sequence[str] = (

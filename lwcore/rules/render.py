@@ -1,7 +1,7 @@
 """Results as text for one reader: checks, roll-only totals and subsystem values.
 
 Text goes through the pack's ``labels`` (rank ids, outcomes, flags) and ``display`` names in
-the reader's locale, falling back to the kernel's generic words (:data:`KERNEL_WORDS`), then
+the reader's locale, falling back to the kernel's generic words (the kernel catalogue's ``word.*``), then
 to the id itself. Nothing here decides anything: rendering never changes a result.
 """
 
@@ -11,25 +11,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import localized
+from lwcore.i18n import kernel_catalogue, kernel_text, negotiate
 
 if TYPE_CHECKING:
     from lwcore.rules.kinds.base import SubsystemResult
     from lwcore.rules.system import CheckResult, RuleSystem
 
-KERNEL_WORDS: dict[str, dict[str, str]] = {
-    "en": {"vs": "vs", "success": "Success", "failure": "Failure", "fumble": "Fumble", "improved": "improved",
-           "unchanged": "no improvement", "temporary": "temporary insanity", "permanent": "permanent insanity",
-           "pushed": "pushed", "draw": "draw", "first": "first wins", "second": "second wins", "total": "total",
-           "regain": "regains HP", "ended_success": "stable", "ended_failure": "dead", "set": "set",
-           "duration": "duration", "cost": "cost", "successes": "successes", "failures": "failures",
-           "dc": "DC", "target": "target", "modifier": "modifier", "value": "value"},
-    "zh": {"vs": "对", "success": "成功", "failure": "失败", "fumble": "大失败", "improved": "成长",
-           "unchanged": "未成长", "temporary": "临时疯狂", "permanent": "永久疯狂", "pushed": "孤注一掷",
-           "draw": "平局", "first": "前者胜", "second": "后者胜", "total": "合计", "regain": "恢复生命",
-           "ended_success": "稳定", "ended_failure": "死亡", "set": "已设置", "duration": "持续",
-           "cost": "花费", "successes": "成功数", "failures": "失败数", "dc": "难度", "target": "目标",
-           "modifier": "调整", "value": "数值"},
-}
 
 
 def word(pack: RuleSystem, key: str, locale: str) -> str:
@@ -43,13 +30,11 @@ def word(pack: RuleSystem, key: str, locale: str) -> str:
 
 
 def _word(pack: RuleSystem, key: str, locale: str) -> str:
-    for loc in (locale, locale.split("-")[0]):
-        table = pack.model.labels.get(loc)
-        if table and key in table:
-            return pack.label(key, loc)
-    own = KERNEL_WORDS.get(locale.split("-")[0]) or KERNEL_WORDS["en"]
-    if key in own:
-        return own[key]
+    loc = negotiate(locale, [lang for lang, table in pack.model.labels.items() if table and key in table], "")
+    if loc:
+        return pack.label(key, loc)
+    if f"word.{key}" in kernel_catalogue():
+        return kernel_text(f"word.{key}", locale)
     return pack.label(key, locale)
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from lwcore.contributions import localized
+from lwcore.i18n import negotiate
 from lwcore.errors import LwError
 from lwcore.io.safe_yaml import Positions
 from lwcore.rules.diagnostics import Diagnostics, did_you_mean
@@ -281,11 +282,9 @@ class RuleSystem:
         shown = self._words.get((0, canonical, locale))
         if shown is None:
             shown = canonical
-            for key in (locale, locale.split("-")[0]):
-                table = self.model.display.get(key)
-                if table and canonical in table:
-                    shown = table[canonical]
-                    break
+            key = negotiate(locale, [k for k, table in self.model.display.items() if table and canonical in table], "")
+            if key:
+                shown = self.model.display[key][canonical]
             else:
                 found = self.family(canonical)
                 if found is not None:  # Language (Latin): the family's name, then the specialty
@@ -299,12 +298,11 @@ class RuleSystem:
         shown = self._words.get((1, rank_id, locale))
         if shown is None:
             shown = rank_id
-            for key in (locale, locale.split("-")[0], "en"):
-                table = self.model.labels.get(key)
-                words = label_words(table[rank_id]) if table and rank_id in table else None
-                if words:
-                    shown = words[0]
-                    break
+            usable = {k: words for k, table in self.model.labels.items()
+                      if table and rank_id in table and (words := label_words(table[rank_id]))}
+            key = negotiate(locale, usable, "en")
+            if key in usable:
+                shown = usable[key][0]
             self._remember((1, rank_id, locale), shown)
         return shown
 

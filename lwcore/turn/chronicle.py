@@ -35,6 +35,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from lwcore.i18n import kernel_text
 from lwcore.turn.documents import Document, LogRecord
 from lwcore.turn.room import Room
 
@@ -212,10 +213,10 @@ def record(room: Room, text: str, *, keeper: str = "", pcs: Sequence[str] = (), 
     return room.documents.put(doc)
 
 
-def entry_line(view: Mapping[str, Any], zh: bool) -> str:
-    """One chronicle entry as a line, from a viewer's projection of it (the keeper's brings
-    its annotation)."""
+def entry_line(view: Mapping[str, Any], locale: str) -> str:
+    """One chronicle entry as a line in ``locale``, from a viewer's projection of it (the
+    keeper's brings its annotation)."""
     line = f"[{view.get('turn')}] {view.get('text', '')}"
     if view.get("keeper"):
-        line += ("（守秘人：" if zh else " (keeper: ") + str(view["keeper"]) + ("）" if zh else ")")
+        line = kernel_text("chronicle.entry_keeper", locale, line=line, note=str(view["keeper"]))
     return line

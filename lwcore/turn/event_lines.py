@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from lwcore.errors import LwError
+from lwcore.i18n import Said
 from lwcore.rules import subsystems
 from lwcore.rules.render import render_check, render_total
 from lwcore.rules.subsystems import SubsystemResult, headline, render_subsystem
@@ -118,12 +119,15 @@ def variable_line(room: Room, event: VariableChanged, locale: str) -> str | None
 
 def entry_text(room: Room, entry: HistoryEntry, locale: str, *, variables: bool = True) -> str:
     """The line of ``entry`` for a reader in ``locale``: a check, subsystem or variable event
-    is rebuilt from its data; anything else (or data the pack cannot render any more, e.g.
+    is rebuilt from its data, a catalogued message (``said``) read in ``locale``; anything else (or data the pack cannot render any more, e.g.
     after a pack change) keeps its stored text. ``variables=False`` keeps a variable event's
     stored line (ids and canonical values: what the keeper's prompt shows)."""
     event = entry.event
     if event is None:
         return entry.text
+    said = Said.from_json(event.data().get("said"))
+    if said is not None:
+        return said.reread(locale) or entry.text
     try:
         if isinstance(event, VariableChanged):
             if not variables:

@@ -228,9 +228,13 @@ class CommandRan(Event):
     command: str
     line: str
     result: Mapping[str, Any] | None = None
+    said: Mapping[str, Any] | None = None
+    """The reply as a catalogued message (:class:`lwcore.i18n.Said`), read in each reader's language."""
 
     def data(self) -> dict[str, Any]:
-        return {"kind": self.kind, "command": self.command, "line": self.line, "result": self.result, **self.fields}
+        said = {"said": self.said} if self.said is not None else {}
+        return {"kind": self.kind, "command": self.command, "line": self.line, "result": self.result, **said,
+                **self.fields}
 
     def history_text(self) -> str:
         return self.summary

@@ -28,6 +28,7 @@ from itertools import takewhile
 from typing import Any
 
 from lwcore.errors import LwError
+from lwcore.i18n import kernel_catalogue
 from lwcore.turn.chronicle import SUMMARY, SUMMARY_BUDGET, SUMMARY_ID, entry_line, entry_turn, summary, unfolded_records
 from lwcore.turn.documents import Document, LogRecord, keeper_viewer, project, table_viewer
 from lwcore.turn.events import FoldDue
@@ -141,34 +142,6 @@ def check_fold_input(room: Room, ids: Sequence[str], *, current_turn: int, lag: 
 
 # --- the fold step ------------------------------------------------------------------------
 
-FOLD_INSTRUCTIONS = {
-    "en": (
-        "You keep the campaign's story-so-far. Fold the chronicle entries below into the "
-        "current summary: one continuous account of what the table did, oldest first, in the "
-        "past tense, at most {budget} characters. Keep names, places, promises and open "
-        "questions; drop dice figures. Write only the new summary text."
-    ),
-    "zh": (
-        "你负责维护本战役的“前情提要”。把下面的编年史条目并入现有提要：按时间顺序、用过去时，"
-        "写成一段连贯的记述，至多 {budget} 字。保留人名、地名、许诺与悬而未决的问题，略去骰点。"
-        "只写新的提要正文。"
-    ),
-}
-
-
-MARGIN_INSTRUCTIONS = {
-    "en": (
-        "You keep the keeper's private margin beside the campaign's story-so-far: what the "
-        "players missed, what is in motion behind the scenes, the secrets in play. Fold the "
-        "keeper annotations below into the current margin, oldest first, at most {budget} "
-        "characters. The players never read it. Write only the new margin text."
-    ),
-    "zh": (
-        "你负责维护“前情提要”旁的守秘人私注：玩家错过了什么、幕后有什么在推进、哪些秘密仍在起作用。"
-        "把下面的守秘人注并入现有私注，按时间顺序，至多 {budget} 字。玩家永远读不到它。只写新的私注正文。"
-    ),
-}
-
 
 @dataclass
 class FoldResult:
@@ -194,13 +167,12 @@ def fold_messages(room: Room, docs: Sequence[Document], locale: str) -> list[dic
     player projections only (:func:`~lwcore.turn.documents.table_viewer`) -- the entries'
     public text and the summary the players already read -- so nothing in it is keeper-only."""
     table = table_viewer(room, locale)
-    zh = locale.startswith("zh")
-    lines = [entry_line(view, zh) for view in (project(room, doc, table) for doc in docs) if view]
+    t = kernel_catalogue().bind(locale)
+    lines = [entry_line(view, locale) for view in (project(room, doc, table) for doc in docs) if view]
     current = summary(room)
     previous = (project(room, current, table) or {}).get("text", "") if current is not None else ""
-    heading = "现有提要" if zh else "Current summary"
-    entries = "待并入的条目" if zh else "Entries to fold in"
-    rules = FOLD_INSTRUCTIONS["zh" if zh else "en"].format(budget=SUMMARY_BUDGET)
+    heading, entries = t("fold.summary_heading"), t("fold.entries_heading")
+    rules = t("fold.rules", budget=SUMMARY_BUDGET)
     return _fold_request("lw:fold", rules, f"## {heading}\n{previous or '—'}\n\n## {entries}\n" + "\n".join(lines))
 
 
@@ -209,16 +181,15 @@ def margin_messages(room: Room, docs: Sequence[Document], locale: str) -> list[d
     and the folded entries as the keeper sees them, annotations included (``None`` when no
     entry carries one). Its answer is projected to the keeper alone."""
     keeper = keeper_viewer(room)
-    zh = locale.startswith("zh")
+    t = kernel_catalogue().bind(locale)
     views = [view for view in (project(room, doc, keeper) for doc in docs) if view]
     if not any(view.get("keeper") for view in views):
         return None
     current = summary(room)
     previous = (project(room, current, keeper) or {}).get("keeper", "") if current is not None else ""
-    heading = "现有私注" if zh else "Current margin"
-    entries = "待并入的条目（含守秘人注）" if zh else "Entries to fold in (with keeper annotations)"
-    rules = MARGIN_INSTRUCTIONS["zh" if zh else "en"].format(budget=SUMMARY_BUDGET)
-    body = f"## {heading}\n{previous or '—'}\n\n## {entries}\n" + "\n".join(entry_line(v, zh) for v in views)
+    heading, entries = t("fold.margin_heading"), t("fold.margin_entries_heading")
+    rules = t("fold.margin_rules", budget=SUMMARY_BUDGET)
+    body = f"## {heading}\n{previous or '—'}\n\n## {entries}\n" + "\n".join(entry_line(v, locale) for v in views)
     return _fold_request("lw:fold-margin", rules, body)
 
 
@@ -283,8 +254,7 @@ def plan_turn(room: Room, tokens: int) -> TurnFolds:
     current turn), else -- or when none is foldable yet -- the batches foldable once the turn
     is played (the watermark one turn on); each folds until the prompt is at the floor."""
     keeper = keeper_viewer(room)
-    zh = room.file.locale.startswith("zh")
-    entries = [(doc.id, entry_turn(doc), estimate_tokens(entry_line(project(room, doc, keeper) or {}, zh)))
+    entries = [(doc.id, entry_turn(doc), estimate_tokens(entry_line(project(room, doc, keeper) or {}, room.file.locale)))
                for doc in (r.doc for r in unfolded_records(room)) if doc is not None]
     window = window_of(room)
     now = fold_plan(entries, prompt_tokens=tokens, window=window, current_turn=room.turn_number)

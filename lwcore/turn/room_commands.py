@@ -217,7 +217,7 @@ def _finish(
         turn = room.turn_number + (0 if audience is None else 1)
         if audience is not None:
             ran = CommandRan(command=command.name, line=ctx.line, result=dict(reply.data) if reply.data else None,
-                             audience=audience, summary=reply.text)
+                             audience=audience, summary=reply.text, said=dict(reply.said) if reply.said else None)
             room.record(HistoryEntry.of_event(ran, turn=turn, actor=member.id))
         for event in ctx.events:
             room.record(HistoryEntry.of_event(event, turn=turn))

@@ -27,6 +27,7 @@ import json
 from typing import Any
 
 from lwcore.contributions import PromptSegment, TurnContext, Viewer
+from lwcore.i18n import kernel_catalogue
 from lwcore.rules.kept_check import LAST_CHECK
 from lwcore.turn import chronicle, sheet_rolls
 from lwcore.turn.documents import project
@@ -40,20 +41,8 @@ HISTORY_IN_PROMPT = 60
 ORDER = -10_000
 """The kernel's segments come first in their slot (plugins' orders are above it)."""
 
-RULES = {
-    "en": (
-        "You are the keeper of this room. Iron rules: (1) state changes only through the "
-        "variable tools, and the engine clamps them; (2) every check goes through "
-        "skill_check or another check tool -- never narrate a die result you did not get "
-        "from a tool; write {{roll:XdY}} where narration needs an incidental roll; "
-        "(3) keeper-only variables and notes are secrets: never reveal them in narration."
-    ),
-    "zh": (
-        "你是这个房间的守秘人。铁律：(1) 状态只能通过变量工具改变，由引擎核对并拉回范围；"
-        "(2) 每次检定都走 skill_check 或其它检定工具——绝不叙述不是工具给出的骰点；叙述里需要"
-        "顺手一掷时写 {{roll:XdY}}；(3) 守秘人专属变量与笔记是秘密，绝不写进叙述。"
-    ),
-}
+ROLL_MACRO = "{{roll:XdY}}"
+"""How the rules segment tells the model to write an incidental roll."""
 
 
 def state_segments(turn: TurnContext) -> list[PromptSegment]:
@@ -67,15 +56,15 @@ def state_segments(turn: TurnContext) -> list[PromptSegment]:
 def room_segments(room: Room, locale: str, *, history_limit: int = HISTORY_IN_PROMPT) -> list[PromptSegment]:
     """The kernel's segments for ``room`` rendered in ``locale`` (see the module docstring);
     ``history_limit`` entries of the history are listed (0: all)."""
-    zh = locale.startswith("zh")
+    t = kernel_catalogue().bind(locale)
     keeper = Viewer(room.file.keeper.id, locale, True)
     return [
-        PromptSegment("rules", RULES["zh" if zh else "en"], slot="system", order=ORDER),
+        PromptSegment("rules", t("prompt.rules", roll_macro=ROLL_MACRO), slot="system", order=ORDER),
         PromptSegment("expertise", expertise_text(room, locale), slot="context", order=ORDER),
-        PromptSegment("sheets", sheets_text(room, keeper, zh), slot="context", order=ORDER + 1),
-        PromptSegment("variables", variables_text(room, keeper, zh), slot="history", order=ORDER),
-        PromptSegment("story", story_text(room, keeper, zh), slot="history", order=ORDER + 1),
-        PromptSegment("history", "## 最近经过" if zh else "## Recent history", slot="history", order=ORDER + 2,
+        PromptSegment("sheets", sheets_text(room, keeper), slot="context", order=ORDER + 1),
+        PromptSegment("variables", variables_text(room, keeper), slot="history", order=ORDER),
+        PromptSegment("story", story_text(room, keeper), slot="history", order=ORDER + 1),
+        PromptSegment("history", t("prompt.history"), slot="history", order=ORDER + 2,
                       entries=tuple(history_lines(room, keeper, history_limit))),
     ]
 
@@ -93,11 +82,12 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
-def sheets_text(room: Room, keeper: Viewer, zh: bool) -> str:
+def sheets_text(room: Room, keeper: Viewer) -> str:
     """Every player's sheet as the keeper sees it: ``### name (member, tagline)``, the values
     by their display names, expressions, the engine's kept state (the last check left out:
     it is a check event already) and the sheet's notes."""
-    lines = ["## 角色卡" if zh else "## Character sheets"]
+    t = kernel_catalogue().bind(keeper.locale)
+    lines = [t("prompt.sheets")]
     pack = room.pack
     for member in room.file.players:
         if member.id not in room.sheets:
@@ -112,16 +102,17 @@ def sheets_text(room: Room, keeper: Viewer, zh: bool) -> str:
             lines.append("; ".join(f"&{k}={v}" for k, v in sheet["expressions"].items()))
         shown_state = {k: v for k, v in sheet["state"].items() if k != LAST_CHECK}
         if shown_state:
-            lines.append(("状态：" if zh else "State: ") + json.dumps(shown_state, ensure_ascii=False))
+            lines.append(t("prompt.sheet_state", state=json.dumps(shown_state, ensure_ascii=False)))
         notes = (sheet.get("extra") or {}).get("notes")
         if isinstance(notes, str) and notes.strip():
             lines.append(notes.strip())
     return "\n".join(lines) if len(lines) > 1 else ""
 
 
-def variables_text(room: Room, keeper: Viewer, zh: bool) -> str:
+def variables_text(room: Room, keeper: Viewer) -> str:
     """Every module variable as the keeper sees it (kind, visibility, value, bounds or options
     with their labels in the reader's locale), then the MVU tree's leaves."""
+    t = kernel_catalogue().bind(keeper.locale)
     lines = []
     for var_def in room.variables.variables:
         var = project(room, variable_document(var_def), keeper)
@@ -136,51 +127,51 @@ def variables_text(room: Room, keeper: Viewer, zh: bool) -> str:
             shown = [o if not var["option_labels"] or label == o else f"{o} ({label})"
                      for o, label in zip(var["options"], var["option_labels"] or var["options"])]
             bounds = f" {{{' | '.join(shown)}}}"
-        tag = ("守秘人专属" if zh else "keeper only") if var["keeper_only"] else ("玩家可见" if zh else "player-visible")
+        tag = t("prompt.keeper_only") if var["keeper_only"] else t("prompt.player_visible")
         value = json.dumps(var["value"], ensure_ascii=False)
         if var["value_label"] is not None and var["value_label"] != var["value"]:
             value += f" ({var['value_label']})"
         lines.append(f"- {var['id']} ({var['label']}, {var['kind']}, {tag}) = {value}{bounds}")
     text = ""
     if lines:
-        text = ("## 模组变量（守秘人视图）\n" if zh else "## Module variables (keeper view)\n") + "\n".join(lines)
-    tree = tree_text(room, keeper, zh)
+        text = t("prompt.variables") + "\n" + "\n".join(lines)
+    tree = tree_text(room, keeper)
     if tree:
         text = f"{text}\n\n{tree}" if text else tree
     return text
 
 
-def tree_text(room: Room, keeper: Viewer, zh: bool) -> str:
+def tree_text(room: Room, keeper: Viewer) -> str:
     """The MVU tree's leaves, each marked when players do not see it."""
     doc = room.documents.get("mvu", "mvu")
     view = project(room, doc, keeper) if doc is not None else None
     if not view or not view["leaves"]:
         return ""
-    lines = [f"- {leaf['path']} = {json.dumps(leaf['value'], ensure_ascii=False)}"
-             + ("" if leaf["exposed"] else (" （未公开）" if zh else " (hidden from players)"))
-             for leaf in view["leaves"]]
-    return ("## 变量树（守秘人视图）\n" if zh else "## Variable tree (keeper view)\n") + "\n".join(lines)
+    t = kernel_catalogue().bind(keeper.locale)
+    lines = [f"- {leaf['path']} = {json.dumps(leaf['value'], ensure_ascii=False)}" for leaf in view["leaves"]]
+    lines = [line if leaf["exposed"] else t("prompt.tree_hidden", line=line) for line, leaf in zip(lines, view["leaves"])]
+    return t("prompt.tree") + "\n" + "\n".join(lines)
 
 
-def story_text(room: Room, keeper: Viewer, zh: bool) -> str:
+def story_text(room: Room, keeper: Viewer) -> str:
     """The story so far (with the keeper's margin), the chronicle since, and the open threads."""
+    t = kernel_catalogue().bind(keeper.locale)
     parts = []
     summary = chronicle.summary(room)
     view = project(room, summary, keeper) if summary is not None else None
     if view and view.get("text"):
-        block = ("## 前情提要\n" if zh else "## Story so far\n") + view["text"]
+        block = t("prompt.story") + "\n" + view["text"]
         if view.get("keeper"):
-            block += ("\n（守秘人旁注：" if zh else "\n(keeper margin: ") + view["keeper"] + ("）" if zh else ")")
+            block += "\n" + t("prompt.story_margin", text=view["keeper"])
         parts.append(block)
-    entries = [chronicle.entry_line(entry, zh)
+    entries = [chronicle.entry_line(entry, keeper.locale)
                for entry in (project(room, doc, keeper) for doc in chronicle.unfolded(room)) if entry]
     if entries:
-        parts.append(("## 编年史\n" if zh else "## Chronicle\n") + "\n".join(entries))
+        parts.append(t("prompt.chronicle") + "\n" + "\n".join(entries))
     threads = [project(room, doc, keeper) for doc in room.documents.all(chronicle.THREAD)]
     open_threads = [t for t in threads if t and t.get("status") == "open"]
     if open_threads:
-        parts.append(("## 未了线索（守秘人）\n" if zh else "## Open threads (keeper)\n")
-                     + "\n".join(f"- {t['label']}" + (f": {t['notes']}" if t.get("notes") else "") for t in open_threads))
+        parts.append(t("prompt.threads") + "\n" + "\n".join(f"- {t['label']}" + (f": {t['notes']}" if t.get("notes") else "") for t in open_threads))
     return "\n\n".join(parts)
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lwcore.errors import LwError
+from lwcore.i18n import kernel_text
 from lwcore.rules import subsystems
 from lwcore.rules.commands import check_command, check_with_value, command_specs
 from lwcore.rules.kept_check import forget_check, remember_check
@@ -192,5 +193,4 @@ def tool_notes(pack: RuleSystem, locale: str) -> str:
             uses += target.kind.uses(pack, target.data, locale)
         uses += words.get(name, [])
         items.append(f"{name} ({', '.join(uses)})" if uses else name)
-    head = "subsystem_check 可用的子系统：" if locale.startswith("zh") else "Subsystems for subsystem_check: "
-    return head + "; ".join(items)
+    return kernel_text("subsystems.head", locale, items="; ".join(items))

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from lwcore.contributions import localized
+from lwcore.i18n import negotiate
 
 Kind = Literal["number", "bool", "text", "enum"]
 Visibility = Literal["player", "keeper"]
@@ -102,9 +103,9 @@ class VariableDef(BaseModel):
 def option_label(option_labels: dict[str, dict[str, str]], option: Any, locale: str) -> str:
     labels = option_labels.get(option) if isinstance(option, str) else None
     if labels:
-        for key in (locale, locale.split("-")[0]):
-            if labels.get(key):
-                return labels[key]
+        key = negotiate(locale, [k for k, text in labels.items() if text], "")
+        if key:
+            return labels[key]
     return str(option)
 
 

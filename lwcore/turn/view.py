@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from lwcore.contributions import localized
+from lwcore.i18n import kernel_catalogue
 from lwcore.turn.documents import project, viewer_of
 from lwcore.turn.projections import event_document, sheet_document, variable_document
 from lwcore.turn.room import Member, Room
@@ -199,9 +200,9 @@ def player_view(room: Room, viewer: str | None = None, *, history_limit: int = H
 
 def render_text(view: PlayerView) -> str:
     """A view as plain text (what ``lw turn --view`` prints)."""
-    zh = view.locale.startswith("zh")
+    t = kernel_catalogue().bind(view.locale)
     head = f"== {view.title} ({view.room}) — {view.viewer}"
-    out = [head + (" [守秘人视图] ==" if zh else " [keeper view] ==") if view.keeper else head + " =="]
+    out = [t("view.head_keeper", head=head) if view.keeper else head + " =="]
     own = next((sheet for sheet in view.sheets if sheet.member == view.viewer), None)
     if own is not None:
         out += ["", f"  {own.name}" + (f" — {own.tagline}" if own.tagline else "")]
@@ -209,25 +210,25 @@ def render_text(view: PlayerView) -> str:
             out.append("  " + " · ".join(f"{bar.label} {_num(bar.value)}" + (f"/{_num(bar.max)}" if bar.max is not None else "")
                                          for bar in own.resources))
     if view.recap:
-        out += ["", ("前情提要：" if zh else "Story so far: ") + view.recap]
+        out += ["", t("view.recap", text=view.recap)]
     if view.variables:
         out.append("")
         for var in view.variables:
             bounds = f" / {_num(var.maximum)}" if var.maximum is not None else ""
             value = var.value_label if var.value_label is not None else _num(var.value)
-            secret = ("  (守秘人专属)" if zh else "  (keeper only)") if getattr(var, "keeper_only", False) else ""
+            secret = t("view.var_keeper_only") if getattr(var, "keeper_only", False) else ""
             out.append(f"  {var.label}: {value}{bounds}{secret}")
     if view.tree:
         out.append("")
         for leaf in view.tree:
-            hidden = "" if not leaf.hidden else ("  (未公开)" if zh else "  (hidden)")
+            hidden = t("view.leaf_hidden") if leaf.hidden else ""
             out.append(f"  {leaf.path}: {_num(leaf.value)}{hidden}")
     if view.history:
         out.append("")
         for line in view.history:
             who = f"{line.actor}: " if line.role == "player" and line.actor else ""
             mark = {"player": ">", "keeper": "", "event": "  ·"}[line.role]
-            secret = (" (守秘人)" if zh else " (keeper)") if line.keeper_only else ""
+            secret = t("view.line_keeper") if line.keeper_only else ""
             text = f"{mark} {who}{line.text}".strip() if line.role != "event" else f"{mark} {line.text}"
             out.append(text + secret)
     return "\n".join(out)

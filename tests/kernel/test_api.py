@@ -76,9 +76,28 @@ def breaking(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
             gone = sorted(set(was["names"]) - set(now["names"]))
             if gone:
                 out.append(f"{name}: namespace lost {gone}")
-        elif was != now:
+        elif was != now and not grew_compatibly(name, was, now):
             out.append(f"{name}: was {was}, now {now}")
     return out
+
+
+def grew_compatibly(name: str, was: dict[str, Any], now: dict[str, Any]) -> bool:
+    """A callable that only gained trailing parameters with defaults (a minor change: a new
+    optional argument or an optional field of a contribution type): dropping them from today's
+    signature gives the recorded one."""
+    if was.get("kind") != now.get("kind") or "signature" not in was:
+        return False
+    try:
+        signature = inspect.signature(getattr(api, name))
+    except (TypeError, ValueError):
+        return False
+    params = list(signature.parameters.values())
+    while params and params[-1].default is not inspect.Parameter.empty:
+        params.pop()
+        shorter = re.sub(r" at 0x[0-9a-f]+", "", str(signature.replace(parameters=params)))
+        if shorter == was["signature"]:
+            return True
+    return False
 
 
 def major(version: str) -> int:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from lwcore.i18n import kernel_text
 from lwcore.errors import LwError
 from lwcore.kernel import Kernel
 from lwcore.turn import chronicle, fold
@@ -92,7 +93,7 @@ class FoldModel:
 
     def __call__(self, request: dict) -> dict:
         body = json.dumps(request, ensure_ascii=False)
-        margin = fold.MARGIN_INSTRUCTIONS["zh"][:20] in body
+        margin = kernel_text("fold.margin_rules", "zh", budget=0)[:20] in body
         (self.margins if margin else self.requests).append(request)
         turns = sorted({int(t) for t in re.findall(r"\[(\d+)\] 第\d+回合", body)})
         text = f"调查员们在雾港追查，已查到第{turns[-1]}条线索。" if turns else "调查员们在雾港追查。"

@@ -46,7 +46,7 @@ def expected_block(room: Room, folded: set[str]) -> str:
     from lwcore.turn.documents import keeper_viewer, project
 
     keeper = keeper_viewer(room)
-    lines = [chronicle.entry_line(project(room, doc, keeper), True)
+    lines = [chronicle.entry_line(project(room, doc, keeper), "zh")
              for doc in room.documents.all(chronicle.CHRONICLE) if doc.id not in folded]
     return ("## 编年史\n" + "\n".join(lines)) if lines else ""
 

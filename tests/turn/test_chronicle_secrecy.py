@@ -20,7 +20,7 @@ from lwcore.cli import lw
 from lwcore.errors import LwError, public_message
 from lwcore.kernel import Kernel
 from lwcore.turn import chronicle
-from lwcore.turn.fold import MARGIN_INSTRUCTIONS
+from lwcore.i18n import kernel_text
 from lwcore.turn.documents import Document
 from lwcore.turn.pipeline import run_turn
 from lwcore.turn.room import Room, room_lock
@@ -133,7 +133,7 @@ def test_the_public_fold_input_is_the_player_projection(kernel: Kernel, room_dir
     goes to the margin's own request, which writes nothing a player reads."""
     fold = EchoFold()
     play(kernel, room_dir, 10, fold)
-    margin_rules = MARGIN_INSTRUCTIONS["zh"][:20]
+    margin_rules = kernel_text("fold.margin_rules", "zh", budget=0)[:20]
     public = [r for r in fold.requests if margin_rules not in json.dumps(r, ensure_ascii=False)]
     margins = [r for r in fold.requests if margin_rules in json.dumps(r, ensure_ascii=False)]
     assert public and len(margins) == len(public)  # every batch had annotations: one request each

@@ -65,7 +65,7 @@ def test_the_keeper_switches_the_house_rule_and_the_table_plays_it(room: Path) -
     assert "system: coc7   # the table's rules" in text
     assert "* rule3 — 01-05必定大成功，96-100必定大失败" in lw(room, "--as", "kp", "--say", ".rule").stdout
     view = lw(room, "--as", "p2", "--view").stdout
-    assert "守秘人把房规改为 rule3" in view  # told to the table
+    assert "The keeper set the house rule to rule3 — 01-05 always critical" in view  # told to the table, in p2's English
     last = json.loads((room / "history.jsonl").read_text(encoding="utf-8").splitlines()[-1])
     assert last["audience"] == "all" and last["data"]["result"] == {"kind": "rule", "system": "coc7",
                                                                    "variant": "rule3", "was": None}

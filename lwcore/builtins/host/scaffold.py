@@ -60,14 +60,19 @@ zh = "每回合提示词加一句问候"
 ''',
         f"{package}/plugin.py": f'''"""Hook implementations of the {plugin_id} plugin."""
 
-from lwcore.api import PromptSegment, TurnContext, hookimpl
+from lwcore.api import PromptSegment, TurnContext, catalogue, hookimpl
+
+MESSAGES = catalogue(__file__)
+"""This plugin's messages: locales/<language>/*.json next to this file, one per language."""
 
 
 @hookimpl
 def lw_prompt_segments(turn: TurnContext) -> list[PromptSegment]:
-    greeting = "你好，守秘人。" if turn.locale.startswith("zh") else "Hello, keeper."
+    greeting = MESSAGES.text("greeting", turn.locale)
     return [PromptSegment(name="{plugin_id}-greeting", text=greeting, slot="system")]
 ''',
+        f"{package}/locales/en/messages.json": '{"greeting": "Hello, keeper."}\n',
+        f"{package}/locales/zh/messages.json": '{"greeting": "你好，守秘人。"}\n',
         "tests/test_plugin.py": f'''"""Boots a real kernel with this plugin and checks its hook is called."""
 
 import tomllib
@@ -87,6 +92,12 @@ def test_segment_is_contributed(tmp_path):
     )
     segments = kernel.prompt_segments(TurnContext(locale="en")).segments
     assert [(s.plugin_id, s.value.text) for s in segments] == [("{plugin_id}", "Hello, keeper.")]
+    segments = kernel.prompt_segments(TurnContext(locale="zh-CN")).segments
+    assert [s.value.text for s in segments] == ["你好，守秘人。"]
+
+
+def test_every_message_is_in_every_language():
+    assert plugin.MESSAGES.problems() == []
 ''',
         "README.md": f"""# {dist}
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from lwcore.contributions import CommandReply, PromptSegment, TurnContext
 from lwcore.errors import LwError, LwErrors
+from lwcore.i18n import kernel_catalogue, kernel_text
 from lwcore.io.text import read_text
 from lwcore.pack.module import MAX_MODULE_BYTES, MODULE_FILE, Module, describe, find_module, installed_modules, \
     read_module_text
@@ -67,7 +68,7 @@ def module_command(ctx: CommandContext) -> CommandReply:
 
 
 def _list(ctx: CommandContext) -> CommandReply:
-    zh = ctx.locale.startswith("zh")
+    t = kernel_catalogue().bind(ctx.locale)
     doc = current(ctx.room)
     mine = doc.data.get("id") if doc is not None else None
     lines = []
@@ -78,23 +79,21 @@ def _list(ctx: CommandContext) -> CommandReply:
         mark = "*" if module.id == mine else " "
         line = f"{mark} {module.id} — {about['title']}: {about['premise']}"
         if module.problem is not None:
-            line += ("（无法使用：" if zh else " (unusable: ") + module.problem.message + ("）" if zh else ")")
+            line = t("module.unusable", line=line, problem=module.problem.message)
         lines.append(line)
     if mine is not None and mine not in {m.id for m in installed_modules(ctx.kernel)}:
-        lines.append(f"* {mine} ({'未安装' if zh else 'not installed'})")
+        lines.append(t("module.not_installed", id=mine))
     if not lines:
-        return CommandReply("还没有安装模组（lw pack install，或模组锻造）。" if zh
-                            else "No modules installed (lw pack install, or the module forge).")
-    tail = "(* = 本房间的模组；.module show <id>)" if zh else "(* = this room's module; .module show <id>)"
-    return CommandReply("\n".join([*lines, tail]))
+        return CommandReply(t("module.none"))
+    return CommandReply("\n".join([*lines, t("module.list_tail")]))
 
 
 def _show(ctx: CommandContext, word: str) -> CommandReply:
-    zh = ctx.locale.startswith("zh")
+    t = kernel_catalogue().bind(ctx.locale)
     if not word:
         doc = current(ctx.room)
         if doc is None:
-            raise LwError("this room plays no module yet" if not zh else "本房间还没有开始模组",
+            raise LwError(t("module.no_module"),
                           expected=".module show <id> (.module lists them)")
         word = str(doc.data.get("id"))
     module = find_module(ctx.kernel, word)
@@ -102,63 +101,60 @@ def _show(ctx: CommandContext, word: str) -> CommandReply:
         if ctx.keeper:
             raise module.problem
         # module.md holds the keeper's notes: a player is not told what is wrong in it
-        raise LwError(f"模组 {module.id} 现在无法使用（守秘人可以看到原因）" if zh
-                      else f"module {module.id} cannot be used now (the keeper can see why)", code="unusable")
+        raise LwError(t("module.cannot_use", id=module.id), code="unusable")
     about = describe(module, ctx.locale)
-    lines = [f"{about['title']}（{module.key}）" if zh else f"{about['title']} ({module.key})", about["premise"]]
+    lines = [t("module.title", title=about["title"], key=module.key), about["premise"]]
     if module.systems:
         fits = any(ctx.room.pack.is_a(s) for s in module.systems)
-        lines.append(("规则系统：" if zh else "rule systems: ") + ", ".join(module.systems)
-                     + ("" if fits else ("（本房间在玩 " if zh else f" (this room plays ") + ctx.room.file.system
-                        + ("）" if zh else ")")))
+        lines.append(t("module.systems" if fits else "module.systems_other", systems=", ".join(module.systems),
+                       system=ctx.room.file.system))
     if not ctx.keeper:
         return CommandReply("\n".join(lines))
     if module.notes:
-        lines += ["", "守秘人笔记：" if zh else "Keeper's notes:", module.notes]
+        lines += ["", t("module.notes"), module.notes]
     for path in module.worlds:
-        lines.append(("世界卡：" if zh else "world card: ") + f".import {module.id}/{path} world")
+        lines.append(t("module.world_card", command=f".import {module.id}/{path} world"))
     for path in module.books:
-        lines.append(("世界书：" if zh else "world book: ") + f".import {module.id}/{path} world")
+        lines.append(t("module.world_book", command=f".import {module.id}/{path} world"))
     if module.assets:
-        lines.append((f"媒体素材：{module.assets} 个文件" if zh else f"media: {module.assets} file(s)"))
+        lines.append(t("module.media", count=module.assets))
     lines += _setup_preview(ctx, module)
     return CommandReply("\n".join(lines))
 
 
 def _setup_preview(ctx: CommandContext, module: Module) -> list[str]:
-    zh = ctx.locale.startswith("zh")
+    t = kernel_catalogue().bind(ctx.locale)
     if module.setup is None:
         if len(module.scripts) > 1:
-            return [("备团脚本有多个，.module start 不会自动运行：" if zh else "several prep scripts; .module start runs none: ")
-                    + ", ".join(f"run_prep_plan(script_ref=\"{module.id}/{s}\")" for s in module.scripts)]
-        return ["没有铺设脚本。" if zh else "no setup script."]
+            return [t("module.scripts_preview", scripts=_script_refs(module))]
+        return [t("module.no_setup")]
     source = read_text(module.home / module.setup, max_bytes=MAX_MODULE_BYTES)
     try:
         plan, _ = checked_plan(ctx.kernel, ctx.room, source, script=f"{module.id}/{module.setup}")
     except LwError as exc:  # sandboxed JS turned off by the operator
-        return [(f"铺设 {module.setup}：无法预览：" if zh else f"setup {module.setup}: no preview: ") + exc.message]
+        return [t("module.setup_no_preview", setup=module.setup, message=exc.message)]
     if not plan.ok:
         assert plan.failure is not None
-        return [(f"铺设 {module.setup}：在本房间不可用：" if zh else f"setup {module.setup}: would be refused here: ")
-                + str(plan.failure)]
-    head = (f"铺设 {module.setup}：{len(plan.ops)} 步（预览，未执行；.module start 在准备阶段运行它）：" if zh
-            else f"setup {module.setup}: {len(plan.ops)} operation(s) (a preview, nothing applied; .module start runs "
-                 "it in the prep phase):")
-    lines = [head]
+        return [t("module.setup_refused", setup=module.setup, failure=str(plan.failure))]
+    lines = [t("module.setup_preview", setup=module.setup, count=len(plan.ops))]
     for n, op in enumerate(plan.ops, 1):
         args = json.dumps(dict(op.args), ensure_ascii=False)
         lines.append(f"  {n}. {op.tool} {args if len(args) <= MAX_OP_CHARS else args[:MAX_OP_CHARS] + '…'}")
     return lines
 
 
+def _script_refs(module: Module) -> str:
+    return ", ".join(f"run_prep_plan(script_ref=\"{module.id}/{s}\")" for s in module.scripts)
+
+
 def _start(ctx: CommandContext, word: str) -> CommandReply:
-    zh = ctx.locale.startswith("zh")
+    t = kernel_catalogue().bind(ctx.locale)
     room = ctx.room
     module = find_module(ctx.kernel, word)
     if module.problem is not None:
         raise module.problem
     if module.setup is not None and room.file.phase != PREP:
-        raise LwError(f"{module.id}'s setup runs in the prep phase" if not zh else f"{module.id} 的铺设只在准备阶段运行",
+        raise LwError(t("module.prep_only", id=module.id),
                       expected=f".phase prep, then .module start {module.id}", code="refused")
     lines: list[str] = []
     if module.manifest is not None:
@@ -171,20 +167,17 @@ def _start(ctx: CommandContext, word: str) -> CommandReply:
             done = run_prep_plan(RunPrepPlanArgs(script_ref=f"{module.id}/{module.setup}", apply=True), ctx)
         except ToolError as exc:
             raise LwError(f"setup {module.setup}: {exc}; nothing of {module.id} was started", code="refused") from None
-        lines.append(f"铺设 {module.setup}：已运行 {done['count']} 步" if zh
-                     else f"setup {module.setup}: {done['count']} operation(s) run")
+        lines.append(t("module.setup_run", setup=module.setup, count=done["count"]))
     elif len(module.scripts) > 1:
-        lines.append(("备团脚本有多个，未运行：" if zh else "several prep scripts, none run: ")
-                     + ", ".join(f"run_prep_plan(script_ref=\"{module.id}/{s}\")" for s in module.scripts))
+        lines.append(t("module.scripts_not_run", scripts=_script_refs(module)))
     title, premise = module.title(room.file.locale), module.premise(room.file.locale)
     again = (doc := current(room)) is not None and doc.data.get("id") == module.id
     room.documents.put(Document(DOC, DOC, {"id": module.id, "version": module.version, "title": title,
                                            "premise": premise, "turn": room.turn_number + 1}))
     ctx.events.append({"kind": "module", "audience": "all",
-                       "summary": (f"模组开始：{title} —— {premise}" if room.file.locale.startswith("zh")
-                                   else f"The module begins: {title} — {premise}")})
-    head = (f"本房间开始模组 {module.key}" if zh else f"this room now plays {module.key}") + \
-        (("（再次开始）" if zh else " (started again)") if again else "")
+                       "summary": kernel_text("module.begins", room.file.locale, title=title, premise=premise),
+                       "said": kernel_catalogue().said("module.begins", title=title, premise=premise).to_json()})
+    head = t("module.started_again" if again else "module.started", key=module.key)
     return CommandReply("\n".join([head, *lines]), audience="keeper",
                         data={"kind": "module", "id": module.id, "version": module.version})
 
@@ -213,8 +206,7 @@ def segments(turn: TurnContext) -> list[PromptSegment] | None:
         except (LwError, LwErrors):
             return None
     locale = turn.locale
-    head = (f"本房间的模组：{module.title(locale)}（{module.key}）\n开场：{module.premise(locale)}" if locale.startswith("zh")
-            else f"This room plays the module {module.title(locale)} ({module.key}).\nPremise: {module.premise(locale)}")
-    text = head + (("\n\n守秘人笔记（只给守秘人）：\n" if locale.startswith("zh") else "\n\nThe keeper's notes (keeper only):\n")
-                   + notes if notes else "")
+    text = kernel_text("module.segment", locale, title=module.title(locale), key=module.key, premise=module.premise(locale))
+    if notes:
+        text += "\n\n" + kernel_text("module.segment_notes", locale) + "\n" + notes
     return [PromptSegment("module", text, slot="context", order=-50)]

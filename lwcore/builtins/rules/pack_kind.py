@@ -19,6 +19,7 @@ from typing import Any
 
 from lwcore.contributions import ContentReport, PackItem
 from lwcore.errors import LwError
+from lwcore.i18n import kernel_catalogue
 from lwcore.pack.names import join, name_problem, parent
 from lwcore.rules import engine_for
 from lwcore.rules.engine import USER_ORIGIN, PackSource, RulesEngine
@@ -102,7 +103,7 @@ def enable(ctx: Any) -> str | None:
     system the new one is not (nor a patch of). ``None`` when there is nothing to say."""
     if ctx.pack.trust.world_cards != 1:
         return None
-    zh = ctx.locale.startswith("zh")
+    t = kernel_catalogue().bind(ctx.locale)
     engine = engine_for(ctx.kernel)
     found: list[tuple[str, str]] = []
     for item in ctx.items:
@@ -117,8 +118,7 @@ def enable(ctx: Any) -> str | None:
         if not found:
             return None
         names = ", ".join(system for system, _ in found)
-        return (f"规则系统未固定：包里有多个建卡系统（{names}）" if zh
-                else f"rule system not pinned: the pack has several character-creation systems ({names})")
+        return t("rules.pin_several", names=names)
     (system_id, word), room = found[0], ctx.room
     if engine.find(room.file.system) == system_id:
         return None
@@ -126,7 +126,5 @@ def enable(ctx: Any) -> str | None:
     try:
         room.set_system(system_id)
     except LwError:
-        return (f"规则系统未固定：本房间已有 {was} 的角色卡，{system_id} 不是它的扩展" if zh
-                else f"rule system not pinned: this room has characters on {was}, which {system_id} does not extend")
-    return (f"规则系统已固定为 {system_id}（原为 {was}；建卡：.{word}）" if zh
-            else f"rule system pinned: {system_id} (was {was}; create characters with .{word})")
+        return t("rules.pin_blocked", was=was, system=system_id)
+    return t("rules.pinned", system=system_id, was=was, word=word)

@@ -17,6 +17,7 @@ from lwcore.rules.commands import CommandError, find_command
 from lwcore.rules.dice import roll
 from lwcore.rules.player_edits import check_player_edit
 from lwcore.rules.sheet import Sheet
+from lwcore.i18n import kernel_catalogue
 from lwcore.rules.errors import DiceError
 from lwcore.turn import chronicle
 from lwcore.turn import tree as variable_tree
@@ -30,8 +31,8 @@ PHASE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 
 def help_command(ctx: CommandContext) -> CommandReply:
     """``.help``: the commands this member may run here."""
-    zh = ctx.locale.startswith("zh")
-    lines = ["可用的房间命令：" if zh else "Room commands you can run here:"]
+    t = kernel_catalogue().bind(ctx.locale)
+    lines = [t("help.head")]
     for command in sorted(commands_for(ctx.kernel, ctx.room, ctx.actor), key=lambda c: c.name):
         if command.fallback:
             continue
@@ -39,17 +40,16 @@ def help_command(ctx: CommandContext) -> CommandReply:
         lines.append(f"  .{command.name}{usage} — {command.describe(ctx.locale)}")
     words = sorted(ctx.room.pack.model.commands or {})
     if words:
-        lines.append(("规则系统的点命令：" if zh else "Rule-system dot commands: ") + " ".join(f".{w}" for w in words))
+        lines.append(t("help.rule_words", words=" ".join(f".{w}" for w in words)))
     return CommandReply("\n".join(lines))
 
 
 def phase_command(ctx: CommandContext) -> CommandReply:
     """``.phase`` shows the room's phase; ``.phase NAME`` sets it (``prep``, ``play`` …);
     ``.phase none`` clears it. Phase tools follow the phase."""
-    zh = ctx.locale.startswith("zh")
+    t = kernel_catalogue().bind(ctx.locale)
     if not ctx.args:
-        current = ctx.room.file.phase or ("（无）" if zh else "(none)")
-        return CommandReply(f"阶段：{current}" if zh else f"phase: {current}")
+        return CommandReply(t("phase.show", phase=ctx.room.file.phase or t("none.paren")))
     name = ctx.args.split()[0].lower()
     if name == "none":
         ctx.room.file.phase = None
@@ -58,8 +58,8 @@ def phase_command(ctx: CommandContext) -> CommandReply:
     else:
         raise LwError(f"{ctx.args!r} is not a phase name", expected="a word like prep or play, or none")
     ctx.room.mark("room")
-    shown = ctx.room.file.phase or ("（无）" if zh else "(none)")
-    return CommandReply(f"阶段已设为：{shown}" if zh else f"phase set to: {shown}", audience="all")
+    said = t.said("phase.set", phase=ctx.room.file.phase or t.said("none.paren"))
+    return CommandReply(said.render(ctx.locale), audience="all", said=said.to_json())
 
 
 CLEAR_VARIANT = ("none", "default", "off")
@@ -79,19 +79,19 @@ def rule_command(ctx: CommandContext) -> CommandReply:
     own ladder). Keeper only (the kernel enforces it). The choice is ``variant:`` in
     ``room.yaml`` (its comments kept), used by every check made in the room from then on --
     the dot commands' and the model's -- and the switch is told to the table."""
-    zh = ctx.locale.startswith("zh")
+    t = kernel_catalogue().bind(ctx.locale)
     room, pack = ctx.room, ctx.room.pack
     names = pack.variants
     word = ctx.args.strip()
     if not word:
         current = room.file.variant
-        lines = [(f"规则系统：{room.file.system}；房规：" if zh else f"rule system: {room.file.system}; house rule: ")
-                 + (_variant_line(pack, current, ctx.locale) if current else ("无（规则书）" if zh else "none (the rulebook)"))]
+        lines = [t("rule.show", system=room.file.system,
+                   variant=_variant_line(pack, current, ctx.locale) if current else t("rule.none"))]
         if names:
-            lines.append("可选房规（.rule <名字>，.rule none 取消）：" if zh else "variants (.rule NAME, .rule none for none):")
+            lines.append(t("rule.variants"))
             lines += [f"{'*' if n == current else ' '} {_variant_line(pack, n, ctx.locale)}" for n in names]
         else:
-            lines.append(f"{pack.id} 没有声明房规。" if zh else f"{pack.id} declares no variants.")
+            lines.append(t("rule.no_variants", pack=pack.id))
         return CommandReply("\n".join(lines))
     chosen = next((n for n in names if n == word), None) or next((n for n in names if n.casefold() == word.casefold()), None)
     if chosen is None and word.casefold() not in CLEAR_VARIANT:
@@ -101,21 +101,19 @@ def rule_command(ctx: CommandContext) -> CommandReply:
         raise LwError(f"{pack.id} has no variant {shown!r}{hint}",
                       expected="one of: " + (", ".join(names) or "(none declared)") + ", or none", code="unknown")
     if chosen == room.file.variant:
-        same = chosen or ("无" if zh else "none")
-        return CommandReply(f"房规已经是 {same}，未改动。" if zh else f"the house rule is {same} already; nothing changed.")
+        return CommandReply(t("rule.same", variant=chosen or t("none.word")))
     before = room.file.variant
     room.file.variant = chosen
     if chosen is None:
         room.file.model_fields_set.discard("variant")  # the key leaves room.yaml
     room.mark("room")
-    was = before or ("无" if zh else "none")
+    was = before or t.said("none.word")
     if chosen is None:
-        text = (f"守秘人取消了房规（原为 {was}）：检定按 {pack.id} 的规则书进行。" if zh
-                else f"The keeper turned the house rule off (was {was}): checks follow {pack.id}'s own ladder.")
+        said = t.said("rule.cleared", was=was, pack=pack.id)
     else:
-        text = (f"守秘人把房规改为 {_variant_line(pack, chosen, ctx.locale)}（原为 {was}）。" if zh
-                else f"The keeper set the house rule to {_variant_line(pack, chosen, ctx.locale)} (was {was}).")
-    return CommandReply(text, audience="all", data={"kind": "rule", "system": pack.id, "variant": chosen,
+        lines = {lang: _variant_line(pack, chosen, lang) for lang in kernel_catalogue().languages}
+        said = t.said("rule.set", variant={**lines, ctx.locale: _variant_line(pack, chosen, ctx.locale)}, was=was)
+    return CommandReply(said.render(ctx.locale), audience="all", said=said.to_json(), data={"kind": "rule", "system": pack.id, "variant": chosen,
                                                     "was": before})
 
 
@@ -224,21 +222,20 @@ def roll_command(ctx: CommandContext) -> CommandReply:
 
 def recap_command(ctx: CommandContext) -> CommandReply:
     """``.recap``: the story so far, as the typer may see it."""
-    zh = ctx.locale.startswith("zh")
+    t = kernel_catalogue().bind(ctx.locale)
     doc = chronicle.summary(ctx.room)
     view = project(ctx.room, doc, viewer_of(ctx.room, ctx.actor)) if doc is not None else None
     if not view or not view.get("text"):
-        return CommandReply("还没有前情提要。" if zh else "No story so far yet.")
-    text = ("前情提要（至第 {t} 回合）：\n" if zh else "The story so far (through turn {t}):\n").format(
-        t=view.get("through_turn", 0)) + view["text"]
+        return CommandReply(t("recap.empty"))
+    text = t("recap.head", turn=view.get("through_turn", 0)) + "\n" + view["text"]
     if view.get("keeper"):
-        text += ("\n守秘人旁注：" if zh else "\nKeeper margin: ") + view["keeper"]
+        text += "\n" + t("recap.keeper", text=view["keeper"])
     return CommandReply(text)
 
 
 def chronicle_command(ctx: CommandContext) -> CommandReply:
     """``.chronicle [N]``: the last N chronicle entries (default 10) as the typer may see them."""
-    zh = ctx.locale.startswith("zh")
+    t = kernel_catalogue().bind(ctx.locale)
     count = 10
     if ctx.args:
         if not ctx.args.isdigit() or not 1 <= int(ctx.args) <= 200:
@@ -246,18 +243,18 @@ def chronicle_command(ctx: CommandContext) -> CommandReply:
         count = int(ctx.args)
     views = project_all(ctx.room, chronicle.recent(ctx.room, count), viewer_of(ctx.room, ctx.actor))
     if not views:
-        return CommandReply("编年史还是空的。" if zh else "The chronicle is empty.")
-    return CommandReply("\n".join(chronicle.entry_line(view, zh) for _, view in views))
+        return CommandReply(t("chronicle.empty"))
+    return CommandReply("\n".join(chronicle.entry_line(view, ctx.locale) for _, view in views))
 
 
 def threads_command(ctx: CommandContext) -> CommandReply:
     """``.threads [all]``: the open loops (with ``all``, the resolved ones too)."""
-    zh = ctx.locale.startswith("zh")
+    t = kernel_catalogue().bind(ctx.locale)
     wanted = ("open", "resolved") if ctx.args.strip().lower() == "all" else ("open",)
     views = [v for _, v in project_all(ctx.room, ctx.room.documents.all(chronicle.THREAD), viewer_of(ctx.room, ctx.actor))
              if v.get("status") in wanted]
     if not views:
-        return CommandReply("没有未了的线索。" if zh else "No open threads.")
+        return CommandReply(t("threads.empty"))
     return CommandReply("\n".join(
         f"- [{v['status']}] {v['label']}" + (f": {v['notes']}" if v.get("notes") else "") for v in views))
 
@@ -267,7 +264,7 @@ def var_command(ctx: CommandContext) -> CommandReply:
     room's MVU variable tree (nothing until the keeper exposes it). ``list`` shows every
     declared variable and every leaf of the tree (an imported card's leaves come with their
     description) marked exposed or hidden."""
-    zh = ctx.locale.startswith("zh")
+    t = kernel_catalogue().bind(ctx.locale)
     action, _, rest = ctx.args.partition(" ")
     action, prefix = action.lower(), rest.strip()
     doc = ctx.room.documents.get("mvu", "mvu") or Document("mvu", "mvu", {"tree": {}, "exposed": []})
@@ -278,16 +275,17 @@ def var_command(ctx: CommandContext) -> CommandReply:
         lines = []
         for var_def in ctx.room.variables.variables:
             var = project(ctx.room, variable_document(var_def), keeper) or {}
-            mark = ("守秘人专属" if zh else "keeper only") if var.get("keeper_only") else ("玩家可见" if zh else "player-visible")
+            mark = t("var.keeper_only") if var.get("keeper_only") else t("var.player_visible")
             lines.append(f"{var.get('id')} = {var.get('value')}  [{mark}]")
         for leaf in view.get("leaves", ()):
-            mark = ("公开" if zh else "exposed") if leaf["exposed"] else ("未公开" if zh else "hidden")
-            about = f"（{leaf['description']}）" if zh and leaf.get("description") else (
-                f" ({leaf['description']})" if leaf.get("description") else "")
-            lines.append(f"{leaf['path']} = {leaf['value']}{about}  [{mark}]")
+            mark = t("var.exposed") if leaf["exposed"] else t("var.hidden")
+            line = f"{leaf['path']} = {leaf['value']}"
+            if leaf.get("description"):
+                line = t("var.about", text=line, about=leaf["description"])
+            lines.append(f"{line}  [{mark}]")
         if exposed:
-            lines.append(("已公开前缀：" if zh else "exposed prefixes: ") + ", ".join(exposed))
-        return CommandReply("\n".join(lines) or ("没有变量。" if zh else "No variables."))
+            lines.append(t("var.prefixes", prefixes=", ".join(exposed)))
+        return CommandReply("\n".join(lines) or t("var.empty"))
     if action not in ("expose", "hide") or not prefix:
         raise LwError(f"unknown .var action {ctx.args!r}", expected=".var list | .var expose PREFIX|* | .var hide PREFIX|*")
     if prefix != "*":
@@ -304,5 +302,4 @@ def var_command(ctx: CommandContext) -> CommandReply:
             raise LwError("everything is exposed (*): run .var hide * first, then expose what players may see")
         exposed = [p for p in exposed if not (prefix == "*" or p == prefix or p.startswith(prefix + "."))]
     ctx.room.documents.put(Document("mvu", "mvu", {**doc.data, "exposed": exposed}, meta=doc.meta))
-    shown = ", ".join(exposed) or ("（无）" if zh else "(none)")
-    return CommandReply(("玩家可见的前缀：" if zh else "players now see: ") + shown)
+    return CommandReply(t("var.players_see", prefixes=", ".join(exposed) or t("none.paren")))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from lwcore.i18n import kernel_text
 from lwcore.rules.kept_check import after_luck, last_check, rank_named, remember_check
 from lwcore.rules.kinds.base import SubsystemError, SubsystemKind, SubsystemResult, ToolArgument, number_of, stat_of
 from lwcore.rules.render import word
@@ -93,7 +94,7 @@ class Luck(SubsystemKind):
         return call.on_kept(want=call.given.get("want"))
 
     def uses(self, pack: RuleSystem, data: Mapping[str, Any], locale: str) -> list[str]:
-        return ["上一次检定" if locale.startswith("zh") else "last check"]
+        return [kernel_text("subsystems.last_check", locale)]
 
 
 KIND = Luck()

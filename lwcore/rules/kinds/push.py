@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from lwcore.i18n import kernel_text
 from lwcore.rules.kept_check import after_push, last_check, remember_check
 from lwcore.rules.kinds.base import SubsystemError, SubsystemKind, SubsystemResult
 from lwcore.rules.render import render_check, word
@@ -80,7 +81,7 @@ class Push(SubsystemKind):
         return call.on_kept()
 
     def uses(self, pack: RuleSystem, data: Mapping[str, Any], locale: str) -> list[str]:
-        return ["上一次检定" if locale.startswith("zh") else "last check"]
+        return [kernel_text("subsystems.last_check", locale)]
 
 
 KIND = Push()

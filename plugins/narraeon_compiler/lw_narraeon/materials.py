@@ -14,7 +14,7 @@ import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from lwcore.api import utf16_sort_key as js_sort_key
+from lwcore.api import localized, utf16_sort_key as js_sort_key
 
 from lw_narraeon.compiler import join_blocks
 from lw_narraeon.dirhandles import encode_dir_handle
@@ -55,7 +55,7 @@ def initial_directory_index(directories: Iterable[str], locale: str = "en") -> d
     unique = set(directories)
     unique.add("")
     lines = "\n".join(f"- {encode_dir_handle(d)}" for d in sorted(unique, key=js_sort_key))
-    heading = INDEX_HEADING["zh-CN" if locale == "zh-CN" else "en"]
+    heading = localized(INDEX_HEADING, locale)
     return {"source": INITIAL_DIRECTORIES_SOURCE, "markdown": f"{heading}\n{lines}"}
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from lw_panels import leaks
 from lw_panels.load import cached_pack
 from lw_panels.manifest import manifest, room_packs, withheld
+from lw_panels.messages import MESSAGES
 from lw_panels.packs import find_home, pack_homes
 from lw_panels.projection import audience_of, enabled_packs, set_enabled
 from lw_panels.variables import keeper_only
@@ -46,7 +47,7 @@ def panels_command(ctx: CommandContext) -> CommandReply:
 
 
 def _enable(ctx: CommandContext, pack_id: str) -> CommandReply:
-    zh = ctx.locale.startswith("zh")
+    t = MESSAGES.bind(ctx.locale)
     home = find_home(ctx.kernel, pack_id)
     pack = cached_pack(ctx.kernel, home)
     if not pack.panels and pack.kit is None:
@@ -55,21 +56,22 @@ def _enable(ctx: CommandContext, pack_id: str) -> CommandReply:
     if problems:
         raise problems[0] if len(problems) == 1 else LwErrors(problems)
     if not set_enabled(ctx.room, pack_id, True):
-        return CommandReply(f"{home.label} 已经启用。" if zh else f"{home.label} is already on here.")
-    return CommandReply(f"已为本桌启用 {home.label} 的面板。" if zh else f"Panels of {home.label} are on for this table.",
-                        audience="all")
+        return CommandReply(t("panels.already_on", pack=home.label))
+    said = t.said("panels.on", pack=home.label)
+    return CommandReply(said.render(ctx.locale), audience="all", said=said.to_json())
 
 
 def _disable(ctx: CommandContext, pack_id: str) -> CommandReply:
-    zh = ctx.locale.startswith("zh")
+    t = MESSAGES.bind(ctx.locale)
     if not set_enabled(ctx.room, pack_id, False):
         current = enabled_packs(ctx.room)
         raise LwError(f"pack {pack_id!r} is not on here", expected="one of: " + (", ".join(current) or "(none)"))
-    return CommandReply(f"已停用 {pack_id} 的面板。" if zh else f"Panels of {pack_id} are off.", audience="all")
+    said = t.said("panels.off", pack=pack_id)
+    return CommandReply(said.render(ctx.locale), audience="all", said=said.to_json())
 
 
 def _list(ctx: CommandContext) -> CommandReply:
-    zh = ctx.locale.startswith("zh")
+    t = MESSAGES.bind(ctx.locale)
     viewer = viewer_of(ctx.room, ctx.actor)
     enabled = enabled_packs(ctx.room)
     packs = room_packs(ctx.room)
@@ -78,28 +80,28 @@ def _list(ctx: CommandContext) -> CommandReply:
     lines = []
     for pack_id, home in sorted(pack_homes(ctx.kernel).items()):
         on = pack_id in enabled
-        state = ("已启用" if zh else "on") if on else ("未启用" if zh else "off")
+        state = t("panels.state_on") if on else t("panels.state_off")
         try:
             pack = cached_pack(ctx.kernel, home)
         except LwError as exc:
             detail = f": {exc}" if ctx.keeper else ""
-            lines.append(f"{home.label} — {'无法载入' if zh else 'cannot be loaded'}{detail}")
+            lines.append(t("panels.cannot_load", pack=home.label, detail=detail))
             continue
         if not pack.panels and pack.kit is None:
             continue
-        kit = (" + 演出资料包" if zh else " + presentation kit") if pack.kit is not None else ""
+        kit = t("panels.kit") if pack.kit is not None else ""
         shown = [p for p in pack.panels if p.ref in mine or ctx.keeper]
         count = len(shown)
-        lines.append(f"{home.label} — {state}, {count} {'个面板' if zh else 'panel' + ('s' if count != 1 else '')}{kit}")
+        lines.append(t("panels.row_one" if count == 1 else "panels.row_many", pack=home.label, state=state, count=count, kit=kit))
         for panel in shown:
             title = panel.title if isinstance(panel.title, str) else localized(panel.title, ctx.locale)
             extra = f", {audience_of(panel)}" if ctx.keeper else ""
             lines.append(f"  {panel.ref}: {title} ({panel.slot}, tier {panel.tier}{extra})")
             for problem in held.get(panel.ref, []) if on else []:
-                lines.append(f"    {'对玩家隐藏' if zh else 'withheld from players'}: {problem}")
+                lines.append(t("panels.withheld", problem=problem))
     for pack_id, error in packs.problems:
         if ctx.keeper:
             lines.append(f"{pack_id}: {error}")
     if not lines:
-        return CommandReply("没有安装带面板的包。" if zh else "No installed pack has panels.")
+        return CommandReply(t("panels.none_installed"))
     return CommandReply("\n".join(lines))

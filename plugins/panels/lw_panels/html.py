@@ -26,6 +26,7 @@ from html import escape
 from typing import Any
 
 from lw_panels.compile import Drawn, Shared, shown
+from lw_panels.messages import MESSAGES
 from lwcore.api import NOT_TEXT, has_not_text
 
 FRAME_SANDBOX = "allow-scripts"
@@ -275,7 +276,7 @@ def panel_html(panel: Mapping[str, Any], locale: str = "en") -> str:
 
 
 def _panel_html(panel: Mapping[str, Any], locale: str) -> str:
-    zh = locale.startswith("zh")
+    t = MESSAGES.bind(locale)
     panel_id = str(panel.get("id", ""))
     dom_id = "panel-" + "".join(c if c.isalnum() else "-" for c in panel_id)
     body = blocks_html(panel.get("blocks") or (), panel)
@@ -287,15 +288,14 @@ def _panel_html(panel: Mapping[str, Any], locale: str) -> str:
                      f'referrerpolicy="no-referrer" loading="lazy" title="{_e(panel.get("title", ""))}" '
                      f'src="{_e(src)}"></iframe>')
             if body:
-                body = (f'<details class="lw-fallback"><summary>{"文字版" if zh else "Text version"}</summary>'
+                body = (f'<details class="lw-fallback"><summary>{t("html.text_version")}</summary>'
                         f'{body}</details>')
         elif panel.get("fallback_null") and panel.get("scripts_off"):
-            said = "此面板需要脚本，本服务器已关闭沙箱脚本。" if zh else "This panel needs scripts, which this server has turned off."
-            body = f'<p class="lw-empty">{said}</p>'
+            body = f'<p class="lw-empty">{t("html.scripts_off")}</p>'
         elif panel.get("fallback_null"):
-            body = f'<p class="lw-empty">{"此面板需要网页牌桌（lw serve）。" if zh else "This panel needs the web table (lw serve)."}</p>'
+            body = f'<p class="lw-empty">{t("html.needs_table")}</p>'
     if not body and not frame:
-        body = f'<p class="lw-empty">{"目前没有可显示的内容" if zh else "Nothing to show yet."}</p>'
+        body = f'<p class="lw-empty">{t("html.nothing")}</p>'
     return (f'<section class="lw-panel" id="{_e(dom_id)}" data-panel="{_e(panel_id)}" data-tier="{_e(panel.get("tier", 1))}">'
             f'<h3>{_e(panel.get("title", ""))}</h3>{frame}<div class="lw-body">{body}</div></section>')
 
@@ -315,12 +315,12 @@ def panels_html(panels: Iterable[Mapping[str, Any]], locale: str = "en") -> str:
 
 
 def story_html(view: Mapping[str, Any]) -> str:
-    zh = view["locale"].startswith("zh")
+    t = MESSAGES.bind(view["locale"])
     parts = []
     if view.get("recap"):
-        parts.append(f'<p class="lw-recap">{"前情提要：" if zh else "Story so far: "}{_e(view["recap"])}</p>')
+        parts.append(f'<p class="lw-recap">{t("html.recap")}{_e(view["recap"])}</p>')
     for line in view.get("history", ()):
-        secret = f' <span class="secret">{"（守秘人）" if zh else "(keeper only)"}</span>' if line.get("keeper_only") else ""
+        secret = f' <span class="secret">{t("html.line_keeper")}</span>' if line.get("keeper_only") else ""
         if line["role"] == "player":
             who = f"<b>{_e(line.get('actor') or '')}</b>: " if line.get("actor") else ""
             parts.append(f'<p class="player-line">{who}{_e(line["text"])}{secret}</p>')
@@ -329,19 +329,19 @@ def story_html(view: Mapping[str, Any]) -> str:
         else:
             parts.append(f'<p class="event">· {_e(line["text"])}{secret}</p>')
     if not parts:
-        parts.append(f'<p class="lw-empty">{"故事还没开始。" if zh else "The story has not begun."}</p>')
+        parts.append(f'<p class="lw-empty">{t("html.not_begun")}</p>')
     return "".join(parts)
 
 
 def vars_html(view: Mapping[str, Any]) -> str:
-    zh = view["locale"].startswith("zh")
+    t = MESSAGES.bind(view["locale"])
     rows = []
     for var in view.get("variables", ()):
         bound = f" / {_e(var['maximum'])}" if var.get("maximum") is not None else ""
-        secret = f' <span class="secret">{"（守秘人专属）" if zh else "(keeper only)"}</span>' if var.get("keeper_only") else ""
+        secret = f' <span class="secret">{t("html.var_keeper")}</span>' if var.get("keeper_only") else ""
         rows.append(f'<dt>{_e(var["label"])}</dt><dd>{_e(var["text"])}{bound}{secret}</dd>')
     if not rows:
-        return f'<p class="lw-empty">{"没有可见的变量。" if zh else "No variables to show."}</p>'
+        return f'<p class="lw-empty">{t("html.no_vars")}</p>'
     return "<dl>" + "".join(rows) + "</dl>"
 
 
@@ -362,16 +362,16 @@ def fragments(view: Mapping[str, Any]) -> dict[str, str]:
 def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
     """A whole page for one viewer. ``live``: the web table's page (the script, the box to
     act, updates by server-sent events from ``base``); else a static snapshot."""
-    zh = view["locale"].startswith("zh")
+    t = MESSAGES.bind(view["locale"])
     parts = fragments(view)
     who = f'<span class="who">{_e(view["name"])}</span>'
     if view.get("keeper"):
-        who += f' <span class="keeper">{"守秘人视图" if zh else "keeper view"}</span>'
+        who += f' <span class="keeper">{t("html.keeper_view")}</span>'
     act = ""
     if live:
         act = (f'<section class="box"><form class="lw-act" id="lw-act"><textarea name="text" '
-               f'placeholder="{"你要做什么？（.r 1d100 之类的命令也行）" if zh else "What do you do? (commands like .r 1d100 work too)"}">'
-               f'</textarea><button type="submit">{"行动" if zh else "Act"}</button></form><div id="lw-note"></div></section>')
+               f'placeholder="{_e(t("html.act_placeholder"))}">'
+               f'</textarea><button type="submit">{t("html.act")}</button></form><div id="lw-note"></div></section>')
     script = f"<script>{SCRIPT}</script>" if live else ""
     meta = "" if live else f'<meta http-equiv="Content-Security-Policy" content="{_e(page_policy(live=False))}">'
     return (
@@ -380,9 +380,9 @@ def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
         f'<title>{_e(view["title"])} — {_e(view["name"])}</title><style>{STYLE}</style></head>'
         f'<body data-base="{_e(base)}" data-viewer="{_e(view["viewer"])}" data-version="{_e(view.get("version", 0))}">'
         f'<header><h1>{_e(view["title"])}</h1>{who}</header><div class="layout"><main>'
-        f'<section class="box"><h2>{"故事" if zh else "Story"}</h2><div class="lw-story" id="lw-story">{parts["story"]}</div></section>'
+        f'<section class="box"><h2>{t("html.story")}</h2><div class="lw-story" id="lw-story">{parts["story"]}</div></section>'
         f'<div id="lw-ui">{parts["ui"]}</div>{act}</main><aside>'
-        f'<section class="box lw-vars"><h2>{"变量" if zh else "Variables"}</h2><div id="lw-vars">{parts["vars"]}</div></section>'
+        f'<section class="box lw-vars"><h2>{t("html.variables")}</h2><div id="lw-vars">{parts["vars"]}</div></section>'
         f'<div id="lw-panels">{parts["panels"]}</div></aside></div>{script}</body></html>'
     )
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from lw_panels.load import load_contents
+from lw_panels.messages import MESSAGES
 from lw_panels.packs import AssetReader, second_kit
 from lwcore.api import ContentReport, LwError, PackItem
 
@@ -68,5 +69,4 @@ def enable(ctx: Any) -> str | None:
         raise problems[0] if len(problems) == 1 else LwErrors(problems)
     if not set_enabled(ctx.room, manifest.id, True):
         return None
-    zh = ctx.locale.startswith("zh")
-    return f"已为本房间启用 {manifest.key} 的面板。" if zh else f"Panels of {manifest.key} are on in this room."
+    return MESSAGES.text("panels.on_room", ctx.locale, pack=manifest.key)

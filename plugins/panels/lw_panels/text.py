@@ -11,12 +11,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from lw_panels.compile import Drawn, shown
+from lw_panels.messages import MESSAGES
 
 BAR = 12
-
-
-def _zh(locale: str) -> bool:
-    return locale.startswith("zh")
 
 
 def meter_bar(value: float, low: float, high: float, width: int = BAR) -> str:
@@ -54,7 +51,7 @@ def _lines(block: Mapping[str, Any], locale: str) -> list[str]:
         lines = [str(block["prompt"])] if block.get("prompt") else []
         return lines + [f"  {n}) {o['label']} → {o['input']}" for n, o in enumerate(block["options"], 1)]
     if kind == "image":
-        word = "图" if _zh(locale) else "picture"
+        word = MESSAGES.text("text.picture", locale)
         words = block.get("caption") or block.get("alt")
         return [f"[{word}: {words}]" if words else f"[{word}]"]
     return []
@@ -74,16 +71,16 @@ def panel_text(panel: Mapping[str, Any], locale: str = "en") -> str:
 
 
 def _panel_text(panel: Mapping[str, Any], locale: str) -> str:
-    zh = _zh(locale)
+    t = MESSAGES.bind(locale)
     lines = [f"── {panel.get('title') or panel.get('id', '')} ──"] if panel.get("title") or panel.get("id") else []
     body = blocks_text(panel.get("blocks") or (), locale)
     if panel.get("tier") == 2:
         if panel.get("fallback_null"):
-            body.append("（此面板只能在网页牌桌中查看：lw serve）" if zh else "(this panel is shown in the web table only: lw serve)")
+            body.append(t("text.web_only"))
         else:
-            body.append("（网页牌桌里有此面板的完整视图）" if zh else "(the web table has the full view of this panel)")
+            body.append(t("text.web_full"))
     if not body:
-        body = ["（目前没有可显示的内容）" if zh else "(nothing to show yet)"]
+        body = [t("text.nothing")]
     return "\n".join(lines + body)
 
 
@@ -100,5 +97,5 @@ def panels_text(panels: Iterable[Mapping[str, Any]], locale: str = "en") -> str:
     """Several resolved panels, in :func:`by_slot` order."""
     texts = [panel_text(panel, locale) for panel in by_slot(panels)]
     if not texts:
-        return "（这个房间没有启用面板）" if _zh(locale) else "(no panels in this room)"
+        return MESSAGES.text("text.no_panels", locale)
     return "\n\n".join(texts)

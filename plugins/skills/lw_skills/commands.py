@@ -7,6 +7,7 @@ from __future__ import annotations
 from lwcore.api import CommandContext, CommandReply, LwError
 from lw_skills.catalog import catalog_for
 from lw_skills.listing import list_text, show_text
+from lw_skills.messages import MESSAGES
 from lw_skills.rooms import disable, enable
 
 USAGE = "list | show ID | enable ID | disable ID"
@@ -16,7 +17,6 @@ def skill_command(ctx: CommandContext) -> CommandReply | str:
     words = ctx.args.split()
     action = words[0].lower() if words else "list"
     catalog = catalog_for(ctx.kernel)
-    zh = ctx.locale.startswith("zh")
     if action == "list" and len(words) <= 1:
         return list_text(catalog, ctx.locale, ctx.room, problems=ctx.keeper)
     if action not in ("show", "enable", "disable") or len(words) != 2:
@@ -29,4 +29,4 @@ def skill_command(ctx: CommandContext) -> CommandReply | str:
         done = enable(ctx.room, catalog, skill_id)
         return CommandReply(done.message(skill, ctx.locale), audience="keeper")
     disable(ctx.room, skill_id)
-    return CommandReply(f"技能 {skill_id} 已停用" if zh else f"skill {skill_id} disabled", audience="keeper")
+    return CommandReply(MESSAGES.text("skill.disabled", ctx.locale, id=skill_id), audience="keeper")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from lw_skills.catalog import SkillCatalog
+from lw_skills.messages import MESSAGES
 from lw_skills.rooms import RoomSkill, room_skills
 from lw_skills.skillfile import Skill
 
@@ -45,7 +46,7 @@ def list_text(catalog: SkillCatalog, locale: str, room: Room | None = None, *, p
     """Every skill (and, with ``room``, which are enabled there); with ``problems`` (the
     keeper's and the terminal's view), where each comes from, the folders that did not load
     and the skills' warnings."""
-    zh = locale.startswith("zh")
+    t = MESSAGES.bind(locale)
     in_room = {rs.id: rs for rs in room_skills(room, catalog)} if room is not None else {}
     lines = []
     for skill in catalog.skills().values():
@@ -54,11 +55,11 @@ def list_text(catalog: SkillCatalog, locale: str, room: Room | None = None, *, p
             lines += [f"    ! {w}" for w in skill.warnings]
     for rs in in_room.values():
         if rs.skill is None:
-            lines.append(f"- {rs.id} [{'已启用但未安装' if zh else 'enabled but not installed'}]")
+            lines.append(t("skill.not_installed", id=rs.id))
     if not lines:
-        lines.append("（没有技能）" if zh else "(no skills installed)")
+        lines.append(t("skill.no_skills"))
     if room is not None:
-        lines.append("* = 在本房间生效，- = 已启用但暂不生效" if zh else "* = counts in this room, - = enabled but not counting")
+        lines.append(t("skill.legend"))
     if problems:
         for problem in catalog.problems():
             lines.append(f"x {problem.skill} ({problem.source}): {problem.error}")

@@ -17,6 +17,7 @@ from typing import Any
 
 from lwcore.api import ContentReport, LwError, PackItem
 from lw_skills.catalog import HOOKS_FILE, MAX_HOOKS_BYTES, SKILL_FILE, catalog_for
+from lw_skills.messages import MESSAGES
 from lw_skills.skillfile import MAX_SKILL_BYTES, parse_skill_text, valid_id
 from lwcore.api import run_hooks
 
@@ -76,7 +77,7 @@ def enable(ctx: Any) -> str | None:
             off.append(f"{item.id}: {exc.message}")
     if not on and not off:
         return None
-    zh = ctx.locale.startswith("zh")
-    parts = [(f"已启用技能：{', '.join(on)}" if zh else f"skills on: {', '.join(on)}")] if on else []
-    parts += [("未启用 " if zh else "left off ") + reason for reason in off]
+    t = MESSAGES.bind(ctx.locale)
+    parts = [t("skill.pack_on", skills=", ".join(on))] if on else []
+    parts += [t("skill.pack_off", reason=reason) for reason in off]
     return "; ".join(parts)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from lwcore.api import Feature, LwError
 from lw_skills.catalog import SkillCatalog
+from lw_skills.messages import MESSAGES
 from lw_skills.skillfile import Skill
 
 if TYPE_CHECKING:
@@ -108,21 +109,16 @@ class Enabled:
     replaced: bool
 
     def message(self, skill: Skill, locale: str = "en") -> str:
-        zh = locale.startswith("zh")
-        text = (f"技能 {skill.display_name(locale)}（{skill.id}）已启用" if zh
-                else f"skill {skill.display_name(locale)} ({skill.id}) enabled")
+        t = MESSAGES.bind(locale)
+        text = t("skill.enabled", name=skill.display_name(locale), id=skill.id)
         if self.replaced:
-            text += "（已刷新）" if zh else " (refreshed)"
+            text += t("skill.refreshed")
         if self.feature.narrows:
-            tools = ", ".join(self.feature.tools) or ("无" if zh else "none")
-            text += (f"；本房间只提供内核自带工具和：{tools}" if zh
-                     else f"; this room now offers only the kernel's own tools and: {tools}")
+            text += t("skill.narrows", tools=", ".join(self.feature.tools) or t("skill.none"))
         elif self.feature.tools:
-            text += (f"；解锁工具：{', '.join(self.feature.tools)}" if zh
-                     else f"; tools unlocked: {', '.join(self.feature.tools)}")
+            text += t("skill.unlocked", tools=", ".join(self.feature.tools))
         if self.missing:
-            text += (f"；没有插件提供：{', '.join(self.missing)}" if zh
-                     else f"; no installed plugin provides: {', '.join(self.missing)}")
+            text += t("skill.missing", tools=", ".join(self.missing))
         return text
 
 

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from lwcore.api import HookScript, LwError, PromptSegment, ToolContext, ToolError, TurnContext
 from lw_skills.catalog import REFERENCES, catalog_for
+from lw_skills.messages import MESSAGES
 from lw_skills.rooms import REFERENCE_TOOL, active_skills
 from lw_skills.skillfile import Skill
 
@@ -25,17 +26,12 @@ def _room(turn: TurnContext) -> Any:
 
 def segment_text(skill: Skill, locale: str) -> str:
     """The prompt text of an enabled skill: a heading, the body, the references it has."""
-    zh = locale.startswith("zh")
-    heading = f"## {'技能' if zh else 'Skill'}: {skill.display_name(locale)} ({skill.id})"
-    parts = [heading, skill.body.strip()]
+    t = MESSAGES.bind(locale)
+    parts = [t("skill.heading", name=skill.display_name(locale), id=skill.id), skill.body.strip()]
     if skill.references:
-        listed = ", ".join(skill.references)
-        parts.append(f"参考资料（需要时用 {REFERENCE_TOOL} 读取）：{listed}" if zh
-                     else f"References (read one with {REFERENCE_TOOL} when you need it): {listed}")
+        parts.append(t("skill.references", tool=REFERENCE_TOOL, listed=", ".join(skill.references)))
     if skill.files:
-        parts.append(f"技能文件夹里的其他文件也可用 {REFERENCE_TOOL} 按路径读取（例如 {skill.files[0]}）。" if zh
-                     else f"Other files of the skill's folder can be read with {REFERENCE_TOOL} by their path "
-                          f"(e.g. {skill.files[0]}).")
+        parts.append(t("skill.files", tool=REFERENCE_TOOL, example=skill.files[0]))
     return "\n\n".join(p for p in parts if p)
 
 

@@ -4,7 +4,7 @@ The commands' help and their options' help are written in Chinese in :mod:`lw_st
 (as the messages are) and translated by :func:`lw_storyrepo.i18n.tr` for an English reader.
 click's own words -- "Usage:", the section headings, the help option, type and argument
 names (``TEXT``, ``LABEL``) -- are English and are translated for a Chinese reader the same
-way (:data:`lw_storyrepo.i18n.HELP_ZH`).
+way (``translations/zh/help.json``, see :mod:`lw_storyrepo.i18n`).
 
 An English reader sees an option's ASCII spelling only (``--title``, not ``--书名``), and an
 argument whose choices are Chinese words by its name (``FIELD``; the help names the words in

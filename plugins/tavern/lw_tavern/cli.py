@@ -260,7 +260,7 @@ def import_cmd(ctx: click.Context, file: str, kind: str, room: str, member: str 
                "changed": [{"what": d.field, "why": d.reason} for d in plan.changed],
                "warnings": list(plan.report.warnings), "written": [str(p) for p in written]})
         return
-    click.echo(summary(plan, zh=False, for_keeper=True))
+    click.echo(summary(plan, locale="en", for_keeper=True))
 
 
 @tavern.command("js-install")

@@ -106,5 +106,5 @@ def as_lines(found: Preview) -> list[str]:
         if isinstance(plan, LwError):
             lines.append(f"  refused: {plan}")
         else:
-            lines += report_lines(plan, zh=False, for_keeper=True)
+            lines += report_lines(plan, for_keeper=True)
     return lines

@@ -25,6 +25,7 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING
 
+from lw_tavern.messages import MESSAGES
 from lw_tavern.room import presets, roster
 from lw_tavern.room.documents import ENTRY, PACK, PRESET
 from lw_tavern.room.imports import KINDS, open_story, resolve_source, run_import, summary
@@ -77,25 +78,23 @@ def import_command(ctx: CommandContext) -> CommandReply:
         # one refusal whatever went wrong: a player learns neither which files exist nor what
         # a file (perhaps the keeper's) holds; the keeper running the same line sees why
         raise LwError(IMPORT_REFUSED.format(ref=words[0], kind=kind), code="refused") from None
-    zh = ctx.locale.startswith("zh")
-    return CommandReply(summary(plan, zh=zh, for_keeper=ctx.keeper), audience="keeper" if kind == "world" else "actor")
+    return CommandReply(summary(plan, locale=ctx.locale, for_keeper=ctx.keeper), audience="keeper" if kind == "world" else "actor")
 
 
 def pc_command(ctx: CommandContext) -> CommandReply:
     """``.pc list | claim <n|name> | release [n|name]``."""
-    zh = ctx.locale.startswith("zh")
+    t = MESSAGES.bind(ctx.locale)
     action, _, rest = ctx.args.strip().partition(" ")
     action, rest = action.lower() or "list", rest.strip()
     if action == "list":
         views = project_all(ctx.room, roster.roster(ctx.room), viewer_of(ctx.room, ctx.actor))
         if not views:
-            return CommandReply("预设角色池是空的（守秘人导入世界后会有）。" if zh
-                                else "The pregen roster is empty (a keeper's world import fills it).")
+            return CommandReply(t("pc.empty"))
         lines = []
         for number, (_, view) in enumerate(views, 1):
             holder = str(view.get("claimed_by") or "")
             who = next((m.name or m.id for m in ctx.room.members if m.id == holder), holder)
-            state = (f"（{who} 已认领）" if zh else f" (claimed by {who})") if holder else ("（空闲）" if zh else " (free)")
+            state = t("pc.claimed_by", who=who) if holder else t("pc.free")
             blurb = f" — {view['blurb']}" if view.get("blurb") else ""
             lines.append(f"{number}. {view.get('name')}{blurb}{state}")
         return CommandReply("\n".join(lines))
@@ -105,9 +104,8 @@ def pc_command(ctx: CommandContext) -> CommandReply:
         if not rest:
             raise LwError("usage: .pc claim <n|name>")
         doc = roster.claim(ctx.room, ctx.actor, rest)
-        text = f"{ctx.actor.name or ctx.actor.id} 认领了 {doc.data['name']}" if zh else \
-            f"{ctx.actor.name or ctx.actor.id} now plays {doc.data['name']}"
-        return CommandReply(text, audience="all")
+        said = t.said("pc.claimed", who=ctx.actor.name or ctx.actor.id, name=doc.data["name"])
+        return CommandReply(said.render(ctx.locale), audience="all", said=said.to_json())
     if action == "release":
         member = ctx.actor
         if ctx.keeper:
@@ -120,43 +118,41 @@ def pc_command(ctx: CommandContext) -> CommandReply:
         elif rest and roster.find(ctx.room, rest).data.get("claimed_by") != member.id:
             raise LwError(f"{rest} is not yours to release", code="forbidden")
         doc = roster.release(ctx.room, member)
-        text = f"{doc.data['name']} 回到了角色池" if zh else f"{doc.data['name']} is back in the roster"
-        return CommandReply(text, audience="all")
+        said = t.said("pc.released", name=doc.data["name"])
+        return CommandReply(said.render(ctx.locale), audience="all", said=said.to_json())
     raise LwError(f"unknown .pc action {action!r}", expected=".pc list | .pc claim <n|name> | .pc release [n|name]")
 
 
 def preset_command(ctx: CommandContext) -> CommandReply:
     """``.preset import <file|packId/path> | list | enable <id> | disable <id>``."""
-    zh = ctx.locale.startswith("zh")
+    t = MESSAGES.bind(ctx.locale)
     words = _words(ctx)
     action = words[0].lower() if words else "list"
     enabled = presets.enabled_ids(ctx.room)
     if action == "list":
         library = presets.installed(ctx.kernel)
         lines = [f"{'*' if pid in enabled else ' '} {pid}" for pid in library]
-        lines += [f"* {pid} ({'未安装' if zh else 'not installed'})" for pid in enabled if pid not in library]
+        lines += [t("preset.not_installed", id=pid) for pid in enabled if pid not in library]
         if not lines:
-            return CommandReply("还没有安装预设（.preset import <文件>）。" if zh
-                                else "No presets installed (.preset import <file>).")
-        return CommandReply("\n".join(lines + ["(* = " + ("本房间已启用)" if zh else "enabled in this room)")]))
+            return CommandReply(t("preset.none"))
+        return CommandReply("\n".join(lines + [t("preset.legend")]))
     _keeper_only(ctx, f".preset {action}")
     if len(words) != 2:
         raise LwError(f"usage: .preset {action} <{'file|packId/path' if action == 'import' else 'id'}>")
     if action == "import":
         pid, loaded = presets.install(ctx.kernel, resolve_source(ctx.kernel, ctx.room, words[1]).path)
-        lines = [(f"已安装预设 {pid}（.preset enable {pid} 才会生效）" if zh
-                  else f"installed preset {pid} (nothing applies until .preset enable {pid})")]
+        lines = [t("preset.installed", id=pid)]
         return CommandReply("\n".join(lines + [f"  ! {w}" for w in loaded.warnings]))
     pid = words[1]
     if action == "enable":
         presets.read_installed(ctx.kernel, pid)  # installed and still valid, or a located refusal
         if pid not in enabled:
             ctx.room.documents.put(Document(pid, PRESET, {"preset": pid}))
-        return CommandReply(f"预设 {pid} 已在本房间启用" if zh else f"preset {pid} is on in this room", audience="keeper")
+        return CommandReply(t("preset.on", id=pid), audience="keeper")
     if action == "disable":
         if not ctx.room.documents.delete(PRESET, pid):
             raise LwError(f"preset {pid!r} is not enabled here", expected=", ".join(enabled) or "(none enabled)")
-        return CommandReply(f"预设 {pid} 已停用" if zh else f"preset {pid} is off in this room", audience="keeper")
+        return CommandReply(t("preset.off", id=pid), audience="keeper")
     raise LwError(f"unknown .preset action {action!r}", expected=".preset import | list | enable | disable")
 
 
@@ -165,10 +161,10 @@ def lore_command(ctx: CommandContext) -> CommandReply:
     (sent every turn, as SillyTavern sends them), each with its size; the keeper switches any
     off (or on again). Keeper only: the list names keeper-only entries."""
     _keeper_only(ctx, ".lore")
-    zh = ctx.locale.startswith("zh")
+    t = MESSAGES.bind(ctx.locale)
     words = _words(ctx)
     if words and words[0].lower() == "greeting":
-        return _greeting(ctx, words[1:], zh)
+        return _greeting(ctx, words[1:])
     if not words or words[0].lower() != "constant":
         raise LwError("usage: .lore constant [on|off <handle>] | .lore greeting [n]")
     docs = [d for d in ctx.room.documents.all(ENTRY) if str(d.data.get("pack", "")).startswith("world:")]
@@ -180,11 +176,11 @@ def lore_command(ctx: CommandContext) -> CommandReply:
             if not was:
                 continue
             content = str(entry.get("content") or "")
-            state = ("关" if zh else "off") if entry.get("lw_constant_off") else ("开" if zh else "on")
-            lines.append(f"{state:>3} {doc.source}  {entry.get('comment') or ''}  "
-                         f"({len(content):,} {'字' if zh else 'characters'}, ~{estimate_tokens(content):,} tokens)")
+            state = t("lore.off") if entry.get("lw_constant_off") else t("lore.on")
+            lines.append(t("lore.row", state=f"{state:>3}", source=doc.source, comment=entry.get("comment") or "",
+                           chars=f"{len(content):,}", tokens=f"{estimate_tokens(content):,}"))
         if not lines:
-            return CommandReply("没有常驻条目。" if zh else "No constant entries.", audience="keeper")
+            return CommandReply(t("lore.none"), audience="keeper")
         return CommandReply("\n".join(lines), audience="keeper")
     if len(words) != 3 or words[1].lower() not in ("on", "off"):
         raise LwError("usage: .lore constant [on|off <handle>]")
@@ -201,14 +197,13 @@ def lore_command(ctx: CommandContext) -> CommandReply:
     else:
         entry["lw_constant_off"] = True
     ctx.room.documents.put(Document(doc.id, ENTRY, {**doc.data, "entry": entry}, meta=dict(doc.meta)))
-    text = (f"{doc.source} {'每回合发送' if on else '不再常驻（按关键词触发）'}" if zh
-            else f"{doc.source} is {'sent every turn again' if on else 'no longer constant (it fires by its keys)'}")
-    return CommandReply(text, audience="keeper")
+    return CommandReply(t("lore.sent_again" if on else "lore.not_constant", source=doc.source), audience="keeper")
 
 
-def _greeting(ctx: CommandContext, words: list[str], zh: bool) -> CommandReply:
+def _greeting(ctx: CommandContext, words: list[str]) -> CommandReply:
     """``.lore greeting``: the world cards' greetings, numbered (0 the card's own ``first_mes``);
     ``.lore greeting <n>``: open the story with greeting n instead, while nothing was said yet."""
+    t = MESSAGES.bind(ctx.locale)
     packs = [d for d in ctx.room.documents.all(PACK) if d.data.get("kind") == "world" and d.data.get("story")]
     greetings: list[tuple[Document, int, str]] = []
     for doc in packs:
@@ -216,8 +211,7 @@ def _greeting(ctx: CommandContext, words: list[str], zh: bool) -> CommandReply:
         texts = ([story["first_mes"]] if story.get("first_mes") else [""]) + list(story.get("alternate_greetings") or [])
         greetings += [(doc, i, text) for i, text in enumerate(texts) if text]
     if not greetings:
-        return CommandReply("导入的世界卡没有开场白。" if zh else "The world cards imported have no greeting.",
-                            audience="keeper")
+        return CommandReply(t("lore.no_greeting"), audience="keeper")
     if not words:
         lines = [f"{n}. [{doc.data.get('name') or doc.id}{'' if i == 0 else f' #{i}'}] {text.strip()[:120]}"
                  for n, (doc, i, text) in enumerate(greetings)]
@@ -238,4 +232,4 @@ def _greeting(ctx: CommandContext, words: list[str], zh: bool) -> CommandReply:
         name = str(doc.data.get("name") or "")
 
     open_story(ctx.room, _Plan, text, index)
-    return CommandReply("开场白已更换" if zh else "the story opens with that greeting now", audience="keeper")
+    return CommandReply(t("lore.greeting_changed"), audience="keeper")

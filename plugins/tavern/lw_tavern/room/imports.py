@@ -42,6 +42,7 @@ from lw_tavern.cardfile import Material, book_of, read_material
 from lw_tavern.files import located
 from lw_tavern.ejs.lite import strip_templates
 from lw_tavern.ejs.macros import MacroContext, substitute
+from lw_tavern.messages import MESSAGES
 from lw_tavern.mvu.initvar import correctly_merge, seed
 from lw_tavern.mvu.magvar import declared_schema
 from lw_tavern.mvu.values import Reader, reading
@@ -522,15 +523,14 @@ def run_import(room: Room, source: Source, kind: str, *, member: Member | None =
     return plan
 
 
-def summary(plan: ImportPlan, *, zh: bool, for_keeper: bool) -> str:
-    """The import's report as a member reads it (:func:`report_lines` under a title)."""
-    title = {"world": ("世界", "world"), "companion": ("同伴", "companion"), "pc": ("角色", "character")}[plan.kind]
-    who = plan.name or plan.pack_id
-    head = f"已导入{title[0]}：{who}（{plan.shown}）" if zh else f"imported {title[1]}: {who} ({plan.shown})"
-    return "\n".join([head, *report_lines(plan, zh=zh, for_keeper=for_keeper)])
+def summary(plan: ImportPlan, *, locale: str, for_keeper: bool) -> str:
+    """The import's report as a member reads it in ``locale`` (:func:`report_lines` under a title)."""
+    t = MESSAGES.bind(locale)
+    head = t("import.head", kind=t(f"import.kind.{plan.kind}"), who=plan.name or plan.pack_id, shown=plan.shown)
+    return "\n".join([head, *report_lines(plan, for_keeper=for_keeper)])
 
 
-def report_lines(plan: ImportPlan, *, zh: bool, for_keeper: bool) -> list[str]:
+def report_lines(plan: ImportPlan, *, for_keeper: bool) -> list[str]:
     """The plan's report: ``+`` what it keeps, ``-`` what it strips, ``~`` what the trust
     boundary changes, ``!`` warnings. A non-keeper reads nothing of the entries kept from them
     -- not their titles, not that there are any (a pack's card can hold the keeper's secrets)."""
@@ -548,14 +548,12 @@ def enable_cards(ctx: Any) -> str | None:
     install; the kernel pinned the pack's character-creation system before, so the card's
     sheets meet the system the room will play); with several, the ``.import`` line of each for
     the keeper to choose; character cards are for players to import themselves."""
-    zh = ctx.locale.startswith("zh")
     worlds = [item for item in ctx.items if item.detected.get("kind") == "world"]
     if not worlds:
         return None
     if len(worlds) > 1:
         lines = [f".import {ctx.pack.id}/{item.path} world" for item in worlds]
-        return ("这个包有多张世界卡，选一张导入：" if zh else "this pack has several world cards; import one: ") + \
-            "; ".join(lines)
+        return MESSAGES.text("import.several_worlds", ctx.locale, lines="; ".join(lines))
     item = worlds[0]
     plan = run_import(ctx.room, Source(ctx.home / item.path, ctx.pack.id, f"{ctx.pack.id}/{item.path}"), "world")
-    return summary(plan, zh=zh, for_keeper=True)
+    return summary(plan, locale=ctx.locale, for_keeper=True)
