@@ -11,11 +11,12 @@ from typing import Any
 
 import click
 
-from lwcore.builtins.turn import live_turn
 from lwcore.builtins.turn.report import print_intro, print_turn
 from lwcore.cli.common import echo_json, state
 from lwcore.errors import LwError
 from lwcore.io.safe_json import read_json
+from lwcore.live import CallOptions, TextDelta, calling
+from lwcore.turn import connection as live_turn
 from lwcore.turn.provider import protocol_of_reply, provider_for
 from lwcore.turn.room import Room, room_lock, shown_to
 from lwcore.turn.room_commands import is_command
@@ -182,35 +183,32 @@ def _play(
     payload: bool, fold_reply: Any = None, live: bool = False, profile_name: str | None = None,
     stream: bool | None = None,
 ) -> None:
-    """One turn through the kernel's one entry point (it takes the room's lock); the room
-    is shown before the turn runs, the request and what happened after (read as a reader).
-    A live turn (a profile, or ``--endpoint``) first resolves its connection from the room's
-    ``profile:`` (read under a shared lock) and streams narration when asked."""
-    options: dict[str, Any] = {}
-    connection = None
+    """One turn through the kernel's one entry point (it takes the room's lock and, for a live
+    turn -- a profile, or ``--endpoint`` -- settles the connection on the room it loaded); the
+    room is shown before the turn runs, the request and what happened after (read as a
+    reader). A live turn streams narration when asked."""
+    request = None
     if live and not is_command(say):
-        with room_lock(path, shared=True):
-            loaded = Room.load(path, kernel)
-        connection = live_turn.connect(kernel, loaded, profile_name=profile_name, endpoint=endpoint,
-                                       protocol=provider, model=model, key_env=key_env, warn=_warn)
-        provider, endpoint, model = connection.profile.protocol, connection.profile.endpoint, connection.profile.model
-        if connection.profile.max_tokens:
-            options["max_tokens"] = connection.profile.max_tokens
-    else:
-        endpoint = None
-    streaming = connection is not None and not as_json and (stream if stream is not None else sys.stdout.isatty())
+        request = live_turn.LiveRequest(profile=profile_name, endpoint=endpoint, protocol=provider, model=model,
+                                        key_env=key_env, warn=_warn)
+    streaming = request is not None and not as_json and (stream if stream is not None else sys.stdout.isatty())
 
     def intro(room: Room, member: Any) -> None:
         if not as_json and not is_command(say):
             print_intro(room, member, say)
 
-    call = live_turn.options(connection, stream=streaming, on_text=_echo_text) if connection else nullcontext()
+    def on_delta(delta: Any) -> None:
+        if isinstance(delta, TextDelta):
+            _echo_text(delta.text)
+
+    call = calling(CallOptions(stream=True, on_delta=on_delta)) if streaming else nullcontext()
     with call:
         result = kernel.turn(
-            path, say, provider=provider, actor=actor, reply=reply, endpoint=endpoint,
-            api_key=connection.api_key if connection is not None else None, model=model, max_steps=max_steps,
-            rng=random.Random(seed) if seed is not None else None, fold_reply=fold_reply, on_start=intro, **options,
+            path, say, provider=None if request else provider, actor=actor, reply=reply, live=request,
+            max_steps=max_steps, rng=random.Random(seed) if seed is not None else None, fold_reply=fold_reply,
+            on_start=intro,
         )
+    connection = result.connection
     if streaming:
         click.echo("")
     if result.command is not None:

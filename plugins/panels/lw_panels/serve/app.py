@@ -205,7 +205,7 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
                     raise deadline.error() from None
                 outcome = await done  # it is saving: its answer is the truth
         except LwError as exc:
-            status = {"forbidden": 403, "invalid": 400, "no_reply": 409, "deadline": 504}.get(exc.code or "", 422)
+            status = {"forbidden": 403, "invalid": 400, "no_reply": 409, "no_model": 409, "deadline": 504}.get(exc.code or "", 422)
             return JSONResponse(json_error(exc), status_code=status, headers=_SAFE)
         if outcome.changed:
             await broadcast()

@@ -2,7 +2,7 @@
 
 :class:`Table` is the part of ``lw serve`` that knows nothing of HTTP: each member gets a
 seat with a secret link token; :meth:`Table.submit` queues a line a member plays (a room
-command, or their turn with the next recorded reply or the endpoint) on the room's turn queue
+command, or their turn with the next recorded reply or on the live model) on the room's turn queue
 (:func:`lwcore.turn.queue.queue_for`: one at a time, in the order they came, on the queue's
 own thread), each through the kernel's one turn entry point (``Kernel.turn`` with the room's
 folder: it takes the room's writer lock) and with a deadline
@@ -30,7 +30,7 @@ from lw_panels.presentation import room_kit, stage
 from lw_panels.table import table_view
 from lwcore.deadline import Deadline
 from lwcore.errors import LwError, redacted
-from lwcore.turn.pipeline import EnvKey
+from lwcore.turn.connection import LiveRequest
 from lwcore.turn.provider import protocol_of_reply
 from lwcore.turn.queue import queue_for
 from lwcore.turn.room import Room, room_lock
@@ -60,13 +60,18 @@ class Seat:
 @dataclass
 class TurnSource:
     """Where a turn's model reply comes from: recorded ``replies`` (used in order, one per
-    turn), or an ``endpoint`` (with the key from ``key_env``), as ``lw turn`` takes them."""
+    turn; ``provider`` their protocol when given), or a ``live`` model (a provider profile or
+    an endpoint, settled by the turn: :class:`lwcore.turn.connection.LiveRequest`); neither:
+    each turn is refused (code ``no_model``)."""
 
     replies: deque[Any] = field(default_factory=deque)
-    endpoint: str | None = None
-    key_env: str | None = None
-    model: str | None = None
     provider: str | None = None
+    live: LiveRequest | None = None
+    recorded: bool = False
+    """The table was started on recorded replies (so running out of them is what stops a turn)."""
+
+    def __post_init__(self) -> None:
+        self.recorded = self.recorded or bool(self.replies)
 
 
 @dataclass
@@ -170,13 +175,11 @@ class Table:
 
     def _turn(self, seat: Seat, text: str, deadline: Deadline) -> Outcome:
         source = self.source
-        if not source.replies and not source.endpoint:
-            raise LwError("no model reply is left for this turn", code="no_reply",
-                          expected="more --reply files, or an --endpoint, when starting lw serve")
-        if source.endpoint:
-            result = self.kernel.turn(self.path, text, actor=seat.member, provider=source.provider,
-                                      endpoint=source.endpoint, api_key=EnvKey(source.key_env), model=source.model,
-                                      rng=self.rng, deadline=deadline)
+        if source.live is not None:
+            result = self.kernel.turn(self.path, text, actor=seat.member, live=source.live, rng=self.rng,
+                                      deadline=deadline)
+        elif not source.replies:
+            raise _no_model(seat, recorded=source.recorded)
         else:
             reply = source.replies[0]
             protocol = source.provider or protocol_of_reply(self.kernel, reply)
@@ -205,6 +208,22 @@ class Table:
 
     def links(self, origin: str) -> list[tuple[Seat, str]]:
         return [(seat, f"{origin}/t/{token}/") for token, seat in self.seats.items()]
+
+
+def _no_model(seat: Seat, *, recorded: bool) -> LwError:
+    """Why a turn cannot run with no model: for the keeper, what to do about it; for a
+    player, only that their line was not played (how the table was started is the
+    operator's business)."""
+    if not seat.keeper:
+        return LwError("no model is connected to this table yet, so your line was not played; the keeper has "
+                       "been told", code="no_model")
+    if recorded:
+        return LwError("the recorded replies this table was started with are used up: no model can play this turn",
+                       code="no_model", expected="restart lw serve with more --reply files, or on a provider "
+                       "profile (profile: NAME in room.yaml, or --profile NAME)")
+    return LwError("no model is connected to this table, so turns cannot run (room commands still work)",
+                   code="no_model", expected="restart lw serve on a provider profile (lw provider add NAME …, then "
+                   "profile: NAME in room.yaml or --profile NAME), an --endpoint, or recorded --reply files")
 
 
 def json_error(exc: LwError) -> Mapping[str, Any]:
