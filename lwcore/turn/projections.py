@@ -114,14 +114,15 @@ def project_event(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] |
     actor = entry.actor
     if entry.role == "player" and actor in room.sheets:
         actor = room.sheets[actor].name
+    edited = {"edited": True} if (entry.model_extra or {}).get("edited") is True else {}
     if viewer.keeper:
         text = entry_text(room, entry, viewer.locale, variables=False)
         return {"turn": entry.turn, "role": entry.role, "actor": actor, "member": entry.actor, "text": text,
-                "keeper_only": hidden}
+                "keeper_only": hidden, **edited}
     text = entry_text(room, entry, viewer.locale) if entry.role == "event" else entry.text
     if not text:
         return None
-    return {"turn": entry.turn, "role": entry.role, "actor": actor, "text": text}
+    return {"turn": entry.turn, "role": entry.role, "actor": actor, "text": text, **edited}
 
 
 def keeper_only(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] | None:

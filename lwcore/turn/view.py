@@ -41,6 +41,8 @@ class HistoryLine(BaseModel):
     text: str
     keeper_only: bool = False
     """Only in the keeper's view: a line players do not see."""
+    edited: bool = False
+    """The keeper replaced this narration after the turn (``lw room edit``)."""
 
 
 class VariableLine(BaseModel):
@@ -190,6 +192,7 @@ def render_text(view: PlayerView) -> str:
             who = f"{line.actor}: " if line.role == "player" and line.actor else ""
             mark = {"player": ">", "keeper": "", "event": "  ·"}[line.role]
             secret = (" (守秘人)" if zh else " (keeper)") if line.keeper_only else ""
+            secret += (" (已修改)" if zh else " (edited)") if line.edited else ""
             text = f"{mark} {who}{line.text}".strip() if line.role != "event" else f"{mark} {line.text}"
             out.append(text + secret)
     return "\n".join(out)
