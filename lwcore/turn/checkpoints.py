@@ -438,7 +438,10 @@ def regenerate(room: Room, play: Callable[[Room], Any], *, fault: FaultHook | No
 def last_said(room: Room) -> tuple[str, str | None]:
     """What the member who acted in the last turn said, and their id."""
     turn = room.turn_number
+    if turn < 1:
+        raise LwError("no turn has been played here yet", code="invalid")
     said = [e for e in room.history.tail(256) if e.turn == turn and e.role == "player"]
-    if not said:
-        raise LwError(f"turn {turn} has no player's line to play again", code="invalid")
+    if not said or not any(e.turn == turn and e.role == "keeper" for e in room.history.tail(256)):
+        raise LwError(f"the last turn ({turn}) was no model's reply to a player (a room command?): nothing to "
+                      "regenerate", code="invalid")
     return said[0].text, said[0].actor
