@@ -81,6 +81,12 @@ button{font:inherit;padding:.3rem .8rem;border:1px solid var(--accent);backgroun
 #lw-note{min-height:1.2rem;color:var(--muted);white-space:pre-wrap}
 #lw-note.bad{color:var(--danger)}
 .lw-empty{color:var(--muted)}
+.lw-story .edited{color:var(--muted);font-size:.85em;font-style:normal}
+.lw-controls .row{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:.3rem 0}
+.lw-controls input{width:5rem;font:inherit;padding:.2rem}
+.lw-controls textarea{width:100%;min-height:3rem;font:inherit;padding:.3rem}
+.lw-controls ol{margin:.2rem 0;padding-left:1.4rem}
+.lw-controls li.chosen{font-weight:600}
 """.strip()
 
 SCRIPT = r"""
@@ -115,7 +121,7 @@ SCRIPT = r"""
     }
   }
   function apply(update) {
-    for (const key of ["story", "vars", "ui"]) {
+    for (const key of ["story", "vars", "ui", "controls"]) {
       const el = document.getElementById("lw-" + key);
       if (el && typeof update[key] === "string") el.innerHTML = update[key];
     }
@@ -135,6 +141,16 @@ SCRIPT = r"""
     }
   });
   document.addEventListener("click", (event) => {
+    const control = event.target.closest("[data-control]");
+    if (control) {
+      const data = {action: control.dataset.control};
+      if (control.dataset.number) data.number = Number(control.dataset.number);
+      if (data.action === "rewind") data.turn = Number(document.getElementById("lw-rewind-turn").value);
+      if (data.action === "edit") data.text = document.getElementById("lw-edit-text").value;
+      note("…");
+      post("control", data).then(r => note(r.text), e => note(e.message, true));
+      return;
+    }
     const button = event.target.closest("[data-intent]");
     if (!button) return;
     const panel = button.dataset.panel;
@@ -325,7 +341,8 @@ def story_html(view: Mapping[str, Any]) -> str:
             who = f"<b>{_e(line.get('actor') or '')}</b>: " if line.get("actor") else ""
             parts.append(f'<p class="player-line">{who}{_e(line["text"])}{secret}</p>')
         elif line["role"] == "keeper":
-            parts.append(f'<p class="keeper-line">{_e(line["text"])}{secret}</p>')
+            edited = f' <span class="edited">{"（已修改）" if zh else "(edited)"}</span>' if line.get("edited") else ""
+            parts.append(f'<p class="keeper-line">{_e(line["text"])}{edited}{secret}</p>')
         else:
             parts.append(f'<p class="event">· {_e(line["text"])}{secret}</p>')
     if not parts:
@@ -353,10 +370,35 @@ def ui_html(view: Mapping[str, Any]) -> str:
     return "".join(out)
 
 
+def controls_html(view: Mapping[str, Any]) -> str:
+    """The keeper's message controls (only a keeper's view has ``controls``): regenerate and
+    stop the last turn, choose among its kept replies, edit its narration, rewind."""
+    controls = view.get("controls")
+    if not controls:
+        return ""
+    zh = view["locale"].startswith("zh")
+    turn = int(controls.get("turn") or 0)
+    kept = "".join(
+        f'<li class="{"chosen" if a["chosen"] else ""}">{_e(a["narration"][:200])} '
+        + ("" if a["chosen"] else f'<button type="button" data-control="choose" data-number="{_e(a["number"])}">'
+                                  f'{"选这个" if zh else "Choose"}</button>') + "</li>"
+        for a in controls.get("alternatives", ()))
+    kept = f'<ol>{kept}</ol>' if kept else ""
+    return (
+        f'<div class="row"><button type="button" data-control="regenerate">{"重新生成上一回合" if zh else "Regenerate the last turn"}</button>'
+        f'<button type="button" data-control="stop">{"停止生成" if zh else "Stop the turn in flight"}</button></div>{kept}'
+        f'<div class="row"><label for="lw-rewind-turn">{"回退到此回合之前：" if zh else "Rewind to before turn"}</label>'
+        f'<input id="lw-rewind-turn" type="number" min="1" max="{turn}" value="{turn}">'
+        f'<button type="button" data-control="rewind">{"回退" if zh else "Rewind"}</button></div>'
+        f'<textarea id="lw-edit-text" placeholder="{"上一回合的新叙述" if zh else "New narration for the last turn"}"></textarea>'
+        f'<div class="row"><button type="button" data-control="edit">{"替换上一回合的叙述" if zh else "Replace the last narration"}</button></div>'
+    )
+
+
 def fragments(view: Mapping[str, Any]) -> dict[str, str]:
     """The parts of a table page a live update replaces."""
     return {"story": story_html(view), "vars": vars_html(view), "ui": ui_html(view),
-            "panels": panels_html(view.get("panels", ()), view["locale"])}
+            "panels": panels_html(view.get("panels", ()), view["locale"]), "controls": controls_html(view)}
 
 
 def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
@@ -372,6 +414,9 @@ def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
         act = (f'<section class="box"><form class="lw-act" id="lw-act"><textarea name="text" '
                f'placeholder="{"你要做什么？（.r 1d100 之类的命令也行）" if zh else "What do you do? (commands like .r 1d100 work too)"}">'
                f'</textarea><button type="submit">{"行动" if zh else "Act"}</button></form><div id="lw-note"></div></section>')
+        if view.get("controls"):
+            act += (f'<section class="box lw-controls"><h2>{"守秘人控制" if zh else "Keeper controls"}</h2>'
+                    f'<div id="lw-controls">{parts["controls"]}</div></section>')
     script = f"<script>{SCRIPT}</script>" if live else ""
     meta = "" if live else f'<meta http-equiv="Content-Security-Policy" content="{_e(page_policy(live=False))}">'
     return (

@@ -20,6 +20,7 @@ from lw_panels.load import asset_bytes
 from lw_panels.manifest import resolve_panels, room_packs
 from lw_panels.variables import viewer_state
 from lwcore.sandbox.switch import js_enabled
+from lwcore.turn.checkpoints import alternatives_of
 from lwcore.turn.documents import viewer_of
 from lwcore.turn.view import view_for
 from lwcore.ui.blocks import Block
@@ -99,12 +100,16 @@ def table_view(room: Room, member_ref: str | None, *, ui: Iterable[Mapping[str, 
     variables += [{"id": "mvu." + leaf.path, "label": leaf.path, "text": shown(leaf.value), "maximum": None,
                    "keeper_only": leaf.hidden, **({"hidden": True} if leaf.hidden else {})} for leaf in view.tree]
     name = member.name or member.id
-    return {
+    out = {
         "room": room.file.id, "title": view.title, "viewer": member.id, "name": name, "keeper": viewer.keeper,
         "locale": viewer.locale, "recap": view.recap, "version": version,
         "history": [line.model_dump() for line in view.history], "variables": variables,
         "panels": panels, "ui": emissions, "frames": frames,
     }
+    if viewer.keeper:  # the keeper's message controls: the last turn and its kept replies
+        out["controls"] = {"turn": room.turn_number, "alternatives": [
+            {"number": n, "narration": text, "chosen": chosen} for n, text, chosen in alternatives_of(room)]}
+    return out
 
 
 def _hashes(panels: list[dict[str, Any]]) -> set[str]:

@@ -9,6 +9,9 @@ Routes (``TOKEN`` is a seat's secret link token; everything under it acts as tha
 ``GET /t/TOKEN/events``                        server-sent events: ``update`` after every change
 ``POST /t/TOKEN/say``                          ``{"text"}``: act as the member (a command or a turn)
 ``POST /t/TOKEN/intent``                       ``{"panel", "kind", "value"}``: a panel intent
+``POST /t/TOKEN/control``                      the keeper's seat only: ``{"action": "regenerate" |
+                                               "rewind" | "edit" | "choose" | "stop", "turn",
+                                               "text", "number"}`` (:meth:`Table.control`)
 ``GET /t/TOKEN/asset/SHA256``                  a picture of a panel in the member's manifest
 ``GET /t/TOKEN/frame/PACK/PANEL/PATH``         a declared file of a tier-2 panel of theirs
 =============================================  ==============================================
@@ -194,9 +197,13 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
         return data
 
     async def act(seat: Seat, text: str) -> Response:
+        return await queued(lambda deadline: table.submit(seat, text, deadline))
+
+    async def queued(submit: Any) -> Response:
+        """Answer when the line ``submit(deadline)`` queued is played, or at its deadline."""
         try:
             deadline = table.deadline()
-            done = asyncio.wrap_future(table.submit(seat, text, deadline))
+            done = asyncio.wrap_future(submit(deadline))
             try:
                 outcome = await asyncio.wait_for(asyncio.shield(done), deadline.remaining())
             except asyncio.TimeoutError:
@@ -205,7 +212,8 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
                     raise deadline.error() from None
                 outcome = await done  # it is saving: its answer is the truth
         except LwError as exc:
-            status = {"forbidden": 403, "invalid": 400, "no_reply": 409, "no_model": 409, "deadline": 504}.get(exc.code or "", 422)
+            status = {"forbidden": 403, "invalid": 400, "no_reply": 409, "no_model": 409, "cancelled": 409,
+                      "refused": 409, "deadline": 504}.get(exc.code or "", 422)
             return JSONResponse(json_error(exc), status_code=status, headers=_SAFE)
         if outcome.changed:
             await broadcast()
@@ -218,6 +226,14 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
         if not isinstance(text, str):
             raise _Refusal(400, "text must be a string")
         return await act(seat, text)
+
+    async def control(request: Request) -> Response:
+        seat = seat_of(request)
+        if not seat.keeper:  # refused before the body is read; the table refuses again
+            return JSONResponse({"error": "only the keeper can regenerate, edit, rewind or stop a turn",
+                                 "code": "forbidden"}, status_code=403, headers=_SAFE)
+        data = await body_of(request)
+        return await queued(lambda deadline: table.control(seat, data, deadline))
 
     async def intent(request: Request) -> Response:
         seat = seat_of(request)
@@ -289,6 +305,7 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
         Route("/t/{token}/events", events),
         Route("/t/{token}/say", say, methods=["POST"]),
         Route("/t/{token}/intent", intent, methods=["POST"]),
+        Route("/t/{token}/control", control, methods=["POST"]),
         Route("/t/{token}/asset/{sha:str}", asset),
         Route("/t/{token}/frame/{pack}/{panel}/{path:path}", frame),
     ]

@@ -30,6 +30,8 @@ from lw_panels.presentation import room_kit, stage
 from lw_panels.table import table_view
 from lwcore.deadline import Deadline
 from lwcore.errors import LwError, redacted
+from lwcore.live import CallOptions, Cancel, calling
+from lwcore.turn import controls
 from lwcore.turn.connection import LiveRequest
 from lwcore.turn.provider import protocol_of_reply
 from lwcore.turn.queue import queue_for
@@ -107,6 +109,8 @@ class Table:
         """The hooks' UI of the last turn (and what a stage director added): player-visible
         author output, shown to every seat."""
         self.queue = queue_for(kernel, self.path)
+        self._cancel: Cancel | None = None
+        """The cancel of the turn being played (:meth:`stop`)."""
 
     def seat(self, token: str) -> Seat | None:
         return self.seats.get(token)
@@ -158,12 +162,8 @@ class Table:
         return self.submit(seat, text).result()
 
     def _act(self, seat: Seat, text: str, deadline: Deadline) -> Outcome:
-        try:
-            if is_command(text):
-                return self._command(seat, text, deadline)
-            return self._turn(seat, text, deadline)
-        except LwError as exc:
-            raise seat.error(exc) from None
+        play = self._command if is_command(text) else self._turn
+        return self._guarded(seat, lambda: play(seat, text, deadline))
 
     def _command(self, seat: Seat, text: str, deadline: Deadline) -> Outcome:
         result = self.kernel.turn(self.path, text, actor=seat.member, rng=self.rng, deadline=deadline)
@@ -174,27 +174,102 @@ class Table:
         return Outcome(run.reply.text, changed)
 
     def _turn(self, seat: Seat, text: str, deadline: Deadline) -> Outcome:
+        applied = self._play(self.path, text, seat.member, deadline, seat)
+        return Outcome(applied.narration if applied is not None else "", True)
+
+    def _play(self, target: Any, text: str, actor: str | None, deadline: Deadline, seat: Seat) -> Any:
+        """One turn in ``target`` (the folder, or the room loaded under its lock) with the
+        table's model; the stage director's answer and the version follow. The turn can be
+        stopped (:meth:`stop`) while its model call is in flight."""
         source = self.source
-        if source.live is not None:
-            result = self.kernel.turn(self.path, text, actor=seat.member, live=source.live, rng=self.rng,
-                                      deadline=deadline)
-        elif not source.replies:
-            raise _no_model(seat, recorded=source.recorded)
-        else:
-            reply = source.replies[0]
-            protocol = source.provider or protocol_of_reply(self.kernel, reply)
-            if protocol is None:
-                raise LwError("cannot tell which provider protocol the recorded reply is in",
-                              expected="--provider " + " | ".join(sorted(self.kernel.provider_adapters)))
-            result = self.kernel.turn(self.path, text, actor=seat.member, provider=protocol, reply=reply, rng=self.rng,
-                                      deadline=deadline)
-            source.replies.popleft()  # used only by a turn that was saved
+        cancel = self._cancel = Cancel()
+        try:
+            with calling(CallOptions(stream=source.live is not None, cancel=cancel)):
+                if source.live is not None:
+                    result = self.kernel.turn(target, text, actor=actor, live=source.live, rng=self.rng,
+                                              deadline=deadline)
+                elif not source.replies:
+                    raise _no_model(seat, recorded=source.recorded)
+                else:
+                    reply = source.replies[0]
+                    protocol = source.provider or protocol_of_reply(self.kernel, reply)
+                    if protocol is None:
+                        raise LwError("cannot tell which provider protocol the recorded reply is in",
+                                      expected="--provider " + " | ".join(sorted(self.kernel.provider_adapters)))
+                    result = self.kernel.turn(target, text, actor=actor, provider=protocol, reply=reply, rng=self.rng,
+                                              deadline=deadline)
+                    source.replies.popleft()  # used only by a turn that was saved
+        finally:
+            self._cancel = None
         applied = result.applied
         ui = list(applied.ui) if applied is not None else []
         with room_lock(self.path, shared=True):  # the stage director reads the room as committed
             self.ui = ui + self._staged(result.compiled.room)  # one assignment: a reader sees the old list or the new
         self.version += 1
-        return Outcome(applied.narration if applied is not None else "", True)
+        return applied
+
+    # -- the keeper's message controls ------------------------------------------------------
+
+    def stop(self, seat: Seat) -> Outcome:
+        """Stop the turn whose model call is in flight (the keeper's): it writes nothing."""
+        _keeper_only(seat)
+        cancel = self._cancel
+        if cancel is None:
+            return Outcome("no turn is waiting for the model", False)
+        cancel.set()
+        return Outcome("the turn in flight was stopped: nothing of it is saved", False)
+
+    def control(self, seat: Seat, data: Mapping[str, Any], deadline: Deadline | None = None) -> Future[Outcome]:
+        """Queue one of the keeper's controls (``data``: ``{"action": "regenerate" | "rewind"
+        | "edit" | "choose", "turn", "text", "number"}``) on the room's turn queue; a player's
+        seat is refused (code ``forbidden``). ``stop`` does not queue: it answers at once."""
+        _keeper_only(seat)
+        action = data.get("action")
+        if action == "stop":
+            done: Future[Outcome] = Future()
+            done.set_result(self.stop(seat))
+            return done
+        if action not in ("regenerate", "rewind", "edit", "choose"):
+            raise LwError("action must be regenerate, rewind, edit, choose or stop", code="invalid")
+        for key in ("turn", "number"):
+            value = data.get(key)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 2**31):
+                raise LwError(f"{key} must be a turn number", code="invalid")
+        if data.get("text") is not None and not isinstance(data.get("text"), str):
+            raise LwError("text must be a string", code="invalid")
+        deadline = deadline or self.deadline()
+        return self.queue.submit(lambda: self._guarded(seat, lambda: self._control(seat, str(action), data, deadline)),
+                                 deadline=deadline)
+
+    def _guarded(self, seat: Seat, work: Any) -> Outcome:
+        """``work()``, an error raised as ``seat``'s member may read it."""
+        try:
+            return work()
+        except LwError as exc:
+            raise seat.error(exc) from None
+
+    def _control(self, seat: Seat, action: str, data: Mapping[str, Any], deadline: Deadline) -> Outcome:
+        kernel, by = self.kernel, seat.member
+        if action == "regenerate":
+            applied = controls.regenerate(kernel, self.path, lambda room, said, actor: self._play(
+                room, said, actor, deadline, seat), by=by)
+            return Outcome(applied.narration if applied is not None else "", True)
+        if action == "rewind":
+            if data.get("turn") is None:
+                raise LwError("say which turn to go back before", code="invalid")
+            controls.rewind(kernel, self.path, int(data["turn"]), by=by)
+            text = f"rewound to before turn {data['turn']}"
+            self.ui = []  # the last turn's hook blocks belong to a turn that is gone
+        elif action == "edit":
+            done = controls.edit(kernel, self.path, data.get("turn"), str(data.get("text") or ""), by=by)
+            text = f"turn {done}'s narration replaced"
+        else:
+            if data.get("number") is None:
+                raise LwError("say which reply to choose", code="invalid")
+            controls.choose(kernel, self.path, int(data["number"]), by=by)
+            text = f"reply {data['number']} chosen"
+        self.version += 1
+        return Outcome(text, True)
 
     def _staged(self, room: Any) -> list[dict[str, Any]]:
         """A stage director's answer to this turn, when the room has a presentation kit."""
@@ -208,6 +283,11 @@ class Table:
 
     def links(self, origin: str) -> list[tuple[Seat, str]]:
         return [(seat, f"{origin}/t/{token}/") for token, seat in self.seats.items()]
+
+
+def _keeper_only(seat: Seat) -> None:
+    if not seat.keeper:
+        raise LwError("only the keeper can regenerate, edit, rewind or stop a turn", code="forbidden")
 
 
 def _no_model(seat: Seat, *, recorded: bool) -> LwError:
