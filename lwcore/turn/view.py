@@ -43,6 +43,8 @@ class HistoryLine(BaseModel):
     """Only in the keeper's view: a line players do not see."""
     edited: bool = False
     """The keeper replaced this narration after the turn (``lw room edit``)."""
+    dice: bool = False
+    """An event line that records dice rolled (a check, ``.r``): shown as such."""
 
 
 class VariableLine(BaseModel):

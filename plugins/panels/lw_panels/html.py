@@ -48,6 +48,8 @@ h3{font-size:1rem;margin:.1rem 0 .4rem}
 .lw-story p{margin:.25rem 0}
 .lw-story .keeper-line{font-style:italic}
 .lw-story .event{color:var(--muted);font-size:.9em}
+.lw-story .event.dice{color:var(--ink);font-size:1em;font-weight:600;border-left:3px solid var(--accent);padding:.1rem .5rem;background:#eef3f7;border-radius:0 4px 4px 0}
+#lw-status{margin-left:auto;font-weight:600;color:var(--accent)}
 .lw-story .secret,.lw-vars .secret{color:var(--danger)}
 .lw-recap{border-left:3px solid var(--line);padding-left:.6rem;color:var(--muted)}
 .lw-vars dl{display:grid;grid-template-columns:auto 1fr;gap:.15rem .8rem;margin:0}
@@ -121,7 +123,7 @@ SCRIPT = r"""
     }
   }
   function apply(update) {
-    for (const key of ["story", "vars", "ui", "controls"]) {
+    for (const key of ["story", "vars", "ui", "controls", "status"]) {
       const el = document.getElementById("lw-" + key);
       if (el && typeof update[key] === "string") el.innerHTML = update[key];
     }
@@ -165,7 +167,7 @@ SCRIPT = r"""
     const text = box.value.trim();
     if (!text) return;
     note("…");
-    post("say", {text}).then(r => { box.value = ""; note(r.text); }, e => note(e.message, true));
+    post("say", {text}).then(r => { box.value = ""; note(r.in_story ? "" : r.text); }, e => note(e.message, true));
   });
   fetch(base + "state").then(r => r.json()).then(apply);
   const events = new EventSource(base + "events");
@@ -343,6 +345,8 @@ def story_html(view: Mapping[str, Any]) -> str:
         elif line["role"] == "keeper":
             edited = f' <span class="edited">{"（已修改）" if zh else "(edited)"}</span>' if line.get("edited") else ""
             parts.append(f'<p class="keeper-line">{_e(line["text"])}{edited}{secret}</p>')
+        elif line.get("dice"):
+            parts.append(f'<p class="event dice">🎲 {_e(line["text"])}{secret}</p>')
         else:
             parts.append(f'<p class="event">· {_e(line["text"])}{secret}</p>')
     if not parts:
@@ -395,10 +399,29 @@ def controls_html(view: Mapping[str, Any]) -> str:
     )
 
 
+def status_html(view: Mapping[str, Any]) -> str:
+    """Whose turn it is: the member whose line the keeper is answering now, else the players'
+    (``status`` of the web table's view: ``{"turn", "acting"}``; none on a static page)."""
+    status = view.get("status")
+    if not status:
+        return ""
+    zh = view["locale"].startswith("zh")
+    acting = status.get("acting")
+    if acting:
+        return _e(f"{acting} 行动了，守秘人正在回应……" if zh else f"{acting} acted; the keeper is answering…")
+    turn = int(status.get("turn") or 0)
+    if view.get("keeper"):
+        said = f"第 {turn} 回合 · 轮到玩家" if zh else f"Turn {turn} · the players' move"
+    else:
+        said = f"第 {turn} 回合 · 轮到你了" if zh else f"Turn {turn} · your move"
+    return _e(said)
+
+
 def fragments(view: Mapping[str, Any]) -> dict[str, str]:
     """The parts of a table page a live update replaces."""
     return {"story": story_html(view), "vars": vars_html(view), "ui": ui_html(view),
-            "panels": panels_html(view.get("panels", ()), view["locale"]), "controls": controls_html(view)}
+            "panels": panels_html(view.get("panels", ()), view["locale"]), "controls": controls_html(view),
+            "status": status_html(view)}
 
 
 def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
@@ -424,7 +447,8 @@ def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">'
         f'<title>{_e(view["title"])} — {_e(view["name"])}</title><style>{STYLE}</style></head>'
         f'<body data-base="{_e(base)}" data-viewer="{_e(view["viewer"])}" data-version="{_e(view.get("version", 0))}">'
-        f'<header><h1>{_e(view["title"])}</h1>{who}</header><div class="layout"><main>'
+        f'<header><h1>{_e(view["title"])}</h1>{who}<span id="lw-status">{parts["status"]}</span></header>'
+        f'<div class="layout"><main>'
         f'<section class="box"><h2>{"故事" if zh else "Story"}</h2><div class="lw-story" id="lw-story">{parts["story"]}</div></section>'
         f'<div id="lw-ui">{parts["ui"]}</div>{act}</main><aside>'
         f'<section class="box lw-vars"><h2>{"变量" if zh else "Variables"}</h2><div id="lw-vars">{parts["vars"]}</div></section>'

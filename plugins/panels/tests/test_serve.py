@@ -32,8 +32,10 @@ def server(kernel, table_room: Path):  # noqa: ANN001, ANN201
         yield running
 
 
-def listen(url: str, found: queue.Queue) -> threading.Thread:
-    """Read a server-sent event stream in a thread; each ``update`` event's data goes to ``found``."""
+def listen(url: str, found: queue.Queue, *, while_acting: bool = False) -> threading.Thread:
+    """Read a server-sent event stream in a thread; the first ``update`` event's data goes to
+    ``found`` -- the first after the turn (not the one saying whose turn is being played),
+    unless ``while_acting``."""
     parts = urlsplit(url)
 
     def run() -> None:
@@ -52,7 +54,7 @@ def listen(url: str, found: queue.Queue) -> threading.Thread:
             elif text.startswith("data: "):
                 data.append(text[6:])
             elif text == "":
-                if event == "update":
+                if event == "update" and ("acted" in json.loads("\n".join(data)).get("status", "")) == while_acting:
                     found.put(("update", "\n".join(data)))
                     conn.close()
                     return
@@ -109,6 +111,24 @@ def test_a_turn_updates_every_seat_over_events(server: Server) -> None:
     told = json.loads(body)
     assert status == 409 and "recorded replies this table was started with are used up" in told["error"]
     assert "--reply" in told["error"] and "profile" in told["error"]
+
+
+def test_every_seat_hears_whose_turn_is_being_played(kernel, table_room: Path) -> None:  # noqa: ANN001
+    """While a player's turn is played every seat reads who acted; after it, whose move it is."""
+    table = Table(kernel, table_room, TurnSource(deque([recorded()])), seed=5, token=lambda member: f"seat-{member}")
+    with Server(table) as server:
+        before = json.loads(fetch(server.link("p2") + "state")[2])["status"]
+        assert before == "Turn 2 · your move"  # the next turn (the pack was enabled in turn 1)
+        assert json.loads(fetch(server.link("kp") + "state")[2])["status"] == "第 2 回合 · 轮到玩家"
+        found: queue.Queue = queue.Queue()
+        listen(server.link("p2") + "events", found, while_acting=True)
+        assert found.get(timeout=10)[:2] == ("status", 200)
+        status, _, body = fetch(server.link("p1") + "say", data={"text": "我去码头查看那艘空船。"})
+        assert status == 200 and json.loads(body)["in_story"] is True  # the page does not print it twice
+        during = json.loads(found.get(timeout=20)[1])
+        assert during["status"] == "林晓 acted; the keeper is answering…", during["status"]
+        after = json.loads(fetch(server.link("p2") + "state")[2])
+        assert after["status"] == "Turn 3 · your move"
 
 
 def test_guards(server: Server) -> None:

@@ -200,10 +200,14 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
         return await queued(lambda deadline: table.submit(seat, text, deadline))
 
     async def queued(submit: Any) -> Response:
-        """Answer when the line ``submit(deadline)`` queued is played, or at its deadline."""
+        """Answer when the line ``submit(deadline)`` queued is played, or at its deadline.
+        Every seat hears at once whose turn is now being played, and again when it ends."""
+        waiting = len(table.waiting)
         try:
             deadline = table.deadline()
             done = asyncio.wrap_future(submit(deadline))
+            if len(table.waiting) > waiting:
+                await broadcast()
             try:
                 outcome = await asyncio.wait_for(asyncio.shield(done), deadline.remaining())
             except asyncio.TimeoutError:
@@ -212,12 +216,15 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
                     raise deadline.error() from None
                 outcome = await done  # it is saving: its answer is the truth
         except LwError as exc:
+            if len(table.waiting) != waiting:  # a turn that did not play: nobody is acting any more
+                await broadcast()
             status = {"forbidden": 403, "invalid": 400, "no_reply": 409, "no_model": 409, "cancelled": 409,
                       "refused": 409, "deadline": 504}.get(exc.code or "", 422)
             return JSONResponse(json_error(exc), status_code=status, headers=_SAFE)
         if outcome.changed:
             await broadcast()
-        return JSONResponse({"text": outcome.text, "version": table.version}, headers=_SAFE)
+        return JSONResponse({"text": outcome.text, "version": table.version, "in_story": outcome.in_story},
+                            headers=_SAFE)
 
     async def say(request: Request) -> Response:
         seat = seat_of(request)

@@ -33,6 +33,7 @@ from lwcore.errors import LwError, redacted
 from lwcore.live import CallOptions, Cancel, calling
 from lwcore.turn import controls
 from lwcore.turn.connection import LiveRequest
+from lwcore.turn.projections import recorded_audience
 from lwcore.turn.provider import protocol_of_reply
 from lwcore.turn.queue import queue_for
 from lwcore.turn.room import Room, room_lock
@@ -78,10 +79,13 @@ class TurnSource:
 
 @dataclass
 class Outcome:
-    """What acting did: ``text`` for the member who acted, whether the room ``changed``."""
+    """What acting did: ``text`` for the member who acted, whether the room ``changed``, and
+    whether that text is in the story they read now (``in_story``: the page need not say it
+    twice)."""
 
     text: str
     changed: bool
+    in_story: bool = False
 
 
 class Table:
@@ -111,6 +115,8 @@ class Table:
         self.queue = queue_for(kernel, self.path)
         self._cancel: Cancel | None = None
         """The cancel of the turn being played (:meth:`stop`)."""
+        self.waiting: list[str] = []
+        """The names of the members whose turns are queued or being played, in order."""
 
     def seat(self, token: str) -> Seat | None:
         return self.seats.get(token)
@@ -137,6 +143,8 @@ class Table:
                         raise room
                     out[seat.token] = table_view(room, seat.member, ui=self.ui, version=self.version,
                                                  asset_base=asset_base, frame_base=frame_base)
+                    out[seat.token]["status"] = {"turn": room.turn_number + 1,
+                                                 "acting": self.waiting[0] if self.waiting else None}
                 except LwError as exc:
                     out[seat.token] = seat.error(exc)
         failed = out[seats[0].token] if len(seats) == 1 else None
@@ -155,7 +163,16 @@ class Table:
         if not text:
             raise LwError("say something first", code="invalid")
         deadline = deadline or self.deadline()
-        return self.queue.submit(lambda: self._act(seat, text, deadline), deadline=deadline)
+        if is_command(text):
+            return self.queue.submit(lambda: self._act(seat, text, deadline), deadline=deadline)
+        self.waiting.append(seat.name)  # whose turn it is, for every seat, until it is played
+        future = self.queue.submit(lambda: self._act(seat, text, deadline), deadline=deadline)
+        future.add_done_callback(lambda _: self._played(seat.name))
+        return future
+
+    def _played(self, name: str) -> None:
+        if name in self.waiting:
+            self.waiting.remove(name)
 
     def act(self, seat: Seat, text: str) -> Outcome:
         """:meth:`submit`, then wait for the outcome."""
@@ -171,11 +188,12 @@ class Table:
         changed = bool(run.written)
         if changed:
             self.version += 1
-        return Outcome(run.reply.text, changed)
+        audience = recorded_audience(run.reply)
+        return Outcome(run.reply.text, changed, in_story=audience == "all" or (audience == "keeper" and seat.keeper))
 
     def _turn(self, seat: Seat, text: str, deadline: Deadline) -> Outcome:
         applied = self._play(self.path, text, seat.member, deadline, seat)
-        return Outcome(applied.narration if applied is not None else "", True)
+        return Outcome(applied.narration if applied is not None else "", True, in_story=True)
 
     def _play(self, target: Any, text: str, actor: str | None, deadline: Deadline, seat: Seat) -> Any:
         """One turn in ``target`` (the folder, or the room loaded under its lock) with the
@@ -253,7 +271,7 @@ class Table:
         if action == "regenerate":
             applied = controls.regenerate(kernel, self.path, lambda room, said, actor: self._play(
                 room, said, actor, deadline, seat), by=by)
-            return Outcome(applied.narration if applied is not None else "", True)
+            return Outcome(applied.narration if applied is not None else "", True, in_story=True)
         if action == "rewind":
             if data.get("turn") is None:
                 raise LwError("say which turn to go back before", code="invalid")
