@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from lwcore.errors import LwError
 from lwcore.turn import checkpoints
-from lwcore.turn.room import Room, room_lock
+from lwcore.turn.history import HistoryLog
+from lwcore.turn.room import HISTORY_FILE, Room, room_lock
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
@@ -37,7 +38,7 @@ def rewind(kernel: Kernel, folder: str | Path, turn: int, *, by: str | None = No
             raise LwError(f"no turn {turn} to go back before", code="invalid",
                           expected=f"a turn from 1 to {room.turn_number}" if room.turn_number else "a turn played first")
         checkpoints.rewind(room.path, turn)
-        return Room.load(folder, kernel).turn_number
+        return HistoryLog(room.path / HISTORY_FILE).turn_number
 
 
 def edit(kernel: Kernel, folder: str | Path, turn: int | None, text: str, *, by: str | None = None) -> int:
