@@ -89,6 +89,8 @@ button{font:inherit;padding:.3rem .8rem;border:1px solid var(--accent);backgroun
 .lw-controls textarea{width:100%;min-height:3rem;font:inherit;padding:.3rem}
 .lw-controls ol{margin:.2rem 0;padding-left:1.4rem}
 .lw-controls li.chosen{font-weight:600}
+.lw-stream{white-space:pre-wrap;font-style:italic;color:var(--muted)}
+.lw-stream:empty{display:none}
 """.strip()
 
 SCRIPT = r"""
@@ -171,7 +173,15 @@ SCRIPT = r"""
   });
   fetch(base + "state").then(r => r.json()).then(apply);
   const events = new EventSource(base + "events");
-  events.addEventListener("update", (event) => apply(JSON.parse(event.data)));
+  events.addEventListener("update", (event) => {
+    const live = document.getElementById("lw-stream");
+    if (live) live.textContent = "";
+    apply(JSON.parse(event.data));
+  });
+  events.addEventListener("delta", (event) => {
+    const live = document.getElementById("lw-stream");
+    if (live) live.textContent += event.data;
+  });
 })();
 """.strip()
 
@@ -439,6 +449,7 @@ def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
                f'</textarea><button type="submit">{"行动" if zh else "Act"}</button></form><div id="lw-note"></div></section>')
         if view.get("controls"):
             act += (f'<section class="box lw-controls"><h2>{"守秘人控制" if zh else "Keeper controls"}</h2>'
+                    f'<div id="lw-stream" class="lw-stream"></div>'
                     f'<div id="lw-controls">{parts["controls"]}</div></section>')
     script = f"<script>{SCRIPT}</script>" if live else ""
     meta = "" if live else f'<meta http-equiv="Content-Security-Policy" content="{_e(page_policy(live=False))}">'

@@ -171,3 +171,67 @@ def test_a_real_lw_serve_refuses_every_control_from_a_players_seat(tmp_path: Pat
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=20)
     assert "Traceback" not in err, err
+
+
+def read_events(url: str, found: list[tuple[str, str]], done: threading.Event) -> threading.Thread:
+    """Collect every server-sent event of ``url`` until an ``update`` whose status is no
+    longer someone acting (the turn's end), then set ``done``."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+
+    def run() -> None:
+        conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+        conn.request("GET", parts.path)
+        response = conn.getresponse()
+        event, data = None, []
+        while True:
+            line = response.fp.readline()
+            if not line:
+                break
+            text = line.decode("utf-8").rstrip("\n")
+            if text.startswith("event: "):
+                event = text[7:]
+            elif text.startswith("data: "):
+                data.append(text[6:])
+            elif text == "" and event is not None:
+                found.append((event, "\n".join(data)))
+                if event == "update" and "acted" not in json.loads("\n".join(data)).get("status", "") \
+                        and '"version": 0' not in "\n".join(data):
+                    break
+                event, data = None, []
+        conn.close()
+        done.set()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_live_turns_narration_streams_to_the_keeper_and_never_to_a_player(kernel, table_room: Path) -> None:  # noqa: ANN001
+    """Streaming meets the reply processors this way: the raw narration goes, token by token,
+    to the keeper's seat only (it may hold ``<UpdateVariable>`` blocks and whatever the
+    processors would take out); a player reads the narration once the turn is applied."""
+    from provider_servers import ProviderServer, Reply
+
+    raw = "钟声从雾里传来。<UpdateVariable>_.set('秘密', 1)</UpdateVariable>灯塔熄了。\r\nevent: update"
+    with ProviderServer("chat_completions", [Reply(raw)], chunk=4) as provider:
+        live = LiveRequest(endpoint=provider.url, model="m", protocol="chat_completions")
+        table = Table(kernel, table_room, TurnSource(live=live), seed=5, token=lambda member: f"seat-{member}")
+        with Server(table) as server:
+            heard: dict[str, list[tuple[str, str]]] = {"kp": [], "p2": []}
+            ended = {m: threading.Event() for m in heard}
+            for member in heard:
+                read_events(server.link(member) + "events", heard[member], ended[member])
+            time.sleep(0.5)
+            status, _, body = fetch(server.link("p1") + "say", data={"text": "我去码头。"})
+            assert status == 200, body
+            for member in heard:
+                assert ended[member].wait(20), member
+    deltas = "".join(data for event, data in heard["kp"] if event == "delta")
+    assert deltas.replace("\n", "\r\n") == raw or deltas.replace("\n", "") == raw.replace("\r\n", ""), deltas
+    assert [e for e, _ in heard["kp"]].count("delta") >= 5  # token by token, not the whole at the end
+    assert {event for event, _ in heard["p2"]} <= {"hello", "update"}  # not one token before the turn applied
+    assert "钟声从雾里传来" in heard["p2"][-1][1]  # the narration, once the turn is applied
+    assert not any("钟声从雾里传来" in data for _, data in heard["p2"][:-1])

@@ -6,7 +6,9 @@ Routes (``TOKEN`` is a seat's secret link token; everything under it acts as tha
 ``GET /``                                      a page saying to open your seat's link
 ``GET /t/TOKEN/``                              the member's page (:func:`lw_panels.html.page_html`)
 ``GET /t/TOKEN/state``                         the member's current update (JSON)
-``GET /t/TOKEN/events``                        server-sent events: ``update`` after every change
+``GET /t/TOKEN/events``                        server-sent events: ``update`` after every change;
+                                               on the keeper's seat also ``delta`` (a live turn's
+                                               narration as the model writes it)
 ``POST /t/TOKEN/say``                          ``{"text"}``: act as the member (a command or a turn)
 ``POST /t/TOKEN/intent``                       ``{"panel", "kind", "value"}``: a panel intent
 ``POST /t/TOKEN/control``                      the keeper's seat only: ``{"action": "regenerate" |
@@ -38,6 +40,7 @@ import contextlib
 import html
 import json
 import posixpath
+import re
 from typing import Any
 
 from starlette.applications import Starlette
@@ -56,8 +59,13 @@ from lwcore.sandbox.switch import js_enabled
 from lwcore.turn.documents import viewer_of
 from lwcore.turn.room import Room, room_lock
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
 KEEPALIVE = 15.0
+STREAM_QUEUE = 256
+"""Items (updates, narration deltas) one event stream may have waiting for its reader."""
+STREAM_UPDATES = 16
+"""Items a stream that does not keep up holds when an update is queued (older ones are dropped)."""
 MAX_BODY_BYTES = 16 * 1024
 """The largest body a write (``say``, ``intent``) may have."""
 BODY_TIME_LIMIT = 10
@@ -66,20 +74,47 @@ _SAFE = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", 
 
 
 class Hub:
-    """Who listens for updates: one queue per open event stream, by seat."""
+    """Who listens for updates: one queue per open event stream, by seat. An item is
+    ``(event, data)``: ``update`` (a seat's whole update) or ``delta`` (narration as the model
+    writes it, for the keeper's seats only); ``None`` ends the stream."""
 
     def __init__(self) -> None:
-        self.listeners: dict[str, set[asyncio.Queue[str | None]]] = {}
+        self.listeners: dict[str, set[asyncio.Queue[tuple[str, str] | None]]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
 
-    def add(self, seat: Seat) -> asyncio.Queue[str | None]:
+    def add(self, seat: Seat) -> asyncio.Queue[tuple[str, str] | None]:
         self.loop = asyncio.get_running_loop()
-        queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=16)
+        queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue(maxsize=STREAM_QUEUE)
         self.listeners.setdefault(seat.token, set()).add(queue)
         return queue
 
-    def drop(self, seat: Seat, queue: asyncio.Queue[str | None]) -> None:
+    def drop(self, seat: Seat, queue: asyncio.Queue[tuple[str, str] | None]) -> None:
         self.listeners.get(seat.token, set()).discard(queue)
+
+    def put(self, token: str, item: tuple[str, str]) -> None:
+        """Queue ``item`` for every stream of seat ``token``. A stream that does not keep up
+        holds at most :data:`STREAM_UPDATES` items when an update comes (the oldest go: the
+        newest update is what counts), and a delta finding it full is dropped (the turn's
+        update brings the whole narration)."""
+        for queue in list(self.listeners.get(token, ())):
+            if item[0] == "update":
+                while queue.qsize() >= STREAM_UPDATES:
+                    queue.get_nowait()
+            elif queue.full():
+                continue
+            queue.put_nowait(item)
+
+    def deltas(self, seats: list[Seat]) -> Any:
+        """A function, callable from any thread, that sends narration text to ``seats``
+        (the keeper's: raw model text is never a player's)."""
+        tokens = [seat.token for seat in seats if seat.keeper]
+
+        def send(text: str) -> None:
+            loop = self.loop
+            if loop is not None and not loop.is_closed():
+                for token in tokens:
+                    loop.call_soon_threadsafe(self.put, token, ("delta", text))
+        return send
 
     def close(self) -> None:
         """End every open event stream (the server is stopping)."""
@@ -130,10 +165,7 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
             view_or_error = views[seat.token]
             payload = (json.dumps({"error": str(view_or_error)}, ensure_ascii=False)
                        if isinstance(view_or_error, LwError) else update_json(view_or_error))
-            for queue in list(hub.listeners.get(seat.token, ())):
-                if queue.full():
-                    queue.get_nowait()
-                queue.put_nowait(payload)
+            hub.put(seat.token, ("update", payload))
 
     async def index(request: Request) -> Response:
         return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
@@ -175,7 +207,9 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
                         continue
                     if item is None:
                         return
-                    yield "event: update\n" + "".join(f"data: {line}\n" for line in item.split("\n")) + "\n"
+                    event, data = item
+                    lines = _LINE_BREAK.split(data)  # a CR in a model's text must not end an SSE line of its own
+                    yield f"event: {event}\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
             finally:
                 hub.drop(seat, queue)
 
@@ -326,6 +360,7 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
         yield
         hub.close()
 
+    table.on_text = hub.deltas(list(table.seats.values()))  # a live turn's narration, as it comes, to the keeper
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={_Refusal: refused})
     app.add_middleware(_Guard)
     app.state.table = table

@@ -30,7 +30,7 @@ from lw_panels.presentation import room_kit, stage
 from lw_panels.table import table_view
 from lwcore.deadline import Deadline
 from lwcore.errors import LwError, redacted
-from lwcore.live import CallOptions, Cancel, calling
+from lwcore.live import CallOptions, Cancel, TextDelta, calling
 from lwcore.turn import controls
 from lwcore.turn.connection import LiveRequest
 from lwcore.turn.projections import recorded_audience
@@ -117,6 +117,11 @@ class Table:
         """The cancel of the turn being played (:meth:`stop`)."""
         self.waiting: list[str] = []
         """The names of the members whose turns are queued or being played, in order."""
+        self.on_text: Any = None
+        """Called with each piece of a live turn's narration as the model writes it (the web
+        table sends it to the keeper's seats only: it is the raw reply, before the reply
+        processors -- ``<UpdateVariable>`` blocks, ``rewriteReply`` -- have passed it; players
+        read the narration when the turn is applied)."""
 
     def seat(self, token: str) -> Seat | None:
         return self.seats.get(token)
@@ -202,7 +207,13 @@ class Table:
         source = self.source
         cancel = self._cancel = Cancel()
         try:
-            with calling(CallOptions(stream=source.live is not None, cancel=cancel)):
+            on_text = self.on_text
+
+            def on_delta(delta: Any) -> None:
+                if on_text is not None and isinstance(delta, TextDelta):
+                    on_text(delta.text)
+
+            with calling(CallOptions(stream=source.live is not None, cancel=cancel, on_delta=on_delta)):
                 if source.live is not None:
                     result = self.kernel.turn(target, text, actor=actor, live=source.live, rng=self.rng,
                                               deadline=deadline)
