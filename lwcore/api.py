@@ -255,6 +255,10 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "negotiate": ("lwcore.i18n", "negotiate"),
     "translations": ("lwcore.i18n", "translations"),
     "Translations": ("lwcore.i18n", "Translations"),
+    "LiveRequest": ("lwcore.turn.connection", "LiveRequest"),
+    "recorded_audience": ("lwcore.turn.projections", "recorded_audience"),
+    "alternatives_of": ("lwcore.turn.checkpoints", "alternatives_of"),
+    "controls": ("lwcore.turn.controls", None),
 }
 """Exported name -> ``(module, attribute)`` where it lives (attribute None: the module itself, a namespace)."""
 
@@ -263,6 +267,10 @@ __all__ = ["API_VERSION", *_EXPORTS]
 if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/test_api.py keeps them equal)
     from typing import Any
 
+    from lwcore.turn.connection import LiveRequest
+    from lwcore.turn.projections import recorded_audience
+    from lwcore.turn.checkpoints import alternatives_of
+    from lwcore.turn import controls
     from lwcore.i18n import Catalogue
     from lwcore.i18n import catalogue
     from lwcore.i18n import negotiate
@@ -444,7 +452,8 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
         "SETUP_FILE", "ModuleFrontmatter", "read_module_text", "condition", "compile_condition", "Block",
         "BLOCK_KINDS", "Label", "LongText", "Src", "Strict", "TemplateBlock", "VarBinding", "LeafBinding",
         "cli_state", "echo_json", "ROOM", "batch_option", "exit_batch", "Catalogue", "catalogue",
-        "negotiate", "translations", "Translations"]
+        "negotiate", "translations", "Translations", "LiveRequest", "recorded_audience", "alternatives_of",
+        "controls"]
 
 def __getattr__(name: str) -> Any:
     """Import an exported name from its home module on first use, and keep it here."""

@@ -25,7 +25,9 @@ or reader recovers it (under the commit lock) before reading.
 
 Appends make a growing log (a room's history) cost the size of what is added, not of the
 whole file: the journal records the file's size before the append, and replaying it
-truncates back to that size before writing, so it can run any number of times.
+truncates back to that size before writing, so it can run any number of times. A
+transaction may also cut a file back to a size (``truncate``: a log rewound) or remove one
+(``delete``); both are idempotent too.
 """
 
 from __future__ import annotations
@@ -127,12 +129,13 @@ class FolderLock:
 
 @dataclass
 class _Change:
-    kind: str  # "replace" | "append"
+    kind: str  # "replace" | "append" | "truncate" | "delete"
     target: str  # relative to the folder
     data: bytes
     staged: str = ""
     offset: int = 0
     mode: int | None = None
+    at: int | None = None
 
 
 @dataclass
@@ -151,10 +154,19 @@ class FolderTransaction:
         """Replace the file ``rel`` with ``data`` (a new file is created)."""
         self.changes.append(_Change("replace", rel, data))
 
-    def append(self, rel: str, data: bytes) -> None:
-        """Append ``data`` to the file ``rel`` (created if missing)."""
+    def append(self, rel: str, data: bytes, *, at: int | None = None) -> None:
+        """Append ``data`` to the file ``rel`` (created if missing); ``at``: write it at
+        that byte offset instead, cutting what followed (a log's tail rewritten)."""
         if data:
-            self.changes.append(_Change("append", rel, data))
+            self.changes.append(_Change("append", rel, data, at=at))
+
+    def truncate(self, rel: str, size: int) -> None:
+        """Cut the file ``rel`` back to its first ``size`` bytes (a log rewound)."""
+        self.changes.append(_Change("truncate", rel, b"", offset=size))
+
+    def delete(self, rel: str) -> None:
+        """Remove the file ``rel`` (nothing when it is missing)."""
+        self.changes.append(_Change("delete", rel, b""))
 
     def commit(self) -> list[Path]:
         """Apply every change or none; returns the files changed. Hold the folder's writer
@@ -172,13 +184,15 @@ class FolderTransaction:
                 change.mode, size = st.st_mode & 0o7777, st.st_size
             except FileNotFoundError:
                 change.mode, size = None, 0
-            change.offset = size
-            change.staged = f"{index}.new"
-            staged = txn / change.staged
-            with open(staged, "wb") as handle:
-                handle.write(change.data)
-                handle.flush()
-                os.fsync(handle.fileno())
+            if change.kind in ("replace", "append"):
+                if change.kind == "append":
+                    change.offset = size if change.at is None else change.at
+                change.staged = f"{index}.new"
+                staged = txn / change.staged
+                with open(staged, "wb") as handle:
+                    handle.write(change.data)
+                    handle.flush()
+                    os.fsync(handle.fileno())
             self.fault(f"staged:{change.target}")
             entries.append(
                 {"kind": change.kind, "target": change.target, "staged": change.staged,
@@ -207,7 +221,16 @@ def _replay(folder: Path, txn: Path, entries: list[_JournalEntry], fault: FaultH
     for entry in entries:
         target = write_target(folder / str(entry["target"]))
         staged = txn / str(entry["staged"])
-        if entry["kind"] == "replace":
+        if entry["kind"] == "delete":
+            if target.exists():
+                target.unlink()
+                fsync_dir(target.parent)
+        elif entry["kind"] == "truncate":
+            if target.exists():
+                with open(target, "r+b") as handle:
+                    handle.truncate(int(entry["offset"]))
+                    os.fsync(handle.fileno())
+        elif entry["kind"] == "replace":
             if staged.exists():
                 target.parent.mkdir(parents=True, exist_ok=True)
                 mode = entry.get("mode")
@@ -269,7 +292,7 @@ def recover(folder: Path) -> bool:
     data = read_json(journal)
     changes = data.get("changes") if isinstance(data, dict) else None
     if not isinstance(changes, list) or not all(
-        isinstance(c, dict) and c.get("kind") in ("replace", "append") and isinstance(c.get("target"), str)
+        isinstance(c, dict) and c.get("kind") in ("replace", "append", "truncate", "delete") and isinstance(c.get("target"), str)
         and isinstance(c.get("staged"), str) and isinstance(c.get("offset"), int)
         for c in changes
     ):

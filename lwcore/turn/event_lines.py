@@ -107,14 +107,18 @@ def subsystem_line(pack: RuleSystem, data: Mapping[str, Any], locale: str) -> st
 
 def variable_line(room: Room, event: VariableChanged, locale: str) -> str | None:
     """``Fog: Thick fog → Sun-blotted`` -- a variable event in ``locale`` (``None`` when the
-    variable is no longer declared)."""
+    variable is no longer declared; ``""`` when it changed nothing a reader can see: a write
+    of the value it had is no change, and a reader is not told of it). A variable that had
+    no value reads ``Storm: rising``, never ``None → rising``."""
     var = room.variable(str(event.id))
     if var is None:
         return None
     value = var.show_value(event.value, locale)
     before = event.before
-    arrow = f"{var.show_value(before, locale)} → {value}" if before is not None else value
-    return f"{var.label(locale)}: {arrow}"
+    was = var.show_value(before, locale) if before is not None else ""
+    if was == value:
+        return ""
+    return f"{var.label(locale)}: {was} → {value}" if str(was).strip() else f"{var.label(locale)}: {value}"
 
 
 def entry_text(room: Room, entry: HistoryEntry, locale: str, *, variables: bool = True) -> str:

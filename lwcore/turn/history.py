@@ -162,6 +162,12 @@ class HistoryLog:
         last = self.last()
         return last.turn if last is not None else 0
 
+    @property
+    def saved_turn(self) -> int:
+        """The turn of the newest saved entry (the pending ones not counted), 0 for none."""
+        self._read_more(1)
+        return self._cache[-1].turn if self._cache else 0
+
     def __bool__(self) -> bool:
         return bool(self.pending) or self._size() > 0
 

@@ -27,7 +27,8 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from contextlib import nullcontext
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,9 +36,11 @@ from lwcore.contributions import StagedWrites, TurnContext
 from lwcore.deadline import Deadline
 from lwcore.errors import LwError
 from lwcore.io.speech import check_said
+from lwcore.live import CallOptions, calling, current_call
 from lwcore.sandbox.budget import ensure as ensure_budget
 from lwcore.turn.apply import AppliedReply, apply_endpoint, apply_reply
 from lwcore.turn.compile import DEFAULT_MAX_TOKENS, CompiledTurn, compile_context
+from lwcore.turn.connection import Connection, LiveRequest
 from lwcore.turn.context import turn_context
 from lwcore.turn.fold import FoldResult, fold_batches
 from lwcore.turn.hook_runtime import TurnHooks
@@ -74,6 +77,8 @@ class TurnResult:
     command: CommandRun | None = None
     folds: list[FoldResult] = field(default_factory=list)
     """The chronicle folds this turn ran."""
+    connection: Connection | None = None
+    """The live connection the turn played on (given ``live=``)."""
 
     def player_view(self, viewer: str | None = None) -> PlayerView:
         """The view of ``viewer`` after the turn (default: the acting player, or the first
@@ -103,6 +108,7 @@ def run_turn(
     fold_reply: FoldReply | None = None,
     deadline: Deadline | None = None,
     on_start: Callable[[Room, Member], None] | None = None,
+    live: LiveRequest | None = None,
 ) -> TurnResult:
     """Play one turn: compile it and, with ``reply`` (a recorded reply) or ``endpoint`` (sent
     there, the tool loop run), apply it (see the module docstring).
@@ -123,19 +129,25 @@ def run_turn(
 
     ``deadline``: past it the turn writes nothing (every save claims it; a model call gets at
     most the time left) and fails with code ``deadline``.
+
+    ``live``: play on a live model (:class:`lwcore.turn.connection.LiveRequest`: a profile by
+    name, else the room's ``profile:``, or a bare endpoint), settled on the room loaded here
+    before anything of the turn runs -- a room command ignores it. The turn's model calls
+    read the profile's timeouts and retries through :func:`lwcore.live.calling` (a host's
+    own ``calling`` block -- streaming, a cancel -- is kept, the profile put in it).
     """
-    if reply is not None and endpoint is not None:
-        raise LwError("give a recorded reply or an endpoint, not both")
+    if sum(x is not None for x in (reply, endpoint, live)) > 1:
+        raise LwError("give a recorded reply or a live model (an endpoint, a profile), not both")
     check_said(player_input)  # the one door what a member says comes through
     command = is_command(player_input)
     if command and (reply is not None or endpoint is not None):
         raise LwError("a room command (a line starting with '.') takes no model reply")
     turn = _Turn(kernel, player_input, provider=provider, actor=actor, reply=reply, endpoint=endpoint,
                  api_key=api_key, model=model, max_tokens=max_tokens, max_steps=max_steps, rng=rng,
-                 fold_reply=fold_reply, deadline=deadline, on_start=on_start)
+                 fold_reply=fold_reply, deadline=deadline, on_start=on_start, live=None if command else live)
     if isinstance(room, Room):
         return turn.play(room)
-    writes = reply is not None or endpoint is not None or command
+    writes = reply is not None or endpoint is not None or command or live is not None
     with room_lock(room, shared=not writes):
         return turn.play(Room.load(room, kernel))
 
@@ -158,11 +170,15 @@ class _Turn:
     fold_reply: FoldReply | None
     deadline: Deadline | None
     on_start: Callable[[Room, Member], None] | None
+    live: LiveRequest | None = None
+    connection: Connection | None = None
 
     def play(self, room: Room) -> TurnResult:
         if self.deadline is not None:
             room.deadline = self.deadline
         member = room.member(self.actor)
+        if self.live is not None:
+            self._connect(room)
         if self.on_start is not None:
             self.on_start(room, member)
         if is_command(self.player_input):
@@ -176,9 +192,25 @@ class _Turn:
             try:
                 hooks.fire("turn_start", {"user_message": self.player_input, "actor": member.id,
                                           "turn": room.turn_number + 1})
-                return self._model_turn(room, member, provider, context, hooks)
+                call = nullcontext() if self.connection is None else calling(
+                    replace(current_call() or CallOptions(), profile=self.connection.profile))
+                with call:
+                    result = self._model_turn(room, member, provider, context, hooks)
+                result.connection = self.connection
+                return result
             finally:
                 hooks.close()
+
+    def _connect(self, room: Room) -> None:
+        """Settle the live connection in ``room``: the protocol, endpoint, model and key the
+        turn plays with come from it."""
+        assert self.live is not None
+        connection = self.connection = self.live.connect(self.kernel, room)
+        profile = connection.profile
+        self.provider, self.endpoint, self.model = profile.protocol, profile.endpoint, profile.model
+        self.api_key = connection.api_key
+        if profile.max_tokens:
+            self.max_tokens = profile.max_tokens
 
     def _model_turn(self, room: Room, member: Member, provider: Provider, context: TurnContext,
                     hooks: TurnHooks) -> TurnResult:

@@ -98,6 +98,29 @@ def project_variable(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any
     return view
 
 
+DICE_KEYS = ("faces", "dice", "roll")
+"""Keys whose number (or list of numbers) in an event's data means dice were rolled."""
+
+
+def rolled(data: Any, depth: int = 0) -> bool:
+    """Whether an event's data records dice rolled (a check, a subsystem, ``.r``, a rule
+    system's dot command): a :data:`DICE_KEYS` key holding a number or numbers, looked for a
+    few levels down."""
+    if depth > 4:
+        return False
+    if isinstance(data, Mapping):
+        for key in DICE_KEYS:
+            value = data.get(key)
+            if isinstance(value, int) and not isinstance(value, bool):
+                return True
+            if isinstance(value, list) and value and all(isinstance(v, int) for v in value):
+                return True
+        return any(rolled(v, depth + 1) for v in data.values() if isinstance(v, (Mapping, list)))
+    if isinstance(data, list):
+        return any(rolled(v, depth + 1) for v in data[:16])
+    return False
+
+
 def project_event(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] | None:
     """A history entry. Players see entries meant for the table only, variable events only
     while the variable is player-visible *now* (a variable later made secret disappears from
@@ -114,14 +137,17 @@ def project_event(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] |
     actor = entry.actor
     if entry.role == "player" and actor in room.sheets:
         actor = room.sheets[actor].name
+    edited = {"edited": True} if (entry.model_extra or {}).get("edited") is True else {}
+    if event is not None and rolled(event.data()):
+        edited["dice"] = True
     if viewer.keeper:
         text = entry_text(room, entry, viewer.locale, variables=False)
         return {"turn": entry.turn, "role": entry.role, "actor": actor, "member": entry.actor, "text": text,
-                "keeper_only": hidden}
+                "keeper_only": hidden, **edited}
     text = entry_text(room, entry, viewer.locale) if entry.role == "event" else entry.text
     if not text:
         return None
-    return {"turn": entry.turn, "role": entry.role, "actor": actor, "text": text}
+    return {"turn": entry.turn, "role": entry.role, "actor": actor, "text": text, **edited}
 
 
 def keeper_only(doc: Document, viewer: Viewer, room: Room) -> dict[str, Any] | None:

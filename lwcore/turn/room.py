@@ -37,6 +37,7 @@ from lwcore.io.transaction import FaultHook, FolderTransaction, locked
 from lwcore.rules import engine_for
 from lwcore.rules.sheet import Sheet, load_sheet
 from lwcore.deadline import Deadline
+from lwcore.turn.checkpoints import stage_record
 from lwcore.turn.documents import DocumentStore
 from lwcore.turn.history import HistoryEntry, HistoryLog, entry_record, record_text
 from lwcore.turn.variables import VariableDef
@@ -334,7 +335,8 @@ class Room:
 
     def save(self, *, fault: FaultHook | None = None) -> list[Path]:
         """Write what changed as one transaction (every file or none, see
-        :mod:`lwcore.io.transaction`); new history entries are appended. Every file body is
+        :mod:`lwcore.io.transaction`); new history entries are appended; the undo log gets
+        the line that undoes it (:mod:`lwcore.turn.checkpoints`). Every file body is
         built (and encoded) before anything is touched. Returns the files written. With a
         :attr:`deadline` that has passed, :class:`LwError` (code ``deadline``) and nothing is
         written."""
@@ -359,6 +361,8 @@ class Room:
         if self.history.pending:
             lead = b"\n" if unterminated(self.history.path) else b""
             txn.append(HISTORY_FILE, lead + self._history_bytes(self.history.pending))
+        if txn.changes:  # the undo log's line for this save (lwcore.turn.checkpoints), in the same transaction
+            stage_record(self.path, txn, turn_before=self.history.saved_turn, turn_after=self.turn_number)
         if txn.changes and self.deadline is not None:
             self.deadline.claim()  # past the turn's deadline nothing is written
         written = txn.commit()

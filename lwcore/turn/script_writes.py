@@ -76,7 +76,8 @@ def apply_write(room: Room, write: VariableWrite, *, by: str) -> list[Event]:
         var.value = stored
         room.mark("variables")
         return [VariableChanged(id=var.id, before=before, value=stored, audience=variable_audience(var),
-                                summary=f"{var.id}: {before} → {stored}", note=note or None, by=by)]
+                                summary=f"{var.id}: {before} → {stored}" if before is not None
+                                else f"{var.id} = {stored}", note=note or None, by=by)]
     path = tree.show_path(list(write.path))
     if write.op == "setvar":
         change = tree.put(path, write.value, reason=located(write))

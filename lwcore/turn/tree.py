@@ -520,7 +520,8 @@ def apply_changes(room: Room, changes: Sequence[TreeChange], *, by: str) -> list
         now = _safe_get(state, change.shows if change.shows is not None else change.path)
         events.append({"kind": "tree", "audience": "keeper", "op": change.op, "path": change.path, "before": was,
                        "value": now, "by": by,
-                       "summary": f"{change.path}: {_shown(was)} → {_shown(now)}"
+                       "summary": (f"{change.path}: {_shown(was)} → {_shown(now)}" if was is not None
+                                   else f"{change.path} = {_shown(now)}")
                                   + (f" ({change.reason})" if change.reason else "")})
     if state == original:
         return events

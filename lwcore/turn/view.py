@@ -58,6 +58,10 @@ class HistoryLine(BaseModel):
     text: str
     keeper_only: bool = False
     """Only in the keeper's view: a line players do not see."""
+    edited: bool = False
+    """The keeper replaced this narration after the turn (``lw room edit``)."""
+    dice: bool = False
+    """An event line that records dice rolled (a check, ``.r``): shown as such."""
 
 
 class VariableLine(BaseModel):
@@ -229,6 +233,7 @@ def render_text(view: PlayerView) -> str:
             who = f"{line.actor}: " if line.role == "player" and line.actor else ""
             mark = {"player": ">", "keeper": "", "event": "  ·"}[line.role]
             secret = t("view.line_keeper") if line.keeper_only else ""
+            secret += t("view.line_edited") if line.edited else ""
             text = f"{mark} {who}{line.text}".strip() if line.role != "event" else f"{mark} {line.text}"
             out.append(text + secret)
     return "\n".join(out)

@@ -115,4 +115,4 @@ def test_other_leaves_still_apply_and_an_old_shadow_can_only_be_removed(room_dir
     assert [e["kind"] for e in events] == ["tree", "tree_refused", "tree", "tree"]
     assert "declared variable" in events[1]["summary"]
     assert tree.tree_of(room) == {"free": 6, "other": 1}
-    assert events[0]["op"] == "put" and events[0]["summary"] == "other: None → 1"
+    assert events[0]["op"] == "put" and events[0]["summary"] == "other = 1"  # never "None" as a value

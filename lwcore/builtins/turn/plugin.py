@@ -14,7 +14,8 @@ from lwcore.hookspecs import hookimpl
 @hookimpl
 def lw_cli(register: Register[CommandRef]) -> None:
     register(CommandRef("turn", "lwcore.builtins.turn.turn_command:turn", "Play one keeper turn in a room."))
-    register(CommandRef("room", "lwcore.builtins.turn.room_cli:room", "The rooms of the data dir by name."))
+    register(CommandRef("room", "lwcore.builtins.turn.room_cli:room",
+                        "The rooms of the data dir by name, and the keeper's message controls."))
 
 
 @hookimpl

@@ -11,11 +11,13 @@ from typing import Any
 
 import click
 
-from lwcore.builtins.turn import live_turn
 from lwcore.builtins.turn.report import print_intro, print_turn
 from lwcore.cli.common import ROOM, echo_json, state
 from lwcore.errors import LwError
 from lwcore.io.safe_json import read_json
+from lwcore.live import CallOptions, TextDelta, calling
+from lwcore.turn import connection as live_turn
+from lwcore.turn import controls
 from lwcore.turn.provider import protocol_of_reply, provider_for
 from lwcore.turn.room import Room, room_lock, shown_to
 from lwcore.turn.room_commands import is_command
@@ -108,6 +110,8 @@ starts it over).""")
 @click.option("--seed", default=None, type=int, help="Seed the engine's dice (reproducible turns).")
 @click.option("--view", is_flag=True, help="Print what --as MEMBER sees (default: the first player; the keeper gets the keeper view, keeper-only values marked).")
 @click.option("--fresh", is_flag=True, help="Start the bundled example room over (ignored for an explicit ROOM).")
+@click.option("--regenerate", is_flag=True, help="Play the last turn again from the state before it (the same words, "
+              "the same member), on the room's profile or --reply FILE; the earlier reply is kept (lw room alternatives).")
 @click.pass_context
 def turn(
     ctx: click.Context,
@@ -129,6 +133,7 @@ def turn(
     profile_name: str | None,
     dry_run: bool,
     stream: bool | None,
+    regenerate: bool = False,
 ) -> None:
     """Play one keeper turn in ROOM (default: the bundled example room).
 
@@ -146,6 +151,8 @@ def turn(
 
     if say is not None:
         check_said(say)  # before anything is printed or read (the turn checks it again)
+    if regenerate and (say is not None or dry_run):
+        raise LwError("--regenerate plays the last turn's own words again: leave out --say and --dry-run")
     kernel = state(ctx).kernel
     path = Path(room) if room else example_room(kernel.data_dir, fresh=fresh)
     reply, protocol = _read_reply(reply_file, kernel, provider) if reply_file else (None, provider)
@@ -157,6 +164,13 @@ def turn(
     live = not dry_run and reply_file is None and (bool(endpoint or profile_name) or live_turn.room_profile(path) is not None)
     # a view (nothing said) or a command's reply is the member's own: errors as they may read them
     for_member = say is None or is_command(say)
+    if regenerate:
+        if reply_file is None and not live:
+            raise LwError("--regenerate needs a model: the room's profile, --profile, --endpoint or --reply FILE")
+        _play(kernel, path, say="", actor=None, provider=protocol, as_json=as_json, reply=reply, endpoint=endpoint,
+              key_env=key_env, model=model, max_steps=max_steps, seed=seed, view=view, payload=payload,
+              fold_reply=fold_reply, live=live, profile_name=profile_name, stream=stream, regenerate=True)
+        return
     with shown_to(path, actor) if for_member else nullcontext():
         if say is None:
             if reply_file is not None or endpoint:
@@ -180,37 +194,39 @@ def _play(
     kernel: Any, path: Path, *, say: str, actor: str | None, provider: str | None, as_json: bool, reply: Any,
     endpoint: str | None, key_env: str | None, model: str | None, max_steps: int, seed: int | None, view: bool,
     payload: bool, fold_reply: Any = None, live: bool = False, profile_name: str | None = None,
-    stream: bool | None = None,
+    stream: bool | None = None, regenerate: bool = False,
 ) -> None:
-    """One turn through the kernel's one entry point (it takes the room's lock); the room
-    is shown before the turn runs, the request and what happened after (read as a reader).
-    A live turn (a profile, or ``--endpoint``) first resolves its connection from the room's
-    ``profile:`` (read under a shared lock) and streams narration when asked."""
-    options: dict[str, Any] = {}
-    connection = None
-    if live and not is_command(say):
-        with room_lock(path, shared=True):
-            loaded = Room.load(path, kernel)
-        connection = live_turn.connect(kernel, loaded, profile_name=profile_name, endpoint=endpoint,
-                                       protocol=provider, model=model, key_env=key_env, warn=_warn)
-        provider, endpoint, model = connection.profile.protocol, connection.profile.endpoint, connection.profile.model
-        if connection.profile.max_tokens:
-            options["max_tokens"] = connection.profile.max_tokens
-    else:
-        endpoint = None
-    streaming = connection is not None and not as_json and (stream if stream is not None else sys.stdout.isatty())
+    """One turn through the kernel's one entry point (it takes the room's lock and, for a live
+    turn -- a profile, or ``--endpoint`` -- settles the connection on the room it loaded); the
+    room is shown before the turn runs, the request and what happened after (read as a
+    reader). A live turn streams narration when asked."""
+    request = None
+    if live and (regenerate or not is_command(say)):
+        request = live_turn.LiveRequest(profile=profile_name, endpoint=endpoint, protocol=provider, model=model,
+                                        key_env=key_env, warn=_warn)
+    streaming = request is not None and not as_json and (stream if stream is not None else sys.stdout.isatty())
 
     def intro(room: Room, member: Any) -> None:
         if not as_json and not is_command(say):
             print_intro(room, member, say)
 
-    call = live_turn.options(connection, stream=streaming, on_text=_echo_text) if connection else nullcontext()
-    with call:
-        result = kernel.turn(
-            path, say, provider=provider, actor=actor, reply=reply, endpoint=endpoint,
-            api_key=connection.api_key if connection is not None else None, model=model, max_steps=max_steps,
-            rng=random.Random(seed) if seed is not None else None, fold_reply=fold_reply, on_start=intro, **options,
+    def on_delta(delta: Any) -> None:
+        if isinstance(delta, TextDelta):
+            _echo_text(delta.text)
+
+    def run(target: Any, said: str, who: str | None) -> Any:
+        nonlocal say
+        say = said
+        return kernel.turn(
+            target, said, provider=None if request else provider, actor=who, reply=reply, live=request,
+            max_steps=max_steps, rng=random.Random(seed) if seed is not None else None, fold_reply=fold_reply,
+            on_start=intro,
         )
+
+    call = calling(CallOptions(stream=True, on_delta=on_delta)) if streaming else nullcontext()
+    with call:
+        result = controls.regenerate(kernel, path, run) if regenerate else run(path, say, actor)
+    connection = result.connection
     if streaming:
         click.echo("")
     if result.command is not None:

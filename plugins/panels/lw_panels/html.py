@@ -49,6 +49,8 @@ h3{font-size:1rem;margin:.1rem 0 .4rem}
 .lw-story p{margin:.25rem 0}
 .lw-story .keeper-line{font-style:italic}
 .lw-story .event{color:var(--muted);font-size:.9em}
+.lw-story .event.dice{color:var(--ink);font-size:1em;font-weight:600;border-left:3px solid var(--accent);padding:.1rem .5rem;background:#eef3f7;border-radius:0 4px 4px 0}
+#lw-status{margin-left:auto;font-weight:600;color:var(--accent)}
 .lw-story .secret,.lw-vars .secret{color:var(--danger)}
 .lw-recap{border-left:3px solid var(--line);padding-left:.6rem;color:var(--muted)}
 .lw-vars dl{display:grid;grid-template-columns:auto 1fr;gap:.15rem .8rem;margin:0}
@@ -82,6 +84,14 @@ button{font:inherit;padding:.3rem .8rem;border:1px solid var(--accent);backgroun
 #lw-note{min-height:1.2rem;color:var(--muted);white-space:pre-wrap}
 #lw-note.bad{color:var(--danger)}
 .lw-empty{color:var(--muted)}
+.lw-story .edited{color:var(--muted);font-size:.85em;font-style:normal}
+.lw-controls .row{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:.3rem 0}
+.lw-controls input{width:5rem;font:inherit;padding:.2rem}
+.lw-controls textarea{width:100%;min-height:3rem;font:inherit;padding:.3rem}
+.lw-controls ol{margin:.2rem 0;padding-left:1.4rem}
+.lw-controls li.chosen{font-weight:600}
+.lw-stream{white-space:pre-wrap;font-style:italic;color:var(--muted)}
+.lw-stream:empty{display:none}
 """.strip()
 
 SCRIPT = r"""
@@ -116,7 +126,7 @@ SCRIPT = r"""
     }
   }
   function apply(update) {
-    for (const key of ["story", "vars", "ui"]) {
+    for (const key of ["story", "vars", "ui", "controls", "status"]) {
       const el = document.getElementById("lw-" + key);
       if (el && typeof update[key] === "string") el.innerHTML = update[key];
     }
@@ -136,6 +146,16 @@ SCRIPT = r"""
     }
   });
   document.addEventListener("click", (event) => {
+    const control = event.target.closest("[data-control]");
+    if (control) {
+      const data = {action: control.dataset.control};
+      if (control.dataset.number) data.number = Number(control.dataset.number);
+      if (data.action === "rewind") data.turn = Number(document.getElementById("lw-rewind-turn").value);
+      if (data.action === "edit") data.text = document.getElementById("lw-edit-text").value;
+      note("…");
+      post("control", data).then(r => note(r.text), e => note(e.message, true));
+      return;
+    }
     const button = event.target.closest("[data-intent]");
     if (!button) return;
     const panel = button.dataset.panel;
@@ -150,11 +170,19 @@ SCRIPT = r"""
     const text = box.value.trim();
     if (!text) return;
     note("…");
-    post("say", {text}).then(r => { box.value = ""; note(r.text); }, e => note(e.message, true));
+    post("say", {text}).then(r => { box.value = ""; note(r.in_story ? "" : r.text); }, e => note(e.message, true));
   });
   fetch(base + "state").then(r => r.json()).then(apply);
   const events = new EventSource(base + "events");
-  events.addEventListener("update", (event) => apply(JSON.parse(event.data)));
+  events.addEventListener("update", (event) => {
+    const live = document.getElementById("lw-stream");
+    if (live) live.textContent = "";
+    apply(JSON.parse(event.data));
+  });
+  events.addEventListener("delta", (event) => {
+    const live = document.getElementById("lw-stream");
+    if (live) live.textContent += event.data;
+  });
 })();
 """.strip()
 
@@ -325,7 +353,10 @@ def story_html(view: Mapping[str, Any]) -> str:
             who = f"<b>{_e(line.get('actor') or '')}</b>: " if line.get("actor") else ""
             parts.append(f'<p class="player-line">{who}{_e(line["text"])}{secret}</p>')
         elif line["role"] == "keeper":
-            parts.append(f'<p class="keeper-line">{_e(line["text"])}{secret}</p>')
+            edited = f' <span class="edited">{t("html.line_edited")}</span>' if line.get("edited") else ""
+            parts.append(f'<p class="keeper-line">{_e(line["text"])}{edited}{secret}</p>')
+        elif line.get("dice"):
+            parts.append(f'<p class="event dice">🎲 {_e(line["text"])}{secret}</p>')
         else:
             parts.append(f'<p class="event">· {_e(line["text"])}{secret}</p>')
     if not parts:
@@ -353,10 +384,54 @@ def ui_html(view: Mapping[str, Any]) -> str:
     return "".join(out)
 
 
+def controls_html(view: Mapping[str, Any]) -> str:
+    """The keeper's message controls (only a keeper's view has ``controls``): regenerate and
+    stop the last turn, choose among its kept replies, edit its narration, rewind."""
+    controls = view.get("controls")
+    if not controls:
+        return ""
+    t = MESSAGES.bind(view["locale"])
+    turn = int(controls.get("turn") or 0)
+    kept = "".join(
+        f'<li class="{"chosen" if a["chosen"] else ""}">{_e(a["narration"][:200])} '
+        + ("" if a["chosen"] else f'<button type="button" data-control="choose" data-number="{_e(a["number"])}">'
+                                  f'{t("html.control_choose")}</button>') + "</li>"
+        for a in controls.get("alternatives", ()))
+    kept = f'<ol>{kept}</ol>' if kept else ""
+    return (
+        f'<div class="row"><button type="button" data-control="regenerate">{t("html.control_regenerate")}</button>'
+        f'<button type="button" data-control="stop">{t("html.control_stop")}</button></div>{kept}'
+        f'<div class="row"><label for="lw-rewind-turn">{t("html.control_rewind_to")}</label>'
+        f'<input id="lw-rewind-turn" type="number" min="1" max="{turn}" value="{turn}">'
+        f'<button type="button" data-control="rewind">{t("html.control_rewind")}</button></div>'
+        f'<textarea id="lw-edit-text" placeholder="{_e(t("html.control_edit_placeholder"))}"></textarea>'
+        f'<div class="row"><button type="button" data-control="edit">{t("html.control_edit")}</button></div>'
+    )
+
+
+def status_html(view: Mapping[str, Any]) -> str:
+    """Whose turn it is: the member whose line the keeper is answering now, else the players'
+    (``status`` of the web table's view: ``{"turn", "acting"}``; none on a static page)."""
+    status = view.get("status")
+    if not status:
+        return ""
+    t = MESSAGES.bind(view["locale"])
+    acting = status.get("acting")
+    if acting:
+        return _e(t("html.status_acting", acting=acting))
+    turn = int(status.get("turn") or 0)
+    if view.get("keeper"):
+        said = t("html.status_players", turn=turn)
+    else:
+        said = t("html.status_yours", turn=turn)
+    return _e(said)
+
+
 def fragments(view: Mapping[str, Any]) -> dict[str, str]:
     """The parts of a table page a live update replaces."""
     return {"story": story_html(view), "vars": vars_html(view), "ui": ui_html(view),
-            "panels": panels_html(view.get("panels", ()), view["locale"])}
+            "panels": panels_html(view.get("panels", ()), view["locale"]), "controls": controls_html(view),
+            "status": status_html(view)}
 
 
 def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
@@ -372,6 +447,10 @@ def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
         act = (f'<section class="box"><form class="lw-act" id="lw-act"><textarea name="text" '
                f'placeholder="{_e(t("html.act_placeholder"))}">'
                f'</textarea><button type="submit">{t("html.act")}</button></form><div id="lw-note"></div></section>')
+        if view.get("controls"):
+            act += (f'<section class="box lw-controls"><h2>{t("html.keeper_controls")}</h2>'
+                    f'<div id="lw-stream" class="lw-stream"></div>'
+                    f'<div id="lw-controls">{parts["controls"]}</div></section>')
     script = f"<script>{SCRIPT}</script>" if live else ""
     meta = "" if live else f'<meta http-equiv="Content-Security-Policy" content="{_e(page_policy(live=False))}">'
     return (
@@ -379,7 +458,8 @@ def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">'
         f'<title>{_e(view["title"])} — {_e(view["name"])}</title><style>{STYLE}</style></head>'
         f'<body data-base="{_e(base)}" data-viewer="{_e(view["viewer"])}" data-version="{_e(view.get("version", 0))}">'
-        f'<header><h1>{_e(view["title"])}</h1>{who}</header><div class="layout"><main>'
+        f'<header><h1>{_e(view["title"])}</h1>{who}<span id="lw-status">{parts["status"]}</span></header>'
+        f'<div class="layout"><main>'
         f'<section class="box"><h2>{t("html.story")}</h2><div class="lw-story" id="lw-story">{parts["story"]}</div></section>'
         f'<div id="lw-ui">{parts["ui"]}</div>{act}</main><aside>'
         f'<section class="box lw-vars"><h2>{t("html.variables")}</h2><div id="lw-vars">{parts["vars"]}</div></section>'

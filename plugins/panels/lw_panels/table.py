@@ -19,7 +19,7 @@ from lw_panels.compile import compile_block, resolve, shown
 from lw_panels.load import asset_bytes
 from lw_panels.manifest import resolve_panels, room_packs
 from lw_panels.variables import viewer_state
-from lwcore.api import Block, js_enabled, view_for, viewer_of
+from lwcore.api import Block, alternatives_of, js_enabled, view_for, viewer_of
 
 if TYPE_CHECKING:
     from lwcore.api import Room
@@ -96,12 +96,16 @@ def table_view(room: Room, member_ref: str | None, *, ui: Iterable[Mapping[str, 
     variables += [{"id": "mvu." + leaf.path, "label": leaf.path, "text": shown(leaf.value), "maximum": None,
                    "keeper_only": leaf.hidden, **({"hidden": True} if leaf.hidden else {})} for leaf in view.tree]
     name = member.name or member.id
-    return {
+    out = {
         "room": room.file.id, "title": view.title, "viewer": member.id, "name": name, "keeper": viewer.keeper,
         "locale": viewer.locale, "recap": view.recap, "version": version,
         "history": [line.model_dump() for line in view.history], "variables": variables,
         "panels": panels, "ui": emissions, "frames": frames,
     }
+    if viewer.keeper:  # the keeper's message controls: the last turn and its kept replies
+        out["controls"] = {"turn": room.turn_number, "alternatives": [
+            {"number": n, "narration": text, "chosen": chosen} for n, text, chosen in alternatives_of(room)]}
+    return out
 
 
 def _hashes(panels: list[dict[str, Any]]) -> set[str]:

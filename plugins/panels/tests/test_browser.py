@@ -252,3 +252,50 @@ def test_a_hooks_leaking_output_never_reaches_a_players_page(browser, kernel, ta
         for page in (watcher, actor, keeper):
             assert not page.errors, page.errors  # type: ignore[attr-defined]
             page.context.close()
+
+
+def test_the_table_as_a_player_reads_it(browser, kernel, table_room: Path) -> None:  # noqa: ANN001
+    """A player's page after turns that set a value it already had and one that had none: no
+    operator text, ids or ``None``, no change that changes nothing, the narration once, the
+    dice legible (full size, in ink), whose turn it is; and with no reply left, a player is
+    told only that their line was not played."""
+    import re
+
+    text = (table_room / "variables.yaml").read_text(encoding="utf-8")
+    (table_room / "variables.yaml").write_text(text.replace("variables:\n", (
+        "variables:\n  - id: storm_level\n    kind: text\n    visibility: player\n"
+        "    labels: {zh: 风暴, en: Storm}\n"), 1), encoding="utf-8")  # no value yet
+    again = {"id": "msg_2", "type": "message", "role": "assistant", "model": "recorded", "stop_reason": "end_turn",
+             "content": [{"type": "tool_use", "id": "t1", "name": "set_variable", "input": {"id": "fog", "value": "蔽日"}},
+                         {"type": "tool_use", "id": "t2", "name": "set_variable", "input": {"id": "storm_level", "value": "rising"}},
+                         {"type": "text", "text": "风从海上压过来，灯塔的光被雾吞掉了。"}]}
+    table = Table(kernel, table_room, TurnSource(deque([recorded(), again])), seed=5)
+    with Server(table) as served:
+        page = open_page(browser, served.link("p2"))
+        assert page.locator("#lw-status").inner_text() == "Turn 2 · your move"
+        for said in ("我去码头查看那艘空船。", "我们跟上脚印。"):
+            page.fill("#lw-act textarea", said)
+            page.click("#lw-act button")
+            page.locator("#lw-story .player-line", has_text=said).wait_for(timeout=20000)
+            page.wait_for_function("document.getElementById('lw-note').textContent !== '…'", timeout=20000)
+        page.locator("#lw-story", has_text="灯塔的光被雾吞掉了").wait_for(timeout=20000)
+        shown = page.locator("body").inner_text()
+        assert shown.count("灯塔的光被雾吞掉了") == 1 and page.locator("#lw-note").inner_text() == ""
+        assert "None" not in shown and "Storm: rising" in shown
+        unchanged = [m for m in re.findall(r"([^\n:]+): ([^\n→]+) → ([^\n]+)", shown) if m[1].strip() == m[2].strip()]
+        assert not unchanged, unchanged
+        assert shown.count("Fog: Thick fog → Sun-blotting fog") == 1  # the real change, once
+        for raw in ("p1", "p2", "kp", "storm_level", "clues_found", "set_variable", "--reply"):
+            assert not re.search(rf"(?<![\w-]){re.escape(raw)}(?![\w-])", shown), raw
+        dice = page.locator("#lw-story .event.dice")
+        assert dice.count() >= 2
+        look = dice.first.evaluate("e => { const s = getComputedStyle(e); return [s.fontSize, s.color, s.fontWeight]; }")
+        assert float(look[0].rstrip("px")) >= 15 and look[1] == "rgb(29, 36, 48)" and int(look[2]) >= 600, look
+        assert page.locator("#lw-status").inner_text() == "Turn 4 · your move"
+        page.fill("#lw-act textarea", "我再看看。")
+        page.click("#lw-act button")
+        page.locator("#lw-note.bad").wait_for(timeout=20000)
+        told = page.locator("#lw-note").inner_text()
+        assert "your line was not played" in told and "--" not in told and "reply" not in told, told
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        page.context.close()

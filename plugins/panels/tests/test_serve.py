@@ -22,6 +22,7 @@ pytest.importorskip("starlette", reason="lw serve needs the serve extra (starlet
 pytest.importorskip("uvicorn", reason="lw serve needs the serve extra (starlette, uvicorn)")
 
 from lw_panels.serve.table import Table, TurnSource  # noqa: E402
+from lwcore.turn.connection import LiveRequest  # noqa: E402
 
 
 @pytest.fixture
@@ -31,8 +32,10 @@ def server(kernel, table_room: Path):  # noqa: ANN001, ANN201
         yield running
 
 
-def listen(url: str, found: queue.Queue) -> threading.Thread:
-    """Read a server-sent event stream in a thread; each ``update`` event's data goes to ``found``."""
+def listen(url: str, found: queue.Queue, *, while_acting: bool = False) -> threading.Thread:
+    """Read a server-sent event stream in a thread; the first ``update`` event's data goes to
+    ``found`` -- the first after the turn (not the one saying whose turn is being played),
+    unless ``while_acting``."""
     parts = urlsplit(url)
 
     def run() -> None:
@@ -51,7 +54,7 @@ def listen(url: str, found: queue.Queue) -> threading.Thread:
             elif text.startswith("data: "):
                 data.append(text[6:])
             elif text == "":
-                if event == "update":
+                if event == "update" and ("acted" in json.loads("\n".join(data)).get("status", "")) == while_acting:
                     found.put(("update", "\n".join(data)))
                     conn.close()
                     return
@@ -99,8 +102,33 @@ def test_a_turn_updates_every_seat_over_events(server: Server) -> None:
     assert "教团警觉" in updates["kp"]["panels"]
     dumped = json.dumps(updates["p2"], ensure_ascii=False)
     assert not [s for s in KEEPER_TEXTS if s in dumped]
+    # the recorded replies are used up: the player is told only that their line was not played
     status, _, body = fetch(server.link("p2") + "say", data={"text": "我跟上去。"})
-    assert status == 409 and "no model reply is left" in json.loads(body)["error"]
+    told = json.loads(body)
+    assert status == 409 and told["code"] == "no_model" and "your line was not played" in told["error"]
+    assert "--reply" not in told["error"] and "lw serve" not in told["error"]
+    status, _, body = fetch(server.link("kp") + "say", data={"text": "雾更浓了。"})
+    told = json.loads(body)
+    assert status == 409 and "recorded replies this table was started with are used up" in told["error"]
+    assert "--reply" in told["error"] and "profile" in told["error"]
+
+
+def test_every_seat_hears_whose_turn_is_being_played(kernel, table_room: Path) -> None:  # noqa: ANN001
+    """While a player's turn is played every seat reads who acted; after it, whose move it is."""
+    table = Table(kernel, table_room, TurnSource(deque([recorded()])), seed=5, token=lambda member: f"seat-{member}")
+    with Server(table) as server:
+        before = json.loads(fetch(server.link("p2") + "state")[2])["status"]
+        assert before == "Turn 2 · your move"  # the next turn (the pack was enabled in turn 1)
+        assert json.loads(fetch(server.link("kp") + "state")[2])["status"] == "第 2 回合 · 轮到玩家"
+        found: queue.Queue = queue.Queue()
+        listen(server.link("p2") + "events", found, while_acting=True)
+        assert found.get(timeout=10)[:2] == ("status", 200)
+        status, _, body = fetch(server.link("p1") + "say", data={"text": "我去码头查看那艘空船。"})
+        assert status == 200 and json.loads(body)["in_story"] is True  # the page does not print it twice
+        during = json.loads(found.get(timeout=20)[1])
+        assert during["status"] == "林晓 acted; the keeper is answering…", during["status"]
+        after = json.loads(fetch(server.link("p2") + "state")[2])
+        assert after["status"] == "Turn 3 · your move"
 
 
 def test_guards(server: Server) -> None:
@@ -169,8 +197,8 @@ def test_turns_from_an_endpoint(kernel, table_room: Path, monkeypatch) -> None: 
     threading.Thread(target=provider.serve_forever, daemon=True).start()
     monkeypatch.setenv("FAKE_KEY", "k-123")
     try:
-        source = TurnSource(endpoint=f"http://127.0.0.1:{provider.server_address[1]}/v1/messages",
-                            key_env="FAKE_KEY", provider="anthropic_messages")
+        source = TurnSource(live=LiveRequest(endpoint=f"http://127.0.0.1:{provider.server_address[1]}/v1/messages",
+                                             key_env="FAKE_KEY", protocol="anthropic_messages", model="fake"))
         table = Table(kernel, table_room, source, seed=5)
         seat = next(s for s in table.seats.values() if s.member == "p1")
         outcome = table.act(seat, "我去码头查看那艘空船。")
@@ -222,6 +250,89 @@ def test_lw_serve_as_a_command(tmp_path: Path, table_room: Path, pack: Path) -> 
             process.kill()
             raise
     assert "Traceback" not in err and "ERROR" not in err, err
+    assert "warning: no model: this room names no provider profile" in err, err  # said at start, not at a turn
+
+
+def test_a_table_without_a_model_refuses_each_turn_saying_why(kernel, table_room: Path) -> None:  # noqa: ANN001
+    """No profile, endpoint or reply: room commands work, a turn is refused -- the keeper is
+    told what to do, a player only that their line was not played -- and nothing is written."""
+    before = (table_room / "history.jsonl").read_bytes() if (table_room / "history.jsonl").exists() else b""
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=lambda member: f"seat-{member}")
+    with Server(table) as server:
+        status, _, body = fetch(server.link("p1") + "say", data={"text": "我去码头。"})
+        told = json.loads(body)
+        assert status == 409 and told["code"] == "no_model", told
+        assert "your line was not played" in told["error"] and "--" not in told["error"]
+        status, _, body = fetch(server.link("kp") + "say", data={"text": "雾更浓了。"})
+        told = json.loads(body)
+        assert status == 409 and "no model is connected to this table" in told["error"]
+        assert "lw provider add" in told["error"] and "profile: NAME" in told["error"]
+        assert fetch(server.link("p1") + "say", data={"text": ".r 1d6"})[0] == 200
+    after = (table_room / "history.jsonl").read_bytes()
+    assert after.startswith(before) and "我去码头" not in after.decode("utf-8")
+
+
+def test_lw_serve_plays_on_the_rooms_profile(tmp_path: Path, table_room: Path, pack: Path) -> None:
+    """The real ``lw serve ROOM`` on a room whose ``room.yaml`` names a profile: it says at start
+    what it plays on, and a player's line is played on that model (a loopback Chat Completions
+    server) with no further option."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    from provider_servers import ProviderServer, Reply
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    env.update({"LW_HOME": str(tmp_path / "home"), "LW_DEV_PACKS": str(pack), "PYTHONUNBUFFERED": "1"})
+    lw = Path(sys.executable).parent / "lw"
+    text = (table_room / "room.yaml").read_text(encoding="utf-8")
+    (table_room / "room.yaml").write_text(f"profile: local\n{text}", encoding="utf-8")
+    with ProviderServer("chat_completions", [Reply("钟声从雾里传来。")]) as provider:
+        added = subprocess.run([str(lw), "provider", "add", "local", "--endpoint", provider.url, "--model", "m1",
+                                "--no-key"], capture_output=True, text=True, env=env, timeout=60)
+        assert added.returncode == 0, added.stderr
+        process = subprocess.Popen([str(lw), "serve", str(table_room), "--port", "0"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, env=env)
+        try:
+            lines = [process.stdout.readline() for _ in range(6)]
+            assert f"turns play on m1 at {provider.url} (profile local)" in lines[0], lines
+            links = dict(re.findall(r"\((keeper|p1|p2)\): (http://127\.0\.0\.1:\d+/t/\S+/)", "".join(lines)))
+            status, body = _say_when_up(links["p1"], "我去码头查看那艘空船。")
+            assert status == 200 and "钟声从雾里传来。" in json.loads(body)["text"], body
+        finally:
+            process.send_signal(signal.SIGINT)
+            out, err = process.communicate(timeout=20)
+    assert provider.requests[0].body["model"] == "m1"
+    assert "warning" not in err and "Traceback" not in err, err
+
+
+def test_lw_serve_on_a_missing_profile_fails_at_start(tmp_path: Path, table_room: Path, pack: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    env.update({"LW_HOME": str(tmp_path / "home"), "LW_DEV_PACKS": str(pack)})
+    lw = Path(sys.executable).parent / "lw"
+    done = subprocess.run([str(lw), "serve", str(table_room), "--port", "0", "--profile", "nowhere"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode != 0 and "no provider profile named 'nowhere'" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def _say_when_up(link: str, text: str) -> tuple[int, bytes]:
+    import time
+
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            status, _, body = fetch(link + "say", data={"text": text})
+            return status, body
+        except OSError:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
 
 
 def test_a_room_broken_after_loading_is_told_whole_only_to_the_keeper(server: Server, table_room: Path) -> None:

@@ -38,6 +38,7 @@ from lw_panels.serve.app import MAX_BODY_BYTES  # noqa: E402
 from lw_panels.serve.table import Table, TurnSource  # noqa: E402
 
 from lwcore.contributions import ReplyEdit  # noqa: E402
+from lwcore.turn.connection import LiveRequest  # noqa: E402
 from lwcore.hookspecs import hookimpl  # noqa: E402
 from lwcore.kernel import Kernel  # noqa: E402
 from lwcore.plugins import InProcessPlugin  # noqa: E402
@@ -105,8 +106,8 @@ class SlowModel:
         self.released.set()
 
     def source(self) -> TurnSource:
-        return TurnSource(endpoint=f"http://127.0.0.1:{self.server.server_address[1]}/v1/messages",
-                          key_env="LW_TEST_NO_SUCH_KEY", provider="anthropic_messages")
+        return TurnSource(live=LiveRequest(endpoint=f"http://127.0.0.1:{self.server.server_address[1]}/v1/messages",
+                                           key_env="LW_TEST_SLOW_KEY", protocol="anthropic_messages", model="slow"))
 
     def __enter__(self) -> SlowModel:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -149,7 +150,8 @@ def seats() -> Any:
     return lambda member: f"seat-{member}"
 
 
-def test_reads_answer_while_a_turn_waits_for_a_slow_model(kernel, table_room: Path, seats) -> None:  # noqa: ANN001
+def test_reads_answer_while_a_turn_waits_for_a_slow_model(kernel, table_room: Path, seats, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setenv("LW_TEST_SLOW_KEY", "k-slow")
     with SlowModel() as model:
         table = Table(kernel, table_room, model.source(), seed=5, token=seats)
         with Server(table) as server:
@@ -169,8 +171,9 @@ def test_reads_answer_while_a_turn_waits_for_a_slow_model(kernel, table_room: Pa
             assert state["version"] == 1 and "我去码头查看那艘空船" in json.dumps(state, ensure_ascii=False)
 
 
-def test_lines_in_one_room_apply_in_the_order_they_came(kernel, table_room: Path, seats) -> None:  # noqa: ANN001
+def test_lines_in_one_room_apply_in_the_order_they_came(kernel, table_room: Path, seats, monkeypatch) -> None:  # noqa: ANN001
     lines = [("p1", "第一句：我去码头。"), ("p2", "Second: I follow the footprints."), ("p1", "第三句：我敲钟。")]
+    monkeypatch.setenv("LW_TEST_SLOW_KEY", "k-slow")
     with SlowModel() as model:
         table = Table(kernel, table_room, model.source(), seed=5, token=seats)
         with Server(table) as server:
@@ -194,8 +197,9 @@ def test_lines_in_one_room_apply_in_the_order_they_came(kernel, table_room: Path
     assert lines[0][1] in seen_by_model[0] and lines[1][1] in seen_by_model[1]  # each turn saw the one before
 
 
-def test_a_turn_past_its_deadline_changes_nothing_and_the_table_goes_on(kernel, table_room: Path, seats) -> None:  # noqa: ANN001
+def test_a_turn_past_its_deadline_changes_nothing_and_the_table_goes_on(kernel, table_room: Path, seats, monkeypatch) -> None:  # noqa: ANN001
     before = snapshot(table_room)
+    monkeypatch.setenv("LW_TEST_SLOW_KEY", "k-slow")
     with SlowModel() as model:
         table = Table(kernel, table_room, model.source(), seed=5, token=seats, turn_seconds=1.5)
         with Server(table) as server:

@@ -6,9 +6,14 @@ Routes (``TOKEN`` is a seat's secret link token; everything under it acts as tha
 ``GET /``                                      a page saying to open your seat's link
 ``GET /t/TOKEN/``                              the member's page (:func:`lw_panels.html.page_html`)
 ``GET /t/TOKEN/state``                         the member's current update (JSON)
-``GET /t/TOKEN/events``                        server-sent events: ``update`` after every change
+``GET /t/TOKEN/events``                        server-sent events: ``update`` after every change;
+                                               on the keeper's seat also ``delta`` (a live turn's
+                                               narration as the model writes it)
 ``POST /t/TOKEN/say``                          ``{"text"}``: act as the member (a command or a turn)
 ``POST /t/TOKEN/intent``                       ``{"panel", "kind", "value"}``: a panel intent
+``POST /t/TOKEN/control``                      the keeper's seat only: ``{"action": "regenerate" |
+                                               "rewind" | "edit" | "choose" | "stop", "turn",
+                                               "text", "number"}`` (:meth:`Table.control`)
 ``GET /t/TOKEN/asset/SHA256``                  a picture of a panel in the member's manifest
 ``GET /t/TOKEN/frame/PACK/PANEL/PATH``         a declared file of a tier-2 panel of theirs
 =============================================  ==============================================
@@ -35,6 +40,7 @@ import contextlib
 import html
 import json
 import posixpath
+import re
 from typing import Any
 
 from starlette.applications import Starlette
@@ -49,8 +55,13 @@ from lw_panels.manifest import manifest, room_packs
 from lw_panels.serve.table import Seat, Table, json_error
 from lwcore.api import LwError, Room, js_enabled, load_json, room_lock, viewer_of
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
 KEEPALIVE = 15.0
+STREAM_QUEUE = 256
+"""Items (updates, narration deltas) one event stream may have waiting for its reader."""
+STREAM_UPDATES = 16
+"""Items a stream that does not keep up holds when an update is queued (older ones are dropped)."""
 MAX_BODY_BYTES = 16 * 1024
 """The largest body a write (``say``, ``intent``) may have."""
 BODY_TIME_LIMIT = 10
@@ -59,20 +70,47 @@ _SAFE = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", 
 
 
 class Hub:
-    """Who listens for updates: one queue per open event stream, by seat."""
+    """Who listens for updates: one queue per open event stream, by seat. An item is
+    ``(event, data)``: ``update`` (a seat's whole update) or ``delta`` (narration as the model
+    writes it, for the keeper's seats only); ``None`` ends the stream."""
 
     def __init__(self) -> None:
-        self.listeners: dict[str, set[asyncio.Queue[str | None]]] = {}
+        self.listeners: dict[str, set[asyncio.Queue[tuple[str, str] | None]]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
 
-    def add(self, seat: Seat) -> asyncio.Queue[str | None]:
+    def add(self, seat: Seat) -> asyncio.Queue[tuple[str, str] | None]:
         self.loop = asyncio.get_running_loop()
-        queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=16)
+        queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue(maxsize=STREAM_QUEUE)
         self.listeners.setdefault(seat.token, set()).add(queue)
         return queue
 
-    def drop(self, seat: Seat, queue: asyncio.Queue[str | None]) -> None:
+    def drop(self, seat: Seat, queue: asyncio.Queue[tuple[str, str] | None]) -> None:
         self.listeners.get(seat.token, set()).discard(queue)
+
+    def put(self, token: str, item: tuple[str, str]) -> None:
+        """Queue ``item`` for every stream of seat ``token``. A stream that does not keep up
+        holds at most :data:`STREAM_UPDATES` items when an update comes (the oldest go: the
+        newest update is what counts), and a delta finding it full is dropped (the turn's
+        update brings the whole narration)."""
+        for queue in list(self.listeners.get(token, ())):
+            if item[0] == "update":
+                while queue.qsize() >= STREAM_UPDATES:
+                    queue.get_nowait()
+            elif queue.full():
+                continue
+            queue.put_nowait(item)
+
+    def deltas(self, seats: list[Seat]) -> Any:
+        """A function, callable from any thread, that sends narration text to ``seats``
+        (the keeper's: raw model text is never a player's)."""
+        tokens = [seat.token for seat in seats if seat.keeper]
+
+        def send(text: str) -> None:
+            loop = self.loop
+            if loop is not None and not loop.is_closed():
+                for token in tokens:
+                    loop.call_soon_threadsafe(self.put, token, ("delta", text))
+        return send
 
     def close(self) -> None:
         """End every open event stream (the server is stopping)."""
@@ -123,10 +161,7 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
             view_or_error = views[seat.token]
             payload = (json.dumps({"error": str(view_or_error)}, ensure_ascii=False)
                        if isinstance(view_or_error, LwError) else update_json(view_or_error))
-            for queue in list(hub.listeners.get(seat.token, ())):
-                if queue.full():
-                    queue.get_nowait()
-                queue.put_nowait(payload)
+            hub.put(seat.token, ("update", payload))
 
     async def index(request: Request) -> Response:
         return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
@@ -168,7 +203,9 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
                         continue
                     if item is None:
                         return
-                    yield "event: update\n" + "".join(f"data: {line}\n" for line in item.split("\n")) + "\n"
+                    event, data = item
+                    lines = _LINE_BREAK.split(data)  # a CR in a model's text must not end an SSE line of its own
+                    yield f"event: {event}\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
             finally:
                 hub.drop(seat, queue)
 
@@ -190,9 +227,17 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
         return data
 
     async def act(seat: Seat, text: str) -> Response:
+        return await queued(lambda deadline: table.submit(seat, text, deadline))
+
+    async def queued(submit: Any) -> Response:
+        """Answer when the line ``submit(deadline)`` queued is played, or at its deadline.
+        Every seat hears at once whose turn is now being played, and again when it ends."""
+        waiting = len(table.waiting)
         try:
             deadline = table.deadline()
-            done = asyncio.wrap_future(table.submit(seat, text, deadline))
+            done = asyncio.wrap_future(submit(deadline))
+            if len(table.waiting) > waiting:
+                await broadcast()
             try:
                 outcome = await asyncio.wait_for(asyncio.shield(done), deadline.remaining())
             except asyncio.TimeoutError:
@@ -201,11 +246,15 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
                     raise deadline.error() from None
                 outcome = await done  # it is saving: its answer is the truth
         except LwError as exc:
-            status = {"forbidden": 403, "invalid": 400, "no_reply": 409, "deadline": 504}.get(exc.code or "", 422)
+            if len(table.waiting) != waiting:  # a turn that did not play: nobody is acting any more
+                await broadcast()
+            status = {"forbidden": 403, "invalid": 400, "no_reply": 409, "no_model": 409, "cancelled": 409,
+                      "refused": 409, "deadline": 504}.get(exc.code or "", 422)
             return JSONResponse(json_error(exc), status_code=status, headers=_SAFE)
         if outcome.changed:
             await broadcast()
-        return JSONResponse({"text": outcome.text, "version": table.version}, headers=_SAFE)
+        return JSONResponse({"text": outcome.text, "version": table.version, "in_story": outcome.in_story},
+                            headers=_SAFE)
 
     async def say(request: Request) -> Response:
         seat = seat_of(request)
@@ -214,6 +263,14 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
         if not isinstance(text, str):
             raise _Refusal(400, "text must be a string")
         return await act(seat, text)
+
+    async def control(request: Request) -> Response:
+        seat = seat_of(request)
+        if not seat.keeper:  # refused before the body is read; the table refuses again
+            return JSONResponse({"error": "only the keeper can regenerate, edit, rewind or stop a turn",
+                                 "code": "forbidden"}, status_code=403, headers=_SAFE)
+        data = await body_of(request)
+        return await queued(lambda deadline: table.control(seat, data, deadline))
 
     async def intent(request: Request) -> Response:
         seat = seat_of(request)
@@ -285,6 +342,7 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
         Route("/t/{token}/events", events),
         Route("/t/{token}/say", say, methods=["POST"]),
         Route("/t/{token}/intent", intent, methods=["POST"]),
+        Route("/t/{token}/control", control, methods=["POST"]),
         Route("/t/{token}/asset/{sha:str}", asset),
         Route("/t/{token}/frame/{pack}/{panel}/{path:path}", frame),
     ]
@@ -298,6 +356,7 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
         yield
         hub.close()
 
+    table.on_text = hub.deltas(list(table.seats.values()))  # a live turn's narration, as it comes, to the keeper
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={_Refusal: refused})
     app.add_middleware(_Guard)
     app.state.table = table

@@ -2,9 +2,11 @@
 
 One page per member (the keeper and each player), each reached by a secret link printed at
 start; the story so far, the member's variables, their panels updating after every turn,
-a box to act as that member, and panel intents. Turns come from recorded replies
-(``--reply FILE``, repeatable, used in order) or an ``--endpoint``, as in ``lw turn``; room
-commands (``.r 1d100``, ``.panels``) need neither. The server listens on 127.0.0.1 only.
+a box to act as that member, and panel intents. Turns play on the room's provider profile
+(``profile:`` in ``room.yaml``; ``--profile NAME`` for another), an ``--endpoint``, or recorded
+replies (``--reply FILE``, repeatable, used in order), as in ``lw turn``; room commands
+(``.r 1d100``, ``.panels``) need none. With no model at all the table still starts, with a
+warning, and refuses each turn with a message saying so. The server listens on 127.0.0.1 only.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from lwcore.api import ROOM, LwError, cli_state as state
               help="Port on 127.0.0.1 (0: any free port).")
 @click.option("--reply", "replies", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="A recorded model reply (JSON) for the next turn; repeat for more turns.")
+@click.option("--profile", "profile_name", default=None,
+              help="Play on this provider profile (default: the room's profile:; lw provider list).")
 @click.option("--endpoint", default=None, help="Send each turn to this HTTP endpoint and run the tool loop.")
 @click.option("--key-env", default=None, help="Environment variable holding the endpoint's key.")
 @click.option("--model", default=None, help="Model name to put in the request.")
@@ -36,7 +40,7 @@ from lwcore.api import ROOM, LwError, cli_state as state
 @click.pass_context
 def serve(ctx: click.Context, room: Path, port: int, replies: tuple[Path, ...], endpoint: str | None,
           key_env: str | None, model: str | None, provider: str | None, seed: int | None,
-          packs: tuple[Path, ...], turn_timeout: float | None) -> None:
+          packs: tuple[Path, ...], turn_timeout: float | None, profile_name: str | None) -> None:
     """Serve ROOM as a web table on 127.0.0.1 (one page per member)."""
     try:
         import uvicorn
@@ -48,14 +52,29 @@ def serve(ctx: click.Context, room: Path, port: int, replies: tuple[Path, ...], 
 
     from lw_panels.packs import dev_mounts
     from lw_panels.serve.table import TURN_TIME_LIMIT, Table, TurnSource
-    from lwcore.api import read_json
+    from lwcore.api import LiveRequest, Room, read_json, room_lock
 
-    if replies and endpoint:
-        raise LwError("give recorded replies or an endpoint, not both")
+    if replies and (endpoint or profile_name):
+        raise LwError("give recorded replies or a live model (--endpoint, --profile), not both")
     kernel = state(ctx).kernel
     for path in packs:
         dev_mounts(kernel).mount(path)
-    source = TurnSource(deque(read_json(p) for p in replies), endpoint, key_env, model, provider)
+    live = None
+    if not replies:
+        with room_lock(room, shared=True):
+            loaded = Room.load(room, kernel)
+        if endpoint or profile_name or loaded.file.profile:
+            live = LiveRequest(profile=profile_name, endpoint=endpoint, protocol=provider, model=model,
+                               key_env=key_env, warn=_warn)
+            connection = live.connect(kernel, loaded)  # every problem of the connection now, not at the first turn
+            live = LiveRequest(profile=profile_name, endpoint=endpoint, protocol=provider, model=model, key_env=key_env)
+            click.echo(f"turns play on {connection.profile.model} at {connection.profile.endpoint}"
+                       + (f" (profile {connection.profile.name})" if connection.named else ""))
+        else:
+            _warn("no model: this room names no provider profile and no --reply or --endpoint was given, so "
+                  "every turn will be refused (room commands still work). Add one with lw provider add NAME …, "
+                  "then profile: NAME in room.yaml or lw serve --profile NAME.")
+    source = TurnSource(deque(read_json(p) for p in replies), provider=provider, live=live)
     table = Table(kernel, room, source, seed=seed, turn_seconds=turn_timeout or TURN_TIME_LIMIT)
     app = create_app(table)
     import socket
@@ -81,3 +100,7 @@ def serve(ctx: click.Context, room: Path, port: int, replies: tuple[Path, ...], 
             super().handle_exit(sig, frame)
 
     TableServer(config).run(sockets=[sock])
+
+
+def _warn(text: str) -> None:
+    click.echo(f"warning: {text}", err=True)

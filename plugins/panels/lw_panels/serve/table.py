@@ -2,7 +2,7 @@
 
 :class:`Table` is the part of ``lw serve`` that knows nothing of HTTP: each member gets a
 seat with a secret link token; :meth:`Table.submit` queues a line a member plays (a room
-command, or their turn with the next recorded reply or the endpoint) on the room's turn queue
+command, or their turn with the next recorded reply or on the live model) on the room's turn queue
 (:func:`lwcore.turn.queue.queue_for`: one at a time, in the order they came, on the queue's
 own thread), each through the kernel's one turn entry point (``Kernel.turn`` with the room's
 folder: it takes the room's writer lock) and with a deadline
@@ -29,13 +29,19 @@ from lw_panels.manifest import room_packs
 from lw_panels.presentation import room_kit, stage
 from lw_panels.table import table_view
 from lwcore.api import (
+    CallOptions,
+    Cancel,
     Deadline,
-    EnvKey,
+    LiveRequest,
     LwError,
     Room,
+    TextDelta,
+    calling,
+    controls,
     is_command,
     protocol_of_reply,
     queue_for,
+    recorded_audience,
     redacted,
     room_lock,
     view_for,
@@ -64,21 +70,29 @@ class Seat:
 @dataclass
 class TurnSource:
     """Where a turn's model reply comes from: recorded ``replies`` (used in order, one per
-    turn), or an ``endpoint`` (with the key from ``key_env``), as ``lw turn`` takes them."""
+    turn; ``provider`` their protocol when given), or a ``live`` model (a provider profile or
+    an endpoint, settled by the turn: :class:`lwcore.turn.connection.LiveRequest`); neither:
+    each turn is refused (code ``no_model``)."""
 
     replies: deque[Any] = field(default_factory=deque)
-    endpoint: str | None = None
-    key_env: str | None = None
-    model: str | None = None
     provider: str | None = None
+    live: LiveRequest | None = None
+    recorded: bool = False
+    """The table was started on recorded replies (so running out of them is what stops a turn)."""
+
+    def __post_init__(self) -> None:
+        self.recorded = self.recorded or bool(self.replies)
 
 
 @dataclass
 class Outcome:
-    """What acting did: ``text`` for the member who acted, whether the room ``changed``."""
+    """What acting did: ``text`` for the member who acted, whether the room ``changed``, and
+    whether that text is in the story they read now (``in_story``: the page need not say it
+    twice)."""
 
     text: str
     changed: bool
+    in_story: bool = False
 
 
 class Table:
@@ -106,6 +120,15 @@ class Table:
         """The hooks' UI of the last turn (and what a stage director added): player-visible
         author output, shown to every seat."""
         self.queue = queue_for(kernel, self.path)
+        self._cancel: Cancel | None = None
+        """The cancel of the turn being played (:meth:`stop`)."""
+        self.waiting: list[str] = []
+        """The names of the members whose turns are queued or being played, in order."""
+        self.on_text: Any = None
+        """Called with each piece of a live turn's narration as the model writes it (the web
+        table sends it to the keeper's seats only: it is the raw reply, before the reply
+        processors -- ``<UpdateVariable>`` blocks, ``rewriteReply`` -- have passed it; players
+        read the narration when the turn is applied)."""
 
     def seat(self, token: str) -> Seat | None:
         return self.seats.get(token)
@@ -133,8 +156,10 @@ class Table:
                 try:
                     if isinstance(room, LwError):
                         raise room
-                    out[seat.token] = table_view(room, seat.member, ui=self.ui, version=self.version,
-                                                 asset_base=asset_base, frame_base=frame_base)
+                    view = table_view(room, seat.member, ui=self.ui, version=self.version,
+                                      asset_base=asset_base, frame_base=frame_base)
+                    view["status"] = {"turn": room.turn_number + 1, "acting": self.waiting[0] if self.waiting else None}
+                    out[seat.token] = view
                 except LwError as exc:
                     out[seat.token] = seat.error(exc)
         failed = out[seats[0].token] if len(seats) == 1 else None
@@ -153,19 +178,24 @@ class Table:
         if not text:
             raise LwError("say something first", code="invalid")
         deadline = deadline or self.deadline()
-        return self.queue.submit(lambda: self._act(seat, text, deadline), deadline=deadline)
+        if is_command(text):
+            return self.queue.submit(lambda: self._act(seat, text, deadline), deadline=deadline)
+        self.waiting.append(seat.name)  # whose turn it is, for every seat, until it is played
+        future = self.queue.submit(lambda: self._act(seat, text, deadline), deadline=deadline)
+        future.add_done_callback(lambda _: self._played(seat.name))
+        return future
+
+    def _played(self, name: str) -> None:
+        if name in self.waiting:
+            self.waiting.remove(name)
 
     def act(self, seat: Seat, text: str) -> Outcome:
         """:meth:`submit`, then wait for the outcome."""
         return self.submit(seat, text).result()
 
     def _act(self, seat: Seat, text: str, deadline: Deadline) -> Outcome:
-        try:
-            if is_command(text):
-                return self._command(seat, text, deadline)
-            return self._turn(seat, text, deadline)
-        except LwError as exc:
-            raise seat.error(exc) from None
+        play = self._command if is_command(text) else self._turn
+        return self._guarded(seat, lambda: play(seat, text, deadline))
 
     def _command(self, seat: Seat, text: str, deadline: Deadline) -> Outcome:
         result = self.kernel.turn(self.path, text, actor=seat.member, rng=self.rng, deadline=deadline)
@@ -174,33 +204,113 @@ class Table:
         changed = bool(run.written)
         if changed:
             self.version += 1
-        return Outcome(run.reply.text, changed)
+        audience = recorded_audience(run.reply)
+        return Outcome(run.reply.text, changed, in_story=audience == "all" or (audience == "keeper" and seat.keeper))
 
     def _turn(self, seat: Seat, text: str, deadline: Deadline) -> Outcome:
+        applied = self._play(self.path, text, seat.member, deadline, seat)
+        return Outcome(applied.narration if applied is not None else "", True, in_story=True)
+
+    def _play(self, target: Any, text: str, actor: str | None, deadline: Deadline, seat: Seat) -> Any:
+        """One turn in ``target`` (the folder, or the room loaded under its lock) with the
+        table's model; the stage director's answer and the version follow. The turn can be
+        stopped (:meth:`stop`) while its model call is in flight."""
         source = self.source
-        if not source.replies and not source.endpoint:
-            raise LwError("no model reply is left for this turn", code="no_reply",
-                          expected="more --reply files, or an --endpoint, when starting lw serve")
-        if source.endpoint:
-            result = self.kernel.turn(self.path, text, actor=seat.member, provider=source.provider,
-                                      endpoint=source.endpoint, api_key=EnvKey(source.key_env), model=source.model,
-                                      rng=self.rng, deadline=deadline)
-        else:
-            reply = source.replies[0]
-            protocol = source.provider or protocol_of_reply(self.kernel, reply)
-            if protocol is None:
-                raise LwError("cannot tell which provider protocol the recorded reply is in",
-                              expected="--provider " + " | ".join(sorted(self.kernel.provider_adapters)))
-            result = self.kernel.turn(self.path, text, actor=seat.member, provider=protocol, reply=reply, rng=self.rng,
-                                      deadline=deadline)
-            source.replies.popleft()  # used only by a turn that was saved
+        cancel = self._cancel = Cancel()
+        try:
+            on_text = self.on_text
+
+            def on_delta(delta: Any) -> None:
+                if on_text is not None and isinstance(delta, TextDelta):
+                    on_text(delta.text)
+
+            with calling(CallOptions(stream=source.live is not None, cancel=cancel, on_delta=on_delta)):
+                if source.live is not None:
+                    result = self.kernel.turn(target, text, actor=actor, live=source.live, rng=self.rng,
+                                              deadline=deadline)
+                elif not source.replies:
+                    raise _no_model(seat, recorded=source.recorded)
+                else:
+                    reply = source.replies[0]
+                    protocol = source.provider or protocol_of_reply(self.kernel, reply)
+                    if protocol is None:
+                        raise LwError("cannot tell which provider protocol the recorded reply is in",
+                                      expected="--provider " + " | ".join(sorted(self.kernel.provider_adapters)))
+                    result = self.kernel.turn(target, text, actor=actor, provider=protocol, reply=reply, rng=self.rng,
+                                              deadline=deadline)
+                    source.replies.popleft()  # used only by a turn that was saved
+        finally:
+            self._cancel = None
         applied = result.applied
         ui = list(applied.ui) if applied is not None else []
         assert result.compiled is not None, "a played turn carries its compiled request"
         with room_lock(self.path, shared=True):  # the stage director reads the room as committed
             self.ui = ui + self._staged(result.compiled.room)  # one assignment: a reader sees the old list or the new
         self.version += 1
-        return Outcome(applied.narration if applied is not None else "", True)
+        return applied
+
+    # -- the keeper's message controls ------------------------------------------------------
+
+    def stop(self, seat: Seat) -> Outcome:
+        """Stop the turn whose model call is in flight (the keeper's): it writes nothing."""
+        _keeper_only(seat)
+        cancel = self._cancel
+        if cancel is None:
+            return Outcome("no turn is waiting for the model", False)
+        cancel.set()
+        return Outcome("the turn in flight was stopped: nothing of it is saved", False)
+
+    def control(self, seat: Seat, data: Mapping[str, Any], deadline: Deadline | None = None) -> Future[Outcome]:
+        """Queue one of the keeper's controls (``data``: ``{"action": "regenerate" | "rewind"
+        | "edit" | "choose", "turn", "text", "number"}``) on the room's turn queue; a player's
+        seat is refused (code ``forbidden``). ``stop`` does not queue: it answers at once."""
+        _keeper_only(seat)
+        action = data.get("action")
+        if action == "stop":
+            done: Future[Outcome] = Future()
+            done.set_result(self.stop(seat))
+            return done
+        if action not in ("regenerate", "rewind", "edit", "choose"):
+            raise LwError("action must be regenerate, rewind, edit, choose or stop", code="invalid")
+        for key in ("turn", "number"):
+            value = data.get(key)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 2**31):
+                raise LwError(f"{key} must be a turn number", code="invalid")
+        if data.get("text") is not None and not isinstance(data.get("text"), str):
+            raise LwError("text must be a string", code="invalid")
+        deadline = deadline or self.deadline()
+        return self.queue.submit(lambda: self._guarded(seat, lambda: self._control(seat, str(action), data, deadline)),
+                                 deadline=deadline)
+
+    def _guarded(self, seat: Seat, work: Any) -> Outcome:
+        """``work()``, an error raised as ``seat``'s member may read it."""
+        try:
+            return work()
+        except LwError as exc:
+            raise seat.error(exc) from None
+
+    def _control(self, seat: Seat, action: str, data: Mapping[str, Any], deadline: Deadline) -> Outcome:
+        kernel, by = self.kernel, seat.member
+        if action == "regenerate":
+            applied = controls.regenerate(kernel, self.path, lambda room, said, actor: self._play(
+                room, said, actor, deadline, seat), by=by)
+            return Outcome(applied.narration if applied is not None else "", True, in_story=True)
+        if action == "rewind":
+            if data.get("turn") is None:
+                raise LwError("say which turn to go back before", code="invalid")
+            controls.rewind(kernel, self.path, int(data["turn"]), by=by)
+            text = f"rewound to before turn {data['turn']}"
+            self.ui = []  # the last turn's hook blocks belong to a turn that is gone
+        elif action == "edit":
+            done = controls.edit(kernel, self.path, data.get("turn"), str(data.get("text") or ""), by=by)
+            text = f"turn {done}'s narration replaced"
+        else:
+            if data.get("number") is None:
+                raise LwError("say which reply to choose", code="invalid")
+            controls.choose(kernel, self.path, int(data["number"]), by=by)
+            text = f"reply {data['number']} chosen"
+        self.version += 1
+        return Outcome(text, True)
 
     def _staged(self, room: Any) -> list[dict[str, Any]]:
         """A stage director's answer to this turn, when the room has a presentation kit."""
@@ -214,6 +324,27 @@ class Table:
 
     def links(self, origin: str) -> list[tuple[Seat, str]]:
         return [(seat, f"{origin}/t/{token}/") for token, seat in self.seats.items()]
+
+
+def _keeper_only(seat: Seat) -> None:
+    if not seat.keeper:
+        raise LwError("only the keeper can regenerate, edit, rewind or stop a turn", code="forbidden")
+
+
+def _no_model(seat: Seat, *, recorded: bool) -> LwError:
+    """Why a turn cannot run with no model: for the keeper, what to do about it; for a
+    player, only that their line was not played (how the table was started is the
+    operator's business)."""
+    if not seat.keeper:
+        return LwError("no model is connected to this table yet, so your line was not played; the keeper has "
+                       "been told", code="no_model")
+    if recorded:
+        return LwError("the recorded replies this table was started with are used up: no model can play this turn",
+                       code="no_model", expected="restart lw serve with more --reply files, or on a provider "
+                       "profile (profile: NAME in room.yaml, or --profile NAME)")
+    return LwError("no model is connected to this table, so turns cannot run (room commands still work)",
+                   code="no_model", expected="restart lw serve on a provider profile (lw provider add NAME …, then "
+                   "profile: NAME in room.yaml or --profile NAME), an --endpoint, or recorded --reply files")
 
 
 def json_error(exc: LwError) -> Mapping[str, Any]:

@@ -1,6 +1,9 @@
-"""How ``lw turn`` reaches a live model: a provider profile, or ``--endpoint`` on its own.
+"""How a turn reaches a live model: a provider profile, or an endpoint on its own.
 
-:func:`connect` settles everything before anything is sent, each with a located message:
+``lw turn`` and ``lw serve`` ask for a live connection with a :class:`LiveRequest`;
+:func:`lwcore.turn.pipeline.run_turn` settles it (:func:`connect`) on the room it has just
+loaded under its lock -- the room is read once -- and plays the turn on it. :func:`connect`
+settles everything before anything is sent, each with a located message:
 
 - **Which profile**: ``--profile NAME``, else the room's ``profile:``; or an ``--endpoint``
   with no profile (then retries and timeouts are a profile's defaults).
@@ -15,15 +18,14 @@
   whose servers always want one is an error; for one self-hosted servers serve without a
   key it is a warning.
 
-:func:`options` is the :class:`lwcore.live.CallOptions` block the turn runs in (streaming and
-its printer).
+A host that streams opens its own :func:`lwcore.live.calling` block around the turn; the
+turn puts the profile in it.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -33,8 +35,27 @@ from lwcore import profiles
 from lwcore.contributions import resolve
 from lwcore.errors import LwError
 from lwcore.io.safe_yaml import read_yaml
-from lwcore.live import CallOptions, Delta, TextDelta, calling
 from lwcore.profiles import Profile
+
+
+@dataclass(frozen=True)
+class LiveRequest:
+    """What a host asks of a live turn: ``profile`` by name (``None``: the room's
+    ``profile:``), or a bare ``endpoint`` with its ``protocol``, ``model`` and ``key_env``
+    (the two first exclusive). ``warn`` is told what is worth saying but no error (a local
+    server without a key)."""
+
+    profile: str | None = None
+    endpoint: str | None = None
+    protocol: str | None = None
+    model: str | None = None
+    key_env: str | None = None
+    warn: Callable[[str], None] = lambda text: None
+
+    def connect(self, kernel: Any, room: Any) -> Connection:
+        """:func:`connect` in ``room`` (loaded)."""
+        return connect(kernel, room, profile_name=self.profile, endpoint=self.endpoint, protocol=self.protocol,
+                       model=self.model, key_env=self.key_env, warn=self.warn)
 
 
 @dataclass(frozen=True)
@@ -118,16 +139,3 @@ def connect(kernel: Any, room: Any, *, profile_name: str | None, endpoint: str |
         warn(f"{variable} is not set: sending without a key (fine for a local server)")
     profile = Profile(name=profiles.COMMAND_LINE, protocol=chosen, endpoint=endpoint, model=model, key_env=None)
     return Connection(profile, api_key, named=False)
-
-
-@contextmanager
-def options(connection: Connection, *, stream: bool, on_text: Callable[[str], None]) -> Iterator[CallOptions]:
-    """The :func:`lwcore.live.calling` block a live turn runs in: narration deltas go to
-    ``on_text`` when streaming."""
-
-    def on_delta(delta: Delta) -> None:
-        if isinstance(delta, TextDelta):
-            on_text(delta.text)
-
-    with calling(CallOptions(profile=connection.profile, stream=stream, on_delta=on_delta if stream else None)) as call:
-        yield call
