@@ -56,6 +56,9 @@ h3{font-size:1rem;margin:.1rem 0 .4rem}
 .lw-vars dl{display:grid;grid-template-columns:auto 1fr;gap:.15rem .8rem;margin:0}
 .lw-vars dt{color:var(--muted)}
 .lw-vars dd{margin:0}
+.lw-sheet h3{margin:.1rem 0}
+.lw-sheet .tagline{margin:0 0 .4rem;color:var(--muted)}
+.lw-sheet .lw-bar{margin:.25rem 0}
 .lw-panel{background:#fffdf8;border:1px solid var(--line);border-radius:6px;padding:.6rem .8rem;margin-bottom:.8rem}
 .lw-block{margin:.3rem 0}
 .lw-meter{display:grid;grid-template-columns:1fr auto;gap:0 .5rem;align-items:center}
@@ -126,7 +129,7 @@ SCRIPT = r"""
     }
   }
   function apply(update) {
-    for (const key of ["story", "vars", "ui", "controls", "status"]) {
+    for (const key of ["story", "sheet", "vars", "ui", "controls", "status"]) {
       const el = document.getElementById("lw-" + key);
       if (el && typeof update[key] === "string") el.innerHTML = update[key];
     }
@@ -364,6 +367,32 @@ def story_html(view: Mapping[str, Any]) -> str:
     return "".join(parts)
 
 
+def sheet_html(view: Mapping[str, Any]) -> str:
+    """The viewer's own character: name, tagline and the rulepack's bars (``sheet`` of the
+    view, labelled in the viewer's locale; a bar without a maximum is a plain value). Empty
+    for a viewer without a sheet (the keeper)."""
+    sheet = view.get("sheet")
+    if not sheet:
+        return ""
+    rows = [f'<h3>{_e(sheet["name"])}</h3>']
+    if sheet.get("tagline"):
+        rows.append(f'<p class="tagline">{_e(sheet["tagline"])}</p>')
+    for bar in sheet.get("resources", ()):
+        label, value, top = _e(bar["label"]), bar["value"], bar.get("max")
+        if _number(value) and _number(top):
+            rows.append(f'<div class="lw-meter lw-bar" data-bar="{_e(bar["id"])}"><span class="label">{label}</span>'
+                        f'<span class="value">{_e(value)}/{_e(top)}</span>'
+                        f'<meter min="0" max="{_e(top)}" value="{_e(value)}"></meter></div>')
+        else:
+            rows.append(f'<div class="lw-stat lw-bar" data-bar="{_e(bar["id"])}"><span class="label">{label}</span>'
+                        f'<span class="value">{_e(value)}</span></div>')
+    return "".join(rows)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def vars_html(view: Mapping[str, Any]) -> str:
     t = MESSAGES.bind(view["locale"])
     rows = []
@@ -429,7 +458,7 @@ def status_html(view: Mapping[str, Any]) -> str:
 
 def fragments(view: Mapping[str, Any]) -> dict[str, str]:
     """The parts of a table page a live update replaces."""
-    return {"story": story_html(view), "vars": vars_html(view), "ui": ui_html(view),
+    return {"story": story_html(view), "sheet": sheet_html(view), "vars": vars_html(view), "ui": ui_html(view),
             "panels": panels_html(view.get("panels", ()), view["locale"]), "controls": controls_html(view),
             "status": status_html(view)}
 
@@ -462,6 +491,8 @@ def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
         f'<div class="layout"><main>'
         f'<section class="box"><h2>{t("html.story")}</h2><div class="lw-story" id="lw-story">{parts["story"]}</div></section>'
         f'<div id="lw-ui">{parts["ui"]}</div>{act}</main><aside>'
+        + (f'<section class="box lw-sheet"><h2>{t("html.character")}</h2><div id="lw-sheet">{parts["sheet"]}</div></section>'
+           if not view.get("keeper") else "") +
         f'<section class="box lw-vars"><h2>{t("html.variables")}</h2><div id="lw-vars">{parts["vars"]}</div></section>'
         f'<div id="lw-panels">{parts["panels"]}</div></aside></div>{script}</body></html>'
     )

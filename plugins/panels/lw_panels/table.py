@@ -96,11 +96,14 @@ def table_view(room: Room, member_ref: str | None, *, ui: Iterable[Mapping[str, 
     variables += [{"id": "mvu." + leaf.path, "label": leaf.path, "text": shown(leaf.value), "maximum": None,
                    "keeper_only": leaf.hidden, **({"hidden": True} if leaf.hidden else {})} for leaf in view.tree]
     name = member.name or member.id
+    own = next((sheet for sheet in view.sheets if sheet.member == member.id), None)
     out = {
         "room": room.file.id, "title": view.title, "viewer": member.id, "name": name, "keeper": viewer.keeper,
         "locale": viewer.locale, "recap": view.recap, "version": version,
         "history": [line.model_dump() for line in view.history], "variables": variables,
         "panels": panels, "ui": emissions, "frames": frames,
+        "sheet": None if own is None else {"name": own.name, "tagline": own.tagline,
+                                           "resources": [bar.model_dump() for bar in own.resources]},
     }
     if viewer.keeper:  # the keeper's message controls: the last turn and its kept replies
         out["controls"] = {"turn": room.turn_number, "alternatives": [

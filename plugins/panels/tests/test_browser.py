@@ -299,3 +299,34 @@ def test_the_table_as_a_player_reads_it(browser, kernel, table_room: Path) -> No
         assert "your line was not played" in told and "--" not in told and "reply" not in told, told
         assert not page.errors, page.errors  # type: ignore[attr-defined]
         page.context.close()
+
+
+def test_each_player_sees_their_own_bars_in_their_language(browser, served: Server, table_room: Path, kernel) -> None:  # noqa: ANN001
+    """Issue 27: the viewer's own sheet with the rulepack's bars, labelled in the viewer's
+    locale, on the page; they follow a turn; the keeper's page has no character box."""
+    room = load(kernel, table_room)
+    expected = {"p1": ["生命", "魔法", "理智", "幸运"], "p2": ["HP", "MP", "Sanity", "Luck"]}
+    pages = {}
+    for member, labels in expected.items():
+        page = open_page(browser, served.link(member))
+        sheet = page.locator("#lw-sheet")
+        assert sheet.locator("h3").inner_text() == room.sheets[member].name
+        assert [label.inner_text() for label in sheet.locator(".lw-bar .label").all()] == labels
+        hp = room.sheets[member].get("生命"), room.sheets[member].get("生命上限")
+        assert sheet.locator("[data-bar='hp'] .value").inner_text() == f"{hp[0]}/{hp[1]}"
+        assert sheet.locator("[data-bar='hp'] meter").get_attribute("value") == str(hp[0])
+        assert sheet.locator("[data-bar='luck'] meter").count() == 0  # no maximum: a plain value
+        other = expected["p2" if member == "p1" else "p1"]
+        assert not [word for word in other if word in sheet.inner_text()]
+        pages[member] = page
+    keeper = open_page(browser, served.link("kp"))
+    assert keeper.locator("#lw-sheet").count() == 0
+    sanity = pages["p1"].locator("[data-bar='san'] .value").inner_text()
+    pages["p1"].fill("#lw-act textarea", "我去码头查看那艘空船。")
+    pages["p1"].click("#lw-act button")
+    pages["p1"].locator("body[data-version='1']").wait_for(timeout=20000)
+    now = load(kernel, table_room).sheets["p1"]
+    assert pages["p1"].locator("[data-bar='san'] .value").inner_text() == f"{now.get('理智')}/{now.get('理智上限')}"
+    assert sanity != f"{now.get('理智')}/{now.get('理智上限')}"  # the recorded turn costs sanity: the bar moved
+    for page in (*pages.values(), keeper):
+        page.context.close()

@@ -224,7 +224,9 @@ def test_a_live_turns_narration_streams_to_the_keeper_and_never_to_a_player(kern
             ended = {m: threading.Event() for m in heard}
             for member in heard:
                 read_events(server.link(member) + "events", heard[member], ended[member])
-            time.sleep(0.5)
+            until = time.monotonic() + 20  # both seats subscribed (their hello came) before anyone speaks
+            while not all(any(e == "hello" for e, _ in heard[m]) for m in heard) and time.monotonic() < until:
+                time.sleep(0.05)
             status, _, body = fetch(server.link("p1") + "say", data={"text": "我去码头。"})
             assert status == 200, body
             for member in heard:
