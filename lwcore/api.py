@@ -259,6 +259,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "recorded_audience": ("lwcore.turn.projections", "recorded_audience"),
     "alternatives_of": ("lwcore.turn.checkpoints", "alternatives_of"),
     "controls": ("lwcore.turn.controls", None),
+    "ProviderPreset": ("lwcore.contributions", "ProviderPreset"),
 }
 """Exported name -> ``(module, attribute)`` where it lives (attribute None: the module itself, a namespace)."""
 
@@ -267,6 +268,7 @@ __all__ = ["API_VERSION", *_EXPORTS]
 if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/test_api.py keeps them equal)
     from typing import Any
 
+    from lwcore.contributions import ProviderPreset
     from lwcore.turn.connection import LiveRequest
     from lwcore.turn.projections import recorded_audience
     from lwcore.turn.checkpoints import alternatives_of
@@ -453,7 +455,7 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
         "BLOCK_KINDS", "Label", "LongText", "Src", "Strict", "TemplateBlock", "VarBinding", "LeafBinding",
         "cli_state", "echo_json", "ROOM", "batch_option", "exit_batch", "Catalogue", "catalogue",
         "negotiate", "translations", "Translations", "LiveRequest", "recorded_audience", "alternatives_of",
-        "controls"]
+        "controls", "ProviderPreset"]
 
 def __getattr__(name: str) -> Any:
     """Import an exported name from its home module on first use, and keep it here."""

@@ -305,6 +305,16 @@ class StageBeat:
 
 
 @dataclass(frozen=True)
+class ProviderPreset:
+    """A provider profile offered by a plugin (:func:`lwcore.hookspecs.lw_provider_presets`):
+    ``name`` (what a room's ``profile:`` says) and the profile file at ``path``."""
+
+    name: str
+    path: Path
+    description: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class StageDirector:
     """A host's stage director: ``direct(beat) -> list of performance blocks`` (mappings with
     a ``kind`` the beat's kit allows: ``title_card``, ``letter``, ``clipping``, ``image``,

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
         PromptCompiler,
         PromptSegment,
         ProviderAdapter,
+        ProviderPreset,
         Register,
         ReplyEdit,
         RoomCommand,
@@ -264,6 +265,17 @@ def lw_provider_adapters(register: Register[ProviderAdapter], ctx: PluginContext
     """
 
 
+@family("provider_presets", registers=Registration("provider_presets", "ProviderPreset", key="name",
+                                                    data_kind="provider_presets"))
+def lw_provider_presets(register: Register[ProviderPreset], ctx: PluginContext) -> None:
+    """Offer provider presets: ``register(ProviderPreset(name, path))``, a provider profile file
+    (:mod:`lwcore.profiles`) a room can name (``profile: NAME``) with nothing added to the data
+    dir. A data plugin offers its ``provider_presets/*.yaml`` files the same way. A profile of
+    the data dir with the same name wins; among presets, trust order (built-ins, bundled, then
+    plugin id). A preset is read and checked as a profile is (never a key in a file).
+    """
+
+
 @family("schemas", registers=Registration("schemas", "SchemaRef", key="name"))
 def lw_schemas(register: Register[SchemaRef], ctx: PluginContext) -> None:
     """Publish file-format schemas: ``register(SchemaRef(name, pydantic_model))``.
@@ -332,6 +344,6 @@ def lw_diagnostics(kernel: Kernel, ctx: PluginContext) -> Iterable[str] | None:
 
 
 DATA_KINDS: frozenset[str] = frozenset(
-    {"rulepacks", "skills", "presets", "cards", "worldbooks", "locales", "assets"}
+    {"rulepacks", "skills", "presets", "cards", "worldbooks", "locales", "assets", "provider_presets"}
 )
 """Folders a data plugin may provide (``<plugin>/<kind>/``); read by the kernel, no code runs."""

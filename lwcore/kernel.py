@@ -38,6 +38,7 @@ from lwcore.contributions import (
     PromptCompiler,
     PromptSegment,
     ProviderAdapter,
+    ProviderPreset,
     ReplyEdit,
     RoomCommand,
     RulepackSource,
@@ -84,6 +85,13 @@ T = TypeVar("T")
 
 REGISTRIES = hookspecs.REGISTRIES
 """Registry name -> how it is filled: derived from the hookspecs' family declarations."""
+
+
+_DATA_ENTRY: dict[str, Callable[[Path], Any]] = {
+    "rulepacks": lambda path: RulepackSource(path=path),
+    "provider_presets": lambda path: ProviderPreset(name=path.stem, path=path),
+}
+"""Data kinds whose files fill a registry: file -> contribution."""
 
 
 def contribution_types(spec: RegistrySpec) -> tuple[type, ...]:
@@ -374,12 +382,11 @@ class Kernel:
         return Registry(name, entries)
 
     def _data_entries(self, spec: RegistrySpec, record: PluginRecord, folder: Path) -> list[Entry[Any]]:
-        if spec.registration.data_kind != "rulepacks":
+        """A data folder's files as contributions: each ``*.yaml`` by its stem."""
+        make = _DATA_ENTRY.get(spec.registration.data_kind or "")
+        if make is None:
             return []
-        return [
-            Entry(path.stem, RulepackSource(path=path), record.id)
-            for path in sorted(folder.glob("*.yaml"))
-        ]
+        return [Entry(path.stem, make(path), record.id) for path in sorted(folder.glob("*.yaml"))]
 
     def __getattr__(self, name: str) -> Any:
         """A registry by its attribute (``kernel.tools``, ``kernel.rulepacks``,
@@ -399,6 +406,7 @@ class Kernel:
         stage_directors: Registry[StageDirector]
         prompt_compilers: Registry[PromptCompiler]
         provider_adapters: Registry[ProviderAdapter]
+        provider_presets: Registry[ProviderPreset]
         schemas: Registry[SchemaRef]
         document_types: Registry[DocumentType]
         room_commands: Registry[RoomCommand]

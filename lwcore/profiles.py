@@ -220,10 +220,15 @@ def check_endpoint(endpoint: str, **where: Any) -> str:
     return endpoint
 
 
-def load(data_dir: Path, name: str) -> Profile:
-    """The profile ``name``; a located error when it is missing or not a valid profile."""
+def load(data_dir: Path, name: str, presets: Mapping[str, Path] | None = None) -> Profile:
+    """The profile ``name``: the data dir's, else the preset of that name (``presets``: name ->
+    file, what plugins offer: :attr:`lwcore.kernel.Kernel.provider_presets`). A preset is read
+    and checked exactly as a profile file is. A located error when there is neither or the
+    file is not a valid profile."""
     path = path_of(data_dir, name)
-    if not path.is_file():
+    if not path.is_file() and presets and name in presets:
+        path = presets[name]
+    elif not path.is_file():
         raise LwError(f"no provider profile named {name!r}", code="no_profile",
                       expected=f"lw provider add {name} --protocol … --endpoint … --model … (lw provider list shows them)")
     data, positions = load_yaml(read_bytes(path, max_bytes=PROFILE_LIMITS.max_bytes), path, limits=PROFILE_LIMITS,
@@ -266,3 +271,9 @@ def names(data_dir: Path) -> list[str]:
     if not base.is_dir():
         return []
     return sorted(p.stem for p in base.glob("*.yaml") if NAME.match(p.stem))
+
+
+def presets_of(kernel: Any) -> dict[str, Path]:
+    """The provider presets the kernel's enabled plugins offer: name -> file (the first by
+    trust order for a name offered twice). A preset whose name cannot name a profile is left out."""
+    return {entry.key: entry.value.path for entry in kernel.provider_presets.entries() if NAME.match(entry.key)}

@@ -106,7 +106,7 @@ def connect(kernel: Any, room: Any, *, profile_name: str | None, endpoint: str |
     if name is not None:
         if endpoint:
             raise LwError("give --profile or --endpoint, not both (a profile names its endpoint)")
-        profile = profiles.load(kernel.data_dir, name)
+        profile = profiles.load(kernel.data_dir, name, profiles.presets_of(kernel))
         if protocol is not None and protocol != profile.protocol:
             raise LwError(f"profile {name!r} speaks {profile.protocol}, not {protocol}", code="protocol_mismatch",
                           expected=f"no --protocol, or lw provider add {name} --protocol {protocol} …")

@@ -16,6 +16,7 @@ import pytest
 
 from lwcore import hookspecs
 from lwcore.contributions import (
+    ProviderPreset,
     Computer,
     DocumentType,
     HookScript,
@@ -117,6 +118,12 @@ CASES: dict[str, Case] = {
         "providers",
         lambda key: ProviderAdapter(key, SimpleNamespace(name=key)),
         lambda k, key: k.provider_adapters[key].adapter.name == key,
+    ),
+    "lw_provider_presets": Case(
+        "provider_presets",
+        lambda key: ProviderPreset(key, Path(f"/presets/{key}.yaml")),
+        lambda k, key: k.provider_presets[key].path == Path(f"/presets/{key}.yaml")
+        and k.provider_presets.origin(key) == key,
     ),
     "lw_schemas": Case(
         "schemas",

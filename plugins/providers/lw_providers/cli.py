@@ -127,26 +127,34 @@ def add(ctx: click.Context, name: str, endpoint: str, model: str, protocol: str 
 @click.pass_context
 def list_(ctx: click.Context, as_json: bool) -> None:
     """Every profile: protocol, model, endpoint, and whether its key is set."""
-    data_dir = state(ctx).kernel.data_dir
+    kernel = state(ctx).kernel
+    data_dir = kernel.data_dir
+    presets = profiles.presets_of(kernel)
+    own = profiles.names(data_dir)
+    offered = {entry.key: entry.plugin_id for entry in kernel.provider_presets.entries()}
     rows: list[dict[str, Any]] = []
-    for name in profiles.names(data_dir):
+    for name in [*own, *sorted(n for n in presets if n not in own)]:
+        source = {"source": "data dir"} if name in own else {"source": f"preset of {offered.get(name, '?')}"}
         try:
-            p = profiles.load(data_dir, name)
+            p = profiles.load(data_dir, name, presets)
         except LwError as exc:
-            rows.append({"name": name, "error": str(exc)})
+            rows.append({"name": name, **source, "error": str(exc)})
             continue
-        rows.append({"name": name, **p.to_json(), "key_set": None if p.key_env is None else bool(os.environ.get(p.key_env))})
+        rows.append({"name": name, **source, **p.to_json(),
+                     "key_set": None if p.key_env is None else bool(os.environ.get(p.key_env))})
     if as_json:
         echo_json(rows)
         return
-    if not rows:
-        click.echo("no provider profiles (lw provider add NAME --endpoint URL --model MODEL)")
+    if not own:
+        click.echo("no provider profiles in the data dir (lw provider add NAME --endpoint URL --model MODEL)"
+                   + ("; presets a room can name:" if rows else ""))
     for row in rows:
         if "error" in row:
             click.echo(f"{row['name']}: unreadable: {row['error']}")
             continue
         key = "no key" if row["key_env"] is None else f"${row['key_env']}" + ("" if row["key_set"] else " (not set)")
-        click.echo(f"{row['name']}: {row['protocol']} {row['model']} at {row['endpoint']}, {key}")
+        preset = "" if row["source"] == "data dir" else f" [{row['source']}]"
+        click.echo(f"{row['name']}: {row['protocol']} {row['model']} at {row['endpoint']}, {key}{preset}")
 
 
 @provider.command("show")
@@ -155,7 +163,8 @@ def list_(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def show(ctx: click.Context, name: str, as_json: bool) -> None:
     """One profile's fields (never a key: only the variable's name)."""
-    profile = profiles.load(state(ctx).kernel.data_dir, name)
+    kernel = state(ctx).kernel
+    profile = profiles.load(kernel.data_dir, name, profiles.presets_of(kernel))
     data = {"name": name, **profile.to_json()}
     if as_json:
         echo_json(data)
@@ -182,7 +191,7 @@ def remove(ctx: click.Context, name: str) -> None:
 def test(ctx: click.Context, name: str, say: str, stream: bool, as_json: bool) -> None:
     """Send one short request on the profile NAME and show the reply and its timing."""
     kernel = state(ctx).kernel
-    profile = profiles.load(kernel.data_dir, name)
+    profile = profiles.load(kernel.data_dir, name, profiles.presets_of(kernel))
     adapters = _adapters(kernel)
     if profile.protocol not in adapters:
         raise LwError(f"no provider adapter for protocol {profile.protocol!r}", code="no_protocol",

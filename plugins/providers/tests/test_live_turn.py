@@ -203,6 +203,7 @@ def test_lw_provider_commands(tmp_path: Path) -> None:
                   "temperature=0.5", home=home).returncode == 0
         listed = lw("provider", "list", "--json", home=home)
         row = json.loads(listed.stdout)[0]
+        assert (row["name"], row["source"]) == ("claude", "data dir")  # the operator's own first, over the preset
         assert row["protocol"] == "anthropic_messages" and row["key_env"] == "ANTHROPIC_API_KEY"
         assert row["key_set"] is False and row["sampling"] == {"temperature": 0.5}
         tested = lw("provider", "test", "claude", home=home, env={"ANTHROPIC_API_KEY": KEY})
@@ -218,6 +219,9 @@ def test_lw_provider_commands(tmp_path: Path) -> None:
     assert json.loads(shown.stdout)["model"] == "claude-x"
     assert lw("provider", "remove", "claude", home=home).returncode == 0
     assert "no provider profiles" in lw("provider", "list", home=home).stdout
+    left = json.loads(lw("provider", "list", "--json", home=home).stdout)  # the bundled presets stay
+    assert left and all(r["source"] == "preset of providers" for r in left)
+    assert {r["name"]: r["model"] for r in left}["claude"] == "claude-sonnet-4-5"
     bad = lw("provider", "add", "x", "--endpoint", server.url, "--model", "m", "--set", "temperature", home=home)
     assert bad.returncode == 1 and "sampling option" in bad.stderr
 

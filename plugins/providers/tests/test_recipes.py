@@ -83,3 +83,21 @@ def test_a_recipe_runs_as_written_against_its_wire_format(heading: str, tmp_path
         assert seen.headers["x-api-key"] == KEY
     else:
         assert seen.headers["authorization"] == f"Bearer {KEY}"
+
+
+@pytest.mark.parametrize("heading", sorted(EXPECTED))
+def test_each_recipe_is_also_a_preset_a_room_can_name(heading: str, tmp_path: Path) -> None:
+    """The providers plugin ships every recipe as a provider preset (issue 27: presets are a
+    data kind with a use): the same fields as the profile the recipe's command writes."""
+    from lwcore.kernel import Kernel
+
+    args = shlex.split(RECIPES[heading][0])[1:]
+    name = args[2]
+    added = CliRunner().invoke(lw, ["--data-dir", str(tmp_path / "made"), *args], catch_exceptions=False)
+    assert added.exit_code == 0, added.output
+    made = profiles.load(tmp_path / "made", name)
+    presets = profiles.presets_of(Kernel(data_dir=tmp_path / "empty", env={}))
+    preset = profiles.load(tmp_path / "empty", name, presets)  # nothing in that data dir: the preset
+    assert presets[name].parent.name == "provider_presets"
+    assert (preset.protocol, preset.endpoint, preset.model, preset.key_env) == (
+        made.protocol, made.endpoint, made.model, made.key_env)
