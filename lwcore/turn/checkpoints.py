@@ -39,15 +39,18 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lwcore.errors import LwError
 from lwcore.io.atomic import write_target
+from lwcore.io.limits import JSON_LIMITS, Limits
 from lwcore.io.speech import check_said
 from lwcore.io.loglines import lines_before, lines_from
+from lwcore.io.paths import confine
 from lwcore.io.safe_json import load_json
+from lwcore.io.text import read_text
 from lwcore.io.transaction import FaultHook, FolderTransaction
 from lwcore.turn.history import HistoryEntry, entry_record, record_text
 
@@ -120,15 +123,51 @@ class Record:
     changes: list[dict[str, Any]] | None
 
 
-def _parse(path: Path, start: int, raw: bytes) -> Record:
+_B64 = (str, type(None))
+
+
+def _limits() -> Limits:
+    """What a reader of the undo log and the kept alternatives takes: JSON's, up to
+    :data:`MAX_UNDO_RECORD_BYTES`."""
+    return replace(JSON_LIMITS, max_bytes=MAX_UNDO_RECORD_BYTES)
+
+
+def _change_ok(folder: Path, change: Any, path: Path) -> bool:
+    """Whether ``change`` is a change record whose target stays inside the room ``folder``."""
+    if not isinstance(change, dict) or not isinstance(change.get("target"), str):
+        return False
+    confine(folder, change["target"], file=path, what="an undo record's file")
+    if change.get("kind") == "replace":
+        return isinstance(change.get("before"), _B64) and isinstance(change.get("after"), str)
+    if change.get("kind") == "append":
+        at = change.get("at")
+        return (isinstance(at, int) and not isinstance(at, bool) and at >= 0 and isinstance(change.get("was"), _B64)
+                and isinstance(change.get("data"), str))
+    return False
+
+
+def _parse(path: Path, start: int, raw: bytes, folder: Path | None = None) -> Record:
+    """One undo record (of the room ``folder``; default: the log's own room), checked whole:
+    a damaged or hostile line (a file outside the room, a wrong type) is a located error."""
+    folder = folder if folder is not None else path.parent.parent
+    where = f"the undo log's line at byte {start}" if path.name == "undo.jsonl" else "a kept alternative"
     try:
-        data = load_json(raw.decode("ascii"), path)
+        data = load_json(raw.decode("ascii"), path, limits=_limits())
     except (LwError, UnicodeDecodeError):
-        raise LwError(f"the undo log's line at byte {start} is damaged", file=path, byte=start) from None
-    ok = isinstance(data, dict) and isinstance(data.get("turn_before"), int) and isinstance(data.get("turn_after"), int)
+        raise LwError(f"{where} is damaged", file=path, byte=start) from None
+    ok = isinstance(data, dict) and all(
+        isinstance(data.get(k), int) and not isinstance(data.get(k), bool) for k in ("turn_before", "turn_after"))
     changes = data.get("changes") if ok else None
-    if not ok or (changes is None and not data.get("lost")) or (changes is not None and not isinstance(changes, list)):
-        raise LwError(f"the undo log's line at byte {start} is not a record", file=path, byte=start)
+    if not ok or (changes is None and data.get("lost") is not True) or (
+            changes is not None and not (isinstance(changes, list) and all(_change_ok(folder, c, path) for c in changes))):
+        raise LwError(f"{where} is not a record", file=path, byte=start)
+    try:
+        for change in changes or ():
+            for key in ("before", "after", "was", "data"):
+                if isinstance(change.get(key), str):
+                    base64.b64decode(change[key], validate=True)
+    except ValueError:
+        raise LwError(f"{where} holds bytes that are not base64", file=path, byte=start) from None
     return Record(start, raw, data["turn_before"], data["turn_after"], changes)
 
 
@@ -263,11 +302,13 @@ def read_alternatives(folder: Path) -> Alternatives | None:
     path = folder / ALTERNATIVES
     if not path.is_file():
         return None
-    data = load_json(path.read_text(encoding="utf-8"), path)
+    data = load_json(read_text(path, max_bytes=MAX_UNDO_RECORD_BYTES), path, limits=_limits())
     items = data.get("items") if isinstance(data, dict) else None
     if not isinstance(items, list) or not isinstance(data.get("turn"), int) or not all(
             isinstance(i, dict) and isinstance(i.get("narration", ""), str)
-            and (i.get("records") is None or isinstance(i["records"], list)) for i in items):
+            and (i.get("records") is None or (isinstance(i["records"], list)
+                                              and all(isinstance(r, str) and r.isascii() for r in i["records"])))
+            for i in items):
         raise LwError("the kept alternatives are damaged", file=path)
     return Alternatives(data["turn"], items)
 
@@ -359,7 +400,7 @@ def choose(folder: Path, number: int, *, turn_number: int, fault: FaultHook | No
     states = _undone(active)
     lines = [line.encode("ascii") for line in kept.items[index]["records"]]
     for raw in lines:
-        record = _parse(folder / ALTERNATIVES, 0, raw)
+        record = _parse(folder / ALTERNATIVES, 0, raw, folder)
         for change in record.changes or ():
             states[change["target"]] = _redo(states.get(change["target"], _NOW), change)
     start = active[-1].start if active else _log_size(folder)

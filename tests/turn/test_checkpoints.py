@@ -246,3 +246,47 @@ def test_a_damaged_undo_log_is_a_located_error(kernel: Kernel, room_dir: Path) -
     with pytest.raises(LwError, match="undo log's line at byte") as caught:
         rewind(kernel, room_dir, 2)
     assert caught.value.file is not None and snapshot(room_dir) == state
+
+
+HOSTILE_LINES = [
+    b"not json at all",
+    b"[]",
+    b'{"turn_before": 1, "turn_after": 2}',
+    b'{"turn_before": true, "turn_after": 2, "changes": []}',
+    b'{"turn_before": 1, "turn_after": 99, "changes": {"target": "x"}}',
+    b'{"turn_before": 1, "turn_after": 99, "changes": [{"target": "../outside.txt", "kind": "replace", "before": null, "after": "eA=="}]}',
+    b'{"turn_before": 1, "turn_after": 99, "changes": [{"target": "/etc/passwd", "kind": "replace", "before": null, "after": "eA=="}]}',
+    b'{"turn_before": 1, "turn_after": 99, "changes": [{"target": "variables.yaml", "kind": "delete"}]}',
+    b'{"turn_before": 1, "turn_after": 99, "changes": [{"target": "history.jsonl", "kind": "append", "at": -5, "was": "", "data": ""}]}',
+    b'{"turn_before": 1, "turn_after": 99, "changes": [{"target": "variables.yaml", "kind": "replace", "before": "!!!", "after": "eA=="}]}',
+    b'{"turn_before": 1, "turn_after": 99, "changes": [{"kind": "replace", "before": null, "after": "eA=="}]}',
+    b'{"turn_before": 1, "turn_after": 99, "lost": "yes"}',
+    b"\xff\xfe\x00garbage",
+]
+
+
+@pytest.mark.parametrize("line", HOSTILE_LINES, ids=range(len(HOSTILE_LINES)))
+def test_a_hostile_undo_log_line_is_refused_located_and_nothing_is_written(
+        kernel: Kernel, room_dir: Path, tmp_path: Path, line: bytes) -> None:
+    before = played(kernel, room_dir, 2)
+    log = room_dir / ".lw" / "undo.jsonl"
+    log.write_bytes(log.read_bytes() + line + b"\n")
+    state = snapshot(room_dir)
+    with pytest.raises(LwError) as caught:
+        rewind(kernel, room_dir, before[1][0])
+    assert caught.value.file is not None, caught.value
+    assert snapshot(room_dir) == state and not (tmp_path / "outside.txt").exists()
+
+
+@pytest.mark.parametrize("text", ["{", "[]", '{"turn": 4, "items": [{"records": [7]}]}',
+                                  '{"turn": 4, "items": [{"records": ["{\\"turn_before\\": 1, \\"turn_after\\": 4, '
+                                  '\\"changes\\": [{\\"target\\": \\"../x\\", \\"kind\\": \\"replace\\", '
+                                  '\\"before\\": null, \\"after\\": \\"eA==\\"}]}"]}]}'])
+def test_hostile_kept_alternatives_are_refused_located(kernel: Kernel, room_dir: Path, tmp_path: Path, text: str) -> None:
+    before = played(kernel, room_dir, 2)
+    (room_dir / ".lw" / "alternatives.json").write_text(text, encoding="utf-8")
+    state = snapshot(room_dir)
+    with room_lock(room_dir), pytest.raises(LwError) as caught:
+        checkpoints.choose(room_dir, 1, turn_number=before[1][0])
+    assert caught.value.file is not None and snapshot(room_dir) == state
+    assert not (tmp_path / "x").exists()

@@ -87,6 +87,11 @@ plays on it: lw turn ROOM --say TEXT (--profile NAME for another one). A live tu
 a terminal (--stream / --no-stream decide; --json never streams).
 
 \b
+The keeper's message controls: lw turn ROOM --regenerate plays the last turn again
+from the state before it (the earlier reply kept: lw room alternatives, lw room
+choose); lw room edit, lw room rewind --to N; Ctrl-C stops a turn in flight.
+
+\b
 A turn writes to its room: play an explicit ROOM on a copy of examples/fog-harbor,
 never on the checkout's own (the bundled room is a copy in the data dir; --fresh
 starts it over).""")

@@ -330,3 +330,41 @@ def test_each_player_sees_their_own_bars_in_their_language(browser, served: Serv
     assert sanity != f"{now.get('理智')}/{now.get('理智上限')}"  # the recorded turn costs sanity: the bar moved
     for page in (*pages.values(), keeper):
         page.context.close()
+
+
+def test_the_keeper_plays_the_controls_from_the_page(browser, kernel, table_room: Path) -> None:  # noqa: ANN001
+    """In Chromium: the keeper regenerates the last turn, chooses the first reply back, edits
+    the narration and rewinds, by the page's own buttons; a player's page follows each (the
+    edited mark included) and has no controls of its own."""
+    def narrated(text: str) -> dict:
+        reply = recorded()
+        reply["content"][-1] = {"type": "text", "text": text}
+        return reply
+
+    table = Table(kernel, table_room, TurnSource(deque([narrated("钟声停了。"), narrated("灯塔亮了。")])), seed=5)
+    with Server(table) as served:
+        player = open_page(browser, served.link("p2"))
+        keeper = open_page(browser, served.link("kp"))
+        assert player.locator("[data-control]").count() == 0
+        player.fill("#lw-act textarea", "我去码头查看那艘空船。")
+        player.click("#lw-act button")
+        keeper.locator("#lw-story", has_text="钟声停了。").wait_for(timeout=20000)
+
+        keeper.click("[data-control='regenerate']")
+        player.locator("#lw-story", has_text="灯塔亮了。").wait_for(timeout=20000)
+        assert "钟声停了。" not in player.locator("#lw-story").inner_text()
+        keeper.locator("#lw-controls li", has_text="钟声停了。").wait_for(timeout=20000)
+        keeper.click("#lw-controls [data-control='choose'][data-number='1']")
+        player.locator("#lw-story", has_text="钟声停了。").wait_for(timeout=20000)
+
+        keeper.fill("#lw-edit-text", "雾里什么也没有。")
+        keeper.click("[data-control='edit']")
+        player.locator("#lw-story .keeper-line", has_text="雾里什么也没有。").wait_for(timeout=20000)
+        assert player.locator("#lw-story .keeper-line .edited").inner_text() == "(edited)"
+
+        keeper.click("[data-control='rewind']")  # to before the last turn (the box's default)
+        player.locator("#lw-story .player-line").wait_for(state="detached", timeout=20000)
+        assert "雾里什么也没有" not in player.locator("#lw-story").inner_text()
+        for page in (player, keeper):
+            assert not page.errors, page.errors  # type: ignore[attr-defined]
+            page.context.close()
