@@ -43,6 +43,18 @@ def room() -> None:
                                                 lw turn ROOM --regenerate)
 
     Then `lw turn NAME …`, `lw serve NAME` and every command taking ROOM find it by name.
+
+    \b
+    Examples:
+      lw room create harbor --example fog-harbor
+      lw room create blank --system SYSTEM --player Ann
+      lw room list
+      lw turn harbor --as p1 --say ".r 1d6"
+      lw room rewind harbor --to 1
+      lw room rename blank spare
+      lw room archive spare
+      lw room list --archived
+      lw room restore spare
     """
 
 
