@@ -23,6 +23,11 @@ so a test that reaches it fails. An id absent from every language reads as ``[id
 an empty string. :meth:`Catalogue.problems` lists what a catalogue lacks (an id missing from
 a language, placeholders that differ between languages); a test runs it over every catalogue
 the kernel and the bundled plugins ship.
+
+What several people read from one record (a reply the keeper's command tells the table, kept in
+the room's history) is kept as a :class:`Said` -- the message id and its values -- so each
+reader reads it in their own language. Code whose messages are written in its authors'
+language and translated where they are shown uses :class:`Translations` (by source text).
 """
 
 from __future__ import annotations
@@ -203,7 +208,8 @@ class Messages:
 
 Value = "str | int | float | Said | Mapping[str, str]"
 _PACKAGE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
-_SAID_DEPTH = 3
+SAID_DEPTH = 3
+"""How deep a stored message's values may nest messages (deeper: the stored text is shown)."""
 
 
 @dataclass(frozen=True)
@@ -227,7 +233,7 @@ class Said:
 
     @classmethod
     def from_json(cls, data: Any, _depth: int = 0) -> "Said | None":
-        if _depth > _SAID_DEPTH or not isinstance(data, Mapping):
+        if _depth > SAID_DEPTH or not isinstance(data, Mapping):
             return None
         package, msg_id, values = data.get("package"), data.get("id"), data.get("values", {})
         if not (isinstance(package, str) and _PACKAGE.match(package) and isinstance(msg_id, str)
