@@ -115,6 +115,60 @@ def read_tables(folder: Path) -> dict[str, dict[str, str]]:
     return tables
 
 
+MAX_PACK_FILE_BYTES = 1024 * 1024
+"""A locale pack's file (one language of one package's messages) is read up to this size."""
+
+_PACKS: dict[str, dict[str, dict[str, str]]] = {}
+"""What the locale packs in use add: package -> language -> message id -> template."""
+
+
+def use_locale_packs(folders: Iterable[Path]) -> list[tuple[Path, str]]:
+    """Use the locale packs in ``folders`` (each a data plugin's ``locales/``, holding
+    ``<language>/<package>.json``: that package's messages in that language), replacing those
+    in use before; returns what was refused, ``(file, why)``.
+
+    A pack *adds*: a language its package does not ship, and ids a shipped language lacks; a
+    package's own text in a language it ships is never replaced. Each message must be one the
+    package has (in its default language) and take the same placeholders; anything else is
+    refused, file by file or message by message, and the rest used. No code runs: a pack is
+    JSON text."""
+    import json
+
+    packs: dict[str, dict[str, dict[str, str]]] = {}
+    refused: list[tuple[Path, str]] = []
+    for folder in folders:
+        for file in sorted(Path(folder).glob("*/*.json")):
+            lang, package = normalize(file.parent.name), file.stem
+            own = package_catalogue(package)
+            if not _TAG.match(lang) or own is None:
+                refused.append((file, f"names no language and installed package with messages ({file.parent.name}/"
+                                      f"{file.name}: locales/<language>/<package>.json)"))
+                continue
+            try:
+                if file.stat().st_size > MAX_PACK_FILE_BYTES:
+                    raise ValueError(f"larger than {MAX_PACK_FILE_BYTES} bytes")
+                data = json.loads(file.read_bytes().decode("utf-8"))
+                if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+                    raise ValueError("not a JSON object of message id -> text")
+            except (OSError, ValueError) as exc:
+                refused.append((file, str(exc).splitlines()[0][:200]))
+                continue
+            base = own.messages[own.default]
+            shipped = own.messages.get(lang, {})
+            table = packs.setdefault(package, {}).setdefault(lang, {})
+            for msg_id, template in data.items():
+                if msg_id not in base:
+                    refused.append((file, f"{msg_id!r} is not a message of {package}"))
+                elif placeholders(template) != placeholders(base[msg_id]):
+                    refused.append((file, f"{msg_id!r} takes {sorted(placeholders(template))}, "
+                                          f"not {sorted(placeholders(base[msg_id]))}"))
+                elif msg_id not in shipped:
+                    table.setdefault(msg_id, template)
+    _PACKS.clear()
+    _PACKS.update(packs)
+    return refused
+
+
 class Catalogue:
     """The messages of one package in every language it ships (see the module docstring)."""
 
@@ -145,16 +199,21 @@ class Catalogue:
         return msg_id in self.messages[self.default]
 
     def language(self, locale: str | None) -> str:
-        """The shipped language that serves ``locale``."""
-        return negotiate(locale, self.messages, self.default)
+        """The language that serves ``locale``: a shipped one, or one a locale pack adds."""
+        added = _PACKS.get(self.package, {})
+        return negotiate(locale, {**added, **self.messages} if added else self.messages, self.default)
 
     def text(self, msg_id: str, locale: str | None, /, **values: Any) -> str:
-        """Message ``msg_id`` in the language serving ``locale``, its placeholders filled."""
+        """Message ``msg_id`` in the language serving ``locale``, its placeholders filled (a
+        language a locale pack adds falls back to the default for what it does not translate)."""
         lang = self.language(locale)
+        added = _PACKS.get(self.package, {})
         for tried in dict.fromkeys((lang, self.default)):
-            template = self.messages[tried].get(msg_id)
+            template = self.messages.get(tried, {}).get(msg_id)
             if template is None:
-                if strict():
+                template = added.get(tried, {}).get(msg_id)
+            if template is None:
+                if strict() and tried in self.messages:
                     raise MissingMessage(f"catalogue {self.name}: no message {msg_id!r} in {tried!r}")
                 continue
             try:
