@@ -23,6 +23,11 @@ so a test that reaches it fails. An id absent from every language reads as ``[id
 an empty string. :meth:`Catalogue.problems` lists what a catalogue lacks (an id missing from
 a language, placeholders that differ between languages); a test runs it over every catalogue
 the kernel and the bundled plugins ship.
+
+What several people read from one record (a reply the keeper's command tells the table, kept in
+the room's history) is kept as a :class:`Said` -- the message id and its values -- so each
+reader reads it in their own language. Code whose messages are written in its authors'
+language and translated where they are shown uses :class:`Translations` (by source text).
 """
 
 from __future__ import annotations
@@ -110,6 +115,60 @@ def read_tables(folder: Path) -> dict[str, dict[str, str]]:
     return tables
 
 
+MAX_PACK_FILE_BYTES = 1024 * 1024
+"""A locale pack's file (one language of one package's messages) is read up to this size."""
+
+_PACKS: dict[str, dict[str, dict[str, str]]] = {}
+"""What the locale packs in use add: package -> language -> message id -> template."""
+
+
+def use_locale_packs(folders: Iterable[Path]) -> list[tuple[Path, str]]:
+    """Use the locale packs in ``folders`` (each a data plugin's ``locales/``, holding
+    ``<language>/<package>.json``: that package's messages in that language), replacing those
+    in use before; returns what was refused, ``(file, why)``.
+
+    A pack *adds*: a language its package does not ship, and ids a shipped language lacks; a
+    package's own text in a language it ships is never replaced. Each message must be one the
+    package has (in its default language) and take the same placeholders; anything else is
+    refused, file by file or message by message, and the rest used. No code runs: a pack is
+    JSON text."""
+    import json
+
+    packs: dict[str, dict[str, dict[str, str]]] = {}
+    refused: list[tuple[Path, str]] = []
+    for folder in folders:
+        for file in sorted(Path(folder).glob("*/*.json")):
+            lang, package = normalize(file.parent.name), file.stem
+            own = package_catalogue(package)
+            if not _TAG.match(lang) or own is None:
+                refused.append((file, f"names no language and installed package with messages ({file.parent.name}/"
+                                      f"{file.name}: locales/<language>/<package>.json)"))
+                continue
+            try:
+                if file.stat().st_size > MAX_PACK_FILE_BYTES:
+                    raise ValueError(f"larger than {MAX_PACK_FILE_BYTES} bytes")
+                data = json.loads(file.read_bytes().decode("utf-8"))
+                if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+                    raise ValueError("not a JSON object of message id -> text")
+            except (OSError, ValueError) as exc:
+                refused.append((file, str(exc).splitlines()[0][:200]))
+                continue
+            base = own.messages[own.default]
+            shipped = own.messages.get(lang, {})
+            table = packs.setdefault(package, {}).setdefault(lang, {})
+            for msg_id, template in data.items():
+                if msg_id not in base:
+                    refused.append((file, f"{msg_id!r} is not a message of {package}"))
+                elif placeholders(template) != placeholders(base[msg_id]):
+                    refused.append((file, f"{msg_id!r} takes {sorted(placeholders(template))}, "
+                                          f"not {sorted(placeholders(base[msg_id]))}"))
+                elif msg_id not in shipped:
+                    table.setdefault(msg_id, template)
+    _PACKS.clear()
+    _PACKS.update(packs)
+    return refused
+
+
 class Catalogue:
     """The messages of one package in every language it ships (see the module docstring)."""
 
@@ -140,16 +199,21 @@ class Catalogue:
         return msg_id in self.messages[self.default]
 
     def language(self, locale: str | None) -> str:
-        """The shipped language that serves ``locale``."""
-        return negotiate(locale, self.messages, self.default)
+        """The language that serves ``locale``: a shipped one, or one a locale pack adds."""
+        added = _PACKS.get(self.package, {})
+        return negotiate(locale, {**added, **self.messages} if added else self.messages, self.default)
 
     def text(self, msg_id: str, locale: str | None, /, **values: Any) -> str:
-        """Message ``msg_id`` in the language serving ``locale``, its placeholders filled."""
+        """Message ``msg_id`` in the language serving ``locale``, its placeholders filled (a
+        language a locale pack adds falls back to the default for what it does not translate)."""
         lang = self.language(locale)
+        added = _PACKS.get(self.package, {})
         for tried in dict.fromkeys((lang, self.default)):
-            template = self.messages[tried].get(msg_id)
+            template = self.messages.get(tried, {}).get(msg_id)
             if template is None:
-                if strict():
+                template = added.get(tried, {}).get(msg_id)
+            if template is None:
+                if strict() and tried in self.messages:
                     raise MissingMessage(f"catalogue {self.name}: no message {msg_id!r} in {tried!r}")
                 continue
             try:
@@ -204,7 +268,8 @@ class Messages:
 Value: TypeAlias = "str | int | float | Said | Mapping[str, str]"
 """A value a message may carry (a :class:`Said` is read in the reader's locale)."""
 _PACKAGE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
-_SAID_DEPTH = 3
+SAID_DEPTH = 3
+"""How deep a stored message's values may nest messages (deeper: the stored text is shown)."""
 
 
 @dataclass(frozen=True)
@@ -228,7 +293,7 @@ class Said:
 
     @classmethod
     def from_json(cls, data: Any, _depth: int = 0) -> "Said | None":
-        if _depth > _SAID_DEPTH or not isinstance(data, Mapping):
+        if _depth > SAID_DEPTH or not isinstance(data, Mapping):
             return None
         package, msg_id, values = data.get("package"), data.get("id"), data.get("values", {})
         if not (isinstance(package, str) and _PACKAGE.match(package) and isinstance(msg_id, str)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from lwcore import contributions, hookspecs
+from lwcore import contributions, hookspecs, i18n
 from lwcore.hookspecs import RegistrySpec
 from lwcore.context import PluginContext
 from lwcore.contributions import (
@@ -212,6 +212,7 @@ class Kernel:
             gate.decide(record)
         self._records = records
         self._by_id = {r.id: r for r in records if r.manifest is not None and r.enabled}
+        self._use_locale_packs(records)
         self._registries.clear()
         self._command_registries.clear()
 
@@ -291,6 +292,19 @@ class Kernel:
     def context_for(self, record: PluginRecord) -> PluginContext:
         assert record.manifest is not None
         return PluginContext(record.manifest, record.location, self.data_dir, self.env)
+
+    def _use_locale_packs(self, records: Sequence[PluginRecord]) -> None:
+        """The enabled plugins that provide ``locales`` are locale packs (:func:`lwcore.i18n.
+        use_locale_packs`): the languages they add are read from now on; a file or message
+        refused is recorded against its plugin (``lw plugins list`` shows it)."""
+        owners = {}
+        for record in records:
+            if record.enabled and record.manifest is not None and "locales" in record.manifest.provides \
+                    and record.location is not None and (record.location / "locales").is_dir():
+                owners[record.location / "locales"] = record
+        for file, why in i18n.use_locale_packs(owners):
+            record = next(r for folder, r in owners.items() if folder in file.parents)
+            self._recorder.fail(record, f"locale pack {file}: {why}; left out")
 
     def _enabled_records(self, family: str | None = None) -> list[PluginRecord]:
         return [

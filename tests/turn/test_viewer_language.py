@@ -35,7 +35,8 @@ LINES = [
     ("kp", ".rule rule1"), ("kp", ".rule none"), ("kp", ".recap"), ("kp", ".chronicle"), ("kp", ".threads"),
     ("kp", ".var list"), ("kp", ".var expose fog"), ("kp", ".var list"), ("kp", ".var hide fog"),
     ("kp", ".module"), ("kp", ".panels"), ("kp", ".skill"), ("kp", ".skill enable rule-forge"),
-    ("kp", ".skill disable rule-forge"), ("kp", ".preset"), ("kp", ".lore constant"), ("kp", ".lore greeting"),
+    ("kp", ".skill disable rule-forge"), ("kp", ".preset"), ("kp", ".lore constant"),
+    ("kp", ".lore greeting"), ("p1", ".skill show rule-forge"),  # the keeper's would hold the skill's body (content)
     ("p1", ".help"), ("p1", ".pc"), ("p1", ".pc claim 1"), ("p1", ".pc"), ("p1", ".pc release"),
     ("p1", ".recap"), ("p1", ".chronicle"), ("p1", ".module"), ("p1", ".panels"),
     ("kp", ".phase none"),

@@ -69,26 +69,26 @@ def list_text(catalog: SkillCatalog, locale: str, room: Room | None = None, *, p
 def show_text(skill: Skill, catalog: SkillCatalog, locale: str, *, full: bool = True) -> str:
     """Everything about one skill. ``full`` is the keeper's and the terminal's view: the
     skill's body and its folder on this machine; a player sees neither."""
-    lines = [f"{skill.display_name(locale)} ({skill.id})", f"  source:       {skill.source}"]
+    t = MESSAGES.bind(locale)
+    lines = [f"{skill.display_name(locale)} ({skill.id})", t("show.source", value=skill.source)]
     if full and skill.folder is not None:
-        lines.append(f"  folder:       {skill.folder}")
-    lines.append(f"  description:  {_short(skill.describe(locale), 200)}")
+        lines.append(t("show.folder", value=skill.folder))
+    lines.append(t("show.description", value=_short(skill.describe(locale), 200)))
     if skill.allowed_tools is None:
-        lines.append("  tools:        (leaves the room's tools alone)")
+        lines.append(t("show.tools_alone"))
     else:
         missing = set(catalog.missing_tools(skill))
-        shown = [f"{t} (not installed)" if t in missing else t for t in skill.allowed_tools]
-        lines.append(f"  tools:        {', '.join(shown) or '(none)'} -- narrows the room to these and the kernel's own")
-    lines.append(f"  systems:      {', '.join(skill.systems) or '(any)'}")
-    lines.append(f"  rating:       {skill.content_rating or '(none)'}"
-                 + (" -- needs the room's adult switch" if skill.adult else ""))
+        shown = [t("show.not_installed", tool=name) if name in missing else name for name in skill.allowed_tools]
+        lines.append(t("show.tools", tools=", ".join(shown) or t("show.none")))
+    lines.append(t("show.systems", value=", ".join(skill.systems) or t("show.any")))
+    lines.append(t("show.rating", value=skill.content_rating or t("show.none")) + (t("show.adult") if skill.adult else ""))
     if skill.references:
-        lines.append(f"  references:   {', '.join(skill.references)}")
+        lines.append(t("show.references", value=", ".join(skill.references)))
     if skill.assets:
-        lines.append(f"  assets:       {', '.join(skill.assets)}")
+        lines.append(t("show.assets", value=", ".join(skill.assets)))
     if skill.hooks:
-        lines.append("  hooks.js:     yes (runs in the JS sandbox while the skill is enabled)")
-    lines += [f"  warning:      {w}" for w in skill.warnings]
+        lines.append(t("show.hooks"))
+    lines += [t("show.warning", value=w) for w in skill.warnings]
     if full and skill.body:
         lines += ["", skill.body]
     return "\n".join(lines)

@@ -28,9 +28,9 @@ def test_anyone_lists_and_shows(kernel, room_dir: Path, data_dir: Path) -> None:
     assert "x broken (user)" in say(kernel, room_dir, ".skill list", "kp").reply.text
     shown = say(kernel, room_dir, ".skill show tension-clock", "p1").reply.text
     assert shown.startswith("紧张时钟 (tension-clock)") and "hooks.js" in shown and "A clock named" not in shown
-    assert "folder:" not in shown and "tension-clock/" not in shown  # no path on the operator's machine
-    keepers = say(kernel, room_dir, "。skill show tension-clock", "kp").reply.text
-    assert "A clock named" in keepers and "folder:" in keepers
+    assert "文件夹" not in shown and "tension-clock/" not in shown  # no path on the operator's machine
+    keepers = say(kernel, room_dir, "。skill show tension-clock", "kp").reply.text  # the keeper reads Chinese here
+    assert "A clock named" in keepers and "  文件夹：" in keepers and "folder:" not in keepers
 
 
 def test_only_the_keeper_enables_and_disables(kernel, room_dir: Path) -> None:  # noqa: ANN001

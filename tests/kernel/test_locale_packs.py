@@ -1,0 +1,70 @@
+"""Locale packs (issue 27, item 10: a declared data kind with a use): a data plugin providing
+``locales`` adds a language to the kernel's and the plugins' own messages
+(``locales/<language>/<package>.json``). It adds, never replaces a shipped text; a message that
+is not the package's, or takes other placeholders, is refused with its file and the rest used.
+Through the real ``lw``, as an operator runs it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+LW = str(Path(sys.executable).with_name("lw"))
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "fog-harbor"
+
+
+def lw(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    env["LW_HOME"] = str(home)
+    done = subprocess.run([LW, *args], capture_output=True, text=True, env=env, timeout=120)
+    assert "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+def french_room(tmp_path: Path) -> Path:
+    room = tmp_path / "room"
+    shutil.copytree(EXAMPLE, room, ignore=shutil.ignore_patterns("replies", ".lw"))
+    text = (room / "room.yaml").read_text(encoding="utf-8")
+    (room / "room.yaml").write_text(text.replace("    name: Alex\n    locale: en\n", "    name: Alex\n    locale: fr\n"),
+                                    encoding="utf-8")
+    assert "locale: fr" in (room / "room.yaml").read_text(encoding="utf-8")
+    return room
+
+
+def locale_pack(home: Path, files: dict[str, dict[str, str]]) -> Path:
+    folder = home / "plugins" / "francais"
+    folder.mkdir(parents=True)
+    (folder / "lw-plugin.toml").write_text('id = "francais"\nversion = "1.0.0"\ntier = "data"\nprovides = ["locales"]\n'
+                                           '[description]\nen = "French"\n', encoding="utf-8")
+    for name, messages in files.items():
+        path = folder / "locales" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(messages, ensure_ascii=False), encoding="utf-8")
+    return folder
+
+
+def test_a_locale_pack_adds_a_language_and_never_replaces_a_shipped_text(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    room = french_room(tmp_path)
+    before = lw(home, "turn", str(room), "--as", "p2", "--say", ".help").stdout
+    assert before.startswith("Room commands you can run here:")  # no French yet: the default language
+    folder = locale_pack(home, {
+        "fr/lwcore.json": {"help.head": "Commandes de salle :", "help.dice": "Jets du système : {commands}",
+                           "no.such.message": "x", "view.recap": "Résumé : {wrong}"},
+        "zh/lwcore.json": {"help.head": "被换掉了"},  # Chinese ships: never replaced
+        "fr/no_such_package.json": {"a": "b"},
+    })
+    after = lw(home, "turn", str(room), "--as", "p2", "--say", ".help").stdout
+    assert after.startswith("Commandes de salle :")
+    assert "Room commands you can run here:" not in after
+    zh = lw(home, "turn", str(room), "--as", "p1", "--say", ".help").stdout
+    assert zh.startswith("可用的房间命令：") and "被换掉了" not in zh
+    listed = {r["id"]: r for r in json.loads(lw(home, "plugins", "list", "--json").stdout)}
+    errors = " ".join(listed["francais"].get("errors") or [listed["francais"].get("reason") or ""])
+    assert "'no.such.message' is not a message of lwcore" in errors
+    assert "'view.recap' takes ['wrong'], not ['text']" in errors
+    assert str(folder / "locales" / "fr" / "no_such_package.json") in errors
