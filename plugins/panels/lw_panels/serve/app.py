@@ -18,8 +18,9 @@ Routes (``TOKEN`` is a seat's secret link token; everything under it acts as tha
 ``GET /t/TOKEN/frame/PACK/PANEL/PATH``         a declared file of a tier-2 panel of theirs
 =============================================  ==============================================
 
-Guards: the server binds to loopback only and answers only requests whose ``Host`` is a
-loopback name (no DNS rebinding); writes take JSON only and refuse a foreign ``Origin``; a
+Guards: the server binds to loopback unless told otherwise (``lw serve --host``, with a public
+address: docs/hosting.md) and answers only requests whose ``Host`` is a loopback name or the
+public address's host (no DNS rebinding); writes take JSON only and refuse a foreign ``Origin``; a
 write's body is at most :data:`MAX_BODY_BYTES`, refused by its ``Content-Length`` before any
 of it is read (413), and a body without one (chunked) is read only up to that size; the
 whole body must arrive within :data:`BODY_TIME_LIMIT` seconds (408);
@@ -126,8 +127,12 @@ class Hub:
             self.loop.call_soon_threadsafe(self.close)
 
 
-def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starlette:
-    """The ASGI app serving ``table`` (``body_seconds``: how long a write's body may take)."""
+def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_url: str | None = None) -> Starlette:
+    """The ASGI app serving ``table`` (``body_seconds``: how long a write's body may take).
+    ``public_url``: the address players reach the table at (``https://table.example.org``,
+    behind a reverse proxy): requests naming its host are answered too, and writes from its
+    origin accepted; every other name still gets 421 (:func:`public_origin`)."""
+    public = public_origin(public_url) if public_url else None
     hub = Hub()
 
     def seat_of(request: Request) -> Seat:
@@ -215,7 +220,8 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             raise _Refusal(415, "send JSON")
         origin = request.headers.get("origin")
-        if origin is not None and origin != f"{request.url.scheme}://{request.headers.get('host', '')}":
+        if origin is not None and origin != f"{request.url.scheme}://{request.headers.get('host', '')}" \
+                and origin != public:
             raise _Refusal(403, "foreign origin")
         raw = await _bounded_body(request, MAX_BODY_BYTES, body_seconds)
         try:
@@ -358,7 +364,7 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT) -> Starle
 
     table.on_text = hub.deltas(list(table.seats.values()))  # a live turn's narration, as it comes, to the keeper
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={_Refusal: refused})
-    app.add_middleware(_Guard)
+    app.add_middleware(_Guard, names=LOOPBACK + ((_host_of(public),) if public else ()))
     app.state.table = table
     app.state.hub = hub
     return app
@@ -423,12 +429,32 @@ class _Refusal(Exception):
         self.close = close
 
 
-class _Guard:
-    """Requests whose ``Host`` is a loopback name only (a page elsewhere cannot rebind a
-    name of its own to this port and read the table)."""
+def public_origin(url: str) -> str:
+    """The origin (``scheme://host[:port]``, lower case) of the public address ``url``; a
+    located refusal for anything but an http(s) URL with a host and nothing after its path."""
+    from urllib.parse import urlsplit
 
-    def __init__(self, app: Any) -> None:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.username or parts.password \
+            or parts.query or parts.fragment or parts.path not in ("", "/"):
+        raise LwError("--public-url is not the address of a site (its value is not shown: it may hold credentials)",
+                      expected="https://HOST[:PORT] (no path: the table is served at the root)")
+    return f"{parts.scheme}://{parts.netloc.lower()}"
+
+
+def _host_of(origin: str) -> str:
+    netloc = origin.split("://", 1)[1]
+    return netloc.rsplit(":", 1)[0] if not netloc.startswith("[") else netloc.split("]")[0] + "]"
+
+
+class _Guard:
+    """Requests whose ``Host`` is one of ``names`` only: the loopback names, and the public
+    address's host when the table has one (a page elsewhere cannot rebind a name of its own to
+    this port and read the table)."""
+
+    def __init__(self, app: Any, names: tuple[str, ...] = LOOPBACK) -> None:
         self.app = app
+        self.names = names
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -436,7 +462,7 @@ class _Guard:
             return
         host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
         name = host.rsplit(":", 1)[0] if not host.startswith("[") else host.split("]")[0] + "]"
-        if name not in LOOPBACK:
-            await JSONResponse({"error": "this table answers on loopback only"}, status_code=421)(scope, receive, send)
+        if name.lower() not in self.names:
+            await JSONResponse({"error": "this table does not answer to that name"}, status_code=421)(scope, receive, send)
             return
         await self.app(scope, receive, send)

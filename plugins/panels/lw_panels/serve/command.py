@@ -6,7 +6,9 @@ a box to act as that member, and panel intents. Turns play on the room's provide
 (``profile:`` in ``room.yaml``; ``--profile NAME`` for another), an ``--endpoint``, or recorded
 replies (``--reply FILE``, repeatable, used in order), as in ``lw turn``; room commands
 (``.r 1d100``, ``.panels``) need none. With no model at all the table still starts, with a
-warning, and refuses each turn with a message saying so. The server listens on 127.0.0.1 only.
+warning, and refuses each turn with a message saying so. The server listens on 127.0.0.1 unless
+``--host`` says otherwise, and then only with ``--public-url`` (the address players open; https,
+or ``--insecure-http``): docs/hosting.md.
 """
 
 from __future__ import annotations
@@ -22,7 +24,14 @@ from lwcore.api import ROOM, LwError, cli_state as state
 @click.command("serve")
 @click.argument("room", type=ROOM)
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535),
-              help="Port on 127.0.0.1 (0: any free port).")
+              help="Port to listen on (0: any free port).")
+@click.option("--host", "bind", default="127.0.0.1", show_default=True,
+              help="Address to listen on. Anything but loopback needs --public-url (docs/hosting.md).")
+@click.option("--public-url", default=None, metavar="URL",
+              help="The address players open (https://table.example.org behind a reverse proxy): links "
+                   "are printed with it and requests naming it are answered.")
+@click.option("--insecure-http", is_flag=True,
+              help="Allow an http:// --public-url on a non-loopback address (seat links travel in clear).")
 @click.option("--reply", "replies", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="A recorded model reply (JSON) for the next turn; repeat for more turns.")
 @click.option("--profile", "profile_name", default=None,
@@ -40,8 +49,10 @@ from lwcore.api import ROOM, LwError, cli_state as state
 @click.pass_context
 def serve(ctx: click.Context, room: Path, port: int, replies: tuple[Path, ...], endpoint: str | None,
           key_env: str | None, model: str | None, provider: str | None, seed: int | None,
-          packs: tuple[Path, ...], turn_timeout: float | None, profile_name: str | None) -> None:
-    """Serve ROOM as a web table on 127.0.0.1 (one page per member)."""
+          packs: tuple[Path, ...], turn_timeout: float | None, profile_name: str | None, bind: str,
+          public_url: str | None, insecure_http: bool) -> None:
+    """Serve ROOM as a web table (one page per member) on 127.0.0.1, or on --host with a
+    --public-url for players on other machines (docs/hosting.md)."""
     try:
         import uvicorn
 
@@ -51,6 +62,17 @@ def serve(ctx: click.Context, room: Path, port: int, replies: tuple[Path, ...], 
     from collections import deque
 
     from lw_panels.packs import dev_mounts
+    from lw_panels.serve.app import LOOPBACK, public_origin
+
+    public = public_origin(public_url) if public_url else None
+    if bind not in LOOPBACK:
+        if public is None:
+            raise LwError(f"--host {bind} lets other machines in: give the address they open with --public-url",
+                          expected="--public-url https://table.example.org (docs/hosting.md), or leave --host out")
+        if public.startswith("http://") and not insecure_http:
+            raise LwError(f"--public-url {public} is plain http on a network address: seat links would travel in clear",
+                          expected="an https:// address (a reverse proxy with TLS: docs/hosting.md), "
+                                   "or --insecure-http on a network you trust")
     from lw_panels.serve.table import TURN_TIME_LIMIT, Table, TurnSource
     from lwcore.api import LiveRequest, Room, read_json, room_lock
 
@@ -76,19 +98,27 @@ def serve(ctx: click.Context, room: Path, port: int, replies: tuple[Path, ...], 
                   "then profile: NAME in room.yaml or lw serve --profile NAME.")
     source = TurnSource(deque(read_json(p) for p in replies), provider=provider, live=live)
     table = Table(kernel, room, source, seed=seed, turn_seconds=turn_timeout or TURN_TIME_LIMIT)
-    app = create_app(table)
+    app = create_app(table, public_url=public)
     import socket
 
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    address = bind.strip("[]")
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        sock.bind(("127.0.0.1", port))
-    except OSError as exc:
+        sock.bind((address, port))
+    except (OSError, UnicodeError) as exc:
         sock.close()
-        raise LwError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}", expected="a free --port") from None
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise LwError(f"cannot listen on {bind}:{port}: {reason}", expected="a free --port and an address of this machine") from None
     bound = sock.getsockname()[1]
-    click.echo(f"{table.title}: the web table is on http://127.0.0.1:{bound}/ — one link per seat:")
-    for seat, link in table.links(f"http://127.0.0.1:{bound}"):
+    local = f"http://{'[' + address + ']' if family == socket.AF_INET6 else address}:{bound}"
+    base = public or local
+    click.echo(f"{table.title}: the web table is on {base}/" + (f" (listening on {local})" if public else "")
+               + " — one link per seat:")
+    if public and public.startswith("http://") and bind not in LOOPBACK:
+        _warn("plain http on a network address: anyone on the way can read the seat links")
+    for seat, link in table.links(base):
         click.echo(f"  {seat.name} ({'keeper' if seat.keeper else seat.member}): {link}")
     click.echo("Ctrl-C stops it.")
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
