@@ -742,6 +742,17 @@ class CommandRef:
     help: str = ""
 
 
+@dataclass(frozen=True)
+class SubsystemKindRef:
+    """A subsystem kind given by reference (``lw_subsystem_kinds``): ``kind`` is a
+    ``SubsystemKind`` instance or a lazy reference to one (``"package.module:KIND"``), imported
+    when a rules engine first needs its kinds. ``name`` must be the kind's own name (a kind
+    whose name differs is left out and reported)."""
+
+    name: str
+    kind: Any
+
+
 # --- checking contributions -------------------------------------------------------------
 
 
@@ -855,6 +866,7 @@ __all__: Sequence[str] = (
     "StageBeat",
     "StageDirector",
     "StagedWrites",
+    "SubsystemKindRef",
     "ToolSpec",
     "TurnContext",
     "Viewer",
