@@ -49,11 +49,9 @@ if TYPE_CHECKING:
         RulepackSource,
         SchemaRef,
         StageDirector,
-        SubsystemKindRef,
         ToolSpec,
         TurnContext,
     )
-    from lwcore.rules.kinds.base import SubsystemKind
 
 PROJECT = "loreweaver"
 PREFIX = "lw_"
@@ -174,8 +172,9 @@ def lw_rule_computers(register: Register[Computer], ctx: PluginContext) -> None:
 
 @family("subsystem_kinds", registers=Registration(
     "subsystem_kinds", "SubsystemKindRef", "lwcore.rules.kinds.base:SubsystemKind", key="name"))
-def lw_subsystem_kinds(register: Register[SubsystemKind | SubsystemKindRef], ctx: PluginContext) -> None:
-    """Offer subsystem kinds: ``register(MyKind())``, an instance of a
+def lw_subsystem_kinds(register: Register[Any], ctx: PluginContext) -> None:
+    """Offer subsystem kinds (``register`` takes a ``SubsystemKind`` or a ``SubsystemKindRef``):
+    ``register(MyKind())``, an instance of a
     :class:`~lwcore.rules.kinds.base.SubsystemKind` subclass (``lwcore.api.SubsystemKind``), or,
     to keep ``lw plugins list`` from importing it, ``register(SubsystemKindRef("name",
     "package.module:KIND"))`` (imported when a rules engine first needs its kinds).

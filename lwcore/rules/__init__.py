@@ -39,11 +39,7 @@ _LAZY = {
     "CheckError": "lwcore.rules.errors",
 }
 
-__all__ = [*_LAZY, "BUNDLED_KINDS", "engine_for"]
-
-BUNDLED_KINDS = ("advantage", "growth", "luck", "opposed", "push", "sanity", "table", "tally")
-"""The subsystem kinds shipped with the kernel: each is ``KIND`` of ``lwcore.rules.kinds.<name>``,
-registered by the built-in ``rules`` plugin through the ``subsystem_kinds`` hook family."""
+__all__ = [*_LAZY, "engine_for"]
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from lwcore.contributions import CommandRef, PackValidator, Register, SchemaRef, SubsystemKindRef
 from lwcore.hookspecs import hookimpl
-from lwcore.rules import BUNDLED_KINDS
+from lwcore.rules.bundled_kinds import BUNDLED_KINDS
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel

@@ -18,14 +18,14 @@ import importlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from lwcore.rules import BUNDLED_KINDS
+from lwcore.rules.bundled_kinds import BUNDLED_KINDS
 from lwcore.rules.kinds.base import SubsystemError, SubsystemKind, SubsystemResult, ToolArgument
 
 __all__ = ["BUNDLED", "KindSet", "SubsystemError", "SubsystemKind", "SubsystemResult", "ToolArgument", "all_kinds",
            "bundled", "bundled_kinds", "kind_named", "reset", "resolve_kind", "tool_arguments"]
 
 BUNDLED = BUNDLED_KINDS
-"""The modules of this package that each define one bundled ``KIND`` (:data:`lwcore.rules.BUNDLED_KINDS`)."""
+"""The modules of this package that each define one bundled ``KIND`` (:data:`lwcore.rules.bundled_kinds.BUNDLED_KINDS`)."""
 
 
 class KindSet:
