@@ -76,6 +76,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "CommandRef": ("lwcore.contributions", "CommandRef"),
     "DocumentType": ("lwcore.contributions", "DocumentType"),
     "StagedWrites": ("lwcore.contributions", "StagedWrites"),
+    "SubsystemKindRef": ("lwcore.contributions", "SubsystemKindRef"),
     "PackFiles": ("lwcore.contributions", "PackFiles"),
     "PackItem": ("lwcore.contributions", "PackItem"),
     "ContentReport": ("lwcore.contributions", "ContentReport"),
@@ -223,6 +224,17 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "engine_for": ("lwcore.rules", "engine_for"),
     "roll": ("lwcore.rules.dice", "roll"),
     "Sheet": ("lwcore.rules.sheet", "Sheet"),
+    "SubsystemKind": ("lwcore.rules.kinds.base", "SubsystemKind"),
+    "SubsystemResult": ("lwcore.rules.kinds.base", "SubsystemResult"),
+    "SubsystemError": ("lwcore.rules.kinds.base", "SubsystemError"),
+    "ToolArgument": ("lwcore.rules.kinds.base", "ToolArgument"),
+    "compile_dice": ("lwcore.rules.dice", "compile_dice"),
+    "dice_drawer": ("lwcore.rules.kinds.base", "drawer"),
+    "roll_record": ("lwcore.rules.kinds.base", "roll_record"),
+    "stat_of": ("lwcore.rules.kinds.base", "stat_of"),
+    "number_of": ("lwcore.rules.kinds.base", "number_of"),
+    "set_stat": ("lwcore.rules.kinds.base", "set_stat"),
+    "pack_word": ("lwcore.rules.render", "word"),
     "SheetFile": ("lwcore.rules.sheet", "SheetFile"),
     # -- packs
     "Ledger": ("lwcore.pack.ledger", "Ledger"),
@@ -310,6 +322,7 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
         StageBeat,
         StageDirector,
         StagedWrites,
+        SubsystemKindRef,
         ToolSpec,
         TreeChange,
         TurnContext,
@@ -363,7 +376,19 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
     from lwcore.pack.module import MODULE_FILE, ModuleFrontmatter, SETUP_FILE, read_module_text
     from lwcore.profiles import Profile
     from lwcore.rules import engine_for
-    from lwcore.rules.dice import roll
+    from lwcore.rules.dice import compile_dice, roll
+    from lwcore.rules.kinds.base import (
+        SubsystemError,
+        SubsystemKind,
+        SubsystemResult,
+        ToolArgument,
+        drawer as dice_drawer,
+        number_of,
+        roll_record,
+        set_stat,
+        stat_of,
+    )
+    from lwcore.rules.render import word as pack_word
     from lwcore.rules.sheet import Sheet, SheetFile
     from lwcore.sandbox import run_hooks
     from lwcore.sandbox.budget import Budget, current as current_budget, ensure as ensure_budget

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, dataclass_transform
 
 from lwcore.i18n import negotiate
 
@@ -25,6 +25,38 @@ if TYPE_CHECKING:
 
     from lwcore.deadline import Deadline
     from lwcore.sandbox.budget import Budget
+
+_C = TypeVar("_C", bound=type)
+
+
+def _repr(self: Any) -> str:
+    return f"{type(self).__qualname__}({', '.join(f'{f.name}={getattr(self, f.name)!r}' for f in fields(self) if f.repr)})"
+
+
+def _compared(self: Any) -> tuple[Any, ...]:
+    return tuple(getattr(self, f.name) for f in fields(self) if f.compare)
+
+
+def _eq(self: Any, other: Any) -> Any:
+    return _compared(self) == _compared(other) if other.__class__ is self.__class__ else NotImplemented
+
+
+def _hash(self: Any) -> int:
+    return hash(tuple(getattr(self, f.name) for f in fields(self) if (f.compare if f.hash is None else f.hash)))
+
+
+@dataclass_transform(frozen_default=True)
+def contribution(cls: _C) -> _C:
+    """``@dataclass(frozen=True)`` for the contribution types, behaving the same (repr, ``==``,
+    hash, immutability) with one shared ``__repr__``/``__eq__``/``__hash__`` instead of three
+    generated and compiled per class: this module is imported by every ``lw`` command that
+    lists or loads plugins, and half its import time was that compiling (``bench/boot.py``)."""
+    made = dataclass(frozen=True, eq=False, repr=False)(cls)
+    made.__repr__ = _repr  # type: ignore[assignment]
+    made.__eq__ = _eq  # type: ignore[assignment,method-assign]
+    made.__hash__ = _hash  # type: ignore[assignment,method-assign]
+    return made
+
 
 T = TypeVar("T")
 T_contra = TypeVar("T_contra", contravariant=True)
@@ -63,7 +95,7 @@ class Register(Protocol[T_contra]):
 # --- rulepack loader ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@contribution
 class RulepackSource:
     """A rulepack offered by a plugin: a YAML file (``path``) or a parsed mapping (``data``).
 
@@ -90,7 +122,7 @@ class RulepackSource:
         return Path(self.path).stem
 
 
-@dataclass(frozen=True)
+@contribution
 class Computer:
     """A named derived-stat computer (``derived: {X: {computer: NAME}}`` in a rulepack).
 
@@ -106,7 +138,7 @@ class Computer:
 # --- tool registry ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@contribution
 class ToolSpec:
     """A model-facing tool.
 
@@ -136,7 +168,7 @@ class ToolSpec:
 # --- prompt-segment provider --------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@contribution
 class TurnContext:
     """What a plugin knows about the turn being assembled: the argument of
     ``lw_prompt_segments``, ``lw_turn_scripts`` and ``lw_reply_text``.
@@ -180,7 +212,7 @@ class TurnContext:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@contribution
 class PromptSegment:
     """A named piece of prompt text for one turn.
 
@@ -216,7 +248,7 @@ class PromptSegment:
 # --- importer -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@contribution
 class Dropped:
     """One thing an import did not carry over, and why."""
 
@@ -224,7 +256,7 @@ class Dropped:
     reason: str
 
 
-@dataclass(frozen=True)
+@contribution
 class ImportReport:
     """An itemized account of an import: what was carried, dropped, and any warnings."""
 
@@ -233,7 +265,7 @@ class ImportReport:
     warnings: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@contribution
 class ImportResult(Generic[T]):
     """The typed result of an import (``kind`` names its type) plus its report."""
 
@@ -242,7 +274,7 @@ class ImportResult(Generic[T]):
     report: ImportReport = ImportReport()
 
 
-@dataclass(frozen=True)
+@contribution
 class Importer:
     """Turns foreign bytes into a typed result.
 
@@ -262,7 +294,7 @@ class Importer:
 # --- panel renderer -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@contribution
 class Viewer:
     """Who a panel is rendered for: an id, a locale, and whether they are the keeper."""
 
@@ -271,7 +303,7 @@ class Viewer:
     keeper: bool = False
 
 
-@dataclass(frozen=True)
+@contribution
 class PanelRenderer:
     """Renders one declared panel kind for one viewer in one output format.
 
@@ -287,7 +319,7 @@ class PanelRenderer:
 # --- stage director (M19) -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@contribution
 class StageBeat:
     """A moment a stage director may answer: ``kind`` (``scene``, ``act``, ``artifact``,
     ``extreme_roll``, ``turn`` …), the room and turn it happened in, the room's presentation
@@ -304,7 +336,7 @@ class StageBeat:
     locale: str = "en"
 
 
-@dataclass(frozen=True)
+@contribution
 class ProviderPreset:
     """A provider profile offered by a plugin (:func:`lwcore.hookspecs.lw_provider_presets`):
     ``name`` (what a room's ``profile:`` says) and the profile file at ``path``."""
@@ -314,7 +346,7 @@ class ProviderPreset:
     description: Mapping[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@contribution
 class StageDirector:
     """A host's stage director: ``direct(beat) -> list of performance blocks`` (mappings with
     a ``kind`` the beat's kit allows: ``title_card``, ``letter``, ``clipping``, ``image``,
@@ -330,7 +362,7 @@ class StageDirector:
 # --- prompt compiler ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@contribution
 class PromptCompiler:
     """Compiles logical messages into one provider protocol's payload.
 
@@ -346,7 +378,7 @@ class PromptCompiler:
 # --- provider adapters --------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@contribution
 class ProviderAdapter:
     """Speaks one provider protocol for the turn pipeline (offering tools, reading a reply's
     tool calls, writing tool results back, and optionally sending a payload over HTTP).
@@ -365,7 +397,7 @@ class ProviderAdapter:
 # --- schemas ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@contribution
 class SchemaRef:
     """A file format with a published JSON Schema: ``lw schema NAME`` prints it.
 
@@ -383,7 +415,7 @@ COMMAND_RUNNERS = ("keeper", "player", "anyone")
 """Who may run a room command: the room's keeper, its players, or any member."""
 
 
-@dataclass(frozen=True)
+@contribution
 class RoomCommand:
     """A command a member types in a room (``.var list``, ``.pc claim 3``, ``.skill enable x``).
 
@@ -434,7 +466,7 @@ class RoomCommand:
         return self.who_by_word.get(words[0].lower(), self.who) if words else self.who
 
 
-@dataclass(frozen=True)
+@contribution
 class CommandReply:
     """What a room command answers.
 
@@ -459,7 +491,7 @@ class CommandReply:
 # --- hook scripts --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@contribution
 class HookScript:
     """A ``hooks.js`` that runs in one room's turn, in the kernel's JS sandbox (a skill's
     hooks beside its ``SKILL.md``, a world card's ``loreweaver_hooks``).
@@ -477,7 +509,7 @@ class HookScript:
 # --- reply text --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@contribution
 class TreeChange:
     """One change a writer asks for on a room's variable tree (:mod:`lwcore.turn.tree`), for
     the kernel to check, make and record (iron rule 1: the writer only asks).
@@ -497,7 +529,7 @@ class TreeChange:
     shows: str | None = None
 
 
-@dataclass(frozen=True)
+@contribution
 class VariableWrite:
     """A script's ``setvar``/``incvar`` (a hook's, a template's), for the engine to make
     (:mod:`lwcore.turn.script_writes`): ``op`` is ``setvar`` (``value`` the new value) or
@@ -512,7 +544,7 @@ class VariableWrite:
     line: int | None = None
 
 
-@dataclass(frozen=True)
+@contribution
 class ReplyEdit:
     """What a reply processor (``lw_reply_text``) makes of the model's reply text.
 
@@ -532,7 +564,7 @@ class ReplyEdit:
 # --- room documents (M17) ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@contribution
 class Document:
     """One unit of room content: ``type`` names its :class:`DocumentType`, ``data`` is the
     type's payload (shape versioned by ``schema_version``), ``meta`` holds provenance."""
@@ -587,7 +619,7 @@ class StagedWrites:
         self.variable_writes.clear()
 
 
-@dataclass(frozen=True)
+@contribution
 class DocumentType:
     """A kind of room content and its projection contract (the single exit for iron rule 3).
 
@@ -651,7 +683,7 @@ class PackFiles(Protocol):
         ...
 
 
-@dataclass(frozen=True)
+@contribution
 class PackItem:
     """One declared item of a pack's ``contents.<kind>`` list, handed to that kind's validator.
 
@@ -674,7 +706,7 @@ class PackItem:
     kernel: Any = None
 
 
-@dataclass(frozen=True)
+@contribution
 class ContentReport:
     """What a validator found in one :class:`PackItem` (it raises a located ``LwError`` /
     ``LwErrors`` instead when the item is bad).
@@ -712,7 +744,7 @@ class ContentReport:
     warnings: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@contribution
 class PackValidator:
     """How one kind of ``.lwpack`` content (``contents.<kind>`` in ``pack.yaml``) is checked,
     and where it lands. The same code checks a pack at build, verify and install time, so a
@@ -749,7 +781,7 @@ class PackValidator:
 # --- cli ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@contribution
 class CommandRef:
     """An ``lw`` subcommand given by reference: ``command`` is a ``click.Command`` or a lazy
     reference to one, imported only when the command runs (or its help is shown)."""
@@ -757,6 +789,17 @@ class CommandRef:
     name: str
     command: Any
     help: str = ""
+
+
+@contribution
+class SubsystemKindRef:
+    """A subsystem kind given by reference (``lw_subsystem_kinds``): ``kind`` is a
+    ``SubsystemKind`` instance or a lazy reference to one (``"package.module:KIND"``), imported
+    when a rules engine first needs its kinds. ``name`` must be the kind's own name (a kind
+    whose name differs is left out and reported)."""
+
+    name: str
+    kind: Any
 
 
 # --- checking contributions -------------------------------------------------------------
@@ -771,33 +814,33 @@ def field_problems(item: Any) -> list[str]:
     unions, ``Literal`` choices, ``tuple[str, ...]``, ``Mapping[str, str]``, and callables or
     lazy references.
     """
-    import dataclasses
+    checks = _CHECKS.get(type(item))
+    if checks is None:
+        import dataclasses
+        import typing
 
-    if not dataclasses.is_dataclass(item):
-        return []
-    hints = _hints(type(item))
+        if not dataclasses.is_dataclass(item):
+            return []
+        hints = typing.get_type_hints(type(item))
+        checks = _CHECKS[type(item)] = [
+            (f.name, _checker(hints[f.name]), _describe(hints[f.name])) for f in dataclasses.fields(item) if f.name in hints
+        ]
     problems = []
-    for f in dataclasses.fields(item):
-        value = getattr(item, f.name)
-        expected = hints.get(f.name)
-        if expected is not None and not _matches(value, expected):
-            problems.append(f"{f.name}={value!r:.60} is not {_describe(expected)}")
+    for name, check, described in checks:
+        value = getattr(item, name)
+        if not check(value):
+            problems.append(f"{name}={value!r:.60} is not {described}")
     return problems
 
 
-_HINTS: dict[type, dict[str, Any]] = {}
+_CHECKS: dict[type, list[tuple[str, Callable[[Any], bool], str]]] = {}
+"""Contribution class -> (field, its check, what it expects): built once per class, so checking
+the ~150 contributions of ``lw plugins list`` costs little."""
 
 
-def _hints(cls: type) -> dict[str, Any]:
-    hints = _HINTS.get(cls)
-    if hints is None:
-        import typing
-
-        hints = _HINTS[cls] = typing.get_type_hints(cls)
-    return hints
-
-
-def _matches(value: Any, expected: Any) -> bool:
+def _checker(expected: Any) -> Callable[[Any], bool]:
+    """A function telling whether a value matches the annotation ``expected`` (see
+    :func:`field_problems`); anything it cannot check passes."""
     import collections.abc
     import types
     import typing
@@ -805,30 +848,35 @@ def _matches(value: Any, expected: Any) -> bool:
     origin = typing.get_origin(expected)
     args = typing.get_args(expected)
     if expected is Any or isinstance(expected, TypeVar):
-        return True
+        return lambda value: True
     if origin in (typing.Union, types.UnionType):
-        return any(_matches(value, a) for a in args)
+        options = [_checker(a) for a in args]
+        return lambda value: any(check(value) for check in options)
     if origin is typing.Literal:
-        return any(value == a and type(value) is type(a) for a in args)
+        return lambda value: any(value == a and type(value) is type(a) for a in args)
     if expected is type(None):
-        return value is None
+        return lambda value: value is None
     if expected is int:
-        return isinstance(value, int) and not isinstance(value, bool)
+        return lambda value: isinstance(value, int) and not isinstance(value, bool)
     if expected is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
+        return lambda value: isinstance(value, (int, float)) and not isinstance(value, bool)
     if origin is tuple:
-        return isinstance(value, tuple) and all(_matches(v, args[0]) for v in value) if args and args[-1] is Ellipsis else isinstance(value, tuple)
+        if args and args[-1] is Ellipsis:
+            item = _checker(args[0])
+            return lambda value: isinstance(value, tuple) and all(item(v) for v in value)
+        return lambda value: isinstance(value, tuple)
     if origin in (collections.abc.Mapping, dict):
-        return isinstance(value, Mapping) and all(
-            _matches(k, args[0]) and _matches(v, args[1]) for k, v in value.items()
-        ) if args else isinstance(value, Mapping)
+        if args:
+            key, val = _checker(args[0]), _checker(args[1])
+            return lambda value: isinstance(value, Mapping) and all(key(k) and val(v) for k, v in value.items())
+        return lambda value: isinstance(value, Mapping)
     if origin is collections.abc.Callable:
-        return callable(value)
+        return callable
     if origin is not None:
-        return isinstance(value, origin)
+        return lambda value: isinstance(value, origin)
     if isinstance(expected, type):
-        return isinstance(value, expected)
-    return True
+        return lambda value: isinstance(value, expected)
+    return lambda value: True
 
 
 def _describe(expected: Any) -> str:
@@ -872,6 +920,7 @@ __all__: Sequence[str] = (
     "StageBeat",
     "StageDirector",
     "StagedWrites",
+    "SubsystemKindRef",
     "ToolSpec",
     "TurnContext",
     "Viewer",

@@ -171,6 +171,24 @@ def lw_rule_computers(register: Register[Computer], ctx: PluginContext) -> None:
     """
 
 
+@family("subsystem_kinds", registers=Registration(
+    "subsystem_kinds", "SubsystemKindRef", "lwcore.rules.kinds.base:SubsystemKind", key="name"))
+def lw_subsystem_kinds(register: Register[Any], ctx: PluginContext) -> None:
+    """Offer subsystem kinds (``register`` takes a ``SubsystemKind`` or a ``SubsystemKindRef``):
+    ``register(MyKind())``, an instance of a
+    :class:`~lwcore.rules.kinds.base.SubsystemKind` subclass (``lwcore.api.SubsystemKind``), or,
+    to keep ``lw plugins list`` from importing it, ``register(SubsystemKindRef("name",
+    "package.module:KIND"))`` (imported when a rules engine first needs its kinds).
+
+    A rulepack's ``subsystems: {NAME: {kind: WORD}}`` runs the kind named (or aliased) ``WORD``:
+    the rules engine checks the pack's settings with the kind's ``validate`` when the pack
+    loads, and runs it for checks, dot commands and the ``subsystem_check`` tool (a plugin
+    kind's own tool arguments come through that tool's ``args``). A name clash is won by trust
+    order (the bundled kinds, registered by the built-in ``rules`` plugin, first); a kind whose
+    alias is already taken is left out and reported by ``lw doctor``.
+    """
+
+
 @family("tools", registers=Registration("tools", "ToolSpec", key="name"))
 def lw_tools(register: Register[ToolSpec], ctx: PluginContext) -> None:
     """Offer model-facing tools: ``register(ToolSpec(...))``.
@@ -284,7 +302,7 @@ def lw_schemas(register: Register[SchemaRef], ctx: PluginContext) -> None:
     """
 
 
-@family("cli", registers=Registration("cli", "click:Command", "CommandRef", key="name", accessor="cli_commands"))
+@family("cli", registers=Registration("cli", "CommandRef", "click:Command", key="name", accessor="cli_commands"))
 def lw_cli(register: Register[Any], ctx: PluginContext) -> None:
     """Add ``lw`` subcommands: ``register(click_command)`` (a ``click.Command``/``Group``) or,
     to keep start-up light, ``register(CommandRef(name, "module:command", help))`` (imported

@@ -94,12 +94,16 @@ _DATA_ENTRY: dict[str, Callable[[Path], Any]] = {
 """Data kinds whose files fill a registry: file -> contribution."""
 
 
-def contribution_types(spec: RegistrySpec) -> tuple[type, ...]:
-    """The type(s) a contribution to registry ``spec`` must have, imported on first use (so
-    building other registries never imports click)."""
-    return tuple(
-        resolve(name) if ":" in name else getattr(contributions, name) for name in spec.registration.contributes
-    )
+def contribution_type(name: str) -> type:
+    """A type a registration names: a class of :mod:`lwcore.contributions` or a ``"module:Class"``."""
+    return resolve(name) if ":" in name else getattr(contributions, name)  # type: ignore[no-any-return]
+
+
+def accepts(spec: RegistrySpec, item: Any) -> bool:
+    """Whether ``item`` has one of the types ``spec`` registers, tried in their order and each
+    imported only when the ones before did not match (a ``lw_cli`` giving ``CommandRef``s never
+    imports click; ``SubsystemKindRef``s never import the rules engine)."""
+    return any(isinstance(item, contribution_type(name)) for name in spec.registration.contributes)
 
 
 @dataclass(frozen=True)
@@ -340,7 +344,6 @@ class Kernel:
         """Fill registry ``name`` from every enabled plugin of its family (or those ``only``
         accepts), in trust order; each contribution checked and attributed."""
         spec = REGISTRIES[name]
-        expected = contribution_types(spec)
         key_of = attrgetter(spec.registration.key)
         entries: list[Entry[Any]] = []
         records = self._loaded_records(spec.family, only)
@@ -353,8 +356,8 @@ class Kernel:
 
         def make_kwargs(record: PluginRecord) -> dict[str, Any]:
             def register(item: Any) -> None:
-                if not isinstance(item, expected):
-                    kind = " or ".join(t.__name__ for t in expected)
+                if not accepts(spec, item):
+                    kind = " or ".join(name.rpartition(":")[2] for name in spec.registration.contributes)
                     self._recorder.fail(
                         record,
                         f"{spec.hook}: register() got {type(item).__name__}, expected {kind}; dropped",

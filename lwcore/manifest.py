@@ -155,6 +155,13 @@ def _expected_for(key: str) -> str | None:
     return hints.get(key)
 
 
+def cache_tag() -> str:
+    """What a cache must have been written by to be read: this engine's version and the fields
+    of :class:`Manifest` (a kernel that adds a manifest field, or an older one reading a newer
+    cache, starts a fresh cache instead of building a ``Manifest`` from keys it does not know)."""
+    return f"{__version__} {' '.join(f.name for f in fields(Manifest))}"
+
+
 class ManifestCache:
     """Validated manifests keyed by file signature, persisted as JSON in the data dir.
 
@@ -168,7 +175,7 @@ class ManifestCache:
         if path is not None:
             try:
                 loaded = json.loads(path.read_text(encoding="utf-8"))
-                if isinstance(loaded, dict) and loaded.get("engine") == __version__:
+                if isinstance(loaded, dict) and loaded.get("engine") == cache_tag():
                     self._entries = dict(loaded.get("manifests") or {})
             except (OSError, ValueError):
                 self._entries = {}
@@ -202,7 +209,7 @@ class ManifestCache:
         if not self._dirty or self.path is None:
             return
         try:
-            payload = {"engine": __version__, "manifests": self._entries}
+            payload = {"engine": cache_tag(), "manifests": self._entries}
             atomic_write_text(self.path, json.dumps(payload, ensure_ascii=False, sort_keys=True))
             self._dirty = False
         except OSError:

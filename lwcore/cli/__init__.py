@@ -1,7 +1,8 @@
 """The ``lw`` command line (the console script's entry point is :func:`main`).
 
-``lw --version`` is answered here without importing click or any other part of the kernel
-(one of the start-up goals in ``bench/boot.py``); every other command line goes to
+``lw --version`` is answered here without importing click or any other part of the kernel,
+``lw plugins list [--json] [--all]`` without click (:mod:`lwcore.cli.listing`; both start-up
+goals in ``bench/boot.py``); every other command line goes to
 :mod:`lwcore.cli.app`, the click group plugins extend through the ``lw_cli`` hook. The group
 and its helpers are importable from here too (``from lwcore.cli import lw``), on first use.
 """
@@ -27,6 +28,11 @@ def main(argv: list[str] | None = None) -> None:
     if args == ["--version"]:
         sys.stdout.write(f"lw {__version__}\n")
         sys.exit(0)
+    if args[:2] == ["plugins", "list"]:
+        from lwcore.cli.listing import fast_list  # without click: a start-up goal too
+
+        if fast_list(args):
+            sys.exit(0)
     from lwcore.cli.app import run  # click and the group: every command but --version
 
     run(args)

@@ -598,7 +598,7 @@ def _run_tool(call: CommandCall) -> CommandResult:
         result = _run_computer(call)
         on_kept = False
     else:
-        found = subsystems.kind_of(kind, data, pack.id, call.subsystem)
+        found = subsystems.kind_of(pack, kind, data, call.subsystem)
         result = found.command(call)
         on_kept = found.kept_checks == 1
     return CommandResult(pack.id, call.word, tool, result.to_json(),

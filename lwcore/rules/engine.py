@@ -40,6 +40,7 @@ from lwcore.rules import subsystems
 from lwcore.rules.commands import CommandResult, run_command
 from lwcore.rules.creation import make_char
 from lwcore.rules.errors import CheckError, RulepackError, RulesError
+from lwcore.rules.kinds import KindSet, bundled, resolve_kind
 from lwcore.rules.kinds.base import SubsystemResult
 from lwcore.rules.merge import MAX_EXTENDS_DEPTH, deep_merge, merge_positions
 from lwcore.rules.pack_validation import validate_pack
@@ -177,9 +178,28 @@ class RulesEngine:
         self._shadowed: list[Problem] = []
         self._packs: dict[str, RuleSystem | RulepackError] = {}
         self._names: dict[str, str | None] = {}
+        self._kinds: tuple[Any, KindSet] | None = None
         self._lock = threading.RLock()
         """Guards the sources, the pack and name caches (re-entrant: building a pack asks for
         the packs it groups with)."""
+
+    @property
+    def kinds(self) -> KindSet:
+        """The subsystem kinds this engine runs: the kernel's ``subsystem_kinds`` registry in
+        trust order (the bundled kinds come from the built-in ``rules`` plugin), or the bundled
+        kinds for a kernel-less engine. The same set until that registry is rebuilt."""
+        if self.kernel is None:
+            return bundled()
+        registry = self.kernel.subsystem_kinds
+        if self._kinds is None or self._kinds[0] is not registry:
+            found, skipped = [], []
+            for name in registry:
+                try:
+                    found.append(resolve_kind(registry[name], name))
+                except Exception as exc:  # noqa: BLE001 - a plugin's broken kind is left out and reported
+                    skipped.append(f"subsystem kind {name!r} of plugin {registry.origin(name)} left out: {exc}")
+            self._kinds = (registry, KindSet(found, skipped))
+        return self._kinds[1]
 
     # --- sources ------------------------------------------------------------------------
 
@@ -211,7 +231,8 @@ class RulesEngine:
                     continue
                 sources[stem] = PackSource(stem, USER_ORIGIN, path)
         computers_marker = id(self.kernel.rule_computers) if self.kernel is not None else None
-        signature = (registry_marker, computers_marker, tuple(s.signature() for s in sources.values()))
+        kinds_marker = id(self.kinds)
+        signature = (registry_marker, computers_marker, kinds_marker, tuple(s.signature() for s in sources.values()))
         return sources, shadowed, signature
 
     def refresh(self) -> None:
@@ -338,6 +359,7 @@ class RulesEngine:
             computers=self.computer, computer_names=self._computer_names,
             groups=group, group_names=lambda: list(self._sources), file=file,
             unbound=frozenset(s.label for s in self._sources.values() if s.text is not None),
+            kinds=self.kinds,
         )
         if self.kernel is not None and not js_enabled(self.kernel.env):
             pack.scripts_off = JS_OFF  # the operator's switch: a check that needs a script is refused
@@ -434,6 +456,7 @@ class RulesEngine:
                     continue
                 out += [Problem(system_id, source.origin, w, error=False) for w in pack.warnings]
             out += self._shadowed
+            out += [Problem("", "subsystem_kinds", reason, error=False) for reason in self.kinds.skipped]
         return out
 
     def validate_file(self, path: str | Path) -> RuleSystem:

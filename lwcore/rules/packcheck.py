@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from lwcore.errors import LwError
-from lwcore.rules import kinds
+from lwcore.rules.kinds import KindSet, bundled
 from lwcore.rules.diagnostics import Diagnostics, did_you_mean
 from lwcore.rules.dice import compile_dice
 from lwcore.rules.model import Command, Rulepack
@@ -77,17 +77,17 @@ class PackChecker:
 
 
 def check_behaviour(model: Rulepack, diagnostics: Diagnostics, *, computers: Callable[[str], Any],
-                    computer_names: Callable[[], Iterable[str]]) -> None:
+                    computer_names: Callable[[], Iterable[str]], kinds: KindSet | None = None) -> None:
     """Record every problem of the pack's subsystems and commands in ``diagnostics``."""
     check = PackChecker(model, diagnostics)
     for name, raw in model.subsystems.items():
-        _check_subsystem(check, name, raw, computers, computer_names)
+        _check_subsystem(check, name, raw, computers, computer_names, kinds or bundled())
     for cname, command in model.commands.items():
         _check_command(check, cname, command)
 
 
 def _check_subsystem(check: PackChecker, name: str, raw: Any, computers: Callable[[str], Any],
-                     computer_names: Callable[[], Iterable[str]]) -> None:
+                     computer_names: Callable[[], Iterable[str]], kinds: KindSet) -> None:
     base = ("subsystems", name)
     data: Mapping[str, Any] = raw or {}
     if not isinstance(data, Mapping):
@@ -103,9 +103,9 @@ def _check_subsystem(check: PackChecker, name: str, raw: Any, computers: Callabl
             check.error(f"unknown computer {cname!r}", (*base, "computer"), expected=f"a registered computer ({known})")
         return
     word = str(data.get("kind", data.get("template", name)))
-    kind = kinds.kind_named(word)
+    kind = kinds.named(word)
     if kind is None:
-        names = [k.name for k in kinds.all_kinds()]
+        names = [k.name for k in kinds.all()]
         key = next((k for k in ("kind", "template") if k in data), None)
         check.warn(f"kind {word!r} is not one this engine runs (kept, not used){did_you_mean(word, names)}",
                    (*base, key) if key else base)

@@ -17,7 +17,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from lwcore.errors import LwError
-from lwcore.rules import kinds
 from lwcore.rules.dice import FaceReplay, rng_drawer
 from lwcore.rules.kinds import advantage
 from lwcore.rules.kinds.base import SubsystemError, SubsystemKind, SubsystemResult
@@ -66,15 +65,16 @@ def has(pack: RuleSystem, name: str) -> bool:
         isinstance(d, Mapping) and kind_word(d, "") == name for d in pack.model.subsystems.values())
 
 
-def kind_of(kind: str, data: Mapping[str, Any], pack_id: str = "", name: str = "") -> SubsystemKind:
-    """The :class:`~lwcore.rules.kinds.base.SubsystemKind` that runs ``data`` (a script or a
-    computer is refused here: :func:`run` handles those)."""
+def kind_of(pack: RuleSystem, kind: str, data: Mapping[str, Any], name: str = "") -> SubsystemKind:
+    """The :class:`~lwcore.rules.kinds.base.SubsystemKind` of ``pack``'s engine that runs
+    ``data`` (a script or a computer is refused here: :func:`run` handles those)."""
+    pack_id = pack.id
     if data.get("script") is not None:
         raise SubsystemError(f"{pack_id}: subsystem {name!r} runs the script {data['script']!r}, not a kind",
                              expected="run it by name (the engine runs its script)")
-    found = kinds.kind_named(kind)
+    found = pack.kinds.named(kind)
     if found is None:
-        names = ", ".join(k.name for k in kinds.all_kinds())
+        names = ", ".join(k.name for k in pack.kinds.all())
         raise SubsystemError(f"{pack_id}: subsystem {name!r} has kind {kind!r}, which the engine does not run",
                              expected=f"kind: one of {names}, or computer:/script:")
     return found
@@ -90,7 +90,7 @@ def run(engine: RulesEngine | None, pack: RuleSystem, name: str, sheet: Sheet | 
         return run_subsystem(pack, sub_name, data, sheet, **kwargs)
     if data.get("computer") is not None:
         return _computer(engine, pack, sub_name, data, sheet, kwargs)
-    runner = kind_of(kind, data, pack.id, sub_name).run
+    runner = kind_of(pack, kind, data, sub_name).run
     try:
         return runner(pack, data, sheet, name=sub_name, **kwargs)
     except TypeError:
@@ -112,7 +112,7 @@ def run_on_kept(engine: RulesEngine | None, pack: RuleSystem, name: str, sheet: 
     """Run a kind that works on the character's kept check (luck, push) on ``sheet``; the kept
     check becomes its new form."""
     kind, data = spec(pack, name)
-    found = kind_of(kind, data, pack.id, name_of(pack, name))
+    found = kind_of(pack, kind, data, name_of(pack, name))
     on_kept = getattr(found, "on_kept", None)
     if found.kept_checks != 1 or on_kept is None or data.get("computer") is not None:
         raise SubsystemError(f"the {name!r} subsystem does not work on one kept check")
@@ -123,7 +123,7 @@ def run_on_kept(engine: RulesEngine | None, pack: RuleSystem, name: str, sheet: 
 
 def render_subsystem(pack: RuleSystem, result: SubsystemResult, locale: str = "en") -> str:
     """A subsystem result as one line in ``locale`` (the kind's renderer, else its values)."""
-    found = kinds.kind_named(result.kind)
+    found = pack.kinds.named(result.kind)
     return found.render(pack, result, locale) if found is not None else render_values(pack, result, locale)
 
 
@@ -134,7 +134,7 @@ def headline(pack: RuleSystem, name: str, answer: Mapping[str, Any]) -> str:
     a field the pattern names, gives the character alone."""
     kind, data = spec(pack, name)
     scripted = data.get("computer") is not None or data.get("script") is not None
-    found = None if scripted else kinds.kind_named(kind)
+    found = None if scripted else pack.kinds.named(kind)
     try:
         return (found or SubsystemKind).headline.format_map(answer)
     except KeyError:

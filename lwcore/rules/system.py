@@ -25,6 +25,7 @@ from lwcore.rules.diagnostics import Diagnostics, did_you_mean
 from lwcore.rules.dice import DIGIT, DiceExpr, Drawer, FaceReplay, rng_drawer
 from lwcore.rules.errors import CheckError, ExprError, RulesError
 from lwcore.rules.expr import BOOL, LIST, NUM, Expr, ExprScope, compile_expr
+from lwcore.rules.kinds import KindSet, bundled
 from lwcore.rules.model import ComputedElse, Rank, Rulepack, label_words
 from lwcore.rules.packcheck import check_behaviour
 from lwcore.rules.scripts import bind_all, decide_check
@@ -184,6 +185,9 @@ class RuleSystem:
         """Every name of a ``specialisations`` family (any case) -> the family's canonical name."""
         self.scripts: dict[str, Path] = {}
         self.scripts_off: str | None = None
+        self.kinds: KindSet = bundled()
+        """The subsystem kinds this pack's subsystems run on: its engine's (the kernel's
+        ``subsystem_kinds`` registry), the bundled kinds for a pack compiled alone."""
         """Why the pack's rule scripts may not run here (the operator's switch,
         :mod:`lwcore.sandbox.switch`), else ``None``."""
         """The pack's rule scripts, bound at load (``resolution``, ``subsystems.<name>`` -> file;
@@ -624,6 +628,7 @@ def compile_pack(
     group_names: Callable[[], Sequence[str]] = lambda: (),
     file: str | None = None,
     unbound: frozenset[str] = frozenset(),
+    kinds: KindSet | None = None,
 ) -> RuleSystem:
     """Compile a validated pack; every problem is reported at once as located
     :class:`~lwcore.rules.errors.RulepackError`\\ s (a :class:`~lwcore.rules.errors.RulepackErrors`
@@ -631,6 +636,8 @@ def compile_pack(
     files named in ``unbound`` (YAML read from a pack archive) are left to the pack's checks."""
     diag = Diagnostics(positions, file)
     pack = RuleSystem(system_id, model, data, origin=origin, chain=chain, lineage=lineage, warnings=warnings)
+    if kinds is not None:
+        pack.kinds = kinds
     _resolve_resources(model, diag)
     alias: dict[str, str] = {}
     for canonical in (*model.defaults, *model.derived):
@@ -667,7 +674,7 @@ def compile_pack(
     if model.resolution is not None:
         pack.resolution = _compile_resolution(model, diag)
     if model.subsystems or model.commands:
-        check_behaviour(model, diag, computers=computers, computer_names=computer_names)
+        check_behaviour(model, diag, computers=computers, computer_names=computer_names, kinds=pack.kinds)
     _check_words(pack, diag)
     _check_bounds(pack, diag)
     diag.raise_errors(warnings)

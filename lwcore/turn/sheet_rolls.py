@@ -149,7 +149,7 @@ def find_subsystem(pack: RuleSystem, word: str) -> SubsystemTarget:
     kind_name, data = subsystems.spec(pack, target)
     name = subsystems.name_of(pack, target)
     scripted = data.get("computer") is not None or data.get("script") is not None
-    kind = None if scripted else subsystems.kind_of(kind_name, data, pack.id, name)
+    kind = None if scripted else subsystems.kind_of(pack, kind_name, data, name)
     return SubsystemTarget(name, kind_name, data, kind, command, fixed)
 
 

@@ -214,12 +214,13 @@ SUBSYSTEM_CHECK_FIELDS: dict[str, Any] = {
 _SUBSYSTEM_CHECK: tuple[Mapping[str, ToolArgument], type[BaseModel]] | None = None
 
 
-def subsystem_check_args() -> type[BaseModel]:
-    """The argument model of ``subsystem_check``, built from the subsystem kinds' declared
-    tool arguments (rebuilt when the kinds registry is: a new kind's arguments show up with
-    no change here). ``lwcore.turn.tools:SubsystemCheckArgs`` names it for the tool spec."""
+def subsystem_check_args(kind_set: kinds.KindSet | None = None) -> type[BaseModel]:
+    """The argument model of ``subsystem_check``, built from the declared tool arguments of
+    ``kind_set``'s kinds (default: the bundled kinds; a plugin kind's own arguments come in
+    ``args``), rebuilt when the set is another. ``lwcore.turn.tools:SubsystemCheckArgs`` names
+    it for the tool spec."""
     global _SUBSYSTEM_CHECK
-    arguments = kinds.tool_arguments()
+    arguments = (kind_set or kinds.bundled()).tool_arguments()
     if _SUBSYSTEM_CHECK is None or _SUBSYSTEM_CHECK[0] is not arguments:
         fields = dict(SUBSYSTEM_CHECK_FIELDS)
         for name, argument in arguments.items():

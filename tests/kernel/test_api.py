@@ -282,3 +282,23 @@ def test_the_scaffold_imports_only_the_api_and_requires_this_major_version() -> 
     requirement = re.search(r'^requires_api = "(.*)"$', manifest, re.M)
     assert requirement and satisfies(requirement.group(1))
     assert not satisfies(requirement.group(1), f"{major(API_VERSION) + 1}.0.0")
+
+
+def test_a_manifest_cache_of_another_manifest_schema_is_ignored(site, kernel_factory, tmp_path) -> None:
+    """A cache written by a kernel whose manifests have other fields (an older one without
+    ``requires_api``, a newer one with more) starts over instead of failing every command."""
+    from lwcore import __version__
+    from lwcore.manifest import ManifestCache, cache_tag
+
+    site.add("good", code=CURRENT_CODE, extra_manifest='requires_api = ">=1"')
+    kernel_factory(env={"LW_PLUGINS": "good"}).load_all()
+    path = tmp_path / "data" / "cache" / "manifests.json"
+    written = json.loads(path.read_text(encoding="utf-8"))
+    assert written["engine"] == cache_tag() and "requires_api" in cache_tag()
+    for entry in written["manifests"].values():
+        entry["data"]["from_the_future"] = 1  # a field this kernel's Manifest does not have
+    path.write_text(json.dumps({**written, "engine": f"{__version__} id version from_the_future"}), encoding="utf-8")
+    manifest = site.root / "lwtest_good" / "lw-plugin.toml"
+    assert ManifestCache(path).get(manifest, manifest.stat()) is None
+    kernel = kernel_factory(env={"LW_PLUGINS": "good"})
+    assert kernel.plugin("good").status == "enabled" and kernel.plugin("good").manifest.requires_api == ">=1"

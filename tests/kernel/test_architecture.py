@@ -449,6 +449,8 @@ LAZY_IMPORTS: dict[tuple[str, str, str], str] = {
     # listed one that is gone.
     ("lwcore/cli/__init__.py", "main", "lwcore.cli.app"):
         "heavy: click (~20 ms) off `lw --version`, which the entry point answers alone",
+    ("lwcore/cli/__init__.py", "main", "lwcore.cli.listing"):
+        "heavy: the kernel (pluggy, lwcore.contributions) off `lw --version`; `lw plugins list` takes it without click",
     ("lwcore/cli/app.py", "LwGroup.format_commands", "lwcore.contributions"):
         "heavy: lwcore.contributions (~15 ms of class definitions) off `lw --version`",
     ("lwcore/cli/app.py", "LwGroup.get_command", "lwcore.contributions"):

@@ -85,6 +85,24 @@ def check_tiny_d6(kernel: Kernel, tmp_path: Path) -> None:
     assert kernel.rule_computers["tiny_grit"].function({"Might": 4, "Wits": 5}) == 6
 
 
+def check_fatigue(kernel: Kernel, tmp_path: Path) -> None:
+    from lwcore.rules import RulesEngine
+    from lwcore.rules.engine import PackSource
+    from lwcore.rules.errors import RulepackError
+
+    def engine(march: dict[str, Any]) -> RulesEngine:
+        pack = {"names": ["trek"], "defaults": {"Fatigue": 0}, "resolution": {"roll": "1d20", "target": "skill"},
+                "subsystems": {"march": march}}
+        return RulesEngine(kernel, sources=[PackSource("trek", "guide", None, pack)], user_dir=None)
+
+    trek = engine({"kind": "fatigue", "stat": "Fatigue", "limit": 2})
+    sheet = trek.sheet("trek", {"Fatigue": 0})
+    assert trek.subsystem("trek", "march", sheet).outcome == "going" and sheet["Fatigue"] == 1
+    assert trek.subsystem("trek", "march", sheet).outcome == "exhausted" and sheet["Fatigue"] == 2
+    with pytest.raises(RulepackError, match="a fatigue subsystem needs stat:"):
+        engine({"kind": "fatigue", "limit": 2}).pack("trek")
+
+
 def check_tarot(kernel: Kernel, tmp_path: Path) -> None:
     from lwcore.turn.pipeline import run_turn
 
@@ -219,7 +237,7 @@ def check_echo(kernel: Kernel, tmp_path: Path) -> None:
 
 
 CHECKS: dict[str, Callable[[Kernel, Path], None]] = {
-    "house-rules": check_house_rules, "weather": check_weather, "tiny-d6": check_tiny_d6, "tarot": check_tarot,
+    "house-rules": check_house_rules, "weather": check_weather, "tiny-d6": check_tiny_d6, "fatigue": check_fatigue, "tarot": check_tarot,
     "clues": check_clues, "dread-meter": check_dread, "asides": check_asides, "plain-notes": check_plain_notes,
     "ascii-panels": check_ascii_panels, "title-cards": check_title_cards, "almanac": check_almanac, "maps": check_maps,
     "needs-git": check_needs_git, "handouts": check_handouts, "echo-protocol": check_echo,

@@ -38,6 +38,8 @@ from lwcore.contributions import (
     Viewer,
 )
 from lwcore.hookspecs import hookimpl
+from lwcore.rules import engine_for
+from lwcore.rules.kinds.base import SubsystemKind
 from lwcore.kernel import Kernel
 from lwcore.plugins import InProcessPlugin
 
@@ -65,6 +67,11 @@ CASES: dict[str, Case] = {
         "rulepacks",
         lambda key: Computer(key, lambda values: 1),
         lambda k, key: k.rule_computers[key].function({}) == 1,
+    ),
+    "lw_subsystem_kinds": Case(
+        "subsystem_kinds",
+        lambda key: type(f"Kind_{key}", (SubsystemKind,), {"name": key})(),
+        lambda k, key: k.subsystem_kinds.origin(key) == key and engine_for(k).kinds.named(key) is not None,
     ),
     "lw_tools": Case(
         "tools",

@@ -5,9 +5,6 @@ kind before it rolls. The turn's ``subsystem_check`` model is built from that li
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
 import lwcore.rules.kinds as kinds
@@ -16,25 +13,19 @@ from lwcore.turn import tools
 
 
 @pytest.fixture
-def extra_kind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """Add a kind module with the given source to the kinds package for one test."""
-    folder = tmp_path / "more_kinds"
-    folder.mkdir()
-    monkeypatch.setattr(kinds, "__path__", [*kinds.__path__, str(folder)])
-    names: list[str] = []
+def extra_kind():
+    """A set of the bundled kinds plus one more, declared with the given tool arguments."""
 
-    def add(name: str, declaration: str) -> None:
-        (folder / f"{name}.py").write_text(
+    def add(name: str, declaration: str) -> kinds.KindSet:
+        namespace: dict[str, object] = {}
+        exec(  # noqa: S102 - the test's own source
             "from lwcore.rules.kinds.base import SubsystemKind, ToolArgument\n\n\n"
             f"class Extra(SubsystemKind):\n    name = {name!r}\n    tool_arguments = {declaration}\n\n\n"
-            "KIND = Extra()\n", encoding="utf-8")
-        names.append(name)
-        kinds.reset()
+            "KIND = Extra()\n", namespace)
+        return kinds.KindSet([*kinds.bundled_kinds(), namespace["KIND"]])
 
     yield add
-    kinds.reset()
-    for name in names:
-        sys.modules.pop(f"lwcore.rules.kinds.{name}", None)
+    tools.subsystem_check_args()  # back to the bundled kinds' model
 
 
 def test_every_kinds_arguments_are_merged_with_each_use_described() -> None:
@@ -71,8 +62,7 @@ def test_the_subsystem_check_model_has_exactly_the_declared_fields_with_their_bo
 
 
 def test_a_new_kinds_argument_becomes_a_field(extra_kind) -> None:
-    extra_kind("zzextra", '{"heat": ToolArgument(int, "degrees added", 0, 5)}')
-    model = tools.subsystem_check_args()
+    model = tools.subsystem_check_args(extra_kind("zzextra", '{"heat": ToolArgument(int, "degrees added", 0, 5)}'))
     assert list(model.model_fields)[-3:] == ["heat", "args", "reason"]
     assert model.model_fields["heat"].description == "for zzextra: degrees added"
     assert model(character="p1", subsystem="zzextra", heat=5).heat == 5
@@ -81,15 +71,15 @@ def test_a_new_kinds_argument_becomes_a_field(extra_kind) -> None:
 
 
 def test_kinds_that_disagree_on_an_arguments_shape_are_refused(extra_kind) -> None:
-    extra_kind("zzclash", '{"bonus": ToolArgument(str, "a bonus word")}')
+    clash = extra_kind("zzclash", '{"bonus": ToolArgument(str, "a bonus word")}')
     with pytest.raises(TypeError, match="disagree on the tool argument 'bonus'"):
-        kinds.tool_arguments()
+        clash.tool_arguments()
 
 
 def test_a_kind_argument_cannot_shadow_the_tools_own_fields(extra_kind) -> None:
-    extra_kind("zzshadow", '{"reason": ToolArgument(str, "why")}')
+    shadow = extra_kind("zzshadow", '{"reason": ToolArgument(str, "why")}')
     with pytest.raises(TypeError, match="'reason' is one of subsystem_check's own fields"):
-        tools.subsystem_check_args()
+        tools.subsystem_check_args(shadow)
 
 
 def test_an_argument_is_text_or_a_whole_number() -> None:

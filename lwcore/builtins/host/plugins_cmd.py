@@ -9,8 +9,8 @@ from typing import Any
 import click
 
 from lwcore.cli.common import confirm, echo_json, state
+from lwcore.cli.listing import contributions, listing
 from lwcore.errors import LwError
-from lwcore.kernel import REGISTRIES
 from lwcore.plugins import PluginRecord
 from lwcore.settings import PluginSettings
 
@@ -70,44 +70,7 @@ def plugins() -> None:
 @click.pass_context
 def list_plugins(ctx: click.Context, as_json: bool, show_all: bool) -> None:
     """Every discovered plugin with its status (enabled, disabled, error) and the reason."""
-    kernel = state(ctx).kernel
-    kernel.load_all()
-    rows = [r.to_json() for r in kernel.plugins]
-    if show_all:
-        for row in rows:
-            row["contributions"] = _contributions(row["id"])
-        conflicts = [str(c) for c in kernel.conflicts]
-    if as_json:
-        echo_json({"plugins": rows, "conflicts": conflicts} if show_all else rows)
-        return
-    if not rows:
-        click.echo("no plugins found")
-        return
-    width = max(len(r["id"]) for r in rows)
-    click.echo(f"{'ID':<{width}}  {'VERSION':<8} {'TIER':<11} {'STATUS':<8} FROM")
-    for row in rows:
-        origin = row["distribution"] or row["source"]
-        line = f"{row['id']:<{width}}  {row['version'] or '?':<8} {row['tier'] or '?':<11} {row['status']:<8} {origin}"
-        click.echo(line)
-        if row["reason"]:
-            click.echo(f"{'':<{width}}  -> {row['reason']}")
-        if show_all and row.get("contributions"):
-            for registry, keys in row["contributions"].items():
-                click.echo(f"{'':<{width}}  {registry}: {', '.join(keys)}")
-    if show_all and conflicts:
-        click.echo("conflicts:")
-        for line in conflicts:
-            click.echo(f"  {line}")
-
-
-def _contributions(plugin_id: str) -> dict[str, list[str]]:
-    kernel = state(click.get_current_context()).kernel
-    out = {}
-    for name in REGISTRIES:
-        keys = kernel.registry(name).by_plugin(plugin_id)
-        if keys:
-            out[name] = sorted(keys)
-    return out
+    click.echo(listing(state(ctx).kernel, as_json=as_json, show_all=show_all))
 
 
 @plugins.command("info")
@@ -121,7 +84,7 @@ def info(plugin_id: str, as_json: bool) -> None:
     from lwcore.trust import content_facts
 
     facts = content_facts(kernel, record)
-    data = record.to_json() | {"contributions": _contributions(record.id)} | facts
+    data = record.to_json() | {"contributions": contributions(kernel, record.id)} | facts
     if as_json:
         echo_json(data)
         return

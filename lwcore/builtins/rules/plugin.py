@@ -1,12 +1,13 @@
-"""Hooks of the built-in ``rules`` plugin: its commands, schemas and doctor lines."""
+"""Hooks of the built-in ``rules`` plugin: its commands, schemas, the bundled subsystem kinds and doctor lines."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from lwcore.contributions import CommandRef, PackValidator, Register, SchemaRef
+from lwcore.contributions import CommandRef, PackValidator, Register, SchemaRef, SubsystemKindRef
 from lwcore.hookspecs import hookimpl
+from lwcore.rules.bundled_kinds import BUNDLED_KINDS
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
@@ -33,6 +34,13 @@ def lw_pack_validators(register: Register[PackValidator]) -> None:
     register(PackValidator("rulepacks", f"{_HERE}.pack_kind:validate", lands_in="rulepacks",
                            enable=f"{_HERE}.pack_kind:enable",
                            description={"en": "rule systems (rulepack YAML)", "zh": "规则系统（规则包 YAML）"}))
+
+
+@hookimpl
+def lw_subsystem_kinds(register: Register[SubsystemKindRef]) -> None:
+    """The bundled kinds, by reference: listing plugins imports none of them."""
+    for name in BUNDLED_KINDS:
+        register(SubsystemKindRef(name, f"lwcore.rules.kinds.{name}:KIND"))
 
 
 @hookimpl
