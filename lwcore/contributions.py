@@ -51,11 +51,11 @@ def contribution(cls: _C) -> _C:
     hash, immutability) with one shared ``__repr__``/``__eq__``/``__hash__`` instead of three
     generated and compiled per class: this module is imported by every ``lw`` command that
     lists or loads plugins, and half its import time was that compiling (``bench/boot.py``)."""
-    made = dataclass(frozen=True, eq=False, repr=False)(cls)
-    made.__repr__ = _repr  # type: ignore[assignment]
-    made.__eq__ = _eq  # type: ignore[assignment,method-assign]
-    made.__hash__ = _hash  # type: ignore[assignment,method-assign]
-    return made
+    made: Any = dataclass(frozen=True, eq=False, repr=False)(cls)
+    made.__repr__ = _repr
+    made.__eq__ = _eq
+    made.__hash__ = _hash
+    return cls  # the same class object, decorated in place
 
 
 T = TypeVar("T")

@@ -96,7 +96,8 @@ _DATA_ENTRY: dict[str, Callable[[Path], Any]] = {
 
 def contribution_type(name: str) -> type:
     """A type a registration names: a class of :mod:`lwcore.contributions` or a ``"module:Class"``."""
-    return resolve(name) if ":" in name else getattr(contributions, name)  # type: ignore[no-any-return]
+    found: type = resolve(name) if ":" in name else getattr(contributions, name)
+    return found
 
 
 def accepts(spec: RegistrySpec, item: Any) -> bool:
