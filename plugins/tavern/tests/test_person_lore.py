@@ -71,3 +71,16 @@ def test_a_characters_own_lore_is_kept_beside_the_worlds(tmp_path: Path, room: P
     lw(tmp_path, "turn", str(room), "--as", "p1", "--say", ".import own.json pc")
     request = request_of(tmp_path, room)
     assert (request.count(PIER), request.count("OWN-PIER"), request.count(BELL_LORE)) == (1, 1, 1)
+
+
+def test_the_roster_reads_a_cards_name_macros(tmp_path: Path, room: Path) -> None:
+    """A world import's person in the pregen roster: ``{{char}}``/``{{user}}`` read as the
+    character's name (the contract binds ``{{char}}`` at import), never shown raw to the table."""
+    card = json.loads((room / "bell.json").read_text(encoding="utf-8"))
+    card["data"]["description"] = "守塔人的女儿。{{char}}在哼歌，<BOT>不说话。{{user}}听着。\n第二行。"
+    (room / "bell.json").write_text(json.dumps(card, ensure_ascii=False), encoding="utf-8")
+    lw(tmp_path, "turn", str(room), "--as", "kp", "--say", ".import bell.json world")
+    listing = lw(tmp_path, "turn", str(room), "--as", "p1", "--say", ".pc list").stdout
+    name = card["data"]["name"]
+    assert f"守塔人的女儿。{name}在哼歌，{name}不说话。{name}听着。" in listing
+    assert "{{" not in listing and "<BOT>" not in listing

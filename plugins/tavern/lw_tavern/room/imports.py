@@ -405,9 +405,11 @@ def _pregens(room: Room | None, material: Material, person: Mapping[str, Any], s
                       "sheet": {"name": pregen.name, "values": dict(pregen.skills), **({"notes": notes} if notes else {})}})
     name = str(person.get("name") or "").strip()
     if name and not any(p["name"] == name for p in found):
-        notes = "\n\n".join(str(person[k]).strip() for k in ("description", "personality")
+        # the roster's texts are the character's own: its name macros read as a pc import reads
+        # them (whoever claims it plays it), never left raw for the table to see
+        notes = "\n\n".join(_names_bound(str(person[k]).strip(), name, "pc") for k in ("description", "personality")
                             if isinstance(person.get(k), str) and person[k].strip())
-        blurb = str(person.get("description") or "").strip().split("\n")[0][:200]
+        blurb = _names_bound(str(person.get("description") or "").strip().split("\n")[0], name, "pc")[:200]
         found.append({"name": name, "concept": "", "blurb": blurb,
                       "sheet": {"name": name, "values": {}, **({"notes": notes} if notes else {})}})
     if len(found) > MAX_PREGENS:
