@@ -14,8 +14,8 @@ from collections.abc import Mapping
 
 from lwcore.contributions import localized
 from lwcore.i18n import kernel_catalogue, kernel_text
-from lwcore.pack.contents import KNOWN_KINDS
-from lwcore.pack.manifest import BuiltManifest
+from lwcore.pack.contents import KNOWN_KINDS, media_type
+from lwcore.pack.manifest import BuiltManifest, FileRecord
 
 def message(name: str, locale: str, /, **values: object) -> str:
     """The kernel catalogue's message ``pack.<name>`` in ``locale``, filled in."""
@@ -59,8 +59,10 @@ def trust_card(manifest: BuiltManifest, locale: str) -> list[str]:
         lines.append(message("presets", locale, count=t.presets))
     if t.presentation_subjects:
         lines.append(message("imagegen" if t.imagegen else "pack_only", locale, count=t.presentation_subjects))
-    size = f"{t.asset_bytes / 1_000_000:.1f} MB" if t.asset_bytes >= 100_000 else f"{t.asset_bytes / 1000:.1f} KB"
-    lines.append(message("media", locale, count=t.assets, size=size))
+    media, views = _media_files(manifest)
+    lines.append(message("media", locale, count=len(media), size=_size(sum(f.size for f in media))))
+    if views:
+        lines.append(message("views", locale, count=len(views), size=_size(sum(f.size for f in views))))
     for kind, items_ in sorted(manifest.contents.items()):
         for item in items_:
             if item.notes is not None:
@@ -70,3 +72,22 @@ def trust_card(manifest: BuiltManifest, locale: str) -> list[str]:
 
 
 __all__ = ["KNOWN_KINDS", "kind_word", "message", "pick_locale", "trust_card"]
+
+
+_MEDIA = ("image/", "audio/", "video/", "font/")
+_VIEW_CODE = ("text/html", "text/javascript", "text/css")
+
+
+def _media_files(manifest: BuiltManifest) -> tuple[list[FileRecord], list[FileRecord]]:
+    """Every file of the archive that is media by its type (pictures, sound, video, fonts:
+    declared assets, panels' and presentation kits' files alike), and the panels' browser code
+    (HTML, JS, CSS: what a tier-2 view runs in its sandboxed frame; a hook's or a prep script's
+    JavaScript runs in the sandbox and is on the code line)."""
+    media = [f for f in manifest.files if media_type(f.path).startswith(_MEDIA)]
+    panel_files = {path for item in manifest.contents.get("panels", ()) for path in item.files}
+    views = [f for f in manifest.files if f.path in panel_files and media_type(f.path) in _VIEW_CODE]
+    return media, views
+
+
+def _size(total: int) -> str:
+    return f"{total / 1_000_000:.1f} MB" if total >= 100_000 else f"{total / 1000:.1f} KB"

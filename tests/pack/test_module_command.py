@@ -104,7 +104,9 @@ def test_a_forged_module_is_listed_shown_and_started(work: Path) -> None:
     view = say(work, "p2", ".module show").stdout  # the room's own module
     assert view.startswith("潮屋 (tide-house@1.0.0)")
     table = lw(work, "turn", "room", "--as", "p2", "--view").stdout
-    assert f"模组开始：潮屋 —— {PREMISE}" in table and "溺亡" not in table and "东厢" not in table
+    # p2 reads English: the table's line in their language (the module's own words as written)
+    assert f"The module begins: 潮屋 — {PREMISE}" in table and "溺亡" not in table and "东厢" not in table
+    assert f"模组开始：潮屋 —— {PREMISE}" in lw(work, "turn", "room", "--as", "p1", "--view").stdout
     payload = say(work, "p1", "我看看那座宅子。", "--payload").stdout
     assert "本房间的模组：潮屋（tide-house@1.0.0）" in payload and "守夜的是他的影子" in payload  # the keeper's model
 
