@@ -403,7 +403,8 @@ class RulesEngine:
         return RulepackError(f"unknown system {system!r}", expected=f"one of: {known}")
 
     def find(self, word: str) -> str | None:
-        """The system id selected by ``word`` (id, then names/set_keys, case-insensitive)."""
+        """The system id selected by ``word`` (id, then names/set_keys, case-insensitive; a word
+        two systems claim selects the one first in trust order)."""
         with self._lock:
             self._refresh()
             return self._find(word)
@@ -422,7 +423,9 @@ class RulesEngine:
         for system_id in self._sources:
             if system_id.casefold() == folded:
                 return system_id
-        for system_id in sorted(self._sources):
+        # in trust order (built-in and bundled systems first, then plugins by id, then user
+        # files): a word an installed pack also claims keeps selecting the system it always did
+        for system_id in self._sources:
             cached = self._packs.get(system_id)
             if cached is None:
                 try:

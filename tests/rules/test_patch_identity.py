@@ -77,3 +77,15 @@ def test_a_room_playing_the_patch_keeps_what_is_written_for_the_parent(home: Pat
     roll = json.loads(lw(home, "turn", str(room), "--as", "p2", "--say", ".ra 深渊知识", "--seed", "3",
                          "--json").stdout)
     assert roll["data"]["system"] == "abyss" and roll["text"] == "苏婉清: 深渊知识 5: 1d100=24/5 Failure"
+
+
+def test_a_pack_that_claims_the_bundled_systems_words_never_takes_them(home: Path) -> None:
+    """A user rulepack that writes ``names``/``set_keys`` the bundled coc7 answers to (``coc``,
+    ``coc7``'s names) does not take them: a word two systems claim selects the one first in
+    trust order (built-in and bundled before plugins and user files), however the ids sort."""
+    (home / "rulepacks" / "abyss.yaml").write_text(PATCH.replace("names: [abyss, 深渊]",
+                                                                 "names: [abyss, 深渊, call of cthulhu]\nset_keys: [coc, coc7]"),
+                                                   encoding="utf-8")
+    for word in ("coc", "call of cthulhu"):
+        assert json.loads(lw(home, "check", word, "--skill", "侦查=50", "--dice", "14", "--json").stdout)["system"] == "coc7"
+    assert json.loads(lw(home, "check", "深渊", "--skill", "深渊知识=50", "--dice", "14", "--json").stdout)["system"] == "abyss"
