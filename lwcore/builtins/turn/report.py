@@ -21,7 +21,7 @@ from lwcore.turn.fold import estimate_tokens, window_of
 from lwcore.turn.documents import keeper_viewer, project, viewer_of
 from lwcore.turn.leaks import MIN_SECRET_CHARS, keeper_only
 from lwcore.turn.projections import event_audience
-from lwcore.turn.view import render_text, view_for
+from lwcore.turn.view import history_lines, render_text, view_for
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -177,15 +177,18 @@ def keeper_only_texts(room: Room) -> list[str]:
     secrets: list[str] = sorted(variables.ids)
     secrets += [v for v in variables.values if isinstance(v, str) and len(v) >= MIN_SECRET_CHARS and v not in secrets]
     players = [viewer_of(room, p) for p in room.file.players]
-    for name, kind in room.kernel.document_types.items():
-        if kind.storage == "derived":
+    stored = [doc for name, kind in room.kernel.document_types.items() if kind.storage != "derived"
+              for doc in _stored(room, name, kind.storage)]
+    # A text any player reads anywhere is no secret, wherever else it stands: a structural word
+    # ("number", a kind) in a keeper-only document is also in the players' own documents.
+    public = {t for doc in stored for p in players for t in _texts(project(room, doc, p) or {})}
+    # a whole line the table was told (an imported card's greeting opening the story) was published
+    public |= {line.text for member in room.file.players for line in history_lines(room, member)}
+    for doc in stored:
+        view = project(room, doc, keeper)
+        if view is None:
             continue
-        for doc in _stored(room, name, kind.storage):
-            view = project(room, doc, keeper)
-            if view is None:
-                continue
-            public = {t for p in players for t in _texts(project(room, doc, p) or {})}
-            secrets += [t for t in _texts(view) if len(t) >= MIN_SECRET_TEXT and t not in public and t not in secrets]
+        secrets += [t for t in _texts(view) if len(t) >= MIN_SECRET_TEXT and t not in public and t not in secrets]
     return secrets
 
 
@@ -197,11 +200,16 @@ def _stored(room: Room, name: str, storage: str) -> list[Any]:
     return [r.doc for r in records if r.doc is not None]
 
 
+STRUCTURAL_KEYS = frozenset({"kind", "type", "visibility", "storage", "role", "audience", "format", "mime",
+                             "position", "source", "pack", "status"})
+"""Fields that hold a word of the format, not the author's text: never a secret."""
+
+
 def _texts(value: Any) -> list[str]:
     if isinstance(value, str):
         return [value]
     if isinstance(value, dict):
-        return [t for v in value.values() for t in _texts(v)]
+        return [t for k, v in value.items() if k not in STRUCTURAL_KEYS for t in _texts(v)]
     if isinstance(value, (list, tuple)):
         return [t for v in value for t in _texts(v)]
     return []
