@@ -167,6 +167,16 @@ def turn(
     if dry_run and (reply_file or endpoint or profile_name):
         raise LwError("--dry-run sends and writes nothing: leave out --reply, --endpoint and --profile")
     live = not dry_run and reply_file is None and (bool(endpoint or profile_name) or live_turn.room_profile(path) is not None)
+    named = live_turn.room_profile(path) if dry_run and protocol is None else None
+    if named is not None:  # a dry run compiles what the room's profile would be sent: its protocol and model
+        from lwcore import profiles
+
+        try:
+            chosen = profiles.load(kernel.data_dir, named, profiles.presets_of(kernel))
+            protocol, model = chosen.protocol, model or chosen.model
+        except LwError as exc:  # compiling needs no connection: say why, compile for the room's default
+            click.echo(f"warning: the room's profile {named!r} cannot be used ({exc.message}); compiled for the "
+                       "room's default protocol", err=True)
     # a view (nothing said) or a command's reply is the member's own: errors as they may read them
     for_member = say is None or is_command(say)
     if regenerate:
@@ -224,6 +234,7 @@ def _play(
         say = said
         return kernel.turn(
             target, said, provider=None if request else provider, actor=who, reply=reply, live=request,
+            **({} if request or model is None else {"model": model}),
             max_steps=max_steps, rng=random.Random(seed) if seed is not None else None, fold_reply=fold_reply,
             on_start=intro,
         )

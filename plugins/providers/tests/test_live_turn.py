@@ -144,8 +144,18 @@ def test_dry_run_compiles_only_on_a_room_with_a_profile(tmp_path: Path, room_dir
     before = snapshot(room_dir)
     done = lw("turn", str(room_dir), "--say", SAY, "--dry-run", home=tmp_path)
     assert done.returncode == 0 and "compiled only" in done.stdout and snapshot(room_dir) == before
+    assert "warning: the room's profile 'nowhere' cannot be used" in done.stderr
     missing = lw("turn", str(room_dir), "--say", SAY, home=tmp_path)
     assert missing.returncode == 1 and "no provider profile named 'nowhere'" in missing.stderr
+
+
+def test_a_dry_run_compiles_for_the_rooms_profile(tmp_path: Path, room_dir: Path) -> None:
+    """What a dry run prints is what the room's profile would be sent: its protocol, its model."""
+    name_profile(room_dir, "ollama")  # a bundled preset: Chat Completions, model qwen2.5:7b
+    done = lw("turn", str(room_dir), "--say", SAY, "--dry-run", "--json", home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    payload = json.loads(done.stdout)["payload"]
+    assert payload["model"] == "qwen2.5:7b" and payload["messages"][0]["role"] == "system" and "system" not in payload
 
 
 # --- in process: the pipeline with streamed replies ----------------------------------------------
