@@ -83,7 +83,7 @@ def render_cmd(ctx: click.Context, room: Path, actor: str | None, fmt: str, outp
 
 @panels.command("check")
 @click.argument("pack", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--room", type=click.Path(path_type=Path), default=None,
+@click.option("--room", type=ROOM, default=None,
               help="Also check the pack against this room's keeper-only variables.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
