@@ -12,7 +12,7 @@ import pytest
 from lw_skills.catalog import SkillCatalog, catalog_for
 from skills_testkit import REFERENCE, make_kernel, reference_skills, write_skill
 
-BUNDLED = {"module-forge", "rule-forge", "skill-forge", "tension-clock"}
+BUNDLED = {"module-forge", "romance-relationships", "rule-forge", "skill-forge", "tension-clock"}
 
 
 def data_plugin(data_dir: Path, plugin_id: str = "harbour-pack") -> Path:
