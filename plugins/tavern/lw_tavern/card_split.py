@@ -133,7 +133,9 @@ def split_card(card: Mapping[str, Any]) -> Split:
                 kept[key] = value
         person["extensions"] = kept
         hooks = ext.get(HOOKS_EXTENSION)
-        world.hooks = list(hooks) if isinstance(hooks, list) else []
+        # one script written bare counts as a list of one; anything else present is handed on
+        # as it is, for the import to refuse it located (never dropped without a word)
+        world.hooks = list(hooks) if isinstance(hooks, list) else [] if hooks is None else [hooks]
     if isinstance(card.get("hooks"), list):  # a native card's top-level hooks
         world.hooks = list(card["hooks"])
         dropped.append(Dropped("hooks", f"{len(card['hooks'])} hook script(s) not installed"))
