@@ -145,7 +145,7 @@ def test_the_type_checking_imports_spell_the_same_table() -> None:
     assert spelt == table
     (literal,) = [ast.literal_eval(s.value) for s in block.body
                   if isinstance(s, ast.Assign) and [getattr(t, "id", "") for t in s.targets] == ["__all__"]]
-    assert literal == api.__all__  # what mypy reads as the exports is what the module exports
+    assert literal == api.__all__, f"the literal __all__ is stale: {UPDATE} spells it again"
 
 
 def test_importing_the_api_imports_nothing_else() -> None:
@@ -242,6 +242,24 @@ def test_lw_plugins_list_shows_the_refusal(site, tmp_path) -> None:
     assert not (tmp_path / "markers" / "imported").exists()
 
 
+def spell_all(names: list[str]) -> None:
+    """Write ``names`` as the literal ``__all__`` of lwcore.api's ``TYPE_CHECKING`` block (what
+    mypy reads as the module's exports), wrapped at 110 columns."""
+    path = Path(api.__file__)
+    text = path.read_text(encoding="utf-8")
+    found = re.search(r"\n    __all__ = \[(.*?)\]\n", text, flags=re.S)
+    assert found, "lwcore/api.py has no literal __all__ in its TYPE_CHECKING block"
+    lines, current = [], "    __all__ = ["
+    for name in names:
+        piece = f'"{name}", '
+        if len(current) + len(piece) > 110:
+            lines.append(current.rstrip())
+            current = "        "
+        current += piece
+    lines.append(current.rstrip().rstrip(",") + "]")
+    path.write_text(text[:found.start()] + "\n" + "\n".join(lines) + "\n" + text[found.end():], encoding="utf-8")
+
+
 def update() -> int:
     """Record the current surface; refuse a removal or change without a major version."""
     new = surface()
@@ -251,6 +269,7 @@ def update() -> int:
         if problems and major(API_VERSION) <= major(snapshot["api_version"]):
             print("refused: these break plugins and need a major API version first:", *problems, sep="\n  ")
             return 1
+    spell_all(list(api.__all__))
     SNAPSHOT.parent.mkdir(parents=True, exist_ok=True)
     SNAPSHOT.write_text(json.dumps({"api_version": API_VERSION, "names": new}, indent=1, ensure_ascii=False) + "\n",
                         encoding="utf-8")

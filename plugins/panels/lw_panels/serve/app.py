@@ -220,8 +220,12 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             raise _Refusal(415, "send JSON")
         origin = request.headers.get("origin")
-        if origin is not None and origin != f"{request.url.scheme}://{request.headers.get('host', '')}" \
-                and origin != public:
+        host = request.headers.get("host", "")
+        # the public name's pages are the public origin's (scheme and port included: a plain-http
+        # page under that name is not the table's); a loopback name's, its own
+        own = public if public is not None and host.lower() == public.split("://", 1)[1] else \
+            f"{request.url.scheme}://{host}"
+        if origin is not None and origin != own:
             raise _Refusal(403, "foreign origin")
         raw = await _bounded_body(request, MAX_BODY_BYTES, body_seconds)
         try:
