@@ -40,7 +40,7 @@ from lwcore.io.transaction import STATE_DIR, locked
 ROOMS_DIR = "rooms"
 ARCHIVE_DIR = ".archive"
 ROOM_FILE = "room.yaml"
-ROOM_NAME = re.compile(r"^[^\W][\w.-]{0,63}$")
+ROOM_NAME = re.compile(r"^[^\W][\w.-]{0,63}\Z")
 """A room's name: its folder in ``rooms/`` (letters of any script, digits, ``_ . -``)."""
 LOCK_TIMEOUT = 30.0
 """Seconds a rename or an archive waits for a turn in progress to finish."""
@@ -231,9 +231,20 @@ def _move(folder: Path, target: Path) -> None:
         os.rename(folder, target)
 
 
+def named_room(data_dir: Path, name: str) -> Path:
+    """The room ``name`` of the data dir -- only there, never a folder of the current directory
+    that happens to have that name -- refused, located, when it is not a room."""
+    folder = rooms_root(data_dir) / check_name(name)
+    if not (folder / ROOM_FILE).is_file():
+        if (rooms_root(data_dir) / ARCHIVE_DIR / name / ROOM_FILE).is_file():
+            raise LwError(f"room {name!r} is archived", expected=f"lw room restore {name}")
+        raise LwError(f"no room named {name!r} in the data dir", file=rooms_root(data_dir), expected="lw room list")
+    return folder
+
+
 def rename_room(data_dir: Path, old: str, new: str) -> Path:
     """Rename the room ``old`` of the data dir to ``new`` (its folder; ``room.yaml`` keeps its id)."""
-    folder = resolve_room(check_name(old), data_dir)
+    folder = named_room(data_dir, old)
     target = _free(data_dir, new)
     _move(folder, target)
     return target
@@ -241,7 +252,7 @@ def rename_room(data_dir: Path, old: str, new: str) -> Path:
 
 def archive_room(data_dir: Path, name: str) -> Path:
     """Move the room ``name`` to the archive (kept whole; restored with :func:`restore_room`)."""
-    folder = resolve_room(check_name(name), data_dir)
+    folder = named_room(data_dir, name)
     target = rooms_root(data_dir) / ARCHIVE_DIR / name
     if target.exists():
         raise LwError(f"an archived room named {name!r} already exists", file=target,

@@ -180,3 +180,23 @@ def test_names_resolve_only_inside_the_rooms_folder(tmp_path: Path) -> None:
 
     check()
     assert resolve_room("harbor", data) == data / "rooms" / "harbor"
+
+
+def test_rename_and_archive_touch_only_the_data_dirs_rooms(tmp_path: Path) -> None:
+    """A folder of the same name in the current directory is never moved (attacker's H1), and a
+    name ending in a newline names no room (L2)."""
+    home = tmp_path / "home"
+    lw(home, "room", "create", "harbor", "--example", "fog-harbor")
+    here = tmp_path / "here"
+    (here / "harbor").mkdir(parents=True)
+    (here / "harbor" / "notes.txt").write_text("mine", encoding="utf-8")
+    assert lw(home, "room", "archive", "harbor", cwd=here).returncode == 0
+    assert (here / "harbor" / "notes.txt").read_text(encoding="utf-8") == "mine"
+    assert (home / "rooms" / ".archive" / "harbor" / "room.yaml").is_file()
+    lw(home, "room", "restore", "harbor")
+    (here / "spare").mkdir()
+    refused = lw(home, "room", "rename", "spare", "stolen", cwd=here)
+    assert refused.returncode == 1 and "no room named 'spare'" in refused.stderr
+    assert (here / "spare").is_dir() and not (home / "rooms" / "stolen").exists()
+    newline = lw(home, "room", "create", "x\n", "--system", "coc7")
+    assert newline.returncode == 1 and not any(p.name.startswith("x") for p in (home / "rooms").iterdir())
