@@ -86,6 +86,18 @@ def negotiate(locale: str | None, available: Iterable[str], default: str = DEFAU
     return default
 
 
+def plain_template(template: str) -> bool:
+    """Whether every field of ``template`` is a plain ``{name}`` (no format spec, conversion,
+    attribute or index): what a locale pack's messages may hold."""
+    import string
+
+    try:
+        return all(field is None or (field.isidentifier() and not spec and conversion is None)
+                   for _, field, spec, conversion in string.Formatter().parse(template))
+    except ValueError:
+        return False
+
+
 def placeholders(template: str) -> frozenset[str]:
     """The named values a template takes (``"{who}: {n}"`` -> ``{"who", "n"}``)."""
     import string  # off the start-up path: only checks and tests need it
@@ -145,23 +157,31 @@ def use_locale_packs(folders: Iterable[Path]) -> list[tuple[Path, str]]:
                                       f"{file.name}: locales/<language>/<package>.json)"))
                 continue
             try:
+                if not file.is_file() or file.is_symlink():  # a FIFO or a device would block or never end
+                    raise ValueError("not a regular file")
                 if file.stat().st_size > MAX_PACK_FILE_BYTES:
                     raise ValueError(f"larger than {MAX_PACK_FILE_BYTES} bytes")
-                data = json.loads(file.read_bytes().decode("utf-8"))
+                with file.open("rb") as handle:
+                    raw = handle.read(MAX_PACK_FILE_BYTES + 1)
+                if len(raw) > MAX_PACK_FILE_BYTES:
+                    raise ValueError(f"larger than {MAX_PACK_FILE_BYTES} bytes")
+                data = json.loads(raw.decode("utf-8"))
                 if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
                     raise ValueError("not a JSON object of message id -> text")
-            except (OSError, ValueError) as exc:
-                refused.append((file, str(exc).splitlines()[0][:200]))
+            except (OSError, ValueError, RecursionError) as exc:
+                refused.append((file, str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__))
                 continue
             base = own.messages[own.default]
-            shipped = own.messages.get(lang, {})
+            # a shipped language (or its base: en for en-us) is the package's own: a pack only fills
+            # ids it lacks, so its texts -- a trust card's warnings among them -- are never replaced
+            shipped = next((own.messages[c] for c in candidates(lang) if c in own.messages), {})
             table = packs.setdefault(package, {}).setdefault(lang, {})
             for msg_id, template in data.items():
                 if msg_id not in base:
                     refused.append((file, f"{msg_id!r} is not a message of {package}"))
-                elif placeholders(template) != placeholders(base[msg_id]):
-                    refused.append((file, f"{msg_id!r} takes {sorted(placeholders(template))}, "
-                                          f"not {sorted(placeholders(base[msg_id]))}"))
+                elif not plain_template(template) or placeholders(template) != placeholders(base[msg_id]):
+                    refused.append((file, f"{msg_id!r} takes {sorted(placeholders(template))} (plain {{name}} "
+                                          f"fields only), not {sorted(placeholders(base[msg_id]))}"))
                 elif msg_id not in shipped:
                     table.setdefault(msg_id, template)
     _PACKS.clear()
@@ -208,7 +228,7 @@ class Catalogue:
         language a locale pack adds falls back to the default for what it does not translate)."""
         lang = self.language(locale)
         added = _PACKS.get(self.package, {})
-        for tried in dict.fromkeys((lang, self.default)):
+        for tried in dict.fromkeys((*candidates(lang), self.default)):  # a pack's zh-cn, then zh, then en
             template = self.messages.get(tried, {}).get(msg_id)
             if template is None:
                 template = added.get(tried, {}).get(msg_id)

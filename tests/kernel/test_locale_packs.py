@@ -66,5 +66,32 @@ def test_a_locale_pack_adds_a_language_and_never_replaces_a_shipped_text(tmp_pat
     listed = {r["id"]: r for r in json.loads(lw(home, "plugins", "list", "--json").stdout)}
     errors = " ".join(listed["francais"].get("errors") or [listed["francais"].get("reason") or ""])
     assert "'no.such.message' is not a message of lwcore" in errors
-    assert "'view.recap' takes ['wrong'], not ['text']" in errors
+    assert "'view.recap' takes ['wrong'] (plain {name} fields only), not ['text']" in errors
     assert str(folder / "locales" / "fr" / "no_such_package.json") in errors
+
+
+def test_a_hostile_locale_pack_never_stalls_crashes_or_shadows_shipped_text(tmp_path: Path) -> None:
+    """The attacker's H3/H4: a deeply nested file, a FIFO, a region tag over a shipped language,
+    format specs in a template -- each refused or harmless; every command still answers."""
+    home = tmp_path / "home"
+    room = french_room(tmp_path)
+    folder = locale_pack(home, {
+        "fr/lwcore.json": {"help.head": "Commandes de salle :"},
+        "en-us/lwcore.json": {"help.head": "REPLACED", "pack.code": "code run in the sandbox: none{hooks!s:.0}"},
+        "zh-cn/lwcore.json": {"help.head": "被换掉了"},
+        "de/lwcore.json": {"help.head": "Raumbefehle:{x:>300000000}"},
+    })
+    (folder / "locales" / "it").mkdir()
+    (folder / "locales" / "it" / "lwcore.json").write_text('{"a":' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    (folder / "locales" / "es").mkdir()
+    os.mkfifo(folder / "locales" / "es" / "lwcore.json")
+    listed = {r["id"]: r for r in json.loads(lw(home, "plugins", "list", "--json").stdout)}
+    errors = " ".join(listed["francais"].get("errors") or [])
+    assert "not a regular file" in errors and "it/lwcore.json" in errors
+    assert lw(home, "turn", str(room), "--as", "p2", "--say", ".help").stdout.startswith("Commandes de salle :")
+    room_file = room / "room.yaml"
+    room_file.write_text(room_file.read_text(encoding="utf-8").replace("locale: fr", "locale: en-US"), encoding="utf-8")
+    assert lw(home, "turn", str(room), "--as", "p2", "--say", ".help").stdout.startswith("Room commands you can run here:")
+    room_file.write_text(room_file.read_text(encoding="utf-8").replace("locale: zh\n", "locale: zh-CN\n", 1),
+                         encoding="utf-8")
+    assert lw(home, "turn", str(room), "--as", "p1", "--say", ".help").stdout.startswith("可用的房间命令：")

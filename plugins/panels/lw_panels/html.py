@@ -319,14 +319,14 @@ def _panel_html(panel: Mapping[str, Any], locale: str) -> str:
                      f'referrerpolicy="no-referrer" loading="lazy" title="{_e(panel.get("title", ""))}" '
                      f'src="{_e(src)}"></iframe>')
             if body:
-                body = (f'<details class="lw-fallback"><summary>{t("html.text_version")}</summary>'
+                body = (f'<details class="lw-fallback"><summary>{_e(t("html.text_version"))}</summary>'
                         f'{body}</details>')
         elif panel.get("fallback_null") and panel.get("scripts_off"):
-            body = f'<p class="lw-empty">{t("html.scripts_off")}</p>'
+            body = f'<p class="lw-empty">{_e(t("html.scripts_off"))}</p>'
         elif panel.get("fallback_null"):
-            body = f'<p class="lw-empty">{t("html.needs_table")}</p>'
+            body = f'<p class="lw-empty">{_e(t("html.needs_table"))}</p>'
     if not body and not frame:
-        body = f'<p class="lw-empty">{t("html.nothing")}</p>'
+        body = f'<p class="lw-empty">{_e(t("html.nothing"))}</p>'
     return (f'<section class="lw-panel" id="{_e(dom_id)}" data-panel="{_e(panel_id)}" data-tier="{_e(panel.get("tier", 1))}">'
             f'<h3>{_e(panel.get("title", ""))}</h3>{frame}<div class="lw-body">{body}</div></section>')
 
@@ -349,21 +349,21 @@ def story_html(view: Mapping[str, Any]) -> str:
     t = MESSAGES.bind(view["locale"])
     parts = []
     if view.get("recap"):
-        parts.append(f'<p class="lw-recap">{t("html.recap")}{_e(view["recap"])}</p>')
+        parts.append(f'<p class="lw-recap">{_e(t("html.recap"))}{_e(view["recap"])}</p>')
     for line in view.get("history", ()):
-        secret = f' <span class="secret">{t("html.line_keeper")}</span>' if line.get("keeper_only") else ""
+        secret = f' <span class="secret">{_e(t("html.line_keeper"))}</span>' if line.get("keeper_only") else ""
         if line["role"] == "player":
             who = f"<b>{_e(line.get('actor') or '')}</b>: " if line.get("actor") else ""
             parts.append(f'<p class="player-line">{who}{_e(line["text"])}{secret}</p>')
         elif line["role"] == "keeper":
-            edited = f' <span class="edited">{t("html.line_edited")}</span>' if line.get("edited") else ""
+            edited = f' <span class="edited">{_e(t("html.line_edited"))}</span>' if line.get("edited") else ""
             parts.append(f'<p class="keeper-line">{_e(line["text"])}{edited}{secret}</p>')
         elif line.get("dice"):
             parts.append(f'<p class="event dice">🎲 {_e(line["text"])}{secret}</p>')
         else:
             parts.append(f'<p class="event">· {_e(line["text"])}{secret}</p>')
     if not parts:
-        parts.append(f'<p class="lw-empty">{t("html.not_begun")}</p>')
+        parts.append(f'<p class="lw-empty">{_e(t("html.not_begun"))}</p>')
     return "".join(parts)
 
 
@@ -398,10 +398,10 @@ def vars_html(view: Mapping[str, Any]) -> str:
     rows = []
     for var in view.get("variables", ()):
         bound = f" / {_e(var['maximum'])}" if var.get("maximum") is not None else ""
-        secret = f' <span class="secret">{t("html.var_keeper")}</span>' if var.get("keeper_only") else ""
+        secret = f' <span class="secret">{_e(t("html.var_keeper"))}</span>' if var.get("keeper_only") else ""
         rows.append(f'<dt>{_e(var["label"])}</dt><dd>{_e(var["text"])}{bound}{secret}</dd>')
     if not rows:
-        return f'<p class="lw-empty">{t("html.no_vars")}</p>'
+        return f'<p class="lw-empty">{_e(t("html.no_vars"))}</p>'
     return "<dl>" + "".join(rows) + "</dl>"
 
 
@@ -424,17 +424,17 @@ def controls_html(view: Mapping[str, Any]) -> str:
     kept = "".join(
         f'<li class="{"chosen" if a["chosen"] else ""}">{_e(a["narration"][:200])} '
         + ("" if a["chosen"] else f'<button type="button" data-control="choose" data-number="{_e(a["number"])}">'
-                                  f'{t("html.control_choose")}</button>') + "</li>"
+                                  f'{_e(t("html.control_choose"))}</button>') + "</li>"
         for a in controls.get("alternatives", ()))
     kept = f'<ol>{kept}</ol>' if kept else ""
     return (
-        f'<div class="row"><button type="button" data-control="regenerate">{t("html.control_regenerate")}</button>'
-        f'<button type="button" data-control="stop">{t("html.control_stop")}</button></div>{kept}'
-        f'<div class="row"><label for="lw-rewind-turn">{t("html.control_rewind_to")}</label>'
+        f'<div class="row"><button type="button" data-control="regenerate">{_e(t("html.control_regenerate"))}</button>'
+        f'<button type="button" data-control="stop">{_e(t("html.control_stop"))}</button></div>{kept}'
+        f'<div class="row"><label for="lw-rewind-turn">{_e(t("html.control_rewind_to"))}</label>'
         f'<input id="lw-rewind-turn" type="number" min="1" max="{turn}" value="{turn}">'
-        f'<button type="button" data-control="rewind">{t("html.control_rewind")}</button></div>'
+        f'<button type="button" data-control="rewind">{_e(t("html.control_rewind"))}</button></div>'
         f'<textarea id="lw-edit-text" placeholder="{_e(t("html.control_edit_placeholder"))}"></textarea>'
-        f'<div class="row"><button type="button" data-control="edit">{t("html.control_edit")}</button></div>'
+        f'<div class="row"><button type="button" data-control="edit">{_e(t("html.control_edit"))}</button></div>'
     )
 
 
@@ -470,14 +470,14 @@ def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
     parts = fragments(view)
     who = f'<span class="who">{_e(view["name"])}</span>'
     if view.get("keeper"):
-        who += f' <span class="keeper">{t("html.keeper_view")}</span>'
+        who += f' <span class="keeper">{_e(t("html.keeper_view"))}</span>'
     act = ""
     if live:
         act = (f'<section class="box"><form class="lw-act" id="lw-act"><textarea name="text" '
                f'placeholder="{_e(t("html.act_placeholder"))}">'
-               f'</textarea><button type="submit">{t("html.act")}</button></form><div id="lw-note"></div></section>')
+               f'</textarea><button type="submit">{_e(t("html.act"))}</button></form><div id="lw-note"></div></section>')
         if view.get("controls"):
-            act += (f'<section class="box lw-controls"><h2>{t("html.keeper_controls")}</h2>'
+            act += (f'<section class="box lw-controls"><h2>{_e(t("html.keeper_controls"))}</h2>'
                     f'<div id="lw-stream" class="lw-stream"></div>'
                     f'<div id="lw-controls">{parts["controls"]}</div></section>')
     script = f"<script>{SCRIPT}</script>" if live else ""
@@ -489,11 +489,11 @@ def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
         f'<body data-base="{_e(base)}" data-viewer="{_e(view["viewer"])}" data-version="{_e(view.get("version", 0))}">'
         f'<header><h1>{_e(view["title"])}</h1>{who}<span id="lw-status">{parts["status"]}</span></header>'
         f'<div class="layout"><main>'
-        f'<section class="box"><h2>{t("html.story")}</h2><div class="lw-story" id="lw-story">{parts["story"]}</div></section>'
+        f'<section class="box"><h2>{_e(t("html.story"))}</h2><div class="lw-story" id="lw-story">{parts["story"]}</div></section>'
         f'<div id="lw-ui">{parts["ui"]}</div>{act}</main><aside>'
-        + (f'<section class="box lw-sheet"><h2>{t("html.character")}</h2><div id="lw-sheet">{parts["sheet"]}</div></section>'
+        + (f'<section class="box lw-sheet"><h2>{_e(t("html.character"))}</h2><div id="lw-sheet">{parts["sheet"]}</div></section>'
            if not view.get("keeper") else "") +
-        f'<section class="box lw-vars"><h2>{t("html.variables")}</h2><div id="lw-vars">{parts["vars"]}</div></section>'
+        f'<section class="box lw-vars"><h2>{_e(t("html.variables"))}</h2><div id="lw-vars">{parts["vars"]}</div></section>'
         f'<div id="lw-panels">{parts["panels"]}</div></aside></div>{script}</body></html>'
     )
 
