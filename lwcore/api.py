@@ -259,6 +259,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     # -- command-line helpers
     "cli_state": ("lwcore.cli.common", "state"),
     "echo_json": ("lwcore.cli.common", "echo_json"),
+    "confirm": ("lwcore.cli.common", "confirm"),
     "ROOM": ("lwcore.cli.common", "ROOM"),
     "batch_option": ("lwcore.cli.batch", "batch_option"),
     "exit_batch": ("lwcore.cli.batch", "exit_batch"),
@@ -293,7 +294,7 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
     from lwcore import js, profiles, sandbox
     from lwcore.cards import CARD_LIMITS, container_of, detect_spec, load_card, unwrap as unwrap_card
     from lwcore.cli.batch import batch_option, exit_batch
-    from lwcore.cli.common import ROOM, echo_json, state as cli_state
+    from lwcore.cli.common import ROOM, confirm, echo_json, state as cli_state
     from lwcore.context import PluginContext, plugin_data_dir
     from lwcore.contributions import (
         CommandRef,
@@ -480,8 +481,8 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
         "number_of", "set_stat", "pack_word", "SheetFile", "Ledger", "pack_homes", "installed_path",
         "MODULE_FILE", "SETUP_FILE", "ModuleFrontmatter", "read_module_text", "condition",
         "compile_condition", "Block", "BLOCK_KINDS", "Label", "LongText", "Src", "Strict", "TemplateBlock",
-        "VarBinding", "LeafBinding", "cli_state", "echo_json", "ROOM", "batch_option", "exit_batch",
-        "Catalogue", "catalogue", "negotiate", "translations", "Translations", "LiveRequest",
+        "VarBinding", "LeafBinding", "cli_state", "echo_json", "confirm", "ROOM", "batch_option",
+        "exit_batch", "Catalogue", "catalogue", "negotiate", "translations", "Translations", "LiveRequest",
         "recorded_audience", "alternatives_of", "controls", "ProviderPreset"]
 
 def __getattr__(name: str) -> Any:

@@ -220,21 +220,76 @@ def check_endpoint(endpoint: str, **where: Any) -> str:
     return endpoint
 
 
-def load(data_dir: Path, name: str, presets: Mapping[str, Path] | None = None) -> Profile:
-    """The profile ``name``: the data dir's, else the preset of that name (``presets``: name ->
-    file, what plugins offer: :attr:`lwcore.kernel.Kernel.provider_presets`). A preset is read
-    and checked exactly as a profile file is. A located error when there is neither or the
-    file is not a valid profile."""
+@dataclass(frozen=True)
+class Preset:
+    """A provider preset a plugin offers (:func:`presets_of`): its profile file, the offering
+    plugin's id, and whether that plugin is bundled with the kernel. Only a bundled plugin's
+    preset is played on as it is; any other one sends a key only once the operator has
+    adopted it (``lw provider adopt``: a copy saved in the data dir)."""
+
+    path: Path
+    plugin: str
+    bundled: bool
+
+
+def load(data_dir: Path, name: str, presets: Mapping[str, Preset] | None = None, *, to_send: bool = True) -> Profile:
+    """The profile ``name``: the data dir's, else the preset of that name (``presets``: what
+    plugins offer, :func:`presets_of`). A preset is read and checked exactly as a profile file is.
+    A located error when there is neither or the file is not a valid profile.
+
+    With ``to_send`` (the profile is about to be used for a request), a preset of a plugin that
+    is not bundled is refused, naming the adopt command, where its key would go and to which
+    host: a plugin never decides where the operator's key is sent. ``to_send=False`` reads it
+    for showing only."""
     path = path_of(data_dir, name)
-    if not path.is_file() and presets and name in presets:
-        path = presets[name]
-    elif not path.is_file():
+    preset = presets.get(name) if presets and not path.is_file() else None
+    if preset is not None:
+        profile = read(preset.path, name)
+        if to_send and not preset.bundled:
+            raise LwError(f"profile {name!r} is a preset of plugin {preset.plugin!r}, which is not bundled: "
+                          f"{sends(profile)}, so it is used only once you adopt it", file=str(preset.path),
+                          code="preset_not_adopted",
+                          expected=f"lw provider adopt {name} (shows where your key would go and asks first)")
+        return profile
+    if not path.is_file():
         raise LwError(f"no provider profile named {name!r}", code="no_profile",
                       expected=f"lw provider add {name} --protocol … --endpoint … --model … (lw provider list shows them)")
+    return read(path, name)
+
+
+def read(path: Path, name: str) -> Profile:
+    """The profile file at ``path`` read (bounded) and checked as the profile ``name``."""
     data, positions = load_yaml(read_bytes(path, max_bytes=PROFILE_LIMITS.max_bytes), path, limits=PROFILE_LIMITS,
                                 positions=True)
     checked = check(data if data is not None else {}, name=name, file=str(path), positions=positions)
     return _profile(name, checked)
+
+
+def host_of(profile: Profile) -> str:
+    """The host (and port, when one is given) requests on ``profile`` go to."""
+    parts = urlsplit(profile.endpoint)
+    return parts.netloc.rpartition("@")[2] or str(parts.hostname)
+
+
+def sends(profile: Profile) -> str:
+    """What using ``profile`` discloses, in words: ``sends your key in $VAR to host H`` (or
+    ``sends no key, to host H``)."""
+    if profile.key_env is None:
+        return f"it sends no key, to host {host_of(profile)}"
+    return f"it sends your key in ${profile.key_env} to host {host_of(profile)}"
+
+
+def adopted_as(data_dir: Path, profile: Profile) -> list[str]:
+    """The data dir's profiles that are exact copies of ``profile`` (its fields, whatever the
+    name): where an adopted preset lives. Unreadable profiles are skipped."""
+    out = []
+    for own in names(data_dir):
+        try:
+            if read(path_of(data_dir, own), own).to_json() == profile.to_json():
+                out.append(own)
+        except LwError:
+            continue
+    return out
 
 
 def _profile(name: str, data: Mapping[str, Any]) -> Profile:
@@ -273,7 +328,16 @@ def names(data_dir: Path) -> list[str]:
     return sorted(p.stem for p in base.glob("*.yaml") if NAME.match(p.stem))
 
 
-def presets_of(kernel: Any) -> dict[str, Path]:
-    """The provider presets the kernel's enabled plugins offer: name -> file (the first by
-    trust order for a name offered twice). A preset whose name cannot name a profile is left out."""
-    return {entry.key: entry.value.path for entry in kernel.provider_presets.entries() if NAME.match(entry.key)}
+def presets_of(kernel: Any) -> dict[str, Preset]:
+    """The provider presets the kernel's enabled plugins offer: name -> :class:`Preset` (the
+    first by trust order for a name offered twice). A preset whose name cannot name a profile is
+    left out. ``bundled`` is the kernel's word on the offering plugin (never the plugin's)."""
+    out: dict[str, Preset] = {}
+    for entry in kernel.provider_presets.entries():
+        if NAME.match(entry.key):
+            try:
+                bundled = bool(kernel.plugin(entry.plugin_id).bundled)
+            except KeyError:
+                bundled = False
+            out[entry.key] = Preset(path=Path(entry.value.path), plugin=entry.plugin_id, bundled=bundled)
+    return out

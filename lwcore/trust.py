@@ -5,7 +5,10 @@
   The script runs in the sandbox and the engine still rolls and clamps, but it decides who
   succeeds: an operator should know before trusting a pack.
 
-Read from the plugin's ``rulepacks/`` folder (no code runs) and, for an enabled code plugin,
+- ``provider_presets``: for each provider preset the plugin offers, where using it sends the
+  operator's key ("claude: it sends your key in $ANTHROPIC_API_KEY to host api.anthropic.com").
+
+Read from the plugin's ``rulepacks/`` and ``provider_presets/`` folders (no code runs) and, for an enabled code plugin,
 from the rulepacks its ``lw_rulepacks`` hook registered. Files are read with ``lwcore.io``; a
 file that does not read is listed, never fatal.
 """
@@ -16,6 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lwcore import profiles
 from lwcore.errors import LwError
 from lwcore.io.safe_yaml import read_yaml
 
@@ -65,4 +69,26 @@ def content_facts(kernel: Kernel, record: PluginRecord) -> dict[str, Any]:
             continue
         system = file.stem if file is not None else label.strip("<>")
         scripts += [f"{system}: {'.'.join(where[:-1])} -> {script}" for where, script in rule_scripts(data)]
-    return {"has_rules_script": bool(scripts), "rules_scripts": scripts, "unreadable": unreadable}
+    return {"has_rules_script": bool(scripts), "rules_scripts": scripts,
+            "provider_presets": _presets(kernel, record, unreadable), "unreadable": unreadable}
+
+
+def _presets(kernel: Kernel, record: PluginRecord, unreadable: list[str]) -> list[str]:
+    """``"<name>: it sends your key in $VAR to host H"`` for each provider preset ``record`` offers
+    (its folder's files, and what an enabled plugin registered); unreadable ones go to ``unreadable``."""
+    if not record.provides("provider_presets"):
+        return []
+    files: dict[str, Path] = {}
+    if record.location is not None and (record.location / "provider_presets").is_dir():
+        files = {p.stem: p for p in sorted((record.location / "provider_presets").glob("*.yaml"))}
+    if record.usable:
+        for entry in kernel.provider_presets.entries():
+            if entry.plugin_id == record.id:
+                files.setdefault(entry.key, Path(entry.value.path))
+    out: list[str] = []
+    for name, path in sorted(files.items()):
+        try:
+            out.append(f"{name}: {profiles.sends(profiles.read(path, name))}")
+        except LwError as exc:
+            unreadable.append(str(exc))
+    return out

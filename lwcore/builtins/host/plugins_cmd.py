@@ -42,6 +42,8 @@ def trust_card(record: PluginRecord, facts: dict[str, Any] | None = None) -> str
         scripts = facts["rules_scripts"]
         lines.append(f"  rules script: {'yes: ' + '; '.join(scripts) if scripts else 'no'}"
                      + (" (outcomes decided by JS in the sandbox)" if scripts else ""))
+    for preset in (facts or {}).get("provider_presets", ()):
+        lines.append(f"  provider preset: {preset}")
     lines.append(f"  source:       {record.source}")
     if record.location:
         lines.append(f"  location:     {record.location}")

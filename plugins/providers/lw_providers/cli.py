@@ -1,4 +1,4 @@
-"""``lw provider``: named provider profiles (add, list, show, remove, test).
+"""``lw provider``: named provider profiles (add, list, show, adopt, remove, test).
 
 Profiles live in the data dir (:mod:`lwcore.profiles`); a key never does: a profile names
 the environment variable that holds it. ``lw provider test NAME`` sends one short streamed
@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -23,6 +24,7 @@ from lwcore.api import (
     TextDelta,
     calling,
     cli_state as state,
+    confirm,
     echo_json,
     profiles,
     resolve,
@@ -60,6 +62,7 @@ def provider() -> None:
       lw provider add local --endpoint http://localhost:8080/v1/chat/completions --model local --no-key   # online: names a server (lw provider test local sends to it)
       lw provider list
       lw provider list --json
+      lw provider adopt ollama --as my-ollama --yes   # keep a copy of a preset (a plugin's must be adopted)
     """
 
 
@@ -122,21 +125,42 @@ def add(ctx: click.Context, name: str, endpoint: str, model: str, protocol: str 
     click.echo(f"profile {name}: {chosen} at {endpoint}, model {model}, {key}")
 
 
+def _origin(preset: Any) -> str:
+    """How a listing names where a preset comes from."""
+    return f"bundled preset of {preset.plugin}" if preset.bundled else f"preset of plugin {preset.plugin}"
+
+
 @provider.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def list_(ctx: click.Context, as_json: bool) -> None:
-    """Every profile: protocol, model, endpoint, and whether its key is set."""
+    """Every profile: protocol, model, endpoint, whether its key is set, and where it comes from
+    (the data dir, a bundled preset, or a plugin's preset: adopted or not)."""
     kernel = state(ctx).kernel
     data_dir = kernel.data_dir
     presets = profiles.presets_of(kernel)
     own = profiles.names(data_dir)
-    offered = {entry.key: entry.plugin_id for entry in kernel.provider_presets.entries()}
+    adopted: dict[str, str] = {}  # a data dir profile -> the plugin preset it is a copy of
     rows: list[dict[str, Any]] = []
-    for name in [*own, *sorted(n for n in presets if n not in own)]:
-        source = {"source": "data dir"} if name in own else {"source": f"preset of {offered.get(name, '?')}"}
+    for name, preset in sorted(presets.items()):
+        if preset.bundled:
+            continue
         try:
-            p = profiles.load(data_dir, name, presets)
+            copies = profiles.adopted_as(data_dir, profiles.read(preset.path, name))
+        except LwError:
+            copies = []
+        adopted.update({copy: f"{name} of plugin {preset.plugin}" for copy in copies})
+    for name in [*own, *sorted(n for n in presets if n not in own)]:
+        preset = presets.get(name) if name not in own else None
+        if preset is None:
+            source: dict[str, Any] = {"source": "data dir"} | (
+                {"adopted_from": adopted[name]} if name in adopted else {})
+        else:
+            source = {"source": _origin(preset), "plugin": preset.plugin, "bundled": preset.bundled}
+            if not preset.bundled:
+                source["adopted"] = any(v.startswith(f"{name} of ") for v in adopted.values())
+        try:
+            p = profiles.load(data_dir, name, presets, to_send=False)
         except LwError as exc:
             rows.append({"name": name, **source, "error": str(exc)})
             continue
@@ -153,8 +177,14 @@ def list_(ctx: click.Context, as_json: bool) -> None:
             click.echo(f"{row['name']}: unreadable: {row['error']}")
             continue
         key = "no key" if row["key_env"] is None else f"${row['key_env']}" + ("" if row["key_set"] else " (not set)")
-        preset = "" if row["source"] == "data dir" else f" [{row['source']}]"
-        click.echo(f"{row['name']}: {row['protocol']} {row['model']} at {row['endpoint']}, {key}{preset}")
+        if row["source"] == "data dir":
+            mark = f" [adopted from {row['adopted_from']}]" if "adopted_from" in row else ""
+        elif row["bundled"]:
+            mark = f" [{row['source']}]"
+        else:
+            mark = f" [{row['source']}, " + ("adopted]" if row["adopted"] else
+                                              f"not adopted: lw provider adopt {row['name']}]")
+        click.echo(f"{row['name']}: {row['protocol']} {row['model']} at {row['endpoint']}, {key}{mark}")
 
 
 @provider.command("show")
@@ -164,13 +194,44 @@ def list_(ctx: click.Context, as_json: bool) -> None:
 def show(ctx: click.Context, name: str, as_json: bool) -> None:
     """One profile's fields (never a key: only the variable's name)."""
     kernel = state(ctx).kernel
-    profile = profiles.load(kernel.data_dir, name, profiles.presets_of(kernel))
+    profile = profiles.load(kernel.data_dir, name, profiles.presets_of(kernel), to_send=False)
     data = {"name": name, **profile.to_json()}
     if as_json:
         echo_json(data)
         return
     for key, value in data.items():
         click.echo(f"{key}: {json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list)) else value}")
+
+
+@provider.command("adopt")
+@click.argument("preset")
+@click.option("--as", "as_name", default=None, metavar="NAME", help="Save it under another name (default: the preset's).")
+@click.option("--yes", is_flag=True, help="Do not ask (a script that has read what it adopts); needed without a terminal.")
+@click.pass_context
+def adopt(ctx: click.Context, preset: str, as_name: str | None, yes: bool) -> None:
+    """Adopt a plugin's provider preset: show which plugin offers it, the host requests go to and
+    the environment variable whose value is sent there, ask, then save it as a profile of the data
+    dir. A preset of a plugin not bundled with Loreweaver is played on only once adopted."""
+    kernel = state(ctx).kernel
+    presets = profiles.presets_of(kernel)
+    if preset not in presets:
+        raise LwError(f"no provider preset named {preset[:64]!r}", code="no_profile",
+                      expected="one of: " + (", ".join(sorted(presets)) or "(none offered)") + " (lw provider list)")
+    offered = presets[preset]
+    profile = profiles.read(offered.path, preset)
+    name = profiles.check_name(as_name or preset)
+    if profiles.path_of(kernel.data_dir, name).exists():
+        raise LwError(f"a profile named {name!r} exists in the data dir", code="exists",
+                      expected=f"--as ANOTHER-NAME, or lw provider remove {name} first")
+    key = f"the value of ${profile.key_env}" if profile.key_env else "no key"
+    click.echo(f"preset {preset}: offered by plugin {offered.plugin}"
+               + (" (bundled with Loreweaver)" if offered.bundled else " (not bundled with Loreweaver)"))
+    click.echo(f"  endpoint host: {profiles.host_of(profile)}  ({profile.endpoint})")
+    click.echo(f"  sends:         {key}")
+    click.echo(f"  protocol {profile.protocol}, model {profile.model}")
+    confirm(f"Save it as profile {name!r}, sending {key} to {profiles.host_of(profile)}?", yes=yes, pipe=False)
+    profiles.save(kernel.data_dir, replace(profile, name=name))
+    click.echo(f"adopted preset {preset} of plugin {offered.plugin} as profile {name}")
 
 
 @provider.command("remove")

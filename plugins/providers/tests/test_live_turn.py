@@ -230,7 +230,7 @@ def test_lw_provider_commands(tmp_path: Path) -> None:
     assert lw("provider", "remove", "claude", home=home).returncode == 0
     assert "no provider profiles" in lw("provider", "list", home=home).stdout
     left = json.loads(lw("provider", "list", "--json", home=home).stdout)  # the bundled presets stay
-    assert left and all(r["source"] == "preset of providers" for r in left)
+    assert left and all(r["source"] == "bundled preset of providers" and r["bundled"] for r in left)
     assert {r["name"]: r["model"] for r in left}["claude"] == "claude-sonnet-4-5"
     bad = lw("provider", "add", "x", "--endpoint", server.url, "--model", "m", "--set", "temperature", home=home)
     assert bad.returncode == 1 and "sampling option" in bad.stderr

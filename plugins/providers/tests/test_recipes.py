@@ -98,6 +98,6 @@ def test_each_recipe_is_also_a_preset_a_room_can_name(heading: str, tmp_path: Pa
     made = profiles.load(tmp_path / "made", name)
     presets = profiles.presets_of(Kernel(data_dir=tmp_path / "empty", env={}))
     preset = profiles.load(tmp_path / "empty", name, presets)  # nothing in that data dir: the preset
-    assert presets[name].parent.name == "provider_presets"
+    assert presets[name].path.parent.name == "provider_presets" and presets[name].bundled
     assert (preset.protocol, preset.endpoint, preset.model, preset.key_env) == (
         made.protocol, made.endpoint, made.model, made.key_env)
