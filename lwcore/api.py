@@ -260,6 +260,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "cli_state": ("lwcore.cli.common", "state"),
     "echo_json": ("lwcore.cli.common", "echo_json"),
     "confirm": ("lwcore.cli.common", "confirm"),
+    "terminal_safe": ("lwcore.io.terminal", "terminal_safe"),
     "ROOM": ("lwcore.cli.common", "ROOM"),
     "batch_option": ("lwcore.cli.batch", "batch_option"),
     "exit_batch": ("lwcore.cli.batch", "exit_batch"),
@@ -295,6 +296,7 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
     from lwcore.cards import CARD_LIMITS, container_of, detect_spec, load_card, unwrap as unwrap_card
     from lwcore.cli.batch import batch_option, exit_batch
     from lwcore.cli.common import ROOM, confirm, echo_json, state as cli_state
+    from lwcore.io.terminal import terminal_safe
     from lwcore.context import PluginContext, plugin_data_dir
     from lwcore.contributions import (
         CommandRef,
@@ -481,9 +483,9 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
         "number_of", "set_stat", "pack_word", "SheetFile", "Ledger", "pack_homes", "installed_path",
         "MODULE_FILE", "SETUP_FILE", "ModuleFrontmatter", "read_module_text", "condition",
         "compile_condition", "Block", "BLOCK_KINDS", "Label", "LongText", "Src", "Strict", "TemplateBlock",
-        "VarBinding", "LeafBinding", "cli_state", "echo_json", "confirm", "ROOM", "batch_option",
-        "exit_batch", "Catalogue", "catalogue", "negotiate", "translations", "Translations", "LiveRequest",
-        "recorded_audience", "alternatives_of", "controls", "ProviderPreset"]
+        "VarBinding", "LeafBinding", "cli_state", "echo_json", "confirm", "terminal_safe", "ROOM",
+        "batch_option", "exit_batch", "Catalogue", "catalogue", "negotiate", "translations", "Translations",
+        "LiveRequest", "recorded_audience", "alternatives_of", "controls", "ProviderPreset"]
 
 def __getattr__(name: str) -> Any:
     """Import an exported name from its home module on first use, and keep it here."""

@@ -6,7 +6,7 @@
   succeeds: an operator should know before trusting a pack.
 
 - ``provider_presets``: for each provider preset the plugin offers, where using it sends the
-  operator's key ("claude: it sends your key in $ANTHROPIC_API_KEY to host api.anthropic.com").
+  operator's key ("house: it sends your key in $MODEL_KEY to host models.example.net").
 
 Read from the plugin's ``rulepacks/`` and ``provider_presets/`` folders (no code runs) and, for an enabled code plugin,
 from the rulepacks its ``lw_rulepacks`` hook registered. Files are read with ``lwcore.io``; a

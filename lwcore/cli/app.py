@@ -16,6 +16,7 @@ import click
 from lwcore import __version__
 from lwcore.cli.common import state
 from lwcore.errors import LwError
+from lwcore.io.terminal import guarded, json_safe, terminal_safe
 
 
 class LwGroup(click.Group):
@@ -26,6 +27,12 @@ class LwGroup(click.Group):
     imported for that); a command is imported when it runs. A plugin whose ``lw_cli`` hook
     fails contributes nothing and never breaks ``lw --help`` or another command.
     """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command with stdout and stderr guarded: nothing any command prints drives the
+        operator's terminal (:mod:`lwcore.io.terminal`: content is printed, never obeyed)."""
+        with guarded():
+            return super().invoke(ctx)
 
     def _registry(self, ctx: click.Context, *, quiet: bool = True) -> Any:
         """The contributed commands; for ``--help`` (``quiet``) a kernel that cannot boot
@@ -110,9 +117,9 @@ def fail(payload: dict[str, Any], text: str, code: int, *, as_json: bool) -> Non
     if as_json:
         import json
 
-        click.echo(json.dumps({"error": {"message": "", "location": "", **payload}}, ensure_ascii=False))
+        click.echo(json_safe(json.dumps({"error": {"message": "", "location": "", **payload}}, ensure_ascii=False)))
     else:
-        click.echo(text, err=True)
+        click.echo(terminal_safe(text), err=True)
     sys.exit(code)
 
 
@@ -141,6 +148,11 @@ def run(args: list[str]) -> None:
     column) of an input error, the option or argument of a usage error (code ``usage``), ``""``
     when there is none.
     """
+    with guarded():  # usage errors and failures too (click prints them after the group's run)
+        _run(args)
+
+
+def _run(args: list[str]) -> None:
     as_json = wants_json(args)
     try:
         result = lw.main(args=args, prog_name="lw", standalone_mode=False)

@@ -10,6 +10,7 @@ import click
 
 from lwcore.datadir import resolve_data_dir
 from lwcore.errors import LwError
+from lwcore.io.terminal import json_safe
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel
@@ -46,10 +47,11 @@ def state(ctx: click.Context) -> CliState:
 
 
 def echo_json(value: Any) -> None:
-    """Print ``value`` as indented UTF-8 JSON."""
+    """Print ``value`` as indented UTF-8 JSON (control and bidi characters escaped as ``\\uXXXX``:
+    :func:`lwcore.io.terminal.json_safe`, the same data)."""
     import json
 
-    click.echo(json.dumps(value, ensure_ascii=False, indent=2, default=str))
+    click.echo(json_safe(json.dumps(value, ensure_ascii=False, indent=2, default=str)))
 
 
 YES = frozenset({"y", "yes"})

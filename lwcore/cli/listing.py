@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 from lwcore.hookspecs import REGISTRIES
+from lwcore.io.terminal import json_safe, terminal_safe
 from lwcore.kernel import Kernel
 
 FAST_OPTIONS = frozenset({"--json", "--all"})
@@ -41,8 +42,8 @@ def listing(kernel: Kernel, *, as_json: bool, show_all: bool) -> str:
             row["contributions"] = contributions(kernel, row["id"])
         conflicts = [str(c) for c in kernel.conflicts]
     if as_json:
-        return json.dumps({"plugins": rows, "conflicts": conflicts} if show_all else rows,
-                          ensure_ascii=False, indent=2, default=str)
+        return json_safe(json.dumps({"plugins": rows, "conflicts": conflicts} if show_all else rows,
+                                     ensure_ascii=False, indent=2, default=str))
     if not rows:
         return "no plugins found"
     width = max(len(r["id"]) for r in rows)
@@ -71,7 +72,7 @@ def fast_list(args: list[str]) -> bool:
     except Exception:  # noqa: BLE001 - the click command reports it, with its exit code
         return False
     try:
-        sys.stdout.write(text + "\n")
+        sys.stdout.write(terminal_safe(text) + "\n")  # JSON is json_safe already: nothing left to replace
         sys.stdout.flush()
     except BrokenPipeError:
         sys.exit(130)

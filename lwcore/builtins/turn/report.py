@@ -7,16 +7,20 @@ player's view side by side with a check that no keeper-only value reached them.
 
 Rendered with rich: colour and panels on a terminal, plain text when piped (``NO_COLOR`` and
 ``TERM=dumb`` are honoured by rich itself). ``--payload`` adds the whole request; ``--json``
-bypasses this module.
+bypasses this module. Every text from content (names, narration, views, summaries, what was
+said) is made terminal-safe (:func:`lwcore.io.terminal.terminal_safe`) and never read as rich
+markup: rich writes to the stream beneath the ``lw`` guard, since it emits its own styling.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import localized
+from lwcore.io.terminal import json_safe, raw, terminal_safe
 from lwcore.turn.fold import estimate_tokens, window_of
 from lwcore.turn.documents import keeper_viewer, project, viewer_of
 from lwcore.turn.leaks import MIN_SECRET_CHARS, keeper_only
@@ -25,6 +29,7 @@ from lwcore.turn.view import history_lines, render_text, view_for
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
+    from rich.text import Text
     from lwcore.turn.apply import AppliedReply
     from lwcore.turn.compile import CompiledTurn
     from lwcore.turn.room import Member, Room
@@ -33,7 +38,21 @@ if TYPE_CHECKING:
 def console() -> Console:
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=False)
+    return Console(file=raw(sys.stdout), highlight=False, soft_wrap=False)
+
+
+def plain(text: object, style: str = "") -> Text:
+    """Content as rich text: terminal-safe, never read as markup."""
+    from rich.text import Text
+
+    return Text(terminal_safe(str(text)), style=style)
+
+
+def title(text: str) -> str:
+    """Content for a panel title (rich reads titles as markup): terminal-safe, markup escaped."""
+    from rich.markup import escape
+
+    return escape(terminal_safe(text))
 
 
 def _title(room: Room, locale: str) -> str:
@@ -50,23 +69,23 @@ def room_panel(room: Room) -> RenderableType:
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold")
     grid.add_column()
-    grid.add_row("system", f"{room.file.system}" + (f" ({room.file.variant})" if room.file.variant else ""))
+    grid.add_row("system", plain(f"{room.file.system}" + (f" ({room.file.variant})" if room.file.variant else "")))
     keeper = room.file.keeper
-    grid.add_row("keeper", f"{keeper.name or keeper.id} ({keeper.id})")
+    grid.add_row("keeper", plain(f"{keeper.name or keeper.id} ({keeper.id})"))
     for player in room.file.players:
         sheet = room.sheets.get(player.id)
         who = f"{player.name or player.id} ({player.id}, {room.locale_of(player)})"
-        grid.add_row("player", who + (f" plays {sheet.name}" if sheet is not None else ""))
+        grid.add_row("player", plain(who + (f" plays {sheet.name}" if sheet is not None else "")))
     scenario = room.file.model_extra.get("scenario") if room.file.model_extra else None
     if scenario:
-        grid.add_row("scene", localized(scenario, locale) if isinstance(scenario, dict) else str(scenario))
+        grid.add_row("scene", plain(localized(scenario, locale) if isinstance(scenario, dict) else str(scenario)))
     first = room.file.players[0] if room.file.players else keeper
     visible = view_for(room, first.id).variables
     if visible:
-        grid.add_row("table sees", "; ".join(
+        grid.add_row("table sees", plain("; ".join(
             f"{v.label} {v.value_label if v.value_label is not None else _num(v.value)}"
-            + (f"/{_num(v.maximum)}" if v.maximum is not None else "") for v in visible))
-    return Panel(grid, title=f"[bold]{_title(room, locale)}[/bold] · {room.file.id}", title_align="left")
+            + (f"/{_num(v.maximum)}" if v.maximum is not None else "") for v in visible)))
+    return Panel(grid, title=f"[bold]{title(_title(room, locale))}[/bold] · {title(room.file.id)}", title_align="left")
 
 
 def request_panel(compiled: CompiledTurn) -> RenderableType:
@@ -86,13 +105,13 @@ def request_panel(compiled: CompiledTurn) -> RenderableType:
     for use in compiled.segments:
         by_plugin.setdefault(use.plugin, []).append(f"{use.name} {use.chars:,} ch")
     for plugin, parts in by_plugin.items():
-        grid.add_row(f"  {plugin}", ", ".join(parts))
-    grid.add_row("tools", ", ".join(compiled.tool_names) or "(none)")
+        grid.add_row(plain(f"  {plugin}"), plain(", ".join(parts)))
+    grid.add_row("tools", plain(", ".join(compiled.tool_names) or "(none)"))
     cache = compiled.cache if isinstance(compiled.cache, dict) else {}
     if cache.get("estimatedCacheableBytes") is not None:
         grid.add_row("cache", f"first {cache['estimatedCacheableBytes']:,} bytes stable (cacheable prefix)")
     for reason in compiled.dropped:
-        grid.add_row("[red]dropped[/red]", reason)
+        grid.add_row("[red]dropped[/red]", plain(reason))
     return Panel(grid, title="the request", title_align="left")
 
 
@@ -109,17 +128,17 @@ def applied_panel(applied: AppliedReply) -> RenderableType:
             continue
         keeper_only = event_audience(event) != "all"
         line = Text("  • ")
-        line.append(str(summary))
+        line.append(terminal_safe(str(summary)))
         if keeper_only:
             line.append("  (keeper only)", style="dim")
         lines.append(line)
     for result in applied.results:
         if result.is_error:
             message = result.content.get("error") if isinstance(result.content, dict) else result.content
-            lines.append(Text(f"  ✗ {result.name}: {message}", style="red"))
+            lines.append(plain(f"  ✗ {result.name}: {message}", style="red"))
     for roll in applied.rolls:
         if "error" not in roll:
-            lines.append(Text(f"  • narration rolled {roll['expr']} = {roll['total']}"))
+            lines.append(plain(f"  • narration rolled {roll['expr']} = {roll['total']}"))
     steps = f"{len(applied.results)} tool call(s) in {applied.steps} step(s)"
     parts: list[RenderableType] = [Text(steps, style="bold"), *lines]
     if applied.narration:
@@ -140,10 +159,10 @@ def views_panel(room: Room) -> RenderableType:
         view = view_for(room, player.id, history_limit=8)
         blob = view.to_json_text() + render_text(view)
         leaks += [s for s in secrets if s in blob]
-        panels.append(Panel(Text(shown(render_text(view)), overflow="fold"), title=f"what {player.id} sees · {view.locale}",
+        panels.append(Panel(Text(shown(render_text(view)), overflow="fold"), title=title(f"what {player.id} sees · {view.locale}"),
                             title_align="left"))
     verdict = (Text(f"✓ no keeper-only value in any player's view ({len(secrets)} checked)", style="green")
-               if not leaks else Text(f"✗ keeper-only values reached a player: {', '.join(leaks)}", style="bold red"))
+               if not leaks else plain(f"✗ keeper-only values reached a player: {', '.join(leaks)}", style="bold red"))
     return Group(side_by_side(panels), verdict)
 
 
@@ -154,10 +173,11 @@ shows far less. ``--json`` and ``--view`` print the whole text."""
 
 
 def shown(text: str, limit: int = SHOWN_CHARS) -> str:
-    """``text`` cut to ``limit`` characters, saying how much was left out and where it is whole."""
+    """``text`` cut to ``limit`` characters, saying how much was left out and where it is whole;
+    terminal-safe."""
     if len(text) <= limit:
-        return text
-    return f"{text[:limit]}\n… ({len(text) - limit:,} more characters: lw turn --json prints the whole text)"
+        return terminal_safe(text)
+    return f"{terminal_safe(text[:limit])}\n… ({len(text) - limit:,} more characters: lw turn --json prints the whole text)"
 
 
 MIN_SECRET_TEXT = 6
@@ -238,7 +258,8 @@ def print_intro(room: Room, actor: Member, said: str) -> None:
     out = console()
     out.print(room_panel(room))
     speaker = room.sheets[actor.id].name if actor.id in room.sheets else actor.name
-    out.print(Text.assemble((f"{speaker or actor.id}", "bold"), f" ({actor.id}) says: ", said))
+    out.print(Text.assemble((terminal_safe(f"{speaker or actor.id}"), "bold"), terminal_safe(f" ({actor.id}) says: "),
+                            terminal_safe(said)))
 
 
 def print_turn(compiled: CompiledTurn, applied: AppliedReply | None, *, payload: bool) -> None:
@@ -249,7 +270,7 @@ def print_turn(compiled: CompiledTurn, applied: AppliedReply | None, *, payload:
     room = compiled.room
     out.print(request_panel(compiled))
     if payload:
-        out.print_json(json.dumps(compiled.request, ensure_ascii=False))
+        out.print(plain(json_safe(json.dumps(compiled.request, ensure_ascii=False, indent=2))))
     if applied is None:
         out.print(Text("compiled only: --reply FILE or --endpoint URL applies a model's answer "
                        "(--payload prints the whole request)", style="dim"))

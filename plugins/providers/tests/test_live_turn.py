@@ -256,3 +256,18 @@ def test_a_profile_holding_a_key_is_refused_where_it_holds_it(tmp_path: Path, ro
         assert done.returncode == 1 and "a profile never holds a key" in done.stderr and words in done.stderr
         assert f"leaky.yaml:{line}:" in done.stderr and "abc" not in done.stderr.replace("abcdef", "")
         assert "sk-abcdef0123" not in done.stderr and "u:p@" not in done.stderr
+
+
+def test_streamed_tokens_never_drive_the_terminal(tmp_path: Path, room_dir: Path) -> None:
+    """A model streaming ESC sequences (OSC 52 clipboard, title), a carriage return, C1 and bidi
+    controls: ``lw turn --stream`` prints each token in a visible form (the attacker's L3)."""
+    home = tmp_path / "home"
+    hostile = "雾散了。\x1b]52;c;ZXZpbA==\x07\x1b]0;pwned\x07\rOVER\x9b2J\u202e"
+    with ProviderServer("chat_completions", [Reply(hostile)], chunk=3) as server:
+        profiles.save(home, Profile(name="local", protocol="chat_completions", endpoint=server.url, model="local"))
+        name_profile(room_dir, "local")
+        played = lw("turn", str(room_dir), "--say", SAY, "--stream", home=home)
+    assert played.returncode == 0, played.stderr
+    out = played.stdout + played.stderr
+    assert not any(c in out for c in "\x1b\x07\r\x9b\u202e"), [c for c in out if not c.isprintable() and c != "\n"]
+    assert "^[]52;c;ZXZpbA==^G^[]0;pwned^G^MOVER" in played.stdout
