@@ -11,6 +11,9 @@ A room is a folder holding ``room.yaml``. The data dir keeps rooms by name in
 - A room's name is its folder's name: one to 64 letters, digits, ``_``, ``.`` or ``-``, not
   starting with ``.`` (so never ``..`` or a hidden folder), no separator: it can never leave
   ``rooms/``.
+- A room copied (``--from``, an example) takes only the regular files and folders inside its
+  folder, within limits (:mod:`lwcore.io.tree_copy`): a symbolic link, a named pipe, a device or
+  a socket is refused, located by its path in the folder, and nothing is created.
 - Creating, renaming and archiving never leave half a room: a new room is written in a
   staging folder of ``rooms/`` and renamed into place, a rename or an archive is one
   ``os.rename`` under the room's writer lock (a turn in progress finishes first). A name that
@@ -20,6 +23,7 @@ A room is a folder holding ``room.yaml``. The data dir keeps rooms by name in
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -34,8 +38,9 @@ import yaml
 from lwcore.contributions import localized
 from lwcore.errors import LwError
 from lwcore.io.safe_yaml import load_yaml
-from lwcore.io.text import read_text
+from lwcore.io.text import open_file, read_text
 from lwcore.io.transaction import STATE_DIR, locked
+from lwcore.io.tree_copy import copy_tree
 
 ROOMS_DIR = "rooms"
 ARCHIVE_DIR = ".archive"
@@ -131,23 +136,25 @@ def _entry(folder: Path, archived: bool, locale: str) -> RoomEntry:
         return RoomEntry(folder.name, folder, "", "", 0, turns, archived, problem=exc.message)
 
 
-def _turns(folder: Path) -> int:
-    """The number of the room's last turn (0: none yet), read from the end of its history."""
-    history = folder / "history.jsonl"
-    try:
-        with history.open("rb") as f:
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            f.seek(max(0, size - 64 * 1024))
-            lines = f.read().splitlines()
-    except OSError:
-        return 0
-    import json
+HISTORY_TAIL = 64 * 1024
+"""How much of the end of a room's history ``lw room list`` reads to find its last turn."""
 
+
+def _turns(folder: Path) -> int:
+    """The number of the room's last turn (0: none yet, or no history that is a regular file),
+    read from the last :data:`HISTORY_TAIL` bytes of its history (a pipe or a device is never
+    opened for reading: :func:`lwcore.io.text.open_file`)."""
+    try:
+        with open_file(folder / "history.jsonl") as f:
+            size = os.fstat(f.fileno()).st_size
+            f.seek(max(0, size - HISTORY_TAIL))
+            lines = f.read(HISTORY_TAIL).splitlines()
+    except (LwError, OSError):
+        return 0
     for line in reversed(lines):
         try:
             turn = json.loads(line).get("turn")
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):
             continue
         if isinstance(turn, int) and not isinstance(turn, bool):
             return turn
@@ -184,8 +191,7 @@ def create_room(data_dir: Path, name: str, *, source: Path | None = None, system
             # never written to (a bundled example, perhaps read-only) has no save to wait for.
             played = (source / STATE_DIR).is_dir()
             with locked(source, shared=True) if played else contextlib.nullcontext():
-                shutil.copytree(source, staging, dirs_exist_ok=True, symlinks=False,
-                                ignore=shutil.ignore_patterns("replies", "README*", STATE_DIR))
+                copy_tree(source, staging, ignore=("replies", "README*", STATE_DIR))
             _rewrite(staging / ROOM_FILE, {"id": name, **({"title": title} if title else {})})
         else:
             members = [{"id": f"p{i}", "name": player} for i, player in enumerate(players, 1)]

@@ -6,17 +6,20 @@ rest: :func:`lines_before` walks back from a byte offset in blocks, :func:`lines
 forward from one. Both yield :class:`Line` (where the line starts and ends, its bytes without
 the newline), blank lines included -- callers skip them. A line longer than ``max_line`` is a
 :class:`~lwcore.errors.LwError` located by byte (where it starts, read forwards; where it
-ends, read backwards), so a corrupt log never costs unbounded memory. A missing file has no lines.
+ends, read backwards), so a corrupt log never costs unbounded memory. A missing file has no lines;
+a log that is not a regular file (a named pipe, a device) is a located refusal, never a read
+that waits for a writer (:func:`lwcore.io.text.open_file`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Generator
 from pathlib import Path
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple
 
 from lwcore.errors import LwError
 from lwcore.io.limits import LOG_LINE_LIMITS
+from lwcore.io.text import open_file
 
 BLOCK = 64 * 1024
 MAX_LINE = LOG_LINE_LIMITS.max_bytes
@@ -37,15 +40,24 @@ def _too_long(path: Path, byte: int, where: str, max_line: int) -> LwError:
                    code="limit")
 
 
+def _open(path: Path) -> BinaryIO | None:
+    """``path`` opened for reading (a regular file only), ``None`` when it does not exist."""
+    try:
+        return open_file(path)
+    except LwError as exc:
+        if exc.code == "not_found":
+            return None
+        raise
+
+
 def lines_before(path: Path, end: int, *, block: int = BLOCK, max_line: int = MAX_LINE) -> Generator[Line, None, None]:
     """The lines of ``path`` in its first ``end`` bytes, newest first (``end`` should be a
     line boundary: the file's size, or a :attr:`Line.end`). Each byte is looked at once: a
     long line costs its length, not its length times the blocks it spans."""
     if end <= 0:
         return
-    try:
-        handle = path.open("rb")
-    except FileNotFoundError:
+    handle = _open(path)
+    if handle is None:
         return
     with handle:
         position = end
@@ -83,9 +95,8 @@ def lines_before(path: Path, end: int, *, block: int = BLOCK, max_line: int = MA
 
 def lines_from(path: Path, start: int, *, max_line: int = MAX_LINE) -> Generator[Line, None, None]:
     """The lines of ``path`` from byte ``start`` (a line boundary) to its end, oldest first."""
-    try:
-        handle = path.open("rb")
-    except FileNotFoundError:
+    handle = _open(path)
+    if handle is None:
         return
     with handle:
         handle.seek(start)
@@ -105,12 +116,12 @@ def ends_line(path: Path, offset: int) -> bool:
     than the start of the file)."""
     if offset <= 0:
         return False
-    try:
-        with path.open("rb") as handle:
-            handle.seek(offset - 1)
-            return handle.read(1) == b"\n"
-    except FileNotFoundError:
+    handle = _open(path)
+    if handle is None:
         return False
+    with handle:
+        handle.seek(offset - 1)
+        return handle.read(1) == b"\n"
 
 
 def unterminated(path: Path) -> bool:
