@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import base64
 import json
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -51,7 +52,7 @@ from lwcore.io.loglines import lines_before, lines_from
 from lwcore.io.paths import confine
 from lwcore.io.safe_json import load_json
 from lwcore.io.text import read_text
-from lwcore.io.transaction import FaultHook, FolderTransaction
+from lwcore.io.transaction import STATE_DIR, FaultHook, FolderTransaction
 from lwcore.turn.history import HistoryEntry, entry_record, record_text
 
 if TYPE_CHECKING:
@@ -62,6 +63,8 @@ ALTERNATIVES = ".lw/alternatives.json"
 MAX_UNDO_RECORD_BYTES = 64 * 1024 * 1024
 """The largest line of the undo log (one save's record); a save whose record would be larger
 writes a marker instead, and no rewind goes back past it."""
+MAX_FILE_OFFSET = 1 << 40
+"""The largest byte offset an undo record's append may name (beyond any room file)."""
 EDIT_TEXT_LIMIT = 100_000
 """The longest narration the keeper may put in place of a turn's (``lw room edit``)."""
 
@@ -132,18 +135,28 @@ def _limits() -> Limits:
     return replace(JSON_LIMITS, max_bytes=MAX_UNDO_RECORD_BYTES)
 
 
-def _change_ok(folder: Path, change: Any, path: Path) -> bool:
-    """Whether ``change`` is a change record whose target stays inside the room ``folder``."""
+def _change_problem(folder: Path, change: Any, path: Path) -> str | None:
+    """Why ``change`` is not a change record of the room ``folder`` (``None``: it is one). Its
+    target is a file of the room as a save names it: a canonical relative path (no empty, ``.``
+    or ``..`` part), inside the room, not the room's own state (``.lw/``), not a folder."""
     if not isinstance(change, dict) or not isinstance(change.get("target"), str):
-        return False
-    confine(folder, change["target"], file=path, what="an undo record's file")
+        return "a change without a target"
+    target = change["target"]
+    parts = target.split("/")
+    if "\\" in target or any(part in ("", ".", "..") for part in parts) or parts[0] == STATE_DIR:
+        return f"a change of {target[:80]!r}, which is not a file of the room"
+    confined = confine(folder, target, file=path, what="an undo record's file")
+    if confined.is_dir():
+        return f"a change of {target[:80]!r}, which is a folder"
     if change.get("kind") == "replace":
-        return isinstance(change.get("before"), _B64) and isinstance(change.get("after"), str)
-    if change.get("kind") == "append":
+        ok = isinstance(change.get("before"), _B64) and isinstance(change.get("after"), str)
+    elif change.get("kind") == "append":
         at = change.get("at")
-        return (isinstance(at, int) and not isinstance(at, bool) and at >= 0 and isinstance(change.get("was"), _B64)
-                and isinstance(change.get("data"), str))
-    return False
+        ok = (isinstance(at, int) and not isinstance(at, bool) and 0 <= at <= MAX_FILE_OFFSET
+              and isinstance(change.get("was"), _B64) and isinstance(change.get("data"), str))
+    else:
+        ok = False
+    return None if ok else f"a change of {target[:80]!r} that is not a replace or an append"
 
 
 def _parse(path: Path, start: int, raw: bytes, folder: Path | None = None) -> Record:
@@ -158,9 +171,12 @@ def _parse(path: Path, start: int, raw: bytes, folder: Path | None = None) -> Re
     ok = isinstance(data, dict) and all(
         isinstance(data.get(k), int) and not isinstance(data.get(k), bool) for k in ("turn_before", "turn_after"))
     changes = data.get("changes") if ok else None
-    if not ok or (changes is None and data.get("lost") is not True) or (
-            changes is not None and not (isinstance(changes, list) and all(_change_ok(folder, c, path) for c in changes))):
+    if not ok or (changes is None and data.get("lost") is not True) or (changes is not None and not isinstance(changes, list)):
         raise LwError(f"{where} is not a record", file=path, byte=start)
+    for change in changes or ():
+        problem = _change_problem(folder, change, path)
+        if problem is not None:
+            raise LwError(f"{where} is not a record: {problem}", file=path, byte=start, code="invalid")
     try:
         for change in changes or ():
             for key in ("before", "after", "was", "data"):
@@ -238,6 +254,32 @@ def _plus(state: _State, data: bytes) -> _State:
     return _Prefix(state.size, state.tail + data)
 
 
+def _size(folder: Path, target: str, state: _State) -> int:
+    """How many bytes the file ``target`` has in ``state`` (``_NOW``: on disk now; a file that is
+    not there, or not a regular file, has none)."""
+    if isinstance(state, _Whole):
+        return len(state.data or b"")
+    if state.size is None:
+        try:
+            info = (folder / target).lstat()
+        except OSError:
+            return 0
+        return info.st_size if stat.S_ISREG(info.st_mode) else 0
+    return state.size + len(state.tail)
+
+
+def _check_at(folder: Path, record: Record, change: dict[str, Any], state: _State, path: Path) -> None:
+    """An append of ``record`` is applied (undone or redone) only at an offset inside the file
+    as it is at that point: one past its end would leave a hole (a sparse file of any size)."""
+    if change["kind"] != "append" or change.get("new"):
+        return
+    size = _size(folder, change["target"], state)
+    if int(change["at"]) > size:
+        where = f"the undo log's line at byte {record.start}" if path.name == "undo.jsonl" else "a kept alternative"
+        raise LwError(f"{where} is not a record: an append at byte {change['at']} of {change['target']!r}, "
+                      f"past its end ({size} bytes)", file=path, byte=record.start, code="invalid")
+
+
 def _undo(state: _State, change: dict[str, Any]) -> _State:
     if change["kind"] == "replace":
         return _Whole(_raw(change["before"]))
@@ -266,12 +308,15 @@ def _stage(txn: FolderTransaction, states: dict[str, _State]) -> None:
                 txn.truncate(target, state.size)
 
 
-def _undone(records: list[Record]) -> dict[str, _State]:
-    """Each file as it was before ``records`` (newest first)."""
+def _undone(folder: Path, records: list[Record]) -> dict[str, _State]:
+    """Each file as it was before ``records`` (newest first); a located error when a record's
+    append lies past the end of its file (:func:`_check_at`)."""
     states: dict[str, _State] = {}
     for record in records:
         for change in reversed(record.changes or ()):
-            states[change["target"]] = _undo(states.get(change["target"], _NOW), change)
+            state = states.get(change["target"], _NOW)
+            _check_at(folder, record, change, state, folder / UNDO_LOG)
+            states[change["target"]] = _undo(state, change)
     return states
 
 
@@ -361,7 +406,7 @@ def rewind(folder: Path, turn: int, *, keep: bool = False, fault: FaultHook | No
     if not records:
         raise LwError(f"nothing has been saved since before turn {turn}", code="invalid")
     number = 0
-    states = _undone(records)
+    states = _undone(folder, records)
     states[UNDO_LOG] = _Prefix(records[-1].start)
     kept = read_alternatives(folder)
     if keep:
@@ -397,12 +442,14 @@ def choose(folder: Path, number: int, *, turn_number: int, fault: FaultHook | No
     if index == len(kept.items) or kept.items[index].get("records") is None:
         return  # already in the room
     active = records_since(folder, kept.turn)
-    states = _undone(active)
+    states = _undone(folder, active)
     lines = [line.encode("ascii") for line in kept.items[index]["records"]]
     for raw in lines:
         record = _parse(folder / ALTERNATIVES, 0, raw, folder)
         for change in record.changes or ():
-            states[change["target"]] = _redo(states.get(change["target"], _NOW), change)
+            state = states.get(change["target"], _NOW)
+            _check_at(folder, record, change, state, folder / ALTERNATIVES)
+            states[change["target"]] = _redo(state, change)
     start = active[-1].start if active else _log_size(folder)
     states[UNDO_LOG] = _Prefix(start, b"".join(raw + b"\n" for raw in lines))
     current = {"records": [r.raw.decode("ascii") for r in reversed(active)], "narration": _narration_of(active, kept.turn)}

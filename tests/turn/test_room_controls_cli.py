@@ -77,3 +77,45 @@ def test_controls_refused_with_a_clear_message(tmp_path: Path, room_dir: Path) -
         assert done.returncode != 0 and message in done.stderr, (args, done.stderr)
         assert "Traceback" not in done.stderr
     assert snapshot(room_dir) == before
+
+
+def _record(change: dict) -> bytes:
+    return json.dumps({"turn_before": 1, "turn_after": 99, "changes": [change]}).encode("ascii") + b"\n"
+
+
+HOSTILE_RECORDS = {
+    "the room folder itself": {"target": ".", "kind": "replace", "before": None, "after": "eA=="},
+    "an empty target": {"target": "", "kind": "replace", "before": None, "after": "eA=="},
+    "a folder": {"target": "notes", "kind": "replace", "before": None, "after": "eA=="},
+    "a dotted spelling": {"target": "./history.jsonl", "kind": "append", "at": 0, "was": "", "data": "eA=="},
+    "the room's own state": {"target": ".lw/alternatives.json", "kind": "replace", "before": None, "after": "eA=="},
+    "an append past the end": {"target": "history.jsonl", "kind": "append", "at": 10 ** 12, "was": "eA==",
+                               "data": "eA=="},
+    "an append at an absurd offset": {"target": "history.jsonl", "kind": "append", "at": 1 << 60, "was": "",
+                                      "data": "eA=="},
+}
+
+
+def test_a_hostile_undo_log_is_refused_located_by_rewind_and_regenerate(tmp_path: Path, room_dir: Path) -> None:
+    """The attacker's M4: an undo record whose target is the room folder, nothing, a folder, a
+    second spelling of a file or the room's own state, or an append past its file's end, is
+    refused where it is in the log (its byte offset) by ``lw room rewind`` and ``lw turn
+    --regenerate``, and no file changes (no sparse file of a terabyte, no folder replaced)."""
+    home = tmp_path / "home"
+    room = str(room_dir)
+    played = lw("turn", room, "--say", SAY, "--reply", reply_file(tmp_path, "（初稿）"), "--seed", "1", home=home)
+    assert played.returncode == 0, played.stderr
+    (room_dir / "notes").mkdir()
+    log = room_dir / ".lw" / "undo.jsonl"
+    clean = log.read_bytes()
+    for name, change in HOSTILE_RECORDS.items():
+        log.write_bytes(clean + _record(change))
+        before = snapshot(room_dir)
+        for args in (("room", "rewind", room, "--to", "1"),
+                     ("turn", room, "--regenerate", "--reply", reply_file(tmp_path, "（重写）"))):
+            done = lw(*args, home=home)
+            assert done.returncode == 1, (name, args, done.stdout)
+            assert "undo.jsonl: " in done.stderr and f"line at byte {len(clean)} " in done.stderr, (name, done.stderr)
+            assert "is not a record" in done.stderr and "Traceback" not in done.stderr, (name, done.stderr)
+            assert snapshot(room_dir) == before, (name, args)
+        assert (room_dir / "history.jsonl").stat().st_size < 1 << 20 and (room_dir / "notes").is_dir()
