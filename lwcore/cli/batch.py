@@ -32,6 +32,7 @@ import click
 from lwcore.errors import LwError
 from lwcore.io.limits import LINE_LIMITS, Limits
 from lwcore.io.safe_json import iter_json_lines
+from lwcore.io.terminal import json_safe
 from lwcore.io.text import open_file
 
 CHUNK = 64 * 1024
@@ -93,7 +94,7 @@ def run_batch(
 
     def flush() -> None:
         if pending:
-            sink.write(("\n".join(pending) + "\n").encode("utf-8", "surrogatepass"))
+            sink.write((json_safe("\n".join(pending)) + "\n").encode("utf-8", "surrogatepass"))
             pending.clear()
         sink.flush()
 
@@ -114,7 +115,7 @@ def run_batch(
             failed = failed or bad
             pending.append(text)
             if len(pending) >= 512:
-                sink.write(("\n".join(pending) + "\n").encode("utf-8", "surrogatepass"))
+                sink.write((json_safe("\n".join(pending)) + "\n").encode("utf-8", "surrogatepass"))
                 pending.clear()
         flush()
     finally:

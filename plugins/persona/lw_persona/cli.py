@@ -14,7 +14,7 @@ from lw_persona import config as cfgmod, inbox as inboxmod
 from lw_persona.config import read_config
 from lw_persona.places import Places
 from lw_persona.sinks import sink_entry
-from lwcore.api import LwError, cli_state as state
+from lwcore.api import LwError, cli_state as state, echo_json
 
 _config_opt = click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
                            help="config.json (default: $DSH_WHALE_CONFIG, then $DSH_HOME/whale-persona/config.json "
@@ -24,7 +24,7 @@ _inbox_opt = click.option("--inbox", "inbox_file", type=click.Path(dir_okay=Fals
 
 
 def _dump(value: Any) -> None:
-    click.echo(json.dumps(value, ensure_ascii=False, indent=2, default=str))
+    echo_json(value)  # the kernel's: control characters escaped, never sent raw to a terminal
 
 
 def _places() -> Any:

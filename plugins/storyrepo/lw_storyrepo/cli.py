@@ -23,7 +23,7 @@ from lw_storyrepo.notices import drain
 from lw_storyrepo.repair import BrokenSources, require_readable
 from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.sources import read_input
-from lwcore.api import LwError
+from lwcore.api import LwError, echo_json
 
 
 def _repo(path: str | None, *, readable: bool = True) -> Any:
@@ -43,7 +43,7 @@ def _emit(data: Any, as_json: bool) -> None:
     if isinstance(data, str) and not as_json:
         say(data)
     else:
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+        echo_json(data)  # the kernel's: control characters escaped, never sent raw to a terminal
 
 
 def _read_input(name: str) -> str:

@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 import click
-from lwcore.api import ROOM
+from lwcore.api import ROOM, echo_json
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
 
 def _dump(value: Any) -> None:
-    click.echo(json.dumps(value, ensure_ascii=False, indent=2, default=str))
+    echo_json(value)  # the kernel's: control characters escaped, never sent raw to a terminal
 
 
 @click.group("tavern")
