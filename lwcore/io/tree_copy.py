@@ -52,9 +52,10 @@ class _Budget:
 
 def copy_tree(source: Path, target: Path, *, ignore: Sequence[str] = ()) -> None:
     """Copy the folder ``source`` into the existing folder ``target`` (module doc); entries whose
-    name matches a pattern of ``ignore`` (``fnmatch``, at any depth) are left out."""
+    name matches a pattern of ``ignore`` (``fnmatch``, at any depth) are left out. ``source``
+    itself is opened as named (a link to a folder is that folder); nothing in it is followed."""
     try:
-        fd = os.open(os.fspath(source), os.O_RDONLY | _DIRECTORY | _NOFOLLOW)
+        fd = os.open(os.fspath(source), os.O_RDONLY | _DIRECTORY)  # the folder named may be a link: the operator's word
     except OSError as exc:
         raise LwError(f"cannot read the folder: {exc.strerror or exc}", file=source, code="io") from None
     try:

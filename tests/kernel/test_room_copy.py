@@ -104,7 +104,8 @@ def test_a_clean_folder_is_copied_whole(tmp_path: Path) -> None:
     (src / "cards" / "deep").mkdir()
     (src / "cards" / "deep" / "a.md").write_text("一张卡", encoding="utf-8")
     home = tmp_path / "home"
-    done = lw(home, "room", "create", "copied", "--from", str(src))
+    (tmp_path / "link").symlink_to(src, target_is_directory=True)  # the folder named may itself be a link
+    done = lw(home, "room", "create", "copied", "--from", str(tmp_path / "link"))
     assert done.returncode == 0, done.stderr
     made = home / "rooms" / "copied"
     assert (made / "cards" / "deep" / "a.md").read_text(encoding="utf-8") == "一张卡"
