@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -184,6 +185,12 @@ class FolderTransaction:
                 change.mode, size = st.st_mode & 0o7777, st.st_size
             except FileNotFoundError:
                 change.mode, size = None, 0
+            else:
+                if not stat.S_ISREG(st.st_mode):  # a pipe, device, socket or folder: never journaled
+                    _discard(txn)
+                    raise LwError("cannot be written: it is not a regular file (a pipe, device, socket or folder)",
+                                  file=self.folder / change.target, code="not_a_file",
+                                  expected="a regular file, or none (it is then created)")
             if change.kind in ("replace", "append"):
                 if change.kind == "append":
                     change.offset = size if change.at is None else change.at

@@ -134,3 +134,20 @@ def test_room_list_reads_only_the_tail_of_a_long_history(tmp_path: Path) -> None
         f.write(filler * 3 + b'{"turn": 7, "role": "keeper", "text": "last"}\n')
     listed = lw(home, "room", "list")
     assert listed.returncode == 0 and "turn 7" in listed.stdout, listed.stdout + listed.stderr
+
+
+def test_a_turn_on_a_room_whose_history_is_a_pipe_is_refused_and_leaves_the_room_usable(tmp_path: Path) -> None:
+    """A save never journals a write to a pipe (it would fail half-way, and every later command
+    would replay the journal): a located refusal, nothing written, the room still listed."""
+    home = tmp_path / "home"
+    assert lw(home, "room", "create", "piped", "--example", "fog-harbor").returncode == 0
+    folder = home / "rooms" / "piped"
+    (folder / "history.jsonl").unlink(missing_ok=True)
+    os.mkfifo(folder / "history.jsonl")
+    reply = EXAMPLE / "replies" / "turn1.anthropic_messages.json"
+    for _ in range(2):
+        done = lw(home, "turn", "piped", "--say", "我去码头。", "--reply", str(reply))
+        assert done.returncode == 1 and "history.jsonl" in done.stderr and "not a regular file" in done.stderr, \
+            done.stderr
+        assert not (folder / ".lw" / "txn" / "journal.json").exists()
+    assert "piped" in lw(home, "room", "list").stdout
