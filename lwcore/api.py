@@ -21,8 +21,9 @@ its code is imported.
 - A **patch** release fixes behaviour to match the documented contracts; nothing is added or
   removed.
 - A **minor** release may *add*: new names, new optional keyword arguments with defaults, new
-  optional fields of contribution types, new hook families. Code written against ``1.x`` keeps
-  working on every later ``1.y``.
+  optional fields of contribution types, new hook families, and a type for what was annotated
+  ``Any`` (nothing changes at run time; a type checker may now point at code that was always
+  wrong). Code written against ``1.x`` keeps working on every later ``1.y``.
 - Only a **major** release may remove or rename a name, change a signature incompatibly
   (a new required argument, a removed argument or field) or change a documented contract.
 - **Deprecation**: a name to be removed is first marked deprecated in a minor release (its

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
     from lwcore.deadline import Deadline
     from lwcore.sandbox.budget import Budget
+    from lwcore.turn.room import Room
 
 _C = TypeVar("_C", bound=type)
 
@@ -199,7 +200,7 @@ class TurnContext:
     tier: str | None = None
     cwd: Path | None = None
     viewer: str | None = None
-    room: Any = None
+    room: Room | None = None
     player_input: str = ""
     actor_name: str = ""
     keeper: bool = False

@@ -83,21 +83,26 @@ def breaking(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
 
 def grew_compatibly(name: str, was: dict[str, Any], now: dict[str, Any]) -> bool:
     """A callable that only gained trailing parameters with defaults (a minor change: a new
-    optional argument or an optional field of a contribution type): dropping them from today's
-    signature gives the recorded one."""
+    optional argument or an optional field of a contribution type), or gave a type to what was
+    annotated ``Any``: dropping the new ones from today's signature, and reading ``Any`` where
+    it was, gives the recorded one."""
     if was.get("kind") != now.get("kind") or "signature" not in was:
         return False
     try:
         signature = inspect.signature(getattr(api, name))
     except (TypeError, ValueError):
         return False
-    params = list(signature.parameters.values())
-    while params and params[-1].default is not inspect.Parameter.empty:
-        params.pop()
+    # a parameter or field annotated ``Any`` that now names its type (a typed seam) is a minor
+    # change: the recorded signature is read with today's annotation put back to Any
+    params = [p.replace(annotation="Any") if f"{p.name}: 'Any'" in was["signature"] else p
+              for p in signature.parameters.values()]
+    while True:
         shorter = re.sub(r" at 0x[0-9a-f]+", "", str(signature.replace(parameters=params)))
         if shorter == was["signature"]:
             return True
-    return False
+        if not params or params[-1].default is inspect.Parameter.empty:
+            return False
+        params.pop()
 
 
 def major(version: str) -> int:
