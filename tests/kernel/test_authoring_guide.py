@@ -100,7 +100,7 @@ def check_fatigue(kernel: Kernel, tmp_path: Path) -> None:
     assert trek.subsystem("trek", "march", sheet).outcome == "going" and sheet["Fatigue"] == 1
     assert trek.subsystem("trek", "march", sheet).outcome == "exhausted" and sheet["Fatigue"] == 2
     with pytest.raises(RulepackError, match="a fatigue subsystem needs stat:"):
-        engine({"kind": "fatigue", "limit": 2}).pack("trek")
+        engine({"kind": "fatigue", "limit": 2}).rule_system("trek")
 
 
 def check_tarot(kernel: Kernel, tmp_path: Path) -> None:

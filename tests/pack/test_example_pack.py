@@ -227,7 +227,7 @@ def test_a_fen_lore_check_is_graded_by_the_patched_pack(session: Session, turn: 
         ("沼泽知识", 15, 11, "regular", True)
     assert "沼泽知识" not in read_yaml(session.room / "sheets" / "gu-xingzhou.yaml")["values"]
     engine = engine_for(session.kernel())
-    assert engine.pack("blackmoor").canonical("fen lore") == "沼泽知识" and engine.pack("coc7").canonical("fen lore") is None
+    assert engine.rule_system("blackmoor").canonical("fen lore") == "沼泽知识" and engine.rule_system("coc7").canonical("fen lore") is None
     # Alex reads the line in English, through the patch's display name
     p2 = session.cli("turn", str(session.room), "--view", "--as", "p2")
     assert "Fen Lore 15: 1d100=11/15 Success" in p2
