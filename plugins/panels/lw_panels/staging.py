@@ -64,8 +64,9 @@ def stage_turn(kernel: Kernel, room: Room, events: Iterable[Any], *,
 
         settings = DirectorSettings()
         done.refused.append(exc.message)
-    painter = Painter(room, kit, PictureStore(room.path), settings, kernel.env,
-                      **({"adapters": adapters} if adapters is not None else {}))
+    painter = Painter(room, kit, PictureStore(room.path), settings, kernel.env)
+    if adapters is not None:
+        painter.adapters = adapters
     facts = view_for(room, None).model_dump(mode="json", include={"variables", "history", "recap"})
     wishes: list[str] = []
     for kind, details in beats_of(events):
