@@ -87,7 +87,7 @@ class DirectorSettings:
     """What the operator lets a stage director spend, read from the environment (``kernel.env``):
 
     - ``TRPG_DIRECTOR__IMAGE_PROVIDER``: the image provider adapter (a name a plugin offers,
-      e.g. ``openai_images``); unset: no picture is ever generated.
+      the panels plugin offers one); unset: no picture is ever generated.
     - ``TRPG_DIRECTOR__IMAGE_ENDPOINT`` / ``__IMAGE_MODEL`` / ``__IMAGE_KEY_ENV``: where it is,
       which model, and the environment variable holding its key (the adapter's defaults when unset).
     - ``TRPG_DIRECTOR__ROOM_BUDGET``: pictures one room may have generated, ever (default ``0``:

@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 FOLDER = "director"
 LEDGER = "ledger.json"
 MAX_PICTURE_BYTES = 16 * 1024 * 1024
+"""The most a kept picture may be when a seat's page reads it."""
+MAX_LEDGER_BYTES = 1024 * 1024
+"""The most ``ledger.json`` may be (larger reads as damaged: the budget counts as spent)."""
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -43,7 +46,7 @@ class PictureStore:
         if not path.is_file():
             return {"spent": 0, "pictures": {}}
         try:
-            data = load_json(read_bytes(path, max_bytes=1024 * 1024).decode("utf-8"), file=path)
+            data = load_json(read_bytes(path, max_bytes=MAX_LEDGER_BYTES).decode("utf-8"), file=path)
         except (LwError, UnicodeDecodeError):
             return {"spent": 0, "pictures": {}, "damaged": True}
         if not isinstance(data, dict) or not isinstance(data.get("spent"), int) or not isinstance(

@@ -29,7 +29,7 @@ from lw_panels.beats import beats_of
 from lw_panels.manifest import room_packs
 from lw_panels.pictures import Painter, PictureStore
 from lw_panels.presentation import room_kit, stage
-from lwcore.api import LwError, director_settings, view_for
+from lwcore.api import DirectorSettings, LwError, director_settings, view_for
 
 if TYPE_CHECKING:
     from lw_panels.imagegen import Adapter
@@ -60,8 +60,6 @@ def stage_turn(kernel: Kernel, room: Room, events: Iterable[Any], *,
     try:
         settings = director_settings(kernel.env)
     except LwError as exc:  # a bad knob: stage without spending, and say why
-        from lwcore.api import DirectorSettings
-
         settings = DirectorSettings()
         done.refused.append(exc.message)
     painter = Painter(room, kit, PictureStore(room.path), settings, kernel.env)
