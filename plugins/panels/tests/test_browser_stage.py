@@ -79,6 +79,29 @@ def test_every_seat_sees_the_staging_in_its_language_and_no_secret(staged: Serve
             browser.close()
 
 
+def test_a_turn_stages_live_on_a_seat_already_open(tmp_path: Path, room: Path) -> None:
+    kernel = Kernel(data_dir=tmp_path / "data", env={})
+    stage_room(kernel, room, tmp_path)
+    table = Table(kernel, room, TurnSource(replies(reply("钟声停了。", set_var("act", "第二幕"))),
+                                           provider="anthropic_messages"), seed=5)
+    with Server(table) as running, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), headless=True, args=FLAGS)
+        try:
+            watcher = browser.new_context().new_page()
+            watcher.goto(running.link("p2"))
+            watcher.locator("#lw-story").wait_for(timeout=15000)
+            assert watcher.locator("#lw-stage .stage").count() == 0
+            actor = browser.new_context().new_page()
+            actor.goto(running.link("p1"))
+            actor.fill("#lw-act textarea", "我们等着。")
+            actor.click("#lw-act button")
+            card = watcher.locator("#lw-stage .stage.title_card")
+            card.wait_for(timeout=20000)
+            assert card.locator(".act").inner_text() == "第二幕" and card.locator(".title").inner_text() == "码头"
+        finally:
+            browser.close()
+
+
 def _body(response) -> str:  # noqa: ANN001
     try:
         return response.body().decode("utf-8", "replace")

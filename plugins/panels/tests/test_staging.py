@@ -223,3 +223,25 @@ def _lw():  # noqa: ANN202
     from lwcore.cli import lw
 
     return lw
+
+
+def test_a_regenerated_turn_keeps_its_own_staging_in_the_history(tmp_path: Path, room: Path) -> None:
+    from lwcore.turn.room import Room
+    from lwcore.turn.view import view_for
+
+    kernel = Kernel(data_dir=tmp_path / "data", env={})
+    stage_room(kernel, room, tmp_path)
+    table = table_for(kernel, room, reply("到了。", set_var("scene", "沉没的礼拜堂")),
+                      reply("再来。", set_var("act", "第二幕")))
+    play(table, "p1", "走。")
+    keeper = next(s for s in table.seats.values() if s.keeper)
+
+    def staged_lines() -> list[str]:
+        history = view_for(Room.load(room, kernel), "p1").history
+        return [line.text for line in history if line.text.startswith(("[", "【"))]
+
+    assert staged_lines() == ["[图: 沉没的礼拜堂]\n[♪ 芦苇风声 (ambience)]"]
+    table.control(keeper, {"action": "regenerate"}).result()
+    assert table.staging.beats == ["act"] and staged_lines() == ["【第二幕 · 码头】"]
+    table.control(keeper, {"action": "choose", "number": 1}).result()
+    assert staged_lines() == ["[图: 沉没的礼拜堂]\n[♪ 芦苇风声 (ambience)]"] and table.staged == []

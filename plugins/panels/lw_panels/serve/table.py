@@ -222,7 +222,7 @@ class Table:
     def _play(self, target: Any, text: str, actor: str | None, deadline: Deadline, seat: Seat) -> Any:
         """One turn in ``target`` (the folder, or the room loaded under its lock) with the
         table's model; the stage director's staging (:func:`lw_panels.staging.stage_turn`,
-        kept in the history when ``target`` is the folder) and the version follow. The turn can be
+        its text kept in the room's history) and the version follow. The turn can be
         stopped (:meth:`stop`) while its model call is in flight."""
         source = self.source
         cancel = self._cancel = Cancel()
@@ -255,21 +255,27 @@ class Table:
         assert result.compiled is not None, "a played turn carries its compiled request"
         staging = stage_turn(self.kernel, result.compiled.room, applied.events if applied is not None else (),
                              adapters=self.image_adapters)
-        if staging.entries and not isinstance(target, Room):  # a regenerated turn's room is its caller's
-            self._record(staging)
+        if staging.entries:
+            self._record(staging, target if isinstance(target, Room) else None)
         self.ui, self.staged, self.staging = ui, staging.entries, staging  # a reader sees the old lists or the new
         self.version += 1
         return applied
 
-    def _record(self, staging: Staging) -> None:
+    def _record(self, staging: Staging, held: Room | None) -> None:
         """Keep what was staged in the room's history, as text in the room's language (what
-        ``lw turn --view`` and other plain clients read)."""
-        with room_lock(self.path):
-            room = Room.load(self.path, self.kernel)
+        ``lw turn --view`` and other plain clients read): in ``held`` (a room its caller loaded
+        under the writer lock: a regenerated turn's), else in the room loaded under the lock."""
+        def record(room: Room) -> None:
             text = stage_text(stage_for(staging.entries, room.file.locale, lambda sha: None), room.file.locale)
             event = TurnEvent(kind="staged", audience="all", summary=text, fields={"beats": staging.beats})
             room.record(HistoryEntry.of_event(event, turn=room.turn_number))
             room.save()
+
+        if held is not None:
+            record(held)
+            return
+        with room_lock(self.path):
+            record(Room.load(self.path, self.kernel))
 
     # -- the keeper's message controls ------------------------------------------------------
 
@@ -331,6 +337,7 @@ class Table:
                 raise LwError("say which reply to choose", code="invalid")
             controls.choose(kernel, self.path, int(data["number"]), by=by)
             text = f"reply {data['number']} chosen"
+            self.staged = []  # staged for the reply that was replaced (the history keeps the chosen one's)
         self.version += 1
         return Outcome(text, True)
 
