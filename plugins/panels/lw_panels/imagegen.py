@@ -81,10 +81,13 @@ def request_for(kit: Mapping[str, Any], subject_id: str, reference: bytes, mime:
                         tuple(style.get("banned") or ()), tuple(style.get("palette") or ()))
 
 
-Adapter = Callable[[ImageRequest, DirectorSettings, Mapping[str, str]], tuple[bytes, str]]
+Adapter = Callable[[ImageRequest, DirectorSettings, Mapping[str, str], Callable[[], None]], tuple[bytes, str]]
+"""``adapter(request, settings, env, sending) -> (picture bytes, mime)``; ``sending()`` is called
+right before the request leaves (it is what counts against the budget)."""
 
 
-def openai_images(request: ImageRequest, settings: DirectorSettings, env: Mapping[str, str]) -> tuple[bytes, str]:
+def openai_images(request: ImageRequest, settings: DirectorSettings, env: Mapping[str, str],
+                  sending: Callable[[], None]) -> tuple[bytes, str]:
     """Send ``request`` to the OpenAI Images edits endpoint; ``(picture bytes, mime)``."""
     endpoint = (settings.image_endpoint or "https://api.openai.com").rstrip("/")
     parsed = urllib.parse.urlsplit(endpoint)
@@ -103,6 +106,7 @@ def openai_images(request: ImageRequest, settings: DirectorSettings, env: Mappin
     http = urllib.request.Request(f"{endpoint}/v1/images/edits", data=body, method="POST", headers={
         "Content-Type": content_type, "Authorization": f"Bearer {key}", "Accept": "application/json"})
     handlers = [urllib.request.ProxyHandler({})] if parsed.hostname in LOOPBACK else []
+    sending()
     try:
         with urllib.request.build_opener(*handlers).open(http, timeout=TIMEOUT) as answer:
             raw = answer.read(MAX_ANSWER_BYTES + 1)

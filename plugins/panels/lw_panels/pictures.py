@@ -1,8 +1,8 @@
 """A room's generated pictures and its image budget (M19), kept in the room's ``director/`` folder.
 
 ``director/ledger.json`` is ``{"spent": N, "pictures": {subject: {"sha256", "mime"}}}``: the
-requests sent for this room (every one counts, answered or not: the operator pays for
-attempts) and the one picture kept per subject (a subject is drawn once per room, so it looks
+requests sent for this room (every one that left counts, answered or not: the operator pays
+for attempts; one stopped before it left -- no key, a bad address -- does not) and the one picture kept per subject (a subject is drawn once per room, so it looks
 the same every time it is shown); each picture is ``director/<sha256>`` by its content. Both
 are written atomically. :class:`Painter` is the only way a picture is generated: it asks
 :func:`lw_panels.imagegen.request_for` (the kit's discipline), the operator's settings and
@@ -134,9 +134,12 @@ class Painter:
         try:
             reference, mime = self._reference(entry["ref"]["hash"])
             request = request_for(self.kit, subject, reference, mime)
-            self.store.charge()
-            self.sent.append(subject)
-            data, got = adapter(request, settings, self.env)
+
+            def sending() -> None:
+                self.store.charge()
+                self.sent.append(subject)
+
+            data, got = adapter(request, settings, self.env, sending)
             sha = self.store.keep(subject, data, got)
         except LwError as exc:
             self.notes.append(f"{subject}: {exc.message}")

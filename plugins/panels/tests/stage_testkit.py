@@ -56,12 +56,13 @@ GENERATED = png(8, 8, (200, 120, 40))
 
 class ImageServer:
     """``POST /v1/images/edits`` on 127.0.0.1: each request kept (its form fields, the
-    reference picture's bytes, the key it carried); answers ``{"data": [{"b64_json": …}]}``,
-    or ``status`` when set (a failing provider)."""
+    reference picture's bytes, the key it carried); answers ``{"data": [{"b64_json": …}]}``
+    with ``picture``, or ``status`` when set (a failing provider)."""
 
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
         self.status: int | None = None
+        self.picture = GENERATED
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -79,7 +80,7 @@ class ImageServer:
                     self.send_response(server.status)
                     self.end_headers()
                     return
-                answer = json.dumps({"created": 1, "data": [{"b64_json": base64.b64encode(GENERATED).decode()}]})
+                answer = json.dumps({"created": 1, "data": [{"b64_json": base64.b64encode(server.picture).decode()}]})
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.end_headers()

@@ -177,6 +177,33 @@ def test_a_failing_provider_degrades_to_the_kits_art(tmp_path: Path, room: Path,
     assert any("HTTP 500" in note for note in table.staging.refused) and PictureStore(room).spent == 1
 
 
+@pytest.mark.parametrize("fault", ["not a picture", "no key"])
+def test_a_bad_answer_or_no_key_degrades_to_the_kits_art(tmp_path: Path, room: Path, images: ImageServer,
+                                                         fault: str) -> None:
+    env = director_env(images.url, budget=3)
+    if fault == "no key":
+        env.pop("OPENAI_API_KEY")
+    images.picture = b"<html>not a picture</html>"
+    kernel = Kernel(data_dir=tmp_path / "data", env=env)
+    stage_room(kernel, room, tmp_path)
+    table = table_for(kernel, room, reply("你们到了。", set_var("scene", "沉没的礼拜堂")))
+    play(table, "p1", "走。")
+    assert table.staged[0]["hash"] == hashlib.sha256(CHAPEL).hexdigest() and "generated" not in table.staged[0]
+    why = "not a PNG, JPEG or WebP" if fault == "not a picture" else "set OPENAI_API_KEY"
+    assert any(why in note for note in table.staging.refused), table.staging.refused
+    assert len(images.requests) == PictureStore(room).spent == (1 if fault == "not a picture" else 0)
+
+
+def test_warm_up_is_bounded_by_the_prefetch_setting(tmp_path: Path, room: Path, images: ImageServer) -> None:
+    kernel = Kernel(data_dir=tmp_path / "data", env=director_env(images.url, budget=3, prefetch=0))
+    stage_room(kernel, room, tmp_path)
+    table = table_for(kernel, room, reply("沉没的礼拜堂和周衡。"), reply("到了。", set_var("scene", "沉没的礼拜堂")))
+    play(table, "p1", "看。")
+    assert images.requests == [] and table.staging.prepared == []  # nothing ahead
+    play(table, "p1", "走。")
+    assert images.subjects() == [CHAPEL_PROMPT] and table.staged[0]["generated"]  # drawn when its beat came
+
+
 def test_no_spending_by_default(tmp_path: Path, room: Path, images: ImageServer) -> None:
     kernel = Kernel(data_dir=tmp_path / "data", env={"TRPG_DIRECTOR__IMAGE_PROVIDER": "openai_images",
                                                      "TRPG_DIRECTOR__IMAGE_ENDPOINT": images.url})
