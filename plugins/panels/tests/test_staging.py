@@ -23,6 +23,7 @@ from click.testing import CliRunner
 from panels_testkit import KEEPER_TEXTS, write_pack
 from stage_testkit import (
     BLACKMOOR,
+    EXTRA_VARIABLES,
     GENERATED,
     KEEPER_SCENE,
     ImageServer,
@@ -39,6 +40,8 @@ from lwcore.contributions import StageBeat, StageDirector
 from lwcore.hookspecs import hookimpl
 from lwcore.kernel import Kernel
 from lwcore.plugins import InProcessPlugin
+from lwcore.turn.room import Room
+from lwcore.turn.view import view_for
 
 CHAPEL = (BLACKMOOR / "ui" / "art" / "chapel.png").read_bytes()
 MAP_SHA = hashlib.sha256((BLACKMOOR / "ui" / "art" / "fen-map.png").read_bytes()).hexdigest()
@@ -229,8 +232,6 @@ def test_a_room_without_a_kit_never_wakes_a_director(tmp_path: Path, room: Path,
                           SimpleNamespace(lw_stage_directors=lw_stage_directors))
     kernel = Kernel(data_dir=tmp_path / "data", env=director_env(images.url, budget=5), plugins=[spy])
     variables = room / "variables.yaml"
-    from stage_testkit import EXTRA_VARIABLES
-
     variables.write_text(variables.read_text(encoding="utf-8") + EXTRA_VARIABLES, encoding="utf-8")
     table = table_for(kernel, room, reply("沉没的礼拜堂。", set_var("scene", "沉没的礼拜堂"), set_var("act", "第二幕")))
     play(table, "p1", "走。")
@@ -253,9 +254,6 @@ def _lw():  # noqa: ANN202
 
 
 def test_a_regenerated_turn_keeps_its_own_staging_in_the_history(tmp_path: Path, room: Path) -> None:
-    from lwcore.turn.room import Room
-    from lwcore.turn.view import view_for
-
     kernel = Kernel(data_dir=tmp_path / "data", env={})
     stage_room(kernel, room, tmp_path)
     table = table_for(kernel, room, reply("到了。", set_var("scene", "沉没的礼拜堂")),
