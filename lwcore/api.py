@@ -274,6 +274,10 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "alternatives_of": ("lwcore.turn.checkpoints", "alternatives_of"),
     "controls": ("lwcore.turn.controls", None),
     "ProviderPreset": ("lwcore.contributions", "ProviderPreset"),
+    # -- the stage director (M19): the operator's knobs, the turn's events as a director reads them
+    "DirectorSettings": ("lwcore.settings", "DirectorSettings"),
+    "director_settings": ("lwcore.settings", "director_settings"),
+    "TurnEvent": ("lwcore.turn.events", "Event"),
 }
 """Exported name -> ``(module, attribute)`` where it lives (attribute None: the module itself, a namespace)."""
 
@@ -283,6 +287,8 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
     from typing import Any
 
     from lwcore.contributions import ProviderPreset
+    from lwcore.settings import DirectorSettings, director_settings
+    from lwcore.turn.events import Event as TurnEvent
     from lwcore.turn.connection import LiveRequest
     from lwcore.turn.projections import recorded_audience
     from lwcore.turn.checkpoints import alternatives_of
@@ -485,7 +491,8 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
         "compile_condition", "Block", "BLOCK_KINDS", "Label", "LongText", "Src", "Strict", "TemplateBlock",
         "VarBinding", "LeafBinding", "cli_state", "echo_json", "ROOM", "batch_option", "exit_batch",
         "Catalogue", "catalogue", "negotiate", "translations", "Translations", "LiveRequest",
-        "recorded_audience", "alternatives_of", "controls", "ProviderPreset"]
+        "recorded_audience", "alternatives_of", "controls", "ProviderPreset", "DirectorSettings",
+        "director_settings", "TurnEvent"]
 
 def __getattr__(name: str) -> Any:
     """Import an exported name from its home module on first use, and keep it here."""

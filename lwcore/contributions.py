@@ -351,7 +351,8 @@ class ProviderPreset:
 class StageDirector:
     """A host's stage director: ``direct(beat) -> list of performance blocks`` (mappings with
     a ``kind`` the beat's kit allows: ``title_card``, ``letter``, ``clipping``, ``image``,
-    ``text``; an ``audio`` cue by id). Whatever it returns is checked against the kit by the
+    ``text``, ``map_pin``; an ``audio`` cue by id; ``prepare``: a subject it expects to need
+    soon, for warm-up, never shown). Whatever it returns is checked against the kit by the
     plugin that shows it (a subject without a reference image is never generated; a kit with
     ``generation: pack_only`` allows only the pack's own pictures)."""
 

@@ -163,7 +163,7 @@ def check_title_cards(kernel: Kernel, tmp_path: Path) -> None:
     from lwcore.contributions import StageBeat
 
     direct = kernel.stage_directors["title-cards"].direct
-    beat = StageBeat("scene", "fog-harbor", 3, {"templates": ["title_card", "letter"]}, {"scene": "The pier"})
+    beat = StageBeat("scene", "fog-harbor", 3, {"templates": ["title_card", "letter"]}, {"beat": {"id": "scene", "value": "The pier"}})
     assert direct(beat) == [{"kind": "title_card", "title": "The pier"}]
     assert direct(StageBeat("scene", "fog-harbor", 3, {"templates": ["letter"]})) == []
 

@@ -130,7 +130,8 @@ def test_the_pack_builds_verifies_and_installs_what_it_declares(session: Session
     assert f"ok: every check passed (sha256 {sha.group(1)})" in session.step("lw pack verify").stdout
     install = session.step("lw pack install")
     card = install.stderr  # the trust card, shown before the (skipped) question
-    assert "contains: 1 cards, 1 panel files, 1 prep scripts, 1 rulepacks, 1 skills" in card, card
+    assert "contains: 1 cards, 1 panel files, 1 prep scripts, 1 presentation kits, 1 rulepacks, 1 skills" in card, card
+    assert "presentation kit: 4 subject(s); it MAY spend your image-generation budget." in card, card
     assert "hooks JS yes" in card and "prep scripts 1" in card and "1 world card(s)" in card, card
     assert "installed blackmoor@1.0.0" in install.stdout
     # landed in discovery folders: the rulepack and the skill; the rest stays in the pack's home

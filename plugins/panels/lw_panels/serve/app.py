@@ -53,7 +53,7 @@ from lw_panels.html import frame_policy, page_html, page_policy, update_json
 from lw_panels.intents import intent_line
 from lw_panels.load import asset_bytes
 from lw_panels.manifest import manifest, room_packs
-from lw_panels.serve.table import Seat, Table, json_error
+from lw_panels.serve.table import Seat, Table, json_error, staged_hashes
 from lwcore.api import LwError, Room, js_enabled, load_json, room_lock, viewer_of
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -311,6 +311,7 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
         packs, panels = await run(member_panels, seat)
         allowed = {sha for panel in panels for sha in _image_hashes(panel.templates)}
         allowed |= {b.get("hash") for e in table.ui for b in e.get("blocks", ()) if b.get("kind") == "image"}
+        allowed |= staged_hashes(table)  # the stage director's pictures, maps and sound cues
         if sha not in allowed:
             raise _Refusal(404, "no such picture here")
         for pack in packs.packs:

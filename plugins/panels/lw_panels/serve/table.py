@@ -25,17 +25,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lw_panels.manifest import room_packs
-from lw_panels.presentation import room_kit, stage
+from lw_panels.stage_view import stage_for, stage_text
+from lw_panels.staging import Staging, stage_turn
 from lw_panels.table import table_view
 from lwcore.api import (
     CallOptions,
     Cancel,
     Deadline,
+    HistoryEntry,
     LiveRequest,
     LwError,
     Room,
     TextDelta,
+    TurnEvent,
     calling,
     controls,
     is_command,
@@ -44,7 +46,6 @@ from lwcore.api import (
     recorded_audience,
     redacted,
     room_lock,
-    view_for,
 )
 
 if TYPE_CHECKING:
@@ -117,8 +118,15 @@ class Table:
             self.seats[seat.token] = seat
         self.version = 0
         self.ui: list[dict[str, Any]] = []
-        """The hooks' UI of the last turn (and what a stage director added): player-visible
-        author output, shown to every seat."""
+        """The hooks' UI of the last turn: player-visible author output, shown to every seat."""
+        self.staged: list[dict[str, Any]] = []
+        """What the stage director staged on the last turn (:mod:`lw_panels.staging`), shown
+        to every seat in its own language."""
+        self.staging: Staging | None = None
+        """The last turn's staging, whole (its beats, refusals, picture requests): the keeper's
+        and the tests' to read, never sent to a seat."""
+        self.image_adapters: dict[str, Any] | None = None
+        """Image provider adapters by name (default: :data:`lw_panels.imagegen.ADAPTERS`)."""
         self.queue = queue_for(kernel, self.path)
         self._cancel: Cancel | None = None
         """The cancel of the turn being played (:meth:`stop`)."""
@@ -157,7 +165,7 @@ class Table:
                     if isinstance(room, LwError):
                         raise room
                     view = table_view(room, seat.member, ui=self.ui, version=self.version,
-                                      asset_base=asset_base, frame_base=frame_base)
+                                      asset_base=asset_base, frame_base=frame_base, staged=self.staged)
                     view["status"] = {"turn": room.turn_number + 1, "acting": self.waiting[0] if self.waiting else None}
                     out[seat.token] = view
                 except LwError as exc:
@@ -213,7 +221,8 @@ class Table:
 
     def _play(self, target: Any, text: str, actor: str | None, deadline: Deadline, seat: Seat) -> Any:
         """One turn in ``target`` (the folder, or the room loaded under its lock) with the
-        table's model; the stage director's answer and the version follow. The turn can be
+        table's model; the stage director's staging (:func:`lw_panels.staging.stage_turn`,
+        its text kept in the room's history) and the version follow. The turn can be
         stopped (:meth:`stop`) while its model call is in flight."""
         source = self.source
         cancel = self._cancel = Cancel()
@@ -244,10 +253,29 @@ class Table:
         applied = result.applied
         ui = list(applied.ui) if applied is not None else []
         assert result.compiled is not None, "a played turn carries its compiled request"
-        with room_lock(self.path, shared=True):  # the stage director reads the room as committed
-            self.ui = ui + self._staged(result.compiled.room)  # one assignment: a reader sees the old list or the new
+        staging = stage_turn(self.kernel, result.compiled.room, applied.events if applied is not None else (),
+                             adapters=self.image_adapters)
+        if staging.entries:
+            self._record(staging, target if isinstance(target, Room) else None)
+        self.ui, self.staged, self.staging = ui, staging.entries, staging  # a reader sees the old lists or the new
         self.version += 1
         return applied
+
+    def _record(self, staging: Staging, held: Room | None) -> None:
+        """Keep what was staged in the room's history, as text in the room's language (what
+        ``lw turn --view`` and other plain clients read): in ``held`` (a room its caller loaded
+        under the writer lock: a regenerated turn's), else in the room loaded under the lock."""
+        def record(room: Room) -> None:
+            text = stage_text(stage_for(staging.entries, room.file.locale, lambda sha: None), room.file.locale)
+            event = TurnEvent(kind="staged", audience="all", summary=text, fields={"beats": staging.beats})
+            room.record(HistoryEntry.of_event(event, turn=room.turn_number))
+            room.save()
+
+        if held is not None:
+            record(held)
+            return
+        with room_lock(self.path):
+            record(Room.load(self.path, self.kernel))
 
     # -- the keeper's message controls ------------------------------------------------------
 
@@ -300,7 +328,7 @@ class Table:
                 raise LwError("say which turn to go back before", code="invalid")
             controls.rewind(kernel, self.path, int(data["turn"]), by=by)
             text = f"rewound to before turn {data['turn']}"
-            self.ui = []  # the last turn's hook blocks belong to a turn that is gone
+            self.ui, self.staged = [], []  # the last turn's hook blocks belong to a turn that is gone
         elif action == "edit":
             done = controls.edit(kernel, self.path, data.get("turn"), str(data.get("text") or ""), by=by)
             text = f"turn {done}'s narration replaced"
@@ -309,18 +337,9 @@ class Table:
                 raise LwError("say which reply to choose", code="invalid")
             controls.choose(kernel, self.path, int(data["number"]), by=by)
             text = f"reply {data['number']} chosen"
+            self.staged = []  # staged for the reply that was replaced (the history keeps the chosen one's)
         self.version += 1
         return Outcome(text, True)
-
-    def _staged(self, room: Any) -> list[dict[str, Any]]:
-        """A stage director's answer to this turn, when the room has a presentation kit."""
-        kits = [p.kit for p in room_packs(room).packs if p.kit is not None]
-        kit = room_kit(kits, room.file.locale)
-        if kit is None or not len(self.kernel.stage_directors):
-            return []
-        facts = view_for(room, None).model_dump(mode="json", include={"variables", "history", "recap"})
-        blocks, _refused = stage(self.kernel, room, "turn", kit=kit, facts=facts, locale=room.file.locale)
-        return [{"blocks": blocks, "options": {"panel": "inline"}}] if blocks else []
 
     def links(self, origin: str) -> list[tuple[Seat, str]]:
         return [(seat, f"{origin}/t/{token}/") for token, seat in self.seats.items()]
@@ -349,3 +368,8 @@ def _no_model(seat: Seat, *, recorded: bool) -> LwError:
 
 def json_error(exc: LwError) -> Mapping[str, Any]:
     return {"error": str(exc), "code": exc.code}
+
+
+def staged_hashes(table: Table) -> set[str]:
+    """The pack files the last turn's staging shows (pictures, maps, sounds): a seat may load them."""
+    return {entry[key] for entry in table.staged for key in ("hash", "map") if isinstance(entry.get(key), str)}
