@@ -15,7 +15,7 @@ Importing this module is cheap: each name is imported from its home module on fi
 Version and stability promise
 -----------------------------
 :data:`API_VERSION` is a semantic version, ``MAJOR.MINOR.PATCH``; a manifest may require a range
-(``requires_api = ">=1.0,<2"``) and a kernel outside it refuses the plugin at discovery, before
+(``requires_api = ">=2.0,<3"``) and a kernel outside it refuses the plugin at discovery, before
 its code is imported.
 
 - A **patch** release fixes behaviour to match the documented contracts; nothing is added or

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
     from lwcore.deadline import Deadline
     from lwcore.sandbox.budget import Budget
-    from lwcore.turn.room import Room
 
 _C = TypeVar("_C", bound=type)
 
@@ -200,7 +199,9 @@ class TurnContext:
     tier: str | None = None
     cwd: Path | None = None
     viewer: str | None = None
-    room: Room | None = None
+    # Any: the room's type lives in a later layer than contributions (turn.context.turn_room
+    # gives it typed)
+    room: Any = None
     player_input: str = ""
     actor_name: str = ""
     keeper: bool = False

@@ -365,6 +365,13 @@ class RulesEngine:
             pack.scripts_off = JS_OFF  # the operator's switch: a check that needs a script is refused
         return pack
 
+    def pack(self, system: str) -> RuleSystem:
+        """Deprecated since lwcore.api 2.0 (removed in 3.0): :meth:`rule_system`."""
+        import warnings
+
+        warnings.warn("RulesEngine.pack() is deprecated: use .rule_system()", DeprecationWarning, stacklevel=2)
+        return self.rule_system(system)
+
     def rule_system(self, system: str) -> RuleSystem:
         """The compiled pack for a system id or any of its names; :class:`RulepackError` when
         unknown or malformed (the located diagnostic)."""

@@ -77,6 +77,14 @@ class Sheet:
             self._stored[self.canonical(key)] = value
         self._prune()
 
+    @property
+    def pack(self) -> RuleSystem:
+        """Deprecated since lwcore.api 2.0 (removed in 3.0): :attr:`rule_system`."""
+        import warnings
+
+        warnings.warn("Sheet.pack is deprecated: use .rule_system", DeprecationWarning, stacklevel=2)
+        return self.rule_system
+
     # --- names ----------------------------------------------------------------------------
 
     @property

@@ -46,6 +46,6 @@ def turn_context(
 def turn_room(context: TurnContext) -> Room:
     """The room of a turn's ``context`` (one :func:`turn_context` built); a context made
     outside a turn, with no room, is a programming error."""
-    if context.room is None:
+    if not isinstance(context.room, Room):
         raise ValueError("this TurnContext was made outside a turn: it has no room")
     return context.room

@@ -201,6 +201,14 @@ class Room:
     def __post_init__(self) -> None:
         self.documents = DocumentStore(self)
 
+    @property
+    def pack(self) -> RuleSystem:
+        """Deprecated since lwcore.api 2.0 (removed in 3.0): :attr:`rule_system`."""
+        import warnings
+
+        warnings.warn("Room.pack is deprecated: use .rule_system", DeprecationWarning, stacklevel=2)
+        return self.rule_system
+
     # -- loading ---------------------------------------------------------------------------
 
     @classmethod
