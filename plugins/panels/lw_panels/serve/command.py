@@ -1,7 +1,9 @@
 """``lw serve ROOM [--port N]``: the room as a small web table on this machine.
 
-One page per member (the keeper and each player), each reached by a secret link printed at
-start; the story so far, the member's variables, their panels updating after every turn,
+One page per member (the keeper and each player), each reached by a secret link: a seat's link
+is made the first time the room is served and printed then (once: the room keeps only its hash,
+:mod:`lw_panels.serve.invites`); it lasts across restarts until ``lw seat rotate`` or ``lw seat
+revoke`` (:mod:`lw_panels.serve.seats`); the story so far, the member's variables, their panels updating after every turn,
 a box to act as that member, and panel intents. Turns play on the room's provider profile
 (``profile:`` in ``room.yaml``; ``--profile NAME`` for another), an ``--endpoint``, or recorded
 replies (``--reply FILE``, repeatable, used in order), as in ``lw turn``; room commands
@@ -18,6 +20,7 @@ from types import FrameType
 
 import click
 
+from lw_panels.serve.ratelimit import ACTS_PER_MINUTE
 from lwcore.api import ROOM, LwError, cli_state as state
 
 
@@ -43,6 +46,8 @@ from lwcore.api import ROOM, LwError, cli_state as state
 @click.option("--seed", default=None, type=int, help="Seed the engine's dice.")
 @click.option("--pack", "packs", multiple=True, type=click.Path(file_okay=False, path_type=Path),
               help="Mount a pack source folder (development; repeatable).")
+@click.option("--acts-per-minute", default=ACTS_PER_MINUTE, show_default=True, type=click.IntRange(min=0),
+              help="How often one seat may act (a line, a panel, a control) per minute; 0: no limit.")
 @click.option("--turn-timeout", default=None, type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="How long a line played at the table may take, waiting for earlier ones included; past it "
                    "nothing of it is saved and the one who acted is told so. [default: 180]")
@@ -50,7 +55,7 @@ from lwcore.api import ROOM, LwError, cli_state as state
 def serve(ctx: click.Context, room: Path, port: int, replies: tuple[Path, ...], endpoint: str | None,
           key_env: str | None, model: str | None, provider: str | None, seed: int | None,
           packs: tuple[Path, ...], turn_timeout: float | None, profile_name: str | None, bind: str,
-          public_url: str | None, insecure_http: bool) -> None:
+          public_url: str | None, insecure_http: bool, acts_per_minute: int) -> None:
     """Serve ROOM as a web table (one page per member) on 127.0.0.1, or on --host with a
     --public-url for players on other machines (docs/hosting.md)."""
     try:
@@ -98,7 +103,7 @@ def serve(ctx: click.Context, room: Path, port: int, replies: tuple[Path, ...], 
                   "then profile: NAME in room.yaml or lw serve --profile NAME.")
     source = TurnSource(deque(read_json(p) for p in replies), provider=provider, live=live)
     table = Table(kernel, room, source, seed=seed, turn_seconds=turn_timeout or TURN_TIME_LIMIT)
-    app = create_app(table, public_url=public)
+    app = create_app(table, public_url=public, acts_per_minute=acts_per_minute)
     import socket
 
     address = bind.strip("[]")
@@ -119,7 +124,8 @@ def serve(ctx: click.Context, room: Path, port: int, replies: tuple[Path, ...], 
     if public and public.startswith("http://") and bind not in LOOPBACK:
         _warn("plain http on a network address: anyone on the way can read the seat links")
     for seat, link in table.links(base):
-        click.echo(f"  {seat.name} ({'keeper' if seat.keeper else seat.member}): {link}")
+        click.echo(f"  {seat.name} ({'keeper' if seat.keeper else seat.member}): "
+                   + (link or f"the link sent earlier (a new one: lw seat rotate {table.path} {seat.member})"))
     click.echo("Ctrl-C stops it.")
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
     hub = app.state.hub
