@@ -74,13 +74,13 @@ from lw_panels.load import asset_bytes
 from lw_panels.manifest import manifest, room_packs
 from lw_panels.messages import MESSAGES
 from lw_panels.serve.invites import Invites
+from lw_panels.serve.origins import normal_origin, own_origin, public_origin
 from lw_panels.serve.ratelimit import ACTS_PER_MINUTE, RateLimit, retry_after
 from lw_panels.serve.sessions import COOKIE, Sessions
 from lw_panels.serve.table import Seat, Table, json_error
 from lwcore.api import LwError, Room, js_enabled, load_json, room_in_use, room_lock, viewer_of
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
 KEEPALIVE = 15.0
 STREAM_QUEUE = 256
 """Items (updates, narration deltas) one event stream may have waiting for its reader."""
@@ -291,7 +291,7 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
         where = f"/s/{slug(seat.member)}/"
         response = RedirectResponse(where, status_code=303, headers=_SAFE)
         response.set_cookie(COOKIE, session.id, path=where, httponly=True, samesite="strict",
-                            secure=public is not None and public.startswith("https://") and _own_origin(
+                            secure=public is not None and public.startswith("https://") and own_origin(
                                 request.headers.get("host", ""), request.url.scheme, public) == public)
         return response
 
@@ -348,8 +348,8 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             raise _Refusal(415, "send JSON")
         origin = request.headers.get("origin")
-        own = _own_origin(request.headers.get("host", ""), request.url.scheme, public)
-        if origin is not None and (own is None or _normal_origin(origin) != own):
+        own = own_origin(request.headers.get("host", ""), request.url.scheme, public)
+        if origin is not None and (own is None or normal_origin(origin) != own):
             raise _Refusal(403, "foreign origin")
         raw = await _bounded_body(request, MAX_BODY_BYTES, body_seconds)
         try:
@@ -480,7 +480,7 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
             raise _Refusal(404, "not a file this panel declares")
         pack = next(p for p in packs.packs if p.home.id == panel.pack)
         data = await run(asset_bytes, pack, item)
-        origin = _own_origin(request.headers.get("host", ""), request.url.scheme, public) or ""
+        origin = own_origin(request.headers.get("host", ""), request.url.scheme, public) or ""
         where = f"{way.base}frame/{ref}/" if way.base.startswith("/t/") else f"{way.base}{ref}/"
         headers = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
                    "Content-Security-Policy": frame_policy(f"{origin}{where}")}
@@ -589,75 +589,6 @@ class _Refusal(Exception):
         self.close = close
 
 
-def public_origin(url: str) -> str:
-    """The origin (``scheme://host[:port]``, lower case, a default port left out) of the public
-    address ``url``; a located refusal for anything but an http(s) URL with a host and nothing
-    after its path."""
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(url)
-    try:
-        port = parts.port
-    except ValueError:
-        port = -1
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.username or parts.password \
-            or parts.query or parts.fragment or parts.path not in ("", "/") or port == -1:
-        raise LwError("--public-url is not the address of a site (its value is not shown: it may hold credentials)",
-                      expected="https://HOST[:PORT] (no path: the table is served at the root)")
-    return _origin(parts.scheme, parts.hostname, port)
-
-
-_DEFAULT_PORT = {"http": 80, "https": 443}
-_LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
-
-
-def _origin(scheme: str, name: str, port: int | None) -> str:
-    """``scheme://name[:port]``, the port left out when it is the scheme's default (browsers
-    send an ``Origin`` without it)."""
-    host = f"[{name}]" if ":" in name else name
-    return f"{scheme}://{host}" + (f":{port}" if port is not None and port != _DEFAULT_PORT[scheme] else "")
-
-
-def _host_port(host: str) -> tuple[str, int | None] | None:
-    """``(name, port)`` of a ``Host`` header (name lower case), ``None`` when it is not one."""
-    from urllib.parse import urlsplit
-
-    parts = urlsplit("//" + host)
-    try:
-        port = parts.port
-    except ValueError:
-        return None
-    if not parts.hostname or parts.netloc != host or parts.username is not None or parts.path:
-        return None
-    return parts.hostname.lower(), port
-
-
-def _normal_origin(value: str) -> str | None:
-    """An ``Origin`` header as :func:`_origin` writes it (``None``: not an http(s) origin)."""
-    scheme, sep, host = value.partition("://")
-    found = _host_port(host) if sep and scheme.lower() in _DEFAULT_PORT else None
-    return _origin(scheme.lower(), *found) if found is not None else None
-
-
-def _own_origin(host: str, scheme: str, public: str | None) -> str | None:
-    """The origin whose pages may write to a request with this ``Host``: the public origin when
-    it names the public address (its port too, a default port written or not), the request's own
-    for a loopback name; ``None`` for any other name (or the public name with another port)."""
-    found = _host_port(host)
-    if found is None:
-        return None
-    name, port = found
-    if public is not None:
-        pub_scheme, _, pub_host = public.partition("://")
-        pub = _host_port(pub_host)
-        default = _DEFAULT_PORT[pub_scheme]
-        if pub is not None and name == pub[0] and (port or default) == (pub[1] or default):
-            return public
-    if name in _LOOPBACK_NAMES:
-        return _origin(scheme if scheme in _DEFAULT_PORT else "http", name, port)
-    return None
-
-
 def slug(member: str) -> str:
     """A seat's part of its page's path: the member id when it is URL-safe, else a digest of it."""
     if re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}", member):
@@ -678,7 +609,7 @@ class _Guard:
             await self.app(scope, receive, send)
             return
         host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
-        if _own_origin(host, scope.get("scheme", "http"), self.public) is None:
+        if own_origin(host, scope.get("scheme", "http"), self.public) is None:
             await JSONResponse({"error": "this table does not answer to that name"}, status_code=421)(scope, receive, send)
             return
         await self.app(scope, receive, send)

@@ -67,7 +67,7 @@ def serve(ctx: click.Context, room: Path, port: int, replies: tuple[Path, ...], 
     from collections import deque
 
     from lw_panels.packs import dev_mounts
-    from lw_panels.serve.app import LOOPBACK, public_origin
+    from lw_panels.serve.origins import LOOPBACK, public_origin
 
     public = public_origin(public_url) if public_url else None
     if bind not in LOOPBACK:
