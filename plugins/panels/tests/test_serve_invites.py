@@ -168,6 +168,12 @@ def test_a_broken_invites_file_is_refused_located(tmp_path: Path, kernel, table_
     with pytest.raises(LwError, match="not what lw serve writes"):
         Table(kernel, table_room, TurnSource(), seed=5)
     (table_room / INVITES).unlink()
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=seeds)
+    with Server(table) as server:
+        (table_room / INVITES).write_text("[", encoding="utf-8")  # broken while the table runs
+        status, _, body = fetch(server.link("p1") + "state")
+        assert status == 503 and b"cannot be read right now" in body and str(table_room).encode() not in body
+    (table_room / INVITES).unlink()
     os.mkfifo(table_room / INVITES)  # a FIFO is not a file: refused, never waited on
     done = lw(tmp_path, "seat", "list", str(table_room))
     assert done.returncode == 1 and "Traceback" not in done.stderr and "invites.json" in done.stderr

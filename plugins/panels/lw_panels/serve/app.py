@@ -223,9 +223,15 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
     def access(request: Request) -> _Access:
         """The seat a request reaches, by its link token (``/t/TOKEN/…``), its session cookie
         (``/s/SEAT/…``) or its frame key (``/f/KEY/…``); refused (404, 401) when none is good now."""
-        params = request.path_params
         if _identity(table.path) != folder:
             raise _Refusal(410, "this room was moved or renamed since the table started: the table is closed")
+        try:
+            return _reached(request)
+        except LwError:  # the store cannot be read (its path and contents are not a player's)
+            raise _Refusal(503, "the seat links of this table cannot be read right now; the keeper can run lw seat list") from None
+
+    def _reached(request: Request) -> _Access:
+        params = request.path_params
         if "token" in params:
             found = invites.member_of(params["token"])
             seat = table.seat(found[0]) if found is not None else None

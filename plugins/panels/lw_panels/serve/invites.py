@@ -6,8 +6,9 @@ has never had one). The clear token exists only in the answer of :meth:`Invites.
 once: when a seat's link is made, and again made anew by ``lw seat rotate``); nothing on disk
 can be turned back into a link. Writes are atomic and hold the store's own lock
 (``.lw/invites``), not the room's writer lock, so changing a link never waits for a turn in
-progress. A running server sees a change at its next request (:meth:`Invites.current` re-reads
-the file whenever it was replaced), so a rotated or revoked link stops working at once.
+progress. A running server sees a change at its next request (:meth:`Invites.current` reads
+the small file each time: no cached copy can outlive a change), so a rotated or revoked link
+stops working at once.
 
 Because the store lives in the room's folder, a link belongs to that folder and no other: a
 room renamed, and a new room made under the old name, has none of the old room's links.
@@ -49,28 +50,13 @@ class Invites:
         self.folder = Path(folder)
         self.path = self.folder / INVITES
         self.make = make or (lambda member: new_token())
-        self._seen: tuple[int, int, int] | None = None
-        self._hashes: dict[str, str | None] = {}
 
     # -- reading ---------------------------------------------------------------------------
 
     def current(self) -> dict[str, str | None]:
-        """``member -> hash`` (``None``: revoked) as the file holds it now; re-read only when
-        the file was replaced since the last call (an atomic write is a new file)."""
-        try:
-            info = os.stat(self.path)
-        except FileNotFoundError:
-            self._seen, self._hashes = None, {}
+        """``member -> hash`` (``None``: revoked) as the file holds it now."""
+        if not os.path.lexists(self.path):
             return {}
-        except OSError as exc:
-            raise LwError(f"cannot read the seat invites: {exc.strerror or exc}", file=self.path) from None
-        stamp = (info.st_ino, info.st_mtime_ns, info.st_size)
-        if stamp != self._seen:
-            self._hashes = self._read()
-            self._seen = stamp
-        return dict(self._hashes)
-
-    def _read(self) -> dict[str, str | None]:
         data = read_json(self.path)  # bounded; a FIFO or a device is refused, never waited on
         seats = data.get("seats") if isinstance(data, dict) else None
         if not isinstance(seats, dict) or len(seats) > MAX_SEATS or not all(
@@ -130,10 +116,8 @@ class Invites:
     def _change(self, edit: Callable[[dict[str, str | None]], None],
                 only_if: Callable[[dict[str, str | None]], bool] | None = None) -> None:
         with FolderLock(self.folder, name=LOCK_NAME, timeout=30):
-            self._seen = None
             seats = self.current()
             if only_if is not None and not only_if(seats):
                 return
             edit(seats)
             atomic_write_text(self.path, json.dumps({"format": 1, "seats": seats}, indent=1, sort_keys=True) + "\n")
-            self._seen = None
