@@ -59,7 +59,7 @@ import os
 import posixpath
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,7 +73,7 @@ from lw_panels.intents import intent_line
 from lw_panels.load import asset_bytes
 from lw_panels.manifest import manifest, room_packs
 from lw_panels.messages import MESSAGES
-from lw_panels.serve.invites import Invites
+from lw_panels.serve.invites import Invites, token_hash
 from lw_panels.serve.origins import normal_origin, own_origin, public_origin
 from lw_panels.serve.ratelimit import ACTS_PER_MINUTE, RateLimit, retry_after
 from lw_panels.serve.sessions import COOKIE, Sessions
@@ -198,17 +198,109 @@ class _Access:
 
 def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_url: str | None = None,
                acts_per_minute: int = ACTS_PER_MINUTE, clock: Callable[[], float] | None = None) -> Starlette:
-    """The ASGI app serving ``table`` (``body_seconds``: how long a write's body may take).
-    ``public_url``: the address players reach the table at (``https://table.example.org``,
-    behind a reverse proxy): requests naming its host are answered too, and writes from its
-    origin accepted; every other name still gets 421 (:func:`public_origin`).
-    ``acts_per_minute``: how often one seat may act (0: no limit); ``clock``: the rate
-    limit's clock (``time.monotonic``)."""
+    """The ASGI app serving ``table`` at the root (``body_seconds``: how long a write's body
+    may take). ``public_url``: the address players reach the table at
+    (``https://table.example.org``, behind a reverse proxy): requests naming its host are
+    answered too, and writes from its origin accepted; every other name still gets 421
+    (:func:`public_origin`). ``acts_per_minute``: how often one seat may act (0: no limit);
+    ``clock``: the rate limit's clock (``time.monotonic``). Several rooms: :func:`create_site`."""
+    return create_site({"": table}, body_seconds=body_seconds, public_url=public_url,
+                       acts_per_minute=acts_per_minute, clock=clock)
+
+
+def create_site(tables: Mapping[str, Table], *, body_seconds: float = BODY_TIME_LIMIT, public_url: str | None = None,
+                acts_per_minute: int = ACTS_PER_MINUTE, clock: Callable[[], float] | None = None,
+                operator: str | None = None) -> Starlette:
+    """The ASGI app serving each of ``tables`` under its path prefix (``""``: the root, for one
+    room; ``/r/NAME`` for several): every room keeps its own seats, sessions, event streams
+    and acting limits, and plays its turns on its own queue, so turns in different rooms run
+    at the same time. ``operator``: the token of the operator's page (``/o/TOKEN/``: each room,
+    its seats and their state -- no game data). The other options are :func:`create_app`'s."""
     public = public_origin(public_url) if public_url else None
+    routes = [Route("/", _index)]
+    hubs: dict[str, Hub] = {}
+    for prefix, table in tables.items():
+        room_routes, hubs[prefix] = _room_app(table, prefix=prefix, public=public, body_seconds=body_seconds,
+                                              limit=RateLimit(acts_per_minute, clock=clock))
+        routes += room_routes
+    if operator is not None:
+        routes.append(Route("/o/{token}/", _operator_page(tables, hubs, token_hash(operator))))
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, _Refusal)
+        headers = {**_SAFE, "Connection": "close"} if exc.close else _SAFE
+        return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=headers)
+
+    async def watch() -> None:
+        """Every second, end the event streams of links rotated or revoked since."""
+        while True:
+            await asyncio.sleep(1.0)
+            for hub in hubs.values():
+                hub.prune()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> Any:
+        with contextlib.ExitStack() as held:
+            for table in tables.values():  # lw room rename/archive refuse a room while it is served
+                held.enter_context(room_in_use(table.path))
+            watcher = asyncio.create_task(watch())
+            yield
+            watcher.cancel()
+            for hub in hubs.values():
+                hub.close()
+
+    for prefix, table in tables.items():  # a live turn's narration, as it comes, to the keeper
+        table.on_text = hubs[prefix].deltas(list(table.seats.values()))
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={_Refusal: refused})
+    app.add_middleware(_Guard, public=public)
+    app.state.tables = dict(tables)
+    app.state.hubs = hubs
+    first = next(iter(tables))
+    app.state.table = tables[first]
+    app.state.hub = hubs[first]
+    return app
+
+
+async def _index(request: Request) -> Response:
+    return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
+                        "<p>Open the link of your seat, as printed by <code>lw serve</code>.</p>",
+                        headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
+
+
+def _operator_page(tables: Mapping[str, Table], hubs: Mapping[str, Hub], hashed: str) -> Any:
+    """The operator's page: each room, its seats, whether their links are made or revoked,
+    how many live pages each has open and whose turn is being played. No game data."""
+
+    async def page(request: Request) -> Response:
+        if not hmac.compare_digest(token_hash(request.path_params["token"]), hashed):
+            raise _Refusal(404, "no such page")
+        rows = []
+        for prefix, table in tables.items():
+            try:
+                links = table.invites.current()
+            except LwError:
+                links = {}
+            seats = "".join(
+                f"<li>{html.escape(seat.name)} ({html.escape(seat.member)}, {'keeper' if seat.keeper else 'player'}): "
+                + ("link made" if links.get(member) else "revoked" if member in links else "no link yet")
+                + f", {len(hubs[prefix].listeners.get(member, ()))} open page(s)</li>"
+                for member, seat in table.seats.items())
+            acting = ", ".join(table.waiting) or "nobody"
+            rows.append(f"<h2>{html.escape(table.title)} <small>{html.escape(prefix or '/')}</small></h2>"
+                        f"<p>acting now: {html.escape(acting)}</p><ul>{seats}</ul>")
+        return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver tables</title>"
+                            f"<h1>Rooms served</h1>{''.join(rows)}"
+                            "<p>Links are changed with <code>lw seat rotate|revoke|add ROOM …</code>.</p>",
+                            headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
+    return page
+
+
+def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: float,
+              limit: RateLimit) -> tuple[list[Route], Hub]:
+    """The routes of one room's table under ``prefix``, and its hub of event streams."""
     hub = Hub()
     invites = table.invites
     sessions = Sessions()
-    limit = RateLimit(acts_per_minute, clock=clock)
     secret = secrets.token_bytes(32)  # frame keys are good for this process only
     folder = _identity(table.path)
     """The room's folder as it was when the table started: a room moved away (and perhaps
@@ -237,13 +329,13 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
             seat = table.seat(found[0]) if found is not None else None
             if found is None or seat is None:
                 raise _Refusal(404, "no such seat")
-            return _Access(seat, f"/t/{params['token']}/", found[1], invites)
+            return _Access(seat, f"{prefix}/t/{params['token']}/", found[1], invites)
         if "key" in params:
             for member, invite in invites.current().items():
                 if invite is not None and hmac.compare_digest(frame_key(member, invite), params["key"]):
                     seat = table.seat(member)
                     if seat is not None:
-                        return _Access(seat, f"/f/{params['key']}/", invite, invites)
+                        return _Access(seat, f"{prefix}/f/{params['key']}/", invite, invites)
             raise _Refusal(404, "no such panel here")
         session = sessions.get(request.cookies.get(COOKIE))
         if session is None or slug(session.member) != params.get("seat") or not invites.valid(session.member, session.invite):
@@ -253,12 +345,13 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
         seat = table.seat(session.member)
         if seat is None:
             raise _Refusal(401, "this seat is no longer in the room")
-        return _Access(seat, f"/s/{slug(seat.member)}/", session.invite, invites)
+        return _Access(seat, f"{prefix}/s/{slug(seat.member)}/", session.invite, invites)
 
     def bases(seat: Seat) -> tuple[str, str]:
         """Where ``seat``'s pictures and frames are, for every way of reaching it: pictures under
         the seat's session path (the page is there), frames under the seat's frame key."""
-        return f"/s/{slug(seat.member)}/asset/", f"/f/{frame_key(seat.member, invites.current().get(seat.member))}/"
+        return (f"{prefix}/s/{slug(seat.member)}/asset/",
+                f"{prefix}/f/{frame_key(seat.member, invites.current().get(seat.member))}/")
 
     def view(seat: Seat) -> dict[str, Any]:
         asset_base, frame_base = bases(seat)
@@ -284,17 +377,12 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
                        if isinstance(view_or_error, LwError) else update_json(view_or_error))
             hub.put(seat.member, ("update", payload))
 
-    async def index(request: Request) -> Response:
-        return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
-                            "<p>Open the link of your seat, as printed by <code>lw serve</code>.</p>",
-                            headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
-
     async def join(request: Request) -> Response:
         """A seat's link: a new session of that seat, and on to its page without the token."""
         way = access(request)
         seat = way.seat
         session = sessions.open(seat.member, way.invite)
-        where = f"/s/{slug(seat.member)}/"
+        where = f"{prefix}/s/{slug(seat.member)}/"
         response = RedirectResponse(where, status_code=303, headers=_SAFE)
         response.set_cookie(COOKIE, session.id, path=where, httponly=True, samesite="strict",
                             secure=public is not None and public.startswith("https://") and own_origin(
@@ -315,7 +403,7 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
             return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
                                 f"<p>This room cannot be read right now.</p><pre>{message}</pre>",
                                 status_code=503, headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
-        return HTMLResponse(page_html(data, live=True, base=f"/s/{slug(seat.member)}/"),
+        return HTMLResponse(page_html(data, live=True, base=f"{prefix}/s/{slug(seat.member)}/"),
                             headers={**_SAFE, "Content-Security-Policy": page_policy(live=True)})
 
     async def state(request: Request) -> Response:
@@ -487,53 +575,28 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
         pack = next(p for p in packs.packs if p.home.id == panel.pack)
         data = await run(asset_bytes, pack, item)
         origin = own_origin(request.headers.get("host", ""), request.url.scheme, public) or ""
-        where = f"{way.base}frame/{ref}/" if way.base.startswith("/t/") else f"{way.base}{ref}/"
+        where = f"{way.base}frame/{ref}/" if "token" in request.path_params else f"{way.base}{ref}/"
         headers = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
                    "Content-Security-Policy": frame_policy(f"{origin}{where}")}
         media = item.mime + ("; charset=utf-8" if item.mime.startswith("text/") else "")
         return Response(data, media_type=media, headers=headers)
 
     routes = [
-        Route("/", index),
-        Route("/t/{token}/", join),
-        Route("/s/{seat}/", page),
-        Route("/f/{key}/{pack}/{panel}/{path:path}", frame),
-        Route("/t/{token}/frame/{pack}/{panel}/{path:path}", frame),
+        Route(f"{prefix}/t/{{token}}/", join),
+        Route(f"{prefix}/s/{{seat}}/", page),
+        Route(f"{prefix}/f/{{key}}/{{pack}}/{{panel}}/{{path:path}}", frame),
+        Route(f"{prefix}/t/{{token}}/frame/{{pack}}/{{panel}}/{{path:path}}", frame),
     ]
-    for prefix in ("/t/{token}", "/s/{seat}"):  # by the link (programs), by the session (browsers)
+    for way in (f"{prefix}/t/{{token}}", f"{prefix}/s/{{seat}}"):  # by the link (programs), by the session (browsers)
         routes += [
-            Route(f"{prefix}/state", state),
-            Route(f"{prefix}/events", events),
-            Route(f"{prefix}/say", say, methods=["POST"]),
-            Route(f"{prefix}/intent", intent, methods=["POST"]),
-            Route(f"{prefix}/control", control, methods=["POST"]),
-            Route(f"{prefix}/asset/{{sha:str}}", asset),
+            Route(f"{way}/state", state),
+            Route(f"{way}/events", events),
+            Route(f"{way}/say", say, methods=["POST"]),
+            Route(f"{way}/intent", intent, methods=["POST"]),
+            Route(f"{way}/control", control, methods=["POST"]),
+            Route(f"{way}/asset/{{sha:str}}", asset),
         ]
-    async def refused(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, _Refusal)
-        headers = {**_SAFE, "Connection": "close"} if exc.close else _SAFE
-        return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=headers)
-
-    async def watch() -> None:
-        """Every second, end the event streams of links rotated or revoked since."""
-        while True:
-            await asyncio.sleep(1.0)
-            hub.prune()
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> Any:
-        with room_in_use(table.path):  # lw room rename/archive refuse the room while it is served
-            watcher = asyncio.create_task(watch())
-            yield
-            watcher.cancel()
-            hub.close()
-
-    table.on_text = hub.deltas(list(table.seats.values()))  # a live turn's narration, as it comes, to the keeper
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={_Refusal: refused})
-    app.add_middleware(_Guard, public=public)
-    app.state.table = table
-    app.state.hub = hub
-    return app
+    return routes, hub
 
 
 async def _bounded_body(request: Request, limit: int, seconds: float) -> bytes:
