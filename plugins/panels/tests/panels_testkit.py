@@ -99,9 +99,10 @@ def load(kernel: Any, room: Path) -> Any:
 
 
 class Server:
-    """``lw serve``'s app on a real uvicorn server on 127.0.0.1 (a thread of the test)."""
+    """``lw serve``'s app on a real uvicorn server on 127.0.0.1 (a thread of the test):
+    ``create_app(table, **options)``, or ``app`` when given (several rooms: ``create_site``)."""
 
-    def __init__(self, table: Any, **options: Any) -> None:
+    def __init__(self, table: Any, *, app: Any = None, **options: Any) -> None:
         import socket
 
         import uvicorn
@@ -109,7 +110,7 @@ class Server:
         from lw_panels.serve.app import create_app
 
         self.table = table
-        self.app = create_app(table, **options)
+        self.app = app if app is not None else create_app(table, **options)
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
@@ -128,7 +129,8 @@ class Server:
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self.app.state.hub.close_soon()
+        for hub in self.app.state.hubs.values():
+            hub.close_soon()
         self.server.should_exit = True
         self.thread.join(10)
         self.sock.close()

@@ -10,11 +10,14 @@ import http.cookiejar
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
+import time
 from collections import deque
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -47,7 +50,7 @@ def raw(url: str, *, headers: dict[str, str] | None = None) -> tuple[int, dict[s
 
 def lw(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
-    env.update({"LW_HOME": str(tmp_path / "home"), "LW_DATA_DIR": str(tmp_path / "data")})
+    env.update({"LW_HOME": str(tmp_path / "data")})  # the data dir
     return subprocess.run([str(LW), *args], capture_output=True, text=True, env=env, timeout=120)
 
 
@@ -274,3 +277,93 @@ def test_lw_serve_shows_a_link_once(tmp_path: Path, table_room: Path) -> None:
     second = started()
     assert not re.findall(r"/t/\S+/", second) and f"lw seat rotate {table_room} p1" in second, second
 
+
+
+# --- several rooms on one server ---------------------------------------------------------------
+
+
+def test_one_server_for_several_rooms(tmp_path: Path, kernel, table_room: Path) -> None:  # noqa: ANN001
+    from panels_testkit import KEEPER_TEXTS
+    from provider_servers import ProviderServer, Reply
+
+    from lw_panels.serve.app import create_site
+    from lwcore.turn.connection import LiveRequest
+
+    other = copy_room(tmp_path / "quiet")
+    with ProviderServer("chat_completions", [Reply("钟声从雾里传来。")], first_token_delay=30) as provider:
+        live = LiveRequest(endpoint=provider.url, model="m", protocol="chat_completions")
+        busy = Table(kernel, table_room, TurnSource(live=live), seed=5, token=seeds)
+        quiet = Table(kernel, other, TurnSource(), seed=5, token=lambda m: f"quiet-{m}-0123456789")
+        site = create_site({"/r/busy": busy, "/r/quiet": quiet}, operator="operator-0123456789")
+        with Server(busy, app=site) as server:
+            origin = server.origin
+            busy_link = f"{origin}/r/busy/t/{seeds('p1')}/"
+            status, headers, _ = raw(busy_link)
+            assert status == 303 and headers["location"] == "/r/busy/s/p1/" and "Path=/r/busy/s/p1/" in headers["set-cookie"]
+            jar = http.cookiejar.CookieJar()
+            status, _, body = fetch(busy_link, jar=jar)
+            assert status == 200 and 'data-base="/r/busy/s/p1/"' in body.decode("utf-8")
+            assert fetch(f"{origin}/r/quiet/t/{seeds('p1')}/state")[0] == 404  # one room's link is not another's
+            assert fetch(f"{origin}/t/{seeds('p1')}/state")[0] == 404  # nor the root's
+
+            answer: dict[str, Any] = {}
+
+            def say() -> None:
+                answer["status"], _, _ = fetch(f"{origin}/r/busy/s/p1/say", data={"text": "我去码头。"}, jar=jar, timeout=60)
+
+            thread = threading.Thread(target=say)
+            thread.start()
+            deadline = time.monotonic() + 20
+            while not provider.requests:  # the busy room's turn is at the model, which does not answer yet
+                assert time.monotonic() < deadline
+                time.sleep(0.02)
+            # the other room plays meanwhile: its turns do not queue behind another room's
+            status, _, body = fetch(f"{origin}/r/quiet/t/quiet-p2-0123456789/say", data={"text": ".r 1d6"})
+            assert status == 200 and "1d6" in json.loads(body)["text"]
+            assert "status" not in answer  # the busy room's turn is still waiting on its model
+
+            status, _, body = fetch(f"{origin}/o/operator-0123456789/")
+            page = body.decode("utf-8")
+            assert status == 200 and "/r/busy" in page and "/r/quiet" in page and "林晓 (p1, player)" in page
+            assert "acting now: 林晓" in page and not [s for s in KEEPER_TEXTS if s in page]
+            assert fetch(f"{origin}/o/nobody-0123456789/")[0] == 404
+
+            stopped = fetch(f"{origin}/r/busy/t/{seeds('kp')}/control", data={"action": "stop"})
+            assert stopped[0] == 200, stopped
+            thread.join(30)
+            assert answer["status"] != 200  # stopped: nothing of it was saved
+
+
+def test_lw_serve_several_rooms(tmp_path: Path, table_room: Path) -> None:
+    rooms = tmp_path / "data" / "rooms"
+    shutil.copytree(table_room, rooms / "fog")
+    copy_room(rooms / "harbor")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    env.update({"LW_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1"})
+    process = subprocess.Popen([str(LW), "serve", "--all", "--port", "0"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        lines = "".join(process.stdout.readline() for _ in range(9))  # type: ignore[union-attr]
+        operator = re.search(r"operator's page \(rooms and seats, this run only\): (http://127\.0\.0\.1:\d+/o/\S+/)",
+                             lines)
+        assert operator, lines
+        links = re.findall(r"\((keeper|p1|p2)\): (http://127\.0\.0\.1:\d+/r/(fog|harbor)/t/\S+/)", lines)
+        assert len(links) == 6, lines
+        deadline = time.monotonic() + 30
+        while True:  # the links are printed before the server listens
+            try:
+                assert fetch(operator.group(1))[0] == 200
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        moved = lw(tmp_path, "room", "rename", "fog", "fog2")
+        assert moved.returncode == 1 and "open in a running process" in moved.stderr, moved.stderr
+        rotated = lw(tmp_path, "seat", "rotate", "harbor", "p1", "--url", operator.group(1).split("/o/")[0] + "/r/harbor")
+        link = re.search(r"\(p1\): (\S+)", rotated.stdout).group(1)  # type: ignore[union-attr]
+        assert "/r/harbor/t/" in link and fetch(link + "state")[0] == 200
+    finally:
+        process.terminate()
+        process.communicate(timeout=20)
+    both = lw(tmp_path, "serve", "fog", "--all")
+    assert both.returncode == 1 and "not both" in both.stderr

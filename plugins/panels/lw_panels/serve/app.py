@@ -659,7 +659,8 @@ class _Refusal(Exception):
 
 
 def slug(member: str) -> str:
-    """A seat's part of its page's path: the member id when it is URL-safe, else a digest of it."""
+    """A name as a part of a path (a seat's member id, a room's name when several are served):
+    itself when it is URL-safe, else a digest of it."""
     if re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}", member):
         return member
     return "m-" + hashlib.sha256(member.encode("utf-8", "surrogatepass")).hexdigest()[:24]

@@ -6,7 +6,8 @@ lost link cannot be shown again -- ``rotate`` makes a new one (the old link and 
 made from it stop working, on a running table too, at its next request). ``revoke`` ends a
 seat's link and sessions without a new one; ``add`` gives the room a new player (who then
 claims a free pregenerated character at the table with ``.pc claim``) and prints their link.
-Links are printed with ``--url``, the address the table is served at.
+Links are printed with ``--url``, the address the table is served at (with ``/r/NAME`` when
+``lw serve`` hosts several rooms).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from lw_panels.serve.table import invite_link
 from lwcore.api import ROOM, LwError, Member, Room, cli_state as state, room_lock
 
 _URL = click.option("--url", default="http://127.0.0.1:8765", show_default=True, metavar="URL",
-                    help="The address the table is served at (lw serve's --public-url, or its loopback address).")
+                    help="The address the table is served at (lw serve's --public-url, or its loopback address; "
+                         "with /r/ROOM when several rooms are served together).")
 
 
 @click.group("seat")
@@ -105,4 +107,12 @@ def _load(ctx: click.Context, room: Path) -> Room:
 
 
 def _base(url: str) -> str:
-    return public_origin(url)
+    """``url`` as the start of a link: its origin, and its path when the room is one of several
+    served together (``https://table.example.org/r/fog-harbor``)."""
+    scheme, sep, rest = url.partition("://")
+    host, slash, path = rest.partition("/")
+    path = path.strip("/")
+    if path and not re.fullmatch(r"r/[A-Za-z0-9_.-]+", path):
+        raise LwError("--url is the table's address, with /r/ROOM when several rooms are served together",
+                      expected="https://table.example.org or https://table.example.org/r/fog-harbor")
+    return public_origin(f"{scheme}{sep}{host}") + (f"/{path}" if path else "")
