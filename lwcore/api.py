@@ -190,6 +190,9 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "utf16_sort_key": ("lwcore.js", "utf16_sort_key"),
     # -- safe reading and writing of files
     "atomic_write_text": ("lwcore.io.atomic", "atomic_write_text"),
+    "FolderLock": ("lwcore.io.transaction", "FolderLock"),
+    "room_in_use": ("lwcore.rooms", "room_in_use"),
+    "list_rooms": ("lwcore.rooms", "list_rooms"),
     "atomic_write_bytes": ("lwcore.io.atomic", "atomic_write_bytes"),
     "encode_utf8": ("lwcore.io.atomic", "encode_utf8"),
     "read_text": ("lwcore.io.text", "read_text"),
@@ -350,6 +353,7 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
     from lwcore.io.models import validate_model
     from lwcore.io.paths import confine
     from lwcore.io.roundtrip import dump_yaml
+    from lwcore.io.transaction import FolderLock
     from lwcore.io.safe_json import check_shape, load_json, read_json
     from lwcore.io.safe_yaml import Positions as YamlPositions, load_yaml, read_yaml
     from lwcore.io.speech import NOT_TEXT, has_not_text
@@ -383,6 +387,7 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
     from lwcore.pack.ledger import Ledger, homes as pack_homes
     from lwcore.pack.module import MODULE_FILE, ModuleFrontmatter, SETUP_FILE, read_module_text
     from lwcore.profiles import Profile
+    from lwcore.rooms import list_rooms, room_in_use
     from lwcore.rules import engine_for
     from lwcore.rules.dice import compile_dice, roll
     from lwcore.rules.kinds.base import (
@@ -479,18 +484,18 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
         "sandbox", "run_hooks", "js_enabled", "Budget", "current_budget", "ensure_budget", "SandboxLimits",
         "RegexTester", "RegexFailed", "js", "MAX_SAFE_INTEGER", "WHITESPACE", "is_array_index",
         "number_to_string", "js_to_number", "js_to_string", "js_truthy", "js_trim", "utf16_sort_key",
-        "atomic_write_text", "atomic_write_bytes", "encode_utf8", "read_text", "read_bytes", "decode_text",
-        "read_stream", "DEFAULT_MAX_BYTES", "load_json", "read_json", "check_shape", "iter_json_lines",
-        "load_yaml", "read_yaml", "YamlPositions", "dump_yaml", "split_frontmatter", "confine",
-        "validate_model", "JSON_LIMITS", "YAML_LIMITS", "LINE_LIMITS", "FRONTMATTER_LIMITS", "NOT_TEXT",
-        "has_not_text", "Deadline", "resolve_data_dir", "load_card", "detect_spec", "container_of",
-        "unwrap_card", "CARD_LIMITS", "engine_for", "roll", "Sheet", "SubsystemKind", "SubsystemResult",
-        "SubsystemError", "ToolArgument", "compile_dice", "dice_drawer", "roll_record", "stat_of",
-        "number_of", "set_stat", "pack_word", "SheetFile", "Ledger", "pack_homes", "installed_path",
-        "MODULE_FILE", "SETUP_FILE", "ModuleFrontmatter", "read_module_text", "condition",
-        "compile_condition", "Block", "BLOCK_KINDS", "Label", "LongText", "Src", "Strict", "TemplateBlock",
-        "VarBinding", "LeafBinding", "cli_state", "echo_json", "ROOM", "batch_option", "exit_batch",
-        "Catalogue", "catalogue", "negotiate", "translations", "Translations", "LiveRequest",
+        "atomic_write_text", "FolderLock", "room_in_use", "list_rooms", "atomic_write_bytes", "encode_utf8",
+        "read_text", "read_bytes", "decode_text", "read_stream", "DEFAULT_MAX_BYTES", "load_json",
+        "read_json", "check_shape", "iter_json_lines", "load_yaml", "read_yaml", "YamlPositions",
+        "dump_yaml", "split_frontmatter", "confine", "validate_model", "JSON_LIMITS", "YAML_LIMITS",
+        "LINE_LIMITS", "FRONTMATTER_LIMITS", "NOT_TEXT", "has_not_text", "Deadline", "resolve_data_dir",
+        "load_card", "detect_spec", "container_of", "unwrap_card", "CARD_LIMITS", "engine_for", "roll",
+        "Sheet", "SubsystemKind", "SubsystemResult", "SubsystemError", "ToolArgument", "compile_dice",
+        "dice_drawer", "roll_record", "stat_of", "number_of", "set_stat", "pack_word", "SheetFile", "Ledger",
+        "pack_homes", "installed_path", "MODULE_FILE", "SETUP_FILE", "ModuleFrontmatter", "read_module_text",
+        "condition", "compile_condition", "Block", "BLOCK_KINDS", "Label", "LongText", "Src", "Strict",
+        "TemplateBlock", "VarBinding", "LeafBinding", "cli_state", "echo_json", "ROOM", "batch_option",
+        "exit_batch", "Catalogue", "catalogue", "negotiate", "translations", "Translations", "LiveRequest",
         "recorded_audience", "alternatives_of", "controls", "ProviderPreset", "DirectorSettings",
         "director_settings", "TurnEvent"]
 

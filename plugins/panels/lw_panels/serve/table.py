@@ -1,7 +1,8 @@
 """One room at a web table: its members' seats, where turns come from, who is listening.
 
 :class:`Table` is the part of ``lw serve`` that knows nothing of HTTP: each member gets a
-seat with a secret link token; :meth:`Table.submit` queues a line a member plays (a room
+seat, reached by a secret link kept (hashed) in the room's invite store
+(:mod:`lw_panels.serve.invites`); :meth:`Table.submit` queues a line a member plays (a room
 command, or their turn with the next recorded reply or on the live model) on the room's turn queue
 (:func:`lwcore.turn.queue.queue_for`: one at a time, in the order they came, on the queue's
 own thread), each through the kernel's one turn entry point (``Kernel.turn`` with the room's
@@ -17,7 +18,6 @@ plays in the same room safely.
 from __future__ import annotations
 
 import random
-import secrets
 from collections import deque
 from collections.abc import Mapping
 from concurrent.futures import Future
@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from lw_panels.stage_view import stage_for, stage_text
 from lw_panels.staging import Staging, stage_turn
+from lw_panels.serve.invites import Invites
 from lw_panels.table import table_view
 from lwcore.api import (
     CallOptions,
@@ -57,10 +58,12 @@ TURN_TIME_LIMIT = 180
 
 @dataclass(frozen=True)
 class Seat:
-    token: str
+    """A member's place at the table (``member``: their id in the room)."""
+
     member: str
     name: str
     keeper: bool
+    locale: str = "en"
 
     def error(self, exc: LwError) -> LwError:
         """``exc`` as this seat's member may read it: whole for the keeper, else
@@ -98,7 +101,9 @@ class Outcome:
 
 class Table:
     """``turn_seconds``: each line's deadline (:data:`TURN_TIME_LIMIT`); ``clock``: the
-    deadlines' clock (``time.monotonic``)."""
+    deadlines' clock (``time.monotonic``); ``token``: the maker of new link tokens
+    (``member -> token``, tests; random by default). Every member without a link yet gets
+    one now: :attr:`fresh` holds those links' clear tokens, the only time they are known."""
 
     def __init__(self, kernel: Kernel, room: str | Path, source: TurnSource, *, seed: int | None = None,
                  token: Any = None, turn_seconds: float = TURN_TIME_LIMIT, clock: Any = None) -> None:
@@ -108,14 +113,15 @@ class Table:
         self.turn_seconds = turn_seconds
         self._clock = clock
         self.rng = random.Random(seed) if seed is not None else random.Random()
-        make = token or (lambda member: secrets.token_urlsafe(18))
         with room_lock(self.path, shared=True):
             loaded = Room.load(self.path, kernel)
         self.title = loaded.file.id
         self.seats: dict[str, Seat] = {}
-        for member in loaded.members:
-            seat = Seat(make(member.id), member.id, member.name or member.id, loaded.is_keeper(member))
-            self.seats[seat.token] = seat
+        """The seats by member id."""
+        self._seat(loaded)
+        self.invites = Invites(self.path, make=token)
+        self.fresh: dict[str, str] = self.invites.ensure(self.seats)
+        """``member -> clear token`` of the links made when the table was set up."""
         self.version = 0
         self.ui: list[dict[str, Any]] = []
         """The hooks' UI of the last turn: player-visible author output, shown to every seat."""
@@ -138,12 +144,21 @@ class Table:
         processors -- ``<UpdateVariable>`` blocks, ``rewriteReply`` -- have passed it; players
         read the narration when the turn is applied)."""
 
-    def seat(self, token: str) -> Seat | None:
-        return self.seats.get(token)
+    def _seat(self, room: Room) -> None:
+        for member in room.members:
+            self.seats.setdefault(member.id, Seat(member.id, member.name or member.id, room.is_keeper(member),
+                                                  room.locale_of(member)))
+
+    def seat(self, member: str) -> Seat | None:
+        """The seat of ``member`` -- one added to the room since the table started too."""
+        if member not in self.seats:
+            with room_lock(self.path, shared=True):
+                self._seat(Room.load(self.path, self.kernel))
+        return self.seats.get(member)
 
     def view(self, seat: Seat, *, asset_base: str, frame_base: str) -> dict[str, Any]:
         """What ``seat``'s member sees now (see :func:`lw_panels.table.table_view`)."""
-        seen = self.views([seat], lambda s: (asset_base, frame_base))[seat.token]
+        seen = self.views([seat], lambda s: (asset_base, frame_base))[seat.member]
         if isinstance(seen, LwError):  # views raises for one seat; this keeps the type honest
             raise seen
         return seen
@@ -167,10 +182,10 @@ class Table:
                     view = table_view(room, seat.member, ui=self.ui, version=self.version,
                                       asset_base=asset_base, frame_base=frame_base, staged=self.staged)
                     view["status"] = {"turn": room.turn_number + 1, "acting": self.waiting[0] if self.waiting else None}
-                    out[seat.token] = view
+                    out[seat.member] = view
                 except LwError as exc:
-                    out[seat.token] = seat.error(exc)
-        failed = out[seats[0].token] if len(seats) == 1 else None
+                    out[seat.member] = seat.error(exc)
+        failed = out[seats[0].member] if len(seats) == 1 else None
         if isinstance(failed, LwError):
             raise failed
         return out
@@ -341,8 +356,16 @@ class Table:
         self.version += 1
         return Outcome(text, True)
 
-    def links(self, origin: str) -> list[tuple[Seat, str]]:
-        return [(seat, f"{origin}/t/{token}/") for token, seat in self.seats.items()]
+    def links(self, origin: str) -> list[tuple[Seat, str | None]]:
+        """Each seat and its link when it was made by this table (:attr:`fresh`), else ``None``
+        (made earlier: only ``lw seat rotate`` shows a link anew)."""
+        return [(seat, invite_link(origin, self.fresh[member]) if member in self.fresh else None)
+                for member, seat in self.seats.items()]
+
+
+def invite_link(origin: str, token: str) -> str:
+    """The link a seat's player opens: exchanged for a session on the first visit."""
+    return f"{origin}/t/{token}/"
 
 
 def _keeper_only(seat: Seat) -> None:
