@@ -28,7 +28,11 @@ earlier reply is chosen back before the lock is let go; if the process dies betw
 the room is whole at "before turn N", and the earlier reply is still kept as an alternative
 (``lw room choose``). A regenerated turn rolls its dice anew: a reply's narration is written
 around its rolls, so the dice belong to the alternative they were rolled for -- switching
-back brings them back with it.
+back brings them back with it. The room is read once: after the rewind only the files it put
+back are read again (:meth:`lwcore.turn.room.Room.reread`), and what was said is read from the
+last turn's own history lines, never the whole history. (Not one transaction with the new turn:
+the turn reads the room's files -- plugins' included -- from disk, so the state before turn N
+must be on disk before it is played.)
 
 Files a person edits by hand between turns are not in the log: a rewind puts back what the
 saves since turn ``N`` changed, as they saved it.
@@ -357,6 +361,11 @@ def rewind(folder: Path, turn: int, *, keep: bool = False, fault: FaultHook | No
     writer lock). ``keep``: the undone turn becomes an alternative (a regenerate); its
     number is returned. Kept alternatives of a turn that is undone are dropped otherwise.
     :class:`LwError` when there is nothing after that point, or the log does not reach it."""
+    return _rewind(folder, turn, keep=keep, fault=fault)[0]
+
+
+def _rewind(folder: Path, turn: int, *, keep: bool, fault: FaultHook | None) -> tuple[int, set[str]]:
+    """:func:`rewind`; also the files it changed (relative to the room)."""
     records = records_since(folder, turn)
     if not records:
         raise LwError(f"nothing has been saved since before turn {turn}", code="invalid")
@@ -380,7 +389,7 @@ def rewind(folder: Path, turn: int, *, keep: bool = False, fault: FaultHook | No
     elif kept is not None and kept.turn >= turn:
         states[ALTERNATIVES] = _Whole(None)
     _commit(folder, states, fault)
-    return number
+    return number, set(states)
 
 
 def choose(folder: Path, number: int, *, turn_number: int, fault: FaultHook | None = None) -> None:
@@ -468,9 +477,9 @@ def regenerate(room: Room, play: Callable[[Room], Any], *, fault: FaultHook | No
     turn = room.turn_number
     if turn < 1:
         raise LwError("no turn has been played here yet", code="invalid")
-    number = rewind(room.path, turn, keep=True, fault=fault)
+    number, changed = _rewind(room.path, turn, keep=True, fault=fault)
     try:
-        return play(type(room).load(room.path, room.kernel))
+        return play(room.reread(changed))  # only the files the rewind put back are read again
     except BaseException:
         choose(room.path, number, turn_number=turn - 1)
         raise
@@ -481,8 +490,13 @@ def last_said(room: Room) -> tuple[str, str | None]:
     turn = room.turn_number
     if turn < 1:
         raise LwError("no turn has been played here yet", code="invalid")
-    said = [e for e in room.history.tail(256) if e.turn == turn and e.role == "player"]
-    if not said or not any(e.turn == turn and e.role == "keeper" for e in room.history.tail(256)):
+    entries = []
+    for entry in room.history.newest_first():  # the last turn's entries only (turns never go down)
+        if entry.turn < turn:
+            break
+        entries.append(entry)
+    said = [e for e in reversed(entries) if e.turn == turn and e.role == "player"]
+    if not said or not any(e.turn == turn and e.role == "keeper" for e in entries):
         raise LwError(f"the last turn ({turn}) was no model's reply to a player (a room command?): nothing to "
                       "regenerate", code="invalid")
     return said[0].text, said[0].actor

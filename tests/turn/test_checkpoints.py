@@ -138,6 +138,21 @@ def test_regenerate_keeps_alternatives_and_choosing_switches_whole_states(kernel
     assert snapshot(room_dir) == before[1][1] and checkpoints.alternatives_of(Room.load(room_dir, kernel)) == []
 
 
+def test_a_room_read_again_after_a_rewind_is_the_room_a_load_gives(kernel: Kernel, room_dir: Path) -> None:
+    played(kernel, room_dir, 2)
+    with room_lock(room_dir):
+        room = Room.load(room_dir, kernel)
+        turn = room.turn_number
+        _, changed = checkpoints._rewind(room_dir, turn, keep=True, fault=None)
+        again, loaded = room.reread(changed), Room.load(room_dir, kernel)
+    assert "history.jsonl" in changed and again is not room
+    assert again.turn_number == loaded.turn_number == turn - 1
+    assert {k: s.values() for k, s in again.sheets.items()} == {k: s.values() for k, s in loaded.sheets.items()}
+    assert again.variables == loaded.variables and again._texts == loaded._texts
+    assert [e.text for e in again.history.tail(9)] == [e.text for e in loaded.history.tail(9)]
+    assert {k: s.values() for k, s in room.sheets.items()} != {k: s.values() for k, s in loaded.sheets.items()}
+
+
 def test_a_regenerate_that_fails_puts_the_earlier_reply_back(kernel: Kernel, room_dir: Path) -> None:
     played(kernel, room_dir, 2)
     state = snapshot(room_dir)
