@@ -42,6 +42,7 @@ import html
 import json
 import posixpath
 import re
+import threading
 from typing import Any
 
 from starlette.applications import Starlette
@@ -103,14 +104,29 @@ class Hub:
 
     def deltas(self, seats: list[Seat]) -> Any:
         """A function, callable from any thread, that sends narration text to ``seats``
-        (the keeper's: raw model text is never a player's)."""
+        (the keeper's: raw model text is never a player's). Text that comes while the event
+        loop has not yet taken the last piece joins it: one wake-up of the loop and one event
+        a stream for a run of tokens, not one a token, in the order written."""
         tokens = [seat.token for seat in seats if seat.keeper]
+        waiting: list[str] = []
+        lock = threading.Lock()
+
+        def flush() -> None:
+            with lock:
+                text = "".join(waiting)
+                waiting.clear()
+            for token in tokens:
+                self.put(token, ("delta", text))
 
         def send(text: str) -> None:
             loop = self.loop
-            if loop is not None and not loop.is_closed():
-                for token in tokens:
-                    loop.call_soon_threadsafe(self.put, token, ("delta", text))
+            if not tokens or not text or loop is None or loop.is_closed():
+                return
+            with lock:
+                first = not waiting
+                waiting.append(text)
+            if first:
+                loop.call_soon_threadsafe(flush)
         return send
 
     def close(self) -> None:
