@@ -237,3 +237,5 @@ def test_a_live_turns_narration_streams_to_the_keeper_and_never_to_a_player(kern
     assert {event for event, _ in heard["p2"]} <= {"hello", "update"}  # not one token before the turn applied
     assert "钟声从雾里传来" in heard["p2"][-1][1]  # the narration, once the turn is applied
     assert not any("钟声从雾里传来" in data for _, data in heard["p2"][:-1])
+    assert not any("UpdateVariable" in data or "_.set" in data for _, data in heard["p2"])  # the block never reaches a player
+    assert "灯塔熄了" in heard["p2"][-1][1]
