@@ -378,7 +378,7 @@ def _read_held(folder: Path) -> list[tuple[str, str, bytes, int]]:
 def _sync_held(folder: Path, entries: list[_JournalEntry]) -> None:
     """Make the held changes durable where the transaction about to commit (``entries``) does
     not: a file it replaces or removes is its; any other held file is synced, and the folder
-    entry of every held file (a file the held changes made, renamed or removed). After this,
+    entry of every held file the held changes made, renamed or removed. After this,
     the held changes are on disk even if the commit never comes."""
     replaced = {e["target"] for e in entries if e["kind"] in ("replace", "delete")}
     written = {e["target"] for e in entries}
@@ -393,7 +393,8 @@ def _sync_held(folder: Path, entries: list[_JournalEntry]) -> None:
                 os.fsync(fd)
             finally:
                 os.close(fd)
-        folders.add(target.parent)
+        if kind != "truncate":  # a cut file keeps its folder entry; a renamed, removed or made one not
+            folders.add(target.parent)
     for parent in folders:
         fsync_dir(parent)
 
