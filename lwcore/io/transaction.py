@@ -323,18 +323,10 @@ def _apply(folder: Path, kind: str, rel: str, data: bytes, offset: int, *, durab
         if durable:
             atomic_write_bytes(target, data)
             fsync_dir(target.parent)
-            target.with_name(f".{target.name}.held").unlink(missing_ok=True)  # a process that died mid-write
-        else:
+        else:  # in place: no reader reads while the commit lock is held, and the record can redo it
             target.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                mode = target.stat().st_mode & 0o7777
-            except FileNotFoundError:
-                mode = 0o666 & ~_umask()
-            temporary = target.with_name(f".{target.name}.held")
-            with open(temporary, "wb") as handle:
+            with open(target, "wb") as handle:
                 handle.write(data)
-            os.chmod(temporary, mode)
-            os.replace(temporary, target)
     else:  # append at offset
         target.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(target, os.O_RDWR | os.O_CREAT, 0o666)
