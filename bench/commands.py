@@ -38,7 +38,7 @@ def main() -> None:
         ("dnd5e", ".chk stealth dc15 adv", "str14 dex16 con12 int10 wis13 cha8 level5 stealth_prof1"),
         ("wod", ".w dex+2 7 wp", "str3dex2 stealth2 wits3"),
     ):
-        pack = engine.pack(system)
+        pack = engine.rule_system(system)
         sheet = engine.sheet(system)
         sheet.apply_st(st)
         if system == "wod":
@@ -71,7 +71,7 @@ def main() -> None:
                                             locale="zh"), 2000)
     print(f"coc7 command on a text seen the first time: {first:.1f} µs ({first / rows[0][1]:.1f}x a check)")
     sheet = engine.sheet("coc7", {"san": 99})
-    s = per_call(lambda: engine.subsystem("coc7", "sanity", sheet.__class__(sheet.pack, {"san": 60}),
+    s = per_call(lambda: engine.subsystem("coc7", "sanity", sheet.__class__(sheet.rule_system, {"san": 60}),
                                           loss="1/1d6", rng=rng), 2000)
     b = rows[0][1]
     print(f"coc7 sanity subsystem: {s:.1f} µs ({s / b:.1f}x a check)")

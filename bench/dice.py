@@ -76,7 +76,7 @@ resolution:
 """,
         encoding="utf-8",
     )
-    return RulesEngine(None, sources=[PackSource("perc", "bench", pack)], user_dir=None).pack("perc")
+    return RulesEngine(None, sources=[PackSource("perc", "bench", pack)], user_dir=None).rule_system("perc")
 
 
 def main() -> int:

@@ -15,14 +15,15 @@ Importing this module is cheap: each name is imported from its home module on fi
 Version and stability promise
 -----------------------------
 :data:`API_VERSION` is a semantic version, ``MAJOR.MINOR.PATCH``; a manifest may require a range
-(``requires_api = ">=1.0,<2"``) and a kernel outside it refuses the plugin at discovery, before
+(``requires_api = ">=2.0,<3"``) and a kernel outside it refuses the plugin at discovery, before
 its code is imported.
 
 - A **patch** release fixes behaviour to match the documented contracts; nothing is added or
   removed.
 - A **minor** release may *add*: new names, new optional keyword arguments with defaults, new
-  optional fields of contribution types, new hook families. Code written against ``1.x`` keeps
-  working on every later ``1.y``.
+  optional fields of contribution types, new hook families, and a type for what was annotated
+  ``Any`` (nothing changes at run time; a type checker may now point at code that was always
+  wrong). Code written against ``1.x`` keeps working on every later ``1.y``.
 - Only a **major** release may remove or rename a name, change a signature incompatibly
   (a new required argument, a removed argument or field) or change a documented contract.
 - **Deprecation**: a name to be removed is first marked deprecated in a minor release (its
@@ -141,6 +142,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "tree_apply": ("lwcore.turn.tree", "apply"),
     "tree_get": ("lwcore.turn.tree", "get"),
     "tree_lookup": ("lwcore.turn.tree", "lookup"),
+    "tree_new_root": ("lwcore.turn.tree", "new_root"),
     "tree_leaves": ("lwcore.turn.tree", "leaves"),
     "tree_value_of": ("lwcore.turn.tree", "value_of"),
     "tree_is_described": ("lwcore.turn.tree", "is_described"),
@@ -188,6 +190,9 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "utf16_sort_key": ("lwcore.js", "utf16_sort_key"),
     # -- safe reading and writing of files
     "atomic_write_text": ("lwcore.io.atomic", "atomic_write_text"),
+    "FolderLock": ("lwcore.io.transaction", "FolderLock"),
+    "room_in_use": ("lwcore.rooms", "room_in_use"),
+    "list_rooms": ("lwcore.rooms", "list_rooms"),
     "atomic_write_bytes": ("lwcore.io.atomic", "atomic_write_bytes"),
     "encode_utf8": ("lwcore.io.atomic", "encode_utf8"),
     "read_text": ("lwcore.io.text", "read_text"),
@@ -272,6 +277,10 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "alternatives_of": ("lwcore.turn.checkpoints", "alternatives_of"),
     "controls": ("lwcore.turn.controls", None),
     "ProviderPreset": ("lwcore.contributions", "ProviderPreset"),
+    # -- the stage director (M19): the operator's knobs, the turn's events as a director reads them
+    "DirectorSettings": ("lwcore.settings", "DirectorSettings"),
+    "director_settings": ("lwcore.settings", "director_settings"),
+    "TurnEvent": ("lwcore.turn.events", "Event"),
 }
 """Exported name -> ``(module, attribute)`` where it lives (attribute None: the module itself, a namespace)."""
 
@@ -281,6 +290,8 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
     from typing import Any
 
     from lwcore.contributions import ProviderPreset
+    from lwcore.settings import DirectorSettings, director_settings
+    from lwcore.turn.events import Event as TurnEvent
     from lwcore.turn.connection import LiveRequest
     from lwcore.turn.projections import recorded_audience
     from lwcore.turn.checkpoints import alternatives_of
@@ -342,6 +353,7 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
     from lwcore.io.models import validate_model
     from lwcore.io.paths import confine
     from lwcore.io.roundtrip import dump_yaml
+    from lwcore.io.transaction import FolderLock
     from lwcore.io.safe_json import check_shape, load_json, read_json
     from lwcore.io.safe_yaml import Positions as YamlPositions, load_yaml, read_yaml
     from lwcore.io.speech import NOT_TEXT, has_not_text
@@ -375,6 +387,7 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
     from lwcore.pack.ledger import Ledger, homes as pack_homes
     from lwcore.pack.module import MODULE_FILE, ModuleFrontmatter, SETUP_FILE, read_module_text
     from lwcore.profiles import Profile
+    from lwcore.rooms import list_rooms, room_in_use
     from lwcore.rules import engine_for
     from lwcore.rules.dice import compile_dice, roll
     from lwcore.rules.kinds.base import (
@@ -419,6 +432,7 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
         is_described as tree_is_described,
         leaves as tree_leaves,
         lookup as tree_lookup,
+        new_root as tree_new_root,
         open_branch as tree_open_branch,
         parent_of as tree_parent_of,
         parse_path as tree_parse_path,
@@ -463,26 +477,27 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
         "ToolContext", "ToolError", "ToolOffer", "ToolCall", "ToolResult", "ParsedReply",
         "ProviderAdapterProtocol", "protocol_of_reply", "EnvKey", "PREP_PACKS", "checked_plan", "queue_for",
         "game_clock", "writes_from", "tree", "Tree", "TreeSegment", "TreeError", "tree_of", "tree_apply",
-        "tree_get", "tree_lookup", "tree_leaves", "tree_value_of", "tree_is_described", "tree_parse_path",
-        "tree_show_path", "tree_step", "tree_thaw", "tree_place", "tree_parent_of", "tree_index_of",
-        "tree_open_branch", "CallOptions", "Cancel", "calling", "current_call", "Delta", "TextDelta",
-        "StopDelta", "ToolCallStart", "ToolArgumentsDelta", "UsageDelta", "profiles", "Profile", "sandbox",
-        "run_hooks", "js_enabled", "Budget", "current_budget", "ensure_budget", "SandboxLimits",
+        "tree_get", "tree_lookup", "tree_new_root", "tree_leaves", "tree_value_of", "tree_is_described",
+        "tree_parse_path", "tree_show_path", "tree_step", "tree_thaw", "tree_place", "tree_parent_of",
+        "tree_index_of", "tree_open_branch", "CallOptions", "Cancel", "calling", "current_call", "Delta",
+        "TextDelta", "StopDelta", "ToolCallStart", "ToolArgumentsDelta", "UsageDelta", "profiles", "Profile",
+        "sandbox", "run_hooks", "js_enabled", "Budget", "current_budget", "ensure_budget", "SandboxLimits",
         "RegexTester", "RegexFailed", "js", "MAX_SAFE_INTEGER", "WHITESPACE", "is_array_index",
         "number_to_string", "js_to_number", "js_to_string", "js_truthy", "js_trim", "utf16_sort_key",
-        "atomic_write_text", "atomic_write_bytes", "encode_utf8", "read_text", "read_bytes", "decode_text",
-        "read_stream", "DEFAULT_MAX_BYTES", "load_json", "read_json", "check_shape", "iter_json_lines",
-        "load_yaml", "read_yaml", "YamlPositions", "dump_yaml", "split_frontmatter", "confine",
-        "validate_model", "JSON_LIMITS", "YAML_LIMITS", "LINE_LIMITS", "FRONTMATTER_LIMITS", "NOT_TEXT",
-        "has_not_text", "Deadline", "resolve_data_dir", "load_card", "detect_spec", "container_of",
-        "unwrap_card", "CARD_LIMITS", "engine_for", "roll", "Sheet", "SubsystemKind", "SubsystemResult",
-        "SubsystemError", "ToolArgument", "compile_dice", "dice_drawer", "roll_record", "stat_of",
-        "number_of", "set_stat", "pack_word", "SheetFile", "Ledger", "pack_homes", "installed_path",
-        "MODULE_FILE", "SETUP_FILE", "ModuleFrontmatter", "read_module_text", "condition",
-        "compile_condition", "Block", "BLOCK_KINDS", "Label", "LongText", "Src", "Strict", "TemplateBlock",
-        "VarBinding", "LeafBinding", "cli_state", "echo_json", "ROOM", "batch_option", "exit_batch",
-        "Catalogue", "catalogue", "negotiate", "translations", "Translations", "LiveRequest",
-        "recorded_audience", "alternatives_of", "controls", "ProviderPreset"]
+        "atomic_write_text", "FolderLock", "room_in_use", "list_rooms", "atomic_write_bytes", "encode_utf8",
+        "read_text", "read_bytes", "decode_text", "read_stream", "DEFAULT_MAX_BYTES", "load_json",
+        "read_json", "check_shape", "iter_json_lines", "load_yaml", "read_yaml", "YamlPositions",
+        "dump_yaml", "split_frontmatter", "confine", "validate_model", "JSON_LIMITS", "YAML_LIMITS",
+        "LINE_LIMITS", "FRONTMATTER_LIMITS", "NOT_TEXT", "has_not_text", "Deadline", "resolve_data_dir",
+        "load_card", "detect_spec", "container_of", "unwrap_card", "CARD_LIMITS", "engine_for", "roll",
+        "Sheet", "SubsystemKind", "SubsystemResult", "SubsystemError", "ToolArgument", "compile_dice",
+        "dice_drawer", "roll_record", "stat_of", "number_of", "set_stat", "pack_word", "SheetFile", "Ledger",
+        "pack_homes", "installed_path", "MODULE_FILE", "SETUP_FILE", "ModuleFrontmatter", "read_module_text",
+        "condition", "compile_condition", "Block", "BLOCK_KINDS", "Label", "LongText", "Src", "Strict",
+        "TemplateBlock", "VarBinding", "LeafBinding", "cli_state", "echo_json", "ROOM", "batch_option",
+        "exit_batch", "Catalogue", "catalogue", "negotiate", "translations", "Translations", "LiveRequest",
+        "recorded_audience", "alternatives_of", "controls", "ProviderPreset", "DirectorSettings",
+        "director_settings", "TurnEvent"]
 
 def __getattr__(name: str) -> Any:
     """Import an exported name from its home module on first use, and keep it here."""

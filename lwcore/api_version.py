@@ -4,7 +4,7 @@
 reads manifests before any plugin code) can check a plugin's ``requires_api`` without importing
 the API module. A requirement is a comma-separated list of clauses, each an operator
 (``>=``, ``>``, ``<=``, ``<``, ``==``, ``!=``) and a numeric version (``1``, ``1.2``, ``1.2.3``),
-e.g. ``">=1.0,<2"``; missing parts count as 0. A clause that is not of that form is refused when
+e.g. ``">=2.0,<3"``; missing parts count as 0. A clause that is not of that form is refused when
 the manifest is validated.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-API_VERSION = "1.0.0"
+API_VERSION = "2.0.0"
 """Semantic version of :mod:`lwcore.api`: MAJOR.MINOR.PATCH (see that module's stability promise)."""
 
 CLAUSE = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*(\d{1,6}(?:\.\d{1,6}){0,2})\s*$")
@@ -35,7 +35,7 @@ def _version(text: str) -> tuple[int, int, int]:
 
 
 def parse_requirement(text: str) -> list[tuple[str, tuple[int, int, int]]]:
-    """``">=1.0,<2"`` -> ``[(">=", (1, 0, 0)), ("<", (2, 0, 0))]``; ``ValueError`` naming the
+    """``">=2.0,<3"`` -> ``[(">=", (1, 0, 0)), ("<", (2, 0, 0))]``; ``ValueError`` naming the
     clause when one is not ``OPERATOR VERSION`` (an empty requirement is refused too)."""
     if len(text) > MAX_REQUIREMENT_CHARS:
         raise ValueError(f"longer than {MAX_REQUIREMENT_CHARS} characters")

@@ -199,6 +199,8 @@ class TurnContext:
     tier: str | None = None
     cwd: Path | None = None
     viewer: str | None = None
+    # Any: the room's type lives in a later layer than contributions (turn.context.turn_room
+    # gives it typed)
     room: Any = None
     player_input: str = ""
     actor_name: str = ""
@@ -350,7 +352,8 @@ class ProviderPreset:
 class StageDirector:
     """A host's stage director: ``direct(beat) -> list of performance blocks`` (mappings with
     a ``kind`` the beat's kit allows: ``title_card``, ``letter``, ``clipping``, ``image``,
-    ``text``; an ``audio`` cue by id). Whatever it returns is checked against the kit by the
+    ``text``, ``map_pin``; an ``audio`` cue by id; ``prepare``: a subject it expects to need
+    soon, for warm-up, never shown). Whatever it returns is checked against the kit by the
     plugin that shows it (a subject without a reference image is never generated; a kit with
     ``generation: pack_only`` allows only the pack's own pictures)."""
 

@@ -34,7 +34,9 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -130,14 +132,48 @@ def read_tables(folder: Path) -> dict[str, dict[str, str]]:
 MAX_PACK_FILE_BYTES = 1024 * 1024
 """A locale pack's file (one language of one package's messages) is read up to this size."""
 
-_PACKS: dict[str, dict[str, dict[str, str]]] = {}
-"""What the locale packs in use add: package -> language -> message id -> template."""
+LocalePacks = Mapping[str, Mapping[str, Mapping[str, str]]]
+"""What locale packs add: package -> language -> message id -> template."""
+
+_ACTIVE: ContextVar[LocalePacks] = ContextVar("lwcore_locale_packs", default={})
+"""The locale packs catalogues read now. Each kernel reads its own (:func:`read_locale_packs`)
+and makes them active where it loads and for each of its turns (:func:`packs_in_use`), so two
+kernels in one process (in different threads or tasks) never read each other's packs."""
+
+
+def active_locale_packs() -> LocalePacks:
+    """The locale packs in use in this thread or task."""
+    return _ACTIVE.get()
+
+
+@contextmanager
+def packs_in_use(packs: LocalePacks) -> Iterator[None]:
+    """Read ``packs`` (and no others) inside the block, in this thread or task."""
+    token = _ACTIVE.set(packs)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
 
 
 def use_locale_packs(folders: Iterable[Path]) -> list[tuple[Path, str]]:
-    """Use the locale packs in ``folders`` (each a data plugin's ``locales/``, holding
-    ``<language>/<package>.json``: that package's messages in that language), replacing those
-    in use before; returns what was refused, ``(file, why)``.
+    """Read the locale packs in ``folders`` (:func:`read_locale_packs`) and use them from now on
+    in this thread or task, replacing those in use before; returns what was refused."""
+    packs, refused = read_locale_packs(folders)
+    activate(packs)
+    return refused
+
+
+def activate(packs: LocalePacks) -> None:
+    """Use ``packs`` from now on in this thread or task (and the tasks and threads it starts
+    after this with a copy of its context)."""
+    _ACTIVE.set(packs)
+
+
+def read_locale_packs(folders: Iterable[Path]) -> tuple[LocalePacks, list[tuple[Path, str]]]:
+    """The locale packs in ``folders`` (each a data plugin's ``locales/``, holding
+    ``<language>/<package>.json``: that package's messages in that language), and what was
+    refused, ``(file, why)``.
 
     A pack *adds*: a language its package does not ship, and ids a shipped language lacks; a
     package's own text in a language it ships is never replaced. Each message must be one the
@@ -184,9 +220,7 @@ def use_locale_packs(folders: Iterable[Path]) -> list[tuple[Path, str]]:
                                           f"fields only), not {sorted(placeholders(base[msg_id]))}"))
                 elif msg_id not in shipped:
                     table.setdefault(msg_id, template)
-    _PACKS.clear()
-    _PACKS.update(packs)
-    return refused
+    return packs, refused
 
 
 class Catalogue:
@@ -220,14 +254,14 @@ class Catalogue:
 
     def language(self, locale: str | None) -> str:
         """The language that serves ``locale``: a shipped one, or one a locale pack adds."""
-        added = _PACKS.get(self.package, {})
+        added = _ACTIVE.get().get(self.package, {})
         return negotiate(locale, {**added, **self.messages} if added else self.messages, self.default)
 
     def text(self, msg_id: str, locale: str | None, /, **values: Any) -> str:
         """Message ``msg_id`` in the language serving ``locale``, its placeholders filled (a
         language a locale pack adds falls back to the default for what it does not translate)."""
         lang = self.language(locale)
-        added = _PACKS.get(self.package, {})
+        added = _ACTIVE.get().get(self.package, {})
         for tried in dict.fromkeys((*candidates(lang), self.default)):  # a pack's zh-cn, then zh, then en
             template = self.messages.get(tried, {}).get(msg_id)
             if template is None:

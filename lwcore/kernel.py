@@ -179,6 +179,8 @@ class Kernel:
         self._services: dict[str, Any] = {}
         self.settings_problem: str | None = None
         self.data_generation = 0
+        self.locale_packs: i18n.LocalePacks = {}
+        """What this kernel's locale packs add (:mod:`lwcore.i18n`); read at discovery."""
         """Bumped by :meth:`data_changed`; services caching what they found in the data dir
         compare it to look again at once."""
         self._lock = threading.RLock()
@@ -300,14 +302,17 @@ class Kernel:
 
     def _use_locale_packs(self, records: Sequence[PluginRecord]) -> None:
         """The enabled plugins that provide ``locales`` are locale packs (:func:`lwcore.i18n.
-        use_locale_packs`): the languages they add are read from now on; a file or message
-        refused is recorded against its plugin (``lw plugins list`` shows it)."""
+        read_locale_packs`): this kernel's :attr:`locale_packs`, active from now on in the thread
+        or task that loads it and during each of its turns; a file or message refused is
+        recorded against its plugin (``lw plugins list`` shows it)."""
         owners = {}
         for record in records:
             if record.enabled and record.manifest is not None and "locales" in record.manifest.provides \
                     and record.location is not None and (record.location / "locales").is_dir():
                 owners[record.location / "locales"] = record
-        for file, why in i18n.use_locale_packs(owners):
+        self.locale_packs, refused = i18n.read_locale_packs(owners)
+        i18n.activate(self.locale_packs)
+        for file, why in refused:
             record = next(r for folder, r in owners.items() if folder in file.parents)
             self._recorder.fail(record, f"locale pack {file}: {why}; left out")
 
@@ -616,7 +621,8 @@ class Kernel:
 
         if provider is not None:
             options["provider"] = provider
-        return run_turn(self, room, player_input, **options)
+        with i18n.packs_in_use(self.locale_packs):
+            return run_turn(self, room, player_input, **options)
 
     def diagnostics(self) -> list[tuple[str, str]]:
         """``(plugin id, line)`` from every plugin's ``lw_diagnostics`` (``lw doctor``). A

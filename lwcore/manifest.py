@@ -9,7 +9,7 @@ of its folder (directory plugins)::
     provides = ["prompt_segments"]     # hook families and/or data folders
     needs = ["fs:data_dir"]            # fs:data_dir fs:read fs:write net subprocess:<cmd> sandbox:js env:<VAR>
     min_engine = "0.1.0"
-    requires_api = ">=1.0,<2"          # lwcore.api versions it works with (optional)
+    requires_api = ">=2.0,<3"          # lwcore.api versions it works with (optional)
     commands = []                      # lw subcommands (with provides = ["cli"])
     pack_kinds = []                    # .lwpack content kinds validated (with provides = ["pack_validators"])
     [description]
@@ -149,7 +149,7 @@ def _expected_for(key: str) -> str | None:
         "provides": "a list of: " + ", ".join(sorted(set(FAMILIES) | DATA_KINDS)),
         "needs": "a list of: fs:data_dir, fs:read, fs:write, net, subprocess:<command>, "
         "sandbox:js, env:<VARIABLE>",
-        "requires_api": "comma-separated OPERATOR VERSION clauses, e.g. '>=1.0,<2'",
+        "requires_api": "comma-separated OPERATOR VERSION clauses, e.g. '>=2.0,<3'",
         "id": "lowercase letters, digits, '_' or '-', starting with a letter",
     }
     return hints.get(key)

@@ -61,7 +61,7 @@ class PluginManifest(BaseModel):
         default=None,
         max_length=MAX_REQUIREMENT_CHARS,
         description="Plugin API versions this plugin works with (lwcore.api.API_VERSION), "
-        "comma-separated clauses such as '>=1.0,<2'; a kernel whose API does not match refuses "
+        "comma-separated clauses such as '>=2.0,<3'; a kernel whose API does not match refuses "
         "the plugin before importing its code.",
     )
     homepage: str | None = None

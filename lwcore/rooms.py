@@ -15,6 +15,10 @@ A room is a folder holding ``room.yaml``. The data dir keeps rooms by name in
   staging folder of ``rooms/`` and renamed into place, a rename or an archive is one
   ``os.rename`` under the room's writer lock (a turn in progress finishes first). A name that
   is taken is refused and nothing is written.
+- A process that keeps a room open for long (a server) holds :func:`room_in_use` for as long as
+  it runs; renaming, archiving or restoring that room is then refused, located, instead of
+  moving the folder from under it (the lock is the kernel's advisory ``flock``: it goes with
+  the process, however it ends).
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from lwcore.contributions import localized
 from lwcore.errors import LwError
 from lwcore.io.safe_yaml import load_yaml
 from lwcore.io.text import read_text
-from lwcore.io.transaction import STATE_DIR, locked
+from lwcore.io.transaction import STATE_DIR, FolderLock, locked
 
 ROOMS_DIR = "rooms"
 ARCHIVE_DIR = ".archive"
@@ -44,6 +48,14 @@ ROOM_NAME = re.compile(r"^[^\W][\w.-]{0,63}\Z")
 """A room's name: its folder in ``rooms/`` (letters of any script, digits, ``_ . -``)."""
 LOCK_TIMEOUT = 30.0
 """Seconds a rename or an archive waits for a turn in progress to finish."""
+IN_USE = "in-use"
+"""The lock file (under ``.lw/``) a process keeping the room open holds shared."""
+
+
+def room_in_use(folder: str | Path) -> FolderLock:
+    """``with room_in_use(folder):`` -- the room is kept open by this process (a server) for the
+    block: :func:`rename_room`, :func:`archive_room` and :func:`restore_room` refuse it meanwhile."""
+    return FolderLock(folder, shared=True, name=IN_USE, timeout=5)
 
 
 def rooms_root(data_dir: Path) -> Path:
@@ -226,9 +238,26 @@ def _rewrite(room_file: Path, fields: dict[str, Any]) -> None:
 
 
 def _move(folder: Path, target: Path) -> None:
-    with locked(folder, timeout=LOCK_TIMEOUT):
+    with _not_in_use(folder), locked(folder, timeout=LOCK_TIMEOUT):
         target.parent.mkdir(parents=True, exist_ok=True)
         os.rename(folder, target)
+
+
+@contextlib.contextmanager
+def _not_in_use(folder: Path) -> Iterator[None]:
+    """Hold ``folder``'s :data:`IN_USE` lock exclusively (no process keeps it open), or refuse."""
+    lock = FolderLock(folder, name=IN_USE, timeout=0)
+    try:
+        lock.__enter__()
+    except LwError as exc:
+        if exc.code != "busy":
+            raise
+        raise LwError("this room is open in a running process (lw serve): stop it first, then move the room",
+                      file=folder, code="busy") from None
+    try:
+        yield
+    finally:
+        lock.__exit__(None, None, None)
 
 
 def named_room(data_dir: Path, name: str) -> Path:

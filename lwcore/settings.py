@@ -1,4 +1,5 @@
-"""The operator's plugin choices, persisted in ``<data_dir>/plugins.json``.
+"""The operator's settings: plugin choices, persisted in ``<data_dir>/plugins.json``, and the
+stage director's knobs (:func:`director_settings`, from the environment).
 
 ``{"enabled": [...], "disabled": [...]}``: ids the operator enabled (needed for third-party
 code plugins) and ids they disabled (any plugin). Unknown keys in the file are kept on write.
@@ -73,3 +74,57 @@ class PluginSettings:
     def disable(self, plugin_id: str) -> None:
         self.disabled.add(plugin_id)
         self.enabled.discard(plugin_id)
+
+
+# --- the stage director's operator knobs (M19) --------------------------------------------
+
+DIRECTOR_PREFIX = "TRPG_DIRECTOR__"
+"""The environment names of the director's knobs (the contract's ``TRPG_DIRECTOR__*``)."""
+
+
+@dataclass(frozen=True)
+class DirectorSettings:
+    """What the operator lets a stage director spend, read from the environment (``kernel.env``):
+
+    - ``TRPG_DIRECTOR__IMAGE_PROVIDER``: the image provider adapter (a name a plugin offers,
+      the panels plugin offers one); unset: no picture is ever generated.
+    - ``TRPG_DIRECTOR__IMAGE_ENDPOINT`` / ``__IMAGE_MODEL`` / ``__IMAGE_KEY_ENV``: where it is,
+      which model, and the environment variable holding its key (the adapter's defaults when unset).
+    - ``TRPG_DIRECTOR__ROOM_BUDGET``: pictures one room may have generated, ever (default ``0``:
+      no spending).
+    - ``TRPG_DIRECTOR__PREFETCH``: pictures warm-up may prepare in one quiet turn (default
+      ``1``), always within the room's budget.
+
+    A presentation kit's ``generation: pack_only`` is stronger than all of these."""
+
+    image_provider: str | None = None
+    image_endpoint: str | None = None
+    image_model: str | None = None
+    image_key_env: str | None = None
+    room_budget: int = 0
+    prefetch: int = 1
+
+    @property
+    def spends(self) -> bool:
+        """Whether any picture may be generated at all."""
+        return self.image_provider is not None and self.room_budget > 0
+
+
+def director_settings(env: Any) -> DirectorSettings:
+    """The director's knobs from ``env`` (a mapping); a bad number is refused, named."""
+    def text(key: str) -> str | None:
+        value = str(env.get(DIRECTOR_PREFIX + key, "") or "").strip()
+        return value or None
+
+    def count(key: str, default: int) -> int:
+        raw = text(key)
+        if raw is None:
+            return default
+        if not raw.isdigit() or len(raw) > 6:
+            raise LwError(f"{DIRECTOR_PREFIX}{key} must be a whole number of pictures (0 or more), not {raw!r}",
+                          code="invalid")
+        return int(raw)
+
+    return DirectorSettings(image_provider=text("IMAGE_PROVIDER"), image_endpoint=text("IMAGE_ENDPOINT"),
+                            image_model=text("IMAGE_MODEL"), image_key_env=text("IMAGE_KEY_ENV"),
+                            room_budget=count("ROOM_BUDGET", 0), prefetch=count("PREFETCH", 1))

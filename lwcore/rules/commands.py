@@ -549,7 +549,7 @@ class CommandCall:
     (:meth:`lwcore.rules.kinds.base.SubsystemKind.command`)."""
 
     engine: RulesEngine | None
-    pack: RuleSystem
+    rule_system: RuleSystem
     spec: CommandSpec
     rest: str
     sheet: Sheet | None
@@ -566,7 +566,7 @@ class CommandCall:
 
     @property
     def subsystem(self) -> str:
-        return subsystems.name_of(self.pack, str(self.spec.tool))
+        return subsystems.name_of(self.rule_system, str(self.spec.tool))
 
     @property
     def fixed(self) -> Mapping[str, Any]:
@@ -574,17 +574,17 @@ class CommandCall:
         return self.spec.fixed
 
     def parse(self, text: str | None = None) -> CheckArgs:
-        return parse_check(self.pack, self.spec, self.rest if text is None else text)
+        return parse_check(self.rule_system, self.spec, self.rest if text is None else text)
 
     def value_of(self, args: CheckArgs) -> tuple[str | None, int | None]:
         """The stat the words named and its value (given, else from the sheet or the pack)."""
-        return _resolve_value(self.pack, self.spec, args, self.sheet)
+        return _resolve_value(self.rule_system, self.spec, args, self.sheet)
 
     def run(self, **kwargs: Any) -> SubsystemResult:
-        return subsystems.run(self.engine, self.pack, str(self.spec.tool), self.sheet, rng=self.rng, **kwargs)
+        return subsystems.run(self.engine, self.rule_system, str(self.spec.tool), self.sheet, rng=self.rng, **kwargs)
 
     def on_kept(self, want: str | None = None) -> SubsystemResult:
-        return subsystems.run_on_kept(self.engine, self.pack, str(self.spec.tool), self.sheet, want=want,
+        return subsystems.run_on_kept(self.engine, self.rule_system, str(self.spec.tool), self.sheet, want=want,
                                       rng=self.rng, faces=self.faces)
 
     def refuse(self, message: str, expected: str | None = None) -> CommandError:
@@ -592,7 +592,7 @@ class CommandCall:
 
 
 def _run_tool(call: CommandCall) -> CommandResult:
-    pack, tool = call.pack, str(call.spec.tool)
+    pack, tool = call.rule_system, str(call.spec.tool)
     kind, data = subsystems.spec(pack, tool)
     if data.get("computer") is not None or data.get("script") is not None:
         result = _run_computer(call)

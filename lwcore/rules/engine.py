@@ -350,7 +350,7 @@ class RulesEngine:
 
         def group(name: str) -> RuleSystem | None:
             try:
-                return self.pack(name)
+                return self.rule_system(name)
             except RulesError:
                 return None
 
@@ -366,6 +366,13 @@ class RulesEngine:
         return pack
 
     def pack(self, system: str) -> RuleSystem:
+        """Deprecated since lwcore.api 2.0 (removed in 3.0): :meth:`rule_system`."""
+        import warnings
+
+        warnings.warn("RulesEngine.pack() is deprecated: use .rule_system()", DeprecationWarning, stacklevel=2)
+        return self.rule_system(system)
+
+    def rule_system(self, system: str) -> RuleSystem:
         """The compiled pack for a system id or any of its names; :class:`RulepackError` when
         unknown or malformed (the located diagnostic)."""
         with self._lock:
@@ -429,7 +436,7 @@ class RulesEngine:
             cached = self._packs.get(system_id)
             if cached is None:
                 try:
-                    cached = self.pack(system_id)
+                    cached = self.rule_system(system_id)
                 except RulesError:
                     continue
             if isinstance(cached, RuleSystem) and cached.matches(word):
@@ -441,7 +448,7 @@ class RulesEngine:
         out = {}
         for system_id in self.ids():
             try:
-                out[system_id] = self.pack(system_id)
+                out[system_id] = self.rule_system(system_id)
             except RulesError:
                 continue
         return out
@@ -453,7 +460,7 @@ class RulesEngine:
             for system_id in self.ids():
                 source = self._sources[system_id]
                 try:
-                    pack = self.pack(system_id)
+                    pack = self.rule_system(system_id)
                 except RulesError as exc:
                     out.append(Problem(system_id, source.origin, str(exc)))
                     continue
@@ -507,7 +514,7 @@ class RulesEngine:
         """One check against ``system`` (``skill``/``target``: the value rolled against)."""
         if skill is not None and target is not None:
             raise CheckError("give skill or target, not both")
-        return self.pack(system).check(
+        return self.rule_system(system).check(
             skill if skill is not None else target,
             difficulty=difficulty, variant=variant, bonus=bonus, penalty=penalty, modifiers=modifiers,
             modifier=modifier, params=params, rng=rng, faces=faces, roll=roll,
@@ -515,31 +522,31 @@ class RulesEngine:
 
     def derive(self, system: str, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Derived stats of ``system`` for a sheet's values."""
-        return self.pack(system).derive(values)
+        return self.rule_system(system).derive(values)
 
     def display_name(self, system: str, canonical: str, locale: str = "en") -> str:
-        return self.pack(system).display_name(canonical, locale)
+        return self.rule_system(system).display_name(canonical, locale)
 
     # --- sheets, subsystems, commands (see sheet.py, subsystems.py, commands.py) -------------
 
     def sheet(self, system: str, values: Mapping[str, Any] | None = None, **kwargs: Any) -> Sheet:
         """A new :class:`lwcore.rules.sheet.Sheet` of ``system`` (only non-default values kept)."""
-        return Sheet(self.pack(system), values, **kwargs)
+        return Sheet(self.rule_system(system), values, **kwargs)
 
     def subsystem(self, system: str, name: str, sheet: Sheet | None = None, **kwargs: Any) -> SubsystemResult:
         """Run the pack's subsystem ``name`` (or of that kind); ``sheet`` is read and changed in
         place; see ``subsystems.py``."""
-        return subsystems.run(self, self.pack(system), name, sheet, **kwargs)
+        return subsystems.run(self, self.rule_system(system), name, sheet, **kwargs)
 
     def command(self, system: str, text: str, *, sheet: Sheet | None = None, rng: random.Random | None = None,
                 locale: str = "en", faces: Sequence[int] | None = None,
                 advantage_rule: str | None = None, variant: str | None = None) -> CommandResult:
         """Parse and run a dot command (``.ra 困难侦查+10 b2``); ``variant``: the house-rule ladder
         its checks use unless the command names one itself (a room's ``variant``)."""
-        return run_command(self, self.pack(system), text, sheet=sheet, rng=rng, locale=locale, faces=faces,
+        return run_command(self, self.rule_system(system), text, sheet=sheet, rng=rng, locale=locale, faces=faces,
                            advantage_rule=advantage_rule, variant=variant)
 
     def make_char(self, system: str, *, rng: random.Random | None = None, method: str | None = None,
                   assign: Mapping[str, Any] | None = None) -> Sheet:
         """A new validated sheet from the pack's ``creation_constraints``."""
-        return make_char(self.pack(system), rng=rng, method=method, assign=assign)
+        return make_char(self.rule_system(system), rng=rng, method=method, assign=assign)

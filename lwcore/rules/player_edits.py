@@ -46,7 +46,7 @@ def check_player_edit(before: Sheet, after: Sheet, *, locale: str = "en") -> Non
     """Refuse (:class:`LwError`, code ``forbidden``) what ``after`` holds that a player may not
     have written over ``before`` (see the module docstring), stats named in ``locale``;
     ``None`` when all is fine."""
-    pack = after.pack
+    pack = after.rule_system
     problems: list[str] = []
     old, new = before.stored(), after.stored()
     for name in sorted(set(new), key=str):

@@ -63,10 +63,10 @@ def _norm(text: str) -> str:
 class Sheet:
     """A character sheet bound to a compiled pack."""
 
-    def __init__(self, pack: RuleSystem, values: Mapping[str, Any] | None = None, *, name: str = "",
+    def __init__(self, rule_system: RuleSystem, values: Mapping[str, Any] | None = None, *, name: str = "",
                  expressions: Mapping[str, str] | None = None, state: Mapping[str, Any] | None = None,
                  extra: Mapping[str, Any] | None = None) -> None:
-        self.pack = pack
+        self.rule_system = rule_system
         self.name = name
         self._stored: dict[str, Any] = {}
         self.expressions: dict[str, str] = dict(expressions or {})
@@ -77,33 +77,41 @@ class Sheet:
             self._stored[self.canonical(key)] = value
         self._prune()
 
+    @property
+    def pack(self) -> RuleSystem:
+        """Deprecated since lwcore.api 2.0 (removed in 3.0): :attr:`rule_system`."""
+        import warnings
+
+        warnings.warn("Sheet.pack is deprecated: use .rule_system", DeprecationWarning, stacklevel=2)
+        return self.rule_system
+
     # --- names ----------------------------------------------------------------------------
 
     @property
     def system(self) -> str:
-        return self.pack.id
+        return self.rule_system.id
 
     def canonical(self, name: str) -> str:
         """The pack's canonical name for ``name`` (aliases, any case); unknown names as written."""
         name = _norm(name).strip()
-        canonical = self.pack.canonical(name) or name
-        if canonical not in self._stored and self.pack.family(canonical) is not None:
+        canonical = self.rule_system.canonical(name) or name
+        if canonical not in self._stored and self.rule_system.family(canonical) is not None:
             folded = canonical.casefold()  # a specialty is one stat whatever its case: language (latin)
             canonical = next((k for k in self._stored if k.casefold() == folded), canonical)
         return canonical
 
     def known(self, name: str) -> bool:
-        return self.pack.canonical(_norm(name).strip()) is not None
+        return self.rule_system.canonical(_norm(name).strip()) is not None
 
     # --- values ---------------------------------------------------------------------------
 
     def _derived(self, stored: Mapping[str, Any]) -> dict[str, Any]:
-        return self.pack.derive(stored) if self.pack.model.derived else {}
+        return self.rule_system.derive(stored) if self.rule_system.model.derived else {}
 
     def _values(self) -> dict[str, Any]:
         """Every value (computed once per change; not to be modified)."""
         if self._cache is None:
-            out = dict(self.pack.model.defaults)
+            out = dict(self.rule_system.model.defaults)
             out.update(self._derived(self._stored))
             out.update(self._stored)
             self._cache = out
@@ -120,13 +128,13 @@ class Sheet:
     def baseline(self, name: str) -> Any:
         """What ``name`` would be if it were not stored (its derived value or default), else None."""
         canonical = self.canonical(name)
-        if canonical not in self.pack.model.derived:
-            return self.pack.default(canonical)
+        if canonical not in self.rule_system.model.derived:
+            return self.rule_system.default(canonical)
         rest = {k: v for k, v in self._stored.items() if k != canonical}
         derived = self._derived(rest)
         if canonical in derived:
             return derived[canonical]
-        return self.pack.default(canonical)
+        return self.rule_system.default(canonical)
 
     def get(self, name: str, default: Any = None) -> Any:
         """``name``'s value (any alias): stored, else derived, else the pack's default (a
@@ -135,7 +143,7 @@ class Sheet:
         values = self._values()
         if canonical in values:
             return values[canonical]
-        base = self.pack.default(canonical)
+        base = self.rule_system.default(canonical)
         return default if base is None else base
 
     def __getitem__(self, name: str) -> Any:
@@ -194,7 +202,7 @@ class Sheet:
 
     def resources(self, locale: str = "en") -> list[dict[str, Any]]:
         """The pack's bars for one viewer: ``{id, label, value, max}`` with the label in ``locale``."""
-        sheet = self.pack.model.sheet
+        sheet = self.rule_system.model.sheet
         if sheet is None:
             return []
         values = self._values()
@@ -207,7 +215,7 @@ class Sheet:
 
     def resource(self, name: str) -> tuple[str | None, str | None] | None:
         """``(value_stat, max_stat)`` of the resource whose id, value or max is ``name``."""
-        sheet = self.pack.model.sheet
+        sheet = self.rule_system.model.sheet
         if sheet is None:
             return None
         canonical = self.canonical(name)
@@ -240,11 +248,11 @@ class Sheet:
 
     def copy(self) -> Sheet:
         """An independent sheet with the same name, values, expressions, state and other keys."""
-        return Sheet(self.pack, self._stored, name=self.name, expressions=self.expressions,
+        return Sheet(self.rule_system, self._stored, name=self.name, expressions=self.expressions,
                      state=copy.deepcopy(self.state), extra=copy.deepcopy(self.extra))
 
     def to_file(self) -> SheetFile:
-        return SheetFile(system=self.pack.id, name=self.name, values=dict(self._stored),
+        return SheetFile(system=self.rule_system.id, name=self.name, values=dict(self._stored),
                          expressions=dict(self.expressions), state=dict(self.state), **self.extra)
 
     def to_json(self) -> dict[str, Any]:
@@ -281,17 +289,17 @@ class Sheet:
         if names:
             picked = [self.canonical(n) for n in names]
         else:
-            top = [n for n in self.pack.model.st_show.get("top", []) if n in values]
+            top = [n for n in self.rule_system.model.st_show.get("top", []) if n in values]
             picked = top + [k for k in self._stored if k not in top]
-        per_line = int(self.pack.model.st_show.get("itemsPerLine", 4) or 4)
-        cells = [f"{self.pack.display_name(n, locale)}:{_fmt(values.get(n, '?'))}" for n in picked]
+        per_line = int(self.rule_system.model.st_show.get("itemsPerLine", 4) or 4)
+        cells = [f"{self.rule_system.display_name(n, locale)}:{_fmt(values.get(n, '?'))}" for n in picked]
         cells += [f"&{k}={v}" for k, v in self.expressions.items() if not names]
         lines = [" ".join(cells[i:i + per_line]) for i in range(0, len(cells), per_line)]
         return "\n".join(lines)
 
     def apply_st(self, text: str, *, rng: random.Random | None = None, locale: str = "en") -> StResult:
         """Apply ``.st`` text (see :func:`parse_st`)."""
-        return apply_ops(self, parse_st(text, self.pack), rng=rng, locale=locale)
+        return apply_ops(self, parse_st(text, self.rule_system), rng=rng, locale=locale)
 
 
 def _same(a: Any, b: Any) -> bool:

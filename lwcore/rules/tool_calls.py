@@ -40,7 +40,7 @@ class SubsystemToolCall:
     """
 
     engine: RulesEngine | None
-    pack: RuleSystem
+    rule_system: RuleSystem
     subsystem: str
     sheet: Sheet
     given: dict[str, Any]
@@ -54,16 +54,16 @@ class SubsystemToolCall:
     @property
     def data(self) -> dict[str, Any]:
         """The subsystem's settings in the pack."""
-        return subsystems.spec(self.pack, self.subsystem)[1]
+        return subsystems.spec(self.rule_system, self.subsystem)[1]
 
     def run(self, **kwargs: Any) -> SubsystemResult:
         """Run the subsystem on the character's sheet (changed in place)."""
-        return subsystems.run(self.engine, self.pack, self.subsystem, self.sheet, rng=self.rng, **kwargs)
+        return subsystems.run(self.engine, self.rule_system, self.subsystem, self.sheet, rng=self.rng, **kwargs)
 
     def on_kept(self, want: str | None = None) -> SubsystemResult:
         """Run it on the character's kept check (which becomes its new form); the answer names
         the check's stat."""
-        result = subsystems.run_on_kept(self.engine, self.pack, self.subsystem, self.sheet, want=want, rng=self.rng)
+        result = subsystems.run_on_kept(self.engine, self.rule_system, self.subsystem, self.sheet, want=want, rng=self.rng)
         self.extra["stat"] = result.values.get("stat")
         return result
 

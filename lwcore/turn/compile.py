@@ -33,7 +33,7 @@ from lwcore.contributions import PromptSegment, StagedWrites, TurnContext
 from lwcore.sandbox.budget import ensure as ensure_budget
 from lwcore.turn import segments as own_segments
 from lwcore.turn.adapter import ToolOffer
-from lwcore.turn.context import turn_context
+from lwcore.turn.context import turn_context, turn_room
 from lwcore.turn.fold import FoldResult, TurnFolds, fold_batches, plan_turn, prompt_tokens
 from lwcore.turn.messages import Message, Placed, build_messages, segment_text
 from lwcore.turn.offers import tool_offers, visible_tools
@@ -76,8 +76,7 @@ class CompiledTurn:
 
     @property
     def room(self) -> Room:
-        room: Room = self.context.room
-        return room
+        return turn_room(self.context)
 
     @property
     def protocol(self) -> str:
@@ -172,7 +171,7 @@ def compile_context(
     """Compile the turn of ``context`` for ``provider`` (see the module docstring); returns it
     and the folds an emergency ran. With ``fold``, plan the chronicle fold (``respond`` asks
     the model an emergency fold needs; ``None``: the fold is noted as due)."""
-    room: Room = context.room
+    room = turn_room(context)
     placed, dropped_segments = turn_segments(kernel, context)
     line = player_line(room, actor, context.player_input)
     messages = build_messages(placed, line)

@@ -41,3 +41,11 @@ def turn_context(
         deadline=deadline,
         staged=staged,
     )
+
+
+def turn_room(context: TurnContext) -> Room:
+    """The room of a turn's ``context`` (one :func:`turn_context` built); a context made
+    outside a turn, with no room, is a programming error."""
+    if not isinstance(context.room, Room):
+        raise ValueError("this TurnContext was made outside a turn: it has no room")
+    return context.room

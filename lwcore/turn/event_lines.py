@@ -139,9 +139,9 @@ def entry_text(room: Room, entry: HistoryEntry, locale: str, *, variables: bool 
             line = variable_line(room, event, locale)
             return line if line is not None else entry.text
         if isinstance(event, CheckRolled) and is_check(event.data()):
-            return check_line(room.pack, event.result, locale)
+            return check_line(room.rule_system, event.result, locale)
         if isinstance(event, SubsystemRan) and is_subsystem_data(event.result):
-            return subsystem_line(room.pack, event.result, locale)
+            return subsystem_line(room.rule_system, event.result, locale)
     except (LwError, KeyError, TypeError, ValueError, AttributeError, AssertionError):
         return entry.text
     return entry.text

@@ -33,7 +33,7 @@ def sheet_document(room: Room, member_id: str) -> Document:
     other keys (``extra``)."""
     sheet = room.sheets[member_id]
     return Document(member_id, "sheet", {
-        "member": member_id, "name": sheet.name, "tagline": room.pack.tagline(sheet.extra),
+        "member": member_id, "name": sheet.name, "tagline": room.rule_system.tagline(sheet.extra),
         "values": sheet_values(sheet), "expressions": dict(sheet.expressions), "state": dict(sheet.state),
         "extra": dict(sheet.extra),
     })

@@ -20,6 +20,7 @@ thread that made it: each turn makes and frees its own on the worker.
 
 from __future__ import annotations
 
+import contextvars
 import queue
 import threading
 from collections.abc import Callable
@@ -52,13 +53,15 @@ class TurnQueue:
         self._pending = 0
 
     def submit(self, job: Callable[[], T], *, deadline: Deadline | None = None) -> Future[T]:
-        """Queue ``job`` (run as ``job()`` after every job submitted before it); its future."""
+        """Queue ``job`` (run as ``job()`` after every job submitted before it, in a copy of the
+        submitter's context: the locale packs in use there, say); its future."""
         future: Future[T] = Future()
+        context = contextvars.copy_context()
         with self._lock:
             if self._closed:
                 raise LwError("this room takes no more turns (the host is stopping)", code="closed")
             self._pending += 1
-            self._jobs.put((future, job, deadline))
+            self._jobs.put((future, lambda: context.run(job), deadline))
             if self._worker is None:
                 self._worker = threading.Thread(target=self._run, name=f"turns:{self.name}", daemon=True)
                 self._worker.start()

@@ -180,8 +180,8 @@ class Room:
 
     path: Path
     file: RoomFile
-    pack: RuleSystem
-    """The room's rulepack (``file.system``); every sheet is bound to it."""
+    rule_system: RuleSystem
+    """The room's rule system (``file.system``); every sheet is bound to it."""
     sheets: dict[str, Sheet]
     """Member id -> the kernel's :class:`lwcore.rules.sheet.Sheet` (only values that differ
     from the pack are stored; defaults and derived values come from the pack)."""
@@ -200,6 +200,14 @@ class Room:
 
     def __post_init__(self) -> None:
         self.documents = DocumentStore(self)
+
+    @property
+    def pack(self) -> RuleSystem:
+        """Deprecated since lwcore.api 2.0 (removed in 3.0): :attr:`rule_system`."""
+        import warnings
+
+        warnings.warn("Room.pack is deprecated: use .rule_system", DeprecationWarning, stacklevel=2)
+        return self.rule_system
 
     # -- loading ---------------------------------------------------------------------------
 
@@ -246,11 +254,11 @@ class Room:
         sheets: dict[str, Sheet] = {}
         for member in self.members:
             if member.sheet in changed:
-                _read_sheet(self.path, member, self.pack, sheets, texts)
+                _read_sheet(self.path, member, self.rule_system, sheets, texts)
             elif member.id in self.sheets:
                 sheets[member.id] = self.sheets[member.id]
         variables = _read_variables(self.path, texts) if VARIABLES_FILE in changed else self.variables
-        return type(self)(self.path, self.file, self.pack, sheets, variables, HistoryLog(self.path / HISTORY_FILE),
+        return type(self)(self.path, self.file, self.rule_system, sheets, variables, HistoryLog(self.path / HISTORY_FILE),
                           self.kernel, set(), texts, deadline=self.deadline)
 
     # -- members ---------------------------------------------------------------------------
@@ -294,13 +302,13 @@ class Room:
         to a system it is not (:meth:`lwcore.rules.system.RuleSystem.is_a`): every sheet is
         bound to the room's system."""
         pack = _pack(self.kernel, system, self.path / ROOM_FILE)
-        strangers = sorted(mid for mid, sheet in self.sheets.items() if not pack.is_a(sheet.pack.id))
+        strangers = sorted(mid for mid, sheet in self.sheets.items() if not pack.is_a(sheet.rule_system.id))
         if strangers:
-            raise LwError(f"this room has characters on {self.pack.id} ({', '.join(strangers)}), and {pack.id} is not "
-                          f"{self.pack.id} or a patch of it", code="refused")
+            raise LwError(f"this room has characters on {self.rule_system.id} ({', '.join(strangers)}), and {pack.id} is not "
+                          f"{self.rule_system.id} or a patch of it", code="refused")
         self.sheets = {mid: Sheet(pack, sheet.stored(), name=sheet.name, expressions=sheet.expressions,
                                   state=sheet.state, extra=sheet.extra) for mid, sheet in self.sheets.items()}
-        self.pack = pack
+        self.rule_system = pack
         self.file.system = pack.id
         self.mark("room")
         return pack
@@ -312,7 +320,7 @@ class Room:
         adult switch is on, not limited to ``systems`` the room does not play."""
         return [
             f for f in self.file.features
-            if (self.file.adult or not f.adult) and (not f.systems or any(self.pack.is_a(s) for s in f.systems))
+            if (self.file.adult or not f.adult) and (not f.systems or any(self.rule_system.is_a(s) for s in f.systems))
         ]
 
     # -- variables -------------------------------------------------------------------------
@@ -451,7 +459,7 @@ def _pack(kernel: Kernel, system: str, where: Path) -> RuleSystem:
     if system_id is None:
         raise LwError(f"rule system {system!r} is not installed (no rulepack answers to it)", file=where,
                       expected="one of: " + (", ".join(engine.ids()) or "(no rulepacks installed)"))
-    return engine.pack(system_id)
+    return engine.rule_system(system_id)
 
 
 def _read_sheet(folder: Path, member: Member, pack: RuleSystem, sheets: dict[str, Sheet], texts: dict[str, str]) -> None:
@@ -521,7 +529,7 @@ def sheet_values(sheet: Sheet) -> dict[str, Any]:
     """The values a reader of the sheet is shown: the pack's headline stats (``st_show.top``),
     then what the sheet stores, then the values the pack derives -- not every default."""
     values = sheet.values()
-    pack = sheet.pack
+    pack = sheet.rule_system
     out: dict[str, Any] = {}
     for name in (*pack.model.st_show.get("top", ()), *sheet.stored(), *pack.model.derived):
         if name in values and name not in out:

@@ -72,7 +72,7 @@ def room_segments(room: Room, locale: str, *, history_limit: int = HISTORY_IN_PR
 def expertise_text(room: Room, locale: str) -> str:
     """The room's rule-system expertise in ``locale`` plus the subsystems the
     ``subsystem_check`` tool can run (the pack the room loaded with, its sheets' pack)."""
-    parts = [sheet_rolls.expertise(room.pack, locale), sheet_rolls.tool_notes(room.pack, locale)]
+    parts = [sheet_rolls.expertise(room.rule_system, locale), sheet_rolls.tool_notes(room.rule_system, locale)]
     return "\n\n".join(p for p in parts if p)
 
 
@@ -88,7 +88,7 @@ def sheets_text(room: Room, keeper: Viewer) -> str:
     it is a check event already) and the sheet's notes."""
     t = kernel_catalogue().bind(keeper.locale)
     lines = [t("prompt.sheets")]
-    pack = room.pack
+    pack = room.rule_system
     for member in room.file.players:
         if member.id not in room.sheets:
             continue

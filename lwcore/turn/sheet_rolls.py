@@ -74,7 +74,7 @@ def check_on_sheet(
     is then the number to beat), or filling a dice-pool parameter. The dot commands go through
     the same :func:`lwcore.rules.commands.check_with_value`. The check is kept on the sheet
     (luck, push and opposed work on it)."""
-    pack = sheet.pack
+    pack = sheet.rule_system
     spec = check_command(pack)
     canonical = sheet.canonical(skill)
     if spec.stat_format:

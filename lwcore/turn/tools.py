@@ -195,7 +195,7 @@ def skill_check(args: SkillCheckArgs, ctx: ToolContext) -> dict[str, Any]:
     if args.reason:
         result["reason"] = args.reason
     try:
-        summary = check_line(room.pack, result, ctx.locale)
+        summary = check_line(room.rule_system, result, ctx.locale)
     except (LwError, KeyError, TypeError, ValueError):
         summary = f"{sheet.name} {outcome['skill_label']} {outcome['roll']}/{outcome['target']} → {outcome['rank_label']}"
     ctx.events.append(CheckRolled(summary=summary, result=result))
@@ -261,7 +261,7 @@ def subsystem_check(args: Any, ctx: ToolContext) -> dict[str, Any]:
     maps to its run (:func:`lwcore.rules.tool_calls.run_tool_call`); the engine rolls, applies
     the pack's rules and changes the sheets, and every sheet that changed is marked."""
     room = ctx.room
-    pack = room.pack
+    pack = room.rule_system
     try:
         member_id, sheet = room.sheet_of(args.character)
         target = sheet_rolls.find_subsystem(pack, args.subsystem)

@@ -357,12 +357,18 @@ def open_branch(tree: Tree, segments: Sequence[Segment], path: str) -> tuple[Tre
     return new, node
 
 
+def new_root(value: Any) -> Tree:
+    """The tree that writing ``value`` at the root (the empty path) makes: a copy of it, which
+    must be an object (:class:`TreeError` otherwise). Every writer of the root goes through here."""
+    if not isinstance(value, dict):
+        raise TreeError("the root can only be set to an object")
+    return copy.deepcopy(value)
+
+
 def _put_value(tree: Tree, path: str, value: Any) -> Tree:
     segments = parse_path(path)
     if not segments:
-        if not isinstance(value, dict):
-            raise TreeError("the root can only be set to an object")
-        return copy.deepcopy(value)
+        return new_root(value)
     new, node = open_branch(tree, segments, path)
     found, old = _step(node, segments[-1])
     value = copy.deepcopy(value)

@@ -186,7 +186,7 @@ def resource_bars(room: Room, values: Mapping[str, Any], locale: str) -> tuple[R
     """The rulepack's bars filled from ``values`` (what the viewer sees of a sheet), labelled in
     ``locale``; a bar whose value is not among them is left out (a maximum not among them is
     ``None``): a bar never shows more than the values it is built from."""
-    shape = room.pack.model.sheet
+    shape = room.rule_system.model.sheet
     bars = []
     for res in shape.resources if shape is not None else ():
         if res.value is None or values.get(res.value) is None:

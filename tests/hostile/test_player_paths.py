@@ -74,7 +74,7 @@ def command_lines(room: Path) -> list[str]:
 
     kernel = Kernel(data_dir=room.parent / "probe", env={})
     commands = kernel.room_commands
-    words = sorted(n for n in commands if commands[n].who != "keeper") + sorted(command_specs(engine_for(kernel).pack("coc7")))
+    words = sorted(n for n in commands if commands[n].who != "keeper") + sorted(command_specs(engine_for(kernel).rule_system("coc7")))
     args = ["../../../../etc/passwd", f"{room}/sheets/chen-mo.yaml"]
     keeper_only = [f".{n} {args[1]}" for n in sorted(commands) if commands[n].who == "keeper"]
     return [f".{w} {a}" for w in words for a in args] + keeper_only

@@ -83,21 +83,26 @@ def breaking(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
 
 def grew_compatibly(name: str, was: dict[str, Any], now: dict[str, Any]) -> bool:
     """A callable that only gained trailing parameters with defaults (a minor change: a new
-    optional argument or an optional field of a contribution type): dropping them from today's
-    signature gives the recorded one."""
+    optional argument or an optional field of a contribution type), or gave a type to what was
+    annotated ``Any``: dropping the new ones from today's signature, and reading ``Any`` where
+    it was, gives the recorded one."""
     if was.get("kind") != now.get("kind") or "signature" not in was:
         return False
     try:
         signature = inspect.signature(getattr(api, name))
     except (TypeError, ValueError):
         return False
-    params = list(signature.parameters.values())
-    while params and params[-1].default is not inspect.Parameter.empty:
-        params.pop()
+    # a parameter or field annotated ``Any`` that now names its type (a typed seam) is a minor
+    # change: the recorded signature is read with today's annotation put back to Any
+    params = [p.replace(annotation="Any") if f"{p.name}: 'Any'" in was["signature"] else p
+              for p in signature.parameters.values()]
+    while True:
         shorter = re.sub(r" at 0x[0-9a-f]+", "", str(signature.replace(parameters=params)))
         if shorter == was["signature"]:
             return True
-    return False
+        if not params or params[-1].default is inspect.Parameter.empty:
+            return False
+        params.pop()
 
 
 def major(version: str) -> int:
@@ -201,16 +206,17 @@ pathlib.Path(os.environ["LW_TEST_MARKER_DIR"], "imported").write_text("yes")
 
 
 def test_a_plugin_requiring_another_api_is_refused_before_its_code_runs(site, kernel_factory, tmp_path) -> None:
-    site.add("future", code=REFUSED_CODE, extra_manifest='requires_api = ">=2.0,<3"')
+    future = f">={major(API_VERSION) + 1}.0,<{major(API_VERSION) + 2}"
+    site.add("future", code=REFUSED_CODE, extra_manifest=f'requires_api = "{future}"')
     site.add("current", code=CURRENT_CODE,
              extra_manifest=f'requires_api = ">={API_VERSION},<{major(API_VERSION) + 1}"')
     kernel = kernel_factory(env={"LW_PLUGINS": "future,current"})
     kernel.load_all()
     record = kernel.plugin("future")
     manifest = site.root / "lwtest_future" / "lw-plugin.toml"
-    line = manifest.read_text(encoding="utf-8").splitlines().index('requires_api = ">=2.0,<3"') + 1
+    line = manifest.read_text(encoding="utf-8").splitlines().index(f'requires_api = "{future}"') + 1
     assert record.status == "error"
-    assert record.reason == (f"{manifest}:{line}: requires_api: needs plugin API >=2.0,<3, this kernel provides "
+    assert record.reason == (f"{manifest}:{line}: requires_api: needs plugin API {future}, this kernel provides "
                              f"{API_VERSION}; not loaded (update the plugin or Loreweaver)")
     assert not (tmp_path / "markers" / "imported").exists() and "lwtest_future.plugin" not in sys.modules
     assert kernel.plugin("current").status == "enabled"
@@ -224,7 +230,7 @@ def test_a_malformed_requirement_is_a_located_manifest_error(site, kernel_factor
     assert record.status == "error"
     line = manifest.read_text(encoding="utf-8").splitlines().index('requires_api = "~=1.0"') + 1
     assert record.reason == (f"bad manifest: {manifest}:{line}: requires_api: Value error, clause '~=1.0' is not "
-                             "OPERATOR VERSION (expected comma-separated OPERATOR VERSION clauses, e.g. '>=1.0,<2')")
+                             "OPERATOR VERSION (expected comma-separated OPERATOR VERSION clauses, e.g. '>=2.0,<3')")
 
 
 def test_lw_plugins_list_shows_the_refusal(site, tmp_path) -> None:
@@ -232,13 +238,14 @@ def test_lw_plugins_list_shows_the_refusal(site, tmp_path) -> None:
     import os
     import subprocess
 
-    site.add("future", code=REFUSED_CODE, extra_manifest='requires_api = ">=2"')
+    future = f">={major(API_VERSION) + 1}"
+    site.add("future", code=REFUSED_CODE, extra_manifest=f'requires_api = "{future}"')
     env = {**os.environ, "LW_PLUGINS": "future", "PYTHONPATH": os.pathsep.join([str(site.root), str(ROOT)])}
     out = subprocess.run([sys.executable, "-c", "from lwcore.cli import main; main()", "plugins", "list", "--json"], capture_output=True,
                          text=True, timeout=120, env=env)
     assert "Traceback" not in out.stderr
     rows = {row["id"]: row for row in json.loads(out.stdout)}
-    assert rows["future"]["status"] == "error" and "needs plugin API >=2" in rows["future"]["reason"]
+    assert rows["future"]["status"] == "error" and f"needs plugin API {future}" in rows["future"]["reason"]
     assert not (tmp_path / "markers" / "imported").exists()
 
 
@@ -321,3 +328,25 @@ def test_a_manifest_cache_of_another_manifest_schema_is_ignored(site, kernel_fac
     assert ManifestCache(path).get(manifest, manifest.stat()) is None
     kernel = kernel_factory(env={"LW_PLUGINS": "good"})
     assert kernel.plugin("good").status == "enabled" and kernel.plugin("good").manifest.requires_api == ">=1"
+
+
+def test_the_names_renamed_in_2_0_still_answer_with_a_deprecation_warning(tmp_path) -> None:
+    """2.0 renamed ``pack`` (the rule system a room, a sheet and the engine's lookup give) to
+    ``rule_system``; the old names answer the same object through 2.x, warning."""
+    import shutil
+    import warnings
+
+    from lwcore.api import Kernel, Room, engine_for
+
+    room_dir = tmp_path / "room"
+    shutil.copytree(ROOT / "examples" / "fog-harbor", room_dir, ignore=shutil.ignore_patterns("replies", ".lw"))
+    kernel = Kernel(data_dir=tmp_path / "home", env={})
+    room = Room.load(room_dir, kernel)
+    sheet = next(iter(room.sheets.values()))
+    engine = engine_for(kernel)
+    for old, new in ((lambda: room.pack, room.rule_system), (lambda: sheet.pack, sheet.rule_system),
+                     (lambda: engine.pack(room.rule_system.id), engine.rule_system(room.rule_system.id))):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert old() is new
+        assert [w.category for w in caught] == [DeprecationWarning] and "rule_system" in str(caught[0].message)

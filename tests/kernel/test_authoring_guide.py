@@ -100,7 +100,7 @@ def check_fatigue(kernel: Kernel, tmp_path: Path) -> None:
     assert trek.subsystem("trek", "march", sheet).outcome == "going" and sheet["Fatigue"] == 1
     assert trek.subsystem("trek", "march", sheet).outcome == "exhausted" and sheet["Fatigue"] == 2
     with pytest.raises(RulepackError, match="a fatigue subsystem needs stat:"):
-        engine({"kind": "fatigue", "limit": 2}).pack("trek")
+        engine({"kind": "fatigue", "limit": 2}).rule_system("trek")
 
 
 def check_tarot(kernel: Kernel, tmp_path: Path) -> None:
@@ -163,7 +163,7 @@ def check_title_cards(kernel: Kernel, tmp_path: Path) -> None:
     from lwcore.contributions import StageBeat
 
     direct = kernel.stage_directors["title-cards"].direct
-    beat = StageBeat("scene", "fog-harbor", 3, {"templates": ["title_card", "letter"]}, {"scene": "The pier"})
+    beat = StageBeat("scene", "fog-harbor", 3, {"templates": ["title_card", "letter"]}, {"beat": {"id": "scene", "value": "The pier"}})
     assert direct(beat) == [{"kind": "title_card", "title": "The pier"}]
     assert direct(StageBeat("scene", "fog-harbor", 3, {"templates": ["letter"]})) == []
 

@@ -95,3 +95,51 @@ def test_a_hostile_locale_pack_never_stalls_crashes_or_shadows_shipped_text(tmp_
     room_file.write_text(room_file.read_text(encoding="utf-8").replace("locale: zh\n", "locale: zh-CN\n", 1),
                          encoding="utf-8")
     assert lw(home, "turn", str(room), "--as", "p1", "--say", ".help").stdout.startswith("可用的房间命令：")
+
+
+def test_each_kernel_reads_its_own_locale_packs_in_one_process(tmp_path: Path) -> None:
+    """Two kernels in one process (a host serving two data dirs): each reads the packs of its
+    own data dir -- where it loaded, in each of its turns, and in a turn queue's worker thread
+    -- never the other's, whichever loaded last."""
+    import threading
+
+    from lwcore import i18n
+    from lwcore.kernel import Kernel
+    from lwcore.turn.queue import TurnQueue
+
+    french, plain = tmp_path / "french", tmp_path / "plain"
+    locale_pack(french, {"fr/lwcore.json": {"help.head": "Commandes de salle :"}})
+    plain.mkdir()
+    head = lambda: i18n.kernel_text("help.head", "fr")  # noqa: E731
+    english = head()
+    assert english.startswith("Room commands")
+
+    seen: dict[str, str] = {}
+
+    def load_and_read(name: str, home: Path) -> None:
+        Kernel(data_dir=home, env={}).load_all()
+        seen[name] = head()
+
+    threads = [threading.Thread(target=load_and_read, args=(n, h)) for n, h in (("french", french), ("plain", plain))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == {"french": "Commandes de salle :", "plain": english}
+
+    a = Kernel(data_dir=french, env={})
+    a.load_all()
+    assert head() == "Commandes de salle :"
+    b = Kernel(data_dir=plain, env={})
+    b.load_all()
+    assert head() == english  # the last loaded in this thread is in use here
+    with i18n.packs_in_use(a.locale_packs):
+        assert head() == "Commandes de salle :"
+        worker = TurnQueue("t", idle=0.1).submit(head)  # a queued job runs in its submitter's context
+        assert worker.result(timeout=30) == "Commandes de salle :"
+    assert head() == english
+
+    room = french_room(tmp_path)
+    result = a.turn(room, ".help", actor="p2")
+    assert result.command is not None and str(result.command.to_json()["text"]).startswith("Commandes de salle :")
+    assert head() == english  # a's turn left b's packs in use here

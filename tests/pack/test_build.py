@@ -29,7 +29,9 @@ def test_the_built_manifest_records_inventory_detection_and_trust(kernel: Kernel
         data = yaml.safe_load(z.read("pack.yaml"))
     assert names == ["art/map.png", "cards/blackmoor.lorecard.json", "prep/setup.js", "rules/blackmoor.yaml",
                      "skills/fen-guide/SKILL.md", "skills/fen-guide/hooks.js", "skills/fen-guide/references/channels.md",
-                     "ui/art/village.svg", "ui/panels.yaml", "pack.yaml"]  # room/, replies/, README.md: not declared
+                     "ui/art/bell.wav", "ui/art/chapel.png", "ui/art/fen-map.png", "ui/art/reeds.wav",
+                     "ui/art/surveyor.png", "ui/art/village.svg", "ui/panels.yaml", "ui/presentation.yaml",
+                     "pack.yaml"]  # room/, replies/, README.md: not declared
     assert data["manifest_version"] == 2
     files = {f["path"]: f for f in data["files"]}
     for name in names[:-1]:
@@ -44,10 +46,13 @@ def test_the_built_manifest_records_inventory_detection_and_trust(kernel: Kernel
     assert data["contents"]["skills"][0]["files"] == names[4:7]
     assert data["contents"]["panels"][0]["files"] == ["ui/art/village.svg"]
     assert data["contents"]["panels"][0]["detected"] == {"panels": 2, "tier2": 0}
-    assert data["trust"] == {"counts": {"cards": 1, "panels": 1, "prep": 1, "rulepacks": 1, "skills": 1},
+    kit = data["contents"]["presentation"][0]
+    assert kit["files"] == names[7:12] and kit["detected"] == {"cues": 2, "generation": "allow", "subjects": 4}
+    assert data["trust"] == {"counts": {"cards": 1, "panels": 1, "prep": 1, "presentation": 1, "rulepacks": 1,
+                                        "skills": 1},
                              "world_cards": 1, "has_hooks": True, "has_ejs": False, "has_rules_script": False,
-                             "prep_scripts": 1, "presets": 0, "panels": 2, "presentation_subjects": 0,
-                             "imagegen": False, "assets": 1,
+                             "prep_scripts": 1, "presets": 0, "panels": 2, "presentation_subjects": 4,
+                             "imagegen": True, "assets": 1,
                              "asset_bytes": (src / "art/map.png").stat().st_size}
 
 

@@ -130,7 +130,8 @@ def test_the_pack_builds_verifies_and_installs_what_it_declares(session: Session
     assert f"ok: every check passed (sha256 {sha.group(1)})" in session.step("lw pack verify").stdout
     install = session.step("lw pack install")
     card = install.stderr  # the trust card, shown before the (skipped) question
-    assert "contains: 1 cards, 1 panel files, 1 prep scripts, 1 rulepacks, 1 skills" in card, card
+    assert "contains: 1 cards, 1 panel files, 1 prep scripts, 1 presentation kits, 1 rulepacks, 1 skills" in card, card
+    assert "presentation kit: 4 subject(s); it MAY spend your image-generation budget." in card, card
     assert "hooks JS yes" in card and "prep scripts 1" in card and "1 world card(s)" in card, card
     assert "installed blackmoor@1.0.0" in install.stdout
     # landed in discovery folders: the rulepack and the skill; the rest stays in the pack's home
@@ -227,7 +228,7 @@ def test_a_fen_lore_check_is_graded_by_the_patched_pack(session: Session, turn: 
         ("沼泽知识", 15, 11, "regular", True)
     assert "沼泽知识" not in read_yaml(session.room / "sheets" / "gu-xingzhou.yaml")["values"]
     engine = engine_for(session.kernel())
-    assert engine.pack("blackmoor").canonical("fen lore") == "沼泽知识" and engine.pack("coc7").canonical("fen lore") is None
+    assert engine.rule_system("blackmoor").canonical("fen lore") == "沼泽知识" and engine.rule_system("coc7").canonical("fen lore") is None
     # Alex reads the line in English, through the patch's display name
     p2 = session.cli("turn", str(session.room), "--view", "--as", "p2")
     assert "Fen Lore 15: 1d100=11/15 Success" in p2

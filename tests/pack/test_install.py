@@ -51,9 +51,9 @@ def test_a_running_kernel_sees_installed_rulepacks_without_a_restart(kernel: Ker
     engine = engine_for(kernel)
     assert "fen" not in engine.ids()
     install_pack(kernel, str(versions[0]))
-    assert {"fen", "old"} <= set(engine.ids()) and engine.pack("fen").matches("fen")
+    assert {"fen", "old"} <= set(engine.ids()) and engine.rule_system("fen").matches("fen")
     install_pack(kernel, str(versions[1]))
-    assert "old" not in engine.ids() and engine.pack("bog").matches("bog") and engine.pack("fen").matches("fen2")
+    assert "old" not in engine.ids() and engine.rule_system("bog").matches("bog") and engine.rule_system("fen").matches("fen2")
 
 
 def test_a_kernel_sees_what_another_process_installed_within_its_recheck_window(

@@ -28,7 +28,7 @@ def test_a_scripted_system_builds_installs_and_resolves(kernel: Kernel, tmp_path
     install_pack(kernel, str(built.path))
     engine = engine_for(kernel)
     engine.refresh()
-    pack = engine.pack("pair match")
+    pack = engine.rule_system("pair match")
     assert set(pack.scripts) == {"resolution", "subsystems.strain"}
     assert pack.check(7, faces=[3, 4, 6], params={"pool": 3}).rank == "pair"
     assert pack.check(7, faces=[6, 6, 5], params={"pool": 3}).rank == "miss"

@@ -40,7 +40,7 @@ def pack_from(tmp_path: Path) -> Callable[..., RuleSystem]:
     def load(text: str, name: str = "shape") -> RuleSystem:
         path = tmp_path / f"{name}.yaml"
         path.write_text(textwrap.dedent(text), encoding="utf-8")
-        return RulesEngine(None, sources=[PackSource(name, "test", path)], user_dir=None).pack(name)
+        return RulesEngine(None, sources=[PackSource(name, "test", path)], user_dir=None).rule_system(name)
 
     return load
 

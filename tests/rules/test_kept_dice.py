@@ -142,7 +142,7 @@ def test_bonus_and_penalty_tens_dice_keep_one_percentile_die(pack_from, extra: i
 
 
 def test_the_bundled_percentile_pack_keeps_the_bonus_die_value() -> None:
-    pack = engine_for(Kernel()).pack("coc7")
+    pack = engine_for(Kernel()).rule_system("coc7")
     result = pack.check(60, bonus=1, faces=[37, 0])
     assert (result.roll, result.kept, result.dice, result.rank) == (7, (7,), (37, 0), "extreme")
     result = pack.check(60, penalty=1, faces=[37, 9])
@@ -217,7 +217,7 @@ def test_the_reference_dnd5e_pack_grades_advantage_and_disadvantage_by_the_kept_
     """Loreweaver's shipped dnd5e pack, unchanged: its ``dice[0] == 20`` crit and ``dice[0] == 1``
     fumble read the kept d20 of ``2d20kh1``/``2d20kl1``."""
     (path,) = reference_packs("dnd5e")
-    pack = RulesEngine(None, sources=[PackSource("dnd5e", "test", path)], user_dir=None).pack("dnd5e")
+    pack = RulesEngine(None, sources=[PackSource("dnd5e", "test", path)], user_dir=None).rule_system("dnd5e")
     assert not [w for w in pack.warnings if "dice" in w], pack.warnings
     assert pack.check(15, modifiers={"disadvantage": 1}, faces=[20, 1]).rank == "fumble"
     assert pack.check(15, modifiers={"advantage": 1}, faces=[3, 20]).rank == "crit"
@@ -235,6 +235,6 @@ def test_the_reference_dnd5e_pack_adds_the_modifier_to_roll(reference_packs) -> 
     """Its ``roll >= target`` is the kept d20 plus the check's modifier (every face, modifier
     and DC: ``test_roll_meaning.py``)."""
     (path,) = reference_packs("dnd5e")
-    pack = RulesEngine(None, sources=[PackSource("dnd5e", "test", path)], user_dir=None).pack("dnd5e")
+    pack = RulesEngine(None, sources=[PackSource("dnd5e", "test", path)], user_dir=None).rule_system("dnd5e")
     assert pack.check(12, modifier=5, faces=[10]).rank == "success"
     assert pack.check(12, modifier=5, faces=[6]).rank == "fail"

@@ -78,7 +78,7 @@ def test_luck_kind_under_another_name_and_rank_words(engine) -> None:
     spent = engine.command("under", ".spend", sheet=sheet)
     assert spent.data["values"]["cost"] == 10 and spent.data["outcome"] == "good"
     assert sheet.get("fortune") == 20 and last_check(sheet)[0].roll == 60
-    pack = engine.pack("under")
+    pack = engine.rule_system("under")
     assert rank_named(pack, "superbe") == "top" and rank_named(pack, "Good") == "good"
     assert rank_named(pack, None) is None
     engine.command("under", ".r skill", sheet=sheet, faces=[40])

@@ -64,7 +64,7 @@ def test_the_readme_kind_is_registered_and_runs_through_a_pack(stress_plugin, tm
     assert kernel.subsystem_kinds.origin("stress") == "stress"
     assert kernel.subsystem_kinds.origin("sanity") == "rules"  # the bundled kinds: the built-in rules plugin's
     engine = engine_with(kernel, tmp_path, pack_text())
-    pack = engine.pack("calm")
+    pack = engine.rule_system("calm")
     assert pack.warnings == [] and pack.kinds is engine.kinds and pack.kinds.named("stress") is not None
     assert [str(o) for o in run_pack_tests(engine, pack) if not o.passed] == []
     sheet = engine.sheet("calm", {"Stress": 2})
@@ -77,16 +77,16 @@ def test_the_pack_checker_reads_the_new_kinds_keys(stress_plugin, tmp_path: Path
     kernel = kernel_with_stress(stress_plugin)
     text = pack_text().replace("{stat: Stress, roll: 1d6, limit: 10}", "{roll: 1d, limt: 10}")
     with pytest.raises(RulepackError) as info:
-        engine_with(kernel, tmp_path, text).pack("calm")
+        engine_with(kernel, tmp_path, text).rule_system("calm")
     found = str(info.value)
     assert "a stress subsystem needs stat:" in found and "subsystems.stress.roll" in found
-    warned = engine_with(kernel, tmp_path, pack_text().replace("limit: 10}", "limit: 10, limt: 9}")).pack("calm").warnings
+    warned = engine_with(kernel, tmp_path, pack_text().replace("limit: 10}", "limit: 10, limt: 9}")).rule_system("calm").warnings
     assert any("unknown key 'limt'" in w and "did you mean 'limit'?" in w for w in warned)
 
 
 def test_the_turns_tool_door_offers_the_new_kind(stress_plugin, tmp_path: Path) -> None:
     kernel = kernel_with_stress(stress_plugin)
-    pack = engine_with(kernel, tmp_path, pack_text()).pack("calm")
+    pack = engine_with(kernel, tmp_path, pack_text()).rule_system("calm")
     target = sheet_rolls.find_subsystem(pack, ".stress")
     assert target.kind is kernel.subsystem_kinds["stress"] and target.command == "stress"
     assert "stress" in sheet_rolls.usable_subsystems(pack)
@@ -140,7 +140,7 @@ def test_a_turns_subsystem_check_runs_the_new_kind(stress_plugin, tmp_path: Path
 def test_without_the_plugin_the_kind_is_unknown(stress_plugin, tmp_path: Path) -> None:
     not_enabled = Kernel(data_dir=stress_plugin, env={})  # installed, but third-party code is off until enabled
     assert "stress" not in not_enabled.subsystem_kinds and kinds.kind_named("stress") is None
-    pack = engine_with(not_enabled, tmp_path, pack_text().split("tests:")[0]).pack("calm")
+    pack = engine_with(not_enabled, tmp_path, pack_text().split("tests:")[0]).rule_system("calm")
     assert any("kind 'stress' is not one this engine runs" in w for w in pack.warnings)
 
 

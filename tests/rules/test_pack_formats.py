@@ -146,7 +146,7 @@ def test_resolution_check_routes_favorable_and_gives_a_default_target(tmp_path: 
     engine = RulesEngine(None, sources=[PackSource("dc", "test", path)], user_dir=None)
     from lwcore.rules.commands import check_command, check_with_value
 
-    pack = engine.pack("dc")
+    pack = engine.rule_system("dc")
     done = check_with_value(pack, check_command(pack), "stealth", 3, modifiers={"favorable": 1}, faces=[4, 12])
     assert (done.result.target, done.result.roll, done.result.modifiers) == (15, 12, {"advantage": 1})
     assert done.result.rank == "success" and not done.roll_only
@@ -200,7 +200,7 @@ def test_template_names_a_kind_and_its_keys_keep_their_meaning(tmp_path: Path) -
           ti: {tool: madness, args: {table: temporary}}
         """), encoding="utf-8")
     engine = RulesEngine(None, sources=[PackSource("tpl", "test", path)], user_dir=None)
-    assert engine.pack("tpl").warnings == []
+    assert engine.rule_system("tpl").warnings == []
     fumbled = engine.subsystem("tpl", "sanity_check", engine.sheet("tpl"), loss="1/1d6", faces=[100])
     assert (fumbled.outcome, fumbled.values["after"], fumbled.values["loss"]) == ("fumble", 0, 45)  # all of it
     grown = engine.subsystem("tpl", "skill_growth", engine.sheet("tpl", {"STR": 98}), skill="STR", faces=[97, 4])

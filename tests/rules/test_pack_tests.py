@@ -61,13 +61,13 @@ def engine():
 
 @pytest.mark.parametrize("system", ["coc7", "dnd5e", "wod"])
 def test_the_bundled_tables_pass(engine, system: str) -> None:
-    outcomes = run_pack_tests(engine, engine.pack(system))
+    outcomes = run_pack_tests(engine, engine.rule_system(system))
     assert outcomes and [str(o) for o in outcomes if not o.passed] == []
 
 
 @pytest.mark.parametrize("system", ["coc7", "dnd5e", "wod"])
 def test_the_bundled_tables_cover_every_rank_of_every_ladder(engine, system: str) -> None:
-    pack = engine.pack(system)
+    pack = engine.rule_system(system)
     res = pack.resolution
     ladders = {None: res.ranks, **res.variants}
     covered = {(case.variant, case.want) for case in pack.model.tests

@@ -39,7 +39,7 @@ def bound_cases():  # noqa: ANN201
     kernel = Kernel(env={})
     engine = engine_for(kernel)
     for system in ("coc7", "dnd5e", "wod"):
-        pack = engine.pack(system)
+        pack = engine.rule_system(system)
         assert pack.model.bounds, system  # each bundled pack declares what a player may set
         for name, bound in pack.model.bounds.items():
             stat = name
@@ -52,7 +52,7 @@ def bound_cases():  # noqa: ANN201
 
 @pytest.mark.parametrize(("system", "stat", "value", "allowed"), list(bound_cases()))
 def test_every_bundled_bound_at_its_edges(engine, system: str, stat: str, value: int, allowed: bool) -> None:  # noqa: ANN001
-    pack = engine.pack(system)
+    pack = engine.rule_system(system)
     # a sign after a name adjusts (.st hp-3): a negative value is reached from 0
     before, after = edited(pack, f"{stat} {value}" if value >= 0 else f"{stat}-{-value}",
                            values={stat: 0 if value < 0 else value - 1})
@@ -66,7 +66,7 @@ def test_every_bundled_bound_at_its_edges(engine, system: str, stat: str, value:
 
 
 def test_names_the_pack_does_not_know_are_refused_unless_the_sheet_has_them(engine) -> None:  # noqa: ANN001
-    pack = engine.pack("coc7")
+    pack = engine.rule_system("coc7")
     for text in ("'@p' 5", "拉丁语 40", "<b>x</b> 1"):
         before, after = edited(pack, text)
         with pytest.raises(LwError, match="not a stat of coc7"):
@@ -81,7 +81,7 @@ def test_names_the_pack_does_not_know_are_refused_unless_the_sheet_has_them(engi
 
 
 def test_aliases_adjustments_and_resources(engine) -> None:  # noqa: ANN001
-    pack = engine.pack("coc7")
+    pack = engine.rule_system("coc7")
     before, after = edited(pack, "str60 dex 70 san-5 hp-1d3")
     check_player_edit(before, after)
     before, after = edited(pack, "san-1000")
@@ -106,7 +106,7 @@ def test_a_pack_without_bounds_has_the_kernels_limit(pack_from) -> None:  # noqa
 
 
 def test_expressions_are_bounded(engine) -> None:  # noqa: ANN001
-    pack = engine.pack("coc7")
+    pack = engine.rule_system("coc7")
     before, after = edited(pack, "&手枪=1d10")
     check_player_edit(before, after)
     before, after = edited(pack, " ".join(f"&w{i}=1d6" for i in range(MAX_PLAYER_EXPRESSIONS + 1)))
@@ -122,7 +122,7 @@ def test_expressions_are_bounded(engine) -> None:  # noqa: ANN001
 
 
 def test_the_sheets_state_is_the_keepers(engine) -> None:  # noqa: ANN001
-    pack = engine.pack("coc7")
+    pack = engine.rule_system("coc7")
     before, after = edited(pack, "clr", values={"力量": 60}, state={"temporary_insanity": True})
     with pytest.raises(LwError, match="state"):
         check_player_edit(before, after)

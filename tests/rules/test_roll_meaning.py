@@ -165,7 +165,7 @@ def test_the_schema_says_what_roll_and_total_are() -> None:
 
 def reference(reference_packs, name: str) -> RuleSystem:
     (path,) = reference_packs(name)
-    return RulesEngine(None, sources=[PackSource(name, "test", path)], user_dir=None).pack(name)
+    return RulesEngine(None, sources=[PackSource(name, "test", path)], user_dir=None).rule_system(name)
 
 
 def test_the_reference_dnd5e_pack_grades_every_face_modifier_and_dc_as_loreweaver(reference_packs) -> None:

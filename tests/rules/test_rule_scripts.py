@@ -57,7 +57,7 @@ def oracle(faces: list[int], target: int) -> tuple[str, int | None]:
 ])
 def test_the_script_decides_what_the_expression_language_cannot(pack_dir: Path, faces: list[int], target: int,
                                                                  rank: str, margin: int | None, flags: dict) -> None:
-    pack = engine_for(pack_dir).pack("match")
+    pack = engine_for(pack_dir).rule_system("match")
     assert pack.has_rules_script and set(pack.scripts) == {"resolution", "subsystems.strain"}
     result = pack.check(target, params={"pool": len(faces)}, faces=faces)
     assert (result.rank, result.dice, result.target) == (rank, tuple(faces), target)
@@ -73,14 +73,14 @@ def test_the_script_decides_what_the_expression_language_cannot(pack_dir: Path, 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.integers(1, 6), min_size=2, max_size=8), st.integers(2, 12))
 def test_any_roll_gets_the_rule_the_script_states(faces: list[int], target: int) -> None:
-    pack = engine_for(EXAMPLE).pack("match")
+    pack = engine_for(EXAMPLE).rule_system("match")
     result = pack.check(target, params={"pool": len(faces)}, faces=faces)
     rank, margin = oracle(faces, target)
     assert result.rank == rank and (margin is None or result.margin == margin)
 
 
 def test_rolls_come_from_the_engine_and_repeat_with_the_seed(pack_dir: Path) -> None:
-    pack = engine_for(pack_dir).pack("match")
+    pack = engine_for(pack_dir).rule_system("match")
     first = [pack.check(7, rng=random.Random(seed)) for seed in range(20)]
     again = [pack.check(7, rng=random.Random(seed)) for seed in range(20)]
     assert [r.to_json() for r in first] == [r.to_json() for r in again]
@@ -90,9 +90,9 @@ def test_rolls_come_from_the_engine_and_repeat_with_the_seed(pack_dir: Path) -> 
 
 def test_an_edited_script_takes_effect_at_once(pack_dir: Path) -> None:
     engine = engine_for(pack_dir)
-    assert engine.pack("match").check(7, faces=[3, 4, 6], params={"pool": 3}).rank == "pair"
+    assert engine.rule_system("match").check(7, faces=[3, 4, 6], params={"pool": 3}).rank == "pair"
     (pack_dir / "match" / "resolver.js").write_text('function resolve(check) { return "miss"; }', encoding="utf-8")
-    assert engine.pack("match").check(7, faces=[3, 4, 6], params={"pool": 3}).rank == "miss"
+    assert engine.rule_system("match").check(7, faces=[3, 4, 6], params={"pool": 3}).rank == "miss"
 
 
 @pytest.mark.parametrize(("body", "message", "line"), [
@@ -107,7 +107,7 @@ def test_an_edited_script_takes_effect_at_once(pack_dir: Path) -> None:
 def test_a_script_that_misbehaves_fails_the_check_located(pack_dir: Path, body: str, message: str,
                                                           line: int | None) -> None:
     (pack_dir / "match" / "resolver.js").write_text(body, encoding="utf-8")
-    pack = engine_for(pack_dir).pack("match")
+    pack = engine_for(pack_dir).rule_system("match")
     with pytest.raises(CheckError, match=message) as info:
         pack.check(7, faces=[3, 4, 6], params={"pool": 3})
     assert info.value.file and info.value.file.endswith("resolver.js")
@@ -138,7 +138,7 @@ def test_a_broken_script_or_setting_fails_the_load_located(pack_dir: Path, chang
         assert change[1] in text
         yaml_file.write_text(text.replace(change[1], change[2]), encoding="utf-8")
     with pytest.raises(RulepackError) as info:
-        engine_for(pack_dir).pack("match")
+        engine_for(pack_dir).rule_system("match")
     text = str(info.value)
     assert message in text and at in text, text
     assert f"{yaml_file}:" in text  # located in the pack file that declares it
@@ -148,14 +148,14 @@ def test_a_pack_given_as_data_cannot_have_a_script() -> None:
     engine = RulesEngine(None, sources=[PackSource("inline", "test", None, {
         "defaults": {"a": 1}, "resolution": {"roll": "1d6", "target": "skill", "script": "r.js"}})], user_dir=None)
     with pytest.raises(RulepackError, match="a script needs the rulepack to be a file"):
-        engine.pack("inline")
+        engine.rule_system("inline")
 
 
 def test_a_when_in_a_scripted_ladder_is_a_warning(pack_dir: Path) -> None:
     yaml_file = pack_dir / "match.yaml"
     yaml_file.write_text(yaml_file.read_text(encoding="utf-8").replace(
         "{id: miss, tier: 1}", "{id: miss, tier: 1, when: 'roll > 100'}"), encoding="utf-8")
-    pack = engine_for(pack_dir).pack("match")
+    pack = engine_for(pack_dir).rule_system("match")
     assert any("when: is not used" in w for w in pack.warnings)
     with pytest.raises(CheckError, match="outcomes\\(\\) needs rank conditions"):
         pack.outcomes(7, [1, 2])
@@ -177,7 +177,7 @@ def sheet(pack, **values) -> Sheet:  # noqa: ANN001
 def test_the_subsystem_script_changes_the_sheet_through_the_engine(pack_dir: Path, face: int, nerve: int, outcome: str,
                                                                    after: int, flags: dict) -> None:
     engine = engine_for(pack_dir)
-    pack = engine.pack("match")
+    pack = engine.rule_system("match")
     character = sheet(pack, Nerve=nerve)
     result = engine.subsystem("match", "strain", character, faces=[face])
     assert (result.kind, result.outcome, result.success) == ("script", outcome, outcome == "steady")
@@ -188,7 +188,7 @@ def test_the_subsystem_script_changes_the_sheet_through_the_engine(pack_dir: Pat
 
 def test_the_subsystem_clamps_to_the_bounds_and_the_resource_maximum(pack_dir: Path) -> None:
     engine = engine_for(pack_dir)
-    pack = engine.pack("match")
+    pack = engine.rule_system("match")
     character = sheet(pack, Nerve=2, NerveMax=8)
     result = engine.subsystem("match", "strain", character, faces=[1], rest=True)
     assert character.get("Nerve") == 8 and result.changes == {"Nerve": (2, 8)}
@@ -204,7 +204,7 @@ def test_the_subsystem_clamps_to_the_bounds_and_the_resource_maximum(pack_dir: P
 def test_a_subsystem_script_cannot_reach_past_the_pack(pack_dir: Path, body: str, message: str) -> None:
     (pack_dir / "match" / "strain.js").write_text(body, encoding="utf-8")
     engine = engine_for(pack_dir)
-    character = sheet(engine.pack("match"), Nerve=6)
+    character = sheet(engine.rule_system("match"), Nerve=6)
     with pytest.raises(CheckError, match=message):
         engine.subsystem("match", "strain", character, faces=[3])
     assert character.get("Nerve") == 6
@@ -212,13 +212,13 @@ def test_a_subsystem_script_cannot_reach_past_the_pack(pack_dir: Path, body: str
 
 def test_the_dot_command_runs_the_script(pack_dir: Path) -> None:
     engine = engine_for(pack_dir)
-    character = sheet(engine.pack("match"), Nerve=6)
+    character = sheet(engine.rule_system("match"), Nerve=6)
     done = engine.command("match", ".strain", sheet=character, rng=random.Random(3))
     assert done.data["kind"] == "script" and done.data["outcome"] in ("steady", "rattled")
     assert character.get("Nerve") == done.data["changes"]["Nerve"][1]
     check = engine.command("match", ".m Wits", sheet=character, rng=random.Random(3))
     rolled = check.data["check"]
-    assert rolled["rank"] == oracle(rolled["dice"], 7)[0] and check.text.endswith(engine.pack("match").label(rolled["rank"]))
+    assert rolled["rank"] == oracle(rolled["dice"], 7)[0] and check.text.endswith(engine.rule_system("match").label(rolled["rank"]))
 
 
 # --- the trust card and a room -------------------------------------------------------------------------

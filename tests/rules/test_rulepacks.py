@@ -90,7 +90,7 @@ def engine_with(folder: Path, *extra: str, user_dir: Path | None = None, clock: 
 
 
 def test_a_pack_loads_with_every_section(packs: Path) -> None:
-    pack = engine_with(packs).pack("perc")
+    pack = engine_with(packs).rule_system("perc")
     assert pack.names == ("perc", "percentile test")
     assert pack.canonical("MGT") == "might" and pack.canonical("mgt") == "might"
     assert pack.display_name("might", "zh") == "力气" and pack.display_name("might", "en") == "might"
@@ -104,7 +104,7 @@ def test_typo_in_when_fails_with_line_and_column(packs: Path) -> None:
     text = BASE.replace('when: "roll <= target"', 'when: "roll <= targt"')
     path = write(packs, "perc.yaml", text)
     with pytest.raises(RulepackError) as info:
-        engine_with(packs).pack("perc")
+        engine_with(packs).rule_system("perc")
     err = info.value
     line_no = next(i for i, line in enumerate(text.splitlines(), 1) if "targt" in line)
     line = text.splitlines()[line_no - 1]
@@ -125,7 +125,7 @@ def test_target_is_not_available_in_a_target_none_pack(tmp_path: Path) -> None:
             - {id: lose}
         """)
     with pytest.raises(RulepackError, match="'target' is not available here: this pack has target: none") as info:
-        engine_with(tmp_path).pack("pool")
+        engine_with(tmp_path).rule_system("pool")
     assert (info.value.line, info.value.column) == (6, 36)
 
 
@@ -137,7 +137,7 @@ def test_pydantic_errors_are_located(packs: Path) -> None:
           ranks: [{id: x}]
         """)
     with pytest.raises(RulepackError, match="resolution.compare") as info:
-        engine_with(packs).pack("bad")
+        engine_with(packs).rule_system("bad")
     assert info.value.line == 3
     write(packs, "bad2.yaml", """\
         resolution:
@@ -145,14 +145,14 @@ def test_pydantic_errors_are_located(packs: Path) -> None:
           rnaks: []
         """)
     with pytest.raises(RulepackError, match="resolution.rnaks: unknown key") as info:
-        engine_with(packs).pack("bad2")
+        engine_with(packs).rule_system("bad2")
     assert (info.value.line, info.value.column) == (3, 3)
 
 
 def test_unknown_top_level_keys_are_warnings(packs: Path) -> None:
     write(packs, "extra.yaml", "names: [x]\nfuture_thing: {a: 1}\n")
     engine = engine_with(packs)
-    assert engine.pack("extra").warnings == [f"{packs / 'extra.yaml'}:2:1: unknown top-level key 'future_thing' (kept, not used)"]
+    assert engine.rule_system("extra").warnings == [f"{packs / 'extra.yaml'}:2:1: unknown top-level key 'future_thing' (kept, not used)"]
     assert any(not p.error and "future_thing" in p.message for p in engine.problems())
 
 
@@ -178,7 +178,7 @@ def test_unknown_top_level_keys_are_warnings(packs: Path) -> None:
 def test_malformed_packs_fail_with_a_diagnostic(tmp_path: Path, yaml_text: str, fragment: str) -> None:
     write(tmp_path, "p.yaml", yaml_text)
     with pytest.raises(RulepackError) as info:
-        engine_with(tmp_path).pack("p")
+        engine_with(tmp_path).rule_system("p")
     assert fragment in str(info.value)
     assert info.value.file == str(tmp_path / "p.yaml")
 
@@ -204,7 +204,7 @@ def test_extends_merges_deletes_and_replaces(packs: Path) -> None:
             easy: {target: "target * 2"}
         """)
     engine = engine_with(packs)
-    pack = engine.pack("perc_house")
+    pack = engine.rule_system("perc_house")
     assert pack.chain == ("perc_house", "perc")
     assert pack.model.defaults == {"might": 55, "grit": 60}
     assert pack.names == ("perc_house", "house")  # its own words: names and set_keys are never inherited
@@ -212,7 +212,7 @@ def test_extends_merges_deletes_and_replaces(packs: Path) -> None:
     assert pack.label("best", "en") == "best"
     assert pack.difficulties == ("hard", "easy")
     assert pack.check(30, difficulty="easy", faces=[55]).rank == "good"
-    assert engine.pack("perc").model.defaults["might"] == 40
+    assert engine.rule_system("perc").model.defaults["might"] == 40
 
 
 def test_extends_error_in_child_points_at_the_child_file(packs: Path) -> None:
@@ -224,7 +224,7 @@ def test_extends_error_in_child_points_at_the_child_file(packs: Path) -> None:
             - {id: rest}
         """)
     with pytest.raises(RulepackError) as info:
-        engine_with(packs).pack("child")
+        engine_with(packs).rule_system("child")
     assert (info.value.file, info.value.line, info.value.column) == (str(path), 4, 24)
 
 
@@ -236,13 +236,13 @@ def chain(folder: Path, length: int) -> None:
 
 def test_four_levels_of_extends_are_allowed(packs: Path) -> None:
     chain(packs, 4)
-    assert engine_with(packs).pack("c4").chain == ("c4", "c3", "c2", "c1", "perc")
+    assert engine_with(packs).rule_system("c4").chain == ("c4", "c3", "c2", "c1", "perc")
 
 
 def test_five_levels_of_extends_are_refused(packs: Path) -> None:
     chain(packs, 5)
     with pytest.raises(RulepackError, match="extends chain too deep: c5 -> c4 -> c3 -> c2 -> c1 -> perc"):
-        engine_with(packs).pack("c5")
+        engine_with(packs).rule_system("c5")
 
 
 def test_extends_cycle_is_refused_with_the_chain(tmp_path: Path) -> None:
@@ -250,7 +250,7 @@ def test_extends_cycle_is_refused_with_the_chain(tmp_path: Path) -> None:
     write(tmp_path, "b.yaml", "extends: c\n")
     write(tmp_path, "c.yaml", "extends: a\n")
     with pytest.raises(RulepackError, match="extends cycle: a -> b -> c -> a"):
-        engine_with(tmp_path).pack("a")
+        engine_with(tmp_path).rule_system("a")
 
 
 def test_extends_itself_and_unknown_parent(tmp_path: Path) -> None:
@@ -258,9 +258,9 @@ def test_extends_itself_and_unknown_parent(tmp_path: Path) -> None:
     write(tmp_path, "orphan.yaml", "names: [o]\nextends: ghost\n")
     engine = engine_with(tmp_path)
     with pytest.raises(RulepackError, match="extends itself; a patch needs its own new id"):
-        engine.pack("me")
+        engine.rule_system("me")
     with pytest.raises(RulepackError, match=r"unknown parent system 'ghost' \(chain: orphan -> ghost\)") as info:
-        engine.pack("orphan")
+        engine.rule_system("orphan")
     assert info.value.line == 2
 
 
@@ -268,7 +268,7 @@ def test_extends_itself_and_unknown_parent(tmp_path: Path) -> None:
 
 
 def test_declarative_derived_stats(packs: Path) -> None:
-    pack = engine_with(packs).pack("perc")
+    pack = engine_with(packs).rule_system("perc")
     assert pack.derive({"MIGHT": 41}) == {
         "half_might": 20, "copy_grit": 60, "tenth": 4, "band": "mid", "total": 121,
     }
@@ -300,14 +300,14 @@ def test_computers_and_computer_groups_through_a_kernel(tmp_path: Path) -> None:
     assert engine.sources()["alpha"].origin == "alpha-sys"
     assert engine.derive("alpha") == {"twice": 6}
     assert engine.derive("beta") == {"twice": 10, "other": 10}
-    assert engine.pack("gamma").model.defaults == {"q": 1}
+    assert engine.rule_system("gamma").model.defaults == {"q": 1}
 
 
 # --- resolution --------------------------------------------------------------------------
 
 
 def test_ranks_flags_variants_and_margin(packs: Path) -> None:
-    pack = engine_with(packs).pack("perc")
+    pack = engine_with(packs).rule_system("perc")
     best = pack.check(50, faces=[1])
     assert (best.rank, best.success, best.critical, best.tier, dict(best.flags)) == ("best", True, True, 3, {"shiny": True})
     assert pack.check(50, faces=[3]).rank == "good"
@@ -343,12 +343,12 @@ def test_pool_system_with_params_and_reroll(tmp_path: Path) -> None:
           modifiers: {advantage: {reroll: keep_highest}, disadvantage: {reroll: keep_lowest}}
         """)
     engine = engine_with(tmp_path)
-    pool = engine.pack("pool")
+    pool = engine.rule_system("pool")
     result = pool.check(params={"n": 5}, faces=[8, 1, 3, 9, 10])
     assert (result.rank, result.successes, result.ones, result.margin) == ("win", 3, 1, 3)
     assert pool.check(faces=[1, 2, 3]).rank == "botch"
     assert len(pool.check(params={"n": 99}, rng=random.Random(1)).dice) == 9
-    adv = engine.pack("adv")
+    adv = engine.rule_system("adv")
     r = adv.check(15, modifiers={"advantage": 1}, faces=[3, 18])
     assert (r.roll, r.rank, r.success, r.margin) == (18, "success", True, 3)
     assert adv.check(15, modifiers={"disadvantage": 1}, faces=[3, 18]).roll == 3
@@ -359,7 +359,7 @@ def test_a_script_a_pack_names_must_be_there(tmp_path: Path) -> None:
     """The script channel itself is tested in test_rule_scripts.py."""
     write(tmp_path, "js.yaml", "resolution: {script: resolver.js}\n")
     with pytest.raises(RulepackError, match="resolution.script: script 'resolver.js': file not found") as info:
-        engine_with(tmp_path).pack("js")
+        engine_with(tmp_path).rule_system("js")
     assert info.value.line == 1
 
 
@@ -375,15 +375,15 @@ def test_user_files_are_discovered_and_changes_picked_up_within_the_window(packs
     assert engine.ids() == ["perc"]  # the sources were looked at less than a second ago
     clock.now += 1.0
     assert engine.ids() == ["mine", "perc"]
-    assert engine.pack("mine").model.defaults["might"] == 40
-    first = engine.pack("mine")
+    assert engine.rule_system("mine").model.defaults["might"] == 40
+    first = engine.rule_system("mine")
     clock.now += 5
-    assert engine.pack("mine") is first  # cached while nothing changes
+    assert engine.rule_system("mine") is first  # cached while nothing changes
     path = write(user, "mine.yaml", "extends: perc\nnames: [mine]\ndefaults: {might: 99}\n")
     os.utime(path, ns=(1, 1))
-    assert engine.pack("mine") is first
+    assert engine.rule_system("mine") is first
     engine.refresh()  # at once, without waiting for the window
-    assert engine.pack("mine").model.defaults["might"] == 99
+    assert engine.rule_system("mine").model.defaults["might"] == 99
     path.unlink()
     clock.now += 1.0
     assert engine.ids() == ["perc"]
@@ -401,7 +401,7 @@ def test_user_file_cannot_shadow_a_plugin_id(packs: Path, tmp_path: Path) -> Non
     user = tmp_path / "user"
     write(user, "perc.yaml", "names: [impostor]\n")
     engine = engine_with(packs, user_dir=user)
-    assert engine.pack("perc").names[1] == "percentile test"
+    assert engine.rule_system("perc").names[1] == "percentile test"
     problems = [str(p) for p in engine.problems()]
     assert any("cannot replace it" in p and "perc" in p for p in problems)
 
@@ -431,7 +431,7 @@ def test_resources_resolve_labels_per_viewer(tmp_path: Path) -> None:
             - {id: hp, label: HP, value: hp}
             - {id: tide, label: {en: Tide, zh: 潮位}, value: tide, max: hp}
         """)
-    pack = engine_with(tmp_path).pack("bars")
+    pack = engine_with(tmp_path).rule_system("bars")
     assert [r["label"] for r in pack.resources("zh-CN")] == ["HP", "潮位"]
     assert [r["label"] for r in pack.resources("fr")] == ["HP", "Tide"]
 
@@ -439,5 +439,5 @@ def test_resources_resolve_labels_per_viewer(tmp_path: Path) -> None:
 def test_creation_roll_formulas_are_checked(tmp_path: Path) -> None:
     write(tmp_path, "gen.yaml", "creation_constraints:\n  roll:\n    might: 3d6x5\n    grit: 3d6xx5\n")
     with pytest.raises(RulepackError, match="creation_constraints.roll.grit") as info:
-        engine_with(tmp_path).pack("gen")
+        engine_with(tmp_path).rule_system("gen")
     assert (info.value.line, info.value.column) == (4, 15)

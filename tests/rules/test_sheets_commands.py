@@ -190,7 +190,7 @@ def test_st_adjust_expr_and_keywords(engine: RulesEngine) -> None:
 @pytest.mark.parametrize("text", ["&x", "&=1d6", "hp-", "体魄", "del", "clr now", "&x=1d"])
 def test_st_errors_are_located(engine: RulesEngine, text: str) -> None:
     with pytest.raises(LwError):
-        parse_st(text, engine.pack("pct"))
+        parse_st(text, engine.rule_system("pct"))
 
 
 def test_sheet_file_roundtrip(engine: RulesEngine, tmp_path) -> None:
@@ -199,7 +199,7 @@ def test_sheet_file_roundtrip(engine: RulesEngine, tmp_path) -> None:
     sheet.extra["portrait"] = "x.png"
     for name in ("a.yaml", "b.json"):
         save_sheet_file(tmp_path / name, sheet)
-        back = Sheet.from_file(engine.pack("pct"), load_sheet_file(tmp_path / name))
+        back = Sheet.from_file(engine.rule_system("pct"), load_sheet_file(tmp_path / name))
         assert back.stored() == {"灵巧": 70} and back.name == "调查员" and back.extra == {"portrait": "x.png"}
     (tmp_path / "bad.yaml").write_text("- 1\n", encoding="utf-8")
     with pytest.raises(LwError):
@@ -211,7 +211,7 @@ def test_sheet_file_roundtrip(engine: RulesEngine, tmp_path) -> None:
 
 
 def test_make_char_methods(engine: RulesEngine) -> None:
-    pack = engine.pack("pct")
+    pack = engine.rule_system("pct")
     for seed in range(30):
         s = make_char(pack, rng=random.Random(seed))
         assert 15 <= s["体魄"] <= 90 and 40 <= s["灵巧"] <= 90
@@ -267,7 +267,7 @@ def test_sanity_edges(engine: RulesEngine) -> None:
 
 
 def test_luck_growth_opposed_push_tables(engine: RulesEngine) -> None:
-    pack = engine.pack("pct")
+    pack = engine.rule_system("pct")
     s = engine.sheet("pct")
     check = pack.check(40, roll=45)
     r = engine.subsystem("pct", "luck", s, check=check)
@@ -300,7 +300,7 @@ def test_luck_growth_opposed_push_tables(engine: RulesEngine) -> None:
 
 
 def test_advantage_and_tally(engine: RulesEngine) -> None:
-    pack = engine.pack("twenty")
+    pack = engine.rule_system("twenty")
     assert net_advantage(pack, 1, 0) == {"up": 1}
     assert net_advantage(pack, 3, 1) == {}  # any of each cancels
     assert net_advantage(pack, 3, 1, "netting") == {"up": 1}
@@ -393,13 +393,13 @@ def test_behaviour_typos_fail_the_load(patch: dict, message: str) -> None:
         data[key] = {**data[key], **value}
     engine = RulesEngine(None, sources=[PackSource("bad", "test", data=data)], user_dir=False)
     with pytest.raises(LwError, match=re.escape(message)):
-        engine.pack("bad")
+        engine.rule_system("bad")
 
 
 def test_unknown_kind_is_a_warning() -> None:
     data = {**PCT, "subsystems": {**PCT["subsystems"], "chase": {"rounds": 3}}}
     engine = RulesEngine(None, sources=[PackSource("w", "test", data=data)], user_dir=False)
-    assert any("chase" in w for w in engine.pack("w").warnings)
+    assert any("chase" in w for w in engine.rule_system("w").warnings)
 
 
 # --- properties -----------------------------------------------------------------------------

@@ -117,7 +117,7 @@ def test_what_a_player_may_not_write(work: Path) -> None:
 
 @pytest.fixture(scope="module")
 def coc7():  # noqa: ANN201
-    return engine_for(Kernel(env={})).pack("coc7")
+    return engine_for(Kernel(env={})).rule_system("coc7")
 
 
 FAMILY_WORDS = ["Art/Craft", "art", "craft", "艺术", "手艺", "Language", "language (other)"[:8], "外语", "语言",

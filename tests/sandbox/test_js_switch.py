@@ -144,10 +144,14 @@ def _page(process: subprocess.Popen[str]) -> str:
 
 
 def _get(url: str) -> tuple[int, str]:
+    """GET ``url``, following a seat link's redirect with the session cookie it sets."""
+    import http.cookiejar
+
     deadline = time.monotonic() + 30
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
     while True:
         try:
-            with urllib.request.urlopen(url, timeout=30) as response:
+            with opener.open(url, timeout=30) as response:
                 return response.status, response.read().decode("utf-8")
         except urllib.error.HTTPError as exc:
             return exc.code, exc.read().decode("utf-8")

@@ -179,7 +179,7 @@ def test_blackmoor_the_fen_lore_button_over_lw_serve(blackmoor: Path) -> None:
             links = dict(re.findall(r"\((keeper|p1|p2)\): (http://127\.0\.0\.1:\d+/t/\S+/)", seen))
         while True:
             try:
-                urllib.request.urlopen(links["p1"], timeout=10).read()
+                urllib.request.urlopen(links["p1"] + "state", timeout=10).read()  # the link itself sets a cookie
                 break
             except OSError:
                 assert time.monotonic() < deadline

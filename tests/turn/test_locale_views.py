@@ -58,7 +58,7 @@ def test_check_and_subsystem_lines_follow_the_viewer_locale(kernel, room_dir: Pa
 
 
 def kernel_label(room: Room, rank: str, locale: str) -> str:
-    return room.pack.label(rank, locale)
+    return room.rule_system.label(rank, locale)
 
 
 
@@ -72,8 +72,8 @@ def test_the_same_entry_renders_in_each_locale_and_falls_back_to_its_text(kernel
     data = {"kind": "check", "audience": "all", "character": "陈默", "skill": "侦查", "roll": 12, "target": 65,
             "raw_target": 65, "dice": [12], "rank": "hard", "success": True}
     entry = HistoryEntry(turn=1, role="event", text="stored line", data=data)
-    assert entry_text(room, entry, "zh") == f"陈默 侦查 65: 1d100=12/65 {room.pack.label('hard', 'zh')}"
-    assert entry_text(room, entry, "en") == f"陈默 Spot Hidden 65: 1d100=12/65 {room.pack.label('hard', 'en')}"
+    assert entry_text(room, entry, "zh") == f"陈默 侦查 65: 1d100=12/65 {room.rule_system.label('hard', 'zh')}"
+    assert entry_text(room, entry, "en") == f"陈默 Spot Hidden 65: 1d100=12/65 {room.rule_system.label('hard', 'en')}"
     # data the pack cannot render (an unknown subsystem) keeps the stored line
     odd = HistoryEntry(turn=1, role="event", text="kept as stored",
                        data={"kind": "x", "subsystem": "no-such-thing", "outcome": "y", "values": {}})

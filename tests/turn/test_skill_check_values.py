@@ -128,5 +128,5 @@ def test_the_plain_check_command_is_the_first_check_command(kernel, system: str,
     from lwcore.rules import engine_for
     from lwcore.rules.commands import check_command
 
-    found = check_command(engine_for(kernel).pack(system))
+    found = check_command(engine_for(kernel).rule_system(system))
     assert found.word == first and found.action == "check"

@@ -146,7 +146,7 @@ def test_a_sheet_without_a_system_key_is_read_as_the_rooms(kernel, room_dir: Pat
     path.write_text(path.read_text(encoding="utf-8").replace("system: coc7\n", ""), encoding="utf-8")
     room = Room.load(room_dir, kernel)
     sheet = room.sheets["p1"]
-    assert sheet.system == room.pack.id and sheet.get("Spot Hidden") == 65 and sheet.get("HP") == 11
+    assert sheet.system == room.rule_system.id and sheet.get("Spot Hidden") == 65 and sheet.get("HP") == 11
     assert sheet.extra["occupation"] == "记者 / Journalist"
 
 

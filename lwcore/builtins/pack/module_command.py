@@ -105,7 +105,7 @@ def _show(ctx: CommandContext, word: str) -> CommandReply:
     about = describe(module, ctx.locale)
     lines = [t("module.title", title=about["title"], key=module.key), about["premise"]]
     if module.systems:
-        fits = any(ctx.room.pack.is_a(s) for s in module.systems)
+        fits = any(ctx.room.rule_system.is_a(s) for s in module.systems)
         lines.append(t("module.systems" if fits else "module.systems_other", systems=", ".join(module.systems),
                        system=ctx.room.file.system))
     if not ctx.keeper:
@@ -159,7 +159,7 @@ def _start(ctx: CommandContext, word: str) -> CommandReply:
     lines: list[str] = []
     if module.manifest is not None:
         lines += switch_on(ctx.kernel, room, ctx.actor, module.manifest, module.home, locale=ctx.locale)
-    if module.systems and not any(room.pack.is_a(s) for s in module.systems):
+    if module.systems and not any(room.rule_system.is_a(s) for s in module.systems):
         raise LwError(f"{module.id} is written for {', '.join(module.systems)}; this room plays {room.file.system}",
                       expected="a room on one of those systems (or a patch of one)", code="refused")
     if module.setup is not None:

@@ -102,7 +102,7 @@ class BatchChecks:
             raise
         pack = self._packs.get(request.system)
         if pack is None:
-            pack = self._packs[request.system] = self.engine.pack(request.system)
+            pack = self._packs[request.system] = self.engine.rule_system(request.system)
         skill_name = None
         value = request.target
         if isinstance(request.skill, str):

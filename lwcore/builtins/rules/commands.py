@@ -146,7 +146,7 @@ def check(ctx: click.Context, system: str | None, skill: str | None, difficulty:
         raise LwError("missing SYSTEM", expected="lw check SYSTEM --skill NAME=VALUE, or lw check --batch FILE")
     if faces and roll_value is not None:
         raise LwError("give --dice or --roll, not both")
-    pack = _engine(ctx).pack(system)
+    pack = _engine(ctx).rule_system(system)
     skill_name, value = parse_skill(pack, skill) if skill is not None else (None, None)
     param_values: dict[str, int] = {}
     for item in params:
@@ -248,7 +248,7 @@ def rulepack_test(ctx: click.Context, targets: tuple[str, ...], as_json: bool) -
             if pack is None:
                 raise LwError(errors[0] if len(errors) == 1 else "\n".join(errors))
         else:
-            pack = engine.pack(target)
+            pack = engine.rule_system(target)
         outcomes = run_pack_tests(engine, pack)
         failed += sum(not o.passed for o in outcomes)
         if as_json:
@@ -276,7 +276,7 @@ def rulepack_list(ctx: click.Context, as_json: bool) -> None:
     rows = []
     for system_id, source in sorted(engine.sources().items()):
         try:
-            pack = engine.pack(system_id)
+            pack = engine.rule_system(system_id)
             status, names, error = "ok", list(pack.names), None
         except RulesError as exc:
             status, names, error = "error", [system_id], str(exc)
@@ -303,7 +303,7 @@ def rulepack_list(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def rulepack_show(ctx: click.Context, system: str, as_json: bool) -> None:
     """Print a pack as the engine sees it (extends merged)."""
-    pack = _engine(ctx).pack(system)
+    pack = _engine(ctx).rule_system(system)
     if as_json:
         echo_json({"id": pack.id, "origin": pack.origin, "chain": list(pack.chain), "pack": pack.data})
         return

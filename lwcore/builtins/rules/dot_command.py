@@ -44,7 +44,7 @@ def cmd(ctx: click.Context, system: str, text: tuple[str, ...], sheet_path: str 
     from lwcore.rules.sheet import Sheet, read_sheet_file, save_sheet_file
 
     engine = engine_for(state(ctx).kernel)
-    pack = engine.pack(system)
+    pack = engine.rule_system(system)
     sheet = None
     if sheet_path is not None:
         path = Path(sheet_path)

@@ -110,7 +110,7 @@ def enable(ctx: Any) -> str | None:
         system_id = engine.find(item.id) if item.id else None
         if system_id is None:
             continue
-        words = [word for word, command in engine.pack(system_id).model.commands.items()
+        words = [word for word, command in engine.rule_system(system_id).model.commands.items()
                  if command.action == "make_char"]
         if words:
             found.append((system_id, words[0]))

@@ -38,7 +38,7 @@ def help_command(ctx: CommandContext) -> CommandReply:
             continue
         usage = f" {command.usage}" if command.usage else ""
         lines.append(f"  .{command.name}{usage} — {command.describe(ctx.locale)}")
-    words = sorted(ctx.room.pack.model.commands or {})
+    words = sorted(ctx.room.rule_system.model.commands or {})
     if words:
         lines.append(t("help.rule_words", words=" ".join(f".{w}" for w in words)))
     return CommandReply("\n".join(lines))
@@ -80,7 +80,7 @@ def rule_command(ctx: CommandContext) -> CommandReply:
     ``room.yaml`` (its comments kept), used by every check made in the room from then on --
     the dot commands' and the model's -- and the switch is told to the table."""
     t = kernel_catalogue().bind(ctx.locale)
-    room, pack = ctx.room, ctx.room.pack
+    room, pack = ctx.room, ctx.room.rule_system
     names = pack.variants
     word = ctx.args.strip()
     if not word:
@@ -130,7 +130,7 @@ def dice_command(ctx: CommandContext) -> CommandReply | None:
             raise LwError("only the keeper rolls for another member (@name)", code="forbidden")
         member = ctx.room.member(target.group(1))
         line = line[: target.start()]
-    pack = ctx.room.pack
+    pack = ctx.room.rule_system
     text = "." + line.lstrip()[1:].lstrip()
     try:
         _, command_spec, _ = find_command(pack, text)

@@ -111,7 +111,7 @@ class Opposed(SubsystemKind):
             second, _ = last_check(other)
         except LwError:
             raise call.refuse(f"{other.name} has no earlier check", "opponent_skill to roll one") from None
-        return self.run(call.pack, call.data, None, name=call.subsystem, first=first, second=second)
+        return self.run(call.rule_system, call.data, None, name=call.subsystem, first=first, second=second)
 
     def uses(self, pack: RuleSystem, data: Mapping[str, Any], locale: str) -> list[str]:
         return ["opponent [skill, opponent_skill]"]

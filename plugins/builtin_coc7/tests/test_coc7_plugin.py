@@ -36,7 +36,7 @@ def test_names_aliases_display_and_labels(kernel: Kernel) -> None:
     engine = engine_for(kernel)
     for word in ("coc", "COC7", "call of cthulhu", "克苏鲁的呼唤"):
         assert engine.find(word) == "coc7"
-    pack = engine.pack("coc")
+    pack = engine.rule_system("coc")
     assert pack.canonical("STR") == pack.canonical("str") == pack.canonical("力") == "力量"
     assert pack.canonical("spot hidden") == "侦查" and pack.canonical("SAN") == "理智"
     assert pack.display_name("侦查", "en") == "Spot Hidden" and pack.display_name("侦查", "zh") == "侦查"
@@ -51,7 +51,7 @@ def test_names_aliases_display_and_labels(kernel: Kernel) -> None:
 
 
 def test_derived_stats(kernel: Kernel) -> None:
-    pack = engine_for(kernel).pack("coc7")
+    pack = engine_for(kernel).rule_system("coc7")
     sheet = {"STR": 70, "CON": 60, "SIZ": 80, "DEX": 65, "POW": 55, "EDU": 75, "age": 45, "克苏鲁神话": 4}
     d = pack.derive(sheet)
     assert d["生命上限"] == d["生命"] == 14
@@ -64,7 +64,7 @@ def test_derived_stats(kernel: Kernel) -> None:
 
 
 def test_sum_ranges_agree_with_the_unbounded_computers(kernel: Kernel) -> None:
-    pack = engine_for(kernel).pack("coc7")
+    pack = engine_for(kernel).rule_system("coc7")
     for total in range(2, 525):
         values = {"力量": total // 2, "体型": total - total // 2}
         d = pack.derive(values)
@@ -114,10 +114,10 @@ def test_user_pack_extending_coc7(capsys: pytest.CaptureFixture[str], tmp_path: 
         "extends: coc7\nnames: [pulp]\ndefaults: {幸运: 70}\nderived: {伤害加值: {sum_ranges: null, computer: coc7_db}}\n", encoding="utf-8")
     (tmp_path / "rulepacks" / "coc7.yaml").write_text("names: [fake]\n", encoding="utf-8")
     engine = engine_for(Kernel(data_dir=tmp_path))
-    pulp = engine.pack("pulp")
+    pulp = engine.rule_system("pulp")
     assert pulp.chain == ("pulp", "coc7") and pulp.model.defaults["幸运"] == 70
     assert pulp.derive({"力量": 200, "体型": 200})["伤害加值"] == "+4d6"
-    assert engine.pack("coc7").origin == "coc7"
+    assert engine.rule_system("coc7").origin == "coc7"
     assert any("cannot replace it" in str(p) for p in engine.problems())
 
 

@@ -182,7 +182,7 @@ def test_sanity_command(engine) -> None:
 
 
 def test_luck(engine) -> None:
-    pack = engine.pack("coc7")
+    pack = engine.rule_system("coc7")
     sheet = engine.sheet("coc7", {"luck": 30})
     r = engine.subsystem("coc7", "luck", sheet, check=pack.check(50, roll=62))
     assert r.values["cost"] == 12 and sheet["luck"] == 18 and r.outcome == "regular"
@@ -206,7 +206,7 @@ def test_growth(engine) -> None:
 
 
 def test_opposed_and_push(engine) -> None:
-    pack = engine.pack("coc7")
+    pack = engine.rule_system("coc7")
     a, b = pack.check(70, roll=30), pack.check(50, roll=20)  # hard vs hard: higher skill wins
     assert engine.subsystem("coc7", "opposed", first=a, second=b).outcome == "first"
     assert engine.subsystem("coc7", "opposed", first=pack.check(70, roll=60), second=b).outcome == "second"

@@ -102,7 +102,7 @@ def oracle(variant: str | None, skill: int, target: int, roll: int) -> str:
 def pack():
     engine = RulesEngine(None, sources=[PackSource("coc7", "coc7", PACK)],
                          computers={"coc7_mov": "lw_coc7.computers:movement"})
-    return engine.pack("coc7")
+    return engine.rule_system("coc7")
 
 
 FLAGS = {"crit": (True, True, False), "extreme": (True, False, False), "hard": (True, False, False),

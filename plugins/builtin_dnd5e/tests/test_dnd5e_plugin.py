@@ -47,14 +47,14 @@ def test_modifiers_proficiency_and_skills(engine) -> None:
 
 
 def test_dc_ladder(engine) -> None:
-    pack = engine.pack("dnd5e")
+    pack = engine.rule_system("dnd5e")
     ladder = {"very_easy": 5, "easy": 10, "medium": 15, "hard": 20, "very_hard": 25, "nearly_impossible": 30}
     for name, dc in ladder.items():
         assert pack.check(0, difficulty=name, roll=10).target == dc
 
 
 def test_creation(engine) -> None:
-    pack = engine.pack("dnd5e")
+    pack = engine.rule_system("dnd5e")
     for seed in range(50):
         sheet = engine.make_char("dnd5e", rng=random.Random(seed))
         assert all(3 <= sheet[a] <= 18 for a in ("STR", "DEX", "CON", "INT", "WIS", "CHA"))

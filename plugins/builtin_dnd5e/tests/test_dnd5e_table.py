@@ -15,7 +15,7 @@ STATES = {"none": (0, 0), "advantage": (1, 0), "disadvantage": (0, 1), "both": (
 
 @pytest.fixture(scope="module")
 def pack():
-    return engine_for(Kernel()).pack("dnd5e")
+    return engine_for(Kernel()).rule_system("dnd5e")
 
 
 def other_die(natural: int) -> int:

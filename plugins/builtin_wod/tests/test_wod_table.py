@@ -36,7 +36,7 @@ def owod_faces(pool: int, successes: int, ones: int, difficulty: int) -> list[in
 
 @pytest.mark.parametrize("difficulty", range(2, 11))
 def test_owod_table(engine, difficulty: int) -> None:
-    pack = engine.pack("wod")
+    pack = engine.rule_system("wod")
     rows = 0
     for pool in range(1, 11):
         for successes in range(pool + 1):

@@ -1,6 +1,6 @@
 """Module UI panels for Loreweaver (the ``panels`` plugin).
 
-A pack dresses the table (contract §D, M15/M19): tier-0 blocks (:mod:`lwcore.ui.blocks`),
+A pack dresses the table (contract layer D, M15 and M19: docs/specs.md): tier-0 blocks (:mod:`lwcore.ui.blocks`),
 declarative panels in ``ui/panels.yaml`` (:mod:`lw_panels.model`, loaded by
 :mod:`lw_panels.load`), sandboxed tier-2 views, and a presentation kit
 (:mod:`lw_panels.presentation`). Who sees what is decided in :mod:`lw_panels.projection`

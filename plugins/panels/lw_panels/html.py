@@ -95,6 +95,18 @@ button{font:inherit;padding:.3rem .8rem;border:1px solid var(--accent);backgroun
 .lw-controls li.chosen{font-weight:600}
 .lw-stream{white-space:pre-wrap;font-style:italic;color:var(--muted)}
 .lw-stream:empty{display:none}
+.lw-stage:empty{display:none}
+.lw-stage .stage{margin:.5rem 0}
+.stage.title_card{text-align:center;padding:1rem .5rem;border-top:2px solid var(--ink);border-bottom:2px solid var(--ink)}
+.stage.title_card .act{color:var(--muted);letter-spacing:.2em;text-transform:uppercase;font-size:.85em}
+.stage.title_card .title{font-size:1.5rem;font-weight:600}
+.stage.letter{background:#fbf6ea;border:1px solid var(--line);padding:.8rem 1rem;font-family:serif;white-space:pre-wrap}
+.stage.clipping{background:#f1ede4;border:1px dashed var(--muted);padding:.6rem .8rem;font-family:serif}
+.stage.clipping .headline{font-weight:700;font-size:1.1rem}
+.stage .meta{color:var(--muted);font-size:.85em}
+.stage.map_pin svg{width:100%;max-width:32rem;height:auto}
+.stage.map_pin circle{fill:var(--danger);stroke:#fff;stroke-width:.6}
+.stage.audio audio{width:100%}
 """.strip()
 
 SCRIPT = r"""
@@ -129,7 +141,7 @@ SCRIPT = r"""
     }
   }
   function apply(update) {
-    for (const key of ["story", "sheet", "vars", "ui", "controls", "status"]) {
+    for (const key of ["story", "sheet", "vars", "ui", "stage", "controls", "status"]) {
       const el = document.getElementById("lw-" + key);
       if (el && typeof update[key] === "string") el.innerHTML = update[key];
     }
@@ -200,7 +212,7 @@ def page_policy(*, live: bool) -> str:
     if not live:
         return f"default-src 'none'; style-src {digest(STYLE)}; img-src data:; base-uri 'none'; form-action 'none'"
     return (f"default-src 'none'; script-src {digest(SCRIPT)}; style-src {digest(STYLE)}; img-src 'self' data:; "
-            "connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+            "media-src 'self'; connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
 
 def frame_policy(asset_base: str) -> str:
@@ -413,6 +425,56 @@ def ui_html(view: Mapping[str, Any]) -> str:
     return "".join(out)
 
 
+def _stage_item(item: Mapping[str, Any], t: Any) -> str:
+    form = item.get("form")
+    meta = " · ".join(str(item[k]) for k in ("from", "to", "source", "date") if item.get(k))
+    meta_html = f'<div class="meta">{_e(meta)}</div>' if meta else ""
+    if form == "title_card":
+        act = f'<div class="act">{_e(item["act"])}</div>' if item.get("act") else ""
+        sub = f'<div class="subtitle">{_e(item["subtitle"])}</div>' if item.get("subtitle") else ""
+        return f'<div class="stage title_card">{act}<div class="title">{_e(item.get("title", ""))}</div>{sub}</div>'
+    if form == "letter":
+        return f'<div class="stage letter">{meta_html}<div class="body">{_e(item.get("body", ""))}</div></div>'
+    if form == "clipping":
+        return (f'<div class="stage clipping"><div class="headline">{_e(item.get("headline", ""))}</div>{meta_html}'
+                f'<div class="body lw-text">{_e(item.get("body", ""))}</div></div>')
+    if form == "image":
+        src, caption = item.get("src"), item.get("caption")
+        img = f'<img src="{_e(src)}" alt="{_e(caption or "")}">' if src else ""
+        cap = f"<figcaption>{_e(caption)}</figcaption>" if caption else ""
+        return f'<figure class="stage image lw-image">{img}{cap}</figure>' if img or cap else ""
+    if form == "map_pin":
+        label = _e(item.get("label", ""))
+        note = f'<div class="meta">{_e(item["note"])}</div>' if item.get("note") else ""
+        board = ""
+        if item.get("map"):
+            pin = (f'<circle cx="{_e(round(float(item["x"]), 2))}" cy="{_e(round(float(item["y"]), 2))}" r="1.8">'
+                   f'<title>{label}</title></circle>') if item.get("x") is not None else ""
+            board = (f'<svg viewBox="0 0 100 100" preserveAspectRatio="none" role="img" aria-label="{label}">'
+                     f'<image href="{_e(item["map"])}" x="0" y="0" width="100" height="100" '
+                     f'preserveAspectRatio="none"></image>{pin}</svg>')
+        return (f'<div class="stage map_pin">{board}<div><span class="lw-badge info">📍 {_e(t("stage.map_pin"))}: '
+                f'{label}</span></div>{note}</div>')
+    if form == "audio":
+        title = f'<span class="lw-badge info">♪ {_e(item.get("title") or "")}</span> <span class="meta">{_e(item.get("layer") or "")}</span>'
+        player = (f'<audio controls preload="none" src="{_e(item["src"])}" data-layer="{_e(item.get("layer") or "")}" '
+                  f'data-cue="{_e(item.get("cue") or "")}"></audio>') if item.get("src") else ""
+        return f'<div class="stage audio">{title}{player}</div>'
+    if form == "text":
+        return f'<div class="stage text lw-text">{_e(item.get("text", ""))}</div>'
+    return ""
+
+
+def stage_html(view: Mapping[str, Any]) -> str:
+    """What the stage director staged on the last turn, in this viewer's language."""
+    items = view.get("stage") or ()
+    if not items:
+        return ""
+    t = MESSAGES.bind(view["locale"])
+    body = "".join(_stage_item(item, t) for item in items)
+    return f'<section class="box"><h2>{_e(t("html.stage"))}</h2>{body}</section>'
+
+
 def controls_html(view: Mapping[str, Any]) -> str:
     """The keeper's message controls (only a keeper's view has ``controls``): regenerate and
     stop the last turn, choose among its kept replies, edit its narration, rewind."""
@@ -459,6 +521,7 @@ def status_html(view: Mapping[str, Any]) -> str:
 def fragments(view: Mapping[str, Any]) -> dict[str, str]:
     """The parts of a table page a live update replaces."""
     return {"story": story_html(view), "sheet": sheet_html(view), "vars": vars_html(view), "ui": ui_html(view),
+            "stage": stage_html(view),
             "panels": panels_html(view.get("panels", ()), view["locale"]), "controls": controls_html(view),
             "status": status_html(view)}
 
@@ -490,6 +553,7 @@ def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
         f'<header><h1>{_e(view["title"])}</h1>{who}<span id="lw-status">{parts["status"]}</span></header>'
         f'<div class="layout"><main>'
         f'<section class="box"><h2>{_e(t("html.story"))}</h2><div class="lw-story" id="lw-story">{parts["story"]}</div></section>'
+        f'<div id="lw-stage" class="lw-stage">{parts["stage"]}</div>'
         f'<div id="lw-ui">{parts["ui"]}</div>{act}</main><aside>'
         + (f'<section class="box lw-sheet"><h2>{_e(t("html.character"))}</h2><div id="lw-sheet">{parts["sheet"]}</div></section>'
            if not view.get("keeper") else "") +

@@ -30,6 +30,7 @@ def lw_schemas(register: Register[SchemaRef]) -> None:
 def lw_cli(register: Register[CommandRef]) -> None:
     register(CommandRef("panels", "lw_panels.cli:panels", "Module UI panels: render, check, kit."))
     register(CommandRef("serve", "lw_panels.serve.command:serve", "A local web table for a room (loopback)."))
+    register(CommandRef("seat", "lw_panels.serve.seats:seat", "The web table's seat links: list, rotate, revoke, add."))
 
 
 @hookimpl

@@ -5,7 +5,7 @@
     version: 2
     generation: allow            # or pack_only: only the pack's own pictures, whatever the operator says
     templates: [title_card, letter]   # what the director may stage (left out: all of
-                                      # image, title_card, letter, clipping, text)
+                                      # image, title_card, letter, clipping, text, map_pin)
     style:
       keywords: {en: "ink wash, muted indigo", zh: "水墨, 靛青"}
       banned: [text overlays, modern clothing]
@@ -20,7 +20,9 @@ A room's kit is what its enabled packs' kits allow together (:func:`room_kit`): 
 ``pack_only`` stops generation for the whole room, ``templates`` are the intersection, and
 subjects and cues are named ``<pack>/<id>``. It rides every :class:`~lwcore.contributions.StageBeat`
 as data; :func:`stage` wakes the registered directors (``lw_stage_directors``) only in a room
-that has a kit, and keeps only what the kit allows.
+that has a kit, and keeps only what the kit allows (:func:`check_performance`): the
+performance blocks (``title_card``, ``letter``, ``clipping``, ``image``, ``text``, ``map_pin``,
+an ``audio`` cue) and a director's warm-up wish (``prepare``: a subject it expects to need soon).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from lwcore.api import Label, LongText, LwError, LwErrors, Src, StageBeat, Stric
 if TYPE_CHECKING:
     from lwcore.api import Kernel, Room
 
-TEMPLATES = ("image", "title_card", "letter", "clipping", "text")
+TEMPLATES = ("image", "title_card", "letter", "clipping", "text", "map_pin")
 SLUG = r"^[a-z0-9][a-z0-9-]{0,63}$"
 _COLOR = re.compile(r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[A-Za-z][A-Za-z \-]{0,39})$")
 
@@ -81,7 +83,7 @@ class KitFile(Strict):
 
     version: Literal[2]
     generation: Literal["allow", "pack_only"] = "allow"
-    templates: Annotated[list[Literal["image", "title_card", "letter", "clipping", "text"]],
+    templates: Annotated[list[Literal["image", "title_card", "letter", "clipping", "text", "map_pin"]],
                          Field(min_length=1, max_length=len(TEMPLATES))] | None = None
     style: Style = Style()
     subjects: Annotated[list[Subject], Field(max_length=64)] = []
@@ -213,12 +215,40 @@ class Words(Strict):
     text: LongText
 
 
+class MapPin(Strict):
+    """A pin on the table's map: ``label`` (the place), on ``map`` (one of the kit's own
+    pictures, by hash) at ``x``/``y`` (percent from the picture's left and top) when given."""
+
+    kind: Literal["map_pin"]
+    label: Label
+    map: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")] | None = None
+    x: Annotated[float, Field(ge=0, le=100)] | None = None
+    y: Annotated[float, Field(ge=0, le=100)] | None = None
+    note: Label | None = None
+
+    @model_validator(mode="after")
+    def _both(self) -> MapPin:
+        if (self.x is None) != (self.y is None):
+            raise ValueError("a pin gives both x and y, or neither")
+        if self.x is not None and self.map is None:
+            raise ValueError("a pin placed at x/y needs the map it is on")
+        return self
+
+
 class Sound(Strict):
     kind: Literal["audio"]
     cue: str
 
 
-Performance = Annotated[TitleCard | Letter | Clipping | Picture | Words | Sound, Field(discriminator="kind")]
+class Prepare(Strict):
+    """Not shown: a subject the director expects to need soon (warm-up)."""
+
+    kind: Literal["prepare"]
+    subject: str
+
+
+Performance = Annotated[TitleCard | Letter | Clipping | Picture | Words | MapPin | Sound | Prepare,
+                        Field(discriminator="kind")]
 _PERFORMANCE: TypeAdapter[Any] = TypeAdapter(Performance)
 
 
@@ -228,8 +258,16 @@ def check_performance(raw: Any, kit: dict[str, Any]) -> tuple[Any | None, str | 
         block = _PERFORMANCE.validate_python(raw)
     except ValidationError as exc:
         return None, f"not a performance block: {exc.errors(include_url=False)[0]['msg']}"
+    own = {s["ref"]["hash"] for s in kit["subjects"] if s.get("ref")}
+    if block.kind == "prepare":
+        subject = next((s for s in kit["subjects"] if s["id"] == block.subject), None)
+        if subject is None or not subject["generate"]:
+            return None, f"{block.subject} cannot be prepared: it may not be generated here"
+        return block, None
     if block.kind != "audio" and block.kind not in kit["templates"]:
         return None, f"the room's kit does not allow {block.kind}"
+    if block.kind == "map_pin" and block.map is not None and block.map not in own:
+        return None, "a pin's map must be one of the kit's own pictures"
     if block.kind == "audio" and block.cue not in {c["id"] for c in kit["audio"]}:
         return None, f"no cue {block.cue!r} in the room's kit"
     if block.kind == "image":
@@ -242,49 +280,16 @@ def check_performance(raw: Any, kit: dict[str, Any]) -> tuple[Any | None, str | 
             if not subject["generate"]:
                 why = "the kit says pack_only" if kit["generation"] == "pack_only" else "it has no reference image"
                 return None, f"{block.subject} may not be generated: {why}"
-        else:
-            own = {s["ref"]["hash"] for s in kit["subjects"] if s.get("ref")}
-            if block.hash not in own:
+        elif block.hash not in own:
                 return None, "a picture by hash must be one of the kit's own"
     return block, None
 
 
-def as_blocks(block: Any, kit: dict[str, Any], locale: str) -> list[dict[str, Any]]:
-    """A checked performance block as tier-0 blocks (what every renderer draws)."""
-    def text(value: Any) -> str:
-        return localized(value, locale) if isinstance(value, dict) else str(value)
-
-    kind = block.kind
-    if kind == "title_card":
-        parts = [text(p) for p in (block.act, block.title, block.subtitle) if p is not None]
-        return [{"kind": "text", "text": " · ".join(parts), "style": "quote"}]
-    if kind == "letter":
-        head = " · ".join(text(p) for p in (block.sender, block.to, block.date) if p is not None)
-        return ([{"kind": "badge", "label": head}] if head else []) + [{"kind": "text", "text": text(block.body),
-                                                                         "style": "quote"}]
-    if kind == "clipping":
-        head = " · ".join(text(p) for p in (block.source, block.date) if p is not None)
-        return [{"kind": "badge", "label": text(block.headline) + (f" ({head})" if head else "")},
-                {"kind": "text", "text": text(block.body), "style": "quote"}]
-    if kind == "image":
-        caption = text(block.caption) if block.caption is not None else None
-        if block.hash is not None:
-            out = {"kind": "image", "hash": block.hash, **({"caption": caption} if caption else {})}
-            return [out]
-        subject = next(s for s in kit["subjects"] if s["id"] == block.subject)
-        return [{"kind": "image", **({"hash": subject["ref"]["hash"]} if subject.get("ref") else {}),
-                 "caption": caption or subject["name"]}]
-    if kind == "text":
-        return [{"kind": "text", "text": text(block.text)}]
-    cue = next(c for c in kit["audio"] if c["id"] == block.cue)
-    title = cue.get("title")
-    return [{"kind": "badge", "label": "♪ " + (text(title) if title else cue["id"]), "tone": "info"}]
-
-
 def stage(kernel: Kernel, room: Room, kind: str, *, kit: dict[str, Any] | None,
           facts: dict[str, Any] | None = None, locale: str = "en") -> tuple[list[dict[str, Any]], list[str]]:
-    """Wake the registered directors on a beat of ``kind`` in ``room``: ``(tier-0 blocks for
-    the table, what was refused and why)``. No kit, no director: ``([], [])``."""
+    """Wake the registered directors on a beat of ``kind`` in ``room``: ``(the performance
+    blocks the kit allows, as data, in order; what was refused and why)``. No kit, no
+    director: ``([], [])`` -- and no director is called."""
     if kit is None:
         return [], []
     beat = StageBeat(kind, room.file.id, room.turn_number, kit, facts or {}, locale)
@@ -304,5 +309,5 @@ def stage(kernel: Kernel, room: Room, kind: str, *, kit: dict[str, Any] | None,
             if block is None:
                 refused.append(f"{director_id}: {why}")
             else:
-                shown += as_blocks(block, kit, locale)
+                shown.append(block.model_dump(mode="json", by_alias=True, exclude_none=True))
     return shown, refused

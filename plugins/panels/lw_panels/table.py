@@ -3,8 +3,9 @@
 :func:`table_view` gathers, for one member, only from projections: the story so far (the
 recap and the history lines :func:`lwcore.turn.view.view_for` gives them), their variables,
 their panels resolved (:mod:`lw_panels.manifest`), the hooks' blocks of the last turn
-resolved for them, and, for each tier-2 panel, the state its frame receives (their own
-variables and the panel's latest payload).
+resolved for them, what the stage director staged on the last turn in their language
+(:mod:`lw_panels.stage_view`), and, for each tier-2 panel, the state its frame receives
+(their own variables and the panel's latest payload).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from pydantic import TypeAdapter, ValidationError
 from lw_panels.compile import compile_block, resolve, shown
 from lw_panels.load import asset_bytes
 from lw_panels.manifest import resolve_panels, room_packs
+from lw_panels.pictures import PictureStore
+from lw_panels.stage_view import stage_for
 from lw_panels.variables import viewer_state
 from lwcore.api import Block, alternatives_of, js_enabled, view_for, viewer_of
 
@@ -52,10 +55,11 @@ def hook_ui(room: Room, emissions: Iterable[Mapping[str, Any]], state: Any, loca
 
 def table_view(room: Room, member_ref: str | None, *, ui: Iterable[Mapping[str, Any]] = (),
                version: int = 0, asset_base: str | None = None, frame_base: str | None = None,
-               inline_assets: bool = False) -> dict[str, Any]:
+               inline_assets: bool = False, staged: Iterable[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """Everything member ``member_ref`` sees (a mapping the renderers take). ``asset_base``
     and ``frame_base`` say where the web table serves pictures and tier-2 pages;
-    ``inline_assets`` embeds pictures as ``data:`` URLs instead (a standalone page)."""
+    ``inline_assets`` embeds pictures as ``data:`` URLs instead (a standalone page);
+    ``staged``: the stage director's entries of the last turn (:mod:`lw_panels.staging`)."""
     member = room.member(member_ref)
     viewer = viewer_of(room, member)
     view = view_for(room, member.id)
@@ -63,10 +67,11 @@ def table_view(room: Room, member_ref: str | None, *, ui: Iterable[Mapping[str, 
     packs = room_packs(room)
     by_hash = {asset.sha256: (pack, asset) for pack in packs.packs for asset in pack.files.values()}
     panels = resolve_panels(room, viewer, state=state)
+    staged = list(staged)
     inline: dict[str, str] | None = None
     if inline_assets:
         inline = {}
-        for sha in _hashes(panels):
+        for sha in _hashes(panels) | {e[k] for e in staged for k in ("hash", "map") if e.get(k)}:
             if sha in by_hash:
                 pack, asset = by_hash[sha]
                 data = asset_bytes(pack, asset)
@@ -91,6 +96,12 @@ def table_view(room: Room, member_ref: str | None, *, ui: Iterable[Mapping[str, 
             emission["inline_assets"] = inline
         else:
             emission["asset_base"] = asset_base
+    def source(sha: str) -> str | None:
+        if sha not in by_hash:
+            return None
+        return inline.get(sha) if inline is not None else (f"{asset_base}{sha}" if asset_base is not None else None)
+
+    stage = stage_for(staged, viewer.locale, source, PictureStore(room.path).bytes_of) if staged else []
     variables = [{"id": v.id, "label": v.label, "text": v.value_label if v.value_label is not None else shown(v.value),
                   "maximum": v.maximum, "keeper_only": bool(getattr(v, "keeper_only", False))} for v in view.variables]
     variables += [{"id": "mvu." + leaf.path, "label": leaf.path, "text": shown(leaf.value), "maximum": None,
@@ -101,7 +112,7 @@ def table_view(room: Room, member_ref: str | None, *, ui: Iterable[Mapping[str, 
         "room": room.file.id, "title": view.title, "viewer": member.id, "name": name, "keeper": viewer.keeper,
         "locale": viewer.locale, "recap": view.recap, "version": version,
         "history": [line.model_dump() for line in view.history], "variables": variables,
-        "panels": panels, "ui": emissions, "frames": frames,
+        "panels": panels, "ui": emissions, "stage": stage, "frames": frames,
         "sheet": None if own is None else {"name": own.name, "tagline": own.tagline,
                                            "resources": [bar.model_dump() for bar in own.resources]},
     }

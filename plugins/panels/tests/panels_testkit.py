@@ -99,9 +99,10 @@ def load(kernel: Any, room: Path) -> Any:
 
 
 class Server:
-    """``lw serve``'s app on a real uvicorn server on 127.0.0.1 (a thread of the test)."""
+    """``lw serve``'s app on a real uvicorn server on 127.0.0.1 (a thread of the test):
+    ``create_app(table, **options)``, or ``app`` when given (several rooms: ``create_site``)."""
 
-    def __init__(self, table: Any, **options: Any) -> None:
+    def __init__(self, table: Any, *, app: Any = None, **options: Any) -> None:
         import socket
 
         import uvicorn
@@ -109,7 +110,7 @@ class Server:
         from lw_panels.serve.app import create_app
 
         self.table = table
-        self.app = create_app(table, **options)
+        self.app = app if app is not None else create_app(table, **options)
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
@@ -128,20 +129,24 @@ class Server:
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self.app.state.hub.close_soon()
+        for hub in self.app.state.hubs.values():
+            hub.close_soon()
         self.server.should_exit = True
         self.thread.join(10)
         self.sock.close()
 
     def link(self, member: str) -> str:
-        seat = next(s for s in self.table.seats.values() if s.member == member)
-        return f"{self.origin}/t/{seat.token}/"
+        """``member``'s seat link (made when the table was set up)."""
+        return f"{self.origin}/t/{self.table.fresh[member]}/"
 
 
 def fetch(url: str, *, data: Any = None, headers: dict[str, str] | None = None,
-         method: str | None = None, timeout: float = 30) -> tuple[int, dict[str, str], bytes]:
+         method: str | None = None, timeout: float = 30, jar: Any = None) -> tuple[int, dict[str, str], bytes]:
     """``(status, headers, body)`` of one request (no exception for error statuses); no
-    answer within ``timeout`` seconds raises (a hang check)."""
+    answer within ``timeout`` seconds raises (a hang check). Redirects are followed with the
+    cookies they set (a seat's link becomes a session on the way to its page), and with
+    ``jar`` given, that jar's cookies are sent and kept."""
+    import http.cookiejar
     import urllib.error
     import urllib.request
 
@@ -151,8 +156,10 @@ def fetch(url: str, *, data: Any = None, headers: dict[str, str] | None = None,
         body = data if isinstance(data, bytes) else json.dumps(data).encode("utf-8")
         heads.setdefault("Content-Type", "application/json")
     request = urllib.request.Request(url, data=body, headers=heads, method=method)
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(
+        jar if jar is not None else http.cookiejar.CookieJar()))
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
+        with opener.open(request, timeout=timeout) as response:
             return response.status, dict(response.headers), response.read()
     except urllib.error.HTTPError as exc:
         return exc.code, dict(exc.headers), exc.read()

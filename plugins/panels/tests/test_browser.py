@@ -413,7 +413,8 @@ def test_a_twenty_turn_live_session_on_the_web_table(browser, kernel, table_room
     secrets = (SECRET_VALUE, "UpdateVariable", "_.set(", *KEEPER_TEXTS)
     with ProviderServer("chat_completions", reply, chunk=6, token_delay=0.002) as provider:
         live = LiveRequest(endpoint=provider.url, model="m", protocol="chat_completions")
-        with Server(Table(kernel, table_room, TurnSource(live=live), seed=5)) as served:
+        table = Table(kernel, table_room, TurnSource(live=live), seed=5)
+        with Server(table, acts_per_minute=0) as served:  # twenty turns at a test's pace, not a table's: no act limit
             context = browser.new_context(viewport={"width": 1100, "height": 900})
             context.add_init_script(HEAR_EVENTS)
             player = context.new_page()

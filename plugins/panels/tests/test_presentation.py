@@ -14,6 +14,7 @@ from lw_panels.load import load_pack
 from lw_panels.manifest import room_packs
 from lw_panels.packs import dev_mounts, read_home
 from lw_panels.presentation import check_performance, room_kit, stage
+from lw_panels.stage_view import stage_for, stage_text
 from lwcore.contributions import StageBeat, StageDirector
 from lwcore.errors import LwError, LwErrors
 from lwcore.hookspecs import hookimpl
@@ -131,8 +132,10 @@ def test_a_director_is_held_to_the_kit(tmp_path: Path, room: Path) -> None:
     kit = enable(kernel, room, kit_pack(tmp_path, "one"))
     shown, refused = stage(kernel, load(kernel, room), "scene", kit=kit, facts={"recap": "x"}, locale="zh")
     assert beats[0].kind == "scene" and beats[0].kit == kit and beats[0].facts == {"recap": "x"}
-    assert [b["kind"] for b in shown] == ["text", "badge", "text", "image", "badge"]
-    assert shown[0]["text"] == "第二幕 · 雾港" and shown[3]["caption"] == "顾晚棠"
+    assert [b["kind"] for b in shown] == ["title_card", "letter", "image", "audio"]
+    assert shown[0]["title"] == {"en": "Act II", "zh": "第二幕"} and shown[2]["subject"] == "one/gu"
+    lines = stage_text(stage_for(shown[:2], "zh", lambda sha: None), "zh").splitlines()
+    assert lines == ["【第二幕 · 雾港】", "[信: 周伯年]", "> 灯在水下亮着。"]
     assert len(refused) == 4 and any("no reference image" in r for r in refused)
     assert any("does not allow clipping" in r for r in refused)
 

@@ -32,10 +32,11 @@ def test_the_public_name_is_answered_and_no_other(kernel, table_room: Path) -> N
     table = Table(kernel, table_room, TurnSource(deque()), seed=5)
     with Server(table, public_url=PUBLIC) as server:
         link = server.link("p1")
-        assert fetch(link, headers={"Host": "table.example.org"})[0] == 200
-        assert fetch(link, headers={"Host": "TABLE.example.org"})[0] == 200  # a host name has no case
+        assert fetch(link + "state", headers={"Host": "table.example.org"})[0] == 200
+        assert fetch(link + "state", headers={"Host": "TABLE.example.org"})[0] == 200  # a host name has no case
         assert fetch(link)[0] == 200  # loopback still answers (the proxy's own requests)
-        for name in ("evil.example", "table.example.org.evil.example", "example.org", "192.168.1.20"):
+        for name in ("evil.example", "table.example.org.evil.example", "example.org", "192.168.1.20",
+                     "table.example.org:8443", "table.example.org:80"):  # the public name on another port too
             status, _, body = fetch(link, headers={"Host": name})
             assert status == 421 and b"does not answer" in body, name
         said = {"text": ".r 1d6"}

@@ -130,7 +130,7 @@ def enable(room: Room, catalog: SkillCatalog, skill_id: str) -> Enabled:
     switch is off. The caller holds the room's lock and saves.
     """
     skill = catalog.require(skill_id)
-    if skill.systems and not any(room.pack.is_a(s) for s in skill.systems):
+    if skill.systems and not any(room.rule_system.is_a(s) for s in skill.systems):
         raise LwError(f"skill {skill_id!r} is for {', '.join(skill.systems)}; this room plays {room.file.system}",
                       code="refused")
     if skill.adult and not room.file.adult:

@@ -1,10 +1,16 @@
 """The web table's HTTP side (Starlette): one page per seat, live updates, acting, panels.
 
-Routes (``TOKEN`` is a seat's secret link token; everything under it acts as that member):
+Routes. ``TOKEN`` is a seat's secret link token (:mod:`lw_panels.serve.invites`): opening
+``/t/TOKEN/`` in a browser makes a session (:mod:`lw_panels.serve.sessions`) and sends it on to
+``/s/SEAT/`` (``SEAT``: the member's id, or a digest of it when it is not URL-safe), where every
+route below answers to the session cookie instead of the token; ``/t/TOKEN/…`` keeps answering
+to the token for programs. A tier-2 panel's frame is under ``/f/KEY/…`` (``KEY``: a digest of
+the seat's current link, for the sandboxed frame sends no cookie). Everything acts as that member:
 
 =============================================  ==============================================
 ``GET /``                                      a page saying to open your seat's link
-``GET /t/TOKEN/``                              the member's page (:func:`lw_panels.html.page_html`)
+``GET /t/TOKEN/``                              the seat's link: a new session, then ``/s/SEAT/``
+``GET /s/SEAT/``                               the member's page (:func:`lw_panels.html.page_html`)
 ``GET /t/TOKEN/state``                         the member's current update (JSON)
 ``GET /t/TOKEN/events``                        server-sent events: ``update`` after every change;
                                                on the keeper's seat also ``delta`` (a live turn's
@@ -16,14 +22,21 @@ Routes (``TOKEN`` is a seat's secret link token; everything under it acts as tha
                                                "text", "number"}`` (:meth:`Table.control`)
 ``GET /t/TOKEN/asset/SHA256``                  a picture of a panel in the member's manifest
 ``GET /t/TOKEN/frame/PACK/PANEL/PATH``         a declared file of a tier-2 panel of theirs
+                                               (also ``/f/KEY/PACK/PANEL/PATH``)
 =============================================  ==============================================
+
+A link rotated or revoked (``lw seat``) stops working at once, and so does every session made
+from it (its open event streams end within a second). Acting (``say``, ``intent``,
+``control``) is limited per seat (:mod:`lw_panels.serve.ratelimit`): 429 with ``Retry-After``.
 
 Guards: the server binds to loopback unless told otherwise (``lw serve --host``, with a public
 address: docs/hosting.md) and answers only requests whose ``Host`` is a loopback name or the
 public address's host (no DNS rebinding); writes take JSON only and refuse a foreign ``Origin``; a
 write's body is at most :data:`MAX_BODY_BYTES`, refused by its ``Content-Length`` before any
 of it is read (413), and a body without one (chunked) is read only up to that size; the
-whole body must arrive within :data:`BODY_TIME_LIMIT` seconds (408);
+whole body must arrive within :data:`BODY_TIME_LIMIT` seconds (408); the session cookie is
+``HttpOnly``, ``SameSite=Strict``, ``Secure`` under an https public address, and its path is
+the seat's own; every answer carries ``Referrer-Policy: no-referrer``;
 every page carries a strict Content-Security-Policy; a tier-2 frame's files carry their own
 (:func:`lw_panels.html.frame_policy`). Each update is built per seat from that member's own
 projections: a player's page, its events and its files never hold keeper-only data.
@@ -38,27 +51,37 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import html
 import json
+import os
 import posixpath
 import re
+import secrets
 import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from lw_panels.html import frame_policy, page_html, page_policy, update_json
 from lw_panels.intents import intent_line
 from lw_panels.load import asset_bytes
 from lw_panels.manifest import manifest, room_packs
-from lw_panels.serve.table import Seat, Table, json_error
-from lwcore.api import LwError, Room, js_enabled, load_json, room_lock, viewer_of
+from lw_panels.messages import MESSAGES
+from lw_panels.serve.invites import Invites, token_hash
+from lw_panels.serve.origins import normal_origin, own_origin, public_origin
+from lw_panels.serve.ratelimit import ACTS_PER_MINUTE, RateLimit, retry_after
+from lw_panels.serve.sessions import COOKIE, Sessions
+from lw_panels.serve.table import Seat, Table, json_error, staged_hashes
+from lwcore.api import LwError, Room, js_enabled, load_json, room_in_use, room_lock, viewer_of
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
 KEEPALIVE = 15.0
 STREAM_QUEUE = 256
 """Items (updates, narration deltas) one event stream may have waiting for its reader."""
@@ -74,27 +97,44 @@ _SAFE = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", 
 class Hub:
     """Who listens for updates: one queue per open event stream, by seat. An item is
     ``(event, data)``: ``update`` (a seat's whole update) or ``delta`` (narration as the model
-    writes it, for the keeper's seats only); ``None`` ends the stream."""
+    writes it, for the keeper's seats only); ``None`` ends the stream. Each stream has a check
+    (is the link or session it was opened with still good?): :meth:`prune` ends those that fail it."""
 
     def __init__(self) -> None:
         self.listeners: dict[str, set[asyncio.Queue[tuple[str, str] | None]]] = {}
+        self.checks: dict[asyncio.Queue[tuple[str, str] | None], Callable[[], bool]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
 
-    def add(self, seat: Seat) -> asyncio.Queue[tuple[str, str] | None]:
+    def add(self, seat: Seat, valid: Callable[[], bool] = lambda: True) -> asyncio.Queue[tuple[str, str] | None]:
         self.loop = asyncio.get_running_loop()
         queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue(maxsize=STREAM_QUEUE)
-        self.listeners.setdefault(seat.token, set()).add(queue)
+        self.listeners.setdefault(seat.member, set()).add(queue)
+        self.checks[queue] = valid
         return queue
 
     def drop(self, seat: Seat, queue: asyncio.Queue[tuple[str, str] | None]) -> None:
-        self.listeners.get(seat.token, set()).discard(queue)
+        self.listeners.get(seat.member, set()).discard(queue)
+        self.checks.pop(queue, None)
 
-    def put(self, token: str, item: tuple[str, str]) -> None:
-        """Queue ``item`` for every stream of seat ``token``. A stream that does not keep up
+    def prune(self) -> None:
+        """End every stream whose link or session is no longer good (rotated, revoked)."""
+        for queues in list(self.listeners.values()):
+            for queue in list(queues):
+                try:
+                    good = self.checks.get(queue, lambda: True)()
+                except LwError:
+                    good = False
+                if not good:
+                    queues.discard(queue)
+                    self.checks.pop(queue, None)
+                    _end(queue)
+
+    def put(self, member: str, item: tuple[str, str]) -> None:
+        """Queue ``item`` for every stream of ``member``'s seat. A stream that does not keep up
         holds at most :data:`STREAM_UPDATES` items when an update comes (the oldest go: the
         newest update is what counts), and a delta finding it full is dropped (the turn's
         update brings the whole narration)."""
-        for queue in list(self.listeners.get(token, ())):
+        for queue in list(self.listeners.get(member, ())):
             if item[0] == "update":
                 while queue.qsize() >= STREAM_UPDATES:
                     queue.get_nowait()
@@ -107,7 +147,7 @@ class Hub:
         (the keeper's: raw model text is never a player's). Text that comes while the event
         loop has not yet taken the last piece joins it: one wake-up of the loop and one event
         a stream for a run of tokens, not one a token, in the order written."""
-        tokens = [seat.token for seat in seats if seat.keeper]
+        keepers = [seat.member for seat in seats if seat.keeper]
         waiting: list[str] = []
         lock = threading.Lock()
 
@@ -115,12 +155,12 @@ class Hub:
             with lock:
                 text = "".join(waiting)
                 waiting.clear()
-            for token in tokens:
-                self.put(token, ("delta", text))
+            for member in keepers:
+                self.put(member, ("delta", text))
 
         def send(text: str) -> None:
             loop = self.loop
-            if not tokens or not text or loop is None or loop.is_closed():
+            if not keepers or not text or loop is None or loop.is_closed():
                 return
             with lock:
                 first = not waiting
@@ -133,9 +173,7 @@ class Hub:
         """End every open event stream (the server is stopping)."""
         for queues in self.listeners.values():
             for queue in queues:
-                if queue.full():
-                    queue.get_nowait()
-                queue.put_nowait(None)
+                _end(queue)
 
     def close_soon(self) -> None:
         """:meth:`close`, from any thread (a signal handler, a test)."""
@@ -143,22 +181,193 @@ class Hub:
             self.loop.call_soon_threadsafe(self.close)
 
 
-def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_url: str | None = None) -> Starlette:
-    """The ASGI app serving ``table`` (``body_seconds``: how long a write's body may take).
-    ``public_url``: the address players reach the table at (``https://table.example.org``,
-    behind a reverse proxy): requests naming its host are answered too, and writes from its
-    origin accepted; every other name still gets 421 (:func:`public_origin`)."""
+def _identity(folder: Any) -> tuple[int, int] | None:
+    """The device and inode of ``folder`` (``None``: gone)."""
+    try:
+        info = os.stat(folder)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _end(queue: asyncio.Queue[tuple[str, str] | None]) -> None:
+    """End the event stream reading ``queue``."""
+    if queue.full():
+        queue.get_nowait()
+    queue.put_nowait(None)
+
+
+@dataclass(frozen=True)
+class _Access:
+    """How a request reaches a seat: the ``seat``, the ``base`` its page's requests go to, and
+    :meth:`valid` (is that way still good: the link not rotated or revoked?)."""
+
+    seat: Seat
+    base: str
+    invite: str
+    """The hash of the seat's link the request came by."""
+    invites: Invites
+
+    def valid(self) -> bool:
+        return self.invites.valid(self.seat.member, self.invite)
+
+
+def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_url: str | None = None,
+               acts_per_minute: int = ACTS_PER_MINUTE, clock: Callable[[], float] | None = None) -> Starlette:
+    """The ASGI app serving ``table`` at the root (``body_seconds``: how long a write's body
+    may take). ``public_url``: the address players reach the table at
+    (``https://table.example.org``, behind a reverse proxy): requests naming its host are
+    answered too, and writes from its origin accepted; every other name still gets 421
+    (:func:`public_origin`). ``acts_per_minute``: how often one seat may act (0: no limit);
+    ``clock``: the rate limit's clock (``time.monotonic``). Several rooms: :func:`create_site`."""
+    return create_site({"": table}, body_seconds=body_seconds, public_url=public_url,
+                       acts_per_minute=acts_per_minute, clock=clock)
+
+
+def create_site(tables: Mapping[str, Table], *, body_seconds: float = BODY_TIME_LIMIT, public_url: str | None = None,
+                acts_per_minute: int = ACTS_PER_MINUTE, clock: Callable[[], float] | None = None,
+                operator: str | None = None) -> Starlette:
+    """The ASGI app serving each of ``tables`` under its path prefix (``""``: the root, for one
+    room; ``/r/NAME`` for several): every room keeps its own seats, sessions, event streams
+    and acting limits, and plays its turns on its own queue, so turns in different rooms run
+    at the same time. ``operator``: the token of the operator's page (``/o/TOKEN/``: each room,
+    its seats and their state -- no game data). The other options are :func:`create_app`'s."""
     public = public_origin(public_url) if public_url else None
+    routes = [Route("/", _index)]
+    hubs: dict[str, Hub] = {}
+    for prefix, table in tables.items():
+        room_routes, hubs[prefix] = _room_app(table, prefix=prefix, public=public, body_seconds=body_seconds,
+                                              limit=RateLimit(acts_per_minute, clock=clock))
+        routes += room_routes
+    if operator is not None:
+        routes.append(Route("/o/{token}/", _operator_page(tables, hubs, token_hash(operator))))
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, _Refusal)
+        headers = {**_SAFE, "Connection": "close"} if exc.close else _SAFE
+        return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=headers)
+
+    async def watch() -> None:
+        """Every second, end the event streams of links rotated or revoked since."""
+        while True:
+            await asyncio.sleep(1.0)
+            for hub in hubs.values():
+                hub.prune()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> Any:
+        with contextlib.ExitStack() as held:
+            for table in tables.values():  # lw room rename/archive refuse a room while it is served
+                held.enter_context(room_in_use(table.path))
+            watcher = asyncio.create_task(watch())
+            yield
+            watcher.cancel()
+            for hub in hubs.values():
+                hub.close()
+
+    for prefix, table in tables.items():  # a live turn's narration, as it comes, to the keeper
+        table.on_text = hubs[prefix].deltas(list(table.seats.values()))
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={_Refusal: refused})
+    app.add_middleware(_Guard, public=public)
+    app.state.tables = dict(tables)
+    app.state.hubs = hubs
+    first = next(iter(tables))
+    app.state.table = tables[first]
+    app.state.hub = hubs[first]
+    return app
+
+
+async def _index(request: Request) -> Response:
+    return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
+                        "<p>Open the link of your seat, as printed by <code>lw serve</code>.</p>",
+                        headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
+
+
+def _operator_page(tables: Mapping[str, Table], hubs: Mapping[str, Hub], hashed: str) -> Any:
+    """The operator's page: each room, its seats, whether their links are made or revoked,
+    how many live pages each has open and whose turn is being played. No game data."""
+
+    async def page(request: Request) -> Response:
+        if not hmac.compare_digest(token_hash(request.path_params["token"]), hashed):
+            raise _Refusal(404, "no such page")
+        rows = []
+        for prefix, table in tables.items():
+            try:
+                links = table.invites.current()
+            except LwError:
+                links = {}
+            seats = "".join(
+                f"<li>{html.escape(seat.name)} ({html.escape(seat.member)}, {'keeper' if seat.keeper else 'player'}): "
+                + ("link made" if links.get(member) else "revoked" if member in links else "no link yet")
+                + f", {len(hubs[prefix].listeners.get(member, ()))} open page(s)</li>"
+                for member, seat in table.seats.items())
+            acting = ", ".join(table.waiting) or "nobody"
+            rows.append(f"<h2>{html.escape(table.title)} <small>{html.escape(prefix or '/')}</small></h2>"
+                        f"<p>acting now: {html.escape(acting)}</p><ul>{seats}</ul>")
+        return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver tables</title>"
+                            f"<h1>Rooms served</h1>{''.join(rows)}"
+                            "<p>Links are changed with <code>lw seat rotate|revoke|add ROOM …</code>.</p>",
+                            headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
+    return page
+
+
+def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: float,
+              limit: RateLimit) -> tuple[list[Route], Hub]:
+    """The routes of one room's table under ``prefix``, and its hub of event streams."""
     hub = Hub()
+    invites = table.invites
+    sessions = Sessions()
+    secret = secrets.token_bytes(32)  # frame keys are good for this process only
+    folder = _identity(table.path)
+    """The room's folder as it was when the table started: a room moved away (and perhaps
+    another made under its name) is never served in its place."""
+
+    def frame_key(member: str, invite: str | None) -> str:
+        return hmac.new(secret, f"{member}\0{invite}".encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
 
     def seat_of(request: Request) -> Seat:
-        seat = table.seat(request.path_params["token"])
+        return access(request).seat
+
+    def access(request: Request) -> _Access:
+        """The seat a request reaches, by its link token (``/t/TOKEN/…``), its session cookie
+        (``/s/SEAT/…``) or its frame key (``/f/KEY/…``); refused (404, 401) when none is good now."""
+        if _identity(table.path) != folder:
+            raise _Refusal(410, "this room was moved or renamed since the table started: the table is closed")
+        try:
+            return _reached(request)
+        except LwError:  # the store cannot be read (its path and contents are not a player's)
+            raise _Refusal(503, "the seat links of this table cannot be read right now; the keeper can run lw seat list") from None
+
+    def _reached(request: Request) -> _Access:
+        params = request.path_params
+        if "token" in params:
+            found = invites.member_of(params["token"])
+            seat = table.seat(found[0]) if found is not None else None
+            if found is None or seat is None:
+                raise _Refusal(404, "no such seat")
+            return _Access(seat, f"{prefix}/t/{params['token']}/", found[1], invites)
+        if "key" in params:
+            for member, invite in invites.current().items():
+                if invite is not None and hmac.compare_digest(frame_key(member, invite), params["key"]):
+                    seat = table.seat(member)
+                    if seat is not None:
+                        return _Access(seat, f"{prefix}/f/{params['key']}/", invite, invites)
+            raise _Refusal(404, "no such panel here")
+        session = sessions.get(request.cookies.get(COOKIE))
+        if session is None or slug(session.member) != params.get("seat") or not invites.valid(session.member, session.invite):
+            if session is not None and not invites.valid(session.member, session.invite):
+                sessions.end(session.id)
+            raise _Refusal(401, "this page's session has ended (or its link was changed): open your seat's link again")
+        seat = table.seat(session.member)
         if seat is None:
-            raise _Refusal(404, "no such seat")
-        return seat
+            raise _Refusal(401, "this seat is no longer in the room")
+        return _Access(seat, f"{prefix}/s/{slug(seat.member)}/", session.invite, invites)
 
     def bases(seat: Seat) -> tuple[str, str]:
-        return f"/t/{seat.token}/asset/", f"/t/{seat.token}/frame/"
+        """Where ``seat``'s pictures and frames are, for every way of reaching it: pictures under
+        the seat's session path (the page is there), frames under the seat's frame key."""
+        return (f"{prefix}/s/{slug(seat.member)}/asset/",
+                f"{prefix}/f/{frame_key(seat.member, invites.current().get(seat.member))}/")
 
     def view(seat: Seat) -> dict[str, Any]:
         asset_base, frame_base = bases(seat)
@@ -171,26 +380,38 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
 
     async def broadcast() -> None:
         """Each listening seat's update, built from one reading of the room."""
-        seats = [s for token, queues in list(hub.listeners.items()) if queues and (s := table.seat(token))]
+        seats = [s for member, queues in list(hub.listeners.items()) if queues and (s := table.seat(member))]
         if not seats:
             return
         try:
             views = await run(table.views, seats, bases)
         except LwError as exc:
-            views = {seat.token: seat.error(exc) for seat in seats}
+            views = {seat.member: seat.error(exc) for seat in seats}
         for seat in seats:
-            view_or_error = views[seat.token]
+            view_or_error = views[seat.member]
             payload = (json.dumps({"error": str(view_or_error)}, ensure_ascii=False)
                        if isinstance(view_or_error, LwError) else update_json(view_or_error))
-            hub.put(seat.token, ("update", payload))
+            hub.put(seat.member, ("update", payload))
 
-    async def index(request: Request) -> Response:
-        return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
-                            "<p>Open the link of your seat, as printed by <code>lw serve</code>.</p>",
-                            headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
+    async def join(request: Request) -> Response:
+        """A seat's link: a new session of that seat, and on to its page without the token."""
+        way = access(request)
+        seat = way.seat
+        session = sessions.open(seat.member, way.invite)
+        where = f"{prefix}/s/{slug(seat.member)}/"
+        response = RedirectResponse(where, status_code=303, headers=_SAFE)
+        response.set_cookie(COOKIE, session.id, path=where, httponly=True, samesite="strict",
+                            secure=public is not None and public.startswith("https://") and own_origin(
+                                request.headers.get("host", ""), request.url.scheme, public) == public)
+        return response
 
     async def page(request: Request) -> Response:
-        seat = seat_of(request)
+        try:
+            seat = seat_of(request)
+        except _Refusal as refusal:
+            return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
+                                f"<p>{html.escape(str(refusal))}.</p>", status_code=refusal.status,
+                                headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
         try:
             data = await run(view, seat)
         except LwError as exc:  # a room that cannot be read: told as this seat may read it
@@ -198,7 +419,7 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
             return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
                                 f"<p>This room cannot be read right now.</p><pre>{message}</pre>",
                                 status_code=503, headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
-        return HTMLResponse(page_html(data, live=True, base=f"/t/{seat.token}/"),
+        return HTMLResponse(page_html(data, live=True, base=f"{prefix}/s/{slug(seat.member)}/"),
                             headers={**_SAFE, "Content-Security-Policy": page_policy(live=True)})
 
     async def state(request: Request) -> Response:
@@ -210,8 +431,9 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
         return Response(update_json(data), media_type="application/json", headers=_SAFE)
 
     async def events(request: Request) -> Response:
-        seat = seat_of(request)
-        queue = hub.add(seat)
+        way = access(request)
+        seat = way.seat
+        queue = hub.add(seat, way.valid)
 
         async def stream() -> Any:
             try:
@@ -236,12 +458,8 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             raise _Refusal(415, "send JSON")
         origin = request.headers.get("origin")
-        host = request.headers.get("host", "")
-        # the public name's pages are the public origin's (scheme and port included: a plain-http
-        # page under that name is not the table's); a loopback name's, its own
-        own = public if public is not None and host.lower() == public.split("://", 1)[1] else \
-            f"{request.url.scheme}://{host}"
-        if origin is not None and origin != own:
+        own = own_origin(request.headers.get("host", ""), request.url.scheme, public)
+        if origin is not None and (own is None or normal_origin(origin) != own):
             raise _Refusal(403, "foreign origin")
         raw = await _bounded_body(request, MAX_BODY_BYTES, body_seconds)
         try:
@@ -251,6 +469,15 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
         if not isinstance(data, dict):
             raise _Refusal(400, "send a JSON object")
         return data
+
+    def slowed(seat: Seat) -> Response | None:
+        """The 429 answer when ``seat`` has acted too often just now, else ``None``."""
+        wait = limit.take(seat.member)
+        if not wait:
+            return None
+        text = MESSAGES.bind(seat.locale)("serve.too_fast", seconds=retry_after(wait))
+        return JSONResponse({"error": text, "code": "too_fast"}, status_code=429,
+                            headers={**_SAFE, "Retry-After": retry_after(wait)})
 
     async def act(seat: Seat, text: str) -> Response:
         return await queued(lambda deadline: table.submit(seat, text, deadline))
@@ -288,7 +515,7 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
         text = data.get("text")
         if not isinstance(text, str):
             raise _Refusal(400, "text must be a string")
-        return await act(seat, text)
+        return slowed(seat) or await act(seat, text)
 
     async def control(request: Request) -> Response:
         seat = seat_of(request)
@@ -296,11 +523,18 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
             return JSONResponse({"error": "only the keeper can regenerate, edit, rewind or stop a turn",
                                  "code": "forbidden"}, status_code=403, headers=_SAFE)
         data = await body_of(request)
+        if data.get("action") != "stop":  # stopping a turn in flight is never held back
+            too_fast = slowed(seat)
+            if too_fast is not None:
+                return too_fast
         return await queued(lambda deadline: table.control(seat, data, deadline))
 
     async def intent(request: Request) -> Response:
         seat = seat_of(request)
         data = await body_of(request)
+        too_fast = slowed(seat)
+        if too_fast is not None:
+            return too_fast
 
         def line() -> str:
             with room_lock(table.path, shared=True):
@@ -327,6 +561,7 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
         packs, panels = await run(member_panels, seat)
         allowed = {sha for panel in panels for sha in _image_hashes(panel.templates)}
         allowed |= {b.get("hash") for e in table.ui for b in e.get("blocks", ()) if b.get("kind") == "image"}
+        allowed |= staged_hashes(table)  # the stage director's pictures, maps and sound cues
         if sha not in allowed:
             raise _Refusal(404, "no such picture here")
         for pack in packs.packs:
@@ -339,7 +574,8 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
         raise _Refusal(404, "no such picture here")
 
     async def frame(request: Request) -> Response:
-        seat = seat_of(request)
+        way = access(request)
+        seat = way.seat
         ref = f"{request.path_params['pack']}/{request.path_params['panel']}"
         rel = request.path_params["path"]
         packs, panels = await run(member_panels, seat)
@@ -355,39 +591,29 @@ def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_ur
             raise _Refusal(404, "not a file this panel declares")
         pack = next(p for p in packs.packs if p.home.id == panel.pack)
         data = await run(asset_bytes, pack, item)
-        origin = f"{request.url.scheme}://{request.headers.get('host', '')}"
+        origin = own_origin(request.headers.get("host", ""), request.url.scheme, public) or ""
+        where = f"{way.base}frame/{ref}/" if "token" in request.path_params else f"{way.base}{ref}/"
         headers = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
-                   "Content-Security-Policy": frame_policy(f"{origin}/t/{seat.token}/frame/{ref}/")}
+                   "Content-Security-Policy": frame_policy(f"{origin}{where}")}
         media = item.mime + ("; charset=utf-8" if item.mime.startswith("text/") else "")
         return Response(data, media_type=media, headers=headers)
 
     routes = [
-        Route("/", index),
-        Route("/t/{token}/", page),
-        Route("/t/{token}/state", state),
-        Route("/t/{token}/events", events),
-        Route("/t/{token}/say", say, methods=["POST"]),
-        Route("/t/{token}/intent", intent, methods=["POST"]),
-        Route("/t/{token}/control", control, methods=["POST"]),
-        Route("/t/{token}/asset/{sha:str}", asset),
-        Route("/t/{token}/frame/{pack}/{panel}/{path:path}", frame),
+        Route(f"{prefix}/t/{{token}}/", join),
+        Route(f"{prefix}/s/{{seat}}/", page),
+        Route(f"{prefix}/f/{{key}}/{{pack}}/{{panel}}/{{path:path}}", frame),
+        Route(f"{prefix}/t/{{token}}/frame/{{pack}}/{{panel}}/{{path:path}}", frame),
     ]
-    async def refused(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, _Refusal)
-        headers = {**_SAFE, "Connection": "close"} if exc.close else _SAFE
-        return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=headers)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> Any:
-        yield
-        hub.close()
-
-    table.on_text = hub.deltas(list(table.seats.values()))  # a live turn's narration, as it comes, to the keeper
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={_Refusal: refused})
-    app.add_middleware(_Guard, names=LOOPBACK + ((_host_of(public),) if public else ()))
-    app.state.table = table
-    app.state.hub = hub
-    return app
+    for way in (f"{prefix}/t/{{token}}", f"{prefix}/s/{{seat}}"):  # by the link (programs), by the session (browsers)
+        routes += [
+            Route(f"{way}/state", state),
+            Route(f"{way}/events", events),
+            Route(f"{way}/say", say, methods=["POST"]),
+            Route(f"{way}/intent", intent, methods=["POST"]),
+            Route(f"{way}/control", control, methods=["POST"]),
+            Route(f"{way}/asset/{{sha:str}}", asset),
+        ]
+    return routes, hub
 
 
 async def _bounded_body(request: Request, limit: int, seconds: float) -> bytes:
@@ -449,40 +675,28 @@ class _Refusal(Exception):
         self.close = close
 
 
-def public_origin(url: str) -> str:
-    """The origin (``scheme://host[:port]``, lower case) of the public address ``url``; a
-    located refusal for anything but an http(s) URL with a host and nothing after its path."""
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.username or parts.password \
-            or parts.query or parts.fragment or parts.path not in ("", "/"):
-        raise LwError("--public-url is not the address of a site (its value is not shown: it may hold credentials)",
-                      expected="https://HOST[:PORT] (no path: the table is served at the root)")
-    return f"{parts.scheme}://{parts.netloc.lower()}"
-
-
-def _host_of(origin: str) -> str:
-    netloc = origin.split("://", 1)[1]
-    return netloc.rsplit(":", 1)[0] if not netloc.startswith("[") else netloc.split("]")[0] + "]"
+def slug(member: str) -> str:
+    """A name as a part of a path (a seat's member id, a room's name when several are served):
+    itself when it is URL-safe, else a digest of it."""
+    if re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}", member):
+        return member
+    return "m-" + hashlib.sha256(member.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
 class _Guard:
-    """Requests whose ``Host`` is one of ``names`` only: the loopback names, and the public
-    address's host when the table has one (a page elsewhere cannot rebind a name of its own to
-    this port and read the table)."""
+    """Requests whose ``Host`` is a loopback name or the ``public`` address (name and port)
+    only: a page elsewhere cannot rebind a name of its own to this port and read the table."""
 
-    def __init__(self, app: Any, names: tuple[str, ...] = LOOPBACK) -> None:
+    def __init__(self, app: Any, public: str | None = None) -> None:
         self.app = app
-        self.names = names
+        self.public = public
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
-        name = host.rsplit(":", 1)[0] if not host.startswith("[") else host.split("]")[0] + "]"
-        if name.lower() not in self.names:
+        if own_origin(host, scope.get("scheme", "http"), self.public) is None:
             await JSONResponse({"error": "this table does not answer to that name"}, status_code=421)(scope, receive, send)
             return
         await self.app(scope, receive, send)

@@ -1,7 +1,8 @@
 """One room at a web table: its members' seats, where turns come from, who is listening.
 
 :class:`Table` is the part of ``lw serve`` that knows nothing of HTTP: each member gets a
-seat with a secret link token; :meth:`Table.submit` queues a line a member plays (a room
+seat, reached by a secret link kept (hashed) in the room's invite store
+(:mod:`lw_panels.serve.invites`); :meth:`Table.submit` queues a line a member plays (a room
 command, or their turn with the next recorded reply or on the live model) on the room's turn queue
 (:func:`lwcore.turn.queue.queue_for`: one at a time, in the order they came, on the queue's
 own thread), each through the kernel's one turn entry point (``Kernel.turn`` with the room's
@@ -17,7 +18,6 @@ plays in the same room safely.
 from __future__ import annotations
 
 import random
-import secrets
 from collections import deque
 from collections.abc import Mapping
 from concurrent.futures import Future
@@ -25,17 +25,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lw_panels.manifest import room_packs
-from lw_panels.presentation import room_kit, stage
+from lw_panels.stage_view import stage_for, stage_text
+from lw_panels.staging import Staging, stage_turn
+from lw_panels.serve.invites import Invites
 from lw_panels.table import table_view
 from lwcore.api import (
     CallOptions,
     Cancel,
     Deadline,
+    HistoryEntry,
     LiveRequest,
     LwError,
     Room,
     TextDelta,
+    TurnEvent,
     calling,
     controls,
     is_command,
@@ -44,7 +47,6 @@ from lwcore.api import (
     recorded_audience,
     redacted,
     room_lock,
-    view_for,
 )
 
 if TYPE_CHECKING:
@@ -56,10 +58,12 @@ TURN_TIME_LIMIT = 180
 
 @dataclass(frozen=True)
 class Seat:
-    token: str
+    """A member's place at the table (``member``: their id in the room)."""
+
     member: str
     name: str
     keeper: bool
+    locale: str = "en"
 
     def error(self, exc: LwError) -> LwError:
         """``exc`` as this seat's member may read it: whole for the keeper, else
@@ -97,7 +101,9 @@ class Outcome:
 
 class Table:
     """``turn_seconds``: each line's deadline (:data:`TURN_TIME_LIMIT`); ``clock``: the
-    deadlines' clock (``time.monotonic``)."""
+    deadlines' clock (``time.monotonic``); ``token``: the maker of new link tokens
+    (``member -> token``, tests; random by default). Every member without a link yet gets
+    one now: :attr:`fresh` holds those links' clear tokens, the only time they are known."""
 
     def __init__(self, kernel: Kernel, room: str | Path, source: TurnSource, *, seed: int | None = None,
                  token: Any = None, turn_seconds: float = TURN_TIME_LIMIT, clock: Any = None) -> None:
@@ -107,18 +113,26 @@ class Table:
         self.turn_seconds = turn_seconds
         self._clock = clock
         self.rng = random.Random(seed) if seed is not None else random.Random()
-        make = token or (lambda member: secrets.token_urlsafe(18))
         with room_lock(self.path, shared=True):
             loaded = Room.load(self.path, kernel)
         self.title = loaded.file.id
         self.seats: dict[str, Seat] = {}
-        for member in loaded.members:
-            seat = Seat(make(member.id), member.id, member.name or member.id, loaded.is_keeper(member))
-            self.seats[seat.token] = seat
+        """The seats by member id."""
+        self._seat(loaded)
+        self.invites = Invites(self.path, make=token)
+        self.fresh: dict[str, str] = self.invites.ensure(self.seats)
+        """``member -> clear token`` of the links made when the table was set up."""
         self.version = 0
         self.ui: list[dict[str, Any]] = []
-        """The hooks' UI of the last turn (and what a stage director added): player-visible
-        author output, shown to every seat."""
+        """The hooks' UI of the last turn: player-visible author output, shown to every seat."""
+        self.staged: list[dict[str, Any]] = []
+        """What the stage director staged on the last turn (:mod:`lw_panels.staging`), shown
+        to every seat in its own language."""
+        self.staging: Staging | None = None
+        """The last turn's staging, whole (its beats, refusals, picture requests): the keeper's
+        and the tests' to read, never sent to a seat."""
+        self.image_adapters: dict[str, Any] | None = None
+        """Image provider adapters by name (default: :data:`lw_panels.imagegen.ADAPTERS`)."""
         self.queue = queue_for(kernel, self.path)
         self._cancel: Cancel | None = None
         """The cancel of the turn being played (:meth:`stop`)."""
@@ -130,12 +144,21 @@ class Table:
         processors -- ``<UpdateVariable>`` blocks, ``rewriteReply`` -- have passed it; players
         read the narration when the turn is applied)."""
 
-    def seat(self, token: str) -> Seat | None:
-        return self.seats.get(token)
+    def _seat(self, room: Room) -> None:
+        for member in room.members:
+            self.seats.setdefault(member.id, Seat(member.id, member.name or member.id, room.is_keeper(member),
+                                                  room.locale_of(member)))
+
+    def seat(self, member: str) -> Seat | None:
+        """The seat of ``member`` -- one added to the room since the table started too."""
+        if member not in self.seats:
+            with room_lock(self.path, shared=True):
+                self._seat(Room.load(self.path, self.kernel))
+        return self.seats.get(member)
 
     def view(self, seat: Seat, *, asset_base: str, frame_base: str) -> dict[str, Any]:
         """What ``seat``'s member sees now (see :func:`lw_panels.table.table_view`)."""
-        seen = self.views([seat], lambda s: (asset_base, frame_base))[seat.token]
+        seen = self.views([seat], lambda s: (asset_base, frame_base))[seat.member]
         if isinstance(seen, LwError):  # views raises for one seat; this keeps the type honest
             raise seen
         return seen
@@ -157,12 +180,12 @@ class Table:
                     if isinstance(room, LwError):
                         raise room
                     view = table_view(room, seat.member, ui=self.ui, version=self.version,
-                                      asset_base=asset_base, frame_base=frame_base)
+                                      asset_base=asset_base, frame_base=frame_base, staged=self.staged)
                     view["status"] = {"turn": room.turn_number + 1, "acting": self.waiting[0] if self.waiting else None}
-                    out[seat.token] = view
+                    out[seat.member] = view
                 except LwError as exc:
-                    out[seat.token] = seat.error(exc)
-        failed = out[seats[0].token] if len(seats) == 1 else None
+                    out[seat.member] = seat.error(exc)
+        failed = out[seats[0].member] if len(seats) == 1 else None
         if isinstance(failed, LwError):
             raise failed
         return out
@@ -213,7 +236,8 @@ class Table:
 
     def _play(self, target: Any, text: str, actor: str | None, deadline: Deadline, seat: Seat) -> Any:
         """One turn in ``target`` (the folder, or the room loaded under its lock) with the
-        table's model; the stage director's answer and the version follow. The turn can be
+        table's model; the stage director's staging (:func:`lw_panels.staging.stage_turn`,
+        its text kept in the room's history) and the version follow. The turn can be
         stopped (:meth:`stop`) while its model call is in flight."""
         source = self.source
         cancel = self._cancel = Cancel()
@@ -244,10 +268,29 @@ class Table:
         applied = result.applied
         ui = list(applied.ui) if applied is not None else []
         assert result.compiled is not None, "a played turn carries its compiled request"
-        with room_lock(self.path, shared=True):  # the stage director reads the room as committed
-            self.ui = ui + self._staged(result.compiled.room)  # one assignment: a reader sees the old list or the new
+        staging = stage_turn(self.kernel, result.compiled.room, applied.events if applied is not None else (),
+                             adapters=self.image_adapters)
+        if staging.entries:
+            self._record(staging, target if isinstance(target, Room) else None)
+        self.ui, self.staged, self.staging = ui, staging.entries, staging  # a reader sees the old lists or the new
         self.version += 1
         return applied
+
+    def _record(self, staging: Staging, held: Room | None) -> None:
+        """Keep what was staged in the room's history, as text in the room's language (what
+        ``lw turn --view`` and other plain clients read): in ``held`` (a room its caller loaded
+        under the writer lock: a regenerated turn's), else in the room loaded under the lock."""
+        def record(room: Room) -> None:
+            text = stage_text(stage_for(staging.entries, room.file.locale, lambda sha: None), room.file.locale)
+            event = TurnEvent(kind="staged", audience="all", summary=text, fields={"beats": staging.beats})
+            room.record(HistoryEntry.of_event(event, turn=room.turn_number))
+            room.save()
+
+        if held is not None:
+            record(held)
+            return
+        with room_lock(self.path):
+            record(Room.load(self.path, self.kernel))
 
     # -- the keeper's message controls ------------------------------------------------------
 
@@ -300,7 +343,7 @@ class Table:
                 raise LwError("say which turn to go back before", code="invalid")
             controls.rewind(kernel, self.path, int(data["turn"]), by=by)
             text = f"rewound to before turn {data['turn']}"
-            self.ui = []  # the last turn's hook blocks belong to a turn that is gone
+            self.ui, self.staged = [], []  # the last turn's hook blocks belong to a turn that is gone
         elif action == "edit":
             done = controls.edit(kernel, self.path, data.get("turn"), str(data.get("text") or ""), by=by)
             text = f"turn {done}'s narration replaced"
@@ -309,21 +352,20 @@ class Table:
                 raise LwError("say which reply to choose", code="invalid")
             controls.choose(kernel, self.path, int(data["number"]), by=by)
             text = f"reply {data['number']} chosen"
+            self.staged = []  # staged for the reply that was replaced (the history keeps the chosen one's)
         self.version += 1
         return Outcome(text, True)
 
-    def _staged(self, room: Any) -> list[dict[str, Any]]:
-        """A stage director's answer to this turn, when the room has a presentation kit."""
-        kits = [p.kit for p in room_packs(room).packs if p.kit is not None]
-        kit = room_kit(kits, room.file.locale)
-        if kit is None or not len(self.kernel.stage_directors):
-            return []
-        facts = view_for(room, None).model_dump(mode="json", include={"variables", "history", "recap"})
-        blocks, _refused = stage(self.kernel, room, "turn", kit=kit, facts=facts, locale=room.file.locale)
-        return [{"blocks": blocks, "options": {"panel": "inline"}}] if blocks else []
+    def links(self, origin: str) -> list[tuple[Seat, str | None]]:
+        """Each seat and its link when it was made by this table (:attr:`fresh`), else ``None``
+        (made earlier: only ``lw seat rotate`` shows a link anew)."""
+        return [(seat, invite_link(origin, self.fresh[member]) if member in self.fresh else None)
+                for member, seat in self.seats.items()]
 
-    def links(self, origin: str) -> list[tuple[Seat, str]]:
-        return [(seat, f"{origin}/t/{token}/") for token, seat in self.seats.items()]
+
+def invite_link(origin: str, token: str) -> str:
+    """The link a seat's player opens: exchanged for a session on the first visit."""
+    return f"{origin}/t/{token}/"
 
 
 def _keeper_only(seat: Seat) -> None:
@@ -349,3 +391,8 @@ def _no_model(seat: Seat, *, recorded: bool) -> LwError:
 
 def json_error(exc: LwError) -> Mapping[str, Any]:
     return {"error": str(exc), "code": exc.code}
+
+
+def staged_hashes(table: Table) -> set[str]:
+    """The pack files the last turn's staging shows (pictures, maps, sounds): a seat may load them."""
+    return {entry[key] for entry in table.staged for key in ("hash", "map") if isinstance(entry.get(key), str)}

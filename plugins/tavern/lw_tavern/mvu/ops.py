@@ -37,6 +37,7 @@ from lwcore.api import (
     tree_index_of as _index,
     tree_is_described as is_described,
     tree_lookup as lookup,
+    tree_new_root as new_root,
     tree_open_branch as open_branch,
     tree_parent_of as _parent,
     tree_parse_path as parse_path,
@@ -75,9 +76,7 @@ def pointer_path(pointer: str) -> list[Segment]:
 def op_set(tree: Tree, path: str, value: Any) -> Tree:
     segments = parse_path(path)
     if not segments:
-        if not isinstance(value, dict):
-            raise TreeError("the root can only be set to an object")
-        return copy.deepcopy(value)
+        return new_root(value)
     new = _thaw(tree, segments)
     found, old = lookup(new, segments)
     if not found:

@@ -416,9 +416,9 @@ def _pregens(room: Room | None, material: Material, person: Mapping[str, Any], s
         warnings.append(f"{len(found)} pre-generated characters; the roster keeps the first {MAX_PREGENS}")
         found = found[:MAX_PREGENS]
     for pregen in found:
-        unknown = [] if room is None else [k for k in pregen["sheet"]["values"] if room.pack.canonical(k) is None]
+        unknown = [] if room is None else [k for k in pregen["sheet"]["values"] if room.rule_system.canonical(k) is None]
         if unknown and room is not None:
-            warnings.append(f"pregen {pregen['name']}: {', '.join(unknown)} are not stats of {room.pack.id}; "
+            warnings.append(f"pregen {pregen['name']}: {', '.join(unknown)} are not stats of {room.rule_system.id}; "
                             "it cannot be claimed here")
         pregen["pack"] = source.pack_id
     return found
@@ -495,7 +495,7 @@ def _person_sheet(room: Room, member: Member, person: Mapping[str, Any]) -> None
     notes = "\n\n".join(str(person[k]).strip() for k in ("description", "personality") if person.get(k))
     sheet = room.sheets.get(member.id)
     if sheet is None:
-        sheet = Sheet(room.pack, name=str(person["name"]))
+        sheet = Sheet(room.rule_system, name=str(person["name"]))
         room.sheets[member.id] = sheet
         member.sheet = sheet_path(room, member)
         room.mark("room")

@@ -76,7 +76,7 @@ def copy_path(member: Member, pregen_id: str) -> str:
 def checked_sheet(room: Room, pristine: Any, name: str) -> Any:
     """The pristine sheet bound to the room's rule system: every stat must be one of its
     stats (aliases allowed), the values the sheet format takes."""
-    pack = room.pack
+    pack = room.rule_system
     data = {**dict(pristine), "system": pack.id}
     unknown = [k for k in dict(data.get("values") or {}) if pack.canonical(str(k)) is None]
     if unknown:
@@ -95,7 +95,7 @@ def release(room: Room, member: Member) -> Document:
     before = original.get("sheet")
     path = original.get("path")
     if isinstance(before, dict) and path:
-        room.sheets[member.id] = Sheet.from_file(room.pack, {**before, "system": room.pack.id})
+        room.sheets[member.id] = Sheet.from_file(room.rule_system, {**before, "system": room.rule_system.id})
     else:
         room.sheets.pop(member.id, None)
     member.sheet = path  # the original file was never written: pointing back restores it

@@ -1,0 +1,118 @@
+"""``lw seat list|rotate|revoke|add``: the keeper's hold on the web table's seat links.
+
+A seat's link is made the first time the room is served (``lw serve`` prints it once) and
+lasts until changed here; the room keeps only its hash (:mod:`lw_panels.serve.invites`), so a
+lost link cannot be shown again -- ``rotate`` makes a new one (the old link and every session
+made from it stop working, on a running table too, at its next request). ``revoke`` ends a
+seat's link and sessions without a new one; ``add`` gives the room a new player (who then
+claims a free pregenerated character at the table with ``.pc claim``) and prints their link.
+Links are printed with ``--url``, the address the table is served at (with ``/r/NAME`` when
+``lw serve`` hosts several rooms).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+
+from lw_panels.serve.invites import Invites
+from lw_panels.serve.origins import public_origin
+from lw_panels.serve.table import invite_link
+from lwcore.api import ROOM, LwError, Member, Room, cli_state as state, room_lock
+
+_URL = click.option("--url", default="http://127.0.0.1:8765", show_default=True, metavar="URL",
+                    help="The address the table is served at (lw serve's --public-url, or its loopback address; "
+                         "with /r/ROOM when several rooms are served together).")
+
+
+@click.group("seat")
+def seat() -> None:
+    """The seats of a room's web table: their links (lw serve) and who sits there."""
+
+
+@seat.command("list")
+@click.argument("room", type=ROOM)
+@click.pass_context
+def list_seats(ctx: click.Context, room: Path) -> None:
+    """Each member of ROOM and the state of their link."""
+    loaded = _load(ctx, room)
+    links = Invites(room).current()
+    for member in loaded.members:
+        kept = links.get(member.id, "")
+        said = "link made" if kept else ("revoked" if member.id in links else "no link yet (lw serve makes it)")
+        role = "keeper" if loaded.is_keeper(member) else "player"
+        click.echo(f"{member.id}\t{member.name or member.id}\t{role}\t{said}")
+
+
+@seat.command("rotate")
+@click.argument("room", type=ROOM)
+@click.argument("member")
+@_URL
+@click.pass_context
+def rotate(ctx: click.Context, room: Path, member: str, url: str) -> None:
+    """A new link for MEMBER's seat (id or name): the old one stops working at once."""
+    found = _load(ctx, room).member(member)
+    token = Invites(room).issue(found.id)
+    click.echo(f"{found.name or found.id} ({found.id}): {invite_link(_base(url), token)}")
+    click.echo("The old link and its sessions no longer work. Send this one only to its player.")
+
+
+@seat.command("revoke")
+@click.argument("room", type=ROOM)
+@click.argument("member")
+@click.pass_context
+def revoke(ctx: click.Context, room: Path, member: str) -> None:
+    """MEMBER's link and sessions stop working at once (lw seat rotate makes a new link)."""
+    found = _load(ctx, room).member(member)
+    had = Invites(room).revoke(found.id)
+    click.echo(f"{found.name or found.id} ({found.id}): " + ("link revoked" if had else "had no link; none will be made"))
+
+
+@seat.command("add")
+@click.argument("room", type=ROOM)
+@click.argument("name")
+@click.option("--id", "member_id", default=None, help="The new member's id (default: the next free pN).")
+@click.option("--locale", default=None, help="The new player's language (default: the room's).")
+@_URL
+@click.pass_context
+def add(ctx: click.Context, room: Path, name: str, member_id: str | None, locale: str | None, url: str) -> None:
+    """A new player seat named NAME in ROOM, and its link. The player claims a free
+    pregenerated character at the table (.pc list, .pc claim N)."""
+    kernel = state(ctx).kernel
+    name = name.strip()
+    if not name or len(name) > 80 or any(not ch.isprintable() for ch in name):
+        raise LwError("a seat's name is 1 to 80 printable characters", expected='lw seat add ROOM "Mei"')
+    with room_lock(room):
+        loaded = Room.load(room, kernel)
+        if member_id is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", member_id):
+            raise LwError("--id is 1 to 32 letters, digits, _ or -", expected="--id p5")
+        taken = {m.id for m in loaded.members} | {m.name for m in loaded.members}
+        new_id = member_id or next(f"p{n}" for n in range(1, len(taken) + 2) if f"p{n}" not in taken)
+        if new_id in taken or name in taken:
+            raise LwError(f"room {loaded.file.id!r} already has a member {new_id if new_id in taken else name!r}",
+                          expected="another name (or --id)")
+        loaded.file.players.append(Member(id=new_id, name=name, locale=locale))
+        loaded.mark("room")
+        loaded.save()
+    token = Invites(room).issue(new_id)
+    click.echo(f"{name} ({new_id}): {invite_link(_base(url), token)}")
+    click.echo("A running table knows the new seat at once. At the table: .pc list, then .pc claim N.")
+
+
+def _load(ctx: click.Context, room: Path) -> Room:
+    with room_lock(room, shared=True):
+        return Room.load(room, state(ctx).kernel)
+
+
+def _base(url: str) -> str:
+    """``url`` as the start of a link: its origin, and its path when the room is one of several
+    served together (``https://table.example.org/r/fog-harbor``)."""
+    scheme, sep, rest = url.partition("://")
+    host, slash, path = rest.partition("/")
+    path = path.strip("/")
+    if path and not re.fullmatch(r"r/[A-Za-z0-9_.-]+", path):
+        raise LwError("--url is the table's address, with /r/ROOM when several rooms are served together",
+                      expected="https://table.example.org or https://table.example.org/r/fog-harbor")
+    return public_origin(f"{scheme}{sep}{host}") + (f"/{path}" if path else "")

@@ -1,0 +1,369 @@
+"""Seat links that last (issue 29): kept hashed in the room's folder, exchanged for a session
+cookie on the first visit, rotated, revoked and added with ``lw seat`` -- on a running table
+too; a renamed room keeps its links and a new room under the old name never gets them; a
+seat acting too fast is told to wait (an injected clock)."""
+
+from __future__ import annotations
+
+import http.client
+import http.cookiejar
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from panels_testkit import Server, copy_room, fetch, recorded
+
+from lw_panels.serve.invites import INVITES, token_hash
+from lw_panels.serve.table import Table, TurnSource
+from lwcore.errors import LwError
+
+LW = Path(sys.executable).parent / "lw"
+
+
+def seeds(member: str) -> str:
+    return f"seat-{member}-0123456789abcdef"
+
+
+def raw(url: str, *, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    """One GET, redirects not followed (every ``Set-Cookie`` joined by newlines)."""
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    try:
+        conn.request("GET", parts.path, headers=headers or {})
+        response = conn.getresponse()
+        heads = {k.lower(): v for k, v in response.getheaders()}
+        heads["set-cookie"] = "\n".join(v for k, v in response.getheaders() if k.lower() == "set-cookie")
+        return response.status, heads, response.read()
+    finally:
+        conn.close()
+
+
+def lw(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    env.update({"LW_HOME": str(tmp_path / "data")})  # the data dir
+    return subprocess.run([str(LW), *args], capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_a_link_becomes_a_session_and_leaves_the_address_bar(kernel, table_room: Path) -> None:  # noqa: ANN001
+    table = Table(kernel, table_room, TurnSource(deque([recorded()])), seed=5, token=seeds)
+    with Server(table) as server:
+        link = server.link("p1")
+        status, headers, _ = raw(link)
+        assert status == 303 and headers["location"] == "/s/p1/"  # on to a page whose address has no token
+        cookie = headers["set-cookie"]
+        assert "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict")
+        assert "Path=/s/p1/" in cookie and "Secure" not in cookie  # loopback http: no Secure
+        assert headers["referrer-policy"] == "no-referrer"
+        jar = http.cookiejar.CookieJar()
+        status, headers, body = fetch(link, jar=jar)
+        page = body.decode("utf-8")
+        assert status == 200 and 'data-base="/s/p1/"' in page and seeds("p1") not in page
+        assert headers["referrer-policy"] == "no-referrer"
+        own = f"{server.origin}/s/p1/"
+        status, _, body = fetch(own + "state", jar=jar)
+        assert status == 200 and "version" in json.loads(body)
+        told = fetch(own + "say", data={"text": ".r 1d6"}, jar=jar, headers={"Origin": server.origin})
+        assert told[0] == 200, told
+        assert fetch(own + "say", data={"text": ".r 1d6"}, jar=jar, headers={"Origin": "http://evil.example"})[0] == 403
+        # no cookie, or another seat's path: no page
+        assert fetch(own)[0] == 401 and fetch(own + "state")[0] == 401
+        sid = next(c.value for c in jar)
+        assert fetch(f"{server.origin}/s/p2/state", headers={"Cookie": f"lw_seat={sid}"})[0] == 401
+        assert fetch(f"{server.origin}/t/{'x' * 43}/")[0] == 404
+        # the page's frames are under a key, not the link (a sandboxed frame sends no cookie)
+        frames = re.findall(r'src="(/f/[0-9a-f]{64}/)harbor-ui/map/', page)
+        assert frames, page
+        status, headers, _ = fetch(server.origin + frames[0] + "harbor-ui/map/index.html")
+        assert status == 200 and f"script-src {server.origin}{frames[0]}harbor-ui/map/" in headers["content-security-policy"]
+        assert fetch(server.origin + frames[0] + "harbor-ui/board/index.html")[0] == 404  # the keeper's panel
+
+
+def test_links_are_kept_hashed_and_survive_a_restart(kernel, table_room: Path) -> None:  # noqa: ANN001
+    first = Table(kernel, table_room, TurnSource(), seed=5)
+    links = dict(first.fresh)
+    assert set(links) == {"kp", "p1", "p2"}
+    stored = (table_room / INVITES).read_text(encoding="utf-8")
+    assert all(token not in stored and token_hash(token) in stored for token in links.values())
+    again = Table(kernel, table_room, TurnSource(), seed=5)  # a restart: no new links, none shown
+    assert again.fresh == {}
+    assert [link for _, link in again.links("http://127.0.0.1:1")] == [None, None, None]
+    with Server(again) as server:
+        assert fetch(f"{server.origin}/t/{links['p2']}/")[0] == 200
+        assert fetch(f"{server.origin}/t/{links['p2']}/state")[0] == 200
+
+
+def read_events(url: str, headers: dict[str, str], found: list[str], done: threading.Event) -> None:
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    try:
+        conn.request("GET", parts.path, headers=headers)
+        response = conn.getresponse()
+        found.append(str(response.status))
+        while line := response.readline():
+            found.append(line.decode("utf-8").strip())
+    except OSError as exc:
+        found.append(f"error {exc}")
+    finally:
+        conn.close()
+        done.set()
+
+
+def test_rotate_revoke_and_add_on_a_running_table(tmp_path: Path, kernel, table_room: Path) -> None:  # noqa: ANN001
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=seeds)
+    with Server(table) as server:
+        jar = http.cookiejar.CookieJar()
+        assert fetch(server.link("p1"), jar=jar)[0] == 200
+        sid = next(c.value for c in jar)
+        found: list[str] = []
+        ended = threading.Event()
+        threading.Thread(target=read_events, args=(f"{server.origin}/s/p1/events", {"Cookie": f"lw_seat={sid}"},
+                                                   found, ended), daemon=True).start()
+        listed = lw(tmp_path, "seat", "list", str(table_room))
+        assert listed.returncode == 0 and re.search(r"(?m)^p1\t林晓\tplayer\tlink made$", listed.stdout), listed
+        assert seeds("p1") not in listed.stdout
+
+        rotated = lw(tmp_path, "seat", "rotate", str(table_room), "p1", "--url", server.origin)
+        assert rotated.returncode == 0, rotated.stderr
+        new = re.search(r"\(p1\): (http://127\.0\.0\.1:\d+/t/\S+/)", rotated.stdout).group(1)  # type: ignore[union-attr]
+        assert fetch(server.link("p1"))[0] == 404  # the old link is dead ...
+        assert fetch(f"{server.origin}/s/p1/state", jar=jar)[0] == 401  # ... and its session
+        assert ended.wait(10) and found[0] == "200"  # and its open event stream, within a second or so
+        assert fetch(new)[0] == 200
+
+        revoked = lw(tmp_path, "seat", "revoke", str(table_room), "Alex")  # by name
+        assert revoked.returncode == 0 and "link revoked" in revoked.stdout
+        assert fetch(server.link("p2") + "state")[0] == 404
+        assert "p2\tAlex\tplayer\trevoked" in lw(tmp_path, "seat", "list", str(table_room)).stdout
+
+        added = lw(tmp_path, "seat", "add", str(table_room), "Mei", "--locale", "en", "--url", server.origin)
+        assert added.returncode == 0, added.stderr
+        link = re.search(r"Mei \(p3\): (http://127\.0\.0\.1:\d+/t/\S+/)", added.stdout).group(1)  # type: ignore[union-attr]
+        mei = http.cookiejar.CookieJar()
+        assert fetch(link, jar=mei)[0] == 200  # the running table knows the new seat
+        own = f"{server.origin}/s/p3/"
+        listing = json.loads(fetch(own + "say", data={"text": ".pc list"}, jar=mei)[2])["text"]
+        assert "阿潮" in listing
+        status, _, body = fetch(own + "say", data={"text": ".pc claim 阿潮"}, jar=mei)
+        assert status == 200 and "阿潮" in json.loads(body)["text"]
+        status, _, body = fetch(server.link("kp") + "say", data={"text": ".pc claim 1"})
+        assert status == 422 and "keeper claims no pregen" in json.loads(body)["error"]  # the room's own rules
+
+        for args, words in ((("rotate", str(table_room), "nobody"), "no member 'nobody'"),
+                            (("add", str(table_room), "Alex"), "already has a member"),
+                            (("add", str(table_room), "Zed", "--id", "../x"), "--id is 1 to 32")):
+            done = lw(tmp_path, "seat", *args)
+            assert done.returncode == 1 and words in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_broken_invites_file_is_refused_located(tmp_path: Path, kernel, table_room: Path) -> None:  # noqa: ANN001
+    (table_room / ".lw").mkdir(exist_ok=True)
+    (table_room / INVITES).write_text('{"format": 1, "seats": {"p1": "not a hash"}}', encoding="utf-8")
+    with pytest.raises(LwError, match="not what lw serve writes"):
+        Table(kernel, table_room, TurnSource(), seed=5)
+    (table_room / INVITES).unlink()
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=seeds)
+    with Server(table) as server:
+        (table_room / INVITES).write_text("[", encoding="utf-8")  # broken while the table runs
+        status, _, body = fetch(server.link("p1") + "state")
+        assert status == 503 and b"cannot be read right now" in body and str(table_room).encode() not in body
+    (table_room / INVITES).unlink()
+    os.mkfifo(table_room / INVITES)  # a FIFO is not a file: refused, never waited on
+    done = lw(tmp_path, "seat", "list", str(table_room))
+    assert done.returncode == 1 and "Traceback" not in done.stderr and "invites.json" in done.stderr
+
+
+def test_a_renamed_room_keeps_its_links_and_a_new_room_never_gets_them(tmp_path: Path, kernel, data_dir: Path,
+                                                                      pack: Path) -> None:  # noqa: ANN001
+    from lwcore.rooms import rename_room, rooms_root
+
+    rooms = rooms_root(data_dir)
+    served = copy_room(rooms / "fog")
+    table = Table(kernel, served, TurnSource(), seed=5, token=seeds)
+    with Server(table) as server:
+        with pytest.raises(LwError, match="open in a running process"):
+            rename_room(data_dir, "fog", "fog-old")  # refused while it is served
+        assert (rooms / "fog").is_dir()
+        # moved from under the table anyway (by hand), and a new room made under the old name
+        os.rename(rooms / "fog", rooms / "fog-old")
+        copy_room(rooms / "fog")
+        Table(kernel, rooms / "fog", TurnSource(), seed=5, token=lambda m: f"new-{m}-0123456789")
+        for member in ("p1", "kp"):
+            status, _, body = fetch(server.link(member))
+            assert status == 410 and b"moved or renamed" in body, body
+        assert fetch(f"{server.origin}/t/new-p1-0123456789/state")[0] == 410  # not the new room's either
+    rename_room(data_dir, "fog-old", "fog-renamed")  # no server: allowed
+    with Server(Table(kernel, rooms / "fog-renamed", TurnSource(), seed=5)) as server:
+        assert fetch(f"{server.origin}/t/{seeds('p1')}/state")[0] == 200
+    with Server(Table(kernel, rooms / "fog", TurnSource(), seed=5)) as server:
+        assert fetch(f"{server.origin}/t/{seeds('p1')}/state")[0] == 404  # the old name's new room: not its links
+
+
+PUBLIC = "https://table.example.org"
+
+
+@pytest.mark.parametrize("public_url", ["https://table.example.org:443", "https://TABLE.example.org/"])
+def test_a_default_port_is_the_same_origin(kernel, table_room: Path, public_url: str) -> None:  # noqa: ANN001
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=seeds)
+    with Server(table, public_url=public_url) as server:
+        said = {"text": ".r 1d6"}
+        for host in ("table.example.org", "table.example.org:443"):
+            for origin in (PUBLIC, "https://table.example.org:443"):
+                status = fetch(server.link("p1") + "say", data=said, headers={"Host": host, "Origin": origin})[0]
+                assert status == 200, (host, origin)
+        for host, origin in (("table.example.org:8443", "http://table.example.org:8443"),
+                             ("table.example.org:80", "http://table.example.org")):
+            assert fetch(server.link("p1") + "say", data=said, headers={"Host": host, "Origin": origin})[0] == 421
+        status, headers, _ = raw(server.link("p1"), headers={"Host": "table.example.org"})
+        assert status == 303 and "Secure" in headers["set-cookie"]  # the browser is on https
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_acting_too_fast_is_told_to_wait(kernel, table_room: Path) -> None:  # noqa: ANN001
+    clock = Clock()
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=seeds)
+    with Server(table, acts_per_minute=2, clock=clock) as server:
+        say = server.link("p2") + "say"
+        assert fetch(say, data={"text": ".r 1d6"})[0] == 200
+        assert fetch(server.link("p2") + "intent", data={"panel": "harbor-ui/map", "kind": "roll",
+                                                         "value": "1d6"})[0] == 200
+        status, headers, body = fetch(say, data={"text": ".r 1d6"})
+        told = json.loads(body)
+        assert status == 429 and headers["retry-after"] == "30" and told["code"] == "too_fast"
+        assert "wait 30 s" in told["error"]  # p2 reads English
+        status, _, body = fetch(server.link("p1") + "say", data={"text": ".r 1d6"})
+        assert status == 200  # another seat is not held back
+        assert fetch(server.link("p2") + "state")[0] == 200  # reading never is
+        clock.now += 29.0
+        assert fetch(say, data={"text": ".r 1d6"})[0] == 429
+        clock.now += 1.0
+        assert fetch(say, data={"text": ".r 1d6"})[0] == 200
+        for _ in range(2):
+            fetch(server.link("p1") + "say", data={"text": ".r 1d6"})
+        status, _, body = fetch(server.link("p1") + "say", data={"text": ".r 1d6"})
+        assert status == 429 and "秒" in json.loads(body)["error"]  # p1 reads Chinese
+
+
+def test_lw_serve_shows_a_link_once(tmp_path: Path, table_room: Path) -> None:
+    def started() -> str:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+        env.update({"LW_HOME": str(tmp_path / "home"), "PYTHONUNBUFFERED": "1"})
+        process = subprocess.Popen([str(LW), "serve", str(table_room), "--port", "0"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, env=env)
+        try:
+            return "".join(process.stdout.readline() for _ in range(4))  # type: ignore[union-attr]
+        finally:
+            process.terminate()
+            process.communicate(timeout=20)
+
+    first = started()
+    assert len(re.findall(r"/t/\S+/", first)) == 3, first
+    second = started()
+    assert not re.findall(r"/t/\S+/", second) and f"lw seat rotate {table_room} p1" in second, second
+
+
+
+# --- several rooms on one server ---------------------------------------------------------------
+
+
+def test_one_server_for_several_rooms(tmp_path: Path, kernel, table_room: Path) -> None:  # noqa: ANN001
+    from panels_testkit import KEEPER_TEXTS
+    from provider_servers import ProviderServer, Reply
+
+    from lw_panels.serve.app import create_site
+    from lwcore.turn.connection import LiveRequest
+
+    other = copy_room(tmp_path / "quiet")
+    with ProviderServer("chat_completions", [Reply("钟声从雾里传来。")], first_token_delay=30) as provider:
+        live = LiveRequest(endpoint=provider.url, model="m", protocol="chat_completions")
+        busy = Table(kernel, table_room, TurnSource(live=live), seed=5, token=seeds)
+        quiet = Table(kernel, other, TurnSource(), seed=5, token=lambda m: f"quiet-{m}-0123456789")
+        site = create_site({"/r/busy": busy, "/r/quiet": quiet}, operator="operator-0123456789")
+        with Server(busy, app=site) as server:
+            origin = server.origin
+            busy_link = f"{origin}/r/busy/t/{seeds('p1')}/"
+            status, headers, _ = raw(busy_link)
+            assert status == 303 and headers["location"] == "/r/busy/s/p1/" and "Path=/r/busy/s/p1/" in headers["set-cookie"]
+            jar = http.cookiejar.CookieJar()
+            status, _, body = fetch(busy_link, jar=jar)
+            assert status == 200 and 'data-base="/r/busy/s/p1/"' in body.decode("utf-8")
+            assert fetch(f"{origin}/r/quiet/t/{seeds('p1')}/state")[0] == 404  # one room's link is not another's
+            assert fetch(f"{origin}/t/{seeds('p1')}/state")[0] == 404  # nor the root's
+
+            answer: dict[str, Any] = {}
+
+            def say() -> None:
+                answer["status"], _, _ = fetch(f"{origin}/r/busy/s/p1/say", data={"text": "我去码头。"}, jar=jar, timeout=60)
+
+            thread = threading.Thread(target=say)
+            thread.start()
+            deadline = time.monotonic() + 20
+            while not provider.requests:  # the busy room's turn is at the model, which does not answer yet
+                assert time.monotonic() < deadline
+                time.sleep(0.02)
+            # the other room plays meanwhile: its turns do not queue behind another room's
+            status, _, body = fetch(f"{origin}/r/quiet/t/quiet-p2-0123456789/say", data={"text": ".r 1d6"})
+            assert status == 200 and "1d6" in json.loads(body)["text"]
+            assert "status" not in answer  # the busy room's turn is still waiting on its model
+
+            status, _, body = fetch(f"{origin}/o/operator-0123456789/")
+            page = body.decode("utf-8")
+            assert status == 200 and "/r/busy" in page and "/r/quiet" in page and "林晓 (p1, player)" in page
+            assert "acting now: 林晓" in page and not [s for s in KEEPER_TEXTS if s in page]
+            assert fetch(f"{origin}/o/nobody-0123456789/")[0] == 404
+
+            stopped = fetch(f"{origin}/r/busy/t/{seeds('kp')}/control", data={"action": "stop"})
+            assert stopped[0] == 200, stopped
+            thread.join(30)
+            assert answer["status"] != 200  # stopped: nothing of it was saved
+
+
+def test_lw_serve_several_rooms(tmp_path: Path, table_room: Path) -> None:
+    rooms = tmp_path / "data" / "rooms"
+    shutil.copytree(table_room, rooms / "fog")
+    copy_room(rooms / "harbor")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    env.update({"LW_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1"})
+    process = subprocess.Popen([str(LW), "serve", "--all", "--port", "0"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        lines = "".join(process.stdout.readline() for _ in range(9))  # type: ignore[union-attr]
+        operator = re.search(r"operator's page \(rooms and seats, this run only\): (http://127\.0\.0\.1:\d+/o/\S+/)",
+                             lines)
+        assert operator, lines
+        links = re.findall(r"\((keeper|p1|p2)\): (http://127\.0\.0\.1:\d+/r/(fog|harbor)/t/\S+/)", lines)
+        assert len(links) == 6, lines
+        deadline = time.monotonic() + 30
+        while True:  # the links are printed before the server listens
+            try:
+                assert fetch(operator.group(1))[0] == 200
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        moved = lw(tmp_path, "room", "rename", "fog", "fog2")
+        assert moved.returncode == 1 and "open in a running process" in moved.stderr, moved.stderr
+        rotated = lw(tmp_path, "seat", "rotate", "harbor", "p1", "--url", operator.group(1).split("/o/")[0] + "/r/harbor")
+        link = re.search(r"\(p1\): (\S+)", rotated.stdout).group(1)  # type: ignore[union-attr]
+        assert "/r/harbor/t/" in link and fetch(link + "state")[0] == 200
+    finally:
+        process.terminate()
+        process.communicate(timeout=20)
+    both = lw(tmp_path, "serve", "fog", "--all")
+    assert both.returncode == 1 and "not both" in both.stderr
