@@ -308,7 +308,7 @@ def lw_cli(register: Register[Any], ctx: PluginContext) -> None:
     to keep start-up light, ``register(CommandRef(name, "module:command", help))`` (imported
     only when that command runs).
 
-    Declare the command names in the manifest (``commands = [...]``) so ``lw --help`` can list
+    Declare the command names in the manifest (``cli_commands = [...]``) so ``lw --help`` can list
     them without importing the plugin. A command whose hook fails is left out; ``lw --help``
     and every other command keep working. A name clash is won by the built-in plugins, then
     bundled ones, then by plugin id (the loser is reported).

@@ -377,10 +377,10 @@ class Kernel:
                 if not isinstance(key, str) or not key:
                     self._recorder.fail(record, f"{spec.hook}: contribution key {key!r} is not a name; dropped")
                     return
-                declared = record.manifest.commands if spec.hook == "lw_cli" and record.manifest else ()
+                declared = record.manifest.cli_commands if spec.hook == "lw_cli" and record.manifest else ()
                 if declared and key not in declared:
                     self._recorder.fail(
-                        record, f"lw_cli: command {key!r} is not in the manifest's commands {list(declared)}; dropped"
+                        record, f"lw_cli: command {key!r} is not in the manifest's cli_commands {list(declared)}; dropped"
                     )
                     return
                 problems = field_problems(item)
@@ -449,7 +449,7 @@ class Kernel:
         if registry is None:
             with self._lock:
                 def claims(record: PluginRecord) -> bool:
-                    declared = record.manifest.commands if record.manifest else ()
+                    declared = record.manifest.cli_commands if record.manifest else ()
                     return not declared or name in declared
 
                 registry = self._command_registries.get(name)

@@ -10,7 +10,7 @@ of its folder (directory plugins)::
     needs = ["fs:data_dir"]            # fs:data_dir fs:read fs:write net subprocess:<cmd> sandbox:js env:<VAR>
     min_engine = "0.1.0"
     requires_api = ">=2.0,<3"          # lwcore.api versions it works with (optional)
-    commands = []                      # lw subcommands (with provides = ["cli"])
+    cli_commands = []                  # lw subcommands (with provides = ["cli"])
     pack_kinds = []                    # .lwpack content kinds validated (with provides = ["pack_validators"])
     [description]
     en = "Says hello"
@@ -54,7 +54,7 @@ class Manifest:
     min_engine: str = "0"
     description: Mapping[str, str] = field(default_factory=dict)
     name: str | None = None
-    commands: tuple[str, ...] = ()
+    cli_commands: tuple[str, ...] = ()
     pack_kinds: tuple[str, ...] = ()
     requires_api: str | None = None
     homepage: str | None = None
@@ -64,7 +64,7 @@ class Manifest:
         """Build from a mapping that already passed :func:`validate`."""
         values = dict(data)
         values.pop("bundled", None)  # a plugin's claim; the kernel decides (plugins.kernel_bundle)
-        for key in ("provides", "needs", "commands", "pack_kinds"):
+        for key in ("provides", "needs", "cli_commands", "pack_kinds"):
             values[key] = tuple(values.get(key) or ())
         values["description"] = dict(values.get("description") or {})
         return cls(**values)

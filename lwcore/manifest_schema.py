@@ -6,7 +6,7 @@ Imported only when a manifest is not in the validated-manifest cache, or for the
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
@@ -49,8 +49,9 @@ class PluginManifest(BaseModel):
         default_factory=dict, description="Localized one-line description, locale -> text."
     )
     name: str | None = Field(default=None, description="Display name.")
-    commands: list[str] = Field(
-        default_factory=list, description="lw subcommands this plugin adds (needs 'cli'); binding: others it registers are dropped."
+    cli_commands: list[str] = Field(
+        default_factory=list, description="lw subcommands this plugin adds (needs 'cli'); binding: others it registers are "
+        "dropped. 'commands' is accepted as its old spelling."
     )
     pack_kinds: list[str] = Field(
         default_factory=list,
@@ -85,10 +86,20 @@ class PluginManifest(BaseModel):
             raise ValueError(f"unknown capabilities {bad}")
         return value
 
-    @field_validator("commands", "pack_kinds")
+    @model_validator(mode="before")
+    @classmethod
+    def _old_spelling(cls, data: Any) -> Any:
+        """``commands`` (before lwcore 2.0) is read as ``cli_commands``; both at once is an error."""
+        if isinstance(data, dict) and "commands" in data:
+            if "cli_commands" in data:
+                raise ValueError("give cli_commands only ('commands' is its old spelling)")
+            data = {("cli_commands" if k == "commands" else k): v for k, v in data.items()}
+        return data
+
+    @field_validator("cli_commands", "pack_kinds")
     @classmethod
     def _names(cls, value: list[str], info: ValidationInfo) -> list[str]:
-        pattern, what = {"commands": (r"^[a-z][a-z0-9-]*$", "command names"),
+        pattern, what = {"cli_commands": (r"^[a-z][a-z0-9-]*$", "command names"),
                          "pack_kinds": (r"^[a-z][a-z0-9_]{0,31}$", "pack content kinds")}[info.field_name or ""]
         bad = [v for v in value if not re.match(pattern, v)]
         if bad:
@@ -110,8 +121,8 @@ class PluginManifest(BaseModel):
                 raise ValueError(
                     f"a {self.tier}-tier plugin runs no code, so it cannot provide {code_only}"
                 )
-        if self.commands and "cli" not in self.provides:
-            raise ValueError("commands are declared but 'cli' is not in provides")
+        if self.cli_commands and "cli" not in self.provides:
+            raise ValueError("cli_commands are declared but 'cli' is not in provides")
         if self.pack_kinds and "pack_validators" not in self.provides:
             raise ValueError("pack_kinds are declared but 'pack_validators' is not in provides")
         return self

@@ -139,7 +139,7 @@ class PluginRecord:
             "loaded": self.loaded,
             "provides": list(m.provides) if m else [],
             "needs": list(m.needs) if m else [],
-            "commands": list(m.commands) if m else [],
+            "cli_commands": list(m.cli_commands) if m else [],
             "description": dict(m.description) if m else {},
             "reason": self.reason,
             "errors": list(self.errors),

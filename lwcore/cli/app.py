@@ -52,8 +52,8 @@ class LwGroup(click.Group):
             return sorted(names)
         for record in records:
             if record.manifest is not None:  # a usable record always has its manifest
-                names.update(record.manifest.commands)
-        if any(r.manifest is not None and not r.manifest.commands for r in records):
+                names.update(record.manifest.cli_commands)
+        if any(r.manifest is not None and not r.manifest.cli_commands for r in records):
             names.update(self._registry(ctx))
         return sorted(names)
 

@@ -124,8 +124,8 @@ def lw_cli(register):
 
 
 def test_broken_subcommand_never_breaks_help(site, tmp_path) -> None:
-    site.add("badcli", code=BROKEN_CLI, provides=("cli",), extra_manifest='commands = ["bad"]')
-    site.add("goodcli", code=GOOD_CLI, provides=("cli",), extra_manifest='commands = ["hello"]')
+    site.add("badcli", code=BROKEN_CLI, provides=("cli",), extra_manifest='cli_commands = ["bad"]')
+    site.add("goodcli", code=GOOD_CLI, provides=("cli",), extra_manifest='cli_commands = ["hello"]')
     env = {"LW_PLUGINS": "badcli,goodcli"}
     result = run("--help", site=site, home=tmp_path, env=env)
     assert result.returncode == 0 and "hello" in result.stdout and "plugins" in result.stdout

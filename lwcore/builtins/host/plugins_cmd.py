@@ -33,8 +33,8 @@ def trust_card(record: PluginRecord, facts: dict[str, Any] | None = None) -> str
             f"  provides:     {', '.join(m.provides) or '(nothing)'}",
             f"  needs:        {', '.join(m.needs) or '(nothing)'}",
         ]
-        if m.commands:
-            lines.append(f"  commands:     {', '.join('lw ' + c for c in m.commands)}")
+        if m.cli_commands:
+            lines.append(f"  cli_commands: {', '.join('lw ' + c for c in m.cli_commands)}")
         description = m.description.get("en") or next(iter(m.description.values()), "")
         if description:
             lines.append(f"  description:  {description}")
