@@ -225,6 +225,7 @@ def create_site(tables: Mapping[str, Table], *, body_seconds: float = BODY_TIME_
         routes += room_routes
     if operator is not None:
         routes.append(Route("/o/{token}/", _operator_page(tables, hubs, token_hash(operator))))
+    routes += _moved_links(tables)
 
     async def refused(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, _Refusal)
@@ -259,6 +260,41 @@ def create_site(tables: Mapping[str, Table], *, body_seconds: float = BODY_TIME_
     app.state.table = tables[first]
     app.state.hub = hubs[first]
     return app
+
+
+def _moved_links(tables: Mapping[str, Table]) -> list[Route]:
+    """A seat's link keeps working however its room is served: a link printed when the room
+    was served alone (``/t/TOKEN/…``) is sent on (307, method and body kept) to the room's path
+    on a server of several rooms (``/r/NAME/t/TOKEN/…``), and a link of the room among several
+    to the root when it is served alone. Only a current link of a room served here is sent on
+    (a token is its seat's secret, so the redirect tells its holder nothing new); any other
+    answers 404 as before, and a link of one room never reaches another."""
+    alone = set(tables) == {""}
+
+    def lookup(token: str, name: str | None) -> str | None:
+        """The prefix of the room served here whose current link ``token`` is (named ``name``
+        in a link of several rooms), else ``None``."""
+        for prefix, table in tables.items():
+            if name is not None and name != slug(table.path.name):
+                continue
+            try:
+                if table.invites.member_of(token) is not None:
+                    return prefix
+            except LwError:  # an unreadable store: that room's own routes say so
+                continue
+        return None
+
+    async def moved(request: Request) -> Response:
+        params = request.path_params
+        prefix = lookup(params["token"], params.get("room"))
+        if prefix is None:
+            raise _Refusal(404, "no such seat")
+        where = f"{prefix}/t/{params['token']}/{params.get('rest', '')}"
+        query = request.url.query
+        return RedirectResponse(where + (f"?{query}" if query else ""), status_code=307, headers=_SAFE)
+
+    base = "/r/{room}/t/{token}/" if alone else "/t/{token}/"
+    return [Route(base, moved, methods=["GET", "POST"]), Route(base + "{rest:path}", moved, methods=["GET", "POST"])]
 
 
 async def _index(request: Request) -> Response:
