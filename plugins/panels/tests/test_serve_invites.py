@@ -383,6 +383,10 @@ def test_a_link_of_a_room_among_several_reaches_it_served_alone(kernel, table_ro
         said = fetch(named + "say", data={"text": ".r 1d6"})  # a program's write: 307 keeps its method and body
         assert said[0] == 307 and said[1]["location"] == f"/t/{seeds('p1')}/say", said
         assert raw(f"{server.origin}/r/another-room/t/{seeds('p1')}/")[0] == 404  # not this room's name
+        for wrong in (f"{server.origin}/t/seat-p9-0123456789abcdef/", f"{server.origin}/r/another-room/t/x/"):
+            status, headers, body = raw(wrong)  # a person opened it: a page with their next step, not JSON
+            assert status == 404 and headers["content-type"].startswith("text/html"), (status, headers)
+            assert "ask the keeper for your seat&#x27;s link" in body.decode("utf-8"), body
         assert Invites(table_room).revoke("p2")
         assert raw(f"{server.origin}/r/{slug(table_room.name)}/t/{seeds('p2')}/")[0] == 404  # revoked stays revoked
 

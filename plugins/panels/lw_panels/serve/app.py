@@ -288,7 +288,9 @@ def _moved_links(tables: Mapping[str, Table]) -> list[Route]:
         params = request.path_params
         prefix = lookup(params["token"], params.get("room"))
         if prefix is None:
-            raise _Refusal(404, "no such seat")
+            if not params.get("rest"):  # the link itself, opened in a browser
+                return _refusal_page(_Refusal(404, NO_SEAT))
+            raise _Refusal(404, NO_SEAT)
         where = f"{prefix}/t/{params['token']}/{params.get('rest', '')}"
         query = request.url.query
         return RedirectResponse(where + (f"?{query}" if query else ""), status_code=307, headers=_SAFE)
@@ -364,7 +366,7 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
             found = invites.member_of(params["token"])
             seat = table.seat(found[0]) if found is not None else None
             if found is None or seat is None:
-                raise _Refusal(404, "no such seat")
+                raise _Refusal(404, NO_SEAT)
             return _Access(seat, f"{prefix}/t/{params['token']}/", found[1], invites)
         if "key" in params:
             for member, invite in invites.current().items():
@@ -414,8 +416,12 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
             hub.put(seat.member, ("update", payload))
 
     async def join(request: Request) -> Response:
-        """A seat's link: a new session of that seat, and on to its page without the token."""
-        way = access(request)
+        """A seat's link: a new session of that seat, and on to its page without the token (a
+        link that opens no seat: a page saying why, since a browser opened it)."""
+        try:
+            way = access(request)
+        except _Refusal as refusal:
+            return _refusal_page(refusal)
         seat = way.seat
         session = sessions.open(seat.member, way.invite)
         where = f"{prefix}/s/{slug(seat.member)}/"
@@ -429,9 +435,7 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
         try:
             seat = seat_of(request)
         except _Refusal as refusal:
-            return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
-                                f"<p>{html.escape(str(refusal))}.</p>", status_code=refusal.status,
-                                headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
+            return _refusal_page(refusal)
         try:
             data = await run(view, seat)
         except LwError as exc:  # a room that cannot be read: told as this seat may read it
@@ -683,6 +687,18 @@ def _image_hashes(blocks: Any) -> set[str]:
         for value in blocks:
             found |= _image_hashes(value)
     return found
+
+
+NO_SEAT = ("this link opens no seat: the keeper changed or revoked it, or it was copied wrong; "
+           "ask the keeper for your seat's link")
+"""Why a seat link was refused: the player's next step, nothing about which case it was."""
+
+
+def _refusal_page(refusal: _Refusal) -> HTMLResponse:
+    """A refusal as the small page a browser shows (a seat's link or page opened by a person)."""
+    return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
+                        f"<p>{html.escape(str(refusal))}.</p>", status_code=refusal.status,
+                        headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
 
 
 class _Refusal(Exception):
