@@ -137,6 +137,8 @@ def test_rotate_revoke_and_add_on_a_running_table(tmp_path: Path, kernel, table_
         new = re.search(r"\(p1\): (http://127\.0\.0\.1:\d+/t/\S+/)", rotated.stdout).group(1)  # type: ignore[union-attr]
         assert fetch(server.link("p1"))[0] == 404  # the old link is dead ...
         assert fetch(f"{server.origin}/s/p1/state", jar=jar)[0] == 401  # ... and its session
+        status, _, body = fetch(f"{server.origin}/s/p1/", jar=jar)  # the page says what to do next
+        assert status == 401 and "ask them for your seat&#x27;s link" in body.decode("utf-8"), body
         assert ended.wait(10) and found[0] == "200"  # and its open event stream, within a second or so
         assert fetch(new)[0] == 200
 

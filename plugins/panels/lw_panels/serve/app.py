@@ -379,7 +379,8 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
         if session is None or slug(session.member) != params.get("seat") or not invites.valid(session.member, session.invite):
             if session is not None and not invites.valid(session.member, session.invite):
                 sessions.end(session.id)
-            raise _Refusal(401, "this page's session has ended (or its link was changed): open your seat's link again")
+            raise _Refusal(401, "this page's session has ended: open your seat's link again (if the keeper "
+                                "changed or revoked it, ask them for your seat's link)")
         seat = table.seat(session.member)
         if seat is None:
             raise _Refusal(401, "this seat is no longer in the room")
