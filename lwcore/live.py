@@ -37,7 +37,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class TextDelta:
-    """A piece of narration text, in the order the model wrote it."""
+    """A piece of narration text, in the order the model wrote it (the pieces of one read
+    from the network come as one)."""
 
     text: str
 

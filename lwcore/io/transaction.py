@@ -28,6 +28,14 @@ whole file: the journal records the file's size before the append, and replaying
 truncates back to that size before writing, so it can run any number of times. A
 transaction may also cut a file back to a size (``truncate``: a log rewound) or remove one
 (``delete``); both are idempotent too.
+
+**A held transaction** (:meth:`FolderTransaction.hold`) is applied at once and made durable by
+the next commit in the folder: its one record file (``.lw/held.json``, every change with its
+bytes) is its commit point, its changes are applied without a sync each, and the next
+commit syncs what of them it does not rewrite itself, then removes the record in its own
+journal. A change followed at once by another -- a regenerate's rewind, then the turn played
+again -- so costs about one transaction. A held transaction whose process died is finished
+from its record by the next writer (after any journal), or by a reader that finds no writer.
 """
 
 from __future__ import annotations
@@ -54,6 +62,7 @@ COMMIT_LOCK = "commit"
 GATE_LOCK = "gate"
 TXN_DIR = "txn"
 JOURNAL = "journal.json"
+HELD = "held.json"
 
 FaultHook = Callable[[str], None]
 """Called with a step name at each step of a commit (tests inject faults through it)."""
@@ -206,12 +215,42 @@ class FolderTransaction:
                  "offset": change.offset, "mode": change.mode}
             )
         fsync_dir(txn)
+        if _held(self.folder).exists():  # a held transaction (see hold) ends with this one
+            _sync_held(self.folder, entries)
+            entries.append({"kind": "delete", "target": f"{STATE_DIR}/{HELD}", "staged": "", "offset": 0})
         with committing(self.folder):
             atomic_write_bytes(txn / JOURNAL, json.dumps({"format": 1, "changes": entries}).encode("utf-8"))
             fsync_dir(txn)
             self.fault("committed")
             _replay(self.folder, txn, entries, self.fault)
         return [self.folder / c.target for c in self.changes]
+
+    def hold(self) -> None:
+        """Apply every change now -- whole, at once, for any reader -- and make it durable
+        later: its record (``.lw/held.json``: each change with its bytes, one file, one fsync)
+        is the commit point, and the changes are applied without syncing each file. The
+        **next commit in the folder** makes them durable together with its own (and removes the
+        record in its journal), so a change followed at once by another (a regenerate's rewind,
+        then the turn played again) costs about one transaction, not two. If the process dies
+        first, the next writer (or a reader finding no writer) finishes the held changes from
+        the record (:func:`recover`); :func:`finish_held` does it at once. Hold the writer
+        lock; at most one held transaction at a time (an earlier one is finished first)."""
+        if not self.changes:
+            return
+        finish_held(self.folder)
+        header = [{"kind": c.kind, "target": c.target, "offset": c.offset, "size": len(c.data)} for c in self.changes]
+        record = json.dumps({"format": 1, "changes": header}).encode("utf-8") + b"\n" + b"".join(
+            c.data for c in self.changes)
+        state = self.folder / STATE_DIR
+        state.mkdir(exist_ok=True)
+        atomic_write_bytes(state / HELD, record)
+        fsync_dir(state)
+        self.fault("committed")
+        with committing(self.folder):
+            for change in self.changes:
+                _apply(self.folder, change.kind, change.target, change.data, change.offset, durable=False)
+                self.fault(f"applied:{change.target}")
+        self.fault("done")
 
 
 class _JournalEntry(TypedDict):
@@ -269,6 +308,118 @@ def _umask() -> int:
     return mask
 
 
+def _held(folder: Path) -> Path:
+    return folder / STATE_DIR / HELD
+
+
+def _apply(folder: Path, kind: str, rel: str, data: bytes, offset: int, *, durable: bool) -> None:
+    """One held change on disk (``durable``: synced, file and folder entry)."""
+    target = write_target(folder / rel)
+    if kind == "delete":
+        if target.exists():
+            target.unlink()
+            if durable:
+                fsync_dir(target.parent)
+    elif kind == "truncate":
+        if target.exists():
+            with open(target, "r+b") as handle:
+                handle.truncate(offset)
+                if durable:
+                    os.fsync(handle.fileno())
+    elif kind == "replace":
+        if durable:
+            atomic_write_bytes(target, data)
+            fsync_dir(target.parent)
+        else:  # in place: no reader reads while the commit lock is held, and the record can redo it
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "wb") as handle:
+                handle.write(data)
+    else:  # append at offset
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(target, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            os.ftruncate(fd, offset)
+            os.lseek(fd, 0, os.SEEK_END)
+            os.write(fd, data)
+            if durable:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        if durable:
+            fsync_dir(target.parent)
+
+
+def _read_held(folder: Path) -> list[tuple[str, str, bytes, int]]:
+    """The held record's changes ``(kind, target, bytes, offset)``, each checked (a target
+    inside the folder, sizes that add up): a damaged record is a located error, never guessed."""
+    path = _held(folder)
+    with open(path, "rb") as handle:
+        line = handle.readline(1024 * 1024)
+        size = os.fstat(handle.fileno()).st_size
+        try:
+            header = json.loads(line)
+        except ValueError:
+            header = None
+        changes = header.get("changes") if isinstance(header, dict) else None
+        if not isinstance(changes, list) or not all(
+            isinstance(c, dict) and c.get("kind") in ("replace", "append", "truncate", "delete")
+            and isinstance(c.get("target"), str) and isinstance(c.get("offset"), int) and c["offset"] >= 0
+            and isinstance(c.get("size"), int) and c["size"] >= 0 for c in changes
+        ) or len(line) + sum(c["size"] for c in changes) != size:
+            raise LwError("an unfinished held change is damaged; inspect it, then remove it", file=path)
+        out = []
+        for change in changes:
+            confine(folder, change["target"], file=path, what="held change target")
+            out.append((change["kind"], change["target"], handle.read(change["size"]), change["offset"]))
+        return out
+
+
+def _sync_held(folder: Path, entries: list[_JournalEntry]) -> None:
+    """Make the held changes durable where the transaction about to commit (``entries``) does
+    not: a file it replaces or removes is its; any other held file is synced, and the folder
+    entry of every held file the held changes made, renamed or removed. After this,
+    the held changes are on disk even if the commit never comes."""
+    replaced = {e["target"] for e in entries if e["kind"] in ("replace", "delete")}
+    written = {e["target"] for e in entries}
+    folders: set[Path] = set()
+    for kind, rel, _data, _offset in _read_held(folder):
+        if rel in replaced:
+            continue
+        target = write_target(folder / rel)
+        if rel not in written and kind != "delete" and target.is_file():
+            fd = os.open(target, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        if kind != "truncate":  # a cut file keeps its folder entry; a renamed, removed or made one not
+            folders.add(target.parent)
+    for parent in folders:
+        fsync_dir(parent)
+
+
+def finish_held(folder: str | Path) -> bool:
+    """Make a held transaction (:meth:`FolderTransaction.hold`) durable now, from its record,
+    and remove the record; whether there was one. Hold the writer lock (not the commit lock:
+    it is taken here)."""
+    folder = Path(folder)
+    if not _held(folder).exists():
+        return False
+    with committing(folder):
+        return _finish_held(folder)
+
+
+def _finish_held(folder: Path) -> bool:
+    """:func:`finish_held` with the commit lock held."""
+    if not _held(folder).exists():
+        return False
+    for kind, rel, data, offset in _read_held(folder):
+        _apply(folder, kind, rel, data, offset, durable=True)
+    _held(folder).unlink()
+    fsync_dir(folder / STATE_DIR)
+    return True
+
+
 def _discard(txn: Path) -> None:
     """Remove staged files of a transaction that never committed (no journal)."""
     if (txn / JOURNAL).exists():
@@ -280,22 +431,24 @@ def _discard(txn: Path) -> None:
             pass
 
 
-def recover(folder: Path) -> bool:
+def recover(folder: Path, *, writer: bool = False) -> bool:
     """Finish a committed transaction (journal present) or drop an uncommitted one.
 
     Call with the commit lock held exclusively (:func:`committing`), and -- when there may be
     no journal, so that staged files are thrown away -- with the writer lock too (a reader
     calls it only when it found a journal). Returns whether a transaction was finished.
     A journal that cannot be read is reported as a located :class:`LwError` (nothing is
-    guessed).
+    guessed). With the writer lock (``writer``), a held transaction (:meth:`FolderTransaction.hold`)
+    whose process died is finished too, after the journal (which, when it is the commit that
+    ended the held one, removes its record).
     """
     txn = Path(folder) / STATE_DIR / TXN_DIR
     if not txn.is_dir():
-        return False
+        return _finish_held(Path(folder)) if writer else False
     journal = txn / JOURNAL
     if not journal.exists():
         _discard(txn)
-        return False
+        return _finish_held(Path(folder)) if writer else False
     data = read_json(journal)
     changes = data.get("changes") if isinstance(data, dict) else None
     if not isinstance(changes, list) or not all(
@@ -309,6 +462,8 @@ def recover(folder: Path) -> bool:
         if "/" in change["staged"] or "\\" in change["staged"]:
             raise LwError("unfinished save journal names a staged file outside its folder", file=journal)
     _replay(Path(folder), txn, changes, _no_fault)
+    if writer:
+        _finish_held(Path(folder))
     return True
 
 
@@ -335,6 +490,21 @@ _reading = threading.local()
 at the turnstile it could wait for a commit that waits for the outer read)."""
 
 
+def _finish_orphan_held(folder: Path) -> None:
+    """A reader found held changes: while their writer lives (it holds the writer lock) they
+    are whole on disk already; when no one holds it, their process died -- finish them."""
+    writer = FolderLock(folder, timeout=0)
+    try:
+        writer.__enter__()
+    except LwError:
+        return  # a writer is at work (or the folder cannot be locked): read what is there
+    try:
+        with committing(folder):
+            recover(folder, writer=True)  # a journal first: the commit that ended them may be in it
+    finally:
+        writer.__exit__(None, None, None)
+
+
 @contextmanager
 def _read_lock(folder: Path, timeout: float) -> Iterator[None]:
     held: dict[Path, int] = _reading.__dict__.setdefault("held", {})
@@ -346,6 +516,8 @@ def _read_lock(folder: Path, timeout: float) -> Iterator[None]:
         finally:
             held[key] -= 1
         return
+    if _held(folder).exists():  # held changes: a writer applying them, or one that died
+        _finish_orphan_held(folder)
     while True:
         commit = FolderLock(folder, shared=True, timeout=timeout, name=COMMIT_LOCK)
         with FolderLock(folder, shared=True, timeout=timeout, name=GATE_LOCK):
@@ -376,9 +548,9 @@ def locked(folder: str | Path, *, shared: bool = False, timeout: float = 120.0) 
             yield
         return
     with FolderLock(folder, timeout=timeout):
-        if _journal(folder).exists():
+        if _journal(folder).exists() or _held(folder).exists():
             with committing(folder, timeout=timeout):
-                recover(folder)
+                recover(folder, writer=True)
         else:
             recover(folder)  # staged files of a save that never committed: only writers see them
         yield

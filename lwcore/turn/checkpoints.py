@@ -23,12 +23,18 @@ caller:
 
 **Regenerate** (:func:`regenerate`) is a rewind that keeps the undone turn as an alternative
 (``.lw/alternatives.json``), then the turn played again from the state before it. They are
-two transactions under one hold of the lock: if the new turn fails or is stopped, the
-earlier reply is chosen back before the lock is let go; if the process dies between them,
-the room is whole at "before turn N", and the earlier reply is still kept as an alternative
-(``lw room choose``). A regenerated turn rolls its dice anew: a reply's narration is written
+two transactions under one hold of the lock, the rewind a *held* one
+(:meth:`lwcore.io.transaction.FolderTransaction.hold`): applied at once, made durable by the
+turn's own save, so a regenerate costs about one save, not two. If the new turn fails or is
+stopped, the earlier reply is chosen back before the lock is let go; if the process dies
+between them, the room is whole at "before turn N" (the held rewind finished from its
+record), and the earlier reply is still kept as an alternative (``lw room choose``). A regenerated turn rolls its dice anew: a reply's narration is written
 around its rolls, so the dice belong to the alternative they were rolled for -- switching
-back brings them back with it.
+back brings them back with it. The room is read once: after the rewind only the files it put
+back are read again (:meth:`lwcore.turn.room.Room.reread`), and what was said is read from the
+last turn's own history lines, never the whole history. (The rewind is applied before the
+turn is played, not staged in the turn's transaction: the turn reads the room's files --
+plugins' included -- from disk, so the state before turn N must be there.)
 
 Files a person edits by hand between turns are not in the log: a rewind puts back what the
 saves since turn ``N`` changed, as they saved it.
@@ -52,7 +58,7 @@ from lwcore.io.loglines import lines_before, lines_from
 from lwcore.io.paths import confine
 from lwcore.io.safe_json import load_json
 from lwcore.io.text import read_text
-from lwcore.io.transaction import STATE_DIR, FaultHook, FolderTransaction
+from lwcore.io.transaction import STATE_DIR, FaultHook, FolderTransaction, finish_held
 from lwcore.turn.history import HistoryEntry, entry_record, record_text
 
 if TYPE_CHECKING:
@@ -402,6 +408,13 @@ def rewind(folder: Path, turn: int, *, keep: bool = False, fault: FaultHook | No
     writer lock). ``keep``: the undone turn becomes an alternative (a regenerate); its
     number is returned. Kept alternatives of a turn that is undone are dropped otherwise.
     :class:`LwError` when there is nothing after that point, or the log does not reach it."""
+    return _rewind(folder, turn, keep=keep, fault=fault)[0]
+
+
+def _rewind(folder: Path, turn: int, *, keep: bool, fault: FaultHook | None,
+            hold: bool = False) -> tuple[int, set[str]]:
+    """:func:`rewind`; also the files it changed (relative to the room). ``hold``: a held
+    transaction (:meth:`~lwcore.io.transaction.FolderTransaction.hold`: durable with the next commit)."""
     records = records_since(folder, turn)
     if not records:
         raise LwError(f"nothing has been saved since before turn {turn}", code="invalid")
@@ -424,8 +437,8 @@ def rewind(folder: Path, turn: int, *, keep: bool = False, fault: FaultHook | No
         states[ALTERNATIVES] = _Whole(_alternatives_bytes(kept))
     elif kept is not None and kept.turn >= turn:
         states[ALTERNATIVES] = _Whole(None)
-    _commit(folder, states, fault)
-    return number
+    _commit(folder, states, fault, hold=hold)
+    return number, set(states)
 
 
 def choose(folder: Path, number: int, *, turn_number: int, fault: FaultHook | None = None) -> None:
@@ -501,10 +514,13 @@ def edit(room: Room, turn: int, text: str, *, fault: FaultHook | None = None) ->
     txn.commit()
 
 
-def _commit(folder: Path, states: dict[str, _State], fault: FaultHook | None) -> None:
+def _commit(folder: Path, states: dict[str, _State], fault: FaultHook | None, *, hold: bool = False) -> None:
     txn = FolderTransaction(folder, fault=fault) if fault else FolderTransaction(folder)
     _stage(txn, states)
-    txn.commit()
+    if hold:
+        txn.hold()
+    else:
+        txn.commit()
 
 
 def regenerate(room: Room, play: Callable[[Room], Any], *, fault: FaultHook | None = None) -> Any:
@@ -515,12 +531,14 @@ def regenerate(room: Room, play: Callable[[Room], Any], *, fault: FaultHook | No
     turn = room.turn_number
     if turn < 1:
         raise LwError("no turn has been played here yet", code="invalid")
-    number = rewind(room.path, turn, keep=True, fault=fault)
+    number, changed = _rewind(room.path, turn, keep=True, fault=fault, hold=True)
     try:
-        return play(type(room).load(room.path, room.kernel))
+        played = play(room.reread(changed))  # only the files the rewind put back are read again
     except BaseException:
-        choose(room.path, number, turn_number=turn - 1)
+        choose(room.path, number, turn_number=turn - 1)  # (its commit ends the held rewind)
         raise
+    finish_held(room.path)  # a turn that saved nothing: the rewind made durable on its own
+    return played
 
 
 def last_said(room: Room) -> tuple[str, str | None]:
@@ -528,8 +546,13 @@ def last_said(room: Room) -> tuple[str, str | None]:
     turn = room.turn_number
     if turn < 1:
         raise LwError("no turn has been played here yet", code="invalid")
-    said = [e for e in room.history.tail(256) if e.turn == turn and e.role == "player"]
-    if not said or not any(e.turn == turn and e.role == "keeper" for e in room.history.tail(256)):
+    entries = []
+    for entry in room.history.newest_first():  # the last turn's entries only (turns never go down)
+        if entry.turn < turn:
+            break
+        entries.append(entry)
+    said = [e for e in reversed(entries) if e.turn == turn and e.role == "player"]
+    if not said or not any(e.turn == turn and e.role == "keeper" for e in entries):
         raise LwError(f"the last turn ({turn}) was no model's reply to a player (a room command?): nothing to "
                       "regenerate", code="invalid")
     return said[0].text, said[0].actor

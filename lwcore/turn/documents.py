@@ -180,6 +180,11 @@ class DocumentStore:
         last saved (a cache keyed on the file on disk must not be trusted then)."""
         return name in self._dirty or name in self._appended
 
+    @property
+    def pending(self) -> bool:
+        """Whether any document changed in memory since the room was read or last saved."""
+        return bool(self._dirty or self._appended)
+
     def get(self, name: str, doc_id: str) -> Document | None:
         return self._load(doc_type(self.room.kernel, name)).get(doc_id)
 

@@ -133,7 +133,8 @@ class HistoryLog:
         return [*saved, *self.pending]
 
     def newest_first(self) -> Iterator[HistoryEntry]:
-        """Every entry, newest first, read from the end as far as the caller goes."""
+        """Every entry, newest first, read from the end as far as the caller goes (in chunks
+        growing from 16 entries to 256: a caller that stops at the last turn parses a few)."""
         yield from reversed(self.pending)
         index = len(self._cache) - 1
         while True:
@@ -143,7 +144,7 @@ class HistoryLog:
             if self._exhausted:
                 return
             before = len(self._cache)
-            self._read_more(before + 256)
+            self._read_more(before + min(256, max(16, before)))
             index = len(self._cache) - before - 1
 
     def all(self) -> list[HistoryEntry]:

@@ -16,7 +16,7 @@ Every model keeps unknown keys and writes them back untouched. Every write is at
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -237,21 +237,29 @@ class Room:
         pack = _pack(kernel, room_file.system, path / ROOM_FILE)
         sheets: dict[str, Sheet] = {}
         for member in (room_file.keeper, *room_file.players):
-            if member.sheet:
-                sheets[member.id] = _load_sheet(path / member.sheet, pack, member)
-                if not member.sheet.lower().endswith(".json"):
-                    texts[member.sheet] = read_text(path / member.sheet)
-        variables = VariablesFile()
-        if (path / VARIABLES_FILE).is_file():
-            with quoting_keeper_data():
-                variables = _read_model(VariablesFile, path / VARIABLES_FILE)
-            texts[VARIABLES_FILE] = read_text(path / VARIABLES_FILE)
-            seen: set[str] = set()
-            for var in variables.variables:
-                if var.id in seen:
-                    raise LwError(f"variable {var.id!r} is declared twice", file=path / VARIABLES_FILE)
-                seen.add(var.id)
+            _read_sheet(path, member, pack, sheets, texts)
+        variables = _read_variables(path, texts)
         return cls(path, room_file, pack, sheets, variables, HistoryLog(path / HISTORY_FILE), kernel, set(), texts)
+
+    def reread(self, changed: Collection[str]) -> Room:
+        """The room as its folder holds it now, after a control (:mod:`lwcore.turn.checkpoints`)
+        changed the files ``changed`` (paths relative to the room) under the caller's lock:
+        those read again, every other part taken over from this load (unchanged on disk), the
+        history and the documents read afresh. What :meth:`load` would give, without reading
+        again what did not change. This room must have nothing unsaved (else: a full load)."""
+        changed = set(changed)
+        if ROOM_FILE in changed or self._dirty or self.history.pending or self.documents.pending:
+            return type(self).load(self.path, self.kernel)
+        texts = {rel: text for rel, text in self._texts.items() if rel not in changed}
+        sheets: dict[str, Sheet] = {}
+        for member in self.members:
+            if member.sheet in changed:
+                _read_sheet(self.path, member, self.rule_system, sheets, texts)
+            elif member.id in self.sheets:
+                sheets[member.id] = self.sheets[member.id]
+        variables = _read_variables(self.path, texts) if VARIABLES_FILE in changed else self.variables
+        return type(self)(self.path, self.file, self.rule_system, sheets, variables, HistoryLog(self.path / HISTORY_FILE),
+                          self.kernel, set(), texts, deadline=self.deadline)
 
     # -- members ---------------------------------------------------------------------------
 
@@ -452,6 +460,30 @@ def _pack(kernel: Kernel, system: str, where: Path) -> RuleSystem:
         raise LwError(f"rule system {system!r} is not installed (no rulepack answers to it)", file=where,
                       expected="one of: " + (", ".join(engine.ids()) or "(no rulepacks installed)"))
     return engine.rule_system(system_id)
+
+
+def _read_sheet(folder: Path, member: Member, pack: RuleSystem, sheets: dict[str, Sheet], texts: dict[str, str]) -> None:
+    """Read ``member``'s sheet (if it has one) into ``sheets``, its text (a YAML sheet's) into ``texts``."""
+    if member.sheet:
+        sheets[member.id] = _load_sheet(folder / member.sheet, pack, member)
+        if not member.sheet.lower().endswith(".json"):
+            texts[member.sheet] = read_text(folder / member.sheet)
+
+
+def _read_variables(folder: Path, texts: dict[str, str]) -> VariablesFile:
+    """The room's ``variables.yaml`` (empty when there is none), its text put in ``texts``."""
+    path = folder / VARIABLES_FILE
+    if not path.is_file():
+        return VariablesFile()
+    with quoting_keeper_data():
+        variables: VariablesFile = _read_model(VariablesFile, path)
+    texts[VARIABLES_FILE] = read_text(path)
+    seen: set[str] = set()
+    for var in variables.variables:
+        if var.id in seen:
+            raise LwError(f"variable {var.id!r} is declared twice", file=path)
+        seen.add(var.id)
+    return variables
 
 
 def _load_sheet(path: Path, pack: RuleSystem, member: Member) -> Sheet:

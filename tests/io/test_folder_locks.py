@@ -171,3 +171,57 @@ def test_committing_is_exclusive_of_readers(tmp_path: Path) -> None:
         _, done = in_thread(lambda: _read(folder))
         assert not done.wait(0.3)
     assert done.wait(HANG)
+
+
+def test_a_held_change_is_whole_at_once_and_durable_with_the_next_commit(tmp_path: Path) -> None:
+    """A held transaction is applied at once (a reader sees it whole, a writer's reader too);
+    the next commit ends it (its record gone); a live writer's held change is left to it by a
+    reader, and a dead one's is finished by the next writer."""
+    folder = folder_with(tmp_path)
+    record = folder / ".lw" / "held.json"
+    with locked(folder):
+        held = FolderTransaction(folder)
+        held.replace("a.txt", b"held\n")
+        held.truncate("b.txt", 1)
+        held.hold()
+        assert record.exists()
+        seen: dict[str, str] = {}
+
+        def read() -> None:
+            with locked(folder, shared=True):  # the writer lives: read what is there
+                seen["a"] = (folder / "a.txt").read_text(encoding="utf-8")
+
+        thread, done = in_thread(read)
+        assert done.wait(HANG)
+        thread.join()
+        assert seen["a"] == "held\n" and record.exists()
+        after = FolderTransaction(folder)
+        after.append("b.txt", b"+next\n")
+        after.commit()
+    assert not record.exists()
+    assert (folder / "a.txt").read_text(encoding="utf-8") == "held\n"
+    assert (folder / "b.txt").read_text(encoding="utf-8") == "o+next\n"
+
+    with locked(folder):  # a held change whose process is gone (its record left): the next writer ends it
+        held = FolderTransaction(folder)
+        held.replace("c.txt", b"new\n")
+        held.hold()
+    (folder / "c.txt").unlink()  # as if the un-synced file never reached the disk
+    with locked(folder):
+        assert (folder / "c.txt").read_text(encoding="utf-8") == "new\n" and not record.exists()
+
+
+def test_a_damaged_held_record_is_a_located_error(tmp_path: Path) -> None:
+    import pytest
+
+    from lwcore.errors import LwError
+
+    folder = folder_with(tmp_path)
+    (folder / ".lw").mkdir()
+    for bad in (b"not json\n", b'{"changes": [{"kind": "replace", "target": "../x", "offset": 0, "size": 0}]}\n',
+                b'{"changes": [{"kind": "replace", "target": "a.txt", "offset": 0, "size": 9}]}\nshort'):
+        (folder / ".lw" / "held.json").write_bytes(bad)
+        with pytest.raises(LwError) as caught, locked(folder):
+            pass
+        assert caught.value.file is not None and (folder / "a.txt").read_text(encoding="utf-8") == "old\n"
+    assert not (tmp_path / "x").exists()

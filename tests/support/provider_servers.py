@@ -237,8 +237,9 @@ class ProviderServer:
 
     def __init__(self, protocol: str, replies: Sequence[Reply] | Callable[[int], Reply] = (Reply("雾中传来钟声。"),),
                  *, faults: Sequence[Fault | None] = (), key: str | None = None, chunk: int = 3,
-                 first_token_delay: float = 0.0) -> None:
+                 first_token_delay: float = 0.0, token_delay: float = 0.0) -> None:
         self.protocol = protocol
+        self.token_delay = token_delay  # seconds between two events (a model's pace); 0: as fast as they go
         self.replies = replies
         self.faults = list(faults)
         self.key = key
@@ -396,6 +397,8 @@ class ProviderServer:
                     return
                 if delay and number == 1:  # the first token comes after the stream has opened
                     time.sleep(delay)
+                elif self.token_delay and number > 1:
+                    time.sleep(self.token_delay)
                 send(encode(name, data))
             send(b"")
         except (BrokenPipeError, ConnectionResetError):

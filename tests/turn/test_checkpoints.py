@@ -138,6 +138,21 @@ def test_regenerate_keeps_alternatives_and_choosing_switches_whole_states(kernel
     assert snapshot(room_dir) == before[1][1] and checkpoints.alternatives_of(Room.load(room_dir, kernel)) == []
 
 
+def test_a_room_read_again_after_a_rewind_is_the_room_a_load_gives(kernel: Kernel, room_dir: Path) -> None:
+    played(kernel, room_dir, 2)
+    with room_lock(room_dir):
+        room = Room.load(room_dir, kernel)
+        turn = room.turn_number
+        _, changed = checkpoints._rewind(room_dir, turn, keep=True, fault=None)
+        again, loaded = room.reread(changed), Room.load(room_dir, kernel)
+    assert "history.jsonl" in changed and again is not room
+    assert again.turn_number == loaded.turn_number == turn - 1
+    assert {k: s.values() for k, s in again.sheets.items()} == {k: s.values() for k, s in loaded.sheets.items()}
+    assert again.variables == loaded.variables and again._texts == loaded._texts
+    assert [e.text for e in again.history.tail(9)] == [e.text for e in loaded.history.tail(9)]
+    assert {k: s.values() for k, s in room.sheets.items()} != {k: s.values() for k, s in loaded.sheets.items()}
+
+
 def test_a_regenerate_that_fails_puts_the_earlier_reply_back(kernel: Kernel, room_dir: Path) -> None:
     played(kernel, room_dir, 2)
     state = snapshot(room_dir)
@@ -162,6 +177,7 @@ CONTROLS = {
     "rewind": lambda kernel, room, fault: checkpoints.rewind(room, 4, fault=fault),
     "edit": lambda kernel, room, fault: checkpoints.edit(Room.load(room, kernel), 4, "雾散了。", fault=fault),
     "regenerate-rewind": lambda kernel, room, fault: checkpoints.rewind(room, 6, keep=True, fault=fault),
+    "held-rewind": lambda kernel, room, fault: checkpoints._rewind(room, 6, keep=True, fault=fault, hold=True),
 }
 
 
@@ -212,6 +228,8 @@ KILLER = textwrap.dedent('''
             checkpoints.rewind(folder, 4, fault=fault)
         elif name == "edit":
             checkpoints.edit(Room.load(folder, kernel), 4, "雾散了。", fault=fault)
+        elif name == "held-rewind":
+            checkpoints._rewind(folder, 6, keep=True, fault=fault, hold=True)
         else:
             checkpoints.rewind(folder, 6, keep=True, fault=fault)
     os._exit(0)
@@ -235,7 +253,75 @@ def test_a_killed_process_at_any_step_of_a_control_leaves_the_room_before_or_aft
             with room_lock(work):
                 Room.load(work, kernel)
             assert snapshot(work) == (new_state if index >= steps.index("committed") else old_state), (name, step)
-            assert not any((work / ".lw" / "txn").iterdir())
+            assert not any((work / ".lw" / "txn").iterdir()) and not (work / ".lw" / "held.json").exists()
+
+
+REGENERATE_KILLER = textwrap.dedent('''
+    import json, os, random, sys
+    from pathlib import Path
+    from lwcore.kernel import Kernel
+    from lwcore.turn import checkpoints
+    from lwcore.turn.pipeline import run_turn
+    from lwcore.turn.room import Room, room_lock
+    folder, kill, reply = Path(sys.argv[1]), int(sys.argv[2]), json.loads(Path(sys.argv[3]).read_text("utf-8"))
+    kernel = Kernel(data_dir=folder.parent / "data", env={})
+    seen = []
+    def fault(step):
+        seen.append(step)
+        if len(seen) - 1 == kill:
+            os._exit(9)
+    def play(loaded):
+        original = loaded.save
+        loaded.save = lambda: original(fault=fault)
+        return run_turn(kernel, loaded, said, actor=actor, reply=reply, rng=random.Random(3))
+    with room_lock(folder):
+        room = Room.load(folder, kernel)
+        said, actor = checkpoints.last_said(room)
+        checkpoints.regenerate(room, play, fault=fault)
+    print(json.dumps(seen))
+    os._exit(0)
+''')
+
+
+def test_a_killed_regenerate_leaves_the_room_as_before_it_rewound_or_regenerated(
+        kernel: Kernel, room_dir: Path, tmp_path: Path) -> None:
+    """The regenerate's rewind is held (durable with the turn's save): a process killed at any
+    step of the rewind or of the turn's save leaves, once the room is opened again, the room
+    as it was just before turn N (the earlier reply kept) until the turn's save commits, and
+    the regenerated room from then on -- never a mix."""
+    played(kernel, room_dir, 3)
+    reply = tmp_path / "reply.json"
+    reply.write_text(json.dumps(with_narration(REPLY, "（重写）"), ensure_ascii=False), encoding="utf-8")
+    script = tmp_path / "regenerate.py"
+    script.write_text(REGENERATE_KILLER, encoding="utf-8")
+    rewound, whole = tmp_path / "rewound" / "room", tmp_path / "whole" / "room"
+    for copy in (rewound, whole):
+        shutil.copytree(room_dir, copy)
+    with room_lock(rewound):
+        checkpoints.rewind(rewound, 6, keep=True)
+    proc = subprocess.run([sys.executable, str(script), str(whole), "-1", str(reply)], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    steps = json.loads(proc.stdout)
+    committed = [i for i, step in enumerate(steps) if step == "committed"]
+    assert len(committed) == 2 and steps[-1] == "done"  # the held rewind's, then the turn's save's
+    states = {"rewound": snapshot(rewound), "regenerated": snapshot(whole)}
+    assert states["rewound"] != states["regenerated"]
+    for index, step in enumerate(steps):
+        work = tmp_path / f"kill-{index}" / "room"
+        shutil.copytree(room_dir, work)
+        proc = subprocess.run([sys.executable, str(script), str(work), str(index), str(reply)], capture_output=True,
+                              text=True, timeout=120)
+        assert proc.returncode == 9, proc.stderr
+        if index < committed[1]:  # a reader finding the held rewind of a dead process finishes it
+            with room_lock(work, shared=True):
+                Room.load(work, kernel)
+            assert not (work / ".lw" / "held.json").exists(), step
+        with room_lock(work):
+            Room.load(work, kernel)
+        expected = "regenerated" if index >= committed[1] else "rewound"
+        assert snapshot(work) == states[expected], (index, step, expected)
+        assert not (work / ".lw" / "held.json").exists() and not any((work / ".lw" / "txn").iterdir())
 
 
 def test_a_damaged_undo_log_is_a_located_error(kernel: Kernel, room_dir: Path) -> None:

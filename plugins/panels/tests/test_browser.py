@@ -368,3 +368,141 @@ def test_the_keeper_plays_the_controls_from_the_page(browser, kernel, table_room
         for page in (player, keeper):
             assert not page.errors, page.errors  # type: ignore[attr-defined]
             page.context.close()
+
+
+HEAR_EVENTS = """
+(() => {
+  const Original = window.EventSource;
+  window.__heard = [];
+  window.EventSource = function (url, options) {
+    const source = new Original(url, options);
+    for (const name of ["hello", "update", "delta"]) {
+      source.addEventListener(name, (event) => window.__heard.push([name, event.data]));
+    }
+    return source;
+  };
+})();
+"""
+"""Run before a page's own script: every server-sent event the page receives, kept in ``window.__heard``."""
+
+
+def test_a_twenty_turn_live_session_on_the_web_table(browser, kernel, table_room: Path) -> None:  # noqa: ANN001
+    """Issue 28: twenty turns played from a player's page in Chromium on a loopback model that
+    streams (Chat Completions), the keeper's page open, with a regenerate, an edit, a rewind and
+    a stop (the turn in flight cancelled) from the keeper's buttons. Every kept turn is in the
+    history exactly once, in order; the player's page never receives a keeper-only token (each
+    reply carries the keeper-only culprit in an ``<UpdateVariable>`` block, streamed raw to the
+    keeper only); the edit is marked edited on the player's page."""
+    import time
+
+    from panels_testkit import SECRET_VALUE
+    from provider_servers import ProviderServer, Reply
+
+    from lwcore.turn.connection import LiveRequest
+    from lwcore.turn.room import Room
+
+    script = {"text": ""}
+    hold, release = threading.Event(), threading.Event()
+
+    def reply(n: int) -> Reply:
+        if hold.is_set():  # the turn the keeper stops: no answer until the test lets go
+            hold.clear()
+            release.wait(30)
+        return Reply(f"{script['text']}<UpdateVariable>_.set('线索', '{SECRET_VALUE}')</UpdateVariable>")
+
+    secrets = (SECRET_VALUE, "UpdateVariable", "_.set(", *KEEPER_TEXTS)
+    with ProviderServer("chat_completions", reply, chunk=6, token_delay=0.002) as provider:
+        live = LiveRequest(endpoint=provider.url, model="m", protocol="chat_completions")
+        table = Table(kernel, table_room, TurnSource(live=live), seed=5)
+        with Server(table, acts_per_minute=0) as served:  # twenty turns at a test's pace, not a table's: no act limit
+            context = browser.new_context(viewport={"width": 1100, "height": 900})
+            context.add_init_script(HEAR_EVENTS)
+            player = context.new_page()
+            errors: list[str] = []
+            player.on("pageerror", lambda e: errors.append(str(e)))
+            player.goto(served.link("p2"))
+            player.locator("#lw-panels section.lw-panel").first.wait_for(timeout=15000)
+            keeper_context = browser.new_context(viewport={"width": 1100, "height": 900})
+            keeper_context.add_init_script(HEAR_EVENTS)
+            keeper = keeper_context.new_page()
+            keeper_errors: list[str] = []
+            keeper.on("pageerror", lambda e: keeper_errors.append(str(e)))
+            keeper.goto(served.link("kp"))
+            keeper.locator("#lw-panels section.lw-panel").first.wait_for(timeout=15000)
+            start = Room.load(table_room, kernel).turn_number
+            kept: list[tuple[str, str]] = []  # (what the player said, the narration kept), in order
+
+            def story(text: str) -> None:
+                player.locator("#lw-story", has_text=text).wait_for(timeout=20000)
+
+            def play(n: int) -> None:
+                said, narration = f"Turn {n}: I search the pier.", f"Fog rolls in, bell {n}."
+                script["text"] = narration
+                player.fill("#lw-act textarea", said)
+                player.click("#lw-act button")
+                story(narration)
+                kept.append((said, narration))
+
+            def keeper_does(control: str) -> None:
+                keeper.click(f"[data-control='{control}']")
+                sync_api.expect(keeper.locator("#lw-note")).not_to_have_text("…", timeout=20000)
+                assert "bad" not in (keeper.locator("#lw-note").get_attribute("class") or ""), \
+                    keeper.locator("#lw-note").inner_text()
+
+            began = time.monotonic()
+            for n in range(1, 22):
+                play(n)
+                if n == 5:  # the keeper plays the last turn again: the player sees the new reply only
+                    script["text"] = "The bell stops; the lamp goes dark (again)."
+                    keeper_does("regenerate")
+                    story(script["text"])
+                    kept[-1] = (kept[-1][0], script["text"])
+                elif n == 9:  # the keeper rewrites the last narration: marked edited for the player
+                    keeper.fill("#lw-edit-text", "Nothing moves on the pier.")
+                    keeper_does("edit")
+                    line = player.locator("#lw-story .keeper-line", has_text="Nothing moves on the pier.")
+                    line.wait_for(timeout=20000)
+                    assert line.locator(".edited").inner_text() == "(edited)"
+                    kept[-1] = (kept[-1][0], "Nothing moves on the pier.")
+                elif n == 13:  # back to before the last turn: it is gone from the room and the page
+                    keeper_does("rewind")
+                    player.locator("#lw-story .keeper-line", has_text=kept[-1][1]).wait_for(
+                        state="detached", timeout=20000)
+                    kept.pop()
+                elif n == 17:  # a turn stopped while the model is writing: nothing of it is saved
+                    asked = len(provider.requests)
+                    hold.set()
+                    player.fill("#lw-act textarea", "This line is stopped.")
+                    player.click("#lw-act button")
+                    deadline = time.monotonic() + 20
+                    while len(provider.requests) == asked:
+                        assert time.monotonic() < deadline
+                        time.sleep(0.02)
+                    keeper.click("[data-control='stop']")
+                    player.locator("#lw-note.bad").wait_for(timeout=20000)
+                    release.set()
+            elapsed = time.monotonic() - began
+
+            room = Room.load(table_room, kernel)
+            entries = [e for e in room.history.all() if e.turn > start]
+            said = [e.text for e in entries if e.role == "player"]
+            narrated = [e.text for e in entries if e.role == "keeper"]
+            assert len(kept) == 20 and room.turn_number == start + 20
+            assert said == [s for s, _ in kept]  # every kept turn once, in order; the stopped and rewound ones gone
+            assert narrated == [t for _, t in kept]
+            assert [e.turn for e in entries if e.role == "player"] == list(range(start + 1, start + 21))
+            assert [e.edited for e in entries if e.role == "keeper" and getattr(e, "edited", False)] == [True]
+            assert "This line is stopped." not in player.locator("#lw-story").inner_text()
+
+            heard = player.evaluate("window.__heard")
+            assert heard and {name for name, _ in heard} <= {"hello", "update"}  # never a raw token
+            leaked = [(s, data[:80]) for _, data in heard for s in secrets if s in data]
+            assert not leaked, leaked
+            dom = player.content()
+            assert not [s for s in secrets if s in dom]
+            raw = "".join(data for name, data in keeper.evaluate("window.__heard") if name == "delta")
+            assert "Fog rolls in, bell 21." in raw and SECRET_VALUE in raw  # the keeper's seat got the raw stream
+            assert not errors and not keeper_errors, (errors, keeper_errors)
+            assert elapsed < 60, elapsed
+            context.close()
+            keeper_context.close()

@@ -216,7 +216,7 @@ def test_a_live_turns_narration_streams_to_the_keeper_and_never_to_a_player(kern
     from provider_servers import ProviderServer, Reply
 
     raw = "钟声从雾里传来。<UpdateVariable>_.set('秘密', 1)</UpdateVariable>灯塔熄了。\r\nevent: update"
-    with ProviderServer("chat_completions", [Reply(raw)], chunk=4) as provider:
+    with ProviderServer("chat_completions", [Reply(raw)], chunk=4, token_delay=0.02) as provider:
         live = LiveRequest(endpoint=provider.url, model="m", protocol="chat_completions")
         table = Table(kernel, table_room, TurnSource(live=live), seed=5, token=lambda member: f"seat-{member}")
         with Server(table) as server:
@@ -237,3 +237,5 @@ def test_a_live_turns_narration_streams_to_the_keeper_and_never_to_a_player(kern
     assert {event for event, _ in heard["p2"]} <= {"hello", "update"}  # not one token before the turn applied
     assert "钟声从雾里传来" in heard["p2"][-1][1]  # the narration, once the turn is applied
     assert not any("钟声从雾里传来" in data for _, data in heard["p2"][:-1])
+    assert not any("UpdateVariable" in data or "_.set" in data for _, data in heard["p2"])  # the block never reaches a player
+    assert "灯塔熄了" in heard["p2"][-1][1]

@@ -42,7 +42,7 @@ from typing import Any
 
 import httpx
 
-from lwcore.api import CallOptions, Cancel, LwError, load_json
+from lwcore.api import CallOptions, Cancel, Delta, LwError, TextDelta, load_json
 
 from lw_providers.sse import SseReader
 from lw_providers.streams import NAMES, READERS, shape_of
@@ -309,6 +309,24 @@ def _read(target: Target, response: httpx.Response, options: CallOptions) -> dic
     return reply
 
 
+def _joined(deltas: list[Delta]) -> list[Delta]:
+    """``deltas`` with each run of narration pieces made one (what arrived in one read is
+    handed on at once: one callback, not one a token)."""
+    out: list[Delta] = []
+    run: list[str] = []
+    for delta in deltas:
+        if isinstance(delta, TextDelta):
+            run.append(delta.text)
+            continue
+        if run:
+            out.append(TextDelta("".join(run)))
+            run = []
+        out.append(delta)
+    if run:
+        out.append(TextDelta("".join(run)))
+    return out
+
+
 def _read_stream(target: Target, response: httpx.Response, options: CallOptions) -> dict[str, Any]:
     reader = READERS[target.protocol]()
     sse = SseReader()
@@ -317,11 +335,16 @@ def _read_stream(target: Target, response: httpx.Response, options: CallOptions)
     for chunk in (response.iter_bytes() if encoded else response.iter_raw()):
         if sse.bytes + len(chunk) > MAX_REPLY_BYTES:
             raise LwError(f"the stream is larger than {MAX_REPLY_BYTES} bytes", code="limit")
-        for event, data in sse.feed(chunk):
-            deltas = reader.feed(event, data)
-            if on_delta is not None:
-                for delta in deltas:
-                    on_delta(delta)
+        events = sse.feed(chunk)
+        if on_delta is None:
+            for event, data in events:
+                reader.feed(event, data)
+        elif len(events) == 1:
+            for delta in reader.feed(*events[0]):
+                on_delta(delta)
+        elif events:
+            for delta in _joined([delta for event, data in events for delta in reader.feed(event, data)]):
+                on_delta(delta)
         if reader.done:
             break
     if not reader.done:

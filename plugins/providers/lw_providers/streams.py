@@ -92,7 +92,7 @@ def _json(data: str, number: int) -> Any:
     refusing non-finite numbers and runaway nesting; an event with a surrogate escape goes
     through the kernel's reader, which refuses a lone one (no file could store it)."""
     try:
-        if _SURROGATE_ESCAPE.search(data):
+        if "\\u" in data and _SURROGATE_ESCAPE.search(data):
             return load_json(data)
         return _DECODER.decode(data)
     except LwError as exc:

@@ -270,3 +270,13 @@ def test_outside_a_calling_block_one_plain_request_goes_out() -> None:
         request = CHAT_COMPLETIONS.request({"messages": []}, [], model="m", max_tokens=8)
         error = fails(CHAT_COMPLETIONS.send, request, endpoint=server.url, api_key=KEY, timeout=5.0)
     assert len(server.requests) == 1 and "stream" not in server.requests[0].body and "HTTP 500" in str(error)
+
+
+def test_the_narration_pieces_of_one_read_reach_the_callback_as_one() -> None:
+    """What arrived in one read of the network is handed on at once: each run of narration
+    pieces one ``TextDelta`` (in order, nothing lost), every other delta where it was."""
+    deltas = [TextDelta("雾"), TextDelta("中"), ToolCallStart(0, "c1", "roll"), ToolArgumentsDelta(0, "{}"),
+              TextDelta("钟"), TextDelta("声"), TextDelta("。"), StopDelta("end_turn")]
+    assert client._joined(deltas) == [TextDelta("雾中"), ToolCallStart(0, "c1", "roll"), ToolArgumentsDelta(0, "{}"),
+                                      TextDelta("钟声。"), StopDelta("end_turn")]
+    assert client._joined([TextDelta("a")]) == [TextDelta("a")] and client._joined([]) == []

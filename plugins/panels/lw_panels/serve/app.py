@@ -59,6 +59,7 @@ import os
 import posixpath
 import re
 import secrets
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -143,14 +144,29 @@ class Hub:
 
     def deltas(self, seats: list[Seat]) -> Any:
         """A function, callable from any thread, that sends narration text to ``seats``
-        (the keeper's: raw model text is never a player's)."""
+        (the keeper's: raw model text is never a player's). Text that comes while the event
+        loop has not yet taken the last piece joins it: one wake-up of the loop and one event
+        a stream for a run of tokens, not one a token, in the order written."""
         keepers = [seat.member for seat in seats if seat.keeper]
+        waiting: list[str] = []
+        lock = threading.Lock()
+
+        def flush() -> None:
+            with lock:
+                text = "".join(waiting)
+                waiting.clear()
+            for member in keepers:
+                self.put(member, ("delta", text))
 
         def send(text: str) -> None:
             loop = self.loop
-            if loop is not None and not loop.is_closed():
-                for member in keepers:
-                    loop.call_soon_threadsafe(self.put, member, ("delta", text))
+            if not keepers or not text or loop is None or loop.is_closed():
+                return
+            with lock:
+                first = not waiting
+                waiting.append(text)
+            if first:
+                loop.call_soon_threadsafe(flush)
         return send
 
     def close(self) -> None:
