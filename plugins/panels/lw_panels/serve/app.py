@@ -25,6 +25,11 @@ the seat's current link, for the sandboxed frame sends no cookie). Everything ac
                                                (also ``/f/KEY/PACK/PANEL/PATH``)
 =============================================  ==============================================
 
+Several rooms on one server (:func:`create_site`) put each room's routes under ``/r/NAME``; a
+room's link keeps working however the room is served (:func:`_moved_links`: ``/t/TOKEN/…`` is
+sent on to ``/r/NAME/t/TOKEN/…`` and back, 307). A link that opens no seat, opened in a
+browser, answers a small page with the player's next step.
+
 A link rotated or revoked (``lw seat``) stops working at once, and so does every session made
 from it (its open event streams end within a second). Acting (``say``, ``intent``,
 ``control``) is limited per seat (:mod:`lw_panels.serve.ratelimit`): 429 with ``Retry-After``.
