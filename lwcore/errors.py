@@ -140,10 +140,11 @@ def redacted(error: LwError, *, room: str | Path | None = None) -> LwError:
     return without_paths(error, room=room)
 
 
-_ABSOLUTE = re.compile(r"(?<![\w./~-])(?:/|[A-Za-z]:[\\/])[^\s'\"`<>|,;()\[\]{}]*[^\s'\"`<>|,;()\[\]{}.:]")
+_ABSOLUTE = re.compile(r"(?<![\w./~-])(?!(?<=:)//[^/])(?:/|[A-Za-z]:[\\/])[^\s'\"`<>|,;()\[\]{}]*[^\s'\"`<>|,;()\[\]{}.:]")
 """An absolute path inside a message (POSIX, or a Windows drive path), up to a space, a quote
 or punctuation; a trailing dot or colon is the sentence's. Only one of two or more segments
-is taken for a path (see ``_scrub``)."""
+is taken for a path (see ``_scrub``). The ``//host/…`` of a URL (``http://127.0.0.1:8080/v1``)
+is not a path on the server and is left whole; a ``file:///…`` URL's path is one."""
 
 
 def without_paths(error: LwError, *, room: str | Path | None = None) -> LwError:

@@ -163,3 +163,17 @@ def test_the_web_tables_answers_to_a_player_carry_no_server_path(tmp_path: Path)
     assert not leaked, leaked
     assert any(str(room) in t for t in told_keeper)
     assert any("variables.yaml" in h for h in heard)  # the player is still told which file
+
+
+@pytest.mark.parametrize(("message", "shown"), [
+    # a URL is not a place on the server: a player reads the profile's endpoint whole, not "http:completions"
+    ("profile 'mine' (http://127.0.0.1:18431/v1/chat/completions): request failed",
+     "profile 'mine' (http://127.0.0.1:18431/v1/chat/completions): request failed"),
+    (f"https://table.example.org/r/x and /srv/{MARK}/q.json", "https://table.example.org/r/x and q.json"),
+    (f"see file:///srv/{MARK}/y.txt", "see file:y.txt"),  # a file URL's path is a server path
+    (f"cannot read /srv/{MARK}/data/x.json: gone", "cannot read x.json: gone"),
+])
+def test_a_url_in_a_players_error_is_left_whole_and_a_path_is_not(message: str, shown: str) -> None:
+    from lwcore.errors import LwError, redacted
+
+    assert str(redacted(LwError(message))) == shown

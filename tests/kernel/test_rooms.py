@@ -57,6 +57,21 @@ def test_a_room_made_from_the_example_is_played_by_name_everywhere(tmp_path: Pat
         ("harbor", "coc7", 2, True, False)]
 
 
+def test_an_example_that_ships_a_table_not_a_room_says_which_folder_to_copy(tmp_path: Path) -> None:
+    """``examples/blackmoor`` is a pack whose table is its ``room/`` folder: ``--example`` of it
+    names that folder, and the command it names makes the room."""
+    home = tmp_path / "home"
+    refused = lw(home, "room", "create", "fen", "--example", "blackmoor")
+    assert refused.returncode == 1 and not (home / "rooms" / "fen").exists()
+    table = REPO / "examples" / "blackmoor" / "room"
+    assert refused.stderr.startswith(f"error: no bundled example room 'blackmoor' (expected --from {table} "), refused.stderr
+    assert "--example fog-harbor" in refused.stderr
+    made = lw(home, "room", "create", "fen", "--from", str(table))
+    assert made.returncode == 0 and (home / "rooms" / "fen" / "room.yaml").is_file(), made.stderr
+    unknown = lw(home, "room", "create", "x", "--example", "nowhere")
+    assert "(expected --example fog-harbor, or a room folder of your own: --from FOLDER)" in unknown.stderr, unknown
+
+
 def test_a_folder_of_that_name_is_a_path_first(tmp_path: Path) -> None:
     home = tmp_path / "home"
     assert lw(home, "room", "create", "harbor", "--example", "fog-harbor").returncode == 0

@@ -89,6 +89,18 @@ def _examples(example_source: Path) -> dict[str, Path]:
     return {p.name: p for p in sorted(root.iterdir()) if (p / "room.yaml").is_file()} if root.is_dir() else {}
 
 
+def _other_example(example_source: Path, name: str, examples: dict[str, Path]) -> str:
+    """What to give instead of ``--example NAME`` that names no example room: the room folder
+    an example of that name ships (``examples/NAME/room/``, a pack's table) when there is one,
+    else the example rooms and ``--from``."""
+    listed = " | ".join(examples) or "(none installed)"
+    inside = {p.name: p for p in example_source.parent.iterdir()} if example_source.parent.is_dir() else {}
+    table = inside[name] / "room" if name in inside else None
+    if table is not None and (table / "room.yaml").is_file():
+        return f"--from {table} (the table example {name!r} ships), or --example {listed}"
+    return f"--example {listed}, or a room folder of your own: --from FOLDER"
+
+
 @room.command("create")
 @click.argument("name")
 @click.option("--example", default=None, help="Copy a bundled example room (fog-harbor).")
@@ -118,7 +130,7 @@ def create_command(ctx: click.Context, name: str, example: str | None, source: P
     if example:
         examples = _examples(example_source())
         if example not in examples:
-            raise LwError(f"no bundled example room {example!r}", expected=" | ".join(examples) or "(none installed)")
+            raise LwError(f"no bundled example room {example!r}", expected=_other_example(example_source(), example, examples))
         source = examples[example]
     if system:
         from lwcore.rules import engine_for

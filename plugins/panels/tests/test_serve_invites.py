@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 import pytest
 from panels_testkit import Server, copy_room, fetch, recorded
 
-from lw_panels.serve.invites import INVITES, token_hash
+from lw_panels.serve.invites import INVITES, Invites, token_hash
 from lw_panels.serve.table import Table, TurnSource
 from lwcore.errors import LwError
 
@@ -137,6 +137,8 @@ def test_rotate_revoke_and_add_on_a_running_table(tmp_path: Path, kernel, table_
         new = re.search(r"\(p1\): (http://127\.0\.0\.1:\d+/t/\S+/)", rotated.stdout).group(1)  # type: ignore[union-attr]
         assert fetch(server.link("p1"))[0] == 404  # the old link is dead ...
         assert fetch(f"{server.origin}/s/p1/state", jar=jar)[0] == 401  # ... and its session
+        status, _, body = fetch(f"{server.origin}/s/p1/", jar=jar)  # the page says what to do next
+        assert status == 401 and "ask them for your seat&#x27;s link" in body.decode("utf-8"), body
         assert ended.wait(10) and found[0] == "200"  # and its open event stream, within a second or so
         assert fetch(new)[0] == 200
 
@@ -261,10 +263,10 @@ def test_acting_too_fast_is_told_to_wait(kernel, table_room: Path) -> None:  # n
 
 
 def test_lw_serve_shows_a_link_once(tmp_path: Path, table_room: Path) -> None:
-    def started() -> str:
+    def started(room: str = str(table_room)) -> str:
         env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
         env.update({"LW_HOME": str(tmp_path / "home"), "PYTHONUNBUFFERED": "1"})
-        process = subprocess.Popen([str(LW), "serve", str(table_room), "--port", "0"], stdout=subprocess.PIPE,
+        process = subprocess.Popen([str(LW), "serve", room, "--port", "0"], stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE, text=True, env=env)
         try:
             return "".join(process.stdout.readline() for _ in range(4))  # type: ignore[union-attr]
@@ -276,6 +278,35 @@ def test_lw_serve_shows_a_link_once(tmp_path: Path, table_room: Path) -> None:
     assert len(re.findall(r"/t/\S+/", first)) == 3, first
     second = started()
     assert not re.findall(r"/t/\S+/", second) and f"lw seat rotate {table_room} p1" in second, second
+
+
+def test_a_restarted_table_says_how_to_make_each_seat_a_link_it_answers(tmp_path: Path, table_room: Path) -> None:
+    """The hint of a restart names the room as the operator does (its name in the data dir),
+    gives the address the table is served at (``--url``: this one is on another port than
+    ``lw seat``'s default), and says a revoked seat is revoked, not "sent earlier"."""
+    shutil.copytree(table_room, tmp_path / "data" / "rooms" / "fog")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    env.update({"LW_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1"})
+
+    def started() -> str:
+        process = subprocess.Popen([str(LW), "serve", "fog", "--port", "0"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, env=env)
+        try:
+            return "".join(process.stdout.readline() for _ in range(4))  # type: ignore[union-attr]
+        finally:
+            process.terminate()
+            process.communicate(timeout=20)
+
+    started()
+    assert lw(tmp_path, "seat", "revoke", "fog", "p2").returncode == 0
+    second = started()
+    origin = re.search(r"the web table is on (http://127\.0\.0\.1:\d+)/", second)
+    assert origin, second
+    p1 = re.search(r"\(p1\): the link sent earlier \(a new one: (lw seat rotate fog p1 --url (\S+))\)", second)
+    assert p1 and p1.group(2) == origin.group(1), second
+    assert f"(p2): link revoked (a new one: lw seat rotate fog p2 --url {origin.group(1)})" in second, second
+    rotated = lw(tmp_path, *p1.group(1).split()[1:])  # the hint as printed makes a link to this table
+    assert rotated.returncode == 0 and f"(p1): {origin.group(1)}/t/" in rotated.stdout, rotated
 
 
 
@@ -304,7 +335,13 @@ def test_one_server_for_several_rooms(tmp_path: Path, kernel, table_room: Path) 
             status, _, body = fetch(busy_link, jar=jar)
             assert status == 200 and 'data-base="/r/busy/s/p1/"' in body.decode("utf-8")
             assert fetch(f"{origin}/r/quiet/t/{seeds('p1')}/state")[0] == 404  # one room's link is not another's
-            assert fetch(f"{origin}/t/{seeds('p1')}/state")[0] == 404  # nor the root's
+            # a link printed when its room was served alone is sent on to the room's path here
+            status, headers, _ = raw(f"{origin}/t/{seeds('p1')}/")
+            assert status == 307 and headers["location"] == f"/r/busy/t/{seeds('p1')}/", (status, headers)
+            status, headers, _ = raw(f"{origin}/t/quiet-p2-0123456789/state")
+            assert status == 307 and headers["location"] == "/r/quiet/t/quiet-p2-0123456789/state"
+            assert fetch(f"{origin}/t/{seeds('p1')}/state")[0] == 200
+            assert raw(f"{origin}/t/seat-p9-0123456789abcdef/")[0] == 404  # a link of no room here
 
             answer: dict[str, Any] = {}
 
@@ -332,6 +369,28 @@ def test_one_server_for_several_rooms(tmp_path: Path, kernel, table_room: Path) 
             assert stopped[0] == 200, stopped
             thread.join(30)
             assert answer["status"] != 200  # stopped: nothing of it was saved
+
+
+def test_a_link_of_a_room_among_several_reaches_it_served_alone(kernel, table_room: Path) -> None:  # noqa: ANN001
+    from lw_panels.serve.app import slug
+
+    table = Table(kernel, table_room, TurnSource(deque([recorded()])), seed=5, token=seeds)
+    with Server(table) as server:
+        named = f"{server.origin}/r/{slug(table_room.name)}/t/{seeds('p1')}/"
+        status, headers, _ = raw(named)
+        assert status == 307 and headers["location"] == f"/t/{seeds('p1')}/", (status, headers)
+        jar = http.cookiejar.CookieJar()
+        status, _, body = fetch(named, jar=jar)
+        assert status == 200 and 'data-base="/s/p1/"' in body.decode("utf-8")
+        said = fetch(named + "say", data={"text": ".r 1d6"})  # a program's write: 307 keeps its method and body
+        assert said[0] == 307 and said[1]["location"] == f"/t/{seeds('p1')}/say", said
+        assert raw(f"{server.origin}/r/another-room/t/{seeds('p1')}/")[0] == 404  # not this room's name
+        for wrong in (f"{server.origin}/t/seat-p9-0123456789abcdef/", f"{server.origin}/r/another-room/t/x/"):
+            status, headers, body = raw(wrong)  # a person opened it: a page with their next step, not JSON
+            assert status == 404 and headers["content-type"].startswith("text/html"), (status, headers)
+            assert "ask the keeper for your seat&#x27;s link" in body.decode("utf-8"), body
+        assert Invites(table_room).revoke("p2")
+        assert raw(f"{server.origin}/r/{slug(table_room.name)}/t/{seeds('p2')}/")[0] == 404  # revoked stays revoked
 
 
 def test_lw_serve_several_rooms(tmp_path: Path, table_room: Path) -> None:

@@ -25,6 +25,11 @@ the seat's current link, for the sandboxed frame sends no cookie). Everything ac
                                                (also ``/f/KEY/PACK/PANEL/PATH``)
 =============================================  ==============================================
 
+Several rooms on one server (:func:`create_site`) put each room's routes under ``/r/NAME``; a
+room's link keeps working however the room is served (:func:`_moved_links`: ``/t/TOKEN/…`` is
+sent on to ``/r/NAME/t/TOKEN/…`` and back, 307). A link that opens no seat, opened in a
+browser, answers a small page with the player's next step.
+
 A link rotated or revoked (``lw seat``) stops working at once, and so does every session made
 from it (its open event streams end within a second). Acting (``say``, ``intent``,
 ``control``) is limited per seat (:mod:`lw_panels.serve.ratelimit`): 429 with ``Retry-After``.
@@ -241,6 +246,7 @@ def create_site(tables: Mapping[str, Table], *, body_seconds: float = BODY_TIME_
         routes += room_routes
     if operator is not None:
         routes.append(Route("/o/{token}/", _operator_page(tables, hubs, token_hash(operator))))
+    routes += _moved_links(tables)
 
     async def refused(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, _Refusal)
@@ -275,6 +281,43 @@ def create_site(tables: Mapping[str, Table], *, body_seconds: float = BODY_TIME_
     app.state.table = tables[first]
     app.state.hub = hubs[first]
     return app
+
+
+def _moved_links(tables: Mapping[str, Table]) -> list[Route]:
+    """A seat's link keeps working however its room is served: a link printed when the room
+    was served alone (``/t/TOKEN/…``) is sent on (307, method and body kept) to the room's path
+    on a server of several rooms (``/r/NAME/t/TOKEN/…``), and a link of the room among several
+    to the root when it is served alone. Only a current link of a room served here is sent on
+    (a token is its seat's secret, so the redirect tells its holder nothing new); any other
+    answers 404 as before, and a link of one room never reaches another."""
+    alone = set(tables) == {""}
+
+    def lookup(token: str, name: str | None) -> str | None:
+        """The prefix of the room served here whose current link ``token`` is (named ``name``
+        in a link of several rooms), else ``None``."""
+        for prefix, table in tables.items():
+            if name is not None and name != slug(table.path.name):
+                continue
+            try:
+                if table.invites.member_of(token) is not None:
+                    return prefix
+            except LwError:  # an unreadable store: that room's own routes say so
+                continue
+        return None
+
+    async def moved(request: Request) -> Response:
+        params = request.path_params
+        prefix = lookup(params["token"], params.get("room"))
+        if prefix is None:
+            if not params.get("rest"):  # the link itself, opened in a browser
+                return _refusal_page(_Refusal(404, NO_SEAT))
+            raise _Refusal(404, NO_SEAT)
+        where = f"{prefix}/t/{params['token']}/{params.get('rest', '')}"
+        query = request.url.query
+        return RedirectResponse(where + (f"?{query}" if query else ""), status_code=307, headers=_SAFE)
+
+    base = "/r/{room}/t/{token}/" if alone else "/t/{token}/"
+    return [Route(base, moved, methods=["GET", "POST"]), Route(base + "{rest:path}", moved, methods=["GET", "POST"])]
 
 
 async def _index(request: Request) -> Response:
@@ -344,7 +387,7 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
             found = invites.member_of(params["token"])
             seat = table.seat(found[0]) if found is not None else None
             if found is None or seat is None:
-                raise _Refusal(404, "no such seat")
+                raise _Refusal(404, NO_SEAT)
             return _Access(seat, f"{prefix}/t/{params['token']}/", found[1], invites)
         if "key" in params:
             for member, invite in invites.current().items():
@@ -357,7 +400,8 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
         if session is None or slug(session.member) != params.get("seat") or not invites.valid(session.member, session.invite):
             if session is not None and not invites.valid(session.member, session.invite):
                 sessions.end(session.id)
-            raise _Refusal(401, "this page's session has ended (or its link was changed): open your seat's link again")
+            raise _Refusal(401, "this page's session has ended: open your seat's link again (if the keeper "
+                                "changed or revoked it, ask them for your seat's link)")
         seat = table.seat(session.member)
         if seat is None:
             raise _Refusal(401, "this seat is no longer in the room")
@@ -394,8 +438,12 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
             hub.put(seat.member, ("update", payload))
 
     async def join(request: Request) -> Response:
-        """A seat's link: a new session of that seat, and on to its page without the token."""
-        way = access(request)
+        """A seat's link: a new session of that seat, and on to its page without the token (a
+        link that opens no seat: a page saying why, since a browser opened it)."""
+        try:
+            way = access(request)
+        except _Refusal as refusal:
+            return _refusal_page(refusal)
         seat = way.seat
         session = sessions.open(seat.member, way.invite)
         where = f"{prefix}/s/{slug(seat.member)}/"
@@ -409,9 +457,7 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
         try:
             seat = seat_of(request)
         except _Refusal as refusal:
-            return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
-                                f"<p>{html.escape(str(refusal))}.</p>", status_code=refusal.status,
-                                headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
+            return _refusal_page(refusal)
         try:
             data = await run(view, seat)
         except LwError as exc:  # a room that cannot be read: told as this seat may read it
@@ -663,6 +709,18 @@ def _image_hashes(blocks: Any) -> set[str]:
         for value in blocks:
             found |= _image_hashes(value)
     return found
+
+
+NO_SEAT = ("this link opens no seat: the keeper changed or revoked it, or it was copied wrong; "
+           "ask the keeper for your seat's link")
+"""Why a seat link was refused: the player's next step, nothing about which case it was."""
+
+
+def _refusal_page(refusal: _Refusal) -> HTMLResponse:
+    """A refusal as the small page a browser shows (a seat's link or page opened by a person)."""
+    return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
+                        f"<p>{html.escape(str(refusal))}.</p>", status_code=refusal.status,
+                        headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
 
 
 class _Refusal(Exception):

@@ -15,12 +15,15 @@ or ``--insecure-http``): docs/hosting.md.
 
 from __future__ import annotations
 
+import re
+import shlex
 from pathlib import Path
 from types import FrameType
 
 import click
 
 from lw_panels.serve.ratelimit import ACTS_PER_MINUTE
+from lw_panels.serve.seats import DEFAULT_URL
 from lwcore.api import ROOM, LwError, cli_state as state
 
 
@@ -152,12 +155,16 @@ def serve(ctx: click.Context, rooms: tuple[Path, ...], all_rooms: bool, port: in
     if operator is not None:
         click.echo(f"{len(tables)} rooms on {base}/" + (f" (listening on {local})" if public else "")
                    + f"; the operator's page (rooms and seats, this run only): {base}/o/{operator}/")
+    named = {entry.path.resolve(): entry.name for entry in list_rooms(kernel.data_dir)}
     for prefix, table in tables.items():
         click.echo(f"{table.title}: the web table is on {base}{prefix}/" + (f" (listening on {local})" if public else "")
                    + " — one link per seat:")
+        revoked = {member for member, hashed in table.invites.current().items() if hashed is None}
         for seat, link in table.links(base + prefix):
+            again = _rotate_hint(named.get(table.path.resolve(), str(table.path)), seat.member, base + prefix)
             click.echo(f"  {seat.name} ({'keeper' if seat.keeper else seat.member}): "
-                       + (link or f"the link sent earlier (a new one: lw seat rotate {table.path} {seat.member})"))
+                       + (link or (f"link revoked (a new one: {again})" if seat.member in revoked
+                                   else f"the link sent earlier (a new one: {again})")))
     click.echo("Ctrl-C stops it.")
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
     hubs = list(app.state.hubs.values())
@@ -169,6 +176,15 @@ def serve(ctx: click.Context, rooms: tuple[Path, ...], all_rooms: bool, port: in
             super().handle_exit(sig, frame)
 
     TableServer(config).run(sockets=[sock])
+
+
+def _rotate_hint(room: str, member: str, url: str) -> str:
+    """The ``lw seat rotate`` command that makes ``member`` a new link to the table served at
+    ``url``: the room by its name in the data dir (else its folder), with ``--url`` unless it
+    is ``lw seat``'s default, so the printed link is one this table answers."""
+    ref = room if re.fullmatch(r"[A-Za-z0-9_./-]+", room) else shlex.quote(room)
+    who = member if re.fullmatch(r"[A-Za-z0-9_-]+", member) else shlex.quote(member)
+    return f"lw seat rotate {ref} {who}" + ("" if url == DEFAULT_URL else f" --url {url}")
 
 
 def _warn(text: str) -> None:

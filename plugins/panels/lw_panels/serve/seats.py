@@ -22,7 +22,9 @@ from lw_panels.serve.origins import public_origin
 from lw_panels.serve.table import invite_link
 from lwcore.api import ROOM, LwError, Member, Room, cli_state as state, room_lock
 
-_URL = click.option("--url", default="http://127.0.0.1:8765", show_default=True, metavar="URL",
+DEFAULT_URL = "http://127.0.0.1:8765"
+"""``lw serve``'s own address with its default ``--port``: where ``lw seat`` links point by default."""
+_URL = click.option("--url", default=DEFAULT_URL, show_default=True, metavar="URL",
                     help="The address the table is served at (lw serve's --public-url, or its loopback address; "
                          "with /r/ROOM when several rooms are served together).")
 
