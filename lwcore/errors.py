@@ -107,6 +107,17 @@ class LwErrors(LwError):
 SECRET_REFUSAL = "the room has a problem only the keeper can see (the keeper can run the same command)"
 """What a player reads of an error that may quote keeper-only data (after its file, if any)."""
 
+MODEL_REFUSAL = "the model did not answer this turn, so nothing changed (the keeper can see why)"
+"""What a player reads of an error of the model's connection (:func:`about_the_model`): its
+profile, endpoint, key variable and the server's own words are the operator's business."""
+
+
+def about_the_model(error: LwError) -> LwError:
+    """Mark ``error`` as one of the connection to the model (a request, its reply, the profile
+    it plays on): :func:`redacted` shows a player only :data:`MODEL_REFUSAL`. Returns it."""
+    error.about_model = True  # type: ignore[attr-defined]
+    return error
+
 
 def public_message(error: LwError) -> str:
     """What a player may be shown of ``error``: the whole message, unless the error is
@@ -131,9 +142,12 @@ def quoting_keeper_data() -> Iterator[None]:
 
 
 def redacted(error: LwError, *, room: str | Path | None = None) -> LwError:
-    """``error`` as a player may be shown it: when it is marked ``secret``, only its file and
-    :func:`public_message`'s text; and in every case no server path (:func:`without_paths`:
+    """``error`` as a player may be shown it: when it is about the model's connection
+    (:func:`about_the_model`), only :data:`MODEL_REFUSAL`; when it is marked ``secret``, only its
+    file and :func:`public_message`'s text; and in every case no server path (:func:`without_paths`:
     a file inside ``room`` by its name there, any other by its own name)."""
+    if getattr(error, "about_model", False):
+        return LwError(MODEL_REFUSAL, code=error.code)
     if getattr(error, "secret", False):
         error = LwError(public_message(error).split(": ", 1)[-1] if error.file else public_message(error),
                         file=error.file, code="secret")

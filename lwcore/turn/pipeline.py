@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import StagedWrites, TurnContext
 from lwcore.deadline import Deadline
-from lwcore.errors import LwError
+from lwcore.errors import LwError, about_the_model
 from lwcore.io.speech import check_said
 from lwcore.live import CallOptions, calling, current_call
 from lwcore.sandbox.budget import ensure as ensure_budget
@@ -205,7 +205,10 @@ class _Turn:
         """Settle the live connection in ``room``: the protocol, endpoint, model and key the
         turn plays with come from it."""
         assert self.live is not None
-        connection = self.connection = self.live.connect(self.kernel, room)
+        try:
+            connection = self.connection = self.live.connect(self.kernel, room)
+        except LwError as exc:
+            raise about_the_model(exc)
         profile = connection.profile
         self.provider, self.endpoint, self.model = profile.protocol, profile.endpoint, profile.model
         self.api_key = connection.api_key

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import resolve
 from lwcore.deadline import Deadline
-from lwcore.errors import LwError
+from lwcore.errors import LwError, about_the_model
 from lwcore.turn.adapter import ParsedReply, ProviderAdapterProtocol, ToolOffer, ToolResult
 
 if TYPE_CHECKING:
@@ -131,15 +131,16 @@ class Provider:
     ) -> Mapping[str, Any]:
         """POST ``request`` to ``endpoint`` and return the reply body, given at most ``timeout``
         seconds and what is left of ``deadline``; a request cut short by the deadline fails as
-        the deadline (code ``deadline``). Every model request of a turn goes through here."""
-        if deadline is None:
-            return self.adapter.send(request, endpoint=endpoint, api_key=api_key, timeout=timeout)
+        the deadline (code ``deadline``), any other failure is marked
+        :func:`lwcore.errors.about_the_model` (a player reads only that the model did not
+        answer). Every model request of a turn goes through here."""
         try:
-            return self.adapter.send(request, endpoint=endpoint, api_key=api_key, timeout=deadline.bound(timeout))
-        except LwError:
-            if deadline.expired:
+            bound = timeout if deadline is None else deadline.bound(timeout)
+            return self.adapter.send(request, endpoint=endpoint, api_key=api_key, timeout=bound)
+        except LwError as exc:
+            if deadline is not None and deadline.expired:
                 raise deadline.error() from None
-            raise
+            raise about_the_model(exc)
 
     def responder(self, endpoint: str, api_key: str | None, deadline: Deadline | None = None) -> Respond:
         """:meth:`send` to ``endpoint`` as a :data:`Respond` (what a chronicle fold asks with)."""

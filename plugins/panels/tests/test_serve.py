@@ -211,6 +211,51 @@ def test_turns_from_an_endpoint(kernel, table_room: Path, monkeypatch) -> None: 
     assert next(p for p in view["panels"] if p["id"] == "harbor-ui/hud")["blocks"][0]["value"] == 2
 
 
+def test_a_failing_model_is_the_keepers_business(kernel, table_room: Path, monkeypatch) -> None:  # noqa: ANN001
+    """A model that fails (here a 401 naming the key): the player who acted reads only that the
+    model did not answer and nothing changed -- never the endpoint, the key variable or the
+    server's words -- the keeper reads it whole, and nothing is written."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802
+            self.rfile.read(int(self.headers["content-length"]))
+            data = json.dumps({"type": "error", "error": {"type": "authentication_error",
+                                                          "message": "invalid x-api-key sk-SECRET-TAIL"}}).encode()
+            self.send_response(401)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    provider = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=provider.serve_forever, daemon=True).start()
+    monkeypatch.setenv("FAKE_KEY", "k-123")
+    before = (table_room / "history.jsonl").read_bytes() if (table_room / "history.jsonl").exists() else b""
+    endpoint = f"http://127.0.0.1:{provider.server_address[1]}/v1/messages"
+    try:
+        source = TurnSource(live=LiveRequest(endpoint=endpoint, key_env="FAKE_KEY", protocol="anthropic_messages",
+                                             model="fake"))
+        table = Table(kernel, table_room, source, seed=5, token=lambda member: f"seat-{member}")
+        with Server(table) as server:
+            status, _, body = fetch(server.link("p1") + "say", data={"text": "我去码头。"})
+            told = json.loads(body)
+            assert status >= 400 and "the model did not answer this turn" in told["error"], told
+            for hidden in ("127.0.0.1", "FAKE_KEY", "SECRET", "401", "fake"):
+                assert hidden not in body.decode("utf-8") if isinstance(body, bytes) else hidden not in body, hidden
+            status, _, body = fetch(server.link("kp") + "say", data={"text": "雾更浓了。"})
+            text = body.decode("utf-8") if isinstance(body, bytes) else body
+            assert status >= 400 and "401" in text, text
+    finally:
+        provider.shutdown()
+        provider.server_close()
+    after = (table_room / "history.jsonl").read_bytes()
+    assert after == before
+
+
 def test_lw_serve_as_a_command(tmp_path: Path, table_room: Path, pack: Path) -> None:
     """The real ``lw serve``: it prints one link per seat, serves them on loopback, and stops
     cleanly on Ctrl-C even with a page listening."""
