@@ -28,6 +28,7 @@ the seat's current link, for the sandboxed frame sends no cookie). Everything ac
 A link rotated or revoked (``lw seat``) stops working at once, and so does every session made
 from it (its open event streams end within a second). Acting (``say``, ``intent``,
 ``control``) is limited per seat (:mod:`lw_panels.serve.ratelimit`): 429 with ``Retry-After``.
+A seat keeps at most :data:`MAX_STREAMS_PER_SEAT` event streams open (a new one ends the oldest).
 
 Guards: the server binds to loopback unless told otherwise (``lw serve --host``, with a public
 address: docs/hosting.md) and answers only requests whose ``Host`` is a loopback name or the
@@ -86,6 +87,9 @@ STREAM_QUEUE = 256
 """Items (updates, narration deltas) one event stream may have waiting for its reader."""
 STREAM_UPDATES = 16
 """Items a stream that does not keep up holds when an update is queued (older ones are dropped)."""
+MAX_STREAMS_PER_SEAT = 8
+"""Event streams one seat may have open at once (a new one past it ends the oldest): each
+holds a connection, a queue of updates and a check of its link every second."""
 MAX_BODY_BYTES = 16 * 1024
 """The largest body a write (``say``, ``intent``) may have."""
 BODY_TIME_LIMIT = 10
@@ -100,19 +104,27 @@ class Hub:
     (is the link or session it was opened with still good?): :meth:`prune` ends those that fail it."""
 
     def __init__(self) -> None:
-        self.listeners: dict[str, set[asyncio.Queue[tuple[str, str] | None]]] = {}
+        self.listeners: dict[str, dict[asyncio.Queue[tuple[str, str] | None], None]] = {}
+        """The open streams' queues by seat, oldest first."""
         self.checks: dict[asyncio.Queue[tuple[str, str] | None], Callable[[], bool]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def add(self, seat: Seat, valid: Callable[[], bool] = lambda: True) -> asyncio.Queue[tuple[str, str] | None]:
+        """A new stream of ``seat``'s; past :data:`MAX_STREAMS_PER_SEAT` of them the oldest ends."""
         self.loop = asyncio.get_running_loop()
         queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue(maxsize=STREAM_QUEUE)
-        self.listeners.setdefault(seat.member, set()).add(queue)
+        queues = self.listeners.setdefault(seat.member, {})
+        while len(queues) >= MAX_STREAMS_PER_SEAT:
+            oldest = next(iter(queues))
+            del queues[oldest]
+            self.checks.pop(oldest, None)
+            _end(oldest)
+        queues[queue] = None
         self.checks[queue] = valid
         return queue
 
     def drop(self, seat: Seat, queue: asyncio.Queue[tuple[str, str] | None]) -> None:
-        self.listeners.get(seat.member, set()).discard(queue)
+        self.listeners.get(seat.member, {}).pop(queue, None)
         self.checks.pop(queue, None)
 
     def prune(self) -> None:
@@ -124,7 +136,7 @@ class Hub:
                 except LwError:
                     good = False
                 if not good:
-                    queues.discard(queue)
+                    queues.pop(queue, None)
                     self.checks.pop(queue, None)
                     _end(queue)
 

@@ -1,0 +1,84 @@
+"""An attacker's pass over lw serve (real server on 127.0.0.1): what one seat's holder can do
+to the table with its own link."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import socket
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from panels_testkit import Server, fetch
+
+from lw_panels.serve.app import MAX_STREAMS_PER_SEAT, create_site
+from lw_panels.serve.table import Table, TurnSource
+
+OPERATOR = "operator-0123456789"
+
+
+def seeds(member: str) -> str:
+    return f"seat-{member}-0123456789abcdef"
+
+
+class Stream:
+    """One open event stream, read on its own thread: its lines, and whether it ended."""
+
+    def __init__(self, url: str) -> None:
+        self.lines: list[str] = []
+        self.ended = threading.Event()
+        self.hello = threading.Event()
+        parts = urlsplit(url)
+        self.conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+        self.conn.request("GET", parts.path)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            response = self.conn.getresponse()
+            while line := response.readline():
+                self.lines.append(line.decode("utf-8").strip())
+                if line.startswith(b"event: hello"):
+                    self.hello.set()
+        except OSError:
+            pass
+        finally:
+            self.ended.set()
+
+    def close(self) -> None:
+        if self.conn.sock is not None:
+            with contextlib.suppress(OSError):
+                self.conn.sock.shutdown(socket.SHUT_RDWR)  # the reader sees the end, then the socket goes
+        self.ended.wait(10)
+        self.conn.close()
+
+
+def test_one_seat_cannot_open_event_streams_without_end(kernel, table_room: Path) -> None:  # noqa: ANN001
+    """Attacker's X3: every stream held a connection, a queue of whole updates and a read of the
+    invites file every second on the server's event loop -- one player's link opening them by
+    the thousand stalled every room. Past the cap the oldest of that seat's streams ends."""
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=seeds)
+    site = create_site({"": table}, operator=OPERATOR)
+    with Server(table, app=site) as server:
+        events = f"{server.origin}/t/{seeds('p1')}/events"
+        streams = []
+        try:
+            for _ in range(MAX_STREAMS_PER_SEAT + 3):
+                stream = Stream(events)
+                assert stream.hello.wait(20), stream.lines
+                streams.append(stream)
+            for old in streams[:3]:  # the oldest three were ended ...
+                assert old.ended.wait(10)
+            assert not any(s.ended.is_set() for s in streams[3:])  # ... the newest still listen
+            page = fetch(f"{server.origin}/o/{OPERATOR}/")[2].decode("utf-8")
+            assert f"(p1, player): link made, {MAX_STREAMS_PER_SEAT} open page(s)" in page
+            keeper = Stream(f"{server.origin}/t/{seeds('kp')}/events")  # another seat is not touched
+            assert keeper.hello.wait(20)
+            streams.append(keeper)
+            time.sleep(0.2)
+            assert not any(s.ended.is_set() for s in streams[3:])
+        finally:
+            for stream in streams:
+                stream.close()
