@@ -197,6 +197,21 @@ def test_a_bad_answer_or_no_key_degrades_to_the_kits_art(tmp_path: Path, room: P
     assert len(images.requests) == PictureStore(room).spent == (1 if fault == "not a picture" else 0)
 
 
+@pytest.mark.parametrize("spent", [-1000, True, 1.5])
+def test_a_ledger_that_owes_pictures_counts_as_spent(tmp_path: Path, room: Path, images: ImageServer,
+                                                     spent: object) -> None:
+    """Attacker's X5: a room folder (copied from someone's template with lw room create --from)
+    may bring its own director/ledger.json; a negative count was budget the operator never gave."""
+    kernel = Kernel(data_dir=tmp_path / "data", env=director_env(images.url, budget=3))
+    stage_room(kernel, room, tmp_path)
+    (room / "director").mkdir(exist_ok=True)
+    (room / "director" / "ledger.json").write_text(json.dumps({"spent": spent, "pictures": {}}), encoding="utf-8")
+    table = table_for(kernel, room, reply("你们到了。", set_var("scene", "沉没的礼拜堂")))
+    play(table, "p1", "走。")
+    assert images.requests == [] and table.staged[0]["hash"] == hashlib.sha256(CHAPEL).hexdigest()
+    assert any("budget (3) is spent" in note for note in table.staging.refused), table.staging.refused
+
+
 def test_warm_up_is_bounded_by_the_prefetch_setting(tmp_path: Path, room: Path, images: ImageServer) -> None:
     kernel = Kernel(data_dir=tmp_path / "data", env=director_env(images.url, budget=3, prefetch=0))
     stage_room(kernel, room, tmp_path)
