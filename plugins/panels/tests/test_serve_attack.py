@@ -4,6 +4,7 @@ to the table with its own link."""
 from __future__ import annotations
 
 import contextlib
+import json
 import http.client
 import socket
 import threading
@@ -82,3 +83,24 @@ def test_one_seat_cannot_open_event_streams_without_end(kernel, table_room: Path
         finally:
             for stream in streams:
                 stream.close()
+
+
+def test_one_seat_cannot_keep_the_server_busy_reading(kernel, table_room: Path) -> None:  # noqa: ANN001
+    """Attacker's X6: reads were never limited, so one seat's link asking for its page or its
+    update without pause kept the server's threads building views, every room's pages waiting
+    behind them. Every way to a seat counts against a per-seat budget (an injected clock)."""
+    now = [0.0]
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=seeds)
+    site = create_site({"": table}, reads_per_minute=4, clock=lambda: now[0])
+    with Server(table, app=site) as server:
+        link = f"{server.origin}/t/{seeds('p1')}/"
+        assert [fetch(link + "state")[0] for _ in range(4)] == [200] * 4
+        status, headers, body = fetch(link + "state")
+        assert status == 429 and headers["retry-after"] == "15", (status, body)
+        assert "请等待 15 秒后再试" in json.loads(body)["error"]  # in the seat's language
+        assert fetch(link + "events")[0] == 429  # another way in is the same budget
+        assert fetch(f"{server.origin}/t/{seeds('p2')}/state")[0] == 200  # another seat is not held back
+        assert fetch(f"{server.origin}/t/not-a-seat/state")[0] == 404
+        now[0] += 15.0  # a quarter of a minute: one read more
+        assert fetch(link + "state")[0] == 200
+        assert fetch(link + "state")[0] == 429
