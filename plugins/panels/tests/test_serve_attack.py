@@ -104,3 +104,21 @@ def test_one_seat_cannot_keep_the_server_busy_reading(kernel, table_room: Path) 
         now[0] += 15.0  # a quarter of a minute: one read more
         assert fetch(link + "state")[0] == 200
         assert fetch(link + "state")[0] == 429
+
+
+def test_a_scripted_panel_never_types_a_room_command(kernel, table_room: Path) -> None:  # noqa: ANN001
+    """Attacker's X9: a tier-2 panel's script posts intents with no click behind them; on the
+    keeper's page it could type any keeper command unseen -- ``.var expose *`` shows every
+    hidden value to the players. Its intents are words for the story or a roll; the tier-1
+    dice panel's declared command buttons still work."""
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=seeds)
+    with Server(table) as server:
+        intent = f"{server.origin}/t/{seeds('kp')}/intent"
+        for kind in ("input", "choice"):
+            for value in (".var expose *", "  .panels disable harbor-ui", "。var expose *"):  # 。: typed on a CJK keyboard
+                status, _, body = fetch(intent, data={"panel": "harbor-ui/map", "kind": kind, "value": value})
+                assert status == 403 and "never a room command" in json.loads(body)["error"], (kind, value, body)
+        status, _, body = fetch(intent, data={"panel": "harbor-ui/map", "kind": "roll", "value": "1d6"})
+        assert status == 200 and "1d6 = " in json.loads(body)["text"], body
+        status, _, body = fetch(intent, data={"panel": "harbor-ui/dice", "kind": "choice", "value": ".r 1d6"})
+        assert status == 200 and "1d6 = " in json.loads(body)["text"], body
