@@ -10,6 +10,8 @@ else, within limits:
   over the whole copy, :data:`TOTAL_BYTES` (a file that grows while read cannot pass them);
 - folders are walked through their open handles (a folder swapped for a link while the copy
   runs is refused, not followed), at most :data:`MAX_DEPTH` deep and :data:`MAX_ENTRIES` entries.
+- a copied file keeps its permission bits except write for group and others (a world-writable
+  template never makes a room other local users can rewrite); the owner may always read and write it.
 
 A refusal is a :class:`~lwcore.errors.LwError` located by the entry's path *relative to the
 source* (never a server path), with code ``not_a_file`` or ``limit``. The target is the caller's
@@ -131,6 +133,6 @@ def _copy_file(dir_fd: int, name: str, target: Path, rel: PurePosixPath, budget:
                     raise _refuse(rel, f"the copy passes the {describe_size(TOTAL_BYTES)} limit of a whole room",
                                   "limit", "a smaller room folder")
                 out.write(chunk)
-        os.chmod(target, stat.S_IMODE(info.st_mode) & 0o777 | 0o600)
+        os.chmod(target, stat.S_IMODE(info.st_mode) & 0o755 | 0o600)  # never writable by others: the room is the operator's
     finally:
         os.close(fd)

@@ -15,9 +15,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from lwcore.contributions import localized
+from lwcore.contributions import Viewer, localized
 from lwcore.i18n import kernel_catalogue
-from lwcore.turn.documents import project, viewer_of
+from lwcore.turn.documents import project, table_viewer, viewer_of
 from lwcore.turn.projections import event_document, sheet_document, variable_document
 from lwcore.turn.room import Member, Room
 
@@ -131,7 +131,10 @@ def _title(room: Room, locale: str) -> str:
 
 def history_lines(room: Room, member: Member, limit: int = HISTORY_IN_VIEW) -> list[HistoryLine]:
     """The last ``limit`` history lines ``member`` may see, oldest first (read from the end)."""
-    viewer = viewer_of(room, member)
+    return _history_lines(room, viewer_of(room, member), limit)
+
+
+def _history_lines(room: Room, viewer: Viewer, limit: int) -> list[HistoryLine]:
     lines: list[HistoryLine] = []
     for entry in room.history.newest_first():
         if limit and len(lines) >= limit:
@@ -145,9 +148,15 @@ def history_lines(room: Room, member: Member, limit: int = HISTORY_IN_VIEW) -> l
 
 def view_for(room: Room, member_ref: str | None = None, *, history_limit: int = HISTORY_IN_VIEW) -> PlayerView:
     """The view of ``member_ref`` (default: the first player): a :class:`KeeperView` for the
-    keeper, else a :class:`PlayerView`."""
-    member = room.member(member_ref)
-    viewer = viewer_of(room, member)
+    keeper, else a :class:`PlayerView`. With no ``member_ref`` in a room that has no player
+    yet, the view of a player who is no member in particular
+    (:func:`lwcore.turn.documents.table_viewer`, ``viewer`` empty) -- never the keeper's: "a
+    player's view" holds no keeper-only data in any room (attacker's X8)."""
+    if member_ref is None and not room.file.players:
+        viewer, viewer_id = table_viewer(room), ""
+    else:
+        member = room.member(member_ref)
+        viewer, viewer_id = viewer_of(room, member), member.id
     keeper = viewer.keeper
     variable_type = KeeperVariableLine if keeper else VariableLine
     variables = []
@@ -176,9 +185,9 @@ def view_for(room: Room, member_ref: str | None = None, *, history_limit: int = 
         recap = (view or {}).get("text") or None
     cls = KeeperView if keeper else PlayerView
     return cls(
-        room=room.file.id, title=_title(room, viewer.locale), viewer=member.id, locale=viewer.locale,
+        room=room.file.id, title=_title(room, viewer.locale), viewer=viewer_id, locale=viewer.locale,
         variables=tuple(variables), sheets=tuple(sheets),
-        history=tuple(history_lines(room, member, history_limit)), tree=tuple(tree), recap=recap,
+        history=tuple(_history_lines(room, viewer, history_limit)), tree=tuple(tree), recap=recap,
     )
 
 

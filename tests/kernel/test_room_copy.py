@@ -112,6 +112,22 @@ def test_a_clean_folder_is_copied_whole(tmp_path: Path) -> None:
     assert sorted(p.name for p in (home / "rooms").iterdir()) == ["copied"]
 
 
+def test_a_copied_file_is_never_writable_by_others(tmp_path: Path) -> None:
+    """Attacker's X7: a template's files kept their modes, so a world-writable file made a room
+    any local user could rewrite (its room.yaml, its history)."""
+    src = source(tmp_path)
+    for path in (src / "room.yaml", src / "cards"):
+        if path.is_file():
+            path.chmod(0o666)
+    (src / "cards" / "tool.sh").write_text("#!/bin/sh\n", encoding="utf-8")
+    (src / "cards" / "tool.sh").chmod(0o777)
+    home = tmp_path / "home"
+    assert lw(home, "room", "create", "copied", "--from", str(src)).returncode == 0
+    made = home / "rooms" / "copied"
+    assert (made / "room.yaml").stat().st_mode & 0o777 == 0o644
+    assert (made / "cards" / "tool.sh").stat().st_mode & 0o777 == 0o755  # still runnable, by the operator's rules
+
+
 def test_room_list_never_blocks_on_a_pipe_for_a_history(tmp_path: Path) -> None:
     home = tmp_path / "home"
     assert lw(home, "room", "create", "harbor", "--example", "fog-harbor").returncode == 0

@@ -183,6 +183,24 @@ def test_no_keeper_bytes_in_player_views_json_or_commands(kernel: Kernel, room_d
     assert SECRET in keeper_view and "(未公开)" in keeper_view
 
 
+def test_the_default_view_of_a_room_without_players_is_never_the_keepers(kernel: Kernel, room_dir: Path) -> None:
+    """Attacker's X8: view_for(room) is "a player's view"; in a room with no player yet it fell
+    back to the keeper's, keeper-only variables and history included."""
+    path = room_dir / "room.yaml"
+    text = path.read_text(encoding="utf-8")
+    start, end = text.index("players:"), text.index("\n", text.index("players:"))
+    rest = text[end:]
+    while rest.startswith("\n  ") or rest.startswith("\n-"):  # the players' entries
+        rest = rest[rest.index("\n", 1):]
+    path.write_text(text[:start] + "players: []" + rest, encoding="utf-8")
+    room = Room.load(room_dir, kernel)
+    assert room.file.players == []
+    view = view_for(room)
+    assert not view.keeper and view.viewer == "" and _secret_bytes(view.to_json_text() + render_text(view)) == []
+    assert any(var.id == "fog" for var in view.variables)  # what players see is still there
+    assert SECRET in view_for(room, "kp").to_json_text()  # the keeper's own view is whole
+
+
 def test_var_expose_and_hide(kernel: Kernel, room_dir: Path) -> None:
     with room_lock(room_dir):
         room = Room.load(room_dir, kernel)

@@ -156,6 +156,9 @@ SCRIPT = r"""
     if (!frame || !data || typeof data !== "object") return;
     if (data.type === "lw-ready") { sendFrame(frame); return; }
     if (data.type === "panel_intent") {
+      // only just after the viewer clicked or typed (in the frame: activation reaches its page too);
+      // a script sending on its own acts for nobody
+      if (navigator.userActivation && !navigator.userActivation.isActive) return;
       post("intent", {panel: frame.dataset.panel, kind: String(data.kind), value: String(data.value)})
         .then(r => note(r.text), e => note(e.message, true));
     }

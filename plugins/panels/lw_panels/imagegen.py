@@ -23,6 +23,7 @@ import base64
 import binascii
 import json
 import secrets
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -36,7 +37,9 @@ from lwcore.api import DirectorSettings, LwError
 MAX_ANSWER_BYTES = 24 * 1024 * 1024
 """The most an image answer may be (base64 and JSON included)."""
 TIMEOUT = 90.0
-"""Seconds one image request may take."""
+"""Seconds one image request may take: its whole answer must have arrived by then (checked
+between reads; each read waits at most this long, so a provider that stalls is dropped
+within twice this)."""
 SHOWN_MIMES = ("image/png", "image/jpeg", "image/webp")
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -105,11 +108,13 @@ def openai_images(request: ImageRequest, settings: DirectorSettings, env: Mappin
     body, content_type = _multipart(fields, ("image", f"reference.{suffix}", request.reference_mime, request.reference))
     http = urllib.request.Request(f"{endpoint}/v1/images/edits", data=body, method="POST", headers={
         "Content-Type": content_type, "Authorization": f"Bearer {key}", "Accept": "application/json"})
-    handlers = [urllib.request.ProxyHandler({})] if parsed.hostname in LOOPBACK else []
+    handlers: list[Any] = [_NoRedirects()]  # the key goes to the endpoint the operator named, nowhere else
+    if parsed.hostname in LOOPBACK:
+        handlers.append(urllib.request.ProxyHandler({}))
     sending()
     try:
         with urllib.request.build_opener(*handlers).open(http, timeout=TIMEOUT) as answer:
-            raw = answer.read(MAX_ANSWER_BYTES + 1)
+            raw = _bounded_answer(answer, MAX_ANSWER_BYTES + 1, time.monotonic() + TIMEOUT)
     except urllib.error.HTTPError as exc:
         raise LwError(f"the image provider refused the request (HTTP {exc.code})", code="image_failed") from None
     except (urllib.error.URLError, OSError, TimeoutError) as exc:
@@ -127,6 +132,32 @@ def openai_images(request: ImageRequest, settings: DirectorSettings, env: Mappin
     if mime not in SHOWN_MIMES:
         raise LwError("the image provider's answer is not a PNG, JPEG or WebP picture", code="image_failed")
     return picture, mime
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """No redirect is followed: urllib would send the request again -- its ``Authorization``
+    (the operator's key) included -- to whatever host the answer names. A redirect is a
+    refusal (``HTTP 30x``)."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def _bounded_answer(answer: Any, limit: int, deadline: float) -> bytes:
+    """At most ``limit`` bytes of ``answer``, read a piece at a time; refused (``image_failed``)
+    when all of it has not arrived by ``deadline`` (``time.monotonic``): a provider sending a
+    byte now and then cannot hold the turn queue for ever."""
+    chunks: list[bytes] = []
+    size = 0
+    while size < limit:
+        if time.monotonic() > deadline:
+            raise LwError(f"the image provider's answer did not arrive within {TIMEOUT:g} s", code="image_failed")
+        chunk = answer.read1(min(65536, limit - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def _multipart(fields: Mapping[str, str], file: tuple[str, str, str, bytes]) -> tuple[bytes, str]:

@@ -7,6 +7,11 @@ with their ``who`` checks, or the member's turn):
 
 - ``choice`` and ``input``: the value, as typed;
 - ``roll``: ``.r <value>`` -- the engine's dice, rolled as that member, for the table.
+
+A tier-2 panel's intent is never a room command (a ``choice`` or ``input`` line starting with
+``.``): its script runs without anyone clicking what it sends, so on the keeper's page it
+could otherwise type any keeper command unseen (``.var expose *``: keeper-only data shown to
+every player). It sends the viewer's words for the story, or a roll.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from lw_panels.manifest import manifest
-from lwcore.api import LwError, viewer_of
+from lwcore.api import LwError, is_command, viewer_of
 
 if TYPE_CHECKING:
     from lwcore.api import Member, Room
@@ -32,11 +37,15 @@ def intent_line(room: Room, member: Member, panel: Any, kind: Any, value: Any) -
         raise LwError("an intent names its panel and carries a text value", code="invalid")
     if len(value) > MAX_VALUE:
         raise LwError(f"the intent's value is {len(value)} characters; the limit is {MAX_VALUE}", code="invalid")
-    if panel not in {p.ref for p in manifest(room, viewer_of(room, member))}:
+    tiers = {p.ref: p.tier for p in manifest(room, viewer_of(room, member))}
+    if panel not in tiers:
         raise LwError("that panel is not one of yours", code="forbidden")
     text = value.strip()
     if not text:
         raise LwError("the intent's value is empty", code="invalid")
     if kind == "roll":
         return ".r " + " ".join(text.split())
+    if tiers[panel] == 2 and is_command(text):
+        raise LwError("a scripted (tier-2) panel sends words for the story or a roll, never a room command",
+                      code="forbidden", expected="type the command yourself")
     return text

@@ -49,8 +49,9 @@ class PictureStore:
             data = load_json(read_bytes(path, max_bytes=MAX_LEDGER_BYTES).decode("utf-8"), file=path)
         except (LwError, UnicodeDecodeError):
             return {"spent": 0, "pictures": {}, "damaged": True}
-        if not isinstance(data, dict) or not isinstance(data.get("spent"), int) or not isinstance(
-                data.get("pictures"), dict):
+        spent = data.get("spent") if isinstance(data, dict) else None
+        if not isinstance(spent, int) or isinstance(spent, bool) or spent < 0 or not isinstance(
+                data.get("pictures"), dict):  # a negative count would be budget the operator never gave
             return {"spent": 0, "pictures": {}, "damaged": True}
         return data
 

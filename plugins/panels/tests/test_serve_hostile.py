@@ -197,6 +197,33 @@ def test_lines_in_one_room_apply_in_the_order_they_came(kernel, table_room: Path
     assert lines[0][1] in seen_by_model[0] and lines[1][1] in seen_by_model[1]  # each turn saw the one before
 
 
+def test_one_seat_cannot_fill_the_turn_queue(kernel, table_room: Path, seats, monkeypatch) -> None:  # noqa: ANN001
+    """Attacker's X4: a player's link sent its burst of lines at once and every one queued
+    (each a live turn, paid for) ahead of everyone else's, past their deadlines. A seat has at
+    most LINES_PER_SEAT lines queued or playing; the next is refused (429, ``busy``), in its
+    own language, and the other seats still play."""
+    monkeypatch.setenv("LW_TEST_SLOW_KEY", "k-slow")
+    with SlowModel() as model:
+        table = Table(kernel, table_room, model.source(), seed=5, token=seats)
+        with Server(table) as server:
+            answers = [post_in_thread(server.link("p1") + "say", "第一句。")]
+            model.requests.get(timeout=HANG)  # in flight
+            answers.append(post_in_thread(server.link("p1") + "say", "第二句。"))
+            wait_until(lambda: table.queue.pending == 2, "p1's second line to be queued")
+            for text in ("第三句。", ".r 1d6"):  # a turn or a command: the seat has its share queued
+                status, _, body = fetch(server.link("p1") + "say", data={"text": text}, timeout=HANG)
+                refusal = json.loads(body)
+                assert status == 429 and refusal["code"] == "busy" and "请等它们完成后再试" in refusal["error"], refusal
+            assert table.queue.pending == 2
+            answers.append(post_in_thread(server.link("p2") + "say", "I follow."))  # another seat is not held back
+            wait_until(lambda: table.queue.pending == 3, "p2's line to be queued")
+            model.release()
+            results = [a.get(timeout=HANG) for a in answers]
+            assert [r[0] for r in results] == [200, 200, 200], results
+            status, _, body = fetch(server.link("p1") + "say", data={"text": ".r 1d6"}, timeout=HANG)
+            assert status == 200, body  # its lines played: the seat acts again
+
+
 def test_a_turn_past_its_deadline_changes_nothing_and_the_table_goes_on(kernel, table_room: Path, seats, monkeypatch) -> None:  # noqa: ANN001
     before = snapshot(table_room)
     monkeypatch.setenv("LW_TEST_SLOW_KEY", "k-slow")

@@ -197,6 +197,44 @@ def test_a_bad_answer_or_no_key_degrades_to_the_kits_art(tmp_path: Path, room: P
     assert len(images.requests) == PictureStore(room).spent == (1 if fault == "not a picture" else 0)
 
 
+@pytest.mark.parametrize("spent", [-1000, True, 1.5])
+def test_a_ledger_that_owes_pictures_counts_as_spent(tmp_path: Path, room: Path, images: ImageServer,
+                                                     spent: object) -> None:
+    """Attacker's X5: a room folder (copied from someone's template with lw room create --from)
+    may bring its own director/ledger.json; a negative count was budget the operator never gave."""
+    kernel = Kernel(data_dir=tmp_path / "data", env=director_env(images.url, budget=3))
+    stage_room(kernel, room, tmp_path)
+    (room / "director").mkdir(exist_ok=True)
+    (room / "director" / "ledger.json").write_text(json.dumps({"spent": spent, "pictures": {}}), encoding="utf-8")
+    table = table_for(kernel, room, reply("你们到了。", set_var("scene", "沉没的礼拜堂")))
+    play(table, "p1", "走。")
+    assert images.requests == [] and table.staged[0]["hash"] == hashlib.sha256(CHAPEL).hexdigest()
+    assert any("budget (3) is spent" in note for note in table.staging.refused), table.staging.refused
+
+
+def test_a_room_without_players_stages_nothing_of_the_keepers(tmp_path: Path, room: Path, images: ImageServer) -> None:
+    """Attacker's X8: the director's facts were the view of the room's first player -- or, in a
+    room with no player yet, the keeper's. A keeper preparing the room alone had a keeper-only
+    scene put on a title card and kept in the history for every player, seated later with lw
+    seat add, to read."""
+    kernel = Kernel(data_dir=tmp_path / "data", env=director_env(images.url, budget=2))
+    stage_room(kernel, room, tmp_path)
+    variables = room / "variables.yaml"
+    text = variables.read_text(encoding="utf-8")
+    variables.write_text(text.replace("  - id: scene\n    kind: text\n    visibility: player",
+                                      "  - id: scene\n    kind: text\n    visibility: keeper"), encoding="utf-8")
+    yaml_text = (room / "room.yaml").read_text(encoding="utf-8")
+    start, end = yaml_text.index("players:"), yaml_text.index("config:")
+    (room / "room.yaml").write_text(yaml_text[:start] + "players: []\n" + yaml_text[end:], encoding="utf-8")
+    table = table_for(kernel, room, reply("钟声停了。", set_var("scene", KEEPER_SCENE), set_var("act", "第二幕")))
+    play(table, "kp", "第二幕开始。")
+    assert table.staging.beats == ["act"] and table.staged, table.staging
+    assert KEEPER_SCENE not in staged_words(table)
+    history = Room.load(room, kernel).history.all()
+    shared = json.dumps([e.text for e in history if getattr(e, "audience", "all") == "all"], ensure_ascii=False)
+    assert "第二幕" in staged_words(table) and KEEPER_SCENE not in shared
+
+
 def test_warm_up_is_bounded_by_the_prefetch_setting(tmp_path: Path, room: Path, images: ImageServer) -> None:
     kernel = Kernel(data_dir=tmp_path / "data", env=director_env(images.url, budget=3, prefetch=0))
     stage_room(kernel, room, tmp_path)

@@ -33,6 +33,7 @@ browser, answers a small page with the player's next step.
 A link rotated or revoked (``lw seat``) stops working at once, and so does every session made
 from it (its open event streams end within a second). Acting (``say``, ``intent``,
 ``control``) is limited per seat (:mod:`lw_panels.serve.ratelimit`): 429 with ``Retry-After``.
+A seat keeps at most :data:`MAX_STREAMS_PER_SEAT` event streams open (a new one ends the oldest).
 
 Guards: the server binds to loopback unless told otherwise (``lw serve --host``, with a public
 address: docs/hosting.md) and answers only requests whose ``Host`` is a loopback name or the
@@ -81,7 +82,7 @@ from lw_panels.manifest import manifest, room_packs
 from lw_panels.messages import MESSAGES
 from lw_panels.serve.invites import Invites, token_hash
 from lw_panels.serve.origins import normal_origin, own_origin, public_origin
-from lw_panels.serve.ratelimit import ACTS_PER_MINUTE, RateLimit, retry_after
+from lw_panels.serve.ratelimit import ACTS_PER_MINUTE, READS_PER_MINUTE, RateLimit, retry_after
 from lw_panels.serve.sessions import COOKIE, Sessions
 from lw_panels.serve.table import Seat, Table, json_error, staged_hashes
 from lwcore.api import LwError, Room, js_enabled, load_json, room_in_use, room_lock, viewer_of
@@ -92,6 +93,9 @@ STREAM_QUEUE = 256
 """Items (updates, narration deltas) one event stream may have waiting for its reader."""
 STREAM_UPDATES = 16
 """Items a stream that does not keep up holds when an update is queued (older ones are dropped)."""
+MAX_STREAMS_PER_SEAT = 8
+"""Event streams one seat may have open at once (a new one past it ends the oldest): each
+holds a connection, a queue of updates and a check of its link every second."""
 MAX_BODY_BYTES = 16 * 1024
 """The largest body a write (``say``, ``intent``) may have."""
 BODY_TIME_LIMIT = 10
@@ -106,19 +110,27 @@ class Hub:
     (is the link or session it was opened with still good?): :meth:`prune` ends those that fail it."""
 
     def __init__(self) -> None:
-        self.listeners: dict[str, set[asyncio.Queue[tuple[str, str] | None]]] = {}
+        self.listeners: dict[str, dict[asyncio.Queue[tuple[str, str] | None], None]] = {}
+        """The open streams' queues by seat, oldest first."""
         self.checks: dict[asyncio.Queue[tuple[str, str] | None], Callable[[], bool]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def add(self, seat: Seat, valid: Callable[[], bool] = lambda: True) -> asyncio.Queue[tuple[str, str] | None]:
+        """A new stream of ``seat``'s; past :data:`MAX_STREAMS_PER_SEAT` of them the oldest ends."""
         self.loop = asyncio.get_running_loop()
         queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue(maxsize=STREAM_QUEUE)
-        self.listeners.setdefault(seat.member, set()).add(queue)
+        queues = self.listeners.setdefault(seat.member, {})
+        while len(queues) >= MAX_STREAMS_PER_SEAT:
+            oldest = next(iter(queues))
+            del queues[oldest]
+            self.checks.pop(oldest, None)
+            _end(oldest)
+        queues[queue] = None
         self.checks[queue] = valid
         return queue
 
     def drop(self, seat: Seat, queue: asyncio.Queue[tuple[str, str] | None]) -> None:
-        self.listeners.get(seat.member, set()).discard(queue)
+        self.listeners.get(seat.member, {}).pop(queue, None)
         self.checks.pop(queue, None)
 
     def prune(self) -> None:
@@ -130,7 +142,7 @@ class Hub:
                 except LwError:
                     good = False
                 if not good:
-                    queues.discard(queue)
+                    queues.pop(queue, None)
                     self.checks.pop(queue, None)
                     _end(queue)
 
@@ -218,20 +230,22 @@ class _Access:
 
 
 def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_url: str | None = None,
-               acts_per_minute: int = ACTS_PER_MINUTE, clock: Callable[[], float] | None = None) -> Starlette:
+               acts_per_minute: int = ACTS_PER_MINUTE, clock: Callable[[], float] | None = None,
+               reads_per_minute: int = READS_PER_MINUTE) -> Starlette:
     """The ASGI app serving ``table`` at the root (``body_seconds``: how long a write's body
     may take). ``public_url``: the address players reach the table at
     (``https://table.example.org``, behind a reverse proxy): requests naming its host are
     answered too, and writes from its origin accepted; every other name still gets 421
     (:func:`public_origin`). ``acts_per_minute``: how often one seat may act (0: no limit);
+    ``reads_per_minute``: how often it may reach the table at all (pages, updates, files);
     ``clock``: the rate limit's clock (``time.monotonic``). Several rooms: :func:`create_site`."""
     return create_site({"": table}, body_seconds=body_seconds, public_url=public_url,
-                       acts_per_minute=acts_per_minute, clock=clock)
+                       acts_per_minute=acts_per_minute, clock=clock, reads_per_minute=reads_per_minute)
 
 
 def create_site(tables: Mapping[str, Table], *, body_seconds: float = BODY_TIME_LIMIT, public_url: str | None = None,
                 acts_per_minute: int = ACTS_PER_MINUTE, clock: Callable[[], float] | None = None,
-                operator: str | None = None) -> Starlette:
+                operator: str | None = None, reads_per_minute: int = READS_PER_MINUTE) -> Starlette:
     """The ASGI app serving each of ``tables`` under its path prefix (``""``: the root, for one
     room; ``/r/NAME`` for several): every room keeps its own seats, sessions, event streams
     and acting limits, and plays its turns on its own queue, so turns in different rooms run
@@ -242,7 +256,8 @@ def create_site(tables: Mapping[str, Table], *, body_seconds: float = BODY_TIME_
     hubs: dict[str, Hub] = {}
     for prefix, table in tables.items():
         room_routes, hubs[prefix] = _room_app(table, prefix=prefix, public=public, body_seconds=body_seconds,
-                                              limit=RateLimit(acts_per_minute, clock=clock))
+                                              limit=RateLimit(acts_per_minute, clock=clock),
+                                              reads=RateLimit(reads_per_minute, clock=clock))
         routes += room_routes
     if operator is not None:
         routes.append(Route("/o/{token}/", _operator_page(tables, hubs, token_hash(operator))))
@@ -250,7 +265,9 @@ def create_site(tables: Mapping[str, Table], *, body_seconds: float = BODY_TIME_
 
     async def refused(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, _Refusal)
-        headers = {**_SAFE, "Connection": "close"} if exc.close else _SAFE
+        headers = {**_SAFE, "Connection": "close"} if exc.close else dict(_SAFE)
+        if exc.retry is not None:
+            headers["Retry-After"] = exc.retry
         return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=headers)
 
     async def watch() -> None:
@@ -355,7 +372,7 @@ def _operator_page(tables: Mapping[str, Table], hubs: Mapping[str, Hub], hashed:
 
 
 def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: float,
-              limit: RateLimit) -> tuple[list[Route], Hub]:
+              limit: RateLimit, reads: RateLimit) -> tuple[list[Route], Hub]:
     """The routes of one room's table under ``prefix``, and its hub of event streams."""
     hub = Hub()
     invites = table.invites
@@ -377,9 +394,14 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
         if _identity(table.path) != folder:
             raise _Refusal(410, "this room was moved or renamed since the table started: the table is closed")
         try:
-            return _reached(request)
+            way = _reached(request)
         except LwError:  # the store cannot be read (its path and contents are not a player's)
             raise _Refusal(503, "the seat links of this table cannot be read right now; the keeper can run lw seat list") from None
+        wait = reads.take(way.seat.member)  # every way in counts: one seat cannot keep the server's threads busy
+        if wait:
+            seconds = retry_after(wait)
+            raise _Refusal(429, MESSAGES.bind(way.seat.locale)("serve.too_many_reads", seconds=seconds), retry=seconds)
+        return way
 
     def _reached(request: Request) -> _Access:
         params = request.path_params
@@ -548,7 +570,7 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
             if len(table.waiting) != waiting:  # a turn that did not play: nobody is acting any more
                 await broadcast()
             status = {"forbidden": 403, "invalid": 400, "no_reply": 409, "no_model": 409, "cancelled": 409,
-                      "refused": 409, "deadline": 504}.get(exc.code or "", 422)
+                      "refused": 409, "deadline": 504, "busy": 429}.get(exc.code or "", 422)
             return JSONResponse(json_error(exc), status_code=status, headers=_SAFE)
         if outcome.changed:
             await broadcast()
@@ -719,18 +741,21 @@ NO_SEAT = ("this link opens no seat: the keeper changed or revoked it, or it was
 def _refusal_page(refusal: _Refusal) -> HTMLResponse:
     """A refusal as the small page a browser shows (a seat's link or page opened by a person)."""
     return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
-                        f"<p>{html.escape(str(refusal))}.</p>", status_code=refusal.status,
-                        headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
+                        f"<p>{html.escape(str(refusal).rstrip('.'))}.</p>", status_code=refusal.status,
+                        headers={**_SAFE, "Content-Security-Policy": "default-src 'none'",
+                                 **({"Retry-After": refusal.retry} if refusal.retry else {})})
 
 
 class _Refusal(Exception):
     """An answer with ``status``; ``close``: end the connection after it (what is left of a
-    refused body is not read)."""
+    refused body is not read); ``retry``: its ``Retry-After``."""
 
-    def __init__(self, status: int, message: str, *, close: bool = False) -> None:
+    def __init__(self, status: int, message: str, *, close: bool = False, retry: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.close = close
+        self.retry = retry
+        """``Retry-After`` (seconds), when the answer is to wait."""
 
 
 def slug(member: str) -> str:

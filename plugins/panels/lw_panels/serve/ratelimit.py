@@ -2,8 +2,8 @@
 
 Each seat may act (say a line, use a panel, use a keeper's control) ``per_minute`` times a
 minute on average, and up to ``per_minute`` times in a burst; past that an action is refused
-with the seconds to wait (HTTP 429 with ``Retry-After``). Reading (pages, updates) is never
-limited. The clock is injectable (tests).
+with the seconds to wait (HTTP 429 with ``Retry-After``). Reaching the table at all is limited
+the same way, far more generously (:data:`READS_PER_MINUTE`). The clock is injectable (tests).
 """
 
 from __future__ import annotations
@@ -13,6 +13,9 @@ import time
 from collections.abc import Callable
 
 ACTS_PER_MINUTE = 20
+READS_PER_MINUTE = 300
+"""How often one seat may reach the table at all (pages, updates, pictures, frames, event
+streams, acting too): generous for a browser, a bound on one seat keeping the server busy."""
 
 
 class RateLimit:

@@ -18,6 +18,7 @@ plays in the same room safely.
 from __future__ import annotations
 
 import random
+import threading
 from collections import deque
 from collections.abc import Mapping
 from concurrent.futures import Future
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lw_panels.messages import MESSAGES
 from lw_panels.stage_view import stage_for, stage_text
 from lw_panels.staging import Staging, stage_turn
 from lw_panels.serve.invites import Invites
@@ -54,6 +56,10 @@ if TYPE_CHECKING:
 
 TURN_TIME_LIMIT = 180
 """Seconds a line played at the table may take, queueing included (``lw serve --turn-timeout``)."""
+LINES_PER_SEAT = 2
+"""Lines (turns, commands, the keeper's controls) one seat may have queued or playing at once:
+a seat cannot fill the room's turn queue ahead of everyone else (a further one is refused, code
+``busy``)."""
 
 
 @dataclass(frozen=True)
@@ -134,6 +140,9 @@ class Table:
         self.image_adapters: dict[str, Any] | None = None
         """Image provider adapters by name (default: :data:`lw_panels.imagegen.ADAPTERS`)."""
         self.queue = queue_for(kernel, self.path)
+        self._lines: dict[str, int] = {}
+        """Lines queued or playing, by member (:data:`LINES_PER_SEAT`)."""
+        self._lines_lock = threading.Lock()
         self._cancel: Cancel | None = None
         """The cancel of the turn being played (:meth:`stop`)."""
         self.waiting: list[str] = []
@@ -202,10 +211,34 @@ class Table:
             raise LwError("say something first", code="invalid")
         deadline = deadline or self.deadline()
         if is_command(text):
-            return self.queue.submit(lambda: self._act(seat, text, deadline), deadline=deadline)
+            return self._queued(seat, lambda: self._act(seat, text, deadline), deadline)
+        future = self._queued(seat, lambda: self._act(seat, text, deadline), deadline)
         self.waiting.append(seat.name)  # whose turn it is, for every seat, until it is played
-        future = self.queue.submit(lambda: self._act(seat, text, deadline), deadline=deadline)
         future.add_done_callback(lambda _: self._played(seat.name))
+        return future
+
+    def _queued(self, seat: Seat, job: Any, deadline: Deadline) -> Future[Outcome]:
+        """``job`` on the room's turn queue for ``seat``; refused (code ``busy``) while the seat
+        already has :data:`LINES_PER_SEAT` lines queued or playing."""
+        member = seat.member
+        with self._lines_lock:
+            if self._lines.get(member, 0) >= LINES_PER_SEAT:
+                raise LwError(MESSAGES.bind(seat.locale)("serve.busy", lines=LINES_PER_SEAT), code="busy")
+            self._lines[member] = self._lines.get(member, 0) + 1
+
+        def done(_: Any = None) -> None:
+            with self._lines_lock:
+                left = self._lines.get(member, 1) - 1
+                if left > 0:
+                    self._lines[member] = left
+                else:
+                    self._lines.pop(member, None)
+        try:
+            future: Future[Outcome] = self.queue.submit(job, deadline=deadline)
+        except BaseException:
+            done()
+            raise
+        future.add_done_callback(done)
         return future
 
     def _played(self, name: str) -> None:
@@ -322,8 +355,8 @@ class Table:
         if data.get("text") is not None and not isinstance(data.get("text"), str):
             raise LwError("text must be a string", code="invalid")
         deadline = deadline or self.deadline()
-        return self.queue.submit(lambda: self._guarded(seat, lambda: self._control(seat, str(action), data, deadline)),
-                                 deadline=deadline)
+        return self._queued(seat, lambda: self._guarded(seat, lambda: self._control(seat, str(action), data, deadline)),
+                            deadline)
 
     def _guarded(self, seat: Seat, work: Any) -> Outcome:
         """``work()``, an error raised as ``seat``'s member may read it."""
