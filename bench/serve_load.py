@@ -72,6 +72,7 @@ sys.path.insert(0, {str(ROOT / "tests" / "support")!r})
 from http.server import ThreadingHTTPServer
 from provider_servers import Fault, ProviderServer, Reply
 ThreadingHTTPServer.request_queue_size = 1024  # fifty rooms connect at once: the default backlog of 5 resets some
+ThreadingHTTPServer.handle_error = lambda *args: None  # a request cut by the killed server is no news
 seed, low, high, log_path = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
 log = open(log_path, "a", encoding="utf-8")
 lock = threading.Lock()
@@ -108,6 +109,8 @@ class Turn:
     """The member of each seat whose stream got the turn's update -> when."""
     error: str = ""
     """A refused turn's answer (its start)."""
+    saved: bool = False
+    """Found in the room's history afterwards."""
     first: bool = False
     """The room's first turn at this server (it loads what the room needs: shown apart)."""
 
@@ -284,7 +287,8 @@ async def play(client: Any, server: Server, room: str, index: int, players: list
             turn.answered = time.monotonic()
             if answer.status_code != 200:
                 turn.error = answer.text[:300]
-        except Exception:  # noqa: BLE001 -- killed mid-turn: unknown whether it was saved
+        except Exception as exc:  # noqa: BLE001 -- killed mid-turn: unknown whether it was saved
+            turn.error = "not sent" if type(exc).__name__ == "ConnectError" else "cut"  # down, or cut by a kill
             await asyncio.sleep(0.5)
 
 
@@ -363,12 +367,11 @@ def run(work: Path, *, rooms: int = 50, players: int = 3, seconds: float = 60, s
                 server.kill()
                 restarts += 1
                 await asyncio.sleep(chance.uniform(0, 1))
-                server.start(0)
-                for (room, member), link in server.links.items():  # every link still good
-                    answer = await client.get(link + "state") if await _up(client, link) else None
-                    if answer is None or answer.status_code != 200:
-                        problems.append(f"restart {restarts}: {room}/{member}'s link answers "
-                                        f"{answer.status_code if answer else 'nothing'}")
+                await asyncio.to_thread(server.start, 0)
+                await wait_listening(client, server.links[(names[0], "kp")] + "state")
+                checked = await asyncio.gather(*(link_answers(client, link) for link in server.links.values()))
+                problems.extend(f"restart {restarts}: {room}/{member}'s link answers {status}"
+                                for (room, member), status in zip(server.links, checked) if status != 200)
                 say(f"  killed and restarted ({restarts}), {sum(t.status == 200 for t in turns_of(per_room))} turns answered")
             length = time.monotonic() - start
             stop.set()
@@ -402,12 +405,12 @@ def turns_of(per_room: dict[str, list[Turn]]) -> list[Turn]:
     return [turn for room in per_room.values() for turn in room]
 
 
-async def _up(client: Any, link: str) -> bool:
+async def link_answers(client: Any, link: str) -> int | str:
+    """The status ``GET state`` by the seat's link answers (what went wrong when none)."""
     try:
-        await wait_listening(client, link + "state", 60)
-    except RuntimeError:
-        return False
-    return True
+        return int((await client.get(link + "state", timeout=120)).status_code)
+    except Exception as exc:  # noqa: BLE001 -- a figure, not a crash
+        return f"nothing ({type(exc).__name__})"
 
 
 def check_rooms(home: Path, names: list[str], turns: list[Turn], players_of: list[str]) -> list[str]:
@@ -456,6 +459,7 @@ def check_rooms(home: Path, names: list[str], turns: list[Turn], players_of: lis
         if said != [mark for mark in order if mark in set(said)]:
             problems.append(f"{name}: the history's turns are not in the order played")
         for turn in by_room.get(name, []):
+            turn.saved = turn.mark in said
             if turn.status == 200 and turn.mark not in said:
                 problems.append(f"{name}: answered turn {turn.mark} is not in the history")
             if turn.status is not None and turn.status != 200 and turn.mark in said:
@@ -517,8 +521,10 @@ def report(figures: Figures, *, rooms: int, seats: int, say: Any = print) -> dic
         "rss_per_room_mib": figures.rss_mib / rooms, "unseen": unseen, "ratio": table_ratio / bare_ratio if own else float("nan"),
     }
     say(f"a room's first turn (not counted below) added p50 {percentile(firsts, 0.5) * 1000:.0f} ms")
-    say(f"turns answered {sum(t.status == 200 for t in figures.turns)} in {figures.seconds:.0f} s: {numbers['turns_per_second']:.2f} turns/s "
-        f"({len(failed)} refused or failed, {sum(t.status is None for t in figures.turns)} unanswered)")
+    cut = [t for t in figures.turns if t.status is None and t.error != "not sent"]
+    say(f"turns answered {sum(t.status == 200 for t in figures.turns)} in {figures.seconds:.0f} s: "
+        f"{numbers['turns_per_second']:.2f} turns/s ({len(failed)} refused or failed, {len(cut)} cut by a kill: "
+        f"{sum(t.saved for t in cut)} of them saved whole before it, the others not at all)")
     say(f"server's added latency per turn (line sent -> update on the acting seat, minus the model's own time): "
         f"p50 {numbers['turn_added_p50_ms']:.0f} ms, p95 {numbers['turn_added_p95_ms']:.0f} ms ({len(added)} turns)")
     say(f"per update (model's last byte -> the update on a seat, {len(updates)} updates): "
