@@ -56,6 +56,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -176,6 +177,8 @@ class Server:
         self.log = open(home / "serve.log", "a", encoding="utf-8")  # noqa: SIM115
 
     def start(self, rooms: int) -> None:
+        """Start the server and wait for its links (of at least ``rooms`` rooms: 0 on a restart,
+        which prints none) and its last line."""
         self.process = subprocess.Popen(
             [str(LW), "serve", "--all", "--port", str(self.port), "--endpoint", self.model_url, "--provider",
              "chat_completions", "--model", "m", "--acts-per-minute", "0", "--seed", str(self.seed)],
@@ -224,8 +227,7 @@ class Server:
 
 
 def threading_drain(stream: Any) -> None:
-    import threading
-
+    """Read ``stream`` to its end in a thread (the server's output, so it never blocks on it)."""
     threading.Thread(target=lambda: [None for _ in stream], daemon=True).start()
 
 
@@ -397,6 +399,7 @@ def run(work: Path, *, rooms: int = 50, players: int = 3, seconds: float = 60, s
                        cpu if not soak else 0.0)
     finally:
         server.kill()
+        server.log.close()
         model.stdin.close()  # type: ignore[union-attr]
         model.wait(30)
 
