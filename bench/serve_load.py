@@ -378,7 +378,10 @@ def run(work: Path, *, rooms: int = 50, players: int = 3, seconds: float = 60, s
             length = time.monotonic() - start
             stop.set()
             await asyncio.wait(drivers, timeout=60)  # the turns in flight are answered
-            await asyncio.sleep(1.0)  # their updates arrive
+            settle = time.monotonic() + (10 if not soak else 1)  # their updates arrive
+            while time.monotonic() < settle and any(
+                    len(t.seen) < len(members) for t in turns_of(per_room) if t.status == 200):
+                await asyncio.sleep(0.2)
             closing.set()
             if not soak:
                 rss, peak = server.memory()
