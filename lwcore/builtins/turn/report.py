@@ -270,7 +270,7 @@ def print_turn(compiled: CompiledTurn, applied: AppliedReply | None, *, payload:
     room = compiled.room
     out.print(request_panel(compiled))
     if payload:
-        out.print(plain(json_safe(json.dumps(compiled.request, ensure_ascii=False, indent=2))))
+        out.print(plain(json_safe(json.dumps(compiled.request, ensure_ascii=False, indent=2))), soft_wrap=True)
     if applied is None:
         out.print(Text("compiled only: --reply FILE or --endpoint URL applies a model's answer "
                        "(--payload prints the whole request)", style="dim"))
