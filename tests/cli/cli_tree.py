@@ -65,4 +65,4 @@ def declared_commands() -> frozenset[str]:
     atexit.register(shutil.rmtree, home, ignore_errors=True)
     kernel = Kernel(data_dir=home)
     return frozenset(name for record in kernel.plugins if record.usable and record.provides("cli")
-                     for name in record.manifest.commands)  # type: ignore[union-attr]
+                     for name in record.manifest.cli_commands)  # type: ignore[union-attr]
