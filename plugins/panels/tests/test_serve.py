@@ -11,6 +11,7 @@ import json
 import queue
 import threading
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -170,21 +171,19 @@ def test_files_only_from_the_viewers_own_panels(server: Server) -> None:
     assert fetch(server.link("p1") + "frame/harbor-ui/board/index.html")[0] == 404
 
 
-def test_turns_from_an_endpoint(kernel, table_room: Path, monkeypatch) -> None:  # noqa: ANN001
-    """``--endpoint``: the turn goes to the model over HTTP (a loopback stand-in), tools and all."""
+def json_model(seen: list[dict], answer: Callable[[int], tuple[int, Any]]) -> Any:
+    """A loopback stand-in for a model's HTTP endpoint, started: each POST is recorded in
+    ``seen`` (its ``x-api-key`` and JSON body) and answered ``answer(requests so far)`` as
+    ``(status, JSON body)``. Stop it with ``shutdown()`` and ``server_close()``."""
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-    first = recorded()
-    final = {"id": "msg_2", "type": "message", "role": "assistant", "model": "fake", "stop_reason": "end_turn",
-             "content": [{"type": "text", "text": "雾里传来钟声。"}], "usage": {"input_tokens": 1, "output_tokens": 1}}
-    seen: list[dict] = []
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # noqa: N802
             seen.append({"key": self.headers.get("x-api-key"),
                          "body": json.loads(self.rfile.read(int(self.headers["content-length"])))})
-            data = json.dumps(first if len(seen) == 1 else final).encode("utf-8")
-            self.send_response(200)
+            status, body = answer(len(seen))
+            data = json.dumps(body).encode("utf-8")
+            self.send_response(status)
             self.send_header("content-type", "application/json")
             self.send_header("content-length", str(len(data)))
             self.end_headers()
@@ -193,8 +192,18 @@ def test_turns_from_an_endpoint(kernel, table_room: Path, monkeypatch) -> None: 
         def log_message(self, *args: object) -> None:
             pass
 
-    provider = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=provider.serve_forever, daemon=True).start()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def test_turns_from_an_endpoint(kernel, table_room: Path, monkeypatch) -> None:  # noqa: ANN001
+    """``--endpoint``: the turn goes to the model over HTTP (a loopback stand-in), tools and all."""
+    first = recorded()
+    final = {"id": "msg_2", "type": "message", "role": "assistant", "model": "fake", "stop_reason": "end_turn",
+             "content": [{"type": "text", "text": "雾里传来钟声。"}], "usage": {"input_tokens": 1, "output_tokens": 1}}
+    seen: list[dict] = []
+    provider = json_model(seen, lambda count: (200, first if count == 1 else final))
     monkeypatch.setenv("FAKE_KEY", "k-123")
     try:
         source = TurnSource(live=LiveRequest(endpoint=f"http://127.0.0.1:{provider.server_address[1]}/v1/messages",
@@ -215,24 +224,8 @@ def test_a_failing_model_is_the_keepers_business(kernel, table_room: Path, monke
     """A model that fails (here a 401 naming the key): the player who acted reads only that the
     model did not answer and nothing changed -- never the endpoint, the key variable or the
     server's words -- the keeper reads it whole, and nothing is written."""
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802
-            self.rfile.read(int(self.headers["content-length"]))
-            data = json.dumps({"type": "error", "error": {"type": "authentication_error",
-                                                          "message": "invalid x-api-key sk-SECRET-TAIL"}}).encode()
-            self.send_response(401)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    provider = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=provider.serve_forever, daemon=True).start()
+    refusal = {"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key sk-SECRET-TAIL"}}
+    provider = json_model([], lambda count: (401, refusal))
     monkeypatch.setenv("FAKE_KEY", "k-123")
     before = (table_room / "history.jsonl").read_bytes() if (table_room / "history.jsonl").exists() else b""
     endpoint = f"http://127.0.0.1:{provider.server_address[1]}/v1/messages"
