@@ -115,13 +115,14 @@ def main() -> None:
     room = work / "room"
     shutil.copytree(ROOM, room, ignore=shutil.ignore_patterns("replies"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
-    env.update({"LW_HOME": str(work / "home"), "LW_DEV_PACKS": str(PACK), "PYTHONUNBUFFERED": "1"})
+    env.update({"LW_HOME": str(work / "home"), "LW_DEV_PACKS": str(PACK), "PYTHONUNBUFFERED": "1",
+                "ANTHROPIC_API_KEY": "bench-key"})  # the loopback model takes any key
     lw = str(Path(sys.executable).parent / "lw")
     subprocess.run([lw, "turn", str(room), "--as", "kp", "--say", ".panels enable harbor-ui"], env=env, check=True,
                    capture_output=True)
     model = HeldModel()
     process = subprocess.Popen([lw, "serve", str(room), "--port", "0", "--endpoint", model.url,
-                                "--provider", "anthropic_messages"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                "--provider", "anthropic_messages", "--model", "bench"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, env=env)
     try:
         lines = [process.stdout.readline() for _ in range(5)]  # type: ignore[union-attr]

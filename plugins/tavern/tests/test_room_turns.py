@@ -128,6 +128,30 @@ def test_sticky_entries_stay_on_the_turns_after(kernel: Kernel, room_dir: Path) 
     assert "DEPTH-BELL" not in turn("我继续等。", 3)  # the effect ran out (four messages on)
 
 
+def test_the_message_count_is_taken_only_when_a_timed_effect_reads_it(kernel: Kernel, tmp_path: Path) -> None:
+    # the example's own book has no sticky, cooldown or delay: no turn reads the history to count
+    room_dir = copy_room(tmp_path / "plain")
+
+    def turn(say: str, seed: int) -> None:
+        run_turn(kernel, room_dir, say, provider="chat_completions", reply=recorded("chat_completions"),
+                 rng=random.Random(seed))
+
+    turn("我去码头。", 1)
+    turn("我看看四周。", 2)
+    assert "messages" not in timed(room_dir, kernel) and "history_turn" not in timed(room_dir, kernel)
+    # a timed entry added later: the next turn counts every chat message from the start
+    with room_lock(room_dir):
+        room = Room.load(room_dir, kernel)
+        docs = list(room.documents.all("worldbook_entry"))
+        assert docs, "the example room carries a world book"
+        docs[0].data["entry"]["delay"] = 1
+        room.documents.put(docs[0])
+        room.save()
+    said = [e for e in Room.load(room_dir, kernel).history.all() if e.role in ("player", "keeper") and e.text]
+    turn("我继续等。", 3)
+    assert timed(room_dir, kernel)["messages"] == len(said) >= 4
+
+
 def test_placement_in_the_kernel_prompt(kernel: Kernel, room_dir: Path) -> None:
     compiled = compile_turn(kernel, room_dir, "雾里传来钟声，潮水在涨，我提着灯，守夜人看着我。", rng=random.Random(3))
     author = message(compiled, "lw:author")

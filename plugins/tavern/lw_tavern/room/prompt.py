@@ -158,10 +158,11 @@ def _activate(turn: TurnContext, room: Room, actor: Member, book: Any, settings:
     timed = room.documents.get(TIMED, TIMED_ID)
     state, force = _timed(timed.data if timed is not None else {}, book)
     player_input = turn.player_input
-    counted = message_count(room, timed.data if timed is not None else {})
+    counted = (message_count(room, timed.data if timed is not None else {})
+               if counts_messages(book.compiled, state) else None)
     scan = ScanInput(chat=chat_of(room, actor, player_input), force=force,
                      globals=scan_globals(room, actor, book.compiled, renderer),
-                     length=counted[0] + (1 if player_input else 0))
+                     length=None if counted is None else counted[0] + (1 if player_input else 0))
     result = activate(book.compiled, scan, settings, state, rng=renderer.rng,
                       render=lambda entry, content: renderer.inert(content) if entry.id in book.inert
                       else renderer.text(content, where=book.handles.get(entry.id, entry.title), entry=True),
@@ -186,13 +187,22 @@ def _activate(turn: TurnContext, room: Room, actor: Member, book: Any, settings:
                 *(f"entry {book.handles.get(key, key)}: {what}" for key, what in result.problems), *renderer.warnings]
     staged.document(Document(TIMED_ID, TIMED, {
         "state": result.state.model_dump(mode="json"),
-        "messages": counted[0], "history_turn": counted[1],
+        **({} if counted is None else {"messages": counted[0], "history_turn": counted[1]}),
         "fired": [book.handles.get(key, key) for key in result.fired],
         "force": sorted({by_title.get(t, t) for t in renderer.activate}),
         "warnings": warnings[:MAX_WARNINGS],
     }), by=PLUGIN)
     if renderer.writes:
         staged.variables(renderer.writes, by=f"{PLUGIN} templates")
+
+
+def counts_messages(compiled: Any, state: TimedState) -> bool:
+    """Whether this turn's scan needs the chat's message count: only timed effects read it
+    (an entry with sticky, cooldown or delay, or an effect still running). Without one the
+    count is not taken and not stored, so a room that gains a timed entry later counts its
+    whole history once, from the start, and on from there."""
+    return bool(state.sticky or state.cooldown) or any(
+        info.sticky or info.cooldown or info.delay for info in compiled.timed.values())
 
 
 def message_count(room: Room, data: Mapping[str, Any]) -> tuple[int, int]:
