@@ -93,6 +93,9 @@ button{font:inherit;padding:.3rem .8rem;border:1px solid var(--accent);backgroun
 .lw-controls textarea{width:100%;min-height:3rem;font:inherit;padding:.3rem}
 .lw-controls ol{margin:.2rem 0;padding-left:1.4rem}
 .lw-controls li.chosen{font-weight:600}
+.lw-seats .state{color:var(--muted)}
+.lw-link{word-break:break-all;font-family:monospace}
+.lw-link:empty{display:none}
 .lw-stream{white-space:pre-wrap;font-style:italic;color:var(--muted)}
 .lw-stream:empty{display:none}
 .lw-stage:empty{display:none}
@@ -141,7 +144,7 @@ SCRIPT = r"""
     }
   }
   function apply(update) {
-    for (const key of ["story", "sheet", "vars", "ui", "stage", "controls", "status"]) {
+    for (const key of ["story", "sheet", "vars", "ui", "stage", "controls", "status", "seats"]) {
       const el = document.getElementById("lw-" + key);
       if (el && typeof update[key] === "string") el.innerHTML = update[key];
     }
@@ -164,6 +167,18 @@ SCRIPT = r"""
     }
   });
   document.addEventListener("click", (event) => {
+    const seat = event.target.closest("[data-seat]");
+    if (seat) {
+      // a new link is in this answer only, shown here once, to the keeper who asked
+      const data = {action: seat.dataset.seat};
+      if (seat.dataset.member) data.member = seat.dataset.member;
+      if (data.action === "add") data.name = document.getElementById("lw-seat-name").value;
+      const shown = document.getElementById("lw-seat-link");
+      shown.textContent = "";
+      note("…");
+      post("seats", data).then(r => { note(r.text); shown.textContent = r.link || ""; }, e => note(e.message, true));
+      return;
+    }
     const control = event.target.closest("[data-control]");
     if (control) {
       const data = {action: control.dataset.control};
@@ -503,6 +518,27 @@ def controls_html(view: Mapping[str, Any]) -> str:
     )
 
 
+def seats_html(view: Mapping[str, Any]) -> str:
+    """The keeper's seats (only a keeper's view has ``seats``): each member, the state of their
+    link, a button for a new link and one to revoke it (not on the keeper's own seat), and a
+    box to add a player. Links themselves are never in a view."""
+    seats = view.get("seats")
+    if not seats:
+        return ""
+    t = MESSAGES.bind(view["locale"])
+    rows = []
+    for seat in seats:
+        state = t({"made": "html.seat_link_made", "revoked": "html.seat_revoked"}.get(seat["link"], "html.seat_no_link"))
+        buttons = "" if seat.get("self") else (
+            f'<button type="button" data-seat="rotate" data-member="{_e(seat["member"])}">{_e(t("html.seat_rotate"))}</button>'
+            f'<button type="button" data-seat="revoke" data-member="{_e(seat["member"])}">{_e(t("html.seat_revoke"))}</button>')
+        rows.append(f'<li data-member="{_e(seat["member"])}">{_e(seat["name"])} <small>({_e(seat["member"])})</small> '
+                    f'<span class="state">{_e(state)}</span> {buttons}</li>')
+    return (f'<ul>{"".join(rows)}</ul><div class="row"><input id="lw-seat-name" maxlength="80" '
+            f'placeholder="{_e(t("html.seat_name_placeholder"))}"><button type="button" data-seat="add">'
+            f'{_e(t("html.seat_add"))}</button></div>')
+
+
 def status_html(view: Mapping[str, Any]) -> str:
     """Whose turn it is: the member whose line the keeper is answering now, else the players'
     (``status`` of the web table's view: ``{"turn", "acting"}``; none on a static page)."""
@@ -526,7 +562,7 @@ def fragments(view: Mapping[str, Any]) -> dict[str, str]:
     return {"story": story_html(view), "sheet": sheet_html(view), "vars": vars_html(view), "ui": ui_html(view),
             "stage": stage_html(view),
             "panels": panels_html(view.get("panels", ()), view["locale"]), "controls": controls_html(view),
-            "status": status_html(view)}
+            "status": status_html(view), "seats": seats_html(view)}
 
 
 def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
@@ -546,6 +582,9 @@ def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
             act += (f'<section class="box lw-controls"><h2>{_e(t("html.keeper_controls"))}</h2>'
                     f'<div id="lw-stream" class="lw-stream"></div>'
                     f'<div id="lw-controls">{parts["controls"]}</div></section>')
+        if view.get("seats"):
+            act += (f'<section class="box lw-controls lw-seats"><h2>{_e(t("html.seats"))}</h2>'
+                    f'<div id="lw-seats">{parts["seats"]}</div><p id="lw-seat-link" class="lw-link"></p></section>')
     script = f"<script>{SCRIPT}</script>" if live else ""
     meta = "" if live else f'<meta http-equiv="Content-Security-Policy" content="{_e(page_policy(live=False))}">'
     return (

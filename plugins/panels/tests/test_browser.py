@@ -419,6 +419,36 @@ def test_the_keeper_plays_the_controls_from_the_page(browser, kernel, table_room
             page.context.close()
 
 
+def test_the_keeper_rotates_a_seat_from_the_page(browser, kernel, table_room: Path) -> None:  # noqa: ANN001
+    """In Chromium: the keeper makes p1 a new link by the page's button; it is shown on the
+    keeper's page once (not after a reload), p1's open page and old link stop working, and
+    the new link opens p1's page in another browser."""
+    table = Table(kernel, table_room, TurnSource(), seed=5)
+    with Server(table) as served:
+        old = served.link("p1")
+        player = open_page(browser, old)
+        keeper = open_page(browser, served.link("kp"))
+        assert player.locator("[data-seat]").count() == 0  # a player never sees the seats' controls
+        keeper.click("#lw-seats [data-seat='rotate'][data-member='p1']")
+        shown = keeper.locator("#lw-seat-link")
+        shown.filter(has_text="/t/").wait_for(timeout=20000)
+        new = shown.inner_text().strip()
+        assert new.startswith(served.origin + "/t/") and new != old
+        assert "bad" not in (keeper.locator("#lw-note").get_attribute("class") or "")
+        from panels_testkit import fetch
+
+        assert fetch(old)[0] == 404  # the old link is dead
+        assert player.evaluate("fetch(document.body.dataset.base + 'state').then(r => r.status)") == 401
+        again = open_page(browser, new)  # the new one works
+        assert again.locator("body").get_attribute("data-viewer") == "p1"
+        keeper.reload()
+        keeper.locator("#lw-seats li[data-member='p1']").wait_for(timeout=20000)
+        assert keeper.locator("#lw-seat-link").inner_text() == "" and new not in keeper.content()  # shown once
+        for page in (player, keeper, again):
+            assert not page.errors, page.errors  # type: ignore[attr-defined]
+            page.context.close()
+
+
 HEAR_EVENTS = """
 (() => {
   const Original = window.EventSource;

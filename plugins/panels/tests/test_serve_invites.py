@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from panels_testkit import Server, copy_room, fetch, recorded
+from panels_testkit import Server, copy_room, fetch, load, recorded
 
 from lw_panels.serve.invites import INVITES, Invites, token_hash
 from lw_panels.serve.table import Table, TurnSource
@@ -426,3 +426,72 @@ def test_lw_serve_several_rooms(tmp_path: Path, table_room: Path) -> None:
         process.communicate(timeout=20)
     both = lw(tmp_path, "serve", "fog", "--all")
     assert both.returncode == 1 and "not both" in both.stderr
+
+
+# --- the keeper's seats from the page ---------------------------------------------------------
+
+
+def renewing() -> Any:
+    """A maker of link tokens: :func:`seeds` for a seat's first link, a new one for each after."""
+    made: dict[str, int] = {}
+
+    def make(member: str) -> str:
+        made[member] = made.get(member, 0) + 1
+        return seeds(member) if made[member] == 1 else f"seat-{member}-again{made[member]}-0123456789"
+    return make
+
+
+def test_the_keeper_rotates_revokes_and_adds_seats_from_the_page(kernel, table_room: Path) -> None:  # noqa: ANN001
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=renewing())
+    with Server(table) as server:
+        keeper, player = http.cookiejar.CookieJar(), http.cookiejar.CookieJar()
+        status, _, body = fetch(server.link("kp"), jar=keeper)
+        page = body.decode("utf-8")
+        assert status == 200 and 'data-seat="rotate" data-member="p1"' in page
+        assert 'data-member="kp"' in page and 'data-seat="rotate" data-member="kp"' not in page  # not their own
+        status, _, body = fetch(server.link("p1"), jar=player)
+        assert status == 200 and b"data-seat=" not in body  # a player never sees the controls
+        origin = {"Origin": server.origin}
+        # a player's session, and a player's link, are refused before the body is read
+        for url, jar in ((f"{server.origin}/s/p1/seats", player), (server.link("p2") + "seats", None)):
+            status, _, body = fetch(url, data={"action": "rotate", "member": "p2"}, jar=jar, headers=origin)
+            assert status == 403 and json.loads(body)["code"] == "forbidden", body
+        assert fetch(server.link("p2") + "state")[0] == 200  # nothing changed
+
+        status, _, body = fetch(f"{server.origin}/s/kp/seats", data={"action": "rotate", "member": "p1"},
+                                jar=keeper, headers=origin)
+        answer = json.loads(body)
+        assert status == 200 and "只在这里显示这一次" in answer["text"], answer  # the keeper reads Chinese
+        new = answer["link"]
+        assert new.startswith(f"{server.origin}/t/") and seeds("p1") not in new
+        assert fetch(server.link("p1"))[0] == 404 and fetch(f"{server.origin}/s/p1/state", jar=player)[0] == 401
+        assert fetch(new + "state")[0] == 200
+        stored = (table_room / INVITES).read_text(encoding="utf-8")
+        assert new.split("/t/")[1].strip("/") not in stored  # hashed on disk, as lw seat does
+        status, _, body = fetch(f"{server.origin}/s/kp/state", jar=keeper)
+        assert status == 200 and new.split("/t/")[1].strip("/") not in body.decode("utf-8")  # never in an update
+
+        status, _, body = fetch(f"{server.origin}/s/kp/seats", data={"action": "revoke", "member": "p2"},
+                                jar=keeper, headers=origin)
+        assert status == 200 and "link" not in json.loads(body)
+        assert fetch(server.link("p2") + "state")[0] == 404
+
+        status, _, body = fetch(f"{server.origin}/s/kp/seats", data={"action": "add", "name": "Mei"},
+                                jar=keeper, headers=origin)
+        answer = json.loads(body)
+        assert status == 200 and "Mei" in answer["text"] and answer["link"] != new, answer
+        mei = http.cookiejar.CookieJar()
+        status, _, body = fetch(answer["link"], jar=mei)
+        assert status == 200 and 'data-base="/s/p3/"' in body.decode("utf-8")
+        members = [m.id for m in load(kernel, table_room).members]
+        assert "p3" in members
+
+        for data, words in (({"action": "add", "name": "Alex"}, "already has a member"),
+                            ({"action": "add", "name": ""}, "1 to 80 printable"),
+                            ({"action": "rotate", "member": "nobody"}, "没有这个座位"),
+                            ({"action": "revoke", "member": "kp"}, "lw seat rotate"),
+                            ({"action": "burn"}, "action must be")):
+            status, _, body = fetch(f"{server.origin}/s/kp/seats", data=data, jar=keeper, headers=origin)
+            assert status == 400 and words in json.loads(body)["error"], (data, body)
+        listed = (table_room / INVITES).read_text(encoding="utf-8")
+        assert '"p2": null' in listed

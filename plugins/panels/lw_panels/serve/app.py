@@ -20,6 +20,9 @@ the seat's current link, for the sandboxed frame sends no cookie). Everything ac
 ``POST /t/TOKEN/control``                      the keeper's seat only: ``{"action": "regenerate" |
                                                "rewind" | "edit" | "choose" | "stop", "turn",
                                                "text", "number"}`` (:meth:`Table.control`)
+``POST /t/TOKEN/seats``                        the keeper's seat only: ``{"action": "rotate" |
+                                               "revoke", "member"}`` or ``{"action": "add",
+                                               "name"}``; a new link is in the answer only
 ``GET /t/TOKEN/asset/SHA256``                  a picture of a panel in the member's manifest
 ``GET /t/TOKEN/frame/PACK/PANEL/PATH``         a declared file of a tier-2 panel of theirs
                                                (also ``/f/KEY/PACK/PANEL/PATH``)
@@ -84,7 +87,7 @@ from lw_panels.serve.invites import Invites, token_hash
 from lw_panels.serve.origins import normal_origin, own_origin, public_origin
 from lw_panels.serve.ratelimit import ACTS_PER_MINUTE, READS_PER_MINUTE, RateLimit, retry_after
 from lw_panels.serve.sessions import COOKIE, Sessions
-from lw_panels.serve.table import Seat, Table, json_error, staged_hashes
+from lw_panels.serve.table import Seat, Table, invite_link, json_error, staged_hashes
 from lwcore.api import LwError, Room, js_enabled, load_json, room_in_use, room_lock, viewer_of
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -617,6 +620,54 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
             return JSONResponse(json_error(shown), status_code=status, headers=_SAFE)
         return await act(seat, text)
 
+    async def manage(request: Request) -> Response:
+        """The keeper's hold on the seats from their page: ``{"action": "rotate" | "revoke",
+        "member"}`` or ``{"action": "add", "name"}``. A new link is in this answer only (to the
+        keeper who asked: no update, no event carries it); a player's seat is refused (403)
+        before its body is read."""
+        seat = seat_of(request)
+        t = MESSAGES.bind(seat.locale)
+        if not seat.keeper:
+            return JSONResponse({"error": t("serve.seats_keeper_only"), "code": "forbidden"}, status_code=403,
+                                headers=_SAFE)
+        data = await body_of(request)
+        too_fast = slowed(seat)
+        if too_fast is not None:
+            return too_fast
+        action, member = data.get("action"), data.get("member")
+        origin = own_origin(request.headers.get("host", ""), request.url.scheme, public) or ""
+        try:
+            if action == "add":
+                added = await asyncio.wrap_future(table.add_seat(seat, data.get("name")))
+                token = await run(invites.issue, added.member)
+                text = t("serve.seat_added", name=added.name)
+            elif action in ("rotate", "revoke"):
+                target = table.seat(member) if isinstance(member, str) and member else None
+                if target is None:
+                    return JSONResponse({"error": t("serve.seat_unknown"), "code": "invalid"}, status_code=400,
+                                        headers=_SAFE)
+                if target.member == seat.member:  # the keeper's own page would end with it
+                    return JSONResponse({"error": t("serve.seat_own"), "code": "invalid"}, status_code=400,
+                                        headers=_SAFE)
+                if action == "rotate":
+                    token = await run(invites.issue, target.member)
+                    text = t("serve.seat_rotated", name=target.name)
+                else:
+                    await run(invites.revoke, target.member)
+                    token, text = None, t("serve.seat_revoked", name=target.name)
+                hub.prune()  # its open pages end now, not at the next second's check
+            else:
+                return JSONResponse({"error": "action must be rotate, revoke or add", "code": "invalid"},
+                                    status_code=400, headers=_SAFE)
+        except LwError as exc:
+            status = {"forbidden": 403, "invalid": 400, "deadline": 504}.get(exc.code or "", 422)
+            return JSONResponse(json_error(exc), status_code=status, headers=_SAFE)
+        await broadcast()  # the keepers' pages show the seats' new states
+        answer: dict[str, Any] = {"text": text}
+        if token is not None:
+            answer["link"] = invite_link(origin + prefix, token)
+        return JSONResponse(answer, headers=_SAFE)
+
     def member_panels(seat: Seat) -> tuple[Any, list[Any]]:
         with room_lock(table.path, shared=True):
             room = Room.load(table.path, table.kernel)
@@ -679,6 +730,7 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
             Route(f"{way}/say", say, methods=["POST"]),
             Route(f"{way}/intent", intent, methods=["POST"]),
             Route(f"{way}/control", control, methods=["POST"]),
+            Route(f"{way}/seats", manage, methods=["POST"]),
             Route(f"{way}/asset/{{sha:str}}", asset),
         ]
     return routes, hub

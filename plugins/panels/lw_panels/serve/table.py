@@ -18,6 +18,7 @@ plays in the same room safely.
 from __future__ import annotations
 
 import random
+import re
 import threading
 from collections import deque
 from collections.abc import Mapping
@@ -38,6 +39,7 @@ from lwcore.api import (
     HistoryEntry,
     LiveRequest,
     LwError,
+    Member,
     Room,
     TextDelta,
     TurnEvent,
@@ -191,6 +193,8 @@ class Table:
                     view = table_view(room, seat.member, ui=self.ui, version=self.version,
                                       asset_base=asset_base, frame_base=frame_base, staged=self.staged)
                     view["status"] = {"turn": room.turn_number + 1, "acting": self.waiting[0] if self.waiting else None}
+                    if seat.keeper:
+                        view["seats"] = self._seat_states(room, seat)
                     out[seat.member] = view
                 except LwError as exc:
                     out[seat.member] = seat.error(exc)
@@ -198,6 +202,29 @@ class Table:
         if isinstance(failed, LwError):
             raise failed
         return out
+
+    def _seat_states(self, room: Room, keeper: Seat) -> list[dict[str, Any]]:
+        """Each member of ``room`` and the state of their link (``made``, ``revoked``, ``none``),
+        for a keeper's page: never a link or its hash."""
+        links = self.invites.current()
+        return [{"member": m.id, "name": m.name or m.id, "keeper": room.is_keeper(m), "self": m.id == keeper.member,
+                 "link": "made" if links.get(m.id) else "revoked" if m.id in links else "none"}
+                for m in room.members]
+
+    def add_seat(self, seat: Seat, name: Any, deadline: Deadline | None = None) -> Future[Seat]:
+        """Queue a new player seat named ``name`` (the keeper's, from the page): the member is
+        added to the room on its turn queue (after the lines before it, never during a turn);
+        its future is the new seat (a located :class:`LwError` for a bad or taken name)."""
+        _keeper_only(seat, MESSAGES.bind(seat.locale)("serve.seats_keeper_only"))
+        if not isinstance(name, str):
+            raise LwError("name must be a string", code="invalid")
+
+        def job() -> Seat:
+            member = add_member(self.kernel, self.path, name)
+            with room_lock(self.path, shared=True):
+                self._seat(Room.load(self.path, self.kernel))
+            return self.seats[member.id]
+        return self.queue.submit(job, deadline=deadline or self.deadline())
 
     def deadline(self) -> Deadline:
         """A new line's deadline: :attr:`turn_seconds` from now."""
@@ -401,9 +428,34 @@ def invite_link(origin: str, token: str) -> str:
     return f"{origin}/t/{token}/"
 
 
-def _keeper_only(seat: Seat) -> None:
+def _keeper_only(seat: Seat, message: str = "only the keeper can regenerate, edit, rewind or stop a turn") -> None:
     if not seat.keeper:
-        raise LwError("only the keeper can regenerate, edit, rewind or stop a turn", code="forbidden")
+        raise LwError(message, code="forbidden")
+
+
+def add_member(kernel: Kernel, room: Path, name: str, member_id: str | None = None,
+               locale: str | None = None) -> Member:
+    """A new player ``name`` in the room folder ``room`` (id ``member_id``, default the next
+    free ``pN``; ``locale``, default the room's), saved under the room's writer lock. Refused
+    (code ``invalid``) for a name that is not 1 to 80 printable characters, a bad id, or a
+    name or id the room already has."""
+    name = name.strip()
+    if not name or len(name) > 80 or any(not ch.isprintable() for ch in name):
+        raise LwError("a seat's name is 1 to 80 printable characters", code="invalid", expected='"Mei"')
+    if member_id is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", member_id):
+        raise LwError("--id is 1 to 32 letters, digits, _ or -", code="invalid", expected="--id p5")
+    with room_lock(room):
+        loaded = Room.load(room, kernel)
+        taken = {m.id for m in loaded.members} | {m.name for m in loaded.members}
+        new_id = member_id or next(f"p{n}" for n in range(1, len(taken) + 2) if f"p{n}" not in taken)
+        if new_id in taken or name in taken:
+            raise LwError(f"room {loaded.file.id!r} already has a member {new_id if new_id in taken else name!r}",
+                          code="invalid", expected="another name (or --id)")
+        member = Member(id=new_id, name=name, locale=locale)
+        loaded.file.players.append(member)
+        loaded.mark("room")
+        loaded.save()
+    return member
 
 
 def _no_model(seat: Seat, *, recorded: bool) -> LwError:
