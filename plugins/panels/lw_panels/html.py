@@ -94,6 +94,8 @@ button{font:inherit;padding:.3rem .8rem;border:1px solid var(--accent);backgroun
 .lw-controls ol{margin:.2rem 0;padding-left:1.4rem}
 .lw-controls li.chosen{font-weight:600}
 .lw-seats .state{color:var(--muted)}
+.lw-pregens{padding-left:1.2rem}
+.lw-pregens .blurb{color:var(--muted);font-size:.9em}
 .lw-link{word-break:break-all;font-family:monospace}
 .lw-link:empty{display:none}
 .lw-stream{white-space:pre-wrap;font-style:italic;color:var(--muted)}
@@ -144,7 +146,7 @@ SCRIPT = r"""
     }
   }
   function apply(update) {
-    for (const key of ["story", "sheet", "vars", "ui", "stage", "controls", "status", "seats"]) {
+    for (const key of ["story", "sheet", "vars", "ui", "stage", "controls", "status", "seats", "pregens"]) {
       const el = document.getElementById("lw-" + key);
       if (el && typeof update[key] === "string") el.innerHTML = update[key];
     }
@@ -419,6 +421,23 @@ def sheet_html(view: Mapping[str, Any]) -> str:
     return "".join(rows)
 
 
+def pregens_html(view: Mapping[str, Any]) -> str:
+    """The free pregenerated characters a player without a character may claim (``pregens`` of
+    the web table's view): each a button sending the room's own ``.pc claim`` (whose rules
+    decide: one who clicks second is told it is taken)."""
+    pregens = view.get("pregens")
+    if not pregens:
+        return ""
+    t = MESSAGES.bind(view["locale"])
+    rows = "".join(
+        f'<li data-pregen="{_e(p["id"])}"><strong>{_e(p["name"])}</strong>'
+        + (f' <span class="blurb">{_e(p["blurb"])}</span>' if p.get("blurb") else "")
+        + f' <button type="button" data-intent="say" data-value="{_e(".pc claim " + str(p["id"]))}">'
+        f'{_e(t("html.pregen_claim"))}</button></li>'
+        for p in pregens)
+    return f'<p>{_e(t("html.pregens"))}</p><ul class="lw-pregens">{rows}</ul>'
+
+
 def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -562,7 +581,7 @@ def fragments(view: Mapping[str, Any]) -> dict[str, str]:
     return {"story": story_html(view), "sheet": sheet_html(view), "vars": vars_html(view), "ui": ui_html(view),
             "stage": stage_html(view),
             "panels": panels_html(view.get("panels", ()), view["locale"]), "controls": controls_html(view),
-            "status": status_html(view), "seats": seats_html(view)}
+            "status": status_html(view), "seats": seats_html(view), "pregens": pregens_html(view)}
 
 
 def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
@@ -597,7 +616,8 @@ def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
         f'<section class="box"><h2>{_e(t("html.story"))}</h2><div class="lw-story" id="lw-story">{parts["story"]}</div></section>'
         f'<div id="lw-stage" class="lw-stage">{parts["stage"]}</div>'
         f'<div id="lw-ui">{parts["ui"]}</div>{act}</main><aside>'
-        + (f'<section class="box lw-sheet"><h2>{_e(t("html.character"))}</h2><div id="lw-sheet">{parts["sheet"]}</div></section>'
+        + (f'<section class="box lw-sheet"><h2>{_e(t("html.character"))}</h2><div id="lw-sheet">{parts["sheet"]}</div>'
+           + (f'<div id="lw-pregens">{parts["pregens"]}</div>' if live else "") + '</section>'
            if not view.get("keeper") else "") +
         f'<section class="box lw-vars"><h2>{_e(t("html.variables"))}</h2><div id="lw-vars">{parts["vars"]}</div></section>'
         f'<div id="lw-panels">{parts["panels"]}</div></aside></div>{script}</body></html>'

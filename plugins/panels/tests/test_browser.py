@@ -449,6 +449,34 @@ def test_the_keeper_rotates_a_seat_from_the_page(browser, kernel, table_room: Pa
             page.context.close()
 
 
+def test_two_players_race_for_one_pregen_from_their_pages(browser, kernel, table_room: Path) -> None:  # noqa: ANN001
+    """In Chromium: two new players (no character yet) see the room's free pregen and click to
+    claim it at the same moment; the room's .pc claim rules let one have it (their page shows
+    the character), the other is told it is taken and the list is gone from both pages."""
+    from lw_panels.serve.table import add_member
+
+    for name in ("Mei", "Noor"):
+        add_member(kernel, table_room, name, locale="en")
+    table = Table(kernel, table_room, TurnSource(), seed=5)
+    with Server(table) as served:
+        pages = {m: open_page(browser, served.link(m)) for m in ("p3", "p4")}
+        for page in pages.values():
+            page.locator("#lw-pregens li[data-pregen='阿潮'] button").wait_for(timeout=15000)
+        for page in pages.values():  # both clicks leave before either is answered
+            page.evaluate("document.querySelector('#lw-pregens li[data-pregen] button').click()")
+        for page in pages.values():
+            page.locator("#lw-pregens li").first.wait_for(state="detached", timeout=20000)
+        won = [m for m, page in pages.items() if "阿潮" in page.locator("#lw-sheet").inner_text()]
+        assert len(won) == 1, won
+        lost = pages["p4" if won == ["p3"] else "p3"]
+        lost.locator("#lw-note.bad").wait_for(timeout=20000)
+        assert "taken" in lost.locator("#lw-note").inner_text()
+        assert lost.locator("#lw-sheet").inner_text() == ""
+        for page in pages.values():
+            assert not page.errors, page.errors  # type: ignore[attr-defined]
+            page.context.close()
+
+
 HEAR_EVENTS = """
 (() => {
   const Original = window.EventSource;

@@ -495,3 +495,45 @@ def test_the_keeper_rotates_revokes_and_adds_seats_from_the_page(kernel, table_r
             assert status == 400 and words in json.loads(body)["error"], (data, body)
         listed = (table_room / INVITES).read_text(encoding="utf-8")
         assert '"p2": null' in listed
+
+
+def test_players_without_a_character_claim_a_free_pregen_one_wins_a_race(kernel, table_room: Path) -> None:  # noqa: ANN001
+    from lw_panels.serve.table import add_member
+
+    for name in ("Mei", "Noor"):
+        add_member(kernel, table_room, name, locale="en")
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=seeds)
+    with Server(table) as server:
+        assert {"p3", "p4"} <= set(server.table.fresh)
+        jars = {m: http.cookiejar.CookieJar() for m in ("p1", "p3", "p4")}
+        pages = {m: fetch(server.link(m), jar=jar)[2].decode("utf-8") for m, jar in jars.items()}
+        assert 'data-value=".pc claim 阿潮"' in pages["p3"] and 'data-value=".pc claim 阿潮"' in pages["p4"]
+        assert "data-pregen" not in pages["p1"]  # p1 plays a character already
+        state = json.loads(fetch(f"{server.origin}/s/p3/state", jar=jars["p3"])[2])
+        assert "阿潮" in state["pregens"]
+
+        answers: dict[str, tuple[int, dict[str, Any]]] = {}
+        go = threading.Barrier(2)
+
+        def claim(member: str) -> None:
+            go.wait()
+            status, _, body = fetch(f"{server.origin}/s/{member}/say", data={"text": ".pc claim 阿潮"},
+                                    jar=jars[member], headers={"Origin": server.origin})
+            answers[member] = (status, json.loads(body))
+
+        racers = [threading.Thread(target=claim, args=(m,)) for m in ("p3", "p4")]
+        for racer in racers:
+            racer.start()
+        for racer in racers:
+            racer.join(60)
+        statuses = sorted(status for status, _ in answers.values())
+        assert statuses == [200, 409], answers
+        winner = next(m for m, (status, _) in answers.items() if status == 200)
+        loser = next(m for m in answers if m != winner)
+        assert answers[loser][1]["code"] == "taken" and "taken" in answers[loser][1]["error"], answers
+        room = load(kernel, table_room)
+        assert room.member(winner).sheet and not room.member(loser).sheet
+        won = json.loads(fetch(f"{server.origin}/s/{winner}/state", jar=jars[winner])[2])
+        assert "阿潮" in won["sheet"] and won["pregens"] == ""
+        lost = json.loads(fetch(f"{server.origin}/s/{loser}/state", jar=jars[loser])[2])
+        assert lost["pregens"] == "" and lost["sheet"] == ""  # nothing free is left to claim

@@ -573,7 +573,7 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
             if len(table.waiting) != waiting:  # a turn that did not play: nobody is acting any more
                 await broadcast()
             status = {"forbidden": 403, "invalid": 400, "no_reply": 409, "no_model": 409, "cancelled": 409,
-                      "refused": 409, "deadline": 504, "busy": 429}.get(exc.code or "", 422)
+                      "refused": 409, "deadline": 504, "busy": 429, "taken": 409}.get(exc.code or "", 422)
             return JSONResponse(json_error(exc), status_code=status, headers=_SAFE)
         if outcome.changed:
             await broadcast()

@@ -46,11 +46,13 @@ from lwcore.api import (
     calling,
     controls,
     is_command,
+    project_all,
     protocol_of_reply,
     queue_for,
     recorded_audience,
     redacted,
     room_lock,
+    viewer_of,
 )
 
 if TYPE_CHECKING:
@@ -195,6 +197,8 @@ class Table:
                     view["status"] = {"turn": room.turn_number + 1, "acting": self.waiting[0] if self.waiting else None}
                     if seat.keeper:
                         view["seats"] = self._seat_states(room, seat)
+                    elif view.get("sheet") is None:
+                        view["pregens"] = free_pregens(room, seat.member)
                     out[seat.member] = view
                 except LwError as exc:
                     out[seat.member] = seat.error(exc)
@@ -431,6 +435,24 @@ def invite_link(origin: str, token: str) -> str:
 def _keeper_only(seat: Seat, message: str = "only the keeper can regenerate, edit, rewind or stop a turn") -> None:
     if not seat.keeper:
         raise LwError(message, code="forbidden")
+
+
+PREGEN = "pregen"
+"""The document type of a room's claimable pregenerated characters (the ``.pc`` roster: its
+rules -- one claimer each, one each, bound to the room's rule system -- are the room's
+``.pc claim`` command's; the table only lists them and sends that command)."""
+
+
+def free_pregens(room: Room, member: str) -> list[dict[str, Any]]:
+    """The pregens nobody has claimed, as ``member`` may see them (``{"id", "name", "blurb"}``,
+    from the document type's own projection); none when the room has no roster (or its type
+    is not installed)."""
+    try:
+        docs = project_all(room, room.documents.all(PREGEN), viewer_of(room, room.member(member)))
+    except LwError:
+        return []
+    return [{"id": doc.id, "name": str(seen.get("name") or doc.id), "blurb": str(seen.get("blurb") or "")}
+            for doc, seen in docs if not seen.get("claimed_by")]
 
 
 def add_member(kernel: Kernel, room: Path, name: str, member_id: str | None = None,
