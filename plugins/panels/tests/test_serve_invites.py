@@ -537,3 +537,92 @@ def test_players_without_a_character_claim_a_free_pregen_one_wins_a_race(kernel,
         assert "阿潮" in won["sheet"] and won["pregens"] == ""
         lost = json.loads(fetch(f"{server.origin}/s/{loser}/state", jar=jars[loser])[2])
         assert lost["pregens"] == "" and lost["sheet"] == ""  # nothing free is left to claim
+
+
+# --- sessions that outlive the server -----------------------------------------------------------
+
+
+def test_sessions_are_kept_hashed_expire_and_end_with_their_link(kernel, table_room: Path) -> None:  # noqa: ANN001
+    from lw_panels.serve.sessions import MAX_SESSIONS, SESSIONS, Sessions
+
+    clock = Clock()
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=renewing())
+    with Server(table, session_clock=clock) as server:
+        jar = http.cookiejar.CookieJar()
+        status, headers, _ = raw(server.link("p1"))
+        assert status == 303 and "Max-Age=2592000" in headers["set-cookie"]  # the browser keeps it 30 days too
+        assert fetch(server.link("p1"), jar=jar)[0] == 200
+        sid = next(c.value for c in jar)
+        stored = (table_room / SESSIONS).read_text(encoding="utf-8")
+        assert sid not in stored and token_hash(sid) in stored  # the id is only in the cookie
+        own = f"{server.origin}/s/p1/state"
+        clock.now += 30 * 24 * 3600 - 1
+        assert fetch(own, jar=jar)[0] == 200
+        clock.now += 1
+        assert fetch(own, jar=jar)[0] == 401  # expired
+        assert fetch(server.link("p1"), jar=jar)[0] == 200  # the link makes a new one
+        assert fetch(own, jar=jar)[0] == 200
+        assert token_hash(sid) not in (table_room / SESSIONS).read_text(encoding="utf-8")  # the expired one is gone
+        Invites(table_room).issue("p1")  # what lw seat rotate does
+        assert fetch(own, jar=jar)[0] == 401
+        assert '"p1"' not in (table_room / SESSIONS).read_text(encoding="utf-8")  # and it forgot them
+        # a broken store: refused, located for the keeper's CLI, never a path in a player's answer
+        mei = http.cookiejar.CookieJar()
+        assert fetch(server.link("p2"), jar=mei)[0] == 200
+        (table_room / SESSIONS).write_text('{"format": 1, "sessions": {"x": 1}}', encoding="utf-8")
+        status, _, body = fetch(f"{server.origin}/s/p2/state", jar=mei)
+        assert status == 503 and str(table_room).encode() not in body
+    with pytest.raises(LwError, match="sessions file is not what lw serve writes") as caught:
+        Sessions(table_room).get("anything")
+    assert caught.value.file is not None and str(caught.value.file).endswith("sessions.json")
+    entry = {"member": "p1", "invite": "0" * 64, "expires": 1e12}
+    (table_room / SESSIONS).write_text(json.dumps({"format": 1, "sessions": {
+        f"{n:064x}": entry for n in range(MAX_SESSIONS + 1)}}), encoding="utf-8")
+    with pytest.raises(LwError, match="not what lw serve writes"):
+        Sessions(table_room).get("anything")
+
+
+def test_a_session_outlives_a_restart_of_lw_serve(tmp_path: Path, table_room: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    env.update({"LW_HOME": str(tmp_path / "home"), "PYTHONUNBUFFERED": "1"})
+
+    def serve() -> tuple[subprocess.Popen[str], str, str]:
+        process = subprocess.Popen([str(LW), "serve", str(table_room), "--port", "0"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, env=env)
+        out = "".join(process.stdout.readline() for _ in range(4))  # type: ignore[union-attr]
+        origin = re.search(r"the web table is on (http://127\.0\.0\.1:\d+)/", out)
+        assert origin, out
+        deadline = time.monotonic() + 30
+        while True:  # the links are printed before the server listens
+            try:
+                fetch(origin.group(1) + "/")
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        return process, origin.group(1), out
+
+    def stop(process: subprocess.Popen[str]) -> None:
+        process.terminate()
+        process.communicate(timeout=20)
+
+    process, origin, out = serve()
+    try:
+        link = re.search(r"\(p1\): (http://\S+/t/\S+/)", out).group(1)  # type: ignore[union-attr]
+        status, headers, _ = raw(link)
+        assert status == 303
+        cookie = headers["set-cookie"].split(";")[0]
+        assert fetch(f"{origin}/s/p1/", headers={"Cookie": cookie})[0] == 200
+    finally:
+        stop(process)
+    process, origin, _ = serve()  # a new process, a new port: the same cookie
+    try:
+        status, _, body = fetch(f"{origin}/s/p1/", headers={"Cookie": cookie})
+        assert status == 200 and 'data-viewer="p1"' in body.decode("utf-8")
+        assert fetch(f"{origin}/s/p1/state", headers={"Cookie": cookie})[0] == 200
+        assert fetch(f"{origin}/s/p2/state", headers={"Cookie": cookie})[0] == 401  # still p1's only
+        revoked = lw(tmp_path, "seat", "revoke", str(table_room), "p1")
+        assert revoked.returncode == 0, revoked.stderr
+        assert fetch(f"{origin}/s/p1/state", headers={"Cookie": cookie})[0] == 401  # revoking ends it, running
+    finally:
+        stop(process)

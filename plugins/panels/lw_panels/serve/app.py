@@ -33,8 +33,10 @@ room's link keeps working however the room is served (:func:`_moved_links`: ``/t
 sent on to ``/r/NAME/t/TOKEN/…`` and back, 307). A link that opens no seat, opened in a
 browser, answers a small page with the player's next step.
 
-A link rotated or revoked (``lw seat``) stops working at once, and so does every session made
-from it (its open event streams end within a second). Acting (``say``, ``intent``,
+A link rotated or revoked (``lw seat``, or the keeper's page) stops working at once, and so
+does every session made from it (its open event streams end within a second). Sessions are kept
+hashed in the room's folder, so they outlive a restart, until they expire
+(:mod:`lw_panels.serve.sessions`). Acting (``say``, ``intent``,
 ``control``) is limited per seat (:mod:`lw_panels.serve.ratelimit`): 429 with ``Retry-After``.
 A seat keeps at most :data:`MAX_STREAMS_PER_SEAT` event streams open (a new one ends the oldest).
 
@@ -234,33 +236,39 @@ class _Access:
 
 def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_url: str | None = None,
                acts_per_minute: int = ACTS_PER_MINUTE, clock: Callable[[], float] | None = None,
-               reads_per_minute: int = READS_PER_MINUTE) -> Starlette:
+               reads_per_minute: int = READS_PER_MINUTE, session_clock: Callable[[], float] | None = None) -> Starlette:
     """The ASGI app serving ``table`` at the root (``body_seconds``: how long a write's body
     may take). ``public_url``: the address players reach the table at
     (``https://table.example.org``, behind a reverse proxy): requests naming its host are
     answered too, and writes from its origin accepted; every other name still gets 421
     (:func:`public_origin`). ``acts_per_minute``: how often one seat may act (0: no limit);
     ``reads_per_minute``: how often it may reach the table at all (pages, updates, files);
-    ``clock``: the rate limit's clock (``time.monotonic``). Several rooms: :func:`create_site`."""
+    ``clock``: the rate limit's clock (``time.monotonic``); ``session_clock``: the sessions'
+    (``time.time``). Several rooms: :func:`create_site`."""
     return create_site({"": table}, body_seconds=body_seconds, public_url=public_url,
-                       acts_per_minute=acts_per_minute, clock=clock, reads_per_minute=reads_per_minute)
+                       acts_per_minute=acts_per_minute, clock=clock, reads_per_minute=reads_per_minute,
+                       session_clock=session_clock)
 
 
 def create_site(tables: Mapping[str, Table], *, body_seconds: float = BODY_TIME_LIMIT, public_url: str | None = None,
                 acts_per_minute: int = ACTS_PER_MINUTE, clock: Callable[[], float] | None = None,
-                operator: str | None = None, reads_per_minute: int = READS_PER_MINUTE) -> Starlette:
+                operator: str | None = None, reads_per_minute: int = READS_PER_MINUTE,
+                session_clock: Callable[[], float] | None = None) -> Starlette:
     """The ASGI app serving each of ``tables`` under its path prefix (``""``: the root, for one
     room; ``/r/NAME`` for several): every room keeps its own seats, sessions, event streams
     and acting limits, and plays its turns on its own queue, so turns in different rooms run
     at the same time. ``operator``: the token of the operator's page (``/o/TOKEN/``: each room,
-    its seats and their state -- no game data). The other options are :func:`create_app`'s."""
+    its seats and their state -- no game data). ``session_clock``: the sessions' clock (seconds
+    since the epoch, ``time.time``: they outlive the process). The other options are
+    :func:`create_app`'s."""
     public = public_origin(public_url) if public_url else None
     routes = [Route("/", _index)]
     hubs: dict[str, Hub] = {}
     for prefix, table in tables.items():
         room_routes, hubs[prefix] = _room_app(table, prefix=prefix, public=public, body_seconds=body_seconds,
                                               limit=RateLimit(acts_per_minute, clock=clock),
-                                              reads=RateLimit(reads_per_minute, clock=clock))
+                                              reads=RateLimit(reads_per_minute, clock=clock),
+                                              session_clock=session_clock)
         routes += room_routes
     if operator is not None:
         routes.append(Route("/o/{token}/", _operator_page(tables, hubs, token_hash(operator))))
@@ -375,11 +383,12 @@ def _operator_page(tables: Mapping[str, Table], hubs: Mapping[str, Hub], hashed:
 
 
 def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: float,
-              limit: RateLimit, reads: RateLimit) -> tuple[list[Route], Hub]:
+              limit: RateLimit, reads: RateLimit,
+              session_clock: Callable[[], float] | None = None) -> tuple[list[Route], Hub]:
     """The routes of one room's table under ``prefix``, and its hub of event streams."""
     hub = Hub()
     invites = table.invites
-    sessions = Sessions()
+    sessions = Sessions(table.path, clock=session_clock)
     secret = secrets.token_bytes(32)  # frame keys are good for this process only
     folder = _identity(table.path)
     """The room's folder as it was when the table started: a room moved away (and perhaps
@@ -470,10 +479,10 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
         except _Refusal as refusal:
             return _refusal_page(refusal)
         seat = way.seat
-        session = sessions.open(seat.member, way.invite)
+        session = await run(sessions.open, seat.member, way.invite)
         where = f"{prefix}/s/{slug(seat.member)}/"
         response = RedirectResponse(where, status_code=303, headers=_SAFE)
-        response.set_cookie(COOKIE, session.id, path=where, httponly=True, samesite="strict",
+        response.set_cookie(COOKIE, session.id, path=where, httponly=True, samesite="strict", max_age=int(sessions.lifetime),
                             secure=public is not None and public.startswith("https://") and own_origin(
                                 request.headers.get("host", ""), request.url.scheme, public) == public)
         return response
