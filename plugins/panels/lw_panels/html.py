@@ -214,6 +214,11 @@ SCRIPT = r"""
     if (live) live.textContent = "";
     apply(JSON.parse(event.data));
   });
+  events.addEventListener("status", (event) => {
+    const said = JSON.parse(event.data);
+    const el = document.getElementById("lw-status");
+    if (el && typeof said.status === "string") el.innerHTML = said.status;
+  });
   events.addEventListener("delta", (event) => {
     const live = document.getElementById("lw-stream");
     if (live) live.textContent += event.data;

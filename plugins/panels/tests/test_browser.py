@@ -477,6 +477,34 @@ def test_two_players_race_for_one_pregen_from_their_pages(browser, kernel, table
             page.context.close()
 
 
+def test_the_page_shows_whose_turn_it_is_from_a_status_event(browser, kernel, table_room: Path) -> None:  # noqa: ANN001
+    """In Chromium: while p1's turn waits on the model, p2's page says p1 acted -- from a small
+    ``status`` event, not a whole update (the page's version does not move) -- and once the
+    turn is applied, that it is p2's move again."""
+    from provider_servers import ProviderServer, Reply
+
+    from lwcore.turn.connection import LiveRequest
+
+    with ProviderServer("chat_completions", [Reply("钟声从雾里传来。")], first_token_delay=3) as provider:
+        live = LiveRequest(endpoint=provider.url, model="m", protocol="chat_completions")
+        table = Table(kernel, table_room, TurnSource(live=live), seed=5)
+        with Server(table) as served:
+            watcher = open_page(browser, served.link("p2"))
+            actor = open_page(browser, served.link("p1"))
+            status = watcher.locator("#lw-status")
+            assert status.inner_text() == "Turn 2 · your move"
+            actor.fill("#lw-act textarea", "我去码头。")
+            actor.click("#lw-act button")
+            status.filter(has_text="林晓 acted; the keeper is answering…").wait_for(timeout=20000)
+            assert watcher.locator("body").get_attribute("data-version") == "0"  # no whole update said it
+            status.filter(has_text="Turn 3 · your move").wait_for(timeout=30000)
+            assert watcher.locator("body").get_attribute("data-version") == "1"
+            assert "钟声从雾里传来" in watcher.locator("#lw-story").inner_text()
+            for page in (watcher, actor):
+                assert not page.errors, page.errors  # type: ignore[attr-defined]
+                page.context.close()
+
+
 HEAR_EVENTS = """
 (() => {
   const Original = window.EventSource;

@@ -12,8 +12,10 @@ the seat's current link, for the sandboxed frame sends no cookie). Everything ac
 ``GET /t/TOKEN/``                              the seat's link: a new session, then ``/s/SEAT/``
 ``GET /s/SEAT/``                               the member's page (:func:`lw_panels.html.page_html`)
 ``GET /t/TOKEN/state``                         the member's current update (JSON)
-``GET /t/TOKEN/events``                        server-sent events: ``update`` after every change;
-                                               on the keeper's seat also ``delta`` (a live turn's
+``GET /t/TOKEN/events``                        server-sent events: ``update`` after every change,
+                                               ``status`` when a turn begins to be played (or
+                                               is refused): only the page's status line; on the
+                                               keeper's seat also ``delta`` (a live turn's
                                                narration as the model writes it)
 ``POST /t/TOKEN/say``                          ``{"text"}``: act as the member (a command or a turn)
 ``POST /t/TOKEN/intent``                       ``{"panel", "kind", "value"}``: a panel intent
@@ -80,7 +82,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from lw_panels.html import frame_policy, page_html, page_policy, update_json
+from lw_panels.html import frame_policy, page_html, page_policy, status_html, update_json
 from lw_panels.intents import intent_line
 from lw_panels.load import asset_bytes
 from lw_panels.manifest import manifest, room_packs
@@ -110,8 +112,9 @@ _SAFE = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", 
 
 class Hub:
     """Who listens for updates: one queue per open event stream, by seat. An item is
-    ``(event, data)``: ``update`` (a seat's whole update) or ``delta`` (narration as the model
-    writes it, for the keeper's seats only); ``None`` ends the stream. Each stream has a check
+    ``(event, data)``: ``update`` (a seat's whole update), ``status`` (whose turn is being
+    played: the page's status line) or ``delta`` (narration as the model writes it, for the
+    keeper's seats only); ``None`` ends the stream. Each stream has a check
     (is the link or session it was opened with still good?): :meth:`prune` ends those that fail it."""
 
     def __init__(self) -> None:
@@ -154,8 +157,8 @@ class Hub:
     def put(self, member: str, item: tuple[str, str]) -> None:
         """Queue ``item`` for every stream of ``member``'s seat. A stream that does not keep up
         holds at most :data:`STREAM_UPDATES` items when an update comes (the oldest go: the
-        newest update is what counts), and a delta finding it full is dropped (the turn's
-        update brings the whole narration)."""
+        newest update is what counts), and a delta or a status finding it full is dropped (the
+        turn's update brings the whole narration and the status after it)."""
         for queue in list(self.listeners.get(member, ())):
             if item[0] == "update":
                 while queue.qsize() >= STREAM_UPDATES:
@@ -471,6 +474,21 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
                        if isinstance(view_or_error, LwError) else update_json(view_or_error))
             hub.put(seat.member, ("update", payload))
 
+    def announce() -> None:
+        """Every listening seat hears whose turn is being played now (a ``status`` event: the
+        page's status line, in that seat's language) -- not a whole update: nothing else changed."""
+        status = {"turn": table.turn, "acting": table.waiting[0] if table.waiting else None}
+        said: dict[tuple[str, bool], str] = {}
+        for member, queues in list(hub.listeners.items()):
+            seat = table.seats.get(member)
+            if not queues or seat is None:
+                continue
+            key = (seat.locale, seat.keeper)
+            if key not in said:
+                said[key] = json.dumps({"status": status_html({"locale": seat.locale, "keeper": seat.keeper,
+                                                               "status": status})}, ensure_ascii=False)
+            hub.put(member, ("status", said[key]))
+
     async def join(request: Request) -> Response:
         """A seat's link: a new session of that seat, and on to its page without the token (a
         link that opens no seat: a page saying why, since a browser opened it)."""
@@ -570,7 +588,7 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
             deadline = table.deadline()
             done = asyncio.wrap_future(submit(deadline))
             if len(table.waiting) > waiting:
-                await broadcast()
+                announce()
             try:
                 outcome = await asyncio.wait_for(asyncio.shield(done), deadline.remaining())
             except asyncio.TimeoutError:
@@ -580,7 +598,7 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
                 outcome = await done  # it is saving: its answer is the truth
         except LwError as exc:
             if len(table.waiting) != waiting:  # a turn that did not play: nobody is acting any more
-                await broadcast()
+                announce()
             status = {"forbidden": 403, "invalid": 400, "no_reply": 409, "no_model": 409, "cancelled": 409,
                       "refused": 409, "deadline": 504, "busy": 429, "taken": 409}.get(exc.code or "", 422)
             return JSONResponse(json_error(exc), status_code=status, headers=_SAFE)

@@ -126,6 +126,8 @@ class Table:
         with room_lock(self.path, shared=True):
             loaded = Room.load(self.path, kernel)
         self.title = loaded.file.id
+        self.turn = loaded.turn_number + 1
+        """The room's next turn as last read (a status event's; every view reads it anew)."""
         self.seats: dict[str, Seat] = {}
         """The seats by member id."""
         self._seat(loaded)
@@ -185,6 +187,7 @@ class Table:
         with room_lock(self.path, shared=True):
             try:
                 room: Room | LwError = Room.load(self.path, self.kernel)
+                self.turn = room.turn_number + 1
             except LwError as exc:
                 room = exc
             for seat in seats:
