@@ -98,6 +98,8 @@ button{font:inherit;padding:.3rem .8rem;border:1px solid var(--accent);backgroun
 .lw-pregens .blurb{color:var(--muted);font-size:.9em}
 .lw-link{word-break:break-all;font-family:monospace}
 .lw-link:empty{display:none}
+.lw-confirm{border:1px solid var(--warn);border-radius:4px;padding:.4rem .6rem;margin-top:.4rem}
+.lw-confirm blockquote{margin:.3rem 0;white-space:pre-wrap}
 .lw-stream{white-space:pre-wrap;font-style:italic;color:var(--muted)}
 .lw-stream:empty{display:none}
 .lw-stage:empty{display:none}
@@ -129,6 +131,7 @@ SCRIPT = r"""
   }).then(r => r.json().then(j => { if (!r.ok) throw new Error(j.error || r.statusText); return j; }));
   const frames = () => Array.from(document.querySelectorAll("iframe.lw-frame"));
   let frameState = {};
+  let pending = null;  // a scripted panel's intent the viewer has not confirmed yet
   const sendFrame = (frame) => {
     const state = frameState[frame.dataset.panel];
     if (state && frame.contentWindow) frame.contentWindow.postMessage({type: "lw-state", ...state}, "*");
@@ -164,11 +167,28 @@ SCRIPT = r"""
       // only just after the viewer clicked or typed (in the frame: activation reaches its page too);
       // a script sending on its own acts for nobody
       if (navigator.userActivation && !navigator.userActivation.isActive) return;
-      post("intent", {panel: frame.dataset.panel, kind: String(data.kind), value: String(data.value)})
-        .then(r => note(r.text), e => note(e.message, true));
+      const intent = {panel: frame.dataset.panel, kind: String(data.kind), value: String(data.value)};
+      post("intent", intent).then(r => {
+        if (typeof r.confirm !== "string") { note(r.text); return; }
+        // a scripted panel's words: said only once the viewer has read them and clicked here, on the page
+        pending = intent;
+        document.getElementById("lw-confirm-text").textContent = r.confirm;
+        document.getElementById("lw-confirm").hidden = false;
+      }, e => note(e.message, true));
     }
   });
   document.addEventListener("click", (event) => {
+    const confirm = event.target.closest("[data-confirm]");
+    if (confirm) {
+      const intent = pending;
+      pending = null;
+      document.getElementById("lw-confirm").hidden = true;
+      if (intent && confirm.dataset.confirm === "send") {
+        note("…");
+        post("intent", {...intent, confirmed: true}).then(r => note(r.text), e => note(e.message, true));
+      }
+      return;
+    }
     const seat = event.target.closest("[data-seat]");
     if (seat) {
       // a new link is in this answer only, shown here once, to the keeper who asked
@@ -601,7 +621,11 @@ def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
     if live:
         act = (f'<section class="box"><form class="lw-act" id="lw-act"><textarea name="text" '
                f'placeholder="{_e(t("html.act_placeholder"))}">'
-               f'</textarea><button type="submit">{_e(t("html.act"))}</button></form><div id="lw-note"></div></section>')
+               f'</textarea><button type="submit">{_e(t("html.act"))}</button></form><div id="lw-note"></div>'
+               f'<div id="lw-confirm" class="lw-confirm" hidden><p>{_e(t("html.confirm_panel"))}</p>'
+               f'<blockquote id="lw-confirm-text"></blockquote><button type="button" data-confirm="send">'
+               f'{_e(t("html.confirm_send"))}</button> <button type="button" data-confirm="cancel">'
+               f'{_e(t("html.confirm_cancel"))}</button></div></section>')
         if view.get("controls"):
             act += (f'<section class="box lw-controls"><h2>{_e(t("html.keeper_controls"))}</h2>'
                     f'<div id="lw-stream" class="lw-stream"></div>'

@@ -259,6 +259,58 @@ def test_a_frame_acts_only_just_after_its_viewer_clicks(browser, kernel, table_r
         context.close()
 
 
+WORDY_JS = """
+document.getElementById("go").addEventListener("click", function () {
+  parent.postMessage({type: "panel_intent", kind: "input", value: "WORDY 我宣布凶手是灯塔看守人。"}, "*");
+});
+"""
+
+
+def test_a_scripted_panels_words_wait_for_the_viewers_confirmation(browser, kernel, table_room: Path,
+                                                                   tmp_path: Path) -> None:  # noqa: ANN001
+    """Attacker's leftover: a tier-2 panel waits for its viewer's click (on anything of its
+    own) and sends words of its choosing as their turn. The page shows them those words, out
+    of the frame's reach, and plays them only when the viewer sends them; a cancel plays nothing."""
+    wordy = write_pack(tmp_path / "wordy", """\
+        panels:
+          - id: wordy
+            title: Wordy
+            slot: tray
+            entry: ui/wordy/index.html
+            assets: [ui/wordy/index.html, ui/wordy/wordy.js]
+            fallback: null
+        """, pack_id="wordy", files={
+        "ui/wordy/index.html": '<!doctype html><meta charset="utf-8">'
+                               '<button id="go" type="button">go</button><script src="wordy.js"></script>',
+        "ui/wordy/wordy.js": WORDY_JS})
+    dev_mounts(kernel).mount(wordy)
+    say(kernel, table_room, ".panels enable wordy", "kp")
+    table = Table(kernel, table_room, TurnSource(deque([recorded()])), seed=5)
+
+    def said() -> list[str]:
+        return [e.text for e in load(kernel, table_room).history.all() if "WORDY" in e.text]
+
+    with Server(table) as server:
+        page = open_page(browser, server.link("p1"))
+        go = page.frame_locator("iframe[data-panel='wordy/wordy']").locator("#go")
+        box = page.locator("#lw-confirm")
+        assert box.is_hidden()
+        go.click()
+        box.wait_for(state="visible", timeout=15000)
+        assert page.locator("#lw-confirm-text").inner_text() == "WORDY 我宣布凶手是灯塔看守人。"
+        page.wait_for_timeout(500)
+        assert said() == [] and table.version == 0  # shown, not played
+        page.click("#lw-confirm [data-confirm='cancel']")
+        assert box.is_hidden() and said() == []
+        go.click()
+        box.wait_for(state="visible", timeout=15000)
+        page.click("#lw-confirm [data-confirm='send']")
+        page.locator("body[data-version='1']").wait_for(timeout=20000)
+        assert said() == ["WORDY 我宣布凶手是灯塔看守人。"]
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        page.context.close()
+
+
 LEAKY_HOOKS = """
 on('reply_ready', () => {
   narrate('HOOK-SAYS ' + getvar('true_culprit'));

@@ -414,3 +414,22 @@ def test_an_intent_in_a_broken_room_is_refused_without_keeper_data(server: Serve
     for path in ("", "state", f"asset/{svg}", "frame/harbor-ui/map/index.html"):
         status, _, body = fetch(server.link("p1") + path)
         assert status >= 400 and "机密数字九九" not in body.decode("utf-8"), path
+
+
+def test_a_scripted_panels_words_are_played_only_once_confirmed(server: Server, kernel, table_room: Path) -> None:  # noqa: ANN001
+    """A tier-2 panel may wait for a click on something else and then send words of its own:
+    its words come back to be confirmed (202, nothing played) and are the seat's turn only
+    when sent again confirmed; its rolls, and a tier-1 panel's words, act at once."""
+    from panels_testkit import load
+
+    intent = server.link("p1") + "intent"
+    words = {"panel": "harbor-ui/map", "kind": "input", "value": "我去码头查看那艘空船。"}
+    status, _, body = fetch(intent, data=words)
+    assert status == 202 and json.loads(body) == {"confirm": "我去码头查看那艘空船。", "code": "confirm"}
+    assert server.table.version == 0 and load(kernel, table_room).turn_number == 1  # nothing played
+    assert fetch(intent, data={**words, "confirmed": "yes"})[0] == 202  # only true confirms
+    status, _, body = fetch(intent, data={"panel": "harbor-ui/map", "kind": "roll", "value": "1d6"})
+    assert status == 200 and "1d6" in json.loads(body)["text"]  # a roll is the engine's: no confirming
+    status, _, body = fetch(intent, data={**words, "confirmed": True})
+    assert status == 200, body
+    assert [e.text for e in load(kernel, table_room).history.all() if e.role == "player"][-1] == words["value"]

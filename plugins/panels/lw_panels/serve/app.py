@@ -18,7 +18,10 @@ the seat's current link, for the sandboxed frame sends no cookie). Everything ac
                                                keeper's seat also ``delta`` (a live turn's
                                                narration as the model writes it)
 ``POST /t/TOKEN/say``                          ``{"text"}``: act as the member (a command or a turn)
-``POST /t/TOKEN/intent``                       ``{"panel", "kind", "value"}``: a panel intent
+``POST /t/TOKEN/intent``                       ``{"panel", "kind", "value"}``: a panel intent; a
+                                               scripted panel's words answer 202 ``{"confirm":
+                                               LINE}`` and are played only when sent again
+                                               with ``"confirmed": true`` (the page asks first)
 ``POST /t/TOKEN/control``                      the keeper's seat only: ``{"action": "regenerate" |
                                                "rewind" | "edit" | "choose" | "stop", "turn",
                                                "text", "number"}`` (:meth:`Table.control`)
@@ -83,7 +86,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from lw_panels.html import frame_policy, page_html, page_policy, status_html, update_json
-from lw_panels.intents import intent_line
+from lw_panels.intents import intent_line, needs_confirm
 from lw_panels.load import asset_bytes
 from lw_panels.manifest import manifest, room_packs
 from lw_panels.messages import MESSAGES
@@ -634,17 +637,20 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
         if too_fast is not None:
             return too_fast
 
-        def line() -> str:
+        def line() -> tuple[str, bool]:
             with room_lock(table.path, shared=True):
                 room = Room.load(table.path, table.kernel)
-                return intent_line(room, room.member(seat.member), data.get("panel"), data.get("kind"),
-                                   data.get("value"))
+                member = room.member(seat.member)
+                text = intent_line(room, member, data.get("panel"), data.get("kind"), data.get("value"))
+                return text, needs_confirm(room, member, data.get("panel"), text)
         try:
-            text = await run(line)
+            text, confirm = await run(line)
         except LwError as exc:
             shown = seat.error(exc)  # reading the room can fail on keeper-only data
             status = {"forbidden": 403, "invalid": 400}.get(shown.code or "", 422)
             return JSONResponse(json_error(shown), status_code=status, headers=_SAFE)
+        if confirm and data.get("confirmed") is not True:  # the viewer reads a script's words before they are said
+            return JSONResponse({"confirm": text, "code": "confirm"}, status_code=202, headers=_SAFE)
         return await act(seat, text)
 
     async def manage(request: Request) -> Response:
