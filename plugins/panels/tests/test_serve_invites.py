@@ -626,3 +626,35 @@ def test_a_session_outlives_a_restart_of_lw_serve(tmp_path: Path, table_room: Pa
         assert fetch(f"{origin}/s/p1/state", headers={"Cookie": cookie})[0] == 401  # revoking ends it, running
     finally:
         stop(process)
+
+
+def test_the_stores_are_read_again_only_when_their_file_changed(tmp_path: Path) -> None:
+    """A flood of wrong links costs a ``stat`` each, not a read: the file is parsed again only
+    when it changed -- and then always, even to the same size within the same instant (an
+    atomic write is a new file), so a revocation is never missed."""
+    from lw_panels.serve.stores import FileCache
+    from lwcore.io import atomic_write_text
+
+    path = tmp_path / "store.json"
+    parsed: list[Any] = []
+
+    def parse(data: Any) -> Any:
+        parsed.append(data)
+        return data
+
+    cache = FileCache(path, parse)
+    assert cache.read() is None and parsed == [None]  # no file yet
+    atomic_write_text(path, '{"a": 1}')
+    for _ in range(100):
+        assert cache.read() == {"a": 1}
+    assert parsed == [None, {"a": 1}]
+    stamp = os.stat(path)
+    atomic_write_text(path, '{"a": 2}')  # same size ...
+    os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # ... and the same time
+    assert cache.read() == {"a": 2}
+    path.unlink()
+    assert cache.read() is None
+    path.write_text("[", encoding="utf-8")
+    for _ in range(2):  # a broken file is refused at every read, never a stale value
+        with pytest.raises(LwError):
+            cache.read()

@@ -383,7 +383,7 @@ def _operator_page(tables: Mapping[str, Table], hubs: Mapping[str, Hub], hashed:
                         f"<p>acting now: {html.escape(acting)}</p><ul>{seats}</ul>")
         return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver tables</title>"
                             f"<h1>Rooms served</h1>{''.join(rows)}"
-                            "<p>Links are changed with <code>lw seat rotate|revoke|add ROOM …</code>.</p>",
+                            "<p>Links are changed from the keeper's page, or with <code>lw seat rotate|revoke|add ROOM …</code>.</p>",
                             headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
     return page
 

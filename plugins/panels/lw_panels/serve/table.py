@@ -186,8 +186,9 @@ class Table:
         out: dict[str, dict[str, Any] | LwError] = {}
         with room_lock(self.path, shared=True):
             try:
-                room: Room | LwError = Room.load(self.path, self.kernel)
-                self.turn = room.turn_number + 1
+                loaded = Room.load(self.path, self.kernel)
+                self.turn = loaded.turn_number + 1
+                room: Room | LwError = loaded
             except LwError as exc:
                 room = exc
             for seat in seats:
