@@ -437,9 +437,9 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
                         return _Access(seat, f"{prefix}/f/{params['key']}/", invite, invites)
             raise _Refusal(404, "no such panel here")
         session = sessions.get(request.cookies.get(COOKIE))
+        # a session whose link changed is refused, not deleted here (no write on the event loop):
+        # rotating or revoking forgets it, and an expired one goes at the store's next write
         if session is None or slug(session.member) != params.get("seat") or not invites.valid(session.member, session.invite):
-            if session is not None and not invites.valid(session.member, session.invite):
-                sessions.end(session.id)
             raise _Refusal(401, "this page's session has ended: open your seat's link again (if the keeper "
                                 "changed or revoked it, ask them for your seat's link)")
         seat = table.seat(session.member)
