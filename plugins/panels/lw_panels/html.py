@@ -93,6 +93,13 @@ button{font:inherit;padding:.3rem .8rem;border:1px solid var(--accent);backgroun
 .lw-controls textarea{width:100%;min-height:3rem;font:inherit;padding:.3rem}
 .lw-controls ol{margin:.2rem 0;padding-left:1.4rem}
 .lw-controls li.chosen{font-weight:600}
+.lw-seats .state{color:var(--muted)}
+.lw-pregens{padding-left:1.2rem}
+.lw-pregens .blurb{color:var(--muted);font-size:.9em}
+.lw-link{word-break:break-all;font-family:monospace}
+.lw-link:empty{display:none}
+.lw-confirm{border:1px solid var(--warn);border-radius:4px;padding:.4rem .6rem;margin-top:.4rem}
+.lw-confirm blockquote{margin:.3rem 0;white-space:pre-wrap}
 .lw-stream{white-space:pre-wrap;font-style:italic;color:var(--muted)}
 .lw-stream:empty{display:none}
 .lw-stage:empty{display:none}
@@ -124,6 +131,7 @@ SCRIPT = r"""
   }).then(r => r.json().then(j => { if (!r.ok) throw new Error(j.error || r.statusText); return j; }));
   const frames = () => Array.from(document.querySelectorAll("iframe.lw-frame"));
   let frameState = {};
+  let pending = null;  // a scripted panel's intent the viewer has not confirmed yet
   const sendFrame = (frame) => {
     const state = frameState[frame.dataset.panel];
     if (state && frame.contentWindow) frame.contentWindow.postMessage({type: "lw-state", ...state}, "*");
@@ -141,7 +149,7 @@ SCRIPT = r"""
     }
   }
   function apply(update) {
-    for (const key of ["story", "sheet", "vars", "ui", "stage", "controls", "status"]) {
+    for (const key of ["story", "sheet", "vars", "ui", "stage", "controls", "status", "seats", "pregens"]) {
       const el = document.getElementById("lw-" + key);
       if (el && typeof update[key] === "string") el.innerHTML = update[key];
     }
@@ -159,11 +167,40 @@ SCRIPT = r"""
       // only just after the viewer clicked or typed (in the frame: activation reaches its page too);
       // a script sending on its own acts for nobody
       if (navigator.userActivation && !navigator.userActivation.isActive) return;
-      post("intent", {panel: frame.dataset.panel, kind: String(data.kind), value: String(data.value)})
-        .then(r => note(r.text), e => note(e.message, true));
+      const intent = {panel: frame.dataset.panel, kind: String(data.kind), value: String(data.value)};
+      post("intent", intent).then(r => {
+        if (typeof r.confirm !== "string") { note(r.text); return; }
+        // a scripted panel's words: said only once the viewer has read them and clicked here, on the page
+        pending = intent;
+        document.getElementById("lw-confirm-text").textContent = r.confirm;
+        document.getElementById("lw-confirm").hidden = false;
+      }, e => note(e.message, true));
     }
   });
   document.addEventListener("click", (event) => {
+    const confirm = event.target.closest("[data-confirm]");
+    if (confirm) {
+      const intent = pending;
+      pending = null;
+      document.getElementById("lw-confirm").hidden = true;
+      if (intent && confirm.dataset.confirm === "send") {
+        note("…");
+        post("intent", {...intent, confirmed: true}).then(r => note(r.text), e => note(e.message, true));
+      }
+      return;
+    }
+    const seat = event.target.closest("[data-seat]");
+    if (seat) {
+      // a new link is in this answer only, shown here once, to the keeper who asked
+      const data = {action: seat.dataset.seat};
+      if (seat.dataset.member) data.member = seat.dataset.member;
+      if (data.action === "add") data.name = document.getElementById("lw-seat-name").value;
+      const shown = document.getElementById("lw-seat-link");
+      shown.textContent = "";
+      note("…");
+      post("seats", data).then(r => { note(r.text); shown.textContent = r.link || ""; }, e => note(e.message, true));
+      return;
+    }
     const control = event.target.closest("[data-control]");
     if (control) {
       const data = {action: control.dataset.control};
@@ -196,6 +233,11 @@ SCRIPT = r"""
     const live = document.getElementById("lw-stream");
     if (live) live.textContent = "";
     apply(JSON.parse(event.data));
+  });
+  events.addEventListener("status", (event) => {
+    const said = JSON.parse(event.data);
+    const el = document.getElementById("lw-status");
+    if (el && typeof said.status === "string") el.innerHTML = said.status;
   });
   events.addEventListener("delta", (event) => {
     const live = document.getElementById("lw-stream");
@@ -404,6 +446,23 @@ def sheet_html(view: Mapping[str, Any]) -> str:
     return "".join(rows)
 
 
+def pregens_html(view: Mapping[str, Any]) -> str:
+    """The free pregenerated characters a player without a character may claim (``pregens`` of
+    the web table's view): each a button sending the room's own ``.pc claim`` (whose rules
+    decide: one who clicks second is told it is taken)."""
+    pregens = view.get("pregens")
+    if not pregens:
+        return ""
+    t = MESSAGES.bind(view["locale"])
+    rows = "".join(
+        f'<li data-pregen="{_e(p["id"])}"><strong>{_e(p["name"])}</strong>'
+        + (f' <span class="blurb">{_e(p["blurb"])}</span>' if p.get("blurb") else "")
+        + f' <button type="button" data-intent="say" data-value="{_e(".pc claim " + str(p["id"]))}">'
+        f'{_e(t("html.pregen_claim"))}</button></li>'
+        for p in pregens)
+    return f'<p>{_e(t("html.pregens"))}</p><ul class="lw-pregens">{rows}</ul>'
+
+
 def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -503,6 +562,27 @@ def controls_html(view: Mapping[str, Any]) -> str:
     )
 
 
+def seats_html(view: Mapping[str, Any]) -> str:
+    """The keeper's seats (only a keeper's view has ``seats``): each member, the state of their
+    link, a button for a new link and one to revoke it (not on the keeper's own seat), and a
+    box to add a player. Links themselves are never in a view."""
+    seats = view.get("seats")
+    if not seats:
+        return ""
+    t = MESSAGES.bind(view["locale"])
+    rows = []
+    for seat in seats:
+        state = t({"made": "html.seat_link_made", "revoked": "html.seat_revoked"}.get(seat["link"], "html.seat_no_link"))
+        buttons = "" if seat.get("self") else (
+            f'<button type="button" data-seat="rotate" data-member="{_e(seat["member"])}">{_e(t("html.seat_rotate"))}</button>'
+            f'<button type="button" data-seat="revoke" data-member="{_e(seat["member"])}">{_e(t("html.seat_revoke"))}</button>')
+        rows.append(f'<li data-member="{_e(seat["member"])}">{_e(seat["name"])} <small>({_e(seat["member"])})</small> '
+                    f'<span class="state">{_e(state)}</span> {buttons}</li>')
+    return (f'<ul>{"".join(rows)}</ul><div class="row"><input id="lw-seat-name" maxlength="80" '
+            f'placeholder="{_e(t("html.seat_name_placeholder"))}"><button type="button" data-seat="add">'
+            f'{_e(t("html.seat_add"))}</button></div>')
+
+
 def status_html(view: Mapping[str, Any]) -> str:
     """Whose turn it is: the member whose line the keeper is answering now, else the players'
     (``status`` of the web table's view: ``{"turn", "acting"}``; none on a static page)."""
@@ -526,7 +606,7 @@ def fragments(view: Mapping[str, Any]) -> dict[str, str]:
     return {"story": story_html(view), "sheet": sheet_html(view), "vars": vars_html(view), "ui": ui_html(view),
             "stage": stage_html(view),
             "panels": panels_html(view.get("panels", ()), view["locale"]), "controls": controls_html(view),
-            "status": status_html(view)}
+            "status": status_html(view), "seats": seats_html(view), "pregens": pregens_html(view)}
 
 
 def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
@@ -541,11 +621,18 @@ def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
     if live:
         act = (f'<section class="box"><form class="lw-act" id="lw-act"><textarea name="text" '
                f'placeholder="{_e(t("html.act_placeholder"))}">'
-               f'</textarea><button type="submit">{_e(t("html.act"))}</button></form><div id="lw-note"></div></section>')
+               f'</textarea><button type="submit">{_e(t("html.act"))}</button></form><div id="lw-note"></div>'
+               f'<div id="lw-confirm" class="lw-confirm" hidden><p>{_e(t("html.confirm_panel"))}</p>'
+               f'<blockquote id="lw-confirm-text"></blockquote><button type="button" data-confirm="send">'
+               f'{_e(t("html.confirm_send"))}</button> <button type="button" data-confirm="cancel">'
+               f'{_e(t("html.confirm_cancel"))}</button></div></section>')
         if view.get("controls"):
             act += (f'<section class="box lw-controls"><h2>{_e(t("html.keeper_controls"))}</h2>'
                     f'<div id="lw-stream" class="lw-stream"></div>'
                     f'<div id="lw-controls">{parts["controls"]}</div></section>')
+        if view.get("seats"):
+            act += (f'<section class="box lw-controls lw-seats"><h2>{_e(t("html.seats"))}</h2>'
+                    f'<div id="lw-seats">{parts["seats"]}</div><p id="lw-seat-link" class="lw-link"></p></section>')
     script = f"<script>{SCRIPT}</script>" if live else ""
     meta = "" if live else f'<meta http-equiv="Content-Security-Policy" content="{_e(page_policy(live=False))}">'
     return (
@@ -558,7 +645,8 @@ def page_html(view: Mapping[str, Any], *, live: bool, base: str = "") -> str:
         f'<section class="box"><h2>{_e(t("html.story"))}</h2><div class="lw-story" id="lw-story">{parts["story"]}</div></section>'
         f'<div id="lw-stage" class="lw-stage">{parts["stage"]}</div>'
         f'<div id="lw-ui">{parts["ui"]}</div>{act}</main><aside>'
-        + (f'<section class="box lw-sheet"><h2>{_e(t("html.character"))}</h2><div id="lw-sheet">{parts["sheet"]}</div></section>'
+        + (f'<section class="box lw-sheet"><h2>{_e(t("html.character"))}</h2><div id="lw-sheet">{parts["sheet"]}</div>'
+           + (f'<div id="lw-pregens">{parts["pregens"]}</div>' if live else "") + '</section>'
            if not view.get("keeper") else "") +
         f'<section class="box lw-vars"><h2>{_e(t("html.variables"))}</h2><div id="lw-vars">{parts["vars"]}</div></section>'
         f'<div id="lw-panels">{parts["panels"]}</div></aside></div>{script}</body></html>'

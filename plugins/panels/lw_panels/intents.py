@@ -11,7 +11,10 @@ with their ``who`` checks, or the member's turn):
 A tier-2 panel's intent is never a room command (a ``choice`` or ``input`` line starting with
 ``.``): its script runs without anyone clicking what it sends, so on the keeper's page it
 could otherwise type any keeper command unseen (``.var expose *``: keeper-only data shown to
-every player). It sends the viewer's words for the story, or a roll.
+every player). It sends the viewer's words for the story, or a roll -- and its words are a
+turn only once the viewer has read them and confirmed them on the table's own page
+(:func:`needs_confirm`): a script may wait for a click on something else and then send
+words of its own choosing.
 """
 
 from __future__ import annotations
@@ -49,3 +52,12 @@ def intent_line(room: Room, member: Member, panel: Any, kind: Any, value: Any) -
         raise LwError("a scripted (tier-2) panel sends words for the story or a roll, never a room command",
                       code="forbidden", expected="type the command yourself")
     return text
+
+
+def needs_confirm(room: Room, member: Member, panel: Any, line: str) -> bool:
+    """Whether ``line``, which ``member``'s ``panel`` sent, must be confirmed by them before it
+    is played: words for the story (not a roll, which is the engine's) from a scripted
+    (tier-2) panel."""
+    if is_command(line):
+        return False
+    return any(p.ref == panel and p.tier == 2 for p in manifest(room, viewer_of(room, member)))

@@ -259,6 +259,58 @@ def test_a_frame_acts_only_just_after_its_viewer_clicks(browser, kernel, table_r
         context.close()
 
 
+WORDY_JS = """
+document.getElementById("go").addEventListener("click", function () {
+  parent.postMessage({type: "panel_intent", kind: "input", value: "WORDY 我宣布凶手是灯塔看守人。"}, "*");
+});
+"""
+
+
+def test_a_scripted_panels_words_wait_for_the_viewers_confirmation(browser, kernel, table_room: Path,
+                                                                   tmp_path: Path) -> None:  # noqa: ANN001
+    """Attacker's leftover: a tier-2 panel waits for its viewer's click (on anything of its
+    own) and sends words of its choosing as their turn. The page shows them those words, out
+    of the frame's reach, and plays them only when the viewer sends them; a cancel plays nothing."""
+    wordy = write_pack(tmp_path / "wordy", """\
+        panels:
+          - id: wordy
+            title: Wordy
+            slot: tray
+            entry: ui/wordy/index.html
+            assets: [ui/wordy/index.html, ui/wordy/wordy.js]
+            fallback: null
+        """, pack_id="wordy", files={
+        "ui/wordy/index.html": '<!doctype html><meta charset="utf-8">'
+                               '<button id="go" type="button">go</button><script src="wordy.js"></script>',
+        "ui/wordy/wordy.js": WORDY_JS})
+    dev_mounts(kernel).mount(wordy)
+    say(kernel, table_room, ".panels enable wordy", "kp")
+    table = Table(kernel, table_room, TurnSource(deque([recorded()])), seed=5)
+
+    def said() -> list[str]:
+        return [e.text for e in load(kernel, table_room).history.all() if "WORDY" in e.text]
+
+    with Server(table) as server:
+        page = open_page(browser, server.link("p1"))
+        go = page.frame_locator("iframe[data-panel='wordy/wordy']").locator("#go")
+        box = page.locator("#lw-confirm")
+        assert box.is_hidden()
+        go.click()
+        box.wait_for(state="visible", timeout=15000)
+        assert page.locator("#lw-confirm-text").inner_text() == "WORDY 我宣布凶手是灯塔看守人。"
+        page.wait_for_timeout(500)
+        assert said() == [] and table.version == 0  # shown, not played
+        page.click("#lw-confirm [data-confirm='cancel']")
+        assert box.is_hidden() and said() == []
+        go.click()
+        box.wait_for(state="visible", timeout=15000)
+        page.click("#lw-confirm [data-confirm='send']")
+        page.locator("body[data-version='1']").wait_for(timeout=20000)
+        assert said() == ["WORDY 我宣布凶手是灯塔看守人。"]
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        page.context.close()
+
+
 LEAKY_HOOKS = """
 on('reply_ready', () => {
   narrate('HOOK-SAYS ' + getvar('true_culprit'));
@@ -417,6 +469,92 @@ def test_the_keeper_plays_the_controls_from_the_page(browser, kernel, table_room
         for page in (player, keeper):
             assert not page.errors, page.errors  # type: ignore[attr-defined]
             page.context.close()
+
+
+def test_the_keeper_rotates_a_seat_from_the_page(browser, kernel, table_room: Path) -> None:  # noqa: ANN001
+    """In Chromium: the keeper makes p1 a new link by the page's button; it is shown on the
+    keeper's page once (not after a reload), p1's open page and old link stop working, and
+    the new link opens p1's page in another browser."""
+    table = Table(kernel, table_room, TurnSource(), seed=5)
+    with Server(table) as served:
+        old = served.link("p1")
+        player = open_page(browser, old)
+        keeper = open_page(browser, served.link("kp"))
+        assert player.locator("[data-seat]").count() == 0  # a player never sees the seats' controls
+        keeper.click("#lw-seats [data-seat='rotate'][data-member='p1']")
+        shown = keeper.locator("#lw-seat-link")
+        shown.filter(has_text="/t/").wait_for(timeout=20000)
+        new = shown.inner_text().strip()
+        assert new.startswith(served.origin + "/t/") and new != old
+        assert "bad" not in (keeper.locator("#lw-note").get_attribute("class") or "")
+        from panels_testkit import fetch
+
+        assert fetch(old)[0] == 404  # the old link is dead
+        assert player.evaluate("fetch(document.body.dataset.base + 'state').then(r => r.status)") == 401
+        again = open_page(browser, new)  # the new one works
+        assert again.locator("body").get_attribute("data-viewer") == "p1"
+        keeper.reload()
+        keeper.locator("#lw-seats li[data-member='p1']").wait_for(timeout=20000)
+        assert keeper.locator("#lw-seat-link").inner_text() == "" and new not in keeper.content()  # shown once
+        for page in (player, keeper, again):
+            assert not page.errors, page.errors  # type: ignore[attr-defined]
+            page.context.close()
+
+
+def test_two_players_race_for_one_pregen_from_their_pages(browser, kernel, table_room: Path) -> None:  # noqa: ANN001
+    """In Chromium: two new players (no character yet) see the room's free pregen and click to
+    claim it at the same moment; the room's .pc claim rules let one have it (their page shows
+    the character), the other is told it is taken and the list is gone from both pages."""
+    from lw_panels.serve.table import add_member
+
+    for name in ("Mei", "Noor"):
+        add_member(kernel, table_room, name, locale="en")
+    table = Table(kernel, table_room, TurnSource(), seed=5)
+    with Server(table) as served:
+        pages = {m: open_page(browser, served.link(m)) for m in ("p3", "p4")}
+        for page in pages.values():
+            page.locator("#lw-pregens li[data-pregen='阿潮'] button").wait_for(timeout=15000)
+        for page in pages.values():  # both clicks leave before either is answered
+            page.evaluate("document.querySelector('#lw-pregens li[data-pregen] button').click()")
+        for page in pages.values():
+            page.locator("#lw-pregens li").first.wait_for(state="detached", timeout=20000)
+        won = [m for m, page in pages.items() if "阿潮" in page.locator("#lw-sheet").inner_text()]
+        assert len(won) == 1, won
+        lost = pages["p4" if won == ["p3"] else "p3"]
+        lost.locator("#lw-note.bad").wait_for(timeout=20000)
+        assert "taken" in lost.locator("#lw-note").inner_text()
+        assert lost.locator("#lw-sheet").inner_text() == ""
+        for page in pages.values():
+            assert not page.errors, page.errors  # type: ignore[attr-defined]
+            page.context.close()
+
+
+def test_the_page_shows_whose_turn_it_is_from_a_status_event(browser, kernel, table_room: Path) -> None:  # noqa: ANN001
+    """In Chromium: while p1's turn waits on the model, p2's page says p1 acted -- from a small
+    ``status`` event, not a whole update (the page's version does not move) -- and once the
+    turn is applied, that it is p2's move again."""
+    from provider_servers import ProviderServer, Reply
+
+    from lwcore.turn.connection import LiveRequest
+
+    with ProviderServer("chat_completions", [Reply("钟声从雾里传来。")], first_token_delay=3) as provider:
+        live = LiveRequest(endpoint=provider.url, model="m", protocol="chat_completions")
+        table = Table(kernel, table_room, TurnSource(live=live), seed=5)
+        with Server(table) as served:
+            watcher = open_page(browser, served.link("p2"))
+            actor = open_page(browser, served.link("p1"))
+            status = watcher.locator("#lw-status")
+            assert status.inner_text() == "Turn 2 · your move"
+            actor.fill("#lw-act textarea", "我去码头。")
+            actor.click("#lw-act button")
+            status.filter(has_text="林晓 acted; the keeper is answering…").wait_for(timeout=20000)
+            assert watcher.locator("body").get_attribute("data-version") == "0"  # no whole update said it
+            status.filter(has_text="Turn 3 · your move").wait_for(timeout=30000)
+            assert watcher.locator("body").get_attribute("data-version") == "1"
+            assert "钟声从雾里传来" in watcher.locator("#lw-story").inner_text()
+            for page in (watcher, actor):
+                assert not page.errors, page.errors  # type: ignore[attr-defined]
+                page.context.close()
 
 
 HEAR_EVENTS = """

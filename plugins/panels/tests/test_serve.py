@@ -35,8 +35,8 @@ def server(kernel, table_room: Path):  # noqa: ANN001, ANN201
 
 def listen(url: str, found: queue.Queue, *, while_acting: bool = False) -> threading.Thread:
     """Read a server-sent event stream in a thread; the first ``update`` event's data goes to
-    ``found`` -- the first after the turn (not the one saying whose turn is being played),
-    unless ``while_acting``."""
+    ``found`` -- or with ``while_acting``, the first ``status`` event's (whose turn is being
+    played: a small event, never a whole update), with the names of the events before it."""
     parts = urlsplit(url)
 
     def run() -> None:
@@ -44,7 +44,7 @@ def listen(url: str, found: queue.Queue, *, while_acting: bool = False) -> threa
         conn.request("GET", parts.path)
         response = conn.getresponse()
         found.put(("status", response.status, response.getheader("content-type")))
-        event, data = None, []
+        event, data, seen = None, [], []
         while True:
             line = response.fp.readline()
             if not line:
@@ -55,10 +55,11 @@ def listen(url: str, found: queue.Queue, *, while_acting: bool = False) -> threa
             elif text.startswith("data: "):
                 data.append(text[6:])
             elif text == "":
-                if event == "update" and ("acted" in json.loads("\n".join(data)).get("status", "")) == while_acting:
-                    found.put(("update", "\n".join(data)))
+                if event == ("status" if while_acting else "update"):
+                    found.put((event, "\n".join(data), seen))
                     conn.close()
                     return
+                seen.append(event)
                 event, data = None, []
 
     thread = threading.Thread(target=run, daemon=True)
@@ -126,8 +127,10 @@ def test_every_seat_hears_whose_turn_is_being_played(kernel, table_room: Path) -
         assert found.get(timeout=10)[:2] == ("status", 200)
         status, _, body = fetch(server.link("p1") + "say", data={"text": "我去码头查看那艘空船。"})
         assert status == 200 and json.loads(body)["in_story"] is True  # the page does not print it twice
-        during = json.loads(found.get(timeout=20)[1])
-        assert during["status"] == "林晓 acted; the keeper is answering…", during["status"]
+        _, data, before_it = found.get(timeout=20)
+        during = json.loads(data)
+        assert during == {"status": "林晓 acted; the keeper is answering…"}, during  # the status line only
+        assert before_it == ["hello"]  # no whole update came first to say it
         after = json.loads(fetch(server.link("p2") + "state")[2])
         assert after["status"] == "Turn 3 · your move"
 
@@ -411,3 +414,22 @@ def test_an_intent_in_a_broken_room_is_refused_without_keeper_data(server: Serve
     for path in ("", "state", f"asset/{svg}", "frame/harbor-ui/map/index.html"):
         status, _, body = fetch(server.link("p1") + path)
         assert status >= 400 and "机密数字九九" not in body.decode("utf-8"), path
+
+
+def test_a_scripted_panels_words_are_played_only_once_confirmed(server: Server, kernel, table_room: Path) -> None:  # noqa: ANN001
+    """A tier-2 panel may wait for a click on something else and then send words of its own:
+    its words come back to be confirmed (202, nothing played) and are the seat's turn only
+    when sent again confirmed; its rolls, and a tier-1 panel's words, act at once."""
+    from panels_testkit import load
+
+    intent = server.link("p1") + "intent"
+    words = {"panel": "harbor-ui/map", "kind": "input", "value": "我去码头查看那艘空船。"}
+    status, _, body = fetch(intent, data=words)
+    assert status == 202 and json.loads(body) == {"confirm": "我去码头查看那艘空船。", "code": "confirm"}
+    assert server.table.version == 0 and load(kernel, table_room).turn_number == 1  # nothing played
+    assert fetch(intent, data={**words, "confirmed": "yes"})[0] == 202  # only true confirms
+    status, _, body = fetch(intent, data={"panel": "harbor-ui/map", "kind": "roll", "value": "1d6"})
+    assert status == 200 and "1d6" in json.loads(body)["text"]  # a roll is the engine's: no confirming
+    status, _, body = fetch(intent, data={**words, "confirmed": True})
+    assert status == 200, body
+    assert [e.text for e in load(kernel, table_room).history.all() if e.role == "player"][-1] == words["value"]

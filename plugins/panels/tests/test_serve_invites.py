@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from panels_testkit import Server, copy_room, fetch, recorded
+from panels_testkit import Server, copy_room, fetch, load, recorded
 
 from lw_panels.serve.invites import INVITES, Invites, token_hash
 from lw_panels.serve.table import Table, TurnSource
@@ -426,3 +426,235 @@ def test_lw_serve_several_rooms(tmp_path: Path, table_room: Path) -> None:
         process.communicate(timeout=20)
     both = lw(tmp_path, "serve", "fog", "--all")
     assert both.returncode == 1 and "not both" in both.stderr
+
+
+# --- the keeper's seats from the page ---------------------------------------------------------
+
+
+def renewing() -> Any:
+    """A maker of link tokens: :func:`seeds` for a seat's first link, a new one for each after."""
+    made: dict[str, int] = {}
+
+    def make(member: str) -> str:
+        made[member] = made.get(member, 0) + 1
+        return seeds(member) if made[member] == 1 else f"seat-{member}-again{made[member]}-0123456789"
+    return make
+
+
+def test_the_keeper_rotates_revokes_and_adds_seats_from_the_page(kernel, table_room: Path) -> None:  # noqa: ANN001
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=renewing())
+    with Server(table) as server:
+        keeper, player = http.cookiejar.CookieJar(), http.cookiejar.CookieJar()
+        status, _, body = fetch(server.link("kp"), jar=keeper)
+        page = body.decode("utf-8")
+        assert status == 200 and 'data-seat="rotate" data-member="p1"' in page
+        assert 'data-member="kp"' in page and 'data-seat="rotate" data-member="kp"' not in page  # not their own
+        status, _, body = fetch(server.link("p1"), jar=player)
+        assert status == 200 and b"data-seat=" not in body  # a player never sees the controls
+        origin = {"Origin": server.origin}
+        # a player's session, and a player's link, are refused before the body is read
+        for url, jar in ((f"{server.origin}/s/p1/seats", player), (server.link("p2") + "seats", None)):
+            status, _, body = fetch(url, data={"action": "rotate", "member": "p2"}, jar=jar, headers=origin)
+            assert status == 403 and json.loads(body)["code"] == "forbidden", body
+        assert fetch(server.link("p2") + "state")[0] == 200  # nothing changed
+
+        status, _, body = fetch(f"{server.origin}/s/kp/seats", data={"action": "rotate", "member": "p1"},
+                                jar=keeper, headers=origin)
+        answer = json.loads(body)
+        assert status == 200 and "只在这里显示这一次" in answer["text"], answer  # the keeper reads Chinese
+        new = answer["link"]
+        assert new.startswith(f"{server.origin}/t/") and seeds("p1") not in new
+        assert fetch(server.link("p1"))[0] == 404 and fetch(f"{server.origin}/s/p1/state", jar=player)[0] == 401
+        assert fetch(new + "state")[0] == 200
+        stored = (table_room / INVITES).read_text(encoding="utf-8")
+        assert new.split("/t/")[1].strip("/") not in stored  # hashed on disk, as lw seat does
+        status, _, body = fetch(f"{server.origin}/s/kp/state", jar=keeper)
+        assert status == 200 and new.split("/t/")[1].strip("/") not in body.decode("utf-8")  # never in an update
+
+        status, _, body = fetch(f"{server.origin}/s/kp/seats", data={"action": "revoke", "member": "p2"},
+                                jar=keeper, headers=origin)
+        assert status == 200 and "link" not in json.loads(body)
+        assert fetch(server.link("p2") + "state")[0] == 404
+
+        status, _, body = fetch(f"{server.origin}/s/kp/seats", data={"action": "add", "name": "Mei"},
+                                jar=keeper, headers=origin)
+        answer = json.loads(body)
+        assert status == 200 and "Mei" in answer["text"] and answer["link"] != new, answer
+        mei = http.cookiejar.CookieJar()
+        status, _, body = fetch(answer["link"], jar=mei)
+        assert status == 200 and 'data-base="/s/p3/"' in body.decode("utf-8")
+        members = [m.id for m in load(kernel, table_room).members]
+        assert "p3" in members
+
+        for data, words in (({"action": "add", "name": "Alex"}, "already has a member"),
+                            ({"action": "add", "name": ""}, "1 to 80 printable"),
+                            ({"action": "rotate", "member": "nobody"}, "没有这个座位"),
+                            ({"action": "revoke", "member": "kp"}, "lw seat rotate"),
+                            ({"action": "burn"}, "action must be")):
+            status, _, body = fetch(f"{server.origin}/s/kp/seats", data=data, jar=keeper, headers=origin)
+            assert status == 400 and words in json.loads(body)["error"], (data, body)
+        listed = (table_room / INVITES).read_text(encoding="utf-8")
+        assert '"p2": null' in listed
+
+
+def test_players_without_a_character_claim_a_free_pregen_one_wins_a_race(kernel, table_room: Path) -> None:  # noqa: ANN001
+    from lw_panels.serve.table import add_member
+
+    for name in ("Mei", "Noor"):
+        add_member(kernel, table_room, name, locale="en")
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=seeds)
+    with Server(table) as server:
+        assert {"p3", "p4"} <= set(server.table.fresh)
+        jars = {m: http.cookiejar.CookieJar() for m in ("p1", "p3", "p4")}
+        pages = {m: fetch(server.link(m), jar=jar)[2].decode("utf-8") for m, jar in jars.items()}
+        assert 'data-value=".pc claim 阿潮"' in pages["p3"] and 'data-value=".pc claim 阿潮"' in pages["p4"]
+        assert "data-pregen" not in pages["p1"]  # p1 plays a character already
+        state = json.loads(fetch(f"{server.origin}/s/p3/state", jar=jars["p3"])[2])
+        assert "阿潮" in state["pregens"]
+
+        answers: dict[str, tuple[int, dict[str, Any]]] = {}
+        go = threading.Barrier(2)
+
+        def claim(member: str) -> None:
+            go.wait()
+            status, _, body = fetch(f"{server.origin}/s/{member}/say", data={"text": ".pc claim 阿潮"},
+                                    jar=jars[member], headers={"Origin": server.origin})
+            answers[member] = (status, json.loads(body))
+
+        racers = [threading.Thread(target=claim, args=(m,)) for m in ("p3", "p4")]
+        for racer in racers:
+            racer.start()
+        for racer in racers:
+            racer.join(60)
+        statuses = sorted(status for status, _ in answers.values())
+        assert statuses == [200, 409], answers
+        winner = next(m for m, (status, _) in answers.items() if status == 200)
+        loser = next(m for m in answers if m != winner)
+        assert answers[loser][1]["code"] == "taken" and "taken" in answers[loser][1]["error"], answers
+        room = load(kernel, table_room)
+        assert room.member(winner).sheet and not room.member(loser).sheet
+        won = json.loads(fetch(f"{server.origin}/s/{winner}/state", jar=jars[winner])[2])
+        assert "阿潮" in won["sheet"] and won["pregens"] == ""
+        lost = json.loads(fetch(f"{server.origin}/s/{loser}/state", jar=jars[loser])[2])
+        assert lost["pregens"] == "" and lost["sheet"] == ""  # nothing free is left to claim
+
+
+# --- sessions that outlive the server -----------------------------------------------------------
+
+
+def test_sessions_are_kept_hashed_expire_and_end_with_their_link(kernel, table_room: Path) -> None:  # noqa: ANN001
+    from lw_panels.serve.sessions import MAX_SESSIONS, SESSIONS, Sessions
+
+    clock = Clock()
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=renewing())
+    with Server(table, session_clock=clock) as server:
+        jar = http.cookiejar.CookieJar()
+        status, headers, _ = raw(server.link("p1"))
+        assert status == 303 and "Max-Age=2592000" in headers["set-cookie"]  # the browser keeps it 30 days too
+        assert fetch(server.link("p1"), jar=jar)[0] == 200
+        sid = next(c.value for c in jar)
+        stored = (table_room / SESSIONS).read_text(encoding="utf-8")
+        assert sid not in stored and token_hash(sid) in stored  # the id is only in the cookie
+        own = f"{server.origin}/s/p1/state"
+        clock.now += 30 * 24 * 3600 - 1
+        assert fetch(own, jar=jar)[0] == 200
+        clock.now += 1
+        assert fetch(own, jar=jar)[0] == 401  # expired
+        assert fetch(server.link("p1"), jar=jar)[0] == 200  # the link makes a new one
+        assert fetch(own, jar=jar)[0] == 200
+        assert token_hash(sid) not in (table_room / SESSIONS).read_text(encoding="utf-8")  # the expired one is gone
+        Invites(table_room).issue("p1")  # what lw seat rotate does
+        assert fetch(own, jar=jar)[0] == 401
+        assert '"p1"' not in (table_room / SESSIONS).read_text(encoding="utf-8")  # and it forgot them
+        # a broken store: refused, located for the keeper's CLI, never a path in a player's answer
+        mei = http.cookiejar.CookieJar()
+        assert fetch(server.link("p2"), jar=mei)[0] == 200
+        (table_room / SESSIONS).write_text('{"format": 1, "sessions": {"x": 1}}', encoding="utf-8")
+        status, _, body = fetch(f"{server.origin}/s/p2/state", jar=mei)
+        assert status == 503 and str(table_room).encode() not in body
+    with pytest.raises(LwError, match="sessions file is not what lw serve writes") as caught:
+        Sessions(table_room).get("anything")
+    assert caught.value.file is not None and str(caught.value.file).endswith("sessions.json")
+    entry = {"member": "p1", "invite": "0" * 64, "expires": 1e12}
+    (table_room / SESSIONS).write_text(json.dumps({"format": 1, "sessions": {
+        f"{n:064x}": entry for n in range(MAX_SESSIONS + 1)}}), encoding="utf-8")
+    with pytest.raises(LwError, match="not what lw serve writes"):
+        Sessions(table_room).get("anything")
+
+
+def test_a_session_outlives_a_restart_of_lw_serve(tmp_path: Path, table_room: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    env.update({"LW_HOME": str(tmp_path / "home"), "PYTHONUNBUFFERED": "1"})
+
+    def serve() -> tuple[subprocess.Popen[str], str, str]:
+        process = subprocess.Popen([str(LW), "serve", str(table_room), "--port", "0"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, env=env)
+        out = "".join(process.stdout.readline() for _ in range(4))  # type: ignore[union-attr]
+        origin = re.search(r"the web table is on (http://127\.0\.0\.1:\d+)/", out)
+        assert origin, out
+        deadline = time.monotonic() + 30
+        while True:  # the links are printed before the server listens
+            try:
+                fetch(origin.group(1) + "/")
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        return process, origin.group(1), out
+
+    def stop(process: subprocess.Popen[str]) -> None:
+        process.terminate()
+        process.communicate(timeout=20)
+
+    process, origin, out = serve()
+    try:
+        link = re.search(r"\(p1\): (http://\S+/t/\S+/)", out).group(1)  # type: ignore[union-attr]
+        status, headers, _ = raw(link)
+        assert status == 303
+        cookie = headers["set-cookie"].split(";")[0]
+        assert fetch(f"{origin}/s/p1/", headers={"Cookie": cookie})[0] == 200
+    finally:
+        stop(process)
+    process, origin, _ = serve()  # a new process, a new port: the same cookie
+    try:
+        status, _, body = fetch(f"{origin}/s/p1/", headers={"Cookie": cookie})
+        assert status == 200 and 'data-viewer="p1"' in body.decode("utf-8")
+        assert fetch(f"{origin}/s/p1/state", headers={"Cookie": cookie})[0] == 200
+        assert fetch(f"{origin}/s/p2/state", headers={"Cookie": cookie})[0] == 401  # still p1's only
+        revoked = lw(tmp_path, "seat", "revoke", str(table_room), "p1")
+        assert revoked.returncode == 0, revoked.stderr
+        assert fetch(f"{origin}/s/p1/state", headers={"Cookie": cookie})[0] == 401  # revoking ends it, running
+    finally:
+        stop(process)
+
+
+def test_the_stores_are_read_again_only_when_their_file_changed(tmp_path: Path) -> None:
+    """A flood of wrong links costs a ``stat`` each, not a read: the file is parsed again only
+    when it changed -- and then always, even to the same size within the same instant (an
+    atomic write is a new file), so a revocation is never missed."""
+    from lw_panels.serve.stores import FileCache
+    from lwcore.io import atomic_write_text
+
+    path = tmp_path / "store.json"
+    parsed: list[Any] = []
+
+    def parse(data: Any) -> Any:
+        parsed.append(data)
+        return data
+
+    cache = FileCache(path, parse)
+    assert cache.read() is None and parsed == [None]  # no file yet
+    atomic_write_text(path, '{"a": 1}')
+    for _ in range(100):
+        assert cache.read() == {"a": 1}
+    assert parsed == [None, {"a": 1}]
+    stamp = os.stat(path)
+    atomic_write_text(path, '{"a": 2}')  # same size ...
+    os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # ... and the same time
+    assert cache.read() == {"a": 2}
+    path.unlink()
+    assert cache.read() is None
+    path.write_text("[", encoding="utf-8")
+    for _ in range(2):  # a broken file is refused at every read, never a stale value
+        with pytest.raises(LwError):
+            cache.read()

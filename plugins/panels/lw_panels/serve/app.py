@@ -12,14 +12,22 @@ the seat's current link, for the sandboxed frame sends no cookie). Everything ac
 ``GET /t/TOKEN/``                              the seat's link: a new session, then ``/s/SEAT/``
 ``GET /s/SEAT/``                               the member's page (:func:`lw_panels.html.page_html`)
 ``GET /t/TOKEN/state``                         the member's current update (JSON)
-``GET /t/TOKEN/events``                        server-sent events: ``update`` after every change;
-                                               on the keeper's seat also ``delta`` (a live turn's
+``GET /t/TOKEN/events``                        server-sent events: ``update`` after every change,
+                                               ``status`` when a turn begins to be played (or
+                                               is refused): only the page's status line; on the
+                                               keeper's seat also ``delta`` (a live turn's
                                                narration as the model writes it)
 ``POST /t/TOKEN/say``                          ``{"text"}``: act as the member (a command or a turn)
-``POST /t/TOKEN/intent``                       ``{"panel", "kind", "value"}``: a panel intent
+``POST /t/TOKEN/intent``                       ``{"panel", "kind", "value"}``: a panel intent; a
+                                               scripted panel's words answer 202 ``{"confirm":
+                                               LINE}`` and are played only when sent again
+                                               with ``"confirmed": true`` (the page asks first)
 ``POST /t/TOKEN/control``                      the keeper's seat only: ``{"action": "regenerate" |
                                                "rewind" | "edit" | "choose" | "stop", "turn",
                                                "text", "number"}`` (:meth:`Table.control`)
+``POST /t/TOKEN/seats``                        the keeper's seat only: ``{"action": "rotate" |
+                                               "revoke", "member"}`` or ``{"action": "add",
+                                               "name"}``; a new link is in the answer only
 ``GET /t/TOKEN/asset/SHA256``                  a picture of a panel in the member's manifest
 ``GET /t/TOKEN/frame/PACK/PANEL/PATH``         a declared file of a tier-2 panel of theirs
                                                (also ``/f/KEY/PACK/PANEL/PATH``)
@@ -30,8 +38,10 @@ room's link keeps working however the room is served (:func:`_moved_links`: ``/t
 sent on to ``/r/NAME/t/TOKEN/…`` and back, 307). A link that opens no seat, opened in a
 browser, answers a small page with the player's next step.
 
-A link rotated or revoked (``lw seat``) stops working at once, and so does every session made
-from it (its open event streams end within a second). Acting (``say``, ``intent``,
+A link rotated or revoked (``lw seat``, or the keeper's page) stops working at once, and so
+does every session made from it (its open event streams end within a second). Sessions are kept
+hashed in the room's folder, so they outlive a restart, until they expire
+(:mod:`lw_panels.serve.sessions`). Acting (``say``, ``intent``,
 ``control``) is limited per seat (:mod:`lw_panels.serve.ratelimit`): 429 with ``Retry-After``.
 A seat keeps at most :data:`MAX_STREAMS_PER_SEAT` event streams open (a new one ends the oldest).
 
@@ -75,8 +85,8 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from lw_panels.html import frame_policy, page_html, page_policy, update_json
-from lw_panels.intents import intent_line
+from lw_panels.html import frame_policy, page_html, page_policy, status_html, update_json
+from lw_panels.intents import intent_line, needs_confirm
 from lw_panels.load import asset_bytes
 from lw_panels.manifest import manifest, room_packs
 from lw_panels.messages import MESSAGES
@@ -84,7 +94,7 @@ from lw_panels.serve.invites import Invites, token_hash
 from lw_panels.serve.origins import normal_origin, own_origin, public_origin
 from lw_panels.serve.ratelimit import ACTS_PER_MINUTE, READS_PER_MINUTE, RateLimit, retry_after
 from lw_panels.serve.sessions import COOKIE, Sessions
-from lw_panels.serve.table import Seat, Table, json_error, staged_hashes
+from lw_panels.serve.table import Seat, Table, invite_link, json_error, staged_hashes
 from lwcore.api import LwError, Room, js_enabled, load_json, room_in_use, room_lock, viewer_of
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -105,8 +115,9 @@ _SAFE = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", 
 
 class Hub:
     """Who listens for updates: one queue per open event stream, by seat. An item is
-    ``(event, data)``: ``update`` (a seat's whole update) or ``delta`` (narration as the model
-    writes it, for the keeper's seats only); ``None`` ends the stream. Each stream has a check
+    ``(event, data)``: ``update`` (a seat's whole update), ``status`` (whose turn is being
+    played: the page's status line) or ``delta`` (narration as the model writes it, for the
+    keeper's seats only); ``None`` ends the stream. Each stream has a check
     (is the link or session it was opened with still good?): :meth:`prune` ends those that fail it."""
 
     def __init__(self) -> None:
@@ -149,8 +160,8 @@ class Hub:
     def put(self, member: str, item: tuple[str, str]) -> None:
         """Queue ``item`` for every stream of ``member``'s seat. A stream that does not keep up
         holds at most :data:`STREAM_UPDATES` items when an update comes (the oldest go: the
-        newest update is what counts), and a delta finding it full is dropped (the turn's
-        update brings the whole narration)."""
+        newest update is what counts), and a delta or a status finding it full is dropped (the
+        turn's update brings the whole narration and the status after it)."""
         for queue in list(self.listeners.get(member, ())):
             if item[0] == "update":
                 while queue.qsize() >= STREAM_UPDATES:
@@ -231,33 +242,39 @@ class _Access:
 
 def create_app(table: Table, *, body_seconds: float = BODY_TIME_LIMIT, public_url: str | None = None,
                acts_per_minute: int = ACTS_PER_MINUTE, clock: Callable[[], float] | None = None,
-               reads_per_minute: int = READS_PER_MINUTE) -> Starlette:
+               reads_per_minute: int = READS_PER_MINUTE, session_clock: Callable[[], float] | None = None) -> Starlette:
     """The ASGI app serving ``table`` at the root (``body_seconds``: how long a write's body
     may take). ``public_url``: the address players reach the table at
     (``https://table.example.org``, behind a reverse proxy): requests naming its host are
     answered too, and writes from its origin accepted; every other name still gets 421
     (:func:`public_origin`). ``acts_per_minute``: how often one seat may act (0: no limit);
     ``reads_per_minute``: how often it may reach the table at all (pages, updates, files);
-    ``clock``: the rate limit's clock (``time.monotonic``). Several rooms: :func:`create_site`."""
+    ``clock``: the rate limit's clock (``time.monotonic``); ``session_clock``: the sessions'
+    (``time.time``). Several rooms: :func:`create_site`."""
     return create_site({"": table}, body_seconds=body_seconds, public_url=public_url,
-                       acts_per_minute=acts_per_minute, clock=clock, reads_per_minute=reads_per_minute)
+                       acts_per_minute=acts_per_minute, clock=clock, reads_per_minute=reads_per_minute,
+                       session_clock=session_clock)
 
 
 def create_site(tables: Mapping[str, Table], *, body_seconds: float = BODY_TIME_LIMIT, public_url: str | None = None,
                 acts_per_minute: int = ACTS_PER_MINUTE, clock: Callable[[], float] | None = None,
-                operator: str | None = None, reads_per_minute: int = READS_PER_MINUTE) -> Starlette:
+                operator: str | None = None, reads_per_minute: int = READS_PER_MINUTE,
+                session_clock: Callable[[], float] | None = None) -> Starlette:
     """The ASGI app serving each of ``tables`` under its path prefix (``""``: the root, for one
     room; ``/r/NAME`` for several): every room keeps its own seats, sessions, event streams
     and acting limits, and plays its turns on its own queue, so turns in different rooms run
     at the same time. ``operator``: the token of the operator's page (``/o/TOKEN/``: each room,
-    its seats and their state -- no game data). The other options are :func:`create_app`'s."""
+    its seats and their state -- no game data). ``session_clock``: the sessions' clock (seconds
+    since the epoch, ``time.time``: they outlive the process). The other options are
+    :func:`create_app`'s."""
     public = public_origin(public_url) if public_url else None
     routes = [Route("/", _index)]
     hubs: dict[str, Hub] = {}
     for prefix, table in tables.items():
         room_routes, hubs[prefix] = _room_app(table, prefix=prefix, public=public, body_seconds=body_seconds,
                                               limit=RateLimit(acts_per_minute, clock=clock),
-                                              reads=RateLimit(reads_per_minute, clock=clock))
+                                              reads=RateLimit(reads_per_minute, clock=clock),
+                                              session_clock=session_clock)
         routes += room_routes
     if operator is not None:
         routes.append(Route("/o/{token}/", _operator_page(tables, hubs, token_hash(operator))))
@@ -366,17 +383,18 @@ def _operator_page(tables: Mapping[str, Table], hubs: Mapping[str, Hub], hashed:
                         f"<p>acting now: {html.escape(acting)}</p><ul>{seats}</ul>")
         return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver tables</title>"
                             f"<h1>Rooms served</h1>{''.join(rows)}"
-                            "<p>Links are changed with <code>lw seat rotate|revoke|add ROOM …</code>.</p>",
+                            "<p>Links are changed from the keeper's page, or with <code>lw seat rotate|revoke|add ROOM …</code>.</p>",
                             headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
     return page
 
 
 def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: float,
-              limit: RateLimit, reads: RateLimit) -> tuple[list[Route], Hub]:
+              limit: RateLimit, reads: RateLimit,
+              session_clock: Callable[[], float] | None = None) -> tuple[list[Route], Hub]:
     """The routes of one room's table under ``prefix``, and its hub of event streams."""
     hub = Hub()
     invites = table.invites
-    sessions = Sessions()
+    sessions = Sessions(table.path, clock=session_clock)
     secret = secrets.token_bytes(32)  # frame keys are good for this process only
     folder = _identity(table.path)
     """The room's folder as it was when the table started: a room moved away (and perhaps
@@ -419,9 +437,9 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
                         return _Access(seat, f"{prefix}/f/{params['key']}/", invite, invites)
             raise _Refusal(404, "no such panel here")
         session = sessions.get(request.cookies.get(COOKIE))
+        # a session whose link changed is refused, not deleted here (no write on the event loop):
+        # rotating or revoking forgets it, and an expired one goes at the store's next write
         if session is None or slug(session.member) != params.get("seat") or not invites.valid(session.member, session.invite):
-            if session is not None and not invites.valid(session.member, session.invite):
-                sessions.end(session.id)
             raise _Refusal(401, "this page's session has ended: open your seat's link again (if the keeper "
                                 "changed or revoked it, ask them for your seat's link)")
         seat = table.seat(session.member)
@@ -459,6 +477,21 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
                        if isinstance(view_or_error, LwError) else update_json(view_or_error))
             hub.put(seat.member, ("update", payload))
 
+    def announce() -> None:
+        """Every listening seat hears whose turn is being played now (a ``status`` event: the
+        page's status line, in that seat's language) -- not a whole update: nothing else changed."""
+        status = {"turn": table.turn, "acting": table.waiting[0] if table.waiting else None}
+        said: dict[tuple[str, bool], str] = {}
+        for member, queues in list(hub.listeners.items()):
+            seat = table.seats.get(member)
+            if not queues or seat is None:
+                continue
+            key = (seat.locale, seat.keeper)
+            if key not in said:
+                said[key] = json.dumps({"status": status_html({"locale": seat.locale, "keeper": seat.keeper,
+                                                               "status": status})}, ensure_ascii=False)
+            hub.put(member, ("status", said[key]))
+
     async def join(request: Request) -> Response:
         """A seat's link: a new session of that seat, and on to its page without the token (a
         link that opens no seat: a page saying why, since a browser opened it)."""
@@ -467,10 +500,10 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
         except _Refusal as refusal:
             return _refusal_page(refusal)
         seat = way.seat
-        session = sessions.open(seat.member, way.invite)
+        session = await run(sessions.open, seat.member, way.invite)
         where = f"{prefix}/s/{slug(seat.member)}/"
         response = RedirectResponse(where, status_code=303, headers=_SAFE)
-        response.set_cookie(COOKIE, session.id, path=where, httponly=True, samesite="strict",
+        response.set_cookie(COOKIE, session.id, path=where, httponly=True, samesite="strict", max_age=int(sessions.lifetime),
                             secure=public is not None and public.startswith("https://") and own_origin(
                                 request.headers.get("host", ""), request.url.scheme, public) == public)
         return response
@@ -558,7 +591,7 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
             deadline = table.deadline()
             done = asyncio.wrap_future(submit(deadline))
             if len(table.waiting) > waiting:
-                await broadcast()
+                announce()
             try:
                 outcome = await asyncio.wait_for(asyncio.shield(done), deadline.remaining())
             except asyncio.TimeoutError:
@@ -568,9 +601,9 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
                 outcome = await done  # it is saving: its answer is the truth
         except LwError as exc:
             if len(table.waiting) != waiting:  # a turn that did not play: nobody is acting any more
-                await broadcast()
+                announce()
             status = {"forbidden": 403, "invalid": 400, "no_reply": 409, "no_model": 409, "cancelled": 409,
-                      "refused": 409, "deadline": 504, "busy": 429}.get(exc.code or "", 422)
+                      "refused": 409, "deadline": 504, "busy": 429, "taken": 409}.get(exc.code or "", 422)
             return JSONResponse(json_error(exc), status_code=status, headers=_SAFE)
         if outcome.changed:
             await broadcast()
@@ -604,18 +637,69 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
         if too_fast is not None:
             return too_fast
 
-        def line() -> str:
+        def line() -> tuple[str, bool]:
             with room_lock(table.path, shared=True):
                 room = Room.load(table.path, table.kernel)
-                return intent_line(room, room.member(seat.member), data.get("panel"), data.get("kind"),
-                                   data.get("value"))
+                member = room.member(seat.member)
+                text = intent_line(room, member, data.get("panel"), data.get("kind"), data.get("value"))
+                return text, needs_confirm(room, member, data.get("panel"), text)
         try:
-            text = await run(line)
+            text, confirm = await run(line)
         except LwError as exc:
             shown = seat.error(exc)  # reading the room can fail on keeper-only data
             status = {"forbidden": 403, "invalid": 400}.get(shown.code or "", 422)
             return JSONResponse(json_error(shown), status_code=status, headers=_SAFE)
+        if confirm and data.get("confirmed") is not True:  # the viewer reads a script's words before they are said
+            return JSONResponse({"confirm": text, "code": "confirm"}, status_code=202, headers=_SAFE)
         return await act(seat, text)
+
+    async def manage(request: Request) -> Response:
+        """The keeper's hold on the seats from their page: ``{"action": "rotate" | "revoke",
+        "member"}`` or ``{"action": "add", "name"}``. A new link is in this answer only (to the
+        keeper who asked: no update, no event carries it); a player's seat is refused (403)
+        before its body is read."""
+        seat = seat_of(request)
+        t = MESSAGES.bind(seat.locale)
+        if not seat.keeper:
+            return JSONResponse({"error": t("serve.seats_keeper_only"), "code": "forbidden"}, status_code=403,
+                                headers=_SAFE)
+        data = await body_of(request)
+        too_fast = slowed(seat)
+        if too_fast is not None:
+            return too_fast
+        action, member = data.get("action"), data.get("member")
+        origin = own_origin(request.headers.get("host", ""), request.url.scheme, public) or ""
+        try:
+            if action == "add":
+                added = await asyncio.wrap_future(table.add_seat(seat, data.get("name")))
+                token = await run(invites.issue, added.member)
+                text = t("serve.seat_added", name=added.name)
+            elif action in ("rotate", "revoke"):
+                target = table.seat(member) if isinstance(member, str) and member else None
+                if target is None:
+                    return JSONResponse({"error": t("serve.seat_unknown"), "code": "invalid"}, status_code=400,
+                                        headers=_SAFE)
+                if target.member == seat.member:  # the keeper's own page would end with it
+                    return JSONResponse({"error": t("serve.seat_own"), "code": "invalid"}, status_code=400,
+                                        headers=_SAFE)
+                if action == "rotate":
+                    token = await run(invites.issue, target.member)
+                    text = t("serve.seat_rotated", name=target.name)
+                else:
+                    await run(invites.revoke, target.member)
+                    token, text = None, t("serve.seat_revoked", name=target.name)
+                hub.prune()  # its open pages end now, not at the next second's check
+            else:
+                return JSONResponse({"error": "action must be rotate, revoke or add", "code": "invalid"},
+                                    status_code=400, headers=_SAFE)
+        except LwError as exc:
+            status = {"forbidden": 403, "invalid": 400, "deadline": 504}.get(exc.code or "", 422)
+            return JSONResponse(json_error(exc), status_code=status, headers=_SAFE)
+        await broadcast()  # the keepers' pages show the seats' new states
+        answer: dict[str, Any] = {"text": text}
+        if token is not None:
+            answer["link"] = invite_link(origin + prefix, token)
+        return JSONResponse(answer, headers=_SAFE)
 
     def member_panels(seat: Seat) -> tuple[Any, list[Any]]:
         with room_lock(table.path, shared=True):
@@ -679,6 +763,7 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
             Route(f"{way}/say", say, methods=["POST"]),
             Route(f"{way}/intent", intent, methods=["POST"]),
             Route(f"{way}/control", control, methods=["POST"]),
+            Route(f"{way}/seats", manage, methods=["POST"]),
             Route(f"{way}/asset/{{sha:str}}", asset),
         ]
     return routes, hub

@@ -6,9 +6,10 @@ has never had one). The clear token exists only in the answer of :meth:`Invites.
 once: when a seat's link is made, and again made anew by ``lw seat rotate``); nothing on disk
 can be turned back into a link. Writes are atomic and hold the store's own lock
 (``.lw/invites``), not the room's writer lock, so changing a link never waits for a turn in
-progress. A running server sees a change at its next request (:meth:`Invites.current` reads
-the small file each time: no cached copy can outlive a change), so a rotated or revoked link
-stops working at once.
+progress. A running server sees a change at its next request (:meth:`Invites.current` checks
+the file's identity, size and time each time and reads it again when any changed: no cached
+copy can outlive a change), so a rotated or revoked link
+stops working at once (and the seat's sessions are forgotten: :mod:`lw_panels.serve.sessions`).
 
 Because the store lives in the room's folder, a link belongs to that folder and no other: a
 room renamed, and a new room made under the old name, has none of the old room's links.
@@ -19,12 +20,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import os
 import secrets
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
-from lwcore.api import FolderLock, LwError, atomic_write_text, read_json
+from lw_panels.serve.sessions import Sessions
+from lw_panels.serve.stores import FileCache
+from lwcore.api import FolderLock, LwError, atomic_write_text
 
 INVITES = ".lw/invites.json"
 LOCK_NAME = "invites"
@@ -50,14 +53,18 @@ class Invites:
         self.folder = Path(folder)
         self.path = self.folder / INVITES
         self.make = make or (lambda member: new_token())
+        self._cache = FileCache(self.path, self._parse)
 
     # -- reading ---------------------------------------------------------------------------
 
     def current(self) -> dict[str, str | None]:
-        """``member -> hash`` (``None``: revoked) as the file holds it now."""
-        if not os.path.lexists(self.path):
+        """``member -> hash`` (``None``: revoked) as the file holds it now (read again only when
+        it changed: :class:`lw_panels.serve.stores.FileCache`)."""
+        return dict(self._cache.read())
+
+    def _parse(self, data: Any) -> dict[str, str | None]:
+        if data is None:
             return {}
-        data = read_json(self.path)  # bounded; a FIFO or a device is refused, never waited on
         seats = data.get("seats") if isinstance(data, dict) else None
         if not isinstance(seats, dict) or len(seats) > MAX_SEATS or not all(
                 isinstance(k, str) and (v is None or (isinstance(v, str) and len(v) == 64)) for k, v in seats.items()):
@@ -87,6 +94,7 @@ class Invites:
         which is not kept anywhere."""
         token = self.make(member)
         self._change(lambda seats: seats.__setitem__(member, token_hash(token)))
+        Sessions(self.folder).forget(member)
         return token
 
     def revoke(self, member: str) -> bool:
@@ -97,6 +105,7 @@ class Invites:
             had.append(seats.get(member) is not None)
             seats[member] = None
         self._change(drop)
+        Sessions(self.folder).forget(member)
         return had[0]
 
     def ensure(self, members: Iterable[str]) -> dict[str, str]:

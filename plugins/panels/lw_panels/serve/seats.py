@@ -19,8 +19,8 @@ import click
 
 from lw_panels.serve.invites import Invites
 from lw_panels.serve.origins import public_origin
-from lw_panels.serve.table import invite_link
-from lwcore.api import ROOM, LwError, Member, Room, cli_state as state, room_lock
+from lw_panels.serve.table import add_member, invite_link
+from lwcore.api import ROOM, LwError, Room, cli_state as state, room_lock
 
 DEFAULT_URL = "http://127.0.0.1:8765"
 """``lw serve``'s own address with its default ``--port``: where ``lw seat`` links point by default."""
@@ -82,22 +82,8 @@ def revoke(ctx: click.Context, room: Path, member: str) -> None:
 def add(ctx: click.Context, room: Path, name: str, member_id: str | None, locale: str | None, url: str) -> None:
     """A new player seat named NAME in ROOM, and its link. The player claims a free
     pregenerated character at the table (.pc list, .pc claim N)."""
-    kernel = state(ctx).kernel
-    name = name.strip()
-    if not name or len(name) > 80 or any(not ch.isprintable() for ch in name):
-        raise LwError("a seat's name is 1 to 80 printable characters", expected='lw seat add ROOM "Mei"')
-    with room_lock(room):
-        loaded = Room.load(room, kernel)
-        if member_id is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", member_id):
-            raise LwError("--id is 1 to 32 letters, digits, _ or -", expected="--id p5")
-        taken = {m.id for m in loaded.members} | {m.name for m in loaded.members}
-        new_id = member_id or next(f"p{n}" for n in range(1, len(taken) + 2) if f"p{n}" not in taken)
-        if new_id in taken or name in taken:
-            raise LwError(f"room {loaded.file.id!r} already has a member {new_id if new_id in taken else name!r}",
-                          expected="another name (or --id)")
-        loaded.file.players.append(Member(id=new_id, name=name, locale=locale))
-        loaded.mark("room")
-        loaded.save()
+    member = add_member(state(ctx).kernel, room, name, member_id, locale)
+    name, new_id = member.name or member.id, member.id
     token = Invites(room).issue(new_id)
     click.echo(f"{name} ({new_id}): {invite_link(_base(url), token)}")
     click.echo("A running table knows the new seat at once. At the table: .pc list, then .pc claim N.")

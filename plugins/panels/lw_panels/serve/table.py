@@ -18,6 +18,7 @@ plays in the same room safely.
 from __future__ import annotations
 
 import random
+import re
 import threading
 from collections import deque
 from collections.abc import Mapping
@@ -38,17 +39,20 @@ from lwcore.api import (
     HistoryEntry,
     LiveRequest,
     LwError,
+    Member,
     Room,
     TextDelta,
     TurnEvent,
     calling,
     controls,
     is_command,
+    project_all,
     protocol_of_reply,
     queue_for,
     recorded_audience,
     redacted,
     room_lock,
+    viewer_of,
 )
 
 if TYPE_CHECKING:
@@ -122,6 +126,8 @@ class Table:
         with room_lock(self.path, shared=True):
             loaded = Room.load(self.path, kernel)
         self.title = loaded.file.id
+        self.turn = loaded.turn_number + 1
+        """The room's next turn as last read (a status event's; every view reads it anew)."""
         self.seats: dict[str, Seat] = {}
         """The seats by member id."""
         self._seat(loaded)
@@ -180,7 +186,9 @@ class Table:
         out: dict[str, dict[str, Any] | LwError] = {}
         with room_lock(self.path, shared=True):
             try:
-                room: Room | LwError = Room.load(self.path, self.kernel)
+                loaded = Room.load(self.path, self.kernel)
+                self.turn = loaded.turn_number + 1
+                room: Room | LwError = loaded
             except LwError as exc:
                 room = exc
             for seat in seats:
@@ -191,6 +199,10 @@ class Table:
                     view = table_view(room, seat.member, ui=self.ui, version=self.version,
                                       asset_base=asset_base, frame_base=frame_base, staged=self.staged)
                     view["status"] = {"turn": room.turn_number + 1, "acting": self.waiting[0] if self.waiting else None}
+                    if seat.keeper:
+                        view["seats"] = self._seat_states(room, seat)
+                    elif view.get("sheet") is None:
+                        view["pregens"] = free_pregens(room, seat.member)
                     out[seat.member] = view
                 except LwError as exc:
                     out[seat.member] = seat.error(exc)
@@ -198,6 +210,29 @@ class Table:
         if isinstance(failed, LwError):
             raise failed
         return out
+
+    def _seat_states(self, room: Room, keeper: Seat) -> list[dict[str, Any]]:
+        """Each member of ``room`` and the state of their link (``made``, ``revoked``, ``none``),
+        for a keeper's page: never a link or its hash."""
+        links = self.invites.current()
+        return [{"member": m.id, "name": m.name or m.id, "keeper": room.is_keeper(m), "self": m.id == keeper.member,
+                 "link": "made" if links.get(m.id) else "revoked" if m.id in links else "none"}
+                for m in room.members]
+
+    def add_seat(self, seat: Seat, name: Any, deadline: Deadline | None = None) -> Future[Seat]:
+        """Queue a new player seat named ``name`` (the keeper's, from the page): the member is
+        added to the room on its turn queue (after the lines before it, never during a turn);
+        its future is the new seat (a located :class:`LwError` for a bad or taken name)."""
+        _keeper_only(seat, MESSAGES.bind(seat.locale)("serve.seats_keeper_only"))
+        if not isinstance(name, str):
+            raise LwError("name must be a string", code="invalid")
+
+        def job() -> Seat:
+            member = add_member(self.kernel, self.path, name)
+            with room_lock(self.path, shared=True):
+                self._seat(Room.load(self.path, self.kernel))
+            return self.seats[member.id]
+        return self.queue.submit(job, deadline=deadline or self.deadline())
 
     def deadline(self) -> Deadline:
         """A new line's deadline: :attr:`turn_seconds` from now."""
@@ -401,9 +436,52 @@ def invite_link(origin: str, token: str) -> str:
     return f"{origin}/t/{token}/"
 
 
-def _keeper_only(seat: Seat) -> None:
+def _keeper_only(seat: Seat, message: str = "only the keeper can regenerate, edit, rewind or stop a turn") -> None:
     if not seat.keeper:
-        raise LwError("only the keeper can regenerate, edit, rewind or stop a turn", code="forbidden")
+        raise LwError(message, code="forbidden")
+
+
+PREGEN = "pregen"
+"""The document type of a room's claimable pregenerated characters (the ``.pc`` roster: its
+rules -- one claimer each, one each, bound to the room's rule system -- are the room's
+``.pc claim`` command's; the table only lists them and sends that command)."""
+
+
+def free_pregens(room: Room, member: str) -> list[dict[str, Any]]:
+    """The pregens nobody has claimed, as ``member`` may see them (``{"id", "name", "blurb"}``,
+    from the document type's own projection); none when the room has no roster (or its type
+    is not installed)."""
+    try:
+        docs = project_all(room, room.documents.all(PREGEN), viewer_of(room, room.member(member)))
+    except LwError:
+        return []
+    return [{"id": doc.id, "name": str(seen.get("name") or doc.id), "blurb": str(seen.get("blurb") or "")}
+            for doc, seen in docs if not seen.get("claimed_by")]
+
+
+def add_member(kernel: Kernel, room: Path, name: str, member_id: str | None = None,
+               locale: str | None = None) -> Member:
+    """A new player ``name`` in the room folder ``room`` (id ``member_id``, default the next
+    free ``pN``; ``locale``, default the room's), saved under the room's writer lock. Refused
+    (code ``invalid``) for a name that is not 1 to 80 printable characters, a bad id, or a
+    name or id the room already has."""
+    name = name.strip()
+    if not name or len(name) > 80 or any(not ch.isprintable() for ch in name):
+        raise LwError("a seat's name is 1 to 80 printable characters", code="invalid", expected='"Mei"')
+    if member_id is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", member_id):
+        raise LwError("--id is 1 to 32 letters, digits, _ or -", code="invalid", expected="--id p5")
+    with room_lock(room):
+        loaded = Room.load(room, kernel)
+        taken = {m.id for m in loaded.members} | {m.name for m in loaded.members}
+        new_id = member_id or next(f"p{n}" for n in range(1, len(taken) + 2) if f"p{n}" not in taken)
+        if new_id in taken or name in taken:
+            raise LwError(f"room {loaded.file.id!r} already has a member {new_id if new_id in taken else name!r}",
+                          code="invalid", expected="another name (or --id)")
+        member = Member(id=new_id, name=name, locale=locale)
+        loaded.file.players.append(member)
+        loaded.mark("room")
+        loaded.save()
+    return member
 
 
 def _no_model(seat: Seat, *, recorded: bool) -> LwError:

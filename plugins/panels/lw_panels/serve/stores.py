@@ -1,0 +1,50 @@
+"""The web table's small stores on disk (seat invites, sessions), read at every request
+without reading the file at every request.
+
+:class:`FileCache` keeps what a file parsed to, keyed by the file's device, inode, size and
+modification time (ns). The stores are only ever replaced whole (an atomic write: a new file
+renamed over the old one, so a new inode while the old one still exists), so a change made by
+this process, another ``lw serve`` or ``lw seat`` always gives another key: a rotated or
+revoked link is seen at the very next request, while a request that changes nothing (a flood
+of wrong links, say) costs one ``stat`` and never a read or a parse.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from lwcore.api import read_json
+
+T = TypeVar("T")
+
+
+class FileCache(Generic[T]):
+    """``parse(data)`` of the JSON file ``path`` (``data``: ``None`` when there is no file), read
+    again only when the file changed. A bad file raises ``parse``'s (or :func:`read_json`'s)
+    located error at every read, never a stale value."""
+
+    def __init__(self, path: Path, parse: Callable[[Any], T]) -> None:
+        self.path = path
+        self.parse = parse
+        self._held: tuple[tuple[int, int, int, int] | None, T] | None = None
+        self._lock = threading.Lock()
+
+    def read(self) -> T:
+        try:
+            info = os.stat(self.path)
+            key: tuple[int, int, int, int] | None = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+        except FileNotFoundError:
+            key = None if not os.path.lexists(self.path) else (-1, -1, -1, -1)  # a dangling link: read_json says so
+        except OSError:
+            key = (-1, -1, -1, -1)
+        held = self._held
+        if held is not None and held[0] == key and key != (-1, -1, -1, -1):
+            return held[1]
+        with self._lock:
+            value = self.parse(None if key is None else read_json(self.path))  # bounded; a FIFO is refused
+            self._held = (key, value)
+        return value
