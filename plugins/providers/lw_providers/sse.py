@@ -13,7 +13,12 @@ for its end, so a hostile stream costs bounded memory and time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from lwcore.api import LwError
+
+T = TypeVar("T")
 
 MAX_SSE_LINE_BYTES = 1024 * 1024
 MAX_SSE_EVENT_BYTES = 4 * 1024 * 1024
@@ -52,6 +57,18 @@ class SseReader:
             if event is not None:
                 out.append(event)
         return out
+
+    def take(self, chunk: bytes, read: Callable[[bytes], T | None]) -> T | None:
+        """What ``read`` makes of ``chunk`` as one whole event, if the reader is between events
+        and ``chunk`` is no longer than a line: the event is then counted as read. None, and
+        nothing read, when it is not or ``read`` gives None (:meth:`feed` it then)."""
+        if self._pending or self._data or self._event is not None or len(chunk) > MAX_SSE_LINE_BYTES:
+            return None
+        got = read(chunk)
+        if got is not None:
+            self.events += 1
+            self.bytes += len(chunk)
+        return got
 
     def _whole(self, chunk: bytes) -> list[tuple[str | None, str]] | None:
         """The one event of a chunk that is exactly one event of one ``data:`` line (after an

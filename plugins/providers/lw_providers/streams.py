@@ -154,6 +154,7 @@ class _Stream:
         self.events = 0
         self.done = False
         self._template: tuple[str | None, str, str, Any] | None = None
+        self._raw: tuple[bytes, bytes, Any] | None = None
         self._learning = LEARNING
 
     def feed(self, event: str | None, data: str) -> list[Delta]:
@@ -204,7 +205,28 @@ class _Stream:
             found = self._text_of(event, obj) if isinstance(obj, dict) else None
             if found is not None and found[0] == probe:
                 self._template = (event, before, after, found[1])
+                head = (f"event: {event}\n" if event is not None else "") + "data: " + before
+                self._raw = (head.encode("utf-8"), (after + "\n\n").encode("utf-8"), found[1])
                 return
+
+    def feed_chunk(self, chunk: bytes) -> list[Delta] | None:
+        """The deltas of ``chunk`` when it is, as sent, one whole SSE event (one ``data:`` line,
+        ``event:`` first if named) that matches the template; None for any other chunk, which
+        then goes through the SSE reader and :meth:`feed`. Feed it only with the SSE reader
+        between events (:meth:`lw_providers.sse.SseReader.take`)."""
+        raw = self._raw
+        if raw is None or self.done or not chunk.startswith(raw[0]) or not chunk.endswith(raw[1]):
+            return None
+        middle = chunk[len(raw[0]):len(chunk) - len(raw[1])]
+        try:  # strict: a raw CR or LF (another SSE line) is refused as any control character
+            literal = middle.decode("utf-8")
+            text, stop = _scan_string(literal, 0)
+        except ValueError:  # not UTF-8 (UnicodeDecodeError), not one JSON string
+            return None
+        if stop != len(literal) or not text or "\\u" in literal and _SURROGATE_ESCAPE.search(literal):
+            return None
+        self.events += 1
+        return self._text(text, raw[2])
 
     def _text_of(self, event: str | None, obj: Mapping[str, Any]) -> tuple[str, Any] | None:
         """``(text, where)`` when ``obj``, read now, would only add ``text`` to the narration

@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
+import httpx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from provider_servers import Reply, encode, events_for
 
 from lwcore.errors import LwError
+from lwcore.api import CallOptions
+from lw_providers import client
+from lw_providers.client import Target
 from lw_providers.adapters import ANTHROPIC_MESSAGES, CHAT_COMPLETIONS, RESPONSES
 from lw_providers.sse import MAX_SSE_EVENT_BYTES, MAX_SSE_LINE_BYTES, SseReader
 from lw_providers.streams import MAX_STREAM_BLOCKS, READERS
@@ -282,4 +286,27 @@ def test_narration_read_through_a_template_is_read_as_the_whole_event_would_be(p
             start = data.index(key) + len(key) - 1
             stop = json.decoder.scanstring(data, start + 1)[1]
             changed = [*events[:i], (name, data[:start] + swap + data[stop:]), *events[i + 1:]]
-            assert _outcome(READERS[protocol](), changed) == _outcome(Whole(), changed), (i, swap)
+            whole = _outcome(Whole(), changed)
+            assert _outcome(READERS[protocol](), changed) == whole, (i, swap)
+            assert _client_outcome(protocol, changed) == whole, (i, swap)
+
+
+class _Chunks(httpx.SyncByteStream):
+    def __init__(self, chunks: list[bytes]) -> None:
+        self.chunks = chunks
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield from self.chunks
+
+
+def _client_outcome(protocol: str, events: list[tuple[str | None, str]]) -> Any:
+    """What the client's stream reader makes of ``events``, each arriving in its own read."""
+    deltas: list = []
+    response = httpx.Response(200, headers={"content-type": "text/event-stream"},
+                              stream=_Chunks([encode(name, data) for name, data in events]))
+    target = Target(protocol=protocol, endpoint="http://127.0.0.1:9/", label="test", headers={},
+                    connect_timeout=1.0, read_timeout=1.0)
+    try:
+        return deltas, client._read_stream(target, response, CallOptions(stream=True, on_delta=deltas.append))
+    except LwError as exc:
+        return exc.code, exc.message
