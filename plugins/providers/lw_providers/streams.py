@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from lwcore.api import (
@@ -92,7 +92,9 @@ def _nonfinite(token: str) -> Any:
 
 _DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_nonfinite)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_scan_string = json.decoder.scanstring  # strict: control characters refused, as by _DECODER
+_scan_string: Callable[[str, int], tuple[str, int]] = getattr(json.decoder, "scanstring")
+"""One JSON string from just after its opening quote: ``(text, index after its closing quote)``
+(strict: control characters refused, as by ``_DECODER``; not in the type stubs)."""
 LEARNING = 4
 """How many narration events a reader studies for a template before it stops trying."""
 
@@ -268,6 +270,8 @@ class AnthropicStream(_Stream):
         self.message: dict[str, Any] | None = None
         self.blocks: dict[int, dict[str, Any]] = {}
         self.partial: dict[int, list[str]] = {}
+        self.texts: dict[int, list[str]] = {}
+        """The pieces of each text block's text, joined once at :meth:`finish`."""
 
     def _event(self, event: str | None, obj: Mapping[str, Any]) -> list[Delta]:
         kind = obj.get("type", event)
@@ -292,13 +296,14 @@ class AnthropicStream(_Stream):
                 raise LwError(f"more than {MAX_STREAM_BLOCKS} content blocks in one reply", code="limit")
             if not isinstance(block, dict):
                 raise LwError("content_block_start without a content_block", code="bad_stream")
+            if not isinstance(block.get("text", ""), str):
+                raise LwError(f"content_block_start of block {index} whose text is not a string",
+                              code="bad_stream")
             self.blocks[index] = dict(block)
+            self.texts.pop(index, None)
             if block.get("type") == "tool_use":
                 self.partial[index] = []
                 return [ToolCallStart(index, str(block.get("id", "")), str(block.get("name", "")))]
-            if block.get("type") == "text" and not isinstance(block.get("text", ""), str):
-                raise LwError(f"content_block_start of text block {index} whose text is not a string",
-                              code="bad_stream")
             if block.get("type") == "text" and block.get("text"):
                 return [TextDelta(str(block["text"]))]
             return []
@@ -310,8 +315,7 @@ class AnthropicStream(_Stream):
                 raise LwError(f"content_block_delta for block {index}, which did not start", code="bad_stream")
             dtype = delta.get("type")
             if dtype == "text_delta" and isinstance(delta.get("text"), str):
-                block["text"] = block.get("text", "") + delta["text"]
-                return [TextDelta(delta["text"])]
+                return self._text(delta["text"], index)
             if dtype == "input_json_delta" and isinstance(delta.get("partial_json"), str):
                 self.partial.setdefault(index, []).append(delta["partial_json"])
                 return [ToolArgumentsDelta(index, delta["partial_json"])]
@@ -351,8 +355,10 @@ class AnthropicStream(_Stream):
         return (text, index) if isinstance(text, str) else None
 
     def _text(self, text: str, where: Any) -> list[Delta]:
-        block = self.blocks[where]
-        block["text"] = block.get("text", "") + text
+        pieces = self.texts.get(where)
+        if pieces is None:
+            self.texts[where] = pieces = [self.blocks[where].get("text", "")]
+        pieces.append(text)
         return [TextDelta(text)]
 
     def finish(self) -> dict[str, Any]:
@@ -360,6 +366,9 @@ class AnthropicStream(_Stream):
             raise self._cut("message_stop")
         for index in list(self.partial):  # a tool block that never stopped
             self.blocks[index]["input"] = _arguments("".join(self.partial.pop(index)))
+        for index, pieces in self.texts.items():
+            self.blocks[index]["text"] = "".join(pieces)
+        self.texts.clear()
         reply = dict(self.message)
         reply["content"] = [self.blocks[i] for i in sorted(self.blocks)]
         return reply

@@ -159,6 +159,8 @@ HOSTILE = {
         [START, {"type": "content_block_start", "index": 0, "content_block": []}],
         [START, {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": 5}},
          {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "x"}}],
+        [START, {"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "text": None}},
+         {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "x"}}],
         [START, {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}],
         [{"type": "message_start", "message": "nope"}],
         ["not json at all"],
