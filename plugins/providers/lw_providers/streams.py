@@ -18,8 +18,11 @@ from their deltas go through the same checked tool path as any other.
 
 Narration events come by the hundred and differ only in their text: once one has been read
 whole, its JSON before and after the text is kept as a template, and a later event that
-matches it byte for byte around a single JSON string is read by decoding that string alone
-(:meth:`_Stream.feed`); anything else is read whole.
+matches it character for character around a single JSON string is read by decoding that
+string alone (:meth:`_Stream.feed`; :meth:`_Stream.feed_chunk` for a network read that is
+one such event, SSE framing included); anything else is read whole. Chat Completions and
+Anthropic Messages have templates; Responses events number themselves (``sequence_number``),
+so none would match.
 
 A stream that ends before its protocol's end (a cut), an event that is not JSON, an error
 event, or events in another protocol's shape (:func:`shape_of`: the endpoint speaks a
