@@ -335,6 +335,12 @@ def _read_stream(target: Target, response: httpx.Response, options: CallOptions)
     for chunk in (response.iter_bytes() if encoded else response.iter_raw()):
         if sse.bytes + len(chunk) > MAX_REPLY_BYTES:
             raise LwError(f"the stream is larger than {MAX_REPLY_BYTES} bytes", code="limit")
+        deltas = sse.take(chunk, reader.feed_chunk)  # a narration event alone in its read, as most are
+        if deltas is not None:
+            if on_delta is not None:
+                for delta in deltas:
+                    on_delta(delta)
+            continue
         events = sse.feed(chunk)
         if on_delta is None:
             for event, data in events:

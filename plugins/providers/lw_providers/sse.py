@@ -13,7 +13,12 @@ for its end, so a hostile stream costs bounded memory and time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from lwcore.api import LwError
+
+T = TypeVar("T")
 
 MAX_SSE_LINE_BYTES = 1024 * 1024
 MAX_SSE_EVENT_BYTES = 4 * 1024 * 1024
@@ -33,6 +38,10 @@ class SseReader:
     def feed(self, chunk: bytes) -> list[tuple[str | None, str]]:
         """The events completed by ``chunk``."""
         self.bytes += len(chunk)
+        if not self._pending and not self._data and self._event is None and chunk[-2:] == b"\n\n":
+            whole = self._whole(chunk)
+            if whole is not None:
+                return whole
         buffer = self._pending + chunk if self._pending else chunk
         if b"\r" in buffer:
             return self._feed_cr(buffer)
@@ -48,6 +57,41 @@ class SseReader:
             if event is not None:
                 out.append(event)
         return out
+
+    def take(self, chunk: bytes, read: Callable[[bytes], T | None]) -> T | None:
+        """What ``read`` makes of ``chunk`` as one whole event, if the reader is between events
+        and ``chunk`` is no longer than a line: the event is then counted as read. None, and
+        nothing read, when it is not or ``read`` gives None (:meth:`feed` it then)."""
+        if self._pending or self._data or self._event is not None or len(chunk) > MAX_SSE_LINE_BYTES:
+            return None
+        got = read(chunk)
+        if got is not None:
+            self.events += 1
+            self.bytes += len(chunk)
+        return got
+
+    def _whole(self, chunk: bytes) -> list[tuple[str | None, str]] | None:
+        """The one event of a chunk that is exactly one event of one ``data:`` line (after an
+        optional ``event:`` line) -- what a server writes a token at a time -- read in one pass;
+        None for any other chunk (the line-by-line reader takes it)."""
+        if len(chunk) > MAX_SSE_LINE_BYTES or b"\r" in chunk:
+            return None
+        body = chunk[:-2]
+        event: str | None = None
+        if body[:7] == b"event: ":
+            name, _, body = body.partition(b"\n")
+            try:
+                event = name[7:].decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+        if body[:6] != b"data: " or b"\n" in body:
+            return None
+        try:
+            data = body[6:].decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        self.events += 1
+        return [(event, data)] if data or event else []
 
     def _feed_cr(self, buffer: bytes) -> list[tuple[str | None, str]]:
         """:meth:`feed` for text with CR or CRLF line ends."""

@@ -16,6 +16,14 @@ from their deltas go through the same checked tool path as any other.
   ``response.output_text.delta``, ``response.function_call_arguments.delta`` / ``.done``,
   ``response.completed``; ``response.failed``, ``response.incomplete`` and ``error`` fail.
 
+Narration events come by the hundred and differ only in their text: once one has been read
+whole, its JSON before and after the text is kept as a template, and a later event that
+matches it character for character around a single JSON string is read by decoding that
+string alone (:meth:`_Stream.feed`; :meth:`_Stream.feed_chunk` for a network read that is
+one such event, SSE framing included); anything else is read whole. Chat Completions and
+Anthropic Messages have templates; Responses events number themselves (``sequence_number``),
+so none would match.
+
 A stream that ends before its protocol's end (a cut), an event that is not JSON, an error
 event, or events in another protocol's shape (:func:`shape_of`: the endpoint speaks a
 different protocol) raise ``LwError`` saying which. Limits: :data:`MAX_STREAM_BLOCKS` content
@@ -27,7 +35,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from lwcore.api import (
@@ -46,6 +54,8 @@ MAX_STREAM_BLOCKS = 1024
 
 NAMES = {"anthropic_messages": "Anthropic Messages", "chat_completions": "Chat Completions",
          "openai_responses": "OpenAI Responses"}
+HEAD_KEYS = ("id", "model", "created", "system_fingerprint")
+"""The fields of a Chat Completions stream's first chunk kept in the assembled reply."""
 ANTHROPIC_TYPES = {"message_start", "content_block_start", "content_block_delta", "content_block_stop",
                    "message_delta", "message_stop", "ping"}
 
@@ -85,6 +95,11 @@ def _nonfinite(token: str) -> Any:
 
 _DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_nonfinite)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_scan_string: Callable[[str, int], tuple[str, int]] = getattr(json.decoder, "scanstring")
+"""One JSON string from just after its opening quote: ``(text, index after its closing quote)``
+(strict: control characters refused, as by ``_DECODER``; not in the type stubs)."""
+LEARNING = 4
+"""How many narration events a reader studies for a template before it stops trying."""
 
 
 def _json(data: str, number: int) -> Any:
@@ -100,6 +115,21 @@ def _json(data: str, number: int) -> Any:
     except (ValueError, RecursionError) as exc:
         reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)[:80] or "nested too deep"
         raise LwError(f"stream event {number} is not JSON ({reason})", code="bad_stream") from None
+
+
+def _templated(data: str, before: str, after: str) -> str | None:
+    """The text of ``data`` if it is ``before`` + one JSON string + ``after`` (a string with a
+    surrogate escape excepted: the whole reader refuses a lone one), else None."""
+    end = len(data) - len(after)
+    if end <= len(before) or not data.startswith(before) or not data.endswith(after):
+        return None
+    try:
+        text, stop = _scan_string(data, len(before))
+    except ValueError:
+        return None
+    if stop != end or not text or "\\u" in data[len(before):end] and _SURROGATE_ESCAPE.search(data, len(before), end):
+        return None
+    return text
 
 
 def _index(value: Any, limit: int = MAX_STREAM_BLOCKS) -> int:
@@ -121,15 +151,26 @@ def _arguments(raw: str) -> Any:
 
 class _Stream:
     protocol = ""
+    text_key: re.Pattern[str] | None = None
+    """Where the text of a narration event starts (the key and the string's opening quote);
+    None: no templates for this protocol."""
 
     def __init__(self) -> None:
         self.events = 0
         self.done = False
+        self._template: tuple[str | None, str, str, Any] | None = None
+        self._raw: tuple[bytes, bytes, Any] | None = None
+        self._learning = LEARNING
 
     def feed(self, event: str | None, data: str) -> list[Delta]:
         self.events += 1
         if self.done:
             return []
+        template = self._template
+        if template is not None and event == template[0]:
+            text = _templated(data, template[1], template[2])
+            if text is not None:
+                return self._text(text, template[3])
         obj = self._decode(event, data)
         if obj is None:
             return []
@@ -139,7 +180,67 @@ class _Stream:
                 raise error
         if not isinstance(obj, dict):
             raise LwError(f"stream event {self.events} is not a JSON object", code="bad_stream")
-        return self._event(event, obj)
+        deltas = self._event(event, obj)
+        if self._learning and len(deltas) == 1 and type(deltas[0]) is TextDelta and self.text_key is not None:
+            self._learn(event, data, deltas[0].text)
+        return deltas
+
+    def _learn(self, event: str | None, data: str, text: str) -> None:
+        """Keep ``data`` (a narration event just read whole, carrying ``text``) as the template
+        of those to come: the JSON before and after the one string that is its text. That
+        string is found by putting another text in its place and reading the result whole:
+        it must be a narration event of that text in the reader's present state
+        (:meth:`_text_of`), so any event equal to the template around any other string is too."""
+        self._learning -= 1
+        assert self.text_key is not None
+        for match in self.text_key.finditer(data):
+            start = match.end()
+            try:
+                value, stop = _scan_string(data, start)
+            except ValueError:
+                continue
+            if value != text:
+                continue
+            before, after = data[:start], data[stop:]
+            probe = "\x01" if text != "\x01" else "\x02"
+            try:
+                obj = _DECODER.decode(before + json.dumps(probe)[1:] + after)
+            except (ValueError, RecursionError):
+                continue
+            found = self._text_of(event, obj) if isinstance(obj, dict) else None
+            if found is not None and found[0] == probe:
+                self._template = (event, before, after, found[1])
+                head = (f"event: {event}\n" if event is not None else "") + "data: " + before
+                self._raw = (head.encode("utf-8"), (after + "\n\n").encode("utf-8"), found[1])
+                return
+
+    def feed_chunk(self, chunk: bytes) -> list[Delta] | None:
+        """The deltas of ``chunk`` when it is, as sent, one whole SSE event (one ``data:`` line,
+        ``event:`` first if named) that matches the template; None for any other chunk, which
+        then goes through the SSE reader and :meth:`feed`. Feed it only with the SSE reader
+        between events (:meth:`lw_providers.sse.SseReader.take`)."""
+        raw = self._raw
+        if raw is None or self.done or not chunk.startswith(raw[0]) or not chunk.endswith(raw[1]):
+            return None
+        middle = chunk[len(raw[0]):len(chunk) - len(raw[1])]
+        try:  # strict: a raw CR or LF (another SSE line) is refused as any control character
+            literal = middle.decode("utf-8")
+            text, stop = _scan_string(literal, 0)
+        except ValueError:  # not UTF-8 (UnicodeDecodeError), not one JSON string
+            return None
+        if stop != len(literal) or not text or "\\u" in literal and _SURROGATE_ESCAPE.search(literal):
+            return None
+        self.events += 1
+        return self._text(text, raw[2])
+
+    def _text_of(self, event: str | None, obj: Mapping[str, Any]) -> tuple[str, Any] | None:
+        """``(text, where)`` when ``obj``, read now, would only add ``text`` to the narration
+        (at ``where``, for :meth:`_text`) and yield its one :class:`TextDelta`; else None."""
+        return None
+
+    def _text(self, text: str, where: Any) -> list[Delta]:
+        """What reading a narration event of ``text`` does (see :meth:`_text_of`)."""
+        raise NotImplementedError
 
     def _decode(self, event: str | None, data: str) -> Any:
         return _json(data, self.events)
@@ -165,12 +266,15 @@ def _provider_error(obj: Mapping[str, Any]) -> LwError:
 
 class AnthropicStream(_Stream):
     protocol = "anthropic_messages"
+    text_key = re.compile(r'"text"\s*:\s*"')
 
     def __init__(self) -> None:
         super().__init__()
         self.message: dict[str, Any] | None = None
         self.blocks: dict[int, dict[str, Any]] = {}
         self.partial: dict[int, list[str]] = {}
+        self.texts: dict[int, list[str]] = {}
+        """The pieces of each text block's text, joined once at :meth:`finish`."""
 
     def _event(self, event: str | None, obj: Mapping[str, Any]) -> list[Delta]:
         kind = obj.get("type", event)
@@ -195,7 +299,11 @@ class AnthropicStream(_Stream):
                 raise LwError(f"more than {MAX_STREAM_BLOCKS} content blocks in one reply", code="limit")
             if not isinstance(block, dict):
                 raise LwError("content_block_start without a content_block", code="bad_stream")
+            if not isinstance(block.get("text", ""), str):
+                raise LwError(f"content_block_start of block {index} whose text is not a string",
+                              code="bad_stream")
             self.blocks[index] = dict(block)
+            self.texts.pop(index, None)
             if block.get("type") == "tool_use":
                 self.partial[index] = []
                 return [ToolCallStart(index, str(block.get("id", "")), str(block.get("name", "")))]
@@ -210,8 +318,7 @@ class AnthropicStream(_Stream):
                 raise LwError(f"content_block_delta for block {index}, which did not start", code="bad_stream")
             dtype = delta.get("type")
             if dtype == "text_delta" and isinstance(delta.get("text"), str):
-                block["text"] = block.get("text", "") + delta["text"]
-                return [TextDelta(delta["text"])]
+                return self._text(delta["text"], index)
             if dtype == "input_json_delta" and isinstance(delta.get("partial_json"), str):
                 self.partial.setdefault(index, []).append(delta["partial_json"])
                 return [ToolArgumentsDelta(index, delta["partial_json"])]
@@ -242,11 +349,29 @@ class AnthropicStream(_Stream):
             self.done = True
         return []
 
+    def _text_of(self, event: str | None, obj: Mapping[str, Any]) -> tuple[str, Any] | None:
+        index, delta = obj.get("index"), obj.get("delta")
+        if obj.get("type", event) != "content_block_delta" or self.message is None or type(index) is not int \
+                or index not in self.blocks or not isinstance(delta, dict) or delta.get("type") != "text_delta":
+            return None
+        text = delta.get("text")
+        return (text, index) if isinstance(text, str) else None
+
+    def _text(self, text: str, where: Any) -> list[Delta]:
+        pieces = self.texts.get(where)
+        if pieces is None:
+            self.texts[where] = pieces = [self.blocks[where].get("text", "")]
+        pieces.append(text)
+        return [TextDelta(text)]
+
     def finish(self) -> dict[str, Any]:
         if not self.done or self.message is None:
             raise self._cut("message_stop")
         for index in list(self.partial):  # a tool block that never stopped
             self.blocks[index]["input"] = _arguments("".join(self.partial.pop(index)))
+        for index, pieces in self.texts.items():
+            self.blocks[index]["text"] = "".join(pieces)
+        self.texts.clear()
         reply = dict(self.message)
         reply["content"] = [self.blocks[i] for i in sorted(self.blocks)]
         return reply
@@ -254,6 +379,7 @@ class AnthropicStream(_Stream):
 
 class ChatStream(_Stream):
     protocol = "chat_completions"
+    text_key = re.compile(r'"content"\s*:\s*"')
 
     def __init__(self) -> None:
         super().__init__()
@@ -275,7 +401,7 @@ class ChatStream(_Stream):
         if "error" in obj and "choices" not in obj:
             raise _provider_error(obj)
         if not self.head:
-            self.head = {k: obj[k] for k in ("id", "model", "created", "system_fingerprint") if k in obj}
+            self.head = {k: obj[k] for k in HEAD_KEYS if k in obj}
         out: list[Delta] = []
         if isinstance(obj.get("usage"), dict):
             self.usage = dict(obj["usage"])
@@ -313,6 +439,23 @@ class ChatStream(_Stream):
                 self.finish_reason = str(choice["finish_reason"])
                 out.append(StopDelta(self.finish_reason))
         return out
+
+    def _text_of(self, event: str | None, obj: Mapping[str, Any]) -> tuple[str, Any] | None:
+        choices = obj.get("choices")
+        if not isinstance(choices, list) or len(choices) != 1 or isinstance(obj.get("usage"), dict) \
+                or not self.head and any(key in obj for key in HEAD_KEYS):
+            return None
+        choice = choices[0]
+        delta = choice.get("delta") if isinstance(choice, dict) else None
+        if not isinstance(delta, dict) or choice.get("index", 0) != 0 or choice.get("finish_reason") \
+                or delta.get("tool_calls") or isinstance(delta.get("role"), str) and delta["role"] != self.role:
+            return None
+        text = delta.get("content")
+        return (text, None) if isinstance(text, str) and text else None
+
+    def _text(self, text: str, where: Any) -> list[Delta]:
+        self.text.append(text)
+        return [TextDelta(text)]
 
     def finish(self) -> dict[str, Any]:
         if self.finish_reason is None:

@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
+import httpx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from provider_servers import Reply, encode, events_for
 
 from lwcore.errors import LwError
+from lwcore.api import CallOptions
+from lw_providers import client
+from lw_providers.client import Target
 from lw_providers.adapters import ANTHROPIC_MESSAGES, CHAT_COMPLETIONS, RESPONSES
 from lw_providers.sse import MAX_SSE_EVENT_BYTES, MAX_SSE_LINE_BYTES, SseReader
 from lw_providers.streams import MAX_STREAM_BLOCKS, READERS
@@ -77,6 +81,9 @@ def test_a_stream_reads_the_same_however_its_bytes_are_split(protocol: str) -> N
     for cut in range(0, len(data), 7):
         assert ADAPTERS[protocol].parse_reply(read(protocol, [data[:cut], data[cut:]])) == whole
     assert ADAPTERS[protocol].parse_reply(read(protocol, [data[i:i + 1] for i in range(len(data))])) == whole
+    events = [encode(name, data) for name, data in events_for(protocol, REPLY, "m", 0, 3,
+                                                                {"stream_options": {"include_usage": True}})]
+    assert ADAPTERS[protocol].parse_reply(read(protocol, events)) == whole  # an event a read, as servers send
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
@@ -107,6 +114,15 @@ def test_sse_fields_comments_and_multi_line_data() -> None:
     assert events == [("x", "one\ntwo\n three"), (None, "{}"), ("lonely", "")]
     assert not sse.partial
     assert sse.feed(b"data: half") == [] and sse.partial
+    pieces = [b"event: x\ndata: {\"a\": 1}\n\n", b"data: \xe4\xb8\xad\n\n", b"data:nospace\n\n", b": note\n\n",
+              b"data: \n\n", b"event: e\n\n", b"data: a\ndata: b\n\n", b"id: 1\ndata: c\n\n"]
+    together, apart = SseReader(), SseReader()  # an event a chunk reads as the same bytes at once
+    assert [e for piece in pieces for e in apart.feed(piece)] == together.feed(b"".join(pieces))
+    assert apart.events == together.events == 7 and not apart.partial
+    for bad in (b"event: \xff\ndata: x\n\n", b"data: \xff\n\n"):
+        with pytest.raises(LwError) as info:
+            SseReader().feed(bad)
+        assert info.value.code == "encoding"
 
 
 @pytest.mark.parametrize("hostile", [
@@ -141,6 +157,10 @@ HOSTILE = {
         [START, {"type": "content_block_start", "index": -1, "content_block": {"type": "text"}}],
         [START, {"type": "content_block_start", "index": True, "content_block": {"type": "text"}}],
         [START, {"type": "content_block_start", "index": 0, "content_block": []}],
+        [START, {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": 5}},
+         {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "x"}}],
+        [START, {"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "text": None}},
+         {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "x"}}],
         [START, {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}],
         [{"type": "message_start", "message": "nope"}],
         ["not json at all"],
@@ -226,3 +246,69 @@ def test_random_events_are_an_error_or_a_reply(protocol: str, objs: list) -> Non
     got = only_lw_errors(protocol, _events(protocol, events))
     if got is not None:
         ADAPTERS[protocol].parse_reply(got)  # whatever was assembled is a reply the adapter reads
+
+
+def _outcome(reader: Any, events: list[tuple[str | None, str]]) -> Any:
+    deltas: list = []
+    try:
+        for event, data in events:
+            deltas += reader.feed(event, data)
+        return deltas, reader.finish()
+    except LwError as exc:
+        return exc.code, exc.message
+
+
+# What a later narration event's text is replaced by: JSON strings of every kind (each read as
+# that text) and text around which the event is no longer one string in the same place.
+TEXT_SWAPS = ['"plain"', '"quote \\" inside"', '"back\\\\slash\\\\"', '"\\u00e9\\n\\t"', '"\\ud83d\\ude00"',
+              '"\\ud800 lone"', '"x\\udc00"', '"raw\x01control"', '"\\q bad escape"', '"open', '""', '5', 'null',
+              '"a", "content": "b"', '"a", "text": "b"', '"a"}, {"x": "', '"a\\"']
+
+
+@pytest.mark.parametrize("protocol", ["chat_completions", "anthropic_messages"])
+def test_narration_read_through_a_template_is_read_as_the_whole_event_would_be(protocol: str) -> None:
+    """A narration event matching the template of one before it is read from its text alone;
+    whatever a later event's text is swapped for, deltas, reply and errors are those of a reader
+    that reads every event whole."""
+
+    class Whole(READERS[protocol]):  # type: ignore[valid-type,misc]
+        text_key = None
+
+    events = events_for(protocol, Reply("abcdefghijklmnopqrstuvwxyz", REPLY.calls), "m", 0, 3,
+                        {"stream_options": {"include_usage": True}})
+    key = '"content": "' if protocol == "chat_completions" else '"text": "'
+    texts = [i for i, (_, data) in enumerate(events) if key in data and f'{key}"' not in data]
+    assert len(texts) > 5
+    templated = READERS[protocol]()
+    _outcome(templated, events)
+    assert templated._template is not None  # the fast path was taken
+    for i in texts[2:5]:
+        for swap in TEXT_SWAPS:
+            name, data = events[i]
+            start = data.index(key) + len(key) - 1
+            stop = json.decoder.scanstring(data, start + 1)[1]
+            changed = [*events[:i], (name, data[:start] + swap + data[stop:]), *events[i + 1:]]
+            whole = _outcome(Whole(), changed)
+            assert _outcome(READERS[protocol](), changed) == whole, (i, swap)
+            assert _client_outcome(protocol, changed) == whole, (i, swap)
+
+
+class _Chunks(httpx.SyncByteStream):
+    def __init__(self, chunks: list[bytes]) -> None:
+        self.chunks = chunks
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield from self.chunks
+
+
+def _client_outcome(protocol: str, events: list[tuple[str | None, str]]) -> Any:
+    """What the client's stream reader makes of ``events``, each arriving in its own read."""
+    deltas: list = []
+    response = httpx.Response(200, headers={"content-type": "text/event-stream"},
+                              stream=_Chunks([encode(name, data) for name, data in events]))
+    target = Target(protocol=protocol, endpoint="http://127.0.0.1:9/", label="test", headers={},
+                    connect_timeout=1.0, read_timeout=1.0)
+    try:
+        return deltas, client._read_stream(target, response, CallOptions(stream=True, on_delta=deltas.append))
+    except LwError as exc:
+        return exc.code, exc.message
