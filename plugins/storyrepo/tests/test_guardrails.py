@@ -17,6 +17,7 @@ the ``lw`` executable in a subprocess where a process has to die).
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -156,7 +157,7 @@ def test_every_command_recovers_an_interrupted_settle_before_it_reads(book: Stor
     before = {k: v for k, v in tree_snapshot(book.root).items() if not k.startswith((L.工作区 + "/", L.CACHE + "/"))}
     head = book.git.head()
     killed = lw_process(book, "accept", env={"LW_STORY_FAULT": "write:4@kill"})
-    assert killed.returncode == 137, killed.stderr
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
     assert book.p("定稿/正文/0001-北境的雪.md").exists() or book.p(L.名册).read_bytes() != before.get(L.名册)  # half-applied
     proc = lw_process(book, *command)
     assert "上次中断的结转已回滚" in proc.stdout + proc.stderr, (proc.stdout, proc.stderr)
@@ -296,6 +297,35 @@ def test_the_board_shows_the_last_chapters_hook(book: StoryRepo) -> None:
     lw(book)
     card = book.p(L.决策卡).read_text(encoding="utf-8")
     assert "- 卡点强度：高（上一章章尾未兑付：P-001）" in card
+
+
+def test_weak_hooks_in_a_row_are_the_chapters_whose_hook_is_weak(book: StoryRepo) -> None:
+    """连续弱钩 is derived from 卡点强度 (spec §5: no second mechanism): a chapter whose end leaves
+    a 高 promise unpaid is no weak hook, whether or not its contract says 强钩."""
+    to_checked(book)  # advances P-001 (高), opens P-003 (中); no contract line says 强钩
+    review(book)
+    lw(book, "summary", "林晚抵达北境雪原，得到灭门血书。")
+    lw(book, "accept")
+    lw(book)  # brief of chapter 2
+    card = book.p(L.决策卡).read_text(encoding="utf-8")
+    assert "- 卡点强度：高（上一章章尾未兑付：P-001）" in card and "- 连续弱钩：0 章" in card, card
+    # chapter 2 only advances the weak promise P-002, and no contract line promises a strong hook
+    lw(book, "card", "edit", "--合同", "P-002 推进：旧约重提")
+    lw(book, "decide")
+    lw(book)  # pack
+    path = book.root.parent / "二.md"
+    path.write_text("---\n标题: 旧约\n视角: 林晚\n书内时间: 大历1023年冬月初五\n推进承诺:\n  - P-002\n"
+                    "推进说明:\n  - P-002：旧约重提\n一句话事件: 旧约重提\n在场:\n  - 林晚\n---\n"
+                    "林晚坐在灯下，想起那桩旧约，很久没有说话，窗外的雪一直在下。\n", encoding="utf-8")
+    lw(book, "draft", "A", str(path))
+    assert "已机检（过：A；打回：无）" in lw(book)
+    review(book)
+    lw(book, "summary", "林晚想起旧约。")
+    lw(book, "accept")
+    lw(book)  # brief of chapter 3
+    card = book.p(L.决策卡).read_text(encoding="utf-8")
+    assert "- 卡点强度：低（上一章章尾未兑付：P-002）" in card, card
+    assert "- 连续弱钩：1 章" in card and "- 追读风险：1（节奏债 0 + 连续弱钩 1）" in card, card
 
 
 # --- the health check ----------------------------------------------------------------------------------------------------
