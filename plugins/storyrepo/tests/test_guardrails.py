@@ -251,6 +251,23 @@ def test_outline_set_takes_a_value_starting_with_a_dash(book: StoryRepo) -> None
     assert "## 主线\n-- 北上\n" in book.p(f"{L.卷纲}/第02卷.md").read_text(encoding="utf-8")
 
 
+def test_every_free_text_argument_takes_a_value_starting_with_a_dash(book: StoryRepo) -> None:
+    to_checked(book)
+    lw(book, "reject", "- 开头太慢")
+    assert "- - 开头太慢\n" in book.p(L.打回记录).read_text(encoding="utf-8")
+    lw(book, "abort")
+    lw(book, "character", "set", "林晚", "口头禅", "- 本姑娘")
+    lw(book, "character", "move", "林晚", "-北境-")
+    lw(book, "style", "add", "禁句式", "-{3,}", "--出处", "作者")
+    lw(book, "promise", "new", "-旧账-", "--类型", "伏笔", "--强度", "低", "--兑付计划", "- 第二卷")
+    lw(book, "secret", "new", "-暗号-", "--关键词", "-暗号-", "--内容", "- 暗号是雪", "--知情人", "林晚")
+    card = book.characters()["林晚"]
+    assert card["口头禅"] == "- 本姑娘" and card["位置"] == "-北境-"
+    assert "  - \"-{3,}\"\n" in book.p(L.风格宪法).read_text(encoding="utf-8")
+    assert "- 第二卷" in book.promise("P-003").body and book.promise("P-003").title == "-旧账-"
+    lw(book, "character", "set", "林晚", "口头禅", "x", "--没有这个选项", ok=False)  # still no silent typo
+
+
 # --- the one derivative ----------------------------------------------------------------------------------------------
 
 
