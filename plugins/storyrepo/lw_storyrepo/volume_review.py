@@ -23,6 +23,7 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.atomic import apply_and_commit, recover
 from lw_storyrepo.dialect import parse_doc
 from lw_storyrepo.markdown import section, set_section
+from lw_storyrepo.notices import file_named
 from lw_storyrepo.repo import Item, StoryRepo, as_int, new_doc
 from lw_storyrepo.volumes import Volumes, volume_closed
 from lw_storyrepo.workspace import remove, write
@@ -208,7 +209,7 @@ def volume_commit(repo: StoryRepo, summary: str, outline: str | None = None) -> 
                        "最后推进章": end},
                       f"## 描述\n{c.title}（总纲：{c.anchor}）\n\n## 兑付计划\n{c.plan}\n\n## 履历\n"
                       f"- 第{end}章：开启（{L.volume_name(volume)}复盘·伏笔机会）\n")
-        changes[f"{L.承诺}/{pid}-{L.safe_title(c.title)}.md"] = doc.dump().encode("utf-8")
+        changes[file_named(c.title, f"{L.承诺}/{pid}-{L.safe_title(c.title)}.md")] = doc.dump().encode("utf-8")
         added.append(pid)
     if repo.p(L.卷复盘).is_file():
         changes[L.卷复盘] = None

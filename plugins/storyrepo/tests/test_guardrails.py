@@ -148,6 +148,25 @@ def test_a_title_that_cannot_be_a_file_name_is_said(book: StoryRepo) -> None:
     assert book.chapter_path(1).name == "0001-北境雪.md"
 
 
+def test_a_promise_or_info_gap_title_that_cannot_be_a_file_name_is_said(book: StoryRepo) -> None:
+    out = lw(book, "promise", "new", "甲/乙", "--类型", "伏笔", "--强度", "低", "--兑付计划", "随后")
+    assert "已自动处理：短题「甲/乙」不能原样做文件名：文件名写作 大纲/承诺/P-003-甲乙.md" in out, out
+    out = lw(book, "secret", "new", "丙:丁", "--关键词", "丙", "--内容", "丙是丁")
+    assert "已自动处理：短题「丙:丁」不能原样做文件名：文件名写作 定稿/设定/信息差/S-003-丙丁.md" in out, out
+    assert "已自动处理" not in lw(book, "promise", "new", "旧账", "--类型", "伏笔", "--强度", "低", "--兑付计划", "随后")
+
+
+def test_replacing_the_reviewed_draft_says_its_reviews_are_dropped(book: StoryRepo) -> None:
+    to_reviewed(book)
+    path = book.root.parent / "A2.md"
+    path.write_text(DRAFT.replace("风雪扑面。", "风雪扑面，她没有停。"), encoding="utf-8")
+    out = lw(book, "draft", "A", str(path))
+    assert ("已自动处理：草稿 A 换了新稿：为旧稿写的评审、验收卡和章摘要已作废（工作区/评审报告/读者镜头.md、"
+            "工作区/评审报告/编辑镜头.md、工作区/评审报告/事实镜头.md、工作区/验收卡.md、工作区/章摘要.md）") in out, out
+    assert not book.p(L.验收卡).exists()
+    assert "已自动处理" not in lw(book, "draft", "A", str(path))  # nothing left to drop: nothing said
+
+
 # --- recovery before reading ----------------------------------------------------------------------------
 
 
