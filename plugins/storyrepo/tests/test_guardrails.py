@@ -91,6 +91,14 @@ def test_no_accept_before_the_lens_reviews_and_the_acceptance_card(book: StoryRe
     assert book.git.head() != head
 
 
+def test_an_emptied_lens_review_blocks_the_accept(book: StoryRepo) -> None:
+    to_reviewed(book)
+    book.p(L.lens_file("编辑")).write_text("\n", encoding="utf-8")
+    head = book.git.head()
+    assert "还没有三镜头评审，不能验收：缺编辑镜头" in lw(book, "accept", ok=False)
+    assert book.git.head() == head
+
+
 def test_a_deleted_acceptance_card_blocks_the_accept(book: StoryRepo) -> None:
     to_reviewed(book)
     book.p(L.验收卡).unlink()
