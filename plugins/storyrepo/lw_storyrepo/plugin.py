@@ -55,15 +55,18 @@ def lw_prompt_segments(turn: TurnContext) -> list[PromptSegment] | None:
     """The prompt of the current model step when the turn runs inside a book.
 
     ``turn.extra``: ``story_root`` (else ``turn.cwd``), ``story_step`` (proposal, render,
-    lens, summary, volume; default: inferred from the workspace stage), ``story_lens``.
+    lens, summary, volume; default: inferred from the workspace stage), ``story_lens``. An
+    interrupted settle is recovered first, as every command does.
     """
     root = turn.extra.get("story_root") or turn.cwd
     if root is None or not (Path(root) / "book.yaml").is_file():
         return None
     from lw_storyrepo import prompts
+    from lw_storyrepo.atomic import recover_before_reading
     from lw_storyrepo.repo import StoryRepo
 
     repo = StoryRepo(Path(root))
+    recover_before_reading(repo.root)  # a prompt never quotes a half-applied settle (a kill mid-way)
     step = turn.extra.get("story_step") or prompts.step_for(repo)
     if not step:
         return None

@@ -194,6 +194,23 @@ def test_every_command_recovers_an_interrupted_settle_before_it_reads(book: Stor
     assert not (book.root / ".git" / "lw-txn").exists()
 
 
+def test_the_prompt_segments_recover_an_interrupted_settle_before_they_read(book: StoryRepo, tmp_path: Path) -> None:
+    from lwcore.contributions import TurnContext
+    from lwcore.kernel import Kernel
+
+    to_reviewed(book)
+    before = {k: v for k, v in tree_snapshot(book.root).items() if not k.startswith((L.工作区 + "/", L.CACHE + "/"))}
+    killed = lw_process(book, "accept", env={"LW_STORY_FAULT": "write:4@kill"})
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert (book.root / ".git" / "lw-txn").exists()
+    turn = TurnContext(extra={"story_root": str(book.root), "story_step": "render"})
+    segments = [s.value for s in Kernel(data_dir=tmp_path / "data").prompt_segments(turn).segments
+                if s.plugin_id == "storyrepo"]
+    assert segments and not (book.root / ".git" / "lw-txn").exists()
+    after = {k: v for k, v in tree_snapshot(book.root).items() if not k.startswith((L.工作区 + "/", L.CACHE + "/"))}
+    assert after == before
+
+
 # --- retcon and the summary --------------------------------------------------------------------------------
 
 
