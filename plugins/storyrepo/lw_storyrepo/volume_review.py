@@ -26,7 +26,7 @@ from lw_storyrepo.markdown import section, set_section
 from lw_storyrepo.notices import file_named
 from lw_storyrepo.repo import Item, StoryRepo, as_int, new_doc
 from lw_storyrepo.volumes import Volumes, volume_closed
-from lw_storyrepo.workspace import remove, write
+from lw_storyrepo.workspace import kept_workspace, remove, write
 
 CANDIDATES = "伏笔机会（勾选 = 生成承诺文件）"
 SUMMARY_MAX = 500
@@ -216,6 +216,7 @@ def volume_commit(repo: StoryRepo, summary: str, outline: str | None = None) -> 
     message = f"vol({volume:02d}): {L.volume_name(volume)}复盘\n"
     if added:
         message += "\n承诺: " + " ".join(f"+{p}" for p in added) + "\n"
-    commit = apply_and_commit(repo.root, changes, message)
+    kept = kept_workspace(repo, changes, f"draft(vol{volume:02d}): {L.volume_name(volume)}复盘的工作稿存档")
+    commit = apply_and_commit(repo.root, changes, message, kept)
     remove(repo, L.卷复盘)
     return commit

@@ -279,6 +279,27 @@ def test_a_tracked_workspace_keeps_the_draft_history(book: StoryRepo) -> None:
     assert list(book.p(L.工作区).iterdir()) == [] and book.git.out("status", "--porcelain", "-uall") == ""
 
 
+def test_a_tracked_workspace_keeps_the_volume_review(book: StoryRepo) -> None:
+    book.p(".gitignore").write_text(".cache/\n", encoding="utf-8")
+    book.git.commit_paths([".gitignore"], "fix(配置): 工作区入 git\n")
+    to_reviewed(book, DRAFT.replace("一句话事件:", "卷末: true\n一句话事件:"))
+    lw(book, "accept")
+    assert "卷复盘" in lw(book)  # the audit, written into the workspace
+    lw(book, "outline", "set", "总纲", "结局承诺", "第七卷宗门大会")
+    lw(book, "vol", "candidates", "--候选", "血书残页｜伏笔｜中｜无期限｜第二卷呈堂｜总纲：第七卷宗门大会",
+       "--候选", "旧剑｜伏笔｜低｜无期限｜卷二拔剑｜总纲：第七卷宗门大会",
+       "--候选", "足迹｜悬念｜低｜无期限｜下卷追查｜总纲：第七卷宗门大会")
+    lw(book, "vol", "tick", "2")
+    summary = book.root.parent / "卷摘要.md"
+    summary.write_text("第一卷：林晚北上。", encoding="utf-8")
+    lw(book, "vol", "commit", "--summary", str(summary))
+    assert book.git.out("log", "--format=%s", "-2").splitlines() == [
+        "vol(01): 第01卷复盘", "draft(vol01): 第01卷复盘的工作稿存档"]
+    kept = book.git.out("show", f"HEAD~1:{L.卷复盘}")
+    assert "## 迟兑付" in kept and "- [x] 旧剑｜伏笔｜低" in kept
+    assert book.git.out("status", "--porcelain", "-uall") == "" and not book.p(L.卷复盘).exists()
+
+
 def test_an_ignored_workspace_adds_no_commit(book: StoryRepo) -> None:
     to_reviewed(book)
     lw(book, "accept")
