@@ -38,11 +38,17 @@ def say(text: str, *, err: bool = False, nl: bool = True) -> None:
     click.echo(tr(text), err=err, nl=nl)
 
 
+_JSON_OUT: list[bool] = []
+"""Set while a command has printed JSON: what the system did by itself is then said on stderr,
+so stdout stays one JSON document."""
+
+
 def _emit(data: Any, as_json: bool) -> None:
     """Print ``data``: a string as a message (unless ``as_json``), anything else as indented JSON."""
     if isinstance(data, str) and not as_json:
         say(data)
     else:
+        _JSON_OUT.append(True)
         echo_json(data)  # the kernel's: control characters escaped, never sent raw to a terminal
 
 
@@ -80,9 +86,10 @@ class StoryGroup(LocalizedGroup):
 
     def invoke(self, ctx: click.Context) -> Any:
         drain()
+        _JSON_OUT.clear()
         try:
             result = super().invoke(ctx)
-            _say_notices(err=False)
+            _say_notices(err=bool(_JSON_OUT))
             return result
         except (RepairNeeded, BrokenSources) as exc:
             _say_notices(err=True)
@@ -183,10 +190,7 @@ def init_cmd(directory: str, title: str, genre: str, words: int, volume_size: in
 
 
 def _render_next(step: Any) -> str:
-    lines = []
-    if step.recovered:
-        lines.append(tr(f"（上次中断的结转已{'回滚' if step.recovered == 'rolled-back' else '收尾'}）"))
-    lines += [tr(f"已自动修复：{f}") for f in step.fixed]
+    lines = [tr(f"已自动修复：{f}") for f in step.fixed]  # a recovery is said with the other notices
     lines.append(f"[{step.state}] {tr(step.message)}")
     lines += [card.render() for card in step.cards]
     lines += [f"  {f}" for f in step.files]

@@ -22,6 +22,11 @@ def note(text: str) -> None:
         _NOTES.append(text)
 
 
+def pending() -> list[str]:
+    """The notes of this command so far (nothing is drained)."""
+    return list(_NOTES)
+
+
 def drain() -> list[str]:
     """Every note since the last drain, in order; the list is emptied."""
     out = list(_NOTES)

@@ -194,6 +194,18 @@ def test_every_command_recovers_an_interrupted_settle_before_it_reads(book: Stor
     assert not (book.root / ".git" / "lw-txn").exists()
 
 
+def test_json_output_stays_json_when_a_recovery_is_said(book: StoryRepo) -> None:
+    import json
+
+    to_reviewed(book)
+    killed = lw_process(book, "accept", env={"LW_STORY_FAULT": "write:4@kill"})
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    proc = lw_process(book, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["recovered"] == "rolled-back"
+    assert "已自动处理：上次中断的结转已回滚" in proc.stderr
+
+
 def test_the_prompt_segments_recover_an_interrupted_settle_before_they_read(book: StoryRepo, tmp_path: Path) -> None:
     from lwcore.contributions import TurnContext
     from lwcore.kernel import Kernel
