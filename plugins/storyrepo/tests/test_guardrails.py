@@ -140,6 +140,12 @@ def test_an_alias_written_as_its_canonical_name_is_said(book: StoryRepo) -> None
     assert "| 1 | 大历1023年冬月初三 | 林晚于北境得血书 | 林晚, 神秘老者 |" in book.p(L.时间线).read_text(encoding="utf-8")
 
 
+def test_a_setting_change_through_an_alias_is_said(book: StoryRepo) -> None:
+    out = lw(book, "character", "set", "晚晚", "位置", "北境雪原")
+    assert "已自动处理：「晚晚」是「林晚」的别名：记为正名「林晚」" in out, out
+    assert book.characters()["林晚"]["位置"] == "北境雪原" and not book.p(f"{L.角色}/晚晚.md").exists()
+
+
 def test_text_corrected_in_the_acceptance_card_is_said_when_taken(book: StoryRepo) -> None:
     to_reviewed(book)
     card = book.p(L.验收卡)

@@ -64,6 +64,7 @@ def review_and_accept(author: Author, n: int, title: str, *, fault: str | None =
     if fault:
         killed = author.run("accept", fault=fault, ok=False)
         assert killed.returncode == -signal.SIGKILL, killed.stderr
+        assert (author.root / ".git" / "lw-txn" / "journal.json").is_file()  # killed mid-settle: half-applied
         return
     assert "已结转" in author("accept")
 
