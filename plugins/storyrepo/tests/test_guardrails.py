@@ -224,7 +224,8 @@ def test_the_prompt_segments_recover_an_interrupted_settle_before_they_read(book
     turn = TurnContext(extra={"story_root": str(book.root), "story_step": "render"})
     segments = [s.value for s in Kernel(data_dir=tmp_path / "data").prompt_segments(turn).segments
                 if s.plugin_id == "storyrepo"]
-    assert segments and not (book.root / ".git" / "lw-txn").exists()
+    assert segments[0].text.startswith("（已自动处理：上次中断的结转已回滚（书恢复到结转之前））\n\n")
+    assert not (book.root / ".git" / "lw-txn").exists()
     after = {k: v for k, v in tree_snapshot(book.root).items() if not k.startswith((L.工作区 + "/", L.CACHE + "/"))}
     assert after == before
 
