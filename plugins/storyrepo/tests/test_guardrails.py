@@ -337,6 +337,8 @@ def test_outline_set_takes_a_value_starting_with_a_dash(book: StoryRepo) -> None
 
 def test_every_free_text_argument_takes_a_value_starting_with_a_dash(book: StoryRepo) -> None:
     to_checked(book)
+    lw(book, "reject", "--draftt", ok=False)  # a mistyped option is never taken for the reason
+    lw(book, "reject", "--原因", ok=False)
     lw(book, "reject", "- 开头太慢")
     assert "- - 开头太慢\n" in book.p(L.打回记录).read_text(encoding="utf-8")
     lw(book, "abort")
