@@ -13,6 +13,8 @@ The notes live for one command: :func:`drain` hands them over and starts afresh.
 
 from __future__ import annotations
 
+from lw_storyrepo.layout import safe_title
+
 _NOTES: list[str] = []
 
 
@@ -37,8 +39,6 @@ def drain() -> list[str]:
 def file_named(title: str, rel: str) -> str:
     """``rel`` (a file named after ``title`` through ``safe_title``), said when the title could
     not be the file's name as it is."""
-    from lw_storyrepo.layout import safe_title
-
     if safe_title(title) != title:
         note(f"短题「{title}」不能原样做文件名：文件名写作 {rel}")
     return rel
