@@ -28,7 +28,7 @@ from lwcore.api import LwError, atomic_write_bytes, confine, load_json
 
 from lw_storyrepo.faults import fault
 from lw_storyrepo.gitops import Git
-from lw_storyrepo.notices import note
+from lw_storyrepo.notices import note, pending
 
 JOURNAL_DIR = "lw-txn"
 
@@ -198,6 +198,13 @@ def recover_before_reading(root: Path) -> str | None:
     if done:
         note(RECOVERED[done])
     return done
+
+
+def recovered_earlier() -> str | None:
+    """What :func:`recover_before_reading` did earlier in this command (``"rolled-back"``,
+    ``"finished"``), read from its notice; None when nothing was recovered."""
+    said = pending()
+    return next((done for done, text in RECOVERED.items() if text in said), None)
 
 
 def recover(root: Path) -> str | None:

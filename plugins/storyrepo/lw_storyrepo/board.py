@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping, Sequence, Union
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.repo import Item, StoryRepo, as_int, as_list
@@ -14,7 +14,7 @@ STRONG_HOOK = "强钩"
 
 
 def strong_hook(meta: dict[str, Any]) -> bool:
-    """A chapter ends on a strong hook when a line of its contract says so (``强钩``)."""
+    """The contract of a chapter asserts a strong hook at its end (a line saying ``强钩``)."""
     return any(STRONG_HOOK in str(line) for line in as_list(meta.get("合同")))
 
 
@@ -25,7 +25,7 @@ class Board:
     position: int
     volume_size: int
     debts: list[tuple[str, str, int]] = field(default_factory=list)  # (id, title, idle chapters)
-    weak_hooks: int = 0
+    weak_hooks: int = 0  # 连续弱钩: the last chapters in a row whose end is a weak hook (:func:`weak_hook`)
     due: list[tuple[str, str, int]] = field(default_factory=list)  # (id, title, deadline chapter)
     overdue: list[tuple[str, str, int]] = field(default_factory=list)
     open_promises: int = 0
@@ -68,18 +68,38 @@ class Board:
 RANK = {"高": 3, "中": 2, "低": 1}
 
 
-def hook_strength(chapter_meta: dict[str, Any], promises: list[Item]) -> tuple[str, list[str]]:
-    """卡点强度 = 章尾未兑付承诺的强度 (spec §5): the strongest of the promises a chapter opens or
-    advances and leaves unpaid at its end (still 进行), with their ids; ``("", [])`` when its end
-    leaves none. Promises it pays or abandons, and promises it never touched, are no hook."""
+Promises = Union[Sequence[Item], Mapping[str, Item]]
+"""The book's promises, as a list or by id (a board reading many chapters indexes them once)."""
+
+
+def _hooks(chapter_meta: dict[str, Any], promises: Promises, *, still_open: bool) -> list[tuple[int, str]]:
     moved = {str(x) for key in ("开启承诺", "推进承诺") for x in as_list(chapter_meta.get(key))}
     moved -= {str(x) for key in ("兑付承诺", "弃置承诺") for x in as_list(chapter_meta.get(key))}
-    hooks = [(RANK.get(str(i.meta.get("强度")), 0), i.id) for i in promises
-             if i.id in moved and str(i.meta.get("状态", "进行")) == "进行"]
+    by_id = promises if isinstance(promises, Mapping) else {i.id: i for i in promises}
+    found = [by_id[pid] for pid in sorted(moved) if pid in by_id]
+    return [(RANK.get(str(i.meta.get("强度")), 0), i.id) for i in found
+            if not still_open or str(i.meta.get("状态", "进行")) == "进行"]
+
+
+def hook_strength(chapter_meta: dict[str, Any], promises: Promises, *, still_open: bool = True) -> tuple[str, list[str]]:
+    """卡点强度 = 章尾未兑付承诺的强度 (spec §5): the strongest of the promises a chapter opens or
+    advances and leaves unpaid at its end, with their ids; ``("", [])`` when its end leaves none.
+    Promises it pays or abandons, and promises it never touched, are no hook. With
+    ``still_open`` (the last chapter) a promise paid or abandoned since is no hook either; an
+    earlier chapter's hook is what its end left, whatever came after."""
+    hooks = _hooks(chapter_meta, promises, still_open=still_open)
     if not hooks:
         return "", []
     best = max(rank for rank, _id in hooks)
     return {3: "高", 2: "中", 1: "低", 0: "未定"}[best], sorted(pid for rank, pid in hooks if rank == best)
+
+
+def weak_hook(chapter_meta: dict[str, Any], promises: Promises) -> bool:
+    """A chapter ends on a weak hook (spec §5, 连续弱钩 derived from 卡点强度) unless its end leaves
+    a 高 promise unpaid (卡点强度 高) or its contract asserts a strong hook (``强钩``)."""
+    if strong_hook(chapter_meta):
+        return False
+    return hook_strength(chapter_meta, promises, still_open=False)[0] != "高"
 
 
 def promise_debt(item_meta: dict[str, Any], current: int, max_idle: int) -> int | None:
@@ -117,8 +137,9 @@ def compute_board(repo: StoryRepo, chapter: int | None = None, *, promises: list
     files = repo.chapter_files()
     if files:
         board.hook_strength, board.hook_promises = hook_strength(repo.chapter_meta(files[-1][0]), promises)
+    by_id = {i.id: i for i in promises}
     for number, _path in reversed(files):
-        if strong_hook(repo.chapter_meta(number)):
+        if not weak_hook(repo.chapter_meta(number), by_id):
             break
         board.weak_hooks += 1
         if board.weak_hooks >= 50:

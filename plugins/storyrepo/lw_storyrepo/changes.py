@@ -144,7 +144,7 @@ def target(repo: StoryRepo, change: Change, pending: dict[str, tuple[str, Doc]] 
         return repo.rel(repo.secret(change.who).path), SECRET_FIELDS.get(change.field)
     if change.field == "姓名":
         raise LwError(f"设定变更「{change.text}」：姓名是角色卡的正名，不能这样改")
-    name = check_name(repo.canonical(change.who))
+    name = check_name(repo.canonical_noted(change.who))  # an alias names its card, and that is said
     _no_case_twin(repo, name)
     return repo.rel(repo.character_path(name)), CHARACTER_FIELDS.get(change.field)
 

@@ -38,11 +38,17 @@ def say(text: str, *, err: bool = False, nl: bool = True) -> None:
     click.echo(tr(text), err=err, nl=nl)
 
 
+_JSON_OUT: list[bool] = []
+"""Set while a command has printed JSON: what the system did by itself is then said on stderr,
+so stdout stays one JSON document."""
+
+
 def _emit(data: Any, as_json: bool) -> None:
     """Print ``data``: a string as a message (unless ``as_json``), anything else as indented JSON."""
     if isinstance(data, str) and not as_json:
         say(data)
     else:
+        _JSON_OUT.append(True)
         echo_json(data)  # the kernel's: control characters escaped, never sent raw to a terminal
 
 
@@ -80,9 +86,10 @@ class StoryGroup(LocalizedGroup):
 
     def invoke(self, ctx: click.Context) -> Any:
         drain()
+        _JSON_OUT.clear()
         try:
             result = super().invoke(ctx)
-            _say_notices(err=False)
+            _say_notices(err=bool(_JSON_OUT))
             return result
         except (RepairNeeded, BrokenSources) as exc:
             _say_notices(err=True)
@@ -101,8 +108,9 @@ class StoryGroup(LocalizedGroup):
 
 
 TEXT_ARGS = {"ignore_unknown_options": True}
-"""Commands whose last argument is free text: a value starting with "-" (a Markdown list item
-such as ``- 第一卷收束``) is the text, never taken for an option."""
+"""Commands whose arguments carry free text (a reason, a value, a title, a rule): a value starting
+with "-" (a Markdown list item such as ``- 第一卷收束``, a pattern such as ``-{3,}``) is the text,
+never taken for an option."""
 book_option = click.option("--book", "-C", "book", default=None, help="书的目录（默认：当前目录向上找 book.yaml）")
 json_option = click.option("--json", "as_json", is_flag=True, help="输出 JSON")
 FILE = click.argument("file", metavar="FILE|-")
@@ -182,10 +190,7 @@ def init_cmd(directory: str, title: str, genre: str, words: int, volume_size: in
 
 
 def _render_next(step: Any) -> str:
-    lines = []
-    if step.recovered:
-        lines.append(tr(f"（上次中断的结转已{'回滚' if step.recovered == 'rolled-back' else '收尾'}）"))
-    lines += [tr(f"已自动修复：{f}") for f in step.fixed]
+    lines = [tr(f"已自动修复：{f}") for f in step.fixed]  # a recovery is said with the other notices
     lines.append(f"[{step.state}] {tr(step.message)}")
     lines += [card.render() for card in step.cards]
     lines += [f"  {f}" for f in step.files]
@@ -380,7 +385,7 @@ def accept_cmd(label: str | None, book: str | None) -> None:
     say(f"已结转：{accept(_repo(book), label)}")
 
 
-@story.command("reject")
+@story.command("reject", context_settings=TEXT_ARGS)
 @click.argument("reason")
 @click.option("--draft", "label", default=None, help="打回哪一稿（默认：选中的那一稿）")
 @book_option
@@ -634,7 +639,7 @@ def _promise_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
-@promise_grp.command("new")
+@promise_grp.command("new", context_settings=TEXT_ARGS)
 @click.argument("title")
 @_promise_options
 @book_option
@@ -648,7 +653,7 @@ def promise_new(title: str, type_: str, strength: str, plan: str, deadline: str 
     _emit(edits.create_promise(_repo(book), title, type_, strength, plan, description, deadline)["message"], False)
 
 
-@promise_grp.command("draft")
+@promise_grp.command("draft", context_settings=TEXT_ARGS)
 @click.argument("title")
 @_promise_options
 @book_option
@@ -663,7 +668,7 @@ def promise_draft(title: str, type_: str, strength: str, plan: str, deadline: st
     say(f"{pid}（在草稿 front matter 的「开启承诺」里写 {pid}）")
 
 
-@promise_grp.command("set")
+@promise_grp.command("set", context_settings=TEXT_ARGS)
 @click.argument("pid")
 @click.argument("field")
 @click.argument("value")
@@ -696,7 +701,7 @@ def character_grp() -> None:
     """角色：移动 / 改字段。"""
 
 
-@character_grp.command("move")
+@character_grp.command("move", context_settings=TEXT_ARGS)
 @click.argument("name")
 @click.argument("location")
 @book_option
@@ -709,7 +714,7 @@ def character_move(name: str, location: str, book: str | None) -> None:
     _emit(edits.move_character(_repo(book), name, location)["message"], False)
 
 
-@character_grp.command("set")
+@character_grp.command("set", context_settings=TEXT_ARGS)
 @click.argument("name")
 @click.argument("field")
 @click.argument("value")
@@ -741,7 +746,7 @@ def _secret_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
-@secret_grp.command("new")
+@secret_grp.command("new", context_settings=TEXT_ARGS)
 @click.argument("title")
 @_secret_options
 @book_option
@@ -755,7 +760,7 @@ def secret_new(title: str, keywords: tuple[str, ...], knowers: tuple[str, ...], 
     _emit(edits.register_secret(_repo(book), title, list(knowers), list(keywords), content, reader_knows)["message"], False)
 
 
-@secret_grp.command("draft")
+@secret_grp.command("draft", context_settings=TEXT_ARGS)
 @click.argument("title")
 @_secret_options
 @book_option
@@ -783,7 +788,7 @@ def secret_tell(sid: str, name: str, book: str | None) -> None:
     _emit(edits.add_knower(_repo(book), sid, name)["message"], False)
 
 
-@secret_grp.command("set")
+@secret_grp.command("set", context_settings=TEXT_ARGS)
 @click.argument("sid")
 @click.argument("field", type=click.Choice(["读者已知", "知情人", "关键词"]))
 @click.argument("value")
@@ -883,7 +888,7 @@ def style_grp() -> None:
     """风格宪法。"""
 
 
-@style_grp.command("add")
+@style_grp.command("add", context_settings=TEXT_ARGS)
 @click.argument("kind", type=click.Choice(["禁词", "禁句式", "口癖"]))
 @click.argument("text")
 @click.option("--出处", "--source", "source", default="", help="规则的出处（默认：系统的入宪提议，即三次同类否决）")

@@ -175,10 +175,28 @@ def _section(formatter: click.HelpFormatter, heading: str, rows: list[tuple[str,
             formatter.write_dl(rows)
 
 
+_OPTION_LIKE = re.compile(r"--[^\s=-][^\s=]*(=.*)?|-[A-Za-z]", re.S)
+
+
 class LocalizedCommand(click.Command):
-    """A ``lw story`` command whose ``--help`` speaks the reader's language."""
+    """A ``lw story`` command whose ``--help`` speaks the reader's language.
+
+    A command that takes free text (``ignore_unknown_options``: a value may start with "-")
+    still refuses what can only be a mistyped option (``--draftt``, ``--原因x``, ``-x``): free
+    text starting with a dash has a space or punctuation after it (``- 复仇``, ``-{3,}``)."""
 
     context_class = HelpContext
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if ctx.ignore_unknown_options:
+            known = {name for p in self.get_params(ctx) if isinstance(p, click.Option)
+                     for name in (*p.opts, *p.secondary_opts)}
+            for arg in args:
+                if arg == "--":
+                    break
+                if _OPTION_LIKE.fullmatch(arg) and arg.split("=", 1)[0] not in known:
+                    raise click.NoSuchOption(arg.split("=", 1)[0], ctx=ctx)
+        return super().parse_args(ctx, args)
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         locale = help_locale(ctx)

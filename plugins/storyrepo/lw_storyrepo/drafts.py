@@ -18,8 +18,9 @@ from lwcore.api import LwError
 from lw_storyrepo import layout as L
 from lw_storyrepo.dialect import quick_meta
 from lw_storyrepo.repair import check_document, fix_document
+from lw_storyrepo.notices import file_named, note
 from lw_storyrepo.repo import StoryRepo, as_list, new_doc
-from lw_storyrepo.workspace import drop_reviews, load_state, remove, require_state, save_state, write
+from lw_storyrepo.workspace import LENSES, drop_reviews, load_state, remove, require_state, save_state, write
 
 DRAFT_FIELDS = (
     "标题", "视角", "书内时间", "卷", "卷末", "开启承诺", "推进承诺", "兑付承诺", "弃置承诺",
@@ -85,7 +86,10 @@ def submit_draft(repo: StoryRepo, label: str, text: str) -> str:
     check_document(text, L.draft_file(label))  # a broken front matter is a repair card, not a draft
     text = fix_document(text, L.draft_file(label))  # full-width colons and commas, fixed and said
     if state.get("选稿") == label:
+        made = [rel for rel in (*(L.lens_file(lens) for lens in LENSES), L.验收卡, L.章摘要稿) if repo.p(rel).is_file()]
         drop_reviews(repo, state)
+        if made:
+            note(f"草稿 {label} 换了新稿：为旧稿写的评审、验收卡和章摘要已作废（{'、'.join(made)}）")
     write(repo, L.draft_file(label), text)
     write(repo, L.draft_file(label, original=True), text)
     state["阶段"] = "drafted"
@@ -122,7 +126,7 @@ def _draft_item(repo: StoryRepo, folder: str, prefix: str, title: str, fields: d
     if not title.strip():
         raise LwError("短题不能为空")
     item_id = repo.next_id(prefix, _pending_ids(repo, L.新承诺 if prefix == "P" else L.新信息差))
-    write(repo, f"{folder}/{item_id}-{L.safe_title(title)}.md", new_doc(fields, body).dump())
+    write(repo, file_named(title, f"{folder}/{item_id}-{L.safe_title(title)}.md"), new_doc(fields, body).dump())
     return item_id
 
 

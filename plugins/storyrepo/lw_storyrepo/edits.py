@@ -18,6 +18,7 @@ from lw_storyrepo.atomic import apply_and_commit, recover
 from lw_storyrepo.board import rule_proposals
 from lw_storyrepo.changes import SECRET_FIELDS, apply_changes, check_name, typed
 from lw_storyrepo.markdown import append_history, append_row, replace_row, section, set_section, table_rows_at
+from lw_storyrepo.notices import file_named
 from lw_storyrepo.repo import StoryRepo, as_int, as_list, new_doc
 from lw_storyrepo.settle import sync_aliases
 
@@ -67,7 +68,7 @@ def create_promise(repo: StoryRepo, title: str, type: str, strength: str, plan: 
     doc = new_doc({"类型": type, "强度": strength, "状态": "进行", "开启章": n, "兑付期限": deadline or None,
                    "最后推进章": n},
                   f"## 描述\n{description.strip()}\n\n## 兑付计划\n{plan.strip()}\n\n## 履历\n- 第{n}章后：开启（对话登记）\n")
-    rel = f"{L.承诺}/{pid}-{L.safe_title(title)}.md"
+    rel = file_named(title, f"{L.承诺}/{pid}-{L.safe_title(title)}.md")
     result = _commit(repo, {rel: doc.dump().encode("utf-8")}, f"fix(承诺): 开启 {pid} {title}\n\n承诺: +{pid}\n")
     result["id"] = pid
     return result
@@ -138,7 +139,7 @@ def register_secret(repo: StoryRepo, title: str, knowers: list[str], keywords: l
     sid = repo.next_id("S")
     doc = new_doc({"知情人": [repo.canonical_noted(k) for k in knowers], "读者已知": reader_knows, "登记章": repo.last_chapter(),
                    "关键词": keywords}, f"## 内容\n{content.strip()}\n")
-    rel = f"{L.信息差}/{sid}-{L.safe_title(title)}.md"
+    rel = file_named(title, f"{L.信息差}/{sid}-{L.safe_title(title)}.md")
     result = _commit(repo, {rel: doc.dump().encode("utf-8")}, f"fix(设定): 信息差+{sid} {title}\n\n设定: 信息差+{sid}\n")
     result["id"] = sid
     return result

@@ -1,13 +1,16 @@
 """Fault injection for the atomicity tests: ``LW_STORY_FAULT=<step>[@raise|@kill|@oserror]``.
 
 The settle and the git plumbing call :func:`fault` at each named step; outside tests the
-variable is unset and every call returns at once.
+variable is unset and every call returns at once. ``@kill`` sends the process a real
+``SIGKILL`` (no ``finally``, no ``atexit``, no buffered output flushed: a kill from outside or
+a power cut, as far as the book is concerned); a parent sees it as ``-signal.SIGKILL``.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import signal
 
 
 def fault(step: str) -> None:
@@ -19,7 +22,10 @@ def fault(step: str) -> None:
     if name != step:
         return
     if mode == "kill":
-        os._exit(137)
+        kill = getattr(signal, "SIGKILL", None)
+        if kill is not None:
+            os.kill(os.getpid(), kill)
+        os._exit(137)  # no SIGKILL on this platform (Windows): the nearest thing
     if mode == "oserror":
         raise OSError(errno.ENOSPC, "No space left on device (injected)")
     raise RuntimeError(f"injected fault at {step}")

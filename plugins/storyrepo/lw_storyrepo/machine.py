@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lw_storyrepo import layout as L
-from lw_storyrepo.atomic import recover
+from lw_storyrepo.atomic import recover, recovered_earlier
 from lw_storyrepo.card import brief
 from lw_storyrepo.contextpack import pack
 from lw_storyrepo.dialect import RepairCard
@@ -92,7 +92,7 @@ def _resume(repo: StoryRepo, state: dict[str, Any], recovered: str | None) -> Ne
 
 
 def decide_next(repo: StoryRepo, *, apply_fixes: bool = True) -> Next:
-    recovered = recover(repo.root)
+    recovered = recover(repo.root) or recovered_earlier()  # the CLI and the tools recover first
     cards, fixed = scan(repo, apply_fixes=apply_fixes)
     if cards:
         return Next(0, "repair", f"{len(cards)} 处需要修复", cards=cards, fixed=fixed, recovered=recovered)

@@ -55,17 +55,22 @@ def lw_prompt_segments(turn: TurnContext) -> list[PromptSegment] | None:
     """The prompt of the current model step when the turn runs inside a book.
 
     ``turn.extra``: ``story_root`` (else ``turn.cwd``), ``story_step`` (proposal, render,
-    lens, summary, volume; default: inferred from the workspace stage), ``story_lens``.
+    lens, summary, volume; default: inferred from the workspace stage), ``story_lens``. An
+    interrupted settle is recovered first, as every command does, and the prompt says so.
     """
     root = turn.extra.get("story_root") or turn.cwd
     if root is None or not (Path(root) / "book.yaml").is_file():
         return None
     from lw_storyrepo import prompts
+    from lw_storyrepo.atomic import RECOVERED, recover
     from lw_storyrepo.repo import StoryRepo
 
     repo = StoryRepo(Path(root))
+    recovered = recover(repo.root)  # a prompt never quotes a half-applied settle (a kill mid-way)
     step = turn.extra.get("story_step") or prompts.step_for(repo)
     if not step:
         return None
     text = prompts.build(repo, str(step), turn.extra.get("story_lens"))
+    if recovered:  # said to the model, as a command says it to the author
+        text = f"（已自动处理：{RECOVERED[recovered]}）\n\n{text}"
     return [PromptSegment(name=f"storyrepo.{step}", text=text, slot="context", order=50)]

@@ -37,7 +37,7 @@ from lw_storyrepo.notices import note
 from lw_storyrepo.markdown import append_history, append_row, replace_row, section, set_section, table_rows_at
 from lw_storyrepo.repo import Item, StoryRepo, as_list, new_doc
 from lw_storyrepo.volumes import draft_volume, ends_volume
-from lw_storyrepo.workspace import require_state
+from lw_storyrepo.workspace import kept_workspace, require_state
 
 SUMMARY_MAX = 200
 CHAPTER_KEYS = ("章号", "标题", "卷", "视角", "书内时间", "字数", "开启承诺", "推进承诺", "兑付承诺", "弃置承诺", "合同", "合同修订",
@@ -435,17 +435,7 @@ def workspace_kept(repo: StoryRepo, plan: SettlePlan) -> tuple[list[str], str] |
     """A tracked workspace keeps its history (spec §7: the author deleted 工作区/ from
     .gitignore): the drafts, rejected drafts, reviews, reports and cards the settle empties are
     committed first as ``draft(N)``, the parent of ``ch(N)``. None when the workspace is ignored."""
-    emptied = sorted(rel for rel, data in plan.changes.items()
-                     if data is None and rel.startswith(L.工作区 + "/") and repo.p(rel).is_file())
-    if not emptied or _ignores_workspace(repo) or repo.git.ignored(emptied[0]):
-        return None
-    return emptied, f"draft({plan.number}): 第{plan.number}章的草稿与评审存档\n\n文件: " + "; ".join(emptied) + "\n"
-
-
-def _ignores_workspace(repo: StoryRepo) -> bool:
-    """The usual case read without asking git: .gitignore has the line the book was made with."""
-    lines = {ln.strip() for ln in repo.text_or(".gitignore").splitlines()}
-    return bool(lines & {"工作区/", "工作区", "/工作区/", "/工作区"})
+    return kept_workspace(repo, plan.changes, f"draft({plan.number}): 第{plan.number}章的草稿与评审存档")
 
 
 def commit_plan(repo: StoryRepo, plan: SettlePlan) -> str:

@@ -41,8 +41,9 @@ def _take_card_edits(repo: StoryRepo, state: dict, label: str) -> None:
 
 def require_reviewed(repo: StoryRepo, state: dict) -> None:
     """写评分离 (spec §1.5, §8 steps 6–7): nothing is accepted before the three lens reviews of
-    the chosen draft and the acceptance card made from them exist."""
-    missing = [lens for lens in LENSES if not repo.p(L.lens_file(lens)).is_file()]
+    the chosen draft (each saying something) and the acceptance card made from them exist."""
+    missing = [lens for lens in LENSES  # a blank file (emptied by hand) is no review either
+               if not repo.p(L.lens_file(lens)).is_file() or not repo.text(L.lens_file(lens)).strip()]
     if missing:
         raise LwError("还没有三镜头评审，不能验收：缺" + "、".join(f"{lens}镜头" for lens in missing),
                       expected="先让模型在各自新鲜的上下文里评审（lw story prompt lens --lens 读者；lw story review 读者 FILE）")

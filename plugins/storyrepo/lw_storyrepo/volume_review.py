@@ -23,9 +23,10 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.atomic import apply_and_commit, recover
 from lw_storyrepo.dialect import parse_doc
 from lw_storyrepo.markdown import section, set_section
+from lw_storyrepo.notices import file_named
 from lw_storyrepo.repo import Item, StoryRepo, as_int, new_doc
 from lw_storyrepo.volumes import Volumes, volume_closed
-from lw_storyrepo.workspace import remove, write
+from lw_storyrepo.workspace import kept_workspace, remove, write
 
 CANDIDATES = "伏笔机会（勾选 = 生成承诺文件）"
 SUMMARY_MAX = 500
@@ -208,13 +209,14 @@ def volume_commit(repo: StoryRepo, summary: str, outline: str | None = None) -> 
                        "最后推进章": end},
                       f"## 描述\n{c.title}（总纲：{c.anchor}）\n\n## 兑付计划\n{c.plan}\n\n## 履历\n"
                       f"- 第{end}章：开启（{L.volume_name(volume)}复盘·伏笔机会）\n")
-        changes[f"{L.承诺}/{pid}-{L.safe_title(c.title)}.md"] = doc.dump().encode("utf-8")
+        changes[file_named(c.title, f"{L.承诺}/{pid}-{L.safe_title(c.title)}.md")] = doc.dump().encode("utf-8")
         added.append(pid)
     if repo.p(L.卷复盘).is_file():
         changes[L.卷复盘] = None
     message = f"vol({volume:02d}): {L.volume_name(volume)}复盘\n"
     if added:
         message += "\n承诺: " + " ".join(f"+{p}" for p in added) + "\n"
-    commit = apply_and_commit(repo.root, changes, message)
+    kept = kept_workspace(repo, changes, f"draft(vol{volume:02d}): {L.volume_name(volume)}复盘的工作稿存档")
+    commit = apply_and_commit(repo.root, changes, message, kept)
     remove(repo, L.卷复盘)
     return commit

@@ -102,6 +102,23 @@ def drop_reviews(repo: StoryRepo, state: dict[str, Any]) -> None:
         state.pop(key, None)
 
 
+def kept_workspace(repo: StoryRepo, changes: dict[str, bytes | None], subject: str) -> tuple[list[str], str] | None:
+    """``(paths, message)`` of the workspace files a commit of ``changes`` empties, to commit
+    first when the author tracks the workspace (spec §7: 工作区/ deleted from .gitignore, the
+    history kept by git); None when the workspace is ignored or nothing of it is emptied."""
+    emptied = sorted(rel for rel, data in changes.items()
+                     if data is None and rel.startswith(L.工作区 + "/") and repo.p(rel).is_file())
+    if not emptied or _ignores_workspace(repo) or repo.git.ignored(emptied[0]):
+        return None
+    return emptied, f"{subject}\n\n文件: " + "; ".join(emptied) + "\n"
+
+
+def _ignores_workspace(repo: StoryRepo) -> bool:
+    """The usual case read without asking git: .gitignore has the line the book was made with."""
+    lines = {ln.strip() for ln in repo.text_or(".gitignore").splitlines()}
+    return bool(lines & {"工作区/", "工作区", "/工作区/", "/工作区"})
+
+
 def reviews_complete(repo: StoryRepo) -> bool:
     return all(repo.p(L.lens_file(lens)).is_file() for lens in LENSES)
 

@@ -17,6 +17,7 @@ the ``lw`` executable in a subprocess where a process has to die).
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -90,6 +91,14 @@ def test_no_accept_before_the_lens_reviews_and_the_acceptance_card(book: StoryRe
     assert book.git.head() != head
 
 
+def test_an_emptied_lens_review_blocks_the_accept(book: StoryRepo) -> None:
+    to_reviewed(book)
+    book.p(L.lens_file("编辑")).write_text("\n", encoding="utf-8")
+    head = book.git.head()
+    assert "还没有三镜头评审，不能验收：缺编辑镜头" in lw(book, "accept", ok=False)
+    assert book.git.head() == head
+
+
 def test_a_deleted_acceptance_card_blocks_the_accept(book: StoryRepo) -> None:
     to_reviewed(book)
     book.p(L.验收卡).unlink()
@@ -131,6 +140,12 @@ def test_an_alias_written_as_its_canonical_name_is_said(book: StoryRepo) -> None
     assert "| 1 | 大历1023年冬月初三 | 林晚于北境得血书 | 林晚, 神秘老者 |" in book.p(L.时间线).read_text(encoding="utf-8")
 
 
+def test_a_setting_change_through_an_alias_is_said(book: StoryRepo) -> None:
+    out = lw(book, "character", "set", "晚晚", "位置", "北境雪原")
+    assert "已自动处理：「晚晚」是「林晚」的别名：记为正名「林晚」" in out, out
+    assert book.characters()["林晚"]["位置"] == "北境雪原" and not book.p(f"{L.角色}/晚晚.md").exists()
+
+
 def test_text_corrected_in_the_acceptance_card_is_said_when_taken(book: StoryRepo) -> None:
     to_reviewed(book)
     card = book.p(L.验收卡)
@@ -147,6 +162,25 @@ def test_a_title_that_cannot_be_a_file_name_is_said(book: StoryRepo) -> None:
     assert book.chapter_path(1).name == "0001-北境雪.md"
 
 
+def test_a_promise_or_info_gap_title_that_cannot_be_a_file_name_is_said(book: StoryRepo) -> None:
+    out = lw(book, "promise", "new", "甲/乙", "--类型", "伏笔", "--强度", "低", "--兑付计划", "随后")
+    assert "已自动处理：短题「甲/乙」不能原样做文件名：文件名写作 大纲/承诺/P-003-甲乙.md" in out, out
+    out = lw(book, "secret", "new", "丙:丁", "--关键词", "丙", "--内容", "丙是丁")
+    assert "已自动处理：短题「丙:丁」不能原样做文件名：文件名写作 定稿/设定/信息差/S-003-丙丁.md" in out, out
+    assert "已自动处理" not in lw(book, "promise", "new", "旧账", "--类型", "伏笔", "--强度", "低", "--兑付计划", "随后")
+
+
+def test_replacing_the_reviewed_draft_says_its_reviews_are_dropped(book: StoryRepo) -> None:
+    to_reviewed(book)
+    path = book.root.parent / "A2.md"
+    path.write_text(DRAFT.replace("风雪扑面。", "风雪扑面，她没有停。"), encoding="utf-8")
+    out = lw(book, "draft", "A", str(path))
+    assert ("已自动处理：草稿 A 换了新稿：为旧稿写的评审、验收卡和章摘要已作废（工作区/评审报告/读者镜头.md、"
+            "工作区/评审报告/编辑镜头.md、工作区/评审报告/事实镜头.md、工作区/验收卡.md、工作区/章摘要.md）") in out, out
+    assert not book.p(L.验收卡).exists()
+    assert "已自动处理" not in lw(book, "draft", "A", str(path))  # nothing left to drop: nothing said
+
+
 # --- recovery before reading ----------------------------------------------------------------------------
 
 
@@ -156,7 +190,7 @@ def test_every_command_recovers_an_interrupted_settle_before_it_reads(book: Stor
     before = {k: v for k, v in tree_snapshot(book.root).items() if not k.startswith((L.工作区 + "/", L.CACHE + "/"))}
     head = book.git.head()
     killed = lw_process(book, "accept", env={"LW_STORY_FAULT": "write:4@kill"})
-    assert killed.returncode == 137, killed.stderr
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
     assert book.p("定稿/正文/0001-北境的雪.md").exists() or book.p(L.名册).read_bytes() != before.get(L.名册)  # half-applied
     proc = lw_process(book, *command)
     assert "上次中断的结转已回滚" in proc.stdout + proc.stderr, (proc.stdout, proc.stderr)
@@ -164,6 +198,36 @@ def test_every_command_recovers_an_interrupted_settle_before_it_reads(book: Stor
     after = {k: v for k, v in tree_snapshot(book.root).items() if not k.startswith((L.工作区 + "/", L.CACHE + "/"))}
     assert after == before and book.git.head() == head
     assert not (book.root / ".git" / "lw-txn").exists()
+
+
+def test_json_output_stays_json_when_a_recovery_is_said(book: StoryRepo) -> None:
+    import json
+
+    to_reviewed(book)
+    killed = lw_process(book, "accept", env={"LW_STORY_FAULT": "write:4@kill"})
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    proc = lw_process(book, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["recovered"] == "rolled-back"
+    assert "已自动处理：上次中断的结转已回滚" in proc.stderr
+
+
+def test_the_prompt_segments_recover_an_interrupted_settle_before_they_read(book: StoryRepo, tmp_path: Path) -> None:
+    from lwcore.contributions import TurnContext
+    from lwcore.kernel import Kernel
+
+    to_reviewed(book)
+    before = {k: v for k, v in tree_snapshot(book.root).items() if not k.startswith((L.工作区 + "/", L.CACHE + "/"))}
+    killed = lw_process(book, "accept", env={"LW_STORY_FAULT": "write:4@kill"})
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert (book.root / ".git" / "lw-txn").exists()
+    turn = TurnContext(extra={"story_root": str(book.root), "story_step": "render"})
+    segments = [s.value for s in Kernel(data_dir=tmp_path / "data").prompt_segments(turn).segments
+                if s.plugin_id == "storyrepo"]
+    assert segments[0].text.startswith("（已自动处理：上次中断的结转已回滚（书恢复到结转之前））\n\n")
+    assert not (book.root / ".git" / "lw-txn").exists()
+    after = {k: v for k, v in tree_snapshot(book.root).items() if not k.startswith((L.工作区 + "/", L.CACHE + "/"))}
+    assert after == before
 
 
 # --- retcon and the summary --------------------------------------------------------------------------------
@@ -234,6 +298,27 @@ def test_a_tracked_workspace_keeps_the_draft_history(book: StoryRepo) -> None:
     assert list(book.p(L.工作区).iterdir()) == [] and book.git.out("status", "--porcelain", "-uall") == ""
 
 
+def test_a_tracked_workspace_keeps_the_volume_review(book: StoryRepo) -> None:
+    book.p(".gitignore").write_text(".cache/\n", encoding="utf-8")
+    book.git.commit_paths([".gitignore"], "fix(配置): 工作区入 git\n")
+    to_reviewed(book, DRAFT.replace("一句话事件:", "卷末: true\n一句话事件:"))
+    lw(book, "accept")
+    assert "卷复盘" in lw(book)  # the audit, written into the workspace
+    lw(book, "outline", "set", "总纲", "结局承诺", "第七卷宗门大会")
+    lw(book, "vol", "candidates", "--候选", "血书残页｜伏笔｜中｜无期限｜第二卷呈堂｜总纲：第七卷宗门大会",
+       "--候选", "旧剑｜伏笔｜低｜无期限｜卷二拔剑｜总纲：第七卷宗门大会",
+       "--候选", "足迹｜悬念｜低｜无期限｜下卷追查｜总纲：第七卷宗门大会")
+    lw(book, "vol", "tick", "2")
+    summary = book.root.parent / "卷摘要.md"
+    summary.write_text("第一卷：林晚北上。", encoding="utf-8")
+    lw(book, "vol", "commit", "--summary", str(summary))
+    assert book.git.out("log", "--format=%s", "-2").splitlines() == [
+        "vol(01): 第01卷复盘", "draft(vol01): 第01卷复盘的工作稿存档"]
+    kept = book.git.out("show", f"HEAD~1:{L.卷复盘}")
+    assert "## 迟兑付" in kept and "- [x] 旧剑｜伏笔｜低" in kept
+    assert book.git.out("status", "--porcelain", "-uall") == "" and not book.p(L.卷复盘).exists()
+
+
 def test_an_ignored_workspace_adds_no_commit(book: StoryRepo) -> None:
     to_reviewed(book)
     lw(book, "accept")
@@ -248,6 +333,25 @@ def test_outline_set_takes_a_value_starting_with_a_dash(book: StoryRepo) -> None
     lw(book, "outline", "set", "第2卷", "主线", "-- 北上")
     assert "## 主题\n- 复仇\n- 成长\n" in book.p(L.总纲).read_text(encoding="utf-8")
     assert "## 主线\n-- 北上\n" in book.p(f"{L.卷纲}/第02卷.md").read_text(encoding="utf-8")
+
+
+def test_every_free_text_argument_takes_a_value_starting_with_a_dash(book: StoryRepo) -> None:
+    to_checked(book)
+    lw(book, "reject", "--draftt", ok=False)  # a mistyped option is never taken for the reason
+    lw(book, "reject", "--原因", ok=False)
+    lw(book, "reject", "- 开头太慢")
+    assert "- - 开头太慢\n" in book.p(L.打回记录).read_text(encoding="utf-8")
+    lw(book, "abort")
+    lw(book, "character", "set", "林晚", "口头禅", "- 本姑娘")
+    lw(book, "character", "move", "林晚", "-北境-")
+    lw(book, "style", "add", "禁句式", "-{3,}", "--出处", "作者")
+    lw(book, "promise", "new", "-旧账-", "--类型", "伏笔", "--强度", "低", "--兑付计划", "- 第二卷")
+    lw(book, "secret", "new", "-暗号-", "--关键词", "-暗号-", "--内容", "- 暗号是雪", "--知情人", "林晚")
+    card = book.characters()["林晚"]
+    assert card["口头禅"] == "- 本姑娘" and card["位置"] == "-北境-"
+    assert "  - \"-{3,}\"\n" in book.p(L.风格宪法).read_text(encoding="utf-8")
+    assert "- 第二卷" in book.promise("P-003").body and book.promise("P-003").title == "-旧账-"
+    lw(book, "character", "set", "林晚", "口头禅", "x", "--没有这个选项", ok=False)  # still no silent typo
 
 
 # --- the one derivative ----------------------------------------------------------------------------------------------
@@ -296,6 +400,35 @@ def test_the_board_shows_the_last_chapters_hook(book: StoryRepo) -> None:
     lw(book)
     card = book.p(L.决策卡).read_text(encoding="utf-8")
     assert "- 卡点强度：高（上一章章尾未兑付：P-001）" in card
+
+
+def test_weak_hooks_in_a_row_are_the_chapters_whose_hook_is_weak(book: StoryRepo) -> None:
+    """连续弱钩 is derived from 卡点强度 (spec §5: no second mechanism): a chapter whose end leaves
+    a 高 promise unpaid is no weak hook, whether or not its contract says 强钩."""
+    to_checked(book)  # advances P-001 (高), opens P-003 (中); no contract line says 强钩
+    review(book)
+    lw(book, "summary", "林晚抵达北境雪原，得到灭门血书。")
+    lw(book, "accept")
+    lw(book)  # brief of chapter 2
+    card = book.p(L.决策卡).read_text(encoding="utf-8")
+    assert "- 卡点强度：高（上一章章尾未兑付：P-001）" in card and "- 连续弱钩：0 章" in card, card
+    # chapter 2 only advances the weak promise P-002, and no contract line promises a strong hook
+    lw(book, "card", "edit", "--合同", "P-002 推进：旧约重提")
+    lw(book, "decide")
+    lw(book)  # pack
+    path = book.root.parent / "二.md"
+    path.write_text("---\n标题: 旧约\n视角: 林晚\n书内时间: 大历1023年冬月初五\n推进承诺:\n  - P-002\n"
+                    "推进说明:\n  - P-002：旧约重提\n一句话事件: 旧约重提\n在场:\n  - 林晚\n---\n"
+                    "林晚坐在灯下，想起那桩旧约，很久没有说话，窗外的雪一直在下。\n", encoding="utf-8")
+    lw(book, "draft", "A", str(path))
+    assert "已机检（过：A；打回：无）" in lw(book)
+    review(book)
+    lw(book, "summary", "林晚想起旧约。")
+    lw(book, "accept")
+    lw(book)  # brief of chapter 3
+    card = book.p(L.决策卡).read_text(encoding="utf-8")
+    assert "- 卡点强度：低（上一章章尾未兑付：P-002）" in card, card
+    assert "- 连续弱钩：1 章" in card and "- 追读风险：1（节奏债 0 + 连续弱钩 1）" in card, card
 
 
 # --- the health check ----------------------------------------------------------------------------------------------------

@@ -35,7 +35,8 @@ def _template(node: ast.AST) -> str | None:
 
 def messages_in_the_code() -> list[tuple[str, int, str]]:
     """Every Chinese message the code raises or prints: LwError texts and expectations, repair
-    card problems and proposals, the state machine's lines, what the CLI says."""
+    card problems and proposals, the state machine's lines, what the CLI says, the notices of
+    what the system did by itself."""
     found = []
     for path in sorted(SOURCE.glob("*.py")):
         if path.name in NOT_MESSAGES:
@@ -53,6 +54,8 @@ def messages_in_the_code() -> list[tuple[str, int, str]]:
                 elif name == "Next":
                     args = node.args[2:3]
                 elif name in ("say", "tr", "_confirm", "_emit") and path.name == "cli.py":
+                    args = node.args[:1]
+                elif name == "note":  # what the system did by itself, said after the command
                     args = node.args[:1]
                 args += [k.value for k in node.keywords if k.arg in ("expected", "problem", "proposal")]
             elif isinstance(node, ast.Assign) and any(getattr(t, "id", "") in ("HINTS", "STAGE_NAMES") for t in node.targets):

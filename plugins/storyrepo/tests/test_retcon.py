@@ -11,6 +11,7 @@ nothing under injected faults, as the settle's is.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 
@@ -340,7 +341,7 @@ def test_a_killed_retcon_is_rolled_back_on_the_next_start(book, step):
     env = dict(os.environ, LW_STORY_FAULT=f"{step}@kill")
     proc = subprocess.run([LW, "story", "retcon", "1", "--原因", "冰原", "-y", "-C", str(book.root)], env=env,
                           capture_output=True)
-    assert proc.returncode == 137, proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == -signal.SIGKILL, proc.stderr.decode("utf-8", "replace")
     assert atomic.recover(book.root) == "rolled-back"  # what every start does first
     _assert_untouched(book, snap)
 
@@ -350,7 +351,7 @@ def test_a_retcon_killed_after_its_commit_is_finished_on_the_next_start(book):
     env = dict(os.environ, LW_STORY_FAULT="committed@kill")
     proc = subprocess.run([LW, "story", "retcon", "1", "--原因", "冰原", "-y", "-C", str(book.root)], env=env,
                           capture_output=True)
-    assert proc.returncode == 137
+    assert proc.returncode == -signal.SIGKILL
     assert atomic.recover(book.root) == "finished"
     assert book.git.out("log", "-1", "--format=%s") == "retcon(1): 冰原\n"
     _synced(book)

@@ -1,13 +1,15 @@
 """Twelve chapters from a fresh book through the real ``lw story`` executable, one process per
 command, as an author and a model would run it: two drafts the author rejects, one the checks
 send back (a continuity error), an exempted chapter, a volume ended and reviewed, a contract
-amended, a settle killed half-way (the next command rolls it back, the accept is repeated), a
-retcon of a settled chapter with its summary. The git log then reads as spec §8 says.
+amended, a settle killed half-way (a real SIGKILL, sent by the fault hook of ``faults.py``; the
+next command rolls it back, the accept is repeated), a retcon of a settled chapter with its
+summary. The git log then reads as spec §8 says.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -61,7 +63,8 @@ def review_and_accept(author: Author, n: int, title: str, *, fault: str | None =
     author("summary", f"第{n}章：{title}。")
     if fault:
         killed = author.run("accept", fault=fault, ok=False)
-        assert killed.returncode == 137, killed.stderr
+        assert killed.returncode == -signal.SIGKILL, killed.stderr
+        assert (author.root / ".git" / "lw-txn" / "journal.json").is_file()  # killed mid-settle: half-applied
         return
     assert "已结转" in author("accept")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 
@@ -223,7 +224,7 @@ def test_killed_process_is_rolled_back_on_next_start(book, step, dirty):
     snap = _prepared(book)
     env = dict(os.environ, LW_STORY_FAULT=f"{step}@kill")
     proc = subprocess.run([sys.executable, "-c", SETTLE, str(book.root)], env=env, capture_output=True)
-    assert proc.returncode == 137, proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == -signal.SIGKILL, proc.stderr.decode("utf-8", "replace")
     from lw_storyrepo.machine import decide_next
 
     from lw_storyrepo.atomic import recover
@@ -239,7 +240,7 @@ def test_killed_after_the_commit_is_finished_on_next_start(book):
     head = book.git.head()
     env = dict(os.environ, LW_STORY_FAULT="committed@kill")
     proc = subprocess.run([sys.executable, "-c", SETTLE, str(book.root)], env=env, capture_output=True)
-    assert proc.returncode == 137
+    assert proc.returncode == -signal.SIGKILL
     assert book.git.head() != head
     assert atomic.recover(book.root) == "finished"
     assert book.git.out("status", "--porcelain", "-uall") == ""
