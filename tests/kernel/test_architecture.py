@@ -460,12 +460,6 @@ LAZY_IMPORTS: dict[tuple[str, str, str], str] = {
         "(only a command given a ROOM reads it)",
     ("lwcore/cli/common.py", "CliState.kernel", "lwcore.kernel"):
         "heavy: pluggy and lwcore.contributions off `lw --version`",
-    ("lwcore/contributions.py", "_annotation_names", "lwcore.provider_adapter"):
-        "heavy: the adapter protocol's value dataclasses (~2 ms) off `lw plugins list`; only "
-        "checking a ProviderAdapter's fields needs the name",
-    ("lwcore/contributions.py", "_annotation_names", "lwcore.room_protocol"):
-        "heavy: the room protocols (~0.5 ms) off `lw plugins list`; only resolving a "
-        "contribution's annotations needs the name",
     ("lwcore/manifest.py", "validate", "lwcore.manifest_schema"):
         "heavy: pydantic (manifest models) off `lw plugins list` with a warm manifest cache",
     ("lwcore/rules/__init__.py", "engine_for", "lwcore.rules.engine"):
