@@ -252,7 +252,7 @@ def prep_plans() -> None:
     import tempfile
 
     from lwcore.kernel import Kernel
-    from lwcore.turn.adapter import ToolCall
+    from lwcore.provider_adapter import ToolCall
     from lwcore.turn.calls import execute_call
     from lwcore.turn.offers import visible_tools
     from lwcore.turn.pipeline import run_turn

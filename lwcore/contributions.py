@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     import random
 
     from lwcore.deadline import Deadline
+    from lwcore.provider_adapter import ProviderAdapterProtocol
+    from lwcore.room_protocol import TurnRoom
     from lwcore.sandbox.budget import Budget
 
 _C = TypeVar("_C", bound=type)
@@ -181,8 +183,10 @@ class TurnContext:
       their display name (else their id); ``keeper``: whether they keep the room.
     - ``player_input``: what the acting member says this turn.
     - ``model``/``tier``: the model the request names and its tier, when known.
-    - ``cwd``: the room folder; ``room``: the loaded room; ``config``: the room's plugin config
-      files (``room.yaml`` ``config:``), name -> absolute path.
+    - ``cwd``: the room folder; ``room``: the loaded room (:class:`lwcore.room_protocol.TurnRoom`:
+      what a plugin may use of it; narrow with ``isinstance(turn.room, Room)`` for the rest);
+      ``config``: the room's plugin config files (``room.yaml`` ``config:``), name -> absolute
+      path.
     - ``rng``: the turn's random source (draw from it for anything random in the prompt, so a
       seeded turn is reproducible); ``budget``: the turn's sandbox CPU budget (the sandbox
       charges it by itself); ``deadline``: the turn's deadline (:mod:`lwcore.deadline`).
@@ -199,9 +203,7 @@ class TurnContext:
     tier: str | None = None
     cwd: Path | None = None
     viewer: str | None = None
-    # Any: the room's type lives in a later layer than contributions (turn.context.turn_room
-    # gives it typed)
-    room: Any = None
+    room: TurnRoom | None = None
     player_input: str = ""
     actor_name: str = ""
     keeper: bool = False
@@ -386,14 +388,13 @@ class ProviderAdapter:
     """Speaks one provider protocol for the turn pipeline (offering tools, reading a reply's
     tool calls, writing tool results back, and optionally sending a payload over HTTP).
 
-    ``adapter`` is an object (or lazy reference to one) implementing the protocol the turn
-    pipeline documents; ``protocol`` is the provider protocol name it serves.
+    ``adapter`` is an object (or lazy reference to one) implementing
+    :class:`lwcore.provider_adapter.ProviderAdapterProtocol` (an adapter class is made once per
+    lookup); ``protocol`` is the provider protocol name it serves.
     """
 
     protocol: str
-    # Any, not the protocol type: field_problems reads these annotations at run time, and the
-    # protocol lives in lwcore.turn.adapter (not imported here). adapter_for() returns it typed.
-    adapter: Any
+    adapter: ProviderAdapterProtocol | type[ProviderAdapterProtocol] | LazyRef
     description: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -815,7 +816,9 @@ def field_problems(item: Any) -> list[str]:
     recorded against it instead of breaking a sort in every turn. Checks each field against
     its annotation: ``str``, ``int`` (not ``bool``), ``bool``, ``float``, ``Path``, ``None``
     unions, ``Literal`` choices, ``tuple[str, ...]``, ``Mapping[str, str]``, and callables or
-    lazy references.
+    lazy references. A protocol (``TurnRoom``, ``ProviderAdapterProtocol``) passes anything: it
+    is the type checker's to check, and typing a field that was ``Any`` changes nothing at run
+    time (the API's stability promise).
     """
     checks = _CHECKS.get(type(item))
     if checks is None:
@@ -824,7 +827,10 @@ def field_problems(item: Any) -> list[str]:
 
         if not dataclasses.is_dataclass(item):
             return []
-        hints = typing.get_type_hints(type(item))
+        try:
+            hints = typing.get_type_hints(type(item))
+        except NameError:  # a type only the type checker imports (a later layer's, or costly)
+            hints = typing.get_type_hints(type(item), localns=_annotation_names())
         checks = _CHECKS[type(item)] = [
             (f.name, _checker(hints[f.name]), _describe(hints[f.name])) for f in dataclasses.fields(item) if f.name in hints
         ]
@@ -841,6 +847,14 @@ _CHECKS: dict[type, list[tuple[str, Callable[[Any], bool], str]]] = {}
 the ~150 contributions of ``lw plugins list`` costs little."""
 
 
+def _annotation_names() -> dict[str, Any]:
+    """The protocols the annotations of checked contributions name that this module imports
+    only for the type checker, each read as ``Any``: a protocol passes anything at run time
+    (:func:`field_problems`), and importing ``ProviderAdapter.adapter``'s would cost every
+    ``lw plugins list`` its module's dataclasses (a few milliseconds)."""
+    return {"TurnRoom": Any, "ProviderAdapterProtocol": Any}
+
+
 def _checker(expected: Any) -> Callable[[Any], bool]:
     """A function telling whether a value matches the annotation ``expected`` (see
     :func:`field_problems`); anything it cannot check passes."""
@@ -850,7 +864,7 @@ def _checker(expected: Any) -> Callable[[Any], bool]:
 
     origin = typing.get_origin(expected)
     args = typing.get_args(expected)
-    if expected is Any or isinstance(expected, TypeVar):
+    if expected is Any or isinstance(expected, TypeVar) or getattr(expected, "_is_protocol", False):
         return lambda value: True
     if origin in (typing.Union, types.UnionType):
         options = [_checker(a) for a in args]

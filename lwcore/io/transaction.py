@@ -54,7 +54,8 @@ from typing import NotRequired, TypedDict
 from lwcore.errors import LwError
 from lwcore.io.atomic import atomic_write_bytes, fsync_dir, write_target
 from lwcore.io.paths import confine
-from lwcore.io.safe_json import read_json
+from lwcore.io.safe_json import load_json, read_json
+from lwcore.io.text import open_file
 
 STATE_DIR = ".lw"
 LOCK_FILE = "lock"
@@ -353,12 +354,17 @@ def _read_held(folder: Path) -> list[tuple[str, str, bytes, int]]:
     """The held record's changes ``(kind, target, bytes, offset)``, each checked (a target
     inside the folder, sizes that add up): a damaged record is a located error, never guessed."""
     path = _held(folder)
-    with open(path, "rb") as handle:
+    try:
+        handle = open_file(path)  # a regular file only: a pipe is refused, never waited on
+    except LwError as exc:
+        raise LwError(f"an unfinished held change is damaged ({exc.message}); inspect it, then remove it",
+                      file=path) from None
+    with handle:
         line = handle.readline(1024 * 1024)
         size = os.fstat(handle.fileno()).st_size
-        try:
-            header = json.loads(line)
-        except ValueError:
+        try:  # bounded: a header nested past JSON's limits is damaged, not a recursion
+            header = load_json(line, path)
+        except LwError:
             header = None
         changes = header.get("changes") if isinstance(header, dict) else None
         if not isinstance(changes, list) or not all(

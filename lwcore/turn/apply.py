@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lwcore.turn import tree
-from lwcore.turn.adapter import ToolCall, ToolResult
+from lwcore.provider_adapter import ToolCall, ToolResult
 from lwcore.turn.calls import execute_call
 from lwcore.turn.compile import CompiledTurn
 from lwcore.turn.events import Event, KeeperNote, Rolled, TreeChanged, VariableChanged, as_event

@@ -3,7 +3,7 @@
 :func:`execute_call` is the one path a tool call takes -- a model's, a prep plan's operation.
 Every failure (a tool not offered, arguments that are not JSON or do not fit the tool's model,
 a :class:`~lwcore.turn.tools.ToolError` or :class:`~lwcore.errors.LwError`, any exception from
-a plugin's handler) becomes a :class:`~lwcore.turn.adapter.ToolResult` with ``is_error`` for
+a plugin's handler) becomes a :class:`~lwcore.provider_adapter.ToolResult` with ``is_error`` for
 the model, never a crash; a plugin's handler that raises anything else, returns something that
 is not JSON, or cannot be imported is also recorded on its plugin (:func:`blame`).
 """
@@ -20,7 +20,7 @@ from lwcore.contributions import resolve
 from lwcore.errors import LwError
 from lwcore.io.safe_json import load_json
 from lwcore.plugins import describe_exception
-from lwcore.turn.adapter import ToolCall, ToolResult
+from lwcore.provider_adapter import ToolCall, ToolResult
 from lwcore.turn.tools import ToolContext, ToolError
 
 if TYPE_CHECKING:

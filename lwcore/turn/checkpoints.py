@@ -57,7 +57,7 @@ from lwcore.io.speech import check_said
 from lwcore.io.loglines import lines_before, lines_from
 from lwcore.io.paths import confine
 from lwcore.io.safe_json import load_json
-from lwcore.io.text import read_text
+from lwcore.io.text import open_file, read_text
 from lwcore.io.transaction import STATE_DIR, FaultHook, FolderTransaction, finish_held
 from lwcore.turn.history import HistoryEntry, entry_record, record_text
 
@@ -200,6 +200,8 @@ def newest_first(folder: Path) -> Iterator[Record]:
         size = path.stat().st_size
     except FileNotFoundError:
         return
+    if not path.is_file():  # a pipe's size says 0 and a folder's is no count of lines: refused, located
+        open_file(path).close()
     for line in lines_before(path, size, max_line=MAX_UNDO_RECORD_BYTES + 1):
         if line.raw.strip():
             yield _parse(path, line.start, line.raw)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from lwcore.contributions import PromptSegment, StagedWrites, TurnContext
 from lwcore.sandbox.budget import ensure as ensure_budget
 from lwcore.turn import segments as own_segments
-from lwcore.turn.adapter import ToolOffer
+from lwcore.provider_adapter import ToolOffer
 from lwcore.turn.context import turn_context, turn_room
 from lwcore.turn.fold import FoldResult, TurnFolds, fold_batches, plan_turn, prompt_tokens
 from lwcore.turn.messages import Message, Placed, build_messages, segment_text

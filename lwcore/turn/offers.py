@@ -2,7 +2,7 @@
 
 :func:`visible_tools` decides what a room offers (the rules are in its docstring, and in the
 turn README's "Tools offered"); :func:`tool_offers` turns those tools into
-:class:`~lwcore.turn.adapter.ToolOffer` values (name, description in the reader's locale,
+:class:`~lwcore.provider_adapter.ToolOffer` values (name, description in the reader's locale,
 JSON Schema of the arguments), leaving out -- and recording on its plugin -- a plugin tool
 whose argument model cannot be loaded.
 """
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from lwcore.contributions import ToolSpec, resolve
 from lwcore.plugins import describe_exception
-from lwcore.turn.adapter import ToolOffer
+from lwcore.provider_adapter import ToolOffer
 from lwcore.turn.calls import blame
 from lwcore.turn.room import Room
 

@@ -49,7 +49,7 @@ from lwcore.pack.ledger import Ledger
 from lwcore.sandbox import check_plan, run_plan
 from lwcore.sandbox.switch import REASON as JS_OFF
 from lwcore.sandbox.switch import js_enabled
-from lwcore.turn.adapter import ToolCall
+from lwcore.provider_adapter import ToolCall
 from lwcore.turn.events import KeeperNote
 from lwcore.turn.hook_runtime import game_clock
 from lwcore.turn.calls import argument_problems, execute_call, validate_arguments

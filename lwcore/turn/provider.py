@@ -3,13 +3,13 @@
 Two plugin families serve a protocol: a **prompt compiler** (``kernel.prompt_compilers``:
 logical messages -> the protocol's payload, with cache figures) and a **provider adapter**
 (``kernel.provider_adapters``: tool offers, replies, tool results, HTTP; the contract is
-:mod:`lwcore.turn.adapter`). The kernel never knows a protocol's wire shapes; it composes the
+:mod:`lwcore.provider_adapter`). The kernel never knows a protocol's wire shapes; it composes the
 two into one :class:`Provider` per protocol (:func:`provider_for`), and every other part of a
 turn -- compiling, the tool loop, a chronicle fold -- asks the provider only:
 
 - :meth:`Provider.compile`: logical messages + tool offers -> a :class:`ProviderRequest`
   (the compiler's payload, the request body with the offered tools, the cache figures);
-- :meth:`Provider.parse`: a reply body -> :class:`~lwcore.turn.adapter.ParsedReply`;
+- :meth:`Provider.parse`: a reply body -> :class:`~lwcore.provider_adapter.ParsedReply`;
 - :meth:`Provider.continued`: the request after a reply and its tool results;
 - :meth:`Provider.final`: that request with tool use switched off (the tool loop's last call);
 - :meth:`Provider.send`: one HTTP request, within what is left of a turn's deadline -- the one
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from lwcore.contributions import resolve
 from lwcore.deadline import Deadline
 from lwcore.errors import LwError, about_the_model
-from lwcore.turn.adapter import ParsedReply, ProviderAdapterProtocol, ToolOffer, ToolResult
+from lwcore.provider_adapter import ParsedReply, ProviderAdapterProtocol, ToolOffer, ToolResult
 
 if TYPE_CHECKING:
     from lwcore.kernel import Kernel

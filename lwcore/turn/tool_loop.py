@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from lwcore.turn.adapter import ToolCall, ToolResult
+from lwcore.provider_adapter import ToolCall, ToolResult
 from lwcore.turn.events import Event, KeeperNote
 from lwcore.turn.provider import Provider, ProviderRequest, Respond
 

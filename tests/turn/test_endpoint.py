@@ -205,7 +205,7 @@ def test_a_loop_that_keeps_calling_tools_ends_with_a_request_without_tools(kerne
 ])
 def test_tools_off_keeps_the_definitions_where_the_protocol_needs_them(kernel, room_dir: Path, protocol: str,
                                                                         off: dict) -> None:
-    from lwcore.turn.adapter import ToolResult
+    from lwcore.provider_adapter import ToolResult
     from lwcore.turn.compile import compile_turn
 
     compiled = compile_turn(kernel, room_dir, "…", provider=protocol)
@@ -220,7 +220,7 @@ def test_tools_off_keeps_the_definitions_where_the_protocol_needs_them(kernel, r
 def test_without_tools_off_the_conversation_is_rebuilt_with_no_tools(kernel, room_dir: Path) -> None:
     """An adapter that cannot say how its protocol switches tools off gets the conversation
     rebuilt on a request made with no tools offered."""
-    from lwcore.turn.adapter import ToolResult
+    from lwcore.provider_adapter import ToolResult
     from lwcore.turn.compile import compile_turn
     from lwcore.turn.provider import Provider
 

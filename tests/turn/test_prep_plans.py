@@ -18,7 +18,7 @@ from lwcore.errors import LwError
 from lwcore.hookspecs import hookimpl
 from lwcore.kernel import Kernel
 from lwcore.plugins import InProcessPlugin
-from lwcore.turn.adapter import ToolCall
+from lwcore.provider_adapter import ToolCall
 from lwcore.turn.calls import execute_call
 from lwcore.turn.compile import compile_turn
 from lwcore.turn.pipeline import run_turn

@@ -4,7 +4,8 @@
 requests sent for this room (every one that left counts, answered or not: the operator pays
 for attempts; one stopped before it left -- no key, a bad address -- does not) and the one picture kept per subject (a subject is drawn once per room, so it looks
 the same every time it is shown); each picture is ``director/<sha256>`` by its content. Both
-are written atomically. :class:`Painter` is the only way a picture is generated: it asks
+are written atomically; a ledger that cannot be read (damaged, over :data:`MAX_LEDGER_BYTES`, a
+folder, a pipe or a link to a device) counts as the budget spent. :class:`Painter` is the only way a picture is generated: it asks
 :func:`lw_panels.imagegen.request_for` (the kit's discipline), the operator's settings and
 the budget first, and on any failure gives ``None`` so the caller shows the kit's own art.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,9 +45,9 @@ class PictureStore:
 
     def _ledger(self) -> dict[str, Any]:
         path = self.folder / LEDGER
-        if not path.is_file():
+        if not os.path.lexists(path):
             return {"spent": 0, "pictures": {}}
-        try:
+        try:  # a folder, a pipe or a link to a device is refused by read_bytes: damaged, never "none spent"
             data = load_json(read_bytes(path, max_bytes=MAX_LEDGER_BYTES).decode("utf-8"), file=path)
         except (LwError, UnicodeDecodeError):
             return {"spent": 0, "pictures": {}, "damaged": True}

@@ -1,4 +1,4 @@
-"""The provider adapters (``lwcore.turn.adapter.ProviderAdapterProtocol``).
+"""The provider adapters (``lwcore.provider_adapter.ProviderAdapterProtocol``).
 
 - :class:`AnthropicMessages`: ``tools: [{name, description, input_schema}]``; a reply's
   ``content`` holds ``text`` and ``tool_use`` blocks; results go back as one ``user``
@@ -65,7 +65,7 @@ class _Adapter:
         raise NotImplementedError
 
     def send(self, request: Mapping[str, Any], *, endpoint: str, api_key: str | None, timeout: float) -> dict[str, Any]:
-        """POST ``request`` (contract in :mod:`lwcore.turn.adapter`). Inside a host's
+        """POST ``request`` (contract in :mod:`lwcore.provider_adapter`). Inside a host's
         :func:`lwcore.live.calling` block: the profile's timeouts, retries and sampling
         options, streaming and cancellation; outside one: one plain request, no retries."""
         from lw_providers.client import Target, exchange

@@ -3,7 +3,7 @@
 One reader per protocol; each is fed the server-sent events of one response (``feed(event,
 data)``, the data still text), returns the typed deltas (:mod:`lwcore.live`) each event
 carries, and :meth:`finish` returns the assembled body -- the same shape, and so the same
-:class:`~lwcore.turn.adapter.ParsedReply`, as the non-streamed reply: tool calls assembled
+:class:`~lwcore.provider_adapter.ParsedReply`, as the non-streamed reply: tool calls assembled
 from their deltas go through the same checked tool path as any other.
 
 - :class:`AnthropicStream`: ``message_start``, ``content_block_start`` / ``_delta``

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from lwcore.contributions import resolve
 from lwcore.errors import LwError
 from lwcore.kernel import Kernel
-from lwcore.turn.adapter import ProviderAdapterProtocol, ToolOffer, ToolResult
+from lwcore.provider_adapter import ProviderAdapterProtocol, ToolOffer, ToolResult
 
 OFFER = ToolOffer("roll_it", "Roll it.", {"type": "object", "properties": {"n": {"type": "integer"}}})
 

@@ -16,7 +16,7 @@ from openai.types.responses.response_create_params import ResponseCreateParamsSt
 from provider_servers import ProviderServer, Reply, events_for
 from pydantic import TypeAdapter, ValidationError
 
-from lwcore.turn.adapter import ToolResult
+from lwcore.provider_adapter import ToolResult
 from lwcore.turn.compile import compile_turn
 from lwcore.turn.provider import adapter_for
 from lwcore.turn.room import Room

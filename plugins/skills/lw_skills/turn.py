@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from lwcore.api import HookScript, LwError, PromptSegment, ToolContext, ToolError, TurnContext
+from lwcore.api import HookScript, LwError, PromptSegment, Room, ToolContext, ToolError, TurnContext
 from lw_skills.catalog import REFERENCES, catalog_for
 from lw_skills.messages import MESSAGES
 from lw_skills.rooms import REFERENCE_TOOL, active_skills
@@ -19,9 +19,9 @@ SEGMENT_ORDER = 200
 MAX_REFERENCE_BYTES = 256 * 1024
 
 
-def _room(turn: TurnContext) -> Any:
-    room = turn.room
-    return room if room is not None and hasattr(room, "active_features") and hasattr(room, "kernel") else None
+def _room(turn: TurnContext) -> Room | None:
+    """The turn's room when it is a kernel room (skills follow its enabled features), else None."""
+    return turn.room if isinstance(turn.room, Room) else None
 
 
 def segment_text(skill: Skill, locale: str) -> str:

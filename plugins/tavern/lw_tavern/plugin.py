@@ -7,6 +7,7 @@ from typing import Any
 from lwcore.api import (
     CommandRef,
     DocumentType,
+    HookScript,
     PackValidator,
     PromptSegment,
     Register,
@@ -77,12 +78,11 @@ def lw_reply_text(turn: TurnContext, text: str, ctx: Any) -> ReplyEdit | None:
 
 
 @hookimpl
-def lw_turn_scripts(turn: TurnContext) -> list[Any]:
+def lw_turn_scripts(turn: TurnContext) -> list[HookScript]:
     """The hook scripts of the room's world imports."""
     from lw_tavern.room.scripts import scripts
 
-    room = turn.room
-    return scripts(room) if room is not None and hasattr(room, "documents") else []
+    return scripts(turn.room) if turn.room is not None else []
 
 
 @hookimpl

@@ -47,7 +47,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from lwcore.api import Document, PromptSegment, TurnContext, game_clock, tree as var_tree
+from lwcore.api import Document, PromptSegment, Room, TurnContext, game_clock, tree as var_tree
 
 from lw_tavern.inert import protect, restore
 from lw_tavern.room.book import room_book, settings_of
@@ -60,7 +60,7 @@ from lw_tavern.worldbook.model import Role
 from lw_tavern.worldbook.timed import TimedState
 
 if TYPE_CHECKING:
-    from lwcore.api import Member, Room
+    from lwcore.api import Member
 
 SCAN_HISTORY = 200
 """History entries read for the scan (the messages among them, newest last)."""
@@ -88,9 +88,9 @@ def chat_of(room: Room, actor: Member, player_input: str) -> list[Message]:
 
 
 def turn_segments(turn: TurnContext, ctx: Any) -> list[PromptSegment]:
-    """This turn's segments for the room (none for a context without a room)."""
+    """This turn's segments for the room (none for a context without a kernel room)."""
     room = turn.room
-    if room is None or not hasattr(room, "documents"):
+    if not isinstance(room, Room):
         return []
     folds, problems = enabled_folds(room)
     settings = settings_of(room)

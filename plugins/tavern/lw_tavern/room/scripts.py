@@ -7,16 +7,14 @@ each in its own sandbox session per turn (C.1).
 
 from __future__ import annotations
 
-from typing import Any
-
 from lw_tavern.room.documents import PACK
 from lw_tavern.room.imports import MAX_HOOKS
-from lwcore.api import HookScript
+from lwcore.api import HookScript, TurnRoom
 
 
-def scripts(room: Any) -> list[Any]:
+def scripts(room: TurnRoom) -> list[HookScript]:
     """The hook scripts the room's world imports installed (at most 16 in a room)."""
-    out: list[Any] = []
+    out: list[HookScript] = []
     for doc in room.documents.all(PACK):
         if doc.data.get("kind") != "world":
             continue
