@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from lw_storyrepo.dialect import quick_meta
-from lw_storyrepo.names import address_forms
+from lw_storyrepo.names import address_forms, surname_of
 from lw_storyrepo.sources import read_text
 
 _COMMON_CHARS = frozenset("都和那于时向成平安常能相双空通边别居步终须养益公东后满广家从查盖权游曾应解连习计伏乐国关谷宗师"
@@ -121,6 +121,8 @@ AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面�
 ALONE = re.compile(r"^[。！？]?[”」]")
 CJK = re.compile(r"[\u4e00-\u9fff]+")
 RARE = 300
+UNNAMED = 0.1
+"""Below this :meth:`_Lexicon.given` score a character is (almost) never part of a given name."""
 RARE_STEM = 200
 COMMON_PLACE = 50
 """A dictionary word with a place suffix used this often is a kind of place (独木桥), not one."""
@@ -401,7 +403,10 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             shorter = forms.get(word[:-1], [])
             if len({nxt for _i, _c, nxt in shorter}) > 1:
                 continue  # the shorter form stands on its own: this is it plus a word
-        out[word] = (int(not lex.common(word) or lex.proper(word) or unit == 2), (where[0][0], where[0][1]))
+        shaped = not lex.common(word) or lex.proper(word) or unit == 2
+        if len(word) == unit + 1 and lex.given(word[-1]) < UNNAMED:
+            shaped = False  # a surname and a character no given name carries (舂米场, 黄漆): repetition and context must vouch
+        out[word] = (int(shaped), (where[0][0], where[0][1]))
     return out
 
 
@@ -465,7 +470,7 @@ def _has_context(line: str, col: int, name: str, kind: str) -> bool:
     return bool(BEFORE_THING.search(before) or ALONE.match(after) or AFTER_THING.match(after))
 
 
-TITLES = ("老太太", "老婆子", "嫂子", "老太", "太爷", "老爷", "大爷", "大叔", "大伯", "大娘", "大婶", "大帅", "公公", "婆婆",
+TITLES = ("老太太", "老婆子", "嫂子", "老太", "奶奶", "爷爷", "太爷", "老爷", "大爷", "大叔", "大伯", "大娘", "大婶", "大帅", "公公", "婆婆",
           "嫂", "妈", "婶")
 """Kinship and rank words that make a name of a surname or of a name (杨二嫂, 鲁四老爷, 卫老婆子,
 柳妈, 七斤嫂, 九斤老太): how much of the world of a story names its minor people."""
@@ -558,7 +563,7 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
         if m.group(1) in SURNAMES and m.start() in bounds and m.end() in bounds and not usual:
             yield m.group(), "人物", m.start()  # 老杜, 小陈: what people call someone by the surname
     for m in re.finditer(r"阿([\u4e00-\u9fffA-Z])", line):
-        if m.group(1) not in AH_BAD and m.group(1) not in FUNCTION and not lex.common(m.group()):
+        if m.group(1) not in AH_BAD and m.group(1) not in FUNCTION and (not lex.common(m.group()) or m.group(1).isascii()):
             yield m.group(), "人物", m.start()
 
 
@@ -601,9 +606,12 @@ def with_address_forms(names: Iterable[str]) -> set[str]:
     return out
 
 
-def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), *, expanded: bool = False) -> list[Noun]:
+def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), *, expanded: bool = False,
+                   trace: list[tuple[str, str, int, int, bool, bool]] | None = None) -> list[Noun]:
     """New proper nouns of ``body`` (one entry per name, first line), with their kind.
-    ``expanded``: ``known`` already holds the address forms (:func:`with_address_forms`)."""
+    ``expanded``: ``known`` already holds the address forms (:func:`with_address_forms`).
+    ``trace``, when given, receives every candidate weighed: ``(name, kind, shape, count,
+    context, kept)`` (for tuning on the development sets)."""
     lex = lexicon()
     known_set = set(known) if expanded else with_address_forms(known)  # 陈叔 of 陈伯远 is no new name
     skip = known_set | set(ignore) | STOP
@@ -636,6 +644,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             # (闰土 waits for context like 熟滥, 改削: repetition alone is not enough)
             plain = name[0] not in "阿老小" and name[-1] != "儿"
             shape = 0 if plain and min(lex.given(c) for c in name) < 0.5 else 1
+            if name[-1] == "儿" and lex.given(name[0]) < UNNAMED:
+                shape = 0  # 秃儿: a word of abuse, not a child's name (宏儿)
             if len(name) == 2 and name[0] == "阿" and lex.given(name[1]) >= 0.5:
                 shape = 2  # 阿杰, 阿Q: 阿 before a given name's character names someone on its own
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col),
@@ -676,6 +686,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     text = "\n".join(lines)
     counts = Counter({name: text.count(name) for name in candidates})
     out = []
+    pending: list[_Candidate] = []  # surname-led people one piece of evidence short: a list may vouch
     for name, c in candidates.items():
         if name in skip or any(k in name or (name in k and len(k) > len(name)) for k in long_known):
             continue
@@ -691,8 +702,19 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                     break
             if not c.context and c.kind == "人物" and counts[name] >= 3:
                 c.context = _subject(lex, lines, name)
-        if c.shape + int(counts[name] >= 2) + int(c.context) >= 2 and (c.context or not c.needs_context):
+        kept = c.shape + int(counts[name] >= 2) + int(c.context) >= 2 and (c.context or not c.needs_context)
+        if trace is not None:
+            trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
+        if kept:
             out.append(Noun(name, c.kind, c.first[0] + 1, counts[name]))
+        elif c.kind == "人物" and c.shape >= 1 and not c.needs_context and surname_of(name):
+            pending.append(c)
+    # a name listed beside someone found or known is someone too (本家的赵白眼，赵司晨)
+    beside = _alternation({n.name for n in out if n.kind == "人物"} | in_text, text)
+    for c in pending if beside is not None else ():
+        listed = re.compile(rf"(?:{beside.pattern})[、，和与及]{re.escape(c.name)}|{re.escape(c.name)}[、，和与及](?:{beside.pattern})")
+        if listed.search(text):
+            out.append(Noun(c.name, c.kind, c.first[0] + 1, counts[c.name]))
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
     whole = {n.name for n in out}
     out = [n for n in out if not any(w != n.name and w.startswith(n.name) and w[len(n.name):] in ALL_SUFFIX_WORDS
@@ -701,7 +723,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     full = [n.name for n in out if n.kind == "人物" and n.name[:1] not in "老小阿"
             and not n.name.endswith(TITLES + ROLE_TITLES)]
     forms = with_address_forms(full) - set(full)
-    out = [n for n in out if n.name not in forms]
+    surnames = Counter(surname_of(n.name) for n in out if n.kind == "人物")
+    # ... unless the family has several people in the chapter: then whose form it is, is the author's call (赵大爷
+    # beside 赵太爷 and 赵司晨)
+    out = [n for n in out if n.name not in forms or surnames[surname_of(n.name)] > 2]
     return sorted(out, key=lambda n: (n.line, lines[n.line - 1].find(n.name)))
 
 
