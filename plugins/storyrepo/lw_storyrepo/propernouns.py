@@ -456,14 +456,16 @@ def _subject_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, se
             yield word, first[word][0], first[word][1]
 
 
-def _has_context(line: str, col: int, name: str, kind: str) -> bool:
+def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True) -> bool:
+    """Whether the words around ``name`` at ``col`` make it a name. ``quoted``: a word said on its
+    own in quotes counts (a word with no name's shape said so is a cry or an insult: “忘八蛋！”)."""
     before, after = line[max(0, col - 4):col], line[col + len(name):col + len(name) + 5]
     if before.endswith("《") and after.startswith("》"):
         return True  # a titled book or technique: 《归元诀》
-    if before.endswith(("“", "「")) and (ALONE.match(after) or after[:1] in ("。", "！", "？")):
+    if quoted and before.endswith(("“", "「")) and (ALONE.match(after) or after[:1] in ("。", "！", "？")):
         return True  # the name said on its own: “苏晚晴。”, “鹰扬令。二十年前…”
     if kind == "人物":
-        called = before.endswith(("“", "「", "‘")) and after[:1] in ("，", "！", ",", "!")  # “学程！” “柳如烟，…”
+        called = quoted and before.endswith(("“", "「", "‘")) and after[:1] in ("，", "！", ",", "!")  # “学程！” “柳如烟，…”
         kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES)) \
             and (name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES)  # 她父亲沈国栋, 知县寇若准
         return bool(called or kin or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
@@ -696,7 +698,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             for i, line in enumerate(lines):
                 col = line.find(name)
                 while col >= 0 and not c.context:
-                    c.context = _has_context(line, col, name, c.kind)
+                    c.context = _has_context(line, col, name, c.kind, quoted=c.shape > 0)
                     col = line.find(name, col + 1)
                 if c.context:
                     break
