@@ -115,7 +115,7 @@ BEFORE_THING = re.compile(r"(?:便是|就是|正是|乃是|名叫|叫做|唤作|
                           r"到了|进了|出了|过了|位于|住在|来自|"
                           r"出自|听说过|说起|提起|见过|去过|到过|打听|学会|修炼|练成|使出|施展|打出|可是|找|寻|夺|抢|交出|拔出|"
                           r"[是在到往去向进入离回从来：:])$")
-AFTER_PERSON = re.compile(r"^(?:[道说问答曰][：:，“]|笑道|听了|听罢|忙[道说问]|心想|暗想|想道|笑了|叹道|叹了|点头|点了点头|摇头|摇了摇头|一愣|一怔|脸色|皱眉|沉声|低声|冷笑|"
+AFTER_PERSON = re.compile(r"^(?:[道说问答曰][：:，“。！？]|笑道|听了|听罢|忙[道说问]|心想|暗想|想道|笑了|叹道|叹了|点头|点了点头|摇头|摇了摇头|一愣|一怔|脸色|皱眉|沉声|低声|冷笑|"
                           r"轻声|咧嘴|拱手|抱拳|自报|没有回答|上前|站起|转身|回头|举杯)")
 AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面头边]|的人|的弟子|的师[兄姐弟妹父尊]|的长老|的掌门|的宗主|主[^意要]|外[^面边头]|一带|附近|深处|脚下|门口)")
 ALONE = re.compile(r"^[。！？]?[”」]")
@@ -262,8 +262,9 @@ def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[t
             if not line.startswith(suffix, start):
                 continue
             end = start + len(suffix)
-            localized = line[end:end + 1] in LOCALIZERS and (lex.freq.get(line[start:end + 1]) or 0) > 0
-            if (end in bounds or localized) and line[end:end + 1] not in SUFFIX_TAIL_BAD:
+            tail = line[end:end + 1]
+            localized = tail in LOCALIZERS  # 咸亨酒店里, 静修庵里: the segmenter may glue the suffix to the place word
+            if (end in bounds or localized) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)):
                 yield from _stems(lex, line, bounds, start, end, kind)
 
 
@@ -277,7 +278,8 @@ STEM_LEAD_BAD = LEAD_BAD | frozenset("来去到回进出离往向至入从叫为
 (来云城, 离德胜门)."""
 GLUED_PREPOSITIONS = frozenset("从在往向到自于朝对把被给跟和与")
 SUFFIX_TAIL_BAD = frozenset("子儿头们上里")
-"""A suffix that goes on into a word is none: 城里, 山上, 令人, 图案 (the token test mostly sees it)."""
+"""A suffix that goes on into a word with one of these is none: 城里, 山上, 院子 (the token test
+sees 令人, 图案); a name before them is one (咸亨酒店里)."""
 
 
 def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
@@ -523,7 +525,7 @@ def _title_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
                     and start + 1 in bounds:
                 yield line[start:end], start, 1  # 慰老爷, 光太太: how older fiction names the gentry, said again
                 break
-            if m.group() in ROLE_TITLES:
+            if m.group() in ROLE_TITLES and m.group() not in TITLES:
                 continue
             numeral_name = lex.tags.get(stem, "").startswith("m")  # 七斤嫂, 八一嫂: a child weighed at birth
             if size == 2 and (numeral_name or not lex.common(stem)) and not (set(stem) & FUNCTION):
