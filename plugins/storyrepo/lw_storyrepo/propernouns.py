@@ -306,8 +306,9 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                 continue  # a character before a word that ends in the suffix (快+关门, 早+入门)
             if stem[-1] in "树木竹草花" and line[start:end] in ("林", "园"):
                 continue  # 杉树林, 桃花园: a kind of wood
-            if len(line[start:end]) == 1 and line[end:end + 1] in LOCALIZERS and lex.tags.get(stem[-1], "") in ("v", "vg", "zg"):
-                continue  # 径奔+城中: a verb and the town it goes to
+            if len(line[start:end]) == 1 and line[end:end + 1] in LOCALIZERS and end not in bounds \
+                    and lex.tags.get(stem[-1], "") in ("v", "vg", "zg"):
+                continue  # 径奔+城中: a verb and the town it goes to (静修+庵+里 is a place: 庵里 is no word)
             if ((_clean(stem) or lex.proper(stem)) and stem[0] not in STEM_LEAD_BAD and stem[1] not in MEASURES
                     and (stem[1] not in STEM_END_BAD or lex.proper(stem))
                     and stem[1] not in "一两几半"
