@@ -488,6 +488,8 @@ ROLE_TITLES = ("老头子", "老太婆", "先生", "掌柜", "老板", "长老",
 """Roles and offices that name someone after a surname only (苏长老, 孟掌柜, 滕和尚, 汤知县): never
 after a stem that is no surname (教书先生, 大掌柜)."""
 RANKS = "一二三四五六七八九十大小老"
+SPOUSE_FORMS = ("太太", "夫人", "婶", "嫂", "大娘", "大婶")
+"""A surname with these is mostly someone's wife (方太太 of 方玄绰's house), not the found person."""
 REGION = re.compile(r"[东南西北](?:荒|域|洲|漠|疆|境)(?![地外里上内中边])")
 RANKED = re.compile(r"([\u4e00-\u9fff])[老小][一二三四五六七八九十]")
 TOWN = re.compile(r"([\u4e00-\u9fff])(镇|村|庄|屯|寨|集)(?![\u4e00-\u9fff]{0}[子上里外口头民])")
@@ -604,10 +606,11 @@ def _famous_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
 
 def with_address_forms(names: Iterable[str]) -> set[str]:
     """``names`` and the forms the people among them go by (陈叔, 老陈 of 陈伯远; a place or a
-    thing — a name ending in a suffix word — has none)."""
+    thing — a name ending in a suffix word — has none). A surname with a word for a wife (方太太
+    beside 方玄绰) is someone else, mostly: not one of the forms."""
     out = {k for k in names if k}
     people = [k for k in out if 2 <= len(k) <= 4 and k[-1:] not in SUFFIX_WORDS and k[-2:] not in SUFFIX_WORDS]
-    out.update(form for k in people for form in address_forms(k))
+    out.update(form for k in people for form in address_forms(k) if not form.endswith(SPOUSE_FORMS))
     return out
 
 
