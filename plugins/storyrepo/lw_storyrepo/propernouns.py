@@ -17,10 +17,14 @@ its place here only with evidence, counted, never guessed:
   kin before a surname-led name (她父亲沈国栋), a name quoted on its own (“苏晚晴。”), a
   technique learned or used (学会/使出…).
 
-A candidate needs two of the three. Names the book knows (characters and their aliases, the
-roster, things characters hold, this draft's own setting changes), their parts, role words
-(师兄, 姑娘…), the address forms of a name found whole in the same draft (秦公子 of 秦无衣) and
-the book's ignore list (``lw story entity ignore``) are never reported.
+A candidate needs two of the three — or, for a surname-led person one short, a place in a list
+beside someone found or known (本家的赵白眼，赵司晨). A word with no name's shape said alone in
+quotes is a cry or an insult (“忘八蛋！”), not a name. Names the book knows (characters and
+their aliases, the roster, things characters hold, this draft's own setting changes), their
+parts, role words (师兄, 姑娘…), the address forms of a name found whole in the same draft
+(秦公子 of 秦无衣 — unless several people of that family are found: 赵大爷 beside 赵太爷 and
+赵司晨; a wife by her husband's surname, 方太太, is never one) and the book's ignore list
+(``lw story entity ignore``) are never reported.
 The kind comes from the suffix or the evidence (人物/地点/组织/物品/功法).
 
 The labelled chapters in ``tests/corpus/专名*`` measure it (precision and recall are printed
