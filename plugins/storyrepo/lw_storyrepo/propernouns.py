@@ -272,6 +272,13 @@ def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[t
                 yield from _stems(lex, line, bounds, start, end, kind)
 
 
+def _glued(lex: _Lexicon, line: str, bounds: set[int], at: int) -> bool:
+    """Whether the token starting at ``at`` is two characters no dictionary knows: the segmenter
+    gluing the end of a name to the next word's first character (老+郑端)."""
+    nxt = next((b for b in range(at + 1, min(len(line), at + 3) + 1) if b in bounds), None)
+    return nxt == at + 2 and not lex.freq.get(line[at:nxt]) and bool(CJK.fullmatch(line[at:nxt]))
+
+
 VERBISH = frozenset("vpdcru")
 """jieba's tags of a one-character token that never starts a name: verb, preposition, adverb,
 conjunction, pronoun, particle."""
@@ -488,7 +495,8 @@ ROLE_TITLES = ("老头子", "老太婆", "先生", "掌柜", "老板", "长老",
                "大人", "将军", "护法", "堂主", "舵主", "帮主", "掌门", "姑娘", "婆子", "秀才", "举人", "道人", "真人", "老道",
                "老师", "经理", "局长", "院长", "副院长", "校长", "总监", "总裁", "董事长", "主任", "书记", "队长", "班长",
                "乡绅", "孝廉", "老爹", "老丈", "知州", "嬷嬷", "公公", "姑姑", "娘娘", "总管", "统领", "副将", "都统",
-               "提督", "巡抚", "县令", "典史", "师爷")
+               "提督", "巡抚", "县令", "典史", "师爷", "律师", "医生", "教授", "警官", "记者", "主编", "导演",
+               "科长", "处长", "所长", "厂长", "部长", "团长", "营长", "连长", "司令", "总编")
 """Roles and offices that name someone after a surname only (苏长老, 孟掌柜, 滕和尚, 汤知县): never
 after a stem that is no surname (教书先生, 大掌柜)."""
 RANKS = "一二三四五六七八九十大小老"
@@ -571,7 +579,8 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
     for m in re.finditer(r"[老小大]([\u4e00-\u9fff])", line):
         usual = lex.common(m.group()) and ((lex.freq.get(m.group()) or 0) >= RARE or m.group(1) in ANIMALS
                                            or lex.tags.get(m.group(), "n")[:1] not in "nt")  # 老张, 老周 are someone, 老马 a horse
-        if m.group(1) in SURNAMES and m.start() in bounds and m.end() in bounds and not usual:
+        if m.group(1) in SURNAMES and m.start() in bounds and (m.end() in bounds or _glued(lex, line, bounds, m.start() + 1)) \
+                and not usual:
             yield m.group(), "人物", m.start()  # 老杜, 小陈: what people call someone by the surname
     for m in re.finditer(r"阿([\u4e00-\u9fffA-Z])", line):
         if m.group(1) not in AH_BAD and m.group(1) not in FUNCTION and (not lex.common(m.group()) or m.group(1).isascii()):
