@@ -153,7 +153,7 @@ def main() -> None:
     corpus = Path(__file__).resolve().parent.parent / "plugins" / "storyrepo" / "tests" / "corpus"
     for folder in ("专名", "专名-留出", "专名-验证", "专名-他人-开发", "专名-他人-开发二", "专名-他人-开发三",
                    "专名-他人-开发四", "专名-他人-开发五", "专名-他人-开发六",
-                   "专名-网文-开发", "专名-网文-开发二", "专名-网文-开发三",
+                   "专名-网文-开发", "专名-网文-开发二", "专名-网文-开发三", "专名-网文-开发四",
                    "专名-他人-评估", "专名-他人-新评估", "专名-网文-评估"):
         result = score(corpus / folder)
         blind = folder in ("专名-他人-新评估", "专名-网文-评估")  # 专名-他人-评估 has been tuned on
