@@ -76,7 +76,7 @@ MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
     *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
                            "中学", "小学", "大学", "医院", "寨", "学院", "王府", "侯府", "传媒", "影视", "地产", "证券",
                            "实业", "控股")),
-    *((s, "物品") for s in ("令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪")),
+    *((s, "物品") for s in ("果", "令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪")),
     *((s, "地点") for s in ("大陆", "渊", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
                            "路", "胡同", "池", "咖啡", "书店", "酒吧", "餐厅", "饭馆", "面馆", "茶楼", "会馆", "当铺", "钱庄",
                            "医馆", "武馆", "商行", "银号")),
@@ -105,12 +105,12 @@ GENERIC_STEMS = frozenset(("宗门", "门派", "师门", "本门", "家族", "�
 MEASURES = frozenset("个座条把口只张间位名件块片支枝根颗粒扇道层声句阵场群队匹头")
 ROLES = ("姑娘", "公子", "师兄", "师姐", "师弟", "师妹", "师父", "师傅", "大侠", "少侠", "前辈", "老人", "老者", "小姐",
          "夫人", "掌柜", "大哥", "兄弟", "老爷", "少爷", "长老", "掌门", "弟子", "先生", "大人", "将军", "和尚", "道长",
-         "少年", "少女")
+         "少年", "少女", "小主")
 STOP = frozenset(ROLES)
 SURNAME_GIVEN = re.compile(r"姓([\u4e00-\u9fff])[，,]?(?:单名一个|名叫|名唤|名|叫做|叫)([\u4e00-\u9fff]{1,2})")
 _INTRO = r"在下|我叫|我是|名叫|叫做|唤作|名唤|法号|道号|号称|人称|自称|叫我一声|叫他一声|叫"
 INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}}?)(?=[吧了呢啊]?[，。！？、：；“”「」\s]|$)")
-BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|谋士|弟子|徒弟|助理|秘书|司机|死者|法医|警官|警员|医生|护士|律师|记者|"
+BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|的是|谋士|弟子|徒弟|助理|秘书|司机|死者|法医|警官|警员|医生|护士|律师|记者|"
                            rf"同事|嫌犯|嫌疑人|丫鬟|丫头|书童|家丁|小厮|侍女|侍卫|"
                            rf"管家|伙计|{'|'.join(ROLES)})$")
 BEFORE_KIN = re.compile(r"(?:父亲|母亲|哥哥|姐姐|弟弟|妹妹|儿子|女儿|妻子|丈夫|同学|朋友|郡主|公主|小姐|少爷|公子|唤)[，、]?$")
@@ -327,7 +327,9 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                 name2 = name
                 strong = len(name) - 2 >= 2 and (lex.freq.get(stem) or 0) < 1000 \
                     and lex.tags.get(stem, "n")[:1] not in "vpcur"  # 星河资本, 盛唐传媒; not 环绕学堂
-                shape = 2 if lex.coined(stem) or lex.proper(name) or lex.proper(stem) or strong else 1 if lex.rare(stem) else 0
+                # 长春+宫: a place's name makes another's (not a family's: 赵家+门)
+                named = lex.tags.get(stem, "")[:2] in ("nr", "ns", "nz") and stem[-1] != "家"
+                shape = 2 if lex.coined(stem) or lex.proper(name) or lex.proper(stem) or strong else 1 if lex.rare(stem) or named else 0
                 yield name, kind, shape - verb_led if shape else 0, stem_at
         elif size in (3, 4):
             # a longer coined stem: the two characters before the suffix must be no word of their

@@ -35,7 +35,7 @@ NOUN_SETS = {"专名": (0.9, 0.9), "专名-留出": (0.9, 0.9), "专名-验证":
              "专名-他人-开发二": (0.85, 0.75), "专名-网文-开发": (0.95, 0.9), "专名-他人-开发三": (0.85, 0.7),
              "专名-网文-开发二": (0.95, 0.95), "专名-网文-开发三": (0.95, 0.85),
              "专名-他人-开发四": (0.95, 0.9), "专名-他人-开发五": (0.85, 0.65), "专名-他人-开发六": (0.7, 0.7),
-             "专名-网文-开发四": (0.95, 0.8),
+             "专名-网文-开发四": (0.95, 0.8), "专名-网文-开发五": (0.85, 0.75),
              "专名-他人-评估": (0.95, 0.55), "专名-他人-新评估": (0.55, 0.65), "专名-网文-评估": (0.85, 0.6)}
 
 
@@ -320,20 +320,24 @@ def test_checks_stage_reports_name_and_kind(book) -> None:
     assert "新专名「听雨轩」（地点）不在名册：验收时确认是新实体还是笔误" in [f.message for f in results["B"]]
 
 
-def test_names_of_older_prose_found_in_the_session_that_measured_unseen_excerpts() -> None:
+def test_names_found_in_the_session_that_measured_unseen_excerpts() -> None:
     """阿 with a Latin letter (阿Q); a surname, a rank and 奶奶 (夏四奶奶), a numeral name and 公公
     (六一公公); a place before a place word (咸亨酒店里, 静修庵里); a person listed beside a found one
     (赵白眼，赵司晨); a family's second person by a title (赵大爷 beside 赵太爷 and 赵司晨); a wife by
     her husband's surname (方太太 beside 方玄绰); 老 and a surname the segmenter glued to the next word
-    (老+郑端); a profession after a surname (陈律师) — and a cry or an insult said alone is none
-    (“忘八蛋！”), nor a surname before a character no given name has (舂米场)."""
+    (老+郑端); a profession after a surname (陈律师); a coined fruit (血灵果); someone named by 的是
+    (领头的是赵无极); a place named after a place (长春宫). A cry or an insult said alone is none
+    (“忘八蛋！”), nor a surname before a character no given name has (舂米场), nor the palace's
+    address 小主."""
     text = ("阿Q近来得意。阿Q说：“走。”\n不就是夏四奶奶的儿子么？夏三爷赏了银子，夏三爷独自落腰包。\n"
             "于是各人便到六一公公的田里。是六一公公棹着小船。六一公公笑道：“好。”\n"
             "便在镇口的咸亨酒店里当伙计。对面走来了静修庵里的小尼姑。\n"
             "赵太爷来了，赵太爷道：“哼。”间壁的邹七嫂，本家的赵白眼，赵司晨。赵司晨说：“好。”赵大爷奔来。赵大爷说：“打。”\n"
             "“忘八蛋！”秀才骂。“忘八蛋！”\n他奔入舂米场，逃回舂米场。\n"
-            "方玄绰回来了。方太太说：“发了么？”方太太又说。\n老板老郑端来两杯咖啡，老郑凑过来。“哪个律师？陈律师？”")
+            "方玄绰回来了。方太太说：“发了么？”方太太又说。\n老板老郑端来两杯咖啡，老郑凑过来。“哪个律师？陈律师？”\n"
+            "你也是冲着血灵果来的？一株血灵果树。领头的是赵无极，筑基后期。\n长春宫的灯亮着。“小主，歇了吧。”跑到你长春宫去的。")
     found = {n.name for n in find_new_nouns(text, [])}
-    assert {"阿Q", "夏四奶奶", "六一公公", "咸亨酒店", "静修庵", "赵白眼", "赵司晨", "赵大爷", "方太太", "老郑", "陈律师"} <= found
-    assert not {"忘八蛋", "米场", "夏四"} & found
+    assert {"阿Q", "夏四奶奶", "六一公公", "咸亨酒店", "静修庵", "赵白眼", "赵司晨", "赵大爷", "方太太", "老郑", "陈律师",
+            "血灵果", "赵无极", "长春宫"} <= found
+    assert not {"忘八蛋", "米场", "夏四", "小主"} & found
     assert "方太太" in {n.name for n in find_new_nouns(text, ["方玄绰"])}
