@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from lw_storyrepo.dialect import quick_meta
-from lw_storyrepo.names import address_forms, surname_of
+from lw_storyrepo.names import KINSHIP, address_forms, surname_of
 from lw_storyrepo.sources import read_text
 
 _COMMON_CHARS = frozenset("都和那于时向成平安常能相双空通边别居步终须养益公东后满广家从查盖权游曾应解连习计伏乐国关谷宗师"
@@ -75,11 +75,11 @@ MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
     *((s, "功法") for s in ("剑诀", "术", "神火", "步", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法")),
     *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
                            "中学", "小学", "大学", "医院", "寨", "学院", "王府", "侯府", "传媒", "影视", "地产", "证券",
-                           "实业", "控股")),
+                           "实业", "控股", "军", "研究所", "实验室")),
     *((s, "物品") for s in ("果", "令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪")),
     *((s, "地点") for s in ("大陆", "渊", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
                            "路", "胡同", "池", "咖啡", "书店", "酒吧", "餐厅", "饭馆", "面馆", "茶楼", "会馆", "当铺", "钱庄",
-                           "医馆", "武馆", "商行", "银号")),
+                           "医馆", "武馆", "商行", "银号", "基地", "避难所", "营地")),
 ), key=lambda item: -len(item[0])))
 """Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
 CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))
@@ -91,7 +91,7 @@ FUNCTION = frozenset("的了着过地得在是不也都就又还把被这那哪�
                      "上下里中外内前后来去起出进回开到住说道问笑看望站走坐拍叹听你我他她它您咱")
 LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很更最给让从对往你我他她它您咱每各某此其该几便再即"
                      "前后上下里中外内姓比多伊越")
-STEM_END_BAD = frozenset("向到着过起出进回开上下来去住得见了在")  # a verb and its complement: 望向, 握住
+STEM_END_BAD = frozenset("向到着过起出进回开上下来去住得见了在跟与把被给对从")  # a verb and its complement (望向, 握住), a preposition (刘+跟+基地)
 MIDDLE_BAD = frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们")
 NAME_END = FUNCTION | frozenset("摇点冷低轻忽便正朝跟向面脸眉心手头身一人们及之矣焉哉乎耳")
 DETERMINERS = frozenset("这那哪每各某此其该一两二三几半全整满")
@@ -370,6 +370,7 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
     """Surname-led names: the 3-character form when it always continues the 2-character one.
     A surname inside a name already found (``taken``: 慧明 in 慧明没有) starts nothing."""
     forms: dict[str, list[tuple[int, int, str]]] = {}
+    segmented: set[str] = set()  # one token of the segmenter, whose HMM joins unknown characters into a word
     taken_re = _alternation(taken, "\n".join(lines))
     for i, line in enumerate(lines):
         if i not in bounds_of:
@@ -390,6 +391,8 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
                     continue  # an adverb after a family (施家+再): no name
                 if len(word) == size and CJK.fullmatch(word):
                     forms.setdefault(word, []).append((i, col, line[col + size:col + size + 1]))
+                    if col + size in bounds and not any(b in bounds for b in range(col + 1, col + size)):
+                        segmented.add(word)
     out: dict[str, tuple[int, tuple[int, int]]] = {}
     for word, where in forms.items():
         unit = 2 if word[:2] in COMPOUND_SURNAMES else 1
@@ -422,7 +425,12 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
         shaped = not lex.common(word) or lex.proper(word) or unit == 2
         if len(word) == unit + 1 and lex.given(word[-1]) < UNNAMED:
             shaped = False  # a surname and a character no given name carries (舂米场, 黄漆): repetition and context must vouch
-        out[word] = (int(shaped), (where[0][0], where[0][1]))
+        # a surname and two characters the segmenter's HMM made one word of, unknown to its
+        # dictionary: its statistics read a name there (王二狗, 周小婉), said once or not
+        hmm = shaped and len(word) == unit + 2 and word in segmented and not lex.freq.get(word) \
+            and not set(word[unit:]) & set("姓名氏") and word[unit] not in KINSHIP
+        # (姓王名仁, 方、王二姓: a surname talked about; 陈叔+端: an address and the next verb)
+        out[word] = (int(shaped) + int(hmm), (where[0][0], where[0][1]))
     return out
 
 
@@ -578,6 +586,8 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
         if line[b:b + len(word)] == word or line[a - len(word):a] == word:
             continue  # 改削改削: a verb said twice
         yield word, "人物", a
+    for m in re.finditer(r"老([A-Z])(?![A-Za-z])", line):
+        yield m.group(), "人物", m.start()  # 老K, as 阿Q
     for m in re.finditer(r"[老小大]([\u4e00-\u9fff])", line):
         usual = lex.common(m.group()) and ((lex.freq.get(m.group()) or 0) >= RARE or m.group(1) in ANIMALS
                                            or lex.tags.get(m.group(), "n")[:1] not in "nt")  # 老张, 老周 are someone, 老马 a horse

@@ -35,7 +35,7 @@ NOUN_SETS = {"专名": (0.9, 0.9), "专名-留出": (0.9, 0.9), "专名-验证":
              "专名-他人-开发二": (0.85, 0.75), "专名-网文-开发": (0.95, 0.9), "专名-他人-开发三": (0.85, 0.7),
              "专名-网文-开发二": (0.95, 0.95), "专名-网文-开发三": (0.95, 0.85),
              "专名-他人-开发四": (0.95, 0.9), "专名-他人-开发五": (0.85, 0.65), "专名-他人-开发六": (0.7, 0.7),
-             "专名-网文-开发四": (0.95, 0.8), "专名-网文-开发五": (0.85, 0.75),
+             "专名-网文-开发四": (0.95, 0.8), "专名-网文-开发五": (0.85, 0.75), "专名-网文-开发六": (0.85, 0.7),
              "专名-他人-评估": (0.95, 0.55), "专名-他人-新评估": (0.55, 0.65), "专名-网文-评估": (0.85, 0.6)}
 
 
@@ -326,7 +326,9 @@ def test_names_found_in_the_session_that_measured_unseen_excerpts() -> None:
     (赵白眼，赵司晨); a family's second person by a title (赵大爷 beside 赵太爷 and 赵司晨); a wife by
     her husband's surname (方太太 beside 方玄绰); 老 and a surname the segmenter glued to the next word
     (老+郑端); a profession after a surname (陈律师); a coined fruit (血灵果); someone named by 的是
-    (领头的是赵无极); a place named after a place (长春宫). A cry or an insult said alone is none
+    (领头的是赵无极); a place named after a place (长春宫); a surname and two characters the
+    segmenter's HMM made one unknown word of, said once (王二狗 — not 姓王名仁); 老K as 阿Q; a base
+    (曙光基地, not 刘+跟+基地). A cry or an insult said alone is none
     (“忘八蛋！”), nor a surname before a character no given name has (舂米场), nor the palace's
     address 小主."""
     text = ("阿Q近来得意。阿Q说：“走。”\n不就是夏四奶奶的儿子么？夏三爷赏了银子，夏三爷独自落腰包。\n"
@@ -335,9 +337,10 @@ def test_names_found_in_the_session_that_measured_unseen_excerpts() -> None:
             "赵太爷来了，赵太爷道：“哼。”间壁的邹七嫂，本家的赵白眼，赵司晨。赵司晨说：“好。”赵大爷奔来。赵大爷说：“打。”\n"
             "“忘八蛋！”秀才骂。“忘八蛋！”\n他奔入舂米场，逃回舂米场。\n"
             "方玄绰回来了。方太太说：“发了么？”方太太又说。\n老板老郑端来两杯咖啡，老郑凑过来。“哪个律师？陈律师？”\n"
-            "你也是冲着血灵果来的？一株血灵果树。领头的是赵无极，筑基后期。\n长春宫的灯亮着。“小主，歇了吧。”跑到你长春宫去的。")
+            "你也是冲着血灵果来的？一株血灵果树。领头的是赵无极，筑基后期。\n长春宫的灯亮着。“小主，歇了吧。”跑到你长春宫去的。\n"
+            "帐外的亲兵王二狗看得眼都直了。这人姓王名仁。\n老K蹲在车后，老K说：“走。”刀疤刘跟基地那帮人做买卖，往北边的曙光基地去了。")
     found = {n.name for n in find_new_nouns(text, [])}
     assert {"阿Q", "夏四奶奶", "六一公公", "咸亨酒店", "静修庵", "赵白眼", "赵司晨", "赵大爷", "方太太", "老郑", "陈律师",
-            "血灵果", "赵无极", "长春宫"} <= found
-    assert not {"忘八蛋", "米场", "夏四", "小主"} & found
+            "血灵果", "赵无极", "长春宫", "王二狗", "老K", "曙光基地"} <= found
+    assert not {"忘八蛋", "米场", "夏四", "小主", "王名仁", "刘跟基地"} & found
     assert "方太太" in {n.name for n in find_new_nouns(text, ["方玄绰"])}
