@@ -72,14 +72,14 @@ SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
 SUFFIX_WORDS = frozenset(suffix for suffix, _kind in SUFFIXES)
 ITEM_SUFFIXES = frozenset(suffix for suffix, kind in SUFFIXES if kind == "物品")
 MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
-    *((s, "功法") for s in ("剑诀", "术", "神火", "步", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法")),
+    *((s, "功法") for s in ("剑诀", "术", "神火", "步", "阵", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法")),
     *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
                            "中学", "小学", "大学", "医院", "寨", "学院", "王府", "侯府", "传媒", "影视", "地产", "证券",
-                           "实业", "控股", "军", "研究所", "实验室")),
+                           "实业", "控股", "军", "研究所", "实验室", "娱乐")),
     *((s, "物品") for s in ("果", "令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪")),
     *((s, "地点") for s in ("大陆", "渊", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
                            "路", "胡同", "池", "咖啡", "书店", "酒吧", "餐厅", "饭馆", "面馆", "茶楼", "会馆", "当铺", "钱庄",
-                           "医馆", "武馆", "商行", "银号", "基地", "避难所", "营地")),
+                           "医馆", "武馆", "商行", "银号", "基地", "避难所", "营地", "山脉", "市", "县")),
 ), key=lambda item: -len(item[0])))
 """Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
 CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))
@@ -109,7 +109,7 @@ ROLES = ("姑娘", "公子", "师兄", "师姐", "师弟", "师妹", "师父", "
 STOP = frozenset(ROLES)
 SURNAME_GIVEN = re.compile(r"姓([\u4e00-\u9fff])[，,]?(?:单名一个|名叫|名唤|名|叫做|叫)([\u4e00-\u9fff]{1,2})")
 _INTRO = r"在下|我叫|我是|名叫|叫做|唤作|名唤|法号|道号|号称|人称|自称|叫我一声|叫他一声|叫"
-INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}}?)(?=[吧了呢啊]?[，。！？、：；“”「」\s]|$)")
+INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}}?)(?=(?:就行|就好|就可以)?[吧了呢啊]?[，。！？、：；“”「」\s]|$)")
 BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|的是|谋士|弟子|徒弟|助理|秘书|司机|死者|法医|警官|警员|医生|护士|律师|记者|"
                            rf"同事|嫌犯|嫌疑人|丫鬟|丫头|书童|家丁|小厮|侍女|侍卫|"
                            rf"管家|伙计|{'|'.join(ROLES)})$")
@@ -125,6 +125,8 @@ AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面�
 ALONE = re.compile(r"^[。！？]?[”」]")
 CJK = re.compile(r"[\u4e00-\u9fff]+")
 RARE = 300
+RARE_PAIR = 20
+"""A dictionary word used less often than this may be the start of a name (陆景 of 陆景琛)."""
 UNNAMED = 0.1
 """Below this :meth:`_Lexicon.given` score a character is (almost) never part of a given name."""
 RARE_STEM = 200
@@ -310,11 +312,14 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
         if size == 2:
             # whole tokens only: the stem and the suffix, or one token holding both (栖霞山); a stem
             # no dictionary knows may be split anywhere (点/苍派, 万/剑宗)
-            if not (start in bounds or not any(b in bounds for b in range(stem_at + 1, end)) or lex.coined(stem)):
+            if not (start in bounds or not any(b in bounds for b in range(stem_at + 1, end)) or lex.coined(stem)
+                    or lex.proper(stem)):  # 青+阳城: a rare place name split by the segmenter
                 continue
             if stem_at + 1 in bounds and lex.common(line[start - 1:end]) \
-                    and (not lex.coined(stem) or (lex.freq.get(line[start - 1:end]) or 0) >= RARE):
-                continue  # a character before a word that ends in the suffix (快+关门, 早+入门)
+                    and (not lex.coined(stem) or (lex.freq.get(line[start - 1:end]) or 0) >= RARE or line[start:end] in "市县"):
+                continue  # a character before a word that ends in the suffix (快+关门, 早+入门, 小+集市)
+            if stem[-1] in KINSHIP and lex.freq.get(stem):
+                continue  # a kinship word before a name (大伯+林震天): no place's stem
             if stem[-1] in "树木竹草花" and line[start:end] in ("林", "园"):
                 continue  # 杉树林, 桃花园: a kind of wood
             if len(line[start:end]) == 1 and line[end:end + 1] in LOCALIZERS and end not in bounds \
@@ -411,8 +416,9 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             continue  # the start of a dictionary word made of a material (石桌…): a thing, not 石 the surname
         if len(word) == unit + 2 and word[unit] in NUMERALS and word[unit + 1] in "妃位人个名口":
             continue  # 刘二妃: two consorts
-        if len(word) == unit + 2 and unit == 1 and lex.common(word[:2]):
-            continue  # a word plus a character (江南一, 水底憋), not a name
+        if len(word) == unit + 2 and unit == 1 and lex.common(word[:2]) \
+                and ((lex.freq.get(word[:2]) or 0) >= RARE_PAIR or lex.given(word[2]) < 0.5):
+            continue  # a word plus a character (江南一, 水底憋), not a name; 陆景+琛 is one (陆景 is a rare word)
         if len(word) == unit + 1:
             following = {nxt for _i, _c, nxt in where}
             longer = word + next(iter(following)) if len(following) == 1 else ""
@@ -755,7 +761,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     # a person found by full name is not found again by an address form of it (秦公子 of 秦无衣)
     full = [n.name for n in out if n.kind == "人物" and n.name[:1] not in "老小阿"
             and not n.name.endswith(TITLES + ROLE_TITLES)]
-    forms = with_address_forms(full) - set(full)
+    forms = {f for k in full for f in with_address_forms([k]) if f != k}  # 嘉禾 of 许嘉禾, both found
     surnames = Counter(surname_of(n.name) for n in out if n.kind == "人物")
     # ... unless the family has several people in the chapter: then whose form it is, is the author's call (赵大爷
     # beside 赵太爷 and 赵司晨)

@@ -36,6 +36,7 @@ NOUN_SETS = {"专名": (0.9, 0.9), "专名-留出": (0.9, 0.9), "专名-验证":
              "专名-网文-开发二": (0.95, 0.95), "专名-网文-开发三": (0.95, 0.85),
              "专名-他人-开发四": (0.95, 0.9), "专名-他人-开发五": (0.85, 0.65), "专名-他人-开发六": (0.7, 0.7),
              "专名-网文-开发四": (0.95, 0.8), "专名-网文-开发五": (0.85, 0.75), "专名-网文-开发六": (0.85, 0.7),
+             "专名-网文-开发七": (0.9, 0.75),
              "专名-他人-评估": (0.95, 0.55), "专名-他人-新评估": (0.55, 0.65), "专名-网文-评估": (0.85, 0.6)}
 
 
@@ -344,3 +345,16 @@ def test_names_found_in_the_session_that_measured_unseen_excerpts() -> None:
             "血灵果", "赵无极", "长春宫", "王二狗", "老K", "曙光基地"} <= found
     assert not {"忘八蛋", "米场", "夏四", "小主", "王名仁", "刘跟基地"} & found
     assert "方太太" in {n.name for n in find_new_nouns(text, ["方玄绰"])}
+
+
+def test_web_novel_names_of_the_last_unseen_round() -> None:
+    """A surname before a rare dictionary word and a given-name character (陆景+琛); a rare place
+    name the segmenter split (青+阳城); formations, cities, studios (聚灵阵, 临江市, 星耀娱乐); a known
+    name's 儿 form (墨儿 of 林墨); a found name's given name and title (嘉禾, 许老师 of 许嘉禾); a
+    kinship word before a name is no place (大伯+林震天)."""
+    text = ("陆景琛是什么人？跟陆景琛有对手戏。\n林墨回到青阳城的时候，大伯林震天亲自迎了出来。“墨儿，你回来了。”\n"
+            "家里的聚灵阵坏了半年。凌晨四点，临江市刑警队的电话响了。温暖签进星耀娱乐的第三个月。\n"
+            "是许嘉禾。“许老师好。”“叫我嘉禾就行。”许嘉禾笑了。")
+    found = {n.name for n in find_new_nouns(text, ["林墨", "温暖"])}
+    assert {"陆景琛", "青阳城", "聚灵阵", "临江市", "星耀娱乐", "许嘉禾"} <= found
+    assert not {"墨儿", "嘉禾", "许老师", "大伯林", "嘉禾就行"} & found
