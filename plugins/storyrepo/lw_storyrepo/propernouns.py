@@ -434,8 +434,9 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
         # a surname and two characters the segmenter's HMM made one word of, unknown to its
         # dictionary: its statistics read a name there (王二狗, 周小婉), said once or not
         hmm = shaped and len(word) == unit + 2 and word in segmented and not lex.freq.get(word) \
-            and not set(word[unit:]) & set("姓名氏") and word[unit] not in KINSHIP
-        # (姓王名仁, 方、王二姓: a surname talked about; 陈叔+端: an address and the next verb)
+            and not set(word[unit:]) & set("姓名氏某") and word[unit] not in KINSHIP
+        # (姓王名仁, 方、王二姓: a surname talked about; 柳某+想: someone naming himself by his surname;
+        # 陈叔+端: an address and the next verb)
         out[word] = (int(shaped) + int(hmm), (where[0][0], where[0][1]))
     return out
 
@@ -751,7 +752,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     # a name listed beside someone found or known is someone too (本家的赵白眼，赵司晨)
     beside = _alternation({n.name for n in out if n.kind == "人物"} | in_text, text)
     for c in pending if beside is not None else ():
-        listed = re.compile(rf"(?:{beside.pattern})[、，和与及]{re.escape(c.name)}|{re.escape(c.name)}[、，和与及](?:{beside.pattern})")
+        end = r"(?=[、，。；！？\n]|$)"  # a list's item ends there (叶医生，柳某想请你 is no list)
+        listed = re.compile(rf"(?:{beside.pattern})[、，和与及]{re.escape(c.name)}{end}|"
+                            rf"{re.escape(c.name)}[、，和与及](?:{beside.pattern}){end}")
         if listed.search(text):
             out.append(Noun(c.name, c.kind, c.first[0] + 1, counts[c.name]))
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
