@@ -751,10 +751,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             pending.append(c)
     # a name listed beside someone found or known is someone too (本家的赵白眼，赵司晨)
     beside = _alternation({n.name for n in out if n.kind == "人物"} | in_text, text)
-    for c in pending if beside is not None else ():
-        end = r"(?=[、，。；！？\n]|$)"  # a list's item ends there (叶医生，柳某想请你 is no list)
-        listed = re.compile(rf"(?:{beside.pattern})[、，和与及]{re.escape(c.name)}{end}|"
-                            rf"{re.escape(c.name)}[、，和与及](?:{beside.pattern}){end}")
+    others = beside.pattern if beside is not None else ""
+    end = r"(?=[、，。；！？\n]|$)"  # a list's item ends there (叶医生，柳某想请你 is no list)
+    for c in pending if others else ():
+        listed = re.compile(rf"(?:{others})[、，和与及]{re.escape(c.name)}{end}|{re.escape(c.name)}[、，和与及](?:{others}){end}")
         if listed.search(text):
             out.append(Noun(c.name, c.kind, c.first[0] + 1, counts[c.name]))
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
