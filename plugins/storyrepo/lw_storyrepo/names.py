@@ -31,7 +31,8 @@ SURNAME_CHARS = frozenset(
     "龙叶韶黎白蒲邰鄂赖卓蔺屠池胥苍莘翟谭姬冉宰雍桑桂牛寿燕冀浦庄晏柴瞿阎慕连茹宦艾鱼向古慎戈廖庾蔚聂晁勾敖融辛阚鞠蒯荆桓楚")
 SURNAME_ADDRESS = ("叔", "伯", "婶", "姨", "姑", "嫂", "哥", "姐", "兄", "老", "公", "婆", "爷", "大哥", "大姐", "大叔",
                    "大娘", "大婶", "大爷", "先生", "师兄", "师姐", "师弟", "师妹", "师父", "师傅", "姑娘", "公子", "小姐",
-                   "夫人", "掌柜", "大人", "前辈", "长老", "老爷", "太太", "二哥", "三哥", "老板")
+                   "夫人", "掌柜", "大人", "前辈", "长老", "老爷", "太太", "二哥", "三哥", "老板", "队", "总", "局",
+                   "董", "老师", "警官", "律师", "医生", "教授")
 KIN_PREFIXES = ("你", "我", "他", "她", "咱", "阿", "俺")
 SEPARATORS = r"[\s…—·.．,，、!！?？~～\-]*"
 
@@ -58,7 +59,7 @@ def address_forms(name: str) -> frozenset[str]:
         forms.update(surname + a for a in SURNAME_ADDRESS)
         forms.update({"老" + surname, "小" + surname})
         last = given[-1]
-        forms.update({"阿" + last, "小" + last, last * 2})
+        forms.update({"阿" + last, "小" + last, last * 2, last + "儿"})
         if len(given) >= 2:
             forms.add(given)
     forms.discard(name)

@@ -17,10 +17,14 @@ its place here only with evidence, counted, never guessed:
   kin before a surname-led name (她父亲沈国栋), a name quoted on its own (“苏晚晴。”), a
   technique learned or used (学会/使出…).
 
-A candidate needs two of the three. Names the book knows (characters and their aliases, the
-roster, things characters hold, this draft's own setting changes), their parts, role words
-(师兄, 姑娘…), the address forms of a name found whole in the same draft (秦公子 of 秦无衣) and
-the book's ignore list (``lw story entity ignore``) are never reported.
+A candidate needs two of the three — or, for a surname-led person one short, a place in a list
+beside someone found or known (本家的赵白眼，赵司晨). A word with no name's shape said alone in
+quotes is a cry or an insult (“忘八蛋！”), not a name. Names the book knows (characters and
+their aliases, the roster, things characters hold, this draft's own setting changes), their
+parts, role words (师兄, 姑娘…), the address forms of a name found whole in the same draft
+(秦公子 of 秦无衣 — unless several people of that family are found: 赵大爷 beside 赵太爷 and
+赵司晨; a wife by her husband's surname, 方太太, is never one) and the book's ignore list
+(``lw story entity ignore``) are never reported.
 The kind comes from the suffix or the evidence (人物/地点/组织/物品/功法).
 
 The labelled chapters in ``tests/corpus/专名*`` measure it (precision and recall are printed
@@ -37,7 +41,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from lw_storyrepo.dialect import quick_meta
-from lw_storyrepo.names import address_forms
+from lw_storyrepo.names import KINSHIP, address_forms, surname_of
 from lw_storyrepo.sources import read_text
 
 _COMMON_CHARS = frozenset("都和那于时向成平安常能相双空通边别居步终须养益公东后满广家从查盖权游曾应解连习计伏乐国关谷宗师"
@@ -68,14 +72,14 @@ SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
 SUFFIX_WORDS = frozenset(suffix for suffix, _kind in SUFFIXES)
 ITEM_SUFFIXES = frozenset(suffix for suffix, kind in SUFFIXES if kind == "物品")
 MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
-    *((s, "功法") for s in ("剑诀", "术", "神火", "步", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法")),
+    *((s, "功法") for s in ("剑诀", "术", "神火", "步", "阵", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法")),
     *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
                            "中学", "小学", "大学", "医院", "寨", "学院", "王府", "侯府", "传媒", "影视", "地产", "证券",
-                           "实业", "控股")),
-    *((s, "物品") for s in ("令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪")),
+                           "实业", "控股", "军", "研究所", "实验室", "娱乐")),
+    *((s, "物品") for s in ("果", "令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪")),
     *((s, "地点") for s in ("大陆", "渊", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
                            "路", "胡同", "池", "咖啡", "书店", "酒吧", "餐厅", "饭馆", "面馆", "茶楼", "会馆", "当铺", "钱庄",
-                           "医馆", "武馆", "商行", "银号")),
+                           "医馆", "武馆", "商行", "银号", "基地", "避难所", "营地", "山脉", "市", "县")),
 ), key=lambda item: -len(item[0])))
 """Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
 CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))
@@ -87,7 +91,7 @@ FUNCTION = frozenset("的了着过地得在是不也都就又还把被这那哪�
                      "上下里中外内前后来去起出进回开到住说道问笑看望站走坐拍叹听你我他她它您咱")
 LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很更最给让从对往你我他她它您咱每各某此其该几便再即"
                      "前后上下里中外内姓比多伊越")
-STEM_END_BAD = frozenset("向到着过起出进回开上下来去住得见了在")  # a verb and its complement: 望向, 握住
+STEM_END_BAD = frozenset("向到着过起出进回开上下来去住得见了在跟与把被给对从")  # a verb and its complement (望向, 握住), a preposition (刘+跟+基地)
 MIDDLE_BAD = frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们")
 NAME_END = FUNCTION | frozenset("摇点冷低轻忽便正朝跟向面脸眉心手头身一人们及之矣焉哉乎耳")
 DETERMINERS = frozenset("这那哪每各某此其该一两二三几半全整满")
@@ -101,12 +105,12 @@ GENERIC_STEMS = frozenset(("宗门", "门派", "师门", "本门", "家族", "�
 MEASURES = frozenset("个座条把口只张间位名件块片支枝根颗粒扇道层声句阵场群队匹头")
 ROLES = ("姑娘", "公子", "师兄", "师姐", "师弟", "师妹", "师父", "师傅", "大侠", "少侠", "前辈", "老人", "老者", "小姐",
          "夫人", "掌柜", "大哥", "兄弟", "老爷", "少爷", "长老", "掌门", "弟子", "先生", "大人", "将军", "和尚", "道长",
-         "少年", "少女")
+         "少年", "少女", "小主")
 STOP = frozenset(ROLES)
 SURNAME_GIVEN = re.compile(r"姓([\u4e00-\u9fff])[，,]?(?:单名一个|名叫|名唤|名|叫做|叫)([\u4e00-\u9fff]{1,2})")
 _INTRO = r"在下|我叫|我是|名叫|叫做|唤作|名唤|法号|道号|号称|人称|自称|叫我一声|叫他一声|叫"
-INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}}?)(?=[吧了呢啊]?[，。！？、：；“”「」\s]|$)")
-BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|谋士|弟子|徒弟|助理|秘书|司机|死者|法医|警官|警员|医生|护士|律师|记者|"
+INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}}?)(?=(?:就行|就好|就可以)?[吧了呢啊]?[，。！？、：；“”「」\s]|$)")
+BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|的是|谋士|弟子|徒弟|助理|秘书|司机|死者|法医|警官|警员|医生|护士|律师|记者|"
                            rf"同事|嫌犯|嫌疑人|丫鬟|丫头|书童|家丁|小厮|侍女|侍卫|"
                            rf"管家|伙计|{'|'.join(ROLES)})$")
 BEFORE_KIN = re.compile(r"(?:父亲|母亲|哥哥|姐姐|弟弟|妹妹|儿子|女儿|妻子|丈夫|同学|朋友|郡主|公主|小姐|少爷|公子|唤)[，、]?$")
@@ -115,12 +119,16 @@ BEFORE_THING = re.compile(r"(?:便是|就是|正是|乃是|名叫|叫做|唤作|
                           r"到了|进了|出了|过了|位于|住在|来自|"
                           r"出自|听说过|说起|提起|见过|去过|到过|打听|学会|修炼|练成|使出|施展|打出|可是|找|寻|夺|抢|交出|拔出|"
                           r"[是在到往去向进入离回从来：:])$")
-AFTER_PERSON = re.compile(r"^(?:[道说问答曰][：:，“]|笑道|听了|听罢|忙[道说问]|心想|暗想|想道|笑了|叹道|叹了|点头|点了点头|摇头|摇了摇头|一愣|一怔|脸色|皱眉|沉声|低声|冷笑|"
+AFTER_PERSON = re.compile(r"^(?:[道说问答曰][：:，“。！？]|笑道|听了|听罢|忙[道说问]|心想|暗想|想道|笑了|叹道|叹了|点头|点了点头|摇头|摇了摇头|一愣|一怔|脸色|皱眉|沉声|低声|冷笑|"
                           r"轻声|咧嘴|拱手|抱拳|自报|没有回答|上前|站起|转身|回头|举杯)")
 AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面头边]|的人|的弟子|的师[兄姐弟妹父尊]|的长老|的掌门|的宗主|主[^意要]|外[^面边头]|一带|附近|深处|脚下|门口)")
 ALONE = re.compile(r"^[。！？]?[”」]")
 CJK = re.compile(r"[\u4e00-\u9fff]+")
 RARE = 300
+RARE_PAIR = 20
+"""A dictionary word used less often than this may be the start of a name (陆景 of 陆景琛)."""
+UNNAMED = 0.1
+"""Below this :meth:`_Lexicon.given` score a character is (almost) never part of a given name."""
 RARE_STEM = 200
 COMMON_PLACE = 50
 """A dictionary word with a place suffix used this often is a kind of place (独木桥), not one."""
@@ -260,9 +268,17 @@ def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[t
             if not line.startswith(suffix, start):
                 continue
             end = start + len(suffix)
-            localized = line[end:end + 1] in LOCALIZERS and (lex.freq.get(line[start:end + 1]) or 0) > 0
-            if (end in bounds or localized) and line[end:end + 1] not in SUFFIX_TAIL_BAD:
+            tail = line[end:end + 1]
+            localized = tail in LOCALIZERS  # 咸亨酒店里, 静修庵里: the segmenter may glue the suffix to the place word
+            if (end in bounds or localized) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)):
                 yield from _stems(lex, line, bounds, start, end, kind)
+
+
+def _glued(lex: _Lexicon, line: str, bounds: set[int], at: int) -> bool:
+    """Whether the token starting at ``at`` is two characters no dictionary knows: the segmenter
+    gluing the end of a name to the next word's first character (老+郑端)."""
+    nxt = next((b for b in range(at + 1, min(len(line), at + 3) + 1) if b in bounds), None)
+    return nxt == at + 2 and not lex.freq.get(line[at:nxt]) and bool(CJK.fullmatch(line[at:nxt]))
 
 
 VERBISH = frozenset("vpdcru")
@@ -275,7 +291,8 @@ STEM_LEAD_BAD = LEAD_BAD | frozenset("来去到回进出离往向至入从叫为
 (来云城, 离德胜门)."""
 GLUED_PREPOSITIONS = frozenset("从在往向到自于朝对把被给跟和与")
 SUFFIX_TAIL_BAD = frozenset("子儿头们上里")
-"""A suffix that goes on into a word is none: 城里, 山上, 令人, 图案 (the token test mostly sees it)."""
+"""A suffix that goes on into a word with one of these is none: 城里, 山上, 院子 (the token test
+sees 令人, 图案); a name before them is one (咸亨酒店里)."""
 
 
 def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
@@ -295,15 +312,19 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
         if size == 2:
             # whole tokens only: the stem and the suffix, or one token holding both (栖霞山); a stem
             # no dictionary knows may be split anywhere (点/苍派, 万/剑宗)
-            if not (start in bounds or not any(b in bounds for b in range(stem_at + 1, end)) or lex.coined(stem)):
+            if not (start in bounds or not any(b in bounds for b in range(stem_at + 1, end)) or lex.coined(stem)
+                    or lex.proper(stem)):  # 青+阳城: a rare place name split by the segmenter
                 continue
             if stem_at + 1 in bounds and lex.common(line[start - 1:end]) \
-                    and (not lex.coined(stem) or (lex.freq.get(line[start - 1:end]) or 0) >= RARE):
-                continue  # a character before a word that ends in the suffix (快+关门, 早+入门)
+                    and (not lex.coined(stem) or (lex.freq.get(line[start - 1:end]) or 0) >= RARE or line[start:end] in "市县"):
+                continue  # a character before a word that ends in the suffix (快+关门, 早+入门, 小+集市)
+            if stem[-1] in KINSHIP and lex.freq.get(stem):
+                continue  # a kinship word before a name (大伯+林震天): no place's stem
             if stem[-1] in "树木竹草花" and line[start:end] in ("林", "园"):
                 continue  # 杉树林, 桃花园: a kind of wood
-            if len(line[start:end]) == 1 and line[end:end + 1] in LOCALIZERS and lex.tags.get(stem[-1], "") in ("v", "vg", "zg"):
-                continue  # 径奔+城中: a verb and the town it goes to
+            if len(line[start:end]) == 1 and line[end:end + 1] in LOCALIZERS and end not in bounds \
+                    and lex.tags.get(stem[-1], "") in ("v", "vg", "zg"):
+                continue  # 径奔+城中: a verb and the town it goes to (静修+庵+里 is a place: 庵里 is no word)
             if ((_clean(stem) or lex.proper(stem)) and stem[0] not in STEM_LEAD_BAD and stem[1] not in MEASURES
                     and (stem[1] not in STEM_END_BAD or lex.proper(stem))
                     and stem[1] not in "一两几半"
@@ -311,7 +332,9 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                 name2 = name
                 strong = len(name) - 2 >= 2 and (lex.freq.get(stem) or 0) < 1000 \
                     and lex.tags.get(stem, "n")[:1] not in "vpcur"  # 星河资本, 盛唐传媒; not 环绕学堂
-                shape = 2 if lex.coined(stem) or lex.proper(name) or lex.proper(stem) or strong else 1 if lex.rare(stem) else 0
+                # 长春+宫: a place's name makes another's (not a family's: 赵家+门)
+                named = lex.tags.get(stem, "")[:2] in ("nr", "ns", "nz") and stem[-1] != "家"
+                shape = 2 if lex.coined(stem) or lex.proper(name) or lex.proper(stem) or strong else 1 if lex.rare(stem) or named else 0
                 yield name, kind, shape - verb_led if shape else 0, stem_at
         elif size in (3, 4):
             # a longer coined stem: the two characters before the suffix must be no word of their
@@ -352,6 +375,7 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
     """Surname-led names: the 3-character form when it always continues the 2-character one.
     A surname inside a name already found (``taken``: 慧明 in 慧明没有) starts nothing."""
     forms: dict[str, list[tuple[int, int, str]]] = {}
+    segmented: set[str] = set()  # one token of the segmenter, whose HMM joins unknown characters into a word
     taken_re = _alternation(taken, "\n".join(lines))
     for i, line in enumerate(lines):
         if i not in bounds_of:
@@ -372,6 +396,8 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
                     continue  # an adverb after a family (施家+再): no name
                 if len(word) == size and CJK.fullmatch(word):
                     forms.setdefault(word, []).append((i, col, line[col + size:col + size + 1]))
+                    if col + size in bounds and not any(b in bounds for b in range(col + 1, col + size)):
+                        segmented.add(word)
     out: dict[str, tuple[int, tuple[int, int]]] = {}
     for word, where in forms.items():
         unit = 2 if word[:2] in COMPOUND_SURNAMES else 1
@@ -390,8 +416,9 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             continue  # the start of a dictionary word made of a material (石桌…): a thing, not 石 the surname
         if len(word) == unit + 2 and word[unit] in NUMERALS and word[unit + 1] in "妃位人个名口":
             continue  # 刘二妃: two consorts
-        if len(word) == unit + 2 and unit == 1 and lex.common(word[:2]):
-            continue  # a word plus a character (江南一, 水底憋), not a name
+        if len(word) == unit + 2 and unit == 1 and lex.common(word[:2]) \
+                and ((lex.freq.get(word[:2]) or 0) >= RARE_PAIR or lex.given(word[2]) < 0.5):
+            continue  # a word plus a character (江南一, 水底憋), not a name; 陆景+琛 is one (陆景 is a rare word)
         if len(word) == unit + 1:
             following = {nxt for _i, _c, nxt in where}
             longer = word + next(iter(following)) if len(following) == 1 else ""
@@ -401,7 +428,16 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             shorter = forms.get(word[:-1], [])
             if len({nxt for _i, _c, nxt in shorter}) > 1:
                 continue  # the shorter form stands on its own: this is it plus a word
-        out[word] = (int(not lex.common(word) or lex.proper(word) or unit == 2), (where[0][0], where[0][1]))
+        shaped = not lex.common(word) or lex.proper(word) or unit == 2
+        if len(word) == unit + 1 and lex.given(word[-1]) < UNNAMED:
+            shaped = False  # a surname and a character no given name carries (舂米场, 黄漆): repetition and context must vouch
+        # a surname and two characters the segmenter's HMM made one word of, unknown to its
+        # dictionary: its statistics read a name there (王二狗, 周小婉), said once or not
+        hmm = shaped and len(word) == unit + 2 and word in segmented and not lex.freq.get(word) \
+            and not set(word[unit:]) & set("姓名氏某") and word[unit] not in KINSHIP
+        # (姓王名仁, 方、王二姓: a surname talked about; 柳某+想: someone naming himself by his surname;
+        # 陈叔+端: an address and the next verb)
+        out[word] = (int(shaped) + int(hmm), (where[0][0], where[0][1]))
     return out
 
 
@@ -451,21 +487,23 @@ def _subject_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, se
             yield word, first[word][0], first[word][1]
 
 
-def _has_context(line: str, col: int, name: str, kind: str) -> bool:
+def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True) -> bool:
+    """Whether the words around ``name`` at ``col`` make it a name. ``quoted``: a word said on its
+    own in quotes counts (a word with no name's shape said so is a cry or an insult: “忘八蛋！”)."""
     before, after = line[max(0, col - 4):col], line[col + len(name):col + len(name) + 5]
     if before.endswith("《") and after.startswith("》"):
         return True  # a titled book or technique: 《归元诀》
-    if before.endswith(("“", "「")) and (ALONE.match(after) or after[:1] in ("。", "！", "？")):
+    if quoted and before.endswith(("“", "「")) and (ALONE.match(after) or after[:1] in ("。", "！", "？")):
         return True  # the name said on its own: “苏晚晴。”, “鹰扬令。二十年前…”
     if kind == "人物":
-        called = before.endswith(("“", "「", "‘")) and after[:1] in ("，", "！", ",", "!")  # “学程！” “柳如烟，…”
+        called = quoted and before.endswith(("“", "「", "‘")) and after[:1] in ("，", "！", ",", "!")  # “学程！” “柳如烟，…”
         kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES)) \
             and (name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES)  # 她父亲沈国栋, 知县寇若准
         return bool(called or kin or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
     return bool(BEFORE_THING.search(before) or ALONE.match(after) or AFTER_THING.match(after))
 
 
-TITLES = ("老太太", "老婆子", "嫂子", "老太", "太爷", "老爷", "大爷", "大叔", "大伯", "大娘", "大婶", "大帅", "公公", "婆婆",
+TITLES = ("老太太", "老婆子", "嫂子", "老太", "奶奶", "爷爷", "太爷", "老爷", "大爷", "大叔", "大伯", "大娘", "大婶", "大帅", "公公", "婆婆",
           "嫂", "妈", "婶")
 """Kinship and rank words that make a name of a surname or of a name (杨二嫂, 鲁四老爷, 卫老婆子,
 柳妈, 七斤嫂, 九斤老太): how much of the world of a story names its minor people."""
@@ -474,10 +512,13 @@ ROLE_TITLES = ("老头子", "老太婆", "先生", "掌柜", "老板", "长老",
                "大人", "将军", "护法", "堂主", "舵主", "帮主", "掌门", "姑娘", "婆子", "秀才", "举人", "道人", "真人", "老道",
                "老师", "经理", "局长", "院长", "副院长", "校长", "总监", "总裁", "董事长", "主任", "书记", "队长", "班长",
                "乡绅", "孝廉", "老爹", "老丈", "知州", "嬷嬷", "公公", "姑姑", "娘娘", "总管", "统领", "副将", "都统",
-               "提督", "巡抚", "县令", "典史", "师爷")
+               "提督", "巡抚", "县令", "典史", "师爷", "律师", "医生", "教授", "警官", "记者", "主编", "导演",
+               "科长", "处长", "所长", "厂长", "部长", "团长", "营长", "连长", "司令", "总编")
 """Roles and offices that name someone after a surname only (苏长老, 孟掌柜, 滕和尚, 汤知县): never
 after a stem that is no surname (教书先生, 大掌柜)."""
 RANKS = "一二三四五六七八九十大小老"
+SPOUSE_FORMS = ("太太", "夫人", "婶", "嫂", "大娘", "大婶")
+"""A surname with these is mostly someone's wife (方太太 of 方玄绰's house), not the found person."""
 REGION = re.compile(r"[东南西北](?:荒|域|洲|漠|疆|境)(?![地外里上内中边])")
 RANKED = re.compile(r"([\u4e00-\u9fff])[老小][一二三四五六七八九十]")
 TOWN = re.compile(r"([\u4e00-\u9fff])(镇|村|庄|屯|寨|集)(?![\u4e00-\u9fff]{0}[子上里外口头民])")
@@ -516,7 +557,7 @@ def _title_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
                     and start + 1 in bounds:
                 yield line[start:end], start, 1  # 慰老爷, 光太太: how older fiction names the gentry, said again
                 break
-            if m.group() in ROLE_TITLES:
+            if m.group() in ROLE_TITLES and m.group() not in TITLES:
                 continue
             numeral_name = lex.tags.get(stem, "").startswith("m")  # 七斤嫂, 八一嫂: a child weighed at birth
             if size == 2 and (numeral_name or not lex.common(stem)) and not (set(stem) & FUNCTION):
@@ -552,13 +593,16 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
         if line[b:b + len(word)] == word or line[a - len(word):a] == word:
             continue  # 改削改削: a verb said twice
         yield word, "人物", a
+    for m in re.finditer(r"老([A-Z])(?![A-Za-z])", line):
+        yield m.group(), "人物", m.start()  # 老K, as 阿Q
     for m in re.finditer(r"[老小大]([\u4e00-\u9fff])", line):
         usual = lex.common(m.group()) and ((lex.freq.get(m.group()) or 0) >= RARE or m.group(1) in ANIMALS
                                            or lex.tags.get(m.group(), "n")[:1] not in "nt")  # 老张, 老周 are someone, 老马 a horse
-        if m.group(1) in SURNAMES and m.start() in bounds and m.end() in bounds and not usual:
+        if m.group(1) in SURNAMES and m.start() in bounds and (m.end() in bounds or _glued(lex, line, bounds, m.start() + 1)) \
+                and not usual:
             yield m.group(), "人物", m.start()  # 老杜, 小陈: what people call someone by the surname
     for m in re.finditer(r"阿([\u4e00-\u9fffA-Z])", line):
-        if m.group(1) not in AH_BAD and m.group(1) not in FUNCTION and not lex.common(m.group()):
+        if m.group(1) not in AH_BAD and m.group(1) not in FUNCTION and (not lex.common(m.group()) or m.group(1).isascii()):
             yield m.group(), "人物", m.start()
 
 
@@ -594,16 +638,20 @@ def _famous_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
 
 def with_address_forms(names: Iterable[str]) -> set[str]:
     """``names`` and the forms the people among them go by (陈叔, 老陈 of 陈伯远; a place or a
-    thing — a name ending in a suffix word — has none)."""
+    thing — a name ending in a suffix word — has none). A surname with a word for a wife (方太太
+    beside 方玄绰) is someone else, mostly: not one of the forms."""
     out = {k for k in names if k}
     people = [k for k in out if 2 <= len(k) <= 4 and k[-1:] not in SUFFIX_WORDS and k[-2:] not in SUFFIX_WORDS]
-    out.update(form for k in people for form in address_forms(k))
+    out.update(form for k in people for form in address_forms(k) if not form.endswith(SPOUSE_FORMS))
     return out
 
 
-def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), *, expanded: bool = False) -> list[Noun]:
+def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), *, expanded: bool = False,
+                   trace: list[tuple[str, str, int, int, bool, bool]] | None = None) -> list[Noun]:
     """New proper nouns of ``body`` (one entry per name, first line), with their kind.
-    ``expanded``: ``known`` already holds the address forms (:func:`with_address_forms`)."""
+    ``expanded``: ``known`` already holds the address forms (:func:`with_address_forms`).
+    ``trace``, when given, receives every candidate weighed: ``(name, kind, shape, count,
+    context, kept)`` (for tuning on the development sets)."""
     lex = lexicon()
     known_set = set(known) if expanded else with_address_forms(known)  # 陈叔 of 陈伯远 is no new name
     skip = known_set | set(ignore) | STOP
@@ -636,6 +684,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             # (闰土 waits for context like 熟滥, 改削: repetition alone is not enough)
             plain = name[0] not in "阿老小" and name[-1] != "儿"
             shape = 0 if plain and min(lex.given(c) for c in name) < 0.5 else 1
+            if name[-1] == "儿" and lex.given(name[0]) < UNNAMED:
+                shape = 0  # 秃儿: a word of abuse, not a child's name (宏儿)
             if len(name) == 2 and name[0] == "阿" and lex.given(name[1]) >= 0.5:
                 shape = 2  # 阿杰, 阿Q: 阿 before a given name's character names someone on its own
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col),
@@ -676,6 +726,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     text = "\n".join(lines)
     counts = Counter({name: text.count(name) for name in candidates})
     out = []
+    pending: list[_Candidate] = []  # surname-led people one piece of evidence short: a list may vouch
     for name, c in candidates.items():
         if name in skip or any(k in name or (name in k and len(k) > len(name)) for k in long_known):
             continue
@@ -685,14 +736,27 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             for i, line in enumerate(lines):
                 col = line.find(name)
                 while col >= 0 and not c.context:
-                    c.context = _has_context(line, col, name, c.kind)
+                    c.context = _has_context(line, col, name, c.kind, quoted=c.shape > 0)
                     col = line.find(name, col + 1)
                 if c.context:
                     break
             if not c.context and c.kind == "人物" and counts[name] >= 3:
                 c.context = _subject(lex, lines, name)
-        if c.shape + int(counts[name] >= 2) + int(c.context) >= 2 and (c.context or not c.needs_context):
+        kept = c.shape + int(counts[name] >= 2) + int(c.context) >= 2 and (c.context or not c.needs_context)
+        if trace is not None:
+            trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
+        if kept:
             out.append(Noun(name, c.kind, c.first[0] + 1, counts[name]))
+        elif c.kind == "人物" and c.shape >= 1 and not c.needs_context and surname_of(name):
+            pending.append(c)
+    # a name listed beside someone found or known is someone too (本家的赵白眼，赵司晨)
+    beside = _alternation({n.name for n in out if n.kind == "人物"} | in_text, text)
+    others = beside.pattern if beside is not None else ""
+    end = r"(?=[、，。；！？\n]|$)"  # a list's item ends there (叶医生，柳某想请你 is no list)
+    for c in pending if others else ():
+        listed = re.compile(rf"(?:{others})[、，和与及]{re.escape(c.name)}{end}|{re.escape(c.name)}[、，和与及](?:{others}){end}")
+        if listed.search(text):
+            out.append(Noun(c.name, c.kind, c.first[0] + 1, counts[c.name]))
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
     whole = {n.name for n in out}
     out = [n for n in out if not any(w != n.name and w.startswith(n.name) and w[len(n.name):] in ALL_SUFFIX_WORDS
@@ -700,8 +764,11 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     # a person found by full name is not found again by an address form of it (秦公子 of 秦无衣)
     full = [n.name for n in out if n.kind == "人物" and n.name[:1] not in "老小阿"
             and not n.name.endswith(TITLES + ROLE_TITLES)]
-    forms = with_address_forms(full) - set(full)
-    out = [n for n in out if n.name not in forms]
+    forms = {f for k in full for f in with_address_forms([k]) if f != k}  # 嘉禾 of 许嘉禾, both found
+    surnames = Counter(surname_of(n.name) for n in out if n.kind == "人物")
+    # ... unless the family has several people in the chapter: then whose form it is, is the author's call (赵大爷
+    # beside 赵太爷 and 赵司晨)
+    out = [n for n in out if n.name not in forms or surnames[surname_of(n.name)] > 2]
     return sorted(out, key=lambda n: (n.line, lines[n.line - 1].find(n.name)))
 
 

@@ -34,7 +34,10 @@ BLIND = frozenset({"专名-他人-新评估", "专名-网文-评估"})
 NOUN_SETS = {"专名": (0.9, 0.9), "专名-留出": (0.9, 0.9), "专名-验证": (0.9, 0.8), "专名-他人-开发": (0.9, 0.75),
              "专名-他人-开发二": (0.85, 0.75), "专名-网文-开发": (0.95, 0.9), "专名-他人-开发三": (0.85, 0.7),
              "专名-网文-开发二": (0.95, 0.95), "专名-网文-开发三": (0.95, 0.85),
-             "专名-他人-评估": (0.95, 0.55), "专名-他人-新评估": (0.55, 0.65), "专名-网文-评估": (0.85, 0.6)}
+             "专名-他人-开发四": (0.95, 0.9), "专名-他人-开发五": (0.85, 0.65), "专名-他人-开发六": (0.7, 0.7),
+             "专名-网文-开发四": (0.95, 0.8), "专名-网文-开发五": (0.85, 0.75), "专名-网文-开发六": (0.85, 0.7),
+             "专名-网文-开发七": (0.9, 0.75), "专名-网文-开发八": (0.85, 0.7), "专名-他人-开发七": (0.95, 0.3),
+             "专名-他人-评估": (0.95, 0.55), "专名-他人-新评估": (0.55, 0.65), "专名-网文-评估": (0.9, 0.7)}
 
 
 @pytest.mark.parametrize("folder, floors", NOUN_SETS.items())
@@ -316,3 +319,42 @@ def test_checks_stage_reports_name_and_kind(book) -> None:
     drafts.submit_draft(book, "B", DRAFT.replace("风雪扑面。", "风雪扑面，听雨轩的灯还亮着。她想起听雨轩的旧主人。"))
     results = review.run_checks(book)
     assert "新专名「听雨轩」（地点）不在名册：验收时确认是新实体还是笔误" in [f.message for f in results["B"]]
+
+
+def test_names_found_in_the_session_that_measured_unseen_excerpts() -> None:
+    """阿 with a Latin letter (阿Q); a surname, a rank and 奶奶 (夏四奶奶), a numeral name and 公公
+    (六一公公); a place before a place word (咸亨酒店里, 静修庵里); a person listed beside a found one
+    (赵白眼，赵司晨); a family's second person by a title (赵大爷 beside 赵太爷 and 赵司晨); a wife by
+    her husband's surname (方太太 beside 方玄绰); 老 and a surname the segmenter glued to the next word
+    (老+郑端); a profession after a surname (陈律师); a coined fruit (血灵果); someone named by 的是
+    (领头的是赵无极); a place named after a place (长春宫); a surname and two characters the
+    segmenter's HMM made one unknown word of, said once (王二狗 — not 姓王名仁); 老K as 阿Q; a base
+    (曙光基地, not 刘+跟+基地). A cry or an insult said alone is none
+    (“忘八蛋！”), nor a surname before a character no given name has (舂米场), nor the palace's
+    address 小主."""
+    text = ("阿Q近来得意。阿Q说：“走。”\n不就是夏四奶奶的儿子么？夏三爷赏了银子，夏三爷独自落腰包。\n"
+            "于是各人便到六一公公的田里。是六一公公棹着小船。六一公公笑道：“好。”\n"
+            "便在镇口的咸亨酒店里当伙计。对面走来了静修庵里的小尼姑。\n"
+            "赵太爷来了，赵太爷道：“哼。”间壁的邹七嫂，本家的赵白眼，赵司晨。赵司晨说：“好。”赵大爷奔来。赵大爷说：“打。”\n"
+            "“忘八蛋！”秀才骂。“忘八蛋！”\n他奔入舂米场，逃回舂米场。\n"
+            "方玄绰回来了。方太太说：“发了么？”方太太又说。\n老板老郑端来两杯咖啡，老郑凑过来。“哪个律师？陈律师？”\n"
+            "你也是冲着血灵果来的？一株血灵果树。领头的是赵无极，筑基后期。\n长春宫的灯亮着。“小主，歇了吧。”跑到你长春宫去的。\n"
+            "帐外的亲兵王二狗看得眼都直了。这人姓王名仁。\n老K蹲在车后，老K说：“走。”刀疤刘跟基地那帮人做买卖，往北边的曙光基地去了。")
+    found = {n.name for n in find_new_nouns(text, [])}
+    assert {"阿Q", "夏四奶奶", "六一公公", "咸亨酒店", "静修庵", "赵白眼", "赵司晨", "赵大爷", "方太太", "老郑", "陈律师",
+            "血灵果", "赵无极", "长春宫", "王二狗", "老K", "曙光基地"} <= found
+    assert not {"忘八蛋", "米场", "夏四", "小主", "王名仁", "刘跟基地"} & found
+    assert "方太太" in {n.name for n in find_new_nouns(text, ["方玄绰"])}
+
+
+def test_web_novel_names_of_the_last_unseen_round() -> None:
+    """A surname before a rare dictionary word and a given-name character (陆景+琛); a rare place
+    name the segmenter split (青+阳城); formations, cities, studios (聚灵阵, 临江市, 星耀娱乐); a known
+    name's 儿 form (墨儿 of 林墨); a found name's given name and title (嘉禾, 许老师 of 许嘉禾); a
+    kinship word before a name is no place (大伯+林震天)."""
+    text = ("陆景琛是什么人？跟陆景琛有对手戏。\n林墨回到青阳城的时候，大伯林震天亲自迎了出来。“墨儿，你回来了。”\n"
+            "家里的聚灵阵坏了半年。凌晨四点，临江市刑警队的电话响了。温暖签进星耀娱乐的第三个月。\n"
+            "是许嘉禾。“许老师好。”“叫我嘉禾就行。”许嘉禾笑了。")
+    found = {n.name for n in find_new_nouns(text, ["林墨", "温暖"])}
+    assert {"陆景琛", "青阳城", "聚灵阵", "临江市", "星耀娱乐", "许嘉禾"} <= found
+    assert not {"墨儿", "嘉禾", "许老师", "大伯林", "嘉禾就行"} & found
