@@ -269,11 +269,31 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         for term in dict.fromkeys(terms):
             checked = True
             variants = ctx.variants(term) if ctx is not None else {term} | set(address_forms(term))
-            if not any(present(v, body) for v in variants) and not described(term, body, THING_HEADS):
+            if not any(present(v, body) for v in variants) and not described(term, body, THING_HEADS) \
+                    and not _looks_like(term, body):
                 out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
         if any(word in text for word in REVIEW_WORDS) or not checked:
             out.append(Finding("合同", INFO, f"合同「{text}」脚本判断不了，交评审确认", line_no))
     return out
+
+
+LOOK_HEADS = tuple(dict.fromkeys(THING_HEADS + ("玉佩", "佩", "罗盘", "簪", "戒", "镯", "坠", "匣", "弓", "杖", "袍", "旗", "幡",
+                                                "卷", "图", "书", "瓶", "葫芦", "灯", "伞", "锁", "钥匙")))
+"""The kinds a thing is shown as in prose (a pendant, a compass …): the suffixes that make things, and more."""
+_PLAIN_STEM = frozenset("纹阶品级色之的小大上下中")
+"""Characters of a thing's name that say nothing of how it looks (龙纹玉佩: 龙 does, 纹 does not)."""
+
+
+def _looks_like(term: str, body: str) -> bool:
+    """A thing the prose shows by its looks, in one sentence: its kind and a telling character of
+    the rest of its name (一块玉佩，玉佩上盘着一条龙 is 龙纹玉佩). The kind is one of
+    :data:`LOOK_HEADS`; a name without one is never matched this way."""
+    head = next((h for h in sorted(LOOK_HEADS, key=len, reverse=True) if term.endswith(h) and len(term) > len(h)), None)
+    if head is None or head not in body:
+        return False
+    telling = [c for c in term[: -len(head)] if c not in _PLAIN_STEM]
+    return bool(telling) and any(head in m.group() and any(c in m.group() for c in telling)
+                                 for m in SENTENCE.finditer(body))
 
 
 # --- leak and waste -----------------------------------------------------------------------------
@@ -295,8 +315,15 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Matc
     after = line[m.end():m.end() + 16]
     for cand in reversed(list(names.finditer(before))):
         tail = before[cand.end():]
+        if before[cand.start() - 1:cand.start()] in _TO and cand.start() > 0:
+            continue  # 对韩拓说：the one spoken to
         if re.search(SAY + r"|" + THINK, tail) and not re.search(r"[。！？”」]", tail):
             return cand.group()
+    if re.search(r"[：:]\s*$", before):  # 孟三娘压低了声音：“…” — the clause's own person speaks
+        clause = re.split(r"[。！？”」]", before)[-1]
+        own = [c for c in names.finditer(clause) if clause[c.start() - 1:c.start()] not in _TO or c.start() == 0]
+        if own:
+            return own[0].group()
     post = names.search(after)
     if post and re.match(r"^[，,。\s]*$", after[:post.start()]) and re.match(r"^[^。！？“]{0,8}?" + SAY, after[post.end():]):
         return post.group()
@@ -307,17 +334,24 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Matc
     return None
 
 
-class _Mentioned:
-    """The people a narration paragraph names, in order — read only when a lone quote asks."""
+_TO = ("对", "向", "跟", "朝", "冲", "给", "问")
+"""A name right after one of these is the one spoken to (对韩拓说), not the speaker."""
 
-    def __init__(self, ctx: CheckContext, names: re.Pattern[str], line: str) -> None:
-        self.ctx, self.names, self.line = ctx, names, line
+
+class _Mentioned:
+    """The people the scene's recent narration paragraphs name, the latest paragraph first —
+    read only when a lone quote asks (a person named two paragraphs up is still in the room)."""
+
+    RECENT = 4
+
+    def __init__(self, ctx: CheckContext, names: re.Pattern[str], lines: list[str]) -> None:
+        self.ctx, self.names, self.lines = ctx, names, lines[-self.RECENT:]
         self._found: list[str] | None = None
 
     def __iter__(self) -> Iterator[str]:
         if self._found is None:
             self._found = list(dict.fromkeys(self.ctx.aliases.get(n.group(), n.group())
-                                             for n in self.names.finditer(self.line)))
+                                             for line in reversed(self.lines) for n in self.names.finditer(line)))
         return iter(self._found)
 
 
@@ -325,7 +359,7 @@ def _lone_speaker(turns: list[str], beat: str | None, mentioned: Iterable[str], 
     """Who says a quote alone in its paragraph, by the turn-taking around it: right after a
     narration paragraph, the person that paragraph starts with (the action beat: 沈砚点了点头。
     “走吧。”); after another quote, the other party of the exchange — the speaker before the last
-    one, else the person the last narration named who is not the last speaker."""
+    one, else the person the recent narration named last who is not the last speaker."""
     if after_narration and beat:
         return beat
     if not turns:
@@ -342,7 +376,8 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
     names = ctx.names_re()
     subject: str | None = None
     turns: list[str] = []  # who spoke, in order, in the current exchange
-    mentioned: Iterable[str] = ()  # the people the last narration paragraph named, in order
+    mentioned: Iterable[str] = ()  # the people the recent narration paragraphs named, latest first
+    narration: list[str] = []  # the narration paragraphs so far
     after_narration = False
     for i, line in enumerate(lines):
         if not line.strip():
@@ -381,7 +416,8 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
             subject = ctx.aliases.get(first.group(), first.group())
         after_narration = not quotes
         if after_narration and names:
-            mentioned = _Mentioned(ctx, names, line)
+            narration.append(line)
+            mentioned = _Mentioned(ctx, names, narration)
 
 
 def _need(keywords: list[str], cap: int) -> int:

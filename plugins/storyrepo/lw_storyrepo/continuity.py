@@ -17,6 +17,10 @@ Each finding names the card field it contradicts and quotes the sentence that do
 - **书内时间**: the draft's in-book time earlier than the last chapter's (unless the draft says
   ``倒叙: true``).
 
+A flashback (``倒叙: true``) is checked by its setting changes only: the cards say how things
+are now, not how they were (the dead spoke then, the hero was weaker). A sentence set in the
+past (那时, 小时候, 当年 …) is not held to the card's 境界 either.
+
 Realms are ranked by the stages of 世界观.md's 「力量体系」 section (one stage a line or a list
 separated by ＜ > → 、), else the usual cultivation ladder; levels by 一…十 with 层/重/阶/品/级,
 初期/中期/后期/圆满.
@@ -36,11 +40,13 @@ DEFAULT_STAGES = ("凡人", "炼体", "练气", "炼气", "筑基", "结丹", "�
 SAME_STAGE = {"炼气": "练气", "结丹": "金丹"}
 DEAD = ("已死", "死亡", "身亡", "陨落", "已故", "战死", "亡故", "死去", "已逝", "去世")
 GONE = ("失踪", "封印", "被封印", "下落不明")
-NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|遗言|遗书|信中|信上|信里|留音|幻象|幻影|残魂|画像|生前|曾经说")
+NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|那时|那会儿|小时候|幼时|儿时|当初|昔日|遗言|遗书|信中|信上|信里|留音|幻象|幻影|"
+                     r"残魂|画像|生前|曾经说")
 REMOTE = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空")
 DOWN_EVENTS = re.compile(r"跌落|跌境|跌回|境界跌|修为尽失|修为大减|修为倒退|废去|废了|散功|自废|封印|倒退|受损|重创|燃烧")
 USE_VERBS = ("拔出", "抽出", "握着", "握紧", "握住", "举起", "挥动", "挥出", "祭出", "取出", "掏出", "亮出", "服下", "吞下", "催动",
-             "捏着", "攥着", "攥紧", "佩着", "背着", "抚着", "擦拭", "拿着", "提着")
+             "捏着", "攥着", "攥紧", "佩着", "背着", "抚着", "擦拭", "拿着", "提着", "摸出", "拿出", "翻出", "抖出", "甩出", "抛出",
+             "递出", "递过", "举着", "托着", "捧着", "戴着", "戴上", "按进", "按在", "插进", "嵌进", "咽下", "祭起", "扬起", "亮了亮")
 GET_VERBS = ("接过", "收下", "拿到", "夺过", "夺下", "捡起", "拾起", "得到", "取回", "借来", "买下", "收起")
 STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "在")
 MOVE_VERBS = ("来到", "到了", "回到", "赶到", "赶回", "抵达", "进了", "走进", "踏入", "前往", "去了", "飞往", "奔向", "返回", "进入")
@@ -216,6 +222,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     # 书内时间
     now = str(meta.get("书内时间") or "")
     flashback = meta.get("倒叙") is True or str(meta.get("倒叙") or "").strip() in ("是", "true")
+    if flashback:
+        names = None  # the cards say how things are now; a flashback's prose is checked by its setting changes only
     if world.last_time and now and not flashback and earlier(now, world.last_time[1]):
         n, then = world.last_time
         out.append(Finding("连贯", ERROR, f"书内时间「{now}」早于第 {n} 章的「{then}」（时间倒流）；倒叙就在草稿写「倒叙: true」",
@@ -232,7 +240,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     if names is not None:
         pattern = realm_pattern(world.stages)
         for i, col, sentence in sentences:
-            if not any(stage in sentence for stage in world.stages):
+            if not any(stage in sentence for stage in world.stages) or NOT_NOW.search(sentence):
                 continue
             for r in pattern.finditer(sentence):
                 if not (r.group(2) or r.group(3)):
@@ -275,7 +283,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     revived = {c.who for c in changes if c.field == "状态"}
     present = {aliases.get(str(x), str(x)) for x in as_list(meta.get("在场"))}
     seen: set[tuple[str, int]] = set()
-    for voice in voices:
+    for voice in () if flashback else voices:
         who = voice.speaker
         if who is None or (who, voice.line) in seen:
             continue
