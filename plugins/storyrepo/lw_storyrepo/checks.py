@@ -21,16 +21,18 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator
 
 from lw_storyrepo import layout as L
-from lw_storyrepo.continuity import World, check_continuity, stages_of
+from lw_storyrepo.continuity import World, check_continuity, places_inside, stages_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
+from lw_storyrepo.kinship import kin_forms
 from lw_storyrepo.names import address_forms, described, present
 from lw_storyrepo.propernouns import SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
 THINK = r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|寻思)"
-KNOW = (r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|暗自寻思|寻思|心里清楚|心中清楚|心里明白|心中明白|"
+KNOW = (r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|暗自寻思|寻思|思量|思忖|忖度|琢磨|揣测|猜想|估摸|盘算|"
+        r"心里清楚|心中清楚|心里明白|心中明白|"
         r"心知肚明|心知|终于明白|明白|知道|想起|想到|记得|认定|猜到|猜出|料定|断定|意识到|确信|认出|看出)")
 QUOTE = re.compile(r"“([^”]*)”|「([^」]*)」|\"([^\"]*)\"")
 SPOKEN = re.compile(r"[，。！？!?,…—、；：]|^.{5,}$")
@@ -50,6 +52,8 @@ class CheckContext:
     items: set[str] = field(default_factory=set)  # things characters hold
     ignored: set[str] = field(default_factory=set)  # words the author said are no names
     world: World | None = None  # cards, places, items, realm stages, last in-book time (continuity)
+    people: set[str] | None = None  # canonical names of people (cards, roster 人物, the draft's own); None: any name
+    kin: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> kinship forms from their card's relations
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
     _known_forms: set[str] | None = None
@@ -90,19 +94,28 @@ class CheckContext:
         places = {str(m.get("位置")) for m in characters.values() if m.get("位置")}
         places |= {row["正名"] for row in roster if row["类型"] == "地点"}
         things = items | {row["正名"] for row in roster if row["类型"] == "物品"}
+        people = set(characters) | {row["正名"] for row in roster if row["类型"] == "人物"}
         last = repo.last_chapter()
         when = str(repo.chapter_meta(last).get("书内时间") or "") if last else ""
-        world = World(characters, aliases, {p for p in places if len(p) >= 2}, {t for t in things if len(t) >= 2},
-                      stages_of(repo.text_or(L.世界观)), (last, when) if when else None)
+        lore = repo.text_or(L.世界观)
+        places = {p for p in places if len(p) >= 2}
+        world = World(characters, aliases, places, {t for t in things if len(t) >= 2},
+                      stages_of(lore), (last, when) if when else None, places_inside(lore, places))
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,
-                   set(repo.ignored_names()), world)
+                   set(repo.ignored_names()), world, people=people, kin=kin_of(repo))
 
     @classmethod
-    def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]]) -> CheckContext:
-        """The part of the context the contract check reads (names and held things), from cards
-        already read: what settle needs, without the info gaps, style and world."""
+    def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]],
+                     kin: dict[str, frozenset[str]] | None = None) -> CheckContext:
+        """The part of the context the contract check reads (names, held things, kinship forms:
+        :func:`kin_of`), from cards already read: what settle needs, without the info gaps,
+        style and world."""
         items = {str(v) for meta in characters.values() for v in as_list(meta.get("持有")) if len(str(v)) >= 2}
-        return cls(aliases, [], [], [], 0, set(aliases), items)
+        return cls(aliases, [], [], [], 0, set(aliases), items, kin=kin or {})
+
+    def is_person(self, name: str) -> bool:
+        """Whether a name found in the prose is a person's (not a place's or a thing's)."""
+        return self.people is None or self.aliases.get(name, name) in self.people
 
     def names_re(self) -> re.Pattern[str] | None:
         if self._names_re is None and self.aliases:
@@ -122,7 +135,7 @@ class CheckContext:
         aliases) and the forms they go by in prose (:func:`lw_storyrepo.names.address_forms`)."""
         canonical = self.aliases.get(term)
         names = {term} if canonical is None else {name for name, c in self.aliases.items() if c == canonical}
-        return names | {form for name in names for form in address_forms(name)}
+        return names | {form for name in names for form in address_forms(name)} | set(self.kin.get(canonical or term, ()))
 
     def for_draft(self, meta: dict[str, Any]) -> CheckContext:
         """This context plus the names a draft brings itself: characters its 设定变更 creates,
@@ -146,9 +159,27 @@ class CheckContext:
         extra = {k: v for k, v in extra.items() if k not in self.aliases and k}
         if not extra:
             return self
-        return replace(self, aliases={**self.aliases, **extra}, known_names=self.known_names | set(extra),
+        people = None if self.people is None else self.people | set(extra.values())
+        return replace(self, aliases={**self.aliases, **extra}, known_names=self.known_names | set(extra), people=people,
                        _names_re=None, _terms_re=None,
                        _known_forms=self.known_forms() | with_address_forms(set(extra)))
+
+
+def kin_of(repo: StoryRepo) -> dict[str, frozenset[str]]:
+    """Each character's kinship forms, from the relations their card's text states
+    (:func:`lw_storyrepo.kinship.kin_forms`); characters whose card states none are left out."""
+    out: dict[str, frozenset[str]] = {}
+    folder = repo.p(L.角色)
+    if not folder.is_dir():
+        return out
+    for path in sorted(folder.glob("*.md")):
+        if path.is_file() and not path.is_symlink():
+            text = repo.text_or(f"{L.角色}/{path.name}")
+            forms = kin_forms(text)
+            if forms:
+                meta_name = re.search(r"^姓名:\s*(\S+)", text, re.M)
+                out[meta_name.group(1) if meta_name else path.stem] = forms
+    return out
 
 
 def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None,
@@ -313,7 +344,8 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Matc
     """The speaker a quote's own line names: ``X道：“…”``, ``“…”X问``, or the only person there."""
     before = line[max(0, m.start() - 24):m.start()]
     after = line[m.end():m.end() + 16]
-    for cand in reversed(list(names.finditer(before))):
+    person = ctx.is_person
+    for cand in reversed([c for c in names.finditer(before) if person(c.group())]):
         tail = before[cand.end():]
         if before[cand.start() - 1:cand.start()] in _TO and cand.start() > 0:
             continue  # 对韩拓说：the one spoken to
@@ -321,14 +353,15 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Matc
             return cand.group()
     if re.search(r"[：:]\s*$", before):  # 孟三娘压低了声音：“…” — the clause's own person speaks
         clause = re.split(r"[。！？”」]", before)[-1]
-        own = [c for c in names.finditer(clause) if clause[c.start() - 1:c.start()] not in _TO or c.start() == 0]
+        own = [c for c in names.finditer(clause)
+               if person(c.group()) and (clause[c.start() - 1:c.start()] not in _TO or c.start() == 0)]
         if own:
             return own[0].group()
-    post = names.search(after)
+    post = next((c for c in names.finditer(after) if person(c.group())), None)
     if post and re.match(r"^[，,。\s]*$", after[:post.start()]) and re.match(r"^[^。！？“]{0,8}?" + SAY, after[post.end():]):
         return post.group()
     if m.start() <= 1:
-        who = {ctx.aliases[n.group()] for n in names.finditer(line[:m.start()] + line[m.end():])}
+        who = {ctx.aliases[n.group()] for n in names.finditer(line[:m.start()] + line[m.end():]) if person(n.group())}
         if len(who) == 1:
             return next(iter(who))
     return None
@@ -351,8 +384,16 @@ class _Mentioned:
     def __iter__(self) -> Iterator[str]:
         if self._found is None:
             self._found = list(dict.fromkeys(self.ctx.aliases.get(n.group(), n.group())
-                                             for line in reversed(self.lines) for n in self.names.finditer(line)))
+                                             for line in reversed(self.lines) for n in self.names.finditer(line)
+                                             if self.ctx.is_person(n.group())))
         return iter(self._found)
+
+
+def _unnamed_clause(before: str) -> bool:
+    """Whether the text before a quote is a clause of its own ending in a colon (老汉点点头：),
+    which names its speaker — someone the book does not know."""
+    clause = re.split(r"[。！？”」]", before)[-1]
+    return bool(re.search(r"[：:]\s*$", clause)) and bool(clause.strip(" ：:"))
 
 
 def _lone_speaker(turns: list[str], beat: str | None, mentioned: Iterable[str], after_narration: bool) -> str | None:
@@ -388,10 +429,13 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         outside = line
         for q in quotes:
             outside = outside[:q.start()] + " " * (q.end() - q.start()) + outside[q.end():]
-        alone = bool(quotes) and not (names and names.search(outside)) and not outside.strip(" ，。！？、…—")
+        first = next((n for n in names.finditer(outside) if ctx.is_person(n.group())), None) if names else None
+        # no person named around the quotes (他把银子揣进怀里，“…”): the turn-taking says who speaks;
+        # an unnamed speaker's own clause (老汉点点头：“…”) says it is nobody the book knows
+        alone = bool(quotes) and first is None
         for m in quotes:
             speaker = _attributed(ctx, names, line, m) if names else None
-            if speaker is None and alone:
+            if speaker is None and alone and not _unnamed_clause(outside[:m.start()]):
                 speaker = _lone_speaker(turns, subject, mentioned, after_narration)
             if speaker:
                 speaker = ctx.aliases.get(speaker, speaker)
@@ -411,9 +455,10 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         for sm in SENTENCE.finditer(outside):
             if not any(a <= sm.start() < b for a, b in taken) and sm.group().strip():
                 yield Voice(None, sm.group(), i, sm.start() + 1)
-        first = names.search(outside) if names else None
         if first:
             subject = ctx.aliases.get(first.group(), first.group())
+        elif not quotes:
+            subject = None  # a paragraph naming nobody: its actor is no one the book knows
         after_narration = not quotes
         if after_narration and names:
             narration.append(line)

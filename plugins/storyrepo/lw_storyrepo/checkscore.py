@@ -7,9 +7,10 @@ drafts. Everything goes through ``lw story``: the book is made with ``init``, th
 settled by the whole chapter transaction, and every draft checked by ``check --json`` in a copy
 of the book whose contract was frozen by ``card edit`` and ``decide``.
 
-A planted error is caught when a finding of its kind (``类``) names its field or term (``字段``)
-and, when the label gives one, quotes a piece of its sentence (``句``) in its excerpt or message.
-A false alarm is an error or warning of the three kinds that matches no planted error.
+A planted error is caught when a finding of its kind (``类``) names its field or term (``字段``,
+outside the contract line a contract finding quotes) and, when the label gives one, quotes a piece of its sentence (``句``) in its excerpt or message.
+A false alarm is an error or warning of the three kinds that matches no planted error (the same
+planted error found again in another sentence — a missing man who speaks twice — is none).
 """
 
 from __future__ import annotations
@@ -86,11 +87,14 @@ def _base_book(folder: Path, work: Path) -> Path:
     return root
 
 
-def _matches(finding: dict[str, Any], label: dict[str, str]) -> bool:
+def _matches(finding: dict[str, Any], label: dict[str, str], contract: list[str], sentence: bool = True) -> bool:
     if finding["kind"] != label["类"]:
         return False
-    text = finding["message"] + "｜" + finding["excerpt"]
-    return label["字段"] in finding["message"] and (not label.get("句") or label["句"] in text)
+    message = finding["message"]
+    for line in contract:  # a contract finding quotes its line: the field must be named outside it
+        message = message.replace(f"合同「{line}」", "合同")
+    text = message + "｜" + finding["excerpt"]
+    return label["字段"] in message and (not sentence or not label.get("句") or label["句"] in text)
 
 
 def score(folder: Path, work: Path | None = None) -> Score:
@@ -115,13 +119,13 @@ def score(folder: Path, work: Path | None = None) -> Score:
             for planted in label["应报"]:
                 cls = planted["类"]
                 result.planted[cls] = result.planted.get(cls, 0) + 1
-                hit = [f for f in scored if _matches(f, planted)]
+                hit = [f for f in scored if _matches(f, planted, label["合同"])]
                 if hit:
                     result.caught[cls] = result.caught.get(cls, 0) + 1
                 else:
                     result.missed.append((name, planted["字段"]))
             for f in scored:
-                if not any(_matches(f, p) for p in label["应报"]):
+                if not any(_matches(f, p, label["合同"], sentence=False) for p in label["应报"]):
                     result.false_alarms.append((name, f["kind"], f["message"]))
         return result
     finally:

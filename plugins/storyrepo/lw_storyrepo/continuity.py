@@ -46,9 +46,14 @@ REMOTE = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空")
 DOWN_EVENTS = re.compile(r"跌落|跌境|跌回|境界跌|修为尽失|修为大减|修为倒退|废去|废了|散功|自废|封印|倒退|受损|重创|燃烧")
 USE_VERBS = ("拔出", "抽出", "握着", "握紧", "握住", "举起", "挥动", "挥出", "祭出", "取出", "掏出", "亮出", "服下", "吞下", "催动",
              "捏着", "攥着", "攥紧", "佩着", "背着", "抚着", "擦拭", "拿着", "提着", "摸出", "拿出", "翻出", "抖出", "甩出", "抛出",
-             "递出", "递过", "举着", "托着", "捧着", "戴着", "戴上", "按进", "按在", "插进", "嵌进", "咽下", "祭起", "扬起", "亮了亮")
+             "递出", "递过", "举着", "托着", "捧着", "戴着", "戴上", "按进", "按在", "插进", "嵌进", "咽下", "祭起", "扬起", "亮了亮",
+             "吹起", "吹着", "吹响", "弹起", "弹着", "摇着", "摇响", "挥起", "拈起", "捏起", "抽出了", "横起")
 GET_VERBS = ("接过", "收下", "拿到", "夺过", "夺下", "捡起", "拾起", "得到", "取回", "借来", "买下", "收起")
 STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "在")
+HE = ("他", "她")
+"""A pronoun subject: the character is the last one named before it in the paragraph (or the
+paragraph before), as a reader takes it."""
+INSIDE = re.compile(r"^(?P<a>[\u4e00-\u9fff]{2,8}?)(?:坐落在|坐落于|位于|地处|就在|在)(?P<b>[\u4e00-\u9fff]{2,8})")
 MOVE_VERBS = ("来到", "到了", "回到", "赶到", "赶回", "抵达", "进了", "走进", "踏入", "前往", "去了", "飞往", "奔向", "返回", "进入")
 _NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _PHASE = {"初期": 1, "前期": 1, "中期": 2, "后期": 3, "巅峰": 4, "大圆满": 5, "圆满": 4}
@@ -65,6 +70,26 @@ class World:
     items: set[str] = field(default_factory=set)
     stages: tuple[str, ...] = DEFAULT_STAGES
     last_time: tuple[int, str] | None = None  # (chapter, 书内时间) of the last settled chapter
+    inside: dict[str, set[str]] = field(default_factory=dict)  # place -> the places it lies in (世界观.md)
+
+
+def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]:
+    """Which known places lie in which, from the world's clauses (断魂崖在青崖山后山, 血衣楼位于云梦泽
+    深处): ``{place: {places it lies in}}``, transitively."""
+    known = sorted(places, key=len, reverse=True)
+    out: dict[str, set[str]] = {}
+    for clause in re.split(r"[，,。；;！？\n]", world_text):
+        m = INSIDE.match(clause.strip())
+        if not m:
+            continue
+        a = next((p for p in known if m.group("a").endswith(p) or m.group("a") == p), None)
+        b = next((p for p in known if m.group("b").startswith(p)), None)
+        if a and b and a != b:
+            out.setdefault(a, set()).add(b)
+    for _ in range(3):  # a place in a place in a place
+        for a, outer in out.items():
+            outer |= {c for b in list(outer) for c in out.get(b, ())}
+    return out
 
 
 # --- ranks ------------------------------------------------------------------------------------------
@@ -246,6 +271,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if not (r.group(2) or r.group(3)):
                     continue  # a bare stage name (筑基) says no level
                 who = _nearest(names, sentence, r.start(), aliases)
+                if who is None and any(h in sentence[:r.start()] for h in HE):
+                    who = _antecedent(names, lines, i, col, world)
                 card = world.cards.get(who or "", {})
                 if not who or who in set_realm or not card.get("境界"):
                     continue
@@ -258,7 +285,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     if names is not None and world.items:
         items = sorted(world.items, key=len, reverse=True)
         item_re = "|".join(map(re.escape, items))
-        use = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(USE_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
+        use = re.compile(rf"({names.pattern}|{'|'.join(HE)})[^。！？“”\n]{{0,8}}?(?:{'|'.join(USE_VERBS)})[^。！？“”\n]{{0,6}}?"
+                         rf"({item_re})")
         get = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(GET_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
         got: set[tuple[str, str]] = set()
         any_item = re.compile(item_re)
@@ -269,6 +297,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 got.add((aliases.get(m.group(1), m.group(1)), m.group(2)))
             for m in use.finditer(sentence):
                 who, item = aliases.get(m.group(1), m.group(1)), m.group(2)
+                if who in HE:
+                    who = _antecedent(names, lines, i, col + m.start(), world) or who
                 card = world.cards.get(who)
                 if card is None or (who, item) in given or (who, item) in got:
                     continue
@@ -304,7 +334,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         places = sorted(world.places | {v for vs in moved.values() for v in vs}, key=len, reverse=True)
         place_re = "|".join(map(re.escape, places))
         go = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,6}}?(?:{'|'.join(MOVE_VERBS)})({place_re})")
-        stay = re.compile(rf"({names.pattern})(?:正|还|仍|便|就|已经|独自|一直)?(?:{'|'.join(STAY_VERBS)})({place_re})")
+        stay = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?:(?:正|还|仍|便|就|已经|独自|一直)?在|"
+                          rf"[^。！？“”，,\n]{{0,4}}?(?:{'|'.join(v for v in STAY_VERBS if len(v) > 1)}))({place_re})")
         reached: dict[str, set[str]] = {}
         any_place = re.compile(place_re)
         for i, col, sentence in sentences:
@@ -316,16 +347,31 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 continue
             for m in stay.finditer(sentence):
                 who, place = aliases.get(m.group(1), m.group(1)), m.group(2)
+                if who in HE:
+                    who = _antecedent(names, lines, i, col + m.start(), world) or who
                 card = world.cards.get(who)
                 if card is None or not card.get("位置"):
                     continue
                 allowed = {str(card["位置"])} | moved.get(who, set()) | reached.get(who, set())
-                if any(place == a or place in a or a in place for a in allowed):
+                if any(place == a or place in a or a in place or a in world.inside.get(place, ())
+                       or place in world.inside.get(a, ()) for a in allowed):
                     continue
                 out.append(Finding("连贯", WARN, f"{who} 在「{card['位置']}」（角色卡·位置），本章没有写他到「{place}」去"
                                    f"（设定变更 {who}.位置={place}，或正文写明来到{place}）", first_line + i, col,
                                    sentence.strip()[:60]))
     return out
+
+
+def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, world: World) -> str | None:
+    """The character a pronoun at column ``col`` of line ``i`` stands for: the last character
+    (one with a card) named before it in its paragraph, else in the paragraph before; None when
+    there is none."""
+    for text in (lines[i][:col - 1], lines[i - 1] if i > 0 else ""):
+        found = [world.aliases.get(m.group(), m.group()) for m in names.finditer(text)]
+        found = [f for f in found if f in world.cards]
+        if found:
+            return found[-1]
+    return None
 
 
 def _nearest(names: re.Pattern[str], sentence: str, at: int, aliases: dict[str, str]) -> str | None:

@@ -1,0 +1,46 @@
+"""The kinship words prose calls a character by, read from the relations their card states.
+
+A card's free text says ``顾长安之父`` or ``苏青禾的母亲`` (spec §4.2: 设定, 关系); the prose of
+a chapter says 父亲, 我爹, 娘亲 — and a contract line naming 顾远山 is met by 「当年我爹……」.
+Only the relation words below are read, each with the forms prose uses for it; a card that
+states no relation gives none. The forms do not say whose father is meant: the contract check
+takes them as one more way to name the character, as it takes 陈叔 for 陈伯远.
+"""
+
+from __future__ import annotations
+
+import re
+
+FORMS: dict[str, tuple[str, ...]] = {
+    "父": ("父亲", "爹", "爹爹", "阿爹", "老爹", "家父", "先父", "爸爸", "老爸"),
+    "母": ("母亲", "娘", "娘亲", "阿娘", "家母", "先母", "妈妈", "老妈"),
+    "兄": ("哥哥", "兄长", "大哥", "哥"),
+    "姐": ("姐姐", "阿姐", "大姐", "姐"),
+    "弟": ("弟弟", "阿弟", "小弟"),
+    "妹": ("妹妹", "阿妹", "小妹"),
+    "师": ("师父", "师傅", "恩师", "师尊"),
+    "妻": ("妻子", "娘子", "夫人"),
+    "夫": ("丈夫", "夫君", "相公"),
+    "子": ("儿子", "孩儿"),
+    "女": ("女儿", "闺女"),
+}
+WORDS = {
+    "父亲": "父", "父": "父", "爹": "父", "母亲": "母", "母": "母", "娘": "母", "哥哥": "兄", "兄长": "兄", "姐姐": "姐",
+    "弟弟": "弟", "妹妹": "妹", "师父": "师", "师傅": "师", "师尊": "师", "妻子": "妻", "妻": "妻", "丈夫": "夫", "夫君": "夫",
+    "儿子": "子", "女儿": "女",
+}
+_RELATION = re.compile(r"[\u4e00-\u9fff]{2,4}?(?:之|的)(" + "|".join(sorted(WORDS, key=len, reverse=True)) + r")(?![\u4e00-\u9fff]{0,1}[的之])")
+
+
+def kin_forms(card_text: str) -> frozenset[str]:
+    """The kinship forms a character goes by, from the relations its card's text states
+    (``顾长安之父`` → 父亲, 爹, 我爹 …); empty when it states none. The card's front matter is
+    skipped: only its free text is read."""
+    body = card_text.split("\n---", 2)[-1] if card_text.startswith("---") else card_text
+    forms: set[str] = set()
+    for m in _RELATION.finditer(body):
+        for form in FORMS[WORDS[m.group(1)]]:
+            forms.add(form)
+            if len(form) == 1:
+                forms.update(p + form for p in ("我", "你", "他", "她"))
+    return frozenset(f for f in forms if len(f) >= 2)
