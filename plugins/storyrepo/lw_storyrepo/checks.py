@@ -24,7 +24,7 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.continuity import World, check_continuity, places_inside, stages_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
-from lw_storyrepo.kinship import kin_forms
+from lw_storyrepo.kinship import gender_of, kin_forms
 from lw_storyrepo.names import address_forms, described, present
 from lw_storyrepo.propernouns import SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
@@ -98,11 +98,14 @@ class CheckContext:
         last = repo.last_chapter()
         when = str(repo.chapter_meta(last).get("书内时间") or "") if last else ""
         lore = repo.text_or(L.世界观)
+        texts = card_texts(repo)
+        names = set(aliases)
         places = {p for p in places if len(p) >= 2}
         world = World(characters, aliases, places, {t for t in things if len(t) >= 2},
-                      stages_of(lore), (last, when) if when else None, places_inside(lore, places))
+                      stages_of(lore), (last, when) if when else None, places_inside(lore, places),
+                      {name: gender_of(text, names) for name, text in texts.items()})
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,
-                   set(repo.ignored_names()), world, people=people, kin=kin_of(repo))
+                   set(repo.ignored_names()), world, people=people, kin=kin_of(repo, texts))
 
     @classmethod
     def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]],
@@ -165,21 +168,25 @@ class CheckContext:
                        _known_forms=self.known_forms() | with_address_forms(set(extra)))
 
 
-def kin_of(repo: StoryRepo) -> dict[str, frozenset[str]]:
-    """Each character's kinship forms, from the relations their card's text states
-    (:func:`lw_storyrepo.kinship.kin_forms`); characters whose card states none are left out."""
-    out: dict[str, frozenset[str]] = {}
+def card_texts(repo: StoryRepo) -> dict[str, str]:
+    """Each character card's whole text, by the character's name (姓名, else the file's name)."""
+    out: dict[str, str] = {}
     folder = repo.p(L.角色)
     if not folder.is_dir():
         return out
     for path in sorted(folder.glob("*.md")):
         if path.is_file() and not path.is_symlink():
             text = repo.text_or(f"{L.角色}/{path.name}")
-            forms = kin_forms(text)
-            if forms:
-                meta_name = re.search(r"^姓名:\s*(\S+)", text, re.M)
-                out[meta_name.group(1) if meta_name else path.stem] = forms
+            meta_name = re.search(r"^姓名:\s*(\S+)", text, re.M)
+            out[meta_name.group(1) if meta_name else path.stem] = text
     return out
+
+
+def kin_of(repo: StoryRepo, texts: dict[str, str] | None = None) -> dict[str, frozenset[str]]:
+    """Each character's kinship forms, from the relations their card's text states
+    (:func:`lw_storyrepo.kinship.kin_forms`); characters whose card states none are left out."""
+    forms = {name: kin_forms(text) for name, text in (card_texts(repo) if texts is None else texts).items()}
+    return {name: f for name, f in forms.items() if f}
 
 
 def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None,
@@ -451,6 +458,16 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
                 if words.strip():
                     who = m.group(1)
                     yield Voice(ctx.aliases.get(who, who), words, i, m.start() + 1)
+                    taken.append((m.start(), m.end() + len(words)))
+            # 艾琳越想越觉得不对：… — a person's clause ending in a colon, no quote after it: their words
+            for m in re.finditer(r"(" + names.pattern + r")[^。！？“”：:，,]{0,10}[：:](?!\s*[“「\"])", outside):
+                if any(a <= m.start() < b for a, b in taken) or not ctx.is_person(m.group(1)):
+                    continue
+                rest = outside[m.end():]
+                end = re.search(r"[。！？]", rest)
+                words = rest[: end.start() + 1] if end else rest
+                if words.strip():
+                    yield Voice(ctx.aliases.get(m.group(1), m.group(1)), words, i, m.start() + 1)
                     taken.append((m.start(), m.end() + len(words)))
         for sm in SENTENCE.finditer(outside):
             if not any(a <= sm.start() < b for a, b in taken) and sm.group().strip():

@@ -53,6 +53,12 @@ STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等�
 HE = ("他", "她")
 """A pronoun subject: the character is the last one named before it in the paragraph (or the
 paragraph before), as a reader takes it."""
+NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|对着|朝着|冲着|提到|说|问|道|知道|记得|梦|没有|没|不")
+"""Words between a character and a thing that say it is seen, thought of or talked about, not used."""
+USE_MARK = re.compile(r"[着起出下上把]")
+"""An action on a thing (转动着…, 把…戴上) when no verb of USE_VERBS names it."""
+BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|仍是|已是)(?:一?个|一名|一位|一介)?$")
+"""What makes a bare stage name (学徒, 筑基) a statement of someone's realm: 不过是个学徒."""
 INSIDE = re.compile(r"^(?P<a>[\u4e00-\u9fff]{2,8}?)(?:坐落在|坐落于|位于|地处|就在|在)(?P<b>[\u4e00-\u9fff]{2,8})")
 MOVE_VERBS = ("来到", "到了", "回到", "赶到", "赶回", "抵达", "进了", "走进", "踏入", "前往", "去了", "飞往", "奔向", "返回", "进入")
 _NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
@@ -71,6 +77,7 @@ class World:
     stages: tuple[str, ...] = DEFAULT_STAGES
     last_time: tuple[int, str] | None = None  # (chapter, 书内时间) of the last settled chapter
     inside: dict[str, set[str]] = field(default_factory=dict)  # place -> the places it lies in (世界观.md)
+    gender: dict[str, str] = field(default_factory=dict)  # character -> 他/她 when their card says (kinship.gender_of)
 
 
 def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]:
@@ -268,15 +275,18 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             if not any(stage in sentence for stage in world.stages) or NOT_NOW.search(sentence):
                 continue
             for r in pattern.finditer(sentence):
-                if not (r.group(2) or r.group(3)):
-                    continue  # a bare stage name (筑基) says no level
+                if not (r.group(2) or r.group(3)) and not BEING.search(sentence[:r.start()]):
+                    continue  # a bare stage name (筑基) says no level, unless someone is said to be it (不过是个学徒)
                 who = _nearest(names, sentence, r.start(), aliases)
-                if who is None and any(h in sentence[:r.start()] for h in HE):
-                    who = _antecedent(names, lines, i, col, world)
+                he = next((k for k, c in enumerate(sentence[:r.start()]) if c in HE), None)
+                if who is None and he is not None:
+                    who = _antecedent(names, lines, i, col + he, world)
                 card = world.cards.get(who or "", {})
                 if not who or who in set_realm or not card.get("境界"):
                     continue
                 old, said = rank(str(card["境界"]), world.stages), rank(r.group(), world.stages)
+                if old and said and not (r.group(2) or r.group(3)):
+                    old, said = (old[0], 0), (said[0], 0)  # a bare stage speaks of the stage only
                 if old and said and said < old and not explained:
                     out.append(Finding("连贯", ERROR, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成「{r.group()}」，"
                                        f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60]))
@@ -287,6 +297,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         item_re = "|".join(map(re.escape, items))
         use = re.compile(rf"({names.pattern}|{'|'.join(HE)})[^。！？“”\n]{{0,8}}?(?:{'|'.join(USE_VERBS)})[^。！？“”\n]{{0,6}}?"
                          rf"({item_re})")
+        acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)({item_re})")
         get = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(GET_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
         got: set[tuple[str, str]] = set()
         any_item = re.compile(item_re)
@@ -295,10 +306,14 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 continue
             for m in get.finditer(sentence):
                 got.add((aliases.get(m.group(1), m.group(1)), m.group(2)))
-            for m in use.finditer(sentence):
-                who, item = aliases.get(m.group(1), m.group(1)), m.group(2)
+            used = [(m.start(), m.group(1), m.group(2)) for m in use.finditer(sentence)]
+            used += [(m.start(), m.group(1), m.group(3)) for m in acts.finditer(sentence)
+                     if USE_MARK.search(m.group(2)) and not NOT_USE.search(m.group(2))
+                     and not any(start == m.start() for start, _w, _i in used)]
+            for start, who, item in used:
+                who = aliases.get(who, who)
                 if who in HE:
-                    who = _antecedent(names, lines, i, col + m.start(), world) or who
+                    who = _antecedent(names, lines, i, col + start, world) or who
                 card = world.cards.get(who)
                 if card is None or (who, item) in given or (who, item) in got:
                     continue
@@ -363,14 +378,19 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
 
 
 def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, world: World) -> str | None:
-    """The character a pronoun at column ``col`` of line ``i`` stands for: the last character
-    (one with a card) named before it in its paragraph, else in the paragraph before; None when
-    there is none."""
+    """The character the pronoun (他/她) at column ``col`` of line ``i`` stands for: among the
+    characters (with a card) named before it in its paragraph, else in the paragraph before, the
+    only one, or the only one of the pronoun's gender (:attr:`World.gender`); None when that
+    leaves no one or several — no guess."""
+    pronoun = lines[i][col - 1:col]
     for text in (lines[i][:col - 1], lines[i - 1] if i > 0 else ""):
-        found = [world.aliases.get(m.group(), m.group()) for m in names.finditer(text)]
-        found = [f for f in found if f in world.cards]
+        found = list(dict.fromkeys(f for f in (world.aliases.get(m.group(), m.group()) for m in names.finditer(text))
+                                   if f in world.cards))
+        if len(found) == 1:
+            return found[0]
+        fits = [f for f in found if world.gender.get(f) == pronoun]
         if found:
-            return found[-1]
+            return fits[0] if len(fits) == 1 else None
     return None
 
 

@@ -18,7 +18,7 @@ FORMS: dict[str, tuple[str, ...]] = {
     "姐": ("姐姐", "阿姐", "大姐", "姐"),
     "弟": ("弟弟", "阿弟", "小弟"),
     "妹": ("妹妹", "阿妹", "小妹"),
-    "师": ("师父", "师傅", "恩师", "师尊"),
+    "师": ("师父", "师傅", "恩师", "师尊", "导师", "老师"),
     "妻": ("妻子", "娘子", "夫人"),
     "夫": ("丈夫", "夫君", "相公"),
     "子": ("儿子", "孩儿"),
@@ -26,7 +26,7 @@ FORMS: dict[str, tuple[str, ...]] = {
 }
 WORDS = {
     "父亲": "父", "父": "父", "爹": "父", "母亲": "母", "母": "母", "娘": "母", "哥哥": "兄", "兄长": "兄", "姐姐": "姐",
-    "弟弟": "弟", "妹妹": "妹", "师父": "师", "师傅": "师", "师尊": "师", "妻子": "妻", "妻": "妻", "丈夫": "夫", "夫君": "夫",
+    "弟弟": "弟", "妹妹": "妹", "师父": "师", "师傅": "师", "师尊": "师", "导师": "师", "老师": "师", "妻子": "妻", "妻": "妻", "丈夫": "夫", "夫君": "夫",
     "儿子": "子", "女儿": "女",
 }
 _RELATION = re.compile(r"[\u4e00-\u9fff]{2,4}?(?:之|的)(" + "|".join(sorted(WORDS, key=len, reverse=True)) + r")(?![\u4e00-\u9fff]{0,1}[的之])")
@@ -44,3 +44,18 @@ def kin_forms(card_text: str) -> frozenset[str]:
             if len(form) == 1:
                 forms.update(p + form for p in ("我", "你", "他", "她"))
     return frozenset(f for f in forms if len(f) >= 2)
+
+
+_SHE = re.compile(r"[女她姐妹娘母妻妃婆姑嫂婶姨]")
+_HE = re.compile(r"[他男兄哥弟父爹夫爷叔伯]|之子|儿子")
+
+
+def gender_of(card_text: str, names: set[str]) -> str:
+    """``"她"`` or ``"他"`` when a card's free text speaks of its character only in one gender's
+    words (师姐, 女儿 / 师兄, 之子), else ``""``. Names (梅娘) are taken out first."""
+    body = card_text.split("\n---", 2)[-1] if card_text.startswith("---") else card_text
+    for name in sorted(names, key=len, reverse=True):
+        if len(name) >= 2 and name in body:
+            body = body.replace(name, "　")
+    she, he = bool(_SHE.search(body)), bool(_HE.search(body))
+    return "她" if she and not he else "他" if he and not she else ""
