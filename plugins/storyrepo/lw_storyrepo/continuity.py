@@ -275,9 +275,13 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             if not any(stage in sentence for stage in world.stages) or NOT_NOW.search(sentence):
                 continue
             for r in pattern.finditer(sentence):
-                if not (r.group(2) or r.group(3)) and not BEING.search(sentence[:r.start()]):
+                bare = not (r.group(2) or r.group(3))
+                if bare and not BEING.search(sentence[:r.start()]):
                     continue  # a bare stage name (筑基) says no level, unless someone is said to be it (不过是个学徒)
                 who = _nearest(names, sentence, r.start(), aliases)
+                subject = max((m.end() for m in names.finditer(sentence[:r.start()])), default=-1)
+                if bare and subject >= 0 and ("的" in sentence[subject:r.start()] or r.start() - subject > 8):
+                    continue  # 林晚面前的不过是个练气弟子: the rank is someone else's
                 he = next((k for k, c in enumerate(sentence[:r.start()]) if c in HE), None)
                 if who is None and he is not None:
                     who = _antecedent(names, lines, i, col + he, world)
