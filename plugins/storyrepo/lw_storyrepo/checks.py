@@ -24,19 +24,24 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.continuity import World, check_continuity, places_inside, stages_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
-from lw_storyrepo.kinship import gender_of, kin_forms
-from lw_storyrepo.names import address_forms, described, present
+from lw_storyrepo.kinship import gender_of, kin_forms, relations
+from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
 THINK = r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|寻思)"
 KNOW = (r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|暗自寻思|寻思|思量|思忖|忖度|琢磨|揣测|猜想|估摸|盘算|"
-        r"心里清楚|心中清楚|心里明白|心中明白|"
+        r"犯嘀咕|觉得|怀疑|心里清楚|心中清楚|心里明白|心中明白|"
         r"心知肚明|心知|终于明白|明白|知道|想起|想到|记得|认定|猜到|猜出|料定|断定|意识到|确信|认出|看出)")
 QUOTE = re.compile(r"“([^”]*)”|「([^」]*)」|\"([^\"]*)\"")
 SPOKEN = re.compile(r"[，。！？!?,…—、；：]|^.{5,}$")
 SENTENCE = re.compile(r"[^。！？!?…\n]+[。！？!?…]*")
+
+
+TITLES = ("警官", "队长", "局长", "医生", "大夫", "老师", "教授", "律师", "记者", "经理", "主任", "总", "董", "博士", "同学",
+          "师傅", "将军", "捕头", "县令", "大侠", "女侠", "少侠", "道长", "真人", "施主")
+"""Titles prose gives a person after their surname (苏警官 for 苏晴), beyond :mod:`lw_storyrepo.names`' forms."""
 
 
 @dataclass
@@ -54,6 +59,8 @@ class CheckContext:
     world: World | None = None  # cards, places, items, realm stages, last in-book time (continuity)
     people: set[str] | None = None  # canonical names of people (cards, roster 人物, the draft's own); None: any name
     kin: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> kinship forms from their card's relations
+    kin_of_pov: dict[str, dict[str, str]] = field(default_factory=dict)  # 陈默 -> {爷爷: 陈守义}: what 陈默's relatives go by
+    kin_words: frozenset[str] = frozenset()  # the relatives' words this draft's point of view adds to the names
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
     _known_forms: set[str] | None = None
@@ -105,7 +112,8 @@ class CheckContext:
                       stages_of(lore), (last, when) if when else None, places_inside(lore, places),
                       {name: gender_of(text, names) for name, text in texts.items()})
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,
-                   set(repo.ignored_names()), world, people=people, kin=kin_of(repo, texts))
+                   set(repo.ignored_names()), world, people=people, kin=kin_of(repo, texts),
+                   kin_of_pov=relatives(texts, aliases))
 
     @classmethod
     def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]],
@@ -127,9 +135,11 @@ class CheckContext:
         return self._names_re
 
     def contract_terms_in(self, text: str) -> list[str]:
-        """Names and held things the book knows, found in ``text`` (canonical names)."""
+        """Names and held things the book knows, found in ``text`` (canonical names); a relative's
+        word (妹妹, 娘亲) is no term: it finds the person in the prose, it does not ask for them."""
         if self._terms_re is None:
-            terms = sorted({t for t in self.aliases if len(t) >= 2} | self.items, key=len, reverse=True)
+            terms = sorted({t for t in self.aliases if len(t) >= 2 and t not in self.kin_words} | self.items,
+                           key=len, reverse=True)
             self._terms_re = re.compile("|".join(re.escape(t) for t in terms)) if terms else re.compile(r"(?!)")
         return [self.aliases.get(m.group(), m.group()) for m in self._terms_re.finditer(text)]
 
@@ -138,7 +148,8 @@ class CheckContext:
         aliases) and the forms they go by in prose (:func:`lw_storyrepo.names.address_forms`)."""
         canonical = self.aliases.get(term)
         names = {term} if canonical is None else {name for name, c in self.aliases.items() if c == canonical}
-        return names | {form for name in names for form in address_forms(name)} | set(self.kin.get(canonical or term, ()))
+        titled = {name[:1] + t for name in names if surname_of(name) == name[:1] for t in TITLES}
+        return names | titled | {form for name in names for form in address_forms(name)} | set(self.kin.get(canonical or term, ()))
 
     def for_draft(self, meta: dict[str, Any]) -> CheckContext:
         """This context plus the names a draft brings itself: characters its 设定变更 creates,
@@ -154,6 +165,13 @@ class CheckContext:
                 extra[who] = who
             if m.group("field") == "别名" and m.group("op") == "+":
                 extra[m.group("value")] = who
+        pov = meta.get("视角")
+        kin_words: set[str] = set()
+        if isinstance(pov, str) and pov.strip():
+            for form, person in self.kin_of_pov.get(self.aliases.get(pov.strip(), pov.strip()), {}).items():
+                if form not in self.aliases:
+                    extra.setdefault(form, person)  # 爷爷 in 陈默's chapter is 陈守义
+                    kin_words.add(form)
         for key in ("在场", "视角"):
             for name in as_list(meta.get(key)):
                 name = str(name).strip()
@@ -164,6 +182,7 @@ class CheckContext:
             return self
         people = None if self.people is None else self.people | set(extra.values())
         return replace(self, aliases={**self.aliases, **extra}, known_names=self.known_names | set(extra), people=people,
+                       kin_words=frozenset(kin_words),
                        _names_re=None, _terms_re=None,
                        _known_forms=self.known_forms() | with_address_forms(set(extra)))
 
@@ -179,6 +198,26 @@ def card_texts(repo: StoryRepo) -> dict[str, str]:
             text = repo.text_or(f"{L.角色}/{path.name}")
             meta_name = re.search(r"^姓名:\s*(\S+)", text, re.M)
             out[meta_name.group(1) if meta_name else path.stem] = text
+    return out
+
+
+def relatives(texts: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[str, str]]:
+    """For each character a card relates another to (陈守义's card: 陈默的爷爷), the words that
+    character's relatives go by and who they are: ``{陈默: {爷爷: 陈守义, 祖父: 陈守义}}``. A word
+    two relatives of the same character share (two uncles) is left out."""
+    names = sorted((n for n in aliases if len(n) >= 2), key=len, reverse=True)
+    out: dict[str, dict[str, str]] = {}
+    clash: set[tuple[str, str]] = set()
+    for person, text in texts.items():
+        for before, forms in relations(text):
+            anchor = next((aliases[n] for n in names if before.endswith(n)), None)
+            if anchor is None or anchor == person:
+                continue
+            for form in forms:
+                if out.setdefault(anchor, {}).setdefault(form, person) != person:
+                    clash.add((anchor, form))
+    for anchor, form in clash:
+        out[anchor].pop(form, None)
     return out
 
 
@@ -210,7 +249,8 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
     findings += check_text(ctx, draft.body, draft.body_line, learned=learned, revealed=revealed,
                            pov=str(pov) if isinstance(pov, str) and pov else None, said=said)
     if ctx.world is not None:
-        findings += check_continuity(replace(ctx.world, aliases=ctx.aliases), draft.meta, lines, draft.body_line,
+        findings += check_continuity(replace(ctx.world, aliases=ctx.aliases, indirect=ctx.kin_words), draft.meta, lines,
+                                     draft.body_line,
                                      said, ctx.names_re())
     for noun, kind, line in new_proper_nouns(repo, draft, ctx):
         findings.append(Finding("新专名", WARN, f"新专名「{noun}」（{kind}）不在名册：验收时确认是新实体还是笔误", line))
@@ -329,7 +369,7 @@ def _looks_like(term: str, body: str) -> bool:
     head = next((h for h in sorted(LOOK_HEADS, key=len, reverse=True) if term.endswith(h) and len(term) > len(h)), None)
     if head is None or head not in body:
         return False
-    telling = [c for c in term[: -len(head)] if c not in _PLAIN_STEM]
+    telling = [c for c in term[: -len(head)] if c not in _PLAIN_STEM][:1]  # 雷击木剑: 雷, not the 木 of 桃木剑
     return bool(telling) and any(head in m.group() and any(c in m.group() for c in telling)
                                  for m in SENTENCE.finditer(body))
 
@@ -368,7 +408,8 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Matc
     if post and re.match(r"^[，,。\s]*$", after[:post.start()]) and re.match(r"^[^。！？“]{0,8}?" + SAY, after[post.end():]):
         return post.group()
     if m.start() <= 1:
-        who = {ctx.aliases[n.group()] for n in names.finditer(line[:m.start()] + line[m.end():]) if person(n.group())}
+        rest = QUOTE.sub(lambda q: " " * len(q.group()), line[:m.start()] + " " * (m.end() - m.start()) + line[m.end():])
+        who = {ctx.aliases[n.group()] for n in names.finditer(rest) if person(n.group())}
         if len(who) == 1:
             return next(iter(who))
     return None
@@ -451,7 +492,9 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
                 yield Voice(speaker, words, i, m.start() + 1)
             taken.append(m.span())
         if names:
-            for m in re.finditer(r"(" + names.pattern + r")[^。！？“”，]{0,6}?" + KNOW + r"[了，,：:]?\s*", outside):
+            for m in re.finditer(r"(" + names.pattern + r")([^。！？“”，]{0,6}?)" + KNOW + r"[了，,：:]?\s*", outside):
+                if re.search(r"[不没未]$", m.group(2)) or not ctx.is_person(m.group(1)):
+                    continue  # 陈默不知道，…: what follows is the narration's, not his
                 rest = outside[m.end():]
                 end = re.search(r"[。！？]", rest)
                 words = rest[: end.start() + 1] if end else rest

@@ -41,6 +41,7 @@ SAME_STAGE = {"炼气": "练气", "结丹": "金丹"}
 DEAD = ("已死", "死亡", "身亡", "陨落", "已故", "战死", "亡故", "死去", "已逝", "去世")
 GONE = ("失踪", "封印", "被封印", "下落不明")
 NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|那时|那会儿|小时候|幼时|儿时|当初|昔日|遗言|遗书|信中|信上|信里|留音|幻象|幻影|"
+                     r"玉简|录音|录像|留言|留影|"
                      r"残魂|画像|生前|曾经说")
 REMOTE = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空")
 DOWN_EVENTS = re.compile(r"跌落|跌境|跌回|境界跌|修为尽失|修为大减|修为倒退|废去|废了|散功|自废|封印|倒退|受损|重创|燃烧")
@@ -55,10 +56,12 @@ HE = ("他", "她")
 paragraph before), as a reader takes it."""
 NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|对着|朝着|冲着|提到|说|问|道|知道|记得|梦|没有|没|不")
 """Words between a character and a thing that say it is seen, thought of or talked about, not used."""
-USE_MARK = re.compile(r"[着起出下上把]")
+USE_MARK = re.compile(r"[着起出下上把了碎]")
 """An action on a thing (转动着…, 把…戴上) when no verb of USE_VERBS names it."""
 BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|仍是|已是)(?:一?个|一名|一位|一介)?$")
 """What makes a bare stage name (学徒, 筑基) a statement of someone's realm: 不过是个学徒."""
+AROUND = re.compile(r"以[东南西北]|[东南西北][边面方侧]|附近|之外|外面|对面|旁边|隔壁|[\d一二两三四五六七八九十百千]+(?:里|公里|米)")
+"""What follows a place to say another lies beside it, not in it."""
 INSIDE = re.compile(r"^(?P<a>[\u4e00-\u9fff]{2,8}?)(?:坐落在|坐落于|位于|地处|就在|在)(?P<b>[\u4e00-\u9fff]{2,8})")
 MOVE_VERBS = ("来到", "到了", "回到", "赶到", "赶回", "抵达", "进了", "走进", "踏入", "前往", "去了", "飞往", "奔向", "返回", "进入")
 _NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
@@ -78,6 +81,7 @@ class World:
     last_time: tuple[int, str] | None = None  # (chapter, 书内时间) of the last settled chapter
     inside: dict[str, set[str]] = field(default_factory=dict)  # place -> the places it lies in (世界观.md)
     gender: dict[str, str] = field(default_factory=dict)  # character -> 他/她 when their card says (kinship.gender_of)
+    indirect: frozenset[str] = frozenset()  # words naming someone by relation (娘亲): a mention, never a pronoun's antecedent
 
 
 def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]:
@@ -91,6 +95,8 @@ def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]
             continue
         a = next((p for p in known if m.group("a").endswith(p) or m.group("a") == p), None)
         b = next((p for p in known if m.group("b").startswith(p)), None)
+        if b and AROUND.match(clause.strip()[m.start("b") + len(b):]):
+            continue  # 海城在江城以东两百公里: beside it, not in it
         if a and b and a != b:
             out.setdefault(a, set()).add(b)
     for _ in range(3):  # a place in a place in a place
@@ -388,8 +394,8 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
     leaves no one or several — no guess."""
     pronoun = lines[i][col - 1:col]
     for text in (lines[i][:col - 1], lines[i - 1] if i > 0 else ""):
-        found = list(dict.fromkeys(f for f in (world.aliases.get(m.group(), m.group()) for m in names.finditer(text))
-                                   if f in world.cards))
+        found = list(dict.fromkeys(f for f in (world.aliases.get(m.group(), m.group()) for m in names.finditer(text)
+                                               if m.group() not in world.indirect) if f in world.cards))
         if len(found) == 1:
             return found[0]
         fits = [f for f in found if world.gender.get(f) == pronoun]

@@ -23,27 +23,47 @@ FORMS: dict[str, tuple[str, ...]] = {
     "夫": ("丈夫", "夫君", "相公"),
     "子": ("儿子", "孩儿"),
     "女": ("女儿", "闺女"),
+    "祖": ("爷爷", "祖父"),
+    "祖母": ("奶奶", "祖母"),
+    "外祖": ("外公", "姥爷"),
+    "外祖母": ("外婆", "姥姥"),
+    "叔": ("叔叔",),
+    "舅": ("舅舅",),
+    "姑": ("姑姑",),
+    "姨": ("阿姨", "姨妈"),
 }
 WORDS = {
     "父亲": "父", "父": "父", "爹": "父", "母亲": "母", "母": "母", "娘": "母", "哥哥": "兄", "兄长": "兄", "姐姐": "姐",
     "弟弟": "弟", "妹妹": "妹", "师父": "师", "师傅": "师", "师尊": "师", "导师": "师", "老师": "师", "妻子": "妻", "妻": "妻", "丈夫": "夫", "夫君": "夫",
-    "儿子": "子", "女儿": "女",
+    "儿子": "子", "女儿": "女", "爷爷": "祖", "祖父": "祖", "奶奶": "祖母", "祖母": "祖母", "外公": "外祖", "姥爷": "外祖",
+    "外婆": "外祖母", "姥姥": "外祖母", "叔叔": "叔", "舅舅": "舅", "姑姑": "姑", "姨妈": "姨",
 }
-_RELATION = re.compile(r"[\u4e00-\u9fff]{2,4}?(?:之|的)(" + "|".join(sorted(WORDS, key=len, reverse=True)) + r")(?![\u4e00-\u9fff]{0,1}[的之])")
+_RELATION = re.compile(r"(?:之|的)(" + "|".join(sorted(WORDS, key=len, reverse=True)) + r")(?![\u4e00-\u9fff]{0,1}[的之])")
 
 
 def kin_forms(card_text: str) -> frozenset[str]:
     """The kinship forms a character goes by, from the relations its card's text states
     (``顾长安之父`` → 父亲, 爹, 我爹 …); empty when it states none. The card's front matter is
     skipped: only its free text is read."""
+    return frozenset(f for _before, forms in relations(card_text) for f in forms)
+
+
+def relations(card_text: str) -> list[tuple[str, frozenset[str]]]:
+    """Each relation a card's free text states, as ``(the text before it, the forms)``: for
+    ``江城的大学生，陈默的爷爷`` one pair whose text ends with 陈默 — whose grandfather it is
+    (the caller matches the names it knows against the text's end)."""
     body = card_text.split("\n---", 2)[-1] if card_text.startswith("---") else card_text
-    forms: set[str] = set()
+    out = []
     for m in _RELATION.finditer(body):
+        if m.start() < 2:
+            continue
+        forms: set[str] = set()
         for form in FORMS[WORDS[m.group(1)]]:
             forms.add(form)
             if len(form) == 1:
                 forms.update(p + form for p in ("我", "你", "他", "她"))
-    return frozenset(f for f in forms if len(f) >= 2)
+        out.append((body[max(0, m.start() - 8):m.start()], frozenset(f for f in forms if len(f) >= 2)))
+    return out
 
 
 _SHE = re.compile(r"[女她姐妹娘母妻妃婆姑嫂婶姨]")
