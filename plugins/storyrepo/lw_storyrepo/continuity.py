@@ -19,7 +19,11 @@ Each finding names the card field it contradicts and quotes the sentence that do
 
 A flashback (``倒叙: true``) is checked by its setting changes only: the cards say how things
 are now, not how they were (the dead spoke then, the hero was weaker). A sentence set in the
-past (那时, 小时候, 当年 …) is not held to the card's 境界 either.
+past (那时, 小时候, 当年 …) is not held to the card's 境界 either. A bare stage (学徒) counts
+when someone is said to be it (不过是个学徒), compared by stage only. 他/她 stands for the one
+character with a card named before it in its paragraph (else the paragraph before), or the one
+of its gender (:attr:`World.gender`) — never a guess between two; a relative's word (娘亲) is
+never the antecedent. Places nest as 世界观.md's clauses say (:func:`places_inside`).
 
 Realms are ranked by the stages of 世界观.md's 「力量体系」 section (one stage a line or a list
 separated by ＜ > → 、), else the usual cultivation ladder; levels by 一…十 with 层/重/阶/品/级,
