@@ -324,6 +324,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             used += [(m.start(), m.group(1), m.group(3)) for m in acts.finditer(sentence)
                      if USE_MARK.search(m.group(2)) and not NOT_USE.search(m.group(2))
                      and not any(start == m.start() for start, _w, _i in used)]
+            # 陈默把古镜放在桌上，捏碎了一颗血煞珠: a clause without a subject has the sentence's
+            used += [u for u in _subjectless(sentence, names, use, acts) if (u[1], u[2]) not in {(w, t) for _s, w, t in used}]
             for start, who, item in used:
                 who = aliases.get(who, who)
                 if who in HE:
@@ -388,6 +390,29 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 out.append(Finding("连贯", WARN, f"{who} 在「{card['位置']}」（角色卡·位置），本章没有写他到「{place}」去"
                                    f"（设定变更 {who}.位置={place}，或正文写明来到{place}）", first_line + i, col,
                                    sentence.strip()[:60]))
+    return out
+
+
+def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
+                 acts: re.Pattern[str]) -> list[tuple[int, str, str]]:
+    """Things used in a clause that names nobody, by the person the sentence starts with:
+    ``(position, person, item)``."""
+    first = names.match(sentence.lstrip())
+    if first is None:
+        return []
+    out: list[tuple[int, str, str]] = []
+    at = 0
+    for k, clause in enumerate(re.split(r"([，,；;])", sentence)):
+        if k % 2 == 0 and k > 0 and clause and not names.match(clause) and clause[0] not in HE:
+            virtual = first.group() + clause
+            for m in use.finditer(virtual):
+                if m.start() == 0:
+                    out.append((at, first.group(), m.group(2)))
+            for m in acts.finditer(virtual):
+                act = m.group(2).split("的")[0]  # 手上的血玉扳指泛着光: the thing is the clause's subject
+                if m.start() == 0 and re.search(r"[着起出下把了碎]", act) and not NOT_USE.search(m.group(2)):
+                    out.append((at, first.group(), m.group(3)))
+        at += len(clause)
     return out
 
 

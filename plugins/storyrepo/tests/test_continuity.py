@@ -160,6 +160,8 @@ CARDS2 = {
     ("林晚看着沈砚手里的玄阶令牌。", None),  # seen, not used
     ("林晚想起了玄阶令牌。", None),
     ("沈砚负手立在落霞谷的崖边。", "沈砚 在「青云宗」（角色卡·位置），本章没有写他到「落霞谷」去"),
+    ("林晚把青霜剑放在桌上，捏碎了一颗九转丹。", "林晚 的持有里没有「九转丹」"),  # the sentence's subject
+    ("林晚把青霜剑放在桌上，沈砚捏碎了一颗九转丹。", "沈砚 的持有里没有「九转丹」"),  # his clause, not hers
 ])
 def test_pronouns_bare_ranks_actions_and_stays(body: str, expected: str | None) -> None:
     found = [f.message for f in findings(body, {"书内时间": "大历1023年冬月初六"})]
@@ -167,6 +169,7 @@ def test_pronouns_bare_ranks_actions_and_stays(body: str, expected: str | None) 
         assert not [m for m in found if "境界" in m or "持有" in m or "位置" in m], found
     else:
         assert any(expected in m for m in found), found
+        assert len([m for m in found if "持有" in m]) <= 1, found
 
 
 def test_a_bare_rank_said_of_someone_is_compared_by_stage() -> None:
