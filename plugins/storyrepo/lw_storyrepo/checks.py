@@ -228,9 +228,26 @@ def kin_of(repo: StoryRepo, texts: dict[str, str] | None = None) -> dict[str, fr
     return {name: f for name, f in forms.items() if f}
 
 
+_I = re.compile(r"我(?!们)")
+
+
+def first_person(meta: dict[str, Any], body: str, aliases: dict[str, str]) -> str | None:
+    """The point of view (视角) of a draft told in the first person — 我 in its narration, outside
+    quotes and outside what follows a colon (林晚心想：我…) —; None otherwise. In such a draft 我
+    is that character."""
+    pov = meta.get("视角")
+    if not isinstance(pov, str) or not pov.strip():
+        return None
+    narration = re.sub(r"[：:][^。！？\n]*", "", QUOTE.sub("", body))
+    return aliases.get(pov.strip(), pov.strip()) if _I.search(narration) else None
+
+
 def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None,
                 ctx: CheckContext | None = None) -> list[Finding]:
     ctx = (ctx or CheckContext.load(repo)).for_draft(draft.meta)
+    me = first_person(draft.meta, draft.body, ctx.aliases)
+    if me is not None and "我" not in ctx.aliases:  # 我 is the point of view: it speaks, holds, stands
+        ctx = replace(ctx, aliases={**ctx.aliases, "我": me}, _names_re=None, _terms_re=None)
     findings: list[Finding] = []
     if state is not None:
         findings += contract_findings(state, draft, ctx)
@@ -319,6 +336,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
     touched = moves["开启承诺"] | moves["推进承诺"] | moves["兑付承诺"]
     body = getattr(draft, "body", "")
     line_no = getattr(draft, "body_line", 1)
+    me = first_person(getattr(draft, "meta", {}) or {}, body, ctx.aliases if ctx is not None else {})
     out = []
     for raw in as_list(state.get("合同")):
         text = str(raw)
@@ -347,6 +365,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         for term in dict.fromkeys(terms):
             checked = True
             variants = ctx.variants(term) if ctx is not None else {term} | set(address_forms(term))
+            if me is not None and (ctx.aliases.get(term, term) if ctx is not None else term) == me:
+                variants.add("我")  # a draft told by 叶秋 names him 我
             if not any(present(v, body) for v in variants) and not described(term, body, THING_HEADS) \
                     and not _looks_like(term, body):
                 out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))

@@ -52,7 +52,8 @@ DOWN_EVENTS = re.compile(r"跌落|跌境|跌回|境界跌|修为尽失|修为大
 USE_VERBS = ("拔出", "抽出", "握着", "握紧", "握住", "举起", "挥动", "挥出", "祭出", "取出", "掏出", "亮出", "服下", "吞下", "催动",
              "捏着", "攥着", "攥紧", "佩着", "背着", "抚着", "擦拭", "拿着", "提着", "摸出", "拿出", "翻出", "抖出", "甩出", "抛出",
              "递出", "递过", "举着", "托着", "捧着", "戴着", "戴上", "按进", "按在", "插进", "嵌进", "咽下", "祭起", "扬起", "亮了亮",
-             "吹起", "吹着", "吹响", "弹起", "弹着", "摇着", "摇响", "挥起", "拈起", "捏起", "抽出了", "横起")
+             "吹起", "吹着", "吹响", "弹起", "弹着", "摇着", "摇响", "挥起", "拈起", "捏起", "抽出了", "横起", "展开", "抖开",
+             "打开", "点燃", "捏碎", "砸碎", "套上", "披上", "穿上")
 GET_VERBS = ("接过", "收下", "拿到", "夺过", "夺下", "捡起", "拾起", "得到", "取回", "借来", "买下", "收起")
 STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "在")
 HE = ("他", "她")
@@ -413,7 +414,7 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                 if m.start() == 0 and re.search(r"[着起出下把了碎]", act) and not NOT_USE.search(m.group(2)):
                     out.append((at, first.group(), m.group(3)))
         at += len(clause)
-    return out
+    return list({(who, item): (at, who, item) for at, who, item in reversed(out)}.values())[::-1]
 
 
 def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, world: World) -> str | None:

@@ -231,6 +231,7 @@ def test_who_speaks_places_never_do_and_colons_name_the_speaker() -> None:
     ("连续性-评估", [], 1),  # 救出宋掌门: the draft neither pays the promise nor names him (a label that missed it)
     ("连续性-评估二", [], 1),  # 莉莉安 shown only by her ribbon
     ("连续性-评估三", [], 0),
+    ("连续性-评估四", [], 2),  # 青鳞剑 called 那么好的剑 in a quote; 揭穿魏无极 neither paid nor named (a label that missed it)
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, missed: list[tuple[str, str]], false_alarms: int) -> None:
     """The labelled sets scored through ``lw story check`` (figures in the plugin's README)."""
@@ -242,3 +243,17 @@ def test_the_labelled_drafts_through_lw_story(folder: str, missed: list[tuple[st
     assert result.planted == {"连贯": 5, "合同": 5, "泄密": 5}
     assert result.missed == missed
     assert len(result.false_alarms) == false_alarms, result.false_alarms
+
+
+def test_a_draft_told_in_the_first_person_is_its_point_of_view(book) -> None:
+    """我 is the 视角 when the narration says 我 (outside quotes and what follows a colon): the
+    contract finds 林晚 in it, and what 我 says is 林晚's (a leak)."""
+    from lw_storyrepo.checks import first_person
+
+    assert first_person({"视角": "林晚"}, "我推开门。“走吧。”", {"林晚": "林晚"}) == "林晚"
+    assert first_person({"视角": "林晚"}, "林晚心想：我一定要走。“我走了。”", {"林晚": "林晚"}) is None
+    assert first_person({}, "我推开门。", {}) is None
+    draft = Draft("A", {"视角": "林晚", "推进承诺": ["P-001"]}, "我看着大长老。\n“灭门的血书，是你写的吧？”\n", 5)
+    assert [f for f in contract_findings({"合同": ["林晚质问大长老"]}, draft, CheckContext.load(book)) if f.severity == ERROR] == []
+    leaks = [f.message for f in check_draft(book, draft) if f.kind == "泄密"]
+    assert any(m.startswith("林晚 不是 S-001 的知情人") for m in leaks), leaks
