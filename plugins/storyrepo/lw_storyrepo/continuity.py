@@ -261,6 +261,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     aliases = world.aliases
     changes = _changes(meta, aliases)
     text = "\n".join(lines)
+    pov = aliases.get(str(meta.get("视角") or "").strip()) or None
     sentences = list(_sentences(lines))
     # 书内时间
     now = str(meta.get("书内时间") or "")
@@ -295,7 +296,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                     continue  # 林晚面前的不过是个练气弟子: the rank is someone else's
                 he = next((k for k, c in enumerate(sentence[:r.start()]) if c in HE), None)
                 if who is None and he is not None:
-                    who = _antecedent(names, lines, i, col + he, world)
+                    who = _antecedent(names, lines, i, col + he, world, pov)
                 card = world.cards.get(who or "", {})
                 if not who or who in set_realm or not card.get("境界"):
                     continue
@@ -330,7 +331,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             for start, who, item in used:
                 who = aliases.get(who, who)
                 if who in HE:
-                    who = _antecedent(names, lines, i, col + start, world) or who
+                    who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
                 if card is None or (who, item) in given or (who, item) in got:
                     continue
@@ -380,7 +381,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             for m in stay.finditer(sentence):
                 who, place = aliases.get(m.group(1), m.group(1)), m.group(2)
                 if who in HE:
-                    who = _antecedent(names, lines, i, col + m.start(), world) or who
+                    who = _antecedent(names, lines, i, col + m.start(), world, pov) or who
                 card = world.cards.get(who)
                 if card is None or not card.get("位置"):
                     continue
@@ -417,15 +418,19 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
     return list({(who, item): (at, who, item) for at, who, item in reversed(out)}.values())[::-1]
 
 
-def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, world: World) -> str | None:
+def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, world: World,
+                pov: str | None = None) -> str | None:
     """The character the pronoun (他/她) at column ``col`` of line ``i`` stands for: among the
-    characters (with a card) named before it in its paragraph, else in the paragraph before, the
-    only one, or the only one of the pronoun's gender (:attr:`World.gender`); None when that
-    leaves no one or several — no guess."""
+    characters (with a card) named before it in its paragraph, else in the paragraph before —
+    and the point of view, who is always there unless their gender says otherwise —, the only
+    one, or the only one of the pronoun's gender (:attr:`World.gender`); None when that leaves
+    no one or several — no guess."""
     pronoun = lines[i][col - 1:col]
     for text in (lines[i][:col - 1], lines[i - 1] if i > 0 else ""):
         found = list(dict.fromkeys(f for f in (world.aliases.get(m.group(), m.group()) for m in names.finditer(text)
                                                if m.group() not in world.indirect) if f in world.cards))
+        if found and pov and pov not in found and world.gender.get(pov) in (None, "", pronoun):
+            found.append(pov)
         if len(found) == 1:
             return found[0]
         fits = [f for f in found if world.gender.get(f) == pronoun]
