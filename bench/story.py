@@ -163,6 +163,13 @@ def main() -> None:
         goal = "  (goal on this blind set: precision >= 0.9, recall >= 0.8)" if blind else ""
         print(f"new names {folder:10s} precision {result.precision:.2f} recall {result.recall:.2f} "
               f"({result.chapters} labelled chapters, {result.true_positives + len(result.missed)} names){goal}")
+
+    # 5. continuity, contract and leak checks on the labelled drafts (through lw story)
+    from lw_storyrepo.checkscore import score as check_score
+
+    for folder in ("连续性-开发", "连续性-评估", "连续性-评估二", "连续性-评估三", "连续性-评估四"):  # first runs: README
+        if (corpus / folder).is_dir():
+            print(f"checks    {folder:8s} {check_score(corpus / folder).line()}")
     if not args.keep:
         shutil.rmtree(base, ignore_errors=True)
 

@@ -21,20 +21,27 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator
 
 from lw_storyrepo import layout as L
-from lw_storyrepo.continuity import World, check_continuity, stages_of
+from lw_storyrepo.continuity import World, check_continuity, places_inside, stages_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
-from lw_storyrepo.names import address_forms, described, present
+from lw_storyrepo.kinship import gender_of, kin_forms, relations
+from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
 THINK = r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|寻思)"
-KNOW = (r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|暗自寻思|寻思|心里清楚|心中清楚|心里明白|心中明白|"
+KNOW = (r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|暗自寻思|寻思|思量|思忖|忖度|琢磨|揣测|猜想|估摸|盘算|"
+        r"犯嘀咕|觉得|怀疑|心里清楚|心中清楚|心里明白|心中明白|"
         r"心知肚明|心知|终于明白|明白|知道|想起|想到|记得|认定|猜到|猜出|料定|断定|意识到|确信|认出|看出)")
 QUOTE = re.compile(r"“([^”]*)”|「([^」]*)」|\"([^\"]*)\"")
 SPOKEN = re.compile(r"[，。！？!?,…—、；：]|^.{5,}$")
 SENTENCE = re.compile(r"[^。！？!?…\n]+[。！？!?…]*")
+
+
+TITLES = ("警官", "队长", "局长", "医生", "大夫", "老师", "教授", "律师", "记者", "经理", "主任", "总", "董", "博士", "同学",
+          "师傅", "将军", "捕头", "县令", "大侠", "女侠", "少侠", "道长", "真人", "施主")
+"""Titles prose gives a person after their surname (苏警官 for 苏晴), beyond :mod:`lw_storyrepo.names`' forms."""
 
 
 @dataclass
@@ -50,6 +57,10 @@ class CheckContext:
     items: set[str] = field(default_factory=set)  # things characters hold
     ignored: set[str] = field(default_factory=set)  # words the author said are no names
     world: World | None = None  # cards, places, items, realm stages, last in-book time (continuity)
+    people: set[str] | None = None  # canonical names of people (cards, roster 人物, the draft's own); None: any name
+    kin: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> kinship forms from their card's relations
+    kin_of_pov: dict[str, dict[str, str]] = field(default_factory=dict)  # 陈默 -> {爷爷: 陈守义}: what 陈默's relatives go by
+    kin_words: frozenset[str] = frozenset()  # the relatives' words this draft's point of view adds to the names
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
     _known_forms: set[str] | None = None
@@ -90,19 +101,32 @@ class CheckContext:
         places = {str(m.get("位置")) for m in characters.values() if m.get("位置")}
         places |= {row["正名"] for row in roster if row["类型"] == "地点"}
         things = items | {row["正名"] for row in roster if row["类型"] == "物品"}
+        people = set(characters) | {row["正名"] for row in roster if row["类型"] == "人物"}
         last = repo.last_chapter()
         when = str(repo.chapter_meta(last).get("书内时间") or "") if last else ""
-        world = World(characters, aliases, {p for p in places if len(p) >= 2}, {t for t in things if len(t) >= 2},
-                      stages_of(repo.text_or(L.世界观)), (last, when) if when else None)
+        lore = repo.text_or(L.世界观)
+        texts = card_texts(repo)
+        names = set(aliases)
+        places = {p for p in places if len(p) >= 2}
+        world = World(characters, aliases, places, {t for t in things if len(t) >= 2},
+                      stages_of(lore), (last, when) if when else None, places_inside(lore, places),
+                      {name: gender_of(text, names) for name, text in texts.items()})
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,
-                   set(repo.ignored_names()), world)
+                   set(repo.ignored_names()), world, people=people, kin=kin_of(repo, texts),
+                   kin_of_pov=relatives(texts, aliases))
 
     @classmethod
-    def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]]) -> CheckContext:
-        """The part of the context the contract check reads (names and held things), from cards
-        already read: what settle needs, without the info gaps, style and world."""
+    def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]],
+                     kin: dict[str, frozenset[str]] | None = None) -> CheckContext:
+        """The part of the context the contract check reads (names, held things, kinship forms:
+        :func:`kin_of`), from cards already read: what settle needs, without the info gaps,
+        style and world."""
         items = {str(v) for meta in characters.values() for v in as_list(meta.get("持有")) if len(str(v)) >= 2}
-        return cls(aliases, [], [], [], 0, set(aliases), items)
+        return cls(aliases, [], [], [], 0, set(aliases), items, kin=kin or {})
+
+    def is_person(self, name: str) -> bool:
+        """Whether a name found in the prose is a person's (not a place's or a thing's)."""
+        return self.people is None or self.aliases.get(name, name) in self.people
 
     def names_re(self) -> re.Pattern[str] | None:
         if self._names_re is None and self.aliases:
@@ -111,9 +135,11 @@ class CheckContext:
         return self._names_re
 
     def contract_terms_in(self, text: str) -> list[str]:
-        """Names and held things the book knows, found in ``text`` (canonical names)."""
+        """Names and held things the book knows, found in ``text`` (canonical names); a relative's
+        word (妹妹, 娘亲) is no term: it finds the person in the prose, it does not ask for them."""
         if self._terms_re is None:
-            terms = sorted({t for t in self.aliases if len(t) >= 2} | self.items, key=len, reverse=True)
+            terms = sorted({t for t in self.aliases if len(t) >= 2 and t not in self.kin_words} | self.items,
+                           key=len, reverse=True)
             self._terms_re = re.compile("|".join(re.escape(t) for t in terms)) if terms else re.compile(r"(?!)")
         return [self.aliases.get(m.group(), m.group()) for m in self._terms_re.finditer(text)]
 
@@ -122,7 +148,8 @@ class CheckContext:
         aliases) and the forms they go by in prose (:func:`lw_storyrepo.names.address_forms`)."""
         canonical = self.aliases.get(term)
         names = {term} if canonical is None else {name for name, c in self.aliases.items() if c == canonical}
-        return names | {form for name in names for form in address_forms(name)}
+        titled = {name[:1] + t for name in names if surname_of(name) == name[:1] for t in TITLES}
+        return names | titled | {form for name in names for form in address_forms(name)} | set(self.kin.get(canonical or term, ()))
 
     def for_draft(self, meta: dict[str, Any]) -> CheckContext:
         """This context plus the names a draft brings itself: characters its 设定变更 creates,
@@ -138,6 +165,13 @@ class CheckContext:
                 extra[who] = who
             if m.group("field") == "别名" and m.group("op") == "+":
                 extra[m.group("value")] = who
+        pov = meta.get("视角")
+        kin_words: set[str] = set()
+        if isinstance(pov, str) and pov.strip():
+            for form, person in self.kin_of_pov.get(self.aliases.get(pov.strip(), pov.strip()), {}).items():
+                if form not in self.aliases:
+                    extra.setdefault(form, person)  # 爷爷 in 陈默's chapter is 陈守义
+                    kin_words.add(form)
         for key in ("在场", "视角"):
             for name in as_list(meta.get(key)):
                 name = str(name).strip()
@@ -146,14 +180,74 @@ class CheckContext:
         extra = {k: v for k, v in extra.items() if k not in self.aliases and k}
         if not extra:
             return self
-        return replace(self, aliases={**self.aliases, **extra}, known_names=self.known_names | set(extra),
+        people = None if self.people is None else self.people | set(extra.values())
+        return replace(self, aliases={**self.aliases, **extra}, known_names=self.known_names | set(extra), people=people,
+                       kin_words=frozenset(kin_words),
                        _names_re=None, _terms_re=None,
                        _known_forms=self.known_forms() | with_address_forms(set(extra)))
+
+
+def card_texts(repo: StoryRepo) -> dict[str, str]:
+    """Each character card's whole text, by the character's name (姓名, else the file's name)."""
+    out: dict[str, str] = {}
+    folder = repo.p(L.角色)
+    if not folder.is_dir():
+        return out
+    for path in sorted(folder.glob("*.md")):
+        if path.is_file() and not path.is_symlink():
+            text = repo.text_or(f"{L.角色}/{path.name}")
+            meta_name = re.search(r"^姓名:\s*(\S+)", text, re.M)
+            out[meta_name.group(1) if meta_name else path.stem] = text
+    return out
+
+
+def relatives(texts: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[str, str]]:
+    """For each character a card relates another to (陈守义's card: 陈默的爷爷), the words that
+    character's relatives go by and who they are: ``{陈默: {爷爷: 陈守义, 祖父: 陈守义}}``. A word
+    two relatives of the same character share (two uncles) is left out."""
+    names = sorted((n for n in aliases if len(n) >= 2), key=len, reverse=True)
+    out: dict[str, dict[str, str]] = {}
+    clash: set[tuple[str, str]] = set()
+    for person, text in texts.items():
+        for before, forms in relations(text):
+            anchor = next((aliases[n] for n in names if before.endswith(n)), None)
+            if anchor is None or anchor == person:
+                continue
+            for form in forms:
+                if out.setdefault(anchor, {}).setdefault(form, person) != person:
+                    clash.add((anchor, form))
+    for anchor, form in clash:
+        out[anchor].pop(form, None)
+    return out
+
+
+def kin_of(repo: StoryRepo, texts: dict[str, str] | None = None) -> dict[str, frozenset[str]]:
+    """Each character's kinship forms, from the relations their card's text states
+    (:func:`lw_storyrepo.kinship.kin_forms`); characters whose card states none are left out."""
+    forms = {name: kin_forms(text) for name, text in (card_texts(repo) if texts is None else texts).items()}
+    return {name: f for name, f in forms.items() if f}
+
+
+_I = re.compile(r"我(?!们)")
+
+
+def first_person(meta: dict[str, Any], body: str, aliases: dict[str, str]) -> str | None:
+    """The point of view (视角) of a draft told in the first person — 我 in its narration, outside
+    quotes and outside what follows a colon (林晚心想：我…) —; None otherwise. In such a draft 我
+    is that character."""
+    pov = meta.get("视角")
+    if not isinstance(pov, str) or not pov.strip():
+        return None
+    narration = re.sub(r"[：:][^。！？\n]*", "", QUOTE.sub("", body))
+    return aliases.get(pov.strip(), pov.strip()) if _I.search(narration) else None
 
 
 def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None,
                 ctx: CheckContext | None = None) -> list[Finding]:
     ctx = (ctx or CheckContext.load(repo)).for_draft(draft.meta)
+    me = first_person(draft.meta, draft.body, ctx.aliases)
+    if me is not None and "我" not in ctx.aliases:  # 我 is the point of view: it speaks, holds, stands
+        ctx = replace(ctx, aliases={**ctx.aliases, "我": me}, _names_re=None, _terms_re=None)
     findings: list[Finding] = []
     if state is not None:
         findings += contract_findings(state, draft, ctx)
@@ -172,7 +266,8 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
     findings += check_text(ctx, draft.body, draft.body_line, learned=learned, revealed=revealed,
                            pov=str(pov) if isinstance(pov, str) and pov else None, said=said)
     if ctx.world is not None:
-        findings += check_continuity(replace(ctx.world, aliases=ctx.aliases), draft.meta, lines, draft.body_line,
+        findings += check_continuity(replace(ctx.world, aliases=ctx.aliases, indirect=ctx.kin_words), draft.meta, lines,
+                                     draft.body_line,
                                      said, ctx.names_re())
     for noun, kind, line in new_proper_nouns(repo, draft, ctx):
         findings.append(Finding("新专名", WARN, f"新专名「{noun}」（{kind}）不在名册：验收时确认是新实体还是笔误", line))
@@ -241,6 +336,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
     touched = moves["开启承诺"] | moves["推进承诺"] | moves["兑付承诺"]
     body = getattr(draft, "body", "")
     line_no = getattr(draft, "body_line", 1)
+    me = first_person(getattr(draft, "meta", {}) or {}, body, ctx.aliases if ctx is not None else {})
     out = []
     for raw in as_list(state.get("合同")):
         text = str(raw)
@@ -269,11 +365,33 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         for term in dict.fromkeys(terms):
             checked = True
             variants = ctx.variants(term) if ctx is not None else {term} | set(address_forms(term))
-            if not any(present(v, body) for v in variants) and not described(term, body, THING_HEADS):
+            if me is not None and (ctx.aliases.get(term, term) if ctx is not None else term) == me:
+                variants.add("我")  # a draft told by 叶秋 names him 我
+            if not any(present(v, body) for v in variants) and not described(term, body, THING_HEADS) \
+                    and not _looks_like(term, body):
                 out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
         if any(word in text for word in REVIEW_WORDS) or not checked:
             out.append(Finding("合同", INFO, f"合同「{text}」脚本判断不了，交评审确认", line_no))
     return out
+
+
+LOOK_HEADS = tuple(dict.fromkeys(THING_HEADS + ("玉佩", "佩", "罗盘", "簪", "戒", "镯", "坠", "匣", "弓", "杖", "袍", "旗", "幡",
+                                                "卷", "图", "书", "瓶", "葫芦", "灯", "伞", "锁", "钥匙")))
+"""The kinds a thing is shown as in prose (a pendant, a compass …): the suffixes that make things, and more."""
+_PLAIN_STEM = frozenset("纹阶品级色之的小大上下中")
+"""Characters of a thing's name that say nothing of how it looks (龙纹玉佩: 龙 does, 纹 does not)."""
+
+
+def _looks_like(term: str, body: str) -> bool:
+    """A thing the prose shows by its looks, in one sentence: its kind and a telling character of
+    the rest of its name (一块玉佩，玉佩上盘着一条龙 is 龙纹玉佩). The kind is one of
+    :data:`LOOK_HEADS`; a name without one is never matched this way."""
+    head = next((h for h in sorted(LOOK_HEADS, key=len, reverse=True) if term.endswith(h) and len(term) > len(h)), None)
+    if head is None or head not in body:
+        return False
+    telling = [c for c in term[: -len(head)] if c not in _PLAIN_STEM][:1]  # 雷击木剑: 雷, not the 木 of 桃木剑
+    return bool(telling) and any(head in m.group() and any(c in m.group() for c in telling)
+                                 for m in SENTENCE.finditer(body))
 
 
 # --- leak and waste -----------------------------------------------------------------------------
@@ -293,39 +411,64 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Matc
     """The speaker a quote's own line names: ``X道：“…”``, ``“…”X问``, or the only person there."""
     before = line[max(0, m.start() - 24):m.start()]
     after = line[m.end():m.end() + 16]
-    for cand in reversed(list(names.finditer(before))):
+    person = ctx.is_person
+    for cand in reversed([c for c in names.finditer(before) if person(c.group())]):
         tail = before[cand.end():]
+        if before[cand.start() - 1:cand.start()] in _TO and cand.start() > 0:
+            continue  # 对韩拓说：the one spoken to
         if re.search(SAY + r"|" + THINK, tail) and not re.search(r"[。！？”」]", tail):
             return cand.group()
-    post = names.search(after)
+    if re.search(r"[：:]\s*$", before):  # 孟三娘压低了声音：“…” — the clause's own person speaks
+        clause = re.split(r"[。！？”」]", before)[-1]
+        own = [c for c in names.finditer(clause)
+               if person(c.group()) and (clause[c.start() - 1:c.start()] not in _TO or c.start() == 0)]
+        if own:
+            return own[0].group()
+    post = next((c for c in names.finditer(after) if person(c.group())), None)
     if post and re.match(r"^[，,。\s]*$", after[:post.start()]) and re.match(r"^[^。！？“]{0,8}?" + SAY, after[post.end():]):
         return post.group()
     if m.start() <= 1:
-        who = {ctx.aliases[n.group()] for n in names.finditer(line[:m.start()] + line[m.end():])}
+        rest = QUOTE.sub(lambda q: " " * len(q.group()), line[:m.start()] + " " * (m.end() - m.start()) + line[m.end():])
+        who = {ctx.aliases[n.group()] for n in names.finditer(rest) if person(n.group())}
         if len(who) == 1:
             return next(iter(who))
     return None
 
 
-class _Mentioned:
-    """The people a narration paragraph names, in order — read only when a lone quote asks."""
+_TO = ("对", "向", "跟", "朝", "冲", "给", "问")
+"""A name right after one of these is the one spoken to (对韩拓说), not the speaker."""
 
-    def __init__(self, ctx: CheckContext, names: re.Pattern[str], line: str) -> None:
-        self.ctx, self.names, self.line = ctx, names, line
+
+class _Mentioned:
+    """The people the scene's recent narration paragraphs name, the latest paragraph first —
+    read only when a lone quote asks (a person named two paragraphs up is still in the room)."""
+
+    RECENT = 4
+
+    def __init__(self, ctx: CheckContext, names: re.Pattern[str], lines: list[str]) -> None:
+        self.ctx, self.names, self.lines = ctx, names, lines[-self.RECENT:]
         self._found: list[str] | None = None
 
     def __iter__(self) -> Iterator[str]:
         if self._found is None:
             self._found = list(dict.fromkeys(self.ctx.aliases.get(n.group(), n.group())
-                                             for n in self.names.finditer(self.line)))
+                                             for line in reversed(self.lines) for n in self.names.finditer(line)
+                                             if self.ctx.is_person(n.group())))
         return iter(self._found)
+
+
+def _unnamed_clause(before: str) -> bool:
+    """Whether the text before a quote is a clause of its own ending in a colon (老汉点点头：),
+    which names its speaker — someone the book does not know."""
+    clause = re.split(r"[。！？”」]", before)[-1]
+    return bool(re.search(r"[：:]\s*$", clause)) and bool(clause.strip(" ：:"))
 
 
 def _lone_speaker(turns: list[str], beat: str | None, mentioned: Iterable[str], after_narration: bool) -> str | None:
     """Who says a quote alone in its paragraph, by the turn-taking around it: right after a
     narration paragraph, the person that paragraph starts with (the action beat: 沈砚点了点头。
     “走吧。”); after another quote, the other party of the exchange — the speaker before the last
-    one, else the person the last narration named who is not the last speaker."""
+    one, else the person the recent narration named last who is not the last speaker."""
     if after_narration and beat:
         return beat
     if not turns:
@@ -342,7 +485,8 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
     names = ctx.names_re()
     subject: str | None = None
     turns: list[str] = []  # who spoke, in order, in the current exchange
-    mentioned: Iterable[str] = ()  # the people the last narration paragraph named, in order
+    mentioned: Iterable[str] = ()  # the people the recent narration paragraphs named, latest first
+    narration: list[str] = []  # the narration paragraphs so far
     after_narration = False
     for i, line in enumerate(lines):
         if not line.strip():
@@ -353,10 +497,13 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         outside = line
         for q in quotes:
             outside = outside[:q.start()] + " " * (q.end() - q.start()) + outside[q.end():]
-        alone = bool(quotes) and not (names and names.search(outside)) and not outside.strip(" ，。！？、…—")
+        first = next((n for n in names.finditer(outside) if ctx.is_person(n.group())), None) if names else None
+        # no person named around the quotes (他把银子揣进怀里，“…”): the turn-taking says who speaks;
+        # an unnamed speaker's own clause (老汉点点头：“…”) says it is nobody the book knows
+        alone = bool(quotes) and first is None
         for m in quotes:
             speaker = _attributed(ctx, names, line, m) if names else None
-            if speaker is None and alone:
+            if speaker is None and alone and not _unnamed_clause(outside[:m.start()]):
                 speaker = _lone_speaker(turns, subject, mentioned, after_narration)
             if speaker:
                 speaker = ctx.aliases.get(speaker, speaker)
@@ -365,7 +512,9 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
                 yield Voice(speaker, words, i, m.start() + 1)
             taken.append(m.span())
         if names:
-            for m in re.finditer(r"(" + names.pattern + r")[^。！？“”，]{0,6}?" + KNOW + r"[了，,：:]?\s*", outside):
+            for m in re.finditer(r"(" + names.pattern + r")([^。！？“”，]{0,6}?)" + KNOW + r"[了，,：:]?\s*", outside):
+                if re.search(r"[不没未]$", m.group(2)) or not ctx.is_person(m.group(1)):
+                    continue  # 陈默不知道，…: what follows is the narration's, not his
                 rest = outside[m.end():]
                 end = re.search(r"[。！？]", rest)
                 words = rest[: end.start() + 1] if end else rest
@@ -373,15 +522,27 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
                     who = m.group(1)
                     yield Voice(ctx.aliases.get(who, who), words, i, m.start() + 1)
                     taken.append((m.start(), m.end() + len(words)))
+            # 艾琳越想越觉得不对：… — a person's clause ending in a colon, no quote after it: their words
+            for m in re.finditer(r"(" + names.pattern + r")[^。！？“”：:，,]{0,10}[：:](?!\s*[“「\"])", outside):
+                if any(a <= m.start() < b for a, b in taken) or not ctx.is_person(m.group(1)):
+                    continue
+                rest = outside[m.end():]
+                end = re.search(r"[。！？]", rest)
+                words = rest[: end.start() + 1] if end else rest
+                if words.strip():
+                    yield Voice(ctx.aliases.get(m.group(1), m.group(1)), words, i, m.start() + 1)
+                    taken.append((m.start(), m.end() + len(words)))
         for sm in SENTENCE.finditer(outside):
             if not any(a <= sm.start() < b for a, b in taken) and sm.group().strip():
                 yield Voice(None, sm.group(), i, sm.start() + 1)
-        first = names.search(outside) if names else None
         if first:
             subject = ctx.aliases.get(first.group(), first.group())
+        elif not quotes:
+            subject = None  # a paragraph naming nobody: its actor is no one the book knows
         after_narration = not quotes
         if after_narration and names:
-            mentioned = _Mentioned(ctx, names, line)
+            narration.append(line)
+            mentioned = _Mentioned(ctx, names, narration)
 
 
 def _need(keywords: list[str], cap: int) -> int:

@@ -17,6 +17,14 @@ Each finding names the card field it contradicts and quotes the sentence that do
 - **书内时间**: the draft's in-book time earlier than the last chapter's (unless the draft says
   ``倒叙: true``).
 
+A flashback (``倒叙: true``) is checked by its setting changes only: the cards say how things
+are now, not how they were (the dead spoke then, the hero was weaker). A sentence set in the
+past (那时, 小时候, 当年 …) is not held to the card's 境界 either. A bare stage (学徒) counts
+when someone is said to be it (不过是个学徒), compared by stage only. 他/她 stands for the one
+character with a card named before it in its paragraph (else the paragraph before), or the one
+of its gender (:attr:`World.gender`) — never a guess between two; a relative's word (娘亲) is
+never the antecedent. Places nest as 世界观.md's clauses say (:func:`places_inside`).
+
 Realms are ranked by the stages of 世界观.md's 「力量体系」 section (one stage a line or a list
 separated by ＜ > → 、), else the usual cultivation ladder; levels by 一…十 with 层/重/阶/品/级,
 初期/中期/后期/圆满.
@@ -36,13 +44,30 @@ DEFAULT_STAGES = ("凡人", "炼体", "练气", "炼气", "筑基", "结丹", "�
 SAME_STAGE = {"炼气": "练气", "结丹": "金丹"}
 DEAD = ("已死", "死亡", "身亡", "陨落", "已故", "战死", "亡故", "死去", "已逝", "去世")
 GONE = ("失踪", "封印", "被封印", "下落不明")
-NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|遗言|遗书|信中|信上|信里|留音|幻象|幻影|残魂|画像|生前|曾经说")
+NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|那时|那会儿|小时候|幼时|儿时|当初|昔日|遗言|遗书|信中|信上|信里|留音|幻象|幻影|"
+                     r"玉简|录音|录像|留言|留影|"
+                     r"残魂|画像|生前|曾经说")
 REMOTE = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空")
 DOWN_EVENTS = re.compile(r"跌落|跌境|跌回|境界跌|修为尽失|修为大减|修为倒退|废去|废了|散功|自废|封印|倒退|受损|重创|燃烧")
 USE_VERBS = ("拔出", "抽出", "握着", "握紧", "握住", "举起", "挥动", "挥出", "祭出", "取出", "掏出", "亮出", "服下", "吞下", "催动",
-             "捏着", "攥着", "攥紧", "佩着", "背着", "抚着", "擦拭", "拿着", "提着")
+             "捏着", "攥着", "攥紧", "佩着", "背着", "抚着", "擦拭", "拿着", "提着", "摸出", "拿出", "翻出", "抖出", "甩出", "抛出",
+             "递出", "递过", "举着", "托着", "捧着", "戴着", "戴上", "按进", "按在", "插进", "嵌进", "咽下", "祭起", "扬起", "亮了亮",
+             "吹起", "吹着", "吹响", "弹起", "弹着", "摇着", "摇响", "挥起", "拈起", "捏起", "抽出了", "横起", "展开", "抖开",
+             "打开", "点燃", "捏碎", "砸碎", "套上", "披上", "穿上")
 GET_VERBS = ("接过", "收下", "拿到", "夺过", "夺下", "捡起", "拾起", "得到", "取回", "借来", "买下", "收起")
 STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "在")
+HE = ("他", "她")
+"""A pronoun subject: the character is the last one named before it in the paragraph (or the
+paragraph before), as a reader takes it."""
+NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|对着|朝着|冲着|提到|说|问|道|知道|记得|梦|没有|没|不")
+"""Words between a character and a thing that say it is seen, thought of or talked about, not used."""
+USE_MARK = re.compile(r"[着起出下上把了碎]")
+"""An action on a thing (转动着…, 把…戴上) when no verb of USE_VERBS names it."""
+BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|仍是|已是)(?:一?个|一名|一位|一介)?$")
+"""What makes a bare stage name (学徒, 筑基) a statement of someone's realm: 不过是个学徒."""
+AROUND = re.compile(r"以[东南西北]|[东南西北][边面方侧]|附近|之外|外面|对面|旁边|隔壁|[\d一二两三四五六七八九十百千]+(?:里|公里|米)")
+"""What follows a place to say another lies beside it, not in it."""
+INSIDE = re.compile(r"^(?P<a>[\u4e00-\u9fff]{2,8}?)(?:坐落在|坐落于|位于|地处|就在|在)(?P<b>[\u4e00-\u9fff]{2,8})")
 MOVE_VERBS = ("来到", "到了", "回到", "赶到", "赶回", "抵达", "进了", "走进", "踏入", "前往", "去了", "飞往", "奔向", "返回", "进入")
 _NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _PHASE = {"初期": 1, "前期": 1, "中期": 2, "后期": 3, "巅峰": 4, "大圆满": 5, "圆满": 4}
@@ -59,6 +84,30 @@ class World:
     items: set[str] = field(default_factory=set)
     stages: tuple[str, ...] = DEFAULT_STAGES
     last_time: tuple[int, str] | None = None  # (chapter, 书内时间) of the last settled chapter
+    inside: dict[str, set[str]] = field(default_factory=dict)  # place -> the places it lies in (世界观.md)
+    gender: dict[str, str] = field(default_factory=dict)  # character -> 他/她 when their card says (kinship.gender_of)
+    indirect: frozenset[str] = frozenset()  # words naming someone by relation (娘亲): a mention, never a pronoun's antecedent
+
+
+def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]:
+    """Which known places lie in which, from the world's clauses (断魂崖在青崖山后山, 血衣楼位于云梦泽
+    深处): ``{place: {places it lies in}}``, transitively."""
+    known = sorted(places, key=len, reverse=True)
+    out: dict[str, set[str]] = {}
+    for clause in re.split(r"[，,。；;！？\n]", world_text):
+        m = INSIDE.match(clause.strip())
+        if not m:
+            continue
+        a = next((p for p in known if m.group("a").endswith(p) or m.group("a") == p), None)
+        b = next((p for p in known if m.group("b").startswith(p)), None)
+        if b and AROUND.match(clause.strip()[m.start("b") + len(b):]):
+            continue  # 海城在江城以东两百公里: beside it, not in it
+        if a and b and a != b:
+            out.setdefault(a, set()).add(b)
+    for _ in range(3):  # a place in a place in a place
+        for a, outer in out.items():
+            outer |= {c for b in list(outer) for c in out.get(b, ())}
+    return out
 
 
 # --- ranks ------------------------------------------------------------------------------------------
@@ -212,10 +261,13 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     aliases = world.aliases
     changes = _changes(meta, aliases)
     text = "\n".join(lines)
+    pov = aliases.get(str(meta.get("视角") or "").strip()) or None
     sentences = list(_sentences(lines))
     # 书内时间
     now = str(meta.get("书内时间") or "")
     flashback = meta.get("倒叙") is True or str(meta.get("倒叙") or "").strip() in ("是", "true")
+    if flashback:
+        names = None  # the cards say how things are now; a flashback's prose is checked by its setting changes only
     if world.last_time and now and not flashback and earlier(now, world.last_time[1]):
         n, then = world.last_time
         out.append(Finding("连贯", ERROR, f"书内时间「{now}」早于第 {n} 章的「{then}」（时间倒流）；倒叙就在草稿写「倒叙: true」",
@@ -232,16 +284,25 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     if names is not None:
         pattern = realm_pattern(world.stages)
         for i, col, sentence in sentences:
-            if not any(stage in sentence for stage in world.stages):
+            if not any(stage in sentence for stage in world.stages) or NOT_NOW.search(sentence):
                 continue
             for r in pattern.finditer(sentence):
-                if not (r.group(2) or r.group(3)):
-                    continue  # a bare stage name (筑基) says no level
+                bare = not (r.group(2) or r.group(3))
+                if bare and not BEING.search(sentence[:r.start()]):
+                    continue  # a bare stage name (筑基) says no level, unless someone is said to be it (不过是个学徒)
                 who = _nearest(names, sentence, r.start(), aliases)
+                subject = max((m.end() for m in names.finditer(sentence[:r.start()])), default=-1)
+                if bare and subject >= 0 and ("的" in sentence[subject:r.start()] or r.start() - subject > 8):
+                    continue  # 林晚面前的不过是个练气弟子: the rank is someone else's
+                he = next((k for k, c in enumerate(sentence[:r.start()]) if c in HE), None)
+                if who is None and he is not None:
+                    who = _antecedent(names, lines, i, col + he, world, pov)
                 card = world.cards.get(who or "", {})
                 if not who or who in set_realm or not card.get("境界"):
                     continue
                 old, said = rank(str(card["境界"]), world.stages), rank(r.group(), world.stages)
+                if old and said and not (r.group(2) or r.group(3)):
+                    old, said = (old[0], 0), (said[0], 0)  # a bare stage speaks of the stage only
                 if old and said and said < old and not explained:
                     out.append(Finding("连贯", ERROR, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成「{r.group()}」，"
                                        f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60]))
@@ -250,7 +311,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     if names is not None and world.items:
         items = sorted(world.items, key=len, reverse=True)
         item_re = "|".join(map(re.escape, items))
-        use = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(USE_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
+        use = re.compile(rf"({names.pattern}|{'|'.join(HE)})[^。！？“”\n]{{0,8}}?(?:{'|'.join(USE_VERBS)})[^。！？“”\n]{{0,6}}?"
+                         rf"({item_re})")
+        acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)({item_re})")
         get = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(GET_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
         got: set[tuple[str, str]] = set()
         any_item = re.compile(item_re)
@@ -259,8 +322,16 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 continue
             for m in get.finditer(sentence):
                 got.add((aliases.get(m.group(1), m.group(1)), m.group(2)))
-            for m in use.finditer(sentence):
-                who, item = aliases.get(m.group(1), m.group(1)), m.group(2)
+            used = [(m.start(), m.group(1), m.group(2)) for m in use.finditer(sentence)]
+            used += [(m.start(), m.group(1), m.group(3)) for m in acts.finditer(sentence)
+                     if USE_MARK.search(m.group(2)) and not NOT_USE.search(m.group(2))
+                     and not any(start == m.start() for start, _w, _i in used)]
+            # 陈默把古镜放在桌上，捏碎了一颗血煞珠: a clause without a subject has the sentence's
+            used += [u for u in _subjectless(sentence, names, use, acts) if (u[1], u[2]) not in {(w, t) for _s, w, t in used}]
+            for start, who, item in used:
+                who = aliases.get(who, who)
+                if who in HE:
+                    who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
                 if card is None or (who, item) in given or (who, item) in got:
                     continue
@@ -275,7 +346,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     revived = {c.who for c in changes if c.field == "状态"}
     present = {aliases.get(str(x), str(x)) for x in as_list(meta.get("在场"))}
     seen: set[tuple[str, int]] = set()
-    for voice in voices:
+    for voice in () if flashback else voices:
         who = voice.speaker
         if who is None or (who, voice.line) in seen:
             continue
@@ -296,7 +367,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         places = sorted(world.places | {v for vs in moved.values() for v in vs}, key=len, reverse=True)
         place_re = "|".join(map(re.escape, places))
         go = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,6}}?(?:{'|'.join(MOVE_VERBS)})({place_re})")
-        stay = re.compile(rf"({names.pattern})(?:正|还|仍|便|就|已经|独自|一直)?(?:{'|'.join(STAY_VERBS)})({place_re})")
+        stay = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?:(?:正|还|仍|便|就|已经|独自|一直)?在|"
+                          rf"[^。！？“”，,\n]{{0,4}}?(?:{'|'.join(v for v in STAY_VERBS if len(v) > 1)}))({place_re})")
         reached: dict[str, set[str]] = {}
         any_place = re.compile(place_re)
         for i, col, sentence in sentences:
@@ -308,16 +380,63 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 continue
             for m in stay.finditer(sentence):
                 who, place = aliases.get(m.group(1), m.group(1)), m.group(2)
+                if who in HE:
+                    who = _antecedent(names, lines, i, col + m.start(), world, pov) or who
                 card = world.cards.get(who)
                 if card is None or not card.get("位置"):
                     continue
                 allowed = {str(card["位置"])} | moved.get(who, set()) | reached.get(who, set())
-                if any(place == a or place in a or a in place for a in allowed):
+                if any(place == a or place in a or a in place or a in world.inside.get(place, ())
+                       or place in world.inside.get(a, ()) for a in allowed):
                     continue
                 out.append(Finding("连贯", WARN, f"{who} 在「{card['位置']}」（角色卡·位置），本章没有写他到「{place}」去"
                                    f"（设定变更 {who}.位置={place}，或正文写明来到{place}）", first_line + i, col,
                                    sentence.strip()[:60]))
     return out
+
+
+def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
+                 acts: re.Pattern[str]) -> list[tuple[int, str, str]]:
+    """Things used in a clause that names nobody, by the person the sentence starts with:
+    ``(position, person, item)``."""
+    first = names.match(sentence.lstrip())
+    if first is None:
+        return []
+    out: list[tuple[int, str, str]] = []
+    at = 0
+    for k, clause in enumerate(re.split(r"([，,；;])", sentence)):
+        if k % 2 == 0 and k > 0 and clause and not names.match(clause) and clause[0] not in HE:
+            virtual = first.group() + clause
+            for m in use.finditer(virtual):
+                if m.start() == 0:
+                    out.append((at, first.group(), m.group(2)))
+            for m in acts.finditer(virtual):
+                act = m.group(2).split("的")[0]  # 手上的血玉扳指泛着光: the thing is the clause's subject
+                if m.start() == 0 and re.search(r"[着起出下把了碎]", act) and not NOT_USE.search(m.group(2)):
+                    out.append((at, first.group(), m.group(3)))
+        at += len(clause)
+    return list({(who, item): (at, who, item) for at, who, item in reversed(out)}.values())[::-1]
+
+
+def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, world: World,
+                pov: str | None = None) -> str | None:
+    """The character the pronoun (他/她) at column ``col`` of line ``i`` stands for: among the
+    characters (with a card) named before it in its paragraph, else in the paragraph before —
+    and the point of view, who is always there unless their gender says otherwise —, the only
+    one, or the only one of the pronoun's gender (:attr:`World.gender`); None when that leaves
+    no one or several — no guess."""
+    pronoun = lines[i][col - 1:col]
+    for text in (lines[i][:col - 1], lines[i - 1] if i > 0 else ""):
+        found = list(dict.fromkeys(f for f in (world.aliases.get(m.group(), m.group()) for m in names.finditer(text)
+                                               if m.group() not in world.indirect) if f in world.cards))
+        if found and pov and pov not in found and world.gender.get(pov) in (None, "", pronoun):
+            found.append(pov)
+        if len(found) == 1:
+            return found[0]
+        fits = [f for f in found if world.gender.get(f) == pronoun]
+        if found:
+            return fits[0] if len(fits) == 1 else None
+    return None
 
 
 def _nearest(names: re.Pattern[str], sentence: str, at: int, aliases: dict[str, str]) -> str | None:

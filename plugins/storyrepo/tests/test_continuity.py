@@ -140,3 +140,61 @@ def test_continuity_through_lw_story_check(book) -> None:
     assert "林晚 的持有里没有「玄阶令牌」（角色卡·持有：青霜剑）（它在大长老的持有里）" in out and "林晚祭出玄阶令牌，挡在身前。" in out
     assert "林晚 的境界是「筑基七层」（角色卡·境界），正文写成「筑基四层」" in out
     assert re.search(r"✗ \[连贯\] 第 6 行", out)
+
+
+# --- what the labelled drafts taught (issue 30) -------------------------------------------------------------
+
+CARDS2 = {
+    **CARDS,
+    "沈砚": {**CARDS["沈砚"], "位置": "青云宗"},
+}
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("林晚不过是个练气弟子。", "林晚 的境界是「筑基七层」（角色卡·境界），正文写成「练气」"),
+    ("林晚面前的不过是个练气弟子。", None),  # someone else is
+    ("她如今不过是个练气。", None),  # nobody named before: no guess
+    ("林晚退了一步。\n她不过筑基三层，却硬接了这一掌。", "林晚 的境界是「筑基七层」（角色卡·境界），正文写成「筑基三层」"),
+    ("沈砚退了一步，林晚看着他。\n她不过筑基三层，却硬接了这一掌。", None),  # 她: which one? no guess
+    ("林晚转动着指间的玄阶令牌。", "林晚 的持有里没有「玄阶令牌」"),
+    ("林晚看着沈砚手里的玄阶令牌。", None),  # seen, not used
+    ("林晚想起了玄阶令牌。", None),
+    ("沈砚负手立在落霞谷的崖边。", "沈砚 在「青云宗」（角色卡·位置），本章没有写他到「落霞谷」去"),
+    ("林晚把青霜剑放在桌上，捏碎了一颗九转丹。", "林晚 的持有里没有「九转丹」"),  # the sentence's subject
+    ("林晚把青霜剑放在桌上，沈砚捏碎了一颗九转丹。", "沈砚 的持有里没有「九转丹」"),  # his clause, not hers
+])
+def test_pronouns_bare_ranks_actions_and_stays(body: str, expected: str | None) -> None:
+    found = [f.message for f in findings(body, {"书内时间": "大历1023年冬月初六"})]
+    if expected is None:
+        assert not [m for m in found if "境界" in m or "持有" in m or "位置" in m], found
+    else:
+        assert any(expected in m for m in found), found
+        assert len([m for m in found if "持有" in m]) <= 1, found
+
+
+def test_a_bare_rank_said_of_someone_is_compared_by_stage() -> None:
+    found = [f.message for f in findings("林晚如今只是个练气。")]
+    assert any("正文写成「练气」" in m for m in found), found
+    assert findings("林晚已是筑基。") == []  # the same stage, no level said: not lower
+
+
+def test_a_flashback_is_held_to_its_setting_changes_only() -> None:
+    body = "梦里没有。云娘叹道：“晚晚，你长大了。”\n那时林晚还只是练气三层。\n林晚站在落霞谷。"
+    assert findings(body, {"书内时间": "大历1001年", "倒叙": True}) == []
+    assert findings("那时林晚还只是练气三层。") == []  # a sentence set in the past
+
+
+def test_places_nest_by_the_world_and_pronouns_need_one_candidate() -> None:
+    from lw_storyrepo.continuity import places_inside
+
+    inside = places_inside("青云宗坐落在北境雪原，落霞谷在青云宗后山；镇妖塔位于落霞谷深处。", PLACES)
+    assert inside["落霞谷"] == {"青云宗", "北境雪原"} and "落霞谷" in inside["镇妖塔"]
+    ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), set(ITEMS),
+                       world=World(CARDS, ALIASES, PLACES, ITEMS, DEFAULT_STAGES, None, inside))
+    lines = ["林晚站在落霞谷的断崖边。"]
+    assert check_continuity(ctx.world, {}, lines, 1, voices(ctx, lines), ctx.names_re()) == []
+    two = ["沈砚和林晚并肩而行。", "她拔出玄阶令牌。"]
+    assert check_continuity(ctx.world, {}, two, 1, voices(ctx, two), ctx.names_re()) == []  # 她: which one? no guess
+    gendered = World(CARDS, ALIASES, PLACES, ITEMS, DEFAULT_STAGES, None, inside, {"林晚": "她", "沈砚": "他"})
+    found = check_continuity(gendered, {}, two, 1, voices(ctx, two), ctx.names_re())
+    assert [f.message.split("（")[0] for f in found] == ["林晚 的持有里没有「玄阶令牌」"]

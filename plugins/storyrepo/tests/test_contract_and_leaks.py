@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from lw_storyrepo import layout as L
-from lw_storyrepo.checks import ERROR, CheckContext, check_draft, contract_findings, contract_moves, leak_and_waste
+from lw_storyrepo.checks import ERROR, CheckContext, check_draft, contract_findings, contract_moves, leak_and_waste, voices
 from lw_storyrepo.cli import story
 from lw_storyrepo.drafts import Draft
 from lw_storyrepo.names import address_forms, described, present
@@ -183,3 +183,77 @@ def test_the_check_of_a_draft_knows_the_chapters_new_speakers(book) -> None:
                   "萧无涯道：“灭门的血书，在我手里。”\n", 5)
     found = [f for f in check_draft(book, draft) if f.kind == "泄密"]
     assert found and found[0].message.startswith("萧无涯 不是 S-001 的知情人")
+
+
+# --- what the labelled drafts taught (issue 30) -------------------------------------------------------------
+
+
+def test_kinship_forms_come_from_the_relations_a_card_states() -> None:
+    from lw_storyrepo.kinship import gender_of, kin_forms
+
+    card = "---\n姓名: 顾远山\n状态: 已故\n---\n## 设定\n顾长安之父，十年前死于断魂崖。\n"
+    assert {"父亲", "我爹", "爹爹"} <= kin_forms(card)
+    assert {"导师", "老师"} <= kin_forms("## 设定\n艾琳的导师。")
+    assert kin_forms("## 设定\n黑水寨寨主。") == frozenset()
+    ctx = ctx_of({"顾远山": "顾远山", "顾长安": "顾长安"})
+    ctx.kin = {"顾远山": kin_forms(card)}
+    draft = Draft("A", {"推进承诺": ["P-001"]}, "“当年我爹，就是死在这种掌法下的。”", 5)
+    assert [f for f in contract_findings({"合同": ["顾远山之死"]}, draft, ctx) if f.severity == ERROR] == []
+    assert gender_of("## 设定\n顾长安的师姐，厉无咎的女儿。", {"顾长安", "厉无咎"}) == "她"
+    assert gender_of("## 设定\n顾远山之子。", {"顾远山"}) == "他"
+    assert gender_of("## 设定\n毒杀梅娘的主使。", {"梅娘"}) == ""
+
+
+def test_a_thing_shown_by_its_looks_meets_the_contract() -> None:
+    ctx = ctx_of({"陆沉舟": "陆沉舟"}, {"龙纹玉佩"})
+    ok = Draft("A", {"推进承诺": ["P-001"]}, "他腰间挂着一块玉佩，玉佩上盘着一条龙。", 5)
+    bad = Draft("A", {"推进承诺": ["P-001"]}, "他腰间挂着一块玉佩。墙上画着一条龙。", 5)
+    assert [f for f in contract_findings({"合同": ["龙纹玉佩现世"]}, ok, ctx) if f.severity == ERROR] == []
+    assert [f for f in contract_findings({"合同": ["龙纹玉佩现世"]}, bad, ctx) if f.severity == ERROR]
+
+
+def test_who_speaks_places_never_do_and_colons_name_the_speaker() -> None:
+    ctx = ctx_of({"林晚": "林晚", "大长老": "大长老", "落雁城": "落雁城"}, secrets=[SECRET])
+    ctx.people = {"林晚", "大长老"}
+    said = lambda text: [(v.speaker, v.words) for v in voices(ctx, text.split("\n")) if v.speaker]
+    assert said("落雁城下了一夜的雨。\n“灭门的血书。”") == []  # a place opens the paragraph: nobody known speaks
+    assert said("林晚压低了声音：“灭门的血书。”") == [("林晚", "灭门的血书。")]
+    assert said("林晚看着他。大长老点点头，对林晚说：“走吧。”") == [("大长老", "走吧。")]
+    assert said("林晚越想越不对劲：血书是假的。") == [("林晚", "血书是假的。")]
+    assert said("林晚不知道，灭门的血书是假的。") == []  # what she does not know is the narration's
+    assert said("林晚坐下。\n老汉点点头：“灭门的血书。”") == []  # an unnamed speaker
+    assert said("一锭银子落在桌上，大长老睁开了眼。\n“血书？”他凑过来，“灭门那夜的。”") == [
+        ("大长老", "血书？"), ("大长老", "灭门那夜的。")]
+
+
+@pytest.mark.parametrize("folder, missed, false_alarms", [
+    ("连续性-开发", [], 0),
+    ("连续性-评估", [], 1),  # 救出宋掌门: the draft neither pays the promise nor names him (a label that missed it)
+    ("连续性-评估二", [], 1),  # 莉莉安 shown only by her ribbon
+    ("连续性-评估三", [], 0),
+    ("连续性-评估四", [], 2),  # 青鳞剑 called 那么好的剑 in a quote; 揭穿魏无极 neither paid nor named (a label that missed it)
+])
+def test_the_labelled_drafts_through_lw_story(folder: str, missed: list[tuple[str, str]], false_alarms: int) -> None:
+    """The labelled sets scored through ``lw story check`` (figures in the plugin's README)."""
+    from pathlib import Path
+
+    from lw_storyrepo.checkscore import score
+
+    result = score(Path(__file__).parent / "corpus" / folder)
+    assert result.planted == {"连贯": 5, "合同": 5, "泄密": 5}
+    assert result.missed == missed
+    assert len(result.false_alarms) == false_alarms, result.false_alarms
+
+
+def test_a_draft_told_in_the_first_person_is_its_point_of_view(book) -> None:
+    """我 is the 视角 when the narration says 我 (outside quotes and what follows a colon): the
+    contract finds 林晚 in it, and what 我 says is 林晚's (a leak)."""
+    from lw_storyrepo.checks import first_person
+
+    assert first_person({"视角": "林晚"}, "我推开门。“走吧。”", {"林晚": "林晚"}) == "林晚"
+    assert first_person({"视角": "林晚"}, "林晚心想：我一定要走。“我走了。”", {"林晚": "林晚"}) is None
+    assert first_person({}, "我推开门。", {}) is None
+    draft = Draft("A", {"视角": "林晚", "推进承诺": ["P-001"]}, "我看着大长老。\n“灭门的血书，是你写的吧？”\n", 5)
+    assert [f for f in contract_findings({"合同": ["林晚质问大长老"]}, draft, CheckContext.load(book)) if f.severity == ERROR] == []
+    leaks = [f.message for f in check_draft(book, draft) if f.kind == "泄密"]
+    assert any(m.startswith("林晚 不是 S-001 的知情人") for m in leaks), leaks

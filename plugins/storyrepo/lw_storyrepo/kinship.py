@@ -1,0 +1,81 @@
+"""The kinship words prose calls a character by, read from the relations their card states.
+
+A card's free text says ``顾长安之父`` or ``苏青禾的母亲`` (spec §4.2: 设定, 关系); the prose of
+a chapter says 父亲, 我爹, 娘亲 — and a contract line naming 顾远山 is met by 「当年我爹……」.
+Only the relation words below are read, each with the forms prose uses for it; a card that
+states no relation gives none. The forms do not say whose father is meant: the contract check
+takes them as one more way to name the character, as it takes 陈叔 for 陈伯远.
+"""
+
+from __future__ import annotations
+
+import re
+
+FORMS: dict[str, tuple[str, ...]] = {
+    "父": ("父亲", "爹", "爹爹", "阿爹", "老爹", "家父", "先父", "爸爸", "老爸"),
+    "母": ("母亲", "娘", "娘亲", "阿娘", "家母", "先母", "妈妈", "老妈"),
+    "兄": ("哥哥", "兄长", "大哥", "哥"),
+    "姐": ("姐姐", "阿姐", "大姐", "姐"),
+    "弟": ("弟弟", "阿弟", "小弟"),
+    "妹": ("妹妹", "阿妹", "小妹"),
+    "师": ("师父", "师傅", "恩师", "师尊", "导师", "老师"),
+    "妻": ("妻子", "娘子", "夫人"),
+    "夫": ("丈夫", "夫君", "相公"),
+    "子": ("儿子", "孩儿"),
+    "女": ("女儿", "闺女"),
+    "祖": ("爷爷", "祖父"),
+    "祖母": ("奶奶", "祖母"),
+    "外祖": ("外公", "姥爷"),
+    "外祖母": ("外婆", "姥姥"),
+    "叔": ("叔叔",),
+    "舅": ("舅舅",),
+    "姑": ("姑姑",),
+    "姨": ("阿姨", "姨妈"),
+}
+WORDS = {
+    "父亲": "父", "父": "父", "爹": "父", "母亲": "母", "母": "母", "娘": "母", "哥哥": "兄", "兄长": "兄", "姐姐": "姐",
+    "弟弟": "弟", "妹妹": "妹", "师父": "师", "师傅": "师", "师尊": "师", "导师": "师", "老师": "师", "妻子": "妻", "妻": "妻", "丈夫": "夫", "夫君": "夫",
+    "儿子": "子", "女儿": "女", "爷爷": "祖", "祖父": "祖", "奶奶": "祖母", "祖母": "祖母", "外公": "外祖", "姥爷": "外祖",
+    "外婆": "外祖母", "姥姥": "外祖母", "叔叔": "叔", "舅舅": "舅", "姑姑": "姑", "姨妈": "姨",
+}
+_RELATION = re.compile(r"(?:之|的)(" + "|".join(sorted(WORDS, key=len, reverse=True)) + r")(?![\u4e00-\u9fff]{0,1}[的之])")
+
+
+def kin_forms(card_text: str) -> frozenset[str]:
+    """The kinship forms a character goes by, from the relations its card's text states
+    (``顾长安之父`` → 父亲, 爹, 我爹 …); empty when it states none. The card's front matter is
+    skipped: only its free text is read."""
+    return frozenset(f for _before, forms in relations(card_text) for f in forms)
+
+
+def relations(card_text: str) -> list[tuple[str, frozenset[str]]]:
+    """Each relation a card's free text states, as ``(the text before it, the forms)``: for
+    ``江城的大学生，陈默的爷爷`` one pair whose text ends with 陈默 — whose grandfather it is
+    (the caller matches the names it knows against the text's end)."""
+    body = card_text.split("\n---", 2)[-1] if card_text.startswith("---") else card_text
+    out = []
+    for m in _RELATION.finditer(body):
+        if m.start() < 2:
+            continue
+        forms: set[str] = set()
+        for form in FORMS[WORDS[m.group(1)]]:
+            forms.add(form)
+            if len(form) == 1:
+                forms.update(p + form for p in ("我", "你", "他", "她"))
+        out.append((body[max(0, m.start() - 8):m.start()], frozenset(f for f in forms if len(f) >= 2)))
+    return out
+
+
+_SHE = re.compile(r"[女她姐妹娘母妻妃婆姑嫂婶姨]")
+_HE = re.compile(r"[他男兄哥弟父爹夫爷叔伯]|之子|儿子")
+
+
+def gender_of(card_text: str, names: set[str]) -> str:
+    """``"她"`` or ``"他"`` when a card's free text speaks of its character only in one gender's
+    words (师姐, 女儿 / 师兄, 之子), else ``""``. Names (梅娘) are taken out first."""
+    body = card_text.split("\n---", 2)[-1] if card_text.startswith("---") else card_text
+    for name in sorted(names, key=len, reverse=True):
+        if len(name) >= 2 and name in body:
+            body = body.replace(name, "　")
+    she, he = bool(_SHE.search(body)), bool(_HE.search(body))
+    return "她" if she and not he else "他" if he and not she else ""
