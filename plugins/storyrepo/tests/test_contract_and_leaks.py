@@ -245,6 +245,20 @@ def test_the_labelled_drafts_through_lw_story(folder: str, missed: list[tuple[st
     assert len(result.false_alarms) == false_alarms, result.false_alarms
 
 
+def test_the_blind_set_never_falls_below_its_first_run() -> None:
+    """连续性-盲评 was written by someone who never read the checks and is never tuned on: only its
+    counts are compared (no draft, field or message of it is ever shown), against its first run."""
+    from pathlib import Path
+
+    from lw_storyrepo.checkscore import score
+
+    result = score(Path(__file__).parent / "corpus" / "连续性-盲评")
+    caught, alarms = dict(result.caught), len(result.false_alarms)
+    del result
+    assert caught.get("连贯", 0) >= 3 and caught.get("合同", 0) >= 5 and caught.get("泄密", 0) >= 0, "below its first run"
+    assert alarms <= 4, "more false alarms than its first run"
+
+
 def test_a_draft_told_in_the_first_person_is_its_point_of_view(book) -> None:
     """我 is the 视角 when the narration says 我 (outside quotes and what follows a colon): the
     contract finds 林晚 in it, and what 我 says is 林晚's (a leak)."""
