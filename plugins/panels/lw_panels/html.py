@@ -243,6 +243,14 @@ SCRIPT = r"""
     const live = document.getElementById("lw-stream");
     if (live) live.textContent += event.data;
   });
+  events.addEventListener("error", () => {
+    // a stream cut (a restart) is reopened by the browser; one refused (a changed or revoked
+    // link ended this session) is not: say why here instead of going quiet
+    if (events.readyState !== EventSource.CLOSED) return;
+    fetch(base + "state").then(r => {
+      if (!r.ok) r.json().then(j => note(j.error || r.statusText, true), () => note(r.statusText, true));
+    }, () => {});
+  });
 })();
 """.strip()
 
