@@ -492,7 +492,7 @@ def test_the_keeper_rotates_a_seat_from_the_page(browser, kernel, table_room: Pa
         assert fetch(old)[0] == 404  # the old link is dead
         assert player.evaluate("fetch(document.body.dataset.base + 'state').then(r => r.status)") == 401
         # the open page says so by itself once its live stream is refused, before anyone acts
-        player.locator("#lw-note.bad", has_text="session has ended").wait_for(timeout=20000)
+        player.locator("#lw-note.bad", has_text="这个页面的会话已结束").wait_for(timeout=20000)  # in p1's language
         again = open_page(browser, new)  # the new one works
         assert again.locator("body").get_attribute("data-viewer") == "p1"
         keeper.reload()
