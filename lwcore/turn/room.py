@@ -457,7 +457,8 @@ def _pack(kernel: Kernel, system: str, where: Path) -> RuleSystem:
     engine = engine_for(kernel)
     system_id = engine.find(system)
     if system_id is None:
-        raise LwError(f"rule system {system!r} is not installed (no rulepack answers to it)", file=where,
+        raise LwError(f"rule system {system!r} is not installed (no rulepack answers to it; a pack's rule "
+                      "system comes with lw pack install, lw rulepack list shows those installed)", file=where,
                       expected="one of: " + (", ".join(engine.ids()) or "(no rulepacks installed)"))
     return engine.rule_system(system_id)
 

@@ -90,6 +90,7 @@ button{font:inherit;padding:.3rem .8rem;border:1px solid var(--accent);backgroun
 .lw-story .edited{color:var(--muted);font-size:.85em;font-style:normal}
 .lw-controls .row{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:.3rem 0}
 .lw-controls input{width:5rem;font:inherit;padding:.2rem}
+.lw-seats input{width:16rem;max-width:100%}
 .lw-controls textarea{width:100%;min-height:3rem;font:inherit;padding:.3rem}
 .lw-controls ol{margin:.2rem 0;padding-left:1.4rem}
 .lw-controls li.chosen{font-weight:600}
@@ -242,6 +243,14 @@ SCRIPT = r"""
   events.addEventListener("delta", (event) => {
     const live = document.getElementById("lw-stream");
     if (live) live.textContent += event.data;
+  });
+  events.addEventListener("error", () => {
+    // a stream cut (a restart) is reopened by the browser; one refused (a changed or revoked
+    // link ended this session) is not: say why here instead of going quiet
+    if (events.readyState !== EventSource.CLOSED) return;
+    fetch(base + "state").then(r => {
+      if (!r.ok) r.json().then(j => note(j.error || r.statusText, true), () => note(r.statusText, true));
+    }, () => {});
   });
 })();
 """.strip()

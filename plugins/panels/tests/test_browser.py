@@ -481,6 +481,8 @@ def test_the_keeper_rotates_a_seat_from_the_page(browser, kernel, table_room: Pa
         player = open_page(browser, old)
         keeper = open_page(browser, served.link("kp"))
         assert player.locator("[data-seat]").count() == 0  # a player never sees the seats' controls
+        width = "e => e.getBoundingClientRect().width"  # the new player's name box shows its placeholder whole
+        assert keeper.locator("#lw-seat-name").evaluate(width) > 2 * keeper.locator("#lw-rewind-turn").evaluate(width)
         keeper.click("#lw-seats [data-seat='rotate'][data-member='p1']")
         shown = keeper.locator("#lw-seat-link")
         shown.filter(has_text="/t/").wait_for(timeout=20000)
@@ -491,6 +493,8 @@ def test_the_keeper_rotates_a_seat_from_the_page(browser, kernel, table_room: Pa
 
         assert fetch(old)[0] == 404  # the old link is dead
         assert player.evaluate("fetch(document.body.dataset.base + 'state').then(r => r.status)") == 401
+        # the open page says so by itself once its live stream is refused, before anyone acts
+        player.locator("#lw-note.bad", has_text="这个页面的会话已结束").wait_for(timeout=20000)  # in p1's language
         again = open_page(browser, new)  # the new one works
         assert again.locator("body").get_attribute("data-viewer") == "p1"
         keeper.reload()

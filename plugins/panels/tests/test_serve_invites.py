@@ -138,7 +138,9 @@ def test_rotate_revoke_and_add_on_a_running_table(tmp_path: Path, kernel, table_
         assert fetch(server.link("p1"))[0] == 404  # the old link is dead ...
         assert fetch(f"{server.origin}/s/p1/state", jar=jar)[0] == 401  # ... and its session
         status, _, body = fetch(f"{server.origin}/s/p1/", jar=jar)  # the page says what to do next
-        assert status == 401 and "ask them for your seat&#x27;s link" in body.decode("utf-8"), body
+        # in the language of p1's page (the room's, Chinese), a sentence ended once
+        assert status == 401 and "<p>这个页面的会话已结束：" in body.decode("utf-8"), body
+        assert body.decode("utf-8").endswith("请向守秘人要你座位的链接）。</p>"), body
         assert ended.wait(10) and found[0] == "200"  # and its open event stream, within a second or so
         assert fetch(new)[0] == 200
 

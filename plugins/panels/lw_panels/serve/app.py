@@ -440,12 +440,17 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
         # a session whose link changed is refused, not deleted here (no write on the event loop):
         # rotating or revoking forgets it, and an expired one goes at the store's next write
         if session is None or slug(session.member) != params.get("seat") or not invites.valid(session.member, session.invite):
-            raise _Refusal(401, "this page's session has ended: open your seat's link again (if the keeper "
-                                "changed or revoked it, ask them for your seat's link)")
+            raise _Refusal(401, told(params.get("seat"), "serve.session_ended"))
         seat = table.seat(session.member)
         if seat is None:
-            raise _Refusal(401, "this seat is no longer in the room")
+            raise _Refusal(401, told(params.get("seat"), "serve.seat_gone"))
         return _Access(seat, f"{prefix}/s/{slug(seat.member)}/", session.invite, invites)
+
+    def told(path_seat: str | None, message: str) -> str:
+        """``message`` in the language of the seat whose page a refused request came from (its
+        path names it), else the catalogue's default."""
+        owner = next((s for member, s in list(table.seats.items()) if slug(member) == path_seat), None)
+        return MESSAGES.bind(owner.locale if owner is not None else None)(message)
 
     def bases(seat: Seat) -> tuple[str, str]:
         """Where ``seat``'s pictures and frames are, for every way of reaching it: pictures under
@@ -825,8 +830,10 @@ NO_SEAT = ("this link opens no seat: the keeper changed or revoked it, or it was
 
 def _refusal_page(refusal: _Refusal) -> HTMLResponse:
     """A refusal as the small page a browser shows (a seat's link or page opened by a person)."""
+    said = str(refusal)
+    said = said if said.endswith((".", "。", "!", "！", "?", "？")) else said + "."  # a sentence, ended once
     return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
-                        f"<p>{html.escape(str(refusal).rstrip('.'))}.</p>", status_code=refusal.status,
+                        f"<p>{html.escape(said)}</p>", status_code=refusal.status,
                         headers={**_SAFE, "Content-Security-Policy": "default-src 'none'",
                                  **({"Retry-After": refusal.retry} if refusal.retry else {})})
 

@@ -367,9 +367,9 @@ class Table:
         _keeper_only(seat)
         cancel = self._cancel
         if cancel is None:
-            return Outcome("no turn is waiting for the model", False)
+            return Outcome(MESSAGES.bind(seat.locale)("serve.control_idle"), False)
         cancel.set()
-        return Outcome("the turn in flight was stopped: nothing of it is saved", False)
+        return Outcome(MESSAGES.bind(seat.locale)("serve.control_stopped"), False)
 
     def control(self, seat: Seat, data: Mapping[str, Any], deadline: Deadline | None = None) -> Future[Outcome]:
         """Queue one of the keeper's controls (``data``: ``{"action": "regenerate" | "rewind"
@@ -401,7 +401,7 @@ class Table:
             raise seat.error(exc) from None
 
     def _control(self, seat: Seat, action: str, data: Mapping[str, Any], deadline: Deadline) -> Outcome:
-        kernel, by = self.kernel, seat.member
+        kernel, by, t = self.kernel, seat.member, MESSAGES.bind(seat.locale)
         if action == "regenerate":
             applied = controls.regenerate(kernel, self.path, lambda room, said, actor: self._play(
                 room, said, actor, deadline, seat), by=by)
@@ -410,16 +410,16 @@ class Table:
             if data.get("turn") is None:
                 raise LwError("say which turn to go back before", code="invalid")
             controls.rewind(kernel, self.path, int(data["turn"]), by=by)
-            text = f"rewound to before turn {data['turn']}"
+            text = t("serve.control_rewound", turn=int(data["turn"]))
             self.ui, self.staged = [], []  # the last turn's hook blocks belong to a turn that is gone
         elif action == "edit":
             done = controls.edit(kernel, self.path, data.get("turn"), str(data.get("text") or ""), by=by)
-            text = f"turn {done}'s narration replaced"
+            text = t("serve.control_edited", turn=done)
         else:
             if data.get("number") is None:
                 raise LwError("say which reply to choose", code="invalid")
             controls.choose(kernel, self.path, int(data["number"]), by=by)
-            text = f"reply {data['number']} chosen"
+            text = t("serve.control_chosen", number=int(data["number"]))
             self.staged = []  # staged for the reply that was replaced (the history keeps the chosen one's)
         self.version += 1
         return Outcome(text, True)
