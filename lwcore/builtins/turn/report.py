@@ -272,8 +272,8 @@ def print_turn(compiled: CompiledTurn, applied: AppliedReply | None, *, payload:
     if payload:
         out.print(plain(json_safe(json.dumps(compiled.request, ensure_ascii=False, indent=2))), soft_wrap=True)
     if applied is None:
-        out.print(Text("compiled only: --reply FILE or --endpoint URL applies a model's answer "
-                       "(--payload prints the whole request)", style="dim"))
+        out.print(Text("compiled only, nothing sent: --dry-run, or no model (a profile: in room.yaml, --profile NAME, "
+                       "--endpoint URL or --reply FILE gives one); --payload prints the whole request", style="dim"))
         return
     out.print(applied_panel(applied))
     out.print(views_panel(room))
