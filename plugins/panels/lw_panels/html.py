@@ -192,6 +192,8 @@ SCRIPT = r"""
     }
     const seat = event.target.closest("[data-seat]");
     if (seat) {
+      // rotating or revoking ends a player's link and sessions: one mis-click must not do it
+      if (seat.dataset.ask && !window.confirm(seat.dataset.ask)) return;
       // a new link is in this answer only, shown here once, to the keeper who asked
       const data = {action: seat.dataset.seat};
       if (seat.dataset.member) data.member = seat.dataset.member;
@@ -573,8 +575,8 @@ def controls_html(view: Mapping[str, Any]) -> str:
 
 def seats_html(view: Mapping[str, Any]) -> str:
     """The keeper's seats (only a keeper's view has ``seats``): each member, the state of their
-    link, a button for a new link and one to revoke it (not on the keeper's own seat), and a
-    box to add a player. Links themselves are never in a view."""
+    link, a button for a new link and one to revoke it (not on the keeper's own seat; each asks
+    the keeper first, since it ends that player's link and sessions), and a box to add a player. Links themselves are never in a view."""
     seats = view.get("seats")
     if not seats:
         return ""
@@ -583,8 +585,10 @@ def seats_html(view: Mapping[str, Any]) -> str:
     for seat in seats:
         state = t({"made": "html.seat_link_made", "revoked": "html.seat_revoked"}.get(seat["link"], "html.seat_no_link"))
         buttons = "" if seat.get("self") else (
-            f'<button type="button" data-seat="rotate" data-member="{_e(seat["member"])}">{_e(t("html.seat_rotate"))}</button>'
-            f'<button type="button" data-seat="revoke" data-member="{_e(seat["member"])}">{_e(t("html.seat_revoke"))}</button>')
+            f'<button type="button" data-seat="rotate" data-member="{_e(seat["member"])}" '
+            f'data-ask="{_e(t("html.seat_rotate_ask", name=seat["name"]))}">{_e(t("html.seat_rotate"))}</button>'
+            f'<button type="button" data-seat="revoke" data-member="{_e(seat["member"])}" '
+            f'data-ask="{_e(t("html.seat_revoke_ask", name=seat["name"]))}">{_e(t("html.seat_revoke"))}</button>')
         rows.append(f'<li data-member="{_e(seat["member"])}">{_e(seat["name"])} <small>({_e(seat["member"])})</small> '
                     f'<span class="state">{_e(state)}</span> {buttons}</li>')
     return (f'<ul>{"".join(rows)}</ul><div class="row"><input id="lw-seat-name" maxlength="80" '

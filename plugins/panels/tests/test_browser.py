@@ -483,14 +483,26 @@ def test_the_keeper_rotates_a_seat_from_the_page(browser, kernel, table_room: Pa
         assert player.locator("[data-seat]").count() == 0  # a player never sees the seats' controls
         width = "e => e.getBoundingClientRect().width"  # the new player's name box shows its placeholder whole
         assert keeper.locator("#lw-seat-name").evaluate(width) > 2 * keeper.locator("#lw-rewind-turn").evaluate(width)
+        asked: list[str] = []
+
+        def answer(dialog, accept: bool) -> None:  # noqa: ANN001
+            asked.append(dialog.message)
+            dialog.accept() if accept else dialog.dismiss()
+
+        # the button asks first: a keeper who says no changes nothing
+        keeper.once("dialog", lambda dialog: answer(dialog, False))
+        keeper.click("#lw-seats [data-seat='rotate'][data-member='p1']")
+        assert asked and "林晓" in asked[0], asked
+        from panels_testkit import fetch
+
+        assert fetch(old)[0] in (200, 303)  # the old link still works
+        keeper.once("dialog", lambda dialog: answer(dialog, True))
         keeper.click("#lw-seats [data-seat='rotate'][data-member='p1']")
         shown = keeper.locator("#lw-seat-link")
         shown.filter(has_text="/t/").wait_for(timeout=20000)
         new = shown.inner_text().strip()
         assert new.startswith(served.origin + "/t/") and new != old
         assert "bad" not in (keeper.locator("#lw-note").get_attribute("class") or "")
-        from panels_testkit import fetch
-
         assert fetch(old)[0] == 404  # the old link is dead
         assert player.evaluate("fetch(document.body.dataset.base + 'state').then(r => r.status)") == 401
         # the open page says so by itself once its live stream is refused, before anyone acts
