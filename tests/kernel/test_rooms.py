@@ -215,3 +215,29 @@ def test_rename_and_archive_touch_only_the_data_dirs_rooms(tmp_path: Path) -> No
     assert (here / "spare").is_dir() and not (home / "rooms" / "stolen").exists()
     newline = lw(home, "room", "create", "x\n", "--system", "coc7")
     assert newline.returncode == 1 and not any(p.name.startswith("x") for p in (home / "rooms").iterdir())
+
+
+def test_lw_room_profile_names_the_profile_a_room_plays_on(tmp_path: Path) -> None:
+    """``lw room profile ROOM NAME`` writes the room's ``profile:`` (a data-dir profile or a
+    preset, checked first: an unknown name changes nothing), shows it, and ``--none`` drops it;
+    ``lw turn ROOM --dry-run`` then compiles for that profile's protocol."""
+    home = tmp_path / "home"
+    assert lw(home, "room", "create", "harbor", "--example", "fog-harbor").returncode == 0
+    room = home / "rooms" / "harbor"
+    assert "no profile" in lw(home, "room", "profile", "harbor").stdout
+    before = tree(room)
+    missing = lw(home, "room", "profile", "harbor", "nowhere")
+    assert missing.returncode == 1 and "no provider profile named 'nowhere'" in missing.stderr
+    assert tree(room) == before
+    added = lw(home, "provider", "add", "local", "--protocol", "chat_completions", "--endpoint",
+               "http://127.0.0.1:9/v1/chat/completions", "--model", "m", "--no-key")
+    assert added.returncode == 0, added.stderr
+    assert lw(home, "room", "profile", "harbor", "local").returncode == 0
+    assert lw(home, "room", "profile", "harbor").stdout.strip() == "local"
+    assert "profile: local" in (room / "room.yaml").read_text(encoding="utf-8")
+    dry = lw(home, "turn", "harbor", "--say", "我看看四周。", "--dry-run", "--payload")
+    assert dry.returncode == 0 and '"messages"' in dry.stdout, dry.stderr  # chat completions' shape
+    both = lw(home, "room", "profile", "harbor", "local", "--none")
+    assert both.returncode == 1 and "not both" in both.stderr
+    assert lw(home, "room", "profile", "harbor", "--none").returncode == 0
+    assert "no profile" in lw(home, "room", "profile", "harbor").stdout

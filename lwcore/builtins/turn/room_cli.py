@@ -38,6 +38,7 @@ def room() -> None:
     lw room create NAME --system SYSTEM --module ID
                                                 ... playing an installed pack's module
     lw room rename OLD NEW | archive NAME | restore NAME
+    lw room profile ROOM [PROFILE | --none]     the provider profile the room plays on
     lw room rewind ROOM --to N | edit ROOM [--turn N] TEXT | alternatives ROOM | choose ROOM N
                                                 the keeper's message controls (regenerate:
                                                 lw turn ROOM --regenerate)
@@ -203,6 +204,37 @@ def restore_command(ctx: click.Context, name: str) -> None:
 
     path = restore_room(state(ctx).kernel.data_dir, name)
     click.echo(f"restored {name} ({path})")
+
+
+@room.command("profile")
+@click.argument("folder", metavar="ROOM", type=ROOM)
+@click.argument("name", required=False)
+@click.option("--none", "clear", is_flag=True, help="The room names no profile any more.")
+@click.pass_context
+def profile_cmd(ctx: click.Context, folder: Path, name: str | None, clear: bool) -> None:
+    """Show or set the provider profile ROOM plays on (its room.yaml's profile:): a profile of
+    the data dir or a plugin's preset (lw provider list). lw turn ROOM --say and lw serve ROOM
+    then play on it with no further options."""
+    from lwcore import profiles
+    from lwcore.turn.room import Room, room_lock
+
+    kernel = state(ctx).kernel
+    if name is not None and clear:
+        raise LwError("name a profile or give --none, not both")
+    if name is None and not clear:
+        with room_lock(folder, shared=True):
+            current = Room.load(folder, kernel).file.profile
+        click.echo(current if current else "no profile: lw room profile ROOM NAME names one (lw provider list)")
+        return
+    if name is not None:
+        # read for showing only: an unadopted preset may be named; a turn on it says how to adopt it
+        profiles.load(kernel.data_dir, name, profiles.presets_of(kernel), to_send=False)
+    with room_lock(folder):
+        room = Room.load(folder, kernel)
+        room.file.profile = name
+        room.mark("room")
+        room.save()
+    click.echo(f"the room plays on profile {name}" if name else "the room names no profile")
 
 
 @room.command("rewind")
