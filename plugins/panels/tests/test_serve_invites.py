@@ -5,6 +5,7 @@ seat acting too fast is told to wait (an injected clock)."""
 
 from __future__ import annotations
 
+import html
 import http.client
 import http.cookiejar
 import json
@@ -391,6 +392,11 @@ def test_a_link_of_a_room_among_several_reaches_it_served_alone(kernel, table_ro
             status, headers, body = raw(wrong)  # a person opened it: a page with their next step, not JSON
             assert status == 404 and headers["content-type"].startswith("text/html"), (status, headers)
             assert "ask the keeper for your seat&#x27;s link" in body.decode("utf-8"), body
+            # no seat is known here, so the page reads in the browser's language
+            for language, said in (("zh-CN,zh;q=0.9,en;q=0.8", "请向守秘人要你座位的链接"), ("fr, zh-TW;q=0.5", "请向守秘人"),
+                                   ("de-DE", "ask the keeper"), ("x" * 5000, "ask the keeper")):
+                status, _, body = raw(wrong, headers={"Accept-Language": language})
+                assert status == 404 and said in html.unescape(body.decode("utf-8")), (language, body)
         assert Invites(table_room).revoke("p2")
         assert raw(f"{server.origin}/r/{slug(table_room.name)}/t/{seeds('p2')}/")[0] == 404  # revoked stays revoked
 

@@ -344,8 +344,8 @@ def _moved_links(tables: Mapping[str, Table]) -> list[Route]:
         prefix = lookup(params["token"], params.get("room"))
         if prefix is None:
             if not params.get("rest"):  # the link itself, opened in a browser
-                return _refusal_page(_Refusal(404, NO_SEAT))
-            raise _Refusal(404, NO_SEAT)
+                return _refusal_page(_no_seat(), request)
+            raise _no_seat()
         where = f"{prefix}/t/{params['token']}/{params.get('rest', '')}"
         query = request.url.query
         return RedirectResponse(where + (f"?{query}" if query else ""), status_code=307, headers=_SAFE)
@@ -427,7 +427,7 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
             found = invites.member_of(params["token"])
             seat = table.seat(found[0]) if found is not None else None
             if found is None or seat is None:
-                raise _Refusal(404, NO_SEAT)
+                raise _no_seat()
             return _Access(seat, f"{prefix}/t/{params['token']}/", found[1], invites)
         if "key" in params:
             for member, invite in invites.current().items():
@@ -503,7 +503,7 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
         try:
             way = access(request)
         except _Refusal as refusal:
-            return _refusal_page(refusal)
+            return _refusal_page(refusal, request)
         seat = way.seat
         session = await run(sessions.open, seat.member, way.invite)
         where = f"{prefix}/s/{slug(seat.member)}/"
@@ -828,9 +828,28 @@ NO_SEAT = ("this link opens no seat: the keeper changed or revoked it, or it was
 """Why a seat link was refused: the player's next step, nothing about which case it was."""
 
 
-def _refusal_page(refusal: _Refusal) -> HTMLResponse:
-    """A refusal as the small page a browser shows (a seat's link or page opened by a person)."""
+def _no_seat() -> _Refusal:
+    return _Refusal(404, NO_SEAT, key="serve.no_seat")
+
+
+def browser_locale(request: Request) -> str:
+    """The first language of the request's ``Accept-Language`` the panels speak (``en``
+    otherwise): for a page shown before any seat, hence any seat's language, is known."""
+    spoken = MESSAGES.languages
+    for part in request.headers.get("accept-language", "")[:256].split(","):
+        tag = part.split(";")[0].strip().lower()
+        for candidate in (tag, tag.split("-")[0]):
+            if candidate in spoken:
+                return candidate
+    return "en"
+
+
+def _refusal_page(refusal: _Refusal, request: Request | None = None) -> HTMLResponse:
+    """A refusal as the small page a browser shows (a seat's link or page opened by a person);
+    one with a catalogue ``key`` reads in the browser's language."""
     said = str(refusal)
+    if refusal.key is not None and request is not None:
+        said = MESSAGES.bind(browser_locale(request))(refusal.key)
     said = said if said.endswith((".", "。", "!", "！", "?", "？")) else said + "."  # a sentence, ended once
     return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
                         f"<p>{html.escape(said)}</p>", status_code=refusal.status,
@@ -842,8 +861,11 @@ class _Refusal(Exception):
     """An answer with ``status``; ``close``: end the connection after it (what is left of a
     refused body is not read); ``retry``: its ``Retry-After``."""
 
-    def __init__(self, status: int, message: str, *, close: bool = False, retry: str | None = None) -> None:
+    def __init__(self, status: int, message: str, *, close: bool = False, retry: str | None = None,
+                 key: str | None = None) -> None:
         super().__init__(message)
+        self.key = key
+        """The catalogue text of ``message``, for a page in the browser's language."""
         self.status = status
         self.close = close
         self.retry = retry
