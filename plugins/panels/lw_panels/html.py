@@ -418,8 +418,13 @@ def story_html(view: Mapping[str, Any]) -> str:
     parts = []
     if view.get("recap"):
         parts.append(f'<p class="lw-recap">{_e(t("html.recap"))}{_e(view["recap"])}</p>')
+    numbered = bool(view.get("keeper"))  # the keeper rewinds and edits by turn number: each turn's first line says it
+    last = None
     for line in view.get("history", ()):
         secret = f' <span class="secret">{_e(t("html.line_keeper"))}</span>' if line.get("keeper_only") else ""
+        if numbered and line.get("turn") != last:
+            last = line.get("turn")
+            parts.append(f'<p class="lw-turn" data-turn="{_e(last)}"><small>{_e(t("html.turn_number", turn=last))}</small></p>')
         if line["role"] == "player":
             who = f"<b>{_e(line.get('actor') or '')}</b>: " if line.get("actor") else ""
             parts.append(f'<p class="player-line">{who}{_e(line["text"])}{secret}</p>')

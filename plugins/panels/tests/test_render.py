@@ -161,3 +161,20 @@ def test_files_read_while_rendering_are_told_whole_only_to_the_keeper(tmp_path: 
         assert "only the keeper can see" in player.stderr and "周衡" not in player.stderr + player.stdout, fmt
     keeper = lw("panels", "render", str(room), "--as", "kp", home=home)
     assert keeper.returncode == 1 and "钟里刻着周衡的名字" in keeper.stderr
+
+
+def test_the_keepers_story_says_each_turns_number_and_a_players_does_not() -> None:
+    """The keeper rewinds and edits by turn number: on their page each turn's first line is
+    headed by its number (in their language); a player's page has no such heading."""
+    from lw_panels.html import story_html
+
+    history = [{"turn": 1, "role": "player", "actor": "林晓", "text": "我去码头。"},
+               {"turn": 1, "role": "keeper", "text": "雾很大。"},
+               {"turn": 2, "role": "event", "text": "1d100=42", "dice": True},
+               {"turn": 3, "role": "player", "actor": "Alex", "text": "I wait."}]
+    keeper = story_html({"locale": "zh", "keeper": True, "history": history})
+    assert re.findall(r'data-turn="(\d+)"', keeper) == ["1", "2", "3"] and "第 2 回合" in keeper
+    assert keeper.index('data-turn="2"') < keeper.index("1d100=42") < keeper.index('data-turn="3"')
+    assert "turn 3" in story_html({"locale": "en", "keeper": True, "history": history})
+    player = story_html({"locale": "zh", "keeper": False, "history": history})
+    assert "data-turn" not in player and "回合" not in player and "我去码头。" in player
