@@ -24,6 +24,8 @@ from typing import Any
 
 from click.testing import CliRunner
 
+from lw_storyrepo.cli import story
+
 KINDS = ("连贯", "合同", "泄密")
 """The kinds of finding scored; other checks (new names, length, repetition) are not."""
 
@@ -47,8 +49,6 @@ class _Book:
         self.runner = CliRunner()
 
     def __call__(self, *args: str, stdin: str | None = None) -> str:
-        from lw_storyrepo.cli import story
-
         result = self.runner.invoke(story, ["--locale", "zh", *args, "-C", str(self.root)], input=stdin)
         if result.exit_code != 0:
             raise RuntimeError(f"lw story {' '.join(args)}: exit {result.exit_code}\n{result.output}")
@@ -64,8 +64,6 @@ def _freeze(lw: _Book, contract: list[str]) -> None:
 
 def _base_book(folder: Path, work: Path) -> Path:
     labels = json.loads((folder / "标注.json").read_text(encoding="utf-8"))["书"]
-    from lw_storyrepo.cli import story
-
     root = work / "书"
     out = CliRunner().invoke(story, ["--locale", "zh", "init", str(root), "--书名", "评估", "--类型", "玄幻",
                                      "--每章目标字数", str(labels.get("每章目标字数", 3000))])

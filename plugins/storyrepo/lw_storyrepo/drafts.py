@@ -20,6 +20,7 @@ from lw_storyrepo.dialect import quick_meta
 from lw_storyrepo.repair import check_document, fix_document
 from lw_storyrepo.notices import file_named, note
 from lw_storyrepo.repo import StoryRepo, as_list, new_doc
+from lw_storyrepo.volumes import check_deadline
 from lw_storyrepo.workspace import LENSES, drop_reviews, load_state, remove, require_state, save_state, write
 
 DRAFT_FIELDS = (
@@ -141,6 +142,7 @@ def draft_promise(repo: StoryRepo, title: str, type: str, strength: str, plan: s
         raise LwError("开新承诺必须有兑付计划")
     if strength == "高" and not (deadline or "").strip():
         raise LwError("强度为高的承诺必须填兑付期限")
+    check_deadline(deadline)
     return _draft_item(repo, L.新承诺, "P", title, {"类型": type, "强度": strength, "兑付期限": deadline or None},
                        f"## 描述\n{description}\n\n## 兑付计划\n{plan}\n\n## 履历\n")
 

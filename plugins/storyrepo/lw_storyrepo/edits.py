@@ -21,6 +21,7 @@ from lw_storyrepo.markdown import append_history, append_row, replace_row, secti
 from lw_storyrepo.notices import file_named
 from lw_storyrepo.repo import StoryRepo, as_int, as_list, new_doc
 from lw_storyrepo.settle import sync_aliases
+from lw_storyrepo.volumes import check_deadline
 
 
 def _commit(repo: StoryRepo, changes: dict[str, bytes | None], message: str) -> dict[str, Any]:
@@ -58,6 +59,7 @@ def _promise_fields(type: str, strength: str, plan: str, deadline: str | None) -
         raise LwError("开新承诺必须有兑付计划")
     if strength == "高" and not (deadline or "").strip():
         raise LwError("强度为高的承诺必须填兑付期限", expected="第7卷 或 第200章")
+    check_deadline(deadline)
 
 
 def create_promise(repo: StoryRepo, title: str, type: str, strength: str, plan: str, description: str = "",
@@ -83,6 +85,8 @@ def set_promise(repo: StoryRepo, pid: str, field: str, value: str) -> dict[str, 
         raise LwError(f"强度「{value}」不对", expected="高|中|低")
     item = repo.promise(pid)
     doc = repo.load_doc(item.path)
+    if field == "兑付期限":
+        check_deadline(value)
     doc.set(field, typed(field, int, value, f"{pid}.{field}={value}") if field == "最后推进章" else value)
     if str(doc.get("强度")) == "高" and not doc.get("兑付期限"):
         raise LwError("强度为高的承诺必须有兑付期限")

@@ -25,7 +25,7 @@ from lw_storyrepo.dialect import parse_doc
 from lw_storyrepo.markdown import section, set_section
 from lw_storyrepo.notices import file_named
 from lw_storyrepo.repo import Item, StoryRepo, as_int, new_doc
-from lw_storyrepo.volumes import Volumes, volume_closed
+from lw_storyrepo.volumes import Volumes, check_deadline, volume_closed
 from lw_storyrepo.workspace import kept_workspace, remove, write
 
 CANDIDATES = "伏笔机会（勾选 = 生成承诺文件）"
@@ -148,6 +148,7 @@ def propose_candidates(repo: StoryRepo, items: list[dict[str, Any]]) -> list[str
                           expected="原样引用总纲里的一句远期节点")
         if item.get("strength") == "高" and not item.get("deadline"):
             raise LwError(f"候选「{item.get('title')}」强度为高，必须有兑付期限")
+        check_deadline(str(item.get("deadline") or "") or None)
         if item.get("type") not in L.PROMISE_TYPES or item.get("strength") not in L.STRENGTHS:
             raise LwError(f"候选「{item.get('title')}」的类型或强度不对",
                           expected=f"类型 {'|'.join(L.PROMISE_TYPES)}，强度 高|中|低")

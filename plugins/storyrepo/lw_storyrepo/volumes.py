@@ -73,6 +73,17 @@ def draft_volume(repo: StoryRepo, value: Any) -> int:
     return volume
 
 
+
+DEADLINE = re.compile(r"第?\s*([1-9]\d*)\s*[卷章]?")
+"""A promise's 兑付期限 as an author writes it: 第7卷, 第200章, or a chapter number (from 1)."""
+
+
+def check_deadline(value: str | None) -> None:
+    """Refuse a 兑付期限 that names no volume or chapter (``-1``, ``0``, ``下卷``): it would be
+    read as some other chapter, or as none, without a word."""
+    if value is not None and value.strip() and not DEADLINE.fullmatch(value.strip()):
+        raise LwError(f"兑付期限「{value}」看不懂", expected="第7卷、第200章 或 200（从 1 起）")
+
 class Volumes:
     """Settled chapters' volumes, read lazily from the last chapter backwards."""
 

@@ -16,6 +16,8 @@ the ``lw`` executable in a subprocess where a process has to die).
 
 from __future__ import annotations
 
+import re
+
 import os
 import signal
 import subprocess
@@ -263,13 +265,28 @@ def test_a_retcon_of_the_title_alone_renames_the_summary_heading(book: StoryRepo
 
 
 def test_the_volume_audit_flags_a_late_payoff(book: StoryRepo) -> None:
-    lw(book, "promise", "set", "P-002", "兑付期限", "第0章")
+    # a deadline before the first chapter, written by hand (lw story refuses one that names no chapter)
+    path = next(book.p("大纲/承诺").glob("P-002-*.md"))
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"兑付期限: .*\n", "兑付期限: 第0章\n", text) if "兑付期限:" in text else text.replace("---\n", "---\n兑付期限: 第0章\n", 1)
+    path.write_text(text, encoding="utf-8")
+    book.git.commit_paths([str(path.relative_to(book.root))], "fix(承诺): P-002 期限\n")
     draft = DRAFT.replace("推进承诺:\n  - P-001\n", "推进承诺:\n  - P-001\n兑付承诺:\n  - P-002\n")
     to_reviewed(book, draft)
     lw(book, "accept")
     lw(book, "vol")
     audit = book.p(L.卷复盘).read_text(encoding="utf-8")
     assert "## 迟兑付（1）\n- P-002 旧约（期限第 0 章，第 1 章才兑付，迟 1 章）\n" in audit, audit
+
+
+def test_a_deadline_that_names_no_chapter_is_refused(book: StoryRepo) -> None:
+    """兑付期限 -1 / 0 / 下卷 would be read as some other chapter or as none: refused, nothing written."""
+    head = book.git.out("rev-parse", "HEAD")
+    for wrong in ("-1", "0", "下卷", "第0章"):
+        refused = lw(book, "promise", "set", "P-002", "兑付期限", wrong, ok=False)
+        assert "兑付期限" in refused and "看不懂" in refused, refused
+    assert book.git.out("rev-parse", "HEAD") == head
+    lw(book, "promise", "set", "P-002", "兑付期限", "第3卷")
 
 
 # --- a tracked workspace ----------------------------------------------------------------------------------------
