@@ -132,6 +132,7 @@ SCRIPT = r"""
   const frames = () => Array.from(document.querySelectorAll("iframe.lw-frame"));
   let frameState = {};
   let pending = null;  // a scripted panel's intent the viewer has not confirmed yet
+  let asking = false;  // a panel's intent is on its way (or its confirmed words are)
   const sendFrame = (frame) => {
     const state = frameState[frame.dataset.panel];
     if (state && frame.contentWindow) frame.contentWindow.postMessage({type: "lw-state", ...state}, "*");
@@ -167,14 +168,20 @@ SCRIPT = r"""
       // only just after the viewer clicked or typed (in the frame: activation reaches its page too);
       // a script sending on its own acts for nobody
       if (navigator.userActivation && !navigator.userActivation.isActive) return;
+      // one at a time: while one is on its way or its words wait in the box, a frame's others are
+      // dropped -- the viewer's press on Send activates the page, and an answer arriving before
+      // the click would otherwise put other words in the box, and in what Send sends
+      if (asking || pending) return;
+      asking = true;
       const intent = {panel: frame.dataset.panel, kind: String(data.kind), value: String(data.value)};
       post("intent", intent).then(r => {
+        asking = false;
         if (typeof r.confirm !== "string") { note(r.text); return; }
         // a scripted panel's words: said only once the viewer has read them and clicked here, on the page
         pending = intent;
         document.getElementById("lw-confirm-text").textContent = r.confirm;
         document.getElementById("lw-confirm").hidden = false;
-      }, e => note(e.message, true));
+      }, e => { asking = false; note(e.message, true); });
     }
   });
   document.addEventListener("click", (event) => {
@@ -185,7 +192,9 @@ SCRIPT = r"""
       document.getElementById("lw-confirm").hidden = true;
       if (intent && confirm.dataset.confirm === "send") {
         note("…");
-        post("intent", {...intent, confirmed: true}).then(r => note(r.text), e => note(e.message, true));
+        asking = true;
+        post("intent", {...intent, confirmed: true}).then(r => { asking = false; note(r.text); },
+                                                          e => { asking = false; note(e.message, true); });
       }
       return;
     }
