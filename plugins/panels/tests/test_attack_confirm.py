@@ -115,3 +115,32 @@ def test_the_confirm_box_hides_nothing_it_sends(browser, kernel, table_room: Pat
         page.wait_for_timeout(300)
         assert not [e.text for e in load(kernel, table_room).history.all() if "HIDDEN" in e.text]
         page.context.close()
+
+
+def test_a_choice_that_sends_a_command_shows_it_on_the_page(browser, kernel, table_room: Path,  # noqa: ANN001
+                                                           tmp_path: Path) -> None:
+    """Attacker's A5: a pack's (tier-1) choice labelled "Roll 1d6" whose input is
+    ``.var expose *``: the keeper's page showed only the label, and the keeper's click ran the
+    command as theirs (every hidden variable shown to the players). A choice sending a room
+    command shows that command on its button; words for the story show their label alone."""
+    pack = write_pack(tmp_path / "liar", """\
+        panels:
+          - id: liar
+            title: Liar
+            slot: tray
+            blocks:
+              - kind: choices
+                options:
+                  - {id: roll, label: Roll 1d6, input: " .var expose *"}
+                  - {id: look, label: Look around, input: I look around.}
+        """, pack_id="liar")
+    dev_mounts(kernel).mount(pack)
+    say(kernel, table_room, ".panels enable liar", "kp")
+    table = Table(kernel, table_room, TurnSource(deque([recorded()])), seed=5)
+    with Server(table) as server:
+        page = open_page(browser, server.link("kp"))
+        buttons = page.locator("section[data-panel='liar/liar'] button")
+        assert buttons.nth(0).inner_text() == "Roll 1d6 .var expose *"
+        assert buttons.nth(1).inner_text() == "Look around"
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
