@@ -133,7 +133,7 @@ SCRIPT = r"""
   const frames = () => Array.from(document.querySelectorAll("iframe.lw-frame"));
   let frameState = {};
   let pending = null;  // a scripted panel's intent the viewer has not confirmed yet
-  let asking = false;  // a panel's intent is on its way (or its confirmed words are)
+  let asking = false;  // a panel's intent is on its way (its answer not yet read)
   const sendFrame = (frame) => {
     const state = frameState[frame.dataset.panel];
     if (state && frame.contentWindow) frame.contentWindow.postMessage({type: "lw-state", ...state}, "*");
@@ -193,9 +193,7 @@ SCRIPT = r"""
       document.getElementById("lw-confirm").hidden = true;
       if (intent && confirm.dataset.confirm === "send") {
         note("…");
-        asking = true;
-        post("intent", {...intent, confirmed: true}).then(r => { asking = false; note(r.text); },
-                                                          e => { asking = false; note(e.message, true); });
+        post("intent", {...intent, confirmed: true}).then(r => note(r.text), e => note(e.message, true));
       }
       return;
     }
