@@ -171,7 +171,7 @@ def test_a_frame_cannot_carry_its_address_away_by_navigating(browser, kernel, ta
             page.wait_for_timeout(2500)
             assert sink.hits == []
             page.goto(sink.url + "/control")  # the sink does hear this browser
-            assert sink.hits == ["/control"]
+            assert "/control" in sink.hits and not [h for h in sink.hits if h.startswith("/nav")]
             page.context.close()
     finally:
         sink.close()
