@@ -13,6 +13,9 @@ to every seat, placed in the model's prompt and rendered to HTML, so it must be 
 - no bidirectional embedding, override or isolate controls (U+202A-U+202E, U+2066-U+2069):
   they reorder how the text *around* them is displayed on every seat (the marks U+200E/U+200F
   that right-to-left writers use are fine);
+- no tag characters (U+E0000-U+E007F): every seat draws them as nothing, yet a model reads the
+  ASCII they spell -- words hidden from the other players and the keeper's review (their one
+  other use, the subdivision flags of emoji, cannot be said);
 - at most :data:`MAX_SAID_BYTES` bytes as UTF-8.
 
 A refusal is an :class:`~lwcore.errors.LwError` (code ``invalid``) naming the first bad code
@@ -31,7 +34,8 @@ MAX_SAID_BYTES = 64 * 1024
 """The most a member may say in one line, as UTF-8 (a room's history line holds it whole)."""
 
 _BMP = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069\ufdd0-\ufdef\ufffe\uffff"
-_ASTRAL = "".join(f"{chr(plane * 0x10000 + 0xFFFE)}-{chr(plane * 0x10000 + 0xFFFF)}" for plane in range(1, 17))
+_ASTRAL = "\U000e0000-\U000e007f" + "".join(f"{chr(plane * 0x10000 + 0xFFFE)}-{chr(plane * 0x10000 + 0xFFFF)}"
+                                              for plane in range(1, 17))
 NOT_TEXT = re.compile(f"[{_BMP}{_ASTRAL}]")
 """Every code point :func:`check_said` refuses (see the module docstring). Searching with it is
 slow (the astral ranges); :func:`find_not_text` and :func:`has_not_text` are the fast ways."""
@@ -71,6 +75,8 @@ def describe(char: str) -> str:
         what = "a lone surrogate"
     elif 0x202A <= code <= 0x2069:
         what = "a bidirectional control"
+    elif 0xE0000 <= code <= 0xE007F:
+        what = "a tag character, drawn as nothing"
     else:
         what = "a noncharacter"
     return f"U+{code:04X} ({what})"

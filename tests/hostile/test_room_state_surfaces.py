@@ -133,6 +133,53 @@ def test_a_player_seat_gets_a_503_without_a_server_path_for_each_hostile_invites
         assert fetch(link + "state")[0] == 200  # the table plays on once the file is whole again
 
 
+def test_a_seat_link_gets_a_503_page_for_each_hostile_sessions_file(tmp_path: Path) -> None:
+    """Attacker's A4: opening a seat's link while ``.lw/sessions.json`` cannot be read or
+    written answered 500 Internal Server Error, a traceback in the server's log; now a 503 page
+    saying what to do, no server path; a page's request with a cookie is refused the same way."""
+    pytest.importorskip("starlette", reason="lw serve needs the serve extra")
+    sys.path.insert(0, str(PANELS_TESTS))
+    import http.client
+    from urllib.parse import urlsplit
+
+    from panels_testkit import Server, fetch
+
+    from lw_panels.serve.table import Table, TurnSource
+    from lwcore.kernel import Kernel
+
+    def opened(url: str) -> tuple[int, bytes]:
+        parts = urlsplit(url)
+        conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+        try:
+            conn.request("GET", parts.path)
+            response = conn.getresponse()
+            return response.status, response.read()
+        finally:
+            conn.close()
+
+    room, home = room_copy(tmp_path)
+    target = room / ".lw" / "sessions.json"
+    table = Table(Kernel(data_dir=home, env={}), room, TurnSource(deque()), seed=5,
+                  token=lambda member: f"seat-{member}-0123456789abcdef")
+    with Server(table) as server:
+        link = server.link("p1")
+        origin = f"{urlsplit(link).scheme}://{urlsplit(link).netloc}"
+        for case in sorted(HOSTILE):
+            if os.path.lexists(target):
+                target.unlink()
+            HOSTILE[case](target)
+            status, body = opened(link)
+            assert status == 503 and b"tell the keeper" in body, (case, status, body[:300])
+            assert str(tmp_path).encode() not in body and b"Traceback" not in body, (case, body[:300])
+            status, _, body = fetch(origin + "/s/p1/state", headers={"Cookie": "lw_seat=x"})
+            assert status == 503 and str(tmp_path).encode() not in body, (case, status, body[:300])
+            if target.is_dir() and not target.is_symlink():
+                target.rmdir()
+            else:
+                target.unlink()
+        assert opened(link)[0] == 303  # a session again once the file can be made
+
+
 # --- the held rewind record -------------------------------------------------------------------
 
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from lw_panels.compile import Drawn, Shared, shown
 from lw_panels.messages import MESSAGES
-from lwcore.api import NOT_TEXT, has_not_text
+from lwcore.api import NOT_TEXT, has_not_text, is_command
 
 FRAME_SANDBOX = "allow-scripts"
 """The sandbox of a tier-2 frame: scripts run, nothing else (no same origin, no forms, no
@@ -99,6 +99,7 @@ button{font:inherit;padding:.3rem .8rem;border:1px solid var(--accent);backgroun
 .lw-pregens .blurb{color:var(--muted);font-size:.9em}
 .lw-link{word-break:break-all;font-family:monospace}
 .lw-link:empty{display:none}
+.lw-choices code.lw-cmd{font-size:.85em;opacity:.8}
 .lw-confirm{border:1px solid var(--warn);border-radius:4px;padding:.4rem .6rem;margin-top:.4rem}
 .lw-confirm blockquote{margin:.3rem 0;white-space:pre-wrap}
 .lw-stream{white-space:pre-wrap;font-style:italic;color:var(--muted)}
@@ -133,6 +134,7 @@ SCRIPT = r"""
   const frames = () => Array.from(document.querySelectorAll("iframe.lw-frame"));
   let frameState = {};
   let pending = null;  // a scripted panel's intent the viewer has not confirmed yet
+  let asking = false;  // a panel's intent is on its way (its answer not yet read)
   const sendFrame = (frame) => {
     const state = frameState[frame.dataset.panel];
     if (state && frame.contentWindow) frame.contentWindow.postMessage({type: "lw-state", ...state}, "*");
@@ -168,14 +170,20 @@ SCRIPT = r"""
       // only just after the viewer clicked or typed (in the frame: activation reaches its page too);
       // a script sending on its own acts for nobody
       if (navigator.userActivation && !navigator.userActivation.isActive) return;
+      // one at a time: while one is on its way or its words wait in the box, a frame's others are
+      // dropped -- the viewer's press on Send activates the page, and an answer arriving before
+      // the click would otherwise put other words in the box, and in what Send sends
+      if (asking || pending) return;
+      asking = true;
       const intent = {panel: frame.dataset.panel, kind: String(data.kind), value: String(data.value)};
       post("intent", intent).then(r => {
+        asking = false;
         if (typeof r.confirm !== "string") { note(r.text); return; }
         // a scripted panel's words: said only once the viewer has read them and clicked here, on the page
         pending = intent;
         document.getElementById("lw-confirm-text").textContent = r.confirm;
         document.getElementById("lw-confirm").hidden = false;
-      }, e => note(e.message, true));
+      }, e => { asking = false; note(e.message, true); });
     }
   });
   document.addEventListener("click", (event) => {
@@ -327,9 +335,13 @@ def _divider(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
 def _choices(block: Mapping[str, Any], panel: Mapping[str, Any]) -> str:
     target = _e(panel.get("id") or "") if panel.get("kind") == "panel" else ""
     prompt = f'<div class="prompt">{_e(block["prompt"])}</div>' if block.get("prompt") else ""
+    # a choice that sends a room command shows it (a label is the author's word for it: "Roll 1d6"
+    # could send ".var expose *", and on the keeper's page it would run as the keeper's)
     buttons = "".join(
         f'<button type="button" data-intent="choice" data-panel="{target}" data-value="{_e(o["input"])}">'
-        f'{_e(o["label"])}</button>' for o in block["options"])
+        f'{_e(o["label"])}'
+        + (f' <code class="lw-cmd">{_e(o["input"].strip())}</code>' if is_command(o["input"].strip()) else "")
+        + '</button>' for o in block["options"])
     return f'<div class="lw-block lw-choices">{prompt}{buttons}</div>'
 
 

@@ -14,11 +14,14 @@ could otherwise type any keeper command unseen (``.var expose *``: keeper-only d
 every player). It sends the viewer's words for the story, or a roll -- and its words are a
 turn only once the viewer has read them and confirmed them on the table's own page
 (:func:`needs_confirm`): a script may wait for a click on something else and then send
-words of its own choosing.
+words of its own choosing. Those words must show on the page as they are said: a character
+drawn as nothing (a format character, a run of variation selectors) is refused
+(:func:`hidden_at`), or the viewer would confirm one text and the model read another.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from lw_panels.manifest import manifest
@@ -29,6 +32,30 @@ if TYPE_CHECKING:
 
 KINDS = ("choice", "input", "roll")
 MAX_VALUE = 2000
+SHOWN_FORMAT = frozenset("\u200c\u200d\u200e\u200f\u061c")
+"""The format characters a scripted panel's words may hold: the joiners and direction marks
+that scripts and emoji need (each shows as its effect on the letters around it)."""
+
+
+def _selector(ch: str) -> bool:
+    return "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef"
+
+
+def hidden_at(text: str) -> int | None:
+    """The index of the first character of ``text`` a page draws as nothing -- a format
+    character (Unicode ``Cf``: tag characters, zero-width spaces, word joiners, bidi controls, a
+    soft hyphen) other than :data:`SHOWN_FORMAT`, or a variation selector after another -- else
+    ``None``. Such characters can carry words the viewer never sees (tag characters spell ASCII
+    that a model reads)."""
+    after_selector = False
+    for index, ch in enumerate(text):
+        if ch >= "\u00ad" and unicodedata.category(ch) == "Cf" and ch not in SHOWN_FORMAT:
+            return index
+        selector = _selector(ch)
+        if selector and after_selector:
+            return index
+        after_selector = selector
+    return None
 
 
 def intent_line(room: Room, member: Member, panel: Any, kind: Any, value: Any) -> str:
@@ -51,6 +78,10 @@ def intent_line(room: Room, member: Member, panel: Any, kind: Any, value: Any) -
     if tiers[panel] == 2 and is_command(text):
         raise LwError("a scripted (tier-2) panel sends words for the story or a roll, never a room command",
                       code="forbidden", expected="type the command yourself")
+    if tiers[panel] == 2 and (at := hidden_at(text)) is not None:
+        raise LwError(f"the panel's words hold a character shown as nothing (U+{ord(text[at]):04X} at column {at + 1}): "
+                      "what you would confirm is not all that would be said", code="invalid",
+                      expected="type the words yourself")
     return text
 
 

@@ -666,3 +666,25 @@ def test_the_stores_are_read_again_only_when_their_file_changed(tmp_path: Path) 
     for _ in range(2):  # a broken file is refused at every read, never a stale value
         with pytest.raises(LwError):
             cache.read()
+
+
+def test_two_changes_in_one_tick_of_the_clock_are_seen(tmp_path: Path) -> None:
+    """Attacker's A3: a store rewritten twice (two ``lw seat`` runs) between two of the server's
+    reads. The second file reuses the first's freed inode (ext4 does, at once), a rotation keeps
+    the size, and a filesystem whose timestamps are whole seconds gives both the same time: the
+    server's cached key came back and it kept the old hashes -- a rotated or revoked link kept
+    working. The cache holds the file it read open, so its inode is never another file's."""
+    room = tmp_path / "room"
+    (room / ".lw").mkdir(parents=True)
+    served = Invites(room, make=lambda member: f"{member}-first-0123456789")
+    served.ensure(["p1", "p2"])
+    before = served.current()
+    stamp = os.stat(room / INVITES)
+    for n in range(2):
+        Invites(room, make=lambda member, n=n: f"{member}-again{n}-0123456789").issue(f"p{n + 1}")  # lw seat rotate
+    os.utime(room / INVITES, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # whole-second timestamps
+    now = Invites(room).current()
+    assert now != before
+    assert served.current() == now
+    assert served.member_of("p1-first-0123456789") is None and served.member_of("p1-again0-0123456789") == (
+        "p1", token_hash("p1-again0-0123456789"))

@@ -505,7 +505,11 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
         except _Refusal as refusal:
             return _refusal_page(refusal, request)
         seat = way.seat
-        session = await run(sessions.open, seat.member, way.invite)
+        try:
+            session = await run(sessions.open, seat.member, way.invite)
+        except LwError:  # the sessions file cannot be read or written (its path is not a player's)
+            return _refusal_page(_Refusal(503, "this table cannot open a page for your seat right now: "
+                                               "try your link again later, or tell the keeper"))
         where = f"{prefix}/s/{slug(seat.member)}/"
         response = RedirectResponse(where, status_code=303, headers=_SAFE)
         response.set_cookie(COOKIE, session.id, path=where, httponly=True, samesite="strict", max_age=int(sessions.lifetime),
