@@ -55,13 +55,21 @@ def stage_for(entries: Iterable[Mapping[str, Any]], locale: str, source: Source,
 
 
 def _picture(entry: Mapping[str, Any], source: Source, generated: Callable[[str], bytes] | None) -> str | None:
-    if entry.get("generated") and generated is not None:
+    """A generated picture embedded whole when ``generated`` reads it (a standalone page), else
+    where ``source`` serves it by its hash (the web table: never inside every update); the
+    kit's own picture when neither gives one."""
+    key = entry.get("generated")
+    if key and generated is not None:
         try:
-            data = generated(entry["generated"])
+            data = generated(key)
         except LwError:
             data = None
         if data is not None:
             return f"data:{entry.get('mime') or 'image/png'};base64," + base64.b64encode(data).decode("ascii")
+    elif key:
+        served = source(key)
+        if served is not None:
+            return served
     return source(entry["hash"]) if entry.get("hash") else None
 
 

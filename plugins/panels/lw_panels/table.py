@@ -96,12 +96,17 @@ def table_view(room: Room, member_ref: str | None, *, ui: Iterable[Mapping[str, 
             emission["inline_assets"] = inline
         else:
             emission["asset_base"] = asset_base
+    served = inline is None and asset_base is not None  # the web table serves generated pictures by hash
+    pictures = {e["generated"] for e in staged if isinstance(e.get("generated"), str)} if served else set()
+
     def source(sha: str) -> str | None:
+        if sha in pictures:
+            return f"{asset_base}{sha}"
         if sha not in by_hash:
             return None
         return inline.get(sha) if inline is not None else (f"{asset_base}{sha}" if asset_base is not None else None)
 
-    stage = stage_for(staged, viewer.locale, source, PictureStore(room.path).bytes_of) if staged else []
+    stage = stage_for(staged, viewer.locale, source, None if served else PictureStore(room.path).bytes_of) if staged else []
     variables = [{"id": v.id, "label": v.label, "text": v.value_label if v.value_label is not None else shown(v.value),
                   "maximum": v.maximum, "keeper_only": bool(getattr(v, "keeper_only", False))} for v in view.variables]
     variables += [{"id": "mvu." + leaf.path, "label": leaf.path, "text": shown(leaf.value), "maximum": None,

@@ -5,6 +5,8 @@ response it receives. Skipped only when no Chromium is installed (see test_brows
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import pytest
@@ -59,8 +61,10 @@ def test_every_seat_sees_the_staging_in_its_language_and_no_secret(staged: Serve
                 text = stage.inner_text()
                 assert "第二幕" in text and "沉没的礼拜堂" in text and LETTER in text and cue in text
                 image = stage.locator("figure.stage img")
-                assert image.get_attribute("src").startswith("data:image/png;base64,")
+                # the generated picture is served by its hash (cached), never carried inside every update
+                assert re.search(r"/asset/[0-9a-f]{64}$", image.get_attribute("src") or ""), image.get_attribute("src")
                 page.wait_for_function("document.querySelector('figure.stage img').naturalWidth > 0", timeout=10000)
+                assert not [b for b in bodies if "data:image/png;base64," in b]
                 audio = stage.locator("audio")
                 assert audio.get_attribute("data-layer") == "ambience"
                 status = page.evaluate("fetch(document.querySelector('#lw-stage audio').src).then(r => r.status)")
@@ -115,3 +119,24 @@ def test_a_map_pin_is_drawn_on_its_map_without_inline_styles() -> None:
         {"form": "map_pin", "label": "<b>x</b>", "map": None}]})
     assert '<image href="/a/abc"' in html and '<circle cx="40" cy="62.5"' in html and "style=" not in html
     assert "📍 on the map: The drowned chapel" in html and "low tide" in html and "&lt;b&gt;x&lt;/b&gt;" in html
+
+
+def test_a_generated_picture_is_served_by_its_hash_to_the_rooms_seats_only(staged: Server) -> None:
+    """Over HTTP: the picture the update names loads from the seat's asset route as a picture
+    (cached, sandboxed); a hash that is no staged picture of this room answers 404, as does a
+    path that is no hash."""
+    import json as _json
+
+    from panels_testkit import fetch
+
+    status, _, body = fetch(staged.link("p2") + "state")
+    assert status == 200 and b"data:image/png;base64," not in body
+    found = re.search(r'(/s/p2/asset/([0-9a-f]{64}))', body.decode("utf-8"))
+    assert found, _json.loads(body)
+    jar = __import__("http.cookiejar").cookiejar.CookieJar()
+    assert fetch(staged.link("p2"), jar=jar)[0] == 200  # a session of p2's seat
+    status, headers, picture = fetch(staged.origin + found.group(1), jar=jar)
+    assert status == 200 and headers["content-type"] == "image/png" and picture.startswith(b"\x89PNG")
+    assert "immutable" in headers["cache-control"] and "sandbox" in headers["content-security-policy"]
+    for wrong in ("0" * 64, "../director/ledger.json", found.group(2)[:-1]):
+        assert fetch(f"{staged.origin}/s/p2/asset/{wrong}", jar=jar)[0] == 404, wrong

@@ -90,11 +90,12 @@ from lw_panels.intents import intent_line, needs_confirm
 from lw_panels.load import asset_bytes
 from lw_panels.manifest import manifest, room_packs
 from lw_panels.messages import MESSAGES
+from lw_panels.pictures import PictureStore
 from lw_panels.serve.invites import Invites, token_hash
 from lw_panels.serve.origins import normal_origin, own_origin, public_origin
 from lw_panels.serve.ratelimit import ACTS_PER_MINUTE, READS_PER_MINUTE, RateLimit, retry_after
 from lw_panels.serve.sessions import COOKIE, Sessions
-from lw_panels.serve.table import Seat, Table, invite_link, json_error, staged_hashes
+from lw_panels.serve.table import Seat, Table, invite_link, json_error, staged_hashes, staged_pictures
 from lwcore.api import LwError, Room, js_enabled, load_json, room_in_use, room_lock, viewer_of
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -723,6 +724,16 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
         allowed = {sha for panel in panels for sha in _image_hashes(panel.templates)}
         allowed |= {b.get("hash") for e in table.ui for b in e.get("blocks", ()) if b.get("kind") == "image"}
         allowed |= staged_hashes(table)  # the stage director's pictures, maps and sound cues
+        pictures = staged_pictures(table)  # and the pictures it generated, kept in the room
+        if sha in pictures:
+            try:
+                data = await run(PictureStore(table.path).bytes_of, sha)
+            except LwError:
+                raise _Refusal(404, "no such picture here") from None
+            mime = pictures[sha] if pictures[sha] in PICTURE_TYPES else "application/octet-stream"
+            return Response(data, media_type=mime, headers={
+                "X-Content-Type-Options": "nosniff", "Cache-Control": "private, max-age=31536000, immutable",
+                "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox"})
         if sha not in allowed:
             raise _Refusal(404, "no such picture here")
         for pack in packs.packs:
@@ -806,6 +817,10 @@ async def _bounded_body(request: Request, limit: int, seconds: float) -> bytes:
         return await asyncio.wait_for(read(), seconds)
     except asyncio.TimeoutError:
         raise _Refusal(408, f"the body did not arrive within {seconds:g} s", close=True) from None
+
+
+PICTURE_TYPES = frozenset({"image/png", "image/jpeg", "image/webp", "image/gif"})
+"""The media types a generated picture is served as (any other mime its entry names is not trusted)."""
 
 
 def _quietly(future: asyncio.Future[Any]) -> None:

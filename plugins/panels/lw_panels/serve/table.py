@@ -507,3 +507,9 @@ def json_error(exc: LwError) -> Mapping[str, Any]:
 def staged_hashes(table: Table) -> set[str]:
     """The pack files the last turn's staging shows (pictures, maps, sounds): a seat may load them."""
     return {entry[key] for entry in table.staged for key in ("hash", "map") if isinstance(entry.get(key), str)}
+
+
+def staged_pictures(table: Table) -> dict[str, str]:
+    """The generated pictures the last turn's staging shows, ``sha256 -> mime``: a seat may load them."""
+    return {entry["generated"]: str(entry.get("mime") or "image/png") for entry in table.staged
+            if isinstance(entry.get("generated"), str)}
