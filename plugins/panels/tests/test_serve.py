@@ -138,6 +138,9 @@ def test_every_seat_hears_whose_turn_is_being_played(kernel, table_room: Path) -
 def test_guards(server: Server) -> None:
     say = server.link("p1") + "say"
     assert fetch(say, data=b"text=hi", headers={"Content-Type": "application/x-www-form-urlencoded"})[0] == 415
+    for legal in ("Application/JSON", "application/json; charset=utf-8", "APPLICATION/json ; charset=UTF-8"):
+        assert fetch(say, data=b'{"text": ".r 1d6"}', headers={"Content-Type": legal})[0] == 200, legal
+    assert fetch(say, data=b'{"text": "x"}', headers={"Content-Type": "application/jsonx"})[0] == 415
     assert fetch(say, data={"text": "x"}, headers={"Origin": "http://evil.example"})[0] == 403
     assert fetch(say, data={"text": 3})[0] == 400
     assert fetch(say, data=b"[1,", headers={"Content-Type": "application/json"})[0] == 400

@@ -565,7 +565,8 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
         return StreamingResponse(stream(), media_type="text/event-stream", headers={**_SAFE, "X-Accel-Buffering": "no"})
 
     async def body_of(request: Request) -> dict[str, Any]:
-        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        # a media type's name is case-insensitive and may carry parameters (``; charset=utf-8``)
+        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
             raise _Refusal(415, "send JSON")
         origin = request.headers.get("origin")
         own = own_origin(request.headers.get("host", ""), request.url.scheme, public)
