@@ -13,7 +13,8 @@ the seat's current link, for the sandboxed frame sends no cookie). Everything ac
 ``GET /s/SEAT/``                               the member's page (:func:`lw_panels.html.page_html`)
 ``GET /t/TOKEN/state``                         the member's current update (JSON)
 ``GET /t/TOKEN/events``                        server-sent events: ``update`` after every change,
-                                               ``status`` when a turn begins to be played (or
+                                               ``status`` when a turn begins to be played and
+                                               when a line ends without changing the room (or
                                                is refused): only the page's status line; on the
                                                keeper's seat also ``delta`` (a live turn's
                                                narration as the model writes it)
@@ -595,7 +596,10 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
 
     async def queued(submit: Any) -> Response:
         """Answer when the line ``submit(deadline)`` queued is played, or at its deadline.
-        Every seat hears at once whose turn is now being played, and again when it ends."""
+        Every seat hears at once whose turn is now being played, and again whenever a line
+        ends -- changed or not, failed, stopped or past its deadline: an update when the room
+        changed (it carries the status line), else a ``status`` event, so no page keeps
+        saying someone is acting once they are not."""
         waiting = len(table.waiting)
         try:
             deadline = table.deadline()
@@ -607,16 +611,19 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
             except asyncio.TimeoutError:
                 if deadline.expire():  # it never began saving, and now never will
                     done.add_done_callback(_quietly)
+                    # its name leaves the waiting list when the queue reaches it: say so then
+                    done.add_done_callback(lambda _: announce())
                     raise deadline.error() from None
                 outcome = await done  # it is saving: its answer is the truth
         except LwError as exc:
-            if len(table.waiting) != waiting:  # a turn that did not play: nobody is acting any more
-                announce()
+            announce()  # whoever is acting now (nobody, unless another line is queued)
             status = {"forbidden": 403, "invalid": 400, "no_reply": 409, "no_model": 409, "cancelled": 409,
                       "refused": 409, "deadline": 504, "busy": 429, "taken": 409}.get(exc.code or "", 422)
             return JSONResponse(json_error(exc), status_code=status, headers=_SAFE)
         if outcome.changed:
             await broadcast()
+        else:
+            announce()
         return JSONResponse({"text": outcome.text, "version": table.version, "in_story": outcome.in_story},
                             headers=_SAFE)
 
