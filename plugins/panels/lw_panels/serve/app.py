@@ -404,6 +404,21 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
     def frame_key(member: str, invite: str | None) -> str:
         return hmac.new(secret, f"{member}\0{invite}".encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
 
+    frames: list[tuple[object, dict[str, tuple[str, str]]]] = [(object(), {})]
+    """The reading of the invite store the frame-key index was built from, and the index."""
+
+    def frame_keys() -> Mapping[str, tuple[str, str]]:
+        """``frame key -> (member, link hash)`` of every current link: built once per reading
+        of the store (one digest a seat, when a link changed), so a request with a wrong key
+        -- unauthenticated, before any rate limit -- costs one lookup, not a digest a seat."""
+        snapshot = invites.snapshot()
+        held, index = frames[0]
+        if held is not snapshot:
+            index = {frame_key(member, invite): (member, invite) for member, invite in snapshot.items()
+                     if invite is not None}
+            frames[0] = (snapshot, index)
+        return index
+
     def seat_of(request: Request) -> Seat:
         return access(request).seat
 
@@ -431,12 +446,11 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
                 raise _no_seat()
             return _Access(seat, f"{prefix}/t/{params['token']}/", found[1], invites)
         if "key" in params:
-            for member, invite in invites.current().items():
-                if invite is not None and hmac.compare_digest(frame_key(member, invite), params["key"]):
-                    seat = table.seat(member)
-                    if seat is not None:
-                        return _Access(seat, f"{prefix}/f/{params['key']}/", invite, invites)
-            raise _Refusal(404, "no such panel here")
+            keyed = frame_keys().get(params["key"])
+            seat = table.seat(keyed[0]) if keyed is not None else None
+            if keyed is None or seat is None:
+                raise _Refusal(404, "no such panel here")
+            return _Access(seat, f"{prefix}/f/{params['key']}/", keyed[1], invites)
         session = sessions.get(request.cookies.get(COOKIE))
         # a session whose link changed is refused, not deleted here (no write on the event loop):
         # rotating or revoking forgets it, and an expired one goes at the store's next write
