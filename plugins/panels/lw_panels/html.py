@@ -476,8 +476,9 @@ def sheet_html(view: Mapping[str, Any]) -> str:
 
 def pregens_html(view: Mapping[str, Any]) -> str:
     """The free pregenerated characters a player without a character may claim (``pregens`` of
-    the web table's view): each a button sending the room's own ``.pc claim`` (whose rules
-    decide: one who clicks second is told it is taken)."""
+    the web table's view): each a button sending the room's own ``.pc claim`` with the pregen's
+    id (an id names that one pregen, never a number of the list, even when it is all digits;
+    the command's rules decide: one who clicks second is told it is taken)."""
     pregens = view.get("pregens")
     if not pregens:
         return ""

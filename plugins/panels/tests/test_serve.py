@@ -135,9 +135,58 @@ def test_every_seat_hears_whose_turn_is_being_played(kernel, table_room: Path) -
         assert after["status"] == "Turn 3 · your move"
 
 
+def statuses(url: str, found: queue.Queue) -> threading.Thread:
+    """Read a server-sent event stream in a thread: ``("open", status)`` once connected, then
+    each ``status`` event's status line, until the stream ends."""
+    parts = urlsplit(url)
+
+    def run() -> None:
+        conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+        conn.request("GET", parts.path)
+        response = conn.getresponse()
+        found.put(("open", response.status))
+        event, data = None, []
+        while line := response.fp.readline():
+            text = line.decode("utf-8").rstrip("\n")
+            if text.startswith("event: "):
+                event = text[7:]
+            elif text.startswith("data: "):
+                data.append(text[6:])
+            elif text == "":
+                if event == "status":
+                    found.put(json.loads("\n".join(data))["status"])
+                event, data = None, []
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_every_seat_hears_when_nobody_acts_any_more(kernel, table_room: Path) -> None:  # noqa: ANN001
+    """A turn that ends without changing the room (no model: refused) leaves no page saying
+    someone is acting: after it every listening seat hears whose move it is, in its language."""
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=lambda member: f"seat-{member}")
+    with Server(table) as server:
+        heard = {member: queue.Queue() for member in ("p2", "kp")}
+        for member, found in heard.items():
+            statuses(server.link(member) + "events", found)
+            assert found.get(timeout=10) == ("open", 200)
+        for attempt in range(2):
+            status, _, body = fetch(server.link("p1") + "say", data={"text": "我去码头查看那艘空船。"})
+            assert status == 409 and json.loads(body)["code"] == "no_model", body
+            for member, idle in (("p2", "Turn 2 · your move"), ("kp", "第 2 回合 · 轮到玩家")):
+                lines = [heard[member].get(timeout=10)]
+                while lines[-1] != idle:  # "林晓 acted…" may come first (when the refusal was not at once)
+                    assert "林晓" in lines[-1], lines
+                    lines.append(heard[member].get(timeout=10))
+
+
 def test_guards(server: Server) -> None:
     say = server.link("p1") + "say"
     assert fetch(say, data=b"text=hi", headers={"Content-Type": "application/x-www-form-urlencoded"})[0] == 415
+    for legal in ("Application/JSON", "application/json; charset=utf-8", "APPLICATION/json ; charset=UTF-8"):
+        assert fetch(say, data=b'{"text": ".r 1d6"}', headers={"Content-Type": legal})[0] == 200, legal
+    assert fetch(say, data=b'{"text": "x"}', headers={"Content-Type": "application/jsonx"})[0] == 415
     assert fetch(say, data={"text": "x"}, headers={"Origin": "http://evil.example"})[0] == 403
     assert fetch(say, data={"text": 3})[0] == 400
     assert fetch(say, data=b"[1,", headers={"Content-Type": "application/json"})[0] == 400

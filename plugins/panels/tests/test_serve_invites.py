@@ -89,6 +89,38 @@ def test_a_link_becomes_a_session_and_leaves_the_address_bar(kernel, table_room:
         assert fetch(server.origin + frames[0] + "harbor-ui/board/index.html")[0] == 404  # the keeper's panel
 
 
+def test_a_wrong_frame_key_costs_one_lookup_not_a_digest_a_seat(kernel, table_room: Path, monkeypatch) -> None:  # noqa: ANN001
+    """A frame key is looked up in an index built once per reading of the invite store: a
+    flood of wrong keys (no seat, so before any rate limit) computes no digest at all, however
+    many seats the room has; a revoked link's frames still stop working at once."""
+    import hmac
+
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=seeds)
+    table.invites.ensure(f"ghost{n}" for n in range(500))  # a room of many seats (one write)
+    digests = [0]
+    real = hmac.new
+
+    def counted(*args: Any, **kw: Any) -> Any:
+        digests[0] += 1
+        return real(*args, **kw)
+    monkeypatch.setattr(hmac, "new", counted)
+    with Server(table) as server:
+        page = fetch(server.link("p1"))[2].decode("utf-8")
+        key = re.findall(r'src="/f/([0-9a-f]{64})/harbor-ui/map/', page)[0]
+        frame = f"{server.origin}/f/{key}/harbor-ui/map/index.html"
+        assert fetch(frame)[0] == 200
+        digests[0] = 0
+        for n in range(20):
+            wrong = f"{server.origin}/f/{n:064x}/harbor-ui/map/index.html"
+            status, _, body = fetch(wrong)
+            assert status == 404 and b"no such panel" in body
+        assert fetch(frame)[0] == 200
+        assert digests[0] == 0, digests  # was one a seat a request (503 seats: 10 000 for these 20)
+        table.invites.revoke("p1")  # a revoked link: its frames go with it, the index follows the store
+        assert fetch(frame)[0] == 404
+        assert digests[0] <= 503, digests  # the index built once again for the new store
+
+
 def test_links_are_kept_hashed_and_survive_a_restart(kernel, table_room: Path) -> None:  # noqa: ANN001
     first = Table(kernel, table_room, TurnSource(), seed=5)
     links = dict(first.fresh)

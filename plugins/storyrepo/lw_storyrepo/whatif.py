@@ -12,6 +12,9 @@ _NAME = re.compile(r"[^\s~^:?*\[\\]+")
 
 
 def whatif(repo: StoryRepo, action: str, name: str | None = None, base: str = "main") -> str:
+    """``start``, ``merge``, ``drop`` or ``list`` the what-if branch ``name``; ``base``: the
+    branch a merge lands on and a drop goes back to -- an existing branch of the book, else a
+    located :class:`LwError` (never an option-looking value passed to git)."""
     git = repo.git
     if action == "list":
         return git.out("branch", "--list", "what-if/*").strip()
@@ -22,6 +25,7 @@ def whatif(repo: StoryRepo, action: str, name: str | None = None, base: str = "m
         git.run("switch", "-q", "-c", branch)
         return f"已切到 {branch}：推演 3 章纲要后 merge 或 drop"
     if action == "merge":
+        _check_base(repo, base)
         git.run("switch", "-q", base)
         git.run("merge", "-q", "--no-ff", "--no-edit", "-m", f"merge({name}): 采纳推演分支", branch)
         git.run("branch", "-q", "-d", branch)
@@ -29,7 +33,19 @@ def whatif(repo: StoryRepo, action: str, name: str | None = None, base: str = "m
     if action == "drop":
         current = git.out("rev-parse", "--abbrev-ref", "HEAD").strip()
         if current == branch:
+            _check_base(repo, base)
             git.run("switch", "-q", base)
         git.run("branch", "-q", "-D", branch)
         return f"已删除 {branch}"
     raise LwError(f"未知动作 {action!r}", expected="start、merge、drop、list")
+
+
+def _check_base(repo: StoryRepo, base: str) -> None:
+    """Refuse ``--base`` unless it is an existing branch of the book (what ``git switch`` goes
+    back to and a merge lands on: a bare commit would leave the merge on no branch). A value
+    that looks like an option (``--orphan=x``) is refused before git ever sees it."""
+    if not base or base.startswith("-"):
+        raise LwError(f"--base {base!r} 不是分支名", expected="已有分支的名字，如 --base main")
+    branches = repo.git.out("for-each-ref", "--format=%(refname:short)", "refs/heads/").splitlines()
+    if base not in branches:
+        raise LwError(f"--base {base!r} 不是这本书已有的分支", expected="已有分支之一：" + "、".join(branches))

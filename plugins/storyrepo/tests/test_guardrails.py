@@ -473,3 +473,26 @@ def test_the_fiftieth_chapters_health_check_triggers_by_itself(tmp_path: Path) -
     book.p("工作区/体检-0050.md").unlink()
     out = lw(book, "brief")
     assert "体检报告已写进 工作区/体检-0050.md" in out and book.p("工作区/体检-0050.md").is_file()
+
+
+def test_a_what_if_base_that_is_no_branch_is_refused_before_git_sees_it(book: StoryRepo) -> None:
+    """``lw story whatif merge|drop --base`` goes back to an existing branch only: a value that
+    looks like an option (``--orphan=x``: git would make and switch to a new orphan branch) or
+    names no branch is refused, told where, and nothing of the book changes."""
+    def state() -> tuple[str, str]:
+        return (book.git.out("rev-parse", "--abbrev-ref", "HEAD").strip(),
+                book.git.out("for-each-ref", "--format=%(refname:short) %(objectname)", "refs/"))
+
+    lw(book, "whatif", "start", "暗线")
+    before = state()
+    for action in ("merge", "drop"):
+        for base in ("--orphan=x", "-b", "nowhere"):
+            proc = lw_process(book, "whatif", action, "暗线", f"--base={base}")
+            assert proc.returncode == 1, (base, proc.stdout, proc.stderr)
+            assert "--base" in proc.stderr and "不是" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+            assert state() == before, base
+    told = lw_process(book, "--locale", "en", "whatif", "merge", "暗线", "--base=nowhere")
+    assert told.returncode != 0 and "is not a branch of this book" in told.stderr, told.stderr
+    assert "main" in told.stderr and "Traceback" not in told.stderr
+    assert "已删除" in lw(book, "whatif", "drop", "暗线", "--base", "main")
+    assert book.git.out("rev-parse", "--abbrev-ref", "HEAD").strip() == "main"

@@ -293,6 +293,26 @@ def test_a_claim_is_checked_against_the_rooms_rules(kernel: Kernel, room_dir: Pa
     assert files(room_dir) == before
 
 
+def test_a_pregen_named_with_digits_is_claimed_by_its_name_not_its_number(kernel: Kernel, room_dir: Path) -> None:
+    """An id or a name wins over a number of ``.pc list``: a pregen named "2" is claimed by
+    ``.pc claim 2`` (the web table's button sends the id), not the list's second pregen."""
+    card = json.loads((room_dir / "ashen.lorecard.json").read_text(encoding="utf-8"))
+    card["pregens"] = [{"name": "Zed", "skills": {"侦查": 50}}, {"name": "2", "skills": {"侦查": 40}}]
+    (room_dir / "ashen.lorecard.json").write_text(json.dumps(card, ensure_ascii=False), encoding="utf-8")
+    say(kernel, room_dir, ".import ashen.lorecard.json world", "kp")
+    ids = [d.id for d in Room.load(room_dir, kernel).documents.all("pregen")]
+    assert ids.index("2") != 1, ids  # so the second of the list is another pregen
+    second = ids[1]
+    say(kernel, room_dir, ".pc claim 2", "p1")
+    pregens = docs(kernel, room_dir, "pregen")
+    assert pregens["2"].data["claimed_by"] == "p1" and pregens[second].data["claimed_by"] == ""
+    assert Room.load(room_dir, kernel).sheets["p1"].name == "2"
+    say(kernel, room_dir, ".pc release 2", "kp")
+    assert docs(kernel, room_dir, "pregen")["2"].data["claimed_by"] == ""
+    say(kernel, room_dir, f".pc claim {ids.index('阿潮') + 1}", "p2")  # a number no id or name has: the list's
+    assert docs(kernel, room_dir, "pregen")["阿潮"].data["claimed_by"] == "p2"
+
+
 # --- presets ----------------------------------------------------------------------------------
 
 

@@ -13,7 +13,8 @@ the seat's current link, for the sandboxed frame sends no cookie). Everything ac
 ``GET /s/SEAT/``                               the member's page (:func:`lw_panels.html.page_html`)
 ``GET /t/TOKEN/state``                         the member's current update (JSON)
 ``GET /t/TOKEN/events``                        server-sent events: ``update`` after every change,
-                                               ``status`` when a turn begins to be played (or
+                                               ``status`` when a turn begins to be played and
+                                               when a line ends without changing the room (or
                                                is refused): only the page's status line; on the
                                                keeper's seat also ``delta`` (a live turn's
                                                narration as the model writes it)
@@ -404,6 +405,21 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
     def frame_key(member: str, invite: str | None) -> str:
         return hmac.new(secret, f"{member}\0{invite}".encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
 
+    frames: list[tuple[object, dict[str, tuple[str, str]]]] = [(object(), {})]
+    """The reading of the invite store the frame-key index was built from, and the index."""
+
+    def frame_keys() -> Mapping[str, tuple[str, str]]:
+        """``frame key -> (member, link hash)`` of every current link: built once per reading
+        of the store (one digest a seat, when a link changed), so a request with a wrong key
+        -- unauthenticated, before any rate limit -- costs one lookup, not a digest a seat."""
+        snapshot = invites.snapshot()
+        held, index = frames[0]
+        if held is not snapshot:
+            index = {frame_key(member, invite): (member, invite) for member, invite in snapshot.items()
+                     if invite is not None}
+            frames[0] = (snapshot, index)
+        return index
+
     def seat_of(request: Request) -> Seat:
         return access(request).seat
 
@@ -431,12 +447,11 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
                 raise _no_seat()
             return _Access(seat, f"{prefix}/t/{params['token']}/", found[1], invites)
         if "key" in params:
-            for member, invite in invites.current().items():
-                if invite is not None and hmac.compare_digest(frame_key(member, invite), params["key"]):
-                    seat = table.seat(member)
-                    if seat is not None:
-                        return _Access(seat, f"{prefix}/f/{params['key']}/", invite, invites)
-            raise _Refusal(404, "no such panel here")
+            keyed = frame_keys().get(params["key"])
+            seat = table.seat(keyed[0]) if keyed is not None else None
+            if keyed is None or seat is None:
+                raise _Refusal(404, "no such panel here")
+            return _Access(seat, f"{prefix}/f/{params['key']}/", keyed[1], invites)
         session = sessions.get(request.cookies.get(COOKIE))
         # a session whose link changed is refused, not deleted here (no write on the event loop):
         # rotating or revoking forgets it, and an expired one goes at the store's next write
@@ -566,7 +581,8 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
         return StreamingResponse(stream(), media_type="text/event-stream", headers={**_SAFE, "X-Accel-Buffering": "no"})
 
     async def body_of(request: Request) -> dict[str, Any]:
-        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        # a media type's name is case-insensitive and may carry parameters (``; charset=utf-8``)
+        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
             raise _Refusal(415, "send JSON")
         origin = request.headers.get("origin")
         own = own_origin(request.headers.get("host", ""), request.url.scheme, public)
@@ -595,7 +611,10 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
 
     async def queued(submit: Any) -> Response:
         """Answer when the line ``submit(deadline)`` queued is played, or at its deadline.
-        Every seat hears at once whose turn is now being played, and again when it ends."""
+        Every seat hears at once whose turn is now being played, and again whenever a line
+        ends -- changed or not, failed, stopped or past its deadline: an update when the room
+        changed (it carries the status line), else a ``status`` event, so no page keeps
+        saying someone is acting once they are not."""
         waiting = len(table.waiting)
         try:
             deadline = table.deadline()
@@ -607,16 +626,19 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
             except asyncio.TimeoutError:
                 if deadline.expire():  # it never began saving, and now never will
                     done.add_done_callback(_quietly)
+                    # its name leaves the waiting list when the queue reaches it: say so then
+                    done.add_done_callback(lambda _: announce())
                     raise deadline.error() from None
                 outcome = await done  # it is saving: its answer is the truth
         except LwError as exc:
-            if len(table.waiting) != waiting:  # a turn that did not play: nobody is acting any more
-                announce()
+            announce()  # whoever is acting now (nobody, unless another line is queued)
             status = {"forbidden": 403, "invalid": 400, "no_reply": 409, "no_model": 409, "cancelled": 409,
                       "refused": 409, "deadline": 504, "busy": 429, "taken": 409}.get(exc.code or "", 422)
             return JSONResponse(json_error(exc), status_code=status, headers=_SAFE)
         if outcome.changed:
             await broadcast()
+        else:
+            announce()
         return JSONResponse({"text": outcome.text, "version": table.version, "in_story": outcome.in_story},
                             headers=_SAFE)
 

@@ -21,7 +21,7 @@ import hashlib
 import hmac
 import json
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +61,12 @@ class Invites:
         """``member -> hash`` (``None``: revoked) as the file holds it now (read again only when
         it changed: :class:`lw_panels.serve.stores.FileCache`)."""
         return dict(self._cache.read())
+
+    def snapshot(self) -> Mapping[str, str | None]:
+        """:meth:`current` without the copy: the very mapping the store's cache holds for the
+        file as it is now -- the same object until the file changes, so a caller may key what
+        it derives from the links (the table's frame keys) on its identity. Never to be changed."""
+        return self._cache.read()
 
     def _parse(self, data: Any) -> dict[str, str | None]:
         if data is None:

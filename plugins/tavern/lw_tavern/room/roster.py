@@ -25,15 +25,20 @@ def roster(room: Room) -> list[Document]:
 
 
 def find(room: Room, ref: str) -> Document:
-    """A pregen by its number in ``.pc list`` (from 1), its id or its name (any case)."""
+    """A pregen by its id, its name (any case) or its number in ``.pc list`` (from 1), in that
+    order: an id or name wins over a number, so a pregen whose name is all digits ("007") is
+    found by it, and its id always names that one pregen (what the web table's button sends)."""
     docs = roster(room)
     ref = ref.strip()
-    if ref.isdigit() and 1 <= int(ref) <= len(docs):
-        return docs[int(ref) - 1]
+    for doc in docs:
+        if doc.id == ref:
+            return doc
     wanted = slug(ref)
     for doc in docs:
         if wanted and (doc.id == wanted or slug(str(doc.data.get("name", ""))) == wanted):
             return doc
+    if ref.isdigit() and 1 <= int(ref) <= len(docs):
+        return docs[int(ref) - 1]
     names = ", ".join(str(d.data.get("name")) for d in docs) or "(the roster is empty)"
     raise LwError(f"no pregen {ref!r} in this room", expected=f"a number from .pc list or one of: {names}",
                   code="unknown")

@@ -1,0 +1,107 @@
+"""A wrong frame key in a room of many seats (the T8 attacker's pass, low finding).
+
+    .venv/bin/python bench/frame_keys.py [--seats N] [--requests N]
+
+A real ``lw serve`` process on 127.0.0.1 serves the example room, its invite store holding
+``--seats`` links. ``/f/KEY/…`` with a wrong key is answered before any rate limit (it reaches
+no seat): the server once computed one HMAC a seat for it, on its event loop. Printed: the
+median time of a wrong frame key's 404, against a wrong seat link's 404 (the baseline, same
+run: a link is one hash and a compare a stored link), and what the old per-seat digests cost
+in this process for this many seats. Goal: a wrong frame key within 2x the baseline, whatever
+the number of seats (before: the digests alone, about 1 ms for 1 000 seats, on every request).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import hmac
+import os
+import re
+import secrets
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ROOM = ROOT / "examples" / "fog-harbor"
+GOAL_RATIO = 2.0
+
+
+def get_ms(url: str) -> float:
+    start = time.perf_counter()
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            response.read()
+    except urllib.error.HTTPError as exc:
+        exc.read()
+        assert exc.code == 404, exc.code
+    return (time.perf_counter() - start) * 1000
+
+
+def median_ms(urls: list[str]) -> float:
+    return statistics.median(get_ms(url) for url in urls)
+
+
+def main() -> None:
+    from lw_panels.serve.invites import Invites
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seats", type=int, default=5000)
+    parser.add_argument("--requests", type=int, default=200)
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="lw-bench-frames-"))
+    room = work / "room"
+    shutil.copytree(ROOM, room, ignore=shutil.ignore_patterns("replies"))
+    Invites(room).ensure(f"ghost{n}" for n in range(args.seats))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    env.update({"LW_HOME": str(work / "home"), "PYTHONUNBUFFERED": "1"})
+    lw = str(Path(sys.executable).parent / "lw")
+    process = subprocess.Popen([lw, "serve", str(room), "--port", "0"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        seen = ""
+        while "(p1): http" not in seen:
+            line = process.stdout.readline()  # type: ignore[union-attr]
+            if not line:
+                raise RuntimeError("lw serve ended: " + process.stderr.read())  # type: ignore[union-attr]
+            seen += line
+        origin = re.search(r"(http://127\.0\.0\.1:\d+)/t/", seen).group(1)  # type: ignore[union-attr]
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                get_ms(origin + "/t/warmup/")
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        n = args.requests
+        links = [f"{origin}/t/{secrets.token_urlsafe(32)}/state" for _ in range(n)]
+        frames = [f"{origin}/f/{secrets.token_hex(32)}/harbor-ui/map/index.html" for _ in range(n)]
+        median_ms(links[:20] + frames[:20])  # warm both paths (the frame-key index is built once)
+        link_ms, frame_ms = median_ms(links), median_ms(frames)
+        key = secrets.token_bytes(32)
+        start = time.perf_counter()
+        for member in range(args.seats):
+            hmac.new(key, f"ghost{member}\0{'0' * 64}".encode(), hashlib.sha256).hexdigest()
+        digests_ms = (time.perf_counter() - start) * 1000
+        ratio = frame_ms / link_ms
+        print(f"seats {args.seats}, {n} requests each: wrong seat link {link_ms:.2f} ms (baseline), "
+              f"wrong frame key {frame_ms:.2f} ms (ratio {ratio:.2f}, goal <= {GOAL_RATIO:g}) -- "
+              f"{'ok' if ratio <= GOAL_RATIO else 'MISSED'}")
+        print(f"the per-seat digests a wrong frame key used to cost: {digests_ms:.2f} ms a request")
+    finally:
+        process.terminate()
+        process.wait(10)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
