@@ -5,11 +5,13 @@ as ``lwcore.api.Room``) lives in a later layer than the contribution types, so t
 layer describes the part of it plugins read and change -- its folder, the kernel, its members,
 its documents, its history, and :meth:`TurnRoom.mark` -- as protocols of this (host) layer.
 ``Room`` satisfies :class:`TurnRoom` (the type checker checks it where a turn builds its context,
-``lwcore.turn.context``; ``tests/kernel/test_room_protocol.py`` checks it at run time).
+``lwcore.turn.context``; ``tests/turn/test_room_protocol.py`` checks it at run time).
 
-A plugin that needs more of the room (its ``room.yaml`` as ``file``, its sheets, the helpers of
-``lwcore.api`` that take a ``Room``) narrows with ``isinstance(turn.room, Room)``: a host may hand
-a hook any object satisfying :class:`TurnRoom`, or ``None`` outside a turn.
+The kernel's turns hand hooks a ``Room`` (``None`` outside a turn). A plugin that needs more of
+the room than this protocol (its ``room.yaml`` as ``file``, its sheets, the helpers of
+``lwcore.api`` that take a ``Room``) narrows with ``isinstance(turn.room, Room)`` and contributes
+nothing otherwise, as the bundled tavern and skills plugins do; one that reads only what
+:class:`TurnRoom` names works with any object satisfying it.
 
 Importing this module costs almost nothing: protocols only, every annotation a string.
 """

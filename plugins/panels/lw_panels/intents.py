@@ -37,6 +37,11 @@ SHOWN_FORMAT = frozenset("\u200c\u200d\u200e\u200f\u061c")
 that scripts and emoji need (each shows as its effect on the letters around it)."""
 
 
+BLANK = frozenset("\u034f\u115f\u1160\u2800\u3164\uffa0")
+"""Characters outside ``Cf`` that a page also draws as nothing: the combining grapheme joiner,
+the Hangul fillers and the blank braille pattern."""
+
+
 def _selector(ch: str) -> bool:
     return "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef"
 
@@ -44,12 +49,13 @@ def _selector(ch: str) -> bool:
 def hidden_at(text: str) -> int | None:
     """The index of the first character of ``text`` a page draws as nothing -- a format
     character (Unicode ``Cf``: tag characters, zero-width spaces, word joiners, bidi controls, a
-    soft hyphen) other than :data:`SHOWN_FORMAT`, or a variation selector after another -- else
+    soft hyphen) other than :data:`SHOWN_FORMAT`, one of :data:`BLANK`, or a variation selector
+    after another -- else
     ``None``. Such characters can carry words the viewer never sees (tag characters spell ASCII
     that a model reads)."""
     after_selector = False
     for index, ch in enumerate(text):
-        if ch >= "\u00ad" and unicodedata.category(ch) == "Cf" and ch not in SHOWN_FORMAT:
+        if ch >= "\u00ad" and (ch in BLANK or unicodedata.category(ch) == "Cf" and ch not in SHOWN_FORMAT):
             return index
         selector = _selector(ch)
         if selector and after_selector:

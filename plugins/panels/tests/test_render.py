@@ -178,3 +178,13 @@ def test_the_keepers_story_says_each_turns_number_and_a_players_does_not() -> No
     assert "turn 3" in story_html({"locale": "en", "keeper": True, "history": history})
     player = story_html({"locale": "zh", "keeper": False, "history": history})
     assert "data-turn" not in player and "回合" not in player and "我去码头。" in player
+
+
+@pytest.mark.parametrize("blank", ["\u3164", "\u115f", "\u1160", "\uffa0", "\u2800", "\u034f", "\u200b", "\U000e0041"])
+def test_a_scripted_panels_words_may_hold_nothing_drawn_as_nothing(blank: str) -> None:
+    """Fillers and blanks outside Unicode's format category draw as nothing too: refused at their
+    column; the joiners, marks and one variation selector that scripts and emoji need are not."""
+    from lw_panels.intents import hidden_at
+
+    assert hidden_at("我看" + blank + "看") == 2
+    assert hidden_at("一家人👨\u200d👩\u200d👧。我喜欢❤\ufe0f。مرحبا\u061c! é") is None

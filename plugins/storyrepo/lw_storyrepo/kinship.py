@@ -48,11 +48,17 @@ def kin_forms(card_text: str) -> frozenset[str]:
     return frozenset(f for _before, forms in relations(card_text) for f in forms)
 
 
+def free_text(card_text: str) -> str:
+    """A card's text after its front matter (the first ``---`` line after the opening one
+    closes it; a ``---`` rule further down the card is text)."""
+    return card_text.split("\n---", 1)[-1] if card_text.startswith("---") else card_text
+
+
 def relations(card_text: str) -> list[tuple[str, frozenset[str]]]:
     """Each relation a card's free text states, as ``(the text before it, the forms)``: for
     ``江城的大学生，陈默的爷爷`` one pair whose text ends with 陈默 — whose grandfather it is
     (the caller matches the names it knows against the text's end)."""
-    body = card_text.split("\n---", 2)[-1] if card_text.startswith("---") else card_text
+    body = free_text(card_text)
     out = []
     for m in _RELATION.finditer(body):
         if m.start() < 2:
@@ -73,7 +79,7 @@ _HE = re.compile(r"[他男兄哥弟父爹夫爷叔伯]|之子|儿子")
 def gender_of(card_text: str, names: set[str]) -> str:
     """``"她"`` or ``"他"`` when a card's free text speaks of its character only in one gender's
     words (师姐, 女儿 / 师兄, 之子), else ``""``. Names (梅娘) are taken out first."""
-    body = card_text.split("\n---", 2)[-1] if card_text.startswith("---") else card_text
+    body = free_text(card_text)
     for name in sorted(names, key=len, reverse=True):
         if len(name) >= 2 and name in body:
             body = body.replace(name, "　")

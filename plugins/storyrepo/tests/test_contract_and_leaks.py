@@ -271,3 +271,12 @@ def test_a_draft_told_in_the_first_person_is_its_point_of_view(book) -> None:
     assert [f for f in contract_findings({"合同": ["林晚质问大长老"]}, draft, CheckContext.load(book)) if f.severity == ERROR] == []
     leaks = [f.message for f in check_draft(book, draft) if f.kind == "泄密"]
     assert any(m.startswith("林晚 不是 S-001 的知情人") for m in leaks), leaks
+
+
+def test_a_rule_in_a_cards_text_is_text_not_the_end_of_its_front_matter() -> None:
+    """A card whose free text has a ``---`` rule keeps the relations and gender words above it."""
+    from lw_storyrepo.kinship import gender_of, kin_forms, relations
+
+    card = "---\n姓名: 陈守义\n---\n陈默的爷爷，退休教师。\n\n---\n\n住在江城老街。\n"
+    assert [before.endswith("陈默") for before, _forms in relations(card)] == [True]
+    assert "爷爷" in kin_forms(card) and gender_of(card, {"陈守义"}) == "他"
