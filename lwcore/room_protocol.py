@@ -10,7 +10,7 @@ its documents, its history, and :meth:`TurnRoom.mark` -- as protocols of this (h
 The kernel's turns hand hooks a ``Room`` (``None`` outside a turn). A plugin that needs more of
 the room than this protocol (its ``room.yaml`` as ``file``, its sheets, the helpers of
 ``lwcore.api`` that take a ``Room``) narrows with ``isinstance(turn.room, Room)`` and contributes
-nothing otherwise, as the bundled tavern and skills plugins do; one that reads only what
+nothing otherwise, as two of the bundled plugins do; one that reads only what
 :class:`TurnRoom` names works with any object satisfying it.
 
 Importing this module costs almost nothing: protocols only, every annotation a string.
