@@ -277,6 +277,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "Catalogue": ("lwcore.i18n", "Catalogue"),
     "catalogue": ("lwcore.i18n", "catalogue"),
     "negotiate": ("lwcore.i18n", "negotiate"),
+    "pick_locale": ("lwcore.pack.card", "pick_locale"),
     "translations": ("lwcore.i18n", "translations"),
     "Translations": ("lwcore.i18n", "Translations"),
     "LiveRequest": ("lwcore.turn.connection", "LiveRequest"),
@@ -306,6 +307,7 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
     from lwcore.i18n import Catalogue
     from lwcore.i18n import catalogue
     from lwcore.i18n import negotiate
+    from lwcore.pack.card import pick_locale
     from lwcore.i18n import translations
     from lwcore.i18n import Translations
     from lwcore import js, profiles, sandbox
@@ -505,8 +507,8 @@ if TYPE_CHECKING:  # the same table, spelt out for type checkers (tests/kernel/t
         "installed_path", "MODULE_FILE", "SETUP_FILE", "ModuleFrontmatter", "read_module_text", "condition",
         "compile_condition", "Block", "BLOCK_KINDS", "Label", "LongText", "Src", "Strict", "TemplateBlock",
         "VarBinding", "LeafBinding", "cli_state", "echo_json", "confirm", "terminal_safe", "ROOM",
-        "batch_option", "exit_batch", "Catalogue", "catalogue", "negotiate", "translations", "Translations",
-        "LiveRequest", "recorded_audience", "alternatives_of", "controls", "ProviderPreset",
+        "batch_option", "exit_batch", "Catalogue", "catalogue", "negotiate", "pick_locale", "translations",
+        "Translations", "LiveRequest", "recorded_audience", "alternatives_of", "controls", "ProviderPreset",
         "DirectorSettings", "director_settings", "TurnEvent"]
 
 def __getattr__(name: str) -> Any:

@@ -526,11 +526,11 @@ def test_the_keeper_rotates_revokes_and_adds_seats_from_the_page(kernel, table_r
         members = [m.id for m in load(kernel, table_room).members]
         assert "p3" in members
 
-        for data, words in (({"action": "add", "name": "Alex"}, "already has a member"),
-                            ({"action": "add", "name": ""}, "1 to 80 printable"),
+        for data, words in (({"action": "add", "name": "Alex"}, "已经有成员 Alex"),  # the keeper reads Chinese
+                            ({"action": "add", "name": ""}, "1 到 80 个可打印字符"),
                             ({"action": "rotate", "member": "nobody"}, "没有这个座位"),
                             ({"action": "revoke", "member": "kp"}, "lw seat rotate"),
-                            ({"action": "burn"}, "action must be")):
+                            ({"action": "burn"}, "换新链接、吊销或添加座位")):
             status, _, body = fetch(f"{server.origin}/s/kp/seats", data=data, jar=keeper, headers=origin)
             assert status == 400 and words in json.loads(body)["error"], (data, body)
         listed = (table_room / INVITES).read_text(encoding="utf-8")

@@ -357,8 +357,8 @@ def _moved_links(tables: Mapping[str, Table]) -> list[Route]:
 
 
 async def _index(request: Request) -> Response:
-    return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
-                        "<p>Open the link of your seat, as printed by <code>lw serve</code>.</p>",
+    said = html.escape(MESSAGES.bind(browser_locale(request))("serve.index"))
+    return HTMLResponse(f"<!doctype html><meta charset=utf-8><title>Loreweaver table</title><p>{said}</p>",
                         headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
 
 
@@ -405,20 +405,25 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
     def frame_key(member: str, invite: str | None) -> str:
         return hmac.new(secret, f"{member}\0{invite}".encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
 
-    frames: list[tuple[object, dict[str, tuple[str, str]]]] = [(object(), {})]
-    """The reading of the invite store the frame-key index was built from, and the index."""
+    frames: list[tuple[object, dict[str, tuple[str, str]], dict[str, str]]] = [(object(), {}, {})]
+    """The reading of the invite store the frame-key index was built from, the index, and
+    each member's key (the index read the other way)."""
+
+    def frame_index() -> tuple[Mapping[str, tuple[str, str]], Mapping[str, str]]:
+        """``frame key -> (member, link hash)`` of every current link, and ``member -> frame
+        key``: built once per reading of the store (one digest a seat, when a link changed), so
+        a request with a wrong key -- unauthenticated, before any rate limit -- costs one
+        lookup, not a digest a seat, and an update names each seat's frames without one."""
+        snapshot = invites.snapshot()
+        held, index, keys = frames[0]
+        if held is not snapshot:
+            keys = {member: frame_key(member, invite) for member, invite in snapshot.items() if invite is not None}
+            index = {key: (member, str(snapshot[member])) for member, key in keys.items()}
+            frames[0] = (snapshot, index, keys)
+        return index, keys
 
     def frame_keys() -> Mapping[str, tuple[str, str]]:
-        """``frame key -> (member, link hash)`` of every current link: built once per reading
-        of the store (one digest a seat, when a link changed), so a request with a wrong key
-        -- unauthenticated, before any rate limit -- costs one lookup, not a digest a seat."""
-        snapshot = invites.snapshot()
-        held, index = frames[0]
-        if held is not snapshot:
-            index = {frame_key(member, invite): (member, invite) for member, invite in snapshot.items()
-                     if invite is not None}
-            frames[0] = (snapshot, index)
-        return index
+        return frame_index()[0]
 
     def seat_of(request: Request) -> Seat:
         return access(request).seat
@@ -427,11 +432,12 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
         """The seat a request reaches, by its link token (``/t/TOKEN/…``), its session cookie
         (``/s/SEAT/…``) or its frame key (``/f/KEY/…``); refused (404, 401) when none is good now."""
         if _identity(table.path) != folder:
-            raise _Refusal(410, "this room was moved or renamed since the table started: the table is closed")
+            raise _Refusal(410, told(request.path_params.get("seat"), "serve.room_moved"), key="serve.room_moved")
         try:
             way = _reached(request)
         except LwError:  # the store cannot be read (its path and contents are not a player's)
-            raise _Refusal(503, "the seat links of this table cannot be read right now; the keeper can run lw seat list") from None
+            raise _Refusal(503, told(request.path_params.get("seat"), "serve.links_unreadable"),
+                           key="serve.links_unreadable") from None
         wait = reads.take(way.seat.member)  # every way in counts: one seat cannot keep the server's threads busy
         if wait:
             seconds = retry_after(wait)
@@ -471,8 +477,8 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
     def bases(seat: Seat) -> tuple[str, str]:
         """Where ``seat``'s pictures and frames are, for every way of reaching it: pictures under
         the seat's session path (the page is there), frames under the seat's frame key."""
-        return (f"{prefix}/s/{slug(seat.member)}/asset/",
-                f"{prefix}/f/{frame_key(seat.member, invites.current().get(seat.member))}/")
+        key = frame_index()[1].get(seat.member) or frame_key(seat.member, None)  # no link: a key nothing opens
+        return f"{prefix}/s/{slug(seat.member)}/asset/", f"{prefix}/f/{key}/"
 
     def view(seat: Seat) -> dict[str, Any]:
         asset_base, frame_base = bases(seat)
@@ -524,8 +530,7 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
         try:
             session = await run(sessions.open, seat.member, way.invite)
         except LwError:  # the sessions file cannot be read or written (its path is not a player's)
-            return _refusal_page(_Refusal(503, "this table cannot open a page for your seat right now: "
-                                               "try your link again later, or tell the keeper"))
+            return _refusal_page(_Refusal(503, MESSAGES.bind(seat.locale)("serve.no_page_now")))
         where = f"{prefix}/s/{slug(seat.member)}/"
         response = RedirectResponse(where, status_code=303, headers=_SAFE)
         response.set_cookie(COOKIE, session.id, path=where, httponly=True, samesite="strict", max_age=int(sessions.lifetime),
@@ -542,8 +547,9 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
             data = await run(view, seat)
         except LwError as exc:  # a room that cannot be read: told as this seat may read it
             message = html.escape(str(seat.error(exc)))
+            heading = html.escape(MESSAGES.bind(seat.locale)("serve.room_unreadable"))
             return HTMLResponse("<!doctype html><meta charset=utf-8><title>Loreweaver table</title>"
-                                f"<p>This room cannot be read right now.</p><pre>{message}</pre>",
+                                f"<p>{heading}</p><pre>{message}</pre>",
                                 status_code=503, headers={**_SAFE, "Content-Security-Policy": "default-src 'none'"})
         return HTMLResponse(page_html(data, live=True, base=f"{prefix}/s/{slug(seat.member)}/"),
                             headers={**_SAFE, "Content-Security-Policy": page_policy(live=True)})
@@ -653,7 +659,7 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
     async def control(request: Request) -> Response:
         seat = seat_of(request)
         if not seat.keeper:  # refused before the body is read; the table refuses again
-            return JSONResponse({"error": "only the keeper can regenerate, edit, rewind or stop a turn",
+            return JSONResponse({"error": MESSAGES.bind(seat.locale)("serve.controls_keeper_only"),
                                  "code": "forbidden"}, status_code=403, headers=_SAFE)
         data = await body_of(request)
         if data.get("action") != "stop":  # stopping a turn in flight is never held back
@@ -703,8 +709,7 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
         origin = own_origin(request.headers.get("host", ""), request.url.scheme, public) or ""
         try:
             if action == "add":
-                added = await asyncio.wrap_future(table.add_seat(seat, data.get("name")))
-                token = await run(invites.issue, added.member)
+                added, token = await asyncio.wrap_future(table.add_seat(seat, data.get("name")))
                 text = t("serve.seat_added", name=added.name)
             elif action in ("rotate", "revoke"):
                 target = table.seat(member) if isinstance(member, str) and member else None
@@ -722,10 +727,12 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
                     token, text = None, t("serve.seat_revoked", name=target.name)
                 hub.prune()  # its open pages end now, not at the next second's check
             else:
-                return JSONResponse({"error": "action must be rotate, revoke or add", "code": "invalid"},
-                                    status_code=400, headers=_SAFE)
+                return JSONResponse({"error": t("serve.seat_action"), "code": "invalid"}, status_code=400,
+                                    headers=_SAFE)
         except LwError as exc:
-            status = {"forbidden": 403, "invalid": 400, "deadline": 504}.get(exc.code or "", 422)
+            if exc.code not in ("forbidden", "invalid", "deadline", "unavailable"):  # the stores' own (and paths)
+                exc = LwError(t("serve.seat_links_unchanged"), code="unavailable")
+            status = {"forbidden": 403, "invalid": 400, "deadline": 504, "unavailable": 503}[str(exc.code)]
             return JSONResponse(json_error(exc), status_code=status, headers=_SAFE)
         await broadcast()  # the keepers' pages show the seats' new states
         answer: dict[str, Any] = {"text": text}

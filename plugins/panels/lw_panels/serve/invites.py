@@ -100,7 +100,7 @@ class Invites:
         which is not kept anywhere."""
         token = self.make(member)
         self._change(lambda seats: seats.__setitem__(member, token_hash(token)))
-        Sessions(self.folder).forget(member)
+        _tidy(self.folder, member)
         return token
 
     def revoke(self, member: str) -> bool:
@@ -111,7 +111,7 @@ class Invites:
             had.append(seats.get(member) is not None)
             seats[member] = None
         self._change(drop)
-        Sessions(self.folder).forget(member)
+        _tidy(self.folder, member)
         return had[0]
 
     def ensure(self, members: Iterable[str]) -> dict[str, str]:
@@ -136,3 +136,13 @@ class Invites:
                 return
             edit(seats)
             atomic_write_text(self.path, json.dumps({"format": 1, "seats": seats}, indent=1, sort_keys=True) + "\n")
+
+
+def _tidy(folder: Path, member: str) -> None:
+    """Forget ``member``'s sessions once their link changed. Only tidying: a session made from
+    another link is refused anyway (:meth:`Invites.valid`), so a sessions file that cannot be
+    read or written now never undoes, or hides, a link already changed."""
+    try:
+        Sessions(folder).forget(member)
+    except (LwError, OSError):
+        pass

@@ -7,20 +7,23 @@ made from it stop working, on a running table too, at its next request). ``revok
 seat's link and sessions without a new one; ``add`` gives the room a new player (who then
 claims a free pregenerated character at the table with ``.pc claim``) and prints their link.
 Links are printed with ``--url``, the address the table is served at (with ``/r/NAME`` when
-``lw serve`` hosts several rooms).
+``lw serve`` hosts several rooms). The commands speak the shell's language (``LW_LOCALE``,
+``LC_ALL``, ``LC_MESSAGES``, ``LANG``; English otherwise), as ``lw pack`` does.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import click
 
+from lw_panels.messages import MESSAGES
 from lw_panels.serve.invites import Invites
 from lw_panels.serve.origins import public_origin
-from lw_panels.serve.table import add_member, invite_link
-from lwcore.api import ROOM, LwError, Room, cli_state as state, room_lock
+from lw_panels.serve.table import add_seated, invite_link
+from lwcore.api import ROOM, LwError, Room, cli_state as state, pick_locale, room_lock
 
 DEFAULT_URL = "http://127.0.0.1:8765"
 """``lw serve``'s own address with its default ``--port``: where ``lw seat`` links point by default."""
@@ -39,12 +42,12 @@ def seat() -> None:
 @click.pass_context
 def list_seats(ctx: click.Context, room: Path) -> None:
     """Each member of ROOM and the state of their link."""
-    loaded = _load(ctx, room)
+    loaded, t = _load(ctx, room), _words(ctx)
     links = Invites(room).current()
     for member in loaded.members:
         kept = links.get(member.id, "")
-        said = "link made" if kept else ("revoked" if member.id in links else "no link yet (lw serve makes it)")
-        role = "keeper" if loaded.is_keeper(member) else "player"
+        said = t("seat.link_made") if kept else t("seat.revoked") if member.id in links else t("seat.no_link")
+        role = t("seat.keeper") if loaded.is_keeper(member) else t("seat.player")
         click.echo(f"{member.id}\t{member.name or member.id}\t{role}\t{said}")
 
 
@@ -58,7 +61,7 @@ def rotate(ctx: click.Context, room: Path, member: str, url: str) -> None:
     found = _load(ctx, room).member(member)
     token = Invites(room).issue(found.id)
     click.echo(f"{found.name or found.id} ({found.id}): {invite_link(_base(url), token)}")
-    click.echo("The old link and its sessions no longer work. Send this one only to its player.")
+    click.echo(_words(ctx)("seat.rotated"))
 
 
 @seat.command("revoke")
@@ -69,7 +72,8 @@ def revoke(ctx: click.Context, room: Path, member: str) -> None:
     """MEMBER's link and sessions stop working at once (lw seat rotate makes a new link)."""
     found = _load(ctx, room).member(member)
     had = Invites(room).revoke(found.id)
-    click.echo(f"{found.name or found.id} ({found.id}): " + ("link revoked" if had else "had no link; none will be made"))
+    t = _words(ctx)
+    click.echo(f"{found.name or found.id} ({found.id}): " + (t("seat.link_revoked") if had else t("seat.had_no_link")))
 
 
 @seat.command("add")
@@ -82,11 +86,19 @@ def revoke(ctx: click.Context, room: Path, member: str) -> None:
 def add(ctx: click.Context, room: Path, name: str, member_id: str | None, locale: str | None, url: str) -> None:
     """A new player seat named NAME in ROOM, and its link. The player claims a free
     pregenerated character at the table (.pc list, .pc claim N)."""
-    member = add_member(state(ctx).kernel, room, name, member_id, locale)
-    name, new_id = member.name or member.id, member.id
-    token = Invites(room).issue(new_id)
-    click.echo(f"{name} ({new_id}): {invite_link(_base(url), token)}")
-    click.echo("A running table knows the new seat at once. At the table: .pc list, then .pc claim N.")
+    base, speak = _base(url), _speaks(ctx)
+    member, token = add_seated(state(ctx).kernel, room, Invites(room), name, member_id, locale, speak=speak)
+    click.echo(f"{member.name or member.id} ({member.id}): {invite_link(base, token)}")
+    click.echo(MESSAGES.bind(speak)("seat.added"))
+
+
+def _speaks(ctx: click.Context) -> str:
+    """The language ``lw seat`` speaks: the shell's (:func:`lwcore.pack.card.pick_locale`)."""
+    return pick_locale(None, state(ctx).kernel.env)
+
+
+def _words(ctx: click.Context) -> Any:
+    return MESSAGES.bind(_speaks(ctx))
 
 
 def _load(ctx: click.Context, room: Path) -> Room:

@@ -219,19 +219,22 @@ class Table:
                  "link": "made" if links.get(m.id) else "revoked" if m.id in links else "none"}
                 for m in room.members]
 
-    def add_seat(self, seat: Seat, name: Any, deadline: Deadline | None = None) -> Future[Seat]:
+    def add_seat(self, seat: Seat, name: Any, deadline: Deadline | None = None) -> Future[tuple[Seat, str]]:
         """Queue a new player seat named ``name`` (the keeper's, from the page): the member is
-        added to the room on its turn queue (after the lines before it, never during a turn);
-        its future is the new seat (a located :class:`LwError` for a bad or taken name)."""
-        _keeper_only(seat, MESSAGES.bind(seat.locale)("serve.seats_keeper_only"))
+        added to the room on its turn queue (after the lines before it, never during a turn)
+        with its link (:func:`add_seated`: both or neither); its future is the new seat and its
+        link's clear token (a located :class:`LwError` in the keeper's language for a bad or
+        taken name, or a link that cannot be made)."""
+        t = MESSAGES.bind(seat.locale)
+        _keeper_only(seat, t("serve.seats_keeper_only"))
         if not isinstance(name, str):
-            raise LwError("name must be a string", code="invalid")
+            raise LwError(t("serve.seat_name_text"), code="invalid")
 
-        def job() -> Seat:
-            member = add_member(self.kernel, self.path, name)
+        def job() -> tuple[Seat, str]:
+            member, token = add_seated(self.kernel, self.path, self.invites, name, speak=seat.locale)
             with room_lock(self.path, shared=True):
                 self._seat(Room.load(self.path, self.kernel))
-            return self.seats[member.id]
+            return self.seats[member.id], token
         return self.queue.submit(job, deadline=deadline or self.deadline())
 
     def deadline(self) -> Deadline:
@@ -436,9 +439,9 @@ def invite_link(origin: str, token: str) -> str:
     return f"{origin}/t/{token}/"
 
 
-def _keeper_only(seat: Seat, message: str = "only the keeper can regenerate, edit, rewind or stop a turn") -> None:
+def _keeper_only(seat: Seat, message: str | None = None) -> None:
     if not seat.keeper:
-        raise LwError(message, code="forbidden")
+        raise LwError(message or MESSAGES.bind(seat.locale)("serve.controls_keeper_only"), code="forbidden")
 
 
 PREGEN = "pregen"
@@ -460,28 +463,53 @@ def free_pregens(room: Room, member: str) -> list[dict[str, Any]]:
 
 
 def add_member(kernel: Kernel, room: Path, name: str, member_id: str | None = None,
-               locale: str | None = None) -> Member:
+               locale: str | None = None, *, speak: str | None = None) -> Member:
     """A new player ``name`` in the room folder ``room`` (id ``member_id``, default the next
     free ``pN``; ``locale``, default the room's), saved under the room's writer lock. Refused
-    (code ``invalid``) for a name that is not 1 to 80 printable characters, a bad id, or a
-    name or id the room already has."""
+    (code ``invalid``, in the language ``speak``) for a name that is not 1 to 80 printable
+    characters, a bad id, or a name or id the room already has."""
+    t = MESSAGES.bind(speak)
     name = name.strip()
     if not name or len(name) > 80 or any(not ch.isprintable() for ch in name):
-        raise LwError("a seat's name is 1 to 80 printable characters", code="invalid", expected='"Mei"')
+        raise LwError(t("serve.seat_name_bad"), code="invalid")
     if member_id is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", member_id):
-        raise LwError("--id is 1 to 32 letters, digits, _ or -", code="invalid", expected="--id p5")
+        raise LwError(t("serve.seat_id_bad"), code="invalid", expected="--id p5")
     with room_lock(room):
         loaded = Room.load(room, kernel)
         taken = {m.id for m in loaded.members} | {m.name for m in loaded.members}
         new_id = member_id or next(f"p{n}" for n in range(1, len(taken) + 2) if f"p{n}" not in taken)
         if new_id in taken or name in taken:
-            raise LwError(f"room {loaded.file.id!r} already has a member {new_id if new_id in taken else name!r}",
-                          code="invalid", expected="another name (or --id)")
+            raise LwError(t("serve.seat_taken", room=loaded.file.id, name=new_id if new_id in taken else name),
+                          code="invalid")
         member = Member(id=new_id, name=name, locale=locale)
         loaded.file.players.append(member)
         loaded.mark("room")
         loaded.save()
     return member
+
+
+def add_seated(kernel: Kernel, room: Path, invites: Invites, name: str, member_id: str | None = None,
+               locale: str | None = None, *, speak: str | None = None) -> tuple[Member, str]:
+    """:func:`add_member`, then a link for the new seat (``invites.issue``): the member and the
+    link's clear token -- both or neither. When the link cannot be made the member is taken out
+    of the room again and the refusal (code ``unavailable``, in the language ``speak``) says
+    nothing was added; only if that too fails does the seat stay, without a link, and the
+    refusal says so (the keeper's *New link*, or ``lw seat rotate``, then makes one)."""
+    member = add_member(kernel, room, name, member_id, locale, speak=speak)
+    t = MESSAGES.bind(speak)
+    try:
+        return member, invites.issue(member.id)
+    except (LwError, OSError):
+        pass
+    try:
+        with room_lock(room):
+            loaded = Room.load(room, kernel)
+            loaded.file.players[:] = [m for m in loaded.file.players if m.id != member.id]
+            loaded.mark("room")
+            loaded.save()
+    except (LwError, OSError):
+        raise LwError(t("serve.seat_added_no_link", name=member.name or member.id), code="unavailable") from None
+    raise LwError(t("serve.seat_not_added", name=member.name or member.id), code="unavailable")
 
 
 def _no_model(seat: Seat, *, recorded: bool) -> LwError:
