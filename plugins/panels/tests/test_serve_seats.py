@@ -116,3 +116,39 @@ def test_a_seat_whose_link_cannot_be_made_is_not_added(tmp_path: Path, kernel, t
         assert fetch(answer["link"])[0] == 200
         assert [m.id for m in load(kernel, table_room).members] == [*before, "p3"]
         assert "p3" in (table_room / INVITES).read_text(encoding="utf-8")
+
+
+def test_pages_and_updates_name_frame_keys_from_the_index_without_copying_the_links(kernel, table_room: Path) -> None:  # noqa: ANN001
+    """A seat's page and its updates (every update is built per listening seat) name the seat's
+    frame key from the index built once per reading of the invite store: no copy of every link
+    a seat (``Invites.current``); the key named opens the seat's frame, and after a rotation
+    the new key does and the old one no longer."""
+    import re
+
+    from lw_panels.serve.invites import Invites
+
+    copies: list[int] = []
+
+    class Counted(Invites):
+        def current(self) -> dict[str, str | None]:
+            copies.append(1)
+            return super().current()
+
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=seeds)
+    table.invites = Counted(table_room, make=lambda member: f"seat-{member}-again-0123456789")
+    with Server(table) as server:
+        jar = http.cookiejar.CookieJar()
+        status, _, body = fetch(server.link("p1"), jar=jar)
+        key = re.findall(r'src="/f/([0-9a-f]{64})/harbor-ui/map/', body.decode("utf-8"))[0]
+        assert status == 200 and fetch(f"{server.origin}/s/p1/state", jar=jar)[0] == 200
+        assert fetch(server.link("p2") + "state")[0] == 200
+        status, _, body = fetch(server.link("p1") + "say", data={"text": ".r 1d6"})
+        assert status == 200, body
+        assert copies == [], len(copies)
+        frame = f"{server.origin}/f/{key}/harbor-ui/map/index.html"
+        assert fetch(frame)[0] == 200
+        table.invites.issue("p1")
+        status, _, body = fetch(f"{server.origin}/t/seat-p1-again-0123456789/")
+        new = re.findall(r'src="/f/([0-9a-f]{64})/harbor-ui/map/', body.decode("utf-8"))[0]
+        assert new != key and fetch(frame)[0] == 404
+        assert fetch(f"{server.origin}/f/{new}/harbor-ui/map/index.html")[0] == 200

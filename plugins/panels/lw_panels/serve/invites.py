@@ -83,14 +83,14 @@ class Invites:
         Every stored hash is compared, each in constant time."""
         wanted = token_hash(token)
         found = None
-        for member, stored in self.current().items():
+        for member, stored in self.snapshot().items():
             if stored is not None and hmac.compare_digest(stored, wanted):
                 found = (member, stored)
         return found
 
     def valid(self, member: str, hashed: str) -> bool:
         """Whether ``hashed`` is still ``member``'s link (not rotated, not revoked)."""
-        stored = self.current().get(member)
+        stored = self.snapshot().get(member)
         return stored is not None and hmac.compare_digest(stored, hashed)
 
     # -- changing --------------------------------------------------------------------------

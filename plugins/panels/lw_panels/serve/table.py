@@ -214,7 +214,7 @@ class Table:
     def _seat_states(self, room: Room, keeper: Seat) -> list[dict[str, Any]]:
         """Each member of ``room`` and the state of their link (``made``, ``revoked``, ``none``),
         for a keeper's page: never a link or its hash."""
-        links = self.invites.current()
+        links = self.invites.snapshot()
         return [{"member": m.id, "name": m.name or m.id, "keeper": room.is_keeper(m), "self": m.id == keeper.member,
                  "link": "made" if links.get(m.id) else "revoked" if m.id in links else "none"}
                 for m in room.members]
