@@ -9,6 +9,9 @@ median time of a wrong frame key's 404, against a wrong seat link's 404 (the bas
 run: a link is one hash and a compare a stored link), and what the old per-seat digests cost
 in this process for this many seats. Goal: a wrong frame key within 2x the baseline, whatever
 the number of seats (before: the digests alone, about 1 ms for 1 000 seats, on every request).
+Then a seat's own update (``GET state``, the page data every update sends, which names the
+seat's frame key: looked up in the same index, where it once copied every link of the store),
+and what that copy costs in this process.
 """
 
 from __future__ import annotations
@@ -21,13 +24,15 @@ import re
 import secrets
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from serve import serve_room  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 ROOM = ROOT / "examples" / "fog-harbor"
@@ -62,26 +67,9 @@ def main() -> None:
     Invites(room).ensure(f"ghost{n}" for n in range(args.seats))
     env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
     env.update({"LW_HOME": str(work / "home"), "PYTHONUNBUFFERED": "1"})
-    lw = str(Path(sys.executable).parent / "lw")
-    process = subprocess.Popen([lw, "serve", str(room), "--port", "0"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=env)
+    process, seats = serve_room(room, env)
     try:
-        seen = ""
-        while "(p1): http" not in seen:
-            line = process.stdout.readline()  # type: ignore[union-attr]
-            if not line:
-                raise RuntimeError("lw serve ended: " + process.stderr.read())  # type: ignore[union-attr]
-            seen += line
-        origin = re.search(r"(http://127\.0\.0\.1:\d+)/t/", seen).group(1)  # type: ignore[union-attr]
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                get_ms(origin + "/t/warmup/")
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        origin = re.search(r"http://127\.0\.0\.1:\d+", seats["p1"]).group(0)  # type: ignore[union-attr]
         n = args.requests
         links = [f"{origin}/t/{secrets.token_urlsafe(32)}/state" for _ in range(n)]
         frames = [f"{origin}/f/{secrets.token_hex(32)}/harbor-ui/map/index.html" for _ in range(n)]
@@ -97,6 +85,16 @@ def main() -> None:
               f"wrong frame key {frame_ms:.2f} ms (ratio {ratio:.2f}, goal <= {GOAL_RATIO:g}) -- "
               f"{'ok' if ratio <= GOAL_RATIO else 'MISSED'}")
         print(f"the per-seat digests a wrong frame key used to cost: {digests_ms:.2f} ms a request")
+        state_ms = median_ms([seats["p1"] + "state"] * 40)  # a seat's update: it names the seat's frame key
+        store = Invites(room)
+        store.current()
+        start = time.perf_counter()
+        for _ in range(100):
+            store.current()
+        copy_ms = (time.perf_counter() - start) * 10
+        print(f"a seat's update (GET state; its frames' key comes from the index): {state_ms:.2f} ms "
+              f"({state_ms / link_ms:.1f}x the baseline); naming the key used to copy every link, "
+              f"{copy_ms:.3f} ms for each listening seat of each update")
     finally:
         process.terminate()
         process.wait(10)

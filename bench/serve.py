@@ -79,6 +79,37 @@ def get(url: str) -> float:
     return time.perf_counter() - start
 
 
+def serve_room(room: Path, env: dict[str, str], *options: str) -> tuple[subprocess.Popen[str], dict[str, str]]:
+    """A real ``lw serve ROOM --port 0 OPTIONS`` (the ``lw`` beside this Python) and the seat
+    links it printed (``p1``, ``p2``, … and ``keeper`` -> link), once it answers on its port.
+    Shared by the benches that serve a room (``bench/frame_keys.py`` too)."""
+    lw = str(Path(sys.executable).parent / "lw")
+    process = subprocess.Popen([lw, "serve", str(room), "--port", "0", *options], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        seen = ""
+        while "Ctrl-C stops it." not in seen:
+            line = process.stdout.readline()  # type: ignore[union-attr]
+            if not line:
+                raise RuntimeError("lw serve ended: " + process.stderr.read())  # type: ignore[union-attr]
+            seen += line
+        links = dict(re.findall(r"\((\w+)\): (http://127\.0\.0\.1:\d+/t/\S+/)", seen))
+        origin = next(iter(links.values())).split("/t/")[0]
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                get(origin + "/")
+                return process, links
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+    except BaseException:
+        process.kill()
+        process.wait(10)
+        raise
+
+
 def median_ms(url: str, n: int) -> float:
     return statistics.median(get(url) for _ in range(n)) * 1000
 
@@ -121,23 +152,10 @@ def main() -> None:
     subprocess.run([lw, "turn", str(room), "--as", "kp", "--say", ".panels enable harbor-ui"], env=env, check=True,
                    capture_output=True)
     model = HeldModel()
-    process = subprocess.Popen([lw, "serve", str(room), "--port", "0", "--endpoint", model.url,
-                                "--provider", "anthropic_messages", "--model", "bench"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env=env)
+    process, links = serve_room(room, env, "--endpoint", model.url, "--provider", "anthropic_messages",
+                                "--model", "bench")
     try:
-        lines = [process.stdout.readline() for _ in range(5)]  # type: ignore[union-attr]
-        links = dict(re.findall(r"\((keeper|p1|p2)\): (http://127\.0\.0\.1:\d+/t/\S+/)", "".join(lines)))
         port = int(re.search(r":(\d+)/", links["p1"]).group(1))  # type: ignore[union-attr]
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                get(links["p2"] + "state")
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
-
         idle = median_ms(links["p2"] + "state", args.reads)
         request = urllib.request.Request(links["p1"] + "say", data=json.dumps({"text": "我去码头。"}).encode(),
                                          headers={"Content-Type": "application/json"})
