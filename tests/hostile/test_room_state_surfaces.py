@@ -162,7 +162,7 @@ def test_a_seat_link_gets_a_503_page_for_each_hostile_sessions_file(tmp_path: Pa
     table = Table(Kernel(data_dir=home, env={}), room, TurnSource(deque()), seed=5,
                   token=lambda member: f"seat-{member}-0123456789abcdef")
     with Server(table) as server:
-        link = server.link("p1")
+        link = server.link("p2")  # p2 reads English (the page says it in its seat's language)
         origin = f"{urlsplit(link).scheme}://{urlsplit(link).netloc}"
         for case in sorted(HOSTILE):
             if os.path.lexists(target):
@@ -171,7 +171,7 @@ def test_a_seat_link_gets_a_503_page_for_each_hostile_sessions_file(tmp_path: Pa
             status, body = opened(link)
             assert status == 503 and b"tell the keeper" in body, (case, status, body[:300])
             assert str(tmp_path).encode() not in body and b"Traceback" not in body, (case, body[:300])
-            status, _, body = fetch(origin + "/s/p1/state", headers={"Cookie": "lw_seat=x"})
+            status, _, body = fetch(origin + "/s/p2/state", headers={"Cookie": "lw_seat=x"})
             assert status == 503 and str(tmp_path).encode() not in body, (case, status, body[:300])
             if target.is_dir() and not target.is_symlink():
                 target.rmdir()

@@ -152,3 +152,31 @@ def test_pages_and_updates_name_frame_keys_from_the_index_without_copying_the_li
         new = re.findall(r'src="/f/([0-9a-f]{64})/harbor-ui/map/', body.decode("utf-8"))[0]
         assert new != key and fetch(frame)[0] == 404
         assert fetch(f"{server.origin}/f/{new}/harbor-ui/map/index.html")[0] == 200
+
+
+def test_a_join_does_not_read_back_the_sessions_it_wrote(kernel, table_room: Path, monkeypatch) -> None:  # noqa: ANN001
+    """Opening a link writes the sessions file (atomically, whole); the seat's next requests use
+    what was written -- the file is not read and parsed again -- while a change made by another
+    process (``lw seat``'s tidying, another server) is still read at the next request."""
+    from lw_panels.serve.sessions import Sessions
+
+    parsed: list[int] = []
+    parse = Sessions._parse
+
+    def counted(self: Sessions, data: object) -> object:
+        parsed.append(1)
+        return parse(self, data)
+
+    monkeypatch.setattr(Sessions, "_parse", counted)
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=seeds)
+    with Server(table) as server:
+        first = http.cookiejar.CookieJar()
+        assert fetch(server.link("p1"), jar=first)[0] == 200
+        parsed.clear()
+        for member in ("p1", "p2", "kp"):
+            jar = http.cookiejar.CookieJar()
+            assert fetch(server.link(member), jar=jar)[0] == 200  # a session made, then its page
+            assert fetch(f"{server.origin}/s/{member}/state", jar=jar)[0] == 200
+        assert parsed == [], len(parsed)
+        Sessions(table_room).forget("p1")  # another process ends p1's sessions
+        assert fetch(f"{server.origin}/s/p1/state", jar=first)[0] == 401

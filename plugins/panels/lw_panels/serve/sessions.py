@@ -9,7 +9,10 @@ for each session the SHA-256 (hex) of its id -- never the id, which is only in t
 its member, the hash of the link it was made from and when it expires (:data:`LIFETIME`
 after it was made; seconds since the epoch, the clock injectable). Writes are atomic under
 the store's own lock (``.lw/sessions``); reads are bounded and read the file again only when
-it changed (:class:`lw_panels.serve.stores.FileCache`). A session is good only while the link
+it changed (:class:`lw_panels.serve.stores.FileCache`; a write keeps what it wrote, so it is not
+read back). The file is compact JSON: a new session rewrites it whole, which costs little next
+to its ``fsync`` at a table's sizes (a few seats of up to :data:`MAX_PER_SEAT` sessions) and
+stays well under 0.1 s at :data:`MAX_SESSIONS`. A session is good only while the link
 it was made from is still the seat's link (:meth:`lw_panels.serve.invites.Invites.valid`), so
 rotating or revoking a link ends its sessions at once; both also forget them
 (:meth:`Sessions.forget`).
@@ -18,6 +21,7 @@ rotating or revoking a link ends its sessions at once; both also forget them
 from __future__ import annotations
 
 import hashlib
+import heapq
 import json
 import secrets
 import time
@@ -92,14 +96,16 @@ class Sessions:
 
     def open(self, member: str, invite: str) -> Session:
         """A new session of ``member``'s seat, made from the link whose hash is ``invite``."""
-        session = Session(secrets.token_urlsafe(32), member, invite, self.clock() + self.lifetime)
+        session = Session(secrets.token_urlsafe(32), member, invite, round(self.clock() + self.lifetime, 3))
 
         def add(entries: _Entries) -> None:
             mine = sorted((e[2], key) for key, e in entries.items() if e[0] == member)
             for _, key in mine[: max(0, len(mine) - MAX_PER_SEAT + 1)]:
                 del entries[key]
-            for _, key in sorted((e[2], key) for key, e in entries.items())[: max(0, len(entries) - MAX_SESSIONS + 1)]:
-                del entries[key]
+            if len(entries) >= MAX_SESSIONS:  # only then is the whole store sorted
+                over = len(entries) - MAX_SESSIONS + 1
+                for _, key in heapq.nsmallest(over, ((e[2], key) for key, e in entries.items())):
+                    del entries[key]
             entries[_hashed(session.id)] = (member, invite, session.expires)
         self._change(add)
         return session
@@ -130,5 +136,8 @@ class Sessions:
             for key in [k for k, e in entries.items() if e[2] <= now]:
                 del entries[key]
             edit(entries)
-            data = {key: {"member": m, "invite": i, "expires": round(x, 3)} for key, (m, i, x) in entries.items()}
-            atomic_write_text(self.path, json.dumps({"format": 1, "sessions": data}, indent=1, sort_keys=True) + "\n")
+            data = {key: {"member": m, "invite": i, "expires": x} for key, (m, i, x) in entries.items()}
+            # compact: json's C encoder (an indent would take its pure-Python one, ten times slower)
+            atomic_write_text(self.path, json.dumps({"format": 1, "sessions": data}, separators=(",", ":"),
+                                                    sort_keys=True) + "\n")
+            self._cache.keep(entries)  # what the file parses to (expiries are kept to the ms, as written)

@@ -71,6 +71,22 @@ class FileCache(Generic[T]):
         return value
 
 
+    def keep(self, value: T) -> None:
+        """Hold ``value`` as what the file now at :attr:`path` parses to: for its writer, right
+        after writing it while holding the store's lock (no other writer can replace the file
+        meanwhile), so the next :meth:`read` does not read back and parse what was just written.
+        ``value`` must be what ``parse`` makes of that file. A file that cannot be opened is
+        simply read again."""
+        with self._lock:
+            pin, key = _pin(self.path, (-1, -1, -1, -1))
+            if pin is None:
+                self._held = None
+                return
+            _close(self._pinned)
+            self._pinned.append(pin)
+            self._held = (key, value)
+
+
 def _pin(path: Path, key: tuple[int, int, int, int]) -> tuple[int | None, tuple[int, int, int, int]]:
     """An open descriptor of the regular file at ``path`` and its key (read before its
     contents: what is parsed is that file or a later one, never an earlier); ``(None, key)``
