@@ -3,7 +3,9 @@
 Every room is a fresh copy of the example room ``examples/fog-harbor`` (keeper ``kp``,
 players ``p1`` (zh) and ``p2`` (en); ``clues_found`` and ``fog`` are player-visible,
 ``cult_alert``, ``true_culprit`` and ``ritual_nights_left`` keeper-only). Packs are copies of
-the example pack ``plugins/panels/examples/harbor-ui`` or written by the test.
+the example pack ``plugins/panels/examples/harbor-ui`` or written by the test. Servers on
+loopback: the web table itself (:class:`Server`, :func:`fetch`) and the HTTP services around
+it (:class:`Loopback`: a model, an image provider, a site nothing may reach).
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ import textwrap
 import threading
 import time
 import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -163,3 +168,107 @@ def fetch(url: str, *, data: Any = None, headers: dict[str, str] | None = None,
             return response.status, dict(response.headers), response.read()
     except urllib.error.HTTPError as exc:
         return exc.code, dict(exc.headers), exc.read()
+
+
+@dataclass(frozen=True)
+class Heard:
+    """One request a :class:`Loopback` server received."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+
+class Loopback:
+    """A plain HTTP server on 127.0.0.1 (a free port) in a thread of the test, standing in for a
+    model, an image provider or a site a page must never reach: every GET and POST is kept in
+    :attr:`seen` (its body read whole) and answered by ``answer(handler)`` (which writes the
+    reply: :func:`send`, or anything a hostile server would do). Stop it with :meth:`close`,
+    or use it as a context manager."""
+
+    def __init__(self, answer: Callable[[BaseHTTPRequestHandler], Any]) -> None:
+        self.seen: list[Heard] = []
+        seen = self.seen
+
+        class Handler(BaseHTTPRequestHandler):
+            def handle_any(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                seen.append(Heard(self.command, self.path, dict(self.headers.items()),
+                                  self.rfile.read(length) if length else b""))
+                answer(self)
+
+            do_GET = do_POST = handle_any  # noqa: N815
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @property
+    def paths(self) -> list[str]:
+        """The paths asked for, in order."""
+        return [heard.path for heard in self.seen]
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def __enter__(self) -> Loopback:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def send(handler: BaseHTTPRequestHandler, status: int = 200, body: Any = b"", **headers: str) -> None:
+    """Answer ``status`` with ``body`` (bytes as they are, anything else as JSON) and ``headers``
+    (``Access_Control_Allow_Origin="*"``: underscores for dashes)."""
+    data = body if isinstance(body, bytes) else json.dumps(body).encode("utf-8")
+    handler.send_response(status)
+    if not isinstance(body, bytes):
+        handler.send_header("Content-Type", "application/json")
+    for name, value in headers.items():
+        handler.send_header(name.replace("_", "-"), value)
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)
+
+
+def nowhere() -> Loopback:
+    """A loopback site a page must never reach (it answers anything 200, to any origin): what
+    reached it is in its :attr:`Loopback.paths`."""
+    return Loopback(lambda handler: send(handler, Access_Control_Allow_Origin="*"))
+
+
+def event_stream(url: str, *, headers: dict[str, str] | None = None,
+                 timeout: float = 30) -> tuple[int, Iterator[tuple[str, str]]]:
+    """Open the server-sent event stream at ``url``: its status, and its events as they come
+    (``(event, data)``, the data's lines joined) until the server ends it or the reader stops
+    (the connection is closed then); no event within ``timeout`` seconds raises (a hang check)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+    conn.request("GET", parts.path, headers=headers or {})
+    response = conn.getresponse()
+
+    def read() -> Iterator[tuple[str, str]]:
+        event, data = None, []
+        try:
+            while line := response.fp.readline():
+                text = line.decode("utf-8").rstrip("\n")
+                if text.startswith("event: "):
+                    event = text[7:]
+                elif text.startswith("data: "):
+                    data.append(text[6:])
+                elif text == "" and event is not None:
+                    yield event, "\n".join(data)
+                    event, data = None, []
+        finally:
+            conn.close()
+    return response.status, read()

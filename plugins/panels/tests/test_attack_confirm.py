@@ -17,7 +17,7 @@ from collections import deque
 from pathlib import Path
 
 import pytest
-from panels_testkit import Server, load, recorded, say, write_pack
+from panels_testkit import Server, load, nowhere, recorded, say, write_pack
 from test_browser import chromium, open_page
 
 from lw_panels.packs import dev_mounts
@@ -159,19 +159,14 @@ def test_a_frame_cannot_carry_its_address_away_by_navigating(browser, kernel, ta
                                                             tmp_path: Path) -> None:
     """A frame's address holds its seat's frame key; a script navigating its own frame elsewhere
     (sandboxed frames may) would carry it off. The page's ``frame-src 'self'`` stops it."""
-    from test_browser import Sink
-
-    sink = Sink()
-    try:
+    with nowhere() as sink:
         _panel(tmp_path, kernel, table_room, "navigator", NAVIGATOR_JS.replace("SINK", sink.url))
         table = Table(kernel, table_room, TurnSource(deque([recorded()])), seed=5)
         with Server(table) as server:
             page = open_page(browser, server.link("p1"))
             page.frame_locator("iframe[data-panel='navigator/navigator']").locator("#go").click(timeout=5000)
             page.wait_for_timeout(2500)
-            assert sink.hits == []
+            assert sink.paths == []
             page.goto(sink.url + "/control")  # the sink does hear this browser
-            assert "/control" in sink.hits and not [h for h in sink.hits if h.startswith("/nav")]
+            assert "/control" in sink.paths and not [h for h in sink.paths if h.startswith("/nav")]
             page.context.close()
-    finally:
-        sink.close()

@@ -16,11 +16,10 @@ import shutil
 import threading
 import time
 from collections import deque
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from panels_testkit import KEEPER_TEXTS, Server, load, recorded, say, write_pack
+from panels_testkit import KEEPER_TEXTS, Loopback, Server, load, nowhere, recorded, say, write_pack
 
 pytest.importorskip("starlette", reason="lw serve needs the serve extra (starlette, uvicorn)")
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
@@ -66,40 +65,15 @@ PROBE_JS = """
 """
 
 
-class Sink:
-    """A loopback HTTP server that counts every request reaching it (none should)."""
-
-    def __init__(self) -> None:
-        hits = self.hits = []
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802
-                hits.append(self.path)
-                self.send_response(200)
-                self.send_header("Access-Control-Allow-Origin", "*")
-                self.end_headers()
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-
 @pytest.fixture
 def sink():  # noqa: ANN201
-    running = Sink()
-    yield running
-    running.close()
+    """A loopback site every request to which is kept (none should come)."""
+    with nowhere() as running:
+        yield running
 
 
 @pytest.fixture
-def served(kernel, table_room: Path, tmp_path: Path, sink: Sink):  # noqa: ANN001, ANN201
+def served(kernel, table_room: Path, tmp_path: Path, sink: Loopback):  # noqa: ANN001, ANN201
     probe = write_pack(tmp_path / "probe", """\
         panels:
           - id: probe
@@ -181,7 +155,7 @@ def test_a_meter_moves_after_a_turn(browser, served: Server) -> None:  # noqa: A
         page.context.close()
 
 
-def test_a_tier2_frame_cannot_read_the_table_or_reach_the_network(browser, served: Server, sink: Sink) -> None:  # noqa: ANN001
+def test_a_tier2_frame_cannot_read_the_table_or_reach_the_network(browser, served: Server, sink: Loopback) -> None:  # noqa: ANN001
     page = open_page(browser, served.link("p1"))
     frame = page.frame_locator("iframe[data-panel='probe/probe']")
     out = frame.locator("#out")
@@ -191,7 +165,7 @@ def test_a_tier2_frame_cannot_read_the_table_or_reach_the_network(browser, serve
     assert "parent-blocked" in report and not any(r.startswith("parent-title") for r in report)
     assert "cookie-blocked" in report and "storage-blocked" in report
     assert "fetch-ok" not in report and "image-loaded" not in report
-    assert sink.hits == []  # nothing left the frame
+    assert sink.paths == []  # nothing left the frame
     sandbox = page.locator("iframe[data-panel='probe/probe']").get_attribute("sandbox")
     assert sandbox == "allow-scripts"
     page.context.close()

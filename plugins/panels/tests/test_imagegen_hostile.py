@@ -4,14 +4,12 @@ is dropped at the request's time limit (attacker's X1, X2)."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from http.server import BaseHTTPRequestHandler
 
 import pytest
-from panels_testkit import png
+from panels_testkit import Loopback, png, send
 
 from lw_panels import imagegen
 from lw_panels.imagegen import ImageRequest, openai_images
@@ -20,40 +18,9 @@ from lwcore.api import DirectorSettings, LwError
 KEY = "sk-attacker-wants-this"
 
 
-class Recorder:
-    """A loopback HTTP server: each request's method, path and Authorization kept; ``answer``
-    (a function of the handler) writes the reply."""
-
-    def __init__(self, answer: Any) -> None:
-        self.seen: list[tuple[str, str, str | None]] = []
-        recorder = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def handle_any(self) -> None:
-                recorder.seen.append((self.command, self.path, self.headers.get("Authorization")))
-                length = int(self.headers.get("Content-Length") or 0)
-                if length:
-                    self.rfile.read(length)
-                answer(self)
-
-            do_GET = do_POST = handle_any  # noqa: N815
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-
 @pytest.fixture
-def servers() -> Iterator[list[Recorder]]:
-    made: list[Recorder] = []
+def servers() -> Iterator[list[Loopback]]:
+    made: list[Loopback] = []
     yield made
     for server in made:
         server.close()
@@ -66,8 +33,8 @@ def ask(url: str) -> tuple[bytes, str]:
 
 
 @pytest.mark.parametrize("status", [301, 302, 303, 307])
-def test_a_redirect_never_takes_the_key_to_another_host(servers: list[Recorder], status: int) -> None:
-    elsewhere = Recorder(lambda h: (h.send_response(200), h.end_headers()))
+def test_a_redirect_never_takes_the_key_to_another_host(servers: list[Loopback], status: int) -> None:
+    elsewhere = Loopback(send)
     servers.append(elsewhere)
 
     def redirect(handler: BaseHTTPRequestHandler) -> None:
@@ -75,16 +42,16 @@ def test_a_redirect_never_takes_the_key_to_another_host(servers: list[Recorder],
         handler.send_header("Location", f"{elsewhere.url}/steal")
         handler.send_header("Content-Length", "0")
         handler.end_headers()
-    provider = Recorder(redirect)
+    provider = Loopback(redirect)
     servers.append(provider)
     with pytest.raises(LwError) as caught:
         ask(provider.url)
     assert caught.value.code == "image_failed" and f"HTTP {status}" in caught.value.message
-    assert provider.seen and provider.seen[0][2] == f"Bearer {KEY}"
+    assert provider.seen and provider.seen[0].headers.get("Authorization") == f"Bearer {KEY}"
     assert elsewhere.seen == []  # nothing -- and so not the key -- ever reached the other host
 
 
-def test_an_answer_that_trickles_in_is_dropped_at_the_time_limit(servers: list[Recorder],
+def test_an_answer_that_trickles_in_is_dropped_at_the_time_limit(servers: list[Loopback],
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(imagegen, "TIMEOUT", 0.5)  # each piece comes well within it; the whole never does
 
@@ -100,7 +67,7 @@ def test_an_answer_that_trickles_in_is_dropped_at_the_time_limit(servers: list[R
                 time.sleep(0.05)
         except OSError:
             pass  # the client gave up: what the test wants
-    servers.append(Recorder(trickle))
+    servers.append(Loopback(trickle))
     with pytest.raises(LwError) as caught:
         ask(servers[0].url)
     assert caught.value.code == "image_failed" and "did not arrive within 0.5 s" in caught.value.message

@@ -6,18 +6,15 @@ from __future__ import annotations
 
 import hashlib
 import html
-import http.client
 import json
 import queue
 import threading
 from collections import deque
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
-from panels_testkit import EXAMPLE_PACK, KEEPER_TEXTS, Server, fetch, recorded
+from panels_testkit import EXAMPLE_PACK, KEEPER_TEXTS, Loopback, Server, event_stream, fetch, recorded, send
 
 pytest.importorskip("starlette", reason="lw serve needs the serve extra (starlette, uvicorn)")
 pytest.importorskip("uvicorn", reason="lw serve needs the serve extra (starlette, uvicorn)")
@@ -37,30 +34,16 @@ def listen(url: str, found: queue.Queue, *, while_acting: bool = False) -> threa
     """Read a server-sent event stream in a thread; the first ``update`` event's data goes to
     ``found`` -- or with ``while_acting``, the first ``status`` event's (whose turn is being
     played: a small event, never a whole update), with the names of the events before it."""
-    parts = urlsplit(url)
 
     def run() -> None:
-        conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
-        conn.request("GET", parts.path)
-        response = conn.getresponse()
-        found.put(("status", response.status, response.getheader("content-type")))
-        event, data, seen = None, [], []
-        while True:
-            line = response.fp.readline()
-            if not line:
+        status, events = event_stream(url)
+        found.put(("status", status))
+        seen = []
+        for event, data in events:
+            if event == ("status" if while_acting else "update"):
+                found.put((event, data, seen))
                 return
-            text = line.decode("utf-8").rstrip("\n")
-            if text.startswith("event: "):
-                event = text[7:]
-            elif text.startswith("data: "):
-                data.append(text[6:])
-            elif text == "":
-                if event == ("status" if while_acting else "update"):
-                    found.put((event, "\n".join(data), seen))
-                    conn.close()
-                    return
-                seen.append(event)
-                event, data = None, []
+            seen.append(event)
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
@@ -138,24 +121,13 @@ def test_every_seat_hears_whose_turn_is_being_played(kernel, table_room: Path) -
 def statuses(url: str, found: queue.Queue) -> threading.Thread:
     """Read a server-sent event stream in a thread: ``("open", status)`` once connected, then
     each ``status`` event's status line, until the stream ends."""
-    parts = urlsplit(url)
 
     def run() -> None:
-        conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
-        conn.request("GET", parts.path)
-        response = conn.getresponse()
-        found.put(("open", response.status))
-        event, data = None, []
-        while line := response.fp.readline():
-            text = line.decode("utf-8").rstrip("\n")
-            if text.startswith("event: "):
-                event = text[7:]
-            elif text.startswith("data: "):
-                data.append(text[6:])
-            elif text == "":
-                if event == "status":
-                    found.put(json.loads("\n".join(data))["status"])
-                event, data = None, []
+        status, events = event_stream(url)
+        found.put(("open", status))
+        for event, data in events:
+            if event == "status":
+                found.put(json.loads(data)["status"])
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
@@ -223,50 +195,19 @@ def test_files_only_from_the_viewers_own_panels(server: Server) -> None:
     assert fetch(server.link("p1") + "frame/harbor-ui/board/index.html")[0] == 404
 
 
-def json_model(seen: list[dict], answer: Callable[[int], tuple[int, Any]]) -> Any:
-    """A loopback stand-in for a model's HTTP endpoint, started: each POST is recorded in
-    ``seen`` (its ``x-api-key`` and JSON body) and answered ``answer(requests so far)`` as
-    ``(status, JSON body)``. Stop it with ``shutdown()`` and ``server_close()``."""
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802
-            seen.append({"key": self.headers.get("x-api-key"),
-                         "body": json.loads(self.rfile.read(int(self.headers["content-length"])))})
-            status, body = answer(len(seen))
-            data = json.dumps(body).encode("utf-8")
-            self.send_response(status)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
-
-
 def test_turns_from_an_endpoint(kernel, table_room: Path, monkeypatch) -> None:  # noqa: ANN001
     """``--endpoint``: the turn goes to the model over HTTP (a loopback stand-in), tools and all."""
     first = recorded()
     final = {"id": "msg_2", "type": "message", "role": "assistant", "model": "fake", "stop_reason": "end_turn",
              "content": [{"type": "text", "text": "雾里传来钟声。"}], "usage": {"input_tokens": 1, "output_tokens": 1}}
-    seen: list[dict] = []
-    provider = json_model(seen, lambda count: (200, first if count == 1 else final))
     monkeypatch.setenv("FAKE_KEY", "k-123")
-    try:
-        source = TurnSource(live=LiveRequest(endpoint=f"http://127.0.0.1:{provider.server_address[1]}/v1/messages",
+    with Loopback(lambda handler: send(handler, 200, first if len(provider.seen) == 1 else final)) as provider:
+        source = TurnSource(live=LiveRequest(endpoint=f"{provider.url}/v1/messages",
                                              key_env="FAKE_KEY", protocol="anthropic_messages", model="fake"))
         table = Table(kernel, table_room, source, seed=5)
         seat = next(s for s in table.seats.values() if s.member == "p1")
         outcome = table.act(seat, "我去码头查看那艘空船。")
-    finally:
-        provider.shutdown()
-        provider.server_close()
-    assert len(seen) == 2 and seen[0]["key"] == "k-123"
+    assert len(provider.seen) == 2 and provider.seen[0].headers["x-api-key"] == "k-123"
     assert "雾里传来钟声。" in outcome.text and outcome.changed and table.version == 1
     view = table.view(seat, asset_base="/a/", frame_base="/f/")
     assert next(p for p in view["panels"] if p["id"] == "harbor-ui/hud")["blocks"][0]["value"] == 2
@@ -277,11 +218,10 @@ def test_a_failing_model_is_the_keepers_business(kernel, table_room: Path, monke
     model did not answer and nothing changed -- never the endpoint, the key variable or the
     server's words -- the keeper reads it whole, and nothing is written."""
     refusal = {"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key sk-SECRET-TAIL"}}
-    provider = json_model([], lambda count: (401, refusal))
     monkeypatch.setenv("FAKE_KEY", "k-123")
     before = (table_room / "history.jsonl").read_bytes() if (table_room / "history.jsonl").exists() else b""
-    endpoint = f"http://127.0.0.1:{provider.server_address[1]}/v1/messages"
-    try:
+    with Loopback(lambda handler: send(handler, 401, refusal)) as provider:
+        endpoint = f"{provider.url}/v1/messages"
         source = TurnSource(live=LiveRequest(endpoint=endpoint, key_env="FAKE_KEY", protocol="anthropic_messages",
                                              model="fake"))
         table = Table(kernel, table_room, source, seed=5, token=lambda member: f"seat-{member}")
@@ -294,9 +234,6 @@ def test_a_failing_model_is_the_keepers_business(kernel, table_room: Path, monke
             status, _, body = fetch(server.link("kp") + "say", data={"text": "雾更浓了。"})
             text = body.decode("utf-8") if isinstance(body, bytes) else body
             assert status >= 400 and "401" in text, text
-    finally:
-        provider.shutdown()
-        provider.server_close()
     after = (table_room / "history.jsonl").read_bytes()
     assert after == before
 

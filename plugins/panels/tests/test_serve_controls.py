@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from panels_testkit import Server, fetch, recorded
+from panels_testkit import Server, event_stream, fetch, recorded
 
 pytest.importorskip("starlette", reason="lw serve needs the serve extra (starlette, uvicorn)")
 pytest.importorskip("uvicorn", reason="lw serve needs the serve extra (starlette, uvicorn)")
@@ -176,32 +176,12 @@ def test_a_real_lw_serve_refuses_every_control_from_a_players_seat(tmp_path: Pat
 def read_events(url: str, found: list[tuple[str, str]], done: threading.Event) -> threading.Thread:
     """Collect every server-sent event of ``url`` until an ``update`` whose status is no
     longer someone acting (the turn's end), then set ``done``."""
-    import http.client
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(url)
 
     def run() -> None:
-        conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
-        conn.request("GET", parts.path)
-        response = conn.getresponse()
-        event, data = None, []
-        while True:
-            line = response.fp.readline()
-            if not line:
+        for event, data in event_stream(url, timeout=60)[1]:
+            found.append((event, data))
+            if event == "update" and "acted" not in json.loads(data).get("status", "") and '"version": 0' not in data:
                 break
-            text = line.decode("utf-8").rstrip("\n")
-            if text.startswith("event: "):
-                event = text[7:]
-            elif text.startswith("data: "):
-                data.append(text[6:])
-            elif text == "" and event is not None:
-                found.append((event, "\n".join(data)))
-                if event == "update" and "acted" not in json.loads("\n".join(data)).get("status", "") \
-                        and '"version": 0' not in "\n".join(data):
-                    break
-                event, data = None, []
-        conn.close()
         done.set()
 
     thread = threading.Thread(target=run, daemon=True)
