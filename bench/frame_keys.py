@@ -19,23 +19,19 @@ from __future__ import annotations
 import argparse
 import hashlib
 import hmac
-import os
 import re
 import secrets
 import shutil
 import statistics
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from serve import serve_room  # noqa: E402
+from serve import example_room, serve_room  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
-ROOM = ROOT / "examples" / "fog-harbor"
 GOAL_RATIO = 2.0
 
 
@@ -61,12 +57,8 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=5000)
     parser.add_argument("--requests", type=int, default=200)
     args = parser.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="lw-bench-frames-"))
-    room = work / "room"
-    shutil.copytree(ROOM, room, ignore=shutil.ignore_patterns("replies"))
+    work, room, env = example_room("lw-bench-frames-")
     Invites(room).ensure(f"ghost{n}" for n in range(args.seats))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
-    env.update({"LW_HOME": str(work / "home"), "PYTHONUNBUFFERED": "1"})
     process, seats = serve_room(room, env)
     try:
         origin = re.search(r"http://127\.0\.0\.1:\d+", seats["p1"]).group(0)  # type: ignore[union-attr]

@@ -79,6 +79,18 @@ def get(url: str) -> float:
     return time.perf_counter() - start
 
 
+def example_room(prefix: str, **env: str) -> tuple[Path, Path, dict[str, str]]:
+    """A fresh work folder (``prefix``), a copy of the example room in it (no recorded replies)
+    and the environment of an ``lw`` run there (this one without ``LW_*``, a data dir of its
+    own, and ``env``)."""
+    work = Path(tempfile.mkdtemp(prefix=prefix))
+    room = work / "room"
+    shutil.copytree(ROOM, room, ignore=shutil.ignore_patterns("replies"))
+    run = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
+    run.update({"LW_HOME": str(work / "home"), "PYTHONUNBUFFERED": "1", **env})
+    return work, room, run
+
+
 def serve_room(room: Path, env: dict[str, str], *options: str) -> tuple[subprocess.Popen[str], dict[str, str]]:
     """A real ``lw serve ROOM --port 0 OPTIONS`` (the ``lw`` beside this Python) and the seat
     links it printed (``p1``, ``p2``, … and ``keeper`` -> link), once it answers on its port.
@@ -142,12 +154,8 @@ def main() -> None:
     parser.add_argument("--reads", type=int, default=20)
     parser.add_argument("--mib", type=int, default=300)
     args = parser.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="lw-bench-serve-"))
-    room = work / "room"
-    shutil.copytree(ROOM, room, ignore=shutil.ignore_patterns("replies"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_")}
-    env.update({"LW_HOME": str(work / "home"), "LW_DEV_PACKS": str(PACK), "PYTHONUNBUFFERED": "1",
-                "ANTHROPIC_API_KEY": "bench-key"})  # the loopback model takes any key
+    work, room, env = example_room("lw-bench-serve-", LW_DEV_PACKS=str(PACK),
+                                   ANTHROPIC_API_KEY="bench-key")  # the loopback model takes any key
     lw = str(Path(sys.executable).parent / "lw")
     subprocess.run([lw, "turn", str(room), "--as", "kp", "--say", ".panels enable harbor-ui"], env=env, check=True,
                    capture_output=True)
