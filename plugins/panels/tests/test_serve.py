@@ -19,6 +19,7 @@ from panels_testkit import EXAMPLE_PACK, KEEPER_TEXTS, Loopback, Server, event_s
 pytest.importorskip("starlette", reason="lw serve needs the serve extra (starlette, uvicorn)")
 pytest.importorskip("uvicorn", reason="lw serve needs the serve extra (starlette, uvicorn)")
 
+from lw_panels.messages import MESSAGES  # noqa: E402
 from lw_panels.serve.table import Table, TurnSource  # noqa: E402
 from lwcore.turn.connection import LiveRequest  # noqa: E402
 
@@ -93,8 +94,8 @@ def test_a_turn_updates_every_seat_over_events(server: Server) -> None:
     assert status == 409 and told["code"] == "no_model" and "your line was not played" in told["error"]
     assert "--reply" not in told["error"] and "lw serve" not in told["error"]
     status, _, body = fetch(server.link("kp") + "say", data={"text": "雾更浓了。"})
-    told = json.loads(body)
-    assert status == 409 and "recorded replies this table was started with are used up" in told["error"]
+    told = json.loads(body)  # the keeper reads Chinese: what to do about it
+    assert status == 409 and told["error"] == MESSAGES.bind("zh")("serve.no_model_replies")
     assert "--reply" in told["error"] and "profile" in told["error"]
 
 
@@ -287,13 +288,15 @@ def test_a_table_without_a_model_refuses_each_turn_saying_why(kernel, table_room
     table = Table(kernel, table_room, TurnSource(), seed=5, token=lambda member: f"seat-{member}")
     with Server(table) as server:
         status, _, body = fetch(server.link("p1") + "say", data={"text": "我去码头。"})
-        told = json.loads(body)
+        told = json.loads(body)  # p1 and the keeper read Chinese
         assert status == 409 and told["code"] == "no_model", told
-        assert "your line was not played" in told["error"] and "--" not in told["error"]
+        assert told["error"] == MESSAGES.bind("zh")("serve.no_model_player") and "--" not in told["error"]
         status, _, body = fetch(server.link("kp") + "say", data={"text": "雾更浓了。"})
         told = json.loads(body)
-        assert status == 409 and "no model is connected to this table" in told["error"]
+        assert status == 409 and told["error"] == MESSAGES.bind("zh")("serve.no_model")
         assert "lw provider add" in told["error"] and "profile: NAME" in told["error"]
+        status, _, body = fetch(server.link("p2") + "say", data={"text": "I wait."})
+        assert status == 409 and "your line was not played" in json.loads(body)["error"]  # p2 reads English
         assert fetch(server.link("p1") + "say", data={"text": ".r 1d6"})[0] == 200
     after = (table_room / "history.jsonl").read_bytes()
     assert after.startswith(before) and "我去码头" not in after.decode("utf-8")

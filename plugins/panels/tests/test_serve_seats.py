@@ -1,6 +1,7 @@
-"""The web table's seat words and seat changes (issue 29's loose ends): what the keeper's page
-and ``lw seat`` say reads in the reader's language (the seat's page, the shell's) and quotes
-no server path; a seat added from the page whose link cannot be made is not added at all."""
+"""The web table's loose ends (issue 29): what a seat's page and ``lw seat`` say reads in the
+reader's language (the seat's, the shell's) and quotes no server path; a seat added from the
+page whose link cannot be made is not added at all; updates name frame keys from the invites'
+index; a join does not read back the sessions it wrote."""
 
 from __future__ import annotations
 
@@ -58,6 +59,27 @@ def test_the_keepers_seat_refusals_read_in_the_keepers_language(kernel, table_ro
             assert not any(word in answer["error"] for word in ("must be", "printable", "already has")), answer
         status, _, body = fetch(server.link("p1") + "control", data={"action": "stop"})  # a player's page: Chinese too
         assert status == 403 and json.loads(body)["error"] == ZH("serve.controls_keeper_only")
+
+
+def test_a_seats_lines_and_controls_are_refused_in_its_language(kernel, table_room: Path) -> None:  # noqa: ANN001
+    """An empty line, a keeper's control that names no action or turn, and a turn with no model
+    to play it: each refusal in the language of the seat that sent it (p1 and the keeper read
+    Chinese, p2 English), a player's without the operator's business."""
+    table = Table(kernel, table_room, TurnSource(), seed=5, token=seeds)
+    with Server(table) as server:
+        for member, data, said in (("p1", {"text": "  "}, ZH("serve.say_empty")),
+                                   ("p2", {"text": "  "}, EN("serve.say_empty")),
+                                   ("p2", {"text": 5}, EN("serve.text_string")),
+                                   ("p1", {"text": "我去码头。"}, ZH("serve.no_model_player")),
+                                   ("kp", {"text": "雾更浓了。"}, ZH("serve.no_model"))):
+            status, _, body = fetch(server.link(member) + "say", data=data)
+            assert status in (400, 409) and json.loads(body)["error"] == said, (member, data, body)
+        for data, said in (({"action": "burn"}, ZH("serve.control_action")),
+                           ({"action": "rewind", "turn": "x"}, ZH("serve.control_number", key="turn")),
+                           ({"action": "rewind"}, ZH("serve.control_which_turn")),
+                           ({"action": "choose"}, ZH("serve.control_which_reply"))):
+            status, _, body = fetch(server.link("kp") + "control", data=data)
+            assert status == 400 and json.loads(body)["error"] == said, (data, body)
 
 
 def test_the_503_pages_read_in_the_seats_language_without_a_server_path(kernel, table_room: Path) -> None:  # noqa: ANN001

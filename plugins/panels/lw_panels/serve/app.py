@@ -653,7 +653,7 @@ def _room_app(table: Table, *, prefix: str, public: str | None, body_seconds: fl
         data = await body_of(request)
         text = data.get("text")
         if not isinstance(text, str):
-            raise _Refusal(400, "text must be a string")
+            raise _Refusal(400, MESSAGES.bind(seat.locale)("serve.text_string"))
         return slowed(seat) or await act(seat, text)
 
     async def control(request: Request) -> Response:

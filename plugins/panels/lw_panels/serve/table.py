@@ -246,7 +246,7 @@ class Table:
         room's turn queue; its future (an :class:`LwError` as that member may read it)."""
         text = text.strip()
         if not text:
-            raise LwError("say something first", code="invalid")
+            raise LwError(MESSAGES.bind(seat.locale)("serve.say_empty"), code="invalid")
         deadline = deadline or self.deadline()
         if is_command(text):
             return self._queued(seat, lambda: self._act(seat, text, deadline), deadline)
@@ -379,19 +379,20 @@ class Table:
         | "edit" | "choose", "turn", "text", "number"}``) on the room's turn queue; a player's
         seat is refused (code ``forbidden``). ``stop`` does not queue: it answers at once."""
         _keeper_only(seat)
+        t = MESSAGES.bind(seat.locale)
         action = data.get("action")
         if action == "stop":
             done: Future[Outcome] = Future()
             done.set_result(self.stop(seat))
             return done
         if action not in ("regenerate", "rewind", "edit", "choose"):
-            raise LwError("action must be regenerate, rewind, edit, choose or stop", code="invalid")
+            raise LwError(t("serve.control_action"), code="invalid")
         for key in ("turn", "number"):
             value = data.get(key)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 2**31):
-                raise LwError(f"{key} must be a turn number", code="invalid")
+                raise LwError(t("serve.control_number", key=key), code="invalid")
         if data.get("text") is not None and not isinstance(data.get("text"), str):
-            raise LwError("text must be a string", code="invalid")
+            raise LwError(t("serve.text_string"), code="invalid")
         deadline = deadline or self.deadline()
         return self._queued(seat, lambda: self._guarded(seat, lambda: self._control(seat, str(action), data, deadline)),
                             deadline)
@@ -411,7 +412,7 @@ class Table:
             return Outcome(applied.narration if applied is not None else "", True, in_story=True)
         if action == "rewind":
             if data.get("turn") is None:
-                raise LwError("say which turn to go back before", code="invalid")
+                raise LwError(t("serve.control_which_turn"), code="invalid")
             controls.rewind(kernel, self.path, int(data["turn"]), by=by)
             text = t("serve.control_rewound", turn=int(data["turn"]))
             self.ui, self.staged = [], []  # the last turn's hook blocks belong to a turn that is gone
@@ -420,7 +421,7 @@ class Table:
             text = t("serve.control_edited", turn=done)
         else:
             if data.get("number") is None:
-                raise LwError("say which reply to choose", code="invalid")
+                raise LwError(t("serve.control_which_reply"), code="invalid")
             controls.choose(kernel, self.path, int(data["number"]), by=by)
             text = t("serve.control_chosen", number=int(data["number"]))
             self.staged = []  # staged for the reply that was replaced (the history keeps the chosen one's)
@@ -516,16 +517,10 @@ def _no_model(seat: Seat, *, recorded: bool) -> LwError:
     """Why a turn cannot run with no model: for the keeper, what to do about it; for a
     player, only that their line was not played (how the table was started is the
     operator's business)."""
+    t = MESSAGES.bind(seat.locale)
     if not seat.keeper:
-        return LwError("no model is connected to this table yet, so your line was not played; the keeper has "
-                       "been told", code="no_model")
-    if recorded:
-        return LwError("the recorded replies this table was started with are used up: no model can play this turn",
-                       code="no_model", expected="restart lw serve with more --reply files, or on a provider "
-                       "profile (profile: NAME in room.yaml, or --profile NAME)")
-    return LwError("no model is connected to this table, so turns cannot run (room commands still work)",
-                   code="no_model", expected="restart lw serve on a provider profile (lw provider add NAME …, then "
-                   "profile: NAME in room.yaml or --profile NAME), an --endpoint, or recorded --reply files")
+        return LwError(t("serve.no_model_player"), code="no_model")
+    return LwError(t("serve.no_model_replies" if recorded else "serve.no_model"), code="no_model")
 
 
 def json_error(exc: LwError) -> Mapping[str, Any]:
