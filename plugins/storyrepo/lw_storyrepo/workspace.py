@@ -123,8 +123,45 @@ def reviews_complete(repo: StoryRepo) -> bool:
     return all(repo.p(L.lens_file(lens)).is_file() for lens in LENSES)
 
 
+def workspace_files(repo: StoryRepo) -> list[str]:
+    """Every file in the workspace (book-relative, sorted)."""
+    ws = repo.p(L.工作区)
+    return sorted(repo.rel(Path(dirpath) / name) for dirpath, _dirs, files in os.walk(ws) for name in files)
+
+
+def abort(repo: StoryRepo) -> tuple[str, str] | None:
+    """Drop the unfinished transaction (``lw story abort``): the workspace is emptied.
+
+    A tracked workspace (spec §7) keeps its history, as a settle keeps it: what is in it is
+    committed first as ``draft(N): 第N章的草稿与评审存档（放弃）``, then emptied in an
+    ``abort(N)`` commit on top -- one journaled transaction (:func:`lw_storyrepo.atomic.apply_and_commit`),
+    so a kill between the two leaves the book as before (the next command rolls back) or
+    both commits made. Returns ``(archive commit, abort commit)`` then; None when the
+    workspace is ignored (or empty) and was simply cleared.
+    """
+    from lw_storyrepo.atomic import apply_and_commit  # the git transaction only when it is needed
+
+    files = workspace_files(repo)
+    try:
+        state = load_state(repo)
+    except LwError:
+        state = None  # a broken state file is a reason to abort: the number is then unknown
+    n = state.get("章号") if state else None
+    changes: dict[str, bytes | None] = {rel: None for rel in files}
+    what = f"第{n}章的草稿与评审存档（放弃）" if n else "工作区存档（放弃）"
+    kept = kept_workspace(repo, changes, f"draft({n}): {what}" if n else f"draft: {what}")
+    if kept is None:
+        clear(repo)
+        return None
+    message = f"abort({n}): 放弃第{n}章的事务，清空工作区\n" if n else "abort: 清空工作区\n"
+    commit = apply_and_commit(repo.root, changes, message, kept)
+    clear(repo)  # folders left empty
+    parent = repo.git.out("rev-parse", f"{commit}^").strip()
+    return parent, commit
+
+
 def clear(repo: StoryRepo) -> None:
-    """Drop the unfinished transaction (the workspace is pre-ratchet)."""
+    """Empty the workspace on disk (no commit: see :func:`abort`)."""
     ws = repo.p(L.工作区)
     if not ws.is_dir():
         return
