@@ -92,13 +92,13 @@ def remove(repo: StoryRepo, rel: str) -> bool:
 
 
 def drop_reviews(repo: StoryRepo, state: dict[str, Any]) -> None:
-    """Forget everything produced for the chosen draft: lens reviews, acceptance card,
-    summary and the choice itself (``state`` is updated, not saved)."""
+    """Forget everything produced for the chosen draft: lens reviews (and the contexts they
+    came from), acceptance card, summary and the choice itself (``state`` is updated, not saved)."""
     for lens in LENSES:
         remove(repo, L.lens_file(lens))
     remove(repo, L.验收卡)
     remove(repo, L.章摘要稿)
-    for key in ("选稿", "验收稿"):
+    for key in ("选稿", "验收稿", "评审上下文"):  # 评审上下文: lw_storyrepo.separation
         state.pop(key, None)
 
 
