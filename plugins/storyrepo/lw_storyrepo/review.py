@@ -66,7 +66,7 @@ def run_checks(repo: StoryRepo) -> dict[str, list[Finding]]:
     state.setdefault("选稿", passing[0])
     if reviews_complete(repo):
         state["阶段"] = "reviewed"
-        write_acceptance(repo, state)  # saves the state
+        write_acceptance(repo, state, ctx=ctx)  # saves the state
     else:
         state["阶段"] = "checked"
         save_state(repo, state)
