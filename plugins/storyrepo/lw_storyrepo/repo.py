@@ -326,10 +326,12 @@ class StoryRepo:
             rel = f"{L.角色}/{entry.name}"
             if hit is None or hit[0] != key:
                 hit = (key, read_text(Path(entry.path), rel), None)
-            if hit[2] is None:
-                hit = (key, hit[1], quick_meta(hit[1], rel)[0])
+            meta = hit[2]
+            if meta is None:
+                meta = quick_meta(hit[1], rel)[0]
+                hit = (key, hit[1], meta)
             kept[entry.name] = hit
-            out.append((entry.name, hit[1], dict(hit[2])))
+            out.append((entry.name, hit[1], dict(meta)))
         self._cards = kept
         return out
 

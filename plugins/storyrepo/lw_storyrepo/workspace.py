@@ -19,6 +19,7 @@ from typing import Any
 from lwcore.api import LwError, atomic_write_text
 
 from lw_storyrepo import layout as L
+from lw_storyrepo.atomic import apply_and_commit
 from lw_storyrepo.dialect import fast_flat, new_map, plain, yaml_dump, yaml_load
 from lw_storyrepo.repo import StoryRepo
 
@@ -139,8 +140,6 @@ def abort(repo: StoryRepo) -> tuple[str, str] | None:
     both commits made. Returns ``(archive commit, abort commit)`` then; None when the
     workspace is ignored (or empty) and was simply cleared.
     """
-    from lw_storyrepo.atomic import apply_and_commit  # the git transaction only when it is needed
-
     files = workspace_files(repo)
     try:
         state = load_state(repo)
