@@ -1,13 +1,15 @@
 """The guardrails of issue 30, each tested through ``lw story`` (the click group in-process, or
 the ``lw`` executable in a subprocess where a process has to die).
 
-- no ``accept`` before the three lens reviews and the acceptance card (写评分离);
+- no ``accept`` before the three lens reviews and the acceptance card (写评分离; each review from a
+  fresh context: ``test_separation.py``);
 - the board says a draft failed the checks only when it did;
 - every automatic fix is reported;
 - every command recovers an interrupted settle before it reads the book;
 - a retcon updates the chapter summary too;
 - the volume audit flags late payoffs;
-- a tracked workspace keeps the draft history;
+- a tracked workspace keeps the draft history (settle, the volume review, abort: a kill between its
+  archive and its clearing leaves a whole book);
 - ``outline set`` takes values starting with ``- ``;
 - ``.cache/index.db`` is the only derivative;
 - 卡点强度 is the strength of the unpaid promises at the chapter's end (spec §5);
@@ -375,6 +377,17 @@ def test_abort_of_a_tracked_workspace_archives_the_drafts_first(book: StoryRepo)
     assert book.git.out("ls-tree", "-r", "--name-only", "HEAD", "--", L.工作区) == ""
     assert list(book.p(L.工作区).iterdir()) == [] and book.git.out("status", "--porcelain", "-uall") == ""
     assert "决策卡" in lw(book)  # the next chapter starts afresh
+
+
+def test_abort_of_a_tracked_workspace_with_a_broken_state_file_still_archives(book: StoryRepo) -> None:
+    track_workspace(book)
+    to_checked(book)
+    book.p(L.事务).write_text("阶段: 不存在\n", encoding="utf-8")  # what abort is for
+    out = lw(book, "abort")
+    assert "草稿与评审已存档" in out, out
+    assert book.git.out("log", "--format=%s", "-2").splitlines() == ["abort: 清空工作区", "draft: 工作区存档（放弃）"]
+    assert "阶段: 不存在" in book.git.out("show", f"HEAD~1:{L.事务}")
+    assert book.git.out("status", "--porcelain", "-uall") == ""
 
 
 def test_abort_of_an_ignored_workspace_adds_no_commit(book: StoryRepo) -> None:
