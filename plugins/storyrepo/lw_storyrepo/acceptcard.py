@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lw_storyrepo import layout as L
-from lw_storyrepo.checks import new_proper_nouns
+from lw_storyrepo.checks import CheckContext, new_proper_nouns
 from lw_storyrepo.drafts import Draft, draft_labels, read_draft
 from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.workspace import LENSES, save_state, write
@@ -76,8 +76,9 @@ def first_sentence(repo: StoryRepo, lens: str) -> str:
 
 
 def write_acceptance(repo: StoryRepo, state: dict[str, Any], label: str | None = None,
-                     draft: Draft | None = None, summary: str | None = None) -> str:
+                     draft: Draft | None = None, summary: str | None = None, ctx: CheckContext | None = None) -> str:
     """Write the card for the chosen draft (``state`` gets 选稿 and the text's digest, saved).
+    ``ctx``: the book's check context when the caller has it (else loaded).
 
     The summary shown is ``summary`` when given (the model just wrote one), else the one the
     author may have corrected in the old card, else ``工作区/章摘要.md``.
@@ -89,7 +90,7 @@ def write_acceptance(repo: StoryRepo, state: dict[str, Any], label: str | None =
     for lens in LENSES:
         lines.append(f"- {lens}：{first_sentence(repo, lens) or '（未评审）'}")
     lines += ["", f"## {NOUNS_HEADING}"]
-    for noun, kind, _line in new_proper_nouns(repo, draft):
+    for noun, kind, _line in new_proper_nouns(repo, draft, ctx):
         mark = "x" if old and noun in old.confirmed else "-" if old and noun in old.ignored else " "
         lines.append(f"- [{mark}] {noun}（{kind}）")
     if summary is None:

@@ -190,14 +190,9 @@ class CheckContext:
 def card_texts(repo: StoryRepo) -> dict[str, str]:
     """Each character card's whole text, by the character's name (姓名, else the file's name)."""
     out: dict[str, str] = {}
-    folder = repo.p(L.角色)
-    if not folder.is_dir():
-        return out
-    for path in sorted(folder.glob("*.md")):
-        if path.is_file() and not path.is_symlink():
-            text = repo.text_or(f"{L.角色}/{path.name}")
-            meta_name = re.search(r"^姓名:\s*(\S+)", text, re.M)
-            out[meta_name.group(1) if meta_name else path.stem] = text
+    for file_name, text, _meta in repo.cards():  # read once per command (StoryRepo.cards)
+        meta_name = re.search(r"^姓名:\s*(\S+)", text, re.M)
+        out[meta_name.group(1) if meta_name else file_name[:-3]] = text
     return out
 
 

@@ -424,11 +424,16 @@ def settle_cmd(book: str | None) -> None:
 @story.command("abort")
 @book_option
 def abort_cmd(book: str | None) -> None:
-    """放弃进行中的章事务（清空工作区）。"""
-    from lw_storyrepo.workspace import clear
+    """放弃进行中的章事务（清空工作区）。
 
-    clear(_repo(book, readable=False))
-    say("已清空工作区。")
+    工作区被 git 跟踪时（.gitignore 里删掉了 工作区/），先把草稿与评审存档为一次 commit，再清空。"""
+    from lw_storyrepo.workspace import abort
+
+    done = abort(_repo(book, readable=False))
+    if done is None:
+        say("已清空工作区。")
+    else:
+        say(f"工作区受 git 跟踪：草稿与评审已存档（{done[0][:10]}），再清空工作区（{done[1][:10]}）。")
 
 
 @story.command("fix")

@@ -20,6 +20,7 @@ from lw_storyrepo.dialect import quick_meta
 from lw_storyrepo.repair import check_document, fix_document
 from lw_storyrepo.notices import file_named, note
 from lw_storyrepo.repo import StoryRepo, as_list, new_doc
+from lw_storyrepo.separation import Context, record_render
 from lw_storyrepo.volumes import check_deadline
 from lw_storyrepo.workspace import LENSES, drop_reviews, load_state, remove, require_state, save_state, write
 
@@ -77,10 +78,12 @@ def read_draft(repo: StoryRepo, label: str, *, original: bool = False) -> Draft:
     return Draft(label, meta, body, body_line, text)
 
 
-def submit_draft(repo: StoryRepo, label: str, text: str) -> str:
+def submit_draft(repo: StoryRepo, label: str, text: str, context: Context | None = None) -> str:
     """Store a rendered draft as ``草稿-<label>.md`` (stage ``drafted``: checks come next).
 
-    Replacing the chosen draft drops the reviews written for its old text.
+    Replacing the chosen draft drops the reviews written for its old text. ``context``: the
+    conversation it was written in, when the plugin can see it (a model tool); recorded, so
+    no lens review comes from there (写评分离, :mod:`lw_storyrepo.separation`).
     """
     state = require_state(repo, "packed", "drafted", "checked", "reviewed")
     check_label(label)
@@ -93,6 +96,7 @@ def submit_draft(repo: StoryRepo, label: str, text: str) -> str:
             note(f"草稿 {label} 换了新稿：为旧稿写的评审、验收卡和章摘要已作废（{'、'.join(made)}）")
     write(repo, L.draft_file(label), text)
     write(repo, L.draft_file(label, original=True), text)
+    record_render(state, label, context)
     state["阶段"] = "drafted"
     save_state(repo, state)
     return L.draft_file(label)

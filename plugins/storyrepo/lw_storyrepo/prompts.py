@@ -57,7 +57,8 @@ def build(repo: StoryRepo, step: str, lens: str | None = None) -> str:
         lens = lens or "读者"
         label = state.get("选稿") or (draft_labels(repo) or ["A"])[0]
         extra = repo.text_or(L.check_report(label)) if lens == "事实" else ""
-        return (LENS_BRIEF[lens] + "第一句话是给作者的一句话结论。用 story_submit_review 提交（lens=" + lens + "）。\n\n"
+        return (LENS_BRIEF[lens] + "第一句话是给作者的一句话结论。用 story_submit_review 提交（lens=" + lens + "）。"
+                "这一步要在新的对话里做：写过本章草稿、或交过别的镜头评审的对话交来的评审会被拒绝（写评分离）。\n\n"
                 + repo.text_or(L.draft_file(label)) + ("\n\n" + extra if extra else ""))
     if step == "summary":
         label = state.get("选稿") or (draft_labels(repo) or ["A"])[0]

@@ -76,6 +76,8 @@ class StoryRepo:
         self.root = Path(root).resolve()
         self._prefix = str(self.root) + os.sep
         self._chapters: tuple[int, list[tuple[int, str]]] | None = None
+        self._cards: dict[str, tuple[tuple[int, int, int], str, dict[str, Any] | None]] = {}
+        """Character card file name -> (stat key, text, front matter): :meth:`cards`."""
 
     # -- discovery -------------------------------------------------------------------------
 
@@ -115,7 +117,21 @@ class StoryRepo:
     def text(self, path: Path | str) -> str:
         """A file of the book as text; errors name it by its path inside the book."""
         rel = self.rel(path) if isinstance(path, Path) else path
-        return read_text(self.inside(rel), rel)
+        real = self.inside(rel)
+        name = rel[len(L.角色) + 1:] if rel.startswith(L.角色 + "/") else ""
+        if name and "/" not in name and name.endswith(".md"):  # a card: read once per command (:meth:`cards`)
+            return self._card(rel, name, real)[1]
+        return read_text(real, rel)
+
+    def _card(self, rel: str, name: str, path: Path) -> tuple[tuple[int, int, int], str, dict[str, Any] | None]:
+        """One card's text through the :meth:`cards` cache (read when new or changed; its
+        front matter parsed only when :meth:`cards` asks: a broken card still reads as text)."""
+        st = os.stat(path)
+        key = (st.st_ino, st.st_size, st.st_mtime_ns)
+        hit = self._cards.get(name)
+        if hit is None or hit[0] != key:
+            hit = self._cards[name] = (key, read_text(path, rel), None)
+        return hit
 
     def text_or(self, rel: str, default: str = "") -> str:
         """:meth:`text` of ``rel``, or ``default`` when there is no such file."""
@@ -283,19 +299,48 @@ class StoryRepo:
             note(f"「{name}」是「{canonical}」的别名：记为正名「{canonical}」")
         return canonical
 
-    def characters(self) -> dict[str, dict[str, Any]]:
+    def cards(self) -> list[tuple[str, str, dict[str, Any]]]:
+        """``(file name, text, front matter)`` of every character card (regular ``*.md`` files
+        of the cards' folder, links skipped), by file name.
+
+        A command asks for the cards several times (the checks' context, the kinship forms,
+        settle's contract check): each file is read and parsed once per :class:`StoryRepo`,
+        and again only when it changed on disk (its inode, size or modification time: every
+        write of the book is a rename of a new file, an editor's save changes the time). The
+        front matter is the caller's copy."""
+        folder = self._prefix + L.角色
         try:
-            entries = sorted(os.scandir(self._prefix + L.角色), key=lambda e: e.name)
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
-            return {}
-        out: dict[str, dict[str, Any]] = {}
+            return []
+        if os.path.islink(folder):
+            self.inside(L.角色)  # a folder linked out of the book is never read
+        cache, kept = self._cards, {}
+        out: list[tuple[str, str, dict[str, Any]]] = []
         for entry in entries:
             if not entry.name.endswith(".md") or not entry.is_file(follow_symlinks=False):
                 continue
+            st = entry.stat(follow_symlinks=False)
+            key = (st.st_ino, st.st_size, st.st_mtime_ns)
+            hit = cache.get(entry.name)
             rel = f"{L.角色}/{entry.name}"
-            meta, _ = quick_meta(read_text(Path(entry.path), rel), rel)
+            if hit is None or hit[0] != key:
+                hit = (key, read_text(Path(entry.path), rel), None)
+            meta = hit[2]
+            if meta is None:
+                meta = quick_meta(hit[1], rel)[0]
+                hit = (key, hit[1], meta)
+            kept[entry.name] = hit
+            out.append((entry.name, hit[1], dict(meta)))
+        self._cards = kept
+        return out
+
+    def characters(self) -> dict[str, dict[str, Any]]:
+        """Character name (姓名, else the file's name) -> the card's front matter."""
+        out: dict[str, dict[str, Any]] = {}
+        for file_name, _text, meta in self.cards():
             name = meta.get("姓名")
-            out[str(name) if isinstance(name, (str, int)) and str(name).strip() else entry.name[:-3]] = meta
+            out[str(name) if isinstance(name, (str, int)) and str(name).strip() else file_name[:-3]] = meta
         return out
 
     def roster(self) -> list[dict[str, Any]]:

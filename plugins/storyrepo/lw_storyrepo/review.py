@@ -18,6 +18,7 @@ from lw_storyrepo.acceptcard import write_acceptance
 from lw_storyrepo.checks import ERROR, CheckContext, Finding, check_draft, render_findings
 from lw_storyrepo.drafts import Draft, draft_labels, read_draft
 from lw_storyrepo.repo import StoryRepo
+from lw_storyrepo.separation import Context, check_review
 from lw_storyrepo.settle import SUMMARY_MAX, refusals
 from lw_storyrepo.workspace import (LENSES, drop_reviews, require_state, reviews_complete, save_state, write)
 
@@ -65,26 +66,34 @@ def run_checks(repo: StoryRepo) -> dict[str, list[Finding]]:
     state.setdefault("选稿", passing[0])
     if reviews_complete(repo):
         state["阶段"] = "reviewed"
-        write_acceptance(repo, state)  # saves the state
+        write_acceptance(repo, state, ctx=ctx)  # saves the state
     else:
         state["阶段"] = "checked"
         save_state(repo, state)
     return results
 
 
-def submit_review(repo: StoryRepo, lens: str, text: str) -> str:
-    """One lens review of the chosen draft; the third one writes the acceptance card."""
+def submit_review(repo: StoryRepo, lens: str, text: str, context: Context | None = None) -> str:
+    """One lens review of the chosen draft; the third one writes the acceptance card.
+
+    ``context``: the conversation the review comes from, when the plugin can see it (a model
+    tool; None for ``lw story review``). A review from the conversation that wrote a draft of
+    the chapter, or that gave another lens's review, is refused (写评分离 enforced:
+    :func:`lw_storyrepo.separation.check_review`)."""
     state = require_state(repo, "checked", "reviewed")
     lens = lens.replace("镜头", "")
     if lens not in LENSES:
         raise LwError(f"未知镜头 {lens!r}", expected="读者、编辑、事实")
     if not text.strip():
         raise LwError("评审是空的", expected="第一句是给作者的一句话结论")
+    check_review(repo, state, lens, context)
     rel = L.lens_file(lens)
     write(repo, rel, text.strip() + "\n")
     if reviews_complete(repo):
         state["阶段"] = "reviewed"
-        write_acceptance(repo, state)
+        write_acceptance(repo, state)  # saves the state
+    else:
+        save_state(repo, state)
     return rel
 
 

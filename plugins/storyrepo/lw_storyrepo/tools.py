@@ -3,7 +3,10 @@
 The table of tools (names, descriptions, the matching ``lw story`` command) is
 :data:`lw_storyrepo.toolspecs.TOOLS`. Each handler receives the validated model and the host's
 context; the book is found from ``ctx`` (a mapping or object with ``story_root`` or ``cwd``),
-else the current directory. Author-only actions (拍板 decide, 验收 accept, retcon, the
+else the current directory. The conversation a call comes from (the room of a kernel turn, a
+host's ``story_context``) is recorded with drafts and lens reviews, and a review from the
+conversation that rendered the chapter is refused (写评分离: :mod:`lw_storyrepo.separation`).
+Author-only actions (拍板 decide, 验收 accept, retcon, the
 promise exemption, the volume end) are deliberately not tools: the model proposes, the author
 decides (spec §7, decision 5).
 """
@@ -22,6 +25,7 @@ from lw_storyrepo.machine import advance
 from lw_storyrepo.notices import drain
 from lw_storyrepo.toolspecs import TOOLS
 from lw_storyrepo.repo import StoryRepo
+from lw_storyrepo.separation import context_of
 
 PromiseType = Literal["伏笔", "悬念", "冲突", "关系线", "立旗", "爽点铺垫"]
 Strength = Literal["高", "中", "低"]
@@ -283,7 +287,7 @@ def edit_decision_card(args: EditDecisionCardArgs, ctx: Any = None) -> dict[str,
 
 
 def submit_draft(args: SubmitDraftArgs, ctx: Any = None) -> dict[str, Any]:
-    return {"file": drafts.submit_draft(_repo(ctx), args.label, args.text)}
+    return {"file": drafts.submit_draft(_repo(ctx), args.label, args.text, context_of(ctx))}
 
 
 def new_promise_draft(args: NewPromiseDraftArgs, ctx: Any = None) -> dict[str, Any]:
@@ -298,7 +302,7 @@ def new_secret_draft(args: NewSecretDraftArgs, ctx: Any = None) -> dict[str, Any
 
 
 def submit_review(args: SubmitReviewArgs, ctx: Any = None) -> dict[str, Any]:
-    return {"file": review.submit_review(_repo(ctx), args.lens, args.text)}
+    return {"file": review.submit_review(_repo(ctx), args.lens, args.text, context_of(ctx))}
 
 
 def submit_summary(args: SubmitSummaryArgs, ctx: Any = None) -> dict[str, Any]:

@@ -76,7 +76,7 @@ def accept(repo: StoryRepo, label: str | None = None) -> str:
     if card is not None:
         late = [f"{noun}（{kind}）" for noun, kind, _line in new_proper_nouns(repo, draft, ctx) if noun not in card.kinds]
         if late:  # names the author wrote in after the card was made: they are asked about too
-            write_acceptance(repo, state, chosen, draft)
+            write_acceptance(repo, state, chosen, draft, ctx=ctx)
             raise LwError("验收卡之后正文里又出现了新专名：" + "、".join(late) + "（已加进验收卡）", file=L.验收卡,
                           expected="在验收卡上标记（[x] 登记进名册 / [-] 不是专名 / [ ] 笔误改稿）后再 lw story accept")
     plan = plan_settle(repo, ctx)

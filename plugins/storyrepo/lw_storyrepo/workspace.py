@@ -19,6 +19,7 @@ from typing import Any
 from lwcore.api import LwError, atomic_write_text
 
 from lw_storyrepo import layout as L
+from lw_storyrepo.atomic import apply_and_commit
 from lw_storyrepo.dialect import fast_flat, new_map, plain, yaml_dump, yaml_load
 from lw_storyrepo.repo import StoryRepo
 
@@ -92,13 +93,13 @@ def remove(repo: StoryRepo, rel: str) -> bool:
 
 
 def drop_reviews(repo: StoryRepo, state: dict[str, Any]) -> None:
-    """Forget everything produced for the chosen draft: lens reviews, acceptance card,
-    summary and the choice itself (``state`` is updated, not saved)."""
+    """Forget everything produced for the chosen draft: lens reviews (and the contexts they
+    came from), acceptance card, summary and the choice itself (``state`` is updated, not saved)."""
     for lens in LENSES:
         remove(repo, L.lens_file(lens))
     remove(repo, L.验收卡)
     remove(repo, L.章摘要稿)
-    for key in ("选稿", "验收稿"):
+    for key in ("选稿", "验收稿", "评审上下文"):  # 评审上下文: lw_storyrepo.separation
         state.pop(key, None)
 
 
@@ -123,8 +124,43 @@ def reviews_complete(repo: StoryRepo) -> bool:
     return all(repo.p(L.lens_file(lens)).is_file() for lens in LENSES)
 
 
+def workspace_files(repo: StoryRepo) -> list[str]:
+    """Every file in the workspace (book-relative, sorted)."""
+    ws = repo.p(L.工作区)
+    return sorted(repo.rel(Path(dirpath) / name) for dirpath, _dirs, files in os.walk(ws) for name in files)
+
+
+def abort(repo: StoryRepo) -> tuple[str, str] | None:
+    """Drop the unfinished transaction (``lw story abort``): the workspace is emptied.
+
+    A tracked workspace (spec §7) keeps its history, as a settle keeps it: what is in it is
+    committed first as ``draft(N): 第N章的草稿与评审存档（放弃）``, then emptied in an
+    ``abort(N)`` commit on top -- one journaled transaction (:func:`lw_storyrepo.atomic.apply_and_commit`),
+    so a kill between the two leaves the book as before (the next command rolls back) or
+    both commits made. Returns ``(archive commit, abort commit)`` then; None when the
+    workspace is ignored (or empty) and was simply cleared.
+    """
+    files = workspace_files(repo)
+    try:
+        state = load_state(repo)
+    except LwError:
+        state = None  # a broken state file is a reason to abort: the number is then unknown
+    n = state.get("章号") if state else None
+    changes: dict[str, bytes | None] = {rel: None for rel in files}
+    what = f"第{n}章的草稿与评审存档（放弃）" if n else "工作区存档（放弃）"
+    kept = kept_workspace(repo, changes, f"draft({n}): {what}" if n else f"draft: {what}")
+    if kept is None:
+        clear(repo)
+        return None
+    message = f"abort({n}): 放弃第{n}章的事务，清空工作区\n" if n else "abort: 清空工作区\n"
+    commit = apply_and_commit(repo.root, changes, message, kept)
+    clear(repo)  # folders left empty
+    parent = repo.git.out("rev-parse", f"{commit}^").strip()
+    return parent, commit
+
+
 def clear(repo: StoryRepo) -> None:
-    """Drop the unfinished transaction (the workspace is pre-ratchet)."""
+    """Empty the workspace on disk (no commit: see :func:`abort`)."""
     ws = repo.p(L.工作区)
     if not ws.is_dir():
         return

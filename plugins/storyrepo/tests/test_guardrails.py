@@ -1,13 +1,15 @@
 """The guardrails of issue 30, each tested through ``lw story`` (the click group in-process, or
 the ``lw`` executable in a subprocess where a process has to die).
 
-- no ``accept`` before the three lens reviews and the acceptance card (写评分离);
+- no ``accept`` before the three lens reviews and the acceptance card (写评分离; each review from a
+  fresh context: ``test_separation.py``);
 - the board says a draft failed the checks only when it did;
 - every automatic fix is reported;
 - every command recovers an interrupted settle before it reads the book;
 - a retcon updates the chapter summary too;
 - the volume audit flags late payoffs;
-- a tracked workspace keeps the draft history;
+- a tracked workspace keeps the draft history (settle, the volume review, abort: a kill between its
+  archive and its clearing leaves a whole book);
 - ``outline set`` takes values starting with ``- ``;
 - ``.cache/index.db`` is the only derivative;
 - 卡点强度 is the strength of the unpaid promises at the chapter's end (spec §5);
@@ -340,6 +342,84 @@ def test_an_ignored_workspace_adds_no_commit(book: StoryRepo) -> None:
     to_reviewed(book)
     lw(book, "accept")
     assert book.git.out("log", "--format=%s", "-2").splitlines() == ["ch(1): 北境的雪", "fix(设定): 种子"]
+
+
+def track_workspace(book: StoryRepo) -> None:
+    book.p(".gitignore").write_text(".cache/\n", encoding="utf-8")  # the author opts in (spec §7)
+    book.git.commit_paths([".gitignore"], "fix(配置): 工作区入 git\n")
+
+
+def to_aborted_state(book: StoryRepo) -> None:
+    """A chapter with a rejected draft, a second draft and its reviews: what abort empties."""
+    to_checked(book)
+    lw(book, "reject", "开头太慢")
+    path = book.root.parent / "B.md"
+    path.write_text(DRAFT.replace("风雪扑面。", "风雪扑面，她没有停。"), encoding="utf-8")
+    lw(book, "draft", "B", str(path))
+    lw(book)
+    review(book, ("读者", "编辑"))
+
+
+def test_abort_of_a_tracked_workspace_archives_the_drafts_first(book: StoryRepo) -> None:
+    track_workspace(book)
+    to_aborted_state(book)
+    head = book.git.head()
+    out = lw(book, "abort")
+    assert "草稿与评审已存档" in out and "再清空工作区" in out, out
+    subjects = book.git.out("log", "--format=%s", "-3").splitlines()
+    assert subjects == ["abort(1): 放弃第1章的事务，清空工作区", "draft(1): 第1章的草稿与评审存档（放弃）",
+                        "fix(配置): 工作区入 git"]
+    assert book.git.out("rev-parse", "HEAD~2").strip() == head
+    kept = set(book.git.out("ls-tree", "-r", "--name-only", "HEAD~1", "--", L.工作区).split())
+    assert {"工作区/草稿-B.md", "工作区/打回稿/草稿-A-1.md", "工作区/评审报告/打回.md", "工作区/决策卡.md",
+            "工作区/评审报告/读者镜头.md", "工作区/评审报告/编辑镜头.md", "工作区/事务.yaml"} <= kept
+    assert "她没有停" in book.git.out("show", "HEAD~1:工作区/草稿-B.md")
+    assert book.git.out("ls-tree", "-r", "--name-only", "HEAD", "--", L.工作区) == ""
+    assert list(book.p(L.工作区).iterdir()) == [] and book.git.out("status", "--porcelain", "-uall") == ""
+    assert "决策卡" in lw(book)  # the next chapter starts afresh
+
+
+def test_abort_of_a_tracked_workspace_with_a_broken_state_file_still_archives(book: StoryRepo) -> None:
+    track_workspace(book)
+    to_checked(book)
+    book.p(L.事务).write_text("阶段: 不存在\n", encoding="utf-8")  # what abort is for
+    out = lw(book, "abort")
+    assert "草稿与评审已存档" in out, out
+    assert book.git.out("log", "--format=%s", "-2").splitlines() == ["abort: 清空工作区", "draft: 工作区存档（放弃）"]
+    assert "阶段: 不存在" in book.git.out("show", f"HEAD~1:{L.事务}")
+    assert book.git.out("status", "--porcelain", "-uall") == ""
+
+
+def test_abort_of_an_ignored_workspace_adds_no_commit(book: StoryRepo) -> None:
+    to_checked(book)
+    head = book.git.head()
+    assert "已清空工作区。" in lw(book, "abort")
+    assert book.git.head() == head and list(book.p(L.工作区).iterdir()) == []
+
+
+@pytest.mark.parametrize("step", ["archived", "write:2", "ref", "committed"])
+def test_a_kill_between_the_archive_and_the_abort_leaves_a_whole_book(book: StoryRepo, step: str) -> None:
+    track_workspace(book)
+    to_aborted_state(book)
+    head = book.git.head()
+    before = {k: v for k, v in tree_snapshot(book.root).items() if not k.startswith(L.CACHE + "/")}
+    killed = lw_process(book, "abort", env={"LW_STORY_FAULT": f"{step}@kill"})
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    proc = lw_process(book, "query", "chapters")
+    assert proc.returncode == 0, proc.stderr
+    if book.git.head() == head:  # the abort did not happen: the book and its workspace as before
+        assert {k: v for k, v in tree_snapshot(book.root).items() if not k.startswith(L.CACHE + "/")} == before
+        assert step in ("archived", "write:2", "ref")
+    else:  # it did: both commits, the workspace empty
+        assert step == "committed" and "上次中断的结转已收尾" in proc.stdout + proc.stderr
+        assert book.git.out("log", "--format=%s", "-2").splitlines()[1] == "draft(1): 第1章的草稿与评审存档（放弃）"
+        assert book.git.out("ls-tree", "-r", "--name-only", "HEAD", "--", L.工作区) == ""
+    assert book.git.out("status", "--porcelain", "-uall", "--", ".", ":!工作区") == ""
+    assert not (book.root / ".git" / "lw-txn").exists()
+    lw(book, "abort")  # and the author can abort again: the archive is made once, on the branch
+    assert book.git.out("log", "--format=%s", "-3").splitlines()[:2] == [
+        "abort(1): 放弃第1章的事务，清空工作区", "draft(1): 第1章的草稿与评审存档（放弃）"]
+    assert book.git.out("status", "--porcelain", "-uall") == ""
 
 
 # --- outline set ----------------------------------------------------------------------------------------------------

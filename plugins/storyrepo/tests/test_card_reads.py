@@ -1,0 +1,65 @@
+"""The character cards are read once per command (the checks' context, the kinship forms and
+settle's contract check share :meth:`StoryRepo.cards`), and a card changed on disk is read again."""
+
+from __future__ import annotations
+
+import collections
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from lw_storyrepo import layout as L
+from lw_storyrepo import sources
+from lw_storyrepo.cli import story
+from lw_storyrepo.repo import StoryRepo
+from lw_storyrepo.samples import DRAFT, to_reviewed
+
+
+def card_reads(monkeypatch: pytest.MonkeyPatch) -> collections.Counter[str]:
+    reads: collections.Counter[str] = collections.Counter()
+    original = sources.read_bytes
+
+    def counting(path: Path | str, *args: object, **kwargs: object) -> bytes:
+        if f"/{L.角色}/" in Path(path).as_posix():
+            reads[Path(path).name] += 1
+        return original(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sources, "read_bytes", counting)
+    return reads
+
+
+def lw(book: StoryRepo, *args: str) -> str:
+    result = CliRunner().invoke(story, ["--locale", "zh", *args, "-C", str(book.root)], catch_exceptions=False)
+    assert result.exit_code == 0, (args, result.output)
+    return result.output
+
+
+def test_check_and_accept_read_each_card_once(book: StoryRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+    to_reviewed(book)
+    draft = book.root.parent / "A.md"
+    draft.write_text(DRAFT, encoding="utf-8")
+    cards = sorted(p.name for p in book.p(L.角色).glob("*.md"))
+    reads = card_reads(monkeypatch)
+    lw(book, "draft", "A", str(draft))
+    reads.clear()
+    lw(book, "check")  # checks every draft, then the acceptance card's new names
+    assert sorted(reads) == cards and set(reads.values()) == {1}, reads
+    for lens in ("读者", "编辑", "事实"):
+        lw(book, "review", lens, str(draft))
+    lw(book, "summary", "林晚抵达北境雪原，得到灭门血书。")
+    reads.clear()
+    lw(book, "accept")  # the check again, the plan, the settle that writes 林晚's card
+    assert sorted(reads) == cards and set(reads.values()) == {1}, reads
+    assert "北境雪原" in book.p(f"{L.角色}/林晚.md").read_text(encoding="utf-8")
+
+
+def test_a_card_changed_on_disk_is_read_again(book: StoryRepo) -> None:
+    before = book.characters()["林晚"]
+    path = book.p(f"{L.角色}/林晚.md")
+    path.write_text(path.read_text(encoding="utf-8").replace("姓名: 林晚", "姓名: 林晚\n境界: 金丹初期"), encoding="utf-8")
+    assert book.characters()["林晚"].get("境界") == "金丹初期" != before.get("境界")
+    book.characters()["林晚"]["境界"] = "改了调用方的副本"
+    assert book.characters()["林晚"]["境界"] == "金丹初期"  # the caller's copy, never the cache
+    path.unlink()
+    assert "林晚" not in book.characters() and "林晚" not in book.aliases()
