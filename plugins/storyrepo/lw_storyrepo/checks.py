@@ -362,6 +362,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                     if not moves[key]:
                         out.append(Finding("合同", ERROR, f"合同「{text}」要{word}承诺，但草稿的{key}是空的", line_no))
                     break
+        if out and out[-1].message.startswith(f"合同「{text}」") and out[-1].severity == ERROR:
+            continue  # a line whose promise is not moved as asked is reported once, not again for each name in it
         terms = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
         if ctx is not None:
             rest = _QUOTED.sub("", text)
@@ -381,8 +383,11 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
 
 
 LOOK_HEADS = tuple(dict.fromkeys(THING_HEADS + ("玉佩", "佩", "罗盘", "簪", "戒", "镯", "坠", "匣", "弓", "杖", "袍", "旗", "幡",
-                                                "卷", "图", "书", "瓶", "葫芦", "灯", "伞", "锁", "钥匙")))
-"""The kinds a thing is shown as in prose (a pendant, a compass …): the suffixes that make things, and more."""
+                                                "卷", "图", "书", "瓶", "葫芦", "灯", "伞", "锁", "钥匙",
+                                                "怀表", "手表", "表", "手枪", "枪", "打火机", "手杖", "眼镜", "钢笔", "笔",
+                                                "相机", "皮箱", "箱", "戒指", "项链", "耳环", "手机", "徽章", "勋章")))
+"""The kinds a thing is shown as in prose (a pendant, a compass, a pocket watch …): the suffixes that
+make things, and more, of every age."""
 _PLAIN_STEM = frozenset("纹阶品级色之的小大上下中")
 """Characters of a thing's name that say nothing of how it looks (龙纹玉佩: 龙 does, 纹 does not)."""
 
@@ -391,12 +396,13 @@ def _looks_like(term: str, body: str) -> bool:
     """A thing the prose shows by its looks, in one sentence: its kind and a telling character of
     the rest of its name (一块玉佩，玉佩上盘着一条龙 is 龙纹玉佩). The kind is one of
     :data:`LOOK_HEADS`; a name without one is never matched this way."""
-    head = next((h for h in sorted(LOOK_HEADS, key=len, reverse=True) if term.endswith(h) and len(term) > len(h)), None)
-    if head is None or head not in body:
-        return False
-    telling = [c for c in term[: -len(head)] if c not in _PLAIN_STEM][:1]  # 雷击木剑: 雷, not the 木 of 桃木剑
-    return bool(telling) and any(head in m.group() and any(c in m.group() for c in telling)
-                                 for m in SENTENCE.finditer(body))
+    for head in sorted(LOOK_HEADS, key=len, reverse=True):  # 银壳怀表 is a 怀表, and a 表 (表链, 表盖)
+        if not term.endswith(head) or len(term) <= len(head) or head not in body:
+            continue
+        telling = [c for c in term[: -len(head)] if c not in _PLAIN_STEM][:1]  # 雷击木剑: 雷, not the 木 of 桃木剑
+        if telling and any(head in m.group() and telling[0] in m.group() for m in SENTENCE.finditer(body)):
+            return True
+    return False
 
 
 # --- leak and waste -----------------------------------------------------------------------------
