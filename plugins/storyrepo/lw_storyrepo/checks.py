@@ -2,9 +2,10 @@
 
 - contract: contract lines naming a promise (``P-031``) are honoured by the draft's moves;
 - leak (泄密): a character speaks or thinks a keyword of an info gap they are not 知情人 of — one
-  keyword that names nothing the book knows (买凶, 私生女) is enough; a keyword that is a name (大长老,
-  a place, a held thing) counts only with another one; dialogue attributed by the common Chinese
-  quote patterns;
+  keyword is enough when it names nothing the book knows and its public text (世界观, cards,
+  promises, timeline) never says it (买凶, 私生女: the secret itself); a name (大长老, a place, a
+  held thing) or a word everyone says (灭门, when the massacre is public) counts only with another
+  keyword; dialogue attributed by the common Chinese quote patterns;
 - waste (废笔): a sentence restating a 读者已知 gap (≥3 of its keywords, fewer when it has fewer);
 - banned words and banned sentence patterns of the style constitution;
 - repetition: repeated sentences and over-used four-character phrases;
@@ -64,6 +65,7 @@ class CheckContext:
     kin_of_pov: dict[str, dict[str, str]] = field(default_factory=dict)  # 陈默 -> {爷爷: 陈守义}: what 陈默's relatives go by
     kin_words: frozenset[str] = frozenset()  # the relatives' words this draft's point of view adds to the names
     cast: frozenset[str] = frozenset()  # the draft's 在场 (canonical names); empty: the draft lists none
+    public_words: frozenset[str] = frozenset()  # info-gap keywords the book's public text says (灭门 of a known massacre)
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
     _known_forms: set[str] | None = None
@@ -114,9 +116,12 @@ class CheckContext:
         world = World(characters, aliases, places, {t for t in things if len(t) >= 2},
                       stages_of(lore), (last, when) if when else None, places_inside(lore, places),
                       {name: gender_of(text, names) for name, text in texts.items()})
+        public = "\n".join([lore, *texts.values(), *(f"{p.title}\n{p.body}" for p in repo.promises()),
+                             *(str(row["事件"]) for row in repo.timeline())])
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,
                    set(repo.ignored_names()), world, people=people, kin=kin_of(repo, texts),
-                   kin_of_pov=relatives(texts, aliases))
+                   kin_of_pov=relatives(texts, aliases),
+                   public_words=frozenset(k for _sid, _kn, _r, kws in secrets for k in kws if k in public))
 
     @classmethod
     def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]],
@@ -438,9 +443,11 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Matc
     # “…”阿庆嫂朝门外瞟了一眼，“…” — a beat between two parts of one speech, or before a quote,
     # that starts with a person: that person speaks
     clause = re.split(r"[。！？”」]", line[:m.start()])[-1]
-    lead = names.match(clause.lstrip(" ，,"))
-    if lead and person(lead.group()) and re.search(r"[，,]\s*$", clause):
-        return lead.group()
+    if re.search(r"[，,]\s*$", clause):  # 林晚看着他，大长老叹了口气，“…”: the last piece led by a person
+        for piece in reversed(re.split(r"[，,]", clause)):
+            lead = names.match(piece.strip())
+            if lead and person(lead.group()):
+                return lead.group()
     lead = re.match(r"[，,]?\s*(" + names.pattern + r")[^。！？“”「」]*[，,：:]\s*[“「]", line[m.end():])
     if lead and person(lead.group(1)):
         return lead.group(1)
@@ -610,8 +617,9 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
     named = set(ctx.aliases) | ctx.items | (ctx.world.places | ctx.world.items if ctx.world is not None else set())
 
     def gives_away(kws: list[str], hit: list[str]) -> bool:
-        # a keyword naming no one and nothing (买凶) is the secret itself; a name (大长老) is said every day
-        return any(k not in named for k in hit) or len(hit) >= _need(kws, 2)
+        # a keyword naming no one and nothing that the book never says openly (买凶) is the secret
+        # itself; a name (大长老) or a public word (灭门 of a known massacre) is said every day
+        return any(k not in named and k not in ctx.public_words for k in hit) or len(hit) >= _need(kws, 2)
 
     for voice in said if said is not None else voices(ctx, lines):
         present = set(kw_re.findall(voice.words))
