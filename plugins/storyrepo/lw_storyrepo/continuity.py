@@ -6,12 +6,14 @@ Each finding names the card field it contradicts and quotes the sentence that do
   character a lower realm than the card — without an event that explains it (跌境, 散功, 封印,
   修为尽失 …) anywhere in the draft;
 - **持有**: an item the book knows (held by someone, or a 物品 of the roster) used by a character
-  whose card does not hold it (拔出, 握紧, 祭出, 服下 …), unless the draft gives it to them first
+  whose card does not hold it (拔出, 握紧, 祭出, 服下, 拧开 …), unless the draft gives it to them first
   (a ``X.持有+物`` change, or 接过/夺过/拿到 … earlier in the prose);
 - **状态**: a character whose card says dead or gone (已死, 陨落, 失踪, 封印 …) speaking or
   thinking, unless the draft changes that 状态 or the paragraph is a memory, a dream, a letter;
-  a character speaking who is not in the draft's 在场 list (when it has one) is a warning;
-- **位置**: a character placed (站在, 坐在, 在 …) in a place the book knows that is neither the
+  a character speaking who is not in the draft's 在场 list (when it has one) is a warning, unless
+  a call or a letter (电话, 对讲机, 屏幕, 信中 …) is named in their paragraph or the four before;
+- **位置**: a character placed (站在, 坐在, 在 …; or by a place opening the sentence: 温室里，她正
+  坐在…) in a place the book knows that is neither the
   card's 位置, nor one the draft moves them to (``X.位置=``), nor one the prose took them to
   before (来到, 回到, 赶到 …) — a warning, since places nest (a hall inside a sect);
 - **书内时间**: the draft's in-book time earlier than the last chapter's (unless the draft says
