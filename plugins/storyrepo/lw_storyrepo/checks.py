@@ -1,8 +1,11 @@
 """Mechanical checks of a draft (spec §8 step 5). Script, not model: everything here is counted.
 
 - contract: contract lines naming a promise (``P-031``) are honoured by the draft's moves;
-- leak (泄密): a character speaks or thinks ≥2 keywords (1 when the gap has one keyword) of an
-  info gap they are not 知情人 of; dialogue attributed by the common Chinese quote patterns;
+- leak (泄密): a character speaks or thinks a keyword of an info gap they are not 知情人 of — one
+  keyword is enough when it names nothing the book knows and its public text (世界观, cards,
+  promises, timeline) never says it (买凶, 私生女: the secret itself); a name (大长老, a place, a
+  held thing) or a word everyone says (灭门, when the massacre is public) counts only with another
+  keyword; dialogue attributed by the common Chinese quote patterns;
 - waste (废笔): a sentence restating a 读者已知 gap (≥3 of its keywords, fewer when it has fewer);
 - banned words and banned sentence patterns of the style constitution;
 - repetition: repeated sentences and over-used four-character phrases;
@@ -61,6 +64,8 @@ class CheckContext:
     kin: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> kinship forms from their card's relations
     kin_of_pov: dict[str, dict[str, str]] = field(default_factory=dict)  # 陈默 -> {爷爷: 陈守义}: what 陈默's relatives go by
     kin_words: frozenset[str] = frozenset()  # the relatives' words this draft's point of view adds to the names
+    cast: frozenset[str] = frozenset()  # the draft's 在场 (canonical names); empty: the draft lists none
+    public_words: frozenset[str] = frozenset()  # info-gap keywords the book's public text says (灭门 of a known massacre)
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
     _known_forms: set[str] | None = None
@@ -111,9 +116,12 @@ class CheckContext:
         world = World(characters, aliases, places, {t for t in things if len(t) >= 2},
                       stages_of(lore), (last, when) if when else None, places_inside(lore, places),
                       {name: gender_of(text, names) for name, text in texts.items()})
+        public = "\n".join([lore, *texts.values(), *(f"{p.title}\n{p.body}" for p in repo.promises()),
+                             *(str(row["事件"]) for row in repo.timeline())])
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,
                    set(repo.ignored_names()), world, people=people, kin=kin_of(repo, texts),
-                   kin_of_pov=relatives(texts, aliases))
+                   kin_of_pov=relatives(texts, aliases),
+                   public_words=frozenset(k for _sid, _kn, _r, kws in secrets for k in kws if k in public))
 
     @classmethod
     def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]],
@@ -178,11 +186,13 @@ class CheckContext:
                 if name and name not in self.aliases and len(name) >= 2:
                     extra.setdefault(name, name)
         extra = {k: v for k, v in extra.items() if k not in self.aliases and k}
+        cast = frozenset({**extra, **self.aliases}.get(str(n).strip(), str(n).strip())
+                         for n in as_list(meta.get("在场")) if str(n).strip())
         if not extra:
-            return self
+            return self if cast == self.cast else replace(self, cast=cast)
         people = None if self.people is None else self.people | set(extra.values())
         return replace(self, aliases={**self.aliases, **extra}, known_names=self.known_names | set(extra), people=people,
-                       kin_words=frozenset(kin_words),
+                       kin_words=frozenset(kin_words), cast=cast,
                        _names_re=None, _terms_re=None,
                        _known_forms=self.known_forms() | with_address_forms(set(extra)))
 
@@ -352,6 +362,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                     if not moves[key]:
                         out.append(Finding("合同", ERROR, f"合同「{text}」要{word}承诺，但草稿的{key}是空的", line_no))
                     break
+        if out and out[-1].message.startswith(f"合同「{text}」") and out[-1].severity == ERROR:
+            continue  # a line whose promise is not moved as asked is reported once, not again for each name in it
         terms = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
         if ctx is not None:
             rest = _QUOTED.sub("", text)
@@ -371,8 +383,11 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
 
 
 LOOK_HEADS = tuple(dict.fromkeys(THING_HEADS + ("玉佩", "佩", "罗盘", "簪", "戒", "镯", "坠", "匣", "弓", "杖", "袍", "旗", "幡",
-                                                "卷", "图", "书", "瓶", "葫芦", "灯", "伞", "锁", "钥匙")))
-"""The kinds a thing is shown as in prose (a pendant, a compass …): the suffixes that make things, and more."""
+                                                "卷", "图", "书", "瓶", "葫芦", "灯", "伞", "锁", "钥匙",
+                                                "怀表", "手表", "表", "手枪", "枪", "打火机", "手杖", "眼镜", "钢笔", "笔",
+                                                "相机", "皮箱", "箱", "戒指", "项链", "耳环", "手机", "徽章", "勋章")))
+"""The kinds a thing is shown as in prose (a pendant, a compass, a pocket watch …): the suffixes that
+make things, and more, of every age."""
 _PLAIN_STEM = frozenset("纹阶品级色之的小大上下中")
 """Characters of a thing's name that say nothing of how it looks (龙纹玉佩: 龙 does, 纹 does not)."""
 
@@ -381,12 +396,13 @@ def _looks_like(term: str, body: str) -> bool:
     """A thing the prose shows by its looks, in one sentence: its kind and a telling character of
     the rest of its name (一块玉佩，玉佩上盘着一条龙 is 龙纹玉佩). The kind is one of
     :data:`LOOK_HEADS`; a name without one is never matched this way."""
-    head = next((h for h in sorted(LOOK_HEADS, key=len, reverse=True) if term.endswith(h) and len(term) > len(h)), None)
-    if head is None or head not in body:
-        return False
-    telling = [c for c in term[: -len(head)] if c not in _PLAIN_STEM][:1]  # 雷击木剑: 雷, not the 木 of 桃木剑
-    return bool(telling) and any(head in m.group() and any(c in m.group() for c in telling)
-                                 for m in SENTENCE.finditer(body))
+    for head in sorted(LOOK_HEADS, key=len, reverse=True):  # 银壳怀表 is a 怀表, and a 表 (表链, 表盖)
+        if not term.endswith(head) or len(term) <= len(head) or head not in body:
+            continue
+        telling = [c for c in term[: -len(head)] if c not in _PLAIN_STEM][:1]  # 雷击木剑: 雷, not the 木 of 桃木剑
+        if telling and any(head in m.group() and telling[0] in m.group() for m in SENTENCE.finditer(body)):
+            return True
+    return False
 
 
 # --- leak and waste -----------------------------------------------------------------------------
@@ -419,6 +435,17 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Matc
                if person(c.group()) and (clause[c.start() - 1:c.start()] not in _TO or c.start() == 0)]
         if own:
             return own[0].group()
+    # “…”阿庆嫂朝门外瞟了一眼，“…” — a beat between two parts of one speech, or before a quote,
+    # that starts with a person: that person speaks
+    clause = re.split(r"[。！？”」]", line[:m.start()])[-1]
+    if re.search(r"[，,]\s*$", clause):  # 林晚看着他，大长老叹了口气，“…”: the last piece led by a person
+        for piece in reversed(re.split(r"[，,]", clause)):
+            lead = names.match(piece.strip())
+            if lead and person(lead.group()):
+                return lead.group()
+    lead = re.match(r"[，,]?\s*(" + names.pattern + r")[^。！？“”「」]*[，,：:]\s*[“「]", line[m.end():])
+    if lead and person(lead.group(1)):
+        return lead.group(1)
     post = next((c for c in names.finditer(after) if person(c.group())), None)
     if post and re.match(r"^[，,。\s]*$", after[:post.start()]) and re.match(r"^[^。！？“]{0,8}?" + SAY, after[post.end():]):
         return post.group()
@@ -500,6 +527,8 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
             speaker = _attributed(ctx, names, line, m) if names else None
             if speaker is None and alone and not _unnamed_clause(outside[:m.start()]):
                 speaker = _lone_speaker(turns, subject, mentioned, after_narration)
+                if speaker and ctx.cast and ctx.aliases.get(speaker, speaker) not in ctx.cast:
+                    speaker = None  # turn-taking picks among the scene's cast when the draft lists it
             if speaker:
                 speaker = ctx.aliases.get(speaker, speaker)
                 turns.append(speaker)
@@ -527,8 +556,22 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
                 if words.strip():
                     yield Voice(ctx.aliases.get(m.group(1), m.group(1)), words, i, m.start() + 1)
                     taken.append((m.start(), m.end() + len(words)))
-        for sm in SENTENCE.finditer(outside):
-            if not any(a <= sm.start() < b for a, b in taken) and sm.group().strip():
+            # 敲得他心头一片雪亮：… — a pronoun's clause ending in a colon: the words of the person it stands for
+            for m in re.finditer(r"([他她])[^。！？“”：:，,]{0,10}[：:](?!\s*[“「\"])", outside):
+                if any(a <= m.start() < b for a, b in taken):
+                    continue
+                who = _referent(ctx, names, outside[:m.start()], subject, m.group(1))
+                rest = outside[m.end():]
+                end = re.search(r"[。！？]", rest)
+                words = rest[: end.start() + 1] if end else rest
+                if who and words.strip():
+                    yield Voice(who, words, i, m.start() + 1)
+                    taken.append((m.start(), m.end() + len(words)))
+        rest_of_line = outside  # what is left once the people's words are taken out is the narration's
+        for a, b in taken:
+            rest_of_line = rest_of_line[:a] + " " * (min(b, len(rest_of_line)) - a) + rest_of_line[b:]
+        for sm in SENTENCE.finditer(rest_of_line):
+            if sm.group().strip(" ，,：:。！？"):
                 yield Voice(None, sm.group(), i, sm.start() + 1)
         if first:
             subject = ctx.aliases.get(first.group(), first.group())
@@ -538,6 +581,15 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         if after_narration and names:
             narration.append(line)
             mentioned = _Mentioned(ctx, names, narration)
+
+
+def _referent(ctx: CheckContext, names: re.Pattern[str], before: str, subject: str | None, pronoun: str) -> str | None:
+    """Who 他/她 stands for: the last person named before it in its paragraph, else the paragraph's
+    subject carried over; None when the card gives that person the other gender."""
+    found = [n.group() for n in names.finditer(before) if ctx.is_person(n.group()) and n.group() not in ctx.kin_words]
+    who = ctx.aliases.get(found[-1], found[-1]) if found else subject
+    gender = ctx.world.gender.get(who, "") if ctx.world is not None and who else ""
+    return who if gender in ("", pronoun) else None
 
 
 def _need(keywords: list[str], cap: int) -> int:
@@ -557,6 +609,13 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
         return out
     kw_re = re.compile("|".join(re.escape(k) for k in sorted(all_kws, key=len, reverse=True)))
     pov = ctx.aliases.get(pov, pov) if pov else None
+    named = set(ctx.aliases) | ctx.items | (ctx.world.places | ctx.world.items if ctx.world is not None else set())
+
+    def gives_away(kws: list[str], hit: list[str]) -> bool:
+        # a keyword naming no one and nothing that the book never says openly (买凶) is the secret
+        # itself; a name (大长老) or a public word (灭门 of a known massacre) is said every day
+        return any(k not in named and k not in ctx.public_words for k in hit) or len(hit) >= _need(kws, 2)
+
     for voice in said if said is not None else voices(ctx, lines):
         present = set(kw_re.findall(voice.words))
         if not present:
@@ -573,13 +632,13 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
                         out.append(Finding("废笔", WARN, f"向读者复述已知信息 {sid}（{'、'.join(hit)}）", lineno, voice.column,
                                            voice.words.strip()[:40]))
                     continue
-                if (pov is None or (pov not in knowers and pov not in learned.get(sid, ()))) and len(hit) >= _need(kws, 2):
+                if (pov is None or (pov not in knowers and pov not in learned.get(sid, ()))) and hit and gives_away(kws, hit):
                     out.append(Finding("泄密", ERROR, f"叙述说出了读者尚不知道的 {sid}（{'、'.join(hit)}）；有意揭晓就在设定变更写"
                                        f"「{sid}.读者已知=是」", lineno, voice.column, voice.words.strip()[:40]))
                 continue
             if who in knowers or who in learned.get(sid, ()):
                 continue
-            if len(hit) >= _need(kws, 2):
+            if hit and gives_away(kws, hit):
                 out.append(Finding("泄密", ERROR, f"{who} 不是 {sid} 的知情人，却说出/想到了「{'、'.join(hit)}」",
                                    lineno, voice.column, voice.words[:40]))
     return out

@@ -6,12 +6,14 @@ Each finding names the card field it contradicts and quotes the sentence that do
   character a lower realm than the card — without an event that explains it (跌境, 散功, 封印,
   修为尽失 …) anywhere in the draft;
 - **持有**: an item the book knows (held by someone, or a 物品 of the roster) used by a character
-  whose card does not hold it (拔出, 握紧, 祭出, 服下 …), unless the draft gives it to them first
+  whose card does not hold it (拔出, 握紧, 祭出, 服下, 拧开 …), unless the draft gives it to them first
   (a ``X.持有+物`` change, or 接过/夺过/拿到 … earlier in the prose);
 - **状态**: a character whose card says dead or gone (已死, 陨落, 失踪, 封印 …) speaking or
   thinking, unless the draft changes that 状态 or the paragraph is a memory, a dream, a letter;
-  a character speaking who is not in the draft's 在场 list (when it has one) is a warning;
-- **位置**: a character placed (站在, 坐在, 在 …) in a place the book knows that is neither the
+  a character speaking who is not in the draft's 在场 list (when it has one) is a warning, unless
+  a call or a letter (电话, 对讲机, 屏幕, 信中 …) is named in their paragraph or the four before;
+- **位置**: a character placed (站在, 坐在, 在 …; or by a place opening the sentence: 温室里，她正
+  坐在…) in a place the book knows that is neither the
   card's 位置, nor one the draft moves them to (``X.位置=``), nor one the prose took them to
   before (来到, 回到, 赶到 …) — a warning, since places nest (a hall inside a sect);
 - **书内时间**: the draft's in-book time earlier than the last chapter's (unless the draft says
@@ -47,7 +49,10 @@ GONE = ("失踪", "封印", "被封印", "下落不明")
 NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|那时|那会儿|小时候|幼时|儿时|当初|昔日|遗言|遗书|信中|信上|信里|留音|幻象|幻影|"
                      r"玉简|录音|录像|留言|留影|"
                      r"残魂|画像|生前|曾经说")
-REMOTE = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空")
+REMOTE = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空|听筒|话筒|电报|无线电|对讲机|通讯|信号|屏幕|视频|连线|语音")
+"""A voice from elsewhere (a call, a letter): said in the speaker's paragraph or the few before it."""
+CALL_SPAN = 4
+"""How many paragraphs before a voice a call or a letter still carries it (the call goes on)."""
 DOWN_EVENTS = re.compile(r"跌落|跌境|跌回|境界跌|修为尽失|修为大减|修为倒退|废去|废了|散功|自废|封印|倒退|受损|重创|燃烧")
 USE_VERBS = ("拔出", "抽出", "握着", "握紧", "握住", "举起", "挥动", "挥出", "祭出", "取出", "掏出", "亮出", "服下", "吞下", "催动",
              "捏着", "攥着", "攥紧", "佩着", "背着", "抚着", "擦拭", "拿着", "提着", "摸出", "拿出", "翻出", "抖出", "甩出", "抛出",
@@ -61,7 +66,7 @@ HE = ("他", "她")
 paragraph before), as a reader takes it."""
 NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|对着|朝着|冲着|提到|说|问|道|知道|记得|梦|没有|没|不")
 """Words between a character and a thing that say it is seen, thought of or talked about, not used."""
-USE_MARK = re.compile(r"[着起出下上把了碎]")
+USE_MARK = re.compile(r"[着起出下上把了碎开]")
 """An action on a thing (转动着…, 把…戴上) when no verb of USE_VERBS names it."""
 BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|仍是|已是)(?:一?个|一名|一位|一介)?$")
 """What makes a bare stage name (学徒, 筑基) a statement of someone's realm: 不过是个学徒."""
@@ -357,7 +362,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             seen.add((who, voice.line))
             out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
                                first_line + voice.line, voice.column, line.strip()[:60]))
-        elif present and who not in present and not REMOTE.search(line) and not NOT_NOW.search(line):
+        elif present and who not in present and not _remote(lines, voice.line) and not NOT_NOW.search(line):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN, f"{who} 不在本章的在场名单（{'、'.join(sorted(present))}），正文里却在说话",
                                first_line + voice.line, voice.column, line.strip()[:60]))
@@ -371,6 +376,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                           rf"[^。！？“”，,\n]{{0,4}}?(?:{'|'.join(v for v in STAY_VERBS if len(v) > 1)}))({place_re})")
         reached: dict[str, set[str]] = {}
         any_place = re.compile(place_re)
+        # 霞飞路的老房子里，姆妈正坐在八仙桌边: a place that opens the sentence sets where the person is
+        fronted = re.compile(rf"^\s*(?:在)?({place_re})[^。！？“”，,\n]{{0,8}}?[，,]\s*({names.pattern}|{'|'.join(HE)})"
+                             rf"(?:正|还|仍|便|就|已经|独自|一直)?[坐站躺跪蹲靠倚守等住]")
         for i, col, sentence in sentences:
             if not any_place.search(sentence):
                 continue
@@ -378,10 +386,12 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 reached.setdefault(aliases.get(m.group(1), m.group(1)), set()).add(m.group(2))
             if NOT_NOW.search(sentence):
                 continue
-            for m in stay.finditer(sentence):
-                who, place = aliases.get(m.group(1), m.group(1)), m.group(2)
+            found = [(m.start(), m.group(1), m.group(2)) for m in stay.finditer(sentence)]
+            found += [(m.start(2), m.group(2), m.group(1)) for m in fronted.finditer(sentence)]
+            for start, who, place in found:
+                who = aliases.get(who, who)
                 if who in HE:
-                    who = _antecedent(names, lines, i, col + m.start(), world, pov) or who
+                    who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
                 if card is None or not card.get("位置"):
                     continue
@@ -393,6 +403,13 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                                    f"（设定变更 {who}.位置={place}，或正文写明来到{place}）", first_line + i, col,
                                    sentence.strip()[:60]))
     return out
+
+
+def _remote(lines: list[str], i: int) -> bool:
+    """Whether the voice of line ``i`` comes from elsewhere: a call or a letter named in its
+    paragraph or one of the :data:`CALL_SPAN` non-empty paragraphs before it."""
+    before = [line for line in lines[:i] if line.strip()][-CALL_SPAN:]
+    return any(REMOTE.search(line) for line in [*before, lines[i]])
 
 
 def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
@@ -412,7 +429,7 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                     out.append((at, first.group(), m.group(2)))
             for m in acts.finditer(virtual):
                 act = m.group(2).split("的")[0]  # 手上的血玉扳指泛着光: the thing is the clause's subject
-                if m.start() == 0 and re.search(r"[着起出下把了碎]", act) and not NOT_USE.search(m.group(2)):
+                if m.start() == 0 and re.search(r"[着起出下把了碎开]", act) and not NOT_USE.search(m.group(2)):
                     out.append((at, first.group(), m.group(3)))
         at += len(clause)
     return list({(who, item): (at, who, item) for at, who, item in reversed(out)}.values())[::-1]

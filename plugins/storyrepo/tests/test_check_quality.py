@@ -220,7 +220,9 @@ def _leak_cases() -> tuple[CheckContext, list[tuple[set[tuple[str, str]], str, s
     for entry in meta["信息差"]:
         sid, knowers, reader, keywords = entry.split("｜")
         secrets.append((sid, set(knowers.split("：")[1].split("、")), reader.endswith("是"), keywords.split("：")[1].split("、")))
-    ctx = CheckContext(aliases, secrets, [], [], 0, set(aliases))
+    public = str(meta.get("公开") or "")  # what the book's public text says (a known massacre)
+    ctx = CheckContext(aliases, secrets, [], [], 0, set(aliases),
+                       public_words=frozenset(k for _s, _k, _r, kws in secrets for k in kws if k in public))
     cases = []
     for m in re.finditer(r"^## ([^\n]+)\n(.*?)(?=^## |\Z)", body, re.M | re.S):
         head = m.group(1).split()

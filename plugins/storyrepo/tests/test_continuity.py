@@ -198,3 +198,28 @@ def test_places_nest_by_the_world_and_pronouns_need_one_candidate() -> None:
     gendered = World(CARDS, ALIASES, PLACES, ITEMS, DEFAULT_STAGES, None, inside, {"林晚": "她", "沈砚": "他"})
     found = check_continuity(gendered, {}, two, 1, voices(ctx, two), ctx.names_re())
     assert [f.message.split("（")[0] for f in found] == ["林晚 的持有里没有「玄阶令牌」"]
+
+
+@pytest.mark.parametrize("body, meta, expected", [
+    ("林晚趴在桌上，拧开玄阶令牌的暗格。", {}, "林晚 的持有里没有「玄阶令牌」"),  # a verb ending in 开 uses it
+    ("落霞谷里，林晚正坐在石头上发呆。", {}, "林晚 在「青云宗」（角色卡·位置），本章没有写他到「落霞谷」去"),  # a place opens the sentence
+    ("在落霞谷的崖边，沈砚正蹲着看那行字。", {}, "沈砚 在「青云宗」（角色卡·位置），本章没有写他到「落霞谷」去"),
+    ("青云宗里，林晚正坐在石头上发呆。", {}, None),  # where her card has her
+    ("落霞谷里，林晚正坐在石头上发呆。", {"设定变更": ["林晚.位置=落霞谷"]}, None),
+])
+def test_a_thing_opened_and_a_person_placed_by_the_sentence_s_opening_place(body: str, meta: dict, expected: str | None) -> None:
+    found = [f.message for f in findings(body, {"书内时间": "大历1023年冬月初六", **meta})]
+    if expected is None:
+        assert not [m for m in found if "持有" in m or "位置" in m], found
+    else:
+        assert any(expected in m for m in found), found
+
+
+def test_a_call_carries_a_voice_for_a_few_paragraphs_and_no_further() -> None:
+    """Someone not in 在场 who speaks over a call (电话, 对讲机, a face on a 屏幕) named in their
+    paragraph or the few before it is not said to be there; five paragraphs later they are."""
+    call = "屏幕亮了，那头是沈砚。\n林晚点了点头。\n“还好。”林晚说。\n沈砚道：“当心。”"
+    assert findings(call, {"在场": ["林晚"], "书内时间": "大历1023年冬月初六"}) == []
+    later = "屏幕亮了，那头是沈砚。\n" + "林晚点了点头。\n" * 5 + "沈砚道：“当心。”"
+    assert [f.message for f in findings(later, {"在场": ["林晚"], "书内时间": "大历1023年冬月初六"})] == [
+        "沈砚 不在本章的在场名单（林晚），正文里却在说话"]
