@@ -636,6 +636,32 @@ def _famous_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             yield word, col, i
 
 
+UNIT_LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很太更最给让从对往每各某此其该几有没无"
+                          "你我他她它您咱们仔及之于以为到向说道问叫见看听去来找进出在姓称唤号") | DETERMINERS | MEASURES
+"""What comes before a name, never inside one: a particle, a pronoun, a preposition, a verb of
+saying, seeing or going, a measure word."""
+UNIT_MAX = 5
+
+
+def _whole_unit(text: str, name: str, known: set[str]) -> str:
+    """``name`` grown to the left while every one of its occurrences (two or more) follows the
+    same character: a name the draft says again and again is said whole each time (疤脸+老七,
+    九转回+元丹, 锁+龙井); a word that also stands alone, or follows different words, stays as it is.
+    A verb, a particle or a pronoun before it (来到, 的, 他) ends the growth, as does a known name."""
+    starts = [m.start() for m in re.finditer(re.escape(name), text)]
+    if len(starts) < 2:
+        return name
+    while len(name) < UNIT_MAX:
+        before = {text[s - 1:s] if s else "" for s in starts}
+        if len(before) != 1:
+            break
+        ch = before.pop()
+        if not ch or not CJK.fullmatch(ch) or ch in UNIT_LEAD_BAD or any(k in ch + name for k in known if ch in k):
+            break
+        name, starts = ch + name, [s - 1 for s in starts]
+    return name
+
+
 def with_address_forms(names: Iterable[str]) -> set[str]:
     """``names`` and the forms the people among them go by (陈叔, 老陈 of 陈伯远; a place or a
     thing — a name ending in a suffix word — has none). A surname with a word for a wife (方太太
@@ -724,6 +750,12 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             del candidates[word]  # a surname-led name wins over the same unknown word (柳如烟)
         candidates.setdefault(word, _Candidate(word, "人物", int(shape), first=first))
     text = "\n".join(lines)
+    for name in list(candidates):  # 老七 of 疤脸老七, 元丹 of 九转回元丹: the unit the draft keeps saying
+        whole = _whole_unit(text, name, in_text)
+        if whole != name and whole not in candidates:
+            c = candidates.pop(name)
+            c.name, c.first = whole, (c.first[0], max(0, c.first[1] - len(whole) + len(name)))
+            candidates[whole] = c
     counts = Counter({name: text.count(name) for name in candidates})
     out = []
     pending: list[_Candidate] = []  # surname-led people one piece of evidence short: a list may vouch
@@ -763,12 +795,12 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                                      for w in whole)]
     # a person found by full name is not found again by an address form of it (秦公子 of 秦无衣)
     full = [n.name for n in out if n.kind == "人物" and n.name[:1] not in "老小阿"
-            and not n.name.endswith(TITLES + ROLE_TITLES)]
+            and not n.name.endswith(TITLES + ROLE_TITLES) and n.name[len(surname_of(n.name)):] not in ("家", "氏")]
     forms = {f for k in full for f in with_address_forms([k]) if f != k}  # 嘉禾 of 许嘉禾, both found
     surnames = Counter(surname_of(n.name) for n in out if n.kind == "人物")
     # ... unless the family has several people in the chapter: then whose form it is, is the author's call (赵大爷
     # beside 赵太爷 and 赵司晨)
-    out = [n for n in out if n.name not in forms or surnames[surname_of(n.name)] > 2]
+    out = [n for n in out if n.name not in forms or (surname_of(n.name) and surnames[surname_of(n.name)] > 2)]
     return sorted(out, key=lambda n: (n.line, lines[n.line - 1].find(n.name)))
 
 
