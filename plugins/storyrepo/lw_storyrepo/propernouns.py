@@ -355,6 +355,76 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                 yield name, kind, int(stem in SURNAMES and end_word in "镇村庄屯寨集"), stem_at  # 鲁镇: a surname's town
 
 
+ONE_STEM_SUFFIXES = frozenset("城江河山湖州县镇村岛峰谷")
+"""Suffixes a single coined character makes a place with (澜城, 澜江)."""
+
+
+def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]],
+                                 body: str) -> Iterable[tuple[str, str, int, tuple[int, int]]]:
+    """``(name, kind, shape, (line index, column))`` of a stem and a name-making suffix that no
+    dictionary knows as one word, weighed by signals other books share:
+
+    - **recurrence**: said two times or more after different words (a place the story goes back
+      to: 回春堂, 七号码头); a one-character stem the draft puts before two different place
+      suffixes (澜城 and 澜江) — shape 1, repetition makes it a name;
+    - **a verb and a name's character** (回春, 醉仙, 聚宝, 镇北: how places, sects and techniques
+      are named) before a place, organisation or technique suffix — shape 2, a name said once;
+      a tool named by its use (剁骨刀, 切菜刀) has a character no given name carries."""
+    seen: dict[str, list[tuple[int, int, str]]] = {}
+    kinds: dict[str, str] = {}
+    one_stems: dict[str, set[str]] = {}
+    for i, bounds in bounds_of.items():
+        line = lines[i]
+        for start, ch in enumerate(line):
+            for suffix, kind in _SUFFIXES_BY_FIRST.get(ch, ()):
+                if not line.startswith(suffix, start):
+                    continue
+                end = start + len(suffix)
+                tail = line[end:end + 1]
+                # the segmenter often glues a name's edge to the next word (这醉|仙居, 燕回|镇时): a particle,
+                # a pronoun or a place word after it ends it as well as a token boundary does
+                if not (end in bounds or tail in LOCALIZERS or tail in UNIT_LEAD_BAD or tail in FUNCTION or tail == "时"
+                        or not CJK.fullmatch(tail or "。")):
+                    continue
+                if tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail):
+                    continue
+                for size in (2, 1):
+                    at = start - size
+                    if at < 0 or not (at in bounds or line[at - 1:at] in UNIT_LEAD_BAD or not CJK.fullmatch(line[at - 1:at] or "。")):
+                        continue
+                    stem, name = line[at:start], line[at:end]
+                    if not CJK.fullmatch(stem) or lex.freq.get(name) or stem[0] in UNIT_LEAD_BAD or stem[0] in LEAD_BAD \
+                            or set(stem) & MIDDLE_BAD or stem[-1] in MEASURES or stem[-1] in NUMERALS \
+                            or stem[-1] in STEM_END_BAD or stem in GENERIC_STEMS or stem[-1] in MATERIALS \
+                            or stem[-1] in KINSHIP or stem[-1] in LOCALIZERS or stem[-1] in SUFFIX_WORDS:
+                        continue
+                    if size == 1 and (suffix not in ONE_STEM_SUFFIXES or stem in NUMERALS or stem in "东南西北大小老"
+                                      or lex.given(stem) < UNNAMED):
+                        continue
+                    whole_tokens = start in bounds and at + 1 not in bounds  # [回春][堂], never 言|星洲
+                    seen.setdefault(name, []).append((i, at, line[at - 1:at] + "|" * whole_tokens))
+                    kinds[name] = kind
+                    if size == 1:
+                        one_stems.setdefault(stem, set()).add(suffix)
+                    break
+    for name, where in seen.items():
+        kind, stem_len = kinds[name], 1 if name[1:] in ONE_STEM_SUFFIXES and len(name) == 2 else 2
+        stem = name[:stem_len]
+        first = (where[0][0], where[0][1])
+        recurring = len(where) >= 2 and len({before[:1] for _i, _c, before in where}) >= 2 and body.count(name) >= 2
+        if stem_len == 1:
+            if recurring or len(one_stems.get(stem, ())) >= 2:
+                yield name, kind, 1, first
+            continue
+        poetic = lex.tags.get(stem[0], "")[:1] == "v" and lex.given(stem[1]) >= 0.5 and kind in ("地点", "组织", "功法") \
+            and not lex.common(stem[1] + name[2:]) and all(before.endswith("|") for _i, _c, before in where) \
+            and (lex.freq.get(stem) or 0) < RARE_STEM and stem[1] not in "大小老"
+        if poetic:
+            yield name, kind, 2, first
+        elif recurring:
+            yield name, kind, 1, first
+
+
 def _spans(line: str, names: re.Pattern[str] | None) -> set[int]:
     """Offsets of ``line`` covered by an occurrence of one of ``names``."""
     covered: set[int] = set()
@@ -738,6 +808,12 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                     c = candidates.setdefault(name, _Candidate(name, "人物", 1, first=(i, m.start())))
                     c.context = True
                     break
+    for name, kind, shape, first in _recurring_suffix_candidates(lex, lines, bounds_of, body):
+        c = candidates.get(name)
+        if c is None:
+            candidates[name] = _Candidate(name, kind, shape, first=first)
+        elif c.shape < shape:
+            c.shape = shape
     for name, col, i in _subject_candidates(lex, lines, bounds_of):
         if name not in candidates:
             candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))
