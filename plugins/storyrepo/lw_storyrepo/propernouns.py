@@ -106,7 +106,12 @@ MEASURES = frozenset("个座条把口只张间位名件块片支枝根颗粒扇�
 ROLES = ("姑娘", "公子", "师兄", "师姐", "师弟", "师妹", "师父", "师傅", "大侠", "少侠", "前辈", "老人", "老者", "小姐",
          "夫人", "掌柜", "大哥", "兄弟", "老爷", "少爷", "长老", "掌门", "弟子", "先生", "大人", "将军", "和尚", "道长",
          "少年", "少女", "小主")
-STOP = frozenset(ROLES)
+SECT_ROLES = ("师叔", "师伯", "师祖", "师叔祖", "师伯祖", "师侄", "师娘", "师母", "师尊", "宗主", "门主", "谷主", "峰主")
+"""The ranks of a sect, said like kinship (王师叔): a role, never a name."""
+NAME_WORDS = frozenset(("名字", "名号", "名讳", "外号", "绰号", "称号", "姓名", "全名", "小名", "乳名", "大名", "本名", "真名",
+                        "字号", "名头"))
+"""Words for a name: 叫你名字 calls someone by theirs, it is none."""
+STOP = frozenset(ROLES) | frozenset(SECT_ROLES) | NAME_WORDS
 SURNAME_GIVEN = re.compile(r"姓([\u4e00-\u9fff])[，,]?(?:单名一个|名叫|名唤|名|叫做|叫)([\u4e00-\u9fff]{1,2})")
 _INTRO = r"在下|我叫|我是|名叫|叫做|唤作|名唤|法号|道号|号称|人称|自称|叫我一声|叫他一声|叫"
 INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}}?)(?=(?:就行|就好|就可以)?[吧了呢啊]?[，。！？、：；“”「」\s]|$)")
@@ -286,7 +291,7 @@ VERBISH = frozenset("vpdcru")
 conjunction, pronoun, particle."""
 LONG_STEM_BAD = FUNCTION | frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们叫为找离连来去让给向对称作当于比跟同及与或并")
 LOCALIZERS = frozenset("边外里上下内中前后头畔口底")
-STEM_LEAD_BAD = LEAD_BAD | frozenset("来去到回进出离往向至入从叫为找连让给称作当于跟同及或并以起住醒自有无没尽")
+STEM_LEAD_BAD = LEAD_BAD | frozenset("来去到回进出离往向至入从叫为找连让给称作当于跟同及或并以起住醒自有无没尽问喊骂请")
 """Characters that start no coined stem: a verb of motion or a preposition glued before a place
 (来云城, 离德胜门)."""
 GLUED_PREPOSITIONS = frozenset("从在往向到自于朝对把被给跟和与")
@@ -706,6 +711,30 @@ def _famous_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             yield word, col, i
 
 
+BRANCHES = frozenset("子丑寅卯辰巳午未申酉戌亥")
+
+
+def _hour(name: str) -> bool:
+    """A double hour (子时, 午时三刻): a time, never a name."""
+    return len(name) >= 2 and name[0] in BRANCHES and name[1] in "时正初"
+
+
+def _counted(text: str, name: str) -> bool:
+    """Whether ``name``, read as someone, is a thing counted somewhere in ``text``: a numeral or a determiner and
+    a measure word before it (两根艾草, 一把旧折扇), or a measure word that starts it after a numeral
+    (一张琴: 张 the measure, not the surname). A name is never counted; a person is (一个, 一位 are
+    not read as counting here: 一位王先生 is someone)."""
+    for m in re.finditer(re.escape(name), text):
+        before = text[max(0, m.start() - 2):m.start()]
+        if len(before) == 2 and (before[0] in NUMERALS or before[0] in DETERMINERS) and before[1] in THING_MEASURES:
+            return True
+        if name[0] in THING_MEASURES and before[-1:] and (before[-1] in NUMERALS or before[-1] in DETERMINERS) \
+                and len(name) == 2:
+            return True
+    return False
+
+
+THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶")
 UNIT_LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很太更最给让从对往每各某此其该几有没无"
                           "你我他她它您咱们仔及之于以为到向说道问叫见看听去来找进出在姓称唤号") | DETERMINERS | MEASURES
 """What comes before a name, never inside one: a particle, a pronoun, a preposition, a verb of
@@ -730,6 +759,18 @@ def _whole_unit(text: str, name: str, known: set[str]) -> str:
             break
         name, starts = ch + name, [s - 1 for s in starts]
     return name
+
+
+def _always_inside(text: str, name: str, found: set[str]) -> bool:
+    """Whether every occurrence of ``name`` starts inside another name found in the draft (江里
+    of 澜江里): the segmenter's fragment, not a name of its own."""
+    spans: list[tuple[int, int]] = []
+    for other in found:
+        if other != name and len(other) >= 2:
+            spans.extend((m.start(), m.end()) for m in re.finditer(re.escape(other), text))
+    if not spans:
+        return False
+    return all(any(a < m.start() < b for a, b in spans) for m in re.finditer(re.escape(name), text))
 
 
 def with_address_forms(names: Iterable[str]) -> set[str]:
@@ -831,6 +872,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         if whole != name and whole not in candidates:
             c = candidates.pop(name)
             c.name, c.first = whole, (c.first[0], max(0, c.first[1] - len(whole) + len(name)))
+            c.kind = next((k for suffix, k in CANDIDATE_SUFFIXES if whole.endswith(suffix)), c.kind)  # 九转回元丹: a pill
             candidates[whole] = c
     counts = Counter({name: text.count(name) for name in candidates})
     out = []
@@ -850,7 +892,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                     break
             if not c.context and c.kind == "人物" and counts[name] >= 3:
                 c.context = _subject(lex, lines, name)
-        kept = c.shape + int(counts[name] >= 2) + int(c.context) >= 2 and (c.context or not c.needs_context)
+        kept = c.shape + int(counts[name] >= 2) + int(c.context) >= 2 and (c.context or not c.needs_context) \
+            and not (c.kind == "人物" and _counted(text, name)) and not _hour(name)
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
         if kept:
@@ -867,6 +910,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             out.append(Noun(c.name, c.kind, c.first[0] + 1, counts[c.name]))
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
     whole = {n.name for n in out}
+    out = [n for n in out if not _always_inside(text, n.name, whole)]
     out = [n for n in out if not any(w != n.name and w.startswith(n.name) and w[len(n.name):] in ALL_SUFFIX_WORDS
                                      for w in whole)]
     # a person found by full name is not found again by an address form of it (秦公子 of 秦无衣)
