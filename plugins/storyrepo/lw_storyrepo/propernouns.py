@@ -761,6 +761,19 @@ def _whole_unit(text: str, name: str, known: set[str]) -> str:
     return name
 
 
+def _described(lex: _Lexicon, noun: Noun, found: set[str]) -> bool:
+    """Whether ``noun`` is a found name or an ordinary thing with a word that describes it: an
+    adjective or a verb before another name found (破+镇妖碑), an adjective before a dictionary
+    word for a thing (旧+折扇; not 小+桃红: a person)."""
+    name = noun.name
+    if len(name) < 3 or lex.tags.get(name[0], "")[:1] not in "av":
+        return False
+    rest = name[1:]
+    if rest in found:
+        return True
+    return lex.tags.get(name[0], "")[:1] == "a" and noun.kind == "物品" and lex.common(rest)
+
+
 def _always_inside(text: str, name: str, found: set[str]) -> bool:
     """Whether every occurrence of ``name`` starts inside another name found in the draft (江里
     of 澜江里): the segmenter's fragment, not a name of its own."""
@@ -910,7 +923,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             out.append(Noun(c.name, c.kind, c.first[0] + 1, counts[c.name]))
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
     whole = {n.name for n in out}
-    out = [n for n in out if not _always_inside(text, n.name, whole)]
+    out = [n for n in out if not _always_inside(text, n.name, whole) and not _described(lex, n, whole)]
     out = [n for n in out if not any(w != n.name and w.startswith(n.name) and w[len(n.name):] in ALL_SUFFIX_WORDS
                                      for w in whole)]
     # a person found by full name is not found again by an address form of it (秦公子 of 秦无衣)
