@@ -92,8 +92,8 @@ FUNCTION = frozenset("的了着过地得在是不也都就又还把被这那哪�
 LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很更最给让从对往你我他她它您咱每各某此其该几便再即"
                      "前后上下里中外内姓比多伊越")
 STEM_END_BAD = frozenset("向到着过起出进回开上下来去住得见了在跟与把被给对从")  # a verb and its complement (望向, 握住), a preposition (刘+跟+基地)
-MIDDLE_BAD = frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们")
-NAME_END = FUNCTION | frozenset("摇点冷低轻忽便正朝跟向面脸眉心手头身一人们及之矣焉哉乎耳")
+MIDDLE_BAD = frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们而")
+NAME_END = FUNCTION | frozenset("摇点冷低轻忽便正朝跟向面脸眉心手头身一人们及之矣焉哉乎耳者以而")
 DETERMINERS = frozenset("这那哪每各某此其该一两二三几半全整满")
 MATERIALS = frozenset("石木铁铜钢银金玉竹布纸瓷陶锡")
 """A thing made of a material is a kind of thing (石桌, 青钢剑, 铁剑), never a name."""
@@ -761,6 +761,9 @@ def _whole_unit(text: str, name: str, known: set[str]) -> str:
     return name
 
 
+LITERARY_LEADS = frozenset("余吾予汝尔或若幸私")
+
+
 def _described(lex: _Lexicon, noun: Noun, found: set[str]) -> bool:
     """Whether ``noun`` is a found name or an ordinary thing with a word that describes it: an
     adjective or a verb before another name found (破+镇妖碑), an adjective before a dictionary
@@ -776,14 +779,14 @@ def _described(lex: _Lexicon, noun: Noun, found: set[str]) -> bool:
 
 def _always_inside(text: str, name: str, found: set[str]) -> bool:
     """Whether every occurrence of ``name`` starts inside another name found in the draft (江里
-    of 澜江里): the segmenter's fragment, not a name of its own."""
+    of 澜江里) or ends inside one (吾友+庄 of 庄湜): the segmenter's fragment, not a name of its own."""
     spans: list[tuple[int, int]] = []
     for other in found:
         if other != name and len(other) >= 2:
             spans.extend((m.start(), m.end()) for m in re.finditer(re.escape(other), text))
     if not spans:
         return False
-    return all(any(a < m.start() < b for a, b in spans) for m in re.finditer(re.escape(name), text))
+    return all(any(a < m.start() < b or a < m.end() < b for a, b in spans) for m in re.finditer(re.escape(name), text))
 
 
 def with_address_forms(names: Iterable[str]) -> set[str]:
@@ -924,6 +927,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
     whole = {n.name for n in out}
     out = [n for n in out if not _always_inside(text, n.name, whole) and not _described(lex, n, whole)]
+    if text.count("曰") >= 2:  # the literary register: 余, 吾, 予 are "I" (余曰, 余忽见), 或, 若 "some", "if"
+        out = [n for n in out if n.name[0] not in LITERARY_LEADS]
     out = [n for n in out if not any(w != n.name and w.startswith(n.name) and w[len(n.name):] in ALL_SUFFIX_WORDS
                                      for w in whole)]
     # a person found by full name is not found again by an address form of it (秦公子 of 秦无衣)
