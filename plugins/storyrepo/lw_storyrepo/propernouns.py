@@ -75,7 +75,7 @@ MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
     *((s, "功法") for s in ("剑诀", "术", "神火", "步", "阵", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法")),
     *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
                            "中学", "小学", "大学", "医院", "寨", "学院", "王府", "侯府", "传媒", "影视", "地产", "证券",
-                           "实业", "控股", "军", "研究所", "实验室", "娱乐")),
+                           "实业", "控股", "军", "研究所", "实验室", "娱乐", "洋行", "书院")),
     *((s, "物品") for s in ("果", "令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪")),
     *((s, "地点") for s in ("大陆", "渊", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
                            "路", "胡同", "池", "咖啡", "书店", "酒吧", "餐厅", "饭馆", "面馆", "茶楼", "会馆", "当铺", "钱庄",
@@ -592,6 +592,7 @@ ROLE_TITLES = ("老头子", "老太婆", "先生", "掌柜", "老板", "长老",
 """Roles and offices that name someone after a surname only (苏长老, 孟掌柜, 滕和尚, 汤知县): never
 after a stem that is no surname (教书先生, 大掌柜)."""
 RANKS = "一二三四五六七八九十大小老"
+CLERGY = re.compile(r"([\u4e00-\u9fff]{2})(法师|禅师|上人|真人|道长|方丈|住持)")
 SPOUSE_FORMS = ("太太", "夫人", "婶", "嫂", "大娘", "大婶")
 """A surname with these is mostly someone's wife (方太太 of 方玄绰's house), not the found person."""
 REGION = re.compile(r"[东南西北](?:荒|域|洲|漠|疆|境)(?![地外里上内中边])")
@@ -608,7 +609,15 @@ ANIMALS = frozenset("马牛羊龙鱼熊燕鹿虎狐猫狗鸡")
 
 def _title_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, int, int]]:
     """``(name, start, shape)`` of a surname or a coined stem with a kinship or rank word: 杨二嫂,
-    鲁四老爷, 卫老婆子, 柳妈, 张大帅, 七斤嫂 — never a rank alone (四婶, 七爷) or a pronoun (他妈)."""
+    鲁四老爷, 卫老婆子, 柳妈, 张大帅, 七斤嫂 — never a rank alone (四婶, 七爷) or a pronoun (他妈);
+    a religious name before its title (昙谛法师, 法忍禅师, 玄机真人): two characters no dictionary
+    knows as a word."""
+    for m in CLERGY.finditer(line):
+        at = m.start(1)
+        stem = m.group(1)
+        if (at in bounds or not lex.freq.get(line[at - 1:at + 1])) and not lex.freq.get(stem) and stem[0] not in STEM_LEAD_BAD and stem[0] not in DETERMINERS \
+                and not set(stem) & (FUNCTION | NUMERALS):
+            yield m.group(), at, 2
     for m in _TITLE.finditer(line):
         at, end = m.start(), m.end()
         if end < len(line) and line[end] in "子" and m.group() in ("嫂", "婶"):
