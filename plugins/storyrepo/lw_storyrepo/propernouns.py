@@ -40,6 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
+from lwcore.api import LwError
+
 from lw_storyrepo.dialect import quick_meta
 from lw_storyrepo.names import KINSHIP, address_forms, surname_of
 from lw_storyrepo.sources import read_text
@@ -179,9 +181,17 @@ class _Lexicon:
         return self._famous
 
     def given(self, ch: str) -> float:
-        """How much ``ch`` reads as part of a given name (0–1): how often the ~36,000 surname-led
-        people of jieba's dictionary (tag nr) carry it after their surname, against how often
-        the dictionary's other words do (国, 栋, 怀 high; 个, 意, 晚 low)."""
+        """How much ``ch`` reads as part of a given name (0–1), the mean of two readings:
+
+        - how often the ~36,000 surname-led people of jieba's dictionary (tag nr) carry it
+          after their surname, against how often the dictionary's other words do;
+        - how often it stands in the ~32 million given-name characters counted by the ngender
+          package (its ``charfreq.csv``), against how often jieba's words use it.
+
+        The second is the larger sample of real names: it reads 为, 草, 菜, 骨 as seldom a
+        name's (修为, 艾草, 剁骨刀 are words) and 翥, 湜 as names' (谢翥, 庄湜). A character that
+        ends an address form (玄老, 麦翁, 陈叔) keeps the first reading only: ngender counts
+        given names, never the forms people are called by."""
         if self._given is None:
             names: Counter[str] = Counter()
             words: Counter[str] = Counter()
@@ -190,7 +200,19 @@ class _Lexicon:
                     names.update(word[1:])
                 elif tag == "n" or not tag.startswith("n"):
                     words.update(set(word))
-            self._given = {c: n / (n + 0.05 * words[c] + 1) for c, n in names.items()}
+            jieba_given = {c: n / (n + 0.05 * words[c] + 1) for c, n in names.items()}
+            counted = _name_char_counts()
+            in_names = sum(counted.values()) or 1
+            text: Counter[str] = Counter()
+            for word, f in self.freq.items():
+                if f and len(word) <= 4:
+                    for c in word:
+                        text[c] += f
+            in_text = sum(text.values()) or 1
+            ngender_given = {c: (n / in_names) / (n / in_names + text[c] / in_text + 1e-7) for c, n in counted.items()}
+            self._given = {c: jieba_given.get(c, 0.0) if c in ADDRESS_ENDS
+                           else (jieba_given.get(c, 0.0) + ngender_given.get(c, 0.0)) / 2
+                           for c in set(jieba_given) | set(ngender_given)}
         return self._given.get(ch, 0.0)
 
     def boundaries(self, line: str, known: re.Pattern[str] | None = None) -> set[int]:
@@ -233,6 +255,32 @@ class _Lexicon:
     def rare(self, stem: str) -> bool:
         """A stem seldom used on its own (a coined name: 寒江, 龟息; not 客栈, 百花)."""
         return (self.freq.get(stem) or 0) < RARE_STEM
+
+
+ADDRESS_ENDS = frozenset("老翁公婆叔伯爷姑嫂娘")
+"""Characters that end the forms people are called by (玄老, 麦翁): read by jieba's list alone."""
+NAME_CHARS_MAX = 2_000_000
+"""Bound on the bytes read from the name-character table (it has about 150 kB)."""
+
+
+def _name_char_counts() -> Counter[str]:
+    """How often each character stands in a given name (men's and women's counts added), from
+    the ``charfreq.csv`` table the ngender package ships (MIT; a pinned dependency). The file is
+    read as data, never imported: the package's own code is not run."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("ngender")
+    if spec is None or not spec.submodule_search_locations:
+        raise LwError("the ngender package is missing: run make setup (docs/dependencies.md)")
+    path = Path(next(iter(spec.submodule_search_locations))) / "charfreq.csv"
+    with path.open(encoding="utf-8") as handle:
+        text = handle.read(NAME_CHARS_MAX)
+    counts: Counter[str] = Counter()
+    for row in text.splitlines()[1:]:
+        parts = row.split(",")
+        if len(parts) == 3 and len(parts[0]) == 1 and parts[1].isdigit() and parts[2].isdigit():
+            counts[parts[0]] = int(parts[1]) + int(parts[2])
+    return counts
 
 
 _LEXICON: _Lexicon | None = None
