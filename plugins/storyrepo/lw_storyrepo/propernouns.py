@@ -134,6 +134,8 @@ CJK = re.compile(r"[\u4e00-\u9fff]+")
 RARE = 300
 RARE_PAIR = 20
 """A dictionary word used less often than this may be the start of a name (陆景 of 陆景琛)."""
+STRONG_GIVEN = 0.8
+"""At or above this :meth:`_Lexicon.given` score every given-name character reads as a name's."""
 UNNAMED = 0.1
 """Below this :meth:`_Lexicon.given` score a character is (almost) never part of a given name."""
 RARE_STEM = 200
@@ -560,7 +562,11 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             and not set(word[unit:]) & set("姓名氏某") and word[unit] not in KINSHIP
         # (姓王名仁, 方、王二姓: a surname talked about; 柳某+想: someone naming himself by his surname;
         # 陈叔+端: an address and the next verb)
-        out[word] = (int(shaped) + int(hmm), (where[0][0], where[0][1]))
+        # a surname and given-name characters only (王腾, 林浩然: each high in the given-name
+        # table), cut as whole tokens and no dictionary word: a name said once
+        named = shaped and not hmm and word in segmented and not lex.freq.get(word) \
+            and min(lex.given(c) for c in word[unit:]) >= STRONG_GIVEN
+        out[word] = (int(shaped) + int(hmm or named), (where[0][0], where[0][1]))
     return out
 
 
