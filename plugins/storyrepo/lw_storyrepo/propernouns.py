@@ -714,13 +714,17 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
         word = line[a:b]
         if not 2 <= len(word) <= 3 or not CJK.fullmatch(word):
             continue
-        if lex.freq.get(word) or word[0] in LEAD_BAD or word[0] in DETERMINERS or word[-1] in NAME_END \
+        strong = all(lex.given(c) >= STRONG_GIVEN for c in word)
+        # a rare noun of given-name characters (春桃, a peach blossom and a maid) may be someone:
+        # with no name's shape, only repetition and context make it one
+        rare_noun = len(word) == 2 and strong and 0 < (lex.freq.get(word) or 0) < RARE_PAIR and lex.tags.get(word, "")[:1] == "n"
+        if (lex.freq.get(word) and not rare_noun) or word[0] in LEAD_BAD or word[0] in DETERMINERS or word[-1] in NAME_END \
                 or word[0] in MATERIALS or word[:2] in GENERIC_STEMS \
                 or set(word) & MIDDLE_BAD or set(word) <= NUMERALS or any(role in word for role in ROLES):
             continue
         if lex.common(word[:2]) and len(word) == 3:
             continue  # a word and a character glued (江南一)
-        if len(word) == 2 and word[-1] in SUFFIX_WORDS and word[0] not in "老阿":
+        if len(word) == 2 and word[-1] in SUFFIX_WORDS and word[0] not in "老阿" and not strong:
             continue  # one character and a place or thing word (寒潭, 古井): the suffix rule's, which wants a real stem
         if word == word[0] * len(word) and word[0] in AH_BAD | INTERJECTIONS:
             continue  # 阿阿, 哈哈: a cry
@@ -924,7 +928,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         for m in SURNAME_GIVEN.finditer(line):  # 姓王名仁 … 王仁; 姓黄，名叫瑞和
             surname, given = m.group(1), m.group(2)
             for name in (surname + given, surname + given[:1], given if len(given) == 2 else ""):
-                if len(name) >= 2 and body.count(name) > (1 if name == given else 0):
+                if len(name) >= 2 and body.count(name) > 0:  # 姓杜，名灵芳: introduced, said once
                     c = candidates.setdefault(name, _Candidate(name, "人物", 1, first=(i, m.start())))
                     c.context = True
                     break
@@ -959,7 +963,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     for name, c in candidates.items():
         if name in skip or any(k in name or (name in k and len(k) > len(name)) for k in long_known):
             continue
-        if any(name != other and name in other and counts[other] == counts[name] for other in candidates):
+        if not c.context and any(name != other and name in other and counts[other] == counts[name] for other in candidates):
             continue  # only ever seen inside a longer candidate
         if not c.context:
             for i, line in enumerate(lines):
