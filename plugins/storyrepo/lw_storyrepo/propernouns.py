@@ -125,7 +125,7 @@ BEFORE_KIN = re.compile(r"(?:父亲|母亲|哥哥|姐姐|弟弟|妹妹|儿子|�
 BEFORE_THING = re.compile(r"(?:便是|就是|正是|乃是|名叫|叫做|唤作|号称|(?:来到|前往|抵达|赶到|走进|回到|离开|进入|投奔|拜入)了?|"
                           r"到了|进了|出了|过了|位于|住在|来自|"
                           r"出自|听说过|说起|提起|见过|去过|到过|打听|学会|修炼|练成|使出|施展|打出|可是|找|寻|夺|抢|交出|拔出|"
-                          r"[是在到往去向进入离回从来：:])$")
+                          r"[去回]了|[是在到往去向进入离回从来：:])$")
 AFTER_PERSON = re.compile(r"^(?:[道说问答曰][：:，“。！？]|笑道|听了|听罢|忙[道说问]|心想|暗想|想道|笑了|叹道|叹了|点头|点了点头|摇头|摇了摇头|一愣|一怔|脸色|皱眉|沉声|低声|冷笑|"
                           r"轻声|咧嘴|拱手|抱拳|自报|没有回答|上前|站起|转身|回头|举杯|"
                           # a body that moves: the subject of a sentence is someone (林浩然转过身来, 赵铁柱从楼道里钻出来)
@@ -133,6 +133,7 @@ AFTER_PERSON = re.compile(r"^(?:[道说问答曰][：:，“。！？]|笑道|�
                           r"[走跑冲钻跳扑跨迈爬挤][进出过上下到了向回]|从[^，。！？]{1,6}[走跑冲钻跳爬挤][进出过上下来]|"
                           r"推[门开]|一把[抓揪拉推夺按]|上个月|昨[天晚日夜])")
 AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面头边]|的人|的弟子|的师[兄姐弟妹父尊]|的长老|的掌门|的宗主|主[^意要]|外[^面边头]|一带|附近|深处|脚下|门口)")
+IDENTIFIED = re.compile(r"(?:正是|便是|乃是|就是|原来是)[^，。！？；“”]{0,8}的$")
 ALONE = re.compile(r"^[。！？]?[”」]")
 CJK = re.compile(r"[\u4e00-\u9fff]+")
 RARE = 300
@@ -313,7 +314,7 @@ class _Candidate:
 def _clean(word: str, end_vouched: bool = False, introduced: bool = False) -> bool:
     """A plausible name: Chinese characters only, no particle inside, no determiner first,
     no role word (师兄, 姑娘 …) in it."""
-    return (len(word) >= 2 and bool(CJK.fullmatch(word)) and not ((MIDDLE_BAD - set("得" * introduced)) & set(word[1:-1]))
+    return (len(word) >= 2 and bool(CJK.fullmatch(word)) and not ((MIDDLE_BAD - set("得地" * introduced)) & set(word[1:-1]))
             and not re.fullmatch(r"(.)不\1.?", word)  # 大不大: a question
             and (end_vouched or word[-1] not in FUNCTION) and word[0] not in DETERMINERS and not any(role in word for role in ROLES))
 
@@ -626,6 +627,8 @@ def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True)
     before, after = line[max(0, col - 4):col], line[col + len(name):col + len(name) + 5]
     if before.endswith("《") and after.startswith("》"):
         return True  # a titled book or technique: 《归元诀》
+    if kind != "人物" and IDENTIFIED.search(line[max(0, col - 12):col]):
+        return True  # 正是少林的金刚伏魔掌: a thing identified by its name
     if quoted and before.endswith(("“", "「")) and (ALONE.match(after) or after[:1] in ("。", "！", "？")):
         return True  # the name said on its own: “苏晚晴。”, “鹰扬令。二十年前…”
     if kind == "人物":
