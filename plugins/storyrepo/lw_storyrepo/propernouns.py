@@ -347,7 +347,9 @@ VERBISH = frozenset("vpdcru")
 conjunction, pronoun, particle."""
 LONG_STEM_BAD = FUNCTION | frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们叫为找离连来去让给向对称作当于比跟同及与或并")
 LOCALIZERS = frozenset("边外里上下内中前后头畔口底")
-STEM_LEAD_BAD = LEAD_BAD | frozenset("来去到回进出离往向至入从叫为找连让给称作当于跟同及或并以起住醒自有无没尽问喊骂请")
+STEM_LEAD_BAD = LEAD_BAD | frozenset("来去到回进出离往向至入从叫为找连让给称作当于跟同及或并以起住醒自有无没尽问喊骂请可")
+KIN_CHARS = frozenset(KINSHIP) | frozenset("父母兄")
+"""A dictionary word with one of these (舅父, 母亲) is a relative: no place's stem (舅父+渡孟买)."""
 """Characters that start no coined stem: a verb of motion or a preposition glued before a place
 (来云城, 离德胜门)."""
 GLUED_PREPOSITIONS = frozenset("从在往向到自于朝对把被给跟和与")
@@ -379,7 +381,7 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if stem_at + 1 in bounds and lex.common(line[start - 1:end]) \
                     and (not lex.coined(stem) or (lex.freq.get(line[start - 1:end]) or 0) >= RARE or line[start:end] in "市县"):
                 continue  # a character before a word that ends in the suffix (快+关门, 早+入门, 小+集市)
-            if stem[-1] in KINSHIP and lex.freq.get(stem):
+            if (stem[-1] in KINSHIP or set(stem) & KIN_CHARS) and lex.freq.get(stem):
                 continue  # a kinship word before a name (大伯+林震天): no place's stem
             if stem[-1] in "树木竹草花" and line[start:end] in ("林", "园"):
                 continue  # 杉树林, 桃花园: a kind of wood
@@ -752,6 +754,9 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
                 and not usual:
             yield m.group(), "人物", m.start()  # 老杜, 小陈: what people call someone by the surname
     for m in re.finditer(r"阿([\u4e00-\u9fffA-Z])", line):
+        verb = line[m.start() + 1:m.start() + 3]  # 阿晓得, 阿曾: the Wu dialect's question before a verb or an adverb
+        if lex.common(verb) or lex.tags.get(m.group(1), "")[:1] in ("d", "p", "c", "u"):
+            continue
         if m.group(1) not in AH_BAD and m.group(1) not in FUNCTION and (not lex.common(m.group()) or m.group(1).isascii()):
             yield m.group(), "人物", m.start()
 
@@ -928,6 +933,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue  # 我是赌气: a state, not a name
             ends_ok = word[-1] not in NAME_END or body.count(word) >= 2
             if _clean(word, end_vouched=ends_ok, introduced=True) and word[0] not in STEM_LEAD_BAD and ends_ok \
+                    and word[-1] not in PARTICLES \
                     and not re.fullmatch(r"(.)不\1.?", word):
                 kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)),
                             "人物")
@@ -984,7 +990,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             if not c.context and c.kind == "人物" and counts[name] >= 3:
                 c.context = _subject(lex, lines, name)
         kept = c.shape + int(counts[name] >= 2) + int(c.context) >= 2 and (c.context or not c.needs_context) \
-            and not (c.kind == "人物" and _counted(text, name)) and not _hour(name)
+            and not (c.kind == "人物" and _counted(text, name)) and not _hour(name) \
+            and not (name[-1] == "氏" and name[0] in KIN_CHARS)  # 舅氏, 母氏: a relative, in the literary register
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
         if kept:
