@@ -725,11 +725,13 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
         if not 2 <= len(word) <= 3 or not CJK.fullmatch(word):
             continue
         strong = all(lex.given(c) >= STRONG_GIVEN for c in word)
+        # 玉生, 金凤: a material that is a name's character too, before another no dictionary word holds
+        given_like = not lex.freq.get(word) and min(lex.given(c) for c in word) >= 0.6 and word[-1] not in ALL_SUFFIX_WORDS
         # a rare noun of given-name characters (春桃, a peach blossom and a maid) may be someone:
         # with no name's shape, only repetition and context make it one
         rare_noun = len(word) == 2 and strong and 0 < (lex.freq.get(word) or 0) < RARE_PAIR and lex.tags.get(word, "")[:1] == "n"
         if (lex.freq.get(word) and not rare_noun) or word[0] in LEAD_BAD or word[0] in DETERMINERS or word[-1] in NAME_END \
-                or word[0] in MATERIALS or word[:2] in GENERIC_STEMS \
+                or (word[0] in MATERIALS and not given_like) or word[:2] in GENERIC_STEMS \
                 or set(word) & MIDDLE_BAD or set(word) <= NUMERALS or any(role in word for role in ROLES):
             continue
         if lex.common(word[:2]) and len(word) == 3:
