@@ -566,6 +566,8 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             if len({nxt for _i, _c, nxt in shorter}) > 1:
                 continue  # the shorter form stands on its own: this is it plus a word
         shaped = not lex.common(word) or lex.proper(word) or unit == 2
+        if unit == 1 and len(word) == 3 and lex.tags.get(word[0], "")[:1] == "v" and (lex.freq.get(word[1:]) or 0) >= RARE:
+            shaped = False  # 戴+眼镜, 管+闲事: a verb that is a surname too, and its object
         if len(word) == unit + 1 and lex.given(word[-1]) < UNNAMED:
             shaped = False  # a surname and a character no given name carries (舂米场, 黄漆): repetition and context must vouch
         # a surname and two characters the segmenter's HMM made one word of, unknown to its
@@ -852,15 +854,17 @@ LITERARY_LEADS = frozenset("余吾予汝尔或若幸私")
 
 def _described(lex: _Lexicon, noun: Noun, found: set[str]) -> bool:
     """Whether ``noun`` is a found name or an ordinary thing with a word that describes it: an
-    adjective or a verb before another name found (破+镇妖碑), an adjective before a dictionary
-    word for a thing (旧+折扇; not 小+桃红: a person)."""
+    adjective or a verb before another name found (破+镇妖碑), an adjective or a verb before a
+    dictionary word for a thing (旧+折扇, 戴+眼镜)."""
     name = noun.name
     if len(name) < 3 or lex.tags.get(name[0], "")[:1] not in "av":
         return False
     rest = name[1:]
     if rest in found:
         return True
-    return lex.tags.get(name[0], "")[:1] == "a" and noun.kind == "物品" and lex.common(rest)
+    lead = lex.tags.get(name[0], "")[:1]
+    return lex.common(rest) and ((lead in "av" and noun.kind == "物品")  # 旧+折扇, 戴+眼镜
+                                 or (lead == "a" and noun.kind == "人物" and name[0] not in "小老大阿"))  # 粗+嗓门; 小桃红 is someone
 
 
 def _always_inside(text: str, name: str, found: set[str]) -> bool:
