@@ -448,10 +448,10 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
                     continue
                 end = start + len(suffix)
                 tail = line[end:end + 1]
-                # the segmenter often glues a name's edge to the next word (这醉|仙居, 燕回|镇时): a particle,
-                # a pronoun or a place word after it ends it as well as a token boundary does
+                # the segmenter often glues a name's edge to the next word (这醉|仙居, 燕回|镇时, 聚宝|阁分|号): a
+                # particle, a pronoun, a place word or a word of its own after it ends it as well as a token boundary does
                 if not (end in bounds or tail in LOCALIZERS or tail in UNIT_LEAD_BAD or tail in FUNCTION or tail == "时"
-                        or not CJK.fullmatch(tail or "。")):
+                        or not CJK.fullmatch(tail or "。") or lex.freq.get(line[end:end + 2])):
                     continue
                 if tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail):
                     continue
