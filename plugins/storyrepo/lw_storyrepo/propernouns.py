@@ -404,8 +404,9 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
         elif size in (3, 4):
             # a longer coined stem: the two characters before the suffix must be no word of their
             # own joined to a word before (来到天机阁 is 天机阁), and the stem no dictionary word
+            # or a rare one (蓝月亮+酒吧)
             if (set(stem) & LONG_STEM_BAD) or stem[0] in STEM_LEAD_BAD or stem[0] in DETERMINERS \
-                    or lex.freq.get(stem) or lex.common(stem[:2]) \
+                    or (lex.freq.get(stem) or 0) >= RARE_PAIR or lex.common(stem[:2]) \
                     or any(lex.freq.get(line[j:end]) for j in range(stem_at + 1, start)) \
                     or (kind == "物品" and stem[-1] in MATERIALS) or not _clean(stem) \
                     or any(w in stem for w in GENERIC_STEMS) or stem[-2:] in ALL_SUFFIX_WORDS:
