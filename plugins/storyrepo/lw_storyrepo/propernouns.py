@@ -868,6 +868,17 @@ def _described(lex: _Lexicon, noun: Noun, found: set[str]) -> bool:
                                  or (lead == "a" and noun.kind == "人物" and name[0] not in "小老大阿"))  # 粗+嗓门; 小桃红 is someone
 
 
+_CLAUSES = re.compile(r"[^，。！？；、,.!?;]+")
+
+
+def _verse(line: str) -> bool:
+    """A line of classical verse: two clauses or more, all of five or all of seven characters
+    (纷纷五代乱离间，一旦云开复见天。)."""
+    clauses = _CLAUSES.findall(line.strip())
+    return len(clauses) >= 2 and len({len(c) for c in clauses}) == 1 and len(clauses[0]) in (5, 7) \
+        and all(CJK.fullmatch(c) for c in clauses)
+
+
 def _always_inside(text: str, name: str, found: set[str]) -> bool:
     """Whether every occurrence of ``name`` starts inside another name found in the draft (江里
     of 澜江里) or ends inside one (吾友+庄 of 庄湜): the segmenter's fragment, not a name of its own."""
@@ -1020,6 +1031,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
     whole = {n.name for n in out}
     out = [n for n in out if not _always_inside(text, n.name, whole) and not _described(lex, n, whole)]
+    verse = [line for line in lines if _verse(line)]
+    if verse:  # a poem's lines (a chapter's opening verse): its words are images, not people or places
+        prose_text = "\n".join(line for line in lines if not _verse(line))
+        out = [n for n in out if n.name in prose_text or not any(n.name in v for v in verse)]
     if text.count("曰") >= 2:  # the literary register: 余, 吾, 予 are "I" (余曰, 余忽见), 或, 若 "some", "if"
         out = [n for n in out if n.name[0] not in LITERARY_LEADS]
     out = [n for n in out if not any(w != n.name and w.startswith(n.name) and w[len(n.name):] in ALL_SUFFIX_WORDS
