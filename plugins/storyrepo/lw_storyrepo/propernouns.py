@@ -81,7 +81,7 @@ MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
     *((s, "物品") for s in ("果", "令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪")),
     *((s, "地点") for s in ("大陆", "渊", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
                            "路", "胡同", "池", "咖啡", "书店", "酒吧", "餐厅", "饭馆", "面馆", "茶楼", "会馆", "当铺", "钱庄",
-                           "医馆", "武馆", "商行", "银号", "基地", "避难所", "营地", "山脉", "市", "县")),
+                           "医馆", "武馆", "馆", "商行", "银号", "基地", "避难所", "营地", "山脉", "市", "县")),
 ), key=lambda item: -len(item[0])))
 """Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
 CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))

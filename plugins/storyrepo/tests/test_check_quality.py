@@ -362,3 +362,20 @@ def test_web_novel_names_of_the_last_unseen_round() -> None:
     found = {n.name for n in find_new_nouns(text, ["林墨", "温暖"])}
     assert {"陆景琛", "青阳城", "聚灵阵", "临江市", "星耀娱乐", "许嘉禾"} <= found
     assert not {"墨儿", "嘉禾", "许老师", "大伯林", "嘉禾就行"} & found
+
+
+def test_signals_of_the_fifth_round_that_other_books_share() -> None:
+    """Names the draft keeps saying whole (铁手老八 three times, never 老九 alone), a place said again
+    after different words (听涛馆 is no dictionary word), a surname and given-name characters said
+    once with a body that moves (韩青岳转过身来); and words that are none: a would-be person
+    counted with a measure word (三根艾草), a sect's rank (师叔), a double hour (午时), a word of
+    characters no given name is made of (修为: the given-name table), the literary "I" (余曰), a
+    poem's line (一夜春风吹柳岸)."""
+    text = ("铁手老八带人堵住了巷口。铁手老八是镇上的一霸。他瞪着铁手老八，没有说话。\n"
+            "她把三根艾草插在门上。去听涛馆的路上，师叔说修为要紧；听涛馆的掌柜姓周。\n"
+            "午时刚过，韩青岳转过身来。\n")
+    found = {n.name for n in find_new_nouns(text, [])}
+    assert {"铁手老八", "听涛馆", "韩青岳"} <= found
+    assert not {"老八", "艾草", "师叔", "午时", "修为"} & found
+    literary = "余曰：“可。”余忽见一舟。客曰：“然。”\n一夜春风吹柳岸，十年旧梦落江城。\n"
+    assert not {n.name for n in find_new_nouns(literary, [])} & {"余曰", "余忽见", "春风吹", "柳岸", "江城"}
