@@ -489,8 +489,8 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
             and (lex.freq.get(stem) or 0) < RARE_STEM and stem[1] not in "大小老"
         if poetic:
             yield name, kind, 2, first
-        elif recurring:
-            yield name, kind, 1, first
+        elif recurring and (lex.rare(stem) or lex.proper(stem)):
+            yield name, kind, 1, first  # never a frequent word's (厨房+门, 宿舍+楼: a part of a kind of place)
 
 
 def _spans(line: str, names: re.Pattern[str] | None) -> set[int]:
