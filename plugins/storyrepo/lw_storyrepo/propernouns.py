@@ -17,6 +17,19 @@ its place here only with evidence, counted, never guessed:
   kin before a surname-led name (她父亲沈国栋), a name quoted on its own (“苏晚晴。”), a
   technique learned or used (学会/使出…).
 
+Signals other books share, added in the fifth round of issue 30:
+
+- **recurrence**: a fragment always said after the same character grows into the unit the draft
+  keeps saying (疤脸+老七, 九转回+元丹); a stem and a suffix no dictionary knows, said again after
+  different words (回春堂), or one coined character before two place suffixes (澜城, 澜江);
+- **given-name characters** read from two samples, jieba's people and the ngender package's
+  table of ~32 million given-name characters (:meth:`_Lexicon.given`): a surname and characters
+  that all read as a given name's, cut as whole words, is a name said once (王腾, 林浩然);
+- **ordinary words need evidence**: a would-be person counted with a measure word (两根艾草), a
+  sect's rank (师叔), a word for a name (名字), a double hour (子时), a description (旧+折扇,
+  破+镇妖碑), a fragment inside another name found (江里 of 澜江里), a poem's line, the literary
+  register's 余/吾 (余曰) are none.
+
 A candidate needs two of the three — or, for a surname-led person one short, a place in a list
 beside someone found or known (本家的赵白眼，赵司晨). A word with no name's shape said alone in
 quotes is a cry or an insult (“忘八蛋！”), not a name. Names the book knows (characters and
@@ -28,8 +41,8 @@ parts, role words (师兄, 姑娘…), the address forms of a name found whole i
 The kind comes from the suffix or the evidence (人物/地点/组织/物品/功法).
 
 The labelled chapters in ``tests/corpus/专名*`` measure it (precision and recall are printed
-by ``bench/story.py`` and pinned by the tests; the sets ending in 评估 are blind evaluation
-sets, of which only the figures are ever printed).
+by ``bench/story.py`` and pinned by the tests; 专名-网文-评估, 专名-他人-新评估 and 专名-他人-评估
+are evaluation sets, of which only the figures are ever printed).
 """
 
 from __future__ import annotations
