@@ -293,7 +293,7 @@ def _name_char_counts() -> Counter[str]:
 
     spec = importlib.util.find_spec("ngender")
     if spec is None or not spec.submodule_search_locations:
-        raise LwError("the ngender package is missing: run make setup (docs/dependencies.md)")
+        raise LwError("缺少 ngender 包（新专名检查的名字用字表）：请运行 make setup")
     path = Path(next(iter(spec.submodule_search_locations))) / "charfreq.csv"
     with path.open(encoding="utf-8") as handle:
         text = handle.read(NAME_CHARS_MAX)
