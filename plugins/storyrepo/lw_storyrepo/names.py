@@ -8,7 +8,7 @@ known name is no new name, :mod:`lw_storyrepo.propernouns`).
 
 - :func:`address_forms`: kinship forms of a name that ends in a kinship word (云娘 → 娘亲, 你娘,
   阿娘), surname forms (陈伯远 → 陈叔, 老陈, 陈兄, 陈师兄 …) and given-name forms (林晚 → 晚晚,
-  阿晚, 小晚);
+  阿晚, 小晚, 晚姐);
 - :func:`present`: a name in the text, punctuation or spaces allowed between its characters;
 - :func:`described`: a thing named by its kind and a character of its name, in one sentence.
 """
@@ -59,7 +59,7 @@ def address_forms(name: str) -> frozenset[str]:
         forms.update(surname + a for a in SURNAME_ADDRESS)
         forms.update({"老" + surname, "小" + surname})
         last = given[-1]
-        forms.update({"阿" + last, "小" + last, last * 2, last + "儿"})
+        forms.update({"阿" + last, "小" + last, last * 2, last + "儿", last + "哥", last + "姐"})  # 砚哥 of 沈砚
         if len(given) >= 2:
             forms.add(given)
     forms.discard(name)

@@ -17,6 +17,19 @@ its place here only with evidence, counted, never guessed:
   kin before a surname-led name (她父亲沈国栋), a name quoted on its own (“苏晚晴。”), a
   technique learned or used (学会/使出…).
 
+Signals other books share, added in the fifth round of issue 30:
+
+- **recurrence**: a fragment always said after the same character grows into the unit the draft
+  keeps saying (疤脸+老七, 九转回+元丹); a stem and a suffix no dictionary knows, said again after
+  different words (回春堂), or one coined character before two place suffixes (澜城, 澜江);
+- **given-name characters** read from two samples, jieba's people and the ngender package's
+  table of ~32 million given-name characters (:meth:`_Lexicon.given`): a surname and characters
+  that all read as a given name's, cut as whole words, is a name said once (王腾, 林浩然);
+- **ordinary words need evidence**: a would-be person counted with a measure word (两根艾草), a
+  sect's rank (师叔), a word for a name (名字), a double hour (子时), a description (旧+折扇,
+  破+镇妖碑), a fragment inside another name found (江里 of 澜江里), a poem's line, the literary
+  register's 余/吾 (余曰) are none.
+
 A candidate needs two of the three — or, for a surname-led person one short, a place in a list
 beside someone found or known (本家的赵白眼，赵司晨). A word with no name's shape said alone in
 quotes is a cry or an insult (“忘八蛋！”), not a name. Names the book knows (characters and
@@ -28,8 +41,8 @@ parts, role words (师兄, 姑娘…), the address forms of a name found whole i
 The kind comes from the suffix or the evidence (人物/地点/组织/物品/功法).
 
 The labelled chapters in ``tests/corpus/专名*`` measure it (precision and recall are printed
-by ``bench/story.py`` and pinned by the tests; the sets ending in 评估 are blind evaluation
-sets, of which only the figures are ever printed).
+by ``bench/story.py`` and pinned by the tests; 专名-网文-评估, 专名-他人-新评估 and 专名-他人-评估
+are evaluation sets, of which only the figures are ever printed).
 """
 
 from __future__ import annotations
@@ -39,6 +52,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
+
+from lwcore.api import LwError
 
 from lw_storyrepo.dialect import quick_meta
 from lw_storyrepo.names import KINSHIP, address_forms, surname_of
@@ -72,14 +87,15 @@ SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
 SUFFIX_WORDS = frozenset(suffix for suffix, _kind in SUFFIXES)
 ITEM_SUFFIXES = frozenset(suffix for suffix, kind in SUFFIXES if kind == "物品")
 MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
-    *((s, "功法") for s in ("剑诀", "术", "神火", "步", "阵", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法")),
+    *((s, "功法") for s in ("剑诀", "术", "神火", "步", "阵", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法", "针法", "腿法")),
     *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
                            "中学", "小学", "大学", "医院", "寨", "学院", "王府", "侯府", "传媒", "影视", "地产", "证券",
-                           "实业", "控股", "军", "研究所", "实验室", "娱乐")),
+                           "实业", "控股", "军", "研究所", "实验室", "娱乐", "洋行", "书院", "派出所",
+                           "公安局", "分局")),
     *((s, "物品") for s in ("果", "令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪")),
     *((s, "地点") for s in ("大陆", "渊", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
                            "路", "胡同", "池", "咖啡", "书店", "酒吧", "餐厅", "饭馆", "面馆", "茶楼", "会馆", "当铺", "钱庄",
-                           "医馆", "武馆", "商行", "银号", "基地", "避难所", "营地", "山脉", "市", "县")),
+                           "医馆", "武馆", "馆", "码头", "商行", "银号", "基地", "避难所", "营地", "山脉", "市", "县")),
 ), key=lambda item: -len(item[0])))
 """Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
 CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))
@@ -92,8 +108,8 @@ FUNCTION = frozenset("的了着过地得在是不也都就又还把被这那哪�
 LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很更最给让从对往你我他她它您咱每各某此其该几便再即"
                      "前后上下里中外内姓比多伊越")
 STEM_END_BAD = frozenset("向到着过起出进回开上下来去住得见了在跟与把被给对从")  # a verb and its complement (望向, 握住), a preposition (刘+跟+基地)
-MIDDLE_BAD = frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们")
-NAME_END = FUNCTION | frozenset("摇点冷低轻忽便正朝跟向面脸眉心手头身一人们及之矣焉哉乎耳")
+MIDDLE_BAD = frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们而")
+NAME_END = FUNCTION | frozenset("摇点冷低轻忽便正朝跟向面脸眉心手头身一人们及之矣焉哉乎耳者以而")
 DETERMINERS = frozenset("这那哪每各某此其该一两二三几半全整满")
 MATERIALS = frozenset("石木铁铜钢银金玉竹布纸瓷陶锡")
 """A thing made of a material is a kind of thing (石桌, 青钢剑, 铁剑), never a name."""
@@ -106,7 +122,12 @@ MEASURES = frozenset("个座条把口只张间位名件块片支枝根颗粒扇�
 ROLES = ("姑娘", "公子", "师兄", "师姐", "师弟", "师妹", "师父", "师傅", "大侠", "少侠", "前辈", "老人", "老者", "小姐",
          "夫人", "掌柜", "大哥", "兄弟", "老爷", "少爷", "长老", "掌门", "弟子", "先生", "大人", "将军", "和尚", "道长",
          "少年", "少女", "小主")
-STOP = frozenset(ROLES)
+SECT_ROLES = ("师叔", "师伯", "师祖", "师叔祖", "师伯祖", "师侄", "师娘", "师母", "师尊", "宗主", "门主", "谷主", "峰主")
+"""The ranks of a sect, said like kinship (王师叔): a role, never a name."""
+NAME_WORDS = frozenset(("名字", "名号", "名讳", "外号", "绰号", "称号", "姓名", "全名", "小名", "乳名", "大名", "本名", "真名",
+                        "字号", "名头"))
+"""Words for a name: 叫你名字 calls someone by theirs, it is none."""
+STOP = frozenset(ROLES) | frozenset(SECT_ROLES) | NAME_WORDS
 SURNAME_GIVEN = re.compile(r"姓([\u4e00-\u9fff])[，,]?(?:单名一个|名叫|名唤|名|叫做|叫)([\u4e00-\u9fff]{1,2})")
 _INTRO = r"在下|我叫|我是|名叫|叫做|唤作|名唤|法号|道号|号称|人称|自称|叫我一声|叫他一声|叫"
 INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}}?)(?=(?:就行|就好|就可以)?[吧了呢啊]?[，。！？、：；“”「」\s]|$)")
@@ -118,15 +139,23 @@ BEFORE_KIN = re.compile(r"(?:父亲|母亲|哥哥|姐姐|弟弟|妹妹|儿子|�
 BEFORE_THING = re.compile(r"(?:便是|就是|正是|乃是|名叫|叫做|唤作|号称|(?:来到|前往|抵达|赶到|走进|回到|离开|进入|投奔|拜入)了?|"
                           r"到了|进了|出了|过了|位于|住在|来自|"
                           r"出自|听说过|说起|提起|见过|去过|到过|打听|学会|修炼|练成|使出|施展|打出|可是|找|寻|夺|抢|交出|拔出|"
-                          r"[是在到往去向进入离回从来：:])$")
+                          r"[去回]了|[是在到往去向进入离回从来：:])$")
 AFTER_PERSON = re.compile(r"^(?:[道说问答曰][：:，“。！？]|笑道|听了|听罢|忙[道说问]|心想|暗想|想道|笑了|叹道|叹了|点头|点了点头|摇头|摇了摇头|一愣|一怔|脸色|皱眉|沉声|低声|冷笑|"
-                          r"轻声|咧嘴|拱手|抱拳|自报|没有回答|上前|站起|转身|回头|举杯)")
+                          r"轻声|咧嘴|拱手|抱拳|自报|没有回答|上前|站起|转身|回头|举杯|"
+                          # a body that moves: the subject of a sentence is someone (林浩然转过身来, 赵铁柱从楼道里钻出来)
+                          r"转过[身头脸]|抬起?头|低下?头|伸[手出]|挥手|摆手|咬[牙着]|盯着|瞪[着了]|"
+                          r"[走跑冲钻跳扑跨迈爬挤][进出过上下到了向回]|从[^，。！？]{1,6}[走跑冲钻跳爬挤][进出过上下来]|"
+                          r"推[门开]|一把[抓揪拉推夺按]|上个月|昨[天晚日夜]|再拜|拜[谢别见]|作揖|叩首|磕头|行礼|"
+                          r"是(?:一)?[个位名][^，。！？]{0,3}(?:人|汉|子|婆|妇|娘|头|者|鬼|佬|老|孩|女|男|客|匠|夫))")
 AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面头边]|的人|的弟子|的师[兄姐弟妹父尊]|的长老|的掌门|的宗主|主[^意要]|外[^面边头]|一带|附近|深处|脚下|门口)")
+IDENTIFIED = re.compile(r"(?:正是|便是|乃是|就是|原来是)[^，。！？；“”]{0,8}的$")
 ALONE = re.compile(r"^[。！？]?[”」]")
 CJK = re.compile(r"[\u4e00-\u9fff]+")
 RARE = 300
 RARE_PAIR = 20
 """A dictionary word used less often than this may be the start of a name (陆景 of 陆景琛)."""
+STRONG_GIVEN = 0.8
+"""At or above this :meth:`_Lexicon.given` score every given-name character reads as a name's."""
 UNNAMED = 0.1
 """Below this :meth:`_Lexicon.given` score a character is (almost) never part of a given name."""
 RARE_STEM = 200
@@ -174,9 +203,17 @@ class _Lexicon:
         return self._famous
 
     def given(self, ch: str) -> float:
-        """How much ``ch`` reads as part of a given name (0–1): how often the ~36,000 surname-led
-        people of jieba's dictionary (tag nr) carry it after their surname, against how often
-        the dictionary's other words do (国, 栋, 怀 high; 个, 意, 晚 low)."""
+        """How much ``ch`` reads as part of a given name (0–1), the mean of two readings:
+
+        - how often the ~36,000 surname-led people of jieba's dictionary (tag nr) carry it
+          after their surname, against how often the dictionary's other words do;
+        - how often it stands in the ~32 million given-name characters counted by the ngender
+          package (its ``charfreq.csv``), against how often jieba's words use it.
+
+        The second is the larger sample of real names: it reads 为, 草, 菜, 骨 as seldom a
+        name's (修为, 艾草, 剁骨刀 are words) and 翥, 湜 as names' (谢翥, 庄湜). A character that
+        ends an address form (玄老, 麦翁, 陈叔) keeps the first reading only: ngender counts
+        given names, never the forms people are called by."""
         if self._given is None:
             names: Counter[str] = Counter()
             words: Counter[str] = Counter()
@@ -185,7 +222,19 @@ class _Lexicon:
                     names.update(word[1:])
                 elif tag == "n" or not tag.startswith("n"):
                     words.update(set(word))
-            self._given = {c: n / (n + 0.05 * words[c] + 1) for c, n in names.items()}
+            jieba_given = {c: n / (n + 0.05 * words[c] + 1) for c, n in names.items()}
+            counted = _name_char_counts()
+            in_names = sum(counted.values()) or 1
+            text: Counter[str] = Counter()
+            for word, f in self.freq.items():
+                if f and len(word) <= 4:
+                    for c in word:
+                        text[c] += f
+            in_text = sum(text.values()) or 1
+            ngender_given = {c: (n / in_names) / (n / in_names + text[c] / in_text + 1e-7) for c, n in counted.items()}
+            self._given = {c: jieba_given.get(c, 0.0) if c in ADDRESS_ENDS
+                           else (jieba_given.get(c, 0.0) + ngender_given.get(c, 0.0)) / 2
+                           for c in set(jieba_given) | set(ngender_given)}
         return self._given.get(ch, 0.0)
 
     def boundaries(self, line: str, known: re.Pattern[str] | None = None) -> set[int]:
@@ -230,6 +279,32 @@ class _Lexicon:
         return (self.freq.get(stem) or 0) < RARE_STEM
 
 
+ADDRESS_ENDS = frozenset("老翁公婆叔伯爷姑嫂娘")
+"""Characters that end the forms people are called by (玄老, 麦翁): read by jieba's list alone."""
+NAME_CHARS_MAX = 2_000_000
+"""Bound on the bytes read from the name-character table (it has about 150 kB)."""
+
+
+def _name_char_counts() -> Counter[str]:
+    """How often each character stands in a given name (men's and women's counts added), from
+    the ``charfreq.csv`` table the ngender package ships (MIT; a pinned dependency). The file is
+    read as data, never imported: the package's own code is not run."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("ngender")
+    if spec is None or not spec.submodule_search_locations:
+        raise LwError("缺少 ngender 包（新专名检查的名字用字表）：请运行 make setup")
+    path = Path(next(iter(spec.submodule_search_locations))) / "charfreq.csv"
+    with path.open(encoding="utf-8") as handle:
+        text = handle.read(NAME_CHARS_MAX)
+    counts: Counter[str] = Counter()
+    for row in text.splitlines()[1:]:
+        parts = row.split(",")
+        if len(parts) == 3 and len(parts[0]) == 1 and parts[1].isdigit() and parts[2].isdigit():
+            counts[parts[0]] = int(parts[1]) + int(parts[2])
+    return counts
+
+
 _LEXICON: _Lexicon | None = None
 
 
@@ -254,7 +329,7 @@ class _Candidate:
 def _clean(word: str, end_vouched: bool = False, introduced: bool = False) -> bool:
     """A plausible name: Chinese characters only, no particle inside, no determiner first,
     no role word (师兄, 姑娘 …) in it."""
-    return (len(word) >= 2 and bool(CJK.fullmatch(word)) and not ((MIDDLE_BAD - set("得" * introduced)) & set(word[1:-1]))
+    return (len(word) >= 2 and bool(CJK.fullmatch(word)) and not ((MIDDLE_BAD - set("得地" * introduced)) & set(word[1:-1]))
             and not re.fullmatch(r"(.)不\1.?", word)  # 大不大: a question
             and (end_vouched or word[-1] not in FUNCTION) and word[0] not in DETERMINERS and not any(role in word for role in ROLES))
 
@@ -286,7 +361,9 @@ VERBISH = frozenset("vpdcru")
 conjunction, pronoun, particle."""
 LONG_STEM_BAD = FUNCTION | frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们叫为找离连来去让给向对称作当于比跟同及与或并")
 LOCALIZERS = frozenset("边外里上下内中前后头畔口底")
-STEM_LEAD_BAD = LEAD_BAD | frozenset("来去到回进出离往向至入从叫为找连让给称作当于跟同及或并以起住醒自有无没尽")
+STEM_LEAD_BAD = LEAD_BAD | frozenset("来去到回进出离往向至入从叫为找连让给称作当于跟同及或并以起住醒自有无没尽问喊骂请可")
+KIN_CHARS = frozenset(KINSHIP) | frozenset("父母兄")
+"""A dictionary word with one of these (舅父, 母亲) is a relative: no place's stem (舅父+渡孟买)."""
 """Characters that start no coined stem: a verb of motion or a preposition glued before a place
 (来云城, 离德胜门)."""
 GLUED_PREPOSITIONS = frozenset("从在往向到自于朝对把被给跟和与")
@@ -318,7 +395,7 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if stem_at + 1 in bounds and lex.common(line[start - 1:end]) \
                     and (not lex.coined(stem) or (lex.freq.get(line[start - 1:end]) or 0) >= RARE or line[start:end] in "市县"):
                 continue  # a character before a word that ends in the suffix (快+关门, 早+入门, 小+集市)
-            if stem[-1] in KINSHIP and lex.freq.get(stem):
+            if (stem[-1] in KINSHIP or set(stem) & KIN_CHARS) and lex.freq.get(stem):
                 continue  # a kinship word before a name (大伯+林震天): no place's stem
             if stem[-1] in "树木竹草花" and line[start:end] in ("林", "园"):
                 continue  # 杉树林, 桃花园: a kind of wood
@@ -335,12 +412,15 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                 # 长春+宫: a place's name makes another's (not a family's: 赵家+门)
                 named = lex.tags.get(stem, "")[:2] in ("nr", "ns", "nz") and stem[-1] != "家"
                 shape = 2 if lex.coined(stem) or lex.proper(name) or lex.proper(stem) or strong else 1 if lex.rare(stem) or named else 0
+                if line[start:end] in TOWN_SUFFIXES and lex.tags.get(stem, "n")[:1] == "n" and stem[0] not in "小大老":
+                    shape = min(2, shape + 1)  # 青石+镇, 梧桐+巷: a noun and a town's word name one town (a kind is one character: 小镇)
                 yield name, kind, shape - verb_led if shape else 0, stem_at
         elif size in (3, 4):
             # a longer coined stem: the two characters before the suffix must be no word of their
             # own joined to a word before (来到天机阁 is 天机阁), and the stem no dictionary word
+            # or a rare one (蓝月亮+酒吧)
             if (set(stem) & LONG_STEM_BAD) or stem[0] in STEM_LEAD_BAD or stem[0] in DETERMINERS \
-                    or lex.freq.get(stem) or lex.common(stem[:2]) \
+                    or (lex.freq.get(stem) or 0) >= RARE_PAIR or lex.common(stem[:2]) \
                     or any(lex.freq.get(line[j:end]) for j in range(stem_at + 1, start)) \
                     or (kind == "物品" and stem[-1] in MATERIALS) or not _clean(stem) \
                     or any(w in stem for w in GENERIC_STEMS) or stem[-2:] in ALL_SUFFIX_WORDS:
@@ -353,6 +433,78 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if stem not in FUNCTION and stem not in STEM_LEAD_BAD and stem not in DETERMINERS and stem not in NUMERALS \
                     and stem not in MATERIALS and not lex.freq.get(name) and end_word not in "门局会":
                 yield name, kind, int(stem in SURNAMES and end_word in "镇村庄屯寨集"), stem_at  # 鲁镇: a surname's town
+
+
+TOWN_SUFFIXES = frozenset("镇村县巷乡屯寨堡街")
+"""A town's or a street's word: after a noun of two characters it names one (青石镇, 梧桐巷)."""
+ONE_STEM_SUFFIXES = frozenset("城江河山湖州县镇村岛峰谷")
+"""Suffixes a single coined character makes a place with (澜城, 澜江)."""
+
+
+def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]],
+                                 body: str) -> Iterable[tuple[str, str, int, tuple[int, int]]]:
+    """``(name, kind, shape, (line index, column))`` of a stem and a name-making suffix that no
+    dictionary knows as one word, weighed by signals other books share:
+
+    - **recurrence**: said two times or more after different words (a place the story goes back
+      to: 回春堂, 七号码头); a one-character stem the draft puts before two different place
+      suffixes (澜城 and 澜江) — shape 1, repetition makes it a name;
+    - **a verb and a name's character** (回春, 醉仙, 聚宝, 镇北: how places, sects and techniques
+      are named) before a place, organisation or technique suffix — shape 2, a name said once;
+      a tool named by its use (剁骨刀, 切菜刀) has a character no given name carries."""
+    seen: dict[str, list[tuple[int, int, str]]] = {}
+    kinds: dict[str, str] = {}
+    one_stems: dict[str, set[str]] = {}
+    for i, bounds in bounds_of.items():
+        line = lines[i]
+        for start, ch in enumerate(line):
+            for suffix, kind in _SUFFIXES_BY_FIRST.get(ch, ()):
+                if not line.startswith(suffix, start):
+                    continue
+                end = start + len(suffix)
+                tail = line[end:end + 1]
+                # the segmenter often glues a name's edge to the next word (这醉|仙居, 燕回|镇时, 聚宝|阁分|号): a
+                # particle, a pronoun, a place word or a word of its own after it ends it as well as a token boundary does
+                if not (end in bounds or tail in LOCALIZERS or tail in UNIT_LEAD_BAD or tail in FUNCTION or tail == "时"
+                        or not CJK.fullmatch(tail or "。") or lex.freq.get(line[end:end + 2])):
+                    continue
+                if tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail):
+                    continue
+                for size in (2, 1):
+                    at = start - size
+                    if at < 0 or not (at in bounds or line[at - 1:at] in UNIT_LEAD_BAD or not CJK.fullmatch(line[at - 1:at] or "。")):
+                        continue
+                    stem, name = line[at:start], line[at:end]
+                    if not CJK.fullmatch(stem) or lex.freq.get(name) or stem[0] in UNIT_LEAD_BAD or stem[0] in LEAD_BAD \
+                            or set(stem) & MIDDLE_BAD or stem[-1] in MEASURES or stem[-1] in NUMERALS \
+                            or stem[-1] in STEM_END_BAD or stem in GENERIC_STEMS or stem[-1] in MATERIALS \
+                            or stem[-1] in KINSHIP or stem[-1] in LOCALIZERS or stem[-1] in SUFFIX_WORDS:
+                        continue
+                    if size == 1 and (suffix not in ONE_STEM_SUFFIXES or stem in NUMERALS or stem in "东南西北大小老"
+                                      or lex.given(stem) < UNNAMED):
+                        continue
+                    whole_tokens = start in bounds and at + 1 not in bounds  # [回春][堂], never 言|星洲
+                    seen.setdefault(name, []).append((i, at, line[at - 1:at] + "|" * whole_tokens))
+                    kinds[name] = kind
+                    if size == 1:
+                        one_stems.setdefault(stem, set()).add(suffix)
+                    break
+    for name, where in seen.items():
+        kind, stem_len = kinds[name], 1 if name[1:] in ONE_STEM_SUFFIXES and len(name) == 2 else 2
+        stem = name[:stem_len]
+        first = (where[0][0], where[0][1])
+        recurring = len(where) >= 2 and len({before[:1] for _i, _c, before in where}) >= 2 and body.count(name) >= 2
+        if stem_len == 1:
+            if recurring or len(one_stems.get(stem, ())) >= 2:
+                yield name, kind, 1, first
+            continue
+        poetic = lex.tags.get(stem[0], "")[:1] == "v" and lex.given(stem[1]) >= 0.5 and kind in ("地点", "组织", "功法") \
+            and not lex.common(stem[1] + name[2:]) and all(before.endswith("|") for _i, _c, before in where) \
+            and (lex.freq.get(stem) or 0) < RARE_STEM and stem[1] not in "大小老"
+        if poetic:
+            yield name, kind, 2, first
+        elif recurring and (lex.rare(stem) or lex.proper(stem)):
+            yield name, kind, 1, first  # never a frequent word's (厨房+门, 宿舍+楼: a part of a kind of place)
 
 
 def _spans(line: str, names: re.Pattern[str] | None) -> set[int]:
@@ -429,6 +581,8 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             if len({nxt for _i, _c, nxt in shorter}) > 1:
                 continue  # the shorter form stands on its own: this is it plus a word
         shaped = not lex.common(word) or lex.proper(word) or unit == 2
+        if unit == 1 and len(word) == 3 and lex.tags.get(word[0], "")[:1] == "v" and (lex.freq.get(word[1:]) or 0) >= RARE:
+            shaped = False  # 戴+眼镜, 管+闲事: a verb that is a surname too, and its object
         if len(word) == unit + 1 and lex.given(word[-1]) < UNNAMED:
             shaped = False  # a surname and a character no given name carries (舂米场, 黄漆): repetition and context must vouch
         # a surname and two characters the segmenter's HMM made one word of, unknown to its
@@ -437,7 +591,11 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             and not set(word[unit:]) & set("姓名氏某") and word[unit] not in KINSHIP
         # (姓王名仁, 方、王二姓: a surname talked about; 柳某+想: someone naming himself by his surname;
         # 陈叔+端: an address and the next verb)
-        out[word] = (int(shaped) + int(hmm), (where[0][0], where[0][1]))
+        # a surname and given-name characters only (王腾, 林浩然: each high in the given-name
+        # table), cut as whole tokens and no dictionary word: a name said once
+        named = shaped and not hmm and word in segmented and not lex.freq.get(word) \
+            and min(lex.given(c) for c in word[unit:]) >= STRONG_GIVEN
+        out[word] = (int(shaped) + int(hmm or named), (where[0][0], where[0][1]))
     return out
 
 
@@ -493,6 +651,8 @@ def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True)
     before, after = line[max(0, col - 4):col], line[col + len(name):col + len(name) + 5]
     if before.endswith("《") and after.startswith("》"):
         return True  # a titled book or technique: 《归元诀》
+    if kind != "人物" and IDENTIFIED.search(line[max(0, col - 12):col]):
+        return True  # 正是少林的金刚伏魔掌: a thing identified by its name
     if quoted and before.endswith(("“", "「")) and (ALONE.match(after) or after[:1] in ("。", "！", "？")):
         return True  # the name said on its own: “苏晚晴。”, “鹰扬令。二十年前…”
     if kind == "人物":
@@ -517,6 +677,7 @@ ROLE_TITLES = ("老头子", "老太婆", "先生", "掌柜", "老板", "长老",
 """Roles and offices that name someone after a surname only (苏长老, 孟掌柜, 滕和尚, 汤知县): never
 after a stem that is no surname (教书先生, 大掌柜)."""
 RANKS = "一二三四五六七八九十大小老"
+CLERGY = re.compile(r"([\u4e00-\u9fff]{2})(法师|禅师|上人|真人|道长|方丈|住持)")
 SPOUSE_FORMS = ("太太", "夫人", "婶", "嫂", "大娘", "大婶")
 """A surname with these is mostly someone's wife (方太太 of 方玄绰's house), not the found person."""
 REGION = re.compile(r"[东南西北](?:荒|域|洲|漠|疆|境)(?![地外里上内中边])")
@@ -533,7 +694,15 @@ ANIMALS = frozenset("马牛羊龙鱼熊燕鹿虎狐猫狗鸡")
 
 def _title_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, int, int]]:
     """``(name, start, shape)`` of a surname or a coined stem with a kinship or rank word: 杨二嫂,
-    鲁四老爷, 卫老婆子, 柳妈, 张大帅, 七斤嫂 — never a rank alone (四婶, 七爷) or a pronoun (他妈)."""
+    鲁四老爷, 卫老婆子, 柳妈, 张大帅, 七斤嫂 — never a rank alone (四婶, 七爷) or a pronoun (他妈);
+    a religious name before its title (昙谛法师, 法忍禅师, 玄机真人): two characters no dictionary
+    knows as a word."""
+    for m in CLERGY.finditer(line):
+        at = m.start(1)
+        stem = m.group(1)
+        if (at in bounds or not lex.freq.get(line[at - 1:at + 1])) and not lex.freq.get(stem) and stem[0] not in STEM_LEAD_BAD and stem[0] not in DETERMINERS \
+                and not set(stem) & (FUNCTION | NUMERALS):
+            yield m.group(), at, 2
     for m in _TITLE.finditer(line):
         at, end = m.start(), m.end()
         if end < len(line) and line[end] in "子" and m.group() in ("嫂", "婶"):
@@ -576,13 +745,19 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
         word = line[a:b]
         if not 2 <= len(word) <= 3 or not CJK.fullmatch(word):
             continue
-        if lex.freq.get(word) or word[0] in LEAD_BAD or word[0] in DETERMINERS or word[-1] in NAME_END \
-                or word[0] in MATERIALS or word[:2] in GENERIC_STEMS \
+        strong = all(lex.given(c) >= STRONG_GIVEN for c in word)
+        # 玉生, 金凤: a material that is a name's character too, before another no dictionary word holds
+        given_like = not lex.freq.get(word) and min(lex.given(c) for c in word) >= 0.6 and word[-1] not in ALL_SUFFIX_WORDS
+        # a rare noun of given-name characters (春桃, a peach blossom and a maid) may be someone:
+        # with no name's shape, only repetition and context make it one
+        rare_noun = len(word) == 2 and strong and 0 < (lex.freq.get(word) or 0) < RARE_PAIR and lex.tags.get(word, "")[:1] == "n"
+        if (lex.freq.get(word) and not rare_noun) or word[0] in LEAD_BAD or word[0] in DETERMINERS or word[-1] in NAME_END \
+                or (word[0] in MATERIALS and not given_like) or word[:2] in GENERIC_STEMS \
                 or set(word) & MIDDLE_BAD or set(word) <= NUMERALS or any(role in word for role in ROLES):
             continue
         if lex.common(word[:2]) and len(word) == 3:
             continue  # a word and a character glued (江南一)
-        if len(word) == 2 and word[-1] in SUFFIX_WORDS and word[0] not in "老阿":
+        if len(word) == 2 and word[-1] in SUFFIX_WORDS and word[0] not in "老阿" and not strong:
             continue  # one character and a place or thing word (寒潭, 古井): the suffix rule's, which wants a real stem
         if word == word[0] * len(word) and word[0] in AH_BAD | INTERJECTIONS:
             continue  # 阿阿, 哈哈: a cry
@@ -602,6 +777,9 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
                 and not usual:
             yield m.group(), "人物", m.start()  # 老杜, 小陈: what people call someone by the surname
     for m in re.finditer(r"阿([\u4e00-\u9fffA-Z])", line):
+        verb = line[m.start() + 1:m.start() + 3]  # 阿晓得, 阿曾: the Wu dialect's question before a verb or an adverb
+        if lex.common(verb) or lex.tags.get(m.group(1), "")[:1] in ("d", "p", "c", "u"):
+            continue
         if m.group(1) not in AH_BAD and m.group(1) not in FUNCTION and (not lex.common(m.group()) or m.group(1).isascii()):
             yield m.group(), "人物", m.start()
 
@@ -634,6 +812,97 @@ def _famous_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
         if text.count(word) + text.replace(word, "").count(word[1:]) * (len(word) == 3) >= 2:
             col, i = seen[word]
             yield word, col, i
+
+
+BRANCHES = frozenset("子丑寅卯辰巳午未申酉戌亥")
+
+
+def _hour(name: str) -> bool:
+    """A double hour (子时, 午时三刻): a time, never a name."""
+    return len(name) >= 2 and name[0] in BRANCHES and name[1] in "时正初"
+
+
+def _counted(text: str, name: str) -> bool:
+    """Whether ``name``, read as someone, is a thing counted somewhere in ``text``: a numeral or a determiner and
+    a measure word before it (两根艾草, 一把旧折扇), or a measure word that starts it after a numeral
+    (一张琴: 张 the measure, not the surname). A name is never counted; a person is (一个, 一位 are
+    not read as counting here: 一位王先生 is someone)."""
+    for m in re.finditer(re.escape(name), text):
+        before = text[max(0, m.start() - 2):m.start()]
+        if len(before) == 2 and (before[0] in NUMERALS or before[0] in DETERMINERS) and before[1] in THING_MEASURES:
+            return True
+        if name[0] in THING_MEASURES and before[-1:] and (before[-1] in NUMERALS or before[-1] in DETERMINERS) \
+                and len(name) == 2:
+            return True
+    return False
+
+
+THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶")
+UNIT_LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很太更最给让从对往每各某此其该几有没无"
+                          "你我他她它您咱们仔及之于以为到向说道问叫见看听去来找进出在姓称唤号") | DETERMINERS | MEASURES
+"""What comes before a name, never inside one: a particle, a pronoun, a preposition, a verb of
+saying, seeing or going, a measure word."""
+UNIT_MAX = 5
+
+
+def _whole_unit(text: str, name: str, known: set[str]) -> str:
+    """``name`` grown to the left while every one of its occurrences (two or more) follows the
+    same character: a name the draft says again and again is said whole each time (疤脸+老七,
+    九转回+元丹, 锁+龙井); a word that also stands alone, or follows different words, stays as it is.
+    A verb, a particle or a pronoun before it (来到, 的, 他) ends the growth, as does a known name."""
+    starts = [m.start() for m in re.finditer(re.escape(name), text)]
+    if len(starts) < 2:
+        return name
+    while len(name) < UNIT_MAX:
+        before = {text[s - 1:s] if s else "" for s in starts}
+        if len(before) != 1:
+            break
+        ch = before.pop()
+        if not ch or not CJK.fullmatch(ch) or ch in UNIT_LEAD_BAD or any(k in ch + name for k in known if ch in k):
+            break
+        name, starts = ch + name, [s - 1 for s in starts]
+    return name
+
+
+LITERARY_LEADS = frozenset("余吾予汝尔或若幸私")
+
+
+def _described(lex: _Lexicon, noun: Noun, found: set[str]) -> bool:
+    """Whether ``noun`` is a found name or an ordinary thing with a word that describes it: an
+    adjective or a verb before another name found (破+镇妖碑), an adjective or a verb before a
+    dictionary word for a thing (旧+折扇, 戴+眼镜)."""
+    name = noun.name
+    if len(name) < 3 or lex.tags.get(name[0], "")[:1] not in "av":
+        return False
+    rest = name[1:]
+    if rest in found:
+        return True
+    lead = lex.tags.get(name[0], "")[:1]
+    return lex.common(rest) and ((lead in "av" and noun.kind == "物品")  # 旧+折扇, 戴+眼镜
+                                 or (lead == "a" and noun.kind == "人物" and name[0] not in "小老大阿"))  # 粗+嗓门; 小桃红 is someone
+
+
+_CLAUSES = re.compile(r"[^，。！？；、,.!?;]+")
+
+
+def _verse(line: str) -> bool:
+    """A line of classical verse: two clauses or more, all of five or all of seven characters
+    (纷纷五代乱离间，一旦云开复见天。)."""
+    clauses = _CLAUSES.findall(line.strip())
+    return len(clauses) >= 2 and len({len(c) for c in clauses}) == 1 and len(clauses[0]) in (5, 7) \
+        and all(CJK.fullmatch(c) for c in clauses)
+
+
+def _always_inside(text: str, name: str, found: set[str]) -> bool:
+    """Whether every occurrence of ``name`` starts inside another name found in the draft (江里
+    of 澜江里) or ends inside one (吾友+庄 of 庄湜): the segmenter's fragment, not a name of its own."""
+    spans: list[tuple[int, int]] = []
+    for other in found:
+        if other != name and len(other) >= 2:
+            spans.extend((m.start(), m.end()) for m in re.finditer(re.escape(other), text))
+    if not spans:
+        return False
+    return all(any(a < m.start() < b or a < m.end() < b for a, b in spans) for m in re.finditer(re.escape(name), text))
 
 
 def with_address_forms(names: Iterable[str]) -> set[str]:
@@ -700,6 +969,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue  # 我是赌气: a state, not a name
             ends_ok = word[-1] not in NAME_END or body.count(word) >= 2
             if _clean(word, end_vouched=ends_ok, introduced=True) and word[0] not in STEM_LEAD_BAD and ends_ok \
+                    and word[-1] not in PARTICLES \
                     and not re.fullmatch(r"(.)不\1.?", word):
                 kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)),
                             "人物")
@@ -708,10 +978,16 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         for m in SURNAME_GIVEN.finditer(line):  # 姓王名仁 … 王仁; 姓黄，名叫瑞和
             surname, given = m.group(1), m.group(2)
             for name in (surname + given, surname + given[:1], given if len(given) == 2 else ""):
-                if len(name) >= 2 and body.count(name) > (1 if name == given else 0):
+                if len(name) >= 2 and body.count(name) > 0:  # 姓杜，名灵芳: introduced, said once
                     c = candidates.setdefault(name, _Candidate(name, "人物", 1, first=(i, m.start())))
                     c.context = True
                     break
+    for name, kind, shape, first in _recurring_suffix_candidates(lex, lines, bounds_of, body):
+        c = candidates.get(name)
+        if c is None:
+            candidates[name] = _Candidate(name, kind, shape, first=first)
+        elif c.shape < shape:
+            c.shape = shape
     for name, col, i in _subject_candidates(lex, lines, bounds_of):
         if name not in candidates:
             candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))
@@ -724,13 +1000,20 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             del candidates[word]  # a surname-led name wins over the same unknown word (柳如烟)
         candidates.setdefault(word, _Candidate(word, "人物", int(shape), first=first))
     text = "\n".join(lines)
+    for name in list(candidates):  # 老七 of 疤脸老七, 元丹 of 九转回元丹: the unit the draft keeps saying
+        whole = _whole_unit(text, name, in_text)
+        if whole != name and whole not in candidates:
+            c = candidates.pop(name)
+            c.name, c.first = whole, (c.first[0], max(0, c.first[1] - len(whole) + len(name)))
+            c.kind = next((k for suffix, k in CANDIDATE_SUFFIXES if whole.endswith(suffix)), c.kind)  # 九转回元丹: a pill
+            candidates[whole] = c
     counts = Counter({name: text.count(name) for name in candidates})
     out = []
     pending: list[_Candidate] = []  # surname-led people one piece of evidence short: a list may vouch
     for name, c in candidates.items():
         if name in skip or any(k in name or (name in k and len(k) > len(name)) for k in long_known):
             continue
-        if any(name != other and name in other and counts[other] == counts[name] for other in candidates):
+        if not c.context and any(name != other and name in other and counts[other] == counts[name] for other in candidates):
             continue  # only ever seen inside a longer candidate
         if not c.context:
             for i, line in enumerate(lines):
@@ -742,7 +1025,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                     break
             if not c.context and c.kind == "人物" and counts[name] >= 3:
                 c.context = _subject(lex, lines, name)
-        kept = c.shape + int(counts[name] >= 2) + int(c.context) >= 2 and (c.context or not c.needs_context)
+        kept = c.shape + int(counts[name] >= 2) + int(c.context) >= 2 and (c.context or not c.needs_context) \
+            and not (c.kind == "人物" and _counted(text, name)) and not _hour(name) \
+            and not (name[-1] == "氏" and name[0] in KIN_CHARS)  # 舅氏, 母氏: a relative, in the literary register
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
         if kept:
@@ -759,16 +1044,23 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             out.append(Noun(c.name, c.kind, c.first[0] + 1, counts[c.name]))
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
     whole = {n.name for n in out}
+    out = [n for n in out if not _always_inside(text, n.name, whole) and not _described(lex, n, whole)]
+    verse = [line for line in lines if _verse(line)]
+    if verse:  # a poem's lines (a chapter's opening verse): its words are images, not people or places
+        prose_text = "\n".join(line for line in lines if not _verse(line))
+        out = [n for n in out if n.name in prose_text or not any(n.name in v for v in verse)]
+    if text.count("曰") >= 2:  # the literary register: 余, 吾, 予 are "I" (余曰, 余忽见), 或, 若 "some", "if"
+        out = [n for n in out if n.name[0] not in LITERARY_LEADS]
     out = [n for n in out if not any(w != n.name and w.startswith(n.name) and w[len(n.name):] in ALL_SUFFIX_WORDS
                                      for w in whole)]
     # a person found by full name is not found again by an address form of it (秦公子 of 秦无衣)
     full = [n.name for n in out if n.kind == "人物" and n.name[:1] not in "老小阿"
-            and not n.name.endswith(TITLES + ROLE_TITLES)]
+            and not n.name.endswith(TITLES + ROLE_TITLES) and n.name[len(surname_of(n.name)):] not in ("家", "氏")]
     forms = {f for k in full for f in with_address_forms([k]) if f != k}  # 嘉禾 of 许嘉禾, both found
     surnames = Counter(surname_of(n.name) for n in out if n.kind == "人物")
     # ... unless the family has several people in the chapter: then whose form it is, is the author's call (赵大爷
     # beside 赵太爷 and 赵司晨)
-    out = [n for n in out if n.name not in forms or surnames[surname_of(n.name)] > 2]
+    out = [n for n in out if n.name not in forms or (surname_of(n.name) and surnames[surname_of(n.name)] > 2)]
     return sorted(out, key=lambda n: (n.line, lines[n.line - 1].find(n.name)))
 
 
