@@ -67,6 +67,7 @@ class CheckContext:
     cast: frozenset[str] = frozenset()  # the draft's 在场 (canonical names); empty: the draft lists none
     public_words: frozenset[str] = frozenset()  # info-gap keywords the book's public text says (灭门 of a known massacre)
     dwellers: dict[str, frozenset[str]] = field(default_factory=dict)  # place -> the people whose card's 位置 it is
+    denials: dict[str, list[tuple[str, frozenset[str]]]] = field(default_factory=dict)  # info gap -> its 不是…的 (:func:`denials_of`)
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
     _known_forms: set[str] | None = None
@@ -82,7 +83,9 @@ class CheckContext:
         characters = repo.characters()
         aliases = repo.aliases(characters)
         secrets = []
+        denials: dict[str, list[tuple[str, frozenset[str]]]] = {}
         for item in repo.secrets():
+            denials[item.id] = denials_of(item.section("内容") or item.body)
             knowers = {aliases.get(str(k), str(k)) for k in as_list(item.meta.get("知情人"))}
             kws = [str(k) for k in as_list(item.meta.get("关键词")) if str(k).strip()]
             secrets.append((item.id, knowers, item.meta.get("读者已知") is True, kws))
@@ -123,7 +126,7 @@ class CheckContext:
                    set(repo.ignored_names()), world, people=people, kin=kin_of(repo, texts),
                    kin_of_pov=relatives(texts, aliases),
                    public_words=frozenset(k for _sid, _kn, _r, kws in secrets for k in kws if k in public),
-                   dwellers=dwellers_of(characters))
+                   dwellers=dwellers_of(characters), denials={k: v for k, v in denials.items() if v})
 
     @classmethod
     def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]],
@@ -631,8 +634,60 @@ def _referent(ctx: CheckContext, names: re.Pattern[str], before: str, subject: s
     return who if gender in ("", pronoun) else None
 
 
+_DENIAL = re.compile(r"([\u4e00-\u9fff]{1,6}?)(?:根本|并|也|都|其实|原本)?不是([\u4e00-\u9fff]{1,8}?)的")
+_NOT_SO = re.compile(r"不是([\u4e00-\u9fff]{1,8}?)的")
+_EMPTY = frozenset("自己动系统人的了着下来去上起是被就也都")
+"""Characters of a denied predicate that say nothing of the act (自己, 自动, 下, 了): 自动落下 acts by 落."""
+
+
+def denials_of(content: str) -> list[tuple[str, frozenset[str]]]:
+    """What an info gap's 内容 denies of the public account — 隔离门不是自动落下的 — as
+    ``(the last character of its subject, the characters of its act)``: (门, {落})."""
+    out = []
+    for clause in re.split(r"[，,。：:；;！？\n]", content):
+        m = _DENIAL.search(clause)
+        if m:
+            act = frozenset(m.group(2)) - _EMPTY
+            if act:
+                out.append((m.group(1)[-1], act))
+    return out
+
+
+def _denies(ctx: CheckContext, sid: str, words: str) -> str | None:
+    """The sentence of ``words`` that says what info gap ``sid`` denies — in other words: the same
+    thing not done the same way (那道门，不是系统落的 for 隔离门不是自动落下的) —, else None."""
+    for sentence in re.findall(r"[^。！？!?]+[。！？!?]?", words):
+        for m in _NOT_SO.finditer(sentence):
+            act = frozenset(m.group(1))
+            if any(head in sentence[:m.start(1)] and act & acts for head, acts in ctx.denials.get(sid, ())):
+                return sentence.strip()
+    return None
+
+
 def _need(keywords: list[str], cap: int) -> int:
     return min(cap, len(keywords))
+
+
+def _denial_leaks(ctx: CheckContext, voice: Voice, first_line: int, learned: dict[str, set[str]], revealed: set[str],
+                  pov: str | None) -> list[Finding]:
+    """泄密 of an info gap told without its keywords, by denying what it denies (:func:`_denies`)."""
+    out = []
+    for sid, knowers, reader, _kws in ctx.secrets:
+        if reader or sid in revealed:
+            continue
+        who = voice.speaker or pov
+        if who is not None and (who in knowers or who in learned.get(sid, ())):
+            continue
+        said = _denies(ctx, sid, voice.words)
+        if said is None:
+            continue
+        if voice.speaker is None:
+            seen_by = f"（视角 {pov} 不是知情人）" if pov else ""
+            message = f"叙述{seen_by}换了说法说出了读者尚不知道的 {sid}；有意揭晓就在设定变更写「{sid}.读者已知=是」"
+        else:
+            message = f"{voice.speaker} 不是 {sid} 的知情人，却换了说法说出了它（{said[:20]}）"
+        out.append(Finding("泄密", ERROR, message, first_line + voice.line, voice.column, said[:60]))
+    return out
 
 
 def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned: dict[str, set[str]] | None = None,
@@ -658,6 +713,8 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
     for voice in said if said is not None else voices(ctx, lines):
         present = set(kw_re.findall(voice.words))
         if not present:
+            if ctx.denials and "不是" in voice.words:
+                out += _denial_leaks(ctx, voice, first_line, learned, revealed or set(), pov)
             continue
         lineno = first_line + voice.line
         for sid, knowers, reader, kws in ctx.secrets:
