@@ -345,11 +345,12 @@ def _there_by_card(place: str, draft: Any, ctx: CheckContext) -> bool:
                for person in ctx.dwellers.get(place, ()))
 
 
-_DEMONSTRATIVE = "(?:那|这|一)[枚块只把个件颗张支柄根条面串]"
+_DEMONSTRATIVE = "(?:那|这)[枚块只把个件颗张支柄根条面串]"
 
 
 def _by_its_kind(term: str, body: str) -> bool:
-    """A thing named by its kind after a demonstrative and a measure word: 那枚芯片 for 星图芯片.
+    """A thing named by its kind after a demonstrative and a measure word: 那枚芯片 for 星图芯片 (the
+    one the story knows; 一块玉佩 is any pendant).
     The kind is a word of two characters or more of :data:`LOOK_HEADS` the name ends with, after
     at least two characters that tell which one."""
     return any(len(head) >= 2 and term.endswith(head) and len(term) >= len(head) + 2
@@ -370,7 +371,11 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
     - names the book knows (characters, aliases, roster entries, things characters hold, the
       draft's own new names and aliases) and quoted terms must appear in the prose — by any of
       their names or address forms (你娘 for 云娘, 陈叔 for 陈伯远), broken by punctuation
-      (寒……潭……), or a thing by its description (刻着“玄”字的令牌): :mod:`lw_storyrepo.names`;
+      (寒……潭……), or a thing by its description (刻着“玄”字的令牌): :mod:`lw_storyrepo.names`,
+      or by its kind after a demonstrative (那枚芯片); a place is there too with someone the
+      prose names whose card puts them there and whom the draft moves nowhere else;
+    - a promise the draft opens that no contract line names is a warning, unless a line asks to
+      open one (开启 without an id);
     - what no script can count (a strong hook, a mood) is listed for the lens reviews to confirm.
     """
     moves = {key: set(draft.ids(key)) for key in ("开启承诺", "推进承诺", "兑付承诺", "弃置承诺")}
@@ -695,7 +700,8 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
                    said: list[Voice] | None = None) -> list[Finding]:
     """泄密: a character who is not 知情人 says or thinks the keywords of an info gap, or the
     narration states an info gap the reader does not know yet (from a point of view that does
-    not know it either); 废笔: narration restating what readers already know."""
+    not know it either, named in the finding); either of them denying, without a keyword, what
+    the gap's 内容 denies (:func:`_denies`); 废笔: narration restating what readers already know."""
     learned = learned or {}
     out: list[Finding] = []
     all_kws = {k for _sid, _kn, _r, kws in ctx.secrets for k in kws}

@@ -7,12 +7,15 @@ Each finding names the card field it contradicts and quotes the sentence that do
   修为尽失 …) anywhere in the draft;
 - **持有**: an item the book knows (held by someone, or a 物品 of the roster) used by a character
   whose card does not hold it (拔出, 握紧, 祭出, 服下, 拧开 …), unless the draft gives it to them first
-  (a ``X.持有+物`` change, or 接过/夺过/拿到 … earlier in the prose);
+  (a ``X.持有+物`` change, or 接过/夺过/拿到 … earlier in the prose); a verb closed by 的 right
+  before the thing (母亲留下的芯片) says whose it was, not a use;
 - **状态**: a character whose card says dead or gone (已死, 陨落, 失踪, 封印 …) speaking or
   thinking, unless the draft changes that 状态 or the paragraph is a memory, a dream, a letter;
   a character speaking who is not in the draft's 在场 list (when it has one) is a warning, unless
-  a call or a letter (电话, 对讲机, 屏幕, 信中 …) is named in their paragraph or the four before;
-- **位置**: a character placed (站在, 坐在, 在 …; or by a place opening the sentence: 温室里，她正
+  a call or a letter (电话, 对讲机, 屏幕, 信中 …) or a voice overheard (隔着, 门外, 通风 …) is named
+  in their paragraph or the four before;
+- **位置**: a character other than the point of view (the narration follows it: where it is is
+  the scene) placed (站在, 坐在, 在 …; or by a place opening the sentence: 温室里，她正
   坐在…) in a place the book knows that is neither the
   card's 位置, nor one the draft moves them to (``X.位置=``), nor one the prose took them to
   before (来到, 回到, 赶到 …) — a warning, since places nest (a hall inside a sect);
@@ -23,7 +26,8 @@ A flashback (``倒叙: true``) is checked by its setting changes only: the cards
 are now, not how they were (the dead spoke then, the hero was weaker). A sentence set in the
 past (那时, 小时候, 当年 …) is not held to the card's 境界 either. A bare stage (学徒) counts
 when someone is said to be it (不过是个学徒), compared by stage only. 他/她 stands for the one
-character with a card named before it in its paragraph (else the paragraph before), or the one
+character with a card named before it in its paragraph (else the paragraph before, past blank
+lines; a name said inside a quote is the one spoken to, never the antecedent), or the one
 of its gender (:attr:`World.gender`) — never a guess between two; a relative's word (娘亲) is
 never the antecedent. Places nest as 世界观.md's clauses say (:func:`places_inside`).
 
