@@ -66,6 +66,8 @@ class CheckContext:
     kin_words: frozenset[str] = frozenset()  # the relatives' words this draft's point of view adds to the names
     cast: frozenset[str] = frozenset()  # the draft's 在场 (canonical names); empty: the draft lists none
     public_words: frozenset[str] = frozenset()  # info-gap keywords the book's public text says (灭门 of a known massacre)
+    dwellers: dict[str, frozenset[str]] = field(default_factory=dict)  # place -> the people whose card's 位置 it is
+    denials: dict[str, list[tuple[str, frozenset[str]]]] = field(default_factory=dict)  # info gap -> its 不是…的 (:func:`denials_of`)
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
     _known_forms: set[str] | None = None
@@ -81,7 +83,9 @@ class CheckContext:
         characters = repo.characters()
         aliases = repo.aliases(characters)
         secrets = []
+        denials: dict[str, list[tuple[str, frozenset[str]]]] = {}
         for item in repo.secrets():
+            denials[item.id] = denials_of(item.section("内容") or item.body)
             knowers = {aliases.get(str(k), str(k)) for k in as_list(item.meta.get("知情人"))}
             kws = [str(k) for k in as_list(item.meta.get("关键词")) if str(k).strip()]
             secrets.append((item.id, knowers, item.meta.get("读者已知") is True, kws))
@@ -121,7 +125,8 @@ class CheckContext:
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,
                    set(repo.ignored_names()), world, people=people, kin=kin_of(repo, texts),
                    kin_of_pov=relatives(texts, aliases),
-                   public_words=frozenset(k for _sid, _kn, _r, kws in secrets for k in kws if k in public))
+                   public_words=frozenset(k for _sid, _kn, _r, kws in secrets for k in kws if k in public),
+                   dwellers=dwellers_of(characters), denials={k: v for k, v in denials.items() if v})
 
     @classmethod
     def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]],
@@ -130,7 +135,7 @@ class CheckContext:
         :func:`kin_of`), from cards already read: what settle needs, without the info gaps,
         style and world."""
         items = {str(v) for meta in characters.values() for v in as_list(meta.get("持有")) if len(str(v)) >= 2}
-        return cls(aliases, [], [], [], 0, set(aliases), items, kin=kin or {})
+        return cls(aliases, [], [], [], 0, set(aliases), items, kin=kin or {}, dwellers=dwellers_of(characters))
 
     def is_person(self, name: str) -> bool:
         """Whether a name found in the prose is a person's (not a place's or a thing's)."""
@@ -320,6 +325,38 @@ def contract_moves(text: str, pid: str) -> set[str]:
         part = re.sub(r"[（(][^）)]*[）)]", "", part)  # a note in brackets is no move (（节奏债：…未推进）)
         return {key for word, key in MOVE_WORDS if word in part}
     return set()
+def dwellers_of(characters: dict[str, dict[str, Any]]) -> dict[str, frozenset[str]]:
+    """``{place: people whose card's 位置 it is}``."""
+    out: dict[str, set[str]] = {}
+    for name, meta in characters.items():
+        if meta.get("位置"):
+            out.setdefault(str(meta["位置"]), set()).add(name)
+    return {place: frozenset(people) for place, people in out.items()}
+
+
+def _there_by_card(place: str, draft: Any, ctx: CheckContext) -> bool:
+    """Whether the prose brings in someone whose card puts them at ``place`` (莫七 of the 货舱, the
+    captain calling from her scout craft) and whom the draft moves nowhere else: the place is in
+    the chapter with them."""
+    moved = {ctx.aliases.get(m.group("who"), m.group("who")) for m in map(_CHANGE_WHO.match, map(str, as_list(
+        (getattr(draft, "meta", {}) or {}).get("设定变更")))) if m and m.group("field") == "位置"}
+    body = getattr(draft, "body", "")
+    return any(person not in moved and any(present(v, body) for v in ctx.variants(person))
+               for person in ctx.dwellers.get(place, ()))
+
+
+_DEMONSTRATIVE = "(?:那|这)[枚块只把个件颗张支柄根条面串]"
+
+
+def _by_its_kind(term: str, body: str) -> bool:
+    """A thing named by its kind after a demonstrative and a measure word: 那枚芯片 for 星图芯片 (the
+    one the story knows; 一块玉佩 is any pendant).
+    The kind is a word of two characters or more of :data:`LOOK_HEADS` the name ends with, after
+    at least two characters that tell which one."""
+    return any(len(head) >= 2 and term.endswith(head) and len(term) >= len(head) + 2
+               and re.search(_DEMONSTRATIVE + re.escape(head), body) for head in LOOK_HEADS)
+
+
 REVIEW_WORDS = ("钩", "爽", "节奏", "氛围", "情绪", "悬念", "反转", "高潮")
 _QUOTED = re.compile(r"「([^」]+)」|“([^”]+)”|《([^》]+)》")
 _CHANGE_WHO = re.compile(r"^\s*(?P<who>[^.。=+\-\s][^.。=]*?)\s*[.。]\s*(?P<field>[^=+\-\s]+?)\s*(?P<op>[=+\-])\s*(?P<value>.+?)\s*$")
@@ -334,7 +371,11 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
     - names the book knows (characters, aliases, roster entries, things characters hold, the
       draft's own new names and aliases) and quoted terms must appear in the prose — by any of
       their names or address forms (你娘 for 云娘, 陈叔 for 陈伯远), broken by punctuation
-      (寒……潭……), or a thing by its description (刻着“玄”字的令牌): :mod:`lw_storyrepo.names`;
+      (寒……潭……), or a thing by its description (刻着“玄”字的令牌): :mod:`lw_storyrepo.names`,
+      or by its kind after a demonstrative (那枚芯片); a place is there too with someone the
+      prose names whose card puts them there and whom the draft moves nowhere else;
+    - a promise the draft opens that no contract line names is a warning, unless a line asks to
+      open one (开启 without an id);
     - what no script can count (a strong hook, a mood) is listed for the lens reviews to confirm.
     """
     moves = {key: set(draft.ids(key)) for key in ("开启承诺", "推进承诺", "兑付承诺", "弃置承诺")}
@@ -343,6 +384,11 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
     line_no = getattr(draft, "body_line", 1)
     me = first_person(getattr(draft, "meta", {}) or {}, body, ctx.aliases if ctx is not None else {})
     out = []
+    contract = [str(raw) for raw in as_list(state.get("合同"))]
+    named = {pid for text in contract for pid in re.findall(r"\b(P-\d{3,})\b", text)}
+    if contract and not any("开启" in t or "开新" in t or "新开" in t for t in contract):
+        for pid in sorted(moves["开启承诺"] - named):  # a promise the frozen contract never asked for
+            out.append(Finding("合同", WARN, f"草稿开启了合同没有提到的承诺 {pid}；要开就先修改合同", line_no))
     for raw in as_list(state.get("合同")):
         text = str(raw)
         checked = False
@@ -375,14 +421,15 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             if me is not None and (ctx.aliases.get(term, term) if ctx is not None else term) == me:
                 variants.add("我")  # a draft told by 叶秋 names him 我
             if not any(present(v, body) for v in variants) and not described(term, body, THING_HEADS) \
-                    and not _looks_like(term, body):
+                    and not _looks_like(term, body) and not _by_its_kind(term, body) \
+                    and not (ctx is not None and _there_by_card(term, draft, ctx)):
                 out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
         if any(word in text for word in REVIEW_WORDS) or not checked:
             out.append(Finding("合同", INFO, f"合同「{text}」脚本判断不了，交评审确认", line_no))
     return out
 
 
-LOOK_HEADS = tuple(dict.fromkeys(THING_HEADS + ("玉佩", "佩", "罗盘", "簪", "戒", "镯", "坠", "匣", "弓", "杖", "袍", "旗", "幡",
+LOOK_HEADS = tuple(dict.fromkeys(THING_HEADS + ("芯片", "玉佩", "佩", "罗盘", "簪", "戒", "镯", "坠", "匣", "弓", "杖", "袍", "旗", "幡",
                                                 "卷", "图", "书", "瓶", "葫芦", "灯", "伞", "锁", "钥匙",
                                                 "怀表", "手表", "表", "手枪", "枪", "打火机", "手杖", "眼镜", "钢笔", "笔",
                                                 "相机", "皮箱", "箱", "戒指", "项链", "耳环", "手机", "徽章", "勋章")))
@@ -592,8 +639,60 @@ def _referent(ctx: CheckContext, names: re.Pattern[str], before: str, subject: s
     return who if gender in ("", pronoun) else None
 
 
+_DENIAL = re.compile(r"([\u4e00-\u9fff]{1,6}?)(?:根本|并|也|都|其实|原本)?不是([\u4e00-\u9fff]{1,8}?)的")
+_NOT_SO = re.compile(r"不是([\u4e00-\u9fff]{1,8}?)的")
+_EMPTY = frozenset("自己动系统人的了着下来去上起是被就也都")
+"""Characters of a denied predicate that say nothing of the act (自己, 自动, 下, 了): 自动落下 acts by 落."""
+
+
+def denials_of(content: str) -> list[tuple[str, frozenset[str]]]:
+    """What an info gap's 内容 denies of the public account — 隔离门不是自动落下的 — as
+    ``(the last character of its subject, the characters of its act)``: (门, {落})."""
+    out = []
+    for clause in re.split(r"[，,。：:；;！？\n]", content):
+        m = _DENIAL.search(clause)
+        if m:
+            act = frozenset(m.group(2)) - _EMPTY
+            if act:
+                out.append((m.group(1)[-1], act))
+    return out
+
+
+def _denies(ctx: CheckContext, sid: str, words: str) -> str | None:
+    """The sentence of ``words`` that says what info gap ``sid`` denies — in other words: the same
+    thing not done the same way (那道门，不是系统落的 for 隔离门不是自动落下的) —, else None."""
+    for sentence in re.findall(r"[^。！？!?]+[。！？!?]?", words):
+        for m in _NOT_SO.finditer(sentence):
+            act = frozenset(m.group(1))
+            if any(head in sentence[:m.start(1)] and act & acts for head, acts in ctx.denials.get(sid, ())):
+                return sentence.strip()
+    return None
+
+
 def _need(keywords: list[str], cap: int) -> int:
     return min(cap, len(keywords))
+
+
+def _denial_leaks(ctx: CheckContext, voice: Voice, first_line: int, learned: dict[str, set[str]], revealed: set[str],
+                  pov: str | None) -> list[Finding]:
+    """泄密 of an info gap told without its keywords, by denying what it denies (:func:`_denies`)."""
+    out = []
+    for sid, knowers, reader, _kws in ctx.secrets:
+        if reader or sid in revealed:
+            continue
+        who = voice.speaker or pov
+        if who is not None and (who in knowers or who in learned.get(sid, ())):
+            continue
+        said = _denies(ctx, sid, voice.words)
+        if said is None:
+            continue
+        if voice.speaker is None:
+            seen_by = f"（视角 {pov} 不是知情人）" if pov else ""
+            message = f"叙述{seen_by}换了说法说出了读者尚不知道的 {sid}；有意揭晓就在设定变更写「{sid}.读者已知=是」"
+        else:
+            message = f"{voice.speaker} 不是 {sid} 的知情人，却换了说法说出了它（{said[:20]}）"
+        out.append(Finding("泄密", ERROR, message, first_line + voice.line, voice.column, said[:60]))
+    return out
 
 
 def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned: dict[str, set[str]] | None = None,
@@ -601,7 +700,8 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
                    said: list[Voice] | None = None) -> list[Finding]:
     """泄密: a character who is not 知情人 says or thinks the keywords of an info gap, or the
     narration states an info gap the reader does not know yet (from a point of view that does
-    not know it either); 废笔: narration restating what readers already know."""
+    not know it either, named in the finding); either of them denying, without a keyword, what
+    the gap's 内容 denies (:func:`_denies`); 废笔: narration restating what readers already know."""
     learned = learned or {}
     out: list[Finding] = []
     all_kws = {k for _sid, _kn, _r, kws in ctx.secrets for k in kws}
@@ -619,6 +719,8 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
     for voice in said if said is not None else voices(ctx, lines):
         present = set(kw_re.findall(voice.words))
         if not present:
+            if ctx.denials and "不是" in voice.words:
+                out += _denial_leaks(ctx, voice, first_line, learned, revealed or set(), pov)
             continue
         lineno = first_line + voice.line
         for sid, knowers, reader, kws in ctx.secrets:
@@ -633,7 +735,8 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
                                            voice.words.strip()[:40]))
                     continue
                 if (pov is None or (pov not in knowers and pov not in learned.get(sid, ()))) and hit and gives_away(kws, hit):
-                    out.append(Finding("泄密", ERROR, f"叙述说出了读者尚不知道的 {sid}（{'、'.join(hit)}）；有意揭晓就在设定变更写"
+                    seen_by = f"（视角 {pov} 不是知情人）" if pov else ""
+                    out.append(Finding("泄密", ERROR, f"叙述{seen_by}说出了读者尚不知道的 {sid}（{'、'.join(hit)}）；有意揭晓就在设定变更写"
                                        f"「{sid}.读者已知=是」", lineno, voice.column, voice.words.strip()[:40]))
                 continue
             if who in knowers or who in learned.get(sid, ()):

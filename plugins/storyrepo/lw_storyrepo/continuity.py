@@ -7,12 +7,15 @@ Each finding names the card field it contradicts and quotes the sentence that do
   修为尽失 …) anywhere in the draft;
 - **持有**: an item the book knows (held by someone, or a 物品 of the roster) used by a character
   whose card does not hold it (拔出, 握紧, 祭出, 服下, 拧开 …), unless the draft gives it to them first
-  (a ``X.持有+物`` change, or 接过/夺过/拿到 … earlier in the prose);
+  (a ``X.持有+物`` change, or 接过/夺过/拿到 … earlier in the prose); a verb closed by 的 right
+  before the thing (母亲留下的芯片) says whose it was, not a use;
 - **状态**: a character whose card says dead or gone (已死, 陨落, 失踪, 封印 …) speaking or
   thinking, unless the draft changes that 状态 or the paragraph is a memory, a dream, a letter;
   a character speaking who is not in the draft's 在场 list (when it has one) is a warning, unless
-  a call or a letter (电话, 对讲机, 屏幕, 信中 …) is named in their paragraph or the four before;
-- **位置**: a character placed (站在, 坐在, 在 …; or by a place opening the sentence: 温室里，她正
+  a call or a letter (电话, 对讲机, 屏幕, 信中 …) or a voice overheard (隔着, 门外, 通风 …) is named
+  in their paragraph or the four before;
+- **位置**: a character other than the point of view (the narration follows it: where it is is
+  the scene) placed (站在, 坐在, 在 …; or by a place opening the sentence: 温室里，她正
   坐在…) in a place the book knows that is neither the
   card's 位置, nor one the draft moves them to (``X.位置=``), nor one the prose took them to
   before (来到, 回到, 赶到 …) — a warning, since places nest (a hall inside a sect);
@@ -23,7 +26,8 @@ A flashback (``倒叙: true``) is checked by its setting changes only: the cards
 are now, not how they were (the dead spoke then, the hero was weaker). A sentence set in the
 past (那时, 小时候, 当年 …) is not held to the card's 境界 either. A bare stage (学徒) counts
 when someone is said to be it (不过是个学徒), compared by stage only. 他/她 stands for the one
-character with a card named before it in its paragraph (else the paragraph before), or the one
+character with a card named before it in its paragraph (else the paragraph before, past blank
+lines; a name said inside a quote is the one spoken to, never the antecedent), or the one
 of its gender (:attr:`World.gender`) — never a guess between two; a relative's word (娘亲) is
 never the antecedent. Places nest as 世界观.md's clauses say (:func:`places_inside`).
 
@@ -49,8 +53,10 @@ GONE = ("失踪", "封印", "被封印", "下落不明")
 NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|那时|那会儿|小时候|幼时|儿时|当初|昔日|遗言|遗书|信中|信上|信里|留音|幻象|幻影|"
                      r"玉简|录音|录像|留言|留影|"
                      r"残魂|画像|生前|曾经说")
-REMOTE = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空|听筒|话筒|电报|无线电|对讲机|通讯|信号|屏幕|视频|连线|语音")
-"""A voice from elsewhere (a call, a letter): said in the speaker's paragraph or the few before it."""
+REMOTE = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空|听筒|话筒|电报|无线电|对讲机|通讯|信号|屏幕|视频|连线|语音|"
+                    r"隔着|隔壁|墙那边|墙后|门外|窗外|通风|格栅|管道里|声音从")
+"""A voice from elsewhere (a call, a letter, words overheard through a wall or a vent): said in
+the speaker's paragraph or the few before it."""
 CALL_SPAN = 4
 """How many paragraphs before a voice a call or a letter still carries it (the call goes on)."""
 DOWN_EVENTS = re.compile(r"跌落|跌境|跌回|境界跌|修为尽失|修为大减|修为倒退|废去|废了|散功|自废|封印|倒退|受损|重创|燃烧")
@@ -68,6 +74,9 @@ NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|
 """Words between a character and a thing that say it is seen, thought of or talked about, not used."""
 USE_MARK = re.compile(r"[着起出下上把了碎开]")
 """An action on a thing (转动着…, 把…戴上) when no verb of USE_VERBS names it."""
+_RELATIVE = re.compile(r"[着起出下上把了碎开]的$")
+"""A verb closed by 的 right before the thing makes a relative clause: 母亲留下的星图芯片 says
+whose it was, not that she uses it (转动着指间的戒指 still uses it)."""
 BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|仍是|已是)(?:一?个|一名|一位|一介)?$")
 """What makes a bare stage name (学徒, 筑基) a statement of someone's realm: 不过是个学徒."""
 AROUND = re.compile(r"以[东南西北]|[东南西北][边面方侧]|附近|之外|外面|对面|旁边|隔壁|[\d一二两三四五六七八九十百千]+(?:里|公里|米)")
@@ -77,6 +86,7 @@ MOVE_VERBS = ("来到", "到了", "回到", "赶到", "赶回", "抵达", "进�
 _NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _PHASE = {"初期": 1, "前期": 1, "中期": 2, "后期": 3, "巅峰": 4, "大圆满": 5, "圆满": 4}
 _SENTENCE = re.compile(r"[^。！？!?\n]+[。！？!?]*")
+_QUOTED_WORDS = re.compile(r"“[^”]*”?|「[^」]*」?")
 
 
 @dataclass
@@ -329,7 +339,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 got.add((aliases.get(m.group(1), m.group(1)), m.group(2)))
             used = [(m.start(), m.group(1), m.group(2)) for m in use.finditer(sentence)]
             used += [(m.start(), m.group(1), m.group(3)) for m in acts.finditer(sentence)
-                     if USE_MARK.search(m.group(2)) and not NOT_USE.search(m.group(2))
+                     if USE_MARK.search(m.group(2)) and not NOT_USE.search(m.group(2)) and not _RELATIVE.search(m.group(2))
                      and not any(start == m.start() for start, _w, _i in used)]
             # 陈默把古镜放在桌上，捏碎了一颗血煞珠: a clause without a subject has the sentence's
             used += [u for u in _subjectless(sentence, names, use, acts) if (u[1], u[2]) not in {(w, t) for _s, w, t in used}]
@@ -393,8 +403,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
-                if card is None or not card.get("位置"):
-                    continue
+                if card is None or not card.get("位置") or who == pov:
+                    continue  # the narration follows its point of view: where it is is the scene itself
                 allowed = {str(card["位置"])} | moved.get(who, set()) | reached.get(who, set())
                 if any(place == a or place in a or a in place or a in world.inside.get(place, ())
                        or place in world.inside.get(a, ()) for a in allowed):
@@ -443,7 +453,9 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
     one, or the only one of the pronoun's gender (:attr:`World.gender`); None when that leaves
     no one or several — no guess."""
     pronoun = lines[i][col - 1:col]
-    for text in (lines[i][:col - 1], lines[i - 1] if i > 0 else ""):
+    before = next((line for line in reversed(lines[:i]) if line.strip()), "")
+    for text in (lines[i][:col - 1], before):
+        text = _QUOTED_WORDS.sub("", text)  # “阿照，你来得正好。”她…: a name said in a quote is the one spoken to
         found = list(dict.fromkeys(f for f in (world.aliases.get(m.group(), m.group()) for m in names.finditer(text)
                                                if m.group() not in world.indirect) if f in world.cards))
         if found and pov and pov not in found and world.gender.get(pov) in (None, "", pronoun):

@@ -78,8 +78,9 @@ _HE = re.compile(r"[他男兄哥弟父爹夫爷叔伯]|之子|儿子")
 
 def gender_of(card_text: str, names: set[str]) -> str:
     """``"她"`` or ``"他"`` when a card's free text speaks of its character only in one gender's
-    words (师姐, 女儿 / 师兄, 之子), else ``""``. Names (梅娘) are taken out first."""
-    body = free_text(card_text)
+    words (师姐, 女儿 / 师兄, 之子), else ``""``. Names (梅娘) and quoted forms of address (叫她“师姐”:
+    whose gender is that?) are taken out first."""
+    body = re.sub(r"“[^”]*”|「[^」]*」", "　", free_text(card_text))  # 叫她“师姐”: what one calls another, either's
     for name in sorted(names, key=len, reverse=True):
         if len(name) >= 2 and name in body:
             body = body.replace(name, "　")

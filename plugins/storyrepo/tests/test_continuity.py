@@ -223,3 +223,21 @@ def test_a_call_carries_a_voice_for_a_few_paragraphs_and_no_further() -> None:
     later = "屏幕亮了，那头是沈砚。\n" + "林晚点了点头。\n" * 5 + "沈砚道：“当心。”"
     assert [f.message for f in findings(later, {"在场": ["林晚"], "书内时间": "大历1023年冬月初六"})] == [
         "沈砚 不在本章的在场名单（林晚），正文里却在说话"]
+
+
+def test_whose_it_was_the_point_of_view_pronouns_past_blank_lines_and_overheard_voices() -> None:
+    """A verb closed by 的 before a thing says whose it was (云娘留下的青霜剑), not a use; a
+    pronoun opening a paragraph stands for the one named in the paragraph before, past the blank
+    line, never for a name said in a quote; the point of view is not held to its card's 位置; a
+    voice overheard through a wall or a door is no one in the room."""
+    now = {"书内时间": "大历1023年冬月初六"}
+    assert findings("沈砚看着云娘留下的青霜剑。", now) == []
+    assert findings("沈砚握着林晚的青霜剑。", now) != []  # his own hand on it: a use
+    found = [f.message for f in findings("林晚独自坐着。\n\n她拔出玄阶令牌。", now)]
+    assert any(m.startswith("林晚 的持有里没有「玄阶令牌」") for m in found), found
+    assert findings("沈砚独自坐着。\n\n“晚晚，你来了。”她拔出玄阶令牌。", now) == []  # 晚晚 is spoken to
+    assert findings("林晚站在落霞谷的断崖边。", {**now, "视角": "林晚"}) == []
+    assert findings("沈砚站在落霞谷的断崖边。", {**now, "视角": "林晚"}) != []
+    overheard = "林晚贴着墙，隔着板壁听见有人说话。\n沈砚的声音传过来：“当心。”"
+    assert findings(overheard, {**now, "在场": ["林晚"]}) == []
+    assert findings("林晚贴着墙。\n沈砚道：“当心。”", {**now, "在场": ["林晚"]}) != []

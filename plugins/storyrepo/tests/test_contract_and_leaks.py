@@ -203,6 +203,8 @@ def test_kinship_forms_come_from_the_relations_a_card_states() -> None:
     assert gender_of("## 设定\n顾长安的师姐，厉无咎的女儿。", {"顾长安", "厉无咎"}) == "她"
     assert gender_of("## 设定\n顾远山之子。", {"顾远山"}) == "他"
     assert gender_of("## 设定\n毒杀梅娘的主使。", {"梅娘"}) == ""
+    # a quoted form of address says nothing of the card's own gender: 阿福 calls 顾小满 “师姐”
+    assert gender_of("## 设定\n泥房的学徒，他是个弃儿。\n\n## 关系\n叫顾小满“师姐”。", {"顾小满"}) == "他"
 
 
 def test_a_thing_shown_by_its_looks_meets_the_contract() -> None:
@@ -227,6 +229,51 @@ def test_who_speaks_places_never_do_and_colons_name_the_speaker() -> None:
         ("大长老", "血书？"), ("大长老", "灭门那夜的。")]
 
 
+def test_a_gap_denied_in_other_words_is_a_leak() -> None:
+    """An info gap whose 内容 denies the public account (窑火不是自己灭的) is given away by anyone
+    not in the know who denies the same thing of the same subject without a keyword — in a quote, a
+    letter or the narration of a point of view that does not know it; the same words of another
+    subject, or another act, are not."""
+    from lw_storyrepo.checks import denials_of
+
+    assert denials_of("那夜，窑火不是自己灭的：是周铁山泼水熄窑。") == [("火", frozenset("灭"))]
+    assert denials_of("隔离门不是自动落下的：是韩枢手动落门。") == [("门", frozenset("落"))]
+    secret = ("S-001", {"周铁山"}, False, ["泼水", "熄窑"])
+    ctx = ctx_of({"阿福": "阿福", "周铁山": "周铁山", "顾小满": "顾小满"}, secrets=[secret])
+    ctx.denials = {"S-001": denials_of("窑火不是自己灭的：是周铁山泼水熄窑。")}
+    leaks = lambda text, pov=None: [f.message for f in leak_and_waste(ctx, text.split("\n"), 1, pov=pov)]
+    assert leaks("阿福道：“那座窑，火根本不是自己灭的。”") == [
+        "阿福 不是 S-001 的知情人，却换了说法说出了它（那座窑，火根本不是自己灭的。）"]
+    assert leaks("周铁山道：“火不是自己灭的。”") == []  # he knows
+    assert leaks("那一夜，窑火不是自己灭的。", pov="顾小满")[0].startswith("叙述（视角 顾小满 不是知情人）换了说法")
+    assert leaks("阿福道：“今晚的窑火不是周叔看的，是我看的。”") == []  # another act
+    assert leaks("阿福道：“这只碗不是自己碎的。”") == []  # another subject, another act
+
+
+def test_a_promise_the_contract_never_asked_for_and_places_and_things_by_kind() -> None:
+    """A promise the draft opens that no contract line names is a warning (none when a line asks
+    to open one); a place of the contract is there with someone whose card puts them there; a thing
+    is named by its kind after a demonstrative and a measure word (那枚芯片)."""
+    from lw_storyrepo.checks import WARN, dwellers_of
+
+    ctx = ctx_of({"林晚": "林晚", "莫七": "莫七", "货舱": "货舱"}, {"星图芯片"})
+    ctx.dwellers = dwellers_of({"莫七": {"位置": "货舱"}, "林晚": {"位置": "青云宗"}})
+    warned = lambda contract, meta: [f.message for f in contract_findings({"合同": contract}, Draft("A", meta, "林晚醒了。", 5), ctx)
+                                     if f.severity == WARN]
+    opens = {"推进承诺": ["P-001"], "开启承诺": ["P-003"]}
+    assert warned(["P-001 推进：林晚醒了"], opens) == ["草稿开启了合同没有提到的承诺 P-003；要开就先修改合同"]
+    assert warned(["P-001 推进：林晚醒了", "开启一条新伏笔"], opens) == []
+    assert warned(["P-001 推进：林晚醒了", "P-003 开启：林晚的梦"], opens) == []
+    meta = {"推进承诺": ["P-001"]}
+    assert errors(["P-001 推进：林晚下货舱"], "莫七翻身坐起来：“丫头？”林晚点点头。", meta, ctx) == []
+    assert errors(["P-001 推进：林晚下货舱"], "林晚点点头。", meta, ctx) == ["合同「P-001 推进：林晚下货舱」提到「货舱」，正文里没有"]
+    moved = {**meta, "设定变更": ["莫七.位置=青云宗"]}
+    assert errors(["P-001 推进：林晚下货舱"], "莫七翻身坐起来。林晚点点头。", moved, ctx) != []  # he is gone from there
+    assert errors(["林晚带着星图芯片"], "林晚揣着母亲留下的那枚芯片。", meta, ctx) == []
+    assert errors(["林晚带着星图芯片"], "林晚说芯片坏了。", meta, ctx) != []  # the kind alone, any chip
+    assert errors(["林晚带着星图芯片"], "林晚捡到一枚芯片。", meta, ctx) != []  # a chip, not the one
+
+
 FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
 
 
@@ -240,6 +287,12 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # false alarms. Tuned on since (its README), so a development set now.
     ("连续性-盲评", FIVE, [], 0),
     ("连续性-开发二", {"连贯": 4, "合同": 2, "泄密": 7}, [], 0),  # first run: 1 false alarm (a video call)
+    # written by someone who never read the checks; its first, blind run: 4/5, 4/5, 6/10 and 10
+    # false alarms (one on 第1章). Tuned on since (its README), so a development set now.
+    ("连续性-盲评二", {"连贯": 5, "合同": 5, "泄密": 10}, [], 0),
+    # first run: 2/3, 4/4, 2/4, 1 false alarm; the false alarm left is the draft's slip (its prose
+    # never names 龙窑)
+    ("连续性-开发三", {"连贯": 3, "合同": 4, "泄密": 4}, [], 1),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
@@ -285,7 +338,8 @@ def test_one_keyword_that_names_nothing_gives_a_secret_away() -> None:
     leaks = lambda text, pov=None: [f.message for f in leak_and_waste(ctx, text.split("\n"), 1, pov=pov)]
     assert leaks("林晚道：“当年是灭门。”") == ["林晚 不是 S-001 的知情人，却说出/想到了「灭门」"]
     assert leaks("林晚道：“大长老来了。”") == []
-    assert leaks("林晚不知道，那一夜是灭门。", pov="林晚")[0].startswith("叙述说出了读者尚不知道的 S-001（灭门）")
+    assert leaks("林晚不知道，那一夜是灭门。", pov="林晚")[0].startswith("叙述（视角 林晚 不是知情人）说出了读者尚不知道的 S-001（灭门）")
+    assert leaks("那一夜是灭门。")[0].startswith("叙述说出了读者尚不知道的 S-001（灭门）")  # no point of view to name
     assert leaks("大长老来了。", pov="林晚") == []
     ctx.public_words = frozenset({"灭门"})  # the book's public text says it: the massacre is known, not who did it
     assert leaks("林晚道：“当年是灭门。”") == []
