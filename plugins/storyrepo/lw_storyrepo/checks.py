@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator
 
 from lw_storyrepo import layout as L
-from lw_storyrepo.continuity import World, check_continuity, places_inside, stages_of
+from lw_storyrepo.continuity import DEAD, World, check_continuity, places_inside, stages_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
 from lw_storyrepo.kinship import gender_of, kin_forms, relations
@@ -66,6 +66,7 @@ class CheckContext:
     kin_words: frozenset[str] = frozenset()  # the relatives' words this draft's point of view adds to the names
     cast: frozenset[str] = frozenset()  # the draft's 在场 (canonical names); empty: the draft lists none
     public_words: frozenset[str] = frozenset()  # info-gap keywords the book's public text says (灭门 of a known massacre)
+    dead: frozenset[str] = frozenset()  # characters whose card's 状态 says dead (a contract line speaks of them, never asks them in)
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
     _known_forms: set[str] | None = None
@@ -121,7 +122,8 @@ class CheckContext:
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,
                    set(repo.ignored_names()), world, people=people, kin=kin_of(repo, texts),
                    kin_of_pov=relatives(texts, aliases),
-                   public_words=frozenset(k for _sid, _kn, _r, kws in secrets for k in kws if k in public))
+                   public_words=frozenset(k for _sid, _kn, _r, kws in secrets for k in kws if k in public),
+                   dead=dead_of(characters))
 
     @classmethod
     def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]],
@@ -130,7 +132,7 @@ class CheckContext:
         :func:`kin_of`), from cards already read: what settle needs, without the info gaps,
         style and world."""
         items = {str(v) for meta in characters.values() for v in as_list(meta.get("持有")) if len(str(v)) >= 2}
-        return cls(aliases, [], [], [], 0, set(aliases), items, kin=kin or {})
+        return cls(aliases, [], [], [], 0, set(aliases), items, kin=kin or {}, dead=dead_of(characters))
 
     def is_person(self, name: str) -> bool:
         """Whether a name found in the prose is a person's (not a place's or a thing's)."""
@@ -195,6 +197,11 @@ class CheckContext:
                        kin_words=frozenset(kin_words), cast=cast,
                        _names_re=None, _terms_re=None,
                        _known_forms=self.known_forms() | with_address_forms(set(extra)))
+
+
+def dead_of(characters: dict[str, dict[str, Any]]) -> frozenset[str]:
+    """The characters whose card's 状态 says they are dead (已死, 陨落 …)."""
+    return frozenset(n for n, meta in characters.items() if str(meta.get("状态") or "").startswith(DEAD))
 
 
 def card_texts(repo: StoryRepo) -> dict[str, str]:
@@ -371,11 +378,14 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 terms.append(name)
         for term in dict.fromkeys(terms):
             checked = True
+            if ctx is not None and ctx.aliases.get(term, term) in ctx.dead and not APPEAR.search(text):
+                continue  # 裴延死那夜, 裴延案的狱簿: a line names the dead for what was theirs, it cannot ask them in
             variants = ctx.variants(term) if ctx is not None else {term} | set(address_forms(term))
             if me is not None and (ctx.aliases.get(term, term) if ctx is not None else term) == me:
                 variants.add("我")  # a draft told by 叶秋 names him 我
             if not any(present(v, body) for v in variants) and not described(term, body, THING_HEADS) \
-                    and not _looks_like(term, body):
+                    and not _looks_like(term, body) and not (ctx is not None and (_by_kind(ctx, term, body) or _shaped(ctx, term, body))) \
+                    and not (ctx is not None and _inner_place(ctx, term, body)):
                 out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
         if any(word in text for word in REVIEW_WORDS) or not checked:
             out.append(Finding("合同", INFO, f"合同「{text}」脚本判断不了，交评审确认", line_no))
@@ -392,6 +402,31 @@ _PLAIN_STEM = frozenset("纹阶品级色之的小大上下中")
 """Characters of a thing's name that say nothing of how it looks (龙纹玉佩: 龙 does, 纹 does not)."""
 
 
+APPEAR = re.compile(r"出场|登场|现身|露面|出现|回来|归来|复活")
+"""What a contract line says to ask a character into the chapter (a dead one included: a flashback)."""
+_MEASURE = "把枚块柄支只张面颗根串条件"
+
+
+def _by_kind(ctx: CheckContext, term: str, body: str) -> bool:
+    """A held thing the prose calls by its kind alone (这尺子, 一把尺 for 乌木尺): the only thing
+    of that kind the book knows, and its name longer than the kind."""
+    head = term[-1:]
+    if term not in ctx.items or len(term) < 3 or not head:
+        return False
+    if any(other != term and other.endswith(head) for other in ctx.items):
+        return False
+    return re.search(rf"{re.escape(head)}子|[{_MEASURE}]{re.escape(head)}", body) is not None
+
+
+def _inner_place(ctx: CheckContext, term: str, body: str) -> bool:
+    """A place the contract names with its district (西市济春堂) and the prose by its own name
+    (济春堂): another known place ends the term, and the prose names it."""
+    places = ctx.world.places if ctx.world is not None else set()
+    if term not in places:
+        return False
+    return any(p != term and len(p) >= 2 and term.endswith(p) and present(p, body) for p in places)
+
+
 def _looks_like(term: str, body: str) -> bool:
     """A thing the prose shows by its looks, in one sentence: its kind and a telling character of
     the rest of its name (一块玉佩，玉佩上盘着一条龙 is 龙纹玉佩). The kind is one of
@@ -402,6 +437,20 @@ def _looks_like(term: str, body: str) -> bool:
         telling = [c for c in term[: -len(head)] if c not in _PLAIN_STEM][:1]  # 雷击木剑: 雷, not the 木 of 桃木剑
         if telling and any(head in m.group() and telling[0] in m.group() for m in SENTENCE.finditer(body)):
             return True
+    return False
+
+
+def _shaped(ctx: CheckContext, term: str, body: str) -> bool:
+    """A thing shown by its shape and stuff under another kind's word: 鱼形的小铜片 is 铜鱼符 —
+    every telling character of its name, close together in one sentence, with 形/状/样."""
+    if term not in ctx.items and (ctx.world is None or term not in ctx.world.items):
+        return False
+    stem = [c for c in term[:-1] if c not in _PLAIN_STEM]
+    if len(stem) >= 2 and all(c in body for c in stem):
+        for m in SENTENCE.finditer(body):
+            at = [m.group().find(c) for c in stem]
+            if min(at) >= 0 and max(at) - min(at) <= 6 and re.search("[形状样]", m.group()[min(at):max(at) + 1]):
+                return True
     return False
 
 
