@@ -555,6 +555,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
     (心想、心里清楚、知道、想起…), and the narration's own sentences."""
     names = ctx.names_re()
     subject: str | None = None
+    beat: str | None = None  # who acts last in the narration before a lone quote (:func:`_beat`)
     turns: list[str] = []  # who spoke, in order, in the current exchange
     mentioned: Iterable[str] = ()  # the people the recent narration paragraphs named, latest first
     narration: list[str] = []  # the narration paragraphs so far
@@ -575,7 +576,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         for m in quotes:
             speaker = _attributed(ctx, names, line, m) if names else None
             if speaker is None and alone and not _unnamed_clause(outside[:m.start()]):
-                speaker = _lone_speaker(turns, subject, mentioned, after_narration)
+                speaker = _lone_speaker(turns, beat, mentioned, after_narration)
                 if speaker and ctx.cast and ctx.aliases.get(speaker, speaker) not in ctx.cast:
                     speaker = None  # turn-taking picks among the scene's cast when the draft lists it
             if speaker:
@@ -622,14 +623,28 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         for sm in SENTENCE.finditer(rest_of_line):
             if sm.group().strip(" ，,：:。！？"):
                 yield Voice(None, sm.group(), i, sm.start() + 1)
-        if first:
+        if first or not quotes:
+            beat = _beat(ctx, names, outside, first) if first else None
+        if first and not re.search(r"[他她]", outside[:first.start()]):
             subject = ctx.aliases.get(first.group(), first.group())
+        elif first:
+            pass  # 他在后院站了一会儿，想起了杜衡: the pronoun carries the subject on; 杜衡 is what he thinks of
         elif not quotes:
             subject = None  # a paragraph naming nobody: its actor is no one the book knows
         after_narration = not quotes
         if after_narration and names:
             narration.append(line)
             mentioned = _Mentioned(ctx, names, narration)
+
+
+def _beat(ctx: CheckContext, names: re.Pattern[str], outside: str, first: re.Match[str]) -> str:
+    """Who acts last in a paragraph: the last person leading a clause (正要走，阿萝却拉住他的袖子),
+    else the first person it names (他听见阿娘压低的声音)."""
+    lead = [n.group() for n in re.finditer(r"(?:^|[，,。；;！？：:])\s*(" + names.pattern + r")", outside)]
+    lead = [n.strip("，,。；;！？：: ") for n in lead]
+    lead = [n for n in lead if ctx.is_person(n) and n not in ctx.kin_words]
+    who = lead[-1] if lead else first.group()
+    return ctx.aliases.get(who, who)
 
 
 def _referent(ctx: CheckContext, names: re.Pattern[str], before: str, subject: str | None, pronoun: str) -> str | None:
@@ -682,7 +697,8 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
                                            voice.words.strip()[:40]))
                     continue
                 if (pov is None or (pov not in knowers and pov not in learned.get(sid, ()))) and hit and gives_away(kws, hit):
-                    out.append(Finding("泄密", ERROR, f"叙述说出了读者尚不知道的 {sid}（{'、'.join(hit)}）；有意揭晓就在设定变更写"
+                    told = f"叙述（视角 {pov}）" if pov else "叙述"  # the point of view's knowledge is what narration gives
+                    out.append(Finding("泄密", ERROR, f"{told}说出了读者尚不知道的 {sid}（{'、'.join(hit)}）；有意揭晓就在设定变更写"
                                        f"「{sid}.读者已知=是」", lineno, voice.column, voice.words.strip()[:40]))
                 continue
             if who in knowers or who in learned.get(sid, ()):

@@ -73,6 +73,12 @@ BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|
 AROUND = re.compile(r"以[东南西北]|[东南西北][边面方侧]|附近|之外|外面|对面|旁边|隔壁|[\d一二两三四五六七八九十百千]+(?:里|公里|米)")
 """What follows a place to say another lies beside it, not in it."""
 INSIDE = re.compile(r"^(?P<a>[\u4e00-\u9fff]{2,8}?)(?:坐落在|坐落于|位于|地处|就在|在)(?P<b>[\u4e00-\u9fff]{2,8})")
+ARRIVE = re.compile(r"下了?马|下了?车|下了?轿|落了?脚|推门|掀帘|叩门|敲门|进门")
+"""An arrival told in the clause that places someone (裴照微在济春堂门口下了马): the place is reached."""
+LOST = ("失踪", "下落不明")
+"""States whose card's 位置 is where the character was last seen, not where they are: no place contradicts it."""
+LIKE = re.compile(r"(?:和|跟|与|同|像|如)$")
+"""What puts a thing in a comparison (和乌木尺背面一样): it is named, not used."""
 MOVE_VERBS = ("来到", "到了", "回到", "赶到", "赶回", "抵达", "进了", "走进", "踏入", "前往", "去了", "飞往", "奔向", "返回", "进入")
 _NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _PHASE = {"初期": 1, "前期": 1, "中期": 2, "后期": 3, "巅峰": 4, "大圆满": 5, "圆满": 4}
@@ -340,6 +346,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 card = world.cards.get(who)
                 if card is None or (who, item) in given or (who, item) in got:
                     continue
+                at = sentence.find(item, start)
+                if at > 0 and LIKE.search(sentence[:at]):
+                    continue  # 画着一排和乌木尺背面一样的刻痕: a comparison
                 held = [str(x) for x in as_list(card.get("持有"))]
                 if item in held:
                     continue
@@ -393,7 +402,11 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
-                if card is None or not card.get("位置"):
+                if card is None or not card.get("位置") or str(card.get("状态") or "").startswith(LOST):
+                    continue
+                tail = re.split(r"[，,。；;！？]", sentence[sentence.find(place, start) + len(place):])[0]
+                if ARRIVE.search(tail):  # 裴照微在济春堂门口下了马: his own clause tells the arrival
+                    reached.setdefault(who, set()).add(place)
                     continue
                 allowed = {str(card["位置"])} | moved.get(who, set()) | reached.get(who, set())
                 if any(place == a or place in a or a in place or a in world.inside.get(place, ())
