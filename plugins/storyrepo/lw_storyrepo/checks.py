@@ -389,6 +389,10 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
         if any(word in text for word in REVIEW_WORDS) or not checked:
             out.append(Finding("合同", INFO, f"合同「{text}」脚本判断不了，交评审确认", line_no))
+    lines = [str(raw) for raw in as_list(state.get("合同"))]
+    if lines and not any(w in line for line in lines for w in ("开启", "开新", "新开")):
+        for pid in sorted(moves["开启承诺"] - {p for line in lines for p in re.findall(r"\b(P-\d{3,})\b", line)}):
+            out.append(Finding("合同", ERROR, f"草稿开启了 {pid}，冻结的合同没有要开新承诺（要开就先改合同并写明缘由）", line_no))
     return out
 
 
@@ -498,7 +502,9 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Matc
     post = next((c for c in names.finditer(after) if person(c.group())), None)
     if post and re.match(r"^[，,。\s]*$", after[:post.start()]) and re.match(r"^[^。！？“]{0,8}?" + SAY, after[post.end():]):
         return post.group()
-    if m.start() <= 1:
+    # “…” alone with its one person, or after that person's own sentence (裴照微…额上还带着汗。“…”)
+    led = names.match(line) is not None and re.search(r"[。！？]\s*$", line[:m.start()]) is not None
+    if m.start() <= 1 or led:
         rest = QUOTE.sub(lambda q: " " * len(q.group()), line[:m.start()] + " " * (m.end() - m.start()) + line[m.end():])
         who = {ctx.aliases[n.group()] for n in names.finditer(rest) if person(n.group())}
         if len(who) == 1:
@@ -575,6 +581,9 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         alone = bool(quotes) and first is None
         for m in quotes:
             speaker = _attributed(ctx, names, line, m) if names else None
+            lead = re.match(r"\s*([他她])[^。！？“”]*[：:]\s*$", re.split(r"[。！？”」]", outside[:m.start()])[-1])
+            if speaker is None and lead and names:  # 他…借着炉火低声念出声：“…”
+                speaker = _referent(ctx, names, "", subject, lead.group(1))
             if speaker is None and alone and not _unnamed_clause(outside[:m.start()]):
                 speaker = _lone_speaker(turns, beat, mentioned, after_narration)
                 if speaker and ctx.cast and ctx.aliases.get(speaker, speaker) not in ctx.cast:

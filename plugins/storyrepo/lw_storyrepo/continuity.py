@@ -308,6 +308,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 he = next((k for k, c in enumerate(sentence[:r.start()]) if c in HE), None)
                 if who is None and he is not None:
                     who = _antecedent(names, lines, i, col + he, world, pov)
+                if who is None and "自己" in sentence[:r.start()]:
+                    who = pov  # 自己眼下不过是个府史: the point of view's own thought of himself
                 card = world.cards.get(who or "", {})
                 if not who or who in set_realm or not card.get("境界"):
                     continue
@@ -389,7 +391,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         fronted = re.compile(rf"^\s*(?:在)?({place_re})[^。！？“”，,\n]{{0,8}}?[，,]\s*({names.pattern}|{'|'.join(HE)})"
                              rf"(?:正|还|仍|便|就|已经|独自|一直)?[坐站躺跪蹲靠倚守等住]")
         for i, col, sentence in sentences:
-            if not any_place.search(sentence):
+            if not any_place.search(sentence) and not _SHORT.search(sentence):
                 continue
             for m in go.finditer(sentence):
                 reached.setdefault(aliases.get(m.group(1), m.group(1)), set()).add(m.group(2))
@@ -397,6 +399,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 continue
             found = [(m.start(), m.group(1), m.group(2)) for m in stay.finditer(sentence)]
             found += [(m.start(2), m.group(2), m.group(1)) for m in fronted.finditer(sentence)]
+            found += _short_place(names, sentence, lines[max(0, i - 2):i + 1], places)
             for start, who, place in found:
                 who = aliases.get(who, who)
                 if who in HE:
@@ -418,6 +421,21 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     return out
 
 
+_SHORT = re.compile(r"(?:端坐|高坐|坐在|站在|立在|坐于|坐|站|立)([\u4e00-\u9fff])(?:上|中|内|里|前)")
+
+
+def _short_place(names: re.Pattern[str], sentence: str, near: list[str], places: list[str]) -> list[tuple[int, str, str]]:
+    """Someone placed by a place's last character (韦少卿端坐堂上 after 被叫进了正堂): the known place
+    ending with it that this paragraph or the two before name — ``(position, person, place)``."""
+    out = []
+    for m in re.finditer(rf"({names.pattern})[^。！？“”，,\n]{{0,2}}?" + _SHORT.pattern, sentence):
+        head = m.group(m.lastindex or 0)
+        place = next((p for p in places if p.endswith(head) and len(p) >= 2 and any(p in t for t in near)), None)
+        if place is not None:
+            out.append((m.start(), m.group(1), place))
+    return out
+
+
 def _remote(lines: list[str], i: int) -> bool:
     """Whether the voice of line ``i`` comes from elsewhere: a call or a letter named in its
     paragraph or one of the :data:`CALL_SPAN` non-empty paragraphs before it."""
@@ -429,7 +447,7 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                  acts: re.Pattern[str]) -> list[tuple[int, str, str]]:
     """Things used in a clause that names nobody, by the person the sentence starts with:
     ``(position, person, item)``."""
-    first = names.match(sentence.lstrip())
+    first = names.match(sentence.lstrip()) or re.match(r"[他她]", sentence.lstrip())  # 他把…，拉开抽屉，取出少卿印
     if first is None:
         return []
     out: list[tuple[int, str, str]] = []
