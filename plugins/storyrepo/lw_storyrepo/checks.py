@@ -452,9 +452,10 @@ def _shaped(ctx: CheckContext, term: str, body: str) -> bool:
     stem = [c for c in term[:-1] if c not in _PLAIN_STEM]
     if len(stem) >= 2 and all(c in body for c in stem):
         for m in SENTENCE.finditer(body):
-            at = [m.group().find(c) for c in stem]
-            if min(at) >= 0 and max(at) - min(at) <= 6 and re.search("[形状样]", m.group()[min(at):max(at) + 1]):
-                return True
+            text = m.group()
+            for k, c in enumerate(text):  # a window of seven characters holding the whole stem (沈青's 青 is no 青铜)
+                if c in stem and all(x in text[k:k + 7] for x in stem) and re.search("[形状样]", text[k:k + 10]):
+                    return True
     return False
 
 
@@ -634,10 +635,10 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
                 yield Voice(None, sm.group(), i, sm.start() + 1)
         if first or not quotes:
             beat = _beat(ctx, names, outside, first) if first else None
-        if first and not re.search(r"[他她]", outside[:first.start()]):
+        if first and not re.search(r"[他她]", outside[:first.start()]) and outside[first.end():first.end() + 1] != "的":
             subject = ctx.aliases.get(first.group(), first.group())
         elif first:
-            pass  # 他在后院站了一会儿，想起了杜衡: the pronoun carries the subject on; 杜衡 is what he thinks of
+            pass  # 他…想起了杜衡, 纸条上是周铁牛的字: the subject carries on; 杜衡 is thought of, 周铁牛 owns
         elif not quotes:
             subject = None  # a paragraph naming nobody: its actor is no one the book knows
         after_narration = not quotes

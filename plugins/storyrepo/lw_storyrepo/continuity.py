@@ -463,6 +463,8 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                 if m.start() == 0 and re.search(r"[着起出下把了碎开]", act) and not NOT_USE.search(m.group(2)):
                     out.append((at, first.group(), m.group(3)))
         at += len(clause)
+    if first.group() in HE:  # the pronoun's own place, for the reader's antecedent of it
+        out = [(len(sentence) - len(sentence.lstrip()), who, item) for _at, who, item in out]
     return list({(who, item): (at, who, item) for at, who, item in reversed(out)}.values())[::-1]
 
 
@@ -482,6 +484,13 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
         if len(found) == 1:
             return found[0]
         fits = [f for f in found if world.gender.get(f) == pronoun]
+        said = [x.strip() for x in re.split(r"[。！？]", text) if x.strip()]
+        if said and said[-1][:1] in HE:
+            said.pop()  # the pronoun's own sentence (他把…，拉开抽屉，): the one before it says who
+        lead = names.match(said[-1]) if len(found) > 1 and said else None
+        if lead is not None and world.aliases.get(lead.group(), lead.group()) in found \
+                and world.gender.get(world.aliases.get(lead.group(), lead.group())) in (None, "", pronoun):
+            return world.aliases.get(lead.group(), lead.group())  # 沈青等不到周铁牛回来。他…: the last sentence's subject
         if found:
             return fits[0] if len(fits) == 1 else None
     return None
