@@ -487,9 +487,9 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
         said = [x.strip() for x in re.split(r"[。！？]", text) if x.strip()]
         if said and said[-1][:1] in HE:
             said.pop()  # the pronoun's own sentence (他把…，拉开抽屉，): the one before it says who
-        lead = names.match(said[-1]) if len(found) > 1 and said else None
+        lead = names.match(said[-1]) if len(fits) > 1 and said else None
         if lead is not None and world.aliases.get(lead.group(), lead.group()) in found \
-                and world.gender.get(world.aliases.get(lead.group(), lead.group())) in (None, "", pronoun):
+                and world.gender.get(world.aliases.get(lead.group(), lead.group())) == pronoun:
             return world.aliases.get(lead.group(), lead.group())  # 沈青等不到周铁牛回来。他…: the last sentence's subject
         if found:
             return fits[0] if len(fits) == 1 else None

@@ -240,6 +240,13 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # false alarms. Tuned on since (its README), so a development set now.
     ("连续性-盲评", FIVE, [], 0),
     ("连续性-开发二", {"连贯": 4, "合同": 2, "泄密": 7}, [], 0),  # first run: 1 false alarm (a video call)
+    # a Tang court case written blind; first runs 2/5, 4/5, 0/10 and 14 (stop 36), 2/5, 4/5, 2/10 and
+    # 18 (stop 37's first round); tuned on since. Missed: two paraphrases of a secret with none of its
+    # keywords; the false alarm: 洛阳 called 东都 (no card or roster says they are one city).
+    ("连续性-盲评三", {"连贯": 5, "合同": 5, "泄密": 10}, [("泄密-换说.md", "崔令仪"), ("泄密-两句.md", "崔令仪")], 1),
+    # two drafts a class for the rules added on 连续性-盲评三 (its README: first run 5/6, 2/2, 7/8, 4);
+    # its two false alarms are true findings of the writer's slips, labels left as committed
+    ("连续性-开发四", {"连贯": 6, "合同": 2, "泄密": 8}, [], 2),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
@@ -285,7 +292,7 @@ def test_one_keyword_that_names_nothing_gives_a_secret_away() -> None:
     leaks = lambda text, pov=None: [f.message for f in leak_and_waste(ctx, text.split("\n"), 1, pov=pov)]
     assert leaks("林晚道：“当年是灭门。”") == ["林晚 不是 S-001 的知情人，却说出/想到了「灭门」"]
     assert leaks("林晚道：“大长老来了。”") == []
-    assert leaks("林晚不知道，那一夜是灭门。", pov="林晚")[0].startswith("叙述说出了读者尚不知道的 S-001（灭门）")
+    assert leaks("林晚不知道，那一夜是灭门。", pov="林晚")[0].startswith("叙述（视角 林晚）说出了读者尚不知道的 S-001（灭门）")
     assert leaks("大长老来了。", pov="林晚") == []
     ctx.public_words = frozenset({"灭门"})  # the book's public text says it: the massacre is known, not who did it
     assert leaks("林晚道：“当年是灭门。”") == []
