@@ -371,7 +371,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         state = str(card.get("状态") or "")
         if who not in revived and any(state.startswith(d) for d in DEAD + GONE) and not NOT_NOW.search(line):
             seen.add((who, voice.line))
-            out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
+            out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
+                               f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
                                first_line + voice.line, voice.column, line.strip()[:60]))
         elif present and who not in present and not _remote(lines, voice.line) and not NOT_NOW.search(line):
             seen.add((who, voice.line))

@@ -117,3 +117,12 @@ def test_a_narration_leak_names_the_point_of_view_it_is_told_from() -> None:
     ctx = context({"视角": "林晚"})
     found = leak_and_waste(ctx, ["她并不知道，密道就在暗格后面。"], 1, pov="林晚")
     assert [f.message.startswith("叙述（视角 林晚）说出了读者尚不知道的 S-001（") for f in found] == [True]
+
+
+def test_a_leak_by_a_guessed_speaker_is_a_warning_and_by_a_named_one_an_error() -> None:
+    """An error sends the draft back with no appeal; a speaker found by turn-taking or a pronoun is
+    a reading, so what hangs on it is shown to the author and the lenses instead."""
+    ctx = context({"在场": ["林晚", "陆川"]})
+    severity = lambda text: [f.severity for f in leak_and_waste(ctx, text.split("\n"), 1)]
+    assert severity("林晚道：“密道就在暗格后面。”") == [ERROR]
+    assert severity("林晚收好药方，正要走，陆川却拉住她的袖子。\n“密道就在暗格后面。”") == ["warn"]
