@@ -25,7 +25,11 @@ past (那时, 小时候, 当年 …) is not held to the card's 境界 either. A 
 when someone is said to be it (不过是个学徒), compared by stage only. 他/她 stands for the one
 character with a card named before it in its paragraph (else the paragraph before), or the one
 of its gender (:attr:`World.gender`) — never a guess between two; a relative's word (娘亲) is
-never the antecedent. Places nest as 世界观.md's clauses say (:func:`places_inside`).
+never the antecedent. Places nest as 世界观.md's clauses say (:func:`places_inside`). A missing character (失踪) has
+no certain place; an arrival in the placing clause (在济春堂门口下了马) is a move; 坐在阁中 is the
+known place ending in 阁 named nearby; 自己 is the point of view; a thing in a comparison
+(和乌木尺一样) is not used. A voice whose speaker was guessed (turn-taking, a pronoun) makes a
+warning, not an error.
 
 Realms are ranked by the stages of 世界观.md's 「力量体系」 section (one stage a line or a list
 separated by ＜ > → 、), else the usual cultivation ladder; levels by 一…十 with 层/重/阶/品/级,
