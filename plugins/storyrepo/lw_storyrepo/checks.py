@@ -636,7 +636,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
             if sm.group().strip(" ，,：:。！？"):
                 yield Voice(None, sm.group(), i, sm.start() + 1)
         if first or not quotes:
-            beat = _beat(ctx, names, outside, first) if first else None
+            beat = _beat(ctx, names, outside, first) if first and names else None
         if first and not re.search(r"[他她]", outside[:first.start()]) and outside[first.end():first.end() + 1] != "的":
             subject = ctx.aliases.get(first.group(), first.group())
         elif first:
