@@ -37,7 +37,7 @@ def continuity(body: str, meta: dict | None = None, gender: dict[str, str] | Non
 
 def contract(lines: list[str], body: str, meta: dict | None = None) -> list[str]:
     draft = Draft("A", meta or {"推进承诺": ["P-001"]}, body, 5)
-    return [f.message for f in contract_findings({"合同": lines}, draft, context(meta)) if f.severity == ERROR]
+    return [f.message for f in contract_findings({"合同": lines}, draft, context(meta)) if f.severity in (ERROR, "warn")]
 
 
 def said(text: str, meta: dict | None = None) -> list[tuple[str, str]]:
@@ -98,7 +98,9 @@ def test_a_place_by_its_own_name_without_its_district() -> None:
 def test_a_promise_opened_against_a_frozen_contract() -> None:
     meta = {"推进承诺": ["P-001"], "开启承诺": ["P-003"]}
     assert contract(["P-001 推进：林晚找到药方"], "林晚找到药方。", meta) == [
-        "草稿开启了 P-003，冻结的合同没有要开新承诺（要开就先改合同并写明缘由）"]
+        "草稿开启了 P-003，冻结的合同没有要开新承诺（有意就先改合同并写明缘由）"]
+    draft = Draft("A", meta, "林晚找到药方。", 5)
+    assert [f.severity for f in contract_findings({"合同": ["P-001 推进：林晚找到药方"]}, draft, context(meta))] == ["warn"]
     assert contract(["P-001 推进：林晚找到药方", "开启一个新伏笔"], "林晚找到药方。", meta) == []
 
 
