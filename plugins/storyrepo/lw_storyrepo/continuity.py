@@ -29,7 +29,11 @@ when someone is said to be it (不过是个学徒), compared by stage only. 他/
 character with a card named before it in its paragraph (else the paragraph before, past blank
 lines; a name said inside a quote is the one spoken to, never the antecedent), or the one
 of its gender (:attr:`World.gender`) — never a guess between two; a relative's word (娘亲) is
-never the antecedent. Places nest as 世界观.md's clauses say (:func:`places_inside`).
+never the antecedent. Places nest as 世界观.md's clauses say (:func:`places_inside`). A missing character (失踪) has
+no certain place; an arrival in the placing clause (在济春堂门口下了马) is a move; 坐在阁中 is the
+known place ending in 阁 named nearby; 自己 is the point of view; a thing in a comparison
+(和乌木尺一样) is not used. A voice whose speaker was guessed (turn-taking, a pronoun) makes a
+warning, not an error.
 
 Realms are ranked by the stages of 世界观.md's 「力量体系」 section (one stage a line or a list
 separated by ＜ > → 、), else the usual cultivation ladder; levels by 一…十 with 层/重/阶/品/级,
@@ -82,6 +86,12 @@ BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|
 AROUND = re.compile(r"以[东南西北]|[东南西北][边面方侧]|附近|之外|外面|对面|旁边|隔壁|[\d一二两三四五六七八九十百千]+(?:里|公里|米)")
 """What follows a place to say another lies beside it, not in it."""
 INSIDE = re.compile(r"^(?P<a>[\u4e00-\u9fff]{2,8}?)(?:坐落在|坐落于|位于|地处|就在|在)(?P<b>[\u4e00-\u9fff]{2,8})")
+ARRIVE = re.compile(r"下了?马|下了?车|下了?轿|落了?脚|推门|掀帘|叩门|敲门|进门")
+"""An arrival told in the clause that places someone (裴照微在济春堂门口下了马): the place is reached."""
+LOST = ("失踪", "下落不明")
+"""States whose card's 位置 is where the character was last seen, not where they are: no place contradicts it."""
+LIKE = re.compile(r"(?:和|跟|与|同|像|如)$")
+"""What puts a thing in a comparison (和乌木尺背面一样): it is named, not used."""
 MOVE_VERBS = ("来到", "到了", "回到", "赶到", "赶回", "抵达", "进了", "走进", "踏入", "前往", "去了", "飞往", "奔向", "返回", "进入")
 _NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _PHASE = {"初期": 1, "前期": 1, "中期": 2, "后期": 3, "巅峰": 4, "大圆满": 5, "圆满": 4}
@@ -312,6 +322,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 he = next((k for k, c in enumerate(sentence[:r.start()]) if c in HE), None)
                 if who is None and he is not None:
                     who = _antecedent(names, lines, i, col + he, world, pov)
+                if who is None and "自己" in sentence[:r.start()]:
+                    who = pov  # 自己眼下不过是个府史: the point of view's own thought of himself
                 card = world.cards.get(who or "", {})
                 if not who or who in set_realm or not card.get("境界"):
                     continue
@@ -350,6 +362,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 card = world.cards.get(who)
                 if card is None or (who, item) in given or (who, item) in got:
                     continue
+                at = sentence.find(item, start)
+                if at > 0 and LIKE.search(sentence[:at]):
+                    continue  # 画着一排和乌木尺背面一样的刻痕: a comparison
                 held = [str(x) for x in as_list(card.get("持有"))]
                 if item in held:
                     continue
@@ -370,7 +385,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         state = str(card.get("状态") or "")
         if who not in revived and any(state.startswith(d) for d in DEAD + GONE) and not NOT_NOW.search(line):
             seen.add((who, voice.line))
-            out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
+            out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
+                               f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
                                first_line + voice.line, voice.column, line.strip()[:60]))
         elif present and who not in present and not _remote(lines, voice.line) and not NOT_NOW.search(line):
             seen.add((who, voice.line))
@@ -390,7 +406,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         fronted = re.compile(rf"^\s*(?:在)?({place_re})[^。！？“”，,\n]{{0,8}}?[，,]\s*({names.pattern}|{'|'.join(HE)})"
                              rf"(?:正|还|仍|便|就|已经|独自|一直)?[坐站躺跪蹲靠倚守等住]")
         for i, col, sentence in sentences:
-            if not any_place.search(sentence):
+            if not any_place.search(sentence) and not _SHORT.search(sentence):
                 continue
             for m in go.finditer(sentence):
                 reached.setdefault(aliases.get(m.group(1), m.group(1)), set()).add(m.group(2))
@@ -398,13 +414,18 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 continue
             found = [(m.start(), m.group(1), m.group(2)) for m in stay.finditer(sentence)]
             found += [(m.start(2), m.group(2), m.group(1)) for m in fronted.finditer(sentence)]
+            found += _short_place(names, sentence, lines[max(0, i - 2):i + 1], places)
             for start, who, place in found:
                 who = aliases.get(who, who)
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
-                if card is None or not card.get("位置") or who == pov:
-                    continue  # the narration follows its point of view: where it is is the scene itself
+                if card is None or not card.get("位置") or who == pov or str(card.get("状态") or "").startswith(LOST):
+                    continue  # the narration follows its point of view: where it is is the scene itself; the missing have no certain place
+                tail = re.split(r"[，,。；;！？]", sentence[sentence.find(place, start) + len(place):])[0]
+                if ARRIVE.search(tail):  # 裴照微在济春堂门口下了马: his own clause tells the arrival
+                    reached.setdefault(who, set()).add(place)
+                    continue
                 allowed = {str(card["位置"])} | moved.get(who, set()) | reached.get(who, set())
                 if any(place == a or place in a or a in place or a in world.inside.get(place, ())
                        or place in world.inside.get(a, ()) for a in allowed):
@@ -412,6 +433,21 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 out.append(Finding("连贯", WARN, f"{who} 在「{card['位置']}」（角色卡·位置），本章没有写他到「{place}」去"
                                    f"（设定变更 {who}.位置={place}，或正文写明来到{place}）", first_line + i, col,
                                    sentence.strip()[:60]))
+    return out
+
+
+_SHORT = re.compile(r"(?:端坐|高坐|坐在|站在|立在|坐于|坐|站|立)([\u4e00-\u9fff])(?:上|中|内|里|前)")
+
+
+def _short_place(names: re.Pattern[str], sentence: str, near: list[str], places: list[str]) -> list[tuple[int, str, str]]:
+    """Someone placed by a place's last character (韦少卿端坐堂上 after 被叫进了正堂): the known place
+    ending with it that this paragraph or the two before name — ``(position, person, place)``."""
+    out = []
+    for m in re.finditer(rf"({names.pattern})[^。！？“”，,\n]{{0,2}}?" + _SHORT.pattern, sentence):
+        head = m.group(m.lastindex or 0)
+        place = next((p for p in places if p.endswith(head) and len(p) >= 2 and any(p in t for t in near)), None)
+        if place is not None:
+            out.append((m.start(), m.group(1), place))
     return out
 
 
@@ -426,7 +462,7 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                  acts: re.Pattern[str]) -> list[tuple[int, str, str]]:
     """Things used in a clause that names nobody, by the person the sentence starts with:
     ``(position, person, item)``."""
-    first = names.match(sentence.lstrip())
+    first = names.match(sentence.lstrip()) or re.match(r"[他她]", sentence.lstrip())  # 他把…，拉开抽屉，取出少卿印
     if first is None:
         return []
     out: list[tuple[int, str, str]] = []
@@ -442,6 +478,8 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                 if m.start() == 0 and re.search(r"[着起出下把了碎开]", act) and not NOT_USE.search(m.group(2)):
                     out.append((at, first.group(), m.group(3)))
         at += len(clause)
+    if first.group() in HE:  # the pronoun's own place, for the reader's antecedent of it
+        out = [(len(sentence) - len(sentence.lstrip()), who, item) for _at, who, item in out]
     return list({(who, item): (at, who, item) for at, who, item in reversed(out)}.values())[::-1]
 
 
@@ -463,6 +501,13 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
         if len(found) == 1:
             return found[0]
         fits = [f for f in found if world.gender.get(f) == pronoun]
+        said = [x.strip() for x in re.split(r"[。！？]", text) if x.strip()]
+        if said and said[-1][:1] in HE:
+            said.pop()  # the pronoun's own sentence (他把…，拉开抽屉，): the one before it says who
+        lead = names.match(said[-1]) if len(fits) > 1 and said else None
+        if lead is not None and world.aliases.get(lead.group(), lead.group()) in found \
+                and world.gender.get(world.aliases.get(lead.group(), lead.group())) == pronoun:
+            return world.aliases.get(lead.group(), lead.group())  # 沈青等不到周铁牛回来。他…: the last sentence's subject
         if found:
             return fits[0] if len(fits) == 1 else None
     return None
