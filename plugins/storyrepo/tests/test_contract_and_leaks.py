@@ -382,3 +382,18 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
     assert errors(["银壳怀表在太阳底下一晃"], "银壳，表链是新换的，在太阳底下晃了一下眼。", ctx=ctx) == []
     assert errors(["镀金钢笔滚到地上"], "一支笔滚到脚边，笔帽上的镀金掉了一块。", ctx=ctx) == []
     assert errors(["银壳怀表在太阳底下一晃"], "表情僵了一下。", ctx=ctx) != []
+
+
+def test_the_blind_set_is_held_to_its_first_run_without_showing_it() -> None:
+    """连续性-盲评四 (a Song tea house, written blind) is an evaluation set: nobody tunes on it, so only
+    its counts are held (its first run, in its README) and no finding of it reaches a failure report."""
+    from pathlib import Path
+
+    from lw_storyrepo.checkscore import score
+
+    result = score(Path(__file__).parent / "corpus" / "连续性-盲评四")
+    caught, planted, alarms = dict(result.caught), dict(result.planted), len(result.false_alarms)
+    del result  # nothing of the blind set's answers reaches a failure report
+    assert planted == {"连贯": 5, "合同": 5, "泄密": 10}
+    assert caught.get("连贯", 0) >= 2 and caught.get("合同", 0) >= 5 and caught.get("泄密", 0) >= 8, "below the first run"
+    assert alarms <= 6, "more false alarms than the first run"
