@@ -20,7 +20,7 @@ from lw_storyrepo.dialect import quick_meta
 from lw_storyrepo.repair import check_document, fix_document
 from lw_storyrepo.notices import file_named, note
 from lw_storyrepo.repo import StoryRepo, as_list, new_doc
-from lw_storyrepo.separation import Context, record_render
+from lw_storyrepo.separation import Context, check_render, record_render
 from lw_storyrepo.volumes import check_deadline
 from lw_storyrepo.workspace import LENSES, drop_reviews, load_state, remove, require_state, save_state, write
 
@@ -66,12 +66,24 @@ def draft_labels(repo: StoryRepo) -> list[str]:
     return sorted(m.group(1) for name in names if (m := _DRAFT_NAME.fullmatch(name)))
 
 
+DRAFT_MAX_CHARS = 60_000
+"""The longest draft taken: a chapter is a few thousand characters; far past this the checks'
+time would be the draft's to set, not the author's."""
+
+
+def check_size(text: str, rel: str) -> None:
+    if len(text) > DRAFT_MAX_CHARS:
+        raise LwError(f"草稿有 {len(text)} 个字符，超过一章草稿的上限 {DRAFT_MAX_CHARS}", file=rel,
+                      expected="一章的正文；太长就拆成几章")
+
+
 def read_draft(repo: StoryRepo, label: str, *, original: bool = False) -> Draft:
     rel = L.draft_file(check_label(label), original=original)
     path = repo.p(rel)
     if not path.is_file():
         raise LwError(f"找不到草稿 {label}", file=rel)
     text = repo.text(path)
+    check_size(text, rel)
     check_document(text, rel)
     meta, body = quick_meta(text, rel)
     body_line = text[: len(text) - len(body)].count("\n") + 1
@@ -87,6 +99,8 @@ def submit_draft(repo: StoryRepo, label: str, text: str, context: Context | None
     """
     state = require_state(repo, "packed", "drafted", "checked", "reviewed")
     check_label(label)
+    check_size(text, L.draft_file(label))
+    check_render(repo, state, label, context)
     check_document(text, L.draft_file(label))  # a broken front matter is a repair card, not a draft
     text = fix_document(text, L.draft_file(label))  # full-width colons and commas, fixed and said
     if state.get("选稿") == label:

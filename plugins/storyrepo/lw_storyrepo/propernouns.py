@@ -48,6 +48,7 @@ are evaluation sets, of which only the figures are ever printed).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -893,16 +894,38 @@ def _verse(line: str) -> bool:
         and all(CJK.fullmatch(c) for c in clauses)
 
 
-def _always_inside(text: str, name: str, found: set[str]) -> bool:
-    """Whether every occurrence of ``name`` starts inside another name found in the draft (江里
-    of 澜江里) or ends inside one (吾友+庄 of 庄湜): the segmenter's fragment, not a name of its own."""
-    spans: list[tuple[int, int]] = []
-    for other in found:
-        if other != name and len(other) >= 2:
-            spans.extend((m.start(), m.end()) for m in re.finditer(re.escape(other), text))
+def _fragments(text: str, names: Iterable[str], found: set[str]) -> set[str]:
+    """The ``names`` every occurrence of which starts inside another name found in the draft (江里
+    of 澜江里) or ends inside one (吾友+庄 of 庄湜): the segmenter's fragments, not names of their own.
+    Each name's occurrences are found once; a point is inside another's span when the farthest end
+    among the spans that start before it, counting only other names, lies past it (prefix maxima
+    kept for the best two owners), so the cost grows with the occurrences, not their square."""
+    where = {n: [(m.start(), m.end()) for m in re.finditer(re.escape(n), text)] for n in set(names) | found if n}
+    spans = sorted((a, b, n) for n in found if len(n) >= 2 for a, b in where.get(n, ()))
     if not spans:
-        return False
-    return all(any(a < m.start() < b or a < m.end() < b for a, b in spans) for m in re.finditer(re.escape(name), text))
+        return set()
+    starts = [a for a, _b, _n in spans]
+    best: list[tuple[int, str, int]] = []  # after each span: farthest end, its owner, farthest end of any other owner
+    top, owner, second = -1, "", -1
+    for _a, b, n in spans:
+        if n == owner:
+            top = max(top, b)
+        elif b > top:
+            top, owner, second = b, n, top
+        else:
+            second = max(second, b)
+        best.append((top, owner, second))
+
+    def inside(point: int, name: str) -> bool:
+        i = bisect_left(starts, point)  # the spans starting strictly before the point
+        if i == 0:
+            return False
+        top, owner, second = best[i - 1]
+        return (top if owner != name else second) > point
+
+    # a name not said as such (none of its occurrences) counts as inside, as it always has
+    return {name for name in names
+            if any(n != name for _a, _b, n in spans) and all(inside(a, name) or inside(b, name) for a, b in where[name])}
 
 
 def with_address_forms(names: Iterable[str]) -> set[str]:
@@ -1044,7 +1067,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             out.append(Noun(c.name, c.kind, c.first[0] + 1, counts[c.name]))
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
     whole = {n.name for n in out}
-    out = [n for n in out if not _always_inside(text, n.name, whole) and not _described(lex, n, whole)]
+    fragments = _fragments(text, whole, whole)
+    out = [n for n in out if n.name not in fragments and not _described(lex, n, whole)]
     verse = [line for line in lines if _verse(line)]
     if verse:  # a poem's lines (a chapter's opening verse): its words are images, not people or places
         prose_text = "\n".join(line for line in lines if not _verse(line))

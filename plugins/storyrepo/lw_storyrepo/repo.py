@@ -76,7 +76,7 @@ class StoryRepo:
         self.root = Path(root).resolve()
         self._prefix = str(self.root) + os.sep
         self._chapters: tuple[int, list[tuple[int, str]]] | None = None
-        self._cards: dict[str, tuple[tuple[int, int, int], str, dict[str, Any] | None]] = {}
+        self._cards: dict[str, tuple[tuple[int, int, int, int], str, dict[str, Any] | None]] = {}
         """Character card file name -> (stat key, text, front matter): :meth:`cards`."""
 
     # -- discovery -------------------------------------------------------------------------
@@ -123,11 +123,11 @@ class StoryRepo:
             return self._card(rel, name, real)[1]
         return read_text(real, rel)
 
-    def _card(self, rel: str, name: str, path: Path) -> tuple[tuple[int, int, int], str, dict[str, Any] | None]:
+    def _card(self, rel: str, name: str, path: Path) -> tuple[tuple[int, int, int, int], str, dict[str, Any] | None]:
         """One card's text through the :meth:`cards` cache (read when new or changed; its
         front matter parsed only when :meth:`cards` asks: a broken card still reads as text)."""
         st = os.stat(path)
-        key = (st.st_ino, st.st_size, st.st_mtime_ns)
+        key = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)  # ctime: os.utime cannot set it back
         hit = self._cards.get(name)
         if hit is None or hit[0] != key:
             hit = self._cards[name] = (key, read_text(path, rel), None)
@@ -321,7 +321,7 @@ class StoryRepo:
             if not entry.name.endswith(".md") or not entry.is_file(follow_symlinks=False):
                 continue
             st = entry.stat(follow_symlinks=False)
-            key = (st.st_ino, st.st_size, st.st_mtime_ns)
+            key = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)  # ctime: os.utime cannot set it back
             hit = cache.get(entry.name)
             rel = f"{L.角色}/{entry.name}"
             if hit is None or hit[0] != key:

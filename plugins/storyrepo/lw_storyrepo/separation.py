@@ -19,7 +19,8 @@ What is recorded, in the transaction state (``工作区/事务.yaml``, flat ``�
 included: that conversation has seen the chapter being written); ``评审上下文``, the context of
 each lens review of the chosen draft (dropped with the reviews). :func:`check_review` refuses a
 lens review from a context that rendered a draft of the chapter, or that already gave another
-lens's review, with a located :class:`LwError` naming what to do. Contexts are stored as
+lens's review, and :func:`check_render` a draft from a context that reviewed this chapter (the
+same clash the other way round), each with a located :class:`LwError` naming what to do. Contexts are stored as
 digests (``room:<12 hex>``, ``host:<12 hex>``): no server path or host id reaches the book.
 """
 
@@ -56,7 +57,9 @@ class Context:
         if text == AUTHOR or ":" not in text:
             return None
         conversation, _, turn = text.partition("#")
-        return cls(conversation, int(turn) if turn.isdigit() else None)
+        # a hand-edited state may hold any digits (²) or thousands of them: only a plain turn number counts
+        number = int(turn) if turn.isascii() and turn.isdigit() and len(turn) <= 18 else None
+        return cls(conversation, number)
 
     def describe(self) -> str:
         kind, _, digest = self.conversation.partition(":")
@@ -100,6 +103,20 @@ def _pairs(state: dict[str, Any], key: str) -> list[tuple[str, str]]:
 
 def _put(state: dict[str, Any], key: str, pairs: list[tuple[str, str]]) -> None:
     state[key] = [f"{label}={value}" for label, value in pairs] or None
+
+
+def check_render(repo: StoryRepo, state: dict[str, Any], label: str, context: Context | None) -> None:
+    """Refuse a draft written in a conversation that already reviewed this chapter: that
+    conversation would then be both a lens and a writer (reviewing first, drafting second)."""
+    if context is None:
+        return
+    for lens, value in _pairs(state, REVIEWED):
+        seen = Context.load(value)
+        if seen is not None and seen.conversation == context.conversation:
+            raise LwError(
+                f"写评分离：草稿 {label} 来自给出{lens}镜头评审的同一对话（{seen.describe()}），评审的上下文不能再写草稿",
+                file=L.事务, line=_where(repo, f"{lens}={value}"), code="separation",
+                expected="在另一个对话里写草稿（或宿主的新上下文），再提交 story_submit_draft 或 lw story draft")
 
 
 def record_render(state: dict[str, Any], label: str, context: Context | None) -> None:

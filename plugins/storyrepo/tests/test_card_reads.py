@@ -63,3 +63,25 @@ def test_a_card_changed_on_disk_is_read_again(book: StoryRepo) -> None:
     assert book.characters()["林晚"]["境界"] == "金丹初期"  # the caller's copy, never the cache
     path.unlink()
     assert "林晚" not in book.characters() and "林晚" not in book.aliases()
+
+
+def test_a_card_rewritten_with_its_size_and_mtime_kept_is_read_again(book: StoryRepo) -> None:
+    """The cache key holds the change time too: ``os.utime`` can put a modification time back,
+    never the change time, so an edit of the same size is still seen by the same StoryRepo."""
+    import os
+
+    card = book.p(f"{L.角色}/林晚.md")
+    before = book.characters()["林晚"]["位置"]
+    text = card.read_text(encoding="utf-8")
+    assert before in text
+    other = "天剑门" if before != "天剑门" else "青云宗"
+    assert len(other.encode()) == len(before.encode())
+    st = card.stat()
+    import time
+
+    time.sleep(0.05)  # file times tick coarsely (a few ms): the edit must land in a later tick than the card's making
+    with open(card, "r+b") as handle:  # in place: the same inode, the same size
+        handle.write(text.replace(before, other, 1).encode("utf-8"))
+    os.utime(card, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert card.stat().st_size == st.st_size and card.stat().st_mtime_ns == st.st_mtime_ns
+    assert book.characters()["林晚"]["位置"] == other

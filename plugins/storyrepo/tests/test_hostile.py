@@ -515,3 +515,57 @@ def test_migration_refuses_bad_v6_input_and_leaves_nothing(tmp_path: Path, kind:
     assert not (tmp_path / "新书").exists() and sorted(p.name for p in tmp_path.iterdir()) == ["旧书"]
     after = {p.relative_to(v6).as_posix(): (p.read_bytes(), p.stat().st_mode) for p in v6.rglob("*") if p.is_file()}
     assert after == before  # not even the read-only bit: the book was never made
+
+
+def test_a_draft_past_a_chapters_size_is_refused_located(book, tmp_path) -> None:
+    """A hostile draft cannot buy minutes of checks: past DRAFT_MAX_CHARS it is refused by
+    ``lw story draft`` and, placed in the workspace by hand, by ``lw story check``."""
+    from click.testing import CliRunner
+
+    from lw_storyrepo import layout as L
+    from lw_storyrepo.cli import story
+    from lw_storyrepo.drafts import DRAFT_MAX_CHARS
+    from lw_storyrepo.samples import CONTRACT, DRAFT
+
+    def lw(*args: str) -> tuple[int, str]:
+        r = CliRunner().invoke(story, ["--locale", "zh", *args, "-C", str(book.root)])
+        return r.exit_code, r.output
+
+    lw()
+    lw("card", "edit", *[x for c in CONTRACT for x in ("--合同", c)])
+    lw("decide")
+    lw()
+    big = tmp_path / "big.md"
+    big.write_text(DRAFT + "林晚看着他。" * (DRAFT_MAX_CHARS // 6), encoding="utf-8")
+    code, out = lw("draft", "A", str(big))
+    assert code != 0 and "超过一章草稿的上限" in out and "草稿-A.md" in out and "Traceback" not in out
+    assert not book.p(L.draft_file("A")).exists()
+    ok = tmp_path / "ok.md"
+    ok.write_text(DRAFT, encoding="utf-8")
+    code, out = lw("draft", "A", str(ok))
+    assert code == 0, out
+    book.p(L.draft_file("A")).write_text(big.read_text(encoding="utf-8"), encoding="utf-8")  # by hand
+    code, out = lw("check")
+    assert code != 0 and "超过一章草稿的上限" in out and "Traceback" not in out
+
+
+def test_which_names_are_fragments_matches_its_definition() -> None:
+    """:func:`_fragments` (one pass over the occurrences) against its definition (every
+    occurrence of a name starts or ends strictly inside another found name's), on random texts."""
+    import random
+    import re
+
+    from lw_storyrepo.propernouns import _fragments
+
+    def fragment(text: str, name: str, found: set[str]) -> bool:
+        spans = [(m.start(), m.end()) for other in found if other != name and len(other) >= 2
+                 for m in re.finditer(re.escape(other), text)]
+        return bool(spans) and all(any(a < m.start() < b or a < m.end() < b for a, b in spans)
+                                   for m in re.finditer(re.escape(name), text))
+
+    rng = random.Random(7)
+    alphabet = "江里澜庄湜吾友甲乙"
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        found = {"".join(rng.choice(alphabet) for _ in range(rng.randint(1, 4))) for _ in range(rng.randint(0, 6))}
+        assert _fragments(text, found, found) == {n for n in found if fragment(text, n, found)}, (text, found)

@@ -174,3 +174,35 @@ def test_host_context_ids(book: StoryRepo, monkeypatch: pytest.MonkeyPatch) -> N
     # a host that says nothing of its contexts is not checked: the plugin cannot see them
     tools.submit_review(tools.SubmitReviewArgs(lens="编辑", text="编辑：好。"), {"story_root": root})
     assert "chat-2" not in book.p(L.事务).read_text(encoding="utf-8")
+
+
+def test_a_reviewing_conversation_cannot_write_a_draft_afterwards(book: StoryRepo) -> None:
+    """Reviewing first and drafting second is the same clash the other way round (an attacker's
+    path: 读者 from chat-2, then draft B from chat-2, then accept)."""
+    to_packed(book)
+    root = str(book.root)
+    tools.submit_draft(tools.SubmitDraftArgs(label="A", text=DRAFT), {"story_root": root, "story_context": "chat-1"})
+    lw(book)
+    tools.submit_review(tools.SubmitReviewArgs(lens="读者", text="读者：好。"), {"story_root": root, "story_context": "chat-2"})
+    before = book.p(L.事务).read_text(encoding="utf-8")
+    with pytest.raises(Exception, match="评审的上下文不能再写草稿"):
+        tools.submit_draft(tools.SubmitDraftArgs(label="B", text=DRAFT), {"story_root": root, "story_context": "chat-2"})
+    assert not book.p(L.draft_file("B")).exists() and book.p(L.事务).read_text(encoding="utf-8") == before
+    tools.submit_draft(tools.SubmitDraftArgs(label="B", text=DRAFT), {"story_root": root, "story_context": "chat-5"})
+
+
+@pytest.mark.parametrize("turn", ["²", "٣", "9" * 5000, "-1", ""])
+def test_a_hand_edited_turn_in_the_state_is_no_traceback(book: StoryRepo, turn: str) -> None:
+    """事务.yaml is the author's file: a turn that is not a plain number is no turn at all."""
+    to_packed(book)
+    root = str(book.root)
+    tools.submit_draft(tools.SubmitDraftArgs(label="A", text=DRAFT), {"story_root": root, "story_context": "chat-1"})
+    lw(book)
+    path = book.p(L.事务)
+    text = path.read_text(encoding="utf-8")
+    digest = next(line for line in text.splitlines() if "A=host:" in line).split("A=")[1].strip()
+    path.write_text(text.replace(f"A={digest}", f"A={digest}#{turn}"), encoding="utf-8")
+    with pytest.raises(Exception, match="写评分离"):  # still the rendering conversation, refused with its reason
+        tools.submit_review(tools.SubmitReviewArgs(lens="读者", text="读者：好。"),
+                            {"story_root": root, "story_context": "chat-1"})
+    tools.submit_review(tools.SubmitReviewArgs(lens="读者", text="读者：好。"), {"story_root": root, "story_context": "chat-2"})
