@@ -569,3 +569,19 @@ def test_which_names_are_fragments_matches_its_definition() -> None:
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
         found = {"".join(rng.choice(alphabet) for _ in range(rng.randint(1, 4))) for _ in range(rng.randint(0, 6))}
         assert _fragments(text, found, found) == {n for n in found if fragment(text, n, found)}, (text, found)
+
+
+def test_quotes_are_taken_out_in_one_pass_as_the_pattern_would() -> None:
+    """:func:`without_quotes` equals ``QUOTE.sub("", text)`` (property, random texts of openers,
+    closers and colons) — and a draft of 60,000 unclosed openers is one pass, not its square."""
+    import random
+
+    from lw_storyrepo.checks import QUOTE, without_quotes
+
+    rng = random.Random(3)
+    alphabet = '“”「」"我a：\n'
+    for _ in range(5000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        assert without_quotes(text) == QUOTE.sub("", text), repr(text)
+    hostile = "“「『" * 20000
+    assert without_quotes(hostile) == hostile  # nothing closes: nothing taken out
