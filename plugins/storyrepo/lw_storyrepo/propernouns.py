@@ -52,7 +52,7 @@ from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from lwcore.api import LwError
 
@@ -335,19 +335,24 @@ def _clean(word: str, end_vouched: bool = False, introduced: bool = False) -> bo
             and (end_vouched or word[-1] not in FUNCTION) and word[0] not in DETERMINERS and not any(role in word for role in ROLES))
 
 
+def _suffixes_in(line: str) -> Iterator[tuple[int, int, str, str, str]]:
+    """``(start, end, suffix, kind, tail)`` for every name-making suffix said in ``line``; ``tail``
+    is the character after it."""
+    for start, ch in enumerate(line):
+        for suffix, kind in _SUFFIXES_BY_FIRST.get(ch, ()):
+            if line.startswith(suffix, start):
+                end = start + len(suffix)
+                yield start, end, suffix, kind, line[end:end + 1]
+
+
 def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, str, int, int]]:
     """``(name, kind, shape, start)`` for a stem before a name-making suffix: two characters
     (寒江+渡, 玄冥+教), three or four when the stem is no dictionary word (九转炼体+诀, 天玄+大陆), one
     when the place is no dictionary word (云+城: shape 0, repetition and context must vouch)."""
-    for start, ch in enumerate(line):
-        for suffix, kind in _SUFFIXES_BY_FIRST.get(ch, ()):
-            if not line.startswith(suffix, start):
-                continue
-            end = start + len(suffix)
-            tail = line[end:end + 1]
-            localized = tail in LOCALIZERS  # 咸亨酒店里, 静修庵里: the segmenter may glue the suffix to the place word
-            if (end in bounds or localized) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)):
-                yield from _stems(lex, line, bounds, start, end, kind)
+    for start, end, suffix, kind, tail in _suffixes_in(line):
+        localized = tail in LOCALIZERS  # 咸亨酒店里, 静修庵里: the segmenter may glue the suffix to the place word
+        if (end in bounds or localized) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)):
+            yield from _stems(lex, line, bounds, start, end, kind)
 
 
 def _glued(lex: _Lexicon, line: str, bounds: set[int], at: int) -> bool:
@@ -458,38 +463,33 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
     one_stems: dict[str, set[str]] = {}
     for i, bounds in bounds_of.items():
         line = lines[i]
-        for start, ch in enumerate(line):
-            for suffix, kind in _SUFFIXES_BY_FIRST.get(ch, ()):
-                if not line.startswith(suffix, start):
+        for start, end, suffix, kind, tail in _suffixes_in(line):
+            # the segmenter often glues a name's edge to the next word (这醉|仙居, 燕回|镇时, 聚宝|阁分|号): a
+            # particle, a pronoun, a place word or a word of its own after it ends it as well as a token boundary does
+            if not (end in bounds or tail in LOCALIZERS or tail in UNIT_LEAD_BAD or tail in FUNCTION or tail == "时"
+                    or not CJK.fullmatch(tail or "。") or lex.freq.get(line[end:end + 2])):
+                continue
+            if tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail):
+                continue
+            for size in (2, 1):
+                at = start - size
+                if at < 0 or not (at in bounds or line[at - 1:at] in UNIT_LEAD_BAD or not CJK.fullmatch(line[at - 1:at] or "。")):
                     continue
-                end = start + len(suffix)
-                tail = line[end:end + 1]
-                # the segmenter often glues a name's edge to the next word (这醉|仙居, 燕回|镇时, 聚宝|阁分|号): a
-                # particle, a pronoun, a place word or a word of its own after it ends it as well as a token boundary does
-                if not (end in bounds or tail in LOCALIZERS or tail in UNIT_LEAD_BAD or tail in FUNCTION or tail == "时"
-                        or not CJK.fullmatch(tail or "。") or lex.freq.get(line[end:end + 2])):
+                stem, name = line[at:start], line[at:end]
+                if not CJK.fullmatch(stem) or lex.freq.get(name) or stem[0] in UNIT_LEAD_BAD or stem[0] in LEAD_BAD \
+                        or set(stem) & MIDDLE_BAD or stem[-1] in MEASURES or stem[-1] in NUMERALS \
+                        or stem[-1] in STEM_END_BAD or stem in GENERIC_STEMS or stem[-1] in MATERIALS \
+                        or stem[-1] in KINSHIP or stem[-1] in LOCALIZERS or stem[-1] in SUFFIX_WORDS:
                     continue
-                if tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail):
+                if size == 1 and (suffix not in ONE_STEM_SUFFIXES or stem in NUMERALS or stem in "东南西北大小老"
+                                  or lex.given(stem) < UNNAMED):
                     continue
-                for size in (2, 1):
-                    at = start - size
-                    if at < 0 or not (at in bounds or line[at - 1:at] in UNIT_LEAD_BAD or not CJK.fullmatch(line[at - 1:at] or "。")):
-                        continue
-                    stem, name = line[at:start], line[at:end]
-                    if not CJK.fullmatch(stem) or lex.freq.get(name) or stem[0] in UNIT_LEAD_BAD or stem[0] in LEAD_BAD \
-                            or set(stem) & MIDDLE_BAD or stem[-1] in MEASURES or stem[-1] in NUMERALS \
-                            or stem[-1] in STEM_END_BAD or stem in GENERIC_STEMS or stem[-1] in MATERIALS \
-                            or stem[-1] in KINSHIP or stem[-1] in LOCALIZERS or stem[-1] in SUFFIX_WORDS:
-                        continue
-                    if size == 1 and (suffix not in ONE_STEM_SUFFIXES or stem in NUMERALS or stem in "东南西北大小老"
-                                      or lex.given(stem) < UNNAMED):
-                        continue
-                    whole_tokens = start in bounds and at + 1 not in bounds  # [回春][堂], never 言|星洲
-                    seen.setdefault(name, []).append((i, at, line[at - 1:at] + "|" * whole_tokens))
-                    kinds[name] = kind
-                    if size == 1:
-                        one_stems.setdefault(stem, set()).add(suffix)
-                    break
+                whole_tokens = start in bounds and at + 1 not in bounds  # [回春][堂], never 言|星洲
+                seen.setdefault(name, []).append((i, at, line[at - 1:at] + "|" * whole_tokens))
+                kinds[name] = kind
+                if size == 1:
+                    one_stems.setdefault(stem, set()).add(suffix)
+                break
     for name, where in seen.items():
         kind, stem_len = kinds[name], 1 if name[1:] in ONE_STEM_SUFFIXES and len(name) == 2 else 2
         stem = name[:stem_len]

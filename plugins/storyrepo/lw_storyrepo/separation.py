@@ -105,18 +105,26 @@ def _put(state: dict[str, Any], key: str, pairs: list[tuple[str, str]]) -> None:
     state[key] = [f"{label}={value}" for label, value in pairs] or None
 
 
+def _clash(state: dict[str, Any], key: str, context: Context, skip: str | None = None) -> tuple[str, str, Context] | None:
+    """The first ``(label, value, context)`` recorded under ``key`` (but ``skip``) from the same
+    conversation as ``context``; None when there is none."""
+    for label, value in _pairs(state, key):
+        seen = Context.load(value)
+        if label != skip and seen is not None and seen.conversation == context.conversation:
+            return label, value, seen
+    return None
+
+
 def check_render(repo: StoryRepo, state: dict[str, Any], label: str, context: Context | None) -> None:
     """Refuse a draft written in a conversation that already reviewed this chapter: that
     conversation would then be both a lens and a writer (reviewing first, drafting second)."""
-    if context is None:
-        return
-    for lens, value in _pairs(state, REVIEWED):
-        seen = Context.load(value)
-        if seen is not None and seen.conversation == context.conversation:
-            raise LwError(
-                f"写评分离：草稿 {label} 来自给出{lens}镜头评审的同一对话（{seen.describe()}），评审的上下文不能再写草稿",
-                file=L.事务, line=_where(repo, f"{lens}={value}"), code="separation",
-                expected="在另一个对话里写草稿（或宿主的新上下文），再提交 story_submit_draft 或 lw story draft")
+    clash = _clash(state, REVIEWED, context) if context is not None else None
+    if clash is not None:
+        lens, value, seen = clash
+        raise LwError(
+            f"写评分离：草稿 {label} 来自给出{lens}镜头评审的同一对话（{seen.describe()}），评审的上下文不能再写草稿",
+            file=L.事务, line=_where(repo, f"{lens}={value}"), code="separation",
+            expected="在另一个对话里写草稿（或宿主的新上下文），再提交 story_submit_draft 或 lw story draft")
 
 
 def record_render(state: dict[str, Any], label: str, context: Context | None) -> None:
@@ -144,21 +152,17 @@ def check_review(repo: StoryRepo, state: dict[str, Any], lens: str, context: Con
     """Refuse a lens review that breaks 写评分离; else record its context (``state`` updated,
     not saved). See the module docstring for the rules."""
     if context is not None:
-        for label, value in _pairs(state, RENDERED):
-            seen = Context.load(value)
-            if seen is not None and seen.conversation == context.conversation:
-                raise LwError(
-                    f"写评分离：{lens}镜头的评审来自写草稿 {label} 的同一对话（{seen.describe()}），这个上下文里有草稿的渲染过程",
-                    file=L.事务, line=_where(repo, f"{label}={value}"), code="separation",
-                    expected=f"在新的对话里评审：把 lw story prompt lens --lens {lens} 的输出交给新对话（或宿主的新上下文），"
-                             f"再提交 story_submit_review 或 lw story review {lens} FILE")
-        for other, value in _pairs(state, REVIEWED):
-            seen = Context.load(value)
-            if other != lens and seen is not None and seen.conversation == context.conversation:
-                raise LwError(
-                    f"各自新鲜上下文：{lens}镜头的评审和{other}镜头的评审来自同一对话（{seen.describe()}）",
-                    file=L.事务, line=_where(repo, f"{other}={value}"), code="separation",
-                    expected=f"在新的对话里评审：把 lw story prompt lens --lens {lens} 的输出交给新对话（或宿主的新上下文），"
-                             f"再提交 story_submit_review 或 lw story review {lens} FILE")
+        fresh = (f"在新的对话里评审：把 lw story prompt lens --lens {lens} 的输出交给新对话（或宿主的新上下文），"
+                 f"再提交 story_submit_review 或 lw story review {lens} FILE")
+        clash = _clash(state, RENDERED, context)
+        if clash is not None:
+            label, value, seen = clash
+            raise LwError(f"写评分离：{lens}镜头的评审来自写草稿 {label} 的同一对话（{seen.describe()}），这个上下文里有草稿的渲染过程",
+                          file=L.事务, line=_where(repo, f"{label}={value}"), code="separation", expected=fresh)
+        clash = _clash(state, REVIEWED, context, skip=lens)
+        if clash is not None:
+            other, value, seen = clash
+            raise LwError(f"各自新鲜上下文：{lens}镜头的评审和{other}镜头的评审来自同一对话（{seen.describe()}）",
+                          file=L.事务, line=_where(repo, f"{other}={value}"), code="separation", expected=fresh)
     pairs = [(other, value) for other, value in _pairs(state, REVIEWED) if other != lens]
     _put(state, REVIEWED, [*pairs, (lens, context.dump() if context is not None else AUTHOR)])
