@@ -47,12 +47,13 @@ are evaluation sets, of which only the figures are ever printed).
 
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from lwcore.api import LwError
 
@@ -325,6 +326,7 @@ class _Candidate:
     context: bool = False
     needs_context: bool = False  # an unknown word (药香, 寒潭 are things): only context makes it a name
     first: tuple[int, int] = (0, 0)  # (line index, column)
+    broad: bool = False  # proposed only by the broad generator (:func:`_broad_candidates`)
 
 
 def _clean(word: str, end_vouched: bool = False, introduced: bool = False) -> bool:
@@ -506,6 +508,33 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
             yield name, kind, 2, first
         elif recurring and (lex.rare(stem) or lex.proper(stem)):
             yield name, kind, 1, first  # never a frequent word's (厨房+门, 宿舍+楼: a part of a kind of place)
+
+
+def _broad_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]]) -> Iterable[tuple[str, str, tuple[int, int]]]:
+    """``(name, kind, (line index, column))`` of every word a name could be, evidence or not: a
+    token of 2–4 characters the dictionary does not know, a surname and one or two characters
+    after a token boundary, a stem of one to three characters before a name-making suffix. Most
+    are ordinary words: only a learned decision that weighs their features should keep them."""
+    for i, bounds in bounds_of.items():
+        line = lines[i]
+        edges = sorted(bounds)
+        for a, b in zip(edges, edges[1:]):
+            word = line[a:b]
+            if 2 <= len(word) <= 4 and CJK.fullmatch(word) and not lex.freq.get(word) and word[0] not in LEAD_BAD:
+                yield word, next((k for sfx, k in CANDIDATE_SUFFIXES if word.endswith(sfx) and len(word) > len(sfx)), "人物"), (i, a)
+        for a in edges:
+            unit = 2 if line[a:a + 2] in COMPOUND_SURNAMES else 1 if line[a:a + 1] in SURNAMES else 0
+            for size in (unit + 1, unit + 2) if unit else ():
+                word = line[a:a + size]
+                if len(word) == size and CJK.fullmatch(word) and not set(word[unit:]) & FUNCTION and not lex.common(word):
+                    yield word, "人物", (i, a)
+        for start, end, _suffix, kind, _tail in _suffixes_in(line):
+            for size in (1, 2, 3):
+                at = start - size
+                word = line[at:end] if at >= 0 else ""
+                if word and CJK.fullmatch(word) and at in bounds and word[0] not in LEAD_BAD and not lex.common(word) \
+                        and not set(word[:size]) & FUNCTION:
+                    yield word, kind, (i, at)
 
 
 def _spans(line: str, names: re.Pattern[str] | None) -> set[int]:
@@ -938,12 +967,72 @@ def with_address_forms(names: Iterable[str]) -> set[str]:
     return out
 
 
+FEATURES = ("bias", "shape1", "shape2", "twice", "thrice", "log_count", "context", "needs_context",
+            "person", "place", "group", "item", "technique", "len2", "len3", "len4plus", "surname_led",
+            "given_min", "given_mean", "in_dictionary", "log_freq", "proper_tag", "suffix_end", "title_end",
+            "address_lead", "verb_lead", "adjective_lead", "name_end_char", "acts_share", "left_variety",
+            "quoted_share", "rule_vote", "broad")
+"""The signals a learned decision weighs per candidate: classes of a word (its shape, kind,
+length, the given-name reading of its characters, the dictionary's frequency and tag), how the
+chapter uses it (how often, the share of its occurrences a person's act follows, how varied the
+characters before it are, in quotes) and the hand rule's vote — never the word itself."""
+Decision = Callable[[Sequence[float]], bool]
+
+
+def _features(lex: _Lexicon, c: _Candidate, count: int, text: str, rule_vote: bool) -> list[float]:
+    """The values of :data:`FEATURES` for candidate ``c``, said ``count`` times in ``text``."""
+    name = c.name
+    surname = surname_of(name) if c.kind == "人物" else ""
+    given = name[len(surname):] or name
+    readings = [lex.given(ch) for ch in given]
+    freq = lex.freq.get(name) or 0
+    tag = lex.tags.get(name[0], "")[:1]
+    acts = quoted = 0
+    left: set[str] = set()
+    seen = 0
+    at = text.find(name)
+    while at >= 0 and seen < 50:  # the first fifty occurrences tell enough
+        seen += 1
+        end = at + len(name)
+        acts += bool(AFTER_PERSON.match(text[end:end + 5]))
+        quoted += text[at - 1:at] in ("“", "「", "‘")
+        left.add(text[at - 1:at])
+        at = text.find(name, at + 1)
+    seen = seen or 1
+    return [1.0, float(c.shape == 1), float(c.shape >= 2), float(count >= 2), float(count >= 3),
+            min(1.0, math.log1p(count) / 4), float(c.context), float(c.needs_context),
+            float(c.kind == "人物"), float(c.kind == "地点"), float(c.kind == "组织"), float(c.kind == "物品"),
+            float(c.kind == "功法"), float(len(name) == 2), float(len(name) == 3), float(len(name) >= 4),
+            float(bool(surname)), min(readings), sum(readings) / len(readings), float(freq > 0),
+            min(1.0, math.log1p(freq) / 12), float(lex.proper(name)),
+            float(any(name.endswith(sfx) and len(name) > len(sfx) for sfx in ALL_SUFFIX_WORDS)),
+            float(name.endswith(TITLES + ROLE_TITLES)), float(name[0] in "老小阿"), float(tag == "v"),
+            float(tag == "a"), float(name[-1] in NAME_END), acts / seen, len(left) / seen, quoted / seen,
+            float(rule_vote), float(c.broad)]
+
+
+def learned_decision(model: dict[str, Any]) -> Decision:
+    """The decision of a logistic model ``{"weights": {feature: weight}, "threshold": t}``."""
+    weights = [float(model["weights"].get(f, 0.0)) for f in FEATURES]
+    threshold = float(model["threshold"])
+
+    def decide(values: Sequence[float]) -> bool:
+        z = sum(w * v for w, v in zip(weights, values))
+        return z >= threshold
+
+    return decide
+
+
 def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), *, expanded: bool = False,
-                   trace: list[tuple[str, str, int, int, bool, bool]] | None = None) -> list[Noun]:
+                   trace: list[tuple[str, str, int, int, bool, bool]] | None = None,
+                   decide: Decision | None = None, rows: list[tuple[str, list[float]]] | None = None,
+                   broad: bool = False) -> list[Noun]:
     """New proper nouns of ``body`` (one entry per name, first line), with their kind.
     ``expanded``: ``known`` already holds the address forms (:func:`with_address_forms`).
     ``trace``, when given, receives every candidate weighed: ``(name, kind, shape, count,
-    context, kept)`` (for tuning on the development sets)."""
+    context, kept)`` (for tuning on the development sets). ``decide``, when given, weighs the
+    :data:`FEATURES` of each candidate in place of the two-of-three count; ``rows`` receives each
+    candidate's name and features (to train and measure such a decision)."""
     lex = lexicon()
     known_set = set(known) if expanded else with_address_forms(known)  # 陈叔 of 陈伯远 is no new name
     skip = known_set | set(ignore) | STOP
@@ -1022,6 +1111,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         if word in candidates and candidates[word].needs_context:
             del candidates[word]  # a surname-led name wins over the same unknown word (柳如烟)
         candidates.setdefault(word, _Candidate(word, "人物", int(shape), first=first))
+    if broad:
+        for name, kind, (i, col) in _broad_candidates(lex, lines, bounds_of):
+            if name not in candidates:
+                candidates[name] = _Candidate(name, kind, 0, first=(i, col), broad=True)
     text = "\n".join(lines)
     for name in list(candidates):  # 老七 of 疤脸老七, 元丹 of 九转回元丹: the unit the draft keeps saying
         whole = _whole_unit(text, name, in_text)
@@ -1036,7 +1129,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     for name, c in candidates.items():
         if name in skip or any(k in name or (name in k and len(k) > len(name)) for k in long_known):
             continue
-        if not c.context and any(name != other and name in other and counts[other] == counts[name] for other in candidates):
+        if not c.context and any(name != other and name in other and counts[other] == counts[name] and not candidates[other].broad
+                                 for other in candidates):
             continue  # only ever seen inside a longer candidate
         if not c.context:
             for i, line in enumerate(lines):
@@ -1048,7 +1142,11 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                     break
             if not c.context and c.kind == "人物" and counts[name] >= 3:
                 c.context = _subject(lex, lines, name)
-        kept = c.shape + int(counts[name] >= 2) + int(c.context) >= 2 and (c.context or not c.needs_context) \
+        evidence = c.shape + int(counts[name] >= 2) + int(c.context) >= 2 and (c.context or not c.needs_context)
+        values = _features(lex, c, counts[name], text, evidence) if decide is not None or rows is not None else []
+        if rows is not None:
+            rows.append((name, values))
+        kept = (decide(values) if decide is not None else evidence) \
             and not (c.kind == "人物" and _counted(text, name)) and not _hour(name) \
             and not (name[-1] == "氏" and name[0] in KIN_CHARS)  # 舅氏, 母氏: a relative, in the literary register
         if trace is not None:
@@ -1124,13 +1222,14 @@ class Score:
         return self.true_positives / gold if gold else 1.0
 
 
-def score(folder: Any) -> Score:
+def score(folder: Any, decide: Decision | None = None, broad: bool = False) -> Score:
     """Score the detector on a folder of labelled chapters: each ``NN.md`` has front matter
     ``已知`` (the names the book knows then), ``新专名`` (``名字（类型）``, the right answers) and
     optionally ``不计`` (names neither right nor wrong: a report of one counts for nothing).
     An answer may list the forms one person takes in the chapter, ``胡老爹|胡屠户（人物）``: a
     report of any form finds it, a report of another of its forms counts for nothing.
-    A folder's README.md (its source and labelling rules) is no chapter."""
+    A folder's README.md (its source and labelling rules) is no chapter. ``decide``: as in
+    :func:`find_new_nouns`."""
     result = Score(0, 0, [], [], 0)
     for path in sorted(Path(folder).glob("*.md")):
         if path.name == "README.md":
@@ -1143,7 +1242,7 @@ def score(folder: Any) -> Score:
             if m:
                 forms = [f.strip() for f in m.group(1).split("|") if f.strip()]
                 gold[forms[0]] = (m.group(2), forms)
-        found = {n.name: n.kind for n in find_new_nouns(body, [str(k) for k in meta.get("已知") or []])}
+        found = {n.name: n.kind for n in find_new_nouns(body, [str(k) for k in meta.get("已知") or []], decide=decide, broad=broad)}
         result.chapters += 1
         answered: set[str] = set()
         for first, (kind, forms) in gold.items():
