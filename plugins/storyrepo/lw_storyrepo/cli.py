@@ -156,7 +156,7 @@ def ensure_utf8_mode() -> None:
 @book_option
 @json_option
 @click.option("--locale", type=click.Choice(["zh", "en"]), default=None,
-              help="提示与帮助的语言（默认按 LC_ALL/LC_MESSAGES/LANG；书里的文件永远是中文）")
+              help="提示与帮助的语言（默认随终端：LW_LOCALE/LC_ALL/LC_MESSAGES/LANG；书里的文件永远是中文）")
 @click.pass_context
 def story(ctx: click.Context, book: str | None, as_json: bool, locale: str | None) -> None:
     """Story Repo v7：一本书即一个 git 仓库。

@@ -13,7 +13,7 @@ from __future__ import annotations
 from lwcore.api import LwError
 
 from lw_storyrepo import layout as L
-from lw_storyrepo.acceptcard import body_digest, read_acceptance, write_acceptance
+from lw_storyrepo.acceptcard import body_digest, read_acceptance, summary_written, write_acceptance
 from lw_storyrepo.checks import CheckContext, new_proper_nouns
 from lw_storyrepo.drafts import check_label, draft_labels, read_draft, retire
 from lw_storyrepo.faults import fault
@@ -49,6 +49,9 @@ def require_reviewed(repo: StoryRepo, state: dict) -> None:
                       expected="先让模型在各自新鲜的上下文里评审（lw story prompt lens --lens 读者；lw story review 读者 FILE）")
     if read_acceptance(repo) is None:
         raise LwError("还没有验收卡，不能验收", file=L.验收卡, expected="三镜头评审交齐后生成验收卡（lw story）")
+    if not summary_written(repo):
+        raise LwError("验收卡上还没有章摘要，不能验收", file=L.验收卡,
+                      expected="lw story summary \"…\"（≤200 字），或模型 story_submit_summary，或写进验收卡「章摘要」段")
 
 
 def accept(repo: StoryRepo, label: str | None = None) -> str:
