@@ -436,6 +436,26 @@ def abort_cmd(book: str | None) -> None:
         say(f"工作区受 git 跟踪：草稿与评审已存档（{done[0][:10]}），再清空工作区（{done[1][:10]}）。")
 
 
+@story.group("workspace")
+def workspace_grp() -> None:
+    """工作区（草稿、评审、报告所在）。"""
+
+
+@workspace_grp.command("track")
+@book_option
+def workspace_track(book: str | None) -> None:
+    """让 git 跟踪工作区（一次 commit）。
+
+    从 .gitignore 删掉 工作区/ 并提交；此后结转、打回、选备选、换稿、放弃清掉的草稿与评审，都先存档为一次 draft 提交。"""
+    from lw_storyrepo.workspace import track
+
+    commit = track(_repo(book))
+    if commit is None:
+        say("工作区本来就受 git 跟踪，没有改动。")
+    else:
+        say(f"工作区已受 git 跟踪：.gitignore 已提交（{commit[:10]}）；草稿与评审被清掉前都会先存档。")
+
+
 @story.command("fix")
 @click.option("-m", "--message", default=None, help="commit 说明（默认：系统提议的 fix(…) 说明）")
 @click.argument("paths", nargs=-1)

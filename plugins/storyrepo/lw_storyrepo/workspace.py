@@ -158,10 +158,39 @@ def kept_workspace(repo: StoryRepo, changes: dict[str, bytes | None], subject: s
     return emptied, f"{subject}\n\n文件: " + "; ".join(emptied) + "\n"
 
 
+IGNORE_LINES = frozenset({"工作区/", "工作区", "/工作区/", "/工作区"})
+"""The .gitignore lines that keep the workspace out of git (a new book has ``工作区/``)."""
+
+
 def _ignores_workspace(repo: StoryRepo) -> bool:
     """The usual case read without asking git: .gitignore has the line the book was made with."""
     lines = {ln.strip() for ln in repo.text_or(".gitignore").splitlines()}
-    return bool(lines & {"工作区/", "工作区", "/工作区/", "/工作区"})
+    return bool(lines & IGNORE_LINES)
+
+
+TRACK_MESSAGE = "fix(配置): 工作区入 git\n\n草稿、评审与报告被清掉前先存档为 draft(N) commit（spec §7）。\n"
+
+
+def track(repo: StoryRepo) -> str | None:
+    """``lw story workspace track``: the author keeps the workspace's history in git (spec §7).
+
+    The workspace lines leave .gitignore and .gitignore is committed alone, in one commit
+    (:func:`lw_storyrepo.atomic.apply_and_commit`), so git is left clean -- also when the
+    author already deleted the line by hand. Returns the commit; None when the committed
+    .gitignore already tracks the workspace and nothing changed.
+    """
+    text = repo.text_or(".gitignore")
+    lines = [ln for ln in text.splitlines() if ln.strip() not in IGNORE_LINES]
+    new = "".join(ln + "\n" for ln in lines)
+    head = repo.git.head()
+    committed = repo.git.run("show", f"{head}:.gitignore", check=False).stdout if head else b""
+    commit = None
+    if new.encode("utf-8") != committed or new != text:
+        commit = apply_and_commit(repo.root, {".gitignore": new.encode("utf-8")}, TRACK_MESSAGE)
+    if repo.git.ignored(L.事务):
+        raise LwError("工作区仍被 git 忽略：另有一条忽略规则盖住了它", file=".gitignore",
+                      expected="删掉盖住 工作区/ 的那条规则（也看 .git/info/exclude），再 lw story workspace track")
+    return commit
 
 
 def reviews_complete(repo: StoryRepo) -> bool:

@@ -295,8 +295,27 @@ def test_a_deadline_that_names_no_chapter_is_refused(book: StoryRepo) -> None:
 
 
 def track_workspace(book: StoryRepo) -> None:
-    book.p(".gitignore").write_text(".cache/\n", encoding="utf-8")  # the author opts in (spec §7)
-    book.git.commit_paths([".gitignore"], "fix(配置): 工作区入 git\n")
+    """The author opts in (spec §7): one command, one commit, git left clean."""
+    assert "工作区已受 git 跟踪" in lw(book, "workspace", "track")
+    assert book.p(".gitignore").read_text(encoding="utf-8") == ".cache/\n"
+    assert book.git.out("status", "--porcelain", "-uall") == ""
+
+
+def test_tracking_the_workspace_commits_the_gitignore_even_after_a_hand_edit(book: StoryRepo) -> None:
+    book.p(".gitignore").write_text(".cache/\n", encoding="utf-8")  # deleted by hand: never committed by anything
+    assert " M .gitignore" in book.git.out("status", "--porcelain")
+    lw(book, "workspace", "track")
+    assert book.git.out("log", "--format=%s", "-1").strip() == "fix(配置): 工作区入 git"
+    assert book.git.out("status", "--porcelain", "-uall") == ""
+    head = book.git.head()
+    assert "本来就受 git 跟踪" in lw(book, "workspace", "track") and book.git.head() == head
+
+
+def test_tracking_a_workspace_another_rule_ignores_says_so(book: StoryRepo) -> None:
+    (book.root / ".git" / "info").mkdir(exist_ok=True)
+    (book.root / ".git" / "info" / "exclude").write_text("工作区/\n", encoding="utf-8")
+    assert "另有一条忽略规则盖住了它" in lw(book, "workspace", "track", ok=False)
+    assert "另有一条忽略规则盖住了它" in lw(book, "workspace", "track", ok=False)  # said again, not "tracked"
 
 
 def reject_and_redraw(book: StoryRepo, lenses: tuple[str, ...] = ("读者", "编辑", "事实")) -> None:
