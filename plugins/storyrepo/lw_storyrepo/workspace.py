@@ -138,10 +138,6 @@ def change(repo: StoryRepo, state: dict[str, Any] | None, drops: list[str] | tup
         for rel, text in writes.items():
             write(repo, rel, text)
         return None
-    for rel in sorted({*dropped, *writes}):
-        if repo.p(rel).is_symlink():  # its target is no draft of the book: refused, never followed
-            raise LwError("工作区受 git 跟踪，里面却有符号链接：不存档也不跟随链接，什么都没有改", file=rel,
-                          expected="删掉这个链接（工作区里只放普通文件），再运行同一条命令")
     changes.update({rel: text.encode("utf-8") for rel, text in writes.items()})
     commit = apply_and_commit(repo.root, changes, message, kept)
     return repo.git.out("rev-parse", f"{commit}^").strip(), commit
@@ -150,11 +146,17 @@ def change(repo: StoryRepo, state: dict[str, Any] | None, drops: list[str] | tup
 def kept_workspace(repo: StoryRepo, changes: dict[str, bytes | None], subject: str) -> tuple[list[str], str] | None:
     """``(paths, message)`` of the workspace files a commit of ``changes`` empties, to commit
     first when the author tracks the workspace (spec §7: 工作区/ deleted from .gitignore, the
-    history kept by git); None when the workspace is ignored or nothing of it is emptied."""
+    history kept by git); None when the workspace is ignored or nothing of it is emptied. A
+    symbolic link among them is refused by its path in the book (never archived or followed)
+    before anything changes."""
     emptied = sorted(rel for rel, data in changes.items()
                      if data is None and rel.startswith(L.工作区 + "/") and os.path.lexists(repo.p(rel)))
     if not emptied or _ignores_workspace(repo) or repo.git.ignored(emptied[0]):
         return None
+    for rel in emptied:
+        if repo.p(rel).is_symlink():  # its target is no draft of the book: refused, never followed
+            raise LwError("工作区受 git 跟踪，里面却有符号链接：不存档也不跟随它", file=rel,
+                          expected="删掉这个链接（工作区里只放普通文件），再运行同一条命令")
     return emptied, f"{subject}\n\n文件: " + "; ".join(emptied) + "\n"
 
 

@@ -541,21 +541,34 @@ def test_a_kill_during_a_reject_of_a_tracked_workspace_leaves_a_whole_book(book:
     assert book.git.out("status", "--porcelain", "-uall", "--", ".", ":!工作区") == ""
 
 
-def test_a_link_in_a_tracked_workspace_is_refused_by_name(book: StoryRepo) -> None:
+@pytest.mark.parametrize("command", ["abort", "accept", "reject"])
+def test_a_link_in_a_tracked_workspace_is_refused_by_name(book: StoryRepo, command: str) -> None:
     track_workspace(book)
     to_checked(book)
+    review(book)
+    lw(book, "summary", "林晚抵达北境雪原，得到灭门血书。")
     outside = book.root.parent / "外面.md"
     outside.write_text("书外的文件\n", encoding="utf-8")
-    (book.p(L.工作区) / "链接.md").symlink_to(outside)
+    link = L.验收卡 if command == "reject" else "工作区/链接.md"  # reject drops the card: a link in its place
+    if command == "reject":
+        (book.root / link).unlink()
+    (book.root / link).symlink_to(outside)
     head = book.git.head()
-    before = tree_snapshot(book.root)
-    proc = lw_process(book, "abort", env={"LANG": "en_US.UTF-8"})
+    before = {k: v for k, v in tree_snapshot(book.root).items() if k != L.事务}
+    proc = lw_process(book, *([command, "开头太慢"] if command == "reject" else [command]), env={"LANG": "en_US.UTF-8"})
     said = proc.stdout + proc.stderr
-    assert proc.returncode != 0 and "工作区/链接.md" in said and "symbolic link" in said, said
+    assert proc.returncode == 1 and link in said and "symbolic link" in said, said
     assert str(book.root) not in said and str(book.root.parent) not in said and "Traceback" not in said
-    assert not re.search(r"[\u4e00-\u9fff]", said.replace("工作区/链接.md", "")), said
-    assert book.git.head() == head and tree_snapshot(book.root) == before and outside.read_text(encoding="utf-8")
-    assert "工作区/链接.md" in lw(book, "abort", ok=False)
+    assert not re.search(r"[\u4e00-\u9fff]", said.replace(link, "")), said
+    assert book.git.head() == head and outside.read_text(encoding="utf-8") == "书外的文件\n"
+    assert {k: v for k, v in tree_snapshot(book.root).items() if k != L.事务} == before
+    assert link in lw(book, command, *(["开头太慢"] if command == "reject" else []), ok=False)
+    (book.root / link).unlink()  # the author deletes the link: the same command goes through
+    if command == "reject":
+        lw(book, "reject", "开头太慢")
+    else:
+        lw(book, command)
+    assert book.git.out("status", "--porcelain", "-uall", "--", ".", ":!工作区") == ""
 
 
 # --- outline set ----------------------------------------------------------------------------------------------------
