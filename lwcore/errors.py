@@ -33,6 +33,7 @@ class LwError(Exception):
         expected: str | None = None,
         byte: int | None = None,
         code: str | None = None,
+        locale: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -42,6 +43,9 @@ class LwError(Exception):
         self.expected = expected
         self.byte = byte
         self.code = code
+        self.locale = locale
+        """The language ``message`` and ``expected`` are written in, when the raiser localized
+        them (``zh-CN``); None: English. ``lw`` says ``error:`` in the same language."""
         self.secret = False
         """Set when the message may quote keeper-only data (see :func:`public_message`)."""
 

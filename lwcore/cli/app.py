@@ -16,6 +16,7 @@ import click
 from lwcore import __version__
 from lwcore.cli.common import state
 from lwcore.errors import LwError
+from lwcore.i18n import kernel_text
 from lwcore.io.terminal import guarded, json_safe, terminal_safe
 
 
@@ -138,6 +139,17 @@ def usage_location(exc: click.ClickException) -> str:
     return ctx.command_path if ctx is not None else "lw"
 
 
+def error_line(exc: LwError) -> str:
+    """``error: file: message (expected …)`` in the language the message is written in
+    (``exc.locale``; English when the raiser did not localize it), never two languages."""
+    if not exc.locale:
+        return f"error: {exc}"
+    text = f"{exc.location}: {exc.message}" if exc.location else exc.message
+    if exc.expected:
+        text = kernel_text("cli.error_expected", exc.locale, text=text, expected=exc.expected)
+    return kernel_text("cli.error", exc.locale, text=text)
+
+
 def run(args: list[str]) -> None:
     """Run ``lw`` on ``args`` and turn every failure into an exit code.
 
@@ -167,7 +179,7 @@ def _run(args: list[str]) -> None:
     except LwError as exc:
         payload = exc.to_json() | {"location": exc.location}
         payload["code"] = exc.code or "invalid"
-        fail(payload, f"error: {exc}", 1, as_json=as_json)
+        fail(payload, error_line(exc), 1, as_json=as_json)
     except (KeyboardInterrupt, BrokenPipeError):
         sys.exit(130)
     except Exception as exc:  # noqa: BLE001 - the last line of defence: no tracebacks

@@ -109,8 +109,12 @@ def test_lw_seat_speaks_the_shells_language(tmp_path: Path, table_room: Path) ->
     assert added.returncode == 0 and ZH("seat.added") in added.stdout, added
     taken = lw(tmp_path, "seat", "add", str(table_room), "Mei", lang="zh_CN.UTF-8")
     assert taken.returncode == 1 and ZH("serve.seat_taken", room="fog-harbor", name="Mei") in taken.stderr, taken
+    assert taken.stderr.startswith("错误：") and "error" not in taken.stderr, taken  # the prefix in the same language
     bad = lw(tmp_path, "seat", "add", str(table_room), "Zed", "--id", "../x")
     assert bad.returncode == 1 and EN("serve.seat_id_bad") in bad.stderr and "Traceback" not in bad.stderr, bad
+    assert bad.stderr.startswith("error: ") and "(expected --id p5)" in bad.stderr, bad
+    bad = lw(tmp_path, "seat", "add", str(table_room), "Zed", "--id", "../x", lang="zh_CN.UTF-8")
+    assert bad.stderr.startswith("错误：") and "（应为：--id p5）" in bad.stderr and "expected" not in bad.stderr, bad
 
 
 def test_a_seat_whose_link_cannot_be_made_is_not_added(tmp_path: Path, kernel, table_room: Path) -> None:  # noqa: ANN001

@@ -106,3 +106,9 @@ def write_acceptance(repo: StoryRepo, state: dict[str, Any], label: str | None =
     state["验收稿"] = body_digest(draft.body)
     save_state(repo, state)
     return L.验收卡
+
+
+def summary_written(repo: StoryRepo) -> bool:
+    """Whether the acceptance card carries the chapter summary settle files (spec §4.6)."""
+    card = read_acceptance(repo)
+    return card is not None and bool(card.summary.strip())

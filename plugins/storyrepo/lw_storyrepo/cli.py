@@ -156,7 +156,7 @@ def ensure_utf8_mode() -> None:
 @book_option
 @json_option
 @click.option("--locale", type=click.Choice(["zh", "en"]), default=None,
-              help="提示与帮助的语言（默认按 LC_ALL/LC_MESSAGES/LANG；书里的文件永远是中文）")
+              help="提示与帮助的语言（默认随终端：LW_LOCALE/LC_ALL/LC_MESSAGES/LANG；书里的文件永远是中文）")
 @click.pass_context
 def story(ctx: click.Context, book: str | None, as_json: bool, locale: str | None) -> None:
     """Story Repo v7：一本书即一个 git 仓库。
@@ -434,6 +434,26 @@ def abort_cmd(book: str | None) -> None:
         say("已清空工作区。")
     else:
         say(f"工作区受 git 跟踪：草稿与评审已存档（{done[0][:10]}），再清空工作区（{done[1][:10]}）。")
+
+
+@story.group("workspace")
+def workspace_grp() -> None:
+    """工作区（草稿、评审、报告所在）。"""
+
+
+@workspace_grp.command("track")
+@book_option
+def workspace_track(book: str | None) -> None:
+    """让 git 跟踪工作区（一次 commit）。
+
+    从 .gitignore 删掉 工作区/ 并提交；此后结转、打回、选备选、换稿、放弃清掉的草稿与评审，都先存档为一次 draft 提交。"""
+    from lw_storyrepo.workspace import track
+
+    commit = track(_repo(book))
+    if commit is None:
+        say("工作区本来就受 git 跟踪，没有改动。")
+    else:
+        say(f"工作区已受 git 跟踪：.gitignore 已提交（{commit[:10]}）；草稿与评审被清掉前都会先存档。")
 
 
 @story.command("fix")

@@ -22,7 +22,7 @@ from lw_storyrepo.notices import file_named, note
 from lw_storyrepo.repo import StoryRepo, as_list, new_doc
 from lw_storyrepo.separation import Context, check_render, record_render
 from lw_storyrepo.volumes import check_deadline
-from lw_storyrepo.workspace import LENSES, drop_reviews, load_state, remove, require_state, save_state, write
+from lw_storyrepo.workspace import REVIEW_FILES, change, drop_reviews, load_state, require_state, write
 
 DRAFT_FIELDS = (
     "标题", "视角", "书内时间", "卷", "卷末", "开启承诺", "推进承诺", "兑付承诺", "弃置承诺",
@@ -103,31 +103,31 @@ def submit_draft(repo: StoryRepo, label: str, text: str, context: Context | None
     check_render(repo, state, label, context)
     check_document(text, L.draft_file(label))  # a broken front matter is a repair card, not a draft
     text = fix_document(text, L.draft_file(label))  # full-width colons and commas, fixed and said
+    drops: list[str] = []
     if state.get("选稿") == label:
-        made = [rel for rel in (*(L.lens_file(lens) for lens in LENSES), L.验收卡, L.章摘要稿) if repo.p(rel).is_file()]
-        drop_reviews(repo, state)
+        made = [rel for rel in REVIEW_FILES if repo.p(rel).is_file()]
+        drops = drop_reviews(state)
         if made:
             note(f"草稿 {label} 换了新稿：为旧稿写的评审、验收卡和章摘要已作废（{'、'.join(made)}）")
-    write(repo, L.draft_file(label), text)
-    write(repo, L.draft_file(label, original=True), text)
     record_render(state, label, context)
     state["阶段"] = "drafted"
-    save_state(repo, state)
+    n = state["章号"]
+    change(repo, state, drops, {L.draft_file(label): text, L.draft_file(label, original=True): text},
+           f"draft({n}): 第{n}章草稿{label}换新稿前的存档", f"redraft({n}): 草稿{label}换了新稿\n")
     return L.draft_file(label)
 
 
-def retire(repo: StoryRepo, label: str) -> str:
-    """Move a rejected draft to ``工作区/打回稿/`` (numbered); it is no longer a candidate."""
+def retire(repo: StoryRepo, label: str) -> tuple[str, list[str], dict[str, str]]:
+    """A rejected draft goes to ``工作区/打回稿/`` (numbered); it is no longer a candidate.
+    Returns where it goes, the files to drop and the file to write, for
+    :func:`lw_storyrepo.workspace.change`."""
     folder = repo.p(L.打回稿)
     n = 1
     while (folder / f"草稿-{label}-{n}.md").exists():
         n += 1
     rel = f"{L.打回稿}/草稿-{label}-{n}.md"
-    write(repo, rel, repo.text(L.draft_file(label)))
-    remove(repo, L.draft_file(label))
-    remove(repo, L.draft_file(label, original=True))
-    remove(repo, L.check_report(label))
-    return rel
+    drops = [L.draft_file(label), L.draft_file(label, original=True), L.check_report(label)]
+    return rel, drops, {rel: repo.text(L.draft_file(label))}
 
 
 # --- promises and info gaps this chapter files -------------------------------------------------------

@@ -14,8 +14,9 @@ safe readers' English messages, ``zh/help.json`` click's own English words in th
 (see :mod:`lw_storyrepo.clihelp`). A test holds the tables and the code in step: every
 message the code can raise or print has an entry.
 
-The locale: ``lw story --locale zh|en``, else ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` (``zh…``
-is Chinese; anything else, ``C`` included, is English), negotiated by :func:`lwcore.i18n.negotiate`.
+The locale: ``lw story --locale zh|en``, else the shell's as ``lw pack`` and ``lw seat`` read it
+(``LW_LOCALE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, :func:`lwcore.api.pick_locale`; ``zh…`` is
+Chinese, anything else English), negotiated by :func:`lwcore.i18n.negotiate`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from __future__ import annotations
 import os
 from typing import Mapping
 
-from lwcore.api import negotiate, translations
+from lwcore.api import negotiate, pick_locale, translations
 
 LOCALES = ("zh", "en")
 _locale = "zh"
@@ -36,9 +37,10 @@ CATALOG: tuple[tuple[str, str], ...] = tuple(TRANSLATIONS.tables["en"].items())
 
 
 def locale_from(environ: Mapping[str, str] = os.environ, explicit: str | None = None) -> str:
-    """The locale to speak: ``explicit`` when given, else the environment's."""
-    value = explicit or next((environ[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(k)), "")
-    return negotiate(value, LOCALES, "en")
+    """The locale to speak: ``explicit`` when given, else the shell's, read as every ``lw``
+    command reads it (:func:`lwcore.api.pick_locale`: ``LW_LOCALE``, ``LC_ALL``,
+    ``LC_MESSAGES``, ``LANG``; a bare ``C``/``POSIX`` says nothing), Chinese or English."""
+    return negotiate(pick_locale(explicit, environ), LOCALES, "en")
 
 
 def set_locale(locale: str) -> None:

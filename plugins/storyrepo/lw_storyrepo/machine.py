@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lw_storyrepo import layout as L
+from lw_storyrepo.acceptcard import summary_written
 from lw_storyrepo.atomic import recover, recovered_earlier
 from lw_storyrepo.card import brief
 from lw_storyrepo.contextpack import pack
@@ -38,12 +39,16 @@ from lw_storyrepo.workspace import STAGE_NAMES, load_state
 HINTS = {
     "brief": "作者：看 工作区/决策卡.md，采纳 / 改卡 / 选备选，然后 lw story decide（选备选：--alt；模型可用 story_edit_decision_card 填提案）",
     "decided": "脚本：组装上下文包（lw story 会直接做）",
-    "packed": "模型：在干净上下文里渲染草稿（lw story prompt render；story_submit_draft 提交）",
+    "packed": "模型：在干净上下文里渲染草稿（lw story prompt render；story_submit_draft 提交）；作者在终端交稿：lw story draft A 文件",
     "drafted": "脚本：机检（lw story 会直接做）",
-    "checked": "模型：三镜头评审，各自新鲜上下文（lw story prompt lens --lens 读者/编辑/事实；story_submit_review）",
+    "checked": "模型：三镜头评审，各自新鲜上下文（lw story prompt lens --lens 读者/编辑/事实；story_submit_review）；作者在终端交评审：lw story review 读者 文件",
     "reviewed": "作者：看 工作区/验收卡.md（可改草稿和章摘要），lw story accept，lw story reject 理由，或选备选 lw story pick 标签",
     "accepted": "脚本：结转（lw story settle）",
 }
+NO_SUMMARY_HINT = ("模型：写章摘要（≤200 字，lw story prompt summary；story_submit_summary）；作者在终端："
+                   "lw story summary \"…\"（或写进验收卡「章摘要」段）；有了章摘要才能 lw story accept")
+"""The hint of the stage 作者验收 while the acceptance card has no summary (spec §4.6, §8 step 7:
+the summary is in the card before the author accepts)."""
 
 
 @dataclass
@@ -85,6 +90,8 @@ def _resume(repo: StoryRepo, state: dict[str, Any], recovered: str | None) -> Ne
     stage = str(state.get("阶段"))
     n = state.get("章号")
     detail: dict[str, Any] = {"chapter": n, "hint": HINTS.get(stage, "")}
+    if stage == "reviewed" and not summary_written(repo):
+        detail["hint"] = NO_SUMMARY_HINT
     if stage == "packed":
         detail.update(_back_to_rendering(repo))
     return Next(2, "resume", f"第 {n} 章事务进行中：下一步「{STAGE_NAMES.get(stage, stage)}」", stage=stage,
@@ -161,4 +168,6 @@ def advance(repo: StoryRepo) -> Next:
                 step.detail.update(_back_to_rendering(repo))
         step.stage = stage
         step.detail.update({"did": did, "hint": HINTS.get(stage, "")})
+        if stage == "reviewed" and not summary_written(repo):
+            step.detail["hint"] = NO_SUMMARY_HINT
     return step

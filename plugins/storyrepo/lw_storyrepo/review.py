@@ -20,7 +20,7 @@ from lw_storyrepo.drafts import Draft, draft_labels, read_draft
 from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.separation import Context, check_review
 from lw_storyrepo.settle import SUMMARY_MAX, refusals
-from lw_storyrepo.workspace import (LENSES, drop_reviews, require_state, reviews_complete, save_state, write)
+from lw_storyrepo.workspace import (LENSES, change, drop_reviews, require_state, reviews_complete, save_state, write)
 
 
 def check(repo: StoryRepo, state: dict[str, Any], draft: Draft, ctx: CheckContext | None = None) -> list[Finding]:
@@ -58,7 +58,9 @@ def run_checks(repo: StoryRepo) -> dict[str, list[Finding]]:
     passing = [label for label, fs in results.items() if not failed(fs)]
     state["过检"] = passing
     if state.get("选稿") not in passing:
-        drop_reviews(repo, state)
+        chosen, n = state.get("选稿"), state["章号"]
+        change(repo, None, drop_reviews(state), None, f"draft({n}): 第{n}章草稿{chosen}复检不过前的评审存档",
+               f"check({n}): 草稿{chosen}复检不过，评审作废\n")
     if not passing:
         state["阶段"] = "packed"
         save_state(repo, state)

@@ -76,6 +76,18 @@ def _notes(values: list[Any]) -> dict[str, str]:
     return out
 
 
+def _unfiled_promise(pid: str, drafted: dict[str, tuple[str, Doc]]) -> str:
+    """Why a promise listed under 开启承诺 has no drafted file: an id without one, or a short
+    title where its id belongs (the id ``promise draft`` printed)."""
+    titled = [item_id for item_id, (title, _doc) in drafted.items() if pid in (title, L.safe_title(title))]
+    if titled:
+        return f"开启承诺写的是短题「{pid}」：要写承诺的编号 {titled[0]}（lw story promise draft 给出的编号）"
+    if re.fullmatch(r"P-\d{3,}", pid):
+        return f"开启承诺 {pid} 还没有起草：没有 工作区/新承诺/{pid}-*.md（lw story promise draft 短题 … 会给出编号）"
+    return (f"开启承诺「{pid}」不是承诺编号：先 lw story promise draft {pid} …，"
+            "再在「开启承诺」里写它给出的编号（如 P-001）")
+
+
 def _drafted_items(repo: StoryRepo, folder: str, prefix: str, plan: SettlePlan) -> dict[str, tuple[str, Doc]]:
     """Promises or info gaps drafted in the workspace: id -> (short title, doc)."""
     out: dict[str, tuple[str, Doc]] = {}
@@ -148,7 +160,7 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
         errors.append(Refusal("本章没有开启/推进/兑付任何承诺（豁免须作者在决策卡勾选并写理由）"))
     for pid in opened:
         if pid not in new_promises:
-            errors.append(Refusal(f"开启承诺 {pid} 没有对应的 工作区/新承诺/{pid}-短题.md", pid))
+            errors.append(Refusal(_unfiled_promise(pid, new_promises), pid))
             continue
         _t, doc = new_promises[pid]
         if repo.item_path(L.承诺, pid) is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from lwcore.api import LwError
 
 from lw_storyrepo import layout as L
-from lw_storyrepo.acceptcard import body_digest, read_acceptance, write_acceptance
+from lw_storyrepo.acceptcard import body_digest, read_acceptance, summary_written, write_acceptance
 from lw_storyrepo.checks import CheckContext, new_proper_nouns
 from lw_storyrepo.drafts import check_label, draft_labels, read_draft, retire
 from lw_storyrepo.faults import fault
@@ -21,7 +21,7 @@ from lw_storyrepo.notices import note
 from lw_storyrepo.review import check, failed, write_report
 from lw_storyrepo.settle import chosen_label, commit_plan, plan_settle
 from lw_storyrepo.repo import StoryRepo
-from lw_storyrepo.workspace import LENSES, drop_reviews, require_state, save_state, write
+from lw_storyrepo.workspace import LENSES, change, drop_reviews, require_state, save_state, write
 
 
 def _take_card_edits(repo: StoryRepo, state: dict, label: str) -> None:
@@ -49,6 +49,9 @@ def require_reviewed(repo: StoryRepo, state: dict) -> None:
                       expected="先让模型在各自新鲜的上下文里评审（lw story prompt lens --lens 读者；lw story review 读者 FILE）")
     if read_acceptance(repo) is None:
         raise LwError("还没有验收卡，不能验收", file=L.验收卡, expected="三镜头评审交齐后生成验收卡（lw story）")
+    if not summary_written(repo):
+        raise LwError("验收卡上还没有章摘要，不能验收", file=L.验收卡,
+                      expected="lw story summary \"…\"（≤200 字），或模型 story_submit_summary，或写进验收卡「章摘要」段")
 
 
 def accept(repo: StoryRepo, label: str | None = None) -> str:
@@ -99,13 +102,15 @@ def reject(repo: StoryRepo, reason: str, label: str | None = None) -> str:
     label = check_label(label) if label else (state.get("选稿") or (labels[0] if len(labels) == 1 else None))
     if label is None or label not in labels:
         raise LwError("要打回哪一稿？", expected="lw story reject 理由 --draft " + "|".join(labels or ["A"]))
-    write(repo, L.打回记录, repo.text_or(L.打回记录, "# 打回记录\n") + f"- {reason.strip()}\n")
-    where = retire(repo, label)
+    where, drops, writes = retire(repo, label)
+    writes[L.打回记录] = repo.text_or(L.打回记录, "# 打回记录\n") + f"- {reason.strip()}\n"
     if state.get("选稿") == label:
-        drop_reviews(repo, state)
+        drops += drop_reviews(state)
     state["过检"] = [x for x in state.get("过检") or [] if x != label]
-    state["阶段"] = "drafted" if draft_labels(repo) else "packed"
-    save_state(repo, state)
+    state["阶段"] = "drafted" if [x for x in draft_labels(repo) if x != label] else "packed"
+    n = state["章号"]
+    change(repo, state, drops, writes, f"draft({n}): 第{n}章打回草稿{label}前的存档",
+           f"reject({n}): 打回草稿{label}\n\n理由: {reason.strip()}\n")
     return where
 
 
@@ -117,7 +122,9 @@ def pick(repo: StoryRepo, label: str) -> None:
         raise LwError(f"草稿 {label} 没有通过机检（或不存在）", expected="、".join(state.get("过检") or []) or "先机检")
     if state.get("选稿") == label:
         return
-    drop_reviews(repo, state)
+    drops = drop_reviews(state)
     state["选稿"] = label
     state["阶段"] = "checked"
-    save_state(repo, state)
+    n = state["章号"]
+    change(repo, state, drops, None, f"draft({n}): 第{n}章改选草稿{label}前的评审存档",
+           f"pick({n}): 改选草稿{label}，三镜头重评\n")

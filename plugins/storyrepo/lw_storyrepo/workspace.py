@@ -52,12 +52,17 @@ def load_state(repo: StoryRepo) -> dict[str, Any] | None:
     return data
 
 
-def save_state(repo: StoryRepo, state: dict[str, Any]) -> None:
+def state_text(state: dict[str, Any]) -> str:
+    """The state file's text (empty values left out)."""
     data = new_map()
     for key, value in state.items():
         if value is not None and not (isinstance(value, list) and not value):
             data[key] = value
-    atomic_write_text(repo.p(L.事务), yaml_dump(data))
+    return yaml_dump(data)
+
+
+def save_state(repo: StoryRepo, state: dict[str, Any]) -> None:
+    atomic_write_text(repo.p(L.事务), state_text(state))
 
 
 def require_state(repo: StoryRepo, *stages: str) -> dict[str, Any]:
@@ -92,32 +97,102 @@ def remove(repo: StoryRepo, rel: str) -> bool:
     return True
 
 
-def drop_reviews(repo: StoryRepo, state: dict[str, Any]) -> None:
+REVIEW_FILES = (*(L.lens_file(lens) for lens in LENSES), L.验收卡, L.章摘要稿)
+"""What is made for the chosen draft: dropped with it (:func:`drop_reviews`)."""
+
+
+def drop_reviews(state: dict[str, Any]) -> list[str]:
     """Forget everything produced for the chosen draft: lens reviews (and the contexts they
-    came from), acceptance card, summary and the choice itself (``state`` is updated, not saved)."""
-    for lens in LENSES:
-        remove(repo, L.lens_file(lens))
-    remove(repo, L.验收卡)
-    remove(repo, L.章摘要稿)
+    came from), acceptance card, summary and the choice itself (``state`` is updated, not
+    saved). Returns the files to delete, for :func:`change`."""
     for key in ("选稿", "验收稿", "评审上下文"):  # 评审上下文: lw_storyrepo.separation
         state.pop(key, None)
+    return list(REVIEW_FILES)
+
+
+def change(repo: StoryRepo, state: dict[str, Any] | None, drops: list[str] | tuple[str, ...],
+           writes: dict[str, str] | None, archive: str, message: str) -> tuple[str, str] | None:
+    """Every change of the workspace that drops something of it goes through here (abort,
+    reject, pick, a redraft, checks that drop the reviews): delete ``drops``, write ``writes``
+    (the text of a dropped file replaced counts as dropped) and save ``state`` (when given).
+
+    A tracked workspace (spec §7: 工作区/ deleted from .gitignore, its history kept by git)
+    loses nothing: the files dropped are committed first as they are (``archive``, a
+    ``draft(N)`` subject), the change on top of it as ``message`` -- one journaled transaction
+    (:func:`lw_storyrepo.atomic.apply_and_commit`): a kill leaves the book and its workspace
+    as before, or both commits made and the change applied, once the next command recovered.
+    Returns ``(archive commit, commit)`` then; None when the workspace is ignored (or nothing
+    of it is dropped) and the change was simply made.
+    """
+    writes = dict(writes or {})
+    dropped = [rel for rel in drops if os.path.lexists(repo.p(rel))]
+    dropped += [rel for rel, text in writes.items() if rel not in dropped and os.path.lexists(repo.p(rel))
+                and (repo.p(rel).is_symlink() or repo.text(rel) != text)]
+    changes: dict[str, bytes | None] = {rel: None for rel in dropped}
+    kept = kept_workspace(repo, changes, archive)
+    if state is not None:
+        writes[L.事务] = state_text(state)
+    if kept is None:
+        for rel in dropped:
+            remove(repo, rel)
+        for rel, text in writes.items():
+            write(repo, rel, text)
+        return None
+    changes.update({rel: text.encode("utf-8") for rel, text in writes.items()})
+    commit = apply_and_commit(repo.root, changes, message, kept)
+    return repo.git.out("rev-parse", f"{commit}^").strip(), commit
 
 
 def kept_workspace(repo: StoryRepo, changes: dict[str, bytes | None], subject: str) -> tuple[list[str], str] | None:
     """``(paths, message)`` of the workspace files a commit of ``changes`` empties, to commit
     first when the author tracks the workspace (spec §7: 工作区/ deleted from .gitignore, the
-    history kept by git); None when the workspace is ignored or nothing of it is emptied."""
+    history kept by git); None when the workspace is ignored or nothing of it is emptied. A
+    symbolic link among them is refused by its path in the book (never archived or followed)
+    before anything changes."""
     emptied = sorted(rel for rel, data in changes.items()
-                     if data is None and rel.startswith(L.工作区 + "/") and repo.p(rel).is_file())
+                     if data is None and rel.startswith(L.工作区 + "/") and os.path.lexists(repo.p(rel)))
     if not emptied or _ignores_workspace(repo) or repo.git.ignored(emptied[0]):
         return None
+    for rel in emptied:
+        if repo.p(rel).is_symlink():  # its target is no draft of the book: refused, never followed
+            raise LwError("工作区受 git 跟踪，里面却有符号链接：不存档也不跟随它", file=rel,
+                          expected="删掉这个链接（工作区里只放普通文件），再运行同一条命令")
     return emptied, f"{subject}\n\n文件: " + "; ".join(emptied) + "\n"
+
+
+IGNORE_LINES = frozenset({"工作区/", "工作区", "/工作区/", "/工作区"})
+"""The .gitignore lines that keep the workspace out of git (a new book has ``工作区/``)."""
 
 
 def _ignores_workspace(repo: StoryRepo) -> bool:
     """The usual case read without asking git: .gitignore has the line the book was made with."""
     lines = {ln.strip() for ln in repo.text_or(".gitignore").splitlines()}
-    return bool(lines & {"工作区/", "工作区", "/工作区/", "/工作区"})
+    return bool(lines & IGNORE_LINES)
+
+
+TRACK_MESSAGE = "fix(配置): 工作区入 git\n\n草稿、评审与报告被清掉前先存档为 draft(N) commit（spec §7）。\n"
+
+
+def track(repo: StoryRepo) -> str | None:
+    """``lw story workspace track``: the author keeps the workspace's history in git (spec §7).
+
+    The workspace lines leave .gitignore and .gitignore is committed alone, in one commit
+    (:func:`lw_storyrepo.atomic.apply_and_commit`), so git is left clean -- also when the
+    author already deleted the line by hand. Returns the commit; None when the committed
+    .gitignore already tracks the workspace and nothing changed.
+    """
+    text = repo.text_or(".gitignore")
+    lines = [ln for ln in text.splitlines() if ln.strip() not in IGNORE_LINES]
+    new = "".join(ln + "\n" for ln in lines)
+    head = repo.git.head()
+    committed = repo.git.run("show", f"{head}:.gitignore", check=False).stdout if head else b""
+    commit = None
+    if new.encode("utf-8") != committed or new != text:
+        commit = apply_and_commit(repo.root, {".gitignore": new.encode("utf-8")}, TRACK_MESSAGE)
+    if repo.git.ignored(L.事务):
+        raise LwError("工作区仍被 git 忽略：另有一条忽略规则盖住了它", file=".gitignore",
+                      expected="删掉盖住 工作区/ 的那条规则（也看 .git/info/exclude），再 lw story workspace track")
+    return commit
 
 
 def reviews_complete(repo: StoryRepo) -> bool:
@@ -133,30 +208,21 @@ def workspace_files(repo: StoryRepo) -> list[str]:
 def abort(repo: StoryRepo) -> tuple[str, str] | None:
     """Drop the unfinished transaction (``lw story abort``): the workspace is emptied.
 
-    A tracked workspace (spec §7) keeps its history, as a settle keeps it: what is in it is
-    committed first as ``draft(N): 第N章的草稿与评审存档（放弃）``, then emptied in an
-    ``abort(N)`` commit on top -- one journaled transaction (:func:`lw_storyrepo.atomic.apply_and_commit`),
-    so a kill between the two leaves the book as before (the next command rolls back) or
-    both commits made. Returns ``(archive commit, abort commit)`` then; None when the
-    workspace is ignored (or empty) and was simply cleared.
+    A tracked workspace (spec §7) keeps its history, as a settle keeps it (:func:`change`):
+    what is in it is committed first as ``draft(N): 第N章的草稿与评审存档（放弃）``, then
+    emptied in an ``abort(N)`` commit on top. Returns ``(archive commit, abort commit)``
+    then; None when the workspace is ignored (or empty) and was simply cleared.
     """
-    files = workspace_files(repo)
     try:
         state = load_state(repo)
     except LwError:
         state = None  # a broken state file is a reason to abort: the number is then unknown
     n = state.get("章号") if state else None
-    changes: dict[str, bytes | None] = {rel: None for rel in files}
     what = f"第{n}章的草稿与评审存档（放弃）" if n else "工作区存档（放弃）"
-    kept = kept_workspace(repo, changes, f"draft({n}): {what}" if n else f"draft: {what}")
-    if kept is None:
-        clear(repo)
-        return None
     message = f"abort({n}): 放弃第{n}章的事务，清空工作区\n" if n else "abort: 清空工作区\n"
-    commit = apply_and_commit(repo.root, changes, message, kept)
+    done = change(repo, None, workspace_files(repo), None, f"draft({n}): {what}" if n else f"draft: {what}", message)
     clear(repo)  # folders left empty
-    parent = repo.git.out("rev-parse", f"{commit}^").strip()
-    return parent, commit
+    return done
 
 
 def clear(repo: StoryRepo) -> None:

@@ -11,10 +11,13 @@ from lw_storyrepo.samples import seeded
 
 
 @pytest.fixture(autouse=True)
-def _git_identity(monkeypatch: pytest.MonkeyPatch) -> None:
+def _git_identity_and_locale(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LW_STORY_DATE", "2026-01-01T00:00:00+0000")
     monkeypatch.delenv("LW_STORY_FAULT", raising=False)
     monkeypatch.delenv("LW_STORY_GIT", raising=False)
+    for name in ("LW_LOCALE", "LC_ALL", "LC_MESSAGES"):  # lw story follows the shell's language: the tests
+        monkeypatch.delenv(name, raising=False)       # set theirs (--locale, LANG); the default is English
+    monkeypatch.setenv("LANG", "C.UTF-8")
 
 
 @pytest.fixture

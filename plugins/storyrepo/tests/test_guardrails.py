@@ -294,21 +294,52 @@ def test_a_deadline_that_names_no_chapter_is_refused(book: StoryRepo) -> None:
 # --- a tracked workspace ----------------------------------------------------------------------------------------
 
 
-def test_a_tracked_workspace_keeps_the_draft_history(book: StoryRepo) -> None:
-    gitignore = book.p(".gitignore")
-    gitignore.write_text(".cache/\n", encoding="utf-8")  # the author opts in: 工作区/ is tracked (spec §7)
-    book.git.commit_paths([".gitignore"], "fix(配置): 工作区入 git\n")
+def track_workspace(book: StoryRepo) -> None:
+    """The author opts in (spec §7): one command, one commit, git left clean."""
+    assert "工作区已受 git 跟踪" in lw(book, "workspace", "track")
+    assert book.p(".gitignore").read_text(encoding="utf-8") == ".cache/\n"
+    assert book.git.out("status", "--porcelain", "-uall") == ""
+
+
+def test_tracking_the_workspace_commits_the_gitignore_even_after_a_hand_edit(book: StoryRepo) -> None:
+    book.p(".gitignore").write_text(".cache/\n", encoding="utf-8")  # deleted by hand: never committed by anything
+    assert " M .gitignore" in book.git.out("status", "--porcelain")
+    lw(book, "workspace", "track")
+    assert book.git.out("log", "--format=%s", "-1").strip() == "fix(配置): 工作区入 git"
+    assert book.git.out("status", "--porcelain", "-uall") == ""
+    head = book.git.head()
+    assert "本来就受 git 跟踪" in lw(book, "workspace", "track") and book.git.head() == head
+
+
+def test_tracking_a_workspace_another_rule_ignores_says_so(book: StoryRepo) -> None:
+    (book.root / ".git" / "info").mkdir(exist_ok=True)
+    (book.root / ".git" / "info" / "exclude").write_text("工作区/\n", encoding="utf-8")
+    assert "另有一条忽略规则盖住了它" in lw(book, "workspace", "track", ok=False)
+    assert "另有一条忽略规则盖住了它" in lw(book, "workspace", "track", ok=False)  # said again, not "tracked"
+
+
+def reject_and_redraw(book: StoryRepo, lenses: tuple[str, ...] = ("读者", "编辑", "事实")) -> None:
+    """A chapter with a rejected draft, a second draft and its reviews (what settle or abort empties)."""
     to_checked(book)
     lw(book, "reject", "开头太慢")
     path = book.root.parent / "B.md"
     path.write_text(DRAFT.replace("风雪扑面。", "风雪扑面，她没有停。"), encoding="utf-8")
     lw(book, "draft", "B", str(path))
     lw(book)
-    review(book)
+    review(book, lenses)
+
+
+REJECTED = ["reject(1): 打回草稿A", "draft(1): 第1章打回草稿A前的存档"]
+"""What the reject of :func:`reject_and_redraw` adds to a tracked workspace's history."""
+
+
+def test_a_tracked_workspace_keeps_the_draft_history(book: StoryRepo) -> None:
+    track_workspace(book)
+    reject_and_redraw(book)
     lw(book, "summary", "林晚抵达北境雪原，得到灭门血书。")
     lw(book, "accept")
-    subjects = book.git.out("log", "--format=%s", "-3").splitlines()
-    assert subjects == ["ch(1): 北境的雪", "draft(1): 第1章的草稿与评审存档", "fix(配置): 工作区入 git"]
+    subjects = book.git.out("log", "--format=%s", "-5").splitlines()
+    assert subjects == ["ch(1): 北境的雪", "draft(1): 第1章的草稿与评审存档", *REJECTED, "fix(配置): 工作区入 git"]
     kept = set(book.git.out("ls-tree", "-r", "--name-only", "HEAD~1", "--", L.工作区).split())
     assert {"工作区/草稿-B.md", "工作区/打回稿/草稿-A-1.md", "工作区/评审报告/打回.md", "工作区/验收卡.md",
             "工作区/评审报告/读者镜头.md", "工作区/决策卡.md"} <= kept
@@ -318,8 +349,7 @@ def test_a_tracked_workspace_keeps_the_draft_history(book: StoryRepo) -> None:
 
 
 def test_a_tracked_workspace_keeps_the_volume_review(book: StoryRepo) -> None:
-    book.p(".gitignore").write_text(".cache/\n", encoding="utf-8")
-    book.git.commit_paths([".gitignore"], "fix(配置): 工作区入 git\n")
+    track_workspace(book)
     to_reviewed(book, DRAFT.replace("一句话事件:", "卷末: true\n一句话事件:"))
     lw(book, "accept")
     assert "卷复盘" in lw(book)  # the audit, written into the workspace
@@ -344,31 +374,14 @@ def test_an_ignored_workspace_adds_no_commit(book: StoryRepo) -> None:
     assert book.git.out("log", "--format=%s", "-2").splitlines() == ["ch(1): 北境的雪", "fix(设定): 种子"]
 
 
-def track_workspace(book: StoryRepo) -> None:
-    book.p(".gitignore").write_text(".cache/\n", encoding="utf-8")  # the author opts in (spec §7)
-    book.git.commit_paths([".gitignore"], "fix(配置): 工作区入 git\n")
-
-
-def to_aborted_state(book: StoryRepo) -> None:
-    """A chapter with a rejected draft, a second draft and its reviews: what abort empties."""
-    to_checked(book)
-    lw(book, "reject", "开头太慢")
-    path = book.root.parent / "B.md"
-    path.write_text(DRAFT.replace("风雪扑面。", "风雪扑面，她没有停。"), encoding="utf-8")
-    lw(book, "draft", "B", str(path))
-    lw(book)
-    review(book, ("读者", "编辑"))
-
-
 def test_abort_of_a_tracked_workspace_archives_the_drafts_first(book: StoryRepo) -> None:
     track_workspace(book)
-    to_aborted_state(book)
+    reject_and_redraw(book, ("读者", "编辑"))
     head = book.git.head()
     out = lw(book, "abort")
     assert "草稿与评审已存档" in out and "再清空工作区" in out, out
     subjects = book.git.out("log", "--format=%s", "-3").splitlines()
-    assert subjects == ["abort(1): 放弃第1章的事务，清空工作区", "draft(1): 第1章的草稿与评审存档（放弃）",
-                        "fix(配置): 工作区入 git"]
+    assert subjects == ["abort(1): 放弃第1章的事务，清空工作区", "draft(1): 第1章的草稿与评审存档（放弃）", REJECTED[0]]
     assert book.git.out("rev-parse", "HEAD~2").strip() == head
     kept = set(book.git.out("ls-tree", "-r", "--name-only", "HEAD~1", "--", L.工作区).split())
     assert {"工作区/草稿-B.md", "工作区/打回稿/草稿-A-1.md", "工作区/评审报告/打回.md", "工作区/决策卡.md",
@@ -400,7 +413,7 @@ def test_abort_of_an_ignored_workspace_adds_no_commit(book: StoryRepo) -> None:
 @pytest.mark.parametrize("step", ["archived", "write:2", "ref", "committed"])
 def test_a_kill_between_the_archive_and_the_abort_leaves_a_whole_book(book: StoryRepo, step: str) -> None:
     track_workspace(book)
-    to_aborted_state(book)
+    reject_and_redraw(book, ("读者", "编辑"))
     head = book.git.head()
     before = {k: v for k, v in tree_snapshot(book.root).items() if not k.startswith(L.CACHE + "/")}
     killed = lw_process(book, "abort", env={"LW_STORY_FAULT": f"{step}@kill"})
@@ -420,6 +433,142 @@ def test_a_kill_between_the_archive_and_the_abort_leaves_a_whole_book(book: Stor
     assert book.git.out("log", "--format=%s", "-3").splitlines()[:2] == [
         "abort(1): 放弃第1章的事务，清空工作区", "draft(1): 第1章的草稿与评审存档（放弃）"]
     assert book.git.out("status", "--porcelain", "-uall") == ""
+
+
+def ls(book: StoryRepo, rev: str) -> set[str]:
+    return set(book.git.out("ls-tree", "-r", "--name-only", rev, "--", L.工作区).split())
+
+
+def test_reject_of_a_tracked_workspace_archives_what_it_drops(book: StoryRepo) -> None:
+    track_workspace(book)
+    to_checked(book)
+    review(book)
+    lw(book, "summary", "林晚抵达北境雪原，得到灭门血书。")
+    head = book.git.head()
+    lw(book, "reject", "开头太慢")
+    assert book.git.out("log", "--format=%s", "-2").splitlines() == REJECTED
+    assert book.git.out("rev-parse", "HEAD~2").strip() == head  # the branch moved once
+    dropped = {"工作区/草稿-A.md", "工作区/原稿/草稿-A.md", "工作区/评审报告/机检-A.md", "工作区/验收卡.md",
+               "工作区/章摘要.md", *(f"工作区/评审报告/{lens}镜头.md" for lens in ("读者", "编辑", "事实"))}
+    assert dropped <= ls(book, "HEAD~1")
+    assert "风雪扑面。" in book.git.out("show", "HEAD~1:工作区/草稿-A.md")
+    assert not dropped & ls(book, "HEAD") and "工作区/打回稿/草稿-A-1.md" in ls(book, "HEAD")
+    assert "理由: 开头太慢" in book.git.out("log", "-1", "--format=%b")
+    assert not any(book.p(rel).exists() for rel in dropped)
+    assert "模型渲染草稿" in lw(book)  # the chapter goes on: back to rendering
+
+
+def test_pick_of_a_tracked_workspace_archives_the_reviews_it_drops(book: StoryRepo) -> None:
+    track_workspace(book)
+    to_checked(book)
+    path = book.root.parent / "B.md"
+    path.write_text(DRAFT.replace("风雪扑面。", "风雪扑面，她没有停。"), encoding="utf-8")
+    lw(book, "draft", "B", str(path))
+    assert "已机检（过：A、B；打回：无）" in lw(book)
+    review(book)
+    lw(book, "pick", "B")
+    assert book.git.out("log", "--format=%s", "-2").splitlines() == [
+        "pick(1): 改选草稿B，三镜头重评", "draft(1): 第1章改选草稿B前的评审存档"]
+    assert "读者：可以。" in book.git.out("show", "HEAD~1:工作区/评审报告/读者镜头.md")
+    assert {"工作区/验收卡.md", "工作区/评审报告/事实镜头.md"} <= ls(book, "HEAD~1")
+    assert not book.p(L.验收卡).exists() and not ls(book, "HEAD") & {"工作区/验收卡.md", "工作区/评审报告/读者镜头.md"}
+
+
+def test_a_redraft_in_a_tracked_workspace_archives_the_old_text(book: StoryRepo) -> None:
+    track_workspace(book)
+    to_checked(book)
+    review(book)
+    path = book.root.parent / "A2.md"
+    path.write_text(DRAFT.replace("风雪扑面。", "风雪扑面，她没有停。"), encoding="utf-8")
+    lw(book, "draft", "A", str(path))
+    assert book.git.out("log", "--format=%s", "-2").splitlines() == [
+        "redraft(1): 草稿A换了新稿", "draft(1): 第1章草稿A换新稿前的存档"]
+    old = book.git.out("show", "HEAD~1:工作区/草稿-A.md")
+    assert "风雪扑面。" in old and "她没有停" not in old
+    assert "读者：可以。" in book.git.out("show", "HEAD~1:工作区/评审报告/读者镜头.md")
+    assert "她没有停" in book.p(L.draft_file("A")).read_text(encoding="utf-8")
+    head = book.git.head()
+    lw(book, "draft", "A", str(path))  # the same text again drops nothing: no commit
+    lw(book, "draft", "C", str(path))  # nor does a new draft
+    assert book.git.head() == head
+
+
+def test_a_draft_that_stops_passing_in_a_tracked_workspace_keeps_its_reviews(book: StoryRepo) -> None:
+    track_workspace(book)
+    to_checked(book)
+    review(book)
+    lw(book, "style", "add", "禁词", "风雪扑面", "--出处", "作者")
+    lw(book, "check")
+    assert book.git.out("log", "--format=%s", "-2").splitlines() == [
+        "check(1): 草稿A复检不过，评审作废", "draft(1): 第1章草稿A复检不过前的评审存档"]
+    assert "工作区/验收卡.md" in ls(book, "HEAD~1") and not book.p(L.验收卡).exists()
+
+
+@pytest.mark.parametrize("command", [["reject", "开头太慢"], ["pick", "B"], ["draft", "A"]])
+def test_an_ignored_workspace_drops_without_a_commit(book: StoryRepo, command: list[str]) -> None:
+    to_checked(book)
+    path = book.root.parent / "B.md"
+    path.write_text(DRAFT.replace("风雪扑面。", "风雪扑面，她没有停。"), encoding="utf-8")
+    lw(book, "draft", "B", str(path))
+    lw(book)
+    review(book)
+    head = book.git.head()
+    lw(book, *command, *([str(path)] if command[0] == "draft" else []))
+    assert book.git.head() == head and not book.p(L.验收卡).exists()
+
+
+@pytest.mark.parametrize("step", ["archived", "write:2", "ref", "committed"])
+def test_a_kill_during_a_reject_of_a_tracked_workspace_leaves_a_whole_book(book: StoryRepo, step: str) -> None:
+    track_workspace(book)
+    to_checked(book)
+    review(book)
+    head = book.git.head()
+    before = {k: v for k, v in tree_snapshot(book.root).items() if not k.startswith(L.CACHE + "/")}
+    killed = lw_process(book, "reject", "开头太慢", env={"LW_STORY_FAULT": f"{step}@kill"})
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    proc = lw_process(book, "query", "chapters")
+    assert proc.returncode == 0, proc.stderr
+    if book.git.head() == head:  # the reject did not happen: the book and its workspace as before
+        assert {k: v for k, v in tree_snapshot(book.root).items() if not k.startswith(L.CACHE + "/")} == before
+        assert step in ("archived", "write:2", "ref")
+        lw(book, "reject", "开头太慢")
+    else:  # it did, whole: both commits, the draft retired, the state saved with it
+        assert step == "committed" and "上次中断的结转已收尾" in proc.stdout + proc.stderr
+    assert book.git.out("log", "--format=%s", "-2").splitlines() == REJECTED
+    assert not book.p(L.draft_file("A")).exists() and book.p(f"{L.打回稿}/草稿-A-1.md").is_file()
+    assert "阶段: packed" in book.p(L.事务).read_text(encoding="utf-8")
+    assert not (book.root / ".git" / "lw-txn").exists()
+    assert book.git.out("status", "--porcelain", "-uall", "--", ".", ":!工作区") == ""
+
+
+@pytest.mark.parametrize("command", ["abort", "accept", "reject"])
+def test_a_link_in_a_tracked_workspace_is_refused_by_name(book: StoryRepo, command: str) -> None:
+    track_workspace(book)
+    to_checked(book)
+    review(book)
+    lw(book, "summary", "林晚抵达北境雪原，得到灭门血书。")
+    outside = book.root.parent / "外面.md"
+    outside.write_text("书外的文件\n", encoding="utf-8")
+    link = L.验收卡 if command == "reject" else "工作区/链接.md"  # reject drops the card: a link in its place
+    if command == "reject":
+        (book.root / link).unlink()
+    (book.root / link).symlink_to(outside)
+    head = book.git.head()
+    before = {k: v for k, v in tree_snapshot(book.root).items() if k != L.事务}
+    proc = lw_process(book, *([command, "开头太慢"] if command == "reject" else [command]), env={"LANG": "en_US.UTF-8"})
+    said = proc.stdout + proc.stderr
+    assert proc.returncode == 1 and link in said and "symbolic link" in said, said
+    assert str(book.root) not in said and str(book.root.parent) not in said and "Traceback" not in said
+    assert not re.search(r"[\u4e00-\u9fff]", said.replace(link, "")), said
+    assert book.git.head() == head and outside.read_text(encoding="utf-8") == "书外的文件\n"
+    assert {k: v for k, v in tree_snapshot(book.root).items() if k != L.事务} == before
+    assert link in lw(book, command, *(["开头太慢"] if command == "reject" else []), ok=False)
+    (book.root / link).unlink()  # the author deletes the link: the same command goes through
+    if command == "reject":
+        lw(book, "reject", "开头太慢")
+    else:
+        lw(book, command)
+    assert book.git.out("status", "--porcelain", "-uall", "--", ".", ":!工作区") == ""
 
 
 # --- outline set ----------------------------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ def _ascii_words_allowed(path: tuple[str, ...]) -> set[str]:
     """The ASCII a Chinese help may hold (spec §2: ASCII is for machine protocols only)."""
     allowed = {"lw", "story", "Story", "Repo", "v7", "v6", "git", "init", "commit", "fix", "retcon", "vol", "NN",
                "front", "matter", "JSON", "main", "book.yaml", ".gitignore", ".story-system", ".cache", "index.db", ".md",
-               "LC_ALL", "LC_MESSAGES", "LANG", "what-if"}
+               "LW_LOCALE", "LC_ALL", "LC_MESSAGES", "LANG", "what-if"}
     for _p, command in COMMANDS.items():
         allowed.add(command.name or "")
         for param in command.params:

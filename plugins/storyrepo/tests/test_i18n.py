@@ -85,7 +85,9 @@ def test_the_catalog_translates_its_own_entries_whole() -> None:
 
 
 @pytest.mark.parametrize("env, explicit, expected", [
-    ({"LANG": "zh_CN.UTF-8"}, None, "zh"), ({"LC_ALL": "C", "LANG": "zh_CN.UTF-8"}, None, "en"),
+    ({"LANG": "zh_CN.UTF-8"}, None, "zh"), ({"LC_ALL": "C.UTF-8", "LANG": "zh_CN.UTF-8"}, None, "en"),
+    ({"LW_LOCALE": "zh", "LANG": "C.UTF-8"}, None, "zh"), ({"LW_LOCALE": "zh-CN", "LC_ALL": "en_US.UTF-8"}, None, "zh"),
+    ({"LW_LOCALE": "zh"}, "en", "en"), ({"LW_LOCALE": "en", "LANG": "zh_CN.UTF-8"}, None, "en"),
     ({"LC_MESSAGES": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"}, None, "zh"), ({}, None, "en"), ({"LANG": "C"}, None, "en"),
     ({"LANG": "en_US.UTF-8"}, "zh", "zh"), ({"LANG": "zh_CN.UTF-8"}, "en", "en"),
 ])
@@ -99,6 +101,19 @@ def _lw(*args: str, lang: str | None = None) -> subprocess.CompletedProcess[str]
         env["LANG"] = lang
     proc = subprocess.run([LW, "story", *args], capture_output=True, env=env)
     return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode())
+
+
+def test_lw_story_speaks_the_shells_language_as_lw_pack_and_lw_seat_do(book) -> None:
+    """LW_LOCALE, then LC_ALL/LC_MESSAGES/LANG (:func:`lwcore.api.pick_locale`); --locale wins."""
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE")}
+    for extra, args, chinese in (({"LW_LOCALE": "zh_CN", "LANG": "C.UTF-8"}, (), True),
+                                 ({"LW_LOCALE": "zh_CN"}, ("--locale", "en"), False),
+                                 ({"LANG": "C.UTF-8"}, (), False)):
+        proc = subprocess.run([LW, "story", *args, "query", "chapters", "-C", str(book.root)], capture_output=True,
+                              env={**env, **extra})
+        out = proc.stdout.decode() + proc.stderr.decode()
+        assert proc.returncode == 0, out
+        assert out.strip() == ("（无）" if chinese else "(none)"), (extra, out)  # no chapter settled yet
 
 
 def test_errors_follow_the_locale(book) -> None:

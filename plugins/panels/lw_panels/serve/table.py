@@ -472,16 +472,16 @@ def add_member(kernel: Kernel, room: Path, name: str, member_id: str | None = No
     t = MESSAGES.bind(speak)
     name = name.strip()
     if not name or len(name) > 80 or any(not ch.isprintable() for ch in name):
-        raise LwError(t("serve.seat_name_bad"), code="invalid")
+        raise LwError(t("serve.seat_name_bad"), code="invalid", locale=speak)
     if member_id is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", member_id):
-        raise LwError(t("serve.seat_id_bad"), code="invalid", expected="--id p5")
+        raise LwError(t("serve.seat_id_bad"), code="invalid", expected="--id p5", locale=speak)
     with room_lock(room):
         loaded = Room.load(room, kernel)
         taken = {m.id for m in loaded.members} | {m.name for m in loaded.members}
         new_id = member_id or next(f"p{n}" for n in range(1, len(taken) + 2) if f"p{n}" not in taken)
         if new_id in taken or name in taken:
             raise LwError(t("serve.seat_taken", room=loaded.file.id, name=new_id if new_id in taken else name),
-                          code="invalid")
+                          code="invalid", locale=speak)
         member = Member(id=new_id, name=name, locale=locale)
         loaded.file.players.append(member)
         loaded.mark("room")
@@ -509,8 +509,9 @@ def add_seated(kernel: Kernel, room: Path, invites: Invites, name: str, member_i
             loaded.mark("room")
             loaded.save()
     except (LwError, OSError):
-        raise LwError(t("serve.seat_added_no_link", name=member.name or member.id), code="unavailable") from None
-    raise LwError(t("serve.seat_not_added", name=member.name or member.id), code="unavailable")
+        raise LwError(t("serve.seat_added_no_link", name=member.name or member.id), code="unavailable",
+                      locale=speak) from None
+    raise LwError(t("serve.seat_not_added", name=member.name or member.id), code="unavailable", locale=speak)
 
 
 def _no_model(seat: Seat, *, recorded: bool) -> LwError:
