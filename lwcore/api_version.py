@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-API_VERSION = "2.2.0"
+API_VERSION = "2.3.0"
 """Semantic version of :mod:`lwcore.api`: MAJOR.MINOR.PATCH (see that module's stability promise)."""
 
 CLAUSE = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*(\d{1,6}(?:\.\d{1,6}){0,2})\s*$")
