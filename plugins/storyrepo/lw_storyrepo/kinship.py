@@ -72,6 +72,23 @@ def relations(card_text: str) -> list[tuple[str, frozenset[str]]]:
     return out
 
 
+REVERSE: dict[str, tuple[str, ...]] = {
+    "师": ("徒弟", "徒儿", "弟子", "爱徒"),
+    "夫": ("妻子", "媳妇", "老婆", "娘子", "夫人"),
+    "妻": ("丈夫", "男人", "老公", "夫君", "相公"),
+}
+"""The words for the other side of a relation a card states: 马秀兰's card says 杜建国的师父, so in
+prose 杜建国 goes by 徒弟 (我那徒弟). Only relations whose other side is one word, whatever the gender."""
+
+
+def reverse_relations(card_text: str) -> list[tuple[str, frozenset[str]]]:
+    """Like :func:`relations`, with the forms the *other* side goes by (``X的师父`` → X is 徒弟);
+    relations without a one-word other side (父: 儿子 or 女儿?) give nothing."""
+    body = free_text(card_text)
+    return [(body[max(0, m.start() - 8):m.start()], frozenset(REVERSE[WORDS[m.group(1)]]))
+            for m in _RELATION.finditer(body) if m.start() >= 2 and WORDS[m.group(1)] in REVERSE]
+
+
 _SHE = re.compile(r"[女她姐妹娘母妻妃婆姑嫂婶姨]")
 _HE = re.compile(r"[他男兄哥弟父爹夫爷叔伯]|之子|儿子")
 
