@@ -165,6 +165,8 @@ class CheckContext:
         aliases) and the forms they go by in prose (:func:`lw_storyrepo.names.address_forms`)."""
         canonical = self.aliases.get(term)
         names = {term} if canonical is None else {name for name, c in self.aliases.items() if c == canonical}
+        if not self.is_person(canonical or term):  # 罗湖口岸 is no 罗 whose given name is 湖口岸
+            return names | {form for name in names for form in numeral_forms(name)}
         titled = {name[:1] + t for name in names if surname_of(name) == name[:1] for t in TITLES}
         roles = self.roles.get(canonical or term, frozenset())
         bare = {form for name in names for form in unsurnamed_forms(name, roles)}
@@ -432,24 +434,30 @@ def contract_moves(text: str, pid: str) -> set[str]:
         part = re.sub(r"[（(][^）)]*[）)]", "", part)  # a note in brackets is no move (（节奏债：…未推进）)
         return {key for word, key in MOVE_WORDS if word in part}
     return set()
+MISSING = ("失踪", "下落不明", "不知所踪")
+"""What a card's 状态 starts with when no one knows where the character is: their card's 位置 is
+where they were lost (吴老四 at 罗湖口岸), not where they are."""
+
+
 def dwellers_of(characters: dict[str, dict[str, Any]]) -> dict[str, frozenset[str]]:
-    """``{place: people whose card's 位置 it is}``."""
+    """``{place: people whose card's 位置 it is}``; the missing are at no place."""
     out: dict[str, set[str]] = {}
     for name, meta in characters.items():
-        if meta.get("位置"):
+        if meta.get("位置") and not str(meta.get("状态") or "").startswith(MISSING):
             out.setdefault(str(meta["位置"]), set()).add(name)
     return {place: frozenset(people) for place, people in out.items()}
 
 
-def _there_by_card(place: str, draft: Any, ctx: CheckContext) -> bool:
+def _there_by_card(place: str, draft: Any, ctx: CheckContext, line: str = "") -> bool:
     """Whether the prose brings in someone whose card puts them at ``place`` (莫七 of the 货舱, the
     captain calling from her scout craft) and whom the draft moves nowhere else: the place is in
     the chapter with them."""
     moved = {ctx.aliases.get(m.group("who"), m.group("who")) for m in map(_CHANGE_WHO.match, map(str, as_list(
         (getattr(draft, "meta", {}) or {}).get("设定变更")))) if m and m.group("field") == "位置"}
     body = getattr(draft, "body", "")
-    return any(person not in moved and person not in ctx.dead and any(present(v, body) for v in ctx.variants(person))
-               for person in ctx.dwellers.get(place, ()))  # the dead man's card keeps his last place: he brings no one there
+    return any(person not in moved and (person not in ctx.dead or person in ctx.contract_terms_in(line))
+               and any(present(v, body) for v in ctx.variants(person))
+               for person in ctx.dwellers.get(place, ()))  # a dead man brings his place only to a line about him
 
 
 _DEMONSTRATIVE = "(?:那|这)[枚块只把个件颗张支柄根条面串口台辆副顶本封盏双]"
@@ -527,6 +535,16 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 terms.append(name)
         for term in dict.fromkeys(terms):
             checked = True
+            who = ctx.aliases.get(term, term) if ctx is not None else term
+            if ctx is not None and ctx.cast and APPEAR.search(text) and text.startswith(term) and ctx.is_person(who) \
+                    and who not in ctx.cast and who not in ctx.dead and who != me:
+                # the line asks them in and the draft's own 在场 leaves them out: there, or only spoken of?
+                if any(present(v, body) for v in ctx.variants(term)):
+                    out.append(Finding("合同", WARN, f"合同「{text}」要「{term}」出场，草稿的在场名单里却没有："
+                                                     "请确认是出场了还是只被提到", line_no))
+                else:
+                    out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
+                continue
             if ctx is not None and ctx.aliases.get(term, term) in ctx.dead and not APPEAR.search(text):
                 continue  # 裴延死那夜, 裴延案的狱簿: a line names the dead for what was theirs, it cannot ask them in
             variants = ctx.variants(term) if ctx is not None else {term} | set(address_forms(term))
@@ -534,9 +552,11 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 variants.add("我")  # a draft told by 叶秋 names him 我
             if not quoted.get(term):
                 variants |= _place_stems(ctx, term) | _brand(ctx, term)
+                if _only_whence(term, text) or _district_of(ctx, term, text, body):
+                    continue
             if not any(present(v, body) for v in variants) and not described(term, body, THING_HEADS) \
                     and not _looks_like(term, body) and not _by_its_kind(term, body) \
-                    and not (ctx is not None and (_there_by_card(term, draft, ctx) or _by_kind(ctx, term, body)
+                    and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or _by_kind(ctx, term, body)
                                                   or _shaped(ctx, term, body) or _inner_place(ctx, term, body))):
                 doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else None
                 if doubt is None:
@@ -552,21 +572,59 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
 PLACE_SUFFIXES = "站镇村县城府州港寺庙观街巷岛湖关峰谷寨堡楼阁殿宫庄屯坊"
 """The last characters that say only what kind of place a name is (柳园站, 落雁城): prose drops
 them (车到柳园) when the rest still tells the place."""
+PLACE_KINDS = ("电子市场", "工业区", "市场", "商场", "大厦", "广场", "公园", "码头", "车站", "火车站", "医院", "学校",
+               "中学", "大学", "仓库", "酒楼", "茶楼", "饭店", "酒店", "宾馆", "客栈", "大街", "胡同", "书院", "山庄")
+"""Words of two characters or more that say only what kind of place a name is (赛格电子市场 → 赛格)."""
 
 
 def _place_stems(ctx: CheckContext | None, term: str) -> set[str]:
     """A place by its name without the kind (柳园 for 柳园站): the rest is two characters or more and
     names nothing else the book knows; a person or a held thing gives none."""
-    if ctx is None or len(term) < 3 or term[-1] not in PLACE_SUFFIXES or term in ctx.items:
+    if ctx is None or len(term) < 3 or term in ctx.items:
+        return set()
+    kind = next((k for k in sorted(PLACE_KINDS, key=len, reverse=True) if term.endswith(k)), None)
+    if kind is None and term[-1] not in PLACE_SUFFIXES:
         return set()
     canonical = ctx.aliases.get(term, term)
     if canonical in ctx.kin or canonical in ctx.roles or canonical in ctx.dead \
             or any(canonical in people for people in ctx.dwellers.values()) \
             or (ctx.people is not None and canonical in ctx.people):
         return set()
-    stem = term[:-1]
+    stem = term[:-len(kind)] if kind else term[:-1]
+    if len(stem) < 2:
+        return set()
     other = ctx.aliases.get(stem)
+    if any(name.startswith(stem) and ctx.aliases[name] != canonical for name in ctx.aliases):
+        return set()  # 上步 of 上步仓库 is also 上步工业区's: it tells neither
     return {stem} if other is None or other == canonical else set()
+
+
+_FROM = re.compile(r"从$")
+_GO = re.compile(r"^(?:过来|来到|回到|赶到|赶来|来|到|回|赶|出发|动身|过)")
+
+
+def _only_whence(term: str, line: str) -> bool:
+    """A place the line names only as where someone comes from (黄伟强从香港来到华强北): the line
+    asks them here, not there."""
+    spots = [m.start() for m in re.finditer(re.escape(term), line)]
+    return bool(spots) and all(_FROM.search(line[:at]) and _GO.match(line[at + len(term):]) for at in spots)
+
+
+def _district_of(ctx: CheckContext | None, term: str, line: str, body: str) -> bool:
+    """A place the line names as the district of another (香港鸭寮街: 鸭寮街 in 香港) or a place
+    the world puts inside it (华强北 in 深圳), when the prose names that one."""
+    if ctx is None:
+        return False
+    known = sorted((n for n in ctx.aliases if len(n) >= 2 and n != term), key=len, reverse=True)
+    for m in re.finditer(re.escape(term), line):
+        after = line[m.end():]
+        inner = next((n for n in known if after.startswith(n)), None)
+        if inner is not None and ctx.aliases.get(inner) != ctx.aliases.get(term) and present(inner, body):
+            return True
+    if ctx.world is not None:
+        canonical = ctx.aliases.get(term, term)
+        return any(canonical in outer and present(place, body) for place, outer in ctx.world.inside.items())
+    return False
 
 
 def _brand(ctx: CheckContext | None, term: str) -> set[str]:
@@ -590,6 +648,8 @@ def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, bod
     if ctx is None:
         return None
     canonical = ctx.aliases.get(term, term)
+    meta = getattr(draft, "meta", {}) or {}
+    changes = [m for m in map(_CHANGE_WHO.match, map(str, as_list(meta.get("设定变更")))) if m]
     if canonical in ctx.cast:
         return "草稿的在场名单里有"
     thing = term in ctx.items or (ctx.world is not None and term in ctx.world.items)
@@ -599,9 +659,10 @@ def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, bod
     if thing or term.endswith(LOOK_HEADS):
         if len(term) >= 2 and term[-1] in body:
             return f"正文写到了「{term[-1]}」"
-    meta = getattr(draft, "meta", {}) or {}
-    for m in map(_CHANGE_WHO.match, map(str, as_list(meta.get("设定变更")))):
-        if m and m.group("field") == "位置" and ctx.aliases.get(m.group("value"), m.group("value")) == canonical:
+        if any(m.group("field") == "持有" and m.group("value") == term for m in changes):
+            return "草稿的设定变更交接了它"
+    for m in changes:
+        if m.group("field") == "位置" and ctx.aliases.get(m.group("value"), m.group("value")) == canonical:
             return "草稿的设定变更把人移到了这里"
     return None
 
