@@ -506,6 +506,10 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         # the author's call, shown to the lenses (the fixture sessions open one mid-draft)
         for pid in sorted(moves["开启承诺"] - named):  # a promise the frozen contract never asked for
             out.append(Finding("合同", WARN, f"草稿开启了合同没有提到的承诺 {pid}；要开就先修改合同", line_no))
+    if named:  # a contract that names its promises by id: one moved beside them is the author's call to confirm
+        for key, word in (("推进承诺", "推进"), ("兑付承诺", "兑付")):
+            for pid in sorted(moves[key] - named):
+                out.append(Finding("合同", WARN, f"草稿{word}了合同没有提到的承诺 {pid}：请确认，或先修改合同", line_no))
     for raw in as_list(state.get("合同")):
         text = str(raw)
         checked = False
@@ -564,11 +568,21 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 else:
                     out.append(Finding("合同", WARN, f"合同「{text}」提到「{term}」，正文里找不到它的名字或已知叫法"
                                                      f"（{doubt}）：请确认草稿写到了", line_no))
+        handover = _HANDOVER.search(text)
+        if ctx is not None and handover and not ids and not (out and out[-1].message.startswith(f"合同「{text}」")):
+            thing = next((t for t in ctx.contract_terms_in(handover.group("what")) if t in ctx.items), None)
+            changes = [m for m in map(_CHANGE_WHO.match, map(str, as_list((getattr(draft, "meta", {}) or {}).get("设定变更"))))
+                       if m and m.group("field") == "持有"]
+            if thing is not None and not any(m.group("value") == thing for m in changes):
+                out.append(Finding("合同", WARN, f"合同「{text}」要交出「{thing}」，草稿的设定变更却没有记下它换了人："
+                                                 "请确认交接写到了", line_no))
         if any(word in text for word in REVIEW_WORDS) or not checked:
             out.append(Finding("合同", INFO, f"合同「{text}」脚本判断不了，交评审确认", line_no))
     return out
 
 
+_HANDOVER = re.compile(r"把(?P<what>[^，。；]+?)(?:交给|送给|递给|还给|借给|押给|留给|传给|交到|塞给|给了)")
+"""A contract line that hands a thing over (郑德明把仓库钥匙交给陈志远)."""
 PLACE_SUFFIXES = "站镇村县城府州港寺庙观街巷岛湖关峰谷寨堡楼阁殿宫庄屯坊"
 """The last characters that say only what kind of place a name is (柳园站, 落雁城): prose drops
 them (车到柳园) when the rest still tells the place."""
