@@ -543,7 +543,10 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             if ctx is not None and ctx.cast and APPEAR.search(text) and text.startswith(term) and ctx.is_person(who) \
                     and who not in ctx.cast and who not in ctx.dead and who != me:
                 # the line asks them in and the draft's own 在场 leaves them out: there, or only spoken of?
-                if any(present(v, body) for v in ctx.variants(term)):
+                if any(v.speaker is not None and not v.guessed and ctx.aliases.get(v.speaker, v.speaker) == who
+                       for v in voices(ctx, body.split("\n"))):
+                    pass  # they speak in the prose, named (a call, a phantom): they are in the chapter
+                elif any(present(v, body) for v in ctx.variants(term)):
                     out.append(Finding("合同", WARN, f"合同「{text}」要「{term}」出场，草稿的在场名单里却没有："
                                                      "请确认是出场了还是只被提到", line_no))
                 else:
