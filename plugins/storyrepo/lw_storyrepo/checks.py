@@ -27,7 +27,7 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.continuity import DEAD, World, check_continuity, places_inside, stages_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
-from lw_storyrepo.kinship import gender_of, kin_forms, relations, reverse_relations
+from lw_storyrepo.kinship import free_text, gender_of, kin_forms, relations, reverse_relations
 from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
@@ -70,6 +70,7 @@ class CheckContext:
     denials: dict[str, list[tuple[str, frozenset[str]]]] = field(default_factory=dict)  # info gap -> its 不是…的 (:func:`denials_of`)
     dead: frozenset[str] = frozenset()  # characters whose card's 状态 says dead (a contract line speaks of them, never asks them in)
     roles: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> the post only they hold (列车长): :func:`roles_of`
+    looks: dict[str, frozenset[str]] = field(default_factory=dict)  # held thing -> the words its holder's card puts before it (摩托罗拉)
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
     _known_forms: set[str] | None = None
@@ -129,7 +130,7 @@ class CheckContext:
                    kin_of_pov=relatives(texts, aliases),
                    public_words=frozenset(k for _sid, _kn, _r, kws in secrets for k in kws if k in public),
                    dwellers=dwellers_of(characters), denials={k: v for k, v in denials.items() if v},
-                   dead=dead_of(characters), roles=roles_of(characters))
+                   dead=dead_of(characters), roles=roles_of(characters), looks=looks_of(texts, characters))
 
     @classmethod
     def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]],
@@ -209,6 +210,20 @@ class CheckContext:
                        kin_words=frozenset(kin_words), cast=cast,
                        _names_re=None, _terms_re=None,
                        _known_forms=self.known_forms() | with_address_forms(set(extra)))
+
+
+def looks_of(texts: dict[str, str], characters: dict[str, dict[str, Any]]) -> dict[str, frozenset[str]]:
+    """``{held thing: {words}}``: what its holder's card says of it between a measure word and its
+    name (腰上别一台摩托罗拉汉显BP机 → 摩托罗拉; 一只黄壳的福禄克万用表 → 黄壳), two to six characters."""
+    out: dict[str, set[str]] = {}
+    for name, text in texts.items():
+        body = free_text(text)
+        for thing in map(str, as_list((characters.get(name) or {}).get("持有"))):
+            for m in re.finditer(re.escape(thing), body):
+                look = re.search(f"[一两][{_MEASURE}台部]([\\u4e00-\\u9fff]{{2,6}}?)的?$", body[max(0, m.start() - 9):m.start()])
+                if look:
+                    out.setdefault(thing, set()).add(look.group(1))
+    return {thing: frozenset(words) for thing, words in out.items()}
 
 
 def roles_of(characters: dict[str, dict[str, Any]]) -> dict[str, frozenset[str]]:
@@ -674,13 +689,32 @@ def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, bod
             and all(line[m.end():m.end() + 1] == "的" for m in re.finditer(re.escape(term), line)):
         return "合同只提到它的东西"
     if thing or term.endswith(LOOK_HEADS):
-        if len(term) >= 2 and term[-1] in body:
-            return f"正文写到了「{term[-1]}」"
+        kind = _kind_word(term, body) or next((w for w in sorted(ctx.looks.get(term, ())) if w in body), None)
+        if kind is not None:
+            return f"正文写到了「{kind}」"
         if any(m.group("field") == "持有" and m.group("value") == term for m in changes):
             return "草稿的设定变更交接了它"
     for m in changes:
         if m.group("field") == "位置" and ctx.aliases.get(m.group("value"), m.group("value")) == canonical:
             return "草稿的设定变更把人移到了这里"
+    return None
+
+
+def _kind_word(term: str, body: str) -> str | None:
+    """The kind of a thing (怀表 of 银壳怀表, 箱 of 帆布箱) where the prose names it as a thing: a kind
+    of two characters anywhere, one character after a measure word, 的, 那/这 or before 子 (表情 is
+    no watch); ``None`` when the prose names no such kind."""
+    head = next((h for h in sorted(LOOK_HEADS, key=len, reverse=True)
+                 if len(h) >= 2 and term.endswith(h) and len(term) > len(h)), None)
+    if head is None:
+        head = term[-1:]
+        spots = [m.start() + 1 for m in re.finditer(f"(?:[{_MEASURE}的那这]){re.escape(head)}", body)] + \
+                [m.start() for m in re.finditer(f"{re.escape(head)}子", body)]
+    else:
+        spots = [m.start() for m in re.finditer(re.escape(head), body)]
+    # 捡到一枚芯片: a chip the prose brings in as new (一 and a measure word) is not the one the book knows
+    if len(term) >= 2 and any(not re.search(f"一[{_MEASURE}]$", body[max(0, at - 2):at].replace(head, "")) for at in spots):
+        return head
     return None
 
 

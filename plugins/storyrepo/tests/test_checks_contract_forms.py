@@ -127,3 +127,25 @@ def test_a_promise_moved_beside_the_contracts_and_a_handover_not_recorded() -> N
     line = ["杜建国把上海牌手表押给钱卫东"]
     assert [s for s, m in found(line, "杜建国把上海牌手表押给了钱卫东。") if "交出" in m] == [WARN]
     assert found(line, "杜建国把上海牌手表押给了钱卫东。", {"设定变更": ["钱卫东.持有+上海牌手表"]}) == []
+
+
+def test_a_things_kind_named_as_a_thing_asks_and_a_new_one_does_not() -> None:
+    line = ["杜建国摘下上海牌手表"]
+    assert [s for s, m in found(line, "杜建国摘下腕上的手表。") if "上海牌手表" in m] == [WARN]
+    assert [s for s, m in found(line, "杜建国的表情僵了一下。") if "上海牌手表" in m] == [ERROR]  # 表情 is no watch
+    assert [s for s, m in found(line, "杜建国在地上捡到一块手表。") if "上海牌手表" in m] == [ERROR]  # a new one
+
+
+def test_a_held_thing_by_the_words_its_holders_card_gives_it() -> None:
+    from lw_storyrepo.checks import looks_of
+
+    card = "---\n姓名: 陈志远\n---\n## 设定\n腰上别一台摩托罗拉汉显BP机，随身带一只黄壳的福禄克万用表。"
+    meta = {"持有": ["汉显BP机", "福禄克万用表"]}
+    assert looks_of({"陈志远": card}, {"陈志远": meta}) == {"汉显BP机": {"摩托罗拉"}, "福禄克万用表": {"黄壳"}}
+    ctx = CheckContext({"陈志远": "陈志远"}, [], [], [], 0, {"陈志远"}, {"汉显BP机"}, people={"陈志远"},
+                       looks=looks_of({"陈志远": card}, {"陈志远": meta}))
+    draft = lambda body: Draft("A", {"推进承诺": ["P-001"]}, body, 5)
+    severities = lambda body: [f.severity for f in contract_findings({"合同": ["陈志远的汉显BP机响了"]}, draft(body), ctx)
+                               if "汉显BP机" in f.message]
+    assert severities("陈志远腰间的摩托罗拉响了。") == [WARN]
+    assert severities("陈志远的电话响了。") == [ERROR]
