@@ -27,7 +27,7 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.continuity import DEAD, World, check_continuity, places_inside, stages_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
-from lw_storyrepo.kinship import gender_of, kin_forms, relations
+from lw_storyrepo.kinship import free_text, gender_of, kin_forms, relations, reverse_relations
 from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
@@ -69,6 +69,8 @@ class CheckContext:
     dwellers: dict[str, frozenset[str]] = field(default_factory=dict)  # place -> the people whose card's 位置 it is
     denials: dict[str, list[tuple[str, frozenset[str]]]] = field(default_factory=dict)  # info gap -> its 不是…的 (:func:`denials_of`)
     dead: frozenset[str] = frozenset()  # characters whose card's 状态 says dead (a contract line speaks of them, never asks them in)
+    roles: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> the post only they hold (列车长): :func:`roles_of`
+    looks: dict[str, frozenset[str]] = field(default_factory=dict)  # held thing -> the words its holder's card puts before it (摩托罗拉)
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
     _known_forms: set[str] | None = None
@@ -128,7 +130,7 @@ class CheckContext:
                    kin_of_pov=relatives(texts, aliases),
                    public_words=frozenset(k for _sid, _kn, _r, kws in secrets for k in kws if k in public),
                    dwellers=dwellers_of(characters), denials={k: v for k, v in denials.items() if v},
-                   dead=dead_of(characters))
+                   dead=dead_of(characters), roles=roles_of(characters), looks=looks_of(texts, characters))
 
     @classmethod
     def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]],
@@ -138,7 +140,7 @@ class CheckContext:
         style and world."""
         items = {str(v) for meta in characters.values() for v in as_list(meta.get("持有")) if len(str(v)) >= 2}
         return cls(aliases, [], [], [], 0, set(aliases), items, kin=kin or {}, dwellers=dwellers_of(characters),
-                   dead=dead_of(characters))
+                   dead=dead_of(characters), roles=roles_of(characters))
 
     def is_person(self, name: str) -> bool:
         """Whether a name found in the prose is a person's (not a place's or a thing's)."""
@@ -164,8 +166,13 @@ class CheckContext:
         aliases) and the forms they go by in prose (:func:`lw_storyrepo.names.address_forms`)."""
         canonical = self.aliases.get(term)
         names = {term} if canonical is None else {name for name, c in self.aliases.items() if c == canonical}
+        if not self.is_person(canonical or term):  # 罗湖口岸 is no 罗 whose given name is 湖口岸
+            return names | {form for name in names for form in numeral_forms(name)}
         titled = {name[:1] + t for name in names if surname_of(name) == name[:1] for t in TITLES}
-        return names | titled | {form for name in names for form in address_forms(name)} | set(self.kin.get(canonical or term, ()))
+        roles = self.roles.get(canonical or term, frozenset())
+        bare = {form for name in names for form in unsurnamed_forms(name, roles)}
+        return (names | titled | bare | roles | {form for name in names for form in address_forms(name)}
+                | set(self.kin.get(canonical or term, ())) | {form for name in names for form in numeral_forms(name)})
 
     def for_draft(self, meta: dict[str, Any]) -> CheckContext:
         """This context plus the names a draft brings itself: characters its 设定变更 creates,
@@ -205,6 +212,80 @@ class CheckContext:
                        _known_forms=self.known_forms() | with_address_forms(set(extra)))
 
 
+def looks_of(texts: dict[str, str], characters: dict[str, dict[str, Any]]) -> dict[str, frozenset[str]]:
+    """``{held thing: {words}}``: what its holder's card says of it between a measure word and its
+    name (腰上别一台摩托罗拉汉显BP机 → 摩托罗拉; 一只黄壳的福禄克万用表 → 黄壳), two to six characters."""
+    out: dict[str, set[str]] = {}
+    for name, text in texts.items():
+        body = free_text(text)
+        for thing in map(str, as_list((characters.get(name) or {}).get("持有"))):
+            for m in re.finditer(re.escape(thing), body):
+                look = re.search(f"[一两][{_MEASURE}台部]([\\u4e00-\\u9fff]{{2,6}}?)的?$", body[max(0, m.start() - 9):m.start()])
+                if look:
+                    out.setdefault(thing, set()).add(look.group(1))
+    return {thing: frozenset(words) for thing, words in out.items()}
+
+
+def roles_of(characters: dict[str, dict[str, Any]]) -> dict[str, frozenset[str]]:
+    """``{person: {post}}`` for each post (the card's 境界: 列车长, 舰长, 掌门) that one card alone
+    holds: prose calls that person by it (列车长把缸子一墩). A post two cards share names no one."""
+    holders: dict[str, set[str]] = {}
+    for name, meta in characters.items():
+        for post in as_list(meta.get("境界")):
+            if len(str(post)) >= 2:
+                holders.setdefault(str(post), set()).add(name)
+    out: dict[str, set[str]] = {}
+    for post, people in holders.items():
+        if len(people) == 1:
+            out.setdefault(next(iter(people)), set()).add(post)
+    return {name: frozenset(posts) for name, posts in out.items()}
+
+
+def unsurnamed_forms(name: str, posts: Iterable[str] = ()) -> set[str]:
+    """The forms prose makes of a name with no Chinese surname (哈力克, 莉莉安) from its first
+    character: 老哈, 小哈, 哈乘警 (with a title or the person's post). Names of two characters, or
+    led by 阿/小/老, or with a surname, give none (their forms: :func:`lw_storyrepo.names.address_forms`)."""
+    if len(name) < 3 or surname_of(name) or name[0] in "阿小老大" or not "\u4e00" <= name[0] <= "\u9fff":
+        return set()
+    head = name[0]
+    return {"老" + head, "小" + head} | {head + t for t in (*TITLES, *posts) if len(t) >= 2}
+
+
+_DIGITS = "零一二三四五六七八九"
+_NUMBER = re.compile(r"[0-9０-９]{1,2}|[零一二三四五六七八九十]{1,3}")
+
+
+def _to_chinese(n: int) -> str:
+    if n < 10:
+        return _DIGITS[n]
+    tens, ones = divmod(n, 10)
+    return ("" if tens == 1 else _DIGITS[tens]) + "十" + (_DIGITS[ones] if ones else "")
+
+
+def _to_int(word: str) -> int | None:
+    if word[0].isdigit():
+        return int(word.translate(str.maketrans("０１２３４５６７８９", "0123456789")))
+    if "十" not in word:
+        return _DIGITS.index(word) if len(word) == 1 else None
+    tens, _, ones = word.partition("十")
+    if len(tens) > 1 or len(ones) > 1:
+        return None
+    return (_DIGITS.index(tens) if tens else 1) * 10 + (_DIGITS.index(ones) if ones else 0)
+
+
+def numeral_forms(term: str) -> set[str]:
+    """A name holding a number (up to 99) written the other way: 7号车厢 ↔ 七号车厢, 十四号 ↔ 14号.
+    A name without one gives nothing."""
+    out = set()
+    for m in _NUMBER.finditer(term):
+        n = _to_int(m.group())
+        if n is None:
+            continue
+        other = _to_chinese(n) if m.group()[0].isdigit() else str(n)
+        out.add(term[:m.start()] + other + term[m.end():])
+    return out
+
+
 def dead_of(characters: dict[str, dict[str, Any]]) -> frozenset[str]:
     """The characters whose card's 状态 says they are dead (已死, 陨落 …)."""
     return frozenset(n for n, meta in characters.items() if str(meta.get("状态") or "").startswith(DEAD))
@@ -242,8 +323,15 @@ def relatives(texts: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[
 def kin_of(repo: StoryRepo, texts: dict[str, str] | None = None) -> dict[str, frozenset[str]]:
     """Each character's kinship forms, from the relations their card's text states
     (:func:`lw_storyrepo.kinship.kin_forms`); characters whose card states none are left out."""
-    forms = {name: kin_forms(text) for name, text in (card_texts(repo) if texts is None else texts).items()}
-    return {name: f for name, f in forms.items() if f}
+    texts = card_texts(repo) if texts is None else texts
+    forms = {name: set(kin_forms(text)) for name, text in texts.items()}
+    names = sorted((n for n in texts if len(n) >= 2), key=len, reverse=True)
+    for person, text in texts.items():  # 马秀兰's card says 杜建国的师父: 杜建国 is 徒弟
+        for before, other_side in reverse_relations(text):
+            anchor = next((n for n in names if before.endswith(n)), None)
+            if anchor is not None and anchor != person:
+                forms.setdefault(anchor, set()).update(other_side)
+    return {name: frozenset(f) for name, f in forms.items() if f}
 
 
 _I = re.compile(r"我(?!们)")
@@ -361,27 +449,33 @@ def contract_moves(text: str, pid: str) -> set[str]:
         part = re.sub(r"[（(][^）)]*[）)]", "", part)  # a note in brackets is no move (（节奏债：…未推进）)
         return {key for word, key in MOVE_WORDS if word in part}
     return set()
+MISSING = ("失踪", "下落不明", "不知所踪")
+"""What a card's 状态 starts with when no one knows where the character is: their card's 位置 is
+where they were lost (吴老四 at 罗湖口岸), not where they are."""
+
+
 def dwellers_of(characters: dict[str, dict[str, Any]]) -> dict[str, frozenset[str]]:
-    """``{place: people whose card's 位置 it is}``."""
+    """``{place: people whose card's 位置 it is}``; the missing are at no place."""
     out: dict[str, set[str]] = {}
     for name, meta in characters.items():
-        if meta.get("位置"):
+        if meta.get("位置") and not str(meta.get("状态") or "").startswith(MISSING):
             out.setdefault(str(meta["位置"]), set()).add(name)
     return {place: frozenset(people) for place, people in out.items()}
 
 
-def _there_by_card(place: str, draft: Any, ctx: CheckContext) -> bool:
+def _there_by_card(place: str, draft: Any, ctx: CheckContext, line: str = "") -> bool:
     """Whether the prose brings in someone whose card puts them at ``place`` (莫七 of the 货舱, the
     captain calling from her scout craft) and whom the draft moves nowhere else: the place is in
     the chapter with them."""
     moved = {ctx.aliases.get(m.group("who"), m.group("who")) for m in map(_CHANGE_WHO.match, map(str, as_list(
         (getattr(draft, "meta", {}) or {}).get("设定变更")))) if m and m.group("field") == "位置"}
     body = getattr(draft, "body", "")
-    return any(person not in moved and any(present(v, body) for v in ctx.variants(person))
-               for person in ctx.dwellers.get(place, ()))
+    return any(person not in moved and (person not in ctx.dead or person in ctx.contract_terms_in(line))
+               and any(present(v, body) for v in ctx.variants(person))
+               for person in ctx.dwellers.get(place, ()))  # a dead man brings his place only to a line about him
 
 
-_DEMONSTRATIVE = "(?:那|这)[枚块只把个件颗张支柄根条面串]"
+_DEMONSTRATIVE = "(?:那|这)[枚块只把个件颗张支柄根条面串口台辆副顶本封盏双]"
 
 
 def _by_its_kind(term: str, body: str) -> bool:
@@ -427,6 +521,10 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         # the author's call, shown to the lenses (the fixture sessions open one mid-draft)
         for pid in sorted(moves["开启承诺"] - named):  # a promise the frozen contract never asked for
             out.append(Finding("合同", WARN, f"草稿开启了合同没有提到的承诺 {pid}；要开就先修改合同", line_no))
+    if named:  # a contract that names its promises by id: one moved beside them is the author's call to confirm
+        for key, word in (("推进承诺", "推进"), ("兑付承诺", "兑付")):
+            for pid in sorted(moves[key] - named):
+                out.append(Finding("合同", WARN, f"草稿{word}了合同没有提到的承诺 {pid}：请确认，或先修改合同", line_no))
     for raw in as_list(state.get("合同")):
         text = str(raw)
         checked = False
@@ -449,25 +547,175 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         if out and out[-1].message.startswith(f"合同「{text}」") and out[-1].severity == ERROR:
             continue  # a line whose promise is not moved as asked is reported once, not again for each name in it
         terms = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
+        quoted = dict.fromkeys(terms, True)  # a quoted term asks for its words: no other form, no doubt
         if ctx is not None:
             rest = _QUOTED.sub("", text)
             for name in ctx.contract_terms_in(rest):
                 terms.append(name)
         for term in dict.fromkeys(terms):
             checked = True
+            who = ctx.aliases.get(term, term) if ctx is not None else term
+            if ctx is not None and ctx.cast and APPEAR.search(text) and text.startswith(term) and ctx.is_person(who) \
+                    and who not in ctx.cast and who not in ctx.dead and who != me:
+                # the line asks them in and the draft's own 在场 leaves them out: there, or only spoken of?
+                if any(v.speaker is not None and not v.guessed and ctx.aliases.get(v.speaker, v.speaker) == who
+                       for v in voices(ctx, body.split("\n"))):
+                    pass  # they speak in the prose, named (a call, a phantom): they are in the chapter
+                elif any(present(v, body) for v in ctx.variants(term)):
+                    out.append(Finding("合同", WARN, f"合同「{text}」要「{term}」出场，草稿的在场名单里却没有："
+                                                     "请确认是出场了还是只被提到", line_no))
+                else:
+                    out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
+                continue
             if ctx is not None and ctx.aliases.get(term, term) in ctx.dead and not APPEAR.search(text):
                 continue  # 裴延死那夜, 裴延案的狱簿: a line names the dead for what was theirs, it cannot ask them in
             variants = ctx.variants(term) if ctx is not None else {term} | set(address_forms(term))
             if me is not None and (ctx.aliases.get(term, term) if ctx is not None else term) == me:
                 variants.add("我")  # a draft told by 叶秋 names him 我
+            if not quoted.get(term):
+                variants |= _place_stems(ctx, term) | _brand(ctx, term)
+                if _only_whence(term, text) or _district_of(ctx, term, text, body):
+                    continue
             if not any(present(v, body) for v in variants) and not described(term, body, THING_HEADS) \
                     and not _looks_like(term, body) and not _by_its_kind(term, body) \
-                    and not (ctx is not None and (_there_by_card(term, draft, ctx) or _by_kind(ctx, term, body)
+                    and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or _by_kind(ctx, term, body)
                                                   or _shaped(ctx, term, body) or _inner_place(ctx, term, body))):
-                out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
+                doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else None
+                if doubt is None:
+                    out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
+                else:
+                    out.append(Finding("合同", WARN, f"合同「{text}」提到「{term}」，正文里找不到它的名字或已知叫法"
+                                                     f"（{doubt}）：请确认草稿写到了", line_no))
+        handover = _HANDOVER.search(text)
+        if ctx is not None and handover and not ids and not (out and out[-1].message.startswith(f"合同「{text}」")):
+            thing = next((t for t in ctx.contract_terms_in(handover.group("what")) if t in ctx.items), None)
+            changes = [m for m in map(_CHANGE_WHO.match, map(str, as_list((getattr(draft, "meta", {}) or {}).get("设定变更"))))
+                       if m and m.group("field") == "持有"]
+            if thing is not None and not any(m.group("value") == thing for m in changes):
+                out.append(Finding("合同", WARN, f"合同「{text}」要交出「{thing}」，草稿的设定变更却没有记下它换了人："
+                                                 "请确认交接写到了", line_no))
         if any(word in text for word in REVIEW_WORDS) or not checked:
             out.append(Finding("合同", INFO, f"合同「{text}」脚本判断不了，交评审确认", line_no))
     return out
+
+
+_HANDOVER = re.compile(r"把(?P<what>[^，。；]+?)(?:交给|送给|递给|还给|借给|押给|留给|传给|交到|塞给|给了)")
+"""A contract line that hands a thing over (郑德明把仓库钥匙交给陈志远)."""
+PLACE_SUFFIXES = "站镇村县城府州港寺庙观街巷岛湖关峰谷寨堡楼阁殿宫庄屯坊"
+"""The last characters that say only what kind of place a name is (柳园站, 落雁城): prose drops
+them (车到柳园) when the rest still tells the place."""
+PLACE_KINDS = ("电子市场", "工业区", "市场", "商场", "大厦", "广场", "公园", "码头", "车站", "火车站", "医院", "学校",
+               "中学", "大学", "仓库", "酒楼", "茶楼", "饭店", "酒店", "宾馆", "客栈", "大街", "胡同", "书院", "山庄")
+"""Words of two characters or more that say only what kind of place a name is (赛格电子市场 → 赛格)."""
+
+
+def _place_stems(ctx: CheckContext | None, term: str) -> set[str]:
+    """A place by its name without the kind (柳园 for 柳园站): the rest is two characters or more and
+    names nothing else the book knows; a person or a held thing gives none."""
+    if ctx is None or len(term) < 3 or term in ctx.items:
+        return set()
+    kind = next((k for k in sorted(PLACE_KINDS, key=len, reverse=True) if term.endswith(k)), None)
+    if kind is None and term[-1] not in PLACE_SUFFIXES:
+        return set()
+    canonical = ctx.aliases.get(term, term)
+    if canonical in ctx.kin or canonical in ctx.roles or canonical in ctx.dead \
+            or any(canonical in people for people in ctx.dwellers.values()) \
+            or (ctx.people is not None and canonical in ctx.people):
+        return set()
+    stem = term[:-len(kind)] if kind else term[:-1]
+    if len(stem) < 2:
+        return set()
+    other = ctx.aliases.get(stem)
+    if any(name.startswith(stem) and ctx.aliases[name] != canonical for name in ctx.aliases):
+        return set()  # 上步 of 上步仓库 is also 上步工业区's: it tells neither
+    return {stem} if other is None or other == canonical else set()
+
+
+_FROM = re.compile(r"从$")
+_GO = re.compile(r"^(?:过来|来到|回到|赶到|赶来|来|到|回|赶|出发|动身|过)")
+
+
+def _only_whence(term: str, line: str) -> bool:
+    """A place the line names only as where someone comes from (黄伟强从香港来到华强北): the line
+    asks them here, not there."""
+    spots = [m.start() for m in re.finditer(re.escape(term), line)]
+    return bool(spots) and all(_FROM.search(line[:at]) and _GO.match(line[at + len(term):]) for at in spots)
+
+
+def _district_of(ctx: CheckContext | None, term: str, line: str, body: str) -> bool:
+    """A place the line names as the district of another (香港鸭寮街: 鸭寮街 in 香港) or a place
+    the world puts inside it (华强北 in 深圳), when the prose names that one."""
+    if ctx is None:
+        return False
+    known = sorted((n for n in ctx.aliases if len(n) >= 2 and n != term), key=len, reverse=True)
+    for m in re.finditer(re.escape(term), line):
+        after = line[m.end():]
+        inner = next((n for n in known if after.startswith(n)), None)
+        if inner is not None and ctx.aliases.get(inner) != ctx.aliases.get(term) and present(inner, body):
+            return True
+    if ctx.world is not None:
+        canonical = ctx.aliases.get(term, term)
+        return any(canonical in outer and present(place, body) for place, outer in ctx.world.inside.items())
+    return False
+
+
+def _brand(ctx: CheckContext | None, term: str) -> set[str]:
+    """A held thing by its brand (那块上海牌 for 上海牌手表): the name's part up to 牌, of three
+    characters or more."""
+    if ctx is None or term not in ctx.items:
+        return set()
+    at = term.find("牌")
+    return {term[:at + 1]} if 2 <= at < len(term) - 1 else set()
+
+
+def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, body: str) -> str | None:
+    """Why a term the prose does not name may still be there under a form no table reads — then the
+    contract check warns and asks, it does not send the draft back; ``None`` when the draft
+    certainly lacks it:
+
+    - a person the draft's own 在场 lists (the prose may call them 下铺的人, 那人, by a nickname);
+    - a person the line names only for what is theirs (找到莉莉安的发带: the ribbon is asked, not her);
+    - a thing whose kind (its last character: 箱 of 帆布箱) the prose names;
+    - a place the draft's 设定变更 moves someone to."""
+    if ctx is None:
+        return None
+    canonical = ctx.aliases.get(term, term)
+    meta = getattr(draft, "meta", {}) or {}
+    changes = [m for m in map(_CHANGE_WHO.match, map(str, as_list(meta.get("设定变更")))) if m]
+    if canonical in ctx.cast:
+        return "草稿的在场名单里有"
+    thing = term in ctx.items or (ctx.world is not None and term in ctx.world.items)
+    if not thing and term[-1] not in PLACE_SUFFIXES and ctx.is_person(canonical) \
+            and all(line[m.end():m.end() + 1] == "的" for m in re.finditer(re.escape(term), line)):
+        return "合同只提到它的东西"
+    if thing or term.endswith(LOOK_HEADS):
+        kind = _kind_word(term, body) or next((w for w in sorted(ctx.looks.get(term, ())) if w in body), None)
+        if kind is not None:
+            return f"正文写到了「{kind}」"
+        if any(m.group("field") == "持有" and m.group("value") == term for m in changes):
+            return "草稿的设定变更交接了它"
+    for m in changes:
+        if m.group("field") == "位置" and ctx.aliases.get(m.group("value"), m.group("value")) == canonical:
+            return "草稿的设定变更把人移到了这里"
+    return None
+
+
+def _kind_word(term: str, body: str) -> str | None:
+    """The kind of a thing (怀表 of 银壳怀表, 箱 of 帆布箱) where the prose names it as a thing: a kind
+    of two characters anywhere, one character after a measure word, 的, 那/这 or before 子 (表情 is
+    no watch); ``None`` when the prose names no such kind."""
+    head = next((h for h in sorted(LOOK_HEADS, key=len, reverse=True)
+                 if len(h) >= 2 and term.endswith(h) and len(term) > len(h)), None)
+    if head is None:
+        head = term[-1:]
+        spots = [m.start() + 1 for m in re.finditer(f"(?:[{_MEASURE}的那这]){re.escape(head)}", body)] + \
+                [m.start() for m in re.finditer(f"{re.escape(head)}子", body)]
+    else:
+        spots = [m.start() for m in re.finditer(re.escape(head), body)]
+    # 捡到一枚芯片: a chip the prose brings in as new (一 and a measure word) is not the one the book knows
+    if len(term) >= 2 and any(not re.search(f"一[{_MEASURE}]$", body[max(0, at - 2):at].replace(head, "")) for at in spots):
+        return head
+    return None
 
 
 LOOK_HEADS = tuple(dict.fromkeys(THING_HEADS + ("芯片", "玉佩", "佩", "罗盘", "簪", "戒", "镯", "坠", "匣", "弓", "杖", "袍", "旗", "幡",
@@ -482,14 +730,14 @@ _PLAIN_STEM = frozenset("纹阶品级色之的小大上下中")
 
 APPEAR = re.compile(r"出场|登场|现身|露面|出现|回来|归来|复活")
 """What a contract line says to ask a character into the chapter (a dead one included: a flashback)."""
-_MEASURE = "把枚块柄支只张面颗根串条件"
+_MEASURE = "把枚块柄支只张面颗根串条件口台辆副顶本封盏双"
 
 
 def _by_kind(ctx: CheckContext, term: str, body: str) -> bool:
     """A held thing the prose calls by its kind alone (这尺子, 一把尺 for 乌木尺): the only thing
     of that kind the book knows, and its name longer than the kind."""
     head = term[-1:]
-    if term not in ctx.items or len(term) < 3 or not head:
+    if term not in ctx.items or len(term) < 2 or not head:  # 铜哨 → 哨子, 一只哨
         return False
     if any(other != term and other.endswith(head) for other in ctx.items):
         return False

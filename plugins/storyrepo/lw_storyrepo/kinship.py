@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 
 FORMS: dict[str, tuple[str, ...]] = {
-    "父": ("父亲", "爹", "爹爹", "阿爹", "老爹", "家父", "先父", "爸爸", "老爸", "阿爸", "爹地"),
-    "母": ("母亲", "娘", "娘亲", "阿娘", "家母", "先母", "妈妈", "老妈", "姆妈", "阿妈", "额娘"),
-    "兄": ("哥哥", "兄长", "大哥", "哥"),
-    "姐": ("姐姐", "阿姐", "大姐", "姐"),
-    "弟": ("弟弟", "阿弟", "小弟"),
+    "父": ("父亲", "爹", "爹爹", "阿爹", "老爹", "家父", "先父", "爸爸", "老爸", "阿爸", "爹地", "老豆", "阿耶"),
+    "母": ("母亲", "娘", "娘亲", "阿娘", "家母", "先母", "妈妈", "老妈", "姆妈", "阿妈", "额娘", "老母"),
+    "兄": ("哥哥", "兄长", "大哥", "哥", "阿哥", "家兄"),
+    "姐": ("姐姐", "阿姐", "大姐", "姐", "家姐"),
+    "弟": ("弟弟", "阿弟", "小弟", "细佬", "舍弟"),
     "妹": ("妹妹", "阿妹", "小妹"),
     "师": ("师父", "师傅", "恩师", "师尊", "导师", "老师"),
     "妻": ("妻子", "娘子", "夫人"),
@@ -70,6 +70,23 @@ def relations(card_text: str) -> list[tuple[str, frozenset[str]]]:
                 forms.update(p + form for p in ("我", "你", "他", "她"))
         out.append((body[max(0, m.start() - 8):m.start()], frozenset(f for f in forms if len(f) >= 2)))
     return out
+
+
+REVERSE: dict[str, tuple[str, ...]] = {
+    "师": ("徒弟", "徒儿", "弟子", "爱徒"),
+    "夫": ("妻子", "媳妇", "老婆", "娘子", "夫人"),
+    "妻": ("丈夫", "男人", "老公", "夫君", "相公"),
+}
+"""The words for the other side of a relation a card states: 马秀兰's card says 杜建国的师父, so in
+prose 杜建国 goes by 徒弟 (我那徒弟). Only relations whose other side is one word, whatever the gender."""
+
+
+def reverse_relations(card_text: str) -> list[tuple[str, frozenset[str]]]:
+    """Like :func:`relations`, with the forms the *other* side goes by (``X的师父`` → X is 徒弟);
+    relations without a one-word other side (父: 儿子 or 女儿?) give nothing."""
+    body = free_text(card_text)
+    return [(body[max(0, m.start() - 8):m.start()], frozenset(REVERSE[WORDS[m.group(1)]]))
+            for m in _RELATION.finditer(body) if m.start() >= 2 and WORDS[m.group(1)] in REVERSE]
 
 
 _SHE = re.compile(r"[女她姐妹娘母妻妃婆姑嫂婶姨]")
