@@ -63,14 +63,32 @@ REMOTE = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空|�
 the speaker's paragraph or the few before it."""
 CALL_SPAN = 4
 """How many paragraphs before a voice a call or a letter still carries it (the call goes on)."""
-DOWN_EVENTS = re.compile(r"跌落|跌境|跌回|境界跌|修为尽失|修为大减|修为倒退|废去|废了|散功|自废|封印|倒退|受损|重创|燃烧")
+CONFINED = ("在押", "羁押", "关押", "收押", "刑拘", "拘留", "被拘", "服刑", "入狱", "坐牢", "收监", "囚禁", "软禁", "被捕",
+            "被关", "监禁", "被囚")
+"""States that hold a character in their card's 位置 (a cell, a prison): seen, heard or placed
+anywhere else, they are at large."""
+VISIT = re.compile(r"探视|探监|会见|接见|提审|审讯|隔着|铁窗|铁栅|栅栏|看守|玻璃那头|玻璃对面|监区|监室|牢房|牢里|狱中|号子里")
+"""A visit to someone held (探视, 隔着玻璃): where they are is their cell, not the scene's place."""
+ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "走过来", "走了过来", "走来", "走到", "来到", "迎上", "坐下", "坐了下来",
+        "坐在", "站在", "站起", "立在", "蹲在", "靠在", "倚在", "点头", "点了点头", "点点头", "摇头", "摇了摇头", "笑了", "笑着",
+        "笑了笑", "伸手", "伸出手", "抬手", "抬起头", "抬头", "低头", "低下头", "转身", "转过身", "回头", "回过头", "写下", "拿起",
+        "端起", "叹了口气", "看着", "望着", "盯着", "拍了拍", "握住", "拉住", "扶着", "解开", "推了推", "招手", "招了招手",
+        "挥手", "挥了挥手", "递给", "接过", "敲了敲", "掀开", "翻开", "起身", "眨了眨眼", "咳嗽", "咳了一声", "抽着烟", "冲", "朝")
+"""What a body does (推门走了进来, 点了点头, 冲她招手): the dead and the held do none of it in the scene."""
+NOT_SUBJECT = "的和跟与同给替为把被让叫对向朝冲帮找问陪随送将"
+"""A character right after one of these is an object (许砚对陈守礼点了点头), not the one acting."""
+NOT_THERE = re.compile(r"照片|相片|遗像|相框|画像|监控|视频|录像|屏幕|遗体|尸体|尸身|灵堂|灵位|牌位|墓|坟|骨灰|太平间|追悼")
+"""The dead shown, not acting: a photograph, a recording, the body, a grave."""
+DOWN_EVENTS = re.compile(r"跌落|跌境|跌回|境界跌|修为尽失|修为大减|修为倒退|废去|废了|散功|自废|封印|倒退|受损|重创|燃烧|"
+                         r"降职|降级|撤职|免职|革职|停职|贬为|贬到|降为|降成|撸了|撤了职|一撸到底")
 USE_VERBS = ("拔出", "抽出", "握着", "握紧", "握住", "举起", "挥动", "挥出", "祭出", "取出", "掏出", "亮出", "服下", "吞下", "催动",
              "捏着", "攥着", "攥紧", "佩着", "背着", "抚着", "擦拭", "拿着", "提着", "摸出", "拿出", "翻出", "抖出", "甩出", "抛出",
              "递出", "递过", "举着", "托着", "捧着", "戴着", "戴上", "按进", "按在", "插进", "嵌进", "咽下", "祭起", "扬起", "亮了亮",
              "吹起", "吹着", "吹响", "弹起", "弹着", "摇着", "摇响", "挥起", "拈起", "捏起", "抽出了", "横起", "展开", "抖开",
              "打开", "点燃", "捏碎", "砸碎", "套上", "披上", "穿上")
 GET_VERBS = ("接过", "收下", "拿到", "夺过", "夺下", "捡起", "拾起", "得到", "取回", "借来", "买下", "收起")
-STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "在")
+STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "靠在", "倚在", "蹲在", "候在",
+              "躲在", "藏在", "趴在", "窝在", "歪在", "挤在", "围在", "坐镇", "在")
 HE = ("他", "她")
 """A pronoun subject: the character is the last one named before it in the paragraph (or the
 paragraph before), as a reader takes it."""
@@ -234,19 +252,70 @@ def book_time(text: str) -> tuple[str, tuple[int | None, int | None, int | None]
     return era, (year, month, day)
 
 
+SEASONS: tuple[tuple[str, tuple[int, int]], ...] = (
+    # festivals and 节气 first (春节 is no spring, 立秋 no autumn's whole span); a span of months that
+    # holds for the lunar and the Gregorian calendar both, so a book's calendar need not be known
+    ("元旦", (1, 1)), ("春节", (1, 2)), ("过年", (1, 2)), ("元宵", (1, 3)), ("上元", (1, 3)), ("寒食", (2, 4)),
+    ("清明", (2, 4)), ("端午", (5, 6)), ("端阳", (5, 6)), ("七夕", (7, 8)), ("中元", (7, 9)), ("中秋", (8, 10)),
+    ("重阳", (9, 10)), ("国庆", (10, 10)),
+    ("立春", (1, 2)), ("雨水", (1, 2)), ("惊蛰", (2, 3)), ("春分", (2, 3)), ("谷雨", (3, 4)), ("立夏", (4, 5)),
+    ("小满", (4, 5)), ("芒种", (5, 6)), ("夏至", (5, 6)), ("小暑", (6, 7)), ("大暑", (6, 7)), ("立秋", (7, 8)),
+    ("处暑", (7, 8)), ("白露", (8, 9)), ("秋分", (8, 9)), ("寒露", (9, 10)), ("霜降", (9, 10)), ("立冬", (10, 11)),
+    ("小雪", (10, 11)), ("大雪", (11, 12)), ("冬至", (11, 12)),
+    ("春", (1, 5)), ("夏", (4, 8)), ("秋", (7, 11)),
+)
+"""Seasons, 节气 and festivals of an in-book time, as the months they can fall in (冬 runs into the
+next year's first months: it is left out, never surely before anything)."""
+MONTH_PART: tuple[tuple[str, tuple[int, int]], ...] = (
+    ("上旬", (1, 10)), ("月初", (1, 10)), ("初旬", (1, 10)), ("中旬", (11, 20)), ("月中", (11, 20)),
+    ("下旬", (21, 31)), ("月底", (21, 31)), ("月末", (21, 31)), ("月尾", (21, 31)))
+"""A part of a month, as the days it can be."""
+
+
+def _span(text: str) -> tuple[str, int | None, tuple[int, int] | None, tuple[int, int] | None] | None:
+    """``(era, year, months, days)`` of an in-book time, each a span when the time names a
+    season, a 节气, a festival or a part of the month (2024年立秋, 十月上旬); None when unread."""
+    read = book_time(text)
+    era, (year, month, day) = read if read else ("", (None, None, None))
+    months = (month, month) if month is not None else None
+    days = (day, day) if day is not None else None
+    if months is None:
+        word = next((w for w, _span in SEASONS if w in text), None)
+        if word is not None:
+            months = dict(SEASONS)[word]
+            if read is None:
+                lead = re.match(r"([^\d〇零一二三四五六七八九十]*?)([\d〇零一二三四五六七八九十]{1,5})\s*年", text)
+                era, year = (lead.group(1).strip(), _cn_int(lead.group(2))) if lead else ("", None)
+            elif era.endswith(word):
+                era = era[:-len(word)].strip()
+    if months is not None and months[0] == months[1]:
+        part = next((d for w, d in MONTH_PART if w in text), None)
+        if part is not None and (days is None or not re.search(r"初[一二三四五六七八九十]", text)):
+            days = part
+    if year is None and months is None and days is None:
+        return None
+    return era, year, months, days
+
+
 def earlier(a: str, b: str) -> bool:
     """Whether in-book time ``a`` is surely before ``b`` (same era; compared down to the first
-    field either leaves out)."""
-    ta, tb = book_time(a), book_time(b)
+    field either leaves out; a season, 节气, festival or part of the month is the span it can be)."""
+    ta, tb = _span(a), _span(b)
     if ta is None or tb is None or (ta[0] and tb[0] and ta[0] != tb[0]):
         return False
-    for x, y in zip(ta[1], tb[1]):
+    if (ta[1] is None) != (tb[1] is None):
+        return False
+    if ta[1] is not None and tb[1] is not None and ta[1] != tb[1]:
+        return ta[1] < tb[1]
+    for x, y in ((ta[2], tb[2]), (ta[3], tb[3])):
+        if x is None and y is None:
+            continue
         if x is None or y is None:
-            if x is None and y is None:
-                continue
             return False
-        if x != y:
-            return x < y
+        if x[1] < y[0]:
+            return True
+        if x != y or x[0] != x[1]:
+            return False  # overlapping spans: not surely ordered
     return False
 
 
@@ -388,10 +457,19 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
                                first_line + voice.line, voice.column, line.strip()[:60]))
+        elif who not in revived and state.startswith(CONFINED) and not _visited(lines, voice.line, card) \
+                and not NOT_NOW.search(line):
+            seen.add((who, voice.line))
+            out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
+                               f"{who} 的状态是「{state}」（角色卡·状态），关在「{card.get('位置') or '?'}」，正文里却在场说话",
+                               first_line + voice.line, voice.column, line.strip()[:60]))
         elif present and who not in present and not _remote(lines, voice.line) and not NOT_NOW.search(line):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN, f"{who} 不在本章的在场名单（{'、'.join(sorted(present))}），正文里却在说话",
                                first_line + voice.line, voice.column, line.strip()[:60]))
+    # 状态: the dead and the held do not act in the scene (推门走了进来, 点了点头)
+    if names is not None:
+        out += _acting(world, lines, first_line, revived, seen)
     # 位置
     if names is not None and world.places:
         moved = {c.who: {c.value} for c in changes if c.field == "位置" and c.op == "="}
@@ -420,8 +498,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
-                if card is None or not card.get("位置") or who == pov or str(card.get("状态") or "").startswith(LOST):
-                    continue  # the narration follows its point of view: where it is is the scene itself; the missing have no certain place
+                state = str(card.get("状态") or "") if card is not None else ""
+                if card is None or not card.get("位置") or who == pov or state.startswith(LOST) or state.startswith(DEAD):
+                    continue  # the narration follows its point of view: where it is is the scene itself; the missing have
+                    # no certain place; the dead are the 状态 check's (_acting)
                 tail = re.split(r"[，,。；;！？]", sentence[sentence.find(place, start) + len(place):])[0]
                 if ARRIVE.search(tail):  # 裴照微在济春堂门口下了马: his own clause tells the arrival
                     reached.setdefault(who, set()).add(place)
@@ -429,6 +509,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 allowed = {str(card["位置"])} | moved.get(who, set()) | reached.get(who, set())
                 if any(place == a or place in a or a in place or a in world.inside.get(place, ())
                        or place in world.inside.get(a, ()) for a in allowed):
+                    continue
+                if state.startswith(CONFINED) and who not in revived and not _visited(lines, i, card):
+                    out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态），关在「{card['位置']}」（角色卡·位置），"
+                                       f"正文却在「{place}」", first_line + i, col, sentence.strip()[:60]))
                     continue
                 out.append(Finding("连贯", WARN, f"{who} 在「{card['位置']}」（角色卡·位置），本章没有写他到「{place}」去"
                                    f"（设定变更 {who}.位置={place}，或正文写明来到{place}）", first_line + i, col,
@@ -448,6 +532,51 @@ def _short_place(names: re.Pattern[str], sentence: str, near: list[str], places:
         place = next((p for p in places if p.endswith(head) and len(p) >= 2 and any(p in t for t in near)), None)
         if place is not None:
             out.append((m.start(), m.group(1), place))
+    return out
+
+
+def _visited(lines: list[str], i: int, card: dict[str, Any]) -> bool:
+    """Whether line ``i`` is where a held character is (their card's 位置 or a visit, 探视, 隔着玻璃,
+    named in its paragraph or the few before), or their voice comes from elsewhere (a call, a letter)."""
+    before = [line for line in lines[:i] if line.strip()][-CALL_SPAN:]
+    where = str(card.get("位置") or "")
+    return _remote(lines, i) or any(VISIT.search(line) or (where and where in line) for line in [*before, lines[i]])
+
+
+def _acting(world: World, lines: list[str], first_line: int, revived: set[str], seen: set[tuple[str, int]]) -> list[Finding]:
+    """The dead (已死, 已故 …) and the held (在押 …) doing what a body does in the scene
+    (:data:`ACTS`) by name or alias, outside a memory, a dream, a photograph, a visit; one finding
+    a character a paragraph, none where their voice was already found."""
+    held = {n: str(c.get("状态") or "") for n, c in world.cards.items() if n not in revived
+            and str(c.get("状态") or "").startswith(DEAD + CONFINED)}
+    if not held:
+        return []
+    forms = sorted((a for a, n in world.aliases.items() if n in held and a not in world.indirect and len(a) >= 2), key=len,
+                   reverse=True)
+    if not forms:
+        return []
+    act = re.compile(rf"({'|'.join(map(re.escape, forms))})([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{'|'.join(ACTS)})")
+    out: list[Finding] = []
+    for i, line in enumerate(lines):
+        if not line.strip() or NOT_NOW.search(line):
+            continue
+        narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
+        for m in act.finditer(narration):
+            who = world.aliases.get(m.group(1), m.group(1))
+            if (who, i) in seen or (m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT):
+                continue
+            sentence = _SENTENCE.search(narration, max(0, narration.rfind("。", 0, m.start()) + 1))
+            text = sentence.group() if sentence else line
+            if NOT_THERE.search(text):
+                continue
+            card = world.cards[who]
+            state = held[who]
+            if state.startswith(CONFINED) and _visited(lines, i, card):
+                continue
+            seen.add((who, i))
+            where = f"，关在「{card.get('位置')}」" if state.startswith(CONFINED) else ""
+            out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态）{where}，正文里却在场动作",
+                               first_line + i, m.start() + 1, text.strip()[:60]))
     return out
 
 
