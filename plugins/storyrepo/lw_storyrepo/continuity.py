@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from lw_storyrepo.findings import ERROR, WARN, Finding
+from lw_storyrepo.names import surname_of
 from lw_storyrepo.repo import as_list
 
 DEFAULT_STAGES = ("凡人", "炼体", "练气", "炼气", "筑基", "结丹", "金丹", "元婴", "化神", "炼虚", "合体", "大乘", "渡劫", "真仙",
@@ -99,8 +100,14 @@ USE_MARK = re.compile(r"[着起出下上把了碎开]")
 _RELATIVE = re.compile(r"[着起出下上把了碎开]的$")
 """A verb closed by 的 right before the thing makes a relative clause: 母亲留下的星图芯片 says
 whose it was, not that she uses it (转动着指间的戒指 still uses it)."""
-BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|仍是|已是)(?:一?个|一名|一位|一介)?$")
+BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|仍是|已是|身为|作为|区区|小小的?)(?:一?个|一名|一位|一介)?(?:小小的?)?$")
 """What makes a bare stage name (学徒, 筑基) a statement of someone's realm: 不过是个学徒."""
+ASPIRE = re.compile(r"(?:考|考上|考个|升|升上|升到|评|评上|评到|熬到|熬上|当上|混上|混到|晋升|晋升到|冲击|冲|够得上|够不上|盼着当|等着当)"
+                    r"(?:一?个)?$")
+"""What says someone is below a stage (下个月就要考四级了, 还没熬到主治): their rank is under it."""
+LISTED = r"\s*[，,、：:]\s*$"
+"""A name and then its stage, as a register reads (赵铁军，三级工)."""
+
 AROUND = re.compile(r"以[东南西北]|[东南西北][边面方侧]|附近|之外|外面|对面|旁边|隔壁|[\d一二两三四五六七八九十百千]+(?:里|公里|米)")
 """What follows a place to say another lies beside it, not in it."""
 INSIDE = re.compile(r"^(?P<a>[\u4e00-\u9fff]{2,8}?)(?:坐落在|坐落于|位于|地处|就在|在)(?P<b>[\u4e00-\u9fff]{2,8})")
@@ -376,32 +383,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             out.append(Finding("连贯", ERROR, f"{who} 的境界从「{card.get('境界')}」（角色卡·境界）降到「{value}」，正文没有写明缘由"
                                f"（跌境、散功、封印…）", 1, 1, f"{who}.境界={value}"))
     if names is not None:
-        pattern = realm_pattern(world.stages)
-        for i, col, sentence in sentences:
-            if not any(stage in sentence for stage in world.stages) or NOT_NOW.search(sentence):
-                continue
-            for r in pattern.finditer(sentence):
-                bare = not (r.group(2) or r.group(3))
-                if bare and not BEING.search(sentence[:r.start()]):
-                    continue  # a bare stage name (筑基) says no level, unless someone is said to be it (不过是个学徒)
-                who = _nearest(names, sentence, r.start(), aliases)
-                subject = max((m.end() for m in names.finditer(sentence[:r.start()])), default=-1)
-                if bare and subject >= 0 and ("的" in sentence[subject:r.start()] or r.start() - subject > 8):
-                    continue  # 林晚面前的不过是个练气弟子: the rank is someone else's
-                he = next((k for k, c in enumerate(sentence[:r.start()]) if c in HE), None)
-                if who is None and he is not None:
-                    who = _antecedent(names, lines, i, col + he, world, pov)
-                if who is None and "自己" in sentence[:r.start()]:
-                    who = pov  # 自己眼下不过是个府史: the point of view's own thought of himself
-                card = world.cards.get(who or "", {})
-                if not who or who in set_realm or not card.get("境界"):
-                    continue
-                old, said = rank(str(card["境界"]), world.stages), rank(r.group(), world.stages)
-                if old and said and not (r.group(2) or r.group(3)):
-                    old, said = (old[0], 0), (said[0], 0)  # a bare stage speaks of the stage only
-                if old and said and said < old and not explained:
-                    out.append(Finding("连贯", ERROR, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成「{r.group()}」，"
-                                       f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60]))
+        out += _ranks(world, names, lines, sentences, first_line, pov, set(set_realm), explained)
     # 持有
     given = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "+"}
     if names is not None and world.items:
@@ -577,6 +559,81 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             where = f"，关在「{card.get('位置')}」" if state.startswith(CONFINED) else ""
             out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态）{where}，正文里却在场动作",
                                first_line + i, m.start() + 1, text.strip()[:60]))
+    return out
+
+
+def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: list[tuple[int, int, str]], first_line: int,
+           pov: str | None, set_realm: set[str], explained: bool) -> list[Finding]:
+    """境界 said lower in the prose than on the card: a stage with a level (筑基三层); a bare stage
+    said of someone — 不过是个学徒, 作为一个住院医 (:data:`BEING`), before their name (五级工周大海), after
+    it in a register (赵铁军，三级工), after their surname as an address (韩工段长) —; a stage someone is
+    said to be below (要考四级了, 还没熬到主治: :data:`ASPIRE`), where the card holds it already."""
+    out: list[Finding] = []
+    aliases = world.aliases
+    pattern = realm_pattern(world.stages)
+    order = [SAME_STAGE.get(x, x) for x in world.stages]
+    short = {x[:-1]: x for x in world.stages if len(x) >= 3 and x[-1] in "工师员"}  # 四级 for 四级工
+    aim = re.compile(rf"(?:{'|'.join(map(re.escape, sorted({*world.stages, *short}, key=len, reverse=True)))})")
+    by_surname: dict[str, list[str]] = {}
+    for person, card in world.cards.items():
+        if card.get("境界") and len(surname_of(person)) == 1:
+            by_surname.setdefault(surname_of(person), []).append(person)
+    for i, col, sentence in sentences:
+        if not aim.search(sentence) or NOT_NOW.search(sentence):
+            continue
+        spans = [(m.start(), m.end()) for m in names.finditer(sentence)]
+        for r in aim.finditer(sentence):
+            stage = short.get(r.group(), r.group())
+            if any(a <= r.start() < b for a, b in spans):
+                continue  # 马工段长, 顾主任: an alias the card gives, its own
+            head = sentence[:r.start()]
+            below = ASPIRE.search(head) is not None
+            full = pattern.match(sentence, r.start()) if stage == r.group() else None
+            said_text = full.group() if full else stage
+            levelled = bool(full and (full.group(2) or full.group(3)))
+            who: str | None = None
+            listed = re.search(rf"({names.pattern}){LISTED}", head)
+            after = names.match(sentence, full.end() if full else r.end())
+            if listed:
+                who = listed.group(1)
+            elif after and not below:
+                who = after.group()  # 二号炉的五级工周大海: the stage is his title
+            elif head and not below and head[-1] in by_surname and len(by_surname[head[-1]]) == 1 \
+                    and not (len(head) >= 2 and any(a <= r.start() - 2 < b for a, b in spans)):
+                who = by_surname[head[-1]][0]  # 韩工段长: a surname and a stage, an address
+            elif levelled or below or BEING.search(head):
+                who = _nearest(names, sentence, r.start(), aliases)
+                subject = max((b for a, b in spans if b <= r.start()), default=-1)
+                if not levelled and not below and subject >= 0 and ("的" in sentence[subject:r.start()] or r.start() - subject > 8):
+                    continue  # 林晚面前的不过是个练气弟子: the rank is someone else's
+                he = next((k for k, c in enumerate(head) if c in HE), None)
+                if who is None and he is not None:
+                    who = _antecedent(names, lines, i, col + he, world, pov)
+                if who is None and "自己" in head:
+                    who = pov  # 自己眼下不过是个府史: the point of view's own thought of himself
+                if who is None and BEING.search(head) and re.search(r"(?:身为|作为)", head):
+                    lead = names.search(sentence, r.end())
+                    who = lead.group() if lead else None  # 作为一个住院医，林知夏…: the clause's subject follows
+                if who is None and below and not spans:
+                    rest = next((k for k, c in enumerate(sentence) if c in HE), None)
+                    who = _antecedent(names, lines, i, col + rest, world, pov) if rest is not None else pov
+            else:
+                continue  # a bare stage name (筑基) says no one's level
+            who = aliases.get(who or "", who or "")
+            card = world.cards.get(who, {})
+            if not who or who in set_realm or not card.get("境界") or explained:
+                continue
+            old, said = rank(str(card["境界"]), world.stages), rank(said_text, world.stages)
+            if not old or not said:
+                continue
+            if not levelled:
+                old, said = (old[0], 0), (said[0], 0)  # a bare stage speaks of the stage only
+            if below and old >= said:
+                out.append(Finding("连贯", ERROR, f"{who} 的境界已是「{card['境界']}」（角色卡·境界），正文却说{who}还在「{stage}」之下",
+                                   first_line + i, col, sentence.strip()[:60]))
+            elif not below and said < old:
+                out.append(Finding("连贯", ERROR, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成「{said_text}」，"
+                                   f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60]))
     return out
 
 
