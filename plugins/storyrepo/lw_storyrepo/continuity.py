@@ -74,8 +74,13 @@ ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "�
         "坐在", "站在", "站起", "立在", "蹲在", "靠在", "倚在", "点头", "点了点头", "点点头", "摇头", "摇了摇头", "笑了", "笑着",
         "笑了笑", "伸手", "伸出手", "抬手", "抬起头", "抬头", "低头", "低下头", "转身", "转过身", "回头", "回过头", "写下", "拿起",
         "端起", "叹了口气", "看着", "望着", "盯着", "拍了拍", "握住", "拉住", "扶着", "解开", "推了推", "招手", "招了招手",
-        "挥手", "挥了挥手", "递给", "接过", "敲了敲", "掀开", "翻开", "起身", "眨了眨眼", "咳嗽", "咳了一声", "抽着烟", "冲", "朝")
+        "挥手", "挥了挥手", "递给", "接过", "敲了敲", "掀开", "翻开", "起身", "眨了眨眼", "咳嗽", "咳了一声", "抽着烟", "冲", "朝",
+        "出来", "走出来", "走了出来", "拎着", "端着", "提着", "抱着", "推着", "系着", "进了", "迈进", "跨进", "缝合", "查房", "值班",
+        "忙着", "埋头", "俯身", "弯腰", "蹲下", "跪下", "躺下", "探出头", "钻出来")
 """What a body does (推门走了进来, 点了点头, 冲她招手): the dead and the held do none of it in the scene."""
+FAR_ARRIVAL = re.compile(r"回来(?!信)|回到|赶回|赶来|赶到|赶了回来|探亲|下了?火车|下了?飞机|坐火车|坐飞机|飞回|回国|请了?假回|"
+                         r"提前回|专程|大老远|千里迢迢|捎来|来看")
+"""What tells that someone far away came (从攀枝花赶回来, 下了火车): said in a sentence naming them, they may be here."""
 NOT_SUBJECT = "的和跟与同给替为把被让叫对向朝冲帮找问陪随送将"
 """A character right after one of these is an object (许砚对陈守礼点了点头), not the one acting."""
 NOT_THERE = re.compile(r"照片|相片|遗像|相框|画像|监控|视频|录像|屏幕|遗体|尸体|尸身|灵堂|灵位|牌位|墓|坟|骨灰|太平间|追悼")
@@ -137,6 +142,30 @@ class World:
     inside: dict[str, set[str]] = field(default_factory=dict)  # place -> the places it lies in (世界观.md)
     gender: dict[str, str] = field(default_factory=dict)  # character -> 他/她 when their card says (kinship.gender_of)
     indirect: frozenset[str] = frozenset()  # words naming someone by relation (娘亲): a mention, never a pronoun's antecedent
+    far: frozenset[str] = frozenset()  # places the world or a card says are far (a journey of days, by train): far_places
+
+
+FAR_WORDS = re.compile(r"远|公里|[百千万]里|[几数两三四五六七八九十百]+里[地路]?|火车|飞机|航班|坐车|快马|[一两二三四五六七八九十几]天|钟头|"
+                       r"[一两二三四五六七八九十几]个?小时|书信|来信|信在路上|出差|出国|国外|外地|南下|北上|飞去|飞往|异乡|他乡|千里")
+"""What says a place is a journey away (坐火车三天三夜, 离滨江一万多公里, 飞去日内瓦开会)."""
+
+
+FAR_SPAN = 20
+"""How near a place its journey is said (杜衡's card: 大理寺司直，…去洛阳，出京第三天 makes 洛阳 far, not 大理寺)."""
+
+
+def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
+    """The places a sentence of the world or of a card names together with a journey
+    (:data:`FAR_WORDS`): someone there is not beside the point of view unless a journey is told."""
+    known = [p for p in places if len(p) >= 2]
+    out: set[str] = set()
+    for text in texts:
+        for sentence in re.split(r"[。！？\n]", text):
+            journeys = [m.start() for m in FAR_WORDS.finditer(sentence)]
+            if journeys:
+                out.update(p for p in known for at in [sentence.find(p)] if at >= 0
+                           and any(abs(j - at) <= FAR_SPAN for j in journeys))
+    return frozenset(out)
 
 
 def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]:
@@ -154,6 +183,11 @@ def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]
             continue  # 海城在江城以东两百公里: beside it, not in it
         if a and b and a != b:
             out.setdefault(a, set()).add(b)
+    for b in known:  # 四川的攀枝花钢铁厂: the second lies in the first
+        for m in re.finditer(rf"{re.escape(b)}的", world_text):
+            for a in (p for p in known if world_text.startswith(p, m.end())):  # 攀枝花钢铁厂 and 攀枝花
+                if a != b and a not in out.get(b, ()):
+                    out.setdefault(a, set()).add(b)
     for _ in range(3):  # a place in a place in a place
         for a, outer in out.items():
             outer |= {c for b in list(outer) for c in out.get(b, ())}
@@ -453,14 +487,15 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     if names is not None:
         out += _acting(world, lines, first_line, revived, seen)
     # 位置
+    moved = {c.who: {c.value} for c in changes if c.field == "位置" and c.op == "="}
+    reached: dict[str, set[str]] = {}
+    placed: set[tuple[str, int]] = set()
     if names is not None and world.places:
-        moved = {c.who: {c.value} for c in changes if c.field == "位置" and c.op == "="}
         places = sorted(world.places | {v for vs in moved.values() for v in vs}, key=len, reverse=True)
         place_re = "|".join(map(re.escape, places))
         go = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,6}}?(?:{'|'.join(MOVE_VERBS)})({place_re})")
         stay = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?:(?:正|还|仍|便|就|已经|独自|一直)?在|"
                           rf"[^。！？“”，,\n]{{0,4}}?(?:{'|'.join(v for v in STAY_VERBS if len(v) > 1)}))({place_re})")
-        reached: dict[str, set[str]] = {}
         any_place = re.compile(place_re)
         # 霞飞路的老房子里，姆妈正坐在八仙桌边: a place that opens the sentence sets where the person is
         fronted = re.compile(rf"^\s*(?:在)?({place_re})[^。！？“”，,\n]{{0,8}}?[，,]\s*({names.pattern}|{'|'.join(HE)})"
@@ -496,9 +531,15 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                     out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态），关在「{card['位置']}」（角色卡·位置），"
                                        f"正文却在「{place}」", first_line + i, col, sentence.strip()[:60]))
                     continue
+                placed.add((who, i))
                 out.append(Finding("连贯", WARN, f"{who} 在「{card['位置']}」（角色卡·位置），本章没有写他到「{place}」去"
                                    f"（设定变更 {who}.位置={place}，或正文写明来到{place}）", first_line + i, col,
                                    sentence.strip()[:60]))
+    if names is not None and pov:
+        pov_place = next(iter(moved.get(pov, ())), None) or (sorted(reached[pov])[-1] if reached.get(pov) else None) \
+            or str(world.cards.get(pov, {}).get("位置") or "") or None
+        if pov_place:
+            out += _present_far(world, lines, first_line, pov, pov_place, moved, reached, placed)
     return out
 
 
@@ -559,6 +600,68 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             where = f"，关在「{card.get('位置')}」" if state.startswith(CONFINED) else ""
             out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态）{where}，正文里却在场动作",
                                first_line + i, m.start() + 1, text.strip()[:60]))
+    return out
+
+
+def _related(world: World, a: str, b: str) -> bool:
+    """Whether two places are one, one inside the other, or both in a third (the same town)."""
+    outer_a, outer_b = world.inside.get(a, set()) | {a}, world.inside.get(b, set()) | {b}
+    return a in b or b in a or bool(outer_a & outer_b)
+
+
+def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_place: str,
+                 moved: dict[str, set[str]], reached: dict[str, set[str]], placed: set[tuple[str, int]]) -> list[Finding]:
+    """位置: someone whose card puts them far from the point of view (a place the world or a card
+    says is a journey away, :attr:`World.far`, related in no way to the point of view's:
+    :func:`_related`) doing what a body does beside it in the narration (:data:`ACTS`,
+    a posture) — by name, alias, kinship word or a pronoun whose one candidate they are —, with no
+    journey told (:data:`FAR_ARRIVAL`, 从 their place), no call, letter or screen
+    (:func:`_remote`), outside a memory. The scene is where the point of view is."""
+    far = {n: str(c.get("位置")) for n, c in world.cards.items() if n != pov and c.get("位置")
+           and not str(c.get("状态") or "").startswith(LOST + DEAD + CONFINED) and n not in moved and n not in reached
+           and not _related(world, str(c.get("位置")), pov_place)
+           and any(f in str(c.get("位置")) or str(c.get("位置")) in f for f in world.far)}
+    if not far:
+        return []
+    forms = sorted((a for a, n in world.aliases.items() if n in far and len(a) >= 1), key=len, reverse=True)
+    if not forms:
+        return []
+    every = sorted((a for a, n in world.aliases.items() if n in world.cards), key=len, reverse=True)
+    anyone = re.compile("|".join(map(re.escape, every)))
+    verbs = "|".join(sorted({*ACTS, *(v for v in STAY_VERBS if len(v) > 1)}, key=len, reverse=True))
+    act = re.compile(rf"({'|'.join(map(re.escape, forms))}|[他她])([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
+    came: set[str] = set()
+    out: list[Finding] = []
+    previous = ""
+    for i, line in enumerate(lines):
+        narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
+        for sentence in _SENTENCE.findall(narration):
+            if FAR_ARRIVAL.search(sentence) and not NOT_NOW.search(sentence) or any(f"从{p}" in sentence for p in far.values()):
+                came |= {world.aliases[m.group()] for m in anyone.finditer(sentence) if world.aliases[m.group()] in far}
+        if not line.strip():
+            continue
+        if NOT_NOW.search(line) or _remote(lines, i):
+            previous = narration if line.strip() else previous
+            continue
+        for m in act.finditer(narration):
+            if m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT:
+                continue
+            who: str | None = world.aliases.get(m.group(1))
+            if m.group(1) in HE:
+                here = [world.aliases[x.group()] for x in anyone.finditer(narration[:m.start()])]
+                if not here:
+                    here = [world.aliases[x.group()] for x in anyone.finditer(previous)]
+                fits = list(dict.fromkeys(n for n in here if world.gender.get(n) == m.group(1)))
+                pov_fits = world.gender.get(pov) in (m.group(1), None, "")
+                who = fits[-1] if len(fits) == 1 and not pov_fits and fits[-1] != pov else None
+            if who is None or who not in far or who in came or (who, i) in placed:
+                continue
+            placed.add((who, i))
+            clause = max(narration.rfind(c, 0, m.start()) for c in "，,。！？；") + 1
+            out.append(Finding("连贯", WARN, f"{who} 在「{far[who]}」（角色卡·位置），离{pov}所在的「{pov_place}」很远，"
+                               f"本章没有写{who}来到这里，正文却让{who}在场", first_line + i, m.start() + 1,
+                               narration[clause:].strip()[:60]))
+        previous = narration
     return out
 
 
