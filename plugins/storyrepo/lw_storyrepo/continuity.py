@@ -62,6 +62,8 @@ REMOTE = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空|�
                     r"隔着|隔壁|墙那边|墙后|门外|窗外|通风|格栅|管道里|声音从")
 """A voice from elsewhere (a call, a letter, words overheard through a wall or a vent): said in
 the speaker's paragraph or the few before it."""
+SCREEN = re.compile(r"电话|视频|屏幕|连线|镜头|画面|监控|对讲|听筒|话筒|通话|直播|录像")
+"""A call or a screen that goes on for paragraphs: the body seen is elsewhere (a letter read says nothing of who comes in)."""
 CALL_SPAN = 4
 """How many paragraphs before a voice a call or a letter still carries it (the call goes on)."""
 CONFINED = ("在押", "羁押", "关押", "收押", "刑拘", "拘留", "被拘", "服刑", "入狱", "坐牢", "收监", "囚禁", "软禁", "被捕",
@@ -76,7 +78,7 @@ ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "�
         "端起", "叹了口气", "看着", "望着", "盯着", "拍了拍", "握住", "拉住", "扶着", "解开", "推了推", "招手", "招了招手",
         "挥手", "挥了挥手", "递给", "接过", "敲了敲", "掀开", "翻开", "起身", "眨了眨眼", "咳嗽", "咳了一声", "抽着烟", "冲", "朝",
         "出来", "走出来", "走了出来", "拎着", "端着", "提着", "抱着", "推着", "系着", "进了", "迈进", "跨进", "缝合", "查房", "值班",
-        "忙着", "埋头", "俯身", "弯腰", "蹲下", "跪下", "躺下", "探出头", "钻出来")
+        "忙着", "埋头", "俯身", "弯腰", "蹲下", "跪下", "躺下", "探出头", "钻出来", "带着", "领着")
 """What a body does (推门走了进来, 点了点头, 冲她招手): the dead and the held do none of it in the scene."""
 FAR_ARRIVAL = re.compile(r"回来(?!信)|回到|赶回|赶来|赶到|赶了回来|探亲|下了?火车|下了?飞机|坐火车|坐飞机|飞回|回国|请了?假回|"
                          r"提前回|专程|大老远|千里迢迢|捎来|来看")
@@ -142,6 +144,7 @@ class World:
     inside: dict[str, set[str]] = field(default_factory=dict)  # place -> the places it lies in (世界观.md)
     gender: dict[str, str] = field(default_factory=dict)  # character -> 他/她 when their card says (kinship.gender_of)
     indirect: frozenset[str] = frozenset()  # words naming someone by relation (娘亲): a mention, never a pronoun's antecedent
+    kin_gender: dict[str, str] = field(default_factory=dict)  # character -> 他/她 by the relations their card states (relation_gender)
     far: frozenset[str] = frozenset()  # places the world or a card says are far (a journey of days, by train): far_places
 
 
@@ -574,18 +577,19 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             and str(c.get("状态") or "").startswith(DEAD + CONFINED)}
     if not held:
         return []
-    forms = sorted((a for a, n in world.aliases.items() if n in held and a not in world.indirect and len(a) >= 2), key=len,
-                   reverse=True)
+    forms = _forms_of(world, held)
     if not forms:
         return []
-    act = re.compile(rf"({'|'.join(map(re.escape, forms))})([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{'|'.join(ACTS)})")
+    act = re.compile(rf"({forms})([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{'|'.join(ACTS)})")
+    one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
+    name = {**one, **world.aliases}
     out: list[Finding] = []
     for i, line in enumerate(lines):
         if not line.strip() or NOT_NOW.search(line):
             continue
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
         for m in act.finditer(narration):
-            who = world.aliases.get(m.group(1), m.group(1))
+            who = world.aliases.get(m.group(1)) or one.get(m.group(1), m.group(1))
             if (who, i) in seen or (m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT):
                 continue
             sentence = _SENTENCE.search(narration, max(0, narration.rfind("。", 0, m.start()) + 1))
@@ -615,21 +619,22 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     says is a journey away, :attr:`World.far`, related in no way to the point of view's:
     :func:`_related`) doing what a body does beside it in the narration (:data:`ACTS`,
     a posture) — by name, alias, kinship word or a pronoun whose one candidate they are —, with no
-    journey told (:data:`FAR_ARRIVAL`, 从 their place), no call, letter or screen
-    (:func:`_remote`), outside a memory. The scene is where the point of view is."""
+    journey told (:data:`FAR_ARRIVAL`, 从 their place), no call, letter or screen in the paragraph
+    (:data:`REMOTE`) nor a call or screen in the few before (:data:`SCREEN`), outside a memory. The scene is where the point of view is."""
     far = {n: str(c.get("位置")) for n, c in world.cards.items() if n != pov and c.get("位置")
            and not str(c.get("状态") or "").startswith(LOST + DEAD + CONFINED) and n not in moved and n not in reached
            and not _related(world, str(c.get("位置")), pov_place)
            and any(f in str(c.get("位置")) or str(c.get("位置")) in f for f in world.far)}
     if not far:
         return []
-    forms = sorted((a for a, n in world.aliases.items() if n in far and len(a) >= 1), key=len, reverse=True)
+    forms = _forms_of(world, far)
     if not forms:
         return []
-    every = sorted((a for a, n in world.aliases.items() if n in world.cards), key=len, reverse=True)
-    anyone = re.compile("|".join(map(re.escape, every)))
+    anyone = re.compile(_forms_of(world, world.cards, loose=True))
     verbs = "|".join(sorted({*ACTS, *(v for v in STAY_VERBS if len(v) > 1)}, key=len, reverse=True))
-    act = re.compile(rf"({'|'.join(map(re.escape, forms))}|[他她])([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
+    act = re.compile(rf"({forms}|[他她])([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
+    one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
+    name = {**one, **world.aliases}
     came: set[str] = set()
     out: list[Finding] = []
     previous = ""
@@ -637,22 +642,23 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
         for sentence in _SENTENCE.findall(narration):
             if FAR_ARRIVAL.search(sentence) and not NOT_NOW.search(sentence) or any(f"从{p}" in sentence for p in far.values()):
-                came |= {world.aliases[m.group()] for m in anyone.finditer(sentence) if world.aliases[m.group()] in far}
+                came |= {name[m.group()] for m in anyone.finditer(sentence) if name[m.group()] in far}
         if not line.strip():
             continue
-        if NOT_NOW.search(line) or _remote(lines, i):
-            previous = narration if line.strip() else previous
+        if NOT_NOW.search(line) or REMOTE.search(line) or any(SCREEN.search(x) for x in [x for x in lines[:i] if x.strip()][-CALL_SPAN:]):
+            previous = narration
             continue
         for m in act.finditer(narration):
             if m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT:
                 continue
-            who: str | None = world.aliases.get(m.group(1))
+            who: str | None = world.aliases.get(m.group(1)) or one.get(m.group(1))
             if m.group(1) in HE:
-                here = [world.aliases[x.group()] for x in anyone.finditer(narration[:m.start()])]
+                here = [name[x.group()] for x in anyone.finditer(narration[:m.start()])]
                 if not here:
-                    here = [world.aliases[x.group()] for x in anyone.finditer(previous)]
-                fits = list(dict.fromkeys(n for n in here if world.gender.get(n) == m.group(1)))
-                pov_fits = world.gender.get(pov) in (m.group(1), None, "")
+                    here = [name[x.group()] for x in anyone.finditer(previous)]
+                gender = {n: world.gender.get(n) or world.kin_gender.get(n) for n in {*here, pov}}
+                fits = list(dict.fromkeys(n for n in here if gender[n] == m.group(1)))
+                pov_fits = gender[pov] in (m.group(1), None, "")
                 who = fits[-1] if len(fits) == 1 and not pov_fits and fits[-1] != pov else None
             if who is None or who not in far or who in came or (who, i) in placed:
                 continue
@@ -738,6 +744,19 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 out.append(Finding("连贯", ERROR, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成「{said_text}」，"
                                    f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60]))
     return out
+
+
+def _forms_of(world: World, people: Iterable[str], loose: bool = False) -> str:
+    """A pattern of every name, alias and kinship word of ``people``, with the one-character
+    words a point of view calls its kin (妈 for 妈妈, 姐 for 姐姐) where they stand alone as a
+    clause's subject (妈系着围裙…; not 大妈, 姐夫) — anywhere, when ``loose``: 他想起姐上回来信."""
+    wanted = set(people)
+    forms = sorted((a for a, n in world.aliases.items() if n in wanted and len(a) >= 2), key=len, reverse=True)
+    single = sorted({a[0] for a, n in world.aliases.items() if n in wanted and a in world.indirect and len(a) == 2
+                     and a[0] == a[1]})
+    edge = "" if loose else r"(?<![\u4e00-\u9fff])"
+    alone = [rf"{edge}(?<![{c}表堂大小]){c}(?![{c}夫们子妹弟儿媳])" for c in single]
+    return "|".join([*map(re.escape, forms), *alone])
 
 
 def _remote(lines: list[str], i: int) -> bool:
