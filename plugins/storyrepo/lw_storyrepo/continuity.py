@@ -94,6 +94,13 @@ USE_VERBS = ("拔出", "抽出", "握着", "握紧", "握住", "举起", "挥动
              "递出", "递过", "举着", "托着", "捧着", "戴着", "戴上", "按进", "按在", "插进", "嵌进", "咽下", "祭起", "扬起", "亮了亮",
              "吹起", "吹着", "吹响", "弹起", "弹着", "摇着", "摇响", "挥起", "拈起", "捏起", "抽出了", "横起", "展开", "抖开",
              "打开", "点燃", "捏碎", "砸碎", "套上", "披上", "穿上")
+USE_VERBS += ("推出", "推着", "骑上", "骑着", "跨上", "扣着", "递给", "塞给", "塞进", "拿起", "拎着", "拎起", "把玩", "摩挲", "掂了掂",
+              "晃了晃", "攥在", "握在", "别着", "挂着", "系着", "揣着", "揣进", "押在", "当掉", "摘下", "按下", "拧开", "撬开", "端起",
+              "端着", "抄起", "抓起", "亮出")
+HANDLE = "攥|握|捏|拿|揣|抓|掏|取|拧|用|戴|挂|别|系|佩|塞|收|藏|递|举|按|插|扣|推|骑|拎|提|端|抱|背|摘|夹|套|捧|托"
+"""What a hand does with a thing, said after it: 怀表被她攥着, 钥匙挂在她腰间."""
+BODY = "腰|胸|脖|颈|手|指|腕|怀|兜|口袋|袖|身上|掌|肩|背|头上|耳"
+"""Where on someone a thing is worn or held (挂在林知夏的腰间)."""
 GET_VERBS = ("接过", "收下", "拿到", "夺过", "夺下", "捡起", "拾起", "得到", "取回", "借来", "买下", "收起")
 STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "靠在", "倚在", "蹲在", "候在",
               "躲在", "藏在", "趴在", "窝在", "歪在", "挤在", "围在", "坐镇", "在")
@@ -102,9 +109,11 @@ HE = ("他", "她")
 paragraph before), as a reader takes it."""
 NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|对着|朝着|冲着|提到|说|问|道|知道|记得|梦|没有|没|不")
 """Words between a character and a thing that say it is seen, thought of or talked about, not used."""
-USE_MARK = re.compile(r"[着起出下上把了碎开]")
+ITEM_KIND = "台块支辆把枚只串副个张本件条顶盏架部"
+"""Measure words that point at one known thing by its kind (那台高温计 for 光学高温计)."""
+USE_MARK = re.compile(r"[着起出下上把了碎开用]")
 """An action on a thing (转动着…, 把…戴上) when no verb of USE_VERBS names it."""
-_RELATIVE = re.compile(r"[着起出下上把了碎开]的$")
+_RELATIVE = re.compile(rf"[着起出下上把了碎开]的(?:[那这]一?[{ITEM_KIND}])?$")
 """A verb closed by 的 right before the thing makes a relative clause: 母亲留下的星图芯片 says
 whose it was, not that she uses it (转动着指间的戒指 still uses it)."""
 BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|仍是|已是|身为|作为|区区|小小的?)(?:一?个|一名|一位|一介)?(?:小小的?)?$")
@@ -424,33 +433,38 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     # 持有
     given = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "+"}
     if names is not None and world.items:
-        items = sorted(world.items, key=len, reverse=True)
-        item_re = "|".join(map(re.escape, items))
+        canon = _item_forms(world.items)
+        item_re = "|".join(sorted(canon, key=lambda f: -len(f.split(")")[-1])))
         use = re.compile(rf"({names.pattern}|{'|'.join(HE)})[^。！？“”\n]{{0,8}}?(?:{'|'.join(USE_VERBS)})[^。！？“”\n]{{0,6}}?"
                          rf"({item_re})")
         acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)({item_re})")
         get = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(GET_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
+        passive = re.compile(rf"({item_re})[^。！？“”，,\n]{{0,2}}被({names.pattern})[^。！？“”，,\n]{{0,6}}?(?:{HANDLE})")
+        worn = re.compile(rf"({item_re})[^。！？“”，,\n]{{0,2}}?(?:{HANDLE})在({names.pattern})的?(?:{BODY})")
         got: set[tuple[str, str]] = set()
         any_item = re.compile(item_re)
         for i, col, sentence in sentences:
             if not any_item.search(sentence):
                 continue
             for m in get.finditer(sentence):
-                got.add((aliases.get(m.group(1), m.group(1)), m.group(2)))
+                got.add((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items)))
             used = [(m.start(), m.group(1), m.group(2)) for m in use.finditer(sentence)]
             used += [(m.start(), m.group(1), m.group(3)) for m in acts.finditer(sentence)
                      if USE_MARK.search(m.group(2)) and not NOT_USE.search(m.group(2)) and not _RELATIVE.search(m.group(2))
                      and not any(start == m.start() for start, _w, _i in used)]
             # 陈默把古镜放在桌上，捏碎了一颗血煞珠: a clause without a subject has the sentence's
             used += [u for u in _subjectless(sentence, names, use, acts) if (u[1], u[2]) not in {(w, t) for _s, w, t in used}]
-            for start, who, item in used:
+            # 那块旧怀表被陈晓棠攥在手心里, 办公室钥匙挂在林知夏的腰间: the thing first, then who has it
+            used += [(m.start(), m.group(2), m.group(1)) for pattern in (passive, worn) for m in pattern.finditer(sentence)]
+            for start, who, said in used:
+                item = _canonical(said, world.items)
                 who = aliases.get(who, who)
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
                 if card is None or (who, item) in given or (who, item) in got:
                     continue
-                at = sentence.find(item, start)
+                at = sentence.find(said, start)
                 if at > 0 and LIKE.search(sentence[:at]):
                     continue  # 画着一排和乌木尺背面一样的刻痕: a comparison
                 held = [str(x) for x in as_list(card.get("持有"))]
@@ -547,6 +561,30 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
 
 
 _SHORT = re.compile(r"(?:端坐|高坐|坐在|站在|立在|坐于|坐|站|立)([\u4e00-\u9fff])(?:上|中|内|里|前)")
+
+
+def _item_forms(items: Iterable[str]) -> list[str]:
+    """The patterns a held thing goes by: its name; its brand (上海牌 for 上海牌手表); the end of its
+    name after 那/这 and a measure word (那台高温计 for 光学高温计), unless another thing's name ends
+    the same way (钥匙 of 药柜钥匙 and 办公室钥匙)."""
+    names = [str(x) for x in items]
+    out = [re.escape(n) for n in names]
+    for n in names:
+        brand = n.find("牌")
+        if 2 <= brand < len(n) - 1 and not any(m != n and m.startswith(n[:brand + 1]) for m in names):
+            out.append(re.escape(n[:brand + 1]))
+        for k in range(1, len(n) - 1):
+            tail = n[k:]
+            if len(tail) >= 2 and not any(m != n and m.endswith(tail) for m in names) and tail not in names:
+                out.append(rf"(?<=[那这][{ITEM_KIND}]){re.escape(tail)}")
+    return list(dict.fromkeys(out))
+
+
+def _canonical(said: str, items: Iterable[str]) -> str:
+    """The held thing a form found in the prose stands for (上海牌 → 上海牌手表)."""
+    if said in items:
+        return said
+    return next((n for n in sorted(items, key=len) if n.startswith(said) or n.endswith(said)), said)
 
 
 def _short_place(names: re.Pattern[str], sentence: str, near: list[str], places: list[str]) -> list[tuple[int, str, str]]:
@@ -771,12 +809,14 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
     """Things used in a clause that names nobody, by the person the sentence starts with:
     ``(position, person, item)``."""
     first = names.match(sentence.lstrip()) or re.match(r"[他她]", sentence.lstrip())  # 他把…，拉开抽屉，取出少卿印
-    if first is None:
-        return []
     out: list[tuple[int, str, str]] = []
     at = 0
     for k, clause in enumerate(re.split(r"([，,；;])", sentence)):
-        if k % 2 == 0 and k > 0 and clause and not names.match(clause) and clause[0] not in HE:
+        if first is None and k % 2 == 0 and k > 0:
+            first = names.match(clause)  # 下午四点交了班，赵铁军…，推出…: the first clause led by a name
+            at += len(clause)
+            continue
+        if first is not None and k % 2 == 0 and k > 0 and clause and not names.match(clause) and clause[0] not in HE:
             virtual = first.group() + clause
             for m in use.finditer(virtual):
                 if m.start() == 0:
@@ -786,6 +826,8 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                 if m.start() == 0 and re.search(r"[着起出下把了碎开]", act) and not NOT_USE.search(m.group(2)):
                     out.append((at, first.group(), m.group(3)))
         at += len(clause)
+    if first is None:
+        return []
     if first.group() in HE:  # the pronoun's own place, for the reader's antecedent of it
         out = [(len(sentence) - len(sentence.lstrip()), who, item) for _at, who, item in out]
     return list({(who, item): (at, who, item) for at, who, item in reversed(out)}.values())[::-1]
