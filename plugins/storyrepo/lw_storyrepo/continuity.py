@@ -419,6 +419,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         n, then = world.last_time
         out.append(Finding("连贯", ERROR, f"书内时间「{now}」早于第 {n} 章的「{then}」（时间倒流）；倒叙就在草稿写「倒叙: true」",
                            1, 1, f"书内时间: {now}"))
+    if now and not flashback:
+        out += _said_today(now, sentences, first_line)
     # 境界
     explained = DOWN_EVENTS.search(text) is not None
     set_realm = {c.who: c.value for c in changes if c.field == "境界" and c.op == "="}
@@ -795,6 +797,59 @@ def _forms_of(world: World, people: Iterable[str], loose: bool = False) -> str:
     edge = "" if loose else r"(?<![\u4e00-\u9fff])"
     alone = [rf"{edge}(?<![{c}表堂大小]){c}(?![{c}夫们子妹弟儿媳])" for c in single]
     return "|".join([*map(re.escape, forms), *alone])
+
+
+_DAY_WORDS = {"今天": 0, "今儿": 0, "今日": 0, "明天": 1, "明儿": 1, "后天": 2, "昨天": -1, "昨儿": -1, "前天": -2}
+_WEEKDAY = "一二三四五六日天"
+_CN_NUM = r"[\d〇零一二两三四五六七八九十廿卅]{1,3}"
+TODAY = re.compile(rf"(今天|今儿|今日|明天|明儿|后天|昨天|昨儿|前天)(?:就|才|已经|可)?(?:是|就是|正是)?"
+                   rf"(?:(?:星期|礼拜|周)([{_WEEKDAY}])|(?:({_CN_NUM})月)?({_CN_NUM})[号日](?!子))")
+"""What the prose says today is (今天是星期一, 明天就是十二号了): a weekday or a day of the month."""
+FEAST_NOW = re.compile(r"(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)(?:节)?(?:刚过|刚刚过|才过|刚过去|就在今天|就是今天|"
+                       r"到了|来了|当天)|(?:今天|今儿|今日)(?:是|就是|正是)(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)")
+"""A festival the prose says is now (元宵节刚过去三天, 今天是中秋): now falls in its months."""
+NOT_THIS_YEAR = re.compile(r"去年|前年|上回|上次|那年|往年|每年|明年|后年")
+
+
+def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
+    """书内时间 the prose contradicts: a weekday that the in-book date (a Gregorian year) is not, a
+    day of the month counted from today (明天就是十二号了 on the 13th), a festival said to be now
+    outside the months it falls in (:data:`SEASONS`)."""
+    import datetime
+
+    read = book_time(now)
+    if read is None:
+        return []
+    era, (year, month, day) = read
+    out: list[Finding] = []
+    for i, col, sentence in sentences:
+        if NOT_NOW.search(sentence) or NOT_THIS_YEAR.search(sentence):
+            continue
+        said = None
+        for m in TODAY.finditer(sentence):
+            shift = _DAY_WORDS[m.group(1)]
+            if m.group(2) and year and month and day and not era and 1800 <= year <= 2200:
+                try:
+                    real = (datetime.date(year, month, day) + datetime.timedelta(days=shift)).weekday()
+                except ValueError:
+                    continue
+                if _WEEKDAY.index(m.group(2)) != real and not (m.group(2) in "日天" and real == 6):
+                    said = m.group()
+            elif m.group(4) and day:
+                told, told_month = _cn_int(m.group(4)), _cn_int(m.group(3)) if m.group(3) else None
+                if told is None or (told_month is not None and month is not None and told_month != month):
+                    continue
+                if told - shift != day and 1 <= told - shift <= 28:
+                    said = m.group()
+        feast = FEAST_NOW.search(sentence)
+        if feast and month is not None:
+            lo, hi = dict(SEASONS)[feast.group(1) or feast.group(2)]
+            if not lo <= month <= hi:
+                said = feast.group()
+        if said:
+            out.append(Finding("连贯", ERROR, f"正文说「{said}」，与本章的书内时间「{now}」对不上", first_line + i, col,
+                               sentence.strip()[:60]))
+    return out
 
 
 def _remote(lines: list[str], i: int) -> bool:
