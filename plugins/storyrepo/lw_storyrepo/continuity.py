@@ -83,6 +83,14 @@ ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "�
 FAR_ARRIVAL = re.compile(r"回来(?!信)|回到|赶回|赶来|赶到|赶了回来|探亲|下了?火车|下了?飞机|坐火车|坐飞机|飞回|回国|请了?假回|"
                          r"提前回|专程|大老远|千里迢迢|捎来|来看")
 """What tells that someone far away came (从攀枝花赶回来, 下了火车): said in a sentence naming them, they may be here."""
+ABED = ("重伤", "瘫痪", "卧床", "病危", "昏迷", "植物人", "截瘫", "卧病", "下不了床")
+"""States that keep a character in bed: they do not run, jump or get up (:data:`ON_FOOT`)."""
+ON_FOOT = re.compile(r"(?<![不没难想要能法])(?:小跑|跑|奔|跳|翻身下地|下了地|下地|下了床|下床|追到|追了|追出|冲出|冲到|冲进|快步|大步|一溜烟|蹦)")
+"""What someone on their feet does (一溜小跑追到了走廊), not said as a wish or a failure (想下床, 下不了床)."""
+FRESH = re.compile(r"今天|今早|今儿|刚才|刚刚|方才|昨天|昨晚|昨夜|这会儿|一早|墨迹还新|墨还没干")
+"""What makes a trace new (今天早上…亲笔写的): the dead did not leave it."""
+TRACE = r"(?:亲笔|亲手|刚|才)?(?:写|留|签|画|寄|塞|放|捎)(?:的|下|了)"
+"""A written or left trace by someone (赵八级亲笔写的)."""
 NOT_SUBJECT = "的和跟与同给替为把被让叫对向朝冲帮找问陪随送将"
 """A character right after one of these is an object (许砚对陈守礼点了点头), not the one acting."""
 NOT_THERE = re.compile(r"照片|相片|遗像|相框|画像|监控|视频|录像|屏幕|遗体|尸体|尸身|灵堂|灵位|牌位|墓|坟|骨灰|太平间|追悼")
@@ -614,16 +622,20 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     (:data:`ACTS`) by name or alias, outside a memory, a dream, a photograph, a visit; one finding
     a character a paragraph, none where their voice was already found."""
     held = {n: str(c.get("状态") or "") for n, c in world.cards.items() if n not in revived
-            and str(c.get("状态") or "").startswith(DEAD + CONFINED)}
+            and str(c.get("状态") or "").startswith(DEAD + CONFINED + GONE + ABED)}
     if not held:
         return []
     forms = _forms_of(world, held)
     if not forms:
         return []
+    out = _not_so(world, lines, first_line, held, forms, seen)
+    held = {n: state for n, state in held.items() if state.startswith(DEAD + CONFINED)}
+    if not held:
+        return out
+    forms = _forms_of(world, held)
     act = re.compile(rf"({forms})([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{'|'.join(ACTS)})")
     one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
     name = {**one, **world.aliases}
-    out: list[Finding] = []
     for i, line in enumerate(lines):
         if not line.strip() or NOT_NOW.search(line):
             continue
@@ -849,6 +861,51 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
         if said:
             out.append(Finding("连贯", ERROR, f"正文说「{said}」，与本章的书内时间「{now}」对不上", first_line + i, col,
                                sentence.strip()[:60]))
+    return out
+
+
+def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str], forms: str,
+            seen: set[tuple[str, int]]) -> list[Finding]:
+    """状态 the prose contradicts otherwise than by a body in the scene: someone dead, missing or
+    held naming themselves in a quote (“我是马国庆。”); a trace the dead left today (今天早上赵八级亲笔写的:
+    :data:`FRESH`, :data:`TRACE`); someone kept in bed (:data:`ABED`) on their feet (:data:`ON_FOOT`)."""
+    name = {**{a[0]: n for a, n in world.aliases.items() if len(a) == 2 and a[0] == a[1]}, **world.aliases}
+    me = re.compile(rf"我(?:就)?是({forms})")
+    trace = re.compile(rf"({forms}){TRACE}")
+    lead = re.compile(rf"(?:^|[，,；;。！？\s])({forms})")
+    out: list[Finding] = []
+    for i, line in enumerate(lines):
+        if not line.strip() or NOT_NOW.search(line):
+            continue
+        found: list[tuple[str, str, int, str]] = []  # (who, what, column, excerpt)
+        for q in _QUOTED_WORDS.finditer(line):
+            for m in me.finditer(q.group()):
+                who = name.get(m.group(1), m.group(1))
+                if held[who].startswith(DEAD + GONE + CONFINED) and not (held[who].startswith(CONFINED)
+                                                                          and _visited(lines, i, world.cards[who])):
+                    found.append((who, "却在说话", q.start() + 1, line[q.start():].strip()[:60]))
+        for sentence in _SENTENCE.finditer(line):
+            text = sentence.group()
+            for m in trace.finditer(text):
+                who = name.get(m.group(1), m.group(1))
+                if held[who].startswith(DEAD) and FRESH.search(text):
+                    found.append((who, "却留下了新的字迹", sentence.start() + 1, text.strip()[:60]))
+            for m in lead.finditer(text):
+                who = name.get(m.group(1), m.group(1))
+                if not held[who].startswith(ABED):
+                    continue
+                rest = text[m.end(1):]
+                other = re.search(rf"[，,；;]\s*(?!{forms})(?:{'|'.join(map(re.escape, sorted(world.aliases, key=len, reverse=True)))})", rest) \
+                    if world.aliases else None
+                rest = rest[:other.start()] if other else rest
+                if ON_FOOT.search(rest) and not NOT_THERE.search(text):
+                    found.append((who, "却下地走动", sentence.start() + m.start(1) + 1, text[m.start(1):].strip()[:60]))
+        for who, what, column, excerpt in found:
+            if (who, i) in seen:
+                continue
+            seen.add((who, i))
+            out.append(Finding("连贯", ERROR, f"{who} 的状态是「{held[who]}」（角色卡·状态），正文里{what}",
+                               first_line + i, column, excerpt))
     return out
 
 
