@@ -691,6 +691,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     came: set[str] = set()
     out: list[Finding] = []
     previous = ""
+    recent: list[str] = []  # the last CALL_SPAN non-empty paragraphs
     for i, line in enumerate(lines):
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
         for sentence in _SENTENCE.findall(narration):
@@ -698,7 +699,9 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                 came |= {name[m.group()] for m in anyone.finditer(sentence) if name[m.group()] in far}
         if not line.strip():
             continue
-        if NOT_NOW.search(line) or REMOTE.search(line) or any(SCREEN.search(x) for x in [x for x in lines[:i] if x.strip()][-CALL_SPAN:]):
+        screened = any(SCREEN.search(x) for x in recent)
+        recent = [*recent, line][-CALL_SPAN:]
+        if NOT_NOW.search(line) or REMOTE.search(line) or screened:
             previous = narration
             continue
         for m in act.finditer(narration):
