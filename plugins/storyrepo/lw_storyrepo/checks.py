@@ -24,10 +24,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator
 
 from lw_storyrepo import layout as L
-from lw_storyrepo.continuity import DEAD, World, check_continuity, places_inside, stages_of
+from lw_storyrepo.continuity import DEAD, World, check_continuity, far_places, places_inside, stages_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
-from lw_storyrepo.kinship import free_text, gender_of, kin_forms, relations, reverse_relations
+from lw_storyrepo.kinship import free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
 from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
@@ -122,7 +122,9 @@ class CheckContext:
         places = {p for p in places if len(p) >= 2}
         world = World(characters, aliases, places, {t for t in things if len(t) >= 2},
                       stages_of(lore), (last, when) if when else None, places_inside(lore, places),
-                      {name: gender_of(text, names) for name, text in texts.items()})
+                      {name: gender_of(text, names) for name, text in texts.items()},
+                      far=far_places([lore, *texts.values()], places),
+                      kin_gender={name: relation_gender(text, names) for name, text in texts.items()})
         public = "\n".join([lore, *texts.values(), *(f"{p.title}\n{p.body}" for p in repo.promises()),
                              *(str(row["事件"]) for row in repo.timeline())])
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,

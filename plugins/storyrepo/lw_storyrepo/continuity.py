@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from lw_storyrepo.findings import ERROR, WARN, Finding
+from lw_storyrepo.names import surname_of
 from lw_storyrepo.repo import as_list
 
 DEFAULT_STAGES = ("凡人", "炼体", "练气", "炼气", "筑基", "结丹", "金丹", "元婴", "化神", "炼虚", "合体", "大乘", "渡劫", "真仙",
@@ -61,28 +62,76 @@ REMOTE = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空|�
                     r"隔着|隔壁|墙那边|墙后|门外|窗外|通风|格栅|管道里|声音从")
 """A voice from elsewhere (a call, a letter, words overheard through a wall or a vent): said in
 the speaker's paragraph or the few before it."""
+SCREEN = re.compile(r"电话|视频|屏幕|连线|镜头|画面|监控|对讲|听筒|话筒|通话|直播|录像")
+"""A call or a screen that goes on for paragraphs: the body seen is elsewhere (a letter read says nothing of who comes in)."""
 CALL_SPAN = 4
 """How many paragraphs before a voice a call or a letter still carries it (the call goes on)."""
-DOWN_EVENTS = re.compile(r"跌落|跌境|跌回|境界跌|修为尽失|修为大减|修为倒退|废去|废了|散功|自废|封印|倒退|受损|重创|燃烧")
+CONFINED = ("在押", "羁押", "关押", "收押", "刑拘", "拘留", "被拘", "服刑", "入狱", "坐牢", "收监", "囚禁", "软禁", "被捕",
+            "被关", "监禁", "被囚")
+"""States that hold a character in their card's 位置 (a cell, a prison): seen, heard or placed
+anywhere else, they are at large."""
+VISIT = re.compile(r"探视|探监|会见|接见|提审|审讯|隔着|铁窗|铁栅|栅栏|看守|玻璃那头|玻璃对面|监区|监室|牢房|牢里|狱中|号子里")
+"""A visit to someone held (探视, 隔着玻璃): where they are is their cell, not the scene's place."""
+ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "走过来", "走了过来", "走来", "走到", "来到", "迎上", "坐下", "坐了下来",
+        "坐在", "站在", "站起", "立在", "蹲在", "靠在", "倚在", "点头", "点了点头", "点点头", "摇头", "摇了摇头", "笑了", "笑着",
+        "笑了笑", "伸手", "伸出手", "抬手", "抬起头", "抬头", "低头", "低下头", "转身", "转过身", "回头", "回过头", "写下", "拿起",
+        "端起", "叹了口气", "看着", "望着", "盯着", "拍了拍", "握住", "拉住", "扶着", "解开", "推了推", "招手", "招了招手",
+        "挥手", "挥了挥手", "递给", "接过", "敲了敲", "掀开", "翻开", "起身", "眨了眨眼", "咳嗽", "咳了一声", "抽着烟", "冲", "朝",
+        "出来", "走出来", "走了出来", "拎着", "端着", "提着", "抱着", "推着", "系着", "进了", "迈进", "跨进", "缝合", "查房", "值班",
+        "忙着", "埋头", "俯身", "弯腰", "蹲下", "跪下", "躺下", "探出头", "钻出来", "带着", "领着")
+"""What a body does (推门走了进来, 点了点头, 冲她招手): the dead and the held do none of it in the scene."""
+FAR_ARRIVAL = re.compile(r"回来(?!信)|回到|赶回|赶来|赶到|赶了回来|探亲|下了?火车|下了?飞机|坐火车|坐飞机|飞回|回国|请了?假回|"
+                         r"提前回|专程|大老远|千里迢迢|捎来|来看")
+"""What tells that someone far away came (从攀枝花赶回来, 下了火车): said in a sentence naming them, they may be here."""
+ABED = ("重伤", "瘫痪", "卧床", "病危", "昏迷", "植物人", "截瘫", "卧病", "下不了床")
+"""States that keep a character in bed: they do not run, jump or get up (:data:`ON_FOOT`)."""
+ON_FOOT = re.compile(r"(?<![不没难想要能法])(?:小跑|跑|奔|跳|翻身下地|下了地|下地|下了床|下床|追到|追了|追出|冲出|冲到|冲进|快步|大步|一溜烟|蹦)")
+"""What someone on their feet does (一溜小跑追到了走廊), not said as a wish or a failure (想下床, 下不了床)."""
+FRESH = re.compile(r"今天|今早|今儿|刚才|刚刚|方才|昨天|昨晚|昨夜|这会儿|一早|墨迹还新|墨还没干")
+"""What makes a trace new (今天早上…亲笔写的): the dead did not leave it."""
+TRACE = r"(?:亲笔|亲手|刚|才)?(?:写|留|签|画|寄|塞|放|捎)(?:的|下|了)"
+"""A written or left trace by someone (赵八级亲笔写的)."""
+NOT_SUBJECT = "的和跟与同给替为把被让叫对向朝冲帮找问陪随送将"
+"""A character right after one of these is an object (许砚对陈守礼点了点头), not the one acting."""
+NOT_THERE = re.compile(r"照片|相片|遗像|相框|画像|监控|视频|录像|屏幕|遗体|尸体|尸身|灵堂|灵位|牌位|墓|坟|骨灰|太平间|追悼")
+"""The dead shown, not acting: a photograph, a recording, the body, a grave."""
+DOWN_EVENTS = re.compile(r"跌落|跌境|跌回|境界跌|修为尽失|修为大减|修为倒退|废去|废了|散功|自废|封印|倒退|受损|重创|燃烧|"
+                         r"降职|降级|撤职|免职|革职|停职|贬为|贬到|降为|降成|撸了|撤了职|一撸到底")
 USE_VERBS = ("拔出", "抽出", "握着", "握紧", "握住", "举起", "挥动", "挥出", "祭出", "取出", "掏出", "亮出", "服下", "吞下", "催动",
              "捏着", "攥着", "攥紧", "佩着", "背着", "抚着", "擦拭", "拿着", "提着", "摸出", "拿出", "翻出", "抖出", "甩出", "抛出",
              "递出", "递过", "举着", "托着", "捧着", "戴着", "戴上", "按进", "按在", "插进", "嵌进", "咽下", "祭起", "扬起", "亮了亮",
              "吹起", "吹着", "吹响", "弹起", "弹着", "摇着", "摇响", "挥起", "拈起", "捏起", "抽出了", "横起", "展开", "抖开",
              "打开", "点燃", "捏碎", "砸碎", "套上", "披上", "穿上")
+USE_VERBS += ("推出", "推着", "骑上", "骑着", "跨上", "扣着", "递给", "塞给", "塞进", "拿起", "拎着", "拎起", "把玩", "摩挲", "掂了掂",
+              "晃了晃", "攥在", "握在", "别着", "挂着", "系着", "揣着", "揣进", "押在", "当掉", "摘下", "按下", "拧开", "撬开", "端起",
+              "端着", "抄起", "抓起", "亮出")
+HANDLE = "攥|握|捏|拿|揣|抓|掏|取|拧|用|戴|挂|别|系|佩|塞|收|藏|递|举|按|插|扣|推|骑|拎|提|端|抱|背|摘|夹|套|捧|托"
+"""What a hand does with a thing, said after it: 怀表被她攥着, 钥匙挂在她腰间."""
+BODY = "腰|胸|脖|颈|手|指|腕|怀|兜|口袋|袖|身上|掌|肩|背|头上|耳"
+"""Where on someone a thing is worn or held (挂在林知夏的腰间)."""
 GET_VERBS = ("接过", "收下", "拿到", "夺过", "夺下", "捡起", "拾起", "得到", "取回", "借来", "买下", "收起")
-STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "在")
+STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "靠在", "倚在", "蹲在", "候在",
+              "躲在", "藏在", "趴在", "窝在", "歪在", "挤在", "围在", "坐镇", "在")
 HE = ("他", "她")
 """A pronoun subject: the character is the last one named before it in the paragraph (or the
 paragraph before), as a reader takes it."""
 NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|对着|朝着|冲着|提到|说|问|道|知道|记得|梦|没有|没|不")
 """Words between a character and a thing that say it is seen, thought of or talked about, not used."""
-USE_MARK = re.compile(r"[着起出下上把了碎开]")
+ITEM_KIND = "台块支辆把枚只串副个张本件条顶盏架部"
+"""Measure words that point at one known thing by its kind (那台高温计 for 光学高温计)."""
+USE_MARK = re.compile(r"[着起出下上把了碎开用]")
 """An action on a thing (转动着…, 把…戴上) when no verb of USE_VERBS names it."""
-_RELATIVE = re.compile(r"[着起出下上把了碎开]的$")
+_RELATIVE = re.compile(rf"[着起出下上把了碎开]的(?:[那这]一?[{ITEM_KIND}])?$")
 """A verb closed by 的 right before the thing makes a relative clause: 母亲留下的星图芯片 says
 whose it was, not that she uses it (转动着指间的戒指 still uses it)."""
-BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|仍是|已是)(?:一?个|一名|一位|一介)?$")
+BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|仍是|已是|身为|作为|区区|小小的?)(?:一?个|一名|一位|一介)?(?:小小的?)?$")
 """What makes a bare stage name (学徒, 筑基) a statement of someone's realm: 不过是个学徒."""
+ASPIRE = re.compile(r"(?:考|考上|考个|升|升上|升到|评|评上|评到|熬到|熬上|当上|混上|混到|晋升|晋升到|冲击|冲|够得上|够不上|盼着当|等着当)"
+                    r"(?:一?个)?$")
+"""What says someone is below a stage (下个月就要考四级了, 还没熬到主治): their rank is under it."""
+LISTED = r"\s*[，,、：:]\s*$"
+"""A name and then its stage, as a register reads (赵铁军，三级工)."""
+
 AROUND = re.compile(r"以[东南西北]|[东南西北][边面方侧]|附近|之外|外面|对面|旁边|隔壁|[\d一二两三四五六七八九十百千]+(?:里|公里|米)")
 """What follows a place to say another lies beside it, not in it."""
 INSIDE = re.compile(r"^(?P<a>[\u4e00-\u9fff]{2,8}?)(?:坐落在|坐落于|位于|地处|就在|在)(?P<b>[\u4e00-\u9fff]{2,8})")
@@ -112,6 +161,32 @@ class World:
     inside: dict[str, set[str]] = field(default_factory=dict)  # place -> the places it lies in (世界观.md)
     gender: dict[str, str] = field(default_factory=dict)  # character -> 他/她 when their card says (kinship.gender_of)
     indirect: frozenset[str] = frozenset()  # words naming someone by relation (娘亲): a mention, never a pronoun's antecedent
+    kin_gender: dict[str, str] = field(default_factory=dict)  # character -> 他/她 by the relations their card states (relation_gender)
+    far: frozenset[str] = frozenset()  # places the world or a card says are far (a journey of days, by train): far_places
+
+
+FAR_WORDS = re.compile(r"远|公里|[百千万]里|[几数两三四五六七八九十百]+里[地路]?|火车|飞机|航班|坐车|快马|[一两二三四五六七八九十几]天|钟头|"
+                       r"[一两二三四五六七八九十几]个?小时|坐船|乘船|书信|来信|信在路上|出差|出国|国外|外地|"
+                       r"南下|北上|飞去|飞往|异乡|他乡|千里")
+"""What says a place is a journey away (坐火车三天三夜, 离滨江一万多公里, 飞去日内瓦开会)."""
+
+
+FAR_SPAN = 20
+"""How near a place its journey is said (杜衡's card: 大理寺司直，…去洛阳，出京第三天 makes 洛阳 far, not 大理寺)."""
+
+
+def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
+    """The places a sentence of the world or of a card names together with a journey
+    (:data:`FAR_WORDS`): someone there is not beside the point of view unless a journey is told."""
+    known = [p for p in places if len(p) >= 2]
+    out: set[str] = set()
+    for text in texts:
+        for sentence in re.split(r"[。！？\n]", text):
+            journeys = [m.start() for m in FAR_WORDS.finditer(sentence)]
+            if journeys:
+                out.update(p for p in known for at in [sentence.find(p)] if at >= 0
+                           and any(abs(j - at) <= FAR_SPAN for j in journeys))
+    return frozenset(out)
 
 
 def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]:
@@ -129,6 +204,11 @@ def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]
             continue  # 海城在江城以东两百公里: beside it, not in it
         if a and b and a != b:
             out.setdefault(a, set()).add(b)
+    for b in known:  # 四川的攀枝花钢铁厂: the second lies in the first
+        for m in re.finditer(rf"{re.escape(b)}的", world_text):
+            for a in (p for p in known if world_text.startswith(p, m.end())):  # 攀枝花钢铁厂 and 攀枝花
+                if a != b and a not in out.get(b, ()):
+                    out.setdefault(a, set()).add(b)
     for _ in range(3):  # a place in a place in a place
         for a, outer in out.items():
             outer |= {c for b in list(outer) for c in out.get(b, ())}
@@ -234,19 +314,70 @@ def book_time(text: str) -> tuple[str, tuple[int | None, int | None, int | None]
     return era, (year, month, day)
 
 
+SEASONS: tuple[tuple[str, tuple[int, int]], ...] = (
+    # festivals and 节气 first (春节 is no spring, 立秋 no autumn's whole span); a span of months that
+    # holds for the lunar and the Gregorian calendar both, so a book's calendar need not be known
+    ("元旦", (1, 1)), ("春节", (1, 2)), ("过年", (1, 2)), ("元宵", (1, 3)), ("上元", (1, 3)), ("寒食", (2, 4)),
+    ("清明", (2, 4)), ("端午", (5, 6)), ("端阳", (5, 6)), ("七夕", (7, 8)), ("中元", (7, 9)), ("中秋", (8, 10)),
+    ("重阳", (9, 10)), ("国庆", (10, 10)),
+    ("立春", (1, 2)), ("雨水", (1, 2)), ("惊蛰", (2, 3)), ("春分", (2, 3)), ("谷雨", (3, 4)), ("立夏", (4, 5)),
+    ("小满", (4, 5)), ("芒种", (5, 6)), ("夏至", (5, 6)), ("小暑", (6, 7)), ("大暑", (6, 7)), ("立秋", (7, 8)),
+    ("处暑", (7, 8)), ("白露", (8, 9)), ("秋分", (8, 9)), ("寒露", (9, 10)), ("霜降", (9, 10)), ("立冬", (10, 11)),
+    ("小雪", (10, 11)), ("大雪", (11, 12)), ("冬至", (11, 12)),
+    ("春", (1, 5)), ("夏", (4, 8)), ("秋", (7, 11)),
+)
+"""Seasons, 节气 and festivals of an in-book time, as the months they can fall in (冬 runs into the
+next year's first months: it is left out, never surely before anything)."""
+MONTH_PART: tuple[tuple[str, tuple[int, int]], ...] = (
+    ("上旬", (1, 10)), ("月初", (1, 10)), ("初旬", (1, 10)), ("中旬", (11, 20)), ("月中", (11, 20)),
+    ("下旬", (21, 31)), ("月底", (21, 31)), ("月末", (21, 31)), ("月尾", (21, 31)))
+"""A part of a month, as the days it can be."""
+
+
+def _span(text: str) -> tuple[str, int | None, tuple[int, int] | None, tuple[int, int] | None] | None:
+    """``(era, year, months, days)`` of an in-book time, each a span when the time names a
+    season, a 节气, a festival or a part of the month (2024年立秋, 十月上旬); None when unread."""
+    read = book_time(text)
+    era, (year, month, day) = read if read else ("", (None, None, None))
+    months = (month, month) if month is not None else None
+    days = (day, day) if day is not None else None
+    if months is None:
+        word = next((w for w, _span in SEASONS if w in text), None)
+        if word is not None:
+            months = dict(SEASONS)[word]
+            if read is None:
+                lead = re.match(r"([^\d〇零一二三四五六七八九十]*?)([\d〇零一二三四五六七八九十]{1,5})\s*年", text)
+                era, year = (lead.group(1).strip(), _cn_int(lead.group(2))) if lead else ("", None)
+            elif era.endswith(word):
+                era = era[:-len(word)].strip()
+    if months is not None and months[0] == months[1]:
+        part = next((d for w, d in MONTH_PART if w in text), None)
+        if part is not None and (days is None or not re.search(r"初[一二三四五六七八九十]", text)):
+            days = part
+    if year is None and months is None and days is None:
+        return None
+    return era, year, months, days
+
+
 def earlier(a: str, b: str) -> bool:
     """Whether in-book time ``a`` is surely before ``b`` (same era; compared down to the first
-    field either leaves out)."""
-    ta, tb = book_time(a), book_time(b)
+    field either leaves out; a season, 节气, festival or part of the month is the span it can be)."""
+    ta, tb = _span(a), _span(b)
     if ta is None or tb is None or (ta[0] and tb[0] and ta[0] != tb[0]):
         return False
-    for x, y in zip(ta[1], tb[1]):
+    if (ta[1] is None) != (tb[1] is None):
+        return False
+    if ta[1] is not None and tb[1] is not None and ta[1] != tb[1]:
+        return ta[1] < tb[1]
+    for x, y in ((ta[2], tb[2]), (ta[3], tb[3])):
+        if x is None and y is None:
+            continue
         if x is None or y is None:
-            if x is None and y is None:
-                continue
             return False
-        if x != y:
-            return x < y
+        if x[1] < y[0]:
+            return True
+        if x != y or x[0] != x[1]:
+            return False  # overlapping spans: not surely ordered
     return False
 
 
@@ -297,6 +428,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         n, then = world.last_time
         out.append(Finding("连贯", ERROR, f"书内时间「{now}」早于第 {n} 章的「{then}」（时间倒流）；倒叙就在草稿写「倒叙: true」",
                            1, 1, f"书内时间: {now}"))
+    if now and not flashback:
+        out += _said_today(now, sentences, first_line)
     # 境界
     explained = DOWN_EVENTS.search(text) is not None
     set_realm = {c.who: c.value for c in changes if c.field == "境界" and c.op == "="}
@@ -307,62 +440,42 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             out.append(Finding("连贯", ERROR, f"{who} 的境界从「{card.get('境界')}」（角色卡·境界）降到「{value}」，正文没有写明缘由"
                                f"（跌境、散功、封印…）", 1, 1, f"{who}.境界={value}"))
     if names is not None:
-        pattern = realm_pattern(world.stages)
-        for i, col, sentence in sentences:
-            if not any(stage in sentence for stage in world.stages) or NOT_NOW.search(sentence):
-                continue
-            for r in pattern.finditer(sentence):
-                bare = not (r.group(2) or r.group(3))
-                if bare and not BEING.search(sentence[:r.start()]):
-                    continue  # a bare stage name (筑基) says no level, unless someone is said to be it (不过是个学徒)
-                who = _nearest(names, sentence, r.start(), aliases)
-                subject = max((m.end() for m in names.finditer(sentence[:r.start()])), default=-1)
-                if bare and subject >= 0 and ("的" in sentence[subject:r.start()] or r.start() - subject > 8):
-                    continue  # 林晚面前的不过是个练气弟子: the rank is someone else's
-                he = next((k for k, c in enumerate(sentence[:r.start()]) if c in HE), None)
-                if who is None and he is not None:
-                    who = _antecedent(names, lines, i, col + he, world, pov)
-                if who is None and "自己" in sentence[:r.start()]:
-                    who = pov  # 自己眼下不过是个府史: the point of view's own thought of himself
-                card = world.cards.get(who or "", {})
-                if not who or who in set_realm or not card.get("境界"):
-                    continue
-                old, said = rank(str(card["境界"]), world.stages), rank(r.group(), world.stages)
-                if old and said and not (r.group(2) or r.group(3)):
-                    old, said = (old[0], 0), (said[0], 0)  # a bare stage speaks of the stage only
-                if old and said and said < old and not explained:
-                    out.append(Finding("连贯", ERROR, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成「{r.group()}」，"
-                                       f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60]))
+        out += _ranks(world, names, lines, sentences, first_line, pov, set(set_realm), explained)
     # 持有
     given = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "+"}
     if names is not None and world.items:
-        items = sorted(world.items, key=len, reverse=True)
-        item_re = "|".join(map(re.escape, items))
+        canon = _item_forms(world.items)
+        item_re = "|".join(sorted(canon, key=lambda f: -len(f.split(")")[-1])))
         use = re.compile(rf"({names.pattern}|{'|'.join(HE)})[^。！？“”\n]{{0,8}}?(?:{'|'.join(USE_VERBS)})[^。！？“”\n]{{0,6}}?"
                          rf"({item_re})")
         acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)({item_re})")
         get = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(GET_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
+        passive = re.compile(rf"({item_re})[^。！？“”，,\n]{{0,2}}被({names.pattern})[^。！？“”，,\n]{{0,6}}?(?:{HANDLE})")
+        worn = re.compile(rf"({item_re})[^。！？“”，,\n]{{0,2}}?(?:{HANDLE})在({names.pattern})的?(?:{BODY})")
         got: set[tuple[str, str]] = set()
         any_item = re.compile(item_re)
         for i, col, sentence in sentences:
             if not any_item.search(sentence):
                 continue
             for m in get.finditer(sentence):
-                got.add((aliases.get(m.group(1), m.group(1)), m.group(2)))
+                got.add((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items)))
             used = [(m.start(), m.group(1), m.group(2)) for m in use.finditer(sentence)]
             used += [(m.start(), m.group(1), m.group(3)) for m in acts.finditer(sentence)
                      if USE_MARK.search(m.group(2)) and not NOT_USE.search(m.group(2)) and not _RELATIVE.search(m.group(2))
                      and not any(start == m.start() for start, _w, _i in used)]
             # 陈默把古镜放在桌上，捏碎了一颗血煞珠: a clause without a subject has the sentence's
             used += [u for u in _subjectless(sentence, names, use, acts) if (u[1], u[2]) not in {(w, t) for _s, w, t in used}]
-            for start, who, item in used:
+            # 那块旧怀表被陈晓棠攥在手心里, 办公室钥匙挂在林知夏的腰间: the thing first, then who has it
+            used += [(m.start(), m.group(2), m.group(1)) for pattern in (passive, worn) for m in pattern.finditer(sentence)]
+            for start, who, said in used:
+                item = _canonical(said, world.items)
                 who = aliases.get(who, who)
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
                 if card is None or (who, item) in given or (who, item) in got:
                     continue
-                at = sentence.find(item, start)
+                at = sentence.find(said, start)
                 if at > 0 and LIKE.search(sentence[:at]):
                     continue  # 画着一排和乌木尺背面一样的刻痕: a comparison
                 held = [str(x) for x in as_list(card.get("持有"))]
@@ -388,19 +501,29 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
                                first_line + voice.line, voice.column, line.strip()[:60]))
+        elif who not in revived and state.startswith(CONFINED) and not _visited(lines, voice.line, card) \
+                and not NOT_NOW.search(line):
+            seen.add((who, voice.line))
+            out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
+                               f"{who} 的状态是「{state}」（角色卡·状态），关在「{card.get('位置') or '?'}」，正文里却在场说话",
+                               first_line + voice.line, voice.column, line.strip()[:60]))
         elif present and who not in present and not _remote(lines, voice.line) and not NOT_NOW.search(line):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN, f"{who} 不在本章的在场名单（{'、'.join(sorted(present))}），正文里却在说话",
                                first_line + voice.line, voice.column, line.strip()[:60]))
+    # 状态: the dead and the held do not act in the scene (推门走了进来, 点了点头)
+    if names is not None:
+        out += _acting(world, lines, first_line, revived, seen)
     # 位置
+    moved = {c.who: {c.value} for c in changes if c.field == "位置" and c.op == "="}
+    reached: dict[str, set[str]] = {}
+    placed: set[tuple[str, int]] = set()
     if names is not None and world.places:
-        moved = {c.who: {c.value} for c in changes if c.field == "位置" and c.op == "="}
         places = sorted(world.places | {v for vs in moved.values() for v in vs}, key=len, reverse=True)
         place_re = "|".join(map(re.escape, places))
         go = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,6}}?(?:{'|'.join(MOVE_VERBS)})({place_re})")
         stay = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?:(?:正|还|仍|便|就|已经|独自|一直)?在|"
                           rf"[^。！？“”，,\n]{{0,4}}?(?:{'|'.join(v for v in STAY_VERBS if len(v) > 1)}))({place_re})")
-        reached: dict[str, set[str]] = {}
         any_place = re.compile(place_re)
         # 霞飞路的老房子里，姆妈正坐在八仙桌边: a place that opens the sentence sets where the person is
         fronted = re.compile(rf"^\s*(?:在)?({place_re})[^。！？“”，,\n]{{0,8}}?[，,]\s*({names.pattern}|{'|'.join(HE)})"
@@ -420,8 +543,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
-                if card is None or not card.get("位置") or who == pov or str(card.get("状态") or "").startswith(LOST):
-                    continue  # the narration follows its point of view: where it is is the scene itself; the missing have no certain place
+                state = str(card.get("状态") or "") if card is not None else ""
+                if card is None or not card.get("位置") or who == pov or state.startswith(LOST) or state.startswith(DEAD):
+                    continue  # the narration follows its point of view: where it is is the scene itself; the missing have
+                    # no certain place; the dead are the 状态 check's (_acting)
                 tail = re.split(r"[，,。；;！？]", sentence[sentence.find(place, start) + len(place):])[0]
                 if ARRIVE.search(tail):  # 裴照微在济春堂门口下了马: his own clause tells the arrival
                     reached.setdefault(who, set()).add(place)
@@ -430,13 +555,47 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if any(place == a or place in a or a in place or a in world.inside.get(place, ())
                        or place in world.inside.get(a, ()) for a in allowed):
                     continue
+                if state.startswith(CONFINED) and who not in revived and not _visited(lines, i, card):
+                    out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态），关在「{card['位置']}」（角色卡·位置），"
+                                       f"正文却在「{place}」", first_line + i, col, sentence.strip()[:60]))
+                    continue
+                placed.add((who, i))
                 out.append(Finding("连贯", WARN, f"{who} 在「{card['位置']}」（角色卡·位置），本章没有写他到「{place}」去"
                                    f"（设定变更 {who}.位置={place}，或正文写明来到{place}）", first_line + i, col,
                                    sentence.strip()[:60]))
+    if names is not None and pov:
+        pov_place = next(iter(moved.get(pov, ())), None) or (sorted(reached[pov])[-1] if reached.get(pov) else None) \
+            or str(world.cards.get(pov, {}).get("位置") or "") or None
+        if pov_place:
+            out += _present_far(world, lines, first_line, pov, pov_place, moved, reached, placed)
     return out
 
 
 _SHORT = re.compile(r"(?:端坐|高坐|坐在|站在|立在|坐于|坐|站|立)([\u4e00-\u9fff])(?:上|中|内|里|前)")
+
+
+def _item_forms(items: Iterable[str]) -> list[str]:
+    """The patterns a held thing goes by: its name; its brand (上海牌 for 上海牌手表); the end of its
+    name after 那/这 and a measure word (那台高温计 for 光学高温计), unless another thing's name ends
+    the same way (钥匙 of 药柜钥匙 and 办公室钥匙)."""
+    names = [str(x) for x in items]
+    out = [re.escape(n) for n in names]
+    for n in names:
+        brand = n.find("牌")
+        if 2 <= brand < len(n) - 1 and not any(m != n and m.startswith(n[:brand + 1]) for m in names):
+            out.append(re.escape(n[:brand + 1]))
+        for k in range(1, len(n) - 1):
+            tail = n[k:]
+            if len(tail) >= 2 and not any(m != n and m.endswith(tail) for m in names) and tail not in names:
+                out.append(rf"(?<=[那这][{ITEM_KIND}]){re.escape(tail)}")
+    return list(dict.fromkeys(out))
+
+
+def _canonical(said: str, items: Iterable[str]) -> str:
+    """The held thing a form found in the prose stands for (上海牌 → 上海牌手表)."""
+    if said in items:
+        return said
+    return next((n for n in sorted(items, key=len) if n.startswith(said) or n.endswith(said)), said)
 
 
 def _short_place(names: re.Pattern[str], sentence: str, near: list[str], places: list[str]) -> list[tuple[int, str, str]]:
@@ -448,6 +607,309 @@ def _short_place(names: re.Pattern[str], sentence: str, near: list[str], places:
         place = next((p for p in places if p.endswith(head) and len(p) >= 2 and any(p in t for t in near)), None)
         if place is not None:
             out.append((m.start(), m.group(1), place))
+    return out
+
+
+def _visited(lines: list[str], i: int, card: dict[str, Any]) -> bool:
+    """Whether line ``i`` is where a held character is (their card's 位置 or a visit, 探视, 隔着玻璃,
+    named in its paragraph or the few before), or their voice comes from elsewhere (a call, a letter)."""
+    before = [line for line in lines[:i] if line.strip()][-CALL_SPAN:]
+    where = str(card.get("位置") or "")
+    return _remote(lines, i) or any(VISIT.search(line) or (where and where in line) for line in [*before, lines[i]])
+
+
+def _acting(world: World, lines: list[str], first_line: int, revived: set[str], seen: set[tuple[str, int]]) -> list[Finding]:
+    """The dead (已死, 已故 …) and the held (在押 …) doing what a body does in the scene
+    (:data:`ACTS`) by name or alias, outside a memory, a dream, a photograph, a visit; one finding
+    a character a paragraph, none where their voice was already found."""
+    held = {n: str(c.get("状态") or "") for n, c in world.cards.items() if n not in revived
+            and str(c.get("状态") or "").startswith(DEAD + CONFINED + GONE + ABED)}
+    if not held:
+        return []
+    forms = _forms_of(world, held)
+    if not forms:
+        return []
+    out = _not_so(world, lines, first_line, held, forms, seen)
+    held = {n: state for n, state in held.items() if state.startswith(DEAD + CONFINED)}
+    if not held:
+        return out
+    forms = _forms_of(world, held)
+    act = re.compile(rf"({forms})([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{'|'.join(ACTS)})")
+    one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
+    name = {**one, **world.aliases}
+    for i, line in enumerate(lines):
+        if not line.strip() or NOT_NOW.search(line):
+            continue
+        narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
+        for m in act.finditer(narration):
+            who = world.aliases.get(m.group(1)) or one.get(m.group(1), m.group(1))
+            if (who, i) in seen or (m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT):
+                continue
+            sentence = _SENTENCE.search(narration, max(0, narration.rfind("。", 0, m.start()) + 1))
+            text = sentence.group() if sentence else line
+            if NOT_THERE.search(text):
+                continue
+            card = world.cards[who]
+            state = held[who]
+            if state.startswith(CONFINED) and _visited(lines, i, card):
+                continue
+            seen.add((who, i))
+            where = f"，关在「{card.get('位置')}」" if state.startswith(CONFINED) else ""
+            out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态）{where}，正文里却在场动作",
+                               first_line + i, m.start() + 1, text.strip()[:60]))
+    return out
+
+
+def _related(world: World, a: str, b: str) -> bool:
+    """Whether two places are one, one inside the other, or both in a third (the same town)."""
+    outer_a, outer_b = world.inside.get(a, set()) | {a}, world.inside.get(b, set()) | {b}
+    return a in b or b in a or bool(outer_a & outer_b)
+
+
+def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_place: str,
+                 moved: dict[str, set[str]], reached: dict[str, set[str]], placed: set[tuple[str, int]]) -> list[Finding]:
+    """位置: someone whose card puts them far from the point of view (a place the world or a card
+    says is a journey away, :attr:`World.far`, related in no way to the point of view's:
+    :func:`_related`) doing what a body does beside it in the narration (:data:`ACTS`,
+    a posture) — by name, alias, kinship word or a pronoun whose one candidate they are —, with no
+    journey told (:data:`FAR_ARRIVAL`, 从 their place), no call, letter or screen in the paragraph
+    (:data:`REMOTE`) nor a call or screen in the few before (:data:`SCREEN`), outside a memory. The scene is where the point of view is."""
+    far = {n: str(c.get("位置")) for n, c in world.cards.items() if n != pov and c.get("位置")
+           and not str(c.get("状态") or "").startswith(LOST + DEAD + CONFINED) and n not in moved and n not in reached
+           and not _related(world, str(c.get("位置")), pov_place)
+           and any(f in str(c.get("位置")) or str(c.get("位置")) in f for f in world.far)}
+    if not far:
+        return []
+    forms = _forms_of(world, far)
+    if not forms:
+        return []
+    anyone = re.compile(_forms_of(world, world.cards, loose=True))
+    verbs = "|".join(sorted({*ACTS, *(v for v in STAY_VERBS if len(v) > 1)}, key=len, reverse=True))
+    act = re.compile(rf"({forms}|[他她])([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
+    one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
+    name = {**one, **world.aliases}
+    came: set[str] = set()
+    out: list[Finding] = []
+    previous = ""
+    recent: list[str] = []  # the last CALL_SPAN non-empty paragraphs
+    for i, line in enumerate(lines):
+        narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
+        for sentence in _SENTENCE.findall(narration):
+            if FAR_ARRIVAL.search(sentence) and not NOT_NOW.search(sentence) or any(f"从{p}" in sentence for p in far.values()):
+                came |= {name[m.group()] for m in anyone.finditer(sentence) if name[m.group()] in far}
+        if not line.strip():
+            continue
+        screened = any(SCREEN.search(x) for x in recent)
+        recent = [*recent, line][-CALL_SPAN:]
+        if NOT_NOW.search(line) or REMOTE.search(line) or screened:
+            previous = narration
+            continue
+        for m in act.finditer(narration):
+            if m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT:
+                continue
+            who: str | None = world.aliases.get(m.group(1)) or one.get(m.group(1))
+            if m.group(1) in HE:
+                here = [name[x.group()] for x in anyone.finditer(narration[:m.start()])]
+                if not here:
+                    here = [name[x.group()] for x in anyone.finditer(previous)]
+                gender = {n: world.gender.get(n) or world.kin_gender.get(n) for n in {*here, pov}}
+                fits = list(dict.fromkeys(n for n in here if gender[n] == m.group(1)))
+                pov_fits = gender[pov] in (m.group(1), None, "")
+                who = fits[-1] if len(fits) == 1 and not pov_fits and fits[-1] != pov else None
+            if who is None or who not in far or who in came or (who, i) in placed:
+                continue
+            placed.add((who, i))
+            clause = max(narration.rfind(c, 0, m.start()) for c in "，,。！？；") + 1
+            out.append(Finding("连贯", WARN, f"{who} 在「{far[who]}」（角色卡·位置），离{pov}所在的「{pov_place}」很远，"
+                               f"本章没有写{who}来到这里，正文却让{who}在场", first_line + i, m.start() + 1,
+                               narration[clause:].strip()[:60]))
+        previous = narration
+    return out
+
+
+def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: list[tuple[int, int, str]], first_line: int,
+           pov: str | None, set_realm: set[str], explained: bool) -> list[Finding]:
+    """境界 said lower in the prose than on the card: a stage with a level (筑基三层); a bare stage
+    said of someone — 不过是个学徒, 作为一个住院医 (:data:`BEING`), before their name (五级工周大海), after
+    it in a register (赵铁军，三级工), after their surname as an address (韩工段长) —; a stage someone is
+    said to be below (要考四级了, 还没熬到主治: :data:`ASPIRE`), where the card holds it already."""
+    out: list[Finding] = []
+    aliases = world.aliases
+    pattern = realm_pattern(world.stages)
+    order = [SAME_STAGE.get(x, x) for x in world.stages]
+    short = {x[:-1]: x for x in world.stages if len(x) >= 3 and x[-1] in "工师员"}  # 四级 for 四级工
+    aim = re.compile(rf"(?:{'|'.join(map(re.escape, sorted({*world.stages, *short}, key=len, reverse=True)))})")
+    by_surname: dict[str, list[str]] = {}
+    for person, card in world.cards.items():
+        if card.get("境界") and len(surname_of(person)) == 1:
+            by_surname.setdefault(surname_of(person), []).append(person)
+    for i, col, sentence in sentences:
+        if not aim.search(sentence) or NOT_NOW.search(sentence):
+            continue
+        spans = [(m.start(), m.end()) for m in names.finditer(sentence)]
+        for r in aim.finditer(sentence):
+            stage = short.get(r.group(), r.group())
+            if any(a <= r.start() < b for a, b in spans):
+                continue  # 马工段长, 顾主任: an alias the card gives, its own
+            head = sentence[:r.start()]
+            below = ASPIRE.search(head) is not None
+            full = pattern.match(sentence, r.start()) if stage == r.group() else None
+            said_text = full.group() if full else stage
+            levelled = bool(full and (full.group(2) or full.group(3)))
+            who: str | None = None
+            listed = re.search(rf"({names.pattern}){LISTED}", head)
+            after = names.match(sentence, full.end() if full else r.end())
+            if listed:
+                who = listed.group(1)
+            elif after and not below:
+                who = after.group()  # 二号炉的五级工周大海: the stage is his title
+            elif head and not below and head[-1] in by_surname and len(by_surname[head[-1]]) == 1 \
+                    and not (len(head) >= 2 and any(a <= r.start() - 2 < b for a, b in spans)):
+                who = by_surname[head[-1]][0]  # 韩工段长: a surname and a stage, an address
+            elif levelled or below or BEING.search(head):
+                who = _nearest(names, sentence, r.start(), aliases)
+                subject = max((b for a, b in spans if b <= r.start()), default=-1)
+                if not levelled and not below and subject >= 0 and ("的" in sentence[subject:r.start()] or r.start() - subject > 8):
+                    continue  # 林晚面前的不过是个练气弟子: the rank is someone else's
+                he = next((k for k, c in enumerate(head) if c in HE), None)
+                if who is None and he is not None:
+                    who = _antecedent(names, lines, i, col + he, world, pov)
+                if who is None and "自己" in head:
+                    who = pov  # 自己眼下不过是个府史: the point of view's own thought of himself
+                if who is None and BEING.search(head) and re.search(r"(?:身为|作为)", head):
+                    lead = names.search(sentence, r.end())
+                    who = lead.group() if lead else None  # 作为一个住院医，林知夏…: the clause's subject follows
+                if who is None and below and not spans:
+                    rest = next((k for k, c in enumerate(sentence) if c in HE), None)
+                    who = _antecedent(names, lines, i, col + rest, world, pov) if rest is not None else pov
+            else:
+                continue  # a bare stage name (筑基) says no one's level
+            who = aliases.get(who or "", who or "")
+            card = world.cards.get(who, {})
+            if not who or who in set_realm or not card.get("境界") or explained:
+                continue
+            old, said = rank(str(card["境界"]), world.stages), rank(said_text, world.stages)
+            if not old or not said:
+                continue
+            if not levelled:
+                old, said = (old[0], 0), (said[0], 0)  # a bare stage speaks of the stage only
+            if below and old >= said:
+                out.append(Finding("连贯", ERROR, f"{who} 的境界已是「{card['境界']}」（角色卡·境界），正文却说{who}还在「{stage}」之下",
+                                   first_line + i, col, sentence.strip()[:60]))
+            elif not below and said < old:
+                out.append(Finding("连贯", ERROR, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成「{said_text}」，"
+                                   f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60]))
+    return out
+
+
+def _forms_of(world: World, people: Iterable[str], loose: bool = False) -> str:
+    """A pattern of every name, alias and kinship word of ``people``, with the one-character
+    words a point of view calls its kin (妈 for 妈妈, 姐 for 姐姐) where they stand alone as a
+    clause's subject (妈系着围裙…; not 大妈, 姐夫) — anywhere, when ``loose``: 他想起姐上回来信."""
+    wanted = set(people)
+    forms = sorted((a for a, n in world.aliases.items() if n in wanted and len(a) >= 2), key=len, reverse=True)
+    single = sorted({a[0] for a, n in world.aliases.items() if n in wanted and a in world.indirect and len(a) == 2
+                     and a[0] == a[1]})
+    edge = "" if loose else r"(?<![\u4e00-\u9fff])"
+    alone = [rf"{edge}(?<![{c}表堂大小]){c}(?![{c}夫们子妹弟儿媳])" for c in single]
+    return "|".join([*map(re.escape, forms), *alone])
+
+
+_DAY_WORDS = {"今天": 0, "今儿": 0, "今日": 0, "明天": 1, "明儿": 1, "后天": 2, "昨天": -1, "昨儿": -1, "前天": -2}
+_WEEKDAY = "一二三四五六日天"
+_CN_NUM = r"[\d〇零一二两三四五六七八九十廿卅]{1,3}"
+TODAY = re.compile(rf"(今天|今儿|今日|明天|明儿|后天|昨天|昨儿|前天)(?:就|才|已经|可)?(?:是|就是|正是)?"
+                   rf"(?:(?:星期|礼拜|周)([{_WEEKDAY}])|(?:({_CN_NUM})月)?({_CN_NUM})[号日](?!子))")
+"""What the prose says today is (今天是星期一, 明天就是十二号了): a weekday or a day of the month."""
+FEAST_NOW = re.compile(r"(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)(?:节)?(?:刚过|刚刚过|才过|刚过去|就在今天|就是今天|"
+                       r"到了|来了|当天)|(?:今天|今儿|今日)(?:是|就是|正是)(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)")
+"""A festival the prose says is now (元宵节刚过去三天, 今天是中秋): now falls in its months."""
+NOT_THIS_YEAR = re.compile(r"去年|前年|上回|上次|那年|往年|每年|明年|后年")
+
+
+def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
+    """书内时间 the prose contradicts: a weekday that the in-book date (a Gregorian year) is not, a
+    day of the month counted from today (明天就是十二号了 on the 13th), a festival said to be now
+    outside the months it falls in (:data:`SEASONS`)."""
+    import datetime
+
+    read = book_time(now)
+    if read is None:
+        return []
+    era, (year, month, day) = read
+    out: list[Finding] = []
+    for i, col, sentence in sentences:
+        if NOT_NOW.search(sentence) or NOT_THIS_YEAR.search(sentence):
+            continue
+        said = None
+        for m in TODAY.finditer(sentence):
+            shift = _DAY_WORDS[m.group(1)]
+            if m.group(2) and year and month and day and not era and 1800 <= year <= 2200:
+                try:
+                    real = (datetime.date(year, month, day) + datetime.timedelta(days=shift)).weekday()
+                except ValueError:
+                    continue
+                if _WEEKDAY.index(m.group(2)) != real and not (m.group(2) in "日天" and real == 6):
+                    said = m.group()
+            elif m.group(4) and day:
+                told, told_month = _cn_int(m.group(4)), _cn_int(m.group(3)) if m.group(3) else None
+                if told is None or (told_month is not None and month is not None and told_month != month):
+                    continue
+                if told - shift != day and 1 <= told - shift <= 28:
+                    said = m.group()
+        feast = FEAST_NOW.search(sentence)
+        if feast and month is not None:
+            lo, hi = dict(SEASONS)[feast.group(1) or feast.group(2)]
+            if not lo <= month <= hi:
+                said = feast.group()
+        if said:
+            out.append(Finding("连贯", ERROR, f"正文说「{said}」，与本章的书内时间「{now}」对不上", first_line + i, col,
+                               sentence.strip()[:60]))
+    return out
+
+
+def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str], forms: str,
+            seen: set[tuple[str, int]]) -> list[Finding]:
+    """状态 the prose contradicts otherwise than by a body in the scene: someone dead, missing or
+    held naming themselves in a quote (“我是马国庆。”); a trace the dead left today (今天早上赵八级亲笔写的:
+    :data:`FRESH`, :data:`TRACE`); someone kept in bed (:data:`ABED`) on their feet (:data:`ON_FOOT`)."""
+    name = {**{a[0]: n for a, n in world.aliases.items() if len(a) == 2 and a[0] == a[1]}, **world.aliases}
+    me = re.compile(rf"我(?:就)?是({forms})")
+    trace = re.compile(rf"({forms}){TRACE}")
+    lead = re.compile(rf"(?:^|[，,；;。！？\s])({forms})")
+    out: list[Finding] = []
+    for i, line in enumerate(lines):
+        if not line.strip() or NOT_NOW.search(line):
+            continue
+        found: list[tuple[str, str, int, str]] = []  # (who, what, column, excerpt)
+        for q in _QUOTED_WORDS.finditer(line):
+            for m in me.finditer(q.group()):
+                who = name.get(m.group(1), m.group(1))
+                if held[who].startswith(DEAD + GONE + CONFINED) and not (held[who].startswith(CONFINED)
+                                                                          and _visited(lines, i, world.cards[who])):
+                    found.append((who, "却在说话", q.start() + 1, line[q.start():].strip()[:60]))
+        for sentence in _SENTENCE.finditer(line):
+            text = sentence.group()
+            for m in trace.finditer(text):
+                who = name.get(m.group(1), m.group(1))
+                if held[who].startswith(DEAD) and FRESH.search(text):
+                    found.append((who, "却留下了新的字迹", sentence.start() + 1, text.strip()[:60]))
+            for m in lead.finditer(text):
+                who = name.get(m.group(1), m.group(1))
+                if not held[who].startswith(ABED):
+                    continue
+                rest = text[m.end(1):]
+                other = re.search(rf"[，,；;]\s*(?!{forms})(?:{'|'.join(map(re.escape, sorted(world.aliases, key=len, reverse=True)))})", rest) \
+                    if world.aliases else None
+                rest = rest[:other.start()] if other else rest
+                if ON_FOOT.search(rest) and not NOT_THERE.search(text):
+                    found.append((who, "却下地走动", sentence.start() + m.start(1) + 1, text[m.start(1):].strip()[:60]))
+        for who, what, column, excerpt in found:
+            if (who, i) in seen:
+                continue
+            seen.add((who, i))
+            out.append(Finding("连贯", ERROR, f"{who} 的状态是「{held[who]}」（角色卡·状态），正文里{what}",
+                               first_line + i, column, excerpt))
     return out
 
 
@@ -463,12 +925,14 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
     """Things used in a clause that names nobody, by the person the sentence starts with:
     ``(position, person, item)``."""
     first = names.match(sentence.lstrip()) or re.match(r"[他她]", sentence.lstrip())  # 他把…，拉开抽屉，取出少卿印
-    if first is None:
-        return []
     out: list[tuple[int, str, str]] = []
     at = 0
     for k, clause in enumerate(re.split(r"([，,；;])", sentence)):
-        if k % 2 == 0 and k > 0 and clause and not names.match(clause) and clause[0] not in HE:
+        if first is None and k % 2 == 0 and k > 0:
+            first = names.match(clause)  # 下午四点交了班，赵铁军…，推出…: the first clause led by a name
+            at += len(clause)
+            continue
+        if first is not None and k % 2 == 0 and k > 0 and clause and not names.match(clause) and clause[0] not in HE:
             virtual = first.group() + clause
             for m in use.finditer(virtual):
                 if m.start() == 0:
@@ -478,6 +942,8 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                 if m.start() == 0 and re.search(r"[着起出下把了碎开]", act) and not NOT_USE.search(m.group(2)):
                     out.append((at, first.group(), m.group(3)))
         at += len(clause)
+    if first is None:
+        return []
     if first.group() in HE:  # the pronoun's own place, for the reader's antecedent of it
         out = [(len(sentence) - len(sentence.lstrip()), who, item) for _at, who, item in out]
     return list({(who, item): (at, who, item) for at, who, item in reversed(out)}.values())[::-1]

@@ -103,3 +103,19 @@ def gender_of(card_text: str, names: set[str]) -> str:
             body = body.replace(name, "　")
     she, he = bool(_SHE.search(body)), bool(_HE.search(body))
     return "她" if she and not he else "他" if he and not she else ""
+
+
+_SHE_RELATION = frozenset({"母", "姐", "妹", "妻", "女", "祖母", "外祖母", "姑", "姨"})
+_HE_RELATION = frozenset({"父", "兄", "弟", "夫", "子", "祖", "外祖", "叔", "舅"})
+
+
+def relation_gender(card_text: str, names: set[str]) -> str:
+    """``"她"`` or ``"他"`` from the relations a card's free text states of its character
+    (赵铁军的姐姐, 孙秀兰的女儿 → 她), when they all say one gender; else ``""``. Only a relation
+    to someone named counts (赵铁梅是他的姐姐 is another's)."""
+    body = free_text(card_text)
+    named = [n for n in names if len(n) >= 2]
+    words = {WORDS[m.group(1)] for m in _RELATION.finditer(body)
+             if m.start() >= 2 and any(body[:m.start()].endswith(n) for n in named)}
+    she, he = bool(words & _SHE_RELATION), bool(words & _HE_RELATION)
+    return "她" if she and not he else "他" if he and not she else ""
