@@ -907,7 +907,7 @@ def _unnamed_clause(before: str) -> bool:
     """Whether the text before a quote is a clause of its own ending in a colon (老汉点点头：),
     which names its speaker — someone the book does not know."""
     clause = _last_clause(before, len(before))
-    return bool(re.search(r"[：:]\s*$", clause)) and bool(clause.strip(" ：:"))
+    return clause.rstrip()[-1:] in ("：", ":") and bool(clause.strip(" ：:"))
 
 
 def _lone_speaker(turns: list[str], beat: str | None, mentioned: Iterable[str], after_narration: bool) -> str | None:
@@ -954,7 +954,8 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         alone = bool(quotes) and first is None
         for m in quotes:
             speaker = _attributed(ctx, names, line, m) if names else None
-            lead = re.match(r"\s*([他她])[^。！？“”]*[：:]\s*$", _last_clause(outside, m.start()))
+            clause = _last_clause(outside, m.start()).lstrip()  # a line of blanked quotes: spaces, read once by C
+            lead = re.match(r"([他她])[^。！？“”]*[：:]\s*$", clause) if clause[:1] in ("他", "她") else None
             guessed = speaker is None
             if speaker is None and lead and names:  # 他…借着炉火低声念出声：“…”
                 speaker = _referent(ctx, names, "", subject, lead.group(1))
