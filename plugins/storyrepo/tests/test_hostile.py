@@ -587,7 +587,7 @@ def test_quotes_are_taken_out_in_one_pass_as_the_pattern_would() -> None:
     assert without_quotes(hostile) == hostile  # nothing closes: nothing taken out
 
 
-def test_the_speakers_quotes_are_found_in_one_pass_as_the_pattern_would(monkeypatch) -> None:
+def test_the_speakers_quotes_are_found_in_one_pass_as_the_pattern_would(monkeypatch: pytest.MonkeyPatch) -> None:
     """:func:`quote_matches` is ``QUOTE.finditer`` (property, random texts); ``voices`` finds a
     line's quotes through it — ``QUOTE.finditer`` on a draft of 58,000 unclosed openers took 23 s
     of ``lw story check`` (the pattern looks for a closer from every opener) — and reads the names
