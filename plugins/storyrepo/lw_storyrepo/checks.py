@@ -18,6 +18,7 @@ Every finding carries a 1-based line and column in the draft file.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -365,6 +366,38 @@ def without_quotes(text: str) -> str:
         out.append(text[i])
         i += 1
     return "".join(out)
+
+
+def quote_matches(text: str) -> Iterator[re.Match[str]]:
+    """``QUOTE.finditer(text)`` in one pass, as :func:`without_quotes` finds them: each quote is
+    matched where its opener stands, to its closer (a line of 60,000 unclosed openers is not
+    read again from each one)."""
+    found: dict[str, int] = {}
+    none_from: dict[str, int] = {}
+    i, n = 0, len(text)
+    while i < n:
+        close = _CLOSERS.get(text[i])
+        if close is not None and i + 1 < none_from.get(close, n + 1):
+            j = found.get(close, -1)
+            if j <= i:
+                j = text.find(close, i + 1)
+                if j < 0:
+                    none_from[close] = i + 1
+                else:
+                    found[close] = j
+            if j > i:
+                m = QUOTE.match(text, i)
+                if m is not None:
+                    yield m
+                i = j + 1
+                continue
+        i += 1
+
+
+def _last_clause(text: str, end: int) -> str:
+    """``re.split(r"[。！？”」]", text[:end])[-1]`` without cutting the text: what follows the last
+    sentence end or closer before ``end``."""
+    return text[max(text.rfind(c, 0, end) for c in "。！？”」") + 1:end]
 
 
 def first_person(meta: dict[str, Any], body: str, aliases: dict[str, str]) -> str | None:
@@ -809,14 +842,14 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Matc
         if re.search(SAY + r"|" + THINK, tail) and not re.search(r"[。！？”」]", tail):
             return cand.group()
     if re.search(r"[：:]\s*$", before):  # 孟三娘压低了声音：“…” — the clause's own person speaks
-        clause = re.split(r"[。！？”」]", before)[-1]
+        clause = _last_clause(before, len(before))
         own = [c for c in names.finditer(clause)
                if person(c.group()) and (clause[c.start() - 1:c.start()] not in _TO or c.start() == 0)]
         if own:
             return own[0].group()
     # “…”阿庆嫂朝门外瞟了一眼，“…” — a beat between two parts of one speech, or before a quote,
     # that starts with a person: that person speaks
-    clause = re.split(r"[。！？”」]", line[:m.start()])[-1]
+    clause = _last_clause(line, m.start())
     if re.search(r"[，,]\s*$", clause):  # 林晚看着他，大长老叹了口气，“…”: the last piece led by a person
         for piece in reversed(re.split(r"[，,]", clause)):
             lead = names.match(piece.strip())
@@ -829,14 +862,24 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Matc
     if post and re.match(r"^[，,。\s]*$", after[:post.start()]) and re.match(r"^[^。！？“]{0,8}?" + SAY, after[post.end():]):
         return post.group()
     # “…” alone with its one person, or after that person's own sentence (裴照微…额上还带着汗。“…”)
-    led = names.match(line) is not None and re.search(r"[。！？]\s*$", line[:m.start()]) is not None
+    led = names.match(line) is not None and line[:m.start()].rstrip()[-1:] in ("。", "！", "？") and m.start() > 0
     if m.start() <= 1 or led:
-        rest = QUOTE.sub(lambda q: " " * len(q.group()), line[:m.start()] + " " * (m.end() - m.start()) + line[m.end():])
-        who = {ctx.aliases[n.group()] for n in names.finditer(rest) if person(n.group())}
+        who = {ctx.aliases[n] for n in _named_outside_quotes(line, names) if person(n)}
         if len(who) == 1:
             return next(iter(who))
     return None
 
+
+
+@functools.lru_cache(maxsize=16)
+def _named_outside_quotes(line: str, names: re.Pattern[str]) -> tuple[str, ...]:
+    """The names a line says outside its quotes, read once for all its quotes (a quote blanked
+    first and then the rest is the same as every quote of the line blanked)."""
+    parts, at = [], 0
+    for q in quote_matches(line):
+        parts += [line[at:q.start()], " " * (q.end() - q.start())]
+        at = q.end()
+    return tuple(n.group() for n in names.finditer("".join(parts) + line[at:]))
 
 _TO = ("对", "向", "跟", "朝", "冲", "给", "问")
 """A name right after one of these is the one spoken to (对韩拓说), not the speaker."""
@@ -863,8 +906,8 @@ class _Mentioned:
 def _unnamed_clause(before: str) -> bool:
     """Whether the text before a quote is a clause of its own ending in a colon (老汉点点头：),
     which names its speaker — someone the book does not know."""
-    clause = re.split(r"[。！？”」]", before)[-1]
-    return bool(re.search(r"[：:]\s*$", clause)) and bool(clause.strip(" ：:"))
+    clause = _last_clause(before, len(before))
+    return clause.rstrip()[-1:] in ("：", ":") and bool(clause.strip(" ：:"))
 
 
 def _lone_speaker(turns: list[str], beat: str | None, mentioned: Iterable[str], after_narration: bool) -> str | None:
@@ -897,17 +940,22 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
             continue
         taken: list[tuple[int, int]] = []
         # a short quote without punctuation is a term (刻着“慕容”), not speech: it stays narration
-        quotes = [q for q in QUOTE.finditer(line) if SPOKEN.search(q.group()[1:-1])] if names else []
+        quotes = [q for q in quote_matches(line) if SPOKEN.search(q.group()[1:-1])] if names else []
         outside = line
-        for q in quotes:
-            outside = outside[:q.start()] + " " * (q.end() - q.start()) + outside[q.end():]
+        if quotes:  # each quote blanked, in one join
+            parts, at = [], 0
+            for q in quotes:
+                parts += [line[at:q.start()], " " * (q.end() - q.start())]
+                at = q.end()
+            outside = "".join(parts) + line[at:]
         first = next((n for n in names.finditer(outside) if ctx.is_person(n.group())), None) if names else None
         # no person named around the quotes (他把银子揣进怀里，“…”): the turn-taking says who speaks;
         # an unnamed speaker's own clause (老汉点点头：“…”) says it is nobody the book knows
         alone = bool(quotes) and first is None
         for m in quotes:
             speaker = _attributed(ctx, names, line, m) if names else None
-            lead = re.match(r"\s*([他她])[^。！？“”]*[：:]\s*$", re.split(r"[。！？”」]", outside[:m.start()])[-1])
+            clause = _last_clause(outside, m.start()).lstrip()  # a line of blanked quotes: spaces, read once by C
+            lead = re.match(r"([他她])[^。！？“”]*[：:]\s*$", clause) if clause[:1] in ("他", "她") else None
             guessed = speaker is None
             if speaker is None and lead and names:  # 他…借着炉火低声念出声：“…”
                 speaker = _referent(ctx, names, "", subject, lead.group(1))

@@ -42,6 +42,7 @@ separated by ＜ > → 、), else the usual cultivation ladder; levels by 一…
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -131,6 +132,9 @@ ASPIRE = re.compile(r"(?:考|考上|考个|升|升上|升到|评|评上|评到|�
 """What says someone is below a stage (下个月就要考四级了, 还没熬到主治): their rank is under it."""
 LISTED = r"\s*[，,、：:]\s*$"
 """A name and then its stage, as a register reads (赵铁军，三级工)."""
+LOOK_BACK = 40
+"""How far before a rank :data:`ASPIRE`, :data:`BEING` and :data:`LISTED` look (their longest forms, a
+name and some spaces): a sentence of thousands of ranks is not read again for each."""
 
 AROUND = re.compile(r"以[东南西北]|[东南西北][边面方侧]|附近|之外|外面|对面|旁边|隔壁|[\d一二两三四五六七八九十百千]+(?:里|公里|米)")
 """What follows a place to say another lies beside it, not in it."""
@@ -743,45 +747,60 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
     for person, card in world.cards.items():
         if card.get("境界") and len(surname_of(person)) == 1:
             by_surname.setdefault(surname_of(person), []).append(person)
+    listed_re = re.compile(rf"({names.pattern}){LISTED}")
+    known: dict[tuple[int, int], str | None] = {}
+
+    def antecedent(line: int, column: int) -> str | None:  # the same pronoun for every rank after it: asked once
+        if (line, column) not in known:
+            known[line, column] = _antecedent(names, lines, line, column, world, pov)
+        return known[line, column]
+
     for i, col, sentence in sentences:
         if not aim.search(sentence) or NOT_NOW.search(sentence):
             continue
         spans = [(m.start(), m.end()) for m in names.finditer(sentence)]
+        ends = [b for _a, b in spans]
+        starts = [a for a, _b in spans]
+        # what each rank looks back or ahead for, found once per sentence: a hostile sentence of
+        # thousands of ranks costs one pass per rank over a few characters, not over the sentence
+        first_he = next((k for k, c in enumerate(sentence) if c in HE), None)
+        self_at = sentence.find("自己")
+        as_at = min((k for k in (sentence.find("身为"), sentence.find("作为")) if k >= 0), default=-1)
         for r in aim.finditer(sentence):
             stage = short.get(r.group(), r.group())
-            if any(a <= r.start() < b for a, b in spans):
+            if _inside(spans, starts, r.start()):
                 continue  # 马工段长, 顾主任: an alias the card gives, its own
-            head = sentence[:r.start()]
-            below = ASPIRE.search(head) is not None
+            tail = sentence[max(0, r.start() - LOOK_BACK):r.start()]
+            below = ASPIRE.search(tail) is not None
             full = pattern.match(sentence, r.start()) if stage == r.group() else None
             said_text = full.group() if full else stage
             levelled = bool(full and (full.group(2) or full.group(3)))
             who: str | None = None
-            listed = re.search(rf"({names.pattern}){LISTED}", head)
+            listed = listed_re.search(tail)
             after = names.match(sentence, full.end() if full else r.end())
             if listed:
                 who = listed.group(1)
             elif after and not below:
                 who = after.group()  # 二号炉的五级工周大海: the stage is his title
-            elif head and not below and head[-1] in by_surname and len(by_surname[head[-1]]) == 1 \
-                    and not (len(head) >= 2 and any(a <= r.start() - 2 < b for a, b in spans)):
-                who = by_surname[head[-1]][0]  # 韩工段长: a surname and a stage, an address
-            elif levelled or below or BEING.search(head):
-                who = _nearest(names, sentence, r.start(), aliases)
-                subject = max((b for a, b in spans if b <= r.start()), default=-1)
+            elif tail and not below and tail[-1] in by_surname and len(by_surname[tail[-1]]) == 1 \
+                    and not (r.start() >= 2 and _inside(spans, starts, r.start() - 2)):
+                who = by_surname[tail[-1]][0]  # 韩工段长: a surname and a stage, an address
+            elif levelled or below or BEING.search(tail):
+                before = bisect.bisect_right(ends, r.start())
+                who = aliases.get(sentence[slice(*spans[before - 1])], sentence[slice(*spans[before - 1])]) if before else None
+                subject = spans[before - 1][1] if before else -1
                 if not levelled and not below and subject >= 0 and ("的" in sentence[subject:r.start()] or r.start() - subject > 8):
                     continue  # 林晚面前的不过是个练气弟子: the rank is someone else's
-                he = next((k for k, c in enumerate(head) if c in HE), None)
+                he = first_he if first_he is not None and first_he < r.start() else None
                 if who is None and he is not None:
-                    who = _antecedent(names, lines, i, col + he, world, pov)
-                if who is None and "自己" in head:
+                    who = antecedent(i, col + he)
+                if who is None and 0 <= self_at <= r.start() - 2:
                     who = pov  # 自己眼下不过是个府史: the point of view's own thought of himself
-                if who is None and BEING.search(head) and re.search(r"(?:身为|作为)", head):
-                    lead = names.search(sentence, r.end())
-                    who = lead.group() if lead else None  # 作为一个住院医，林知夏…: the clause's subject follows
+                if who is None and BEING.search(tail) and 0 <= as_at <= r.start() - 2:
+                    k = bisect.bisect_left(starts, r.end())
+                    who = sentence[slice(*spans[k])] if k < len(spans) else None  # 作为一个住院医，林知夏…: the clause's subject follows
                 if who is None and below and not spans:
-                    rest = next((k for k, c in enumerate(sentence) if c in HE), None)
-                    who = _antecedent(names, lines, i, col + rest, world, pov) if rest is not None else pov
+                    who = antecedent(i, col + first_he) if first_he is not None else pov
             else:
                 continue  # a bare stage name (筑基) says no one's level
             who = aliases.get(who or "", who or "")
@@ -801,6 +820,11 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                                    f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60]))
     return out
 
+
+def _inside(spans: list[tuple[int, int]], starts: list[int], at: int) -> bool:
+    """Whether position ``at`` lies in one of ``spans`` (sorted, not overlapping; ``starts`` their starts)."""
+    k = bisect.bisect_right(starts, at)
+    return bool(k) and spans[k - 1][0] <= at < spans[k - 1][1]
 
 def _forms_of(world: World, people: Iterable[str], loose: bool = False) -> str:
     """A pattern of every name, alias and kinship word of ``people``, with the one-character

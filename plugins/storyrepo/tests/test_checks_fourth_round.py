@@ -117,3 +117,23 @@ def test_the_gender_a_card_s_relations_give() -> None:
     assert relation_gender("## 关系\n方砚秋的父亲。", names) == "他"
     assert relation_gender("## 关系\n方守拙的女儿，方砚秋的姐姐。", names) == "她"
     assert relation_gender("## 关系\n方守拙的儿子。方砚秋是他的姐姐。", names) == "他"  # another's relation
+
+
+def test_a_sentence_of_thousands_of_ranks_reads_its_pronoun_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hostile draft of one sentence of ranks (他还没熬到账房 × 2,000) asked who 他 is at every rank,
+    reading the whole line before it each time (minutes at 60,000 characters): the pronoun is the
+    same one, asked once — and what is found stays what the rank says."""
+    import lw_storyrepo.continuity as C
+
+    calls: list[int] = []
+    real = C._antecedent
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(C, "_antecedent", counted)
+    found = continuity("方砚秋推开后厨的门。\n他还没熬到账房" * 1 + "，还没熬到账房" * 2000 + "。")
+    assert len(calls) == 1, len(calls)
+    assert about("境界", found) and all("方砚秋" in m and "账房" in m for m in about("境界", found)), found[:3]
+    assert about("境界", continuity("方砚秋推开后厨的门。\n他还没熬到账房。"))  # one is still found

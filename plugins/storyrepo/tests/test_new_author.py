@@ -87,3 +87,21 @@ def test_the_board_asks_for_the_summary_before_the_acceptance(tmp_path: Path) ->
     lw(root, "summary", "林晚在山道上拾到玄色令牌。")
     assert "lw story accept" in lw(root) and "写章摘要" not in lw(root)
     assert "已结转" in lw(root, "accept")
+
+
+def test_the_readme_sends_a_new_author_to_promise_draft_when_it_is_taken(tmp_path: Path) -> None:
+    """The README's first steps said to draft chapter 1's promise before the chapter; on a fresh
+    book the board waits for the decision card and ``promise draft`` is refused there. The README
+    says to run it once the card is decided — where it is taken."""
+    root = tmp_path / "书"
+    lw(root, "init", str(root), "--书名", "书", "--类型", "玄幻")
+    lw(root)  # brief: the card waits for the author
+    args = ("promise", "draft", "玄牌之谜", "--类型", "悬念", "--强度", "中", "--兑付计划", "第三章揭晓")
+    assert "等作者拍板决策卡" in lw(root, *args, ok=False)
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    first = readme[readme.index("A new author should know"):readme.index("`lw story` speaks the shell's language")]
+    assert first.index("lw story decide") < first.index("lw story promise draft"), first
+    lw(root, "card", "edit", "--合同", "P-001 开启：玄牌之谜")
+    lw(root, "decide")
+    lw(root)  # pack
+    assert "P-001" in lw(root, *args)
