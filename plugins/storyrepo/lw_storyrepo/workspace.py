@@ -147,8 +147,8 @@ def kept_workspace(repo: StoryRepo, changes: dict[str, bytes | None], subject: s
     """``(paths, message)`` of the workspace files a commit of ``changes`` empties, to commit
     first when the author tracks the workspace (spec §7: 工作区/ deleted from .gitignore, the
     history kept by git); None when the workspace is ignored or nothing of it is emptied. A
-    symbolic link among them is refused by its path in the book (never archived or followed)
-    before anything changes."""
+    symbolic link among them (never archived or followed) or a directory where a file should be
+    is refused by its path in the book before anything changes."""
     emptied = sorted(rel for rel, data in changes.items()
                      if data is None and rel.startswith(L.工作区 + "/") and os.path.lexists(repo.p(rel)))
     if not emptied or _ignores_workspace(repo) or repo.git.ignored(emptied[0]):
@@ -157,6 +157,9 @@ def kept_workspace(repo: StoryRepo, changes: dict[str, bytes | None], subject: s
         if repo.p(rel).is_symlink():  # its target is no draft of the book: refused, never followed
             raise LwError("工作区受 git 跟踪，里面却有符号链接：不存档也不跟随它", file=rel,
                           expected="删掉这个链接（工作区里只放普通文件），再运行同一条命令")
+        if not repo.p(rel).is_file():  # a directory where a draft or a review should be: git cannot archive it
+            raise LwError("工作区受 git 跟踪，这里该是文件却是目录：不存档它", file=rel,
+                          expected="删掉或挪走这个目录（工作区里只放普通文件），再运行同一条命令")
     return emptied, f"{subject}\n\n文件: " + "; ".join(emptied) + "\n"
 
 

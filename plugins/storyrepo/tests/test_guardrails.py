@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -569,6 +570,27 @@ def test_a_link_in_a_tracked_workspace_is_refused_by_name(book: StoryRepo, comma
     else:
         lw(book, command)
     assert book.git.out("status", "--porcelain", "-uall", "--", ".", ":!工作区") == ""
+
+
+def test_a_directory_where_a_tracked_workspace_file_should_be_is_refused_by_name(book: StoryRepo) -> None:
+    track_workspace(book)
+    to_checked(book)
+    review(book, ("编辑",))
+    odd = L.lens_file("编辑")
+    book.p(odd).unlink()
+    (book.p(odd) / "里面.md").parent.mkdir()
+    (book.p(odd) / "里面.md").write_text("作者放错的东西\n", encoding="utf-8")
+    head = book.git.head()
+    for env, words in (({"LANG": "en_US.UTF-8"}, "a directory stands where a file should be"), ({"LANG": "zh_CN.UTF-8"}, "却是目录")):
+        proc = lw_process(book, "reject", "开头太慢", env=env)
+        said = proc.stdout + proc.stderr
+        assert proc.returncode == 1 and odd in said and words in said, said
+        assert "git" not in said.replace("tracked by git", "").replace("受 git 跟踪", ""), said  # no raw git output
+        assert str(book.root) not in said and "Traceback" not in said
+        assert book.git.head() == head
+    shutil.rmtree(book.p(odd))  # the author moves it away: the same command goes through
+    lw(book, "reject", "开头太慢")
+    assert book.git.out("log", "--format=%s", "-2").splitlines() == REJECTED
 
 
 # --- outline set ----------------------------------------------------------------------------------------------------
