@@ -775,6 +775,9 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
         word = line[a:b]
         if not 2 <= len(word) <= 3 or not CJK.fullmatch(word):
             continue
+        known = lex.freq.get(word)
+        if known and (known >= RARE_PAIR or len(word) != 2 or lex.tags.get(word, "")[:1] != "n"):
+            continue  # a dictionary word that cannot be the rare noun below (most tokens: decided before weighing)
         strong = all(lex.given(c) >= STRONG_GIVEN for c in word)
         # 玉生, 金凤: a material that is a name's character too, before another no dictionary word holds
         given_like = not lex.freq.get(word) and min(lex.given(c) for c in word) >= 0.6 and word[-1] not in ALL_SUFFIX_WORDS

@@ -163,8 +163,10 @@ def kept_workspace(repo: StoryRepo, changes: dict[str, bytes | None], subject: s
     return emptied, f"{subject}\n\n文件: " + "; ".join(emptied) + "\n"
 
 
-IGNORE_LINES = frozenset({"工作区/", "工作区", "/工作区/", "/工作区"})
-"""The .gitignore lines that keep the workspace out of git (a new book has ``工作区/``)."""
+IGNORE_LINES = frozenset(lead + "工作区" + tail for lead in ("", "/", "**/") for tail in ("", "/", "/*", "/**"))
+"""The .gitignore lines that keep the workspace out of git (a new book has ``工作区/``; authors
+also write ``/工作区/*``, ``**/工作区/`` and the like). Another rule that covers it is named by
+:func:`track`'s refusal instead."""
 
 
 def _ignores_workspace(repo: StoryRepo) -> bool:

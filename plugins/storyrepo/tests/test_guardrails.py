@@ -312,6 +312,17 @@ def test_tracking_the_workspace_commits_the_gitignore_even_after_a_hand_edit(boo
     assert "本来就受 git 跟踪" in lw(book, "workspace", "track") and book.git.head() == head
 
 
+@pytest.mark.parametrize("line", ["工作区/*", "/工作区/**", "**/工作区/", "/工作区"])
+def test_tracking_the_workspace_takes_the_usual_spellings_of_its_ignore_line(book: StoryRepo, line: str) -> None:
+    book.p(".gitignore").write_text(f".cache/\n{line}\n", encoding="utf-8")
+    book.git.run("commit", "-q", "-am", "ignore spelled by hand")
+    assert book.git.ignored("工作区/草稿A.md")
+    lw(book, "workspace", "track")
+    assert book.p(".gitignore").read_text(encoding="utf-8") == ".cache/\n"
+    assert not book.git.ignored("工作区/草稿A.md")
+    assert book.git.out("status", "--porcelain", "-uall") == ""
+
+
 def test_tracking_a_workspace_another_rule_ignores_says_so(book: StoryRepo) -> None:
     (book.root / ".git" / "info").mkdir(exist_ok=True)
     (book.root / ".git" / "info" / "exclude").write_text("工作区/\n", encoding="utf-8")
