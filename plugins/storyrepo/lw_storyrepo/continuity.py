@@ -81,6 +81,8 @@ ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "�
         "出来", "走出来", "走了出来", "拎着", "端着", "提着", "抱着", "推着", "系着", "进了", "迈进", "跨进", "缝合", "查房", "值班",
         "忙着", "埋头", "俯身", "弯腰", "蹲下", "跪下", "躺下", "探出头", "钻出来", "带着", "领着")
 """What a body does (推门走了进来, 点了点头, 冲她招手): the dead and the held do none of it in the scene."""
+BODY_ACT = r"往[^。！？；;，,：:“”\n的]{1,6}?[上里下边前头]一[\u4e00-\u9fff]"
+"""A body disposing of a thing with a gesture (把胡琴往腿上一架, 把杆子往地上一杵): only someone in the scene does it."""
 FAR_ARRIVAL = re.compile(r"回来(?!信)|回到|赶回|赶来|赶到|赶了回来|探亲|下了?火车|下了?飞机|坐火车|坐飞机|飞回|回国|请了?假回|"
                          r"提前回|专程|大老远|千里迢迢|捎来|来看")
 """What tells that someone far away came (从攀枝花赶回来, 下了火车): said in a sentence naming them, they may be here."""
@@ -106,18 +108,24 @@ USE_VERBS = ("拔出", "抽出", "握着", "握紧", "握住", "举起", "挥动
 USE_VERBS += ("推出", "推着", "骑上", "骑着", "跨上", "扣着", "递给", "塞给", "塞进", "拿起", "拎着", "拎起", "把玩", "摩挲", "掂了掂",
               "晃了晃", "攥在", "握在", "别着", "挂着", "系着", "揣着", "揣进", "押在", "当掉", "摘下", "按下", "拧开", "撬开", "端起",
               "端着", "抄起", "抓起", "亮出")
-HANDLE = "攥|握|捏|拿|揣|抓|掏|取|拧|用|戴|挂|别|系|佩|塞|收|藏|递|举|按|插|扣|推|骑|拎|提|端|抱|背|摘|夹|套|捧|托"
+HANDLE = "攥|握|捏|拿|揣|抓|掏|取|拧|用|戴|挂|别|系|佩|塞|收|藏|递|举|按|插|扣|推|骑|拎|提|端|抱|背|摘|夹|套|捧|托|搭|披|穿|裹|围"
 """What a hand does with a thing, said after it: 怀表被她攥着, 钥匙挂在她腰间."""
-BODY = "腰|胸|脖|颈|手|指|腕|怀|兜|口袋|袖|身上|掌|肩|背|头上|耳"
+BODY = "腰|胸|脖|颈|手|指|腕|怀|兜|口袋|袖|身上|掌|肩|背|头上|耳|拇|大拇|食指|中指|无名指|小指|胳膊|臂|腿|膝|脚|头|脸"
 """Where on someone a thing is worn or held (挂在林知夏的腰间)."""
+TOPIC_ADVERBS = "这会儿|此刻|此时|眼下|如今|现在|正|竟|竟然|居然|却|就|已经|早已|早就|分明|明明|还|都|也|又|倒"
+"""What may stand between a thing said first and the clause that puts it on someone (那枚扳指，这会儿却套在…)."""
+USE_VERBS += ("捧出", "端出", "抱出", "搬出", "拎出", "捧起", "抱起", "取下", "解下", "拴上", "别上", "系上", "挂上", "揣上",
+              "亮给", "披着", "穿着", "裹着", "搭着", "套着")
 GET_VERBS = ("接过", "收下", "拿到", "夺过", "夺下", "捡起", "拾起", "得到", "取回", "借来", "买下", "收起")
 STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "靠在", "倚在", "蹲在", "候在",
               "躲在", "藏在", "趴在", "窝在", "歪在", "挤在", "围在", "坐镇", "在")
 HE = ("他", "她")
 """A pronoun subject: the character is the last one named before it in the paragraph (or the
 paragraph before), as a reader takes it."""
-NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|对着|朝着|冲着|提到|说|问|道|知道|记得|梦|没有|没|不")
-"""Words between a character and a thing that say it is seen, thought of or talked about, not used."""
+NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|对着|朝着|冲着|提到|说|问|道|知道|记得|梦|没有|没|不|"
+                     r"赎|寻|找|讨|盼|惦|念叨|提起|说起|打听|要回|买回")
+"""Words between a character and a thing that say it is seen, thought of, talked about or sought
+(攒钱赎爹那件蟒袍, 四处打听那块表), not used."""
 ITEM_KIND = "台块支辆把枚只串副个张本件条顶盏架部"
 """Measure words that point at one known thing by its kind (那台高温计 for 光学高温计)."""
 USE_MARK = re.compile(r"[着起出下上把了碎开用]")
@@ -125,8 +133,13 @@ USE_MARK = re.compile(r"[着起出下上把了碎开用]")
 _RELATIVE = re.compile(rf"[着起出下上把了碎开]的(?:[那这]一?[{ITEM_KIND}])?$")
 """A verb closed by 的 right before the thing makes a relative clause: 母亲留下的星图芯片 says
 whose it was, not that she uses it (转动着指间的戒指 still uses it)."""
-BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|仍是|已是|身为|作为|区区|小小的?)(?:一?个|一名|一位|一介)?(?:小小的?)?$")
-"""What makes a bare stage name (学徒, 筑基) a statement of someone's realm: 不过是个学徒."""
+BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|仍是|已是|身为|作为|区区|小小的?)(?:一?个|一名|一位|一介)?(?:小小的?)?"
+                   r"(?:跑|当|做|干|打|挂)?$")
+"""What makes a bare stage name (学徒, 筑基) a statement of someone's realm: 不过是个学徒, 只是个跑龙套的,
+还是个打杂的 (the trade's verb before its rank)."""
+COMPARED = re.compile(r"(?:一样|一般|似的|那样|这样)")
+"""What closes a comparison with the name before it (跟阿福一样，还是学徒): the rank is the subject's, said
+like the other's — the name compared with is not who is ranked."""
 ASPIRE = re.compile(r"(?:考|考上|考个|升|升上|升到|评|评上|评到|熬到|熬上|当上|混上|混到|晋升|晋升到|冲击|冲|够得上|够不上|盼着当|等着当)"
                     r"(?:一?个)?$")
 """What says someone is below a stage (下个月就要考四级了, 还没熬到主治): their rank is under it."""
@@ -450,15 +463,19 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     if names is not None and world.items:
         canon = _item_forms(world.items)
         item_re = "|".join(sorted(canon, key=lambda f: -len(f.split(")")[-1])))
-        use = re.compile(rf"({names.pattern}|{'|'.join(HE)})[^。！？“”\n]{{0,8}}?(?:{'|'.join(USE_VERBS)})[^。！？“”\n]{{0,6}}?"
+        owner = rf"(?:(?:{names.pattern})(?:的|[那这]一?[{ITEM_KIND}]))?"  # 捧出萧老板那副点翠头面: whose it is, said between
+        use = re.compile(rf"({names.pattern}|{'|'.join(HE)})[^。！？“”\n]{{0,8}}?(?:{'|'.join(USE_VERBS)}){owner}[^。！？“”\n]{{0,6}}?"
                          rf"({item_re})")
         acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)({item_re})")
         get = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(GET_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
-        passive = re.compile(rf"({item_re})[^。！？“”，,\n]{{0,2}}被({names.pattern})[^。！？“”，,\n]{{0,6}}?(?:{HANDLE})")
-        worn = re.compile(rf"({item_re})[^。！？“”，,\n]{{0,2}}?(?:{HANDLE})在({names.pattern})的?(?:{BODY})")
+        topic = rf"\s*[^。！？“”，,\n]{{0,2}}?(?:[，,](?:{TOPIC_ADVERBS})*)?"  # 那枚扳指，这会儿套在…: the thing a topic
+        passive = re.compile(rf"({item_re}){topic}被({names.pattern})[^。！？“”，,\n]{{0,6}}?(?:{HANDLE})")
+        worn = re.compile(rf"({item_re}){topic}(?:{HANDLE})在({names.pattern})的?(?:{BODY})")
         got: set[tuple[str, str]] = set()
         any_item = re.compile(item_re)
-        for i, col, sentence in sentences:
+        looks = _described(world.items)
+        for i, col, said_sentence in sentences:
+            sentence = looks(said_sentence)
             if not any_item.search(sentence):
                 continue
             for m in get.finditer(sentence):
@@ -488,11 +505,13 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 owner = next((n for n, c in world.cards.items() if item in [str(x) for x in as_list(c.get("持有"))]), None)
                 where = f"（它在{owner}的持有里）" if owner and owner != who else ""
                 out.append(Finding("连贯", ERROR, f"{who} 的持有里没有「{item}」（角色卡·持有：{'、'.join(held) or '无'}）{where}，"
-                                   f"正文却写{who}用它", first_line + i, col, sentence.strip()[:60]))
+                                   f"正文却写{who}用它", first_line + i, col, said_sentence.strip()[:60]))
     # 状态: the dead and the gone do not speak
     revived = {c.who for c in changes if c.field == "状态"}
     present = {aliases.get(str(x), str(x)) for x in as_list(meta.get("在场"))}
     seen: set[tuple[str, int]] = set()
+    home = {c.value for c in changes if c.who == pov and c.field == "位置" and c.op == "="} \
+        or {str(world.cards.get(pov or "", {}).get("位置") or "")} - {""}
     for voice in () if flashback else voices:
         who = voice.speaker
         if who is None or (who, voice.line) in seen:
@@ -511,7 +530,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），关在「{card.get('位置') or '?'}」，正文里却在场说话",
                                first_line + voice.line, voice.column, line.strip()[:60]))
-        elif present and who not in present and not _remote(lines, voice.line) and not NOT_NOW.search(line):
+        elif present and who not in present and not _remote(lines, voice.line) and not NOT_NOW.search(line) \
+                and not _lives_here(world, who, home):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN, f"{who} 不在本章的在场名单（{'、'.join(sorted(present))}），正文里却在说话",
                                first_line + voice.line, voice.column, line.strip()[:60]))
@@ -595,6 +615,32 @@ def _item_forms(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def _described(items: Iterable[str]):
+    """A function putting a held thing's name in place of a thing told by its looks (那件石青缎子、金线盘蟒
+    的袍子 for 金丝蟒袍): after 那/这 and a measure word, a description ending in 的 and the end of one
+    thing's name (袍, 蟒袍; 子 may follow) that no other thing's name ends with, when the description shares
+    a character with the rest of that name (金, 蟒) — 那件洗旧的袍子 is anyone's. The name is padded to the
+    phrase's length, so places in the sentence stay."""
+    names = sorted({str(x) for x in items if len(str(x)) >= 2})
+    heads: dict[str, str] = {}
+    for n in names:
+        for k in (1, 2):
+            head = n[-k:]
+            if k < len(n) and not any(m != n and m.endswith(head) for m in names):
+                heads[head] = n
+    if not heads:
+        return lambda sentence: sentence
+    phrase = re.compile(rf"[那这]一?[{ITEM_KIND}]([^。！？“”\n的]{{2,30}})的({'|'.join(sorted(map(re.escape, heads), key=len, reverse=True))})子?")
+
+    def put(m: re.Match[str]) -> str:
+        name = heads[m.group(2)]
+        if not set(name[:-len(m.group(2))]) & set(m.group(1)):
+            return m.group()
+        return name + "\u3000" * max(0, len(m.group()) - len(name))
+
+    return lambda sentence: phrase.sub(put, sentence) if "的" in sentence else sentence
+
+
 def _canonical(said: str, items: Iterable[str]) -> str:
     """The held thing a form found in the prose stands for (上海牌 → 上海牌手表)."""
     if said in items:
@@ -634,22 +680,27 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     if not forms:
         return []
     out = _not_so(world, lines, first_line, held, forms, seen)
-    held = {n: state for n, state in held.items() if state.startswith(DEAD + CONFINED)}
+    held = {n: state for n, state in held.items() if state.startswith(DEAD + CONFINED + GONE)}
     if not held:
         return out
     forms = _forms_of(world, held)
-    act = re.compile(rf"({forms})([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{'|'.join(ACTS)})")
+    verbs = f"{'|'.join(ACTS)}|{BODY_ACT}"
+    act = re.compile(rf"({forms})([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
+    lead = re.compile(forms)
+    anyone = re.compile(rf"{_forms_of(world, world.cards)}|[他她我你]")
     one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
     name = {**one, **world.aliases}
     for i, line in enumerate(lines):
         if not line.strip() or NOT_NOW.search(line):
             continue
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
-        for m in act.finditer(narration):
-            who = world.aliases.get(m.group(1)) or one.get(m.group(1), m.group(1))
-            if (who, i) in seen or (m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT):
+        hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
+        hits += _carried(narration, lead, anyone, re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})"))
+        for start, said in hits:
+            who = world.aliases.get(said) or one.get(said, said)
+            if (who, i) in seen or (start > 0 and narration[start - 1] in NOT_SUBJECT):
                 continue
-            sentence = _SENTENCE.search(narration, max(0, narration.rfind("。", 0, m.start()) + 1))
+            sentence = _SENTENCE.search(narration, max(0, narration.rfind("。", 0, start) + 1))
             text = sentence.group() if sentence else line
             if NOT_THERE.search(text):
                 continue
@@ -660,7 +711,27 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             seen.add((who, i))
             where = f"，关在「{card.get('位置')}」" if state.startswith(CONFINED) else ""
             out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态）{where}，正文里却在场动作",
-                               first_line + i, m.start() + 1, text.strip()[:60]))
+                               first_line + i, start + 1, text.strip()[:60]))
+    return out
+
+
+def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act: re.Pattern[str]) -> list[tuple[int, str]]:
+    """Who acts in the clauses after the one their sentence opens with (苗三爷把胡琴往腿上一架，…，眯着眼冲他点点头):
+    ``(position, the opening form)`` for a sentence led by ``lead`` with a later clause, led by no one
+    (``anyone``), that ``act`` matches at its start — once a sentence."""
+    out: list[tuple[int, str]] = []
+    for sentence in _SENTENCE.finditer(narration):
+        text = sentence.group()
+        first = lead.match(text, len(text) - len(text.lstrip()))
+        if first is None:
+            continue
+        for clause in re.split(r"[，,；;]", text[first.end():])[1:]:
+            clause = clause.lstrip()
+            if anyone.match(clause):
+                break  # 苗三爷…，三宝…: someone else's clauses follow
+            if act.match(clause):
+                out.append((sentence.start() + first.start(), first.group()))
+                break
     return out
 
 
@@ -688,8 +759,12 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     if not forms:
         return []
     anyone = re.compile(_forms_of(world, world.cards, loose=True))
-    verbs = "|".join(sorted({*ACTS, *(v for v in STAY_VERBS if len(v) > 1)}, key=len, reverse=True))
+    verbs = "|".join(sorted({*ACTS, *(v for v in STAY_VERBS if len(v) > 1)}, key=len, reverse=True)) + f"|{BODY_ACT}"
     act = re.compile(rf"({forms}|[他她])([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
+    lead = re.compile(rf"{forms}|[他她]")
+    clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
+    anyone_or_he = re.compile(rf"{anyone.pattern}|[他她我你]")
+    far_words = re.compile(rf"{FAR_WORDS.pattern}|{'|'.join(map(re.escape, far.values()))}")
     one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
     name = {**one, **world.aliases}
     came: set[str] = set()
@@ -708,27 +783,46 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         if NOT_NOW.search(line) or REMOTE.search(line) or screened:
             previous = narration
             continue
-        for m in act.finditer(narration):
-            if m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT:
+        hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
+        hits += _carried(narration, lead, anyone_or_he, clause_act)
+        for start, said in sorted(set(hits)):
+            if start > 0 and narration[start - 1] in NOT_SUBJECT:
                 continue
-            who: str | None = world.aliases.get(m.group(1)) or one.get(m.group(1))
-            if m.group(1) in HE:
-                here = [name[x.group()] for x in anyone.finditer(narration[:m.start()])]
+            who: str | None = world.aliases.get(said) or one.get(said)
+            if said in HE:
+                here = [name[x.group()] for x in anyone.finditer(narration[:start])]
+                topic = _topic(world, previous, anyone, name, pov, said, far_words) if not here else None
                 if not here:
                     here = [name[x.group()] for x in anyone.finditer(previous)]
                 gender = {n: world.gender.get(n) or world.kin_gender.get(n) for n in {*here, pov}}
-                fits = list(dict.fromkeys(n for n in here if gender[n] == m.group(1)))
-                pov_fits = gender[pov] in (m.group(1), None, "")
-                who = fits[-1] if len(fits) == 1 and not pov_fits and fits[-1] != pov else None
+                fits = list(dict.fromkeys(n for n in here if gender[n] == said))
+                pov_fits = gender[pov] in (said, None, "")
+                who = fits[-1] if len(fits) == 1 and not pov_fits and fits[-1] != pov else topic
             if who is None or who not in far or who in came or (who, i) in placed:
                 continue
             placed.add((who, i))
-            clause = max(narration.rfind(c, 0, m.start()) for c in "，,。！？；") + 1
+            clause = max(narration.rfind(c, 0, start) for c in "，,。！？；") + 1
             out.append(Finding("连贯", WARN, f"{who} 在「{far[who]}」（角色卡·位置），离{pov}所在的「{pov_place}」很远，"
-                               f"本章没有写{who}来到这里，正文却让{who}在场", first_line + i, m.start() + 1,
+                               f"本章没有写{who}来到这里，正文却让{who}在场", first_line + i, start + 1,
                                narration[clause:].strip()[:60]))
         previous = narration
     return out
+
+
+def _topic(world: World, previous: str, anyone: re.Pattern[str], name: dict[str, str], pov: str, pronoun: str,
+           far_words: re.Pattern[str]) -> str | None:
+    """The one living character a paragraph is about, for the 他/她 that opens the next one (庆和班的琴师是苗松，
+    拉了三十年胡琴…。 / 他在廊下坐定…): named there alone — kinship words and the dead aside —, the point of
+    view not named, the pronoun's gender not against them, and no journey, far place or memory in it (苗三叔去了
+    保定府 says where he is not)."""
+    if not previous.strip() or NOT_NOW.search(previous) or far_words.search(previous):
+        return None
+    found = {name[x.group()] for x in anyone.finditer(previous) if x.group() not in world.indirect}
+    found = {n for n in found if not str(world.cards.get(n, {}).get("状态") or "").startswith(DEAD)}
+    if len(found) != 1 or pov in found:
+        return None
+    who = next(iter(found))
+    return who if (world.gender.get(who) or world.kin_gender.get(who)) in (None, "", pronoun) else None
 
 
 def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: list[tuple[int, int, str]], first_line: int,
@@ -787,6 +881,9 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 who = by_surname[tail[-1]][0]  # 韩工段长: a surname and a stage, an address
             elif levelled or below or BEING.search(tail):
                 before = bisect.bisect_right(ends, r.start())
+                if before >= 2 and spans[before - 1][0] > 0 and LIKE.search(sentence[:spans[before - 1][0]]) \
+                        and COMPARED.match(sentence, spans[before - 1][1]):
+                    before -= 1  # 赵大个跟三宝一样，还是学徒: 赵大个 is said to be one, like 三宝
                 who = aliases.get(sentence[slice(*spans[before - 1])], sentence[slice(*spans[before - 1])]) if before else None
                 subject = spans[before - 1][1] if before else -1
                 if not levelled and not below and subject >= 0 and ("的" in sentence[subject:r.start()] or r.start() - subject > 8):
@@ -901,6 +998,8 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
     me = re.compile(rf"我(?:就)?是({forms})")
     trace = re.compile(rf"({forms}){TRACE}")
     lead = re.compile(rf"(?:^|[，,；;。！？\s])({forms})")
+    things = "|".join(map(re.escape, sorted(world.items, key=len, reverse=True)))
+    bequest = re.compile(rf"的?(?:[那这]?一?[{ITEM_KIND}]" + (rf"|{things})" if things else ")"))
     out: list[Finding] = []
     for i, line in enumerate(lines):
         if not line.strip() or NOT_NOW.search(line):
@@ -916,6 +1015,8 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
             text = sentence.group()
             for m in trace.finditer(text):
                 who = name.get(m.group(1), m.group(1))
+                if bequest.match(text, m.end()):
+                    continue  # 老班主留下的那枚扳指，这会儿…: where a thing came from, not a trace left today
                 if held[who].startswith(DEAD) and FRESH.search(text):
                     found.append((who, "却留下了新的字迹", sentence.start() + 1, text.strip()[:60]))
             for m in lead.finditer(text):
@@ -937,6 +1038,15 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
     return out
 
 
+def _lives_here(world: World, who: str, home: set[str]) -> bool:
+    """Whether ``who`` is, by their card, where the point of view is (``home``: its card's or its
+    moved 位置) and free to be seen: an apprentice of the house speaking though the 在场 list
+    names only the leads is no surprise; someone whose card is elsewhere is."""
+    card = world.cards.get(who, {})
+    where, state = str(card.get("位置") or ""), str(card.get("状态") or "")
+    return bool(where) and not state.startswith(DEAD + GONE + CONFINED) and any(_related(world, where, h) for h in home)
+
+
 def _remote(lines: list[str], i: int) -> bool:
     """Whether the voice of line ``i`` comes from elsewhere: a call or a letter named in its
     paragraph or one of the :data:`CALL_SPAN` non-empty paragraphs before it."""
@@ -954,6 +1064,13 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
     for k, clause in enumerate(re.split(r"([，,；;])", sentence)):
         if first is None and k % 2 == 0 and k > 0:
             first = names.match(clause)  # 下午四点交了班，赵铁军…，推出…: the first clause led by a name
+            at += len(clause)
+            continue
+        if first is not None and k % 2 == 0 and k > 0 and clause and (names.match(clause) or clause[0] in HE):
+            lead = names.match(clause)
+            if lead is None or first.group() in HE:
+                break  # 他想…, 挣的钱，攒着…: a pronoun takes over; whose clauses follow is the reader's guess, not ours
+            first = lead  # 沈青站在树下，阿福蹲在台阶上，手里拿着铜锣: the clauses after a new subject are its own
             at += len(clause)
             continue
         if first is not None and k % 2 == 0 and k > 0 and clause and not names.match(clause) and clause[0] not in HE:
