@@ -81,6 +81,9 @@ ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "�
         "出来", "走出来", "走了出来", "拎着", "端着", "提着", "抱着", "推着", "系着", "进了", "迈进", "跨进", "缝合", "查房", "值班",
         "忙着", "埋头", "俯身", "弯腰", "蹲下", "跪下", "躺下", "探出头", "钻出来", "带着", "领着")
 """What a body does (推门走了进来, 点了点头, 冲她招手): the dead and the held do none of it in the scene."""
+UNKNOWN_TO_THEM = re.compile(r"不知道|并不知道|哪里知道|哪知道|殊不知|谁也不知道|谁都不知道|没人知道|无人知道|不晓得|蒙在鼓里|与此同时|同一时刻|"
+                             r"此时此刻")
+"""The narrator telling what the scene does not know (他不知道，韩五这时候…): the missing seen there are elsewhere."""
 BODY_ACT = r"往[^。！？；;，,：:“”\n的]{1,6}?[上里下边前头]一[\u4e00-\u9fff]"
 """A body disposing of a thing with a gesture (把胡琴往腿上一架, 把杆子往地上一杵): only someone in the scene does it."""
 FAR_ARRIVAL = re.compile(r"回来(?!信)|回到|赶回|赶来|赶到|赶了回来|探亲|下了?火车|下了?飞机|坐火车|坐飞机|飞回|回国|请了?假回|"
@@ -137,7 +140,7 @@ BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|
                    r"(?:跑|当|做|干|打|挂)?$")
 """What makes a bare stage name (学徒, 筑基) a statement of someone's realm: 不过是个学徒, 只是个跑龙套的,
 还是个打杂的 (the trade's verb before its rank)."""
-COMPARED = re.compile(r"(?:一样|一般|似的|那样|这样)")
+COMPARED = re.compile(r"(?:不|不大|不太)?(?:一样|一般|似的|那样|这样)")
 """What closes a comparison with the name before it (跟阿福一样，还是学徒): the rank is the subject's, said
 like the other's — the name compared with is not who is ranked."""
 ASPIRE = re.compile(r"(?:考|考上|考个|升|升上|升到|评|评上|评到|熬到|熬上|当上|混上|混到|晋升|晋升到|冲击|冲|够得上|够不上|盼着当|等着当)"
@@ -180,6 +183,7 @@ class World:
     indirect: frozenset[str] = frozenset()  # words naming someone by relation (娘亲): a mention, never a pronoun's antecedent
     kin_gender: dict[str, str] = field(default_factory=dict)  # character -> 他/她 by the relations their card states (relation_gender)
     far: frozenset[str] = frozenset()  # places the world or a card says are far (a journey of days, by train): far_places
+    journey: dict[str, float] = field(default_factory=dict)  # place -> the days the world or a card says it is away: journeys
 
 
 FAR_WORDS = re.compile(r"远|公里|[百千万]里|[几数两三四五六七八九十百]+里[地路]?|火车|飞机|航班|坐车|快马|[一两二三四五六七八九十几]天|钟头|"
@@ -204,6 +208,75 @@ def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
                 out.update(p for p in known for at in [sentence.find(p)] if at >= 0
                            and any(abs(j - at) <= FAR_SPAN for j in journeys))
     return frozenset(out)
+
+
+_COUNT = r"[\d一二两三四五六七八九十几]{1,3}"
+DURATION = re.compile(rf"(?P<days>{_COUNT})(?:来|多)?(?:个)?(?:天|日)(?!子)|(?P<months>{_COUNT}|半)个?月(?![份初底中末亮光])|"
+                      rf"(?P<half>大半天|小半天|半天)|(?P<hours>{_COUNT})个?(?:钟头|小时)")
+"""How long a journey is said to take (十来天, 半个月, 大半天, 三个钟头), read as days by :func:`journeys`."""
+
+
+def _days(m: re.Match[str]) -> float | None:
+    if m.group("half"):
+        return 0.5
+    if m.group("months"):
+        n = 0.5 if m.group("months") == "半" else _cn_int(m.group("months").replace("几", "三"))
+        return n * 30 if n else None
+    said = (m.group("days") or m.group("hours")).replace("几", "三")
+    if len(said) == 2 and said[0] in _NUM and said[1] in _NUM and "十" not in said:
+        said = said[0]  # 七八天: the shorter
+    count = _cn_int(said)
+    if count is None:
+        return None
+    return count if m.group("days") else count / 24
+
+
+def journeys(texts: Iterable[str], places: Iterable[str]) -> dict[str, float]:
+    """The days a sentence of the world or of a card says a place is away (上海…书信走海路，一封信要走十来天;
+    保定府…坐火车要大半天): the shortest one said within :data:`FAR_SPAN` characters of it."""
+    known = [p for p in places if len(p) >= 2]
+    out: dict[str, float] = {}
+    for text in texts:
+        for sentence in re.split(r"[。！？\n]", text):
+            said = [(m.start(), d) for m in DURATION.finditer(sentence) for d in [_days(m)] if d]
+            if not said:
+                continue
+            for p in known:
+                at = sentence.find(p)
+                near = [d for j, d in said if at >= 0 and abs(j - at) <= FAR_SPAN]
+                if near:
+                    out[p] = min(out.get(p, min(near)), min(near))
+    return out
+
+
+SINCE = {"今早": 0, "今儿一早": 0, "今天一早": 0, "今儿早上": 0, "今天早上": 0, "今儿个一早": 0, "昨儿": 1, "昨天": 1, "昨日": 1,
+         "昨晚": 1, "昨夜": 1, "昨儿个": 1, "前天": 2, "前儿": 2, "前儿个": 2, "大前天": 3}
+SET_OUT = re.compile(r"上的船|上船|上了船|坐的船|动的身|动身|出发|出的门|起身|起的身|启程|上的车|上车|上了车|坐的车|走的|离开|坐船|坐车")
+"""Setting out from a place (从上海上的船, 从保定动身): with when (:data:`SINCE`) it says how long the road took."""
+
+
+def _too_soon(world: World, sentences: list[tuple[int, int, str]], first_line: int, here: str) -> list[Finding]:
+    """位置: someone said to have set out from a place yesterday (昨儿一早才从上海上的船) who is here today, when
+    the world or a card says that place is days away (:attr:`World.journey`) and it is not where the point of
+    view is (``here``, its card's or moved 位置): the road is shorter than the map."""
+    away = [p for p in world.journey if not (here and _related(world, p, here))]
+    if not away:
+        return []
+    since = "|".join(sorted(SINCE, key=len, reverse=True))
+    where = "|".join(map(re.escape, sorted(away, key=len, reverse=True)))
+    road = re.compile(rf"({since})[^，,。！？；;\n]{{0,6}}?从({where})[^，,。！？；;\n]{{0,4}}?(?:{SET_OUT.pattern})|"
+                      rf"从({where})[^，,。！？；;\n]{{0,4}}?(?:{SET_OUT.pattern})[^，,。！？；;\n]{{0,2}}?(?:是)?({since})")
+    out = []
+    for i, col, sentence in sentences:
+        if "从" not in sentence or NOT_NOW.search(sentence):
+            continue
+        for m in road.finditer(sentence):
+            when, place = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+            days = world.journey[place]
+            if SINCE[when] + 1 < days:
+                out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可「{place}」离这里要走{days:g}天（世界观/角色卡），"
+                                   f"路上的日子不够：人的位置对不上", first_line + i, col, sentence.strip()[:60]))
+    return out
 
 
 def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]:
@@ -587,6 +660,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 out.append(Finding("连贯", WARN, f"{who} 在「{card['位置']}」（角色卡·位置），本章没有写他到「{place}」去"
                                    f"（设定变更 {who}.位置={place}，或正文写明来到{place}）", first_line + i, col,
                                    sentence.strip()[:60]))
+    if names is not None:
+        here = next(iter(moved.get(pov or "", ())), None) or str(world.cards.get(pov or "", {}).get("位置") or "")
+        out += _too_soon(world, sentences, first_line, here)
     if names is not None and pov:
         pov_place = next(iter(moved.get(pov, ())), None) or (sorted(reached[pov])[-1] if reached.get(pov) else None) \
             or str(world.cards.get(pov, {}).get("位置") or "") or None
@@ -700,6 +776,8 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             who = world.aliases.get(said) or one.get(said, said)
             if (who, i) in seen or (start > 0 and narration[start - 1] in NOT_SUBJECT):
                 continue
+            if held[who].startswith(GONE) and UNKNOWN_TO_THEM.search(line):
+                continue  # 他不知道，韩五这时候就坐在南关街的茶棚里: the narrator shows where the missing are, not the scene
             sentence = _SENTENCE.search(narration, max(0, narration.rfind("。", 0, start) + 1))
             text = sentence.group() if sentence else line
             if NOT_THERE.search(text):
@@ -723,9 +801,12 @@ def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act
     for sentence in _SENTENCE.finditer(narration):
         text = sentence.group()
         first = lead.match(text, len(text) - len(text.lstrip()))
-        if first is None:
-            continue
-        for clause in re.split(r"[，,；;]", text[first.end():])[1:]:
+        if first is None or text.rstrip().endswith(("？", "?")):
+            continue  # 阿爸为什么要在那天…，写下…？: a question narrates no act
+        clauses = re.split(r"[，,；;]", text[first.end():])
+        if re.search(r"的[\u4e00-\u9fff]{1,3}$", clauses[0].strip()):
+            continue  # 阿耶留给他的路，走到这儿…: the name is inside the clause's subject (路), not it
+        for clause in clauses[1:]:
             clause = clause.lstrip()
             if anyone.match(clause):
                 break  # 苗三爷…，三宝…: someone else's clauses follow
@@ -817,7 +898,8 @@ def _topic(world: World, previous: str, anyone: re.Pattern[str], name: dict[str,
     保定府 says where he is not)."""
     if not previous.strip() or NOT_NOW.search(previous) or far_words.search(previous):
         return None
-    found = {name[x.group()] for x in anyone.finditer(previous) if x.group() not in world.indirect}
+    found = {name[x.group()] for x in anyone.finditer(previous) if x.group() not in world.indirect
+             and not previous.startswith("的", x.end())}  # 纸条上是周铁牛的字: the writer, not the one the paragraph is about
     found = {n for n in found if not str(world.cards.get(n, {}).get("状态") or "").startswith(DEAD)}
     if len(found) != 1 or pov in found:
         return None
@@ -886,8 +968,10 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                     before -= 1  # 赵大个跟三宝一样，还是学徒: 赵大个 is said to be one, like 三宝
                 who = aliases.get(sentence[slice(*spans[before - 1])], sentence[slice(*spans[before - 1])]) if before else None
                 subject = spans[before - 1][1] if before else -1
-                if not levelled and not below and subject >= 0 and ("的" in sentence[subject:r.start()] or r.start() - subject > 8):
-                    continue  # 林晚面前的不过是个练气弟子: the rank is someone else's
+                between = sentence[subject:r.start()]
+                if not levelled and not below and subject >= 0 and ("的" in between or len(between) > 12
+                                                                      or (len(between) > 8 and re.search(r"[，,；;]", between))):
+                    continue  # 林晚面前的不过是个练气弟子: the rank is someone else's (在这铺子里不过是个当学徒的 is still his)
                 he = first_he if first_he is not None and first_he < r.start() else None
                 if who is None and he is not None:
                     who = antecedent(i, col + he)
@@ -946,6 +1030,54 @@ FEAST_NOW = re.compile(r"(元宵|春节|清明|端午|七夕|中秋|重阳|国�
                        r"到了|来了|当天)|(?:今天|今儿|今日)(?:是|就是|正是)(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)")
 """A festival the prose says is now (元宵节刚过去三天, 今天是中秋): now falls in its months."""
 NOT_THIS_YEAR = re.compile(r"去年|前年|上回|上次|那年|往年|每年|明年|后年")
+LUNAR_MONTHS: dict[str, tuple[int, int]] = {
+    # each 中气 falls in its own month (a month without one is the leap month); the 节 before it in that
+    # month or the one before
+    "雨水": (1, 1), "春分": (2, 2), "谷雨": (3, 3), "小满": (4, 4), "夏至": (5, 5), "大暑": (6, 6), "处暑": (7, 7),
+    "秋分": (8, 8), "霜降": (9, 9), "小雪": (10, 10), "冬至": (11, 11), "大寒": (12, 12),
+    "立春": (12, 1), "惊蛰": (1, 2), "清明": (2, 3), "立夏": (3, 4), "芒种": (4, 5), "小暑": (5, 6), "立秋": (6, 7),
+    "白露": (7, 8), "寒露": (8, 9), "立冬": (9, 10), "大雪": (10, 11), "小寒": (11, 12),
+    "寒食": (2, 3), "元宵": (1, 1), "上元": (1, 1), "端午": (5, 5), "端阳": (5, 5), "七夕": (7, 7), "中元": (7, 7),
+    "中秋": (8, 8), "重阳": (9, 9), "腊八": (12, 12)}
+"""The lunar months a 节气 or a festival falls in, for an in-book time in the lunar calendar (:func:`_lunar`):
+narrower than :data:`SEASONS`, which must hold for either calendar."""
+_TERMS = "|".join(sorted(LUNAR_MONTHS, key=len, reverse=True))
+TERM_NOW = re.compile(rf"(?:今天|今儿个?|今日|这天|眼下)[^，,。！？；]{{0,3}}?(?:才|刚|正|就|已)?(?:交|是|逢|到|打)了?({_TERMS})|"
+                      rf"(?:才|刚|刚刚|正)(?:交|打|逢|过)了?({_TERMS})|({_TERMS})(?:节)?(?:刚过|才过|刚到|当天|这天|就在今天)")
+"""A 节气 the prose says is now (今儿才交惊蛰, 刚过了清明): in a lunar book it falls in :data:`LUNAR_MONTHS`."""
+FULL_MOON = re.compile(r"满月|圆月|(?:滚圆|溜圆|浑圆|圆圆|圆溜溜|又大又圆)的月亮?|月亮(?:正|又|已经)?(?:滚圆|溜圆|圆了|正圆)|月正圆")
+CRESCENT = re.compile(r"月牙|弯月|蛾眉月|一钩(?:新)?月|细细的月亮")
+IN_SKY = re.compile(r"一轮|挂|升|当空|天上|天边|照|房脊|房檐|树梢|屋顶|东边|西边|云")
+LIKENESS = re.compile(r"像|如|似|好比|仿佛|圆脸|脸|满月酒|满月礼|过满月|办满月")
+"""A moon in a comparison (脸像满月) or a baby's first month (满月酒): no moon in tonight's sky."""
+
+
+def _lunar(now: str) -> bool:
+    """Whether an in-book time is a lunar date (初九, 腊月, 光绪二十六年; 民国 counted the Gregorian calendar): its
+    days give the moon's phase."""
+    if re.search(r"初[一二三四五六七八九十]|正月|腊月|冬月|[廿卅]", now):
+        return True
+    era = re.match(r"\s*([\u4e00-\u9fff]{2,4}?)[一二三四五六七八九十]+年", now)
+    return bool(era) and era.group(1) not in ("民国", "公元", "西元")
+
+
+def _lunar_sky(now: str, month: int | None, day: int | None, sentence: str) -> str | None:
+    """What a sentence says of tonight's moon or of the 节气 that a lunar date cannot be (a full moon on the
+    ninth, 今儿才交惊蛰 in the third month): the words, or None."""
+    term = TERM_NOW.search(sentence)
+    if term and month is not None:
+        lo, hi = LUNAR_MONTHS[next(g for g in term.groups() if g)]
+        if not (lo <= month <= hi or (lo > hi and (month >= lo or month <= hi))):
+            return term.group()
+    if day is None or LIKENESS.search(sentence) or not IN_SKY.search(sentence):
+        return None
+    full = FULL_MOON.search(sentence)
+    if full and (day <= 11 or day >= 20):
+        return full.group()
+    thin = CRESCENT.search(sentence)
+    if thin and 12 <= day <= 18:
+        return thin.group()
+    return None
 
 
 def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
@@ -958,6 +1090,7 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
     if read is None:
         return []
     era, (year, month, day) = read
+    lunar = _lunar(now)
     out: list[Finding] = []
     for i, col, sentence in sentences:
         if NOT_NOW.search(sentence) or NOT_THIS_YEAR.search(sentence):
@@ -980,9 +1113,12 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
                     said = m.group()
         feast = FEAST_NOW.search(sentence)
         if feast and month is not None:
-            lo, hi = dict(SEASONS)[feast.group(1) or feast.group(2)]
+            word = feast.group(1) or feast.group(2)
+            lo, hi = LUNAR_MONTHS[word] if lunar and word in LUNAR_MONTHS else dict(SEASONS)[word]
             if not lo <= month <= hi:
                 said = feast.group()
+        if lunar and not said:
+            said = _lunar_sky(now, month, day, sentence)
         if said:
             out.append(Finding("连贯", ERROR, f"正文说「{said}」，与本章的书内时间「{now}」对不上", first_line + i, col,
                                sentence.strip()[:60]))
