@@ -764,6 +764,7 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     act = re.compile(rf"({forms})([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
     lead = re.compile(forms)
     anyone = re.compile(rf"{_forms_of(world, world.cards)}|[他她我你]")
+    clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
     one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
     name = {**one, **world.aliases}
     for i, line in enumerate(lines):
@@ -771,7 +772,7 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             continue
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
-        hits += _carried(narration, lead, anyone, re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})"))
+        hits += _carried(narration, lead, anyone, clause_act)
         for start, said in hits:
             who = world.aliases.get(said) or one.get(said, said)
             if (who, i) in seen or (start > 0 and narration[start - 1] in NOT_SUBJECT):
@@ -866,15 +867,28 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             continue
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
         hits += _carried(narration, lead, anyone_or_he, clause_act)
+        topics: dict[str, str | None] = {}  # the previous paragraph's topic, read once a pronoun
+        # who is named before each hit, gathered as the hits advance: a line of thousands of pronouns is read once
+        named = [(x.end(), name[x.group()]) for x in anyone.finditer(narration)] if hits else []
+        named_before: dict[str, None] = {}
+        k = 0
+        in_previous: list[str] | None = None
         for start, said in sorted(set(hits)):
+            while k < len(named) and named[k][0] <= start:
+                named_before[named[k][1]] = None
+                k += 1
             if start > 0 and narration[start - 1] in NOT_SUBJECT:
                 continue
             who: str | None = world.aliases.get(said) or one.get(said)
             if said in HE:
-                here = [name[x.group()] for x in anyone.finditer(narration[:start])]
-                topic = _topic(world, previous, anyone, name, pov, said, far_words) if not here else None
+                here = list(named_before)
+                if not here and said not in topics:
+                    topics[said] = _topic(world, previous, anyone, name, pov, said, far_words)
+                topic = topics.get(said) if not here else None
                 if not here:
-                    here = [name[x.group()] for x in anyone.finditer(previous)]
+                    if in_previous is None:
+                        in_previous = list(dict.fromkeys(name[x.group()] for x in anyone.finditer(previous)))
+                    here = in_previous
                 gender = {n: world.gender.get(n) or world.kin_gender.get(n) for n in {*here, pov}}
                 fits = list(dict.fromkeys(n for n in here if gender[n] == said))
                 pov_fits = gender[pov] in (said, None, "")
