@@ -81,6 +81,9 @@ ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "�
         "出来", "走出来", "走了出来", "拎着", "端着", "提着", "抱着", "推着", "系着", "进了", "迈进", "跨进", "缝合", "查房", "值班",
         "忙着", "埋头", "俯身", "弯腰", "蹲下", "跪下", "躺下", "探出头", "钻出来", "带着", "领着")
 """What a body does (推门走了进来, 点了点头, 冲她招手): the dead and the held do none of it in the scene."""
+BEFORE_NOW = re.compile(r"死|去世|过世|没了|不在了|故去|走后|走了|去了|临走|走前|走之前|动身前|离开|那年|当年|从前|以前|原先|过去")
+"""A sentence's first clause that puts its subject gone or in the past (爹走了以后, 苗三叔临走): its later
+clauses are not that person acting now."""
 UNKNOWN_TO_THEM = re.compile(r"不知道|并不知道|哪里知道|哪知道|殊不知|谁也不知道|谁都不知道|没人知道|无人知道|不晓得|蒙在鼓里|与此同时|同一时刻|"
                              r"此时此刻")
 """The narrator telling what the scene does not know (他不知道，韩五这时候…): the missing seen there are elsewhere."""
@@ -264,6 +267,7 @@ def _too_soon(world: World, sentences: list[tuple[int, int, str]], first_line: i
         return []
     since = "|".join(sorted(SINCE, key=len, reverse=True))
     where = "|".join(map(re.escape, sorted(away, key=len, reverse=True)))
+    since = rf"{since}|{_COUNT}天前|前{_COUNT}天"
     road = re.compile(rf"({since})[^，,。！？；;\n]{{0,6}}?从({where})[^，,。！？；;\n]{{0,4}}?(?:{SET_OUT.pattern})|"
                       rf"从({where})[^，,。！？；;\n]{{0,4}}?(?:{SET_OUT.pattern})[^，,。！？；;\n]{{0,2}}?(?:是)?({since})")
     out = []
@@ -273,7 +277,9 @@ def _too_soon(world: World, sentences: list[tuple[int, int, str]], first_line: i
         for m in road.finditer(sentence):
             when, place = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
             days = world.journey[place]
-            if SINCE[when] + 1 < days:
+            count = re.search(_COUNT, when)
+            gone = SINCE.get(when) if when in SINCE else _cn_int(count.group().replace("几", "三")) if count else None
+            if gone is not None and gone + 1 < days:
                 out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可「{place}」离这里要走{days:g}天（世界观/角色卡），"
                                    f"路上的日子不够：人的位置对不上", first_line + i, col, sentence.strip()[:60]))
     return out
@@ -805,8 +811,9 @@ def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act
         if first is None or text.rstrip().endswith(("？", "?")):
             continue  # 阿爸为什么要在那天…，写下…？: a question narrates no act
         clauses = re.split(r"[，,；;]", text[first.end():])
-        if re.search(r"的[\u4e00-\u9fff]{1,3}$", clauses[0].strip()):
-            continue  # 阿耶留给他的路，走到这儿…: the name is inside the clause's subject (路), not it
+        if re.search(r"的[\u4e00-\u9fff]{1,3}$", clauses[0].strip()) or BEFORE_NOW.search(clauses[0]):
+            continue  # 阿耶留给他的路，走到这儿…: the name is inside the clause's subject (路), not it; 爹走了以后，…:
+            # what follows is after them
         for clause in clauses[1:]:
             clause = clause.lstrip()
             if anyone.match(clause):
@@ -1075,6 +1082,49 @@ def _lunar(now: str) -> bool:
     return bool(era) and era.group(1) not in ("民国", "公元", "西元")
 
 
+SOLAR_TERM_DAYS: dict[str, tuple[int, int]] = {
+    "小寒": (1, 5), "大寒": (1, 20), "立春": (2, 4), "雨水": (2, 19), "惊蛰": (3, 5), "春分": (3, 20), "清明": (4, 4),
+    "谷雨": (4, 20), "立夏": (5, 5), "小满": (5, 21), "芒种": (6, 5), "夏至": (6, 21), "小暑": (7, 7), "大暑": (7, 22),
+    "立秋": (8, 7), "处暑": (8, 23), "白露": (9, 7), "秋分": (9, 23), "寒露": (10, 8), "霜降": (10, 23), "立冬": (11, 7),
+    "小雪": (11, 22), "大雪": (12, 7), "冬至": (12, 21)}
+"""The Gregorian day each 节气 falls on, give or take two (it moves by a day or two over the years)."""
+TERM_SLACK = (3, 8)
+"""How many days before and after its day a 节气 may be said to be now (才交, 刚过 a week on)."""
+SYNODIC = 29.530588
+NEW_MOON = 730125.7599  # 2000-01-06 18:14 UTC as a proleptic Gregorian ordinal (datetime.date.toordinal)
+
+
+def _gregorian_sky(year: int | None, month: int, day: int, sentence: str) -> str | None:
+    """What a sentence says of a 节气 now or of tonight's moon that a Gregorian date cannot be (今天是清明 on
+    May 20th; a full moon a week from the full): the words, or None. The moon needs the year."""
+    import datetime
+
+    term = TERM_NOW.search(sentence)
+    if term:
+        word = next(g for g in term.groups() if g)
+        if word in SOLAR_TERM_DAYS:
+            at = SOLAR_TERM_DAYS[word]
+            try:
+                gap = (datetime.date(2001, month, day) - datetime.date(2001, *at)).days
+            except ValueError:
+                return None
+            gap = min((gap, gap - 365, gap + 365), key=abs)
+            if not -TERM_SLACK[0] <= gap <= TERM_SLACK[1]:
+                return term.group()
+    if year is None or not 1800 <= year <= 2200 or LIKENESS.search(sentence) or not IN_SKY.search(sentence):
+        return None
+    try:
+        age = (datetime.date(year, month, day).toordinal() + 0.5 - NEW_MOON) % SYNODIC
+    except ValueError:
+        return None
+    full, thin = FULL_MOON.search(sentence), CRESCENT.search(sentence)
+    if full and not 11 <= age <= 19:
+        return full.group()
+    if thin and 12.5 <= age <= 17:
+        return thin.group()
+    return None
+
+
 def _lunar_sky(now: str, month: int | None, day: int | None, sentence: str) -> str | None:
     """What a sentence says of tonight's moon or of the 节气 that a lunar date cannot be (a full moon on the
     ninth, 今儿才交惊蛰 in the third month): the words, or None."""
@@ -1133,6 +1183,8 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
                 said = feast.group()
         if lunar and not said:
             said = _lunar_sky(now, month, day, sentence)
+        elif not said and not era and month is not None and day is not None:
+            said = _gregorian_sky(year, month, day, sentence)
         if said:
             out.append(Finding("连贯", ERROR, f"正文说「{said}」，与本章的书内时间「{now}」对不上", first_line + i, col,
                                sentence.strip()[:60]))

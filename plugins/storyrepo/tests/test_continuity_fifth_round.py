@@ -118,3 +118,24 @@ def test_a_journey_shorter_than_the_map() -> None:
     assert not about("位置", continuity("阿九放下包袱：“我前天从苏州动身，一路没歇。”", moved))  # no journey said of it
     assert journeys(["汉口在长江上游，从上海坐船要走七八天。保定府在京南，坐火车要大半天。"], {"汉口", "保定府"}) == {
         "汉口": 7, "保定府": 0.5}
+
+
+def test_a_solar_term_or_moon_a_gregorian_date_cannot_have() -> None:
+    may = {"书内时间": "1990年5月20日"}  # 小满 falls on the 21st; the moon was a few days old
+    assert about("书内时间", continuity("今天是清明，铺子里来了不少扫墓回来的客人。", may))
+    assert not about("书内时间", continuity("今天是小满，铺子里来了不少客人。", may))
+    assert about("书内时间", continuity("一轮满月挂在房檐上，铺子里还亮着灯。", may))
+    assert not about("书内时间", continuity("一轮满月挂在房檐上，铺子里还亮着灯。", {"书内时间": "1990年10月4日"}))  # 中秋
+
+
+def test_a_sentence_opened_by_someone_gone_or_past_carries_no_act() -> None:
+    assert not about("状态", continuity("老太爷走了以后，坐在这铺子里熬夜的只剩阿福一个。"))
+    assert about("状态", continuity("老太爷进了门，坐在这铺子里熬夜。"))
+    assert not about("位置", continuity("阿九临走那天，把包袱往案板上一搁，说了声保重。"))
+    assert about("位置", continuity("阿九进门时天已黑了，把包袱往案板上一搁，说了声保重。"))
+
+
+def test_days_ago_count_against_the_journey() -> None:
+    moved = {"设定变更": ["沈阿九.位置=裁缝铺"]}
+    assert about("位置", continuity("阿九放下包袱：“我三天前从汉口动身，一路没歇。”", moved))
+    assert not about("位置", continuity("阿九放下包袱：“我十天前从汉口动身，一路没歇。”", moved))
