@@ -11,7 +11,8 @@ Each finding names the card field it contradicts and quotes the sentence that do
   before the thing (母亲留下的芯片) says whose it was, not a use;
 - **状态**: a character whose card says dead or gone (已死, 陨落, 失踪, 封印 …) speaking or
   thinking, unless the draft changes that 状态 or the paragraph is a memory, a dream, a letter;
-  a character speaking who is not in the draft's 在场 list (when it has one) is a warning, unless
+  a character speaking who is not in the draft's 在场 list (when it has one), and whose card does not
+  put them where the point of view is (:func:`_lives_here`), is a warning, unless
   a call or a letter (电话, 对讲机, 屏幕, 信中 …) or a voice overheard (隔着, 门外, 通风 …) is named
   in their paragraph or the four before;
 - **位置**: a character other than the point of view (the narration follows it: where it is is
@@ -19,8 +20,11 @@ Each finding names the card field it contradicts and quotes the sentence that do
   坐在…) in a place the book knows that is neither the
   card's 位置, nor one the draft moves them to (``X.位置=``), nor one the prose took them to
   before (来到, 回到, 赶到 …) — a warning, since places nest (a hall inside a sect);
+  someone said to have set out yesterday from a place the world or a card puts days away
+  (:func:`journeys`) — an error, the road is shorter than the map;
 - **书内时间**: the draft's in-book time earlier than the last chapter's (unless the draft says
-  ``倒叙: true``).
+  ``倒叙: true``); the prose's today, a festival or 节气 said to be now, or tonight's moon, that the
+  in-book date cannot have (lunar months and days, or the Gregorian day and the synodic month).
 
 A flashback (``倒叙: true``) is checked by its setting changes only: the cards say how things
 are now, not how they were (the dead spoke then, the hero was weaker). A sentence set in the
@@ -214,7 +218,7 @@ def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
 
 
 _COUNT = r"[\d一二两三四五六七八九十几]{1,3}"
-DURATION = re.compile(rf"(?P<days>{_COUNT})(?:来|多)?(?:个)?(?:天|日)(?!子)|(?P<months>{_COUNT}|半)个?月(?![份初底中末亮光])|"
+DURATION = re.compile(rf"(?<![月初号\d〇零一二两三四五六七八九十几廿卅])(?P<days>{_COUNT})(?:来|多)?(?:个)?(?:天|日)(?!子)|(?P<months>{_COUNT}|半)个?月(?![份初底中末亮光])|"
                       rf"(?P<half>大半天|小半天|半天)|(?P<hours>{_COUNT})个?(?:钟头|小时)")
 """How long a journey is said to take (十来天, 半个月, 大半天, 三个钟头), read as days by :func:`journeys`."""
 
