@@ -11,7 +11,8 @@ Each finding names the card field it contradicts and quotes the sentence that do
   before the thing (母亲留下的芯片) says whose it was, not a use;
 - **状态**: a character whose card says dead or gone (已死, 陨落, 失踪, 封印 …) speaking or
   thinking, unless the draft changes that 状态 or the paragraph is a memory, a dream, a letter;
-  a character speaking who is not in the draft's 在场 list (when it has one) is a warning, unless
+  a character speaking who is not in the draft's 在场 list (when it has one), and whose card does not
+  put them where the point of view is (:func:`_lives_here`), is a warning, unless
   a call or a letter (电话, 对讲机, 屏幕, 信中 …) or a voice overheard (隔着, 门外, 通风 …) is named
   in their paragraph or the four before;
 - **位置**: a character other than the point of view (the narration follows it: where it is is
@@ -19,8 +20,11 @@ Each finding names the card field it contradicts and quotes the sentence that do
   坐在…) in a place the book knows that is neither the
   card's 位置, nor one the draft moves them to (``X.位置=``), nor one the prose took them to
   before (来到, 回到, 赶到 …) — a warning, since places nest (a hall inside a sect);
+  someone said to have set out yesterday from a place the world or a card puts days away
+  (:func:`journeys`) — an error, the road is shorter than the map;
 - **书内时间**: the draft's in-book time earlier than the last chapter's (unless the draft says
-  ``倒叙: true``).
+  ``倒叙: true``); the prose's today, a festival or 节气 said to be now, or tonight's moon, that the
+  in-book date cannot have (lunar months and days, or the Gregorian day and the synodic month).
 
 A flashback (``倒叙: true``) is checked by its setting changes only: the cards say how things
 are now, not how they were (the dead spoke then, the hero was weaker). A sentence set in the
@@ -81,6 +85,14 @@ ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "�
         "出来", "走出来", "走了出来", "拎着", "端着", "提着", "抱着", "推着", "系着", "进了", "迈进", "跨进", "缝合", "查房", "值班",
         "忙着", "埋头", "俯身", "弯腰", "蹲下", "跪下", "躺下", "探出头", "钻出来", "带着", "领着")
 """What a body does (推门走了进来, 点了点头, 冲她招手): the dead and the held do none of it in the scene."""
+BEFORE_NOW = re.compile(r"死|去世|过世|没了|不在了|故去|走后|走了|去了|临走|走前|走之前|动身前|离开|那年|当年|从前|以前|原先|过去")
+"""A sentence's first clause that puts its subject gone or in the past (爹走了以后, 苗三叔临走): its later
+clauses are not that person acting now."""
+UNKNOWN_TO_THEM = re.compile(r"不知道|并不知道|哪里知道|哪知道|殊不知|谁也不知道|谁都不知道|没人知道|无人知道|不晓得|蒙在鼓里|与此同时|同一时刻|"
+                             r"此时此刻")
+"""The narrator telling what the scene does not know (他不知道，韩五这时候…): the missing seen there are elsewhere."""
+BODY_ACT = r"往[^。！？；;，,：:“”\n的]{1,6}?[上里下边前头]一[\u4e00-\u9fff]"
+"""A body disposing of a thing with a gesture (把胡琴往腿上一架, 把杆子往地上一杵): only someone in the scene does it."""
 FAR_ARRIVAL = re.compile(r"回来(?!信)|回到|赶回|赶来|赶到|赶了回来|探亲|下了?火车|下了?飞机|坐火车|坐飞机|飞回|回国|请了?假回|"
                          r"提前回|专程|大老远|千里迢迢|捎来|来看")
 """What tells that someone far away came (从攀枝花赶回来, 下了火车): said in a sentence naming them, they may be here."""
@@ -106,18 +118,24 @@ USE_VERBS = ("拔出", "抽出", "握着", "握紧", "握住", "举起", "挥动
 USE_VERBS += ("推出", "推着", "骑上", "骑着", "跨上", "扣着", "递给", "塞给", "塞进", "拿起", "拎着", "拎起", "把玩", "摩挲", "掂了掂",
               "晃了晃", "攥在", "握在", "别着", "挂着", "系着", "揣着", "揣进", "押在", "当掉", "摘下", "按下", "拧开", "撬开", "端起",
               "端着", "抄起", "抓起", "亮出")
-HANDLE = "攥|握|捏|拿|揣|抓|掏|取|拧|用|戴|挂|别|系|佩|塞|收|藏|递|举|按|插|扣|推|骑|拎|提|端|抱|背|摘|夹|套|捧|托"
+HANDLE = "攥|握|捏|拿|揣|抓|掏|取|拧|用|戴|挂|别|系|佩|塞|收|藏|递|举|按|插|扣|推|骑|拎|提|端|抱|背|摘|夹|套|捧|托|搭|披|穿|裹|围"
 """What a hand does with a thing, said after it: 怀表被她攥着, 钥匙挂在她腰间."""
-BODY = "腰|胸|脖|颈|手|指|腕|怀|兜|口袋|袖|身上|掌|肩|背|头上|耳"
+BODY = "腰|胸|脖|颈|手|指|腕|怀|兜|口袋|袖|身上|掌|肩|背|头上|耳|拇|大拇|食指|中指|无名指|小指|胳膊|臂|腿|膝|脚|头|脸"
 """Where on someone a thing is worn or held (挂在林知夏的腰间)."""
+TOPIC_ADVERBS = "这会儿|此刻|此时|眼下|如今|现在|正|竟|竟然|居然|却|就|已经|早已|早就|分明|明明|还|都|也|又|倒"
+"""What may stand between a thing said first and the clause that puts it on someone (那枚扳指，这会儿却套在…)."""
+USE_VERBS += ("捧出", "端出", "抱出", "搬出", "拎出", "捧起", "抱起", "取下", "解下", "拴上", "别上", "系上", "挂上", "揣上",
+              "亮给", "披着", "穿着", "裹着", "搭着", "套着")
 GET_VERBS = ("接过", "收下", "拿到", "夺过", "夺下", "捡起", "拾起", "得到", "取回", "借来", "买下", "收起")
 STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "靠在", "倚在", "蹲在", "候在",
               "躲在", "藏在", "趴在", "窝在", "歪在", "挤在", "围在", "坐镇", "在")
 HE = ("他", "她")
 """A pronoun subject: the character is the last one named before it in the paragraph (or the
 paragraph before), as a reader takes it."""
-NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|对着|朝着|冲着|提到|说|问|道|知道|记得|梦|没有|没|不")
-"""Words between a character and a thing that say it is seen, thought of or talked about, not used."""
+NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|对着|朝着|冲着|提到|说|问|道|知道|记得|梦|没有|没|不|"
+                     r"赎|寻|找|讨|盼|惦|念叨|提起|说起|打听|要回|买回")
+"""Words between a character and a thing that say it is seen, thought of, talked about or sought
+(攒钱赎爹那件蟒袍, 四处打听那块表), not used."""
 ITEM_KIND = "台块支辆把枚只串副个张本件条顶盏架部"
 """Measure words that point at one known thing by its kind (那台高温计 for 光学高温计)."""
 USE_MARK = re.compile(r"[着起出下上把了碎开用]")
@@ -125,8 +143,13 @@ USE_MARK = re.compile(r"[着起出下上把了碎开用]")
 _RELATIVE = re.compile(rf"[着起出下上把了碎开]的(?:[那这]一?[{ITEM_KIND}])?$")
 """A verb closed by 的 right before the thing makes a relative clause: 母亲留下的星图芯片 says
 whose it was, not that she uses it (转动着指间的戒指 still uses it)."""
-BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|仍是|已是|身为|作为|区区|小小的?)(?:一?个|一名|一位|一介)?(?:小小的?)?$")
-"""What makes a bare stage name (学徒, 筑基) a statement of someone's realm: 不过是个学徒."""
+BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|仍是|已是|身为|作为|区区|小小的?)(?:一?个|一名|一位|一介)?(?:小小的?)?"
+                   r"(?:跑|当|做|干|打|挂)?$")
+"""What makes a bare stage name (学徒, 筑基) a statement of someone's realm: 不过是个学徒, 只是个跑龙套的,
+还是个打杂的 (the trade's verb before its rank)."""
+COMPARED = re.compile(r"(?:不|不大|不太)?(?:一样|一般|似的|那样|这样)")
+"""What closes a comparison with the name before it (跟阿福一样，还是学徒): the rank is the subject's, said
+like the other's — the name compared with is not who is ranked."""
 ASPIRE = re.compile(r"(?:考|考上|考个|升|升上|升到|评|评上|评到|熬到|熬上|当上|混上|混到|晋升|晋升到|冲击|冲|够得上|够不上|盼着当|等着当)"
                     r"(?:一?个)?$")
 """What says someone is below a stage (下个月就要考四级了, 还没熬到主治): their rank is under it."""
@@ -167,6 +190,7 @@ class World:
     indirect: frozenset[str] = frozenset()  # words naming someone by relation (娘亲): a mention, never a pronoun's antecedent
     kin_gender: dict[str, str] = field(default_factory=dict)  # character -> 他/她 by the relations their card states (relation_gender)
     far: frozenset[str] = frozenset()  # places the world or a card says are far (a journey of days, by train): far_places
+    journey: dict[str, float] = field(default_factory=dict)  # place -> the days the world or a card says it is away: journeys
 
 
 FAR_WORDS = re.compile(r"远|公里|[百千万]里|[几数两三四五六七八九十百]+里[地路]?|火车|飞机|航班|坐车|快马|[一两二三四五六七八九十几]天|钟头|"
@@ -191,6 +215,78 @@ def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
                 out.update(p for p in known for at in [sentence.find(p)] if at >= 0
                            and any(abs(j - at) <= FAR_SPAN for j in journeys))
     return frozenset(out)
+
+
+_COUNT = r"[\d一二两三四五六七八九十几]{1,3}"
+DURATION = re.compile(rf"(?<![月初号\d〇零一二两三四五六七八九十几廿卅])(?P<days>{_COUNT})(?:来|多)?(?:个)?(?:天|日)(?!子)|(?P<months>{_COUNT}|半)个?月(?![份初底中末亮光])|"
+                      rf"(?P<half>大半天|小半天|半天)|(?P<hours>{_COUNT})个?(?:钟头|小时)")
+"""How long a journey is said to take (十来天, 半个月, 大半天, 三个钟头), read as days by :func:`journeys`."""
+
+
+def _days(m: re.Match[str]) -> float | None:
+    if m.group("half"):
+        return 0.5
+    if m.group("months"):
+        n = 0.5 if m.group("months") == "半" else _cn_int(m.group("months").replace("几", "三"))
+        return n * 30 if n else None
+    said = (m.group("days") or m.group("hours")).replace("几", "三")
+    if len(said) == 2 and said[0] in _NUM and said[1] in _NUM and "十" not in said:
+        said = said[0]  # 七八天: the shorter
+    count = _cn_int(said)
+    if count is None:
+        return None
+    return count if m.group("days") else count / 24
+
+
+def journeys(texts: Iterable[str], places: Iterable[str]) -> dict[str, float]:
+    """The days a sentence of the world or of a card says a place is away (上海…书信走海路，一封信要走十来天;
+    保定府…坐火车要大半天): the shortest one said within :data:`FAR_SPAN` characters of it."""
+    known = [p for p in places if len(p) >= 2]
+    out: dict[str, float] = {}
+    for text in texts:
+        for sentence in re.split(r"[。！？\n]", text):
+            said = [(m.start(), d) for m in DURATION.finditer(sentence) for d in [_days(m)] if d]
+            if not said:
+                continue
+            for p in known:
+                at = sentence.find(p)
+                near = [d for j, d in said if at >= 0 and abs(j - at) <= FAR_SPAN]
+                if near:
+                    out[p] = min(out.get(p, min(near)), min(near))
+    return out
+
+
+SINCE = {"今早": 0, "今儿一早": 0, "今天一早": 0, "今儿早上": 0, "今天早上": 0, "今儿个一早": 0, "昨儿": 1, "昨天": 1, "昨日": 1,
+         "昨晚": 1, "昨夜": 1, "昨儿个": 1, "前天": 2, "前儿": 2, "前儿个": 2, "大前天": 3}
+SET_OUT = re.compile(r"上的船|上船|上了船|坐的船|动的身|动身|出发|出的门|起身|起的身|启程|上的车|上车|上了车|坐的车|走的|离开|坐船|坐车")
+"""Setting out from a place (从上海上的船, 从保定动身): with when (:data:`SINCE`) it says how long the road took."""
+
+
+def _too_soon(world: World, sentences: list[tuple[int, int, str]], first_line: int, here: str) -> list[Finding]:
+    """位置: someone said to have set out from a place yesterday (昨儿一早才从上海上的船) who is here today, when
+    the world or a card says that place is days away (:attr:`World.journey`) and it is not where the point of
+    view is (``here``, its card's or moved 位置): the road is shorter than the map."""
+    away = [p for p in world.journey if not (here and _related(world, p, here))]
+    if not away:
+        return []
+    since = "|".join(sorted(SINCE, key=len, reverse=True))
+    where = "|".join(map(re.escape, sorted(away, key=len, reverse=True)))
+    since = rf"{since}|{_COUNT}天前|前{_COUNT}天"
+    road = re.compile(rf"({since})[^，,。！？；;\n]{{0,6}}?从({where})[^，,。！？；;\n]{{0,4}}?(?:{SET_OUT.pattern})|"
+                      rf"从({where})[^，,。！？；;\n]{{0,4}}?(?:{SET_OUT.pattern})[^，,。！？；;\n]{{0,2}}?(?:是)?({since})")
+    out = []
+    for i, col, sentence in sentences:
+        if "从" not in sentence or NOT_NOW.search(sentence):
+            continue
+        for m in road.finditer(sentence):
+            when, place = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+            days = world.journey[place]
+            count = re.search(_COUNT, when)
+            gone = SINCE.get(when) if when in SINCE else _cn_int(count.group().replace("几", "三")) if count else None
+            if gone is not None and gone + 1 < days:
+                out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可「{place}」离这里要走{days:g}天（世界观/角色卡），"
+                                   f"路上的日子不够：人的位置对不上", first_line + i, col, sentence.strip()[:60]))
+    return out
 
 
 def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]:
@@ -450,15 +546,19 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     if names is not None and world.items:
         canon = _item_forms(world.items)
         item_re = "|".join(sorted(canon, key=lambda f: -len(f.split(")")[-1])))
-        use = re.compile(rf"({names.pattern}|{'|'.join(HE)})[^。！？“”\n]{{0,8}}?(?:{'|'.join(USE_VERBS)})[^。！？“”\n]{{0,6}}?"
+        owner = rf"(?:(?:{names.pattern})(?:的|[那这]一?[{ITEM_KIND}]))?"  # 捧出萧老板那副点翠头面: whose it is, said between
+        use = re.compile(rf"({names.pattern}|{'|'.join(HE)})[^。！？“”\n]{{0,8}}?(?:{'|'.join(USE_VERBS)}){owner}[^。！？“”\n]{{0,6}}?"
                          rf"({item_re})")
         acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)({item_re})")
         get = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(GET_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
-        passive = re.compile(rf"({item_re})[^。！？“”，,\n]{{0,2}}被({names.pattern})[^。！？“”，,\n]{{0,6}}?(?:{HANDLE})")
-        worn = re.compile(rf"({item_re})[^。！？“”，,\n]{{0,2}}?(?:{HANDLE})在({names.pattern})的?(?:{BODY})")
+        topic = rf"\s*[^。！？“”，,\n]{{0,2}}?(?:[，,](?:{TOPIC_ADVERBS})*)?"  # 那枚扳指，这会儿套在…: the thing a topic
+        passive = re.compile(rf"({item_re}){topic}被({names.pattern})[^。！？“”，,\n]{{0,6}}?(?:{HANDLE})")
+        worn = re.compile(rf"({item_re}){topic}(?:{HANDLE})在({names.pattern})的?(?:{BODY})")
         got: set[tuple[str, str]] = set()
         any_item = re.compile(item_re)
-        for i, col, sentence in sentences:
+        looks = _described(world.items)
+        for i, col, said_sentence in sentences:
+            sentence = looks(said_sentence)
             if not any_item.search(sentence):
                 continue
             for m in get.finditer(sentence):
@@ -488,11 +588,13 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 owner = next((n for n, c in world.cards.items() if item in [str(x) for x in as_list(c.get("持有"))]), None)
                 where = f"（它在{owner}的持有里）" if owner and owner != who else ""
                 out.append(Finding("连贯", ERROR, f"{who} 的持有里没有「{item}」（角色卡·持有：{'、'.join(held) or '无'}）{where}，"
-                                   f"正文却写{who}用它", first_line + i, col, sentence.strip()[:60]))
+                                   f"正文却写{who}用它", first_line + i, col, said_sentence.strip()[:60]))
     # 状态: the dead and the gone do not speak
     revived = {c.who for c in changes if c.field == "状态"}
     present = {aliases.get(str(x), str(x)) for x in as_list(meta.get("在场"))}
     seen: set[tuple[str, int]] = set()
+    home = {c.value for c in changes if c.who == pov and c.field == "位置" and c.op == "="} \
+        or {str(world.cards.get(pov or "", {}).get("位置") or "")} - {""}
     for voice in () if flashback else voices:
         who = voice.speaker
         if who is None or (who, voice.line) in seen:
@@ -511,7 +613,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），关在「{card.get('位置') or '?'}」，正文里却在场说话",
                                first_line + voice.line, voice.column, line.strip()[:60]))
-        elif present and who not in present and not _remote(lines, voice.line) and not NOT_NOW.search(line):
+        elif present and who not in present and not _remote(lines, voice.line) and not NOT_NOW.search(line) \
+                and not _lives_here(world, who, home):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN, f"{who} 不在本章的在场名单（{'、'.join(sorted(present))}），正文里却在说话",
                                first_line + voice.line, voice.column, line.strip()[:60]))
@@ -567,6 +670,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 out.append(Finding("连贯", WARN, f"{who} 在「{card['位置']}」（角色卡·位置），本章没有写他到「{place}」去"
                                    f"（设定变更 {who}.位置={place}，或正文写明来到{place}）", first_line + i, col,
                                    sentence.strip()[:60]))
+    if names is not None:
+        here = next(iter(moved.get(pov or "", ())), None) or str(world.cards.get(pov or "", {}).get("位置") or "")
+        out += _too_soon(world, sentences, first_line, here)
     if names is not None and pov:
         pov_place = next(iter(moved.get(pov, ())), None) or (sorted(reached[pov])[-1] if reached.get(pov) else None) \
             or str(world.cards.get(pov, {}).get("位置") or "") or None
@@ -593,6 +699,32 @@ def _item_forms(items: Iterable[str]) -> list[str]:
             if len(tail) >= 2 and not any(m != n and m.endswith(tail) for m in names) and tail not in names:
                 out.append(rf"(?<=[那这][{ITEM_KIND}]){re.escape(tail)}")
     return list(dict.fromkeys(out))
+
+
+def _described(items: Iterable[str]):
+    """A function putting a held thing's name in place of a thing told by its looks (那件石青缎子、金线盘蟒
+    的袍子 for 金丝蟒袍): after 那/这 and a measure word, a description ending in 的 and the end of one
+    thing's name (袍, 蟒袍; 子 may follow) that no other thing's name ends with, when the description shares
+    a character with the rest of that name (金, 蟒) — 那件洗旧的袍子 is anyone's. The name is padded to the
+    phrase's length, so places in the sentence stay."""
+    names = sorted({str(x) for x in items if len(str(x)) >= 2})
+    heads: dict[str, str] = {}
+    for n in names:
+        for k in (1, 2):
+            head = n[-k:]
+            if k < len(n) and not any(m != n and m.endswith(head) for m in names):
+                heads[head] = n
+    if not heads:
+        return lambda sentence: sentence
+    phrase = re.compile(rf"[那这]一?[{ITEM_KIND}]([^。！？“”\n的]{{2,30}})的({'|'.join(sorted(map(re.escape, heads), key=len, reverse=True))})子?")
+
+    def put(m: re.Match[str]) -> str:
+        name = heads[m.group(2)]
+        if not set(name[:-len(m.group(2))]) & set(m.group(1)):
+            return m.group()
+        return name + "\u3000" * max(0, len(m.group()) - len(name))
+
+    return lambda sentence: phrase.sub(put, sentence) if "的" in sentence else sentence
 
 
 def _canonical(said: str, items: Iterable[str]) -> str:
@@ -634,22 +766,30 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     if not forms:
         return []
     out = _not_so(world, lines, first_line, held, forms, seen)
-    held = {n: state for n, state in held.items() if state.startswith(DEAD + CONFINED)}
+    held = {n: state for n, state in held.items() if state.startswith(DEAD + CONFINED + GONE)}
     if not held:
         return out
     forms = _forms_of(world, held)
-    act = re.compile(rf"({forms})([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{'|'.join(ACTS)})")
+    verbs = f"{'|'.join(ACTS)}|{BODY_ACT}"
+    act = re.compile(rf"({forms})([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
+    lead = re.compile(forms)
+    anyone = re.compile(rf"{_forms_of(world, world.cards)}|[他她我你]")
+    clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
     one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
     name = {**one, **world.aliases}
     for i, line in enumerate(lines):
         if not line.strip() or NOT_NOW.search(line):
             continue
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
-        for m in act.finditer(narration):
-            who = world.aliases.get(m.group(1)) or one.get(m.group(1), m.group(1))
-            if (who, i) in seen or (m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT):
+        hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
+        hits += _carried(narration, lead, anyone, clause_act)
+        for start, said in hits:
+            who = world.aliases.get(said) or one.get(said, said)
+            if (who, i) in seen or (start > 0 and narration[start - 1] in NOT_SUBJECT):
                 continue
-            sentence = _SENTENCE.search(narration, max(0, narration.rfind("。", 0, m.start()) + 1))
+            if held[who].startswith(GONE) and UNKNOWN_TO_THEM.search(line):
+                continue  # 他不知道，韩五这时候就坐在南关街的茶棚里: the narrator shows where the missing are, not the scene
+            sentence = _SENTENCE.search(narration, max(0, narration.rfind("。", 0, start) + 1))
             text = sentence.group() if sentence else line
             if NOT_THERE.search(text):
                 continue
@@ -660,7 +800,31 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             seen.add((who, i))
             where = f"，关在「{card.get('位置')}」" if state.startswith(CONFINED) else ""
             out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态）{where}，正文里却在场动作",
-                               first_line + i, m.start() + 1, text.strip()[:60]))
+                               first_line + i, start + 1, text.strip()[:60]))
+    return out
+
+
+def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act: re.Pattern[str]) -> list[tuple[int, str]]:
+    """Who acts in the clauses after the one their sentence opens with (苗三爷把胡琴往腿上一架，…，眯着眼冲他点点头):
+    ``(position, the opening form)`` for a sentence led by ``lead`` with a later clause, led by no one
+    (``anyone``), that ``act`` matches at its start — once a sentence."""
+    out: list[tuple[int, str]] = []
+    for sentence in _SENTENCE.finditer(narration):
+        text = sentence.group()
+        first = lead.match(text, len(text) - len(text.lstrip()))
+        if first is None or text.rstrip().endswith(("？", "?")):
+            continue  # 阿爸为什么要在那天…，写下…？: a question narrates no act
+        clauses = re.split(r"[，,；;]", text[first.end():])
+        if re.search(r"的[\u4e00-\u9fff]{1,3}$", clauses[0].strip()) or BEFORE_NOW.search(clauses[0]):
+            continue  # 阿耶留给他的路，走到这儿…: the name is inside the clause's subject (路), not it; 爹走了以后，…:
+            # what follows is after them
+        for clause in clauses[1:]:
+            clause = clause.lstrip()
+            if anyone.match(clause):
+                break  # 苗三爷…，三宝…: someone else's clauses follow
+            if act.match(clause):
+                out.append((sentence.start() + first.start(), first.group()))
+                break
     return out
 
 
@@ -688,8 +852,12 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     if not forms:
         return []
     anyone = re.compile(_forms_of(world, world.cards, loose=True))
-    verbs = "|".join(sorted({*ACTS, *(v for v in STAY_VERBS if len(v) > 1)}, key=len, reverse=True))
+    verbs = "|".join(sorted({*ACTS, *(v for v in STAY_VERBS if len(v) > 1)}, key=len, reverse=True)) + f"|{BODY_ACT}"
     act = re.compile(rf"({forms}|[他她])([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
+    lead = re.compile(rf"{forms}|[他她]")
+    clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
+    anyone_or_he = re.compile(rf"{anyone.pattern}|[他她我你]")
+    far_words = re.compile(rf"{FAR_WORDS.pattern}|{'|'.join(map(re.escape, far.values()))}")
     one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
     name = {**one, **world.aliases}
     came: set[str] = set()
@@ -708,27 +876,60 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         if NOT_NOW.search(line) or REMOTE.search(line) or screened:
             previous = narration
             continue
-        for m in act.finditer(narration):
-            if m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT:
+        hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
+        hits += _carried(narration, lead, anyone_or_he, clause_act)
+        topics: dict[str, str | None] = {}  # the previous paragraph's topic, read once a pronoun
+        # who is named before each hit, gathered as the hits advance: a line of thousands of pronouns is read once
+        named = [(x.end(), name[x.group()]) for x in anyone.finditer(narration)] if hits else []
+        named_before: dict[str, None] = {}
+        k = 0
+        in_previous: list[str] | None = None
+        for start, said in sorted(set(hits)):
+            while k < len(named) and named[k][0] <= start:
+                named_before[named[k][1]] = None
+                k += 1
+            if start > 0 and narration[start - 1] in NOT_SUBJECT:
                 continue
-            who: str | None = world.aliases.get(m.group(1)) or one.get(m.group(1))
-            if m.group(1) in HE:
-                here = [name[x.group()] for x in anyone.finditer(narration[:m.start()])]
+            who: str | None = world.aliases.get(said) or one.get(said)
+            if said in HE:
+                here = list(named_before)
+                if not here and said not in topics:
+                    topics[said] = _topic(world, previous, anyone, name, pov, said, far_words)
+                topic = topics.get(said) if not here else None
                 if not here:
-                    here = [name[x.group()] for x in anyone.finditer(previous)]
+                    if in_previous is None:
+                        in_previous = list(dict.fromkeys(name[x.group()] for x in anyone.finditer(previous)))
+                    here = in_previous
                 gender = {n: world.gender.get(n) or world.kin_gender.get(n) for n in {*here, pov}}
-                fits = list(dict.fromkeys(n for n in here if gender[n] == m.group(1)))
-                pov_fits = gender[pov] in (m.group(1), None, "")
-                who = fits[-1] if len(fits) == 1 and not pov_fits and fits[-1] != pov else None
+                fits = list(dict.fromkeys(n for n in here if gender[n] == said))
+                pov_fits = gender[pov] in (said, None, "")
+                who = fits[-1] if len(fits) == 1 and not pov_fits and fits[-1] != pov else topic
             if who is None or who not in far or who in came or (who, i) in placed:
                 continue
             placed.add((who, i))
-            clause = max(narration.rfind(c, 0, m.start()) for c in "，,。！？；") + 1
+            clause = max(narration.rfind(c, 0, start) for c in "，,。！？；") + 1
             out.append(Finding("连贯", WARN, f"{who} 在「{far[who]}」（角色卡·位置），离{pov}所在的「{pov_place}」很远，"
-                               f"本章没有写{who}来到这里，正文却让{who}在场", first_line + i, m.start() + 1,
+                               f"本章没有写{who}来到这里，正文却让{who}在场", first_line + i, start + 1,
                                narration[clause:].strip()[:60]))
         previous = narration
     return out
+
+
+def _topic(world: World, previous: str, anyone: re.Pattern[str], name: dict[str, str], pov: str, pronoun: str,
+           far_words: re.Pattern[str]) -> str | None:
+    """The one living character a paragraph is about, for the 他/她 that opens the next one (庆和班的琴师是苗松，
+    拉了三十年胡琴…。 / 他在廊下坐定…): named there alone — kinship words and the dead aside —, the point of
+    view not named, the pronoun's gender not against them, and no journey, far place or memory in it (苗三叔去了
+    保定府 says where he is not)."""
+    if not previous.strip() or NOT_NOW.search(previous) or far_words.search(previous):
+        return None
+    found = {name[x.group()] for x in anyone.finditer(previous) if x.group() not in world.indirect
+             and not previous.startswith("的", x.end())}  # 纸条上是周铁牛的字: the writer, not the one the paragraph is about
+    found = {n for n in found if not str(world.cards.get(n, {}).get("状态") or "").startswith(DEAD)}
+    if len(found) != 1 or pov in found:
+        return None
+    who = next(iter(found))
+    return who if (world.gender.get(who) or world.kin_gender.get(who)) in (None, "", pronoun) else None
 
 
 def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: list[tuple[int, int, str]], first_line: int,
@@ -787,10 +988,15 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 who = by_surname[tail[-1]][0]  # 韩工段长: a surname and a stage, an address
             elif levelled or below or BEING.search(tail):
                 before = bisect.bisect_right(ends, r.start())
+                if before >= 2 and spans[before - 1][0] > 0 and LIKE.search(sentence[:spans[before - 1][0]]) \
+                        and COMPARED.match(sentence, spans[before - 1][1]):
+                    before -= 1  # 赵大个跟三宝一样，还是学徒: 赵大个 is said to be one, like 三宝
                 who = aliases.get(sentence[slice(*spans[before - 1])], sentence[slice(*spans[before - 1])]) if before else None
                 subject = spans[before - 1][1] if before else -1
-                if not levelled and not below and subject >= 0 and ("的" in sentence[subject:r.start()] or r.start() - subject > 8):
-                    continue  # 林晚面前的不过是个练气弟子: the rank is someone else's
+                between = sentence[subject:r.start()]
+                if not levelled and not below and subject >= 0 and ("的" in between or len(between) > 12
+                                                                      or (len(between) > 8 and re.search(r"[，,；;]", between))):
+                    continue  # 林晚面前的不过是个练气弟子: the rank is someone else's (在这铺子里不过是个当学徒的 is still his)
                 he = first_he if first_he is not None and first_he < r.start() else None
                 if who is None and he is not None:
                     who = antecedent(i, col + he)
@@ -849,6 +1055,97 @@ FEAST_NOW = re.compile(r"(元宵|春节|清明|端午|七夕|中秋|重阳|国�
                        r"到了|来了|当天)|(?:今天|今儿|今日)(?:是|就是|正是)(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)")
 """A festival the prose says is now (元宵节刚过去三天, 今天是中秋): now falls in its months."""
 NOT_THIS_YEAR = re.compile(r"去年|前年|上回|上次|那年|往年|每年|明年|后年")
+LUNAR_MONTHS: dict[str, tuple[int, int]] = {
+    # each 中气 falls in its own month (a month without one is the leap month); the 节 before it in that
+    # month or the one before
+    "雨水": (1, 1), "春分": (2, 2), "谷雨": (3, 3), "小满": (4, 4), "夏至": (5, 5), "大暑": (6, 6), "处暑": (7, 7),
+    "秋分": (8, 8), "霜降": (9, 9), "小雪": (10, 10), "冬至": (11, 11), "大寒": (12, 12),
+    "立春": (12, 1), "惊蛰": (1, 2), "清明": (2, 3), "立夏": (3, 4), "芒种": (4, 5), "小暑": (5, 6), "立秋": (6, 7),
+    "白露": (7, 8), "寒露": (8, 9), "立冬": (9, 10), "大雪": (10, 11), "小寒": (11, 12),
+    "寒食": (2, 3), "元宵": (1, 1), "上元": (1, 1), "端午": (5, 5), "端阳": (5, 5), "七夕": (7, 7), "中元": (7, 7),
+    "中秋": (8, 8), "重阳": (9, 9), "腊八": (12, 12)}
+"""The lunar months a 节气 or a festival falls in, for an in-book time in the lunar calendar (:func:`_lunar`):
+narrower than :data:`SEASONS`, which must hold for either calendar."""
+_TERMS = "|".join(sorted(LUNAR_MONTHS, key=len, reverse=True))
+TERM_NOW = re.compile(rf"(?:今天|今儿个?|今日|这天|眼下)[^，,。！？；]{{0,3}}?(?:才|刚|正|就|已)?(?:交|是|逢|到|打)了?({_TERMS})|"
+                      rf"(?:才|刚|刚刚|正)(?:交|打|逢|过)了?({_TERMS})|({_TERMS})(?:节)?(?:刚过|才过|刚到|当天|这天|就在今天)")
+"""A 节气 the prose says is now (今儿才交惊蛰, 刚过了清明): in a lunar book it falls in :data:`LUNAR_MONTHS`."""
+FULL_MOON = re.compile(r"满月|圆月|(?:滚圆|溜圆|浑圆|圆圆|圆溜溜|又大又圆)的月亮?|月亮(?:正|又|已经)?(?:滚圆|溜圆|圆了|正圆)|月正圆")
+CRESCENT = re.compile(r"月牙|弯月|蛾眉月|一钩(?:新)?月|细细的月亮")
+IN_SKY = re.compile(r"一轮|挂|升|当空|天上|天边|照|房脊|房檐|树梢|屋顶|东边|西边|云")
+LIKENESS = re.compile(r"像|如|似|好比|仿佛|圆脸|脸|满月酒|满月礼|过满月|办满月")
+"""A moon in a comparison (脸像满月) or a baby's first month (满月酒): no moon in tonight's sky."""
+
+
+def _lunar(now: str) -> bool:
+    """Whether an in-book time is a lunar date (初九, 腊月, 光绪二十六年; 民国 counted the Gregorian calendar): its
+    days give the moon's phase."""
+    if re.search(r"初[一二三四五六七八九十]|正月|腊月|冬月|[廿卅]", now):
+        return True
+    era = re.match(r"\s*([\u4e00-\u9fff]{2,4}?)[一二三四五六七八九十]+年", now)
+    return bool(era) and era.group(1) not in ("民国", "公元", "西元")
+
+
+SOLAR_TERM_DAYS: dict[str, tuple[int, int]] = {
+    "小寒": (1, 5), "大寒": (1, 20), "立春": (2, 4), "雨水": (2, 19), "惊蛰": (3, 5), "春分": (3, 20), "清明": (4, 4),
+    "谷雨": (4, 20), "立夏": (5, 5), "小满": (5, 21), "芒种": (6, 5), "夏至": (6, 21), "小暑": (7, 7), "大暑": (7, 22),
+    "立秋": (8, 7), "处暑": (8, 23), "白露": (9, 7), "秋分": (9, 23), "寒露": (10, 8), "霜降": (10, 23), "立冬": (11, 7),
+    "小雪": (11, 22), "大雪": (12, 7), "冬至": (12, 21)}
+"""The Gregorian day each 节气 falls on, give or take two (it moves by a day or two over the years)."""
+TERM_SLACK = (3, 8)
+"""How many days before and after its day a 节气 may be said to be now (才交, 刚过 a week on)."""
+SYNODIC = 29.530588
+NEW_MOON = 730125.7599  # 2000-01-06 18:14 UTC as a proleptic Gregorian ordinal (datetime.date.toordinal)
+
+
+def _gregorian_sky(year: int | None, month: int, day: int, sentence: str) -> str | None:
+    """What a sentence says of a 节气 now or of tonight's moon that a Gregorian date cannot be (今天是清明 on
+    May 20th; a full moon a week from the full): the words, or None. The moon needs the year."""
+    import datetime
+
+    term = TERM_NOW.search(sentence)
+    if term:
+        word = next(g for g in term.groups() if g)
+        if word in SOLAR_TERM_DAYS:
+            at = SOLAR_TERM_DAYS[word]
+            try:
+                gap = (datetime.date(2001, month, day) - datetime.date(2001, *at)).days
+            except ValueError:
+                return None
+            gap = min((gap, gap - 365, gap + 365), key=abs)
+            if not -TERM_SLACK[0] <= gap <= TERM_SLACK[1]:
+                return term.group()
+    if year is None or not 1800 <= year <= 2200 or LIKENESS.search(sentence) or not IN_SKY.search(sentence):
+        return None
+    try:
+        age = (datetime.date(year, month, day).toordinal() + 0.5 - NEW_MOON) % SYNODIC
+    except ValueError:
+        return None
+    full, thin = FULL_MOON.search(sentence), CRESCENT.search(sentence)
+    if full and not 11 <= age <= 19:
+        return full.group()
+    if thin and 12.5 <= age <= 17:
+        return thin.group()
+    return None
+
+
+def _lunar_sky(now: str, month: int | None, day: int | None, sentence: str) -> str | None:
+    """What a sentence says of tonight's moon or of the 节气 that a lunar date cannot be (a full moon on the
+    ninth, 今儿才交惊蛰 in the third month): the words, or None."""
+    term = TERM_NOW.search(sentence)
+    if term and month is not None:
+        lo, hi = LUNAR_MONTHS[next(g for g in term.groups() if g)]
+        if not (lo <= month <= hi or (lo > hi and (month >= lo or month <= hi))):
+            return term.group()
+    if day is None or LIKENESS.search(sentence) or not IN_SKY.search(sentence):
+        return None
+    full = FULL_MOON.search(sentence)
+    if full and (day <= 11 or day >= 20):
+        return full.group()
+    thin = CRESCENT.search(sentence)
+    if thin and 12 <= day <= 18:
+        return thin.group()
+    return None
 
 
 def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
@@ -861,6 +1158,7 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
     if read is None:
         return []
     era, (year, month, day) = read
+    lunar = _lunar(now)
     out: list[Finding] = []
     for i, col, sentence in sentences:
         if NOT_NOW.search(sentence) or NOT_THIS_YEAR.search(sentence):
@@ -883,9 +1181,14 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
                     said = m.group()
         feast = FEAST_NOW.search(sentence)
         if feast and month is not None:
-            lo, hi = dict(SEASONS)[feast.group(1) or feast.group(2)]
+            word = feast.group(1) or feast.group(2)
+            lo, hi = LUNAR_MONTHS[word] if lunar and word in LUNAR_MONTHS else dict(SEASONS)[word]
             if not lo <= month <= hi:
                 said = feast.group()
+        if lunar and not said:
+            said = _lunar_sky(now, month, day, sentence)
+        elif not said and not era and month is not None and day is not None:
+            said = _gregorian_sky(year, month, day, sentence)
         if said:
             out.append(Finding("连贯", ERROR, f"正文说「{said}」，与本章的书内时间「{now}」对不上", first_line + i, col,
                                sentence.strip()[:60]))
@@ -901,6 +1204,8 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
     me = re.compile(rf"我(?:就)?是({forms})")
     trace = re.compile(rf"({forms}){TRACE}")
     lead = re.compile(rf"(?:^|[，,；;。！？\s])({forms})")
+    things = "|".join(map(re.escape, sorted(world.items, key=len, reverse=True)))
+    bequest = re.compile(rf"的?(?:[那这]?一?[{ITEM_KIND}]" + (rf"|{things})" if things else ")"))
     out: list[Finding] = []
     for i, line in enumerate(lines):
         if not line.strip() or NOT_NOW.search(line):
@@ -916,6 +1221,8 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
             text = sentence.group()
             for m in trace.finditer(text):
                 who = name.get(m.group(1), m.group(1))
+                if bequest.match(text, m.end()):
+                    continue  # 老班主留下的那枚扳指，这会儿…: where a thing came from, not a trace left today
                 if held[who].startswith(DEAD) and FRESH.search(text):
                     found.append((who, "却留下了新的字迹", sentence.start() + 1, text.strip()[:60]))
             for m in lead.finditer(text):
@@ -937,6 +1244,15 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
     return out
 
 
+def _lives_here(world: World, who: str, home: set[str]) -> bool:
+    """Whether ``who`` is, by their card, where the point of view is (``home``: its card's or its
+    moved 位置) and free to be seen: an apprentice of the house speaking though the 在场 list
+    names only the leads is no surprise; someone whose card is elsewhere is."""
+    card = world.cards.get(who, {})
+    where, state = str(card.get("位置") or ""), str(card.get("状态") or "")
+    return bool(where) and not state.startswith(DEAD + GONE + CONFINED) and any(_related(world, where, h) for h in home)
+
+
 def _remote(lines: list[str], i: int) -> bool:
     """Whether the voice of line ``i`` comes from elsewhere: a call or a letter named in its
     paragraph or one of the :data:`CALL_SPAN` non-empty paragraphs before it."""
@@ -954,6 +1270,13 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
     for k, clause in enumerate(re.split(r"([，,；;])", sentence)):
         if first is None and k % 2 == 0 and k > 0:
             first = names.match(clause)  # 下午四点交了班，赵铁军…，推出…: the first clause led by a name
+            at += len(clause)
+            continue
+        if first is not None and k % 2 == 0 and k > 0 and clause and (names.match(clause) or clause[0] in HE):
+            lead = names.match(clause)
+            if lead is None or first.group() in HE:
+                break  # 他想…, 挣的钱，攒着…: a pronoun takes over; whose clauses follow is the reader's guess, not ours
+            first = lead  # 沈青站在树下，阿福蹲在台阶上，手里拿着铜锣: the clauses after a new subject are its own
             at += len(clause)
             continue
         if first is not None and k % 2 == 0 and k > 0 and clause and not names.match(clause) and clause[0] not in HE:
