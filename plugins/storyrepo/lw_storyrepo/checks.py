@@ -28,7 +28,7 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.continuity import DEAD, World, check_continuity, far_places, places_inside, stages_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
-from lw_storyrepo.kinship import free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
+from lw_storyrepo.kinship import address_book, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
 from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
@@ -72,6 +72,8 @@ class CheckContext:
     dead: frozenset[str] = frozenset()  # characters whose card's 状态 says dead (a contract line speaks of them, never asks them in)
     roles: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> the post only they hold (列车长): :func:`roles_of`
     looks: dict[str, frozenset[str]] = field(default_factory=dict)  # held thing -> the words its holder's card puts before it (摩托罗拉)
+    called: dict[str, dict[str, str]] = field(default_factory=dict)  # caller -> {form: person}: the cards' 叫他“师伯” (kinship.address_book)
+    addressed: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> what this draft's 视角 and anyone call them (for_draft)
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
     _known_forms: set[str] | None = None
@@ -133,17 +135,19 @@ class CheckContext:
                    kin_of_pov=relatives(texts, aliases),
                    public_words=frozenset(k for _sid, _kn, _r, kws in secrets for k in kws if k in public),
                    dwellers=dwellers_of(characters), denials={k: v for k, v in denials.items() if v},
-                   dead=dead_of(characters), roles=roles_of(characters), looks=looks_of(texts, characters))
+                   dead=dead_of(characters), roles=roles_of(characters), looks=looks_of(texts, characters),
+                   called=called_of(texts, aliases))
 
     @classmethod
     def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]],
-                     kin: dict[str, frozenset[str]] | None = None) -> CheckContext:
+                     kin: dict[str, frozenset[str]] | None = None,
+                     called: dict[str, dict[str, str]] | None = None) -> CheckContext:
         """The part of the context the contract check reads (names, held things, kinship forms:
-        :func:`kin_of`), from cards already read: what settle needs, without the info gaps,
-        style and world."""
+        :func:`kin_of`, forms of address: :func:`called_of`), from cards already read: what settle
+        needs, without the info gaps, style and world."""
         items = {str(v) for meta in characters.values() for v in as_list(meta.get("持有")) if len(str(v)) >= 2}
         return cls(aliases, [], [], [], 0, set(aliases), items, kin=kin or {}, dwellers=dwellers_of(characters),
-                   dead=dead_of(characters), roles=roles_of(characters))
+                   dead=dead_of(characters), roles=roles_of(characters), called=called or {})
 
     def is_person(self, name: str) -> bool:
         """Whether a name found in the prose is a person's (not a place's or a thing's)."""
@@ -175,7 +179,24 @@ class CheckContext:
         roles = self.roles.get(canonical or term, frozenset())
         bare = {form for name in names for form in unsurnamed_forms(name, roles)}
         return (names | titled | bare | roles | {form for name in names for form in address_forms(name)}
-                | set(self.kin.get(canonical or term, ())) | {form for name in names for form in numeral_forms(name)})
+                | set(self.kin.get(canonical or term, ())) | {form for name in names for form in numeral_forms(name)}
+                | self.addressed.get(canonical or term, frozenset()))
+
+    def addressed_by(self, pov: str) -> dict[str, frozenset[str]]:
+        """``{person: forms}`` a draft told from ``pov`` may call people by, from the cards'
+        quoted forms of address (:attr:`called`): all that ``pov`` calls them (娘, 师伯: the
+        narration speaks as its point of view), what a group calls them, and any other caller's
+        form of two characters or more that names no one else (笙子, 弟妹)."""
+        out: dict[str, set[str]] = {}
+        owners: dict[str, set[str]] = {}
+        for caller, forms in self.called.items():
+            for form, person in forms.items():
+                owners.setdefault(form, set()).add(person)
+        for caller, forms in self.called.items():
+            for form, person in forms.items():
+                if caller in (pov, "") or (len(form) >= 2 and len(owners[form]) == 1 and form not in self.aliases):
+                    out.setdefault(person, set()).add(form)
+        return {person: frozenset(forms) for person, forms in out.items()}
 
     def for_draft(self, meta: dict[str, Any]) -> CheckContext:
         """This context plus the names a draft brings itself: characters its 设定变更 creates,
@@ -206,11 +227,12 @@ class CheckContext:
         extra = {k: v for k, v in extra.items() if k not in self.aliases and k}
         cast = frozenset({**extra, **self.aliases}.get(str(n).strip(), str(n).strip())
                          for n in as_list(meta.get("在场")) if str(n).strip())
+        addressed = self.addressed_by(self.aliases.get(pov.strip(), pov.strip()) if isinstance(pov, str) else "")
         if not extra:
-            return self if cast == self.cast else replace(self, cast=cast)
+            return self if (cast, addressed) == (self.cast, self.addressed) else replace(self, cast=cast, addressed=addressed)
         people = None if self.people is None else self.people | set(extra.values())
         return replace(self, aliases={**self.aliases, **extra}, known_names=self.known_names | set(extra), people=people,
-                       kin_words=frozenset(kin_words), cast=cast,
+                       kin_words=frozenset(kin_words), cast=cast, addressed=addressed,
                        _names_re=None, _terms_re=None,
                        _known_forms=self.known_forms() | with_address_forms(set(extra)))
 
@@ -321,6 +343,14 @@ def relatives(texts: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[
     for anchor, form in clash:
         out[anchor].pop(form, None)
     return out
+
+
+def called_of(texts: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[str, str]]:
+    """What one character calls another, from the cards' quoted forms of address
+    (:func:`lw_storyrepo.kinship.address_book`), each card's pronoun read from its own words."""
+    names = set(aliases)
+    return address_book(texts, aliases, relatives(texts, aliases),
+                        {n: gender_of(t, names) or relation_gender(t, names) for n, t in texts.items()})
 
 
 def kin_of(repo: StoryRepo, texts: dict[str, str] | None = None) -> dict[str, frozenset[str]]:
@@ -506,8 +536,18 @@ def _there_by_card(place: str, draft: Any, ctx: CheckContext, line: str = "") ->
         (getattr(draft, "meta", {}) or {}).get("设定变更")))) if m and m.group("field") == "位置"}
     body = getattr(draft, "body", "")
     return any(person not in moved and (person not in ctx.dead or person in ctx.contract_terms_in(line))
-               and any(present(v, body) for v in ctx.variants(person))
+               and any(_named(v, body) for v in ctx.variants(person))
                for person in ctx.dwellers.get(place, ()))  # a dead man brings his place only to a line about him
+
+
+def _named(form: str, body: str) -> bool:
+    """Whether the prose names someone by ``form``: :func:`lw_storyrepo.names.present`, and a form
+    of one character (娘, 爹 — a card's 叫母亲“娘”) only as a word of its own: after no other
+    character but 我/你/他/她/咱/俺/的, and before none that makes a longer word of it (姑娘, 娘家, 爹们)."""
+    if len(form) != 1:
+        return present(form, body)
+    return re.search(rf"(?:(?<![\u4e00-\u9fff])|(?<=[我你他她咱俺的])){re.escape(form)}(?![们子家亲儿{re.escape(form)}])",
+                     body) is not None
 
 
 _DEMONSTRATIVE = "(?:那|这)[枚块只把个件颗张支柄根条面串口台辆副顶本封盏双]"
@@ -596,7 +636,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 if any(v.speaker is not None and not v.guessed and ctx.aliases.get(v.speaker, v.speaker) == who
                        for v in voices(ctx, body.split("\n"))):
                     pass  # they speak in the prose, named (a call, a phantom): they are in the chapter
-                elif any(present(v, body) for v in ctx.variants(term)):
+                elif any(_named(v, body) for v in ctx.variants(term)):
                     out.append(Finding("合同", WARN, f"合同「{text}」要「{term}」出场，草稿的在场名单里却没有："
                                                      "请确认是出场了还是只被提到", line_no))
                 else:
@@ -611,7 +651,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 variants |= _place_stems(ctx, term) | _brand(ctx, term)
                 if _only_whence(term, text) or _district_of(ctx, term, text, body):
                     continue
-            if not any(present(v, body) for v in variants) and not described(term, body, THING_HEADS) \
+            if not any(_named(v, body) for v in variants) and not described(term, body, THING_HEADS) \
                     and not _looks_like(term, body) and not _by_its_kind(term, body) \
                     and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or _by_kind(ctx, term, body)
                                                   or _shaped(ctx, term, body) or _inner_place(ctx, term, body))):
