@@ -562,6 +562,24 @@ def _by_its_kind(term: str, body: str) -> bool:
                and re.search(_DEMONSTRATIVE + re.escape(head), body) for head in LOOK_HEADS)
 
 
+def _tails(ctx: CheckContext, term: str) -> list[str]:
+    """The shorter names a held thing goes by in prose: the tails of its name of two characters or
+    more after two or more that tell which one (蟒袍 of 金丝蟒袍, 古镜 of 青铜古镜), when no other
+    name or thing the book knows ends with that tail, and the tail itself names nothing else."""
+    if term not in ctx.items and (ctx.world is None or term not in ctx.world.items):
+        return []
+    others = [n for n in {*ctx.aliases, *ctx.items, *(ctx.world.items if ctx.world is not None else ())}
+              if n != term and ctx.aliases.get(n, n) != ctx.aliases.get(term, term)]
+    return [tail for tail in (term[k:] for k in range(2, len(term) - 1))
+            if tail not in ctx.aliases and not any(o.endswith(tail) for o in others)]
+
+
+def _by_its_tail(ctx: CheckContext, term: str, body: str) -> bool:
+    """A held thing the prose names by a shorter name (:func:`_tails`) after a demonstrative and a
+    measure word: 那件蟒袍 is 金丝蟒袍, the one the story knows (一件蟒袍 is any robe)."""
+    return any(re.search(_DEMONSTRATIVE + re.escape(tail), body) for tail in _tails(ctx, term))
+
+
 REVIEW_WORDS = ("钩", "爽", "节奏", "氛围", "情绪", "悬念", "反转", "高潮")
 _QUOTED = re.compile(r"「([^」]+)」|“([^”]+)”|《([^》]+)》")
 _CHANGE_WHO = re.compile(r"^\s*(?P<who>[^.。=+\-\s][^.。=]*?)\s*[.。]\s*(?P<field>[^=+\-\s]+?)\s*(?P<op>[=+\-])\s*(?P<value>.+?)\s*$")
@@ -654,7 +672,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             if not any(_named(v, body) for v in variants) and not described(term, body, THING_HEADS) \
                     and not _looks_like(term, body) and not _by_its_kind(term, body) \
                     and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or _by_kind(ctx, term, body)
-                                                  or _shaped(ctx, term, body) or _inner_place(ctx, term, body))):
+                                                  or _by_its_tail(ctx, term, body) or _shaped(ctx, term, body) or _inner_place(ctx, term, body))):
                 doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else None
                 if doubt is None:
                     out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
@@ -764,7 +782,9 @@ def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, bod
             and all(line[m.end():m.end() + 1] == "的" for m in re.finditer(re.escape(term), line)):
         return "合同只提到它的东西"
     if thing or term.endswith(LOOK_HEADS):
-        kind = _kind_word(term, body) or next((w for w in sorted(ctx.looks.get(term, ())) if w in body), None)
+        kind = _kind_word(term, body) or next((w for w in sorted(ctx.looks.get(term, ())) if w in body), None) \
+            or next((t for t in _tails(ctx, term) if any(not re.search(f"一[{_MEASURE}]$", body[max(0, m.start() - 2):m.start()])
+                                                         for m in re.finditer(re.escape(t), body))), None)
         if kind is not None:
             return f"正文写到了「{kind}」"
         if any(m.group("field") == "持有" and m.group("value") == term for m in changes):

@@ -474,3 +474,18 @@ def test_a_person_called_as_the_point_of_view_calls_them_meets_the_contract() ->
     assert errors(["周秀英出场"], "姑妈端着一盆鱼出来。", son, ctx) == missing  # 姑妈 is no 妈
     assert errors(["周秀英出场"], "妈端着一盆鱼出来。", master, ctx) == missing  # 郑铁山 does not call her 妈
     assert errors(["周秀英出场"], "码头上空无一人，林小川一个人收网。", son, ctx) == missing
+
+
+def test_a_thing_by_the_shorter_name_of_the_one_the_story_knows_meets_the_contract() -> None:
+    """那面古镜 is 青铜古镜 when the book knows no other 古镜; 古镜 alone is asked; 一面古镜 is a new
+    mirror, not the one; two mirrors make 那面古镜 tell neither."""
+    ctx = ctx_of({"林晚": "林晚"}, {"青铜古镜", "乌木拐杖"})
+    found = lambda line, body: [f.message for f in contract_findings({"合同": [line]}, Draft("A", {}, body, 5), ctx.for_draft({}))]
+    assert found("林晚照青铜古镜", "林晚把那面古镜翻过来，背面生满了铜绿。") == []  # met: no warning either
+    assert found("林晚拄着乌木拐杖", "林晚拄着那根拐杖下了台阶。") == []
+    asked = contract_findings({"合同": ["林晚照青铜古镜"]}, Draft("A", {}, "林晚说古镜碎了。", 5), ctx.for_draft({}))
+    assert [f.severity for f in asked] == [WARN]  # the shorter name alone: asked, not refused
+    assert errors(["林晚照青铜古镜"], "林晚在集上买了一面古镜。", ctx=ctx) != []  # a new one, not the one
+    assert errors(["林晚照青铜古镜"], "林晚把铜盆里的水泼了。", ctx=ctx) != []
+    two = ctx_of({"林晚": "林晚"}, {"青铜古镜", "八卦古镜"})
+    assert errors(["林晚照青铜古镜"], "林晚把那面古镜翻过来。", ctx=two) != []
