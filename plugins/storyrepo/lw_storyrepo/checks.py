@@ -580,6 +580,21 @@ def _by_its_tail(ctx: CheckContext, term: str, body: str) -> bool:
     return any(re.search(_DEMONSTRATIVE + re.escape(tail), body) for tail in _tails(ctx, term))
 
 
+PERFORM = ("唱", "念道", "念着", "念了", "念白", "读", "背诵", "背出", "吟", "诵", "哼", "吊嗓", "弹", "奏", "演", "练")
+"""What prose does with a work (a play, a song, a book) when it gives its words and not its title."""
+
+
+def _performed(term: str, line: str, body: str) -> str | None:
+    """Why a work the line names in 《》 may be there without its title: the prose quotes words and
+    sings, reads or recites (:data:`PERFORM`) — its lines (“在黄罗宝帐领将令——”), which no
+    table tells from another work's; ``None`` for a term in 「」 or “” (its words are asked) or
+    prose that performs nothing."""
+    if f"《{term}》" not in line or not QUOTE.search(body):
+        return None
+    verb = next((w for w in PERFORM if w in body), None)
+    return None if verb is None else f"正文{verb}了引号里的词句，没写《{term}》的名字"
+
+
 REVIEW_WORDS = ("钩", "爽", "节奏", "氛围", "情绪", "悬念", "反转", "高潮")
 _QUOTED = re.compile(r"「([^」]+)」|“([^”]+)”|《([^》]+)》")
 _CHANGE_WHO = re.compile(r"^\s*(?P<who>[^.。=+\-\s][^.。=]*?)\s*[.。]\s*(?P<field>[^=+\-\s]+?)\s*(?P<op>[=+\-])\s*(?P<value>.+?)\s*$")
@@ -673,7 +688,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                     and not _looks_like(term, body) and not _by_its_kind(term, body) \
                     and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or _by_kind(ctx, term, body)
                                                   or _by_its_tail(ctx, term, body) or _shaped(ctx, term, body) or _inner_place(ctx, term, body))):
-                doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else None
+                doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else _performed(term, text, body)
                 if doubt is None:
                     out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
                 else:

@@ -489,3 +489,14 @@ def test_a_thing_by_the_shorter_name_of_the_one_the_story_knows_meets_the_contra
     assert errors(["林晚照青铜古镜"], "林晚把铜盆里的水泼了。", ctx=ctx) != []
     two = ctx_of({"林晚": "林晚"}, {"青铜古镜", "八卦古镜"})
     assert errors(["林晚照青铜古镜"], "林晚把那面古镜翻过来。", ctx=two) != []
+
+
+def test_a_work_given_by_its_words_not_its_title_is_asked() -> None:
+    """A line's 《山海经》 the prose reads out in quotes without the title: asked (no table knows a
+    work's words); prose that performs nothing, or a term in 「」, still lacks it."""
+    ask = lambda line, body: [f.severity for f in contract_findings({"合同": [line]}, Draft("A", {}, body, 5),
+                                                                    ctx_of({"林晚": "林晚"}).for_draft({}))]
+    assert ask("林晚在灯下读《山海经》", "林晚翻开书，轻声念道：“南山经之首曰䧿山。”") == [WARN]
+    assert ask("林晚在灯下读《山海经》", "林晚在灯下读《山海经》。") == []
+    assert ask("林晚在灯下读《山海经》", "林晚在灯下缝衣裳，“针脚再密些。”") == [ERROR]
+    assert ask("林晚在灯下读「山海经」", "林晚翻开书，轻声念道：“南山经之首曰䧿山。”") == [ERROR]
