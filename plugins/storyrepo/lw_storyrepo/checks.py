@@ -73,6 +73,7 @@ class CheckContext:
     roles: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> the post only they hold (列车长): :func:`roles_of`
     looks: dict[str, frozenset[str]] = field(default_factory=dict)  # held thing -> the words its holder's card puts before it (摩托罗拉)
     called: dict[str, dict[str, str]] = field(default_factory=dict)  # caller -> {form: person}: the cards' 叫他“师伯” (kinship.address_book)
+    keepers: dict[str, frozenset[str]] = field(default_factory=dict)  # place -> who keeps it (恒裕当的掌柜): keepers_of
     addressed: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> what this draft's 视角 and anyone call them (for_draft)
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
@@ -136,18 +137,20 @@ class CheckContext:
                    public_words=frozenset(k for _sid, _kn, _r, kws in secrets for k in kws if k in public),
                    dwellers=dwellers_of(characters), denials={k: v for k, v in denials.items() if v},
                    dead=dead_of(characters), roles=roles_of(characters), looks=looks_of(texts, characters),
-                   called=called_of(texts, aliases))
+                   called=called_of(texts, aliases), keepers=keepers_of(texts, places))
 
     @classmethod
     def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]],
                      kin: dict[str, frozenset[str]] | None = None,
-                     called: dict[str, dict[str, str]] | None = None) -> CheckContext:
+                     called: dict[str, dict[str, str]] | None = None,
+                     keepers: dict[str, frozenset[str]] | None = None) -> CheckContext:
         """The part of the context the contract check reads (names, held things, kinship forms:
-        :func:`kin_of`, forms of address: :func:`called_of`), from cards already read: what settle
+        :func:`kin_of`, forms of address: :func:`called_of`, places' keepers: :func:`keepers_of`),
+        from cards already read: what settle
         needs, without the info gaps, style and world."""
         items = {str(v) for meta in characters.values() for v in as_list(meta.get("持有")) if len(str(v)) >= 2}
         return cls(aliases, [], [], [], 0, set(aliases), items, kin=kin or {}, dwellers=dwellers_of(characters),
-                   dead=dead_of(characters), roles=roles_of(characters), called=called or {})
+                   dead=dead_of(characters), roles=roles_of(characters), called=called or {}, keepers=keepers or {})
 
     def is_person(self, name: str) -> bool:
         """Whether a name found in the prose is a person's (not a place's or a thing's)."""
@@ -343,6 +346,25 @@ def relatives(texts: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[
     for anchor, form in clash:
         out[anchor].pop(form, None)
     return out
+
+
+KEEPERS = ("掌柜", "老板娘", "老板", "东家", "店主", "店东", "主人", "住持", "方丈", "观主", "馆主", "庄主", "堂主", "寨主",
+           "班主", "掌门", "帮主", "经理", "厂长", "院长", "校长", "站长", "所长", "船老大", "村长", "族长")
+"""The words a card says its character keeps a place with (珠市口恒裕当的掌柜, 「陈记通讯」的老板)."""
+
+
+def keepers_of(texts: dict[str, str], places: set[str]) -> dict[str, frozenset[str]]:
+    """``{place: people}`` whose card's free text makes them its keeper (:data:`KEEPERS`, after
+    the place, 的 and 大/二/老 between): a line about the shop (恒裕当给的价钱) may be told through
+    its keeper (胡六爷给的是活当的价)."""
+    keeper = "(?:" + "|".join(KEEPERS) + ")"
+    out: dict[str, set[str]] = {}
+    for person, text in texts.items():
+        body = free_text(text)
+        for place in places:
+            if len(place) >= 2 and re.search(re.escape(place) + f"[」』]?的?[大二老]?{keeper}", body):
+                out.setdefault(place, set()).add(person)
+    return {place: frozenset(people) for place, people in out.items()}
 
 
 def called_of(texts: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[str, str]]:
@@ -784,7 +806,8 @@ def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, bod
     - a person the draft's own 在场 lists (the prose may call them 下铺的人, 那人, by a nickname);
     - a person the line names only for what is theirs (找到莉莉安的发带: the ribbon is asked, not her);
     - a thing whose kind (its last character: 箱 of 帆布箱) the prose names;
-    - a place the draft's 设定变更 moves someone to."""
+    - a place the draft's 设定变更 moves someone to;
+    - a place whose keeper (:func:`keepers_of`) the prose names: the shop may act through its keeper."""
     if ctx is None:
         return None
     canonical = ctx.aliases.get(term, term)
@@ -807,6 +830,9 @@ def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, bod
     for m in changes:
         if m.group("field") == "位置" and ctx.aliases.get(m.group("value"), m.group("value")) == canonical:
             return "草稿的设定变更把人移到了这里"
+    keeper = next((k for k in sorted(ctx.keepers.get(canonical, ())) if any(_named(v, body) for v in ctx.variants(k))), None)
+    if keeper is not None:
+        return f"正文写到了它的主事人「{keeper}」"
     return None
 
 

@@ -500,3 +500,20 @@ def test_a_work_given_by_its_words_not_its_title_is_asked() -> None:
     assert ask("林晚在灯下读《山海经》", "林晚在灯下读《山海经》。") == []
     assert ask("林晚在灯下读《山海经》", "林晚在灯下缝衣裳，“针脚再密些。”") == [ERROR]
     assert ask("林晚在灯下读「山海经」", "林晚翻开书，轻声念道：“南山经之首曰䧿山。”") == [ERROR]
+
+
+def test_a_shop_told_through_its_keeper_is_asked_not_refused() -> None:
+    """A card that makes its character a place's keeper (码头边聚福楼的老板): a line about the place
+    the prose tells through that keeper is asked; a keeper the prose never names leaves it missing."""
+    from lw_storyrepo.checks import keepers_of
+
+    cards = {"钱掌柜": "---\n姓名: 钱掌柜\n---\n## 设定\n码头边聚福楼的老板，五十岁，算盘打得精。\n",
+             "林晚": "---\n姓名: 林晚\n---\n## 设定\n聚福楼的常客。\n"}
+    keepers = keepers_of(cards, {"聚福楼", "码头"})
+    assert keepers == {"聚福楼": frozenset({"钱掌柜"})}  # 聚福楼的常客 keeps nothing
+    ctx = ctx_of({"林晚": "林晚", "钱掌柜": "钱掌柜", "聚福楼": "聚福楼"})
+    ctx.keepers = keepers
+    ask = lambda body: [f.severity for f in contract_findings({"合同": ["林晚收下聚福楼赔的银子"]}, Draft("A", {}, body, 5),
+                                                             ctx.for_draft({}))]
+    assert ask("钱掌柜把二两银子推过来，林晚收下了。") == [WARN]
+    assert ask("林晚在街上捡了二两银子。") == [ERROR]
