@@ -189,7 +189,8 @@ class CheckContext:
         """``{person: forms}`` a draft told from ``pov`` may call people by, from the cards'
         quoted forms of address (:attr:`called`): all that ``pov`` calls them (娘, 师伯: the
         narration speaks as its point of view), what a group calls them, and any other caller's
-        form of two characters or more that names no one else (笙子, 弟妹)."""
+        form of two characters or more that names no one else and holds a character of the
+        person's names (笙子 for 沈云笙 — 丫头, 弟妹 are anyone's in another's chapter)."""
         out: dict[str, set[str]] = {}
         owners: dict[str, set[str]] = {}
         for caller, forms in self.called.items():
@@ -197,7 +198,9 @@ class CheckContext:
                 owners.setdefault(form, set()).add(person)
         for caller, forms in self.called.items():
             for form, person in forms.items():
-                if caller in (pov, "") or (len(form) >= 2 and len(owners[form]) == 1 and form not in self.aliases):
+                own = {c for name, who in self.aliases.items() if who == person for c in name} | set(person)
+                if caller in (pov, "") or (len(form) >= 2 and len(owners[form]) == 1 and form not in self.aliases
+                                           and own & set(form)):
                     out.setdefault(person, set()).add(form)
         return {person: frozenset(forms) for person, forms in out.items()}
 

@@ -432,11 +432,11 @@ def test_the_blind_set_is_held_to_its_first_run_without_showing_it(folder: str, 
 
 
 CARDS = {  # a fishing family, none of the labelled sets' forms
-    "林小川": "---\n姓名: 林小川\n---\n## 关系\n林大河和周秀英的儿子：叫父亲“阿大”，叫母亲“妈”。郑铁山是父亲的师兄，他叫“山伯”。\n",
+    "林小川": "---\n姓名: 林小川\n---\n## 关系\n林大河和周秀英的儿子：管父亲叫“阿大”，叫母亲“妈”。郑铁山是父亲的师兄，他叫“山伯”；秦二他叫“二哥”。\n",
     "周秀英": "---\n姓名: 周秀英\n---\n## 关系\n林大河的妻子，林小川的母亲（叫儿子“川娃”）。郑铁山叫她“嫂子”，码头上的人叫她“周婶”。\n",
     "郑铁山": "---\n姓名: 郑铁山\n---\n## 关系\n林大河的师兄。林小川叫他“山伯”，他叫林小川“川子”。秦二是他带的徒弟，叫他“师傅”。\n",
     "林大河": "---\n姓名: 林大河\n---\n## 关系\n周秀英的丈夫，林小川的父亲。\n",
-    "秦二": "---\n姓名: 秦二\n---\n## 关系\n郑铁山带的徒弟。\n",
+    "秦二": "---\n姓名: 秦二\n---\n## 关系\n郑铁山带的徒弟。全书以第一人称“我”叙述。\n",
 }
 
 
@@ -448,16 +448,17 @@ def test_the_cards_say_in_quotes_what_one_calls_another() -> None:
 
     aliases = {n: n for n in CARDS}
     book = address_book(CARDS, aliases, relatives(CARDS, aliases), {n: "他" for n in CARDS} | {"周秀英": "她"})
-    assert book["林小川"] == {"阿大": "林大河", "妈": "周秀英", "山伯": "郑铁山"}
+    assert book["林小川"] == {"阿大": "林大河", "妈": "周秀英", "山伯": "郑铁山", "二哥": "秦二"}  # 管…叫; 秦二他叫
     assert book["周秀英"] == {"川娃": "林小川"}
     assert book["郑铁山"] == {"嫂子": "周秀英", "川子": "林小川"}
     assert book["秦二"] == {"师傅": "郑铁山"}  # 秦二是他带的徒弟，叫他: 秦二 calls, not 郑铁山
-    assert book[""] == {"周婶": "周秀英"}
+    assert book[""] == {"周婶": "周秀英"}  # 第一人称“我” calls no one
 
 
 def test_a_person_called_as_the_point_of_view_calls_them_meets_the_contract() -> None:
     """The narration speaks as its 视角: 林小川's chapter calls his mother 妈 (a word of its own,
-    not 姑妈's), 郑铁山's calls her 嫂子; a group's 周婶 and another's 川子 hold in any chapter."""
+    not 姑妈's), 郑铁山's calls her 嫂子; a group's 周婶 and another's 川子 (of 林小川's own name)
+    hold in any chapter, another's 嫂子 does not."""
     from lw_storyrepo.checks import relatives
     from lw_storyrepo.kinship import address_book
 
@@ -474,6 +475,7 @@ def test_a_person_called_as_the_point_of_view_calls_them_meets_the_contract() ->
     assert errors(["周秀英出场"], "姑妈端着一盆鱼出来。", son, ctx) == missing  # 姑妈 is no 妈
     assert errors(["周秀英出场"], "妈端着一盆鱼出来。", master, ctx) == missing  # 郑铁山 does not call her 妈
     assert errors(["周秀英出场"], "码头上空无一人，林小川一个人收网。", son, ctx) == missing
+    assert errors(["周秀英出场"], "嫂子端着一盆鱼出来。", son, ctx) == missing  # 郑铁山's word, anyone's sister-in-law here
 
 
 def test_a_thing_by_the_shorter_name_of_the_one_the_story_knows_meets_the_contract() -> None:
