@@ -188,7 +188,8 @@ class CheckContext:
     def addressed_by(self, pov: str) -> dict[str, frozenset[str]]:
         """``{person: forms}`` a draft told from ``pov`` may call people by, from the cards'
         quoted forms of address (:attr:`called`): all that ``pov`` calls them (娘, 师伯: the
-        narration speaks as its point of view), what a group calls them, and any other caller's
+        narration speaks as its point of view; and the one-character word of a relation the cards
+        state, 娘 for the 视角's mother), what a group calls them, and any other caller's
         form of two characters or more that names no one else and holds a character of the
         person's names (笙子 for 沈云笙 — 丫头, 弟妹 are anyone's in another's chapter)."""
         out: dict[str, set[str]] = {}
@@ -202,6 +203,9 @@ class CheckContext:
                 if caller in (pov, "") or (len(form) >= 2 and len(owners[form]) == 1 and form not in self.aliases
                                            and own & set(form)):
                     out.setdefault(person, set()).add(form)
+        for form, person in self.kin_of_pov.get(pov, {}).items():  # 陈默的母亲: 娘 in 陈默's chapter (我娘's bare word)
+            if len(form) == 2 and form[0] == "我":
+                out.setdefault(person, set()).add(form[1])
         return {person: frozenset(forms) for person, forms in out.items()}
 
     def for_draft(self, meta: dict[str, Any]) -> CheckContext:

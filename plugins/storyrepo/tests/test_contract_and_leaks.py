@@ -519,3 +519,19 @@ def test_a_shop_told_through_its_keeper_is_asked_not_refused() -> None:
                                                              ctx.for_draft({}))]
     assert ask("钱掌柜把二两银子推过来，林晚收下了。") == [WARN]
     assert ask("林晚在街上捡了二两银子。") == [ERROR]
+
+
+def test_the_point_of_views_relative_goes_by_the_bare_word() -> None:
+    """A card that says 林小川的母亲 without a quoted form: 娘 in 林小川's chapter is her (a word of
+    its own); in another's chapter, or as 姑娘, it is not."""
+    from lw_storyrepo.checks import relatives
+
+    cards = {"林小川": "---\n姓名: 林小川\n---\n打鱼的后生。\n", "周秀英": "---\n姓名: 周秀英\n---\n林小川的母亲。\n",
+             "秦二": "---\n姓名: 秦二\n---\n船工。\n"}
+    aliases = {n: n for n in cards}
+    ctx = ctx_of(aliases)
+    ctx.kin_of_pov = relatives(cards, aliases)
+    missing = ["合同「周秀英出场」提到「周秀英」，正文里没有"]
+    assert errors(["周秀英出场"], "娘端着一盆鱼出来。", {"视角": "林小川"}, ctx) == []
+    assert errors(["周秀英出场"], "娘端着一盆鱼出来。", {"视角": "秦二"}, ctx) == missing
+    assert errors(["周秀英出场"], "小姑娘端着一盆鱼出来。", {"视角": "林小川"}, ctx) == missing
