@@ -146,8 +146,7 @@ class CheckContext:
                      keepers: dict[str, frozenset[str]] | None = None) -> CheckContext:
         """The part of the context the contract check reads (names, held things, kinship forms:
         :func:`kin_of`, forms of address: :func:`called_of`, places' keepers: :func:`keepers_of`),
-        from cards already read: what settle
-        needs, without the info gaps, style and world."""
+        from cards already read: what settle needs, without the info gaps, style and world."""
         items = {str(v) for meta in characters.values() for v in as_list(meta.get("持有")) if len(str(v)) >= 2}
         return cls(aliases, [], [], [], 0, set(aliases), items, kin=kin or {}, dwellers=dwellers_of(characters),
                    dead=dead_of(characters), roles=roles_of(characters), called=called or {}, keepers=keepers or {})
@@ -197,11 +196,14 @@ class CheckContext:
         for caller, forms in self.called.items():
             for form, person in forms.items():
                 owners.setdefault(form, set()).add(person)
+        own: dict[str, set[str]] = {}  # person -> the characters of their names
+        if self.called:
+            for name, who in self.aliases.items():
+                own.setdefault(who, set(who)).update(name)
         for caller, forms in self.called.items():
             for form, person in forms.items():
-                own = {c for name, who in self.aliases.items() if who == person for c in name} | set(person)
                 if caller in (pov, "") or (len(form) >= 2 and len(owners[form]) == 1 and form not in self.aliases
-                                           and own & set(form)):
+                                           and own.get(person, set(person)) & set(form)):
                     out.setdefault(person, set()).add(form)
         for form, person in self.kin_of_pov.get(pov, {}).items():  # 陈默的母亲: 娘 in 陈默's chapter (我娘's bare word)
             if len(form) == 2 and form[0] == "我":
@@ -639,8 +641,12 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
       draft's own new names and aliases) and quoted terms must appear in the prose — by any of
       their names or address forms (你娘 for 云娘, 陈叔 for 陈伯远), broken by punctuation
       (寒……潭……), or a thing by its description (刻着“玄”字的令牌): :mod:`lw_storyrepo.names`,
-      or by its kind after a demonstrative (那枚芯片); a place is there too with someone the
-      prose names whose card puts them there and whom the draft moves nowhere else;
+      or by its kind after a demonstrative (那枚芯片); a person also by what the cards quote
+      the point of view calls them (叫母亲“娘”: :meth:`CheckContext.addressed_by`), a held thing by
+      a shorter name of its own after a demonstrative (那件蟒袍: :func:`_by_its_tail`); a place is
+      there too with someone the prose names whose card puts them there and whom the draft moves
+      nowhere else; what may be there in a form no table reads is a warning (:func:`_maybe_there`,
+      :func:`_performed`: a 《》 work sung or read without its title), never an error;
     - a promise the draft opens that no contract line names is a warning, unless a line asks to
       open one (开启 without an id);
     - what no script can count (a strong hook, a mood) is listed for the lens reviews to confirm.
