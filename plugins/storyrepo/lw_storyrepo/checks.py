@@ -376,6 +376,19 @@ def keepers_of(texts: dict[str, str], places: set[str]) -> dict[str, frozenset[s
     return {place: frozenset(people) for place, people in out.items()}
 
 
+def _kept_by(ctx: CheckContext, person: str) -> list[str]:
+    """The places ``person`` alone keeps (:func:`keepers_of`)."""
+    return sorted(place for place, people in ctx.keepers.items() if people == {person})
+
+
+def _keeper_named(ctx: CheckContext, term: str, body: str) -> bool:
+    """A person the prose names as the keeper of the place they alone keep: 恒裕当的掌柜 is 胡六."""
+    canonical = ctx.aliases.get(term, term)
+    keeper = "(?:" + "|".join(KEEPERS) + ")"
+    return any(re.search(re.escape(form) + f"[」』]?的?[大二老]?{keeper}", body)
+               for place in _kept_by(ctx, canonical) for form in ctx.variants(place))
+
+
 def called_of(texts: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[str, str]]:
     """What one character calls another, from the cards' quoted forms of address
     (:func:`lw_storyrepo.kinship.address_book`), each card's pronoun read from its own words."""
@@ -722,7 +735,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             if not any(_named(v, body) for v in variants) and not described(term, body, THING_HEADS) \
                     and not _looks_like(term, body) and not _by_its_kind(term, body) \
                     and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or _by_kind(ctx, term, body)
-                                                  or _by_its_tail(ctx, term, body) or _shaped(ctx, term, body) or _inner_place(ctx, term, body))):
+                                                  or _by_its_tail(ctx, term, body) or _shaped(ctx, term, body)
+                                                  or _keeper_named(ctx, term, body) or _inner_place(ctx, term, body))):
                 doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else _performed(term, text, body)
                 if doubt is None:
                     out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
@@ -820,7 +834,8 @@ def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, bod
     - a person the line names only for what is theirs (找到莉莉安的发带: the ribbon is asked, not her);
     - a thing whose kind (its last character: 箱 of 帆布箱) the prose names;
     - a place the draft's 设定变更 moves someone to;
-    - a place whose keeper (:func:`keepers_of`) the prose names: the shop may act through its keeper."""
+    - a place whose keeper (:func:`keepers_of`) the prose names: the shop may act through its keeper;
+    - a keeper whose place and a keeper's word (掌柜) the prose names apart (进了恒裕当…掌柜的抬起头)."""
     if ctx is None:
         return None
     canonical = ctx.aliases.get(term, term)
@@ -828,6 +843,9 @@ def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, bod
     changes = [m for m in map(_CHANGE_WHO.match, map(str, as_list(meta.get("设定变更")))) if m]
     if canonical in ctx.cast:
         return "草稿的在场名单里有"
+    kept = next((p for p in _kept_by(ctx, canonical) if any(_named(v, body) for v in ctx.variants(p))), None)
+    if kept is not None and any(w in body for w in KEEPERS):
+        return f"正文写到了「{kept}」和它的主事人"
     thing = term in ctx.items or (ctx.world is not None and term in ctx.world.items)
     if not thing and term[-1] not in PLACE_SUFFIXES and ctx.is_person(canonical) \
             and all(line[m.end():m.end() + 1] == "的" for m in re.finditer(re.escape(term), line)):

@@ -506,7 +506,8 @@ def test_a_work_given_by_its_words_not_its_title_is_asked() -> None:
 
 def test_a_shop_told_through_its_keeper_is_asked_not_refused() -> None:
     """A card that makes its character a place's keeper (码头边聚福楼的老板): a line about the place
-    the prose tells through that keeper is asked; a keeper the prose never names leaves it missing."""
+    the prose tells through that keeper is asked; a keeper the prose never names leaves it missing;
+    the keeper is met as 聚福楼的老板, asked when the prose names the place and 老板 apart."""
     from lw_storyrepo.checks import keepers_of
 
     cards = {"钱掌柜": "---\n姓名: 钱掌柜\n---\n## 设定\n码头边聚福楼的老板，五十岁，算盘打得精。\n",
@@ -519,6 +520,11 @@ def test_a_shop_told_through_its_keeper_is_asked_not_refused() -> None:
                                                              ctx.for_draft({}))]
     assert ask("钱掌柜把二两银子推过来，林晚收下了。") == [WARN]
     assert ask("林晚在街上捡了二两银子。") == [ERROR]
+    keeper = lambda body: [f.severity for f in contract_findings({"合同": ["钱掌柜出场"]}, Draft("A", {}, body, 5),
+                                                                ctx.for_draft({}))]
+    assert keeper("聚福楼的老板从柜台后头探出头来。") == []  # the place's only keeper, named as such
+    assert keeper("林晚进了聚福楼。跑堂的说老板还没起。") == [WARN]  # the place and the word apart: asked
+    assert keeper("林晚进了聚福楼，跑堂的端上一碗面。") == [ERROR]
 
 
 def test_the_point_of_views_relative_goes_by_the_bare_word() -> None:
