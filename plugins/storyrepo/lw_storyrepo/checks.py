@@ -28,7 +28,7 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.continuity import DEAD, World, check_continuity, far_places, journeys, places_inside, stages_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
-from lw_storyrepo.kinship import free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
+from lw_storyrepo.kinship import address_book, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
 from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
@@ -72,6 +72,9 @@ class CheckContext:
     dead: frozenset[str] = frozenset()  # characters whose card's 状态 says dead (a contract line speaks of them, never asks them in)
     roles: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> the post only they hold (列车长): :func:`roles_of`
     looks: dict[str, frozenset[str]] = field(default_factory=dict)  # held thing -> the words its holder's card puts before it (摩托罗拉)
+    called: dict[str, dict[str, str]] = field(default_factory=dict)  # caller -> {form: person}: the cards' 叫他“师伯” (kinship.address_book)
+    keepers: dict[str, frozenset[str]] = field(default_factory=dict)  # place -> who keeps it (恒裕当的掌柜): keepers_of
+    addressed: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> what this draft's 视角 and anyone call them (for_draft)
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
     _known_forms: set[str] | None = None
@@ -133,17 +136,20 @@ class CheckContext:
                    kin_of_pov=relatives(texts, aliases),
                    public_words=frozenset(k for _sid, _kn, _r, kws in secrets for k in kws if k in public),
                    dwellers=dwellers_of(characters), denials={k: v for k, v in denials.items() if v},
-                   dead=dead_of(characters), roles=roles_of(characters), looks=looks_of(texts, characters))
+                   dead=dead_of(characters), roles=roles_of(characters), looks=looks_of(texts, characters),
+                   called=called_of(texts, aliases), keepers=keepers_of(texts, places))
 
     @classmethod
     def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]],
-                     kin: dict[str, frozenset[str]] | None = None) -> CheckContext:
+                     kin: dict[str, frozenset[str]] | None = None,
+                     called: dict[str, dict[str, str]] | None = None,
+                     keepers: dict[str, frozenset[str]] | None = None) -> CheckContext:
         """The part of the context the contract check reads (names, held things, kinship forms:
-        :func:`kin_of`), from cards already read: what settle needs, without the info gaps,
-        style and world."""
+        :func:`kin_of`, forms of address: :func:`called_of`, places' keepers: :func:`keepers_of`),
+        from cards already read: what settle needs, without the info gaps, style and world."""
         items = {str(v) for meta in characters.values() for v in as_list(meta.get("持有")) if len(str(v)) >= 2}
         return cls(aliases, [], [], [], 0, set(aliases), items, kin=kin or {}, dwellers=dwellers_of(characters),
-                   dead=dead_of(characters), roles=roles_of(characters))
+                   dead=dead_of(characters), roles=roles_of(characters), called=called or {}, keepers=keepers or {})
 
     def is_person(self, name: str) -> bool:
         """Whether a name found in the prose is a person's (not a place's or a thing's)."""
@@ -175,7 +181,34 @@ class CheckContext:
         roles = self.roles.get(canonical or term, frozenset())
         bare = {form for name in names for form in unsurnamed_forms(name, roles)}
         return (names | titled | bare | roles | {form for name in names for form in address_forms(name)}
-                | set(self.kin.get(canonical or term, ())) | {form for name in names for form in numeral_forms(name)})
+                | set(self.kin.get(canonical or term, ())) | {form for name in names for form in numeral_forms(name)}
+                | self.addressed.get(canonical or term, frozenset()))
+
+    def addressed_by(self, pov: str) -> dict[str, frozenset[str]]:
+        """``{person: forms}`` a draft told from ``pov`` may call people by, from the cards'
+        quoted forms of address (:attr:`called`): all that ``pov`` calls them (娘, 师伯: the
+        narration speaks as its point of view; and the one-character word of a relation the cards
+        state, 娘 for the 视角's mother), what a group calls them, and any other caller's
+        form of two characters or more that names no one else and holds a character of the
+        person's names (笙子 for 沈云笙 — 丫头, 弟妹 are anyone's in another's chapter)."""
+        out: dict[str, set[str]] = {}
+        owners: dict[str, set[str]] = {}
+        for caller, forms in self.called.items():
+            for form, person in forms.items():
+                owners.setdefault(form, set()).add(person)
+        own: dict[str, set[str]] = {}  # person -> the characters of their names
+        if self.called:
+            for name, who in self.aliases.items():
+                own.setdefault(who, set(who)).update(name)
+        for caller, forms in self.called.items():
+            for form, person in forms.items():
+                if caller in (pov, "") or (len(form) >= 2 and len(owners[form]) == 1 and form not in self.aliases
+                                           and own.get(person, set(person)) & set(form)):
+                    out.setdefault(person, set()).add(form)
+        for form, person in self.kin_of_pov.get(pov, {}).items():  # 陈默的母亲: 娘 in 陈默's chapter (我娘's bare word)
+            if len(form) == 2 and form[0] == "我":
+                out.setdefault(person, set()).add(form[1])
+        return {person: frozenset(forms) for person, forms in out.items()}
 
     def for_draft(self, meta: dict[str, Any]) -> CheckContext:
         """This context plus the names a draft brings itself: characters its 设定变更 creates,
@@ -206,11 +239,12 @@ class CheckContext:
         extra = {k: v for k, v in extra.items() if k not in self.aliases and k}
         cast = frozenset({**extra, **self.aliases}.get(str(n).strip(), str(n).strip())
                          for n in as_list(meta.get("在场")) if str(n).strip())
+        addressed = self.addressed_by(self.aliases.get(pov.strip(), pov.strip()) if isinstance(pov, str) else "")
         if not extra:
-            return self if cast == self.cast else replace(self, cast=cast)
+            return self if (cast, addressed) == (self.cast, self.addressed) else replace(self, cast=cast, addressed=addressed)
         people = None if self.people is None else self.people | set(extra.values())
         return replace(self, aliases={**self.aliases, **extra}, known_names=self.known_names | set(extra), people=people,
-                       kin_words=frozenset(kin_words), cast=cast,
+                       kin_words=frozenset(kin_words), cast=cast, addressed=addressed,
                        _names_re=None, _terms_re=None,
                        _known_forms=self.known_forms() | with_address_forms(set(extra)))
 
@@ -321,6 +355,46 @@ def relatives(texts: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[
     for anchor, form in clash:
         out[anchor].pop(form, None)
     return out
+
+
+KEEPERS = ("掌柜", "老板娘", "老板", "东家", "店主", "店东", "主人", "住持", "方丈", "观主", "馆主", "庄主", "堂主", "寨主",
+           "班主", "掌门", "帮主", "经理", "厂长", "院长", "校长", "站长", "所长", "船老大", "村长", "族长")
+"""The words a card says its character keeps a place with (珠市口恒裕当的掌柜, 「陈记通讯」的老板)."""
+
+
+def keepers_of(texts: dict[str, str], places: set[str]) -> dict[str, frozenset[str]]:
+    """``{place: people}`` whose card's free text makes them its keeper (:data:`KEEPERS`, after
+    the place, 的 and 大/二/老 between): a line about the shop (恒裕当给的价钱) may be told through
+    its keeper (胡六爷给的是活当的价)."""
+    keeper = "(?:" + "|".join(KEEPERS) + ")"
+    out: dict[str, set[str]] = {}
+    for person, text in texts.items():
+        body = free_text(text)
+        for place in places:
+            if len(place) >= 2 and re.search(re.escape(place) + f"[」』]?的?[大二老]?{keeper}", body):
+                out.setdefault(place, set()).add(person)
+    return {place: frozenset(people) for place, people in out.items()}
+
+
+def _kept_by(ctx: CheckContext, person: str) -> list[str]:
+    """The places ``person`` alone keeps (:func:`keepers_of`)."""
+    return sorted(place for place, people in ctx.keepers.items() if people == {person})
+
+
+def _keeper_named(ctx: CheckContext, term: str, body: str) -> bool:
+    """A person the prose names as the keeper of the place they alone keep: 恒裕当的掌柜 is 胡六."""
+    canonical = ctx.aliases.get(term, term)
+    keeper = "(?:" + "|".join(KEEPERS) + ")"
+    return any(re.search(re.escape(form) + f"[」』]?的?[大二老]?{keeper}", body)
+               for place in _kept_by(ctx, canonical) for form in ctx.variants(place))
+
+
+def called_of(texts: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[str, str]]:
+    """What one character calls another, from the cards' quoted forms of address
+    (:func:`lw_storyrepo.kinship.address_book`), each card's pronoun read from its own words."""
+    names = set(aliases)
+    return address_book(texts, aliases, relatives(texts, aliases),
+                        {n: gender_of(t, names) or relation_gender(t, names) for n, t in texts.items()})
 
 
 def kin_of(repo: StoryRepo, texts: dict[str, str] | None = None) -> dict[str, frozenset[str]]:
@@ -506,8 +580,18 @@ def _there_by_card(place: str, draft: Any, ctx: CheckContext, line: str = "") ->
         (getattr(draft, "meta", {}) or {}).get("设定变更")))) if m and m.group("field") == "位置"}
     body = getattr(draft, "body", "")
     return any(person not in moved and (person not in ctx.dead or person in ctx.contract_terms_in(line))
-               and any(present(v, body) for v in ctx.variants(person))
+               and any(_named(v, body) for v in ctx.variants(person))
                for person in ctx.dwellers.get(place, ()))  # a dead man brings his place only to a line about him
+
+
+def _named(form: str, body: str) -> bool:
+    """Whether the prose names someone by ``form``: :func:`lw_storyrepo.names.present`, and a form
+    of one character (娘, 爹 — a card's 叫母亲“娘”) only as a word of its own: after no other
+    character but 我/你/他/她/咱/俺/的, and before none that makes a longer word of it (姑娘, 娘家, 爹们)."""
+    if len(form) != 1:
+        return present(form, body)
+    return re.search(rf"(?:(?<![\u4e00-\u9fff])|(?<=[我你他她咱俺的])){re.escape(form)}(?![们子家亲儿{re.escape(form)}])",
+                     body) is not None
 
 
 _DEMONSTRATIVE = "(?:那|这)[枚块只把个件颗张支柄根条面串口台辆副顶本封盏双]"
@@ -520,6 +604,39 @@ def _by_its_kind(term: str, body: str) -> bool:
     at least two characters that tell which one."""
     return any(len(head) >= 2 and term.endswith(head) and len(term) >= len(head) + 2
                and re.search(_DEMONSTRATIVE + re.escape(head), body) for head in LOOK_HEADS)
+
+
+def _tails(ctx: CheckContext, term: str) -> list[str]:
+    """The shorter names a held thing goes by in prose: the tails of its name of two characters or
+    more after two or more that tell which one (蟒袍 of 金丝蟒袍, 古镜 of 青铜古镜), when no other
+    name or thing the book knows ends with that tail, and the tail itself names nothing else."""
+    if term not in ctx.items and (ctx.world is None or term not in ctx.world.items):
+        return []
+    others = [n for n in {*ctx.aliases, *ctx.items, *(ctx.world.items if ctx.world is not None else ())}
+              if n != term and ctx.aliases.get(n, n) != ctx.aliases.get(term, term)]
+    return [tail for tail in (term[k:] for k in range(2, len(term) - 1))
+            if tail not in ctx.aliases and not any(o.endswith(tail) for o in others)]
+
+
+def _by_its_tail(ctx: CheckContext, term: str, body: str) -> bool:
+    """A held thing the prose names by a shorter name (:func:`_tails`) after a demonstrative and a
+    measure word: 那件蟒袍 is 金丝蟒袍, the one the story knows (一件蟒袍 is any robe)."""
+    return any(re.search(_DEMONSTRATIVE + re.escape(tail), body) for tail in _tails(ctx, term))
+
+
+PERFORM = ("唱", "念道", "念着", "念了", "念白", "读", "背诵", "背出", "吟", "诵", "哼", "吊嗓", "弹", "奏", "演", "练")
+"""What prose does with a work (a play, a song, a book) when it gives its words and not its title."""
+
+
+def _performed(term: str, line: str, body: str) -> str | None:
+    """Why a work the line names in 《》 may be there without its title: the prose quotes words and
+    sings, reads or recites (:data:`PERFORM`) — its lines (“在黄罗宝帐领将令——”), which no
+    table tells from another work's; ``None`` for a term in 「」 or “” (its words are asked) or
+    prose that performs nothing."""
+    if f"《{term}》" not in line or not QUOTE.search(body):
+        return None
+    verb = next((w for w in PERFORM if w in body), None)
+    return None if verb is None else f"正文{verb}了引号里的词句，没写《{term}》的名字"
 
 
 REVIEW_WORDS = ("钩", "爽", "节奏", "氛围", "情绪", "悬念", "反转", "高潮")
@@ -537,8 +654,12 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
       draft's own new names and aliases) and quoted terms must appear in the prose — by any of
       their names or address forms (你娘 for 云娘, 陈叔 for 陈伯远), broken by punctuation
       (寒……潭……), or a thing by its description (刻着“玄”字的令牌): :mod:`lw_storyrepo.names`,
-      or by its kind after a demonstrative (那枚芯片); a place is there too with someone the
-      prose names whose card puts them there and whom the draft moves nowhere else;
+      or by its kind after a demonstrative (那枚芯片); a person also by what the cards quote
+      the point of view calls them (叫母亲“娘”: :meth:`CheckContext.addressed_by`), a held thing by
+      a shorter name of its own after a demonstrative (那件蟒袍: :func:`_by_its_tail`); a place is
+      there too with someone the prose names whose card puts them there and whom the draft moves
+      nowhere else; what may be there in a form no table reads is a warning (:func:`_maybe_there`,
+      :func:`_performed`: a 《》 work sung or read without its title), never an error;
     - a promise the draft opens that no contract line names is a warning, unless a line asks to
       open one (开启 without an id);
     - what no script can count (a strong hook, a mood) is listed for the lens reviews to confirm.
@@ -596,7 +717,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 if any(v.speaker is not None and not v.guessed and ctx.aliases.get(v.speaker, v.speaker) == who
                        for v in voices(ctx, body.split("\n"))):
                     pass  # they speak in the prose, named (a call, a phantom): they are in the chapter
-                elif any(present(v, body) for v in ctx.variants(term)):
+                elif any(_named(v, body) for v in ctx.variants(term)):
                     out.append(Finding("合同", WARN, f"合同「{text}」要「{term}」出场，草稿的在场名单里却没有："
                                                      "请确认是出场了还是只被提到", line_no))
                 else:
@@ -611,11 +732,12 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 variants |= _place_stems(ctx, term) | _brand(ctx, term)
                 if _only_whence(term, text) or _district_of(ctx, term, text, body):
                     continue
-            if not any(present(v, body) for v in variants) and not described(term, body, THING_HEADS) \
+            if not any(_named(v, body) for v in variants) and not described(term, body, THING_HEADS) \
                     and not _looks_like(term, body) and not _by_its_kind(term, body) \
                     and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or _by_kind(ctx, term, body)
-                                                  or _shaped(ctx, term, body) or _inner_place(ctx, term, body))):
-                doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else None
+                                                  or _by_its_tail(ctx, term, body) or _shaped(ctx, term, body)
+                                                  or _keeper_named(ctx, term, body) or _inner_place(ctx, term, body))):
+                doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else _performed(term, text, body)
                 if doubt is None:
                     out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
                 else:
@@ -711,7 +833,9 @@ def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, bod
     - a person the draft's own 在场 lists (the prose may call them 下铺的人, 那人, by a nickname);
     - a person the line names only for what is theirs (找到莉莉安的发带: the ribbon is asked, not her);
     - a thing whose kind (its last character: 箱 of 帆布箱) the prose names;
-    - a place the draft's 设定变更 moves someone to."""
+    - a place the draft's 设定变更 moves someone to;
+    - a place whose keeper (:func:`keepers_of`) the prose names: the shop may act through its keeper;
+    - a keeper whose place and a keeper's word (掌柜) the prose names apart (进了恒裕当…掌柜的抬起头)."""
     if ctx is None:
         return None
     canonical = ctx.aliases.get(term, term)
@@ -719,12 +843,17 @@ def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, bod
     changes = [m for m in map(_CHANGE_WHO.match, map(str, as_list(meta.get("设定变更")))) if m]
     if canonical in ctx.cast:
         return "草稿的在场名单里有"
+    kept = next((p for p in _kept_by(ctx, canonical) if any(_named(v, body) for v in ctx.variants(p))), None)
+    if kept is not None and any(w in body for w in KEEPERS):
+        return f"正文写到了「{kept}」和它的主事人"
     thing = term in ctx.items or (ctx.world is not None and term in ctx.world.items)
     if not thing and term[-1] not in PLACE_SUFFIXES and ctx.is_person(canonical) \
             and all(line[m.end():m.end() + 1] == "的" for m in re.finditer(re.escape(term), line)):
         return "合同只提到它的东西"
     if thing or term.endswith(LOOK_HEADS):
-        kind = _kind_word(term, body) or next((w for w in sorted(ctx.looks.get(term, ())) if w in body), None)
+        kind = _kind_word(term, body) or next((w for w in sorted(ctx.looks.get(term, ())) if w in body), None) \
+            or next((t for t in _tails(ctx, term) if any(not re.search(f"一[{_MEASURE}]$", body[max(0, m.start() - 2):m.start()])
+                                                         for m in re.finditer(re.escape(t), body))), None)
         if kind is not None:
             return f"正文写到了「{kind}」"
         if any(m.group("field") == "持有" and m.group("value") == term for m in changes):
@@ -732,6 +861,9 @@ def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, bod
     for m in changes:
         if m.group("field") == "位置" and ctx.aliases.get(m.group("value"), m.group("value")) == canonical:
             return "草稿的设定变更把人移到了这里"
+    keeper = next((k for k in sorted(ctx.keepers.get(canonical, ())) if any(_named(v, body) for v in ctx.variants(k))), None)
+    if keeper is not None:
+        return f"正文写到了它的主事人「{keeper}」"
     return None
 
 

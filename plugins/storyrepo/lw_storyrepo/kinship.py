@@ -119,3 +119,96 @@ def relation_gender(card_text: str, names: set[str]) -> str:
              if m.start() >= 2 and any(body[:m.start()].endswith(n) for n in named)}
     she, he = bool(words & _SHE_RELATION), bool(words & _HE_RELATION)
     return "她" if she and not he else "他" if he and not she else ""
+
+
+_CALL = re.compile(r"(?:叫|称呼|(?<![人名号简统自堪声对])称|唤)(?P<obj>[^“”，,：:]{0,8}?)(?P<forms>“[^”]{1,6}”(?:(?:或|、|和|，?有时也叫|也叫)?“[^”]{1,6}”)*)")
+_ADVERBS = re.compile(r"从小|小时候|一直|背后|有时也|有时|平日|平时|常常|总是|总|常|也|都|还|就|便|改口")
+_PRONOUN = re.compile(r"[他她]")
+_GROUP = re.compile(r"(?:人|们|孩子|辈|街坊|大家|大伙|众|伙计|弟子|学徒|同事|下人)$")
+"""How a card names a group that calls someone something (班里的孩子, 市场里的人): a caller in any draft."""
+_KIN_WORDS = frozenset(WORDS) | {f for forms in FORMS.values() for f in forms if len(f) >= 2} | {"儿女", "父母", "孩子们"}
+"""A relative's word: a side that says one the cards do not name (儿子叫她) is nobody the check can tell."""
+_UNKNOWN = "?"
+
+
+def _side(words: str, names_re: re.Pattern[str], aliases: dict[str, str], kin: dict[str, str]) -> list[str] | None:
+    """Who one side of a 叫 clause is: the names in it, a relative's word of the card's character
+    (``kin``), ``[""]`` for a group, ``[_UNKNOWN]`` for a relative no card names; ``None`` when the
+    words say no one (a pronoun or nothing: the caller decides)."""
+    found = [aliases[n.group()] for n in names_re.finditer(words)]
+    if found:
+        return found
+    word = next((w for w in sorted(kin, key=len, reverse=True) if w in words), None)
+    if word is not None:
+        return [kin[word]]
+    rest = _ADVERBS.sub("", words).strip()
+    if _PRONOUN.search(rest):
+        return None
+    if any(w in rest for w in _KIN_WORDS):
+        return [_UNKNOWN]
+    return [""] if _GROUP.search(rest) else None
+
+
+def address_book(texts: dict[str, str], aliases: dict[str, str], kin: dict[str, dict[str, str]],
+                 genders: dict[str, str] | None = None) -> dict[str, dict[str, str]]:
+    """What one character calls another, as the cards' free text states it in quotes:
+    ``{caller: {form: person}}`` (``""`` for a caller the card does not name: 班里的孩子叫她“沈大娘”).
+
+    Read from a clause ``<who>叫<whom>“<form>”`` (also 称, 唤, 管<whom>叫; several forms joined by
+    或/、), where each side is a name (the longest one the book knows), 他/她, a relative's word
+    (母亲叫他, 叫父亲 — resolved through ``kin``: :func:`lw_storyrepo.checks.relatives`), a group
+    or nothing:
+    - 他 and 她 in one clause: the card's character is the one whose pronoun it is (``genders``),
+      the caller when both are the same; the other is the person the sentence named last;
+    - no caller: the sentence's subject — a name that opens it with 是 or without a 的
+      (孙老七看着他…，一直叫他), else the card's character; a pronoun caller is the card's
+      character; no one called, or a pronoun: the card's character or the person the sentence
+      named last, whichever is not the caller (韩德海是父亲的师兄，他叫“师伯”);
+    - a form two readings give to different people is left out; a side that resolves to no one
+      (儿子叫她 with no son on the cards) gives nothing."""
+    names = sorted((n for n in aliases if len(n) >= 2), key=len, reverse=True)
+    names_re = re.compile("|".join(map(re.escape, names))) if names else re.compile(r"(?!)")
+    genders = genders or {}
+    out: dict[str, dict[str, str]] = {}
+    clash: set[tuple[str, str]] = set()
+    for me, text in texts.items():
+        mine, my_kin = genders.get(me, ""), kin.get(me, {})
+        for sentence in re.split(r"[。；;！？\n（）()]", free_text(text)):
+            first = re.split(r"[，,：:]", sentence, maxsplit=1)[0]
+            lead = names_re.match(first)
+            # 陈国栋的老熟人, 沈云笙带的小师弟: a description of the card's character; 刘小军是他带的徒弟: 刘小军
+            subject = aliases[lead.group()] if lead and ("是" in first or not re.search("[的之]", first)) else me
+            at, current = 0, subject
+            for m in _CALL.finditer(sentence):
+                clause_start = max(sentence.rfind(c, at, m.start()) for c in "，,：:") + 1
+                at = m.end()
+                subj_text, obj_text = sentence[clause_start:m.start()], m.group("obj")
+                if "管" in subj_text:  # 管父亲叫“阿耶”: the one after 管 is called
+                    subj_text, obj_text = subj_text.split("管", 1)[0], subj_text.split("管", 1)[1] + obj_text
+                others = [aliases[n.group()] for n in names_re.finditer(sentence[:m.start()]) if aliases[n.group()] != me]
+                last_other = others[-1] if others else None
+                s_p, o_p = _PRONOUN.search(subj_text), _PRONOUN.search(obj_text)
+                callers, called = _side(subj_text, names_re, aliases, my_kin), _side(obj_text, names_re, aliases, my_kin)
+                topic = names_re.match(subj_text.strip())
+                if topic and s_p and s_p.start() >= subj_text.find(topic.group()) + len(topic.group()) and not obj_text.strip():
+                    callers, called = [me], [aliases[topic.group()]]  # 萧玉楼他叫“萧大哥”: the card's character calls him so
+                elif callers is None and called is None and s_p and o_p:  # 他叫她 / 她叫他 / 他叫他
+                    me_calls = s_p.group() == mine or s_p.group() == o_p.group() or (not mine and o_p.group() != mine)
+                    callers, called = ([me], [last_other]) if me_calls else ([last_other], [me])
+                else:
+                    if callers is None:
+                        callers = [me] if s_p else [current]
+                    if called is None:
+                        called = [me] if me not in callers else [last_other]
+                if len(callers) == 1:
+                    current = callers[0]
+                for caller in callers:
+                    for person in called:
+                        if _UNKNOWN in (caller, person) or person in (caller, "", None) or caller is None:
+                            continue
+                        for form in re.findall(r"“([^”]+)”", m.group("forms")):
+                            if out.setdefault(caller, {}).setdefault(form, person) != person:
+                                clash.add((caller, form))
+    for caller, form in clash:
+        out[caller].pop(form, None)
+    return out

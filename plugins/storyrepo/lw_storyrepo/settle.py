@@ -26,7 +26,8 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.acceptcard import Acceptance, read_acceptance
 from lw_storyrepo.atomic import apply_and_commit
 from lw_storyrepo.changes import apply_changes, check_name
-from lw_storyrepo.checks import ERROR, CheckContext, Finding, contract_findings, kin_of
+from lw_storyrepo.checks import (ERROR, CheckContext, Finding, called_of, card_texts, contract_findings, keepers_of,
+                                 kin_of)
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.dialect import Doc, RepairNeeded, parse_doc, quick_meta
 from lw_storyrepo.drafts import DRAFT_FIELDS, Draft, draft_labels, read_draft
@@ -196,7 +197,12 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     if found and ctx is None:  # confirm with every card's aliases and held things before refusing
         characters = repo.characters()
         aliases = repo.aliases(characters)
-        found = [f for f in contract_findings(state, draft, CheckContext.for_contract(aliases, characters, kin_of(repo))
+        texts = card_texts(repo)
+        places = {str(m["位置"]) for m in characters.values() if m.get("位置")} | {
+            row["正名"] for row in repo.roster() if row["类型"] == "地点"}
+        found = [f for f in contract_findings(state, draft, CheckContext.for_contract(aliases, characters, kin_of(repo, texts),
+                                                                                      called_of(texts, aliases),
+                                                                                      keepers_of(texts, places))
                                               .for_draft(draft.meta))
                  if f.severity == ERROR]
     errors.extend(Refusal(f.message) for f in found)

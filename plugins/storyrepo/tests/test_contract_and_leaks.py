@@ -432,3 +432,115 @@ def test_the_blind_set_is_held_to_its_first_run_without_showing_it(folder: str, 
     assert was == planted
     assert all(got.get(kind, 0) >= n for kind, n in caught.items()), "below its last run"
     assert alarms <= false_alarms, "more false alarms than its last run"
+
+
+CARDS = {  # a fishing family, none of the labelled sets' forms
+    "林小川": "---\n姓名: 林小川\n---\n## 关系\n林大河和周秀英的儿子：管父亲叫“阿大”，叫母亲“妈”。郑铁山是父亲的师兄，他叫“山伯”；秦二他叫“二哥”。\n",
+    "周秀英": "---\n姓名: 周秀英\n---\n## 关系\n林大河的妻子，林小川的母亲（叫儿子“川娃”）。郑铁山叫她“嫂子”，码头上的人叫她“周婶”。\n",
+    "郑铁山": "---\n姓名: 郑铁山\n---\n## 关系\n林大河的师兄。林小川叫他“山伯”，他叫林小川“川子”。秦二是他带的徒弟，叫他“师傅”。\n",
+    "林大河": "---\n姓名: 林大河\n---\n## 关系\n周秀英的丈夫，林小川的父亲。\n",
+    "秦二": "---\n姓名: 秦二\n---\n## 关系\n郑铁山带的徒弟。全书以第一人称“我”叙述。\n",
+}
+
+
+def test_the_cards_say_in_quotes_what_one_calls_another() -> None:
+    """A card's 叫他“…” is read for who calls whom: a name, 他/她, a relative's word, a group or
+    the sentence's own subject on each side."""
+    from lw_storyrepo.checks import relatives
+    from lw_storyrepo.kinship import address_book
+
+    aliases = {n: n for n in CARDS}
+    book = address_book(CARDS, aliases, relatives(CARDS, aliases), {n: "他" for n in CARDS} | {"周秀英": "她"})
+    assert book["林小川"] == {"阿大": "林大河", "妈": "周秀英", "山伯": "郑铁山", "二哥": "秦二"}  # 管…叫; 秦二他叫
+    assert book["周秀英"] == {"川娃": "林小川"}
+    assert book["郑铁山"] == {"嫂子": "周秀英", "川子": "林小川"}
+    assert book["秦二"] == {"师傅": "郑铁山"}  # 秦二是他带的徒弟，叫他: 秦二 calls, not 郑铁山
+    assert book[""] == {"周婶": "周秀英"}  # 第一人称“我” calls no one
+
+
+def test_a_person_called_as_the_point_of_view_calls_them_meets_the_contract() -> None:
+    """The narration speaks as its 视角: 林小川's chapter calls his mother 妈 (a word of its own,
+    not 姑妈's), 郑铁山's calls her 嫂子; a group's 周婶 and another's 川子 (of 林小川's own name)
+    hold in any chapter, another's 嫂子 does not."""
+    from lw_storyrepo.checks import relatives
+    from lw_storyrepo.kinship import address_book
+
+    aliases = {n: n for n in CARDS}
+    ctx = ctx_of(aliases)
+    ctx.called = address_book(CARDS, aliases, relatives(CARDS, aliases), {n: "他" for n in CARDS} | {"周秀英": "她"})
+    son, master = {"视角": "林小川"}, {"视角": "郑铁山"}
+    assert errors(["周秀英出场"], "妈端着一盆鱼出来。", son, ctx) == []
+    assert errors(["郑铁山出场"], "山伯蹲在船头补网。", son, ctx) == []
+    assert errors(["周秀英出场"], "嫂子端着一盆鱼出来。", master, ctx) == []
+    assert errors(["周秀英出场"], "周婶端着一盆鱼出来。", master, ctx) == []
+    assert errors(["林小川出海"], "川子把船推下了水。", master, ctx) == []
+    missing = ["合同「周秀英出场」提到「周秀英」，正文里没有"]
+    assert errors(["周秀英出场"], "姑妈端着一盆鱼出来。", son, ctx) == missing  # 姑妈 is no 妈
+    assert errors(["周秀英出场"], "妈端着一盆鱼出来。", master, ctx) == missing  # 郑铁山 does not call her 妈
+    assert errors(["周秀英出场"], "码头上空无一人，林小川一个人收网。", son, ctx) == missing
+    assert errors(["周秀英出场"], "嫂子端着一盆鱼出来。", son, ctx) == missing  # 郑铁山's word, anyone's sister-in-law here
+
+
+def test_a_thing_by_the_shorter_name_of_the_one_the_story_knows_meets_the_contract() -> None:
+    """那面古镜 is 青铜古镜 when the book knows no other 古镜; 古镜 alone is asked; 一面古镜 is a new
+    mirror, not the one; two mirrors make 那面古镜 tell neither."""
+    ctx = ctx_of({"林晚": "林晚"}, {"青铜古镜", "乌木拐杖"})
+    found = lambda line, body: [f.message for f in contract_findings({"合同": [line]}, Draft("A", {}, body, 5), ctx.for_draft({}))]
+    assert found("林晚照青铜古镜", "林晚把那面古镜翻过来，背面生满了铜绿。") == []  # met: no warning either
+    assert found("林晚拄着乌木拐杖", "林晚拄着那根拐杖下了台阶。") == []
+    asked = contract_findings({"合同": ["林晚照青铜古镜"]}, Draft("A", {}, "林晚说古镜碎了。", 5), ctx.for_draft({}))
+    assert [f.severity for f in asked] == [WARN]  # the shorter name alone: asked, not refused
+    assert errors(["林晚照青铜古镜"], "林晚在集上买了一面古镜。", ctx=ctx) != []  # a new one, not the one
+    assert errors(["林晚照青铜古镜"], "林晚把铜盆里的水泼了。", ctx=ctx) != []
+    two = ctx_of({"林晚": "林晚"}, {"青铜古镜", "八卦古镜"})
+    assert errors(["林晚照青铜古镜"], "林晚把那面古镜翻过来。", ctx=two) != []
+
+
+def test_a_work_given_by_its_words_not_its_title_is_asked() -> None:
+    """A line's 《山海经》 the prose reads out in quotes without the title: asked (no table knows a
+    work's words); prose that performs nothing, or a term in 「」, still lacks it."""
+    ask = lambda line, body: [f.severity for f in contract_findings({"合同": [line]}, Draft("A", {}, body, 5),
+                                                                    ctx_of({"林晚": "林晚"}).for_draft({}))]
+    assert ask("林晚在灯下读《山海经》", "林晚翻开书，轻声念道：“南山经之首曰䧿山。”") == [WARN]
+    assert ask("林晚在灯下读《山海经》", "林晚在灯下读《山海经》。") == []
+    assert ask("林晚在灯下读《山海经》", "林晚在灯下缝衣裳，“针脚再密些。”") == [ERROR]
+    assert ask("林晚在灯下读「山海经」", "林晚翻开书，轻声念道：“南山经之首曰䧿山。”") == [ERROR]
+
+
+def test_a_shop_told_through_its_keeper_is_asked_not_refused() -> None:
+    """A card that makes its character a place's keeper (码头边聚福楼的老板): a line about the place
+    the prose tells through that keeper is asked; a keeper the prose never names leaves it missing;
+    the keeper is met as 聚福楼的老板, asked when the prose names the place and 老板 apart."""
+    from lw_storyrepo.checks import keepers_of
+
+    cards = {"钱掌柜": "---\n姓名: 钱掌柜\n---\n## 设定\n码头边聚福楼的老板，五十岁，算盘打得精。\n",
+             "林晚": "---\n姓名: 林晚\n---\n## 设定\n聚福楼的常客。\n"}
+    keepers = keepers_of(cards, {"聚福楼", "码头"})
+    assert keepers == {"聚福楼": frozenset({"钱掌柜"})}  # 聚福楼的常客 keeps nothing
+    ctx = ctx_of({"林晚": "林晚", "钱掌柜": "钱掌柜", "聚福楼": "聚福楼"})
+    ctx.keepers = keepers
+    ask = lambda body: [f.severity for f in contract_findings({"合同": ["林晚收下聚福楼赔的银子"]}, Draft("A", {}, body, 5),
+                                                             ctx.for_draft({}))]
+    assert ask("钱掌柜把二两银子推过来，林晚收下了。") == [WARN]
+    assert ask("林晚在街上捡了二两银子。") == [ERROR]
+    keeper = lambda body: [f.severity for f in contract_findings({"合同": ["钱掌柜出场"]}, Draft("A", {}, body, 5),
+                                                                ctx.for_draft({}))]
+    assert keeper("聚福楼的老板从柜台后头探出头来。") == []  # the place's only keeper, named as such
+    assert keeper("林晚进了聚福楼。跑堂的说老板还没起。") == [WARN]  # the place and the word apart: asked
+    assert keeper("林晚进了聚福楼，跑堂的端上一碗面。") == [ERROR]
+
+
+def test_the_point_of_views_relative_goes_by_the_bare_word() -> None:
+    """A card that says 林小川的母亲 without a quoted form: 娘 in 林小川's chapter is her (a word of
+    its own); in another's chapter, or as 姑娘, it is not."""
+    from lw_storyrepo.checks import relatives
+
+    cards = {"林小川": "---\n姓名: 林小川\n---\n打鱼的后生。\n", "周秀英": "---\n姓名: 周秀英\n---\n林小川的母亲。\n",
+             "秦二": "---\n姓名: 秦二\n---\n船工。\n"}
+    aliases = {n: n for n in cards}
+    ctx = ctx_of(aliases)
+    ctx.kin_of_pov = relatives(cards, aliases)
+    missing = ["合同「周秀英出场」提到「周秀英」，正文里没有"]
+    assert errors(["周秀英出场"], "娘端着一盆鱼出来。", {"视角": "林小川"}, ctx) == []
+    assert errors(["周秀英出场"], "娘端着一盆鱼出来。", {"视角": "秦二"}, ctx) == missing
+    assert errors(["周秀英出场"], "小姑娘端着一盆鱼出来。", {"视角": "林小川"}, ctx) == missing
