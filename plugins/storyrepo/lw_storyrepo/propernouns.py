@@ -347,14 +347,23 @@ def _suffixes_in(line: str) -> Iterator[tuple[int, int, str, str, str]]:
                 yield start, end, suffix, kind, line[end:end + 1]
 
 
-def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, str, int, int]]:
+def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int],
+                       known_at: set[int] = frozenset()) -> Iterable[tuple[str, str, int, int]]:
     """``(name, kind, shape, start)`` for a stem before a name-making suffix: two characters
     (寒江+渡, 玄冥+教), three or four when the stem is no dictionary word (九转炼体+诀, 天玄+大陆), one
-    when the place is no dictionary word (云+城: shape 0, repetition and context must vouch)."""
+    when the place is no dictionary word (云+城: shape 0, repetition and context must vouch).
+    ``known_at``: the offsets where a name the book knows starts."""
     for start, end, suffix, kind, tail in _suffixes_in(line):
         localized = tail in LOCALIZERS  # 咸亨酒店里, 静修庵里: the segmenter may glue the suffix to the place word
         if (end in bounds or localized) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)):
             yield from _stems(lex, line, bounds, start, end, kind)
+        elif kind in ("地点", "组织") and start in bounds and start - 2 in bounds and start - 1 not in bounds \
+                and start not in known_at and line[start - 1] not in MATERIALS:
+            # the segmenter glued a place's suffix to the next word (燕回|镇时, 镇北|军报|到, 新港|路上): a stem
+            # of one whole token with a name's shape of its own keeps it (客厅|门口, 宿舍|楼下 have none; a
+            # known name is no next word: 必取|林晚; a material makes a kind of road: 青石|路面)
+            yield from ((n, k, shape, at) for n, k, shape, at in _stems(lex, line, bounds, start, end, kind)
+                        if at == start - 2 and shape >= 1)
 
 
 def _glued(lex: _Lexicon, line: str, bounds: set[int], at: int) -> bool:
@@ -613,7 +622,7 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
         shaped = not lex.common(word) or lex.proper(word) or unit == 2
         if unit == 1 and len(word) == 3 and lex.tags.get(word[0], "")[:1] == "v" and (lex.freq.get(word[1:]) or 0) >= RARE:
             shaped = False  # 戴+眼镜, 管+闲事: a verb that is a surname too, and its object
-        if len(word) == unit + 1 and lex.given(word[-1]) < UNNAMED:
+        if len(word) == unit + 1 and (lex.given(word[-1]) < UNNAMED or word[-1] in BEASTS):
             shaped = False  # a surname and a character no given name carries (舂米场, 黄漆): repetition and context must vouch
         # a surname and two characters the segmenter's HMM made one word of, unknown to its
         # dictionary: its statistics read a name there (王二狗, 周小婉), said once or not
@@ -678,7 +687,7 @@ def _subject_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, se
 def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True) -> bool:
     """Whether the words around ``name`` at ``col`` make it a name. ``quoted``: a word said on its
     own in quotes counts (a word with no name's shape said so is a cry or an insult: “忘八蛋！”)."""
-    before, after = line[max(0, col - 4):col], line[col + len(name):col + len(name) + 5]
+    before, after = line[max(0, col - 4):col], line[col + len(name):col + len(name) + 10]
     if before.endswith("《") and after.startswith("》"):
         return True  # a titled book or technique: 《归元诀》
     if kind != "人物" and IDENTIFIED.search(line[max(0, col - 12):col]):
@@ -720,6 +729,8 @@ NUMERALS = frozenset("一二三四五六七八九十百千万两几")
 PARTICLES = frozenset("的了着过地得是在把被和与也都就又还呢吗吧啊")
 COUNTED = frozenset("贯文钱两尺寸丈亩里块元角分串吊")
 ANIMALS = frozenset("马牛羊龙鱼熊燕鹿虎狐猫狗鸡")
+BEASTS = frozenset("狗猫猪鸡鸭鹅羊驴骡")
+"""A colour or a surname before one of these is an animal that moves (黄狗从院子里钻出来), no name."""
 
 
 def _title_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, int, int]]:
@@ -1045,7 +1056,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     bounds_of = {i: lex.boundaries(line, known_re) for i, line in enumerate(lines) if CJK.search(line)}
     for i, bounds in bounds_of.items():
         line = lines[i]
-        for name, kind, shape, col in _suffix_candidates(lex, line, bounds):
+        known_at = {m.start() for m in known_re.finditer(line)} if known_re is not None else set()
+        for name, kind, shape, col in _suffix_candidates(lex, line, bounds, known_at):
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col)))
         for name, col, shape in _title_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "人物", shape, first=(i, col)))
@@ -1110,7 +1122,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     for word, (shape, first) in _person_candidates(lex, lines, bounds_of, taken).items():
         if word in candidates and candidates[word].needs_context:
             del candidates[word]  # a surname-led name wins over the same unknown word (柳如烟)
-        candidates.setdefault(word, _Candidate(word, "人物", int(shape), first=first))
+        # a surname-led word the dictionary tags a place (江城, 苏州: 江 and 苏 are surnames too) is a place
+        place = lex.tags.get(word, "").startswith("ns") and word[-1] in ALL_SUFFIX_WORDS
+        candidates.setdefault(word, _Candidate(word, "地点" if place else "人物", int(shape), first=first))
     if broad:
         for name, kind, (i, col) in _broad_candidates(lex, lines, bounds_of):
             if name not in candidates:

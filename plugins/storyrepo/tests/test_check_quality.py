@@ -381,3 +381,19 @@ def test_signals_of_the_fifth_round_that_other_books_share() -> None:
     assert not {"老八", "艾草", "师叔", "午时", "修为"} & found
     literary = "余曰：“可。”余忽见一舟。客曰：“然。”\n一夜春风吹柳岸，十年旧梦落江城。\n"
     assert not {n.name for n in find_new_nouns(literary, [])} & {"余曰", "余忽见", "春风吹", "柳岸", "江城"}
+
+
+def test_candidates_the_segmenter_hid_in_the_sixth_round() -> None:
+    """Names no rule used to propose: a place's suffix the segmenter glued to the next word
+    (镇南|军报|到, 栖霞|路上), never a kind of place (客厅|门口), a road of a material (白石|路上) or a
+    known name after a stem (必取|林晚); a surname-led word the dictionary tags a place is a place
+    (凤城: 来 before it vouches for it); a body that moves further than five characters after a
+    name (陈铁牛从楼道里钻出来), never an animal's (黄狗)."""
+    glued = "他调到镇南军报到的那天，下着雪。\n宋瑶搬去栖霞路上的一间公寓，她来凤城的第一年。\n"
+    found = {n.name: n.kind for n in find_new_nouns(glued, [])}
+    assert {"镇南军": "组织", "栖霞路": "地点", "凤城": "地点"}.items() <= found.items()
+    plain = "他在客厅门口站了很久。白石路上没有人。三日之内，必取林晚人头。\n她来林晚家的第一年。\n"
+    assert not {n.name for n in find_new_nouns(plain, ["林晚"])}
+    moves = "陈铁牛从楼道里钻出来，扛着一袋米。马铁蛋从人堆里挤出来。\n黄狗从院子里钻出来，叫了两声。\n"
+    found = {n.name for n in find_new_nouns(moves, [])}
+    assert {"陈铁牛", "马铁蛋"} <= found and "黄狗" not in found
