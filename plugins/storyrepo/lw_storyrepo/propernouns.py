@@ -94,7 +94,8 @@ MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
                            "中学", "小学", "大学", "医院", "寨", "学院", "王府", "侯府", "传媒", "影视", "地产", "证券",
                            "实业", "控股", "军", "研究所", "实验室", "娱乐", "洋行", "书院", "派出所",
                            "公安局", "分局")),
-    *((s, "物品") for s in ("果", "令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪")),
+    *((s, "物品") for s in ("果", "令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪",
+                           "灵芝", "雪莲", "人参", "灵草", "仙草", "灵果", "仙果", "灵药")),  # 九叶灵芝: a herb of legend
     *((s, "地点") for s in ("大陆", "渊", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
                            "路", "胡同", "池", "咖啡", "书店", "酒吧", "餐厅", "饭馆", "面馆", "茶楼", "会馆", "当铺", "钱庄",
                            "医馆", "武馆", "馆", "码头", "商行", "银号", "基地", "避难所", "营地", "山脉", "市", "县")),
@@ -703,7 +704,7 @@ def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True)
 
 
 TITLES = ("老太太", "老婆子", "嫂子", "老太", "奶奶", "爷爷", "太爷", "老爷", "大爷", "大叔", "大伯", "大娘", "大婶", "大帅", "公公", "婆婆",
-          "嫂", "妈", "婶")
+          "嫂", "妈", "婶", "哥儿", "姐儿")
 """Kinship and rank words that make a name of a surname or of a name (杨二嫂, 鲁四老爷, 卫老婆子,
 柳妈, 七斤嫂, 九斤老太): how much of the world of a story names its minor people."""
 ROLE_TITLES = ("老头子", "老太婆", "先生", "掌柜", "老板", "长老", "执事", "和尚", "相公", "知县", "知府", "道长", "少爷", "小姐",
@@ -716,6 +717,7 @@ ROLE_TITLES = ("老头子", "老太婆", "先生", "掌柜", "老板", "长老",
 """Roles and offices that name someone after a surname only (苏长老, 孟掌柜, 滕和尚, 汤知县): never
 after a stem that is no surname (教书先生, 大掌柜)."""
 RANKS = "一二三四五六七八九十大小老"
+PET_TITLES = ("哥儿", "姐儿")
 CLERGY = re.compile(r"([\u4e00-\u9fff]{2})(法师|禅师|上人|真人|道长|方丈|住持)")
 SPOUSE_FORMS = ("太太", "夫人", "婶", "嫂", "大娘", "大婶")
 """A surname with these is mostly someone's wife (方太太 of 方玄绰's house), not the found person."""
@@ -762,10 +764,12 @@ def _title_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             if (surname in SURNAMES or surname in COMPOUND_SURNAMES) and (not rest or (len(rest) == 1 and rest in RANKS)):
                 yield line[start:end], start, 2  # a surname with its title names someone on its own
                 break
-            if size == 1 and m.group() in ("老爷", "太太") and stem not in RANKS and stem not in FUNCTION \
-                    and stem not in NUMERALS and lex.given(stem) >= 0.5 and not lex.freq.get(line[start:end]) \
-                    and start + 1 in bounds:
-                yield line[start:end], start, 1  # 慰老爷, 光太太: how older fiction names the gentry, said again
+            if size == 1 and m.group() in ("老爷", "太太", "哥儿", "姐儿") and stem not in RANKS and stem not in FUNCTION \
+                    and stem not in NUMERALS and lex.given(stem) >= (UNNAMED if m.group() in PET_TITLES else 0.5) \
+                    and not lex.freq.get(line[start:end]) and start + 1 in bounds:
+                # 慰老爷, 光太太: how older fiction names the gentry, said again; 迅哥儿, 宝姐儿: a child's pet
+                # name, the title its shape (any character a given name ever carries will do)
+                yield line[start:end], start, 1
                 break
             if m.group() in ROLE_TITLES and m.group() not in TITLES:
                 continue
@@ -812,8 +816,9 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
     for m in re.finditer(r"老([A-Z])(?![A-Za-z])", line):
         yield m.group(), "人物", m.start()  # 老K, as 阿Q
     for m in re.finditer(r"[老小大]([\u4e00-\u9fff])", line):
-        usual = lex.common(m.group()) and ((lex.freq.get(m.group()) or 0) >= RARE or m.group(1) in ANIMALS
-                                           or lex.tags.get(m.group(), "n")[:1] not in "nt")  # 老张, 老周 are someone, 老马 a horse
+        # 老张, 老周 are someone; 老马 is a horse or someone (法医老马蹲在江边): proposed, repetition and context vouch
+        usual = lex.common(m.group()) and ((lex.freq.get(m.group()) or 0) >= RARE
+                                           or lex.tags.get(m.group(), "n")[:1] not in "nt")
         if m.group(1) in SURNAMES and m.start() in bounds and (m.end() in bounds or _glued(lex, line, bounds, m.start() + 1)) \
                 and not usual:
             yield m.group(), "人物", m.start()  # 老杜, 小陈: what people call someone by the surname
@@ -878,7 +883,7 @@ def _counted(text: str, name: str) -> bool:
     return False
 
 
-THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶")
+THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶匹")
 UNIT_LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很太更最给让从对往每各某此其该几有没无"
                           "你我他她它您咱们仔及之于以为到向说道问叫见看听去来找进出在姓称唤号") | DETERMINERS | MEASURES
 """What comes before a name, never inside one: a particle, a pronoun, a preposition, a verb of
@@ -1081,6 +1086,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 shape = 0  # 秃儿: a word of abuse, not a child's name (宏儿)
             if len(name) == 2 and name[0] == "阿" and lex.given(name[1]) >= 0.5:
                 shape = 2  # 阿杰, 阿Q: 阿 before a given name's character names someone on its own
+            if len(name) == 2 and name[0] in "老小" and name[1] in ANIMALS and lex.common(name):
+                shape = 0  # 老马, 小燕: an animal as often as someone
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col),
                                                    needs_context=name[-1] in SENSE_ENDS))
         for m in INTRO.finditer(line):

@@ -397,3 +397,14 @@ def test_candidates_the_segmenter_hid_in_the_sixth_round() -> None:
     moves = "陈铁牛从楼道里钻出来，扛着一袋米。马铁蛋从人堆里挤出来。\n黄狗从院子里钻出来，叫了两声。\n"
     found = {n.name for n in find_new_nouns(moves, [])}
     assert {"陈铁牛", "马铁蛋"} <= found and "黄狗" not in found
+
+
+def test_people_and_herbs_no_rule_proposed_before_the_sixth_round() -> None:
+    """老 with a surname that is an animal too is proposed (法医老马 who is called by it), and a
+    horse counted with 匹 is none; a child's pet name in 哥儿 (“迅哥儿，”), never 这哥儿 or 公子哥儿; a
+    herb of legend (九叶灵芝, 七星灵草), never one plucked or counted (一株灵芝, 野生人参)."""
+    found = {n.name for n in find_new_nouns("法医老马蹲在江边。“老马，报告呢？”\n于是对我说，“迅哥儿，昨天的戏可好么？”\n"
+                                            "“九叶灵芝？”她捂住了嘴。“七星灵草！”他叫道。\n", [])}
+    assert {"老马", "迅哥儿", "九叶灵芝", "七星灵草"} <= found
+    plain = "那匹老马慢慢地走着，老马识途。老马停在河边。\n“这哥儿，你来。”公子哥儿。\n他采了一株灵芝。后山有些灵草，野生人参也有。\n"
+    assert not {n.name for n in find_new_nouns(plain, [])}
