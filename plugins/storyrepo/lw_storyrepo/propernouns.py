@@ -89,13 +89,14 @@ SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
 SUFFIX_WORDS = frozenset(suffix for suffix, _kind in SUFFIXES)
 ITEM_SUFFIXES = frozenset(suffix for suffix, kind in SUFFIXES if kind == "物品")
 MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
-    *((s, "功法") for s in ("剑诀", "术", "神火", "步", "阵", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法", "针法", "腿法")),
+    *((s, "功法") for s in ("剑诀", "术", "神火", "步", "阵", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法", "针法", "腿法", "咒")),
     *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
                            "中学", "小学", "大学", "医院", "寨", "学院", "王府", "侯府", "传媒", "影视", "地产", "证券",
                            "实业", "控股", "军", "研究所", "实验室", "娱乐", "洋行", "书院", "派出所",
                            "公安局", "分局")),
     *((s, "物品") for s in ("果", "令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪",
-                           "灵芝", "雪莲", "人参", "灵草", "仙草", "灵果", "仙果", "灵药")),  # 九叶灵芝: a herb of legend
+                           "灵芝", "雪莲", "人参", "灵草", "仙草", "灵果", "仙果", "灵药",  # 九叶灵芝: a herb of legend
+                           "牌")),
     *((s, "地点") for s in ("大陆", "渊", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
                            "路", "胡同", "池", "咖啡", "书店", "酒吧", "餐厅", "饭馆", "面馆", "茶楼", "会馆", "当铺", "钱庄",
                            "医馆", "武馆", "馆", "码头", "商行", "银号", "基地", "避难所", "营地", "山脉", "市", "县")),
@@ -148,6 +149,8 @@ AFTER_PERSON = re.compile(r"^(?:[道说问答曰][：:，“。！？]|笑道|�
                           # a body that moves: the subject of a sentence is someone (林浩然转过身来, 赵铁柱从楼道里钻出来)
                           r"转过[身头脸]|抬起?头|低下?头|伸[手出]|挥手|摆手|咬[牙着]|盯着|瞪[着了]|"
                           r"[走跑冲钻跳扑跨迈爬挤][进出过上下到了向回]|从[^，。！？]{1,6}[走跑冲钻跳爬挤][进出过上下来]|"
+                          # a gesture said twice over (拱了拱手, 摆了摆手, 耸了耸肩): someone's
+                          r"([拱摆挥招摇点抬眨耸揉搓拍努撇皱挑])了\1|"
                           r"推[门开]|一把[抓揪拉推夺按]|上个月|昨[天晚日夜]|再拜|拜[谢别见]|作揖|叩首|磕头|行礼|"
                           r"是(?:一)?[个位名][^，。！？]{0,3}(?:人|汉|子|婆|妇|娘|头|者|鬼|佬|老|孩|女|男|客|匠|夫))")
 AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面头边]|的人|的弟子|的师[兄姐弟妹父尊]|的长老|的掌门|的宗主|主[^意要]|外[^面边头]|一带|附近|深处|脚下|门口)")
@@ -359,12 +362,19 @@ def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int],
         if (end in bounds or localized) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)):
             yield from _stems(lex, line, bounds, start, end, kind)
         elif kind in ("地点", "组织") and start in bounds and start - 2 in bounds and start - 1 not in bounds \
-                and start not in known_at and line[start - 1] not in MATERIALS:
+                and start not in known_at and line[start - 1] not in MATERIALS and not _place_token(lex, line, bounds, start):
             # the segmenter glued a place's suffix to the next word (燕回|镇时, 镇北|军报|到, 新港|路上): a stem
             # of one whole token with a name's shape of its own keeps it (客厅|门口, 宿舍|楼下 have none; a
             # known name is no next word: 必取|林晚; a material makes a kind of road: 青石|路面)
             yield from ((n, k, shape, at) for n, k, shape, at in _stems(lex, line, bounds, start, end, kind)
                         if at == start - 2 and shape >= 1)
+
+
+def _place_token(lex: _Lexicon, line: str, bounds: set[int], start: int) -> bool:
+    """Whether the token at ``start`` is a place of its own (林|悦来|江城: 江 starts 江城, not 悦来江)."""
+    end = next((b for b in range(start + 1, len(line) + 1) if b in bounds), len(line))
+    token = line[start:end]
+    return lex.tags.get(token, "").startswith("ns") or token[-1:] in SUFFIX_WORDS
 
 
 def _glued(lex: _Lexicon, line: str, bounds: set[int], at: int) -> bool:
@@ -582,8 +592,15 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
                 continue
             for size in (unit + 1, unit + 2):
                 word = line[col:col + size]
-                if col + size not in bounds and CJK.fullmatch(line[col + size:col + size + 1]):
+                nxt = line[col + size:col + size + 1]
+                # the segmenter glued a two-character name's last character to the verb after it (林|悦来|江城,
+                # 沈墨见|他): a name ends before that verb too
+                glued = size == unit + 1 and nxt in SUBJECT_VERBS and col + size + 1 in bounds
+                if col + size not in bounds and CJK.fullmatch(nxt) and not glued:
                     continue  # a name ends where a word ends (蓝布大 of 蓝布大衫)
+                if size == unit + 2 and word[-1] in SUBJECT_VERBS and lex.given(word[-1]) < 0.5 and col + size in bounds \
+                        and col + size - 1 not in bounds:
+                    continue  # ... and the three characters are that name and its verb (沈墨见), not a name
                 if size == unit + 2 and col + size - 1 in bounds and lex.tags.get(line[col + size - 1:col + size], "x")[:1] in "dpc":
                     continue  # an adverb after a family (施家+再): no name
                 if len(word) == size and CJK.fullmatch(word):
@@ -639,6 +656,8 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
     return out
 
 
+SUBJECT_VERBS = frozenset("说问见看来去走听想叫跟对把被给让在就还却")
+"""A verb or an adverb right after the subject of a sentence (林悦来, 沈墨见他): the segmenter glues it to a name's end."""
 CLAUSE_START = frozenset("。！？；：，”」\n")
 SUBJECT_NEXT = frozenset("就便也又却才都正在已还只")
 
@@ -860,6 +879,39 @@ def _famous_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             yield word, col, i
 
 
+TRANSLITERATION = frozenset(
+    "阿埃艾爱安奥巴拜班邦保鲍贝本比彼宾波伯勃博布查达戴丹道德登迪底蒂丁东杜敦多厄恩尔法凡范菲费芬丰弗福夫盖甘冈高戈格"
+    "古瓜哈海汉豪赫亨胡华怀霍基吉加贾简杰金卡凯坎康考柯科克肯库夸奎拉莱赖兰朗劳勒雷蕾里莉利丽连列林琳卢鲁路伦罗洛"
+    "马玛迈麦曼茂梅门蒙米密敏莫默姆穆纳娜奈南内尼妮涅宁纽诺欧帕潘佩彭皮珀普齐奇恰乔切琼丘萨塞桑瑟森沙莎舍史施斯"
+    "苏索塔泰坦汤唐特提廷托图瓦万威韦维温文沃乌西希谢辛休雅亚扬耶伊因英尤于约泽扎詹珍朱卓兹逊顿娃黛芙娅丝莱翰尔")
+"""Characters that spell foreign names in Chinese (约翰, 史密斯, 卡列尼娜): where the segmenter
+cuts a transliteration anywhere (卡列尼|娜, 沃克点), a run of them is the name's part."""
+FOREIGN_DOT = re.compile(r"(?<=[\u4e00-\u9fff])·(?=[\u4e00-\u9fff])")
+
+
+def _foreign_candidates(line: str, bounds: set[int]) -> Iterable[tuple[str, int]]:
+    """``(name, start)`` of a transliterated name with its dot (约翰·史密斯, 安娜·卡列尼娜): each part a run
+    of :data:`TRANSLITERATION` characters, or the segmenter's token where none is (维克多·雨果); never a
+    book's chapter in 《》 (《呐喊·风波》)."""
+    for m in FOREIGN_DOT.finditer(line):
+        dot = m.start()
+        if line.rfind("《", 0, dot) > line.rfind("》", 0, dot):
+            continue
+        left = dot
+        while left > 0 and dot - left < 5 and line[left - 1] in TRANSLITERATION:
+            left -= 1
+        if dot - left < 2:
+            left = max((b for b in bounds if b < dot - 1), default=dot)
+        right = dot + 1
+        while right < len(line) and right - dot - 1 < 6 and line[right] in TRANSLITERATION:
+            right += 1
+        if right - dot - 1 < 2:
+            right = min((b for b in bounds if b > dot + 2), default=dot + 1)
+        name = line[left:right]
+        if dot - left >= 2 and right - dot - 1 >= 2 and all(CJK.fullmatch(part) for part in name.split("·")):
+            yield name, left
+
+
 BRANCHES = frozenset("子丑寅卯辰巳午未申酉戌亥")
 
 
@@ -978,7 +1030,7 @@ def with_address_forms(names: Iterable[str]) -> set[str]:
     thing — a name ending in a suffix word — has none). A surname with a word for a wife (方太太
     beside 方玄绰) is someone else, mostly: not one of the forms."""
     out = {k for k in names if k}
-    people = [k for k in out if 2 <= len(k) <= 4 and k[-1:] not in SUFFIX_WORDS and k[-2:] not in SUFFIX_WORDS]
+    people = [k for k in out if (2 <= len(k) <= 4 or "·" in k) and k[-1:] not in SUFFIX_WORDS and k[-2:] not in SUFFIX_WORDS]
     out.update(form for k in people for form in address_forms(k) if not form.endswith(SPOUSE_FORMS))
     return out
 
@@ -1066,6 +1118,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col)))
         for name, col, shape in _title_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "人物", shape, first=(i, col)))
+        if "·" in line:
+            for name, col in _foreign_candidates(line, bounds):
+                candidates.setdefault(name, _Candidate(name, "人物", 2, first=(i, col)))
         for m in REGION.finditer(line):  # 东荒, 南域: a quarter of a made-up world
             if m.start() in bounds and not lex.freq.get(m.group()) and m.group() not in candidates:
                 candidates[m.group()] = _Candidate(m.group(), "地点", 2, first=(i, m.start()))

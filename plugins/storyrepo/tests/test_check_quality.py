@@ -408,3 +408,34 @@ def test_people_and_herbs_no_rule_proposed_before_the_sixth_round() -> None:
     assert {"老马", "迅哥儿", "九叶灵芝", "七星灵草"} <= found
     plain = "那匹老马慢慢地走着，老马识途。老马停在河边。\n“这哥儿，你来。”公子哥儿。\n他采了一株灵芝。后山有些灵草，野生人参也有。\n"
     assert not {n.name for n in find_new_nouns(plain, [])}
+
+
+def test_transliterated_names_and_names_glued_to_their_verb() -> None:
+    """A foreign name with its dot, however the segmenter cuts it (安娜·卡列尼|娜, 艾伦·沃克点), and
+    never again by one of its parts (史密斯 of 约翰·史密斯, found or known); a book's chapter in 《》
+    (《呐喊·风波》) and a dynasty before a poet (唐·李白) are none. A name the segmenter glued to the
+    verb after it is no three-character name (沈墨见|他) and lends no stem to a place (林|悦来|江城)."""
+    text = ("他看见约翰·史密斯推门走了进来。史密斯坐下，史密斯说：“好。”\n安娜·卡列尼娜是她最喜欢的角色。艾伦·沃克点了点头。\n"
+            "鲁迅《呐喊·风波》。唐·李白。\n")
+    found = {n.name for n in find_new_nouns(text, [])}
+    assert {"约翰·史密斯", "安娜·卡列尼娜", "艾伦·沃克"} <= found
+    assert not {"史密斯", "呐喊·风波", "唐·李白", "李白", "沃克点"} & found
+    assert not {n.name for n in find_new_nouns("约翰·史密斯来了。史密斯坐下，史密斯说：“好。”", ["约翰·史密斯"])}
+    glued = {n.name for n in find_new_nouns("沈墨见他不语，又问了一遍。\n林悦来江城的第一天，就被拉进了会议室。\n", ["林悦"])}
+    assert "江城" in glued and not {"沈墨见", "悦来江"} & glued
+
+
+def test_a_gesture_said_twice_over_is_someones() -> None:
+    """拱了拱手, 摆了摆手, 耸了耸肩 after a surname-led name make it someone's (陈铁牛, 刘铁柱); a name
+    with no such act, said once, is left to other evidence (王石头 stays a stone's name)."""
+    found = {n.name for n in find_new_nouns("陈铁牛摆了摆手，没说话。\n刘铁柱耸了耸肩。\n王石头坐在门口。\n", [])}
+    assert {"陈铁牛", "刘铁柱"} <= found and "王石头" not in found
+
+
+def test_tokens_and_spells_with_a_coined_stem() -> None:
+    """牌 and 咒 make names after a coined stem (天机牌, 定身咒), never after a word for a kind of
+    card (工作牌, 扑克牌, 门牌, 招牌) or a sect's token (宗门令牌)."""
+    found = {n.name for n in find_new_nouns("他亮出了天机牌。“天机牌？”\n她念起了定身咒。“定身咒！”\n", [])}
+    assert {"天机牌", "定身咒"} <= found
+    plain = "他亮出了工作牌，又看了看门牌。他打出一张扑克牌，挂上招牌。宗门令牌在他手里。\n"
+    assert not {n.name for n in find_new_nouns(plain, [])}
