@@ -708,8 +708,8 @@ def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True)
     """Whether the words around ``name`` at ``col`` make it a name. ``quoted``: a word said on its
     own in quotes counts (a word with no name's shape said so is a cry or an insult: “忘八蛋！”)."""
     before, after = line[max(0, col - 4):col], line[col + len(name):col + len(name) + 10]
-    if before.endswith("《") and after.startswith("》"):
-        return True  # a titled book or technique: 《归元诀》
+    if (before.endswith("《") and after.startswith("》")) or (before.endswith(("【", "『")) and after.startswith(("】", "』"))):
+        return True  # a titled book or technique: 《归元诀》; a game's item or skill: 【初级治疗术】
     if kind != "人物" and IDENTIFIED.search(line[max(0, col - 12):col]):
         return True  # 正是少林的金刚伏魔掌: a thing identified by its name
     if quoted and before.endswith(("“", "「")) and (ALONE.match(after) or after[:1] in ("。", "！", "？")):
@@ -723,7 +723,7 @@ def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True)
 
 
 TITLES = ("老太太", "老婆子", "嫂子", "老太", "奶奶", "爷爷", "太爷", "老爷", "大爷", "大叔", "大伯", "大娘", "大婶", "大帅", "公公", "婆婆",
-          "嫂", "妈", "婶", "哥儿", "姐儿")
+          "嫂", "妈", "婶", "哥儿", "姐儿", "哥", "姐")
 """Kinship and rank words that make a name of a surname or of a name (杨二嫂, 鲁四老爷, 卫老婆子,
 柳妈, 七斤嫂, 九斤老太): how much of the world of a story names its minor people."""
 ROLE_TITLES = ("老头子", "老太婆", "先生", "掌柜", "老板", "长老", "执事", "和尚", "相公", "知县", "知府", "道长", "少爷", "小姐",
@@ -736,7 +736,7 @@ ROLE_TITLES = ("老头子", "老太婆", "先生", "掌柜", "老板", "长老",
 """Roles and offices that name someone after a surname only (苏长老, 孟掌柜, 滕和尚, 汤知县): never
 after a stem that is no surname (教书先生, 大掌柜)."""
 RANKS = "一二三四五六七八九十大小老"
-PET_TITLES = ("哥儿", "姐儿")
+PET_TITLES = ("哥儿", "姐儿", "哥", "姐")
 CLERGY = re.compile(r"([\u4e00-\u9fff]{2})(法师|禅师|上人|真人|道长|方丈|住持)")
 SPOUSE_FORMS = ("太太", "夫人", "婶", "嫂", "大娘", "大婶")
 """A surname with these is mostly someone's wife (方太太 of 方玄绰's house), not the found person."""
@@ -783,11 +783,12 @@ def _title_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             if (surname in SURNAMES or surname in COMPOUND_SURNAMES) and (not rest or (len(rest) == 1 and rest in RANKS)):
                 yield line[start:end], start, 2  # a surname with its title names someone on its own
                 break
-            if size == 1 and m.group() in ("老爷", "太太", "哥儿", "姐儿") and stem not in RANKS and stem not in FUNCTION \
-                    and stem not in NUMERALS and lex.given(stem) >= (UNNAMED if m.group() in PET_TITLES else 0.5) \
-                    and not lex.freq.get(line[start:end]) and start + 1 in bounds:
+            if size == 1 and m.group() in ("老爷", "太太") + PET_TITLES and stem not in RANKS and stem not in FUNCTION \
+                    and stem not in NUMERALS and lex.given(stem) >= (UNNAMED if m.group() in PET_TITLES[:2] else 0.5) \
+                    and not lex.freq.get(line[start:end]) and (start + 1 in bounds or (m.group() in PET_TITLES and end in bounds)):
                 # 慰老爷, 光太太: how older fiction names the gentry, said again; 迅哥儿, 宝姐儿: a child's pet
-                # name, the title its shape (any character a given name ever carries will do)
+                # name, the title its shape (any character a given name ever carries will do); 强哥, 芳姐:
+                # a given name's character and 哥/姐, one word of the segmenter or two
                 yield line[start:end], start, 1
                 break
             if m.group() in ROLE_TITLES and m.group() not in TITLES:
@@ -910,6 +911,15 @@ def _foreign_candidates(line: str, bounds: set[int]) -> Iterable[tuple[str, int]
         name = line[left:right]
         if dot - left >= 2 and right - dot - 1 >= 2 and all(CJK.fullmatch(part) for part in name.split("·")):
             yield name, left
+
+
+BRACKETED = re.compile(r"[【『]([\u4e00-\u9fff]{2,8})[】』]")
+LATIN_NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{1,11}(?![A-Za-z])")
+LATIN_WORDS = frozenset(("Hello", "Hi", "Hey", "Sorry", "Yes", "No", "Ok", "Okay", "Please", "Thanks", "Thank", "Bye", "Wow",
+                         "Oh", "Good", "Nice", "Fine", "Well", "What", "Why", "Who", "How", "Come", "Go", "Stop", "Wait", "Sir",
+                         "Madam", "Miss", "Mr", "Mrs", "Ms", "Dr", "Boss", "Baby", "Honey", "Dear", "The", "This", "That",
+                         "My", "God", "Excuse", "Welcome", "Cheers", "Cool", "Great", "Happy", "Help", "Sure", "Shit", "Damn"))
+"""English words a Chinese character says aloud (“Sorry，”): no name, however they are called."""
 
 
 BRANCHES = frozenset("子丑寅卯辰巳午未申酉戌亥")
@@ -1121,6 +1131,13 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         if "·" in line:
             for name, col in _foreign_candidates(line, bounds):
                 candidates.setdefault(name, _Candidate(name, "人物", 2, first=(i, col)))
+        for m in BRACKETED.finditer(line):  # 【初级治疗术】: a game's skill or item, its suffix its kind
+            kind = next((k for suffix, k in CANDIDATE_SUFFIXES if m.group(1).endswith(suffix) and len(m.group(1)) > len(suffix)), "")
+            if kind and not lex.common(m.group(1)):
+                candidates.setdefault(m.group(1), _Candidate(m.group(1), kind, 1, first=(i, m.start(1))))
+        for m in LATIN_NAME.finditer(line):  # Tony, Lisa: a name in Latin letters, said again and called or acting
+            if m.group() not in LATIN_WORDS:
+                candidates.setdefault(m.group(), _Candidate(m.group(), "人物", 0, first=(i, m.start())))
         for m in REGION.finditer(line):  # 东荒, 南域: a quarter of a made-up world
             if m.start() in bounds and not lex.freq.get(m.group()) and m.group() not in candidates:
                 candidates[m.group()] = _Candidate(m.group(), "地点", 2, first=(i, m.start()))
@@ -1212,7 +1229,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             for i, line in enumerate(lines):
                 col = line.find(name)
                 while col >= 0 and not c.context:
-                    c.context = _has_context(line, col, name, c.kind, quoted=c.shape > 0)
+                    c.context = _has_context(line, col, name, c.kind, quoted=c.shape > 0 or name.isascii())
                     col = line.find(name, col + 1)
                 if c.context:
                     break

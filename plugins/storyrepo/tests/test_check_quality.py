@@ -439,3 +439,17 @@ def test_tokens_and_spells_with_a_coined_stem() -> None:
     assert {"天机牌", "定身咒"} <= found
     plain = "他亮出了工作牌，又看了看门牌。他打出一张扑克牌，挂上招牌。宗门令牌在他手里。\n"
     assert not {n.name for n in find_new_nouns(plain, [])}
+
+
+def test_names_of_modern_and_game_web_novels() -> None:
+    """A name in Latin letters called or acting, said again (Tony, Lisa), never an English word a
+    character says (“Sorry，”) or a program opened twice (Word); a game's skill or item in 【】 with a
+    name-making suffix (【初级治疗术】), never a system's heading (【系统提示】); a given name's character
+    with 哥/姐 (强哥, 芳姐), never a kinship word (表哥, 帅哥, 二姐, 姐姐)."""
+    text = ("“Tony，过来。”Tony放下剪刀。Lisa点了点头。Lisa说：“好。”\n她把【初级治疗术】用了。【系统提示】【任务】\n"
+            "“强哥！”强哥回过头。“芳姐，你来了。”芳姐笑了笑。\n")
+    found = {n.name for n in find_new_nouns(text, [])}
+    assert {"Tony", "Lisa", "初级治疗术", "强哥", "芳姐"} <= found
+    plain = ("“Sorry，”她说。“Sorry，”他也说。他打开Word，又打开Excel，Word卡住了。【系统提示】【任务】\n"
+             "他是我表哥，也是帅哥。大哥和二姐都来了。她的亲姐姐。\n")
+    assert not {n.name for n in find_new_nouns(plain, [])}
