@@ -459,8 +459,11 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
         elif size == 1 and not name2 and (end_word := line[start:end]) in "城镇村庄屯寨集州府县宗派教帮盟":
             # a town or a sect of one character (云城, 鲁镇); never a landscape word (寒潭, 古井: things)
             if stem not in FUNCTION and stem not in STEM_LEAD_BAD and stem not in DETERMINERS and stem not in NUMERALS \
-                    and stem not in MATERIALS and not lex.freq.get(name) and end_word not in "门局会":
-                yield name, kind, int(stem in SURNAMES and end_word in "镇村庄屯寨集"), stem_at  # 鲁镇: a surname's town
+                    and stem not in MATERIALS and end_word not in "门局会":
+                if not lex.freq.get(name):
+                    yield name, kind, int(stem in SURNAMES and end_word in "镇村庄屯寨集"), stem_at  # 鲁镇: a surname's town
+                elif lex.tags.get(name, "").startswith("ns") and not lex.common(name):
+                    yield name, kind, int(stem in SURNAMES), stem_at  # 南城: a rare place the dictionary knows, said again and gone to (江城: as a person's would)
 
 
 TOWN_SUFFIXES = frozenset("镇村县巷乡屯寨堡街")
@@ -739,6 +742,8 @@ RANKS = "一二三四五六七八九十大小老"
 PET_TITLES = ("哥儿", "姐儿", "哥", "姐")
 CLERGY = re.compile(r"([\u4e00-\u9fff]{2})(法师|禅师|上人|真人|道长|方丈|住持)")
 SPOUSE_FORMS = ("太太", "夫人", "婶", "嫂", "大娘", "大婶")
+WIFE_TITLES = ("嫂子", "嫂", "婶")
+"""A given name with one of these (七斤嫂, 祥林嫂) calls a wife by her husband's name."""
 """A surname with these is mostly someone's wife (方太太 of 方玄绰's house), not the found person."""
 REGION = re.compile(r"[东南西北](?:荒|域|洲|漠|疆|境)(?![地外里上内中边])")
 RANKED = re.compile(r"([\u4e00-\u9fff])[老小][一二三四五六七八九十]")
@@ -1185,6 +1190,12 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                     c = candidates.setdefault(name, _Candidate(name, "人物", 1, first=(i, m.start())))
                     c.context = True
                     break
+    for name in [n for n in candidates if n.endswith(WIFE_TITLES)]:  # 七斤嫂 is 七斤's wife: 七斤, said alone, is someone
+        stem = name[:-2] if name.endswith("嫂子") else name[:-1]
+        if len(stem) == 2 and not surname_of(stem) and stem not in candidates and CJK.fullmatch(stem) \
+                and body.count(stem) - sum(body.count(stem + t) for t in WIFE_TITLES if t != "嫂子") >= 2:
+            c = candidates[name]
+            candidates[stem] = _Candidate(stem, "人物", 1, first=c.first)
     for name, kind, shape, first in _recurring_suffix_candidates(lex, lines, bounds_of, body):
         c = candidates.get(name)
         if c is None:

@@ -453,3 +453,13 @@ def test_names_of_modern_and_game_web_novels() -> None:
     plain = ("“Sorry，”她说。“Sorry，”他也说。他打开Word，又打开Excel，Word卡住了。【系统提示】【任务】\n"
              "他是我表哥，也是帅哥。大哥和二姐都来了。她的亲姐姐。\n")
     assert not {n.name for n in find_new_nouns(plain, [])}
+
+
+def test_a_rare_place_of_the_dictionary_and_a_husband_named_by_his_wife() -> None:
+    """A compass point and 城 the dictionary tags a place, said again and gone to (南城), never a
+    quarter of a city said once (北京北城外) or a kind of town (京城, 县城); a wife called by her
+    husband's name (七斤嫂) makes the name said alone someone (七斤), never a surname's (王嫂 … 王)."""
+    found = {n.name for n in find_new_nouns("他住在南城。南城的雨很大。\n七斤嫂端来了饭。“七斤，吃饭。”七斤低着头。\n", [])}
+    assert {"南城", "七斤"} <= found
+    plain = "他家在北京北城外。他进了京城，又去了县城。京城很大，县城很小。\n王嫂来了，王嫂说姓王的走了。王家的狗。\n"
+    assert not {"北城", "京城", "县城", "王", "王家"} & {n.name for n in find_new_nouns(plain, [])}
