@@ -430,8 +430,10 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if len(line[start:end]) == 1 and line[end:end + 1] in LOCALIZERS and end not in bounds \
                     and lex.tags.get(stem[-1], "") in ("v", "vg", "zg"):
                 continue  # 径奔+城中: a verb and the town it goes to (静修+庵+里 is a place: 庵里 is no word)
-            if ((_clean(stem) or lex.proper(stem)) and stem[0] not in STEM_LEAD_BAD and stem[1] not in MEASURES
-                    and (stem[1] not in STEM_END_BAD or lex.proper(stem))
+            # a shop named for luck that comes (福来+客栈, 顺来+酒楼): a wish no dictionary knows, ending in a verb
+            wish = line[start:end] in SHOPS and lex.coined(stem) and lex.given(stem[0]) >= 0.5 and stem[1] in "来到临"
+            if ((_clean(stem) or lex.proper(stem) or wish) and stem[0] not in STEM_LEAD_BAD and stem[1] not in MEASURES
+                    and (stem[1] not in STEM_END_BAD or lex.proper(stem) or wish)
                     and stem[1] not in "一两几半"
                     and (kind != "物品" or stem[-1] not in MATERIALS) and stem not in GENERIC_STEMS):
                 name2 = name
@@ -461,11 +463,14 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if stem not in FUNCTION and stem not in STEM_LEAD_BAD and stem not in DETERMINERS and stem not in NUMERALS \
                     and stem not in MATERIALS and end_word not in "门局会":
                 if not lex.freq.get(name):
-                    yield name, kind, int(stem in SURNAMES and end_word in "镇村庄屯寨集"), stem_at  # 鲁镇: a surname's town
+                    yield name, kind, int(stem in SURNAMES and end_word in "镇村庄屯寨集府"), stem_at  # 鲁镇, 李府: a surname's town, a family's house
                 elif lex.tags.get(name, "").startswith("ns") and not lex.common(name):
                     yield name, kind, int(stem in SURNAMES), stem_at  # 南城: a rare place the dictionary knows, said again and gone to (江城: as a person's would)
 
 
+SHOPS = frozenset(("客栈", "酒楼", "饭店", "酒店", "茶馆", "茶楼", "饭馆", "面馆", "药铺", "药房", "当铺", "钱庄", "商行", "银号",
+                   "医馆", "武馆", "镖局", "商会", "书局", "老店"))
+"""Two-character words for a shop or a firm: the stem before them is its name, a wish as often as not (福来客栈)."""
 TOWN_SUFFIXES = frozenset("镇村县巷乡屯寨堡街")
 """A town's or a street's word: after a noun of two characters it names one (青石镇, 梧桐巷)."""
 ONE_STEM_SUFFIXES = frozenset("城江河山湖州县镇村岛峰谷")

@@ -463,3 +463,13 @@ def test_a_rare_place_of_the_dictionary_and_a_husband_named_by_his_wife() -> Non
     assert {"南城", "七斤"} <= found
     plain = "他家在北京北城外。他进了京城，又去了县城。京城很大，县城很小。\n王嫂来了，王嫂说姓王的走了。王家的狗。\n"
     assert not {"北城", "京城", "县城", "王", "王家"} & {n.name for n in find_new_nouns(plain, [])}
+
+
+def test_a_shop_named_for_luck_and_a_familys_house() -> None:
+    """A shop's name that is a wish ending in a verb (福来客栈), never a verb before a shop word (走进来
+    客栈, 迎来酒楼); a surname's house said again (李府), never a word for an office or the underworld
+    (政府, 官府, 地府)."""
+    found = {n.name for n in find_new_nouns("城西的福来客栈今晚客满。\n李府的大门紧闭。李府上下都知道了。\n", [])}
+    assert {"福来客栈", "李府"} <= found
+    plain = "他走进来客栈。他迎来酒楼的老板。\n政府和官府。地府里。\n"
+    assert not {n.name for n in find_new_nouns(plain, [])}
