@@ -616,6 +616,11 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
                 # the segmenter glued a two-character name's last character to the verb after it (林|悦来|江城,
                 # 沈墨见|他): a name ends before that verb too
                 glued = size == unit + 1 and nxt in SUBJECT_VERBS and col + size + 1 in bounds
+                # ... or a three-character name's last character to a verb (陈思|远望|着): a given name's
+                # character that starts a two-character token ending in a verb
+                glued = glued or (size == unit + 2 and col + size - 1 in bounds and col + size + 1 in bounds
+                                  and lex.given(word[-1:]) >= 0.6 and lex.tags.get(nxt, "")[:1] == "v"
+                                  and not lex.freq.get(word))
                 if col + size not in bounds and CJK.fullmatch(nxt) and not glued:
                     continue  # a name ends where a word ends (蓝布大 of 蓝布大衫)
                 if size == unit + 2 and word[-1] in SUBJECT_VERBS and lex.given(word[-1]) < 0.5 and col + size in bounds \

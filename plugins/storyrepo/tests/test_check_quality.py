@@ -475,3 +475,11 @@ def test_a_shop_named_for_luck_and_a_familys_house() -> None:
     assert {"福来客栈", "李府"} <= found
     plain = "他走进来客栈。他迎来酒楼的老板。\n政府和官府。地府里。\n"
     assert not {n.name for n in find_new_nouns(plain, [])}
+
+
+def test_a_three_character_name_cut_across_a_verb_is_never_found_short() -> None:
+    """陈思|远望|着: the segmenter cut 陈思远 before its last character; the name is proposed whole and
+    陈思 (a piece of it) never reported; 韩青 before 见状 (见 reads as no given name) stays 韩青."""
+    found = {n.name for n in find_new_nouns("陈思远望着窗外，陈思远的手一直在抖。\n韩青见状，连忙跟上。\n", [])}
+    assert {"陈思远", "韩青"} <= found and "陈思" not in found
+    assert "陈思" not in {n.name for n in find_new_nouns("陈思远望着窗外。\n", [])}
