@@ -1022,10 +1022,14 @@ _CLAUSES = re.compile(r"[^，。！？；、,.!?;]+")
 
 def _verse(line: str) -> bool:
     """A line of classical verse: two clauses or more, all of five or all of seven characters
-    (纷纷五代乱离间，一旦云开复见天。)."""
+    (纷纷五代乱离间，一旦云开复见天。), none of the particles only modern prose says (陈思远望着窗外，
+    陈思远的手在抖。 is prose)."""
     clauses = _CLAUSES.findall(line.strip())
     return len(clauses) >= 2 and len({len(c) for c in clauses}) == 1 and len(clauses[0]) in (5, 7) \
-        and all(CJK.fullmatch(c) for c in clauses)
+        and all(CJK.fullmatch(c) for c in clauses) and not set(line) & MODERN_PARTICLES
+
+
+MODERN_PARTICLES = frozenset("的了着们吗呢吧她")
 
 
 def _fragments(text: str, names: Iterable[str], found: set[str]) -> set[str]:

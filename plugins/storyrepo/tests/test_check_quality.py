@@ -483,3 +483,10 @@ def test_a_three_character_name_cut_across_a_verb_is_never_found_short() -> None
     found = {n.name for n in find_new_nouns("陈思远望着窗外，陈思远的手一直在抖。\n韩青见状，连忙跟上。\n", [])}
     assert {"陈思远", "韩青"} <= found and "陈思" not in found
     assert "陈思" not in {n.name for n in find_new_nouns("陈思远望着窗外。\n", [])}
+
+
+def test_prose_of_two_seven_character_clauses_is_no_poem() -> None:
+    """A prose line that happens to have two clauses of seven characters keeps its names (陈思远望着
+    窗外，陈思远的手在抖。: 着 and 的 are modern prose's); a poem's line still gives none (落江城)."""
+    assert "陈思远" in {n.name for n in find_new_nouns("陈思远望着窗外，陈思远的手在抖。\n", [])}
+    assert not {n.name for n in find_new_nouns("一夜春风吹柳岸，十年旧梦落江城。\n", [])}
