@@ -383,10 +383,11 @@ def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int],
 
 
 def _place_token(lex: _Lexicon, line: str, bounds: set[int], start: int) -> bool:
-    """Whether the token at ``start`` is a place of its own (林|悦来|江城: 江 starts 江城, not 悦来江)."""
+    """Whether the token at ``start`` is a place or a person of its own (林|悦来|江城: 江 starts 江城, not
+    悦来江; 白鹤|居士: 居 starts 居士, no 白鹤居)."""
     end = next((b for b in range(start + 1, len(line) + 1) if b in bounds), len(line))
     token = line[start:end]
-    return lex.tags.get(token, "").startswith("ns") or token[-1:] in SUFFIX_WORDS
+    return lex.tags.get(token, "").startswith("ns") or token[-1:] in SUFFIX_WORDS or token[-1:] in "士人者子们"
 
 
 def _glued(lex: _Lexicon, line: str, bounds: set[int], at: int) -> bool:
@@ -407,8 +408,8 @@ KIN_CHARS = frozenset(KINSHIP) | frozenset("父母兄")
 """Characters that start no coined stem: a verb of motion or a preposition glued before a place
 (来云城, 离德胜门)."""
 GLUED_PREPOSITIONS = frozenset("从在往向到自于朝对把被给跟和与")
-SUFFIX_TAIL_BAD = frozenset("子儿头们上里")
-"""A suffix that goes on into a word with one of these is none: 城里, 山上, 院子 (the token test
+SUFFIX_TAIL_BAD = frozenset("子儿头们上里士")
+"""A suffix that goes on into a word with one of these is none: 城里, 山上, 院子, 居士 (the token test
 sees 令人, 图案); a name before them is one (咸亨酒店里)."""
 
 
@@ -762,7 +763,7 @@ ROLE_TITLES = ("老头子", "老太婆", "先生", "掌柜", "老板", "长老",
 after a stem that is no surname (教书先生, 大掌柜)."""
 RANKS = "一二三四五六七八九十大小老"
 PET_TITLES = ("哥儿", "姐儿", "哥", "姐")
-CLERGY = re.compile(r"([\u4e00-\u9fff]{2})(法师|禅师|上人|真人|道长|方丈|住持)")
+CLERGY = re.compile(r"([\u4e00-\u9fff]{2})(法师|禅师|上人|真人|道长|方丈|住持|道人|居士|散人|老祖|仙子|尊者)")
 SPOUSE_FORMS = ("太太", "夫人", "婶", "嫂", "大娘", "大婶")
 WIFE_TITLES = ("嫂子", "嫂", "婶")
 """A given name with one of these (七斤嫂, 祥林嫂) calls a wife by her husband's name."""

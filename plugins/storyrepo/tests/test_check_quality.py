@@ -490,3 +490,12 @@ def test_prose_of_two_seven_character_clauses_is_no_poem() -> None:
     窗外，陈思远的手在抖。: 着 and 的 are modern prose's); a poem's line still gives none (落江城)."""
     assert "陈思远" in {n.name for n in find_new_nouns("陈思远望着窗外，陈思远的手在抖。\n", [])}
     assert not {n.name for n in find_new_nouns("一夜春风吹柳岸，十年旧梦落江城。\n", [])}
+
+
+def test_names_of_immortals_and_hermits() -> None:
+    """A coined name before 道人, 老祖, 仙子 … names someone on its own (青玄道人, 血魔老祖, 凌波仙子); the
+    title alone (这位道人, 一位老祖) is none, and 居 glued into 居士 makes no place (白鹤居 of 白鹤居士)."""
+    found = {n.name for n in find_new_nouns("青玄道人拂袖而去。\n血魔老祖出关了。\n凌波仙子站在湖心。\n", [])}
+    assert {"青玄道人", "血魔老祖", "凌波仙子"} <= found
+    plain = "这位道人笑了。那个居士走了。一位老祖。\n白鹤居士笑了。\n"
+    assert not {n.name for n in find_new_nouns(plain, [])}
