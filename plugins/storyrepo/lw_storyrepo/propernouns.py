@@ -364,7 +364,7 @@ def _suffixes_in(line: str) -> Iterator[tuple[int, int, str, str, str]]:
 
 
 def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int],
-                       known_at: set[int] = frozenset()) -> Iterable[tuple[str, str, int, int]]:
+                       known_at: set[int] | frozenset[int] = frozenset()) -> Iterable[tuple[str, str, int, int]]:
     """``(name, kind, shape, start)`` for a stem before a name-making suffix: two characters
     (寒江+渡, 玄冥+教), three or four when the stem is no dictionary word (九转炼体+诀, 天玄+大陆), one
     when the place is no dictionary word (云+城: shape 0, repetition and context must vouch).
