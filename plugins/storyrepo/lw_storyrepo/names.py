@@ -8,7 +8,7 @@ known name is no new name, :mod:`lw_storyrepo.propernouns`).
 
 - :func:`address_forms`: kinship forms of a name that ends in a kinship word (云娘 → 娘亲, 你娘,
   阿娘), surname forms (陈伯远 → 陈叔, 老陈, 陈兄, 陈师兄 …) and given-name forms (林晚 → 晚晚,
-  阿晚, 小晚, 晚姐), the parts of a transliterated name (约翰·史密斯 → 约翰, 史密斯);
+  阿晚, 小晚, 晚姐);
 - :func:`present`: a name in the text, punctuation or spaces allowed between its characters;
 - :func:`described`: a thing named by its kind and a character of its name, in one sentence.
 """
@@ -50,8 +50,6 @@ def address_forms(name: str) -> frozenset[str]:
     forms: set[str] = set()
     if len(name) < 2:
         return frozenset()
-    if "·" in name:  # 约翰·史密斯 goes by 约翰 and by 史密斯
-        return frozenset(part for part in name.split("·") if len(part) >= 2 and part != name)
     kin = name[-1]
     if kin in KINSHIP:
         forms.update({kin + "亲", *(p + kin for p in KIN_PREFIXES)})

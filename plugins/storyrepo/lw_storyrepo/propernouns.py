@@ -30,18 +30,6 @@ Signals other books share, added in the fifth round of issue 30:
   破+镇妖碑), a fragment inside another name found (江里 of 澜江里), a poem's line, the literary
   register's 余/吾 (余曰) are none.
 
-Candidates no rule proposed before the sixth round (37 of the development sets' 50 missed names
-were never offered to the decision):
-
-- a place's suffix the segmenter glued to the next word (燕回|镇时, 镇南|军报), a surname-led word
-  the dictionary tags a place (江城, 凤城), a rare place of the dictionary said again (南城), a shop
-  named for luck (福来客栈), a surname's house (李府);
-- a transliterated name with its dot, however it is cut (安娜·卡列尼娜), its parts its forms; a
-  name in Latin letters called or acting (Tony); a game's skill or item in 【】;
-- a given name's character with 哥儿/哥/姐 (迅哥儿, 强哥, 芳姐), 老 with a surname that is an animal
-  too (老马), a husband named by his wife's title (七斤 of 七斤嫂), herbs of legend (九叶灵芝), 牌
-  and 咒 after a coined stem; a name glued to its verb is no longer name (沈墨见|他).
-
 A candidate needs two of the three — or, for a surname-led person one short, a place in a list
 beside someone found or known (本家的赵白眼，赵司晨). A word with no name's shape said alone in
 quotes is a cry or an insult (“忘八蛋！”), not a name. Names the book knows (characters and
@@ -101,14 +89,12 @@ SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
 SUFFIX_WORDS = frozenset(suffix for suffix, _kind in SUFFIXES)
 ITEM_SUFFIXES = frozenset(suffix for suffix, kind in SUFFIXES if kind == "物品")
 MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
-    *((s, "功法") for s in ("剑诀", "术", "神火", "步", "阵", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法", "针法", "腿法", "咒")),
+    *((s, "功法") for s in ("剑诀", "术", "神火", "步", "阵", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法", "针法", "腿法")),
     *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
                            "中学", "小学", "大学", "医院", "寨", "学院", "王府", "侯府", "传媒", "影视", "地产", "证券",
                            "实业", "控股", "军", "研究所", "实验室", "娱乐", "洋行", "书院", "派出所",
                            "公安局", "分局")),
-    *((s, "物品") for s in ("果", "令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪",
-                           "灵芝", "雪莲", "人参", "灵草", "仙草", "灵果", "仙果", "灵药",  # 九叶灵芝: a herb of legend
-                           "牌")),
+    *((s, "物品") for s in ("果", "令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪")),
     *((s, "地点") for s in ("大陆", "渊", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
                            "路", "胡同", "池", "咖啡", "书店", "酒吧", "餐厅", "饭馆", "面馆", "茶楼", "会馆", "当铺", "钱庄",
                            "医馆", "武馆", "馆", "码头", "商行", "银号", "基地", "避难所", "营地", "山脉", "市", "县")),
@@ -161,8 +147,6 @@ AFTER_PERSON = re.compile(r"^(?:[道说问答曰][：:，“。！？]|笑道|�
                           # a body that moves: the subject of a sentence is someone (林浩然转过身来, 赵铁柱从楼道里钻出来)
                           r"转过[身头脸]|抬起?头|低下?头|伸[手出]|挥手|摆手|咬[牙着]|盯着|瞪[着了]|"
                           r"[走跑冲钻跳扑跨迈爬挤][进出过上下到了向回]|从[^，。！？]{1,6}[走跑冲钻跳爬挤][进出过上下来]|"
-                          # a gesture said twice over (拱了拱手, 摆了摆手, 耸了耸肩): someone's
-                          r"([拱摆挥招摇点抬眨耸揉搓拍努撇皱挑])了\1|"
                           r"推[门开]|一把[抓揪拉推夺按]|上个月|昨[天晚日夜]|再拜|拜[谢别见]|作揖|叩首|磕头|行礼|"
                           r"是(?:一)?[个位名][^，。！？]{0,3}(?:人|汉|子|婆|妇|娘|头|者|鬼|佬|老|孩|女|男|客|匠|夫))")
 AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面头边]|的人|的弟子|的师[兄姐弟妹父尊]|的长老|的掌门|的宗主|主[^意要]|外[^面边头]|一带|附近|深处|脚下|门口)")
@@ -363,31 +347,14 @@ def _suffixes_in(line: str) -> Iterator[tuple[int, int, str, str, str]]:
                 yield start, end, suffix, kind, line[end:end + 1]
 
 
-def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int],
-                       known_at: set[int] | frozenset[int] = frozenset()) -> Iterable[tuple[str, str, int, int]]:
+def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, str, int, int]]:
     """``(name, kind, shape, start)`` for a stem before a name-making suffix: two characters
     (寒江+渡, 玄冥+教), three or four when the stem is no dictionary word (九转炼体+诀, 天玄+大陆), one
-    when the place is no dictionary word (云+城: shape 0, repetition and context must vouch).
-    ``known_at``: the offsets where a name the book knows starts."""
+    when the place is no dictionary word (云+城: shape 0, repetition and context must vouch)."""
     for start, end, suffix, kind, tail in _suffixes_in(line):
         localized = tail in LOCALIZERS  # 咸亨酒店里, 静修庵里: the segmenter may glue the suffix to the place word
         if (end in bounds or localized) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)):
             yield from _stems(lex, line, bounds, start, end, kind)
-        elif kind in ("地点", "组织") and start in bounds and start - 2 in bounds and start - 1 not in bounds \
-                and start not in known_at and line[start - 1] not in MATERIALS and not _place_token(lex, line, bounds, start):
-            # the segmenter glued a place's suffix to the next word (燕回|镇时, 镇北|军报|到, 新港|路上): a stem
-            # of one whole token with a name's shape of its own keeps it (客厅|门口, 宿舍|楼下 have none; a
-            # known name is no next word: 必取|林晚; a material makes a kind of road: 青石|路面)
-            yield from ((n, k, shape, at) for n, k, shape, at in _stems(lex, line, bounds, start, end, kind)
-                        if at == start - 2 and shape >= 1)
-
-
-def _place_token(lex: _Lexicon, line: str, bounds: set[int], start: int) -> bool:
-    """Whether the token at ``start`` is a place or a person of its own (林|悦来|江城: 江 starts 江城, not
-    悦来江; 白鹤|居士: 居 starts 居士, no 白鹤居)."""
-    end = next((b for b in range(start + 1, len(line) + 1) if b in bounds), len(line))
-    token = line[start:end]
-    return lex.tags.get(token, "").startswith("ns") or token[-1:] in SUFFIX_WORDS or token[-1:] in "士人者子们"
 
 
 def _glued(lex: _Lexicon, line: str, bounds: set[int], at: int) -> bool:
@@ -408,8 +375,8 @@ KIN_CHARS = frozenset(KINSHIP) | frozenset("父母兄")
 """Characters that start no coined stem: a verb of motion or a preposition glued before a place
 (来云城, 离德胜门)."""
 GLUED_PREPOSITIONS = frozenset("从在往向到自于朝对把被给跟和与")
-SUFFIX_TAIL_BAD = frozenset("子儿头们上里士")
-"""A suffix that goes on into a word with one of these is none: 城里, 山上, 院子, 居士 (the token test
+SUFFIX_TAIL_BAD = frozenset("子儿头们上里")
+"""A suffix that goes on into a word with one of these is none: 城里, 山上, 院子 (the token test
 sees 令人, 图案); a name before them is one (咸亨酒店里)."""
 
 
@@ -443,10 +410,8 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if len(line[start:end]) == 1 and line[end:end + 1] in LOCALIZERS and end not in bounds \
                     and lex.tags.get(stem[-1], "") in ("v", "vg", "zg"):
                 continue  # 径奔+城中: a verb and the town it goes to (静修+庵+里 is a place: 庵里 is no word)
-            # a shop named for luck that comes (福来+客栈, 顺来+酒楼): a wish no dictionary knows, ending in a verb
-            wish = line[start:end] in SHOPS and lex.coined(stem) and lex.given(stem[0]) >= 0.5 and stem[1] in "来到临"
-            if ((_clean(stem) or lex.proper(stem) or wish) and stem[0] not in STEM_LEAD_BAD and stem[1] not in MEASURES
-                    and (stem[1] not in STEM_END_BAD or lex.proper(stem) or wish)
+            if ((_clean(stem) or lex.proper(stem)) and stem[0] not in STEM_LEAD_BAD and stem[1] not in MEASURES
+                    and (stem[1] not in STEM_END_BAD or lex.proper(stem))
                     and stem[1] not in "一两几半"
                     and (kind != "物品" or stem[-1] not in MATERIALS) and stem not in GENERIC_STEMS):
                 name2 = name
@@ -474,16 +439,10 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
         elif size == 1 and not name2 and (end_word := line[start:end]) in "城镇村庄屯寨集州府县宗派教帮盟":
             # a town or a sect of one character (云城, 鲁镇); never a landscape word (寒潭, 古井: things)
             if stem not in FUNCTION and stem not in STEM_LEAD_BAD and stem not in DETERMINERS and stem not in NUMERALS \
-                    and stem not in MATERIALS and end_word not in "门局会":
-                if not lex.freq.get(name):
-                    yield name, kind, int(stem in SURNAMES and end_word in "镇村庄屯寨集府"), stem_at  # 鲁镇, 李府: a surname's town, a family's house
-                elif lex.tags.get(name, "").startswith("ns") and not lex.common(name):
-                    yield name, kind, int(stem in SURNAMES), stem_at  # 南城: a rare place the dictionary knows, said again and gone to (江城: as a person's would)
+                    and stem not in MATERIALS and not lex.freq.get(name) and end_word not in "门局会":
+                yield name, kind, int(stem in SURNAMES and end_word in "镇村庄屯寨集"), stem_at  # 鲁镇: a surname's town
 
 
-SHOPS = frozenset(("客栈", "酒楼", "饭店", "酒店", "茶馆", "茶楼", "饭馆", "面馆", "药铺", "药房", "当铺", "钱庄", "商行", "银号",
-                   "医馆", "武馆", "镖局", "商会", "书局", "老店"))
-"""Two-character words for a shop or a firm: the stem before them is its name, a wish as often as not (福来客栈)."""
 TOWN_SUFFIXES = frozenset("镇村县巷乡屯寨堡街")
 """A town's or a street's word: after a noun of two characters it names one (青石镇, 梧桐巷)."""
 ONE_STEM_SUFFIXES = frozenset("城江河山湖州县镇村岛峰谷")
@@ -613,20 +572,8 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
                 continue
             for size in (unit + 1, unit + 2):
                 word = line[col:col + size]
-                nxt = line[col + size:col + size + 1]
-                # the segmenter glued a two-character name's last character to the verb after it (林|悦来|江城,
-                # 沈墨见|他): a name ends before that verb too
-                glued = size == unit + 1 and nxt in SUBJECT_VERBS and col + size + 1 in bounds
-                # ... or a three-character name's last character to a verb (陈思|远望|着): a given name's
-                # character that starts a two-character token ending in a verb
-                glued = glued or (size == unit + 2 and col + size - 1 in bounds and col + size + 1 in bounds
-                                  and lex.given(word[-1:]) >= 0.6 and lex.tags.get(nxt, "")[:1] == "v"
-                                  and not lex.freq.get(word))
-                if col + size not in bounds and CJK.fullmatch(nxt) and not glued:
+                if col + size not in bounds and CJK.fullmatch(line[col + size:col + size + 1]):
                     continue  # a name ends where a word ends (蓝布大 of 蓝布大衫)
-                if size == unit + 2 and word[-1] in SUBJECT_VERBS and lex.given(word[-1]) < 0.5 and col + size in bounds \
-                        and col + size - 1 not in bounds:
-                    continue  # ... and the three characters are that name and its verb (沈墨见), not a name
                 if size == unit + 2 and col + size - 1 in bounds and lex.tags.get(line[col + size - 1:col + size], "x")[:1] in "dpc":
                     continue  # an adverb after a family (施家+再): no name
                 if len(word) == size and CJK.fullmatch(word):
@@ -666,7 +613,7 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
         shaped = not lex.common(word) or lex.proper(word) or unit == 2
         if unit == 1 and len(word) == 3 and lex.tags.get(word[0], "")[:1] == "v" and (lex.freq.get(word[1:]) or 0) >= RARE:
             shaped = False  # 戴+眼镜, 管+闲事: a verb that is a surname too, and its object
-        if len(word) == unit + 1 and (lex.given(word[-1]) < UNNAMED or word[-1] in BEASTS):
+        if len(word) == unit + 1 and lex.given(word[-1]) < UNNAMED:
             shaped = False  # a surname and a character no given name carries (舂米场, 黄漆): repetition and context must vouch
         # a surname and two characters the segmenter's HMM made one word of, unknown to its
         # dictionary: its statistics read a name there (王二狗, 周小婉), said once or not
@@ -682,8 +629,6 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
     return out
 
 
-SUBJECT_VERBS = frozenset("说问见看来去走听想叫跟对把被给让在就还却")
-"""A verb or an adverb right after the subject of a sentence (林悦来, 沈墨见他): the segmenter glues it to a name's end."""
 CLAUSE_START = frozenset("。！？；：，”」\n")
 SUBJECT_NEXT = frozenset("就便也又却才都正在已还只")
 
@@ -733,9 +678,9 @@ def _subject_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, se
 def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True) -> bool:
     """Whether the words around ``name`` at ``col`` make it a name. ``quoted``: a word said on its
     own in quotes counts (a word with no name's shape said so is a cry or an insult: “忘八蛋！”)."""
-    before, after = line[max(0, col - 4):col], line[col + len(name):col + len(name) + 10]
-    if (before.endswith("《") and after.startswith("》")) or (before.endswith(("【", "『")) and after.startswith(("】", "』"))):
-        return True  # a titled book or technique: 《归元诀》; a game's item or skill: 【初级治疗术】
+    before, after = line[max(0, col - 4):col], line[col + len(name):col + len(name) + 5]
+    if before.endswith("《") and after.startswith("》"):
+        return True  # a titled book or technique: 《归元诀》
     if kind != "人物" and IDENTIFIED.search(line[max(0, col - 12):col]):
         return True  # 正是少林的金刚伏魔掌: a thing identified by its name
     if quoted and before.endswith(("“", "「")) and (ALONE.match(after) or after[:1] in ("。", "！", "？")):
@@ -749,7 +694,7 @@ def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True)
 
 
 TITLES = ("老太太", "老婆子", "嫂子", "老太", "奶奶", "爷爷", "太爷", "老爷", "大爷", "大叔", "大伯", "大娘", "大婶", "大帅", "公公", "婆婆",
-          "嫂", "妈", "婶", "哥儿", "姐儿", "哥", "姐")
+          "嫂", "妈", "婶")
 """Kinship and rank words that make a name of a surname or of a name (杨二嫂, 鲁四老爷, 卫老婆子,
 柳妈, 七斤嫂, 九斤老太): how much of the world of a story names its minor people."""
 ROLE_TITLES = ("老头子", "老太婆", "先生", "掌柜", "老板", "长老", "执事", "和尚", "相公", "知县", "知府", "道长", "少爷", "小姐",
@@ -762,11 +707,8 @@ ROLE_TITLES = ("老头子", "老太婆", "先生", "掌柜", "老板", "长老",
 """Roles and offices that name someone after a surname only (苏长老, 孟掌柜, 滕和尚, 汤知县): never
 after a stem that is no surname (教书先生, 大掌柜)."""
 RANKS = "一二三四五六七八九十大小老"
-PET_TITLES = ("哥儿", "姐儿", "哥", "姐")
-CLERGY = re.compile(r"([\u4e00-\u9fff]{2})(法师|禅师|上人|真人|道长|方丈|住持|道人|居士|散人|老祖|仙子|尊者)")
+CLERGY = re.compile(r"([\u4e00-\u9fff]{2})(法师|禅师|上人|真人|道长|方丈|住持)")
 SPOUSE_FORMS = ("太太", "夫人", "婶", "嫂", "大娘", "大婶")
-WIFE_TITLES = ("嫂子", "嫂", "婶")
-"""A given name with one of these (七斤嫂, 祥林嫂) calls a wife by her husband's name."""
 """A surname with these is mostly someone's wife (方太太 of 方玄绰's house), not the found person."""
 REGION = re.compile(r"[东南西北](?:荒|域|洲|漠|疆|境)(?![地外里上内中边])")
 RANKED = re.compile(r"([\u4e00-\u9fff])[老小][一二三四五六七八九十]")
@@ -778,8 +720,6 @@ NUMERALS = frozenset("一二三四五六七八九十百千万两几")
 PARTICLES = frozenset("的了着过地得是在把被和与也都就又还呢吗吧啊")
 COUNTED = frozenset("贯文钱两尺寸丈亩里块元角分串吊")
 ANIMALS = frozenset("马牛羊龙鱼熊燕鹿虎狐猫狗鸡")
-BEASTS = frozenset("狗猫猪鸡鸭鹅羊驴骡")
-"""A colour or a surname before one of these is an animal that moves (黄狗从院子里钻出来), no name."""
 
 
 def _title_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, int, int]]:
@@ -811,13 +751,10 @@ def _title_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             if (surname in SURNAMES or surname in COMPOUND_SURNAMES) and (not rest or (len(rest) == 1 and rest in RANKS)):
                 yield line[start:end], start, 2  # a surname with its title names someone on its own
                 break
-            if size == 1 and m.group() in ("老爷", "太太") + PET_TITLES and stem not in RANKS and stem not in FUNCTION \
-                    and stem not in NUMERALS and lex.given(stem) >= (UNNAMED if m.group() in PET_TITLES[:2] else 0.5) \
-                    and not lex.freq.get(line[start:end]) and (start + 1 in bounds or (m.group() in PET_TITLES and end in bounds)):
-                # 慰老爷, 光太太: how older fiction names the gentry, said again; 迅哥儿, 宝姐儿: a child's pet
-                # name, the title its shape (any character a given name ever carries will do); 强哥, 芳姐:
-                # a given name's character and 哥/姐, one word of the segmenter or two
-                yield line[start:end], start, 1
+            if size == 1 and m.group() in ("老爷", "太太") and stem not in RANKS and stem not in FUNCTION \
+                    and stem not in NUMERALS and lex.given(stem) >= 0.5 and not lex.freq.get(line[start:end]) \
+                    and start + 1 in bounds:
+                yield line[start:end], start, 1  # 慰老爷, 光太太: how older fiction names the gentry, said again
                 break
             if m.group() in ROLE_TITLES and m.group() not in TITLES:
                 continue
@@ -867,9 +804,8 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
     for m in re.finditer(r"老([A-Z])(?![A-Za-z])", line):
         yield m.group(), "人物", m.start()  # 老K, as 阿Q
     for m in re.finditer(r"[老小大]([\u4e00-\u9fff])", line):
-        # 老张, 老周 are someone; 老马 is a horse or someone (法医老马蹲在江边): proposed, repetition and context vouch
-        usual = lex.common(m.group()) and ((lex.freq.get(m.group()) or 0) >= RARE
-                                           or lex.tags.get(m.group(), "n")[:1] not in "nt")
+        usual = lex.common(m.group()) and ((lex.freq.get(m.group()) or 0) >= RARE or m.group(1) in ANIMALS
+                                           or lex.tags.get(m.group(), "n")[:1] not in "nt")  # 老张, 老周 are someone, 老马 a horse
         if m.group(1) in SURNAMES and m.start() in bounds and (m.end() in bounds or _glued(lex, line, bounds, m.start() + 1)) \
                 and not usual:
             yield m.group(), "人物", m.start()  # 老杜, 小陈: what people call someone by the surname
@@ -911,48 +847,6 @@ def _famous_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             yield word, col, i
 
 
-TRANSLITERATION = frozenset(
-    "阿埃艾爱安奥巴拜班邦保鲍贝本比彼宾波伯勃博布查达戴丹道德登迪底蒂丁东杜敦多厄恩尔法凡范菲费芬丰弗福夫盖甘冈高戈格"
-    "古瓜哈海汉豪赫亨胡华怀霍基吉加贾简杰金卡凯坎康考柯科克肯库夸奎拉莱赖兰朗劳勒雷蕾里莉利丽连列林琳卢鲁路伦罗洛"
-    "马玛迈麦曼茂梅门蒙米密敏莫默姆穆纳娜奈南内尼妮涅宁纽诺欧帕潘佩彭皮珀普齐奇恰乔切琼丘萨塞桑瑟森沙莎舍史施斯"
-    "苏索塔泰坦汤唐特提廷托图瓦万威韦维温文沃乌西希谢辛休雅亚扬耶伊因英尤于约泽扎詹珍朱卓兹逊顿娃黛芙娅丝莱翰尔")
-"""Characters that spell foreign names in Chinese (约翰, 史密斯, 卡列尼娜): where the segmenter
-cuts a transliteration anywhere (卡列尼|娜, 沃克点), a run of them is the name's part."""
-FOREIGN_DOT = re.compile(r"(?<=[\u4e00-\u9fff])·(?=[\u4e00-\u9fff])")
-
-
-def _foreign_candidates(line: str, bounds: set[int]) -> Iterable[tuple[str, int]]:
-    """``(name, start)`` of a transliterated name with its dot (约翰·史密斯, 安娜·卡列尼娜): each part a run
-    of :data:`TRANSLITERATION` characters, or the segmenter's token where none is (维克多·雨果); never a
-    book's chapter in 《》 (《呐喊·风波》)."""
-    for m in FOREIGN_DOT.finditer(line):
-        dot = m.start()
-        if line.rfind("《", 0, dot) > line.rfind("》", 0, dot):
-            continue
-        left = dot
-        while left > 0 and dot - left < 5 and line[left - 1] in TRANSLITERATION:
-            left -= 1
-        if dot - left < 2:
-            left = max((b for b in bounds if b < dot - 1), default=dot)
-        right = dot + 1
-        while right < len(line) and right - dot - 1 < 6 and line[right] in TRANSLITERATION:
-            right += 1
-        if right - dot - 1 < 2:
-            right = min((b for b in bounds if b > dot + 2), default=dot + 1)
-        name = line[left:right]
-        if dot - left >= 2 and right - dot - 1 >= 2 and all(CJK.fullmatch(part) for part in name.split("·")):
-            yield name, left
-
-
-BRACKETED = re.compile(r"[【『]([\u4e00-\u9fff]{2,8})[】』]")
-LATIN_NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{1,11}(?![A-Za-z])")
-LATIN_WORDS = frozenset(("Hello", "Hi", "Hey", "Sorry", "Yes", "No", "Ok", "Okay", "Please", "Thanks", "Thank", "Bye", "Wow",
-                         "Oh", "Good", "Nice", "Fine", "Well", "What", "Why", "Who", "How", "Come", "Go", "Stop", "Wait", "Sir",
-                         "Madam", "Miss", "Mr", "Mrs", "Ms", "Dr", "Boss", "Baby", "Honey", "Dear", "The", "This", "That",
-                         "My", "God", "Excuse", "Welcome", "Cheers", "Cool", "Great", "Happy", "Help", "Sure", "Shit", "Damn"))
-"""English words a Chinese character says aloud (“Sorry，”): no name, however they are called."""
-
-
 BRANCHES = frozenset("子丑寅卯辰巳午未申酉戌亥")
 
 
@@ -976,7 +870,7 @@ def _counted(text: str, name: str) -> bool:
     return False
 
 
-THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶匹")
+THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶")
 UNIT_LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很太更最给让从对往每各某此其该几有没无"
                           "你我他她它您咱们仔及之于以为到向说道问叫见看听去来找进出在姓称唤号") | DETERMINERS | MEASURES
 """What comes before a name, never inside one: a particle, a pronoun, a preposition, a verb of
@@ -1026,14 +920,10 @@ _CLAUSES = re.compile(r"[^，。！？；、,.!?;]+")
 
 def _verse(line: str) -> bool:
     """A line of classical verse: two clauses or more, all of five or all of seven characters
-    (纷纷五代乱离间，一旦云开复见天。), none of the particles only modern prose says (陈思远望着窗外，
-    陈思远的手在抖。 is prose)."""
+    (纷纷五代乱离间，一旦云开复见天。)."""
     clauses = _CLAUSES.findall(line.strip())
     return len(clauses) >= 2 and len({len(c) for c in clauses}) == 1 and len(clauses[0]) in (5, 7) \
-        and all(CJK.fullmatch(c) for c in clauses) and not set(line) & MODERN_PARTICLES
-
-
-MODERN_PARTICLES = frozenset("的了着们吗呢吧她")
+        and all(CJK.fullmatch(c) for c in clauses)
 
 
 def _fragments(text: str, names: Iterable[str], found: set[str]) -> set[str]:
@@ -1075,7 +965,7 @@ def with_address_forms(names: Iterable[str]) -> set[str]:
     thing — a name ending in a suffix word — has none). A surname with a word for a wife (方太太
     beside 方玄绰) is someone else, mostly: not one of the forms."""
     out = {k for k in names if k}
-    people = [k for k in out if (2 <= len(k) <= 4 or "·" in k) and k[-1:] not in SUFFIX_WORDS and k[-2:] not in SUFFIX_WORDS]
+    people = [k for k in out if 2 <= len(k) <= 4 and k[-1:] not in SUFFIX_WORDS and k[-2:] not in SUFFIX_WORDS]
     out.update(form for k in people for form in address_forms(k) if not form.endswith(SPOUSE_FORMS))
     return out
 
@@ -1158,21 +1048,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     bounds_of = {i: lex.boundaries(line, known_re) for i, line in enumerate(lines) if CJK.search(line)}
     for i, bounds in bounds_of.items():
         line = lines[i]
-        known_at = {m.start() for m in known_re.finditer(line)} if known_re is not None else set()
-        for name, kind, shape, col in _suffix_candidates(lex, line, bounds, known_at):
+        for name, kind, shape, col in _suffix_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col)))
         for name, col, shape in _title_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "人物", shape, first=(i, col)))
-        if "·" in line:
-            for name, col in _foreign_candidates(line, bounds):
-                candidates.setdefault(name, _Candidate(name, "人物", 2, first=(i, col)))
-        for m in BRACKETED.finditer(line):  # 【初级治疗术】: a game's skill or item, its suffix its kind
-            kind = next((k for suffix, k in CANDIDATE_SUFFIXES if m.group(1).endswith(suffix) and len(m.group(1)) > len(suffix)), "")
-            if kind and not lex.common(m.group(1)):
-                candidates.setdefault(m.group(1), _Candidate(m.group(1), kind, 1, first=(i, m.start(1))))
-        for m in LATIN_NAME.finditer(line):  # Tony, Lisa: a name in Latin letters, said again and called or acting
-            if m.group() not in LATIN_WORDS:
-                candidates.setdefault(m.group(), _Candidate(m.group(), "人物", 0, first=(i, m.start())))
         for m in REGION.finditer(line):  # 东荒, 南域: a quarter of a made-up world
             if m.start() in bounds and not lex.freq.get(m.group()) and m.group() not in candidates:
                 candidates[m.group()] = _Candidate(m.group(), "地点", 2, first=(i, m.start()))
@@ -1193,8 +1072,6 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 shape = 0  # 秃儿: a word of abuse, not a child's name (宏儿)
             if len(name) == 2 and name[0] == "阿" and lex.given(name[1]) >= 0.5:
                 shape = 2  # 阿杰, 阿Q: 阿 before a given name's character names someone on its own
-            if len(name) == 2 and name[0] in "老小" and name[1] in ANIMALS and lex.common(name):
-                shape = 0  # 老马, 小燕: an animal as often as someone
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col),
                                                    needs_context=name[-1] in SENSE_ENDS))
         for m in INTRO.finditer(line):
@@ -1220,12 +1097,6 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                     c = candidates.setdefault(name, _Candidate(name, "人物", 1, first=(i, m.start())))
                     c.context = True
                     break
-    for name in [n for n in candidates if n.endswith(WIFE_TITLES)]:  # 七斤嫂 is 七斤's wife: 七斤, said alone, is someone
-        stem = name[:-2] if name.endswith("嫂子") else name[:-1]
-        if len(stem) == 2 and not surname_of(stem) and stem not in candidates and CJK.fullmatch(stem) \
-                and body.count(stem) - sum(body.count(stem + t) for t in WIFE_TITLES if t != "嫂子") >= 2:
-            c = candidates[name]
-            candidates[stem] = _Candidate(stem, "人物", 1, first=c.first)
     for name, kind, shape, first in _recurring_suffix_candidates(lex, lines, bounds_of, body):
         c = candidates.get(name)
         if c is None:
@@ -1242,9 +1113,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     for word, (shape, first) in _person_candidates(lex, lines, bounds_of, taken).items():
         if word in candidates and candidates[word].needs_context:
             del candidates[word]  # a surname-led name wins over the same unknown word (柳如烟)
-        # a surname-led word the dictionary tags a place (江城, 苏州: 江 and 苏 are surnames too) is a place
-        place = lex.tags.get(word, "").startswith("ns") and word[-1] in ALL_SUFFIX_WORDS
-        candidates.setdefault(word, _Candidate(word, "地点" if place else "人物", int(shape), first=first))
+        candidates.setdefault(word, _Candidate(word, "人物", int(shape), first=first))
     if broad:
         for name, kind, (i, col) in _broad_candidates(lex, lines, bounds_of):
             if name not in candidates:
@@ -1270,7 +1139,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             for i, line in enumerate(lines):
                 col = line.find(name)
                 while col >= 0 and not c.context:
-                    c.context = _has_context(line, col, name, c.kind, quoted=c.shape > 0 or name.isascii())
+                    c.context = _has_context(line, col, name, c.kind, quoted=c.shape > 0)
                     col = line.find(name, col + 1)
                 if c.context:
                     break
