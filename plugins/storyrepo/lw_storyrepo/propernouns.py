@@ -251,7 +251,7 @@ class _Lexicon:
                 out.update((m.start(), m.end()))
                 pos = m.end()
             pieces.append((pos, line[pos:]))
-        for start, piece in pieces:
+        for start, piece in (part for at, piece in pieces for part in _bounded_runs(at, piece)):
             pos = start
             for token in self.jieba.lcut(piece, HMM=True) if piece else ():
                 if len(token) == 2 and token[0] in GLUED_PREPOSITIONS and not self.freq.get(token):
@@ -279,6 +279,25 @@ class _Lexicon:
     def rare(self, stem: str) -> bool:
         """A stem seldom used on its own (a coined name: 寒江, 龟息; not 客栈, 百花)."""
         return (self.freq.get(stem) or 0) < RARE_STEM
+
+
+SEGMENT_RUN_MAX = 200
+"""The longest run of characters jieba is given whole. Its unknown-word model (finalseg's
+Viterbi) copies a path at every character of a run: a draft of one unbroken run of 15,000
+characters (他他他…) took 6 s, the square of the run; prose breaks far sooner at punctuation."""
+_SEGMENT_RUN = re.compile(rf"[\u4E00-\u9FD5a-zA-Z0-9+#&._%\-]{{{SEGMENT_RUN_MAX + 1},}}")  # jieba's re_han_default
+
+
+def _bounded_runs(start: int, piece: str) -> Iterable[tuple[int, str]]:
+    """``piece`` (at offset ``start``) as consecutive parts in which no run jieba reads whole is
+    longer than :data:`SEGMENT_RUN_MAX`; the parts join back to ``piece``."""
+    pos = 0
+    for m in _SEGMENT_RUN.finditer(piece):
+        for cut in range(m.start(), m.end(), SEGMENT_RUN_MAX):
+            if cut > pos:
+                yield start + pos, piece[pos:cut]
+            pos = cut
+    yield start + pos, piece[pos:]
 
 
 ADDRESS_ENDS = frozenset("老翁公婆叔伯爷姑嫂娘")

@@ -615,3 +615,40 @@ def test_the_speakers_quotes_are_found_in_one_pass_as_the_pattern_would(monkeypa
     said = list(voices(ctx, lines))
     assert [v.speaker for v in said if v.line == 0][:2] == ["林晚", "林晚"] and any(v.speaker == "陈默" for v in said)
     checks._named_outside_quotes.cache_clear()
+
+
+def test_jieba_is_never_given_a_run_longer_than_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """jieba's unknown-word model copies its path at every character of a run: a draft of one
+    run (他他他… × 15,000) took seconds in its square. The segmenter gets the run in pieces of at
+    most SEGMENT_RUN_MAX; a line of prose, whose runs are shorter, is cut as before."""
+    from lw_storyrepo import propernouns as P
+
+    lex = P.lexicon()
+    given: list[str] = []
+    real = lex.jieba.lcut
+
+    class Counting:
+        def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+            return getattr(lex.jieba, name)
+
+        @staticmethod
+        def lcut(piece: str, HMM: bool = True) -> list[str]:
+            given.append(piece)
+            return real(piece, HMM=HMM)
+
+    monkeypatch.setattr(lex, "jieba", Counting())
+    hostile = "他" * 15_000 + "，" + "林" * 999
+    bounds = lex.boundaries(hostile)
+    assert "".join(given) == hostile and max(map(len, given)) <= P.SEGMENT_RUN_MAX + 1, max(map(len, given))
+    assert {0, 15_000, len(hostile)} <= bounds and max(bounds) == len(hostile)
+    prose = "方砚秋推开后厨的门，吴六正蹲在灶前添柴，见他进来，忙站起身说掌柜的今天来得早。"
+    given.clear()
+    assert lex.boundaries(prose) == {0} | {p for p in _prefix_ends(real(prose, HMM=True))} and given == [prose]
+
+
+def _prefix_ends(tokens: list[str]) -> set[int]:
+    ends, pos = set(), 0
+    for token in tokens:
+        pos += len(token)
+        ends.add(pos)
+    return ends
