@@ -30,7 +30,7 @@ from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
 from lw_storyrepo.kinship import free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
 from lw_storyrepo.names import address_forms, described, present, surname_of
-from lw_storyrepo.propernouns import SUFFIXES, find_new_nouns, known_names, with_address_forms
+from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
@@ -438,8 +438,12 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
         findings += check_continuity(replace(ctx.world, aliases=ctx.aliases, indirect=ctx.kin_words), draft.meta, lines,
                                      draft.body_line,
                                      said, ctx.names_re())
-    for noun, kind, line in new_proper_nouns(repo, draft, ctx):
+    capped: list[tuple[int, int]] = []
+    for noun, kind, line in new_proper_nouns(repo, draft, ctx, capped):
         findings.append(Finding("新专名", WARN, f"新专名「{noun}」（{kind}）不在名册：验收时确认是新实体还是笔误", line))
+    for count, line in capped:
+        findings.append(Finding("新专名", WARN, f"新专名候选有 {count} 个，远超一章所有（上限 {CANDIDATES_MAX}）：只查了最先出现的 "
+                                f"{CANDIDATES_MAX} 个，从这一行起的没有查", line))
     return findings
 
 
@@ -1206,13 +1210,18 @@ def repetition(ctx: CheckContext, lines: list[str], first_line: int, *, gram_lim
 # --- new proper nouns ----------------------------------------------------------------------------
 
 
-def new_proper_nouns(repo: StoryRepo | None, draft: Any, ctx: CheckContext | None = None) -> list[tuple[str, str, int]]:
+def new_proper_nouns(repo: StoryRepo | None, draft: Any, ctx: CheckContext | None = None,
+                     capped: list[tuple[int, int]] | None = None) -> list[tuple[str, str, int]]:
     """``(noun, kind, line)`` for proper nouns in the draft that the book does not know yet
-    (:mod:`lw_storyrepo.propernouns`); the book's ignore list is respected."""
+    (:mod:`lw_storyrepo.propernouns`); the book's ignore list is respected. ``capped`` receives
+    ``(candidates, line)`` when the draft had too many to weigh them all (line in the draft file)."""
     if ctx is None:
         assert repo is not None
         ctx = CheckContext.load(repo)
-    nouns = find_new_nouns(draft.body, known_names(ctx, draft), ctx.ignored, expanded=True)
+    cut: list[tuple[int, int]] = []
+    nouns = find_new_nouns(draft.body, known_names(ctx, draft), ctx.ignored, expanded=True, capped=cut)
+    if capped is not None:
+        capped += [(count, draft.body_line + line - 1) for count, line in cut]
     return [(n.name, n.kind, draft.body_line + n.line - 1) for n in nouns]
 
 
