@@ -652,3 +652,91 @@ def _prefix_ends(tokens: list[str]) -> set[int]:
         pos += len(token)
         ends.add(pos)
     return ends
+
+
+def test_a_draft_of_thousands_of_name_candidates_weighs_a_bounded_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each new-name candidate is weighed against the whole text: a draft of thousands of coined
+    words with suffixes (某某宗, 某某城 × 3,000) took minutes. Past CANDIDATES_MAX only the first
+    are weighed, and the cut is said with the line it starts at; a chapter is weighed whole."""
+    from lw_storyrepo import propernouns as P
+
+    weighed: list[str] = []
+    real = P._whole_unit
+
+    def counted(text: str, name: str, known: set[str]) -> str:
+        weighed.append(name)
+        return real(text, name, known)
+
+    monkeypatch.setattr(P, "_whole_unit", counted)
+    cjk = [chr(0x4E00 + (i * 7919) % 3000) for i in range(6000)]
+    hostile = "\n".join("".join(cjk[2 * i: 2 * i + 2]) + "宗城剑山"[i % 4] + "。" for i in range(3000))
+    capped: list[tuple[int, int]] = []
+    P.find_new_nouns(hostile, [], capped=capped)
+    assert len(weighed) <= P.CANDIDATES_MAX and capped and capped[0][0] > P.CANDIDATES_MAX, (len(weighed), capped)
+    assert 1 < capped[0][1] <= 3000
+    weighed.clear()
+    capped.clear()
+    found = P.find_new_nouns("韩立握着青元剑，走进了黄枫谷。\n韩立回头看了一眼黄枫谷。", [], capped=capped)
+    assert not capped and 0 < len(weighed) < 20 and {"青元剑", "黄枫谷"} <= {n.name for n in found}, found
+
+
+def test_setting_changes_apply_in_one_pass_as_line_by_line(book) -> None:
+    """:func:`apply_changes` of many lines (each refused line set aside) writes what applying
+    them one at a time does, each reading the last one's bytes — property, random lines of
+    additions, removals, settings, new people, info gaps and lines that cannot apply."""
+    import random
+
+    from lwcore.api import LwError
+
+    from lw_storyrepo.changes import apply_changes
+
+    rng = random.Random(5)
+    lines = ["林晚.持有+{x}", "林晚.持有-{x}", "林晚.位置={x}", "新人.持有+{x}", "新人.持有-{x}", "S-001.知情人+{x}",
+             "S-001.知情人-{x}", "林晚.最后变更章={x}", "看不懂{x}", "大长老.状态={x}", "林晚.星座+{x}"]
+    seen = {"created": 0, "refused": 0, "written": 0}
+    for _ in range(150):
+        drafted = [rng.choice(lines).format(x=rng.choice(["青霜剑", "丹炉", "大长老", "12", "是", "- a", "玉"]))
+                   for _ in range(rng.randint(1, 12))]
+        one: dict[str, bytes | None] = {}
+        one_refused, one_created, one_log = [], [], []
+        for line in drafted:
+            try:
+                one_created += apply_changes(book, 3, [line], one, one_log)
+            except LwError as exc:
+                one_refused.append((line, exc.message))
+        many: dict[str, bytes | None] = {}
+        refused: list = []
+        many_log: list[str] = []
+        created = apply_changes(book, 3, drafted, many, many_log, None, refused)
+        assert (many, created, many_log, [(line, e.message) for line, e in refused]) == \
+               (one, one_created, one_log, one_refused), drafted
+        seen["created"] += bool(created)
+        seen["refused"] += bool(refused)
+        seen["written"] += bool(many)
+    assert min(seen.values()) > 10, seen  # the random lines reach every path
+
+
+def test_thousands_of_setting_changes_write_each_list_once(book, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A front matter of 2,000 ``持有+`` lines re-read the card and rewrote its whole list at every
+    line (minutes of ``lw story check``, the square of the lines): the card is read once and the
+    list written in the dialect once."""
+    from lw_storyrepo import changes as C
+    from lw_storyrepo.dialect import Doc
+
+    sets: list[str] = []
+    real = Doc.set
+
+    def counted(self, key, value):  # type: ignore[no-untyped-def]
+        sets.append(key)
+        return real(self, key, value)
+
+    monkeypatch.setattr(Doc, "set", counted)
+    reads: list[str] = []
+    real_current = C._current
+    monkeypatch.setattr(C, "_current", lambda repo, rel, changes: reads.append(rel) or real_current(repo, rel, changes))
+    out: dict[str, bytes | None] = {}
+    refused: list = []
+    C.apply_changes(book, 2, [f"林晚.持有+法宝{i}" for i in range(2000)] + ["林晚.持有-法宝7", "林晚.持有-没有的"], out, [], None, refused)
+    card = next(text.decode("utf-8") for rel, text in out.items() if rel.endswith("林晚.md") and text)
+    assert "- 法宝1999" in card and "- 法宝7\n" not in card and "- 青霜剑" in card and len(refused) == 1
+    assert sets.count("持有") <= 2 and len(reads) <= 1, (sets.count("持有"), reads)
