@@ -708,14 +708,27 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         if NOT_NOW.search(line) or REMOTE.search(line) or screened:
             previous = narration
             continue
+        named: list[re.Match[str]] | None = None  # the line's names, read once for all its pronouns
+        seen: dict[str, None] = {}  # the names before the pronoun, in order
+        before: list[str] | None = None  # the names of the line before
         for m in act.finditer(narration):
             if m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT:
                 continue
             who: str | None = world.aliases.get(m.group(1)) or one.get(m.group(1))
             if m.group(1) in HE:
-                here = [name[x.group()] for x in anyone.finditer(narration[:m.start()])]
+                if named is None:
+                    named, k = list(anyone.finditer(narration)), 0
+                while k < len(named) and named[k].end() <= m.start():
+                    seen.setdefault(name[named[k].group()])
+                    k += 1
+                if k < len(named) and named[k].start() < m.start():  # a name running into the pronoun: read as before
+                    here = [name[x.group()] for x in anyone.finditer(narration[:m.start()])]
+                else:
+                    here = list(seen)
                 if not here:
-                    here = [name[x.group()] for x in anyone.finditer(previous)]
+                    if before is None:
+                        before = [name[x.group()] for x in anyone.finditer(previous)]
+                    here = before
                 gender = {n: world.gender.get(n) or world.kin_gender.get(n) for n in {*here, pov}}
                 fits = list(dict.fromkeys(n for n in here if gender[n] == m.group(1)))
                 pov_fits = gender[pov] in (m.group(1), None, "")
