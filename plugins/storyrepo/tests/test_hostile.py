@@ -740,3 +740,40 @@ def test_thousands_of_setting_changes_write_each_list_once(book, monkeypatch: py
     card = next(text.decode("utf-8") for rel, text in out.items() if rel.endswith("林晚.md") and text)
     assert "- 法宝1999" in card and "- 法宝7\n" not in card and "- 青霜剑" in card and len(refused) == 1
     assert sets.count("持有") <= 2 and len(reads) <= 1, (sets.count("持有"), reads)
+
+
+def test_the_spans_a_line_s_speakers_take_are_read_in_one_sweep() -> None:
+    """:class:`_Covered` answers ``any(a <= x < b for a, b in spans)`` as the colons of a line
+    are read left to right, spans added as words are taken, and :func:`_blanked` is the spans
+    blanked one after another — property, random spans: a line of thousands of ``X说：“…”``
+    asked every colon about every quote before (14.9 s of check at the cap, now 2.2 s)."""
+    import random
+
+    from lw_storyrepo.checks import _blanked, _Covered
+
+    rng = random.Random(13)
+    for _ in range(3000):
+        n = rng.randint(0, 40)
+        spans = [(a, a + rng.randint(0, 12)) for a in (rng.randint(0, n) for _ in range(rng.randint(0, 5)))]
+        text = "".join(rng.choice("林晚说：。") for _ in range(n))
+        blanked = text
+        for a, b in spans:
+            blanked = blanked[:a] + " " * (min(b, len(blanked)) - a) + blanked[b:]
+        assert _blanked(text, spans) == blanked, (text, spans)
+        taken, held = list(spans), _Covered(spans)
+        for x in sorted(rng.sample(range(n + 1), rng.randint(0, n + 1))):
+            assert held.covers(x) == any(a <= x < b for a, b in taken), (spans, x)
+            if rng.random() < 0.3:
+                taken.append(held.add(x, x + rng.randint(0, 10)))
+
+
+def test_a_thought_without_a_sentence_end_is_bounded() -> None:
+    """A line of thousands of 林晚知道 with no sentence end gave each thought the whole rest of the
+    line (29 s of check at the cap): a thought runs to its sentence end, at most WORDS_MAX."""
+    from lw_storyrepo.checks import WORDS_MAX, CheckContext, voices
+
+    ctx = CheckContext({"林晚": "林晚", "陈默": "陈默"}, [], [], [], 0, {"林晚", "陈默"})
+    said = [v for v in voices(ctx, ["林晚知道" * 5000]) if v.speaker]
+    assert len(said) > 1000 and max(len(v.words) for v in said) <= WORDS_MAX
+    assert [(v.speaker, v.words) for v in voices(ctx, ["陈默知道，林晚今晚不会来了。她走了。"]) if v.speaker] == \
+           [("陈默", "林晚今晚不会来了。")]
