@@ -617,7 +617,7 @@ def _short_place(names: re.Pattern[str], sentence: str, near: list[str], places:
 def _visited(lines: list[str], i: int, card: dict[str, Any]) -> bool:
     """Whether line ``i`` is where a held character is (their card's 位置 or a visit, 探视, 隔着玻璃,
     named in its paragraph or the few before), or their voice comes from elsewhere (a call, a letter)."""
-    before = [line for line in lines[:i] if line.strip()][-CALL_SPAN:]
+    before = _recent(lines, i)
     where = str(card.get("位置") or "")
     return _remote(lines, i) or any(VISIT.search(line) or (where and where in line) for line in [*before, lines[i]])
 
@@ -645,17 +645,29 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
         if not line.strip() or NOT_NOW.search(line):
             continue
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
+        stops: list[int] | None = None  # the line's 。, its sentences and its visits: read once for all its acts
+        sentences: dict[int, tuple[str, bool]] = {}
+        visited: dict[str, bool] = {}
         for m in act.finditer(narration):
             who = world.aliases.get(m.group(1)) or one.get(m.group(1), m.group(1))
             if (who, i) in seen or (m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT):
                 continue
-            sentence = _SENTENCE.search(narration, max(0, narration.rfind("。", 0, m.start()) + 1))
-            text = sentence.group() if sentence else line
-            if NOT_THERE.search(text):
+            if stops is None:
+                stops = [k for k, c in enumerate(narration) if c == "。"]
+            k = bisect.bisect_left(stops, m.start())
+            start = stops[k - 1] + 1 if k else 0
+            if start not in sentences:
+                sentence = _SENTENCE.search(narration, start)
+                text = sentence.group() if sentence else line
+                sentences[start] = (text, NOT_THERE.search(text) is not None)
+            text, not_there = sentences[start]
+            if not_there:
                 continue
             card = world.cards[who]
             state = held[who]
-            if state.startswith(CONFINED) and _visited(lines, i, card):
+            if state.startswith(CONFINED) and who not in visited:
+                visited[who] = _visited(lines, i, card)
+            if state.startswith(CONFINED) and visited[who]:
                 continue
             seen.add((who, i))
             where = f"，关在「{card.get('位置')}」" if state.startswith(CONFINED) else ""
@@ -953,8 +965,19 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
 def _remote(lines: list[str], i: int) -> bool:
     """Whether the voice of line ``i`` comes from elsewhere: a call or a letter named in its
     paragraph or one of the :data:`CALL_SPAN` non-empty paragraphs before it."""
-    before = [line for line in lines[:i] if line.strip()][-CALL_SPAN:]
-    return any(REMOTE.search(line) for line in [*before, lines[i]])
+    return any(REMOTE.search(line) for line in [*_recent(lines, i), lines[i]])
+
+
+def _recent(lines: list[str], i: int) -> list[str]:
+    """The :data:`CALL_SPAN` non-empty paragraphs before line ``i``, in order, read back from it
+    (not every line before it, at each voice of a draft of thousands of lines)."""
+    out: list[str] = []
+    j = i - 1
+    while j >= 0 and len(out) < CALL_SPAN:
+        if lines[j].strip():
+            out.append(lines[j])
+        j -= 1
+    return out[::-1]
 
 
 def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],

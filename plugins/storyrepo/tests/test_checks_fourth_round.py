@@ -173,3 +173,25 @@ def test_a_line_of_thousands_of_pronouns_reads_its_names_once(monkeypatch: pytes
     monkeypatch.setattr(C, "re", CountingRe())
     assert continuity(line) == expected and about("位置", expected), expected[:3]
     assert sum(scanned) < 40 * len(line), sum(scanned)  # a few passes over the line, not one per pronoun
+
+
+def test_a_line_of_thousands_of_acts_reads_its_sentence_and_visit_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Someone held acting thousands of times in one line asked, at each act, for the whole line
+    back to its last 。 and whether the line is a visit (seconds, the square of the line); the
+    line's sentences and visit are read once — and the paragraphs before a line are read back
+    from it, not every line of the draft at each voice."""
+    import random
+
+    import lw_storyrepo.continuity as C
+
+    calls: list[int] = []
+    real = C._visited
+    monkeypatch.setattr(C, "_visited", lambda *args: calls.append(1) or real(*args))
+    visit = "方砚秋去县牢探视胡三，" + "胡三走进来，" * 2000 + "。"
+    assert not about("状态", continuity(visit)) and len(calls) == 1, len(calls)
+    assert about("状态", continuity("方砚秋在后厨。胡三走进来，" * 3))  # held, acting, no visit: still found
+    rng = random.Random(2)
+    for _ in range(500):
+        lines = [rng.choice(["", " ", "甲", "乙"]) for _ in range(rng.randint(1, 12))]
+        i = rng.randrange(len(lines))
+        assert C._recent(lines, i) == [x for x in lines[:i] if x.strip()][-C.CALL_SPAN:], (lines, i)
