@@ -777,3 +777,27 @@ def test_a_thought_without_a_sentence_end_is_bounded() -> None:
     assert len(said) > 1000 and max(len(v.words) for v in said) <= WORDS_MAX
     assert [(v.speaker, v.words) for v in voices(ctx, ["陈默知道，林晚今晚不会来了。她走了。"]) if v.speaker] == \
            [("陈默", "林晚今晚不会来了。")]
+
+
+def test_a_refusal_s_line_is_found_as_the_front_matter_line_by_line_would() -> None:
+    """:meth:`Draft.line_of` (the front matter cut out once: a draft of 3,000 promises it cannot
+    carry split its whole text at each refusal) is the first front-matter line holding the
+    needle, else 1 — property, random drafts and needles."""
+    import random
+
+    from lw_storyrepo.drafts import Draft
+
+    def definition(text: str, body_line: int, needle: str) -> int:
+        for n, line in enumerate(text.split("\n")[: max(0, body_line - 1)], start=1):
+            if needle and needle in line:
+                return n
+        return 1
+
+    rng = random.Random(17)
+    for _ in range(3000):
+        text = "".join(rng.choice("P-1\n ab") for _ in range(rng.randint(0, 30)))
+        body_line = rng.randint(0, text.count("\n") + 2)
+        draft = Draft("A", {}, "", body_line, text)
+        for _ in range(4):
+            needle = "".join(rng.choice("P-1\n a") for _ in range(rng.randint(0, 3)))
+            assert draft.line_of(needle) == definition(text, body_line, needle), (text, body_line, needle)
