@@ -89,7 +89,16 @@ def typed(field: str, kind: type, raw: str, line: str) -> Any:
     return raw
 
 
-def _edit(doc: Doc, change: Change, kind: type | None) -> None:
+_Lists = dict[int, tuple[Any, set[str]]]
+"""The lists one :func:`apply_changes` edits, by identity: the list and the text of its items."""
+
+
+def _edit(doc: Doc, change: Change, kind: type | None, lists: _Lists | None = None,
+          unwritten: dict[int, tuple[Doc, str]] | None = None) -> None:
+    """Apply one line to ``doc``. With ``lists`` and ``unwritten`` (one apply of many lines), a
+    list the lines grow or shrink is written back in the dialect once, at the end
+    (:func:`_write_lists`), and its items are looked up in a set: a front matter of thousands
+    of 持有+ lines re-read and re-wrote the whole list at each line, the square of its length."""
     current = doc.meta.get(change.field)
     if change.op == RESTORE:
         if change.prior is ABSENT:
@@ -104,23 +113,41 @@ def _edit(doc: Doc, change: Change, kind: type | None) -> None:
         return
     if kind not in (list, None) or (kind is None and current is not None and not isinstance(current, list)):
         raise LwError(f"设定变更「{change.text}」：「{change.field}」是单值字段，用 = 改")
-    items = [str(x) for x in as_list(current)]
+    known = lists.get(id(current)) if lists is not None and isinstance(current, list) else None
+    items = known[1] if known is not None else {str(x) for x in as_list(current)}
+    if lists is not None and isinstance(current, list) and known is None:
+        lists[id(current)] = (current, items)
     if change.op == "+":
         if change.value in items:
             return
         if isinstance(current, list) and hasattr(current, "append"):
             current.append(change.value)  # the author's list keeps its comments
-            doc.set(change.field, current)
+            items.add(change.value)
+            if unwritten is None:
+                doc.set(change.field, current)
+            else:
+                unwritten[id(current)] = (doc, change.field)
         else:
-            doc.set(change.field, items + [change.value])
+            doc.set(change.field, [str(x) for x in as_list(current)] + [change.value])
         return
     if change.value not in items:
         raise LwError(f"设定变更「{change.text}」：{change.who} 的 {change.field} 里没有「{change.value}」")
     if isinstance(current, list):
-        for x in list(current):
-            if str(x) == change.value:
-                current.remove(x)
+        for x in [x for x in current if str(x) == change.value]:
+            current.remove(x)
+        items.discard(change.value)
+        if unwritten is not None and len(current):
+            unwritten[id(current)] = (doc, change.field)
+            return
+        if unwritten is not None:
+            unwritten.pop(id(current), None)
         doc.set(change.field, current if len(current) else None)
+
+
+def _write_lists(unwritten: dict[int, tuple[Doc, str]]) -> None:
+    """Write the lists :func:`_edit` grew or shrank back in the dialect, once each."""
+    for doc, field in unwritten.values():
+        doc.set(field, doc.meta.get(field))
 
 
 def _current(repo: StoryRepo, rel: str, changes: dict[str, bytes | None]) -> Doc:
@@ -150,35 +177,52 @@ def target(repo: StoryRepo, change: Change, pending: dict[str, tuple[str, Doc]] 
 
 
 def apply_changes(repo: StoryRepo, chapter: int | None, lines: Sequence[str | Change], changes: dict[str, bytes | None],
-                  log: list[str], pending_secrets: dict[str, tuple[str, Doc]] | None = None) -> list[str]:
+                  log: list[str], pending_secrets: dict[str, tuple[str, Doc]] | None = None,
+                  refused: list[tuple[str, LwError]] | None = None) -> list[str]:
     """Apply setting-change lines into ``changes`` (repo-relative path -> new bytes).
 
     ``pending_secrets`` are info gaps drafted in this chapter (id -> (path, doc)); a change
     naming one edits that draft. ``chapter`` stamps 最后变更章 on characters (never lowering
     it: a retcon of an early chapter keeps a later chapter's stamp). Returns the names of
-    characters the lines created.
+    characters the lines created. ``refused``, when given, receives ``(line, error)`` for each
+    line that cannot apply, and the other lines apply as if it were absent; without it the
+    first such line raises. Each file is read and written once, however many lines edit it.
     """
     pending = pending_secrets or {}
     docs: dict[str, Doc] = {}
     created: list[str] = []
+    lists: _Lists = {}
+    unwritten: dict[int, tuple[Doc, str]] = {}
     for item in lines:
-        change = item if isinstance(item, Change) else parse_change(item)
-        rel, kind = target(repo, change, pending)
-        secret = SECRET_ID.fullmatch(change.who) is not None
-        if rel not in docs:
-            if secret and change.who in pending:
-                docs[rel] = pending[change.who][1]
+        try:
+            change = item if isinstance(item, Change) else parse_change(item)
+            rel, kind = target(repo, change, pending)
+            secret = SECRET_ID.fullmatch(change.who) is not None
+            made = None
+            if rel in docs:
+                doc = docs[rel]
+            elif secret and change.who in pending:
+                doc = pending[change.who][1]
             elif _exists(repo, rel, changes):
-                docs[rel] = _current(repo, rel, changes)
+                doc = _current(repo, rel, changes)
             else:
-                name = rel.rsplit("/", 1)[-1][:-3]
-                docs[rel] = new_doc({"姓名": name}, "## 设定\n\n## 关系\n")
-                created.append(name)
-        doc = docs[rel]
-        if chapter is not None and not secret and (as_int(doc.get("最后变更章")) or 0) <= chapter:
-            doc.set("最后变更章", chapter)
-        _edit(doc, change, kind)
+                made = rel.rsplit("/", 1)[-1][:-3]
+                doc = new_doc({"姓名": made}, "## 设定\n\n## 关系\n")
+            # a refused line leaves no trace: _edit refuses before it edits, and the stamp is
+            # either on a file only this line opened (dropped with it) or already this chapter's
+            if chapter is not None and not secret and (as_int(doc.get("最后变更章")) or 0) <= chapter:
+                doc.set("最后变更章", chapter)
+            _edit(doc, change, kind, lists, unwritten)
+        except LwError as exc:
+            if refused is None:
+                raise
+            refused.append((item.text if isinstance(item, Change) else str(item), exc))
+            continue
+        docs.setdefault(rel, doc)
+        if made is not None:
+            created.append(made)
         log.append(change.text)
+    _write_lists(unwritten)
     for rel, doc in docs.items():
         changes[rel] = doc.dump().encode("utf-8")
     return created

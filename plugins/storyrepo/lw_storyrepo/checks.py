@@ -30,7 +30,7 @@ from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
 from lw_storyrepo.kinship import address_book, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
 from lw_storyrepo.names import address_forms, described, present, surname_of
-from lw_storyrepo.propernouns import SUFFIXES, find_new_nouns, known_names, with_address_forms
+from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
@@ -512,8 +512,12 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
         findings += check_continuity(replace(ctx.world, aliases=ctx.aliases, indirect=ctx.kin_words), draft.meta, lines,
                                      draft.body_line,
                                      said, ctx.names_re())
-    for noun, kind, line in new_proper_nouns(repo, draft, ctx):
+    capped: list[tuple[int, int]] = []
+    for noun, kind, line in new_proper_nouns(repo, draft, ctx, capped):
         findings.append(Finding("新专名", WARN, f"新专名「{noun}」（{kind}）不在名册：验收时确认是新实体还是笔误", line))
+    for count, line in capped:
+        findings.append(Finding("新专名", WARN, f"新专名候选有 {count} 个，远超一章所有（上限 {CANDIDATES_MAX}）：只查了最先出现的 "
+                                f"{CANDIDATES_MAX} 个，从这一行起的没有查", line))
     return findings
 
 
@@ -1105,37 +1109,31 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
             for m in re.finditer(r"(" + names.pattern + r")([^。！？“”，]{0,6}?)" + KNOW + r"[了，,：:]?\s*", outside):
                 if re.search(r"[不没未]$", m.group(2)) or not ctx.is_person(m.group(1)):
                     continue  # 陈默不知道，…: what follows is the narration's, not his
-                rest = outside[m.end():]
-                end = re.search(r"[。！？]", rest)
-                words = rest[: end.start() + 1] if end else rest
+                words = _sentence_rest(outside, m.end())
                 if words.strip():
                     who = m.group(1)
                     yield Voice(ctx.aliases.get(who, who), words, i, m.start() + 1)
                     taken.append((m.start(), m.end() + len(words)))
             # 艾琳越想越觉得不对：… — a person's clause ending in a colon, no quote after it: their words
+            held = _Covered(taken)
             for m in re.finditer(r"(" + names.pattern + r")[^。！？“”：:，,]{0,10}[：:](?!\s*[“「\"])", outside):
-                if any(a <= m.start() < b for a, b in taken) or not ctx.is_person(m.group(1)):
+                if held.covers(m.start()) or not ctx.is_person(m.group(1)):
                     continue
-                rest = outside[m.end():]
-                end = re.search(r"[。！？]", rest)
-                words = rest[: end.start() + 1] if end else rest
+                words = _sentence_rest(outside, m.end())
                 if words.strip():
                     yield Voice(ctx.aliases.get(m.group(1), m.group(1)), words, i, m.start() + 1)
-                    taken.append((m.start(), m.end() + len(words)))
+                    taken.append(held.add(m.start(), m.end() + len(words)))
             # 敲得他心头一片雪亮：… — a pronoun's clause ending in a colon: the words of the person it stands for
+            held = _Covered(taken)
             for m in re.finditer(r"([他她])[^。！？“”：:，,]{0,10}[：:](?!\s*[“「\"])", outside):
-                if any(a <= m.start() < b for a, b in taken):
+                if held.covers(m.start()):
                     continue
                 who = _referent(ctx, names, outside[:m.start()], subject, m.group(1))
-                rest = outside[m.end():]
-                end = re.search(r"[。！？]", rest)
-                words = rest[: end.start() + 1] if end else rest
+                words = _sentence_rest(outside, m.end())
                 if who and words.strip():
                     yield Voice(who, words, i, m.start() + 1, True)
-                    taken.append((m.start(), m.end() + len(words)))
-        rest_of_line = outside  # what is left once the people's words are taken out is the narration's
-        for a, b in taken:
-            rest_of_line = rest_of_line[:a] + " " * (min(b, len(rest_of_line)) - a) + rest_of_line[b:]
+                    taken.append(held.add(m.start(), m.end() + len(words)))
+        rest_of_line = _blanked(outside, taken)  # what is left once the people's words are taken out is the narration's
         for sm in SENTENCE.finditer(rest_of_line):
             if sm.group().strip(" ，,：:。！？"):
                 yield Voice(None, sm.group(), i, sm.start() + 1)
@@ -1151,6 +1149,51 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         if after_narration and names:
             narration.append(line)
             mentioned = _Mentioned(ctx, names, narration)
+
+
+_SENTENCE_END = re.compile(r"[。！？]")
+WORDS_MAX = 600
+"""The most characters of one person's thought or colon clause (the labelled chapters' longest
+sentence has under 400): a line of thousands of 许砚知道 without a sentence end gave each its
+whole rest of the line, thousands of voices the length of the line."""
+
+
+def _sentence_rest(text: str, at: int) -> str:
+    """``text`` from ``at`` to its next sentence end (included), at most :data:`WORDS_MAX` of it."""
+    end = _SENTENCE_END.search(text, at, at + WORDS_MAX)
+    return text[at:end.end()] if end else text[at:at + WORDS_MAX]
+
+
+class _Covered:
+    """Whether a position lies in one of some spans, asked at positions that never go back; a
+    span added starts at the position just asked. One sweep, not a look at every span per position
+    (a line of thousands of quotes asked each of thousands of colons about all of them)."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.spans, self.k, self.reach = sorted(spans), 0, -1
+
+    def covers(self, at: int) -> bool:
+        while self.k < len(self.spans) and self.spans[self.k][0] <= at:
+            self.reach = max(self.reach, self.spans[self.k][1])
+            self.k += 1
+        return at < self.reach
+
+    def add(self, start: int, end: int) -> tuple[int, int]:
+        self.reach = max(self.reach, end)
+        return start, end
+
+
+def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with every span turned to spaces, in one join."""
+    parts, at = [], 0
+    for a, b in sorted(spans):
+        b = min(b, len(text))
+        if b <= at:
+            continue
+        a = max(a, at)
+        parts += [text[at:a], " " * (b - a)]
+        at = b
+    return "".join(parts) + text[at:]
 
 
 def _beat(ctx: CheckContext, names: re.Pattern[str], outside: str, first: re.Match[str]) -> str:
@@ -1338,13 +1381,18 @@ def repetition(ctx: CheckContext, lines: list[str], first_line: int, *, gram_lim
 # --- new proper nouns ----------------------------------------------------------------------------
 
 
-def new_proper_nouns(repo: StoryRepo | None, draft: Any, ctx: CheckContext | None = None) -> list[tuple[str, str, int]]:
+def new_proper_nouns(repo: StoryRepo | None, draft: Any, ctx: CheckContext | None = None,
+                     capped: list[tuple[int, int]] | None = None) -> list[tuple[str, str, int]]:
     """``(noun, kind, line)`` for proper nouns in the draft that the book does not know yet
-    (:mod:`lw_storyrepo.propernouns`); the book's ignore list is respected."""
+    (:mod:`lw_storyrepo.propernouns`); the book's ignore list is respected. ``capped`` receives
+    ``(candidates, line)`` when the draft had too many to weigh them all (line in the draft file)."""
     if ctx is None:
         assert repo is not None
         ctx = CheckContext.load(repo)
-    nouns = find_new_nouns(draft.body, known_names(ctx, draft), ctx.ignored, expanded=True)
+    cut: list[tuple[int, int]] = []
+    nouns = find_new_nouns(draft.body, known_names(ctx, draft), ctx.ignored, expanded=True, capped=cut)
+    if capped is not None:
+        capped += [(count, draft.body_line + line - 1) for count, line in cut]
     return [(n.name, n.kind, draft.body_line + n.line - 1) for n in nouns]
 
 

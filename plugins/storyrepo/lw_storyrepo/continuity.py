@@ -49,7 +49,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from lw_storyrepo.findings import ERROR, WARN, Finding
 from lw_storyrepo.names import surname_of
@@ -701,7 +701,7 @@ def _item_forms(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _described(items: Iterable[str]):
+def _described(items: Iterable[str]) -> Callable[[str], str]:
     """A function putting a held thing's name in place of a thing told by its looks (那件石青缎子、金线盘蟒
     的袍子 for 金丝蟒袍): after 那/这 and a measure word, a description ending in 的 and the end of one
     thing's name (袍, 蟒袍; 子 may follow) that no other thing's name ends with, when the description shares
@@ -749,7 +749,7 @@ def _short_place(names: re.Pattern[str], sentence: str, near: list[str], places:
 def _visited(lines: list[str], i: int, card: dict[str, Any]) -> bool:
     """Whether line ``i`` is where a held character is (their card's 位置 or a visit, 探视, 隔着玻璃,
     named in its paragraph or the few before), or their voice comes from elsewhere (a call, a letter)."""
-    before = [line for line in lines[:i] if line.strip()][-CALL_SPAN:]
+    before = _recent(lines, i)
     where = str(card.get("位置") or "")
     return _remote(lines, i) or any(VISIT.search(line) or (where and where in line) for line in [*before, lines[i]])
 
@@ -783,19 +783,31 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
         hits += _carried(narration, lead, anyone, clause_act)
+        stops: list[int] | None = None  # the line's 。, its sentences and its visits: read once for all its acts
+        sentences: dict[int, tuple[str, bool]] = {}
+        visited: dict[str, bool] = {}
         for start, said in hits:
             who = world.aliases.get(said) or one.get(said, said)
             if (who, i) in seen or (start > 0 and narration[start - 1] in NOT_SUBJECT):
                 continue
             if held[who].startswith(GONE) and UNKNOWN_TO_THEM.search(line):
                 continue  # 他不知道，韩五这时候就坐在南关街的茶棚里: the narrator shows where the missing are, not the scene
-            sentence = _SENTENCE.search(narration, max(0, narration.rfind("。", 0, start) + 1))
-            text = sentence.group() if sentence else line
-            if NOT_THERE.search(text):
+            if stops is None:
+                stops = [k for k, c in enumerate(narration) if c == "。"]
+            k = bisect.bisect_left(stops, start)
+            begin = stops[k - 1] + 1 if k else 0
+            if begin not in sentences:
+                sentence = _SENTENCE.search(narration, begin)
+                text = sentence.group() if sentence else line
+                sentences[begin] = (text, NOT_THERE.search(text) is not None)
+            text, not_there = sentences[begin]
+            if not_there:
                 continue
             card = world.cards[who]
             state = held[who]
-            if state.startswith(CONFINED) and _visited(lines, i, card):
+            if state.startswith(CONFINED) and who not in visited:
+                visited[who] = _visited(lines, i, card)
+            if state.startswith(CONFINED) and visited[who]:
                 continue
             seen.add((who, i))
             where = f"，关在「{card.get('位置')}」" if state.startswith(CONFINED) else ""
@@ -1083,7 +1095,7 @@ def _lunar(now: str) -> bool:
     if re.search(r"初[一二三四五六七八九十]|正月|腊月|冬月|[廿卅]", now):
         return True
     era = re.match(r"\s*([\u4e00-\u9fff]{2,4}?)[一二三四五六七八九十]+年", now)
-    return bool(era) and era.group(1) not in ("民国", "公元", "西元")
+    return era is not None and era.group(1) not in ("民国", "公元", "西元")
 
 
 SOLAR_TERM_DAYS: dict[str, tuple[int, int]] = {
@@ -1256,8 +1268,19 @@ def _lives_here(world: World, who: str, home: set[str]) -> bool:
 def _remote(lines: list[str], i: int) -> bool:
     """Whether the voice of line ``i`` comes from elsewhere: a call or a letter named in its
     paragraph or one of the :data:`CALL_SPAN` non-empty paragraphs before it."""
-    before = [line for line in lines[:i] if line.strip()][-CALL_SPAN:]
-    return any(REMOTE.search(line) for line in [*before, lines[i]])
+    return any(REMOTE.search(line) for line in [*_recent(lines, i), lines[i]])
+
+
+def _recent(lines: list[str], i: int) -> list[str]:
+    """The :data:`CALL_SPAN` non-empty paragraphs before line ``i``, in order, read back from it
+    (not every line before it, at each voice of a draft of thousands of lines)."""
+    out: list[str] = []
+    j = i - 1
+    while j >= 0 and len(out) < CALL_SPAN:
+        if lines[j].strip():
+            out.append(lines[j])
+        j -= 1
+    return out[::-1]
 
 
 def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],

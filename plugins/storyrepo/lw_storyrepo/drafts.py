@@ -8,6 +8,7 @@ harvest. A rejected draft is moved to ``工作区/打回稿/`` and stops being a
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass
@@ -45,11 +46,17 @@ class Draft:
         return [str(x).strip() for x in as_list(self.meta.get(key))]
 
     def line_of(self, needle: str) -> int:
-        """The 1-based line of the first front-matter line containing ``needle`` (else 1)."""
-        for n, line in enumerate(self.text.split("\n")[: max(0, self.body_line - 1)], start=1):
-            if needle and needle in line:
-                return n
-        return 1
+        """The 1-based line of the first front-matter line containing ``needle`` (else 1); the
+        front matter is cut out once, not at each of a plan's thousands of refusals."""
+        if not needle or "\n" in needle:
+            return 1
+        at = self._front.find(needle)
+        return self._front.count("\n", 0, at) + 1 if at >= 0 else 1
+
+    @functools.cached_property
+    def _front(self) -> str:
+        lines = max(0, self.body_line - 1)
+        return "\n".join(self.text.split("\n", lines)[:lines])
 
 
 def check_label(label: str) -> str:

@@ -251,7 +251,7 @@ class _Lexicon:
                 out.update((m.start(), m.end()))
                 pos = m.end()
             pieces.append((pos, line[pos:]))
-        for start, piece in pieces:
+        for start, piece in (part for at, piece in pieces for part in _bounded_runs(at, piece)):
             pos = start
             for token in self.jieba.lcut(piece, HMM=True) if piece else ():
                 if len(token) == 2 and token[0] in GLUED_PREPOSITIONS and not self.freq.get(token):
@@ -279,6 +279,25 @@ class _Lexicon:
     def rare(self, stem: str) -> bool:
         """A stem seldom used on its own (a coined name: 寒江, 龟息; not 客栈, 百花)."""
         return (self.freq.get(stem) or 0) < RARE_STEM
+
+
+SEGMENT_RUN_MAX = 200
+"""The longest run of characters jieba is given whole. Its unknown-word model (finalseg's
+Viterbi) copies a path at every character of a run: a draft of one unbroken run of 15,000
+characters (他他他…) took 6 s, the square of the run; prose breaks far sooner at punctuation."""
+_SEGMENT_RUN = re.compile(rf"[\u4E00-\u9FD5a-zA-Z0-9+#&._%\-]{{{SEGMENT_RUN_MAX + 1},}}")  # jieba's re_han_default
+
+
+def _bounded_runs(start: int, piece: str) -> Iterable[tuple[int, str]]:
+    """``piece`` (at offset ``start``) as consecutive parts in which no run jieba reads whole is
+    longer than :data:`SEGMENT_RUN_MAX`; the parts join back to ``piece``."""
+    pos = 0
+    for m in _SEGMENT_RUN.finditer(piece):
+        for cut in range(m.start(), m.end(), SEGMENT_RUN_MAX):
+            if cut > pos:
+                yield start + pos, piece[pos:cut]
+            pos = cut
+    yield start + pos, piece[pos:]
 
 
 ADDRESS_ENDS = frozenset("老翁公婆叔伯爷姑嫂娘")
@@ -1026,16 +1045,26 @@ def learned_decision(model: dict[str, Any]) -> Decision:
     return decide
 
 
+CANDIDATES_MAX = 400
+"""The most new-name candidates one draft has weighed. A chapter of the labelled sets has at
+most about 30; each is weighed against the whole text (its count, its context, the longer unit it
+stands in), so a draft of thousands (a string of coined two-character words and suffixes, 60,000
+characters) took minutes in their product."""
+
+
 def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), *, expanded: bool = False,
                    trace: list[tuple[str, str, int, int, bool, bool]] | None = None,
                    decide: Decision | None = None, rows: list[tuple[str, list[float]]] | None = None,
-                   broad: bool = False) -> list[Noun]:
+                   broad: bool = False, capped: list[tuple[int, int]] | None = None) -> list[Noun]:
     """New proper nouns of ``body`` (one entry per name, first line), with their kind.
     ``expanded``: ``known`` already holds the address forms (:func:`with_address_forms`).
     ``trace``, when given, receives every candidate weighed: ``(name, kind, shape, count,
     context, kept)`` (for tuning on the development sets). ``decide``, when given, weighs the
     :data:`FEATURES` of each candidate in place of the two-of-three count; ``rows`` receives each
-    candidate's name and features (to train and measure such a decision)."""
+    candidate's name and features (to train and measure such a decision). ``capped``, when
+    given, receives ``(candidates, line)`` when the draft has more than :data:`CANDIDATES_MAX`
+    candidates: only the first ones (by where they first stand) are weighed, ``line`` (1-based)
+    is where the first one left out stands."""
     lex = lexicon()
     known_set = set(known) if expanded else with_address_forms(known)  # 陈叔 of 陈伯远 is no new name
     skip = known_set | set(ignore) | STOP
@@ -1118,6 +1147,12 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         for name, kind, (i, col) in _broad_candidates(lex, lines, bounds_of):
             if name not in candidates:
                 candidates[name] = _Candidate(name, kind, 0, first=(i, col), broad=True)
+    if len(candidates) > CANDIDATES_MAX:  # each candidate is weighed against the whole text: bound their number
+        order = sorted(candidates, key=lambda n: candidates[n].first)
+        if capped is not None:
+            capped.append((len(candidates), candidates[order[CANDIDATES_MAX]].first[0] + 1))
+        kept_names = set(order[:CANDIDATES_MAX])
+        candidates = {n: c for n, c in candidates.items() if n in kept_names}
     text = "\n".join(lines)
     for name in list(candidates):  # 老七 of 疤脸老七, 元丹 of 九转回元丹: the unit the draft keeps saying
         whole = _whole_unit(text, name, in_text)

@@ -249,11 +249,10 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
         secrets[sid] = (f"{L.信息差}/{sid}-{L.safe_title(stitle)}.md", doc)
     settings_log: list[str] = []
     new_characters: list[str] = []
-    for line in [str(x) for x in as_list(draft.meta.get("设定变更"))]:
-        try:
-            new_characters += apply_changes(repo, n, [line], changes, settings_log, secrets)
-        except LwError as exc:
-            errors.append(Refusal(exc.message, line))
+    refused: list[tuple[str, LwError]] = []  # one pass over the lines: each file read and written once
+    new_characters += apply_changes(repo, n, [str(x) for x in as_list(draft.meta.get("设定变更"))], changes,
+                                    settings_log, secrets, refused)
+    errors += [Refusal(exc.message, line) for line, exc in refused]
     for sid, (rel, doc) in secrets.items():
         doc.set("登记章", n)
         for key in ("知情人", "关键词"):

@@ -137,3 +137,61 @@ def test_a_sentence_of_thousands_of_ranks_reads_its_pronoun_once(monkeypatch: py
     assert len(calls) == 1, len(calls)
     assert about("境界", found) and all("方砚秋" in m and "账房" in m for m in about("境界", found)), found[:3]
     assert about("境界", continuity("方砚秋推开后厨的门。\n他还没熬到账房。"))  # one is still found
+
+
+def test_a_line_of_thousands_of_pronouns_reads_its_names_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Who a 他 doing something stands for was read from every name before it in its line, once
+    per pronoun (程万里… 他坐在… × 3,000 in one line: seconds, the square of the line); the line's
+    names are read once — and who is found beside the point of view stays who it was."""
+    import re as real_re
+
+    import lw_storyrepo.continuity as C
+
+    scanned: list[int] = []
+
+    class Counted:
+        def __init__(self, pattern: real_re.Pattern[str]) -> None:
+            self.pattern = pattern
+
+        def finditer(self, text: str, *args):  # type: ignore[no-untyped-def]
+            scanned.append(len(text) - (args[0] if args else 0))
+            return self.pattern.finditer(text, *args)
+
+        def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+            return getattr(self.pattern, name)
+
+    class CountingRe:
+        def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+            return getattr(real_re, name)
+
+        @staticmethod
+        def compile(pattern: str, flags: int = 0) -> Counted:
+            return Counted(real_re.compile(pattern, flags))
+
+    line = "方砚秋推门进去，程东家正背着手站在柜台边" + "，他坐在窗下" * 3000 + "。"
+    expected = continuity(line)
+    monkeypatch.setattr(C, "re", CountingRe())
+    assert continuity(line) == expected and about("位置", expected), expected[:3]
+    assert sum(scanned) < 40 * len(line), sum(scanned)  # a few passes over the line, not one per pronoun
+
+
+def test_a_line_of_thousands_of_acts_reads_its_sentence_and_visit_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Someone held acting thousands of times in one line asked, at each act, for the whole line
+    back to its last 。 and whether the line is a visit (seconds, the square of the line); the
+    line's sentences and visit are read once — and the paragraphs before a line are read back
+    from it, not every line of the draft at each voice."""
+    import random
+
+    import lw_storyrepo.continuity as C
+
+    calls: list[int] = []
+    real = C._visited
+    monkeypatch.setattr(C, "_visited", lambda *args: calls.append(1) or real(*args))
+    visit = "方砚秋去县牢探视胡三，" + "胡三走进来，" * 2000 + "。"
+    assert not about("状态", continuity(visit)) and len(calls) == 1, len(calls)
+    assert about("状态", continuity("方砚秋在后厨。胡三走进来，" * 3))  # held, acting, no visit: still found
+    rng = random.Random(2)
+    for _ in range(500):
+        lines = [rng.choice(["", " ", "甲", "乙"]) for _ in range(rng.randint(1, 12))]
+        i = rng.randrange(len(lines))
+        assert C._recent(lines, i) == [x for x in lines[:i] if x.strip()][-C.CALL_SPAN:], (lines, i)

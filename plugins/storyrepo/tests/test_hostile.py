@@ -615,3 +615,189 @@ def test_the_speakers_quotes_are_found_in_one_pass_as_the_pattern_would(monkeypa
     said = list(voices(ctx, lines))
     assert [v.speaker for v in said if v.line == 0][:2] == ["林晚", "林晚"] and any(v.speaker == "陈默" for v in said)
     checks._named_outside_quotes.cache_clear()
+
+
+def test_jieba_is_never_given_a_run_longer_than_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """jieba's unknown-word model copies its path at every character of a run: a draft of one
+    run (他他他… × 15,000) took seconds in its square. The segmenter gets the run in pieces of at
+    most SEGMENT_RUN_MAX; a line of prose, whose runs are shorter, is cut as before."""
+    from lw_storyrepo import propernouns as P
+
+    lex = P.lexicon()
+    given: list[str] = []
+    real = lex.jieba.lcut
+
+    class Counting:
+        def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+            return getattr(lex.jieba, name)
+
+        @staticmethod
+        def lcut(piece: str, HMM: bool = True) -> list[str]:
+            given.append(piece)
+            return real(piece, HMM=HMM)
+
+    monkeypatch.setattr(lex, "jieba", Counting())
+    hostile = "他" * 15_000 + "，" + "林" * 999
+    bounds = lex.boundaries(hostile)
+    assert "".join(given) == hostile and max(map(len, given)) <= P.SEGMENT_RUN_MAX + 1, max(map(len, given))
+    assert {0, 15_000, len(hostile)} <= bounds and max(bounds) == len(hostile)
+    prose = "方砚秋推开后厨的门，吴六正蹲在灶前添柴，见他进来，忙站起身说掌柜的今天来得早。"
+    given.clear()
+    assert lex.boundaries(prose) == {0} | {p for p in _prefix_ends(real(prose, HMM=True))} and given == [prose]
+
+
+def _prefix_ends(tokens: list[str]) -> set[int]:
+    ends, pos = set(), 0
+    for token in tokens:
+        pos += len(token)
+        ends.add(pos)
+    return ends
+
+
+def test_a_draft_of_thousands_of_name_candidates_weighs_a_bounded_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each new-name candidate is weighed against the whole text: a draft of thousands of coined
+    words with suffixes (某某宗, 某某城 × 3,000) took minutes. Past CANDIDATES_MAX only the first
+    are weighed, and the cut is said with the line it starts at; a chapter is weighed whole."""
+    from lw_storyrepo import propernouns as P
+
+    weighed: list[str] = []
+    real = P._whole_unit
+
+    def counted(text: str, name: str, known: set[str]) -> str:
+        weighed.append(name)
+        return real(text, name, known)
+
+    monkeypatch.setattr(P, "_whole_unit", counted)
+    cjk = [chr(0x4E00 + (i * 7919) % 3000) for i in range(6000)]
+    hostile = "\n".join("".join(cjk[2 * i: 2 * i + 2]) + "宗城剑山"[i % 4] + "。" for i in range(3000))
+    capped: list[tuple[int, int]] = []
+    P.find_new_nouns(hostile, [], capped=capped)
+    assert len(weighed) <= P.CANDIDATES_MAX and capped and capped[0][0] > P.CANDIDATES_MAX, (len(weighed), capped)
+    assert 1 < capped[0][1] <= 3000
+    weighed.clear()
+    capped.clear()
+    found = P.find_new_nouns("韩立握着青元剑，走进了黄枫谷。\n韩立回头看了一眼黄枫谷。", [], capped=capped)
+    assert not capped and 0 < len(weighed) < 20 and {"青元剑", "黄枫谷"} <= {n.name for n in found}, found
+
+
+def test_setting_changes_apply_in_one_pass_as_line_by_line(book) -> None:
+    """:func:`apply_changes` of many lines (each refused line set aside) writes what applying
+    them one at a time does, each reading the last one's bytes — property, random lines of
+    additions, removals, settings, new people, info gaps and lines that cannot apply."""
+    import random
+
+    from lwcore.api import LwError
+
+    from lw_storyrepo.changes import apply_changes
+
+    rng = random.Random(5)
+    lines = ["林晚.持有+{x}", "林晚.持有-{x}", "林晚.位置={x}", "新人.持有+{x}", "新人.持有-{x}", "S-001.知情人+{x}",
+             "S-001.知情人-{x}", "林晚.最后变更章={x}", "看不懂{x}", "大长老.状态={x}", "林晚.星座+{x}"]
+    seen = {"created": 0, "refused": 0, "written": 0}
+    for _ in range(150):
+        drafted = [rng.choice(lines).format(x=rng.choice(["青霜剑", "丹炉", "大长老", "12", "是", "- a", "玉"]))
+                   for _ in range(rng.randint(1, 12))]
+        one: dict[str, bytes | None] = {}
+        one_refused, one_created, one_log = [], [], []
+        for line in drafted:
+            try:
+                one_created += apply_changes(book, 3, [line], one, one_log)
+            except LwError as exc:
+                one_refused.append((line, exc.message))
+        many: dict[str, bytes | None] = {}
+        refused: list = []
+        many_log: list[str] = []
+        created = apply_changes(book, 3, drafted, many, many_log, None, refused)
+        assert (many, created, many_log, [(line, e.message) for line, e in refused]) == \
+               (one, one_created, one_log, one_refused), drafted
+        seen["created"] += bool(created)
+        seen["refused"] += bool(refused)
+        seen["written"] += bool(many)
+    assert min(seen.values()) > 10, seen  # the random lines reach every path
+
+
+def test_thousands_of_setting_changes_write_each_list_once(book, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A front matter of 2,000 ``持有+`` lines re-read the card and rewrote its whole list at every
+    line (minutes of ``lw story check``, the square of the lines): the card is read once and the
+    list written in the dialect once."""
+    from lw_storyrepo import changes as C
+    from lw_storyrepo.dialect import Doc
+
+    sets: list[str] = []
+    real = Doc.set
+
+    def counted(self, key, value):  # type: ignore[no-untyped-def]
+        sets.append(key)
+        return real(self, key, value)
+
+    monkeypatch.setattr(Doc, "set", counted)
+    reads: list[str] = []
+    real_current = C._current
+    monkeypatch.setattr(C, "_current", lambda repo, rel, changes: reads.append(rel) or real_current(repo, rel, changes))
+    out: dict[str, bytes | None] = {}
+    refused: list = []
+    C.apply_changes(book, 2, [f"林晚.持有+法宝{i}" for i in range(2000)] + ["林晚.持有-法宝7", "林晚.持有-没有的"], out, [], None, refused)
+    card = next(text.decode("utf-8") for rel, text in out.items() if rel.endswith("林晚.md") and text)
+    assert "- 法宝1999" in card and "- 法宝7\n" not in card and "- 青霜剑" in card and len(refused) == 1
+    assert sets.count("持有") <= 2 and len(reads) <= 1, (sets.count("持有"), reads)
+
+
+def test_the_spans_a_line_s_speakers_take_are_read_in_one_sweep() -> None:
+    """:class:`_Covered` answers ``any(a <= x < b for a, b in spans)`` as the colons of a line
+    are read left to right, spans added as words are taken, and :func:`_blanked` is the spans
+    blanked one after another — property, random spans: a line of thousands of ``X说：“…”``
+    asked every colon about every quote before (14.9 s of check at the cap, now 2.2 s)."""
+    import random
+
+    from lw_storyrepo.checks import _blanked, _Covered
+
+    rng = random.Random(13)
+    for _ in range(3000):
+        n = rng.randint(0, 40)
+        spans = [(a, a + rng.randint(0, 12)) for a in (rng.randint(0, n) for _ in range(rng.randint(0, 5)))]
+        text = "".join(rng.choice("林晚说：。") for _ in range(n))
+        blanked = text
+        for a, b in spans:
+            blanked = blanked[:a] + " " * (min(b, len(blanked)) - a) + blanked[b:]
+        assert _blanked(text, spans) == blanked, (text, spans)
+        taken, held = list(spans), _Covered(spans)
+        for x in sorted(rng.sample(range(n + 1), rng.randint(0, n + 1))):
+            assert held.covers(x) == any(a <= x < b for a, b in taken), (spans, x)
+            if rng.random() < 0.3:
+                taken.append(held.add(x, x + rng.randint(0, 10)))
+
+
+def test_a_thought_without_a_sentence_end_is_bounded() -> None:
+    """A line of thousands of 林晚知道 with no sentence end gave each thought the whole rest of the
+    line (29 s of check at the cap): a thought runs to its sentence end, at most WORDS_MAX."""
+    from lw_storyrepo.checks import WORDS_MAX, CheckContext, voices
+
+    ctx = CheckContext({"林晚": "林晚", "陈默": "陈默"}, [], [], [], 0, {"林晚", "陈默"})
+    said = [v for v in voices(ctx, ["林晚知道" * 5000]) if v.speaker]
+    assert len(said) > 1000 and max(len(v.words) for v in said) <= WORDS_MAX
+    assert [(v.speaker, v.words) for v in voices(ctx, ["陈默知道，林晚今晚不会来了。她走了。"]) if v.speaker] == \
+           [("陈默", "林晚今晚不会来了。")]
+
+
+def test_a_refusal_s_line_is_found_as_the_front_matter_line_by_line_would() -> None:
+    """:meth:`Draft.line_of` (the front matter cut out once: a draft of 3,000 promises it cannot
+    carry split its whole text at each refusal) is the first front-matter line holding the
+    needle, else 1 — property, random drafts and needles."""
+    import random
+
+    from lw_storyrepo.drafts import Draft
+
+    def definition(text: str, body_line: int, needle: str) -> int:
+        for n, line in enumerate(text.split("\n")[: max(0, body_line - 1)], start=1):
+            if needle and needle in line:
+                return n
+        return 1
+
+    rng = random.Random(17)
+    for _ in range(3000):
+        text = "".join(rng.choice("P-1\n ab") for _ in range(rng.randint(0, 30)))
+        body_line = rng.randint(0, text.count("\n") + 2)
+        draft = Draft("A", {}, "", body_line, text)
+        for _ in range(4):
+            needle = "".join(rng.choice("P-1\n a") for _ in range(rng.randint(0, 3)))
+            assert draft.line_of(needle) == definition(text, body_line, needle), (text, body_line, needle)

@@ -1,0 +1,146 @@
+"""Story Repo: how long the draft checks take on hostile drafts (bounded time, issue 30).
+
+``lw story check`` (and draft/accept/settle) reads a draft an author or a model wrote; a draft
+is capped at DRAFT_MAX_CHARS. Each case below is a draft built to make one check slow (one
+enormous line, thousands of quotes, names, ranks, held things, places, dates, pronouns, setting
+changes, unbroken runs of one character…). Each is checked at a quarter of the cap and at the
+cap on the book of the development set 连续性-开发五 (with two info gaps added); the figures are
+the seconds of ``review.check`` (front matter read, every check, settle's dry plan), the growth
+cap/quarter (linear ≈ 4×) and the cap's time against ordinary prose of the same length checked
+in the same run (a busy machine slows both alike).
+
+Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+os.environ.setdefault("LW_STORY_DATE", "2026-01-01T00:00:00+0000")
+
+CORPUS = Path(__file__).resolve().parent.parent / "plugins" / "storyrepo" / "tests" / "corpus" / "连续性-开发五"
+HEAD = "---\n标题: 试\n视角: 林知夏\n书内时间: 2024年10月13日\n在场:\n  - 林知夏\n  - 许砚\n---\n"
+NAMES = ["林知夏", "林医生", "知夏", "许砚", "小许", "顾衡", "孟春华", "孟姐", "孟护士长", "宋一鸣", "宋代表", "陈守礼",
+         "陈伯", "陈老伯", "陈晓棠"]
+RANKS = ["实习医生", "住院医", "主治", "副主任", "主任"]
+ITEMS = ["听诊器", "工牌", "旧怀表", "药柜钥匙", "老花镜", "银色钢笔"]
+PLACES = ["仁济医院", "急诊科", "住院部", "心外科", "护士站", "手术室", "看守所", "日内瓦", "滨江市", "瑞士"]
+TIMES = ["2024年10月12日", "立秋", "周三", "星期五", "春天", "去年冬天", "中秋", "昨天", "上旬", "三天前"]
+KIN = ["爸爸", "妈妈", "你娘", "娘亲", "舅舅", "姥姥", "师父", "爷爷", "老婆", "他哥"]
+PROSE = "林知夏推开值班室的门，许砚正趴在桌上写病历。“陈伯的片子出来了吗？”她问。许砚抬起头，掏出旧怀表看了一眼。\n"
+
+
+def fill(unit: str, n: int) -> str:
+    return (unit * (n // max(1, len(unit)) + 1))[:n]
+
+
+def bodies(n: int) -> dict[str, str]:
+    """Draft bodies of about ``n`` characters, one per hostile class."""
+    c = {"one_line_prose": fill("林知夏推开门，许砚跟在后面，手里攥着旧怀表。", n), "short_lines": fill("林知夏点头。\n", n),
+         "blank_lines": fill("\n", n), "many_quotes": fill("“好。”林知夏说。\n", n), "quotes_one_line": fill("“好。”林知夏说。", n)}
+    for q in "「『“\"《（(":
+        c[f"unclosed_{q}"] = fill(q + "林知夏说", n)
+    c.update({
+        "closers_only": fill("」』”）", n), "names_line": fill("".join(NAMES), n),
+        "names_said": fill("".join(f"{x}说：“我在。”" for x in NAMES), n),
+        "ranks": fill("许砚还没熬到" + "，".join(RANKS) + "。", n), "items": fill("许砚掏出" + "、".join(ITEMS) + "。", n),
+        "items_lines": fill("陈晓棠拿起听诊器。\n", n), "places": fill("顾衡在" + "、".join(PLACES) + "。", n),
+        "places_lines": fill("宋一鸣走进心外科。\n", n), "times": fill("、".join(TIMES) + "。", n),
+        "pronouns": fill("他", n), "pronouns_mix": fill("他她他她它", n), "pronoun_sentences": fill("他说，她看着他，他点头。", n),
+        "pronoun_colons": fill("许砚看她：", n), "thoughts": fill("许砚知道", n), "kin": fill("、".join(KIN), n),
+        "one_char_han": fill("林", n), "mixed_scripts": fill("Lin林ق\u200b\u0301ж𝔸\u200d知", n),
+        "nested_brackets": fill("《", n // 2) + fill("》", n // 2), "secret_words": fill("手术的病历，顾衡说。", n),
+        "dead_speaks": fill("陈守礼说：“我来了。”\n", n), "far_person": fill("顾衡站在林知夏身边。\n", n),
+        "cjk_random": "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(n)),
+        "coined_with_suffixes": "".join(chr(0x4E00 + (i * 7919) % 3000) + chr(0x4E00 + (i * 31) % 3000) + "宗城剑山"[i % 4]
+                                        for i in range(n // 3)),
+    })
+    return {k: HEAD + v for k, v in c.items()}
+
+
+def front_matters(n: int) -> dict[str, str]:
+    k = n // 20
+    return {
+        "fm_secret_changes": "---\n标题: 试\n视角: 林知夏\n设定变更:\n" + "".join(f"  - S-001.知情人+人{i}\n" for i in range(k))
+                             + "---\n林知夏说。\n",
+        "fm_card_changes": "---\n标题: 试\n视角: 林知夏\n设定变更:\n" + "".join(f"  - 许砚.持有+物{i}\n" for i in range(k))
+                           + "---\n林知夏说。\n",
+        "fm_present": "---\n标题: 试\n视角: 林知夏\n在场:\n" + "".join(f"  - 人物{i}\n" for i in range(k)) + "---\n"
+                      + fill("林知夏说。", n // 2) + "\n",
+    }
+
+
+def book(work: Path):  # type: ignore[no-untyped-def]
+    from lw_storyrepo import layout as L
+    from lw_storyrepo.checkscore import _Book, _base_book, _freeze
+    from lw_storyrepo.repo import StoryRepo
+    from lw_storyrepo.samples import KNOWN, SECRET
+
+    root = work / "书"
+    _base_book(CORPUS, work, [])
+    repo = StoryRepo(root)
+    gaps = {f"{L.信息差}/S-001-真凶.md": SECRET.replace("大长老", "顾衡").replace("灭门", "手术").replace("血书", "病历"),
+            f"{L.信息差}/S-002-怀表.md": KNOWN.replace("林晚", "许砚").replace("青霜剑", "旧怀表")}
+    for rel, text in gaps.items():
+        repo.p(rel).write_bytes(text.encode("utf-8"))
+    lw = _Book(root)
+    lw("fix", "-m", "fix(设定): 两个信息差")
+    _freeze(lw, ["P-001 推进：陈守礼的死因", "顾衡出场"])
+    return StoryRepo(root)
+
+
+def checker(repo) -> Callable[[str], float]:  # type: ignore[no-untyped-def]
+    from lw_storyrepo import layout as L
+    from lw_storyrepo.checks import CheckContext
+    from lw_storyrepo.drafts import DRAFT_MAX_CHARS, read_draft
+    from lw_storyrepo.review import check
+    from lw_storyrepo.workspace import load_state
+
+    def run(text: str) -> float:
+        repo.p(L.draft_file("A")).write_text(text[:DRAFT_MAX_CHARS], encoding="utf-8")
+        state, ctx = load_state(repo), CheckContext.load(repo)
+        start = time.perf_counter()
+        check(repo, state, read_draft(repo, "A"), ctx)
+        return time.perf_counter() - start
+    return run
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("cases", nargs="*", help="only the cases whose name contains one of these")
+    ap.add_argument("--keep", type=Path, help="build the book here and keep it")
+    args = ap.parse_args()
+    from lw_storyrepo.drafts import DRAFT_MAX_CHARS
+
+    work = args.keep or Path(tempfile.mkdtemp(prefix="lw-hostile-"))
+    try:
+        run = checker(book(work))
+        cap = DRAFT_MAX_CHARS - len(HEAD) - 8
+        run(HEAD + PROSE * 3)  # the lexicon and the book's cards, loaded once
+        prose = run(HEAD + fill(PROSE, cap))
+        print(f"ordinary prose at the cap ({cap} characters): {prose:.2f} s (the baseline)")
+        print(f"{'case':24s} {'1/4 cap':>8s} {'cap':>8s} {'growth':>7s} {'vs prose':>9s}")
+        worst = 0.0
+        for make in (bodies, front_matters):
+            quarter, full = make(cap // 4), make(cap)
+            for name in quarter:
+                if args.cases and not any(c in name for c in args.cases):
+                    continue
+                a, b = run(quarter[name]), run(full[name])
+                worst = max(worst, b)
+                print(f"{name:24s} {a:7.2f}s {b:7.2f}s {b / max(a, 1e-9):6.1f}× {b / max(prose, 1e-9):8.1f}×", flush=True)
+        print(f"slowest at the cap: {worst:.2f} s")
+    finally:
+        if args.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
