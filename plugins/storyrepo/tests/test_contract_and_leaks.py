@@ -326,8 +326,10 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评五", {"连贯": 20}, [("连贯-持有-3.md", "持有")], 0),
     # a late-Qing opera troupe written blind, continuity only; first blind runs 5/20 and 19 false alarms
     # (stop 37), 9/20 and 21 (stop 38); tuned on since (the fifth continuity round), so a development set
-    # now. The 13 false alarms left are all contract findings on good lines (another round's)
-    ("连续性-盲评六", {"连贯": 20}, [], 13),
+    # now, and of the contract round that read its forms of address (叫母亲“娘”), shorter names of held things
+    # (那件蟒袍) and shops told through their keepers. Left: two contract warnings that ask (a pawnshop named
+    # only through its keeper, a play known by a sung line)
+    ("连续性-盲评六", {"连贯": 20}, [], 2),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
@@ -413,7 +415,8 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
 # The evaluation sets, written blind and never tuned on: (set, planted, caught at least, false alarms at
 # most) — each its latest run, in its README; nothing of their findings is ever shown.
 BLIND_SETS = [
-    ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 3, "合同": 5, "泄密": 8}, 6),  # a Song tea house
+    ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 3, "合同": 5, "泄密": 8}, 2),  # a Song tea house
+    ("连续性-盲评九", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 6, "合同": 3, "泄密": 5}, 9),  # a xianxia sect
 ]
 
 
