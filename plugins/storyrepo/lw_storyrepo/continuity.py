@@ -14,7 +14,9 @@ Each finding names the card field it contradicts and quotes the sentence that do
   a character speaking who is not in the draft's 在场 list (when it has one), and whose card does not
   put them where the point of view is (:func:`_lives_here`), is a warning, unless
   a call or a letter (电话, 对讲机, 屏幕, 信中 …) or a voice overheard (隔着, 门外, 通风 …) is named
-  in their paragraph or the four before;
+  in their paragraph or the four before, or a phone or video call begun before is not hung up yet
+  (:func:`_calls`); someone held (在押 …, or in hospital: 住院) out of their card's 位置; someone
+  acting in a scene their state bars (禁赛 at an official match, 停职 at the duty: :data:`BARRED`);
 - **位置**: a character other than the point of view (the narration follows it: where it is is
   the scene) placed (站在, 坐在, 在 …; or by a place opening the sentence: 温室里，她正
   坐在…) in a place the book knows that is neither the
@@ -23,12 +25,13 @@ Each finding names the card field it contradicts and quotes the sentence that do
   someone said to have set out yesterday from a place the world or a card puts days away
   (:func:`journeys`) — an error, the road is shorter than the map;
 - **书内时间**: the draft's in-book time earlier than the last chapter's (unless the draft says
-  ``倒叙: true``); the prose's today, a festival or 节气 said to be now, or tonight's moon, that the
-  in-book date cannot have (lunar months and days, or the Gregorian day and the synodic month).
+  ``倒叙: true``); the prose's today, a festival, 节气 or season (入冬以来) said to be now, or tonight's
+  moon, that the in-book date cannot have (lunar months and days, or the Gregorian day and the synodic month).
 
 A flashback (``倒叙: true``) is checked by its setting changes only: the cards say how things
 are now, not how they were (the dead spoke then, the hero was weaker). A sentence set in the
-past (那时, 小时候, 当年 …) is not held to the card's 境界 either. A bare stage (学徒) counts
+past (那时, 小时候, 当年 …) is not held to the card's 境界 either; a register (替补：A、B) lists
+its people under a stage. A bare stage (学徒) counts
 when someone is said to be it (不过是个学徒), compared by stage only. 他/她 stands for the one
 character with a card named before it in its paragraph (else the paragraph before, past blank
 lines; a name said inside a quote is the one spoken to, never the antecedent), or the one
