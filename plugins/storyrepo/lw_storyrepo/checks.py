@@ -509,7 +509,11 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
     findings += check_text(ctx, draft.body, draft.body_line, learned=learned, revealed=revealed,
                            pov=str(pov) if isinstance(pov, str) and pov else None, said=said)
     if ctx.world is not None:
-        findings += check_continuity(replace(ctx.world, aliases=ctx.aliases, indirect=ctx.kin_words), draft.meta, lines,
+        # what the point of view calls people, as the cards quote it (陆骁叫他“周叔”): their names in its chapter
+        me = ctx.aliases.get(str(pov).strip(), str(pov).strip()) if isinstance(pov, str) else ""
+        called = {f: p for f, p in ctx.called.get(me, {}).items() if len(f) >= 2 and f not in ctx.aliases}
+        findings += check_continuity(replace(ctx.world, aliases={**ctx.aliases, **called}, indirect=ctx.kin_words | set(called)),
+                                     draft.meta, lines,
                                      draft.body_line,
                                      said, ctx.names_re())
     for noun, kind, line in new_proper_nouns(repo, draft, ctx):

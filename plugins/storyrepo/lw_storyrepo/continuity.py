@@ -153,6 +153,8 @@ NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|
 (攒钱赎爹那件蟒袍, 四处打听那块表), not used."""
 ITEM_KIND = "台块支辆把枚只串副个张本件条顶盏架部"
 """Measure words that point at one known thing by its kind (那台高温计 for 光学高温计)."""
+OWNS = rf"(?![那这]一?[{ITEM_KIND}间座栋所扇])"
+"""A name right before 那间/这把 owns what follows (老周总那间办公室…，门一推开): it is not the one acting."""
 USE_MARK = re.compile(r"[着起出下上把了碎开用]")
 """An action on a thing (转动着…, 把…戴上) when no verb of USE_VERBS names it."""
 _RELATIVE = re.compile(rf"[着起出下上把了碎开]的(?:[那这]一?[{ITEM_KIND}])?$")
@@ -818,7 +820,7 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
         return out
     forms = _forms_of(world, held)
     verbs = f"{'|'.join(ACTS)}|{BODY_ACT}"
-    act = re.compile(rf"({forms})([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
+    act = re.compile(rf"({forms}){OWNS}([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
     lead = re.compile(forms)
     anyone = re.compile(rf"{_forms_of(world, world.cards)}|[他她我你]")
     clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
@@ -859,8 +861,8 @@ def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act
     for sentence in _SENTENCE.finditer(narration):
         text = sentence.group()
         first = lead.match(text, len(text) - len(text.lstrip()))
-        if first is None or text.rstrip().endswith(("？", "?")):
-            continue  # 阿爸为什么要在那天…，写下…？: a question narrates no act
+        if first is None or text.rstrip().endswith(("？", "?")) or not re.match(OWNS, text[first.end():]):
+            continue  # 阿爸为什么要在那天…，写下…？: a question narrates no act; 老周总那间办公室…: an owner, no subject
         clauses = re.split(r"[，,；;]", text[first.end():])
         if re.search(r"的[\u4e00-\u9fff]{1,3}$", clauses[0].strip()) or BEFORE_NOW.search(clauses[0]):
             continue  # 阿耶留给他的路，走到这儿…: the name is inside the clause's subject (路), not it; 爹走了以后，…:
@@ -901,7 +903,7 @@ def _barred(world: World, lines: list[str], first_line: int, revived: set[str]) 
     forms = _forms_of(world, bars)
     if not forms:
         return []
-    act = re.compile(rf"({forms})([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{'|'.join(ACTS)})")
+    act = re.compile(rf"({forms}){OWNS}([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{'|'.join(ACTS)})")
     out: list[Finding] = []
     since: dict[str, tuple[int, str]] = {}  # person -> (non-empty paragraphs since, the word) of their barred scene
     done: set[str] = set()
@@ -966,7 +968,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         return []
     anyone = re.compile(_forms_of(world, world.cards, loose=True))
     verbs = "|".join(sorted({*ACTS, *(v for v in STAY_VERBS if len(v) > 1)}, key=len, reverse=True)) + f"|{BODY_ACT}"
-    act = re.compile(rf"({forms}|[他她])([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
+    act = re.compile(rf"({forms}|[他她]){OWNS}([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
     lead = re.compile(rf"{forms}|[他她]")
     clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
     anyone_or_he = re.compile(rf"{anyone.pattern}|[他她我你]")
@@ -1019,8 +1021,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                 who = fits[-1] if len(fits) == 1 and not pov_fits and fits[-1] != pov else topic
             if who is None or who not in far or who in came or (who, i) in placed:
                 continue
-            said = _SENTENCE.search(narration, max(0, narration.rfind("。", 0, m.start()) + 1))
-            if said and NOT_THERE.search(said.group()):
+            shown = _SENTENCE.search(narration, max(0, narration.rfind("。", 0, start) + 1))
+            if shown and NOT_THERE.search(shown.group()):
                 continue  # 照片上，石头哥站在最边上: shown, not here
             placed.add((who, i))
             clause = max(narration.rfind(c, 0, start) for c in "，,。！？；") + 1

@@ -69,6 +69,7 @@ def test_a_past_event_or_a_photograph_places_no_one_in_the_scene() -> None:
     assert not far("林知远靠在窗边。老周走的那天，坐在他对面，点了点头。")
     assert not far("林知远靠在窗边。\n\n老周当时坐在他对面，点了点头。")
     assert not far("林知远看着墙上的合影。照片里，老周站在最边上，笑着。")
+    assert not far("林知远上了楼。老周那间办公室一直空着，门一推开，全是灰。")  # 老周 owns the room: no subject
     assert far("林知远看着墙上的合影。老周站在最边上，笑着。")
 
 

@@ -326,17 +326,16 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评五", {"连贯": 20}, [("连贯-持有-3.md", "持有")], 0),
     # a late-Qing opera troupe written blind, continuity only; first blind runs 5/20 and 19 false alarms
     # (stop 37), 9/20 and 21 (stop 38); tuned on since (the fifth continuity round), so a development set
-    # now. The 13 false alarms left are all contract findings on good lines (another round's)
-    ("连续性-盲评六", {"连贯": 20}, [], 13),
+    # now. The 13 false alarms left were all contract findings on good lines; the contract round (contract6,
+    # merged) took them to 2 (both warnings) — main at e0c4b86 scores 2 too, the held 13 had not followed
+    ("连续性-盲评六", {"连贯": 20}, [], 2),
     # a 2016 上海 esports club written blind: first blind run at stop 39 5/15, 4/5, 4/5, 30 false alarms
     # (25 连贯), 1/6 good drafts sent back; tuned on since (calls that go on, 住院/禁赛 states, registers,
-    # a season said now). Missed: an address form giving a higher rank (陆队), a thing by its looks only,
-    # the dead founder by the hero's address form (周叔, said only in the cards' 关系), a journey too fast
-    # to be true, a hospital reached by phone only. False alarms left: four contract findings (the
-    # contract check's) and one true slip of the draft (布丁 speaks, not listed in 在场).
+    # a season said now, the point of view's quoted forms of address in the continuity check). Missed: an
+    # address form giving a higher rank (陆队), a journey too fast to be true, a hospital reached by phone
+    # only. False alarms left: four contract findings (the contract check's).
     ("连续性-盲评八", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-3.md", "境界"), ("连贯-持有-3.md", "持有"), ("连贯-状态-1.md", "状态"), ("连贯-位置-3.md", "位置"),
-      ("合同-3.md", "瑞金医院")], 5),
+     [("连贯-境界-3.md", "境界"), ("连贯-位置-3.md", "位置"), ("合同-3.md", "瑞金医院")], 4),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
