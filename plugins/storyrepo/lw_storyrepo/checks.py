@@ -509,7 +509,11 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
     findings += check_text(ctx, draft.body, draft.body_line, learned=learned, revealed=revealed,
                            pov=str(pov) if isinstance(pov, str) and pov else None, said=said)
     if ctx.world is not None:
-        findings += check_continuity(replace(ctx.world, aliases=ctx.aliases, indirect=ctx.kin_words), draft.meta, lines,
+        # what the point of view calls people, as the cards quote it (陆骁叫他“周叔”): their names in its chapter
+        me = ctx.aliases.get(str(pov).strip(), str(pov).strip()) if isinstance(pov, str) else ""
+        called = {f: p for f, p in ctx.called.get(me, {}).items() if len(f) >= 2 and f not in ctx.aliases}
+        findings += check_continuity(replace(ctx.world, aliases={**ctx.aliases, **called}, indirect=ctx.kin_words | set(called)),
+                                     draft.meta, lines,
                                      draft.body_line,
                                      said, ctx.names_re())
     capped: list[tuple[int, int]] = []
@@ -966,6 +970,12 @@ class Voice:
     guessed: bool = False  # the speaker was inferred (turn-taking, a pronoun), not named by the text
 
 
+_KIN_SAYS = re.compile(r"[，,]?\s*([\u4e00-\u9fff])(?:[^。！？“”，,]{0,4}?)" + SAY)
+_KIN_SAID = re.compile(r"(?:^|(?<=[”」。！？，,\s]))([\u4e00-\u9fff])[^。！？“”，,]{0,4}?" + SAY + r"[，,：:]?\s*$")
+"""A quote followed by a one-character kin word and a verb of saying (“…”妈说, “…”妈在那头笑), or
+led by them (妈说，“…”); the word alone, not the end of another (姑妈说)."""
+
+
 def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Match[str]) -> str | None:
     """The speaker a quote's own line names: ``X道：“…”``, ``“…”X问``, or the only person there."""
     before = line[max(0, m.start() - 24):m.start()]
@@ -997,6 +1007,10 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Matc
     post = next((c for c in names.finditer(after) if person(c.group())), None)
     if post and re.match(r"^[，,。\s]*$", after[:post.start()]) and re.match(r"^[^。！？“]{0,8}?" + SAY, after[post.end():]):
         return post.group()
+    # “…”妈说 / 妈说，“…”: the point of view's one-character word for a relative (妈妈) speaks
+    for kin in (_KIN_SAYS.match(after), _KIN_SAID.search(before)):
+        if kin and kin.group(1) * 2 in ctx.kin_words and kin.group(1) * 2 in ctx.aliases:
+            return kin.group(1) * 2
     # “…” alone with its one person, or after that person's own sentence (裴照微…额上还带着汗。“…”)
     led = names.match(line) is not None and line[:m.start()].rstrip()[-1:] in ("。", "！", "？") and m.start() > 0
     if m.start() <= 1 or led:

@@ -14,7 +14,9 @@ Each finding names the card field it contradicts and quotes the sentence that do
   a character speaking who is not in the draft's 在场 list (when it has one), and whose card does not
   put them where the point of view is (:func:`_lives_here`), is a warning, unless
   a call or a letter (电话, 对讲机, 屏幕, 信中 …) or a voice overheard (隔着, 门外, 通风 …) is named
-  in their paragraph or the four before;
+  in their paragraph or the four before, or a phone or video call begun before is not hung up yet
+  (:func:`_calls`); someone held (在押 …, or in hospital: 住院) out of their card's 位置; someone
+  acting in a scene their state bars (禁赛 at an official match, 停职 at the duty: :data:`BARRED`);
 - **位置**: a character other than the point of view (the narration follows it: where it is is
   the scene) placed (站在, 坐在, 在 …; or by a place opening the sentence: 温室里，她正
   坐在…) in a place the book knows that is neither the
@@ -23,12 +25,13 @@ Each finding names the card field it contradicts and quotes the sentence that do
   someone said to have set out yesterday from a place the world or a card puts days away
   (:func:`journeys`) — an error, the road is shorter than the map;
 - **书内时间**: the draft's in-book time earlier than the last chapter's (unless the draft says
-  ``倒叙: true``); the prose's today, a festival or 节气 said to be now, or tonight's moon, that the
-  in-book date cannot have (lunar months and days, or the Gregorian day and the synodic month).
+  ``倒叙: true``); the prose's today, a festival, 节气 or season (入冬以来) said to be now, or tonight's
+  moon, that the in-book date cannot have (lunar months and days, or the Gregorian day and the synodic month).
 
 A flashback (``倒叙: true``) is checked by its setting changes only: the cards say how things
 are now, not how they were (the dead spoke then, the hero was weaker). A sentence set in the
-past (那时, 小时候, 当年 …) is not held to the card's 境界 either. A bare stage (学徒) counts
+past (那时, 小时候, 当年 …) is not held to the card's 境界 either; a register (替补：A、B) lists
+its people under a stage. A bare stage (学徒) counts
 when someone is said to be it (不过是个学徒), compared by stage only. 他/她 stands for the one
 character with a card named before it in its paragraph (else the paragraph before, past blank
 lines; a name said inside a quote is the one spoken to, never the antecedent), or the one
@@ -60,22 +63,34 @@ DEFAULT_STAGES = ("凡人", "炼体", "练气", "炼气", "筑基", "结丹", "�
 SAME_STAGE = {"炼气": "练气", "结丹": "金丹"}
 DEAD = ("已死", "死亡", "身亡", "陨落", "已故", "战死", "亡故", "死去", "已逝", "去世")
 GONE = ("失踪", "封印", "被封印", "下落不明")
-NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|那时|那会儿|小时候|幼时|儿时|当初|昔日|遗言|遗书|信中|信上|信里|留音|幻象|幻影|"
+NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日|遗言|遗书|信中|信上|信里|留音|幻象|幻影|"
                      r"玉简|录音|录像|留言|留影|"
                      r"残魂|画像|生前|曾经说")
-REMOTE = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空|听筒|话筒|电报|无线电|对讲机|通讯|信号|屏幕|视频|连线|语音|"
-                    r"隔着|隔壁|墙那边|墙后|门外|窗外|通风|格栅|管道里|声音从")
+MEDIUM = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空|听筒|话筒|电报|无线电|对讲机|通讯|信号|屏幕|视频|连线|语音")
+"""A call or a letter: what carries a body's doings from elsewhere (妈在电话里叹了口气)."""
+REMOTE = re.compile(MEDIUM.pattern + r"|隔着|隔壁|墙那边|墙后|门外|窗外|通风|格栅|管道里|声音从")
 """A voice from elsewhere (a call, a letter, words overheard through a wall or a vent): said in
 the speaker's paragraph or the few before it."""
 SCREEN = re.compile(r"电话|视频|屏幕|连线|镜头|画面|监控|对讲|听筒|话筒|通话|直播|录像")
 """A call or a screen that goes on for paragraphs: the body seen is elsewhere (a letter read says nothing of who comes in)."""
 CALL_SPAN = 4
 """How many paragraphs before a voice a call or a letter still carries it (the call goes on)."""
+CALL_OPEN = re.compile(r"打来|打过来|来电|接起|接通|拨通|拨了|回拨|打了个?电话|电话响|手机[^。！？\n]{0,4}[响震]|"
+                       r"视频请求|视频通话|语音通话|视频电话|(?:电话|视频|屏幕|听筒|手机)那[头边端]|电话里|听筒里")
+"""A phone or video call begun (手机响了, 打来视频, 电话那头): it goes on until it is hung up (:data:`HANG_UP`)."""
+HANG_UP = re.compile(r"(?:电话|视频|语音)(?:就|便|已经)?挂了|挂了(?:电话|视频)|[我先就便]挂了(?=[啊吧哈啦，,。！!…]|$)|挂断|挂掉|"
+                     r"挂上电话|收线|屏幕一黑|黑了屏|电话断|断了线|掉线|通话结束|放下电话|忙音|^\s*[*＊—\-~～·]{3,}\s*$")
+"""A call ended (电话挂了, 屏幕一黑) or a scene break: the voices after it are in the room again."""
+CALL_RUN = 40
+"""The most non-empty paragraphs a call carries a voice without being hung up (a call left open is no licence for the chapter)."""
 CONFINED = ("在押", "羁押", "关押", "收押", "刑拘", "拘留", "被拘", "服刑", "入狱", "坐牢", "收监", "囚禁", "软禁", "被捕",
             "被关", "监禁", "被囚")
-"""States that hold a character in their card's 位置 (a cell, a prison): seen, heard or placed
-anywhere else, they are at large."""
-VISIT = re.compile(r"探视|探监|会见|接见|提审|审讯|隔着|铁窗|铁栅|栅栏|看守|玻璃那头|玻璃对面|监区|监室|牢房|牢里|狱中|号子里")
+INPATIENT = ("住院", "留院", "入院", "留观", "住进医院")
+"""States that keep a character in a hospital ward, their card's 位置: held like :data:`CONFINED`."""
+CONFINED += INPATIENT
+"""States that hold a character in their card's 位置 (a cell, a prison, a ward): seen, heard or placed
+anywhere else, they are at large (or out of hospital)."""
+VISIT = re.compile(r"探视|探监|探望|看望|病房|病床|陪床|陪护|会见|接见|提审|审讯|隔着|铁窗|铁栅|栅栏|看守|玻璃那头|玻璃对面|监区|监室|牢房|牢里|狱中|号子里")
 """A visit to someone held (探视, 隔着玻璃): where they are is their cell, not the scene's place."""
 ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "走过来", "走了过来", "走来", "走到", "来到", "迎上", "坐下", "坐了下来",
         "坐在", "站在", "站起", "立在", "蹲在", "靠在", "倚在", "点头", "点了点头", "点点头", "摇头", "摇了摇头", "笑了", "笑着",
@@ -118,9 +133,9 @@ USE_VERBS = ("拔出", "抽出", "握着", "握紧", "握住", "举起", "挥动
 USE_VERBS += ("推出", "推着", "骑上", "骑着", "跨上", "扣着", "递给", "塞给", "塞进", "拿起", "拎着", "拎起", "把玩", "摩挲", "掂了掂",
               "晃了晃", "攥在", "握在", "别着", "挂着", "系着", "揣着", "揣进", "押在", "当掉", "摘下", "按下", "拧开", "撬开", "端起",
               "端着", "抄起", "抓起", "亮出")
-HANDLE = "攥|握|捏|拿|揣|抓|掏|取|拧|用|戴|挂|别|系|佩|塞|收|藏|递|举|按|插|扣|推|骑|拎|提|端|抱|背|摘|夹|套|捧|托|搭|披|穿|裹|围"
+HANDLE = "攥|握|捏|拿|揣|抓|掏|取|拧|用|戴|挂|别|系|佩|塞|收|藏|递|举|按|插|扣|推|骑|拎|提|端|抱|背|摘|夹|套|捧|托|搭|披|穿|裹|围|箍|缠|绑"
 """What a hand does with a thing, said after it: 怀表被她攥着, 钥匙挂在她腰间."""
-BODY = "腰|胸|脖|颈|手|指|腕|怀|兜|口袋|袖|身上|掌|肩|背|头上|耳|拇|大拇|食指|中指|无名指|小指|胳膊|臂|腿|膝|脚|头|脸"
+BODY = "腰|胸|脖|颈|手|指|腕|怀|兜|口袋|袖|身上|掌|肩|背|头上|耳|拇|大拇|食指|中指|无名指|小指|胳膊|臂|腿|膝|脚|踝|头|脸|额"
 """Where on someone a thing is worn or held (挂在林知夏的腰间)."""
 TOPIC_ADVERBS = "这会儿|此刻|此时|眼下|如今|现在|正|竟|竟然|居然|却|就|已经|早已|早就|分明|明明|还|都|也|又|倒"
 """What may stand between a thing said first and the clause that puts it on someone (那枚扳指，这会儿却套在…)."""
@@ -138,15 +153,17 @@ NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|
 (攒钱赎爹那件蟒袍, 四处打听那块表), not used."""
 ITEM_KIND = "台块支辆把枚只串副个张本件条顶盏架部"
 """Measure words that point at one known thing by its kind (那台高温计 for 光学高温计)."""
+OWNS = rf"(?![那这]一?[{ITEM_KIND}间座栋所扇])"
+"""A name right before 那间/这把 owns what follows (老周总那间办公室…，门一推开): it is not the one acting."""
 USE_MARK = re.compile(r"[着起出下上把了碎开用]")
 """An action on a thing (转动着…, 把…戴上) when no verb of USE_VERBS names it."""
 _RELATIVE = re.compile(rf"[着起出下上把了碎开]的(?:[那这]一?[{ITEM_KIND}])?$")
 """A verb closed by 的 right before the thing makes a relative clause: 母亲留下的星图芯片 says
 whose it was, not that she uses it (转动着指间的戒指 still uses it)."""
 BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|仍是|已是|身为|作为|区区|小小的?)(?:一?个|一名|一位|一介)?(?:小小的?)?"
-                   r"(?:跑|当|做|干|打|挂)?$")
+                   r"(?:(?:跑|当|做|干|打|挂)?|(?<=[个名位介的])[^，,。！？的“”\s]{1,6}的)$")
 """What makes a bare stage name (学徒, 筑基) a statement of someone's realm: 不过是个学徒, 只是个跑龙套的,
-还是个打杂的 (the trade's verb before its rank)."""
+还是个打杂的 (the trade's verb before its rank), 不过是个坐冷板凳的替补 (a modifier closed by 的)."""
 COMPARED = re.compile(r"(?:不|不大|不太)?(?:一样|一般|似的|那样|这样)")
 """What closes a comparison with the name before it (跟阿福一样，还是学徒): the rank is the subject's, said
 like the other's — the name compared with is not who is ranked."""
@@ -541,6 +558,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                                f"（跌境、散功、封印…）", 1, 1, f"{who}.境界={value}"))
     if names is not None:
         out += _ranks(world, names, lines, sentences, first_line, pov, set(set_realm), explained)
+        if not explained:
+            out += _register(world, names, sentences, first_line, set(set_realm))
     # 持有
     given = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "+"}
     if names is not None and world.items:
@@ -553,7 +572,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         get = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(GET_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
         topic = rf"\s*[^。！？“”，,\n]{{0,2}}?(?:[，,](?:{TOPIC_ADVERBS})*)?"  # 那枚扳指，这会儿套在…: the thing a topic
         passive = re.compile(rf"({item_re}){topic}被({names.pattern})[^。！？“”，,\n]{{0,6}}?(?:{HANDLE})")
-        worn = re.compile(rf"({item_re}){topic}(?:{HANDLE})在({names.pattern})的?(?:{BODY})")
+        worn = re.compile(rf"({item_re}){topic}(?:{HANDLE})在({names.pattern})的?[左右两]?(?:{BODY})")
         got: set[tuple[str, str]] = set()
         any_item = re.compile(item_re)
         looks = _described(world.items)
@@ -595,6 +614,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     seen: set[tuple[str, int]] = set()
     home = {c.value for c in changes if c.who == pov and c.field == "位置" and c.op == "="} \
         or {str(world.cards.get(pov or "", {}).get("位置") or "")} - {""}
+    calls = _calls(lines)
     for voice in () if flashback else voices:
         who = voice.speaker
         if who is None or (who, voice.line) in seen:
@@ -607,20 +627,22 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
                                first_line + voice.line, voice.column, line.strip()[:60]))
-        elif who not in revived and state.startswith(CONFINED) and not _visited(lines, voice.line, card) \
+        elif who not in revived and state.startswith(CONFINED) and not _visited(lines, voice.line, card, calls) \
                 and not NOT_NOW.search(line):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
-                               f"{who} 的状态是「{state}」（角色卡·状态），关在「{card.get('位置') or '?'}」，正文里却在场说话",
+                               f"{who} 的状态是「{state}」（角色卡·状态），{_kept(state)}「{card.get('位置') or '?'}」，正文里却在场说话",
                                first_line + voice.line, voice.column, line.strip()[:60]))
-        elif present and who not in present and not _remote(lines, voice.line) and not NOT_NOW.search(line) \
-                and not _lives_here(world, who, home):
+        elif present and who not in present and not _remote(lines, voice.line) and not calls[voice.line] \
+                and not NOT_NOW.search(line) and not _lives_here(world, who, home):
             seen.add((who, voice.line))
-            out.append(Finding("连贯", WARN, f"{who} 不在本章的在场名单（{'、'.join(sorted(present))}），正文里却在说话",
+            out.append(Finding("连贯", WARN, f"{who} 不在本章的在场名单（{'、'.join(sorted(present))}）{_elsewhere(world, who, pov)}，"
+                               f"正文里却在说话",
                                first_line + voice.line, voice.column, line.strip()[:60]))
     # 状态: the dead and the held do not act in the scene (推门走了进来, 点了点头)
     if names is not None:
-        out += _acting(world, lines, first_line, revived, seen)
+        out += _acting(world, lines, first_line, revived, seen, calls)
+        out += _barred(world, lines, first_line, revived)
     # 位置
     moved = {c.who: {c.value} for c in changes if c.field == "位置" and c.op == "="}
     reached: dict[str, set[str]] = {}
@@ -663,7 +685,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                        or place in world.inside.get(a, ()) for a in allowed):
                     continue
                 if state.startswith(CONFINED) and who not in revived and not _visited(lines, i, card):
-                    out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态），关在「{card['位置']}」（角色卡·位置），"
+                    out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态），{_kept(state)}「{card['位置']}」（角色卡·位置），"
                                        f"正文却在「{place}」", first_line + i, col, sentence.strip()[:60]))
                     continue
                 placed.add((who, i))
@@ -677,7 +699,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         pov_place = next(iter(moved.get(pov, ())), None) or (sorted(reached[pov])[-1] if reached.get(pov) else None) \
             or str(world.cards.get(pov, {}).get("位置") or "") or None
         if pov_place:
-            out += _present_far(world, lines, first_line, pov, pov_place, moved, reached, placed)
+            out += _present_far(world, lines, first_line, pov, pov_place, moved, reached, placed, calls)
     return out
 
 
@@ -696,7 +718,8 @@ def _item_forms(items: Iterable[str]) -> list[str]:
             out.append(re.escape(n[:brand + 1]))
         for k in range(1, len(n) - 1):
             tail = n[k:]
-            if len(tail) >= 2 and not any(m != n and m.endswith(tail) for m in names) and tail not in names:
+            if len(tail) >= 2 and not any(m != n and m.endswith(tail) for m in names) and tail not in names \
+                    and tail not in EVERYDAY:
                 out.append(rf"(?<=[那这][{ITEM_KIND}]){re.escape(tail)}")
     return list(dict.fromkeys(out))
 
@@ -727,6 +750,12 @@ def _described(items: Iterable[str]) -> Callable[[str], str]:
     return lambda sentence: phrase.sub(put, sentence) if "的" in sentence else sentence
 
 
+EVERYDAY = frozenset(("手机", "电话", "钥匙", "钱包", "眼镜", "雨伞", "打火机", "香烟", "杯子", "水杯", "茶杯", "背包", "书包",
+                      "手帕", "毛巾", "耳机", "充电器", "笔记本", "本子", "钢笔", "铅笔", "饭盒"))
+"""Things nearly everyone has one of: 那部手机 is whoever's phone is at hand, not the one known 碎屏手机
+(a thing by its kind only when the kind is rare: 那台高温计)."""
+
+
 def _canonical(said: str, items: Iterable[str]) -> str:
     """The held thing a form found in the prose stands for (上海牌 → 上海牌手表)."""
     if said in items:
@@ -746,15 +775,35 @@ def _short_place(names: re.Pattern[str], sentence: str, near: list[str], places:
     return out
 
 
-def _visited(lines: list[str], i: int, card: dict[str, Any]) -> bool:
+SCENE_SPAN = 10
+"""How many paragraphs a visit to a held one's place (到瑞金医院, 来到县牢) still holds the scene there."""
+LEAVE = re.compile(r"离开|回到|回了|走出|出了|告辞|打车回|赶回")
+"""The point of view leaving a place: a visit told before it is over."""
+
+
+def _kept(state: str) -> str:
+    """How a held state keeps someone in their card's 位置: 住在 a ward, 关在 a cell."""
+    return "住在" if state.startswith(INPATIENT) else "关在"
+
+
+def _visited(lines: list[str], i: int, card: dict[str, Any], calls: list[bool] | None = None, voice: bool = True) -> bool:
     """Whether line ``i`` is where a held character is (their card's 位置 or a visit, 探视, 隔着玻璃,
-    named in its paragraph or the few before), or their voice comes from elsewhere (a call, a letter)."""
+    named in its paragraph or the few before, or a visit there told in the :data:`SCENE_SPAN` before and
+    not left), or they are on a call going on (``calls``), or — for a ``voice`` — a call or a letter
+    is named near it (a body is placed by a call going on, not by someone else's call nearby)."""
     before = _recent(lines, i)
     where = str(card.get("位置") or "")
-    return _remote(lines, i) or any(VISIT.search(line) or (where and where in line) for line in [*before, lines[i]])
+    remote = _remote(lines, i) if voice else MEDIUM.search(lines[i]) is not None  # a body: a call going on, not one near
+    if bool(calls and calls[i]) or remote \
+            or any(VISIT.search(line) or (where and where in line) for line in [*before, lines[i]]):
+        return True
+    scene = _recent(lines, i, SCENE_SPAN)
+    named = [k for k, line in enumerate(scene) if where and where in line]
+    return bool(named) and not any(LEAVE.search(line) for line in scene[named[-1] + 1:])  # a visit goes on
 
 
-def _acting(world: World, lines: list[str], first_line: int, revived: set[str], seen: set[tuple[str, int]]) -> list[Finding]:
+def _acting(world: World, lines: list[str], first_line: int, revived: set[str], seen: set[tuple[str, int]],
+            calls: list[bool]) -> list[Finding]:
     """The dead (已死, 已故 …) and the held (在押 …) doing what a body does in the scene
     (:data:`ACTS`) by name or alias, outside a memory, a dream, a photograph, a visit; one finding
     a character a paragraph, none where their voice was already found."""
@@ -771,7 +820,7 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
         return out
     forms = _forms_of(world, held)
     verbs = f"{'|'.join(ACTS)}|{BODY_ACT}"
-    act = re.compile(rf"({forms})([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
+    act = re.compile(rf"({forms}){OWNS}([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
     lead = re.compile(forms)
     anyone = re.compile(rf"{_forms_of(world, world.cards)}|[他她我你]")
     clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
@@ -806,11 +855,11 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             card = world.cards[who]
             state = held[who]
             if state.startswith(CONFINED) and who not in visited:
-                visited[who] = _visited(lines, i, card)
+                visited[who] = _visited(lines, i, card, calls, voice=False)
             if state.startswith(CONFINED) and visited[who]:
                 continue
             seen.add((who, i))
-            where = f"，关在「{card.get('位置')}」" if state.startswith(CONFINED) else ""
+            where = f"，{_kept(state)}「{card.get('位置')}」" if state.startswith(CONFINED) else ""
             out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态）{where}，正文里却在场动作",
                                first_line + i, start + 1, text.strip()[:60]))
     return out
@@ -824,8 +873,8 @@ def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act
     for sentence in _SENTENCE.finditer(narration):
         text = sentence.group()
         first = lead.match(text, len(text) - len(text.lstrip()))
-        if first is None or text.rstrip().endswith(("？", "?")):
-            continue  # 阿爸为什么要在那天…，写下…？: a question narrates no act
+        if first is None or text.rstrip().endswith(("？", "?")) or not re.match(OWNS, text[first.end():]):
+            continue  # 阿爸为什么要在那天…，写下…？: a question narrates no act; 老周总那间办公室…: an owner, no subject
         clauses = re.split(r"[，,；;]", text[first.end():])
         if re.search(r"的[\u4e00-\u9fff]{1,3}$", clauses[0].strip()) or BEFORE_NOW.search(clauses[0]):
             continue  # 阿耶留给他的路，走到这儿…: the name is inside the clause's subject (路), not it; 爹走了以后，…:
@@ -840,6 +889,71 @@ def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act
     return out
 
 
+BARRED: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+    (("禁赛", "停赛", "禁止参赛"), re.compile(r"主场|客场|正式比赛|正赛|联赛|比赛馆|比赛席|赛场上|登场|上场|出战")),
+    (("停职", "停诊", "吊销", "停飞"), re.compile(r"手术台|坐诊|出诊|查房|出警|办案|开庭|执勤|上班|驾驶舱|机长座")),
+    (("禁足", "面壁"), re.compile(r"出门|出府|出宫|下山|上街|溜出|出了[门府宫山]")),
+    (("停课", "休学", "开除"), re.compile(r"上课|课堂|讲台|月考|期中考|期末考")),
+)
+"""States that bar an activity (禁赛: an official match; 停职: the duty; 禁足: going out), and the
+words that set a scene of it: someone in that state acting in such a scene contradicts the card."""
+BARRED_SPAN = 2
+"""How many paragraphs after the one that sets it a barred scene still holds (the match goes on)."""
+BARRED_NOT = re.compile(r"[没不未别禁停免]")
+"""A negation in the few characters before a scene word (没再碰过正式比赛): no such scene."""
+
+
+def _barred(world: World, lines: list[str], first_line: int, revived: set[str]) -> list[Finding]:
+    """状态 the prose contradicts by an activity the state bars (:data:`BARRED`): someone whose card
+    says 禁赛 doing what a body does (:data:`ACTS`) in a paragraph within :data:`BARRED_SPAN` of
+    one that sets an official match, not negated, outside a memory; one finding a person a draft."""
+    bars = {n: next(scene for states, scene in BARRED if str(c.get("状态") or "").startswith(states))
+            for n, c in world.cards.items() if n not in revived and str(c.get("状态") or "").startswith(
+                tuple(x for states, _scene in BARRED for x in states))}
+    if not bars:
+        return []
+    forms = _forms_of(world, bars)
+    if not forms:
+        return []
+    act = re.compile(rf"({forms}){OWNS}([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{'|'.join(ACTS)})")
+    out: list[Finding] = []
+    since: dict[str, tuple[int, str]] = {}  # person -> (non-empty paragraphs since, the word) of their barred scene
+    done: set[str] = set()
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        since = {n: (k + 1, word) for n, (k, word) in since.items() if k + 1 <= BARRED_SPAN}
+        if NOT_NOW.search(line):
+            continue
+        narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
+        for n, scene in bars.items():
+            said = [m.group() for m in scene.finditer(narration) if not BARRED_NOT.search(narration[max(0, m.start() - 6):m.start()])]
+            if said:
+                since[n] = (0, said[0])
+        for m in act.finditer(narration):
+            who = world.aliases.get(m.group(1), m.group(1))
+            if who not in since or who in done or (m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT):
+                continue
+            done.add(who)
+            start = max(narration.rfind(c, 0, m.start()) for c in "。！？") + 1
+            text = _SENTENCE.search(narration, start)
+            out.append(Finding("连贯", ERROR, f"{who} 的状态是「{world.cards[who].get('状态')}」（角色卡·状态），正文里却在"
+                               f"「{since[who][1]}」的场合里动作", first_line + i, m.start() + 1,
+                               (text.group() if text else line).strip()[:60]))
+    return out
+
+
+def _elsewhere(world: World, who: str, pov: str | None) -> str:
+    """``，角色卡·位置是「首尔」`` when ``who``'s card puts them in a place unrelated to the point of
+    view's card (:func:`_related`): why their voice in the scene matters; else nothing."""
+    where = str(world.cards.get(who, {}).get("位置") or "")
+    here = str(world.cards.get(pov or "", {}).get("位置") or "")
+    state = str(world.cards.get(who, {}).get("状态") or "")
+    if not where or not here or state.startswith(LOST) or _related(world, where, here):
+        return ""
+    return f"，角色卡·位置是「{where}」"
+
+
 def _related(world: World, a: str, b: str) -> bool:
     """Whether two places are one, one inside the other, or both in a third (the same town)."""
     outer_a, outer_b = world.inside.get(a, set()) | {a}, world.inside.get(b, set()) | {b}
@@ -847,7 +961,8 @@ def _related(world: World, a: str, b: str) -> bool:
 
 
 def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_place: str,
-                 moved: dict[str, set[str]], reached: dict[str, set[str]], placed: set[tuple[str, int]]) -> list[Finding]:
+                 moved: dict[str, set[str]], reached: dict[str, set[str]], placed: set[tuple[str, int]],
+                 calls: list[bool]) -> list[Finding]:
     """位置: someone whose card puts them far from the point of view (a place the world or a card
     says is a journey away, :attr:`World.far`, related in no way to the point of view's:
     :func:`_related`) doing what a body does beside it in the narration (:data:`ACTS`,
@@ -865,7 +980,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         return []
     anyone = re.compile(_forms_of(world, world.cards, loose=True))
     verbs = "|".join(sorted({*ACTS, *(v for v in STAY_VERBS if len(v) > 1)}, key=len, reverse=True)) + f"|{BODY_ACT}"
-    act = re.compile(rf"({forms}|[他她])([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
+    act = re.compile(rf"({forms}|[他她]){OWNS}([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
     lead = re.compile(rf"{forms}|[他她]")
     clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
     anyone_or_he = re.compile(rf"{anyone.pattern}|[他她我你]")
@@ -883,7 +998,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                 came |= {name[m.group()] for m in anyone.finditer(sentence) if name[m.group()] in far}
         if not line.strip():
             continue
-        screened = any(SCREEN.search(x) for x in recent)
+        screened = any(SCREEN.search(x) for x in recent) or calls[i]
         recent = [*recent, line][-CALL_SPAN:]
         if NOT_NOW.search(line) or REMOTE.search(line) or screened:
             previous = narration
@@ -918,6 +1033,9 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                 who = fits[-1] if len(fits) == 1 and not pov_fits and fits[-1] != pov else topic
             if who is None or who not in far or who in came or (who, i) in placed:
                 continue
+            shown = _SENTENCE.search(narration, max(0, narration.rfind("。", 0, start) + 1))
+            if shown and NOT_THERE.search(shown.group()):
+                continue  # 照片上，石头哥站在最边上: shown, not here
             placed.add((who, i))
             clause = max(narration.rfind(c, 0, start) for c in "，,。！？；") + 1
             out.append(Finding("连贯", WARN, f"{who} 在「{far[who]}」（角色卡·位置），离{pov}所在的「{pov_place}」很远，"
@@ -990,6 +1108,7 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
             levelled = bool(full and (full.group(2) or full.group(3)))
             who: str | None = None
             listed = listed_re.search(tail)
+            being = None
             after = names.match(sentence, full.end() if full else r.end())
             if listed:
                 who = listed.group(1)
@@ -998,14 +1117,14 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
             elif tail and not below and tail[-1] in by_surname and len(by_surname[tail[-1]]) == 1 \
                     and not (r.start() >= 2 and _inside(spans, starts, r.start() - 2)):
                 who = by_surname[tail[-1]][0]  # 韩工段长: a surname and a stage, an address
-            elif levelled or below or BEING.search(tail):
+            elif levelled or below or (being := BEING.search(tail)):
                 before = bisect.bisect_right(ends, r.start())
                 if before >= 2 and spans[before - 1][0] > 0 and LIKE.search(sentence[:spans[before - 1][0]]) \
                         and COMPARED.match(sentence, spans[before - 1][1]):
                     before -= 1  # 赵大个跟三宝一样，还是学徒: 赵大个 is said to be one, like 三宝
                 who = aliases.get(sentence[slice(*spans[before - 1])], sentence[slice(*spans[before - 1])]) if before else None
                 subject = spans[before - 1][1] if before else -1
-                between = sentence[subject:r.start()]
+                between = sentence[subject:r.start() - (len(being.group()) if being and not levelled and not below else 0)]
                 if not levelled and not below and subject >= 0 and ("的" in between or len(between) > 12
                                                                       or (len(between) > 8 and re.search(r"[，,；;]", between))):
                     continue  # 林晚面前的不过是个练气弟子: the rank is someone else's (在这铺子里不过是个当学徒的 is still his)
@@ -1039,6 +1158,28 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
     return out
 
 
+def _register(world: World, names: re.Pattern[str], sentences: list[tuple[int, int, str]], first_line: int,
+              set_realm: set[str]) -> list[Finding]:
+    """境界 a register gives lower than the card, the stage first and its people after a colon
+    (a roster, a duty board: ``主治：林知远、沈曼``), compared by stage only."""
+    stages = "|".join(map(re.escape, sorted(world.stages, key=len, reverse=True)))
+    entry = re.compile(rf"(?:^|(?<=[\s，,。；;（(]))({stages})\s*[：:]\s*((?:{names.pattern})(?:\s*[、，,/／和]\s*(?:{names.pattern}))*)")
+    out: list[Finding] = []
+    for i, col, sentence in sentences:
+        if ":" not in sentence and "：" not in sentence or NOT_NOW.search(sentence):
+            continue
+        for m in entry.finditer(sentence):
+            for n in names.finditer(m.group(2)):
+                who = world.aliases.get(n.group(), n.group())
+                card = world.cards.get(who, {})
+                old, said = rank(str(card.get("境界") or ""), world.stages), rank(m.group(1), world.stages)
+                if who in set_realm or not old or not said or said[0] >= old[0]:
+                    continue
+                out.append(Finding("连贯", ERROR, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文的名单把{who}列在「{m.group(1)}」，"
+                                   f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60]))
+    return out
+
+
 def _inside(spans: list[tuple[int, int]], starts: list[int], at: int) -> bool:
     """Whether position ``at`` lies in one of ``spans`` (sorted, not overlapping; ``starts`` their starts)."""
     k = bisect.bisect_right(starts, at)
@@ -1066,6 +1207,16 @@ TODAY = re.compile(rf"(今天|今儿|今日|明天|明儿|后天|昨天|昨儿|�
 FEAST_NOW = re.compile(r"(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)(?:节)?(?:刚过|刚刚过|才过|刚过去|就在今天|就是今天|"
                        r"到了|来了|当天)|(?:今天|今儿|今日)(?:是|就是|正是)(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)")
 """A festival the prose says is now (元宵节刚过去三天, 今天是中秋): now falls in its months."""
+SEASON_NOW: dict[str, frozenset[int]] = {
+    "冬": frozenset((10, 11, 12, 1, 2, 3)), "夏": frozenset(range(4, 10)), "春": frozenset(range(1, 6)),
+    "秋": frozenset(range(7, 13)), "伏": frozenset(range(6, 9)), "九": frozenset((11, 12, 1, 2, 3))}
+"""The months a season can be, by its word, in either calendar (冬 runs over the new year; 伏 the
+dog days, 九 the nine-nines after the solstice)."""
+SAID_SEASON = re.compile(r"入([冬夏秋春伏九])以来|(?:今天|今儿|今日|眼下|如今|正值|正是|正当|时值|已是|已经是|已经入)(?:是)?"
+                         r"[^。！？，,“”]{0,3}?(?:隆|寒|深|盛|酷|初|大)?([冬夏秋春])(?:天|季|日|时节)?(?![瓜装衣被鞋令营])|"
+                         r"(?:三|头|二|中|末)([伏九])天")
+"""The prose saying what season it is now (今天是入冬以来最冷的一天, 正值盛夏, 三伏天): not a thing named
+by a season (冬瓜, 夏令营)."""
 NOT_THIS_YEAR = re.compile(r"去年|前年|上回|上次|那年|往年|每年|明年|后年")
 LUNAR_MONTHS: dict[str, tuple[int, int]] = {
     # each 中气 falls in its own month (a month without one is the leap month); the 节 before it in that
@@ -1191,6 +1342,9 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
                     continue
                 if told - shift != day and 1 <= told - shift <= 28:
                     said = m.group()
+        season = SAID_SEASON.search(sentence)
+        if season and month is not None and month not in SEASON_NOW[next(g for g in season.groups() if g)]:
+            said = season.group()
         feast = FEAST_NOW.search(sentence)
         if feast and month is not None:
             word = feast.group(1) or feast.group(2)
@@ -1265,18 +1419,39 @@ def _lives_here(world: World, who: str, home: set[str]) -> bool:
     return bool(where) and not state.startswith(DEAD + GONE + CONFINED) and any(_related(world, where, h) for h in home)
 
 
+def _calls(lines: list[str]) -> list[bool]:
+    """For each paragraph, whether a phone or video call is going on in it: begun (:data:`CALL_OPEN`)
+    in it or in one of the :data:`CALL_RUN` non-empty paragraphs before, and not hung up
+    (:data:`HANG_UP`) in a paragraph before it (the paragraph that says 我挂了 is still the call)."""
+    out: list[bool] = []
+    left = 0  # how many more non-empty paragraphs the open call carries
+    for line in lines:
+        if not line.strip():
+            out.append(left > 0)
+            continue
+        if CALL_OPEN.search(line) and not HANG_UP.search(line):
+            left = CALL_RUN
+        out.append(left > 0 or CALL_OPEN.search(line) is not None)
+        left = 0 if HANG_UP.search(line) else max(0, left - 1)
+    return out
+
+
 def _remote(lines: list[str], i: int) -> bool:
     """Whether the voice of line ``i`` comes from elsewhere: a call or a letter named in its
-    paragraph or one of the :data:`CALL_SPAN` non-empty paragraphs before it."""
-    return any(REMOTE.search(line) for line in [*_recent(lines, i), lines[i]])
+    paragraph or one of the :data:`CALL_SPAN` non-empty paragraphs before it, since the last call
+    hung up (:data:`HANG_UP`)."""
+    before = _recent(lines, i)
+    ended = [k for k, line in enumerate(before) if HANG_UP.search(line)]
+    before = before[ended[-1] + 1:] if ended else before
+    return any(REMOTE.search(line) for line in [*before, lines[i]])
 
 
-def _recent(lines: list[str], i: int) -> list[str]:
-    """The :data:`CALL_SPAN` non-empty paragraphs before line ``i``, in order, read back from it
-    (not every line before it, at each voice of a draft of thousands of lines)."""
+def _recent(lines: list[str], i: int, span: int = CALL_SPAN) -> list[str]:
+    """The ``span`` non-empty paragraphs before line ``i`` (:data:`CALL_SPAN` unless told), in order,
+    read back from it (not every line before it, at each voice of a draft of thousands of lines)."""
     out: list[str] = []
     j = i - 1
-    while j >= 0 and len(out) < CALL_SPAN:
+    while j >= 0 and len(out) < span:
         if lines[j].strip():
             out.append(lines[j])
         j -= 1
