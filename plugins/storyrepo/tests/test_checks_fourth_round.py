@@ -186,7 +186,7 @@ def test_a_line_of_thousands_of_acts_reads_its_sentence_and_visit_once(monkeypat
 
     calls: list[int] = []
     real = C._visited
-    monkeypatch.setattr(C, "_visited", lambda *args: calls.append(1) or real(*args))
+    monkeypatch.setattr(C, "_visited", lambda *args, **kwargs: calls.append(1) or real(*args, **kwargs))
     visit = "方砚秋去县牢探视胡三，" + "胡三走进来，" * 2000 + "。"
     assert not about("状态", continuity(visit)) and len(calls) == 1, len(calls)
     assert about("状态", continuity("方砚秋在后厨。胡三走进来，" * 3))  # held, acting, no visit: still found
