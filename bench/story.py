@@ -200,8 +200,8 @@ def main() -> None:
     for folder in ("连续性-开发", "连续性-评估", "连续性-评估二", "连续性-评估三", "连续性-评估四",
                    "连续性-盲评", "连续性-开发二", "连续性-盲评二", "连续性-开发三", "连续性-盲评三",
                    "连续性-开发四", "连续性-开发五", "连续性-盲评五", "连续性-开发六", "连续性-盲评七",
-                   "连续性-盲评四", "连续性-盲评六"):
-        # first runs: the READMEs; all tuned on since but 盲评四 and 盲评六 (evaluation sets)
+                   "连续性-盲评六", "连续性-盲评八", "连续性-盲评四", "连续性-盲评九"):
+        # first runs: the READMEs; all tuned on since but 盲评四 and 盲评九 (evaluation sets)
         if (corpus / folder).is_dir():
             print(f"checks    {folder:8s} {check_score(corpus / folder).line()}")
     if not args.keep:
