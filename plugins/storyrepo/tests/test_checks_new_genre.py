@@ -146,3 +146,22 @@ def test_a_state_that_bars_an_activity() -> None:
         "赵刚 的状态是「停职」（角色卡·状态），正文里却在「手术台」的场合里动作"]
     assert barred("赵刚停职以后就没再上过手术台，每天坐在走廊上发呆。") == []
     assert barred("沈曼站在手术台边。\n\n一\n\n二\n\n三\n\n赵刚坐在楼下的小卖部门口。") == []
+
+
+def test_the_point_of_view_s_quoted_form_of_address_names_the_dead_in_check_draft(book) -> None:
+    """What a card says the point of view calls someone (林晚叫他“老槐”) names that person in the
+    continuity check of a whole draft (``check_draft``): the dead man acting under it is found in
+    林晚's chapter, and the same words in another's chapter name no one."""
+    from lw_storyrepo.checks import check_draft
+    from lw_storyrepo.drafts import Draft
+
+    card = "---\n姓名: 陈守义\n状态: 已死\n---\n## 设定\n林家的老账房，去年冬天病故。\n\n## 关系\n林晚叫他“老槐”。\n"
+    book.p("定稿/设定/角色/陈守义.md").write_text(card, encoding="utf-8")
+    body = "雪停了。\n老槐推门走了进来，在炉边坐下，搓了搓手。\n"
+
+    def dead_acting(pov: str) -> list[str]:
+        draft = Draft("A", {"视角": pov, "在场": [pov]}, body, 10)
+        return [f.message for f in check_draft(book, draft) if f.kind == "连贯" and "陈守义" in f.message]
+
+    assert dead_acting("林晚"), "the dead man under the point of view's own name for him"
+    assert dead_acting("大长老") == []
