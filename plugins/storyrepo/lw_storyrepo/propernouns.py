@@ -108,10 +108,10 @@ for _suffix, _kind in CANDIDATE_SUFFIXES:  # longest first at each character
 FUNCTION = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀哦嗯和与而但却将已很太更最给让从对往每各某此其该几有没无"
                      "上下里中外内前后来去起出进回开到住说道问笑看望站走坐拍叹听你我他她它您咱")
 LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很更最给让从对往你我他她它您咱每各某此其该几便再即"
-                     "前后上下里中外内姓比多伊越")
-STEM_END_BAD = frozenset("向到着过起出进回开上下来去住得见了在跟与把被给对从")  # a verb and its complement (望向, 握住), a preposition (刘+跟+基地)
+                     "前后上下里中外内姓比多伊越众")
+STEM_END_BAD = frozenset("向到着过起出进入回开上下来去住得见了在跟与把被给对从")  # a verb and its complement (望向, 握住), a preposition (刘+跟+基地)
 MIDDLE_BAD = frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们而")
-NAME_END = FUNCTION | frozenset("摇点冷低轻忽便正朝跟向面脸眉心手头身一人们及之矣焉哉乎耳者以而")
+NAME_END = FUNCTION | frozenset("摇点冷低轻忽便正朝跟向面脸眉心手头身一人们及之矣焉哉乎耳者以而入为")
 DETERMINERS = frozenset("这那哪每各某此其该一两二三几半全整满")
 MATERIALS = frozenset("石木铁铜钢银金玉竹布纸瓷陶锡")
 """A thing made of a material is a kind of thing (石桌, 青钢剑, 铁剑), never a name."""
@@ -129,7 +129,11 @@ SECT_ROLES = ("师叔", "师伯", "师祖", "师叔祖", "师伯祖", "师侄", 
 NAME_WORDS = frozenset(("名字", "名号", "名讳", "外号", "绰号", "称号", "姓名", "全名", "小名", "乳名", "大名", "本名", "真名",
                         "字号", "名头"))
 """Words for a name: 叫你名字 calls someone by theirs, it is none."""
-STOP = frozenset(ROLES) | frozenset(SECT_ROLES) | NAME_WORDS
+OFFICES = frozenset(("舰长", "船长", "机长", "大副", "二副", "会长", "队长", "村长", "镇长", "县长", "市长", "站长", "组长",
+                     "班长", "社长", "馆长", "墓主", "庄主", "寨主", "当家", "老大", "老板", "老板娘", "司令", "首领", "族长"))
+"""An office or a rank said on its own (叫她舰长, 去见会长): how people are addressed, no name; after a
+surname it makes one (沈舰长, 韦队长: the title rule's)."""
+STOP = frozenset(ROLES) | frozenset(SECT_ROLES) | NAME_WORDS | OFFICES
 SURNAME_GIVEN = re.compile(r"姓([\u4e00-\u9fff])[，,]?(?:单名一个|名叫|名唤|名|叫做|叫)([\u4e00-\u9fff]{1,2})")
 _INTRO = r"在下|我叫|我是|名叫|叫做|唤作|名唤|法号|道号|号称|人称|自称|叫我一声|叫他一声|叫"
 INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}}?)(?=(?:就行|就好|就可以)?[吧了呢啊]?[，。！？、：；“”「」\s]|$)")
@@ -587,8 +591,8 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             if col in covered or col not in bounds:
                 continue  # inside a name already found, or inside a word (忽明忽暗)
             unit = 2 if line[col:col + 2] in COMPOUND_SURNAMES else 1 if ch in SURNAMES else 0
-            if not unit:
-                continue
+            if not unit or (ch in MEASURES and col and line[col - 1] in DETERMINERS | NUMERALS):
+                continue  # 那张+定格的脸, 一条+龙: a measure word counting, no surname
             for size in (unit + 1, unit + 2):
                 word = line[col:col + size]
                 if col + size not in bounds and CJK.fullmatch(line[col + size:col + size + 1]):
@@ -866,6 +870,59 @@ def _famous_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             yield word, col, i
 
 
+JOINED = re.compile(r"([\u4e00-\u9fff]{1,6})((?:[·・•][\u4e00-\u9fff]{1,6})+)|([\u4e00-\u9fff]{1,6})-([0-9]+|[A-Z][0-9A-Z]*)(?![0-9A-Za-z])")
+"""A foreign name's parts joined by a middle dot (罗伊·卡特, 伊芙琳·沈); a name and a number or a
+code joined by a hyphen (卡戎-4, 天狼-B: a planet, a ship, a unit)."""
+JOIN_EDGE_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很更最给让从对往你我他她它您咱"
+                          "每各某此其该几便再即叫找见看说道问称名为有位跑去来到") | GLUED_PREPOSITIONS
+"""Characters that end a joined name's part where the prose goes on (我叫+罗伊·卡特, 伊芙琳·沈+是);
+before the name a numeral or a measure word too (一趟+卡戎-4), never after it (伊万诺夫)."""
+JOIN_LEAD_BAD = JOIN_EDGE_BAD | NUMERALS | MEASURES | frozenset("趟次遍")
+
+
+_JOIN_TITLES = tuple(sorted(set(TITLES + ROLE_TITLES) | OFFICES, key=len, reverse=True))
+
+
+def _joined_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, str, int]]:
+    """``(name, kind, start)`` of names whose parts are joined by a middle dot or a hyphen: each
+    part is the run of characters next to the joint, cut where a particle, a pronoun or a verb
+    of saying starts (JOIN_EDGE_BAD) and at a token's edge, without a dictionary word of two
+    characters or more before it (关于+卡戎-4) or a title after it (卡特+先生)."""
+    for m in JOINED.finditer(line):
+        dotted = m.group(1) is not None
+        left, left_end = (m.group(1), m.end(1)) if dotted else (m.group(3), m.end(3))
+        size = 0
+        while size < min(4, len(left)) and left[-1 - size] not in JOIN_LEAD_BAD:
+            size += 1
+        while size and not (left_end - size in bounds or line[left_end - size - 1:left_end - size] in JOIN_LEAD_BAD):
+            size -= 1
+        start = left_end - size
+        nxt = next((b for b in range(start + 2, left_end) if b in bounds), None)
+        if nxt is not None and lex.common(line[start:nxt]) and (lex.freq.get(line[start:nxt]) or 0) >= RARE:
+            start = nxt  # 关于+卡戎-4: a word of the prose before the name
+        cut = next((j for j in range(left_end - 1, start, -1) if line[:j].endswith(_JOIN_TITLES)), None)
+        if cut is not None:
+            start = cut  # 勘探队长+马库斯·韦: a title before the name, glued by the segmenter
+        if left_end - start < (1 if dotted else 2):
+            continue
+        if dotted:
+            parts = re.split(r"[·・•]", m.group(2))[1:]
+            last, last_at = parts[-1], m.end(2) - len(parts[-1])
+            keep = 0
+            while keep < min(4, len(last)) and last[keep] not in JOIN_EDGE_BAD:
+                keep += 1
+            while keep and not (last_at + keep in bounds or line[last_at + keep:last_at + keep + 1] in JOIN_EDGE_BAD):
+                keep -= 1
+            tail = last[:keep]
+            title = next((t for t in _JOIN_TITLES if tail.endswith(t) and len(tail) > len(t)), "")
+            tail = tail[:len(tail) - len(title)]
+            if not tail:
+                continue
+            yield line[start:last_at] + tail, "人物", start
+        else:
+            yield line[start:m.end()], "地点", start
+
+
 BRANCHES = frozenset("子丑寅卯辰巳午未申酉戌亥")
 
 
@@ -891,7 +948,7 @@ def _counted(text: str, name: str) -> bool:
 
 THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶")
 UNIT_LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很太更最给让从对往每各某此其该几有没无"
-                          "你我他她它您咱们仔及之于以为到向说道问叫见看听去来找进出在姓称唤号") | DETERMINERS | MEASURES
+                          "你我他她它您咱们仔及之于以为到向说道问叫见看听去来找进出在姓称唤号做作") | DETERMINERS | MEASURES
 """What comes before a name, never inside one: a particle, a pronoun, a preposition, a verb of
 saying, seeing or going, a measure word."""
 UNIT_MAX = 5
@@ -917,6 +974,27 @@ def _whole_unit(text: str, name: str, known: set[str]) -> str:
 
 
 LITERARY_LEADS = frozenset("余吾予汝尔或若幸私")
+
+
+MODALS = frozenset("要想会能该得敢肯愿可须")
+
+
+def _adverb_led(lex: _Lexicon, word: str) -> bool:
+    """Whether ``word`` (three characters or more) opens with an adverb, a modal, a pronoun or a
+    conjunction of the dictionary before more words — a predicate, not a name: 真+外行, 要+进京,
+    如何+不气, 已经+走了. A character that is a given name's too (正, 真) counts only before a
+    dictionary word (真+外行); a name's first character before a coined rest (真如雪) does not."""
+    if len(word) < 3:
+        return False
+    for size in (2, 1):
+        head, rest = word[:size], word[size:]
+        tag = lex.tags.get(head, "")[:1]
+        if size == 2 and tag in "drcp" and lex.common(head):
+            return True
+        if size == 1 and (tag in "drcp" or head in MODALS) and (lex.given(head) < 0.5 or lex.common(rest)) \
+                and (lex.common(rest) or lex.common(rest[:2])):
+            return True
+    return False
 
 
 def _described(lex: _Lexicon, noun: Noun, found: set[str]) -> bool:
@@ -977,6 +1055,44 @@ def _fragments(text: str, names: Iterable[str], found: set[str]) -> set[str]:
     # a name not said as such (none of its occurrences) counts as inside, as it always has
     return {name for name in names
             if any(n != name for _a, _b, n in spans) and all(inside(a, name) or inside(b, name) for a, b in where[name])}
+
+
+ADDRESS_VERBS = frozenset("问叫喊唤骂劝请告谢求拉扶推看望瞧盯见随陪替")
+"""Verbs done to someone, said right before the name (问秋谷道, 拉住宝琴): the dictionary tags some
+of them as nouns (问)."""
+
+
+def _unglued(lex: _Lexicon, text: str, found: list[Noun], known: set[str]) -> list[Noun]:
+    """``found`` without the names that are another person's name and a character the segmenter
+    glued to it, when that person is said on their own more often than with it:
+
+    - a person's name and the verb after it (陈云仙+扮的石秀, 老巴+会从炉子底下…);
+    - a verb, a preposition or an adverb before a person's two-character name (问+秋谷道, 向+秋谷一笑
+      beside 秋谷 said alone): a verb that is a surname too (向) reads as the verb here.
+
+    A person's name said no more often than the longer form (王仁 only in 王仁见) does not
+    decide: the longer one stands. Counting is per name, once: linear in the names found."""
+    # any kind: the suffix rule may have read a person's name as a place first (秋谷: 谷, a valley)
+    people = {n.name for n in found} | {k for k in known if 2 <= len(k) <= 4}
+    counts: dict[str, int] = {}
+
+    def said(name: str) -> int:
+        if name not in counts:
+            counts[name] = text.count(name)
+        return counts[name]
+
+    out = []
+    for n in found:
+        name = n.name
+        head = name[:-1]
+        if len(name) >= 3 and head in people and head != name and said(head) > said(name):
+            continue  # 陈云仙扮: 陈云仙 and a verb
+        if n.kind == "人物" and len(name) == 3 and name[1:] in people \
+                and (lex.tags.get(name[0], "")[:1] in "pvd" or name[0] in ADDRESS_VERBS) \
+                and said(name[1:]) > 2 * said(name):
+            continue  # 问秋谷, 向秋谷 beside 秋谷
+        out.append(n)
+    return out
 
 
 def with_address_forms(names: Iterable[str]) -> set[str]:
@@ -1077,6 +1193,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     bounds_of = {i: lex.boundaries(line, known_re) for i, line in enumerate(lines) if CJK.search(line)}
     for i, bounds in bounds_of.items():
         line = lines[i]
+        for name, kind, col in _joined_candidates(lex, line, bounds):
+            candidates.setdefault(name, _Candidate(name, kind, 2, first=(i, col)))
         for name, kind, shape, col in _suffix_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col)))
         for name, col, shape in _title_candidates(lex, line, bounds):
@@ -1111,6 +1229,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue  # 叫条子, 叫车子: a call for something
             if m.group().startswith(("我是", "就是")) and lex.common(word):
                 continue  # 我是赌气: a state, not a name
+            if _adverb_led(lex, word):
+                continue  # 我是真外行, 叫他如何不气: an adverb or a modal before what is said
             ends_ok = word[-1] not in NAME_END or body.count(word) >= 2
             if _clean(word, end_vouched=ends_ok, introduced=True) and word[0] not in STEM_LEAD_BAD and ends_ok \
                     and word[-1] not in PARTICLES \
@@ -1201,6 +1321,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         listed = re.compile(rf"(?:{others})[、，和与及]{re.escape(c.name)}{end}|{re.escape(c.name)}[、，和与及](?:{others}){end}")
         if listed.search(text):
             out.append(Noun(c.name, c.kind, c.first[0] + 1, counts[c.name]))
+    out = _unglued(lex, text, out, in_text)
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
     whole = {n.name for n in out}
     fragments = _fragments(text, whole, whole)

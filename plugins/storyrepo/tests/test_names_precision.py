@@ -1,0 +1,72 @@
+"""The new-name check on text written by others: words that read like names and are none, each
+next to a real name in the same text (a rule that drops the name is as wrong as one that keeps the
+word). Tuned on 专名-他人-盲评二 and 专名-网文-盲评二 (development sets since task N7); the forms here
+are none of theirs."""
+
+from __future__ import annotations
+
+from lw_storyrepo.propernouns import find_new_nouns
+
+
+def _found(text: str, known: tuple[str, ...] = ()) -> set[str]:
+    return {n.name for n in find_new_nouns(text, list(known))}
+
+
+def test_a_foreign_name_joined_by_a_middle_dot_is_one_name() -> None:
+    """安德烈·伊万诺夫 is one person, not 安德烈 (nor 安德烈·伊, a numeral's character cut off); the
+    title after it (先生) and the verb before it (我叫) are no part of it."""
+    found = _found("“我叫安德烈·伊万诺夫。”他说。安德烈·伊万诺夫来自北方，后来汤姆·布朗先生也到了。")
+    assert {"安德烈·伊万诺夫", "汤姆·布朗"} <= found
+    assert not {"安德烈", "伊万诺夫", "汤姆", "汤姆·布朗先生", "我叫安德烈·伊万诺夫"} & found
+
+
+def test_a_place_joined_to_its_number_by_a_hyphen() -> None:
+    """泰坦-7 is a place; 泰坦 alone, or with the verb and the preposition before it, is not."""
+    found = _found("飞船驶向泰坦-7。关于泰坦-7的传闻很多，泰坦-7上只有一座基地。")
+    assert "泰坦-7" in found
+    assert not {"泰坦", "驶向泰坦-7", "关于泰坦-7"} & found
+
+
+def test_an_adverb_before_what_someone_says_he_is_is_no_name() -> None:
+    """我是真糊涂 says a state; 我是林晚舟 says a name."""
+    found = _found("“你是谁？”“我是真糊涂了，”老人说，“我是林晚舟。”林晚舟叹了口气。")
+    assert "林晚舟" in found
+    assert "真糊涂" not in found
+
+
+def test_an_office_said_on_its_own_is_how_someone_is_addressed() -> None:
+    found = _found("许青禾走进院子，连狗都认得她，孩子们只叫她村长。许青禾笑了。")
+    assert "许青禾" in found
+    assert "村长" not in found
+
+
+def test_a_measure_word_after_a_determiner_is_no_surname() -> None:
+    """那张+定格的照片: 张 counts a photo; 张明远 is someone."""
+    found = _found("墙上挂着那张定格的照片。他盯着那张定格的照片看了很久。张明远道：“坐。”张明远又道：“走。”")
+    assert "张明远" in found
+    assert "张定格" not in found
+
+
+def test_a_verb_glued_before_a_given_name_is_no_other_person() -> None:
+    """问+秋谷道: someone asks 秋谷, no 问秋谷 is new; 沈秋谷 and 秋谷 are found."""
+    found = _found("沈秋谷坐在窗边，秋谷笑道：“好。”小二问秋谷道：“客官要什么？”秋谷摇头。小二又问秋谷道：“酒呢？”"
+                   "秋谷道：“不要。”")
+    assert {"沈秋谷", "秋谷"} <= found
+    assert "问秋谷" not in found
+
+
+def test_a_verb_glued_after_a_name_is_no_longer_name() -> None:
+    """苏映雪+扮: the actress and what she plays."""
+    found = _found("叫苏映雪扮花旦，苏映雪扮的是花旦，映雪唱得好。苏映雪笑道：“献丑。”")
+    assert "苏映雪" in found
+    assert "苏映雪扮" not in found
+
+
+def test_a_crowd_and_a_preposition_start_no_name() -> None:
+    """众妖 are all the demons; 单为 is "only for" (为 ends no name said twice with no act), 单雄信
+    someone; 抬入 is a
+    verb of motion before the temple it goes into."""
+    found = _found("众妖都道：“好。”众妖散了。把猪羊抬入庙中。单为此事，他跑了三趟。单为一句话，他又跑了三趟。"
+                   "单雄信笑道：“好。”单雄信又道：“走。”")
+    assert "单雄信" in found  # 单 is a surname before a given name
+    assert not {"众妖", "众妖散", "单为", "抬入庙"} & found
