@@ -496,6 +496,8 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
                 continue
             if tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail):
                 continue
+            if lex.tags.get(line[start - 1:end], "")[:1] in ("d", "c", "p") and lex.common(line[start - 1:end]):
+                continue  # 天+已经, 何+曾经: the suffix ends an adverb or a conjunction, no name
             for size in (2, 1):
                 at = start - size
                 if at < 0 or not (at in bounds or line[at - 1:at] in UNIT_LEAD_BAD or not CJK.fullmatch(line[at - 1:at] or "。")):
@@ -946,7 +948,7 @@ def _counted(text: str, name: str) -> bool:
     return False
 
 
-THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶")
+THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶道面艘辆幅尊具")
 UNIT_LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很太更最给让从对往每各某此其该几有没无"
                           "你我他她它您咱们仔及之于以为到向说道问叫见看听去来找进出在姓称唤号做作") | DETERMINERS | MEASURES
 """What comes before a name, never inside one: a particle, a pronoun, a preposition, a verb of
@@ -1322,6 +1324,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         if listed.search(text):
             out.append(Noun(c.name, c.kind, c.first[0] + 1, counts[c.name]))
     out = _unglued(lex, text, out, in_text)
+    # a play's or a book's title (《翠屏山》 on the stage): no place, people or group of the story;
+    # a technique's manual or a scroll is (《归元诀》)
+    out = [n for n in out if n.kind in ("功法", "物品") or text.count("《" + n.name + "》") < n.count]
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
     whole = {n.name for n in out}
     fragments = _fragments(text, whole, whole)

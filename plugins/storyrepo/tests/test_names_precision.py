@@ -70,3 +70,25 @@ def test_a_crowd_and_a_preposition_start_no_name() -> None:
                    "单雄信笑道：“好。”单雄信又道：“走。”")
     assert "单雄信" in found  # 单 is a surname before a given name
     assert not {"众妖", "众妖散", "单为", "抬入庙"} & found
+
+
+def test_a_play_on_the_stage_is_no_place_of_the_story() -> None:
+    """《落霞峰》 is what the actors play; 落霞峰 said in the story is a place."""
+    found = _found("台上正演《落霞峰》，台下看客齐声喝采。散了戏，众人还在说《落霞峰》。柳如烟笑道：“好戏。”")
+    assert "柳如烟" in found
+    assert "落霞峰" not in found
+    assert "落霞峰" in _found("他们连夜上了落霞峰。落霞峰上风很大。")
+
+
+def test_a_thing_counted_by_its_measure_word_is_no_one() -> None:
+    """一道白痕: 道 counts a mark, 白 is no surname here; 陈守拙, who speaks, is someone."""
+    found = _found("他在门上刻了一道白痕。白痕已经很旧了。陈守拙看了一眼，陈守拙道：“擦掉。”")
+    assert "陈守拙" in found
+    assert "白痕" not in found
+
+
+def test_a_suffix_that_ends_an_adverb_makes_no_name() -> None:
+    """夜+已经: 经 ends 已经 here, no scripture; 太玄经 said twice is one."""
+    found = _found("夜已经深了。周默回头，夜已经很深了。他翻开太玄经，太玄经的第一页是空的。")
+    assert "周默" in found
+    assert "夜已经" not in found
