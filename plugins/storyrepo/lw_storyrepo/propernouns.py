@@ -443,6 +443,11 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                 # 长春+宫: a place's name makes another's (not a family's: 赵家+门)
                 named = lex.tags.get(stem, "")[:2] in ("nr", "ns", "nz") and stem[-1] != "家"
                 shape = 2 if lex.coined(stem) or lex.proper(name) or lex.proper(stem) or strong else 1 if lex.rare(stem) or named else 0
+                if shape == 2 and not (lex.proper(name) or lex.proper(stem) or strong) \
+                        and lex.given(stem[1]) < VERB_UNNAMED and lex.tags.get(stem[1], "")[:1] == "v":
+                    # 海+骂+山, 正+诈+酒: a verb no name carries after a subject or an adverb reads as prose (said
+                    # again it may still be a name); a verb first and its object is how names are made (焚天印, 裂石掌)
+                    shape = 1
                 if line[start:end] in TOWN_SUFFIXES and lex.tags.get(stem, "n")[:1] == "n" and stem[0] not in "小大老":
                     shape = min(2, shape + 1)  # 青石+镇, 梧桐+巷: a noun and a town's word name one town (a kind is one character: 小镇)
                 yield name, kind, shape - verb_led if shape else 0, stem_at
@@ -466,6 +471,9 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                 yield name, kind, int(stem in SURNAMES and end_word in "镇村庄屯寨集"), stem_at  # 鲁镇: a surname's town
 
 
+VERB_UNNAMED = 0.12
+"""Below this given-name reading a verb's character (骂, 诈, 杀) is read as the prose's verb inside a
+stem the dictionary does not know."""
 TOWN_SUFFIXES = frozenset("镇村县巷乡屯寨堡街")
 """A town's or a street's word: after a noun of two characters it names one (青石镇, 梧桐巷)."""
 ONE_STEM_SUFFIXES = frozenset("城江河山湖州县镇村岛峰谷")

@@ -92,3 +92,10 @@ def test_a_suffix_that_ends_an_adverb_makes_no_name() -> None:
     found = _found("夜已经深了。周默回头，夜已经很深了。他翻开太玄经，太玄经的第一页是空的。")
     assert "周默" in found
     assert "夜已经" not in found
+
+
+def test_a_verb_no_name_carries_inside_a_stem_reads_as_prose() -> None:
+    """又海+骂+山: someone railing, no mountain; a verb first and its object makes a name (裂石+掌)."""
+    found = _found("那厮横冲直撞，骂天骂地，又海骂山，闹了半日。他使出裂石掌，一掌拍碎了石桌。")
+    assert "裂石掌" in found
+    assert "海骂山" not in found
