@@ -99,3 +99,11 @@ def test_a_verb_no_name_carries_inside_a_stem_reads_as_prose() -> None:
     found = _found("那厮横冲直撞，骂天骂地，又海骂山，闹了半日。他使出裂石掌，一掌拍碎了石桌。")
     assert "裂石掌" in found
     assert "海骂山" not in found
+
+
+def test_guilds_teams_firms_and_landscapes_of_modern_and_game_stories() -> None:
+    """公会, 战队, 旅社, 森林, 峡谷 after a coined stem name one; said alone they are kinds."""
+    found = _found("周默加入了苍穹公会。苍穹公会的会长是个女人。隔壁的天启战队来挑衅，一个公会打不过一个战队。\n"
+                   "他们穿过迷雾森林，在落星峡谷扎营。森林里很安静，峡谷里风很大。\n他住进了如归旅社，旅社的老板姓王。")
+    assert {"苍穹公会", "天启战队", "迷雾森林", "落星峡谷", "如归旅社"} <= found
+    assert not {"公会", "战队", "森林", "峡谷", "旅社"} & found
