@@ -985,6 +985,19 @@ def _whole_unit(text: str, name: str, known: set[str]) -> str:
 
 
 LITERARY_LEADS = frozenset("余吾予汝尔或若幸私")
+ACTS_AFTER = re.compile(r"^(?:家[^具常伙里]|那个人|这个人|那人|这人)")
+
+
+def _acts(text: str, name: str) -> bool:
+    """Whether ``name`` is said, somewhere in ``text``, right before speech, a person's gesture or
+    a household (黄三炮道, 黄三炮家, 黄三炮那个人): someone, not a thing."""
+    at = text.find(name)
+    while at >= 0:
+        after = text[at + len(name):at + len(name) + 5]
+        if AFTER_PERSON.match(after) or ACTS_AFTER.match(after):
+            return True
+        at = text.find(name, at + 1)
+    return False
 
 
 MODALS = frozenset("要想会能该得敢肯愿可须")
@@ -1008,12 +1021,15 @@ def _adverb_led(lex: _Lexicon, word: str) -> bool:
     return False
 
 
-def _described(lex: _Lexicon, noun: Noun, found: set[str]) -> bool:
+def _described(lex: _Lexicon, noun: Noun, found: set[str], text: str = "") -> bool:
     """Whether ``noun`` is a found name or an ordinary thing with a word that describes it: an
     adjective or a verb before another name found (破+镇妖碑), an adjective or a verb before a
-    dictionary word for a thing (旧+折扇, 戴+眼镜)."""
+    dictionary word for a thing (旧+折扇, 戴+眼镜). A surname that is an adjective too (黄, 白)
+    before a word is someone when the draft has it act or keep a household (黄三炮那个人, 黄三炮家)."""
     name = noun.name
     if len(name) < 3 or lex.tags.get(name[0], "")[:1] not in "av":
+        return False
+    if noun.kind == "人物" and name[0] in SURNAMES and _acts(text, name):
         return False
     rest = name[1:]
     if rest in found:
@@ -1339,7 +1355,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
     whole = {n.name for n in out}
     fragments = _fragments(text, whole, whole)
-    out = [n for n in out if n.name not in fragments and not _described(lex, n, whole)]
+    out = [n for n in out if n.name not in fragments and not _described(lex, n, whole, text)]
     verse = [line for line in lines if _verse(line)]
     if verse:  # a poem's lines (a chapter's opening verse): its words are images, not people or places
         prose_text = "\n".join(line for line in lines if not _verse(line))

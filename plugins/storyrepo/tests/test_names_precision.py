@@ -107,3 +107,10 @@ def test_guilds_teams_firms_and_landscapes_of_modern_and_game_stories() -> None:
                    "他们穿过迷雾森林，在落星峡谷扎营。森林里很安静，峡谷里风很大。\n他住进了如归旅社，旅社的老板姓王。")
     assert {"苍穹公会", "天启战队", "迷雾森林", "落星峡谷", "如归旅社"} <= found
     assert not {"公会", "战队", "森林", "峡谷", "旅社"} & found
+
+
+def test_a_surname_that_is_an_adjective_too_names_someone_who_acts() -> None:
+    """黄+三炮 who keeps a house and is "that man" is someone; 黄+马褂 said twice is a jacket."""
+    found = _found("村东头黄三炮家住着几个外地人。黄三炮那个人你知道的，谁给钱就帮谁。\n他穿着一件黄马褂。那件黄马褂是御赐的。")
+    assert "黄三炮" in found
+    assert "黄马褂" not in found
