@@ -94,11 +94,12 @@ MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
                            "中学", "小学", "大学", "医院", "寨", "学院", "王府", "侯府", "传媒", "影视", "地产", "证券",
                            "实业", "控股", "军", "研究所", "实验室", "娱乐", "洋行", "书院", "派出所",
                            "公安局", "分局", "公会", "战队", "俱乐部", "矿业", "互娱", "联合体", "军团", "佣兵团")),
-    *((s, "物品") for s in ("果", "令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪")),
+    *((s, "物品") for s in ("果", "令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪",
+                           "号")),
     *((s, "地点") for s in ("大陆", "渊", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
                            "路", "胡同", "池", "咖啡", "书店", "酒吧", "餐厅", "饭馆", "面馆", "茶楼", "会馆", "当铺", "钱庄",
                            "医馆", "武馆", "馆", "码头", "商行", "银号", "基地", "避难所", "营地", "山脉", "市", "县",
-                           "网吧", "旅社", "旅馆", "宾馆", "空间站", "森林", "峡谷", "沙漠", "草原", "沼泽", "要塞", "斋", "冢")),
+                           "网吧", "旅社", "旅馆", "宾馆", "空间站", "森林", "峡谷", "沙漠", "草原", "沼泽", "要塞", "斋", "冢", "港")),
 ), key=lambda item: -len(item[0])))
 """Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
 CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))
@@ -366,6 +367,8 @@ def _suffixes_in(line: str) -> Iterator[tuple[int, int, str, str, str]]:
     is the character after it."""
     for start, ch in enumerate(line):
         for suffix, kind in _SUFFIXES_BY_FIRST.get(ch, ()):
+            if suffix == "号" and line[start - 1:start] in NUMERALS:
+                continue  # 三号, 女二号: a number, not a ship's name (鲸落号)
             if line.startswith(suffix, start):
                 end = start + len(suffix)
                 yield start, end, suffix, kind, line[end:end + 1]

@@ -114,3 +114,9 @@ def test_a_surname_that_is_an_adjective_too_names_someone_who_acts() -> None:
     found = _found("村东头黄三炮家住着几个外地人。黄三炮那个人你知道的，谁给钱就帮谁。\n他穿着一件黄马褂。那件黄马褂是御赐的。")
     assert "黄三炮" in found
     assert "黄马褂" not in found
+
+
+def test_a_ship_in_hao_and_a_port_are_names_a_number_in_hao_is_none() -> None:
+    found = _found("夜枭号从霜风港出发，夜枭号上有三十个人。\n试镜那天他排在七号，女二号早就定了，左三号的灯坏了。")
+    assert {"夜枭号", "霜风港"} <= found
+    assert not {"七号", "女二号", "左三号", "二号", "三号"} & found
