@@ -139,6 +139,9 @@ STOP = frozenset(ROLES) | frozenset(SECT_ROLES) | NAME_WORDS | OFFICES
 SURNAME_GIVEN = re.compile(r"姓([\u4e00-\u9fff])[，,]?(?:单名一个|名叫|名唤|名|叫做|叫)([\u4e00-\u9fff]{1,2})")
 _INTRO = r"在下|我叫|我是|名叫|叫做|唤作|名唤|法号|道号|号称|人称|自称|叫我一声|叫他一声|叫"
 INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}}?)(?=(?:就行|就好|就可以)?[吧了呢啊]?[，。！？、：；“”「」\s]|$)")
+CALLED_ONE = re.compile(r"(?:[一个位名])(?:叫|叫做|名叫|唤作)([\u4e00-\u9fff]{2,4}?)的(?:人|男人|女人|家伙|姑娘|小子|老头|老人|"
+                        r"少年|少女|女孩|男孩|孩子|汉子|年轻人|小伙子|老太太|女子|男子|胖子|瘦子|大汉|书生|和尚|道士)")
+"""一个叫铁牙的男人, 一位名叫柳青的姑娘: a person counted, then named, then said to be a person."""
 BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|的是|谋士|弟子|徒弟|助理|秘书|司机|死者|法医|警官|警员|医生|护士|律师|记者|"
                            rf"同事|嫌犯|嫌疑人|丫鬟|丫头|书童|家丁|小厮|侍女|侍卫|"
                            rf"管家|伙计|{'|'.join(ROLES)})$")
@@ -1253,7 +1256,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                                                    needs_context=name[-1] in SENSE_ENDS))
         for m in INTRO.finditer(line):
             word = m.group(1)
-            bare = m.group().startswith("叫") and line[m.start() - 1:m.start()] not in "我你他她就都便名人也" \
+            bare = m.group().startswith("叫") and line[m.start() - 1:m.start()] not in "我你他她就都便名人也字号" \
                 and m.group()[1:2] not in "你他她我它"  # 叫你素心吧 names someone
             if bare and lex.common(word):
                 continue  # 叫条子, 叫车子: a call for something
@@ -1268,6 +1271,11 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)),
                             "人物")
                 c = candidates.setdefault(word, _Candidate(word, kind, 1, first=(i, m.start(1))))
+                c.context = True
+        for m in CALLED_ONE.finditer(line):  # 一个叫铁牙的男人: someone introduced by name
+            word = m.group(1)
+            if _clean(word, end_vouched=True, introduced=True) and word[0] not in STEM_LEAD_BAD and not _adverb_led(lex, word):
+                c = candidates.setdefault(word, _Candidate(word, "人物", 1, first=(i, m.start(1))))
                 c.context = True
         for m in SURNAME_GIVEN.finditer(line):  # 姓王名仁 … 王仁; 姓黄，名叫瑞和
             surname, given = m.group(1), m.group(2)

@@ -120,3 +120,12 @@ def test_a_ship_in_hao_and_a_port_are_names_a_number_in_hao_is_none() -> None:
     found = _found("夜枭号从霜风港出发，夜枭号上有三十个人。\n试镜那天他排在七号，女二号早就定了，左三号的灯坏了。")
     assert {"夜枭号", "霜风港"} <= found
     assert not {"七号", "女二号", "左三号", "二号", "三号"} & found
+
+
+def test_someone_counted_then_named_is_a_name_even_if_a_word() -> None:
+    """一个叫麻雀的汉子, 外号叫毒蛇: a person introduced by name, though the words are words; 一个叫
+    得出名字的人 says nothing of a name, and 叫车子 calls for a car."""
+    found = _found("码头上有一个叫麻雀的汉子，力气大得吓人。\n领头的刺客外号叫毒蛇，出手极快。\n"
+                   "他是一个叫得出名字的人。他出门叫车子去了。")
+    assert {"麻雀", "毒蛇"} <= found
+    assert not {"得出名字", "车子", "叫得出名字"} & found
