@@ -129,3 +129,10 @@ def test_someone_counted_then_named_is_a_name_even_if_a_word() -> None:
                    "他是一个叫得出名字的人。他出门叫车子去了。")
     assert {"麻雀", "毒蛇"} <= found
     assert not {"得出名字", "车子", "叫得出名字"} & found
+
+
+def test_a_surname_and_an_old_office_name_someone() -> None:
+    """杜侍郎, 蒋御史: how older fiction names officials; 侍郎 or 御史 alone is an office."""
+    found = _found("那日杜侍郎到了府上，与蒋御史对坐饮酒。侍郎说起朝中的事，御史只是点头。")
+    assert {"杜侍郎", "蒋御史"} <= found
+    assert not {"侍郎", "御史"} & found
