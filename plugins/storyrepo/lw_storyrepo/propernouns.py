@@ -135,7 +135,9 @@ OFFICES = frozenset(("舰长", "船长", "机长", "大副", "二副", "会长",
                      "班长", "社长", "馆长", "墓主", "庄主", "寨主", "当家", "老大", "老板", "老板娘", "司令", "首领", "族长"))
 """An office or a rank said on its own (叫她舰长, 去见会长): how people are addressed, no name; after a
 surname it makes one (沈舰长, 韦队长: the title rule's)."""
-STOP = frozenset(ROLES) | frozenset(SECT_ROLES) | NAME_WORDS | OFFICES
+CRIES = frozenset(("苍天", "老天", "皇天", "上天", "天哪", "天啊", "老天爷", "天老爷", "我的天", "天爷"))
+"""Heaven cried to (“苍天，苍天！”): a cry, said like someone called, no one."""
+STOP = frozenset(ROLES) | frozenset(SECT_ROLES) | NAME_WORDS | OFFICES | CRIES
 SURNAME_GIVEN = re.compile(r"姓([\u4e00-\u9fff])[，,]?(?:单名一个|名叫|名唤|名|叫做|叫)([\u4e00-\u9fff]{1,2})")
 _INTRO = r"在下|我叫|我是|名叫|叫做|唤作|名唤|法号|道号|号称|人称|自称|叫我一声|叫他一声|叫"
 INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}}?)(?=(?:就行|就好|就可以)?[吧了呢啊]?[，。！？、：；“”「」\s]|$)")
@@ -1258,6 +1260,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                                                    needs_context=name[-1] in SENSE_ENDS))
         for m in INTRO.finditer(line):
             word = m.group(1)
+            if line[m.start() - 1:m.start()] in ("不", "没"):
+                continue  # 虽不叫做沉酣曲蘖: what something is not called
             bare = m.group().startswith("叫") and line[m.start() - 1:m.start()] not in "我你他她就都便名人也字号" \
                 and m.group()[1:2] not in "你他她我它"  # 叫你素心吧 names someone
             if bare and lex.common(word):

@@ -136,3 +136,11 @@ def test_a_surname_and_an_old_office_name_someone() -> None:
     found = _found("那日杜侍郎到了府上，与蒋御史对坐饮酒。侍郎说起朝中的事，御史只是点头。")
     assert {"杜侍郎", "蒋御史"} <= found
     assert not {"侍郎", "御史"} & found
+
+
+def test_heaven_cried_to_and_what_a_thing_is_not_called_are_no_names() -> None:
+    """“天爷，天爷！” is a cry; 虽不叫做醉生梦死 says what his drinking is not called; 叫做柳青 names her."""
+    found = _found("他顿足大哭道：“天爷，天爷！何苦如此！”\n他每日独酌，虽不叫做醉卧花丛，却也离不得酒。\n"
+                   "那女子叫做柳青，柳青笑道：“公子请。”")
+    assert "柳青" in found
+    assert not {"天爷", "醉卧花丛"} & found
