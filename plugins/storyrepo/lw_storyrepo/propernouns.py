@@ -994,6 +994,32 @@ def _whole_unit(text: str, name: str, known: set[str]) -> str:
     return name
 
 
+UNIT_RIGHT_MIN = 3
+
+
+def _whole_unit_right(lex: _Lexicon, text: str, name: str) -> str:
+    """``name`` grown to the right while every one of its occurrences (three or more) goes on
+    with the same character: a transliterated name the segmenter cut (阿卜+杜勒 said eight times
+    whole). A character that ends a name's run (a particle, a verb of saying, a place word, a
+    suffix) ends the growth, as does a verb or an adverb no given name carries (老猫+蹲 said three
+    times is still 老猫)."""
+    starts = [m.start() for m in re.finditer(re.escape(name), text)]
+    if len(starts) < UNIT_RIGHT_MIN:
+        return name
+    grown = name
+    while len(grown) < UNIT_MAX:
+        after = {text[s + len(grown):s + len(grown) + 1] for s in starts}
+        if len(after) != 1:
+            break
+        ch = after.pop()
+        if not ch or not CJK.fullmatch(ch) or ch in NAME_END or ch in UNIT_LEAD_BAD or ch in LOCALIZERS \
+                or ch in ALL_SUFFIX_WORDS or ch in PARTICLES \
+                or (lex.tags.get(ch, "")[:1] in VERBISH and lex.given(ch) < 0.5):
+            break
+        grown += ch
+    return grown
+
+
 LITERARY_LEADS = frozenset("余吾予汝尔或若幸私")
 ACTS_AFTER = re.compile(r"^(?:家[^具常伙里]|那个人|这个人|那人|这人)")
 
@@ -1320,6 +1346,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     text = "\n".join(lines)
     for name in list(candidates):  # 老七 of 疤脸老七, 元丹 of 九转回元丹: the unit the draft keeps saying
         whole = _whole_unit(text, name, in_text)
+        if whole == name and candidates[name].kind == "人物":
+            whole = _whole_unit_right(lex, text, name)  # 阿卜 of 阿卜杜勒
         if whole != name and whole not in candidates:
             c = candidates.pop(name)
             c.name, c.first = whole, (c.first[0], max(0, c.first[1] - len(whole) + len(name)))

@@ -144,3 +144,11 @@ def test_heaven_cried_to_and_what_a_thing_is_not_called_are_no_names() -> None:
                    "那女子叫做柳青，柳青笑道：“公子请。”")
     assert "柳青" in found
     assert not {"天爷", "醉卧花丛"} & found
+
+
+def test_a_transliterated_name_the_segmenter_cut_is_said_whole() -> None:
+    """阿布+杜勒, said whole each time, is 阿布杜勒; 老猫, who squats three times, is not 老猫蹲."""
+    found = _found("阿布杜勒盯着屏幕，头也不抬。阿布杜勒是这条船的领航员。“不是。”阿布杜勒终于开口了。\n"
+                   "老猫蹲在门口。老猫蹲下身子。老猫蹲了很久。")
+    assert {"阿布杜勒", "老猫"} <= found
+    assert not {"阿布", "老猫蹲"} & found
