@@ -120,8 +120,10 @@ MATERIALS = frozenset("石木铁铜钢银金玉竹布纸瓷陶锡")
 SENSE_ENDS = frozenset("香气意光色味声影力火风雪血烟雾云")
 """An unknown word ending in a sense or an element (药香, 剑意, 灵气) names a thing felt, not
 someone: only context (an introduction, speech after it) makes it a name."""
-GENERIC_STEMS = frozenset(("宗门", "门派", "师门", "本门", "家族", "帮派", "朝廷", "皇室", "王府", "官府", "衙门", "书院", "学院"))
-"""Words for a kind of institution: 宗门令牌 is a sect's token, not a named one."""
+GENERIC_STEMS = frozenset(("宗门", "门派", "师门", "本门", "家族", "帮派", "朝廷", "皇室", "王府", "官府", "衙门", "书院", "学院",
+                           "电竞", "网游", "手游", "页游", "网红", "主播", "动漫", "二次元"))
+"""Words for a kind of institution: 宗门令牌 is a sect's token, not a named one; and the trades of
+today that jieba's dictionary does not know, which would read as coined stems (电竞+俱乐部, 手游+公会)."""
 MEASURES = frozenset("个座条把口只张间位名件块片支枝根颗粒扇道层声句阵场群队匹头")
 ROLES = ("姑娘", "公子", "师兄", "师姐", "师弟", "师妹", "师父", "师傅", "大侠", "少侠", "前辈", "老人", "老者", "小姐",
          "夫人", "掌柜", "大哥", "兄弟", "老爷", "少爷", "长老", "掌门", "弟子", "先生", "大人", "将军", "和尚", "道长",

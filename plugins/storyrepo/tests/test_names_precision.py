@@ -152,3 +152,10 @@ def test_a_transliterated_name_the_segmenter_cut_is_said_whole() -> None:
                    "老猫蹲在门口。老猫蹲下身子。老猫蹲了很久。")
     assert {"阿布杜勒", "老猫"} <= found
     assert not {"阿布", "老猫蹲"} & found
+
+
+def test_a_trade_of_today_before_a_suffix_is_a_kind_not_a_name() -> None:
+    """电竞+俱乐部, 手游+公会: jieba does not know the trades, yet they are kinds; 苍狼战队 is a name."""
+    found = _found("苍狼战队是本市最大的电竞俱乐部。后来他进了一家手游公会。")
+    assert "苍狼战队" in found
+    assert not {"电竞俱乐部", "手游公会"} & found
