@@ -946,6 +946,29 @@ def _joined_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[t
             yield line[start:m.end()], "地点", start
 
 
+NUMBERED = re.compile(r"[一二三四五六七八九十]{1,3}号")
+NUMBERED_STEM_END_BAD = frozenset("第月日天年周期号楼层室间排座栋")
+
+
+def _numbered_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, int]]:
+    """``(name, start)`` of a vehicle's or a probe's name: a noun of two or three characters, one
+    token, then a number and 号 (开拓者三号, 神舟五号). Never a date or a place in a row (下月三号,
+    第六号, 以前在七号), a part in a cast (男二号: one character) or a numbered part of a place
+    (空间站七号泊位, 码头三号仓库)."""
+    for m in NUMBERED.finditer(line):
+        for size in (3, 2):
+            start = m.start() - size
+            stem = line[start:m.start()] if start >= 0 else ""
+            if not stem or start not in bounds or any(b in bounds for b in range(start + 1, m.start())) \
+                    or not CJK.fullmatch(stem) or set(stem) & (PARTICLES | DETERMINERS) or stem[-1] in NUMBERED_STEM_END_BAD \
+                    or stem[0] in STEM_LEAD_BAD or lex.tags.get(stem, "n")[:1] != "n" \
+                    or any(stem.endswith(sfx) for sfx in ALL_SUFFIX_WORDS) \
+                    or lex.tags.get(line[m.end():m.end() + 2], "")[:1] == "n":
+                continue  # 空间站+七号+泊位: a place's numbered part
+            yield line[start:m.end()], start
+            break
+
+
 BRANCHES = frozenset("子丑寅卯辰巳午未申酉戌亥")
 
 
@@ -1260,6 +1283,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         line = lines[i]
         for name, kind, col in _joined_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, kind, 2, first=(i, col)))
+        for name, col in _numbered_candidates(lex, line, bounds):
+            candidates.setdefault(name, _Candidate(name, "物品", 2, first=(i, col)))
         for name, kind, shape, col in _suffix_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col)))
         for name, col, shape in _title_candidates(lex, line, bounds):

@@ -159,3 +159,11 @@ def test_a_trade_of_today_before_a_suffix_is_a_kind_not_a_name() -> None:
     found = _found("苍狼战队是本市最大的电竞俱乐部。后来他进了一家手游公会。")
     assert "苍狼战队" in found
     assert not {"电竞俱乐部", "手游公会"} & found
+
+
+def test_a_vehicle_named_by_a_noun_and_a_number() -> None:
+    """探索者五号 is a probe; 下月三号 a date, 男二号 a part, 码头三号仓库 a numbered place."""
+    found = _found("他们发射了探索者五号。探索者五号的信号在下月三号中断了。\n"
+                   "她演男二号的妹妹。货放在码头三号仓库。")
+    assert "探索者五号" in found
+    assert not {"下月三号", "男二号", "码头三号", "三号仓库"} & found
