@@ -167,3 +167,10 @@ def test_a_vehicle_named_by_a_noun_and_a_number() -> None:
                    "她演男二号的妹妹。货放在码头三号仓库。")
     assert "探索者五号" in found
     assert not {"下月三号", "男二号", "码头三号", "三号仓库"} & found
+
+
+def test_a_surname_and_a_trade_or_a_mark_name_a_minor_person() -> None:
+    """周铁匠, 何瞎子: how a village names its people; 铁匠 and 瞎子 alone are a trade and a blind man."""
+    found = _found("村里的铁匠姓周，大家都叫他周铁匠。算命的何瞎子也来了，那瞎子摸着胡子。")
+    assert {"周铁匠", "何瞎子"} <= found
+    assert not {"铁匠", "瞎子"} & found
