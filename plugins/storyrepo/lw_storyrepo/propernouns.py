@@ -141,7 +141,7 @@ CRIES = frozenset(("苍天", "老天", "皇天", "上天", "天哪", "天啊", "
 """Heaven cried to (“苍天，苍天！”): a cry, said like someone called, no one."""
 STOP = frozenset(ROLES) | frozenset(SECT_ROLES) | NAME_WORDS | OFFICES | CRIES
 SURNAME_GIVEN = re.compile(r"姓([\u4e00-\u9fff])[，,]?(?:单名一个|名叫|名唤|名|叫做|叫)([\u4e00-\u9fff]{1,2})")
-_INTRO = r"在下|我叫|我是|名叫|叫做|唤作|名唤|法号|道号|号称|人称|自称|叫我一声|叫他一声|叫"
+_INTRO = r"在下|我叫|我是|名叫|叫做|唤作|名唤|法号|道号|号称|人称|自称|叫我一声|叫他一声|表字|小字|乳名|别号|叫"
 INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}}?)(?=(?:就行|就好|就可以)?[吧了呢啊]?[，。！？、：；“”「」\s]|$)")
 CALLED_ONE = re.compile(r"(?:[一个位名])(?:叫|叫做|名叫|唤作)([\u4e00-\u9fff]{2,4}?)的(?:人|男人|女人|家伙|姑娘|小子|老头|老人|"
                         r"少年|少女|女孩|男孩|孩子|汉子|年轻人|小伙子|老太太|女子|男子|胖子|瘦子|大汉|书生|和尚|道士)")
@@ -638,7 +638,8 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
             and (lex.given(word[-1]) >= 0.5 or speaks))  # 柴进 said again; 马梦太 who speaks
         if not _clean(word, end_vouched=word[-1] in NAME_END) or not ends_ok or (lex.common(word) and not lex.proper(word)):
             continue
-        if word[0] in MATERIALS and (lex.freq.get(word) == 0 or (len(word) == 2 and word[1] in ITEM_SUFFIXES)):
+        if word[0] in MATERIALS and word[unit:] != "氏" \
+                and (lex.freq.get(word) == 0 or (len(word) == 2 and word[1] in ITEM_SUFFIXES)):
             continue  # the start of a dictionary word made of a material (石桌…): a thing, not 石 the surname
         if len(word) == unit + 2 and word[unit] in NUMERALS and word[unit + 1] in "妃位人个名口":
             continue  # 刘二妃: two consorts
@@ -924,7 +925,7 @@ def _joined_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[t
         nxt = next((b for b in range(start + 2, left_end) if b in bounds), None)
         if nxt is not None and lex.common(line[start:nxt]) and (lex.freq.get(line[start:nxt]) or 0) >= RARE:
             start = nxt  # 关于+卡戎-4: a word of the prose before the name
-        cut = next((j for j in range(left_end - 1, start, -1) if line[:j].endswith(_JOIN_TITLES)), None)
+        cut = next((j for j in range(left_end - 1, start, -1) if line.endswith(_JOIN_TITLES, 0, j)), None)
         if cut is not None:
             start = cut  # 勘探队长+马库斯·韦: a title before the name, glued by the segmenter
         if left_end - start < (1 if dotted else 2):

@@ -174,3 +174,11 @@ def test_a_surname_and_a_trade_or_a_mark_name_a_minor_person() -> None:
     found = _found("村里的铁匠姓周，大家都叫他周铁匠。算命的何瞎子也来了，那瞎子摸着胡子。")
     assert {"周铁匠", "何瞎子"} <= found
     assert not {"铁匠", "瞎子"} & found
+
+
+def test_a_courtesy_name_and_a_wife_named_by_a_material_surname() -> None:
+    """表字守愚 gives a name; 母亲金氏 is a wife named by surname and 氏 though 金 is a metal; 金器
+    is a thing."""
+    found = _found("他姓顾，表字守愚，生得清秀。母亲金氏，随父在任。家中金器甚多。")
+    assert {"守愚", "金氏"} <= found
+    assert "金器" not in found
