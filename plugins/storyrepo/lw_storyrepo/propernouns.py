@@ -441,6 +441,8 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                 continue  # a kinship word before a name (大伯+林震天): no place's stem
             if stem[-1] in "树木竹草花" and line[start:end] in ("林", "园"):
                 continue  # 杉树林, 桃花园: a kind of wood
+            if stem in LANDSCAPE_KINDS or (lex.freq.get(stem) and lex.tags.get(stem, "")[:1] in ("f", "s")):
+                continue  # 北方+草原, 远方+森林, 原始+森林, 茫茫+沙漠: a direction or a kind of land, no name
             if len(line[start:end]) == 1 and line[end:end + 1] in LOCALIZERS and end not in bounds \
                     and lex.tags.get(stem[-1], "") in ("v", "vg", "zg"):
                 continue  # 径奔+城中: a verb and the town it goes to (静修+庵+里 is a place: 庵里 is no word)
@@ -485,6 +487,9 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
 VERB_UNNAMED = 0.12
 """Below this given-name reading a verb's character (骂, 诈, 杀) is read as the prose's verb inside a
 stem the dictionary does not know."""
+LANDSCAPE_KINDS = frozenset(("原始", "热带", "茫茫", "广袤", "无边", "大片", "荒凉", "辽阔", "无垠", "浩瀚", "戈壁", "深山",
+                             "密林", "漫漫", "无尽"))
+"""Words that say what kind a stretch of land is (原始森林, 茫茫沙漠), never which one."""
 TOWN_SUFFIXES = frozenset("镇村县巷乡屯寨堡街")
 """A town's or a street's word: after a noun of two characters it names one (青石镇, 梧桐巷)."""
 ONE_STEM_SUFFIXES = frozenset("城江河山湖州县镇村岛峰谷")
@@ -1335,7 +1340,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 c.context = True
         for m in CALLED_ONE.finditer(line):  # 一个叫铁牙的男人: someone introduced by name
             word = m.group(1)
-            if _clean(word, end_vouched=True, introduced=True) and word[0] not in STEM_LEAD_BAD and not _adverb_led(lex, word):
+            if _clean(word, end_vouched=True, introduced=True) and word[0] not in STEM_LEAD_BAD and word[0] != "人" \
+                    and not _adverb_led(lex, word):  # 一个叫人头疼的孩子: 叫人 makes one feel
                 c = candidates.setdefault(word, _Candidate(word, "人物", 1, first=(i, m.start(1))))
                 c.context = True
         for m in SURNAME_GIVEN.finditer(line):  # 姓王名仁 … 王仁; 姓黄，名叫瑞和

@@ -182,3 +182,18 @@ def test_a_courtesy_name_and_a_wife_named_by_a_material_surname() -> None:
     found = _found("他姓顾，表字守愚，生得清秀。母亲金氏，随父在任。家中金器甚多。")
     assert {"守愚", "金氏"} <= found
     assert "金器" not in found
+
+
+def test_a_direction_or_a_kind_of_land_before_a_landscape_word_is_no_name() -> None:
+    """北方草原, 原始森林, 茫茫沙漠 are kinds of land however often said; 迷雾森林 is one forest."""
+    found = _found("他们来到北方草原。北方草原上风很大。又穿过原始森林，原始森林里很暗。来到茫茫沙漠，茫茫沙漠无边无际。"
+                   "最后进了迷雾森林，迷雾森林里有怪物。")
+    assert "迷雾森林" in found
+    assert not {"北方草原", "原始森林", "茫茫沙漠"} & found
+
+
+def test_someone_who_makes_one_feel_is_not_named() -> None:
+    """一个叫人头疼的孩子: 叫人 makes one feel; 一个叫木墩的孩子 names him."""
+    found = _found("他是一个叫人头疼的孩子。那是一个叫人讨厌的家伙。村口有一个叫木墩的孩子。")
+    assert "木墩" in found
+    assert not {"人头疼", "人讨厌"} & found
