@@ -1163,7 +1163,7 @@ def _unglued(lex: _Lexicon, text: str, found: list[Noun], known: set[str]) -> li
 
     - a person's name and the verb after it (陈云仙+扮的石秀, 老巴+会从炉子底下…);
     - a verb, a preposition or an adverb before a person's two-character name (问+秋谷道, 向+秋谷一笑
-      beside 秋谷 said alone): a verb that is a surname too (向) reads as the verb here.
+      beside 秋谷 said alone); never a surname (顾+长风 is his full name, 顾 a verb too).
 
     A person's name said no more often than the longer form (王仁 only in 王仁见) does not
     decide: the longer one stands. Counting is per name, once: linear in the names found."""
@@ -1180,9 +1180,9 @@ def _unglued(lex: _Lexicon, text: str, found: list[Noun], known: set[str]) -> li
     for n in found:
         name = n.name
         head = name[:-1]
-        if len(name) >= 3 and head in people and head != name and said(head) > said(name):
-            continue  # 陈云仙扮: 陈云仙 and a verb
-        if n.kind == "人物" and len(name) == 3 and name[1:] in people \
+        if len(name) >= 3 and head in people and said(head) > said(name) and lex.tags.get(name[-1], "")[:1] == "v":
+            continue  # 陈云仙扮: 陈云仙 and a verb (王五+村, a place named after him, stays)
+        if n.kind == "人物" and len(name) == 3 and name[1:] in people and name[0] not in SURNAMES \
                 and (lex.tags.get(name[0], "")[:1] in "pvd" or name[0] in ADDRESS_VERBS) \
                 and said(name[1:]) > 2 * said(name):
             continue  # 问秋谷, 向秋谷 beside 秋谷

@@ -197,3 +197,11 @@ def test_someone_who_makes_one_feel_is_not_named() -> None:
     found = _found("他是一个叫人头疼的孩子。那是一个叫人讨厌的家伙。村口有一个叫木墩的孩子。")
     assert "木墩" in found
     assert not {"人头疼", "人讨厌"} & found
+
+
+def test_a_full_name_whose_surname_is_a_verb_too_stays() -> None:
+    """顾长风 (顾 is a verb too) is his full name, though 长风 is said far more; 王五村 is a village."""
+    found = _found("顾长风走进门来。长风笑道：“好。”长风又道：“走。”长风摇头。长风点头。长风叹道：“罢了。”\n"
+                   "王五带他回了王五村。王五道：“到了。”王五笑了。")
+    assert "顾长风" in found
+    assert "王五村" in found
