@@ -1180,7 +1180,8 @@ def _unglued(lex: _Lexicon, text: str, found: list[Noun], known: set[str]) -> li
     for n in found:
         name = n.name
         head = name[:-1]
-        if len(name) >= 3 and head in people and said(head) > said(name) and lex.tags.get(name[-1], "")[:1] == "v":
+        if len(name) >= 3 and head in people and said(head) > said(name) \
+                and (lex.tags.get(name[-1], "")[:1] == "v" or name[-1] not in ALL_SUFFIX_WORDS):
             continue  # 陈云仙扮: 陈云仙 and a verb (王五+村, a place named after him, stays)
         if n.kind == "人物" and len(name) == 3 and name[1:] in people and name[0] not in SURNAMES \
                 and (lex.tags.get(name[0], "")[:1] in "pvd" or name[0] in ADDRESS_VERBS) \
