@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator
 
 from lw_storyrepo import layout as L
-from lw_storyrepo.continuity import DEAD, World, check_continuity, far_places, journeys, places_inside, stages_of
+from lw_storyrepo.continuity import DEAD, World, check_continuity, far_places, haunts_of, journeys, places_inside, stages_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
 from lw_storyrepo.kinship import address_book, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
@@ -128,7 +128,8 @@ class CheckContext:
                       stages_of(lore), (last, when) if when else None, places_inside(lore, places),
                       {name: gender_of(text, names) for name, text in texts.items()},
                       far=far_places([lore, *texts.values()], places), journey=journeys([lore, *texts.values()], places),
-                      kin_gender={name: relation_gender(text, names) for name, text in texts.items()})
+                      kin_gender={name: relation_gender(text, names) for name, text in texts.items()},
+                      haunts=haunts_of(texts, places))
         public = "\n".join([lore, *texts.values(), *(f"{p.title}\n{p.body}" for p in repo.promises()),
                              *(str(row["事件"]) for row in repo.timeline())])
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,
