@@ -75,6 +75,7 @@ class CheckContext:
     called: dict[str, dict[str, str]] = field(default_factory=dict)  # caller -> {form: person}: the cards' 叫他“师伯” (kinship.address_book)
     keepers: dict[str, frozenset[str]] = field(default_factory=dict)  # place -> who keeps it (恒裕当的掌柜): keepers_of
     addressed: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> what this draft's 视角 and anyone call them (for_draft)
+    posts: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> the posts their card's text gives them (执事): posts_of
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
     _known_forms: set[str] | None = None
@@ -138,7 +139,7 @@ class CheckContext:
                    public_words=frozenset(k for _sid, _kn, _r, kws in secrets for k in kws if k in public),
                    dwellers=dwellers_of(characters), denials={k: v for k, v in denials.items() if v},
                    dead=dead_of(characters), roles=roles_of(characters), looks=looks_of(texts, characters),
-                   called=called_of(texts, aliases), keepers=keepers_of(texts, places))
+                   called=called_of(texts, aliases), keepers=keepers_of(texts, places), posts=posts_of(texts))
 
     @classmethod
     def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]],
@@ -178,7 +179,8 @@ class CheckContext:
         names = {term} if canonical is None else {name for name, c in self.aliases.items() if c == canonical}
         if not self.is_person(canonical or term):  # 罗湖口岸 is no 罗 whose given name is 湖口岸
             return names | {form for name in names for form in numeral_forms(name)}
-        titled = {name[:1] + t for name in names if surname_of(name) == name[:1] for t in TITLES}
+        posts = self.posts.get(canonical or term, frozenset())
+        titled = {name[:1] + t for name in names if surname_of(name) == name[:1] for t in (*TITLES, *posts)}
         roles = self.roles.get(canonical or term, frozenset())
         bare = {form for name in names for form in unsurnamed_forms(name, roles)}
         return (names | titled | bare | roles | {form for name in names for form in address_forms(name)}
@@ -277,6 +279,28 @@ def roles_of(characters: dict[str, dict[str, Any]]) -> dict[str, frozenset[str]]
         if len(people) == 1:
             out.setdefault(next(iter(people)), set()).add(post)
     return {name: frozenset(posts) for name, posts in out.items()}
+
+
+POSTS = ("执事", "长老", "护法", "堂主", "峰主", "管事", "掌柜", "账房", "管家", "总管", "护士长", "护士", "医生", "大夫", "主任",
+         "科长", "处长", "厂长", "班长", "组长", "队长", "站长", "校长", "老师", "教官", "太监", "公公", "嬷嬷", "尚宫", "侍卫",
+         "统领", "捕头", "县令", "知县", "师爷", "掌事", "主管", "经理", "秘书", "工程师", "技术员", "会计", "书记", "指导员",
+         "连长", "排长", "营长", "团长", "参谋", "医官", "军需", "副官", "管带", "镖头", "班主", "先生")
+"""Posts a card's text may give its person (原是筑基后期的执事, 当过三年护士长): prose calls them by their
+surname and it (韩执事, 周护士长), a past post too."""
+_POST = re.compile(rf"({'|'.join(sorted(POSTS, key=len, reverse=True))})")
+
+
+def posts_of(texts: dict[str, str]) -> dict[str, frozenset[str]]:
+    """``{person: {post}}``: the posts of :data:`POSTS` each card's free text names (的执事, 内科医生) — not
+    after a surname (宋长老, 许护士长 are someone else's)."""
+    out: dict[str, frozenset[str]] = {}
+    for name, text in texts.items():
+        body = free_text(text)
+        found = frozenset(m.group(1) for m in _POST.finditer(body)
+                          if not (m.start() and surname_of(body[m.start() - 1:m.end()]) == body[m.start() - 1]))
+        if found:
+            out[name] = found
+    return out
 
 
 def unsurnamed_forms(name: str, posts: Iterable[str] = ()) -> set[str]:
@@ -917,7 +941,10 @@ def _by_kind(ctx: CheckContext, term: str, body: str) -> bool:
         return False
     if any(other != term and other.endswith(head) for other in ctx.items):
         return False
-    return re.search(rf"{re.escape(head)}子|[{_MEASURE}]{re.escape(head)}", body) is not None
+    # a measure word after a number or 那/这 (一把尺, 那把尺), or 那/这 alone (这表): 把 alone is the particle of
+    # 把符纸对折, not a measure
+    return re.search(rf"{re.escape(head)}子|(?:(?:[一两二三四五六七八九十几半那这每哪整]|^)[{_MEASURE}]|[那这]){re.escape(head)}",
+                     body, re.M) is not None
 
 
 def _inner_place(ctx: CheckContext, term: str, body: str) -> bool:

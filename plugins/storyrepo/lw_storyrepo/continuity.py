@@ -258,7 +258,6 @@ def haunts_of(texts: dict[str, str], places: Iterable[str]) -> dict[str, set[str
 
 
 FAR_WORDS = re.compile(r"远|公里|[百千万]余?里|[几数两三四五六七八九十百]+里[地路]?|火车|飞机|航班|坐车|快马|[一两二三四五六七八九十几]天|钟头|"
-                       r"[一两二三四五六七八九十几半]个多?月|"
                        r"[一两二三四五六七八九十几]个?小时|坐船|乘船|书信|来信|信在路上|出差|出国|国外|外地|"
                        r"南下|北上|飞去|飞往|异乡|他乡|千里")
 """What says a place is a journey away (坐火车三天三夜, 离滨江一万多公里, 飞去日内瓦开会)."""
@@ -274,7 +273,7 @@ def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
     known = [p for p in places if len(p) >= 2]
     out: set[str] = set()
     for text in texts:
-        for sentence in re.split(r"[。！？\n]", text):
+        for sentence in re.split(r"[。！？；;\n]", text):
             journeys = [m.start() for m in FAR_WORDS.finditer(sentence)]
             if journeys:
                 named = _far_ends(sentence, known)
@@ -283,8 +282,8 @@ def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
 
 
 def _named_at(sentence: str, place: str) -> int:
-    """Where a sentence names a place as the one far away, not as the point it is measured from
-    (天剑宗离栖霞山三万余里: 栖霞山 is near, the distance is 天剑宗's): -1 when it does not."""
+    """Where a sentence names a place as the one far away, not as the point the journey starts from
+    (从上海坐船要走七八天: the days are the other end's): -1 when it does not."""
     at = sentence.find(place)
     while at > 0 and sentence[max(0, at - 2):at].endswith(FROM_HERE):
         at = sentence.find(place, at + 1)
@@ -303,10 +302,11 @@ def _far_ends(sentence: str, places: list[str]) -> dict[str, int]:
     return {p: at for p in places for at in [_named_at(sentence, p)] if at >= 0}
 
 
-PLACED = ("在", "位于", "地处", "离", "距", "坐落")
-"""What follows a place that opens a sentence about where it lies (汉口在长江上游, 北港离基地八百里)."""
-FROM_HERE = ("离", "距", "距离", "从")
-"""What puts a place as a distance's near end (离栖霞山三万余里, 从上海坐船要走七八天)."""
+PLACED = ("在", "位于", "地处", "坐落")
+"""What follows a place that opens a sentence about where it lies (汉口在长江上游); 北岭离沈阳四个钟头 says
+either may be far, whichever the point of view is not in."""
+FROM_HERE = ("从",)
+"""What puts a place as a journey's near end (从上海坐船要走七八天)."""
 
 
 _COUNT = r"[\d一二两三四五六七八九十几]{1,3}"
@@ -337,7 +337,7 @@ def journeys(texts: Iterable[str], places: Iterable[str]) -> dict[str, float]:
     known = [p for p in places if len(p) >= 2]
     out: dict[str, float] = {}
     for text in texts:
-        for sentence in re.split(r"[。！？\n]", text):
+        for sentence in re.split(r"[。！？；;\n]", text):
             said = [(m.start(), d) for m in DURATION.finditer(sentence) for d in [_days(m)] if d]
             if not said:
                 continue
@@ -682,6 +682,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if item in held:
                     continue
                 owner = next((n for n, c in world.cards.items() if item in [str(x) for x in as_list(c.get("持有"))]), None)
+                if owner is None and at > 0 and PORTION.search(sentence, max(0, at - 16), at):
+                    continue  # 提着一包丹房配的续脉散: a portion of a kind no card holds, anyone's to buy
                 where = f"（它在{owner}的持有里）" if owner and owner != who else ""
                 out.append(Finding("连贯", ERROR, f"{who} 的持有里没有「{item}」（角色卡·持有：{'、'.join(held) or '无'}）{where}，"
                                    f"正文却写{who}用它", first_line + i, col, said_sentence.strip()[:60]))
@@ -757,7 +759,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if ARRIVE.search(tail):  # 裴照微在济春堂门口下了马: his own clause tells the arrival
                     reached.setdefault(who, set()).add(place)
                     continue
-                allowed = {str(card["位置"])} | moved.get(who, set()) | reached.get(who, set()) | world.haunts.get(who, set())
+                # the places a card says someone keeps to, unless it puts them far from there now (回了苏州娘家)
+                kept_to = world.haunts.get(who, set()) if str(card["位置"]) not in world.far else set()
+                allowed = {str(card["位置"])} | moved.get(who, set()) | reached.get(who, set()) | kept_to
                 if any(place == a or place in a or a in place or a in world.inside.get(place, ())
                        or place in world.inside.get(a, ()) for a in allowed):
                     continue
@@ -830,6 +834,8 @@ def _described(items: Iterable[str]) -> Callable[[str], str]:
     return lambda sentence: phrase.sub(put, sentence) if "的" in sentence else sentence
 
 
+PORTION = re.compile(r"[一两二三四五六七八九十几半数]+[包瓶颗粒副盒袋罐碗壶片张捆剂帖贴支管箱][^，,。！？；;“”]{0,8}$")
+"""A count of a kind (一包续脉散, 两瓶消炎药, 一盒刚配的…) before a thing no card holds: some of it, not the one."""
 _PLAIN_LOOKS = frozenset("的了着是在一上下里中大小长短")
 """Characters of a description that tell nothing of which thing it is."""
 EVERYDAY = frozenset(("手机", "电话", "钥匙", "钱包", "眼镜", "雨伞", "打火机", "香烟", "杯子", "水杯", "茶杯", "背包", "书包",

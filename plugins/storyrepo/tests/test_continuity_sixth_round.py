@@ -108,3 +108,35 @@ def test_a_later_day_of_the_year_told_as_past() -> None:
     assert about("书内时间", continuity("他们都是十月初一那天刚进基地的新人，还认不全路。"))
     assert not about("书内时间", continuity("他们都是九月初一那天刚进基地的新人，还认不全路。"))
     assert not about("书内时间", continuity("等到十月初一那天就会有一批新人进基地。"))
+
+
+# --- the contract: a past post of the card's, a particle taken for a measure word ------------------------
+
+from lw_storyrepo.checks import ERROR, WARN, contract_findings, posts_of  # noqa: E402
+from lw_storyrepo.drafts import Draft  # noqa: E402
+
+WARD = {"许慧": {"姓名": "许慧", "状态": "在世", "位置": "仁济医院"},
+        "陈德": {"姓名": "陈德", "状态": "在世", "位置": "仁济医院", "持有": ["体温表"]}}
+WARD_TEXTS = {"许慧": "---\n姓名: 许慧\n---\n## 设定\n原是外科的护士长，腰伤以后调去了病案室。",
+              "陈德": "---\n姓名: 陈德\n---\n## 设定\n内科医生，和许护士长共事多年。"}
+
+
+def contract(lines: list[str], body: str) -> list[tuple[str, str]]:
+    aliases = {n: n for n in WARD}
+    ctx = CheckContext(aliases, [], [], [], 0, set(aliases), {"体温表"}, people=set(WARD),
+                       posts=posts_of(WARD_TEXTS)).for_draft({"视角": "陈德"})
+    return [(f.severity, f.message) for f in contract_findings({"合同": lines}, Draft("A", {"视角": "陈德"}, body, 5), ctx)
+            if f.severity in (ERROR, WARN)]
+
+
+def test_a_post_the_card_gives_names_its_person_with_the_surname() -> None:
+    assert posts_of(WARD_TEXTS) == {"许慧": {"护士长"}, "陈德": {"医生"}}  # 许护士长 in 陈德's card is hers, not his
+    assert contract(["许慧出场"], "许护士长推着病历车从走廊那头过来。") == []
+    assert contract(["许慧出场"], "一个护士推着病历车从走廊那头过来。") != []
+
+
+def test_a_disposal_particle_is_no_measure_word() -> None:
+    # 把表格对折: 把 before the kind's character is the particle; 这表, 一支表 name the thing by its kind
+    assert contract(["陈德用体温表"], "陈德把表格对折，塞进口袋。") != []  # asked (a warning at least), not taken as the thing
+    assert contract(["陈德用体温表"], "陈德甩了甩这表，眯眼看刻度。") == []
+    assert contract(["陈德用体温表"], "陈德从口袋里摸出一支表，甩了甩。") == []
