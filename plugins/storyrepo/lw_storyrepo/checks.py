@@ -941,10 +941,14 @@ def _by_kind(ctx: CheckContext, term: str, body: str) -> bool:
         return False
     if any(other != term and other.endswith(head) for other in ctx.items):
         return False
-    # a measure word after a number or 那/这 (一把尺, 那把尺), or 那/这 alone (这表): 把 alone is the particle of
-    # 把符纸对折, not a measure
-    return re.search(rf"{re.escape(head)}子|(?:(?:[一两二三四五六七八九十几半那这每哪整]|^)[{_MEASURE}]|[那这]){re.escape(head)}",
-                     body, re.M) is not None
+    # a measure word after a number or 那/这 (一把尺, 那把尺): 把 alone is the particle of 把符纸对折, not a measure;
+    # 那/这 alone before a kind no measure word spells (这表), unless the prose brings in another of the kind
+    # (借了一柄铁剑…这剑早就裂了)
+    h = re.escape(head)
+    if re.search(rf"{h}子|(?:[一两二三四五六七八九十几半那这每哪整]|^)[{_MEASURE}]{h}", body, re.M):
+        return True
+    return head not in _MEASURE and re.search(rf"[那这]{h}", body) is not None \
+        and re.search(rf"一[{_MEASURE}][^，,。！？；;“”\n]{{0,4}}?{h}", body) is None
 
 
 def _inner_place(ctx: CheckContext, term: str, body: str) -> bool:
