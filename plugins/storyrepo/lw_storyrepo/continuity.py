@@ -15,18 +15,24 @@ Each finding names the card field it contradicts and quotes the sentence that do
   put them where the point of view is (:func:`_lives_here`), is a warning, unless
   a call or a letter (电话, 对讲机, 屏幕, 信中 …) or a voice overheard (隔着, 门外, 通风 …) is named
   in their paragraph or the four before, or a phone or video call begun before is not hung up yet
-  (:func:`_calls`); someone held (在押 …, or in hospital: 住院) out of their card's 位置; someone
-  acting in a scene their state bars (禁赛 at an official match, 停职 at the duty: :data:`BARRED`);
+  (:func:`_calls`; any device of :data:`DEVICES` that lights up or carries a voice: 玉符亮了, 对讲机响了);
+  someone held (在押 …, in hospital: 住院, in seclusion or quarantine: 闭关, 隔离, until a 出关 is told)
+  out of their card's 位置; someone acting in a scene their state bars (禁赛 at an official match, 停职 at
+  the duty: :data:`BARRED`) or doing what it leaves them unable to (:data:`UNABLE`: the bedridden on their
+  feet, a crippled cultivator flying a sword light);
 - **位置**: a character other than the point of view (the narration follows it: where it is is
   the scene) placed (站在, 坐在, 在 …; or by a place opening the sentence: 温室里，她正
   坐在…) in a place the book knows that is neither the
   card's 位置, nor one the draft moves them to (``X.位置=``), nor one the prose took them to
-  before (来到, 回到, 赶到 …) — a warning, since places nest (a hall inside a sect);
+  before (来到, 回到, 赶到 …), nor one their card's text says they keep to (坐镇执法堂: :func:`haunts_of`) —
+  a warning, since places nest (a hall inside a sect); someone whose card puts them far away acting
+  beside the point of view, or spoken to face to face (“长风，你来说。”);
   someone said to have set out yesterday from a place the world or a card puts days away
   (:func:`journeys`) — an error, the road is shorter than the map;
 - **书内时间**: the draft's in-book time earlier than the last chapter's (unless the draft says
   ``倒叙: true``); the prose's today, a festival, 节气 or season (入冬以来) said to be now, or tonight's
-  moon, that the in-book date cannot have (lunar months and days, or the Gregorian day and the synodic month).
+  moon, that the in-book date cannot have (lunar months and days, or the Gregorian day and the synodic month);
+  a later day of the year told as past (十月初一那天刚上山的 on 九月十五: :data:`PAST_DATE`).
 
 A flashback (``倒叙: true``) is checked by its setting changes only: the cards say how things
 are now, not how they were (the dead spoke then, the hero was weaker). A sentence set in the
@@ -75,9 +81,10 @@ SCREEN = re.compile(r"电话|视频|屏幕|连线|镜头|画面|监控|对讲|�
 """A call or a screen that goes on for paragraphs: the body seen is elsewhere (a letter read says nothing of who comes in)."""
 CALL_SPAN = 4
 """How many paragraphs before a voice a call or a letter still carries it (the call goes on)."""
-DEVICES = ("电话", "手机", "视频", "屏幕", "听筒", "对讲机", "步话机", "无线电", "电台", "卫星电话", "通讯器", "耳麦", "耳机",
-           "传音玉符", "玉符", "传音符", "传讯符", "传音石", "传讯玉简", "留影石", "水晶球", "通讯玉佩")
-"""What carries a far voice for as long as a talk lasts (a phone, a radio, a sect's paired jade talisman)."""
+DEVICES = ("对讲机", "步话机", "无线电", "电台", "卫星电话", "通讯器", "耳麦", "传音玉符", "玉符", "传音符", "传讯符", "传音石",
+           "传讯玉简", "水晶球", "通讯玉佩")
+"""What carries a far voice for as long as a talk lasts besides a phone (a radio, a sect's paired jade talisman):
+its lighting up is its ringing. A phone's or a screen's lighting up is a message, not a call (CALL_OPEN's own forms)."""
 _DEVICE = "|".join(sorted(DEVICES, key=len, reverse=True))
 CALL_OPEN = re.compile(r"打来|打过来|来电|接起|接通|拨通|拨了|回拨|打了个?电话|电话响|手机[^。！？\n]{0,4}[响震]|"
                        r"视频请求|视频通话|语音通话|视频电话|(?:电话|视频|屏幕|听筒|手机)那[头边端]|电话里|听筒里|"
@@ -834,8 +841,10 @@ def _described(items: Iterable[str]) -> Callable[[str], str]:
     return lambda sentence: phrase.sub(put, sentence) if "的" in sentence else sentence
 
 
-PORTION = re.compile(r"[一两二三四五六七八九十几半数]+[包瓶颗粒副盒袋罐碗壶片张捆剂帖贴支管箱][^，,。！？；;“”]{0,8}$")
-"""A count of a kind (一包续脉散, 两瓶消炎药, 一盒刚配的…) before a thing no card holds: some of it, not the one."""
+PORTION = re.compile(r"[一两二三四五六七八九十几半数]+[包瓶颗粒副盒袋罐碗壶片张捆剂帖贴支管箱][^，,。！？；;“”]{0,6}?"
+                     r"(?:配|买|领|抓|讨|要|借|换|开|拿|熬|煎|称|打)(?:来|回|好|了)?的$")
+"""A count of a kind and where it was got (一包丹房配的续脉散, 两瓶药房开的消炎药) before a thing no card
+holds: some of it, bought or handed out, not the one thing (捏碎了一颗九转丹 is still a use)."""
 _PLAIN_LOOKS = frozenset("的了着是在一上下里中大小长短")
 """Characters of a description that tell nothing of which thing it is."""
 EVERYDAY = frozenset(("手机", "电话", "钥匙", "钱包", "眼镜", "雨伞", "打火机", "香烟", "杯子", "水杯", "茶杯", "背包", "书包",
@@ -863,6 +872,8 @@ def _short_place(names: re.Pattern[str], sentence: str, near: list[str], places:
     return out
 
 
+UNABLE_SPAN = 80
+"""How far after someone's name the rest of their sentence is read for what they cannot do (its clauses)."""
 _UNABLE_STATES = tuple(state for states, _does, _says in UNABLE for state in states)
 
 SCENE_SPAN = 10
@@ -1522,7 +1533,9 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
                 unable = next((row for row in UNABLE if held[who].startswith(row[0])), None)
                 if unable is None:
                     continue
-                rest = text[m.end(1):]
+                if any(w == who and what == unable[2] for w, what, _c, _e in found):
+                    continue  # one finding a person a paragraph: a hostile line of thousands is not read again at each
+                rest = text[m.end(1):m.end(1) + UNABLE_SPAN]
                 other = (clause_led if unable[0] == ABED else others).search(rest) if others is not None else None
                 rest = rest[:other.start()] if other else rest
                 if unable[1].search(rest) and not NOT_THERE.search(text):
