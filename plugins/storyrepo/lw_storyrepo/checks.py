@@ -794,14 +794,15 @@ _HANDOVER = re.compile(r"把(?P<what>[^，。；]+?)(?:交给|送给|递给|还�
 PLACE_SUFFIXES = "站镇村县城府州港寺庙观街巷岛湖关峰谷寨堡楼阁殿宫庄屯坊"
 """The last characters that say only what kind of place a name is (柳园站, 落雁城): prose drops
 them (车到柳园) when the rest still tells the place."""
-PLACE_KINDS = ("电子市场", "工业区", "市场", "商场", "大厦", "广场", "公园", "码头", "车站", "火车站", "医院", "学校",
+PLACE_KINDS = ("秘境", "电子市场", "工业区", "市场", "商场", "大厦", "广场", "公园", "码头", "车站", "火车站", "医院", "学校",
                "中学", "大学", "仓库", "酒楼", "茶楼", "饭店", "酒店", "宾馆", "客栈", "大街", "胡同", "书院", "山庄")
 """Words of two characters or more that say only what kind of place a name is (赛格电子市场 → 赛格)."""
 
 
 def _place_stems(ctx: CheckContext | None, term: str) -> set[str]:
     """A place by its name without the kind (柳园 for 柳园站): the rest is two characters or more and
-    names nothing else the book knows; a person or a held thing gives none."""
+    names nothing else the book knows — or names a known place of which this is the only longer name (黑水
+    for 黑水秘境); a person or a held thing gives none."""
     if ctx is None or len(term) < 3 or term in ctx.items:
         return set()
     kind = next((k for k in sorted(PLACE_KINDS, key=len, reverse=True) if term.endswith(k)), None)
@@ -816,9 +817,12 @@ def _place_stems(ctx: CheckContext | None, term: str) -> set[str]:
     if len(stem) < 2:
         return set()
     other = ctx.aliases.get(stem)
-    if any(name.startswith(stem) and ctx.aliases[name] != canonical for name in ctx.aliases):
+    # the stem a known place itself, and this the only longer name it begins (黑水 and 黑水秘境: the region
+    # and its realm, one place at two grains) — else it tells neither
+    region = other == stem and ctx.world is not None and stem in ctx.world.places
+    if any(name.startswith(stem) and ctx.aliases[name] != canonical and not (region and name == stem) for name in ctx.aliases):
         return set()  # 上步 of 上步仓库 is also 上步工业区's: it tells neither
-    return {stem} if other is None or other == canonical else set()
+    return {stem} if other is None or other == canonical or region else set()
 
 
 _FROM = re.compile(r"从$")

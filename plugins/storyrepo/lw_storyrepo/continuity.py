@@ -102,7 +102,9 @@ CONFINED = ("在押", "羁押", "关押", "收押", "刑拘", "拘留", "被拘"
             "被关", "监禁", "被囚")
 INPATIENT = ("住院", "留院", "入院", "留观", "住进医院")
 """States that keep a character in a hospital ward, their card's 位置: held like :data:`CONFINED`."""
-SECLUDED = ("闭关", "闭死关", "坐关", "闭门谢客", "隔离", "关禁闭", "禁闭")
+SECLUSION = ("闭关", "闭死关", "坐关", "坐死关", "闭门谢客")
+QUARANTINE = ("隔离", "关禁闭", "禁闭")
+SECLUDED = SECLUSION + QUARANTINE
 """States that keep a character in their card's 位置 of their own rule or a quarantine (a cave sealed for
 seclusion, an isolation ward): seen there or behind its door only, until released (:data:`RELEASED`)."""
 RELEASED = re.compile(r"出关|破关|出了关|解除隔离|隔离期满|出了隔离|解除了隔离|禁闭期满|放了出来|放出来")
@@ -141,7 +143,8 @@ POWERLESS = ("修为尽废", "修为全废", "修为尽失", "修为全失", "�
 UNABLE: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
     (ABED, ON_FOOT, "却下地走动"),
     (POWERLESS, re.compile(r"(?<![不没难想要能法再])(?:御剑|驭剑|驭起|御起|祭起|祭出|掐诀|掐了个诀|捏诀|运起|运功|施法|催动|"
-                           r"放出神识|神识一扫|腾空而起|踏空而|凌空而起|释放异能|发动异能|动用异能|放出异能|施展异能)"), "却动用了修为"),
+                           r"放出神识|神识一扫|腾空而起|踏空而|凌空而起|御风而|放出威压|[斩劈挥划]出一道剑气|"
+                           r"释放异能|发动异能|动用异能|放出异能|施展异能)"), "却动用了修为"),
     (("吊销驾照", "驾照被吊销", "禁驾", "禁止驾驶"), re.compile(r"(?<![不没难想要能法再])(?:开着车|开车|驾车|握着方向盘|握住方向盘|"
                                                      r"踩下油门|踩油门|一脚油门|发动了车|打着了火)"), "却开了车"),
 )
@@ -894,8 +897,8 @@ def _released(world: World, lines: list[str]) -> set[str]:
 
 def _kept(state: str) -> str:
     """How a held state keeps someone in their card's 位置: 住在 a ward, 关在 a cell."""
-    return "住在" if state.startswith(INPATIENT) else "闭关在" if state.startswith(SECLUDED[:4]) else \
-        "隔离在" if state.startswith(SECLUDED[4:]) else "关在"
+    return "住在" if state.startswith(INPATIENT) else "闭关在" if state.startswith(SECLUSION) else \
+        "隔离在" if state.startswith(QUARANTINE) else "关在"
 
 
 def _visited(lines: list[str], i: int, card: dict[str, Any], calls: list[bool] | None = None, voice: bool = True) -> bool:
@@ -1097,7 +1100,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
     anyone_or_he = re.compile(rf"{anyone.pattern}|[他她我你]")
     far_words = re.compile(rf"{FAR_WORDS.pattern}|{'|'.join(map(re.escape, far.values()))}")
-    vocative = re.compile(rf"(?:^[“「]|[。！？!?…])\s*({forms})[，,！!]\s*(?:你|您)(?:来|去|过来|上前|站|坐|说|讲|看|把|给|先|也|就)")
+    vocative = re.compile(rf"(?:^[“「]|[。！？!?…])\s*({forms})[，,！!]\s*(?:你|您)(?:来|去|过来|上前|站|坐|说|讲|看|把|给|先|也|就|怎么看|觉得|留下|跟我|跟上)")
     one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
     name = {**one, **world.aliases}
     came: set[str] = set()

@@ -64,6 +64,7 @@ def test_the_far_end_of_a_distance_and_a_month_s_road() -> None:
 def test_someone_far_addressed_face_to_face() -> None:
     assert about("位置", continuity("七叔清了清嗓子：“人都到齐了。老周，你先说说北港的事。”"))
     assert not about("位置", continuity("七叔清了清嗓子：“人都到齐了。林默，你先说说北港的事。”"))
+    assert about("位置", continuity("会开到一半，七叔把地图一推：“老周，你怎么看？”"))
     # a name called in a quote that is a thought of someone away, not an order to them
     assert not about("位置", continuity("林默望着海的方向：“老周，唉，老周要是在就好了。”"))
 
@@ -158,3 +159,16 @@ def test_a_hostile_line_of_the_new_forms_stays_bounded() -> None:
         found = about(field, continuity(piece * (20000 // len(piece))))
         assert time.perf_counter() - started < 10, piece
         assert len(found) <= 1, piece
+
+
+def test_a_place_by_its_stem_when_the_stem_is_the_same_place_at_another_grain() -> None:
+    def reached(places: set[str], body: str) -> list[tuple[str, str]]:
+        aliases = {**{n: n for n in WARD}, **{p: p for p in places}}
+        world = World(WARD, dict(aliases), places, set(), ("普通人",), None, {}, {})
+        ctx = CheckContext(aliases, [], [], [], 0, set(aliases), set(), world=world, people=set(WARD)).for_draft({"视角": "陈德"})
+        return [(f.severity, f.message) for f in contract_findings({"合同": ["陈德去仁济医院"]}, Draft("A", {"视角": "陈德"}, body, 5), ctx)
+                if f.severity in (ERROR, WARN)]
+
+    assert reached({"仁济", "仁济医院"}, "陈德到了仁济，天已经黑了。") == []  # the place and its hospital: one place
+    assert reached({"仁济", "仁济医院"}, "陈德到了码头，天已经黑了。") != []
+    assert reached({"仁济", "仁济医院", "仁济药房"}, "陈德到了仁济，天已经黑了。") != []  # which of the two: no guess
