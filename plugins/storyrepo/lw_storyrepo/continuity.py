@@ -875,6 +875,8 @@ def _short_place(names: re.Pattern[str], sentence: str, near: list[str], places:
     return out
 
 
+FORMERLY = re.compile(r"年轻时|年轻的时候|早年|以前|从前|过去|原先|原本|曾经|那时|废之前|受伤前|出事前|没废")
+"""A sentence about someone before their state (老韩年轻时一剑能劈开山石): what they could do then."""
 UNABLE_SPAN = 80
 """How far after someone's name the rest of their sentence is read for what they cannot do (its clauses)."""
 _UNABLE_STATES = tuple(state for states, _does, _says in UNABLE for state in states)
@@ -1541,6 +1543,8 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
                 rest = text[m.end(1):m.end(1) + UNABLE_SPAN]
                 other = (clause_led if unable[0] == ABED else others).search(rest) if others is not None else None
                 rest = rest[:other.start()] if other else rest
+                if unable[0] != ABED and (FORMERLY.search(text) or (rest := _QUOTED_WORDS.sub(" ", rest)) is None):
+                    continue  # 老韩年轻时驭剑如飞: before the state; “你御剑带我去”: another's doing, said
                 if unable[1].search(rest) and not NOT_THERE.search(text):
                     found.append((who, unable[2], sentence.start() + m.start(1) + 1, text[m.start(1):].strip()[:60]))
         for who, what, column, excerpt in found:

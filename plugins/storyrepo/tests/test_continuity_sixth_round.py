@@ -86,6 +86,9 @@ def test_seclusion_and_quarantine_keep_someone_in_place_until_released() -> None
     ("晴姐抬手一挥，放出异能，把丧尸掀翻在地。", "晴姐抬手一挥，想放出异能，手心却什么也没有。"),
     # someone else uses it: 晴姐 only watches
     ("晴姐站在墙头，催动火焰把尸群逼退。", "晴姐站在墙头，看着林默催动火焰把尸群逼退。"),
+    # before the state, or another's doing in her words
+    ("晴姐站在墙头，催动火焰把尸群逼退。", "晴姐早年站在墙头，催动火焰就能把尸群逼退。"),
+    ("晴姐喊了一声“走”，催动火焰把尸群逼退。", "晴姐回头说：“你催动火焰，我掩护。”"),
 ])
 def test_a_power_the_state_took_away(wrong: str, right: str) -> None:
     assert about("状态", continuity(wrong))
