@@ -322,13 +322,16 @@ FROM_HERE = ("从",)
 _COUNT = r"[\d一二两三四五六七八九十几]{1,3}"
 DURATION = re.compile(rf"(?<![月初号\d〇零一二两三四五六七八九十几廿卅])(?P<days>{_COUNT})(?:来|多)?(?:个)?(?:天|日)(?!子)|"
                       rf"(?P<months>{_COUNT}(?=个|多个|来个)|半)(?:多|来)?个?(?:多|来)?月(?![份初底中末亮光])|"
-                      rf"(?P<half>大半天|小半天|半天)|(?P<hours>{_COUNT})个?(?:钟头|小时)")
-"""How long a journey is said to take (十来天, 半个月, 大半天, 三个钟头), read as days by :func:`journeys`."""
+                      rf"(?P<monthish>月余|个把月|一月有余)|(?P<half>大半天|小半天|半天)|(?P<hours>{_COUNT})个?(?:钟头|小时)")
+"""How long a journey is said to take (十来天, 半个月, 月余, 大半天, 三个钟头; 八月 is a month of the year,
+not a month's road), read as days by :func:`journeys`."""
 
 
 def _days(m: re.Match[str]) -> float | None:
     if m.group("half"):
         return 0.5
+    if m.group("monthish"):
+        return 30
     if m.group("months"):
         n = 0.5 if m.group("months") == "半" else _cn_int(m.group("months").replace("几", "三"))
         return n * 30 if n else None

@@ -57,6 +57,7 @@ def test_the_far_end_of_a_distance_and_a_month_s_road() -> None:
     assert far_places([LORE], PLACES) == {"北港"}
     assert journeys([LORE], PLACES) == {"北港": 30}
     assert journeys(["八月里周远去了北港。"], PLACES) == {}  # 八月 is a month of the year, not a month's road
+    assert journeys(["北港在海边，车队要走月余。"], PLACES) == {"北港": 30}
     assert about("位置", continuity("老周推门进来，把背包往桌上一扔。"))
     assert not about("位置", continuity("老周从北港赶回来，推门进来，把背包往桌上一扔。"))
 
