@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator
 
 from lw_storyrepo import layout as L
-from lw_storyrepo.continuity import DEAD, World, check_continuity, far_places, journeys, places_inside, stages_of
+from lw_storyrepo.continuity import DEAD, World, check_continuity, far_places, haunts_of, journeys, places_inside, stages_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
 from lw_storyrepo.kinship import address_book, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
@@ -75,6 +75,7 @@ class CheckContext:
     called: dict[str, dict[str, str]] = field(default_factory=dict)  # caller -> {form: person}: the cards' 叫他“师伯” (kinship.address_book)
     keepers: dict[str, frozenset[str]] = field(default_factory=dict)  # place -> who keeps it (恒裕当的掌柜): keepers_of
     addressed: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> what this draft's 视角 and anyone call them (for_draft)
+    posts: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> the posts their card's text gives them (执事): posts_of
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
     _known_forms: set[str] | None = None
@@ -128,7 +129,8 @@ class CheckContext:
                       stages_of(lore), (last, when) if when else None, places_inside(lore, places),
                       {name: gender_of(text, names) for name, text in texts.items()},
                       far=far_places([lore, *texts.values()], places), journey=journeys([lore, *texts.values()], places),
-                      kin_gender={name: relation_gender(text, names) for name, text in texts.items()})
+                      kin_gender={name: relation_gender(text, names) for name, text in texts.items()},
+                      haunts=haunts_of(texts, places))
         public = "\n".join([lore, *texts.values(), *(f"{p.title}\n{p.body}" for p in repo.promises()),
                              *(str(row["事件"]) for row in repo.timeline())])
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,
@@ -137,7 +139,7 @@ class CheckContext:
                    public_words=frozenset(k for _sid, _kn, _r, kws in secrets for k in kws if k in public),
                    dwellers=dwellers_of(characters), denials={k: v for k, v in denials.items() if v},
                    dead=dead_of(characters), roles=roles_of(characters), looks=looks_of(texts, characters),
-                   called=called_of(texts, aliases), keepers=keepers_of(texts, places))
+                   called=called_of(texts, aliases), keepers=keepers_of(texts, places), posts=posts_of(texts))
 
     @classmethod
     def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]],
@@ -177,7 +179,8 @@ class CheckContext:
         names = {term} if canonical is None else {name for name, c in self.aliases.items() if c == canonical}
         if not self.is_person(canonical or term):  # 罗湖口岸 is no 罗 whose given name is 湖口岸
             return names | {form for name in names for form in numeral_forms(name)}
-        titled = {name[:1] + t for name in names if surname_of(name) == name[:1] for t in TITLES}
+        posts = self.posts.get(canonical or term, frozenset())
+        titled = {name[:1] + t for name in names if surname_of(name) == name[:1] for t in (*TITLES, *posts)}
         roles = self.roles.get(canonical or term, frozenset())
         bare = {form for name in names for form in unsurnamed_forms(name, roles)}
         return (names | titled | bare | roles | {form for name in names for form in address_forms(name)}
@@ -276,6 +279,28 @@ def roles_of(characters: dict[str, dict[str, Any]]) -> dict[str, frozenset[str]]
         if len(people) == 1:
             out.setdefault(next(iter(people)), set()).add(post)
     return {name: frozenset(posts) for name, posts in out.items()}
+
+
+POSTS = ("执事", "长老", "护法", "堂主", "峰主", "管事", "掌柜", "账房", "管家", "总管", "护士长", "护士", "医生", "大夫", "主任",
+         "科长", "处长", "厂长", "班长", "组长", "队长", "站长", "校长", "老师", "教官", "太监", "公公", "嬷嬷", "尚宫", "侍卫",
+         "统领", "捕头", "县令", "知县", "师爷", "掌事", "主管", "经理", "秘书", "工程师", "技术员", "会计", "书记", "指导员",
+         "连长", "排长", "营长", "团长", "参谋", "医官", "军需", "副官", "管带", "镖头", "班主", "先生")
+"""Posts a card's text may give its person (原是筑基后期的执事, 当过三年护士长): prose calls them by their
+surname and it (韩执事, 周护士长), a past post too."""
+_POST = re.compile(rf"({'|'.join(sorted(POSTS, key=len, reverse=True))})")
+
+
+def posts_of(texts: dict[str, str]) -> dict[str, frozenset[str]]:
+    """``{person: {post}}``: the posts of :data:`POSTS` each card's free text names (的执事, 内科医生) — not
+    after a surname (宋长老, 许护士长 are someone else's)."""
+    out: dict[str, frozenset[str]] = {}
+    for name, text in texts.items():
+        body = free_text(text)
+        found = frozenset(m.group(1) for m in _POST.finditer(body)
+                          if not (m.start() and surname_of(body[m.start() - 1:m.end()]) == body[m.start() - 1]))
+        if found:
+            out[name] = found
+    return out
 
 
 def unsurnamed_forms(name: str, posts: Iterable[str] = ()) -> set[str]:
@@ -769,14 +794,15 @@ _HANDOVER = re.compile(r"把(?P<what>[^，。；]+?)(?:交给|送给|递给|还�
 PLACE_SUFFIXES = "站镇村县城府州港寺庙观街巷岛湖关峰谷寨堡楼阁殿宫庄屯坊"
 """The last characters that say only what kind of place a name is (柳园站, 落雁城): prose drops
 them (车到柳园) when the rest still tells the place."""
-PLACE_KINDS = ("电子市场", "工业区", "市场", "商场", "大厦", "广场", "公园", "码头", "车站", "火车站", "医院", "学校",
+PLACE_KINDS = ("秘境", "电子市场", "工业区", "市场", "商场", "大厦", "广场", "公园", "码头", "车站", "火车站", "医院", "学校",
                "中学", "大学", "仓库", "酒楼", "茶楼", "饭店", "酒店", "宾馆", "客栈", "大街", "胡同", "书院", "山庄")
 """Words of two characters or more that say only what kind of place a name is (赛格电子市场 → 赛格)."""
 
 
 def _place_stems(ctx: CheckContext | None, term: str) -> set[str]:
     """A place by its name without the kind (柳园 for 柳园站): the rest is two characters or more and
-    names nothing else the book knows; a person or a held thing gives none."""
+    names nothing else the book knows — or names a known place of which this is the only longer name (黑水
+    for 黑水秘境); a person or a held thing gives none."""
     if ctx is None or len(term) < 3 or term in ctx.items:
         return set()
     kind = next((k for k in sorted(PLACE_KINDS, key=len, reverse=True) if term.endswith(k)), None)
@@ -791,9 +817,12 @@ def _place_stems(ctx: CheckContext | None, term: str) -> set[str]:
     if len(stem) < 2:
         return set()
     other = ctx.aliases.get(stem)
-    if any(name.startswith(stem) and ctx.aliases[name] != canonical for name in ctx.aliases):
+    # the stem a known place itself, and this the only longer name it begins (黑水 and 黑水秘境: the region
+    # and its realm, one place at two grains) — else it tells neither
+    region = other == stem and ctx.world is not None and stem in ctx.world.places
+    if any(name.startswith(stem) and ctx.aliases[name] != canonical and not (region and name == stem) for name in ctx.aliases):
         return set()  # 上步 of 上步仓库 is also 上步工业区's: it tells neither
-    return {stem} if other is None or other == canonical else set()
+    return {stem} if other is None or other == canonical or region else set()
 
 
 _FROM = re.compile(r"从$")
@@ -916,7 +945,14 @@ def _by_kind(ctx: CheckContext, term: str, body: str) -> bool:
         return False
     if any(other != term and other.endswith(head) for other in ctx.items):
         return False
-    return re.search(rf"{re.escape(head)}子|[{_MEASURE}]{re.escape(head)}", body) is not None
+    # a measure word after a number or 那/这 (一把尺, 那把尺): 把 alone is the particle of 把符纸对折, not a measure;
+    # 那/这 alone before a kind no measure word spells (这表), unless the prose brings in another of the kind
+    # (借了一柄铁剑…这剑早就裂了)
+    h = re.escape(head)
+    if re.search(rf"{h}子|(?:[一两二三四五六七八九十几半那这每哪整]|^)[{_MEASURE}]{h}", body, re.M):
+        return True
+    return head not in _MEASURE and re.search(rf"[那这]{h}", body) is not None \
+        and re.search(rf"一[{_MEASURE}][^，,。！？；;“”\n]{{0,4}}?{h}", body) is None
 
 
 def _inner_place(ctx: CheckContext, term: str, body: str) -> bool:

@@ -15,18 +15,24 @@ Each finding names the card field it contradicts and quotes the sentence that do
   put them where the point of view is (:func:`_lives_here`), is a warning, unless
   a call or a letter (电话, 对讲机, 屏幕, 信中 …) or a voice overheard (隔着, 门外, 通风 …) is named
   in their paragraph or the four before, or a phone or video call begun before is not hung up yet
-  (:func:`_calls`); someone held (在押 …, or in hospital: 住院) out of their card's 位置; someone
-  acting in a scene their state bars (禁赛 at an official match, 停职 at the duty: :data:`BARRED`);
+  (:func:`_calls`; any device of :data:`DEVICES` that lights up or carries a voice: 玉符亮了, 对讲机响了);
+  someone held (在押 …, in hospital: 住院, in seclusion or quarantine: 闭关, 隔离, until a 出关 is told)
+  out of their card's 位置; someone acting in a scene their state bars (禁赛 at an official match, 停职 at
+  the duty: :data:`BARRED`) or doing what it leaves them unable to (:data:`UNABLE`: the bedridden on their
+  feet, a crippled cultivator flying a sword light);
 - **位置**: a character other than the point of view (the narration follows it: where it is is
   the scene) placed (站在, 坐在, 在 …; or by a place opening the sentence: 温室里，她正
   坐在…) in a place the book knows that is neither the
   card's 位置, nor one the draft moves them to (``X.位置=``), nor one the prose took them to
-  before (来到, 回到, 赶到 …) — a warning, since places nest (a hall inside a sect);
+  before (来到, 回到, 赶到 …), nor one their card's text says they keep to (坐镇执法堂: :func:`haunts_of`) —
+  a warning, since places nest (a hall inside a sect); someone whose card puts them far away acting
+  beside the point of view, or spoken to face to face (“长风，你来说。”);
   someone said to have set out yesterday from a place the world or a card puts days away
   (:func:`journeys`) — an error, the road is shorter than the map;
 - **书内时间**: the draft's in-book time earlier than the last chapter's (unless the draft says
   ``倒叙: true``); the prose's today, a festival, 节气 or season (入冬以来) said to be now, or tonight's
-  moon, that the in-book date cannot have (lunar months and days, or the Gregorian day and the synodic month).
+  moon, that the in-book date cannot have (lunar months and days, or the Gregorian day and the synodic month);
+  a later day of the year told as past (十月初一那天刚上山的 on 九月十五: :data:`PAST_DATE`).
 
 A flashback (``倒叙: true``) is checked by its setting changes only: the cards say how things
 are now, not how they were (the dead spoke then, the hero was weaker). A sentence set in the
@@ -75,11 +81,20 @@ SCREEN = re.compile(r"电话|视频|屏幕|连线|镜头|画面|监控|对讲|�
 """A call or a screen that goes on for paragraphs: the body seen is elsewhere (a letter read says nothing of who comes in)."""
 CALL_SPAN = 4
 """How many paragraphs before a voice a call or a letter still carries it (the call goes on)."""
+DEVICES = ("对讲机", "步话机", "无线电", "电台", "卫星电话", "通讯器", "耳麦", "传音玉符", "玉符", "传音符", "传讯符", "传音石",
+           "传讯玉简", "水晶球", "通讯玉佩")
+"""What carries a far voice for as long as a talk lasts besides a phone (a radio, a sect's paired jade talisman):
+its lighting up is its ringing. A phone's or a screen's lighting up is a message, not a call (CALL_OPEN's own forms)."""
+_DEVICE = "|".join(sorted(DEVICES, key=len, reverse=True))
 CALL_OPEN = re.compile(r"打来|打过来|来电|接起|接通|拨通|拨了|回拨|打了个?电话|电话响|手机[^。！？\n]{0,4}[响震]|"
-                       r"视频请求|视频通话|语音通话|视频电话|(?:电话|视频|屏幕|听筒|手机)那[头边端]|电话里|听筒里")
-"""A phone or video call begun (手机响了, 打来视频, 电话那头): it goes on until it is hung up (:data:`HANG_UP`)."""
+                       r"视频请求|视频通话|语音通话|视频电话|(?:电话|视频|屏幕|听筒|手机)那[头边端]|电话里|听筒里|"
+                       rf"(?:{_DEVICE})(?:[^。！？，,\n]{{0,4}}?)(?:亮了|亮起|响了|响起|震了|发烫|泛起|传来|传出|那[头边端]|里传|里头传|里响)|"
+                       rf"(?:{_DEVICE})(?:里|里头|那头)[^。！？\n]{{0,6}}?(?:声音|嗓音|说|问|喊)")
+"""A phone or video call begun (手机响了, 打来视频, 电话那头), or any device of :data:`DEVICES` lighting up or
+carrying a voice (对讲机响了, 玉符亮了, 玉符里传来他的声音): it goes on until it is hung up (:data:`HANG_UP`)."""
 HANG_UP = re.compile(r"(?:电话|视频|语音)(?:就|便|已经)?挂了|挂了(?:电话|视频)|[我先就便]挂了(?=[啊吧哈啦，,。！!…]|$)|挂断|挂掉|"
-                     r"挂上电话|收线|屏幕一黑|黑了屏|电话断|断了线|掉线|通话结束|放下电话|忙音|^\s*[*＊—\-~～·]{3,}\s*$")
+                     r"挂上电话|收线|屏幕一黑|黑了屏|电话断|断了线|掉线|通话结束|放下电话|忙音|^\s*[*＊—\-~～·]{3,}\s*$|"
+                     rf"(?:{_DEVICE})[^。！？\n]{{0,6}}?(?:暗了下去|灭了|熄了|熄灭|没了声|没声了|断了)")
 """A call ended (电话挂了, 屏幕一黑) or a scene break: the voices after it are in the room again."""
 CALL_RUN = 40
 """The most non-empty paragraphs a call carries a voice without being hung up (a call left open is no licence for the chapter)."""
@@ -87,7 +102,14 @@ CONFINED = ("在押", "羁押", "关押", "收押", "刑拘", "拘留", "被拘"
             "被关", "监禁", "被囚")
 INPATIENT = ("住院", "留院", "入院", "留观", "住进医院")
 """States that keep a character in a hospital ward, their card's 位置: held like :data:`CONFINED`."""
-CONFINED += INPATIENT
+SECLUSION = ("闭关", "闭死关", "坐关", "坐死关", "闭门谢客")
+QUARANTINE = ("隔离", "关禁闭", "禁闭")
+SECLUDED = SECLUSION + QUARANTINE
+"""States that keep a character in their card's 位置 of their own rule or a quarantine (a cave sealed for
+seclusion, an isolation ward): seen there or behind its door only, until released (:data:`RELEASED`)."""
+RELEASED = re.compile(r"出关|破关|出了关|解除隔离|隔离期满|出了隔离|解除了隔离|禁闭期满|放了出来|放出来")
+"""A seclusion or a quarantine ended, said in the paragraph that names the one it held."""
+CONFINED += INPATIENT + SECLUDED
 """States that hold a character in their card's 位置 (a cell, a prison, a ward): seen, heard or placed
 anywhere else, they are at large (or out of hospital)."""
 VISIT = re.compile(r"探视|探监|探望|看望|病房|病床|陪床|陪护|会见|接见|提审|审讯|隔着|铁窗|铁栅|栅栏|看守|玻璃那头|玻璃对面|监区|监室|牢房|牢里|狱中|号子里")
@@ -115,6 +137,20 @@ ABED = ("重伤", "瘫痪", "卧床", "病危", "昏迷", "植物人", "截瘫",
 """States that keep a character in bed: they do not run, jump or get up (:data:`ON_FOOT`)."""
 ON_FOOT = re.compile(r"(?<![不没难想要能法])(?:小跑|跑|奔|跳|翻身下地|下了地|下地|下了床|下床|追到|追了|追出|冲出|冲到|冲进|快步|大步|一溜烟|蹦)")
 """What someone on their feet does (一溜小跑追到了走廊), not said as a wish or a failure (想下床, 下不了床)."""
+POWERLESS = ("修为尽废", "修为全废", "修为尽失", "修为全失", "经脉尽断", "丹田被废", "武功尽失", "武功全废", "内力全失", "废人",
+             "异能尽失", "失去异能", "异能消失", "魔力尽失", "法力尽失")
+"""States that take a power away (a crippled cultivator, a mage who lost his magic, a mutant burnt out)."""
+UNABLE: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
+    (ABED, ON_FOOT, "却下地走动"),
+    (POWERLESS, re.compile(r"(?<![不没难想要能法再])(?:御剑|驭剑|驭起|御起|祭起|祭出|掐诀|掐了个诀|捏诀|运起|运功|施法|催动|"
+                           r"放出神识|神识一扫|腾空而起|踏空而|凌空而起|御风而|放出威压|[斩劈挥划]出一道剑气|"
+                           r"释放异能|发动异能|动用异能|放出异能|施展异能)"), "却动用了修为"),
+    (("吊销驾照", "驾照被吊销", "禁驾", "禁止驾驶"), re.compile(r"(?<![不没难想要能法再])(?:开着车|开车|驾车|握着方向盘|握住方向盘|"
+                                                     r"踩下油门|踩油门|一脚油门|发动了车|打着了火)"), "却开了车"),
+)
+"""States that leave someone unable to do a thing, what doing it reads as (not as a wish or a failure:
+下不了床, 再也御不了剑), and what the finding says: bedridden on their feet, a crippled cultivator flying
+a sword light, a driver whose licence is gone at the wheel."""
 FRESH = re.compile(r"今天|今早|今儿|刚才|刚刚|方才|昨天|昨晚|昨夜|这会儿|一早|墨迹还新|墨还没干")
 """What makes a trace new (今天早上…亲笔写的): the dead did not leave it."""
 TRACE = r"(?:亲笔|亲手|刚|才)?(?:写|留|签|画|寄|塞|放|捎)(?:的|下|了)"
@@ -137,7 +173,7 @@ HANDLE = "攥|握|捏|拿|揣|抓|掏|取|拧|用|戴|挂|别|系|佩|塞|收|�
 """What a hand does with a thing, said after it: 怀表被她攥着, 钥匙挂在她腰间."""
 BODY = "腰|胸|脖|颈|手|指|腕|怀|兜|口袋|袖|身上|掌|肩|背|头上|耳|拇|大拇|食指|中指|无名指|小指|胳膊|臂|腿|膝|脚|踝|头|脸|额"
 """Where on someone a thing is worn or held (挂在林知夏的腰间)."""
-TOPIC_ADVERBS = "这会儿|此刻|此时|眼下|如今|现在|正|竟|竟然|居然|却|就|已经|早已|早就|分明|明明|还|都|也|又|倒"
+TOPIC_ADVERBS = "这会儿|此刻|此时|眼下|如今|现在|今天|今日|今儿|正|竟|竟然|居然|却|就|已经|早已|早就|分明|明明|还|都|也|又|倒"
 """What may stand between a thing said first and the clause that puts it on someone (那枚扳指，这会儿却套在…)."""
 USE_VERBS += ("捧出", "端出", "抱出", "搬出", "拎出", "捧起", "抱起", "取下", "解下", "拴上", "别上", "系上", "挂上", "揣上",
               "亮给", "披着", "穿着", "裹着", "搭着", "套着")
@@ -151,7 +187,7 @@ NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|
                      r"赎|寻|找|讨|盼|惦|念叨|提起|说起|打听|要回|买回")
 """Words between a character and a thing that say it is seen, thought of, talked about or sought
 (攒钱赎爹那件蟒袍, 四处打听那块表), not used."""
-ITEM_KIND = "台块支辆把枚只串副个张本件条顶盏架部"
+ITEM_KIND = "台块支辆把枚只串副个张本件条顶盏架部柄颗粒根杆面"
 """Measure words that point at one known thing by its kind (那台高温计 for 光学高温计)."""
 OWNS = rf"(?![那这]一?[{ITEM_KIND}间座栋所扇])"
 """A name right before 那间/这把 owns what follows (老周总那间办公室…，门一推开): it is not the one acting."""
@@ -208,9 +244,30 @@ class World:
     kin_gender: dict[str, str] = field(default_factory=dict)  # character -> 他/她 by the relations their card states (relation_gender)
     far: frozenset[str] = frozenset()  # places the world or a card says are far (a journey of days, by train): far_places
     journey: dict[str, float] = field(default_factory=dict)  # place -> the days the world or a card says it is away: journeys
+    haunts: dict[str, set[str]] = field(default_factory=dict)  # character -> places their card says they keep to: haunts_of
 
 
-FAR_WORDS = re.compile(r"远|公里|[百千万]里|[几数两三四五六七八九十百]+里[地路]?|火车|飞机|航班|坐车|快马|[一两二三四五六七八九十几]天|钟头|"
+KEEP_TO = re.compile(r"坐镇|坐在|住在|守在|守着|看守|看管|管着|驻守|驻扎在|常驻|值守|待在|呆在|常年在|一直在|平日在|如今在|"
+                     r"替[^，,。；;\n]{0,6}?看")
+"""What a card says of the places someone keeps to (坐镇执法堂, 常年坐在天枢峰顶, 替宗门看药园): they are
+found there without a journey told."""
+
+
+def haunts_of(texts: dict[str, str], places: Iterable[str]) -> dict[str, set[str]]:
+    """``{character: {place}}``: the known places each card's text puts right after :data:`KEEP_TO`
+    (栖霞宗执法长老，坐镇执法堂 → 执法堂), in its own clause."""
+    known = sorted((p for p in places if len(p) >= 2), key=len, reverse=True)
+    if not known:
+        return {}
+    keep = re.compile(rf"(?:{KEEP_TO.pattern})({'|'.join(map(re.escape, known))})")
+    out: dict[str, set[str]] = {}
+    for name, text in texts.items():
+        for m in keep.finditer(text):
+            out.setdefault(name, set()).add(m.group(1))
+    return out
+
+
+FAR_WORDS = re.compile(r"远|公里|[百千万]余?里|[几数两三四五六七八九十百]+里[地路]?|火车|飞机|航班|坐车|快马|[一两二三四五六七八九十几]天|钟头|"
                        r"[一两二三四五六七八九十几]个?小时|坐船|乘船|书信|来信|信在路上|出差|出国|国外|外地|"
                        r"南下|北上|飞去|飞往|异乡|他乡|千里")
 """What says a place is a journey away (坐火车三天三夜, 离滨江一万多公里, 飞去日内瓦开会)."""
@@ -226,23 +283,55 @@ def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
     known = [p for p in places if len(p) >= 2]
     out: set[str] = set()
     for text in texts:
-        for sentence in re.split(r"[。！？\n]", text):
+        for sentence in re.split(r"[。！？；;\n]", text):
             journeys = [m.start() for m in FAR_WORDS.finditer(sentence)]
             if journeys:
-                out.update(p for p in known for at in [sentence.find(p)] if at >= 0
-                           and any(abs(j - at) <= FAR_SPAN for j in journeys))
+                named = _far_ends(sentence, known)
+                out.update(p for p, at in named.items() if len(named) == 1 or any(abs(j - at) <= FAR_SPAN for j in journeys))
     return frozenset(out)
 
 
+def _named_at(sentence: str, place: str) -> int:
+    """Where a sentence names a place as the one far away, not as the point the journey starts from
+    (从上海坐船要走七八天: the days are the other end's): -1 when it does not."""
+    at = sentence.find(place)
+    while at > 0 and sentence[max(0, at - 2):at].endswith(FROM_HERE):
+        at = sentence.find(place, at + 1)
+    return at
+
+
+def _far_ends(sentence: str, places: list[str]) -> dict[str, int]:
+    """``{place: position}`` of the places a sentence may say are far: the one it opens with, when it
+    goes on to place it (天剑宗在东海边上，离栖霞山三万余里: the others are where it is measured from); else
+    each named not as a distance's near end (:func:`_named_at`)."""
+    lead = sentence.lstrip()
+    opener = next((p for p in sorted(places, key=len, reverse=True) if lead.startswith(p)
+                   and lead[len(p):len(p) + 2].startswith(PLACED)), None)
+    if opener is not None:
+        return {opener: len(sentence) - len(lead)}
+    return {p: at for p in places for at in [_named_at(sentence, p)] if at >= 0}
+
+
+PLACED = ("在", "位于", "地处", "坐落")
+"""What follows a place that opens a sentence about where it lies (汉口在长江上游); 北岭离沈阳四个钟头 says
+either may be far, whichever the point of view is not in."""
+FROM_HERE = ("从",)
+"""What puts a place as a journey's near end (从上海坐船要走七八天)."""
+
+
 _COUNT = r"[\d一二两三四五六七八九十几]{1,3}"
-DURATION = re.compile(rf"(?<![月初号\d〇零一二两三四五六七八九十几廿卅])(?P<days>{_COUNT})(?:来|多)?(?:个)?(?:天|日)(?!子)|(?P<months>{_COUNT}|半)个?月(?![份初底中末亮光])|"
-                      rf"(?P<half>大半天|小半天|半天)|(?P<hours>{_COUNT})个?(?:钟头|小时)")
-"""How long a journey is said to take (十来天, 半个月, 大半天, 三个钟头), read as days by :func:`journeys`."""
+DURATION = re.compile(rf"(?<![月初号\d〇零一二两三四五六七八九十几廿卅])(?P<days>{_COUNT})(?:来|多)?(?:个)?(?:天|日)(?!子)|"
+                      rf"(?P<months>{_COUNT}(?=个|多个|来个)|半)(?:多|来)?个?(?:多|来)?月(?![份初底中末亮光])|"
+                      rf"(?P<monthish>月余|个把月|一月有余)|(?P<half>大半天|小半天|半天)|(?P<hours>{_COUNT})个?(?:钟头|小时)")
+"""How long a journey is said to take (十来天, 半个月, 月余, 大半天, 三个钟头; 八月 is a month of the year,
+not a month's road), read as days by :func:`journeys`."""
 
 
 def _days(m: re.Match[str]) -> float | None:
     if m.group("half"):
         return 0.5
+    if m.group("monthish"):
+        return 30
     if m.group("months"):
         n = 0.5 if m.group("months") == "半" else _cn_int(m.group("months").replace("几", "三"))
         return n * 30 if n else None
@@ -261,13 +350,13 @@ def journeys(texts: Iterable[str], places: Iterable[str]) -> dict[str, float]:
     known = [p for p in places if len(p) >= 2]
     out: dict[str, float] = {}
     for text in texts:
-        for sentence in re.split(r"[。！？\n]", text):
+        for sentence in re.split(r"[。！？；;\n]", text):
             said = [(m.start(), d) for m in DURATION.finditer(sentence) for d in [_days(m)] if d]
             if not said:
                 continue
-            for p in known:
-                at = sentence.find(p)
-                near = [d for j, d in said if at >= 0 and abs(j - at) <= FAR_SPAN]
+            named = _far_ends(sentence, known)
+            for p, at in named.items():
+                near = [d for j, d in said if len(named) == 1 or abs(j - at) <= FAR_SPAN]
                 if near:
                     out[p] = min(out.get(p, min(near)), min(near))
     return out
@@ -570,7 +659,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                          rf"({item_re})")
         acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)({item_re})")
         get = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(GET_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
-        topic = rf"\s*[^。！？“”，,\n]{{0,2}}?(?:[，,](?:{TOPIC_ADVERBS})*)?"  # 那枚扳指，这会儿套在…: the thing a topic
+        # 那枚扳指，这会儿套在…: the thing a topic; 那柄剑，是师尊赐的，今天就挂在…: with what it is said between
+        topic = rf"\s*[^。！？“”，,\n]{{0,2}}?(?:[，,](?:是|乃是|原是|本是)[^。！？“”，,\n]{{1,20}}?的)?(?:[，,](?:{TOPIC_ADVERBS})*)?"
         passive = re.compile(rf"({item_re}){topic}被({names.pattern})[^。！？“”，,\n]{{0,6}}?(?:{HANDLE})")
         worn = re.compile(rf"({item_re}){topic}(?:{HANDLE})在({names.pattern})的?[左右两]?(?:{BODY})")
         got: set[tuple[str, str]] = set()
@@ -605,11 +695,13 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if item in held:
                     continue
                 owner = next((n for n, c in world.cards.items() if item in [str(x) for x in as_list(c.get("持有"))]), None)
+                if owner is None and at > 0 and PORTION.search(sentence, max(0, at - 16), at):
+                    continue  # 提着一包丹房配的续脉散: a portion of a kind no card holds, anyone's to buy
                 where = f"（它在{owner}的持有里）" if owner and owner != who else ""
                 out.append(Finding("连贯", ERROR, f"{who} 的持有里没有「{item}」（角色卡·持有：{'、'.join(held) or '无'}）{where}，"
                                    f"正文却写{who}用它", first_line + i, col, said_sentence.strip()[:60]))
     # 状态: the dead and the gone do not speak
-    revived = {c.who for c in changes if c.field == "状态"}
+    revived = {c.who for c in changes if c.field == "状态"} | _released(world, lines)
     present = {aliases.get(str(x), str(x)) for x in as_list(meta.get("在场"))}
     seen: set[tuple[str, int]] = set()
     home = {c.value for c in changes if c.who == pov and c.field == "位置" and c.op == "="} \
@@ -680,7 +772,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if ARRIVE.search(tail):  # 裴照微在济春堂门口下了马: his own clause tells the arrival
                     reached.setdefault(who, set()).add(place)
                     continue
-                allowed = {str(card["位置"])} | moved.get(who, set()) | reached.get(who, set())
+                # the places a card says someone keeps to, unless it puts them far from there now (回了苏州娘家)
+                kept_to = world.haunts.get(who, set()) if str(card["位置"]) not in world.far else set()
+                allowed = {str(card["位置"])} | moved.get(who, set()) | reached.get(who, set()) | kept_to
                 if any(place == a or place in a or a in place or a in world.inside.get(place, ())
                        or place in world.inside.get(a, ()) for a in allowed):
                     continue
@@ -731,25 +825,34 @@ def _described(items: Iterable[str]) -> Callable[[str], str]:
     a character with the rest of that name (金, 蟒) — 那件洗旧的袍子 is anyone's. The name is padded to the
     phrase's length, so places in the sentence stay."""
     names = sorted({str(x) for x in items if len(str(x)) >= 2})
-    heads: dict[str, str] = {}
+    heads: dict[str, list[str]] = {}
     for n in names:
         for k in (1, 2):
-            head = n[-k:]
-            if k < len(n) and not any(m != n and m.endswith(head) for m in names):
-                heads[head] = n
+            if k < len(n):
+                heads.setdefault(n[-k:], []).append(n)
     if not heads:
         return lambda sentence: sentence
-    phrase = re.compile(rf"[那这]一?[{ITEM_KIND}]([^。！？“”\n的]{{2,30}})的({'|'.join(sorted(map(re.escape, heads), key=len, reverse=True))})子?")
+    phrase = re.compile(rf"[那这]一?[{ITEM_KIND}]([^。！？“”\n的]{{2,30}})的([长短大小宝古旧老]?)"
+                        rf"({'|'.join(sorted(map(re.escape, heads), key=len, reverse=True))})子?")
 
     def put(m: re.Match[str]) -> str:
-        name = heads[m.group(2)]
-        if not set(name[:-len(m.group(2))]) & set(m.group(1)):
+        # the one thing of that kind whose name shares a character with the looks told (赤红 → 赤霄剑, not 秋水剑)
+        told = set(m.group(1)) - _PLAIN_LOOKS
+        fits = [n for n in heads[m.group(3)] if set(n[:-len(m.group(3))]) & told]
+        if len(fits) != 1:
             return m.group()
+        name = fits[0]
         return name + "\u3000" * max(0, len(m.group()) - len(name))
 
     return lambda sentence: phrase.sub(put, sentence) if "的" in sentence else sentence
 
 
+PORTION = re.compile(r"[一两二三四五六七八九十几半数]+[包瓶颗粒副盒袋罐碗壶片张捆剂帖贴支管箱][^，,。！？；;“”]{0,6}?"
+                     r"(?:配|买|领|抓|讨|要|借|换|开|拿|熬|煎|称|打)(?:来|回|好|了)?的$")
+"""A count of a kind and where it was got (一包丹房配的续脉散, 两瓶药房开的消炎药) before a thing no card
+holds: some of it, bought or handed out, not the one thing (捏碎了一颗九转丹 is still a use)."""
+_PLAIN_LOOKS = frozenset("的了着是在一上下里中大小长短")
+"""Characters of a description that tell nothing of which thing it is."""
 EVERYDAY = frozenset(("手机", "电话", "钥匙", "钱包", "眼镜", "雨伞", "打火机", "香烟", "杯子", "水杯", "茶杯", "背包", "书包",
                       "手帕", "毛巾", "耳机", "充电器", "笔记本", "本子", "钢笔", "铅笔", "饭盒"))
 """Things nearly everyone has one of: 那部手机 is whoever's phone is at hand, not the one known 碎屏手机
@@ -775,15 +878,32 @@ def _short_place(names: re.Pattern[str], sentence: str, near: list[str], places:
     return out
 
 
+FORMERLY = re.compile(r"年轻时|年轻的时候|早年|以前|从前|过去|原先|原本|曾经|那时|废之前|受伤前|出事前|没废")
+"""A sentence about someone before their state (老韩年轻时一剑能劈开山石): what they could do then."""
+UNABLE_SPAN = 80
+"""How far after someone's name the rest of their sentence is read for what they cannot do (its clauses)."""
+_UNABLE_STATES = tuple(state for states, _does, _says in UNABLE for state in states)
+
 SCENE_SPAN = 10
 """How many paragraphs a visit to a held one's place (到瑞金医院, 来到县牢) still holds the scene there."""
 LEAVE = re.compile(r"离开|回到|回了|走出|出了|告辞|打车回|赶回")
 """The point of view leaving a place: a visit told before it is over."""
 
 
+def _released(world: World, lines: list[str]) -> set[str]:
+    """The secluded or quarantined (:data:`SECLUDED`) whose release (:data:`RELEASED`) a paragraph naming
+    them tells (师尊出关了): free to be anywhere after it."""
+    kept = [n for n, c in world.cards.items() if str(c.get("状态") or "").startswith(SECLUDED)]
+    if not kept:
+        return set()
+    forms = {n: [a for a, who in world.aliases.items() if who == n and len(a) >= 2] + [n] for n in kept}
+    return {n for line in lines if RELEASED.search(line) for n in kept if any(f in line for f in forms[n])}
+
+
 def _kept(state: str) -> str:
     """How a held state keeps someone in their card's 位置: 住在 a ward, 关在 a cell."""
-    return "住在" if state.startswith(INPATIENT) else "关在"
+    return "住在" if state.startswith(INPATIENT) else "闭关在" if state.startswith(SECLUSION) else \
+        "隔离在" if state.startswith(QUARANTINE) else "关在"
 
 
 def _visited(lines: list[str], i: int, card: dict[str, Any], calls: list[bool] | None = None, voice: bool = True) -> bool:
@@ -808,7 +928,7 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     (:data:`ACTS`) by name or alias, outside a memory, a dream, a photograph, a visit; one finding
     a character a paragraph, none where their voice was already found."""
     held = {n: str(c.get("状态") or "") for n, c in world.cards.items() if n not in revived
-            and str(c.get("状态") or "").startswith(DEAD + CONFINED + GONE + ABED)}
+            and str(c.get("状态") or "").startswith(DEAD + CONFINED + GONE + _UNABLE_STATES)}
     if not held:
         return []
     forms = _forms_of(world, held)
@@ -985,6 +1105,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
     anyone_or_he = re.compile(rf"{anyone.pattern}|[他她我你]")
     far_words = re.compile(rf"{FAR_WORDS.pattern}|{'|'.join(map(re.escape, far.values()))}")
+    vocative = re.compile(rf"(?:^[“「]|[。！？!?…])\s*({forms})[，,！!]\s*(?:你|您)(?:来|去|过来|上前|站|坐|说|讲|看|把|给|先|也|就|怎么看|觉得|留下|跟我|跟上)")
     one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
     name = {**one, **world.aliases}
     came: set[str] = set()
@@ -1005,6 +1126,14 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             continue
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
         hits += _carried(narration, lead, anyone_or_he, clause_act)
+        for q in _QUOTED_WORDS.finditer(line):  # “长风，你来说。”: spoken to face to face, here
+            told = vocative.search(q.group())
+            if told is not None and (who := world.aliases.get(told.group(1)) or one.get(told.group(1))) in far \
+                    and who not in came and (who, i) not in placed:
+                placed.add((who, i))
+                out.append(Finding("连贯", WARN, f"{who} 在「{far[who]}」（角色卡·位置），离{pov}所在的「{pov_place}」很远，"
+                                   f"本章没有写{who}来到这里，正文却当面叫{who}说话做事", first_line + i, q.start() + 1,
+                                   line[max(0, q.start() - 20):].strip()[:60]))
         topics: dict[str, str | None] = {}  # the previous paragraph's topic, read once a pronoun
         # who is named before each hit, gathered as the hits advance: a line of thousands of pronouns is read once
         named = [(x.end(), name[x.group()]) for x in anyone.finditer(narration)] if hits else []
@@ -1217,6 +1346,12 @@ SAID_SEASON = re.compile(r"入([冬夏秋春伏九])以来|(?:今天|今儿|今�
                          r"(?:三|头|二|中|末)([伏九])天")
 """The prose saying what season it is now (今天是入冬以来最冷的一天, 正值盛夏, 三伏天): not a thing named
 by a season (冬瓜, 夏令营)."""
+PAST_DATE = re.compile(rf"(?:(?P<month>{_CN_NUM}|正|冬|腊)月)(?P<day>初[一二三四五六七八九十]|{_CN_NUM})(?:日|号)?"
+                       r"(?:那天|那日|那晚|那夜|那一天|当天|那会儿)(?:就|才|刚|刚刚|已经|便)")
+"""A day of a month told as past (十月初一那天刚上山的, 3月8号那天就已经…): when the in-book date is before it
+in the same year, and the sentence says no other year (去年) or future (等到, 要), time has gone backwards."""
+COMING = re.compile(r"等到|等|到了|要|将|会|得|准备|打算|计划|明年|后年|下个月|再过|还有|之前|以前|前夕|快到")
+"""What makes a day in the months ahead a plan, not a past (等到十月初一那天就…)."""
 NOT_THIS_YEAR = re.compile(r"去年|前年|上回|上次|那年|往年|每年|明年|后年")
 LUNAR_MONTHS: dict[str, tuple[int, int]] = {
     # each 中气 falls in its own month (a month without one is the leap month); the 节 before it in that
@@ -1342,6 +1477,12 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
                     continue
                 if told - shift != day and 1 <= told - shift <= 28:
                     said = m.group()
+        for m in PAST_DATE.finditer(sentence) if month is not None and day is not None else ():
+            told_month = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month"))
+            told_day = _cn_int(m.group("day"))
+            if told_month and told_day and (told_month, told_day) > (month, day) and told_month - month <= 3 \
+                    and not COMING.search(sentence[:m.start()]):
+                said = m.group()
         season = SAID_SEASON.search(sentence)
         if season and month is not None and month not in SEASON_NOW[next(g for g in season.groups() if g)]:
             said = season.group()
@@ -1372,6 +1513,10 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
     lead = re.compile(rf"(?:^|[，,；;。！？\s])({forms})")
     things = "|".join(map(re.escape, sorted(world.items, key=len, reverse=True)))
     bequest = re.compile(rf"的?(?:[那这]?一?[{ITEM_KIND}]" + (rf"|{things})" if things else ")"))
+    everyone = '|'.join(map(re.escape, sorted(world.aliases, key=len, reverse=True)))
+    # someone else leading a clause, or named at all, takes the rest of the sentence (老韩看着陆青崖御剑)
+    others = re.compile(rf"(?!{forms})(?:{everyone})") if world.aliases else None
+    clause_led = re.compile(rf"[，,；;]\s*(?!{forms})(?:{everyone})") if world.aliases else None  # 卧床的: a clause led by another
     out: list[Finding] = []
     for i, line in enumerate(lines):
         if not line.strip() or NOT_NOW.search(line):
@@ -1393,14 +1538,18 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
                     found.append((who, "却留下了新的字迹", sentence.start() + 1, text.strip()[:60]))
             for m in lead.finditer(text):
                 who = name.get(m.group(1), m.group(1))
-                if not held[who].startswith(ABED):
+                unable = next((row for row in UNABLE if held[who].startswith(row[0])), None)
+                if unable is None:
                     continue
-                rest = text[m.end(1):]
-                other = re.search(rf"[，,；;]\s*(?!{forms})(?:{'|'.join(map(re.escape, sorted(world.aliases, key=len, reverse=True)))})", rest) \
-                    if world.aliases else None
+                if any(w == who and what == unable[2] for w, what, _c, _e in found):
+                    continue  # one finding a person a paragraph: a hostile line of thousands is not read again at each
+                rest = text[m.end(1):m.end(1) + UNABLE_SPAN]
+                other = (clause_led if unable[0] == ABED else others).search(rest) if others is not None else None
                 rest = rest[:other.start()] if other else rest
-                if ON_FOOT.search(rest) and not NOT_THERE.search(text):
-                    found.append((who, "却下地走动", sentence.start() + m.start(1) + 1, text[m.start(1):].strip()[:60]))
+                if unable[0] != ABED and (FORMERLY.search(text) or (rest := _QUOTED_WORDS.sub(" ", rest)) is None):
+                    continue  # 老韩年轻时驭剑如飞: before the state; “你御剑带我去”: another's doing, said
+                if unable[1].search(rest) and not NOT_THERE.search(text):
+                    found.append((who, unable[2], sentence.start() + m.start(1) + 1, text[m.start(1):].strip()[:60]))
         for who, what, column, excerpt in found:
             if (who, i) in seen:
                 continue
@@ -1462,7 +1611,8 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                  acts: re.Pattern[str]) -> list[tuple[int, str, str]]:
     """Things used in a clause that names nobody, by the person the sentence starts with:
     ``(position, person, item)``."""
-    first = names.match(sentence.lstrip()) or re.match(r"[他她]", sentence.lstrip())  # 他把…，拉开抽屉，取出少卿印
+    lead = sentence.lstrip().lstrip("”」』’\"").lstrip()  # “…。”小禾又从袋里捧出…: the quote before is another sentence's close
+    first = names.match(lead) or re.match(r"[他她]", lead)  # 他把…，拉开抽屉，取出少卿印
     out: list[tuple[int, str, str]] = []
     at = 0
     for k, clause in enumerate(re.split(r"([，,；;])", sentence)):

@@ -337,6 +337,12 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # only. False alarms left: four contract findings (the contract check's).
     ("连续性-盲评八", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-3.md", "境界"), ("连贯-位置-3.md", "位置"), ("合同-3.md", "瑞金医院")], 4),
+    # a xianxia sect written blind: first blind run at stop 39 5/15, 3/5, 5/5, 9 false alarms (7 连贯, 2 合同)
+    # → 8/15 with stop 39's rounds; tuned on since (the sixth continuity round: calls by a jade talisman,
+    # seclusion, a crippled cultivator's sword light, a sword by its looks, far places, a later day told as
+    # past; 把 no measure word, a post from the card's text, 黑水 for 黑水秘境). Missed: an event of the
+    # contract that never happens (no script reads it). No false alarm left.
+    ("连续性-盲评九", {"连贯": 15, "合同": 5, "泄密": 5}, [("合同-5.md", "严崇当众把本脉带新弟子的差事交给陆青崖")], 0),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
@@ -423,7 +429,6 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
 # most) — each its latest run, in its README; nothing of their findings is ever shown.
 BLIND_SETS = [
     ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 3, "合同": 5, "泄密": 8}, 2),  # a Song tea house
-    ("连续性-盲评九", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 6, "合同": 3, "泄密": 5}, 9),  # a xianxia sect
 ]
 
 
