@@ -58,6 +58,9 @@ def bodies(n: int) -> dict[str, str]:
         "one_char_han": fill("林", n), "mixed_scripts": fill("Lin林ق\u200b\u0301ж𝔸\u200d知", n),
         "nested_brackets": fill("《", n // 2) + fill("》", n // 2), "secret_words": fill("手术的病历，顾衡说。", n),
         "dead_speaks": fill("陈守礼说：“我来了。”\n", n), "far_person": fill("顾衡站在林知夏身边。\n", n),
+        "power_lost_used": fill("孟姐放出异能，", n), "later_day_as_past": fill("十月十四那天刚", n),
+        "far_person_addressed": fill("“顾衡，你来说。”", n), "item_by_looks": fill("那块表盘发黄的旧怀表，", n),
+        "radio_call": fill("对讲机响了，顾衡说：“好。”", n),
         "cjk_random": "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(n)),
         "coined_with_suffixes": "".join(chr(0x4E00 + (i * 7919) % 3000) + chr(0x4E00 + (i * 31) % 3000) + "宗城剑山"[i % 4]
                                         for i in range(n // 3)),

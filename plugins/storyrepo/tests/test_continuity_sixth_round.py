@@ -152,16 +152,13 @@ def test_a_disposal_particle_is_no_measure_word() -> None:
     assert contract(["陈德用体温表"], "陈德从口袋里摸出一支表，甩了甩。") == []
 
 
-def test_a_hostile_line_of_the_new_forms_stays_bounded() -> None:
+def test_a_hostile_line_of_the_new_forms_gives_one_finding_at_most() -> None:
     """A line of 20,000 characters of each new form is read in one pass a form (the rest of a sentence after a
-    name is read to a bound, once a person a paragraph), not once for each of its thousands of names."""
-    import time
-
+    name is read to a bound, once a person a paragraph), not once for each of its thousands of names: it
+    yields one finding at most. Its time is measured in bench/story_hostile.py (the same five forms)."""
     for piece, field in (("晴姐放出异能，", "状态"), ("十月初一那天刚", "书内时间"), ("“老周，你来说。”", "位置"),
                          ("那把刀身乌黑的长刀，", "持有"), ("对讲机响了，老周说：“好。”", "在场")):
-        started = time.perf_counter()
         found = about(field, continuity(piece * (20000 // len(piece))))
-        assert time.perf_counter() - started < 10, piece
         assert len(found) <= 1, piece
 
 
