@@ -10,6 +10,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from collections import deque
 from pathlib import Path
 
@@ -73,6 +74,19 @@ def test_lw_serve_prints_links_with_the_public_address(tmp_path: Path, table_roo
         links = re.findall(r"\((keeper|p1|p2)\): (\S+)", "".join(lines))
         assert {who for who, _ in links} == {"keeper", "p1", "p2"}
         assert all(link.startswith(f"{PUBLIC}/t/") for _, link in links), links
+        # the server is stopped once it answers through the public name (Ctrl-C during uvicorn's start-up is
+        # not what this test is about)
+        local = re.search(r"listening on (http://127\.0\.0\.1:\d+)", lines[0])
+        assert local, lines
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                status = fetch(local.group(1) + "/", headers={"Host": "table.example.org"})[0]
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server never answered"
+                time.sleep(0.1)
+        assert status != 421, status  # the public name is the server's own
     finally:
         process.send_signal(signal.SIGINT)
         try:
