@@ -71,8 +71,12 @@ DEAD = ("已死", "死亡", "身亡", "陨落", "已故", "战死", "亡故", "�
 GONE = ("失踪", "封印", "被封印", "下落不明")
 NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日|遗言|遗书|信中|信上|信里|留音|幻象|幻影|"
                      r"玉简|录音|录像|留言|留影|"
-                     r"残魂|画像|生前|曾经说")
-MEDIUM = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空|听筒|话筒|电报|无线电|对讲机|通讯|信号|屏幕|视频|连线|语音")
+                     r"残魂|画像|生前|曾经说|"
+                     r"每[次回逢当][^。！？]{0,12}?[都总]|往常|以往")
+KNEW = re.compile(r"[\u4e00-\u9fff]{1,4}?(?:其实|原来|早就|早已|早都|一直|始终|从来)(?:都|就)?(?:知道|明白|清楚|料到|猜到|想到|察觉)")
+"""What someone had long known, read at their name (他爹早就知道那笔账有问题): a thought of their lifetime, not
+words in the scene — the dead and the missing are told of so."""
+MEDIUM = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空|听筒|话筒|电报|无线电|电台|步话机|对讲机|通讯|信号|屏幕|视频|连线|语音")
 """A call or a letter: what carries a body's doings from elsewhere (妈在电话里叹了口气)."""
 REMOTE = re.compile(MEDIUM.pattern + r"|隔着|隔壁|墙那边|墙后|门外|窗外|通风|格栅|管道里|声音从")
 """A voice from elsewhere (a call, a letter, words overheard through a wall or a vent): said in
@@ -714,7 +718,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         line = lines[voice.line]
         card = world.cards.get(who, {})
         state = str(card.get("状态") or "")
-        if who not in revived and any(state.startswith(d) for d in DEAD + GONE) and not NOT_NOW.search(line):
+        if who not in revived and any(state.startswith(d) for d in DEAD + GONE) and not NOT_NOW.search(line) \
+                and not KNEW.match(line, voice.column - 1, voice.column + 12):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
@@ -886,6 +891,9 @@ _UNABLE_STATES = tuple(state for states, _does, _says in UNABLE for state in sta
 
 SCENE_SPAN = 10
 """How many paragraphs a visit to a held one's place (到瑞金医院, 来到县牢) still holds the scene there."""
+VISIT_SPAN = 30
+"""Paragraphs a visit told before (探视, the held one's place named) goes on for, until the point of view leaves:
+a talk through the glass runs longer than a scene's :data:`SCENE_SPAN`."""
 LEAVE = re.compile(r"离开|回到|回了|走出|出了|告辞|打车回|赶回")
 """The point of view leaving a place: a visit told before it is over."""
 
@@ -917,8 +925,8 @@ def _visited(lines: list[str], i: int, card: dict[str, Any], calls: list[bool] |
     if bool(calls and calls[i]) or remote \
             or any(VISIT.search(line) or (where and where in line) for line in [*before, lines[i]]):
         return True
-    scene = _recent(lines, i, SCENE_SPAN)
-    named = [k for k, line in enumerate(scene) if where and where in line]
+    scene = _recent(lines, i, VISIT_SPAN)
+    named = [k for k, line in enumerate(scene) if (where and where in line) or VISIT.search(line)]
     return bool(named) and not any(LEAVE.search(line) for line in scene[named[-1] + 1:])  # a visit goes on
 
 
@@ -959,6 +967,8 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             who = world.aliases.get(said) or one.get(said, said)
             if (who, i) in seen or (start > 0 and narration[start - 1] in NOT_SUBJECT):
                 continue
+            if held[who].startswith(DEAD + GONE) and KNEW.match(narration, start, start + 16):
+                continue  # 岩哥早就知道那天会出事: what the dead had known, not an act in the scene
             if held[who].startswith(GONE) and UNKNOWN_TO_THEM.search(line):
                 continue  # 他不知道，韩五这时候就坐在南关街的茶棚里: the narrator shows where the missing are, not the scene
             if stops is None:

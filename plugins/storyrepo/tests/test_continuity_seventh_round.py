@@ -1,0 +1,109 @@
+"""The classes the seventh round added (issue 30), tuned on 连续性-盲评十 (a survivors' base) and written
+here in a hospital and a sect, other words than the labelled drafts: the right sentence next to each wrong one.
+
+- the dead in a habit told (每次…都) or in what they had long known (早就知道): memory, not the scene;
+- a visit to the quarantined goes on past a scene's ten paragraphs, until the visitor leaves;
+- a radio (电台) carries a far voice like a phone;
+- a keyword that is a roster entry of no person, place or thing (a gang, an order) and that no public text
+  says is the secret's own word: a non-knower saying it leaks it;
+- a question right after a turn answered without words (摇头) is the asker pressing on;
+- a place named by a known place and its kind (城南药库) is met by its kind alone when it is the only one.
+"""
+
+from __future__ import annotations
+
+from lw_storyrepo.checks import CheckContext, _by_its_kind_in_region, leak_and_waste, voices
+from lw_storyrepo.continuity import World, check_continuity, far_places, haunts_of, journeys, places_inside
+
+CARDS = {
+    "许宁": {"姓名": "许宁", "状态": "在世", "位置": "仁和医院", "持有": ["听诊器"]},
+    "王主任": {"姓名": "王主任", "状态": "已死", "位置": "仁和医院"},
+    "郑川": {"姓名": "郑川", "状态": "隔离", "位置": "隔离病房"},
+    "陈舟": {"姓名": "陈舟", "状态": "在世", "位置": "海州"},
+    "苏晴": {"姓名": "苏晴", "状态": "在世", "位置": "仁和医院"},
+}
+ALIASES = {**{name: name for name in CARDS}, "老王": "王主任", "老郑": "郑川", "陈院长": "陈舟", "晴姐": "苏晴",
+           "青衣会": "青衣会", "城南": "城南", "城南药库": "城南药库"}
+PLACES = {"仁和医院", "隔离病房", "海州", "食堂", "护士站", "城南", "城南药库"}
+ITEMS = {"听诊器"}
+LORE = "隔离病房在仁和医院。海州在北边，离仁和医院一千多里，车要走半个多月。"
+
+
+def world_and_ctx(meta: dict, secrets: list | None = None) -> tuple[World, CheckContext]:
+    world = World(CARDS, dict(ALIASES), PLACES, ITEMS, ("普通人",), None, places_inside(LORE, PLACES),
+                  {name: "他" for name in CARDS} | {"苏晴": "她", "许宁": "她"},
+                  far=far_places([LORE], PLACES), journey=journeys([LORE], PLACES), haunts=haunts_of({}, PLACES))
+    ctx = CheckContext(dict(ALIASES), secrets or [], [], [], 0, set(ALIASES), set(ITEMS), world=world,
+                       people=set(CARDS)).for_draft(meta)
+    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
+    return world, ctx
+
+
+def continuity(body: str) -> list[str]:
+    meta = {"视角": "许宁", "书内时间": "十月十三日", "在场": ["许宁", "苏晴"]}
+    world, ctx = world_and_ctx(meta)
+    lines = body.split("\n")
+    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())]
+
+
+def about(field: str, found: list[str]) -> list[str]:
+    return [m for m in found if field in m]
+
+
+def test_the_dead_in_a_habit_told_or_in_what_they_had_long_known() -> None:
+    assert about("状态", continuity("许宁推开门。老王站在护士站边上，一个一个点名，点完了才让交班。"))
+    assert not about("状态", continuity("许宁推开门。每次交班，老王都站在护士站边上，一个一个点名，点完了才让交班。"))
+    assert about("状态", continuity("许宁回头看了一眼。老王站在走廊尽头，知道那台手术会出事。"))
+    assert not about("状态", continuity("许宁回头看了一眼走廊。老王早就知道那台手术会出事——这个念头扎进了她心里，拔不出来。"))
+
+
+VISIT_TALK = ["老郑坐在床边，背对着窗户。", "“你来了。”", "“来了。”", "许宁把一袋橘子递进传递口。",
+              "老郑没接，只是看着她。", "“护士长还好吗？”", "“不好。”", "沉默了很久。", "“我跟你说一件事。”",
+              "“你说。”", "许宁攥紧了手里的笔。", "“那天的针，不是我扎错的。”", "“那是谁？”"]
+
+
+def test_a_visit_to_the_quarantined_goes_on_until_the_visitor_leaves() -> None:
+    visit = "\n\n".join(["下午三点，许宁来到隔离病房的探视窗前，拿起内线电话。", *VISIT_TALK, "老郑摇头。"])
+    assert not about("状态", continuity(visit))
+    canteen = "\n\n".join(["中午的食堂人挤人，许宁端着餐盘找座位。", *VISIT_TALK, "老郑摇头。"])
+    assert about("状态", continuity(canteen))
+    left = "\n\n".join(["下午三点，许宁来到隔离病房的探视窗前。", "“你来了。”", "许宁放下电话，走出了那条走廊。",
+                        "天黑了。", "食堂里人挤人。", "许宁端着餐盘找座位。", "晴姐冲她招手。",
+                        "老郑端着餐盘在她对面坐下。"])
+    assert about("状态", continuity(left))
+
+
+def test_a_radio_carries_a_far_voice() -> None:
+    talk = ["“那批药到了没有？”", "“到了。”", "“院里还缺什么？”"]
+    assert not about("在场", continuity("\n\n".join(["电台里安静了一下，只剩沙沙声。", *talk[:2],
+                                                      "“缺人。”陈院长说，“下个月我再派两个来。”"])))
+    assert about("在场", continuity("\n\n".join(["走廊里安静了一下。", *talk[:2], "“缺人。”陈院长说，“下个月我再派两个来。”"])))
+
+
+SECRET = [("S-001", {"陈舟"}, False, ["顶罪", "青衣会"])]
+
+
+def leaks(body: str) -> list[str]:
+    meta = {"视角": "许宁", "在场": ["许宁", "陈舟"]}
+    _world, ctx = world_and_ctx(meta, SECRET)
+    return [f.message for f in leak_and_waste(ctx, body.split("\n"), 1, pov="许宁") if f.kind == "泄密"]
+
+
+def test_a_gang_s_name_no_public_text_says_is_the_secret_s_own_word() -> None:
+    assert leaks("晴姐压低了声音：“听说那晚来的是青衣会的人。”")
+    assert not leaks("陈院长压低了声音：“那晚来的是青衣会的人。”")  # he knows it
+    assert not leaks("晴姐压低了声音：“听说那晚来的是城南的人。”")  # a place: said every day
+
+
+def test_a_question_after_a_turn_without_words_is_the_asker_pressing_on() -> None:
+    opening = ["陈院长放下茶杯，叹了口气。", "“那天夜里，药房失了火。”", "许宁盯着他：“是谁放的？”", "陈院长摇头。"]
+    assert leaks("\n\n".join([*opening, "“……是青衣会的人？”"]))  # 许宁 asks again
+    assert not leaks("\n\n".join([*opening, "“……是青衣会的人。”"]))  # 陈院长 answers, and he knows
+
+
+def test_a_place_by_its_kind_alone_when_it_is_the_only_one() -> None:
+    _world, ctx = world_and_ctx({})
+    assert _by_its_kind_in_region(ctx, "城南药库", "她把领药单送到药库，天已经黑了。")
+    assert not _by_its_kind_in_region(ctx, "城南药库", "她把领药单送到药房，天已经黑了。")
+    ctx.aliases["北区药库"] = "北区药库"  # two stores the book knows: 药库 alone tells neither
+    assert not _by_its_kind_in_region(ctx, "城南药库", "她把领药单送到药库，天已经黑了。")
