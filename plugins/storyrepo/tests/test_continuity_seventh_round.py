@@ -107,3 +107,21 @@ def test_a_place_by_its_kind_alone_when_it_is_the_only_one() -> None:
     assert not _by_its_kind_in_region(ctx, "城南药库", "她把领药单送到药房，天已经黑了。")
     ctx.aliases["北区药库"] = "北区药库"  # two stores the book knows: 药库 alone tells neither
     assert not _by_its_kind_in_region(ctx, "城南药库", "她把领药单送到药库，天已经黑了。")
+
+
+PALACE = {  # a palace: who calls whom, with another's name as an owner (X的妻子, X的妹妹) in the sentence
+    "萧珩": "---\n姓名: 萧珩\n---\n## 关系\n沈蘅是裴远的妻子，他叫“嫂嫂”。\n",
+    "萧玥": "---\n姓名: 萧玥\n---\n## 关系\n萧珩的妹妹，叫他“阿兄”。\n",
+    "沈蘅": "---\n姓名: 沈蘅\n---\n## 关系\n裴远的妻子。\n",
+    "裴远": "---\n姓名: 裴远\n---\n## 关系\n沈蘅的丈夫。\n",
+}
+
+
+def test_a_name_named_as_an_owner_is_neither_the_caller_nor_the_called() -> None:
+    from lw_storyrepo.checks import relatives
+    from lw_storyrepo.kinship import address_book
+
+    aliases = {n: n for n in PALACE}
+    book = address_book(PALACE, aliases, relatives(PALACE, aliases), {n: "他" for n in PALACE} | {"萧玥": "她", "沈蘅": "她"})
+    assert book["萧珩"] == {"嫂嫂": "沈蘅"}  # not 裴远, the one she is the wife of
+    assert book["萧玥"] == {"阿兄": "萧珩"}  # the card's character calls, not 萧珩 whose sister she is
