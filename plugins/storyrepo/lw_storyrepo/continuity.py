@@ -148,7 +148,10 @@ UNABLE: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
     (ABED, ON_FOOT, "却下地走动"),
     (POWERLESS, re.compile(r"(?<![不没难想要能法再])(?:御剑|驭剑|驭起|御起|祭起|祭出|掐诀|掐了个诀|捏诀|运起|运功|施法|催动|"
                            r"放出神识|神识一扫|腾空而起|踏空而|凌空而起|御风而|放出威压|[斩劈挥划]出一道剑气|"
-                           r"释放异能|发动异能|动用异能|放出异能|施展异能)"), "却动用了修为"),
+                           r"释放异能|发动异能|动用异能|放出异能|施展异能|凝出|凝聚出|召唤出|"
+                           # the power seen at work: a new wall or blade of an element (一道冰墙从地上拔起来),
+                           # not one standing there (那道化开的冰墙)
+                           r"(?:一道|一面|一堵|一团|一簇|一根|一排|一片)[冰火雷风水岩石土][墙锥刃盾柱球箭枪幕龙蛇])"), "却动用了修为"),
     (("吊销驾照", "驾照被吊销", "禁驾", "禁止驾驶"), re.compile(r"(?<![不没难想要能法再])(?:开着车|开车|驾车|握着方向盘|握住方向盘|"
                                                      r"踩下油门|踩油门|一脚油门|发动了车|打着了火)"), "却开了车"),
 )
@@ -433,8 +436,16 @@ def stages_of(world_text: str) -> tuple[str, ...]:
     m = re.search(r"^##\s*力量体系[^\n]*\n(.*?)(?=^##\s|\Z)", world_text, re.M | re.S)
     if not m:
         return DEFAULT_STAGES
-    found = [w for w in re.split(r"[\s<＜>＞→、,，|｜\-—*]+", m.group(1)) if re.fullmatch(r"[\u4e00-\u9fff]{2,4}", w)]
+    section = m.group(1)
+    # the ladder's own line when it has one (F级 ＜ E级 ＜ …): the prose after it names no stage
+    ladder = next((line for line in section.split("\n") if re.search(r"[<＜>＞→]", line)
+                   and len(_STAGE_WORD.findall(line)) >= 2), section)
+    found = [w for w in re.split(r"[\s<＜>＞→、,，|｜\-—*]+", ladder) if _STAGE_WORD.fullmatch(w)]
     return tuple(dict.fromkeys(found)) if len(found) >= 2 else DEFAULT_STAGES
+
+
+_STAGE_WORD = re.compile(r"[\u4e00-\u9fff]{2,4}|[A-Z]{1,3}[级阶]")
+"""A stage of a ladder: a word (练气, 筑基) or a letter grade (D级, SS级)."""
 
 
 def _number(text: str) -> int | None:
@@ -1249,13 +1260,14 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
             listed = listed_re.search(tail)
             being = None
             after = names.match(sentence, full.end() if full else r.end())
+            titled = False  # the stage said as a title or an address (陈老板): courtesy may raise it, never lower it
             if listed:
                 who = listed.group(1)
             elif after and not below:
-                who = after.group()  # 二号炉的五级工周大海: the stage is his title
+                who, titled = after.group(), True  # 二号炉的五级工周大海: the stage is his title
             elif tail and not below and tail[-1] in by_surname and len(by_surname[tail[-1]]) == 1 \
                     and not (r.start() >= 2 and _inside(spans, starts, r.start() - 2)):
-                who = by_surname[tail[-1]][0]  # 韩工段长: a surname and a stage, an address
+                who, titled = by_surname[tail[-1]][0], True  # 韩工段长: a surname and a stage, an address
             elif levelled or below or (being := BEING.search(tail)):
                 before = bisect.bisect_right(ends, r.start())
                 if before >= 2 and spans[before - 1][0] > 0 and LIKE.search(sentence[:spans[before - 1][0]]) \
@@ -1294,6 +1306,9 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
             elif not below and said < old:
                 out.append(Finding("连贯", ERROR, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成「{said_text}」，"
                                    f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60]))
+            elif not below and not titled and said > old:  # a breakthrough told in prose and never recorded, or a slip: the author says
+                out.append(Finding("连贯", WARN, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成更高的「{said_text}」；"
+                                   f"本章突破了就在设定变更写「{who}.境界={said_text}」", first_line + i, col, sentence.strip()[:60]))
     return out
 
 
@@ -1538,6 +1553,7 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
                 if held[who].startswith(DEAD + GONE + CONFINED) and not (held[who].startswith(CONFINED)
                                                                           and _visited(lines, i, world.cards[who])):
                     found.append((who, "却在说话", q.start() + 1, line[q.start():].strip()[:60]))
+        carried: str | None = None  # the held one who led the sentence before, for a 他/她 leading the next
         for sentence in _SENTENCE.finditer(line):
             text = sentence.group()
             for m in trace.finditer(text):
@@ -1546,20 +1562,25 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
                     continue  # 老班主留下的那枚扳指，这会儿…: where a thing came from, not a trace left today
                 if held[who].startswith(DEAD) and FRESH.search(text):
                     found.append((who, "却留下了新的字迹", sentence.start() + 1, text.strip()[:60]))
-            for m in lead.finditer(text):
-                who = name.get(m.group(1), m.group(1))
+            leads = [(m.group(1), m.start(1), m.end(1)) for m in lead.finditer(text)]
+            opening = len(text) - len(text.lstrip())
+            if not leads and carried and text[opening:opening + 1] in HE:
+                leads = [(carried, opening, opening + 1)]  # 婉姐的声音抽过来。她抬手一挥…: the sentence before's subject
+            carried = leads[0][0] if leads and leads[0][1] == opening else None
+            for said, begin, end in leads:
+                who = name.get(said, said)
                 unable = next((row for row in UNABLE if held[who].startswith(row[0])), None)
                 if unable is None:
                     continue
                 if any(w == who and what == unable[2] for w, what, _c, _e in found):
                     continue  # one finding a person a paragraph: a hostile line of thousands is not read again at each
-                rest = text[m.end(1):m.end(1) + UNABLE_SPAN]
+                rest = text[end:end + UNABLE_SPAN]
                 other = (clause_led if unable[0] == ABED else others).search(rest) if others is not None else None
                 rest = rest[:other.start()] if other else rest
                 if unable[0] != ABED and (FORMERLY.search(text) or (rest := _QUOTED_WORDS.sub(" ", rest)) is None):
                     continue  # 老韩年轻时驭剑如飞: before the state; “你御剑带我去”: another's doing, said
                 if unable[1].search(rest) and not NOT_THERE.search(text):
-                    found.append((who, unable[2], sentence.start() + m.start(1) + 1, text[m.start(1):].strip()[:60]))
+                    found.append((who, unable[2], sentence.start() + begin + 1, text[begin:].strip()[:60]))
         for who, what, column, excerpt in found:
             if (who, i) in seen:
                 continue

@@ -7,13 +7,17 @@ here in a hospital and a sect, other words than the labelled drafts: the right s
 - a keyword that is a roster entry of no person, place or thing (a gang, an order) and that no public text
   says is the secret's own word: a non-knower saying it leaks it;
 - a question right after a turn answered without words (摇头) is the asker pressing on;
+- a ladder of letter grades (F阶 ＜ E阶 ＜ …) is the world's stages, and a grade said higher than the card
+  is asked about (a breakthrough never recorded, or a slip), lower one an error as before;
+- the power of the powerless seen at work (一道冰墙从地上拔起来), not one standing there;
+- a card's relation sentence reads a name followed by 的 as an owner (X是Y的妻子，他叫…: X is called);
 - a place named by a known place and its kind (城南药库) is met by its kind alone when it is the only one.
 """
 
 from __future__ import annotations
 
 from lw_storyrepo.checks import CheckContext, _by_its_kind_in_region, leak_and_waste, voices
-from lw_storyrepo.continuity import World, check_continuity, far_places, haunts_of, journeys, places_inside
+from lw_storyrepo.continuity import World, check_continuity, far_places, haunts_of, journeys, places_inside, stages_of
 
 CARDS = {
     "许宁": {"姓名": "许宁", "状态": "在世", "位置": "仁和医院", "持有": ["听诊器"]},
@@ -29,8 +33,9 @@ ITEMS = {"听诊器"}
 LORE = "隔离病房在仁和医院。海州在北边，离仁和医院一千多里，车要走半个多月。"
 
 
-def world_and_ctx(meta: dict, secrets: list | None = None) -> tuple[World, CheckContext]:
-    world = World(CARDS, dict(ALIASES), PLACES, ITEMS, ("普通人",), None, places_inside(LORE, PLACES),
+def world_and_ctx(meta: dict, secrets: list | None = None, cards: dict | None = None,
+                  stages: tuple[str, ...] = ("普通人",)) -> tuple[World, CheckContext]:
+    world = World(cards or CARDS, dict(ALIASES), PLACES, ITEMS, stages, None, places_inside(LORE, PLACES),
                   {name: "他" for name in CARDS} | {"苏晴": "她", "许宁": "她"},
                   far=far_places([LORE], PLACES), journey=journeys([LORE], PLACES), haunts=haunts_of({}, PLACES))
     ctx = CheckContext(dict(ALIASES), secrets or [], [], [], 0, set(ALIASES), set(ITEMS), world=world,
@@ -39,9 +44,9 @@ def world_and_ctx(meta: dict, secrets: list | None = None) -> tuple[World, Check
     return world, ctx
 
 
-def continuity(body: str) -> list[str]:
+def continuity(body: str, cards: dict | None = None, stages: tuple[str, ...] = ("普通人",)) -> list[str]:
     meta = {"视角": "许宁", "书内时间": "十月十三日", "在场": ["许宁", "苏晴"]}
-    world, ctx = world_and_ctx(meta)
+    world, ctx = world_and_ctx(meta, cards=cards, stages=stages)
     lines = body.split("\n")
     return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())]
 
@@ -125,3 +130,41 @@ def test_a_name_named_as_an_owner_is_neither_the_caller_nor_the_called() -> None
     book = address_book(PALACE, aliases, relatives(PALACE, aliases), {n: "他" for n in PALACE} | {"萧玥": "她", "沈蘅": "她"})
     assert book["萧珩"] == {"嫂嫂": "沈蘅"}  # not 裴远, the one she is the wife of
     assert book["萧玥"] == {"阿兄": "萧珩"}  # the card's character calls, not 萧珩 whose sister she is
+
+
+GRADES = "## 力量体系\nF阶 ＜ E阶 ＜ D阶 ＜ C阶 ＜ B阶\n\n猎人协会按阶定级，普通人不记境界，记错了就是错。\n"
+GRADED = {**CARDS, "苏晴": {**CARDS["苏晴"], "境界": "C阶"}, "郑川": {**CARDS["郑川"], "状态": "在世", "境界": "D阶"}}
+
+
+def test_a_ladder_of_letter_grades_is_the_world_s_stages() -> None:
+    assert stages_of(GRADES) == ("F阶", "E阶", "D阶", "C阶", "B阶")
+    assert stages_of("## 力量体系\n练气 → 筑基 → 金丹\n") == ("练气", "筑基", "金丹")
+
+
+def test_a_grade_said_other_than_the_card() -> None:
+    stages = stages_of(GRADES)
+    # a register read out: lower is an error, higher is asked about, the card's own grade is fine
+    assert about("境界", continuity("会长照着名册念：“队员晴姐，D阶，念力系。”", GRADED, stages))
+    assert about("境界", continuity("会长照着名册念：“队员晴姐，B阶，念力系。”", GRADED, stages))
+    assert not about("境界", continuity("会长照着名册念：“队员晴姐，C阶，念力系。”", GRADED, stages))
+    # a comparison: 老郑 is D阶 on his card
+    assert about("境界", continuity("“老郑跟你一样都是C阶，怎么会输？”许宁问。", GRADED, stages))
+    assert not about("境界", continuity("“老郑跟你一样都是D阶，怎么会输？”许宁问。", GRADED, stages))
+
+
+def test_the_power_of_the_powerless_seen_at_work() -> None:
+    spent = {**CARDS, "苏晴": {**CARDS["苏晴"], "状态": "异能尽失"}}
+    assert about("状态", continuity("晴姐往前踏了一步，抬手一挥，一道冰墙从地上拔起来，挡在门前。", spent))
+    assert about("状态", continuity("晴姐咬着牙，双手一合，一团火球砸进了尸群。", spent))
+    assert not about("状态", continuity("晴姐往前踏了一步，抬手一挥，手心里什么也没有冒出来。", spent))
+    assert not about("状态", continuity("晴姐站在那道慢慢化开的冰墙旁边，脸色发白。", spent))
+    # 她 leading the sentence after one the powerless led is her; after another's, it is not
+    assert about("状态", continuity("晴姐的声音像鞭子一样抽过来。她往前踏了一步，抬手一挥，一道冰墙从地上拔起来。", spent))
+    assert not about("状态", continuity("晴姐的声音像鞭子一样抽过来。门开了。她往前踏了一步，抬手一挥，一道冰墙从地上拔起来。", spent))
+
+
+def test_a_higher_stage_said_as_a_courtesy_title_is_no_finding() -> None:
+    stages = ("伙计", "掌柜", "东家")
+    shop = {**CARDS, "郑川": {**CARDS["郑川"], "状态": "在世", "境界": "伙计"}}
+    assert not about("境界", continuity("许宁笑着招呼：“郑掌柜，来两斤茶。”", shop, stages))  # an address flatters
+    assert about("境界", continuity("会长照着名册念：“老郑，掌柜，管账。”", shop, stages))  # a register does not
