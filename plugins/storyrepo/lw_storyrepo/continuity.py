@@ -1371,9 +1371,10 @@ SAID_SEASON = re.compile(r"入([冬夏秋春伏九])以来|(?:今天|今儿|今�
                          r"(?:三|头|二|中|末)([伏九])天")
 """The prose saying what season it is now (今天是入冬以来最冷的一天, 正值盛夏, 三伏天): not a thing named
 by a season (冬瓜, 夏令营)."""
-PAST_DATE = re.compile(rf"(?:(?P<month>{_CN_NUM}|正|冬|腊)月)(?P<day>初[一二三四五六七八九十]|{_CN_NUM})(?:日|号)?"
-                       r"(?:那天|那日|那晚|那夜|那一天|当天|那会儿)(?:就|才|刚|刚刚|已经|便)")
-"""A day of a month told as past (十月初一那天刚上山的, 3月8号那天就已经…): when the in-book date is before it
+PAST_DATE = re.compile(rf"(?P<since>自打|自从|打从)?(?:(?P<month>{_CN_NUM}|正|冬|腊)月)(?P<day>初[一二三四五六七八九十]|{_CN_NUM})(?:日|号)?"
+                       r"(?:(?:那天|那日|那晚|那夜|那一天|当天|那会儿)(?:就|才|刚|刚刚|已经|便)"
+                       r"|(?(since)[^，,。！？]{0,8}?(?:以后|之后|以来)|(?!)))")
+"""A day of a month told as past (十月初一那天刚上山的, 3月8号那天就已经…, 自打腊月初八封山以后): when the in-book date is before it
 in the same year, and the sentence says no other year (去年) or future (等到, 要), time has gone backwards."""
 COMING = re.compile(r"等到|等|到了|要|将|会|得|准备|打算|计划|明年|后年|下个月|再过|还有|之前|以前|前夕|快到")
 """What makes a day in the months ahead a plan, not a past (等到十月初一那天就…)."""

@@ -168,3 +168,10 @@ def test_a_higher_stage_said_as_a_courtesy_title_is_no_finding() -> None:
     shop = {**CARDS, "郑川": {**CARDS["郑川"], "状态": "在世", "境界": "伙计"}}
     assert not about("境界", continuity("许宁笑着招呼：“郑掌柜，来两斤茶。”", shop, stages))  # an address flatters
     assert about("境界", continuity("会长照着名册念：“老郑，掌柜，管账。”", shop, stages))  # a register does not
+
+
+def test_a_later_day_told_as_the_start_of_a_past() -> None:
+    # the in-book date is 十月十三日: 十一月 is ahead, so 自打…以后 tells the future as past
+    assert about("书内时间", continuity("自打十一月初一病区封闭以后，探视就全停了。"))
+    assert not about("书内时间", continuity("自打十月初一病区封闭以后，探视就全停了。"))
+    assert not about("书内时间", continuity("等到十一月初一病区封闭以后，探视就全停了。"))
