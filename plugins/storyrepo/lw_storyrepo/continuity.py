@@ -227,6 +227,8 @@ ARRIVE = re.compile(r"下了?马|下了?车|下了?轿|落了?脚|推门|掀帘|
 LOST = ("失踪", "下落不明")
 """States whose card's 位置 is where the character was last seen, not where they are: no place contradicts it."""
 LIKE = re.compile(r"(?:和|跟|与|同|像|如)$")
+BELITTLE = re.compile(r"不过|只是|区区|小小")
+"""不过是个…: a stage said to belittle, which never raises anyone: a higher one after it is no slip of the grade."""
 """What puts a thing in a comparison (和乌木尺背面一样): it is named, not used."""
 MOVE_VERBS = ("来到", "到了", "回到", "赶到", "赶回", "抵达", "进了", "走进", "踏入", "前往", "去了", "飞往", "奔向", "返回", "进入")
 _NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
@@ -1306,7 +1308,7 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
             elif not below and said < old:
                 out.append(Finding("连贯", ERROR, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成「{said_text}」，"
                                    f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60]))
-            elif not below and not titled and said > old:  # a breakthrough told in prose and never recorded, or a slip: the author says
+            elif not below and not titled and (listed or not BELITTLE.search(tail)) and said > old:  # a breakthrough told in prose and never recorded, or a slip: the author says
                 out.append(Finding("连贯", WARN, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成更高的「{said_text}」；"
                                    f"本章突破了就在设定变更写「{who}.境界={said_text}」", first_line + i, col, sentence.strip()[:60]))
     return out
