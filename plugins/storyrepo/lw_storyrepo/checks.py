@@ -657,6 +657,19 @@ def _by_its_tail(ctx: CheckContext, term: str, body: str) -> bool:
     return any(re.search(_DEMONSTRATIVE + re.escape(tail), body) for tail in _tails(ctx, term))
 
 
+def _by_its_kind_in_region(ctx: CheckContext, term: str, body: str) -> bool:
+    """A place named by a known place and its kind (城南 + 医院 = 城南医院) that the prose calls by its
+    kind alone (医院), when no other name the book knows ends in that kind: the only one of its kind."""
+    places = ctx.world.places if ctx.world is not None else set()
+    for region in places:
+        tail = term[len(region):]
+        if region != term and term.startswith(region) and len(tail) >= 2 and tail in body \
+                and not any(n != term and n.endswith(tail) and ctx.aliases.get(n, n) != ctx.aliases.get(term, term)
+                            for n in [*ctx.aliases, *places]):
+            return True
+    return False
+
+
 PERFORM = ("唱", "念道", "念着", "念了", "念白", "读", "背诵", "背出", "吟", "诵", "哼", "吊嗓", "弹", "奏", "演", "练")
 """What prose does with a work (a play, a song, a book) when it gives its words and not its title."""
 
@@ -768,7 +781,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             if not any(_named(v, body) for v in variants) and not described(term, body, THING_HEADS) \
                     and not _looks_like(term, body) and not _by_its_kind(term, body) \
                     and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or _by_kind(ctx, term, body)
-                                                  or _by_its_tail(ctx, term, body) or _shaped(ctx, term, body)
+                                                  or _by_its_tail(ctx, term, body) or _by_its_kind_in_region(ctx, term, body)
+                                                  or _shaped(ctx, term, body)
                                                   or _keeper_named(ctx, term, body) or _inner_place(ctx, term, body))):
                 doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else _performed(term, text, body)
                 if doubt is None:
@@ -1096,13 +1110,21 @@ def _unnamed_clause(before: str) -> bool:
     return clause.rstrip()[-1:] in ("：", ":") and bool(clause.strip(" ：:"))
 
 
-def _lone_speaker(turns: list[str], beat: str | None, mentioned: Iterable[str], after_narration: bool) -> str | None:
+SILENT_REPLY = re.compile(r"摇头|摇了摇头|点头|点了点头|耸肩|耸了耸肩|没说话|没有说话|没吭声|不吭声|没作声|不作声|没回答|没有回答|"
+                          r"没接话|没应声|一言不发|沉默|不说话|不答")
+"""A turn taken without words (老周摇头。): the question after it is the asker pressing on."""
+
+
+def _lone_speaker(turns: list[str], beat: str | None, mentioned: Iterable[str], after_narration: bool,
+                  pressed: bool = False) -> str | None:
     """Who says a quote alone in its paragraph, by the turn-taking around it: right after a
     narration paragraph, the person that paragraph starts with (the action beat: 沈砚点了点头。
-    “走吧。”); after another quote, the other party of the exchange — the speaker before the last
+    “走吧。”) — unless ``pressed``: that paragraph answered without words (:data:`SILENT_REPLY`)
+    and the quote is a question, the last speaker asking again (“是谁？” 护士摇头。 “是主任？”);
+    after another quote, the other party of the exchange — the speaker before the last
     one, else the person the recent narration named last who is not the last speaker."""
     if after_narration and beat:
-        return beat
+        return turns[-1] if pressed and turns and turns[-1] != beat else beat
     if not turns:
         return beat
     last = turns[-1]
@@ -1121,6 +1143,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
     mentioned: Iterable[str] = ()  # the people the recent narration paragraphs named, latest first
     narration: list[str] = []  # the narration paragraphs so far
     after_narration = False
+    silent = False  # the last narration paragraph answered without words (:data:`SILENT_REPLY`)
     for i, line in enumerate(lines):
         if not line.strip():
             continue
@@ -1146,7 +1169,8 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
             if speaker is None and lead and names:  # 他…借着炉火低声念出声：“…”
                 speaker = _referent(ctx, names, "", subject, lead.group(1))
             if speaker is None and alone and not _unnamed_clause(outside[:m.start()]):
-                speaker = _lone_speaker(turns, beat, mentioned, after_narration)
+                asked = next(g for g in m.groups() if g is not None).rstrip().endswith(("？", "?"))
+                speaker = _lone_speaker(turns, beat, mentioned, after_narration, silent and asked)
                 if speaker and ctx.cast and ctx.aliases.get(speaker, speaker) not in ctx.cast:
                     speaker = None  # turn-taking picks among the scene's cast when the draft lists it
             if speaker:
@@ -1189,6 +1213,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
                 yield Voice(None, sm.group(), i, sm.start() + 1)
         if first or not quotes:
             beat = _beat(ctx, names, outside, first) if first and names else None
+            silent = not quotes and SILENT_REPLY.search(outside) is not None
         if first and not re.search(r"[他她]", outside[:first.start()]) and outside[first.end():first.end() + 1] != "的":
             subject = ctx.aliases.get(first.group(), first.group())
         elif first:
@@ -1335,7 +1360,11 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
         return out
     kw_re = re.compile("|".join(re.escape(k) for k in sorted(all_kws, key=len, reverse=True)))
     pov = ctx.aliases.get(pov, pov) if pov else None
-    named = set(ctx.aliases) | ctx.items | (ctx.world.places | ctx.world.items if ctx.world is not None else set())
+    # the names of people, places and things: a roster entry of another kind (an order, a gang) that no
+    # public text names is the secret's own word, not a name said every day
+    things = ctx.items | (ctx.world.places | ctx.world.items if ctx.world is not None else set())
+    cards = ctx.world.cards if ctx.world is not None else {}
+    named = things | {a for a, n in ctx.aliases.items() if n in cards or ctx.people is None or n in ctx.people or n in things}
 
     def gives_away(kws: list[str], hit: list[str]) -> bool:
         # a keyword naming no one and nothing that the book never says openly (买凶) is the secret

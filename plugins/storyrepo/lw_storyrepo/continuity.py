@@ -71,8 +71,12 @@ DEAD = ("已死", "死亡", "身亡", "陨落", "已故", "战死", "亡故", "�
 GONE = ("失踪", "封印", "被封印", "下落不明")
 NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日|遗言|遗书|信中|信上|信里|留音|幻象|幻影|"
                      r"玉简|录音|录像|留言|留影|"
-                     r"残魂|画像|生前|曾经说")
-MEDIUM = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空|听筒|话筒|电报|无线电|对讲机|通讯|信号|屏幕|视频|连线|语音")
+                     r"残魂|画像|生前|曾经说|"
+                     r"每[次回逢当][^。！？]{0,12}?[都总]|往常|以往")
+KNEW = re.compile(r"[\u4e00-\u9fff]{1,4}?(?:其实|原来|早就|早已|早都|一直|始终|从来)(?:都|就)?(?:知道|明白|清楚|料到|猜到|想到|察觉)")
+"""What someone had long known, read at their name (他爹早就知道那笔账有问题): a thought of their lifetime, not
+words in the scene — the dead and the missing are told of so."""
+MEDIUM = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空|听筒|话筒|电报|无线电|电台|步话机|对讲机|通讯|信号|屏幕|视频|连线|语音")
 """A call or a letter: what carries a body's doings from elsewhere (妈在电话里叹了口气)."""
 REMOTE = re.compile(MEDIUM.pattern + r"|隔着|隔壁|墙那边|墙后|门外|窗外|通风|格栅|管道里|声音从")
 """A voice from elsewhere (a call, a letter, words overheard through a wall or a vent): said in
@@ -144,7 +148,10 @@ UNABLE: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
     (ABED, ON_FOOT, "却下地走动"),
     (POWERLESS, re.compile(r"(?<![不没难想要能法再])(?:御剑|驭剑|驭起|御起|祭起|祭出|掐诀|掐了个诀|捏诀|运起|运功|施法|催动|"
                            r"放出神识|神识一扫|腾空而起|踏空而|凌空而起|御风而|放出威压|[斩劈挥划]出一道剑气|"
-                           r"释放异能|发动异能|动用异能|放出异能|施展异能)"), "却动用了修为"),
+                           r"释放异能|发动异能|动用异能|放出异能|施展异能|凝出|凝聚出|召唤出|"
+                           # the power seen at work: a new wall or blade of an element (一道冰墙从地上拔起来),
+                           # not one standing there (那道化开的冰墙)
+                           r"(?:一道|一面|一堵|一团|一簇|一根|一排|一片)[冰火雷风水岩石土][墙锥刃盾柱球箭枪幕龙蛇])"), "却动用了修为"),
     (("吊销驾照", "驾照被吊销", "禁驾", "禁止驾驶"), re.compile(r"(?<![不没难想要能法再])(?:开着车|开车|驾车|握着方向盘|握住方向盘|"
                                                      r"踩下油门|踩油门|一脚油门|发动了车|打着了火)"), "却开了车"),
 )
@@ -220,6 +227,8 @@ ARRIVE = re.compile(r"下了?马|下了?车|下了?轿|落了?脚|推门|掀帘|
 LOST = ("失踪", "下落不明")
 """States whose card's 位置 is where the character was last seen, not where they are: no place contradicts it."""
 LIKE = re.compile(r"(?:和|跟|与|同|像|如)$")
+BELITTLE = re.compile(r"不过|只是|区区|小小")
+"""不过是个…: a stage said to belittle, which never raises anyone: a higher one after it is no slip of the grade."""
 """What puts a thing in a comparison (和乌木尺背面一样): it is named, not used."""
 MOVE_VERBS = ("来到", "到了", "回到", "赶到", "赶回", "抵达", "进了", "走进", "踏入", "前往", "去了", "飞往", "奔向", "返回", "进入")
 _NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
@@ -429,8 +438,16 @@ def stages_of(world_text: str) -> tuple[str, ...]:
     m = re.search(r"^##\s*力量体系[^\n]*\n(.*?)(?=^##\s|\Z)", world_text, re.M | re.S)
     if not m:
         return DEFAULT_STAGES
-    found = [w for w in re.split(r"[\s<＜>＞→、,，|｜\-—*]+", m.group(1)) if re.fullmatch(r"[\u4e00-\u9fff]{2,4}", w)]
+    section = m.group(1)
+    # the ladder's own line when it has one (F级 ＜ E级 ＜ …): the prose after it names no stage
+    ladder = next((line for line in section.split("\n") if re.search(r"[<＜>＞→]", line)
+                   and len(_STAGE_WORD.findall(line)) >= 2), section)
+    found = [w for w in re.split(r"[\s<＜>＞→、,，|｜\-—*]+", ladder) if _STAGE_WORD.fullmatch(w)]
     return tuple(dict.fromkeys(found)) if len(found) >= 2 else DEFAULT_STAGES
+
+
+_STAGE_WORD = re.compile(r"[\u4e00-\u9fff]{2,4}|[A-Z]{1,3}[级阶]")
+"""A stage of a ladder: a word (练气, 筑基) or a letter grade (D级, SS级)."""
 
 
 def _number(text: str) -> int | None:
@@ -714,7 +731,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         line = lines[voice.line]
         card = world.cards.get(who, {})
         state = str(card.get("状态") or "")
-        if who not in revived and any(state.startswith(d) for d in DEAD + GONE) and not NOT_NOW.search(line):
+        if who not in revived and any(state.startswith(d) for d in DEAD + GONE) and not NOT_NOW.search(line) \
+                and not KNEW.match(line, voice.column - 1, voice.column + 12):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
@@ -886,6 +904,9 @@ _UNABLE_STATES = tuple(state for states, _does, _says in UNABLE for state in sta
 
 SCENE_SPAN = 10
 """How many paragraphs a visit to a held one's place (到瑞金医院, 来到县牢) still holds the scene there."""
+VISIT_SPAN = 30
+"""Paragraphs a visit told before (探视, the held one's place named) goes on for, until the point of view leaves:
+a talk through the glass runs longer than a scene's :data:`SCENE_SPAN`."""
 LEAVE = re.compile(r"离开|回到|回了|走出|出了|告辞|打车回|赶回")
 """The point of view leaving a place: a visit told before it is over."""
 
@@ -917,8 +938,8 @@ def _visited(lines: list[str], i: int, card: dict[str, Any], calls: list[bool] |
     if bool(calls and calls[i]) or remote \
             or any(VISIT.search(line) or (where and where in line) for line in [*before, lines[i]]):
         return True
-    scene = _recent(lines, i, SCENE_SPAN)
-    named = [k for k, line in enumerate(scene) if where and where in line]
+    scene = _recent(lines, i, VISIT_SPAN)
+    named = [k for k, line in enumerate(scene) if (where and where in line) or VISIT.search(line)]
     return bool(named) and not any(LEAVE.search(line) for line in scene[named[-1] + 1:])  # a visit goes on
 
 
@@ -959,6 +980,8 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             who = world.aliases.get(said) or one.get(said, said)
             if (who, i) in seen or (start > 0 and narration[start - 1] in NOT_SUBJECT):
                 continue
+            if held[who].startswith(DEAD + GONE) and KNEW.match(narration, start, start + 16):
+                continue  # 岩哥早就知道那天会出事: what the dead had known, not an act in the scene
             if held[who].startswith(GONE) and UNKNOWN_TO_THEM.search(line):
                 continue  # 他不知道，韩五这时候就坐在南关街的茶棚里: the narrator shows where the missing are, not the scene
             if stops is None:
@@ -1239,13 +1262,14 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
             listed = listed_re.search(tail)
             being = None
             after = names.match(sentence, full.end() if full else r.end())
+            titled = False  # the stage said as a title or an address (陈老板): courtesy may raise it, never lower it
             if listed:
                 who = listed.group(1)
             elif after and not below:
-                who = after.group()  # 二号炉的五级工周大海: the stage is his title
+                who, titled = after.group(), True  # 二号炉的五级工周大海: the stage is his title
             elif tail and not below and tail[-1] in by_surname and len(by_surname[tail[-1]]) == 1 \
                     and not (r.start() >= 2 and _inside(spans, starts, r.start() - 2)):
-                who = by_surname[tail[-1]][0]  # 韩工段长: a surname and a stage, an address
+                who, titled = by_surname[tail[-1]][0], True  # 韩工段长: a surname and a stage, an address
             elif levelled or below or (being := BEING.search(tail)):
                 before = bisect.bisect_right(ends, r.start())
                 if before >= 2 and spans[before - 1][0] > 0 and LIKE.search(sentence[:spans[before - 1][0]]) \
@@ -1284,6 +1308,9 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
             elif not below and said < old:
                 out.append(Finding("连贯", ERROR, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成「{said_text}」，"
                                    f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60]))
+            elif not below and not titled and (listed or not BELITTLE.search(tail)) and said > old:  # a breakthrough told in prose and never recorded, or a slip: the author says
+                out.append(Finding("连贯", WARN, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成更高的「{said_text}」；"
+                                   f"本章突破了就在设定变更写「{who}.境界={said_text}」", first_line + i, col, sentence.strip()[:60]))
     return out
 
 
@@ -1346,9 +1373,10 @@ SAID_SEASON = re.compile(r"入([冬夏秋春伏九])以来|(?:今天|今儿|今�
                          r"(?:三|头|二|中|末)([伏九])天")
 """The prose saying what season it is now (今天是入冬以来最冷的一天, 正值盛夏, 三伏天): not a thing named
 by a season (冬瓜, 夏令营)."""
-PAST_DATE = re.compile(rf"(?:(?P<month>{_CN_NUM}|正|冬|腊)月)(?P<day>初[一二三四五六七八九十]|{_CN_NUM})(?:日|号)?"
-                       r"(?:那天|那日|那晚|那夜|那一天|当天|那会儿)(?:就|才|刚|刚刚|已经|便)")
-"""A day of a month told as past (十月初一那天刚上山的, 3月8号那天就已经…): when the in-book date is before it
+PAST_DATE = re.compile(rf"(?P<since>自打|自从|打从)?(?:(?P<month>{_CN_NUM}|正|冬|腊)月)(?P<day>初[一二三四五六七八九十]|{_CN_NUM})(?:日|号)?"
+                       r"(?:(?:那天|那日|那晚|那夜|那一天|当天|那会儿)(?:就|才|刚|刚刚|已经|便)"
+                       r"|(?(since)[^，,。！？]{0,8}?(?:以后|之后|以来)|(?!)))")
+"""A day of a month told as past (十月初一那天刚上山的, 3月8号那天就已经…, 自打腊月初八封山以后): when the in-book date is before it
 in the same year, and the sentence says no other year (去年) or future (等到, 要), time has gone backwards."""
 COMING = re.compile(r"等到|等|到了|要|将|会|得|准备|打算|计划|明年|后年|下个月|再过|还有|之前|以前|前夕|快到")
 """What makes a day in the months ahead a plan, not a past (等到十月初一那天就…)."""
@@ -1528,6 +1556,7 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
                 if held[who].startswith(DEAD + GONE + CONFINED) and not (held[who].startswith(CONFINED)
                                                                           and _visited(lines, i, world.cards[who])):
                     found.append((who, "却在说话", q.start() + 1, line[q.start():].strip()[:60]))
+        carried: str | None = None  # the held one who led the sentence before, for a 他/她 leading the next
         for sentence in _SENTENCE.finditer(line):
             text = sentence.group()
             for m in trace.finditer(text):
@@ -1536,20 +1565,25 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
                     continue  # 老班主留下的那枚扳指，这会儿…: where a thing came from, not a trace left today
                 if held[who].startswith(DEAD) and FRESH.search(text):
                     found.append((who, "却留下了新的字迹", sentence.start() + 1, text.strip()[:60]))
-            for m in lead.finditer(text):
-                who = name.get(m.group(1), m.group(1))
+            leads = [(m.group(1), m.start(1), m.end(1)) for m in lead.finditer(text)]
+            opening = len(text) - len(text.lstrip())
+            if not leads and carried and text[opening:opening + 1] in HE:
+                leads = [(carried, opening, opening + 1)]  # 婉姐的声音抽过来。她抬手一挥…: the sentence before's subject
+            carried = leads[0][0] if leads and leads[0][1] == opening else None
+            for said, begin, end in leads:
+                who = name.get(said, said)
                 unable = next((row for row in UNABLE if held[who].startswith(row[0])), None)
                 if unable is None:
                     continue
                 if any(w == who and what == unable[2] for w, what, _c, _e in found):
                     continue  # one finding a person a paragraph: a hostile line of thousands is not read again at each
-                rest = text[m.end(1):m.end(1) + UNABLE_SPAN]
+                rest = text[end:end + UNABLE_SPAN]
                 other = (clause_led if unable[0] == ABED else others).search(rest) if others is not None else None
                 rest = rest[:other.start()] if other else rest
                 if unable[0] != ABED and (FORMERLY.search(text) or (rest := _QUOTED_WORDS.sub(" ", rest)) is None):
                     continue  # 老韩年轻时驭剑如飞: before the state; “你御剑带我去”: another's doing, said
                 if unable[1].search(rest) and not NOT_THERE.search(text):
-                    found.append((who, unable[2], sentence.start() + m.start(1) + 1, text[m.start(1):].strip()[:60]))
+                    found.append((who, unable[2], sentence.start() + begin + 1, text[begin:].strip()[:60]))
         for who, what, column, excerpt in found:
             if (who, i) in seen:
                 continue

@@ -135,9 +135,12 @@ def _side(words: str, names_re: re.Pattern[str], aliases: dict[str, str], kin: d
     """Who one side of a 叫 clause is: the names in it, a relative's word of the card's character
     (``kin``), ``[""]`` for a group, ``[_UNKNOWN]`` for a relative no card names; ``None`` when the
     words say no one (a pronoun or nothing: the caller decides)."""
-    found = [aliases[n.group()] for n in names_re.finditer(words)]
+    every = list(names_re.finditer(words))
+    found = [aliases[n.group()] for n in every if words[n.end():n.end() + 1] != "的"]
     if found:
         return found
+    if every:  # 秦川的妹妹 (叫他“哥”): someone of theirs, the card's character as a rule — the caller decides
+        return None
     word = next((w for w in sorted(kin, key=len, reverse=True) if w in words), None)
     if word is not None:
         return [kin[word]]
@@ -185,7 +188,10 @@ def address_book(texts: dict[str, str], aliases: dict[str, str], kin: dict[str, 
                 subj_text, obj_text = sentence[clause_start:m.start()], m.group("obj")
                 if "管" in subj_text:  # 管父亲叫“阿耶”: the one after 管 is called
                     subj_text, obj_text = subj_text.split("管", 1)[0], subj_text.split("管", 1)[1] + obj_text
-                others = [aliases[n.group()] for n in names_re.finditer(sentence[:m.start()]) if aliases[n.group()] != me]
+                named = [n for n in names_re.finditer(sentence[:m.start()]) if aliases[n.group()] != me]
+                # 林婉是周岩的妻子，他叫“嫂子”: the one named as an owner (周岩的) is not the one called
+                others = [aliases[n.group()] for n in named if sentence[n.end():n.end() + 1] != "的"] \
+                    or [aliases[n.group()] for n in named]
                 last_other = others[-1] if others else None
                 s_p, o_p = _PRONOUN.search(subj_text), _PRONOUN.search(obj_text)
                 callers, called = _side(subj_text, names_re, aliases, my_kin), _side(obj_text, names_re, aliases, my_kin)
