@@ -1151,11 +1151,11 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         hits += _carried(narration, lead, anyone_or_he, clause_act)
         for q in _QUOTED_WORDS.finditer(line):  # “长风，你来说。”: spoken to face to face, here
             told = vocative.search(q.group())
-            if told is not None and (who := world.aliases.get(told.group(1)) or one.get(told.group(1))) in far \
-                    and who not in came and (who, i) not in placed:
-                placed.add((who, i))
-                out.append(Finding("连贯", WARN, f"{who} 在「{far[who]}」（角色卡·位置），离{pov}所在的「{pov_place}」很远，"
-                                   f"本章没有写{who}来到这里，正文却当面叫{who}说话做事", first_line + i, q.start() + 1,
+            if told is not None and (addressed := world.aliases.get(told.group(1)) or one.get(told.group(1))) in far \
+                    and addressed not in came and (addressed, i) not in placed:
+                placed.add((addressed, i))
+                out.append(Finding("连贯", WARN, f"{addressed} 在「{far[addressed]}」（角色卡·位置），离{pov}所在的「{pov_place}」很远，"
+                                   f"本章没有写{addressed}来到这里，正文却当面叫{addressed}说话做事", first_line + i, q.start() + 1,
                                    line[max(0, q.start() - 20):].strip()[:60]))
         topics: dict[str, str | None] = {}  # the previous paragraph's topic, read once a pronoun
         # who is named before each hit, gathered as the hits advance: a line of thousands of pronouns is read once
@@ -1508,7 +1508,8 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
         for m in PAST_DATE.finditer(sentence) if month is not None and day is not None else ():
             told_month = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month"))
             told_day = _cn_int(m.group("day"))
-            if told_month and told_day and (told_month, told_day) > (month, day) and told_month - month <= 3 \
+            if told_month and told_day and month is not None and day is not None \
+                    and (told_month, told_day) > (month, day) and told_month - month <= 3 \
                     and not COMING.search(sentence[:m.start()]):
                 said = m.group()
         season = SAID_SEASON.search(sentence)
@@ -1578,7 +1579,8 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
                 if any(w == who and what == unable[2] for w, what, _c, _e in found):
                     continue  # one finding a person a paragraph: a hostile line of thousands is not read again at each
                 rest = text[end:end + UNABLE_SPAN]
-                other = (clause_led if unable[0] == ABED else others).search(rest) if others is not None else None
+                other = (clause_led if unable[0] == ABED else others).search(rest) \
+                    if others is not None and clause_led is not None else None
                 rest = rest[:other.start()] if other else rest
                 if unable[0] != ABED and (FORMERLY.search(text) or (rest := _QUOTED_WORDS.sub(" ", rest)) is None):
                     continue  # 老韩年轻时驭剑如飞: before the state; “你御剑带我去”: another's doing, said
