@@ -289,15 +289,22 @@ FAR_SPAN = 20
 def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
     """The places a sentence of the world or of a card names together with a journey
     (:data:`FAR_WORDS`): someone there is not beside the point of view unless a journey is told."""
-    known = [p for p in places if len(p) >= 2]
     out: set[str] = set()
+    for sentence, known in _world_sentences(texts, places):
+        journeys = [m.start() for m in FAR_WORDS.finditer(sentence)]
+        if journeys:
+            named = _far_ends(sentence, known)
+            out.update(p for p, at in named.items() if len(named) == 1 or any(abs(j - at) <= FAR_SPAN for j in journeys))
+    return frozenset(out)
+
+
+def _world_sentences(texts: Iterable[str], places: Iterable[str]) -> Iterable[tuple[str, list[str]]]:
+    """Each sentence of the world's and the cards' texts, with the places of two characters or more
+    (the ones a sentence can name as a journey's far end)."""
+    known = [p for p in places if len(p) >= 2]
     for text in texts:
         for sentence in re.split(r"[。！？；;\n]", text):
-            journeys = [m.start() for m in FAR_WORDS.finditer(sentence)]
-            if journeys:
-                named = _far_ends(sentence, known)
-                out.update(p for p, at in named.items() if len(named) == 1 or any(abs(j - at) <= FAR_SPAN for j in journeys))
-    return frozenset(out)
+            yield sentence, known
 
 
 def _named_at(sentence: str, place: str) -> int:
@@ -356,18 +363,16 @@ def _days(m: re.Match[str]) -> float | None:
 def journeys(texts: Iterable[str], places: Iterable[str]) -> dict[str, float]:
     """The days a sentence of the world or of a card says a place is away (上海…书信走海路，一封信要走十来天;
     保定府…坐火车要大半天): the shortest one said within :data:`FAR_SPAN` characters of it."""
-    known = [p for p in places if len(p) >= 2]
     out: dict[str, float] = {}
-    for text in texts:
-        for sentence in re.split(r"[。！？；;\n]", text):
-            said = [(m.start(), d) for m in DURATION.finditer(sentence) for d in [_days(m)] if d]
-            if not said:
-                continue
-            named = _far_ends(sentence, known)
-            for p, at in named.items():
-                near = [d for j, d in said if len(named) == 1 or abs(j - at) <= FAR_SPAN]
-                if near:
-                    out[p] = min(out.get(p, min(near)), min(near))
+    for sentence, known in _world_sentences(texts, places):
+        said = [(m.start(), d) for m in DURATION.finditer(sentence) for d in [_days(m)] if d]
+        if not said:
+            continue
+        named = _far_ends(sentence, known)
+        for p, at in named.items():
+            near = [d for j, d in said if len(named) == 1 or abs(j - at) <= FAR_SPAN]
+            if near:
+                out[p] = min(out.get(p, min(near)), min(near))
     return out
 
 
