@@ -141,18 +141,6 @@ class CheckContext:
                    dead=dead_of(characters), roles=roles_of(characters), looks=looks_of(texts, characters),
                    called=called_of(texts, aliases), keepers=keepers_of(texts, places), posts=posts_of(texts))
 
-    @classmethod
-    def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]],
-                     kin: dict[str, frozenset[str]] | None = None,
-                     called: dict[str, dict[str, str]] | None = None,
-                     keepers: dict[str, frozenset[str]] | None = None) -> CheckContext:
-        """The part of the context the contract check reads (names, held things, kinship forms:
-        :func:`kin_of`, forms of address: :func:`called_of`, places' keepers: :func:`keepers_of`),
-        from cards already read: what settle needs, without the info gaps, style and world."""
-        items = {str(v) for meta in characters.values() for v in as_list(meta.get("持有")) if len(str(v)) >= 2}
-        return cls(aliases, [], [], [], 0, set(aliases), items, kin=kin or {}, dwellers=dwellers_of(characters),
-                   dead=dead_of(characters), roles=roles_of(characters), called=called or {}, keepers=keepers or {})
-
     def is_person(self, name: str) -> bool:
         """Whether a name found in the prose is a person's (not a place's or a thing's)."""
         return self.people is None or self.aliases.get(name, name) in self.people
