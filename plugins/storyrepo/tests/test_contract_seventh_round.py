@@ -95,3 +95,23 @@ def test_words_the_book_uses_everywhere_tell_nothing() -> None:
     assert [m for _s, m in _found(office, "张老师把教室钥匙交给赵小川。", ctx) if "事件" in m] == []
     assert [s for s, _m in _found(office, "张老师和赵小川说了几句话。", ctx)] == [ERROR]  # the key itself is missing
 
+
+# --- the address book does not guess a gender -----------------------------------------------------------------
+
+
+def test_a_card_without_a_gender_reads_nothing_from_he_calls_her() -> None:
+    """他叫她“…” on a card that says nothing of its character's gender: either may be the caller,
+    so the address book reads no one (it guessed the card's character before); with a gender
+    the card's character is the one whose pronoun it is."""
+    from lw_storyrepo.checks import relatives
+    from lw_storyrepo.kinship import address_book
+
+    cards = {"许文": "---\n姓名: 许文\n---\n## 设定\n设计院的绘图员。刘敏是科里的老人，他叫她“刘姐”。\n",
+             "刘敏": "---\n姓名: 刘敏\n---\n## 设定\n设计院的老技术员。\n"}
+    aliases = {n: n for n in cards}
+    unsaid = address_book(cards, aliases, relatives(cards, aliases), {})
+    assert "刘姐" not in unsaid.get("许文", {}) and "刘姐" not in unsaid.get("刘敏", {})
+    he = address_book(cards, aliases, relatives(cards, aliases), {"许文": "他"})
+    assert he["许文"] == {"刘姐": "刘敏"}
+    she = address_book(cards, aliases, relatives(cards, aliases), {"许文": "她"})
+    assert she["刘敏"] == {"刘姐": "许文"}  # 她 is 许文: 刘敏 (他) calls her so
