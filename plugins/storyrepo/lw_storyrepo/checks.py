@@ -696,6 +696,9 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
       there too with someone the prose names whose card puts them there and whom the draft moves
       nowhere else; what may be there in a form no table reads is a warning (:func:`_maybe_there`,
       :func:`_performed`: a 《》 work sung or read without its title), never an error;
+    - a line that hands a held thing over (把仓库钥匙交给…) warns when the draft's 设定变更 does not move
+      it; one that hands over what no name of the book is (a task, a place on a list) warns when the
+      prose writes nothing of it (:func:`_untold`): an event that may never happen, asked, never refused;
     - a promise the draft opens that no contract line names is a warning, unless a line asks to
       open one (开启 without an id);
     - what no script can count (a strong hook, a mood) is listed for the lens reviews to confirm.
@@ -812,14 +815,18 @@ def pairs(text: str) -> set[str]:
 
 def _untold(ctx: CheckContext, what: str, body: str) -> bool:
     """Whether the prose never writes what a contract line hands over, when it is no name the book
-    knows (本脉带新弟子的差事, 育种的活): none of its pairs of characters that the book's own text
-    (:attr:`CheckContext.book_text`) does not hold already is in the prose — a word the book uses
+    knows (本脉带新弟子的差事, 育种的活): neither its kind (the last two characters of its words: 差事,
+    钥匙) nor any of its pairs of characters that the book's own text (:attr:`CheckContext.book_text`)
+    does not hold already is in the prose — a word the book uses
     everywhere (弟子 in a sect) tells nothing. False when every pair is such a word, or when what
     is handed over is a relative (把女儿托付给…: prose calls her 丫头, 闺女, by her name): then the
     check cannot tell, and says nothing."""
     if any(word in what for word in _KIN_WORDS):
         return False
-    telling = {pair for run in _FILLER.split(what) for pair in pairs(run) if pair not in ctx.book_text}
+    runs = [run for run in _FILLER.split(what) if len(run) >= 2]
+    if runs and runs[-1][-2:] in body:  # its kind (钥匙 of 库房钥匙, 差事) written: the thing is there, a book's word or not
+        return False
+    telling = {pair for run in runs for pair in pairs(run) if pair not in ctx.book_text}
     return bool(telling) and not any(pair in body for pair in telling)
 PLACE_SUFFIXES = "站镇村县城府州港寺庙观街巷岛湖关峰谷寨堡楼阁殿宫庄屯坊"
 """The last characters that say only what kind of place a name is (柳园站, 落雁城): prose drops

@@ -94,6 +94,10 @@ def test_words_the_book_uses_everywhere_tell_nothing() -> None:
     ctx = _ctx(items={"教室钥匙"})
     assert [m for _s, m in _found(office, "张老师把教室钥匙交给赵小川。", ctx) if "事件" in m] == []
     assert [s for s, _m in _found(office, "张老师和赵小川说了几句话。", ctx)] == [ERROR]  # the key itself is missing
+    # its kind written is enough, though the book's text holds it (库房 and 钥匙 are the book's words, 房钥 is none)
+    line = "张老师把库房钥匙交给赵小川"
+    assert _found(line, "张老师把钥匙往赵小川手里一塞。", _ctx(book_text="学校的库房，库房的钥匙")) == []
+    assert [s for s, _m in _found(line, "张老师让赵小川去扫操场。", _ctx(book_text="学校的库房，库房的钥匙"))] == [WARN]
 
 
 # --- the address book does not guess a gender -----------------------------------------------------------------
