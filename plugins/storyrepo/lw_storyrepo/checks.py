@@ -28,7 +28,7 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.continuity import DEAD, World, check_continuity, far_places, haunts_of, journeys, places_inside, stages_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
-from lw_storyrepo.kinship import address_book, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
+from lw_storyrepo.kinship import FORMS, WORDS, address_book, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
 from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
@@ -76,6 +76,7 @@ class CheckContext:
     keepers: dict[str, frozenset[str]] = field(default_factory=dict)  # place -> who keeps it (恒裕当的掌柜): keepers_of
     addressed: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> what this draft's 视角 and anyone call them (for_draft)
     posts: dict[str, frozenset[str]] = field(default_factory=dict)  # person -> the posts their card's text gives them (执事): posts_of
+    book_text: str = ""  # the book's own text (lore, cards, promises, timeline): words it uses everywhere tell nothing
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
     _known_forms: set[str] | None = None
@@ -139,19 +140,8 @@ class CheckContext:
                    public_words=frozenset(k for _sid, _kn, _r, kws in secrets for k in kws if k in public),
                    dwellers=dwellers_of(characters), denials={k: v for k, v in denials.items() if v},
                    dead=dead_of(characters), roles=roles_of(characters), looks=looks_of(texts, characters),
-                   called=called_of(texts, aliases), keepers=keepers_of(texts, places), posts=posts_of(texts))
-
-    @classmethod
-    def for_contract(cls, aliases: dict[str, str], characters: dict[str, dict[str, Any]],
-                     kin: dict[str, frozenset[str]] | None = None,
-                     called: dict[str, dict[str, str]] | None = None,
-                     keepers: dict[str, frozenset[str]] | None = None) -> CheckContext:
-        """The part of the context the contract check reads (names, held things, kinship forms:
-        :func:`kin_of`, forms of address: :func:`called_of`, places' keepers: :func:`keepers_of`),
-        from cards already read: what settle needs, without the info gaps, style and world."""
-        items = {str(v) for meta in characters.values() for v in as_list(meta.get("持有")) if len(str(v)) >= 2}
-        return cls(aliases, [], [], [], 0, set(aliases), items, kin=kin or {}, dwellers=dwellers_of(characters),
-                   dead=dead_of(characters), roles=roles_of(characters), called=called or {}, keepers=keepers or {})
+                   called=called_of(texts, aliases), keepers=keepers_of(texts, places), posts=posts_of(texts),
+                   book_text=public)
 
     def is_person(self, name: str) -> bool:
         """Whether a name found in the prose is a person's (not a place's or a thing's)."""
@@ -706,6 +696,9 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
       there too with someone the prose names whose card puts them there and whom the draft moves
       nowhere else; what may be there in a form no table reads is a warning (:func:`_maybe_there`,
       :func:`_performed`: a 《》 work sung or read without its title), never an error;
+    - a line that hands a held thing over (把仓库钥匙交给…) warns when the draft's 设定变更 does not move
+      it; one that hands over what no name of the book is (a task, a place on a list) warns when the
+      prose writes nothing of it (:func:`_untold`): an event that may never happen, asked, never refused;
     - a promise the draft opens that no contract line names is a warning, unless a line asks to
       open one (开启 without an id);
     - what no script can count (a strong hook, a mood) is listed for the lens reviews to confirm.
@@ -798,13 +791,43 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             if thing is not None and not any(m.group("value") == thing for m in changes):
                 out.append(Finding("合同", WARN, f"合同「{text}」要交出「{thing}」，草稿的设定变更却没有记下它换了人："
                                                  "请确认交接写到了", line_no))
+            elif not ctx.contract_terms_in(handover.group("what")) and _untold(ctx, handover.group("what"), body):
+                out.append(Finding("合同", WARN, f"合同里的事件「{text}」正文里找不到：要交出的「{handover.group('what')}」"
+                                                 "一个字眼也没有写到，请确认这件事发生了", line_no))
         if any(word in text for word in REVIEW_WORDS) or not checked:
             out.append(Finding("合同", INFO, f"合同「{text}」脚本判断不了，交评审确认", line_no))
     return out
 
 
-_HANDOVER = re.compile(r"把(?P<what>[^，。；]+?)(?:交给|送给|递给|还给|借给|押给|留给|传给|交到|塞给|给了)")
-"""A contract line that hands a thing over (郑德明把仓库钥匙交给陈志远)."""
+_HANDOVER = re.compile(r"把(?P<what>[^，。；]+?)(?:交给|送给|递给|还给|借给|押给|留给|传给|交到|塞给|给了|批给|派给|分给|让给|托付给|托给)")
+"""A contract line that hands a thing over (郑德明把仓库钥匙交给陈志远), or a task, a place on a list,
+a post (严崇把带新弟子的差事交给陆青崖, 场长把育种的活派给李春生)."""
+_FILLER = re.compile(r"[^\u4e00-\u9fff]|[的了着过和与跟同及之这那其]")
+
+
+_KIN_WORDS = frozenset(w for w in [*WORDS, *(f for forms in FORMS.values() for f in forms)] if len(w) >= 2)
+
+
+def pairs(text: str) -> set[str]:
+    """Every two neighbouring Chinese characters of ``text``."""
+    return {text[k:k + 2] for k in range(len(text) - 1) if "\u4e00" <= text[k] <= "\u9fff" and "\u4e00" <= text[k + 1] <= "\u9fff"}
+
+
+def _untold(ctx: CheckContext, what: str, body: str) -> bool:
+    """Whether the prose never writes what a contract line hands over, when it is no name the book
+    knows (本脉带新弟子的差事, 育种的活): neither its kind (the last two characters of its words: 差事,
+    钥匙) nor any of its pairs of characters that the book's own text (:attr:`CheckContext.book_text`)
+    does not hold already is in the prose — a word the book uses
+    everywhere (弟子 in a sect) tells nothing. False when every pair is such a word, or when what
+    is handed over is a relative (把女儿托付给…: prose calls her 丫头, 闺女, by her name): then the
+    check cannot tell, and says nothing."""
+    if any(word in what for word in _KIN_WORDS):
+        return False
+    runs = [run for run in _FILLER.split(what) if len(run) >= 2]
+    if runs and runs[-1][-2:] in body:  # its kind (钥匙 of 库房钥匙, 差事) written: the thing is there, a book's word or not
+        return False
+    telling = {pair for run in runs for pair in pairs(run) if pair not in ctx.book_text}
+    return bool(telling) and not any(pair in body for pair in telling)
 PLACE_SUFFIXES = "站镇村县城府州港寺庙观街巷岛湖关峰谷寨堡楼阁殿宫庄屯坊"
 """The last characters that say only what kind of place a name is (柳园站, 落雁城): prose drops
 them (车到柳园) when the rest still tells the place."""

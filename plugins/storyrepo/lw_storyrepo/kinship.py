@@ -162,7 +162,8 @@ def address_book(texts: dict[str, str], aliases: dict[str, str], kin: dict[str, 
     (母亲叫他, 叫父亲 — resolved through ``kin``: :func:`lw_storyrepo.checks.relatives`), a group
     or nothing:
     - 他 and 她 in one clause: the card's character is the one whose pronoun it is (``genders``),
-      the caller when both are the same; the other is the person the sentence named last;
+      the caller when both are the same; the other is the person the sentence named last; a card
+      that gives its character no gender reads nothing from 他叫她 / 她叫他 (either may be the caller);
     - no caller: the sentence's subject — a name that opens it with 是 or without a 的
       (孙老七看着他…，一直叫他), else the card's character; a pronoun caller is the card's
       character; no one called, or a pronoun: the card's character or the person the sentence
@@ -199,8 +200,11 @@ def address_book(texts: dict[str, str], aliases: dict[str, str], kin: dict[str, 
                 if topic and s_p and s_p.start() >= subj_text.find(topic.group()) + len(topic.group()) and not obj_text.strip():
                     callers, called = [me], [aliases[topic.group()]]  # 萧玉楼他叫“萧大哥”: the card's character calls him so
                 elif callers is None and called is None and s_p and o_p:  # 他叫她 / 她叫他 / 他叫他
-                    me_calls = s_p.group() == mine or s_p.group() == o_p.group() or (not mine and o_p.group() != mine)
-                    callers, called = ([me], [last_other]) if me_calls else ([last_other], [me])
+                    if not mine and s_p.group() != o_p.group():
+                        callers, called = [], []  # 他叫她 on a card that says no gender: either may call, none is read
+                    else:
+                        me_calls = s_p.group() == mine or s_p.group() == o_p.group()
+                        callers, called = ([me], [last_other]) if me_calls else ([last_other], [me])
                 else:
                     if callers is None:
                         callers = [me] if s_p else [current]

@@ -26,8 +26,7 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.acceptcard import Acceptance, read_acceptance
 from lw_storyrepo.atomic import apply_and_commit
 from lw_storyrepo.changes import apply_changes, check_name
-from lw_storyrepo.checks import (ERROR, CheckContext, Finding, called_of, card_texts, contract_findings, keepers_of,
-                                 kin_of)
+from lw_storyrepo.checks import ERROR, CheckContext, Finding, contract_findings
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.dialect import Doc, RepairNeeded, parse_doc, quick_meta
 from lw_storyrepo.drafts import DRAFT_FIELDS, Draft, draft_labels, read_draft
@@ -187,24 +186,10 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     for pid in abandoned:
         if not ab_notes.get(pid):
             errors.append(Refusal(f"弃置 {pid} 必须写原因（弃置理由：- {pid}：原因）", pid))
-    if ctx is not None:
-        aliases = ctx.aliases
-    else:  # the names the cards' files and the roster give, without reading 300 cards
-        aliases = {p[:-3]: p[:-3] for p in _card_names(repo)}
-        aliases.update(repo.aliases({}, repo.roster()))
-    found = [f for f in contract_findings(state, draft, (ctx or CheckContext.for_contract(aliases, {})).for_draft(draft.meta))
-             if f.severity == ERROR]
-    if found and ctx is None:  # confirm with every card's aliases and held things before refusing
-        characters = repo.characters()
-        aliases = repo.aliases(characters)
-        texts = card_texts(repo)
-        places = {str(m["位置"]) for m in characters.values() if m.get("位置")} | {
-            row["正名"] for row in repo.roster() if row["类型"] == "地点"}
-        found = [f for f in contract_findings(state, draft, CheckContext.for_contract(aliases, characters, kin_of(repo, texts),
-                                                                                      called_of(texts, aliases),
-                                                                                      keepers_of(texts, places))
-                                              .for_draft(draft.meta))
-                 if f.severity == ERROR]
+    # the very context the draft check reads (CheckContext.load: cards' posts, forms of address, keepers,
+    # places): settle refuses exactly what ``lw story check`` sends back, never a second reading of the contract
+    ctx = ctx or CheckContext.load(repo)
+    found = [f for f in contract_findings(state, draft, ctx.for_draft(draft.meta)) if f.severity == ERROR]
     errors.extend(Refusal(f.message) for f in found)
 
     changes = plan.changes
@@ -268,8 +253,8 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     # the people of 在场 (and the point of view) the book does not know yet are registered too:
     # they count as known to the checks, so they must reach the roster (health: no orphans)
     present = [str(x).strip() for x in as_list(draft.meta.get("在场")) + as_list(draft.meta.get("视角"))]
-    newcomers = [p for p in dict.fromkeys(present) if p and p not in aliases and p not in new_characters
-                 and (ctx is not None or repo.canonical(p) == p)]  # a card's alias is no newcomer
+    newcomers = [p for p in dict.fromkeys(present)
+                 if p and p not in ctx.aliases and p not in new_characters]  # a card's alias is no newcomer
     for name in newcomers:
         try:
             check_name(name)
@@ -314,13 +299,6 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     if reasons:  # rejection reasons stay in git history (for the three-strikes style rules)
         plan.message += "打回: " + " | ".join(reasons) + "\n"
     return plan
-
-
-def _card_names(repo: StoryRepo) -> list[str]:
-    try:
-        return [n for n in os.listdir(repo.p(L.角色)) if n.endswith(".md")]
-    except OSError:
-        return []
 
 
 def add_to_roster(repo: StoryRepo, n: int, characters: list[str], confirmed: list[str], kinds: dict[str, str],

@@ -340,9 +340,10 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # a xianxia sect written blind: first blind run at stop 39 5/15, 3/5, 5/5, 9 false alarms (7 连贯, 2 合同)
     # → 8/15 with stop 39's rounds; tuned on since (the sixth continuity round: calls by a jade talisman,
     # seclusion, a crippled cultivator's sword light, a sword by its looks, far places, a later day told as
-    # past; 把 no measure word, a post from the card's text, 黑水 for 黑水秘境). Missed: an event of the
-    # contract that never happens (no script reads it). No false alarm left.
-    ("连续性-盲评九", {"连贯": 15, "合同": 5, "泄密": 5}, [("合同-5.md", "严崇当众把本脉带新弟子的差事交给陆青崖")], 0),
+    # past; 把 no measure word, a post from the card's text, 黑水 for 黑水秘境). The event of the contract
+    # that never happens (a task handed over, never written) is a warning since the contract's seventh
+    # round (a handed-over thing no name, none of its telling words in the prose). No false alarm left.
+    ("连续性-盲评九", {"连贯": 15, "合同": 5, "泄密": 5}, [], 0),
     # a post-apocalyptic survivors' base written blind: first blind run at stop 40 7/15, 4/5, 2/5, 13 false
     # alarms, 2/6 good drafts sent back; 8/15 … 14 with the sixth round; tuned on since (the seventh round:
     # the dead in a habit or in what they had long known, a glass visit that goes on, a radio, a gang's name
@@ -350,11 +351,11 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # 他叫“嫂子” read for 林婉, a ladder of letter grades, a grade said higher than the card but not as a title,
     # the power of the powerless seen at work, 她 carried from the sentence before, 自打<a later day>以后) →
     # 13/15, 4/5, 5/5, 2 false alarms, no good draft sent back. Missed: a blade by its owner's alias, a journey
-    # too fast, an event never happening. False alarms left: two warnings in 连贯-境界-3 (a quarantined man
-    # and his ward spoken of by people outside it).
+    # too fast (the event never happening, a place on a list never given, is a warning since the contract's
+    # seventh round). False alarms left: two warnings in 连贯-境界-3 (a quarantined man and his ward spoken
+    # of by people outside it).
     ("连续性-盲评十", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-持有-3.md", "持有"), ("连贯-位置-2.md", "位置"),
-      ("合同-5.md", "赵铁山把封门前最后一趟外勤的名额批给秦川")], 2),
+     [("连贯-持有-3.md", "持有"), ("连贯-位置-2.md", "位置")], 2),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
