@@ -111,7 +111,7 @@ FUNCTION = frozenset("的了着过地得在是不也都就又还把被这那哪�
                      "上下里中外内前后来去起出进回开到住说道问笑看望站走坐拍叹听你我他她它您咱")
 LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很更最给让从对往你我他她它您咱每各某此其该几便再即"
                      "前后上下里中外内姓比多伊越众")
-STEM_END_BAD = frozenset("向到着过起出进入回开上下来去住得见了在跟与把被给对从")  # a verb and its complement (望向, 握住), a preposition (刘+跟+基地)
+STEM_END_BAD = frozenset("向到着过起出进入回开上下来去住得见了在跟与把被给对从连")  # a verb and its complement (望向, 握住), a preposition (刘+跟+基地)
 MIDDLE_BAD = frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们而")
 NAME_END = FUNCTION | frozenset("摇点冷低轻忽便正朝跟向面脸眉心手头身一人们及之矣焉哉乎耳者以而入为")
 DETERMINERS = frozenset("这那哪每各某此其该一两二三几半全整满")
@@ -387,7 +387,8 @@ def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[t
     when the place is no dictionary word (云+城: shape 0, repetition and context must vouch)."""
     for start, end, suffix, kind, tail in _suffixes_in(line):
         localized = tail in LOCALIZERS  # 咸亨酒店里, 静修庵里: the segmenter may glue the suffix to the place word
-        if (end in bounds or localized) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)):
+        if (end in bounds or localized) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)) \
+                and suffix + tail not in SUFFIX_AS_WORD:
             yield from _stems(lex, line, bounds, start, end, kind)
 
 
@@ -422,6 +423,8 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
         if stem_at < 0 or stem_at not in bounds:
             continue
         stem, name = line[stem_at:start], line[stem_at:end]
+        if stem[0] in THING_MEASURES and line[stem_at - 1:stem_at] in DETERMINERS | NUMERALS:
+            continue  # 一碗+片儿川, 那碗+片儿川: a measure word counting the thing, no part of its name
         if not CJK.fullmatch(name) or lex.common(name) or ((lex.freq.get(name) or 0) >= COMMON_PLACE and not lex.proper(name)):
             continue
         verb_led = stem_at + 1 in bounds and lex.tags.get(stem[0], "")[:1] in VERBISH
@@ -437,6 +440,9 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if stem_at + 1 in bounds and lex.common(line[start - 1:end]) \
                     and (not lex.coined(stem) or (lex.freq.get(line[start - 1:end]) or 0) >= RARE or line[start:end] in "市县"):
                 continue  # a character before a word that ends in the suffix (快+关门, 早+入门, 小+集市)
+            if lex.tags.get(stem[0], "") == "a" and stem_at + 1 in bounds \
+                    and (lex.freq.get(line[start - 1:end]) or 0) >= COMMON_PLACE:
+                continue  # an adjective before a common word that ends in the suffix (窄+弄堂, 旧+饭馆): a description
             if (stem[-1] in KINSHIP or set(stem) & KIN_CHARS) and lex.freq.get(stem):
                 continue  # a kinship word before a name (大伯+林震天): no place's stem
             if stem[-1] in "树木竹草花" and line[start:end] in ("林", "园"):
@@ -449,6 +455,7 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if ((_clean(stem) or lex.proper(stem)) and stem[0] not in STEM_LEAD_BAD and stem[1] not in MEASURES
                     and (stem[1] not in STEM_END_BAD or lex.proper(stem))
                     and stem[1] not in "一两几半"
+                    and not (stem[1] in NUMERALS and stem[0] not in NUMERALS and stem[0] != "第")  # 聚+五湖: a number counting
                     and (kind != "物品" or stem[-1] not in MATERIALS) and stem not in GENERIC_STEMS):
                 name2 = name
                 strong = len(name) - 2 >= 2 and (lex.freq.get(stem) or 0) < 1000 \
@@ -472,7 +479,8 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                     or (lex.freq.get(stem) or 0) >= RARE_PAIR or lex.common(stem[:2]) \
                     or any(lex.freq.get(line[j:end]) for j in range(stem_at + 1, start)) \
                     or (kind == "物品" and stem[-1] in MATERIALS) or not _clean(stem) \
-                    or any(w in stem for w in GENERIC_STEMS) or stem[-2:] in ALL_SUFFIX_WORDS:
+                    or any(w in stem for w in GENERIC_STEMS) or stem[-2:] in ALL_SUFFIX_WORDS \
+                    or (stem[-2] in SUFFIX_WORDS and lex.tags.get(stem[-1], "")[:1] == "v"):
                 continue  # ... and no name already: 金鼎大厦+楼(下) is 金鼎大厦
             if lex.common(line[stem_at:stem_at + 2]) and (lex.freq.get(line[stem_at:stem_at + 2]) or 0) > 2000:
                 continue  # a frequent word and a coined name glued (一座天玄…)
@@ -484,6 +492,12 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                 yield name, kind, int(stem in SURNAMES and end_word in "镇村庄屯寨集"), stem_at  # 鲁镇: a surname's town
 
 
+DEGREE_ADVERBS = frozenset("太很挺更最真蛮忒好")
+"""A degree adverb after a surname's character and before a character no given name carries is a
+predicate (汤+太烫, 水+太多: the soup is too hot), never a name."""
+SUFFIX_AS_WORD = frozenset(("门口", "门前"))
+"""A suffix and the next character making a word of their own: the doorway of whatever stands before
+(大世界+门口), not a place called ...门."""
 VERB_UNNAMED = 0.12
 """Below this given-name reading a verb's character (骂, 诈, 杀) is read as the prose's verb inside a
 stem the dictionary does not know."""
@@ -646,6 +660,9 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
         if word[0] in MATERIALS and word[unit:] != "氏" \
                 and (lex.freq.get(word) == 0 or (len(word) == 2 and word[1] in ITEM_SUFFIXES)):
             continue  # the start of a dictionary word made of a material (石桌…): a thing, not 石 the surname
+        if len(word) == unit + 2 and word[unit] in DEGREE_ADVERBS and lex.given(word[unit + 1]) < 0.3 \
+                and lex.tags.get(word[unit + 1], "")[:1] in ("a", "v", "m"):
+            continue  # 汤+太烫, 水+太多: a noun that is a surname too, and what it is like
         if len(word) == unit + 2 and word[unit] in NUMERALS and word[unit + 1] in "妃位人个名口":
             continue  # 刘二妃: two consorts
         if len(word) == unit + 2 and unit == 1 and lex.common(word[:2]) \
@@ -1022,6 +1039,8 @@ def _whole_unit(text: str, name: str, known: set[str]) -> str:
         ch = before.pop()
         if not ch or not CJK.fullmatch(ch) or ch in UNIT_LEAD_BAD or any(k in ch + name for k in known if ch in k):
             break
+        if ch in THING_MEASURES and all(text[s - 2:s - 1] in DETERMINERS | NUMERALS for s in starts):
+            break  # 一壶+梨花酒, 那壶+梨花酒: a measure word counting the thing, no part of its name
         name, starts = ch + name, [s - 1 for s in starts]
     return name
 
@@ -1329,6 +1348,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue  # 叫条子, 叫车子: a call for something
             if m.group().startswith(("我是", "就是")) and lex.common(word):
                 continue  # 我是赌气: a state, not a name
+            if lex.tags.get(word, "")[:1] == "r":
+                continue  # 本名叫什么, 叫谁: a question, not a name
             if _adverb_led(lex, word):
                 continue  # 我是真外行, 叫他如何不气: an adverb or a modal before what is said
             ends_ok = word[-1] not in NAME_END or body.count(word) >= 2
