@@ -92,14 +92,14 @@ MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
     *((s, "功法") for s in ("剑诀", "术", "神火", "步", "阵", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法", "针法", "腿法")),
     *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
                            "中学", "小学", "大学", "医院", "寨", "学院", "王府", "侯府", "传媒", "影视", "地产", "证券",
-                           "实业", "控股", "军", "研究所", "实验室", "娱乐", "洋行", "书院", "派出所",
+                           "实业", "控股", "军", "研究所", "实验室", "娱乐", "洋行", "书院", "派出所", "报馆", "小组",
                            "公安局", "分局", "公会", "战队", "俱乐部", "矿业", "互娱", "联合体", "军团", "佣兵团")),
     *((s, "物品") for s in ("果", "令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪",
-                           "号")),
+                           "号", "轮")),
     *((s, "地点") for s in ("大陆", "渊", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
                            "路", "胡同", "池", "咖啡", "书店", "酒吧", "餐厅", "饭馆", "面馆", "茶楼", "会馆", "当铺", "钱庄",
                            "医馆", "武馆", "馆", "码头", "商行", "银号", "基地", "避难所", "营地", "山脉", "市", "县",
-                           "网吧", "旅社", "旅馆", "宾馆", "空间站", "森林", "峡谷", "沙漠", "草原", "沼泽", "要塞", "斋", "冢", "港")),
+                           "网吧", "旅社", "旅馆", "宾馆", "茶园", "布庄", "厅", "栈", "空间站", "森林", "峡谷", "沙漠", "草原", "沼泽", "要塞", "斋", "冢", "港")),
 ), key=lambda item: -len(item[0])))
 """Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
 CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))
@@ -993,6 +993,26 @@ def _numbered_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable
             break
 
 
+SHOP_MARK = re.compile(r"([\u4e00-\u9fff])记([\u4e00-\u9fff]{2})")
+
+
+def _shop_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, int]]:
+    """``(name, start)`` of a shop named 某记 and what it sells (许记+面馆, 周记+布庄, 彪记+海鲜): a
+    surname or a given name's character before 记, no dictionary word with it (日记, 忘记, 登记), and
+    a trade after it — a dictionary noun or a word ending in a place suffix."""
+    for m in SHOP_MARK.finditer(line):
+        owner, trade = m.group(1), m.group(2)
+        if owner in LEAD_BAD or owner in DETERMINERS or owner in NUMERALS or (lex.freq.get(owner + "记") and owner not in SURNAMES):
+            continue
+        if owner not in SURNAMES and lex.given(owner) < 0.5:
+            continue
+        if not (lex.tags.get(trade, "")[:1] == "n" and lex.freq.get(trade)) and trade[-1] not in SUFFIX_WORDS:
+            continue
+        if m.end() not in bounds and CJK.fullmatch(line[m.end():m.end() + 1]) and trade[-1] not in SUFFIX_WORDS:
+            continue  # the trade word goes on: 周记+作业本
+        yield m.group(), m.start()
+
+
 BRANCHES = frozenset("子丑寅卯辰巳午未申酉戌亥")
 
 
@@ -1310,6 +1330,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         line = lines[i]
         for name, kind, col in _joined_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, kind, 2, first=(i, col)))
+        for name, col in _shop_candidates(lex, line, bounds):
+            candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
         for name, col in _numbered_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "物品", 2, first=(i, col)))
         for name, kind, shape, col in _suffix_candidates(lex, line, bounds):

@@ -67,3 +67,20 @@ def test_a_place_and_a_verb_make_no_longer_place() -> None:
     found = _found("那棵老树，据说是芦湾村建村的时候就有的。芦湾村在山脚下，芦湾村的人不多。")
     assert "芦湾村" in found
     assert "芦湾村建村" not in found
+
+
+def test_a_shop_named_by_its_owner_and_trade_is_one_place() -> None:
+    """唐记烧腊: 某记 and what the shop sells, one place (not 唐记 alone); 日记本 and 忘记 are words."""
+    found = _found("宋青山进了唐记烧腊，唐记烧腊的老板姓唐。宋青山在日记本上记了一笔，他忘记带伞了。")
+    assert {"唐记烧腊", "宋青山"} <= found
+    assert not {"唐记", "日记本", "忘记"} & found
+
+
+def test_suffixes_of_cells_halls_inns_tea_gardens_and_cloth_shops() -> None:
+    """青萍小组 (a cell), 听雨厅 (a hall), 福源栈 (an inn), 松风茶园 (a tea garden) are names; 调查小组,
+    客厅, 货栈 are kinds."""
+    found = _found("他是青萍小组的人，调查小组的人也来了。青萍小组只剩三个人。\n晚饭在听雨厅。听雨厅里坐满了人，"
+                   "客厅里却没人。\n他在福源栈住了一夜，福源栈的掌柜很和气。货栈里堆满了麻袋。\n"
+                   "下午他们去松风茶园听书。松风茶园里人很多。")
+    assert {"青萍小组", "听雨厅", "福源栈", "松风茶园"} <= found
+    assert not {"青萍", "调查小组", "客厅", "货栈"} & found
