@@ -149,7 +149,11 @@ CALLED_ONE = re.compile(r"(?:[一个位名])(?:叫|叫做|名叫|唤作)([\u4e00
 BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|的是|谋士|弟子|徒弟|助理|秘书|司机|死者|法医|警官|警员|医生|护士|律师|记者|"
                            rf"同事|嫌犯|嫌疑人|丫鬟|丫头|书童|家丁|小厮|侍女|侍卫|"
                            rf"管家|伙计|{'|'.join(ROLES)})$")
-BEFORE_KIN = re.compile(r"(?:父亲|母亲|哥哥|姐姐|弟弟|妹妹|儿子|女儿|妻子|丈夫|同学|朋友|郡主|公主|小姐|少爷|公子|唤)[，、]?$")
+BEFORE_KIN = re.compile(r"(?:父亲|母亲|哥哥|姐姐|弟弟|妹妹|儿子|女儿|妻子|丈夫|同学|朋友|郡主|公主|小姐|少爷|公子|唤|"
+                        r"[大二三四五六七八九小](?:伯|叔|姑|舅|姨|哥|姐|嫂)|伯娘|婶子|表[哥姐弟妹]|堂[兄哥姐弟妹])[，、]?$")
+PERSON_NOUN_ENDS = frozenset("长夫师匠员手人")
+"""The last character of a dictionary noun for someone by trade or office (船长, 车夫, 厨师, 铁匠, 店员,
+水手, 主持人): right before a surname-led word, it introduces that person (主持人林晓晓)."""
 """Kin before a surname-led name (她父亲沈国栋): only there, 儿子攻书 is no name."""
 BEFORE_THING = re.compile(r"(?:便是|就是|正是|乃是|名叫|叫做|唤作|号称|(?:来到|前往|抵达|赶到|走进|回到|离开|进入|投奔|拜入)了?|"
                           r"到了|进了|出了|过了|位于|住在|来自|"
@@ -742,6 +746,14 @@ def _subject_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, se
             yield word, first[word][0], first[word][1]
 
 
+def _person_noun_before(before: str) -> bool:
+    """Whether ``before`` ends in a dictionary noun for someone by trade (:data:`PERSON_NOUN_ENDS`)."""
+    if not before or before[-1] not in PERSON_NOUN_ENDS:
+        return False
+    lex = lexicon()
+    return any(lex.tags.get(before[-k:], "") == "n" for k in (2, 3) if len(before) >= k)
+
+
 def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True) -> bool:
     """Whether the words around ``name`` at ``col`` make it a name. ``quoted``: a word said on its
     own in quotes counts (a word with no name's shape said so is a cry or an insult: “忘八蛋！”)."""
@@ -754,8 +766,8 @@ def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True)
         return True  # the name said on its own: “苏晚晴。”, “鹰扬令。二十年前…”
     if kind == "人物":
         called = quoted and before.endswith(("“", "「", "‘")) and after[:1] in ("，", "！", ",", "!")  # “学程！” “柳如烟，…”
-        kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES)) \
-            and (name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES)  # 她父亲沈国栋, 知县寇若准
+        kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES) or _person_noun_before(before)) \
+            and (name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES)  # 她父亲沈国栋, 知县寇若准, 船长严鸣
         return bool(called or kin or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
     return bool(BEFORE_THING.search(before) or ALONE.match(after) or AFTER_THING.match(after))
 

@@ -84,3 +84,12 @@ def test_suffixes_of_cells_halls_inns_tea_gardens_and_cloth_shops() -> None:
                    "下午他们去松风茶园听书。松风茶园里人很多。")
     assert {"青萍小组", "听雨厅", "福源栈", "松风茶园"} <= found
     assert not {"青萍", "调查小组", "客厅", "货栈"} & found
+
+
+def test_a_trade_or_a_ranked_relative_before_a_surname_introduces_someone() -> None:
+    """主持人苏圆圆, 二叔何铁柱: a trade's noun or a ranked kinship word right before a surname-led word
+    introduces that person, said once; 铁匠张罗着 is a smith busy at something (张罗 is a verb)."""
+    found = _found("报幕的是主持人苏圆圆，一个扎辫子的姑娘。铁匠张罗着生火。\n"
+                   "家里人口多。二叔何铁柱是长子，跟着爷爷种了一辈子地。")
+    assert {"苏圆圆", "何铁柱"} <= found
+    assert not {"张罗", "铁匠张罗"} & found
