@@ -472,6 +472,8 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                     # 海+骂+山, 正+诈+酒: a verb no name carries after a subject or an adverb reads as prose (said
                     # again it may still be a name); a verb first and its object is how names are made (焚天印, 裂石掌)
                     shape = 1
+                if line[start:end] in KIND_SUFFIXES and lex.common(stem) and (lex.freq.get(stem) or 0) >= COMMON_PLACE:
+                    shape = 0  # 布防+图, 地形+图: a common word and 图 say what the map shows, a kind of map
                 if line[start:end] in TOWN_SUFFIXES and lex.tags.get(stem, "n")[:1] == "n" and stem[0] not in "小大老":
                     shape = min(2, shape + 1)  # 青石+镇, 梧桐+巷: a noun and a town's word name one town (a kind is one character: 小镇)
                 yield name, kind, shape - verb_led if shape else 0, stem_at
@@ -508,6 +510,8 @@ stem the dictionary does not know."""
 LANDSCAPE_KINDS = frozenset(("原始", "热带", "茫茫", "广袤", "无边", "大片", "荒凉", "辽阔", "无垠", "浩瀚", "戈壁", "深山",
                              "密林", "漫漫", "无尽"))
 """Words that say what kind a stretch of land is (原始森林, 茫茫沙漠), never which one."""
+KIND_SUFFIXES = frozenset(("图",))
+"""Item suffixes that a common word before makes a kind of thing (布防图, 结构图), not one named thing."""
 TOWN_SUFFIXES = frozenset("镇村县巷乡屯寨堡街")
 """A town's or a street's word: after a noun of two characters it names one (青石镇, 梧桐巷)."""
 ONE_STEM_SUFFIXES = frozenset("城江河山湖州县镇村岛峰谷")
@@ -573,7 +577,8 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
             and (lex.freq.get(stem) or 0) < RARE_STEM and stem[1] not in "大小老"
         if poetic:
             yield name, kind, 2, first
-        elif recurring and (lex.rare(stem) or lex.proper(stem)):
+        elif recurring and (lex.rare(stem) or lex.proper(stem)) \
+                and not (name[2:] in KIND_SUFFIXES and lex.common(stem) and (lex.freq.get(stem) or 0) >= COMMON_PLACE):
             yield name, kind, 1, first  # never a frequent word's (厨房+门, 宿舍+楼: a part of a kind of place)
 
 

@@ -93,3 +93,10 @@ def test_a_trade_or_a_ranked_relative_before_a_surname_introduces_someone() -> N
                    "家里人口多。二叔何铁柱是长子，跟着爷爷种了一辈子地。")
     assert {"苏圆圆", "何铁柱"} <= found
     assert not {"张罗", "铁匠张罗"} & found
+
+
+def test_a_common_word_before_tu_is_a_kind_of_map() -> None:
+    """施工图 (a map of building work), said again and again, is a kind of map; 玄黄图 is one named scroll."""
+    found = _found("他把施工图摊在桌上。施工图上画着炮位，这张施工图不能丢。柜子里还锁着玄黄图，玄黄图是祖传的。")
+    assert "玄黄图" in found
+    assert "施工图" not in found
