@@ -429,7 +429,8 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
         stem, name = line[stem_at:start], line[stem_at:end]
         if stem[0] in THING_MEASURES and line[stem_at - 1:stem_at] in DETERMINERS | NUMERALS:
             continue  # 一碗+片儿川, 那碗+片儿川: a measure word counting the thing, no part of its name
-        if not CJK.fullmatch(name) or lex.common(name) or ((lex.freq.get(name) or 0) >= COMMON_PLACE and not lex.proper(name)):
+        if not CJK.fullmatch(name) or lex.common(name) or ((lex.freq.get(name) or 0) >= COMMON_PLACE and not lex.proper(name)) \
+                or (line[start:end] in UNKNOWN_ONLY_SUFFIXES and lex.freq.get(name)):
             continue
         verb_led = stem_at + 1 in bounds and lex.tags.get(stem[0], "")[:1] in VERBISH
         if verb_led and (size == 1 or stem[0] in STEM_LEAD_BAD or lex.common(stem[0] + line[start:end])
@@ -511,6 +512,9 @@ LANDSCAPE_KINDS = frozenset(("原始", "热带", "茫茫", "广袤", "无边", "
                              "密林", "漫漫", "无尽"))
 """Words that say what kind a stretch of land is (原始森林, 茫茫沙漠), never which one."""
 KIND_SUFFIXES = frozenset(("图",))
+UNKNOWN_ONLY_SUFFIXES = frozenset(("厅",))
+"""Suffixes whose dictionary words are kinds and offices (贵宾厅, 交谊厅, 卫生厅): only a name no dictionary
+knows is one (长风厅)."""
 """Item suffixes that a common word before makes a kind of thing (布防图, 结构图), not one named thing."""
 TOWN_SUFFIXES = frozenset("镇村县巷乡屯寨堡街")
 """A town's or a street's word: after a noun of two characters it names one (青石镇, 梧桐巷)."""

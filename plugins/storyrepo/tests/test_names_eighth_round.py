@@ -78,12 +78,13 @@ def test_a_shop_named_by_its_owner_and_trade_is_one_place() -> None:
 
 def test_suffixes_of_cells_halls_inns_tea_gardens_and_cloth_shops() -> None:
     """青萍小组 (a cell), 听雨厅 (a hall), 福源栈 (an inn), 松风茶园 (a tea garden) are names; 调查小组,
-    客厅, 货栈 are kinds."""
+    客厅, 货栈 are kinds, and so are the halls the dictionary knows (贵宾厅, 卫生厅: a kind, an office)."""
     found = _found("他是青萍小组的人，调查小组的人也来了。青萍小组只剩三个人。\n晚饭在听雨厅。听雨厅里坐满了人，"
                    "客厅里却没人。\n他在福源栈住了一夜，福源栈的掌柜很和气。货栈里堆满了麻袋。\n"
-                   "下午他们去松风茶园听书。松风茶园里人很多。")
+                   "下午他们去松风茶园听书。松风茶园里人很多。\n他走进贵宾厅。贵宾厅里人很多，他在贵宾厅坐下。"
+                   "卫生厅的人也来了，卫生厅在城东。")
     assert {"青萍小组", "听雨厅", "福源栈", "松风茶园"} <= found
-    assert not {"青萍", "调查小组", "客厅", "货栈"} & found
+    assert not {"青萍", "调查小组", "客厅", "货栈", "贵宾厅", "卫生厅"} & found
 
 
 def test_a_trade_or_a_ranked_relative_before_a_surname_introduces_someone() -> None:
