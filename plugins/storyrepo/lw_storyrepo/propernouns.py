@@ -775,8 +775,9 @@ def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True)
         return True  # the name said on its own: “苏晚晴。”, “鹰扬令。二十年前…”
     if kind == "人物":
         called = quoted and before.endswith(("“", "「", "‘")) and after[:1] in ("，", "！", ",", "!")  # “学程！” “柳如烟，…”
-        kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES) or _person_noun_before(before)) \
-            and (name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES)  # 她父亲沈国栋, 知县寇若准, 船长严鸣
+        by_trade = _person_noun_before(before) and name[-1] not in KINSHIP  # 船长严鸣鹤; not 经纪人+王姐 (an address)
+        kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES) or by_trade) \
+            and (name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES)  # 她父亲沈国栋, 知县寇若准
         return bool(called or kin or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
     return bool(BEFORE_THING.search(before) or ALONE.match(after) or AFTER_THING.match(after))
 
