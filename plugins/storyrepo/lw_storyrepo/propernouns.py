@@ -833,7 +833,10 @@ def _title_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             continue
         for size in (3, 2, 1):
             start = at - size
-            if start < 0 or start not in bounds:
+            # a surname the segmenter glued to the word before (车夫+周麻子 cut 黄包车|夫周|麻子): two characters
+            # no dictionary knows, ending at the title
+            glued = size == 1 and start >= 1 and start - 1 in bounds and at in bounds and not lex.freq.get(line[start - 1:at])
+            if start < 0 or (start not in bounds and not glued):
                 continue
             stem = line[start:at]
             if not CJK.fullmatch(stem) or stem[0] in LEAD_BAD or stem[0] in DETERMINERS:

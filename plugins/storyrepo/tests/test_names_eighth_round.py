@@ -102,3 +102,10 @@ def test_a_common_word_before_tu_is_a_kind_of_map() -> None:
     found = _found("他把施工图摊在桌上。施工图上画着炮位，这张施工图不能丢。柜子里还锁着玄黄图，玄黄图是祖传的。")
     assert "玄黄图" in found
     assert "施工图" not in found
+
+
+def test_a_surname_glued_to_the_word_before_still_takes_its_title() -> None:
+    """独轮车夫吴瞎子 (the segmenter cuts 独轮车|夫吴|瞎子): 吴瞎子 is someone; a face's 麻子 is none."""
+    found = _found("独轮车夫吴瞎子在路口等客，见了他就招手。他脸上的麻子很多，满脸麻子。")
+    assert "吴瞎子" in found
+    assert not {"夫吴瞎子", "麻子", "满脸麻子"} & found
