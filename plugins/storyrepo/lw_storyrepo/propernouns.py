@@ -1018,6 +1018,8 @@ def _numbered_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable
             break
 
 
+SHOP_OWNER_BAD = frozenset("老小阿让叫帮替给请要会先再就也都还又得")
+"""Before the owner's character of 某记: an address form (老李) or a verb or adverb, so 记 is "note down"."""
 SHOP_MARK = re.compile(r"([\u4e00-\u9fff])记([\u4e00-\u9fff]{2})")
 
 
@@ -1031,6 +1033,8 @@ def _shop_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tup
             continue
         if owner not in SURNAMES and lex.given(owner) < 0.5:
             continue
+        if line[m.start() - 1:m.start()] in SHOP_OWNER_BAD:
+            continue  # 老李+记笔记, 让王+记台词: someone writing something down
         if not (lex.tags.get(trade, "")[:1] == "n" and lex.freq.get(trade)) and trade[-1] not in SUFFIX_WORDS:
             continue
         if m.end() not in bounds and CJK.fullmatch(line[m.end():m.end() + 1]) and trade[-1] not in SUFFIX_WORDS:

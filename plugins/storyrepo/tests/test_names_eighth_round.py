@@ -70,10 +70,12 @@ def test_a_place_and_a_verb_make_no_longer_place() -> None:
 
 
 def test_a_shop_named_by_its_owner_and_trade_is_one_place() -> None:
-    """唐记烧腊: 某记 and what the shop sells, one place (not 唐记 alone); 日记本 and 忘记 are words."""
-    found = _found("宋青山进了唐记烧腊，唐记烧腊的老板姓唐。宋青山在日记本上记了一笔，他忘记带伞了。")
+    """唐记烧腊: 某记 and what the shop sells, one place (not 唐记 alone); 日记本 and 忘记 are words, 老李记笔记
+    and 小王记台词 someone noting something down."""
+    found = _found("宋青山进了唐记烧腊，唐记烧腊的老板姓唐。宋青山在日记本上记了一笔，他忘记带伞了。"
+                   "会上，他让老李记笔记，小王记台词。")
     assert {"唐记烧腊", "宋青山"} <= found
-    assert not {"唐记", "日记本", "忘记"} & found
+    assert not {"唐记", "日记本", "忘记", "李记笔记", "王记台词"} & found
 
 
 def test_suffixes_of_cells_halls_inns_tea_gardens_and_cloth_shops() -> None:
