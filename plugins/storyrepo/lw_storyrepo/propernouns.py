@@ -92,14 +92,14 @@ MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
     *((s, "功法") for s in ("剑诀", "术", "神火", "步", "阵", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法", "针法", "腿法")),
     *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
                            "中学", "小学", "大学", "医院", "寨", "学院", "王府", "侯府", "传媒", "影视", "地产", "证券",
-                           "实业", "控股", "军", "研究所", "实验室", "娱乐", "洋行", "书院", "派出所",
+                           "实业", "控股", "军", "研究所", "实验室", "娱乐", "洋行", "书院", "派出所", "小组",
                            "公安局", "分局", "公会", "战队", "俱乐部", "矿业", "互娱", "联合体", "军团", "佣兵团")),
     *((s, "物品") for s in ("果", "令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪",
                            "号")),
     *((s, "地点") for s in ("大陆", "渊", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
                            "路", "胡同", "池", "咖啡", "书店", "酒吧", "餐厅", "饭馆", "面馆", "茶楼", "会馆", "当铺", "钱庄",
                            "医馆", "武馆", "馆", "码头", "商行", "银号", "基地", "避难所", "营地", "山脉", "市", "县",
-                           "网吧", "旅社", "旅馆", "宾馆", "空间站", "森林", "峡谷", "沙漠", "草原", "沼泽", "要塞", "斋", "冢", "港")),
+                           "网吧", "旅社", "旅馆", "宾馆", "茶园", "布庄", "厅", "栈", "空间站", "森林", "峡谷", "沙漠", "草原", "沼泽", "要塞", "斋", "冢", "港")),
 ), key=lambda item: -len(item[0])))
 """Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
 CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))
@@ -111,7 +111,7 @@ FUNCTION = frozenset("的了着过地得在是不也都就又还把被这那哪�
                      "上下里中外内前后来去起出进回开到住说道问笑看望站走坐拍叹听你我他她它您咱")
 LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很更最给让从对往你我他她它您咱每各某此其该几便再即"
                      "前后上下里中外内姓比多伊越众")
-STEM_END_BAD = frozenset("向到着过起出进入回开上下来去住得见了在跟与把被给对从")  # a verb and its complement (望向, 握住), a preposition (刘+跟+基地)
+STEM_END_BAD = frozenset("向到着过起出进入回开上下来去住得见了在跟与把被给对从连")  # a verb and its complement (望向, 握住), a preposition (刘+跟+基地)
 MIDDLE_BAD = frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们而")
 NAME_END = FUNCTION | frozenset("摇点冷低轻忽便正朝跟向面脸眉心手头身一人们及之矣焉哉乎耳者以而入为")
 DETERMINERS = frozenset("这那哪每各某此其该一两二三几半全整满")
@@ -149,7 +149,11 @@ CALLED_ONE = re.compile(r"(?:[一个位名])(?:叫|叫做|名叫|唤作)([\u4e00
 BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|的是|谋士|弟子|徒弟|助理|秘书|司机|死者|法医|警官|警员|医生|护士|律师|记者|"
                            rf"同事|嫌犯|嫌疑人|丫鬟|丫头|书童|家丁|小厮|侍女|侍卫|"
                            rf"管家|伙计|{'|'.join(ROLES)})$")
-BEFORE_KIN = re.compile(r"(?:父亲|母亲|哥哥|姐姐|弟弟|妹妹|儿子|女儿|妻子|丈夫|同学|朋友|郡主|公主|小姐|少爷|公子|唤)[，、]?$")
+BEFORE_KIN = re.compile(r"(?:父亲|母亲|哥哥|姐姐|弟弟|妹妹|儿子|女儿|妻子|丈夫|同学|朋友|郡主|公主|小姐|少爷|公子|唤|"
+                        r"[大二三四五六七八九小](?:伯|叔|姑|舅|姨|哥|姐|嫂)|伯娘|婶子|表[哥姐弟妹]|堂[兄哥姐弟妹])[，、]?$")
+PERSON_NOUN_ENDS = frozenset("长夫师匠员手人")
+"""The last character of a dictionary noun for someone by trade or office (船长, 车夫, 厨师, 铁匠, 店员,
+水手, 主持人): right before a surname-led word, it introduces that person (主持人林晓晓)."""
 """Kin before a surname-led name (她父亲沈国栋): only there, 儿子攻书 is no name."""
 BEFORE_THING = re.compile(r"(?:便是|就是|正是|乃是|名叫|叫做|唤作|号称|(?:来到|前往|抵达|赶到|走进|回到|离开|进入|投奔|拜入)了?|"
                           r"到了|进了|出了|过了|位于|住在|来自|"
@@ -387,7 +391,8 @@ def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[t
     when the place is no dictionary word (云+城: shape 0, repetition and context must vouch)."""
     for start, end, suffix, kind, tail in _suffixes_in(line):
         localized = tail in LOCALIZERS  # 咸亨酒店里, 静修庵里: the segmenter may glue the suffix to the place word
-        if (end in bounds or localized) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)):
+        if (end in bounds or localized) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)) \
+                and suffix + tail not in SUFFIX_AS_WORD:
             yield from _stems(lex, line, bounds, start, end, kind)
 
 
@@ -422,7 +427,10 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
         if stem_at < 0 or stem_at not in bounds:
             continue
         stem, name = line[stem_at:start], line[stem_at:end]
-        if not CJK.fullmatch(name) or lex.common(name) or ((lex.freq.get(name) or 0) >= COMMON_PLACE and not lex.proper(name)):
+        if stem[0] in THING_MEASURES and line[stem_at - 1:stem_at] in DETERMINERS | NUMERALS:
+            continue  # 一碗+片儿川, 那碗+片儿川: a measure word counting the thing, no part of its name
+        if not CJK.fullmatch(name) or lex.common(name) or ((lex.freq.get(name) or 0) >= COMMON_PLACE and not lex.proper(name)) \
+                or (line[start:end] in UNKNOWN_ONLY_SUFFIXES and lex.freq.get(name)):
             continue
         verb_led = stem_at + 1 in bounds and lex.tags.get(stem[0], "")[:1] in VERBISH
         if verb_led and (size == 1 or stem[0] in STEM_LEAD_BAD or lex.common(stem[0] + line[start:end])
@@ -437,6 +445,9 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if stem_at + 1 in bounds and lex.common(line[start - 1:end]) \
                     and (not lex.coined(stem) or (lex.freq.get(line[start - 1:end]) or 0) >= RARE or line[start:end] in "市县"):
                 continue  # a character before a word that ends in the suffix (快+关门, 早+入门, 小+集市)
+            if lex.tags.get(stem[0], "") == "a" and stem_at + 1 in bounds \
+                    and (lex.freq.get(line[start - 1:end]) or 0) >= COMMON_PLACE:
+                continue  # an adjective before a common word that ends in the suffix (窄+弄堂, 旧+饭馆): a description
             if (stem[-1] in KINSHIP or set(stem) & KIN_CHARS) and lex.freq.get(stem):
                 continue  # a kinship word before a name (大伯+林震天): no place's stem
             if stem[-1] in "树木竹草花" and line[start:end] in ("林", "园"):
@@ -449,6 +460,7 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if ((_clean(stem) or lex.proper(stem)) and stem[0] not in STEM_LEAD_BAD and stem[1] not in MEASURES
                     and (stem[1] not in STEM_END_BAD or lex.proper(stem))
                     and stem[1] not in "一两几半"
+                    and not (stem[1] in NUMERALS and stem[0] not in NUMERALS and stem[0] != "第")  # 聚+五湖: a number counting
                     and (kind != "物品" or stem[-1] not in MATERIALS) and stem not in GENERIC_STEMS):
                 name2 = name
                 strong = len(name) - 2 >= 2 and (lex.freq.get(stem) or 0) < 1000 \
@@ -461,6 +473,8 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                     # 海+骂+山, 正+诈+酒: a verb no name carries after a subject or an adverb reads as prose (said
                     # again it may still be a name); a verb first and its object is how names are made (焚天印, 裂石掌)
                     shape = 1
+                if line[start:end] in KIND_SUFFIXES and lex.common(stem) and (lex.freq.get(stem) or 0) >= COMMON_PLACE:
+                    shape = 0  # 布防+图, 地形+图: a common word and 图 say what the map shows, a kind of map
                 if line[start:end] in TOWN_SUFFIXES and lex.tags.get(stem, "n")[:1] == "n" and stem[0] not in "小大老":
                     shape = min(2, shape + 1)  # 青石+镇, 梧桐+巷: a noun and a town's word name one town (a kind is one character: 小镇)
                 yield name, kind, shape - verb_led if shape else 0, stem_at
@@ -472,7 +486,8 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                     or (lex.freq.get(stem) or 0) >= RARE_PAIR or lex.common(stem[:2]) \
                     or any(lex.freq.get(line[j:end]) for j in range(stem_at + 1, start)) \
                     or (kind == "物品" and stem[-1] in MATERIALS) or not _clean(stem) \
-                    or any(w in stem for w in GENERIC_STEMS) or stem[-2:] in ALL_SUFFIX_WORDS:
+                    or any(w in stem for w in GENERIC_STEMS) or stem[-2:] in ALL_SUFFIX_WORDS \
+                    or (stem[-2] in SUFFIX_WORDS and lex.tags.get(stem[-1], "")[:1] == "v"):
                 continue  # ... and no name already: 金鼎大厦+楼(下) is 金鼎大厦
             if lex.common(line[stem_at:stem_at + 2]) and (lex.freq.get(line[stem_at:stem_at + 2]) or 0) > 2000:
                 continue  # a frequent word and a coined name glued (一座天玄…)
@@ -484,12 +499,23 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                 yield name, kind, int(stem in SURNAMES and end_word in "镇村庄屯寨集"), stem_at  # 鲁镇: a surname's town
 
 
+DEGREE_ADVERBS = frozenset("太很挺更最真蛮忒好")
+"""A degree adverb after a surname's character and before a character no given name carries is a
+predicate (汤+太烫, 水+太多: the soup is too hot), never a name."""
+SUFFIX_AS_WORD = frozenset(("门口", "门前"))
+"""A suffix and the next character making a word of their own: the doorway of whatever stands before
+(大世界+门口), not a place called ...门."""
 VERB_UNNAMED = 0.12
 """Below this given-name reading a verb's character (骂, 诈, 杀) is read as the prose's verb inside a
 stem the dictionary does not know."""
 LANDSCAPE_KINDS = frozenset(("原始", "热带", "茫茫", "广袤", "无边", "大片", "荒凉", "辽阔", "无垠", "浩瀚", "戈壁", "深山",
                              "密林", "漫漫", "无尽"))
 """Words that say what kind a stretch of land is (原始森林, 茫茫沙漠), never which one."""
+KIND_SUFFIXES = frozenset(("图",))
+UNKNOWN_ONLY_SUFFIXES = frozenset(("厅",))
+"""Suffixes whose dictionary words are kinds and offices (贵宾厅, 交谊厅, 卫生厅): only a name no dictionary
+knows is one (长风厅)."""
+"""Item suffixes that a common word before makes a kind of thing (布防图, 结构图), not one named thing."""
 TOWN_SUFFIXES = frozenset("镇村县巷乡屯寨堡街")
 """A town's or a street's word: after a noun of two characters it names one (青石镇, 梧桐巷)."""
 ONE_STEM_SUFFIXES = frozenset("城江河山湖州县镇村岛峰谷")
@@ -555,7 +581,8 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
             and (lex.freq.get(stem) or 0) < RARE_STEM and stem[1] not in "大小老"
         if poetic:
             yield name, kind, 2, first
-        elif recurring and (lex.rare(stem) or lex.proper(stem)):
+        elif recurring and (lex.rare(stem) or lex.proper(stem)) \
+                and not (name[2:] in KIND_SUFFIXES and lex.common(stem) and (lex.freq.get(stem) or 0) >= COMMON_PLACE):
             yield name, kind, 1, first  # never a frequent word's (厨房+门, 宿舍+楼: a part of a kind of place)
 
 
@@ -646,6 +673,9 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
         if word[0] in MATERIALS and word[unit:] != "氏" \
                 and (lex.freq.get(word) == 0 or (len(word) == 2 and word[1] in ITEM_SUFFIXES)):
             continue  # the start of a dictionary word made of a material (石桌…): a thing, not 石 the surname
+        if len(word) == unit + 2 and word[unit] in DEGREE_ADVERBS and lex.given(word[unit + 1]) < 0.3 \
+                and lex.tags.get(word[unit + 1], "")[:1] in ("a", "v", "m"):
+            continue  # 汤+太烫, 水+太多: a noun that is a surname too, and what it is like
         if len(word) == unit + 2 and word[unit] in NUMERALS and word[unit + 1] in "妃位人个名口":
             continue  # 刘二妃: two consorts
         if len(word) == unit + 2 and unit == 1 and lex.common(word[:2]) \
@@ -725,6 +755,14 @@ def _subject_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, se
             yield word, first[word][0], first[word][1]
 
 
+def _person_noun_before(before: str) -> bool:
+    """Whether ``before`` ends in a dictionary noun for someone by trade (:data:`PERSON_NOUN_ENDS`)."""
+    if not before or before[-1] not in PERSON_NOUN_ENDS:
+        return False
+    lex = lexicon()
+    return any(lex.tags.get(before[-k:], "") == "n" for k in (2, 3) if len(before) >= k)
+
+
 def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True) -> bool:
     """Whether the words around ``name`` at ``col`` make it a name. ``quoted``: a word said on its
     own in quotes counts (a word with no name's shape said so is a cry or an insult: “忘八蛋！”)."""
@@ -737,7 +775,8 @@ def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True)
         return True  # the name said on its own: “苏晚晴。”, “鹰扬令。二十年前…”
     if kind == "人物":
         called = quoted and before.endswith(("“", "「", "‘")) and after[:1] in ("，", "！", ",", "!")  # “学程！” “柳如烟，…”
-        kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES)) \
+        by_trade = _person_noun_before(before) and name[-1] not in KINSHIP  # 船长严鸣鹤; not 经纪人+王姐 (an address)
+        kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES) or by_trade) \
             and (name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES)  # 她父亲沈国栋, 知县寇若准
         return bool(called or kin or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
     return bool(BEFORE_THING.search(before) or ALONE.match(after) or AFTER_THING.match(after))
@@ -794,7 +833,10 @@ def _title_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             continue
         for size in (3, 2, 1):
             start = at - size
-            if start < 0 or start not in bounds:
+            # a surname the segmenter glued to the word before (车夫+周麻子 cut 黄包车|夫周|麻子): two characters
+            # no dictionary knows, ending at the title
+            glued = size == 1 and start >= 1 and start - 1 in bounds and at in bounds and not lex.freq.get(line[start - 1:at])
+            if start < 0 or (start not in bounds and not glued):
                 continue
             stem = line[start:at]
             if not CJK.fullmatch(stem) or stem[0] in LEAD_BAD or stem[0] in DETERMINERS:
@@ -976,6 +1018,30 @@ def _numbered_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable
             break
 
 
+SHOP_OWNER_BAD = frozenset("老小阿让叫帮替给请要会先再就也都还又得")
+"""Before the owner's character of 某记: an address form (老李) or a verb or adverb, so 记 is "note down"."""
+SHOP_MARK = re.compile(r"([\u4e00-\u9fff])记([\u4e00-\u9fff]{2})")
+
+
+def _shop_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, int]]:
+    """``(name, start)`` of a shop named 某记 and what it sells (许记+面馆, 周记+布庄, 彪记+海鲜): a
+    surname or a given name's character before 记, no dictionary word with it (日记, 忘记, 登记), and
+    a trade after it — a dictionary noun or a word ending in a place suffix."""
+    for m in SHOP_MARK.finditer(line):
+        owner, trade = m.group(1), m.group(2)
+        if owner in LEAD_BAD or owner in DETERMINERS or owner in NUMERALS or (lex.freq.get(owner + "记") and owner not in SURNAMES):
+            continue
+        if owner not in SURNAMES and lex.given(owner) < 0.5:
+            continue
+        if line[m.start() - 1:m.start()] in SHOP_OWNER_BAD:
+            continue  # 老李+记笔记, 让王+记台词: someone writing something down
+        if not (lex.tags.get(trade, "")[:1] == "n" and lex.freq.get(trade)) and trade[-1] not in SUFFIX_WORDS:
+            continue
+        if m.end() not in bounds and CJK.fullmatch(line[m.end():m.end() + 1]) and trade[-1] not in SUFFIX_WORDS:
+            continue  # the trade word goes on: 周记+作业本
+        yield m.group(), m.start()
+
+
 BRANCHES = frozenset("子丑寅卯辰巳午未申酉戌亥")
 
 
@@ -1022,6 +1088,8 @@ def _whole_unit(text: str, name: str, known: set[str]) -> str:
         ch = before.pop()
         if not ch or not CJK.fullmatch(ch) or ch in UNIT_LEAD_BAD or any(k in ch + name for k in known if ch in k):
             break
+        if ch in THING_MEASURES and all(text[s - 2:s - 1] in DETERMINERS | NUMERALS for s in starts):
+            break  # 一壶+梨花酒, 那壶+梨花酒: a measure word counting the thing, no part of its name
         name, starts = ch + name, [s - 1 for s in starts]
     return name
 
@@ -1291,6 +1359,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         line = lines[i]
         for name, kind, col in _joined_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, kind, 2, first=(i, col)))
+        for name, col in _shop_candidates(lex, line, bounds):
+            candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
         for name, col in _numbered_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "物品", 2, first=(i, col)))
         for name, kind, shape, col in _suffix_candidates(lex, line, bounds):
@@ -1329,6 +1399,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue  # 叫条子, 叫车子: a call for something
             if m.group().startswith(("我是", "就是")) and lex.common(word):
                 continue  # 我是赌气: a state, not a name
+            if lex.tags.get(word, "")[:1] == "r":
+                continue  # 本名叫什么, 叫谁: a question, not a name
             if _adverb_led(lex, word):
                 continue  # 我是真外行, 叫他如何不气: an adverb or a modal before what is said
             ends_ok = word[-1] not in NAME_END or body.count(word) >= 2

@@ -35,20 +35,21 @@ CORPUS = Path(__file__).parent / "corpus"
 # and 0.55 / 0.60) and are development sets since task N7 (precision on others' text): 0.95 / 0.73 and
 # 0.83 / 0.71 after it. N7's round moved the evaluation sets (measured by the lead, aggregates only):
 # 专名-网文-评估 0.91 / 0.79 -> 0.89 / 0.79, 专名-他人-新评估 0.68 -> 0.70 precision, 专名-他人-评估 unchanged.
-# 专名-网文-盲评三 (stop 40: espionage, farming, cooking; written blind) had its first run before the round
-# (0.74 / 0.63) and after it (0.80 / 0.69), never tuned on. 专名-网文-盲评四 (stop 41: maritime trade, an idol
-# show, a dig; written blind) had its first run on stop 40's detector: 0.79 / 0.63.
-BLIND = frozenset({"专名-他人-新评估", "专名-网文-评估", "专名-他人-评估", "专名-网文-盲评三", "专名-网文-盲评四"})
+# 专名-网文-盲评三 (stop 40: espionage, farming, cooking; written blind) had its first blind run at stop 40
+# before N7's round (0.74 / 0.63) and after it (0.80 / 0.69); it is a development set since task N8
+# (tuned on: 0.97 / 0.78 after that round). 专名-网文-盲评四 (stop 41: maritime trade, an idol show, a dig; written
+# blind) takes its place as an evaluation set: 0.79 / 0.63 on stop 40's detector, 0.80 / 0.64 after N8's round.
+BLIND = frozenset({"专名-他人-新评估", "专名-网文-评估", "专名-他人-评估", "专名-网文-盲评四"})
 NOUN_SETS = {"专名": (0.95, 0.95), "专名-留出": (0.95, 0.95), "专名-验证": (0.95, 0.85), "专名-他人-开发": (0.95, 0.75),
              "专名-他人-开发二": (0.95, 0.8), "专名-网文-开发": (0.95, 0.95), "专名-他人-开发三": (0.9, 0.75),
              "专名-网文-开发二": (0.95, 0.95), "专名-网文-开发三": (0.95, 0.9),
              "专名-他人-开发四": (0.95, 0.9), "专名-他人-开发五": (0.85, 0.75), "专名-他人-开发六": (0.95, 0.7),
-             "专名-网文-开发四": (0.95, 0.85), "专名-网文-开发五": (0.9, 0.8), "专名-网文-开发六": (0.85, 0.85),
+             "专名-网文-开发四": (0.95, 0.85), "专名-网文-开发五": (0.9, 0.8), "专名-网文-开发六": (0.9, 0.85),
              "专名-网文-开发七": (0.9, 0.85), "专名-网文-开发八": (0.9, 0.9), "专名-他人-开发七": (0.95, 0.6),
              "专名-他人-评估": (0.95, 0.55), "专名-他人-新评估": (0.65, 0.75), "专名-网文-评估": (0.85, 0.75),
              "专名-网文-盲评": (0.95, 0.9), "专名-他人-盲评": (0.8, 0.75),
              "专名-网文-盲评二": (0.9, 0.7), "专名-他人-盲评二": (0.8, 0.7),
-             "专名-网文-盲评三": (0.75, 0.65), "专名-网文-盲评四": (0.75, 0.6)}
+             "专名-网文-盲评三": (0.95, 0.75), "专名-网文-盲评四": (0.75, 0.6)}
 
 
 @pytest.mark.parametrize("folder, floors", NOUN_SETS.items())
