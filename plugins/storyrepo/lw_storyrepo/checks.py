@@ -126,7 +126,7 @@ class CheckContext:
         names = set(aliases)
         places = {p for p in places if len(p) >= 2}
         world = World(characters, aliases, places, {t for t in things if len(t) >= 2},
-                      stages_of(lore), (last, when) if when else None, places_inside(lore, places),
+                      stages_of(lore), (last, when) if when else None, places_inside("\n".join([lore, *texts.values()]), places),
                       {name: gender_of(text, names) for name, text in texts.items()},
                       far=far_places([lore, *texts.values()], places), journey=journeys([lore, *texts.values()], places),
                       kin_gender={name: relation_gender(text, names) for name, text in texts.items()},
@@ -783,7 +783,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                     and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or _by_kind(ctx, term, body)
                                                   or _by_its_tail(ctx, term, body) or _by_its_kind_in_region(ctx, term, body)
                                                   or _shaped(ctx, term, body)
-                                                  or _keeper_named(ctx, term, body) or _inner_place(ctx, term, body))):
+                                                  or _keeper_named(ctx, term, body) or _inner_place(ctx, term, body)
+                                                  or (not quoted.get(term) and _told_of(ctx, term, text, body) is not None))):
                 doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else _performed(term, text, body)
                 if doubt is None:
                     out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
@@ -915,6 +916,46 @@ def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, bod
     keeper = next((k for k in sorted(ctx.keepers.get(canonical, ())) if any(_named(v, body) for v in ctx.variants(k))), None)
     if keeper is not None:
         return f"正文写到了它的主事人「{keeper}」"
+    return None
+
+
+PERSON_WORDS = {
+    "她": ("丫头", "小丫头", "姑娘", "小姑娘", "丫鬟", "宫女", "婢女", "侍女", "女人", "女子", "妇人", "闺女", "女孩", "女孩子",
+          "老太太", "婆子", "大婶", "嫂子", "媳妇", "小媳妇", "女娃", "女生", "女学生", "女弟子", "护士"),
+    "他": ("小子", "汉子", "男人", "后生", "小伙子", "小伙", "老头", "老头儿", "老汉", "太监", "小太监", "男孩", "男孩子", "男娃",
+          "男生", "伙计", "小厮", "书生"),
+    "": ("人", "孩子", "老人", "年轻人", "学生", "病人", "弟子", "徒弟", "工人", "家伙", "客人", "犯人", "逃犯", "逃奴"),
+}
+"""The words prose calls a person by when it will not name them (那个丫头, 那位老人), by the gender they
+fit ("" either): Chinese prose of any genre points at someone known so."""
+_PERSON_WORD = {w: g for g, ws in PERSON_WORDS.items() for w in ws}
+_PERSON_DESCRIBED = re.compile(rf"[那这](?:个|位|名)(?:小|老)?({'|'.join(sorted(_PERSON_WORD, key=len, reverse=True))})")
+_EMPTY_GRAM = frozenset("那这的个了一是在说也就都着")
+
+
+def _content_grams(text: str) -> set[str]:
+    han = re.sub(r"[^\u4e00-\u9fff]", "|", text)
+    return {han[i:i + 2] for i in range(len(han) - 1) if "|" not in han[i:i + 2] and not set(han[i:i + 2]) & _EMPTY_GRAM}
+
+
+def _told_of(ctx: CheckContext, term: str, line: str, body: str) -> str | None:
+    """A person the prose points at without a name (那个丫头, 那位老人: :data:`PERSON_WORDS`, of a gender
+    their card allows) in a paragraph that tells at least three two-character pieces of the rest of the
+    contract line (逃奴册上碧桃那一页 → 逃奴册上原该有她一页): the line is met with the person unnamed.
+    Returns the words that point at them, else ``None``."""
+    canonical = ctx.aliases.get(term, term)
+    if not ctx.is_person(canonical):
+        return None
+    gender = ctx.world.gender.get(canonical, "") if ctx.world is not None else ""
+    rest = line
+    for v in sorted(ctx.variants(term), key=len, reverse=True):
+        rest = rest.replace(v, "|")
+    wanted = _content_grams(rest)
+    for paragraph in body.split("\n"):
+        for m in _PERSON_DESCRIBED.finditer(paragraph):
+            if _PERSON_WORD[m.group(1)] in ("", gender) or not gender:
+                if len(wanted & _content_grams(paragraph)) >= 3:
+                    return m.group()
     return None
 
 

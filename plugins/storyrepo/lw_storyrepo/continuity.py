@@ -11,7 +11,8 @@ Each finding names the card field it contradicts and quotes the sentence that do
   before the thing (母亲留下的芯片) says whose it was, not a use;
 - **状态**: a character whose card says dead or gone (已死, 陨落, 失踪, 封印 …) speaking or
   thinking, unless the draft changes that 状态 or the paragraph is a memory, a dream, a letter;
-  a character speaking who is not in the draft's 在场 list (when it has one), and whose card does not
+  a character with a card speaking who is not in the draft's 在场 list (when it has one; a walk-on the
+  roster names without a card — 张院判, 钱管事 — is nobody the list is kept for), and whose card does not
   put them where the point of view is (:func:`_lives_here`), is a warning, unless
   a call or a letter (电话, 对讲机, 屏幕, 信中 …) or a voice overheard (隔着, 门外, 通风 …) is named
   in their paragraph or the four before, or a phone or video call begun before is not hung up yet
@@ -72,7 +73,8 @@ GONE = ("失踪", "封印", "被封印", "下落不明")
 NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日|遗言|遗书|信中|信上|信里|留音|幻象|幻影|"
                      r"玉简|录音|录像|留言|留影|"
                      r"残魂|画像|生前|曾经说|"
-                     r"每[次回逢当][^。！？]{0,12}?[都总]|往常|以往")
+                     r"每[次回逢当][^。！？]{0,12}?[都总]|往常|以往|"
+                     r"去年|前年|[一两二三四五六七八九十几数]+年前|[一两二三四五六七八九十几数半]+个月前")
 KNEW = re.compile(r"[\u4e00-\u9fff]{1,4}?(?:其实|原来|早就|早已|早都|一直|始终|从来)(?:都|就)?(?:知道|明白|清楚|料到|猜到|想到|察觉)")
 """What someone had long known, read at their name (他爹早就知道那笔账有问题): a thought of their lifetime, not
 words in the scene — the dead and the missing are told of so."""
@@ -411,7 +413,8 @@ def _too_soon(world: World, sentences: list[tuple[int, int, str]], first_line: i
 
 def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]:
     """Which known places lie in which, from the world's clauses (断魂崖在青崖山后山, 血衣楼位于云梦泽
-    深处): ``{place: {places it lies in}}``, transitively."""
+    深处) and from one place written right after another, with or without 的 (四川的攀枝花钢铁厂,
+    住在瑶华宫西配殿: Chinese names the larger place first): ``{place: {places it lies in}}``, transitively."""
     known = sorted(places, key=len, reverse=True)
     out: dict[str, set[str]] = {}
     for clause in re.split(r"[，,。；;！？\n]", world_text):
@@ -424,8 +427,8 @@ def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]
             continue  # 海城在江城以东两百公里: beside it, not in it
         if a and b and a != b:
             out.setdefault(a, set()).add(b)
-    for b in known:  # 四川的攀枝花钢铁厂: the second lies in the first
-        for m in re.finditer(rf"{re.escape(b)}的", world_text):
+    for b in known:  # 四川的攀枝花钢铁厂, 瑶华宫西配殿: the second lies in the first
+        for m in re.finditer(rf"{re.escape(b)}的?", world_text):
             for a in (p for p in known if world_text.startswith(p, m.end())):  # 攀枝花钢铁厂 and 攀枝花
                 if a != b and a not in out.get(b, ()):
                     out.setdefault(a, set()).add(b)
@@ -748,7 +751,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），{_kept(state)}「{card.get('位置') or '?'}」，正文里却在场说话",
                                first_line + voice.line, voice.column, line.strip()[:60]))
-        elif present and who not in present and not _remote(lines, voice.line) and not calls[voice.line] \
+        elif present and who in world.cards and who not in present and not _remote(lines, voice.line) and not calls[voice.line] \
                 and not NOT_NOW.search(line) and not _lives_here(world, who, home):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN, f"{who} 不在本章的在场名单（{'、'.join(sorted(present))}）{_elsewhere(world, who, pov)}，"
