@@ -442,10 +442,14 @@ def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]
 
 
 def stages_of(world_text: str) -> tuple[str, ...]:
-    """The realm stages in order from 世界观.md's 「力量体系」 section, else the default ladder."""
+    """The realm stages in order from 世界观.md's 「力量体系」 section, else from a ladder line
+    (:data:`_CHAIN`) anywhere in it, else the default ladder."""
     m = re.search(r"^##\s*力量体系[^\n]*\n(.*?)(?=^##\s|\Z)", world_text, re.M | re.S)
     if not m:
-        return DEFAULT_STAGES
+        chain = next((line for line in world_text.split("\n") if _CHAIN.fullmatch(line.strip())), None)
+        if chain is None:
+            return DEFAULT_STAGES
+        return tuple(dict.fromkeys(w.strip() for w in re.split(r"[<＜]", chain.strip())))
     section = m.group(1)
     # the ladder's own line when it has one (F级 ＜ E级 ＜ …): the prose after it names no stage
     ladder = next((line for line in section.split("\n") if re.search(r"[<＜>＞→]", line)
@@ -454,6 +458,10 @@ def stages_of(world_text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found)) if len(found) >= 2 else DEFAULT_STAGES
 
 
+_CHAIN = re.compile(r"[\u4e00-\u9fff]{1,4}(?:\s*[<＜]\s*[\u4e00-\u9fff]{1,4}){3,}")
+"""A ladder of four or more ranks on a line of its own, lowest first, in any section (官女子 ＜ 答应 ＜ 常在 …,
+列兵 ＜ 下士 ＜ 中士 …, 科员 ＜ 副科 ＜ 正科 …): a world without 力量体系 still ranks by it; a rank may be one
+character (嫔, 妃)."""
 _STAGE_WORD = re.compile(r"[\u4e00-\u9fff]{2,4}|[A-Z]{1,3}[级阶]")
 """A stage of a ladder: a word (练气, 筑基) or a letter grade (D级, SS级)."""
 
@@ -1233,11 +1241,18 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
     pattern = realm_pattern(world.stages)
     order = [SAME_STAGE.get(x, x) for x in world.stages]
     short = {x[:-1]: x for x in world.stages if len(x) >= 3 and x[-1] in "工师员"}  # 四级 for 四级工
-    aim = re.compile(rf"(?:{'|'.join(map(re.escape, sorted({*world.stages, *short}, key=len, reverse=True)))})")
+    aim = re.compile("|".join(_stage_word(x, world.stages) for x in sorted({*world.stages, *short}, key=len, reverse=True)))
     by_surname: dict[str, list[str]] = {}
+    by_title: dict[str, list[str]] = {}  # 慧 of 慧贵人: a title the card's aliases put before a stage, not the surname
     for person, card in world.cards.items():
         if card.get("境界") and len(surname_of(person)) == 1:
             by_surname.setdefault(surname_of(person), []).append(person)
+        if card.get("境界"):
+            for alias in (a for a, p in aliases.items() if p == person):
+                stage = next((x for x in sorted(world.stages, key=len, reverse=True) if alias.endswith(x)), None)
+                stem = alias[:-len(stage)] if stage else ""
+                if 1 <= len(stem) <= 2 and stem != surname_of(person) and person not in by_title.get(stem, []):
+                    by_title.setdefault(stem, []).append(person)
     listed_re = re.compile(rf"({names.pattern}){LISTED}")
     known: dict[tuple[int, int], str | None] = {}
 
@@ -1271,10 +1286,14 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
             being = None
             after = names.match(sentence, full.end() if full else r.end())
             titled = False  # the stage said as a title or an address (陈老板): courtesy may raise it, never lower it
+            entitled = False  # the stage after a title of the person's own (慧嫔 for 慧贵人): a rank given, not courtesy
+            stem = next((t for t in (tail[-2:], tail[-1:]) if t and len(by_title.get(t, ())) == 1), None)
             if listed:
                 who = listed.group(1)
             elif after and not below:
                 who, titled = after.group(), True  # 二号炉的五级工周大海: the stage is his title
+            elif stem is not None and not below and not _inside(spans, starts, r.start() - len(stem)):
+                who, titled, entitled = by_title[stem][0], True, True
             elif tail and not below and tail[-1] in by_surname and len(by_surname[tail[-1]]) == 1 \
                     and not (r.start() >= 2 and _inside(spans, starts, r.start() - 2)):
                 who, titled = by_surname[tail[-1]][0], True  # 韩工段长: a surname and a stage, an address
@@ -1316,6 +1335,10 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
             elif not below and said < old:
                 out.append(Finding("连贯", ERROR, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成「{said_text}」，"
                                    f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60]))
+            elif not below and entitled and said > old:
+                out.append(Finding("连贯", WARN, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文用{who}的封号叫成更高的"
+                                   f"「{said_text}」；本章晋了就在设定变更写「{who}.境界={said_text}」", first_line + i, col,
+                                   sentence.strip()[:60]))
             elif not below and not titled and (listed or not BELITTLE.search(tail)) and said > old:  # a breakthrough told in prose and never recorded, or a slip: the author says
                 out.append(Finding("连贯", WARN, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成更高的「{said_text}」；"
                                    f"本章突破了就在设定变更写「{who}.境界={said_text}」", first_line + i, col, sentence.strip()[:60]))
@@ -1342,6 +1365,19 @@ def _register(world: World, names: re.Pattern[str], sentences: list[tuple[int, i
                 out.append(Finding("连贯", ERROR, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文的名单把{who}列在「{m.group(1)}」，"
                                    f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60]))
     return out
+
+
+ONE_CHAR_RANK_AFTER = "位娘的了呢吧啊呀么"
+"""What may follow a rank of one character for it to be the rank (妃位, 慧嫔娘娘, 封了嫔的): any other character
+makes another word of it (嫔妾 says "I", 嫔妃 all the consorts)."""
+
+
+def _stage_word(stage: str, stages: tuple[str, ...]) -> str:
+    """The pattern of a stage in prose; a one-character stage only as a word of its own (:data:`ONE_CHAR_RANK_AFTER`)."""
+    if len(stage) > 1:
+        return re.escape(stage)
+    ones = "".join(x for x in stages if len(x) == 1)
+    return rf"(?<![{ones}]){re.escape(stage)}(?=[{ONE_CHAR_RANK_AFTER}]|[^\u4e00-\u9fff]|$)"
 
 
 def _inside(spans: list[tuple[int, int]], starts: list[int], at: int) -> bool:
