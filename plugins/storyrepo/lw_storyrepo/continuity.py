@@ -11,6 +11,7 @@ Each finding names the card field it contradicts and quotes the sentence that do
   before the thing (母亲留下的芯片) says whose it was, not a use;
 - **状态**: a character whose card says dead or gone (已死, 陨落, 失踪, 封印 …) speaking or
   thinking, unless the draft changes that 状态 or the paragraph is a memory, a dream, a letter;
+  a mute (:data:`MUTE`) speaking aloud, unless the paragraph writes or signs it (:data:`SIGNED`);
   a character with a card speaking who is not in the draft's 在场 list (when it has one; a walk-on the
   roster names without a card — 张院判, 钱管事 — is nobody the list is kept for), and whose card does not
   put them where the point of view is (:func:`_lives_here`), is a warning, unless
@@ -110,10 +111,13 @@ INPATIENT = ("住院", "留院", "入院", "留观", "住进医院")
 """States that keep a character in a hospital ward, their card's 位置: held like :data:`CONFINED`."""
 SECLUSION = ("闭关", "闭死关", "坐关", "坐死关", "闭门谢客")
 QUARANTINE = ("隔离", "关禁闭", "禁闭")
-SECLUDED = SECLUSION + QUARANTINE
+HOUSE_ARREST = ("禁足", "圈禁", "幽禁", "闭门思过", "面壁思过")
+"""States that keep someone inside their own house, palace or cave by order (禁足 in a palace, 面壁 in a sect)."""
+SECLUDED = SECLUSION + QUARANTINE + HOUSE_ARREST
 """States that keep a character in their card's 位置 of their own rule or a quarantine (a cave sealed for
 seclusion, an isolation ward): seen there or behind its door only, until released (:data:`RELEASED`)."""
-RELEASED = re.compile(r"出关|破关|出了关|解除隔离|隔离期满|出了隔离|解除了隔离|禁闭期满|放了出来|放出来")
+RELEASED = re.compile(r"出关|破关|出了关|解除隔离|隔离期满|出了隔离|解除了隔离|禁闭期满|放了出来|放出来|解禁|解了禁足|解除禁足|"
+                      r"解了[她他]的禁足|禁足期满|思过期满")
 """A seclusion or a quarantine ended, said in the paragraph that names the one it held."""
 CONFINED += INPATIENT + SECLUDED
 """States that hold a character in their card's 位置 (a cell, a prison, a ward): seen, heard or placed
@@ -160,6 +164,10 @@ UNABLE: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
 """States that leave someone unable to do a thing, what doing it reads as (not as a wish or a failure:
 下不了床, 再也御不了剑), and what the finding says: bedridden on their feet, a crippled cultivator flying
 a sword light, a driver whose licence is gone at the wheel."""
+MUTE = ("哑", "失声", "失语", "不能说话", "不能言语", "口不能言", "说不出话", "不会说话", "聋哑")
+"""States that take the voice away: someone in one does not speak aloud (:data:`SIGNED` is how they tell)."""
+SIGNED = re.compile(r"写|比划|比画|比了|手势|手语|打手势|纸上|字条|纸条|板上|指了指|点头|摇头|心想|暗想|心道|暗道|心里")
+"""What a mute's words are told by instead of a voice (在灰上写了一个字, 比划着), or a thought of theirs."""
 FRESH = re.compile(r"今天|今早|今儿|刚才|刚刚|方才|昨天|昨晚|昨夜|这会儿|一早|墨迹还新|墨还没干")
 """What makes a trace new (今天早上…亲笔写的): the dead did not leave it."""
 TRACE = r"(?:亲笔|亲手|刚|才)?(?:写|留|签|画|寄|塞|放|捎)(?:的|下|了)"
@@ -753,6 +761,13 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
                                first_line + voice.line, voice.column, line.strip()[:60]))
+        elif who not in revived and state.startswith(MUTE) and not getattr(voice, "guessed", False) \
+                and not SIGNED.search(line) and not NOT_NOW.search(line):
+            # a voice given to the mute by turn-taking is someone else's: only one the text names is theirs
+            seen.add((who, voice.line))
+            out.append(Finding("连贯", ERROR,
+                               f"{who} 的状态是「{state}」（角色卡·状态），说不了话，正文里却开口说话",
+                               first_line + voice.line, voice.column, line.strip()[:60]))
         elif who not in revived and state.startswith(CONFINED) and not _visited(lines, voice.line, card, calls) \
                 and not NOT_NOW.search(line):
             seen.add((who, voice.line))
@@ -940,7 +955,7 @@ def _released(world: World, lines: list[str]) -> set[str]:
 def _kept(state: str) -> str:
     """How a held state keeps someone in their card's 位置: 住在 a ward, 关在 a cell."""
     return "住在" if state.startswith(INPATIENT) else "闭关在" if state.startswith(SECLUSION) else \
-        "隔离在" if state.startswith(QUARANTINE) else "关在"
+        "隔离在" if state.startswith(QUARANTINE) else "禁足在" if state.startswith(HOUSE_ARREST) else "关在"
 
 
 def _visited(lines: list[str], i: int, card: dict[str, Any], calls: list[bool] | None = None, voice: bool = True) -> bool:
