@@ -116,8 +116,8 @@ HOUSE_ARREST = ("禁足", "圈禁", "幽禁", "闭门思过", "面壁思过")
 SECLUDED = SECLUSION + QUARANTINE + HOUSE_ARREST
 """States that keep a character in their card's 位置 of their own rule or a quarantine (a cave sealed for
 seclusion, an isolation ward): seen there or behind its door only, until released (:data:`RELEASED`)."""
-RELEASED = re.compile(r"出关|破关|出了关|解除隔离|隔离期满|出了隔离|解除了隔离|禁闭期满|放了出来|放出来|解禁|解了禁足|解除禁足|"
-                      r"解了[她他]的禁足|禁足期满|思过期满")
+RELEASED = re.compile(r"出关|破关|出了关|解除隔离|隔离期满|出了隔离|解除了隔离|禁闭期满|放了出来|放出来|解禁|"
+                      r"解[了除][^，,。！？]{0,6}?禁足|禁足期满|思过期满")
 """A seclusion or a quarantine ended, said in the paragraph that names the one it held."""
 CONFINED += INPATIENT + SECLUDED
 """States that hold a character in their card's 位置 (a cell, a prison, a ward): seen, heard or placed
@@ -1422,6 +1422,17 @@ TODAY = re.compile(rf"(今天|今儿|今日|明天|明儿|后天|昨天|昨儿|�
 FEAST_NOW = re.compile(r"(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)(?:节)?(?:刚过|刚刚过|才过|刚过去|就在今天|就是今天|"
                        r"到了|来了|当天)|(?:今天|今儿|今日)(?:是|就是|正是)(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)")
 """A festival the prose says is now (元宵节刚过去三天, 今天是中秋): now falls in its months."""
+LUNAR_FEAST_DAYS: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {
+    "春节": ((1, 1), (1, 1)), "大年初一": ((1, 1), (1, 1)), "元宵": ((1, 15), (1, 15)), "上元": ((1, 15), (1, 15)),
+    "龙抬头": ((2, 2), (2, 2)), "端午": ((5, 5), (5, 5)), "端阳": ((5, 5), (5, 5)), "七夕": ((7, 7), (7, 7)),
+    "中元": ((7, 15), (7, 15)), "中秋": ((8, 15), (8, 15)), "重阳": ((9, 9), (9, 9)), "下元": ((10, 15), (10, 15)),
+    "腊八": ((12, 8), (12, 8)), "小年": ((12, 23), (12, 24)), "除夕": ((12, 29), (12, 30)), "大年三十": ((12, 29), (12, 30))}
+"""The lunar days a festival falls on (小年 the 23rd in the north, the 24th in the south; 除夕 the month's
+last day): a lunar book's today said to be one of them must be that day."""
+_FEASTS = "|".join(sorted(LUNAR_FEAST_DAYS, key=len, reverse=True))
+FEAST_TODAY = re.compile(rf"(?:今天|今儿个?|今日|这天)(?:就|可|才|正)?(?:是|就是|正是|正逢|逢着|赶上|过)了?(?:个)?({_FEASTS})(?:节)?"
+                         rf"(?![的那]|以前|之前|以后|之后|前后)|({_FEASTS})(?:节)?(?:就在今天|就是今天|当天)")
+"""A festival the prose says is today (今儿是小年, 今天过中秋): not 今天是小年的前一天."""
 SEASON_NOW: dict[str, frozenset[int]] = {
     "冬": frozenset((10, 11, 12, 1, 2, 3)), "夏": frozenset(range(4, 10)), "春": frozenset(range(1, 6)),
     "秋": frozenset(range(7, 13)), "伏": frozenset(range(6, 9)), "九": frozenset((11, 12, 1, 2, 3))}
@@ -1580,6 +1591,11 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
             lo, hi = LUNAR_MONTHS[word] if lunar and word in LUNAR_MONTHS else dict(SEASONS)[word]
             if not lo <= month <= hi:
                 said = feast.group()
+        today = FEAST_TODAY.search(sentence) if lunar and month is not None and day is not None else None
+        if today and not said:
+            lo, hi = LUNAR_FEAST_DAYS[today.group(1) or today.group(2)]
+            if not lo <= (month, day) <= hi:  # type: ignore[operator]
+                said = today.group()
         if lunar and not said:
             said = _lunar_sky(now, month, day, sentence)
         elif not said and not era and month is not None and day is not None:
