@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator
 
 from lw_storyrepo import layout as L
-from lw_storyrepo.continuity import DEAD, World, check_continuity, far_places, haunts_of, journeys, places_inside, stages_of
+from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, check_continuity, far_places, haunts_of, journeys, places_inside, stages_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
 from lw_storyrepo.kinship import address_book, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
@@ -122,11 +122,17 @@ class CheckContext:
         last = repo.last_chapter()
         when = str(repo.chapter_meta(last).get("书内时间") or "") if last else ""
         lore = repo.text_or(L.世界观)
+        stages = stages_of(lore)
+        top = [n for n, m in characters.items() if stages != DEFAULT_STAGES and str(m.get("境界") or "") == stages[-1]]
+        if len(top) == 1 and len(stages[-1]) >= 2 and stages[-1] not in aliases:
+            # the world's own ladder's top rank, held by one card, names its holder (皇后, 掌门, 船长)
+            aliases[stages[-1]] = top[0]
+            known.add(stages[-1])
         texts = card_texts(repo)
         names = set(aliases)
         places = {p for p in places if len(p) >= 2}
         world = World(characters, aliases, places, {t for t in things if len(t) >= 2},
-                      stages_of(lore), (last, when) if when else None, places_inside("\n".join([lore, *texts.values()]), places),
+                      stages, (last, when) if when else None, places_inside("\n".join([lore, *texts.values()]), places),
                       {name: gender_of(text, names) for name, text in texts.items()},
                       far=far_places([lore, *texts.values()], places), journey=journeys([lore, *texts.values()], places),
                       kin_gender={name: relation_gender(text, names) for name, text in texts.items()},

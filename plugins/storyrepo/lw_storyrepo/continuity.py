@@ -240,6 +240,8 @@ LIKE = re.compile(r"(?:和|跟|与|同|像|如)$")
 BELITTLE = re.compile(r"不过|只是|区区|小小")
 """不过是个…: a stage said to belittle, which never raises anyone: a higher one after it is no slip of the grade."""
 """What puts a thing in a comparison (和乌木尺背面一样): it is named, not used."""
+TODAY_AT = "今儿一早|今天一早|今儿早上|今天早上|今早|今儿个|今儿|今天|今日|这会儿|此刻|眼下|刚才|方才|一早"
+"""When today someone is somewhere (太后今儿一早在慈宁宫召见了…): said between the person and 在, still a placing."""
 MOVE_VERBS = ("来到", "到了", "回到", "赶到", "赶回", "抵达", "进了", "走进", "踏入", "前往", "去了", "飞往", "奔向", "返回", "进入")
 _NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _PHASE = {"初期": 1, "前期": 1, "中期": 2, "后期": 3, "巅峰": 4, "大圆满": 5, "圆满": 4}
@@ -698,7 +700,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         owner = rf"(?:(?:{names.pattern})(?:的|[那这]一?[{ITEM_KIND}]))?"  # 捧出萧老板那副点翠头面: whose it is, said between
         use = re.compile(rf"({names.pattern}|{'|'.join(HE)})[^。！？“”\n]{{0,8}}?(?:{'|'.join(USE_VERBS)}){owner}[^。！？“”\n]{{0,6}}?"
                          rf"({item_re})")
-        acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)({item_re})")
+        # 腰间系着一块雕着卧鹿的羊脂玉佩: a measure word and what the thing looks like may stand between
+        acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)"
+                          rf"(?:一[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
         get = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(GET_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
         # 那枚扳指，这会儿套在…: the thing a topic; 那柄剑，是师尊赐的，今天就挂在…: with what it is said between
         topic = rf"\s*[^。！？“”，,\n]{{0,2}}?(?:[，,](?:是|乃是|原是|本是)[^。！？“”，,\n]{{1,20}}?的)?(?:[，,](?:{TOPIC_ADVERBS})*)?"
@@ -792,7 +796,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         places = sorted(world.places | {v for vs in moved.values() for v in vs}, key=len, reverse=True)
         place_re = "|".join(map(re.escape, places))
         go = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,6}}?(?:{'|'.join(MOVE_VERBS)})({place_re})")
-        stay = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?:(?:正|还|仍|便|就|已经|独自|一直)?在|"
+        stay = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?:(?:{TODAY_AT})?(?:正|还|仍|便|就|已经|独自|一直)?在|"
                           rf"[^。！？“”，,\n]{{0,4}}?(?:{'|'.join(v for v in STAY_VERBS if len(v) > 1)}))({place_re})")
         any_place = re.compile(place_re)
         # 霞飞路的老房子里，姆妈正坐在八仙桌边: a place that opens the sentence sets where the person is
