@@ -394,6 +394,10 @@ SET_OUT = re.compile(r"上的船|上船|上了船|坐的船|动的身|动身|出
 """Setting out from a place (从上海上的船, 从保定动身): with when (:data:`SINCE`) it says how long the road took."""
 
 
+SENT_FROM = "写下|写的|写好|写成|寄出|寄的|发出|发的|封好|封的|托人捎|捎出"
+"""A letter or a parcel made at a place (昨儿夜里才在行宫写下的): here today, it took the road from there."""
+
+
 def _too_soon(world: World, sentences: list[tuple[int, int, str]], first_line: int, here: str) -> list[Finding]:
     """位置: someone said to have set out from a place yesterday (昨儿一早才从上海上的船) who is here today, when
     the world or a card says that place is days away (:attr:`World.journey`) and it is not where the point of
@@ -402,16 +406,21 @@ def _too_soon(world: World, sentences: list[tuple[int, int, str]], first_line: i
     if not away:
         return []
     since = "|".join(sorted(SINCE, key=len, reverse=True))
-    where = "|".join(map(re.escape, sorted(away, key=len, reverse=True)))
+    # a far place by its kind alone when no other known place ends so (行宫 for 汤泉行宫)
+    kinds = {p[-2:]: p for p in away if len(p) >= 4 and sum(q.endswith(p[-2:]) for q in world.places) == 1}
+    where = "|".join(map(re.escape, sorted([*away, *kinds], key=len, reverse=True)))
     since = rf"{since}|{_COUNT}天前|前{_COUNT}天"
     road = re.compile(rf"({since})[^，,。！？；;\n]{{0,6}}?从({where})[^，,。！？；;\n]{{0,4}}?(?:{SET_OUT.pattern})|"
-                      rf"从({where})[^，,。！？；;\n]{{0,4}}?(?:{SET_OUT.pattern})[^，,。！？；;\n]{{0,2}}?(?:是)?({since})")
+                      rf"从({where})[^，,。！？；;\n]{{0,4}}?(?:{SET_OUT.pattern})[^，,。！？；;\n]{{0,2}}?(?:是)?({since})|"
+                      rf"({since})[^，,。！？；;\n]{{0,6}}?在({where})[^，,。！？；;\n]{{0,4}}?(?:{SENT_FROM})")
     out = []
     for i, col, sentence in sentences:
-        if "从" not in sentence or NOT_NOW.search(sentence):
+        if ("从" not in sentence and "在" not in sentence) or NOT_NOW.search(sentence):
             continue
         for m in road.finditer(sentence):
-            when, place = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+            when, place = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3)) if m.group(4) \
+                else (m.group(5), m.group(6))
+            place = kinds.get(place, place)
             days = world.journey[place]
             count = re.search(_COUNT, when)
             gone = SINCE.get(when) if when in SINCE else _cn_int(count.group().replace("几", "三")) if count else None
