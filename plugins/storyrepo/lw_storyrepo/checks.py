@@ -797,6 +797,9 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 else:
                     out.append(Finding("合同", WARN, f"合同「{text}」提到「{term}」，正文里找不到它的名字或已知叫法"
                                                      f"（{doubt}）：请确认草稿写到了", line_no))
+            elif ctx is not None and not quoted.get(term) and _only_meant(ctx, term, text, body):
+                out.append(Finding("合同", WARN, f"合同「{text}」要到「{term}」，正文只说了要去、去不成或怎么走，"
+                                                 f"没有写到了那里：请确认", line_no))
         handover = _HANDOVER.search(text)
         if ctx is not None and handover and not ids and not (out and out[-1].message.startswith(f"合同「{text}」")):
             thing = next((t for t in ctx.contract_terms_in(handover.group("what")) if t in ctx.items), None)
@@ -881,6 +884,26 @@ def _brand(ctx: CheckContext | None, term: str) -> set[str]:
         return set()
     at = term.find("牌")
     return {term[:at + 1]} if 2 <= at < len(term) - 1 else set()
+
+
+GO_TO = re.compile(r"(?:去|到|来到|回到|赶到|赶去|前往|进|走进|踏进)$")
+"""A contract line's move to a place (林知微去太医院): the verb right before the place."""
+NOT_REACHED = re.compile(r"(?:想|要|打算|准备|正要|本想|本要|欲|该|得|能|没|不|别|未|拦|不许|不准|不让|明天|明儿|改日|回头|下回|"
+                         r"从[^，,。！？；;“”]{1,8}?到)[^，,。！？；;“”]{0,4}$")
+"""What makes a place named in a clause one not reached (想去太医院, 不许进, 明天就能在…门口, 从瑶华宫到太医院，要穿过…):
+a wish, a plan, a refusal, a day ahead or a route."""
+
+
+def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
+    """A place a contract line moves someone to (:data:`GO_TO`) that the prose names, every time, only in a
+    clause that does not reach it (:data:`NOT_REACHED`): the scene never gets there."""
+    if ctx.world is None or term not in ctx.world.places:
+        return False
+    at = line.find(term)
+    if at < 0 or not GO_TO.search(line[max(0, at - 2):at]):
+        return False
+    spots = [m.start() for v in ctx.variants(term) if len(v) >= 2 for m in re.finditer(re.escape(v), body)]
+    return bool(spots) and all(NOT_REACHED.search(re.split(r"[，,。！？；;“”\n]", body[max(0, k - 16):k])[-1]) for k in spots)
 
 
 def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, body: str) -> str | None:
