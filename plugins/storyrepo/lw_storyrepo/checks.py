@@ -123,11 +123,9 @@ class CheckContext:
         when = str(repo.chapter_meta(last).get("书内时间") or "") if last else ""
         lore = repo.text_or(L.世界观)
         stages = stages_of(lore)
-        top = [n for n, m in characters.items() if stages != DEFAULT_STAGES and str(m.get("境界") or "") == stages[-1]]
-        if len(top) == 1 and len(stages[-1]) >= 2 and stages[-1] not in aliases:
-            # the world's own ladder's top rank, held by one card, names its holder (皇后, 掌门, 船长)
-            aliases[stages[-1]] = top[0]
-            known.add(stages[-1])
+        for rank_word, holder in top_rank_names(characters, stages).items():
+            aliases.setdefault(rank_word, holder)
+            known.add(rank_word)
         texts = card_texts(repo)
         names = set(aliases)
         places = {p for p in places if len(p) >= 2}
@@ -352,6 +350,15 @@ def numeral_forms(term: str) -> set[str]:
         other = _to_chinese(n) if m.group()[0].isdigit() else str(n)
         out.add(term[:m.start()] + other + term[m.end():])
     return out
+
+
+def top_rank_names(characters: dict[str, dict[str, Any]], stages: tuple[str, ...]) -> dict[str, str]:
+    """The top rank of the world's own ladder (not the default one), of two characters or more, when one card
+    holds it: that word names its holder (皇后, 掌门, 船长 — there is one). ``{rank: holder}``."""
+    if stages == DEFAULT_STAGES or len(stages[-1]) < 2:
+        return {}
+    top = [n for n, m in characters.items() if str(m.get("境界") or "") == stages[-1]]
+    return {stages[-1]: top[0]} if len(top) == 1 and stages[-1] not in characters else {}
 
 
 def dead_of(characters: dict[str, dict[str, Any]]) -> frozenset[str]:

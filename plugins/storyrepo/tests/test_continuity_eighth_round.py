@@ -142,3 +142,69 @@ def test_a_lunar_festival_said_to_be_today_on_another_day() -> None:
     assert not said("许宁把灶台擦了一遍。今儿是小年的前一天，村里家家户户都在扫房。", "腊月二十二")
     assert said("许宁推开窗。今天是中秋，月饼还没蒸好。", "八月初三")
     assert not said("许宁推开窗。今天是中秋，月饼还没蒸好。", "八月十五")
+
+
+def test_the_top_rank_of_the_worlds_own_ladder_names_its_one_holder() -> None:
+    from lw_storyrepo.checks import top_rank_names
+    from lw_storyrepo.continuity import DEFAULT_STAGES
+
+    ship = ("水手", "舵手", "大副", "船长")
+    assert top_rank_names({"老周": {"境界": "船长"}, "阿七": {"境界": "水手"}}, ship) == {"船长": "老周"}
+    assert top_rank_names({"老周": {"境界": "船长"}, "老吴": {"境界": "船长"}}, ship) == {}  # two captains: no name
+    assert top_rank_names({"老周": {"境界": "大副"}}, ship) == {}
+    assert top_rank_names({"林晓": {"境界": DEFAULT_STAGES[-1]}}, DEFAULT_STAGES) == {}  # the default ladder names nobody
+
+
+HOLD_CARDS = {"许宁": {"姓名": "许宁", "状态": "在世", "位置": "食堂", "持有": []},
+              "苏晴": {"姓名": "苏晴", "状态": "在世", "位置": "食堂", "持有": ["银壳怀表"]}}
+
+
+def test_a_thing_worn_with_a_measure_word_and_its_looks_between() -> None:
+    def held(body: str) -> list[str]:
+        names = {"许宁": "许宁", "苏晴": "苏晴"}
+        world = World(HOLD_CARDS, names, PLACES, {"银壳怀表"}, ("普通人",), None, {}, {"许宁": "她", "苏晴": "她"})
+        meta = {"视角": "苏晴", "书内时间": "十月十三日"}
+        ctx = CheckContext(names, [], [], [], 0, set(names), {"银壳怀表"}, world=world, people=set(names)).for_draft(meta)
+        world.aliases, world.indirect = ctx.aliases, ctx.kin_words
+        lines = body.split("\n")
+        return about("持有", [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())])
+
+    assert held("许宁今天穿一件灰呢子大衣，胸前挂着一块刻着船锚的银壳怀表，表链亮得晃眼。")
+    assert not held("许宁今天穿一件灰呢子大衣，胸前挂着一块刻着船锚的铜壳怀表，表链亮得晃眼。")
+    assert not held("许宁今天穿一件灰呢子大衣，看着苏晴胸前那块刻着船锚的银壳怀表。")
+
+
+def test_someone_placed_today_is_placed() -> None:
+    assert about("护士站", continuity("许宁低着头。苏晴说，陈舟今儿一早在护士站骂了半天人。"))
+    assert not about("护士站", continuity("许宁低着头。苏晴说，陈舟今儿一早在食堂骂了半天人。"))
+
+
+def test_a_letter_made_yesterday_at_a_place_days_away() -> None:
+    def far(body: str) -> list[str]:
+        places = PLACES | {"北山农场"}
+        meta = {"视角": "许宁", "书内时间": "十月十三日"}
+        world = World(CARDS, dict(ALIASES), places, set(), ("普通人",), None, {}, {}, journey={"北山农场": 5.0})
+        ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), set(), world=world, people=set(CARDS)).for_draft(meta)
+        world.aliases, world.indirect = ctx.aliases, ctx.kin_words
+        lines = body.split("\n")
+        return about("路上的日子不够", [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())])
+
+    assert far("邮递员把信递给许宁：“这是昨儿夜里才在北山农场写好的。”")
+    assert far("邮递员把信递给许宁：“这是昨儿夜里才在农场写好的。”")  # the far place by its kind alone
+    assert not far("邮递员把信递给许宁：“这是五天前在北山农场写好的。”")
+    assert not far("邮递员把信递给许宁：“这是昨儿夜里才在食堂写好的。”")
+
+
+def test_a_contract_place_named_only_as_a_wish_or_a_route() -> None:
+    aliases = {"许宁": "许宁", "护士长": "护士长", "药房": "药房", "花园": "花园"}
+    world = World({"许宁": {"姓名": "许宁"}}, aliases, {"药房", "花园"}, set(), ("普通人",))
+    ctx = CheckContext(aliases, [], [], [], 0, set(aliases), set(), world=world, people={"许宁", "护士长"}).for_draft({})
+
+    def asked(body: str) -> list[str]:
+        found = contract_findings({"合同": ["许宁去药房"]}, Draft("A", {}, body, 5), ctx)
+        return [f.message for f in found if f.severity in (ERROR, WARN) and "药房" in f.message]
+
+    assert asked("许宁想去药房拿药，刚走到花园就被护士长叫了回去。")
+    assert asked("从病房到药房，要穿过花园。许宁走到花园，被护士长拦下了。")
+    assert not asked("许宁想去药房拿药。她穿过花园，推开了药房的门。")
+    assert not asked("许宁到了药房，拿了药。")
