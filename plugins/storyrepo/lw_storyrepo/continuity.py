@@ -266,6 +266,33 @@ class World:
     far: frozenset[str] = frozenset()  # places the world or a card says are far (a journey of days, by train): far_places
     journey: dict[str, float] = field(default_factory=dict)  # place -> the days the world or a card says it is away: journeys
     haunts: dict[str, set[str]] = field(default_factory=dict)  # character -> places their card says they keep to: haunts_of
+    died: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # the dead -> (era, year, month) of death: deaths_of
+
+
+DIED_WORDS = re.compile(r"殁|死|去世|过世|故去|亡故|身亡|遇害|病逝|病故|逝世|没了")
+_DATED = re.compile(r"([^\d〇零一二三四五六七八九十，,。；;：:\s]{0,4}?)([\d〇零一二三四五六七八九十]{1,5})年([^，,。；;]{0,3}?月)")
+
+
+def deaths_of(characters: dict[str, dict[str, Any]], texts: dict[str, str]) -> dict[str, tuple[str, int, int]]:
+    """When each dead character (状态 :data:`DEAD`) died, from the first sentence of their card that dates
+    a month and tells a death (永和二年冬月染了寒症…冬月二十七夜里殁了; 1998年3月病逝): ``{name: (era, year, month)}``."""
+    out: dict[str, tuple[str, int, int]] = {}
+    for name, card in characters.items():
+        if not str(card.get("状态") or "").startswith(DEAD):
+            continue
+        for sentence in re.split(r"[。！？\n]", texts.get(name, "")):
+            m = _DATED.search(sentence)
+            if m and DIED_WORDS.search(sentence):
+                year, month = _cn_int(m.group(2)) if not m.group(2).isdigit() else int(m.group(2)), \
+                    _MONTHS.get(m.group(3).strip()) or _cn_int(m.group(3)[:-1])
+                if year and month:
+                    out[name] = (m.group(1).strip(), year, month)
+                    break
+    return out
+
+
+ELAPSED = re.compile(r"(?:一晃|转眼|转眼间|眨眼|一眨眼|眨眼间)(?:就|都|已经|便)?([一两二三四五六七八九十几]+)年(多|半)?(?:了|过去了)")
+"""Time told as passed since an event (一晃两年多了): with the dead named in the sentence, since their death."""
 
 
 KEEP_TO = re.compile(r"坐镇|坐在|住在|守在|守着|看守|看管|管着|驻守|驻扎在|常驻|值守|待在|呆在|常年在|一直在|平日在|如今在|"
@@ -688,6 +715,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                            1, 1, f"书内时间: {now}"))
     if now and not flashback:
         out += _said_today(now, sentences, first_line)
+        if names is not None and world.died:
+            out += _since_death(world, names, now, sentences, first_line)
     # 境界
     explained = DOWN_EVENTS.search(text) is not None
     set_realm = {c.who: c.value for c in changes if c.field == "境界" and c.op == "="}
@@ -1555,6 +1584,33 @@ def _lunar_sky(now: str, month: int | None, day: int | None, sentence: str) -> s
     if thin and 12 <= day <= 18:
         return thin.group()
     return None
+
+
+def _since_death(world: World, names: re.Pattern[str], now: str, sentences: list[tuple[int, int, str]],
+                 first_line: int) -> list[Finding]:
+    """书内时间: years said passed (:data:`ELAPSED`) in a sentence naming one dead character, more than the
+    in-book date allows since their card's death (a year and twelve days called 两年多)."""
+    read = book_time(now)
+    if read is None or read[1][0] is None or read[1][1] is None:
+        return []
+    era, (year, month, _day) = read
+    out = []
+    for i, col, sentence in sentences:
+        m = ELAPSED.search(sentence)
+        if not m or NOT_NOW.search(sentence[:m.start()]):
+            continue
+        dead = {world.aliases.get(n.group(), n.group()) for n in names.finditer(sentence)} & set(world.died)
+        said = _cn_int(m.group(1).replace("几", "三")) if m.group(1) != "两" else 2
+        if len(dead) != 1 or said is None:
+            continue
+        d_era, d_year, d_month = world.died[next(iter(dead))]
+        if d_era != era:
+            continue
+        months = (year - d_year) * 12 + (month - d_month)  # type: ignore[operator]
+        if said * 12 + (6 if m.group(2) else 0) > months + 6:
+            out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可{next(iter(dead))}死于{d_era}{d_year}年{d_month}月"
+                               f"（角色卡），到本章的书内时间「{now}」才{months}个月", first_line + i, col, sentence.strip()[:60]))
+    return out
 
 
 def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:

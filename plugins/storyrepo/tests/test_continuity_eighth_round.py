@@ -208,3 +208,23 @@ def test_a_contract_place_named_only_as_a_wish_or_a_route() -> None:
     assert asked("从病房到药房，要穿过花园。许宁走到花园，被护士长拦下了。")
     assert not asked("许宁想去药房拿药。她穿过花园，推开了药房的门。")
     assert not asked("许宁到了药房，拿了药。")
+
+
+def test_years_said_passed_since_a_death_the_card_dates() -> None:
+    from lw_storyrepo.continuity import deaths_of
+
+    cards = {**CARDS, "王主任": {"姓名": "王主任", "状态": "已死", "位置": "仁和医院"}}
+    died = deaths_of(cards, {"王主任": "内科主任，一辈子没结婚。2019年3月在值班室突发心梗去世。"})
+    assert died == {"王主任": ("", 2019, 3)}
+
+    def said(body: str) -> list[str]:
+        meta = {"视角": "许宁", "书内时间": "2020年5月10日"}
+        world = World(cards, dict(ALIASES), PLACES, set(), ("普通人",), None, {}, {}, died=died)
+        ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), set(), world=world, people=set(cards)).for_draft(meta)
+        world.aliases, world.indirect = ctx.aliases, ctx.kin_words
+        lines = body.split("\n")
+        return about("书内时间", [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())])
+
+    assert said("许宁站在值班室门口。一晃三年多了，老王那只搪瓷缸子还摆在窗台上。")
+    assert not said("许宁站在值班室门口。一晃一年多了，老王那只搪瓷缸子还摆在窗台上。")
+    assert not said("许宁站在值班室门口。一晃三年多了，那只搪瓷缸子还摆在窗台上。")  # no dead named: since what?
