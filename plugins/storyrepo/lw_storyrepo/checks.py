@@ -353,12 +353,20 @@ def numeral_forms(term: str) -> set[str]:
 
 
 def top_rank_names(characters: dict[str, dict[str, Any]], stages: tuple[str, ...]) -> dict[str, str]:
-    """The top rank of the world's own ladder (not the default one), of two characters or more, when one card
-    holds it: that word names its holder (皇后, 掌门, 船长 — there is one). ``{rank: holder}``."""
-    if stages == DEFAULT_STAGES or len(stages[-1]) < 2:
+    """A rank of the world's own ladder (not the default one), of two characters or more, that one card
+    holds and that is the top (皇后, 掌门, 船长 — there is one) or ends one of that card's own aliases (韩贵妃:
+    贵妃 is how she is called): that word names its holder. ``{rank: holder}``."""
+    if stages == DEFAULT_STAGES:
         return {}
-    top = [n for n, m in characters.items() if str(m.get("境界") or "") == stages[-1]]
-    return {stages[-1]: top[0]} if len(top) == 1 and stages[-1] not in characters else {}
+    out = {}
+    for k, rank in enumerate(stages):
+        holders = [n for n, m in characters.items() if str(m.get("境界") or "") == rank]
+        if len(rank) < 2 or len(holders) != 1 or rank in characters:
+            continue
+        titled = any(str(a).endswith(rank) and str(a) != rank for a in as_list(characters[holders[0]].get("别名")))
+        if k == len(stages) - 1 or titled:
+            out[rank] = holders[0]
+    return out
 
 
 def dead_of(characters: dict[str, dict[str, Any]]) -> frozenset[str]:

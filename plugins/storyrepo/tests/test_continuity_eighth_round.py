@@ -152,6 +152,9 @@ def test_the_top_rank_of_the_worlds_own_ladder_names_its_one_holder() -> None:
     assert top_rank_names({"老周": {"境界": "船长"}, "阿七": {"境界": "水手"}}, ship) == {"船长": "老周"}
     assert top_rank_names({"老周": {"境界": "船长"}, "老吴": {"境界": "船长"}}, ship) == {}  # two captains: no name
     assert top_rank_names({"老周": {"境界": "大副"}}, ship) == {}
+    # a rank that ends one of its one holder's aliases is how they are called (周大副: 大副 is him)
+    assert top_rank_names({"老周": {"境界": "大副", "别名": ["周大副"]}}, ship) == {"大副": "老周"}
+    assert top_rank_names({"老周": {"境界": "大副", "别名": ["周大副"]}, "老吴": {"境界": "大副"}}, ship) == {}
     assert top_rank_names({"林晓": {"境界": DEFAULT_STAGES[-1]}}, DEFAULT_STAGES) == {}  # the default ladder names nobody
 
 
