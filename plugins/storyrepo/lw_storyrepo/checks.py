@@ -903,10 +903,13 @@ def _brand(ctx: CheckContext | None, term: str) -> set[str]:
 
 GO_TO = re.compile(r"(?:去|到|来到|回到|赶到|赶去|前往|进|走进|踏进)$")
 """A contract line's move to a place (林知微去太医院): the verb right before the place."""
-NOT_REACHED = re.compile(r"(?:想|要|打算|准备|正要|本想|本要|欲|该|得|能|没|不|别|未|拦|不许|不准|不让|明天|明儿|改日|回头|下回|"
-                         r"从[^，,。！？；;“”]{1,8}?到)[^，,。！？；;“”]{0,4}$")
-"""What makes a place named in a clause one not reached (想去太医院, 不许进, 明天就能在…门口, 从瑶华宫到太医院，要穿过…):
-a wish, a plan, a refusal, a day ahead or a route."""
+NOT_REACHED = re.compile(r"(?:想|要|打算|准备|正要|本想|本要|欲|该|得|能|没|不|别|未|拦|不许|不准|不让|明天|明儿|改日|回头|下回)"
+                         r"[^，,。！？；;“”]{0,4}$")
+"""What makes a place named in a clause one not reached (想去太医院, 不许进, 明天就能在…门口): a wish, a plan, a
+refusal, a day ahead."""
+ROUTE = re.compile(r"从[^，,。！？；;“”]{1,8}?到$")
+ROUTE_AHEAD = re.compile(r"^[^，,。！？；;“”]{0,6}[，,]\s*(?:要|得|需|须|必|只能|还得|中间)")
+"""A route told, not travelled (从瑶华宫到太医院，要穿过御花园); 从江湾到瑞金医院，出租车开了四十分钟 is a trip made."""
 
 
 def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
@@ -917,8 +920,13 @@ def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
     at = line.find(term)
     if at < 0 or not GO_TO.search(line[max(0, at - 2):at]):
         return False
-    spots = [m.start() for v in ctx.variants(term) if len(v) >= 2 for m in re.finditer(re.escape(v), body)]
-    return bool(spots) and all(NOT_REACHED.search(re.split(r"[，,。！？；;“”\n]", body[max(0, k - 16):k])[-1]) for k in spots)
+    def meant(k: int, n: int) -> bool:
+        clause = re.split(r"[，,。！？；;“”\n]", body[max(0, k - 16):k])[-1]
+        return NOT_REACHED.search(clause) is not None or (ROUTE.search(clause) is not None
+                                                          and ROUTE_AHEAD.search(body[k + n:k + n + 20]) is not None)
+
+    spots = [(m.start(), len(v)) for v in ctx.variants(term) if len(v) >= 2 for m in re.finditer(re.escape(v), body)]
+    return bool(spots) and all(meant(k, n) for k, n in spots)
 
 
 def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, body: str) -> str | None:

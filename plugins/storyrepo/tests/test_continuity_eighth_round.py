@@ -211,6 +211,7 @@ def test_a_contract_place_named_only_as_a_wish_or_a_route() -> None:
     assert asked("从病房到药房，要穿过花园。许宁走到花园，被护士长拦下了。")
     assert not asked("许宁想去药房拿药。她穿过花园，推开了药房的门。")
     assert not asked("许宁到了药房，拿了药。")
+    assert not asked("从病房到药房，许宁走了十分钟。")  # a route travelled, not one told ahead
 
 
 def test_years_said_passed_since_a_death_the_card_dates() -> None:
