@@ -1662,8 +1662,8 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
                 said = feast.group()
         today = FEAST_TODAY.search(sentence) if lunar and month is not None and day is not None else None
         if today and not said:
-            lo, hi = LUNAR_FEAST_DAYS[today.group(1) or today.group(2)]
-            if not lo <= (month, day) <= hi:  # type: ignore[operator]
+            first_day, last_day = LUNAR_FEAST_DAYS[today.group(1) or today.group(2)]
+            if not first_day <= (month, day) <= last_day:
                 said = today.group()
         if lunar and not said:
             said = _lunar_sky(now, month, day, sentence)
