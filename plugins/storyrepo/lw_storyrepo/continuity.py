@@ -1331,8 +1331,10 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
         as_at = min((k for k in (sentence.find("身为"), sentence.find("作为")) if k >= 0), default=-1)
         for r in aim.finditer(sentence):
             stage = short.get(r.group(), r.group())
-            if _inside(spans, starts, r.start()):
-                continue  # 马工段长, 顾主任: an alias the card gives, its own
+            k = bisect.bisect_right(starts, r.start())
+            if _inside(spans, starts, r.start()) and sentence[slice(*spans[k - 1])] != r.group():
+                continue  # 马工段长, 顾主任: an alias the card gives, its own (the rank alone names its one holder
+                # only as a person: 韩工段长 still says 韩 is one)
             tail = sentence[max(0, r.start() - LOOK_BACK):r.start()]
             below = ASPIRE.search(tail) is not None
             full = pattern.match(sentence, r.start()) if stage == r.group() else None

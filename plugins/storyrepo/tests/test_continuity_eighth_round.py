@@ -232,3 +232,10 @@ def test_years_said_passed_since_a_death_the_card_dates() -> None:
     assert said("许宁站在值班室门口。一晃三年多了，老王那只搪瓷缸子还摆在窗台上。")
     assert not said("许宁站在值班室门口。一晃一年多了，老王那只搪瓷缸子还摆在窗台上。")
     assert not said("许宁站在值班室门口。一晃三年多了，那只搪瓷缸子还摆在窗台上。")  # no dead named: since what?
+
+
+def test_a_rank_that_names_its_one_holder_still_ranks_after_another_surname() -> None:
+    ship = "## 船上\n水手 ＜ 舵手 ＜ 大副 ＜ 船长\n"
+    aliases = {"林晓": "林晓", "许宁": "许宁", "大副": "许宁"}  # 许宁 is the one 大副: the word names her
+    assert ranks("许宁推开舱门：“林大副，船长叫你。”", "船长", ship, aliases, pov="许宁")
+    assert not ranks("许宁推开舱门：“林船长，大副叫你。”", "船长", ship, aliases, pov="许宁")
