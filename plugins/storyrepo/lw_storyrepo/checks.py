@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator
 
 from lw_storyrepo import layout as L
-from lw_storyrepo.continuity import DEAD, World, check_continuity, far_places, haunts_of, journeys, places_inside, stages_of
+from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, deaths_of, check_continuity, far_places, haunts_of, journeys, places_inside, stages_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
 from lw_storyrepo.kinship import FORMS, WORDS, address_book, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
@@ -123,15 +123,19 @@ class CheckContext:
         last = repo.last_chapter()
         when = str(repo.chapter_meta(last).get("书内时间") or "") if last else ""
         lore = repo.text_or(L.世界观)
+        stages = stages_of(lore)
+        for rank_word, holder in top_rank_names(characters, stages).items():
+            aliases.setdefault(rank_word, holder)
+            known.add(rank_word)
         texts = card_texts(repo)
         names = set(aliases)
         places = {p for p in places if len(p) >= 2}
         world = World(characters, aliases, places, {t for t in things if len(t) >= 2},
-                      stages_of(lore), (last, when) if when else None, places_inside(lore, places),
+                      stages, (last, when) if when else None, places_inside("\n".join([lore, *texts.values()]), places),
                       {name: gender_of(text, names) for name, text in texts.items()},
                       far=far_places([lore, *texts.values()], places), journey=journeys([lore, *texts.values()], places),
                       kin_gender={name: relation_gender(text, names) for name, text in texts.items()},
-                      haunts=haunts_of(texts, places))
+                      haunts=haunts_of(texts, places), died=deaths_of(characters, texts))
         public = "\n".join([lore, *texts.values(), *(f"{p.title}\n{p.body}" for p in repo.promises()),
                              *(str(row["事件"]) for row in repo.timeline())])
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,
@@ -335,6 +339,23 @@ def numeral_forms(term: str) -> set[str]:
             continue
         other = _to_chinese(n) if m.group()[0].isdigit() else str(n)
         out.add(term[:m.start()] + other + term[m.end():])
+    return out
+
+
+def top_rank_names(characters: dict[str, dict[str, Any]], stages: tuple[str, ...]) -> dict[str, str]:
+    """A rank of the world's own ladder (not the default one), of two characters or more, that one card
+    holds and that is the top (皇后, 掌门, 船长 — there is one) or ends one of that card's own aliases (韩贵妃:
+    贵妃 is how she is called): that word names its holder. ``{rank: holder}``."""
+    if stages == DEFAULT_STAGES:
+        return {}
+    out = {}
+    for k, rank in enumerate(stages):
+        holders = [n for n, m in characters.items() if str(m.get("境界") or "") == rank]
+        if len(rank) < 2 or len(holders) != 1 or rank in characters:
+            continue
+        titled = any(str(a).endswith(rank) and str(a) != rank for a in as_list(characters[holders[0]].get("别名")))
+        if k == len(stages) - 1 or titled:
+            out[rank] = holders[0]
     return out
 
 
@@ -776,13 +797,17 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                     and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or _by_kind(ctx, term, body)
                                                   or _by_its_tail(ctx, term, body) or _by_its_kind_in_region(ctx, term, body)
                                                   or _shaped(ctx, term, body)
-                                                  or _keeper_named(ctx, term, body) or _inner_place(ctx, term, body))):
+                                                  or _keeper_named(ctx, term, body) or _inner_place(ctx, term, body)
+                                                  or (not quoted.get(term) and _told_of(ctx, term, text, body) is not None))):
                 doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else _performed(term, text, body)
                 if doubt is None:
                     out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
                 else:
                     out.append(Finding("合同", WARN, f"合同「{text}」提到「{term}」，正文里找不到它的名字或已知叫法"
                                                      f"（{doubt}）：请确认草稿写到了", line_no))
+            elif ctx is not None and not quoted.get(term) and _only_meant(ctx, term, text, body):
+                out.append(Finding("合同", WARN, f"合同「{text}」要到「{term}」，正文只说了要去、去不成或怎么走，"
+                                                 f"没有写到了那里：请确认", line_no))
         handover = _HANDOVER.search(text)
         if ctx is not None and handover and not ids and not (out and out[-1].message.startswith(f"合同「{text}」")):
             thing = next((t for t in ctx.contract_terms_in(handover.group("what")) if t in ctx.items), None)
@@ -899,6 +924,34 @@ def _brand(ctx: CheckContext | None, term: str) -> set[str]:
     return {term[:at + 1]} if 2 <= at < len(term) - 1 else set()
 
 
+GO_TO = re.compile(r"(?:去|到|来到|回到|赶到|赶去|前往|进|走进|踏进)$")
+"""A contract line's move to a place (林知微去太医院): the verb right before the place."""
+NOT_REACHED = re.compile(r"(?:想|要|打算|准备|正要|本想|本要|欲|该|得|能|没|不|别|未|拦|不许|不准|不让|明天|明儿|改日|回头|下回)"
+                         r"[^，,。！？；;“”]{0,4}$")
+"""What makes a place named in a clause one not reached (想去太医院, 不许进, 明天就能在…门口): a wish, a plan, a
+refusal, a day ahead."""
+ROUTE = re.compile(r"从[^，,。！？；;“”]{1,8}?到$")
+ROUTE_AHEAD = re.compile(r"^[^，,。！？；;“”]{0,6}[，,]\s*(?:要|得|需|须|必|只能|还得|中间)")
+"""A route told, not travelled (从瑶华宫到太医院，要穿过御花园); 从江湾到瑞金医院，出租车开了四十分钟 is a trip made."""
+
+
+def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
+    """A place a contract line moves someone to (:data:`GO_TO`) that the prose names, every time, only in a
+    clause that does not reach it (:data:`NOT_REACHED`): the scene never gets there."""
+    if ctx.world is None or term not in ctx.world.places:
+        return False
+    at = line.find(term)
+    if at < 0 or not GO_TO.search(line[max(0, at - 2):at]):
+        return False
+    def meant(k: int, n: int) -> bool:
+        clause = re.split(r"[，,。！？；;“”\n]", body[max(0, k - 16):k])[-1]
+        return NOT_REACHED.search(clause) is not None or (ROUTE.search(clause) is not None
+                                                          and ROUTE_AHEAD.search(body[k + n:k + n + 20]) is not None)
+
+    spots = [(m.start(), len(v)) for v in ctx.variants(term) if len(v) >= 2 for m in re.finditer(re.escape(v), body)]
+    return bool(spots) and all(meant(k, n) for k, n in spots)
+
+
 def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, body: str) -> str | None:
     """Why a term the prose does not name may still be there under a form no table reads — then the
     contract check warns and asks, it does not send the draft back; ``None`` when the draft
@@ -938,6 +991,46 @@ def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, bod
     keeper = next((k for k in sorted(ctx.keepers.get(canonical, ())) if any(_named(v, body) for v in ctx.variants(k))), None)
     if keeper is not None:
         return f"正文写到了它的主事人「{keeper}」"
+    return None
+
+
+PERSON_WORDS = {
+    "她": ("丫头", "小丫头", "姑娘", "小姑娘", "丫鬟", "宫女", "婢女", "侍女", "女人", "女子", "妇人", "闺女", "女孩", "女孩子",
+          "老太太", "婆子", "大婶", "嫂子", "媳妇", "小媳妇", "女娃", "女生", "女学生", "女弟子", "护士"),
+    "他": ("小子", "汉子", "男人", "后生", "小伙子", "小伙", "老头", "老头儿", "老汉", "太监", "小太监", "男孩", "男孩子", "男娃",
+          "男生", "伙计", "小厮", "书生"),
+    "": ("人", "孩子", "老人", "年轻人", "学生", "病人", "弟子", "徒弟", "工人", "家伙", "客人", "犯人", "逃犯", "逃奴"),
+}
+"""The words prose calls a person by when it will not name them (那个丫头, 那位老人), by the gender they
+fit ("" either): Chinese prose of any genre points at someone known so."""
+_PERSON_WORD = {w: g for g, ws in PERSON_WORDS.items() for w in ws}
+_PERSON_DESCRIBED = re.compile(rf"[那这](?:个|位|名)(?:小|老)?({'|'.join(sorted(_PERSON_WORD, key=len, reverse=True))})")
+_EMPTY_GRAM = frozenset("那这的个了一是在说也就都着")
+
+
+def _content_grams(text: str) -> set[str]:
+    han = re.sub(r"[^\u4e00-\u9fff]", "|", text)
+    return {han[i:i + 2] for i in range(len(han) - 1) if "|" not in han[i:i + 2] and not set(han[i:i + 2]) & _EMPTY_GRAM}
+
+
+def _told_of(ctx: CheckContext, term: str, line: str, body: str) -> str | None:
+    """A person the prose points at without a name (那个丫头, 那位老人: :data:`PERSON_WORDS`, of a gender
+    their card allows) in a paragraph that tells at least three two-character pieces of the rest of the
+    contract line (逃奴册上碧桃那一页 → 逃奴册上原该有她一页): the line is met with the person unnamed.
+    Returns the words that point at them, else ``None``."""
+    canonical = ctx.aliases.get(term, term)
+    if not ctx.is_person(canonical):
+        return None
+    gender = ctx.world.gender.get(canonical, "") if ctx.world is not None else ""
+    rest = line
+    for v in sorted(ctx.variants(term), key=len, reverse=True):
+        rest = rest.replace(v, "|")
+    wanted = _content_grams(rest)
+    for paragraph in body.split("\n"):
+        for m in _PERSON_DESCRIBED.finditer(paragraph):
+            if _PERSON_WORD[m.group(1)] in ("", gender) or not gender:
+                if len(wanted & _content_grams(paragraph)) >= 3:
+                    return m.group()
     return None
 
 

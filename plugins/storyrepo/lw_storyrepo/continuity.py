@@ -11,7 +11,9 @@ Each finding names the card field it contradicts and quotes the sentence that do
   before the thing (母亲留下的芯片) says whose it was, not a use;
 - **状态**: a character whose card says dead or gone (已死, 陨落, 失踪, 封印 …) speaking or
   thinking, unless the draft changes that 状态 or the paragraph is a memory, a dream, a letter;
-  a character speaking who is not in the draft's 在场 list (when it has one), and whose card does not
+  a mute (:data:`MUTE`) speaking aloud, unless the paragraph writes or signs it (:data:`SIGNED`);
+  a character with a card speaking who is not in the draft's 在场 list (when it has one; a walk-on the
+  roster names without a card — 张院判, 钱管事 — is nobody the list is kept for), and whose card does not
   put them where the point of view is (:func:`_lives_here`), is a warning, unless
   a call or a letter (电话, 对讲机, 屏幕, 信中 …) or a voice overheard (隔着, 门外, 通风 …) is named
   in their paragraph or the four before, or a phone or video call begun before is not hung up yet
@@ -72,7 +74,8 @@ GONE = ("失踪", "封印", "被封印", "下落不明")
 NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日|遗言|遗书|信中|信上|信里|留音|幻象|幻影|"
                      r"玉简|录音|录像|留言|留影|"
                      r"残魂|画像|生前|曾经说|"
-                     r"每[次回逢当][^。！？]{0,12}?[都总]|往常|以往")
+                     r"每[次回逢当][^。！？]{0,12}?[都总]|往常|以往|"
+                     r"去年|前年|[一两二三四五六七八九十几数]+年前|[一两二三四五六七八九十几数半]+个月前")
 KNEW = re.compile(r"[\u4e00-\u9fff]{1,4}?(?:其实|原来|早就|早已|早都|一直|始终|从来)(?:都|就)?(?:知道|明白|清楚|料到|猜到|想到|察觉)")
 """What someone had long known, read at their name (他爹早就知道那笔账有问题): a thought of their lifetime, not
 words in the scene — the dead and the missing are told of so."""
@@ -108,10 +111,13 @@ INPATIENT = ("住院", "留院", "入院", "留观", "住进医院")
 """States that keep a character in a hospital ward, their card's 位置: held like :data:`CONFINED`."""
 SECLUSION = ("闭关", "闭死关", "坐关", "坐死关", "闭门谢客")
 QUARANTINE = ("隔离", "关禁闭", "禁闭")
-SECLUDED = SECLUSION + QUARANTINE
+HOUSE_ARREST = ("禁足", "圈禁", "幽禁", "闭门思过", "面壁思过")
+"""States that keep someone inside their own house, palace or cave by order (禁足 in a palace, 面壁 in a sect)."""
+SECLUDED = SECLUSION + QUARANTINE + HOUSE_ARREST
 """States that keep a character in their card's 位置 of their own rule or a quarantine (a cave sealed for
 seclusion, an isolation ward): seen there or behind its door only, until released (:data:`RELEASED`)."""
-RELEASED = re.compile(r"出关|破关|出了关|解除隔离|隔离期满|出了隔离|解除了隔离|禁闭期满|放了出来|放出来")
+RELEASED = re.compile(r"出关|破关|出了关|解除隔离|隔离期满|出了隔离|解除了隔离|禁闭期满|放了出来|放出来|解禁|"
+                      r"解[了除][^，,。！？]{0,6}?禁足|禁足期满|思过期满")
 """A seclusion or a quarantine ended, said in the paragraph that names the one it held."""
 CONFINED += INPATIENT + SECLUDED
 """States that hold a character in their card's 位置 (a cell, a prison, a ward): seen, heard or placed
@@ -158,6 +164,10 @@ UNABLE: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
 """States that leave someone unable to do a thing, what doing it reads as (not as a wish or a failure:
 下不了床, 再也御不了剑), and what the finding says: bedridden on their feet, a crippled cultivator flying
 a sword light, a driver whose licence is gone at the wheel."""
+MUTE = ("哑", "失声", "失语", "不能说话", "不能言语", "口不能言", "说不出话", "不会说话", "聋哑")
+"""States that take the voice away: someone in one does not speak aloud (:data:`SIGNED` is how they tell)."""
+SIGNED = re.compile(r"写|比划|比画|比了|手势|手语|打手势|纸上|字条|纸条|板上|指了指|点头|摇头|心想|暗想|心道|暗道|心里")
+"""What a mute's words are told by instead of a voice (在灰上写了一个字, 比划着), or a thought of theirs."""
 FRESH = re.compile(r"今天|今早|今儿|刚才|刚刚|方才|昨天|昨晚|昨夜|这会儿|一早|墨迹还新|墨还没干")
 """What makes a trace new (今天早上…亲笔写的): the dead did not leave it."""
 TRACE = r"(?:亲笔|亲手|刚|才)?(?:写|留|签|画|寄|塞|放|捎)(?:的|下|了)"
@@ -230,6 +240,8 @@ LIKE = re.compile(r"(?:和|跟|与|同|像|如)$")
 BELITTLE = re.compile(r"不过|只是|区区|小小")
 """不过是个…: a stage said to belittle, which never raises anyone: a higher one after it is no slip of the grade."""
 """What puts a thing in a comparison (和乌木尺背面一样): it is named, not used."""
+TODAY_AT = "今儿一早|今天一早|今儿早上|今天早上|今早|今儿个|今儿|今天|今日|这会儿|此刻|眼下|刚才|方才|一早"
+"""When today someone is somewhere (太后今儿一早在慈宁宫召见了…): said between the person and 在, still a placing."""
 MOVE_VERBS = ("来到", "到了", "回到", "赶到", "赶回", "抵达", "进了", "走进", "踏入", "前往", "去了", "飞往", "奔向", "返回", "进入")
 _NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _PHASE = {"初期": 1, "前期": 1, "中期": 2, "后期": 3, "巅峰": 4, "大圆满": 5, "圆满": 4}
@@ -254,6 +266,33 @@ class World:
     far: frozenset[str] = frozenset()  # places the world or a card says are far (a journey of days, by train): far_places
     journey: dict[str, float] = field(default_factory=dict)  # place -> the days the world or a card says it is away: journeys
     haunts: dict[str, set[str]] = field(default_factory=dict)  # character -> places their card says they keep to: haunts_of
+    died: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # the dead -> (era, year, month) of death: deaths_of
+
+
+DIED_WORDS = re.compile(r"殁|死|去世|过世|故去|亡故|身亡|遇害|病逝|病故|逝世|没了")
+_DATED = re.compile(r"([^\d〇零一二三四五六七八九十，,。；;：:\s]{0,4}?)([\d〇零一二三四五六七八九十]{1,5})年([^，,。；;]{0,3}?月)")
+
+
+def deaths_of(characters: dict[str, dict[str, Any]], texts: dict[str, str]) -> dict[str, tuple[str, int, int]]:
+    """When each dead character (状态 :data:`DEAD`) died, from the first sentence of their card that dates
+    a month and tells a death (永和二年冬月染了寒症…冬月二十七夜里殁了; 1998年3月病逝): ``{name: (era, year, month)}``."""
+    out: dict[str, tuple[str, int, int]] = {}
+    for name, card in characters.items():
+        if not str(card.get("状态") or "").startswith(DEAD):
+            continue
+        for sentence in re.split(r"[。！？\n]", texts.get(name, "")):
+            m = _DATED.search(sentence)
+            if m and DIED_WORDS.search(sentence):
+                year, month = _cn_int(m.group(2)) if not m.group(2).isdigit() else int(m.group(2)), \
+                    _MONTHS.get(m.group(3).strip()) or _cn_int(m.group(3)[:-1])
+                if year and month:
+                    out[name] = (m.group(1).strip(), year, month)
+                    break
+    return out
+
+
+ELAPSED = re.compile(r"(?:一晃|转眼|转眼间|眨眼|一眨眼|眨眼间)(?:就|都|已经|便)?([一两二三四五六七八九十几]+)年(多|半)?(?:了|过去了)")
+"""Time told as passed since an event (一晃两年多了): with the dead named in the sentence, since their death."""
 
 
 KEEP_TO = re.compile(r"坐镇|坐在|住在|守在|守着|看守|看管|管着|驻守|驻扎在|常驻|值守|待在|呆在|常年在|一直在|平日在|如今在|"
@@ -382,6 +421,10 @@ SET_OUT = re.compile(r"上的船|上船|上了船|坐的船|动的身|动身|出
 """Setting out from a place (从上海上的船, 从保定动身): with when (:data:`SINCE`) it says how long the road took."""
 
 
+SENT_FROM = "写下|写的|写好|写成|寄出|寄的|发出|发的|封好|封的|托人捎|捎出"
+"""A letter or a parcel made at a place (昨儿夜里才在行宫写下的): here today, it took the road from there."""
+
+
 def _too_soon(world: World, sentences: list[tuple[int, int, str]], first_line: int, here: str) -> list[Finding]:
     """位置: someone said to have set out from a place yesterday (昨儿一早才从上海上的船) who is here today, when
     the world or a card says that place is days away (:attr:`World.journey`) and it is not where the point of
@@ -390,16 +433,21 @@ def _too_soon(world: World, sentences: list[tuple[int, int, str]], first_line: i
     if not away:
         return []
     since = "|".join(sorted(SINCE, key=len, reverse=True))
-    where = "|".join(map(re.escape, sorted(away, key=len, reverse=True)))
+    # a far place by its kind alone when no other known place ends so (行宫 for 汤泉行宫)
+    kinds = {p[-2:]: p for p in away if len(p) >= 4 and sum(q.endswith(p[-2:]) for q in world.places) == 1}
+    where = "|".join(map(re.escape, sorted([*away, *kinds], key=len, reverse=True)))
     since = rf"{since}|{_COUNT}天前|前{_COUNT}天"
     road = re.compile(rf"({since})[^，,。！？；;\n]{{0,6}}?从({where})[^，,。！？；;\n]{{0,4}}?(?:{SET_OUT.pattern})|"
-                      rf"从({where})[^，,。！？；;\n]{{0,4}}?(?:{SET_OUT.pattern})[^，,。！？；;\n]{{0,2}}?(?:是)?({since})")
+                      rf"从({where})[^，,。！？；;\n]{{0,4}}?(?:{SET_OUT.pattern})[^，,。！？；;\n]{{0,2}}?(?:是)?({since})|"
+                      rf"({since})[^，,。！？；;\n]{{0,6}}?在({where})[^，,。！？；;\n]{{0,4}}?(?:{SENT_FROM})")
     out = []
     for i, col, sentence in sentences:
-        if "从" not in sentence or NOT_NOW.search(sentence):
+        if ("从" not in sentence and "在" not in sentence) or NOT_NOW.search(sentence):
             continue
         for m in road.finditer(sentence):
-            when, place = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+            when, place = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3)) if m.group(4) \
+                else (m.group(5), m.group(6))
+            place = kinds.get(place, place)
             days = world.journey[place]
             count = re.search(_COUNT, when)
             gone = SINCE.get(when) if when in SINCE else _cn_int(count.group().replace("几", "三")) if count else None
@@ -411,7 +459,8 @@ def _too_soon(world: World, sentences: list[tuple[int, int, str]], first_line: i
 
 def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]:
     """Which known places lie in which, from the world's clauses (断魂崖在青崖山后山, 血衣楼位于云梦泽
-    深处): ``{place: {places it lies in}}``, transitively."""
+    深处) and from one place written right after another, with or without 的 (四川的攀枝花钢铁厂,
+    住在瑶华宫西配殿: Chinese names the larger place first): ``{place: {places it lies in}}``, transitively."""
     known = sorted(places, key=len, reverse=True)
     out: dict[str, set[str]] = {}
     for clause in re.split(r"[，,。；;！？\n]", world_text):
@@ -424,8 +473,8 @@ def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]
             continue  # 海城在江城以东两百公里: beside it, not in it
         if a and b and a != b:
             out.setdefault(a, set()).add(b)
-    for b in known:  # 四川的攀枝花钢铁厂: the second lies in the first
-        for m in re.finditer(rf"{re.escape(b)}的", world_text):
+    for b in known:  # 四川的攀枝花钢铁厂, 瑶华宫西配殿: the second lies in the first
+        for m in re.finditer(rf"{re.escape(b)}的?", world_text):
             for a in (p for p in known if world_text.startswith(p, m.end())):  # 攀枝花钢铁厂 and 攀枝花
                 if a != b and a not in out.get(b, ()):
                     out.setdefault(a, set()).add(b)
@@ -439,10 +488,14 @@ def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]
 
 
 def stages_of(world_text: str) -> tuple[str, ...]:
-    """The realm stages in order from 世界观.md's 「力量体系」 section, else the default ladder."""
+    """The realm stages in order from 世界观.md's 「力量体系」 section, else from a ladder line
+    (:data:`_CHAIN`) anywhere in it, else the default ladder."""
     m = re.search(r"^##\s*力量体系[^\n]*\n(.*?)(?=^##\s|\Z)", world_text, re.M | re.S)
     if not m:
-        return DEFAULT_STAGES
+        chain = next((line for line in world_text.split("\n") if _CHAIN.fullmatch(line.strip())), None)
+        if chain is None:
+            return DEFAULT_STAGES
+        return tuple(dict.fromkeys(w.strip() for w in re.split(r"[<＜]", chain.strip())))
     section = m.group(1)
     # the ladder's own line when it has one (F级 ＜ E级 ＜ …): the prose after it names no stage
     ladder = next((line for line in section.split("\n") if re.search(r"[<＜>＞→]", line)
@@ -451,6 +504,10 @@ def stages_of(world_text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found)) if len(found) >= 2 else DEFAULT_STAGES
 
 
+_CHAIN = re.compile(r"[\u4e00-\u9fff]{1,4}(?:\s*[<＜]\s*[\u4e00-\u9fff]{1,4}){3,}")
+"""A ladder of four or more ranks on a line of its own, lowest first, in any section (官女子 ＜ 答应 ＜ 常在 …,
+列兵 ＜ 下士 ＜ 中士 …, 科员 ＜ 副科 ＜ 正科 …): a world without 力量体系 still ranks by it; a rank may be one
+character (嫔, 妃)."""
 _STAGE_WORD = re.compile(r"[\u4e00-\u9fff]{2,4}|[A-Z]{1,3}[级阶]")
 """A stage of a ladder: a word (练气, 筑基) or a letter grade (D级, SS级)."""
 
@@ -658,6 +715,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                            1, 1, f"书内时间: {now}"))
     if now and not flashback:
         out += _said_today(now, sentences, first_line)
+        if names is not None and world.died:
+            out += _since_death(world, names, now, sentences, first_line)
     # 境界
     explained = DOWN_EVENTS.search(text) is not None
     set_realm = {c.who: c.value for c in changes if c.field == "境界" and c.op == "="}
@@ -679,7 +738,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         owner = rf"(?:(?:{names.pattern})(?:的|[那这]一?[{ITEM_KIND}]))?"  # 捧出萧老板那副点翠头面: whose it is, said between
         use = re.compile(rf"({names.pattern}|{'|'.join(HE)})[^。！？“”\n]{{0,8}}?(?:{'|'.join(USE_VERBS)}){owner}[^。！？“”\n]{{0,6}}?"
                          rf"({item_re})")
-        acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)({item_re})")
+        # 腰间系着一块雕着卧鹿的羊脂玉佩: a measure word and what the thing looks like may stand between
+        acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)"
+                          rf"(?:一[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
         get = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(GET_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
         # 那枚扳指，这会儿套在…: the thing a topic; 那柄剑，是师尊赐的，今天就挂在…: with what it is said between
         topic = rf"\s*[^。！？“”，,\n]{{0,2}}?(?:[，,](?:是|乃是|原是|本是)[^。！？“”，,\n]{{1,20}}?的)?(?:[，,](?:{TOPIC_ADVERBS})*)?"
@@ -742,13 +803,20 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
                                first_line + voice.line, voice.column, line.strip()[:60]))
+        elif who not in revived and state.startswith(MUTE) and not getattr(voice, "guessed", False) \
+                and not SIGNED.search(line) and not NOT_NOW.search(line):
+            # a voice given to the mute by turn-taking is someone else's: only one the text names is theirs
+            seen.add((who, voice.line))
+            out.append(Finding("连贯", ERROR,
+                               f"{who} 的状态是「{state}」（角色卡·状态），说不了话，正文里却开口说话",
+                               first_line + voice.line, voice.column, line.strip()[:60]))
         elif who not in revived and state.startswith(CONFINED) and not _visited(lines, voice.line, card, calls) \
                 and not NOT_NOW.search(line):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），{_kept(state)}「{card.get('位置') or '?'}」，正文里却在场说话",
                                first_line + voice.line, voice.column, line.strip()[:60]))
-        elif present and who not in present and not _remote(lines, voice.line) and not calls[voice.line] \
+        elif present and who in world.cards and who not in present and not _remote(lines, voice.line) and not calls[voice.line] \
                 and not NOT_NOW.search(line) and not _lives_here(world, who, home):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN, f"{who} 不在本章的在场名单（{'、'.join(sorted(present))}）{_elsewhere(world, who, pov)}，"
@@ -766,7 +834,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         places = sorted(world.places | {v for vs in moved.values() for v in vs}, key=len, reverse=True)
         place_re = "|".join(map(re.escape, places))
         go = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,6}}?(?:{'|'.join(MOVE_VERBS)})({place_re})")
-        stay = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?:(?:正|还|仍|便|就|已经|独自|一直)?在|"
+        stay = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?:(?:{TODAY_AT})?(?:正|还|仍|便|就|已经|独自|一直)?在|"
                           rf"[^。！？“”，,\n]{{0,4}}?(?:{'|'.join(v for v in STAY_VERBS if len(v) > 1)}))({place_re})")
         any_place = re.compile(place_re)
         # 霞飞路的老房子里，姆妈正坐在八仙桌边: a place that opens the sentence sets where the person is
@@ -929,7 +997,7 @@ def _released(world: World, lines: list[str]) -> set[str]:
 def _kept(state: str) -> str:
     """How a held state keeps someone in their card's 位置: 住在 a ward, 关在 a cell."""
     return "住在" if state.startswith(INPATIENT) else "闭关在" if state.startswith(SECLUSION) else \
-        "隔离在" if state.startswith(QUARANTINE) else "关在"
+        "隔离在" if state.startswith(QUARANTINE) else "禁足在" if state.startswith(HOUSE_ARREST) else "关在"
 
 
 def _visited(lines: list[str], i: int, card: dict[str, Any], calls: list[bool] | None = None, voice: bool = True) -> bool:
@@ -1230,11 +1298,18 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
     pattern = realm_pattern(world.stages)
     order = [SAME_STAGE.get(x, x) for x in world.stages]
     short = {x[:-1]: x for x in world.stages if len(x) >= 3 and x[-1] in "工师员"}  # 四级 for 四级工
-    aim = re.compile(rf"(?:{'|'.join(map(re.escape, sorted({*world.stages, *short}, key=len, reverse=True)))})")
+    aim = re.compile("|".join(_stage_word(x, world.stages) for x in sorted({*world.stages, *short}, key=len, reverse=True)))
     by_surname: dict[str, list[str]] = {}
+    by_title: dict[str, list[str]] = {}  # 慧 of 慧贵人: a title the card's aliases put before a stage, not the surname
     for person, card in world.cards.items():
         if card.get("境界") and len(surname_of(person)) == 1:
             by_surname.setdefault(surname_of(person), []).append(person)
+        if card.get("境界"):
+            for alias in (a for a, p in aliases.items() if p == person):
+                stage = next((x for x in sorted(world.stages, key=len, reverse=True) if alias.endswith(x)), None)
+                stem = alias[:-len(stage)] if stage else ""
+                if 1 <= len(stem) <= 2 and stem != surname_of(person) and person not in by_title.get(stem, []):
+                    by_title.setdefault(stem, []).append(person)
     listed_re = re.compile(rf"({names.pattern}){LISTED}")
     known: dict[tuple[int, int], str | None] = {}
 
@@ -1256,8 +1331,10 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
         as_at = min((k for k in (sentence.find("身为"), sentence.find("作为")) if k >= 0), default=-1)
         for r in aim.finditer(sentence):
             stage = short.get(r.group(), r.group())
-            if _inside(spans, starts, r.start()):
-                continue  # 马工段长, 顾主任: an alias the card gives, its own
+            k = bisect.bisect_right(starts, r.start())
+            if _inside(spans, starts, r.start()) and sentence[slice(*spans[k - 1])] != r.group():
+                continue  # 马工段长, 顾主任: an alias the card gives, its own (the rank alone names its one holder
+                # only as a person: 韩工段长 still says 韩 is one)
             tail = sentence[max(0, r.start() - LOOK_BACK):r.start()]
             below = ASPIRE.search(tail) is not None
             full = pattern.match(sentence, r.start()) if stage == r.group() else None
@@ -1268,10 +1345,14 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
             being = None
             after = names.match(sentence, full.end() if full else r.end())
             titled = False  # the stage said as a title or an address (陈老板): courtesy may raise it, never lower it
+            entitled = False  # the stage after a title of the person's own (慧嫔 for 慧贵人): a rank given, not courtesy
+            stem = next((t for t in (tail[-2:], tail[-1:]) if t and len(by_title.get(t, ())) == 1), None)
             if listed:
                 who = listed.group(1)
             elif after and not below:
                 who, titled = after.group(), True  # 二号炉的五级工周大海: the stage is his title
+            elif stem is not None and not below and not _inside(spans, starts, r.start() - len(stem)):
+                who, titled, entitled = by_title[stem][0], True, True
             elif tail and not below and tail[-1] in by_surname and len(by_surname[tail[-1]]) == 1 \
                     and not (r.start() >= 2 and _inside(spans, starts, r.start() - 2)):
                 who, titled = by_surname[tail[-1]][0], True  # 韩工段长: a surname and a stage, an address
@@ -1313,6 +1394,10 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
             elif not below and said < old:
                 out.append(Finding("连贯", ERROR, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成「{said_text}」，"
                                    f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60]))
+            elif not below and entitled and said > old:
+                out.append(Finding("连贯", WARN, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文用{who}的封号叫成更高的"
+                                   f"「{said_text}」；本章晋了就在设定变更写「{who}.境界={said_text}」", first_line + i, col,
+                                   sentence.strip()[:60]))
             elif not below and not titled and (listed or not BELITTLE.search(tail)) and said > old:  # a breakthrough told in prose and never recorded, or a slip: the author says
                 out.append(Finding("连贯", WARN, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成更高的「{said_text}」；"
                                    f"本章突破了就在设定变更写「{who}.境界={said_text}」", first_line + i, col, sentence.strip()[:60]))
@@ -1339,6 +1424,19 @@ def _register(world: World, names: re.Pattern[str], sentences: list[tuple[int, i
                 out.append(Finding("连贯", ERROR, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文的名单把{who}列在「{m.group(1)}」，"
                                    f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60]))
     return out
+
+
+ONE_CHAR_RANK_AFTER = "位娘的了呢吧啊呀么"
+"""What may follow a rank of one character for it to be the rank (妃位, 慧嫔娘娘, 封了嫔的): any other character
+makes another word of it (嫔妾 says "I", 嫔妃 all the consorts)."""
+
+
+def _stage_word(stage: str, stages: tuple[str, ...]) -> str:
+    """The pattern of a stage in prose; a one-character stage only as a word of its own (:data:`ONE_CHAR_RANK_AFTER`)."""
+    if len(stage) > 1:
+        return re.escape(stage)
+    ones = "".join(x for x in stages if len(x) == 1)
+    return rf"(?<![{ones}]){re.escape(stage)}(?=[{ONE_CHAR_RANK_AFTER}]|[^\u4e00-\u9fff]|$)"
 
 
 def _inside(spans: list[tuple[int, int]], starts: list[int], at: int) -> bool:
@@ -1368,6 +1466,17 @@ TODAY = re.compile(rf"(今天|今儿|今日|明天|明儿|后天|昨天|昨儿|�
 FEAST_NOW = re.compile(r"(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)(?:节)?(?:刚过|刚刚过|才过|刚过去|就在今天|就是今天|"
                        r"到了|来了|当天)|(?:今天|今儿|今日)(?:是|就是|正是)(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)")
 """A festival the prose says is now (元宵节刚过去三天, 今天是中秋): now falls in its months."""
+LUNAR_FEAST_DAYS: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {
+    "春节": ((1, 1), (1, 1)), "大年初一": ((1, 1), (1, 1)), "元宵": ((1, 15), (1, 15)), "上元": ((1, 15), (1, 15)),
+    "龙抬头": ((2, 2), (2, 2)), "端午": ((5, 5), (5, 5)), "端阳": ((5, 5), (5, 5)), "七夕": ((7, 7), (7, 7)),
+    "中元": ((7, 15), (7, 15)), "中秋": ((8, 15), (8, 15)), "重阳": ((9, 9), (9, 9)), "下元": ((10, 15), (10, 15)),
+    "腊八": ((12, 8), (12, 8)), "小年": ((12, 23), (12, 24)), "除夕": ((12, 29), (12, 30)), "大年三十": ((12, 29), (12, 30))}
+"""The lunar days a festival falls on (小年 the 23rd in the north, the 24th in the south; 除夕 the month's
+last day): a lunar book's today said to be one of them must be that day."""
+_FEASTS = "|".join(sorted(LUNAR_FEAST_DAYS, key=len, reverse=True))
+FEAST_TODAY = re.compile(rf"(?:今天|今儿个?|今日|这天)(?:就|可|才|正)?(?:是|就是|正是|正逢|逢着|赶上|过)了?(?:个)?({_FEASTS})(?:节)?"
+                         rf"(?![的那]|以前|之前|以后|之后|前后)|({_FEASTS})(?:节)?(?:就在今天|就是今天|当天)")
+"""A festival the prose says is today (今儿是小年, 今天过中秋): not 今天是小年的前一天."""
 SEASON_NOW: dict[str, frozenset[int]] = {
     "冬": frozenset((10, 11, 12, 1, 2, 3)), "夏": frozenset(range(4, 10)), "春": frozenset(range(1, 6)),
     "秋": frozenset(range(7, 13)), "伏": frozenset(range(6, 9)), "九": frozenset((11, 12, 1, 2, 3))}
@@ -1479,6 +1588,33 @@ def _lunar_sky(now: str, month: int | None, day: int | None, sentence: str) -> s
     return None
 
 
+def _since_death(world: World, names: re.Pattern[str], now: str, sentences: list[tuple[int, int, str]],
+                 first_line: int) -> list[Finding]:
+    """书内时间: years said passed (:data:`ELAPSED`) in a sentence naming one dead character, more than the
+    in-book date allows since their card's death (a year and twelve days called 两年多)."""
+    read = book_time(now)
+    if read is None or read[1][0] is None or read[1][1] is None:
+        return []
+    era, (year, month, _day) = read
+    out = []
+    for i, col, sentence in sentences:
+        m = ELAPSED.search(sentence)
+        if not m or NOT_NOW.search(sentence[:m.start()]):
+            continue
+        dead = {world.aliases.get(n.group(), n.group()) for n in names.finditer(sentence)} & set(world.died)
+        said = _cn_int(m.group(1).replace("几", "三")) if m.group(1) != "两" else 2
+        if len(dead) != 1 or said is None:
+            continue
+        d_era, d_year, d_month = world.died[next(iter(dead))]
+        if d_era != era:
+            continue
+        months = (year - d_year) * 12 + (month - d_month)  # type: ignore[operator]
+        if said * 12 + (6 if m.group(2) else 0) > months + 6:
+            out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可{next(iter(dead))}死于{d_era}{d_year}年{d_month}月"
+                               f"（角色卡），到本章的书内时间「{now}」才{months}个月", first_line + i, col, sentence.strip()[:60]))
+    return out
+
+
 def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
     """书内时间 the prose contradicts: a weekday that the in-book date (a Gregorian year) is not, a
     day of the month counted from today (明天就是十二号了 on the 13th), a festival said to be now
@@ -1526,6 +1662,11 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
             lo, hi = LUNAR_MONTHS[word] if lunar and word in LUNAR_MONTHS else dict(SEASONS)[word]
             if not lo <= month <= hi:
                 said = feast.group()
+        today = FEAST_TODAY.search(sentence) if lunar and month is not None and day is not None else None
+        if today and not said:
+            first_day, last_day = LUNAR_FEAST_DAYS[today.group(1) or today.group(2)]
+            if not first_day <= (month, day) <= last_day:
+                said = today.group()
         if lunar and not said:
             said = _lunar_sky(now, month, day, sentence)
         elif not said and not era and month is not None and day is not None:

@@ -310,9 +310,10 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # committed; the other slip (a move never told) is the point of view's, whose place the narration follows
     ("连续性-开发四", {"连贯": 6, "合同": 2, "泄密": 8}, [], 1),
     # contract lines met in other words (issue 30; its README: first run 4/5 and 6 contract false alarms,
-    # 4 of 6 good drafts sent back). Left: two continuity findings (第1章's box, a 老师傅 taken for the
-    # 师父), and two warnings that ask (a passenger never named; a watch handed over, never recorded)
-    ("连续性-开发六", {"合同": 5}, [], 4),
+    # 4 of 6 good drafts sent back). Left: a continuity finding (第1章's box; the 老师傅 taken for the 师父
+    # went with the eighth round), and two warnings that ask (a passenger never named; a watch handed over,
+    # never recorded)
+    ("连续性-开发六", {"合同": 5}, [], 3),
     # a 1994 华强北 electronics stall, written blind, contract-heavy; first run (main) 8/15, 10 false
     # alarms, 4 of 10 good drafts sent back; tuned on since. Missed: a place the prose names but the scene
     # never reaches (罗湖口岸 in a porter's words, 深南大道 in a newspaper photo). Left: two continuity
@@ -356,6 +357,17 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # of by people outside it).
     ("连续性-盲评十", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-持有-3.md", "持有"), ("连贯-位置-2.md", "位置")], 2),
+    # a palace's inner court written blind: first blind run at stop 40 5/15, 3/5, 4/5, 15 false alarms (11 连贯,
+    # 3 合同, 1 泄密; 2 of them errors), 1/6 good drafts sent back; unchanged by the sixth and seventh rounds; tuned on
+    # since (the eighth round: a memory told by 去年, a walk-on without a card, 瑶华宫西配殿 nesting, a contract person
+    # pointed at unnamed, a ladder in any section and one-character ranks, a rank after the person's own title, a
+    # mute speaking, 禁足, 今儿是小年, a letter made yesterday far away, placed 今儿一早, a thing worn with its looks
+    # between, a rank that names its one holder, a place only meant, years since a dated death) → 14/15, 4/5, 5/5,
+    # 2 false alarms (warnings), no good draft sent back. Missed: a ledger line (景福宫，妃位，韩氏) giving a lower
+    # rank, an event of the contract that never happens. False alarms left: a quote after reported speech given to
+    # the name inside the report, the emperor met only through his decree.
+    ("连续性-盲评十一", {"连贯": 15, "合同": 5, "泄密": 5},
+     [("连贯-境界-2.md", "境界"), ("合同-5.md", "贵妃当众罚林知微在凤仪宫外的雪地里跪一个时辰")], 2),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
@@ -442,8 +454,7 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
 # most) — each its latest run, in its README; nothing of their findings is ever shown.
 BLIND_SETS = [
     ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 3, "合同": 5, "泄密": 8}, 2),  # a Song tea house
-    ("连续性-盲评十一", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 5, "合同": 3, "泄密": 4}, 15),  # a palace (stop 40)
-    ("连续性-盲评十二", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 6, "合同": 3, "泄密": 4}, 38),  # 科举 farm (stop 41)
+    ("连续性-盲评十二", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 6, "合同": 3, "泄密": 4}, 21),  # 科举 farm (stop 41)
 ]
 
 
