@@ -22,7 +22,7 @@ import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, NamedTuple
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, deaths_of, check_continuity, far_places, haunts_of, journeys, places_inside, stages_of
@@ -1167,7 +1167,7 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Matc
             lead = names.match(piece.strip())
             if lead and person(lead.group()):
                 return lead.group()
-    lead = re.match(r"[，,]?\s*(" + names.pattern + r")[^。！？“”「」]*[，,：:]\s*[“「]", line[m.end():])
+    lead = _clauses_of(names).speaks_on.match(line, m.end())
     if lead and person(lead.group(1)):
         return lead.group(1)
     post = next((c for c in names.finditer(after) if person(c.group())), None)
@@ -1296,7 +1296,8 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
                 yield Voice(speaker, words, i, m.start() + 1, guessed)
             taken.append(m.span())
         if names:
-            for m in re.finditer(r"(" + names.pattern + r")([^。！？“”，]{0,6}?)" + KNOW + r"[了，,：:]?\s*", outside):
+            clauses = _clauses_of(names)
+            for m in clauses.knows.finditer(outside):
                 if re.search(r"[不没未]$", m.group(2)) or not ctx.is_person(m.group(1)):
                     continue  # 陈默不知道，…: what follows is the narration's, not his
                 words = _sentence_rest(outside, m.end())
@@ -1306,7 +1307,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
                     taken.append((m.start(), m.end() + len(words)))
             # 艾琳越想越觉得不对：… — a person's clause ending in a colon, no quote after it: their words
             held = _Covered(taken)
-            for m in re.finditer(r"(" + names.pattern + r")[^。！？“”：:，,]{0,10}[：:](?!\s*[“「\"])", outside):
+            for m in clauses.colon.finditer(outside):
                 if held.covers(m.start()) or not ctx.is_person(m.group(1)):
                     continue
                 words = _sentence_rest(outside, m.end())
@@ -1340,6 +1341,24 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         if after_narration and names:
             narration.append(line)
             mentioned = _Mentioned(ctx, names, narration)
+
+
+class _Clauses(NamedTuple):
+    """The patterns :func:`voices` reads every line with, built on the names of the book (once per
+    set of names, by :func:`_clauses_of`, not once per line or quote)."""
+
+    knows: re.Pattern[str]  # a person and what they know or think (陈默心想，)
+    colon: re.Pattern[str]  # a person's clause ending in a colon, no quote after it (艾琳越想越觉得不对：)
+    leads: re.Pattern[str]  # a person leading a clause (:func:`_beat`)
+    speaks_on: re.Pattern[str]  # after a quote, a person, a beat and another quote (:func:`_attributed`)
+
+
+@functools.lru_cache(maxsize=8)
+def _clauses_of(names: re.Pattern[str]) -> _Clauses:
+    return _Clauses(re.compile(r"(" + names.pattern + r")([^。！？“”，]{0,6}?)" + KNOW + r"[了，,：:]?\s*"),
+                    re.compile(r"(" + names.pattern + r")[^。！？“”：:，,]{0,10}[：:](?!\s*[“「\"])"),
+                    re.compile(r"(?:^|[，,。；;！？：:])\s*(" + names.pattern + r")"),
+                    re.compile(r"[，,]?\s*(" + names.pattern + r")[^。！？“”「」]*[，,：:]\s*[“「]"))
 
 
 _SENTENCE_END = re.compile(r"[。！？]")
@@ -1390,7 +1409,7 @@ def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
 def _beat(ctx: CheckContext, names: re.Pattern[str], outside: str, first: re.Match[str]) -> str:
     """Who acts last in a paragraph: the last person leading a clause (正要走，阿萝却拉住他的袖子),
     else the first person it names (他听见阿娘压低的声音)."""
-    lead = [n.group() for n in re.finditer(r"(?:^|[，,。；;！？：:])\s*(" + names.pattern + r")", outside)]
+    lead = [n.group() for n in _clauses_of(names).leads.finditer(outside)]
     lead = [n.strip("，,。；;！？：: ") for n in lead]
     lead = [n for n in lead if ctx.is_person(n) and n not in ctx.kin_words]
     who = lead[-1] if lead else first.group()
@@ -1563,11 +1582,14 @@ def repetition(ctx: CheckContext, lines: list[str], first_line: int, *, gram_lim
             if grams[g] == gram_limit + 1:
                 where[g] = (first_line + i, m.start() + 1)
     names = ctx.known_names
+    inside: str | None = None  # the names of two characters or more, one string (a phrase inside one is found in it)
     for g, count in grams.most_common(8):
         if count <= gram_limit:
             break
-        if any(n in g or g in n for n in names if len(n) >= 2):
-            continue
+        if inside is None:
+            inside = "\n".join(n for n in names if len(n) >= 2)
+        if g in inside or any(g[a:b] in names for a in range(len(g)) for b in range(a + 2, len(g) + 1)):
+            continue  # a known name holds the phrase, or the phrase holds one
         line, col = where[g]
         out.append(Finding("复读", WARN, f"「{g}」出现 {count} 次", line, col, g))
     return out

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -256,9 +256,12 @@ class _Lexicon:
                            for c in set(jieba_given) | set(ngender_given)}
         return self._given.get(ch, 0.0)
 
-    def boundaries(self, line: str, known: re.Pattern[str] | None = None) -> set[int]:
+    def boundaries(self, line: str, known: re.Pattern[str] | None = None,
+                   cuts: dict[str, tuple[int, ...]] | None = None) -> set[int]:
         """Character offsets where a token of ``line`` starts (and its end). Names the book knows
-        (``known``) are tokens of their own, without teaching them to jieba's shared dictionary."""
+        (``known``) are tokens of their own, without teaching them to jieba's shared dictionary.
+        ``cuts``: the token ends of each run already segmented, shared by the lines of one text
+        (a run said again is segmented once; the caller makes it and drops it with the text)."""
         out = {0}
         pieces = [(0, line)]
         if known is not None:
@@ -269,13 +272,25 @@ class _Lexicon:
                 pos = m.end()
             pieces.append((pos, line[pos:]))
         for start, piece in (part for at, piece in pieces for part in _bounded_runs(at, piece)):
-            pos = start
-            for token in self.jieba.lcut(piece, HMM=True) if piece else ():
-                if len(token) == 2 and token[0] in GLUED_PREPOSITIONS and not self.freq.get(token):
-                    out.add(pos + 1)  # a preposition the segmenter glued to a name (从北|冥海)
-                pos += len(token)
-                out.add(pos)
+            for at, run in _segment_runs(start, piece):
+                ends = cuts.get(run) if cuts is not None else None
+                if ends is None:
+                    ends = self._ends(run)
+                    if cuts is not None:
+                        cuts[run] = ends
+                out.update(at + end for end in ends)
         return out
+
+    def _ends(self, run: str) -> tuple[int, ...]:
+        """The token ends of ``run`` in jieba's cut, and the middle of a two-character token that
+        is a preposition glued to a name (从北|冥海)."""
+        ends, pos = [], 0
+        for token in self.jieba.lcut(run, HMM=True):
+            if len(token) == 2 and token[0] in GLUED_PREPOSITIONS and not self.freq.get(token):
+                ends.append(pos + 1)
+            pos += len(token)
+            ends.append(pos)
+        return tuple(ends)
 
     def common(self, word: str) -> bool:
         """A dictionary word that is not a proper noun (or is a very frequent one)."""
@@ -303,6 +318,23 @@ SEGMENT_RUN_MAX = 200
 Viterbi) copies a path at every character of a run: a draft of one unbroken run of 15,000
 characters (他他他…) took 6 s, the square of the run; prose breaks far sooner at punctuation."""
 _SEGMENT_RUN = re.compile(rf"[\u4E00-\u9FD5a-zA-Z0-9+#&._%\-]{{{SEGMENT_RUN_MAX + 1},}}")  # jieba's re_han_default
+
+
+_HAN_RUN = re.compile(r"[\u4E00-\u9FD5a-zA-Z0-9+#&._%\-]+")  # jieba's re_han_default: the blocks it cuts one by one
+
+
+def _segment_runs(start: int, piece: str) -> Iterator[tuple[int, str]]:
+    """``piece`` (at offset ``start``) as jieba reads it: each run of :data:`_HAN_RUN` and each
+    stretch between two runs. jieba cuts each of these on its own (its ``cut`` splits a sentence
+    there first), so the tokens of the parts are the tokens of the whole."""
+    pos = 0
+    for m in _HAN_RUN.finditer(piece):
+        if m.start() > pos:
+            yield start + pos, piece[pos:m.start()]
+        yield start + m.start(), m.group()
+        pos = m.end()
+    if pos < len(piece):
+        yield start + pos, piece[pos:]
 
 
 def _bounded_runs(start: int, piece: str) -> Iterable[tuple[int, str]]:
@@ -365,11 +397,17 @@ class _Candidate:
     broad: bool = False  # proposed only by the broad generator (:func:`_broad_candidates`)
 
 
+_A_NOT_A = re.compile(r"(.)不\1.?")  # 大不大: a question
+_OLD_LETTER = re.compile(r"老([A-Z])(?![A-Za-z])")  # 老K
+_OLD_SMALL = re.compile(r"[老小大]([\u4e00-\u9fff])")  # 老杜, 小陈
+_AH = re.compile(r"阿([\u4e00-\u9fffA-Z])")  # 阿毛, 阿Q
+
+
 def _clean(word: str, end_vouched: bool = False, introduced: bool = False) -> bool:
     """A plausible name: Chinese characters only, no particle inside, no determiner first,
     no role word (师兄, 姑娘 …) in it."""
     return (len(word) >= 2 and bool(CJK.fullmatch(word)) and not ((MIDDLE_BAD - set("得地" * introduced)) & set(word[1:-1]))
-            and not re.fullmatch(r"(.)不\1.?", word)  # 大不大: a question
+            and not _A_NOT_A.fullmatch(word)  # 大不大: a question
             and (end_vouched or word[-1] not in FUNCTION) and word[0] not in DETERMINERS and not any(role in word for role in ROLES))
 
 
@@ -385,11 +423,13 @@ def _suffixes_in(line: str) -> Iterator[tuple[int, int, str, str, str]]:
                 yield start, end, suffix, kind, line[end:end + 1]
 
 
-def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, str, int, int]]:
+def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int],
+                       suffixes: list[tuple[int, int, str, str, str]]) -> Iterable[tuple[str, str, int, int]]:
     """``(name, kind, shape, start)`` for a stem before a name-making suffix: two characters
     (寒江+渡, 玄冥+教), three or four when the stem is no dictionary word (九转炼体+诀, 天玄+大陆), one
-    when the place is no dictionary word (云+城: shape 0, repetition and context must vouch)."""
-    for start, end, suffix, kind, tail in _suffixes_in(line):
+    when the place is no dictionary word (云+城: shape 0, repetition and context must vouch).
+    ``suffixes``: :func:`_suffixes_in` of ``line``."""
+    for start, end, suffix, kind, tail in suffixes:
         localized = tail in LOCALIZERS  # 咸亨酒店里, 静修庵里: the segmenter may glue the suffix to the place word
         if (end in bounds or localized) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)) \
                 and suffix + tail not in SUFFIX_AS_WORD:
@@ -522,8 +562,9 @@ ONE_STEM_SUFFIXES = frozenset("城江河山湖州县镇村岛峰谷")
 """Suffixes a single coined character makes a place with (澜城, 澜江)."""
 
 
-def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]],
-                                 body: str) -> Iterable[tuple[str, str, int, tuple[int, int]]]:
+def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]], body: str,
+                                 suffixes_of: dict[int, list[tuple[int, int, str, str, str]]]
+                                 ) -> Iterable[tuple[str, str, int, tuple[int, int]]]:
     """``(name, kind, shape, (line index, column))`` of a stem and a name-making suffix that no
     dictionary knows as one word, weighed by signals other books share:
 
@@ -532,13 +573,15 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
       suffixes (澜城 and 澜江) — shape 1, repetition makes it a name;
     - **a verb and a name's character** (回春, 醉仙, 聚宝, 镇北: how places, sects and techniques
       are named) before a place, organisation or technique suffix — shape 2, a name said once;
-      a tool named by its use (剁骨刀, 切菜刀) has a character no given name carries."""
+      a tool named by its use (剁骨刀, 切菜刀) has a character no given name carries.
+
+    ``suffixes_of``: :func:`_suffixes_in` of each line of ``bounds_of``."""
     seen: dict[str, list[tuple[int, int, str]]] = {}
     kinds: dict[str, str] = {}
     one_stems: dict[str, set[str]] = {}
     for i, bounds in bounds_of.items():
         line = lines[i]
-        for start, end, suffix, kind, tail in _suffixes_in(line):
+        for start, end, suffix, kind, tail in suffixes_of[i]:
             # the segmenter often glues a name's edge to the next word (这醉|仙居, 燕回|镇时, 聚宝|阁分|号): a
             # particle, a pronoun, a place word or a word of its own after it ends it as well as a token boundary does
             if not (end in bounds or tail in LOCALIZERS or tail in UNIT_LEAD_BAD or tail in FUNCTION or tail == "时"
@@ -889,22 +932,22 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             continue  # one character and a place or thing word (寒潭, 古井): the suffix rule's, which wants a real stem
         if word == word[0] * len(word) and word[0] in AH_BAD | INTERJECTIONS:
             continue  # 阿阿, 哈哈: a cry
-        if re.fullmatch(r"(.)不\1.?", word) or (word[0] in NUMERALS and word[1] in COUNTED):
+        if _A_NOT_A.fullmatch(word) or (word[0] in NUMERALS and word[1] in COUNTED):
             continue  # 大不大, 四贯: a question or a quantity
         if word[0] in SURNAMES or word[:2] in COMPOUND_SURNAMES:
             continue  # a surname-led name: the person rule's, which weighs its given name
         if line[b:b + len(word)] == word or line[a - len(word):a] == word:
             continue  # 改削改削: a verb said twice
         yield word, "人物", a
-    for m in re.finditer(r"老([A-Z])(?![A-Za-z])", line):
+    for m in _OLD_LETTER.finditer(line):
         yield m.group(), "人物", m.start()  # 老K, as 阿Q
-    for m in re.finditer(r"[老小大]([\u4e00-\u9fff])", line):
+    for m in _OLD_SMALL.finditer(line):
         usual = lex.common(m.group()) and ((lex.freq.get(m.group()) or 0) >= RARE or m.group(1) in ANIMALS
                                            or lex.tags.get(m.group(), "n")[:1] not in "nt")  # 老张, 老周 are someone, 老马 a horse
         if m.group(1) in SURNAMES and m.start() in bounds and (m.end() in bounds or _glued(lex, line, bounds, m.start() + 1)) \
                 and not usual:
             yield m.group(), "人物", m.start()  # 老杜, 小陈: what people call someone by the surname
-    for m in re.finditer(r"阿([\u4e00-\u9fffA-Z])", line):
+    for m in _AH.finditer(line):
         verb = line[m.start() + 1:m.start() + 3]  # 阿晓得, 阿曾: the Wu dialect's question before a verb or an adverb
         if lex.common(verb) or lex.tags.get(m.group(1), "")[:1] in ("d", "p", "c", "u"):
             continue
@@ -1354,7 +1397,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     in_text = {k for k in known_set if len(k) >= 2 and k[0] in chars and k[1] in chars and k in body}
     long_known = sorted(in_text)  # a known name can only contain or hold a candidate where it is in the text
     known_re = _alternation(in_text, body)
-    bounds_of = {i: lex.boundaries(line, known_re) for i, line in enumerate(lines) if CJK.search(line)}
+    cuts: dict[str, tuple[int, ...]] = {}  # each run of this text segmented once
+    bounds_of = {i: lex.boundaries(line, known_re, cuts) for i, line in enumerate(lines) if CJK.search(line)}
+    suffixes_of = {i: list(_suffixes_in(lines[i])) for i in bounds_of}  # read by two candidate rules
     for i, bounds in bounds_of.items():
         line = lines[i]
         for name, kind, col in _joined_candidates(lex, line, bounds):
@@ -1363,7 +1408,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
         for name, col in _numbered_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "物品", 2, first=(i, col)))
-        for name, kind, shape, col in _suffix_candidates(lex, line, bounds):
+        for name, kind, shape, col in _suffix_candidates(lex, line, bounds, suffixes_of[i]):
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col)))
         for name, col, shape in _title_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "人物", shape, first=(i, col)))
@@ -1406,7 +1451,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             ends_ok = word[-1] not in NAME_END or body.count(word) >= 2
             if _clean(word, end_vouched=ends_ok, introduced=True) and word[0] not in STEM_LEAD_BAD and ends_ok \
                     and word[-1] not in PARTICLES \
-                    and not re.fullmatch(r"(.)不\1.?", word):
+                    and not _A_NOT_A.fullmatch(word):
                 kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)),
                             "人物")
                 c = candidates.setdefault(word, _Candidate(word, kind, 1, first=(i, m.start(1))))
@@ -1424,7 +1469,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                     c = candidates.setdefault(name, _Candidate(name, "人物", 1, first=(i, m.start())))
                     c.context = True
                     break
-    for name, kind, shape, first in _recurring_suffix_candidates(lex, lines, bounds_of, body):
+    for name, kind, shape, first in _recurring_suffix_candidates(lex, lines, bounds_of, body, suffixes_of):
         c = candidates.get(name)
         if c is None:
             candidates[name] = _Candidate(name, kind, shape, first=first)
@@ -1462,6 +1507,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             c.kind = next((k for suffix, k in CANDIDATE_SUFFIXES if whole.endswith(suffix)), c.kind)  # 九转回元丹: a pill
             candidates[whole] = c
     counts = Counter({name: text.count(name) for name in candidates})
+    starts = [0]  # where each line starts in text
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
     out = []
     pending: list[_Candidate] = []  # surname-led people one piece of evidence short: a list may vouch
     for name, c in candidates.items():
@@ -1470,14 +1518,11 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         if not c.context and any(name != other and name in other and counts[other] == counts[name] and not candidates[other].broad
                                  for other in candidates):
             continue  # only ever seen inside a longer candidate
-        if not c.context:
-            for i, line in enumerate(lines):
-                col = line.find(name)
-                while col >= 0 and not c.context:
-                    c.context = _has_context(line, col, name, c.kind, quoted=c.shape > 0)
-                    col = line.find(name, col + 1)
-                if c.context:
-                    break
+        at = text.find(name) if not c.context else -1
+        while at >= 0 and not c.context:  # every place it is said, in order, until one gives context
+            i = bisect_right(starts, at) - 1
+            c.context = _has_context(lines[i], at - starts[i], name, c.kind, quoted=c.shape > 0)
+            at = text.find(name, at + 1)
             if not c.context and c.kind == "人物" and counts[name] >= 3:
                 c.context = _subject(lex, lines, name)
         evidence = c.shape + int(counts[name] >= 2) + int(c.context) >= 2 and (c.context or not c.needs_context)

@@ -101,3 +101,28 @@ def test_failed_checks_send_the_transaction_back_to_rendering(book):
     assert workspace.load_state(book)["阶段"] == "packed"
     report = book.p("工作区/评审报告/机检-A.md").read_text(encoding="utf-8")
     assert "不过关" in report and "第 20 行" in report
+
+
+def test_a_card_changed_between_two_checks_in_one_process_is_read_again(book):
+    """What the checks build once from the book's names (the clause patterns of the speakers, the
+    names a repeated phrase may sit in) follows the book: an alias a card gains between two
+    checks in the same process speaks at the second (阿晚 is 林晚, no knower of S-001: her leak,
+    where the first check read the narration's), and a phrase said again that a new name holds is
+    no repetition any more."""
+    from lw_storyrepo import layout as L
+
+    body = "阿晚心想：灭门之事，血书为证。\n" + "雪落无声，" * 5 + "\n"
+
+    def leaks(findings):
+        return [(f.line, "林晚 不是 S-001 的知情人" in f.message) for f in findings if f.kind == "泄密"]
+
+    def repeated(findings):
+        return [f.excerpt for f in findings if f.kind == "复读"]
+
+    before = check_draft(book, draft(body))
+    card = book.p(f"{L.角色}/林晚.md")
+    card.write_text(card.read_text(encoding="utf-8").replace("  - 晚晚\n", "  - 晚晚\n  - 阿晚\n  - 雪落无声客\n"),
+                    encoding="utf-8")
+    after = check_draft(book, draft(body))
+    assert leaks(before) == [(1, False)] and leaks(after) == [(1, True)]
+    assert "雪落无声" in repeated(before) and "雪落无声" not in repeated(after)

@@ -643,7 +643,47 @@ def test_jieba_is_never_given_a_run_longer_than_its_bound(monkeypatch: pytest.Mo
     assert {0, 15_000, len(hostile)} <= bounds and max(bounds) == len(hostile)
     prose = "方砚秋推开后厨的门，吴六正蹲在灶前添柴，见他进来，忙站起身说掌柜的今天来得早。"
     given.clear()
-    assert lex.boundaries(prose) == {0} | {p for p in _prefix_ends(real(prose, HMM=True))} and given == [prose]
+    assert lex.boundaries(prose) == {0} | {p for p in _prefix_ends(real(prose, HMM=True))} and "".join(given) == prose
+
+
+def test_a_run_said_again_is_segmented_once_with_the_same_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lines of one text share the segmentation of their runs (jieba cuts a sentence run by
+    run, between punctuation): a run said again is not cut again, and every line gets the
+    tokens a whole-line cut gives it — ASCII, spaces and a glued preposition included."""
+    from lw_storyrepo import propernouns as P
+
+    lex = P.lexicon()
+    real = lex.jieba.lcut
+    lines = ["叶云道：“山门的事，握住灯火再说。”", "叶星道：“山门的事，握住灯火再说。”",
+             "他从北冥海来，带着 iPhone 15 和 3.5 寸的旧照片。", "  从北冥海来，  他说。"]
+
+    def whole_line(line: str) -> set[int]:  # what boundaries gave when jieba was handed the whole line
+        out, pos = {0}, 0
+        for token in real(line, HMM=True):
+            if len(token) == 2 and token[0] in P.GLUED_PREPOSITIONS and not lex.freq.get(token):
+                out.add(pos + 1)
+            pos += len(token)
+            out.add(pos)
+        return out
+
+    alone = [lex.boundaries(line) for line in lines]
+    assert alone == [whole_line(line) for line in lines]
+    given: list[str] = []
+
+    class Counting:
+        def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+            return getattr(lex.jieba, name)
+
+        @staticmethod
+        def lcut(piece: str, HMM: bool = True) -> list[str]:
+            given.append(piece)
+            return real(piece, HMM=HMM)
+
+    monkeypatch.setattr(lex, "jieba", Counting())
+    cuts: dict[str, tuple[int, ...]] = {}
+    assert [lex.boundaries(line, None, cuts) for line in lines] == alone
+    assert given.count("山门的事") == 1 and given.count("握住灯火再说") == 1
+    assert len(given) == len(set(given))
 
 
 def _prefix_ends(tokens: list[str]) -> set[int]:
