@@ -147,6 +147,14 @@ class CheckContext:
                    called=called_of(texts, aliases), keepers=keepers_of(texts, places), posts=posts_of(texts),
                    book_text=public)
 
+    @classmethod
+    def for_contract(cls, aliases: dict[str, str]) -> CheckContext:
+        """The names part of the context, from the cards' file names and the roster alone: what
+        settle first reads the contract with, without reading every card. It knows fewer forms than
+        :meth:`load`'s context, so a line it finds unmet may be met through a card's post or a form
+        of address: settle refuses only what :meth:`load`'s context — the draft check's own — finds."""
+        return cls(aliases, [], [], [], 0, set(aliases), set())
+
     def is_person(self, name: str) -> bool:
         """Whether a name found in the prose is a person's (not a place's or a thing's)."""
         return self.people is None or self.aliases.get(name, name) in self.people

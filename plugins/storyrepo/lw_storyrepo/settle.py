@@ -186,10 +186,17 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     for pid in abandoned:
         if not ab_notes.get(pid):
             errors.append(Refusal(f"弃置 {pid} 必须写原因（弃置理由：- {pid}：原因）", pid))
-    # the very context the draft check reads (CheckContext.load: cards' posts, forms of address, keepers,
-    # places): settle refuses exactly what ``lw story check`` sends back, never a second reading of the contract
-    ctx = ctx or CheckContext.load(repo)
-    found = [f for f in contract_findings(state, draft, ctx.for_draft(draft.meta)) if f.severity == ERROR]
+    # a refusal is always the draft check's own reading (CheckContext.load: cards' posts, forms of address,
+    # keepers, places), so settle refuses exactly what ``lw story check`` sends back; without a loaded context,
+    # a first pass with the names alone (no card read) lets a contract that is met through without loading it
+    if ctx is None:
+        aliases = {p[:-3]: p[:-3] for p in _card_names(repo)}
+        aliases.update(repo.aliases({}, repo.roster()))
+        light = CheckContext.for_contract(aliases)
+        if any(f.severity == ERROR for f in contract_findings(state, draft, light.for_draft(draft.meta))):
+            ctx = CheckContext.load(repo)
+    found = [] if ctx is None else [f for f in contract_findings(state, draft, ctx.for_draft(draft.meta))
+                                    if f.severity == ERROR]
     errors.extend(Refusal(f.message) for f in found)
 
     changes = plan.changes
@@ -253,8 +260,9 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     # the people of 在场 (and the point of view) the book does not know yet are registered too:
     # they count as known to the checks, so they must reach the roster (health: no orphans)
     present = [str(x).strip() for x in as_list(draft.meta.get("在场")) + as_list(draft.meta.get("视角"))]
-    newcomers = [p for p in dict.fromkeys(present)
-                 if p and p not in ctx.aliases and p not in new_characters]  # a card's alias is no newcomer
+    known = ctx.aliases if ctx is not None else aliases
+    newcomers = [p for p in dict.fromkeys(present)  # a card's alias is no newcomer
+                 if p and p not in known and p not in new_characters and (ctx is not None or repo.canonical(p) == p)]
     for name in newcomers:
         try:
             check_name(name)
@@ -299,6 +307,13 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     if reasons:  # rejection reasons stay in git history (for the three-strikes style rules)
         plan.message += "打回: " + " | ".join(reasons) + "\n"
     return plan
+
+
+def _card_names(repo: StoryRepo) -> list[str]:
+    try:
+        return [n for n in os.listdir(repo.p(L.角色)) if n.endswith(".md")]
+    except OSError:
+        return []
 
 
 def add_to_roster(repo: StoryRepo, n: int, characters: list[str], confirmed: list[str], kinds: dict[str, str],
