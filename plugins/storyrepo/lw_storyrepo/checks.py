@@ -607,10 +607,25 @@ def _there_by_card(place: str, draft: Any, ctx: CheckContext, line: str = "") ->
                for person in ctx.dwellers.get(place, ()))  # a dead man brings his place only to a line about him
 
 
+_NAMED_SEEN: list[Any] = ["", {}]
+"""The prose :func:`_named` last read and its answers: a contract of 600 lines that name the same person
+searches the draft for each of their forms once, not once a line (lines × forms × draft was 100 s at the cap)."""
+
+
 def _named(form: str, body: str) -> bool:
     """Whether the prose names someone by ``form``: :func:`lw_storyrepo.names.present`, and a form
     of one character (娘, 爹 — a card's 叫母亲“娘”) only as a word of its own: after no other
     character but 我/你/他/她/咱/俺/的, and before none that makes a longer word of it (姑娘, 娘家, 爹们)."""
+    if _NAMED_SEEN[0] is not body:
+        _NAMED_SEEN[:] = [body, {}]
+    seen: dict[str, bool] = _NAMED_SEEN[1]
+    hit = seen.get(form)
+    if hit is None:
+        hit = seen[form] = _named_in(form, body)
+    return hit
+
+
+def _named_in(form: str, body: str) -> bool:
     if len(form) != 1:
         return present(form, body)
     return re.search(rf"(?:(?<![\u4e00-\u9fff])|(?<=[我你他她咱俺的])){re.escape(form)}(?![们子家亲儿{re.escape(form)}])",

@@ -801,3 +801,34 @@ def test_a_refusal_s_line_is_found_as_the_front_matter_line_by_line_would() -> N
         for _ in range(4):
             needle = "".join(rng.choice("P-1\n a") for _ in range(rng.randint(0, 3)))
             assert draft.line_of(needle) == definition(text, body_line, needle), (text, body_line, needle)
+
+
+def test_a_contract_of_many_lines_naming_one_person_searches_the_prose_once_per_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frozen contract of hundreds of event lines naming the same absent person searched the draft
+    for each of their forms once a line (lines × forms × draft: over 100 s at the cap): each form is
+    searched once per draft, and every line still gets its finding."""
+    from lw_storyrepo import checks
+    from lw_storyrepo.checks import CheckContext, contract_findings
+    from lw_storyrepo.drafts import Draft
+
+    ctx = CheckContext({"林晚": "林晚", "陈默": "陈默"}, [], [], [], 0, {"林晚", "陈默"})
+    calls = Counter[str]()
+    real = checks.present
+
+    def counted(term: str, text: str) -> bool:
+        calls[term] += 1
+        return real(term, text)
+
+    monkeypatch.setattr(checks, "present", counted)
+    body = "林晚推开门，屋里没有人。\n" * 200
+
+    def run(lines: int) -> list[str]:
+        calls.clear()
+        draft = Draft("A", {}, body[:-1] + "。", 1, body)  # a fresh prose object: nothing remembered from before
+        return [f.message for f in contract_findings({"合同": [f"陈默把第{i}件差事交给林晚" for i in range(lines)]}, draft, ctx)]
+
+    one = run(1)
+    once = sum(calls.values())
+    many = run(300)
+    assert once > 0 and sum(calls.values()) <= once + 300 * 2  # the line's own text may be searched, not every form again
+    assert max(calls.values()) == 1 and len(many) == 300 * len(one)
