@@ -91,18 +91,18 @@ def pieces(n: int) -> str:
 
 def contracts(n: int) -> dict[str, tuple[list[str], str]]:
     """Frozen contracts built against the event rule, each with a draft of ``n`` characters that tells none of it."""
-    prose = HEAD + fill(PROSE, n)
+    prose, many = HEAD + fill(PROSE, n), pieces(n)
     k = max(1, n // 100)
     return {
         "ct_events_untold": ([f"孟姐把{pieces(8)[i % 5:]}{i}号差事交给许砚" for i in range(k)], prose),
         "ct_events_items": ([f"许砚把{ITEMS[i % len(ITEMS)]}交给林知夏" for i in range(k)], prose),
-        "ct_event_line_pieces": ([f"孟姐把{pieces(n)}交给许砚"], prose),
-        "ct_event_line_pairs": (["孟姐把" + "、".join(pieces(n)[i:i + 2] for i in range(0, n, 2)) + "的差事交给许砚"], prose),
+        "ct_event_line_pieces": ([f"孟姐把{many}交给许砚"], prose),
+        "ct_event_line_pairs": (["孟姐把" + "、".join(many[i:i + 2] for i in range(0, n, 2)) + "的差事交给许砚"], prose),
         "ct_event_line_names": (["孟姐把" + fill("".join(NAMES), n) + "的差事交给许砚"], prose),
         "ct_many_handovers_one_line": (["，".join(f"孟姐把{pieces(6)}差事交给许砚" for _ in range(n // 14))], prose),
         "ct_control_chars": ([fill("孟姐把\x01\x1b[31m\u202e差事\x7f交给许砚", n)], prose),
         "ct_events_vs_cjk_draft": ([f"孟姐把{pieces(8)[i % 5:]}{i}号差事交给许砚" for i in range(k)],
-                                   HEAD + pieces(n)),
+                                   HEAD + many),
     }
 
 

@@ -735,6 +735,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         for key, word in (("推进承诺", "推进"), ("兑付承诺", "兑付")):
             for pid in sorted(moves[key] - named):
                 out.append(Finding("合同", WARN, f"草稿{word}了合同没有提到的承诺 {pid}：请确认，或先修改合同", line_no))
+    in_prose: dict[tuple[str, bool], bool] = {}
     for raw in as_list(state.get("合同")):
         text = str(raw)
         checked = False
@@ -786,12 +787,15 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 variants |= _place_stems(ctx, term) | _brand(ctx, term)
                 if _only_whence(term, text) or _district_of(ctx, term, text, body):
                     continue
-            if not any(_named(v, body) for v in variants) and not described(term, body, THING_HEADS) \
-                    and not _looks_like(term, body) and not _by_its_kind(term, body) \
-                    and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or _by_kind(ctx, term, body)
-                                                  or _by_its_tail(ctx, term, body) or _by_its_kind_in_region(ctx, term, body)
-                                                  or _shaped(ctx, term, body)
-                                                  or _keeper_named(ctx, term, body) or _inner_place(ctx, term, body))):
+            key = (term, bool(quoted.get(term)))
+            if key not in in_prose:  # what depends on the term and the prose alone, read once per term, not once a line
+                in_prose[key] = any(_named(v, body) for v in variants) or described(term, body, THING_HEADS) \
+                    or _looks_like(term, body) or _by_its_kind(term, body) \
+                    or (ctx is not None and (_by_kind(ctx, term, body)
+                                             or _by_its_tail(ctx, term, body) or _by_its_kind_in_region(ctx, term, body)
+                                             or _shaped(ctx, term, body)
+                                             or _keeper_named(ctx, term, body) or _inner_place(ctx, term, body)))
+            if not in_prose[key] and not (ctx is not None and _there_by_card(term, draft, ctx, text)):
                 doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else _performed(term, text, body)
                 if doubt is None:
                     out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))

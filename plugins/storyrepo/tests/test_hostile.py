@@ -832,3 +832,29 @@ def test_a_contract_of_many_lines_naming_one_person_searches_the_prose_once_per_
     many = run(300)
     assert once > 0 and sum(calls.values()) <= once + 300 * 2  # the line's own text may be searched, not every form again
     assert max(calls.values()) == 1 and len(many) == 300 * len(one)
+
+
+def test_a_contract_of_many_lines_reads_each_term_against_the_prose_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hundreds of lines handing over things the prose does not name ran every way a term may be there
+    (by description, by its kind, its tail, its keeper…) once a line — 600 lines: 4 s of check at the
+    cap: what depends on the term and the prose alone is read once per term; the findings are the same."""
+    from lw_storyrepo import checks
+    from lw_storyrepo.checks import CheckContext, contract_findings
+    from lw_storyrepo.drafts import Draft
+
+    ctx = CheckContext({"林晚": "林晚", "陈默": "陈默"}, [], [], [], 0, {"林晚", "陈默"})
+    calls = Counter[str]()
+    real = checks.described
+
+    def counted(term: str, text: str, heads: tuple[str, ...]) -> bool:
+        calls[term] += 1
+        return real(term, text, heads)
+
+    monkeypatch.setattr(checks, "described", counted)
+    body = "林晚推开门，屋里没有人。\n" * 200
+    draft = Draft("A", {}, body, 1, body)
+    one = contract_findings({"合同": ["陈默把青霜剑交给林晚"]}, draft, ctx)
+    calls.clear()
+    many = contract_findings({"合同": [f"陈默把青霜剑交给林晚（第{i}次）" for i in range(300)]}, draft, ctx)
+    assert calls == Counter({"陈默": 1})
+    assert [f.message for f in many] == [f.message.replace("林晚」", f"林晚（第{i}次）」") for i in range(300) for f in one]
