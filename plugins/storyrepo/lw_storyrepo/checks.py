@@ -899,9 +899,9 @@ def _district_of(ctx: CheckContext | None, term: str, line: str, body: str) -> b
         return False
     known = sorted((n for n in ctx.aliases if len(n) >= 2 and n != term), key=len, reverse=True)
     for m in re.finditer(re.escape(term), line):
-        after = line[m.end():]
-        inner = next((n for n in known if after.startswith(n)), None)
-        if inner is not None and ctx.aliases.get(inner) != ctx.aliases.get(term) and present(inner, body):
+        inner = next((n for n in known if line.startswith(n, m.end())), None)
+        # _named: a line naming 孟姐许砚 three thousand times searches the prose for 许砚 once, not at each
+        if inner is not None and ctx.aliases.get(inner) != ctx.aliases.get(term) and _named(inner, body):
             return True
     if ctx.world is not None:
         canonical = ctx.aliases.get(term, term)

@@ -858,3 +858,26 @@ def test_a_contract_of_many_lines_reads_each_term_against_the_prose_once(monkeyp
     many = contract_findings({"合同": [f"陈默把青霜剑交给林晚（第{i}次）" for i in range(300)]}, draft, ctx)
     assert calls == Counter({"陈默": 1})
     assert [f.message for f in many] == [f.message.replace("林晚」", f"林晚（第{i}次）」") for i in range(300) for f in one]
+
+
+def test_a_contract_line_naming_two_people_thousands_of_times_searches_the_prose_once_each(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A contract line of 陈默林晚 said over and over asked, at each 陈默, whether the prose names the
+    林晚 after it (a district of a place: 香港鸭寮街) — occurrences × draft: each name is searched once."""
+    from lw_storyrepo import checks
+    from lw_storyrepo.checks import CheckContext, contract_findings
+    from lw_storyrepo.drafts import Draft
+
+    ctx = CheckContext({"林晚": "林晚", "陈默": "陈默"}, [], [], [], 0, {"林晚", "陈默"})
+    calls = Counter[str]()
+    real = checks.present
+
+    def counted(term: str, text: str) -> bool:
+        calls[term] += 1
+        return real(term, text)
+
+    monkeypatch.setattr(checks, "present", counted)
+    body = "屋里没有人。\n" * 200
+    found = contract_findings({"合同": ["陈默林晚" * 2000]}, Draft("A", {}, body + "。", 1, body), ctx)
+    assert max(calls.values()) == 1
+    assert sorted(f.message[-12:] for f in found) == sorted(["提到「陈默」，正文里没有", "提到「林晚」，正文里没有"])
