@@ -68,6 +68,44 @@ def bodies(n: int) -> dict[str, str]:
     return {k: HEAD + v for k, v in c.items()}
 
 
+def new_rules(n: int) -> dict[str, str]:
+    """Drafts aimed at the contract's event rule and the names detector's eighth round."""
+    c = {
+        "handover_clauses": fill("许砚把旧怀表交给林知夏，孟姐把带新人的差事派给小许。", n),
+        "jiao_questions": fill("他叫什么？她叫谁？你叫哪个？", n), "surname_tai": fill("王太好李很忙张太累赵很冷", n),
+        "surname_ji_runs": fill("王记李记张记赵记", n), "suffix_runs": fill("林栈许厅顾图陈门口王记", n),
+        "measure_words": fill("一壶一把一碗一杯", n), "measure_stems": fill("一壶龙井，一把长风剑，", n),
+        "new_suffixes": fill("长风小组青石栈明月茶园锦绣布庄长风厅施工图", n),
+        "trade_surname": fill("主持人王小明，车夫吴瞎子，二叔李大，经纪人王姐，", n),
+        "shop_ji_trade": fill("唐记烧腊王记茶楼老李记笔记", n), "menkou": fill("林家门口许府门口", n),
+        "suffix_coined": "".join("王李张赵"[i % 4] + chr(0x4E00 + (i * 7919) % 3000) + "记栈厅图"[i // 4 % 4]
+                                 for i in range(n // 3)),
+    }
+    return {k: HEAD + v for k, v in c.items()}
+
+
+def pieces(n: int) -> str:
+    """``n`` characters of two-character pieces no book holds, each pair new."""
+    return "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(n))
+
+
+def contracts(n: int) -> dict[str, tuple[list[str], str]]:
+    """Frozen contracts built against the event rule, each with a draft of ``n`` characters that tells none of it."""
+    prose, many = HEAD + fill(PROSE, n), pieces(n)
+    k = max(1, n // 100)
+    return {
+        "ct_events_untold": ([f"孟姐把{pieces(8)[i % 5:]}{i}号差事交给许砚" for i in range(k)], prose),
+        "ct_events_items": ([f"许砚把{ITEMS[i % len(ITEMS)]}交给林知夏" for i in range(k)], prose),
+        "ct_event_line_pieces": ([f"孟姐把{many}交给许砚"], prose),
+        "ct_event_line_pairs": (["孟姐把" + "、".join(many[i:i + 2] for i in range(0, n, 2)) + "的差事交给许砚"], prose),
+        "ct_event_line_names": (["孟姐把" + fill("".join(NAMES), n) + "的差事交给许砚"], prose),
+        "ct_many_handovers_one_line": (["，".join(f"孟姐把{pieces(6)}差事交给许砚" for _ in range(n // 14))], prose),
+        "ct_control_chars": ([fill("孟姐把\x01\x1b[31m\u202e差事\x7f交给许砚", n)], prose),
+        "ct_events_vs_cjk_draft": ([f"孟姐把{pieces(8)[i % 5:]}{i}号差事交给许砚" for i in range(k)],
+                                   HEAD + many),
+    }
+
+
 def front_matters(n: int) -> dict[str, str]:
     k = n // 20
     return {
@@ -106,9 +144,11 @@ def checker(repo) -> Callable[[str], float]:  # type: ignore[no-untyped-def]
     from lw_storyrepo.review import check
     from lw_storyrepo.workspace import load_state
 
-    def run(text: str) -> float:
+    def run(text: str, contract: list[str] | None = None) -> float:
         repo.p(L.draft_file("A")).write_text(text[:DRAFT_MAX_CHARS], encoding="utf-8")
         state, ctx = load_state(repo), CheckContext.load(repo)
+        if contract is not None:
+            state["合同"] = contract
         start = time.perf_counter()
         check(repo, state, read_draft(repo, "A"), ctx)
         return time.perf_counter() - start
@@ -131,12 +171,13 @@ def main() -> None:
         print(f"ordinary prose at the cap ({cap} characters): {prose:.2f} s (the baseline)")
         print(f"{'case':24s} {'1/4 cap':>8s} {'cap':>8s} {'growth':>7s} {'vs prose':>9s}")
         worst = 0.0
-        for make in (bodies, front_matters):
+        for make in (new_rules, contracts, bodies, front_matters):
             quarter, full = make(cap // 4), make(cap)
             for name in quarter:
                 if args.cases and not any(c in name for c in args.cases):
                     continue
-                a, b = run(quarter[name]), run(full[name])
+                q, f = quarter[name], full[name]
+                a, b = (run(q), run(f)) if isinstance(q, str) else (run(q[1], q[0]), run(f[1], f[0]))
                 worst = max(worst, b)
                 print(f"{name:24s} {a:7.2f}s {b:7.2f}s {b / max(a, 1e-9):6.1f}× {b / max(prose, 1e-9):8.1f}×", flush=True)
         print(f"slowest at the cap: {worst:.2f} s")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator, NamedTuple
@@ -636,10 +637,27 @@ def _there_by_card(place: str, draft: Any, ctx: CheckContext, line: str = "") ->
                for person in ctx.dwellers.get(place, ()))  # a dead man brings his place only to a line about him
 
 
+_NAMED_SEEN = threading.local()
+"""Per thread, the prose :func:`_named` last read and its answers: a contract of 600 lines that name the
+same person searches the draft for each of their forms once, not once a line (lines × forms × draft was
+100 s at the cap). Per thread, since a host may check two books at once."""
+
+
 def _named(form: str, body: str) -> bool:
     """Whether the prose names someone by ``form``: :func:`lw_storyrepo.names.present`, and a form
     of one character (娘, 爹 — a card's 叫母亲“娘”) only as a word of its own: after no other
     character but 我/你/他/她/咱/俺/的, and before none that makes a longer word of it (姑娘, 娘家, 爹们)."""
+    last: tuple[str, dict[str, bool]] | None = getattr(_NAMED_SEEN, "last", None)
+    if last is None or last[0] is not body:
+        last = _NAMED_SEEN.last = (body, {})
+    seen = last[1]
+    hit = seen.get(form)
+    if hit is None:
+        hit = seen[form] = _named_in(form, body)
+    return hit
+
+
+def _named_in(form: str, body: str) -> bool:
     if len(form) != 1:
         return present(form, body)
     return re.search(rf"(?:(?<![\u4e00-\u9fff])|(?<=[我你他她咱俺的])){re.escape(form)}(?![们子家亲儿{re.escape(form)}])",
@@ -749,6 +767,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         for key, word in (("推进承诺", "推进"), ("兑付承诺", "兑付")):
             for pid in sorted(moves[key] - named):
                 out.append(Finding("合同", WARN, f"草稿{word}了合同没有提到的承诺 {pid}：请确认，或先修改合同", line_no))
+    in_prose: dict[tuple[str, bool], bool] = {}
     for raw in as_list(state.get("合同")):
         text = str(raw)
         checked = False
@@ -800,13 +819,16 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 variants |= _place_stems(ctx, term) | _brand(ctx, term)
                 if _only_whence(term, text) or _district_of(ctx, term, text, body):
                     continue
-            if not any(_named(v, body) for v in variants) and not described(term, body, THING_HEADS) \
-                    and not _looks_like(term, body) and not _by_its_kind(term, body) \
-                    and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or _by_kind(ctx, term, body)
-                                                  or _by_its_tail(ctx, term, body) or _by_its_kind_in_region(ctx, term, body)
-                                                  or _shaped(ctx, term, body)
-                                                  or _keeper_named(ctx, term, body) or _inner_place(ctx, term, body)
-                                                  or (not quoted.get(term) and _told_of(ctx, term, text, body) is not None))):
+            key = (term, bool(quoted.get(term)))
+            if key not in in_prose:  # what depends on the term and the prose alone, read once per term, not once a line
+                in_prose[key] = any(_named(v, body) for v in variants) or described(term, body, THING_HEADS) \
+                    or _looks_like(term, body) or _by_its_kind(term, body) \
+                    or (ctx is not None and (_by_kind(ctx, term, body)
+                                             or _by_its_tail(ctx, term, body) or _by_its_kind_in_region(ctx, term, body)
+                                             or _shaped(ctx, term, body)
+                                             or _keeper_named(ctx, term, body) or _inner_place(ctx, term, body)))
+            if not in_prose[key] and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or (
+                    not quoted.get(term) and _told_of(ctx, term, text, body) is not None))):
                 doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else _performed(term, text, body)
                 if doubt is None:
                     out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
@@ -913,9 +935,9 @@ def _district_of(ctx: CheckContext | None, term: str, line: str, body: str) -> b
         return False
     known = sorted((n for n in ctx.aliases if len(n) >= 2 and n != term), key=len, reverse=True)
     for m in re.finditer(re.escape(term), line):
-        after = line[m.end():]
-        inner = next((n for n in known if after.startswith(n)), None)
-        if inner is not None and ctx.aliases.get(inner) != ctx.aliases.get(term) and present(inner, body):
+        inner = next((n for n in known if line.startswith(n, m.end())), None)
+        # _named: a line naming 孟姐许砚 three thousand times searches the prose for 许砚 once, not at each
+        if inner is not None and ctx.aliases.get(inner) != ctx.aliases.get(term) and _named(inner, body):
             return True
     if ctx.world is not None:
         canonical = ctx.aliases.get(term, term)

@@ -841,3 +841,83 @@ def test_a_refusal_s_line_is_found_as_the_front_matter_line_by_line_would() -> N
         for _ in range(4):
             needle = "".join(rng.choice("P-1\n a") for _ in range(rng.randint(0, 3)))
             assert draft.line_of(needle) == definition(text, body_line, needle), (text, body_line, needle)
+
+
+def test_a_contract_of_many_lines_naming_one_person_searches_the_prose_once_per_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frozen contract of hundreds of event lines naming the same absent person searched the draft
+    for each of their forms once a line (lines × forms × draft: over 100 s at the cap): each form is
+    searched once per draft, and every line still gets its finding."""
+    from lw_storyrepo import checks
+    from lw_storyrepo.checks import CheckContext, contract_findings
+    from lw_storyrepo.drafts import Draft
+
+    ctx = CheckContext({"林晚": "林晚", "陈默": "陈默"}, [], [], [], 0, {"林晚", "陈默"})
+    calls = Counter[str]()
+    real = checks.present
+
+    def counted(term: str, text: str) -> bool:
+        calls[term] += 1
+        return real(term, text)
+
+    monkeypatch.setattr(checks, "present", counted)
+    body = "林晚推开门，屋里没有人。\n" * 200
+
+    def run(lines: int) -> list[str]:
+        calls.clear()
+        draft = Draft("A", {}, body[:-1] + "。", 1, body)  # a fresh prose object: nothing remembered from before
+        return [f.message for f in contract_findings({"合同": [f"陈默把第{i}件差事交给林晚" for i in range(lines)]}, draft, ctx)]
+
+    one = run(1)
+    once = sum(calls.values())
+    many = run(300)
+    assert once > 0 and sum(calls.values()) <= once + 300 * 2  # the line's own text may be searched, not every form again
+    assert max(calls.values()) == 1 and len(many) == 300 * len(one)
+
+
+def test_a_contract_of_many_lines_reads_each_term_against_the_prose_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hundreds of lines handing over things the prose does not name ran every way a term may be there
+    (by description, by its kind, its tail, its keeper…) once a line — 600 lines: 4 s of check at the
+    cap: what depends on the term and the prose alone is read once per term; the findings are the same."""
+    from lw_storyrepo import checks
+    from lw_storyrepo.checks import CheckContext, contract_findings
+    from lw_storyrepo.drafts import Draft
+
+    ctx = CheckContext({"林晚": "林晚", "陈默": "陈默"}, [], [], [], 0, {"林晚", "陈默"})
+    calls = Counter[str]()
+    real = checks.described
+
+    def counted(term: str, text: str, heads: tuple[str, ...]) -> bool:
+        calls[term] += 1
+        return real(term, text, heads)
+
+    monkeypatch.setattr(checks, "described", counted)
+    body = "林晚推开门，屋里没有人。\n" * 200
+    draft = Draft("A", {}, body, 1, body)
+    one = contract_findings({"合同": ["陈默把青霜剑交给林晚"]}, draft, ctx)
+    calls.clear()
+    many = contract_findings({"合同": [f"陈默把青霜剑交给林晚（第{i}次）" for i in range(300)]}, draft, ctx)
+    assert calls == Counter({"陈默": 1})
+    assert [f.message for f in many] == [f.message.replace("林晚」", f"林晚（第{i}次）」") for i in range(300) for f in one]
+
+
+def test_a_contract_line_naming_two_people_thousands_of_times_searches_the_prose_once_each(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A contract line of 陈默林晚 said over and over asked, at each 陈默, whether the prose names the
+    林晚 after it (a district of a place: 香港鸭寮街) — occurrences × draft: each name is searched once."""
+    from lw_storyrepo import checks
+    from lw_storyrepo.checks import CheckContext, contract_findings
+    from lw_storyrepo.drafts import Draft
+
+    ctx = CheckContext({"林晚": "林晚", "陈默": "陈默"}, [], [], [], 0, {"林晚", "陈默"})
+    calls = Counter[str]()
+    real = checks.present
+
+    def counted(term: str, text: str) -> bool:
+        calls[term] += 1
+        return real(term, text)
+
+    monkeypatch.setattr(checks, "present", counted)
+    body = "屋里没有人。\n" * 200
+    found = contract_findings({"合同": ["陈默林晚" * 2000]}, Draft("A", {}, body + "。", 1, body), ctx)
+    assert max(calls.values()) == 1
+    assert sorted(f.message[-12:] for f in found) == sorted(["提到「陈默」，正文里没有", "提到「林晚」，正文里没有"])
