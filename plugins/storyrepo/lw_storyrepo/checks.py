@@ -1039,8 +1039,8 @@ _EMPTY_GRAM = frozenset("那这的个了一是在说也就都着")
 
 
 def _content_grams(text: str) -> set[str]:
-    han = re.sub(r"[^\u4e00-\u9fff]", "|", text)
-    return {han[i:i + 2] for i in range(len(han) - 1) if "|" not in han[i:i + 2] and not set(han[i:i + 2]) & _EMPTY_GRAM}
+    """The :func:`pairs` of ``text`` with no empty character (那, 的, 了 …) in them."""
+    return {pair for pair in pairs(text) if not set(pair) & _EMPTY_GRAM}
 
 
 def _told_of(ctx: CheckContext, term: str, line: str, body: str) -> str | None:
