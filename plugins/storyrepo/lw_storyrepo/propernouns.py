@@ -552,10 +552,10 @@ LANDSCAPE_KINDS = frozenset(("原始", "热带", "茫茫", "广袤", "无边", "
                              "密林", "漫漫", "无尽"))
 """Words that say what kind a stretch of land is (原始森林, 茫茫沙漠), never which one."""
 KIND_SUFFIXES = frozenset(("图",))
+"""Item suffixes that a common word before makes a kind of thing (布防图, 结构图), not one named thing."""
 UNKNOWN_ONLY_SUFFIXES = frozenset(("厅",))
 """Suffixes whose dictionary words are kinds and offices (贵宾厅, 交谊厅, 卫生厅): only a name no dictionary
 knows is one (长风厅)."""
-"""Item suffixes that a common word before makes a kind of thing (布防图, 结构图), not one named thing."""
 TOWN_SUFFIXES = frozenset("镇村县巷乡屯寨堡街")
 """A town's or a street's word: after a noun of two characters it names one (青石镇, 梧桐巷)."""
 ONE_STEM_SUFFIXES = frozenset("城江河山湖州县镇村岛峰谷")
