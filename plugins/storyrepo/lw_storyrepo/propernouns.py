@@ -272,7 +272,7 @@ class _Lexicon:
                 pos = m.end()
             pieces.append((pos, line[pos:]))
         for start, piece in (part for at, piece in pieces for part in _bounded_runs(at, piece)):
-            for at, run in _segment_runs(start, piece):
+            for at, run in _segment_runs(start, piece, self.jieba.re_han_default):
                 ends = cuts.get(run) if cuts is not None else None
                 if ends is None:
                     ends = self._ends(run)
@@ -320,15 +320,15 @@ characters (他他他…) took 6 s, the square of the run; prose breaks far soon
 _SEGMENT_RUN = re.compile(rf"[\u4E00-\u9FD5a-zA-Z0-9+#&._%\-]{{{SEGMENT_RUN_MAX + 1},}}")  # jieba's re_han_default
 
 
-_HAN_RUN = re.compile(r"[\u4E00-\u9FD5a-zA-Z0-9+#&._%\-]+")  # jieba's re_han_default: the blocks it cuts one by one
 
 
-def _segment_runs(start: int, piece: str) -> Iterator[tuple[int, str]]:
-    """``piece`` (at offset ``start``) as jieba reads it: each run of :data:`_HAN_RUN` and each
+def _segment_runs(start: int, piece: str, blocks: re.Pattern[str]) -> Iterator[tuple[int, str]]:
+    """``piece`` (at offset ``start``) as jieba reads it: each run of ``blocks`` (jieba's own
+    ``re_han_default``, the blocks it cuts one by one) and each
     stretch between two runs. jieba cuts each of these on its own (its ``cut`` splits a sentence
     there first), so the tokens of the parts are the tokens of the whole."""
     pos = 0
-    for m in _HAN_RUN.finditer(piece):
+    for m in blocks.finditer(piece):
         if m.start() > pos:
             yield start + pos, piece[pos:m.start()]
         yield start + m.start(), m.group()

@@ -20,7 +20,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import pytest
 
@@ -627,16 +627,7 @@ def test_jieba_is_never_given_a_run_longer_than_its_bound(monkeypatch: pytest.Mo
     given: list[str] = []
     real = lex.jieba.lcut
 
-    class Counting:
-        def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
-            return getattr(lex.jieba, name)
-
-        @staticmethod
-        def lcut(piece: str, HMM: bool = True) -> list[str]:
-            given.append(piece)
-            return real(piece, HMM=HMM)
-
-    monkeypatch.setattr(lex, "jieba", Counting())
+    _count_cuts(monkeypatch, lex, given)
     hostile = "他" * 15_000 + "，" + "林" * 999
     bounds = lex.boundaries(hostile)
     assert "".join(given) == hostile and max(map(len, given)) <= P.SEGMENT_RUN_MAX + 1, max(map(len, given))
@@ -670,9 +661,20 @@ def test_a_run_said_again_is_segmented_once_with_the_same_tokens(monkeypatch: py
     assert alone == [whole_line(line) for line in lines]
     given: list[str] = []
 
+    _count_cuts(monkeypatch, lex, given)
+    cuts: dict[str, tuple[int, ...]] = {}
+    assert [lex.boundaries(line, None, cuts) for line in lines] == alone
+    assert given.count("山门的事") == 1 and given.count("握住灯火再说") == 1
+    assert len(given) == len(set(given))
+
+
+def _count_cuts(monkeypatch: pytest.MonkeyPatch, lex: Any, given: list[str]) -> None:
+    """Make ``lex``'s segmenter record in ``given`` every piece it is handed, and cut it as before."""
+    jieba, real = lex.jieba, lex.jieba.lcut
+
     class Counting:
         def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
-            return getattr(lex.jieba, name)
+            return getattr(jieba, name)
 
         @staticmethod
         def lcut(piece: str, HMM: bool = True) -> list[str]:
@@ -680,10 +682,6 @@ def test_a_run_said_again_is_segmented_once_with_the_same_tokens(monkeypatch: py
             return real(piece, HMM=HMM)
 
     monkeypatch.setattr(lex, "jieba", Counting())
-    cuts: dict[str, tuple[int, ...]] = {}
-    assert [lex.boundaries(line, None, cuts) for line in lines] == alone
-    assert given.count("山门的事") == 1 and given.count("握住灯火再说") == 1
-    assert len(given) == len(set(given))
 
 
 def _prefix_ends(tokens: list[str]) -> set[int]:
