@@ -168,7 +168,9 @@ def _run(args: list[str]) -> None:
     as_json = wants_json(args)
     try:
         result = lw.main(args=args, prog_name="lw", standalone_mode=False)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):  # click turns a Ctrl-C into an Abort
+            fail({"message": "interrupted", "code": "interrupted"}, "Interrupted.", 130, as_json=as_json)
         fail({"message": "aborted", "code": "aborted"}, "Aborted.", 1, as_json=as_json)
     except click.ClickException as exc:
         if as_json:

@@ -279,6 +279,7 @@ def test_lw_serve_as_a_command(tmp_path: Path, table_room: Path, pack: Path) -> 
             raise
     assert "Traceback" not in err and "ERROR" not in err, err
     assert "warning: no model: this room names no provider profile" in err, err  # said at start, not at a turn
+    assert process.returncode == 0 and out.rstrip().endswith("The table is stopped.") and "Aborted" not in err, (out, err)
 
 
 def test_a_table_without_a_model_refuses_each_turn_saying_why(kernel, table_room: Path) -> None:  # noqa: ANN001

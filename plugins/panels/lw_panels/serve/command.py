@@ -10,7 +10,8 @@ replies (``--reply FILE``, repeatable, used in order), as in ``lw turn``; room c
 (``.r 1d100``, ``.panels``) need none. With no model at all the table still starts, with a
 warning, and refuses each turn with a message saying so. The server listens on 127.0.0.1 unless
 ``--host`` says otherwise, and then only with ``--public-url`` (the address players open; https,
-or ``--insecure-http``): docs/hosting.md.
+or ``--insecure-http``): docs/hosting.md. Ctrl-C stops the server: open event streams end, and the
+command says so and exits 0.
 """
 
 from __future__ import annotations
@@ -175,7 +176,10 @@ def serve(ctx: click.Context, rooms: tuple[Path, ...], all_rooms: bool, port: in
                 hub.close_soon()  # open event streams end, so the server stops at once
             super().handle_exit(sig, frame)
 
-    TableServer(config).run(sockets=[sock])
+    try:
+        TableServer(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it shut down on: stopping is this command's end
+        click.echo("The table is stopped.")
 
 
 def _rotate_hint(room: str, member: str, url: str) -> str:
