@@ -146,6 +146,16 @@ INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}
 CALLED_ONE = re.compile(r"(?:[一个位名])(?:叫|叫做|名叫|唤作)([\u4e00-\u9fff]{2,4}?)的(?:人|男人|女人|家伙|姑娘|小子|老头|老人|"
                         r"少年|少女|女孩|男孩|孩子|汉子|年轻人|小伙子|老太太|女子|男子|胖子|瘦子|大汉|书生|和尚|道士)")
 """一个叫铁牙的男人, 一位名叫柳青的姑娘: a person counted, then named, then said to be a person."""
+NICKNAME_WORDS = "外号|绰号|诨号|代号|艺名|花名|昵称|网名"
+NAMED_FRAME = re.compile(rf"(?:(?:{NICKNAME_WORDS})(?:就|也)?(?:叫做|叫|是|唤作)?|(?:名字|名号|队名|团名|歌名|店名|船名)(?:就|也)?"
+                         rf"(?:叫做|叫|是|唤作|[：:]))([“「《]?)([\u4e00-\u9fff]{{2,6}}?)([”」》]?)(?=[，。！？、；…—\s”」]|的|$)")
+"""A word for a name and what it is (外号黑子, 外号叫穿山甲的, 名字叫满天星, 名字：七曜, 歌名叫《纸飞机》): the name
+said in its naming frame. A bare name word (名字) needs 叫, 是 or a colon after it (名字好听 names nothing)."""
+CALLED_PLACE = re.compile(r"[一个家座间所处](?:叫|叫做|名叫|唤作)([“「]?)([\u4e00-\u9fff]{2,6}?)([”」]?)的"
+                          r"(地方|村子|村庄|小村|镇子|小镇|山沟|山村|岛|小岛|海湾|公司|工作室|铺子|店|饭馆|酒馆|客栈|组合|乐队|战队|帮派|学校)")
+"""一个叫槐树沟的地方, 一个叫“不知名工作室”的公司: a place or a firm counted, named, then said to be one."""
+PLACE_HEADS = frozenset(("地方", "村子", "村庄", "小村", "镇子", "小镇", "山沟", "山村", "岛", "小岛", "海湾", "铺子", "店", "饭馆",
+                         "酒馆", "客栈"))
 BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|的是|谋士|弟子|徒弟|助理|秘书|司机|死者|法医|警官|警员|医生|护士|律师|记者|"
                            rf"同事|嫌犯|嫌疑人|丫鬟|丫头|书童|家丁|小厮|侍女|侍卫|"
                            rf"管家|伙计|{'|'.join(ROLES)})$")
@@ -395,9 +405,31 @@ class _Candidate:
     needs_context: bool = False  # an unknown word (药香, 寒潭 are things): only context makes it a name
     first: tuple[int, int] = (0, 0)  # (line index, column)
     broad: bool = False  # proposed only by the broad generator (:func:`_broad_candidates`)
+    named: bool = False  # said in a naming frame (叫白守仁, 外号黑子): no description of a thing (:func:`_described`)
 
 
 _A_NOT_A = re.compile(r"(.)不\1.?")  # 大不大: a question
+QUOTE_PAIRS = frozenset(("", "“”", "「」", "《》"))
+
+
+def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int]]:
+    """``(name, kind, column)`` of each name said in a naming frame (:data:`NAMED_FRAME`, :data:`CALLED_PLACE`):
+    a nickname made of ordinary words (外号黑子) is a name there; a question (外号叫什么), a predicate (昵称是随便起的)
+    or a determiner (名字叫这个) is none. Quote marks around it must pair."""
+    for m, place in [(m, False) for m in NAMED_FRAME.finditer(line)] + [(m, True) for m in CALLED_PLACE.finditer(line)]:
+        opened, word, closed = m.group(1), m.group(2), m.group(3)
+        if opened + closed not in QUOTE_PAIRS:
+            continue
+        if line[m.start() - 1:m.start()] in ("不", "没") or set(word) & MIDDLE_BAD or (word[0] in STEM_LEAD_BAD and not opened) \
+                or word[-1] in PARTICLES or lex.tags.get(word, "")[:1] == "r" or (not opened and _adverb_led(lex, word)) \
+                or _A_NOT_A.fullmatch(word) or word in STOP:
+            continue
+        if place:
+            kind = "地点" if m.group(4) in PLACE_HEADS else "组织"
+        else:
+            kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)),
+                        "物品" if opened == "《" else "人物")
+        yield word, kind, m.start(2)
 _OLD_LETTER = re.compile(r"老([A-Z])(?![A-Za-z])")  # 老K
 _OLD_SMALL = re.compile(r"[老小大]([\u4e00-\u9fff])")  # 老杜, 小陈
 _AH = re.compile(r"阿([\u4e00-\u9fffA-Z])")  # 阿毛, 阿Q
@@ -1455,7 +1487,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)),
                             "人物")
                 c = candidates.setdefault(word, _Candidate(word, kind, 1, first=(i, m.start(1))))
-                c.context = True
+                c.context = c.named = True
+        for name, kind, col in _framed_candidates(lex, line):
+            c = candidates.setdefault(name, _Candidate(name, kind, 1, first=(i, col)))
+            c.context = c.named = True
         for m in CALLED_ONE.finditer(line):  # 一个叫铁牙的男人: someone introduced by name
             word = m.group(1)
             if _clean(word, end_vouched=True, introduced=True) and word[0] not in STEM_LEAD_BAD and word[0] != "人" \
@@ -1553,7 +1588,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
     whole = {n.name for n in out}
     fragments = _fragments(text, whole, whole)
-    out = [n for n in out if n.name not in fragments and not _described(lex, n, whole, text)]
+    named = {name for name, c in candidates.items() if c.named}
+    out = [n for n in out if n.name not in fragments and (n.name in named or not _described(lex, n, whole, text))]
     verse = [line for line in lines if _verse(line)]
     if verse:  # a poem's lines (a chapter's opening verse): its words are images, not people or places
         prose_text = "\n".join(line for line in lines if not _verse(line))
