@@ -154,6 +154,10 @@ said in its naming frame. A bare name word (名字) needs 叫, 是 or a colon af
 CALLED_PLACE = re.compile(r"[一个家座间所处](?:叫|叫做|名叫|唤作)([“「]?)([\u4e00-\u9fff]{2,6}?)([”」]?)的"
                           r"(地方|村子|村庄|小村|镇子|小镇|山沟|山村|岛|小岛|海湾|公司|工作室|铺子|店|饭馆|酒馆|客栈|组合|乐队|战队|帮派|学校)")
 """一个叫槐树沟的地方, 一个叫“不知名工作室”的公司: a place or a firm counted, named, then said to be one."""
+WORK_FRAME = re.compile(r"(?:歌|曲|节目|综艺|选秀|剧|电影|专辑|游戏|小说|漫画|软件|动画)(?:就|也)?(?:叫做|叫|名叫|是)?(《)([\u4e00-\u9fff]{2,8})(》)"
+                        r"|(《)([\u4e00-\u9fff]{2,8})(》)(?=节目|剧组|综艺|专辑|这首歌|这部)")
+"""A work of the story's world named after what it is (衍生综艺《宿舍夜谈》, 主题曲叫《破晓》, 《逐光少年》节目组): a
+title no play of older prose takes in this frame (唱一出《翠屏山》 names no new thing)."""
 PLACE_HEADS = frozenset(("地方", "村子", "村庄", "小村", "镇子", "小镇", "山沟", "山村", "岛", "小岛", "海湾", "铺子", "店", "饭馆",
                          "酒馆", "客栈"))
 BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|的是|谋士|弟子|徒弟|助理|秘书|司机|死者|法医|警官|警员|医生|护士|律师|记者|"
@@ -416,6 +420,11 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
     """``(name, kind, column)`` of each name said in a naming frame (:data:`NAMED_FRAME`, :data:`CALLED_PLACE`):
     a nickname made of ordinary words (外号黑子) is a name there; a question (外号叫什么), a predicate (昵称是随便起的)
     or a determiner (名字叫这个) is none. Quote marks around it must pair."""
+    for m in WORK_FRAME.finditer(line):
+        at = 1 if m.group(1) else 4
+        word = m.group(at + 1)
+        if lex.tags.get(word, "")[:1] != "r" and not (set(word) & MIDDLE_BAD):
+            yield word, "物品", m.start(at + 1)
     for m, place in [(m, False) for m in NAMED_FRAME.finditer(line)] + [(m, True) for m in CALLED_PLACE.finditer(line)]:
         opened, word, closed = m.group(1), m.group(2), m.group(3)
         if opened + closed not in QUOTE_PAIRS:
