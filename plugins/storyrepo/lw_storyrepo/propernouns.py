@@ -99,7 +99,8 @@ MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
     *((s, "地点") for s in ("大陆", "渊", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
                            "路", "胡同", "池", "咖啡", "书店", "酒吧", "餐厅", "饭馆", "面馆", "茶楼", "会馆", "当铺", "钱庄",
                            "医馆", "武馆", "馆", "码头", "商行", "银号", "基地", "避难所", "营地", "山脉", "市", "县",
-                           "网吧", "旅社", "旅馆", "宾馆", "茶园", "布庄", "厅", "栈", "空间站", "森林", "峡谷", "沙漠", "草原", "沼泽", "要塞", "斋", "冢", "港")),
+                           "网吧", "旅社", "旅馆", "宾馆", "茶园", "布庄", "厅", "栈", "空间站", "森林", "峡谷", "沙漠", "草原", "沼泽", "要塞", "斋", "冢", "港",
+                           "屿", "剧场", "剧院", "体育馆", "博物馆", "图书馆", "舞蹈室", "遗址", "小卖部")),
 ), key=lambda item: -len(item[0])))
 """Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
 CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))
@@ -1500,6 +1501,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         for name, kind, col in _framed_candidates(lex, line):
             c = candidates.setdefault(name, _Candidate(name, kind, 1, first=(i, col)))
             c.context = c.named = True
+            c.shape = max(c.shape, 1)  # the frame gives a common word a name's shape (一个叫槐树沟的地方)
         for m in CALLED_ONE.finditer(line):  # 一个叫铁牙的男人: someone introduced by name
             word = m.group(1)
             if _clean(word, end_vouched=True, introduced=True) and word[0] not in STEM_LEAD_BAD and word[0] != "人" \
