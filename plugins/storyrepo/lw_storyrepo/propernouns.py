@@ -490,7 +490,7 @@ VERBISH = frozenset("vpdcru")
 conjunction, pronoun, particle."""
 LONG_STEM_BAD = FUNCTION | frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们叫为找离连来去让给向对称作当于比跟同及与或并")
 LOCALIZERS = frozenset("边外里上下内中前后头畔口底")
-STEM_LEAD_BAD = LEAD_BAD | frozenset("来去到回进出离往向至入从叫为找连让给称作当于跟同及或并以起住醒自有无没尽问喊骂请可")
+STEM_LEAD_BAD = LEAD_BAD | frozenset("来去到回进出离往向至入从叫为找连让给称作当于跟同及或并以起住醒自有无没尽问喊骂请可们")
 KIN_CHARS = frozenset(KINSHIP) | frozenset("父母兄")
 """A dictionary word with one of these (舅父, 母亲) is a relative: no place's stem (舅父+渡孟买)."""
 """Characters that start no coined stem: a verb of motion or a preposition glued before a place
@@ -511,6 +511,11 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
         stem, name = line[stem_at:start], line[stem_at:end]
         if stem[0] in THING_MEASURES and line[stem_at - 1:stem_at] in DETERMINERS | NUMERALS:
             continue  # 一碗+片儿川, 那碗+片儿川: a measure word counting the thing, no part of its name
+        if kind == "物品" and line[stem_at - 1:stem_at] in THING_MEASURES and line[stem_at - 2:stem_at - 1] in DETERMINERS | NUMERALS \
+                and lex.common(stem):
+            continue  # 一碗+鱼丸汤, 一壶+菊花酒: a common word and the kind, counted: a kind of thing, not one named
+        if line[start:end] in MODAL_SUFFIXES and lex.tags.get(line[end:end + 1], "")[:1] == "v":
+            continue  # 雀侯+会+埋: a modal before a verb, no society
         if not CJK.fullmatch(name) or lex.common(name) or ((lex.freq.get(name) or 0) >= COMMON_PLACE and not lex.proper(name)) \
                 or (line[start:end] in UNKNOWN_ONLY_SUFFIXES and lex.freq.get(name)):
             continue
@@ -581,6 +586,8 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                 yield name, kind, int(stem in SURNAMES and end_word in "镇村庄屯寨集"), stem_at  # 鲁镇: a surname's town
 
 
+MODAL_SUFFIXES = frozenset(("会",))
+"""A suffix that is a modal verb too (会): before a verb it is the modal (谁会来), never a society."""
 DEGREE_ADVERBS = frozenset("太很挺更最真蛮忒好")
 """A degree adverb after a surname's character and before a character no given name carries is a
 predicate (汤+太烫, 水+太多: the soup is too hot), never a name."""
@@ -1255,6 +1262,9 @@ def _described(lex: _Lexicon, noun: Noun, found: set[str], text: str = "") -> bo
     rest = name[1:]
     if rest in found:
         return True
+    if noun.kind == "地点" and noun.count == 1 and lex.tags.get(name[0], "")[:1] == "a" \
+            and lex.common(rest) and (lex.freq.get(rest) or 0) >= RARE:
+        return True  # 大+城市, 白+沙滩 said once: an adjective and a common word describe a place
     lead = lex.tags.get(name[0], "")[:1]
     return lex.common(rest) and ((lead in "av" and noun.kind == "物品")  # 旧+折扇, 戴+眼镜
                                  or (lead == "a" and noun.kind == "人物" and name[0] not in "小老大阿"))  # 粗+嗓门; 小桃红 is someone
@@ -1482,7 +1492,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue  # 虽不叫做沉酣曲蘖: what something is not called
             bare = m.group().startswith("叫") and line[m.start() - 1:m.start()] not in "我你他她就都便名人也字号" \
                 and m.group()[1:2] not in "你他她我它"  # 叫你素心吧 names someone
-            if bare and lex.common(word):
+            if bare and (lex.common(word) or (lex.common("叫" + word[0]) and m.group(1) == line[m.start() + 1:m.end()])):
                 continue  # 叫条子, 叫车子: a call for something
             if m.group().startswith(("我是", "就是")) and lex.common(word):
                 continue  # 我是赌气: a state, not a name
@@ -1613,6 +1623,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     full = [n.name for n in out if n.kind == "人物" and n.name[:1] not in "老小阿"
             and not n.name.endswith(TITLES + ROLE_TITLES) and n.name[len(surname_of(n.name)):] not in ("家", "氏")]
     forms = {f for k in full for f in with_address_forms([k]) if f != k}  # 嘉禾 of 许嘉禾, both found
+    # a surname before a rank and a kinship word (柯九娘, 王三叔): the rest is the same person, said without it
+    forms |= {k[len(surname_of(k)):] for k in full if surname_of(k) and len(k) - len(surname_of(k)) >= 2
+              and k[-1] in KINSHIP and k[-2] in RANKS}
     surnames = Counter(surname_of(n.name) for n in out if n.kind == "人物")
     # ... unless the family has several people in the chapter: then whose form it is, is the author's call (赵大爷
     # beside 赵太爷 and 赵司晨)
