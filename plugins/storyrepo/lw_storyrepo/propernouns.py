@@ -414,6 +414,26 @@ class _Candidate:
 
 
 _A_NOT_A = re.compile(r"(.)不\1.?")  # 大不大: a question
+INSTITUTIONS = ("文物考古研究所", "考古研究所", "研究所", "派出所", "公安局", "博物馆", "图书馆", "档案馆", "文化馆", "人民医院", "医院",
+                "中学", "小学", "法院", "检察院", "电视台")
+INSTITUTION_AFTER = re.compile(rf"[市县区镇]?(?:{'|'.join(sorted(INSTITUTIONS, key=len, reverse=True))})")
+"""A public institution named by the place it serves (澜州博物馆, 青石镇派出所, 云州市人民医院): a new organisation,
+also when the place is known."""
+
+
+def _institution_candidates(lines: list[str], rows: Iterable[int], places: set[str]) -> Iterator[tuple[str, int, int]]:
+    """``(name, line index, column)`` of a place of ``places`` said right before an institution's word."""
+    for i in rows:
+        line = lines[i]
+        for place in places:
+            at = line.find(place)
+            while at >= 0:
+                m = INSTITUTION_AFTER.match(line, at + len(place))
+                if m:
+                    yield place + m.group(), i, at
+                at = line.find(place, at + 1)
+
+
 QUOTE_PAIRS = frozenset(("", "“”", "「」", "《》"))
 
 
@@ -473,7 +493,7 @@ def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int],
     ``suffixes``: :func:`_suffixes_in` of ``line``."""
     for start, end, suffix, kind, tail in suffixes:
         localized = tail in LOCALIZERS  # 咸亨酒店里, 静修庵里: the segmenter may glue the suffix to the place word
-        if (end in bounds or localized) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)) \
+        if (end in bounds or localized or len(suffix) >= 3) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)) \
                 and suffix + tail not in SUFFIX_AS_WORD:
             yield from _stems(lex, line, bounds, start, end, kind)
 
@@ -1531,6 +1551,12 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             candidates[name] = _Candidate(name, kind, shape, first=first)
         elif c.shape < shape:
             c.shape = shape
+    places = {k for k in in_text if k in known_set and len(k) >= 2} | {n for n, c in candidates.items() if c.kind == "地点"}
+    serving: set[str] = set()  # institutions named by a place, known or not (澜州博物馆 when 澜州 is known)
+    for name, i, col in _institution_candidates(lines, bounds_of, places):
+        serving.add(name)
+        c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
+        c.kind, c.shape, c.context = "组织", 2, True
     for name, col, i in _subject_candidates(lex, lines, bounds_of):
         if name not in candidates:
             candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))
@@ -1569,7 +1595,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     out = []
     pending: list[_Candidate] = []  # surname-led people one piece of evidence short: a list may vouch
     for name, c in candidates.items():
-        if name in skip or any(k in name or (name in k and len(k) > len(name)) for k in long_known):
+        if name in skip or (name not in serving and any(k in name or (name in k and len(k) > len(name)) for k in long_known)):
             continue
         if not c.context and any(name != other and name in other and counts[other] == counts[name] and not candidates[other].broad
                                  for other in candidates):
@@ -1618,7 +1644,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     if text.count("曰") >= 2:  # the literary register: 余, 吾, 予 are "I" (余曰, 余忽见), 或, 若 "some", "if"
         out = [n for n in out if n.name[0] not in LITERARY_LEADS]
     out = [n for n in out if not any(w != n.name and w.startswith(n.name) and w[len(n.name):] in ALL_SUFFIX_WORDS
-                                     for w in whole)]
+                                     and w not in serving for w in whole)]
     # a person found by full name is not found again by an address form of it (秦公子 of 秦无衣)
     full = [n.name for n in out if n.kind == "人物" and n.name[:1] not in "老小阿"
             and not n.name.endswith(TITLES + ROLE_TITLES) and n.name[len(surname_of(n.name)):] not in ("家", "氏")]

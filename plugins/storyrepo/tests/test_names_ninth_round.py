@@ -105,3 +105,20 @@ def test_a_rank_and_kin_form_of_a_name_found_whole_is_the_same_person() -> None:
     found = _found("渡口的船都归梁七姑管。“七姑，”船工喊，“风大了。”七姑摆摆手。梁七姑笑道：“开船。”")
     assert "梁七姑" in found
     assert "七姑" not in found
+
+
+def test_a_three_character_suffix_ends_a_name_the_segmenter_glued_on() -> None:
+    """桃溪舞蹈室学: a three-character suffix (舞蹈室, 工作室) ends the name even when the segmenter glues its
+    last character to the next word; a common word before it (那间舞蹈室) is a kind."""
+    found = _found("她小时候在苏州的桃溪舞蹈室学跳舞。那间舞蹈室早就关了。")
+    assert "桃溪舞蹈室" in found
+    assert not {"那间舞蹈室", "间舞蹈室"} & found
+
+
+def test_an_institution_named_by_its_place_also_a_known_one() -> None:
+    """云州博物馆 (云州 known), 青石镇派出所 beside 青石镇: a public institution named by the place it
+    serves is a new organisation; the place said alone stays a place; 这家博物馆 is a kind."""
+    found = _found("文物连夜运进了云州博物馆的库房。青石镇派出所来了两个人。青石镇不大，青石镇只有一条街。"
+                   "这家博物馆很小。", known=("云州",))
+    assert {"云州博物馆", "青石镇派出所", "青石镇"} <= found
+    assert not {"云州", "这家博物馆", "家博物馆"} & found
