@@ -148,8 +148,8 @@ CALLED_ONE = re.compile(r"(?:[一个位名])(?:叫|叫做|名叫|唤作)([\u4e00
                         r"少年|少女|女孩|男孩|孩子|汉子|年轻人|小伙子|老太太|女子|男子|胖子|瘦子|大汉|书生|和尚|道士)")
 """一个叫铁牙的男人, 一位名叫柳青的姑娘: a person counted, then named, then said to be a person."""
 NICKNAME_WORDS = "外号|绰号|诨号|代号|艺名|花名|昵称|网名"
-NAMED_FRAME = re.compile(rf"(?:(?:{NICKNAME_WORDS})(?:就|也)?(?:叫做|叫|是|唤作)?|(?:名字|名号|队名|团名|歌名|店名|船名)(?:就|也)?"
-                         rf"(?:叫做|叫|是|唤作|[：:]))([“「《]?)([\u4e00-\u9fff]{{2,6}}?)([”」》]?)(?=[，。！？、；…—\s”」]|的|$)")
+NAMED_FRAME = re.compile(rf"(?:(?:{NICKNAME_WORDS})(?:就|也)?(?:叫做|叫|是|唤作)?|(?:名字|名号|队名|团名|歌名|店名|船名)(?:就|也|却|便)?"
+                         rf"(?:叫做|叫|是|唤作|成了|改成|改叫|[：:]))([“「《]?)([\u4e00-\u9fff]{{2,6}}?)([”」》]?)(?=[，。！？、；…—\s”」]|的|$)")
 """A word for a name and what it is (外号黑子, 外号叫穿山甲的, 名字叫满天星, 名字：七曜, 歌名叫《纸飞机》): the name
 said in its naming frame. A bare name word (名字) needs 叫, 是 or a colon after it (名字好听 names nothing)."""
 CALLED_PLACE = re.compile(r"[一个家座间所处](?:叫|叫做|名叫|唤作)([“「]?)([\u4e00-\u9fff]{2,6}?)([”」]?)的"
@@ -462,6 +462,7 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
         yield word, kind, m.start(2)
 _OLD_LETTER = re.compile(r"老([A-Z])(?![A-Za-z])")  # 老K
 _OLD_SMALL = re.compile(r"[老小大]([\u4e00-\u9fff])")  # 老杜, 小陈
+_PET = re.compile(r"[小阿]([\u4e00-\u9fff])")
 _AH = re.compile(r"阿([\u4e00-\u9fffA-Z])")  # 阿毛, 阿Q
 
 
@@ -890,7 +891,9 @@ def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True)
         by_trade = _person_noun_before(before) and name[-1] not in KINSHIP  # 船长严鸣鹤; not 经纪人+王姐 (an address)
         kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES) or by_trade) \
             and (name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES)  # 她父亲沈国栋, 知县寇若准
-        return bool(called or kin or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
+        pet = by_trade and len(name) == 2 and name[0] in "小阿" \
+            and not lexicon().common(name)  # 化妆师小鹿: a trade's noun before a pet name; not 厨师+小心
+        return bool(called or kin or pet or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
     return bool(BEFORE_THING.search(before) or ALONE.match(after) or AFTER_THING.match(after))
 
 
@@ -1016,6 +1019,12 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
         if m.group(1) in SURNAMES and m.start() in bounds and (m.end() in bounds or _glued(lex, line, bounds, m.start() + 1)) \
                 and not usual:
             yield m.group(), "人物", m.start()  # 老杜, 小陈: what people call someone by the surname
+    for m in _PET.finditer(line):  # 化妆师小鹿, 助理阿满: a trade's noun before a pet name says who
+        pet, ch = m.group(), m.group(1)
+        if m.start() in bounds and m.end() in bounds and _person_noun_before(line[:m.start()]) \
+                and ch not in FUNCTION | NUMERALS | KIN_CHARS | AH_BAD and lex.tags.get(pet, "n")[:1] in "n" \
+                and lex.tags.get(ch, "")[:1] not in VERBISH:
+            yield pet, "人物", m.start()
     for m in _AH.finditer(line):
         verb = line[m.start() + 1:m.start() + 3]  # 阿晓得, 阿曾: the Wu dialect's question before a verb or an adverb
         if lex.common(verb) or lex.tags.get(m.group(1), "")[:1] in ("d", "p", "c", "u"):

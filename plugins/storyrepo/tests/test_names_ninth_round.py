@@ -122,3 +122,19 @@ def test_an_institution_named_by_its_place_also_a_known_one() -> None:
                    "这家博物馆很小。", known=("云州",))
     assert {"云州博物馆", "青石镇派出所", "青石镇"} <= found
     assert not {"云州", "这家博物馆", "家博物馆"} & found
+
+
+def test_a_trade_noun_before_a_pet_name_says_who() -> None:
+    """摄影师小鸥 said once is someone; 小心 after a trade's noun (厨师小心地) and 小鸥 with no trade
+    before (一只小鸥) are not."""
+    assert "小鸥" in _found("开拍前，摄影师小鸥又调了调灯。")
+    found = _found("厨师小心地端起锅。海面上飞过一只小鸥。")
+    assert not {"小心", "小鸥"} & found
+
+
+def test_a_name_word_and_what_it_became() -> None:
+    """它在村里的名字却成了大金牙, 名字改成了…: a nickname given to a thing or someone; 名字成了问题 is a
+    predicate (a common word, no frame of its own)."""
+    found = _found("那只铜壶后来在村里的名字却成了大肚子，谁见了都笑。报名的时候，名字成了问题。")
+    assert "大肚子" in found
+    assert "问题" not in found
