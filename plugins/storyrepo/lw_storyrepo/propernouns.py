@@ -416,22 +416,24 @@ class _Candidate:
 _A_NOT_A = re.compile(r"(.)不\1.?")  # 大不大: a question
 INSTITUTIONS = ("文物考古研究所", "考古研究所", "研究所", "派出所", "公安局", "博物馆", "图书馆", "档案馆", "文化馆", "人民医院", "医院",
                 "中学", "小学", "法院", "检察院", "电视台")
-INSTITUTION_AFTER = re.compile(rf"[市县区镇]?(?:{'|'.join(sorted(INSTITUTIONS, key=len, reverse=True))})")
+INSTITUTION = re.compile("|".join(sorted(INSTITUTIONS, key=len, reverse=True)))
+PLACE_MAX = 8
 """A public institution named by the place it serves (澜州博物馆, 青石镇派出所, 云州市人民医院): a new organisation,
 also when the place is known."""
 
 
 def _institution_candidates(lines: list[str], rows: Iterable[int], places: set[str]) -> Iterator[tuple[str, int, int]]:
-    """``(name, line index, column)`` of a place of ``places`` said right before an institution's word."""
+    """``(name, line index, column)`` of a place of ``places`` said right before an institution's word, with
+    市, 县, 区 or 镇 between or not. Each institution's word is looked at once, with the few place lengths
+    that can end before it: linear in the text."""
     for i in rows:
         line = lines[i]
-        for place in places:
-            at = line.find(place)
-            while at >= 0:
-                m = INSTITUTION_AFTER.match(line, at + len(place))
-                if m:
-                    yield place + m.group(), i, at
-                at = line.find(place, at + 1)
+        for m in INSTITUTION.finditer(line):
+            ends = (m.start(), m.start() - 1) if line[m.start() - 1:m.start()] in ("市", "县", "区", "镇") else (m.start(),)
+            found = next(((at, line[at:m.end()]) for end in ends for at in range(max(0, end - PLACE_MAX), end - 1)
+                          if line[at:end] in places), None)  # the longest place first
+            if found:
+                yield found[1], i, found[0]
 
 
 QUOTE_PAIRS = frozenset(("", "“”", "「」", "《》"))
