@@ -159,6 +159,11 @@ WORK_FRAME = re.compile(r"(?:歌|曲|节目|综艺|选秀|剧|电影|专辑|游�
                         r"|(《)([\u4e00-\u9fff]{2,8})(》)(?=节目|剧组|综艺|专辑|这首歌|这部)")
 """A work of the story's world named after what it is (衍生综艺《宿舍夜谈》, 主题曲叫《破晓》, 《逐光少年》节目组): a
 title no play of older prose takes in this frame (唱一出《翠屏山》 names no new thing)."""
+_COUNT = "一二两三四五六七八九十"
+WRITTEN = re.compile(rf"([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字[：:，]?\s*([“「《]?)([\u4e00-\u9fff]{{2,9}})([”」》]?)(?=[，。！？；、\s”」]|$)"
+                     rf"|([“「《])([\u4e00-\u9fff]{{2,9}})([”」》])([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字")
+"""A name written on a thing and counted (写着三个字：海底簿, 刻着两个小字：秋水, 写着“醉仙居”三个字): the count must be
+the name's length."""
 PLACE_HEADS = frozenset(("地方", "村子", "村庄", "小村", "镇子", "小镇", "山沟", "山村", "岛", "小岛", "海湾", "铺子", "店", "饭馆",
                          "酒馆", "客栈"))
 BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|的是|谋士|弟子|徒弟|助理|秘书|司机|死者|法医|警官|警员|医生|护士|律师|记者|"
@@ -443,6 +448,13 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
     """``(name, kind, column)`` of each name said in a naming frame (:data:`NAMED_FRAME`, :data:`CALLED_PLACE`):
     a nickname made of ordinary words (外号黑子) is a name there; a question (外号叫什么), a predicate (昵称是随便起的)
     or a determiner (名字叫这个) is none. Quote marks around it must pair."""
+    for m in WRITTEN.finditer(line):
+        count, opened, word, closed = m.group(1, 2, 3, 4) if m.group(1) else (m.group(8), m.group(5), m.group(6), m.group(7))
+        if opened + closed in QUOTE_PAIRS and len(word) == "一二三四五六七八九十".find(count.replace("两", "二")) + 1 \
+                and not lex.freq.get(word) and len(word) <= 6 and not any(a == b for a, b in zip(word, word[1:])) and word[0] not in STEM_LEAD_BAD \
+                and word not in STOP:  # a word of the dictionary (“电报”两个字), a verse line or 歪歪扭扭: said, not named
+            kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), "物品")
+            yield word, kind, line.find(word, m.start())
     for m in WORK_FRAME.finditer(line):
         at = 1 if m.group(1) else 4
         word = m.group(at + 1)

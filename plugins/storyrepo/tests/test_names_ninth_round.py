@@ -138,3 +138,13 @@ def test_a_name_word_and_what_it_became() -> None:
     found = _found("那只铜壶后来在村里的名字却成了大肚子，谁见了都笑。报名的时候，名字成了问题。")
     assert "大肚子" in found
     assert "问题" not in found
+
+
+def test_a_name_written_on_a_thing_and_counted() -> None:
+    """匾上写着三个字：望江楼, 刀鞘上刻着两个小字：照夜, 写着“听潮亭”三个字: a name written and counted, its
+    length the count; a dictionary word quoted (“电话”两个字), a verb (写了两个字：回家) and a count that is
+    not the word's length (四个字：青云) name nothing."""
+    found = _found("匾上写着三个字：望江楼。刀鞘上刻着两个小字：照夜。石碑上刻着“听潮亭”三个字。"
+                   "他一听见“电话”两个字就发愁。纸条上写了两个字：回家。信封上写着四个字：青云直上。门上写着四个字：青云。")
+    assert {"望江楼", "照夜", "听潮亭"} <= found
+    assert not {"电话", "回家", "青云"} & found
