@@ -1635,7 +1635,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         if rows is not None:
             rows.append((name, values))
         kept = (decide(values) if decide is not None else evidence) \
-            and not (c.kind == "人物" and _counted(text, name)) and not _hour(name) \
+            and not (c.kind == "人物" and not c.named and _counted(text, name)) and not _hour(name) \
             and not (name[-1] == "氏" and name[0] in KIN_CHARS)  # 舅氏, 母氏: a relative, in the literary register
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))

@@ -148,3 +148,11 @@ def test_a_name_written_on_a_thing_and_counted() -> None:
                    "他一听见“电话”两个字就发愁。纸条上写了两个字：回家。信封上写着四个字：青云直上。门上写着四个字：青云。")
     assert {"望江楼", "照夜", "听潮亭"} <= found
     assert not {"电话", "回家", "青云"} & found
+
+
+def test_a_nickname_given_by_a_frame_stays_a_name_when_the_word_is_also_counted() -> None:
+    """大家就叫他核桃 names a boy, though the chapter also counts walnuts (两颗核桃); a counted fruit with
+    no naming frame (三颗石榴) is none."""
+    found = _found("这孩子没有大名，大家就叫他核桃。核桃手里攥着两颗核桃，核桃跑得飞快。她又摘了三颗石榴，石榴很甜。")
+    assert "核桃" in found
+    assert "石榴" not in found
