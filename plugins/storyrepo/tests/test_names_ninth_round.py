@@ -156,3 +156,10 @@ def test_a_nickname_given_by_a_frame_stays_a_name_when_the_word_is_also_counted(
     found = _found("这孩子没有大名，大家就叫他核桃。核桃手里攥着两颗核桃，核桃跑得飞快。她又摘了三颗石榴，石榴很甜。")
     assert "核桃" in found
     assert "石榴" not in found
+
+
+def test_ao_a_bay_of_the_south_coast_makes_a_place() -> None:
+    """鲸骨澳 (澳: a bay, as 湾): a place; 澳门 and 澳洲 are the dictionary's, not new."""
+    found = _found("船队躲进了鲸骨澳。鲸骨澳外头风浪大，商船都往澳门去了，听说还有人去了澳洲。")
+    assert "鲸骨澳" in found
+    assert not {"澳门", "澳洲", "往澳门"} & found
