@@ -164,6 +164,8 @@ WRITTEN = re.compile(rf"([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字[：
                      rf"|([“「《])([\u4e00-\u9fff]{{2,9}})([”」》])([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字")
 """A name written on a thing and counted (写着三个字：海底簿, 刻着两个小字：秋水, 写着“醉仙居”三个字): the count must be
 the name's length."""
+APP_FRAME = re.compile(r"(?:软件|应用|平台|网站|公众号|小程序|APP|App|app)([\u4e00-\u9fff]{2,4}?)(?=[上里中的，。！？、；]|$)")
+"""An app or a site named after what it is (投票软件口袋星球上, 直播平台星芒的): a name no dictionary knows."""
 PLACE_HEADS = frozenset(("地方", "村子", "村庄", "小村", "镇子", "小镇", "山沟", "山村", "岛", "小岛", "海湾", "铺子", "店", "饭馆",
                          "酒馆", "客栈"))
 BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|的是|谋士|弟子|徒弟|助理|秘书|司机|死者|法医|警官|警员|医生|护士|律师|记者|"
@@ -455,6 +457,11 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
                 and word not in STOP:  # a word of the dictionary (“电报”两个字), a verse line or 歪歪扭扭: said, not named
             kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), "物品")
             yield word, kind, line.find(word, m.start())
+    for m in APP_FRAME.finditer(line):
+        word = m.group(1)
+        if not lex.freq.get(word) and word[0] not in STEM_LEAD_BAD \
+                and not set(word) & MIDDLE_BAD:
+            yield word, "物品", m.start(1)
     for m in WORK_FRAME.finditer(line):
         at = 1 if m.group(1) else 4
         word = m.group(at + 1)

@@ -163,3 +163,11 @@ def test_ao_a_bay_of_the_south_coast_makes_a_place() -> None:
     found = _found("船队躲进了鲸骨澳。鲸骨澳外头风浪大，商船都往澳门去了，听说还有人去了澳洲。")
     assert "鲸骨澳" in found
     assert not {"澳门", "澳洲", "往澳门"} & found
+
+
+def test_an_app_named_after_what_it_is() -> None:
+    """直播平台星芒上, 打车软件快嘀的: an app no dictionary knows, named after its kind; 软件公司 and 平台
+    老板 (dictionary words after the kind) are none."""
+    found = _found("她每晚在直播平台星芒上唱歌。他用打车软件快嘀的优惠券。软件公司的人来了。平台老板的电话打不通。")
+    assert {"星芒", "快嘀"} <= found
+    assert not {"公司", "软件公司", "老板", "平台老板"} & found
