@@ -99,7 +99,8 @@ MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
     *((s, "地点") for s in ("大陆", "渊", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
                            "路", "胡同", "池", "咖啡", "书店", "酒吧", "餐厅", "饭馆", "面馆", "茶楼", "会馆", "当铺", "钱庄",
                            "医馆", "武馆", "馆", "码头", "商行", "银号", "基地", "避难所", "营地", "山脉", "市", "县",
-                           "网吧", "旅社", "旅馆", "宾馆", "茶园", "布庄", "厅", "栈", "空间站", "森林", "峡谷", "沙漠", "草原", "沼泽", "要塞", "斋", "冢", "港")),
+                           "网吧", "旅社", "旅馆", "宾馆", "茶园", "布庄", "厅", "栈", "空间站", "森林", "峡谷", "沙漠", "草原", "沼泽", "要塞", "斋", "冢", "港",
+                           "屿", "剧场", "剧院", "体育馆", "博物馆", "图书馆", "舞蹈室", "遗址", "小卖部", "澳")),
 ), key=lambda item: -len(item[0])))
 """Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
 CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))
@@ -146,6 +147,27 @@ INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}
 CALLED_ONE = re.compile(r"(?:[一个位名])(?:叫|叫做|名叫|唤作)([\u4e00-\u9fff]{2,4}?)的(?:人|男人|女人|家伙|姑娘|小子|老头|老人|"
                         r"少年|少女|女孩|男孩|孩子|汉子|年轻人|小伙子|老太太|女子|男子|胖子|瘦子|大汉|书生|和尚|道士)")
 """一个叫铁牙的男人, 一位名叫柳青的姑娘: a person counted, then named, then said to be a person."""
+NICKNAME_WORDS = "外号|绰号|诨号|代号|艺名|花名|昵称|网名"
+NAMED_FRAME = re.compile(rf"(?:(?:{NICKNAME_WORDS})(?:就|也)?(?:叫做|叫|是|唤作)?|(?:名字|名号|队名|团名|歌名|店名|船名)(?:就|也|却|便)?"
+                         rf"(?:叫做|叫|是|唤作|成了|改成|改叫|[：:]))([“「《]?)([\u4e00-\u9fff]{{2,6}}?)([”」》]?)(?=[，。！？、；…—\s”」]|的|$)")
+"""A word for a name and what it is (外号黑子, 外号叫穿山甲的, 名字叫满天星, 名字：七曜, 歌名叫《纸飞机》): the name
+said in its naming frame. A bare name word (名字) needs 叫, 是 or a colon after it (名字好听 names nothing)."""
+CALLED_PLACE = re.compile(r"[一个家座间所处](?:叫|叫做|名叫|唤作)([“「]?)([\u4e00-\u9fff]{2,6}?)([”」]?)的"
+                          r"(地方|村子|村庄|小村|镇子|小镇|山沟|山村|岛|小岛|海湾|公司|工作室|铺子|店|饭馆|酒馆|客栈|组合|乐队|战队|帮派|学校)")
+"""一个叫槐树沟的地方, 一个叫“不知名工作室”的公司: a place or a firm counted, named, then said to be one."""
+WORK_FRAME = re.compile(r"(?:歌|曲|节目|综艺|选秀|剧|电影|专辑|游戏|小说|漫画|软件|动画)(?:就|也)?(?:叫做|叫|名叫|是)?(《)([\u4e00-\u9fff]{2,8})(》)"
+                        r"|(《)([\u4e00-\u9fff]{2,8})(》)(?=节目|剧组|综艺|专辑|这首歌|这部)")
+"""A work of the story's world named after what it is (衍生综艺《宿舍夜谈》, 主题曲叫《破晓》, 《逐光少年》节目组): a
+title no play of older prose takes in this frame (唱一出《翠屏山》 names no new thing)."""
+_COUNT = "一二两三四五六七八九十"
+WRITTEN = re.compile(rf"([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字[：:，]?\s*([“「《]?)([\u4e00-\u9fff]{{2,9}})([”」》]?)(?=[，。！？；、\s”」]|$)"
+                     rf"|([“「《])([\u4e00-\u9fff]{{2,9}})([”」》])([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字")
+"""A name written on a thing and counted (写着三个字：海底簿, 刻着两个小字：秋水, 写着“醉仙居”三个字): the count must be
+the name's length."""
+APP_FRAME = re.compile(r"(?:软件|应用|平台|网站|公众号|小程序|APP|App|app)([\u4e00-\u9fff]{2,4}?)(?=[上里中的，。！？、；]|$)")
+"""An app or a site named after what it is (投票软件口袋星球上, 直播平台星芒的): a name no dictionary knows."""
+PLACE_HEADS = frozenset(("地方", "村子", "村庄", "小村", "镇子", "小镇", "山沟", "山村", "岛", "小岛", "海湾", "铺子", "店", "饭馆",
+                         "酒馆", "客栈"))
 BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|的是|谋士|弟子|徒弟|助理|秘书|司机|死者|法医|警官|警员|医生|护士|律师|记者|"
                            rf"同事|嫌犯|嫌疑人|丫鬟|丫头|书童|家丁|小厮|侍女|侍卫|"
                            rf"管家|伙计|{'|'.join(ROLES)})$")
@@ -395,11 +417,73 @@ class _Candidate:
     needs_context: bool = False  # an unknown word (药香, 寒潭 are things): only context makes it a name
     first: tuple[int, int] = (0, 0)  # (line index, column)
     broad: bool = False  # proposed only by the broad generator (:func:`_broad_candidates`)
+    named: bool = False  # said in a naming frame (叫白守仁, 外号黑子): no description of a thing (:func:`_described`)
 
 
 _A_NOT_A = re.compile(r"(.)不\1.?")  # 大不大: a question
+INSTITUTIONS = ("文物考古研究所", "考古研究所", "研究所", "派出所", "公安局", "博物馆", "图书馆", "档案馆", "文化馆", "人民医院", "医院",
+                "中学", "小学", "法院", "检察院", "电视台")
+INSTITUTION = re.compile("|".join(sorted(INSTITUTIONS, key=len, reverse=True)))
+PLACE_MAX = 8
+"""A public institution named by the place it serves (澜州博物馆, 青石镇派出所, 云州市人民医院): a new organisation,
+also when the place is known."""
+
+
+def _institution_candidates(lines: list[str], rows: Iterable[int], places: set[str]) -> Iterator[tuple[str, int, int]]:
+    """``(name, line index, column)`` of a place of ``places`` said right before an institution's word, with
+    市, 县, 区 or 镇 between or not. Each institution's word is looked at once, with the few place lengths
+    that can end before it: linear in the text."""
+    for i in rows:
+        line = lines[i]
+        for m in INSTITUTION.finditer(line):
+            ends = (m.start(), m.start() - 1) if line[m.start() - 1:m.start()] in ("市", "县", "区", "镇") else (m.start(),)
+            found = next(((at, line[at:m.end()]) for end in ends for at in range(max(0, end - PLACE_MAX), end - 1)
+                          if line[at:end] in places), None)  # the longest place first
+            if found:
+                yield found[1], i, found[0]
+
+
+QUOTE_PAIRS = frozenset(("", "“”", "「」", "《》"))
+
+
+def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int]]:
+    """``(name, kind, column)`` of each name said in a naming frame (:data:`NAMED_FRAME`, :data:`CALLED_PLACE`):
+    a nickname made of ordinary words (外号黑子) is a name there; a question (外号叫什么), a predicate (昵称是随便起的)
+    or a determiner (名字叫这个) is none. Quote marks around it must pair."""
+    for m in WRITTEN.finditer(line):
+        count, opened, word, closed = m.group(1, 2, 3, 4) if m.group(1) else (m.group(8), m.group(5), m.group(6), m.group(7))
+        if opened + closed in QUOTE_PAIRS and len(word) == "一二三四五六七八九十".find(count.replace("两", "二")) + 1 \
+                and not lex.freq.get(word) and len(word) <= 6 and not any(a == b for a, b in zip(word, word[1:])) and word[0] not in STEM_LEAD_BAD \
+                and word not in STOP:  # a word of the dictionary (“电报”两个字), a verse line or 歪歪扭扭: said, not named
+            kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), "物品")
+            yield word, kind, line.find(word, m.start())
+    for m in APP_FRAME.finditer(line):
+        word = m.group(1)
+        if not lex.freq.get(word) and word[0] not in STEM_LEAD_BAD \
+                and not set(word) & MIDDLE_BAD:
+            yield word, "物品", m.start(1)
+    for m in WORK_FRAME.finditer(line):
+        at = 1 if m.group(1) else 4
+        word = m.group(at + 1)
+        if lex.tags.get(word, "")[:1] != "r" and not (set(word) & MIDDLE_BAD):
+            yield word, "物品", m.start(at + 1)
+    for m, place in [(m, False) for m in NAMED_FRAME.finditer(line)] + [(m, True) for m in CALLED_PLACE.finditer(line)]:
+        opened, word, closed = m.group(1), m.group(2), m.group(3)
+        if opened + closed not in QUOTE_PAIRS:
+            continue
+        if line[m.start() - 1:m.start()] in ("不", "没") or set(word) & MIDDLE_BAD or (word[0] in STEM_LEAD_BAD and not opened) \
+                or word[-1] in PARTICLES or lex.tags.get(word, "")[:1] == "r" or (not opened and _adverb_led(lex, word)) \
+                or _A_NOT_A.fullmatch(word) or word in STOP:
+            continue
+        if place:
+            kind = "地点" if m.group(4) in PLACE_HEADS else "组织"
+        else:
+            kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)),
+                        "物品" if opened == "《" else "人物")
+        yield word, kind, m.start(2)
 _OLD_LETTER = re.compile(r"老([A-Z])(?![A-Za-z])")  # 老K
 _OLD_SMALL = re.compile(r"[老小大]([\u4e00-\u9fff])")  # 老杜, 小陈
+_PET = re.compile(r"[小阿]([\u4e00-\u9fff])")
 _AH = re.compile(r"阿([\u4e00-\u9fffA-Z])")  # 阿毛, 阿Q
 
 
@@ -431,7 +515,7 @@ def _suffix_candidates(lex: _Lexicon, line: str, bounds: set[int],
     ``suffixes``: :func:`_suffixes_in` of ``line``."""
     for start, end, suffix, kind, tail in suffixes:
         localized = tail in LOCALIZERS  # 咸亨酒店里, 静修庵里: the segmenter may glue the suffix to the place word
-        if (end in bounds or localized) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)) \
+        if (end in bounds or localized or len(suffix) >= 3) and not (tail in SUFFIX_TAIL_BAD and lex.freq.get(suffix + tail)) \
                 and suffix + tail not in SUFFIX_AS_WORD:
             yield from _stems(lex, line, bounds, start, end, kind)
 
@@ -448,7 +532,7 @@ VERBISH = frozenset("vpdcru")
 conjunction, pronoun, particle."""
 LONG_STEM_BAD = FUNCTION | frozenset("的了着过地得是在把被这那么吗呢吧啊呀你我他她它没伊人们叫为找离连来去让给向对称作当于比跟同及与或并")
 LOCALIZERS = frozenset("边外里上下内中前后头畔口底")
-STEM_LEAD_BAD = LEAD_BAD | frozenset("来去到回进出离往向至入从叫为找连让给称作当于跟同及或并以起住醒自有无没尽问喊骂请可")
+STEM_LEAD_BAD = LEAD_BAD | frozenset("来去到回进出离往向至入从叫为找连让给称作当于跟同及或并以起住醒自有无没尽问喊骂请可们")
 KIN_CHARS = frozenset(KINSHIP) | frozenset("父母兄")
 """A dictionary word with one of these (舅父, 母亲) is a relative: no place's stem (舅父+渡孟买)."""
 """Characters that start no coined stem: a verb of motion or a preposition glued before a place
@@ -469,6 +553,11 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
         stem, name = line[stem_at:start], line[stem_at:end]
         if stem[0] in THING_MEASURES and line[stem_at - 1:stem_at] in DETERMINERS | NUMERALS:
             continue  # 一碗+片儿川, 那碗+片儿川: a measure word counting the thing, no part of its name
+        if kind == "物品" and line[stem_at - 1:stem_at] in THING_MEASURES and line[stem_at - 2:stem_at - 1] in DETERMINERS | NUMERALS \
+                and lex.common(stem):
+            continue  # 一碗+鱼丸汤, 一壶+菊花酒: a common word and the kind, counted: a kind of thing, not one named
+        if line[start:end] in MODAL_SUFFIXES and lex.tags.get(line[end:end + 1], "")[:1] == "v":
+            continue  # 雀侯+会+埋: a modal before a verb, no society
         if not CJK.fullmatch(name) or lex.common(name) or ((lex.freq.get(name) or 0) >= COMMON_PLACE and not lex.proper(name)) \
                 or (line[start:end] in UNKNOWN_ONLY_SUFFIXES and lex.freq.get(name)):
             continue
@@ -539,6 +628,8 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                 yield name, kind, int(stem in SURNAMES and end_word in "镇村庄屯寨集"), stem_at  # 鲁镇: a surname's town
 
 
+MODAL_SUFFIXES = frozenset(("会",))
+"""A suffix that is a modal verb too (会): before a verb it is the modal (谁会来), never a society."""
 DEGREE_ADVERBS = frozenset("太很挺更最真蛮忒好")
 """A degree adverb after a surname's character and before a character no given name carries is a
 predicate (汤+太烫, 水+太多: the soup is too hot), never a name."""
@@ -821,7 +912,9 @@ def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True)
         by_trade = _person_noun_before(before) and name[-1] not in KINSHIP  # 船长严鸣鹤; not 经纪人+王姐 (an address)
         kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES) or by_trade) \
             and (name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES)  # 她父亲沈国栋, 知县寇若准
-        return bool(called or kin or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
+        pet = by_trade and len(name) == 2 and name[0] in "小阿" \
+            and not lexicon().common(name)  # 化妆师小鹿: a trade's noun before a pet name; not 厨师+小心
+        return bool(called or kin or pet or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
     return bool(BEFORE_THING.search(before) or ALONE.match(after) or AFTER_THING.match(after))
 
 
@@ -947,6 +1040,12 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
         if m.group(1) in SURNAMES and m.start() in bounds and (m.end() in bounds or _glued(lex, line, bounds, m.start() + 1)) \
                 and not usual:
             yield m.group(), "人物", m.start()  # 老杜, 小陈: what people call someone by the surname
+    for m in _PET.finditer(line):  # 化妆师小鹿, 助理阿满: a trade's noun before a pet name says who
+        pet, ch = m.group(), m.group(1)
+        if m.start() in bounds and m.end() in bounds and _person_noun_before(line[:m.start()]) \
+                and ch not in FUNCTION | NUMERALS | KIN_CHARS | AH_BAD and lex.tags.get(pet, "n")[:1] in "n" \
+                and lex.tags.get(ch, "")[:1] not in VERBISH:
+            yield pet, "人物", m.start()
     for m in _AH.finditer(line):
         verb = line[m.start() + 1:m.start() + 3]  # 阿晓得, 阿曾: the Wu dialect's question before a verb or an adverb
         if lex.common(verb) or lex.tags.get(m.group(1), "")[:1] in ("d", "p", "c", "u"):
@@ -1213,6 +1312,9 @@ def _described(lex: _Lexicon, noun: Noun, found: set[str], text: str = "") -> bo
     rest = name[1:]
     if rest in found:
         return True
+    if noun.kind == "地点" and noun.count == 1 and lex.tags.get(name[0], "")[:1] == "a" \
+            and lex.common(rest) and (lex.freq.get(rest) or 0) >= RARE:
+        return True  # 大+城市, 白+沙滩 said once: an adjective and a common word describe a place
     lead = lex.tags.get(name[0], "")[:1]
     return lex.common(rest) and ((lead in "av" and noun.kind == "物品")  # 旧+折扇, 戴+眼镜
                                  or (lead == "a" and noun.kind == "人物" and name[0] not in "小老大阿"))  # 粗+嗓门; 小桃红 is someone
@@ -1440,7 +1542,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue  # 虽不叫做沉酣曲蘖: what something is not called
             bare = m.group().startswith("叫") and line[m.start() - 1:m.start()] not in "我你他她就都便名人也字号" \
                 and m.group()[1:2] not in "你他她我它"  # 叫你素心吧 names someone
-            if bare and lex.common(word):
+            if bare and (lex.common(word) or (lex.common("叫" + word[0]) and m.group(1) == line[m.start() + 1:m.end()])):
                 continue  # 叫条子, 叫车子: a call for something
             if m.group().startswith(("我是", "就是")) and lex.common(word):
                 continue  # 我是赌气: a state, not a name
@@ -1455,7 +1557,11 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)),
                             "人物")
                 c = candidates.setdefault(word, _Candidate(word, kind, 1, first=(i, m.start(1))))
-                c.context = True
+                c.context = c.named = True
+        for name, kind, col in _framed_candidates(lex, line):
+            c = candidates.setdefault(name, _Candidate(name, kind, 1, first=(i, col)))
+            c.context = c.named = True
+            c.shape = max(c.shape, 1)  # the frame gives a common word a name's shape (一个叫槐树沟的地方)
         for m in CALLED_ONE.finditer(line):  # 一个叫铁牙的男人: someone introduced by name
             word = m.group(1)
             if _clean(word, end_vouched=True, introduced=True) and word[0] not in STEM_LEAD_BAD and word[0] != "人" \
@@ -1475,6 +1581,12 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             candidates[name] = _Candidate(name, kind, shape, first=first)
         elif c.shape < shape:
             c.shape = shape
+    places = {k for k in in_text if k in known_set and len(k) >= 2} | {n for n, c in candidates.items() if c.kind == "地点"}
+    serving: set[str] = set()  # institutions named by a place, known or not (澜州博物馆 when 澜州 is known)
+    for name, i, col in _institution_candidates(lines, bounds_of, places):
+        serving.add(name)
+        c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
+        c.kind, c.shape, c.context = "组织", 2, True
     for name, col, i in _subject_candidates(lex, lines, bounds_of):
         if name not in candidates:
             candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))
@@ -1513,7 +1625,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     out = []
     pending: list[_Candidate] = []  # surname-led people one piece of evidence short: a list may vouch
     for name, c in candidates.items():
-        if name in skip or any(k in name or (name in k and len(k) > len(name)) for k in long_known):
+        if name in skip or (name not in serving and any(k in name or (name in k and len(k) > len(name)) for k in long_known)):
             continue
         if not c.context and any(name != other and name in other and counts[other] == counts[name] and not candidates[other].broad
                                  for other in candidates):
@@ -1530,7 +1642,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         if rows is not None:
             rows.append((name, values))
         kept = (decide(values) if decide is not None else evidence) \
-            and not (c.kind == "人物" and _counted(text, name)) and not _hour(name) \
+            and not (c.kind == "人物" and not c.named and _counted(text, name)) and not _hour(name) \
             and not (name[-1] == "氏" and name[0] in KIN_CHARS)  # 舅氏, 母氏: a relative, in the literary register
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
@@ -1553,7 +1665,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
     whole = {n.name for n in out}
     fragments = _fragments(text, whole, whole)
-    out = [n for n in out if n.name not in fragments and not _described(lex, n, whole, text)]
+    named = {name for name, c in candidates.items() if c.named}
+    out = [n for n in out if n.name not in fragments and (n.name in named or not _described(lex, n, whole, text))]
     verse = [line for line in lines if _verse(line)]
     if verse:  # a poem's lines (a chapter's opening verse): its words are images, not people or places
         prose_text = "\n".join(line for line in lines if not _verse(line))
@@ -1561,11 +1674,14 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     if text.count("曰") >= 2:  # the literary register: 余, 吾, 予 are "I" (余曰, 余忽见), 或, 若 "some", "if"
         out = [n for n in out if n.name[0] not in LITERARY_LEADS]
     out = [n for n in out if not any(w != n.name and w.startswith(n.name) and w[len(n.name):] in ALL_SUFFIX_WORDS
-                                     for w in whole)]
+                                     and w not in serving for w in whole)]
     # a person found by full name is not found again by an address form of it (秦公子 of 秦无衣)
     full = [n.name for n in out if n.kind == "人物" and n.name[:1] not in "老小阿"
             and not n.name.endswith(TITLES + ROLE_TITLES) and n.name[len(surname_of(n.name)):] not in ("家", "氏")]
     forms = {f for k in full for f in with_address_forms([k]) if f != k}  # 嘉禾 of 许嘉禾, both found
+    # a surname before a rank and a kinship word (柯九娘, 王三叔): the rest is the same person, said without it
+    forms |= {k[len(surname_of(k)):] for k in full if surname_of(k) and len(k) - len(surname_of(k)) >= 2
+              and k[-1] in KINSHIP and k[-2] in RANKS}
     surnames = Counter(surname_of(n.name) for n in out if n.kind == "人物")
     # ... unless the family has several people in the chapter: then whose form it is, is the author's call (赵大爷
     # beside 赵太爷 and 赵司晨)
