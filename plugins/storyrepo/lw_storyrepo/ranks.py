@@ -258,7 +258,7 @@ NOT_NOW_MARKS = re.compile(
     r"听说|据说|传言|传闻|谣传|谣言|风言风语|有人说|都说|人说|听人说")
 """A rank said of another time, a hypothesis, the future or a rumour: not the card's now."""
 NEGATED = re.compile(r"(?<!不过)(?<!只不)不是|不再是|早不是|已不是|已经不是|再也不是|并非|并不是|哪是|哪里是|不算|没当|没做")
-DOWN_WORDS = re.compile(r"降职|降级|降了级|降了职|降为|降成|降到|降位|降了位|撤职|撤了职|免职|免了职|革职|革去|罢免|罢官|罢了官|"
+DOWN_WORDS = re.compile(r"沦为|降职|降级|降了级|降了职|降为|降成|降到|降位|降了位|撤职|撤了职|免职|免了职|革职|革去|罢免|罢官|罢了官|"
                         r"贬为|贬到|贬成|被贬|贬了|撸了|撸掉|撸下|撸成|一撸到底|打回|被打回|跌落|跌境|跌回|退回|褫夺|削去|夺了|"
                         r"降格|下放|留用察看|废为|黜")
 """Events that explain a rank lower than the card's, anywhere in the draft."""
@@ -267,15 +267,20 @@ UP_WORDS = re.compile(r"升为|升任|升到|升了|晋为|晋升|晋了|提为|
 BETWEEN_BEING = re.compile(
     r"(?:如今|现在|眼下|目前|此刻|此时|今天|今年|这会儿|这阵子|至今|到现在)?[，,]?"
     r"(?:也|还|仍|仍然|依旧|依然|都|却|已|已经|早已|早就|才|就|终究|毕竟|好歹|可|明明|分明)*"
-    r"(?:只|不过|仅|仅仅|只不过|顶多|充其量|区区|也就)?"
-    r"(?:是|算|算是|当|当着|做|做着|干|干着|成了|沦为|乃|为)"
-    r"(?:一?[个名位介]|一)?(?:小小的?|区区)?"
-    r"(?:[^，,。！？；;“”的\s]{1,6}的)?$")
+    r"(?:(?:只|不过|仅|仅仅|只不过|顶多|充其量|区区|也就)?"
+    r"(?:是|算|算是|当|当着|做|做着|干|干着|乃|为)"
+    r"(?:(?:一?[个名位介]|一)(?:小小的?|区区)?(?:[^，,。！？；;“”的\s]{1,6}的)?|(?:小小的?|区区))?"
+    r"|(?<![\u4e00-\u9fff])(?:的)?(?:职级|级别|等级|职称|品级|官阶|军衔|警衔|段位|位分|境界|职务|段|级)"
+    r"(?:如今|现在|眼下|目前)?(?:也|还|仍|都|却|已|已经|才|就|只|不过|只有|也就)*(?:是|为|：|:)?"
+    r"|(?:如今|现在|眼下|目前)?(?:才|也就|还只|只|刚|才刚)(?:到)?)$")
 """Between a name and a rank: the person is said to be the rank (林晓如今不过是个科员, 她还是个常在,
-秦川如今不过是D级, 不过是个坐冷板凳的替补)."""
+秦川如今不过是D级, 不过是个坐冷板凳的替补, 林晓的职级才是P5, 林晓才P5)."""
+NOT_STATED_AFTER = re.compile(r"^(?:的(?!了|呢|啊|吧|。|，|！|？|$)|之[位女子职]|手下|身边|面前|跟前|那里|那儿|那边|办公室|家|夫人|太太|娘子|"
+                              r"儿子|女儿|媳妇|们|出身|起家|起步|时|的时候|那会|期间|任上|以上|以下|及以上|之上|之下|级别|待遇|水平|考试|考核)")
+"""What after a rank makes it no statement of the person's rank (林晓是主任的学生, 科员出身, 当科长时)."""
 BETWEEN_THIS = re.compile(r"^(?:这个|这位|这名|这)$")
 """X这个R: the rank as an apposition."""
-BETWEEN_LISTED = re.compile(r"^\s*(?:[，,]|[（(]|[:：]|\s)\s*$")
+BETWEEN_LISTED = re.compile(r"^\s*(?:[，,](?:一[个名位])?(?:小小的?)?|[（(]|\s)\s*$")
 """X，R / X（R）/ X：R — a register or roster line (the rank must close its entry: :data:`ENTRY_END`)."""
 ENTRY_END = re.compile(r"\s*(?:$|[，,。；;、）)\s|/／])")
 BETWEEN_LIKE = re.compile(r"^(?:跟|和|与|同|像)[^，,。！？“”]{1,6}?(?:一样|一般)[，,]?(?:都|也|还|同样)*(?:只|不过|只不过)?(?:是|算)"
@@ -291,6 +296,8 @@ ASPIRING = re.compile(r"(?:还没|没|尚未|未)(?:熬到|升到|升上|当上|
                       r"(?:要|想|准备|打算|盼着|等着)(?:考|评|升|冲|冲击|熬)(?:一?个)?$")
 """Someone still below a rank (还没熬到主治, 下个月就要考四级了): a card at or above it contradicts."""
 MAX_BETWEEN = 14
+OPENS = " \t，,。；;：:“「（(、！？"
+"""What may stand right before a rank that opens its clause."""
 
 
 @dataclass
@@ -303,6 +310,7 @@ class RankReader:
     holds: dict[str, dict[int, str]] = field(default_factory=dict)  # person -> ladder index -> rung
     surnames: dict[str, list[str]] = field(default_factory=dict)
     ladder_of: dict[str, list[int]] = field(default_factory=dict)  # rung -> ladders it is on
+    short: dict[str, str] = field(default_factory=dict)  # 博士 -> 茶博士: the tail a surname takes as an address
 
     @classmethod
     def build(cls, ladders: tuple[Ladder, ...], cards: dict[str, dict[str, Any]], surname: Callable[[str], str]) -> RankReader:
@@ -319,12 +327,18 @@ class RankReader:
                     or _rung_in(str(card.get("境界") or ""), ladder)
                 if held:
                     reader.holds.setdefault(person, {})[k] = held
-            if person in reader.holds and len(surname(person)) == 1:
+            if len(surname(person)) == 1:
                 reader.surnames.setdefault(surname(person), []).append(person)
+        tails: dict[str, set[str]] = {}
+        for rung in rungs:
+            if len(rung) >= 3 and re.fullmatch(r"[\u4e00-\u9fff]+", rung):
+                tails.setdefault(rung[-2:], set()).add(rung)
+        reader.short = {t: next(iter(full)) for t, full in tails.items()
+                        if len(full) == 1 and t not in rungs and not any(x.endswith(t) and x not in full for x in rungs)}
         if rungs:
             ones = "".join(r for r in rungs if len(r) == 1)
             forms = []
-            for rung in sorted(rungs, key=len, reverse=True):
+            for rung in sorted(rungs | set(reader.short), key=len, reverse=True):
                 if len(rung) == 1:
                     forms.append(rf"(?<![{ones}]){re.escape(rung)}(?=[位娘的了呢吧啊呀么]|[^\u4e00-\u9fff]|$)")
                 elif re.fullmatch(r"[A-Za-z]+\d+", rung):
@@ -403,13 +417,23 @@ class RankReader:
         of the person's rank: warns when higher), title (an address: courtesy may raise it), below."""
         rung = r.group()
         k = bisect.bisect_right(starts, r.start())
+        if rung in self.short:  # 王博士 for a 茶博士: only as a surname's address
+            owners = [p for p in self.surnames.get(sentence[r.start() - 1:r.start()], []) if p in self.holds]
+            if r.start() and len(owners) == 1 and len(self.surnames[sentence[r.start() - 1]]) == 1 \
+                    and not (k and spans[k - 1][1] > r.start() - 1) and self._address_ok(sentence, r):
+                return owners[0], "title", self.short[rung]
+            return None
         if k and spans[k - 1][0] <= r.start() < spans[k - 1][1]:
             return None  # inside a name the book knows (马工段长 an alias of its own)
         canon = lambda n: aliases.get(n, n)  # noqa: E731
         # 五级工周大海, 心外科副主任顾衡: the rank right before a name is their title
-        after = names.match(sentence, r.end())
+        after = names.match(sentence, r.end() + (1 if sentence[r.end():r.end() + 1] == " " and rung.isascii() else 0))
         if after:
             return canon(after.group()), "title", rung
+        if sentence.startswith("的", r.end()) and (r.start() == 0 or sentence[r.start() - 1] in OPENS):
+            of = names.match(sentence, r.end() + 1)
+            if of:
+                return canon(of.group()), "title", rung  # P6的林晓, 三级工的赵铁军: said as who they are
         # 身为R的X / 作为一名R，X
         front = AS_FRONT.search(sentence, max(0, r.start() - 8), r.start())
         if front:
@@ -423,17 +447,20 @@ class RankReader:
         # surname + R (王经理, 顾副主任): one ranked person of that surname, the surname not part of a name
         if r.start() >= 1:
             s = sentence[r.start() - 1]
-            owners = self.surnames.get(s, [])
-            if len(owners) == 1 and not (k and spans[k - 1][1] > r.start() - 1) and self._address_ok(sentence, r):
+            owners = [p for p in self.surnames.get(s, []) if p in self.holds]
+            if len(owners) == 1 and len(self.surnames[s]) == 1 and not (k and spans[k - 1][1] > r.start() - 1) and self._address_ok(sentence, r):
                 return owners[0], "title", rung
         # a name before the rank, and what lies between them
         if k:
             a, b = spans[k - 1]
             between = sentence[b:r.start()]
             who = canon(sentence[a:b])
+            stated = not NOT_STATED_AFTER.match(sentence[r.end():])
             if len(between) <= MAX_BETWEEN:
                 if between == "" and TITLE_AFTER.match(sentence, r.end()):
                     return who, "title", rung
+                if not stated:
+                    return None
                 if BETWEEN_THIS.match(between):
                     return who, "narration", rung
                 if BETWEEN_LISTED.match(between) and ENTRY_END.match(sentence, r.end()):
@@ -442,12 +469,13 @@ class RankReader:
                     return who, "narration", rung
                 if ASPIRING.search(between):
                     return who, "below", rung
-                if BETWEEN_BEING.search(between) and not re.search(r"[的把被对向给让叫]", between.split("是")[0]):
+                plain = re.sub(r"^的(?=职级|级别|等级|职称|品级|官阶|军衔|警衔|段位|位分|境界|职务)", "", between)
+                if BETWEEN_BEING.search(plain) and not re.search(r"[的把被对向给让叫]", plain.split("是")[0]):
                     return who, "narration", rung
         # a pronoun or no name: 她如今不过是个常在 / 自己不过是个R
         pre = sentence[max(0, r.start() - MAX_BETWEEN):r.start()]
         he = max(pre.rfind("他"), pre.rfind("她"))
-        if he >= 0 and not (k and spans[k - 1][1] > r.start() - MAX_BETWEEN + he):
+        if he >= 0 and not (k and spans[k - 1][1] > r.start() - MAX_BETWEEN + he) and not NOT_STATED_AFTER.match(sentence[r.end():]):
             between = pre[he + 1:]
             if BETWEEN_BEING.search(between) or BETWEEN_THIS.match(between) or BETWEEN_LIKE.match(between):
                 who = antecedent(i, col + r.start() - len(pre) + he)

@@ -226,3 +226,40 @@ def test_lw_story_check_on_a_civil_service_office_listed_from_the_top(tmp_path) 
     result = score(book, tmp_path / "work")
     assert result.missed == [] and result.caught == {"连贯": 1}
     assert result.false_alarms == []
+
+
+COMPANY = "## 职级\n技术线职级从P4到P10；管理线从低到高依次为组长、经理、总监。\n"
+TEA_HOUSE = "## 茶坊\n店里的人从低到高依次是：小厮、茶博士、掌柜。\n"
+
+MORE = [
+    # a code rank with an adverb and no copula, a rank field, a rank before 的 + name, a register with 一个
+    (COMPANY, {"林晓": "P7"}, "许宁打开周报。林晓才P5，就敢在群里拍板。",
+     ["许宁打开周报。林晓刚入职那年才P5，就敢在群里拍板。", "许宁打开周报。林晓才P7，就敢在群里拍板。"]),
+    (COMPANY, {"林晓": "P7"}, "许宁打开周报。林晓的职级是P5，工资卡在那儿。",
+     ["许宁打开周报。林晓的职级是P7，工资卡在那儿。", "许宁打开周报。如果林晓的职级是P5，工资卡在那儿。"]),
+    (COMPANY, {"林晓": "P7"}, "许宁打开周报。P5的林晓也来开会了。",
+     ["许宁打开周报。P7的林晓也来开会了。"]),
+    (COMPANY, {"林晓": "总监"}, "许宁打开周报。林晓，一个小小的组长，居然敢顶撞老板。",
+     ["许宁打开周报。林晓，一个小小的总监，居然敢顶撞老板。", "许宁打开周报。林晓，P5，居然敢顶撞老板。"]),
+    # the rank is someone else's, or said of the past of a career
+    (COMPANY, {"林晓": "总监"}, "许宁打开周报。林晓不过是个组长，说话没人听。",
+     ["许宁打开周报。林晓是组长的上司，说话没人听。", "许宁打开周报。林晓是组长出身，说话没人听。",
+      "许宁打开周报。林晓当组长时，说话没人听。"]),
+    # a surname and the tail of a long rank (王博士 for a 茶博士)
+    (TEA_HOUSE, {"王顺": "掌柜"}, "许宁端上茶盏：“王博士，东家叫你。”",
+     ["许宁端上茶盏：“王掌柜，东家叫你。”", "许宁端上茶盏：“博士，东家叫你。”"]),
+]
+
+
+@pytest.mark.parametrize(("world", "card", "wrong", "right"), MORE)
+def test_more_frames_next_to_the_right_sentences(world: str, card: dict[str, str], wrong: str, right: list[str]) -> None:
+    found = errors(wrong, world, card)
+    assert found and "角色卡·境界" in found[0]
+    for sentence in right:
+        assert errors(sentence, world, card) == [], sentence
+
+
+def test_a_rank_that_is_also_a_word_said_with_a_possessive_is_the_word() -> None:
+    palace = "## 位分\n答应 ＜ 常在 ＜ 贵人 ＜ 嫔 ＜ 妃\n"
+    assert errors("许宁低头。林晚如今不过是个贵人，见了谁都要行礼。", palace, {"林晚": "妃"})
+    assert not errors("许宁低头。林晚是她的贵人，见了谁都护着她。", palace, {"林晚": "妃"})
