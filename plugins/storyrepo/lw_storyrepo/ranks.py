@@ -296,6 +296,10 @@ ASPIRING = re.compile(r"(?:还没|没|尚未|未)(?:熬到|升到|升上|当上|
                       r"(?:要|想|准备|打算|盼着|等着)(?:考|评|升|冲|冲击|熬)(?:一?个)?$")
 """Someone still below a rank (还没熬到主治, 下个月就要考四级了): a card at or above it contradicts."""
 MAX_BETWEEN = 14
+AS_ONESELF = r"之身|的修为|的身份|的资历|的级别|的职级|的位分|的品级|的官阶|的军衔|的段位"
+"""以R之身 / 以R的修为: what the person acts as (the subject before 以)."""
+LOOK_BACK = 60
+"""How far before a rank the markers of another time, a hypothesis or a rumour are looked for."""
 OPENS = " \t，,。；;：:“「（(、！？"
 """What may stand right before a rank that opens its clause."""
 
@@ -383,10 +387,11 @@ class RankReader:
                 who, kind, said = bound
                 if who in skip or (i, who) in flagged:
                     continue
-                clause_start = max(sentence.rfind(c, 0, r.start()) for c in "，,；;：:“") + 1
-                before = sentence[:r.start()]
-                if NOT_NOW_MARKS.search(before) or NEGATED.search(sentence[clause_start:r.start()]) \
-                        or NEGATED.search(sentence[r.end():r.end() + 2]) or UP_WORDS.search(sentence[clause_start:r.start()]):
+                # a window, not the whole sentence: a sentence of thousands of ranks is read once per rank over a few characters
+                before = sentence[max(0, r.start() - LOOK_BACK):r.start()]
+                clause = re.split(r"[，,；;：:“]", before)[-1]
+                if NOT_NOW_MARKS.search(before) or NEGATED.search(clause) \
+                        or NEGATED.search(sentence[r.end():r.end() + 2]) or UP_WORDS.search(clause):
                     continue
                 if kind == "below":
                     held = self.compare(who, said)
@@ -442,8 +447,9 @@ class RankReader:
             nxt = names.match(sentence, r.end() + (m.end() if m else 0))
             if nxt:
                 return canon(nxt.group()), "narration", rung
-            if rest.startswith("之身") and k:
-                return canon(sentence[slice(*spans[k - 1])]), "narration", rung
+            if re.match(AS_ONESELF, rest) and front.group().startswith("以") and k \
+                    and front.start() - spans[k - 1][1] <= 4:
+                return canon(sentence[slice(*spans[k - 1])]), "narration", rung  # 苏青禾以炼气七层的修为…
         # surname + R (王经理, 顾副主任): one ranked person of that surname, the surname not part of a name
         if r.start() >= 1:
             s = sentence[r.start() - 1]
@@ -485,10 +491,16 @@ class RankReader:
                 who = antecedent(i, col + r.start() - len(pre) + he)
                 if who:
                     return who, "below", rung
-        if not k and pov:
-            m = re.search(r"(?:^|[，,])\s*(?:我|自己)([^，,。]{0,10})$", pre)
-            if m and (BETWEEN_BEING.search(m.group(1)) or ASPIRING.search(m.group(1))):
-                return pov, "below" if ASPIRING.search(m.group(1)) else "narration", rung
+        if not k and pov and not NOT_STATED_AFTER.match(sentence[r.end():]):
+            # 自己在镖局里，还是个趟子手: the point of view's own thought of himself (我 only outside a quote)
+            window = sentence[max(0, r.start() - 24):r.start()]
+            m = re.search(r"(?:^|[，,：:])\s*(自己|我)(?!们)([^。！？“”]{0,16})$", window)
+            if m and (m.group(1) == "自己" or "“" not in sentence[:r.start()]):
+                last = re.split(r"[，,]", m.group(2))[-1]
+                if ASPIRING.search(last):
+                    return pov, "below", rung
+                if BETWEEN_BEING.search(last) and re.search(r"[是算当]|才|只", last):
+                    return pov, "narration", rung
         # R：X、Y (a register with the rank first)
         m = re.match(r"\s*[：:]\s*", sentence[r.end():])
         if m and (r.start() == 0 or sentence[r.start() - 1] in " \t，,。；;（(|、"):

@@ -52,7 +52,7 @@ def check(body: str, world_text: str, ranks: dict[str, str], meta: dict | None =
           aliases: dict[str, str] | None = None) -> list[tuple[str, str]]:
     """(severity, message) of the 境界 findings of ``body``; 许宁 is the point of view, 路人 has no card."""
     cards = {name: {"姓名": name, "状态": "在世", "位置": "营地", "境界": rank} for name, rank in ranks.items()}
-    cards["许宁"] = {"姓名": "许宁", "状态": "在世", "位置": "营地"}
+    cards.setdefault("许宁", {"姓名": "许宁", "状态": "在世", "位置": "营地"})
     names = aliases or {name: name for name in cards}
     meta = meta or {"视角": "许宁", "书内时间": "十月十三日"}
     world = World(cards, dict(names), {"营地"}, set(), ("普通人",), None, {}, {n: "他" for n in cards} | {"许宁": "她"},
@@ -263,3 +263,20 @@ def test_a_rank_that_is_also_a_word_said_with_a_possessive_is_the_word() -> None
     palace = "## 位分\n答应 ＜ 常在 ＜ 贵人 ＜ 嫔 ＜ 妃\n"
     assert errors("许宁低头。林晚如今不过是个贵人，见了谁都要行礼。", palace, {"林晚": "妃"})
     assert not errors("许宁低头。林晚是她的贵人，见了谁都护着她。", palace, {"林晚": "妃"})
+
+
+def test_a_sentence_of_thousands_of_ranks_is_read_fast() -> None:
+    import time
+
+    body = "许宁看着赵刚。赵刚如今不过是个列兵" + "，列兵" * 5000 + "。"
+    start = time.perf_counter()
+    found = errors(body, ARMY, {"赵刚": "中士"})
+    assert found and time.perf_counter() - start < 2.0
+
+
+def test_acting_as_a_rank_and_the_point_of_view_thinking_of_herself() -> None:
+    assert errors("许宁看着台上。赵刚以列兵的身份站在最后一排。", ARMY, {"赵刚": "中士"})
+    assert not errors("许宁看着台上。赵刚以中士的身份站在最后一排。", ARMY, {"赵刚": "中士"})
+    assert errors("许宁放下碗。怪不得没人理她，自己在连里，还是个列兵。", ARMY, {"许宁": "中士"})
+    assert not errors("许宁放下碗。怪不得没人理她，自己在连里，早不是列兵了。", ARMY, {"许宁": "中士"})
+    assert not errors("许宁放下碗。怪不得没人理她，自己刚进连那年，还是个列兵。", ARMY, {"许宁": "中士"})
