@@ -473,10 +473,12 @@ class RankReader:
                     return who, "list", rung
                 if BETWEEN_LIKE.match(between):
                     return who, "narration", rung
-                if ASPIRING.search(between):
+                aspire = ASPIRING.search(between)
+                if aspire and _own_clause(between[:aspire.start()]):
                     return who, "below", rung
                 plain = re.sub(r"^的(?=职级|级别|等级|职称|品级|官阶|军衔|警衔|段位|位分|境界|职务)", "", between)
-                if BETWEEN_BEING.search(plain) and not re.search(r"[的把被对向给让叫]", plain.split("是")[0]):
+                being = BETWEEN_BEING.search(plain)
+                if being and _own_clause(plain[:being.start()]) and not re.search(r"[的把被对向给让叫]", plain.split("是")[0]):
                     return who, "narration", rung
         # a pronoun or no name: 她如今不过是个常在 / 自己不过是个R
         pre = sentence[max(0, r.start() - MAX_BETWEEN):r.start()]
@@ -517,6 +519,12 @@ class RankReader:
             return True
         c = sentence[r.start() - 2]
         return not re.match(r"[\u4e00-\u9fff]", c) or c in "的找叫问喊请跟和与同给对向是见让把被称"
+
+
+def _own_clause(prefix: str) -> bool:
+    """Whether what stands between a name and the words that state its rank keeps the name the subject: no
+    clause break, quote or other person (韩总工头也没抬，“你是一级技师” is said of 你)."""
+    return len(prefix) <= 8 and not re.search(r"[，,。；;：:“”「」！？你我他她您它咱]", prefix)
 
 
 def steps(reader: RankReader, names: re.Pattern[str], aliases: dict[str, str], sentences: list[tuple[int, int, str]],

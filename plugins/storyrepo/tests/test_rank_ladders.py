@@ -280,3 +280,10 @@ def test_acting_as_a_rank_and_the_point_of_view_thinking_of_herself() -> None:
     assert errors("许宁放下碗。怪不得没人理她，自己在连里，还是个列兵。", ARMY, {"许宁": "中士"})
     assert not errors("许宁放下碗。怪不得没人理她，自己在连里，早不是列兵了。", ARMY, {"许宁": "中士"})
     assert not errors("许宁放下碗。怪不得没人理她，自己刚进连那年，还是个列兵。", ARMY, {"许宁": "中士"})
+
+
+def test_a_rank_said_of_another_in_the_same_sentence_is_theirs() -> None:
+    card = {"顾衡": "主任"}
+    assert not errors("顾衡头也没抬：“从今天起你是主治，急诊那边我另外找人。”", HOSPITAL, card)
+    assert not errors("顾衡头也没抬，“从今天起你是主治。”", HOSPITAL, card)
+    assert errors("许宁没抬头。顾衡眼下还是个主治，急诊那边轮不到他。", HOSPITAL, card)
