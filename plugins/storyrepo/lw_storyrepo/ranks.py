@@ -230,11 +230,41 @@ def ladders_of(world_text: str, card_ranks: list[str] | None = None) -> tuple[La
             found += _line_ladders(line, context, ranky or RANKY.search(line) is not None)
             k += 1
     held = [str(v) for v in card_ranks or [] if str(v).strip()]
+    if held:
+        found += [x for x in _held_in_order(sections, held) if not any(set(x.rungs) <= set(y.rungs) for y in found)]
     out: list[Ladder] = []
     for ladder in found:
         if ladder not in out and (not held or any(_rung_in(v, ladder) for v in held)):
             out.append(ladder)
     return tuple(out)
+
+
+def _held_in_order(sections: list[str], held: list[str]) -> list[Ladder]:
+    """Ladders the book tells in prose or an unmarked list: the cards' 境界 values in the order one line names
+    them (three of them, or two in a section about ranks), with the words listed between them
+    (考过县试是童生，院试过了是秀才，乡试中了是举人); lowest first unless the line or section says 从高到低."""
+    values = sorted({v.strip() for v in held if 1 <= len(v.strip()) <= 8}, key=len, reverse=True)
+    if len(values) < 2:
+        return []
+    value_re = re.compile("|".join(map(re.escape, values)))
+    out = []
+    for section in sections:
+        ranky = RANKY.search(section.split("\n", 1)[0]) is not None
+        for line in section.split("\n"):
+            seen = list(dict.fromkeys(m.group() for m in value_re.finditer(line)))
+            if len(seen) < (2 if ranky else 3):
+                continue
+            tokens = [_clean(t) for t in re.split(r"\s*[、，,/／→<＜]\s*", line)]
+            if all(v in tokens for v in seen):
+                a, b = tokens.index(seen[0]), tokens.index(seen[-1])
+                span = tokens[min(a, b):max(a, b) + 1]
+                rungs = span if all(_TOKEN.match(t) for t in span) and a < b else seen
+            else:
+                rungs = seen
+            ladder = _ladder(rungs, _stated_down(line) or (not UPWARD.search(line) and _stated_down(section)))
+            if ladder:
+                out.append(ladder)
+    return out
 
 
 def _rung_in(value: str, ladder: Ladder) -> str | None:

@@ -287,3 +287,13 @@ def test_a_rank_said_of_another_in_the_same_sentence_is_theirs() -> None:
     assert not errors("顾衡头也没抬：“从今天起你是主治，急诊那边我另外找人。”", HOSPITAL, card)
     assert not errors("顾衡头也没抬，“从今天起你是主治。”", HOSPITAL, card)
     assert errors("许宁没抬头。顾衡眼下还是个主治，急诊那边轮不到他。", HOSPITAL, card)
+
+
+def test_a_ladder_told_in_prose_by_the_cards_values() -> None:
+    world = "## 功名\n县试府试都过了才算童生，院试中了是秀才，乡试中了是举人，会试再中便是进士。\n"
+    assert ("童生", "秀才", "举人") in [x.rungs for x in ladders_of(world, ["童生", "秀才", "举人"])]
+    card = {"林文远": "举人"}
+    assert errors("许宁看着他。林文远如今不过是个秀才，见了县令也得作揖。", world, card | {"阿福": "童生", "许宁": "秀才"})
+    assert not errors("许宁看着他。林文远当年不过是个秀才，见了县令也得作揖。", world, card | {"阿福": "童生", "许宁": "秀才"})
+    # a line of the geography that names two values is no ladder
+    assert ladders_of("## 地理\n秀才巷在举人街东头。\n", ["秀才", "举人"]) == ()
