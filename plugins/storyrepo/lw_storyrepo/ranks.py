@@ -299,7 +299,7 @@ BETWEEN_BEING = re.compile(
     r"(?:也|还|仍|仍然|依旧|依然|都|却|已|已经|早已|早就|才|就|终究|毕竟|好歹|可|明明|分明)*"
     r"(?:(?:只|不过|仅|仅仅|只不过|顶多|充其量|区区|也就)?"
     r"(?:是|算|算是|当|当着|做|做着|干|干着|乃|为)"
-    r"(?:(?:一?[个名位介]|一)(?:小小的?|区区)?(?:[^，,。！？；;“”的\s]{1,6}的)?|(?:小小的?|区区))?"
+    r"(?:(?:一?[个名位介]|一)(?:小小的?|区区)?(?:[^，,。！？；;“”的\s]{1,6}的)?|(?:小小的?|区区))?(?:跑|当|做|干|打|挂)?"
     r"|(?<![\u4e00-\u9fff])(?:的)?(?:职级|级别|等级|职称|品级|官阶|军衔|警衔|段位|位分|境界|职务|段|级)"
     r"(?:如今|现在|眼下|目前)?(?:也|还|仍|都|却|已|已经|才|就|只|不过|只有|也就)*(?:是|为|：|:)?"
     r"|(?:如今|现在|眼下|目前)?(?:才|也就|还只|只|刚|才刚)(?:到)?)$")
@@ -316,6 +316,8 @@ ENTRY_END = re.compile(r"\s*(?:$|[，,。；;、）)\s|/／])")
 BETWEEN_LIKE = re.compile(r"^(?:跟|和|与|同|像)[^，,。！？“”]{1,6}?(?:一样|一般)[，,]?(?:都|也|还|同样)*(?:只|不过|只不过)?(?:是|算)"
                           r"(?:一?[个名位])?$")
 """X跟你一样是R: X is the rank (the one compared with is not who is ranked)."""
+SAID_LIKE = re.compile(r"^(?:一样|一般)[，,]?(?:都|也|还|同样|仍|仍然)*(?:只|不过|只不过)?(?:是|算)(?:一?[个名位])?$")
+"""一样，还是(个) after the name compared with: the rank is the subject's before 跟."""
 AS_FRONT = re.compile(r"(?:身为|作为|以)(?:一?[个名位介])?(?:小小的?|区区)?$")
 """身为R的X, 作为一名R，X, 以R之身: the person follows (or is the clause's subject before, for 以…之身)."""
 TITLE_AFTER = re.compile(r"^(?:娘娘|大人|老爷|爷|哥|姐|总|同志|师傅|小主|阁下)")
@@ -326,6 +328,8 @@ ASPIRING = re.compile(r"(?:还没|没|尚未|未)(?:熬到|升到|升上|当上|
                       r"(?:要|想|准备|打算|盼着|等着)(?:考|评|升|冲|冲击|熬)(?:一?个)?$")
 """Someone still below a rank (还没熬到主治, 下个月就要考四级了): a card at or above it contradicts."""
 MAX_BETWEEN = 14
+LEVEL = r"(?:期|位(?!分|置|子))?(?:[一二两三四五六七八九十\d]{1,2}[层重阶段星]|初期|前期|中期|后期|巅峰|大圆满|圆满)?"
+"""A level within a rung (炼气七层, 筑基圆满): read past, compared by the rung only (the older rules compare levels)."""
 AS_ONESELF = r"之身|的修为|的身份|的资历|的级别|的职级|的位分|的品级|的官阶|的军衔|的段位"
 """以R之身 / 以R的修为: what the person acts as (the subject before 以)."""
 LOOK_BACK = 60
@@ -384,7 +388,7 @@ class RankReader:
                     forms.append(rf"(?<![高低升降跳差越连第超特每]){re.escape(rung)}(?!棒|一|二|三|的水平)")
                 else:
                     forms.append(re.escape(rung))
-            reader.rung_re = re.compile("|".join(forms))
+            reader.rung_re = re.compile(rf"(?P<rung>{'|'.join(forms)}){LEVEL}")
         return reader
 
     def compare(self, who: str, rung: str) -> tuple[int, str] | None:
@@ -408,7 +412,8 @@ class RankReader:
         for i, col, sentence in sentences:
             if not self.rung_re.search(sentence):
                 continue
-            spans = [(m.start(), m.end()) for m in names.finditer(sentence)]
+            # a rank standing for its one holder (工段长 for the only 工段长) is a rank here, not a name
+            spans = [(m.start(), m.end()) for m in names.finditer(sentence) if m.group() not in self.ladder_of]
             starts = [a for a, _b in spans]
             for r in self.rung_re.finditer(sentence):
                 bound = self._bind(sentence, r, spans, starts, names, aliases, i, col, antecedent, pov)
@@ -450,7 +455,7 @@ class RankReader:
               antecedent: Callable[[int, int], str | None], pov: str | None) -> tuple[str, str, str] | None:
         """(person, frame kind, rung) the rank at ``r`` is said of, or None. Kinds: narration (a statement
         of the person's rank: warns when higher), title (an address: courtesy may raise it), below."""
-        rung = r.group()
+        rung = r.group("rung")
         k = bisect.bisect_right(starts, r.start())
         if rung in self.short:  # 王博士 for a 茶博士: only as a surname's address
             owners = [p for p in self.surnames.get(sentence[r.start() - 1:r.start()], []) if p in self.holds]
@@ -503,6 +508,8 @@ class RankReader:
                     return who, "list", rung
                 if BETWEEN_LIKE.match(between):
                     return who, "narration", rung
+                if k >= 2 and SAID_LIKE.match(between) and re.fullmatch(r"(?:跟|和|与|同|像)", sentence[spans[k - 2][1]:a]):
+                    return canon(sentence[slice(*spans[k - 2])]), "narration", rung  # 赵大个跟三宝一样，还是学徒
                 aspire = ASPIRING.search(between)
                 if aspire and _own_clause(between[:aspire.start()]):
                     return who, "below", rung
@@ -515,11 +522,13 @@ class RankReader:
         he = max(pre.rfind("他"), pre.rfind("她"))
         if he >= 0 and not (k and spans[k - 1][1] > r.start() - MAX_BETWEEN + he) and not NOT_STATED_AFTER.match(sentence[r.end():]):
             between = pre[he + 1:]
-            if BETWEEN_BEING.search(between) or BETWEEN_THIS.match(between) or BETWEEN_LIKE.match(between):
+            being = BETWEEN_BEING.search(between)
+            if (being and _own_clause(between[:being.start()])) or BETWEEN_THIS.match(between) or BETWEEN_LIKE.match(between):
                 who = antecedent(i, col + r.start() - len(pre) + he)
                 if who:
                     return who, "narration", rung
-            if ASPIRING.search(between):
+            aspire = ASPIRING.search(between)
+            if aspire and _own_clause(between[:aspire.start()]):
                 who = antecedent(i, col + r.start() - len(pre) + he)
                 if who:
                     return who, "below", rung
@@ -533,6 +542,12 @@ class RankReader:
                     return pov, "below", rung
                 if BETWEEN_BEING.search(last) and re.search(r"[是算当]|才|只", last):
                     return pov, "narration", rung
+        # 景福宫，妃位，韩氏: a register line with the rank between commas and its person after it
+        if r.start() and sentence[r.start() - 1] in "，,、" and sentence[r.end():r.end() + 1] in ("，", ",", "、") \
+                and not NOT_NOW_MARKS.search(sentence[r.start() - 1:r.start()]):
+            nxt = names.match(sentence, r.end() + 1)
+            if nxt and (nxt.end() == len(sentence) or sentence[nxt.end()] in "，,。；;、！？”"):
+                return canon(nxt.group()), "list", rung
         # R：X、Y (a register with the rank first)
         m = re.match(r"\s*[：:]\s*", sentence[r.end():])
         if m and (r.start() == 0 or sentence[r.start() - 1] in " \t，,。；;（(|、"):

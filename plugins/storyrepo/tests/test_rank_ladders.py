@@ -297,3 +297,20 @@ def test_a_ladder_told_in_prose_by_the_cards_values() -> None:
     assert not errors("许宁看着他。林文远当年不过是个秀才，见了县令也得作揖。", world, card | {"阿福": "童生", "许宁": "秀才"})
     # a line of the geography that names two values is no ladder
     assert ladders_of("## 地理\n秀才巷在举人街东头。\n", ["秀才", "举人"]) == ()
+
+
+def test_levels_registers_and_likenesses() -> None:
+    sect = "## 境界\n炼气 ＜ 筑基 ＜ 金丹 ＜ 元婴\n"
+    assert errors("许宁看着他。顾长风，筑基圆满，站在最前。", sect, {"顾长风": "金丹初期"})
+    assert not errors("许宁看着他。顾长风，金丹初期，站在最前。", sect, {"顾长风": "金丹初期"})
+    assert errors("许宁看着台上。顾长风以筑基七层的修为硬接了三掌。", sect, {"顾长风": "金丹初期"})
+    palace = "## 位分\n答应 ＜ 常在 ＜ 贵人 ＜ 嫔 ＜ 妃\n"
+    assert errors("许宁翻开名册：景福宫，嫔位，韩令仪。", palace, {"韩令仪": "妃"})
+    assert not errors("许宁翻开名册：景福宫，妃位，韩令仪。", palace, {"韩令仪": "妃"})
+    troupe = "## 位分\n学徒 ＜ 龙套 ＜ 二路 ＜ 头牌\n"
+    assert errors("许宁笑了。赵大个跟三宝一样，还是学徒。", troupe, {"赵大个": "二路", "三宝": "学徒"})
+    assert not errors("许宁笑了。赵大个跟三宝不一样，早不是学徒了。", troupe, {"赵大个": "二路", "三宝": "学徒"})
+    assert errors("许宁笑了。赵大个不过是个跑龙套的。", troupe, {"赵大个": "二路"})
+    # a rank that names its one holder is still a rank where a register gives it to someone
+    assert not errors("许宁回头：“你是四级工了，带着徒弟呢。”", "## 力量体系\n学徒工 ＜ 三级工 ＜ 四级工 ＜ 车间主任\n",
+                      {"韩德厚": "车间主任"})
