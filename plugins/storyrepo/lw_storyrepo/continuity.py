@@ -740,10 +740,11 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             out.append(Finding("连贯", ERROR, f"{who} 的境界从「{card.get('境界')}」（角色卡·境界）降到「{value}」，正文没有写明缘由"
                                f"（跌境、散功、封印…）", 1, 1, f"{who}.境界={value}"))
     if names is not None:
-        out += _ranks(world, names, lines, sentences, first_line, pov, set(set_realm), explained)
+        asked: dict[tuple[int, int], str | None] = {}  # who each pronoun before a rank is, asked once for both readers
+        out += _ranks(world, names, lines, sentences, first_line, pov, set(set_realm), explained, asked)
         if not explained:
             out += _register(world, names, sentences, first_line, set(set_realm))
-        out += _generic_ranks(world, names, lines, sentences, first_line, pov, set(set_realm), text, out)
+        out += _generic_ranks(world, names, lines, sentences, first_line, pov, set(set_realm), text, out, asked)
     # 持有
     given = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "+"}
     if names is not None and world.items:
@@ -1302,7 +1303,8 @@ def _topic(world: World, previous: str, anyone: re.Pattern[str], name: dict[str,
 
 
 def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: list[tuple[int, int, str]], first_line: int,
-           pov: str | None, set_realm: set[str], explained: bool) -> list[Finding]:
+           pov: str | None, set_realm: set[str], explained: bool,
+           known: dict[tuple[int, int], str | None] | None = None) -> list[Finding]:
     """境界 said lower in the prose than on the card: a stage with a level (筑基三层); a bare stage
     said of someone — 不过是个学徒, 作为一个住院医 (:data:`BEING`), before their name (五级工周大海), after
     it in a register (赵铁军，三级工), after their surname as an address (韩工段长) —; a stage someone is
@@ -1325,7 +1327,7 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 if 1 <= len(stem) <= 2 and stem != surname_of(person) and person not in by_title.get(stem, []):
                     by_title.setdefault(stem, []).append(person)
     listed_re = re.compile(rf"({names.pattern}){LISTED}")
-    known: dict[tuple[int, int], str | None] = {}
+    known = {} if known is None else known
 
     def antecedent(line: int, column: int) -> str | None:  # the same pronoun for every rank after it: asked once
         if (line, column) not in known:
@@ -1419,14 +1421,19 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
 
 
 def _generic_ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: list[tuple[int, int, str]],
-                   first_line: int, pov: str | None, set_realm: set[str], text: str, found: list[Finding]) -> list[Finding]:
+                   first_line: int, pov: str | None, set_realm: set[str], text: str, found: list[Finding],
+                   asked: dict[tuple[int, int], str | None]) -> list[Finding]:
     """The generic reader's 境界 findings (:mod:`lw_storyrepo.ranks`) that the older rules have not already
     made on the same line for the same person."""
     reader = world.rank_reader()
     if reader.rung_re is None:
         return []
-    new = reader.findings(names, world.aliases, sentences, first_line, text, set_realm,
-                          lambda line, column: _antecedent(names, lines, line, column, world, pov), pov)
+    def antecedent(line: int, column: int) -> str | None:
+        if (line, column) not in asked:
+            asked[line, column] = _antecedent(names, lines, line, column, world, pov)
+        return asked[line, column]
+
+    new = reader.findings(names, world.aliases, sentences, first_line, text, set_realm, antecedent, pov)
     if not DOWN_EVENTS.search(text):
         new += steps(reader, names, world.aliases, sentences, first_line, set_realm)
     seen = {(f.line, f.message.split(" ", 1)[0]) for f in found if "境界" in f.message}

@@ -153,7 +153,7 @@ def _line_ladders(line: str, context: str, ranky: bool) -> list[Ladder]:
                 parts = re.split(sep, m.group())
                 if len(parts) >= least:
                     arrow = "→" in m.group() or "->" in m.group() or "←" in m.group()
-                    ladder = _ladder(parts, down != (arrow and _stated_down(context) and not down))
+                    ladder = _ladder(parts, down or (arrow and _stated_down(context)))  # a < chain says its own way
                     if ladder:
                         found.append(ladder)
                         break
@@ -295,7 +295,7 @@ DOWN_WORDS = re.compile(r"沦为|降职|降级|降了级|降了职|降为|降成
 UP_WORDS = re.compile(r"升为|升任|升到|升了|晋为|晋升|晋了|提为|提拔|提了|擢升|封为|册封|晋封|转正|评上|考上|当上|突破")
 
 BETWEEN_BEING = re.compile(
-    r"(?:如今|现在|眼下|目前|此刻|此时|今天|今年|这会儿|这阵子|至今|到现在)?[，,]?"
+    r"(?:(?:如今|现在|眼下|目前|此刻|此时|今天|今年|这会儿|这阵子|至今|到现在)[，,]?)?"
     r"(?:也|还|仍|仍然|依旧|依然|都|却|已|已经|早已|早就|才|就|终究|毕竟|好歹|可|明明|分明)*"
     r"(?:(?:只|不过|仅|仅仅|只不过|顶多|充其量|区区|也就)?"
     r"(?:是|算|算是|当|当着|做|做着|干|干着|乃|为)"
