@@ -348,7 +348,8 @@ class RankReader:
     holds: dict[str, dict[int, str]] = field(default_factory=dict)  # person -> ladder index -> rung
     surnames: dict[str, list[str]] = field(default_factory=dict)
     ladder_of: dict[str, list[int]] = field(default_factory=dict)  # rung -> ladders it is on
-    short: dict[str, str] = field(default_factory=dict)  # 博士 -> 茶博士: the tail a surname takes as an address
+    short: dict[str, str] = field(default_factory=dict)  # 博士 -> 茶博士, 队 -> 队长: what a surname takes as an address
+    clipped: dict[str, str] = field(default_factory=dict)  # 四级 -> 四级工: a rank said without its trade
 
     @classmethod
     def build(cls, ladders: tuple[Ladder, ...], cards: dict[str, dict[str, Any]], surname: Callable[[str], str]) -> RankReader:
@@ -373,12 +374,26 @@ class RankReader:
                 tails.setdefault(rung[-2:], set()).add(rung)
         reader.short = {t: next(iter(full)) for t, full in tails.items()
                         if len(full) == 1 and t not in rungs and not any(x.endswith(t) and x not in full for x in rungs)}
+        # 陆队 for a 队长, 王局 for a 局长: the head of a two-character rank in 长, a surname's address only
+        heads: dict[str, list[str]] = {}
+        for rung in rungs:
+            if len(rung) == 2 and rung.endswith("长") and rung[0] not in rungs:
+                heads.setdefault(rung[0], []).append(rung)
+        reader.short |= {h: full[0] for h, full in heads.items() if len(full) == 1}
+        # 四级 for 四级工, 三级 for 三级技师: a rank said without its trade (要考四级了), in every frame
+        clipped: dict[str, list[str]] = {}
+        for rung in rungs:
+            m = re.fullmatch(rf"([{_CN}十\d]+级)[\u4e00-\u9fff]{{1,2}}", rung)
+            if m and m.group(1) not in rungs:
+                clipped.setdefault(m.group(1), []).append(rung)
+        reader.clipped = {c: full[0] for c, full in clipped.items() if len(full) == 1}
         if rungs:
             ones = "".join(r for r in rungs if len(r) == 1)
             forms = []
-            for rung in sorted(rungs | set(reader.short), key=len, reverse=True):
+            for rung in sorted(rungs | set(reader.short) | set(reader.clipped), key=len, reverse=True):
                 if len(rung) == 1:
-                    forms.append(rf"(?<![{ones}]){re.escape(rung)}(?=[位娘的了呢吧啊呀么]|[^\u4e00-\u9fff]|$)")
+                    behind = rf"(?<![{ones}])" if ones else ""
+                    forms.append(rf"{behind}{re.escape(rung)}(?=[位娘的了呢吧啊呀么]|[^\u4e00-\u9fff]|$)")
                 elif re.fullmatch(r"[A-Za-z]+\d+", rung):
                     forms.append(rf"(?<![A-Za-z0-9]){re.escape(rung)}(?!\d)")
                 elif re.fullmatch(r"[A-Z]{1,3}级", rung):
@@ -456,6 +471,7 @@ class RankReader:
         """(person, frame kind, rung) the rank at ``r`` is said of, or None. Kinds: narration (a statement
         of the person's rank: warns when higher), title (an address: courtesy may raise it), below."""
         rung = r.group("rung")
+        rung = self.clipped.get(rung, rung)
         k = bisect.bisect_right(starts, r.start())
         if rung in self.short:  # 王博士 for a 茶博士: only as a surname's address
             owners = [p for p in self.surnames.get(sentence[r.start() - 1:r.start()], []) if p in self.holds]

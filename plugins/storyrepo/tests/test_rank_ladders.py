@@ -314,3 +314,13 @@ def test_levels_registers_and_likenesses() -> None:
     # a rank that names its one holder is still a rank where a register gives it to someone
     assert not errors("许宁回头：“你是四级工了，带着徒弟呢。”", "## 力量体系\n学徒工 ＜ 三级工 ＜ 四级工 ＜ 车间主任\n",
                       {"韩德厚": "车间主任"})
+
+
+def test_a_rank_said_short() -> None:
+    team = "## 职务\n队员 ＜ 副队长 ＜ 队长\n"
+    # 陆队 for a 队长 is the address of a 队长: said of a 队员 it raises nobody; 陆队 for a 副队长 is courtesy too
+    assert not errors("许宁喊了一声：“陆队，车来了。”", team, {"陆野": "队长"})
+    works = "## 力量体系\n学徒工 ＜ 三级工 ＜ 四级工 ＜ 五级工\n"
+    assert errors("许宁看着赵铁军。赵铁军下个月就要考四级了。", works, {"赵铁军": "四级工"})
+    assert not errors("许宁看着赵铁军。赵铁军下个月就要考五级了。", works, {"赵铁军": "四级工"})
+    assert not errors("许宁看着赵铁军。赵铁军的手艺比去年高一级了。", works, {"赵铁军": "四级工"})
