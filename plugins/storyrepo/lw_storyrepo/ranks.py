@@ -459,7 +459,7 @@ class RankReader:
                     out.append(Finding("连贯", ERROR, f"{who} 的境界是「{held}」（角色卡·境界），正文写成更低的「{said}」，"
                                        f"本章没有写降级的缘由（降职、贬、跌境…；或在设定变更写「{who}.境界={said}」）",
                                        first_line + i, col, sentence.strip()[:60]))
-                elif diff > 0 and kind == "narration":
+                elif diff > 0 and kind in ("narration", "list"):
                     flagged.add((i, who))
                     out.append(Finding("连贯", WARN, f"{who} 的境界是「{held}」（角色卡·境界），正文写成更高的「{said}」；"
                                        f"本章晋升了就在设定变更写「{who}.境界={said}」", first_line + i, col, sentence.strip()[:60]))
@@ -564,6 +564,9 @@ class RankReader:
             nxt = names.match(sentence, r.end() + 1)
             if nxt and (nxt.end() == len(sentence) or sentence[nxt.end()] in "，,。；;、！？”"):
                 return canon(nxt.group()), "list", rung
+            clan = re.compile(r"([\u4e00-\u9fff])氏(?=[，,。；;、！？”]|$)").match(sentence, r.end() + 1)  # 韩氏: a surname and 氏
+            if clan and len(self.surnames.get(clan.group(1), [])) == 1:
+                return self.surnames[clan.group(1)][0], "list", rung
         # R：X、Y (a register with the rank first)
         m = re.match(r"\s*[：:]\s*", sentence[r.end():])
         if m and (r.start() == 0 or sentence[r.start() - 1] in " \t，,。；;（(|、"):

@@ -324,3 +324,13 @@ def test_a_rank_said_short() -> None:
     assert errors("许宁看着赵铁军。赵铁军下个月就要考四级了。", works, {"赵铁军": "四级工"})
     assert not errors("许宁看着赵铁军。赵铁军下个月就要考五级了。", works, {"赵铁军": "四级工"})
     assert not errors("许宁看着赵铁军。赵铁军的手艺比去年高一级了。", works, {"赵铁军": "四级工"})
+
+
+def test_a_register_higher_than_the_card_is_a_warning_and_a_surname_with_shi_is_the_person() -> None:
+    letters = "## 等级\nF级 ＜ E级 ＜ D级 ＜ C级\n"
+    found = check("登记员念道：“队员唐果，D级，念力系。”", letters, {"唐果": "E级"})
+    assert [s for s, _m in found] == [WARN]
+    assert check("登记员念道：“队员唐果，E级，念力系。”", letters, {"唐果": "E级"}) == []
+    palace = "## 位分\n答应 ＜ 常在 ＜ 贵人 ＜ 嫔 ＜ 妃\n"
+    assert errors("内务府的人念着单子：“景福宫，嫔位，韩氏，红箩炭三百斤。”", palace, {"韩令仪": "妃"})
+    assert not errors("内务府的人念着单子：“景福宫，妃位，韩氏，红箩炭三百斤。”", palace, {"韩令仪": "妃"})
