@@ -302,10 +302,10 @@ BETWEEN_BEING = re.compile(
     r"(?:(?:一?[个名位介]|一)(?:小小的?|区区)?(?:[^，,。！？；;“”的\s]{1,6}的)?|(?:小小的?|区区))?(?:跑|当|做|干|打|挂)?"
     r"|(?<![\u4e00-\u9fff])(?:的)?(?:职级|级别|等级|职称|品级|官阶|军衔|警衔|段位|位分|境界|职务|段|级)"
     r"(?:如今|现在|眼下|目前)?(?:也|还|仍|都|却|已|已经|才|就|只|不过|只有|也就)*(?:是|为|：|:)?"
-    r"|(?:如今|现在|眼下|目前)?(?:才|也就|还只|只|刚|才刚)(?:到)?)$")
+    r"|(?:如今|现在|眼下|目前)?(?:才|也就|还只|只|刚|才刚|不过|只不过)(?:到)?)$")
 """Between a name and a rank: the person is said to be the rank (林晓如今不过是个科员, 她还是个常在,
 秦川如今不过是D级, 不过是个坐冷板凳的替补, 林晓的职级才是P5, 林晓才P5)."""
-NOT_STATED_AFTER = re.compile(r"^(?:的(?!了|呢|啊|吧|。|，|！|？|$)|之[位女子职]|手下|身边|面前|跟前|那里|那儿|那边|办公室|家|夫人|太太|娘子|"
+NOT_STATED_AFTER = re.compile(r"^(?:的(?!了|呢|啊|吧|。|，|！|？|$|修为|实力|身份|功力|境界|底子|资历)|之[位女子职]|手下|身边|面前|跟前|那里|那儿|那边|办公室|家|夫人|太太|娘子|"
                               r"儿子|女儿|媳妇|们|出身|起家|起步|时|的时候|那会|期间|任上|以上|以下|及以上|之上|之下|级别|待遇|水平|考试|考核)")
 """What after a rank makes it no statement of the person's rank (林晓是主任的学生, 科员出身, 当科长时)."""
 BETWEEN_THIS = re.compile(r"^(?:这个|这位|这名|这)$")
@@ -454,6 +454,12 @@ class RankReader:
                 if cmp is None:
                     continue
                 diff, held = cmp
+                if diff == 0:  # the same rung: its level, where both say one of a kind (七层 under 九层, 初期 under 后期)
+                    card_value = str(self.cards.get(who, {}).get("境界") or "")
+                    mine, theirs = _level(sentence[r.end("rung"):r.end()]), _level(card_value[card_value.find(held) + len(held):])
+                    if mine and theirs and mine[0] == theirs[0] and mine[1] != theirs[1]:
+                        diff = mine[1] - theirs[1]
+                        said, held = said + sentence[r.end("rung"):r.end()], card_value
                 if diff < 0:
                     flagged.add((i, who))
                     out.append(Finding("连贯", ERROR, f"{who} 的境界是「{held}」（角色卡·境界），正文写成更低的「{said}」，"
@@ -556,7 +562,7 @@ class RankReader:
                 last = re.split(r"[，,]", m.group(2))[-1]
                 if ASPIRING.search(last):
                     return pov, "below", rung
-                if BETWEEN_BEING.search(last) and re.search(r"[是算当]|才|只", last):
+                if BETWEEN_BEING.search(last) and re.search(r"[是算当]|才|只|不过", last):
                     return pov, "narration", rung
         # 景福宫，妃位，韩氏: a register line with the rank between commas and its person after it
         if r.start() and sentence[r.start() - 1] in "，,、" and sentence[r.end():r.end() + 1] in ("，", ",", "、") \
@@ -583,6 +589,19 @@ class RankReader:
             return True
         c = sentence[r.start() - 2]
         return not re.match(r"[\u4e00-\u9fff]", c) or c in "的找叫问喊请跟和与同给对向是见让把被称"
+
+
+PHASES = {"初期": 1, "前期": 1, "中期": 2, "后期": 3, "巅峰": 4, "圆满": 5, "大圆满": 6}
+
+
+def _level(text: str) -> tuple[str, int] | None:
+    """(kind, value) of a level within a rung: ("层", 7) for 七层, ("期", 1) for 初期; None when none is said."""
+    m = re.match(r"(?:期|位)?([一二两三四五六七八九十\d]{1,3})([层重阶段星])", text)
+    if m:
+        n = _cn_number(m.group(1).replace("两", "二"))
+        return (m.group(2), n) if n else None
+    m = re.match(r"(?:期)?(大圆满|圆满|初期|前期|中期|后期|巅峰)", text)
+    return ("期", PHASES[m.group(1)]) if m else None
 
 
 def _own_clause(prefix: str) -> bool:

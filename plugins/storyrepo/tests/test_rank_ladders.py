@@ -334,3 +334,13 @@ def test_a_register_higher_than_the_card_is_a_warning_and_a_surname_with_shi_is_
     palace = "## 位分\n答应 ＜ 常在 ＜ 贵人 ＜ 嫔 ＜ 妃\n"
     assert errors("内务府的人念着单子：“景福宫，嫔位，韩氏，红箩炭三百斤。”", palace, {"韩令仪": "妃"})
     assert not errors("内务府的人念着单子：“景福宫，妃位，韩氏，红箩炭三百斤。”", palace, {"韩令仪": "妃"})
+
+
+def test_a_level_within_the_same_rung() -> None:
+    sect = "## 力量体系\n- 淬体\n- 通脉\n- 凝元\n- 归真\n"
+    card = {"林晚": "通脉五重"}
+    assert errors("许宁看着林晚。林晚不过通脉三重的修为，这一夹却稳得像铁钳。", sect, card)
+    assert not errors("许宁看着林晚。林晚不过通脉五重的修为，这一夹却稳得像铁钳。", sect, card)
+    assert not errors("许宁看着林晚。林晚早已不是通脉三重的修为了。", sect, card)
+    assert errors("许宁看着林晚。林晚如今还是凝元初期。", sect, {"林晚": "凝元后期"})
+    assert errors("林晚合上书。我如今不过通脉三重，这话倒也没说错。", sect, card, meta={"视角": "林晚", "书内时间": "十月十三日"})
