@@ -518,7 +518,7 @@ class RankReader:
             a, b = spans[k - 1]
             between = sentence[b:r.start()]
             who = canon(sentence[a:b])
-            stated = not NOT_STATED_AFTER.match(sentence[r.end():])
+            stated = _states(sentence, r.end())
             if len(between) <= MAX_BETWEEN:
                 if between == "" and TITLE_AFTER.match(sentence, r.end()):
                     return who, "title", rung
@@ -542,7 +542,7 @@ class RankReader:
         # a pronoun or no name: 她如今不过是个常在 / 自己不过是个R
         pre = sentence[max(0, r.start() - MAX_BETWEEN):r.start()]
         he = max(pre.rfind("他"), pre.rfind("她"))
-        if he >= 0 and not (k and spans[k - 1][1] > r.start() - MAX_BETWEEN + he) and not NOT_STATED_AFTER.match(sentence[r.end():]):
+        if he >= 0 and not (k and spans[k - 1][1] > r.start() - MAX_BETWEEN + he) and _states(sentence, r.end()):
             between = pre[he + 1:]
             being = BETWEEN_BEING.search(between)
             if (being and _own_clause(between[:being.start()])) or BETWEEN_THIS.match(between) or BETWEEN_LIKE.match(between):
@@ -554,7 +554,7 @@ class RankReader:
                 who = antecedent(i, col + r.start() - len(pre) + he)
                 if who:
                     return who, "below", rung
-        if not k and pov and not NOT_STATED_AFTER.match(sentence[r.end():]):
+        if not k and pov and _states(sentence, r.end()):
             # 自己在镖局里，还是个趟子手: the point of view's own thought of himself (我 only outside a quote)
             window = sentence[max(0, r.start() - 24):r.start()]
             m = re.search(r"(?:^|[，,：:])\s*(自己|我)(?!们)([^。！？“”]{0,16})$", window)
@@ -602,6 +602,18 @@ def _level(text: str) -> tuple[str, int] | None:
         return (m.group(2), n) if n else None
     m = re.match(r"(?:期)?(大圆满|圆满|初期|前期|中期|后期|巅峰)", text)
     return ("期", PHASES[m.group(1)]) if m else None
+
+
+CLOSES = re.compile(r"^(?:[^\u4e00-\u9fff]|$|了|呢|吧|啊|呀|么|嘛|哦|啦|罢了|而已|哪|的|之身|身份|[医大]?(?:医师|医生|大夫)|弟子|修士|"
+                    r"大员|官|人|者|选手|队员|球员|小主|娘娘|大人|老爷|师傅|同志|也|都|还|却|就|又|而|但|可|呗)")
+"""What may follow a rank that states someone's rank: the clause's end, a particle, a person's noun
+(主治医师, 练气弟子, 七品芝麻官); any other word makes the rank part of a thing's name (D级晶核, A级任务)."""
+
+
+def _states(sentence: str, end: int) -> bool:
+    """Whether the rank ending at ``end`` closes a statement of someone's rank (:data:`NOT_STATED_AFTER`, :data:`CLOSES`)."""
+    rest = sentence[end:end + 4]
+    return not NOT_STATED_AFTER.match(rest) and CLOSES.match(rest) is not None
 
 
 def _own_clause(prefix: str) -> bool:

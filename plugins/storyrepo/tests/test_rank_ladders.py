@@ -344,3 +344,11 @@ def test_a_level_within_the_same_rung() -> None:
     assert not errors("许宁看着林晚。林晚早已不是通脉三重的修为了。", sect, card)
     assert errors("许宁看着林晚。林晚如今还是凝元初期。", sect, {"林晚": "凝元后期"})
     assert errors("林晚合上书。我如今不过通脉三重，这话倒也没说错。", sect, card, meta={"视角": "林晚", "书内时间": "十月十三日"})
+
+
+def test_a_rank_in_a_things_name_is_no_ones_rank() -> None:
+    letters = "## 等级\nF级 ＜ E级 ＜ D级 ＜ C级\n"
+    assert errors("许宁看着唐果。唐果如今不过是个D级罢了。", letters, {"唐果": "C级"})
+    assert not errors("许宁看着唐果。唐果手里的不过是个D级晶核。", letters, {"唐果": "C级"})
+    assert not errors("许宁看着唐果。唐果还是D级晶核的主人。", letters, {"唐果": "C级"})
+    assert errors("许宁看着顾衡。顾衡还是个主治医师。", HOSPITAL, {"顾衡": "主任"})
