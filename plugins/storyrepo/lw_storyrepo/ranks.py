@@ -239,6 +239,10 @@ def ladders_of(world_text: str, card_ranks: list[str] | None = None) -> tuple[La
     return tuple(out)
 
 
+ORDERED = re.compile(r"往上|再往上|之上|以上是|之下|以下是|高于|低于|高过|低过|升为|升到|晋为|晋升|考中|中了|过了")
+"""Words that make a line naming ranks an order of them."""
+
+
 def _held_in_order(sections: list[str], held: list[str]) -> list[Ladder]:
     """Ladders the book tells in prose or an unmarked list: the cards' 境界 values in the order one line names
     them (three of them, or two in a section about ranks), with the words listed between them
@@ -252,8 +256,8 @@ def _held_in_order(sections: list[str], held: list[str]) -> list[Ladder]:
         ranky = RANKY.search(section.split("\n", 1)[0]) is not None
         for line in section.split("\n"):
             seen = list(dict.fromkeys(m.group() for m in value_re.finditer(line)))
-            if len(seen) < (2 if ranky else 3):
-                continue
+            if len(seen) < 2 or not (ranky or RANKY.search(line) or LIST_CUE.search(line) or ORDERED.search(line)):
+                continue  # a line of the geography or of who is who (韩德厚是车间主任，马国庆是工段长) orders nothing
             tokens = [_clean(t) for t in re.split(r"\s*[、，,/／→<＜]\s*", line)]
             if all(v in tokens for v in seen):
                 a, b = tokens.index(seen[0]), tokens.index(seen[-1])

@@ -352,3 +352,9 @@ def test_a_rank_in_a_things_name_is_no_ones_rank() -> None:
     assert not errors("许宁看着唐果。唐果手里的不过是个D级晶核。", letters, {"唐果": "C级"})
     assert not errors("许宁看着唐果。唐果还是D级晶核的主人。", letters, {"唐果": "C级"})
     assert errors("许宁看着顾衡。顾衡还是个主治医师。", HOSPITAL, {"顾衡": "主任"})
+
+
+def test_a_line_saying_who_is_what_is_no_ladder() -> None:
+    held = ["车间主任", "工段长", "七级工"]
+    assert ladders_of("## 人物\n韩德厚是车间主任，马国庆是工段长，周大海是七级工。\n", held) == ()
+    assert ladders_of("## 厂里\n七级工往上是工段长，再往上是车间主任。\n", held)[0].rungs == ("七级工", "工段长", "车间主任")
