@@ -296,13 +296,13 @@ DOWN_WORDS = re.compile(r"沦为|降职|降级|降了级|降了职|降为|降成
                         r"贬为|贬到|贬成|被贬|贬了|撸了|撸掉|撸下|撸成|一撸到底|打回|被打回|跌落|跌境|跌回|退回|褫夺|削去|夺了|"
                         r"降格|下放|留用察看|废为|黜")
 """Events that explain a rank lower than the card's, anywhere in the draft."""
-UP_WORDS = re.compile(r"升为|升任|升到|升了|晋为|晋升|晋了|提为|提拔|提了|擢升|封为|册封|晋封|转正|评上|考上|当上|突破")
+UP_WORDS = re.compile(r"中了|考中|中举|进学|转为|转成|补为|补上|升为|升任|升到|升了|晋为|晋升|晋了|提为|提拔|提了|擢升|封为|册封|晋封|转正|评上|考上|当上|突破")
 
 BETWEEN_BEING = re.compile(
     r"(?:(?:如今|现在|眼下|目前|此刻|此时|今天|今年|这会儿|这阵子|至今|到现在)[，,]?)?"
     r"(?:也|还|仍|仍然|依旧|依然|都|却|已|已经|早已|早就|才|就|终究|毕竟|好歹|可|明明|分明)*"
     r"(?:(?:只|不过|仅|仅仅|只不过|顶多|充其量|区区|也就)?"
-    r"(?:是|算|算是|当|当着|做|做着|干|干着|乃|为)"
+    r"(?:是|算|算是|当|当着|做|做着|干|干着|乃|为|(?<=[还仍只才都])在|[卡停困]在|一介)"
     r"(?:(?:一?[个名位介]|一)(?:小小的?|区区)?(?:[^，,。！？；;“”的\s]{1,6}的)?|(?:小小的?|区区))?(?:跑|当|做|干|打|挂)?"
     r"|(?<![\u4e00-\u9fff])(?:的)?(?:职级|级别|等级|职称|品级|官阶|军衔|警衔|段位|位分|境界|职务|段|级)"
     r"(?:如今|现在|眼下|目前)?(?:也|还|仍|都|却|已|已经|才|就|只|不过|只有|也就)*(?:是|为|：|:)?"
@@ -324,7 +324,7 @@ SAID_LIKE = re.compile(r"^(?:一样|一般)[，,]?(?:都|也|还|同样|仍|仍�
 """一样，还是(个) after the name compared with: the rank is the subject's before 跟."""
 AS_FRONT = re.compile(r"(?:身为|作为|以)(?:一?[个名位介])?(?:小小的?|区区)?$")
 """身为R的X, 作为一名R，X, 以R之身: the person follows (or is the clause's subject before, for 以…之身)."""
-TITLE_AFTER = re.compile(r"^(?:娘娘|大人|老爷|爷|哥|姐|总|同志|师傅|小主|阁下)")
+TITLE_AFTER = re.compile(r"^(?:娘娘|大人|老爷|爷|哥|姐|总|同志|师傅|小主|阁下|公|娘子|相公)")
 """A rank made an address (R娘娘, R大人): said of the name or surname right before it."""
 STEP = re.compile(r"比(?P<other>[^，,。！？“”]{1,6}?)(?P<way>[高低])(?P<n>[一两二三四五六七八九\d])(?:级|个?级别|阶|品|等|档)")
 """X比Y高一级 / 低两级: X's rank from Y's card."""
@@ -526,6 +526,8 @@ class RankReader:
             if len(between) <= MAX_BETWEEN:
                 if between == "" and TITLE_AFTER.match(sentence, r.end()):
                     return who, "title", rung
+                if between == "" and rung.isascii() and ENTRY_END.match(sentence, r.end()):
+                    return who, "list", rung  # 老周P6，…: a code right after the name
                 if not stated:
                     return None
                 if BETWEEN_THIS.match(between):

@@ -358,3 +358,17 @@ def test_a_line_saying_who_is_what_is_no_ladder() -> None:
     held = ["车间主任", "工段长", "七级工"]
     assert ladders_of("## 人物\n韩德厚是车间主任，马国庆是工段长，周大海是七级工。\n", held) == ()
     assert ladders_of("## 厂里\n七级工往上是工段长，再往上是车间主任。\n", held)[0].rungs == ("七级工", "工段长", "车间主任")
+
+
+def test_frames_of_a_farming_family_and_an_office() -> None:
+    exams = "## 功名\n童生 → 秀才 → 举人 → 进士\n"
+    card = {"林文远": "举人"}
+    assert errors("许宁端上茶。林文远一介秀才，哪里见过这阵仗。", exams, card)
+    assert not errors("许宁端上茶。林文远一介举人，哪里见过这阵仗。", exams, card)
+    assert not errors("许宁端上茶。林文远去年才中了秀才，哪里见过这阵仗。", exams, card)
+    assert errors("许宁端上茶：“林秀才，您请坐。”", exams, card)
+    company = "## 职级\nP4–P9\n"
+    assert errors("许宁翻着表。老周还卡在P5，涨薪没他的份。", company, {"老周": "P7"})
+    assert not errors("许宁翻着表。老周还卡在P7，涨薪没他的份。", company, {"老周": "P7"})
+    assert errors("许宁翻着表。老周P5，涨薪没他的份。", company, {"老周": "P7"})
+    assert not errors("许宁翻着表。老周在P5组里带新人。", company, {"老周": "P7"})
