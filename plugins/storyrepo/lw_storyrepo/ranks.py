@@ -636,12 +636,14 @@ def steps(reader: RankReader, names: re.Pattern[str], aliases: dict[str, str], s
         if "比" not in sentence:
             continue
         for m in STEP.finditer(sentence):
-            x = [n for n in names.finditer(sentence, 0, m.start())]
+            # the subject is named in the clause right before 比 (a window: no rescan of a long sentence)
+            window = sentence[max(0, m.start() - LOOK_BACK):m.start()]
+            x = [n for n in names.finditer(re.split(r"[，,。；;：:“”]", window)[-1])]
             y = names.fullmatch(m.group("other").strip()) or names.search(m.group("other"))
             if not x or not y:
                 continue
             a, b = aliases.get(x[-1].group(), x[-1].group()), aliases.get(y.group(), y.group())
-            if a in skip or NOT_NOW_MARKS.search(sentence[:m.start()]):
+            if a in skip or a == b or NOT_NOW_MARKS.search(window) or NEGATED.search(window[-6:]):
                 continue
             n = _cn_number(m.group("n")) or 0
             for k, held_b in reader.holds.get(b, {}).items():

@@ -372,3 +372,9 @@ def test_frames_of_a_farming_family_and_an_office() -> None:
     assert not errors("许宁翻着表。老周还卡在P7，涨薪没他的份。", company, {"老周": "P7"})
     assert errors("许宁翻着表。老周P5，涨薪没他的份。", company, {"老周": "P7"})
     assert not errors("许宁翻着表。老周在P5组里带新人。", company, {"老周": "P7"})
+
+
+def test_a_step_said_in_the_past_or_of_another_clause_is_none() -> None:
+    card = {"赵刚": "中士", "孙勇": "下士"}
+    assert not errors("许宁看着两人。当年赵刚比孙勇低一级，见了面得先敬礼。", ARMY, card)
+    assert not errors("许宁看着赵刚，孙勇比他高一级的事谁都知道。", ARMY, card)
