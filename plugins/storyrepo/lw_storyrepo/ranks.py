@@ -491,7 +491,10 @@ class RankReader:
             return None
         if k and spans[k - 1][0] <= r.start() < spans[k - 1][1]:
             return None  # inside a name the book knows (马工段长 an alias of its own)
-        canon = lambda n: aliases.get(n, n)  # noqa: E731
+
+        def canon(n: str) -> str:
+            return aliases.get(n, n)
+
         # 五级工周大海, 心外科副主任顾衡: the rank right before a name is their title
         after = names.match(sentence, r.end() + (1 if sentence[r.end():r.end() + 1] == " " and rung.isascii() else 0))
         if after:
