@@ -563,6 +563,10 @@ class RankReader:
                 who = antecedent(i, col + r.start() - len(pre) + he)
                 if who:
                     return who, "below", rung
+        if not spans and pov and "“" not in sentence[:r.start()]:
+            aspire = ASPIRING.search(sentence, max(0, r.start() - 12), r.start())
+            if aspire and not re.search(r"[，,。；;：:]", sentence[:aspire.start()]):
+                return pov, "below", rung  # 下个月就要考四级了: the point of view's narration of itself, no subject named
         if not k and pov and _states(sentence, r.end()):
             # 自己在镖局里，还是个趟子手: the point of view's own thought of himself (我 only outside a quote)
             window = sentence[max(0, r.start() - 24):r.start()]
@@ -628,6 +632,8 @@ def _states(sentence: str, end: int) -> bool:
 def _own_clause(prefix: str) -> bool:
     """Whether what stands between a name and the words that state its rank keeps the name the subject: no
     clause break, quote or other person (韩总工头也没抬，“你是一级技师” is said of 你)."""
+    if prefix in ("，", ","):
+        return True  # 如今的陆骁，不过是个替补: the name a topic, its rank after the comma
     return len(prefix) <= 8 and not re.search(r"[，,。；;：:“”「」！？你我他她您它咱]", prefix)
 
 

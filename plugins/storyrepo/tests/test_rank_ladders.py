@@ -378,3 +378,13 @@ def test_a_step_said_in_the_past_or_of_another_clause_is_none() -> None:
     card = {"赵刚": "中士", "孙勇": "下士"}
     assert not errors("许宁看着两人。当年赵刚比孙勇低一级，见了面得先敬礼。", ARMY, card)
     assert not errors("许宁看着赵刚，孙勇比他高一级的事谁都知道。", ARMY, card)
+
+
+def test_a_topic_then_its_rank_and_the_point_of_view_aiming_at_a_rank() -> None:
+    troupe = "## 位分\n学徒 ＜ 龙套 ＜ 二路 ＜ 头牌\n"
+    assert errors("许宁叹气。如今的赵大个，不过是个跑龙套的。", troupe, {"赵大个": "二路"})
+    works = "## 力量体系\n学徒工 ＜ 三级工 ＜ 四级工 ＜ 五级工\n"
+    meta = {"视角": "赵铁军", "书内时间": "十月十三日"}
+    assert errors("下个月就要考四级了，理论那一门他心里没底。", works, {"赵铁军": "四级工"}, meta=meta)
+    assert not errors("下个月就要考五级了，理论那一门他心里没底。", works, {"赵铁军": "四级工"}, meta=meta)
+    assert not errors("许宁说：“下个月就要考四级了。”", works, {"赵铁军": "四级工"}, meta=meta)
