@@ -520,8 +520,8 @@ class RankReader:
             owners = [p for p in self.surnames.get(s, []) if p in self.holds]
             if len(owners) == 1 and len(self.surnames[s]) == 1 and not (k and spans[k - 1][1] > r.start() - 1) and self._address_ok(sentence, r):
                 return owners[0], "title", rung
-        # a name before the rank, and what lies between them
-        if k:
+        # a person's name before the rank (a place's is none: 景福宫，妃位，韩氏), and what lies between them
+        if k and canon(sentence[slice(*spans[k - 1])]) in self.cards:
             a, b = spans[k - 1]
             between = sentence[b:r.start()]
             who = canon(sentence[a:b])

@@ -333,6 +333,9 @@ def test_a_register_higher_than_the_card_is_a_warning_and_a_surname_with_shi_is_
     assert check("登记员念道：“队员唐果，E级，念力系。”", letters, {"唐果": "E级"}) == []
     palace = "## 位分\n答应 ＜ 常在 ＜ 贵人 ＜ 嫔 ＜ 妃\n"
     assert errors("内务府的人念着单子：“景福宫，嫔位，韩氏，红箩炭三百斤。”", palace, {"韩令仪": "妃"})
+    # the place before the rank is a name the book knows, not the one ranked
+    assert errors("内务府的人念着单子：“景福宫，嫔位，韩氏，红箩炭三百斤。”", palace, {"韩令仪": "妃"},
+                  aliases={"韩令仪": "韩令仪", "许宁": "许宁", "景福宫": "景福宫"})
     assert not errors("内务府的人念着单子：“景福宫，妃位，韩氏，红箩炭三百斤。”", palace, {"韩令仪": "妃"})
 
 
