@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator, NamedTuple
 
 from lw_storyrepo import layout as L
+from lw_storyrepo.ranks import ladders_of
 from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, deaths_of, check_continuity, far_places, haunts_of, journeys, places_inside, stages_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
@@ -136,7 +137,8 @@ class CheckContext:
                       {name: gender_of(text, names) for name, text in texts.items()},
                       far=far_places([lore, *texts.values()], places), journey=journeys([lore, *texts.values()], places),
                       kin_gender={name: relation_gender(text, names) for name, text in texts.items()},
-                      haunts=haunts_of(texts, places), died=deaths_of(characters, texts))
+                      haunts=haunts_of(texts, places), died=deaths_of(characters, texts),
+                      ladders=ladders_of(lore, [str(c.get("境界")) for c in characters.values() if c.get("境界")]) or None)
         public = "\n".join([lore, *texts.values(), *(f"{p.title}\n{p.body}" for p in repo.promises()),
                              *(str(row["事件"]) for row in repo.timeline())])
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,

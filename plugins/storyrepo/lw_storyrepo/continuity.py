@@ -64,6 +64,7 @@ from typing import Any, Callable, Iterable
 
 from lw_storyrepo.findings import ERROR, WARN, Finding
 from lw_storyrepo.names import surname_of
+from lw_storyrepo.ranks import Ladder, RankReader, steps
 from lw_storyrepo.repo import as_list
 
 DEFAULT_STAGES = ("凡人", "炼体", "练气", "炼气", "筑基", "结丹", "金丹", "元婴", "化神", "炼虚", "合体", "大乘", "渡劫", "真仙",
@@ -267,6 +268,18 @@ class World:
     journey: dict[str, float] = field(default_factory=dict)  # place -> the days the world or a card says it is away: journeys
     haunts: dict[str, set[str]] = field(default_factory=dict)  # character -> places their card says they keep to: haunts_of
     died: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # the dead -> (era, year, month) of death: deaths_of
+    ladders: tuple[Ladder, ...] | None = None  # the world's ladders (ranks.ladders_of); None: the one of ``stages``
+    _reader: RankReader | None = field(default=None, repr=False, compare=False)
+
+    def rank_reader(self) -> RankReader:
+        """The generic rank reader of this world, its patterns compiled once (:class:`lw_storyrepo.ranks.RankReader`)."""
+        if self._reader is None:
+            ladders = tuple(self.ladders or ())
+            stated = Ladder(tuple(dict.fromkeys(self.stages)))
+            if self.stages != DEFAULT_STAGES and not any(set(stated.rungs) <= set(x.rungs) for x in ladders):
+                ladders += (stated,)  # the older reader's ladder (stages_of) where this one read none like it
+            self._reader = RankReader.build(ladders, self.cards, surname_of)
+        return self._reader
 
 
 DIED_WORDS = re.compile(r"殁|死|去世|过世|故去|亡故|身亡|遇害|病逝|病故|逝世|没了")
@@ -727,9 +740,11 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             out.append(Finding("连贯", ERROR, f"{who} 的境界从「{card.get('境界')}」（角色卡·境界）降到「{value}」，正文没有写明缘由"
                                f"（跌境、散功、封印…）", 1, 1, f"{who}.境界={value}"))
     if names is not None:
-        out += _ranks(world, names, lines, sentences, first_line, pov, set(set_realm), explained)
+        asked: dict[tuple[int, int], str | None] = {}  # who each pronoun before a rank is, asked once for both readers
+        out += _ranks(world, names, lines, sentences, first_line, pov, set(set_realm), explained, asked)
         if not explained:
             out += _register(world, names, sentences, first_line, set(set_realm))
+        out += _generic_ranks(world, names, lines, sentences, first_line, pov, set(set_realm), text, out, asked)
     # 持有
     given = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "+"}
     if names is not None and world.items:
@@ -1288,7 +1303,8 @@ def _topic(world: World, previous: str, anyone: re.Pattern[str], name: dict[str,
 
 
 def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: list[tuple[int, int, str]], first_line: int,
-           pov: str | None, set_realm: set[str], explained: bool) -> list[Finding]:
+           pov: str | None, set_realm: set[str], explained: bool,
+           known: dict[tuple[int, int], str | None] | None = None) -> list[Finding]:
     """境界 said lower in the prose than on the card: a stage with a level (筑基三层); a bare stage
     said of someone — 不过是个学徒, 作为一个住院医 (:data:`BEING`), before their name (五级工周大海), after
     it in a register (赵铁军，三级工), after their surname as an address (韩工段长) —; a stage someone is
@@ -1311,7 +1327,7 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 if 1 <= len(stem) <= 2 and stem != surname_of(person) and person not in by_title.get(stem, []):
                     by_title.setdefault(stem, []).append(person)
     listed_re = re.compile(rf"({names.pattern}){LISTED}")
-    known: dict[tuple[int, int], str | None] = {}
+    known = {} if known is None else known
 
     def antecedent(line: int, column: int) -> str | None:  # the same pronoun for every rank after it: asked once
         if (line, column) not in known:
@@ -1401,6 +1417,32 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
             elif not below and not titled and (listed or not BELITTLE.search(tail)) and said > old:  # a breakthrough told in prose and never recorded, or a slip: the author says
                 out.append(Finding("连贯", WARN, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成更高的「{said_text}」；"
                                    f"本章突破了就在设定变更写「{who}.境界={said_text}」", first_line + i, col, sentence.strip()[:60]))
+    return out
+
+
+def _generic_ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: list[tuple[int, int, str]],
+                   first_line: int, pov: str | None, set_realm: set[str], text: str, found: list[Finding],
+                   asked: dict[tuple[int, int], str | None]) -> list[Finding]:
+    """The generic reader's 境界 findings (:mod:`lw_storyrepo.ranks`) that the older rules have not already
+    made on the same line for the same person."""
+    reader = world.rank_reader()
+    if reader.rung_re is None:
+        return []
+    def antecedent(line: int, column: int) -> str | None:
+        if (line, column) not in asked:
+            asked[line, column] = _antecedent(names, lines, line, column, world, pov)
+        return asked[line, column]
+
+    new = reader.findings(names, world.aliases, sentences, first_line, text, set_realm, antecedent, pov)
+    if not DOWN_EVENTS.search(text):
+        new += steps(reader, names, world.aliases, sentences, first_line, set_realm)
+    seen = {(f.line, f.message.split(" ", 1)[0]) for f in found if "境界" in f.message}
+    out: list[Finding] = []
+    for f in new:
+        key = (f.line, f.message.split(" ", 1)[0])
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
     return out
 
 

@@ -1,0 +1,668 @@
+"""A generic reader of ranks (角色卡·境界) for any book's ladder (issue 30).
+
+The older rank rules in :mod:`lw_storyrepo.continuity` were each read off one book's sentences; this
+module is one path for every ladder, driven by tables:
+
+- :func:`ladders_of` reads the ladders the world states, in any notation (``A ＜ B ＜ C``, ``A → B``,
+  ``A > B`` downwards, ``A、B、C 依次``, a numbered list, a table, a range written as its endpoints such
+  as ``P4–P10`` or ``一品…九品``, letter grades ``S/A/B/C/D 级``), lowest first, in the direction the book
+  states (:data:`DOWNWARD`, :data:`NUMBER_HIGHER`). Several ladders may coexist; a rank is compared only
+  within its own ladder.
+- :class:`RankReader` (compiled once per world) binds a person to a rank in a sentence by the frames of
+  :data:`FRAMES` (narration, a register line, a title or address, a comparison) and returns findings
+  when the rank said is lower (an error) or, in narration, higher (a warning) than the card's, unless
+  the sentence is about another time, a hypothesis, a rumour or a negation (:data:`NOT_NOW_MARKS`), or
+  the draft tells an event (:data:`DOWN_WORDS`).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from lw_storyrepo.findings import ERROR, WARN, Finding
+
+# --- ladders ---------------------------------------------------------------------------------------
+
+RANKY = re.compile(r"力量体系|职级|等级|品级|品阶|军衔|警衔|职称|段位|位分|级别|官阶|官职|境界|阶位|位阶|衔级|职位|职务|"
+                   r"晋升|爵位|名分|功名|科举|资历|岗位|头衔|rank|level", re.I)
+"""A section header (or a line) that announces a ladder: any notation in it counts."""
+UP_SEP = r"\s*(?:<|＜|→|->|—>|⇒|➝|➔|〈)\s*"
+DOWN_SEP = r"\s*(?:>|＞|←|<-|〉)\s*"
+DOWNWARD = re.compile(r"从高到低|由高到低|自高而低|自高至低|自上而下|从上到下|由上到下|高到低|降序")
+"""A statement that a list (not a ``<`` chain, whose sign says it) runs from the top down."""
+UPWARD = re.compile(r"从低到高|由低到高|自低而高|自低至高|自下而上|从下到上|低到高|升序")
+LIST_CUE = re.compile(rf"依次|分为|分成|共有|共分|{DOWNWARD.pattern}|{UPWARD.pattern}")
+NUMBER_HIGHER = re.compile(r"数字?越(?P<way>[大小])[^。\n]{0,8}?越高|(?P<small>[一1])[品级等段阶][^。\n]{0,3}最高|"
+                           r"(?P<low>[一1])[品级等段阶][^。\n]{0,3}最低")
+"""What says which end of a numbered ladder is the top (数字越小职级越高, 一品最高)."""
+SMALL_IS_HIGH = "品等"
+"""Suffixes whose ladder tops at one unless the book says otherwise (一品 over 九品, 一等 over 三等)."""
+_CN = "〇零一二两三四五六七八九十"
+_CN_VAL = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_TO = r"\s*(?:–|—|－|-|~|～|〜|到|至|…+|\.{2,}|⋯+)\s*"
+LATIN_RANGE = re.compile(rf"(?<![A-Za-z])([A-Z]{{1,2}})(\d{{1,2}}){_TO}(?:\1)?(\d{{1,2}})(?!\d)")
+CN_RANGE = re.compile(rf"(?:从)?([{_CN}十]{{1,3}})([品级段阶等星])(?:{_TO})([{_CN}十]{{1,3}})\2")
+LETTERS = re.compile(r"(?<![A-Za-z])((?:[A-Z]{1,3}\s*[/／、,，<＜>＞]\s*){2,}[A-Z]{1,3})\s*(?:[一二三四五六七八九十]?[级等阶]|级)")
+NUMBERED = re.compile(r"^\s*(?:\d{1,2}\s*[.、)）．]|[（(]\d{1,2}[)）]|[-*•·]|[一二三四五六七八九十]{1,2}\s*[、.．])\s*"
+                      r"(?:\*\*)?([^\s：:（(，,。;；|*—\-]{1,8})")
+_TOKEN = re.compile(r"^[\w\u4e00-\u9fff]{1,8}$")
+_STRIP = re.compile(r"[*`「」“”\"'《》【】\[\]]|[（(][^）)]*[）)]")
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """One ladder of ranks, lowest first."""
+
+    rungs: tuple[str, ...]
+
+    def index(self, rung: str) -> int:
+        return self.rungs.index(rung)
+
+
+def _cn_number(text: str) -> int | None:
+    if text.isdigit():
+        return int(text)
+    if not text or any(c not in _CN_VAL and c != "十" for c in text):
+        return None
+    if "十" not in text:
+        return _CN_VAL[text] if len(text) == 1 else None
+    tens, _, ones = text.partition("十")
+    return (_CN_VAL.get(tens, 0) if tens else 1) * 10 + (_CN_VAL.get(ones, 0) if ones else 0)
+
+
+def _cn_word(n: int) -> str:
+    digits = "零一二三四五六七八九"
+    if n < 10:
+        return digits[n]
+    return ("" if n // 10 == 1 else digits[n // 10]) + "十" + (digits[n % 10] if n % 10 else "")
+
+
+def _clean(token: str) -> str:
+    return _STRIP.sub("", token).strip(" \t:：，,。.;；")
+
+
+def _ladder(tokens: list[str], down: bool = False) -> Ladder | None:
+    words = [w for w in (_clean(t) for t in tokens) if w]
+    if len(words) < 2 or not all(_TOKEN.match(w) for w in words) or len(set(words)) != len(words):
+        return None
+    return Ladder(tuple(reversed(words)) if down else tuple(words))
+
+
+def _stated_down(context: str) -> bool:
+    return DOWNWARD.search(context) is not None and UPWARD.search(context) is None
+
+
+def _ranges(line: str, context: str) -> list[Ladder]:
+    out: list[Ladder] = []
+    for m in LATIN_RANGE.finditer(line):
+        a, b = int(m.group(2)), int(m.group(3))
+        if abs(a - b) < 1 or abs(a - b) > 20:
+            continue
+        rungs = [f"{m.group(1)}{n}" for n in range(min(a, b), max(a, b) + 1)]
+        out.append(Ladder(tuple(reversed(rungs)) if _small_is_high(context, "") else tuple(rungs)))
+    for m in CN_RANGE.finditer(line):
+        a, b = _cn_number(m.group(1)), _cn_number(m.group(3))
+        if a is None or b is None or a == b or abs(a - b) > 20:
+            continue
+        rungs = [f"{_cn_word(n)}{m.group(2)}" for n in range(min(a, b), max(a, b) + 1)]
+        out.append(Ladder(tuple(reversed(rungs)) if _small_is_high(context, m.group(2)) else tuple(rungs)))
+    return out
+
+
+def _small_is_high(context: str, suffix: str) -> bool:
+    said = NUMBER_HIGHER.search(context)
+    if said:
+        return said.group("way") == "小" or bool(said.group("small"))
+    return bool(suffix) and suffix in SMALL_IS_HIGH
+
+
+def _letter_key(grade: str) -> int:
+    letters = grade.rstrip("级等阶")
+    if set(letters) == {"S"}:
+        return 100 + len(letters)
+    return -(ord(letters[0]) - ord("A")) * 4 + (len(letters) - 1)
+
+
+def _letters(line: str, context: str) -> list[Ladder]:
+    out = []
+    for m in LETTERS.finditer(line):
+        signs = re.findall(r"[<＜>＞]", m.group(1))
+        grades = [f"{g}级" for g in re.findall(r"[A-Z]{1,3}", m.group(1))]
+        if len(set(grades)) != len(grades):
+            continue
+        if signs:
+            rungs = grades if signs[0] in "<＜" else list(reversed(grades))
+        else:
+            rungs = sorted(grades, key=_letter_key)
+        out.append(Ladder(tuple(rungs)))
+    return out
+
+
+def _line_ladders(line: str, context: str, ranky: bool) -> list[Ladder]:
+    found: list[Ladder] = []
+    least = 2 if ranky else 3
+    body = line.strip().lstrip("-*• ").strip()
+    if re.search(UP_SEP, body) or re.search(DOWN_SEP, body):
+        # the chain itself: the longest run of short tokens joined by one kind of sign
+        for sep, down in ((UP_SEP, False), (DOWN_SEP, True)):
+            m = re.search(rf"[^\s<＜>＞→←⇒➝➔〈〉:：，,。;；]{{1,10}}(?:{sep}[^\s<＜>＞→←⇒➝➔〈〉:：，,。;；]{{1,10}})+", body)
+            if m:
+                parts = re.split(sep, m.group())
+                if len(parts) >= least:
+                    arrow = "→" in m.group() or "->" in m.group() or "←" in m.group()
+                    ladder = _ladder(parts, down or (arrow and _stated_down(context)))  # a < chain says its own way
+                    if ladder:
+                        found.append(ladder)
+                        break
+        if found:
+            return found
+    found += _letters(line, context)
+    if found:
+        return found
+    found += _ranges(line, context)
+    if "、" in line and (ranky or LIST_CUE.search(line)):
+        # the list after the cue that says its order (从低到高依次是：A、B、C), else the longest
+        cue = max((m.end() for m in LIST_CUE.finditer(line)), default=0)
+        lists = re.findall(r"[^\s、，,：:。；;（）()]{1,10}(?:\s*、\s*[^\s、，,：:。；;（）()]{1,8})+", line[cue:]) \
+            or re.findall(r"[^\s、，,：:。；;（）()]{1,10}(?:\s*、\s*[^\s、，,：:。；;（）()]{1,8})+", line)
+        parts = max(lists, key=len, default="").split("、")
+        if parts:
+            parts[0] = re.split(r"依次为|依次是|分为|分成|共有|共分|依次|为|是|有", parts[0])[-1]
+            parts[-1] = re.split(r"[等共这几四五六七八九十三两]{1,2}(?:等|级|个|种|阶|档)|依次|等", parts[-1])[0]
+        if len(parts) >= max(3, least):
+            ladder = _ladder(parts, _stated_down(line if (DOWNWARD.search(line) or UPWARD.search(line)) else context))
+            if ladder:
+                found.append(ladder)
+    return found
+
+
+def _table(rows: list[str], context: str) -> Ladder | None:
+    cells = [[_clean(c) for c in row.strip().strip("|").split("|")] for row in rows]
+    cells = [r for r in cells if not all(re.fullmatch(r":?-{2,}:?|", c) for c in r)]
+    if len(cells) < 3:
+        return None
+    head = cells[0]
+    col = next((k for k, c in enumerate(head) if RANKY.search(c) or re.search(r"称谓|名称|头衔|级", c)), 0)
+    column = [r[col] for r in cells[1:] if col < len(r)]
+    return _ladder(column, _stated_down(context))
+
+
+def _numbered(block: list[str], context: str) -> Ladder | None:
+    items = [m.group(1) for m in (NUMBERED.match(x) for x in block) if m]
+    return _ladder(items, _stated_down(context)) if len(items) >= 3 else None
+
+
+def ladders_of(world_text: str, card_ranks: list[str] | None = None) -> tuple[Ladder, ...]:
+    """Every ladder 世界观.md states, lowest rung first; with ``card_ranks`` (the cards' 境界 values), only
+    those on which some card holds a rung (a list in the geography that happens to read like one is none)."""
+    sections = re.split(r"(?m)^(?=#{1,6}\s)", world_text or "")
+    found: list[Ladder] = []
+    for section in sections:
+        lines = section.split("\n")
+        header = lines[0] if lines and lines[0].startswith("#") else ""
+        ranky = RANKY.search(header) is not None
+        context = section
+        k = 0
+        while k < len(lines):
+            line = lines[k]
+            if line.lstrip().startswith("|"):
+                j = k
+                while j < len(lines) and lines[j].lstrip().startswith("|"):
+                    j += 1
+                if ranky or RANKY.search(lines[k]):
+                    ladder = _table(lines[k:j], context)
+                    if ladder:
+                        found.append(ladder)
+                k = j
+                continue
+            if NUMBERED.match(line) and (ranky or (k and RANKY.search(lines[k - 1]))):
+                j = k
+                while j < len(lines) and NUMBERED.match(lines[j]):
+                    j += 1
+                ladder = _numbered(lines[k:j], "\n".join(lines[max(0, k - 2):k]) or context)
+                if ladder and not any(_line_ladders(x, context, ranky) for x in lines[k:j]):
+                    found.append(ladder)
+                    k = j
+                    continue
+            found += _line_ladders(line, context, ranky or RANKY.search(line) is not None)
+            k += 1
+    held = [str(v) for v in card_ranks or [] if str(v).strip()]
+    if held:
+        found += [x for x in _held_in_order(sections, held) if not any(set(x.rungs) <= set(y.rungs) for y in found)]
+    out: list[Ladder] = []
+    for ladder in found:
+        if ladder not in out and (not held or any(_rung_in(v, ladder) for v in held)):
+            out.append(ladder)
+    return tuple(out)
+
+
+ORDERED = re.compile(r"往上|再往上|之上|以上是|之下|以下是|高于|低于|高过|低过|升为|升到|晋为|晋升|考中|中了|过了")
+"""Words that make a line naming ranks an order of them."""
+
+
+def _held_in_order(sections: list[str], held: list[str]) -> list[Ladder]:
+    """Ladders the book tells in prose or an unmarked list: the cards' 境界 values in the order one line names
+    them (three of them, or two in a section about ranks), with the words listed between them
+    (考过县试是童生，院试过了是秀才，乡试中了是举人); lowest first unless the line or section says 从高到低."""
+    values = sorted({v.strip() for v in held if 1 <= len(v.strip()) <= 8}, key=len, reverse=True)
+    if len(values) < 2:
+        return []
+    value_re = re.compile("|".join(map(re.escape, values)))
+    out = []
+    for section in sections:
+        ranky = RANKY.search(section.split("\n", 1)[0]) is not None
+        for line in section.split("\n"):
+            seen = list(dict.fromkeys(m.group() for m in value_re.finditer(line)))
+            if len(seen) < 2 or not (ranky or RANKY.search(line) or LIST_CUE.search(line) or ORDERED.search(line)):
+                continue  # a line of the geography or of who is who (韩德厚是车间主任，马国庆是工段长) orders nothing
+            tokens = [_clean(t) for t in re.split(r"\s*[、，,/／→<＜]\s*", line)]
+            if all(v in tokens for v in seen):
+                a, b = tokens.index(seen[0]), tokens.index(seen[-1])
+                span = tokens[min(a, b):max(a, b) + 1]
+                rungs = span if all(_TOKEN.match(t) for t in span) and a < b else seen
+            else:
+                rungs = seen
+            ladder = _ladder(rungs, _stated_down(line) or (not UPWARD.search(line) and _stated_down(section)))
+            if ladder:
+                out.append(ladder)
+    return out
+
+
+def _rung_in(value: str, ladder: Ladder) -> str | None:
+    """The rung a card value names on ``ladder`` (the longest it contains: 主治医师 is 主治; B is B级)."""
+    value = value.strip()
+    best = None
+    for rung in ladder.rungs:
+        if rung in value or (rung.endswith("级") and value == rung[:-1]):
+            if best is None or len(rung) > len(best):
+                best = rung
+    return best
+
+
+# --- binding a person to a rank ------------------------------------------------------------------------
+
+NOT_NOW_MARKS = re.compile(
+    r"当年|那年|以前|之前|从前|早年|曾经|曾是|那时|那会儿|当时|当初|起初|最初|原先|原本|本来|过去|昔日|小时候|刚入|刚进|刚来|"
+    r"[一两二三四五六七八九十几数半]+年前|[一两二三四五六七八九十几数半]+个?月前|去年|前年|回忆|想起|记得|梦|"
+    r"要是|若是|若|万一|除非|如果|假如|假使|倘若|倘使|哪怕|就算|即使|即便|的话|"
+    r"将来|以后|日后|明年|后年|迟早|早晚|总有一天|等到|等他|等她|"
+    r"听说|据说|传言|传闻|谣传|谣言|风言风语|有人说|都说|人说|听人说")
+"""A rank said of another time, a hypothesis, the future or a rumour: not the card's now."""
+NEGATED = re.compile(r"(?<!不过)(?<!只不)不是|不再是|早不是|已不是|已经不是|再也不是|并非|并不是|哪是|哪里是|不算|没当|没做")
+DOWN_WORDS = re.compile(r"沦为|降职|降级|降了级|降了职|降为|降成|降到|降位|降了位|撤职|撤了职|免职|免了职|革职|革去|罢免|罢官|罢了官|"
+                        r"贬为|贬到|贬成|被贬|贬了|撸了|撸掉|撸下|撸成|一撸到底|打回|被打回|跌落|跌境|跌回|退回|褫夺|削去|夺了|"
+                        r"降格|下放|留用察看|废为|黜")
+"""Events that explain a rank lower than the card's, anywhere in the draft."""
+UP_WORDS = re.compile(r"中了|考中|中举|进学|转为|转成|补为|补上|升为|升任|升到|升了|晋为|晋升|晋了|提为|提拔|提了|擢升|封为|册封|晋封|转正|评上|考上|当上|突破")
+
+BETWEEN_BEING = re.compile(
+    r"(?:(?:如今|现在|眼下|目前|此刻|此时|今天|今年|这会儿|这阵子|至今|到现在)[，,]?)?"
+    r"(?:也|还|仍|仍然|依旧|依然|都|却|已|已经|早已|早就|才|就|终究|毕竟|好歹|可|明明|分明)*"
+    r"(?:(?:只|不过|仅|仅仅|只不过|顶多|充其量|区区|也就)?"
+    r"(?:是|算|算是|当|当着|做|做着|干|干着|乃|为|(?<=[还仍只才都])在|[卡停困]在|一介)"
+    r"(?:(?:一?[个名位介]|一)(?:小小的?|区区)?(?:[^，,。！？；;“”的\s]{1,6}的)?|(?:小小的?|区区))?(?:跑|当|做|干|打|挂)?"
+    r"|(?<![\u4e00-\u9fff])(?:的)?(?:职级|级别|等级|职称|品级|官阶|军衔|警衔|段位|位分|境界|职务|段|级)"
+    r"(?:如今|现在|眼下|目前)?(?:也|还|仍|都|却|已|已经|才|就|只|不过|只有|也就)*(?:是|为|：|:)?"
+    r"|(?:如今|现在|眼下|目前)?(?:才|也就|还只|只|刚|才刚|不过|只不过)(?:到)?)$")
+"""Between a name and a rank: the person is said to be the rank (林晓如今不过是个科员, 她还是个常在,
+秦川如今不过是D级, 不过是个坐冷板凳的替补, 林晓的职级才是P5, 林晓才P5)."""
+NOT_STATED_AFTER = re.compile(r"^(?:的(?!了|呢|啊|吧|。|，|！|？|$|修为|实力|身份|功力|境界|底子|资历)|之[位女子职]|手下|身边|面前|跟前|那里|那儿|那边|办公室|家|夫人|太太|娘子|"
+                              r"儿子|女儿|媳妇|们|出身|起家|起步|时|的时候|那会|期间|任上|以上|以下|及以上|之上|之下|级别|待遇|水平|考试|考核)")
+"""What after a rank makes it no statement of the person's rank (林晓是主任的学生, 科员出身, 当科长时)."""
+BETWEEN_THIS = re.compile(r"^(?:这个|这位|这名|这)$")
+"""X这个R: the rank as an apposition."""
+BETWEEN_LISTED = re.compile(r"^\s*(?:[，,](?:一[个名位])?(?:小小的?)?|[（(]|\s)\s*$")
+"""X，R / X（R）/ X：R — a register or roster line (the rank must close its entry: :data:`ENTRY_END`)."""
+ENTRY_END = re.compile(r"\s*(?:$|[，,。；;、）)\s|/／])")
+BETWEEN_LIKE = re.compile(r"^(?:跟|和|与|同|像)[^，,。！？“”]{1,6}?(?:一样|一般)[，,]?(?:都|也|还|同样)*(?:只|不过|只不过)?(?:是|算)"
+                          r"(?:一?[个名位])?$")
+"""X跟你一样是R: X is the rank (the one compared with is not who is ranked)."""
+SAID_LIKE = re.compile(r"^(?:一样|一般)[，,]?(?:都|也|还|同样|仍|仍然)*(?:只|不过|只不过)?(?:是|算)(?:一?[个名位])?$")
+"""一样，还是(个) after the name compared with: the rank is the subject's before 跟."""
+AS_FRONT = re.compile(r"(?:身为|作为|以)(?:一?[个名位介])?(?:小小的?|区区)?$")
+"""身为R的X, 作为一名R，X, 以R之身: the person follows (or is the clause's subject before, for 以…之身)."""
+TITLE_AFTER = re.compile(r"^(?:娘娘|大人|老爷|爷|哥|姐|总|同志|师傅|小主|阁下|公|娘子|相公)")
+"""A rank made an address (R娘娘, R大人): said of the name or surname right before it."""
+STEP = re.compile(r"比(?P<other>[^，,。！？“”]{1,6}?)(?P<way>[高低])(?P<n>[一两二三四五六七八九\d])(?:级|个?级别|阶|品|等|档)")
+"""X比Y高一级 / 低两级: X's rank from Y's card."""
+ASPIRING = re.compile(r"(?:还没|没|尚未|未)(?:熬到|升到|升上|当上|评上|考上|混到|够上|摸到|到)(?:一?个)?$|"
+                      r"(?:要|想|准备|打算|盼着|等着)(?:考|评|升|冲|冲击|熬)(?:一?个)?$")
+"""Someone still below a rank (还没熬到主治, 下个月就要考四级了): a card at or above it contradicts."""
+MAX_BETWEEN = 14
+LEVEL = r"(?:期|位(?!分|置|子))?(?:[一二两三四五六七八九十\d]{1,2}[层重阶段星]|初期|前期|中期|后期|巅峰|大圆满|圆满)?"
+"""A level within a rung (炼气七层, 筑基圆满): read past, compared by the rung only (the older rules compare levels)."""
+AS_ONESELF = r"之身|的修为|的身份|的资历|的级别|的职级|的位分|的品级|的官阶|的军衔|的段位"
+"""以R之身 / 以R的修为: what the person acts as (the subject before 以)."""
+LOOK_BACK = 60
+"""How far before a rank the markers of another time, a hypothesis or a rumour are looked for."""
+OPENS = " \t，,。；;：:“「（(、！？"
+"""What may stand right before a rank that opens its clause."""
+
+
+@dataclass
+class RankReader:
+    """The ladders of a world and their patterns, compiled once (:func:`reader_for`)."""
+
+    ladders: tuple[Ladder, ...]
+    cards: dict[str, dict[str, Any]]
+    rung_re: re.Pattern[str] | None = None
+    holds: dict[str, dict[int, str]] = field(default_factory=dict)  # person -> ladder index -> rung
+    surnames: dict[str, list[str]] = field(default_factory=dict)
+    ladder_of: dict[str, list[int]] = field(default_factory=dict)  # rung -> ladders it is on
+    short: dict[str, str] = field(default_factory=dict)  # 博士 -> 茶博士, 队 -> 队长: what a surname takes as an address
+    clipped: dict[str, str] = field(default_factory=dict)  # 四级 -> 四级工: a rank said without its trade
+
+    @classmethod
+    def build(cls, ladders: tuple[Ladder, ...], cards: dict[str, dict[str, Any]], surname: Callable[[str], str]) -> RankReader:
+        reader = cls(ladders, cards)
+        rungs: set[str] = set()
+        for k, ladder in enumerate(ladders):
+            for rung in ladder.rungs:
+                reader.ladder_of.setdefault(rung, []).append(k)
+                rungs.add(rung)
+        for person, card in cards.items():
+            values = [v for v in re.split(r"[、,，/／;；]|\s+", str(card.get("境界") or "")) if v] or []
+            for k, ladder in enumerate(ladders):
+                held = next((r for r in (_rung_in(v, ladder) for v in values) if r), None) \
+                    or _rung_in(str(card.get("境界") or ""), ladder)
+                if held:
+                    reader.holds.setdefault(person, {})[k] = held
+            if len(surname(person)) == 1:
+                reader.surnames.setdefault(surname(person), []).append(person)
+        tails: dict[str, set[str]] = {}
+        for rung in rungs:
+            if len(rung) >= 3 and re.fullmatch(r"[\u4e00-\u9fff]+", rung):
+                tails.setdefault(rung[-2:], set()).add(rung)
+        reader.short = {t: next(iter(full)) for t, full in tails.items()
+                        if len(full) == 1 and t not in rungs and not any(x.endswith(t) and x not in full for x in rungs)}
+        # 陆队 for a 队长, 王局 for a 局长: the head of a two-character rank in 长, a surname's address only
+        heads: dict[str, list[str]] = {}
+        for rung in rungs:
+            if len(rung) == 2 and rung.endswith("长") and rung[0] not in rungs:
+                heads.setdefault(rung[0], []).append(rung)
+        reader.short |= {h: full[0] for h, full in heads.items() if len(full) == 1}
+        # 四级 for 四级工, 三级 for 三级技师: a rank said without its trade (要考四级了), in every frame
+        clipped: dict[str, list[str]] = {}
+        for rung in rungs:
+            m = re.fullmatch(rf"([{_CN}十\d]+级)[\u4e00-\u9fff]{{1,2}}", rung)
+            if m and m.group(1) not in rungs:
+                clipped.setdefault(m.group(1), []).append(rung)
+        reader.clipped = {c: full[0] for c, full in clipped.items() if len(full) == 1}
+        if rungs:
+            ones = "".join(r for r in rungs if len(r) == 1)
+            forms = []
+            for rung in sorted(rungs | set(reader.short) | set(reader.clipped), key=len, reverse=True):
+                if len(rung) == 1:
+                    behind = rf"(?<![{ones}])" if ones else ""
+                    forms.append(rf"{behind}{re.escape(rung)}(?=[位娘的了呢吧啊呀么]|[^\u4e00-\u9fff]|$)")
+                elif re.fullmatch(r"[A-Za-z]+\d+", rung):
+                    forms.append(rf"(?<![A-Za-z0-9]){re.escape(rung)}(?!\d)")
+                elif re.fullmatch(r"[A-Z]{1,3}级", rung):
+                    forms.append(rf"(?<![A-Za-z]){re.escape(rung)}")
+                elif re.match(rf"[{_CN}十]+[级品段阶等星]$", rung):
+                    # 高一级, 升一级, 一级棒, 一级一级: the word, not the rung
+                    forms.append(rf"(?<![高低升降跳差越连第超特每]){re.escape(rung)}(?!棒|一|二|三|的水平)")
+                else:
+                    forms.append(re.escape(rung))
+            reader.rung_re = re.compile(rf"(?P<rung>{'|'.join(forms)}){LEVEL}")
+        return reader
+
+    def compare(self, who: str, rung: str) -> tuple[int, str] | None:
+        """(said − held, the card's rung) on the ladder both are on; None when the person holds none there."""
+        for k in self.ladder_of.get(rung, []):
+            held = self.holds.get(who, {}).get(k)
+            if held:
+                ladder = self.ladders[k]
+                return ladder.index(rung) - ladder.index(held), held
+        return None
+
+    def findings(self, names: re.Pattern[str], aliases: dict[str, str], sentences: list[tuple[int, int, str]],
+                 first_line: int, text: str, skip: set[str],
+                 antecedent: Callable[[int, int], str | None], pov: str | None) -> list[Finding]:
+        """Findings of ranks said of a person lower (error) or, in narration, higher (warning) than their card's
+        境界; ``skip`` the people whose 境界 the draft's setting changes set."""
+        if self.rung_re is None or not self.holds or DOWN_WORDS.search(text):
+            return []
+        out: list[Finding] = []
+        flagged: set[tuple[int, str]] = set()
+        for i, col, sentence in sentences:
+            if not self.rung_re.search(sentence):
+                continue
+            # a rank standing for its one holder (工段长 for the only 工段长) is a rank here, not a name
+            spans = [(m.start(), m.end()) for m in names.finditer(sentence) if m.group() not in self.ladder_of]
+            starts = [a for a, _b in spans]
+            for r in self.rung_re.finditer(sentence):
+                bound = self._bind(sentence, r, spans, starts, names, aliases, i, col, antecedent, pov)
+                if bound is None:
+                    continue
+                who, kind, said = bound
+                if who in skip or (i, who) in flagged:
+                    continue
+                # a window, not the whole sentence: a sentence of thousands of ranks is read once per rank over a few characters
+                before = sentence[max(0, r.start() - LOOK_BACK):r.start()]
+                clause = re.split(r"[，,；;：:“]", before)[-1]
+                if NOT_NOW_MARKS.search(before) or NEGATED.search(clause) \
+                        or NEGATED.search(sentence[r.end():r.end() + 2]) or UP_WORDS.search(clause):
+                    continue
+                if kind == "below":
+                    held = self.compare(who, said)
+                    if held and held[0] <= 0:
+                        flagged.add((i, who))
+                        out.append(Finding("连贯", ERROR, f"{who} 的境界已是「{held[1]}」（角色卡·境界），正文却说{who}还在「{said}」之下",
+                                           first_line + i, col, sentence.strip()[:60]))
+                    continue
+                cmp = self.compare(who, said)
+                if cmp is None:
+                    continue
+                diff, held = cmp
+                if diff == 0:  # the same rung: its level, where both say one of a kind (七层 under 九层, 初期 under 后期)
+                    card_value = str(self.cards.get(who, {}).get("境界") or "")
+                    mine, theirs = _level(sentence[r.end("rung"):r.end()]), _level(card_value[card_value.find(held) + len(held):])
+                    if mine and theirs and mine[0] == theirs[0] and mine[1] != theirs[1]:
+                        diff = mine[1] - theirs[1]
+                        said, held = said + sentence[r.end("rung"):r.end()], card_value
+                if diff < 0:
+                    flagged.add((i, who))
+                    out.append(Finding("连贯", ERROR, f"{who} 的境界是「{held}」（角色卡·境界），正文写成更低的「{said}」，"
+                                       f"本章没有写降级的缘由（降职、贬、跌境…；或在设定变更写「{who}.境界={said}」）",
+                                       first_line + i, col, sentence.strip()[:60]))
+                elif diff > 0 and kind in ("narration", "list"):
+                    flagged.add((i, who))
+                    out.append(Finding("连贯", WARN, f"{who} 的境界是「{held}」（角色卡·境界），正文写成更高的「{said}」；"
+                                       f"本章晋升了就在设定变更写「{who}.境界={said}」", first_line + i, col, sentence.strip()[:60]))
+        return out
+
+    def _bind(self, sentence: str, r: re.Match[str], spans: list[tuple[int, int]], starts: list[int],
+              names: re.Pattern[str], aliases: dict[str, str], i: int, col: int,
+              antecedent: Callable[[int, int], str | None], pov: str | None) -> tuple[str, str, str] | None:
+        """(person, frame kind, rung) the rank at ``r`` is said of, or None. Kinds: narration (a statement
+        of the person's rank: warns when higher), title (an address: courtesy may raise it), below."""
+        rung = r.group("rung")
+        rung = self.clipped.get(rung, rung)
+        k = bisect.bisect_right(starts, r.start())
+        if rung in self.short:  # 王博士 for a 茶博士: only as a surname's address
+            owners = [p for p in self.surnames.get(sentence[r.start() - 1:r.start()], []) if p in self.holds]
+            if r.start() and len(owners) == 1 and len(self.surnames[sentence[r.start() - 1]]) == 1 \
+                    and not (k and spans[k - 1][1] > r.start() - 1) and self._address_ok(sentence, r):
+                return owners[0], "title", self.short[rung]
+            return None
+        if k and spans[k - 1][0] <= r.start() < spans[k - 1][1]:
+            return None  # inside a name the book knows (马工段长 an alias of its own)
+
+        def canon(n: str) -> str:
+            return aliases.get(n, n)
+
+        # 五级工周大海, 心外科副主任顾衡: the rank right before a name is their title
+        after = names.match(sentence, r.end() + (1 if sentence[r.end():r.end() + 1] == " " and rung.isascii() else 0))
+        if after:
+            return canon(after.group()), "title", rung
+        if sentence.startswith("的", r.end()) and (r.start() == 0 or sentence[r.start() - 1] in OPENS):
+            of = names.match(sentence, r.end() + 1)
+            if of:
+                return canon(of.group()), "title", rung  # P6的林晓, 三级工的赵铁军: said as who they are
+        # 身为R的X / 作为一名R，X
+        front = AS_FRONT.search(sentence, max(0, r.start() - 8), r.start())
+        if front:
+            rest = sentence[r.end():]
+            m = re.match(r"(?:的|之身)?[，,]?\s*", rest)
+            nxt = names.match(sentence, r.end() + (m.end() if m else 0))
+            if nxt:
+                return canon(nxt.group()), "narration", rung
+            if re.match(AS_ONESELF, rest) and front.group().startswith("以") and k \
+                    and front.start() - spans[k - 1][1] <= 4:
+                return canon(sentence[slice(*spans[k - 1])]), "narration", rung  # 苏青禾以炼气七层的修为…
+        # surname + R (王经理, 顾副主任): one ranked person of that surname, the surname not part of a name
+        if r.start() >= 1:
+            s = sentence[r.start() - 1]
+            owners = [p for p in self.surnames.get(s, []) if p in self.holds]
+            if len(owners) == 1 and len(self.surnames[s]) == 1 and not (k and spans[k - 1][1] > r.start() - 1) and self._address_ok(sentence, r):
+                return owners[0], "title", rung
+        # a person's name before the rank (a place's is none: 景福宫，妃位，韩氏), and what lies between them
+        if k and canon(sentence[slice(*spans[k - 1])]) in self.cards:
+            a, b = spans[k - 1]
+            between = sentence[b:r.start()]
+            who = canon(sentence[a:b])
+            stated = _states(sentence, r.end())
+            if len(between) <= MAX_BETWEEN:
+                if between == "" and TITLE_AFTER.match(sentence, r.end()):
+                    return who, "title", rung
+                if between == "" and rung.isascii() and ENTRY_END.match(sentence, r.end()):
+                    return who, "list", rung  # 老周P6，…: a code right after the name
+                if not stated:
+                    return None
+                if BETWEEN_THIS.match(between):
+                    return who, "narration", rung
+                if BETWEEN_LISTED.match(between) and ENTRY_END.match(sentence, r.end()):
+                    return who, "list", rung
+                if BETWEEN_LIKE.match(between):
+                    return who, "narration", rung
+                if k >= 2 and SAID_LIKE.match(between) and re.fullmatch(r"(?:跟|和|与|同|像)", sentence[spans[k - 2][1]:a]):
+                    return canon(sentence[slice(*spans[k - 2])]), "narration", rung  # 赵大个跟三宝一样，还是学徒
+                aspire = ASPIRING.search(between)
+                if aspire and _own_clause(between[:aspire.start()]):
+                    return who, "below", rung
+                plain = re.sub(r"^的(?=职级|级别|等级|职称|品级|官阶|军衔|警衔|段位|位分|境界|职务)", "", between)
+                being = BETWEEN_BEING.search(plain)
+                if being and _own_clause(plain[:being.start()]) and not re.search(r"[的把被对向给让叫]", plain.split("是")[0]):
+                    return who, "narration", rung
+        # a pronoun or no name: 她如今不过是个常在 / 自己不过是个R
+        pre = sentence[max(0, r.start() - MAX_BETWEEN):r.start()]
+        he = max(pre.rfind("他"), pre.rfind("她"))
+        if he >= 0 and not (k and spans[k - 1][1] > r.start() - MAX_BETWEEN + he) and _states(sentence, r.end()):
+            between = pre[he + 1:]
+            being = BETWEEN_BEING.search(between)
+            if (being and _own_clause(between[:being.start()])) or BETWEEN_THIS.match(between) or BETWEEN_LIKE.match(between):
+                who = antecedent(i, col + r.start() - len(pre) + he)
+                if who:
+                    return who, "narration", rung
+            aspire = ASPIRING.search(between)
+            if aspire and _own_clause(between[:aspire.start()]):
+                who = antecedent(i, col + r.start() - len(pre) + he)
+                if who:
+                    return who, "below", rung
+        if not spans and pov and "“" not in sentence[:r.start()]:
+            aspire = ASPIRING.search(sentence, max(0, r.start() - 12), r.start())
+            if aspire and not re.search(r"[，,。；;：:]", sentence[:aspire.start()]):
+                return pov, "below", rung  # 下个月就要考四级了: the point of view's narration of itself, no subject named
+        if not k and pov and _states(sentence, r.end()):
+            # 自己在镖局里，还是个趟子手: the point of view's own thought of himself (我 only outside a quote)
+            window = sentence[max(0, r.start() - 24):r.start()]
+            m = re.search(r"(?:^|[，,：:])\s*(自己|我)(?!们)([^。！？“”]{0,16})$", window)
+            if m and (m.group(1) == "自己" or "“" not in sentence[:r.start()]):
+                last = re.split(r"[，,]", m.group(2))[-1]
+                if ASPIRING.search(last):
+                    return pov, "below", rung
+                if BETWEEN_BEING.search(last) and re.search(r"[是算当]|才|只|不过", last):
+                    return pov, "narration", rung
+        # 景福宫，妃位，韩氏: a register line with the rank between commas and its person after it
+        if r.start() and sentence[r.start() - 1] in "，,、" and sentence[r.end():r.end() + 1] in ("，", ",", "、") \
+                and not NOT_NOW_MARKS.search(sentence[r.start() - 1:r.start()]):
+            nxt = names.match(sentence, r.end() + 1)
+            if nxt and (nxt.end() == len(sentence) or sentence[nxt.end()] in "，,。；;、！？”"):
+                return canon(nxt.group()), "list", rung
+            clan = re.compile(r"([\u4e00-\u9fff])氏(?=[，,。；;、！？”]|$)").match(sentence, r.end() + 1)  # 韩氏: a surname and 氏
+            if clan and len(self.surnames.get(clan.group(1), [])) == 1:
+                return self.surnames[clan.group(1)][0], "list", rung
+        # R：X、Y (a register with the rank first)
+        m = re.match(r"\s*[：:]\s*", sentence[r.end():])
+        if m and (r.start() == 0 or sentence[r.start() - 1] in " \t，,。；;（(|、"):
+            nxt = names.match(sentence, r.end() + m.end())
+            if nxt:
+                return canon(nxt.group()), "list", rung
+        return None
+
+    @staticmethod
+    def _address_ok(sentence: str, r: re.Match[str]) -> bool:
+        """A surname right before a rank is an address when the character before the surname is not part of
+        a word (start, punctuation, a quote, 的, 找/叫/问 …)."""
+        if r.start() < 2:
+            return True
+        c = sentence[r.start() - 2]
+        return not re.match(r"[\u4e00-\u9fff]", c) or c in "的找叫问喊请跟和与同给对向是见让把被称"
+
+
+PHASES = {"初期": 1, "前期": 1, "中期": 2, "后期": 3, "巅峰": 4, "圆满": 5, "大圆满": 6}
+
+
+def _level(text: str) -> tuple[str, int] | None:
+    """(kind, value) of a level within a rung: ("层", 7) for 七层, ("期", 1) for 初期; None when none is said."""
+    m = re.match(r"(?:期|位)?([一二两三四五六七八九十\d]{1,3})([层重阶段星])", text)
+    if m:
+        n = _cn_number(m.group(1).replace("两", "二"))
+        return (m.group(2), n) if n else None
+    m = re.match(r"(?:期)?(大圆满|圆满|初期|前期|中期|后期|巅峰)", text)
+    return ("期", PHASES[m.group(1)]) if m else None
+
+
+CLOSES = re.compile(r"^(?:[^\u4e00-\u9fff]|$|了|呢|吧|啊|呀|么|嘛|哦|啦|罢了|而已|哪|的|之身|身份|[医大]?(?:医师|医生|大夫)|弟子|修士|"
+                    r"大员|官|人|者|选手|队员|球员|小主|娘娘|大人|老爷|师傅|同志|也|都|还|却|就|又|而|但|可|呗)")
+"""What may follow a rank that states someone's rank: the clause's end, a particle, a person's noun
+(主治医师, 练气弟子, 七品芝麻官); any other word makes the rank part of a thing's name (D级晶核, A级任务)."""
+
+
+def _states(sentence: str, end: int) -> bool:
+    """Whether the rank ending at ``end`` closes a statement of someone's rank (:data:`NOT_STATED_AFTER`, :data:`CLOSES`)."""
+    rest = sentence[end:end + 4]
+    return not NOT_STATED_AFTER.match(rest) and CLOSES.match(rest) is not None
+
+
+def _own_clause(prefix: str) -> bool:
+    """Whether what stands between a name and the words that state its rank keeps the name the subject: no
+    clause break, quote or other person (韩总工头也没抬，“你是一级技师” is said of 你)."""
+    if prefix in ("，", ","):
+        return True  # 如今的陆骁，不过是个替补: the name a topic, its rank after the comma
+    return len(prefix) <= 8 and not re.search(r"[，,。；;：:“”「」！？你我他她您它咱]", prefix)
+
+
+def steps(reader: RankReader, names: re.Pattern[str], aliases: dict[str, str], sentences: list[tuple[int, int, str]],
+          first_line: int, skip: set[str]) -> list[Finding]:
+    """X比Y高一级 / 低一级: X's rank from Y's card, against X's card."""
+    out = []
+    for i, col, sentence in sentences:
+        if "比" not in sentence:
+            continue
+        for m in STEP.finditer(sentence):
+            # the subject is named in the clause right before 比 (a window: no rescan of a long sentence)
+            window = sentence[max(0, m.start() - LOOK_BACK):m.start()]
+            x = [n for n in names.finditer(re.split(r"[，,。；;：:“”]", window)[-1])]
+            y = names.fullmatch(m.group("other").strip()) or names.search(m.group("other"))
+            if not x or not y:
+                continue
+            a, b = aliases.get(x[-1].group(), x[-1].group()), aliases.get(y.group(), y.group())
+            if a in skip or a == b or NOT_NOW_MARKS.search(window) or NEGATED.search(window[-6:]):
+                continue
+            n = _cn_number(m.group("n")) or 0
+            for k, held_b in reader.holds.get(b, {}).items():
+                held_a = reader.holds.get(a, {}).get(k)
+                if not held_a:
+                    continue
+                ladder = reader.ladders[k]
+                said = ladder.index(held_b) + (n if m.group("way") == "高" else -n)
+                if said < ladder.index(held_a) and 0 <= said < len(ladder.rungs):
+                    out.append(Finding("连贯", ERROR, f"{a} 的境界是「{held_a}」（角色卡·境界），正文说{a}比{b}（{held_b}）"
+                                       f"{m.group('way')}{m.group('n')}级，即「{ladder.rungs[said]}」，没有降级的缘由",
+                                       first_line + i, col, sentence.strip()[:60]))
+    return out
