@@ -964,10 +964,11 @@ def _handed_words(ctx: CheckContext, what: str) -> frozenset[str]:
     return frozenset({runs[-1][-2:]} if runs else set()) | {pair for run in runs for pair in pairs(run) if pair not in book}
 
 
-REFUSE = re.compile(r"(?:没有|没|不|未|并未|从未|别)(?:肯|愿|答应|同意|应允|给|交|借|批|让|准|许|松口|点头)|拒绝|回绝|婉拒|谢绝|"
+REFUSE = re.compile(r"(?:没有|没|不|未|并未|从未)(?:能)?(?:肯|愿意|答应|同意|应允|给|交|借|批|把|松口|点头)|拒绝|回绝|婉拒|谢绝|"
                     r"推了回去|推回|推辞|驳回|摇头|摇了摇头|作罢|不了了之|没成|落空|泡汤")
-"""What tells that a request was refused or a thing did not happen (没给, 不肯, 拒绝, 推了回去, 没答应, 没借,
-摇了摇头, 作罢): a class of negated consent and giving, not the words of one draft."""
+"""What tells that a request was refused or a thing did not happen (没给, 不肯, 没把…交给, 拒绝, 推了回去, 没答应,
+没借, 摇了摇头, 作罢): a class of negated consent and giving, not the words of one draft. An order (不许弄丢,
+别给人看, 不准声张) is no refusal: it follows a thing given."""
 NEGATED = re.compile(r"(?:没有|没|不|未|并未|从未|别|免了)$")
 """A word right before what the event says (没罚, 免了罚): it did not happen."""
 YIELDED = re.compile(r"(?:还是|终于|到底|终究|最后|最终|只好|只得|才)[^。！？!?]{0,6}?(?:给|交|借|批|递|塞|答应|同意|点头|松口|应了|收下|接过|罚|办)")

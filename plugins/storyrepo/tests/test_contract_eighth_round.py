@@ -130,6 +130,10 @@ def test_a_refusal_of_something_else_leaves_the_handover_told() -> None:
     line = "老周把三号船台的钥匙交给徐海"
     body = "老周没答应徐海去喝酒的事。\n\n第二天一早，老周把三号船台的钥匙交给了徐海。"
     assert event_warnings(line, body) == []
+    # an order after the giving (不许, 别, 不准) is no refusal
+    assert event_warnings(line, "老周把三号船台的钥匙交给徐海。“不许弄丢了，别给外人看。”") == []
+    # the handover negated in its own sentence
+    assert len(event_warnings(line, "老周到底没把三号船台的钥匙交给徐海。")) == 1
 
 
 # --- 3. the quoted line: bounded and escaped at one place --------------------------------------------------------
