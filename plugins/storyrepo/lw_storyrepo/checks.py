@@ -29,7 +29,7 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.ranks import ladders_of
 from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, deaths_of, check_continuity, far_places, haunts_of, journeys, places_inside, stages_of
 from lw_storyrepo.counting import word_count
-from lw_storyrepo.findings import ERROR, INFO, WARN, Finding
+from lw_storyrepo.findings import ERROR, INFO, WARN, Finding, clipped
 from lw_storyrepo.kinship import FORMS, WORDS, address_book, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
 from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
@@ -82,6 +82,14 @@ class CheckContext:
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
     _known_forms: set[str] | None = None
+    _book_pairs: frozenset[str] | None = None
+
+    def book_pairs(self) -> frozenset[str]:
+        """Every pair of neighbouring Chinese characters of :attr:`book_text`, computed once: a pair is
+        looked up, the book's text is not searched once a pair."""
+        if self._book_pairs is None:
+            self._book_pairs = frozenset(pairs(self.book_text))
+        return self._book_pairs
 
     def known_forms(self) -> set[str]:
         """:attr:`known_names` with the address forms of its people, computed once."""
@@ -747,7 +755,14 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
       :func:`_performed`: a 《》 work sung or read without its title), never an error;
     - a line that hands a held thing over (把仓库钥匙交给…) warns when the draft's 设定变更 does not move
       it; one that hands over what no name of the book is (a task, a place on a list) warns when the
-      prose writes nothing of it (:func:`_untold`): an event that may never happen, asked, never refused;
+      prose writes nothing of it (:func:`_untold`), or writes it only refused or negated (:func:`_refused`:
+      没给, 不肯, 拒绝, 摇了摇头) — an event that may never happen, asked, never refused;
+    - any other event line of people (a punishment, a dismissal, a pledge: no appearance, move to a place,
+      speech or promise) warns when the prose writes none of its own words once its names are taken out
+      (:func:`_event_words`, five or more of them: a shorter line may be told in words that share none), or
+      writes them only refused or negated (没有开除);
+    - a finding names its line by its start (:func:`lw_storyrepo.findings.clipped`), and no control or bidi
+      character of the author's text reaches a terminal (:class:`Finding` escapes them);
     - a promise the draft opens that no contract line names is a warning, unless a line asks to
       open one (开启 without an id);
     - what no script can count (a strong hook, a mood) is listed for the lens reviews to confirm.
@@ -772,6 +787,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
     in_prose: dict[tuple[str, bool], bool] = {}
     for raw in as_list(state.get("合同")):
         text = str(raw)
+        shown = clipped(text)  # a finding names the line by its start (findings.clipped; Finding escapes what a terminal acts on)
+        first = len(out)  # this line's findings are out[first:]
         checked = False
         ids = re.findall(r"\b(P-\d{3,})\b", text)
         for pid in ids:
@@ -781,15 +798,15 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             if not ok:
                 where = "或".join(sorted(wanted, key=lambda k: [w[1] for w in MOVE_WORDS].index(k))) if wanted \
                     else "开启/推进/兑付承诺"
-                out.append(Finding("合同", ERROR, f"合同「{text}」要求 {pid} 出现在草稿的{where}里，但没有", line_no))
+                out.append(Finding("合同", ERROR, f"合同「{shown}」要求 {pid} 出现在草稿的{where}里，但没有", line_no))
         if not ids:
             for word, key in MOVE_WORDS:
                 if word in text and key != "推进承诺":
                     checked = True
                     if not moves[key]:
-                        out.append(Finding("合同", ERROR, f"合同「{text}」要{word}承诺，但草稿的{key}是空的", line_no))
+                        out.append(Finding("合同", ERROR, f"合同「{shown}」要{word}承诺，但草稿的{key}是空的", line_no))
                     break
-        if out and out[-1].message.startswith(f"合同「{text}」") and out[-1].severity == ERROR:
+        if len(out) > first and out[-1].severity == ERROR:
             continue  # a line whose promise is not moved as asked is reported once, not again for each name in it
         terms = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
         quoted = dict.fromkeys(terms, True)  # a quoted term asks for its words: no other form, no doubt
@@ -807,10 +824,10 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                        for v in voices(ctx, body.split("\n"))):
                     pass  # they speak in the prose, named (a call, a phantom): they are in the chapter
                 elif any(_named(v, body) for v in ctx.variants(term)):
-                    out.append(Finding("合同", WARN, f"合同「{text}」要「{term}」出场，草稿的在场名单里却没有："
+                    out.append(Finding("合同", WARN, f"合同「{shown}」要「{clipped(term)}」出场，草稿的在场名单里却没有："
                                                      "请确认是出场了还是只被提到", line_no))
                 else:
-                    out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
+                    out.append(Finding("合同", ERROR, f"合同「{shown}」提到「{clipped(term)}」，正文里没有", line_no))
                 continue
             if ctx is not None and ctx.aliases.get(term, term) in ctx.dead and not APPEAR.search(text):
                 continue  # 裴延死那夜, 裴延案的狱簿: a line names the dead for what was theirs, it cannot ask them in
@@ -833,26 +850,42 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                     not quoted.get(term) and _told_of(ctx, term, text, body) is not None))):
                 doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else _performed(term, text, body)
                 if doubt is None:
-                    out.append(Finding("合同", ERROR, f"合同「{text}」提到「{term}」，正文里没有", line_no))
+                    out.append(Finding("合同", ERROR, f"合同「{shown}」提到「{clipped(term)}」，正文里没有", line_no))
                 else:
-                    out.append(Finding("合同", WARN, f"合同「{text}」提到「{term}」，正文里找不到它的名字或已知叫法"
+                    out.append(Finding("合同", WARN, f"合同「{shown}」提到「{clipped(term)}」，正文里找不到它的名字或已知叫法"
                                                      f"（{doubt}）：请确认草稿写到了", line_no))
             elif ctx is not None and not quoted.get(term) and _only_meant(ctx, term, text, body):
-                out.append(Finding("合同", WARN, f"合同「{text}」要到「{term}」，正文只说了要去、去不成或怎么走，"
+                out.append(Finding("合同", WARN, f"合同「{shown}」要到「{term}」，正文只说了要去、去不成或怎么走，"
                                                  f"没有写到了那里：请确认", line_no))
         handover = _HANDOVER.search(text)
-        if ctx is not None and handover and not ids and not (out and out[-1].message.startswith(f"合同「{text}」")):
+        if ctx is not None and handover and not ids and len(out) == first:
             thing = next((t for t in ctx.contract_terms_in(handover.group("what")) if t in ctx.items), None)
             changes = [m for m in map(_CHANGE_WHO.match, map(str, as_list((getattr(draft, "meta", {}) or {}).get("设定变更"))))
                        if m and m.group("field") == "持有"]
             if thing is not None and not any(m.group("value") == thing for m in changes):
-                out.append(Finding("合同", WARN, f"合同「{text}」要交出「{thing}」，草稿的设定变更却没有记下它换了人："
+                out.append(Finding("合同", WARN, f"合同「{shown}」要交出「{thing}」，草稿的设定变更却没有记下它换了人："
                                                  "请确认交接写到了", line_no))
             elif not ctx.contract_terms_in(handover.group("what")) and _untold(ctx, handover.group("what"), body):
-                out.append(Finding("合同", WARN, f"合同里的事件「{text}」正文里找不到：要交出的「{handover.group('what')}」"
+                out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文里找不到：要交出的「{clipped(handover.group('what'))}」"
                                                  "一个字眼也没有写到，请确认这件事发生了", line_no))
+            elif not ctx.contract_terms_in(handover.group("what")):
+                refused = _refused(ctx, _handed_words(ctx, handover.group("what")), body)
+                if refused is not None:
+                    out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文只写到「{clipped(handover.group('what'))}」"
+                                                     "被拒绝或没有交出：请确认这件事发生了", line_no, excerpt=refused))
+        elif ctx is not None and not ids and len(out) == first and _is_event(ctx, text):
+            words = _event_words(ctx, text)
+            if len(words) >= EVENT_WORDS_MIN and not any(w in _pair_spots(body) for w in words):
+                out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文里找不到：人物写到了，"
+                                                 f"事情本身（{clipped('、'.join(sorted(words)))}）一个字眼也没有写到，"
+                                                 "请确认这件事发生了", line_no))
+            elif words and not REFUSE.search(text) and not _NEGATION.search(text):  # a line that itself says 没有… is no refusal to find
+                refused = _refused(ctx, words, body)
+                if refused is not None:
+                    out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文只写到它被拒绝、没有或没做成：请确认这件事发生了",
+                                       line_no, excerpt=refused))
         if any(word in text for word in REVIEW_WORDS) or not checked:
-            out.append(Finding("合同", INFO, f"合同「{text}」脚本判断不了，交评审确认", line_no))
+            out.append(Finding("合同", INFO, f"合同「{shown}」脚本判断不了，交评审确认", line_no))
     return out
 
 
@@ -870,6 +903,114 @@ def pairs(text: str) -> set[str]:
     return {text[k:k + 2] for k in range(len(text) - 1) if "\u4e00" <= text[k] <= "\u9fff" and "\u4e00" <= text[k + 1] <= "\u9fff"}
 
 
+_PAIRS_SEEN = threading.local()
+"""Per thread, the prose :func:`_pair_spots` last indexed and its index, and which pairs
+:func:`_refused` found refused in it: every pair of every contract line is looked up, not searched."""
+
+
+def _pair_spots(body: str) -> dict[str, list[int]]:
+    """Where each pair of neighbouring Chinese characters stands in the prose, indexed once per prose
+    (a contract of many lines, a line of many words: one dict lookup a pair, never a search of the draft)."""
+    last: tuple[str, dict[str, list[int]], dict[str, str | None]] | None = getattr(_PAIRS_SEEN, "last", None)
+    if last is None or last[0] is not body:
+        spots: dict[str, list[int]] = {}
+        for k in range(len(body) - 1):
+            if "\u4e00" <= body[k] <= "\u9fff" and "\u4e00" <= body[k + 1] <= "\u9fff":
+                spots.setdefault(body[k:k + 2], []).append(k)
+        last = _PAIRS_SEEN.last = (body, spots, {})
+    return last[1]
+
+
+EVENT_WORDS_MIN = 5
+"""How many telling pairs an event line needs before prose that writes none of them is warned: a line that
+says little (送来太后的信, 讥讽) may be told in other words that share no pair; one that says who, where, how long
+and what (当众罚…在凤仪宫外的雪地里跪一个时辰) leaves words any telling of it repeats (雪地, 时辰, 罚跪)."""
+_NEGATION = re.compile(r"没有|没|不|未|别|免")
+
+NOT_TELLING = frozenset("一二两三四五六七八九十几半每百千万他她它我你咱俺们自己")
+"""Characters whose pairs tell no event (一个, 给她, 他们): numbers and persons, any line has them."""
+
+
+def _is_event(ctx: CheckContext, text: str) -> bool:
+    """Whether a contract line without a promise id is an event of people: it names a person the book
+    knows and asks no appearance (出场), no promise move, nothing only a lens can judge (:data:`REVIEW_WORDS`),
+    no move to a place (:data:`GO_TO`: the place rules'), no speech or thought (:data:`SAY`, :data:`KNOW`)."""
+    if APPEAR.search(text) or any(word in text for word in REVIEW_WORDS) or any(word in text for word, _k in MOVE_WORDS):
+        return False
+    if re.search(f"{SAY}|{KNOW}|说起|提起|提到|谈起|聊起|讲起", text):
+        return False  # what someone says, asks or learns is told in any words (the leak and lens checks read it)
+    names = ctx.contract_terms_in(_QUOTED.sub("，", text))
+    if any(GO_TO.search(text[max(0, m.start() - 2):m.start()]) for m in (ctx._terms_re or re.compile(r"(?!)")).finditer(text)):
+        return False  # a move to a place (回到栖霞宗, 去太医院): the place rules' (_only_meant)
+    return any(ctx.is_person(t) for t in names)
+
+
+def _event_words(ctx: CheckContext, text: str) -> frozenset[str]:
+    """What an event line says happens, apart from who and where: the pairs of characters of its words
+    once the names the book knows, quoted terms, fillers (:data:`_FILLER`), numbers and persons
+    (:data:`NOT_TELLING`) are taken out, and no pair the book's own text holds (a word the book uses
+    everywhere tells nothing). 贵妃当众罚林知微在凤仪宫外的雪地里跪一个时辰 → 当众, 众罚, 雪地, 时辰…: the
+    prose tells the event in other words when it writes any of them (罚跪, 雪地, 一个时辰 — not 跪 alone)."""
+    ctx.contract_terms_in("")  # builds the names' pattern once
+    rest = (ctx._terms_re or re.compile(r"(?!)")).sub("，", _QUOTED.sub("，", text))
+    book = ctx.book_pairs()
+    return frozenset(pair for run in _FILLER.split(rest) if len(run) >= 2 for pair in pairs(run)
+                     if pair not in book and not NOT_TELLING.intersection(pair))
+
+
+def _handed_words(ctx: CheckContext, what: str) -> frozenset[str]:
+    """The pairs that tell what a handover gives (its kind, 差事 of 带新弟子的差事, and its pairs the book's
+    text does not hold): the words :func:`_untold` looks for."""
+    runs = [run for run in _FILLER.split(what) if len(run) >= 2]
+    book = ctx.book_pairs()
+    return frozenset({runs[-1][-2:]} if runs else set()) | {pair for run in runs for pair in pairs(run) if pair not in book}
+
+
+REFUSE = re.compile(r"(?:没有|没|不|未|并未|从未)(?:能)?(?:肯|愿意|答应|同意|应允|给|交|借|批|把|松口|点头)|拒绝|回绝|婉拒|谢绝|"
+                    r"推了回去|推回|推辞|驳回|摇头|摇了摇头|作罢|不了了之|没成|落空|泡汤")
+"""What tells that a request was refused or a thing did not happen (没给, 不肯, 没把…交给, 拒绝, 推了回去, 没答应,
+没借, 摇了摇头, 作罢): a class of negated consent and giving, not the words of one draft. An order (不许弄丢,
+别给人看, 不准声张) is no refusal: it follows a thing given."""
+NEGATED = re.compile(r"(?:没有|没|不|未|并未|从未|别|免了)$")
+"""A word right before what the event says (没罚, 免了罚): it did not happen."""
+YIELDED = re.compile(r"(?:还是|终于|到底|终究|最后|最终|只好|只得|才)[^。！？!?]{0,6}?(?:给|交|借|批|递|塞|答应|同意|点头|松口|应了|收下|接过|罚|办)")
+"""A refusal that gives way after all (起初不肯，后来还是交给了她): the event happened."""
+_SENTENCE_END = re.compile(r"[。！？!?\n]")
+
+
+def _refused_at(body: str, k: int) -> bool:
+    """Whether the telling at ``k`` is refused or negated: the word before it negates it (没罚), or its sentence
+    and the next one refuse (:data:`REFUSE`) and do not give way after (:data:`YIELDED`)."""
+    start = max((m.end() for m in _SENTENCE_END.finditer(body, max(0, k - 60), k)), default=max(0, k - 60))
+    if NEGATED.search(body[max(start, k - 2):k]):
+        return True
+    ends = [m.start() for m in _SENTENCE_END.finditer(body, k, min(len(body), k + 120))]
+    end = ends[1] + 1 if len(ends) > 1 else (ends[0] + 1 if ends else min(len(body), k + 120))
+    window = body[start:end]
+    refusals = list(REFUSE.finditer(window))
+    return bool(refusals) and not YIELDED.search(window, refusals[-1].end())
+
+
+def _refused(ctx: CheckContext, words: frozenset[str], body: str) -> str | None:
+    """The sentence that refuses the event when every telling of it (a pair of ``words`` in the prose) is
+    refused or negated (:func:`_refused_at`): 那差事他没交给陆青崖; ``None`` when one telling stands (or none
+    is there: that is :func:`_untold`'s). Each pair's tellings are read once per prose."""
+    spots = _pair_spots(body)
+    seen: dict[str, str | None] = _PAIRS_SEEN.last[2]
+    found = [w for w in words if w in spots]
+    if not found:
+        return None
+    evidence = None
+    for word in found:
+        if word not in seen:
+            at = spots[word]
+            seen[word] = None if not all(_refused_at(body, k) for k in at) else body[at[0]:at[0] + 40].split("\n")[0]
+        if seen[word] is None:
+            return None
+        evidence = evidence or seen[word]
+    return evidence
+
+
 def _untold(ctx: CheckContext, what: str, body: str) -> bool:
     """Whether the prose never writes what a contract line hands over, when it is no name the book
     knows (本脉带新弟子的差事, 育种的活): neither its kind (the last two characters of its words: 差事,
@@ -881,10 +1022,12 @@ def _untold(ctx: CheckContext, what: str, body: str) -> bool:
     if any(word in what for word in _KIN_WORDS):
         return False
     runs = [run for run in _FILLER.split(what) if len(run) >= 2]
-    if runs and runs[-1][-2:] in body:  # its kind (钥匙 of 库房钥匙, 差事) written: the thing is there, a book's word or not
+    spots = _pair_spots(body)
+    if runs and runs[-1][-2:] in spots:  # its kind (钥匙 of 库房钥匙, 差事) written: the thing is there, a book's word or not
         return False
-    telling = {pair for run in runs for pair in pairs(run) if pair not in ctx.book_text}
-    return bool(telling) and not any(pair in body for pair in telling)
+    book = ctx.book_pairs()
+    telling = {pair for run in runs for pair in pairs(run) if pair not in book}
+    return bool(telling) and not any(pair in spots for pair in telling)
 PLACE_SUFFIXES = "站镇村县城府州港寺庙观街巷岛湖关峰谷寨堡楼阁殿宫庄屯坊"
 """The last characters that say only what kind of place a name is (柳园站, 落雁城): prose drops
 them (车到柳园) when the rest still tells the place."""

@@ -29,7 +29,7 @@ from click.testing import CliRunner
 
 from lw_storyrepo import review, settle
 from lw_storyrepo.cli import story
-from lw_storyrepo.findings import ERROR, WARN
+from lw_storyrepo.findings import ERROR, WARN, clipped, visible
 
 KINDS = ("连贯", "合同", "泄密")
 """The kinds of finding scored; other checks (new names, length, repetition) are not."""
@@ -119,10 +119,11 @@ def _matches(finding: dict[str, Any], label: dict[str, str], contract: list[str]
     if finding["kind"] != label["类"]:
         return False
     message = finding["message"]
-    for line in contract:  # a contract finding quotes its line: the field must be named outside it
-        message = message.replace(f"合同「{line}」", "合同")
+    for line in contract:  # a contract finding quotes its line (its start: findings.clipped): the field must be named outside it
+        message = message.replace(f"合同「{visible(clipped(line))}」", "合同")
     text = message + "｜" + finding["excerpt"]
-    return label["字段"] in message and (not sentence or not label.get("句") or label["句"] in text)
+    field = label["字段"]  # for an event that never happens, the whole line: its quoted start names it
+    return (field in message or (field in contract and f"「{visible(clipped(field))}」" in message)) and (not sentence or not label.get("句") or label["句"] in text)
 
 
 def score(folder: Path, work: Path | None = None) -> Score:

@@ -291,7 +291,14 @@ def decide_cmd(alternative: bool, book: str | None) -> None:
     from lw_storyrepo.card import decide
 
     state = decide(_repo(book), alternative=alternative)
-    say("合同已固化：\n" + "\n".join(f"- {c}" for c in state["合同"]))
+    say("合同已固化：\n" + "\n".join(f"- {shown(c)}" for c in state["合同"]))
+
+
+def shown(line: object) -> str:
+    """A contract line as the terminal shows it: its start (findings.clipped), control characters escaped."""
+    from lw_storyrepo.findings import clipped, visible
+
+    return visible(clipped(str(line)))
 
 
 @story.command("amend")
@@ -305,7 +312,7 @@ def amend_cmd(reason: str, contract: tuple[str, ...], book: str | None) -> None:
     from lw_storyrepo.card import amend
 
     result = amend(_repo(book), reason, list(contract))
-    say("合同已修订：\n" + "\n".join(f"- {c}" for c in result["合同"]))
+    say("合同已修订：\n" + "\n".join(f"- {shown(c)}" for c in result["合同"]))
 
 
 @story.command("pack")

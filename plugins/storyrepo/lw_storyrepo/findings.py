@@ -2,11 +2,36 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 ERROR, WARN, INFO = "error", "warn", "info"
 """An error sends the draft back to rendering; a warning and an info go to the author and lenses."""
+
+
+QUOTE_MAX = 60
+"""How many characters of an author's text (a contract line, a term in it) a finding quotes: its start
+names it so the author can find it; a line of 500,000 characters is not echoed whole."""
+
+_UNSEEN = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]")
+"""Characters a terminal acts on or hides instead of showing: C0/C1 controls (ESC, NUL, DEL), zero-width
+and direction marks, line/paragraph separators, bidi embeddings, overrides and isolates, invisible operators."""
+
+
+def clipped(text: str) -> str:
+    """An author's text as a finding quotes it: its first :data:`QUOTE_MAX` characters and "…" when
+    longer; what :func:`visible` escapes is escaped when the message is made (:class:`Finding`)."""
+    return text if len(text) <= QUOTE_MAX else text[:QUOTE_MAX] + "…"
+
+
+def visible(text: str) -> str:
+    """``text`` with every control, format or separator character a terminal would act on written as
+    ``\\uXXXX`` (ESC → ``\\u001b``), so a finding never carries one raw; newlines and tabs too:
+    a message is one line."""
+    if not _UNSEEN.search(text):
+        return text
+    return _UNSEEN.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 @dataclass
@@ -17,6 +42,12 @@ class Finding:
     line: int  # 1-based, in the draft file
     column: int = 1
     excerpt: str = ""  # the sentence that is the evidence
+
+    def __post_init__(self) -> None:
+        # the one place every finding's words pass through: an author's text quoted in them (a hostile
+        # contract's ESC, NUL, bidi override) reaches the terminal, the JSON and settle's refusal escaped
+        self.message = visible(self.message)
+        self.excerpt = visible(self.excerpt)
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "severity": self.severity, "message": self.message,

@@ -364,11 +364,11 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # mute speaking, 禁足, 今儿是小年, a letter made yesterday far away, placed 今儿一早, a thing worn with its looks
     # between, a rank that names its one holder, a place only meant, years since a dated death) → 14/15, 4/5, 5/5,
     # 2 false alarms (warnings), no good draft sent back. The generic rank reader (ranks.py) then caught the ledger
-    # line (景福宫，妃位，韩氏) giving a lower rank → 15/15. Missed: an event of the contract that never happens. False
-    # alarms left: a quote after reported speech given to the name inside the report, the emperor met only through
-    # his decree.
-    ("连续性-盲评十一", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("合同-5.md", "贵妃当众罚林知微在凤仪宫外的雪地里跪一个时辰")], 2),
+    # line (景福宫，妃位，韩氏) giving a lower rank → 15/15. The event of the contract that never happens (a
+    # punishment: 罚…跪一个时辰) is a warning since the contract's eighth round (an event line's own words, none told:
+    # tests/test_contract_eighth_round.py) → 5/5. False alarms left: a quote after reported speech given to the name
+    # inside the report, the emperor met only through his decree.
+    ("连续性-盲评十一", {"连贯": 15, "合同": 5, "泄密": 5}, [], 2),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
