@@ -267,6 +267,19 @@ class World:
     journey: dict[str, float] = field(default_factory=dict)  # place -> the days the world or a card says it is away: journeys
     haunts: dict[str, set[str]] = field(default_factory=dict)  # character -> places their card says they keep to: haunts_of
     died: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # the dead -> (era, year, month) of death: deaths_of
+    _names_by: tuple[dict[str, str], dict[str, list[str]]] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def names_of(self, person: str) -> list[str]:
+        """The names :attr:`aliases` gives ``person``, in its order: the aliases are inverted once
+        per aliases dict (a rule asking for each of 300 cards' names reads them once, not 300 times).
+        The index is dropped when :attr:`aliases` is another dict (``replace`` for a draft's names);
+        the dict itself is never changed in place once the world is built."""
+        if self._names_by is None or self._names_by[0] is not self.aliases:
+            index: dict[str, list[str]] = {}
+            for alias, who in self.aliases.items():
+                index.setdefault(who, []).append(alias)
+            self._names_by = (self.aliases, index)
+        return self._names_by[1].get(person, [])
 
 
 DIED_WORDS = re.compile(r"殁|死|去世|过世|故去|亡故|身亡|遇害|病逝|病故|逝世|没了")
@@ -990,7 +1003,7 @@ def _released(world: World, lines: list[str]) -> set[str]:
     kept = [n for n, c in world.cards.items() if str(c.get("状态") or "").startswith(SECLUDED)]
     if not kept:
         return set()
-    forms = {n: [a for a, who in world.aliases.items() if who == n and len(a) >= 2] + [n] for n in kept}
+    forms = {n: [a for a in world.names_of(n) if len(a) >= 2] + [n] for n in kept}
     return {n for line in lines if RELEASED.search(line) for n in kept if any(f in line for f in forms[n])}
 
 
@@ -1301,12 +1314,13 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
     aim = re.compile("|".join(_stage_word(x, world.stages) for x in sorted({*world.stages, *short}, key=len, reverse=True)))
     by_surname: dict[str, list[str]] = {}
     by_title: dict[str, list[str]] = {}  # 慧 of 慧贵人: a title the card's aliases put before a stage, not the surname
+    longest_first = sorted(world.stages, key=len, reverse=True)
     for person, card in world.cards.items():
         if card.get("境界") and len(surname_of(person)) == 1:
             by_surname.setdefault(surname_of(person), []).append(person)
         if card.get("境界"):
-            for alias in (a for a, p in aliases.items() if p == person):
-                stage = next((x for x in sorted(world.stages, key=len, reverse=True) if alias.endswith(x)), None)
+            for alias in world.names_of(person):
+                stage = next((x for x in longest_first if alias.endswith(x)), None)
                 stem = alias[:-len(stage)] if stage else ""
                 if 1 <= len(stem) <= 2 and stem != surname_of(person) and person not in by_title.get(stem, []):
                     by_title.setdefault(stem, []).append(person)
