@@ -178,7 +178,9 @@ class CheckContext:
         them, cost more than any rule; a draft holds the characters of a few dozen. The same
         findings; the pattern is built again for another text."""
         things = "".join(self.items) + "".join(self.world.items if self.world is not None else ())
-        return replace(self, _scope=frozenset(text) | frozenset(things) | frozenset(" \u3000"), _names_re=None)
+        # what the book context computes once (its names' address forms) stays computed in it
+        return replace(self, _scope=frozenset(text) | frozenset(things) | frozenset(" \u3000"), _names_re=None,
+                       _known_forms=self.known_forms())
 
     def contract_terms_in(self, text: str) -> list[str]:
         """Names and held things the book knows, found in ``text`` (canonical names); a relative's

@@ -1136,9 +1136,9 @@ def _barred(world: World, lines: list[str], first_line: int, revived: set[str]) 
     """状态 the prose contradicts by an activity the state bars (:data:`BARRED`): someone whose card
     says 禁赛 doing what a body does (:data:`ACTS`) in a paragraph within :data:`BARRED_SPAN` of
     one that sets an official match, not negated, outside a memory; one finding a person a draft."""
+    barring = tuple(x for states, _scene in BARRED for x in states)
     bars = {n: next(scene for states, scene in BARRED if str(c.get("状态") or "").startswith(states))
-            for n, c in world.cards.items() if n not in revived and str(c.get("状态") or "").startswith(
-                tuple(x for states, _scene in BARRED for x in states))}
+            for n, c in world.cards.items() if n not in revived and str(c.get("状态") or "").startswith(barring)}
     if not bars:
         return []
     forms = _forms_of(world, bars)
@@ -1314,16 +1314,20 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
     aim = re.compile("|".join(_stage_word(x, world.stages) for x in sorted({*world.stages, *short}, key=len, reverse=True)))
     by_surname: dict[str, list[str]] = {}
     by_title: dict[str, list[str]] = {}  # 慧 of 慧贵人: a title the card's aliases put before a stage, not the surname
-    longest_first = sorted(world.stages, key=len, reverse=True)
-    for person, card in world.cards.items():
-        if card.get("境界") and len(surname_of(person)) == 1:
-            by_surname.setdefault(surname_of(person), []).append(person)
-        if card.get("境界"):
-            for alias in world.names_of(person):
-                stage = next((x for x in longest_first if alias.endswith(x)), None)
-                stem = alias[:-len(stage)] if stage else ""
-                if 1 <= len(stem) <= 2 and stem != surname_of(person) and person not in by_title.get(stem, []):
-                    by_title.setdefault(stem, []).append(person)
+
+    def holders() -> None:  # read from every card once, when the draft first says a rank (most drafts never do)
+        longest_first = sorted(world.stages, key=len, reverse=True)
+        for person, card in world.cards.items():
+            if card.get("境界") and len(surname_of(person)) == 1:
+                by_surname.setdefault(surname_of(person), []).append(person)
+            if card.get("境界"):
+                for alias in world.names_of(person):
+                    stage = next((x for x in longest_first if alias.endswith(x)), None)
+                    stem = alias[:-len(stage)] if stage else ""
+                    if 1 <= len(stem) <= 2 and stem != surname_of(person) and person not in by_title.get(stem, []):
+                        by_title.setdefault(stem, []).append(person)
+
+    read: list[bool] = []
     listed_re = re.compile(rf"({names.pattern}){LISTED}")
     known: dict[tuple[int, int], str | None] = {}
 
@@ -1335,6 +1339,9 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
     for i, col, sentence in sentences:
         if not aim.search(sentence) or NOT_NOW.search(sentence):
             continue
+        if not read:
+            holders()
+            read.append(True)
         spans = [(m.start(), m.end()) for m in names.finditer(sentence)]
         ends = [b for _a, b in spans]
         starts = [a for a, _b in spans]
