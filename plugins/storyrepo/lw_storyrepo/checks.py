@@ -81,6 +81,7 @@ class CheckContext:
     book_text: str = ""  # the book's own text (lore, cards, promises, timeline): words it uses everywhere tell nothing
     _names_re: re.Pattern[str] | None = None
     _terms_re: re.Pattern[str] | None = None
+    _scope: frozenset[str] | None = None  # the characters of the text read (:meth:`reading`); None: any text
     _known_forms: set[str] | None = None
     _book_pairs: frozenset[str] | None = None
 
@@ -171,10 +172,25 @@ class CheckContext:
         return self.people is None or self.aliases.get(name, name) in self.people
 
     def names_re(self) -> re.Pattern[str] | None:
+        """Every name of :attr:`aliases`, longest first; in a context :meth:`reading` a text, only
+        the names whose characters all stand in it (a pattern that matches nothing when none do)."""
         if self._names_re is None and self.aliases:
-            names = sorted(self.aliases, key=len, reverse=True)
-            self._names_re = re.compile("|".join(re.escape(n) for n in names))
+            names = [n for n in sorted(self.aliases, key=len, reverse=True) if self._scope is None or self._scope.issuperset(n)]
+            self._names_re = re.compile("|".join(re.escape(n) for n in names) if names else r"(?!)")
         return self._names_re
+
+    def reading(self, text: str) -> CheckContext:
+        """This context for the checks of ``text`` alone (a draft's body): its :meth:`names_re`
+        keeps the names made only of characters ``text`` has — or a held thing's name has (the
+        continuity rules write one into a sentence: 那柄…的剑 → 青霜剑), or a blank —, since no
+        other can match what the checks read (``text``'s pieces, blanked or joined). A book's
+        hundreds of names tried at every surname character of a draft, in every pattern built on
+        them, cost more than any rule; a draft holds the characters of a few dozen. The same
+        findings; the pattern is built again for another text."""
+        things = "".join(self.items) + "".join(self.world.items if self.world is not None else ())
+        # what the book context computes once (its names' address forms) stays computed in it
+        return replace(self, _scope=frozenset(text) | frozenset(things) | frozenset(" \u3000"), _names_re=None,
+                       _known_forms=self.known_forms())
 
     def contract_terms_in(self, text: str) -> list[str]:
         """Names and held things the book knows, found in ``text`` (canonical names); a relative's
@@ -546,6 +562,7 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
     me = first_person(draft.meta, draft.body, ctx.aliases)
     if me is not None and "我" not in ctx.aliases:  # 我 is the point of view: it speaks, holds, stands
         ctx = replace(ctx, aliases={**ctx.aliases, "我": me}, _names_re=None, _terms_re=None)
+    ctx = ctx.reading(draft.body)
     findings: list[Finding] = []
     if state is not None:
         findings += contract_findings(state, draft, ctx)

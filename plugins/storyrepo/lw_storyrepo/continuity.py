@@ -270,6 +270,7 @@ class World:
     died: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # the dead -> (era, year, month) of death: deaths_of
     ladders: tuple[Ladder, ...] | None = None  # the world's ladders (ranks.ladders_of); None: the one of ``stages``
     _reader: RankReader | None = field(default=None, repr=False, compare=False)
+    _names_by: tuple[dict[str, str], dict[str, list[str]]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def rank_reader(self) -> RankReader:
         """The generic rank reader of this world, its patterns compiled once (:class:`lw_storyrepo.ranks.RankReader`)."""
@@ -280,6 +281,18 @@ class World:
                 ladders += (stated,)  # the older reader's ladder (stages_of) where this one read none like it
             self._reader = RankReader.build(ladders, self.cards, surname_of)
         return self._reader
+
+    def names_of(self, person: str) -> list[str]:
+        """The names :attr:`aliases` gives ``person``, in its order: the aliases are inverted once
+        per aliases dict (a rule asking for each of 300 cards' names reads them once, not 300 times).
+        The index is dropped when :attr:`aliases` is another dict (``replace`` for a draft's names);
+        the dict itself is never changed in place once the world is built."""
+        if self._names_by is None or self._names_by[0] is not self.aliases:
+            index: dict[str, list[str]] = {}
+            for alias, who in self.aliases.items():
+                index.setdefault(who, []).append(alias)
+            self._names_by = (self.aliases, index)
+        return self._names_by[1].get(person, [])
 
 
 DIED_WORDS = re.compile(r"殁|死|去世|过世|故去|亡故|身亡|遇害|病逝|病故|逝世|没了")
@@ -1005,7 +1018,7 @@ def _released(world: World, lines: list[str]) -> set[str]:
     kept = [n for n, c in world.cards.items() if str(c.get("状态") or "").startswith(SECLUDED)]
     if not kept:
         return set()
-    forms = {n: [a for a, who in world.aliases.items() if who == n and len(a) >= 2] + [n] for n in kept}
+    forms = {n: [a for a in world.names_of(n) if len(a) >= 2] + [n] for n in kept}
     return {n for line in lines if RELEASED.search(line) for n in kept if any(f in line for f in forms[n])}
 
 
@@ -1138,9 +1151,9 @@ def _barred(world: World, lines: list[str], first_line: int, revived: set[str]) 
     """状态 the prose contradicts by an activity the state bars (:data:`BARRED`): someone whose card
     says 禁赛 doing what a body does (:data:`ACTS`) in a paragraph within :data:`BARRED_SPAN` of
     one that sets an official match, not negated, outside a memory; one finding a person a draft."""
+    barring = tuple(x for states, _scene in BARRED for x in states)
     bars = {n: next(scene for states, scene in BARRED if str(c.get("状态") or "").startswith(states))
-            for n, c in world.cards.items() if n not in revived and str(c.get("状态") or "").startswith(
-                tuple(x for states, _scene in BARRED for x in states))}
+            for n, c in world.cards.items() if n not in revived and str(c.get("状态") or "").startswith(barring)}
     if not bars:
         return []
     forms = _forms_of(world, bars)
@@ -1317,15 +1330,20 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
     aim = re.compile("|".join(_stage_word(x, world.stages) for x in sorted({*world.stages, *short}, key=len, reverse=True)))
     by_surname: dict[str, list[str]] = {}
     by_title: dict[str, list[str]] = {}  # 慧 of 慧贵人: a title the card's aliases put before a stage, not the surname
-    for person, card in world.cards.items():
-        if card.get("境界") and len(surname_of(person)) == 1:
-            by_surname.setdefault(surname_of(person), []).append(person)
-        if card.get("境界"):
-            for alias in (a for a, p in aliases.items() if p == person):
-                stage = next((x for x in sorted(world.stages, key=len, reverse=True) if alias.endswith(x)), None)
-                stem = alias[:-len(stage)] if stage else ""
-                if 1 <= len(stem) <= 2 and stem != surname_of(person) and person not in by_title.get(stem, []):
-                    by_title.setdefault(stem, []).append(person)
+
+    def holders() -> None:  # read from every card once, when the draft first says a rank (most drafts never do)
+        longest_first = sorted(world.stages, key=len, reverse=True)
+        for person, card in world.cards.items():
+            if card.get("境界") and len(surname_of(person)) == 1:
+                by_surname.setdefault(surname_of(person), []).append(person)
+            if card.get("境界"):
+                for alias in world.names_of(person):
+                    stage = next((x for x in longest_first if alias.endswith(x)), None)
+                    stem = alias[:-len(stage)] if stage else ""
+                    if 1 <= len(stem) <= 2 and stem != surname_of(person) and person not in by_title.get(stem, []):
+                        by_title.setdefault(stem, []).append(person)
+
+    read: list[bool] = []
     listed_re = re.compile(rf"({names.pattern}){LISTED}")
     known = {} if known is None else known
 
@@ -1337,6 +1355,9 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
     for i, col, sentence in sentences:
         if not aim.search(sentence) or NOT_NOW.search(sentence):
             continue
+        if not read:
+            holders()
+            read.append(True)
         spans = [(m.start(), m.end()) for m in names.finditer(sentence)]
         ends = [b for _a, b in spans]
         starts = [a for a, _b in spans]

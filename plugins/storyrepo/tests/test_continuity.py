@@ -241,3 +241,18 @@ def test_whose_it_was_the_point_of_view_pronouns_past_blank_lines_and_overheard_
     overheard = "林晚贴着墙，隔着板壁听见有人说话。\n沈砚的声音传过来：“当心。”"
     assert findings(overheard, {**now, "在场": ["林晚"]}) == []
     assert findings("林晚贴着墙。\n沈砚道：“当心。”", {**now, "在场": ["林晚"]}) != []
+
+
+def test_a_worlds_names_of_a_person_follow_its_aliases() -> None:
+    """The inverted aliases (:meth:`World.names_of`, built once for the rules that ask every card's
+    names) are never those of an older aliases dict: a world given a draft's aliases — by
+    ``replace`` or by assignment — answers with them."""
+    from dataclasses import replace
+
+    world = World(CARDS, ALIASES, PLACES, ITEMS, DEFAULT_STAGES, None)
+    assert world.names_of("林晚") == ["林晚", "晚晚"] and world.names_of("无名") == []
+    drafted = replace(world, aliases={**ALIASES, "阿晚": "林晚"})
+    assert drafted.names_of("林晚") == ["林晚", "晚晚", "阿晚"]
+    assert world.names_of("林晚") == ["林晚", "晚晚"]
+    world.aliases = {**ALIASES, "晚丫头": "林晚"}
+    assert world.names_of("林晚") == ["林晚", "晚晚", "晚丫头"]
