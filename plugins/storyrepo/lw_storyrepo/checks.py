@@ -923,6 +923,8 @@ def pairs(text: str) -> set[str]:
 _PAIRS_SEEN = threading.local()
 """Per thread, the prose :func:`_pair_spots` last indexed and its index, and which pairs
 :func:`_refused` found refused in it: every pair of every contract line is looked up, not searched."""
+_DESCRIBED_SEEN = threading.local()
+"""Per thread, the prose :func:`_described_people` last read and the people it points at unnamed."""
 
 
 def _pair_spots(body: str) -> dict[str, list[int]]:
@@ -1218,12 +1220,26 @@ def _told_of(ctx: CheckContext, term: str, line: str, body: str) -> str | None:
     for v in sorted(ctx.variants(term), key=len, reverse=True):
         rest = rest.replace(v, "|")
     wanted = _content_grams(rest)
-    for paragraph in body.split("\n"):
-        for m in _PERSON_DESCRIBED.finditer(paragraph):
-            if _PERSON_WORD[m.group(1)] in ("", gender) or not gender:
-                if len(wanted & _content_grams(paragraph)) >= 3:
-                    return m.group()
+    for pointer, word, grams in _described_people(body):
+        if (_PERSON_WORD[word] in ("", gender) or not gender) and len(wanted & grams) >= 3:
+            return pointer
     return None
+
+
+def _described_people(body: str) -> list[tuple[str, str, set[str]]]:
+    """Each person pointed at unnamed in the prose (:data:`_PERSON_DESCRIBED`) as (the words, the person
+    word, the content pairs of its paragraph), in order: read once per prose and thread, so a contract of
+    many lines costs one pass of the draft, not one a line."""
+    last: tuple[str, list[tuple[str, str, set[str]]]] | None = getattr(_DESCRIBED_SEEN, "last", None)
+    if last is None or last[0] is not body:
+        found: list[tuple[str, str, set[str]]] = []
+        for paragraph in body.split("\n"):
+            pointers = [(m.group(), m.group(1)) for m in _PERSON_DESCRIBED.finditer(paragraph)]
+            if pointers:
+                grams = _content_grams(paragraph)  # once a paragraph, however many pointers it holds
+                found += [(pointer, word, grams) for pointer, word in dict.fromkeys(pointers)]
+        last = _DESCRIBED_SEEN.last = (body, found)
+    return last[1]
 
 
 def _kind_word(term: str, body: str) -> str | None:

@@ -919,3 +919,28 @@ def test_a_contract_line_naming_two_people_thousands_of_times_searches_the_prose
     found = contract_findings({"合同": ["陈默林晚" * 2000]}, Draft("A", {}, body + "。", 1, body), ctx)
     assert max(calls.values()) == 1
     assert sorted(f.message[-12:] for f in found) == sorted(["提到「陈默」，正文里没有", "提到「林晚」，正文里没有"])
+
+
+def test_a_contract_of_many_lines_naming_someone_unnamed_reads_the_prose_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each line naming a person the prose only points at (那个丫头) read every paragraph's pairs again
+    (lines × draft: 3.3 s at the cap): the people pointed at and their paragraphs' pairs are read once
+    per prose, each line's own words once; a line met that way is still met, one that is not still is not."""
+    from lw_storyrepo import checks
+    from lw_storyrepo.checks import CheckContext, contract_findings
+    from lw_storyrepo.drafts import Draft
+
+    ctx = CheckContext({"碧桃": "碧桃", "陈默": "陈默"}, [], [], [], 0, {"碧桃", "陈默"})
+    calls = Counter[str]()
+    real = checks._content_grams
+
+    def counted(text: str) -> set[str]:
+        calls[text] += 1
+        return real(text)
+
+    monkeypatch.setattr(checks, "_content_grams", counted)
+    body = "陈默翻开逃奴册，那个丫头的名字原该在册上这一页。\n" * 200
+    draft = Draft("A", {}, body[:-1] + "。", 1, body)
+    met = contract_findings({"合同": [f"陈默翻到逃奴册上碧桃那一页（第{i}回）" for i in range(300)]}, draft, ctx)
+    assert met == [] and sum(calls.values()) <= 300 + 200
+    unmet = contract_findings({"合同": [f"陈默把青霜剑交给碧桃（第{i}回）" for i in range(300)]}, draft, ctx)
+    assert len(unmet) >= 300 and all("碧桃" in f.message for f in unmet)
