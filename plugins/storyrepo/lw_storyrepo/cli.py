@@ -18,6 +18,7 @@ import click
 from lw_storyrepo.atomic import recover_before_reading
 from lw_storyrepo.clihelp import LocalizedGroup, remember_locale
 from lw_storyrepo.dialect import RepairNeeded
+from lw_storyrepo.findings import clipped, visible
 from lw_storyrepo.i18n import current, set_locale, tr
 from lw_storyrepo.notices import drain
 from lw_storyrepo.repair import BrokenSources, require_readable
@@ -296,8 +297,6 @@ def decide_cmd(alternative: bool, book: str | None) -> None:
 
 def shown(line: object) -> str:
     """A contract line as the terminal shows it: its start (findings.clipped), control characters escaped."""
-    from lw_storyrepo.findings import clipped, visible
-
     return visible(clipped(str(line)))
 
 
