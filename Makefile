@@ -56,7 +56,7 @@ bench: setup
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 
 # wheels/: a wheel of the kernel and of each bundled plugin, for a machine without the checkout
-# (`pip install dist/*.whl`; README, "Installing without make").
+# (`pip install wheels/*.whl`; README, "Installing without make").
 wheels: setup
 	rm -rf wheels
 	$(PIP) wheel --quiet --no-deps --no-build-isolation -w wheels . $(addprefix ./,$(PLUGIN_DIRS))
