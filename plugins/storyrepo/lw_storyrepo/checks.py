@@ -23,7 +23,7 @@ import re
 import threading
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Iterator, NamedTuple
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, TypeVar, cast
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.ranks import ladders_of
@@ -31,6 +31,7 @@ from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, deaths_of, chec
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding, clipped
 from lw_storyrepo.kinship import FORMS, WORDS, address_book, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
+from lw_storyrepo.numerals import DIGITS, chinese
 from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
@@ -342,26 +343,18 @@ def unsurnamed_forms(name: str, posts: Iterable[str] = ()) -> set[str]:
     return {"老" + head, "小" + head} | {head + t for t in (*TITLES, *posts) if len(t) >= 2}
 
 
-_DIGITS = "零一二三四五六七八九"
 _NUMBER = re.compile(r"[0-9０-９]{1,2}|[零一二三四五六七八九十]{1,3}")
-
-
-def _to_chinese(n: int) -> str:
-    if n < 10:
-        return _DIGITS[n]
-    tens, ones = divmod(n, 10)
-    return ("" if tens == 1 else _DIGITS[tens]) + "十" + (_DIGITS[ones] if ones else "")
 
 
 def _to_int(word: str) -> int | None:
     if word[0].isdigit():
         return int(word.translate(str.maketrans("０１２３４５６７８９", "0123456789")))
     if "十" not in word:
-        return _DIGITS.index(word) if len(word) == 1 else None
+        return DIGITS.index(word) if len(word) == 1 else None
     tens, _, ones = word.partition("十")
     if len(tens) > 1 or len(ones) > 1:
         return None
-    return (_DIGITS.index(tens) if tens else 1) * 10 + (_DIGITS.index(ones) if ones else 0)
+    return (DIGITS.index(tens) if tens else 1) * 10 + (DIGITS.index(ones) if ones else 0)
 
 
 def numeral_forms(term: str) -> set[str]:
@@ -372,7 +365,7 @@ def numeral_forms(term: str) -> set[str]:
         n = _to_int(m.group())
         if n is None:
             continue
-        other = _to_chinese(n) if m.group()[0].isdigit() else str(n)
+        other = chinese(n) if m.group()[0].isdigit() else str(n)
         out.add(term[:m.start()] + other + term[m.end():])
     return out
 
@@ -664,20 +657,32 @@ def _there_by_card(place: str, draft: Any, ctx: CheckContext, line: str = "") ->
                for person in ctx.dwellers.get(place, ()))  # a dead man brings his place only to a line about him
 
 
-_NAMED_SEEN = threading.local()
-"""Per thread, the prose :func:`_named` last read and its answers: a contract of 600 lines that name the
-same person searches the draft for each of their forms once, not once a line (lines × forms × draft was
-100 s at the cap). Per thread, since a host may check two books at once."""
+T = TypeVar("T")
+
+
+class PerProse(threading.local):
+    """What a rule read of the prose it saw last, per thread (a host may check two books at once): a
+    contract of many lines asks about the same draft over and over, and each answer is read once."""
+
+    def of(self, body: str, read: Callable[[], T]) -> T:
+        """The value ``read`` made for this prose object, made now (and the last prose's forgotten) when
+        ``body`` is another object than the last one asked about."""
+        last: tuple[str, Any] | None = getattr(self, "last", None)
+        if last is None or last[0] is not body:
+            last = self.last = (body, read())
+        return cast(T, last[1])
+
+
+_NAMED_SEEN = PerProse()
+"""The prose :func:`_named` last read and its answers: a contract of 600 lines that name the same person
+searches the draft for each of their forms once, not once a line (lines × forms × draft was 100 s at the cap)."""
 
 
 def _named(form: str, body: str) -> bool:
     """Whether the prose names someone by ``form``: :func:`lw_storyrepo.names.present`, and a form
     of one character (娘, 爹 — a card's 叫母亲“娘”) only as a word of its own: after no other
     character but 我/你/他/她/咱/俺/的, and before none that makes a longer word of it (姑娘, 娘家, 爹们)."""
-    last: tuple[str, dict[str, bool]] | None = getattr(_NAMED_SEEN, "last", None)
-    if last is None or last[0] is not body:
-        last = _NAMED_SEEN.last = (body, {})
-    seen = last[1]
+    seen: dict[str, bool] = _NAMED_SEEN.of(body, dict)
     hit = seen.get(form)
     if hit is None:
         hit = seen[form] = _named_in(form, body)
@@ -920,24 +925,29 @@ def pairs(text: str) -> set[str]:
     return {text[k:k + 2] for k in range(len(text) - 1) if "\u4e00" <= text[k] <= "\u9fff" and "\u4e00" <= text[k + 1] <= "\u9fff"}
 
 
-_PAIRS_SEEN = threading.local()
-"""Per thread, the prose :func:`_pair_spots` last indexed and its index, and which pairs
-:func:`_refused` found refused in it: every pair of every contract line is looked up, not searched."""
-_DESCRIBED_SEEN = threading.local()
-"""Per thread, the prose :func:`_described_people` last read and the people it points at unnamed."""
+_PAIRS_SEEN = PerProse()
+"""The prose :func:`_pair_spots` last indexed: its index and which pairs :func:`_refused` found refused in
+it — every pair of every contract line is looked up, not searched."""
+_DESCRIBED_SEEN = PerProse()
+"""The prose :func:`_described_people` last read and the people it points at unnamed."""
+
+
+def _pairs_read(body: str) -> tuple[dict[str, list[int]], dict[str, str | None]]:
+    return _PAIRS_SEEN.of(body, lambda: (_index_pairs(body), {}))
+
+
+def _index_pairs(body: str) -> dict[str, list[int]]:
+    spots: dict[str, list[int]] = {}
+    for k in range(len(body) - 1):
+        if "\u4e00" <= body[k] <= "\u9fff" and "\u4e00" <= body[k + 1] <= "\u9fff":
+            spots.setdefault(body[k:k + 2], []).append(k)
+    return spots
 
 
 def _pair_spots(body: str) -> dict[str, list[int]]:
     """Where each pair of neighbouring Chinese characters stands in the prose, indexed once per prose
     (a contract of many lines, a line of many words: one dict lookup a pair, never a search of the draft)."""
-    last: tuple[str, dict[str, list[int]], dict[str, str | None]] | None = getattr(_PAIRS_SEEN, "last", None)
-    if last is None or last[0] is not body:
-        spots: dict[str, list[int]] = {}
-        for k in range(len(body) - 1):
-            if "\u4e00" <= body[k] <= "\u9fff" and "\u4e00" <= body[k + 1] <= "\u9fff":
-                spots.setdefault(body[k:k + 2], []).append(k)
-        last = _PAIRS_SEEN.last = (body, spots, {})
-    return last[1]
+    return _pairs_read(body)[0]
 
 
 EVENT_WORDS_MIN = 5
@@ -1014,8 +1024,7 @@ def _refused(ctx: CheckContext, words: frozenset[str], body: str) -> str | None:
     """The sentence that refuses the event when every telling of it (a pair of ``words`` in the prose) is
     refused or negated (:func:`_refused_at`): 那差事他没交给陆青崖; ``None`` when one telling stands (or none
     is there: that is :func:`_untold`'s). Each pair's tellings are read once per prose."""
-    spots = _pair_spots(body)
-    seen: dict[str, str | None] = _PAIRS_SEEN.last[2]
+    spots, seen = _pairs_read(body)
     found = [w for w in words if w in spots]
     if not found:
         return None
@@ -1230,16 +1239,16 @@ def _described_people(body: str) -> list[tuple[str, str, set[str]]]:
     """Each person pointed at unnamed in the prose (:data:`_PERSON_DESCRIBED`) as (the words, the person
     word, the content pairs of its paragraph), in order: read once per prose and thread, so a contract of
     many lines costs one pass of the draft, not one a line."""
-    last: tuple[str, list[tuple[str, str, set[str]]]] | None = getattr(_DESCRIBED_SEEN, "last", None)
-    if last is None or last[0] is not body:
+    def read() -> list[tuple[str, str, set[str]]]:
         found: list[tuple[str, str, set[str]]] = []
         for paragraph in body.split("\n"):
             pointers = [(m.group(), m.group(1)) for m in _PERSON_DESCRIBED.finditer(paragraph)]
             if pointers:
                 grams = _content_grams(paragraph)  # once a paragraph, however many pointers it holds
                 found += [(pointer, word, grams) for pointer, word in dict.fromkeys(pointers)]
-        last = _DESCRIBED_SEEN.last = (body, found)
-    return last[1]
+        return found
+
+    return _DESCRIBED_SEEN.of(body, read)
 
 
 def _kind_word(term: str, body: str) -> str | None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from lw_storyrepo.findings import ERROR, WARN, Finding
+from lw_storyrepo.numerals import chinese
 
 # --- ladders ---------------------------------------------------------------------------------------
 
@@ -73,13 +74,6 @@ def _cn_number(text: str) -> int | None:
     return (_CN_VAL.get(tens, 0) if tens else 1) * 10 + (_CN_VAL.get(ones, 0) if ones else 0)
 
 
-def _cn_word(n: int) -> str:
-    digits = "零一二三四五六七八九"
-    if n < 10:
-        return digits[n]
-    return ("" if n // 10 == 1 else digits[n // 10]) + "十" + (digits[n % 10] if n % 10 else "")
-
-
 def _clean(token: str) -> str:
     return _STRIP.sub("", token).strip(" \t:：，,。.;；")
 
@@ -107,7 +101,7 @@ def _ranges(line: str, context: str) -> list[Ladder]:
         a, b = _cn_number(m.group(1)), _cn_number(m.group(3))
         if a is None or b is None or a == b or abs(a - b) > 20:
             continue
-        rungs = [f"{_cn_word(n)}{m.group(2)}" for n in range(min(a, b), max(a, b) + 1)]
+        rungs = [f"{chinese(n)}{m.group(2)}" for n in range(min(a, b), max(a, b) + 1)]
         out.append(Ladder(tuple(reversed(rungs)) if _small_is_high(context, m.group(2)) else tuple(rungs)))
     return out
 
