@@ -18,6 +18,7 @@ from lwcore.api import LwError
 from lw_storyrepo import layout as L
 from lw_storyrepo.board import Board, compute_board
 from lw_storyrepo.drafts import draft_labels
+from lw_storyrepo.findings import visible
 from lw_storyrepo.health import run_if_due
 from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.workspace import load_state, require_state, save_state, write
@@ -161,18 +162,24 @@ def edit_card(repo: StoryRepo, proposal: str | None = None, contract: list[str] 
 
 
 AMENDABLE = ("decided", "packed", "drafted", "checked", "reviewed")
+REASON_MAX = 500
+"""An amendment's reason is a line of the commit message: at most this many characters."""
 
 
 def amend(repo: StoryRepo, reason: str, contract: list[str]) -> dict[str, Any]:
     """The author amends the frozen contract (instead of aborting the chapter): ``contract`` is
-    the whole new contract, ``reason`` is required and recorded — in the transaction, then in
+    the whole new contract, ``reason`` is required (one line: runs of white space become one
+    space, control and bidi characters are written as ``\\uXXXX``; at most :data:`REASON_MAX`
+    characters) and recorded — in the transaction, then in
     the chapter's front matter (``合同修订``) and its commit message. Drafts are checked again
     against the new contract (the stage goes back to 机检 once drafts exist; the lens reviews
     stay when the chosen draft still passes). The author's act, never a model tool."""
     state = require_state(repo, *AMENDABLE)
-    reason = (reason or "").strip()
+    reason = visible(" ".join((reason or "").split()))  # one line, nothing a terminal acts on
     if not reason:
         raise LwError("改合同必须写原因", expected='lw story amend --原因 "改走暗线" --合同 …')
+    if len(reason) > REASON_MAX:
+        raise LwError(f"改合同的原因太长：{len(reason)} 字，最多 {REASON_MAX} 字", expected="一句话说清为什么改")
     lines = [c.strip() for c in contract if c and c.strip()]
     if not lines:
         raise LwError("新合同是空的", expected="至少一条 --合同 断言")

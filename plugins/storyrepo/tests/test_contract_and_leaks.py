@@ -146,6 +146,29 @@ def test_amend_needs_a_frozen_contract(book) -> None:
     assert "不能做这一步" in lw(book, "amend", "--原因", "x", "--合同", "y", ok=False)
 
 
+def test_an_amendments_reason_is_one_visible_line_of_the_commit(book) -> None:
+    """A reason is a line of the commit message: its new lines cannot forge another trailer, no
+    control or bidi character reaches git or the terminal raw, and a reason past 500 characters is
+    refused with the count (nothing is amended)."""
+    to_reviewed(book)
+    out = lw(book, "amend", "--原因", "x" * 501, "--合同", "P-001 推进：林晚得到血书", ok=False)
+    assert "改合同的原因太长：501 字，最多 500 字" in out
+    assert "合同修订" not in book.p(L.事务).read_text(encoding="utf-8")
+    lw(book, "amend", "--原因", "旧约改到下一章\n打回: 伪造\x1b[2J\u202e",
+       "--合同", "P-001 推进：林晚得到血书", "--合同", "P-003 开启：神秘老者来历")
+    lw(book)
+    lw(book)
+    for lens in ("读者", "编辑", "事实"):
+        (book.root.parent / "r.md").write_text(f"{lens}：可以。", encoding="utf-8")
+        lw(book, "review", lens, str(book.root.parent / "r.md"))
+    lw(book, "summary", "林晚抵达北境雪原，得到灭门血书。")
+    assert "已结转" in lw(book, "accept")
+    message = book.git.out("log", "-1", "--format=%B")
+    assert "合同修订: 旧约改到下一章 打回: 伪造\\u001b[2J\\u202e\n" in message
+    assert not any(line.startswith("打回") for line in message.splitlines())
+    assert "\x1b" not in message and "\u202e" not in message
+
+
 # --- leaks --------------------------------------------------------------------------------------------------------
 
 
