@@ -31,7 +31,7 @@ from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, deaths_of, chec
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding, clipped
 from lw_storyrepo.kinship import FORMS, WORDS, address_book, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
-from lw_storyrepo.numerals import DIGITS, chinese
+from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
@@ -346,24 +346,13 @@ def unsurnamed_forms(name: str, posts: Iterable[str] = ()) -> set[str]:
 _NUMBER = re.compile(r"[0-9０-９]{1,2}|[零一二三四五六七八九十]{1,3}")
 
 
-def _to_int(word: str) -> int | None:
-    if word[0].isdigit():
-        return int(word.translate(str.maketrans("０１２３４５６７８９", "0123456789")))
-    if "十" not in word:
-        return DIGITS.index(word) if len(word) == 1 else None
-    tens, _, ones = word.partition("十")
-    if len(tens) > 1 or len(ones) > 1:
-        return None
-    return (DIGITS.index(tens) if tens else 1) * 10 + (DIGITS.index(ones) if ones else 0)
-
-
 def numeral_forms(term: str) -> set[str]:
     """A name holding a number (up to 99) written the other way: 7号车厢 ↔ 七号车厢, 十四号 ↔ 14号.
     A name without one gives nothing."""
     out = set()
     for m in _NUMBER.finditer(term):
-        n = _to_int(m.group())
-        if n is None:
+        n = value(m.group())
+        if n is None or n > 99:
             continue
         other = chinese(n) if m.group()[0].isdigit() else str(n)
         out.add(term[:m.start()] + other + term[m.end():])

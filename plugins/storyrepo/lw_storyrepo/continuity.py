@@ -64,6 +64,7 @@ from typing import Any, Callable, Iterable
 
 from lw_storyrepo.findings import ERROR, WARN, Finding
 from lw_storyrepo.names import surname_of
+from lw_storyrepo.numerals import value
 from lw_storyrepo.ranks import Ladder, RankReader, steps
 from lw_storyrepo.repo import as_list
 
@@ -571,23 +572,9 @@ def rank(realm: str, stages: tuple[str, ...]) -> tuple[int, int] | None:
 
 _MONTHS = {"正月": 1, "一月": 1, "二月": 2, "三月": 3, "四月": 4, "五月": 5, "六月": 6, "七月": 7, "八月": 8, "九月": 9,
            "十月": 10, "冬月": 11, "十一月": 11, "腊月": 12, "十二月": 12}
-_CN_DIGITS = "〇零一二三四五六七八九"
-
-
 def _cn_int(text: str) -> int | None:
-    if text.isdigit():
-        return int(text)
-    if all(c in _CN_DIGITS for c in text) and len(text) >= 2:  # 一〇二三
-        return int("".join(str(_CN_DIGITS.index(c) - (1 if _CN_DIGITS.index(c) > 0 else 0)) for c in text))
-    text = text.replace("廿", "二十").replace("卅", "三十")
-    if text.startswith("初"):
-        text = text[1:]
-    if text == "十":
-        return 10
-    if "十" in text:
-        tens, _, ones = text.partition("十")
-        return (_NUM.get(tens, 1) if tens else 1) * 10 + (_NUM.get(ones, 0) if ones else 0)
-    return _NUM.get(text)
+    """A number of the calendar or a count (初三 is 3): :func:`numerals.value` after 初."""
+    return value(text[1:] if text.startswith("初") else text)
 
 
 def book_time(text: str) -> tuple[str, tuple[int | None, int | None, int | None]] | None:

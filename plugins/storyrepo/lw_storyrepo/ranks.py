@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from lw_storyrepo.findings import ERROR, WARN, Finding
-from lw_storyrepo.numerals import chinese
+from lw_storyrepo.numerals import chinese, value
 
 # --- ladders ---------------------------------------------------------------------------------------
 
@@ -42,7 +42,6 @@ NUMBER_HIGHER = re.compile(r"数字?越(?P<way>[大小])[^。\n]{0,8}?越高|(?P
 SMALL_IS_HIGH = "品等"
 """Suffixes whose ladder tops at one unless the book says otherwise (一品 over 九品, 一等 over 三等)."""
 _CN = "〇零一二两三四五六七八九十"
-_CN_VAL = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _TO = r"\s*(?:–|—|－|-|~|～|〜|到|至|…+|\.{2,}|⋯+)\s*"
 LATIN_RANGE = re.compile(rf"(?<![A-Za-z])([A-Z]{{1,2}})(\d{{1,2}}){_TO}(?:\1)?(\d{{1,2}})(?!\d)")
 CN_RANGE = re.compile(rf"(?:从)?([{_CN}十]{{1,3}})([品级段阶等星])(?:{_TO})([{_CN}十]{{1,3}})\2")
@@ -61,17 +60,6 @@ class Ladder:
 
     def index(self, rung: str) -> int:
         return self.rungs.index(rung)
-
-
-def _cn_number(text: str) -> int | None:
-    if text.isdigit():
-        return int(text)
-    if not text or any(c not in _CN_VAL and c != "十" for c in text):
-        return None
-    if "十" not in text:
-        return _CN_VAL[text] if len(text) == 1 else None
-    tens, _, ones = text.partition("十")
-    return (_CN_VAL.get(tens, 0) if tens else 1) * 10 + (_CN_VAL.get(ones, 0) if ones else 0)
 
 
 def _clean(token: str) -> str:
@@ -98,7 +86,7 @@ def _ranges(line: str, context: str) -> list[Ladder]:
         rungs = [f"{m.group(1)}{n}" for n in range(min(a, b), max(a, b) + 1)]
         out.append(Ladder(tuple(reversed(rungs)) if _small_is_high(context, "") else tuple(rungs)))
     for m in CN_RANGE.finditer(line):
-        a, b = _cn_number(m.group(1)), _cn_number(m.group(3))
+        a, b = value(m.group(1)), value(m.group(3))
         if a is None or b is None or a == b or abs(a - b) > 20:
             continue
         rungs = [f"{chinese(n)}{m.group(2)}" for n in range(min(a, b), max(a, b) + 1)]
@@ -605,7 +593,7 @@ def _level(text: str) -> tuple[str, int] | None:
     """(kind, value) of a level within a rung: ("层", 7) for 七层, ("期", 1) for 初期; None when none is said."""
     m = re.match(r"(?:期|位)?([一二两三四五六七八九十\d]{1,3})([层重阶段星])", text)
     if m:
-        n = _cn_number(m.group(1).replace("两", "二"))
+        n = value(m.group(1).replace("两", "二"))
         return (m.group(2), n) if n else None
     m = re.match(r"(?:期)?(大圆满|圆满|初期|前期|中期|后期|巅峰)", text)
     return ("期", PHASES[m.group(1)]) if m else None
@@ -648,7 +636,7 @@ def steps(reader: RankReader, names: re.Pattern[str], aliases: dict[str, str], s
             a, b = aliases.get(x[-1].group(), x[-1].group()), aliases.get(y.group(), y.group())
             if a in skip or a == b or NOT_NOW_MARKS.search(window) or NEGATED.search(window[-6:]):
                 continue
-            n = _cn_number(m.group("n")) or 0
+            n = value(m.group("n")) or 0
             for k, held_b in reader.holds.get(b, {}).items():
                 held_a = reader.holds.get(a, {}).get(k)
                 if not held_a:
