@@ -41,11 +41,13 @@ class Score:
     caught: dict[str, int] = field(default_factory=dict)
     false_alarms: list[tuple[str, str, str]] = field(default_factory=list)  # (draft, kind, message)
     missed: list[tuple[str, str]] = field(default_factory=list)  # (draft, field)
+    sent_back: list[str] = field(default_factory=list)  # good drafts a false alarm of severity error sends back
     drafts: int = 0
 
     def line(self) -> str:
         parts = [f"{k} {self.caught.get(k, 0)}/{self.planted.get(k, 0)}" for k in KINDS]
-        return f"caught {'  '.join(parts)}  false alarms {len(self.false_alarms)} ({self.drafts} drafts)"
+        sent = f", good drafts sent back {len(self.sent_back)}" if self.sent_back else ""
+        return f"caught {'  '.join(parts)}  false alarms {len(self.false_alarms)}{sent} ({self.drafts} drafts)"
 
 
 class _Book:
@@ -157,6 +159,8 @@ def score(folder: Path, work: Path | None = None) -> Score:
             for f in scored:
                 if not any(_matches(f, p, label["合同"], sentence=False) for p in label["应报"]):
                     result.false_alarms.append((name, f["kind"], f["message"]))
+            if not label["应报"] and any(f["severity"] == "error" for f in scored):
+                result.sent_back.append(name)
         return result
     finally:
         if own:
