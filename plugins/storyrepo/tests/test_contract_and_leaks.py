@@ -118,6 +118,15 @@ def lw(book, *args: str, ok: bool = True) -> str:
     return result.output
 
 
+def review_and_accept(book) -> None:
+    """The three lens reviews, the summary and accept, from a checked draft A."""
+    for lens in ("读者", "编辑", "事实"):
+        (book.root.parent / "r.md").write_text(f"{lens}：可以。", encoding="utf-8")
+        lw(book, "review", lens, str(book.root.parent / "r.md"))
+    lw(book, "summary", "林晚抵达北境雪原，得到灭门血书。")
+    assert "已结转" in lw(book, "accept")
+
+
 def test_the_author_amends_the_frozen_contract_with_a_reason(book) -> None:
     to_reviewed(book)  # contract: P-001 推进, P-003 开启, 结尾强钩
     assert "改合同必须写原因" in lw(book, "amend", "--原因", " ", "--合同", "x", ok=False)
@@ -129,11 +138,7 @@ def test_the_author_amends_the_frozen_contract_with_a_reason(book) -> None:
     assert "合同已修订" in out
     assert "已机检（过：A；打回：无）" in lw(book)
     lw(book)
-    for lens in ("读者", "编辑", "事实"):
-        (book.root.parent / "r.md").write_text(f"{lens}：可以。", encoding="utf-8")
-        lw(book, "review", lens, str(book.root.parent / "r.md"))
-    lw(book, "summary", "林晚抵达北境雪原，得到灭门血书。")
-    assert "已结转" in lw(book, "accept")
+    review_and_accept(book)
     meta, _ = book.chapter(1)
     assert meta["合同"] == ["P-001 推进：林晚得到血书", "P-003 开启：神秘老者来历"]
     assert [r.split("（")[0] for r in meta["合同修订"]] == ["旧约提前了结", "旧约改到下一章"]
@@ -158,11 +163,7 @@ def test_an_amendments_reason_is_one_visible_line_of_the_commit(book) -> None:
        "--合同", "P-001 推进：林晚得到血书", "--合同", "P-003 开启：神秘老者来历")
     lw(book)
     lw(book)
-    for lens in ("读者", "编辑", "事实"):
-        (book.root.parent / "r.md").write_text(f"{lens}：可以。", encoding="utf-8")
-        lw(book, "review", lens, str(book.root.parent / "r.md"))
-    lw(book, "summary", "林晚抵达北境雪原，得到灭门血书。")
-    assert "已结转" in lw(book, "accept")
+    review_and_accept(book)
     message = book.git.out("log", "-1", "--format=%B")
     assert "合同修订: 旧约改到下一章 打回: 伪造\\u001b[2J\\u202e\n" in message
     assert not any(line.startswith("打回") for line in message.splitlines())
