@@ -599,7 +599,7 @@ def query_cmd(kind: str, arg: str | None, book: str | None, as_json: bool) -> No
         _emit(rows, True)
         return
     for row in rows:
-        say("  ".join(f"{k}={v}" for k, v in row.items()))
+        say("  ".join(f"{k}={'—' if v is None else v}" for k, v in row.items()))  # no Python None on screen
     if not rows:
         say("（无）")
 

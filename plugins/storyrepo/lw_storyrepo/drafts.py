@@ -166,7 +166,7 @@ def draft_promise(repo: StoryRepo, title: str, type: str, strength: str, plan: s
     if not plan.strip():
         raise LwError("开新承诺必须有兑付计划")
     if strength == "高" and not (deadline or "").strip():
-        raise LwError("强度为高的承诺必须填兑付期限")
+        raise LwError("强度为高的承诺必须填兑付期限", expected="--兑付期限 第7卷 或 --兑付期限 第200章")
     check_deadline(deadline)
     return _draft_item(repo, L.新承诺, "P", title, {"类型": type, "强度": strength, "兑付期限": deadline or None},
                        f"## 描述\n{description}\n\n## 兑付计划\n{plan}\n\n## 履历\n")

@@ -37,7 +37,7 @@ from lw_storyrepo.volumes import ends_volume, volume_closed
 from lw_storyrepo.workspace import STAGE_NAMES, load_state
 
 HINTS = {
-    "brief": "作者：看 工作区/决策卡.md，采纳 / 改卡 / 选备选，然后 lw story decide（选备选：--alt；模型可用 story_edit_decision_card 填提案）",
+    "brief": "作者：看 工作区/决策卡.md，采纳 / 改卡（手改或 lw story card edit）/ 选备选，然后 lw story decide（选备选：--alt；模型可用 story_edit_decision_card 填提案）",
     "decided": "脚本：组装上下文包（lw story 会直接做）",
     "packed": "模型：在干净上下文里渲染草稿（lw story prompt render；story_submit_draft 提交）；作者在终端交稿：lw story draft A 文件",
     "drafted": "脚本：机检（lw story 会直接做）",
@@ -116,7 +116,7 @@ def decide_next(repo: StoryRepo, *, apply_fixes: bool = True) -> Next:
         return _resume(repo, state, recovered)
     last = repo.last_chapter()
     if repo.p(L.卷复盘).is_file():
-        return Next(3, "volume-review", "卷复盘进行中：勾选伏笔机会，写卷摘要后入册", recovered=recovered,
+        return Next(3, "volume-review", "卷复盘进行中：勾选伏笔机会（lw story vol tick 序号），写卷摘要后入册（lw story vol commit --summary 文件）", recovered=recovered,
                     files=[L.卷复盘])
     if last:
         meta = repo.chapter_meta(last)

@@ -107,6 +107,23 @@ def test_promise_and_secret_drafts_by_hand(book) -> None:
     assert book.p(f"{L.新信息差}/S-003-老者身份.md").is_file()
 
 
+def test_the_hints_name_the_commands_an_author_types(book) -> None:
+    """Query prints no Python None (a promise with no deadline); the decision card's step names
+    ``lw story card edit`` beside the model's tool; a strong promise without a deadline says the
+    option and its forms."""
+    assert lw(book, "promise", "new", "旧债", "--类型", "伏笔", "--强度", "中", "--兑付计划", "第二卷").returncode == 0
+    r = lw(book, "query", "promises")
+    assert r.returncode == 0 and "None" not in r.stdout and "deadline=—" in r.stdout, r.stdout
+    r = lw(book)
+    assert "lw story card edit" in r.stdout, r.stdout  # the brief is written: the card waits
+    text = book.text(L.决策卡).replace("## 合同（拍板即生效）\n", "## 合同（拍板即生效）\n- [ ] P-001 推进\n")
+    book.p(L.决策卡).write_text(text, encoding="utf-8")
+    decision.decide(book)
+    contextpack.pack(book)
+    r = lw(book, "promise", "draft", "老者来历", "--类型", "悬念", "--强度", "高", "--兑付计划", "第三卷")
+    assert r.returncode != 0 and "强度为高的承诺必须填兑付期限" in r.stderr and "--兑付期限 第7卷" in r.stderr, r.stderr
+
+
 # --- the cards --------------------------------------------------------------------------------------
 
 
