@@ -308,7 +308,7 @@ def _sync_summary(repo: StoryRepo, n: int, old_meta: dict[str, Any], new_meta: d
                   body: str, summary: str | None, edited: list[str], changes: dict[str, bytes | None],
                   log: list[str]) -> None:
     """The chapter summary (记忆/章摘要/NNNN.md) follows the retcon: a new summary given is filed
-    (≤200 字); a summary the author edited by hand in the same retcon is taken as it is; a retcon
+    (≤200 字; the same text again is the author saying it still holds: said, nothing written); a summary the author edited by hand in the same retcon is taken as it is; a retcon
     that rewrites the prose (beyond a typo) without either is refused (a stale summary would
     mislead every later chapter, spec decision 4); a new one-line event without either is said in
     the commit's 同步 line (摘要未改); a new title renames the summary's heading."""
@@ -320,7 +320,11 @@ def _sync_summary(repo: StoryRepo, n: int, old_meta: dict[str, Any], new_meta: d
             raise LwError("章摘要是空的")
         if len(summary) > SUMMARY_MAX:
             raise LwError(f"章摘要 {len(summary)} 字，超过 {SUMMARY_MAX} 字上限")
-        changes[rel] = f"# 第{n}章 {title}\n\n{summary}\n".encode("utf-8")
+        text = f"# 第{n}章 {title}\n\n{summary}\n".encode("utf-8")
+        if repo.p(rel).is_file() and repo.p(rel).read_bytes() == text:
+            log.append(f"章摘要 {n:04d} 作者确认照旧")  # the same summary given again: it still holds
+            return
+        changes[rel] = text
         log.append(f"章摘要 {n:04d} 已更新")
         return
     if rel in edited:
