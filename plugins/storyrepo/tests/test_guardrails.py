@@ -160,6 +160,17 @@ def test_text_corrected_in_the_acceptance_card_is_said_when_taken(book: StoryRep
     assert "寒意刺骨" in book.chapter(1)[1]
 
 
+def test_new_names_left_unmarked_at_accept_are_said(book: StoryRepo) -> None:
+    """[ ] on the acceptance card means a slip to fix; accepted anyway, those names stay out of the
+    roster, and the author is told which (a name marked [x] or [-] is not)."""
+    to_reviewed(book, DRAFT.replace("风雪扑面。", "风雪扑面，玄冥教的人追了上来。"))
+    card = book.p(L.验收卡)
+    card.write_text(card.read_text(encoding="utf-8").replace("- [ ] 萧无涯", "- [-] 萧无涯"), encoding="utf-8")
+    out = lw(book, "accept")
+    assert "已自动处理：验收卡上没勾的新专名没有登记进名册（[ ] 算笔误）：玄冥教；" in out, out
+    assert "萧无涯" not in out.split("没勾的新专名")[1]
+
+
 def test_a_title_that_cannot_be_a_file_name_is_said(book: StoryRepo) -> None:
     to_reviewed(book, DRAFT.replace("标题: 北境的雪", "标题: 北境/雪"))
     out = lw(book, "accept")
