@@ -149,12 +149,17 @@ CALLED_ONE = re.compile(r"(?:[一个位名])(?:叫|叫做|名叫|唤作)([\u4e00
 """一个叫铁牙的男人, 一位名叫柳青的姑娘: a person counted, then named, then said to be a person."""
 NICKNAME_WORDS = "外号|绰号|诨号|代号|艺名|花名|昵称|网名"
 NAMED_FRAME = re.compile(rf"(?:(?:{NICKNAME_WORDS})(?:就|也)?(?:叫做|叫|是|唤作)?|(?:名字|名号|队名|团名|歌名|店名|船名)(?:就|也|却|便)?"
-                         rf"(?:叫做|叫|是|唤作|成了|改成|改叫|[：:]))([“「《]?)([\u4e00-\u9fff]{{2,6}}?)([”」》]?)(?=[，。！？、；…—\s”」]|的|$)")
+                         rf"(?:叫做|叫|是|唤作|成了|改成|改叫|[：:])|(?<=的)名字[，,])([“「《]?)([\u4e00-\u9fff]{{2,6}}?)([”」》]?)(?=[，。！？、；…—\s”」]|的|$)")
 """A word for a name and what it is (外号黑子, 外号叫穿山甲的, 名字叫满天星, 名字：七曜, 歌名叫《纸飞机》): the name
-said in its naming frame. A bare name word (名字) needs 叫, 是 or a colon after it (名字好听 names nothing)."""
+said in its naming frame. A bare name word (名字) needs 叫, 是 or a colon after it (名字好听 names nothing), or
+someone's before it and a comma after (写着她的名字，韦小雨)."""
 CALLED_PLACE = re.compile(r"[一个家座间所处](?:叫|叫做|名叫|唤作)([“「]?)([\u4e00-\u9fff]{2,6}?)([”」]?)的"
                           r"(地方|村子|村庄|小村|镇子|小镇|山沟|山村|岛|小岛|海湾|公司|工作室|铺子|店|饭馆|酒馆|客栈|组合|乐队|战队|帮派|学校)")
 """一个叫槐树沟的地方, 一个叫“不知名工作室”的公司: a place or a firm counted, named, then said to be one."""
+CALLED_THING = re.compile(r"一(?:艘|辆|列|架|把|柄|本|块|枚|只|件|台)(?:叫|叫做|名叫|唤作)([“「]?)([\u4e00-\u9fff]{2,6}?)([”」]?)的"
+                          r"(?=[\u4e00-\u9fff])")
+"""一艘叫红星号的货轮, 一把叫月牙的刀: a thing counted by its own measure word, named, then said to be one (a person or a
+place is counted by 个/位/座, not by these)."""
 WORK_FRAME = re.compile(r"(?:歌|曲|节目|综艺|选秀|剧|电影|专辑|游戏|小说|漫画|软件|动画)(?:就|也)?(?:叫做|叫|名叫|是)?(《)([\u4e00-\u9fff]{2,8})(》)"
                         r"|(《)([\u4e00-\u9fff]{2,8})(》)(?=节目|剧组|综艺|专辑|这首歌|这部)")
 """A work of the story's world named after what it is (衍生综艺《宿舍夜谈》, 主题曲叫《破晓》, 《逐光少年》节目组): a
@@ -170,7 +175,7 @@ PLACE_HEADS = frozenset(("地方", "村子", "村庄", "小村", "镇子", "小�
                          "酒馆", "客栈"))
 BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|的是|谋士|弟子|徒弟|助理|秘书|司机|死者|法医|警官|警员|医生|护士|律师|记者|"
                            rf"同事|嫌犯|嫌疑人|丫鬟|丫头|书童|家丁|小厮|侍女|侍卫|"
-                           rf"管家|伙计|{'|'.join(ROLES)})$")
+                           rf"管家|伙计|东家|{'|'.join(ROLES)})$")
 BEFORE_KIN = re.compile(r"(?:父亲|母亲|哥哥|姐姐|弟弟|妹妹|儿子|女儿|妻子|丈夫|同学|朋友|郡主|公主|小姐|少爷|公子|唤|"
                         r"[大二三四五六七八九小](?:伯|叔|姑|舅|姨|哥|姐|嫂)|伯娘|婶子|表[哥姐弟妹]|堂[兄哥姐弟妹])[，、]?$")
 PERSON_NOUN_ENDS = frozenset("长夫师匠员手人")
@@ -187,7 +192,9 @@ AFTER_PERSON = re.compile(r"^(?:[道说问答曰][：:，“。！？]|笑道|�
                           r"转过[身头脸]|抬起?头|低下?头|伸[手出]|挥手|摆手|咬[牙着]|盯着|瞪[着了]|"
                           r"[走跑冲钻跳扑跨迈爬挤][进出过上下到了向回]|从[^，。！？]{1,6}[走跑冲钻跳爬挤][进出过上下来]|"
                           r"推[门开]|一把[抓揪拉推夺按]|上个月|昨[天晚日夜]|再拜|拜[谢别见]|作揖|叩首|磕头|行礼|"
-                          r"是(?:一)?[个位名][^，。！？]{0,3}(?:人|汉|子|婆|妇|娘|头|者|鬼|佬|老|孩|女|男|客|匠|夫))")
+                          r"是(?:一)?[个位名][^，。！？]{0,3}(?:人|汉|子|婆|妇|娘|头|者|鬼|佬|老|孩|女|男|客|匠|夫)|"
+                          # an age said of the subject: 窦大海四十多岁 (十七岁 alone, after a comma, is no subject's)
+                          r"[一二三四五六七八九十]{1,3}[来多]?岁)")
 AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面头边]|的人|的弟子|的师[兄姐弟妹父尊]|的长老|的掌门|的宗主|主[^意要]|外[^面边头]|一带|附近|深处|脚下|门口)")
 IDENTIFIED = re.compile(r"(?:正是|便是|乃是|就是|原来是)[^，。！？；“”]{0,8}的$")
 ALONE = re.compile(r"^[。！？]?[”」]")
@@ -447,7 +454,7 @@ QUOTE_PAIRS = frozenset(("", "“”", "「」", "《》"))
 
 
 def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int]]:
-    """``(name, kind, column)`` of each name said in a naming frame (:data:`NAMED_FRAME`, :data:`CALLED_PLACE`):
+    """``(name, kind, column)`` of each name said in a naming frame (:data:`NAMED_FRAME`, :data:`CALLED_PLACE`, :data:`CALLED_THING`):
     a nickname made of ordinary words (外号黑子) is a name there; a question (外号叫什么), a predicate (昵称是随便起的)
     or a determiner (名字叫这个) is none. Quote marks around it must pair."""
     for m in WRITTEN.finditer(line):
@@ -467,7 +474,9 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
         word = m.group(at + 1)
         if lex.tags.get(word, "")[:1] != "r" and not (set(word) & MIDDLE_BAD):
             yield word, "物品", m.start(at + 1)
-    for m, place in [(m, False) for m in NAMED_FRAME.finditer(line)] + [(m, True) for m in CALLED_PLACE.finditer(line)]:
+    framed = [(m, "") for m in NAMED_FRAME.finditer(line)] + [(m, "place") for m in CALLED_PLACE.finditer(line)] \
+        + [(m, "thing") for m in CALLED_THING.finditer(line)]
+    for m, frame in framed:
         opened, word, closed = m.group(1), m.group(2), m.group(3)
         if opened + closed not in QUOTE_PAIRS:
             continue
@@ -475,7 +484,9 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
                 or word[-1] in PARTICLES or lex.tags.get(word, "")[:1] == "r" or (not opened and _adverb_led(lex, word)) \
                 or _A_NOT_A.fullmatch(word) or word in STOP:
             continue
-        if place:
+        if frame == "thing":
+            kind = "物品"
+        elif frame == "place":
             kind = "地点" if m.group(4) in PLACE_HEADS else "组织"
         else:
             kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)),
@@ -1268,11 +1279,12 @@ ACTS_AFTER = re.compile(r"^(?:家[^具常伙里]|那个人|这个人|那人|这�
 
 def _acts(text: str, name: str) -> bool:
     """Whether ``name`` is said, somewhere in ``text``, right before speech, a person's gesture or
-    a household (黄三炮道, 黄三炮家, 黄三炮那个人): someone, not a thing."""
+    a household (黄三炮道, 黄三炮家, 黄三炮那个人) or right after a word for someone (东家白守仁): someone,
+    not a thing."""
     at = text.find(name)
     while at >= 0:
         after = text[at + len(name):at + len(name) + 5]
-        if AFTER_PERSON.match(after) or ACTS_AFTER.match(after):
+        if AFTER_PERSON.match(after) or ACTS_AFTER.match(after) or BEFORE_PERSON.search(text[max(0, at - 4):at]):
             return True
         at = text.find(name, at + 1)
     return False
