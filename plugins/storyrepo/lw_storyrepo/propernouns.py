@@ -93,14 +93,16 @@ MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
     *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
                            "中学", "小学", "大学", "医院", "寨", "学院", "王府", "侯府", "传媒", "影视", "地产", "证券",
                            "实业", "控股", "军", "研究所", "实验室", "娱乐", "洋行", "书院", "派出所", "小组",
-                           "公安局", "分局", "公会", "战队", "俱乐部", "矿业", "互娱", "联合体", "军团", "佣兵团")),
+                           "公安局", "分局", "公会", "战队", "俱乐部", "矿业", "互娱", "联合体", "军团", "佣兵团",
+                           "球迷会", "小队", "马帮")),
     *((s, "物品") for s in ("果", "令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪",
                            "号")),
     *((s, "地点") for s in ("大陆", "渊", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
                            "路", "胡同", "池", "咖啡", "书店", "酒吧", "餐厅", "饭馆", "面馆", "茶楼", "会馆", "当铺", "钱庄",
                            "医馆", "武馆", "馆", "码头", "商行", "银号", "基地", "避难所", "营地", "山脉", "市", "县",
                            "网吧", "旅社", "旅馆", "宾馆", "茶园", "布庄", "厅", "栈", "空间站", "森林", "峡谷", "沙漠", "草原", "沼泽", "要塞", "斋", "冢", "港",
-                           "屿", "剧场", "剧院", "体育馆", "博物馆", "图书馆", "舞蹈室", "遗址", "小卖部", "澳")),
+                           "屿", "剧场", "剧院", "体育馆", "博物馆", "图书馆", "舞蹈室", "遗址", "小卖部", "澳",
+                           "球场", "大厅", "病房", "马店")),
 ), key=lambda item: -len(item[0])))
 """Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
 CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))
@@ -429,7 +431,7 @@ class _Candidate:
 
 _A_NOT_A = re.compile(r"(.)不\1.?")  # 大不大: a question
 INSTITUTIONS = ("文物考古研究所", "考古研究所", "研究所", "派出所", "公安局", "博物馆", "图书馆", "档案馆", "文化馆", "人民医院", "医院",
-                "中学", "小学", "法院", "检察院", "电视台")
+                "中学", "小学", "法院", "检察院", "电视台", "港务局", "海关", "体育频道", "新闻频道")
 INSTITUTION = re.compile("|".join(sorted(INSTITUTIONS, key=len, reverse=True)))
 PLACE_MAX = 8
 """A public institution named by the place it serves (澜州博物馆, 青石镇派出所, 云州市人民医院): a new organisation,
@@ -562,6 +564,10 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
         if stem_at < 0 or stem_at not in bounds:
             continue
         stem, name = line[stem_at:start], line[stem_at:end]
+        if stem[0] in NUMERALS and stem[-1] in NUMBERED_STEM_END_BAD:
+            continue  # 七号+病房, 三楼+大厅: a number says which room, no name
+        if stem[-1] == "色" and lex.freq.get(stem):
+            continue  # 灰色+大厅: a colour describes the place
         if stem[0] in THING_MEASURES and line[stem_at - 1:stem_at] in DETERMINERS | NUMERALS:
             continue  # 一碗+片儿川, 那碗+片儿川: a measure word counting the thing, no part of its name
         if kind == "物品" and line[stem_at - 1:stem_at] in THING_MEASURES and line[stem_at - 2:stem_at - 1] in DETERMINERS | NUMERALS \
@@ -627,8 +633,8 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                     or any(lex.freq.get(line[j:end]) for j in range(stem_at + 1, start)) \
                     or (kind == "物品" and stem[-1] in MATERIALS) or not _clean(stem) \
                     or any(w in stem for w in GENERIC_STEMS) or stem[-2:] in ALL_SUFFIX_WORDS \
-                    or (stem[-2] in SUFFIX_WORDS and lex.tags.get(stem[-1], "")[:1] == "v"):
-                continue  # ... and no name already: 金鼎大厦+楼(下) is 金鼎大厦
+                    or (stem[-2] in SUFFIX_WORDS and lex.tags.get(stem[-1], "")[:1] in VERBISH):
+                continue  # ... and no name already: 金鼎大厦+楼(下) is 金鼎大厦, 白螺寺+等+马帮 is 白螺寺
             if lex.common(line[stem_at:stem_at + 2]) and (lex.freq.get(line[stem_at:stem_at + 2]) or 0) > 2000:
                 continue  # a frequent word and a coined name glued (一座天玄…)
             yield name, kind, 1 - verb_led, stem_at  # repetition or context must vouch: 恭绘形+图, 众臣皆+散 are none
