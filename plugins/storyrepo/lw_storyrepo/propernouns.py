@@ -150,7 +150,7 @@ CALLED_ONE = re.compile(r"(?:[一个位名])(?:叫|叫做|名叫|唤作)([\u4e00
                         r"少年|少女|女孩|男孩|孩子|汉子|年轻人|小伙子|老太太|女子|男子|胖子|瘦子|大汉|书生|和尚|道士)")
 """一个叫铁牙的男人, 一位名叫柳青的姑娘: a person counted, then named, then said to be a person."""
 NICKNAME_WORDS = "外号|绰号|诨号|代号|艺名|花名|昵称|网名"
-NAMED_FRAME = re.compile(rf"(?:(?:{NICKNAME_WORDS})(?:就|也)?(?:叫做|叫|是|唤作)?|(?:名字|名号|队名|团名|歌名|店名|船名)(?:就|也|却|便)?"
+NAMED_FRAME = re.compile(rf"(?:(?:{NICKNAME_WORDS})(?:就|也)?(?:叫做|叫|是|唤作)?|(?:名字|名称|名号|队名|团名|歌名|店名|船名)(?:就|也|却|便)?"
                          rf"(?:叫做|叫|是|唤作|成了|改成|改叫|[：:])|(?<=的)名字[，,])([“「《]?)([\u4e00-\u9fff]{{2,6}}?)([”」》]?)(?=[，。！？、；…—\s”」]|的|$)")
 """A word for a name and what it is (外号黑子, 外号叫穿山甲的, 名字叫满天星, 名字：七曜, 歌名叫《纸飞机》): the name
 said in its naming frame. A bare name word (名字) needs 叫, 是 or a colon after it (名字好听 names nothing), or
@@ -175,6 +175,8 @@ APP_FRAME = re.compile(r"(?:软件|应用|平台|网站|公众号|小程序|APP|
 """An app or a site named after what it is (投票软件口袋星球上, 直播平台星芒的): a name no dictionary knows."""
 PLACE_HEADS = frozenset(("地方", "村子", "村庄", "小村", "镇子", "小镇", "山沟", "山村", "岛", "小岛", "海湾", "铺子", "店", "饭馆",
                          "酒馆", "客栈"))
+HEADED = re.compile(r"(?:组织|门派|帮派|公司|地方|东西|道具|武器|宝贝|法宝)[，,]?$")
+"""A kind of thing right before 叫 (一个组织，叫守夜人): 叫 names one of that kind, not a call for something."""
 BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|的是|谋士|弟子|徒弟|助理|秘书|司机|死者|法医|警官|警员|医生|护士|律师|记者|"
                            rf"同事|嫌犯|嫌疑人|丫鬟|丫头|书童|家丁|小厮|侍女|侍卫|"
                            rf"管家|伙计|东家|{'|'.join(ROLES)})$")
@@ -1118,7 +1120,8 @@ def _joined_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[t
     """``(name, kind, start)`` of names whose parts are joined by a middle dot or a hyphen: each
     part is the run of characters next to the joint, cut where a particle, a pronoun or a verb
     of saying starts (JOIN_EDGE_BAD) and at a token's edge, without a dictionary word of two
-    characters or more before it (关于+卡戎-4) or a title after it (卡特+先生)."""
+    characters or more before it (关于+卡戎-4) or a title after it (卡特+先生); a numbered part after the dot
+    (白夜号·第七车厢) leaves the thing it is part of."""
     for m in JOINED.finditer(line):
         dotted = m.group(1) is not None
         left, left_end = (m.group(1), m.end(1)) if dotted else (m.group(3), m.end(3))
@@ -1138,6 +1141,11 @@ def _joined_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[t
             continue
         if dotted:
             parts = re.split(r"[·・•]", m.group(2))[1:]
+            if len(parts) == 1 and parts[0][:1] == "第" and parts[0][1:2] in NUMERALS:
+                whole = line[start:left_end]  # 白夜号·第七车厢: a numbered part of the named thing, no part of its name
+                yield whole, next((k for suffix, k in CANDIDATE_SUFFIXES if whole.endswith(suffix) and len(whole) > len(suffix)),
+                                  "地点"), start
+                continue
             last, last_at = parts[-1], m.end(2) - len(parts[-1])
             keep = 0
             while keep < min(4, len(last)) and last[keep] not in JOIN_EDGE_BAD:
@@ -1560,8 +1568,11 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue  # 虽不叫做沉酣曲蘖: what something is not called
             bare = m.group().startswith("叫") and line[m.start() - 1:m.start()] not in "我你他她就都便名人也字号" \
                 and m.group()[1:2] not in "你他她我它"  # 叫你素心吧 names someone
-            if bare and (lex.common(word) or (lex.common("叫" + word[0]) and m.group(1) == line[m.start() + 1:m.end()])):
-                continue  # 叫条子, 叫车子: a call for something
+            if bare and HEADED.search(line[:m.start()]):
+                bare = False  # 有一个组织，叫守夜人: what kind of thing is named, then its name
+            if bare and (lex.common(word) or (lex.common("叫" + word[0]) and m.group(1) == line[m.start() + 1:m.end()]
+                                              and body.count(word) < 2)):
+                continue  # 叫条子, 叫车子: a call for something (叫+唤魂哨 said again on its own is a name)
             if m.group().startswith(("我是", "就是")) and lex.common(word):
                 continue  # 我是赌气: a state, not a name
             if lex.tags.get(word, "")[:1] == "r":
