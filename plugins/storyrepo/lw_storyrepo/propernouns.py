@@ -1531,7 +1531,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     for i, bounds in bounds_of.items():
         line = lines[i]
         for name, kind, col in _joined_candidates(lex, line, bounds):
-            candidates.setdefault(name, _Candidate(name, kind, 2, first=(i, col)))
+            candidates.setdefault(name, _Candidate(name, kind, 2, first=(i, col))).shape = 2  # also when said before
         for name, col in _shop_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
         for name, col in _numbered_candidates(lex, line, bounds):
