@@ -1304,6 +1304,20 @@ def _acts(text: str, name: str) -> bool:
     return False
 
 
+STOOD_ON = re.compile(r"^(?:上|下面|底下|边上|旁边|里面)")
+
+
+def _stood_on(text: str, name: str) -> bool:
+    """Whether ``name`` is somewhere said before a word for where on or beside it (江堤上, 鱼摊边上) and never
+    acts (:func:`_acts`): a place or a thing one stands on, not someone."""
+    at = text.find(name)
+    while at >= 0:
+        if STOOD_ON.match(text[at + len(name):at + len(name) + 2]):
+            return not _acts(text, name)
+        at = text.find(name, at + 1)
+    return False
+
+
 MODALS = frozenset("要想会能该得敢肯愿可须")
 
 
@@ -1671,7 +1685,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         if rows is not None:
             rows.append((name, values))
         kept = (decide(values) if decide is not None else evidence) \
-            and not (c.kind == "人物" and not c.named and _counted(text, name)) and not _hour(name) \
+            and not (c.kind == "人物" and not c.named and (_counted(text, name) or _stood_on(text, name))) and not _hour(name) \
             and not (name[-1] == "氏" and name[0] in KIN_CHARS)  # 舅氏, 母氏: a relative, in the literary register
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
