@@ -577,6 +577,10 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             continue  # 一碗+鱼丸汤, 一壶+菊花酒: a common word and the kind, counted: a kind of thing, not one named
         if line[start:end] in MODAL_SUFFIXES and lex.tags.get(line[end:end + 1], "")[:1] == "v":
             continue  # 雀侯+会+埋: a modal before a verb, no society
+        if end - start == 1 and line[end:end + 1] in "了着过" and lex.tags.get(line[start:end], "")[:1] == "v":
+            continue  # 门柱+帮+了: the suffix is the sentence's verb, done
+        if stem[0] in "东南西北" and lex.common(stem[1:] + line[start:end]):
+            continue  # 北+看台: one side of a common thing, no name
         if not CJK.fullmatch(name) or lex.common(name) or ((lex.freq.get(name) or 0) >= COMMON_PLACE and not lex.proper(name)) \
                 or (line[start:end] in UNKNOWN_ONLY_SUFFIXES and lex.freq.get(name)):
             continue
@@ -1187,7 +1191,7 @@ def _numbered_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable
 
 SHOP_OWNER_BAD = frozenset("老小阿让叫帮替给请要会先再就也都还又得")
 """Before the owner's character of 某记: an address form (老李) or a verb or adverb, so 记 is "note down"."""
-SHOP_MARK = re.compile(r"([\u4e00-\u9fff])记([\u4e00-\u9fff]{2})")
+SHOP_MARK = re.compile(r"([\u4e00-\u9fff])记([\u4e00-\u9fff]{2})([\u4e00-\u9fff]?)")
 
 
 def _shop_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, int]]:
@@ -1204,9 +1208,13 @@ def _shop_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tup
             continue  # 老李+记笔记, 让王+记台词: someone writing something down
         if not (lex.tags.get(trade, "")[:1] == "n" and lex.freq.get(trade)) and trade[-1] not in SUFFIX_WORDS:
             continue
-        if m.end() not in bounds and CJK.fullmatch(line[m.end():m.end() + 1]) and trade[-1] not in SUFFIX_WORDS:
+        longer = trade + m.group(3)
+        if m.group(3) and (longer[-1] in ALL_SUFFIX_WORDS or longer[-2:] in ALL_SUFFIX_WORDS) and not lex.freq.get(longer):
+            yield m.group(), m.start()  # 马记+羊汤馆: the trade and the shop's kind
+            continue
+        if m.end(2) not in bounds and CJK.fullmatch(line[m.end(2):m.end(2) + 1]) and trade[-1] not in SUFFIX_WORDS:
             continue  # the trade word goes on: 周记+作业本
-        yield m.group(), m.start()
+        yield m.group(1) + "记" + trade, m.start()
 
 
 BRANCHES = frozenset("子丑寅卯辰巳午未申酉戌亥")
@@ -1718,6 +1726,12 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         out = [n for n in out if n.name[0] not in LITERARY_LEADS]
     out = [n for n in out if not any(w != n.name and w.startswith(n.name) and w[len(n.name):] in ALL_SUFFIX_WORDS
                                      and w not in serving for w in whole)]
+    # the end of a place or a group found whole, of three characters or more, is its short form (羊汤馆 of 马记羊汤馆);
+    # a family's before a name says whose it is (贾家+济世老店: the name is 济世老店)
+    kinds = {n.name: n.kind for n in out}
+    out = [n for n in out if n.kind == "人物" or len(n.name) < 3
+           or not any(w != n.name and w.endswith(n.name) and kinds.get(w) == n.kind and w[-len(n.name) - 1] != "家"
+                      for w in kinds)]
     # a person found by full name is not found again by an address form of it (秦公子 of 秦无衣)
     full = [n.name for n in out if n.kind == "人物" and n.name[:1] not in "老小阿"
             and not n.name.endswith(TITLES + ROLE_TITLES) and n.name[len(surname_of(n.name)):] not in ("家", "氏")]
