@@ -609,7 +609,9 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if len(line[start:end]) == 1 and line[end:end + 1] in LOCALIZERS and end not in bounds \
                     and lex.tags.get(stem[-1], "") in ("v", "vg", "zg"):
                 continue  # 径奔+城中: a verb and the town it goes to (静修+庵+里 is a place: 庵里 is no word)
-            if ((_clean(stem) or lex.proper(stem)) and stem[0] not in STEM_LEAD_BAD and stem[1] not in MEASURES
+            whole_word = stem[0] in "和与同" and stem_at in bounds and stem_at + 1 not in bounds and start in bounds \
+                and bool(lex.freq.get(stem)) and lex.tags.get(stem, "")[:1] not in VERBISH  # 和顺+马帮: a word, not 和 joining
+            if ((_clean(stem) or lex.proper(stem)) and (stem[0] not in STEM_LEAD_BAD or whole_word) and stem[1] not in MEASURES
                     and (stem[1] not in STEM_END_BAD or lex.proper(stem))
                     and stem[1] not in "一两几半"
                     and not (stem[1] in NUMERALS and stem[0] not in NUMERALS and stem[0] != "第")  # 聚+五湖: a number counting
@@ -631,6 +633,9 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                     shape = min(2, shape + 1)  # 青石+镇, 梧桐+巷: a noun and a town's word name one town (a kind is one character: 小镇)
                 yield name, kind, shape - verb_led if shape else 0, stem_at
         elif size in (3, 4):
+            # a place's name and a kind of group make a group's (老码头+球迷会); two place words are one place (金鼎大厦+楼)
+            placed_group = kind == "组织" and len(line[start:end]) >= 2 \
+                and any(k == "地点" for suffix, k in CANDIDATE_SUFFIXES if stem.endswith(suffix) and len(stem) > len(suffix))
             # a longer coined stem: the two characters before the suffix must be no word of their
             # own joined to a word before (来到天机阁 is 天机阁), and the stem no dictionary word
             # or a rare one (蓝月亮+酒吧)
@@ -638,7 +643,7 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                     or (lex.freq.get(stem) or 0) >= RARE_PAIR or lex.common(stem[:2]) \
                     or any(lex.freq.get(line[j:end]) for j in range(stem_at + 1, start)) \
                     or (kind == "物品" and stem[-1] in MATERIALS) or not _clean(stem) \
-                    or any(w in stem for w in GENERIC_STEMS) or stem[-2:] in ALL_SUFFIX_WORDS \
+                    or any(w in stem for w in GENERIC_STEMS) or (stem[-2:] in ALL_SUFFIX_WORDS and not placed_group) \
                     or (stem[-2] in SUFFIX_WORDS and lex.tags.get(stem[-1], "")[:1] in VERBISH):
                 continue  # ... and no name already: 金鼎大厦+楼(下) is 金鼎大厦, 白螺寺+等+马帮 is 白螺寺
             if lex.common(line[stem_at:stem_at + 2]) and (lex.freq.get(line[stem_at:stem_at + 2]) or 0) > 2000:
@@ -1312,6 +1317,8 @@ def _acts(text: str, name: str) -> bool:
     return False
 
 
+GROUP_ENDS = frozenset("帮派会盟教宗")
+"""The last character of a dictionary word for a group (马帮, 教会): a surname before it makes no one."""
 STOOD_ON = re.compile(r"^(?:上|下面|底下|边上|旁边|里面)")
 
 
@@ -1694,6 +1701,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             rows.append((name, values))
         kept = (decide(values) if decide is not None else evidence) \
             and not (c.kind == "人物" and not c.named and (_counted(text, name) or _stood_on(text, name))) and not _hour(name) \
+            and not (c.kind == "人物" and not c.named and name[-1] in GROUP_ENDS and lex.freq.get(name)) \
             and not (name[-1] == "氏" and name[0] in KIN_CHARS)  # 舅氏, 母氏: a relative, in the literary register
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
