@@ -150,7 +150,7 @@ CALLED_ONE = re.compile(r"(?:[一个位名])(?:叫|叫做|名叫|唤作)([\u4e00
                         r"少年|少女|女孩|男孩|孩子|汉子|年轻人|小伙子|老太太|女子|男子|胖子|瘦子|大汉|书生|和尚|道士)")
 """一个叫铁牙的男人, 一位名叫柳青的姑娘: a person counted, then named, then said to be a person."""
 NICKNAME_WORDS = "外号|绰号|诨号|代号|艺名|花名|昵称|网名"
-NAMED_FRAME = re.compile(rf"(?:(?:{NICKNAME_WORDS})(?:就|也)?(?:叫做|叫|是|唤作)?|(?:名字|名称|名号|队名|团名|歌名|店名|船名)(?:就|也|却|便)?"
+NAMED_FRAME = re.compile(rf"(?:(?:{NICKNAME_WORDS})(?:也就|就|也)?(?:叫做|叫|是|唤作)?|(?:名字|名称|名号|队名|团名|歌名|店名|船名)(?:就|也|却|便)?"
                          rf"(?:叫做|叫|是|唤作|成了|改成|改叫|[：:])|(?<=的)名字[，,])([“「《]?)([\u4e00-\u9fff]{{2,6}}?)([”」》]?)(?=[，。！？、；…—\s”」]|的|$)")
 """A word for a name and what it is (外号黑子, 外号叫穿山甲的, 名字叫满天星, 名字：七曜, 歌名叫《纸飞机》): the name
 said in its naming frame. A bare name word (名字) needs 叫, 是 or a colon after it (名字好听 names nothing), or
@@ -175,8 +175,13 @@ APP_FRAME = re.compile(r"(?:软件|应用|平台|网站|公众号|小程序|APP|
 """An app or a site named after what it is (投票软件口袋星球上, 直播平台星芒的): a name no dictionary knows."""
 PLACE_HEADS = frozenset(("地方", "村子", "村庄", "小村", "镇子", "小镇", "山沟", "山村", "岛", "小岛", "海湾", "铺子", "店", "饭馆",
                          "酒馆", "客栈"))
-HEADED = re.compile(r"(?:组织|门派|帮派|公司|地方|东西|道具|武器|宝贝|法宝)[，,]?$")
-"""A kind of thing right before 叫 (一个组织，叫守夜人): 叫 names one of that kind, not a call for something."""
+HEADED = re.compile(r"(?:组织|门派|帮派|公司|地方|东西|道具|武器|宝贝|法宝|匕首|刀|剑|枪|技能|名字|名儿)[，,]?$")
+"""A kind of thing (or a name) right before 叫 (一个组织，叫守夜人; 匕首叫破晓; 起了个名字，叫月牙): 叫 names one of that
+kind, not a call for something."""
+PANEL = re.compile(r"【([^【】\n]{1,80})】")
+PANEL_VALUE = re.compile(r"[：:]([\u4e00-\u9fff]{2,6})(?=[。，；]|$)")
+"""A game system's notice (【副本名称：雾港。】, 【通关奖励：归途伞。】): each value after a colon that is a clause of its own
+names what the system gives or opens."""
 BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|的是|谋士|弟子|徒弟|助理|秘书|司机|死者|法医|警官|警员|医生|护士|律师|记者|"
                            rf"同事|嫌犯|嫌疑人|丫鬟|丫头|书童|家丁|小厮|侍女|侍卫|"
                            rf"管家|伙计|东家|{'|'.join(ROLES)})$")
@@ -458,7 +463,8 @@ QUOTE_PAIRS = frozenset(("", "“”", "「」", "《》"))
 
 
 def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int]]:
-    """``(name, kind, column)`` of each name said in a naming frame (:data:`NAMED_FRAME`, :data:`CALLED_PLACE`, :data:`CALLED_THING`):
+    """``(name, kind, column)`` of each name said in a naming frame (:data:`NAMED_FRAME`, :data:`CALLED_PLACE`, :data:`CALLED_THING`,
+    a system notice's value :data:`PANEL`):
     a nickname made of ordinary words (外号黑子) is a name there; a question (外号叫什么), a predicate (昵称是随便起的)
     or a determiner (名字叫这个) is none. Quote marks around it must pair."""
     for m in WRITTEN.finditer(line):
@@ -468,6 +474,13 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
                 and word not in STOP:  # a word of the dictionary (“电报”两个字), a verse line or 歪歪扭扭: said, not named
             kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), "物品")
             yield word, kind, line.find(word, m.start())
+    for panel in PANEL.finditer(line):
+        for m in PANEL_VALUE.finditer(panel.group(1)):
+            word = m.group(1)
+            if not lex.freq.get(word) and word[0] not in NUMERALS and word[0] != "零" and not set(word) & MIDDLE_BAD \
+                    and word not in STOP:  # 玩家编号：零七, 身份：新手: a number or a word of the dictionary
+                kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), "物品")
+                yield word, kind, panel.start(1) + m.start(1)
     for m in APP_FRAME.finditer(line):
         word = m.group(1)
         if not lex.freq.get(word) and word[0] not in STEM_LEAD_BAD \
