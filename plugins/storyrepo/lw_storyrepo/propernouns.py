@@ -622,9 +622,12 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if len(line[start:end]) == 1 and line[end:end + 1] in LOCALIZERS and end not in bounds \
                     and lex.tags.get(stem[-1], "") in ("v", "vg", "zg"):
                 continue  # 径奔+城中: a verb and the town it goes to (静修+庵+里 is a place: 庵里 is no word)
-            whole_word = stem[0] in "和与同" and stem_at in bounds and stem_at + 1 not in bounds and start in bounds \
-                and bool(lex.freq.get(stem)) and lex.tags.get(stem, "")[:1] not in VERBISH  # 和顺+马帮: a word, not 和 joining
-            if ((_clean(stem) or lex.proper(stem)) and (stem[0] not in STEM_LEAD_BAD or whole_word) and stem[1] not in MEASURES
+            # a noun of the dictionary cut as one token is a word of its own: 和顺+马帮 (no 和 joining), 将军+冢 (no 将
+            # to come), 蛇头+屿 (no 头 counting); not a place word's side (内宅+门) nor a real place (连江+屿)
+            whole_word = stem_at in bounds and stem_at + 1 not in bounds and start in bounds and bool(lex.freq.get(stem)) \
+                and lex.tags.get(stem, "") in ("n", "nz") and stem[0] not in LOCALIZERS and stem[0] not in DETERMINERS
+            if ((_clean(stem) or lex.proper(stem)) and (stem[0] not in STEM_LEAD_BAD or whole_word)
+                    and (stem[1] not in MEASURES or whole_word)
                     and (stem[1] not in STEM_END_BAD or lex.proper(stem))
                     and stem[1] not in "一两几半"
                     and not (stem[1] in NUMERALS and stem[0] not in NUMERALS and stem[0] != "第")  # 聚+五湖: a number counting
