@@ -478,7 +478,8 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
         for m in PANEL_VALUE.finditer(panel.group(1)):
             word = m.group(1)
             if not lex.freq.get(word) and word[0] not in NUMERALS and word[0] != "零" and not set(word) & MIDDLE_BAD \
-                    and word not in STOP:  # 玩家编号：零七, 身份：新手: a number or a word of the dictionary
+                    and word not in STOP and lex.tags.get(word[-1], "")[:1] not in "vad":
+                # 玩家编号：零七, 身份：新手, 效果：夜里自亮: a number, a word of the dictionary, a predicate
                 kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), "物品")
                 yield word, kind, panel.start(1) + m.start(1)
     for m in APP_FRAME.finditer(line):
@@ -1629,8 +1630,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue  # 虽不叫做沉酣曲蘖: what something is not called
             bare = m.group().startswith("叫") and line[m.start() - 1:m.start()] not in "我你他她就都便名人也字号" \
                 and m.group()[1:2] not in "你他她我它"  # 叫你素心吧 names someone
-            if bare and HEADED.search(line[:m.start()]):
-                bare = False  # 有一个组织，叫守夜人: what kind of thing is named, then its name
+            headed = HEADED.search(line[:m.start()]) is not None  # 有一个组织，叫守夜人: a kind of thing, then its name
+            bare = bare and not headed
             if bare and (lex.common(word) or (lex.common("叫" + word[0]) and m.group(1) == line[m.start() + 1:m.end()]
                                               and body.count(word) < 2)):
                 continue  # 叫条子, 叫车子: a call for something (叫+唤魂哨 said again on its own is a name)
@@ -1640,7 +1641,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue  # 本名叫什么, 叫谁: a question, not a name
             if _adverb_led(lex, word):
                 continue  # 我是真外行, 叫他如何不气: an adverb or a modal before what is said
-            ends_ok = word[-1] not in NAME_END or body.count(word) >= 2
+            ends_ok = word[-1] not in NAME_END or body.count(word) >= 2 or headed  # the kind vouches for the end (叫拾灯人)
             if _clean(word, end_vouched=ends_ok, introduced=True) and word[0] not in STEM_LEAD_BAD and ends_ok \
                     and word[-1] not in PARTICLES \
                     and not _A_NOT_A.fullmatch(word):
