@@ -572,6 +572,15 @@ SUFFIX_TAIL_BAD = frozenset("子儿头们上里")
 sees 令人, 图案); a name before them is one (咸亨酒店里)."""
 
 
+LANDFORMS = frozenset("山峰岭崖谷岛洲泽湖江河川溪泉潭海")
+
+
+def _side_of(lex: _Lexicon, stem: str, suffix: str) -> bool:
+    """Whether ``stem`` and ``suffix`` are a direction before a common word for a built thing (北+看台, 东+城门):
+    one side of a thing of that kind, no name. Before a landform the direction names it (西+高峰)."""
+    return len(stem) == 2 and stem[0] in "东南西北" and suffix[-1] not in LANDFORMS and lex.common(stem[1:] + suffix)
+
+
 def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
            kind: str) -> Iterable[tuple[str, str, int, int]]:
     name2 = ""
@@ -593,8 +602,6 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             continue  # 雀侯+会+埋: a modal before a verb, no society
         if end - start == 1 and line[end:end + 1] in "了着过" and lex.tags.get(line[start:end], "")[:1] == "v":
             continue  # 门柱+帮+了: the suffix is the sentence's verb, done
-        if stem[0] in "东南西北" and lex.common(stem[1:] + line[start:end]):
-            continue  # 北+看台: one side of a common thing, no name
         if not CJK.fullmatch(name) or lex.common(name) or ((lex.freq.get(name) or 0) >= COMMON_PLACE and not lex.proper(name)) \
                 or (line[start:end] in UNKNOWN_ONLY_SUFFIXES and lex.freq.get(name)):
             continue
@@ -736,6 +743,8 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
                         or set(stem) & MIDDLE_BAD or stem[-1] in MEASURES or stem[-1] in NUMERALS \
                         or stem[-1] in STEM_END_BAD or stem in GENERIC_STEMS or stem[-1] in MATERIALS \
                         or stem[-1] in KINSHIP or stem[-1] in LOCALIZERS or stem[-1] in SUFFIX_WORDS:
+                    continue
+                if _side_of(lex, stem, suffix):
                     continue
                 if size == 1 and (suffix not in ONE_STEM_SUFFIXES or stem in NUMERALS or stem in "东南西北大小老"
                                   or lex.given(stem) < UNNAMED):

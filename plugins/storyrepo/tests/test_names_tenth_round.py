@@ -64,8 +64,9 @@ def test_kinds_of_places_and_groups_as_suffixes() -> None:
 
 
 def test_a_place_or_a_side_is_no_person() -> None:
-    """塘埂上, 菜摊边上: a word one stands on or beside, never acting, is no one; 北+看台 is a side of a stand."""
-    found = _found("他站在塘埂上发呆。塘埂上一个人也没有。他爹的菜摊就在街口，他在菜摊边上蹲着。北看台上的人站了起来。")
+    """塘埂上, 菜摊边上: a word one stands on or beside, never acting, is no one; 北+看台, said again, is a side of a stand (a direction before a built thing)."""
+    found = _found("他站在塘埂上发呆。塘埂上一个人也没有。他爹的菜摊就在街口，他在菜摊边上蹲着。北看台上的人站了起来。"
+                   "球迷在北看台的栏杆上挂横幅。")
     assert not {"塘埂", "菜摊", "北看台"} & found
 
 
