@@ -204,6 +204,9 @@ AFTER_PERSON = re.compile(r"^(?:[道说问答曰][：:，“。！？]|笑道|�
                           r"是(?:一)?[个位名][^，。！？]{0,3}(?:人|汉|子|婆|妇|娘|头|者|鬼|佬|老|孩|女|男|客|匠|夫)|"
                           # an age said of the subject: 窦大海四十多岁 (十七岁 alone, after a comma, is no subject's)
                           r"[一二三四五六七八九十]{1,3}[来多]?岁)")
+APPOSITIVE = re.compile(r"^[，,][^，。！？；“”「」]{1,12}?(?:院长|校长|会长|社长|厂长|馆长|所长|局长|部长|主任|掌柜|东家|老板|师父|创始人|"
+                        r"创办人|主人|总管)[，。；]")
+"""A person's office said right after the name (韦德仁，红伞医院第一任院长，…): someone, introduced."""
 AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面头边]|的人|的弟子|的师[兄姐弟妹父尊]|的长老|的掌门|的宗主|主[^意要]|外[^面边头]|一带|附近|深处|脚下|门口)")
 IDENTIFIED = re.compile(r"(?:正是|便是|乃是|就是|原来是)[^，。！？；“”]{0,8}的$")
 ALONE = re.compile(r"^[。！？]?[”」]")
@@ -968,7 +971,8 @@ def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True)
             and (name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES)  # 她父亲沈国栋, 知县寇若准
         pet = by_trade and len(name) == 2 and name[0] in "小阿" \
             and not lexicon().common(name)  # 化妆师小鹿: a trade's noun before a pet name; not 厨师+小心
-        return bool(called or kin or pet or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
+        titled = name[0] in SURNAMES and APPOSITIVE.match(line[col + len(name):col + len(name) + 16]) is not None
+        return bool(called or kin or pet or titled or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
     return bool(BEFORE_THING.search(before) or ALONE.match(after) or AFTER_THING.match(after))
 
 

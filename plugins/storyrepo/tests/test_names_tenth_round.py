@@ -91,3 +91,9 @@ def test_a_thing_named_in_the_literary_genitive_said_again() -> None:
     found = _found("打完这个首领，掉落的星海之泪归你。他看着背包里的星海之泪发呆。二人素有相忌之心。")
     assert "星海之泪" in found
     assert "相忌之心" not in found
+
+
+def test_an_office_said_right_after_a_name_said_once() -> None:
+    """孟怀安，青石书院第一任院长: a surname-led name and its office after a comma; 我，一个人 is none."""
+    found = _found("门口的铜牌上刻着：孟怀安，青石书院第一任院长，光绪年间建院。我，一个人，站了很久。")
+    assert "孟怀安" in found
