@@ -1363,7 +1363,8 @@ def _acts(text: str, name: str) -> bool:
 
 GROUP_ENDS = frozenset("帮派会盟教宗")
 """The last character of a dictionary word for a group (马帮, 教会): a surname before it makes no one."""
-STOOD_ON = re.compile(r"^(?:上|下面|底下|边上|旁边|里面)")
+STOOD_ON = re.compile(r"^(?:上(?![了来去前场车楼台班课学路岸马门过着])|下面|底下|边上|旁边)")
+"""On or beside a thing (江堤上, 鱼摊边上); 上 as a verb after someone (李四上了车, 上场) is none of these."""
 
 
 def _stood_on(text: str, name: str) -> bool:
