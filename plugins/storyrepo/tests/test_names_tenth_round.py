@@ -97,3 +97,11 @@ def test_an_office_said_right_after_a_name_said_once() -> None:
     """孟怀安，青石书院第一任院长: a surname-led name and its office after a comma; 我，一个人 is none."""
     found = _found("门口的铜牌上刻着：孟怀安，青石书院第一任院长，光绪年间建院。我，一个人，站了很久。")
     assert "孟怀安" in found
+
+
+def test_a_cup_named_by_its_stem() -> None:
+    """银帆杯 is a tournament's cup; 一杯, 茶杯, 举杯, 干了三杯 count or hold drinks."""
+    found = _found("上个月他在银帆杯少年赛上进了四个球。老板给他倒了一杯酒，他端起茶杯，又举杯敬大家，"
+                   "一口气干了三杯。玻璃杯碎了一地，满满一大杯啤酒洒在桌上。")
+    assert "银帆杯" in found
+    assert not {"一杯", "茶杯", "举杯", "三杯", "玻璃杯", "一大杯", "大杯"} & found
