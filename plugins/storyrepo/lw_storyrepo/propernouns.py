@@ -93,14 +93,16 @@ MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
     *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
                            "中学", "小学", "大学", "医院", "寨", "学院", "王府", "侯府", "传媒", "影视", "地产", "证券",
                            "实业", "控股", "军", "研究所", "实验室", "娱乐", "洋行", "书院", "派出所", "小组",
-                           "公安局", "分局", "公会", "战队", "俱乐部", "矿业", "互娱", "联合体", "军团", "佣兵团")),
+                           "公安局", "分局", "公会", "战队", "俱乐部", "矿业", "互娱", "联合体", "军团", "佣兵团",
+                           "球迷会", "小队", "马帮")),
     *((s, "物品") for s in ("果", "令", "榜", "碑", "旗", "幡", "图", "盾", "戟", "弓", "锤", "斧", "戒", "环", "炉", "佩", "簪",
-                           "号")),
+                           "号", "杯")),
     *((s, "地点") for s in ("大陆", "渊", "涧", "陵", "漠", "域", "界", "茶社", "公寓", "会所", "大厦", "广场", "小区", "花园", "大街",
                            "路", "胡同", "池", "咖啡", "书店", "酒吧", "餐厅", "饭馆", "面馆", "茶楼", "会馆", "当铺", "钱庄",
                            "医馆", "武馆", "馆", "码头", "商行", "银号", "基地", "避难所", "营地", "山脉", "市", "县",
                            "网吧", "旅社", "旅馆", "宾馆", "茶园", "布庄", "厅", "栈", "空间站", "森林", "峡谷", "沙漠", "草原", "沼泽", "要塞", "斋", "冢", "港",
-                           "屿", "剧场", "剧院", "体育馆", "博物馆", "图书馆", "舞蹈室", "遗址", "小卖部", "澳")),
+                           "屿", "剧场", "剧院", "体育馆", "博物馆", "图书馆", "舞蹈室", "遗址", "小卖部", "澳",
+                           "球场", "大厅", "病房", "马店")),
 ), key=lambda item: -len(item[0])))
 """Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
 CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))
@@ -148,13 +150,18 @@ CALLED_ONE = re.compile(r"(?:[一个位名])(?:叫|叫做|名叫|唤作)([\u4e00
                         r"少年|少女|女孩|男孩|孩子|汉子|年轻人|小伙子|老太太|女子|男子|胖子|瘦子|大汉|书生|和尚|道士)")
 """一个叫铁牙的男人, 一位名叫柳青的姑娘: a person counted, then named, then said to be a person."""
 NICKNAME_WORDS = "外号|绰号|诨号|代号|艺名|花名|昵称|网名"
-NAMED_FRAME = re.compile(rf"(?:(?:{NICKNAME_WORDS})(?:就|也)?(?:叫做|叫|是|唤作)?|(?:名字|名号|队名|团名|歌名|店名|船名)(?:就|也|却|便)?"
-                         rf"(?:叫做|叫|是|唤作|成了|改成|改叫|[：:]))([“「《]?)([\u4e00-\u9fff]{{2,6}}?)([”」》]?)(?=[，。！？、；…—\s”」]|的|$)")
+NAMED_FRAME = re.compile(rf"(?:(?:{NICKNAME_WORDS})(?:也就|就|也)?(?:叫做|叫|是|唤作)?|(?:名字|名称|名号|队名|团名|歌名|店名|船名)(?:就|也|却|便)?"
+                         rf"(?:叫做|叫|是|唤作|成了|改成|改叫|[：:])|(?<=的)名字[，,])([“「《]?)([\u4e00-\u9fff]{{2,6}}?)([”」》]?)(?=[，。！？、；…—\s”」]|的|$)")
 """A word for a name and what it is (外号黑子, 外号叫穿山甲的, 名字叫满天星, 名字：七曜, 歌名叫《纸飞机》): the name
-said in its naming frame. A bare name word (名字) needs 叫, 是 or a colon after it (名字好听 names nothing)."""
+said in its naming frame. A bare name word (名字) needs 叫, 是 or a colon after it (名字好听 names nothing), or
+someone's before it and a comma after (写着她的名字，韦小雨)."""
 CALLED_PLACE = re.compile(r"[一个家座间所处](?:叫|叫做|名叫|唤作)([“「]?)([\u4e00-\u9fff]{2,6}?)([”」]?)的"
                           r"(地方|村子|村庄|小村|镇子|小镇|山沟|山村|岛|小岛|海湾|公司|工作室|铺子|店|饭馆|酒馆|客栈|组合|乐队|战队|帮派|学校)")
 """一个叫槐树沟的地方, 一个叫“不知名工作室”的公司: a place or a firm counted, named, then said to be one."""
+CALLED_THING = re.compile(r"一(?:艘|辆|列|架|把|柄|本|块|枚|只|件|台)(?:叫|叫做|名叫|唤作)([“「]?)([\u4e00-\u9fff]{2,6}?)([”」]?)的"
+                          r"(?=[\u4e00-\u9fff])")
+"""一艘叫红星号的货轮, 一把叫月牙的刀: a thing counted by its own measure word, named, then said to be one (a person or a
+place is counted by 个/位/座, not by these)."""
 WORK_FRAME = re.compile(r"(?:歌|曲|节目|综艺|选秀|剧|电影|专辑|游戏|小说|漫画|软件|动画)(?:就|也)?(?:叫做|叫|名叫|是)?(《)([\u4e00-\u9fff]{2,8})(》)"
                         r"|(《)([\u4e00-\u9fff]{2,8})(》)(?=节目|剧组|综艺|专辑|这首歌|这部)")
 """A work of the story's world named after what it is (衍生综艺《宿舍夜谈》, 主题曲叫《破晓》, 《逐光少年》节目组): a
@@ -168,9 +175,16 @@ APP_FRAME = re.compile(r"(?:软件|应用|平台|网站|公众号|小程序|APP|
 """An app or a site named after what it is (投票软件口袋星球上, 直播平台星芒的): a name no dictionary knows."""
 PLACE_HEADS = frozenset(("地方", "村子", "村庄", "小村", "镇子", "小镇", "山沟", "山村", "岛", "小岛", "海湾", "铺子", "店", "饭馆",
                          "酒馆", "客栈"))
+HEADED = re.compile(r"(?:组织|门派|帮派|公司|地方|东西|道具|武器|宝贝|法宝|匕首|刀|剑|枪|技能|名字|名儿)[，,]?$")
+"""A kind of thing (or a name) right before 叫 (一个组织，叫守夜人; 匕首叫破晓; 起了个名字，叫月牙): 叫 names one of that
+kind, not a call for something."""
+PANEL = re.compile(r"【([^【】\n]{1,80})】")
+PANEL_VALUE = re.compile(r"[：:]([\u4e00-\u9fff]{2,6})(?=[。，；]|$)")
+"""A game system's notice (【副本名称：雾港。】, 【通关奖励：归途伞。】): each value after a colon that is a clause of its own
+names what the system gives or opens."""
 BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|的是|谋士|弟子|徒弟|助理|秘书|司机|死者|法医|警官|警员|医生|护士|律师|记者|"
                            rf"同事|嫌犯|嫌疑人|丫鬟|丫头|书童|家丁|小厮|侍女|侍卫|"
-                           rf"管家|伙计|{'|'.join(ROLES)})$")
+                           rf"管家|伙计|东家|{'|'.join(ROLES)})$")
 BEFORE_KIN = re.compile(r"(?:父亲|母亲|哥哥|姐姐|弟弟|妹妹|儿子|女儿|妻子|丈夫|同学|朋友|郡主|公主|小姐|少爷|公子|唤|"
                         r"[大二三四五六七八九小](?:伯|叔|姑|舅|姨|哥|姐|嫂)|伯娘|婶子|表[哥姐弟妹]|堂[兄哥姐弟妹])[，、]?$")
 PERSON_NOUN_ENDS = frozenset("长夫师匠员手人")
@@ -187,7 +201,12 @@ AFTER_PERSON = re.compile(r"^(?:[道说问答曰][：:，“。！？]|笑道|�
                           r"转过[身头脸]|抬起?头|低下?头|伸[手出]|挥手|摆手|咬[牙着]|盯着|瞪[着了]|"
                           r"[走跑冲钻跳扑跨迈爬挤][进出过上下到了向回]|从[^，。！？]{1,6}[走跑冲钻跳爬挤][进出过上下来]|"
                           r"推[门开]|一把[抓揪拉推夺按]|上个月|昨[天晚日夜]|再拜|拜[谢别见]|作揖|叩首|磕头|行礼|"
-                          r"是(?:一)?[个位名][^，。！？]{0,3}(?:人|汉|子|婆|妇|娘|头|者|鬼|佬|老|孩|女|男|客|匠|夫))")
+                          r"是(?:一)?[个位名][^，。！？]{0,3}(?:人|汉|子|婆|妇|娘|头|者|鬼|佬|老|孩|女|男|客|匠|夫)|"
+                          # an age said of the subject: 窦大海四十多岁 (十七岁 alone, after a comma, is no subject's)
+                          r"[一二三四五六七八九十]{1,3}[来多]?岁)")
+APPOSITIVE = re.compile(r"^[，,][^，。！？；“”「」]{1,12}?(?:院长|校长|会长|社长|厂长|馆长|所长|局长|部长|主任|掌柜|东家|老板|师父|创始人|"
+                        r"创办人|主人|总管)[，。；]")
+"""A person's office said right after the name (韦德仁，红伞医院第一任院长，…): someone, introduced."""
 AFTER_THING = re.compile(r"^(?:是|位于|坐落|地处|建在|在哪|里[^面头边]|的人|的弟子|的师[兄姐弟妹父尊]|的长老|的掌门|的宗主|主[^意要]|外[^面边头]|一带|附近|深处|脚下|门口)")
 IDENTIFIED = re.compile(r"(?:正是|便是|乃是|就是|原来是)[^，。！？；“”]{0,8}的$")
 ALONE = re.compile(r"^[。！？]?[”」]")
@@ -422,7 +441,7 @@ class _Candidate:
 
 _A_NOT_A = re.compile(r"(.)不\1.?")  # 大不大: a question
 INSTITUTIONS = ("文物考古研究所", "考古研究所", "研究所", "派出所", "公安局", "博物馆", "图书馆", "档案馆", "文化馆", "人民医院", "医院",
-                "中学", "小学", "法院", "检察院", "电视台")
+                "中学", "小学", "法院", "检察院", "电视台", "港务局", "海关", "体育频道", "新闻频道")
 INSTITUTION = re.compile("|".join(sorted(INSTITUTIONS, key=len, reverse=True)))
 PLACE_MAX = 8
 """A public institution named by the place it serves (澜州博物馆, 青石镇派出所, 云州市人民医院): a new organisation,
@@ -447,7 +466,8 @@ QUOTE_PAIRS = frozenset(("", "“”", "「」", "《》"))
 
 
 def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int]]:
-    """``(name, kind, column)`` of each name said in a naming frame (:data:`NAMED_FRAME`, :data:`CALLED_PLACE`):
+    """``(name, kind, column)`` of each name said in a naming frame (:data:`NAMED_FRAME`, :data:`CALLED_PLACE`, :data:`CALLED_THING`,
+    a system notice's value :data:`PANEL`):
     a nickname made of ordinary words (外号黑子) is a name there; a question (外号叫什么), a predicate (昵称是随便起的)
     or a determiner (名字叫这个) is none. Quote marks around it must pair."""
     for m in WRITTEN.finditer(line):
@@ -457,6 +477,14 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
                 and word not in STOP:  # a word of the dictionary (“电报”两个字), a verse line or 歪歪扭扭: said, not named
             kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), "物品")
             yield word, kind, line.find(word, m.start())
+    for panel in PANEL.finditer(line):
+        for m in PANEL_VALUE.finditer(panel.group(1)):
+            word = m.group(1)
+            if not lex.freq.get(word) and word[0] not in NUMERALS and word[0] != "零" and not set(word) & MIDDLE_BAD \
+                    and word not in STOP and lex.tags.get(word[-1], "")[:1] not in "vad":
+                # 玩家编号：零七, 身份：新手, 效果：夜里自亮: a number, a word of the dictionary, a predicate
+                kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), "物品")
+                yield word, kind, panel.start(1) + m.start(1)
     for m in APP_FRAME.finditer(line):
         word = m.group(1)
         if not lex.freq.get(word) and word[0] not in STEM_LEAD_BAD \
@@ -467,7 +495,9 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
         word = m.group(at + 1)
         if lex.tags.get(word, "")[:1] != "r" and not (set(word) & MIDDLE_BAD):
             yield word, "物品", m.start(at + 1)
-    for m, place in [(m, False) for m in NAMED_FRAME.finditer(line)] + [(m, True) for m in CALLED_PLACE.finditer(line)]:
+    framed = [(m, "") for m in NAMED_FRAME.finditer(line)] + [(m, "place") for m in CALLED_PLACE.finditer(line)] \
+        + [(m, "thing") for m in CALLED_THING.finditer(line)]
+    for m, frame in framed:
         opened, word, closed = m.group(1), m.group(2), m.group(3)
         if opened + closed not in QUOTE_PAIRS:
             continue
@@ -475,7 +505,9 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
                 or word[-1] in PARTICLES or lex.tags.get(word, "")[:1] == "r" or (not opened and _adverb_led(lex, word)) \
                 or _A_NOT_A.fullmatch(word) or word in STOP:
             continue
-        if place:
+        if frame == "thing":
+            kind = "物品"
+        elif frame == "place":
             kind = "地点" if m.group(4) in PLACE_HEADS else "组织"
         else:
             kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)),
@@ -543,6 +575,15 @@ SUFFIX_TAIL_BAD = frozenset("子儿头们上里")
 sees 令人, 图案); a name before them is one (咸亨酒店里)."""
 
 
+LANDFORMS = frozenset("山峰岭崖谷岛洲泽湖江河川溪泉潭海")
+
+
+def _side_of(lex: _Lexicon, stem: str, suffix: str) -> bool:
+    """Whether ``stem`` and ``suffix`` are a direction before a common word for a built thing (北+看台, 东+城门):
+    one side of a thing of that kind, no name. Before a landform the direction names it (西+高峰)."""
+    return len(stem) == 2 and stem[0] in "东南西北" and suffix[-1] not in LANDFORMS and lex.common(stem[1:] + suffix)
+
+
 def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
            kind: str) -> Iterable[tuple[str, str, int, int]]:
     name2 = ""
@@ -551,6 +592,10 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
         if stem_at < 0 or stem_at not in bounds:
             continue
         stem, name = line[stem_at:start], line[stem_at:end]
+        if stem[0] in NUMERALS and stem[-1] in NUMBERED_STEM_END_BAD:
+            continue  # 七号+病房, 三楼+大厅: a number says which room, no name
+        if stem[-1] == "色" and lex.freq.get(stem):
+            continue  # 灰色+大厅: a colour describes the place
         if stem[0] in THING_MEASURES and line[stem_at - 1:stem_at] in DETERMINERS | NUMERALS:
             continue  # 一碗+片儿川, 那碗+片儿川: a measure word counting the thing, no part of its name
         if kind == "物品" and line[stem_at - 1:stem_at] in THING_MEASURES and line[stem_at - 2:stem_at - 1] in DETERMINERS | NUMERALS \
@@ -558,6 +603,8 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             continue  # 一碗+鱼丸汤, 一壶+菊花酒: a common word and the kind, counted: a kind of thing, not one named
         if line[start:end] in MODAL_SUFFIXES and lex.tags.get(line[end:end + 1], "")[:1] == "v":
             continue  # 雀侯+会+埋: a modal before a verb, no society
+        if end - start == 1 and line[end:end + 1] in "了着过" and lex.tags.get(line[start:end], "")[:1] == "v":
+            continue  # 门柱+帮+了: the suffix is the sentence's verb, done
         if not CJK.fullmatch(name) or lex.common(name) or ((lex.freq.get(name) or 0) >= COMMON_PLACE and not lex.proper(name)) \
                 or (line[start:end] in UNKNOWN_ONLY_SUFFIXES and lex.freq.get(name)):
             continue
@@ -586,7 +633,12 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
             if len(line[start:end]) == 1 and line[end:end + 1] in LOCALIZERS and end not in bounds \
                     and lex.tags.get(stem[-1], "") in ("v", "vg", "zg"):
                 continue  # 径奔+城中: a verb and the town it goes to (静修+庵+里 is a place: 庵里 is no word)
-            if ((_clean(stem) or lex.proper(stem)) and stem[0] not in STEM_LEAD_BAD and stem[1] not in MEASURES
+            # a noun of the dictionary cut as one token is a word of its own: 和顺+马帮 (no 和 joining), 将军+冢 (no 将
+            # to come), 蛇头+屿 (no 头 counting); not a place word's side (内宅+门) nor a real place (连江+屿)
+            whole_word = stem_at in bounds and stem_at + 1 not in bounds and start in bounds and bool(lex.freq.get(stem)) \
+                and lex.tags.get(stem, "") in ("n", "nz") and stem[0] not in LOCALIZERS and stem[0] not in DETERMINERS
+            if ((_clean(stem) or lex.proper(stem)) and (stem[0] not in STEM_LEAD_BAD or whole_word)
+                    and (stem[1] not in MEASURES or whole_word)
                     and (stem[1] not in STEM_END_BAD or lex.proper(stem))
                     and stem[1] not in "一两几半"
                     and not (stem[1] in NUMERALS and stem[0] not in NUMERALS and stem[0] != "第")  # 聚+五湖: a number counting
@@ -608,6 +660,9 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                     shape = min(2, shape + 1)  # 青石+镇, 梧桐+巷: a noun and a town's word name one town (a kind is one character: 小镇)
                 yield name, kind, shape - verb_led if shape else 0, stem_at
         elif size in (3, 4):
+            # a place's name and a kind of group make a group's (老码头+球迷会); two place words are one place (金鼎大厦+楼)
+            placed_group = kind == "组织" and len(line[start:end]) >= 2 \
+                and any(k == "地点" for suffix, k in CANDIDATE_SUFFIXES if stem.endswith(suffix) and len(stem) > len(suffix))
             # a longer coined stem: the two characters before the suffix must be no word of their
             # own joined to a word before (来到天机阁 is 天机阁), and the stem no dictionary word
             # or a rare one (蓝月亮+酒吧)
@@ -615,9 +670,9 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                     or (lex.freq.get(stem) or 0) >= RARE_PAIR or lex.common(stem[:2]) \
                     or any(lex.freq.get(line[j:end]) for j in range(stem_at + 1, start)) \
                     or (kind == "物品" and stem[-1] in MATERIALS) or not _clean(stem) \
-                    or any(w in stem for w in GENERIC_STEMS) or stem[-2:] in ALL_SUFFIX_WORDS \
-                    or (stem[-2] in SUFFIX_WORDS and lex.tags.get(stem[-1], "")[:1] == "v"):
-                continue  # ... and no name already: 金鼎大厦+楼(下) is 金鼎大厦
+                    or any(w in stem for w in GENERIC_STEMS) or (stem[-2:] in ALL_SUFFIX_WORDS and not placed_group) \
+                    or (stem[-2] in SUFFIX_WORDS and lex.tags.get(stem[-1], "")[:1] in VERBISH):
+                continue  # ... and no name already: 金鼎大厦+楼(下) is 金鼎大厦, 白螺寺+等+马帮 is 白螺寺
             if lex.common(line[stem_at:stem_at + 2]) and (lex.freq.get(line[stem_at:stem_at + 2]) or 0) > 2000:
                 continue  # a frequent word and a coined name glued (一座天玄…)
             yield name, kind, 1 - verb_led, stem_at  # repetition or context must vouch: 恭绘形+图, 众臣皆+散 are none
@@ -691,6 +746,8 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
                         or set(stem) & MIDDLE_BAD or stem[-1] in MEASURES or stem[-1] in NUMERALS \
                         or stem[-1] in STEM_END_BAD or stem in GENERIC_STEMS or stem[-1] in MATERIALS \
                         or stem[-1] in KINSHIP or stem[-1] in LOCALIZERS or stem[-1] in SUFFIX_WORDS:
+                    continue
+                if _side_of(lex, stem, suffix):
                     continue
                 if size == 1 and (suffix not in ONE_STEM_SUFFIXES or stem in NUMERALS or stem in "东南西北大小老"
                                   or lex.given(stem) < UNNAMED):
@@ -914,7 +971,8 @@ def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True)
             and (name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES)  # 她父亲沈国栋, 知县寇若准
         pet = by_trade and len(name) == 2 and name[0] in "小阿" \
             and not lexicon().common(name)  # 化妆师小鹿: a trade's noun before a pet name; not 厨师+小心
-        return bool(called or kin or pet or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
+        titled = name[0] in SURNAMES and APPOSITIVE.match(line[col + len(name):col + len(name) + 16]) is not None
+        return bool(called or kin or pet or titled or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
     return bool(BEFORE_THING.search(before) or ALONE.match(after) or AFTER_THING.match(after))
 
 
@@ -1101,7 +1159,8 @@ def _joined_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[t
     """``(name, kind, start)`` of names whose parts are joined by a middle dot or a hyphen: each
     part is the run of characters next to the joint, cut where a particle, a pronoun or a verb
     of saying starts (JOIN_EDGE_BAD) and at a token's edge, without a dictionary word of two
-    characters or more before it (关于+卡戎-4) or a title after it (卡特+先生)."""
+    characters or more before it (关于+卡戎-4) or a title after it (卡特+先生); a numbered part after the dot
+    (白夜号·第七车厢) leaves the thing it is part of."""
     for m in JOINED.finditer(line):
         dotted = m.group(1) is not None
         left, left_end = (m.group(1), m.end(1)) if dotted else (m.group(3), m.end(3))
@@ -1121,6 +1180,11 @@ def _joined_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[t
             continue
         if dotted:
             parts = re.split(r"[·・•]", m.group(2))[1:]
+            if len(parts) == 1 and parts[0][:1] == "第" and parts[0][1:2] in NUMERALS:
+                whole = line[start:left_end]  # 白夜号·第七车厢: a numbered part of the named thing, no part of its name
+                yield whole, next((k for suffix, k in CANDIDATE_SUFFIXES if whole.endswith(suffix) and len(whole) > len(suffix)),
+                                  "地点"), start
+                continue
             last, last_at = parts[-1], m.end(2) - len(parts[-1])
             keep = 0
             while keep < min(4, len(last)) and last[keep] not in JOIN_EDGE_BAD:
@@ -1160,9 +1224,23 @@ def _numbered_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable
             break
 
 
+
+
+def _genitive_candidates(lex: _Lexicon, line: str, body: str) -> Iterator[tuple[str, int]]:
+    """``(name, start)`` of a thing named in the literary genitive, a noun 之 a noun (月神之泪, 枯木之心, 静默之瞳):
+    said again (a phrase of older prose, 相忌之心, is said once), no word of the dictionary, never a verb's or an
+    adverb's phrase. Shape 1: repetition must vouch."""
+    for m in re.finditer(r"([\u4e00-\u9fff]{2})之([\u4e00-\u9fff])", line):
+        name, owner, head = m.group(), m.group(1), m.group(2)
+        if lex.freq.get(name) or lex.freq.get(owner + "之") or body.count(name) < 2 or owner[0] in LEAD_BAD \
+                or lex.tags.get(owner, "n")[:1] in VERBISH or lex.tags.get(head, "")[:1] != "n" or set(name) & FUNCTION:
+            continue
+        yield name, m.start()
+
+
 SHOP_OWNER_BAD = frozenset("老小阿让叫帮替给请要会先再就也都还又得")
 """Before the owner's character of 某记: an address form (老李) or a verb or adverb, so 记 is "note down"."""
-SHOP_MARK = re.compile(r"([\u4e00-\u9fff])记([\u4e00-\u9fff]{2})")
+SHOP_MARK = re.compile(r"([\u4e00-\u9fff])记([\u4e00-\u9fff]{2})([\u4e00-\u9fff]?)")
 
 
 def _shop_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, int]]:
@@ -1179,9 +1257,13 @@ def _shop_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tup
             continue  # 老李+记笔记, 让王+记台词: someone writing something down
         if not (lex.tags.get(trade, "")[:1] == "n" and lex.freq.get(trade)) and trade[-1] not in SUFFIX_WORDS:
             continue
-        if m.end() not in bounds and CJK.fullmatch(line[m.end():m.end() + 1]) and trade[-1] not in SUFFIX_WORDS:
+        longer = trade + m.group(3)
+        if m.group(3) and (longer[-1] in ALL_SUFFIX_WORDS or longer[-2:] in ALL_SUFFIX_WORDS) and not lex.freq.get(longer):
+            yield m.group(), m.start()  # 马记+羊汤馆: the trade and the shop's kind
+            continue
+        if m.end(2) not in bounds and CJK.fullmatch(line[m.end(2):m.end(2) + 1]) and trade[-1] not in SUFFIX_WORDS:
             continue  # the trade word goes on: 周记+作业本
-        yield m.group(), m.start()
+        yield m.group(1) + "记" + trade, m.start()
 
 
 BRANCHES = frozenset("子丑寅卯辰巳午未申酉戌亥")
@@ -1268,12 +1350,30 @@ ACTS_AFTER = re.compile(r"^(?:家[^具常伙里]|那个人|这个人|那人|这�
 
 def _acts(text: str, name: str) -> bool:
     """Whether ``name`` is said, somewhere in ``text``, right before speech, a person's gesture or
-    a household (黄三炮道, 黄三炮家, 黄三炮那个人): someone, not a thing."""
+    a household (黄三炮道, 黄三炮家, 黄三炮那个人) or right after a word for someone (东家白守仁): someone,
+    not a thing."""
     at = text.find(name)
     while at >= 0:
         after = text[at + len(name):at + len(name) + 5]
-        if AFTER_PERSON.match(after) or ACTS_AFTER.match(after):
+        if AFTER_PERSON.match(after) or ACTS_AFTER.match(after) or BEFORE_PERSON.search(text[max(0, at - 4):at]):
             return True
+        at = text.find(name, at + 1)
+    return False
+
+
+GROUP_ENDS = frozenset("帮派会盟教宗")
+"""The last character of a dictionary word for a group (马帮, 教会): a surname before it makes no one."""
+STOOD_ON = re.compile(r"^(?:上(?![了来去前场车楼台班课学路岸马门过着])|下面|底下|边上|旁边)")
+"""On or beside a thing (江堤上, 鱼摊边上); 上 as a verb after someone (李四上了车, 上场) is none of these."""
+
+
+def _stood_on(text: str, name: str) -> bool:
+    """Whether ``name`` is somewhere said before a word for where on or beside it (江堤上, 鱼摊边上) and never
+    acts (:func:`_acts`): a place or a thing one stands on, not someone."""
+    at = text.find(name)
+    while at >= 0:
+        if STOOD_ON.match(text[at + len(name):at + len(name) + 2]):
+            return not _acts(text, name)
         at = text.find(name, at + 1)
     return False
 
@@ -1505,7 +1605,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     for i, bounds in bounds_of.items():
         line = lines[i]
         for name, kind, col in _joined_candidates(lex, line, bounds):
-            candidates.setdefault(name, _Candidate(name, kind, 2, first=(i, col)))
+            candidates.setdefault(name, _Candidate(name, kind, 2, first=(i, col))).shape = 2  # also when said before
         for name, col in _shop_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
         for name, col in _numbered_candidates(lex, line, bounds):
@@ -1514,6 +1614,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col)))
         for name, col, shape in _title_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "人物", shape, first=(i, col)))
+        for name, col in _genitive_candidates(lex, line, body):
+            candidates.setdefault(name, _Candidate(name, "物品", 1, first=(i, col)))
         for m in REGION.finditer(line):  # 东荒, 南域: a quarter of a made-up world
             if m.start() in bounds and not lex.freq.get(m.group()) and m.group() not in candidates:
                 candidates[m.group()] = _Candidate(m.group(), "地点", 2, first=(i, m.start()))
@@ -1542,15 +1644,18 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue  # 虽不叫做沉酣曲蘖: what something is not called
             bare = m.group().startswith("叫") and line[m.start() - 1:m.start()] not in "我你他她就都便名人也字号" \
                 and m.group()[1:2] not in "你他她我它"  # 叫你素心吧 names someone
-            if bare and (lex.common(word) or (lex.common("叫" + word[0]) and m.group(1) == line[m.start() + 1:m.end()])):
-                continue  # 叫条子, 叫车子: a call for something
+            headed = HEADED.search(line[:m.start()]) is not None  # 有一个组织，叫守夜人: a kind of thing, then its name
+            bare = bare and not headed
+            if bare and (lex.common(word) or (lex.common("叫" + word[0]) and m.group(1) == line[m.start() + 1:m.end()]
+                                              and body.count(word) < 2)):
+                continue  # 叫条子, 叫车子: a call for something (叫+唤魂哨 said again on its own is a name)
             if m.group().startswith(("我是", "就是")) and lex.common(word):
                 continue  # 我是赌气: a state, not a name
             if lex.tags.get(word, "")[:1] == "r":
                 continue  # 本名叫什么, 叫谁: a question, not a name
             if _adverb_led(lex, word):
                 continue  # 我是真外行, 叫他如何不气: an adverb or a modal before what is said
-            ends_ok = word[-1] not in NAME_END or body.count(word) >= 2
+            ends_ok = word[-1] not in NAME_END or body.count(word) >= 2 or headed  # the kind vouches for the end (叫拾灯人)
             if _clean(word, end_vouched=ends_ok, introduced=True) and word[0] not in STEM_LEAD_BAD and ends_ok \
                     and word[-1] not in PARTICLES \
                     and not _A_NOT_A.fullmatch(word):
@@ -1642,7 +1747,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         if rows is not None:
             rows.append((name, values))
         kept = (decide(values) if decide is not None else evidence) \
-            and not (c.kind == "人物" and not c.named and _counted(text, name)) and not _hour(name) \
+            and not (c.kind == "人物" and not c.named and (_counted(text, name) or _stood_on(text, name))) and not _hour(name) \
+            and not (c.kind == "人物" and not c.named and name[-1] in GROUP_ENDS and lex.freq.get(name)) \
             and not (name[-1] == "氏" and name[0] in KIN_CHARS)  # 舅氏, 母氏: a relative, in the literary register
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
@@ -1675,6 +1781,12 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         out = [n for n in out if n.name[0] not in LITERARY_LEADS]
     out = [n for n in out if not any(w != n.name and w.startswith(n.name) and w[len(n.name):] in ALL_SUFFIX_WORDS
                                      and w not in serving for w in whole)]
+    # the end of a place or a group found whole, of three characters or more, is its short form (羊汤馆 of 马记羊汤馆);
+    # a family's before a name says whose it is (贾家+济世老店: the name is 济世老店)
+    kinds = {n.name: n.kind for n in out}
+    out = [n for n in out if n.kind == "人物" or len(n.name) < 3
+           or not any(w != n.name and w.endswith(n.name) and kinds.get(w) == n.kind and w[-len(n.name) - 1] != "家"
+                      for w in kinds)]
     # a person found by full name is not found again by an address form of it (秦公子 of 秦无衣)
     full = [n.name for n in out if n.kind == "人物" and n.name[:1] not in "老小阿"
             and not n.name.endswith(TITLES + ROLE_TITLES) and n.name[len(surname_of(n.name)):] not in ("家", "氏")]
