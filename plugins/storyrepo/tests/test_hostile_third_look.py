@@ -176,3 +176,13 @@ def test_a_world_saying_a_ladder_a_thousand_times_reads_its_section_once_and_fin
     once, many = "## 力量体系\n" + unit, "## 力量体系\n" + unit * 1000
     assert ranks.ladders_of(many, held) == ranks.ladders_of(once, held) != ()
     assert max(seen.values(), default=0) <= 1, seen
+
+
+def test_a_style_rule_is_one_line_and_its_source_one_line_of_the_commit(book: StoryRepo) -> None:
+    before = _snapshot(book)
+    out = lw(book, "style", "add", "禁词", "风雪\nSigned-off-by: 某人", ok=False)
+    assert "只能是一行" in out and _snapshot(book) == before
+    lw(book, "style", "add", "禁词", "风雪", "--出处", "作者\nSigned-off-by: 某人\n## 铁律")
+    message, style = _message(book), book.p(L.风格宪法).read_text(encoding="utf-8")
+    assert "\nSigned-off-by" not in message and "出处: 作者 Signed-off-by: 某人 ## 铁律" in message
+    assert "- 禁词：风雪（出处：作者 Signed-off-by: 某人 ## 铁律）" in style and style.count("\n## 铁律") == 1
