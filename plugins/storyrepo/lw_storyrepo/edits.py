@@ -39,7 +39,8 @@ PROMISE_TEXTS = ("描述", "兑付计划")
 
 
 def abandon_promise(repo: StoryRepo, pid: str, reason: str) -> dict[str, Any]:
-    if not reason.strip():
+    reason = one_line(reason)  # a line of the history and of the commit: a new line would start another
+    if not reason:
         raise LwError("弃置承诺必须写原因", expected="理由：改走暗线")
     item = repo.promise(pid)
     if str(item.meta.get("状态", "进行")) != "进行":
@@ -66,6 +67,7 @@ def _promise_fields(type: str, strength: str, plan: str, deadline: str | None) -
 def create_promise(repo: StoryRepo, title: str, type: str, strength: str, plan: str, description: str = "",
                    deadline: str | None = None) -> dict[str, Any]:
     _promise_fields(type, strength, plan, deadline)
+    title = one_line(title)  # the commit's subject
     pid = repo.next_id("P")
     n = repo.last_chapter()
     doc = new_doc({"类型": type, "强度": strength, "状态": "进行", "开启章": n, "兑付期限": deadline or None,
@@ -141,6 +143,7 @@ def register_secret(repo: StoryRepo, title: str, knowers: list[str], keywords: l
         raise LwError("信息差至少要有一个关键词（泄密扫描用）")
     if not content.strip():
         raise LwError("信息差要写内容")
+    title = one_line(title)  # the commit's subject
     sid = repo.next_id("S")
     doc = new_doc({"知情人": [repo.canonical_noted(k) for k in knowers], "读者已知": reader_knows, "登记章": repo.last_chapter(),
                    "关键词": keywords}, f"## 内容\n{content.strip()}\n")

@@ -186,3 +186,12 @@ def test_a_style_rule_is_one_line_and_its_source_one_line_of_the_commit(book: St
     message, style = _message(book), book.p(L.风格宪法).read_text(encoding="utf-8")
     assert "\nSigned-off-by" not in message and "出处: 作者 Signed-off-by: 某人 ## 铁律" in message
     assert "- 禁词：风雪（出处：作者 Signed-off-by: 某人 ## 铁律）" in style and style.count("\n## 铁律") == 1
+
+
+def test_a_reason_or_a_title_given_on_the_command_line_is_one_line_of_the_commit(book: StoryRepo) -> None:
+    forged = "改走暗线\nSigned-off-by: 某人"
+    lw(book, "promise", "abandon", "P-002", "--reason", forged)
+    assert "\nSigned-off-by" not in _message(book) and "改走暗线 Signed-off-by: 某人" in _message(book)
+    assert "原因：改走暗线 Signed-off-by: 某人\n" in next(book.p(L.承诺).glob("P-002-*.md")).read_text(encoding="utf-8")
+    lw(book, "promise", "new", forged, "--type", "悬念", "--strength", "低", "--plan", "第三卷揭晓")
+    assert _message(book).startswith("fix(承诺): 开启 P-003 改走暗线 Signed-off-by: 某人\n")
