@@ -17,6 +17,7 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.atomic import apply_and_commit, recover
 from lw_storyrepo.board import rule_proposals
 from lw_storyrepo.changes import SECRET_FIELDS, apply_changes, check_name, typed
+from lw_storyrepo.checks import banned_pattern
 from lw_storyrepo.findings import clipped, one_line
 from lw_storyrepo.markdown import append_history, append_row, replace_row, section, set_section, table_rows_at
 from lw_storyrepo.notices import file_named
@@ -308,10 +309,7 @@ def add_style_rule(repo: StoryRepo, kind: str, text: str, source: str = "") -> d
     if len(text.splitlines()) > 1:  # a check reads a line at a time; a new line would also start one of the commit
         raise LwError(f"规则「{clipped(one_line(text))}」只能是一行", expected="一条规则写一行")
     if kind == "禁句式":
-        try:
-            re.compile(text)
-        except re.error as exc:
-            raise LwError(f"禁句式「{text}」不是合法的正则：{exc}") from None
+        banned_pattern(text)
     source = one_line(source)
     if not source:
         proposals = rule_proposals(repo)

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from lwcore.api import LwError
 from lw_storyrepo import layout as L, ranks
 from lw_storyrepo.changes import typed
+from lw_storyrepo.checks import CheckContext
 from lw_storyrepo.cli import story
 from lw_storyrepo.continuity import book_time, earlier
 from lw_storyrepo.dialect import fast_flat
@@ -195,3 +196,15 @@ def test_a_reason_or_a_title_given_on_the_command_line_is_one_line_of_the_commit
     assert "原因：改走暗线 Signed-off-by: 某人\n" in next(book.p(L.承诺).glob("P-002-*.md")).read_text(encoding="utf-8")
     lw(book, "promise", "new", forged, "--type", "悬念", "--strength", "低", "--plan", "第三卷揭晓")
     assert _message(book).startswith("fix(承诺): 开启 P-003 改走暗线 Signed-off-by: 某人\n")
+
+
+@pytest.mark.parametrize("pattern", ["(林+)+$", "(\\w*)*。", "(风雪{2,})+x"])
+def test_a_banned_pattern_that_backtracks_exponentially_is_refused_or_skipped(book: StoryRepo, pattern: str) -> None:
+    """(林+)+$ against thirty 林 and a 。 takes minutes in Python's engine; a model's tool can add a rule."""
+    before = _snapshot(book)
+    assert "(X+)+" in lw(book, "style", "add", "禁句式", pattern, ok=False) and _snapshot(book) == before
+    rel = L.风格宪法
+    book.p(rel).write_text(book.p(rel).read_text(encoding="utf-8").replace("禁句式:\n", f"禁句式:\n  - '{pattern}'\n", 1),
+                           encoding="utf-8")
+    assert CheckContext.load(book).banned_patterns == [(pattern, None)]  # a hand-written one is not run
+    lw(book, "style", "add", "禁句式", "^(风雪|大雪)+")
