@@ -118,6 +118,17 @@ def front_matters(n: int) -> dict[str, str]:
     }
 
 
+def worlds(n: int) -> dict[str, str]:
+    """世界观 texts of about ``n`` characters built against the rank ladder reader; timed is the load of the
+    checks' context (every range, table, list and line of a section once read the whole section again)."""
+    return {
+        "wv_ranges_one_line": "## 力量体系\n" + fill("一品到九品，A1-A9，", n),
+        "wv_tables": "## 力量体系\n" + fill("| 境界 | 说明 |\n|--|--|\n| 练气 | a |\n| 筑基 | b |\n\n", n),
+        "wv_held_lines": "## 力量体系\n" + fill("实习医生、住院医、主治、副主任\n", n),
+        "wv_numbered": "## 力量体系\n" + fill("1. 实习医生\n2. 住院医\n3. 主治\n\n", n),
+    }
+
+
 def book(work: Path):  # type: ignore[no-untyped-def]
     from lw_storyrepo import layout as L
     from lw_storyrepo.checkscore import _Book, _base_book, _freeze
@@ -155,22 +166,44 @@ def checker(repo) -> Callable[[str], float]:  # type: ignore[no-untyped-def]
     return run
 
 
+def load(world: Path, text: str) -> float:
+    """Seconds to load the checks' context (where 世界观 is read) with ``text`` as 世界观."""
+    from lw_storyrepo.checks import CheckContext
+    from lw_storyrepo.repo import StoryRepo
+
+    world.write_text(text, encoding="utf-8")
+    start = time.perf_counter()
+    CheckContext.load(StoryRepo(world.parents[2]))
+    return time.perf_counter() - start
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("cases", nargs="*", help="only the cases whose name contains one of these")
     ap.add_argument("--keep", type=Path, help="build the book here and keep it")
     args = ap.parse_args()
+    from lw_storyrepo import layout as L
     from lw_storyrepo.drafts import DRAFT_MAX_CHARS
 
     work = args.keep or Path(tempfile.mkdtemp(prefix="lw-hostile-"))
     try:
-        run = checker(book(work))
+        repo = book(work)
+        run = checker(repo)
         cap = DRAFT_MAX_CHARS - len(HEAD) - 8
         run(HEAD + PROSE * 3)  # the lexicon and the book's cards, loaded once
         prose = run(HEAD + fill(PROSE, cap))
         print(f"ordinary prose at the cap ({cap} characters): {prose:.2f} s (the baseline)")
         print(f"{'case':24s} {'1/4 cap':>8s} {'cap':>8s} {'growth':>7s} {'vs prose':>9s}")
         worst = 0.0
+        world = repo.p(L.世界观)
+        kept = world.read_bytes() if world.is_file() else None
+        for name, text in (() if args.cases and not any("wv_" in c for c in args.cases) else worlds(cap // 4).items()):
+            a = load(world, text)
+            b = load(world, worlds(cap)[name])
+            worst = max(worst, b)
+            print(f"{name:24s} {a:7.2f}s {b:7.2f}s {b / max(a, 1e-9):6.1f}× {b / max(prose, 1e-9):8.1f}×", flush=True)
+        if kept is not None:
+            world.write_bytes(kept)
         for make in (new_rules, contracts, bodies, front_matters):
             quarter, full = make(cap // 4), make(cap)
             for name in quarter:

@@ -41,6 +41,9 @@ _STR = _STD + "str"
 _MERGE = _STD + "merge"
 _TIMESTAMP = _STD + "timestamp"
 _SCALARS = frozenset(_STD + t for t in ("str", "int", "float", "bool", "null"))
+_INT_BITS_MAX = 4096
+"""An integer longer than this (1233 decimal digits) is refused: a hexadecimal or binary one reads,
+but Python cannot write it back as decimal text (its 4300-digit limit), so every later print fails."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +231,8 @@ class _Builder:
             raise self.fail(node, f"invalid YAML value {node.value!r}: {exc}", "value") from None
         if isinstance(value, float) and not math.isfinite(value) and not self.limits.allow_nonfinite:
             raise self.fail(node, f"{node.value!r} is not a finite number", "value")
+        if isinstance(value, int) and value.bit_length() > _INT_BITS_MAX:
+            raise self.fail(node, f"{node.value[:40]!r}… is too large a number (over {_INT_BITS_MAX} bits)", "value")
         return value
 
     def mapping(self, node: Any, path: PathKey, depth: int) -> dict[Any, Any]:

@@ -291,9 +291,10 @@ def query(repo: StoryRepo, kind: str, arg: str | None = None, *, within: int | N
         if kind in ("present", "在场"):
             if not arg:
                 raise LwError("谁在场：给一个章号或一个角色名")
-            if arg.isdigit():
-                rows = con.execute("SELECT name FROM presence WHERE chapter=? ORDER BY rowid", (int(arg),)).fetchall()
-                return [{"chapter": int(arg), "name": r[0]} for r in rows]
+            chapter = as_int(arg)
+            if chapter is not None:
+                rows = con.execute("SELECT name FROM presence WHERE chapter=? ORDER BY rowid", (chapter,)).fetchall()
+                return [{"chapter": chapter, "name": r[0]} for r in rows]
             canonical = _canonical(con, arg)
             rows = con.execute("SELECT chapter FROM presence WHERE name=? ORDER BY chapter", (canonical,)).fetchall()
             return [{"name": canonical, "chapter": r[0]} for r in rows]

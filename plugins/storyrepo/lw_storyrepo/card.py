@@ -18,7 +18,7 @@ from lwcore.api import LwError
 from lw_storyrepo import layout as L
 from lw_storyrepo.board import Board, compute_board
 from lw_storyrepo.drafts import draft_labels
-from lw_storyrepo.findings import visible
+from lw_storyrepo.findings import one_line, visible
 from lw_storyrepo.health import run_if_due
 from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.workspace import load_state, require_state, save_state, write
@@ -175,7 +175,7 @@ def amend(repo: StoryRepo, reason: str, contract: list[str]) -> dict[str, Any]:
     against the new contract (the stage goes back to 机检 once drafts exist; the lens reviews
     stay when the chosen draft still passes). The author's act, never a model tool."""
     state = require_state(repo, *AMENDABLE)
-    reason = visible(" ".join((reason or "").split()))  # one line, nothing a terminal acts on
+    reason = visible(one_line(reason or ""))  # one line, nothing a terminal acts on
     if not reason:
         raise LwError("改合同必须写原因", expected='lw story amend --原因 "改走暗线" --合同 …')
     if len(reason) > REASON_MAX:

@@ -21,7 +21,8 @@ from lwcore.api import LwError
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.dialect import Doc, parse_doc, plain
-from lw_storyrepo.repo import StoryRepo, as_int, as_list, new_doc
+from lw_storyrepo.findings import clipped
+from lw_storyrepo.repo import WHOLE_MAX, StoryRepo, as_int, as_list, new_doc
 
 CHARACTER_FIELDS: dict[str, type] = {"姓名": str, "别名": list, "状态": str, "位置": str, "境界": str, "持有": list,
                                      "最后变更章": int}
@@ -76,8 +77,11 @@ def _no_case_twin(repo: StoryRepo, name: str) -> None:
 def typed(field: str, kind: type, raw: str, line: str) -> Any:
     """``raw`` as a value of ``kind`` (int, bool or str), or a refusal naming the line."""
     if kind is int:
-        if re.fullmatch(r"\d+", raw):
-            return int(raw)
+        n = as_int(raw) if raw.isdecimal() else None
+        if n is not None:
+            return n
+        if raw.isdecimal():
+            raise LwError(f"设定变更「{clipped(line)}」：「{field}」是整数字段，最大 {WHOLE_MAX}")
         raise LwError(f"设定变更「{line}」：「{field}」是整数字段，「{raw}」不是整数")
     if kind is bool:
         low = raw.strip().lower()

@@ -25,6 +25,8 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, TypeVar, cast
 
+from lwcore.api import LwError
+
 from lw_storyrepo import layout as L
 from lw_storyrepo.ranks import ladders_of
 from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, deaths_of, check_continuity, far_places, haunts_of, journeys, places_inside, stages_of
@@ -114,8 +116,8 @@ class CheckContext:
         patterns: list[tuple[str, re.Pattern[str] | None]] = []
         for p in style.banned_patterns:
             try:
-                patterns.append((p, re.compile(p)))
-            except re.error:
+                patterns.append((p, banned_pattern(p)))
+            except LwError:
                 patterns.append((p, None))
         known = set(aliases)
         items: set[str] = set()
@@ -1744,6 +1746,23 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
 
 
 # --- banned words and patterns -------------------------------------------------------------------
+
+_NESTED = re.compile(r"\((?:\\.|[^()\\])*[+*}](?:\\.|[^()\\])*\)\s*[+*{]")
+"""A group that holds a repeat and is itself repeated: (林+)+, (\\w*)*, (a{2,})+."""
+
+
+def banned_pattern(text: str) -> re.Pattern[str]:
+    """A 禁句式 compiled; LwError when it is no regular expression or repeats a group that holds a repeat
+    ((林+)+): where such a pattern fails to match, Python's engine tries exponentially many splits and
+    every check hangs on a run of thirty characters."""
+    if _NESTED.search(text):
+        raise LwError(f"禁句式「{text}」里有套着的重复（如 (X+)+）：匹配不上时要试的切法成指数增长，机检会卡死",
+                      expected="去掉外层的重复：(X+)+ 写成 X+")
+    try:
+        return re.compile(text)
+    except re.error as exc:
+        raise LwError(f"禁句式「{text}」不是合法的正则：{exc}") from None
+
 
 
 def banned(ctx: CheckContext, lines: list[str], first_line: int) -> list[Finding]:

@@ -583,7 +583,7 @@ def book_time(text: str) -> tuple[str, tuple[int | None, int | None, int | None]
     text = (text or "").strip()
     if not text:
         return None
-    m = re.search(r"第\s*([\d一二三四五六七八九十百零〇两]+)\s*[日天]", text)
+    m = re.search(r"第\s*([\d一二三四五六七八九十百零〇两]{1,9})\s*[日天]", text)
     if m:
         day = _cn_int(m.group(1)) if not m.group(1).isdigit() else int(m.group(1))
         return ("", (None, None, day)) if day is not None else None

@@ -458,7 +458,10 @@ def _scalar(raw: str) -> tuple[bool, Any]:
         return False, None
     if c.isdigit() or c in "+-.":
         if _INT.match(raw):
-            return True, int(raw)
+            try:
+                return True, int(raw)
+            except ValueError:  # past int()'s digit limit: the full reader refuses it, located
+                return False, None
         if c == "-" and raw[1:2] in (" ", ""):
             return False, None
         if _TYPED.match(raw):

@@ -17,6 +17,8 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.atomic import apply_and_commit, recover
 from lw_storyrepo.board import rule_proposals
 from lw_storyrepo.changes import SECRET_FIELDS, apply_changes, check_name, typed
+from lw_storyrepo.checks import banned_pattern
+from lw_storyrepo.findings import clipped, one_line
 from lw_storyrepo.markdown import append_history, append_row, replace_row, section, set_section, table_rows_at
 from lw_storyrepo.notices import file_named
 from lw_storyrepo.repo import StoryRepo, as_int, as_list, new_doc
@@ -38,7 +40,8 @@ PROMISE_TEXTS = ("描述", "兑付计划")
 
 
 def abandon_promise(repo: StoryRepo, pid: str, reason: str) -> dict[str, Any]:
-    if not reason.strip():
+    reason = one_line(reason)  # a line of the history and of the commit: a new line would start another
+    if not reason:
         raise LwError("弃置承诺必须写原因", expected="理由：改走暗线")
     item = repo.promise(pid)
     if str(item.meta.get("状态", "进行")) != "进行":
@@ -65,6 +68,7 @@ def _promise_fields(type: str, strength: str, plan: str, deadline: str | None) -
 def create_promise(repo: StoryRepo, title: str, type: str, strength: str, plan: str, description: str = "",
                    deadline: str | None = None) -> dict[str, Any]:
     _promise_fields(type, strength, plan, deadline)
+    title = one_line(title)  # the commit's subject
     pid = repo.next_id("P")
     n = repo.last_chapter()
     doc = new_doc({"类型": type, "强度": strength, "状态": "进行", "开启章": n, "兑付期限": deadline or None,
@@ -140,6 +144,7 @@ def register_secret(repo: StoryRepo, title: str, knowers: list[str], keywords: l
         raise LwError("信息差至少要有一个关键词（泄密扫描用）")
     if not content.strip():
         raise LwError("信息差要写内容")
+    title = one_line(title)  # the commit's subject
     sid = repo.next_id("S")
     doc = new_doc({"知情人": [repo.canonical_noted(k) for k in knowers], "读者已知": reader_knows, "登记章": repo.last_chapter(),
                    "关键词": keywords}, f"## 内容\n{content.strip()}\n")
@@ -301,12 +306,11 @@ def add_style_rule(repo: StoryRepo, kind: str, text: str, source: str = "") -> d
     text = text.strip()
     if not text:
         raise LwError("规则内容不能为空")
+    if len(text.splitlines()) > 1:  # a check reads a line at a time; a new line would also start one of the commit
+        raise LwError(f"规则「{clipped(one_line(text))}」只能是一行", expected="一条规则写一行")
     if kind == "禁句式":
-        try:
-            re.compile(text)
-        except re.error as exc:
-            raise LwError(f"禁句式「{text}」不是合法的正则：{exc}") from None
-    source = source.strip()
+        banned_pattern(text)
+    source = one_line(source)
     if not source:
         proposals = rule_proposals(repo)
         if len(proposals) == 1:

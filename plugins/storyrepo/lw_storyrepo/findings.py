@@ -25,6 +25,12 @@ def clipped(text: str) -> str:
     return text if len(text) <= QUOTE_MAX else text[:QUOTE_MAX] + "…"
 
 
+def one_line(text: str) -> str:
+    """``text`` with each run of white space, new lines too, as one space: an author's text inside a
+    line of a commit message cannot start a line of its own."""
+    return " ".join(text.split())
+
+
 def visible(text: str) -> str:
     """``text`` with every control, format or separator character a terminal would act on written as
     ``\\uXXXX`` (ESC → ``\\u001b``), so a finding never carries one raw; newlines and tabs too:

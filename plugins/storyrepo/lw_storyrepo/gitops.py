@@ -17,6 +17,14 @@ from typing import Any, Literal, Mapping
 from lwcore.api import LwError
 
 from lw_storyrepo.faults import fault
+from lw_storyrepo.findings import visible
+
+
+def commit_text(message: str) -> bytes:
+    """A commit message as git is given it: the caller's lines, each with what a terminal acts on
+    written as ``\\uXXXX`` (:func:`findings.visible`) — a title, a setting change or a reason from a
+    draft or the command line may carry ESC or a bidi override, and ``git log`` prints it raw."""
+    return "\n".join(visible(line) for line in message.split("\n")).encode("utf-8")
 
 DEFAULT_NAME = "Story Repo"
 DEFAULT_EMAIL = "storyrepo@localhost"
@@ -184,7 +192,7 @@ class Git:
             except OSError:
                 pass
         args = ["commit-tree", tree, "-F", "-"] + (["-p", parent] if parent else [])
-        return self.run(*args, input=message.encode("utf-8")).stdout.decode("ascii").strip()
+        return self.run(*args, input=commit_text(message)).stdout.decode("ascii").strip()
 
     def commit_paths(self, paths: list[str], message: str, *, old_head: str | None | Literal[False] = False,
                      sync_index: bool = True, real_index: bool | None = None, parent_commit: str | None = None) -> str:
@@ -206,7 +214,7 @@ class Git:
         if real_index is None:
             real_index = self.index_clean(parent)
         ref = self._head_ref()
-        subject = message.splitlines()[0] if message else ""
+        subject = visible(message.splitlines()[0]) if message else ""
         if real_index:
             try:
                 if paths:
@@ -215,7 +223,7 @@ class Git:
                 fault("tree")
                 base = parent_commit or parent
                 args = ["commit-tree", tree, "-F", "-"] + (["-p", base] if base else [])
-                commit = self.run(*args, input=message.encode("utf-8")).stdout.decode("ascii").strip()
+                commit = self.run(*args, input=commit_text(message)).stdout.decode("ascii").strip()
                 fault("ref")
                 self.run("update-ref", "-m", f"commit: {subject}", ref, commit, parent or "0" * 40)
             except BaseException:
@@ -242,7 +250,7 @@ class Git:
         fault("tree")
         base = parent_commit or parent
         args = ["commit-tree", tree, "-F", "-"] + (["-p", base] if base else [])
-        commit = self.run(*args, input=message.encode("utf-8")).stdout.decode("ascii").strip()
+        commit = self.run(*args, input=commit_text(message)).stdout.decode("ascii").strip()
         fault("ref")
         self.run("update-ref", "-m", f"commit: {subject}", ref, commit, parent or "0" * 40)
         if paths and sync_index:

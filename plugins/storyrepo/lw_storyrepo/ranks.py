@@ -18,6 +18,7 @@ module is one path for every ladder, driven by tables:
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -73,7 +74,10 @@ def _ladder(tokens: list[str], down: bool = False) -> Ladder | None:
     return Ladder(tuple(reversed(words)) if down else tuple(words))
 
 
+@functools.lru_cache(maxsize=64)
 def _stated_down(context: str) -> bool:
+    """Whether ``context`` says its list runs from the top down. Cached: every line, table and list of a
+    section asks it of the same section (thousands of lines read it thousands of times)."""
     return DOWNWARD.search(context) is not None and UPWARD.search(context) is None
 
 
@@ -94,10 +98,19 @@ def _ranges(line: str, context: str) -> list[Ladder]:
     return out
 
 
-def _small_is_high(context: str, suffix: str) -> bool:
+@functools.lru_cache(maxsize=16)
+def _top_said(context: str) -> bool | None:
+    """Whether ``context`` says a numbered ladder's small number is its top; None when it says nothing.
+    Every range of a section asks this of the same section: read once, not once per range (a line of
+    thousands of ranges read the section thousands of times)."""
     said = NUMBER_HIGHER.search(context)
-    if said:
-        return said.group("way") == "小" or bool(said.group("small"))
+    return None if said is None else said.group("way") == "小" or bool(said.group("small"))
+
+
+def _small_is_high(context: str, suffix: str) -> bool:
+    said = _top_said(context)
+    if said is not None:
+        return said
     return bool(suffix) and suffix in SMALL_IS_HIGH
 
 
@@ -212,13 +225,11 @@ def ladders_of(world_text: str, card_ranks: list[str] | None = None) -> tuple[La
             found += _line_ladders(line, context, ranky or RANKY.search(line) is not None)
             k += 1
     held = [str(v) for v in card_ranks or [] if str(v).strip()]
+    found = list(dict.fromkeys(found))  # a ladder said on a thousand lines is compared once, not a thousand times
     if held:
-        found += [x for x in _held_in_order(sections, held) if not any(set(x.rungs) <= set(y.rungs) for y in found)]
-    out: list[Ladder] = []
-    for ladder in found:
-        if ladder not in out and (not held or any(_rung_in(v, ladder) for v in held)):
-            out.append(ladder)
-    return tuple(out)
+        told = [frozenset(y.rungs) for y in found]
+        found += [x for x in dict.fromkeys(_held_in_order(sections, held)) if not any(frozenset(x.rungs) <= t for t in told)]
+    return tuple(x for x in dict.fromkeys(found) if not held or any(_rung_in(v, x) for v in held))
 
 
 ORDERED = re.compile(r"往上|再往上|之上|以上是|之下|以下是|高于|低于|高过|低过|升为|升到|晋为|晋升|考中|中了|过了")

@@ -21,7 +21,7 @@ from lw_storyrepo.dialect import (RepairCard, RepairNeeded, auto_fix, context_li
                                   split_front_matter, yaml_load)
 from lw_storyrepo.cache import save_scan_stamps, scan_stamps
 from lw_storyrepo.notices import note
-from lw_storyrepo.repo import StoryRepo
+from lw_storyrepo.repo import WHOLE_MAX, StoryRepo, as_int
 
 BOOL_FIELDS = {"读者已知", "卷末"}
 INT_FIELDS = {"章号", "卷", "字数", "最后变更章", "登记章", "开启章", "最后推进章", *L.BOOK_INT_FIELDS}
@@ -74,6 +74,8 @@ def validate(rel: str, meta: dict[str, Any], fm: str, offset: int) -> list[Repai
         elif rel == L.BOOK_FILE and key in L.BOOK_INT_FIELDS and isinstance(value, int) and not isinstance(value, bool) \
                 and value <= 0:
             cards.append(card(key, f"「{key}」应是正整数，写成了「{value}」", f"{key}: {L.BOOK_DEFAULTS[key]}", None))
+        elif key in INT_FIELDS and isinstance(value, int) and not isinstance(value, bool) and as_int(value) is None:
+            cards.append(card(key, f"「{key}」应是不超过 {WHOLE_MAX} 的整数", f"{key}: 数字", None))
         elif key in INT_FIELDS and value is not None and not (isinstance(value, int) and not isinstance(value, bool)):
             digits = re.sub(r"[^\d]", "", str(value)) if _scalar(value) else ""
             if digits and len(digits) <= 9:

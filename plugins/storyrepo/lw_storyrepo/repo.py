@@ -33,14 +33,23 @@ def as_list(value: Any) -> list[Any]:
     return [value]
 
 
+WHOLE_MAX = 999_999_999
+"""The largest whole number a field holds (a chapter, a volume, a count): nine digits, far inside
+what the cache's SQLite stores and what ``int()`` reads."""
+
+
 def as_int(value: Any, default: int | None = None) -> int | None:
-    """An int field's value, or ``default`` for anything that is not a whole number."""
+    """An int field's value, or ``default`` for anything that is not a whole number within
+    ±:data:`WHOLE_MAX`: ``²`` and ``①`` (digits ``int()`` cannot read), a run of thousands of
+    digits and a number past nine digits are not one."""
     if isinstance(value, bool):
         return default
     if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
+        return value if -WHOLE_MAX <= value <= WHOLE_MAX else default
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isdecimal() and len(text) <= len(str(WHOLE_MAX)):
+            return int(text)
     return default
 
 

@@ -31,6 +31,7 @@ from lw_storyrepo.counting import word_count
 from lw_storyrepo.dialect import Doc, RepairNeeded, parse_doc, quick_meta
 from lw_storyrepo.drafts import DRAFT_FIELDS, Draft, draft_labels, read_draft
 from lw_storyrepo.faults import fault
+from lw_storyrepo.findings import one_line
 from lw_storyrepo.golden import harvest_golden
 from lw_storyrepo.health import run_if_due
 from lw_storyrepo.notices import note
@@ -113,6 +114,8 @@ def commit_message(n: int, title: str, opened: list[str], advanced: list[str], p
                    abandoned: list[str], settings: list[str], exemption: str | None) -> str:
     marks = [f"+{p}" for p in opened] + [f"~{p}" for p in advanced if p not in opened] + [f"${p}" for p in paid]
     marks += [f"-{p}" for p in abandoned]
+    # a draft's new line must not start a line of the message (a forged trailer or 打回 line)
+    title, exemption, settings = one_line(title), one_line(exemption or ""), [one_line(s) for s in settings]
     lines = [f"ch({n}): {title}", ""]
     lines.append("承诺: " + (" ".join(marks) if marks else "无"))
     if exemption:

@@ -74,7 +74,7 @@ def draft_volume(repo: StoryRepo, value: Any) -> int:
 
 
 
-DEADLINE = re.compile(r"第?\s*([1-9]\d*)\s*[卷章]?")
+DEADLINE = re.compile(r"第?\s*([1-9]\d{0,8})\s*[卷章]?")
 """A promise's 兑付期限 as an author writes it: 第7卷, 第200章, or a chapter number (from 1)."""
 
 
@@ -149,13 +149,15 @@ class Volumes:
         if value is None or value == "" or isinstance(value, bool):
             return None
         if isinstance(value, int):
-            return value
+            return as_int(value)
         text = str(value)
         m = re.search(r"(\d+)\s*卷", text)
         if not m:
             m = re.search(r"(\d+)", text)
-            return int(m.group(1)) if m else None
-        volume = int(m.group(1))
+            return as_int(m.group(1)) if m else None
+        volume = as_int(m.group(1))
+        if volume is None:
+            return None
         current, position = self.current()
         last = self.last()
         if volume < current or volume in self.closed:
