@@ -8,6 +8,8 @@ _VALUE = {**{c: i for i, c in enumerate(DIGITS)}, "〇": 0, "两": 2}
 _WIDE = str.maketrans("０１２３４５６７８９", "0123456789")
 _UNITS = (("千", 1000), ("百", 100), ("十", 10))
 _SHORT = {"廿": "二十", "卅": "三十"}
+DIGITS_MAX = 9
+"""Longer text is no number a book counts with (a day, a year, a rank): None, never a huge int."""
 
 
 def chinese(n: int) -> str:
@@ -25,9 +27,10 @@ def value(text: str) -> int | None:
     written digit by digit (一〇二三, 二零二四: two or more digits, no unit); numbers with units
     up to 9999 (十, 十二, 二十, 一百零五, 三千二百, 两百), 廿 and 卅 for 二十 and 三十 (廿三).
     Each unit at most once and in falling order, a digit before each unit but 十 (十二, 一百十五),
-    零 only where a unit is skipped; anything else (十十, 二二十, 百) is None, never an error."""
+    零 only where a unit is skipped; anything else (十十, 二二十, 百, more than :data:`DIGITS_MAX`
+    characters) is None, never an error."""
     text = text.strip().translate(_WIDE)
-    if not text:
+    if not text or len(text) > DIGITS_MAX:
         return None
     if text.isascii() and text.isdigit():
         return int(text)

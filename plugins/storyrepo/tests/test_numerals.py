@@ -40,7 +40,8 @@ def test_the_short_forms_of_prose() -> None:
 
 
 def test_what_is_not_one_number_is_none() -> None:
-    for text in ("", "十十", "二二十", "百", "千百", "零十", "十零", "两两", "三十百", "五百千", "一百零", "半", "几十", "三x"):
+    for text in ("", "十十", "二二十", "百", "千百", "零十", "十零", "两两", "三十百", "五百千", "一百零", "半", "几十", "三x",
+                 "1" * 10, "9" * 5000, "一" * 5000, "１" * 4400):
         assert value(text) is None, text
 
 
