@@ -710,20 +710,25 @@ def _by_its_kind(term: str, body: str) -> bool:
 
 def _tails(ctx: CheckContext, term: str) -> list[str]:
     """The shorter names a held thing goes by in prose: the tails of its name of two characters or
-    more after two or more that tell which one (蟒袍 of 金丝蟒袍, 古镜 of 青铜古镜), when no other
-    name or thing the book knows ends with that tail, and the tail itself names nothing else."""
+    more after one or more that tell which one (蟒袍 of 金丝蟒袍, 古镜 of 青铜古镜, 账本 of 家账本), when no
+    other name or thing the book knows ends with that tail, and the tail itself names nothing else."""
     if term not in ctx.items and (ctx.world is None or term not in ctx.world.items):
         return []
     others = [n for n in {*ctx.aliases, *ctx.items, *(ctx.world.items if ctx.world is not None else ())}
               if n != term and ctx.aliases.get(n, n) != ctx.aliases.get(term, term)]
-    return [tail for tail in (term[k:] for k in range(2, len(term) - 1))
+    return [tail for tail in (term[k:] for k in range(1, len(term) - 1))
             if tail not in ctx.aliases and not any(o.endswith(tail) for o in others)]
+
+
+_LOOKS_BETWEEN = r"(?:[^，,。！？；;“”\n]{1,6}的[^，,。！？；;“”\n的]?)?"
+"""What the prose may say of a thing's looks between the measure word and its name (那本蓝布面的旧账本)."""
 
 
 def _by_its_tail(ctx: CheckContext, term: str, body: str) -> bool:
     """A held thing the prose names by a shorter name (:func:`_tails`) after a demonstrative and a
-    measure word: 那件蟒袍 is 金丝蟒袍, the one the story knows (一件蟒袍 is any robe)."""
-    return any(re.search(_DEMONSTRATIVE + re.escape(tail), body) for tail in _tails(ctx, term))
+    measure word, its looks maybe between: 那件蟒袍 is 金丝蟒袍, 那本蓝布面的旧账本 is 家账本, the one the
+    story knows (一件蟒袍 is any robe)."""
+    return any(re.search(_DEMONSTRATIVE + _LOOKS_BETWEEN + re.escape(tail), body) for tail in _tails(ctx, term))
 
 
 def _by_its_kind_in_region(ctx: CheckContext, term: str, body: str) -> bool:
@@ -757,6 +762,19 @@ def _performed(term: str, line: str, body: str) -> str | None:
 REVIEW_WORDS = ("钩", "爽", "节奏", "氛围", "情绪", "悬念", "反转", "高潮")
 _QUOTED = re.compile(r"「([^」]+)」|“([^”]+)”|《([^》]+)》")
 _CHANGE_WHO = re.compile(r"^\s*(?P<who>[^.。=+\-\s][^.。=]*?)\s*[.。]\s*(?P<field>[^=+\-\s]+?)\s*(?P<op>[=+\-])\s*(?P<value>.+?)\s*$")
+
+
+def _changes_of(draft: Any) -> list[re.Match[str]]:
+    """The draft's 设定变更 lines read as who, field, op and value (林晚.持有+演示U盘)."""
+    return [m for m in map(_CHANGE_WHO.match, map(str, as_list((getattr(draft, "meta", {}) or {}).get("设定变更")))) if m]
+
+
+def _handed_over(ctx: CheckContext, term: str, draft: Any, body: str) -> bool:
+    """A held thing the draft's 设定变更 moves from or to a card (许嘉.持有-演示U盘) that the prose names by
+    a shorter name (:func:`_tails`: U盘) or its kind: the declared handover says which one it is."""
+    if term not in ctx.items or not any(m.group("field") == "持有" and m.group("value") == term for m in _changes_of(draft)):
+        return False
+    return _kind_word(term, body) is not None or any(tail in body for tail in _tails(ctx, term))
 
 
 def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | None = None) -> list[Finding]:
@@ -869,7 +887,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                                              or _shaped(ctx, term, body)
                                              or _keeper_named(ctx, term, body) or _inner_place(ctx, term, body)))
             if not in_prose[key] and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or (
-                    not quoted.get(term) and _told_of(ctx, term, text, body) is not None))):
+                    not quoted.get(term) and (_told_of(ctx, term, text, body) is not None
+                                              or _handed_over(ctx, term, draft, body))))):
                 doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else _performed(term, text, body)
                 if doubt is None:
                     out.append(Finding("合同", ERROR, f"合同「{shown}」提到「{clipped(term)}」，正文里没有", line_no))
@@ -882,8 +901,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         handover = _HANDOVER.search(text)
         if ctx is not None and handover and not ids and len(out) == first:
             thing = next((t for t in ctx.contract_terms_in(handover.group("what")) if t in ctx.items), None)
-            changes = [m for m in map(_CHANGE_WHO.match, map(str, as_list((getattr(draft, "meta", {}) or {}).get("设定变更"))))
-                       if m and m.group("field") == "持有"]
+            changes = [m for m in _changes_of(draft) if m.group("field") == "持有"]
             if thing is not None and not any(m.group("value") == thing for m in changes):
                 out.append(Finding("合同", WARN, f"合同「{shown}」要交出「{thing}」，草稿的设定变更却没有记下它换了人："
                                                  "请确认交接写到了", line_no))
@@ -1169,8 +1187,7 @@ def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, bod
     if ctx is None:
         return None
     canonical = ctx.aliases.get(term, term)
-    meta = getattr(draft, "meta", {}) or {}
-    changes = [m for m in map(_CHANGE_WHO.match, map(str, as_list(meta.get("设定变更")))) if m]
+    changes = _changes_of(draft)
     if canonical in ctx.cast:
         return "草稿的在场名单里有"
     kept = next((p for p in _kept_by(ctx, canonical) if any(_named(v, body) for v in ctx.variants(p))), None)
@@ -1506,10 +1523,12 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
                 speaker = _lone_speaker(turns, beat, mentioned, after_narration, silent and asked)
                 if speaker and ctx.cast and ctx.aliases.get(speaker, speaker) not in ctx.cast:
                     speaker = None  # turn-taking picks among the scene's cast when the draft lists it
+            words = next(g for g in m.groups() if g is not None)
+            if speaker and _called_at_start(ctx, names, words) == ctx.aliases.get(speaker, speaker):
+                speaker = None  # “何总，这是我…”: the one the words call at their start is spoken to, not speaking
             if speaker:
                 speaker = ctx.aliases.get(speaker, speaker)
                 turns.append(speaker)
-                words = next(g for g in m.groups() if g is not None)
                 yield Voice(speaker, words, i, m.start() + 1, guessed)
             taken.append(m.span())
         if names:
@@ -1525,7 +1544,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
             # 艾琳越想越觉得不对：… — a person's clause ending in a colon, no quote after it: their words
             held = _Covered(taken)
             for m in clauses.colon.finditer(outside):
-                if held.covers(m.start()) or not ctx.is_person(m.group(1)):
+                if held.covers(m.start()) or not ctx.is_person(m.group(1)) or outside[m.start() - 1:m.start()] in ADDRESSED:
                     continue
                 words = _sentence_rest(outside, m.end())
                 if words.strip():
@@ -1558,6 +1577,18 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         if after_narration and names:
             narration.append(line)
             mentioned = _Mentioned(ctx, names, narration)
+
+
+def _called_at_start(ctx: CheckContext, names: re.Pattern[str], words: str) -> str | None:
+    """The person a quote calls by name at its very start (“何总，这是…”, “阿珍！”), else ``None``."""
+    m = names.match(words.lstrip())
+    if m is None or words.lstrip()[m.end():m.end() + 1] not in ("，", ",", "！", "!", "、"):
+        return None
+    return ctx.aliases.get(m.group(), m.group())
+
+
+ADDRESSED = tuple("对向跟朝冲")
+"""What puts the person after it as the one spoken to (在心里对阿爷说：…): the colon's words are not theirs."""
 
 
 class _Clauses(NamedTuple):

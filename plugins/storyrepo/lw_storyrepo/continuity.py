@@ -74,7 +74,7 @@ DEAD = ("已死", "死亡", "身亡", "陨落", "已故", "战死", "亡故", "�
 GONE = ("失踪", "封印", "被封印", "下落不明")
 NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日|遗言|遗书|信中|信上|信里|留音|幻象|幻影|"
                      r"玉简|录音|录像|留言|留影|"
-                     r"残魂|画像|生前|曾经说|"
+                     r"残魂|画像|生前|(?:临死|临终|死|去世|过世|遇害|出事|咽气)[之以]?前|曾经说|"
                      r"每[次回逢当][^。！？]{0,12}?[都总]|往常|以往|"
                      r"去年|前年|[一两二三四五六七八九十几数]+年前|[一两二三四五六七八九十几数半]+个月前")
 KNEW = re.compile(r"[\u4e00-\u9fff]{1,4}?(?:其实|原来|早就|早已|早都|一直|始终|从来)(?:都|就)?(?:知道|明白|清楚|料到|猜到|想到|察觉)")
@@ -167,11 +167,14 @@ UNABLE: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
 a sword light, a driver whose licence is gone at the wheel."""
 MUTE = ("哑", "失声", "失语", "不能说话", "不能言语", "口不能言", "说不出话", "不会说话", "聋哑")
 """States that take the voice away: someone in one does not speak aloud (:data:`SIGNED` is how they tell)."""
-SIGNED = re.compile(r"写|比划|比画|比了|手势|手语|打手势|纸上|字条|纸条|板上|指了指|点头|摇头|心想|暗想|心道|暗道|心里")
-"""What a mute's words are told by instead of a voice (在灰上写了一个字, 比划着), or a thought of theirs."""
+SIGNED = re.compile(r"写|比划|比画|比了|手势|手语|打手势|纸上|字条|纸条|板上|指了指|点头|摇头|心想|暗想|心道|暗道|心里|"
+                    r"打字|[一两几][个行句段]字|短信|微信(?!语音|电话|视频)")
+"""What a mute's words are told by instead of a voice (在灰上写了一个字, 比划着, 回了一个字), or a thought of theirs."""
 FRESH = re.compile(r"今天|今早|今儿|刚才|刚刚|方才|昨天|昨晚|昨夜|这会儿|一早|墨迹还新|墨还没干")
 """What makes a trace new (今天早上…亲笔写的): the dead did not leave it."""
 TRACE = r"(?:亲笔|亲手|刚|才)?(?:写|留|签|画|寄|塞|放|捎)(?:的|下|了)"
+MADE_KNOWN = re.compile(rf"[^。！？；;，,：:]{{0,8}}?{TRACE}了?[那这]")
+"""An act of the dead that made a trace the story already holds (师父写下了那条批注): its making was their lifetime."""
 """A written or left trace by someone (赵八级亲笔写的)."""
 NOT_SUBJECT = "的和跟与同给替为把被让叫对向朝冲帮找问陪随送将"
 """A character right after one of these is an object (许砚对陈守礼点了点头), not the one acting."""
@@ -347,6 +350,12 @@ FAR_WORDS = re.compile(r"远|公里|[百千万]余?里|[几数两三四五六七
 """What says a place is a journey away (坐火车三天三夜, 离滨江一万多公里, 飞去日内瓦开会)."""
 
 
+A_WALK = re.compile(r"(?<![\d〇零一二两三四五六七八九十百千万几数])(?:[一二两三四五六七八九几]|十[一二三四五六七八九几]?)(?:里|华里)|"
+                    r"(?<![\d〇零一二两三四五六七八九十百千万几数])(?:[1-9]|[一二两三四五六七八九几])(?:公里|千米)")
+"""A distance walked within the hour or two (青石镇离陈家村五里, 三公里): a neighbour's, not a journey's, though
+:data:`FAR_WORDS` reads any count of 里 — 三十里 and more stays a journey."""
+
+
 FAR_SPAN = 20
 """How near a place its journey is said (杜衡's card: 大理寺司直，…去洛阳，出京第三天 makes 洛阳 far, not 大理寺)."""
 
@@ -356,7 +365,8 @@ def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
     (:data:`FAR_WORDS`): someone there is not beside the point of view unless a journey is told."""
     out: set[str] = set()
     for sentence, known in _world_sentences(texts, places):
-        journeys = [m.start() for m in FAR_WORDS.finditer(sentence)]
+        walks = [m.span() for m in A_WALK.finditer(sentence)]
+        journeys = [m.start() for m in FAR_WORDS.finditer(sentence) if not any(a <= m.start() < b for a, b in walks)]
         if journeys:
             named = _far_ends(sentence, known)
             out.update(p for p, at in named.items() if len(named) == 1 or any(abs(j - at) <= FAR_SPAN for j in journeys))
@@ -390,7 +400,10 @@ def _far_ends(sentence: str, places: list[str]) -> dict[str, int]:
                    and lead[len(p):len(p) + 2].startswith(PLACED)), None)
     if opener is not None:
         return {opener: len(sentence) - len(lead)}
-    return {p: at for p in places for at in [_named_at(sentence, p)] if at >= 0}
+    named = {p: at for p in places for at in [_named_at(sentence, p)] if at >= 0}
+    # 何敏在新加坡出差，十号才飞回杭州: of a journey's two ends, the one returned to is home, the other far
+    away = {p: at for p, at in named.items() if not sentence[max(0, at - 2):at].endswith(BACK_TO)}
+    return away if away and len(away) < len(named) else named
 
 
 PLACED = ("在", "位于", "地处", "坐落")
@@ -398,6 +411,8 @@ PLACED = ("在", "位于", "地处", "坐落")
 either may be far, whichever the point of view is not in."""
 FROM_HERE = ("从",)
 """What puts a place as a journey's near end (从上海坐船要走七八天)."""
+BACK_TO = ("回", "回到", "返回", "返抵")
+"""What puts a place as the end a journey returns to (飞回杭州): home, when the sentence names the other end."""
 
 
 _COUNT = r"[\d一二两三四五六七八九十几]{1,3}"
@@ -1083,6 +1098,9 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
                 continue
             if held[who].startswith(DEAD + GONE) and KNEW.match(narration, start, start + 16):
                 continue  # 岩哥早就知道那天会出事: what the dead had known, not an act in the scene
+            if held[who].startswith(DEAD) and MADE_KNOWN.match(narration, start + len(said)) \
+                    and not FRESH.search(narration[max(0, narration.rfind("。", 0, start) + 1):start + 24]):
+                continue
             if held[who].startswith(GONE) and UNKNOWN_TO_THEM.search(line):
                 continue  # 他不知道，韩五这时候就坐在南关街的茶棚里: the narrator shows where the missing are, not the scene
             if stops is None:
