@@ -10,7 +10,12 @@ words than the labelled drafts: the right sentence next to each wrong one.
 - of a journey's two ends, the one returned to (飞回县城) is home, not far;
 - a mute's reply by text message (回了一个字, 发了条短信) is no voice;
 - a quote that calls someone by name at its start (“阿海，…”) is not theirs;
-- a trace the story holds that the dead made (外婆缝下了那只布袋) is their lifetime's act.
+- a trace the story holds that the dead made (外婆缝下了那只布袋) is their lifetime's act;
+- a weekday written after the in-book date (11月3日 星期一) is no day of the month;
+- years since a death said by its verb (外婆走了快两年了);
+- the bedridden seen on their feet after a copula (抬头一看，是阿爸，扛着锄头), by a one-character kin word;
+- a phone rings in its own clause (看手机，听见门响 is no call);
+- the suspended at a meeting (站会, 开会) act in a scene their state bars.
 """
 
 from __future__ import annotations
@@ -105,3 +110,48 @@ def test_a_held_thing_by_its_name_after_a_one_character_qualifier() -> None:
     assert not [f for f in contract_findings({"合同": [line]}, Draft("A", {}, "阿珍坐在船头。", 5),
                                              CheckContext({"阿珍": "阿珍"}, [], [], [], 0, {"阿珍"}, {"铁饭盒"}).for_draft({}))
                 if f.severity != ERROR]
+
+
+def test_a_weekday_after_the_date_is_no_day_of_the_month() -> None:
+    from lw_storyrepo.continuity import earlier
+
+    assert earlier("2031年3月2日 星期日", "2031年3月3日 星期一")
+    assert not earlier("2031年3月4日（周二）", "2031年3月3日 星期一")
+
+
+def test_years_since_a_death_said_by_its_verb() -> None:
+    from lw_storyrepo.continuity import ELAPSED
+
+    m = ELAPSED.search("你外婆走了快两年了")
+    assert m is not None and m.group("n") == "两" and m.group("nearly") == "快"
+    assert ELAPSED.search("外婆去世三年多了") is not None
+    assert ELAPSED.search("他走了两步") is None
+
+
+def test_the_bedridden_on_their_feet_after_a_copula() -> None:
+    saved = dict(CARDS)
+    CARDS["阿海"] = {"姓名": "阿海", "状态": "卧床", "位置": "渔村"}
+    try:
+        assert [m for m in continuity("阿珍抬头一看，是阿海，扛着一把锄头，一直走到地头才停下。") if "卧床" in m]
+        assert not [m for m in continuity("阿珍抬头一看，是阿海，躺在床上冲她笑。") if "卧床" in m]
+    finally:
+        CARDS.clear()
+        CARDS.update(saved)
+
+
+def test_a_phone_rings_in_its_own_clause() -> None:
+    from lw_storyrepo.continuity import CALL_OPEN
+
+    assert CALL_OPEN.search("她正低头看手机，听见门响，抬起头来") is None
+    assert CALL_OPEN.search("手机嗡嗡震了两下") is not None
+
+
+def test_the_suspended_at_a_meeting() -> None:
+    saved = dict(CARDS)
+    CARDS["阿海"] = {"姓名": "阿海", "状态": "停职", "位置": "渔村"}
+    try:
+        assert [m for m in continuity("九点，站会开始了。\n\n阿海推门走进来，在门边站定。") if "停职" in m]
+        assert not [m for m in continuity("九点，阿珍去码头找阿海。\n\n阿海推门走进来，在门边站定。") if "停职" in m]
+    finally:
+        CARDS.clear()
+        CARDS.update(saved)
