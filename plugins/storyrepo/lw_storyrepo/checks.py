@@ -726,9 +726,14 @@ _LOOKS_BETWEEN = r"(?:[^，,。！？；;“”\n]{1,6}的[^，,。！？；;“
 
 def _by_its_tail(ctx: CheckContext, term: str, body: str) -> bool:
     """A held thing the prose names by a shorter name (:func:`_tails`) after a demonstrative and a
-    measure word, its looks maybe between: 那件蟒袍 is 金丝蟒袍, 那本蓝布面的旧账本 is 家账本, the one the
-    story knows (一件蟒袍 is any robe)."""
-    return any(re.search(_DEMONSTRATIVE + _LOOKS_BETWEEN + re.escape(tail), body) for tail in _tails(ctx, term))
+    measure word: 那件蟒袍 is 金丝蟒袍, the one the story knows (一件蟒袍 is any robe); with its looks between
+    (那本蓝布面的旧账本 for 家账本) only when the prose brings in no other of the kind (一把白色的键盘)."""
+    for tail in _tails(ctx, term):
+        t = re.escape(tail)
+        if re.search(_DEMONSTRATIVE + t, body) or (re.search(_DEMONSTRATIVE + _LOOKS_BETWEEN + t, body)
+                                                   and not re.search(rf"一[{_MEASURE}]{_LOOKS_BETWEEN}{t}", body)):
+            return True
+    return False
 
 
 def _by_its_kind_in_region(ctx: CheckContext, term: str, body: str) -> bool:
@@ -1511,6 +1516,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         # no person named around the quotes (他把银子揣进怀里，“…”): the turn-taking says who speaks;
         # an unnamed speaker's own clause (老汉点点头：“…”) says it is nobody the book knows
         alone = bool(quotes) and first is None
+        turn: str | None = None  # who says this paragraph's first quote: a paragraph with no name in it is one turn
         for m in quotes:
             speaker = _attributed(ctx, names, line, m) if names else None
             clause = _last_clause(outside, m.start()).lstrip()  # a line of blanked quotes: spaces, read once by C
@@ -1518,16 +1524,22 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
             guessed = speaker is None
             if speaker is None and lead and names:  # 他…借着炉火低声念出声：“…”
                 speaker = _referent(ctx, names, "", subject, lead.group(1))
-            if speaker is None and alone and not _unnamed_clause(outside[:m.start()]):
+            if speaker is None and alone and turn is not None:
+                speaker = turn  # “…”她咬着嘴唇，“…”: the paragraph's later quote goes on the same turn
+            elif speaker is None and alone and not _unnamed_clause(outside[:m.start()]):
                 asked = next(g for g in m.groups() if g is not None).rstrip().endswith(("？", "?"))
                 speaker = _lone_speaker(turns, beat, mentioned, after_narration, silent and asked)
                 if speaker and ctx.cast and ctx.aliases.get(speaker, speaker) not in ctx.cast:
                     speaker = None  # turn-taking picks among the scene's cast when the draft lists it
             words = next(g for g in m.groups() if g is not None)
-            if speaker and _called_at_start(ctx, names, words) == ctx.aliases.get(speaker, speaker):
-                speaker = None  # “何总，这是我…”: the one the words call at their start is spoken to, not speaking
+            called = _called_at_start(ctx, names, words) if speaker and names else None
+            if called is not None and called == ctx.aliases.get(speaker or "", speaker):
+                # “川哥，我想了一上午”: the one the words call at their start is spoken to, not speaking — a guess by the
+                # turn-taking goes to the other party of the exchange, an attribution to nobody
+                speaker = next((s for s in reversed(turns) if s != called), None) if guessed and alone else None
             if speaker:
                 speaker = ctx.aliases.get(speaker, speaker)
+                turn = turn or speaker
                 turns.append(speaker)
                 yield Voice(speaker, words, i, m.start() + 1, guessed)
             taken.append(m.span())

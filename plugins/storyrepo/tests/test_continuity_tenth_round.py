@@ -6,10 +6,11 @@ words than the labelled drafts: the right sentence next to each wrong one.
 - the person a clause speaks to (在心里对外婆说：…) does not say the words after its colon;
 - what the dead did or knew before their death (出事前两天, 临终前) is their lifetime, not the scene;
 - a held thing called by its name after a one-character qualifier (饭盒 of 铁饭盒), its looks maybe between
-  the measure word and it (那只掉了漆的旧饭盒); one the draft's 设定变更 hands over, by its shorter name alone;
+  the measure word and it (那只掉了漆的旧饭盒) when the prose brings in no other of the kind; one the draft's 设定变更 hands over, by its shorter name alone;
 - of a journey's two ends, the one returned to (飞回县城) is home, not far;
 - a mute's reply by text message (回了一个字, 发了条短信) is no voice;
-- a quote that calls someone by name at its start (“阿海，…”) is not theirs;
+- a quote that calls someone by name at its start (“阿海，…”) is not theirs: a turn-taking guess goes to the other
+  party, and a paragraph naming nobody is one turn (its later quotes are its first one's speaker's);
 - a trace the story holds that the dead made (外婆缝下了那只布袋) is their lifetime's act;
 - a weekday written after the in-book date (11月3日 星期一) is no day of the month;
 - years since a death said by its verb (外婆走了快两年了);
@@ -155,3 +156,17 @@ def test_the_suspended_at_a_meeting() -> None:
     finally:
         CARDS.clear()
         CARDS.update(saved)
+
+
+def test_a_quote_calling_its_listener_goes_to_the_other_party() -> None:
+    ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), set(), people=set(CARDS)).for_draft({})
+    lines = ["“阿海，网补好了没？”阿珍问。", "", "“快了。”阿海说。", "", "她放下篮子。",
+             "", "“阿海，我想了一夜。”她咬着嘴唇，“那条船不能卖。”"]
+    said = [(v.speaker, v.words) for v in voices(ctx, lines) if v.speaker]
+    assert said[-2:] == [("阿珍", "阿海，我想了一夜。"), ("阿珍", "那条船不能卖。")]
+
+
+def test_a_thing_with_its_looks_between_when_no_other_of_its_kind_comes_in() -> None:
+    line = "阿珍用铁饭盒装了饭"
+    assert contract_messages(line, "阿珍拿出那只掉了漆的饭盒，装了饭。") == []
+    assert [m for m in contract_messages(line, "阿珍拿出那只掉了漆的饭盒看了看，又拿了一只新的饭盒装了饭。") if "铁饭盒" in m]
