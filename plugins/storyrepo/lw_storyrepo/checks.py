@@ -1535,8 +1535,10 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
             called = _called_at_start(ctx, names, words) if speaker and names else None
             if called is not None and called == ctx.aliases.get(speaker or "", speaker):
                 # “川哥，我想了一上午”: the one the words call at their start is spoken to, not speaking — a guess by the
-                # turn-taking goes to the other party of the exchange, an attribution to nobody
-                speaker = next((s for s in reversed(turns) if s != called), None) if guessed and alone else None
+                # turn-taking goes to the other party of the exchange (one alive: a memory's voice is no party), an
+                # attribution to nobody
+                speaker = next((s for s in reversed(turns) if s != called and s not in ctx.dead), None) \
+                    if guessed and alone else None
             if speaker:
                 speaker = ctx.aliases.get(speaker, speaker)
                 turn = turn or speaker

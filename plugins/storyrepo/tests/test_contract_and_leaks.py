@@ -383,7 +383,10 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # calling its listener, a weekday after the date, a phone that rings in its own clause, the suspended at a
     # meeting …) → 8/15, 2/5, 4/5 and no false alarm. Missed: ranks by comparison and in dialogue, held things by
     # their looks, the mute on the phone, a colleague at her desk, a countdown to a dated launch.
-    ("连续性-盲评十三", {"连贯": 15, "合同": 5, "泄密": 5}, MISSED_13, 0),
+    ("连续性-盲评十三", {"连贯": 15, "合同": 5, "泄密": 5},
+     [("连贯-境界-2.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-持有-2.md", "持有"),
+      ("连贯-状态-1.md", "状态"), ("连贯-位置-2.md", "位置"), ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "浙大一院"),
+      ("合同-4.md", "保温杯"), ("合同-5.md", "顾城在站会上当众砍掉林晚的留存对比需求"), ("泄密-3.md", "顾城")], 0),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
