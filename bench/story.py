@@ -204,7 +204,7 @@ def main() -> None:
                    "连续性-开发四", "连续性-开发五", "连续性-盲评五", "连续性-开发六", "连续性-盲评七",
                    "连续性-盲评六", "连续性-盲评八", "连续性-盲评九", "连续性-盲评十", "连续性-盲评十一",
                    "连续性-盲评四", "连续性-盲评十二", "连续性-盲评十三", "连续性-盲评十四", "连续性-盲评十五"):
-        # first runs: the READMEs; all tuned on since but 盲评四, 十二, 十三, 十四 and 十五 (evaluation sets)
+        # first runs: the READMEs; all tuned on since but 盲评四, 十四 and 十五 (evaluation sets; 十二 and 十三 since task C9)
         if (corpus / folder).is_dir():
             print(f"checks    {folder:8s} {check_score(corpus / folder).line()}")
     if not args.keep:

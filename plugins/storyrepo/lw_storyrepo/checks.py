@@ -701,20 +701,30 @@ def _by_its_kind(term: str, body: str) -> bool:
 
 def _tails(ctx: CheckContext, term: str) -> list[str]:
     """The shorter names a held thing goes by in prose: the tails of its name of two characters or
-    more after two or more that tell which one (蟒袍 of 金丝蟒袍, 古镜 of 青铜古镜), when no other
-    name or thing the book knows ends with that tail, and the tail itself names nothing else."""
+    more after one or more that tell which one (蟒袍 of 金丝蟒袍, 古镜 of 青铜古镜, 账本 of 家账本), when no
+    other name or thing the book knows ends with that tail, and the tail itself names nothing else."""
     if term not in ctx.items and (ctx.world is None or term not in ctx.world.items):
         return []
     others = [n for n in {*ctx.aliases, *ctx.items, *(ctx.world.items if ctx.world is not None else ())}
               if n != term and ctx.aliases.get(n, n) != ctx.aliases.get(term, term)]
-    return [tail for tail in (term[k:] for k in range(2, len(term) - 1))
+    return [tail for tail in (term[k:] for k in range(1, len(term) - 1))
             if tail not in ctx.aliases and not any(o.endswith(tail) for o in others)]
+
+
+_LOOKS_BETWEEN = r"(?:[^，,。！？；;“”\n]{1,6}的[^，,。！？；;“”\n的]?)?"
+"""What the prose may say of a thing's looks between the measure word and its name (那本蓝布面的旧账本)."""
 
 
 def _by_its_tail(ctx: CheckContext, term: str, body: str) -> bool:
     """A held thing the prose names by a shorter name (:func:`_tails`) after a demonstrative and a
-    measure word: 那件蟒袍 is 金丝蟒袍, the one the story knows (一件蟒袍 is any robe)."""
-    return any(re.search(_DEMONSTRATIVE + re.escape(tail), body) for tail in _tails(ctx, term))
+    measure word: 那件蟒袍 is 金丝蟒袍, the one the story knows (一件蟒袍 is any robe); with its looks between
+    (那本蓝布面的旧账本 for 家账本) only when the prose brings in no other of the kind (一把白色的键盘)."""
+    for tail in _tails(ctx, term):
+        t = re.escape(tail)
+        if re.search(_DEMONSTRATIVE + t, body) or (re.search(_DEMONSTRATIVE + _LOOKS_BETWEEN + t, body)
+                                                   and not re.search(rf"一[{_MEASURE}]{_LOOKS_BETWEEN}{t}", body)):
+            return True
+    return False
 
 
 def _by_its_kind_in_region(ctx: CheckContext, term: str, body: str) -> bool:
@@ -748,6 +758,19 @@ def _performed(term: str, line: str, body: str) -> str | None:
 REVIEW_WORDS = ("钩", "爽", "节奏", "氛围", "情绪", "悬念", "反转", "高潮")
 _QUOTED = re.compile(r"「([^」]+)」|“([^”]+)”|《([^》]+)》")
 _CHANGE_WHO = re.compile(r"^\s*(?P<who>[^.。=+\-\s][^.。=]*?)\s*[.。]\s*(?P<field>[^=+\-\s]+?)\s*(?P<op>[=+\-])\s*(?P<value>.+?)\s*$")
+
+
+def _changes_of(draft: Any) -> list[re.Match[str]]:
+    """The draft's 设定变更 lines read as who, field, op and value (林晚.持有+演示U盘)."""
+    return [m for m in map(_CHANGE_WHO.match, map(str, as_list((getattr(draft, "meta", {}) or {}).get("设定变更")))) if m]
+
+
+def _handed_over(ctx: CheckContext, term: str, draft: Any, body: str) -> bool:
+    """A held thing the draft's 设定变更 moves from or to a card (许嘉.持有-演示U盘) that the prose names by
+    a shorter name (:func:`_tails`: U盘) or its kind: the declared handover says which one it is."""
+    if term not in ctx.items or not any(m.group("field") == "持有" and m.group("value") == term for m in _changes_of(draft)):
+        return False
+    return _kind_word(term, body) is not None or any(tail in body for tail in _tails(ctx, term))
 
 
 def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | None = None) -> list[Finding]:
@@ -860,7 +883,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                                              or _shaped(ctx, term, body)
                                              or _keeper_named(ctx, term, body) or _inner_place(ctx, term, body)))
             if not in_prose[key] and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or (
-                    not quoted.get(term) and _told_of(ctx, term, text, body) is not None))):
+                    not quoted.get(term) and (_told_of(ctx, term, text, body) is not None
+                                              or _handed_over(ctx, term, draft, body))))):
                 doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else _performed(term, text, body)
                 if doubt is None:
                     out.append(Finding("合同", ERROR, f"合同「{shown}」提到「{clipped(term)}」，正文里没有", line_no))
@@ -873,8 +897,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         handover = _HANDOVER.search(text)
         if ctx is not None and handover and not ids and len(out) == first:
             thing = next((t for t in ctx.contract_terms_in(handover.group("what")) if t in ctx.items), None)
-            changes = [m for m in map(_CHANGE_WHO.match, map(str, as_list((getattr(draft, "meta", {}) or {}).get("设定变更"))))
-                       if m and m.group("field") == "持有"]
+            changes = [m for m in _changes_of(draft) if m.group("field") == "持有"]
             if thing is not None and not any(m.group("value") == thing for m in changes):
                 out.append(Finding("合同", WARN, f"合同「{shown}」要交出「{thing}」，草稿的设定变更却没有记下它换了人："
                                                  "请确认交接写到了", line_no))
@@ -1160,8 +1183,7 @@ def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, bod
     if ctx is None:
         return None
     canonical = ctx.aliases.get(term, term)
-    meta = getattr(draft, "meta", {}) or {}
-    changes = [m for m in map(_CHANGE_WHO.match, map(str, as_list(meta.get("设定变更")))) if m]
+    changes = _changes_of(draft)
     if canonical in ctx.cast:
         return "草稿的在场名单里有"
     kept = next((p for p in _kept_by(ctx, canonical) if any(_named(v, body) for v in ctx.variants(p))), None)
@@ -1485,6 +1507,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         # no person named around the quotes (他把银子揣进怀里，“…”): the turn-taking says who speaks;
         # an unnamed speaker's own clause (老汉点点头：“…”) says it is nobody the book knows
         alone = bool(quotes) and first is None
+        turn: str | None = None  # who says this paragraph's first quote: a paragraph with no name in it is one turn
         for m in quotes:
             speaker = _attributed(ctx, names, line, m) if names else None
             clause = _last_clause(outside, m.start()).lstrip()  # a line of blanked quotes: spaces, read once by C
@@ -1492,15 +1515,25 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
             guessed = speaker is None
             if speaker is None and lead and names:  # 他…借着炉火低声念出声：“…”
                 speaker = _referent(ctx, names, "", subject, lead.group(1))
-            if speaker is None and alone and not _unnamed_clause(outside[:m.start()]):
+            if speaker is None and alone and turn is not None:
+                speaker = turn  # “…”她咬着嘴唇，“…”: the paragraph's later quote goes on the same turn
+            elif speaker is None and alone and not _unnamed_clause(outside[:m.start()]):
                 asked = next(g for g in m.groups() if g is not None).rstrip().endswith(("？", "?"))
                 speaker = _lone_speaker(turns, beat, mentioned, after_narration, silent and asked)
                 if speaker and ctx.cast and ctx.aliases.get(speaker, speaker) not in ctx.cast:
                     speaker = None  # turn-taking picks among the scene's cast when the draft lists it
+            words = next(g for g in m.groups() if g is not None)
+            called = _called_at_start(ctx, names, words) if speaker and names else None
+            if called is not None and called == ctx.aliases.get(speaker or "", speaker):
+                # “川哥，我想了一上午”: the one the words call at their start is spoken to, not speaking — a guess by the
+                # turn-taking goes to the other party of the exchange (one alive: a memory's voice is no party), an
+                # attribution to nobody
+                speaker = next((s for s in reversed(turns) if s != called and s not in ctx.dead), None) \
+                    if guessed and alone else None
             if speaker:
                 speaker = ctx.aliases.get(speaker, speaker)
+                turn = turn or speaker
                 turns.append(speaker)
-                words = next(g for g in m.groups() if g is not None)
                 yield Voice(speaker, words, i, m.start() + 1, guessed)
             taken.append(m.span())
         if names:
@@ -1516,7 +1549,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
             # 艾琳越想越觉得不对：… — a person's clause ending in a colon, no quote after it: their words
             held = _Covered(taken)
             for m in clauses.colon.finditer(outside):
-                if held.covers(m.start()) or not ctx.is_person(m.group(1)):
+                if held.covers(m.start()) or not ctx.is_person(m.group(1)) or outside[m.start() - 1:m.start()] in ADDRESSED:
                     continue
                 words = _sentence_rest(outside, m.end())
                 if words.strip():
@@ -1549,6 +1582,18 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         if after_narration and names:
             narration.append(line)
             mentioned = _Mentioned(ctx, names, narration)
+
+
+def _called_at_start(ctx: CheckContext, names: re.Pattern[str], words: str) -> str | None:
+    """The person a quote calls by name at its very start (“何总，这是…”, “阿珍！”), else ``None``."""
+    m = names.match(words.lstrip())
+    if m is None or words.lstrip()[m.end():m.end() + 1] not in ("，", ",", "！", "!", "、"):
+        return None
+    return ctx.aliases.get(m.group(), m.group())
+
+
+ADDRESSED = tuple("对向跟朝冲")
+"""What puts the person after it as the one spoken to (在心里对阿爷说：…): the colon's words are not theirs."""
 
 
 class _Clauses(NamedTuple):

@@ -75,7 +75,7 @@ DEAD = ("已死", "死亡", "身亡", "陨落", "已故", "战死", "亡故", "�
 GONE = ("失踪", "封印", "被封印", "下落不明")
 NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日|遗言|遗书|信中|信上|信里|留音|幻象|幻影|"
                      r"玉简|录音|录像|留言|留影|"
-                     r"残魂|画像|生前|曾经说|"
+                     r"残魂|画像|生前|(?:临死|临终|死|去世|过世|遇害|出事|咽气)[之以]?前|曾经说|"
                      r"每[次回逢当][^。！？]{0,12}?[都总]|往常|以往|"
                      r"去年|前年|[一两二三四五六七八九十几数]+年前|[一两二三四五六七八九十几数半]+个月前")
 KNEW = re.compile(r"[\u4e00-\u9fff]{1,4}?(?:其实|原来|早就|早已|早都|一直|始终|从来)(?:都|就)?(?:知道|明白|清楚|料到|猜到|想到|察觉)")
@@ -95,7 +95,7 @@ DEVICES = ("对讲机", "步话机", "无线电", "电台", "卫星电话", "通
 """What carries a far voice for as long as a talk lasts besides a phone (a radio, a sect's paired jade talisman):
 its lighting up is its ringing. A phone's or a screen's lighting up is a message, not a call (CALL_OPEN's own forms)."""
 _DEVICE = "|".join(sorted(DEVICES, key=len, reverse=True))
-CALL_OPEN = re.compile(r"打来|打过来|来电|接起|接通|拨通|拨了|回拨|打了个?电话|电话响|手机[^。！？\n]{0,4}[响震]|"
+CALL_OPEN = re.compile(r"打来|打过来|来电|接起|接通|拨通|拨了|回拨|打了个?电话|电话响|手机[^。！？，,；;\n]{0,4}[响震]|"
                        r"视频请求|视频通话|语音通话|视频电话|(?:电话|视频|屏幕|听筒|手机)那[头边端]|电话里|听筒里|"
                        rf"(?:{_DEVICE})(?:[^。！？，,\n]{{0,4}}?)(?:亮了|亮起|响了|响起|震了|发烫|泛起|传来|传出|那[头边端]|里传|里头传|里响)|"
                        rf"(?:{_DEVICE})(?:里|里头|那头)[^。！？\n]{{0,6}}?(?:声音|嗓音|说|问|喊)")
@@ -147,8 +147,10 @@ FAR_ARRIVAL = re.compile(r"回来(?!信)|回到|赶回|赶来|赶到|赶了回�
 """What tells that someone far away came (从攀枝花赶回来, 下了火车): said in a sentence naming them, they may be here."""
 ABED = ("重伤", "瘫痪", "卧床", "病危", "昏迷", "植物人", "截瘫", "卧病", "下不了床")
 """States that keep a character in bed: they do not run, jump or get up (:data:`ON_FOOT`)."""
-ON_FOOT = re.compile(r"(?<![不没难想要能法])(?:小跑|跑|奔|跳|翻身下地|下了地|下地|下了床|下床|追到|追了|追出|冲出|冲到|冲进|快步|大步|一溜烟|蹦)")
-"""What someone on their feet does (一溜小跑追到了走廊), not said as a wish or a failure (想下床, 下不了床)."""
+ON_FOOT = re.compile(r"(?<![不没难想要能法])(?:小跑|跑|奔|跳|翻身下地|下了地|下地|下了床|下床|追到|追了|追出|冲出|冲到|冲进|快步|大步|一溜烟|蹦|"
+                     r"走到|走过来|走了过来|走进|走出|迈开|迈着|步子迈|扛着|挑着)")
+"""What someone on their feet does (一溜小跑追到了走廊, 扛着锄头一直走到地头), not said as a wish or a failure (想下床,
+下不了床)."""
 POWERLESS = ("修为尽废", "修为全废", "修为尽失", "修为全失", "经脉尽断", "丹田被废", "武功尽失", "武功全废", "内力全失", "废人",
              "异能尽失", "失去异能", "异能消失", "魔力尽失", "法力尽失")
 """States that take a power away (a crippled cultivator, a mage who lost his magic, a mutant burnt out)."""
@@ -168,11 +170,14 @@ UNABLE: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
 a sword light, a driver whose licence is gone at the wheel."""
 MUTE = ("哑", "失声", "失语", "不能说话", "不能言语", "口不能言", "说不出话", "不会说话", "聋哑")
 """States that take the voice away: someone in one does not speak aloud (:data:`SIGNED` is how they tell)."""
-SIGNED = re.compile(r"写|比划|比画|比了|手势|手语|打手势|纸上|字条|纸条|板上|指了指|点头|摇头|心想|暗想|心道|暗道|心里")
-"""What a mute's words are told by instead of a voice (在灰上写了一个字, 比划着), or a thought of theirs."""
+SIGNED = re.compile(r"写|比划|比画|比了|手势|手语|打手势|纸上|字条|纸条|板上|指了指|点头|摇头|心想|暗想|心道|暗道|心里|"
+                    r"打字|[一两几][个行句段]字|短信|微信(?!语音|电话|视频)")
+"""What a mute's words are told by instead of a voice (在灰上写了一个字, 比划着, 回了一个字), or a thought of theirs."""
 FRESH = re.compile(r"今天|今早|今儿|刚才|刚刚|方才|昨天|昨晚|昨夜|这会儿|一早|墨迹还新|墨还没干")
 """What makes a trace new (今天早上…亲笔写的): the dead did not leave it."""
 TRACE = r"(?:亲笔|亲手|刚|才)?(?:写|留|签|画|寄|塞|放|捎)(?:的|下|了)"
+MADE_KNOWN = re.compile(rf"[^。！？；;，,：:]{{0,8}}?{TRACE}了?[那这]")
+"""An act of the dead that made a trace the story already holds (师父写下了那条批注): its making was their lifetime."""
 """A written or left trace by someone (赵八级亲笔写的)."""
 NOT_SUBJECT = "的和跟与同给替为把被让叫对向朝冲帮找问陪随送将"
 """A character right after one of these is an object (许砚对陈守礼点了点头), not the one acting."""
@@ -318,8 +323,13 @@ def deaths_of(characters: dict[str, dict[str, Any]], texts: dict[str, str]) -> d
     return out
 
 
-ELAPSED = re.compile(r"(?:一晃|转眼|转眼间|眨眼|一眨眼|眨眼间)(?:就|都|已经|便)?([一两二三四五六七八九十几]+)年(多|半)?(?:了|过去了)")
-"""Time told as passed since an event (一晃两年多了): with the dead named in the sentence, since their death."""
+ELAPSED = re.compile(r"(?:(?:一晃|转眼|转眼间|眨眼|一眨眼|眨眼间)(?:就|都|已经|便)?|"
+                     r"(?:走|死|没|过世|去世|不在)了?(?P<nearly>快|将近|差不多|都|已经|整整|有)?)"
+                     r"(?P<n>[一两二三四五六七八九十几]+)年(?P<more>多|半)?(?:了|过去了)")
+"""Time told as passed since an event (一晃两年多了) or since a death by its verb (你阿爷走了快两年了): with the
+dead named in the sentence, since their death."""
+NEARLY = ("快", "将近", "差不多")
+"""What makes a count of years one short of it (走了快两年: a year and a half or more)."""
 
 
 KEEP_TO = re.compile(r"坐镇|坐在|住在|守在|守着|看守|看管|管着|驻守|驻扎在|常驻|值守|待在|呆在|常年在|一直在|平日在|如今在|"
@@ -348,6 +358,12 @@ FAR_WORDS = re.compile(r"远|公里|[百千万]余?里|[几数两三四五六七
 """What says a place is a journey away (坐火车三天三夜, 离滨江一万多公里, 飞去日内瓦开会)."""
 
 
+A_WALK = re.compile(r"(?<![\d〇零一二两三四五六七八九十百千万几数])(?:[一二两三四五六七八九几]|十[一二三四五六七八九几]?)(?:里|华里)|"
+                    r"(?<![\d〇零一二两三四五六七八九十百千万几数])(?:[1-9]|[一二两三四五六七八九几])(?:公里|千米)")
+"""A distance walked within the hour or two (青石镇离陈家村五里, 三公里): a neighbour's, not a journey's, though
+:data:`FAR_WORDS` reads any count of 里 — 三十里 and more stays a journey."""
+
+
 FAR_SPAN = 20
 """How near a place its journey is said (杜衡's card: 大理寺司直，…去洛阳，出京第三天 makes 洛阳 far, not 大理寺)."""
 
@@ -357,7 +373,8 @@ def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
     (:data:`FAR_WORDS`): someone there is not beside the point of view unless a journey is told."""
     out: set[str] = set()
     for sentence, known in _world_sentences(texts, places):
-        journeys = [m.start() for m in FAR_WORDS.finditer(sentence)]
+        walks = [m.span() for m in A_WALK.finditer(sentence)]
+        journeys = [m.start() for m in FAR_WORDS.finditer(sentence) if not any(a <= m.start() < b for a, b in walks)]
         if journeys:
             named = _far_ends(sentence, known)
             out.update(p for p, at in named.items() if len(named) == 1 or any(abs(j - at) <= FAR_SPAN for j in journeys))
@@ -391,7 +408,10 @@ def _far_ends(sentence: str, places: list[str]) -> dict[str, int]:
                    and lead[len(p):len(p) + 2].startswith(PLACED)), None)
     if opener is not None:
         return {opener: len(sentence) - len(lead)}
-    return {p: at for p in places for at in [_named_at(sentence, p)] if at >= 0}
+    named = {p: at for p in places for at in [_named_at(sentence, p)] if at >= 0}
+    # 何敏在新加坡出差，十号才飞回杭州: of a journey's two ends, the one returned to is home, the other far
+    away = {p: at for p, at in named.items() if not sentence[max(0, at - 2):at].endswith(BACK_TO)}
+    return away if away and len(away) < len(named) else named
 
 
 PLACED = ("在", "位于", "地处", "坐落")
@@ -399,6 +419,8 @@ PLACED = ("在", "位于", "地处", "坐落")
 either may be far, whichever the point of view is not in."""
 FROM_HERE = ("从",)
 """What puts a place as a journey's near end (从上海坐船要走七八天)."""
+BACK_TO = ("回", "回到", "返回", "返抵")
+"""What puts a place as the end a journey returns to (飞回杭州): home, when the sentence names the other end."""
 
 
 _COUNT = r"[\d一二两三四五六七八九十几]{1,3}"
@@ -577,6 +599,10 @@ def _cn_int(text: str) -> int | None:
     return value(text[1:] if text.startswith("初") else text)
 
 
+WEEKDAY_AFTER = re.compile(r"[\s，,（(]*(?:星期|礼拜|周)[一二三四五六日天][）)]?\s*$")
+"""A weekday written after a date (2025年11月3日 星期一, 11月3日（周一）)."""
+
+
 def book_time(text: str) -> tuple[str, tuple[int | None, int | None, int | None]] | None:
     """``(era, (year, month, day))`` of an in-book time (大历1023年冬月初三, 1023冬月初三, 冬月初五,
     第12日); None when nothing in it can be read as a date."""
@@ -603,7 +629,9 @@ def book_time(text: str) -> tuple[str, tuple[int | None, int | None, int | None]
     if month is None:
         mm = re.search(r"(\d{1,2})\s*月", text)
         month = int(mm.group(1)) if mm else None
-    dm = re.search(r"(初[一二三四五六七八九十]|[廿卅]?[一二三四五六七八九十]{1,3}|\d{1,2})\s*[日号]?$", text.split("月")[-1]) \
+    # 11月3日 星期一: the weekday after the date is no day of the month
+    after_month = WEEKDAY_AFTER.sub("", text.split("月")[-1]).rstrip(" ，,（）()")
+    dm = re.search(r"(初[一二三四五六七八九十]|[廿卅]?[一二三四五六七八九十]{1,3}|\d{1,2})\s*[日号]?$", after_month) \
         if month is not None else None
     if dm:
         day = _cn_int(dm.group(1))
@@ -1070,6 +1098,9 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
                 continue
             if held[who].startswith(DEAD + GONE) and KNEW.match(narration, start, start + 16):
                 continue  # 岩哥早就知道那天会出事: what the dead had known, not an act in the scene
+            if held[who].startswith(DEAD) and MADE_KNOWN.match(narration, start + len(said)) \
+                    and not FRESH.search(narration[max(0, narration.rfind("。", 0, start) + 1):start + 24]):
+                continue
             if held[who].startswith(GONE) and UNKNOWN_TO_THEM.search(line):
                 continue  # 他不知道，韩五这时候就坐在南关街的茶棚里: the narrator shows where the missing are, not the scene
             if stops is None:
@@ -1122,7 +1153,7 @@ def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act
 
 BARRED: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     (("禁赛", "停赛", "禁止参赛"), re.compile(r"主场|客场|正式比赛|正赛|联赛|比赛馆|比赛席|赛场上|登场|上场|出战")),
-    (("停职", "停诊", "吊销", "停飞"), re.compile(r"手术台|坐诊|出诊|查房|出警|办案|开庭|执勤|上班|驾驶舱|机长座")),
+    (("停职", "停诊", "吊销", "停飞"), re.compile(r"手术台|坐诊|出诊|查房|出警|办案|开庭|执勤|上班|驾驶舱|机长座|站会|周会|例会|晨会|开会")),
     (("禁足", "面壁"), re.compile(r"出门|出府|出宫|下山|上街|溜出|出了[门府宫山]")),
     (("停课", "休学", "开除"), re.compile(r"上课|课堂|讲台|月考|期中考|期末考")),
 )
@@ -1500,9 +1531,9 @@ def _forms_of(world: World, people: Iterable[str], loose: bool = False) -> str:
     clause's subject (妈系着围裙…; not 大妈, 姐夫) — anywhere, when ``loose``: 他想起姐上回来信."""
     wanted = set(people)
     forms = sorted((a for a, n in world.aliases.items() if n in wanted and len(a) >= 2), key=len, reverse=True)
-    single = sorted({a[0] for a, n in world.aliases.items() if n in wanted and a in world.indirect and len(a) == 2
-                     and a[0] == a[1]})
-    edge = "" if loose else r"(?<![\u4e00-\u9fff])"
+    single = sorted({a[0] for a, n in world.aliases.items() if n in wanted and a in world.indirect
+                     and (len(a) == 1 or (len(a) == 2 and a[0] == a[1]))})  # 爹 as well as 妈 of 妈妈
+    edge = "" if loose else r"(?<![\u4e00-\u9fff](?<!是))"  # 抬头一看，是爹: the copula leaves the word alone
     alone = [rf"{edge}(?<![{c}表堂大小]){c}(?![{c}夫们子妹弟儿媳])" for c in single]
     return "|".join([*map(re.escape, forms), *alone])
 
@@ -1652,14 +1683,14 @@ def _since_death(world: World, names: re.Pattern[str], now: str, sentences: list
         if not m or NOT_NOW.search(sentence[:m.start()]):
             continue
         dead = {world.aliases.get(n.group(), n.group()) for n in names.finditer(sentence)} & set(world.died)
-        said = _cn_int(m.group(1).replace("几", "三")) if m.group(1) != "两" else 2
+        said = _cn_int(m.group("n").replace("几", "三")) if m.group("n") != "两" else 2
         if len(dead) != 1 or said is None:
             continue
         d_era, d_year, d_month = world.died[next(iter(dead))]
         if d_era != era:
             continue
         months = (year - d_year) * 12 + (month - d_month)  # type: ignore[operator]
-        if said * 12 + (6 if m.group(2) else 0) > months + 6:
+        if said * 12 + (6 if m.group("more") else 0) - (6 if m.group("nearly") in NEARLY else 0) > months + 6:
             out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可{next(iter(dead))}死于{d_era}{d_year}年{d_month}月"
                                f"（角色卡），到本章的书内时间「{now}」才{months}个月", first_line + i, col, sentence.strip()[:60]))
     return out
@@ -1735,7 +1766,7 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
     name = {**{a[0]: n for a, n in world.aliases.items() if len(a) == 2 and a[0] == a[1]}, **world.aliases}
     me = re.compile(rf"我(?:就)?是({forms})")
     trace = re.compile(rf"({forms}){TRACE}")
-    lead = re.compile(rf"(?:^|[，,；;。！？\s])({forms})")
+    lead = re.compile(rf"(?:^|[，,；;。！？\s]|[，,]是)({forms})")  # 抬头一看，是爹，扛着锄头…: the one seen leads
     things = "|".join(map(re.escape, sorted(world.items, key=len, reverse=True)))
     bequest = re.compile(rf"的?(?:[那这]?一?[{ITEM_KIND}]" + (rf"|{things})" if things else ")"))
     everyone = '|'.join(map(re.escape, sorted(world.aliases, key=len, reverse=True)))

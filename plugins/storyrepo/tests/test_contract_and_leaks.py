@@ -393,6 +393,25 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # tests/test_contract_eighth_round.py) → 5/5. False alarms left: a quote after reported speech given to the name
     # inside the report, the emperor met only through his decree.
     ("连续性-盲评十一", {"连贯": 15, "合同": 5, "泄密": 5}, [], 2),
+    # a 科举 farming family written blind at stop 41: blind runs 6/15, 3/5, 4/5 and 38 → 21 false alarms (20 连贯, one
+    # on 第1章; no good draft sent back); tuned on since task C9 (stop 43, the tenth round: a walk of five 里 is no
+    # journey, the one a clause speaks to, the dead's days before their death, 账本 of 家账本 …) → 8/15, 3/5, 4/5 and no
+    # false alarm. Missed: ranks (a pronoun two paragraphs on, a register line, 相公 for a 童生), held things by an
+    # alias and their looks, a letter's too-short road, a shop boy's report of a far place.
+    ("连续性-盲评十二", {"连贯": 15, "合同": 5, "泄密": 5},
+     [("连贯-境界-1.md", "境界"), ("连贯-境界-2.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"),
+      ("连贯-持有-3.md", "持有"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"), ("合同-3.md", "县衙"),
+      ("合同-5.md", "赵家管家把陈家的老黄牛牵走抵利钱"), ("泄密-2.md", "陈砚")], 0),
+    # a 2020s internet company written blind at stop 41: blind runs 4/15 → 5/15, 2/5, 4/5 and 13 false alarms (two of
+    # them errors); tuned on since task C9 (stop 43, the tenth round: 飞回杭州 is home, a mute's text reply, a quote
+    # calling its listener, a weekday after the date, a phone that rings in its own clause, the suspended at a
+    # meeting …) → 7/15, 2/5, 4/5 and no false alarm. Missed: ranks by comparison and in dialogue, held things by
+    # their looks, the mute on the phone, the suspended entering the room the world says the stand-up is held in
+    # (found a paragraph later, where 站会 is said), a colleague at her desk, a countdown to a dated launch.
+    ("连续性-盲评十三", {"连贯": 15, "合同": 5, "泄密": 5},
+     [("连贯-境界-2.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-持有-2.md", "持有"),
+      ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"), ("连贯-位置-2.md", "位置"), ("连贯-时间-3.md", "书内时间"),
+      ("合同-3.md", "浙大一院"), ("合同-4.md", "保温杯"), ("合同-5.md", "顾城在站会上当众砍掉林晚的留存对比需求"), ("泄密-3.md", "顾城")], 0),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
@@ -479,9 +498,7 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
 # most) — each its latest run, in its README; nothing of their findings is ever shown.
 BLIND_SETS = [
     ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 3, "合同": 5, "泄密": 8}, 2),  # a Song tea house
-    ("连续性-盲评十二", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 6, "合同": 3, "泄密": 4}, 21),  # 科举 farm (stop 41)
-    ("连续性-盲评十三", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 5, "合同": 2, "泄密": 4}, 13),  # internet company (4/15 -> 5/15: the rank reader)
-    ("连续性-盲评十四", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 4, "合同": 3, "泄密": 3}, 9),  # 1930s opera troupe
+    ("连续性-盲评十四", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 4, "合同": 3, "泄密": 3}, 8),  # 1930s opera troupe (9 -> 8: the tenth round)
     ("连续性-盲评十五", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 5, "合同": 3, "泄密": 4}, 6),  # 1996 Chengdu kitchen (stop 43)
 ]
 
