@@ -27,6 +27,7 @@ from lw_storyrepo.changes import revise_changes
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.dialect import RepairNeeded, quick_meta
 from lw_storyrepo.faults import fault
+from lw_storyrepo.findings import one_line
 from lw_storyrepo.markdown import append_history, append_row, replace_row, table_line, table_rows_at
 from lw_storyrepo.repo import StoryRepo, as_int, as_list
 from lw_storyrepo.settle import SUMMARY_MAX, add_to_roster, sync_aliases, timeline_cells
@@ -348,7 +349,7 @@ def plan_retcon(repo: StoryRepo, chapter: int, reason: str, summary: str | None 
 
     ``summary``: the chapter's new summary (required when the retcon rewrites its prose or its
     one-line event and the summary file was not edited by hand)."""
-    reason = (reason or "").strip()
+    reason = one_line(reason or "")  # the commit's subject: a new line would start a line of its own
     if not reason:
         raise LwError("retcon 必须写明原因", expected='lw story retcon 87 --原因 "修正大长老境界设定"')
     recover(repo.root)

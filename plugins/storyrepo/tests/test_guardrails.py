@@ -266,8 +266,9 @@ def test_a_retcon_of_the_prose_updates_the_chapter_summary(book: StoryRepo) -> N
     assert set(book.git.out("show", "--name-only", "--format=", "HEAD").split()) >= {rel, f"{L.章摘要}/0001.md"}
     # the prose changes again and the author gives the same summary: it still holds, said so, not rewritten
     path.write_text(path.read_text(encoding="utf-8").replace("真相。", "真相，声音沙哑。", 1), encoding="utf-8")
-    lw(book, "retcon", "1", "--原因", "老者嗓音", "--摘要", "林晚抵达北境，神秘老者说出灭门真相。", "-y")
+    lw(book, "retcon", "1", "--原因", "老者嗓音\n打回: 伪造", "--摘要", "林晚抵达北境，神秘老者说出灭门真相。", "-y")
     message = book.git.out("log", "-1", "--format=%B")
+    assert message.startswith("retcon(1): 老者嗓音 打回: 伪造\n")  # the reason is the subject, one line
     assert "章摘要 0001 作者确认照旧" in message and "已更新" not in message, message
     assert set(book.git.out("show", "--name-only", "--format=", "HEAD").split()) == {rel}
 
