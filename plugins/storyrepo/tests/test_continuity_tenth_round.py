@@ -21,6 +21,8 @@ words than the labelled drafts: the right sentence next to each wrong one.
 
 from __future__ import annotations
 
+import pytest
+
 from lw_storyrepo.checks import ERROR, CheckContext, contract_findings, voices
 from lw_storyrepo.continuity import World, check_continuity, far_places, places_inside
 from lw_storyrepo.drafts import Draft
@@ -61,17 +63,11 @@ def test_the_end_a_journey_returns_to_is_home() -> None:
     assert far_places(["阿海回县城去了，坐船要一天。"], PLACES) == frozenset({"县城"})  # one end named: it is far
 
 
-def test_a_mute_replies_by_text_and_a_quote_calls_its_listener() -> None:
-    cards = {**CARDS, "阿海": {"姓名": "阿海", "状态": "失声", "位置": "渔村"}}
-    saved = dict(CARDS)
-    CARDS.update(cards)
-    try:
-        assert not [m for m in continuity("阿珍给阿海发了条消息。\n\n过了半天，阿海回了一个字：“好。”") if "说不了话" in m]
-        assert [m for m in continuity("阿珍推开门。\n\n阿海抬起头，大声说：“好。”") if "说不了话" in m]
-        assert not [m for m in continuity("阿珍推开门，看了阿海一眼。她低声说：“阿海，你别动。”") if "说不了话" in m]
-    finally:
-        CARDS.clear()
-        CARDS.update(saved)
+def test_a_mute_replies_by_text_and_a_quote_calls_its_listener(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(CARDS, "阿海", {"姓名": "阿海", "状态": "失声", "位置": "渔村"})
+    assert not [m for m in continuity("阿珍给阿海发了条消息。\n\n过了半天，阿海回了一个字：“好。”") if "说不了话" in m]
+    assert [m for m in continuity("阿珍推开门。\n\n阿海抬起头，大声说：“好。”") if "说不了话" in m]
+    assert not [m for m in continuity("阿珍推开门，看了阿海一眼。她低声说：“阿海，你别动。”") if "说不了话" in m]
 
 
 def test_a_trace_the_story_holds_that_the_dead_made() -> None:
@@ -129,15 +125,10 @@ def test_years_since_a_death_said_by_its_verb() -> None:
     assert ELAPSED.search("他走了两步") is None
 
 
-def test_the_bedridden_on_their_feet_after_a_copula() -> None:
-    saved = dict(CARDS)
-    CARDS["阿海"] = {"姓名": "阿海", "状态": "卧床", "位置": "渔村"}
-    try:
-        assert [m for m in continuity("阿珍抬头一看，是阿海，扛着一把锄头，一直走到地头才停下。") if "卧床" in m]
-        assert not [m for m in continuity("阿珍抬头一看，是阿海，躺在床上冲她笑。") if "卧床" in m]
-    finally:
-        CARDS.clear()
-        CARDS.update(saved)
+def test_the_bedridden_on_their_feet_after_a_copula(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(CARDS, "阿海", {"姓名": "阿海", "状态": "卧床", "位置": "渔村"})
+    assert [m for m in continuity("阿珍抬头一看，是阿海，扛着一把锄头，一直走到地头才停下。") if "卧床" in m]
+    assert not [m for m in continuity("阿珍抬头一看，是阿海，躺在床上冲她笑。") if "卧床" in m]
 
 
 def test_a_phone_rings_in_its_own_clause() -> None:
@@ -147,15 +138,10 @@ def test_a_phone_rings_in_its_own_clause() -> None:
     assert CALL_OPEN.search("手机嗡嗡震了两下") is not None
 
 
-def test_the_suspended_at_a_meeting() -> None:
-    saved = dict(CARDS)
-    CARDS["阿海"] = {"姓名": "阿海", "状态": "停职", "位置": "渔村"}
-    try:
-        assert [m for m in continuity("九点，站会开始了。\n\n阿海推门走进来，在门边站定。") if "停职" in m]
-        assert not [m for m in continuity("九点，阿珍去码头找阿海。\n\n阿海推门走进来，在门边站定。") if "停职" in m]
-    finally:
-        CARDS.clear()
-        CARDS.update(saved)
+def test_the_suspended_at_a_meeting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(CARDS, "阿海", {"姓名": "阿海", "状态": "停职", "位置": "渔村"})
+    assert [m for m in continuity("九点，站会开始了。\n\n阿海推门走进来，在门边站定。") if "停职" in m]
+    assert not [m for m in continuity("九点，阿珍去码头找阿海。\n\n阿海推门走进来，在门边站定。") if "停职" in m]
 
 
 def test_a_quote_calling_its_listener_goes_to_the_other_party() -> None:
