@@ -77,12 +77,12 @@ def _no_case_twin(repo: StoryRepo, name: str) -> None:
 def typed(field: str, kind: type, raw: str, line: str) -> Any:
     """``raw`` as a value of ``kind`` (int, bool or str), or a refusal naming the line."""
     if kind is int:
-        n = as_int(raw) if raw.isdecimal() else None
-        if n is not None:
-            return n
         if raw.isdecimal():
+            n = as_int(raw)
+            if n is not None:
+                return n
             raise LwError(f"设定变更「{clipped(line)}」：「{field}」是整数字段，最大 {WHOLE_MAX}")
-        raise LwError(f"设定变更「{line}」：「{field}」是整数字段，「{raw}」不是整数")
+        raise LwError(f"设定变更「{clipped(line)}」：「{field}」是整数字段，「{clipped(raw)}」不是整数")
     if kind is bool:
         low = raw.strip().lower()
         if low in YES:

@@ -37,6 +37,7 @@ from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
+from lw_storyrepo.stylepatterns import banned_pattern
 
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
 THINK = r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|寻思)"
@@ -1791,24 +1792,6 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
 
 
 # --- banned words and patterns -------------------------------------------------------------------
-
-_NESTED = re.compile(r"\((?:\\.|[^()\\])*[+*}](?:\\.|[^()\\])*\)\s*[+*{]")
-"""A group that holds a repeat and is itself repeated: (林+)+, (\\w*)*, (a{2,})+."""
-
-
-def banned_pattern(text: str) -> re.Pattern[str]:
-    """A 禁句式 compiled; LwError when it is no regular expression or repeats a group that holds a repeat
-    ((林+)+): where such a pattern fails to match, Python's engine tries exponentially many splits and
-    every check hangs on a run of thirty characters."""
-    if _NESTED.search(text):
-        raise LwError(f"禁句式「{text}」里有套着的重复（如 (X+)+）：匹配不上时要试的切法成指数增长，机检会卡死",
-                      expected="去掉外层的重复：(X+)+ 写成 X+")
-    try:
-        return re.compile(text)
-    except re.error as exc:
-        raise LwError(f"禁句式「{text}」不是合法的正则：{exc}") from None
-
-
 
 def banned(ctx: CheckContext, lines: list[str], first_line: int) -> list[Finding]:
     out = []

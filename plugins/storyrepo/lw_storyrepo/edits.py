@@ -17,12 +17,12 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.atomic import apply_and_commit, recover
 from lw_storyrepo.board import rule_proposals
 from lw_storyrepo.changes import SECRET_FIELDS, apply_changes, check_name, typed
-from lw_storyrepo.checks import banned_pattern
 from lw_storyrepo.findings import clipped, one_line
 from lw_storyrepo.markdown import append_history, append_row, replace_row, section, set_section, table_rows_at
 from lw_storyrepo.notices import file_named
 from lw_storyrepo.repo import StoryRepo, as_int, as_list, new_doc
 from lw_storyrepo.settle import sync_aliases
+from lw_storyrepo.stylepatterns import banned_pattern
 from lw_storyrepo.volumes import check_deadline
 
 

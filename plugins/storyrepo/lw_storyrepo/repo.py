@@ -21,6 +21,7 @@ from lw_storyrepo.dialect import Doc, auto_fix, fast_flat, new_map, parse_doc, p
 from lw_storyrepo.gitops import Git
 from lw_storyrepo.markdown import section, table_rows
 from lw_storyrepo.notices import note
+from lw_storyrepo.numerals import DIGITS_MAX
 from lw_storyrepo.sources import decode, read_bytes, read_text
 
 
@@ -33,9 +34,10 @@ def as_list(value: Any) -> list[Any]:
     return [value]
 
 
-WHOLE_MAX = 999_999_999
+WHOLE_MAX = 10 ** DIGITS_MAX - 1
 """The largest whole number a field holds (a chapter, a volume, a count): nine digits, far inside
-what the cache's SQLite stores and what ``int()`` reads."""
+what the cache's SQLite stores and what ``int()`` reads — the same nine digits
+:data:`~lw_storyrepo.numerals.DIGITS_MAX` lets a Chinese numeral spell."""
 
 
 def as_int(value: Any, default: int | None = None) -> int | None:
