@@ -137,10 +137,24 @@ def change(repo: StoryRepo, state: dict[str, Any] | None, drops: list[str] | tup
             remove(repo, rel)
         for rel, text in writes.items():
             write(repo, rel, text)
+        _prune(repo, dropped)
         return None
     changes.update({rel: text.encode("utf-8") for rel, text in writes.items()})
     commit = apply_and_commit(repo.root, changes, message, kept)
+    _prune(repo, dropped)
     return repo.git.out("rev-parse", f"{commit}^").strip(), commit
+
+
+def _prune(repo: StoryRepo, dropped: list[str]) -> None:
+    """Remove the workspace folders a change left empty (工作区/原稿/ once its only draft is
+    rejected); 工作区 itself stays. Writing a file makes its folder again."""
+    top = repo.p(L.工作区)
+    for folder in sorted({repo.p(rel).parent for rel in dropped}, key=lambda p: len(p.parts), reverse=True):
+        if folder != top and top in folder.parents:
+            try:
+                folder.rmdir()
+            except OSError:
+                pass  # not empty (or already gone)
 
 
 def kept_workspace(repo: StoryRepo, changes: dict[str, bytes | None], subject: str) -> tuple[list[str], str] | None:

@@ -488,6 +488,21 @@ def test_reject_of_a_tracked_workspace_archives_what_it_drops(book: StoryRepo) -
     assert "模型渲染草稿" in lw(book)  # the chapter goes on: back to rendering
 
 
+@pytest.mark.parametrize("tracked", [False, True])
+def test_a_reject_of_the_only_draft_leaves_no_empty_folder_and_the_next_draft_makes_it_again(book: StoryRepo, tracked: bool) -> None:
+    if tracked:
+        track_workspace(book)
+    to_checked(book)
+    assert book.p("工作区/原稿/草稿-A.md").is_file()
+    lw(book, "reject", "开头太慢")
+    assert not book.p("工作区/原稿").exists()  # its only file went with the draft
+    assert book.p("工作区/评审报告/打回.md").is_file() and book.p("工作区").is_dir()
+    path = book.root.parent / "B.md"
+    path.write_text(DRAFT.replace("风雪扑面。", "风雪扑面，她没有停。"), encoding="utf-8")
+    lw(book, "draft", "B", str(path))
+    assert book.p("工作区/原稿/草稿-B.md").is_file()
+
+
 def test_pick_of_a_tracked_workspace_archives_the_reviews_it_drops(book: StoryRepo) -> None:
     track_workspace(book)
     to_checked(book)
