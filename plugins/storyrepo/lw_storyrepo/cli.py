@@ -16,7 +16,7 @@ from typing import Any, Callable
 import click
 
 from lw_storyrepo.atomic import recover_before_reading
-from lw_storyrepo.clihelp import LocalizedGroup, remember_locale
+from lw_storyrepo.clihelp import LocalizedGroup, remember_locale, usage_said
 from lw_storyrepo.dialect import RepairNeeded
 from lw_storyrepo.findings import clipped, visible
 from lw_storyrepo.i18n import current, set_locale, tr
@@ -83,7 +83,10 @@ class StoryGroup(LocalizedGroup):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         remember_locale(ctx, args, list(self.commands))
-        return super().parse_args(ctx, args)
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            raise usage_said(exc, ctx) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         drain()
@@ -92,6 +95,8 @@ class StoryGroup(LocalizedGroup):
             result = super().invoke(ctx)
             _say_notices(err=bool(_JSON_OUT))
             return result
+        except click.UsageError as exc:  # a subcommand's arguments (click parses them here)
+            raise usage_said(exc, ctx) from None
         except (RepairNeeded, BrokenSources) as exc:
             _say_notices(err=True)
             _show_repairs(exc)

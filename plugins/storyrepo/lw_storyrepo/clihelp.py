@@ -13,7 +13,8 @@ argument whose choices are Chinese words by its name (``FIELD``; the help names 
 The locale is found before click parses the command line (:func:`remember_locale`), so
 ``lw story --locale en --help`` is English although ``--help`` acts first, and kept on the
 click context (``ctx.meta``), not in a global: nothing outlives the invocation. Only the help
-is localized; click's usage errors stay as click writes them.
+is localized here; click's usage errors are said in the same language by :class:`UsageSaid`
+(``translations/zh/click.json`` holds click's English messages as templates).
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from __future__ import annotations
 import inspect
 import os
 import re
+import sys
 import unicodedata
 from collections.abc import Iterable, Sequence
+from typing import IO, Any
 
 import click
 from click.formatting import join_options
@@ -198,14 +201,18 @@ class LocalizedCommand(click.Command):
                     raise click.NoSuchOption(arg.split("=", 1)[0], ctx=ctx)
         return super().parse_args(ctx, args)
 
-    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         locale = help_locale(ctx)
-        params = self.get_params(ctx)
         pieces = [words(self.options_metavar, locale)] if self.options_metavar else []
-        pieces += [metavar(p, ctx, locale) for p in params if isinstance(p, click.Argument)]
+        pieces += [metavar(p, ctx, locale) for p in self.get_params(ctx) if isinstance(p, click.Argument)]
         if isinstance(self, click.Group):
             pieces.append(words(self.subcommand_metavar or "", locale))
         formatter.write_usage(ctx.command_path, " ".join(p for p in pieces if p), tr("Usage: ", locale))
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        locale = help_locale(ctx)
+        params = self.get_params(ctx)
+        self.format_usage(ctx, formatter)
         for text in paragraphs(self.help, locale):
             formatter.write_paragraph()
             with formatter.indentation():
@@ -226,3 +233,36 @@ class LocalizedGroup(LocalizedCommand, click.Group):
 
     command_class = LocalizedCommand
     group_class: type[click.Group] | type[type] | None = type
+
+
+class UsageSaid(click.UsageError):
+    """click's usage error ``error`` (a missing argument, an unknown option …) in ``locale``: the
+    message, the usage line and the help hint translated as the help is; exit code 2 as click's."""
+
+    def __init__(self, error: click.UsageError, locale: str) -> None:
+        message = error.format_message()
+        param, ctx = getattr(error, "param", None), error.ctx
+        if isinstance(error, click.MissingParameter) and param is not None and ctx is not None:
+            if isinstance(param, click.Argument):  # named as the usage line names it
+                message = f"Missing argument '{metavar(param, ctx, locale)}'."
+            else:  # every spelling, one quote: 「--书名 / --title」
+                extra = param.type.get_missing_message(param=param, ctx=ctx)
+                message = f"Missing option '{' / '.join(param.opts)}'." + (f" {extra}" if extra else "")
+        super().__init__(tr(message, locale), error.ctx)
+        self.locale = locale
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        lines = []
+        if self.ctx is not None:
+            formatter = self.ctx.make_formatter()
+            self.ctx.command.format_usage(self.ctx, formatter)
+            lines += [formatter.getvalue().rstrip("\n"),
+                      tr(f"Try '{self.ctx.command_path} --help' for help.", self.locale), ""]
+        lines.append(tr(f"Error: {self.format_message()}", self.locale))
+        click.echo("\n".join(lines), file=file or sys.stderr)
+
+
+def usage_said(error: click.UsageError, ctx: click.Context) -> click.UsageError:
+    """``error`` in the reader's language (:func:`help_locale`); an English reader gets click's own."""
+    locale = help_locale(ctx)
+    return error if locale == "en" or isinstance(error, UsageSaid) else UsageSaid(error, locale)

@@ -139,3 +139,48 @@ def test_lw_help_lists_story_lazily(tmp_path: Path) -> None:
     assert re.search(r"^  story +Story Repo v7: a web novel as a git repository", proc.stdout, re.M), proc.stdout
     loaded = proc.stdout.rsplit("LOADED", 1)[1]
     assert "lw_storyrepo.cli" not in loaded and "lw_storyrepo.clihelp" not in loaded and "lw_storyrepo.i18n" not in loaded
+
+
+def _usage_error(args: list[str], locale: str) -> str:
+    result = CliRunner().invoke(story, ["--locale", locale, *args], prog_name="lw story",
+                                env={k: None for k in LOCALE_VARS})
+    assert result.exit_code == 2, result.output  # click's usage-error code, in both languages
+    return result.output
+
+
+REQUIRED = [p for p, c in COMMANDS.items() if not isinstance(c, click.Group)
+            and any(isinstance(q, click.Argument) and q.required for q in c.params)]
+
+
+@pytest.mark.parametrize("path", REQUIRED, ids=lambda p: " ".join(p))
+def test_a_missing_argument_is_said_in_the_readers_language(path: tuple[str, ...]) -> None:
+    chinese, english = _usage_error([*path], "zh"), _usage_error([*path], "en")
+    assert chinese.startswith(f"用法：lw story {' '.join(path)} [选项]")
+    assert f"试试「lw story {' '.join(path)} --help」看帮助。" in chinese and "\n错误：缺少参数「" in chinese
+    words = re.findall(r"-{1,2}[A-Za-z][A-Za-z0-9-]*|\.?[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9_]|[A-Za-z]", chinese)
+    assert sorted({w for w in words if w not in _ascii_words_allowed(path)}) == [], chinese
+    assert english.startswith(f"Usage: lw story {' '.join(path)} [OPTIONS]") and "Error: Missing argument '" in english
+
+
+@pytest.mark.parametrize("args, chinese", [
+    (["nosuch"], "错误：没有命令「nosuch」。"),
+    (["pick", "--draftt", "A"], "错误：没有选项「--draftt」。"),
+    (["reject", "--draftt=A", "理由"], "错误：没有选项「--draftt」。"),
+    (["pick", "A", "B", "C"], "错误：多出了参数（B C）"),
+    (["check", "--book"], "错误：选项「--book」后面要给一个值。"),
+    (["secret", "set", "S-001", "来历", "x"], "错误：「{读者已知|知情人|关键词}」的值无效：「来历」不在可选值里：'读者已知', '知情人', '关键词'。"),
+    (["init", "书"], "错误：缺少选项「--书名 / --title」。"),
+    (["promise", "new", "x"], "错误：缺少选项「--类型 / --type」。"),
+])
+def test_click_usage_errors_are_chinese_for_a_chinese_reader(args: list[str], chinese: str) -> None:
+    assert chinese in _usage_error(args, "zh")
+    assert "Error: " in _usage_error(args, "en")
+
+
+def test_a_usage_error_through_the_real_lw_follows_lang_and_json() -> None:
+    r = _lw("story", "reject", env={"LANG": "zh_CN.UTF-8"})
+    assert r.returncode == 2 and r.stderr.endswith("错误：缺少参数「理由」。\n") and "Usage" not in r.stderr
+    r = _lw("story", "--json", "reject", env={"LANG": "zh_CN.UTF-8"})
+    assert r.returncode == 2 and '"message": "缺少参数「理由」。"' in r.stdout and '"code": "usage"' in r.stdout
+    r = _lw("story", "reject", env={"LANG": "en_US.UTF-8"})
+    assert r.returncode == 2 and r.stderr.endswith("Error: Missing argument 'REASON'.\n")
