@@ -49,7 +49,10 @@ CORPUS = Path(__file__).parent / "corpus"
 # the three 评估 sets unchanged.
 # 专名-网文-盲评七 (stop 43: mountain rescue, a 1983 opera troupe, a 1976 forest railway; written blind) had its first
 # run on stop 42's detector: 0.79 / 0.59; after N10's round (not tuned on it): 0.78 / 0.57.
-BLIND = frozenset({"专名-他人-新评估", "专名-网文-评估", "专名-他人-评估", "专名-网文-盲评六", "专名-网文-盲评七"})
+# 专名-网文-盲评八 (stop 44: a wind farm, a 1924 Zigong brine well, the 1998 Yangtze flood; written blind) had its first
+# run on stop 43's detector: 0.84 / 0.61.
+BLIND = frozenset({"专名-他人-新评估", "专名-网文-评估", "专名-他人-评估", "专名-网文-盲评六", "专名-网文-盲评七",
+                   "专名-网文-盲评八"})
 NOUN_SETS = {"专名": (0.95, 0.95), "专名-留出": (0.95, 0.95), "专名-验证": (0.95, 0.85), "专名-他人-开发": (0.95, 0.75),
              "专名-他人-开发二": (0.95, 0.8), "专名-网文-开发": (0.95, 0.95), "专名-他人-开发三": (0.9, 0.75),
              "专名-网文-开发二": (0.95, 0.95), "专名-网文-开发三": (0.95, 0.9),
@@ -62,7 +65,8 @@ NOUN_SETS = {"专名": (0.95, 0.95), "专名-留出": (0.95, 0.95), "专名-验�
              "专名-网文-盲评三": (0.95, 0.8), "专名-网文-盲评四": (0.9, 0.9),
              "专名-网文-盲评五": (0.9, 0.8),
              "专名-网文-盲评六": (0.8, 0.55),
-             "专名-网文-盲评七": (0.75, 0.55)}
+             "专名-网文-盲评七": (0.75, 0.55),
+             "专名-网文-盲评八": (0.8, 0.57)}
 
 
 @pytest.mark.parametrize("folder, floors", NOUN_SETS.items())
