@@ -41,9 +41,15 @@ _STR = _STD + "str"
 _MERGE = _STD + "merge"
 _TIMESTAMP = _STD + "timestamp"
 _SCALARS = frozenset(_STD + t for t in ("str", "int", "float", "bool", "null"))
+_INT = _STD + "int"
 _INT_BITS_MAX = 4096
 """An integer longer than this (1233 decimal digits) is refused: a hexadecimal or binary one reads,
 but Python cannot write it back as decimal text (its 4300-digit limit), so every later print fails."""
+
+
+def _shown(value: str) -> str:
+    """A scalar quoted for a message: its first 40 characters, an ellipsis for the rest."""
+    return repr(value[:40]) + ("…" if len(value) > 40 else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,12 +234,17 @@ class _Builder:
         try:
             value = self._constructor.construct_object(node, deep=True)
         except Exception as exc:  # noqa: BLE001 - any constructor failure is bad input
-            raise self.fail(node, f"invalid YAML value {node.value!r}: {exc}", "value") from None
+            if node.tag == _INT:  # the resolver read an integer: only its length can fail (Python's digit limit)
+                raise self.too_large(node) from None
+            raise self.fail(node, f"invalid YAML value {_shown(node.value)}: {exc}", "value") from None
         if isinstance(value, float) and not math.isfinite(value) and not self.limits.allow_nonfinite:
-            raise self.fail(node, f"{node.value!r} is not a finite number", "value")
+            raise self.fail(node, f"{_shown(node.value)} is not a finite number", "value")
         if isinstance(value, int) and value.bit_length() > _INT_BITS_MAX:
-            raise self.fail(node, f"{node.value[:40]!r}… is too large a number (over {_INT_BITS_MAX} bits)", "value")
+            raise self.too_large(node)
         return value
+
+    def too_large(self, node: Any) -> LwError:
+        return self.fail(node, f"{_shown(node.value)} is too large a number (over {_INT_BITS_MAX} bits)", "value")
 
     def mapping(self, node: Any, path: PathKey, depth: int) -> dict[Any, Any]:
         yaml = _yaml()

@@ -202,3 +202,13 @@ def test_confine_result_is_always_inside(rel: str) -> None:
 
 def test_nonfinite_allowed_when_asked() -> None:
     assert math.isnan(load_yaml("x: .nan", limits=Limits(allow_nonfinite=True))["x"])
+
+
+@pytest.mark.parametrize("digits", ["1" * 1300, "1" * 5000, "0x" + "f" * 1100, "-" + "9" * 4400])
+def test_an_integer_no_field_can_hold_is_refused_as_too_large_with_its_value_clipped(digits: str) -> None:
+    with pytest.raises(LwError) as info:
+        load_yaml(f"a: 1\nn: {digits}\n", "f.yaml")
+    err = info.value
+    assert (err.code, err.line, err.column) == ("value", 2, 4)
+    assert "too large a number" in err.message and len(err.message) < 120  # never the thousands of digits
+    assert load_yaml("n: " + "1" * 1200 + "\n", "f.yaml")["n"] == int("1" * 1200)  # under 4096 bits still reads

@@ -111,6 +111,10 @@ def new_map() -> Any:
     return CommentedMap()
 
 
+_SHAPE_FIX = "front matter 只写平铺的「字段名: 值」和块列表，不用锚点/别名、标签和重复的键"
+_VALUE_FIX = "这一行的值写成书能存的数（整数不超过九位）、一行文字（可加引号）或 true/false"
+
+
 def yaml_load(text: str, *, file: str, line_offset: int = 0) -> Any:
     """Round-trip load a YAML mapping; any problem becomes a located :class:`RepairNeeded`.
 
@@ -126,7 +130,7 @@ def yaml_load(text: str, *, file: str, line_offset: int = 0) -> Any:
             raise _card_for_error(text, file, line, line_offset, exc.message) from None
         raise RepairNeeded(RepairCard(file, line, f"格式问题：{exc.message}",
                                       context_lines(text, exc.line, offset=line_offset),
-                                      "front matter 只写平铺的「字段名: 值」和块列表，不用锚点/别名、标签和重复的键")) from None
+                                      _VALUE_FIX if exc.code == "value" else _SHAPE_FIX)) from None
     try:
         data = _yaml().load(text)
     except MarkedYAMLError as exc:

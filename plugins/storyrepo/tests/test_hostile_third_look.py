@@ -117,6 +117,10 @@ def test_a_card_holding_a_number_past_what_the_book_stores_is_a_located_repair(b
     for command in (("query", "due"), ("rebuild",), ("brief",)):
         out = lw(book, *command, ok=False)
         assert f"{rel} 第 9 行" in out or f"{rel}:9" in out or f"{rel} line 9" in out, (command, out[:300])
+    problem = next(line for line in lw(book, "query", "due", ok=False).splitlines() if line.startswith("问题："))
+    assert len(problem) < 200  # the value clipped, never thousands of digits
+    out = lw(book, "query", "due", ok=False)  # the fix names numbers, never YAML's anchors, tags and keys
+    assert "锚点" not in out and ("整数不超过九位" in out or f"不超过 {WHOLE_MAX} 的整数" in out), out
 
 
 # --- what a commit message carries -----------------------------------------------------------------
