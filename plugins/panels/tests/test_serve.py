@@ -282,6 +282,39 @@ def test_lw_serve_as_a_command(tmp_path: Path, table_room: Path, pack: Path) -> 
     assert process.returncode == 0 and out.rstrip().endswith("The table is stopped.") and "Aborted" not in err, (out, err)
 
 
+def test_lw_serve_into_a_log_file_shows_the_links_at_once_and_stops_on_sigterm(tmp_path: Path, table_room: Path,
+                                                                               pack: Path) -> None:
+    """A service (systemd, a nohup'ed shell) writes ``lw serve``'s output to a file, where Python buffers it:
+    the links are there while the table runs, and a SIGTERM stops it as Ctrl-C does (exit 0, said)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LW_") and k != "PYTHONUNBUFFERED"}
+    env.update({"LW_HOME": str(tmp_path / "home"), "LW_DEV_PACKS": str(pack)})
+    log = tmp_path / "serve.log"
+    with log.open("w") as out:
+        process = subprocess.Popen([str(Path(sys.executable).parent / "lw"), "serve", str(table_room), "--port", "0"],
+                                   stdout=out, stderr=subprocess.PIPE, text=True, env=env)
+        try:
+            deadline = time.monotonic() + 30
+            while "Ctrl-C stops it." not in log.read_text(encoding="utf-8"):
+                assert process.poll() is None and time.monotonic() < deadline, log.read_text(encoding="utf-8")
+                time.sleep(0.1)
+            assert "(keeper): http://127.0.0.1:" in log.read_text(encoding="utf-8")
+        finally:
+            process.send_signal(signal.SIGTERM)
+            try:
+                _, err = process.communicate(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                raise
+    assert process.returncode == 0 and "Traceback" not in err, err
+    assert log.read_text(encoding="utf-8").rstrip().endswith("The table is stopped.")
+
+
 def test_a_table_without_a_model_refuses_each_turn_saying_why(kernel, table_room: Path) -> None:  # noqa: ANN001
     """No profile, endpoint or reply: room commands work, a turn is refused -- the keeper is
     told what to do, a player only that their line was not played -- and nothing is written."""

@@ -10,14 +10,18 @@ replies (``--reply FILE``, repeatable, used in order), as in ``lw turn``; room c
 (``.r 1d100``, ``.panels``) need none. With no model at all the table still starts, with a
 warning, and refuses each turn with a message saying so. The server listens on 127.0.0.1 unless
 ``--host`` says otherwise, and then only with ``--public-url`` (the address players open; https,
-or ``--insecure-http``): docs/hosting.md. Ctrl-C stops the server: open event streams end, and the
-command says so and exits 0.
+or ``--insecure-http``): docs/hosting.md. Ctrl-C, or SIGTERM (a service manager's stop), stops the
+server: open event streams end, and the command says so and exits 0. What it prints is flushed
+before it serves, so the links reach a log file or a journal at once.
 """
 
 from __future__ import annotations
 
 import re
 import shlex
+import signal
+import sys
+import threading
 from pathlib import Path
 from types import FrameType
 
@@ -176,10 +180,23 @@ def serve(ctx: click.Context, rooms: tuple[Path, ...], all_rooms: bool, port: in
                 hub.close_soon()  # open event streams end, so the server stops at once
             super().handle_exit(sig, frame)
 
+    sys.stdout.flush()  # the links reach a log file or a service's journal now, not when a buffer fills
+    previous = signal.signal(signal.SIGTERM, _stopped) if threading.current_thread() is threading.main_thread() else None
     try:
         TableServer(config).run(sockets=[sock])
-    except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it shut down on: stopping is this command's end
+    except (KeyboardInterrupt, Stopped):  # uvicorn re-raises the signal it shut down on: this command's end
         click.echo("The table is stopped.")
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+class Stopped(Exception):
+    """A service manager's stop (SIGTERM) ended the table: it stops as on Ctrl-C."""
+
+
+def _stopped(sig: int, frame: FrameType | None) -> None:
+    raise Stopped
 
 
 def _rotate_hint(room: str, member: str, url: str) -> str:
