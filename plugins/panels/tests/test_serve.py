@@ -8,6 +8,7 @@ import hashlib
 import html
 import json
 import queue
+import subprocess
 import threading
 from collections import deque
 from pathlib import Path
@@ -239,6 +240,17 @@ def test_a_failing_model_is_the_keepers_business(kernel, table_room: Path, monke
     assert after == before
 
 
+def _stop(process: subprocess.Popen[str], sig: int) -> tuple[str, str]:
+    """Send ``sig`` to a running ``lw serve`` and collect its output; killed (and the test failed) if it
+    has not stopped within 20 s."""
+    process.send_signal(sig)
+    try:
+        return process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        raise
+
+
 def test_lw_serve_as_a_command(tmp_path: Path, table_room: Path, pack: Path) -> None:
     """The real ``lw serve``: it prints one link per seat, serves them on loopback, and stops
     cleanly on Ctrl-C even with a page listening."""
@@ -271,12 +283,7 @@ def test_lw_serve_as_a_command(tmp_path: Path, table_room: Path, pack: Path) -> 
         listen(links["p1"] + "events", found)
         assert found.get(timeout=10)[:2] == ("status", 200)
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            out, err = process.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            raise
+        out, err = _stop(process, signal.SIGINT)
     assert "Traceback" not in err and "ERROR" not in err, err
     assert "warning: no model: this room names no provider profile" in err, err  # said at start, not at a turn
     assert process.returncode == 0 and out.rstrip().endswith("The table is stopped.") and "Aborted" not in err, (out, err)
@@ -305,12 +312,7 @@ def test_lw_serve_into_a_log_file_shows_the_links_at_once_and_stops_on_sigterm(t
                 time.sleep(0.1)
             assert "(keeper): http://127.0.0.1:" in log.read_text(encoding="utf-8")
         finally:
-            process.send_signal(signal.SIGTERM)
-            try:
-                _, err = process.communicate(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                raise
+            _, err = _stop(process, signal.SIGTERM)
     assert process.returncode == 0 and "Traceback" not in err, err
     assert log.read_text(encoding="utf-8").rstrip().endswith("The table is stopped.")
 
