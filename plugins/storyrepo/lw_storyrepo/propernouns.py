@@ -1740,8 +1740,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             i = bisect_right(starts, at) - 1
             c.context = _has_context(lines[i], at - starts[i], name, c.kind, quoted=c.shape > 0)
             at = text.find(name, at + 1)
-            if not c.context and c.kind == "人物" and counts[name] >= 3:
-                c.context = _subject(lex, lines, name)
+        if not c.context and c.kind == "人物" and counts[name] >= 3:  # once: it reads every place the name is said
+            c.context = _subject(lex, lines, name)
         evidence = c.shape + int(counts[name] >= 2) + int(c.context) >= 2 and (c.context or not c.needs_context)
         values = _features(lex, c, counts[name], text, evidence) if decide is not None or rows is not None else []
         if rows is not None:
