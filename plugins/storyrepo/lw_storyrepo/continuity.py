@@ -780,7 +780,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     looked = [looks(said_sentence) for _i, _col, said_sentence in sentences] if looks is not None else []
     canon = _item_forms(world.items, "\n".join(looked)) if looked else []
     if names is not None and canon:
-        item_re = "|".join(sorted(canon, key=lambda f: -len(f.split(")")[-1])))
+        item_re = _items_pattern(canon)
         owner = rf"(?:(?:{names.pattern})(?:的|[那这]一?[{ITEM_KIND}]))?"  # 捧出萧老板那副点翠头面: whose it is, said between
         use = re.compile(rf"({names.pattern}|{'|'.join(HE)})[^。！？“”\n]{{0,8}}?(?:{'|'.join(USE_VERBS)}){owner}[^。！？“”\n]{{0,6}}?"
                          rf"({item_re})")
@@ -946,6 +946,9 @@ TAIL_MAX = 12
 characters costs what a name of a dozen does."""
 
 
+_BEHIND = rf"(?<=[那这][{ITEM_KIND}])"
+
+
 def _item_forms(items: Iterable[str], text: str | None = None) -> list[str]:
     """The patterns a held thing goes by: its name; its brand (上海牌 for 上海牌手表); the end of its
     name after 那/这 and a measure word (那台高温计 for 光学高温计), unless another thing's name ends
@@ -970,8 +973,27 @@ def _item_forms(items: Iterable[str], text: str | None = None) -> list[str]:
         for k in range(max(1, len(n) - TAIL_MAX), len(n) - 1):
             tail = n[k:]
             if len(tail) >= 2 and ends[tail] == 1 and tail not in distinct and tail not in EVERYDAY and fits(tail):
-                out.append(rf"(?<=[那这][{ITEM_KIND}]){re.escape(tail)}")
+                out.append(_BEHIND + re.escape(tail))
     return list(dict.fromkeys(out))
+
+
+def _items_pattern(forms: list[str]) -> str:
+    """The forms of :func:`_item_forms` as one alternation, longest first; a run of ends read after
+    那/这 and a measure word shares one look-behind (the same matches: a look-behind of its own per end
+    cost thousands of character sets to compile and thousands of look-behinds tried at every place)."""
+    out: list[str] = []
+    run: list[str] = []
+    for form in sorted(forms, key=lambda f: -len(f.split(")")[-1])):
+        if form.startswith(_BEHIND):
+            run.append(form[len(_BEHIND):])
+            continue
+        if run:
+            out.append(f"{_BEHIND}(?:{'|'.join(run)})")
+            run = []
+        out.append(form)
+    if run:
+        out.append(f"{_BEHIND}(?:{'|'.join(run)})")
+    return "|".join(out)
 
 
 def _described(items: Iterable[str]) -> Callable[[str], str]:

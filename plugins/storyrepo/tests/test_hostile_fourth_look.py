@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from lw_storyrepo import propernouns
 from lw_storyrepo.checks import CheckContext, check_draft
-from lw_storyrepo.continuity import EVERYDAY, ITEM_KIND, TAIL_MAX, _item_forms
+from lw_storyrepo.continuity import EVERYDAY, ITEM_KIND, TAIL_MAX, _item_forms, _items_pattern
 from lw_storyrepo.drafts import Draft
 from lw_storyrepo.propernouns import find_new_nouns
 from lw_storyrepo.wordsre import DEPTH_MAX, SCAN_MAX, alternation, occurring
@@ -137,3 +137,16 @@ def test_the_prose_readers_never_raise_on_any_text(book, body: str, present: lis
     meta = {"推进承诺": ["P-001"], "视角": "林晚", "在场": present, "书内时间": "第三年十月"}
     for finding in check_draft(book, Draft("A", meta, body, 1)):
         assert finding.line >= 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(items=st.sets(st.text(alphabet=LETTERS, min_size=2, max_size=6), max_size=10),
+       text=st.text(alphabet=LETTERS + "那这把块", max_size=60))
+def test_the_ends_sharing_one_look_behind_match_as_one_each(items: set[str], text: str) -> None:
+    forms = _item_forms(sorted(items))
+    if not forms:
+        return
+    one_each = "|".join(sorted(forms, key=lambda f: -len(f.split(")")[-1])))
+    for frame in ("({})", "({})[^那]{{0,2}}?子", "王[^那]{{0,3}}?({})"):
+        shared, joined = re.compile(frame.format(_items_pattern(forms))), re.compile(frame.format(one_each))
+        assert [m.span(1) for m in shared.finditer(text)] == [m.span(1) for m in joined.finditer(text)]
