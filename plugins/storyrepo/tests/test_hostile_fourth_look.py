@@ -21,6 +21,7 @@ from lw_storyrepo.checks import CheckContext, check_draft
 from lw_storyrepo.continuity import EVERYDAY, ITEM_KIND, TAIL_MAX, _item_forms, _items_pattern
 from lw_storyrepo.drafts import Draft
 from lw_storyrepo.propernouns import find_new_nouns
+from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.wordsre import DEPTH_MAX, SCAN_MAX, alternation, occurring
 
 LETTERS = "王林小二三麻子五牌表钥匙"
@@ -49,7 +50,8 @@ def test_words_nested_past_the_depth_bound_still_match_as_joined(monkeypatch: py
 
 def test_a_word_of_sixty_thousand_characters_and_hundreds_of_nested_ones_compile() -> None:
     pattern = re.compile(alternation(["林" * k for k in range(1, 400)] + ["甲" * 60_000]))
-    assert pattern.match("林" * 500).end() == 399
+    m = pattern.match("林" * 500)
+    assert m is not None and m.end() == 399
     assert pattern.fullmatch("甲" * 60_000)
 
 
@@ -109,16 +111,17 @@ def test_a_name_said_thousands_of_times_is_read_for_its_subject_once(monkeypatch
     assert len(calls) == len(set(calls))
 
 
-def _card_holding(book, things: list[str]) -> None:  # type: ignore[no-untyped-def]
+def _card_holding(book: StoryRepo, things: list[str]) -> None:
     path = next(p for p in book.p("定稿/设定/角色").iterdir() if "持有:" in p.read_text(encoding="utf-8"))
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("持有:\n", "持有:\n" + "".join(f"  - {t}\n" for t in things), 1), encoding="utf-8")
 
 
-def test_a_card_holding_thousands_of_things_still_finds_a_use_of_one_it_does_not_hold(book) -> None:
+def test_a_card_holding_thousands_of_things_still_finds_a_use_of_one_it_does_not_hold(book: StoryRepo) -> None:
     things = ["".join(chr(0x4E00 + (i * 7919 + j * 104729) % 20000) for j in range(3)) for i in range(3000)]
     _card_holding(book, things)
     ctx = CheckContext.load(book)
+    assert ctx.world is not None
     holder = next(n for n, c in ctx.world.cards.items() if things[0] in [str(x) for x in c.get("持有") or []])
     other = next(n for n in ctx.world.cards if n != holder)
     body = f"{other}拔出{things[7]}，{holder}握紧{things[8]}。"
@@ -133,7 +136,7 @@ PROSE = st.text(alphabet=st.sampled_from(list("林晚陈默青霜剑说道：“
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=PROSE, present=st.lists(st.text(alphabet="林晚陈默青霜王", min_size=1, max_size=4), max_size=4))
-def test_the_prose_readers_never_raise_on_any_text(book, body: str, present: list[str]) -> None:
+def test_the_prose_readers_never_raise_on_any_text(book: StoryRepo, body: str, present: list[str]) -> None:
     meta = {"推进承诺": ["P-001"], "视角": "林晚", "在场": present, "书内时间": "第三年十月"}
     for finding in check_draft(book, Draft("A", meta, body, 1)):
         assert finding.line >= 1
