@@ -7,7 +7,8 @@ changes, unbroken runs of one character…). Each is checked at a quarter of the
 cap on the book of the development set 连续性-开发五 (with two info gaps added); the figures are
 the seconds of ``review.check`` (front matter read, every check, settle's dry plan), the growth
 cap/quarter (linear ≈ 4×) and the cap's time against ordinary prose of the same length checked
-in the same run (a busy machine slows both alike).
+in the same run (a busy machine slows both alike). The ``shelves`` cases grow the book with the
+draft (a card holding cap/15 things, a 名册 of cap/15 names).
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
@@ -61,6 +62,8 @@ def bodies(n: int) -> dict[str, str]:
         "power_lost_used": fill("孟姐放出异能，", n), "later_day_as_past": fill("十月十四那天刚", n),
         "far_person_addressed": fill("“顾衡，你来说。”", n), "item_by_looks": fill("那块表盘发黄的旧怀表，", n),
         "radio_call": fill("对讲机响了，顾衡说：“好。”", n),
+        "numeral_run": fill("一二三四五六七八九十百千万亿零两廿卅", n), "place_names_run": fill("青石镇北山村东城区西湖路", n),
+        "realm_ladder_run": fill("练气筑基金丹元婴化神", n),
         "cjk_random": "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(n)),
         "coined_with_suffixes": "".join(chr(0x4E00 + (i * 7919) % 3000) + chr(0x4E00 + (i * 31) % 3000) + "宗城剑山"[i % 4]
                                         for i in range(n // 3)),
@@ -103,6 +106,33 @@ def contracts(n: int) -> dict[str, tuple[list[str], str]]:
         "ct_control_chars": ([fill("孟姐把\x01\x1b[31m\u202e差事\x7f交给许砚", n)], prose),
         "ct_events_vs_cjk_draft": ([f"孟姐把{pieces(8)[i % 5:]}{i}号差事交给许砚" for i in range(k)],
                                    HEAD + many),
+    }
+
+
+def held(k: int) -> list[str]:
+    """``k`` three-character names of things, each new."""
+    return ["".join(chr(0x4E00 + (i * 7919 + j * 104729) % 20000) for j in range(3)) for i in range(k)]
+
+
+def shelves(n: int) -> dict[str, tuple[dict[str, str], str]]:
+    """Books built against the checks' reading of cards and 名册 (a card holding thousands of things, a
+    held thing named by thousands of characters, a 名册 of thousands of names), each with a draft of
+    about ``n`` characters: ``{case: ({file: text written over the book's}, draft)}``."""
+    from lw_storyrepo import layout as L
+
+    card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8")
+    things, k = held(n // 15), n // 15
+    holding = {f"{L.角色}/许砚.md": card.replace("持有:\n", "持有:\n" + "".join(f"  - {t}\n" for t in things))}
+    names = ["王" + x[:2] for x in held(k)]
+    roster = {L.名册: "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {x} | 小{x[1:]} | 人物 | 1 |\n" for x in names)}
+    return {
+        "card_holds_thousands": (holding, HEAD + fill(PROSE, n)),
+        "card_holds_thousands_cjk": (holding, HEAD + pieces(n)),
+        "card_holds_thousands_used": (holding, HEAD + fill("".join(f"林知夏掏出{t}。" for t in things), n)),
+        "held_name_of_the_cap": ({f"{L.角色}/许砚.md": card.replace("持有:\n", "持有:\n  - " + fill("甲", n) + "\n")},
+                                 HEAD + fill(PROSE, n)),
+        "roster_thousands_said": (roster, HEAD + fill("".join(f"{x}说：“我在。”\n" for x in names), n)),
+        "roster_thousands_listed": (roster, HEAD + fill("、".join(names), n)),
     }
 
 
@@ -213,6 +243,20 @@ def main() -> None:
                 a, b = (run(q), run(f)) if isinstance(q, str) else (run(q[1], q[0]), run(f[1], f[0]))
                 worst = max(worst, b)
                 print(f"{name:24s} {a:7.2f}s {b:7.2f}s {b / max(a, 1e-9):6.1f}× {b / max(prose, 1e-9):8.1f}×", flush=True)
+        for name in shelves(cap // 4):
+            if args.cases and not any(c in name for c in args.cases):
+                continue
+            times = []
+            for files, text in (shelves(cap // 4)[name], shelves(cap)[name]):
+                kept_files = {rel: repo.p(rel).read_bytes() if repo.p(rel).is_file() else None for rel in files}
+                for rel, body in files.items():
+                    repo.p(rel).write_text(body, encoding="utf-8")
+                times.append(run(text))
+                for rel, old in kept_files.items():
+                    repo.p(rel).write_bytes(old) if old is not None else repo.p(rel).unlink()
+            a, b = times
+            worst = max(worst, b)
+            print(f"{name:24s} {a:7.2f}s {b:7.2f}s {b / max(a, 1e-9):6.1f}× {b / max(prose, 1e-9):8.1f}×", flush=True)
         print(f"slowest at the cap: {worst:.2f} s")
     finally:
         if args.keep is None:

@@ -38,6 +38,7 @@ from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 from lw_storyrepo.stylepatterns import banned_pattern
+from lw_storyrepo.wordsre import alternation
 
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
 THINK = r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|寻思)"
@@ -179,8 +180,7 @@ class CheckContext:
         """Every name of :attr:`aliases`, longest first; in a context :meth:`reading` a text, only
         the names whose characters all stand in it (a pattern that matches nothing when none do)."""
         if self._names_re is None and self.aliases:
-            names = [n for n in sorted(self.aliases, key=len, reverse=True) if self._scope is None or self._scope.issuperset(n)]
-            self._names_re = re.compile("|".join(re.escape(n) for n in names) if names else r"(?!)")
+            self._names_re = re.compile(alternation(n for n in self.aliases if self._scope is None or self._scope.issuperset(n)))
         return self._names_re
 
     def reading(self, text: str) -> CheckContext:

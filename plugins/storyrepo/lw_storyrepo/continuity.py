@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -775,9 +776,11 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         out += _generic_ranks(world, names, lines, sentences, first_line, pov, set(set_realm), text, out, asked)
     # 持有
     given = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "+"}
-    if names is not None and world.items:
-        canon = _item_forms(world.items)
-        item_re = "|".join(sorted(canon, key=lambda f: -len(f.split(")")[-1])))
+    looks = _described(world.items) if names is not None and world.items else None
+    looked = [looks(said_sentence) for _i, _col, said_sentence in sentences] if looks is not None else []
+    canon = _item_forms(world.items, "\n".join(looked)) if looked else []
+    if names is not None and canon:
+        item_re = _items_pattern(canon)
         owner = rf"(?:(?:{names.pattern})(?:的|[那这]一?[{ITEM_KIND}]))?"  # 捧出萧老板那副点翠头面: whose it is, said between
         use = re.compile(rf"({names.pattern}|{'|'.join(HE)})[^。！？“”\n]{{0,8}}?(?:{'|'.join(USE_VERBS)}){owner}[^。！？“”\n]{{0,6}}?"
                          rf"({item_re})")
@@ -791,13 +794,16 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         worn = re.compile(rf"({item_re}){topic}(?:{HANDLE})在({names.pattern})的?[左右两]?(?:{BODY})")
         got: set[tuple[str, str]] = set()
         any_item = re.compile(item_re)
-        looks = _described(world.items)
-        for i, col, said_sentence in sentences:
-            sentence = looks(said_sentence)
+        by_length = sorted(world.items, key=len)
+        owners: dict[str, str] = {}
+        for n, c in world.cards.items():
+            for x in as_list(c.get("持有")):
+                owners.setdefault(str(x), n)
+        for (i, col, said_sentence), sentence in zip(sentences, looked):
             if not any_item.search(sentence):
                 continue
             for m in get.finditer(sentence):
-                got.add((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items)))
+                got.add((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items, by_length)))
             used = [(m.start(), m.group(1), m.group(2)) for m in use.finditer(sentence)]
             used += [(m.start(), m.group(1), m.group(3)) for m in acts.finditer(sentence)
                      if USE_MARK.search(m.group(2)) and not NOT_USE.search(m.group(2)) and not _RELATIVE.search(m.group(2))
@@ -807,7 +813,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             # 那块旧怀表被陈晓棠攥在手心里, 办公室钥匙挂在林知夏的腰间: the thing first, then who has it
             used += [(m.start(), m.group(2), m.group(1)) for pattern in (passive, worn) for m in pattern.finditer(sentence)]
             for start, who, said in used:
-                item = _canonical(said, world.items)
+                item = _canonical(said, world.items, by_length)
                 who = aliases.get(who, who)
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
@@ -820,7 +826,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 held = [str(x) for x in as_list(card.get("持有"))]
                 if item in held:
                     continue
-                owner = next((n for n, c in world.cards.items() if item in [str(x) for x in as_list(c.get("持有"))]), None)
+                owner = owners.get(item)
                 if owner is None and at > 0 and PORTION.search(sentence, max(0, at - 16), at):
                     continue  # 提着一包丹房配的续脉散: a portion of a kind no card holds, anyone's to buy
                 where = f"（它在{owner}的持有里）" if owner and owner != who else ""
@@ -934,22 +940,60 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
 _SHORT = re.compile(r"(?:端坐|高坐|坐在|站在|立在|坐于|坐|站|立)([\u4e00-\u9fff])(?:上|中|内|里|前)")
 
 
-def _item_forms(items: Iterable[str]) -> list[str]:
+TAIL_MAX = 12
+"""The longest end of a held thing's name, and the longest brand, read as a shorter name of it
+(:func:`_item_forms`): 那台 and a dozen characters is already the whole name; a name of thousands of
+characters costs what a name of a dozen does."""
+
+
+_BEHIND = rf"(?<=[那这][{ITEM_KIND}])"
+
+
+def _item_forms(items: Iterable[str], text: str | None = None) -> list[str]:
     """The patterns a held thing goes by: its name; its brand (上海牌 for 上海牌手表); the end of its
     name after 那/这 and a measure word (那台高温计 for 光学高温计), unless another thing's name ends
-    the same way (钥匙 of 药柜钥匙 and 办公室钥匙)."""
+    the same way (钥匙 of 药柜钥匙 and 办公室钥匙) — ends and brands of at most :data:`TAIL_MAX`
+    characters. With ``text`` (the sentences the patterns will read, :func:`_described` applied), only
+    the forms it holds — the pattern of a card holding thousands of things is the few a draft names.
+    Linear in the names: whose end or brand is shared is counted once."""
     names = [str(x) for x in items]
-    out = [re.escape(n) for n in names]
+    distinct = set(names)
+    ends = Counter(m[k:] for m in distinct for k in range(max(0, len(m) - TAIL_MAX), len(m)))
+    brands = Counter(m[:j + 1] for m in distinct for j, c in enumerate(m[:TAIL_MAX]) if c == "牌")
+    chars = frozenset(text or "")
+
+    def fits(form: str) -> bool:
+        return text is None or (chars.issuperset(form) and form in text)
+
+    out = [re.escape(n) for n in names if n and fits(n)]
     for n in names:
-        brand = n.find("牌")
-        if 2 <= brand < len(n) - 1 and not any(m != n and m.startswith(n[:brand + 1]) for m in names):
+        brand = n.find("牌", 0, TAIL_MAX)
+        if 2 <= brand < len(n) - 1 and brands[n[:brand + 1]] == 1 and fits(n[:brand + 1]):
             out.append(re.escape(n[:brand + 1]))
-        for k in range(1, len(n) - 1):
+        for k in range(max(1, len(n) - TAIL_MAX), len(n) - 1):
             tail = n[k:]
-            if len(tail) >= 2 and not any(m != n and m.endswith(tail) for m in names) and tail not in names \
-                    and tail not in EVERYDAY:
-                out.append(rf"(?<=[那这][{ITEM_KIND}]){re.escape(tail)}")
+            if len(tail) >= 2 and ends[tail] == 1 and tail not in distinct and tail not in EVERYDAY and fits(tail):
+                out.append(_BEHIND + re.escape(tail))
     return list(dict.fromkeys(out))
+
+
+def _items_pattern(forms: list[str]) -> str:
+    """The forms of :func:`_item_forms` as one alternation, longest first; a run of ends read after
+    那/这 and a measure word shares one look-behind (the same matches: a look-behind of its own per end
+    cost thousands of character sets to compile and thousands of look-behinds tried at every place)."""
+    out: list[str] = []
+    run: list[str] = []
+    for form in sorted(forms, key=lambda f: -len(f.split(")")[-1])):
+        if form.startswith(_BEHIND):
+            run.append(form[len(_BEHIND):])
+            continue
+        if run:
+            out.append(f"{_BEHIND}(?:{'|'.join(run)})")
+            run = []
+        out.append(form)
+    if run:
+        out.append(f"{_BEHIND}(?:{'|'.join(run)})")
+    return "|".join(out)
 
 
 def _described(items: Iterable[str]) -> Callable[[str], str]:
@@ -993,11 +1037,13 @@ EVERYDAY = frozenset(("手机", "电话", "钥匙", "钱包", "眼镜", "雨伞"
 (a thing by its kind only when the kind is rare: 那台高温计)."""
 
 
-def _canonical(said: str, items: Iterable[str]) -> str:
-    """The held thing a form found in the prose stands for (上海牌 → 上海牌手表)."""
+def _canonical(said: str, items: Iterable[str], by_length: list[str] | None = None) -> str:
+    """The held thing a form found in the prose stands for (上海牌 → 上海牌手表); ``by_length`` is
+    ``items`` sorted by length, when the caller asks for many."""
     if said in items:
         return said
-    return next((n for n in sorted(items, key=len) if n.startswith(said) or n.endswith(said)), said)
+    ordered = sorted(items, key=len) if by_length is None else by_length
+    return next((n for n in ordered if n.startswith(said) or n.endswith(said)), said)
 
 
 def _short_place(names: re.Pattern[str], sentence: str, near: list[str], places: list[str]) -> list[tuple[int, str, str]]:

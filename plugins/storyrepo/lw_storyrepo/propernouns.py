@@ -60,6 +60,7 @@ from lwcore.api import LwError
 from lw_storyrepo.dialect import quick_meta
 from lw_storyrepo.names import KINSHIP, address_forms, surname_of
 from lw_storyrepo.sources import read_text
+from lw_storyrepo.wordsre import alternation, occurring
 
 _COMMON_CHARS = frozenset("都和那于时向成平安常能相双空通边别居步终须养益公东后满广家从查盖权游曾应解连习计伏乐国关谷宗师"
                           "封仰班车甘武符景司索咸籍蒙乔阳闻党贡劳申扶堵尚温容易越冷饶简丰巢红竺隆利沃欧寇匡弘满耿衡")
@@ -815,8 +816,8 @@ def _spans(line: str, names: re.Pattern[str] | None) -> set[int]:
 
 def _alternation(words: Iterable[str], text: str) -> re.Pattern[str] | None:
     """A pattern matching any of ``words`` that occur in ``text`` (longest first), or None."""
-    present = sorted((w for w in words if len(w) >= 2 and w in text), key=len, reverse=True)
-    return re.compile("|".join(map(re.escape, present))) if present else None
+    present = sorted(occurring((w for w in words if len(w) >= 2), text), key=len, reverse=True)
+    return re.compile(alternation(present)) if present else None
 
 
 def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]],
@@ -1596,7 +1597,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     lines = body.split("\n")
     candidates: dict[str, _Candidate] = {}
     chars = set(body)
-    in_text = {k for k in known_set if len(k) >= 2 and k[0] in chars and k[1] in chars and k in body}
+    in_text = occurring((k for k in known_set if len(k) >= 2 and k[0] in chars and k[1] in chars), body)
     long_known = sorted(in_text)  # a known name can only contain or hold a candidate where it is in the text
     known_re = _alternation(in_text, body)
     cuts: dict[str, tuple[int, ...]] = {}  # each run of this text segmented once
@@ -1740,8 +1741,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             i = bisect_right(starts, at) - 1
             c.context = _has_context(lines[i], at - starts[i], name, c.kind, quoted=c.shape > 0)
             at = text.find(name, at + 1)
-            if not c.context and c.kind == "人物" and counts[name] >= 3:
-                c.context = _subject(lex, lines, name)
+        if not c.context and c.kind == "人物" and counts[name] >= 3:  # once: it reads every place the name is said
+            c.context = _subject(lex, lines, name)
         evidence = c.shape + int(counts[name] >= 2) + int(c.context) >= 2 and (c.context or not c.needs_context)
         values = _features(lex, c, counts[name], text, evidence) if decide is not None or rows is not None else []
         if rows is not None:

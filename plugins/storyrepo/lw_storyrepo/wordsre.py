@@ -1,0 +1,93 @@
+"""A regular expression matching any of many words, longest first, as a tree of their characters.
+
+``"|".join(words)`` makes the regular expression engine try every word in turn at each place a
+text may hold one: a book of four thousand names starting 王 tries four thousand words at each 王
+of a draft. :func:`alternation` shares the words' common beginnings (王(?:二(?:麻子)?|五)), so a
+place costs about the length of the longest word. It matches what the words joined longest first
+match: at a place, the longest word there first, a shorter one when what follows in a larger
+pattern asks for it (the engine backtracks through the tree as through the list).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, Iterator
+
+DEPTH_MAX = 24
+"""Beyond this many shared characters a subtree is its words joined longest first: the groups of
+the pattern nest at most this deep (the engine's parser recurses per group)."""
+
+_END = ""
+
+
+def alternation(words: Iterable[str]) -> str:
+    """The pattern (no capturing group) of ``words`` (empty ones left out), longest match first;
+    ``(?!)``, which matches nothing, for none."""
+    tree: dict[str, Any] = {}  # character -> subtree; _END -> the word ending there
+    for word in words:
+        if word:
+            node = tree
+            for c in word:
+                node = node.setdefault(c, {})
+            node[_END] = word
+    if not tree:
+        return r"(?!)"
+    stack: list[tuple[str, dict[str, Any], Iterator[str], list[str]]] = [("", tree, iter(sorted(k for k in tree if k)), [])]
+    # each level: its character, its node, the children still to do, the patterns of those done
+    while True:
+        char, node, todo, branches = stack[-1]
+        c = next(todo, None)
+        if c is not None:
+            child = node[c]
+            if len(stack) >= DEPTH_MAX:
+                branches.append(re.escape(c) + _flat(child, len(stack)))
+            else:
+                stack.append((c, child, iter(sorted(k for k in child if k)), []))
+            continue
+        stack.pop()
+        pattern = re.escape(char) + _group(branches, _END in node)
+        if not stack:
+            return pattern
+        stack[-1][3].append(pattern)
+
+
+def _group(branches: list[str], ends: bool) -> str:
+    """One level's branches as one pattern; optional (tried first, then left out) when a word ends there."""
+    if not branches:
+        return ""
+    inner = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"(?:{inner})?" if ends else inner
+
+
+def _flat(node: dict[str, Any], depth: int) -> str:
+    """A subtree ``depth`` characters down as the joined list of the rest of its words, longest first."""
+    ends: list[str] = []
+    stack = [node]
+    while stack:
+        for c, child in stack.pop().items():
+            if c == _END:
+                ends.append(child[depth:])
+            else:
+                stack.append(child)
+    ends.sort(key=len, reverse=True)
+    if ends == [""]:
+        return ""
+    return "(?:" + "|".join(map(re.escape, ends)) + ")"
+
+
+SCAN_MAX = 64
+"""Up to this many words are looked for in a text one by one; more, through the text's pieces."""
+GRAM_MAX = 8
+"""The longest word looked up among a text's pieces (a longer one is looked for in the text)."""
+
+
+def occurring(words: Iterable[str], text: str) -> set[str]:
+    """The words of ``words`` that occur in ``text``. Thousands of words (a book's names and their
+    forms) cost the text's pieces of their lengths once, not a reading of the text each."""
+    chars = frozenset(text)
+    maybe = {w for w in words if w and chars.issuperset(w)}
+    if len(maybe) <= SCAN_MAX:
+        return {w for w in maybe if w in text}
+    lengths = {len(w) for w in maybe if len(w) <= GRAM_MAX}
+    pieces = {text[i:i + n] for n in lengths for i in range(len(text) - n + 1)}
+    return {w for w in maybe if (w in pieces if len(w) <= GRAM_MAX else w in text)}
