@@ -946,6 +946,33 @@ def _subject_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, se
             yield word, first[word][0], first[word][1]
 
 
+KIN_WORD_LEADS = frozenset("表堂外祖岳继养干亲")
+"""What starts a word for a relative besides a kinship character: 表叔, 外婆, 祖父, 岳母."""
+
+
+def _named_person(lex: _Lexicon, word: str, before: str) -> bool:
+    """Whether ``word``, introduced by 叫/名叫 after ``before``, is a person's name rather than a
+    place's: a surname and two characters that read as a given name (屠千山, 韩铁川), where nothing
+    just before names a place, a landform or a counted place (这山叫, 一座叫, 那地方叫)."""
+    if len(word) != 3 or word[0] not in SURNAMES or lex.common(word) or lex.common(word[1:]):
+        return False
+    if before[-1:] and (before[-1] in LANDFORMS or before[-1] in TOWN_SUFFIXES or before[-1] in "座处片条方"):
+        return False
+    return max(lex.given(word[1]), lex.given(word[2])) >= 0.5
+
+
+def _kin_word_before(before: str) -> bool:
+    """Whether ``before`` ends in a dictionary word for a relative (姑母, 舅舅, 外婆, 姐夫): a
+    surname-led name after it is that relative's (姑母林素)."""
+    lex = lexicon()
+    for k in (3, 2):
+        word = before[-k:]
+        if len(word) == k and word[-1] in KIN_CHARS | {"夫"} and word in lex.tags \
+                and all(c in KIN_CHARS or c in KIN_WORD_LEADS for c in word[:-1]):
+            return True
+    return False
+
+
 def _person_noun_before(before: str) -> bool:
     """Whether ``before`` ends in a dictionary noun for someone by trade (:data:`PERSON_NOUN_ENDS`)."""
     if not before or before[-1] not in PERSON_NOUN_ENDS:
@@ -967,7 +994,7 @@ def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True)
     if kind == "人物":
         called = quoted and before.endswith(("“", "「", "‘")) and after[:1] in ("，", "！", ",", "!")  # “学程！” “柳如烟，…”
         by_trade = _person_noun_before(before) and name[-1] not in KINSHIP  # 船长严鸣鹤; not 经纪人+王姐 (an address)
-        kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES) or by_trade) \
+        kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES) or by_trade or _kin_word_before(before)) \
             and (name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES)  # 她父亲沈国栋, 知县寇若准
         pet = by_trade and len(name) == 2 and name[0] in "小阿" \
             and not lexicon().common(name)  # 化妆师小鹿: a trade's noun before a pet name; not 厨师+小心
@@ -1661,7 +1688,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                     and not _A_NOT_A.fullmatch(word):
                 kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)),
                             "人物")
+                person = kind != "人物" and _named_person(lex, word, line[max(0, m.start() - 3):m.start()])
                 c = candidates.setdefault(word, _Candidate(word, kind, 1, first=(i, m.start(1))))
+                if person:
+                    c.kind = "人物"  # 那汉子叫屠千山: a surname and a given name, though it ends like a mountain
                 c.context = c.named = True
         for name, kind, col in _framed_candidates(lex, line):
             c = candidates.setdefault(name, _Candidate(name, kind, 1, first=(i, col)))
