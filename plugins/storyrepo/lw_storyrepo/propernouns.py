@@ -171,6 +171,12 @@ WRITTEN = re.compile(rf"([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字[：
                      rf"|([“「《])([\u4e00-\u9fff]{{2,9}})([”」》])([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字")
 """A name written on a thing and counted (写着三个字：海底簿, 刻着两个小字：秋水, 写着“醉仙居”三个字): the count must be
 the name's length."""
+WRITTEN_OUT = re.compile(r"(?:写着|刻着|印着|题着|字|牌子|招牌|木牌|匾)[：:]\s*([“「《]?)([\u4e00-\u9fff]{2,10})([”」》]?)(?=[。！\n]|$)")
+"""A name read out after a colon, the whole of its sentence (烫金的字：望海书局。, 门口的木牌：青禾农庄。): what a sign,
+a plate or a heading says, counted or not."""
+DEFINED = re.compile(r"(?:^|(?<=[。！？”」]))([\u4e00-\u9fff]{2,6})是[^，。！？；：“”「」]{1,20}的[\u4e00-\u9fff]{1,6}(?=[，。；！？])")
+"""A sentence that opens with a word and says what it is (X是殖民者自己的组织。, X是温家独有的一种釉，): the word
+defined, when it is said again and the dictionary does not know it."""
 APP_FRAME = re.compile(r"(?:软件|应用|平台|网站|公众号|小程序|APP|App|app)([\u4e00-\u9fff]{2,4}?)(?=[上里中的，。！？、；]|$)")
 """An app or a site named after what it is (投票软件口袋星球上, 直播平台星芒的): a name no dictionary knows."""
 PLACE_HEADS = frozenset(("地方", "村子", "村庄", "小村", "镇子", "小镇", "山沟", "山村", "岛", "小岛", "海湾", "铺子", "店", "饭馆",
@@ -465,18 +471,32 @@ def _institution_candidates(lines: list[str], rows: Iterable[int], places: set[s
 QUOTE_PAIRS = frozenset(("", "“”", "「」", "《》"))
 
 
+def _says_something(lex: _Lexicon, words: str) -> bool:
+    """Whether ``words``, as the segmenter cuts them, hold a predicate: a verb before the last word or
+    an idiom anywhere — a headline (X案再起风波, 血案再起波澜), not a name (a name's head may be a verb's
+    word: 住院须知)."""
+    tokens = list(lex.jieba.cut(words, HMM=False))
+    return any(lex.tags.get(t) == "v" for t in tokens[:-1]) or any(lex.tags.get(t) == "i" for t in tokens)
+
+
 def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int]]:
     """``(name, kind, column)`` of each name said in a naming frame (:data:`NAMED_FRAME`, :data:`CALLED_PLACE`, :data:`CALLED_THING`,
     a system notice's value :data:`PANEL`):
     a nickname made of ordinary words (外号黑子) is a name there; a question (外号叫什么), a predicate (昵称是随便起的)
     or a determiner (名字叫这个) is none. Quote marks around it must pair."""
+    written = []
     for m in WRITTEN.finditer(line):
         count, opened, word, closed = m.group(1, 2, 3, 4) if m.group(1) else (m.group(8), m.group(5), m.group(6), m.group(7))
-        if opened + closed in QUOTE_PAIRS and len(word) == "一二三四五六七八九十".find(count.replace("两", "二")) + 1 \
-                and not lex.freq.get(word) and len(word) <= 6 and not any(a == b for a, b in zip(word, word[1:])) and word[0] not in STEM_LEAD_BAD \
-                and word not in STOP:  # a word of the dictionary (“电报”两个字), a verse line or 歪歪扭扭: said, not named
+        if len(word) == "一二三四五六七八九十".find(count.replace("两", "二")) + 1 and len(word) <= 6:
+            written.append((opened, word, closed, m.start()))
+    written += [(m.group(1), m.group(2), m.group(3), m.start()) for m in WRITTEN_OUT.finditer(line)
+                if not set(m.group(2)) & (MIDDLE_BAD | NUMERALS) and not _says_something(lex, m.group(2))]
+    for opened, word, closed, at in written:
+        if opened + closed in QUOTE_PAIRS and not lex.freq.get(word) and not any(a == b for a, b in zip(word, word[1:])) \
+                and word[0] not in STEM_LEAD_BAD and word not in STOP:
+            # a word of the dictionary (“电报”两个字), a verse line or 歪歪扭扭: said, not named
             kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), "物品")
-            yield word, kind, line.find(word, m.start())
+            yield word, kind, line.find(word, at)
     for panel in PANEL.finditer(line):
         for m in PANEL_VALUE.finditer(panel.group(1)):
             word = m.group(1)
@@ -1725,6 +1745,14 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     for name, col, i in _subject_candidates(lex, lines, bounds_of):
         if name not in candidates:
             candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))
+    for i in bounds_of:
+        for m in DEFINED.finditer(lines[i]):
+            word = m.group(1)
+            if word not in candidates and not lex.freq.get(word) and body.count(word) >= 2 and not set(word) & MIDDLE_BAD \
+                    and word[0] not in STEM_LEAD_BAD and word[-1] not in LOCALIZERS and word not in STOP and not _adverb_led(lex, word) \
+                    and lex.tags.get(word[:2], "")[:1] not in "rdcp":
+                kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), "物品")
+                candidates[word] = _Candidate(word, kind, 1, context=True, first=(i, m.start(1)))
     for name, col, i in _famous_candidates(lex, lines, bounds_of):
         if name not in candidates:
             candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))

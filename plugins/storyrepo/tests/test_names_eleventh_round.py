@@ -24,3 +24,14 @@ def test_a_person_introduced_by_name_though_the_name_ends_like_a_landform() -> N
     found = _kinds("那汉子叫焦远峰，是个猎户。\n领头的名叫鲍青川，脸上有疤。\n这山叫石门山，山上有座庙。\n那地方叫吴家河。")
     assert found.get("焦远峰") == "人物" and found.get("鲍青川") == "人物"
     assert found.get("石门山") == "地点" and found.get("吴家河") == "地点"
+
+
+def test_a_name_read_out_after_a_colon_or_defined_by_the_sentence_it_opens() -> None:
+    """烫金的字：望海书局。 — what a sign says after a colon, the whole sentence, counted or not; a headline with a
+    verb (码头血案再起波澜) or a date is none. 青鸾卫是朝廷暗中设下的衙门。 — a word the dictionary lacks, said
+    again, opening a sentence that says what it is; a place word (桌面上是…的) is none."""
+    text = ("门楣上是五个烫金的字：望海书局。\n报纸头版写着：码头血案再起波澜。\n碑上刻着：光绪十三年立。\n"
+            "青鸾卫是朝廷暗中设下的衙门。那晚青鸾卫的人来了。\n桌面上是一层厚厚的灰。桌面上什么也没有。")
+    found = {n.name for n in find_new_nouns(text, [])}
+    assert {"望海书局", "青鸾卫"} <= found
+    assert not {"码头血案再起波澜", "光绪十三年立", "桌面上", "桌面"} & found
