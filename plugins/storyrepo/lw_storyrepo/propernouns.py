@@ -172,6 +172,12 @@ WRITTEN = re.compile(rf"([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字[：
                      rf"|([“「《])([\u4e00-\u9fff]{{2,9}})([”」》])([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字")
 """A name written on a thing and counted (写着三个字：海底簿, 刻着两个小字：秋水, 写着“醉仙居”三个字): the count must be
 the name's length."""
+WRITTEN_OUT = re.compile(r"(?:写着|刻着|印着|题着|字|牌子|招牌|木牌|匾)[：:]\s*([“「《]?)([\u4e00-\u9fff]{2,10})([”」》]?)(?=[。！\n]|$)")
+"""A name read out after a colon, the whole of its sentence (烫金的字：望海书局。, 门口的木牌：青禾农庄。): what a sign,
+a plate or a heading says, counted or not."""
+DEFINED = re.compile(r"(?:^|(?<=[。！？”」]))([\u4e00-\u9fff]{2,6})是[^，。！？；：“”「」]{1,20}的[\u4e00-\u9fff]{1,6}(?=[，。；！？])")
+"""A sentence that opens with a word and says what it is (X是殖民者自己的组织。, X是温家独有的一种釉，): the word
+defined, when it is said again and the dictionary does not know it."""
 APP_FRAME = re.compile(r"(?:软件|应用|平台|网站|公众号|小程序|APP|App|app)([\u4e00-\u9fff]{2,4}?)(?=[上里中的，。！？、；]|$)")
 """An app or a site named after what it is (投票软件口袋星球上, 直播平台星芒的): a name no dictionary knows."""
 PLACE_HEADS = frozenset(("地方", "村子", "村庄", "小村", "镇子", "小镇", "山沟", "山村", "岛", "小岛", "海湾", "铺子", "店", "饭馆",
@@ -466,18 +472,32 @@ def _institution_candidates(lines: list[str], rows: Iterable[int], places: set[s
 QUOTE_PAIRS = frozenset(("", "“”", "「」", "《》"))
 
 
+def _says_something(lex: _Lexicon, words: str) -> bool:
+    """Whether ``words``, as the segmenter cuts them, hold a predicate: a verb before the last word or
+    an idiom anywhere — a headline (X案再起风波, 血案再起波澜), not a name (a name's head may be a verb's
+    word: 住院须知)."""
+    tokens = list(lex.jieba.cut(words, HMM=False))
+    return any(lex.tags.get(t) == "v" for t in tokens[:-1]) or any(lex.tags.get(t) == "i" for t in tokens)
+
+
 def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int]]:
     """``(name, kind, column)`` of each name said in a naming frame (:data:`NAMED_FRAME`, :data:`CALLED_PLACE`, :data:`CALLED_THING`,
     a system notice's value :data:`PANEL`):
     a nickname made of ordinary words (外号黑子) is a name there; a question (外号叫什么), a predicate (昵称是随便起的)
     or a determiner (名字叫这个) is none. Quote marks around it must pair."""
+    written = []
     for m in WRITTEN.finditer(line):
         count, opened, word, closed = m.group(1, 2, 3, 4) if m.group(1) else (m.group(8), m.group(5), m.group(6), m.group(7))
-        if opened + closed in QUOTE_PAIRS and len(word) == "一二三四五六七八九十".find(count.replace("两", "二")) + 1 \
-                and not lex.freq.get(word) and len(word) <= 6 and not any(a == b for a, b in zip(word, word[1:])) and word[0] not in STEM_LEAD_BAD \
-                and word not in STOP:  # a word of the dictionary (“电报”两个字), a verse line or 歪歪扭扭: said, not named
+        if len(word) == "一二三四五六七八九十".find(count.replace("两", "二")) + 1 and len(word) <= 6:
+            written.append((opened, word, closed, m.start()))
+    written += [(m.group(1), m.group(2), m.group(3), m.start()) for m in WRITTEN_OUT.finditer(line)
+                if not set(m.group(2)) & (MIDDLE_BAD | NUMERALS) and not _says_something(lex, m.group(2))]
+    for opened, word, closed, at in written:
+        if opened + closed in QUOTE_PAIRS and not lex.freq.get(word) and not any(a == b for a, b in zip(word, word[1:])) \
+                and word[0] not in STEM_LEAD_BAD and word not in STOP:
+            # a word of the dictionary (“电报”两个字), a verse line or 歪歪扭扭: said, not named
             kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), "物品")
-            yield word, kind, line.find(word, m.start())
+            yield word, kind, line.find(word, at)
     for panel in PANEL.finditer(line):
         for m in PANEL_VALUE.finditer(panel.group(1)):
             word = m.group(1)
@@ -947,6 +967,33 @@ def _subject_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, se
             yield word, first[word][0], first[word][1]
 
 
+KIN_WORD_LEADS = frozenset("表堂外祖岳继养干亲")
+"""What starts a word for a relative besides a kinship character: 表叔, 外婆, 祖父, 岳母."""
+
+
+def _named_person(lex: _Lexicon, word: str, before: str) -> bool:
+    """Whether ``word``, introduced by 叫/名叫 after ``before``, is a person's name rather than a
+    place's: a surname and two characters that read as a given name (屠千山, 韩铁川), where nothing
+    just before names a place, a landform or a counted place (这山叫, 一座叫, 那地方叫)."""
+    if len(word) != 3 or word[0] not in SURNAMES or lex.common(word) or lex.common(word[1:]):
+        return False
+    if before[-1:] and (before[-1] in LANDFORMS or before[-1] in TOWN_SUFFIXES or before[-1] in "座处片条方"):
+        return False
+    return max(lex.given(word[1]), lex.given(word[2])) >= 0.5
+
+
+def _kin_word_before(before: str) -> bool:
+    """Whether ``before`` ends in a dictionary word for a relative (姑母, 舅舅, 外婆, 姐夫): a
+    surname-led name after it is that relative's (姑母林素)."""
+    lex = lexicon()
+    for k in (3, 2):
+        word = before[-k:]
+        if len(word) == k and word[-1] in KIN_CHARS | {"夫"} and word in lex.tags \
+                and all(c in KIN_CHARS or c in KIN_WORD_LEADS for c in word[:-1]):
+            return True
+    return False
+
+
 def _person_noun_before(before: str) -> bool:
     """Whether ``before`` ends in a dictionary noun for someone by trade (:data:`PERSON_NOUN_ENDS`)."""
     if not before or before[-1] not in PERSON_NOUN_ENDS:
@@ -968,7 +1015,7 @@ def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True)
     if kind == "人物":
         called = quoted and before.endswith(("“", "「", "‘")) and after[:1] in ("，", "！", ",", "!")  # “学程！” “柳如烟，…”
         by_trade = _person_noun_before(before) and name[-1] not in KINSHIP  # 船长严鸣鹤; not 经纪人+王姐 (an address)
-        kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES) or by_trade) \
+        kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES) or by_trade or _kin_word_before(before)) \
             and (name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES)  # 她父亲沈国栋, 知县寇若准
         pet = by_trade and len(name) == 2 and name[0] in "小阿" \
             and not lexicon().common(name)  # 化妆师小鹿: a trade's noun before a pet name; not 厨师+小心
@@ -1662,7 +1709,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                     and not _A_NOT_A.fullmatch(word):
                 kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)),
                             "人物")
+                person = kind != "人物" and _named_person(lex, word, line[max(0, m.start() - 3):m.start()])
                 c = candidates.setdefault(word, _Candidate(word, kind, 1, first=(i, m.start(1))))
+                if person:
+                    c.kind = "人物"  # 那汉子叫屠千山: a surname and a given name, though it ends like a mountain
                 c.context = c.named = True
         for name, kind, col in _framed_candidates(lex, line):
             c = candidates.setdefault(name, _Candidate(name, kind, 1, first=(i, col)))
@@ -1696,6 +1746,14 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     for name, col, i in _subject_candidates(lex, lines, bounds_of):
         if name not in candidates:
             candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))
+    for i in bounds_of:
+        for m in DEFINED.finditer(lines[i]):
+            word = m.group(1)
+            if word not in candidates and not lex.freq.get(word) and body.count(word) >= 2 and not set(word) & MIDDLE_BAD \
+                    and word[0] not in STEM_LEAD_BAD and word[-1] not in LOCALIZERS and word not in STOP and not _adverb_led(lex, word) \
+                    and lex.tags.get(word[:2], "")[:1] not in "rdcp":
+                kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), "物品")
+                candidates[word] = _Candidate(word, kind, 1, context=True, first=(i, m.start(1)))
     for name, col, i in _famous_candidates(lex, lines, bounds_of):
         if name not in candidates:
             candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))

@@ -46,13 +46,14 @@ CORPUS = Path(__file__).parent / "corpus"
 # that round, which also moved 专名-网文-盲评二 0.95 / 0.75 -> 0.96 / 0.76 and 盲评四 0.92 / 0.92 -> 0.92 / 0.93). 专名-网文-盲评六 (stop 42: a 1930s Shanghai detective agency, a planet colony,
 # a porcelain-making family; written blind): 0.84 / 0.58 on stop 41's detector, its first run. After N9's round
 # (tuned on neither): 盲评五 0.79 / 0.59, 盲评六 0.84 / 0.60; after N10's round (not tuned on it): 盲评六 0.84 / 0.58,
-# the three 评估 sets unchanged.
+# the three 评估 sets unchanged. 盲评六 is a development set since task N11 (stop 44; tuned on since: 0.86 / 0.64 after
+# that round, which also moved 盲评三 0.97 / 0.81 -> 0.97 / 0.82 and 盲评五 0.91 / 0.85 -> 0.91 / 0.86; the four evaluation
+# sets unchanged).
 # 专名-网文-盲评七 (stop 43: mountain rescue, a 1983 opera troupe, a 1976 forest railway; written blind) had its first
 # run on stop 42's detector: 0.79 / 0.59; after N10's round (not tuned on it): 0.78 / 0.57.
 # 专名-网文-盲评八 (stop 44: a wind farm, a 1924 Zigong brine well, the 1998 Yangtze flood; written blind) had its first
 # run on stop 43's detector: 0.84 / 0.61.
-BLIND = frozenset({"专名-他人-新评估", "专名-网文-评估", "专名-他人-评估", "专名-网文-盲评六", "专名-网文-盲评七",
-                   "专名-网文-盲评八"})
+BLIND = frozenset({"专名-他人-新评估", "专名-网文-评估", "专名-他人-评估", "专名-网文-盲评七", "专名-网文-盲评八"})
 NOUN_SETS = {"专名": (0.95, 0.95), "专名-留出": (0.95, 0.95), "专名-验证": (0.95, 0.85), "专名-他人-开发": (0.95, 0.75),
              "专名-他人-开发二": (0.95, 0.8), "专名-网文-开发": (0.95, 0.95), "专名-他人-开发三": (0.9, 0.75),
              "专名-网文-开发二": (0.95, 0.95), "专名-网文-开发三": (0.95, 0.9),
@@ -64,7 +65,7 @@ NOUN_SETS = {"专名": (0.95, 0.95), "专名-留出": (0.95, 0.95), "专名-验�
              "专名-网文-盲评二": (0.9, 0.75), "专名-他人-盲评二": (0.8, 0.7),
              "专名-网文-盲评三": (0.95, 0.8), "专名-网文-盲评四": (0.9, 0.9),
              "专名-网文-盲评五": (0.9, 0.8),
-             "专名-网文-盲评六": (0.8, 0.55),
+             "专名-网文-盲评六": (0.85, 0.6),
              "专名-网文-盲评七": (0.75, 0.55),
              "专名-网文-盲评八": (0.8, 0.57)}
 
