@@ -29,7 +29,7 @@ from lwcore.api import LwError
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.ranks import ladders_of
-from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, deaths_of, check_continuity, far_places, haunts_of, journeys, places_inside, stages_of
+from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, calls_going_on, dated_events, deaths_of, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, stages_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding, clipped
 from lw_storyrepo.kinship import FORMS, WORDS, address_book, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
@@ -152,7 +152,8 @@ class CheckContext:
                       far=far_places([lore, *texts.values()], places), journey=journeys([lore, *texts.values()], places),
                       kin_gender={name: relation_gender(text, names) for name, text in texts.items()},
                       haunts=haunts_of(texts, places), died=deaths_of(characters, texts),
-                      ladders=ladders_of(lore, [str(c.get("境界")) for c in characters.values() if c.get("境界")]) or None)
+                      ladders=ladders_of(lore, [str(c.get("境界")) for c in characters.values() if c.get("境界")]) or None,
+                      dated=dated_events([lore, *texts.values()]))
         public = "\n".join([lore, *texts.values(), *(f"{p.title}\n{p.body}" for p in repo.promises()),
                              *(str(row["事件"]) for row in repo.timeline())])
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,
@@ -640,13 +641,51 @@ def dwellers_of(characters: dict[str, dict[str, Any]]) -> dict[str, frozenset[st
 def _there_by_card(place: str, draft: Any, ctx: CheckContext, line: str = "") -> bool:
     """Whether the prose brings in someone whose card puts them at ``place`` (莫七 of the 货舱, the
     captain calling from her scout craft) and whom the draft moves nowhere else: the place is in
-    the chapter with them."""
+    the chapter with them. A line that sends someone there (:data:`GO_TO`: 去医院看妈) asks the visit: the one
+    living there brings the place only when the narration has them met (:func:`_met`), not only called or missed."""
+    body = getattr(draft, "body", "")
+    visit = _visit(place, line)
+    return any(not visit or _met(ctx.variants(person), body) for person in _dwellers_named(place, draft, ctx, line))
+
+
+def _dwellers_named(place: str, draft: Any, ctx: CheckContext, line: str) -> list[str]:
+    """The people whose card puts them at ``place``, whom the prose names and the draft moves nowhere else; a
+    dead one only for a line about them."""
     moved = {ctx.aliases.get(m.group("who"), m.group("who")) for m in map(_CHANGE_WHO.match, map(str, as_list(
         (getattr(draft, "meta", {}) or {}).get("设定变更")))) if m and m.group("field") == "位置"}
     body = getattr(draft, "body", "")
-    return any(person not in moved and (person not in ctx.dead or person in ctx.contract_terms_in(line))
-               and any(_named(v, body) for v in ctx.variants(person))
-               for person in ctx.dwellers.get(place, ()))  # a dead man brings his place only to a line about him
+    return [person for person in sorted(ctx.dwellers.get(place, ())) if person not in moved
+            and (person not in ctx.dead or person in ctx.contract_terms_in(line))
+            and any(_named(v, body) for v in ctx.variants(person))]
+
+
+def _visit(place: str, line: str) -> bool:
+    """Whether a contract line sends someone to ``place`` (:data:`GO_TO`: 去医院看妈)."""
+    return any(GO_TO.search(line[max(0, m.start() - 2):m.start()]) for m in re.finditer(re.escape(place), line))
+
+
+AT_A_DISTANCE = re.compile(r"电话|微信|短信|视频|语音|消息|信里|信上|信中|来信|回信|打字|发来|听筒|话筒|那头|手机|传音|玉简|传讯")
+"""A paragraph that reaches someone through a medium (给妈打电话, 是宋姐的微信), not where they are."""
+ONLY_WISHED = re.compile(r"想|要|打算|准备|惦记|念叨|挂念|担心|等")
+"""A clause that names someone only as missed or meant (说她想柏哥了, 要送到大牢里给柏哥)."""
+
+
+def _met(forms: Iterable[str], body: str) -> bool:
+    """Whether the narration (what people say left out) names someone by one of ``forms`` in a clause that
+    does not only wish for them (:data:`ONLY_WISHED`), in a paragraph no call or message carries: none going
+    on (:func:`lw_storyrepo.continuity.calls_going_on`) and no medium (:data:`AT_A_DISTANCE`) in it or the
+    few paragraphs before it (:func:`lw_storyrepo.continuity.recent_paragraphs`)."""
+    lines = body.split("\n")
+    calls = calls_going_on(lines)
+    for i, line in enumerate(lines):
+        told = _QUOTED.sub(lambda m: "，" * len(m.group()), line)
+        if calls[i] or not told.strip() or any(AT_A_DISTANCE.search(_QUOTED.sub("", x))
+                                               for x in [*recent_paragraphs(lines, i), line]):
+            continue
+        for clause in re.split(r"[，,。！？!?；;：:]", told):
+            if not ONLY_WISHED.search(clause) and any(_named_in(form, clause) for form in forms):
+                return True
+    return False
 
 
 T = TypeVar("T")
@@ -1208,6 +1247,9 @@ def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, bod
     keeper = next((k for k in sorted(ctx.keepers.get(canonical, ())) if any(_named(v, body) for v in ctx.variants(k))), None)
     if keeper is not None:
         return f"正文写到了它的主事人「{keeper}」"
+    dweller = next(iter(_dwellers_named(term, draft, ctx, line)), None) if _visit(term, line) else None
+    if dweller is not None:  # _there_by_card refused them: a visit asked, they are only called, messaged or missed
+        return f"正文写到的「{dweller}」只在电话、消息或念叨里，没有写到去了那里"
     return None
 
 

@@ -174,6 +174,9 @@ MUTE = ("哑", "失声", "失语", "不能说话", "不能言语", "口不能言
 SIGNED = re.compile(r"写|比划|比画|比了|手势|手语|打手势|纸上|字条|纸条|板上|指了指|点头|摇头|心想|暗想|心道|暗道|心里|"
                     r"打字|[一两几][个行句段]字|短信|微信(?!语音|电话|视频)")
 """What a mute's words are told by instead of a voice (在灰上写了一个字, 比划着, 回了一个字), or a thought of theirs."""
+VOICED = re.compile(r"的声音|声音从|的嗓音|嗓子眼里挤|开口说|开了口")
+"""What the narration says is a voice heard (宋姐的声音从听筒里传出来): a mute's words so told are spoken, whatever
+else the paragraph writes (砂纸上 is no note)."""
 FRESH = re.compile(r"今天|今早|今儿|刚才|刚刚|方才|昨天|昨晚|昨夜|这会儿|一早|墨迹还新|墨还没干")
 """What makes a trace new (今天早上…亲笔写的): the dead did not leave it."""
 TRACE = r"(?:亲笔|亲手|刚|才)?(?:写|留|签|画|寄|塞|放|捎)(?:的|下|了)"
@@ -276,6 +279,7 @@ class World:
     haunts: dict[str, set[str]] = field(default_factory=dict)  # character -> places their card says they keep to: haunts_of
     died: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # the dead -> (era, year, month) of death: deaths_of
     ladders: tuple[Ladder, ...] | None = None  # the world's ladders (ranks.ladders_of); None: the one of ``stages``
+    dated: dict[str, tuple[int, int]] = field(default_factory=dict)  # an event the world or a card dates -> (month, day): dated_events
     _reader: RankReader | None = field(default=None, repr=False, compare=False)
     _names_by: tuple[dict[str, str], dict[str, list[str]]] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -378,7 +382,8 @@ def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
         journeys = [m.start() for m in FAR_WORDS.finditer(sentence) if not any(a <= m.start() < b for a, b in walks)]
         if journeys:
             named = _far_ends(sentence, known)
-            out.update(p for p, at in named.items() if len(named) == 1 or any(abs(j - at) <= FAR_SPAN for j in journeys))
+            one = len(set(named.values())) == 1  # one far end (with the place it lies in: the same spot)
+            out.update(p for p, at in named.items() if one or any(abs(j - at) <= FAR_SPAN for j in journeys))
     return frozenset(out)
 
 
@@ -408,13 +413,24 @@ def _far_ends(sentence: str, places: list[str]) -> dict[str, int]:
     opener = next((p for p in sorted(places, key=len, reverse=True) if lead.startswith(p)
                    and lead[len(p):len(p) + 2].startswith(PLACED)), None)
     if opener is not None:
-        return {opener: len(sentence) - len(lead)}
+        at = len(sentence) - len(lead)
+        # 曙光基地在北方的雁城，…要走二十多天: the place it lies in is as far, measured from the same spot
+        clause = LIES_IN.match(lead, len(opener))
+        where = clause.group("where") if clause is not None else ""
+        outer = next((p for p in sorted(places, key=len, reverse=True) if p != opener and where.startswith(p)), None)
+        # 府城在清河县城北面一百二十里: the other place is where it is measured from, not where it lies
+        if outer is not None and not AROUND.search(where[len(outer):]):
+            return {opener: at, outer: at}
+        return {opener: at}
     named = {p: at for p in places for at in [_named_at(sentence, p)] if at >= 0}
     # 何敏在新加坡出差，十号才飞回杭州: of a journey's two ends, the one returned to is home, the other far
     away = {p: at for p, at in named.items() if not sentence[max(0, at - 2):at].endswith(BACK_TO)}
     return away if away and len(away) < len(named) else named
 
 
+LIES_IN = re.compile(r"(?:在|位于|地处|坐落在|坐落于)(?:[^，,。；;、的\n]{1,3}的)?(?P<where>[^，,。；;、\n]*)")
+"""A place's opening clause up to the place it lies in (曙光基地在北方的雁城): :func:`_far_ends` reads that one
+as far as the opener."""
 PLACED = ("在", "位于", "地处", "坐落")
 """What follows a place that opens a sentence about where it lies (汉口在长江上游); 北岭离沈阳四个钟头 says
 either may be far, whichever the point of view is not in."""
@@ -458,8 +474,9 @@ def journeys(texts: Iterable[str], places: Iterable[str]) -> dict[str, float]:
         if not said:
             continue
         named = _far_ends(sentence, known)
+        one = len(set(named.values())) == 1
         for p, at in named.items():
-            near = [d for j, d in said if len(named) == 1 or abs(j - at) <= FAR_SPAN]
+            near = [d for j, d in said if one or abs(j - at) <= FAR_SPAN]
             if near:
                 out[p] = min(out.get(p, min(near)), min(near))
     return out
@@ -475,10 +492,48 @@ SENT_FROM = "写下|写的|写好|写成|寄出|寄的|发出|发的|封好|封�
 """A letter or a parcel made at a place (昨儿夜里才在行宫写下的): here today, it took the road from there."""
 
 
+DAY_PARTS = {"凌晨": 0, "后半夜": 0, "天不亮": 3, "一早": 5, "早上": 5, "早晨": 5, "清早": 5, "今早": 5, "上午": 8, "中午": 11,
+             "晌午": 11, "下午": 12, "后晌": 12, "傍晚": 17, "黄昏": 17, "晚上": 18, "夜里": 18, "昨晚": 18, "昨夜": 18,
+             "半夜": 22, "深夜": 22}
+"""The earliest hour a part of the day may mean (昨儿夜里 is six in the evening at the earliest)."""
+_PARTS = "|".join(sorted(DAY_PARTS, key=len, reverse=True))
+CLOCK = re.compile(rf"({_PARTS})?([\d〇零一二两三四五六七八九十]{{1,3}})点(?:钟|半|多)?")
+"""An hour of the clock (早上八点, 上午十点, 十点半), with the part of the day that places it."""
+_LATER_HALF = ("下午", "后晌", "傍晚", "黄昏", "晚上", "夜里", "昨晚", "昨夜", "半夜", "深夜")
+
+
+def _hour(text: str, latest: bool) -> float | None:
+    """The hour ``text`` says (早上八点 → 8, 下午三点 → 15, 夜里 → 18): a clock's, else a part of the day's earliest;
+    a clock with no part of the day is its later half when ``latest`` (十点 may be ten at night), else its earlier."""
+    clock = CLOCK.search(text)
+    if clock is not None:
+        n = _cn_int(clock.group(2))
+        if n is None or n > 24:
+            return None
+        part = clock.group(1)
+        later = part in _LATER_HALF if part else latest
+        return float(n + 12 if later and n < 12 else n)
+    return next((float(DAY_PARTS[w]) for w in sorted(DAY_PARTS, key=len, reverse=True) if w in text), None)
+
+
+def _scene_hour(sentences: list[tuple[int, int, str]], upto: int) -> float:
+    """The latest hour the narration before sentence ``upto`` gives the scene by the clock (上午十点，门被推开): 24
+    (the day's end) when it gives none; what people say is not read."""
+    for _i, _col, sentence in reversed(sentences[:upto]):
+        told = _QUOTED_WORDS.sub("", sentence)
+        if CLOCK.search(told) is not None:
+            hour = _hour(told, latest=True)
+            if hour is not None:
+                return hour
+    return 24.0
+
+
 def _too_soon(world: World, sentences: list[tuple[int, int, str]], first_line: int, here: str) -> list[Finding]:
     """位置: someone said to have set out from a place yesterday (昨儿一早才从上海上的船) who is here today, when
     the world or a card says that place is days away (:attr:`World.journey`) and it is not where the point of
-    view is (``here``, its card's or moved 位置): the road is shorter than the map."""
+    view is (``here``, its card's or moved 位置): the road is shorter than the map. The time on the road is read
+    to the hour when the setting out says one (昨儿夜里, 今天早上八点: :func:`_hour`) and the narration gives the
+    scene's clock (:func:`_scene_hour`); else from the day's start to its end."""
     away = [p for p in world.journey if not (here and _related(world, p, here))]
     if not away:
         return []
@@ -491,7 +546,7 @@ def _too_soon(world: World, sentences: list[tuple[int, int, str]], first_line: i
                       rf"从({where})[^，,。！？；;\n]{{0,4}}?(?:{SET_OUT.pattern})[^，,。！？；;\n]{{0,2}}?(?:是)?({since})|"
                       rf"({since})[^，,。！？；;\n]{{0,6}}?在({where})[^，,。！？；;\n]{{0,4}}?(?:{SENT_FROM})")
     out = []
-    for i, col, sentence in sentences:
+    for k, (i, col, sentence) in enumerate(sentences):
         if ("从" not in sentence and "在" not in sentence) or NOT_NOW.search(sentence):
             continue
         for m in road.finditer(sentence):
@@ -501,8 +556,11 @@ def _too_soon(world: World, sentences: list[tuple[int, int, str]], first_line: i
             days = world.journey[place]
             count = re.search(_COUNT, when)
             gone = SINCE.get(when) if when in SINCE else _cn_int(count.group().replace("几", "三")) if count else None
-            if gone is not None and gone + 1 < days:
-                out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可「{place}」离这里要走{days:g}天（世界观/角色卡），"
+            setting_out = m.group()[:m.group().find("从" if m.group(5) is None else "在")] if m.group(4) is None else ""
+            left = (_hour(setting_out, latest=False) or 0.0) if setting_out else 0.0
+            if gone is not None and gone + ((_scene_hour(sentences, k) if setting_out else 24.0) - left) / 24 < days:
+                road_time = f"{days:g}天" if days >= 1 else f"{round(days * 24, 1):g}个钟头"
+                out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可「{place}」离这里要走{road_time}（世界观/角色卡），"
                                    f"路上的日子不够：人的位置对不上", first_line + i, col, sentence.strip()[:60]))
     return out
 
@@ -757,6 +815,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                            1, 1, f"书内时间: {now}"))
     if now and not flashback:
         out += _said_today(now, sentences, first_line)
+        if world.dated:
+            out += _countdown(world, now, sentences, first_line)
         if names is not None and world.died:
             out += _since_death(world, names, now, sentences, first_line)
     # 境界
@@ -853,7 +913,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                                f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
                                first_line + voice.line, voice.column, line.strip()[:60]))
         elif who not in revived and state.startswith(MUTE) and not getattr(voice, "guessed", False) \
-                and not SIGNED.search(line) and not NOT_NOW.search(line):
+                and (not SIGNED.search(line) or VOICED.search(_QUOTED_WORDS.sub("", line))) and not NOT_NOW.search(line):
             # a voice given to the mute by turn-taking is someone else's: only one the text names is theirs
             seen.add((who, voice.line))
             out.append(Finding("连贯", ERROR,
@@ -1268,6 +1328,11 @@ def _related(world: World, a: str, b: str) -> bool:
     return a in b or b in a or bool(outer_a & outer_b)
 
 
+SIGHTED = "瞧见|看见|看到|碰见|碰上|遇见|遇上|撞见|见着|见到"
+"""What a witness says they saw someone by (今儿一早在大栅栏口上瞧见金老板了): :func:`_present_far` reads a sighting
+today near the point of view as the far one being here."""
+
+
 def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_place: str,
                  moved: dict[str, set[str]], reached: dict[str, set[str]], placed: set[tuple[str, int]],
                  calls: list[bool]) -> list[Finding]:
@@ -1296,6 +1361,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     vocative = re.compile(rf"(?:^[“「]|[。！？!?…])\s*({forms})[，,！!]\s*(?:你|您)(?:来|去|过来|上前|站|坐|说|讲|看|把|给|先|也|就|怎么看|觉得|留下|跟我|跟上)")
     one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
     name = {**one, **world.aliases}
+    sighted = re.compile(rf"(?:{TODAY_AT})[^。！？!?“”]{{0,12}}?(?:{SIGHTED})了?({forms})|"
+                         rf"(?:{TODAY_AT})[，,]?\s*[^。！？!?，,“”]{{0,4}}?({forms})(?:还|正|就)?在")
     came: set[str] = set()
     out: list[Finding] = []
     previous = ""
@@ -1322,6 +1389,15 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                 out.append(Finding("连贯", WARN, f"{addressed} 在「{far[addressed]}」（角色卡·位置），离{pov}所在的「{pov_place}」很远，"
                                    f"本章没有写{addressed}来到这里，正文却当面叫{addressed}说话做事", first_line + i, q.start() + 1,
                                    line[max(0, q.start() - 20):].strip()[:60]))
+        for q in _QUOTED_WORDS.finditer(line):  # “今儿一早在大栅栏口上瞧见金老板了”: seen near here today, by a witness
+            seen = sighted.search(q.group())
+            witnessed = world.aliases.get(seen.group(1) or seen.group(2)) if seen is not None else None
+            if seen is not None and witnessed in far and witnessed not in came and (witnessed, i) not in placed \
+                    and not far_words.search(q.group()):
+                placed.add((witnessed, i))
+                out.append(Finding("连贯", WARN, f"{witnessed} 在「{far[witnessed]}」（角色卡·位置），离{pov}所在的「{pov_place}」很远，"
+                                   f"本章没有写{witnessed}回来，正文却说今天在这边见到了{witnessed}", first_line + i,
+                                   q.start() + seen.start() + 1, q.group().strip("“”「」")[:60]))
         topics: dict[str, str | None] = {}  # the previous paragraph's topic, read once a pronoun
         # who is named before each hit, gathered as the hits advance: a line of thousands of pronouns is read once
         named = [(x.end(), name[x.group()]) for x in anyone.finditer(narration)] if hits else []
@@ -1587,6 +1663,9 @@ def _forms_of(world: World, people: Iterable[str], loose: bool = False) -> str:
 _DAY_WORDS = {"今天": 0, "今儿": 0, "今日": 0, "明天": 1, "明儿": 1, "后天": 2, "昨天": -1, "昨儿": -1, "前天": -2}
 _WEEKDAY = "一二三四五六日天"
 _CN_NUM = r"[\d〇零一二两三四五六七八九十廿卅]{1,3}"
+STATED_WEEKDAY = re.compile(rf"(?:星期|礼拜|周)([{_WEEKDAY}])")
+"""The weekday an in-book time writes (…十一月六日 星期三): :func:`_said_today` counts from it when the calendar
+is not one it can count (an era's years)."""
 TODAY = re.compile(rf"(今天|今儿|今日|明天|明儿|后天|昨天|昨儿|前天)(?:就|才|已经|可)?(?:是|就是|正是)?"
                    rf"(?:(?:星期|礼拜|周)([{_WEEKDAY}])|(?:({_CN_NUM})月)?({_CN_NUM})[号日](?!子))")
 """What the prose says today is (今天是星期一, 明天就是十二号了): a weekday or a day of the month."""
@@ -1742,6 +1821,67 @@ def _since_death(world: World, names: re.Pattern[str], now: str, sentences: list
     return out
 
 
+_DAY_OF_MONTH = r"[\d〇零一二三四五六七八九十廿卅]{1,3}"
+DATED = re.compile(rf"(?P<month>{_DAY_OF_MONTH})月(?P<day>{_DAY_OF_MONTH})[日号](?:[（(][^）)\n]{{0,12}}[）)])?"
+                   rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
+"""A day of the year with what happens on it (灵犀2.0定在11月11日（星期二）上线, 十一月十五日坐火车去天津); 11月8日前
+is a bound, not an event."""
+COUNTDOWN = re.compile(rf"(?:离|距|距离)(?P<what>[^，,。！？；;“”\n]{{2,8}}?)(?:只剩下?|还剩下?|还有|就剩下?|只有|剩下?|不到)"
+                       rf"(?P<n>[\d一二两三四五六七八九十几]{{1,3}})(?:来|多)?(?:个)?(?:天|日)(?!子)")
+"""Days counted down to an event (离上线只剩两天, 离去天津只剩三天了)."""
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def dated_events(texts: Iterable[str]) -> dict[str, tuple[int, int]]:
+    """``{what happens: (month, day)}`` of the world's and the cards' sentences that date an event
+    (:data:`DATED`); a thing dated twice otherwise is left out (which day is meant, no check can say)."""
+    out: dict[str, tuple[int, int]] = {}
+    doubled: set[str] = set()
+    for text in texts:
+        for m in DATED.finditer(text):
+            month, day = _cn_int(m.group("month")), _cn_int(m.group("day"))
+            if month is None or day is None or not (1 <= month <= 12 and 1 <= day <= 31):
+                continue
+            what = m.group("what").strip()
+            if out.setdefault(what, (month, day)) != (month, day):
+                doubled.add(what)
+    return {k: v for k, v in out.items() if k not in doubled}
+
+
+def _day_of_year(month: int, day: int, lunar: bool) -> int:
+    return (month - 1) * 30 + day if lunar else sum(_MONTH_DAYS[:month - 1]) + day
+
+
+def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
+    """书内时间: days counted down to an event the world or a card dates (:data:`COUNTDOWN`, :func:`dated_events`)
+    more than a day off the in-book date's (离上线只剩两天 on the 4th of a launch set for the 11th); a lunar
+    calendar's months are read as thirty days and allowed two days off."""
+    read = book_time(now)
+    if read is None or read[1][1] is None or read[1][2] is None:
+        return []
+    _era, (_year, month, day) = read
+    assert month is not None and day is not None
+    lunar = _lunar(now)
+    out: list[Finding] = []
+    for i, col, sentence in sentences:
+        if "离" not in sentence and "距" not in sentence or NOT_NOW.search(sentence):
+            continue
+        for m in COUNTDOWN.finditer(sentence):
+            said = m.group("what").rstrip("的还")
+            event = next((e for e in sorted(world.dated, key=len) if len(said) >= 2 and said in e), None)
+            count = _cn_int(m.group("n").replace("几", "三"))
+            if event is None or count is None:
+                continue
+            left = _day_of_year(*world.dated[event], lunar) - _day_of_year(month, day, lunar)
+            slack = 2 if lunar else 1
+            if left < 0 or (count - slack <= left <= count + slack) or (m.group().find("不到") >= 0 and left <= count):
+                continue
+            out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可「{event}」定在{world.dated[event][0]}月{world.dated[event][1]}日"
+                               f"（世界观/角色卡），本章的书内时间「{now}」离那天还有{left}天", first_line + i, col,
+                               sentence.strip()[:60]))
+    return out
+
+
 def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
     """书内时间 the prose contradicts: a weekday that the in-book date (a Gregorian year) is not, a
     day of the month counted from today (明天就是十二号了 on the 13th), a festival said to be now
@@ -1753,6 +1893,9 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
         return []
     era, (year, month, day) = read
     lunar = _lunar(now)
+    # the weekday the in-book time writes after its date (民国二十四年十一月六日 星期三): any calendar's
+    stated = STATED_WEEKDAY.search(now)
+    weekday = min(_WEEKDAY.index(stated.group(1)), 6) if stated else None
     out: list[Finding] = []
     for i, col, sentence in sentences:
         if NOT_NOW.search(sentence) or NOT_THIS_YEAR.search(sentence):
@@ -1766,6 +1909,9 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
                 except ValueError:
                     continue
                 if _WEEKDAY.index(m.group(2)) != real and not (m.group(2) in "日天" and real == 6):
+                    said = m.group()
+            elif m.group(2) and weekday is not None:
+                if min(_WEEKDAY.index(m.group(2)), 6) != (weekday + shift) % 7:
                     said = m.group()
             elif m.group(4) and day:
                 told, told_month = _cn_int(m.group(4)), _cn_int(m.group(3)) if m.group(3) else None
@@ -1894,6 +2040,9 @@ def _calls(lines: list[str]) -> list[bool]:
     return out
 
 
+calls_going_on = _calls
+
+
 def _remote(lines: list[str], i: int) -> bool:
     """Whether the voice of line ``i`` comes from elsewhere: a call or a letter named in its
     paragraph or one of the :data:`CALL_SPAN` non-empty paragraphs before it, since the last call
@@ -1914,6 +2063,9 @@ def _recent(lines: list[str], i: int, span: int = CALL_SPAN) -> list[str]:
             out.append(lines[j])
         j -= 1
     return out[::-1]
+
+
+recent_paragraphs = _recent
 
 
 def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],

@@ -361,7 +361,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # address form giving a higher rank (陆队), a journey too fast to be true, a hospital reached by phone
     # only. False alarms left: four contract findings (the contract check's).
     ("连续性-盲评八", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-3.md", "境界"), ("连贯-位置-3.md", "位置"), ("合同-3.md", "瑞金医院")], 4),
+     [("连贯-境界-3.md", "境界")], 4),  # the twelfth round: the road timed to the hour, a visit met only by phone
     # a xianxia sect written blind: first blind run at stop 39 5/15, 3/5, 5/5, 9 false alarms (7 连贯, 2 合同)
     # → 8/15 with stop 39's rounds; tuned on since (the sixth continuity round: calls by a jade talisman,
     # seclusion, a crippled cultivator's sword light, a sword by its looks, far places, a later day told as
@@ -380,7 +380,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # seventh round). False alarms left: two warnings in 连贯-境界-3 (a quarantined man and his ward spoken
     # of by people outside it).
     ("连续性-盲评十", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-持有-3.md", "持有"), ("连贯-位置-2.md", "位置")], 2),
+     [("连贯-持有-3.md", "持有")], 2),  # the twelfth round: 雁城, where the far base lies, is as far
     # a palace's inner court written blind: first blind run at stop 40 5/15, 3/5, 4/5, 15 false alarms (11 连贯,
     # 3 合同, 1 泄密; 2 of them errors), 1/6 good drafts sent back; unchanged by the sixth and seventh rounds; tuned on
     # since (the eighth round: a memory told by 去年, a walk-on without a card, 瑶华宫西配殿 nesting, a contract person
@@ -400,8 +400,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # alias and their looks, a letter's too-short road, a shop boy's report of a far place.
     ("连续性-盲评十二", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-1.md", "境界"), ("连贯-境界-2.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"),
-      ("连贯-持有-3.md", "持有"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"), ("合同-3.md", "县衙"),
-      ("合同-5.md", "赵家管家把陈家的老黄牛牵走抵利钱"), ("泄密-2.md", "陈砚")], 0),
+      ("连贯-持有-3.md", "持有"), ("连贯-位置-3.md", "位置"),
+      ("合同-5.md", "赵家管家把陈家的老黄牛牵走抵利钱"), ("泄密-2.md", "陈砚")], 0),  # twelfth round: 9/15, 4/5
     # a 2020s internet company written blind at stop 41: blind runs 4/15 → 5/15, 2/5, 4/5 and 13 false alarms (two of
     # them errors); tuned on since task C9 (stop 43, the tenth round: 飞回杭州 is home, a mute's text reply, a quote
     # calling its listener, a weekday after the date, a phone that rings in its own clause, the suspended at a
@@ -410,8 +410,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # (found a paragraph later, where 站会 is said), a colleague at her desk, a countdown to a dated launch.
     ("连续性-盲评十三", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-2.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-持有-2.md", "持有"),
-      ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"), ("连贯-位置-2.md", "位置"), ("连贯-时间-3.md", "书内时间"),
-      ("合同-3.md", "浙大一院"), ("合同-4.md", "保温杯"), ("合同-5.md", "顾城在站会上当众砍掉林晚的留存对比需求"), ("泄密-3.md", "顾城")], 0),
+      ("连贯-状态-2.md", "状态"), ("连贯-位置-2.md", "位置"),
+      ("合同-4.md", "保温杯"), ("合同-5.md", "顾城在站会上当众砍掉林晚的留存对比需求"), ("泄密-3.md", "顾城")], 0),  # twelfth round: 9/15, 3/5
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
