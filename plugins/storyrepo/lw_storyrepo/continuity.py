@@ -58,6 +58,7 @@ separated by ＜ > → 、), else the usual cultivation ladder; levels by 一…
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -66,7 +67,7 @@ from typing import Any, Callable, Iterable
 from lw_storyrepo.findings import ERROR, WARN, Finding
 from lw_storyrepo.names import surname_of
 from lw_storyrepo.numerals import value
-from lw_storyrepo.ranks import Ladder, RankReader, steps
+from lw_storyrepo.ranks import DOWN_WORDS, Ladder, RankReader, steps
 from lw_storyrepo.repo import as_list
 
 DEFAULT_STAGES = ("凡人", "炼体", "练气", "炼气", "筑基", "结丹", "金丹", "元婴", "化神", "炼虚", "合体", "大乘", "渡劫", "真仙",
@@ -280,6 +281,7 @@ class World:
     died: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # the dead -> (era, year, month) of death: deaths_of
     ladders: tuple[Ladder, ...] | None = None  # the world's ladders (ranks.ladders_of); None: the one of ``stages``
     dated: dict[str, tuple[int, int]] = field(default_factory=dict)  # an event the world or a card dates -> (month, day): dated_events
+    told: dict[str, frozenset[str]] = field(default_factory=dict)  # held thing -> the words its holder's card tells it by: told_of
     _reader: RankReader | None = field(default=None, repr=False, compare=False)
     _names_by: tuple[dict[str, str], dict[str, list[str]]] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -825,7 +827,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     for who, value in set_realm.items():
         card = world.cards.get(who, {})
         old, new = rank(str(card.get("境界") or ""), world.stages), rank(value, world.stages)
-        if old and new and new < old and not explained:
+        if old and new and new < old and not explained and not _demoted(text, value):
             out.append(Finding("连贯", ERROR, f"{who} 的境界从「{card.get('境界')}」（角色卡·境界）降到「{value}」，正文没有写明缘由"
                                f"（跌境、散功、封印…）", 1, 1, f"{who}.境界={value}"))
     if names is not None:
@@ -837,7 +839,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     # 持有
     given = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "+"}
     looks = _described(world.items) if names is not None and world.items else None
-    looked = [looks(said_sentence) for _i, _col, said_sentence in sentences] if looks is not None else []
+    told = _told(world, names) if names is not None and world.items else None
+    looked = [told(looks(said_sentence)) for _i, _col, said_sentence in sentences] \
+        if looks is not None and told is not None else []
     canon = _item_forms(world.items, "\n".join(looked)) if looked else []
     if names is not None and canon:
         item_re = _items_pattern(canon)
@@ -998,6 +1002,100 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
 
 
 _SHORT = re.compile(r"(?:端坐|高坐|坐在|站在|立在|坐于|坐|站|立)([\u4e00-\u9fff])(?:上|中|内|里|前)")
+
+
+_PLAIN = frozenset("的了着是在一上下里中个把只这那有他她它们送给当从不就都也又很和与每为被让叫说人今去来到过得地之其所以而两几位")
+"""Characters that make a two-character run no word of a thing's looks (了一, 是一, 给他)."""
+_CLAUSE = re.compile(r"[^。！？!?；;\n]+")
+
+
+def _words(text: str) -> set[str]:
+    """The two-character runs of ``text`` that can tell a thing's looks (:data:`_PLAIN` characters left out)."""
+    return {text[k:k + 2] for k in range(len(text) - 1)
+            if "\u4e00" <= text[k] <= "\u9fff" and "\u4e00" <= text[k + 1] <= "\u9fff" and not (set(text[k:k + 2]) & _PLAIN)}
+
+
+def told_of(texts: dict[str, str], characters: dict[str, dict[str, Any]]) -> dict[str, frozenset[str]]:
+    """``{held thing: {words}}``: the two-character words of its holder's card sentences naming it, the name's own
+    among them (月牙是他的弯刀，刀柄缠着红绳 → 弯刀, 刀柄, 红绳, 月牙 …); a word two things' sentences share is left out."""
+    out: dict[str, set[str]] = {}
+    for name, text in texts.items():
+        for thing in map(str, as_list((characters.get(name) or {}).get("持有"))):
+            for clause in _CLAUSE.findall(text):
+                if thing in clause:
+                    out.setdefault(thing, set()).update(_words(clause))
+    shared = {w for a, b in itertools.combinations(out.values(), 2) for w in a & b}
+    return {thing: frozenset(words - shared) for thing, words in out.items()}
+
+
+_TOLD_SPAN = 24
+
+
+def _told(world: World, names: re.Pattern[str]) -> Callable[[str], str]:
+    """A function putting a held thing's name in place of a thing the prose tells by its owner (陆队那把弯刀, Kevin
+    那只贴着白胶布的U盘: one of the owner's things, its kind said or told on their card) or by the looks its holder's
+    card gives it (一把乌木骨的折扇 when the card says 乌木扇骨 … 折扇: two words of one thing's card, apart — not
+    one word like 文件夹 —, more than of any other). The name is padded to the phrase's length, so what follows stays in place."""
+    if not world.items:
+        return lambda sentence: sentence
+    owned = re.compile(rf"({names.pattern})的?(?=[那这]一?[{ITEM_KIND}])")
+    counted = re.compile(rf"[那这一]一?[{ITEM_KIND}]")
+    held = {who: [str(x) for x in as_list(card.get("持有"))] for who, card in world.cards.items()}
+
+    def owner_thing(who: str, rest: str) -> tuple[str, int] | None:
+        tail = rest.rsplit("的", 1)[-1] if "的" in rest else rest
+        base = len(rest) - len(tail)
+        for size in range(len(tail), 0, -1):
+            noun = tail[:size]
+            core = noun[:-1] if size >= 2 and noun[-1] in "子儿" else ""  # 梭子 of 象牙梭, 匣子 of 檀木匣
+            fits = [t for t in held.get(who, []) if (size >= 2 and t.endswith(noun)) or t == noun or (core and t.endswith(core))
+                    or (size >= 2 and noun in world.told.get(t, ()))]
+            if len(fits) == 1:
+                return fits[0], base + size
+        return None
+
+    def looks_thing(rest: str) -> tuple[str, int] | None:
+        words = _words(rest)
+        if len(words) < 2:
+            return None
+        scored = sorted(((len(words & told), t) for t, told in world.told.items()), reverse=True)
+        if not scored or scored[0][0] < 2 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+            return None
+        told = world.told[scored[0][1]]
+        at = [k for k in range(len(rest) - 1) if rest[k:k + 2] in told]
+        if at[-1] - at[0] < 2:
+            return None  # 文件 and 件夹 are one word (文件夹), not two things said of it
+        end = at[-1] + 2
+        return scored[0][1], end + (1 if rest[end:end + 1] == "子" else 0)
+
+    def put(sentence: str) -> str:
+        out = sentence
+        for m in counted.finditer(sentence):
+            rest = re.split(r"[。！？!?，,；;：:\n]", sentence[m.end():m.end() + _TOLD_SPAN])[0]
+            if not rest:
+                continue
+            own = next((o for o in owned.finditer(sentence, max(0, m.start() - 12), m.end()) if o.end() == m.start()), None)
+            who = world.aliases.get(own.group(1), own.group(1)) if own else None
+            found = owner_thing(who, rest) if who else looks_thing(rest)
+            if found is None:
+                continue
+            thing, size = found
+            start = m.start()
+            span = m.end() + size - start
+            if own is not None:
+                start, span = own.end(), m.end() + size - own.end()
+                if span >= 1 + len(thing):  # 陆队那把弯刀 → 陆队的月牙: whose it is, then the thing
+                    out = out[:start] + "的" + thing + "\u3000" * (span - 1 - len(thing)) + out[start + span:]
+            elif span >= len(thing):
+                out = out[:start] + thing + "\u3000" * (span - len(thing)) + out[start + span:]
+        return out
+
+    return put
+
+
+def _demoted(text: str, value: str) -> bool:
+    """Whether the prose tells a demotion (降职, 撤职, 贬为 …; 头牌降二路, 降成了二路: a 降 right before the new rank)."""
+    return DOWN_WORDS.search(text) is not None or re.search(rf"[降贬撤](?:成|为|到|回)?了?{re.escape(value)}", text) is not None
 
 
 TAIL_MAX = 12
@@ -2105,6 +2203,10 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
     return list({(who, item): (at, who, item) for at, who, item in reversed(out)}.values())[::-1]
 
 
+CARRIED_SPAN = 4
+"""How many paragraphs back a pronoun is carried through paragraphs that name nobody (:func:`_antecedent`)."""
+
+
 def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, world: World,
                 pov: str | None = None) -> str | None:
     """The character the pronoun (他/她) at column ``col`` of line ``i`` stands for: among the
@@ -2113,8 +2215,22 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
     one, or the only one of the pronoun's gender (:attr:`World.gender`); None when that leaves
     no one or several — no guess."""
     pronoun = lines[i][col - 1:col]
-    before = next((line for line in reversed(lines[:i]) if line.strip()), "")
-    for text in (lines[i][:col - 1], before):
+    earlier = [line for line in reversed(lines[:i]) if line.strip()][:CARRIED_SPAN]
+    before = earlier[0] if earlier else ""
+    # 林晚合上电脑。⏎地库很大，她走到哪儿…⏎她从包里摸出…: paragraphs naming nobody, led on by the same pronoun,
+    # carry it back to the last paragraph that names someone
+    def someone(text: str) -> bool:
+        return any(world.aliases.get(m.group(), m.group()) in world.cards for m in names.finditer(text))
+
+    carried = []
+    for k, line in enumerate(earlier[1:], 1):
+        nearer = _QUOTED_WORDS.sub("", earlier[k - 1])
+        if someone(nearer) or pronoun not in nearer:
+            break
+        carried.append(line)
+        if someone(_QUOTED_WORDS.sub("", line)):
+            break
+    for text in (lines[i][:col - 1], before, *carried[-1:]):
         text = _QUOTED_WORDS.sub("", text)  # “阿照，你来得正好。”她…: a name said in a quote is the one spoken to
         found = list(dict.fromkeys(f for f in (world.aliases.get(m.group(), m.group()) for m in names.finditer(text)
                                                if m.group() not in world.indirect) if f in world.cards))

@@ -310,6 +310,13 @@ BETWEEN_THIS = re.compile(r"^(?:这个|这位|这名|这)$")
 BETWEEN_LISTED = re.compile(r"^\s*(?:[，,](?:一[个名位])?(?:小小的?)?|[（(]|\s)\s*$")
 """X，R / X（R）/ X：R — a register or roster line (the rank must close its entry: :data:`ENTRY_END`)."""
 ENTRY_END = re.compile(r"\s*(?:$|[，,。；;、）)\s|/／])")
+BETWEEN_FIELDS = re.compile(r"^[，,](?:[^，,。；;：:“”「」！？\s的了着是说你我他她]{1,6}[，,]){1,2}$")
+"""X，老生，R / X，年十九，R — a register entry with one or two short fields (a trade, an age, a post) before
+the rank (the rank must close its entry: :data:`ENTRY_END`)."""
+CALLED_DONE = re.compile(r"“([^“”，,！!？?。]{1,8})[，,！!]\s*你?(?:现在|如今|眼下)?(?:都|已经|早就|早都|都已经)"
+                         r"(?:是|挂上?了?|当上?了?|升到了?|成了)?(?:一?[个名位])?$")
+"""“秋姐，你都挂头牌了” / “Vivian，都P7了”: a quote calling its listener by name, then their rank said as reached
+(the rank must be followed by 了)."""
 BETWEEN_LIKE = re.compile(r"^(?:跟|和|与|同|像)[^，,。！？“”]{1,6}?(?:一样|一般)[，,]?(?:都|也|还|同样)*(?:只|不过|只不过)?(?:是|算)"
                           r"(?:一?[个名位])?$")
 """X跟你一样是R: X is the rank (the one compared with is not who is ranked)."""
@@ -528,12 +535,17 @@ class RankReader:
                     return None
                 if BETWEEN_THIS.match(between):
                     return who, "narration", rung
-                if BETWEEN_LISTED.match(between) and ENTRY_END.match(sentence, r.end()):
+                if (BETWEEN_LISTED.match(between) or BETWEEN_FIELDS.match(between)) and ENTRY_END.match(sentence, r.end()):
                     return who, "list", rung
                 if BETWEEN_LIKE.match(between):
                     return who, "narration", rung
                 if k >= 2 and SAID_LIKE.match(between) and re.fullmatch(r"(?:跟|和|与|同|像)", sentence[spans[k - 2][1]:a]):
                     return canon(sentence[slice(*spans[k - 2])]), "narration", rung  # 赵大个跟三宝一样，还是学徒
+                if SAID_LIKE.match(between) and a >= 2 and sentence[a - 2] in "他她" and sentence[a - 1] in "跟和与同像" \
+                        and not (k >= 2 and spans[k - 2][1] > a - 2):
+                    compared = antecedent(i, col + a - 2)  # 她跟小春子一样还是个学徒: the pronoun before 跟 is ranked
+                    if compared:
+                        return compared, "narration", rung
                 aspire = ASPIRING.search(between)
                 if aspire and _own_clause(between[:aspire.start()]):
                     return who, "below", rung
@@ -541,6 +553,11 @@ class RankReader:
                 being = BETWEEN_BEING.search(plain)
                 if being and _own_clause(plain[:being.start()]) and not re.search(r"[的把被对向给让叫]", plain.split("是")[0]):
                     return who, "narration", rung
+        called = CALLED_DONE.search(sentence, max(0, r.start() - 24), r.start())
+        if called and sentence.startswith("了", r.end()):
+            listener = names.fullmatch(called.group(1))
+            if listener:
+                return canon(listener.group()), "narration", rung
         # a pronoun or no name: 她如今不过是个常在 / 自己不过是个R
         pre = sentence[max(0, r.start() - MAX_BETWEEN):r.start()]
         he = max(pre.rfind("他"), pre.rfind("她"))

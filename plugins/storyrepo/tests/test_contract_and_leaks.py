@@ -380,7 +380,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # seventh round). False alarms left: two warnings in 连贯-境界-3 (a quarantined man and his ward spoken
     # of by people outside it).
     ("连续性-盲评十", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-持有-3.md", "持有")], 2),  # the twelfth round: 雁城, where the far base lies, is as far
+     [], 2),  # the eleventh and twelfth rounds
     # a palace's inner court written blind: first blind run at stop 40 5/15, 3/5, 4/5, 15 false alarms (11 连贯,
     # 3 合同, 1 泄密; 2 of them errors), 1/6 good drafts sent back; unchanged by the sixth and seventh rounds; tuned on
     # since (the eighth round: a memory told by 去年, a walk-on without a card, 瑶华宫西配殿 nesting, a contract person
@@ -399,9 +399,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # false alarm. Missed: ranks (a pronoun two paragraphs on, a register line, 相公 for a 童生), held things by an
     # alias and their looks, a letter's too-short road, a shop boy's report of a far place.
     ("连续性-盲评十二", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-1.md", "境界"), ("连贯-境界-2.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"),
-      ("连贯-持有-3.md", "持有"), ("连贯-位置-3.md", "位置"),
-      ("合同-5.md", "赵家管家把陈家的老黄牛牵走抵利钱"), ("泄密-2.md", "陈砚")], 0),  # twelfth round: 9/15, 4/5
+     [("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-持有-3.md", "持有"), ("连贯-位置-3.md", "位置"), ("合同-5.md", "赵家管家把陈家的老黄牛牵走抵利钱"), ("泄密-2.md", "陈砚")], 0),  # the eleventh and twelfth rounds
     # a 2020s internet company written blind at stop 41: blind runs 4/15 → 5/15, 2/5, 4/5 and 13 false alarms (two of
     # them errors); tuned on since task C9 (stop 43, the tenth round: 飞回杭州 is home, a mute's text reply, a quote
     # calling its listener, a weekday after the date, a phone that rings in its own clause, the suspended at a
@@ -409,9 +407,17 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # their looks, the mute on the phone, the suspended entering the room the world says the stand-up is held in
     # (found a paragraph later, where 站会 is said), a colleague at her desk, a countdown to a dated launch.
     ("连续性-盲评十三", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-2.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-持有-2.md", "持有"),
-      ("连贯-状态-2.md", "状态"), ("连贯-位置-2.md", "位置"),
-      ("合同-4.md", "保温杯"), ("合同-5.md", "顾城在站会上当众砍掉林晚的留存对比需求"), ("泄密-3.md", "顾城")], 0),  # twelfth round: 9/15, 3/5
+     [("连贯-状态-2.md", "状态"), ("连贯-位置-2.md", "位置"), ("合同-4.md", "保温杯"), ("合同-5.md", "顾城在站会上当众砍掉林晚的留存对比需求"), ("泄密-3.md", "顾城")], 0),  # the eleventh and twelfth rounds
+    # a 1930s Peking opera troupe written blind at stop 42: blind runs 4/15, 3/5, 3/5 and 9 → 8 false alarms (1 of 6
+    # good drafts sent back); tuned on since task C10 (stop 44, the eleventh round: ranks in a register entry with
+    # fields, a pronoun compared, a quote's listener; a demotion told by 降; held things by their owner and their
+    # card's looks; a pronoun carried through paragraphs naming nobody) → 8/15, 3/5, 3/5 and 7, none sent back;
+    # with task C11's twelfth round merged too (stop 44) 11/15, 3/5, 3/5 and 7.
+    # Missed: a rank to a listener called by a form no card gives (秋姐), a box named after a dash (——是方师姐那只…).
+    ("连续性-盲评十四", {"连贯": 15, "合同": 5, "泄密": 5},
+     [("连贯-境界-3.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"),
+      ("合同-3.md", "永兴当"), ("合同-5.md", "马占魁把堂会帖子交给沈砚秋"), ("泄密-2.md", "沈砚秋"), ("泄密-3.md", "方月楼")],
+     7),  # with the twelfth round (task C11) too: 11/15 — a witness's sighting, a countdown, an era's weekday
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
@@ -498,7 +504,6 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
 # most) — each its latest run, in its README; nothing of their findings is ever shown.
 BLIND_SETS = [
     ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 3, "合同": 5, "泄密": 8}, 2),  # a Song tea house
-    ("连续性-盲评十四", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 4, "合同": 3, "泄密": 3}, 8),  # 1930s opera troupe (9 -> 8: the tenth round)
     ("连续性-盲评十五", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 5, "合同": 3, "泄密": 4}, 6),  # 1996 Chengdu kitchen (stop 43)
     ("连续性-盲评十六", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 3, "合同": 3, "泄密": 3}, 7),  # 1956 Yangtze river boat (stop 44)
 ]
