@@ -472,6 +472,12 @@ def _institution_candidates(lines: list[str], rows: Iterable[int], places: set[s
 QUOTE_PAIRS = frozenset(("", "“”", "「」", "《》"))
 
 
+def _kind_by_suffix(word: str, default: str) -> str:
+    """The kind a candidate's suffix says (青禾农庄: a place, 望海书局: an organisation), ``default`` when none
+    does; the suffix alone is no name."""
+    return next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), default)
+
+
 def _says_something(lex: _Lexicon, words: str) -> bool:
     """Whether ``words``, as the segmenter cuts them, hold a predicate: a verb before the last word or
     an idiom anywhere — a headline (X案再起风波, 血案再起波澜), not a name (a name's head may be a verb's
@@ -496,7 +502,7 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
         if opened + closed in QUOTE_PAIRS and not lex.freq.get(word) and not any(a == b for a, b in zip(word, word[1:])) \
                 and word[0] not in STEM_LEAD_BAD and word not in STOP:
             # a word of the dictionary (“电报”两个字), a verse line or 歪歪扭扭: said, not named
-            kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), "物品")
+            kind = _kind_by_suffix(word, "物品")
             yield word, kind, line.find(word, at)
     for panel in PANEL.finditer(line):
         for m in PANEL_VALUE.finditer(panel.group(1)):
@@ -504,7 +510,7 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
             if not lex.freq.get(word) and word[0] not in NUMERALS and word[0] != "零" and not set(word) & MIDDLE_BAD \
                     and word not in STOP and lex.tags.get(word[-1], "")[:1] not in "vad":
                 # 玩家编号：零七, 身份：新手, 效果：夜里自亮: a number, a word of the dictionary, a predicate
-                kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), "物品")
+                kind = _kind_by_suffix(word, "物品")
                 yield word, kind, panel.start(1) + m.start(1)
     for m in APP_FRAME.finditer(line):
         word = m.group(1)
@@ -531,8 +537,7 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
         elif frame == "place":
             kind = "地点" if m.group(4) in PLACE_HEADS else "组织"
         else:
-            kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)),
-                        "物品" if opened == "《" else "人物")
+            kind = _kind_by_suffix(word, "物品" if opened == "《" else "人物")
         yield word, kind, m.start(2)
 _OLD_LETTER = re.compile(r"老([A-Z])(?![A-Za-z])")  # 老K
 _OLD_SMALL = re.compile(r"[老小大]([\u4e00-\u9fff])")  # 老杜, 小陈
@@ -809,7 +814,7 @@ def _broad_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[
         for a, b in zip(edges, edges[1:]):
             word = line[a:b]
             if 2 <= len(word) <= 4 and CJK.fullmatch(word) and not lex.freq.get(word) and word[0] not in LEAD_BAD:
-                yield word, next((k for sfx, k in CANDIDATE_SUFFIXES if word.endswith(sfx) and len(word) > len(sfx)), "人物"), (i, a)
+                yield word, _kind_by_suffix(word, "人物"), (i, a)
         for a in edges:
             unit = 2 if line[a:a + 2] in COMPOUND_SURNAMES else 1 if line[a:a + 1] in SURNAMES else 0
             for size in (unit + 1, unit + 2) if unit else ():
@@ -1230,8 +1235,7 @@ def _joined_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[t
             parts = re.split(r"[·・•]", m.group(2))[1:]
             if len(parts) == 1 and parts[0][:1] == "第" and parts[0][1:2] in NUMERALS:
                 whole = line[start:left_end]  # 白夜号·第七车厢: a numbered part of the named thing, no part of its name
-                yield whole, next((k for suffix, k in CANDIDATE_SUFFIXES if whole.endswith(suffix) and len(whole) > len(suffix)),
-                                  "地点"), start
+                yield whole, _kind_by_suffix(whole, "地点"), start
                 continue
             last, last_at = parts[-1], m.end(2) - len(parts[-1])
             keep = 0
@@ -1707,8 +1711,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             if _clean(word, end_vouched=ends_ok, introduced=True) and word[0] not in STEM_LEAD_BAD and ends_ok \
                     and word[-1] not in PARTICLES \
                     and not _A_NOT_A.fullmatch(word):
-                kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)),
-                            "人物")
+                kind = _kind_by_suffix(word, "人物")
                 person = kind != "人物" and _named_person(lex, word, line[max(0, m.start() - 3):m.start()])
                 c = candidates.setdefault(word, _Candidate(word, kind, 1, first=(i, m.start(1))))
                 if person:
@@ -1752,7 +1755,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             if word not in candidates and not lex.freq.get(word) and body.count(word) >= 2 and not set(word) & MIDDLE_BAD \
                     and word[0] not in STEM_LEAD_BAD and word[-1] not in LOCALIZERS and word not in STOP and not _adverb_led(lex, word) \
                     and lex.tags.get(word[:2], "")[:1] not in "rdcp":
-                kind = next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), "物品")
+                kind = _kind_by_suffix(word, "物品")
                 candidates[word] = _Candidate(word, kind, 1, context=True, first=(i, m.start(1)))
     for name, col, i in _famous_candidates(lex, lines, bounds_of):
         if name not in candidates:
