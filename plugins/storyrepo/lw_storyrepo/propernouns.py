@@ -803,6 +803,58 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
             yield name, kind, 1, first  # never a frequent word's (厨房+门, 宿舍+楼: a part of a kind of place)
 
 
+INSTITUTION_ENDS = frozenset("院团社厅行报馆场园吧会队局司所厂店楼")
+"""The last character of a dictionary noun for a kind of institution or establishment (戏院, 京剧团, 茶社, 舞厅, 拍卖行,
+晚报, 报馆, 林场, 茶园, 网吧, 公会, 救援队)."""
+ACT_LEADS = frozenset(("v", "vn", "f", "a", "ad", "d", "p", "c", "r", "u"))
+"""jieba's tags of a token that makes a stem or a two-character noun an act, a side or a description (投奔, 初, 上场)."""
+ADMINISTRATIVE = frozenset("省市县区乡")
+"""A stem ending in one of these is a place's administration: its 刑警队 or 文化局 is a branch of a kind, no name."""
+
+
+def _institution_word(lex: _Lexicon, word: str) -> bool:
+    """Whether ``word`` is a dictionary noun of two to four characters for a kind of institution (:data:`INSTITUTION_ENDS`)."""
+    return 2 <= len(word) <= 4 and word[-1] in INSTITUTION_ENDS and lex.tags.get(word, "") in ("n", "nt") \
+        and not set(word) & MIDDLE_BAD \
+        and (len(word) > 2 or (lex.tags.get(word[0], "") not in ACT_LEADS and word[-1] != "行"))  # 上场, 全厂, 疾行: an act
+
+
+def _tokens(line: str, bounds: set[int], start: int, end: int) -> list[str]:
+    """The tokens of ``line[start:end]`` as ``bounds`` cut it."""
+    cuts = [start] + [b for b in range(start + 1, end) if b in bounds] + [end]
+    return [line[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
+def _kind_word_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterator[tuple[str, str, int]]:
+    """``(name, kind, column)`` of a stem that names one (a place's or a brand's word of the dictionary, or no word at all:
+    长乐, 嘉华, 沪声, 曲登) said right before a dictionary noun for a kind of institution, each a whole token:
+    长乐+戏院, 嘉华+拍卖行, 沪声+晚报, 曲登+牧场. The stem starts no sentence's grammar: no function character, numeral,
+    determiner or verb-like lead (投奔+石牌楼), and no word the dictionary knows as common; the noun starts with no verb
+    (陈云仙+上场)."""
+    for start in sorted(bounds):
+        for end in range(start + 4, start + 1, -1):
+            head = line[start:end]
+            if end not in bounds or not _institution_word(lex, head):
+                continue
+            for size in (2, 3):
+                at = start - size
+                if at < 0 or at not in bounds:
+                    continue
+                stem = line[at:start]
+                if not CJK.fullmatch(stem) or set(stem) & (FUNCTION | MIDDLE_BAD | NUMERALS | DETERMINERS) \
+                        or stem[0] in STEM_LEAD_BAD or stem[-1] in LOCALIZERS or stem[-1] in ADMINISTRATIVE or lex.common(stem) \
+                        or any(lex.tags.get(t, "") in ACT_LEADS for t in _tokens(line, bounds, at, start)) \
+                        or (lex.coined(stem) and lex.tags.get(stem[0], "") in ACT_LEADS) \
+                        or (head[0] in ALL_SUFFIX_WORDS and line[at:start + 1] not in lex.freq) \
+                        or not (lex.proper(stem) or lex.coined(stem)) or lex.freq.get(stem + head) \
+                        or any(b in bounds for b in range(at + 1, start)) and not lex.coined(stem) \
+                        or lex.freq.get(line[at - 1:at + 1]):
+                    continue
+                yield stem + head, _kind_by_suffix(stem + head, "组织"), at
+                break
+            break
+
+
 def _broad_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]]) -> Iterable[tuple[str, str, tuple[int, int]]]:
     """``(name, kind, (line index, column))`` of every word a name could be, evidence or not: a
     token of 2–4 characters the dictionary does not know, a surname and one or two characters
@@ -1664,6 +1716,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             candidates.setdefault(name, _Candidate(name, "物品", 2, first=(i, col)))
         for name, kind, shape, col in _suffix_candidates(lex, line, bounds, suffixes_of[i]):
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col)))
+        for name, kind, col in _kind_word_candidates(lex, line, bounds):
+            candidates.setdefault(name, _Candidate(name, kind, 2, first=(i, col)))
         for name, col, shape in _title_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "人物", shape, first=(i, col)))
         for name, col in _genitive_candidates(lex, line, body):
