@@ -58,7 +58,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from lwcore.api import LwError
 
 from lw_storyrepo.dialect import quick_meta
-from lw_storyrepo.names import KINSHIP, address_forms, surname_of
+from lw_storyrepo.names import KINSHIP, SURNAME_CHARS, address_forms, surname_of
 from lw_storyrepo.sources import read_text
 from lw_storyrepo.wordsre import alternation, occurring
 
@@ -74,6 +74,9 @@ SURNAMES = frozenset(
     "龙叶韶黎白蒲邰鄂赖卓蔺屠池胥苍莘翟谭姬冉宰雍桑桂牛寿燕冀浦"
     "庄晏柴瞿阎慕连茹宦艾鱼向古慎戈廖庾蔚聂晁勾敖融辛阚鞠蒯荆桓楚"
 ) - _COMMON_CHARS
+ALL_SURNAMES = SURNAME_CHARS | frozenset("段温")
+"""Every surname's character: those that mostly write other words too (于, 常, 乐: :data:`SURNAMES` leaves them out), and
+two the list of :mod:`lw_storyrepo.names` lacks."""
 # longest first: a two-character suffix wins over its last character
 SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
     *((s, "功法") for s in ("剑法", "刀法", "掌法", "拳法", "枪法", "身法", "心法", "神功", "功", "诀", "经", "掌", "拳", "指")),
@@ -978,6 +981,19 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
     return out
 
 
+def _introduced_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of a surname (any of :data:`ALL_SURNAMES`, 于 too) and two characters that read as a given
+    name, said right after a word for someone by trade, office or kin (油锯手于大海, 船长严鸣鹤, 局长段振邦): there the word
+    before says a person is named, so neither the segmenter's cut nor the surname's other uses decide."""
+    for col in range(2, len(line) - 2):
+        name = line[col:col + 3]
+        if name[0] not in ALL_SURNAMES or not CJK.fullmatch(name) or name[1] in "小老阿" or lex.common(name) \
+                or min(lex.given(c) for c in name[1:]) < 0.5:
+            continue
+        if _someone_before(lex, line[max(0, col - 4):col]) and not _someone_word(lex, line[col:col + 2]):
+            yield name, col
+
+
 CLAUSE_START = frozenset("。！？；：，”」\n")
 SUBJECT_NEXT = frozenset("就便也又却才都正在已还只")
 
@@ -1057,6 +1073,23 @@ def _person_noun_before(before: str) -> bool:
         return False
     lex = lexicon()
     return any(lex.tags.get(before[-k:], "") == "n" for k in (2, 3) if len(before) >= k)
+
+
+SOMEONE_ENDS = PERSON_NOUN_ENDS | frozenset("童者娃孩仔妞")
+
+
+def _someone_word(lex: _Lexicon, word: str) -> bool:
+    """Whether ``word`` is a word for someone: a role or an office (:data:`STOP`), a dictionary noun ending like one
+    (记者, 船长), or an unknown one made of a noun and such an end (油锯手)."""
+    return word in STOP or (word[-1] in SOMEONE_ENDS and lex.tags.get(word, "")[:1] == "n") \
+        or (len(word) == 3 and word[-1] in SOMEONE_ENDS and lex.tags.get(word[:2], "")[:1] == "n"
+            and lex.tags.get(word[-2:], "")[:1] != "n")
+
+
+def _someone_before(lex: _Lexicon, before: str) -> bool:
+    """Whether ``before`` ends in a word for someone (:func:`_someone_word`, :data:`BEFORE_PERSON`, a relative)."""
+    return BEFORE_PERSON.search(before) is not None or BEFORE_KIN.search(before) is not None \
+        or any(_someone_word(lex, before[-k:]) for k in (2, 3) if len(before) >= k)
 
 
 def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True) -> bool:
@@ -1800,6 +1833,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         serving.add(name)
         c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
         c.kind, c.shape, c.context = "组织", 2, True
+    for i in bounds_of:
+        for name, col in _introduced_candidates(lex, lines[i]):
+            c = candidates.setdefault(name, _Candidate(name, "人物", 2, first=(i, col)))
+            c.kind, c.shape, c.context = "人物", max(c.shape, 1), True
     for name, col, i in _subject_candidates(lex, lines, bounds_of):
         if name not in candidates:
             candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))
