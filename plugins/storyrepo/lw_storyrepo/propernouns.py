@@ -1087,8 +1087,9 @@ def _someone_word(lex: _Lexicon, word: str) -> bool:
 
 
 def _someone_before(lex: _Lexicon, before: str) -> bool:
-    """Whether ``before`` ends in a word for someone (:func:`_someone_word`, :data:`BEFORE_PERSON`, a relative)."""
-    return BEFORE_PERSON.search(before) is not None or BEFORE_KIN.search(before) is not None \
+    """Whether ``before`` ends in a word for someone by trade, office or kin (:func:`_someone_word`, :data:`BEFORE_KIN`);
+    a naming verb (叫, 名叫) is no such word: what it names may be a place (那地方叫吴家河)."""
+    return BEFORE_KIN.search(before) is not None and not before.endswith("唤") \
         or any(_someone_word(lex, before[-k:]) for k in (2, 3) if len(before) >= k)
 
 
