@@ -832,8 +832,8 @@ def _kind_word_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterato
     """``(name, kind, column)`` of a stem that names one (a place's or a brand's word of the dictionary, or no word at all:
     长乐, 嘉华, 沪声, 曲登) said right before a dictionary noun for a kind of institution, each a whole token:
     长乐+戏院, 嘉华+拍卖行, 沪声+晚报, 曲登+牧场. The stem starts no sentence's grammar: no function character, numeral,
-    determiner or verb-like lead (投奔+石牌楼), and no word the dictionary knows as common; the noun starts with no verb
-    (陈云仙+上场)."""
+    determiner or verb-like lead (投奔+石牌楼), no word the dictionary knows as common and no kind (手游+公会,
+    :data:`GENERIC_STEMS`); the noun starts with no verb (陈云仙+上场)."""
     for start in sorted(bounds):
         for end in range(start + 4, start + 1, -1):
             head = line[start:end]
@@ -846,6 +846,7 @@ def _kind_word_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterato
                 stem = line[at:start]
                 if not CJK.fullmatch(stem) or set(stem) & (FUNCTION | MIDDLE_BAD | NUMERALS | DETERMINERS) \
                         or stem[0] in STEM_LEAD_BAD or stem[-1] in LOCALIZERS or stem[-1] in ADMINISTRATIVE or lex.common(stem) \
+                        or stem in GENERIC_STEMS \
                         or any(lex.tags.get(t, "") in ACT_LEADS for t in _tokens(line, bounds, at, start)) \
                         or (lex.coined(stem) and lex.tags.get(stem[0], "") in ACT_LEADS) \
                         or (head[0] in ALL_SUFFIX_WORDS and line[at:start + 1] not in lex.freq) \
