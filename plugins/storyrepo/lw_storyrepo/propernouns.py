@@ -834,10 +834,10 @@ def _kind_word_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterato
     长乐+戏院, 嘉华+拍卖行, 沪声+晚报, 曲登+牧场. The stem starts no sentence's grammar: no function character, numeral,
     determiner or verb-like lead (投奔+石牌楼), no word the dictionary knows as common and no kind (手游+公会,
     :data:`GENERIC_STEMS`); the noun starts with no verb (陈云仙+上场)."""
-    for start in sorted(bounds):
-        for end in range(start + 4, start + 1, -1):
+    for end in sorted(b for b in bounds if line[b - 1:b] in INSTITUTION_ENDS):
+        for start in range(end - 4, end - 1):
             head = line[start:end]
-            if end not in bounds or not _institution_word(lex, head):
+            if start not in bounds or not _institution_word(lex, head):
                 continue
             for size in (2, 3):
                 at = start - size
