@@ -58,7 +58,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from lwcore.api import LwError
 
 from lw_storyrepo.dialect import quick_meta
-from lw_storyrepo.names import KINSHIP, address_forms, surname_of
+from lw_storyrepo.names import KINSHIP, SURNAME_CHARS, address_forms, surname_of
 from lw_storyrepo.sources import read_text
 from lw_storyrepo.wordsre import alternation, occurring
 
@@ -74,6 +74,9 @@ SURNAMES = frozenset(
     "龙叶韶黎白蒲邰鄂赖卓蔺屠池胥苍莘翟谭姬冉宰雍桑桂牛寿燕冀浦"
     "庄晏柴瞿阎慕连茹宦艾鱼向古慎戈廖庾蔚聂晁勾敖融辛阚鞠蒯荆桓楚"
 ) - _COMMON_CHARS
+ALL_SURNAMES = SURNAME_CHARS | frozenset("段温")
+"""Every surname's character: those that mostly write other words too (于, 常, 乐: :data:`SURNAMES` leaves them out), and
+two the list of :mod:`lw_storyrepo.names` lacks."""
 # longest first: a two-character suffix wins over its last character
 SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
     *((s, "功法") for s in ("剑法", "刀法", "掌法", "拳法", "枪法", "身法", "心法", "神功", "功", "诀", "经", "掌", "拳", "指")),
@@ -803,6 +806,59 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
             yield name, kind, 1, first  # never a frequent word's (厨房+门, 宿舍+楼: a part of a kind of place)
 
 
+INSTITUTION_ENDS = frozenset("院团社厅行报馆场园吧会队局司所厂店楼")
+"""The last character of a dictionary noun for a kind of institution or establishment (戏院, 京剧团, 茶社, 舞厅, 拍卖行,
+晚报, 报馆, 林场, 茶园, 网吧, 公会, 救援队)."""
+ACT_LEADS = frozenset(("v", "vn", "f", "a", "ad", "d", "p", "c", "r", "u"))
+"""jieba's tags of a token that makes a stem or a two-character noun an act, a side or a description (投奔, 初, 上场)."""
+ADMINISTRATIVE = frozenset("省市县区乡")
+"""A stem ending in one of these is a place's administration: its 刑警队 or 文化局 is a branch of a kind, no name."""
+
+
+def _institution_word(lex: _Lexicon, word: str) -> bool:
+    """Whether ``word`` is a dictionary noun of two to four characters for a kind of institution (:data:`INSTITUTION_ENDS`)."""
+    return 2 <= len(word) <= 4 and word[-1] in INSTITUTION_ENDS and lex.tags.get(word, "") in ("n", "nt") \
+        and not set(word) & MIDDLE_BAD \
+        and (len(word) > 2 or (lex.tags.get(word[0], "") not in ACT_LEADS and word[-1] != "行"))  # 上场, 全厂, 疾行: an act
+
+
+def _tokens(line: str, bounds: set[int], start: int, end: int) -> list[str]:
+    """The tokens of ``line[start:end]`` as ``bounds`` cut it."""
+    cuts = [start] + [b for b in range(start + 1, end) if b in bounds] + [end]
+    return [line[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
+def _kind_word_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterator[tuple[str, str, int]]:
+    """``(name, kind, column)`` of a stem that names one (a place's or a brand's word of the dictionary, or no word at all:
+    长乐, 嘉华, 沪声, 曲登) said right before a dictionary noun for a kind of institution, each a whole token:
+    长乐+戏院, 嘉华+拍卖行, 沪声+晚报, 曲登+牧场. The stem starts no sentence's grammar: no function character, numeral,
+    determiner or verb-like lead (投奔+石牌楼), no word the dictionary knows as common and no kind (手游+公会,
+    :data:`GENERIC_STEMS`); the noun starts with no verb (陈云仙+上场)."""
+    for end in sorted(b for b in bounds if line[b - 1:b] in INSTITUTION_ENDS):
+        for start in range(end - 4, end - 1):
+            head = line[start:end]
+            if start not in bounds or not _institution_word(lex, head):
+                continue
+            for size in (2, 3):
+                at = start - size
+                if at < 0 or at not in bounds:
+                    continue
+                stem = line[at:start]
+                if not CJK.fullmatch(stem) or set(stem) & (FUNCTION | MIDDLE_BAD | NUMERALS | DETERMINERS) \
+                        or stem[0] in STEM_LEAD_BAD or stem[-1] in LOCALIZERS or stem[-1] in ADMINISTRATIVE or lex.common(stem) \
+                        or stem in GENERIC_STEMS \
+                        or any(lex.tags.get(t, "") in ACT_LEADS for t in _tokens(line, bounds, at, start)) \
+                        or (lex.coined(stem) and lex.tags.get(stem[0], "") in ACT_LEADS) \
+                        or (head[0] in ALL_SUFFIX_WORDS and line[at:start + 1] not in lex.freq) \
+                        or not (lex.proper(stem) or lex.coined(stem)) or lex.freq.get(stem + head) \
+                        or any(b in bounds for b in range(at + 1, start)) and not lex.coined(stem) \
+                        or lex.freq.get(line[at - 1:at + 1]):
+                    continue
+                yield stem + head, _kind_by_suffix(stem + head, "组织"), at
+                break
+            break
+
+
 def _broad_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]]) -> Iterable[tuple[str, str, tuple[int, int]]]:
     """``(name, kind, (line index, column))`` of every word a name could be, evidence or not: a
     token of 2–4 characters the dictionary does not know, a surname and one or two characters
@@ -926,6 +982,19 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
     return out
 
 
+def _introduced_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of a surname (any of :data:`ALL_SURNAMES`, 于 too) and two characters that read as a given
+    name, said right after a word for someone by trade, office or kin (油锯手于大海, 船长严鸣鹤, 局长段振邦): there the word
+    before says a person is named, so neither the segmenter's cut nor the surname's other uses decide."""
+    for col in range(2, len(line) - 2):
+        name = line[col:col + 3]
+        if name[0] not in ALL_SURNAMES or not CJK.fullmatch(name) or name[1] in "小老阿" or lex.common(name) \
+                or min(lex.given(c) for c in name[1:]) < 0.5:
+            continue
+        if _someone_before(lex, line[max(0, col - 4):col]) and not _someone_word(lex, line[col:col + 2]):
+            yield name, col
+
+
 CLAUSE_START = frozenset("。！？；：，”」\n")
 SUBJECT_NEXT = frozenset("就便也又却才都正在已还只")
 
@@ -1005,6 +1074,24 @@ def _person_noun_before(before: str) -> bool:
         return False
     lex = lexicon()
     return any(lex.tags.get(before[-k:], "") == "n" for k in (2, 3) if len(before) >= k)
+
+
+SOMEONE_ENDS = PERSON_NOUN_ENDS | frozenset("童者娃孩仔妞")
+
+
+def _someone_word(lex: _Lexicon, word: str) -> bool:
+    """Whether ``word`` is a word for someone: a role or an office (:data:`STOP`), a dictionary noun ending like one
+    (记者, 船长), or an unknown one made of a noun and such an end (油锯手)."""
+    return word in STOP or (word[-1] in SOMEONE_ENDS and lex.tags.get(word, "")[:1] == "n") \
+        or (len(word) == 3 and word[-1] in SOMEONE_ENDS and lex.tags.get(word[:2], "")[:1] == "n"
+            and lex.tags.get(word[-2:], "")[:1] != "n")
+
+
+def _someone_before(lex: _Lexicon, before: str) -> bool:
+    """Whether ``before`` ends in a word for someone by trade, office or kin (:func:`_someone_word`, :data:`BEFORE_KIN`);
+    a naming verb (叫, 名叫) is no such word: what it names may be a place (那地方叫吴家河)."""
+    return BEFORE_KIN.search(before) is not None and not before.endswith("唤") \
+        or any(_someone_word(lex, before[-k:]) for k in (2, 3) if len(before) >= k)
 
 
 def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True) -> bool:
@@ -1664,6 +1751,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             candidates.setdefault(name, _Candidate(name, "物品", 2, first=(i, col)))
         for name, kind, shape, col in _suffix_candidates(lex, line, bounds, suffixes_of[i]):
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col)))
+        for name, kind, col in _kind_word_candidates(lex, line, bounds):
+            candidates.setdefault(name, _Candidate(name, kind, 2, first=(i, col)))
         for name, col, shape in _title_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "人物", shape, first=(i, col)))
         for name, col in _genitive_candidates(lex, line, body):
@@ -1746,6 +1835,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         serving.add(name)
         c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
         c.kind, c.shape, c.context = "组织", 2, True
+    for i in bounds_of:
+        for name, col in _introduced_candidates(lex, lines[i]):
+            c = candidates.setdefault(name, _Candidate(name, "人物", 2, first=(i, col)))
+            c.kind, c.shape, c.context = "人物", max(c.shape, 1), True
     for name, col, i in _subject_candidates(lex, lines, bounds_of):
         if name not in candidates:
             candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))
