@@ -32,7 +32,7 @@ from lw_storyrepo.ranks import ladders_of
 from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, calls_going_on, dated_events, deaths_of, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding, clipped
-from lw_storyrepo.kinship import FORMS, WORDS, address_book, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
+from lw_storyrepo.kinship import FORMS, WORDS, address_book, alias_gender, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
@@ -148,7 +148,8 @@ class CheckContext:
         places = {p for p in places if len(p) >= 2}
         world = World(characters, aliases, places, {t for t in things if len(t) >= 2},
                       stages, (last, when) if when else None, places_inside("\n".join([lore, *texts.values()]), places),
-                      {name: gender_of(text, names) for name, text in texts.items()},
+                      {name: gender_of(text, names) or alias_gender(as_list((characters.get(name) or {}).get("别名")))
+                       for name, text in texts.items()},
                       far=far_places([lore, *texts.values()], places), journey=journeys([lore, *texts.values()], places),
                       kin_gender={name: relation_gender(text, names) for name, text in texts.items()},
                       haunts=haunts_of(texts, places), died=deaths_of(characters, texts),

@@ -856,6 +856,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         topic = rf"\s*[^。！？“”，,\n]{{0,2}}?(?:[，,](?:是|乃是|原是|本是)[^。！？“”，,\n]{{1,20}}?的)?(?:[，,](?:{TOPIC_ADVERBS})*)?"
         passive = re.compile(rf"({item_re}){topic}被({names.pattern})[^。！？“”，,\n]{{0,6}}?(?:{HANDLE})")
         worn = re.compile(rf"({item_re}){topic}(?:{HANDLE})在({names.pattern})的?[左右两]?(?:{BODY})")
+        in_hand = re.compile(rf"^\s*({item_re})[^。！？\n]*?[，,](?:{HANDLE})在(?:手里|手上|手心|掌心)")
         got: set[tuple[str, str]] = set()
         any_item = re.compile(item_re)
         by_length = sorted(world.items, key=len)
@@ -863,7 +864,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         for n, c in world.cards.items():
             for x in as_list(c.get("持有")):
                 owners.setdefault(str(x), n)
-        for (i, col, said_sentence), sentence in zip(sentences, looked):
+        reading = list(zip(sentences, looked)) + _revealed(sentences, looked, names, item_re)
+        for (i, col, said_sentence), sentence in reading:
             if not any_item.search(sentence):
                 continue
             for m in get.finditer(sentence):
@@ -876,6 +878,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             used += [u for u in _subjectless(sentence, names, use, acts) if (u[1], u[2]) not in {(w, t) for _s, w, t in used}]
             # 那块旧怀表被陈晓棠攥在手心里, 办公室钥匙挂在林知夏的腰间: the thing first, then who has it
             used += [(m.start(), m.group(2), m.group(1)) for pattern in (passive, worn) for m in pattern.finditer(sentence)]
+            # 那把勺子…，握在手里沉甸甸的: held in a hand nobody names, in a paragraph naming nobody — the point of view's
+            if pov and not used and not re.search(r"[他她我]", sentence) \
+                    and names.search(lines[i][max(0, col - 1 - LOOK_BACK):col - 1] + sentence) is None:
+                used += [(m.start(1), pov, m.group(1)) for m in in_hand.finditer(sentence)]
             for start, who, said in used:
                 item = _canonical(said, world.items, by_length)
                 who = aliases.get(who, who)
@@ -1017,15 +1023,26 @@ def _words(text: str) -> set[str]:
 
 def told_of(texts: dict[str, str], characters: dict[str, dict[str, Any]]) -> dict[str, frozenset[str]]:
     """``{held thing: {words}}``: the two-character words of its holder's card sentences naming it, the name's own
-    among them (月牙是他的弯刀，刀柄缠着红绳 → 弯刀, 刀柄, 红绳, 月牙 …); a word two things' sentences share is left out."""
+    among them (月牙是他的弯刀，刀柄缠着红绳 → 弯刀, 刀柄, 红绳, 月牙 …), or naming it in its two parts, what it
+    belongs to and then its kind (有一只铁皮药柜，钥匙是一把… for 药柜钥匙); a word two things' sentences share is left out."""
     out: dict[str, set[str]] = {}
     for name, text in texts.items():
         for thing in map(str, as_list((characters.get(name) or {}).get("持有"))):
             for clause in _CLAUSE.findall(text):
-                if thing in clause:
+                if thing in clause or (thing[-2:] in clause and _in_parts(thing, clause)):
                     out.setdefault(thing, set()).update(_words(clause))
     shared = {w for a, b in itertools.combinations(out.values(), 2) for w in a & b}
     return {thing: frozenset(words - shared) for thing, words in out.items()}
+
+
+def _in_parts(thing: str, clause: str) -> bool:
+    """Whether a clause names a thing in two parts of at least two characters each, in their order, apart
+    (保险柜 … 钥匙 for 保险柜钥匙)."""
+    for k in range(2, len(thing) - 1):
+        head = clause.find(thing[:k])
+        if head >= 0 and clause.find(thing[k:], head + k + 1) >= 0:
+            return True
+    return False
 
 
 _TOLD_SPAN = 24
@@ -1077,6 +1094,10 @@ def _told(world: World, names: re.Pattern[str]) -> Callable[[str], str]:
             own = next((o for o in owned.finditer(sentence, max(0, m.start() - 12), m.end()) if o.end() == m.start()), None)
             who = world.aliases.get(own.group(1), own.group(1)) if own else None
             found = owner_thing(who, rest) if who else looks_thing(rest)
+            if found is None and who is None and m.start() == len(sentence) - len(sentence.lstrip()) \
+                    and names.search(sentence) is None:
+                # 那把勺子是铁的，勺柄上刻着…: the thing the sentence's topic, its looks told clause after clause
+                found = looks_thing(re.split(r"[。！？!?；;\n]", sentence[m.end():m.end() + 2 * _TOLD_SPAN])[0])
             if found is None:
                 continue
             thing, size = found
@@ -2164,6 +2185,35 @@ def _recent(lines: list[str], i: int, span: int = CALL_SPAN) -> list[str]:
 
 
 recent_paragraphs = _recent
+
+
+SOMETHING = re.compile(r"(?:掏|捧|摸|拿|取|抽|翻|端|抱|拎|提|递|找|抖|亮)了?出(?:来)?了?(一(?:样|个|件|只)(?:东西|物件|物事|玩意儿?))")
+"""Something brought out before it is said what it is (从兜里掏出一个东西，…。是那本…)."""
+REVEAL = "(?:^|——|—|…)\\s*(?:原来|竟然|竟|正|赫然)?是"
+REVEAL_SPAN = 2
+
+
+def _revealed(sentences: list[tuple[int, int, str]], looked: list[str], names: re.Pattern[str],
+              item_re: str) -> list[tuple[tuple[int, int, str], str]]:
+    """A thing brought out unnamed (掏出一个东西) and then said to be a held thing, after a dash or in a sentence of
+    its own led by 是 (——是方师姐那只匣子; 是唐姐那本本子。) within :data:`REVEAL_SPAN` sentences: the bringing-out
+    sentence with the thing's name in place of 一个东西 — to read who used it —, the revealing sentence as what
+    a finding quotes: ``((line, column, revealing sentence), sentence to read)``."""
+    reveal = re.compile(rf"{REVEAL}(?:(?:{names.pattern})的)?({item_re})")
+    out = []
+    for j, sentence in enumerate(looked):
+        shown = reveal.search(sentence)
+        if shown is None:
+            continue
+        for k in range(j, max(-1, j - REVEAL_SPAN - 1), -1):
+            brought = looked[k][:shown.start()] if k == j else looked[k]
+            found = list(SOMETHING.finditer(brought))
+            if found and sentences[j][0] - sentences[k][0] <= 2 * REVEAL_SPAN:
+                m = found[-1]
+                i, col, _said = sentences[k]
+                out.append(((i, col, sentences[j][2]), brought[:m.start(1)] + shown.group(1) + brought[m.end(1):]))
+                break
+    return out
 
 
 def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],

@@ -10,6 +10,7 @@ takes them as one more way to name the character, as it takes 陈叔 for 陈伯�
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 FORMS: dict[str, tuple[str, ...]] = {
     "父": ("父亲", "爹", "爹爹", "阿爹", "老爹", "家父", "先父", "爸爸", "老爸", "阿爸", "爹地", "老豆", "阿耶"),
@@ -102,6 +103,18 @@ def gender_of(card_text: str, names: set[str]) -> str:
         if len(name) >= 2 and name in body:
             body = body.replace(name, "　")
     she, he = bool(_SHE.search(body)), bool(_HE.search(body))
+    return "她" if she and not he else "他" if he and not she else ""
+
+
+_SHE_END = frozenset("姐妹嫂娘婶姨姑婆妞")
+_HE_END = frozenset("哥兄叔伯爷爹父舅")
+
+
+def alias_gender(forms: Iterable[str]) -> str:
+    """``"她"`` or ``"他"`` when the other names a card gives its character end in one gender's word of
+    address (满妹儿, 唐姐 / 涛哥, 二娃师兄; a closing 儿 read past) and none in the other's, else ``""``."""
+    ends = {str(f).rstrip("儿")[-1:] for f in forms if len(str(f).rstrip("儿")) >= 2}
+    she, he = bool(ends & _SHE_END), bool(ends & _HE_END)
     return "她" if she and not he else "他" if he and not she else ""
 
 

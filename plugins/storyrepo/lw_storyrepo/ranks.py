@@ -21,6 +21,7 @@ import bisect
 import functools
 import re
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any, Callable
 
 from lw_storyrepo.findings import ERROR, WARN, Finding
@@ -317,6 +318,26 @@ CALLED_DONE = re.compile(r"“([^“”，,！!？?。]{1,8})[，,！!]\s*你?(?
                          r"(?:是|挂上?了?|当上?了?|升到了?|成了)?(?:一?[个名位])?$")
 """“秋姐，你都挂头牌了” / “Vivian，都P7了”: a quote calling its listener by name, then their rank said as reached
 (the rank must be followed by 了)."""
+DONE_TO_YOU = re.compile(r"你(?:现在|如今|眼下)?(?:都|已经|早就|早都|都已经)(?:是|挂上?了?|当上?了?|升到了?|升了|上了?|坐上了?|熬上了?|"
+                         r"成了)?(?:一?[个名位])?$")
+"""“…你都上炉头了” after the quote's vocative: the rank the listener is said to have reached (followed by 了)."""
+VOCATIVE = re.compile(r"“([^“”，,！!？?。：:]{1,8})[，,！!]")
+"""A quote opening by calling its listener (“满姐，…)."""
+ADDRESS_ENDS = "姐哥妹弟叔姨婶伯"
+
+
+def _given_forms(people: Iterable[str], surname: Callable[[str], str]) -> dict[str, str]:
+    """``{form: person}``: a character of a person's given name with a word of address after it (秋姐 for 沈砚秋, 满姐
+    for 林小满) or 阿 before it — forms two people could go by, and the prefixes 小/大/老/阿, left out."""
+    seen: dict[str, set[str]] = {}
+    for person in people:
+        given = person[len(surname(person)):]
+        for c in set(given) - set("小大老阿"):  # 小姐 is anyone's address, not 苏小禾's
+            for form in [c + end for end in ADDRESS_ENDS] + ["阿" + c]:
+                seen.setdefault(form, set()).add(person)
+    return {form: next(iter(who)) for form, who in seen.items() if len(who) == 1}
+
+
 BETWEEN_LIKE = re.compile(r"^(?:跟|和|与|同|像)[^，,。！？“”]{1,6}?(?:一样|一般)[，,]?(?:都|也|还|同样)*(?:只|不过|只不过)?(?:是|算)"
                           r"(?:一?[个名位])?$")
 """X跟你一样是R: X is the rank (the one compared with is not who is ranked)."""
@@ -354,6 +375,7 @@ class RankReader:
     ladder_of: dict[str, list[int]] = field(default_factory=dict)  # rung -> ladders it is on
     short: dict[str, str] = field(default_factory=dict)  # 博士 -> 茶博士, 队 -> 队长: what a surname takes as an address
     clipped: dict[str, str] = field(default_factory=dict)  # 四级 -> 四级工: a rank said without its trade
+    called: dict[str, str] = field(default_factory=dict)  # 秋姐 -> 沈砚秋: a given name's character and a word of address
 
     @classmethod
     def build(cls, ladders: tuple[Ladder, ...], cards: dict[str, dict[str, Any]], surname: Callable[[str], str]) -> RankReader:
@@ -372,6 +394,7 @@ class RankReader:
                     reader.holds.setdefault(person, {})[k] = held
             if len(surname(person)) == 1:
                 reader.surnames.setdefault(surname(person), []).append(person)
+        reader.called = _given_forms([p for p in cards if p in reader.holds], surname)
         tails: dict[str, set[str]] = {}
         for rung in rungs:
             if len(rung) >= 3 and re.fullmatch(r"[\u4e00-\u9fff]+", rung):
@@ -428,14 +451,17 @@ class RankReader:
             return []
         out: list[Finding] = []
         flagged: set[tuple[int, str]] = set()
+        paragraph = (-1, "")  # the line read and the end of its sentences so far: a quote's vocative said before the rank
         for i, col, sentence in sentences:
+            before = paragraph[1] if paragraph[0] == i else ""
+            paragraph = (i, before[-LOOK_BACK:] + sentence[-LOOK_BACK:])
             if not self.rung_re.search(sentence):
                 continue
             # a rank standing for its one holder (工段长 for the only 工段长) is a rank here, not a name
             spans = [(m.start(), m.end()) for m in names.finditer(sentence) if m.group() not in self.ladder_of]
             starts = [a for a, _b in spans]
             for r in self.rung_re.finditer(sentence):
-                bound = self._bind(sentence, r, spans, starts, names, aliases, i, col, antecedent, pov)
+                bound = self._bind(sentence, r, spans, starts, names, aliases, i, col, antecedent, pov, before[-LOOK_BACK:])
                 if bound is None:
                     continue
                 who, kind, said = bound
@@ -477,9 +503,10 @@ class RankReader:
 
     def _bind(self, sentence: str, r: re.Match[str], spans: list[tuple[int, int]], starts: list[int],
               names: re.Pattern[str], aliases: dict[str, str], i: int, col: int,
-              antecedent: Callable[[int, int], str | None], pov: str | None) -> tuple[str, str, str] | None:
-        """(person, frame kind, rung) the rank at ``r`` is said of, or None. Kinds: narration (a statement
-        of the person's rank: warns when higher), title (an address: courtesy may raise it), below."""
+              antecedent: Callable[[int, int], str | None], pov: str | None, before: str = "") -> tuple[str, str, str] | None:
+        """(person, frame kind, rung) the rank at ``r`` is said of, or None (``before``: the paragraph's text before the
+        sentence). Kinds: narration (a statement of the person's rank: warns when higher), title (an address: courtesy
+        may raise it), below."""
         rung = r.group("rung")
         rung = self.clipped.get(rung, rung)
         k = bisect.bisect_right(starts, r.start())
@@ -555,9 +582,16 @@ class RankReader:
                     return who, "narration", rung
         called = CALLED_DONE.search(sentence, max(0, r.start() - 24), r.start())
         if called and sentence.startswith("了", r.end()):
-            listener = names.fullmatch(called.group(1))
+            listener = self._listener(called.group(1), names, aliases)
             if listener:
-                return canon(listener.group()), "narration", rung
+                return listener, "narration", rung
+        if sentence.startswith("了", r.end()) and DONE_TO_YOU.search(sentence, max(0, r.start() - 12), r.start()):
+            # “满姐，莫怄了。”他说，“你都上炉头了…”: the listener the quote called at its start, earlier in the paragraph
+            # (a window: a sentence of thousands of ranks is not read again for each)
+            vocative = list(VOCATIVE.finditer((before + sentence[max(0, r.start() - LOOK_BACK):r.start()])[-LOOK_BACK:]))
+            listener = self._listener(vocative[-1].group(1), names, aliases) if vocative else None
+            if listener:
+                return listener, "narration", rung
         # a pronoun or no name: 她如今不过是个常在 / 自己不过是个R
         pre = sentence[max(0, r.start() - MAX_BETWEEN):r.start()]
         he = max(pre.rfind("他"), pre.rfind("她"))
@@ -603,6 +637,12 @@ class RankReader:
             if nxt:
                 return canon(nxt.group()), "list", rung
         return None
+
+    def _listener(self, form: str, names: re.Pattern[str], aliases: dict[str, str]) -> str | None:
+        """Who a quote's vocative calls: a known name, or a character of one ranked person's given name with a word
+        of address (秋姐, 阿满)."""
+        known = names.fullmatch(form)
+        return aliases.get(known.group(), known.group()) if known else self.called.get(form)
 
     @staticmethod
     def _address_ok(sentence: str, r: re.Match[str]) -> bool:

@@ -413,11 +413,21 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # fields, a pronoun compared, a quote's listener; a demotion told by 降; held things by their owner and their
     # card's looks; a pronoun carried through paragraphs naming nobody) → 8/15, 3/5, 3/5 and 7, none sent back;
     # with task C11's twelfth round merged too (stop 44) 11/15, 3/5, 3/5 and 7.
-    # Missed: a rank to a listener called by a form no card gives (秋姐), a box named after a dash (——是方师姐那只…).
+    # With task C12's thirteenth round (stop 45) 13/15 and 6: a rank to a listener called by a character of her given
+    # name (秋姐), a box brought out and named after a dash (——是方师姐那只…); a guessed voice no longer given to the
+    # runaway (the hero's gender read from her card's other names).
     ("连续性-盲评十四", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-3.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"),
+     [("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"),
       ("合同-3.md", "永兴当"), ("合同-5.md", "马占魁把堂会帖子交给沈砚秋"), ("泄密-2.md", "沈砚秋"), ("泄密-3.md", "方月楼")],
-     7),  # with the twelfth round (task C11) too: 11/15 — a witness's sighting, a countdown, an era's weekday
+     6),  # with the twelfth round (task C11) too: 11/15 — a witness's sighting, a countdown, an era's weekday
+    # a 1996 成都 restaurant kitchen written blind at stop 43: blind runs 5/15, 3/5, 4/5 and 6 false alarms (2 of 6 good
+    # drafts sent back) → 8/15 and 5 (1 of 6) with stop 44's rounds; tuned on since task C12 (stop 45, the thirteenth
+    # round: a card naming a thing in two parts, a thing brought out and then said what it is, a gender from the other
+    # names a card gives, a listener called by a character of her given name, a thing the sentence's topic held in a
+    # hand nobody names) → 13/15, 3/5, 4/5 and 5. Missed: the burned hand used, the suspended in the kitchen (状态).
+    ("连续性-盲评十五", {"连贯": 15, "合同": 5, "泄密": 5},
+     [("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"),
+      ("合同-3.md", "荷花池"), ("合同-5.md", "刘彪把开业酒的请帖交给林小满"), ("泄密-3.md", "唐素芬")], 5),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
@@ -504,7 +514,6 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
 # most) — each its latest run, in its README; nothing of their findings is ever shown.
 BLIND_SETS = [
     ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 3, "合同": 5, "泄密": 8}, 2),  # a Song tea house
-    ("连续性-盲评十五", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 8, "合同": 3, "泄密": 4}, 5),  # 1996 Chengdu kitchen (stop 43; 5 -> 8, 6 -> 5: stop 44's rounds)
     ("连续性-盲评十六", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 6, "合同": 3, "泄密": 3}, 6),  # 1956 Yangtze river boat (stop 44; 3 -> 6, 7 -> 6: stop 44's rounds)
     ("连续性-盲评十七", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 5, "合同": 3, "泄密": 4}, 5),  # 1974 三线 factory (stop 45; first run)
 ]
