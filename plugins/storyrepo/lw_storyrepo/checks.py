@@ -32,6 +32,7 @@ from lw_storyrepo.ranks import ladders_of
 from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, calls_going_on, dated_events, deaths_of, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding, clipped
+from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.kinship import FORMS, WORDS, address_book, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
@@ -154,7 +155,8 @@ class CheckContext:
                       haunts=haunts_of(texts, places), died=deaths_of(characters, texts),
                       ladders=ladders_of(lore, [str(c.get("境界")) for c in characters.values() if c.get("境界")]) or None,
                       dated=dated_events([lore, *texts.values()]),
-                      told=told_of({name: free_text(text) for name, text in texts.items()}, characters))
+                      told=told_of({name: free_text(text) for name, text in texts.items()}, characters),
+                      bars=forbidden_of(characters, {name: free_text(text) for name, text in texts.items()}, lore, aliases, places))
         public = "\n".join([lore, *texts.values(), *(f"{p.title}\n{p.body}" for p in repo.promises()),
                              *(str(row["事件"]) for row in repo.timeline())])
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,

@@ -65,6 +65,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from lw_storyrepo.findings import ERROR, WARN, Finding
+from lw_storyrepo.forbidden import Bars
 from lw_storyrepo.names import surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.ranks import DOWN_WORDS, Ladder, RankReader, steps
@@ -282,6 +283,7 @@ class World:
     ladders: tuple[Ladder, ...] | None = None  # the world's ladders (ranks.ladders_of); None: the one of ``stages``
     dated: dict[str, tuple[int, int]] = field(default_factory=dict)  # an event the world or a card dates -> (month, day): dated_events
     told: dict[str, frozenset[str]] = field(default_factory=dict)  # held thing -> the words its holder's card tells it by: told_of
+    bars: dict[str, Bars] = field(default_factory=dict)  # character -> what their state forbids, as the book words it: forbidden_of
     _reader: RankReader | None = field(default=None, repr=False, compare=False)
     _names_by: tuple[dict[str, str], dict[str, list[str]]] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -939,6 +941,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     if names is not None:
         out += _acting(world, lines, first_line, revived, seen, calls)
         out += _barred(world, lines, first_line, revived)
+        out += _forbidden(world, lines, first_line, revived, seen)
     # 位置
     moved = {c.who: {c.value} for c in changes if c.field == "位置" and c.op == "="}
     reached: dict[str, set[str]] = {}
@@ -1406,6 +1409,71 @@ def _barred(world: World, lines: list[str], first_line: int, revived: set[str]) 
             out.append(Finding("连贯", ERROR, f"{who} 的状态是「{world.cards[who].get('状态')}」（角色卡·状态），正文里却在"
                                f"「{since[who][1]}」的场合里动作", first_line + i, m.start() + 1,
                                (text.group() if text else line).strip()[:60]))
+    return out
+
+
+ENTER = r"(?:进了|走进了?|踏进了?|迈进了?|跨进了?|进到|来到|到了|回到|回了|进入|坐在|站在|进)"
+"""Entering a place or being in it (一挑帘子进了锦春楼的后厨, 坐在园区食堂里)."""
+NOT_DONE = re.compile(r"[没不别未想要准许能敢肯]|得|打算|准备")
+"""A word in the few characters before an act that makes it no act (不许进, 想进, 没敢进)."""
+
+
+def _subject(world: World, narration: str, at: int, anyone: re.Pattern[str]) -> str | None:
+    """The character an act at ``at`` is told of: the nearest card form before it in its sentence (else
+    its paragraph), not the object of a preposition (跟, 给, 把 …), with no 我 nor a 他/她 of the other
+    gender between (林小满看了兵娃儿一眼，她…)."""
+    found = [m for m in anyone.finditer(narration, 0, at)]
+    while found:
+        m = found.pop()
+        if m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT:
+            continue
+        who = world.aliases.get(m.group(), m.group())
+        between = narration[m.end():at]
+        gender = world.gender.get(who) or world.kin_gender.get(who)
+        if "我" in between or (gender and any(p in between for p in HE if p != gender)):
+            return None
+        return who
+    return None
+
+
+def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str],
+               seen: set[tuple[str, int]]) -> list[Finding]:
+    """状态 the prose contradicts by what the book says the state forbids (:attr:`World.bars`,
+    :func:`lw_storyrepo.forbidden.forbidden_of`): someone barred from a place entering it or in it (or in a
+    place inside it), or a part that cannot do a thing doing it (右手一把抄起锅铲 when the right hand
+    can hold nothing) — told of them (:func:`_subject`), not negated, outside a memory and quotes; one
+    finding a person a draft."""
+    bars = {n: b for n, b in world.bars.items() if n not in revived and n in world.cards}
+    if not bars:
+        return []
+    anyone = re.compile(_forms_of(world, world.cards))
+    acts: list[tuple[str, re.Pattern[str], str]] = []  # (person, what reads as the forbidden act, what it breaks)
+    for n, b in bars.items():
+        if b.places:
+            inner = {p for p, outer in world.inside.items() if outer & b.places} | set(b.places)
+            spots = "|".join(map(re.escape, sorted(inner, key=len, reverse=True)))
+            acts.append((n, re.compile(rf"{ENTER}了?(?:{spots})"), f"不许到「{'、'.join(sorted(b.places))}」"))
+        for part, uses in b.parts:
+            acts.append((n, re.compile(rf"{re.escape(part)}(?:[^，,。；;！？“”\n没不别]{{0,3}}?)(?:{uses})"),
+                         f"{part}用不了"))
+    out: list[Finding] = []
+    done: set[str] = set()
+    for i, line in enumerate(lines):
+        if not line.strip() or NOT_NOW.search(line):
+            continue
+        narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
+        for n, act, why in acts:
+            if n in done or (n, i) in seen:
+                continue
+            for m in act.finditer(narration):
+                if NOT_DONE.search(narration[max(0, m.start() - 3):m.start()]) or _subject(world, narration, m.start(), anyone) != n:
+                    continue
+                done.add(n)
+                start = max(narration.rfind(c, 0, m.start()) for c in "。！？") + 1
+                start = max(start, m.start() - 30)
+                out.append(Finding("连贯", ERROR, f"{n} 的状态是「{world.cards[n].get('状态')}」（角色卡·状态），按设定{why}，"
+                                   f"正文里却这样做了", first_line + i, m.start() + 1, line[start:].strip()[:60]))
+                break
     return out
 
 
