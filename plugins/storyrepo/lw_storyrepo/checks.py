@@ -1052,10 +1052,14 @@ def _handed_words(ctx: CheckContext, what: str) -> frozenset[str]:
     return frozenset({runs[-1][-2:]} if runs else set()) | {pair for run in runs for pair in pairs(run) if pair not in book}
 
 
+TAKEN_BACK = re.compile(r"(?:塞|揣|收|装|放)了?回了?[^，,。！？]{0,4}?(?:兜|怀|袖|包|口袋|衣袋|抽屉)")
+"""A thing held out and put back where it came from (把请帖塞回了内兜, 把帖子又揣回了怀里): not handed over."""
 REFUSE = re.compile(r"(?:没有|没|不|未|并未|从未)(?:能)?(?:肯|愿意|答应|同意|应允|给|交|借|批|把|松口|点头)|拒绝|回绝|婉拒|谢绝|"
-                    r"推了回去|推回|推辞|驳回|摇头|摇了摇头|作罢|不了了之|没成|落空|泡汤")
+                    r"推了回去|推回|推辞|驳回|摇头|摇了摇头|作罢|不了了之|没成|落空|泡汤|"
+                    r"(?:没|不)(?:松手|撒手|松开)|" + TAKEN_BACK.pattern)
 """What tells that a request was refused or a thing did not happen (没给, 不肯, 没把…交给, 拒绝, 推了回去, 没答应,
-没借, 摇了摇头, 作罢): a class of negated consent and giving, not the words of one draft. An order (不许弄丢,
+没借, 摇了摇头, 作罢; held out but not let go, put back in a pocket: 又没松手, 把请帖塞回了内兜): a class of negated
+consent and giving, not the words of one draft. An order (不许弄丢,
 别给人看, 不准声张) is no refusal: it follows a thing given."""
 NEGATED = re.compile(r"(?:没有|没|不|未|并未|从未|别|免了)$")
 """A word right before what the event says (没罚, 免了罚): it did not happen."""
@@ -1064,14 +1068,19 @@ YIELDED = re.compile(r"(?:还是|终于|到底|终究|最后|最终|只好|只�
 _SENTENCE_END = re.compile(r"[。！？!?\n]")
 
 
+def _telling(body: str, k: int) -> tuple[int, int]:
+    """Where the telling at ``k`` is read: from its sentence's start to the end of the next sentence."""
+    start = max((m.end() for m in _SENTENCE_END.finditer(body, max(0, k - 60), k)), default=max(0, k - 60))
+    ends = [m.start() for m in _SENTENCE_END.finditer(body, k, min(len(body), k + 120))]
+    return start, ends[1] + 1 if len(ends) > 1 else (ends[0] + 1 if ends else min(len(body), k + 120))
+
+
 def _refused_at(body: str, k: int) -> bool:
     """Whether the telling at ``k`` is refused or negated: the word before it negates it (没罚), or its sentence
     and the next one refuse (:data:`REFUSE`) and do not give way after (:data:`YIELDED`)."""
-    start = max((m.end() for m in _SENTENCE_END.finditer(body, max(0, k - 60), k)), default=max(0, k - 60))
+    start, end = _telling(body, k)
     if NEGATED.search(body[max(start, k - 2):k]):
         return True
-    ends = [m.start() for m in _SENTENCE_END.finditer(body, k, min(len(body), k + 120))]
-    end = ends[1] + 1 if len(ends) > 1 else (ends[0] + 1 if ends else min(len(body), k + 120))
     window = body[start:end]
     refusals = list(REFUSE.finditer(window))
     return bool(refusals) and not YIELDED.search(window, refusals[-1].end())
@@ -1079,12 +1088,18 @@ def _refused_at(body: str, k: int) -> bool:
 
 def _refused(ctx: CheckContext, words: frozenset[str], body: str) -> str | None:
     """The sentence that refuses the event when every telling of it (a pair of ``words`` in the prose) is
-    refused or negated (:func:`_refused_at`): 那差事他没交给陆青崖; ``None`` when one telling stands (or none
+    refused or negated (:func:`_refused_at`): 那差事他没交给陆青崖, or the last telling of one puts it back where
+    it came from (:data:`TAKEN_BACK`: held out, then 塞回了内兜); ``None`` when one telling stands (or none
     is there: that is :func:`_untold`'s). Each pair's tellings are read once per prose."""
     spots, seen = _pairs_read(body)
     found = [w for w in words if w in spots]
     if not found:
         return None
+    for word in found:  # the last telling of the thing puts it back in a pocket: whatever came before, not given
+        start, end = _telling(body, spots[word][-1])
+        back = TAKEN_BACK.search(body, start, end)
+        if back is not None and not YIELDED.search(body, back.end(), min(len(body), back.end() + 120)):
+            return body[start:back.end()].strip()[-40:]
     evidence = None
     for word in found:
         if word not in seen:
@@ -1190,6 +1205,11 @@ NOT_REACHED = re.compile(r"(?:想|要|打算|准备|正要|本想|本要|欲|该
                          r"[^，,。！？；;“”]{0,4}$")
 """What makes a place named in a clause one not reached (想去太医院, 不许进, 明天就能在…门口): a wish, a plan, a
 refusal, a day ahead."""
+SENT_OFF = re.compile(r"(?:叫|让|派|打发|催|喊|吩咐)[他她你我]?(?:先|赶紧|快)?去$|(?:远远|看得见|望得见|看得到|望得到|瞧得见)[^，,。！？；;“”]{0,8}$")
+"""A place named only as an errand someone is sent on (叫她去荷花池市场) or seen from afar (远远地已经看得见…市场那个
+大铁门了): not reached by those words."""
+WISHED = re.compile(r"(?:想|打算|准备|本想|本打算|盘算着)(?!了想|想)[^，,。！？；;“”]{0,10}[，,]\s*(?:先|再|就)?去$")
+"""A bare 去 clause carried by a wish the clause before says (她想趁着下午没事，去永兴当…): not reached."""
 ROUTE = re.compile(r"从[^，,。！？；;“”]{1,8}?到$")
 ROUTE_AHEAD = re.compile(r"^[^，,。！？；;“”]{0,6}[，,]\s*(?:要|得|需|须|必|只能|还得|中间)")
 """A route told, not travelled (从瑶华宫到太医院，要穿过御花园); 从江湾到瑞金医院，出租车开了四十分钟 is a trip made."""
@@ -1205,6 +1225,8 @@ def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
         return False
     def meant(k: int, n: int) -> bool:
         clause = re.split(r"[，,。！？；;“”\n]", body[max(0, k - 16):k])[-1]
+        if SENT_OFF.search(clause) or WISHED.search(re.split(r"[。！？；;“”\n]", body[max(0, k - 24):k])[-1]):
+            return True
         return NOT_REACHED.search(clause) is not None or (ROUTE.search(clause) is not None
                                                           and ROUTE_AHEAD.search(body[k + n:k + n + 20]) is not None)
 
