@@ -941,7 +941,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         if ctx is not None and handover and not ids and len(out) == first:
             thing = next((t for t in ctx.contract_terms_in(handover.group("what")) if t in ctx.items), None)
             changes = [m for m in _changes_of(draft) if m.group("field") == "持有"]
-            if thing is not None and not any(m.group("value") == thing for m in changes):
+            if thing is not None and not any(m.group("value") == thing for m in changes) \
+                    and not _holds_already(ctx, text[handover.end():], thing):
                 out.append(Finding("合同", WARN, f"合同「{shown}」要交出「{thing}」，草稿的设定变更却没有记下它换了人："
                                                  "请确认交接写到了", line_no))
             elif not ctx.contract_terms_in(handover.group("what")) and _untold(ctx, handover.group("what"), body):
@@ -966,6 +967,14 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         if any(word in text for word in REVIEW_WORDS) or not checked:
             out.append(Finding("合同", INFO, f"合同「{shown}」脚本判断不了，交评审确认", line_no))
     return out
+
+
+def _holds_already(ctx: CheckContext, receiver: str, thing: str) -> bool:
+    """Whether the one a handover line gives ``thing`` to (the first name of ``receiver``, the line after its
+    verb) already holds it by their card: the book has it changed hands, the draft tells how (a flashback)."""
+    who = next((ctx.aliases.get(t, t) for t in ctx.contract_terms_in(receiver)), None)
+    card = ctx.world.cards.get(who or "", {}) if ctx.world is not None else {}
+    return thing in {str(v) for v in as_list(card.get("持有"))}
 
 
 _HANDOVER = re.compile(r"把(?P<what>[^，。；]+?)(?:交给|送给|递给|还给|借给|押给|留给|传给|交到|塞给|给了|批给|派给|分给|让给|托付给|托给)")
@@ -1210,6 +1219,8 @@ SENT_OFF = re.compile(r"(?:叫|让|派|打发|催|喊|吩咐)[他她你我]?(?:�
 大铁门了): not reached by those words."""
 WISHED = re.compile(r"(?:想|打算|准备|本想|本打算|盘算着)(?!了想|想)[^，,。！？；;“”]{0,10}[，,]\s*(?:先|再|就)?去$")
 """A bare 去 clause carried by a wish the clause before says (她想趁着下午没事，去永兴当…): not reached."""
+BARRED_GO = re.compile(r"(?:不准|不许|不让|不要|不能|不得|别|没|禁止)[^，,。；;]{0,2}$")
+"""A contract line that itself bars or denies the move (叮嘱他往后不准去彪记帮厨): it asks for no arrival."""
 ROUTE = re.compile(r"从[^，,。！？；;“”]{1,8}?到$")
 ROUTE_AHEAD = re.compile(r"^[^，,。！？；;“”]{0,6}[，,]\s*(?:要|得|需|须|必|只能|还得|中间)")
 """A route told, not travelled (从瑶华宫到太医院，要穿过御花园); 从江湾到瑞金医院，出租车开了四十分钟 is a trip made."""
@@ -1221,8 +1232,8 @@ def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
     if ctx.world is None or term not in ctx.world.places:
         return False
     at = line.find(term)
-    if at < 0 or not GO_TO.search(line[max(0, at - 2):at]):
-        return False
+    if at < 0 or not GO_TO.search(line[max(0, at - 2):at]) or BARRED_GO.search(line[max(0, at - 6):at]):
+        return False  # 叮嘱他往后不准去彪记: the line itself asks no arrival
     def meant(k: int, n: int) -> bool:
         clause = re.split(r"[，,。！？；;“”\n]", body[max(0, k - 16):k])[-1]
         if SENT_OFF.search(clause) or WISHED.search(re.split(r"[。！？；;“”\n]", body[max(0, k - 24):k])[-1]):
@@ -1617,8 +1628,9 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
             # 艾琳越想越觉得不对：… — a person's clause ending in a colon, no quote after it: their words
             held = _Covered(taken)
             for m in clauses.colon.finditer(outside):
-                if held.covers(m.start()) or not ctx.is_person(m.group(1)) or outside[m.start() - 1:m.start()] in ADDRESSED:
-                    continue
+                if held.covers(m.start()) or not ctx.is_person(m.group(1)) or outside[m.start() - 1:m.start()] in ADDRESSED \
+                        or outside[m.end(1):m.end(1) + 1] == "的":
+                    continue  # 是师父的字：…: the name owns what the colon lists, it says nothing
                 words = _sentence_rest(outside, m.end())
                 if words.strip():
                     yield Voice(ctx.aliases.get(m.group(1), m.group(1)), words, i, m.start() + 1)

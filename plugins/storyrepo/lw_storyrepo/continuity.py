@@ -1420,18 +1420,22 @@ NOT_DONE = re.compile(r"[没不别未想要准许能敢肯]|得|打算|准备")
 
 def _subject(world: World, narration: str, at: int, anyone: re.Pattern[str]) -> str | None:
     """The character an act at ``at`` is told of: the nearest card form before it in its sentence (else
-    its paragraph), not the object of a preposition (跟, 给, 把 …), with no 我 nor a 他/她 of the other
-    gender between (林小满看了兵娃儿一眼，她…)."""
+    its paragraph), not the object of a preposition (跟, 给, 把 …) nor an owner (方桂芝的话头), with no 我 nor a 他/她 of the other
+    gender between (林小满看了兵娃儿一眼，她…); with a 他/她 of theirs between, the one leading the sentence."""
     found = [m for m in anyone.finditer(narration, 0, at)]
     while found:
         m = found.pop()
-        if m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT:
-            continue
+        if (m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT) or narration[m.end():m.end() + 1] == "的":
+            continue  # 跟着方桂芝的话头: an object, an owner
         who = world.aliases.get(m.group(), m.group())
         between = narration[m.end():at]
         gender = world.gender.get(who) or world.kin_gender.get(who)
         if "我" in between or (gender and any(p in between for p in HE if p != gender)):
             return None
+        if gender and gender in between:  # 贺青山看了石头一眼，他…: the pronoun is the sentence's own subject
+            begin = max(narration.rfind(c, 0, at) for c in "。！？") + 1
+            lead = anyone.match(narration, begin + len(narration[begin:at]) - len(narration[begin:at].lstrip()))
+            return world.aliases.get(lead.group(), lead.group()) if lead else None
         return who
     return None
 
