@@ -7,7 +7,7 @@ other words than the labelled drafts: the right sentence next to each wrong one.
 - a contract place named only as an errand someone is sent on, a wish the clause before says, or seen from afar
   is not reached;
 - a handover whose thing is last put back in a pocket did not happen;
-- precision: a handover to one whose card already holds the thing needs no setting change (a flashback tells
+- precision: the dead quoted in a habit of theirs before (以前…总是那句话) are no voice now; a handover to one whose card already holds the thing needs no setting change (a flashback tells
   how they got it); a contract line that itself bars the move asks for no arrival; a name that owns what a colon
   lists (是老站长的字：…) says nothing.
 """
@@ -125,3 +125,8 @@ def test_a_contract_line_that_bars_the_move_asks_for_no_arrival() -> None:
 def test_a_name_that_owns_what_a_colon_lists_says_nothing() -> None:
     assert continuity("贺青山翻开日志，是老站长的字：三月九日，晴，道岔正常。") == []
     assert continuity("老站长敲了敲桌子：三月九日，晴，道岔正常。")  # the dead speaking
+
+
+def test_a_habit_of_the_dead_before_is_no_voice_now() -> None:
+    assert continuity("贺青山擦着信号灯。老站长以前站在他背后看，总是那句话：“灯不亮，车不走。”") == []
+    assert continuity("贺青山擦着信号灯。老站长站在他背后看：“灯不亮，车不走。”")  # the dead speaking now
