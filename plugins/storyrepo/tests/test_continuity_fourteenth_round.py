@@ -14,12 +14,14 @@ other words than the labelled drafts: the right sentence next to each wrong one.
 
 from __future__ import annotations
 
+from typing import Any
+
 from lw_storyrepo.checks import ERROR, WARN, CheckContext, contract_findings, dwellers_of, voices
 from lw_storyrepo.continuity import World, check_continuity, places_inside
 from lw_storyrepo.drafts import Draft
 from lw_storyrepo.forbidden import forbidden_of
 
-CARDS = {
+CARDS: dict[str, dict[str, Any]] = {
     "贺青山": {"姓名": "贺青山", "状态": "在世", "位置": "红岩站", "持有": ["值班日志"]},
     "方桂芝": {"姓名": "方桂芝", "状态": "停职", "位置": "红岩站"},
     "刘石头": {"姓名": "刘石头", "状态": "骨折", "位置": "红岩站"},
