@@ -1642,7 +1642,8 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
                     continue
                 who = _referent(ctx, names, outside[:m.start()], subject, m.group(1))
                 words = _sentence_rest(outside, m.end())
-                if who and words.strip():
+                if who and words.strip() and (names is None or _called_at_start(ctx, names, words) != who):
+                    # 她在心里说：栓子哥，…: the one the words call is not the one saying them
                     yield Voice(who, words, i, m.start() + 1, True)
                     taken.append(held.add(m.start(), m.end() + len(words)))
         rest_of_line = _blanked(outside, taken)  # what is left once the people's words are taken out is the narration's
@@ -1665,13 +1666,20 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
 
 
 def _called_at_start(ctx: CheckContext, names: re.Pattern[str], words: str) -> str | None:
-    """The person a quote calls by name at its very start (“何总，这是…”, “阿珍！”), else ``None``."""
-    m = names.match(words.lstrip())
-    if m is None or words.lstrip()[m.end():m.end() + 1] not in ("，", ",", "！", "!", "、"):
+    """The person a quote calls by name at its very start (“何总，这是…”, “阿珍！”, a kin word after it: “栓子哥，…”),
+    else ``None``."""
+    said = words.lstrip()
+    m = names.match(said)
+    if m is None:
+        return None
+    end = m.end() + 1 if said[m.end():m.end() + 1] in CALLED_KIN else m.end()
+    if said[end:end + 1] not in ("，", ",", "！", "!", "、"):
         return None
     return ctx.aliases.get(m.group(), m.group())
 
 
+CALLED_KIN = frozenset("哥姐叔伯婶爷奶妹弟")
+"""A kin word after a name in a call (栓子哥，…): still the one called."""
 ADDRESSED = tuple("对向跟朝冲")
 """What puts the person after it as the one spoken to (在心里对阿爷说：…): the colon's words are not theirs."""
 

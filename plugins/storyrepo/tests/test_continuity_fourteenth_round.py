@@ -9,7 +9,8 @@ other words than the labelled drafts: the right sentence next to each wrong one.
 - a handover whose thing is last put back in a pocket did not happen;
 - precision: the dead quoted in a habit of theirs before (以前…总是那句话) are no voice now; a handover to one whose card already holds the thing needs no setting change (a flashback tells
   how they got it); a contract line that itself bars the move asks for no arrival; a name that owns what a colon
-  lists (是老站长的字：…) says nothing.
+  lists (是老站长的字：…) says nothing; the one a thought calls with a kin word after
+  their name (大马哥，…) does not say it.
 """
 
 from __future__ import annotations
@@ -132,3 +133,15 @@ def test_a_name_that_owns_what_a_colon_lists_says_nothing() -> None:
 def test_a_habit_of_the_dead_before_is_no_voice_now() -> None:
     assert continuity("贺青山擦着信号灯。老站长以前站在他背后看，总是那句话：“灯不亮，车不走。”") == []
     assert continuity("贺青山擦着信号灯。老站长站在他背后看：“灯不亮，车不走。”")  # the dead speaking now
+
+
+def test_the_one_a_thought_calls_with_a_kin_word_does_not_say_it() -> None:
+    saved = CARDS["马道长"]
+    CARDS["马道长"] = {"姓名": "马道长", "状态": "失踪", "位置": "红岩站"}
+    ALIASES["大马"] = "马道长"
+    try:
+        assert continuity("贺青山望着铁轨。大马那张脸一下子就在眼前了。他在心里说：大马哥，你到底在哪儿。") == []
+        assert continuity("贺青山望着铁轨。大马敲了敲窗：青山，开门。")  # the missing one's own words
+    finally:
+        CARDS["马道长"] = saved
+        del ALIASES["大马"]
