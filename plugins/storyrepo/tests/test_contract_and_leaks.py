@@ -414,11 +414,12 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # card's looks; a pronoun carried through paragraphs naming nobody) → 8/15, 3/5, 3/5 and 7, none sent back;
     # with task C11's twelfth round merged too (stop 44) 11/15, 3/5, 3/5 and 7; task C13's fourteenth round (what a
     # state forbids as the book words it: 倒仓 singing, 禁演 backstage; a place only wished for; a card put back in a
-    # pocket; a handover to its holder already, a name owning a colon's list) 13/15, 5/5, 3/5 and 5.
+    # pocket; a handover to its holder already, a name owning a colon's list, 栓子哥 called in a thought) 13/15, 5/5,
+    # 3/5 and 4.
     # Missed: a rank to a listener called by a form no card gives (秋姐), a box named after a dash (——是方师姐那只…).
     ("连续性-盲评十四", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-3.md", "境界"), ("连贯-持有-1.md", "持有"), ("泄密-2.md", "沈砚秋"), ("泄密-3.md", "方月楼")],
-     5),  # the fourteenth round (task C13)
+     4),  # the fourteenth round (task C13)
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
