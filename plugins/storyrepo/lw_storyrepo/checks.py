@@ -32,6 +32,7 @@ from lw_storyrepo.ranks import ladders_of
 from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, calls_going_on, dated_events, deaths_of, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding, clipped
+from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.kinship import FORMS, WORDS, address_book, alias_gender, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
@@ -155,7 +156,8 @@ class CheckContext:
                       haunts=haunts_of(texts, places), died=deaths_of(characters, texts),
                       ladders=ladders_of(lore, [str(c.get("境界")) for c in characters.values() if c.get("境界")]) or None,
                       dated=dated_events([lore, *texts.values()]),
-                      told=told_of({name: free_text(text) for name, text in texts.items()}, characters))
+                      told=told_of({name: free_text(text) for name, text in texts.items()}, characters),
+                      bars=forbidden_of(characters, {name: free_text(text) for name, text in texts.items()}, lore, aliases, places))
         public = "\n".join([lore, *texts.values(), *(f"{p.title}\n{p.body}" for p in repo.promises()),
                              *(str(row["事件"]) for row in repo.timeline())])
         return cls(aliases, secrets, style.banned_words, patterns, repo.book()["每章目标字数"], known, items,
@@ -940,7 +942,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         if ctx is not None and handover and not ids and len(out) == first:
             thing = next((t for t in ctx.contract_terms_in(handover.group("what")) if t in ctx.items), None)
             changes = [m for m in _changes_of(draft) if m.group("field") == "持有"]
-            if thing is not None and not any(m.group("value") == thing for m in changes):
+            if thing is not None and not any(m.group("value") == thing for m in changes) \
+                    and not _holds_already(ctx, text[handover.end():], thing):
                 out.append(Finding("合同", WARN, f"合同「{shown}」要交出「{thing}」，草稿的设定变更却没有记下它换了人："
                                                  "请确认交接写到了", line_no))
             elif not ctx.contract_terms_in(handover.group("what")) and _untold(ctx, handover.group("what"), body):
@@ -965,6 +968,14 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         if any(word in text for word in REVIEW_WORDS) or not checked:
             out.append(Finding("合同", INFO, f"合同「{shown}」脚本判断不了，交评审确认", line_no))
     return out
+
+
+def _holds_already(ctx: CheckContext, receiver: str, thing: str) -> bool:
+    """Whether the one a handover line gives ``thing`` to (the first name of ``receiver``, the line after its
+    verb) already holds it by their card: the book has it changed hands, the draft tells how (a flashback)."""
+    who = next((ctx.aliases.get(t, t) for t in ctx.contract_terms_in(receiver)), None)
+    card = ctx.world.cards.get(who or "", {}) if ctx.world is not None else {}
+    return thing in {str(v) for v in as_list(card.get("持有"))}
 
 
 _HANDOVER = re.compile(r"把(?P<what>[^，。；]+?)(?:交给|送给|递给|还给|借给|押给|留给|传给|交到|塞给|给了|批给|派给|分给|让给|托付给|托给)")
@@ -1051,10 +1062,14 @@ def _handed_words(ctx: CheckContext, what: str) -> frozenset[str]:
     return frozenset({runs[-1][-2:]} if runs else set()) | {pair for run in runs for pair in pairs(run) if pair not in book}
 
 
+TAKEN_BACK = re.compile(r"(?:塞|揣|收|装|放)了?回了?[^，,。！？]{0,4}?(?:兜|怀|袖|包|口袋|衣袋|抽屉)")
+"""A thing held out and put back where it came from (把请帖塞回了内兜, 把帖子又揣回了怀里): not handed over."""
 REFUSE = re.compile(r"(?:没有|没|不|未|并未|从未)(?:能)?(?:肯|愿意|答应|同意|应允|给|交|借|批|把|松口|点头)|拒绝|回绝|婉拒|谢绝|"
-                    r"推了回去|推回|推辞|驳回|摇头|摇了摇头|作罢|不了了之|没成|落空|泡汤")
+                    r"推了回去|推回|推辞|驳回|摇头|摇了摇头|作罢|不了了之|没成|落空|泡汤|"
+                    r"(?:没|不)(?:松手|撒手|松开)|" + TAKEN_BACK.pattern)
 """What tells that a request was refused or a thing did not happen (没给, 不肯, 没把…交给, 拒绝, 推了回去, 没答应,
-没借, 摇了摇头, 作罢): a class of negated consent and giving, not the words of one draft. An order (不许弄丢,
+没借, 摇了摇头, 作罢; held out but not let go, put back in a pocket: 又没松手, 把请帖塞回了内兜): a class of negated
+consent and giving, not the words of one draft. An order (不许弄丢,
 别给人看, 不准声张) is no refusal: it follows a thing given."""
 NEGATED = re.compile(r"(?:没有|没|不|未|并未|从未|别|免了)$")
 """A word right before what the event says (没罚, 免了罚): it did not happen."""
@@ -1063,14 +1078,19 @@ YIELDED = re.compile(r"(?:还是|终于|到底|终究|最后|最终|只好|只�
 _SENTENCE_END = re.compile(r"[。！？!?\n]")
 
 
+def _telling(body: str, k: int) -> tuple[int, int]:
+    """Where the telling at ``k`` is read: from its sentence's start to the end of the next sentence."""
+    start = max((m.end() for m in _SENTENCE_END.finditer(body, max(0, k - 60), k)), default=max(0, k - 60))
+    ends = [m.start() for m in _SENTENCE_END.finditer(body, k, min(len(body), k + 120))]
+    return start, ends[1] + 1 if len(ends) > 1 else (ends[0] + 1 if ends else min(len(body), k + 120))
+
+
 def _refused_at(body: str, k: int) -> bool:
     """Whether the telling at ``k`` is refused or negated: the word before it negates it (没罚), or its sentence
     and the next one refuse (:data:`REFUSE`) and do not give way after (:data:`YIELDED`)."""
-    start = max((m.end() for m in _SENTENCE_END.finditer(body, max(0, k - 60), k)), default=max(0, k - 60))
+    start, end = _telling(body, k)
     if NEGATED.search(body[max(start, k - 2):k]):
         return True
-    ends = [m.start() for m in _SENTENCE_END.finditer(body, k, min(len(body), k + 120))]
-    end = ends[1] + 1 if len(ends) > 1 else (ends[0] + 1 if ends else min(len(body), k + 120))
     window = body[start:end]
     refusals = list(REFUSE.finditer(window))
     return bool(refusals) and not YIELDED.search(window, refusals[-1].end())
@@ -1078,12 +1098,18 @@ def _refused_at(body: str, k: int) -> bool:
 
 def _refused(ctx: CheckContext, words: frozenset[str], body: str) -> str | None:
     """The sentence that refuses the event when every telling of it (a pair of ``words`` in the prose) is
-    refused or negated (:func:`_refused_at`): 那差事他没交给陆青崖; ``None`` when one telling stands (or none
+    refused or negated (:func:`_refused_at`): 那差事他没交给陆青崖, or the last telling of one puts it back where
+    it came from (:data:`TAKEN_BACK`: held out, then 塞回了内兜); ``None`` when one telling stands (or none
     is there: that is :func:`_untold`'s). Each pair's tellings are read once per prose."""
     spots, seen = _pairs_read(body)
     found = [w for w in words if w in spots]
     if not found:
         return None
+    for word in found:  # the last telling of the thing puts it back in a pocket: whatever came before, not given
+        start, end = _telling(body, spots[word][-1])
+        back = TAKEN_BACK.search(body, start, end)
+        if back is not None and not YIELDED.search(body, back.end(), min(len(body), back.end() + 120)):
+            return body[start:back.end()].strip()[-40:]
     evidence = None
     for word in found:
         if word not in seen:
@@ -1189,6 +1215,13 @@ NOT_REACHED = re.compile(r"(?:想|要|打算|准备|正要|本想|本要|欲|该
                          r"[^，,。！？；;“”]{0,4}$")
 """What makes a place named in a clause one not reached (想去太医院, 不许进, 明天就能在…门口): a wish, a plan, a
 refusal, a day ahead."""
+SENT_OFF = re.compile(r"(?:叫|让|派|打发|催|喊|吩咐)[他她你我]?(?:先|赶紧|快)?去$|(?:远远|看得见|望得见|看得到|望得到|瞧得见)[^，,。！？；;“”]{0,8}$")
+"""A place named only as an errand someone is sent on (叫她去荷花池市场) or seen from afar (远远地已经看得见…市场那个
+大铁门了): not reached by those words."""
+WISHED = re.compile(r"(?:想|打算|准备|本想|本打算|盘算着)(?!了想|想)[^，,。！？；;“”]{0,10}[，,]\s*(?:先|再|就)?去$")
+"""A bare 去 clause carried by a wish the clause before says (她想趁着下午没事，去永兴当…): not reached."""
+BARRED_GO = re.compile(r"(?:不准|不许|不让|不要|不能|不得|别|没|禁止)[^，,。；;]{0,2}$")
+"""A contract line that itself bars or denies the move (叮嘱他往后不准去彪记帮厨): it asks for no arrival."""
 ROUTE = re.compile(r"从[^，,。！？；;“”]{1,8}?到$")
 ROUTE_AHEAD = re.compile(r"^[^，,。！？；;“”]{0,6}[，,]\s*(?:要|得|需|须|必|只能|还得|中间)")
 """A route told, not travelled (从瑶华宫到太医院，要穿过御花园); 从江湾到瑞金医院，出租车开了四十分钟 is a trip made."""
@@ -1200,10 +1233,12 @@ def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
     if ctx.world is None or term not in ctx.world.places:
         return False
     at = line.find(term)
-    if at < 0 or not GO_TO.search(line[max(0, at - 2):at]):
-        return False
+    if at < 0 or not GO_TO.search(line[max(0, at - 2):at]) or BARRED_GO.search(line[max(0, at - 6):at]):
+        return False  # 叮嘱他往后不准去彪记: the line itself asks no arrival
     def meant(k: int, n: int) -> bool:
         clause = re.split(r"[，,。！？；;“”\n]", body[max(0, k - 16):k])[-1]
+        if SENT_OFF.search(clause) or WISHED.search(re.split(r"[。！？；;“”\n]", body[max(0, k - 24):k])[-1]):
+            return True
         return NOT_REACHED.search(clause) is not None or (ROUTE.search(clause) is not None
                                                           and ROUTE_AHEAD.search(body[k + n:k + n + 20]) is not None)
 
@@ -1594,8 +1629,9 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
             # 艾琳越想越觉得不对：… — a person's clause ending in a colon, no quote after it: their words
             held = _Covered(taken)
             for m in clauses.colon.finditer(outside):
-                if held.covers(m.start()) or not ctx.is_person(m.group(1)) or outside[m.start() - 1:m.start()] in ADDRESSED:
-                    continue
+                if held.covers(m.start()) or not ctx.is_person(m.group(1)) or outside[m.start() - 1:m.start()] in ADDRESSED \
+                        or outside[m.end(1):m.end(1) + 1] == "的":
+                    continue  # 是师父的字：…: the name owns what the colon lists, it says nothing
                 words = _sentence_rest(outside, m.end())
                 if words.strip():
                     yield Voice(ctx.aliases.get(m.group(1), m.group(1)), words, i, m.start() + 1)
@@ -1607,7 +1643,8 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
                     continue
                 who = _referent(ctx, names, outside[:m.start()], subject, m.group(1))
                 words = _sentence_rest(outside, m.end())
-                if who and words.strip():
+                if who and words.strip() and (names is None or _called_at_start(ctx, names, words) != who):
+                    # 她在心里说：栓子哥，…: the one the words call is not the one saying them
                     yield Voice(who, words, i, m.start() + 1, True)
                     taken.append(held.add(m.start(), m.end() + len(words)))
         rest_of_line = _blanked(outside, taken)  # what is left once the people's words are taken out is the narration's
@@ -1630,13 +1667,20 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
 
 
 def _called_at_start(ctx: CheckContext, names: re.Pattern[str], words: str) -> str | None:
-    """The person a quote calls by name at its very start (“何总，这是…”, “阿珍！”), else ``None``."""
-    m = names.match(words.lstrip())
-    if m is None or words.lstrip()[m.end():m.end() + 1] not in ("，", ",", "！", "!", "、"):
+    """The person a quote calls by name at its very start (“何总，这是…”, “阿珍！”, a kin word after it: “栓子哥，…”),
+    else ``None``."""
+    said = words.lstrip()
+    m = names.match(said)
+    if m is None:
+        return None
+    end = m.end() + 1 if said[m.end():m.end() + 1] in CALLED_KIN else m.end()
+    if said[end:end + 1] not in ("，", ",", "！", "!", "、"):
         return None
     return ctx.aliases.get(m.group(), m.group())
 
 
+CALLED_KIN = frozenset("哥姐叔伯婶爷奶妹弟")
+"""A kin word after a name in a call (栓子哥，…): still the one called."""
 ADDRESSED = tuple("对向跟朝冲")
 """What puts the person after it as the one spoken to (在心里对阿爷说：…): the colon's words are not theirs."""
 

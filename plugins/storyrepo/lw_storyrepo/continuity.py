@@ -65,6 +65,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from lw_storyrepo.findings import ERROR, WARN, Finding
+from lw_storyrepo.forbidden import Bars
 from lw_storyrepo.names import surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.ranks import DOWN_WORDS, Ladder, RankReader, steps
@@ -78,7 +79,7 @@ GONE = ("失踪", "封印", "被封印", "下落不明")
 NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日|遗言|遗书|信中|信上|信里|留音|幻象|幻影|"
                      r"玉简|录音|录像|留言|留影|"
                      r"残魂|画像|生前|(?:临死|临终|死|去世|过世|遇害|出事|咽气)[之以]?前|曾经说|"
-                     r"每[次回逢当][^。！？]{0,12}?[都总]|往常|以往|"
+                     r"每[次回逢当][^。！？]{0,12}?[都总]|往常|以往|以前[^。！？]{0,12}?(?:总是|老是|常常|总爱|总要)|"
                      r"去年|前年|[一两二三四五六七八九十几数]+年前|[一两二三四五六七八九十几数半]+个月前")
 KNEW = re.compile(r"[\u4e00-\u9fff]{1,4}?(?:其实|原来|早就|早已|早都|一直|始终|从来)(?:都|就)?(?:知道|明白|清楚|料到|猜到|想到|察觉)")
 """What someone had long known, read at their name (他爹早就知道那笔账有问题): a thought of their lifetime, not
@@ -282,6 +283,7 @@ class World:
     ladders: tuple[Ladder, ...] | None = None  # the world's ladders (ranks.ladders_of); None: the one of ``stages``
     dated: dict[str, tuple[int, int]] = field(default_factory=dict)  # an event the world or a card dates -> (month, day): dated_events
     told: dict[str, frozenset[str]] = field(default_factory=dict)  # held thing -> the words its holder's card tells it by: told_of
+    bars: dict[str, Bars] = field(default_factory=dict)  # character -> what their state forbids, as the book words it: forbidden_of
     _reader: RankReader | None = field(default=None, repr=False, compare=False)
     _names_by: tuple[dict[str, str], dict[str, list[str]]] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -945,6 +947,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     if names is not None:
         out += _acting(world, lines, first_line, revived, seen, calls)
         out += _barred(world, lines, first_line, revived)
+        out += _forbidden(world, lines, first_line, revived, seen)
     # 位置
     moved = {c.who: {c.value} for c in changes if c.field == "位置" and c.op == "="}
     reached: dict[str, set[str]] = {}
@@ -1427,6 +1430,75 @@ def _barred(world: World, lines: list[str], first_line: int, revived: set[str]) 
             out.append(Finding("连贯", ERROR, f"{who} 的状态是「{world.cards[who].get('状态')}」（角色卡·状态），正文里却在"
                                f"「{since[who][1]}」的场合里动作", first_line + i, m.start() + 1,
                                (text.group() if text else line).strip()[:60]))
+    return out
+
+
+ENTER = r"(?:进了|走进了?|踏进了?|迈进了?|跨进了?|进到|来到|到了|回到|回了|进入|坐在|站在|进)"
+"""Entering a place or being in it (一挑帘子进了锦春楼的后厨, 坐在园区食堂里)."""
+NOT_DONE = re.compile(r"[没不别未想要准许能敢肯]|得|打算|准备")
+"""A word in the few characters before an act that makes it no act (不许进, 想进, 没敢进)."""
+
+
+def _subject(world: World, narration: str, at: int, anyone: re.Pattern[str]) -> str | None:
+    """The character an act at ``at`` is told of: the nearest card form before it in its sentence (else
+    its paragraph), not the object of a preposition (跟, 给, 把 …) nor an owner (方桂芝的话头), with no 我 nor a 他/她 of the other
+    gender between (林小满看了兵娃儿一眼，她…); with a 他/她 of theirs between, the one leading the sentence."""
+    found = [m for m in anyone.finditer(narration, 0, at)]
+    while found:
+        m = found.pop()
+        if (m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT) or narration[m.end():m.end() + 1] == "的":
+            continue  # 跟着方桂芝的话头: an object, an owner
+        who = world.aliases.get(m.group(), m.group())
+        between = narration[m.end():at]
+        gender = world.gender.get(who) or world.kin_gender.get(who)
+        if "我" in between or (gender and any(p in between for p in HE if p != gender)):
+            return None
+        if gender and gender in between:  # 贺青山看了石头一眼，他…: the pronoun is the sentence's own subject
+            begin = max(narration.rfind(c, 0, at) for c in "。！？") + 1
+            lead = anyone.match(narration, begin + len(narration[begin:at]) - len(narration[begin:at].lstrip()))
+            return world.aliases.get(lead.group(), lead.group()) if lead else None
+        return who
+    return None
+
+
+def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str],
+               seen: set[tuple[str, int]]) -> list[Finding]:
+    """状态 the prose contradicts by what the book says the state forbids (:attr:`World.bars`,
+    :func:`lw_storyrepo.forbidden.forbidden_of`): someone barred from a place entering it or in it (or in a
+    place inside it), or a part that cannot do a thing doing it (右手一把抄起锅铲 when the right hand
+    can hold nothing) — told of them (:func:`_subject`), not negated, outside a memory and quotes; one
+    finding a person a draft."""
+    bars = {n: b for n, b in world.bars.items() if n not in revived and n in world.cards}
+    if not bars:
+        return []
+    anyone = re.compile(_forms_of(world, world.cards))
+    acts: list[tuple[str, re.Pattern[str], str]] = []  # (person, what reads as the forbidden act, what it breaks)
+    for n, b in bars.items():
+        if b.places:
+            inner = {p for p, outer in world.inside.items() if outer & b.places} | set(b.places)
+            spots = "|".join(map(re.escape, sorted(inner, key=len, reverse=True)))
+            acts.append((n, re.compile(rf"{ENTER}了?(?:{spots})"), f"不许到「{'、'.join(sorted(b.places))}」"))
+        for part, uses in b.parts:
+            acts.append((n, re.compile(rf"{re.escape(part)}(?:[^，,。；;！？“”\n没不别]{{0,3}}?)(?:{uses})"),
+                         f"{part}用不了"))
+    out: list[Finding] = []
+    done: set[str] = set()
+    for i, line in enumerate(lines):
+        if not line.strip() or NOT_NOW.search(line):
+            continue
+        narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
+        for n, act, why in acts:
+            if n in done or (n, i) in seen:
+                continue
+            for m in act.finditer(narration):
+                if NOT_DONE.search(narration[max(0, m.start() - 3):m.start()]) or _subject(world, narration, m.start(), anyone) != n:
+                    continue
+                done.add(n)
+                start = max(narration.rfind(c, 0, m.start()) for c in "。！？") + 1
+                start = max(start, m.start() - 30)
+                out.append(Finding("连贯", ERROR, f"{n} 的状态是「{world.cards[n].get('状态')}」（角色卡·状态），按设定{why}，"
+                                   f"正文里却这样做了", first_line + i, m.start() + 1, line[start:].strip()[:60]))
+                break
     return out
 
 

@@ -413,21 +413,23 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # fields, a pronoun compared, a quote's listener; a demotion told by 降; held things by their owner and their
     # card's looks; a pronoun carried through paragraphs naming nobody) → 8/15, 3/5, 3/5 and 7, none sent back;
     # with task C11's twelfth round merged too (stop 44) 11/15, 3/5, 3/5 and 7.
-    # With task C12's thirteenth round (stop 45) 13/15 and 6: a rank to a listener called by a character of her given
-    # name (秋姐), a box brought out and named after a dash (——是方师姐那只…); a guessed voice no longer given to the
-    # runaway (the hero's gender read from her card's other names).
+    # Stop 45: task C12's thirteenth round alone 13/15 and 6 (a rank to a listener called by a character of her given
+    # name, 秋姐; a box brought out and named after a dash; a guessed voice no longer given to the runaway); task
+    # C13's fourteenth round alone 13/15, 5/5, 3/5 and 4 (what a state forbids as the book words it: 倒仓 singing, 禁演
+    # backstage; a place only wished for; a card put back in a pocket; a handover to its holder already, a name owning
+    # a colon's list, 栓子哥 called in a thought); both merged: the figures below.
     ("连续性-盲评十四", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"),
-      ("合同-3.md", "永兴当"), ("合同-5.md", "马占魁把堂会帖子交给沈砚秋"), ("泄密-2.md", "沈砚秋"), ("泄密-3.md", "方月楼")],
-     6),  # with the twelfth round (task C11) too: 11/15 — a witness's sighting, a countdown, an era's weekday
+     [("泄密-2.md", "沈砚秋"), ("泄密-3.md", "方月楼")],
+     4),
     # a 1996 成都 restaurant kitchen written blind at stop 43: blind runs 5/15, 3/5, 4/5 and 6 false alarms (2 of 6 good
     # drafts sent back) → 8/15 and 5 (1 of 6) with stop 44's rounds; tuned on since task C12 (stop 45, the thirteenth
     # round: a card naming a thing in two parts, a thing brought out and then said what it is, a gender from the other
     # names a card gives, a listener called by a character of her given name, a thing the sentence's topic held in a
-    # hand nobody names) → 13/15, 3/5, 4/5 and 5. Missed: the burned hand used, the suspended in the kitchen (状态).
+    # hand nobody names) → 13/15, 3/5, 4/5 and 5; task C13's fourteenth round alone (a burned hand's use, the suspended
+    # in the kitchen: 状态; a place only wished for, a card put back in a pocket: 合同) → 10/15, 5/5, 4/5 and 1; both
+    # merged: the figures below.
     ("连续性-盲评十五", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"),
-      ("合同-3.md", "荷花池"), ("合同-5.md", "刘彪把开业酒的请帖交给林小满"), ("泄密-3.md", "唐素芬")], 5),
+     [("泄密-3.md", "唐素芬")], 1),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
