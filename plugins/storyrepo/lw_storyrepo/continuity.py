@@ -1880,10 +1880,10 @@ SEASON_NOW: dict[str, frozenset[int]] = {
 """The months a season can be, by its word, in either calendar (冬 runs over the new year; 伏 the
 dog days, 九 the nine-nines after the solstice)."""
 SAID_SEASON = re.compile(r"入([冬夏秋春伏九])以来|(?:今天|今儿|今日|眼下|如今|正值|正是|正当|时值|已是|已经是|已经入)(?:是)?"
-                         r"[^。！？，,“”]{0,3}?(?:隆|寒|深|盛|酷|初|大)?([冬夏秋春])(?:天|季|日|时节)?(?![瓜装衣被鞋令营])|"
+                         r"[^。！？，,“”在从往去]{0,3}?(?:隆|寒|深|盛|酷|初|大)?([冬夏秋春])(?:天|季|日|时节)?(?![瓜装衣被鞋令营])|"
                          r"(?:三|头|二|中|末)([伏九])天")
 """The prose saying what season it is now (今天是入冬以来最冷的一天, 正值盛夏, 三伏天): not a thing named
-by a season (冬瓜, 夏令营)."""
+by a season (冬瓜, 夏令营), nor a place a preposition of place leads to (今天一早在春熙路口, 今天往冬青路去)."""
 PAST_DATE = re.compile(rf"(?P<since>自打|自从|打从)?(?:(?P<month>{_CN_NUM}|正|冬|腊)月)(?P<day>初[一二三四五六七八九十]|{_CN_NUM})(?:日|号)?"
                        r"(?:(?:那天|那日|那晚|那夜|那一天|当天|那会儿)(?:就|才|刚|刚刚|已经|便)"
                        r"|(?(since)[^，,。！？]{0,8}?(?:以后|之后|以来)|(?!)))")

@@ -79,6 +79,10 @@ def test_a_season_said_now_against_the_in_book_time() -> None:
     assert not [m for m in continuity("今天是入夏以来最热的一天，林知远解开了白大褂。", july) if "书内时间" in m]
     assert not [m for m in continuity("食堂今天有冬瓜汤，林知远打了两碗。", july) if "书内时间" in m]
     assert [m for m in continuity("正值盛夏，走廊里的风扇呼呼地转。", {"书内时间": "2016年12月2日"}) if "书内时间" in m]
+    # a place after a preposition of place is no season, though its name begins with one
+    assert not [m for m in continuity("今天一早在春晖路口，林知远碰见了老周。", july) if "书内时间" in m]
+    assert not [m for m in continuity("今天往冬青巷去的车停了，林知远只好走路。", july) if "书内时间" in m]
+    assert [m for m in continuity("眼下到了冬天，林知远把白大褂换成了棉的。", july) if "书内时间" in m]
 
 
 def test_a_register_lists_people_under_a_stage() -> None:
