@@ -1416,8 +1416,10 @@ _KIN_SAID = re.compile(r"(?:^|(?<=[”」。！？，,\s]))([\u4e00-\u9fff])[^�
 led by them (妈说，“…”); the word alone, not the end of another (姑妈说)."""
 
 
-def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Match[str]) -> str | None:
-    """The speaker a quote's own line names: ``X道：“…”``, ``“…”X问``, or the only person there."""
+def _attributed(ctx: CheckContext, names: re.Pattern[str], clauses: _Clauses, line: str, m: re.Match[str],
+                named_outside: Callable[[], tuple[str, ...]]) -> str | None:
+    """The speaker a quote's own line names: ``X道：“…”``, ``“…”X问``, or the only person there
+    (``named_outside``: the names the line says outside its quotes, :func:`_named_outside_quotes`)."""
     before = line[max(0, m.start() - 24):m.start()]
     after = line[m.end():m.end() + 16]
     person = ctx.is_person
@@ -1441,7 +1443,7 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Matc
             lead = names.match(piece.strip())
             if lead and person(lead.group()):
                 return lead.group()
-    lead = _clauses_of(names).speaks_on.match(line, m.end())
+    lead = clauses.speaks_on.match(line, m.end())
     if lead and person(lead.group(1)):
         return lead.group(1)
     post = next((c for c in names.finditer(after) if person(c.group())), None)
@@ -1454,17 +1456,16 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Matc
     # “…” alone with its one person, or after that person's own sentence (裴照微…额上还带着汗。“…”)
     led = names.match(line) is not None and line[:m.start()].rstrip()[-1:] in ("。", "！", "？") and m.start() > 0
     if m.start() <= 1 or led:
-        who = {ctx.aliases[n] for n in _named_outside_quotes(line, names) if person(n)}
+        who = {ctx.aliases[n] for n in named_outside() if person(n)}
         if len(who) == 1:
             return next(iter(who))
     return None
 
 
 
-@functools.lru_cache(maxsize=16)
 def _named_outside_quotes(line: str, names: re.Pattern[str]) -> tuple[str, ...]:
-    """The names a line says outside its quotes, read once for all its quotes (a quote blanked
-    first and then the rest is the same as every quote of the line blanked)."""
+    """The names a line says outside its quotes, read once for all its quotes by :func:`voices` (a
+    quote blanked first and then the rest is the same as every quote of the line blanked)."""
     parts, at = [], 0
     for q in quote_matches(line):
         parts += [line[at:q.start()], " " * (q.end() - q.start())]
@@ -1527,6 +1528,9 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
     by the turn-taking around it, :func:`_lone_speaker`), thoughts and what a character knows
     (心想、心里清楚、知道、想起…), and the narration's own sentences."""
     names = ctx.names_re()
+    # the patterns built on the names, looked up once: a pattern is a key by its whole compiled code
+    # (hashed and compared at every lookup), thousands of names' worth at every line of a draft
+    clauses = _clauses_of(names) if names else None
     subject: str | None = None
     beat: str | None = None  # who acts last in the narration before a lone quote (:func:`_beat`)
     turns: list[str] = []  # who spoke, in order, in the current exchange
@@ -1552,8 +1556,10 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         # an unnamed speaker's own clause (老汉点点头：“…”) says it is nobody the book knows
         alone = bool(quotes) and first is None
         turn: str | None = None  # who says this paragraph's first quote: a paragraph with no name in it is one turn
+        named_outside = functools.cache(functools.partial(_named_outside_quotes, line, names)) if names else None
         for m in quotes:
-            speaker = _attributed(ctx, names, line, m) if names else None
+            speaker = _attributed(ctx, names, clauses, line, m, named_outside) \
+                if names and clauses is not None and named_outside is not None else None
             clause = _last_clause(outside, m.start()).lstrip()  # a line of blanked quotes: spaces, read once by C
             lead = re.match(r"([他她])[^。！？“”]*[：:]\s*$", clause) if clause[:1] in ("他", "她") else None
             guessed = speaker is None
@@ -1580,8 +1586,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
                 turns.append(speaker)
                 yield Voice(speaker, words, i, m.start() + 1, guessed)
             taken.append(m.span())
-        if names:
-            clauses = _clauses_of(names)
+        if names and clauses is not None:
             for m in clauses.knows.finditer(outside):
                 if re.search(r"[不没未]$", m.group(2)) or not ctx.is_person(m.group(1)):
                     continue  # 陈默不知道，…: what follows is the narration's, not his
@@ -1614,7 +1619,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
             if sm.group().strip(" ，,：:。！？"):
                 yield Voice(None, sm.group(), i, sm.start() + 1)
         if first or not quotes:
-            beat = _beat(ctx, names, outside, first) if first and names else None
+            beat = _beat(ctx, clauses, outside, first) if first and clauses is not None else None
             silent = not quotes and SILENT_REPLY.search(outside) is not None
         if first and not re.search(r"[他她]", outside[:first.start()]) and outside[first.end():first.end() + 1] != "的":
             subject = ctx.aliases.get(first.group(), first.group())
@@ -1703,10 +1708,10 @@ def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(parts) + text[at:]
 
 
-def _beat(ctx: CheckContext, names: re.Pattern[str], outside: str, first: re.Match[str]) -> str:
+def _beat(ctx: CheckContext, clauses: _Clauses, outside: str, first: re.Match[str]) -> str:
     """Who acts last in a paragraph: the last person leading a clause (正要走，阿萝却拉住他的袖子),
     else the first person it names (他听见阿娘压低的声音)."""
-    lead = [n.group() for n in _clauses_of(names).leads.finditer(outside)]
+    lead = [n.group() for n in clauses.leads.finditer(outside)]
     lead = [n.strip("，,。；;！？：: ") for n in lead]
     lead = [n for n in lead if ctx.is_person(n) and n not in ctx.kin_words]
     who = lead[-1] if lead else first.group()
