@@ -38,7 +38,7 @@ from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 from lw_storyrepo.stylepatterns import banned_pattern
-from lw_storyrepo.wordsre import alternation
+from lw_storyrepo.wordsre import alternation, found_at
 
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
 THINK = r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|寻思)"
@@ -418,19 +418,32 @@ def relatives(texts: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[
 KEEPERS = ("掌柜", "老板娘", "老板", "东家", "店主", "店东", "主人", "住持", "方丈", "观主", "馆主", "庄主", "堂主", "寨主",
            "班主", "掌门", "帮主", "经理", "厂长", "院长", "校长", "站长", "所长", "船老大", "村长", "族长")
 """The words a card says its character keeps a place with (珠市口恒裕当的掌柜, 「陈记通讯」的老板)."""
+_KEEPER_AT = re.compile("(?=" + "|".join(KEEPERS) + ")")
+"""Every place a word of :data:`KEEPERS` starts at (老板娘 and 老板 at one, 店东家's 店东 and 东家 at two)."""
 
 
 def keepers_of(texts: dict[str, str], places: set[str]) -> dict[str, frozenset[str]]:
     """``{place: people}`` whose card's free text makes them its keeper (:data:`KEEPERS`, after
     the place, 的 and 大/二/老 between): a line about the shop (恒裕当给的价钱) may be told through
-    its keeper (胡六爷给的是活当的价)."""
-    keeper = "(?:" + "|".join(KEEPERS) + ")"
+    its keeper (胡六爷给的是活当的价). Read back from each keeper's word, the places looked up by the
+    text's pieces (a book of thousands of places searched every card once per place)."""
     out: dict[str, set[str]] = {}
+    named = {p for p in places if len(p) >= 2}
     for person, text in texts.items():
         body = free_text(text)
-        for place in places:
-            if len(place) >= 2 and re.search(re.escape(place) + f"[」』]?的?[大二老]?{keeper}", body):
-                out.setdefault(place, set()).add(person)
+        ending: dict[int, list[str]] | None = None  # where each place the card names ends
+        for m in _KEEPER_AT.finditer(body):
+            ends = {m.start()}
+            for between in ("大二老", "的", "」』"):  # what may stand between the place and the word, read backwards
+                ends |= {e - 1 for e in ends if e > 0 and body[e - 1] in between}
+            if ending is None:
+                ending = {}
+                for at, found in found_at(named, body).items():
+                    for place in found:
+                        ending.setdefault(at + len(place), []).append(place)
+            for e in ends:
+                for place in ending.get(e, ()):
+                    out.setdefault(place, set()).add(person)
     return {place: frozenset(people) for place, people in out.items()}
 
 
@@ -862,6 +875,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             for pid in sorted(moves[key] - named):
                 out.append(Finding("合同", WARN, f"草稿{word}了合同没有提到的承诺 {pid}：请确认，或先修改合同", line_no))
     in_prose: dict[tuple[str, bool], bool] = {}
+    speaking: set[str] | None = None  # who speaks in the prose, named: read once for every line that asks
     for raw in as_list(state.get("合同")):
         text = str(raw)
         shown = clipped(text)  # a finding names the line by its start (findings.clipped; Finding escapes what a terminal acts on)
@@ -897,8 +911,10 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             if ctx is not None and ctx.cast and APPEAR.search(text) and text.startswith(term) and ctx.is_person(who) \
                     and who not in ctx.cast and who not in ctx.dead and who != me:
                 # the line asks them in and the draft's own 在场 leaves them out: there, or only spoken of?
-                if any(v.speaker is not None and not v.guessed and ctx.aliases.get(v.speaker, v.speaker) == who
-                       for v in voices(ctx, body.split("\n"))):
+                if speaking is None:
+                    speaking = {ctx.aliases.get(v.speaker, v.speaker) for v in voices(ctx, body.split("\n"))
+                                if v.speaker is not None and not v.guessed}
+                if who in speaking:
                     pass  # they speak in the prose, named (a call, a phantom): they are in the chapter
                 elif any(_named(v, body) for v in ctx.variants(term)):
                     out.append(Finding("合同", WARN, f"合同「{shown}」要「{clipped(term)}」出场，草稿的在场名单里却没有："
@@ -1783,6 +1799,14 @@ def _denial_leaks(ctx: CheckContext, voice: Voice, first_line: int, learned: dic
     return out
 
 
+def _places_in(words: list[str]) -> dict[str, list[int]]:
+    """``{word: where it stands in words}``."""
+    out: dict[str, list[int]] = {}
+    for at, word in enumerate(words):
+        out.setdefault(word, []).append(at)
+    return out
+
+
 def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned: dict[str, set[str]] | None = None,
                    revealed: set[str] | None = None, pov: str | None = None,
                    said: list[Voice] | None = None) -> list[Finding]:
@@ -1795,7 +1819,10 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
     all_kws = {k for _sid, _kn, _r, kws in ctx.secrets for k in kws}
     if not all_kws:
         return out
-    kw_re = re.compile("|".join(re.escape(k) for k in sorted(all_kws, key=len, reverse=True)))
+    kw_re = re.compile(alternation(all_kws))
+    # each gap's keywords by place in its list: a voice's hits are read from the few it says, not from
+    # every keyword of the gap (thousands of keywords, at every voice of a draft)
+    wheres = [_places_in(kws) for _sid, _kn, _r, kws in ctx.secrets]
     pov = ctx.aliases.get(pov, pov) if pov else None
     # the names of people, places and things: a roster entry of another kind (an order, a gang) that no
     # public text names is the secret's own word, not a name said every day
@@ -1815,11 +1842,12 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
                 out += _denial_leaks(ctx, voice, first_line, learned, revealed or set(), pov)
             continue
         lineno = first_line + voice.line
-        for sid, knowers, reader, kws in ctx.secrets:
+        for (sid, knowers, reader, kws), where in zip(ctx.secrets, wheres):
             if not kws or sid in (revealed or ()):
                 continue
             who = voice.speaker
-            hit = [k for k in kws if k in present and (who is None or (k != who and ctx.aliases.get(k) != who))]
+            hit = [kws[at] for at in sorted(at for k in present for at in where.get(k, ()))]
+            hit = [k for k in hit if who is None or (k != who and ctx.aliases.get(k) != who)]
             if who is None:
                 if reader:
                     if len(hit) >= max(2, _need(kws, 3)):

@@ -120,3 +120,16 @@ def occurring(words: Iterable[str], text: str) -> set[str]:
     lengths = {len(w) for w in maybe if len(w) <= GRAM_MAX}
     pieces = {text[i:i + n] for n in lengths for i in range(len(text) - n + 1)}
     return {w for w in maybe if (w in pieces if len(w) <= GRAM_MAX else w in text)}
+
+
+def found_at(words: Iterable[str], text: str) -> dict[int, list[str]]:
+    """Every place in ``text`` where a word of ``words`` starts, overlapping ones too: ``{start: [the
+    words there, longest first]}``. Thousands of words (a book's places) cost the text's pieces of
+    their lengths once, not a reading of the text each."""
+    wanted = set(occurring(words, text))
+    out: dict[int, list[str]] = {}
+    for n in sorted({len(w) for w in wanted}, reverse=True):
+        for i in range(len(text) - n + 1):
+            if text[i:i + n] in wanted:
+                out.setdefault(i, []).append(text[i:i + n])
+    return out
