@@ -122,6 +122,8 @@ def shelves(n: int) -> dict[str, tuple[dict[str, str], str]]:
     about ``n`` characters: ``{case: ({file: text written over the book's}, draft)}``."""
     from lw_storyrepo import layout as L
 
+    from lw_storyrepo.samples import SECRET
+
     card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8")
     things, k = held(n // 15), n // 15
     holding = {f"{L.角色}/许砚.md": card.replace("持有:\n", "持有:\n" + "".join(f"  - {t}\n" for t in things))}
@@ -138,6 +140,9 @@ def shelves(n: int) -> dict[str, tuple[dict[str, str], str]]:
         "roster_thousands_listed": (roster, HEAD + fill("、".join(names), n)),
         # every 王 of the draft followed by a character no name has: each tried all names after 王
         "roster_surname_run": (roster, HEAD + "、".join(names) + "\n" + fill("王。", n - 3 * k)),
+        "gap_thousands_keywords": ({f"{L.信息差}/S-001-真凶.md": SECRET.replace("  - 灭门\n  - 血书\n", "  - 手术\n  - 病历\n" + "".join(
+                                       f"  - {w[:2]}\n" for w in things))},
+                                   HEAD + fill("".join(f"许砚说：“{w[:2]}和{things[-1 - i][:2]}。”\n" for i, w in enumerate(things)), n)),
         "places_thousands": ({L.名册: "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {p} |  | 地点 | 1 |\n" for p in places),
                               L.世界观: "# 世界观\n\n" + "".join(f"{p}在{places[i - 1]}以北三百里，{p}离{places[i - 2]}很远。\n"
                                                              for i, p in enumerate(places))},

@@ -689,17 +689,29 @@ def _met(forms: Iterable[str], body: str) -> bool:
     does not only wish for them (:data:`ONLY_WISHED`), in a paragraph no call or message carries: none going
     on (:func:`lw_storyrepo.continuity.calls_going_on`) and no medium (:data:`AT_A_DISTANCE`) in it or the
     few paragraphs before it (:func:`lw_storyrepo.continuity.recent_paragraphs`)."""
+    clauses = _MET_READ.of(body, lambda: _meeting_clauses(body))
+    return any(_named_in(form, clause) for clause in clauses for form in forms)
+
+
+def _meeting_clauses(body: str) -> list[str]:
+    """The clauses :func:`_met` reads a person in, of the whole prose: read once per draft (each
+    paragraph's quotes were blanked again for every paragraph after it, and for every person asked)."""
     lines = body.split("\n")
     calls = calls_going_on(lines)
+    distant: dict[str, bool] = {}  # paragraph -> a medium in it, its quotes left out
+
+    def far(paragraph: str) -> bool:
+        if paragraph not in distant:
+            distant[paragraph] = AT_A_DISTANCE.search(_QUOTED.sub("", paragraph)) is not None
+        return distant[paragraph]
+
+    out = []
     for i, line in enumerate(lines):
         told = _QUOTED.sub(lambda m: "，" * len(m.group()), line)
-        if calls[i] or not told.strip() or any(AT_A_DISTANCE.search(_QUOTED.sub("", x))
-                                               for x in [*recent_paragraphs(lines, i), line]):
+        if calls[i] or not told.strip() or any(far(x) for x in [*recent_paragraphs(lines, i), line]):
             continue
-        for clause in re.split(r"[，,。！？!?；;：:]", told):
-            if not ONLY_WISHED.search(clause) and any(_named_in(form, clause) for form in forms):
-                return True
-    return False
+        out += [clause for clause in re.split(r"[，,。！？!?；;：:]", told) if not ONLY_WISHED.search(clause)]
+    return out
 
 
 T = TypeVar("T")
@@ -718,6 +730,8 @@ class PerProse(threading.local):
         return cast(T, last[1])
 
 
+_MET_READ = PerProse()
+"""The prose :func:`_met` last read and its clauses."""
 _NAMED_SEEN = PerProse()
 """The prose :func:`_named` last read and its answers: a contract of 600 lines that name the same person
 searches the draft for each of their forms once, not once a line (lines × forms × draft was 100 s at the cap)."""
