@@ -58,6 +58,7 @@ separated by ＜ > → 、), else the usual cultivation ladder; levels by 一…
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import re
 from collections import Counter
@@ -934,6 +935,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     home = {c.value for c in changes if c.who == pov and c.field == "位置" and c.op == "="} \
         or {str(world.cards.get(pov or "", {}).get("位置") or "")} - {""}
     calls = _calls(lines)
+    # what a line says of itself, read once a line: a line of thousands of quotes was read whole at each of them
+    not_now = functools.cache(lambda i: NOT_NOW.search(lines[i]))
+    remote = functools.cache(lambda i: _remote(lines, i))
     for voice in () if flashback else voices:
         who = voice.speaker
         if who is None or (who, voice.line) in seen:
@@ -941,27 +945,27 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         line = lines[voice.line]
         card = world.cards.get(who, {})
         state = str(card.get("状态") or "")
-        if who not in revived and any(state.startswith(d) for d in DEAD + GONE) and not NOT_NOW.search(line) \
+        if who not in revived and any(state.startswith(d) for d in DEAD + GONE) and not_now(voice.line) is None \
                 and not KNEW.match(line, voice.column - 1, voice.column + 12):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
                                first_line + voice.line, voice.column, line.strip()[:60]))
         elif who not in revived and state.startswith(MUTE) and not getattr(voice, "guessed", False) \
-                and (not SIGNED.search(line) or VOICED.search(_QUOTED_WORDS.sub("", line))) and not NOT_NOW.search(line):
+                and (not SIGNED.search(line) or VOICED.search(_QUOTED_WORDS.sub("", line))) and not_now(voice.line) is None:
             # a voice given to the mute by turn-taking is someone else's: only one the text names is theirs
             seen.add((who, voice.line))
             out.append(Finding("连贯", ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），说不了话，正文里却开口说话",
                                first_line + voice.line, voice.column, line.strip()[:60]))
         elif who not in revived and state.startswith(CONFINED) and not _visited(lines, voice.line, card, calls) \
-                and not NOT_NOW.search(line):
+                and not_now(voice.line) is None:
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），{_kept(state)}「{card.get('位置') or '?'}」，正文里却在场说话",
                                first_line + voice.line, voice.column, line.strip()[:60]))
-        elif present and who in world.cards and who not in present and not _remote(lines, voice.line) and not calls[voice.line] \
-                and not NOT_NOW.search(line) and not _lives_here(world, who, home):
+        elif present and who in world.cards and who not in present and not remote(voice.line) and not calls[voice.line] \
+                and not_now(voice.line) is None and not _lives_here(world, who, home):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN, f"{who} 不在本章的在场名单（{'、'.join(sorted(present))}）{_elsewhere(world, who, pov)}，"
                                f"正文里却在说话",

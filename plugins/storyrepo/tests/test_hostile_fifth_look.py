@@ -5,7 +5,8 @@ contract: the speaker reader looked up the patterns built on a 名册 of thousan
 line (a pattern hashes its whole compiled code as a key), and tried thousands of branches after each
 王 of a draft; a contract of hundreds of 「X出场」 lines read who speaks in the whole draft once per
 line; a 世界观 of thousands of places was searched once per place for every sentence and card (the
-keepers of places, the places in places, the far places). The figures are in bench/story_hostile.py;
+keepers of places, the places in places, the far places); a line of hundreds of quotes was read
+whole for 当年/回忆 at each of them. The figures are in bench/story_hostile.py;
 these tests pin what the faster readers must still find, and the bounds by counting."""
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lw_storyrepo import checks, wordsre
-from lw_storyrepo.checks import ERROR, WARN, CheckContext, contract_findings, keepers_of, voices
+from lw_storyrepo import checks, continuity, wordsre
+from lw_storyrepo.checks import ERROR, WARN, CheckContext, check_draft, contract_findings, keepers_of, voices
 from lw_storyrepo.continuity import far_places, journeys, places_inside
 from lw_storyrepo.drafts import Draft
+from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.wordsre import FAN_MAX, alternation, found_at
 
 LETTERS = "王林小二三麻子五牌表钥匙]^-\\."
@@ -179,3 +181,27 @@ def test_a_gap_of_thousands_of_keywords_still_names_its_hits_in_the_list_s_order
     found = checks.leak_and_waste(ctx, body.split("\n"), 5)
     assert [(f.severity, f.line) for f in found] == [(ERROR, 5)]
     assert f"「手术、{words[9]}、病历、手术」" in found[0].message
+
+
+def test_a_line_of_hundreds_of_quotes_by_the_dead_is_read_once_for_not_now_and_still_found(
+        book: StoryRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+    card = book.p("定稿/设定/角色/神秘老者.md")
+    card.write_text(card.read_text(encoding="utf-8").replace("状态: 在世", "状态: 已死"), encoding="utf-8")
+    line = "神秘老者说：“我在。”" * 500
+    searched: list[int] = []
+    real = continuity.NOT_NOW
+
+    class Counted:
+        def search(self, text: str, *at: int) -> re.Match[str] | None:
+            searched.append(len(text))
+            return real.search(text, *at)
+
+    monkeypatch.setattr(continuity, "NOT_NOW", Counted())
+    said = [f for f in check_draft(book, Draft("A", {"推进承诺": ["P-001"]}, line + "\n林晚点头。", 1))
+            if f.kind == "连贯" and "神秘老者" in f.message]
+    assert [f.line for f in said] == [1]
+    assert searched.count(len(line)) <= 5  # the line read for 当年/回忆 by a few readers, not once per quote (500)
+    monkeypatch.undo()
+    recalled = "当年，" + line
+    assert not [f for f in check_draft(book, Draft("A", {"推进承诺": ["P-001"]}, recalled, 1))
+                if f.kind == "连贯" and "神秘老者" in f.message]
