@@ -8,7 +8,8 @@ cap on the book of the development set 连续性-开发五 (with two info gaps a
 the seconds of ``review.check`` (front matter read, every check, settle's dry plan), the growth
 cap/quarter (linear ≈ 4×) and the cap's time against ordinary prose of the same length checked
 in the same run (a busy machine slows both alike). The ``shelves`` cases grow the book with the
-draft (a card holding cap/15 things, a 名册 of cap/15 names).
+draft (a card holding cap/15 things, a 名册 of cap/15 names or places, a 世界观 saying where each
+place lies) and count the load of the checks' context too (where the book's places are read).
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
@@ -106,6 +107,7 @@ def contracts(n: int) -> dict[str, tuple[list[str], str]]:
         "ct_control_chars": ([fill("孟姐把\x01\x1b[31m\u202e差事\x7f交给许砚", n)], prose),
         "ct_events_vs_cjk_draft": ([f"孟姐把{pieces(8)[i % 5:]}{i}号差事交给许砚" for i in range(k)],
                                    HEAD + many),
+        "ct_appear_not_present": ([f"顾衡出场，第{i}次" for i in range(k)], prose),
     }
 
 
@@ -120,10 +122,13 @@ def shelves(n: int) -> dict[str, tuple[dict[str, str], str]]:
     about ``n`` characters: ``{case: ({file: text written over the book's}, draft)}``."""
     from lw_storyrepo import layout as L
 
+    from lw_storyrepo.samples import SECRET
+
     card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8")
     things, k = held(n // 15), n // 15
     holding = {f"{L.角色}/许砚.md": card.replace("持有:\n", "持有:\n" + "".join(f"  - {t}\n" for t in things))}
     names = ["王" + x[:2] for x in held(k)]
+    places = [x[:2] + "城" for x in held(k)]
     roster = {L.名册: "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {x} | 小{x[1:]} | 人物 | 1 |\n" for x in names)}
     return {
         "card_holds_thousands": (holding, HEAD + fill(PROSE, n)),
@@ -133,6 +138,15 @@ def shelves(n: int) -> dict[str, tuple[dict[str, str], str]]:
                                  HEAD + fill(PROSE, n)),
         "roster_thousands_said": (roster, HEAD + fill("".join(f"{x}说：“我在。”\n" for x in names), n)),
         "roster_thousands_listed": (roster, HEAD + fill("、".join(names), n)),
+        # every 王 of the draft followed by a character no name has: each tried all names after 王
+        "roster_surname_run": (roster, HEAD + "、".join(names) + "\n" + fill("王。", n - 3 * k)),
+        "gap_thousands_keywords": ({f"{L.信息差}/S-001-真凶.md": SECRET.replace("  - 灭门\n  - 血书\n", "  - 手术\n  - 病历\n" + "".join(
+                                       f"  - {w[:2]}\n" for w in things))},
+                                   HEAD + fill("".join(f"许砚说：“{w[:2]}和{things[-1 - i][:2]}。”\n" for i, w in enumerate(things)), n)),
+        "places_thousands": ({L.名册: "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {p} |  | 地点 | 1 |\n" for p in places),
+                              L.世界观: "# 世界观\n\n" + "".join(f"{p}在{places[i - 1]}以北三百里，{p}离{places[i - 2]}很远。\n"
+                                                             for i, p in enumerate(places))},
+                             HEAD + fill("".join(f"许砚从{p}走到{places[-1 - i]}。\n" for i, p in enumerate(places)), n)),
     }
 
 
@@ -185,12 +199,13 @@ def checker(repo) -> Callable[[str], float]:  # type: ignore[no-untyped-def]
     from lw_storyrepo.review import check
     from lw_storyrepo.workspace import load_state
 
-    def run(text: str, contract: list[str] | None = None) -> float:
+    def run(text: str, contract: list[str] | None = None, with_load: bool = False) -> float:
         repo.p(L.draft_file("A")).write_text(text[:DRAFT_MAX_CHARS], encoding="utf-8")
+        loading = time.perf_counter()
         state, ctx = load_state(repo), CheckContext.load(repo)
         if contract is not None:
             state["合同"] = contract
-        start = time.perf_counter()
+        start = loading if with_load else time.perf_counter()
         check(repo, state, read_draft(repo, "A"), ctx)
         return time.perf_counter() - start
     return run
@@ -251,7 +266,7 @@ def main() -> None:
                 kept_files = {rel: repo.p(rel).read_bytes() if repo.p(rel).is_file() else None for rel in files}
                 for rel, body in files.items():
                     repo.p(rel).write_text(body, encoding="utf-8")
-                times.append(run(text))
+                times.append(run(text, with_load=True))
                 for rel, old in kept_files.items():
                     repo.p(rel).write_bytes(old) if old is not None else repo.p(rel).unlink()
             a, b = times

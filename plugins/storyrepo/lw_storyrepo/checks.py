@@ -39,7 +39,7 @@ from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 from lw_storyrepo.stylepatterns import banned_pattern
-from lw_storyrepo.wordsre import alternation
+from lw_storyrepo.wordsre import alternation, found_at
 
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
 THINK = r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|寻思)"
@@ -421,19 +421,32 @@ def relatives(texts: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[
 KEEPERS = ("掌柜", "老板娘", "老板", "东家", "店主", "店东", "主人", "住持", "方丈", "观主", "馆主", "庄主", "堂主", "寨主",
            "班主", "掌门", "帮主", "经理", "厂长", "院长", "校长", "站长", "所长", "船老大", "村长", "族长")
 """The words a card says its character keeps a place with (珠市口恒裕当的掌柜, 「陈记通讯」的老板)."""
+_KEEPER_AT = re.compile("(?=" + "|".join(KEEPERS) + ")")
+"""Every place a word of :data:`KEEPERS` starts at (老板娘 and 老板 at one, 店东家's 店东 and 东家 at two)."""
 
 
 def keepers_of(texts: dict[str, str], places: set[str]) -> dict[str, frozenset[str]]:
     """``{place: people}`` whose card's free text makes them its keeper (:data:`KEEPERS`, after
     the place, 的 and 大/二/老 between): a line about the shop (恒裕当给的价钱) may be told through
-    its keeper (胡六爷给的是活当的价)."""
-    keeper = "(?:" + "|".join(KEEPERS) + ")"
+    its keeper (胡六爷给的是活当的价). Read back from each keeper's word, the places looked up by the
+    text's pieces (a book of thousands of places searched every card once per place)."""
     out: dict[str, set[str]] = {}
+    named = {p for p in places if len(p) >= 2}
     for person, text in texts.items():
         body = free_text(text)
-        for place in places:
-            if len(place) >= 2 and re.search(re.escape(place) + f"[」』]?的?[大二老]?{keeper}", body):
-                out.setdefault(place, set()).add(person)
+        ending: dict[int, list[str]] | None = None  # where each place the card names ends
+        for m in _KEEPER_AT.finditer(body):
+            ends = {m.start()}
+            for between in ("大二老", "的", "」』"):  # what may stand between the place and the word, read backwards
+                ends |= {e - 1 for e in ends if e > 0 and body[e - 1] in between}
+            if ending is None:
+                ending = {}
+                for at, found in found_at(named, body).items():
+                    for place in found:
+                        ending.setdefault(at + len(place), []).append(place)
+            for e in ends:
+                for place in ending.get(e, ()):
+                    out.setdefault(place, set()).add(person)
     return {place: frozenset(people) for place, people in out.items()}
 
 
@@ -679,17 +692,29 @@ def _met(forms: Iterable[str], body: str) -> bool:
     does not only wish for them (:data:`ONLY_WISHED`), in a paragraph no call or message carries: none going
     on (:func:`lw_storyrepo.continuity.calls_going_on`) and no medium (:data:`AT_A_DISTANCE`) in it or the
     few paragraphs before it (:func:`lw_storyrepo.continuity.recent_paragraphs`)."""
+    clauses = _MET_READ.of(body, lambda: _meeting_clauses(body))
+    return any(_named_in(form, clause) for clause in clauses for form in forms)
+
+
+def _meeting_clauses(body: str) -> list[str]:
+    """The clauses :func:`_met` reads a person in, of the whole prose: read once per draft (each
+    paragraph's quotes were blanked again for every paragraph after it, and for every person asked)."""
     lines = body.split("\n")
     calls = calls_going_on(lines)
+    distant: dict[str, bool] = {}  # paragraph -> a medium in it, its quotes left out
+
+    def far(paragraph: str) -> bool:
+        if paragraph not in distant:
+            distant[paragraph] = AT_A_DISTANCE.search(_QUOTED.sub("", paragraph)) is not None
+        return distant[paragraph]
+
+    out = []
     for i, line in enumerate(lines):
         told = _QUOTED.sub(lambda m: "，" * len(m.group()), line)
-        if calls[i] or not told.strip() or any(AT_A_DISTANCE.search(_QUOTED.sub("", x))
-                                               for x in [*recent_paragraphs(lines, i), line]):
+        if calls[i] or not told.strip() or any(far(x) for x in [*recent_paragraphs(lines, i), line]):
             continue
-        for clause in re.split(r"[，,。！？!?；;：:]", told):
-            if not ONLY_WISHED.search(clause) and any(_named_in(form, clause) for form in forms):
-                return True
-    return False
+        out += [clause for clause in re.split(r"[，,。！？!?；;：:]", told) if not ONLY_WISHED.search(clause)]
+    return out
 
 
 T = TypeVar("T")
@@ -708,6 +733,8 @@ class PerProse(threading.local):
         return cast(T, last[1])
 
 
+_MET_READ = PerProse()
+"""The prose :func:`_met` last read and its clauses."""
 _NAMED_SEEN = PerProse()
 """The prose :func:`_named` last read and its answers: a contract of 600 lines that name the same person
 searches the draft for each of their forms once, not once a line (lines × forms × draft was 100 s at the cap)."""
@@ -865,6 +892,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             for pid in sorted(moves[key] - named):
                 out.append(Finding("合同", WARN, f"草稿{word}了合同没有提到的承诺 {pid}：请确认，或先修改合同", line_no))
     in_prose: dict[tuple[str, bool], bool] = {}
+    speaking: set[str] | None = None  # who speaks in the prose, named: read once for every line that asks
     for raw in as_list(state.get("合同")):
         text = str(raw)
         shown = clipped(text)  # a finding names the line by its start (findings.clipped; Finding escapes what a terminal acts on)
@@ -900,8 +928,10 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             if ctx is not None and ctx.cast and APPEAR.search(text) and text.startswith(term) and ctx.is_person(who) \
                     and who not in ctx.cast and who not in ctx.dead and who != me:
                 # the line asks them in and the draft's own 在场 leaves them out: there, or only spoken of?
-                if any(v.speaker is not None and not v.guessed and ctx.aliases.get(v.speaker, v.speaker) == who
-                       for v in voices(ctx, body.split("\n"))):
+                if speaking is None:
+                    speaking = {ctx.aliases.get(v.speaker, v.speaker) for v in voices(ctx, body.split("\n"))
+                                if v.speaker is not None and not v.guessed}
+                if who in speaking:
                     pass  # they speak in the prose, named (a call, a phantom): they are in the chapter
                 elif any(_named(v, body) for v in ctx.variants(term)):
                     out.append(Finding("合同", WARN, f"合同「{shown}」要「{clipped(term)}」出场，草稿的在场名单里却没有："
@@ -1452,8 +1482,10 @@ _KIN_SAID = re.compile(r"(?:^|(?<=[”」。！？，,\s]))([\u4e00-\u9fff])[^�
 led by them (妈说，“…”); the word alone, not the end of another (姑妈说)."""
 
 
-def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Match[str]) -> str | None:
-    """The speaker a quote's own line names: ``X道：“…”``, ``“…”X问``, or the only person there."""
+def _attributed(ctx: CheckContext, names: re.Pattern[str], clauses: _Clauses, line: str, m: re.Match[str],
+                named_outside: Callable[[], tuple[str, ...]]) -> str | None:
+    """The speaker a quote's own line names: ``X道：“…”``, ``“…”X问``, or the only person there
+    (``named_outside``: the names the line says outside its quotes, :func:`_named_outside_quotes`)."""
     before = line[max(0, m.start() - 24):m.start()]
     after = line[m.end():m.end() + 16]
     person = ctx.is_person
@@ -1477,7 +1509,7 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Matc
             lead = names.match(piece.strip())
             if lead and person(lead.group()):
                 return lead.group()
-    lead = _clauses_of(names).speaks_on.match(line, m.end())
+    lead = clauses.speaks_on.match(line, m.end())
     if lead and person(lead.group(1)):
         return lead.group(1)
     post = next((c for c in names.finditer(after) if person(c.group())), None)
@@ -1490,17 +1522,16 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], line: str, m: re.Matc
     # “…” alone with its one person, or after that person's own sentence (裴照微…额上还带着汗。“…”)
     led = names.match(line) is not None and line[:m.start()].rstrip()[-1:] in ("。", "！", "？") and m.start() > 0
     if m.start() <= 1 or led:
-        who = {ctx.aliases[n] for n in _named_outside_quotes(line, names) if person(n)}
+        who = {ctx.aliases[n] for n in named_outside() if person(n)}
         if len(who) == 1:
             return next(iter(who))
     return None
 
 
 
-@functools.lru_cache(maxsize=16)
 def _named_outside_quotes(line: str, names: re.Pattern[str]) -> tuple[str, ...]:
-    """The names a line says outside its quotes, read once for all its quotes (a quote blanked
-    first and then the rest is the same as every quote of the line blanked)."""
+    """The names a line says outside its quotes, read once for all its quotes by :func:`voices` (a
+    quote blanked first and then the rest is the same as every quote of the line blanked)."""
     parts, at = [], 0
     for q in quote_matches(line):
         parts += [line[at:q.start()], " " * (q.end() - q.start())]
@@ -1563,6 +1594,9 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
     by the turn-taking around it, :func:`_lone_speaker`), thoughts and what a character knows
     (心想、心里清楚、知道、想起…), and the narration's own sentences."""
     names = ctx.names_re()
+    # the patterns built on the names, looked up once: a pattern is a key by its whole compiled code
+    # (hashed and compared at every lookup), thousands of names' worth at every line of a draft
+    clauses = _clauses_of(names) if names else None
     subject: str | None = None
     beat: str | None = None  # who acts last in the narration before a lone quote (:func:`_beat`)
     turns: list[str] = []  # who spoke, in order, in the current exchange
@@ -1588,8 +1622,10 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         # an unnamed speaker's own clause (老汉点点头：“…”) says it is nobody the book knows
         alone = bool(quotes) and first is None
         turn: str | None = None  # who says this paragraph's first quote: a paragraph with no name in it is one turn
+        named_outside = functools.cache(functools.partial(_named_outside_quotes, line, names)) if names else None
         for m in quotes:
-            speaker = _attributed(ctx, names, line, m) if names else None
+            speaker = _attributed(ctx, names, clauses, line, m, named_outside) \
+                if names and clauses is not None and named_outside is not None else None
             clause = _last_clause(outside, m.start()).lstrip()  # a line of blanked quotes: spaces, read once by C
             lead = re.match(r"([他她])[^。！？“”]*[：:]\s*$", clause) if clause[:1] in ("他", "她") else None
             guessed = speaker is None
@@ -1616,8 +1652,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
                 turns.append(speaker)
                 yield Voice(speaker, words, i, m.start() + 1, guessed)
             taken.append(m.span())
-        if names:
-            clauses = _clauses_of(names)
+        if names and clauses is not None:
             for m in clauses.knows.finditer(outside):
                 if re.search(r"[不没未]$", m.group(2)) or not ctx.is_person(m.group(1)):
                     continue  # 陈默不知道，…: what follows is the narration's, not his
@@ -1652,7 +1687,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
             if sm.group().strip(" ，,：:。！？"):
                 yield Voice(None, sm.group(), i, sm.start() + 1)
         if first or not quotes:
-            beat = _beat(ctx, names, outside, first) if first and names else None
+            beat = _beat(ctx, clauses, outside, first) if first and clauses is not None else None
             silent = not quotes and SILENT_REPLY.search(outside) is not None
         if first and not re.search(r"[他她]", outside[:first.start()]) and outside[first.end():first.end() + 1] != "的":
             subject = ctx.aliases.get(first.group(), first.group())
@@ -1748,10 +1783,10 @@ def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(parts) + text[at:]
 
 
-def _beat(ctx: CheckContext, names: re.Pattern[str], outside: str, first: re.Match[str]) -> str:
+def _beat(ctx: CheckContext, clauses: _Clauses, outside: str, first: re.Match[str]) -> str:
     """Who acts last in a paragraph: the last person leading a clause (正要走，阿萝却拉住他的袖子),
     else the first person it names (他听见阿娘压低的声音)."""
-    lead = [n.group() for n in _clauses_of(names).leads.finditer(outside)]
+    lead = [n.group() for n in clauses.leads.finditer(outside)]
     lead = [n.strip("，,。；;！？：: ") for n in lead]
     lead = [n for n in lead if ctx.is_person(n) and n not in ctx.kin_words]
     who = lead[-1] if lead else first.group()
@@ -1823,6 +1858,14 @@ def _denial_leaks(ctx: CheckContext, voice: Voice, first_line: int, learned: dic
     return out
 
 
+def _places_in(words: list[str]) -> dict[str, list[int]]:
+    """``{word: where it stands in words}``."""
+    out: dict[str, list[int]] = {}
+    for at, word in enumerate(words):
+        out.setdefault(word, []).append(at)
+    return out
+
+
 def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned: dict[str, set[str]] | None = None,
                    revealed: set[str] | None = None, pov: str | None = None,
                    said: list[Voice] | None = None) -> list[Finding]:
@@ -1835,7 +1878,10 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
     all_kws = {k for _sid, _kn, _r, kws in ctx.secrets for k in kws}
     if not all_kws:
         return out
-    kw_re = re.compile("|".join(re.escape(k) for k in sorted(all_kws, key=len, reverse=True)))
+    kw_re = re.compile(alternation(all_kws))
+    # each gap's keywords by place in its list: a voice's hits are read from the few it says, not from
+    # every keyword of the gap (thousands of keywords, at every voice of a draft)
+    wheres = [_places_in(kws) for _sid, _kn, _r, kws in ctx.secrets]
     pov = ctx.aliases.get(pov, pov) if pov else None
     # the names of people, places and things: a roster entry of another kind (an order, a gang) that no
     # public text names is the secret's own word, not a name said every day
@@ -1855,11 +1901,12 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
                 out += _denial_leaks(ctx, voice, first_line, learned, revealed or set(), pov)
             continue
         lineno = first_line + voice.line
-        for sid, knowers, reader, kws in ctx.secrets:
+        for (sid, knowers, reader, kws), where in zip(ctx.secrets, wheres):
             if not kws or sid in (revealed or ()):
                 continue
             who = voice.speaker
-            hit = [k for k in kws if k in present and (who is None or (k != who and ctx.aliases.get(k) != who))]
+            hit = [kws[at] for at in sorted(at for k in present for at in where.get(k, ()))]
+            hit = [k for k in hit if who is None or (k != who and ctx.aliases.get(k) != who)]
             if who is None:
                 if reader:
                     if len(hit) >= max(2, _need(kws, 3)):

@@ -58,11 +58,12 @@ separated by ＜ > → 、), else the usual cultivation ladder; levels by 一…
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from lw_storyrepo.findings import ERROR, WARN, Finding
 from lw_storyrepo.forbidden import Bars
@@ -70,6 +71,7 @@ from lw_storyrepo.names import surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.ranks import DOWN_WORDS, Ladder, RankReader, steps
 from lw_storyrepo.repo import as_list
+from lw_storyrepo.wordsre import found_at
 
 DEFAULT_STAGES = ("凡人", "炼体", "练气", "炼气", "筑基", "结丹", "金丹", "元婴", "化神", "炼虚", "合体", "大乘", "渡劫", "真仙",
                   "天仙", "金仙")
@@ -391,10 +393,27 @@ def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
     return frozenset(out)
 
 
-def _world_sentences(texts: Iterable[str], places: Iterable[str]) -> Iterable[tuple[str, list[str]]]:
+class _Places(NamedTuple):
+    """A book's places, looked up in a sentence by its pieces (thousands of places, each searched for
+    in every sentence of the world, were the square of the book)."""
+
+    names: frozenset[str]
+    lengths: tuple[int, ...]  # longest first
+
+    def at_start(self, text: str) -> Iterator[str]:
+        """The places ``text`` starts with, longest first."""
+        return (text[:n] for n in self.lengths if n <= len(text) and text[:n] in self.names)
+
+    def in_text(self, text: str) -> set[str]:
+        """The places ``text`` names."""
+        return {text[i:i + n] for n in self.lengths for i in range(len(text) - n + 1)} & self.names
+
+
+def _world_sentences(texts: Iterable[str], places: Iterable[str]) -> Iterable[tuple[str, _Places]]:
     """Each sentence of the world's and the cards' texts, with the places of two characters or more
     (the ones a sentence can name as a journey's far end)."""
-    known = [p for p in places if len(p) >= 2]
+    names = frozenset(p for p in places if len(p) >= 2)
+    known = _Places(names, tuple(sorted({len(p) for p in names}, reverse=True)))
     for text in texts:
         for sentence in re.split(r"[。！？；;\n]", text):
             yield sentence, known
@@ -409,24 +428,23 @@ def _named_at(sentence: str, place: str) -> int:
     return at
 
 
-def _far_ends(sentence: str, places: list[str]) -> dict[str, int]:
+def _far_ends(sentence: str, places: _Places) -> dict[str, int]:
     """``{place: position}`` of the places a sentence may say are far: the one it opens with, when it
     goes on to place it (天剑宗在东海边上，离栖霞山三万余里: the others are where it is measured from); else
     each named not as a distance's near end (:func:`_named_at`)."""
     lead = sentence.lstrip()
-    opener = next((p for p in sorted(places, key=len, reverse=True) if lead.startswith(p)
-                   and lead[len(p):len(p) + 2].startswith(PLACED)), None)
+    opener = next((p for p in places.at_start(lead) if lead[len(p):len(p) + 2].startswith(PLACED)), None)
     if opener is not None:
         at = len(sentence) - len(lead)
         # 曙光基地在北方的雁城，…要走二十多天: the place it lies in is as far, measured from the same spot
         clause = LIES_IN.match(lead, len(opener))
         where = clause.group("where") if clause is not None else ""
-        outer = next((p for p in sorted(places, key=len, reverse=True) if p != opener and where.startswith(p)), None)
+        outer = next((p for p in places.at_start(where) if p != opener), None)
         # 府城在清河县城北面一百二十里: the other place is where it is measured from, not where it lies
         if outer is not None and not AROUND.search(where[len(outer):]):
             return {opener: at, outer: at}
         return {opener: at}
-    named = {p: at for p in places for at in [_named_at(sentence, p)] if at >= 0}
+    named = {p: at for p in sorted(places.in_text(sentence)) for at in [_named_at(sentence, p)] if at >= 0}
     # 何敏在新加坡出差，十号才飞回杭州: of a journey's two ends, the one returned to is home, the other far
     away = {p: at for p, at in named.items() if not sentence[max(0, at - 2):at].endswith(BACK_TO)}
     return away if away and len(away) < len(named) else named
@@ -572,22 +590,36 @@ def _too_soon(world: World, sentences: list[tuple[int, int, str]], first_line: i
 def places_inside(world_text: str, places: Iterable[str]) -> dict[str, set[str]]:
     """Which known places lie in which, from the world's clauses (断魂崖在青崖山后山, 血衣楼位于云梦泽
     深处) and from one place written right after another, with or without 的 (四川的攀枝花钢铁厂,
-    住在瑶华宫西配殿: Chinese names the larger place first): ``{place: {places it lies in}}``, transitively."""
-    known = sorted(places, key=len, reverse=True)
+    住在瑶华宫西配殿: Chinese names the larger place first): ``{place: {places it lies in}}``, transitively.
+    The places are looked up by the text's pieces (a book of thousands of places read the world's
+    text once per place)."""
+    ordered = sorted(places, key=len, reverse=True)  # the first of two places said in each other wins: an order
+    known = set(ordered)
+    lengths = sorted({len(p) for p in known}, reverse=True)
     out: dict[str, set[str]] = {}
     for clause in re.split(r"[，,。；;！？\n]", world_text):
         m = INSIDE.match(clause.strip())
         if not m:
             continue
-        a = next((p for p in known if m.group("a").endswith(p) or m.group("a") == p), None)
-        b = next((p for p in known if m.group("b").startswith(p)), None)
+        a = next((m.group("a")[-n:] for n in lengths if m.group("a")[-n:] in known and n <= len(m.group("a"))), None)
+        b = next((m.group("b")[:n] for n in lengths if m.group("b")[:n] in known and n <= len(m.group("b"))), None)
         if b and AROUND.match(clause.strip()[m.start("b") + len(b):]):
             continue  # 海城在江城以东两百公里: beside it, not in it
         if a and b and a != b:
             out.setdefault(a, set()).add(b)
-    for b in known:  # 四川的攀枝花钢铁厂, 瑶华宫西配殿: the second lies in the first
-        for m in re.finditer(rf"{re.escape(b)}的?", world_text):
-            for a in (p for p in known if world_text.startswith(p, m.end())):  # 攀枝花钢铁厂 and 攀枝花
+    starts = found_at(known, world_text)
+    said: dict[str, list[int]] = {}  # place -> where it starts, in order
+    for at in sorted(starts):
+        for p in starts[at]:
+            said.setdefault(p, []).append(at)
+    for b in ordered:  # 四川的攀枝花钢铁厂, 瑶华宫西配殿: the second lies in the first
+        free = 0  # each place's mentions one after another, none inside the last one (and its 的)
+        for at in said.get(b, ()):
+            if at < free:
+                continue
+            end = at + len(b) + (world_text[at + len(b):at + len(b) + 1] == "的")
+            free = end
+            for a in starts.get(end, ()):  # 攀枝花钢铁厂 and 攀枝花
                 if a != b and a not in out.get(b, ()):
                     out.setdefault(a, set()).add(b)
     for _ in range(3):  # a place in a place in a place
@@ -911,6 +943,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     home = {c.value for c in changes if c.who == pov and c.field == "位置" and c.op == "="} \
         or {str(world.cards.get(pov or "", {}).get("位置") or "")} - {""}
     calls = _calls(lines)
+    # what a line says of itself, read once a line: a line of thousands of quotes was read whole at each of them
+    not_now = functools.cache(lambda i: NOT_NOW.search(lines[i]))
+    remote = functools.cache(lambda i: _remote(lines, i))
     for voice in () if flashback else voices:
         who = voice.speaker
         if who is None or (who, voice.line) in seen:
@@ -918,27 +953,27 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         line = lines[voice.line]
         card = world.cards.get(who, {})
         state = str(card.get("状态") or "")
-        if who not in revived and any(state.startswith(d) for d in DEAD + GONE) and not NOT_NOW.search(line) \
+        if who not in revived and any(state.startswith(d) for d in DEAD + GONE) and not_now(voice.line) is None \
                 and not KNEW.match(line, voice.column - 1, voice.column + 12):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
                                first_line + voice.line, voice.column, line.strip()[:60]))
         elif who not in revived and state.startswith(MUTE) and not getattr(voice, "guessed", False) \
-                and (not SIGNED.search(line) or VOICED.search(_QUOTED_WORDS.sub("", line))) and not NOT_NOW.search(line):
+                and (not SIGNED.search(line) or VOICED.search(_QUOTED_WORDS.sub("", line))) and not_now(voice.line) is None:
             # a voice given to the mute by turn-taking is someone else's: only one the text names is theirs
             seen.add((who, voice.line))
             out.append(Finding("连贯", ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），说不了话，正文里却开口说话",
                                first_line + voice.line, voice.column, line.strip()[:60]))
         elif who not in revived and state.startswith(CONFINED) and not _visited(lines, voice.line, card, calls) \
-                and not NOT_NOW.search(line):
+                and not_now(voice.line) is None:
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），{_kept(state)}「{card.get('位置') or '?'}」，正文里却在场说话",
                                first_line + voice.line, voice.column, line.strip()[:60]))
-        elif present and who in world.cards and who not in present and not _remote(lines, voice.line) and not calls[voice.line] \
-                and not NOT_NOW.search(line) and not _lives_here(world, who, home):
+        elif present and who in world.cards and who not in present and not remote(voice.line) and not calls[voice.line] \
+                and not_now(voice.line) is None and not _lives_here(world, who, home):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN, f"{who} 不在本章的在场名单（{'、'.join(sorted(present))}）{_elsewhere(world, who, pov)}，"
                                f"正文里却在说话",

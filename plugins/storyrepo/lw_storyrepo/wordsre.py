@@ -6,6 +6,12 @@ of a draft. :func:`alternation` shares the words' common beginnings (王(?:二(?
 place costs about the length of the longest word. It matches what the words joined longest first
 match: at a place, the longest word there first, a shorter one when what follows in a larger
 pattern asks for it (the engine backtracks through the tree as through the list).
+
+The engine tries a group's branches one after another, so a character followed by thousands of
+others in the words (王 of a 名册 of four thousand 王…) would still cost thousands of tries at each
+王 of a draft: the branches of such a level are split in groups of at most :data:`FAN_MAX`, each
+behind a look at the range of its characters (:func:`_told_apart`), a few dozen tries. The first
+level stays one list: the engine looks for its characters as a set before it tries the pattern.
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ from typing import Any, Iterable, Iterator
 DEPTH_MAX = 24
 """Beyond this many shared characters a subtree is its words joined longest first: the groups of
 the pattern nest at most this deep (the engine's parser recurses per group)."""
+FAN_MAX = 16
+"""The most branches of one level tried one after another; a level of more is told apart in groups."""
 
 _END = ""
 
@@ -32,31 +40,52 @@ def alternation(words: Iterable[str]) -> str:
             node[_END] = word
     if not tree:
         return r"(?!)"
-    stack: list[tuple[str, dict[str, Any], Iterator[str], list[str]]] = [("", tree, iter(sorted(k for k in tree if k)), [])]
-    # each level: its character, its node, the children still to do, the patterns of those done
+    stack: list[tuple[str, dict[str, Any], Iterator[str], list[tuple[str, str]]]] = [
+        ("", tree, iter(sorted(k for k in tree if k)), [])]
+    # each level: its character, its node, the children still to do, (character, pattern after it) of those done
     while True:
         char, node, todo, branches = stack[-1]
         c = next(todo, None)
         if c is not None:
             child = node[c]
             if len(stack) >= DEPTH_MAX:
-                branches.append(re.escape(c) + _flat(child, len(stack)))
+                branches.append((c, _flat(child, len(stack))))
             else:
                 stack.append((c, child, iter(sorted(k for k in child if k)), []))
             continue
         stack.pop()
-        pattern = re.escape(char) + _group(branches, _END in node)
+        pattern = _group(branches, _END in node, len(stack) > 0)
         if not stack:
             return pattern
-        stack[-1][3].append(pattern)
+        stack[-1][3].append((char, pattern))
 
 
-def _group(branches: list[str], ends: bool) -> str:
-    """One level's branches as one pattern; optional (tried first, then left out) when a word ends there."""
+def _group(branches: list[tuple[str, str]], ends: bool, split: bool) -> str:
+    """One level's branches (each a character and the pattern after it, by character) as one pattern,
+    in groups (:func:`_told_apart`) when ``split``; optional (tried first, then left out) when a word
+    ends there."""
     if not branches:
         return ""
-    inner = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    if len(branches) == 1:
+        inner = re.escape(branches[0][0]) + branches[0][1]
+    elif split and len(branches) > FAN_MAX:
+        inner = _told_apart(branches)
+    else:
+        inner = "(?:" + "|".join(re.escape(c) + rest for c, rest in branches) + ")"
     return f"(?:{inner})?" if ends else inner
+
+
+def _told_apart(branches: list[tuple[str, str]]) -> str:
+    """``branches`` (by character) in groups of at most :data:`FAN_MAX` branches (or groups), each
+    behind a look at the range from its first character to its last: a character that is no
+    branch's fails there, or at the branches of the one group whose range holds it."""
+    if len(branches) <= FAN_MAX:
+        return "(?:" + "|".join(re.escape(c) + rest for c, rest in branches) + ")"
+    size = FAN_MAX
+    while len(branches) > size * FAN_MAX:
+        size *= FAN_MAX
+    groups = [branches[k:k + size] for k in range(0, len(branches), size)]
+    return "(?:" + "|".join(f"(?=[{re.escape(g[0][0])}-{re.escape(g[-1][0])}])" + _told_apart(g) for g in groups) + ")"
 
 
 def _flat(node: dict[str, Any], depth: int) -> str:
@@ -91,3 +120,16 @@ def occurring(words: Iterable[str], text: str) -> set[str]:
     lengths = {len(w) for w in maybe if len(w) <= GRAM_MAX}
     pieces = {text[i:i + n] for n in lengths for i in range(len(text) - n + 1)}
     return {w for w in maybe if (w in pieces if len(w) <= GRAM_MAX else w in text)}
+
+
+def found_at(words: Iterable[str], text: str) -> dict[int, list[str]]:
+    """Every place in ``text`` where a word of ``words`` starts, overlapping ones too: ``{start: [the
+    words there, longest first]}``. Thousands of words (a book's places) cost the text's pieces of
+    their lengths once, not a reading of the text each."""
+    wanted = set(occurring(words, text))
+    out: dict[int, list[str]] = {}
+    for n in sorted({len(w) for w in wanted}, reverse=True):
+        for i in range(len(text) - n + 1):
+            if text[i:i + n] in wanted:
+                out.setdefault(i, []).append(text[i:i + n])
+    return out

@@ -614,7 +614,6 @@ def test_the_speakers_quotes_are_found_in_one_pass_as_the_pattern_would(monkeypa
     lines = ["林晚推门进来。“我是林晚。”" * 300, "“" * 20000, "陈默点点头：“好。”"]
     said = list(voices(ctx, lines))
     assert [v.speaker for v in said if v.line == 0][:2] == ["林晚", "林晚"] and any(v.speaker == "陈默" for v in said)
-    checks._named_outside_quotes.cache_clear()
 
 
 def test_jieba_is_never_given_a_run_longer_than_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
