@@ -427,9 +427,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # names a card gives, a listener called by a character of her given name, a thing the sentence's topic held in a
     # hand nobody names) → 13/15, 3/5, 4/5 and 5; task C13's fourteenth round alone (a burned hand's use, the suspended
     # in the kitchen: 状态; a place only wished for, a card put back in a pocket: 合同) → 10/15, 5/5, 4/5 and 1; both
-    # merged: the figures below.
+    # merged: 15/15, 5/5, 4/5 and 1; the lead's season reading (春熙路 is no spring) took the last false alarm.
     ("连续性-盲评十五", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("泄密-3.md", "唐素芬")], 1),
+     [("泄密-3.md", "唐素芬")], 0),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
