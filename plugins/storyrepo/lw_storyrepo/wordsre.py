@@ -16,6 +16,7 @@ level stays one list: the engine looks for its characters as a set before it tri
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, Iterable, Iterator
 
@@ -30,7 +31,13 @@ _END = ""
 
 def alternation(words: Iterable[str]) -> str:
     """The pattern (no capturing group) of ``words`` (empty ones left out), longest match first;
-    ``(?!)``, which matches nothing, for none."""
+    ``(?!)``, which matches nothing, for none. The same words give the same pattern, built once: a
+    draft's checks ask for the book's names and keywords again with every draft."""
+    return _built(frozenset(w for w in words if w))
+
+
+@functools.lru_cache(maxsize=64)
+def _built(words: frozenset[str]) -> str:
     tree: dict[str, Any] = {}  # character -> subtree; _END -> the word ending there
     for word in words:
         if word:
