@@ -504,8 +504,21 @@ def test_two_players_race_for_one_pregen_from_their_pages(browser, kernel, table
         pages = {m: open_page(browser, served.link(m)) for m in ("p3", "p4")}
         for page in pages.values():
             page.locator("#lw-pregens li[data-pregen='阿潮'] button").wait_for(timeout=15000)
-        for page in pages.values():  # both clicks leave before either is answered
+        # both clicks leave before either is answered: each claim is held in its browser until both
+        # are on their way (else the first answer can take the list off the second page before its
+        # click, on a busy machine), then both are let go together
+        held: list = []  # the routes (playwright.sync_api.Route) of the two claims
+        for page in pages.values():
+            page.route("**/say", lambda route: held.append(route))
+        for page in pages.values():
             page.evaluate("document.querySelector('#lw-pregens li[data-pregen] button').click()")
+        for _ in range(500):
+            if len(held) == 2:
+                break
+            pages["p3"].wait_for_timeout(20)
+        assert len(held) == 2, "both claims should be sent"
+        for route in held:
+            route.continue_()
         for page in pages.values():
             page.locator("#lw-pregens li").first.wait_for(state="detached", timeout=20000)
         won = [m for m, page in pages.items() if "阿潮" in page.locator("#lw-sheet").inner_text()]
