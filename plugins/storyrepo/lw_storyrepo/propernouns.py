@@ -1904,6 +1904,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         kept = (decide(values) if decide is not None else evidence) \
             and not (c.kind == "人物" and not c.named and (_counted(text, name) or _stood_on(text, name))) and not _hour(name) \
             and not (c.kind == "人物" and not c.named and name[-1] in GROUP_ENDS and lex.freq.get(name)) \
+            and not (c.kind != "人物" and not c.named and lex.tags.get(name) == "nt") \
             and not (name[-1] == "氏" and name[0] in KIN_CHARS)  # 舅氏, 母氏: a relative, in the literary register
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
