@@ -1517,6 +1517,18 @@ def _stood_on(text: str, name: str) -> bool:
     return False
 
 
+GLUED_GIVEN = 0.2
+"""Below this :meth:`_Lexicon.given` score a character seldom stands in a given name (乙, 装, 碍)."""
+
+
+def _glued_to_surname(lex: _Lexicon, name: str) -> bool:
+    """Whether ``name``, a surname's character and two more, is that character glued to a phrase (单+乙七更, 林班+装,
+    张+余睫 of 不能张余睫): one of the two seldom stands in a given name (:data:`GLUED_GIVEN`) and the two are no
+    dictionary word (乡绅, 寡妇 are: 王乡绅 is someone). Said once and with no context, it is no one."""
+    return len(name) == 3 and surname_of(name) == name[0] and min(lex.given(ch) for ch in name[1:]) < GLUED_GIVEN \
+        and not lex.freq.get(name[1:])
+
+
 MODALS = frozenset("要想会能该得敢肯愿可须")
 
 
@@ -1904,6 +1916,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         kept = (decide(values) if decide is not None else evidence) \
             and not (c.kind == "人物" and not c.named and (_counted(text, name) or _stood_on(text, name))) and not _hour(name) \
             and not (c.kind == "人物" and not c.named and name[-1] in GROUP_ENDS and lex.freq.get(name)) \
+            and not (c.kind != "人物" and not c.named and lex.tags.get(name) == "nt") \
+            and not (c.kind == "人物" and not c.named and not c.context and counts[name] == 1 and _glued_to_surname(lex, name)) \
             and not (name[-1] == "氏" and name[0] in KIN_CHARS)  # 舅氏, 母氏: a relative, in the literary register
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))

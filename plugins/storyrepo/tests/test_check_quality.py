@@ -53,6 +53,10 @@ CORPUS = Path(__file__).parent / "corpus"
 # run on stop 42's detector: 0.79 / 0.59; after N10's round (not tuned on it): 0.78 / 0.57, after N11's: 0.78 / 0.57. It is
 # a development set since task N12 (stop 45; tuned on since: 0.80 / 0.64 after that round, which also moved 盲评三
 # 0.97 / 0.82 -> 0.97 / 0.84 and 盲评六 0.86 / 0.64 -> 0.87 / 0.66, and the blind 盲评八 0.85 / 0.62 -> 0.85 / 0.64).
+# Task N13 (stop 46's thirteenth round, precision) kept two false-name classes that carried (a dictionary word for a
+# kind of institution; a surname's character glued to a phrase): development 盲评七 0.80 -> 0.82, 盲评六 0.87 -> 0.88,
+# 盲评三 0.97 -> 0.99, 盲评四 0.92 -> 0.93, 他人-盲评 0.85 -> 0.88, 他人-盲评二 0.83 -> 0.85 precision, no name lost; the
+# blind sets (aggregates only) unchanged but 专名-他人-新评估 0.70 -> 0.72 precision (盲评九 0.85 / 0.76 after N12's).
 # 专名-网文-盲评八 (stop 44: a wind farm, a 1924 Zigong brine well, the 1998 Yangtze flood; written blind) had its first
 # run on stop 43's detector: 0.84 / 0.61; after N11's round (not tuned on it): 0.85 / 0.62; after N12's: 0.85 / 0.64.
 # 专名-网文-盲评九 (stop 45: a 1997 Hong Kong night desk, a 1932 Harbin fur house, a 1984 desert mural institute;
@@ -69,13 +73,13 @@ NOUN_SETS = {"专名": (0.95, 0.95), "专名-留出": (0.95, 0.95), "专名-验�
              "专名-他人-开发四": (0.95, 0.9), "专名-他人-开发五": (0.85, 0.75), "专名-他人-开发六": (0.95, 0.7),
              "专名-网文-开发四": (0.95, 0.85), "专名-网文-开发五": (0.9, 0.8), "专名-网文-开发六": (0.9, 0.85),
              "专名-网文-开发七": (0.9, 0.85), "专名-网文-开发八": (0.9, 0.9), "专名-他人-开发七": (0.95, 0.6),
-             "专名-他人-评估": (0.95, 0.55), "专名-他人-新评估": (0.65, 0.75), "专名-网文-评估": (0.85, 0.75),
-             "专名-网文-盲评": (0.95, 0.9), "专名-他人-盲评": (0.8, 0.75),
-             "专名-网文-盲评二": (0.9, 0.75), "专名-他人-盲评二": (0.8, 0.7),
-             "专名-网文-盲评三": (0.95, 0.82), "专名-网文-盲评四": (0.9, 0.9),
+             "专名-他人-评估": (0.95, 0.55), "专名-他人-新评估": (0.7, 0.75), "专名-网文-评估": (0.85, 0.75),
+             "专名-网文-盲评": (0.95, 0.9), "专名-他人-盲评": (0.85, 0.75),
+             "专名-网文-盲评二": (0.9, 0.75), "专名-他人-盲评二": (0.83, 0.7),
+             "专名-网文-盲评三": (0.97, 0.82), "专名-网文-盲评四": (0.92, 0.9),
              "专名-网文-盲评五": (0.9, 0.8),
-             "专名-网文-盲评六": (0.85, 0.65),
-             "专名-网文-盲评七": (0.78, 0.62),
+             "专名-网文-盲评六": (0.87, 0.65),
+             "专名-网文-盲评七": (0.8, 0.62),
              "专名-网文-盲评八": (0.8, 0.57),
              "专名-网文-盲评九": (0.8, 0.7),
              "专名-网文-盲评十": (0.75, 0.65),
