@@ -941,6 +941,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 continue
             if ctx is not None and ctx.aliases.get(term, term) in ctx.dead and not APPEAR.search(text):
                 continue  # 裴延死那夜, 裴延案的狱簿: a line names the dead for what was theirs, it cannot ask them in
+            if ctx is not None and not quoted.get(term) and _owner_only(ctx, term, text, body):
+                continue  # 找到莉莉安的发带: the ribbon is asked and the prose tells it; she need not be there
             variants = ctx.variants(term) if ctx is not None else {term} | set(address_forms(term))
             if me is not None and (ctx.aliases.get(term, term) if ctx is not None else term) == me:
                 variants.add("我")  # a draft told by 叶秋 names him 我
@@ -955,7 +957,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                     or (ctx is not None and (_by_kind(ctx, term, body)
                                              or _by_its_tail(ctx, term, body) or _by_its_kind_in_region(ctx, term, body)
                                              or _shaped(ctx, term, body)
-                                             or _keeper_named(ctx, term, body) or _inner_place(ctx, term, body)))
+                                             or _keeper_named(ctx, term, body) or _inner_place(ctx, term, body)
+                                             or _by_its_home_kind(ctx, term, body)))
             if not in_prose[key] and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or (
                     not quoted.get(term) and (_told_of(ctx, term, text, body) is not None
                                               or _handed_over(ctx, term, draft, body))))):
@@ -998,6 +1001,36 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         if any(word in text for word in REVIEW_WORDS) or not checked:
             out.append(Finding("合同", INFO, f"合同「{shown}」脚本判断不了，交评审确认", line_no))
     return out
+
+
+def _owner_only(ctx: CheckContext, term: str, line: str, body: str) -> bool:
+    """Whether a contract line names someone or somewhere only to tell of a thing of theirs, and the prose writes that
+    thing: a person every time before 的 (在白鸦镇找到莉莉安的发带, 看见钱卫东的帆布箱被人打开过), the line asking
+    nobody in; a place only as where a thing is from (寄一盒上海点心: :func:`_only_telling`). The thing is the first two
+    characters after the name (and its 的), written in the prose not only as a new one (:func:`_told_as_known`), or one
+    the book knows (the line's own term, checked in its own right): the line is met without the owner in the scene."""
+    canonical = ctx.aliases.get(term, term)
+    place = ctx.world is not None and term in ctx.world.places
+    if place:
+        if not _only_telling(term, line):
+            return False
+    elif not ctx.is_person(canonical) or APPEAR.search(line):
+        return False
+    forms = sorted((v for v in {term, *ctx.variants(term)} if len(v) >= 2 and v in line), key=len, reverse=True)
+    spots = list(re.finditer(alternation(forms), line)) if forms else []
+    owned = [re.compile(r"的?([\u4e00-\u9fff]{2})" if place else r"的([\u4e00-\u9fff]{2})").match(line, m.end())
+             for m in spots]
+    things = ctx.items | (ctx.world.items if ctx.world is not None else set())
+    return bool(spots) and all(o is not None and not re.match(r"[那这]", o.group(1))
+                               and (_told_as_known(o.group(1), body) or any(line.startswith(t, o.start(1)) for t in things))
+                               for o in owned)
+
+
+def _told_as_known(word: str, body: str) -> bool:
+    """Whether the prose writes ``word`` once at least in a clause that does not bring it in as new (一张车票 is
+    any ticket; 接过发带 is the one)."""
+    return any(not re.search(rf"[一两几][{_MEASURE}]", re.split(r"[，,。！？!?；;：:“”\n]", body[max(0, m.start() - 20):m.start()])[-1])
+               for m in re.finditer(re.escape(word), body))
 
 
 def _holds_already(ctx: CheckContext, receiver: str, thing: str) -> bool:
@@ -1300,6 +1333,8 @@ def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, bod
     if not thing and term[-1] not in PLACE_SUFFIXES and ctx.is_person(canonical) \
             and all(line[m.end():m.end() + 1] == "的" for m in re.finditer(re.escape(term), line)):
         return "合同只提到它的东西"
+    if ctx.world is not None and term in ctx.world.places and _only_telling(term, line):
+        return "合同只用这个地方说明别的东西"
     if thing or term.endswith(LOOK_HEADS):
         kind = _kind_word(term, body) or next((w for w in sorted(ctx.looks.get(term, ())) if w in body), None) \
             or next((t for t in _tails(ctx, term) if any(not re.search(f"一[{_MEASURE}]$", body[max(0, m.start() - 2):m.start()])
@@ -1318,6 +1353,20 @@ def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, bod
     if dweller is not None:  # _there_by_card refused them: a visit asked, they are only called, messaged or missed
         return f"正文写到的「{dweller}」只在电话、消息或念叨里，没有写到去了那里"
     return None
+
+
+_TELLS_OF = re.compile(r"^(?:的|[那这](?:场|次|回|趟|个|件|桩|批|盒|包|封))")
+_COUNTED = re.compile(r"[一两几半][\u4e00-\u9fff]$")
+_REACHED_AT = re.compile(r"(?:去|到|回|进|在|从|往|赴|抵|离|出)$")
+
+
+def _only_telling(term: str, line: str) -> bool:
+    """Whether a contract line names a place only to tell of something else — what comes from there or
+    happens there (上海的点心, 成都那场: after it 的 or 那/这 and a measure word; 一盒上海点心: after a count), never where someone goes,
+    is or comes from (去上海的火车, 在成都的那场): the prose may tell that thing without the place's name."""
+    spots = list(re.finditer(re.escape(term), line))
+    return bool(spots) and all((_TELLS_OF.match(line[m.end():]) or _COUNTED.search(line[:m.start()]))
+                               and not _REACHED_AT.search(line[:m.start()]) for m in spots)
 
 
 PERSON_WORDS = {
@@ -1423,6 +1472,35 @@ def _by_kind(ctx: CheckContext, term: str, body: str) -> bool:
         return True
     return head not in _MEASURE and re.search(rf"[那这]{h}", body) is not None \
         and re.search(rf"一[{_MEASURE}][^，,。！？；;“”\n]{{0,4}}?{h}", body) is None
+
+
+HOME_KINDS = "厂班园店馆铺楼局队社堂宫府衙校矿寺庙庄村镇营寨宗帮团"
+"""The last character of a place's or a body's name that its own people call it by (厂里, 你们班, 园子后门): a
+factory, a troupe, a garden theatre, a shop, a team, a sect … — not one that is mostly another word (所, 场, 会)."""
+_HOME_BEFORE = "回进到在出去从来是了和跟"
+
+
+def _by_its_home_kind(ctx: CheckContext, term: str, body: str) -> bool:
+    """A place or a body (a troupe, a factory: no person, no held thing) the prose calls by the kind its name ends
+    with, the way the people of it do, when no other name the book knows ends with that kind: a kind of one
+    character (:data:`HOME_KINDS`) after 我们/你们/咱/俺 (你们班跑了个唱武生的) or with 子/里/门 after no character
+    or one that moves or places (是班里跑了的, 来园子后门, 回厂里); one of two characters or more
+    (:data:`PLACE_KINDS`: 仓库 of 上步仓库) after no character, one of those or 那/这/的 (仓库里闷得像蒸笼)."""
+    canonical = ctx.aliases.get(term, term)
+    if len(term) < 2 or term in ctx.items or ctx.is_person(canonical) or (ctx.world is not None and term in ctx.world.items):
+        return False
+    places = ctx.world.places if ctx.world is not None else set()
+    others = [n for n in {*ctx.aliases, *ctx.items, *places} if ctx.aliases.get(n, n) != canonical]
+    kinds = [k for k in PLACE_KINDS if term.endswith(k) and len(term) > len(k)] + [term[-1]] * (term[-1] in HOME_KINDS)
+    for kind in kinds:
+        if any(n.endswith(kind) for n in others):
+            continue
+        k = re.escape(kind)
+        home = rf"(?<=[们咱俺]){k}|(?:(?<![\u4e00-\u9fff])|(?<=[{_HOME_BEFORE}])){k}[子里门]" if len(kind) == 1 \
+            else rf"(?:(?<![\u4e00-\u9fff])|(?<=[们咱俺那这的{_HOME_BEFORE}])){k}"
+        if re.search(home, body, re.M):
+            return True
+    return False
 
 
 def _inner_place(ctx: CheckContext, term: str, body: str) -> bool:
@@ -1891,8 +1969,11 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
 
     def gives_away(kws: list[str], hit: list[str]) -> bool:
         # a keyword naming no one and nothing that the book never says openly (买凶) is the secret
-        # itself; a name (大长老) or a public word (灭门 of a known massacre) is said every day
-        return any(k not in named and k not in ctx.public_words for k in hit) or len(hit) >= _need(kws, 2)
+        # itself; a name (大长老) or a public word (灭门 of a known massacre) is said every day — but a place
+        # or a thing no public text names (the town a runaway went to, there only in the gap and the roster) is
+        # the gap's own answer, said alone or in a list of places
+        return any(k not in ctx.public_words and (k not in named or (k in things and not ctx.is_person(ctx.aliases.get(k, k))))
+                   for k in hit) or len(hit) >= _need(kws, 2)
 
     for voice in said if said is not None else voices(ctx, lines):
         present = set(kw_re.findall(voice.words))
