@@ -20,7 +20,7 @@ Each finding names the card field it contradicts and quotes the sentence that do
   (:func:`_calls`; any device of :data:`DEVICES` that lights up or carries a voice: 玉符亮了, 对讲机响了);
   someone held (在押 …, in hospital: 住院, in seclusion or quarantine: 闭关, 隔离, until a 出关 is told)
   out of their card's 位置; someone acting in a scene their state bars (禁赛 at an official match, 停职 at
-  the duty: :data:`BARRED`) or doing what it leaves them unable to (:data:`UNABLE`: the bedridden on their
+  the duty: :attr:`World.bars`, :mod:`lw_storyrepo.forbidden`) or doing what it leaves them unable to (:data:`UNABLE`: the bedridden on their
   feet, a crippled cultivator flying a sword light);
 - **位置**: a character other than the point of view (the narration follows it: where it is is
   the scene) placed (站在, 坐在, 在 …; or by a place opening the sentence: 温室里，她正
@@ -1414,14 +1414,6 @@ def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act
     return out
 
 
-BARRED: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
-    (("禁赛", "停赛", "禁止参赛"), re.compile(r"主场|客场|正式比赛|正赛|联赛|比赛馆|比赛席|赛场上|登场|上场|出战")),
-    (("停职", "停诊", "吊销", "停飞"), re.compile(r"手术台|坐诊|出诊|查房|出警|办案|开庭|执勤|上班|驾驶舱|机长座|站会|周会|例会|晨会|开会")),
-    (("禁足", "面壁"), re.compile(r"出门|出府|出宫|下山|上街|溜出|出了[门府宫山]")),
-    (("停课", "休学", "开除"), re.compile(r"上课|课堂|讲台|月考|期中考|期末考")),
-)
-"""States that bar an activity (禁赛: an official match; 停职: the duty; 禁足: going out), and the
-words that set a scene of it: someone in that state acting in such a scene contradicts the card."""
 BARRED_SPAN = 2
 """How many paragraphs after the one that sets it a barred scene still holds (the match goes on)."""
 BARRED_NOT = re.compile(r"[没不未别禁停免]")
@@ -1429,12 +1421,11 @@ BARRED_NOT = re.compile(r"[没不未别禁停免]")
 
 
 def _barred(world: World, lines: list[str], first_line: int, revived: set[str]) -> list[Finding]:
-    """状态 the prose contradicts by an activity the state bars (:data:`BARRED`): someone whose card
+    """状态 the prose contradicts by an activity the state bars (:attr:`Bars.scene` of :attr:`World.bars`,
+    the state word's scene in :data:`lw_storyrepo.forbidden.SCENES`): someone whose card
     says 禁赛 doing what a body does (:data:`ACTS`) in a paragraph within :data:`BARRED_SPAN` of
     one that sets an official match, not negated, outside a memory; one finding a person a draft."""
-    barring = tuple(x for states, _scene in BARRED for x in states)
-    bars = {n: next(scene for states, scene in BARRED if str(c.get("状态") or "").startswith(states))
-            for n, c in world.cards.items() if n not in revived and str(c.get("状态") or "").startswith(barring)}
+    bars = {n: b.scene for n, b in world.bars.items() if b.scene is not None and n not in revived and n in world.cards}
     if not bars:
         return []
     forms = _forms_of(world, bars)
