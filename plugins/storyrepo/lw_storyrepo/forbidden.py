@@ -13,6 +13,8 @@ mechanism: a state word of the table gives a scene bar; the sentences give the o
 
 - a place barred (:data:`BARRED_PLACE`: 不许/不准/不得/禁止 … 进/踏进/进入 … a known place) — the person must
   not be seen entering it or inside it while the state holds;
+- a place not to be left (:data:`KEPT`: 11月8日前出不了院, 不得离开县城, 下不了床) — their card's 位置: the
+  person must not be seen in the point of view's scene anywhere else;
 - a part of the body that cannot do a thing (:data:`UNABLE_PART`: 右手…拿不了, 嗓子…唱不出来) — the person's
   part must not be seen doing it, or (a hand) handling anything.
 
@@ -46,6 +48,9 @@ PARTS = ("右手", "左手", "双手", "两手", "两只手", "手", "右腿", "
 _PARTS = "|".join(sorted(PARTS, key=len, reverse=True))
 UNABLE_PART = re.compile(rf"(?P<part>{_PARTS})[^，,。；;！？!?\n]{{0,8}}?(?P<verb>[\u4e00-\u9fff])(?:不出|不了|不得|不动|不起)")
 """A part that cannot do a thing: 右手什么也拿不了 (右手, 拿), 嗓子一个音也唱不出来 (嗓子, 唱)."""
+KEPT = re.compile(r"出不了(?:院|门|屋|城|山|岛|村|寨|宫|府|关|营|牢|监|狱|病房)|离不开(?:病房|医院|病床|床|屋|家|岛|山)|"
+                  r"(?:不得|不许|不准|不能|不可|无法|没法)(?:擅自|随便|私自)?(?:离开|走出|出院|出城|出岛|下山|下床)|下不了(?:床|地|山|岛)")
+"""A bar on leaving the place someone is (她住在医院，11月8日前出不了院; 不得离开县城): their card's 位置 holds them."""
 HAND_USE = "拿|抄|抓|握|攥|捏|端|提|拎|举|接|掂|颠|抡|挥|递|切|剁|掌|摘|掏|拧|扶|撑|按|推|拽|扯|扔|甩"
 """What a hand does when it handles something (抄起锅铲, 接过盘子) — not what is done to it (缠着纱布, 吊着)."""
 VOICE_USE = "唱|喊|吼|嚎|叫"
@@ -56,11 +61,13 @@ VOICE_USE = "唱|喊|吼|嚎|叫"
 class Bars:
     """What one character's state forbids: places not to be in, ``(part, pattern)`` for each
     part that cannot do what ``pattern`` reads (a hand's any handling, a throat's singing aloud), and
-    the words that set a scene they must not act in (:data:`SCENES`; None when the state bars none)."""
+    the words that set a scene they must not act in (:data:`SCENES`; None when the state bars none), and
+    whether they may not leave the place they are (:data:`KEPT`: their card's 位置)."""
 
     places: frozenset[str] = frozenset()
     parts: tuple[tuple[str, str], ...] = field(default=())
     scene: re.Pattern[str] | None = None
+    kept: bool = False
 
 
 def scene_of(state: str) -> re.Pattern[str] | None:
@@ -82,7 +89,7 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
                  aliases: dict[str, str], places: Iterable[str]) -> dict[str, Bars]:
     """``{character: Bars}`` for each character in a state (:data:`ORDINARY` aside) whose state word
     bars a scene (:data:`SCENES`), or whose card text or a 世界观 sentence naming them alone says what it
-    forbids (:data:`BARRED_PLACE`, :data:`UNABLE_PART`)."""
+    forbids (:data:`BARRED_PLACE`, :data:`KEPT`, :data:`UNABLE_PART`)."""
     held = {n for n, c in characters.items() if str(c.get("状态") or "").strip() not in ORDINARY}
     if not held:
         return {}
@@ -101,13 +108,15 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
     for n, sentences in said.items():
         barred: set[str] = set()
         parts: dict[str, str] = {}
+        kept = False
         for sentence in sentences:
+            kept = kept or KEPT.search(sentence) is not None
             for m in BARRED_PLACE.finditer(sentence):
                 first = min(((m.group("rest").find(p), p) for p in known if p in m.group("rest")), default=None)
                 if first is not None:
                     barred.add(first[1])
             for m in UNABLE_PART.finditer(sentence):
                 parts.setdefault(m.group("part"), _uses(m.group("part"), m.group("verb")))
-        if barred or parts or n in scenes:
-            out[n] = Bars(frozenset(barred), tuple(parts.items()), scenes.get(n))
+        if barred or parts or kept or n in scenes:
+            out[n] = Bars(frozenset(barred), tuple(parts.items()), scenes.get(n), kept)
     return out
