@@ -587,7 +587,9 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
         # what the point of view calls people, as the cards quote it (陆骁叫他“周叔”): their names in its chapter
         me = ctx.aliases.get(str(pov).strip(), str(pov).strip()) if isinstance(pov, str) else ""
         called = {f: p for f, p in ctx.called.get(me, {}).items() if len(f) >= 2 and f not in ctx.aliases}
-        findings += check_continuity(replace(ctx.world, aliases={**ctx.aliases, **called}, indirect=ctx.kin_words | set(called)),
+        heard = {f: p for f, p in ctx.called.get("", {}).items() if f not in ctx.aliases}  # 家里下人叫他“少爷”
+        findings += check_continuity(replace(ctx.world, aliases={**ctx.aliases, **called}, indirect=ctx.kin_words | set(called),
+                                             heard=heard),
                                      draft.meta, lines,
                                      draft.body_line,
                                      said, ctx.names_re())

@@ -10,7 +10,8 @@ Each finding names the card field it contradicts and quotes the sentence that do
   (a ``X.持有+物`` change, or 接过/夺过/拿到 … earlier in the prose); a verb closed by 的 right
   before the thing (母亲留下的芯片) says whose it was, not a use;
 - **状态**: a character whose card says dead or gone (已死, 陨落, 失踪, 封印 …) speaking or
-  thinking, unless the draft changes that 状态 or the paragraph is a memory, a dream, a letter;
+  thinking, unless the draft changes that 状态 or the paragraph is a memory, a dream, a letter (words
+  written down before, 是阿爸写的：…, or reported or mimicked inside another's quote are no voice at all);
   a mute (:data:`MUTE`) speaking aloud, unless the paragraph writes or signs it (:data:`SIGNED`);
   a character with a card speaking who is not in the draft's 在场 list (when it has one; a walk-on the
   roster names without a card — 张院判, 钱管事 — is nobody the list is kept for), and whose card does not
@@ -20,7 +21,7 @@ Each finding names the card field it contradicts and quotes the sentence that do
   (:func:`_calls`; any device of :data:`DEVICES` that lights up or carries a voice: 玉符亮了, 对讲机响了);
   someone held (在押 …, in hospital: 住院, in seclusion or quarantine: 闭关, 隔离, until a 出关 is told)
   out of their card's 位置; someone acting in a scene their state bars (禁赛 at an official match, 停职 at
-  the duty: :data:`BARRED`) or doing what it leaves them unable to (:data:`UNABLE`: the bedridden on their
+  the duty: :attr:`World.bars`, :mod:`lw_storyrepo.forbidden`) or doing what it leaves them unable to (:data:`UNABLE`: the bedridden on their
   feet, a crippled cultivator flying a sword light);
 - **位置**: a character other than the point of view (the narration follows it: where it is is
   the scene) placed (站在, 坐在, 在 …; or by a place opening the sentence: 温室里，她正
@@ -28,7 +29,9 @@ Each finding names the card field it contradicts and quotes the sentence that do
   card's 位置, nor one the draft moves them to (``X.位置=``), nor one the prose took them to
   before (来到, 回到, 赶到 …), nor one their card's text says they keep to (坐镇执法堂: :func:`haunts_of`) —
   a warning, since places nest (a hall inside a sect); someone whose card puts them far away acting
-  beside the point of view, or spoken to face to face (“长风，你来说。”);
+  beside the point of view, or spoken to face to face (“长风，你来说。”), or seen today by a witness (by a
+  form the cards say people call them: 少爷); someone the book keeps at their card's place (出不了院:
+  :attr:`lw_storyrepo.forbidden.Bars.kept`) is as far, unless the point of view is there;
   someone said to have set out yesterday from a place the world or a card puts days away
   (:func:`journeys`) — an error, the road is shorter than the map;
 - **书内时间**: the draft's in-book time earlier than the last chapter's (unless the draft says
@@ -286,6 +289,7 @@ class World:
     dated: dict[str, tuple[int, int]] = field(default_factory=dict)  # an event the world or a card dates -> (month, day): dated_events
     told: dict[str, frozenset[str]] = field(default_factory=dict)  # held thing -> the words its holder's card tells it by: told_of
     bars: dict[str, Bars] = field(default_factory=dict)  # character -> what their state forbids, as the book words it: forbidden_of
+    heard: dict[str, str] = field(default_factory=dict)  # a form people at large call someone, as the cards quote it -> them
     _reader: RankReader | None = field(default=None, repr=False, compare=False)
     _names_by: tuple[dict[str, str], dict[str, list[str]]] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -951,6 +955,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         if who is None or (who, voice.line) in seen:
             continue
         line = lines[voice.line]
+        if _not_spoken_now(line, voice.column - 1, voice.words):
+            continue  # 是阿爸写的：…, “他说：‘…’”: words written or reported, nobody's voice in the scene
         card = world.cards.get(who, {})
         state = str(card.get("状态") or "")
         if who not in revived and any(state.startswith(d) for d in DEAD + GONE) and not_now(voice.line) is None \
@@ -1414,14 +1420,6 @@ def _carried(narration: str, lead: re.Pattern[str], anyone: re.Pattern[str], act
     return out
 
 
-BARRED: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
-    (("禁赛", "停赛", "禁止参赛"), re.compile(r"主场|客场|正式比赛|正赛|联赛|比赛馆|比赛席|赛场上|登场|上场|出战")),
-    (("停职", "停诊", "吊销", "停飞"), re.compile(r"手术台|坐诊|出诊|查房|出警|办案|开庭|执勤|上班|驾驶舱|机长座|站会|周会|例会|晨会|开会")),
-    (("禁足", "面壁"), re.compile(r"出门|出府|出宫|下山|上街|溜出|出了[门府宫山]")),
-    (("停课", "休学", "开除"), re.compile(r"上课|课堂|讲台|月考|期中考|期末考")),
-)
-"""States that bar an activity (禁赛: an official match; 停职: the duty; 禁足: going out), and the
-words that set a scene of it: someone in that state acting in such a scene contradicts the card."""
 BARRED_SPAN = 2
 """How many paragraphs after the one that sets it a barred scene still holds (the match goes on)."""
 BARRED_NOT = re.compile(r"[没不未别禁停免]")
@@ -1429,12 +1427,11 @@ BARRED_NOT = re.compile(r"[没不未别禁停免]")
 
 
 def _barred(world: World, lines: list[str], first_line: int, revived: set[str]) -> list[Finding]:
-    """状态 the prose contradicts by an activity the state bars (:data:`BARRED`): someone whose card
+    """状态 the prose contradicts by an activity the state bars (:attr:`Bars.scene` of :attr:`World.bars`,
+    the state word's scene in :data:`lw_storyrepo.forbidden.SCENES`): someone whose card
     says 禁赛 doing what a body does (:data:`ACTS`) in a paragraph within :data:`BARRED_SPAN` of
     one that sets an official match, not negated, outside a memory; one finding a person a draft."""
-    barring = tuple(x for states, _scene in BARRED for x in states)
-    bars = {n: next(scene for states, scene in BARRED if str(c.get("状态") or "").startswith(states))
-            for n, c in world.cards.items() if n not in revived and str(c.get("状态") or "").startswith(barring)}
+    bars = {n: b.scene for n, b in world.bars.items() if b.scene is not None and n not in revived and n in world.cards}
     if not bars:
         return []
     forms = _forms_of(world, bars)
@@ -1568,10 +1565,14 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     a posture) — by name, alias, kinship word or a pronoun whose one candidate they are —, with no
     journey told (:data:`FAR_ARRIVAL`, 从 their place), no call, letter or screen in the paragraph
     (:data:`REMOTE`) nor a call or screen in the few before (:data:`SCREEN`), outside a memory. The scene is where the point of view is."""
-    far = {n: str(c.get("位置")) for n, c in world.cards.items() if n != pov and c.get("位置")
-           and not str(c.get("状态") or "").startswith(LOST + DEAD + CONFINED) and n not in moved and n not in reached
-           and not _related(world, str(c.get("位置")), pov_place)
-           and any(f in str(c.get("位置")) or str(c.get("位置")) in f for f in world.far)}
+    away = {n: str(c.get("位置")) for n, c in world.cards.items() if n != pov and c.get("位置")
+            and not str(c.get("状态") or "").startswith(LOST + DEAD + CONFINED) and n not in moved and n not in reached}
+    far = {n: where for n, where in away.items() if not _related(world, where, pov_place)
+           and any(f in where or where in f for f in world.far)}
+    # kept by the book's words where their card puts them (出不了院): anywhere else is too far, even in the same town
+    kept = {n: where for n, where in away.items() if n not in far and n in world.bars and world.bars[n].kept
+            and not _nested(world, where, pov_place)}
+    far |= kept
     if not far:
         return []
     forms = _forms_of(world, far)
@@ -1587,9 +1588,17 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     vocative = re.compile(rf"(?:^[“「]|[。！？!?…])\s*({forms})[，,！!]\s*(?:你|您)(?:来|去|过来|上前|站|坐|说|讲|看|把|给|先|也|就|怎么看|觉得|留下|跟我|跟上)")
     one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
     name = {**one, **world.aliases}
-    sighted = re.compile(rf"(?:{TODAY_AT})[^。！？!?“”]{{0,12}}?(?:{SIGHTED})了?({forms})|"
-                         rf"(?:{TODAY_AT})[，,]?\s*[^。！？!?，,“”]{{0,4}}?({forms})(?:还|正|就)?在")
+    heard = {f: n for f, n in world.heard.items() if n in far and f not in name and len(f) >= 2}
+    spoken = "|".join([forms, *map(re.escape, sorted(heard, key=len, reverse=True))])  # 少爷, as the cards say people call him
+    sighted = re.compile(rf"(?:{TODAY_AT})[^。！？!?“”]{{0,12}}?(?:{SIGHTED})了?({spoken})|"
+                         rf"(?:{TODAY_AT})[，,]?\s*[^。！？!?，,“”]{{0,4}}?({spoken})(?:还|正|就)?在")
     came: set[str] = set()
+
+    unlooked = [LOOKED_AT.sub("", x) for x in lines] if kept else lines
+
+    def visiting(who: str, i: int) -> bool:  # the point of view at a kept one's place (a ward, 病床): a visit
+        return who in kept and _visited(unlooked, i, world.cards[who], calls, voice=False)
+
     out: list[Finding] = []
     previous = ""
     recent: list[str] = []  # the last CALL_SPAN non-empty paragraphs
@@ -1601,8 +1610,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         if not line.strip():
             continue
         screened = any(SCREEN.search(x) for x in recent) or calls[i]
-        recent = [*recent, line][-CALL_SPAN:]
-        if NOT_NOW.search(line) or REMOTE.search(line) or screened:
+        recent = [*recent, LOOKED_AT.sub("", line)][-CALL_SPAN:]
+        if NOT_NOW.search(line) or REMOTE.search(LOOKED_AT.sub("", line)) or screened:
             previous = narration
             continue
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
@@ -1610,18 +1619,19 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         for q in _QUOTED_WORDS.finditer(line):  # “长风，你来说。”: spoken to face to face, here
             told = vocative.search(q.group())
             if told is not None and (addressed := world.aliases.get(told.group(1)) or one.get(told.group(1))) in far \
-                    and addressed not in came and (addressed, i) not in placed:
+                    and addressed not in came and (addressed, i) not in placed and not visiting(addressed, i):
                 placed.add((addressed, i))
-                out.append(Finding("连贯", WARN, f"{addressed} 在「{far[addressed]}」（角色卡·位置），离{pov}所在的「{pov_place}」很远，"
+                out.append(Finding("连贯", WARN, f"{_away(addressed, far, kept, pov, pov_place)}，"
                                    f"本章没有写{addressed}来到这里，正文却当面叫{addressed}说话做事", first_line + i, q.start() + 1,
                                    line[max(0, q.start() - 20):].strip()[:60]))
         for q in _QUOTED_WORDS.finditer(line):  # “今儿一早在大栅栏口上瞧见金老板了”: seen near here today, by a witness
             seen = sighted.search(q.group())
-            witnessed = world.aliases.get(seen.group(1) or seen.group(2)) if seen is not None else None
+            witnessed = {**heard, **world.aliases}.get(seen.group(1) or seen.group(2)) if seen is not None else None
             if seen is not None and witnessed in far and witnessed not in came and (witnessed, i) not in placed \
+                    and not visiting(witnessed, i) \
                     and not far_words.search(q.group()):
                 placed.add((witnessed, i))
-                out.append(Finding("连贯", WARN, f"{witnessed} 在「{far[witnessed]}」（角色卡·位置），离{pov}所在的「{pov_place}」很远，"
+                out.append(Finding("连贯", WARN, f"{_away(witnessed, far, kept, pov, pov_place)}，"
                                    f"本章没有写{witnessed}回来，正文却说今天在这边见到了{witnessed}", first_line + i,
                                    q.start() + seen.start() + 1, q.group().strip("“”「」")[:60]))
         topics: dict[str, str | None] = {}  # the previous paragraph's topic, read once a pronoun
@@ -1650,18 +1660,55 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                 fits = list(dict.fromkeys(n for n in here if gender[n] == said))
                 pov_fits = gender[pov] in (said, None, "")
                 who = fits[-1] if len(fits) == 1 and not pov_fits and fits[-1] != pov else topic
-            if who is None or who not in far or who in came or (who, i) in placed:
+            if who is None or who not in far or who in came or (who, i) in placed or visiting(who, i):
                 continue
             shown = _SENTENCE.search(narration, max(0, narration.rfind("。", 0, start) + 1))
-            if shown and NOT_THERE.search(shown.group()):
+            if shown and NOT_THERE.search(LOOKED_AT.sub("", shown.group())):
                 continue  # 照片上，石头哥站在最边上: shown, not here
             placed.add((who, i))
             clause = max(narration.rfind(c, 0, start) for c in "，,。！？；") + 1
-            out.append(Finding("连贯", WARN, f"{who} 在「{far[who]}」（角色卡·位置），离{pov}所在的「{pov_place}」很远，"
+            out.append(Finding("连贯", WARN, f"{_away(who, far, kept, pov, pov_place)}，"
                                f"本章没有写{who}来到这里，正文却让{who}在场", first_line + i, start + 1,
                                narration[clause:].strip()[:60]))
         previous = narration
     return out
+
+
+LOOKED_AT = re.compile(r"(?:对着|盯着|看着|望着|瞅着|守着)[^。！？；;，,“”\n]{0,6}?屏幕(?![里上中那])")
+"""A screen someone looks at as a thing in the room (正对着两块屏幕看回归报告): no call, nobody carried on it."""
+
+
+def _nested(world: World, a: str, b: str) -> bool:
+    """Whether two places are one or one lies inside the other (not merely in the same town: :func:`_related`)."""
+    return a in b or b in a or b in world.inside.get(a, set()) or a in world.inside.get(b, set())
+
+
+def _away(who: str, far: dict[str, str], kept: dict[str, str], pov: str, pov_place: str) -> str:
+    """Why ``who`` cannot be beside the point of view: far away, or kept where their card puts them."""
+    if who in kept:
+        return f"{who} 按设定离不开「{kept[who]}」（角色卡·位置），{pov}在「{pov_place}」"
+    return f"{who} 在「{far[who]}」（角色卡·位置），离{pov}所在的「{pov_place}」很远"
+
+
+WRITTEN = re.compile(r"(?:写|记|刻|题|批|留)(?:的|着|下|道|了)?[：:]\s*$")
+"""Words written down before a colon (是阿爸写的：收定金，八千): a trace of someone, not their voice now."""
+REPORTED = re.compile(r"[“「][^”」‘’]{0,6}?(?:说|讲|道|问)(?:过|了)?[：:，,]?\s*[‘『]")
+"""A quote that opens by reporting another's words in quotes of its own (“他说：‘找一张纸。’”): the one who
+reports speaks, not the one reported."""
+MIMIC = re.compile(r"学着[^，,。！？“”]{1,10}的(?:样子|腔调|口气|声音|语气|模样)|学(?:着)?[^，,。！？“”]{1,8}的腔")
+"""Someone mimicking another before a quote (师姐学着师父的样子，…“…”): the quote is the mimic's."""
+
+
+def _not_spoken_now(line: str, at: int, words: str) -> bool:
+    """Whether ``words``, a voice found at ``at`` in ``line``, are no one's voice now: written down
+    (:data:`WRITTEN`) with nothing saying they were just written (:data:`FRESH`), or reported inside
+    another's quote or mimicked in the paragraph (:data:`REPORTED`, :data:`MIMIC`)."""
+    start = line.find(words, at) if words else -1
+    before = line[:start] if start >= 0 else line[:at]
+    sentence = before[max(before.rfind(c) for c in "。！？") + 1:]
+    if WRITTEN.search(before) and not FRESH.search(sentence):
+        return True
+    return REPORTED.match(line, at) is not None or MIMIC.search(line) is not None
 
 
 def _topic(world: World, previous: str, anyone: re.Pattern[str], name: dict[str, str], pov: str, pronoun: str,

@@ -1,11 +1,20 @@
-"""What a character's state forbids, as the book itself words it (spec §4.2, 状态).
+"""What a character's state forbids (spec §4.2, 状态): the one reader of it.
 
 A card's 状态 is one word (停职, 烫伤, 倒仓); what it keeps someone from doing is told in prose — in the
 card's own text or in a sentence of 世界观.md that names them: 不许进锦春楼的门, 不得进入园区, 右手什么也
-拿不了, 嗓子一个音也唱不出来. :func:`forbidden_of` reads two kinds of bar from those sentences:
+拿不了, 嗓子一个音也唱不出来 — and, for a few states whose bar every book takes for granted, by the state
+word itself (禁赛 bars an official match, 停职 the duty, 禁足 going out). :func:`forbidden_of` reads all of
+it into one :class:`Bars` a person, which the continuity check holds the prose to. The per-word
+knowledge is data here (:data:`SCENES`), read by the same function as the prose, not a second
+mechanism: a state word of the table gives a scene bar; the sentences give the others. The kinds:
+
+- a scene barred (:data:`SCENES`: the words that set a scene the state word keeps them out of) — the
+  person must not act in such a scene while the state holds;
 
 - a place barred (:data:`BARRED_PLACE`: 不许/不准/不得/禁止 … 进/踏进/进入 … a known place) — the person must
   not be seen entering it or inside it while the state holds;
+- a place not to be left (:data:`KEPT`: 11月8日前出不了院, 不得离开县城, 下不了床) — their card's 位置: the
+  person must not be seen in the point of view's scene anywhere else;
 - a part of the body that cannot do a thing (:data:`UNABLE_PART`: 右手…拿不了, 嗓子…唱不出来) — the person's
   part must not be seen doing it, or (a hand) handling anything.
 
@@ -19,6 +28,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+SCENES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+    (("禁赛", "停赛", "禁止参赛"), re.compile(r"主场|客场|正式比赛|正赛|联赛|比赛馆|比赛席|赛场上|登场|上场|出战")),
+    (("停职", "停诊", "吊销", "停飞"), re.compile(r"手术台|坐诊|出诊|查房|出警|办案|开庭|执勤|上班|驾驶舱|机长座|站会|周会|例会|晨会|开会")),
+    (("禁足", "面壁"), re.compile(r"出门|出府|出宫|下山|上街|溜出|出了[门府宫山]")),
+    (("停课", "休学", "开除"), re.compile(r"上课|课堂|讲台|月考|期中考|期末考")),
+)
+"""States that bar an activity by their word alone (禁赛: an official match; 停职: the duty; 禁足: going
+out), each with the words that set a scene of it; a state is one of them when it starts with the word."""
 ORDINARY = ("在世", "正常", "健康", "活着", "无", "")
 """States that forbid nothing: no bar is read for someone in them."""
 BARRED_PLACE = re.compile(r"(?:不许|不准|不得|不能|不可|禁止|严禁|不让)(?:再|擅自|随便|私自)?(?:他|她)?"
@@ -31,6 +48,9 @@ PARTS = ("右手", "左手", "双手", "两手", "两只手", "手", "右腿", "
 _PARTS = "|".join(sorted(PARTS, key=len, reverse=True))
 UNABLE_PART = re.compile(rf"(?P<part>{_PARTS})[^，,。；;！？!?\n]{{0,8}}?(?P<verb>[\u4e00-\u9fff])(?:不出|不了|不得|不动|不起)")
 """A part that cannot do a thing: 右手什么也拿不了 (右手, 拿), 嗓子一个音也唱不出来 (嗓子, 唱)."""
+KEPT = re.compile(r"出不了(?:院|门|屋|城|山|岛|村|寨|宫|府|关|营|牢|监|狱|病房)|离不开(?:病房|医院|病床|床|屋|家|岛|山)|"
+                  r"(?:不得|不许|不准|不能|不可|无法|没法)(?:擅自|随便|私自)?(?:离开|走出|出院|出城|出岛|下山|下床)|下不了(?:床|地|山|岛)")
+"""A bar on leaving the place someone is (她住在医院，11月8日前出不了院; 不得离开县城): their card's 位置 holds them."""
 HAND_USE = "拿|抄|抓|握|攥|捏|端|提|拎|举|接|掂|颠|抡|挥|递|切|剁|掌|摘|掏|拧|扶|撑|按|推|拽|扯|扔|甩"
 """What a hand does when it handles something (抄起锅铲, 接过盘子) — not what is done to it (缠着纱布, 吊着)."""
 VOICE_USE = "唱|喊|吼|嚎|叫"
@@ -39,11 +59,20 @@ VOICE_USE = "唱|喊|吼|嚎|叫"
 
 @dataclass(frozen=True)
 class Bars:
-    """What one character's state forbids: places not to be in, and ``(part, pattern)`` for each
-    part that cannot do what ``pattern`` reads (a hand's any handling, a throat's singing aloud)."""
+    """What one character's state forbids: places not to be in, ``(part, pattern)`` for each
+    part that cannot do what ``pattern`` reads (a hand's any handling, a throat's singing aloud), and
+    the words that set a scene they must not act in (:data:`SCENES`; None when the state bars none), and
+    whether they may not leave the place they are (:data:`KEPT`: their card's 位置)."""
 
     places: frozenset[str] = frozenset()
     parts: tuple[tuple[str, str], ...] = field(default=())
+    scene: re.Pattern[str] | None = None
+    kept: bool = False
+
+
+def scene_of(state: str) -> re.Pattern[str] | None:
+    """The words setting the scene a state word bars (:data:`SCENES`), or None."""
+    return next((scene for words, scene in SCENES if state.startswith(words)), None)
 
 
 def _uses(part: str, verb: str) -> str:
@@ -58,15 +87,16 @@ def _uses(part: str, verb: str) -> str:
 
 def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], lore: str,
                  aliases: dict[str, str], places: Iterable[str]) -> dict[str, Bars]:
-    """``{character: Bars}`` for each character in a state (:data:`ORDINARY` aside) whose card text
-    or a 世界观 sentence naming them alone says what it forbids (:data:`BARRED_PLACE`,
-    :data:`UNABLE_PART`)."""
+    """``{character: Bars}`` for each character in a state (:data:`ORDINARY` aside) whose state word
+    bars a scene (:data:`SCENES`), or whose card text or a 世界观 sentence naming them alone says what it
+    forbids (:data:`BARRED_PLACE`, :data:`KEPT`, :data:`UNABLE_PART`)."""
     held = {n for n, c in characters.items() if str(c.get("状态") or "").strip() not in ORDINARY}
     if not held:
         return {}
     known = sorted((p for p in places if len(p) >= 2), key=len, reverse=True)
     forms = sorted(((a, n) for a, n in aliases.items() if n in held and len(a) >= 2), key=lambda x: -len(x[0]))
-    said: dict[str, list[str]] = {}
+    scenes = {n: scene for n in held if (scene := scene_of(str(characters[n].get("状态") or ""))) is not None}
+    said: dict[str, list[str]] = {n: [] for n in scenes}
     for n in held:
         if n in texts:
             said.setdefault(n, []).extend(re.split(r"[。\n]", texts[n]))
@@ -78,13 +108,15 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
     for n, sentences in said.items():
         barred: set[str] = set()
         parts: dict[str, str] = {}
+        kept = False
         for sentence in sentences:
+            kept = kept or KEPT.search(sentence) is not None
             for m in BARRED_PLACE.finditer(sentence):
                 first = min(((m.group("rest").find(p), p) for p in known if p in m.group("rest")), default=None)
                 if first is not None:
                     barred.add(first[1])
             for m in UNABLE_PART.finditer(sentence):
                 parts.setdefault(m.group("part"), _uses(m.group("part"), m.group("verb")))
-        if barred or parts:
-            out[n] = Bars(frozenset(barred), tuple(parts.items()))
+        if barred or parts or kept or n in scenes:
+            out[n] = Bars(frozenset(barred), tuple(parts.items()), scenes.get(n), kept)
     return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from lw_storyrepo.checks import CheckContext, voices
 from lw_storyrepo.continuity import World, check_continuity, far_places, places_inside
+from lw_storyrepo.forbidden import forbidden_of
 
 STAGES = ("实习医生", "住院医", "主治", "副主任", "主任")
 CARDS = {
@@ -27,7 +28,8 @@ LORE = "急诊科在仁和医院。周海生去了广州进修，坐飞机要三
 def continuity(body: str, meta: dict | None = None) -> list[str]:
     meta = {"视角": "林知远", "在场": ["林知远", "沈曼"], **(meta or {})}
     world = World(CARDS, dict(ALIASES), PLACES, ITEMS, STAGES, None, places_inside(LORE, PLACES),
-                  {"林知远": "他", "沈曼": "她", "周海生": "他", "王伯": "他", "赵刚": "他"}, far=far_places([LORE], PLACES))
+                  {"林知远": "他", "沈曼": "她", "周海生": "他", "王伯": "他", "赵刚": "他"}, far=far_places([LORE], PLACES),
+                  bars=forbidden_of(CARDS, {}, "", ALIASES, PLACES))
     ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), set(ITEMS), world=world, people=set(CARDS)).for_draft(meta)
     world.aliases, world.indirect = ctx.aliases, ctx.kin_words
     lines = body.split("\n")

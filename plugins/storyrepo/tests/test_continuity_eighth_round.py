@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from lw_storyrepo.checks import ERROR, WARN, CheckContext, contract_findings, voices
 from lw_storyrepo.continuity import World, check_continuity, places_inside, stages_of
+from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.drafts import Draft
 
 CARDS = {
@@ -36,7 +37,8 @@ def continuity(body: str, meta: dict | None = None, cards: dict | None = None, s
     meta = meta or {"视角": "许宁", "书内时间": "十月十三日", "在场": ["许宁", "苏晴"]}
     names = dict(aliases or ALIASES)
     world = World(cards or CARDS, names, PLACES, set(), stages, None, places_inside("", PLACES),
-                  {name: "他" for name in CARDS} | {"苏晴": "她", "许宁": "她"})
+                  {name: "他" for name in CARDS} | {"苏晴": "她", "许宁": "她"},
+                  bars=forbidden_of(cards or CARDS, {}, "", names, PLACES))
     ctx = CheckContext(names, [], [], [], 0, set(names), set(), world=world,
                        people=set(CARDS) | {"刘大夫"}).for_draft(meta)
     world.aliases, world.indirect = ctx.aliases, ctx.kin_words

@@ -25,6 +25,7 @@ import pytest
 
 from lw_storyrepo.checks import ERROR, CheckContext, contract_findings, voices
 from lw_storyrepo.continuity import World, check_continuity, far_places, places_inside
+from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.drafts import Draft
 
 CARDS = {
@@ -40,7 +41,7 @@ def continuity(body: str, world_text: str = "") -> list[str]:
     meta = {"视角": "阿珍", "书内时间": "六月初六", "在场": ["阿珍"]}
     names = dict(ALIASES)
     world = World(CARDS, names, PLACES, set(), ("普通人",), None, places_inside("", PLACES),
-                  {"阿珍": "她", "外婆": "她", "阿海": "他"})
+                  {"阿珍": "她", "外婆": "她", "阿海": "他"}, bars=forbidden_of(CARDS, {}, "", names, PLACES))
     world.far = far_places([world_text], PLACES)
     ctx = CheckContext(names, [], [], [], 0, set(names), set(), world=world, people=set(CARDS)).for_draft(meta)
     world.aliases, world.indirect = ctx.aliases, ctx.kin_words
