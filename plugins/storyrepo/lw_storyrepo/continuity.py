@@ -286,18 +286,22 @@ class World:
     dated: dict[str, tuple[int, int]] = field(default_factory=dict)  # an event the world or a card dates -> (month, day): dated_events
     told: dict[str, frozenset[str]] = field(default_factory=dict)  # held thing -> the words its holder's card tells it by: told_of
     bars: dict[str, Bars] = field(default_factory=dict)  # character -> what their state forbids, as the book words it: forbidden_of
-    _reader: RankReader | None = field(default=None, repr=False, compare=False)
+    # what is read from the cards and the ladders alone, built once: the dict itself is carried over by ``replace``
+    # (a draft's own names, checks.check_draft), so every draft of a transaction shares it
+    _by_book: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     _names_by: tuple[dict[str, str], dict[str, list[str]]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def rank_reader(self) -> RankReader:
-        """The generic rank reader of this world, its patterns compiled once (:class:`lw_storyrepo.ranks.RankReader`)."""
-        if self._reader is None:
+        """The generic rank reader of this world, its patterns compiled once per book (:class:`lw_storyrepo.ranks.RankReader`;
+        it reads :attr:`cards`, :attr:`ladders` and :attr:`stages`, which a draft's ``replace`` leaves as they are)."""
+        reader = self._by_book.get("ranks")
+        if reader is None:
             ladders = tuple(self.ladders or ())
             stated = Ladder(tuple(dict.fromkeys(self.stages)))
             if self.stages != DEFAULT_STAGES and not any(set(stated.rungs) <= set(x.rungs) for x in ladders):
                 ladders += (stated,)  # the older reader's ladder (stages_of) where this one read none like it
-            self._reader = RankReader.build(ladders, self.cards, surname_of)
-        return self._reader
+            reader = self._by_book["ranks"] = RankReader.build(ladders, self.cards, surname_of)
+        return reader
 
     def names_of(self, person: str) -> list[str]:
         """The names :attr:`aliases` gives ``person``, in its order: the aliases are inverted once
