@@ -1703,12 +1703,13 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
 
     def holders() -> None:  # read from every card once, when the draft first says a rank (most drafts never do)
         longest_first = sorted(world.stages, key=len, reverse=True)
+        any_stage = tuple(longest_first)
         for person, card in world.cards.items():
             if card.get("境界") and len(surname_of(person)) == 1:
                 by_surname.setdefault(surname_of(person), []).append(person)
             if card.get("境界"):
                 for alias in world.names_of(person):
-                    stage = next((x for x in longest_first if alias.endswith(x)), None)
+                    stage = next((x for x in longest_first if alias.endswith(x)), None) if alias.endswith(any_stage) else None
                     stem = alias[:-len(stage)] if stage else ""
                     if 1 <= len(stem) <= 2 and stem != surname_of(person) and person not in by_title.get(stem, []):
                         by_title.setdefault(stem, []).append(person)
