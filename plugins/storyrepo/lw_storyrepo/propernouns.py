@@ -1912,12 +1912,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         elif c.kind == "人物" and c.shape >= 1 and not c.needs_context and surname_of(name):
             pending.append(c)
     # a name listed beside someone found or known is someone too (本家的赵白眼，赵司晨)
-    beside = _alternation({n.name for n in out if n.kind == "人物"} | in_text, text)
-    others = beside.pattern if beside is not None else ""
-    end = r"(?=[、，。；！？\n]|$)"  # a list's item ends there (叶医生，柳某想请你 is no list)
-    for c in pending if others else ():
-        listed = re.compile(rf"(?:{others})[、，和与及]{re.escape(c.name)}{end}|{re.escape(c.name)}[、，和与及](?:{others}){end}")
-        if listed.search(text):
+    beside = occurring((w for w in {n.name for n in out if n.kind == "人物"} | in_text if len(w) >= 2), text)
+    for c in pending if beside else ():
+        if _listed_beside(text, c.name, beside):
             out.append(Noun(c.name, c.kind, c.first[0] + 1, counts[c.name]))
     out = _unglued(lex, text, out, in_text)
     # a play's or a book's title (《翠屏山》 on the stage): no place, people or group of the story;
@@ -1954,6 +1951,32 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     # beside 赵太爷 and 赵司晨)
     out = [n for n in out if n.name not in forms or (surname_of(n.name) and surnames[surname_of(n.name)] > 2)]
     return sorted(out, key=lambda n: (n.line, lines[n.line - 1].find(n.name)))
+
+
+LIST_JOINS = frozenset("、，和与及")
+"""What joins two items of a list of people (赵白眼，赵司晨; 张三和李四)."""
+LIST_ITEM_ENDS = frozenset("、，。；！？\n")
+"""What ends an item of a list (叶医生，柳某想请你 is no list: 柳某 goes on)."""
+
+
+def _listed_beside(text: str, name: str, others: set[str]) -> bool:
+    """Whether ``text`` lists ``name`` right after or right before one of ``others``, joined by
+    :data:`LIST_JOINS`, the later item ending there (:data:`LIST_ITEM_ENDS`, or the text's end):
+    each place ``name`` is said is read, not the text at each place one of ``others`` may start."""
+    def ends(at: int) -> bool:
+        return at == len(text) or text[at] in LIST_ITEM_ENDS
+
+    at = text.find(name)
+    while at >= 0:
+        after = at + len(name)
+        if at >= 1 and text[at - 1] in LIST_JOINS and ends(after) \
+                and any(text.endswith(w, 0, at - 1) for w in others):
+            return True
+        if after < len(text) and text[after] in LIST_JOINS \
+                and any(text.startswith(w, after + 1) and ends(after + 1 + len(w)) for w in others):
+            return True
+        at = text.find(name, at + 1)
+    return False
 
 
 def known_names(ctx: Any, draft: Any) -> set[str]:
