@@ -488,6 +488,7 @@ def kin_of(repo: StoryRepo, texts: dict[str, str] | None = None) -> dict[str, fr
 _I = re.compile(r"我(?!们)")
 
 _CLOSERS = {"“": "”", "「": "」", '"': '"'}
+_OPENER = re.compile("[" + "".join(_CLOSERS) + "]")
 
 
 def without_quotes(text: str) -> str:
@@ -523,9 +524,10 @@ def quote_matches(text: str) -> Iterator[re.Match[str]]:
     found: dict[str, int] = {}
     none_from: dict[str, int] = {}
     i, n = 0, len(text)
-    while i < n:
-        close = _CLOSERS.get(text[i])
-        if close is not None and i + 1 < none_from.get(close, n + 1):
+    while (opener := _OPENER.search(text, i)) is not None:  # the characters between openers are passed over by C
+        i = opener.start()
+        close = _CLOSERS[text[i]]
+        if i + 1 < none_from.get(close, n + 1):
             j = found.get(close, -1)
             if j <= i:
                 j = text.find(close, i + 1)
