@@ -1624,7 +1624,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         # an unnamed speaker's own clause (老汉点点头：“…”) says it is nobody the book knows
         alone = bool(quotes) and first is None
         turn: str | None = None  # who says this paragraph's first quote: a paragraph with no name in it is one turn
-        named_outside = functools.cache(functools.partial(_named_outside_quotes, line, names)) if names else None
+        named_outside = functools.cache(functools.partial(_named_outside_quotes, line, names)) if names and quotes else None
         for m in quotes:
             speaker = _attributed(ctx, names, clauses, line, m, named_outside) \
                 if names and clauses is not None and named_outside is not None else None
