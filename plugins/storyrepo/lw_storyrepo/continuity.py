@@ -957,7 +957,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         line = lines[voice.line]
         card = world.cards.get(who, {})
         state = str(card.get("状态") or "")
-        if who not in revived and any(state.startswith(d) for d in DEAD + GONE) and not_now(voice.line) is None \
+        if who not in revived and state.startswith(DEAD + GONE) and not_now(voice.line) is None \
                 and not KNEW.match(line, voice.column - 1, voice.column + 12):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
