@@ -1262,14 +1262,15 @@ def _famous_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
     famous = lex.famous()
     for i, bounds in bounds_of.items():
         line = lines[i]
-        for a, size in ((a, size) for a in bounds for size in (3, 2)):
-            b = a + size
-            word = line[a:b]  # jieba may glue the next character to it (宋江道): only its start must be a token's
-            if word not in famous:
-                continue
-            seen.setdefault(word, (a, i))
-            if word not in acts and AFTER_PERSON.match(line[b:b + 5]):
-                acts.add(word)
+        for a in bounds:
+            for size in (3, 2):
+                b = a + size
+                word = line[a:b]  # jieba may glue the next character to it (宋江道): only its start must be a token's
+                if word not in famous:
+                    continue
+                seen.setdefault(word, (a, i))
+                if word not in acts and AFTER_PERSON.match(line[b:b + 5]):
+                    acts.add(word)
     text = "\n".join(lines)
     for word in seen:  # a full name said once, then the given name alone that acts (林黛玉 … 黛玉道)
         given = word[1:] if len(word) == 3 and word[0] in SURNAMES else ""
