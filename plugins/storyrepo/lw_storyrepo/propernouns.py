@@ -1056,10 +1056,9 @@ def _named_person(lex: _Lexicon, word: str, before: str) -> bool:
     return max(lex.given(word[1]), lex.given(word[2])) >= 0.5
 
 
-def _kin_word_before(before: str) -> bool:
+def _kin_word_before(lex: _Lexicon, before: str) -> bool:
     """Whether ``before`` ends in a dictionary word for a relative (姑母, 舅舅, 外婆, 姐夫): a
     surname-led name after it is that relative's (姑母林素)."""
-    lex = lexicon()
     for k in (3, 2):
         word = before[-k:]
         if len(word) == k and word[-1] in KIN_CHARS | {"夫"} and word in lex.tags \
@@ -1068,11 +1067,10 @@ def _kin_word_before(before: str) -> bool:
     return False
 
 
-def _person_noun_before(before: str) -> bool:
+def _person_noun_before(lex: _Lexicon, before: str) -> bool:
     """Whether ``before`` ends in a dictionary noun for someone by trade (:data:`PERSON_NOUN_ENDS`)."""
     if not before or before[-1] not in PERSON_NOUN_ENDS:
         return False
-    lex = lexicon()
     return any(lex.tags.get(before[-k:], "") == "n" for k in (2, 3) if len(before) >= k)
 
 
@@ -1094,7 +1092,7 @@ def _someone_before(lex: _Lexicon, before: str) -> bool:
         or any(_someone_word(lex, before[-k:]) for k in (2, 3) if len(before) >= k)
 
 
-def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True) -> bool:
+def _has_context(lex: _Lexicon, line: str, col: int, name: str, kind: str, quoted: bool = True) -> bool:
     """Whether the words around ``name`` at ``col`` make it a name. ``quoted``: a word said on its
     own in quotes counts (a word with no name's shape said so is a cry or an insult: “忘八蛋！”)."""
     before, after = line[max(0, col - 4):col], line[col + len(name):col + len(name) + 5]
@@ -1106,11 +1104,11 @@ def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True)
         return True  # the name said on its own: “苏晚晴。”, “鹰扬令。二十年前…”
     if kind == "人物":
         called = quoted and before.endswith(("“", "「", "‘")) and after[:1] in ("，", "！", ",", "!")  # “学程！” “柳如烟，…”
-        by_trade = _person_noun_before(before) and name[-1] not in KINSHIP  # 船长严鸣鹤; not 经纪人+王姐 (an address)
-        kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES) or by_trade or _kin_word_before(before)) \
+        by_trade = _person_noun_before(lex, before) and name[-1] not in KINSHIP  # 船长严鸣鹤; not 经纪人+王姐 (an address)
+        kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES) or by_trade or _kin_word_before(lex, before)) \
             and (name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES)  # 她父亲沈国栋, 知县寇若准
         pet = by_trade and len(name) == 2 and name[0] in "小阿" \
-            and not lexicon().common(name)  # 化妆师小鹿: a trade's noun before a pet name; not 厨师+小心
+            and not lex.common(name)  # 化妆师小鹿: a trade's noun before a pet name; not 厨师+小心
         titled = name[0] in SURNAMES and APPOSITIVE.match(line[col + len(name):col + len(name) + 16]) is not None
         return bool(called or kin or pet or titled or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
     return bool(BEFORE_THING.search(before) or ALONE.match(after) or AFTER_THING.match(after))
@@ -1240,7 +1238,7 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             yield m.group(), "人物", m.start()  # 老杜, 小陈: what people call someone by the surname
     for m in _PET.finditer(line):  # 化妆师小鹿, 助理阿满: a trade's noun before a pet name says who
         pet, ch = m.group(), m.group(1)
-        if m.start() in bounds and m.end() in bounds and _person_noun_before(line[:m.start()]) \
+        if m.start() in bounds and m.end() in bounds and _person_noun_before(lex, line[:m.start()]) \
                 and ch not in FUNCTION | NUMERALS | KIN_CHARS | AH_BAD and lex.tags.get(pet, "n")[:1] in "n" \
                 and lex.tags.get(ch, "")[:1] not in VERBISH:
             yield pet, "人物", m.start()
@@ -1894,7 +1892,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         at = text.find(name) if not c.context else -1
         while at >= 0 and not c.context:  # every place it is said, in order, until one gives context
             i = bisect_right(starts, at) - 1
-            c.context = _has_context(lines[i], at - starts[i], name, c.kind, quoted=c.shape > 0)
+            c.context = _has_context(lex, lines[i], at - starts[i], name, c.kind, quoted=c.shape > 0)
             at = text.find(name, at + 1)
         if not c.context and c.kind == "人物" and counts[name] >= 3:  # once: it reads every place the name is said
             c.context = _subject(lex, lines, name)
