@@ -897,8 +897,8 @@ def _spans(line: str, names: re.Pattern[str] | None) -> set[int]:
 
 def _alternation(words: Iterable[str], text: str) -> re.Pattern[str] | None:
     """A pattern matching any of ``words`` that occur in ``text`` (longest first), or None."""
-    present = sorted(occurring((w for w in words if len(w) >= 2), text), key=len, reverse=True)
-    return re.compile(alternation(present)) if present else None
+    present = occurring((w for w in words if len(w) >= 2), text)
+    return re.compile(alternation(present)) if present else None  # alternation orders them, and reuses its tree for the same set
 
 
 def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]],
