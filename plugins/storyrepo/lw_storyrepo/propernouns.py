@@ -907,15 +907,20 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
     A surname inside a name already found (``taken``: 慧明 in 慧明没有) starts nothing."""
     forms: dict[str, list[tuple[int, int, str]]] = {}
     segmented: set[str] = set()  # one token of the segmenter, whose HMM joins unknown characters into a word
-    taken_re = _alternation(taken, "\n".join(lines))
+    text = "\n".join(lines)
+    taken_re = _alternation(taken, text)
     for i, line in enumerate(lines):
         if i not in bounds_of:
             continue
         covered = _spans(line, taken_re)
         bounds = bounds_of[i]
-        for col, ch in enumerate(line):
-            if col in covered or col not in bounds:
-                continue  # inside a name already found, or inside a word (忽明忽暗)
+        size_of_line = len(line)
+        for col in sorted(bounds):  # a token's start only: not inside a word (忽明忽暗)
+            if col >= size_of_line:
+                break
+            ch = line[col]
+            if col in covered:
+                continue  # inside a name already found
             unit = 2 if line[col:col + 2] in COMPOUND_SURNAMES else 1 if ch in SURNAMES else 0
             if not unit or (ch in MEASURES and col and line[col - 1] in DETERMINERS | NUMERALS):
                 continue  # 那张+定格的脸, 一条+龙: a measure word counting, no surname
@@ -939,7 +944,7 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
         # character no given name has (王大个)
         speaks = any(AFTER_PERSON.match(lines[i][c + len(word):c + len(word) + 5]) for i, c, _n in where)
         ends_ok = word[-1] not in NAME_END or (
-            sum(line.count(word) for line in lines) >= 2 and word[-1] not in PARTICLES and word[-1] not in "一人们"
+            text.count(word) >= 2 and word[-1] not in PARTICLES and word[-1] not in "一人们"
             and (lex.given(word[-1]) >= 0.5 or speaks))  # 柴进 said again; 马梦太 who speaks
         if not _clean(word, end_vouched=word[-1] in NAME_END) or not ends_ok or (lex.common(word) and not lex.proper(word)):
             continue
