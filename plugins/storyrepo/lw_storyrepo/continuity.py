@@ -2264,10 +2264,11 @@ def _calls(lines: list[str]) -> list[bool]:
         if not line.strip():
             out.append(left > 0)
             continue
-        if CALL_OPEN.search(line) and not HANG_UP.search(line):
+        opened, hung = CALL_OPEN.search(line) is not None, HANG_UP.search(line) is not None
+        if opened and not hung:
             left = CALL_RUN
-        out.append(left > 0 or CALL_OPEN.search(line) is not None)
-        left = 0 if HANG_UP.search(line) else max(0, left - 1)
+        out.append(left > 0 or opened)
+        left = 0 if hung else max(0, left - 1)
     return out
 
 
