@@ -114,6 +114,7 @@ ALL_SUFFIX_WORDS = frozenset(suffix for suffix, _kind in CANDIDATE_SUFFIXES)
 _SUFFIXES_BY_FIRST: dict[str, list[tuple[str, str]]] = {}
 for _suffix, _kind in CANDIDATE_SUFFIXES:  # longest first at each character
     _SUFFIXES_BY_FIRST.setdefault(_suffix[0], []).append((_suffix, _kind))
+_SUFFIX_FIRST = re.compile("[" + "".join(map(re.escape, _SUFFIXES_BY_FIRST)) + "]")
 FUNCTION = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀哦嗯和与而但却将已很太更最给让从对往每各某此其该几有没无"
                      "上下里中外内前后来去起出进回开到住说道问笑看望站走坐拍叹听你我他她它您咱")
 LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很更最给让从对往你我他她它您咱每各某此其该几便再即"
@@ -135,6 +136,14 @@ MEASURES = frozenset("个座条把口只张间位名件块片支枝根颗粒扇�
 ROLES = ("姑娘", "公子", "师兄", "师姐", "师弟", "师妹", "师父", "师傅", "大侠", "少侠", "前辈", "老人", "老者", "小姐",
          "夫人", "掌柜", "大哥", "兄弟", "老爷", "少爷", "长老", "掌门", "弟子", "先生", "大人", "将军", "和尚", "道长",
          "少年", "少女", "小主")
+_ROLE_WORDS = frozenset(ROLES)
+_ROLE_SIZES = tuple(sorted({len(r) for r in ROLES}))
+
+
+def _holds_role(word: str) -> bool:
+    """Whether a word of :data:`ROLES` stands in ``word``: its pieces of their lengths looked up, not
+    every role searched for in it."""
+    return any(word[k:k + n] in _ROLE_WORDS for n in _ROLE_SIZES for k in range(len(word) - n + 1))
 SECT_ROLES = ("师叔", "师伯", "师祖", "师叔祖", "师伯祖", "师侄", "师娘", "师母", "师尊", "宗主", "门主", "谷主", "峰主")
 """The ranks of a sect, said like kinship (王师叔): a role, never a name."""
 NAME_WORDS = frozenset(("名字", "名号", "名讳", "外号", "绰号", "称号", "姓名", "全名", "小名", "乳名", "大名", "本名", "真名",
@@ -553,14 +562,15 @@ def _clean(word: str, end_vouched: bool = False, introduced: bool = False) -> bo
     no role word (师兄, 姑娘 …) in it."""
     return (len(word) >= 2 and bool(CJK.fullmatch(word)) and not ((MIDDLE_BAD - set("得地" * introduced)) & set(word[1:-1]))
             and not _A_NOT_A.fullmatch(word)  # 大不大: a question
-            and (end_vouched or word[-1] not in FUNCTION) and word[0] not in DETERMINERS and not any(role in word for role in ROLES))
+            and (end_vouched or word[-1] not in FUNCTION) and word[0] not in DETERMINERS and not _holds_role(word))
 
 
 def _suffixes_in(line: str) -> Iterator[tuple[int, int, str, str, str]]:
     """``(start, end, suffix, kind, tail)`` for every name-making suffix said in ``line``; ``tail``
     is the character after it."""
-    for start, ch in enumerate(line):
-        for suffix, kind in _SUFFIXES_BY_FIRST.get(ch, ()):
+    for first in _SUFFIX_FIRST.finditer(line):  # the characters no suffix starts with are passed over by C
+        start = first.start()
+        for suffix, kind in _SUFFIXES_BY_FIRST[first.group()]:
             if suffix == "号" and line[start - 1:start] in NUMERALS:
                 continue  # 三号, 女二号: a number, not a ship's name (鲸落号)
             if line.startswith(suffix, start):
@@ -1218,7 +1228,7 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
         rare_noun = len(word) == 2 and strong and 0 < (lex.freq.get(word) or 0) < RARE_PAIR and lex.tags.get(word, "")[:1] == "n"
         if (lex.freq.get(word) and not rare_noun) or word[0] in LEAD_BAD or word[0] in DETERMINERS or word[-1] in NAME_END \
                 or (word[0] in MATERIALS and not given_like) or word[:2] in GENERIC_STEMS \
-                or set(word) & MIDDLE_BAD or set(word) <= NUMERALS or any(role in word for role in ROLES):
+                or set(word) & MIDDLE_BAD or set(word) <= NUMERALS or _holds_role(word):
             continue
         if lex.common(word[:2]) and len(word) == 3:
             continue  # a word and a character glued (江南一)
