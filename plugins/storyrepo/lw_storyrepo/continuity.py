@@ -1331,8 +1331,9 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     """The dead (已死, 已故 …) and the held (在押 …) doing what a body does in the scene
     (:data:`ACTS`) by name or alias, outside a memory, a dream, a photograph, a visit; one finding
     a character a paragraph, none where their voice was already found."""
+    stopped = DEAD + CONFINED + GONE + _UNABLE_STATES
     held = {n: str(c.get("状态") or "") for n, c in world.cards.items() if n not in revived
-            and str(c.get("状态") or "").startswith(DEAD + CONFINED + GONE + _UNABLE_STATES)}
+            and str(c.get("状态") or "").startswith(stopped)}
     if not held:
         return []
     forms = _forms_of(world, held)
