@@ -488,6 +488,7 @@ def kin_of(repo: StoryRepo, texts: dict[str, str] | None = None) -> dict[str, fr
 _I = re.compile(r"我(?!们)")
 
 _CLOSERS = {"“": "”", "「": "」", '"': '"'}
+_OPENER = re.compile("[" + "".join(_CLOSERS) + "]")
 
 
 def without_quotes(text: str) -> str:
@@ -523,9 +524,10 @@ def quote_matches(text: str) -> Iterator[re.Match[str]]:
     found: dict[str, int] = {}
     none_from: dict[str, int] = {}
     i, n = 0, len(text)
-    while i < n:
-        close = _CLOSERS.get(text[i])
-        if close is not None and i + 1 < none_from.get(close, n + 1):
+    while (opener := _OPENER.search(text, i)) is not None:  # the characters between openers are passed over by C
+        i = opener.start()
+        close = _CLOSERS[text[i]]
+        if i + 1 < none_from.get(close, n + 1):
             j = found.get(close, -1)
             if j <= i:
                 j = text.find(close, i + 1)
@@ -1702,7 +1704,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         # an unnamed speaker's own clause (老汉点点头：“…”) says it is nobody the book knows
         alone = bool(quotes) and first is None
         turn: str | None = None  # who says this paragraph's first quote: a paragraph with no name in it is one turn
-        named_outside = functools.cache(functools.partial(_named_outside_quotes, line, names)) if names else None
+        named_outside = functools.cache(functools.partial(_named_outside_quotes, line, names)) if names and quotes else None
         for m in quotes:
             speaker = _attributed(ctx, names, clauses, line, m, named_outside) \
                 if names and clauses is not None and named_outside is not None else None
@@ -2038,7 +2040,6 @@ def repetition(ctx: CheckContext, lines: list[str], first_line: int, *, gram_lim
     out = []
     seen: dict[str, int] = {}
     grams: Counter[str] = Counter()
-    where: dict[str, tuple[int, int]] = {}
     for i, line in enumerate(lines):
         for sm in SENTENCE.finditer(line):
             sent = sm.group().strip()
@@ -2047,11 +2048,7 @@ def repetition(ctx: CheckContext, lines: list[str], first_line: int, *, gram_lim
                     out.append(Finding("复读", WARN, f"与第 {seen[sent]} 行重复的句子", first_line + i, sm.start() + 1, sent[:40]))
                 else:
                     seen[sent] = first_line + i
-        for m in _CJK4.finditer(line):
-            g = m.group(1)
-            grams[g] += 1
-            if grams[g] == gram_limit + 1:
-                where[g] = (first_line + i, m.start() + 1)
+        grams.update(_CJK4.findall(line))  # counted by C; where a phrase is said too often is looked up for the few reported
     names = ctx.known_names
     inside: str | None = None  # the names of two characters or more, one string (a phrase inside one is found in it)
     for g, count in grams.most_common(8):
@@ -2061,9 +2058,22 @@ def repetition(ctx: CheckContext, lines: list[str], first_line: int, *, gram_lim
             inside = "\n".join(n for n in names if len(n) >= 2)
         if g in inside or any(g[a:b] in names for a in range(len(g)) for b in range(a + 2, len(g) + 1)):
             continue  # a known name holds the phrase, or the phrase holds one
-        line, col = where[g]
-        out.append(Finding("复读", WARN, f"「{g}」出现 {count} 次", line, col, g))
+        line, col = _said_for_the(lines, g, gram_limit + 1)
+        out.append(Finding("复读", WARN, f"「{g}」出现 {count} 次", first_line + line, col + 1, g))
     return out
+
+
+def _said_for_the(lines: list[str], phrase: str, nth: int) -> tuple[int, int]:
+    """``(line index, column)`` where ``phrase`` is said for the ``nth`` time (1-based; overlapping
+    sayings count, as the 4-grams of :func:`repetition` do); ``lines`` say it at least that often."""
+    for i, line in enumerate(lines):
+        at = line.find(phrase)
+        while at >= 0:
+            nth -= 1
+            if not nth:
+                return i, at
+            at = line.find(phrase, at + 1)
+    return 0, 0  # not reached: the caller counted it said that often
 
 
 # --- new proper nouns ----------------------------------------------------------------------------

@@ -290,18 +290,22 @@ class World:
     told: dict[str, frozenset[str]] = field(default_factory=dict)  # held thing -> the words its holder's card tells it by: told_of
     bars: dict[str, Bars] = field(default_factory=dict)  # character -> what their state forbids, as the book words it: forbidden_of
     heard: dict[str, str] = field(default_factory=dict)  # a form people at large call someone, as the cards quote it -> them
-    _reader: RankReader | None = field(default=None, repr=False, compare=False)
+    # what is read from the cards and the ladders alone, built once: the dict itself is carried over by ``replace``
+    # (a draft's own names, checks.check_draft), so every draft of a transaction shares it
+    _by_book: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     _names_by: tuple[dict[str, str], dict[str, list[str]]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def rank_reader(self) -> RankReader:
-        """The generic rank reader of this world, its patterns compiled once (:class:`lw_storyrepo.ranks.RankReader`)."""
-        if self._reader is None:
+        """The generic rank reader of this world, its patterns compiled once per book (:class:`lw_storyrepo.ranks.RankReader`;
+        it reads :attr:`cards`, :attr:`ladders` and :attr:`stages`, which a draft's ``replace`` leaves as they are)."""
+        reader = self._by_book.get("ranks")
+        if reader is None:
             ladders = tuple(self.ladders or ())
             stated = Ladder(tuple(dict.fromkeys(self.stages)))
             if self.stages != DEFAULT_STAGES and not any(set(stated.rungs) <= set(x.rungs) for x in ladders):
                 ladders += (stated,)  # the older reader's ladder (stages_of) where this one read none like it
-            self._reader = RankReader.build(ladders, self.cards, surname_of)
-        return self._reader
+            reader = self._by_book["ranks"] = RankReader.build(ladders, self.cards, surname_of)
+        return reader
 
     def names_of(self, person: str) -> list[str]:
         """The names :attr:`aliases` gives ``person``, in its order: the aliases are inverted once
@@ -959,7 +963,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             continue  # 是阿爸写的：…, “他说：‘…’”: words written or reported, nobody's voice in the scene
         card = world.cards.get(who, {})
         state = str(card.get("状态") or "")
-        if who not in revived and any(state.startswith(d) for d in DEAD + GONE) and not_now(voice.line) is None \
+        if who not in revived and state.startswith(DEAD + GONE) and not_now(voice.line) is None \
                 and not KNEW.match(line, voice.column - 1, voice.column + 12):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
@@ -1333,8 +1337,9 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     """The dead (已死, 已故 …) and the held (在押 …) doing what a body does in the scene
     (:data:`ACTS`) by name or alias, outside a memory, a dream, a photograph, a visit; one finding
     a character a paragraph, none where their voice was already found."""
+    stopped = DEAD + CONFINED + GONE + _UNABLE_STATES
     held = {n: str(c.get("状态") or "") for n, c in world.cards.items() if n not in revived
-            and str(c.get("状态") or "").startswith(DEAD + CONFINED + GONE + _UNABLE_STATES)}
+            and str(c.get("状态") or "").startswith(stopped)}
     if not held:
         return []
     forms = _forms_of(world, held)
@@ -1746,12 +1751,13 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
 
     def holders() -> None:  # read from every card once, when the draft first says a rank (most drafts never do)
         longest_first = sorted(world.stages, key=len, reverse=True)
+        any_stage = tuple(longest_first)
         for person, card in world.cards.items():
             if card.get("境界") and len(surname_of(person)) == 1:
                 by_surname.setdefault(surname_of(person), []).append(person)
             if card.get("境界"):
                 for alias in world.names_of(person):
-                    stage = next((x for x in longest_first if alias.endswith(x)), None)
+                    stage = next((x for x in longest_first if alias.endswith(x)), None) if alias.endswith(any_stage) else None
                     stem = alias[:-len(stage)] if stage else ""
                     if 1 <= len(stem) <= 2 and stem != surname_of(person) and person not in by_title.get(stem, []):
                         by_title.setdefault(stem, []).append(person)
@@ -2306,10 +2312,11 @@ def _calls(lines: list[str]) -> list[bool]:
         if not line.strip():
             out.append(left > 0)
             continue
-        if CALL_OPEN.search(line) and not HANG_UP.search(line):
+        opened, hung = CALL_OPEN.search(line) is not None, HANG_UP.search(line) is not None
+        if opened and not hung:
             left = CALL_RUN
-        out.append(left > 0 or CALL_OPEN.search(line) is not None)
-        left = 0 if HANG_UP.search(line) else max(0, left - 1)
+        out.append(left > 0 or opened)
+        left = 0 if hung else max(0, left - 1)
     return out
 
 

@@ -114,6 +114,7 @@ ALL_SUFFIX_WORDS = frozenset(suffix for suffix, _kind in CANDIDATE_SUFFIXES)
 _SUFFIXES_BY_FIRST: dict[str, list[tuple[str, str]]] = {}
 for _suffix, _kind in CANDIDATE_SUFFIXES:  # longest first at each character
     _SUFFIXES_BY_FIRST.setdefault(_suffix[0], []).append((_suffix, _kind))
+_SUFFIX_FIRST = re.compile("[" + "".join(map(re.escape, _SUFFIXES_BY_FIRST)) + "]")
 FUNCTION = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀哦嗯和与而但却将已很太更最给让从对往每各某此其该几有没无"
                      "上下里中外内前后来去起出进回开到住说道问笑看望站走坐拍叹听你我他她它您咱")
 LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很更最给让从对往你我他她它您咱每各某此其该几便再即"
@@ -135,6 +136,14 @@ MEASURES = frozenset("个座条把口只张间位名件块片支枝根颗粒扇�
 ROLES = ("姑娘", "公子", "师兄", "师姐", "师弟", "师妹", "师父", "师傅", "大侠", "少侠", "前辈", "老人", "老者", "小姐",
          "夫人", "掌柜", "大哥", "兄弟", "老爷", "少爷", "长老", "掌门", "弟子", "先生", "大人", "将军", "和尚", "道长",
          "少年", "少女", "小主")
+_ROLE_WORDS = frozenset(ROLES)
+_ROLE_SIZES = tuple(sorted({len(r) for r in ROLES}))
+
+
+def _holds_role(word: str) -> bool:
+    """Whether a word of :data:`ROLES` stands in ``word``: its pieces of their lengths looked up, not
+    every role searched for in it."""
+    return any(word[k:k + n] in _ROLE_WORDS for n in _ROLE_SIZES for k in range(len(word) - n + 1))
 SECT_ROLES = ("师叔", "师伯", "师祖", "师叔祖", "师伯祖", "师侄", "师娘", "师母", "师尊", "宗主", "门主", "谷主", "峰主")
 """The ranks of a sect, said like kinship (王师叔): a role, never a name."""
 NAME_WORDS = frozenset(("名字", "名号", "名讳", "外号", "绰号", "称号", "姓名", "全名", "小名", "乳名", "大名", "本名", "真名",
@@ -553,14 +562,15 @@ def _clean(word: str, end_vouched: bool = False, introduced: bool = False) -> bo
     no role word (师兄, 姑娘 …) in it."""
     return (len(word) >= 2 and bool(CJK.fullmatch(word)) and not ((MIDDLE_BAD - set("得地" * introduced)) & set(word[1:-1]))
             and not _A_NOT_A.fullmatch(word)  # 大不大: a question
-            and (end_vouched or word[-1] not in FUNCTION) and word[0] not in DETERMINERS and not any(role in word for role in ROLES))
+            and (end_vouched or word[-1] not in FUNCTION) and word[0] not in DETERMINERS and not _holds_role(word))
 
 
 def _suffixes_in(line: str) -> Iterator[tuple[int, int, str, str, str]]:
     """``(start, end, suffix, kind, tail)`` for every name-making suffix said in ``line``; ``tail``
     is the character after it."""
-    for start, ch in enumerate(line):
-        for suffix, kind in _SUFFIXES_BY_FIRST.get(ch, ()):
+    for first in _SUFFIX_FIRST.finditer(line):  # the characters no suffix starts with are passed over by C
+        start = first.start()
+        for suffix, kind in _SUFFIXES_BY_FIRST[first.group()]:
             if suffix == "号" and line[start - 1:start] in NUMERALS:
                 continue  # 三号, 女二号: a number, not a ship's name (鲸落号)
             if line.startswith(suffix, start):
@@ -897,8 +907,8 @@ def _spans(line: str, names: re.Pattern[str] | None) -> set[int]:
 
 def _alternation(words: Iterable[str], text: str) -> re.Pattern[str] | None:
     """A pattern matching any of ``words`` that occur in ``text`` (longest first), or None."""
-    present = sorted(occurring((w for w in words if len(w) >= 2), text), key=len, reverse=True)
-    return re.compile(alternation(present)) if present else None
+    present = occurring((w for w in words if len(w) >= 2), text)
+    return re.compile(alternation(present)) if present else None  # alternation orders them, and reuses its tree for the same set
 
 
 def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]],
@@ -907,15 +917,20 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
     A surname inside a name already found (``taken``: 慧明 in 慧明没有) starts nothing."""
     forms: dict[str, list[tuple[int, int, str]]] = {}
     segmented: set[str] = set()  # one token of the segmenter, whose HMM joins unknown characters into a word
-    taken_re = _alternation(taken, "\n".join(lines))
+    text = "\n".join(lines)
+    taken_re = _alternation(taken, text)
     for i, line in enumerate(lines):
         if i not in bounds_of:
             continue
         covered = _spans(line, taken_re)
         bounds = bounds_of[i]
-        for col, ch in enumerate(line):
-            if col in covered or col not in bounds:
-                continue  # inside a name already found, or inside a word (忽明忽暗)
+        size_of_line = len(line)
+        for col in sorted(bounds):  # a token's start only: not inside a word (忽明忽暗)
+            if col >= size_of_line:
+                break
+            ch = line[col]
+            if col in covered:
+                continue  # inside a name already found
             unit = 2 if line[col:col + 2] in COMPOUND_SURNAMES else 1 if ch in SURNAMES else 0
             if not unit or (ch in MEASURES and col and line[col - 1] in DETERMINERS | NUMERALS):
                 continue  # 那张+定格的脸, 一条+龙: a measure word counting, no surname
@@ -939,7 +954,7 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
         # character no given name has (王大个)
         speaks = any(AFTER_PERSON.match(lines[i][c + len(word):c + len(word) + 5]) for i, c, _n in where)
         ends_ok = word[-1] not in NAME_END or (
-            sum(line.count(word) for line in lines) >= 2 and word[-1] not in PARTICLES and word[-1] not in "一人们"
+            text.count(word) >= 2 and word[-1] not in PARTICLES and word[-1] not in "一人们"
             and (lex.given(word[-1]) >= 0.5 or speaks))  # 柴进 said again; 马梦太 who speaks
         if not _clean(word, end_vouched=word[-1] in NAME_END) or not ends_ok or (lex.common(word) and not lex.proper(word)):
             continue
@@ -1056,10 +1071,9 @@ def _named_person(lex: _Lexicon, word: str, before: str) -> bool:
     return max(lex.given(word[1]), lex.given(word[2])) >= 0.5
 
 
-def _kin_word_before(before: str) -> bool:
+def _kin_word_before(lex: _Lexicon, before: str) -> bool:
     """Whether ``before`` ends in a dictionary word for a relative (姑母, 舅舅, 外婆, 姐夫): a
     surname-led name after it is that relative's (姑母林素)."""
-    lex = lexicon()
     for k in (3, 2):
         word = before[-k:]
         if len(word) == k and word[-1] in KIN_CHARS | {"夫"} and word in lex.tags \
@@ -1068,11 +1082,10 @@ def _kin_word_before(before: str) -> bool:
     return False
 
 
-def _person_noun_before(before: str) -> bool:
+def _person_noun_before(lex: _Lexicon, before: str) -> bool:
     """Whether ``before`` ends in a dictionary noun for someone by trade (:data:`PERSON_NOUN_ENDS`)."""
     if not before or before[-1] not in PERSON_NOUN_ENDS:
         return False
-    lex = lexicon()
     return any(lex.tags.get(before[-k:], "") == "n" for k in (2, 3) if len(before) >= k)
 
 
@@ -1094,7 +1107,7 @@ def _someone_before(lex: _Lexicon, before: str) -> bool:
         or any(_someone_word(lex, before[-k:]) for k in (2, 3) if len(before) >= k)
 
 
-def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True) -> bool:
+def _has_context(lex: _Lexicon, line: str, col: int, name: str, kind: str, quoted: bool = True) -> bool:
     """Whether the words around ``name`` at ``col`` make it a name. ``quoted``: a word said on its
     own in quotes counts (a word with no name's shape said so is a cry or an insult: “忘八蛋！”)."""
     before, after = line[max(0, col - 4):col], line[col + len(name):col + len(name) + 5]
@@ -1106,11 +1119,11 @@ def _has_context(line: str, col: int, name: str, kind: str, quoted: bool = True)
         return True  # the name said on its own: “苏晚晴。”, “鹰扬令。二十年前…”
     if kind == "人物":
         called = quoted and before.endswith(("“", "「", "‘")) and after[:1] in ("，", "！", ",", "!")  # “学程！” “柳如烟，…”
-        by_trade = _person_noun_before(before) and name[-1] not in KINSHIP  # 船长严鸣鹤; not 经纪人+王姐 (an address)
-        kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES) or by_trade or _kin_word_before(before)) \
+        by_trade = _person_noun_before(lex, before) and name[-1] not in KINSHIP  # 船长严鸣鹤; not 经纪人+王姐 (an address)
+        kin = (bool(BEFORE_KIN.search(before)) or before.endswith(ROLE_TITLES) or by_trade or _kin_word_before(lex, before)) \
             and (name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES)  # 她父亲沈国栋, 知县寇若准
         pet = by_trade and len(name) == 2 and name[0] in "小阿" \
-            and not lexicon().common(name)  # 化妆师小鹿: a trade's noun before a pet name; not 厨师+小心
+            and not lex.common(name)  # 化妆师小鹿: a trade's noun before a pet name; not 厨师+小心
         titled = name[0] in SURNAMES and APPOSITIVE.match(line[col + len(name):col + len(name) + 16]) is not None
         return bool(called or kin or pet or titled or BEFORE_PERSON.search(before) or AFTER_PERSON.match(after))
     return bool(BEFORE_THING.search(before) or ALONE.match(after) or AFTER_THING.match(after))
@@ -1215,7 +1228,7 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
         rare_noun = len(word) == 2 and strong and 0 < (lex.freq.get(word) or 0) < RARE_PAIR and lex.tags.get(word, "")[:1] == "n"
         if (lex.freq.get(word) and not rare_noun) or word[0] in LEAD_BAD or word[0] in DETERMINERS or word[-1] in NAME_END \
                 or (word[0] in MATERIALS and not given_like) or word[:2] in GENERIC_STEMS \
-                or set(word) & MIDDLE_BAD or set(word) <= NUMERALS or any(role in word for role in ROLES):
+                or set(word) & MIDDLE_BAD or set(word) <= NUMERALS or _holds_role(word):
             continue
         if lex.common(word[:2]) and len(word) == 3:
             continue  # a word and a character glued (江南一)
@@ -1240,7 +1253,7 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             yield m.group(), "人物", m.start()  # 老杜, 小陈: what people call someone by the surname
     for m in _PET.finditer(line):  # 化妆师小鹿, 助理阿满: a trade's noun before a pet name says who
         pet, ch = m.group(), m.group(1)
-        if m.start() in bounds and m.end() in bounds and _person_noun_before(line[:m.start()]) \
+        if m.start() in bounds and m.end() in bounds and _person_noun_before(lex, line[:m.start()]) \
                 and ch not in FUNCTION | NUMERALS | KIN_CHARS | AH_BAD and lex.tags.get(pet, "n")[:1] in "n" \
                 and lex.tags.get(ch, "")[:1] not in VERBISH:
             yield pet, "人物", m.start()
@@ -1262,14 +1275,15 @@ def _famous_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
     famous = lex.famous()
     for i, bounds in bounds_of.items():
         line = lines[i]
-        for a, size in ((a, size) for a in bounds for size in (3, 2)):
-            b = a + size
-            word = line[a:b]  # jieba may glue the next character to it (宋江道): only its start must be a token's
-            if word not in famous:
-                continue
-            seen.setdefault(word, (a, i))
-            if word not in acts and AFTER_PERSON.match(line[b:b + 5]):
-                acts.add(word)
+        for a in bounds:
+            for size in (3, 2):
+                b = a + size
+                word = line[a:b]  # jieba may glue the next character to it (宋江道): only its start must be a token's
+                if word not in famous:
+                    continue
+                seen.setdefault(word, (a, i))
+                if word not in acts and AFTER_PERSON.match(line[b:b + 5]):
+                    acts.add(word)
     text = "\n".join(lines)
     for word in seen:  # a full name said once, then the given name alone that acts (林黛玉 … 黛玉道)
         given = word[1:] if len(word) == 3 and word[0] in SURNAMES else ""
@@ -1905,7 +1919,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         at = text.find(name) if not c.context else -1
         while at >= 0 and not c.context:  # every place it is said, in order, until one gives context
             i = bisect_right(starts, at) - 1
-            c.context = _has_context(lines[i], at - starts[i], name, c.kind, quoted=c.shape > 0)
+            c.context = _has_context(lex, lines[i], at - starts[i], name, c.kind, quoted=c.shape > 0)
             at = text.find(name, at + 1)
         if not c.context and c.kind == "人物" and counts[name] >= 3:  # once: it reads every place the name is said
             c.context = _subject(lex, lines, name)
@@ -1926,12 +1940,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         elif c.kind == "人物" and c.shape >= 1 and not c.needs_context and surname_of(name):
             pending.append(c)
     # a name listed beside someone found or known is someone too (本家的赵白眼，赵司晨)
-    beside = _alternation({n.name for n in out if n.kind == "人物"} | in_text, text)
-    others = beside.pattern if beside is not None else ""
-    end = r"(?=[、，。；！？\n]|$)"  # a list's item ends there (叶医生，柳某想请你 is no list)
-    for c in pending if others else ():
-        listed = re.compile(rf"(?:{others})[、，和与及]{re.escape(c.name)}{end}|{re.escape(c.name)}[、，和与及](?:{others}){end}")
-        if listed.search(text):
+    beside = occurring((w for w in {n.name for n in out if n.kind == "人物"} | in_text if len(w) >= 2), text)
+    for c in pending if beside else ():
+        if _listed_beside(text, c.name, beside):
             out.append(Noun(c.name, c.kind, c.first[0] + 1, counts[c.name]))
     out = _unglued(lex, text, out, in_text)
     # a play's or a book's title (《翠屏山》 on the stage): no place, people or group of the story;
@@ -1968,6 +1979,32 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     # beside 赵太爷 and 赵司晨)
     out = [n for n in out if n.name not in forms or (surname_of(n.name) and surnames[surname_of(n.name)] > 2)]
     return sorted(out, key=lambda n: (n.line, lines[n.line - 1].find(n.name)))
+
+
+LIST_JOINS = frozenset("、，和与及")
+"""What joins two items of a list of people (赵白眼，赵司晨; 张三和李四)."""
+LIST_ITEM_ENDS = frozenset("、，。；！？\n")
+"""What ends an item of a list (叶医生，柳某想请你 is no list: 柳某 goes on)."""
+
+
+def _listed_beside(text: str, name: str, others: set[str]) -> bool:
+    """Whether ``text`` lists ``name`` right after or right before one of ``others``, joined by
+    :data:`LIST_JOINS`, the later item ending there (:data:`LIST_ITEM_ENDS`, or the text's end):
+    each place ``name`` is said is read, not the text at each place one of ``others`` may start."""
+    def ends(at: int) -> bool:
+        return at == len(text) or text[at] in LIST_ITEM_ENDS
+
+    at = text.find(name)
+    while at >= 0:
+        after = at + len(name)
+        if at >= 1 and text[at - 1] in LIST_JOINS and ends(after) \
+                and any(text.endswith(w, 0, at - 1) for w in others):
+            return True
+        if after < len(text) and text[after] in LIST_JOINS \
+                and any(text.startswith(w, after + 1) and ends(after + 1 + len(w)) for w in others):
+            return True
+        at = text.find(name, at + 1)
+    return False
 
 
 def known_names(ctx: Any, draft: Any) -> set[str]:

@@ -124,8 +124,9 @@ def occurring(words: Iterable[str], text: str) -> set[str]:
     maybe = {w for w in words if w and chars.issuperset(w)}
     if len(maybe) <= SCAN_MAX:
         return {w for w in maybe if w in text}
-    lengths = {len(w) for w in maybe if len(w) <= GRAM_MAX}
-    pieces = {text[i:i + n] for n in lengths for i in range(len(text) - n + 1)}
+    lengths = sorted({len(w) for w in maybe if len(w) <= GRAM_MAX})
+    firsts = {w[0] for w in maybe}  # a piece is cut only where a word may start (a name's surname: a few places in ten)
+    pieces = {text[i:i + n] for i, c in enumerate(text) if c in firsts for n in lengths}
     return {w for w in maybe if (w in pieces if len(w) <= GRAM_MAX else w in text)}
 
 
