@@ -1396,6 +1396,28 @@ SHOP_OWNER_BAD = frozenset("老小阿让叫帮替给请要会先再就也都还�
 SHOP_MARK = re.compile(r"([\u4e00-\u9fff])记([\u4e00-\u9fff]{2})([\u4e00-\u9fff]?)")
 
 
+FIRM_KINDS = re.compile(r"股份有限公司|集团有限公司|有限公司|集团|公司")
+
+
+def _firm_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, int]]:
+    """``(name, start)`` of a firm named in full: a brand no common word (宏远, 洪埠; no verb and its preposition: 卖给) before its trade
+    said in dictionary words (陶瓷, 通用+航空, 新+能源) and the firm's kind (集团, 有限公司). The trade
+    alone is no head (远陶瓷集团 is half a name)."""
+    for m in FIRM_KINDS.finditer(line):
+        if m.end() not in bounds:
+            continue
+        for trade_at in range(m.start() - 2, max(m.start() - 7, 2) - 1, -1):
+            head, start = line[trade_at - 2:trade_at], trade_at - 2
+            cuts = [b for b in range(trade_at, m.end() + 1) if b in bounds]
+            if start not in bounds or trade_at not in bounds or not CJK.fullmatch(head) or head[0] in STEM_LEAD_BAD or head[1] in STEM_END_BAD \
+                    or lex.tags.get(head, "")[:1] in VERBISH or (lex.common(head) and not (lex.proper(head) or lex.rare(head))):
+                continue  # 一家+航运公司, 转手+游戏公司: a word before the trade, no brand
+            if all(lex.freq.get(line[x:y]) and line[x:y] not in FUNCTION and lex.tags.get(line[x:y], "")[:1] in "nvab"
+                   for x, y in zip(cuts, cuts[1:])):
+                yield line[start:m.end()], start
+                break
+
+
 def _shop_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tuple[str, int]]:
     """``(name, start)`` of a shop named 某记 and what it sells (许记+面馆, 周记+布庄, 彪记+海鲜): a
     surname or a given name's character before 记, no dictionary word with it (日记, 忘记, 登记), and
@@ -1773,6 +1795,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             candidates.setdefault(name, _Candidate(name, kind, 2, first=(i, col))).shape = 2  # also when said before
         for name, col in _shop_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
+        for name, col in _firm_candidates(lex, line, bounds):
+            candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
         for name, col in _numbered_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "物品", 2, first=(i, col)))
         for name, kind, shape, col in _suffix_candidates(lex, line, bounds, suffixes_of[i]):
