@@ -381,6 +381,8 @@ A_WALK = re.compile(r"(?<![\d〇零一二两三四五六七八九十百千万几
 :data:`FAR_WORDS` reads any count of 里 — 三十里 and more stays a journey."""
 
 
+ASIDE = re.compile(r"（[^（）]*）|\([^()]*\)")
+"""A parenthesis in a world sentence (北平和天津之间准许打长途电话（同庆园账房里有一部电话）): an aside."""
 FAR_SPAN = 20
 """How near a place its journey is said (杜衡's card: 大理寺司直，…去洛阳，出京第三天 makes 洛阳 far, not 大理寺)."""
 
@@ -390,6 +392,7 @@ def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
     (:data:`FAR_WORDS`): someone there is not beside the point of view unless a journey is told."""
     out: set[str] = set()
     for sentence, known in _world_sentences(texts, places):
+        sentence = ASIDE.sub("", sentence)  # （同庆园账房里有一部电话）: an aside names no journey's end
         walks = [m.span() for m in A_WALK.finditer(sentence)]
         journeys = [m.start() for m in FAR_WORDS.finditer(sentence) if not any(a <= m.start() < b for a, b in walks)]
         if journeys:
@@ -1573,7 +1576,11 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     (:data:`REMOTE`) nor a call or screen in the few before (:data:`SCREEN`), outside a memory. The scene is where the point of view is."""
     away = {n: str(c.get("位置")) for n, c in world.cards.items() if n != pov and c.get("位置")
             and not str(c.get("状态") or "").startswith(LOST + DEAD + CONFINED) and n not in moved and n not in reached}
+    # a place the prose took the point of view to that no journey is known to (同庆园) is near their card's town (北平)
+    home = str(world.cards.get(pov, {}).get("位置") or "")
+    near_home = pov not in moved and pov_place not in world.far and bool(home)
     far = {n: where for n, where in away.items() if not _related(world, where, pov_place)
+           and not (near_home and _related(world, where, home))
            and any(f in where or where in f for f in world.far)}
     # kept by the book's words where their card puts them (出不了院): anywhere else is too far, even in the same town
     kept = {n: where for n, where in away.items() if n not in far and n in world.bars and world.bars[n].kept

@@ -70,3 +70,12 @@ def test_a_boat_barred_and_hands_that_hold_nothing() -> None:
     assert not [m for m in findings("春生站在岸上，望着红旗号。") if "葛春生" in m and "状态" in m]
     assert [m for m in findings("牛二一听，两只手把那捆树苗一抄，扛起来就走。") if "牛二" in m and "用不了" in m]
     assert not [m for m in findings("牛二两只手吊在胸前，站在一边看。") if "牛二" in m and "状态" in m]
+
+
+def test_an_aside_names_no_far_end_and_the_towns_own_places_are_near() -> None:
+    lore = LORE.replace("打长途。", "打长途（场部有一部手摇电话）。").replace("场部在青松林场的沟口。", "")
+    assert "场部" not in far_places([lore], PLACES) and "哈尔滨" in far_places([lore], PLACES)
+    # both ends of the line are far from each other; the point of view in 场部 (a place of its own town that no
+    # journey is known to) is near those at home
+    home = findings("守仁走进了场部。\n\n春生蹲在炉子边上抽烟，一声不吭。", lore)
+    assert not [m for m in home if "葛春生" in m and "位置" in m]
