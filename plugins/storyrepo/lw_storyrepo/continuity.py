@@ -258,6 +258,8 @@ LIKE = re.compile(r"(?:和|跟|与|同|像|如)$")
 BELITTLE = re.compile(r"不过|只是|区区|小小")
 """不过是个…: a stage said to belittle, which never raises anyone: a higher one after it is no slip of the grade."""
 """What puts a thing in a comparison (和乌木尺背面一样): it is named, not used."""
+VOCATIVE_YOU = re.compile(r"^[，,！!]\s*(?:你|您)")
+"""A name followed by a comma and 你 (东子，你到了上海): the one spoken to, not the subject of what follows."""
 TODAY_AT = "今儿一早|今天一早|今儿早上|今天早上|今早|今儿个|今儿|今天|今日|这会儿|此刻|眼下|刚才|方才|一早"
 """When today someone is somewhere (太后今儿一早在慈宁宫召见了…): said between the person and 在, still a placing."""
 MOVE_VERBS = ("来到", "到了", "回到", "赶到", "赶回", "抵达", "进了", "走进", "踏入", "前往", "去了", "飞往", "奔向", "返回", "进入")
@@ -373,7 +375,7 @@ def haunts_of(texts: dict[str, str], places: Iterable[str]) -> dict[str, set[str
 
 FAR_WORDS = re.compile(r"远|公里|[百千万]余?里|[几数两三四五六七八九十百]+里[地路]?|火车|飞机|航班|坐车|快马|[一两二三四五六七八九十几]天|钟头|"
                        r"[一两二三四五六七八九十几]个?小时|坐船|乘船|书信|来信|信在路上|出差|出国|国外|外地|"
-                       r"南下|北上|飞去|飞往|异乡|他乡|千里")
+                       r"南下|北上|飞去|飞往|异乡|他乡|千里|长途|电报")
 """What says a place is a journey away (坐火车三天三夜, 离滨江一万多公里, 飞去日内瓦开会)."""
 
 
@@ -383,6 +385,8 @@ A_WALK = re.compile(r"(?<![\d〇零一二两三四五六七八九十百千万几
 :data:`FAR_WORDS` reads any count of 里 — 三十里 and more stays a journey."""
 
 
+ASIDE = re.compile(r"（[^（）]*）|\([^()]*\)")
+"""A parenthesis in a world sentence (北平和天津之间准许打长途电话（同庆园账房里有一部电话）): an aside."""
 FAR_SPAN = 20
 """How near a place its journey is said (杜衡's card: 大理寺司直，…去洛阳，出京第三天 makes 洛阳 far, not 大理寺)."""
 
@@ -392,6 +396,7 @@ def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
     (:data:`FAR_WORDS`): someone there is not beside the point of view unless a journey is told."""
     out: set[str] = set()
     for sentence, known in _world_sentences(texts, places):
+        sentence = ASIDE.sub("", sentence)  # （同庆园账房里有一部电话）: an aside names no journey's end
         walks = [m.span() for m in A_WALK.finditer(sentence)]
         journeys = [m.start() for m in FAR_WORDS.finditer(sentence) if not any(a <= m.start() < b for a, b in walks)]
         if journeys:
@@ -1011,6 +1016,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             if not any_place.search(sentence) and not _SHORT.search(sentence):
                 continue
             for m in go.finditer(sentence):
+                if VOCATIVE_YOU.search(sentence[m.end(1):m.start(2)]):
+                    continue  # 东子，你到了上海…: the name is called, the journey is the listener's, to come
                 reached.setdefault(aliases.get(m.group(1), m.group(1)), set()).add(m.group(2))
             if NOT_NOW.search(sentence):
                 continue
@@ -1470,8 +1477,10 @@ def _barred(world: World, lines: list[str], first_line: int, revived: set[str]) 
     return out
 
 
-ENTER = r"(?:进了|走进了?|踏进了?|迈进了?|跨进了?|进到|来到|到了|回到|回了|进入|坐在|站在|进)"
-"""Entering a place or being in it (一挑帘子进了锦春楼的后厨, 坐在园区食堂里)."""
+ENTER = r"(?:进了|走进了?|踏进了?|迈进了?|跨进了?|进到|来到|到了|回到|回了|进入|坐在|站在|进|登上了?|上了)"
+"""Entering a place or being in it (一挑帘子进了锦春楼的后厨, 坐在园区食堂里, 踩着跳板上了江顺轮)."""
+DISPOSAL = r"把[^，,。；;！？“”\n没不别]{1,8}?一?"
+"""A 把 clause between a part and its act (两只手把门口那箱轴承一抄): the part still does the act."""
 NOT_DONE = re.compile(r"[没不别未想要准许能敢肯]|得|打算|准备")
 """A word in the few characters before an act that makes it no act (不许进, 想进, 没敢进)."""
 
@@ -1516,7 +1525,7 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
             spots = "|".join(map(re.escape, sorted(inner, key=len, reverse=True)))
             acts.append((n, re.compile(rf"{ENTER}了?(?:{spots})"), f"不许到「{'、'.join(sorted(b.places))}」"))
         for part, uses in b.parts:
-            acts.append((n, re.compile(rf"{re.escape(part)}(?:[^，,。；;！？“”\n没不别]{{0,3}}?)(?:{uses})"),
+            acts.append((n, re.compile(rf"{re.escape(part)}(?:[^，,。；;！？“”\n没不别]{{0,3}}?|{DISPOSAL})(?:{uses})"),
                          f"{part}用不了"))
     out: list[Finding] = []
     done: set[str] = set()
@@ -1556,7 +1565,7 @@ def _related(world: World, a: str, b: str) -> bool:
     return a in b or b in a or bool(outer_a & outer_b)
 
 
-SIGHTED = "瞧见|看见|看到|碰见|碰上|遇见|遇上|撞见|见着|见到"
+SIGHTED = "瞧见|看见|看到|碰见|碰上|碰到|遇见|遇上|遇到|撞见|撞上|撞到|见着|见到"
 """What a witness says they saw someone by (今儿一早在大栅栏口上瞧见金老板了): :func:`_present_far` reads a sighting
 today near the point of view as the far one being here."""
 
@@ -1572,7 +1581,11 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     (:data:`REMOTE`) nor a call or screen in the few before (:data:`SCREEN`), outside a memory. The scene is where the point of view is."""
     away = {n: str(c.get("位置")) for n, c in world.cards.items() if n != pov and c.get("位置")
             and not str(c.get("状态") or "").startswith(LOST + DEAD + CONFINED) and n not in moved and n not in reached}
+    # a place the prose took the point of view to that no journey is known to (同庆园) is near their card's town (北平)
+    home = str(world.cards.get(pov, {}).get("位置") or "")
+    near_home = pov not in moved and pov_place not in world.far and bool(home)
     far = {n: where for n, where in away.items() if not _related(world, where, pov_place)
+           and not (near_home and _related(world, where, home))
            and any(f in where or where in f for f in world.far)}
     # kept by the book's words where their card puts them (出不了院): anywhere else is too far, even in the same town
     kept = {n: where for n, where in away.items() if n not in far and n in world.bars and world.bars[n].kept
@@ -1634,7 +1647,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
             witnessed = {**heard, **world.aliases}.get(seen.group(1) or seen.group(2)) if seen is not None else None
             if seen is not None and witnessed in far and witnessed not in came and (witnessed, i) not in placed \
                     and not visiting(witnessed, i) \
-                    and not far_words.search(q.group()):
+                    and not far_words.search(_sentence_at(q.group(), seen.start())):
                 placed.add((witnessed, i))
                 out.append(Finding("连贯", WARN, f"{_away(witnessed, far, kept, pov, pov_place)}，"
                                    f"本章没有写{witnessed}回来，正文却说今天在这边见到了{witnessed}", first_line + i,
@@ -1681,6 +1694,14 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
 
 LOOKED_AT = re.compile(r"(?:对着|盯着|看着|望着|瞅着|守着)[^。！？；;，,“”\n]{0,6}?屏幕(?![里上中那])")
 """A screen someone looks at as a thing in the room (正对着两块屏幕看回归报告): no call, nobody carried on it."""
+
+
+def _sentence_at(text: str, at: int) -> str:
+    """The sentence of ``text`` holding position ``at``: a far place said in another sentence of the same
+    quote (去上海的介绍信…我今天一早在厂门口碰到龚主任了) is not where the sighting was."""
+    start = max(text.rfind(c, 0, at) for c in "。！？!?") + 1
+    ends = [e for c in "。！？!?" if (e := text.find(c, at)) >= 0]
+    return text[start:min(ends) + 1 if ends else len(text)]
 
 
 def _nested(world: World, a: str, b: str) -> bool:

@@ -39,9 +39,9 @@ out), each with the words that set a scene of it; a state is one of them when it
 ORDINARY = ("在世", "正常", "健康", "活着", "无", "")
 """States that forbid nothing: no bar is read for someone in them."""
 BARRED_PLACE = re.compile(r"(?:不许|不准|不得|不能|不可|禁止|严禁|不让)(?:再|擅自|随便|私自)?(?:他|她)?"
-                          r"(?:踏进|踏入|迈进|跨进|进入|走进|进到|进|回到|回|靠近)(?P<rest>[^，,。；;！？!?\n]{1,16})")
-"""A bar on a place: 不许进锦春楼的门, 不得进入星澜园区的任何一栋楼, 不许踏进同庆园一步 (the place is the first known
-place in ``rest``)."""
+                          r"(?:踏进|踏入|迈进|跨进|进入|走进|进到|进|回到|回|靠近|登上|上)(?P<rest>[^，,。；;！？!?\n]{1,16})")
+"""A bar on a place: 不许进锦春楼的门, 不得进入星澜园区的任何一栋楼, 不许踏进同庆园一步, 不许上江顺轮 (a boat
+boarded; the place is the first known place in ``rest``)."""
 PARTS = ("右手", "左手", "双手", "两手", "两只手", "手", "右腿", "左腿", "双腿", "两腿", "腿", "右脚", "左脚", "脚",
          "嗓子", "喉咙", "眼睛", "腰")
 """Parts of the body a state may leave unable (右手叫热油烫了, 嗓子倒了仓)."""
