@@ -68,8 +68,11 @@ CORPUS = Path(__file__).parent / "corpus"
 # builders saw its counts, never its names; first run on stop 45's detector 0.81 / 0.70.
 # 专名-网文-盲评十一 (stop 46: a 1961 oilfield crew, a 731 Sogdian caravan, a 2004 Wenzhou shoe factory; written blind)
 # had its first run on stop 45's detector: 0.73 / 0.69.
+# 专名-网文-盲评十二 (stop 47: a 1926 天津 相声 troupe, a 1552 两淮 salt field, a 1993 深圳 electronics plant) and
+# 专名-网文-盲评十三 (stop 47: a 1283 大都 杂剧 theatre, the 1954 康藏 highway crew, a container port), written blind,
+# had their first runs on stop 46's detector: 0.76 / 0.67 and 0.76 / 0.64.
 BLIND = frozenset({"专名-他人-新评估", "专名-网文-评估", "专名-他人-评估", "专名-网文-盲评九",
-                   "专名-网文-盲评十", "专名-网文-盲评十一"})
+                   "专名-网文-盲评十", "专名-网文-盲评十一", "专名-网文-盲评十二", "专名-网文-盲评十三"})
 NOUN_SETS = {"专名": (0.95, 0.95), "专名-留出": (0.95, 0.95), "专名-验证": (0.95, 0.85), "专名-他人-开发": (0.95, 0.75),
              "专名-他人-开发二": (0.95, 0.8), "专名-网文-开发": (0.95, 0.95), "专名-他人-开发三": (0.9, 0.75),
              "专名-网文-开发二": (0.95, 0.95), "专名-网文-开发三": (0.95, 0.9),
@@ -86,7 +89,9 @@ NOUN_SETS = {"专名": (0.95, 0.95), "专名-留出": (0.95, 0.95), "专名-验�
              "专名-网文-盲评八": (0.85, 0.66),
              "专名-网文-盲评九": (0.8, 0.7),
              "专名-网文-盲评十": (0.75, 0.65),
-             "专名-网文-盲评十一": (0.7, 0.65)}
+             "专名-网文-盲评十一": (0.7, 0.65),
+             "专名-网文-盲评十二": (0.72, 0.62),
+             "专名-网文-盲评十三": (0.72, 0.6)}
 
 
 @pytest.mark.parametrize("folder, floors", NOUN_SETS.items())
