@@ -545,6 +545,8 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
 # most) — each its latest run, in its README; nothing of their findings is ever shown.
 BLIND_SETS = [
     ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 3, "合同": 5, "泄密": 8}, 2),  # a Song tea house
+    ("连续性-盲评二十", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 7, "合同": 3, "泄密": 5}, 36),  # a Southern Song 书院 (stop 47; first run)
+    ("连续性-盲评二十一", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 6, "合同": 4, "泄密": 5}, 7),  # a 1984 county 供销社 (stop 47; first run)
 ]
 
 
