@@ -65,11 +65,12 @@ CORPUS = Path(__file__).parent / "corpus"
 # 专名-网文-盲评九 (stop 45: a 1997 Hong Kong night desk, a 1932 Harbin fur house, a 1984 desert mural institute;
 # written blind) had its first run on stop 44's detector: 0.85 / 0.75.
 # 专名-网文-盲评十 (stop 46: a Song 市舶司, a county hospital ER, a 1958 reservoir; written blind) is stop 46's gate: its
-# builders saw its counts, never its names; first run on stop 45's detector 0.81 / 0.70.
+# builders saw its counts, never its names; first run on stop 45's detector 0.81 / 0.70, 0.82 / 0.70 after stop 46's
+# rounds. A development set since task N15 (stop 47; opened and tuned on since).
 # 专名-网文-盲评十一 (stop 46: a 1961 oilfield crew, a 731 Sogdian caravan, a 2004 Wenzhou shoe factory; written blind)
-# had its first run on stop 45's detector: 0.73 / 0.69.
-BLIND = frozenset({"专名-他人-新评估", "专名-网文-评估", "专名-他人-评估", "专名-网文-盲评九",
-                   "专名-网文-盲评十", "专名-网文-盲评十一"})
+# had its first run on stop 45's detector: 0.73 / 0.69, 0.73 / 0.70 after stop 46's rounds. A development set since
+# task N15 (stop 47; opened and tuned on since).
+BLIND = frozenset({"专名-他人-新评估", "专名-网文-评估", "专名-他人-评估", "专名-网文-盲评九"})
 NOUN_SETS = {"专名": (0.95, 0.95), "专名-留出": (0.95, 0.95), "专名-验证": (0.95, 0.85), "专名-他人-开发": (0.95, 0.75),
              "专名-他人-开发二": (0.95, 0.8), "专名-网文-开发": (0.95, 0.95), "专名-他人-开发三": (0.9, 0.75),
              "专名-网文-开发二": (0.95, 0.95), "专名-网文-开发三": (0.95, 0.9),
@@ -85,8 +86,8 @@ NOUN_SETS = {"专名": (0.95, 0.95), "专名-留出": (0.95, 0.95), "专名-验�
              "专名-网文-盲评七": (0.82, 0.64),
              "专名-网文-盲评八": (0.85, 0.66),
              "专名-网文-盲评九": (0.8, 0.7),
-             "专名-网文-盲评十": (0.75, 0.65),
-             "专名-网文-盲评十一": (0.7, 0.65)}
+             "专名-网文-盲评十": (0.82, 0.69),
+             "专名-网文-盲评十一": (0.73, 0.7)}
 
 
 @pytest.mark.parametrize("folder, floors", NOUN_SETS.items())
