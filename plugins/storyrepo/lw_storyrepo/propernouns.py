@@ -1265,43 +1265,6 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
             yield m.group(), "人物", m.start()
 
 
-ADDRESSED = re.compile(r"[“「]([\u4e00-\u9fff]{2,4})，([^”」]*)([”」]?)([^“「\n]{0,8})")
-"""A quote that opens on a word and a comma (“石头，你过来”): the word, the rest of the quote, its close and
-the words after it."""
-SPOKEN_TO = re.compile(r"[你您]|[？?]$")
-"""The rest of a quote that speaks to the word it opened on: a second person, or a question."""
-ADDRESS_WORDS = frozenset(("老乡", "乡亲", "同志", "朋友", "同学", "伙计", "兄弟", "哥们", "老兄", "老弟", "孩子", "小子", "小伙子",
-                           "年轻人", "后生", "首长", "领导", "大伙", "诸位", "宝贝", "亲爱的", "老伴", "老头子", "老婆子", "小家伙"))
-"""Words one calls anyone by, not one person's name: by fellowship, age or rank (“老乡，…”, “小子，…”)."""
-ASKED = re.compile(r"^[^，。]{0,5}[问喊叫冲朝][他她它]")
-"""What follows a quote whose first word is the one spoken to (“石头，”温禾问他)."""
-
-
-def _addressed_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]]) -> Iterator[tuple[str, int, int]]:
-    """``(word, column, line index)`` of a word a quote opens on and speaks to (:data:`ADDRESSED`: the quote goes
-    on with 你 or a question, calls the word again, or is followed by 问他), that is no word for someone (a role, an office, a relative, a title: 师父, 老乡, 大哥), no pronoun, number, adverb, verb or
-    interjection, and that the text also says where no quote opens on it: a nickname made of ordinary words
-    (“石头，…” … 他小时候叫石头) or a named thing talked to (“老伙计，…”). A word only ever said at a quote's start
-    is a reply or a form of address (“老样子，…”, “丫头，…”). Whether it is a name is left to the count, as for
-    any word: the address is its context."""
-    text = "\n".join(lines)
-    for i in bounds_of:
-        for m in ADDRESSED.finditer(lines[i]):
-            word = m.group(1)
-            tag = lex.tags.get(word)
-            if word in STOP or word in ADDRESS_WORDS or _someone_word(lex, word) or word[-1] in KIN_CHARS or word.endswith(TITLES + ROLE_TITLES) \
-                    or word[0] in LEAD_BAD or word[0] in INTERJECTIONS or word[0] in NUMERALS \
-                    or set(word) & (MIDDLE_BAD | FUNCTION) or (tag is not None and (tag[:1] != "n" or tag == "nt")):
-                continue
-            if tag is None and (lex.tags.get(word[:2], lex.tags.get(word[0], "n"))[:1] in VERBISH | {"a"}
-                                or lex.tags.get(word[-1], "")[:1] in "av"):
-                continue  # 报水情, 透气好: a phrase said, not a name
-            rest, closed, after = m.group(2, 3, 4)
-            spoken_to = SPOKEN_TO.search(rest) or rest.startswith(word) or (closed and ASKED.match(after))
-            if spoken_to and text.count(word) > text.count("“" + word) + text.count("「" + word):
-                yield word, m.start(1), i
-
-
 def _famous_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]]) -> Iterable[tuple[str, int, int]]:
     """``(name, column, line index)`` of a person jieba's dictionary knows by name (tag nr: 宋江,
     宝玉, 林黛玉) — famous, yet as new to a book's roster as any other. The dictionary's nr tag is
@@ -1947,9 +1910,6 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         if word in candidates and candidates[word].needs_context:
             del candidates[word]  # a surname-led name wins over the same unknown word (柳如烟)
         candidates.setdefault(word, _Candidate(word, "人物", int(shape), first=first))
-    for name, col, i in _addressed_candidates(lex, lines, bounds_of):
-        if name not in candidates:
-            candidates[name] = _Candidate(name, "人物", 0, context=True, first=(i, col))
     if broad:
         for name, kind, (i, col) in _broad_candidates(lex, lines, bounds_of):
             if name not in candidates:
