@@ -64,7 +64,7 @@ CORPUS = Path(__file__).parent / "corpus"
 # 盲评十一 0.73 / 0.69 -> 0.73 / 0.70; the gate 盲评十 unchanged, 0.82 / 0.70).
 # 专名-网文-盲评九 (stop 45: a 1997 Hong Kong night desk, a 1932 Harbin fur house, a 1984 desert mural institute;
 # written blind) had its first run on stop 44's detector: 0.85 / 0.75.
-# 专名-网文-盲评十 (stop 46: a Song 市舶司, a county hospital ER, a 1958 reservoir; written blind) is stop 46's gate: its
+# 专名-网文-盲评十 (stop 46: a Song 市舶司, a county hospital ER, a 1958 reservoir; written blind) was stop 46's gate: its
 # builders saw its counts, never its names; first run on stop 45's detector 0.81 / 0.70, 0.82 / 0.70 after stop 46's
 # rounds. A development set since task N15 (stop 47; opened and tuned on since).
 # 专名-网文-盲评十一 (stop 46: a 1961 oilfield crew, a 731 Sogdian caravan, a 2004 Wenzhou shoe factory; written blind)
