@@ -106,7 +106,7 @@ MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
                            "医馆", "武馆", "馆", "码头", "商行", "银号", "基地", "避难所", "营地", "山脉", "市", "县",
                            "网吧", "旅社", "旅馆", "宾馆", "茶园", "布庄", "厅", "栈", "空间站", "森林", "峡谷", "沙漠", "草原", "沼泽", "要塞", "斋", "冢", "港",
                            "屿", "剧场", "剧院", "体育馆", "博物馆", "图书馆", "舞蹈室", "遗址", "小卖部", "澳",
-                           "球场", "大厅", "病房", "马店")),
+                           "球场", "大厅", "病房", "马店", "沟", "井", "洼", "乡")),
 ), key=lambda item: -len(item[0])))
 """Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
 CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))
@@ -1856,6 +1856,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 if person:
                     c.kind = "人物"  # 那汉子叫屠千山: a surname and a given name, though it ends like a mountain
                 c.context = c.named = True
+                if c.kind != "人物":
+                    c.shape = max(c.shape, 1)  # a place the suffix rule weighed as its stem (哑巴+井), named by 叫
         for name, kind, col in _framed_candidates(lex, line):
             c = candidates.setdefault(name, _Candidate(name, kind, 1, first=(i, col)))
             c.context = c.named = True
