@@ -179,6 +179,9 @@ WORK_FRAME = re.compile(r"(?:歌|曲|节目|综艺|选秀|剧|电影|专辑|游�
                         r"|(《)([\u4e00-\u9fff]{2,8})(》)(?=节目|剧组|综艺|专辑|这首歌|这部)")
 """A work of the story's world named after what it is (衍生综艺《宿舍夜谈》, 主题曲叫《破晓》, 《逐光少年》节目组): a
 title no play of older prose takes in this frame (唱一出《翠屏山》 names no new thing)."""
+TITLED = re.compile(r"(?:题目|标题|篇名|题名)(?:就|也)?(?:叫做|叫|名叫|为)《([\u4e00-\u9fff]{2,8})》")
+"""A piece of the story's world given its title (题目叫《X》, 标题叫《X》): the title is the name, whole, even with
+的 inside it (a line of verse or a phrase); 标题是《X》 identifies a headline rather than naming a work."""
 _COUNT = "一二两三四五六七八九十"
 WRITTEN = re.compile(rf"([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字[：:，]?\s*([“「《]?)([\u4e00-\u9fff]{{2,9}})([”」》]?)(?=[，。！？；、\s”」]|$)"
                      rf"|([“「《])([\u4e00-\u9fff]{{2,9}})([”」》])([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字")
@@ -534,6 +537,9 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
         word = m.group(at + 1)
         if lex.tags.get(word, "")[:1] != "r" and not (set(word) & MIDDLE_BAD):
             yield word, "物品", m.start(at + 1)
+    for m in TITLED.finditer(line):
+        if lex.tags.get(m.group(1), "")[:1] != "r":
+            yield m.group(1), "物品", m.start(1)
     framed = [(m, "") for m in NAMED_FRAME.finditer(line)] + [(m, "place") for m in CALLED_PLACE.finditer(line)] \
         + [(m, "thing") for m in CALLED_THING.finditer(line)]
     for m, frame in framed:
