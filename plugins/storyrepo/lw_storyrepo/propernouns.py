@@ -463,23 +463,28 @@ class _Candidate:
 
 _A_NOT_A = re.compile(r"(.)不\1.?")  # 大不大: a question
 INSTITUTIONS = ("文物考古研究所", "考古研究所", "研究所", "派出所", "公安局", "博物馆", "图书馆", "档案馆", "文化馆", "人民医院", "医院",
-                "中学", "小学", "法院", "检察院", "电视台", "港务局", "海关", "体育频道", "新闻频道")
+                "中学", "小学", "法院", "检察院", "电视台", "港务局", "海关", "体育频道", "新闻频道",
+                "日报", "晚报", "战报", "报社", "大队", "中队", "钻井大队", "井队", "钻井队", "工程队", "运输队", "林场", "农场", "牧场",
+                "渔场", "储木场", "水文站", "气象站", "林业站", "人民公社", "公社", "指挥部", "文化局", "林业局", "卫生局", "教育局",
+                "水利局", "航运公司", "运输公司", "建筑公司")
 INSTITUTION = re.compile("|".join(sorted(INSTITUTIONS, key=len, reverse=True)))
 PLACE_MAX = 8
 """A public institution named by the place it serves (澜州博物馆, 青石镇派出所, 云州市人民医院): a new organisation,
 also when the place is known."""
 
 
-def _institution_candidates(lines: list[str], rows: Iterable[int], places: set[str]) -> Iterator[tuple[str, int, int]]:
+def _institution_candidates(lines: list[str], rows: Iterable[int], places: set[str], known: set[str]) -> Iterator[tuple[str, int, int]]:
     """``(name, line index, column)`` of a place of ``places`` said right before an institution's word, with
-    市, 县, 区 or 镇 between or not. Each institution's word is looked at once, with the few place lengths
-    that can end before it: linear in the text."""
+    市, 县, 区 or 镇 between or not: a place the book knows first, then the shortest candidate (沧河+市文化局, never
+    one that glued the words before it, 团受沧河市). Each institution's word is looked at once, with the few place
+    lengths that can end before it: linear in the text."""
     for i in rows:
         line = lines[i]
         for m in INSTITUTION.finditer(line):
             ends = (m.start(), m.start() - 1) if line[m.start() - 1:m.start()] in ("市", "县", "区", "镇") else (m.start(),)
-            found = next(((at, line[at:m.end()]) for end in ends for at in range(max(0, end - PLACE_MAX), end - 1)
-                          if line[at:end] in places), None)  # the longest place first
+            spans = [(at, end) for end in ends for at in range(max(0, end - PLACE_MAX), end - 1)]
+            found = next(((at, line[at:m.end()]) for at, end in spans if line[at:end] in known), None) \
+                or next(((at, line[at:m.end()]) for at, end in sorted(spans, key=lambda s: s[1] - s[0]) if line[at:end] in places), None)
             if found:
                 yield found[1], i, found[0]
 
@@ -1889,7 +1894,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             c.shape = shape
     places = {k for k in in_text if k in known_set and len(k) >= 2} | {n for n, c in candidates.items() if c.kind == "地点"}
     serving: set[str] = set()  # institutions named by a place, known or not (澜州博物馆 when 澜州 is known)
-    for name, i, col in _institution_candidates(lines, bounds_of, places):
+    for name, i, col in _institution_candidates(lines, bounds_of, places, known_set):
         serving.add(name)
         c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
         c.kind, c.shape, c.context = "组织", 2, True
