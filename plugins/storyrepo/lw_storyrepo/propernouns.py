@@ -179,6 +179,9 @@ WORK_FRAME = re.compile(r"(?:歌|曲|节目|综艺|选秀|剧|电影|专辑|游�
                         r"|(《)([\u4e00-\u9fff]{2,8})(》)(?=节目|剧组|综艺|专辑|这首歌|这部)")
 """A work of the story's world named after what it is (衍生综艺《宿舍夜谈》, 主题曲叫《破晓》, 《逐光少年》节目组): a
 title no play of older prose takes in this frame (唱一出《翠屏山》 names no new thing)."""
+TITLED = re.compile(r"(?:题目|标题|篇名|题名)(?:就|也)?(?:叫做|叫|名叫|为)《([\u4e00-\u9fff]{2,8})》")
+"""A piece of the story's world given its title (题目叫《X》, 标题叫《X》): the title is the name, whole, even with
+的 inside it (a line of verse or a phrase); 标题是《X》 identifies a headline rather than naming a work."""
 _COUNT = "一二两三四五六七八九十"
 WRITTEN = re.compile(rf"([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字[：:，]?\s*([“「《]?)([\u4e00-\u9fff]{{2,9}})([”」》]?)(?=[，。！？；、\s”」]|$)"
                      rf"|([“「《])([\u4e00-\u9fff]{{2,9}})([”」》])([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字")
@@ -460,23 +463,28 @@ class _Candidate:
 
 _A_NOT_A = re.compile(r"(.)不\1.?")  # 大不大: a question
 INSTITUTIONS = ("文物考古研究所", "考古研究所", "研究所", "派出所", "公安局", "博物馆", "图书馆", "档案馆", "文化馆", "人民医院", "医院",
-                "中学", "小学", "法院", "检察院", "电视台", "港务局", "海关", "体育频道", "新闻频道")
+                "中学", "小学", "法院", "检察院", "电视台", "港务局", "海关", "体育频道", "新闻频道",
+                "日报", "晚报", "战报", "报社", "大队", "中队", "钻井大队", "井队", "钻井队", "工程队", "运输队", "林场", "农场", "牧场",
+                "渔场", "储木场", "水文站", "气象站", "林业站", "人民公社", "公社", "指挥部", "文化局", "林业局", "卫生局", "教育局",
+                "水利局", "航运公司", "运输公司", "建筑公司")
 INSTITUTION = re.compile("|".join(sorted(INSTITUTIONS, key=len, reverse=True)))
 PLACE_MAX = 8
 """A public institution named by the place it serves (澜州博物馆, 青石镇派出所, 云州市人民医院): a new organisation,
 also when the place is known."""
 
 
-def _institution_candidates(lines: list[str], rows: Iterable[int], places: set[str]) -> Iterator[tuple[str, int, int]]:
+def _institution_candidates(lines: list[str], rows: Iterable[int], places: set[str], known: set[str]) -> Iterator[tuple[str, int, int]]:
     """``(name, line index, column)`` of a place of ``places`` said right before an institution's word, with
-    市, 县, 区 or 镇 between or not. Each institution's word is looked at once, with the few place lengths
-    that can end before it: linear in the text."""
+    市, 县, 区 or 镇 between or not: a place the book knows first, then the shortest candidate (沧河+市文化局, never
+    one that glued the words before it, 团受沧河市). Each institution's word is looked at once, with the few place
+    lengths that can end before it: linear in the text."""
     for i in rows:
         line = lines[i]
         for m in INSTITUTION.finditer(line):
             ends = (m.start(), m.start() - 1) if line[m.start() - 1:m.start()] in ("市", "县", "区", "镇") else (m.start(),)
-            found = next(((at, line[at:m.end()]) for end in ends for at in range(max(0, end - PLACE_MAX), end - 1)
-                          if line[at:end] in places), None)  # the longest place first
+            spans = [(at, end) for end in ends for at in range(max(0, end - PLACE_MAX), end - 1)]
+            found = next(((at, line[at:m.end()]) for at, end in spans if line[at:end] in known), None) \
+                or next(((at, line[at:m.end()]) for at, end in sorted(spans, key=lambda s: s[1] - s[0]) if line[at:end] in places), None)
             if found:
                 yield found[1], i, found[0]
 
@@ -534,6 +542,9 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
         word = m.group(at + 1)
         if lex.tags.get(word, "")[:1] != "r" and not (set(word) & MIDDLE_BAD):
             yield word, "物品", m.start(at + 1)
+    for m in TITLED.finditer(line):
+        if lex.tags.get(m.group(1), "")[:1] != "r":
+            yield m.group(1), "物品", m.start(1)
     framed = [(m, "") for m in NAMED_FRAME.finditer(line)] + [(m, "place") for m in CALLED_PLACE.finditer(line)] \
         + [(m, "thing") for m in CALLED_THING.finditer(line)]
     for m, frame in framed:
@@ -1883,7 +1894,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             c.shape = shape
     places = {k for k in in_text if k in known_set and len(k) >= 2} | {n for n, c in candidates.items() if c.kind == "地点"}
     serving: set[str] = set()  # institutions named by a place, known or not (澜州博物馆 when 澜州 is known)
-    for name, i, col in _institution_candidates(lines, bounds_of, places):
+    for name, i, col in _institution_candidates(lines, bounds_of, places, known_set):
         serving.add(name)
         c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
         c.kind, c.shape, c.context = "组织", 2, True
