@@ -1597,6 +1597,24 @@ def _adverb_led(lex: _Lexicon, word: str) -> bool:
     return False
 
 
+SERIAL = re.compile(r"(?:第[一二三四五六七八九十百千零〇两0-9]+[\u4e00-\u9fff]|[一二三四五六七八九十百千零〇两0-9]+[台架辆艘间])$"
+                    r"|[甲乙丙丁戊己庚辛壬癸]字?号")
+"""A serial, an ordinal or a count that is the whole word: 第九环, 十二台, 丙字号 (a ring of a well, twelve machines, a
+store in a row of 甲/乙/丙) — a place in a sequence, not a name. An ordinal before a word of its own is left to the
+other rules (第七避难所 and 七号码头 are names, 七号病房 is not), as is a number after the stem (矶头一号, 跃进号)."""
+
+
+def _serial(name: str) -> bool:
+    """Whether ``name`` is a serial, an ordinal or a count (:data:`SERIAL`)."""
+    return SERIAL.match(name) is not None
+
+
+def _person_tail_clause(lex: _Lexicon, name: str) -> bool:
+    """Whether ``name`` is 人 (the end of a person noun: 守灯人, 那个人, 叫人) glued to the dictionary word the clause
+    goes on with: 人+醉酒, 人+嗓门, 人+头晕. No surname is 人, and a name's stem does not open on it."""
+    return len(name) >= 3 and name[0] == "人" and lex.common(name[1:])
+
+
 def _described(lex: _Lexicon, noun: Noun, found: set[str], text: str = "") -> bool:
     """Whether ``noun`` is a found name or an ordinary thing with a word that describes it: an
     adjective or a verb before another name found (破+镇妖碑), an adjective or a verb before a
@@ -1857,6 +1875,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue  # 本名叫什么, 叫谁: a question, not a name
             if _adverb_led(lex, word):
                 continue  # 我是真外行, 叫他如何不气: an adverb or a modal before what is said
+            if _person_tail_clause(lex, word):
+                continue  # 叫人+头晕: 叫人 makes one feel (CALLED_ONE's 一个叫人头疼的孩子)
             ends_ok = word[-1] not in NAME_END or body.count(word) >= 2 or headed  # the kind vouches for the end (叫拾灯人)
             if _clean(word, end_vouched=ends_ok, introduced=True) and word[0] not in STEM_LEAD_BAD and ends_ok \
                     and word[-1] not in PARTICLES \
@@ -1969,7 +1989,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             and not (c.kind == "人物" and not c.named and name[-1] in GROUP_ENDS and lex.freq.get(name)) \
             and not (c.kind != "人物" and not c.named and lex.tags.get(name) == "nt") \
             and not (c.kind == "人物" and not c.named and not c.context and counts[name] == 1 and _glued_to_surname(lex, name)) \
-            and not (name[-1] == "氏" and name[0] in KIN_CHARS)  # 舅氏, 母氏: a relative, in the literary register
+            and not (name[-1] == "氏" and name[0] in KIN_CHARS) \
+            and not (not c.named and (_serial(name) or _person_tail_clause(lex, name)))  # 舅氏: a relative; 丙字号, 人+醉酒
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
         if kept:
