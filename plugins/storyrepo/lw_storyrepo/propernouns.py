@@ -1615,6 +1615,22 @@ def _person_tail_clause(lex: _Lexicon, name: str) -> bool:
     return len(name) >= 3 and name[0] == "人" and lex.common(name[1:])
 
 
+CLAUSE_ADVERBS = frozenset("也就都还却便再已")
+"""Adverbs that carry a clause on from its subject (小吴+也行, 水+就来了); none is a given name's character."""
+
+
+def _adverb_tailed(lex: _Lexicon, word: str) -> bool:
+    """Whether ``word`` (three characters or more) ends in an adverb of the dictionary the clause goes on with — a
+    noun glued to its predicate, not a name: 牛+终于, 水+终于, 小吴+也行 (one of :data:`CLAUSE_ADVERBS` before a
+    word). The mirror of :func:`_adverb_led`."""
+    if len(word) < 3:
+        return False
+    tail = word[-2:]
+    if lex.tags.get(tail, "")[:1] == "d" and lex.common(tail) and min(lex.given(c) for c in tail) < 0.5:
+        return True  # 谭+立新 reads as a given name, though the dictionary has 立新 as an adverb
+    return tail[0] in CLAUSE_ADVERBS and lex.common(tail[1])
+
+
 def _described(lex: _Lexicon, noun: Noun, found: set[str], text: str = "") -> bool:
     """Whether ``noun`` is a found name or an ordinary thing with a word that describes it: an
     adjective or a verb before another name found (破+镇妖碑), an adjective or a verb before a
@@ -1990,7 +2006,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             and not (c.kind != "人物" and not c.named and lex.tags.get(name) == "nt") \
             and not (c.kind == "人物" and not c.named and not c.context and counts[name] == 1 and _glued_to_surname(lex, name)) \
             and not (name[-1] == "氏" and name[0] in KIN_CHARS) \
-            and not (not c.named and (_serial(name) or _person_tail_clause(lex, name)))  # 舅氏: a relative; 丙字号, 人+醉酒
+            and not (not c.named and (_serial(name) or _person_tail_clause(lex, name))) and not _adverb_tailed(lex, name)  # 舅氏: a relative; 丙字号, 人+醉酒
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
         if kept:
