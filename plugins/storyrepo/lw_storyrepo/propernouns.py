@@ -1631,6 +1631,20 @@ def _adverb_tailed(lex: _Lexicon, word: str) -> bool:
     return tail[0] in CLAUSE_ADVERBS and lex.common(tail[1])
 
 
+GLUED_LEAD_OK = frozenset("老小大阿新旧东西南北上下前后内外中")
+"""Characters a name may open on before a name of its own (新+柳树湾, 老+鹰嘴, 北+岔): no verb glued to a name."""
+
+
+def _verb_glued(lex: _Lexicon, text: str, name: str) -> bool:
+    """Whether ``name`` (three characters or more) is one character glued before a word the draft says on its own
+    more often than with it — the verb, preposition or measure before an object, not a name: 趟+西州, 经+占城,
+    走+吕宋, 替+雷氏矿业, 座+鬼庙, 指+窗台. A surname, an adjective or one of :data:`GLUED_LEAD_OK` opens names."""
+    lead, rest = name[0], name[1:]
+    if len(name) < 3 or lead in GLUED_LEAD_OK or lead in ALL_SURNAMES or lex.tags.get(lead, "")[:1] == "a":
+        return False
+    return text.count(rest) > text.count(name)
+
+
 def _described(lex: _Lexicon, noun: Noun, found: set[str], text: str = "") -> bool:
     """Whether ``noun`` is a found name or an ordinary thing with a word that describes it: an
     adjective or a verb before another name found (破+镇妖碑), an adjective or a verb before a
@@ -2006,7 +2020,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             and not (c.kind != "人物" and not c.named and lex.tags.get(name) == "nt") \
             and not (c.kind == "人物" and not c.named and not c.context and counts[name] == 1 and _glued_to_surname(lex, name)) \
             and not (name[-1] == "氏" and name[0] in KIN_CHARS) \
-            and not (not c.named and (_serial(name) or _person_tail_clause(lex, name))) and not _adverb_tailed(lex, name)  # 舅氏: a relative; 丙字号, 人+醉酒
+            and not (not c.named and (_serial(name) or _person_tail_clause(lex, name))) and not _adverb_tailed(lex, name) \
+            and not (c.kind != "人物" and not c.named and _verb_glued(lex, text, name))  # 舅氏: a relative; 丙字号, 人+醉酒
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
         if kept:
