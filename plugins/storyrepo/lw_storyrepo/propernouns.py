@@ -1616,7 +1616,7 @@ def _person_tail_clause(lex: _Lexicon, name: str) -> bool:
 
 
 CLAUSE_ADVERBS = frozenset("也就都还却便再已")
-"""Adverbs that carry a clause on from its subject (小吴+也行, 水+就来了); none is a given name's character."""
+"""Adverbs that carry a clause on from its subject (小吴+也行, 水+就来了); each is rare in given names."""
 
 
 def _adverb_tailed(lex: _Lexicon, word: str) -> bool:
@@ -1632,7 +1632,7 @@ def _adverb_tailed(lex: _Lexicon, word: str) -> bool:
 
 
 GLUED_LEAD_OK = frozenset("老小大阿新旧东西南北上下前后内外中")
-"""Characters a name may open on before a name of its own (新+柳树湾, 老+鹰嘴, 北+岔): no verb glued to a name."""
+"""Characters a name may open on before a name of its own (新+柳树湾, 老+鹰嘴, 北+岔): none is a verb glued before one."""
 
 
 def _verb_glued(lex: _Lexicon, text: str, name: str) -> bool:
@@ -2021,7 +2021,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             and not (c.kind == "人物" and not c.named and not c.context and counts[name] == 1 and _glued_to_surname(lex, name)) \
             and not (name[-1] == "氏" and name[0] in KIN_CHARS) \
             and not (not c.named and (_serial(name) or _person_tail_clause(lex, name))) and not _adverb_tailed(lex, name) \
-            and not (c.kind != "人物" and not c.named and _verb_glued(lex, text, name))  # 舅氏: a relative; 丙字号, 人+醉酒
+            and not (c.kind != "人物" and not c.named and _verb_glued(lex, text, name))  # 舅氏: a relative; 丙字号, 人+醉酒, 牛+终于, 趟+西州: no names
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
         if kept:
