@@ -477,7 +477,9 @@ def fix_cmd(message: str | None, paths: tuple[str, ...], book: str | None) -> No
     手改指定稿/大纲/文风里的修改；已接受的章节要走 retcon。给出路径时只结转这些文件。"""
     from lw_storyrepo.handedits import commit_fix
 
-    click.echo(commit_fix(_repo(book), message, list(paths) or None))
+    repo = _repo(book)
+    commit = commit_fix(repo, message, list(paths) or None)
+    _emit(repo.git.out("log", "-1", "--format=%s", commit).strip(), False)  # the subject, as every other edit says
 
 
 @story.command("retcon")
@@ -588,6 +590,13 @@ def whatif_cmd(action: str, name: str | None, base: str, book: str | None) -> No
     say(whatif(_repo(book), action, name, base))
 
 
+QUERY_KEYS = {"id": "编号=", "title": "短题=", "type": "类型=", "strength": "强度=", "state": "状态=", "opened": "开启章=",
+              "deadline": "兑付期限=", "deadline_chapter": "期限章=", "last": "最近章=", "overdue": "逾期=", "idle": "搁置章数=",
+              "secret": "信息差=", "name": "角色=", "knows": "知情=", "chapter": "章号=", "num": "章号=", "volume": "卷=",
+              "pov": "视角=", "words": "字数="}
+"""How ``query`` names a row's fields on screen (``tr`` gives back the English keys ``--json`` uses)."""
+
+
 @story.command("query")
 @click.argument("kind", type=click.Choice(["due", "debt", "knows", "present", "chapters", "promises"]))
 @click.argument("arg", required=False)
@@ -603,8 +612,8 @@ def query_cmd(kind: str, arg: str | None, book: str | None, as_json: bool) -> No
     if as_json:
         _emit(rows, True)
         return
-    for row in rows:
-        say("  ".join(f"{k}={'—' if v is None else v}" for k, v in row.items()))  # no Python None on screen
+    for row in rows:  # no Python None on screen
+        click.echo("  ".join(tr(QUERY_KEYS.get(k, f"{k}=")) + ("—" if v is None else str(v)) for k, v in row.items()))
     if not rows:
         say("（无）")
 

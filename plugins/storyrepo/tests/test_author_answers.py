@@ -1,0 +1,103 @@
+"""What an author reads in a check report and from the CLI (brief X47), through ``lw story``:
+
+- each finding stands where its offending words are (line and column in the draft file);
+- a 状态, 持有 or named-speaker 泄密 finding names the answers the author has, and they are true:
+  the 设定变更 lines it names clear it;
+- the 结转 finding and ``decide`` tell the truth about the exemption tick (before ``decide`` only);
+- ``check --json`` gives each draft's verdict, and a second ``check`` says to submit a new draft;
+- a wrong promise type is told apart from a wrong strength, ``fix`` says its commit's subject,
+  ``query`` names its fields in the reader's language.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from lw_storyrepo import layout as L
+from lw_storyrepo.cli import story
+
+DRAFT = """---
+标题: 夜
+视角: 林晚
+书内时间: {when}
+{moves}一句话事件: 林晚在青石镇过夜
+在场:
+  - 林晚
+  - 周伯
+  - 苏婉
+{changes}---
+
+林晚在青石镇的客栈里过夜，窗外的雨下了整整一夜，她想着心事，久久没有睡着，灯花落了又落。
+周伯推门进来，说道：“你别怕，我来看看你。”
+苏婉站在门边，没有说话，看着林晚拔出青霜剑，在灯下细细擦拭，剑光映着她的脸。
+苏婉道：“那封血书是师父所写，我早就知道了。”
+店里的伙计说起，那个叫石敢当的汉子昨夜醉酒失足，摔进了河里。
+"""
+ANSWERS = "设定变更:\n  - 周伯.状态=在世\n  - 林晚.持有+青霜剑\n  - S-001.知情人+苏婉\n"
+
+
+def lw(root: Path, *args: str, ok: bool = True, locale: str = "zh") -> str:
+    command = list(args) if args and args[0] == "init" else [*args, "-C", str(root)]
+    result = CliRunner().invoke(story, ["--locale", locale, *command], catch_exceptions=False)
+    assert (result.exit_code == 0) == ok, (args, result.output)
+    return result.output
+
+
+def new_book(tmp_path: Path, contract: str = "林晚在青石镇过夜") -> tuple[Path, str]:
+    """A book with a dead 周伯, 苏婉 holding 青霜剑 and an info gap only 林晚 knows; chapter 1
+    decided on ``contract`` and packed. Returns the book and what ``decide`` said."""
+    root = tmp_path / "书"
+    lw(root, "init", str(root), "--书名", "书", "--类型", "玄幻", "--每章目标字数", "200")
+    for who in ("林晚", "周伯", "苏婉"):
+        lw(root, "character", "set", who, "位置", "青石镇")
+    lw(root, "character", "set", "周伯", "状态", "已故")
+    lw(root, "character", "set", "苏婉", "持有", "青霜剑", "--op", "+")
+    lw(root, "secret", "new", "血书", "--关键词", "血书", "--关键词", "师父所写", "--知情人", "林晚", "--内容", "血书是师父写的")
+    lw(root)  # brief
+    lw(root, "card", "edit", "--合同", contract)
+    decided = lw(root, "decide")
+    lw(root)  # pack
+    return root, decided
+
+
+def submit(root: Path, *, when: str = "大历元年春", moves: str = "", changes: str = "", check: bool = True) -> str:
+    path = root.parent / "草稿.md"
+    path.write_text(DRAFT.format(when=when, moves=moves, changes=changes), encoding="utf-8")
+    lw(root, "draft", "A", str(path))
+    return lw(root, "check") if check else ""
+
+
+def findings(root: Path) -> list[dict]:
+    return json.loads(lw(root, "check", "--json"))["A"]
+
+
+def draft_lines(root: Path) -> list[str]:
+    return (root / L.draft_file("A")).read_text(encoding="utf-8").split("\n")
+
+
+def where(lines: list[str], words: str, after: str = "") -> tuple[int, int]:
+    """(line, column), 1-based, of ``words`` on the first draft line holding ``after`` and them."""
+    i = next(i for i, line in enumerate(lines) if words in line and after in line)
+    return i + 1, lines[i].index(words, lines[i].index(after) if after else 0) + 1
+
+
+def test_promise_type_fix_subject_and_query_keys(tmp_path: Path) -> None:
+    root, _ = new_book(tmp_path)
+    args = ("promise", "draft", "血书之谜", "--兑付计划", "第三章揭晓", "--兑付期限", "第5章")
+    bad_type = lw(root, *args, "--类型", "悬疑", "--强度", "高", ok=False)
+    assert "类型「悬疑」不对" in bad_type and "强度「高」" not in bad_type, bad_type
+    bad_strength = lw(root, *args, "--类型", "悬念", "--强度", "极高", ok=False)
+    assert "强度「极高」不对" in bad_strength and "类型「悬念」" not in bad_strength, bad_strength
+    lw(root, "promise", "new", "旧账", "--类型", "悬念", "--强度", "中", "--兑付计划", "第九章")
+    (root / "book.yaml").write_text((root / "book.yaml").read_text(encoding="utf-8").replace("每章目标字数: 200", "每章目标字数: 180"),
+                                    encoding="utf-8")
+    fixed = lw(root, "fix").strip()
+    assert re.fullmatch(r"fix\([^)]+\): .+", fixed), fixed  # the subject, not a bare hash
+    zh = lw(root, "query", "promises")
+    assert "编号=P-001" in zh and "短题=旧账" in zh and "id=" not in zh, zh
+    en = lw(root, "query", "promises", locale="en")
+    assert "id=P-001" in en and "title=旧账" in en, en
