@@ -350,15 +350,21 @@ def check_cmd(book: str | None, as_json: bool) -> None:
     报告写进 工作区/评审报告/机检-*.md。"""
     from lw_storyrepo import layout as L
     from lw_storyrepo.checks import render_findings
-    from lw_storyrepo.review import run_checks
+    from lw_storyrepo.review import failed, run_checks, verdict
 
     results = run_checks(_repo(book))
-    if as_json:
-        _emit({k: [f.to_json() for f in v] for k, v in results.items()}, True)
+    if as_json:  # each draft's findings under its label, as before; the verdicts beside them
+        _emit({**{k: [f.to_json() for f in v] for k, v in results.items()},
+               "verdicts": {k: verdict(v) for k, v in results.items()}}, True)
         return
     for label, findings in results.items():
         click.echo(render_findings(label, findings))
         say(f"（报告：{L.check_report(label)}）")
+    sent_back = [k for k, v in results.items() if failed(v)]
+    if sent_back and len(sent_back) == len(results):
+        say(f"没有草稿过检（打回：{'、'.join(sent_back)}）：章事务回到「模型渲染草稿」，改好后交新稿（lw story draft A 文件）再检")
+    elif sent_back:
+        say(f"打回：{'、'.join(sent_back)}；过检的草稿进入镜头评审")
 
 
 @story.command("review")

@@ -85,6 +85,19 @@ def where(lines: list[str], words: str, after: str = "") -> tuple[int, int]:
     return i + 1, lines[i].index(words, lines[i].index(after) if after else 0) + 1
 
 
+def test_check_gives_each_drafts_verdict_and_says_to_submit_again(tmp_path: Path) -> None:
+    root, _ = new_book(tmp_path)
+    submit(root, check=False)
+    out = json.loads(lw(root, "check", "--json"))
+    assert out["verdicts"] == {"A": {"verdict": "sent-back", "errors": 4, "hints": 2}}, out["verdicts"]
+    assert isinstance(out["A"], list)  # the findings stay under the draft's label
+    again = lw(root, "check", ok=False)
+    assert "没有待检的新稿" in again and "lw story draft A 文件" in again, again
+    submit(root, check=False)
+    text = lw(root)  # the board runs the checks and names the verdicts too
+    assert "打回：A" in text, text
+
+
 def test_promise_type_fix_subject_and_query_keys(tmp_path: Path) -> None:
     root, _ = new_book(tmp_path)
     args = ("promise", "draft", "血书之谜", "--兑付计划", "第三章揭晓", "--兑付期限", "第5章")
