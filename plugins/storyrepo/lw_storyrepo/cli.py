@@ -294,10 +294,12 @@ def decide_cmd(alternative: bool, book: str | None) -> None:
     """作者拍板：决策卡的合同固化。
 
     --alt：采纳备选方案的合同。"""
-    from lw_storyrepo.card import decide
+    from lw_storyrepo.card import NO_PROMISE_IN_CONTRACT, decide, names_no_promise
 
     state = decide(_repo(book), alternative=alternative)
     say("合同已固化：\n" + "\n".join(f"- {shown(c)}" for c in state["合同"]))
+    if names_no_promise(state):
+        say(NO_PROMISE_IN_CONTRACT)
 
 
 def shown(line: object) -> str:

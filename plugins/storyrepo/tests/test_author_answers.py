@@ -85,6 +85,24 @@ def where(lines: list[str], words: str, after: str = "") -> tuple[int, int]:
     return i + 1, lines[i].index(words, lines[i].index(after) if after else 0) + 1
 
 
+def test_the_advice_on_a_chapter_moving_no_promise_is_true(tmp_path: Path) -> None:
+    root, decided = new_book(tmp_path)
+    assert "豁免只在 decide 之前勾选才算" in decided, decided
+    report = submit(root)
+    assert "现在勾不算" in report and "豁免须作者在决策卡勾选" not in report, report
+    # a tick made after decide is indeed not read: the finding stays
+    card = root / L.决策卡
+    card.write_text(card.read_text(encoding="utf-8").replace("- [ ] 本章豁免承诺结转（理由：）",
+                                                             "- [x] 本章豁免承诺结转（理由：纯番外）"), encoding="utf-8")
+    submit(root, check=False)
+    assert [f for f in findings(root) if f["kind"] == "结转"]
+    same = lw(root, "amend", "--原因", "豁免", "--合同", "林晚在青石镇过夜", ok=False)
+    assert "没有改动" in same and "开启/推进/兑付承诺里写上它的编号" in same, same
+    # a contract naming a promise draws no warning
+    _root, quiet = new_book(tmp_path / "二", contract="P-001 开启：血书之谜")
+    assert "豁免只在 decide 之前" not in quiet, quiet
+
+
 def test_check_gives_each_drafts_verdict_and_says_to_submit_again(tmp_path: Path) -> None:
     root, _ = new_book(tmp_path)
     submit(root, check=False)
