@@ -53,6 +53,11 @@ class Draft:
         at = self._front.find(needle)
         return self._front.count("\n", 0, at) + 1 if at >= 0 else 1
 
+    def column_of(self, line: int, word: str) -> int:
+        """The 1-based column of ``word`` in the draft file's 1-based ``line`` (else 1)."""
+        lines = self.text.split("\n", line)
+        return (lines[line - 1].find(word) + 1 or 1) if 0 < line <= len(lines) and word else 1
+
     @functools.cached_property
     def _front(self) -> str:
         lines = max(0, self.body_line - 1)

@@ -166,7 +166,8 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     ab_notes = _notes(as_list(draft.meta.get("弃置理由")))
     new_promises = _drafted_items(repo, L.新承诺, "P", plan)
     if not (opened or advanced or paid) and not state.get("豁免"):
-        errors.append(Refusal(NO_PROMISE_MOVED))
+        key = next((k for k in ("开启承诺", "推进承诺", "兑付承诺") if k in draft.meta), "")
+        errors.append(Refusal(NO_PROMISE_MOVED, f"{key}:" if key else "---"))  # the empty key, else the front matter
     for pid in opened:
         if pid not in new_promises:
             errors.append(Refusal(_unfiled_promise(pid, new_promises), pid))

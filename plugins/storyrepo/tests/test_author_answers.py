@@ -85,6 +85,21 @@ def where(lines: list[str], words: str, after: str = "") -> tuple[int, int]:
     return i + 1, lines[i].index(words, lines[i].index(after) if after else 0) + 1
 
 
+def test_findings_stand_where_their_words_are(tmp_path: Path) -> None:
+    root, _ = new_book(tmp_path)
+    submit(root, moves="开启承诺: []\n", check=False)
+    lines = draft_lines(root)
+    found = findings(root)
+    at = {(f["kind"], f["message"][:4]): (f["line"], f["column"]) for f in found}
+    assert at[("新专名", "新专名「")] == where(lines, "石敢当"), found
+    held = next(f for f in found if "的持有里没有「青霜剑」" in f["message"])
+    assert (held["line"], held["column"]) == where(lines, "青霜剑", "林晚拔出"), held
+    length = next(f for f in found if f["kind"] == "字数")
+    assert (length["line"], length["column"]) == where(lines, "林晚在青石镇的客栈"), length  # the prose, not the blank line
+    moved = next(f for f in found if f["kind"] == "结转")
+    assert (moved["line"], moved["column"]) == where(lines, "开启承诺:"), moved  # the empty key, not line 1
+
+
 def test_the_advice_on_a_chapter_moving_no_promise_is_true(tmp_path: Path) -> None:
     root, decided = new_book(tmp_path)
     assert "豁免只在 decide 之前勾选才算" in decided, decided
@@ -132,3 +147,24 @@ def test_promise_type_fix_subject_and_query_keys(tmp_path: Path) -> None:
     assert "编号=P-001" in zh and "短题=旧账" in zh and "id=" not in zh, zh
     en = lw(root, "query", "promises", locale="en")
     assert "id=P-001" in en and "title=旧账" in en, en
+
+
+def test_the_time_finding_stands_on_the_drafts_time(tmp_path: Path) -> None:
+    root, _ = new_book(tmp_path, contract="P-001 开启")
+    lw(root, "promise", "draft", "血书之谜", "--类型", "悬念", "--强度", "中", "--兑付计划", "第三章揭晓")
+    out = submit(root, when="大历三年五月", moves="开启承诺:\n  - P-001\n", changes=ANSWERS)
+    assert "结论：通过" in out, out
+    for lens in ("读者", "编辑", "事实"):
+        path = root.parent / f"{lens}.md"
+        path.write_text(f"{lens}：可以。\n", encoding="utf-8")
+        lw(root, "review", lens, str(path))
+    lw(root, "summary", "林晚在青石镇过夜。")
+    assert "已结转" in lw(root, "accept")
+    lw(root)  # brief of chapter 2
+    lw(root, "card", "edit", "--合同", "推进 P-001")
+    lw(root, "decide")
+    lw(root)  # pack
+    submit(root, when="大历三年二月", moves="推进承诺:\n  - P-001\n", check=False)
+    time = next(f for f in findings(root) if "时间倒流" in f["message"])
+    assert (time["line"], time["column"]) == where(draft_lines(root), "书内时间:"), time
+    assert "倒叙: true" in time["message"]
