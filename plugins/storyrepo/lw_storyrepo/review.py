@@ -15,6 +15,7 @@ from lwcore.api import LwError
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.acceptcard import write_acceptance
+from lw_storyrepo.answers import answered
 from lw_storyrepo.checks import ERROR, CheckContext, Finding, check_draft, render_findings
 from lw_storyrepo.drafts import Draft, draft_labels, read_draft
 from lw_storyrepo.repo import StoryRepo
@@ -24,12 +25,13 @@ from lw_storyrepo.workspace import (LENSES, change, drop_reviews, load_state, re
 
 
 def check(repo: StoryRepo, state: dict[str, Any], draft: Draft, ctx: CheckContext | None = None) -> list[Finding]:
-    """Every finding on ``draft``: mechanical checks, then what settle would refuse."""
+    """Every finding on ``draft``: mechanical checks, then what settle would refuse; each with the
+    author's answer when the checks know one (:func:`lw_storyrepo.answers.answered`)."""
     ctx = ctx or CheckContext.load(repo)
     findings = check_draft(repo, draft, state, ctx)
     seen = {f.message for f in findings}
     findings += [f for f in refusals(repo, state, draft, ctx) if f.message not in seen]
-    return findings
+    return answered(findings)
 
 
 def failed(findings: list[Finding]) -> bool:

@@ -100,6 +100,22 @@ def test_findings_stand_where_their_words_are(tmp_path: Path) -> None:
     assert (moved["line"], moved["column"]) == where(lines, "开启承诺:"), moved  # the empty key, not line 1
 
 
+def test_each_finding_names_an_answer_the_author_has_and_it_is_true(tmp_path: Path) -> None:
+    root, _ = new_book(tmp_path)
+    submit(root, check=False)
+    answered = [f for f in findings(root) if f["kind"] in ("连贯", "泄密")]
+    assert len(answered) == 3 and all("；答：" in f["message"] for f in answered), answered
+    report = (root / L.check_report("A")).read_text(encoding="utf-8")
+    assert "设定变更写「周伯.状态=…」" in report and "lw story character set 周伯 状态" in report, report
+    assert "设定变更写「林晚.持有+青霜剑」" in report and "lw story character set 林晚 持有 青霜剑 --op +" in report, report
+    assert "设定变更写「S-001.知情人+苏婉」" in report and "lw story secret tell S-001 苏婉" in report, report
+    # the answers are true: the 设定变更 lines they name clear the findings
+    submit(root, changes=ANSWERS, check=False)
+    left = [f["message"] for f in findings(root) if f["kind"] in ("连贯", "泄密")]
+    assert not left, left
+    assert "；答：" not in (root / L.check_report("A")).read_text(encoding="utf-8")
+
+
 def test_the_advice_on_a_chapter_moving_no_promise_is_true(tmp_path: Path) -> None:
     root, decided = new_book(tmp_path)
     assert "豁免只在 decide 之前勾选才算" in decided, decided
