@@ -114,6 +114,14 @@ def parse_card(text: str) -> Card:
     return card
 
 
+_NAMES_A_PROMISE = re.compile(r"P-\d|承诺")
+NO_PROMISE_IN_CONTRACT = ("合同没有提到任何承诺，决策卡上也没有勾「本章豁免承诺结转」：草稿仍须开启、推进或兑付一条承诺"
+                          "（lw story promise draft …）；豁免只在 decide 之前勾选才算，不动承诺就只能 lw story abort，"
+                          "在新决策卡上勾选并写理由")
+"""Said after ``decide`` (:func:`names_no_promise`): settle refuses a chapter that moves no
+promise, and the tick can no longer be made."""
+
+
 def decide(repo: StoryRepo, *, alternative: bool = False) -> dict[str, Any]:
     """The author adopts the card (or its alternative): the contract is frozen (stage ``decided``)."""
     state = require_state(repo, "brief")
@@ -133,6 +141,12 @@ def decide(repo: StoryRepo, *, alternative: bool = False) -> dict[str, Any]:
         state["卷末"] = True
     save_state(repo, state)
     return state
+
+
+def names_no_promise(state: dict[str, Any]) -> bool:
+    """Whether a decided contract names no promise and no exemption was ticked: the draft must
+    still move one, and :data:`NO_PROMISE_IN_CONTRACT` tells the author so at ``decide``."""
+    return not state.get("豁免") and not any(_NAMES_A_PROMISE.search(str(line)) for line in state.get("合同") or [])
 
 
 def edit_card(repo: StoryRepo, proposal: str | None = None, contract: list[str] | None = None,
@@ -185,7 +199,8 @@ def amend(repo: StoryRepo, reason: str, contract: list[str]) -> dict[str, Any]:
         raise LwError("新合同是空的", expected="至少一条 --合同 断言")
     old = [str(c) for c in state.get("合同") or []]
     if lines == old:
-        raise LwError("新合同和现在的一样，没有改动")
+        raise LwError("新合同和现在的一样，没有改动",
+                      expected="改动至少一条 --合同；amend 改不了承诺和豁免：要动承诺就在草稿的开启/推进/兑付承诺里写上它的编号")
     record = f"{reason}（原：{'｜'.join(old)} → 新：{'｜'.join(lines)}）"
     state["合同"] = lines
     state["合同修订"] = [*(state.get("合同修订") or []), record]

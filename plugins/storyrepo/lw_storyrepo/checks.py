@@ -31,6 +31,7 @@ from lw_storyrepo import layout as L
 from lw_storyrepo.ranks import ladders_of
 from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, calls_going_on, dated_events, deaths_of, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, stages_of, told_of
 from lw_storyrepo.counting import word_count
+from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding, clipped
 from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.kinship import FORMS, WORDS, address_book, alias_gender, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
@@ -595,9 +596,13 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
                                      draft.meta, lines,
                                      draft.body_line,
                                      said, ctx.names_re())
+    for f in findings:  # a finding on a front-matter field (its excerpt 「书内时间: …」) stands on that field's line
+        if f.line == 1 and (field := f.excerpt.partition(":")[0]) in DRAFT_FIELDS:
+            f.line = draft.line_of(f"{field}:")
     capped: list[tuple[int, int]] = []
     for noun, kind, line in new_proper_nouns(repo, draft, ctx, capped):
-        findings.append(Finding("新专名", WARN, f"新专名「{noun}」（{kind}）不在名册：验收时确认是新实体还是笔误", line))
+        findings.append(Finding("新专名", WARN, f"新专名「{noun}」（{kind}）不在名册：验收时确认是新实体还是笔误", line,
+                                draft.column_of(line, noun)))
     for count, line in capped:
         findings.append(Finding("新专名", WARN, f"新专名候选有 {count} 个，远超一章所有（上限 {CANDIDATES_MAX}）：只查了最先出现的 "
                                 f"{CANDIDATES_MAX} 个，从这一行起的没有查", line))
@@ -615,10 +620,11 @@ def check_text(ctx: CheckContext, body: str, first_line: int = 1, learned: dict[
     target = ctx.target_words
     if target:
         ratio = count / target
+        start = first_line + next((i for i, line in enumerate(lines) if line.strip()), 0)  # where the prose starts
         if ratio < 0.5 or ratio > 2.0:
-            findings.append(Finding("字数", ERROR, f"字数 {count}，目标 {target}（差距过大）", first_line))
+            findings.append(Finding("字数", ERROR, f"字数 {count}，目标 {target}（差距过大）", start))
         elif ratio < 0.8 or ratio > 1.3:
-            findings.append(Finding("字数", WARN, f"字数 {count}，目标 {target}", first_line))
+            findings.append(Finding("字数", WARN, f"字数 {count}，目标 {target}", start))
     return findings
 
 

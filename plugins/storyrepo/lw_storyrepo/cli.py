@@ -294,10 +294,12 @@ def decide_cmd(alternative: bool, book: str | None) -> None:
     """作者拍板：决策卡的合同固化。
 
     --alt：采纳备选方案的合同。"""
-    from lw_storyrepo.card import decide
+    from lw_storyrepo.card import NO_PROMISE_IN_CONTRACT, decide, names_no_promise
 
     state = decide(_repo(book), alternative=alternative)
     say("合同已固化：\n" + "\n".join(f"- {shown(c)}" for c in state["合同"]))
+    if names_no_promise(state):
+        say(NO_PROMISE_IN_CONTRACT)
 
 
 def shown(line: object) -> str:
@@ -350,15 +352,21 @@ def check_cmd(book: str | None, as_json: bool) -> None:
     报告写进 工作区/评审报告/机检-*.md。"""
     from lw_storyrepo import layout as L
     from lw_storyrepo.checks import render_findings
-    from lw_storyrepo.review import run_checks
+    from lw_storyrepo.review import failed, run_checks, verdict
 
     results = run_checks(_repo(book))
-    if as_json:
-        _emit({k: [f.to_json() for f in v] for k, v in results.items()}, True)
+    if as_json:  # each draft's findings under its label, as before; the verdicts beside them
+        _emit({**{k: [f.to_json() for f in v] for k, v in results.items()},
+               "verdicts": {k: verdict(v) for k, v in results.items()}}, True)
         return
     for label, findings in results.items():
         click.echo(render_findings(label, findings))
         say(f"（报告：{L.check_report(label)}）")
+    sent_back = [k for k, v in results.items() if failed(v)]
+    if sent_back and len(sent_back) == len(results):
+        say(f"没有草稿过检（打回：{'、'.join(sent_back)}）：章事务回到「模型渲染草稿」，改好后交新稿（lw story draft A 文件）再检")
+    elif sent_back:
+        say(f"打回：{'、'.join(sent_back)}；过检的草稿进入镜头评审")
 
 
 @story.command("review")
@@ -477,7 +485,9 @@ def fix_cmd(message: str | None, paths: tuple[str, ...], book: str | None) -> No
     手改指定稿/大纲/文风里的修改；已接受的章节要走 retcon。给出路径时只结转这些文件。"""
     from lw_storyrepo.handedits import commit_fix
 
-    click.echo(commit_fix(_repo(book), message, list(paths) or None))
+    repo = _repo(book)
+    commit = commit_fix(repo, message, list(paths) or None)
+    _emit(repo.git.out("log", "-1", "--format=%s", commit).strip(), False)  # the subject, as every other edit says
 
 
 @story.command("retcon")
@@ -588,6 +598,13 @@ def whatif_cmd(action: str, name: str | None, base: str, book: str | None) -> No
     say(whatif(_repo(book), action, name, base))
 
 
+QUERY_KEYS = {"id": "编号=", "title": "短题=", "type": "类型=", "strength": "强度=", "state": "状态=", "opened": "开启章=",
+              "deadline": "兑付期限=", "deadline_chapter": "期限章=", "last": "最近章=", "overdue": "逾期=", "idle": "搁置章数=",
+              "secret": "信息差=", "name": "角色=", "knows": "知情=", "chapter": "章号=", "num": "章号=", "volume": "卷=",
+              "pov": "视角=", "words": "字数="}
+"""How ``query`` names a row's fields on screen (``tr`` gives back the English keys ``--json`` uses)."""
+
+
 @story.command("query")
 @click.argument("kind", type=click.Choice(["due", "debt", "knows", "present", "chapters", "promises"]))
 @click.argument("arg", required=False)
@@ -603,8 +620,8 @@ def query_cmd(kind: str, arg: str | None, book: str | None, as_json: bool) -> No
     if as_json:
         _emit(rows, True)
         return
-    for row in rows:
-        say("  ".join(f"{k}={'—' if v is None else v}" for k, v in row.items()))  # no Python None on screen
+    for row in rows:  # no Python None on screen
+        click.echo("  ".join(tr(QUERY_KEYS.get(k, f"{k}=")) + ("—" if v is None else str(v)) for k, v in row.items()))
     if not rows:
         say("（无）")
 

@@ -947,8 +947,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if owner is None and at > 0 and PORTION.search(sentence, max(0, at - 16), at):
                     continue  # 提着一包丹房配的续脉散: a portion of a kind no card holds, anyone's to buy
                 where = f"（它在{owner}的持有里）" if owner and owner != who else ""
+                named_at = lines[i].find(said, col - 1) + 1 or col  # the column of the thing, not of its sentence
                 out.append(Finding("连贯", ERROR, f"{who} 的持有里没有「{item}」（角色卡·持有：{'、'.join(held) or '无'}）{where}，"
-                                   f"正文却写{who}用它", first_line + i, col, said_sentence.strip()[:60]))
+                                   f"正文却写{who}用它", first_line + i, named_at, said_sentence.strip()[:60]))
     # 状态: the dead and the gone do not speak
     revived = {c.who for c in changes if c.field == "状态"} | _released(world, lines)
     present = {aliases.get(str(x), str(x)) for x in as_list(meta.get("在场"))}

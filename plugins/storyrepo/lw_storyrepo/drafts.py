@@ -53,6 +53,11 @@ class Draft:
         at = self._front.find(needle)
         return self._front.count("\n", 0, at) + 1 if at >= 0 else 1
 
+    def column_of(self, line: int, word: str) -> int:
+        """The 1-based column of ``word`` in the draft file's 1-based ``line`` (else 1)."""
+        lines = self.text.split("\n", line)
+        return (lines[line - 1].find(word) + 1 or 1) if 0 < line <= len(lines) and word else 1
+
     @functools.cached_property
     def _front(self) -> str:
         lines = max(0, self.body_line - 1)
@@ -161,8 +166,10 @@ def draft_promise(repo: StoryRepo, title: str, type: str, strength: str, plan: s
     """A promise this chapter (or the running volume review) opens: ``工作区/新承诺/P-NNN-短题.md``."""
     if not (load_state(repo) is None and repo.p(L.卷复盘).is_file()):
         require_state(repo, "packed", "drafted", "checked", "reviewed")
-    if type not in L.PROMISE_TYPES or strength not in L.STRENGTHS:
-        raise LwError(f"类型「{type}」或强度「{strength}」不对", expected=f"类型 {'|'.join(L.PROMISE_TYPES)}，强度 高|中|低")
+    if type not in L.PROMISE_TYPES:
+        raise LwError(f"承诺类型「{type}」不对", expected=f"承诺的类型只能是 {'|'.join(L.PROMISE_TYPES)}")
+    if strength not in L.STRENGTHS:
+        raise LwError(f"强度「{strength}」不对", expected="承诺的强度只能是 高|中|低")
     if not plan.strip():
         raise LwError("开新承诺必须有兑付计划")
     if strength == "高" and not (deadline or "").strip():

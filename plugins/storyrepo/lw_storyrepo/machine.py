@@ -31,7 +31,7 @@ from lw_storyrepo.handedits import accepted_changes, hand_edits, propose_fix_mes
 from lw_storyrepo.health import PERIOD, health_report, report_file
 from lw_storyrepo.repair import scan
 from lw_storyrepo.repo import StoryRepo, as_int
-from lw_storyrepo.review import failed, run_checks
+from lw_storyrepo.review import failed, run_checks, verdict
 from lw_storyrepo.volume_review import volume_review
 from lw_storyrepo.volumes import ends_volume, volume_closed
 from lw_storyrepo.workspace import STAGE_NAMES, load_state
@@ -140,6 +140,7 @@ def advance(repo: StoryRepo) -> Next:
         results = run_checks(repo)
         did = "checks"
         step.detail["checks"] = {k: [f.to_json() for f in v] for k, v in results.items()}
+        step.detail["verdicts"] = {k: verdict(v) for k, v in results.items()}
         # only the drafts that failed are named as failed; every report is in "checks"
         step.detail["reports"] = {k: L.check_report(k) for k, v in results.items() if failed(v)}
     elif step.state == 3 and not step.files:

@@ -15,25 +15,34 @@ from lwcore.api import LwError
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.acceptcard import write_acceptance
+from lw_storyrepo.answers import answered
 from lw_storyrepo.checks import ERROR, CheckContext, Finding, check_draft, render_findings
 from lw_storyrepo.drafts import Draft, draft_labels, read_draft
 from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.separation import Context, check_review
 from lw_storyrepo.settle import SUMMARY_MAX, refusals
-from lw_storyrepo.workspace import (LENSES, change, drop_reviews, require_state, reviews_complete, save_state, write)
+from lw_storyrepo.workspace import (LENSES, change, drop_reviews, load_state, require_state, reviews_complete, save_state, write)
 
 
 def check(repo: StoryRepo, state: dict[str, Any], draft: Draft, ctx: CheckContext | None = None) -> list[Finding]:
-    """Every finding on ``draft``: mechanical checks, then what settle would refuse."""
+    """Every finding on ``draft``: mechanical checks, then what settle would refuse; each with the
+    author's answer when the checks know one (:func:`lw_storyrepo.answers.answered`)."""
     ctx = ctx or CheckContext.load(repo)
     findings = check_draft(repo, draft, state, ctx)
     seen = {f.message for f in findings}
     findings += [f for f in refusals(repo, state, draft, ctx) if f.message not in seen]
-    return findings
+    return answered(findings)
 
 
 def failed(findings: list[Finding]) -> bool:
     return any(f.severity == ERROR for f in findings)
+
+
+def verdict(findings: list[Finding]) -> dict[str, Any]:
+    """A draft's verdict as ``--json`` gives it: ``passed`` (no error: it may be chosen) or
+    ``sent-back`` (打回, rendered again), with its count of errors and of hints."""
+    errors = sum(f.severity == ERROR for f in findings)
+    return {"verdict": "sent-back" if errors else "passed", "errors": errors, "hints": len(findings) - errors}
 
 
 def write_report(repo: StoryRepo, label: str, findings: list[Finding]) -> str:
@@ -47,7 +56,11 @@ def write_report(repo: StoryRepo, label: str, findings: list[Finding]) -> str:
 
 def run_checks(repo: StoryRepo) -> dict[str, list[Finding]]:
     """Check every draft. Stage: back to rendering when none passes; else the lens reviews
-    (or the acceptance, when the chosen draft still passes and its reviews are all in)."""
+    (or the acceptance, when the chosen draft still passes and its reviews are all in). Refused
+    while no draft was submitted since the last check sent them all back: nothing new to check."""
+    if (load_state(repo) or {}).get("阶段") == "packed":
+        raise LwError("没有待检的新稿：上次机检把草稿都打回了（或还没交稿），章事务在「模型渲染草稿」",
+                      expected="交一份新稿再检：lw story draft A 文件（机检报告在 工作区/评审报告/）")
     state = require_state(repo, "drafted", "checked", "reviewed")
     ctx = CheckContext.load(repo)
     results: dict[str, list[Finding]] = {}

@@ -48,6 +48,12 @@ RECORDED = ("设定变更", "一句话事件", "在场")
 record, spec §4.1), so a retcon can tell what the chapter changed and carry a change through."""
 
 
+NO_PROMISE_MOVED = ("本章没有开启/推进/兑付任何承诺：在草稿的开启承诺、推进承诺或兑付承诺里写上承诺编号（新的先 lw story "
+                    "promise draft …，再交稿）；豁免只在 decide 之前勾选才算，现在勾不算，不动承诺就只能 lw story abort，"
+                    "在新决策卡上勾选并写理由")
+"""Settle's refusal of a chapter that moves no promise, with the answers the author still has."""
+
+
 @dataclass
 class Refusal:
     message: str
@@ -160,7 +166,8 @@ def plan_chapter(repo: StoryRepo, state: dict[str, Any], draft: Draft, acceptanc
     ab_notes = _notes(as_list(draft.meta.get("弃置理由")))
     new_promises = _drafted_items(repo, L.新承诺, "P", plan)
     if not (opened or advanced or paid) and not state.get("豁免"):
-        errors.append(Refusal("本章没有开启/推进/兑付任何承诺（豁免须作者在决策卡勾选并写理由）"))
+        key = next((k for k in ("开启承诺", "推进承诺", "兑付承诺") if k in draft.meta), "")
+        errors.append(Refusal(NO_PROMISE_MOVED, f"{key}:" if key else "---"))  # the empty key, else the front matter
     for pid in opened:
         if pid not in new_promises:
             errors.append(Refusal(_unfiled_promise(pid, new_promises), pid))
