@@ -52,6 +52,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -338,19 +339,18 @@ class _Lexicon:
                     ends = self._ends(run)
                     if cuts is not None:
                         cuts[run] = ends
-                out.update(at + end for end in ends)
+                out.update(map(at.__add__, ends))
         return out
 
     def _ends(self, run: str) -> tuple[int, ...]:
         """The token ends of ``run`` in jieba's cut, and the middle of a two-character token that
         is a preposition glued to a name (从北|冥海)."""
-        ends, pos = [], 0
-        for token in self.jieba.lcut(run, HMM=True):
-            if len(token) == 2 and token[0] in GLUED_PREPOSITIONS and not self.freq.get(token):
-                ends.append(pos + 1)
-            pos += len(token)
-            ends.append(pos)
-        return tuple(ends)
+        tokens = self.jieba.lcut(run, HMM=True)
+        ends = list(accumulate(map(len, tokens)))
+        # a token is never empty: its first character is there to look at before its length
+        glued = [end - 1 for token, end in zip(tokens, ends)
+                 if token[0] in GLUED_PREPOSITIONS and len(token) == 2 and not self.freq.get(token)]
+        return tuple(sorted(ends + glued)) if glued else tuple(ends)
 
     def common(self, word: str) -> bool:
         """A dictionary word that is not a proper noun (or is a very frequent one)."""
