@@ -1212,10 +1212,12 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
     """``(name, kind, start)`` of a word the dictionary does not know that reads as a name: a
     whole token of 2–3 characters (闰土, 学程, 四铭), a child's name in 儿 (宏儿, 秀儿), 阿 with one
     character (阿毛, 阿Q). Repetition or context must still vouch for it."""
-    edges = sorted(bounds)
+    edges = sorted(bounds)  # offsets in the line (:meth:`_Lexicon.boundaries`): b - a is the token's length
     for a, b in zip(edges, edges[1:]):
+        if not 2 <= b - a <= 3:  # most tokens are of one character: told before the token is cut
+            continue
         word = line[a:b]
-        if not 2 <= len(word) <= 3 or not CJK.fullmatch(word):
+        if not CJK.fullmatch(word):
             continue
         known = lex.freq.get(word)
         if known and (known >= RARE_PAIR or len(word) != 2 or lex.tags.get(word, "")[:1] != "n"):
