@@ -1785,7 +1785,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     lines = body.split("\n")
     candidates: dict[str, _Candidate] = {}
     chars = set(body)
-    in_text = occurring((k for k in known_set if len(k) >= 2 and k[0] in chars and k[1] in chars), body)
+    # the names whose characters all stand in the text, sifted by C: occurring weighs only those
+    in_text = occurring((k for k in filter(chars.issuperset, known_set) if len(k) >= 2), body)
     long_known = sorted(in_text)  # a known name can only contain or hold a candidate where it is in the text
     known_re = _alternation(in_text, body)
     cuts: dict[str, tuple[int, ...]] = {}  # each run of this text segmented once
