@@ -52,6 +52,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -341,19 +342,18 @@ class _Lexicon:
                     ends = self._ends(run)
                     if cuts is not None:
                         cuts[run] = ends
-                out.update(at + end for end in ends)
+                out.update(map(at.__add__, ends))
         return out
 
     def _ends(self, run: str) -> tuple[int, ...]:
         """The token ends of ``run`` in jieba's cut, and the middle of a two-character token that
         is a preposition glued to a name (从北|冥海)."""
-        ends, pos = [], 0
-        for token in self.jieba.lcut(run, HMM=True):
-            if len(token) == 2 and token[0] in GLUED_PREPOSITIONS and not self.freq.get(token):
-                ends.append(pos + 1)
-            pos += len(token)
-            ends.append(pos)
-        return tuple(ends)
+        tokens = self.jieba.lcut(run, HMM=True)
+        ends = list(accumulate(map(len, tokens)))
+        # a token is never empty: its first character is there to look at before its length
+        glued = [end - 1 for token, end in zip(tokens, ends)
+                 if token[0] in GLUED_PREPOSITIONS and len(token) == 2 and not self.freq.get(token)]
+        return tuple(sorted(ends + glued)) if glued else tuple(ends)
 
     def common(self, word: str) -> bool:
         """A dictionary word that is not a proper noun (or is a very frequent one)."""
@@ -1223,10 +1223,12 @@ def _token_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterable[tu
     """``(name, kind, start)`` of a word the dictionary does not know that reads as a name: a
     whole token of 2–3 characters (闰土, 学程, 四铭), a child's name in 儿 (宏儿, 秀儿), 阿 with one
     character (阿毛, 阿Q). Repetition or context must still vouch for it."""
-    edges = sorted(bounds)
+    edges = sorted(bounds)  # offsets in the line (:meth:`_Lexicon.boundaries`): b - a is the token's length
     for a, b in zip(edges, edges[1:]):
+        if not 2 <= b - a <= 3:  # most tokens are of one character: told before the token is cut
+            continue
         word = line[a:b]
-        if not 2 <= len(word) <= 3 or not CJK.fullmatch(word):
+        if not CJK.fullmatch(word):
             continue
         known = lex.freq.get(word)
         if known and (known >= RARE_PAIR or len(word) != 2 or lex.tags.get(word, "")[:1] != "n"):
@@ -1842,7 +1844,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     lines = body.split("\n")
     candidates: dict[str, _Candidate] = {}
     chars = set(body)
-    in_text = occurring((k for k in known_set if len(k) >= 2 and k[0] in chars and k[1] in chars), body)
+    # the names whose characters all stand in the text, sifted by C: occurring weighs only those
+    in_text = occurring((k for k in filter(chars.issuperset, known_set) if len(k) >= 2), body)
     long_known = sorted(in_text)  # a known name can only contain or hold a candidate where it is in the text
     known_re = _alternation(in_text, body)
     cuts: dict[str, tuple[int, ...]] = {}  # each run of this text segmented once
