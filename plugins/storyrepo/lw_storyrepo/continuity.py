@@ -1067,7 +1067,8 @@ _SHORT = re.compile(r"(?:端坐|高坐|坐在|站在|立在|坐于|坐|站|立)(
 
 _PLAIN = frozenset("的了着是在一上下里中个把只这那有他她它们送给当从不就都也又很和与每为被让叫说人今去来到过得地之其所以而两几位")
 """Characters that make a two-character run no word of a thing's looks (了一, 是一, 给他)."""
-_CLAUSE = re.compile(r"[^。！？!?；;\n]+")
+_SENTENCE_OR_SEMI = re.compile(r"[^。！？!?；;\n]+")
+"""A sentence or a semicolon's half, commas kept inside (checks.py's ``_CLAUSE`` splits on commas too)."""
 
 
 def _words(text: str) -> set[str]:
@@ -1083,7 +1084,7 @@ def told_of(texts: dict[str, str], characters: dict[str, dict[str, Any]]) -> dic
     out: dict[str, set[str]] = {}
     for name, text in texts.items():
         for thing in map(str, as_list((characters.get(name) or {}).get("持有"))):
-            for clause in _CLAUSE.findall(text):
+            for clause in _SENTENCE_OR_SEMI.findall(text):
                 if thing in clause or (thing[-2:] in clause and _in_parts(thing, clause)):
                     out.setdefault(thing, set()).update(_words(clause))
     shared = {w for a, b in itertools.combinations(out.values(), 2) for w in a & b}
@@ -1570,15 +1571,13 @@ SIGHTED = "瞧见|看见|看到|碰见|碰上|碰到|遇见|遇上|遇到|撞见
 today near the point of view as the far one being here."""
 
 
-def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_place: str,
-                 moved: dict[str, set[str]], reached: dict[str, set[str]], placed: set[tuple[str, int]],
-                 calls: list[bool]) -> list[Finding]:
-    """位置: someone whose card puts them far from the point of view (a place the world or a card
-    says is a journey away, :attr:`World.far`, related in no way to the point of view's:
-    :func:`_related`) doing what a body does beside it in the narration (:data:`ACTS`,
-    a posture) — by name, alias, kinship word or a pronoun whose one candidate they are —, with no
-    journey told (:data:`FAR_ARRIVAL`, 从 their place), no call, letter or screen in the paragraph
-    (:data:`REMOTE`) nor a call or screen in the few before (:data:`SCREEN`), outside a memory. The scene is where the point of view is."""
+def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]],
+               reached: dict[str, set[str]]) -> tuple[dict[str, str], dict[str, str]]:
+    """``(far, kept)``, each ``{person: their card's 位置}``: who is away from the point of view at ``pov_place``
+    in this draft — ``far`` holds everyone whose card puts them at a place the world or a card says is a journey
+    away (:attr:`World.far`) related in no way to the point of view's (:func:`_related`), and those ``kept`` by
+    the book's words where their card puts them (出不了院, :attr:`Bars.kept`) anywhere but there; ``kept`` holds
+    the latter alone. Nobody the draft moved or brought somewhere, nor the lost, dead or confined."""
     away = {n: str(c.get("位置")) for n, c in world.cards.items() if n != pov and c.get("位置")
             and not str(c.get("状态") or "").startswith(LOST + DEAD + CONFINED) and n not in moved and n not in reached}
     # a place the prose took the point of view to that no journey is known to (同庆园) is near their card's town (北平)
@@ -1590,7 +1589,18 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     # kept by the book's words where their card puts them (出不了院): anywhere else is too far, even in the same town
     kept = {n: where for n, where in away.items() if n not in far and n in world.bars and world.bars[n].kept
             and not _nested(world, where, pov_place)}
-    far |= kept
+    return far | kept, kept
+
+
+def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_place: str,
+                 moved: dict[str, set[str]], reached: dict[str, set[str]], placed: set[tuple[str, int]],
+                 calls: list[bool]) -> list[Finding]:
+    """位置: someone away from the point of view (:func:`_away_from`) doing what a body does beside it in the
+    narration (:data:`ACTS`, a posture) — by name, alias, kinship word or a pronoun whose one candidate they are —,
+    spoken to face to face or seen here today by a witness, with no journey told (:data:`FAR_ARRIVAL`, 从 their
+    place), no call, letter or screen in the paragraph (:data:`REMOTE`) nor a call or screen in the few before
+    (:data:`SCREEN`), outside a memory. The scene is where the point of view is."""
+    far, kept = _away_from(world, pov, pov_place, moved, reached)
     if not far:
         return []
     forms = _forms_of(world, far)
@@ -1612,7 +1622,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                          rf"(?:{TODAY_AT})[，,]?\s*[^。！？!?，,“”]{{0,4}}?({spoken})(?:还|正|就)?在")
     came: set[str] = set()
 
-    unlooked = [LOOKED_AT.sub("", x) for x in lines] if kept else lines
+    unlooked = [LOOKED_AT.sub("", x) for x in lines]  # a screen looked at is a thing in the room, not a call
 
     def visiting(who: str, i: int) -> bool:  # the point of view at a kept one's place (a ward, 病床): a visit
         return who in kept and _visited(unlooked, i, world.cards[who], calls, voice=False)
@@ -1628,8 +1638,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         if not line.strip():
             continue
         screened = any(SCREEN.search(x) for x in recent) or calls[i]
-        recent = [*recent, LOOKED_AT.sub("", line)][-CALL_SPAN:]
-        if NOT_NOW.search(line) or REMOTE.search(LOOKED_AT.sub("", line)) or screened:
+        recent = [*recent, unlooked[i]][-CALL_SPAN:]
+        if NOT_NOW.search(line) or REMOTE.search(unlooked[i]) or screened:
             previous = narration
             continue
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
