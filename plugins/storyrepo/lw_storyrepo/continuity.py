@@ -380,10 +380,11 @@ def haunts_of(texts: dict[str, str], places: Iterable[str]) -> dict[str, set[str
 FAR_WORDS = re.compile(r"远|公里|[百千万]余?里|[几数两三四五六七八九十百]+里[地路]?|火车|飞机|航班|坐车|快马|[一两二三四五六七八九十几]天|钟头|"
                        r"[一两二三四五六七八九十几]个?小时|坐船|乘船|书信|来信|信在路上|出差|出国|国外|外地|"
                        r"南下|北上|飞去|飞往|异乡|他乡|千里|长途|电报|"
-                       r"之间[^。；;\n]{0,10}?(?:写信|寄信|捎信|口信|捎话|递信|带信|通信)|前不回")
+                       r"之间(?!来回|往返|来往)[^。；;，,\n]{0,8}?(?:写信|寄信|捎信|口信|捎话|递信|带信|通信)|前不回")
 """What says a place is a journey away (坐火车三天三夜, 离滨江一万多公里, 飞去日内瓦开会): two places between which
-only letters and messages pass (仪征和府里之间准许写信、托船上的人捎口信), someone not back before a date (老爷在仪征，
-十七日以前不回扬州 — the place not returned to is home, :data:`BACK_TO`)."""
+only letters and messages pass (仪征和府里之间准许写信、托船上的人捎口信; not where someone goes back and forth between
+them: 在府城和青石镇之间来回，准许捎信捎话), someone not back before a date (老爷在仪征，十七日以前不回扬州 — the place
+not returned to is home, :data:`BACK_TO`)."""
 
 
 A_WALK = re.compile(r"(?<![\d〇零一二两三四五六七八九十百千万几数])(?:[一二两三四五六七八九几]|十[一二三四五六七八九几]?)(?:里|华里)|"
@@ -2486,7 +2487,9 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                     out.append((at, first.group(), m.group(2)))
             for m in acts.finditer(virtual):
                 act = m.group(2).split("的")[0]  # 手上的血玉扳指泛着光: the thing is the clause's subject
-                if m.start() == 0 and re.search(r"[着起出下把了碎开]", act) and not NOT_USE.search(m.group(2)):
+                # 他…，右手大拇指上那只白玉扳指: worn on a part of the sentence's subject
+                worn = re.match(rf"[左右两]?(?:{BODY})+上", act) is not None
+                if m.start() == 0 and (worn or re.search(r"[着起出下把了碎开]", act)) and not NOT_USE.search(m.group(2)):
                     out.append((at, first.group(), m.group(3)))
         at += len(clause)
     if first is None:

@@ -12,7 +12,8 @@ sentence next to each wrong one.
 - a countdown to a date (离二十号还有…) or to an event dated the old way, a bare day in the next clause (十一月十七回岛，
   十八是他的生日), or named by its word before 日 (站长的生日); years since a death by drowning on a card;
 - a weekday in Wu (今朝礼拜三);
-- a thing taken out from somewhere with its looks said first (从自己的抽屉里摸出一只刻着海鸥的黄铜打火机).
+- a thing taken out from somewhere with its looks said first (从自己的抽屉里摸出一只刻着海鸥的黄铜打火机), or worn on a
+  part of the sentence's subject in a clause of its own (他…，左手腕上那只…).
 """
 
 from __future__ import annotations
@@ -109,3 +110,9 @@ def test_a_thing_taken_from_somewhere_with_its_looks_said_first() -> None:
     taken = findings("海生半天没说话，起身从自己的抽屉里摸出一只刻着海鸥的黄铜打火机，嚓地打着。")
     assert [m for m in taken if "周海生" in m and "打火机" in m]
     assert not [m for m in findings("海生起身从自己的抽屉里摸出一只黑漆的望远镜。") if "持有" in m]
+
+
+def test_a_thing_worn_on_the_subjects_part_in_a_clause_of_its_own() -> None:
+    worn = findings("海生伸手去拿茶缸，右手大拇指上那只黄铜打火机一晃一晃。")
+    assert [m for m in worn if "周海生" in m and "打火机" in m]
+    assert not [m for m in findings("海生伸手去拿茶缸，脖子上那只望远镜晃了一晃。") if "持有" in m]
