@@ -902,9 +902,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         owner = rf"(?:(?:{names.pattern})(?:的|[那这]一?[{ITEM_KIND}]))?"  # 捧出萧老板那副点翠头面: whose it is, said between
         # 摸出一只刻着盘龙的黄铜打火机: a measure word and the thing's looks may stand after the verb too
         looks_said = rf"[一那这]?[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,10}}的[^。！？“”，,：:\n的]{{0,4}}?"
-        # 起身从自己的抽屉里摸出…: where it came from may stand before the verb
-        source = rf"(?:从[^。！？“”，,：:\n]{{1,8}}?[里上中])?"
-        use = re.compile(rf"({names.pattern}|{'|'.join(HE)})[^。！？“”\n]{{0,8}}?{source}(?:{'|'.join(USE_VERBS)}){owner}"
+        # 起身从自己的抽屉里摸出…: where it came from may stand before the verb, in the subject's own clause
+        source = r"[^。！？“”，,：:\n]{0,8}?从[^。！？“”，,：:\n]{1,8}?[里上中]"
+        use = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?:[^。！？“”\n]{{0,8}}?|{source})(?:{'|'.join(USE_VERBS)}){owner}"
                          rf"(?:[^。！？“”\n]{{0,6}}?|{looks_said})({item_re})")
         # 腰间系着一块雕着卧鹿的羊脂玉佩: a measure word and what the thing looks like may stand between
         acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)"

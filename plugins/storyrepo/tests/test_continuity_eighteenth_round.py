@@ -116,3 +116,9 @@ def test_a_thing_worn_on_the_subjects_part_in_a_clause_of_its_own() -> None:
     worn = findings("海生伸手去拿茶缸，右手大拇指上那只黄铜打火机一晃一晃。")
     assert [m for m in worn if "周海生" in m and "打火机" in m]
     assert not [m for m in findings("海生伸手去拿茶缸，脖子上那只望远镜晃了一晃。") if "持有" in m]
+
+
+def test_where_from_stands_before_the_verb_only_in_the_subjects_own_clause() -> None:
+    beside = findings("满仓挨着他坐下，拿左手从兜里摸出一只黄铜打火机。")
+    assert [m for m in beside if "小满仓" in m and "打火机" in m]
+    assert not [m for m in beside if "周海生" in m and "打火机" in m]  # 他 is where 满仓 sits, not who takes it out
