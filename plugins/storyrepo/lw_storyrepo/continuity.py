@@ -2488,7 +2488,7 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
             for m in acts.finditer(virtual):
                 act = m.group(2).split("的")[0]  # 手上的血玉扳指泛着光: the thing is the clause's subject
                 # 他…，右手大拇指上那只白玉扳指: worn on a part of the sentence's subject
-                worn = re.match(rf"[左右两]?(?:{BODY})+上", act) is not None
+                worn = re.fullmatch(rf"[左右两]?(?:{BODY})+上(?:[那这]一?[{ITEM_KIND}].*)?", m.group(2)) is not None  # not 手上的…
                 if m.start() == 0 and (worn or re.search(r"[着起出下把了碎开]", act)) and not NOT_USE.search(m.group(2)):
                     out.append((at, first.group(), m.group(3)))
         at += len(clause)

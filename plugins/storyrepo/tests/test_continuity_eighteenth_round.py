@@ -122,3 +122,8 @@ def test_where_from_stands_before_the_verb_only_in_the_subjects_own_clause() -> 
     beside = findings("满仓挨着他坐下，拿左手从兜里摸出一只黄铜打火机。")
     assert [m for m in beside if "小满仓" in m and "打火机" in m]
     assert not [m for m in beside if "周海生" in m and "打火机" in m]  # 他 is where 满仓 sits, not who takes it out
+
+
+def test_a_thing_on_a_hand_the_clause_names_as_its_topic_is_no_wear() -> None:
+    seen = findings("海生推开门，正看见一个人从码头走来，手上的黄铜打火机一闪一闪。")
+    assert not [m for m in seen if "周海生" in m and "打火机" in m]  # whose hand: the stranger's
