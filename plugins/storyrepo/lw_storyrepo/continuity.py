@@ -140,7 +140,7 @@ ACTS = ("推门", "推开", "走进", "走了进来", "走进来", "进来", "�
         "端起", "叹了口气", "看着", "望着", "盯着", "拍了拍", "握住", "拉住", "扶着", "解开", "推了推", "招手", "招了招手",
         "挥手", "挥了挥手", "递给", "接过", "敲了敲", "掀开", "翻开", "起身", "眨了眨眼", "咳嗽", "咳了一声", "抽着烟", "冲", "朝",
         "出来", "走出来", "走了出来", "拎着", "端着", "提着", "抱着", "推着", "系着", "进了", "迈进", "跨进", "缝合", "查房", "值班",
-        "忙着", "埋头", "俯身", "弯腰", "蹲下", "跪下", "躺下", "探出头", "钻出来", "带着", "领着")
+        "忙着", "埋头", "俯身", "弯腰", "蹲下", "跪下", "躺下", "探出头", "探出", "探进", "探头", "钻出来", "带着", "领着")
 """What a body does (推门走了进来, 点了点头, 冲她招手): the dead and the held do none of it in the scene."""
 BEFORE_NOW = re.compile(r"死|去世|过世|没了|不在了|故去|走后|走了|去了|临走|走前|走之前|动身前|离开|那年|当年|从前|以前|原先|过去")
 """A sentence's first clause that puts its subject gone or in the past (爹走了以后, 苗三叔临走): its later
@@ -151,8 +151,10 @@ UNKNOWN_TO_THEM = re.compile(r"不知道|并不知道|哪里知道|哪知道|殊
 BODY_ACT = r"往[^。！？；;，,：:“”\n的]{1,6}?[上里下边前头]一[\u4e00-\u9fff]"
 """A body disposing of a thing with a gesture (把胡琴往腿上一架, 把杆子往地上一杵): only someone in the scene does it."""
 FAR_ARRIVAL = re.compile(r"回来(?!信)|回到|赶回|赶来|赶到|赶了回来|探亲|下了?火车|下了?飞机|坐火车|坐飞机|飞回|回国|请了?假回|"
-                         r"提前回|专程|大老远|千里迢迢|捎来|来看")
+                         r"提前回|专程|大老远|千里迢迢|捎来|(?<![起头身过出下上])来看")
 """What tells that someone far away came (从攀枝花赶回来, 下了火车): said in a sentence naming them, they may be here."""
+AWAITED = re.compile(rf"等着?[^，,。！？；;\n]{{0,8}}?(?:{FAR_ARRIVAL.pattern})(?!时|的时候|之时|以后|之后)")
+"""An arrival waited for, still to come (这匣子账…等老爷回来过目): nobody came."""
 ABED = ("重伤", "瘫痪", "卧床", "病危", "昏迷", "植物人", "截瘫", "卧病", "下不了床")
 """States that keep a character in bed: they do not run, jump or get up (:data:`ON_FOOT`)."""
 ON_FOOT = re.compile(r"(?<![不没难想要能法])(?:小跑|跑|奔|跳|翻身下地|下了地|下地|下了床|下床|追到|追了|追出|冲出|冲到|冲进|快步|大步|一溜烟|蹦|"
@@ -322,7 +324,8 @@ class World:
         return self._names_by[1].get(person, [])
 
 
-DIED_WORDS = re.compile(r"殁|死|去世|过世|故去|亡故|身亡|遇害|病逝|病故|逝世|没了")
+DIED_WORDS = re.compile(r"殁|死|去世|过世|故去|亡故|身亡|遇害|病逝|病故|逝世|没了|落水|落了水|落进[^，,。；;]{1,6}?[河江湖海井塘]|捞上来|捞起来")
+"""What tells a death on a card (病逝; drowned: 落进苏州河, 在小秦淮里捞上来)."""
 _DATED = re.compile(r"([^\d〇零一二三四五六七八九十，,。；;：:\s]{0,4}?)([\d〇零一二三四五六七八九十]{1,5})年([^，,。；;]{0,3}?月)")
 
 
@@ -345,10 +348,11 @@ def deaths_of(characters: dict[str, dict[str, Any]], texts: dict[str, str]) -> d
 
 
 ELAPSED = re.compile(r"(?:(?:一晃|转眼|转眼间|眨眼|一眨眼|眨眼间)(?:就|都|已经|便)?|"
-                     r"(?:走|死|没|过世|去世|不在)了?(?P<nearly>快|将近|差不多|都|已经|整整|有)?)"
+                     r"(?:(?:走|死|没|过世|去世|不在)了?|(?:那天|那年|那夜|以来)?到(?:今儿|今天|今日|如今|现在)[，,]?)"
+                     r"(?P<nearly>快|将近|差不多|都|已经|整整|有)?)"
                      r"(?P<n>[一两二三四五六七八九十几]+)年(?P<more>多|半)?(?:了|过去了)")
-"""Time told as passed since an event (一晃两年多了) or since a death by its verb (你阿爷走了快两年了): with the
-dead named in the sentence, since their death."""
+"""Time told as passed since an event (一晃两年多了, 落水那天到今儿，整整两年了) or since a death by its verb
+(你阿爷走了快两年了): with the dead named in the sentence, since their death."""
 NEARLY = ("快", "将近", "差不多")
 """What makes a count of years one short of it (走了快两年: a year and a half or more)."""
 
@@ -375,8 +379,12 @@ def haunts_of(texts: dict[str, str], places: Iterable[str]) -> dict[str, set[str
 
 FAR_WORDS = re.compile(r"远|公里|[百千万]余?里|[几数两三四五六七八九十百]+里[地路]?|火车|飞机|航班|坐车|快马|[一两二三四五六七八九十几]天|钟头|"
                        r"[一两二三四五六七八九十几]个?小时|坐船|乘船|书信|来信|信在路上|出差|出国|国外|外地|"
-                       r"南下|北上|飞去|飞往|异乡|他乡|千里|长途|电报")
-"""What says a place is a journey away (坐火车三天三夜, 离滨江一万多公里, 飞去日内瓦开会)."""
+                       r"南下|北上|飞去|飞往|异乡|他乡|千里|长途|电报|"
+                       r"之间(?!来回|往返|来往)[^。；;，,\n]{0,8}?(?:写信|寄信|捎信|口信|捎话|递信|带信|通信)|前不回")
+"""What says a place is a journey away (坐火车三天三夜, 离滨江一万多公里, 飞去日内瓦开会): two places between which
+only letters and messages pass (仪征和府里之间准许写信、托船上的人捎口信; not where someone goes back and forth between
+them: 在府城和青石镇之间来回，准许捎信捎话), someone not back before a date (老爷在仪征，十七日以前不回扬州 — the place
+not returned to is home, :data:`BACK_TO`)."""
 
 
 A_WALK = re.compile(r"(?<![\d〇零一二两三四五六七八九十百千万几数])(?:[一二两三四五六七八九几]|十[一二三四五六七八九几]?)(?:里|华里)|"
@@ -864,8 +872,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                            1, 1, f"书内时间: {now}"))
     if now and not flashback:
         out += _said_today(now, sentences, first_line)
-        if world.dated:
-            out += _countdown(world, now, sentences, first_line)
+        out += _countdown(world, now, sentences, first_line)
         if names is not None and world.died:
             out += _since_death(world, names, now, sentences, first_line)
     # 境界
@@ -893,8 +900,12 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     if names is not None and canon:
         item_re = _items_pattern(canon)
         owner = rf"(?:(?:{names.pattern})(?:的|[那这]一?[{ITEM_KIND}]))?"  # 捧出萧老板那副点翠头面: whose it is, said between
-        use = re.compile(rf"({names.pattern}|{'|'.join(HE)})[^。！？“”\n]{{0,8}}?(?:{'|'.join(USE_VERBS)}){owner}[^。！？“”\n]{{0,6}}?"
-                         rf"({item_re})")
+        # 摸出一只刻着盘龙的黄铜打火机: a measure word and the thing's looks may stand after the verb too
+        looks_said = rf"[一那这]?[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,10}}的[^。！？“”，,：:\n的]{{0,4}}?"
+        # 起身从自己的抽屉里摸出…: where it came from may stand before the verb, in the subject's own clause
+        source = r"[^。！？“”，,：:\n]{0,8}?从[^。！？“”，,：:\n]{1,8}?[里上中]"
+        use = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?:[^。！？“”\n]{{0,8}}?|{source})(?:{'|'.join(USE_VERBS)}){owner}"
+                         rf"(?:[^。！？“”\n]{{0,6}}?|{looks_said})({item_re})")
         # 腰间系着一块雕着卧鹿的羊脂玉佩: a measure word and what the thing looks like may stand between
         acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)"
                           rf"(?:一[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
@@ -1068,7 +1079,8 @@ _SHORT = re.compile(r"(?:端坐|高坐|坐在|站在|立在|坐于|坐|站|立)(
 
 _PLAIN = frozenset("的了着是在一上下里中个把只这那有他她它们送给当从不就都也又很和与每为被让叫说人今去来到过得地之其所以而两几位")
 """Characters that make a two-character run no word of a thing's looks (了一, 是一, 给他)."""
-_CLAUSE = re.compile(r"[^。！？!?；;\n]+")
+_SENTENCE_OR_SEMI = re.compile(r"[^。！？!?；;\n]+")
+"""A sentence or a semicolon's half, commas kept inside (checks.py's ``_CLAUSE`` splits on commas too)."""
 
 
 def _words(text: str) -> set[str]:
@@ -1084,7 +1096,7 @@ def told_of(texts: dict[str, str], characters: dict[str, dict[str, Any]]) -> dic
     out: dict[str, set[str]] = {}
     for name, text in texts.items():
         for thing in map(str, as_list((characters.get(name) or {}).get("持有"))):
-            for clause in _CLAUSE.findall(text):
+            for clause in _SENTENCE_OR_SEMI.findall(text):
                 if thing in clause or (thing[-2:] in clause and _in_parts(thing, clause)):
                     out.setdefault(thing, set()).update(_words(clause))
     shared = {w for a, b in itertools.combinations(out.values(), 2) for w in a & b}
@@ -1528,6 +1540,8 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
         for part, uses in b.parts:
             acts.append((n, re.compile(rf"{re.escape(part)}(?:[^，,。；;！？“”\n没不别]{{0,3}}?|{DISPOSAL})(?:{uses})"),
                          f"{part}用不了"))
+        for words, doing in b.moves:  # 上不得楼梯: climbing told of them (跑上了绣楼的楼梯)
+            acts.append((n, re.compile(doing), words))
     out: list[Finding] = []
     done: set[str] = set()
     for i, line in enumerate(lines):
@@ -1566,20 +1580,20 @@ def _related(world: World, a: str, b: str) -> bool:
     return a in b or b in a or bool(outer_a & outer_b)
 
 
+HEARERS = "你们|我们|咱们|他们|你家|我家|咱家"
+"""Whose the one seen is, said to the listener (正碰上你们老爷下船): the one a household calls 老爷."""
 SIGHTED = "瞧见|看见|看到|碰见|碰上|碰到|遇见|遇上|遇到|撞见|撞上|撞到|见着|见到"
 """What a witness says they saw someone by (今儿一早在大栅栏口上瞧见金老板了): :func:`_present_far` reads a sighting
 today near the point of view as the far one being here."""
 
 
-def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_place: str,
-                 moved: dict[str, set[str]], reached: dict[str, set[str]], placed: set[tuple[str, int]],
-                 calls: list[bool]) -> list[Finding]:
-    """位置: someone whose card puts them far from the point of view (a place the world or a card
-    says is a journey away, :attr:`World.far`, related in no way to the point of view's:
-    :func:`_related`) doing what a body does beside it in the narration (:data:`ACTS`,
-    a posture) — by name, alias, kinship word or a pronoun whose one candidate they are —, with no
-    journey told (:data:`FAR_ARRIVAL`, 从 their place), no call, letter or screen in the paragraph
-    (:data:`REMOTE`) nor a call or screen in the few before (:data:`SCREEN`), outside a memory. The scene is where the point of view is."""
+def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]],
+               reached: dict[str, set[str]]) -> tuple[dict[str, str], dict[str, str]]:
+    """``(far, kept)``, each ``{person: their card's 位置}``: who is away from the point of view at ``pov_place``
+    in this draft — ``far`` holds everyone whose card puts them at a place the world or a card says is a journey
+    away (:attr:`World.far`) related in no way to the point of view's (:func:`_related`), and those ``kept`` by
+    the book's words where their card puts them (出不了院, :attr:`Bars.kept`) anywhere but there; ``kept`` holds
+    the latter alone. Nobody the draft moved or brought somewhere, nor the lost, dead or confined."""
     away = {n: str(c.get("位置")) for n, c in world.cards.items() if n != pov and c.get("位置")
             and not str(c.get("状态") or "").startswith(LOST + DEAD + CONFINED) and n not in moved and n not in reached}
     # a place the prose took the point of view to that no journey is known to (同庆园) is near their card's town (北平)
@@ -1591,7 +1605,18 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     # kept by the book's words where their card puts them (出不了院): anywhere else is too far, even in the same town
     kept = {n: where for n, where in away.items() if n not in far and n in world.bars and world.bars[n].kept
             and not _nested(world, where, pov_place)}
-    far |= kept
+    return far | kept, kept
+
+
+def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_place: str,
+                 moved: dict[str, set[str]], reached: dict[str, set[str]], placed: set[tuple[str, int]],
+                 calls: list[bool]) -> list[Finding]:
+    """位置: someone away from the point of view (:func:`_away_from`) doing what a body does beside it in the
+    narration (:data:`ACTS`, a posture) — by name, alias, kinship word or a pronoun whose one candidate they are —,
+    spoken to face to face or seen here today by a witness, with no journey told (:data:`FAR_ARRIVAL`, 从 their
+    place), no call, letter or screen in the paragraph (:data:`REMOTE`) nor a call or screen in the few before
+    (:data:`SCREEN`), outside a memory. The scene is where the point of view is."""
+    far, kept = _away_from(world, pov, pov_place, moved, reached)
     if not far:
         return []
     forms = _forms_of(world, far)
@@ -1609,11 +1634,11 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     name = {**one, **world.aliases}
     heard = {f: n for f, n in world.heard.items() if n in far and f not in name and len(f) >= 2}
     spoken = "|".join([forms, *map(re.escape, sorted(heard, key=len, reverse=True))])  # 少爷, as the cards say people call him
-    sighted = re.compile(rf"(?:{TODAY_AT})[^。！？!?“”]{{0,12}}?(?:{SIGHTED})了?({spoken})|"
+    sighted = re.compile(rf"(?:{TODAY_AT})[^。！？!?“”]{{0,12}}?(?:{SIGHTED})了?(?:{HEARERS})?({spoken})|"
                          rf"(?:{TODAY_AT})[，,]?\s*[^。！？!?，,“”]{{0,4}}?({spoken})(?:还|正|就)?在")
     came: set[str] = set()
 
-    unlooked = [LOOKED_AT.sub("", x) for x in lines] if kept else lines
+    unlooked = [LOOKED_AT.sub("", x) for x in lines]  # a screen looked at is a thing in the room, not a call
 
     def visiting(who: str, i: int) -> bool:  # the point of view at a kept one's place (a ward, 病床): a visit
         return who in kept and _visited(unlooked, i, world.cards[who], calls, voice=False)
@@ -1624,13 +1649,14 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     for i, line in enumerate(lines):
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
         for sentence in _SENTENCE.findall(narration):
-            if FAR_ARRIVAL.search(sentence) and not NOT_NOW.search(sentence) or any(f"从{p}" in sentence for p in far.values()):
+            if FAR_ARRIVAL.search(AWAITED.sub("", sentence)) and not NOT_NOW.search(sentence) \
+                    or any(f"从{p}" in sentence for p in far.values()):
                 came |= {name[m.group()] for m in anyone.finditer(sentence) if name[m.group()] in far}
         if not line.strip():
             continue
         screened = any(SCREEN.search(x) for x in recent) or calls[i]
-        recent = [*recent, LOOKED_AT.sub("", line)][-CALL_SPAN:]
-        if NOT_NOW.search(line) or REMOTE.search(LOOKED_AT.sub("", line)) or screened:
+        recent = [*recent, unlooked[i]][-CALL_SPAN:]
+        if NOT_NOW.search(line) or REMOTE.search(unlooked[i]) or screened:
             previous = narration
             continue
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
@@ -1961,13 +1987,15 @@ def _forms_of(world: World, people: Iterable[str], loose: bool = False) -> str:
     return "|".join([*map(re.escape, forms), *alone])
 
 
-_DAY_WORDS = {"今天": 0, "今儿": 0, "今日": 0, "明天": 1, "明儿": 1, "后天": 2, "昨天": -1, "昨儿": -1, "前天": -2}
+_DAY_WORDS = {"今天": 0, "今儿": 0, "今日": 0, "今朝": 0, "明天": 1, "明儿": 1, "明日": 1, "明朝": 1, "后天": 2, "后日": 2,
+              "昨天": -1, "昨儿": -1, "昨日": -1, "前天": -2, "前日": -2}
+"""Days counted from today, in the words of the north, of Wu (今朝 is today, 明朝 tomorrow) and of old prose (明日)."""
 _WEEKDAY = "一二三四五六日天"
 _CN_NUM = r"[\d〇零一二两三四五六七八九十廿卅]{1,3}"
 STATED_WEEKDAY = re.compile(rf"(?:星期|礼拜|周)([{_WEEKDAY}])")
 """The weekday an in-book time writes (…十一月六日 星期三): :func:`_said_today` counts from it when the calendar
 is not one it can count (an era's years)."""
-TODAY = re.compile(rf"(今天|今儿|今日|明天|明儿|后天|昨天|昨儿|前天)(?:就|才|已经|可)?(?:是|就是|正是)?"
+TODAY = re.compile(rf"({'|'.join(_DAY_WORDS)})(?:就|才|已经|可)?(?:是|就是|正是)?"
                    rf"(?:(?:星期|礼拜|周)([{_WEEKDAY}])|(?:({_CN_NUM})月)?({_CN_NUM})[号日](?!子))")
 """What the prose says today is (今天是星期一, 明天就是十二号了): a weekday or a day of the month."""
 FEAST_NOW = re.compile(r"(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)(?:节)?(?:刚过|刚刚过|才过|刚过去|就在今天|就是今天|"
@@ -2127,6 +2155,15 @@ DATED = re.compile(rf"(?P<month>{_DAY_OF_MONTH})月(?P<day>{_DAY_OF_MONTH})[日�
                    rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
 """A day of the year with what happens on it (灵犀2.0定在11月11日（星期二）上线, 十一月十五日坐火车去天津); 11月8日前
 is a bound, not an event."""
+_LUNAR_DAY = r"初[一二三四五六七八九十]|廿[一二三四五六七八九]?|三十|二十[一二三四五六七八九]?|十[一二三四五六七八九]?"
+LUNAR_DATED = re.compile(rf"(?P<month>[正一二三四五六七八九十冬腊]{{1,2}})月(?P<day>{_LUNAR_DAY})(?![日号\d〇零一二三四五六七八九十月])"
+                         rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
+"""A day written the old way, without 日 (信里说定十月十七回府)."""
+SAME_MONTH = re.compile(rf"[，,；;]\s*(?P<day>{_LUNAR_DAY}|[1-3]?\d)(?:日|号)?(?:是|做|那天|这天)?"
+                        rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
+"""A later day of the same month in the next clause (十月十七回府，十八是他的六十大寿)."""
+DATE_SAID = re.compile(rf"^(?:(?P<month>[\d一二三四五六七八九十]{{1,3}})月)?(?P<day>{_LUNAR_DAY}|[\d〇零一二三四五六七八九十廿卅]{{1,3}})[日号]?$")
+"""A countdown's end that is itself a date (离十五号还有二十天)."""
 COUNTDOWN = re.compile(rf"(?:离|距|距离)(?P<what>[^，,。！？；;“”\n]{{2,8}}?)(?:只剩下?|还剩下?|还有|就剩下?|只有|剩下?|不到)"
                        rf"(?P<n>[\d一二两三四五六七八九十几]{{1,3}})(?:来|多)?(?:个)?(?:天|日)(?!子)")
 """Days counted down to an event (离上线只剩两天, 离去天津只剩三天了)."""
@@ -2139,14 +2176,37 @@ def dated_events(texts: Iterable[str]) -> dict[str, tuple[int, int]]:
     out: dict[str, tuple[int, int]] = {}
     doubled: set[str] = set()
     for text in texts:
-        for m in DATED.finditer(text):
-            month, day = _cn_int(m.group("month")), _cn_int(m.group("day"))
+        for m in [*DATED.finditer(text), *LUNAR_DATED.finditer(text)]:
+            month, day = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month")), _cn_int(m.group("day"))
             if month is None or day is None or not (1 <= month <= 12 and 1 <= day <= 31):
                 continue
-            what = m.group("what").strip()
-            if out.setdefault(what, (month, day)) != (month, day):
-                doubled.add(what)
+            dated = [(m.group("what").strip(), day)]
+            if (later := SAME_MONTH.match(text, m.end())) is not None and (then := _cn_int(later.group("day"))):
+                dated.append((later.group("what").strip(), then))  # 十八是他的六十大寿: the same month's
+            for what, on in dated:
+                if out.setdefault(what, (month, on)) != (month, on):
+                    doubled.add(what)
     return {k: v for k, v in out.items() if k not in doubled}
+
+
+def _dated_end(world: World, said: str, month: int, day: int) -> tuple[str, tuple[int, int], bool] | None:
+    """The event or day a countdown names (:data:`COUNTDOWN`'s ``what``), its ``(month, day)`` and whether the world
+    or a card dates it: an event the
+    world dates whose name holds ``said`` (上线 for 灵犀2.0上线); else one by the word before 日 or 那天 after the
+    owner (老爷的寿日 → 寿, 他的六十大寿), when every event holding it falls on one day; or a date itself (十五号, the
+    coming one of that day)."""
+    event = next((e for e in sorted(world.dated, key=len) if len(said) >= 2 and said in e), None)
+    if event is not None:
+        return event, world.dated[event], True
+    core = re.sub(r"(?:之日|日子|日|那天|这天)$", "", said.rsplit("的", 1)[-1])
+    days = {world.dated[e] for e in world.dated if core and core in e}
+    if said != core and len(days) == 1:
+        return said, days.pop(), True
+    date = DATE_SAID.match(said)
+    if date is None or (on := _cn_int(date.group("day"))) is None or not 1 <= on <= 31:
+        return None
+    told = _cn_int(date.group("month")) if date.group("month") else (month if on >= day else month % 12 + 1)
+    return (said, (told, on), False) if told and 1 <= told <= 12 else None
 
 
 def _day_of_year(month: int, day: int, lunar: bool) -> int:
@@ -2154,8 +2214,8 @@ def _day_of_year(month: int, day: int, lunar: bool) -> int:
 
 
 def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
-    """书内时间: days counted down to an event the world or a card dates (:data:`COUNTDOWN`, :func:`dated_events`)
-    more than a day off the in-book date's (离上线只剩两天 on the 4th of a launch set for the 11th); a lunar
+    """书内时间: days counted down to an event the world or a card dates, or to a date (:data:`COUNTDOWN`,
+    :func:`dated_events`, :func:`_dated_end`) more than a day off the in-book date's (离上线只剩两天 on the 4th of a launch set for the 11th); a lunar
     calendar's months are read as thirty days and allowed two days off."""
     read = book_time(now)
     if read is None or read[1][1] is None or read[1][2] is None:
@@ -2168,18 +2228,20 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
         if "离" not in sentence and "距" not in sentence or NOT_NOW.search(sentence):
             continue
         for m in COUNTDOWN.finditer(sentence):
-            said = m.group("what").rstrip("的还")
-            event = next((e for e in sorted(world.dated, key=len) if len(said) >= 2 and said in e), None)
+            end = _dated_end(world, m.group("what").rstrip("的还"), month, day)
             count = _cn_int(m.group("n").replace("几", "三"))
-            if event is None or count is None:
+            if end is None or count is None:
                 continue
-            left = _day_of_year(*world.dated[event], lunar) - _day_of_year(month, day, lunar)
+            event, (on_month, on_day), dated = end
+            left = _day_of_year(on_month, on_day, lunar) - _day_of_year(month, day, lunar)
+            if left < 0 and on_month < month:  # a day of the coming year (正月初五 said in 腊月)
+                left += _day_of_year(12, 31, lunar)
             slack = 2 if lunar else 1
             if left < 0 or (count - slack <= left <= count + slack) or (m.group().find("不到") >= 0 and left <= count):
                 continue
-            out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可「{event}」定在{world.dated[event][0]}月{world.dated[event][1]}日"
-                               f"（世界观/角色卡），本章的书内时间「{now}」离那天还有{left}天", first_line + i, col,
-                               sentence.strip()[:60]))
+            when = f"定在{on_month}月{on_day}日（世界观/角色卡）" if dated else f"是{on_month}月{on_day}日"
+            out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可「{event}」{when}，本章的书内时间「{now}」离那天还有{left}天",
+                               first_line + i, col, sentence.strip()[:60]))
     return out
 
 
@@ -2426,7 +2488,9 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                     out.append((at, first.group(), m.group(2)))
             for m in acts.finditer(virtual):
                 act = m.group(2).split("的")[0]  # 手上的血玉扳指泛着光: the thing is the clause's subject
-                if m.start() == 0 and re.search(r"[着起出下把了碎开]", act) and not NOT_USE.search(m.group(2)):
+                # 他…，右手大拇指上那只白玉扳指: worn on a part of the sentence's subject
+                worn = re.fullmatch(rf"[左右两]?(?:{BODY})+上(?:[那这]一?[{ITEM_KIND}].*)?", m.group(2)) is not None  # not 手上的…
+                if m.start() == 0 and (worn or re.search(r"[着起出下把了碎开]", act)) and not NOT_USE.search(m.group(2)):
                     out.append((at, first.group(), m.group(3)))
         at += len(clause)
     if first is None:

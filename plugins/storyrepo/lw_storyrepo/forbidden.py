@@ -16,7 +16,9 @@ mechanism: a state word of the table gives a scene bar; the sentences give the o
 - a place not to be left (:data:`KEPT`: 11月8日前出不了院, 不得离开县城, 下不了床) — their card's 位置: the
   person must not be seen in the point of view's scene anywhere else;
 - a part of the body that cannot do a thing (:data:`UNABLE_PART`: 右手…拿不了, 嗓子…唱不出来) — the person's
-  part must not be seen doing it, or (a hand) handling anything.
+  part must not be seen doing it, or (a hand) handling anything;
+- a way of moving the legs cannot (:data:`MOVES`: 上不得楼梯, 下不了楼梯, 跑不得) — the person must not be seen
+  climbing stairs or a ladder, or running.
 
 It reads only sentences naming one character whose card gives a 状态 other than the ordinary
 (:data:`ORDINARY`); the continuity check decides when the prose contradicts it.
@@ -51,6 +53,17 @@ UNABLE_PART = re.compile(rf"(?P<part>{_PARTS})[^，,。；;！？!?\n]{{0,8}}?(?
 KEPT = re.compile(r"出不了(?:院|门|屋|城|山|岛|村|寨|宫|府|关|营|牢|监|狱|病房)|离不开(?:病房|医院|病床|床|屋|家|岛|山)|"
                   r"(?:不得|不许|不准|不能|不可|无法|没法)(?:擅自|随便|私自)?(?:离开|走出|出院|出城|出岛|下山|下床)|下不了(?:床|地|山|岛)")
 """A bar on leaving the place someone is (她住在医院，11月8日前出不了院; 不得离开县城): their card's 位置 holds them."""
+_STAIRS = r"楼梯|梯子|扶梯|舷梯|桅杆"
+"""What one climbs (上不得梯子; 爬上桅杆)."""
+MOVES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(rf"[上下登](?:不得|不了|不去|不来)(?:{_STAIRS}|楼|台阶)|爬不[得了动上]"),
+     rf"(?:[爬跑走蹿奔冲追]?[上下]了?|爬)[^，,。；;！？“”\n没不别]{{0,6}}?(?:{_STAIRS})|"
+     rf"(?:{_STAIRS})[^，,。；;！？“”\n没不别]{{0,10}}?[上下](?:来|去)|爬了?上|爬到"),
+    (re.compile(r"跑不[得了动]"), r"跑(?:上|下|到|进|出|过|向|了|去|来)|蹿|一溜烟|飞奔|奔(?:向|到|过|进|出)|追(?:过|到|上|出)"),
+)
+"""Ways of moving a leg's hurt bars, as the book words the bar (柳杏儿…跑不得，上不得楼梯; 下不了楼梯), each with what
+reads as doing it: climbing stairs, a ladder or a mast (跑上了绣楼的楼梯, 扶着楼梯扶手一级一级下来, 手脚并用爬了上去),
+running (一溜烟追过院子, 三两步蹿到)."""
 HAND_USE = "拿|抄|抓|握|攥|捏|端|提|拎|举|接|掂|颠|抡|挥|递|切|剁|掌|摘|掏|拧|扶|撑|按|推|拽|扯|扔|甩"
 """What a hand does when it handles something (抄起锅铲, 接过盘子) — not what is done to it (缠着纱布, 吊着)."""
 VOICE_USE = "唱|喊|吼|嚎|叫"
@@ -62,12 +75,14 @@ class Bars:
     """What one character's state forbids: places not to be in, ``(part, pattern)`` for each
     part that cannot do what ``pattern`` reads (a hand's any handling, a throat's singing aloud), and
     the words that set a scene they must not act in (:data:`SCENES`; None when the state bars none), and
-    whether they may not leave the place they are (:data:`KEPT`: their card's 位置)."""
+    whether they may not leave the place they are (:data:`KEPT`: their card's 位置), and ``(the book's words, pattern)``
+    for each way of moving they cannot (:data:`MOVES`: 上不得楼梯 and what reads as climbing)."""
 
     places: frozenset[str] = frozenset()
     parts: tuple[tuple[str, str], ...] = field(default=())
     scene: re.Pattern[str] | None = None
     kept: bool = False
+    moves: tuple[tuple[str, str], ...] = field(default=())
 
 
 def scene_of(state: str) -> re.Pattern[str] | None:
@@ -89,7 +104,7 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
                  aliases: dict[str, str], places: Iterable[str]) -> dict[str, Bars]:
     """``{character: Bars}`` for each character in a state (:data:`ORDINARY` aside) whose state word
     bars a scene (:data:`SCENES`), or whose card text or a 世界观 sentence naming them alone says what it
-    forbids (:data:`BARRED_PLACE`, :data:`KEPT`, :data:`UNABLE_PART`)."""
+    forbids (:data:`BARRED_PLACE`, :data:`KEPT`, :data:`UNABLE_PART`, :data:`MOVES`)."""
     held = {n for n, c in characters.items() if str(c.get("状态") or "").strip() not in ORDINARY}
     if not held:
         return {}
@@ -109,6 +124,7 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
         barred: set[str] = set()
         parts: dict[str, str] = {}
         kept = False
+        moves: dict[str, str] = {}
         for sentence in sentences:
             kept = kept or KEPT.search(sentence) is not None
             for m in BARRED_PLACE.finditer(sentence):
@@ -117,6 +133,9 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
                     barred.add(first[1])
             for m in UNABLE_PART.finditer(sentence):
                 parts.setdefault(m.group("part"), _uses(m.group("part"), m.group("verb")))
-        if barred or parts or kept or n in scenes:
-            out[n] = Bars(frozenset(barred), tuple(parts.items()), scenes.get(n), kept)
+            for bar, doing in MOVES:
+                if doing not in moves.values() and (said_so := bar.search(sentence)) is not None:
+                    moves[said_so.group()] = doing
+        if barred or parts or kept or moves or n in scenes:
+            out[n] = Bars(frozenset(barred), tuple(parts.items()), scenes.get(n), kept, tuple(moves.items()))
     return out

@@ -525,7 +525,10 @@ class RankReader:
         # 五级工周大海, 心外科副主任顾衡: the rank right before a name is their title
         after = names.match(sentence, r.end() + (1 if sentence[r.end():r.end() + 1] == " " and rung.isascii() else 0))
         if after:
-            return canon(after.group()), "title", rung
+            # 手艺最硬的五级工郑大炮: the narrator's own apposition states the rank; a quote's may be a courtesy
+            quoted = sentence.count("“", 0, r.start()) > sentence.count("”", 0, r.start())
+            told = r.start() and sentence[r.start() - 1] == "的" and not quoted
+            return canon(after.group()), "narration" if told else "title", rung
         if sentence.startswith("的", r.end()) and (r.start() == 0 or sentence[r.start() - 1] in OPENS):
             of = names.match(sentence, r.end() + 1)
             if of:
