@@ -986,8 +986,10 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             elif not ctx.contract_terms_in(handover.group("what")) and _untold(ctx, handover.group("what"), body):
                 out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文里找不到：要交出的「{clipped(handover.group('what'))}」"
                                                  "一个字眼也没有写到，请确认这件事发生了", line_no))
-            elif not ctx.contract_terms_in(handover.group("what")):
-                refused = _refused(ctx, _handed_words(ctx, handover.group("what")), body)
+            elif thing is None and not any(ctx.is_person(ctx.aliases.get(t, t)) for t in ctx.contract_terms_in(handover.group("what"))):
+                # a thing no name of the book is, or one told by a place or a name it is not (一封上海寄来的信)
+                refused = (None if ctx.contract_terms_in(handover.group("what"))
+                           else _refused(ctx, _handed_words(ctx, handover.group("what")), body)) or _withheld(body)
                 if refused is not None:
                     out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文只写到「{clipped(handover.group('what'))}」"
                                                      "被拒绝或没有交出：请确认这件事发生了", line_no, excerpt=refused))
@@ -1188,6 +1190,33 @@ def _refused(ctx: CheckContext, words: frozenset[str], body: str) -> str | None:
     return evidence
 
 
+STOWED = re.compile(r"往[^，,。！？；;他她你]{0,6}?(?:兜|怀|袖|包|口袋|衣袋|抽屉)里?(?:一)?(?:塞|揣|收|装|放)")
+"""A thing put away in the holder's own pocket (把红纸信封往夹袄兜里一塞): kept, not given — the companion of
+:data:`TAKEN_BACK` said with 往."""
+PUT_OFF = re.compile(r"改日|改天|回头再|下回再|过两天|过几天|落在[^，,。！？]{0,6}?(?:里|了)")
+"""A handover put off to another day or the thing left elsewhere (改日再给, 钥匙落在捕房抽屉里了)."""
+GIVING = re.compile(r"交给|递给|塞给|送给|带给|交到|递过来|递过去|递了过去|递到|给了|接过|接了过|收下")
+"""The prose's words of giving a thing over, or of taking it."""
+UNGIVEN = re.compile(r"(?:没|没有|不|别|想|原想|本想|要|打算|准备|改日|改天|过两天|过几天|回头|下回|明天|明儿)[^。！？!?]{0,10}$")
+"""What, in the sentence before a giving word, keeps it from happening (却没递过来, 我原想今朝交给你, 过两天…顺手带给你)."""
+
+
+def _withheld(body: str) -> str | None:
+    """The sentence that keeps a handover back when the prose never gives a thing plainly — every giving word
+    (:data:`GIVING`) negated, wished or put off in its sentence (:data:`UNGIVEN`), none at all counting too — and the
+    holder stows it (:data:`STOWED`) or puts the handover off (:data:`PUT_OFF`); ``None`` otherwise. A form of the
+    handover told as not done that names neither the thing nor its kind (信封 for 请帖, a key left at the office)."""
+    for m in GIVING.finditer(body):
+        start = max((e.end() for e in _SENTENCE_END.finditer(body, max(0, m.start() - 40), m.start())), default=max(0, m.start() - 40))
+        if not UNGIVEN.search(body[start:m.start()]):
+            return None
+    kept = STOWED.search(body) or PUT_OFF.search(body)
+    if kept is None:
+        return None
+    start, end = _telling(body, kept.start())
+    return body[start:kept.end()].strip()[-40:]
+
+
 def _untold(ctx: CheckContext, what: str, body: str) -> bool:
     """Whether the prose never writes what a contract line hands over, when it is no name the book
     knows (本脉带新弟子的差事, 育种的活): neither its kind (the last two characters of its words: 差事,
@@ -1292,6 +1321,10 @@ WISHED = re.compile(r"(?:想|打算|准备|本想|本打算|盘算着)(?!了想|
 """A bare 去 clause carried by a wish the clause before says (她想趁着下午没事，去永兴当…): not reached."""
 BARRED_GO = re.compile(r"(?:不准|不许|不让|不要|不能|不得|别|没|禁止)[^，,。；;]{0,2}$")
 """A contract line that itself bars or denies the move (叮嘱他往后不准去彪记帮厨): it asks for no arrival."""
+TOLD_OF = re.compile(r"在|逢|离|距|位于|坐落|是[个座一]")
+"""What a place opening its sentence is followed by when the sentence tells of it (天宁寺在城北，…; 羊场镇逢三六九赶场):
+where it lies or what it is — nothing of reaching it either way, so the place's other mentions decide (none: reached,
+the scene may open on the place it describes)."""
 ROUTE = re.compile(r"从[^，,。！？；;“”]{1,8}?到$")
 ROUTE_AHEAD = re.compile(r"^[^，,。！？；;“”]{0,6}[，,]\s*(?:要|得|需|须|必|只能|还得|中间)")
 """A route told, not travelled (从瑶华宫到太医院，要穿过御花园); 从江湾到瑞金医院，出租车开了四十分钟 is a trip made."""
@@ -1305,7 +1338,12 @@ def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
     at = line.find(term)
     if at < 0 or not GO_TO.search(line[max(0, at - 2):at]) or BARRED_GO.search(line[max(0, at - 6):at]):
         return False  # 叮嘱他往后不准去彪记: the line itself asks no arrival
+    def told_of(k: int, n: int) -> bool:  # the place the sentence tells of: it says nothing of reaching it either way
+        return (k == 0 or body[k - 1] in "。！？!?\n") and TOLD_OF.match(body, k + n) is not None
+
     def meant(k: int, n: int) -> bool:
+        if body[max(0, k - 2):k] == "“去":
+            return True  # an errand given in words (“去菜园坝买两捆麻绳…”)
         clause = re.split(r"[，,。！？；;“”\n]", body[max(0, k - 16):k])[-1]
         if SENT_OFF.search(clause) or WISHED.search(re.split(r"[。！？；;“”\n]", body[max(0, k - 24):k])[-1]):
             return True
@@ -1313,6 +1351,7 @@ def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
                                                           and ROUTE_AHEAD.search(body[k + n:k + n + 20]) is not None)
 
     spots = [(m.start(), len(v)) for v in ctx.variants(term) if len(v) >= 2 for m in re.finditer(re.escape(v), body)]
+    spots = [(k, n) for k, n in spots if not told_of(k, n)]
     return bool(spots) and all(meant(k, n) for k, n in spots)
 
 
