@@ -992,8 +992,10 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             elif not ctx.contract_terms_in(handover.group("what")) and _untold(ctx, handover.group("what"), body):
                 out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文里找不到：要交出的「{clipped(handover.group('what'))}」"
                                                  "一个字眼也没有写到，请确认这件事发生了", line_no))
-            elif not ctx.contract_terms_in(handover.group("what")):
-                refused = _refused(ctx, _handed_words(ctx, handover.group("what")), body)
+            elif thing is None and not any(ctx.is_person(ctx.aliases.get(t, t)) for t in ctx.contract_terms_in(handover.group("what"))):
+                # a thing no name of the book is, or one told by a place or a name it is not (一封上海寄来的信)
+                refused = (None if ctx.contract_terms_in(handover.group("what"))
+                           else _refused(ctx, _handed_words(ctx, handover.group("what")), body)) or _withheld(body)
                 if refused is not None:
                     out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文只写到「{clipped(handover.group('what'))}」"
                                                      "被拒绝或没有交出：请确认这件事发生了", line_no, excerpt=refused))
@@ -1194,6 +1196,33 @@ def _refused(ctx: CheckContext, words: frozenset[str], body: str) -> str | None:
     return evidence
 
 
+STOWED = re.compile(r"往[^，,。！？；;他她你]{0,6}?(?:兜|怀|袖|包|口袋|衣袋|抽屉)里?(?:一)?(?:塞|揣|收|装|放)")
+"""A thing put away in the holder's own pocket (把红纸信封往夹袄兜里一塞): kept, not given — the companion of
+:data:`TAKEN_BACK` said with 往."""
+PUT_OFF = re.compile(r"改日|改天|回头再|下回再|过两天|过几天|落在[^，,。！？]{0,6}?(?:里|了)")
+"""A handover put off to another day or the thing left elsewhere (改日再给, 钥匙落在捕房抽屉里了)."""
+GIVING = re.compile(r"交给|递给|塞给|送给|带给|交到|递过来|递过去|递了过去|递到|给了|接过|接了过|收下")
+"""The prose's words of giving a thing over, or of taking it."""
+UNGIVEN = re.compile(r"(?:没|没有|不|别|想|原想|本想|要|打算|准备|改日|改天|过两天|过几天|回头|下回|明天|明儿)[^。！？!?]{0,10}$")
+"""What, in the sentence before a giving word, keeps it from happening (却没递过来, 我原想今朝交给你, 过两天…顺手带给你)."""
+
+
+def _withheld(body: str) -> str | None:
+    """The sentence that keeps a handover back when the prose never gives a thing plainly — every giving word
+    (:data:`GIVING`) negated, wished or put off in its sentence (:data:`UNGIVEN`), none at all counting too — and the
+    holder stows it (:data:`STOWED`) or puts the handover off (:data:`PUT_OFF`); ``None`` otherwise. A form of the
+    handover told as not done that names neither the thing nor its kind (信封 for 请帖, a key left at the office)."""
+    for m in GIVING.finditer(body):
+        start = max((e.end() for e in _SENTENCE_END.finditer(body, max(0, m.start() - 40), m.start())), default=max(0, m.start() - 40))
+        if not UNGIVEN.search(body[start:m.start()]):
+            return None
+    kept = STOWED.search(body) or PUT_OFF.search(body)
+    if kept is None:
+        return None
+    start, end = _telling(body, kept.start())
+    return body[start:kept.end()].strip()[-40:]
+
+
 def _untold(ctx: CheckContext, what: str, body: str) -> bool:
     """Whether the prose never writes what a contract line hands over, when it is no name the book
     knows (本脉带新弟子的差事, 育种的活): neither its kind (the last two characters of its words: 差事,
@@ -1211,7 +1240,10 @@ def _untold(ctx: CheckContext, what: str, body: str) -> bool:
     book = ctx.book_pairs()
     telling = {pair for run in runs for pair in pairs(run) if pair not in book}
     return bool(telling) and not any(pair in spots for pair in telling)
-PLACE_SUFFIXES = "站镇村县城府州港寺庙观街巷岛湖关峰谷寨堡楼阁殿宫庄屯坊"
+_HOMELY_PLACES = "镇村府寺庙寨楼宫庄"
+"""Kinds of place a name ends with that both tables hold: prose drops them (到了清溪) and its own people say them
+alone (村里, 镇上)."""
+PLACE_SUFFIXES = _HOMELY_PLACES + "站县城州港观街巷岛湖关峰谷堡阁殿屯坊"
 """The last characters that say only what kind of place a name is (柳园站, 落雁城): prose drops
 them (车到柳园) when the rest still tells the place."""
 PLACE_KINDS = ("秘境", "电子市场", "工业区", "市场", "商场", "大厦", "广场", "公园", "码头", "车站", "火车站", "医院", "学校",
@@ -1295,6 +1327,10 @@ WISHED = re.compile(r"(?:想|打算|准备|本想|本打算|盘算着)(?!了想|
 """A bare 去 clause carried by a wish the clause before says (她想趁着下午没事，去永兴当…): not reached."""
 BARRED_GO = re.compile(r"(?:不准|不许|不让|不要|不能|不得|别|没|禁止)[^，,。；;]{0,2}$")
 """A contract line that itself bars or denies the move (叮嘱他往后不准去彪记帮厨): it asks for no arrival."""
+TOLD_OF = re.compile(r"在|逢|离|距|位于|坐落|是[个座一]")
+"""What a place opening its sentence is followed by when the sentence tells of it (天宁寺在城北，…; 羊场镇逢三六九赶场):
+where it lies or what it is — nothing of reaching it either way, so the place's other mentions decide (none: reached,
+the scene may open on the place it describes)."""
 ROUTE = re.compile(r"从[^，,。！？；;“”]{1,8}?到$")
 ROUTE_AHEAD = re.compile(r"^[^，,。！？；;“”]{0,6}[，,]\s*(?:要|得|需|须|必|只能|还得|中间)")
 """A route told, not travelled (从瑶华宫到太医院，要穿过御花园); 从江湾到瑞金医院，出租车开了四十分钟 is a trip made."""
@@ -1308,7 +1344,12 @@ def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
     at = line.find(term)
     if at < 0 or not GO_TO.search(line[max(0, at - 2):at]) or BARRED_GO.search(line[max(0, at - 6):at]):
         return False  # 叮嘱他往后不准去彪记: the line itself asks no arrival
+    def told_of(k: int, n: int) -> bool:  # the place the sentence tells of: it says nothing of reaching it either way
+        return (k == 0 or body[k - 1] in "。！？!?\n") and TOLD_OF.match(body, k + n) is not None
+
     def meant(k: int, n: int) -> bool:
+        if body[max(0, k - 2):k] == "“去":
+            return True  # an errand given in words (“去菜园坝买两捆麻绳…”)
         clause = re.split(r"[，,。！？；;“”\n]", body[max(0, k - 16):k])[-1]
         if SENT_OFF.search(clause) or WISHED.search(re.split(r"[。！？；;“”\n]", body[max(0, k - 24):k])[-1]):
             return True
@@ -1316,6 +1357,7 @@ def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
                                                           and ROUTE_AHEAD.search(body[k + n:k + n + 20]) is not None)
 
     spots = [(m.start(), len(v)) for v in ctx.variants(term) if len(v) >= 2 for m in re.finditer(re.escape(v), body)]
+    spots = [(k, n) for k, n in spots if not told_of(k, n)]
     return bool(spots) and all(meant(k, n) for k, n in spots)
 
 
@@ -1347,8 +1389,8 @@ def _maybe_there(ctx: CheckContext | None, term: str, line: str, draft: Any, bod
         return "合同只用这个地方说明别的东西"
     if thing or term.endswith(LOOK_HEADS):
         kind = _kind_word(term, body) or next((w for w in sorted(ctx.looks.get(term, ())) if w in body), None) \
-            or next((t for t in _tails(ctx, term) if any(not re.search(f"一[{_MEASURE}]$", body[max(0, m.start() - 2):m.start()])
-                                                         for m in re.finditer(re.escape(t), body))), None)
+            or next((t for t in _tails(ctx, term) if any(not _new_one(body[:m.start()]) for m in re.finditer(re.escape(t), body))),
+                    None)
         if kind is not None:
             return f"正文写到了「{kind}」"
         if any(m.group("field") == "持有" and m.group("value") == term for m in changes):
@@ -1446,7 +1488,7 @@ def _kind_word(term: str, body: str) -> str | None:
     else:
         spots = [m.start() for m in re.finditer(re.escape(head), body)]
     # 捡到一枚芯片: a chip the prose brings in as new (一 and a measure word) is not the one the book knows
-    if len(term) >= 2 and any(not re.search(f"一[{_MEASURE}]$", body[max(0, at - 2):at].replace(head, "")) for at in spots):
+    if len(term) >= 2 and any(not _new_one(body[max(0, at - 2):at].replace(head, "")) for at in spots):
         return head
     return None
 
@@ -1464,6 +1506,14 @@ _PLAIN_STEM = frozenset("纹阶品级色之的小大上下中")
 APPEAR = re.compile(r"出场|登场|现身|露面|出现|回来|归来|复活")
 """What a contract line says to ask a character into the chapter (a dead one included: a flashback)."""
 _MEASURE = "把枚块柄支只张面颗根串条件口台辆副顶本封盏双"
+
+
+def _new_one(before: str) -> bool:
+    """Whether the text right before a thing's word brings it in as new: 一 and a measure word end ``before``
+    (捡到一枚芯片 is any chip, not the one the book knows). :func:`_told_as_known` reads a wider count (两/几 too, with
+    looks between, for a thing named after its owner); :func:`_only_telling` a count before a place, by any measure
+    (一盒上海点心) — other questions, so other readers."""
+    return re.search(f"一[{_MEASURE}]$", before[-2:]) is not None
 
 
 def _by_kind(ctx: CheckContext, term: str, body: str) -> bool:
@@ -1484,7 +1534,7 @@ def _by_kind(ctx: CheckContext, term: str, body: str) -> bool:
         and re.search(rf"一[{_MEASURE}][^，,。！？；;“”\n]{{0,4}}?{h}", body) is None
 
 
-HOME_KINDS = "厂班园店馆铺楼局队社堂宫府衙校矿寺庙庄村镇营寨宗帮团"
+HOME_KINDS = _HOMELY_PLACES + "厂班园店馆铺局队社堂衙校矿营宗帮团"
 """The last character of a place's or a body's name that its own people call it by (厂里, 你们班, 园子后门): a
 factory, a troupe, a garden theatre, a shop, a team, a sect … — not one that is mostly another word (所, 场, 会)."""
 _HOME_BEFORE = "回进到在出去从来是了和跟"

@@ -85,7 +85,10 @@ NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|那时|那会儿|�
                      r"玉简|录音|录像|留言|留影|"
                      r"残魂|画像|生前|(?:临死|临终|死|去世|过世|遇害|出事|咽气)[之以]?前|曾经说|"
                      r"每[次回逢当][^。！？]{0,12}?[都总]|往常|以往|以前[^。！？]{0,12}?(?:总是|老是|常常|总爱|总要)|"
-                     r"去年|前年|[一两二三四五六七八九十几数]+年前|[一两二三四五六七八九十几数半]+个月前")
+                     r"去年|前年|[一两二三四五六七八九十几数]+年前|前[一两三几]年|[一两二三四五六七八九十几数半]+个月前")
+LIFETIME = re.compile(r"(?:在世|活着|在)的时候|在世时|(?:死|去世|过世|遇害|咽气|落水|淹死|下葬|入殓|出殡)(?:了|之|以)?后")
+"""A paragraph set in a dead person's lifetime (师父在的时候说过：…) or after their death (师父落水以后，东西收拾出来): what
+it tells of them is no act or voice in the scene."""
 KNEW = re.compile(r"[\u4e00-\u9fff]{1,4}?(?:其实|原来|早就|早已|早都|一直|始终|从来)(?:都|就)?(?:知道|明白|清楚|料到|猜到|想到|察觉)")
 """What someone had long known, read at their name (他爹早就知道那笔账有问题): a thought of their lifetime, not
 words in the scene — the dead and the missing are told of so."""
@@ -230,6 +233,8 @@ OWNS = rf"(?![那这]一?[{ITEM_KIND}间座栋所扇])"
 """A name right before 那间/这把 owns what follows (老周总那间办公室…，门一推开): it is not the one acting."""
 USE_MARK = re.compile(r"[着起出下上把了碎开用]")
 """An action on a thing (转动着…, 把…戴上) when no verb of USE_VERBS names it."""
+DEMONSTRATED_BA = re.compile(r"[那这]把")
+"""那把/这把: a measure word after a demonstrative (先生那把黄杨木算盘 says whose it is), not the particle of an act."""
 _RELATIVE = re.compile(rf"[着起出下上把了碎开]的(?:[那这]一?[{ITEM_KIND}])?$")
 """A verb closed by 的 right before the thing makes a relative clause: 母亲留下的星图芯片 says
 whose it was, not that she uses it (转动着指间的戒指 still uses it)."""
@@ -930,7 +935,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 got.add((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items, by_length)))
             used = [(m.start(), m.group(1), m.group(2)) for m in use.finditer(sentence)]
             used += [(m.start(), m.group(1), m.group(3)) for m in acts.finditer(sentence)
-                     if USE_MARK.search(m.group(2)) and not NOT_USE.search(m.group(2)) and not _RELATIVE.search(m.group(2))
+                     if USE_MARK.search(DEMONSTRATED_BA.sub("", m.group(2))) and not NOT_USE.search(m.group(2))
+                     and not _RELATIVE.search(m.group(2))
                      and not any(start == m.start() for start, _w, _i in used)]
             # 陈默把古镜放在桌上，捏碎了一颗血煞珠: a clause without a subject has the sentence's
             used += [u for u in _subjectless(sentence, names, use, acts) if (u[1], u[2]) not in {(w, t) for _s, w, t in used}]
@@ -980,6 +986,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             continue  # 是阿爸写的：…, “他说：‘…’”: words written or reported, nobody's voice in the scene
         card = world.cards.get(who, {})
         state = str(card.get("状态") or "")
+        if who not in revived and state.startswith(DEAD) and LIFETIME.search(line):
+            continue  # 师父在的时候说过：…: words of their lifetime, in the scene or not
         if who not in revived and state.startswith(DEAD + GONE) and not_now(voice.line) is None \
                 and not KNEW.match(line, voice.column - 1, voice.column + 12):
             seen.add((who, voice.line))
@@ -1390,8 +1398,9 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             who = world.aliases.get(said) or one.get(said, said)
             if (who, i) in seen or (start > 0 and narration[start - 1] in NOT_SUBJECT):
                 continue
-            if held[who].startswith(DEAD + GONE) and KNEW.match(narration, start, start + 16):
-                continue  # 岩哥早就知道那天会出事: what the dead had known, not an act in the scene
+            if held[who].startswith(DEAD + GONE) and KNEW.match(narration, start, start + 16) \
+                    or held[who].startswith(DEAD) and LIFETIME.search(line):
+                continue  # 岩哥早就知道那天会出事: what the dead had known, not an act in the scene; nor their lifetime
             if held[who].startswith(DEAD) and MADE_KNOWN.match(narration, start + len(said)) \
                     and not FRESH.search(narration[max(0, narration.rfind("。", 0, start) + 1):start + 24]):
                 continue
@@ -1980,11 +1989,14 @@ def _forms_of(world: World, people: Iterable[str], loose: bool = False) -> str:
     clause's subject (妈系着围裙…; not 大妈, 姐夫) — anywhere, when ``loose``: 他想起姐上回来信."""
     wanted = set(people)
     forms = sorted((a for a, n in world.aliases.items() if n in wanted and len(a) >= 2), key=len, reverse=True)
+    # a form that ends another's longer name is theirs there (先生 of 二先生): the rest of that name must not lead it
+    others = [a for a, n in world.aliases.items() if n not in wanted]
+    lead = {f: "".join(f"(?<!{re.escape(a[:-len(f)])})" for a in others if len(a) > len(f) and a.endswith(f)) for f in forms}
     single = sorted({a[0] for a, n in world.aliases.items() if n in wanted and a in world.indirect
                      and (len(a) == 1 or (len(a) == 2 and a[0] == a[1]))})  # 爹 as well as 妈 of 妈妈
     edge = "" if loose else r"(?<![\u4e00-\u9fff](?<!是))"  # 抬头一看，是爹: the copula leaves the word alone
     alone = [rf"{edge}(?<![{c}表堂大小]){c}(?![{c}夫们子妹弟儿媳])" for c in single]
-    return "|".join([*map(re.escape, forms), *alone])
+    return "|".join([*(lead[f] + re.escape(f) for f in forms), *alone])
 
 
 _DAY_WORDS = {"今天": 0, "今儿": 0, "今日": 0, "今朝": 0, "明天": 1, "明儿": 1, "明日": 1, "明朝": 1, "后天": 2, "后日": 2,

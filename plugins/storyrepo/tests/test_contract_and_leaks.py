@@ -438,41 +438,42 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # round (stop 47, tuned on 十八 and 十九): 12/15 (a broken leg climbing the mast: 上不得梯子).
     ("连续性-盲评十六", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-持有-3.md", "持有"),
-      ("合同-3.md", "菜园坝"), ("合同-5.md", "胡德贵把喜酒的请帖交给陈满江"), ("泄密-5.md", "胡德贵")], 4),
+      ("泄密-5.md", "胡德贵")], 3),  # the nineteenth round: 合同-3/5 caught (an errand in words, a handover kept back), 4 -> 3 (师父落水以后)
     # a 1974 三线 factory written blind at stop 45: blind runs 5/15, 3/5, 4/5 → 5/5 and 5 false alarms (its README);
     # a development set since task C16 (stop 46), tuned on with 连续性-盲评十六; the seventeenth round: 5/15 → 9/15
     # (位置 3/3: 长途/电报 far places, 碰到 in its own sentence, 东子，你到了上海 no journey; 状态: a hand's act after 把),
     # false alarms unchanged; the eighteenth round (stop 47, tuned on 十八 and 十九): 11/15 (a rank after 的 before a name,
     # a lighter taken out from a drawer with its looks between).
     ("连续性-盲评十七", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-1.md", "境界"), ("连贯-持有-1.md", "持有"),
-      ("连贯-状态-2.md", "状态"), ("连贯-时间-2.md", "书内时间"), ("合同-3.md", "羊场镇"),
-      ("合同-5.md", "罗德旺把一封上海寄来的信交给林卫东")], 5),
+     [("连贯-境界-1.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-状态-2.md", "状态"), ("连贯-时间-2.md", "书内时间")],
+     4),  # the nineteenth round: 合同-3/5 caught (a place told of and seen from afar, a handover kept back), 5 -> 4 (师父在的时候)
     # a Qing 扬州 salt household written blind at stop 46, its gate (counts seen by builders): blind runs 5/15, 3/5, 3/5
     # → 5/5 and 6 false alarms (its README); a development set since stop 47, tuned on with 连续性-盲评十九 (the eighteenth
     # round: 5/15 → 12/15 — letters-only towns and 以前不回 far, an awaited return, 你们老爷 seen, 上不得楼梯, countdowns to
     # an old-style date, a drowning's years, a ring worn in a clause of its own).
     ("连续性-盲评十八", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-1.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"), ("合同-3.md", "天宁寺"),
-      ("合同-5.md", "包九的盐船从钞关开船")], 6),
+     [("连贯-境界-1.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"),
+      ("合同-5.md", "包九的盐船从钞关开船")], 6),  # the nineteenth round: 合同-3 (天宁寺 told of, only wished for)
     # a 1934 Shanghai 钱庄 written blind at stop 46, an evaluation set: blind runs 7/15 → 9/15, 4/5, 2/5 → 3/5 and 8 → 10
     # false alarms (its README); a development set since stop 47, tuned on with 连续性-盲评十八 (the eighteenth round: 9/15 →
     # 14/15 — 下不了楼梯, 探进半个脑袋, 抬起头来看 no visit, 离十五号还有二十天, 今朝礼拜四).
     ("连续性-盲评十九", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-状态-2.md", "状态"), ("合同-5.md", "孔德昌把皮箱的钥匙交给宋家栋"),
-      ("泄密-1.md", "方佩珍"), ("泄密-5.md", "韩伯年")], 10),
+     [("连贯-状态-2.md", "状态"), ("泄密-1.md", "方佩珍"), ("泄密-5.md", "韩伯年")],
+     6),  # the nineteenth round: 合同-5 (a key left at the office, 改日), 10 -> 6 (二先生, 那把算盘, 前两年)
     # a Southern Song 书院 written blind at stop 47: first run 7/15, 3/5, 5/5 and 36 false alarms (its README); a
     # development set since stop 47 (task C19), tuned on with 连续性-盲评二十一.
     ("连续性-盲评二十", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-1.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-状态-1.md", "状态"),
+     [("连贯-境界-1.md", "境界"), ("连贯-持有-1.md", "持有"),
       ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
-      ("合同-3.md", "石塘镇"), ("合同-5.md", "郭崇当众宣布去临安的三个人由沈砚领头")], 36),
+      ("合同-3.md", "石塘镇"), ("合同-5.md", "郭崇当众宣布去临安的三个人由沈砚领头")],
+     37),  # stop 47's eighteenth and nineteenth rounds (not tuned on it): 境界-3 and 状态-1 caught, 36 -> 37 false alarms
     # a 1984 county 供销社 written blind at stop 47: first run 6/15, 4/5, 5/5 and 7 false alarms (its README); a
     # development set since stop 47 (task C19), tuned on with 连续性-盲评二十.
     ("连续性-盲评二十一", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-1.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-持有-3.md", "持有"),
+     [("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-持有-3.md", "持有"),
       ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
-      ("连贯-时间-2.md", "书内时间"), ("合同-5.md", "严正清在碰头会上宣布何小满转正")], 7),
+      ("连贯-时间-2.md", "书内时间"), ("合同-5.md", "严正清在碰头会上宣布何小满转正")],
+     6),  # stop 47's eighteenth and nineteenth rounds (not tuned on it): 境界-1 caught, 7 -> 6 false alarms
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
