@@ -10,6 +10,7 @@ cap/quarter (linear ≈ 4×) and the cap's time against ordinary prose of the sa
 in the same run (a busy machine slows both alike). The ``shelves`` cases grow the book with the
 draft (a card holding cap/15 things, a 名册 of cap/15 names or places, a 世界观 saying where each
 place lies) and count the load of the checks' context too (where the book's places are read).
+The ``six_`` cases (the sixth look) do the same against the readers of the continuity rounds 13–17.
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
@@ -150,6 +151,16 @@ def shelves(n: int) -> dict[str, tuple[dict[str, str], str]]:
     }
 
 
+def sixth_look(n: int) -> dict[str, tuple[dict[str, str], str]]:
+    """Books and drafts built against the continuity rounds 13–17 (the sixth look), as :func:`shelves`."""
+    from lw_storyrepo import layout as L
+
+    world = (CORPUS / "书" / L.世界观).read_text(encoding="utf-8")
+    return {
+        "six_world_walks_line": ({L.世界观: world + fill("五里远", n) + "\n"}, HEAD + fill(PROSE, n)),
+    }
+
+
 def front_matters(n: int) -> dict[str, str]:
     k = n // 20
     return {
@@ -258,11 +269,12 @@ def main() -> None:
                 a, b = (run(q), run(f)) if isinstance(q, str) else (run(q[1], q[0]), run(f[1], f[0]))
                 worst = max(worst, b)
                 print(f"{name:24s} {a:7.2f}s {b:7.2f}s {b / max(a, 1e-9):6.1f}× {b / max(prose, 1e-9):8.1f}×", flush=True)
-        for name in shelves(cap // 4):
+        quarter_books, cap_books = {**shelves(cap // 4), **sixth_look(cap // 4)}, {**shelves(cap), **sixth_look(cap)}
+        for name in quarter_books:
             if args.cases and not any(c in name for c in args.cases):
                 continue
             times = []
-            for files, text in (shelves(cap // 4)[name], shelves(cap)[name]):
+            for files, text in (quarter_books[name], cap_books[name]):
                 kept_files = {rel: repo.p(rel).read_bytes() if repo.p(rel).is_file() else None for rel in files}
                 for rel, body in files.items():
                     repo.p(rel).write_text(body, encoding="utf-8")

@@ -398,12 +398,25 @@ def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
     for sentence, known in _world_sentences(texts, places):
         sentence = ASIDE.sub("", sentence)  # （同庆园账房里有一部电话）: an aside names no journey's end
         walks = [m.span() for m in A_WALK.finditer(sentence)]
-        journeys = [m.start() for m in FAR_WORDS.finditer(sentence) if not any(a <= m.start() < b for a, b in walks)]
+        starts = [a for a, _ in walks]
+        journeys = [m.start() for m in FAR_WORDS.finditer(sentence) if not _within(walks, starts, m.start())]
         if journeys:
             named = _far_ends(sentence, known)
             one = len(set(named.values())) == 1  # one far end (with the place it lies in: the same spot)
-            out.update(p for p, at in named.items() if one or any(abs(j - at) <= FAR_SPAN for j in journeys))
+            out.update(p for p, at in named.items() if one or _near(journeys, at))
     return frozenset(out)
+
+
+def _within(spans: list[tuple[int, int]], starts: list[int], at: int) -> bool:
+    """Whether ``at`` lies in one of ``spans`` (in order, not overlapping; ``starts`` their starts): looked up, not
+    tried against each (a world line of thousands of 五里远 was the square of its length)."""
+    k = bisect.bisect_right(starts, at) - 1
+    return k >= 0 and at < spans[k][1]
+
+
+def _near(positions: list[int], at: int) -> range:
+    """The indices of ``positions`` (in order) within :data:`FAR_SPAN` characters of ``at``."""
+    return range(bisect.bisect_left(positions, at - FAR_SPAN), bisect.bisect_right(positions, at + FAR_SPAN))
 
 
 class _Places(NamedTuple):
@@ -510,8 +523,9 @@ def journeys(texts: Iterable[str], places: Iterable[str]) -> dict[str, float]:
             continue
         named = _far_ends(sentence, known)
         one = len(set(named.values())) == 1
+        where = [j for j, _ in said]
         for p, at in named.items():
-            near = [d for j, d in said if one or abs(j - at) <= FAR_SPAN]
+            near = [d for _, d in said] if one else [said[k][1] for k in _near(where, at)]
             if near:
                 out[p] = min(out.get(p, min(near)), min(near))
     return out
