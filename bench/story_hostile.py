@@ -156,8 +156,12 @@ def sixth_look(n: int) -> dict[str, tuple[dict[str, str], str]]:
     from lw_storyrepo import layout as L
 
     world = (CORPUS / "书" / L.世界观).read_text(encoding="utf-8")
+    card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8")
+    burnt = {f"{L.角色}/许砚.md": card.replace("状态: 在世", "状态: 烫伤").replace("## 设定\n", "## 设定\n许砚的右手什么也拿不了。\n")}
     return {
         "six_world_walks_line": ({L.世界观: world + fill("五里远", n) + "\n"}, HEAD + fill(PROSE, n)),
+        # a barred hand's act done by others, each read for who does it
+        "six_barred_acts_line": (burnt, HEAD + fill("林知夏右手拿起，", n)),
     }
 
 

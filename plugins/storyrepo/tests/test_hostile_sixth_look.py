@@ -10,8 +10,33 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from typing import Any
+
 from lw_storyrepo import continuity
-from lw_storyrepo.continuity import FAR_SPAN, far_places, journeys
+from lw_storyrepo.checks import CheckContext, voices
+from lw_storyrepo.continuity import FAR_SPAN, World, check_continuity, far_places, journeys, places_inside
+from lw_storyrepo.forbidden import forbidden_of
+
+CARDS: dict[str, dict[str, Any]] = {
+    "贺青山": {"姓名": "贺青山", "状态": "在世", "位置": "红岩站"},
+    "方桂芝": {"姓名": "方桂芝", "状态": "停职", "位置": "红岩站"},
+    "刘石头": {"姓名": "刘石头", "状态": "骨折", "位置": "红岩站"},
+}
+ALIASES = {**{name: name for name in CARDS}, "石头": "刘石头"}
+PLACES = {"红岩站", "信号楼", "县城"}
+LORE = "信号楼在红岩站的站台北头。方桂芝停职期间不许进信号楼。刘石头的左手砸断了，左手什么也提不起。"
+GENDER = {"贺青山": "他", "方桂芝": "她", "刘石头": "他"}
+
+
+def _state_findings(body: str) -> list[tuple[int, int, str]]:
+    world = World(CARDS, dict(ALIASES), PLACES, set(), ("普通人",), None, places_inside(LORE, PLACES), GENDER)
+    world.bars = forbidden_of(CARDS, {}, LORE, ALIASES, PLACES)
+    meta = {"视角": "贺青山", "书内时间": "1976年3月9日", "在场": ["贺青山", "刘石头"]}
+    ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), set(), world=world, people=set(CARDS)).for_draft(meta)
+    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
+    lines = body.split("\n")
+    return [(f.line, f.column, f.message) for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
+            if "按设定" in f.message]
 
 
 @settings(max_examples=300, deadline=None)
@@ -36,3 +61,18 @@ def test_a_world_line_of_thousands_of_places_each_a_journey_away_keeps_each_its_
     days = journeys([line], places)
     assert {p for i, p in enumerate(places) if i % 2} == set(days) and set(days.values()) == {3.0}
     assert far_places([line], places) == frozenset(p for i, p in enumerate(places) if i % 2)
+
+
+def test_a_line_of_thousands_of_acts_by_others_still_finds_the_barred_one_at_its_end() -> None:
+    others = "贺青山左手提起水桶，" * 3000
+    found = _state_findings(others + "石头左手一把提起扳手。")
+    assert [(line, column) for line, column, _ in found] == [(1, len(others) + 3)] and "左手用不了" in found[0][2]
+    assert _state_findings(others + "方桂芝一低头走进了信号楼。")
+    assert _state_findings(others) == []
+
+
+def test_the_subject_of_an_act_far_along_a_line_keeps_its_rules() -> None:
+    assert _state_findings("石头看着" + "我左手提起水桶，" * 2000) == []  # 我 between: told of the narrator
+    assert _state_findings("贺青山看了石头一眼，" + "他左手提起水桶，" * 2000) == []  # 他 leads to the sentence's 贺青山
+    assert _state_findings("石头看了贺青山一眼，" + "他左手提起水桶，" * 2000)  # 他 leads to 石头
+    assert _state_findings("贺青山跟石头，" + "左手提起水桶，" * 2000) == []  # after 跟: an object, 贺青山 does it
