@@ -162,6 +162,8 @@ def sixth_look(n: int) -> dict[str, tuple[dict[str, str], str]]:
         "six_world_walks_line": ({L.世界观: world + fill("五里远", n) + "\n"}, HEAD + fill(PROSE, n)),
         # a barred hand's act done by others, each read for who does it
         "six_barred_acts_line": (burnt, HEAD + fill("林知夏右手拿起，", n)),
+        # thousands of quotes on one line, each read for words written, reported or mimicked before it
+        "six_mimicked_quotes_line": ({}, HEAD + "许砚学着顾衡的样子，" + fill("林知夏说：“好。”", n)),
     }
 
 

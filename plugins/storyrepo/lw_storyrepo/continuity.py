@@ -1772,11 +1772,23 @@ def _not_spoken_now(line: str, at: int, words: str) -> bool:
     (:data:`WRITTEN`) with nothing saying they were just written (:data:`FRESH`), or reported inside
     another's quote or mimicked in the paragraph (:data:`REPORTED`, :data:`MIMIC`)."""
     start = line.find(words, at) if words else -1
-    before = line[:start] if start >= 0 else line[:at]
-    sentence = before[max(before.rfind(c) for c in "。！？") + 1:]
-    if WRITTEN.search(before) and not FRESH.search(sentence):
-        return True
-    return REPORTED.match(line, at) is not None or MIMIC.search(line) is not None
+    end = start if start >= 0 else at
+    stops, mimicked = _line_marks(line)
+    colon = end
+    while colon > 0 and line[colon - 1].isspace():
+        colon -= 1
+    if WRITTEN.search(line, max(0, colon - 3), end):  # what ends at the colon before the words
+        k = bisect.bisect_left(stops, end)
+        if not FRESH.search(line, stops[k - 1] + 1 if k else 0, end):
+            return True
+    return REPORTED.match(line, at) is not None or mimicked
+
+
+@functools.lru_cache(maxsize=4)
+def _line_marks(line: str) -> tuple[list[int], bool]:
+    """Where a line's sentences end, and whether someone in it mimics another (:data:`MIMIC`): read once
+    however many voices the line holds (a line of thousands of quotes was read whole at each of them)."""
+    return [m.start() for m in re.finditer("[。！？]", line)], MIMIC.search(line) is not None
 
 
 def _topic(world: World, previous: str, anyone: re.Pattern[str], name: dict[str, str], pov: str, pronoun: str,
