@@ -158,7 +158,17 @@ def sixth_look(n: int) -> dict[str, tuple[dict[str, str], str]]:
     world = (CORPUS / "书" / L.世界观).read_text(encoding="utf-8")
     card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8")
     burnt = {f"{L.角色}/许砚.md": card.replace("状态: 在世", "状态: 烫伤").replace("## 设定\n", "## 设定\n许砚的右手什么也拿不了。\n")}
+    things = held(n // 15)
+    places = [x[:2] + "城" for x in things]
+    rostered = "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {p} |  | 地点 | 1 |\n" for p in places)
+    aliased = burnt[f"{L.角色}/许砚.md"].replace("别名:\n", "别名:\n" + "".join(f"  - 砚{x[:2]}\n" for x in things))
     return {
+        # a card of thousands of aliases in a state, a 世界观 of thousands of sentences, each read for who it names
+        "six_bar_aliases_lore": ({f"{L.角色}/许砚.md": aliased, L.世界观: world + "".join(f"{x}说了一句话。\n" for x in things)},
+                                 HEAD + fill(PROSE, n)),
+        # thousands of places barred, each bar read for its first known place
+        "six_bar_places": ({**burnt, L.名册: rostered, L.世界观: world + "".join(f"许砚不许进{p}的门。\n" for p in places)},
+                           HEAD + fill(PROSE, n)),
         "six_world_walks_line": ({L.世界观: world + fill("五里远", n) + "\n"}, HEAD + fill(PROSE, n)),
         # a barred hand's act done by others, each read for who does it
         "six_barred_acts_line": (burnt, HEAD + fill("林知夏右手拿起，", n)),

@@ -88,3 +88,14 @@ def test_a_line_of_thousands_of_quotes_still_reads_each_voice_for_words_written_
         assert [(line, column) for line, column, _ in found] == [(1, len(quotes) + 13)]
         assert dead(quotes + "最后一页是老站长写的：三月，云多，不宜观测。") == []
         assert dead(quotes + "方桂芝学着老站长的样子，背着手踱了两步，“他说：‘先得坐得住。’”贺青山笑了。") == []
+
+
+def test_a_card_of_thousands_of_aliases_and_a_world_of_thousands_of_places_still_give_each_bar() -> None:
+    coined = [f"{chr(0x4E00 + i)}{chr(0x5E00 + i)}" for i in range(3000)]
+    aliases = {**ALIASES, **{f"石{w}": "刘石头" for w in coined}, **{f"桂{w}": "方桂芝" for w in coined}}
+    places = {*PLACES, *(f"{w}城" for w in coined)}
+    lore = "".join(f"{w}城在北边。" for w in coined) + f"石{coined[-1]}不许进{coined[7]}城的{coined[9]}城。" \
+        + f"桂{coined[5]}和石{coined[5]}都不许进信号楼。桂{coined[0]}的右手什么也拿不了。"
+    bars = forbidden_of(CARDS, {}, lore, aliases, places)
+    assert bars["刘石头"].places == frozenset({f"{coined[7]}城"})  # the first place of the bar, one person named
+    assert [part for part, _ in bars["方桂芝"].parts] == ["右手"] and not bars["方桂芝"].places  # two named: no bar read
