@@ -151,8 +151,9 @@ def shelves(n: int) -> dict[str, tuple[dict[str, str], str]]:
     }
 
 
-def sixth_look(n: int) -> dict[str, tuple[dict[str, str], str]]:
-    """Books and drafts built against the continuity rounds 13–17 (the sixth look), as :func:`shelves`."""
+def sixth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[str, str], str, list[str]]]:
+    """Books and drafts built against the continuity rounds 13–17 (the sixth look), as :func:`shelves`; a
+    third item is the frozen contract the draft is checked against."""
     from lw_storyrepo import layout as L
 
     world = (CORPUS / "书" / L.世界观).read_text(encoding="utf-8")
@@ -169,6 +170,8 @@ def sixth_look(n: int) -> dict[str, tuple[dict[str, str], str]]:
         # thousands of places barred, each bar read for its first known place
         "six_bar_places": ({**burnt, L.名册: rostered, L.世界观: world + "".join(f"许砚不许进{p}的门。\n" for p in places)},
                            HEAD + fill(PROSE, n)),
+        # a contract of a hundredth of the cap's places against a book of thousands: each term read by its home kind
+        "six_contract_places": ({L.名册: rostered}, HEAD + fill(PROSE, n), [f"许砚去{p}" for p in places[:max(1, n // 100)]]),
         "six_world_walks_line": ({L.世界观: world + fill("五里远", n) + "\n"}, HEAD + fill(PROSE, n)),
         # a barred hand's act done by others, each read for who does it
         "six_barred_acts_line": (burnt, HEAD + fill("林知夏右手拿起，", n)),
@@ -290,11 +293,11 @@ def main() -> None:
             if args.cases and not any(c in name for c in args.cases):
                 continue
             times = []
-            for files, text in (quarter_books[name], cap_books[name]):
+            for files, text, *contract in (quarter_books[name], cap_books[name]):
                 kept_files = {rel: repo.p(rel).read_bytes() if repo.p(rel).is_file() else None for rel in files}
                 for rel, body in files.items():
                     repo.p(rel).write_text(body, encoding="utf-8")
-                times.append(run(text, with_load=True))
+                times.append(run(text, contract[0] if contract else None, with_load=True))
                 for rel, old in kept_files.items():
                     repo.p(rel).write_bytes(old) if old is not None else repo.p(rel).unlink()
             a, b = times

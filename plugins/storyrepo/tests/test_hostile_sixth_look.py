@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from typing import Any
 
 from lw_storyrepo import continuity
-from lw_storyrepo.checks import CheckContext, voices
+from lw_storyrepo.checks import ERROR, WARN, CheckContext, contract_findings, dwellers_of, voices
 from lw_storyrepo.continuity import FAR_SPAN, World, check_continuity, far_places, journeys, places_inside
+from lw_storyrepo.drafts import Draft
 from lw_storyrepo.forbidden import forbidden_of
 
 CARDS: dict[str, dict[str, Any]] = {
@@ -99,3 +100,23 @@ def test_a_card_of_thousands_of_aliases_and_a_world_of_thousands_of_places_still
     bars = forbidden_of(CARDS, {}, lore, aliases, places)
     assert bars["刘石头"].places == frozenset({f"{coined[7]}城"})  # the first place of the bar, one person named
     assert [part for part, _ in bars["方桂芝"].parts] == ["右手"] and not bars["方桂芝"].places  # two named: no bar read
+
+
+def _contract(lines: list[str], body: str, places: set[str]) -> list[tuple[str, str]]:
+    aliases = {**ALIASES, **{p: p for p in places}}
+    world = World(CARDS, dict(aliases), places, set(), ("普通人",), None, {}, {})
+    ctx = CheckContext(aliases, [], [], [], 0, set(aliases), set(), world=world, people=set(CARDS),
+                       dwellers=dwellers_of(CARDS)).for_draft({})
+    return [(f.severity, f.message) for f in contract_findings({"合同": lines}, Draft("A", {}, body, 5), ctx)
+            if f.severity in (ERROR, WARN)]
+
+
+def test_a_contract_of_many_places_against_a_book_of_thousands_still_reads_each_by_its_home_kind() -> None:
+    coined = [f"{chr(0x4E00 + i)}{chr(0x5E00 + i)}城" for i in range(3000)]
+    places = {*PLACES, *coined, "红星木偶剧团"}
+    lines = ["贺青山听说红星木偶剧团跑了个提线的", *(f"贺青山去{p}" for p in coined[:40])]
+    body = "“咱们团跑了个提线的。”贺青山说。" + "".join(f"贺青山到了{p}。" for p in coined[:40])
+    assert _contract(lines, body, places) == []
+    # a kind another known name ends with tells neither (红旗歌舞团 is a troupe too)
+    assert [s for s, m in _contract(lines, body, places | {"红旗歌舞团"}) if "红星木偶剧团" in m] == [ERROR]
+    assert [s for s, m in _contract(lines, body.replace("咱们团", "咱们"), places) if "红星木偶剧团" in m] == [ERROR]
