@@ -1,9 +1,13 @@
 """Hostile input, a sixth look: the readers of the continuity rounds thirteen to seventeen.
 
 Each class here once made the checks of one draft, or the load of a book, grow with the square of a
-line: a 世界观 line of thousands of 五里…远 tried each journey word against every walk it holds (82 s at
-the draft cap). The figures are in bench/story_hostile.py (the ``six_`` cases); these tests pin what
-the faster readers must still find."""
+line or of the book: a 世界观 line of thousands of 五里…远 tried each journey word against every walk it
+holds (82 s at the draft cap); a line of thousands of acts a barred hand does read the line up to each
+for who does it (33 s); a line of thousands of quotes read the whole line before each for words
+written, reported or mimicked; a card of thousands of aliases, or thousands of bars over thousands of
+places, looked for each alias or place in every 世界观 sentence; a contract of hundreds of places read
+every name of the book for each by its home kind. The figures are in bench/story_hostile.py (the
+``six_`` cases); these tests pin what the faster readers must still find."""
 
 from __future__ import annotations
 
