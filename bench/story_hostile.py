@@ -10,6 +10,7 @@ cap/quarter (linear ≈ 4×) and the cap's time against ordinary prose of the sa
 in the same run (a busy machine slows both alike). The ``shelves`` cases grow the book with the
 draft (a card holding cap/15 things, a 名册 of cap/15 names or places, a 世界观 saying where each
 place lies) and count the load of the checks' context too (where the book's places are read).
+The ``six_`` cases (the sixth look) do the same against the readers of the continuity rounds 13–17.
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
@@ -150,6 +151,35 @@ def shelves(n: int) -> dict[str, tuple[dict[str, str], str]]:
     }
 
 
+def sixth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[str, str], str, list[str]]]:
+    """Books and drafts built against the continuity rounds 13–17 (the sixth look), as :func:`shelves`; a
+    third item is the frozen contract the draft is checked against."""
+    from lw_storyrepo import layout as L
+
+    world = (CORPUS / "书" / L.世界观).read_text(encoding="utf-8")
+    card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8")
+    burnt = {f"{L.角色}/许砚.md": card.replace("状态: 在世", "状态: 烫伤").replace("## 设定\n", "## 设定\n许砚的右手什么也拿不了。\n")}
+    things = held(n // 15)
+    places = [x[:2] + "城" for x in things]
+    rostered = "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {p} |  | 地点 | 1 |\n" for p in places)
+    aliased = burnt[f"{L.角色}/许砚.md"].replace("别名:\n", "别名:\n" + "".join(f"  - 砚{x[:2]}\n" for x in things))
+    return {
+        # a card of thousands of aliases in a state, a 世界观 of thousands of sentences, each read for who it names
+        "six_bar_aliases_lore": ({f"{L.角色}/许砚.md": aliased, L.世界观: world + "".join(f"{x}说了一句话。\n" for x in things)},
+                                 HEAD + fill(PROSE, n)),
+        # thousands of places barred, each bar read for its first known place
+        "six_bar_places": ({**burnt, L.名册: rostered, L.世界观: world + "".join(f"许砚不许进{p}的门。\n" for p in places)},
+                           HEAD + fill(PROSE, n)),
+        # a contract of a hundredth of the cap's places against a book of thousands: each term read by its home kind
+        "six_contract_places": ({L.名册: rostered}, HEAD + fill(PROSE, n), [f"许砚去{p}" for p in places[:max(1, n // 100)]]),
+        "six_world_walks_line": ({L.世界观: world + fill("五里远", n) + "\n"}, HEAD + fill(PROSE, n)),
+        # a barred hand's act done by others, each read for who does it
+        "six_barred_acts_line": (burnt, HEAD + fill("林知夏右手拿起，", n)),
+        # thousands of quotes on one line, each read for words written, reported or mimicked before it
+        "six_mimicked_quotes_line": ({}, HEAD + "许砚学着顾衡的样子，" + fill("林知夏说：“好。”", n)),
+    }
+
+
 def front_matters(n: int) -> dict[str, str]:
     k = n // 20
     return {
@@ -258,15 +288,16 @@ def main() -> None:
                 a, b = (run(q), run(f)) if isinstance(q, str) else (run(q[1], q[0]), run(f[1], f[0]))
                 worst = max(worst, b)
                 print(f"{name:24s} {a:7.2f}s {b:7.2f}s {b / max(a, 1e-9):6.1f}× {b / max(prose, 1e-9):8.1f}×", flush=True)
-        for name in shelves(cap // 4):
+        quarter_books, cap_books = {**shelves(cap // 4), **sixth_look(cap // 4)}, {**shelves(cap), **sixth_look(cap)}
+        for name in quarter_books:
             if args.cases and not any(c in name for c in args.cases):
                 continue
             times = []
-            for files, text in (shelves(cap // 4)[name], shelves(cap)[name]):
+            for files, text, *contract in (quarter_books[name], cap_books[name]):
                 kept_files = {rel: repo.p(rel).read_bytes() if repo.p(rel).is_file() else None for rel in files}
                 for rel, body in files.items():
                     repo.p(rel).write_text(body, encoding="utf-8")
-                times.append(run(text, with_load=True))
+                times.append(run(text, contract[0] if contract else None, with_load=True))
                 for rel, old in kept_files.items():
                     repo.p(rel).write_bytes(old) if old is not None else repo.p(rel).unlink()
             a, b = times

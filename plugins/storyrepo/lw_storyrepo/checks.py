@@ -903,6 +903,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 out.append(Finding("合同", WARN, f"草稿{word}了合同没有提到的承诺 {pid}：请确认，或先修改合同", line_no))
     in_prose: dict[tuple[str, bool], bool] = {}
     speaking: set[str] | None = None  # who speaks in the prose, named: read once for every line that asks
+    kinds_named = functools.cache(lambda: _kinds_named(ctx) if ctx is not None else {})
     for raw in as_list(state.get("合同")):
         text = str(raw)
         shown = clipped(text)  # a finding names the line by its start (findings.clipped; Finding escapes what a terminal acts on)
@@ -968,7 +969,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                                              or _by_its_tail(ctx, term, body) or _by_its_kind_in_region(ctx, term, body)
                                              or _shaped(ctx, term, body)
                                              or _keeper_named(ctx, term, body) or _inner_place(ctx, term, body)
-                                             or _by_its_home_kind(ctx, term, body)))
+                                             or _by_its_home_kind(ctx, term, body, kinds_named())))
             if not in_prose[key] and not (ctx is not None and (_there_by_card(term, draft, ctx, text) or (
                     not quoted.get(term) and (_told_of(ctx, term, text, body) is not None
                                               or _handed_over(ctx, term, draft, body))))):
@@ -1540,21 +1541,36 @@ factory, a troupe, a garden theatre, a shop, a team, a sect … — not one that
 _HOME_BEFORE = "回进到在出去从来是了和跟"
 
 
-def _by_its_home_kind(ctx: CheckContext, term: str, body: str) -> bool:
+def _kinds_named(ctx: CheckContext) -> dict[str, set[str]]:
+    """``{kind: the entities a name the book knows ending in it names}`` for every kind :func:`_by_its_home_kind`
+    reads (:data:`PLACE_KINDS`, :data:`HOME_KINDS`): found once a contract, not by reading every name of the book
+    for each of its terms (a contract of hundreds of places against a book of thousands)."""
+    places = ctx.world.places if ctx.world is not None else set()
+    kinds = {*PLACE_KINDS, *HOME_KINDS}
+    sizes = {len(k) for k in kinds}
+    out: dict[str, set[str]] = {}
+    for n in {*ctx.aliases, *ctx.items, *places}:
+        for size in sizes:
+            if len(n) >= size and n[-size:] in kinds:
+                out.setdefault(n[-size:], set()).add(ctx.aliases.get(n, n))
+    return out
+
+
+def _by_its_home_kind(ctx: CheckContext, term: str, body: str, named: dict[str, set[str]]) -> bool:
     """A place or a body (a troupe, a factory: no person, no held thing) the prose calls by the kind its name ends
     with, the way the people of it do, when no other name the book knows ends with that kind: a kind of one
     character (:data:`HOME_KINDS`) after 我们/你们/咱/俺 (你们班跑了个唱武生的) or with 子/里/门 after no character
     or one that moves or places (是班里跑了的, 来园子后门, 回厂里); one of two characters or more
-    (:data:`PLACE_KINDS`: 仓库 of 上步仓库) after no character, one of those or 那/这/的 (仓库里闷得像蒸笼)."""
+    (:data:`PLACE_KINDS`: 仓库 of 上步仓库) after no character, one of those or 那/这/的 (仓库里闷得像蒸笼).
+    ``named`` is :func:`_kinds_named` of ``ctx``."""
     canonical = ctx.aliases.get(term, term)
     if len(term) < 2 or term in ctx.items or ctx.is_person(canonical) or (ctx.world is not None and term in ctx.world.items):
         return False
-    places = ctx.world.places if ctx.world is not None else set()
-    others = [n for n in {*ctx.aliases, *ctx.items, *places} if ctx.aliases.get(n, n) != canonical]
     kinds = [k for k in PLACE_KINDS if term.endswith(k) and len(term) > len(k)] + [term[-1]] * (term[-1] in HOME_KINDS)
     for kind in kinds:
-        if any(n.endswith(kind) for n in others):
-            continue
+        owners = named.get(kind, set())
+        if len(owners) > 1 or (owners and canonical not in owners):
+            continue  # another name the book knows ends with the kind
         k = re.escape(kind)
         home = rf"(?<=[们咱俺]){k}|(?:(?<![\u4e00-\u9fff])|(?<=[{_HOME_BEFORE}])){k}[子里门]" if len(kind) == 1 \
             else rf"(?:(?<![\u4e00-\u9fff])|(?<=[们咱俺那这的{_HOME_BEFORE}])){k}"

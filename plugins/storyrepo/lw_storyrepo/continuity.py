@@ -411,12 +411,25 @@ def far_places(texts: Iterable[str], places: Iterable[str]) -> frozenset[str]:
     for sentence, known in _world_sentences(texts, places):
         sentence = ASIDE.sub("", sentence)  # （同庆园账房里有一部电话）: an aside names no journey's end
         walks = [m.span() for m in A_WALK.finditer(sentence)]
-        journeys = [m.start() for m in FAR_WORDS.finditer(sentence) if not any(a <= m.start() < b for a, b in walks)]
+        starts = [a for a, _ in walks]
+        journeys = [m.start() for m in FAR_WORDS.finditer(sentence) if not _within(walks, starts, m.start())]
         if journeys:
             named = _far_ends(sentence, known)
             one = len(set(named.values())) == 1  # one far end (with the place it lies in: the same spot)
-            out.update(p for p, at in named.items() if one or any(abs(j - at) <= FAR_SPAN for j in journeys))
+            out.update(p for p, at in named.items() if one or _near(journeys, at))
     return frozenset(out)
+
+
+def _within(spans: list[tuple[int, int]], starts: list[int], at: int) -> bool:
+    """Whether ``at`` lies in one of ``spans`` (in order, not overlapping; ``starts`` their starts): looked up, not
+    tried against each (a world line of thousands of 五里远 was the square of its length)."""
+    k = bisect.bisect_right(starts, at) - 1
+    return k >= 0 and at < spans[k][1]
+
+
+def _near(positions: list[int], at: int) -> range:
+    """The indices of ``positions`` (in order) within :data:`FAR_SPAN` characters of ``at``."""
+    return range(bisect.bisect_left(positions, at - FAR_SPAN), bisect.bisect_right(positions, at + FAR_SPAN))
 
 
 class _Places(NamedTuple):
@@ -523,8 +536,9 @@ def journeys(texts: Iterable[str], places: Iterable[str]) -> dict[str, float]:
             continue
         named = _far_ends(sentence, known)
         one = len(set(named.values())) == 1
+        where = [j for j, _ in said]
         for p, at in named.items():
-            near = [d for j, d in said if one or abs(j - at) <= FAR_SPAN]
+            near = [d for _, d in said] if one else [said[k][1] for k in _near(where, at)]
             if near:
                 out[p] = min(out.get(p, min(near)), min(near))
     return out
@@ -1507,26 +1521,50 @@ NOT_DONE = re.compile(r"[没不别未想要准许能敢肯]|得|打算|准备")
 """A word in the few characters before an act that makes it no act (不许进, 想进, 没敢进)."""
 
 
-def _subject(world: World, narration: str, at: int, anyone: re.Pattern[str]) -> str | None:
-    """The character an act at ``at`` is told of: the nearest card form before it in its sentence (else
-    its paragraph), not the object of a preposition (跟, 给, 把 …) nor an owner (方桂芝的话头), with no 我 nor a 他/她 of the other
-    gender between (林小满看了兵娃儿一眼，她…); with a 他/她 of theirs between, the one leading the sentence."""
-    found = [m for m in anyone.finditer(narration, 0, at)]
-    while found:
-        m = found.pop()
-        if (m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT) or narration[m.end():m.end() + 1] == "的":
-            continue  # 跟着方桂芝的话头: an object, an owner
-        who = world.aliases.get(m.group(), m.group())
-        between = narration[m.end():at]
-        gender = world.gender.get(who) or world.kin_gender.get(who)
-        if "我" in between or (gender and any(p in between for p in HE if p != gender)):
+_SPACES = re.compile(r"\s*")
+
+
+def _subjects(world: World, narration: str, anyone: re.Pattern[str]) -> Callable[[int], str | None]:
+    """The reader of who an act at a position of ``narration`` is told of: the nearest card form before it in its
+    sentence (else its paragraph), not the object of a preposition (跟, 给, 把 …) nor an owner (方桂芝的话头), with no
+    我 nor a 他/她 of the other gender between (林小满看了兵娃儿一眼，她…); with a 他/她 of theirs between, the one
+    leading the sentence. The names, pronouns and sentence ends are found once a line and looked up for each act
+    (a line of thousands of acts read the whole line before each of them)."""
+    names = [m for m in anyone.finditer(narration)
+             if not (m.start() > 0 and narration[m.start() - 1] in NOT_SUBJECT) and narration[m.end():m.end() + 1] != "的"]
+    ends = [m.end() for m in names]
+    marks = {c: [m.start() for m in re.finditer(c, narration)] for c in ("我", *HE)}
+    stops = [m.start() for m in re.finditer("[。！？]", narration)]
+    starts: dict[int, int] = {}  # a sentence's begin -> its first character that is no space
+    leads: dict[int, str | None] = {}
+
+    def between(c: str, a: int, b: int) -> bool:
+        at = marks[c]
+        k = bisect.bisect_left(at, a)
+        return k < len(at) and at[k] < b
+
+    def subject(at: int) -> str | None:
+        k = bisect.bisect_right(ends, at) - 1
+        if k < 0:
             return None
-        if gender and gender in between:  # 贺青山看了石头一眼，他…: the pronoun is the sentence's own subject
-            begin = max(narration.rfind(c, 0, at) for c in "。！？") + 1
-            lead = anyone.match(narration, begin + len(narration[begin:at]) - len(narration[begin:at].lstrip()))
-            return world.aliases.get(lead.group(), lead.group()) if lead else None
+        m = names[k]
+        who = world.aliases.get(m.group(), m.group())
+        gender = world.gender.get(who) or world.kin_gender.get(who)
+        if between("我", m.end(), at) or (gender and any(between(p, m.end(), at) for p in HE if p != gender)):
+            return None
+        if gender and between(gender, m.end(), at):  # 贺青山看了石头一眼，他…: the pronoun is the sentence's own subject
+            s = bisect.bisect_left(stops, at)
+            begin = stops[s - 1] + 1 if s else 0
+            if begin not in starts:
+                spaces = _SPACES.match(narration, begin)
+                starts[begin] = spaces.end() if spaces else begin
+            start = min(starts[begin], at)
+            if start not in leads:
+                lead = anyone.match(narration, start)
+                leads[start] = world.aliases.get(lead.group(), lead.group()) if lead else None
+            return leads[start]
         return who
-    return None
+    return subject
 
 
 def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str],
@@ -1534,7 +1572,7 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
     """状态 the prose contradicts by what the book says the state forbids (:attr:`World.bars`,
     :func:`lw_storyrepo.forbidden.forbidden_of`): someone barred from a place entering it or in it (or in a
     place inside it), or a part that cannot do a thing doing it (右手一把抄起锅铲 when the right hand
-    can hold nothing) — told of them (:func:`_subject`), not negated, outside a memory and quotes; one
+    can hold nothing) — told of them (:func:`_subjects`), not negated, outside a memory and quotes; one
     finding a person a draft."""
     bars = {n: b for n, b in world.bars.items() if n not in revived and n in world.cards}
     if not bars:
@@ -1557,11 +1595,15 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
         if not line.strip() or NOT_NOW.search(line):
             continue
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
+        subject: Callable[[int], str | None] | None = None
         for n, act, why in acts:
             if n in done or (n, i) in seen:
                 continue
             for m in act.finditer(narration):
-                if NOT_DONE.search(narration[max(0, m.start() - 3):m.start()]) or _subject(world, narration, m.start(), anyone) != n:
+                if NOT_DONE.search(narration[max(0, m.start() - 3):m.start()]):
+                    continue
+                subject = subject or _subjects(world, narration, anyone)
+                if subject(m.start()) != n:
                     continue
                 done.add(n)
                 start = max(narration.rfind(c, 0, m.start()) for c in "。！？") + 1
@@ -1766,11 +1808,23 @@ def _not_spoken_now(line: str, at: int, words: str) -> bool:
     (:data:`WRITTEN`) with nothing saying they were just written (:data:`FRESH`), or reported inside
     another's quote or mimicked in the paragraph (:data:`REPORTED`, :data:`MIMIC`)."""
     start = line.find(words, at) if words else -1
-    before = line[:start] if start >= 0 else line[:at]
-    sentence = before[max(before.rfind(c) for c in "。！？") + 1:]
-    if WRITTEN.search(before) and not FRESH.search(sentence):
-        return True
-    return REPORTED.match(line, at) is not None or MIMIC.search(line) is not None
+    end = start if start >= 0 else at
+    stops, mimicked = _line_marks(line)
+    colon = end
+    while colon > 0 and line[colon - 1].isspace():
+        colon -= 1
+    if WRITTEN.search(line, max(0, colon - 3), end):  # what ends at the colon before the words
+        k = bisect.bisect_left(stops, end)
+        if not FRESH.search(line, stops[k - 1] + 1 if k else 0, end):
+            return True
+    return REPORTED.match(line, at) is not None or mimicked
+
+
+@functools.lru_cache(maxsize=4)
+def _line_marks(line: str) -> tuple[list[int], bool]:
+    """Where a line's sentences end, and whether someone in it mimics another (:data:`MIMIC`): read once
+    however many voices the line holds (a line of thousands of quotes was read whole at each of them)."""
+    return [m.start() for m in re.finditer("[。！？]", line)], MIMIC.search(line) is not None
 
 
 def _topic(world: World, previous: str, anyone: re.Pattern[str], name: dict[str, str], pov: str, pronoun: str,

@@ -108,15 +108,17 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
     held = {n for n, c in characters.items() if str(c.get("状态") or "").strip() not in ORDINARY}
     if not held:
         return {}
-    known = sorted((p for p in places if len(p) >= 2), key=len, reverse=True)
-    forms = sorted(((a, n) for a, n in aliases.items() if n in held and len(a) >= 2), key=lambda x: -len(x[0]))
+    known = frozenset(p for p in places if len(p) >= 2)
+    forms = {a: n for a, n in aliases.items() if n in held and len(a) >= 2}
+    form_words, form_lengths = frozenset(forms), frozenset(map(len, forms))
+    place_lengths = frozenset(map(len, known))
     scenes = {n: scene for n in held if (scene := scene_of(str(characters[n].get("状态") or ""))) is not None}
     said: dict[str, list[str]] = {n: [] for n in scenes}
     for n in held:
         if n in texts:
             said.setdefault(n, []).extend(re.split(r"[。\n]", texts[n]))
     for sentence in re.split(r"[。\n]", lore):
-        who = {n for a, n in forms if a in sentence}
+        who = {forms[a] for a in _held_in(sentence, form_words, form_lengths)}
         if len(who) == 1:
             said.setdefault(who.pop(), []).append(sentence)
     out: dict[str, Bars] = {}
@@ -128,7 +130,8 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
         for sentence in sentences:
             kept = kept or KEPT.search(sentence) is not None
             for m in BARRED_PLACE.finditer(sentence):
-                first = min(((m.group("rest").find(p), p) for p in known if p in m.group("rest")), default=None)
+                rest = m.group("rest")
+                first = min(((rest.find(p), p) for p in _held_in(rest, known, place_lengths)), default=None)
                 if first is not None:
                     barred.add(first[1])
             for m in UNABLE_PART.finditer(sentence):
@@ -139,3 +142,9 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
         if barred or parts or kept or moves or n in scenes:
             out[n] = Bars(frozenset(barred), tuple(parts.items()), scenes.get(n), kept, tuple(moves.items()))
     return out
+
+
+def _held_in(text: str, words: frozenset[str], lengths: frozenset[int]) -> set[str]:
+    """The ``words`` (of ``lengths``) that occur in ``text``, found among its pieces of their lengths: a card of
+    thousands of aliases, or a book of thousands of places, was looked for word by word in every sentence of 世界观."""
+    return {text[i:i + n] for n in lengths for i in range(len(text) - n + 1)} & words
