@@ -1621,14 +1621,15 @@ CLAUSE_ADVERBS = frozenset("也就都还却便再已")
 """Adverbs that carry a clause on from its subject (小吴+也行, 水+就来了); each is rare in given names."""
 
 
-def _adverb_tailed(lex: _Lexicon, word: str) -> bool:
+def _adverb_tailed(lex: _Lexicon, word: str, named: bool = False) -> bool:
     """Whether ``word`` (three characters or more) ends in an adverb of the dictionary the clause goes on with — a
     noun glued to its predicate, not a name: 牛+终于, 水+终于, 小吴+也行 (one of :data:`CLAUSE_ADVERBS` before a
-    word). The mirror of :func:`_adverb_led`."""
+    word). The mirror of :func:`_adverb_led`. A word said in a naming frame (叫石敢当) is read for the clause adverbs
+    only: a name may end in two characters the dictionary calls an adverb (敢当)."""
     if len(word) < 3:
         return False
     tail = word[-2:]
-    if lex.tags.get(tail, "")[:1] == "d" and lex.common(tail) and min(lex.given(c) for c in tail) < 0.5:
+    if not named and lex.tags.get(tail, "")[:1] == "d" and lex.common(tail) and min(lex.given(c) for c in tail) < 0.5:
         return True  # 谭+立新 reads as a given name, though the dictionary has 立新 as an adverb
     return tail[0] in CLAUSE_ADVERBS and lex.common(tail[1])
 
@@ -1931,7 +1932,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             if _clean(word, end_vouched=True, introduced=True) and word[0] not in STEM_LEAD_BAD and word[0] != "人" \
                     and not _adverb_led(lex, word):  # 一个叫人头疼的孩子: 叫人 makes one feel
                 c = candidates.setdefault(word, _Candidate(word, "人物", 1, first=(i, m.start(1))))
-                c.context = True
+                c.context = c.named = True
         for m in SURNAME_GIVEN.finditer(line):  # 姓王名仁 … 王仁; 姓黄，名叫瑞和
             surname, given = m.group(1), m.group(2)
             for name in (surname + given, surname + given[:1], given if len(given) == 2 else ""):
@@ -2023,7 +2024,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             and not (c.kind != "人物" and not c.named and lex.tags.get(name) == "nt") \
             and not (c.kind == "人物" and not c.named and not c.context and counts[name] == 1 and _glued_to_surname(lex, name)) \
             and not (name[-1] == "氏" and name[0] in KIN_CHARS) \
-            and not (not c.named and (_serial(name) or _person_tail_clause(lex, name))) and not _adverb_tailed(lex, name) \
+            and not (not c.named and (_serial(name) or _person_tail_clause(lex, name))) and not _adverb_tailed(lex, name, c.named) \
             and not (c.kind != "人物" and not c.named and _verb_glued(lex, text, name))  # 舅氏: a relative; 丙字号, 人+醉酒, 牛+终于, 趟+西州: no names
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
