@@ -975,7 +975,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         or {str(world.cards.get(pov or "", {}).get("位置") or "")} - {""}
     calls = _calls(lines)
     # what a line says of itself, read once a line: a line of thousands of quotes was read whole at each of them
-    not_now = functools.cache(lambda i: NOT_NOW.search(_QUOTED_WORDS.sub(" ", lines[i])))  # the narration's, not a quote's
+    not_now = functools.cache(lambda i: NOT_NOW.search(lines[i]))
     remote = functools.cache(lambda i: _remote(lines, i))
     for voice in () if flashback else voices:
         who = voice.speaker
