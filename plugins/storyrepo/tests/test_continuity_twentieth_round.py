@@ -11,11 +11,13 @@ station — other words than theirs: the right sentence next to each wrong one.
 
 from __future__ import annotations
 
+from typing import Any
+
 from lw_storyrepo.checks import CheckContext, voices
 from lw_storyrepo.continuity import World, check_continuity, places_inside
 from lw_storyrepo.forbidden import forbidden_of
 
-CARDS = {
+CARDS: dict[str, dict[str, Any]] = {
     "林溪": {"姓名": "林溪", "状态": "在世", "位置": "鹰嘴岭气象站", "持有": ["风速计"]},
     "许青": {"姓名": "许青", "状态": "在世", "位置": "鹰嘴岭气象站", "持有": ["记录本"]},
     "樊守林": {"姓名": "樊守林", "状态": "已故", "位置": "后山"},
