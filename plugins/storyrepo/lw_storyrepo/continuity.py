@@ -85,7 +85,11 @@ NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|那时|那会儿|�
                      r"玉简|录音|录像|留言|留影|"
                      r"残魂|画像|生前|(?:临死|临终|死|去世|过世|遇害|出事|咽气)[之以]?前|曾经说|"
                      r"每[次回逢当][^。！？]{0,12}?[都总]|往常|以往|以前[^。！？]{0,12}?(?:总是|老是|常常|总爱|总要)|"
-                     r"去年|前年|[一两二三四五六七八九十几数]+年前|前[一两三几]年|[一两二三四五六七八九十几数半]+个月前")
+                     r"去年|前年|[一两二三四五六七八九十几数]+年前|前[一两三几]年|[一两二三四五六七八九十几数半]+个月前|"
+                     # a remembered day (最后那天, 临出门前, a paragraph opening on 那天傍晚) or a habit of a
+                     # lifetime counted (先生骂过多少回): a scene told in the past
+                     r"最后那[天晚夜次回]|临(?:出门|出发|走|行|别)[之以]?前|^\s*那(?:一)?[天日晚夜]|"
+                     r"[\u4e00-\u9fff]过(?:多少|好几|无数)[回次遍]")
 LIFETIME = re.compile(r"(?:在世|活着|在)的时候|在世时|(?:死|去世|过世|遇害|咽气|落水|淹死|下葬|入殓|出殡)(?:了|之|以)?后")
 """A paragraph set in a dead person's lifetime (师父在的时候说过：…) or after their death (师父落水以后，东西收拾出来): what
 it tells of them is no act or voice in the scene."""
@@ -218,6 +222,11 @@ TOPIC_ADVERBS = "这会儿|此刻|此时|眼下|如今|现在|今天|今日|今�
 USE_VERBS += ("捧出", "端出", "抱出", "搬出", "拎出", "捧起", "抱起", "取下", "解下", "拴上", "别上", "系上", "挂上", "揣上",
               "亮给", "披着", "穿着", "裹着", "搭着", "套着")
 GET_VERBS = ("接过", "收下", "拿到", "夺过", "夺下", "捡起", "拾起", "得到", "取回", "借来", "买下", "收起")
+GIVE_VERBS = ("递给", "交给", "塞给", "借给", "推给", "扔给", "丢给", "抛给", "递到", "交到", "塞到", "推到", "递过去",
+              "递了过去", "放在", "搁在", "摆在", "拍在")
+SHOW_VERBS = ("递给", "交给", "塞给", "借给", "递过", "递来", "掏出", "拿出", "取出", "摸出", "亮出")
+"""What a thing's holder does to put it in another's hands or before them (沈砚把望远镜递给她, 老郭从袖子里掏出
+账簿): said in the draft, anyone in the scene may use it after (:func:`check_continuity`)."""
 STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "靠在", "倚在", "蹲在", "候在",
               "躲在", "藏在", "趴在", "窝在", "歪在", "挤在", "围在", "坐镇", "在")
 HE = ("他", "她")
@@ -929,12 +938,16 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)"
                           rf"(?:一[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
         get = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(GET_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
+        handed = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,4}}?把[^。！？“”\n]{{0,8}}?({item_re})[^。！？“”\n]{{0,6}}?"
+                            rf"(?:{'|'.join(GIVE_VERBS)})|({names.pattern})[^。！？“”\n]{{0,20}}?(?:{'|'.join(SHOW_VERBS)})"
+                            rf"[^。！？“”\n]{{0,10}}?({item_re})")
         # 那枚扳指，这会儿套在…: the thing a topic; 那柄剑，是师尊赐的，今天就挂在…: with what it is said between
         topic = rf"\s*[^。！？“”，,\n]{{0,2}}?(?:[，,](?:是|乃是|原是|本是)[^。！？“”，,\n]{{1,20}}?的)?(?:[，,](?:{TOPIC_ADVERBS})*)?"
         passive = re.compile(rf"({item_re}){topic}被({names.pattern})[^。！？“”，,\n]{{0,6}}?(?:{HANDLE})")
         worn = re.compile(rf"({item_re}){topic}(?:{HANDLE})在({names.pattern})的?[左右两]?(?:{BODY})")
         in_hand = re.compile(rf"^\s*({item_re})[^。！？\n]*?[，,](?:{HANDLE})在(?:手里|手上|手心|掌心)")
         got: set[tuple[str, str]] = set()
+        shared: set[str] = set()
         any_item = re.compile(item_re)
         by_length = sorted(world.items, key=len)
         owners: dict[str, str] = {}
@@ -947,6 +960,11 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 continue
             for m in get.finditer(sentence):
                 got.add((aliases.get(m.group(1), m.group(1)), _canonical(m.group(2), world.items, by_length)))
+            for m in handed.finditer(sentence):  # its holder hands it over or brings it out: it is in the scene's hands
+                giver, thing = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+                thing = _canonical(thing, world.items, by_length)
+                if owners.get(thing) == aliases.get(giver, giver):
+                    shared.add(thing)
             used = [(m.start(), m.group(1), m.group(2)) for m in use.finditer(sentence)]
             used += [(m.start(), m.group(1), m.group(3)) for m in acts.finditer(sentence)
                      if USE_MARK.search(DEMONSTRATED_BA.sub("", m.group(2))) and not NOT_USE.search(m.group(2))
@@ -966,7 +984,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
-                if card is None or (who, item) in given or (who, item) in got:
+                if card is None or (who, item) in given or (who, item) in got or item in shared:
                     continue
                 at = sentence.find(said, start)
                 if at > 0 and LIKE.search(sentence[:at]):
@@ -1400,9 +1418,11 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}
     name = {**one, **world.aliases}
     for i, line in enumerate(lines):
-        if not line.strip() or NOT_NOW.search(line):
+        if not line.strip():
             continue
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
+        if NOT_NOW.search(narration):  # 明天记得去领 said in the scene is no memory
+            continue
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
         hits += _carried(narration, lead, anyone, clause_act)
         stops: list[int] | None = None  # the line's 。, its sentences and its visits: read once for all its acts
