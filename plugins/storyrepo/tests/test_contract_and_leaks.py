@@ -562,8 +562,8 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
 # The evaluation sets, written blind and never tuned on: (set, planted, caught at least, false alarms at
 # most) — each its latest run, in its README; nothing of their findings is ever shown.
 BLIND_SETS = [
-    ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 3, "合同": 5, "泄密": 8}, 2),  # a Song tea house
-    ("连续性-盲评二十二", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 4, "合同": 3, "泄密": 5}, 6),  # a Ming 钦天监 (stop 47; first run)
+    ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 4, "合同": 5, "泄密": 8}, 2),  # a Song tea house (连贯 3 -> 4: stop 47's rounds)
+    ("连续性-盲评二十二", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 6, "合同": 3, "泄密": 5}, 5),  # a Ming 钦天监 (stop 47; first run 4/15 and 6, then stop 47's rounds)
     ("连续性-盲评二十三", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 7, "合同": 2, "泄密": 4}, 8),  # a 1996 trawler (stop 47; first run)
 ]
 
