@@ -113,7 +113,7 @@ def test_the_hints_name_the_commands_an_author_types(book) -> None:
     option and its forms."""
     assert lw(book, "promise", "new", "旧债", "--类型", "伏笔", "--强度", "中", "--兑付计划", "第二卷").returncode == 0
     r = lw(book, "query", "promises")
-    assert r.returncode == 0 and "None" not in r.stdout and "deadline=—" in r.stdout, r.stdout
+    assert r.returncode == 0 and "None" not in r.stdout and "兑付期限=—" in r.stdout, r.stdout
     r = lw(book)
     assert "lw story card edit" in r.stdout, r.stdout  # the brief is written: the card waits
     text = book.text(L.决策卡).replace("## 合同（拍板即生效）\n", "## 合同（拍板即生效）\n- [ ] P-001 推进\n")
