@@ -80,9 +80,9 @@ CORPUS = Path(__file__).parent / "corpus"
 # 盲评五 0.91 -> 0.92, 他人-盲评二 0.85 -> 0.87; no name lost on any development set.
 # 专名-网文-盲评十二 (stop 47: a 1926 天津 相声 troupe, a 1552 两淮 salt field, a 1993 深圳 electronics plant) and
 # 专名-网文-盲评十三 (stop 47: a 1283 大都 杂剧 theatre, the 1954 康藏 highway crew, a container port), written blind,
-# had their first runs on stop 46's detector: 0.76 / 0.67 and 0.76 / 0.64.
-BLIND = frozenset({"专名-他人-新评估", "专名-网文-评估", "专名-他人-评估", "专名-网文-盲评九",
-                   "专名-网文-盲评十二", "专名-网文-盲评十三"})
+# had their first runs on stop 46's detector: 0.76 / 0.67 and 0.76 / 0.64; 0.79 / 0.67 and 0.78 / 0.64 after stop 47's
+# rounds. Development sets since stop 48 (opened and tuned on since).
+BLIND = frozenset({"专名-他人-新评估", "专名-网文-评估", "专名-他人-评估", "专名-网文-盲评九"})
 NOUN_SETS = {"专名": (0.95, 0.95), "专名-留出": (0.95, 0.95), "专名-验证": (0.95, 0.85), "专名-他人-开发": (0.95, 0.75),
              "专名-他人-开发二": (0.95, 0.8), "专名-网文-开发": (0.95, 0.95), "专名-他人-开发三": (0.9, 0.75),
              "专名-网文-开发二": (0.95, 0.95), "专名-网文-开发三": (0.95, 0.9),
@@ -100,8 +100,8 @@ NOUN_SETS = {"专名": (0.95, 0.95), "专名-留出": (0.95, 0.95), "专名-验�
              "专名-网文-盲评九": (0.8, 0.7),
              "专名-网文-盲评十": (0.86, 0.7),
              "专名-网文-盲评十一": (0.77, 0.77),
-             "专名-网文-盲评十二": (0.72, 0.62),
-             "专名-网文-盲评十三": (0.72, 0.6)}
+             "专名-网文-盲评十二": (0.78, 0.67),
+             "专名-网文-盲评十三": (0.78, 0.63)}
 
 
 @pytest.mark.parametrize("folder, floors", NOUN_SETS.items())
