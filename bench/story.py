@@ -12,7 +12,7 @@ On a generated 2,000-chapter book (500 promises, 300 characters, 200 info gaps):
    专名-网文-盲评四 since task N9; 专名-网文-盲评五 since task N10; 专名-网文-盲评六 since task N11;
    专名-网文-盲评七 since task N12; 专名-网文-盲评八 since task N14; 专名-网文-盲评十, stop 46's gate, and
    专名-网文-盲评十一 since task N15; 专名-网文-盲评十二 and 十三 since stop 48) and the blind evaluation sets
-   (专名-他人-新评估, 专名-网文-评估, 专名-网文-盲评九: never tuned on)
+   (专名-他人-新评估, 专名-网文-评估, 专名-网文-盲评九, 盲评十四, 盲评十五: never tuned on)
                                                                                   goal there: P >= 0.9, R >= 0.8
 
 Usage: .venv/bin/python bench/story.py [--chapters N] [--runs R] [--keep DIR]
@@ -192,11 +192,12 @@ def main() -> None:
                    "专名-网文-盲评二", "专名-他人-盲评二", "专名-网文-盲评三", "专名-网文-盲评四",
                    "专名-网文-盲评五", "专名-网文-盲评六", "专名-网文-盲评七", "专名-网文-盲评八",
                    "专名-网文-盲评九", "专名-网文-盲评十", "专名-网文-盲评十一", "专名-网文-盲评十二",
-                   "专名-网文-盲评十三"):
+                   "专名-网文-盲评十三", "专名-网文-盲评十四", "专名-网文-盲评十五"):
         result = score(corpus / folder)
         # the 盲评 to 盲评八 and 盲评十 to 十三 sets have been tuned on since their blind runs (盲评十 and 十一 since
-        # task N15, 十二 and 十三 since stop 48); 盲评九 never was
-        blind = folder in ("专名-他人-新评估", "专名-网文-评估", "专名-网文-盲评九")
+        # task N15, 十二 and 十三 since stop 48); 盲评九, 十四 and 十五 never were
+        blind = folder in ("专名-他人-新评估", "专名-网文-评估", "专名-网文-盲评九", "专名-网文-盲评十四",
+                           "专名-网文-盲评十五")
         goal = "  (goal on this blind set: precision >= 0.9, recall >= 0.8)" if blind else ""
         print(f"new names {folder:10s} precision {result.precision:.2f} recall {result.recall:.2f} "
               f"({result.chapters} labelled chapters, {result.true_positives + len(result.missed)} names){goal}")
