@@ -1653,11 +1653,12 @@ PLACE_KIND_ENDS = frozenset("城县")
 
 
 def _place_with_its_kind(lex: _Lexicon, text: str, name: str) -> bool:
-    """Whether ``name`` is a place the dictionary knows, said on its own in the draft too, with a word for its kind
-    after it (沙州+城外 beside 沙州, 拉萨+城外 beside 拉萨, 盘门+城外, 邵阳+县): the place itself, not a new one. A
-    coined stem (黑水城, 落日城, 望川县) is left to the other rules, as is a stem never said alone (青阳城)."""
+    """Whether ``name`` is a name the dictionary knows (tag nr or ns), said on its own in the draft too, with a word
+    for a place's kind after it (沙州+城外 beside 沙州, 拉萨+城外 beside 拉萨, 邵阳+县): the place itself, not a new
+    one. A coined stem or a common word (望川县, 落日城, 黑水城) is left to the other rules, as is a stem never said
+    alone (青阳城)."""
     stem = name[:-1]
-    return len(name) >= 3 and name[-1] in PLACE_KIND_ENDS and bool(lex.freq.get(stem)) \
+    return len(name) >= 3 and name[-1] in PLACE_KIND_ENDS and lex.tags.get(stem, "").startswith(("nr", "ns")) \
         and text.count(stem) > text.count(name)
 
 
