@@ -1648,6 +1648,37 @@ def _verb_glued(lex: _Lexicon, text: str, name: str) -> bool:
     return text.count(rest) > text.count(name)
 
 
+PLACE_KIND_ENDS = frozenset("城县")
+"""A town's or a county's word after a place's name says what kind of place it is (拉萨+城, 邵阳+县)."""
+
+
+def _place_with_its_kind(lex: _Lexicon, text: str, name: str) -> bool:
+    """Whether ``name`` is a name the dictionary knows (tag nr or ns), said on its own in the draft too, with a word
+    for a place's kind after it (沙州+城外 beside 沙州, 拉萨+城外 beside 拉萨, 邵阳+县): the place itself, not a new
+    one. A coined stem or a common word (望川县, 落日城, 黑水城) is left to the other rules, as is a stem never said
+    alone (青阳城)."""
+    stem = name[:-1]
+    return len(name) >= 3 and name[-1] in PLACE_KIND_ENDS and lex.tags.get(stem, "").startswith(("nr", "ns")) \
+        and text.count(stem) > text.count(name)
+
+
+def _household(name: str) -> bool:
+    """Whether ``name`` is a surname and 家, a household (俞家的灶, 贺家的班子), not someone: the family's people
+    and the troupe or firm it keeps (贺家班) are named on their own."""
+    return len(name) == 2 and name[1] == "家" and name[0] in ALL_SURNAMES
+
+
+COLOURS = frozenset("白青蓝黄红绿黑紫赤灰")
+"""Colour characters: each a surname too (白, 黄), and each the first of many words for a thing (白沙, 青槐, 黄泉)."""
+
+
+def _coloured_thing(name: str) -> bool:
+    """Whether ``name`` is a colour and one character more (白沙, 青槐, 蓝鲸, 白光, 白鹭): read as someone only
+    because a colour is a surname's character too. Said with no context (no act, no address), it is a thing of
+    that colour; someone so named (白露, 黑子, 红姑) acts or is spoken to."""
+    return len(name) == 2 and name[0] in COLOURS
+
+
 def _described(lex: _Lexicon, noun: Noun, found: set[str], text: str = "") -> bool:
     """Whether ``noun`` is a found name or an ordinary thing with a word that describes it: an
     adjective or a verb before another name found (破+镇妖碑), an adjective or a verb before a
@@ -2026,6 +2057,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             and not (name[-1] == "氏" and name[0] in KIN_CHARS) \
             and not (not c.named and (_serial(name) or _person_tail_clause(lex, name))) and not _adverb_tailed(lex, name, c.named) \
             and not (c.kind != "人物" and not c.named and _verb_glued(lex, text, name))  # 舅氏: a relative; 丙字号, 人+醉酒, 牛+终于, 趟+西州: no names
+        kept = kept and not (not c.named and (_household(name) or (not c.context and _coloured_thing(name))
+                                              if c.kind == "人物" else _place_with_its_kind(lex, text, name)))  # 俞家, 白沙; 拉萨城
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
         if kept:
