@@ -180,9 +180,12 @@ WORK_FRAME = re.compile(r"(?:歌|曲|节目|综艺|选秀|剧|电影|专辑|游�
                         r"|(《)([\u4e00-\u9fff]{2,8})(》)(?=节目|剧组|综艺|专辑|这首歌|这部)")
 """A work of the story's world named after what it is (衍生综艺《宿舍夜谈》, 主题曲叫《破晓》, 《逐光少年》节目组): a
 title no play of older prose takes in this frame (唱一出《翠屏山》 names no new thing)."""
-TITLED = re.compile(r"(?:题目|标题|篇名|题名)(?:就|也)?(?:叫做|叫|名叫|为)《([\u4e00-\u9fff]{2,8})》")
+TITLED = re.compile(r"(?:(?:题目|标题|篇名|题名)(?:就|也)?为|叫做|叫|名叫|唤作|题为)《([\u4e00-\u9fff]{2,8})》")
 """A piece of the story's world given its title (题目叫《X》, 标题叫《X》): the title is the name, whole, even with
 的 inside it (a line of verse or a phrase); 标题是《X》 identifies a headline rather than naming a work."""
+ASKED_WHO = re.compile(r"(?<=[“「])([\u4e00-\u9fff]{2,4}?)是谁[？?]")
+"""A quote that opens by asking who someone is (“海和尚是谁？”, “西窗散人是谁？”): the word asked about is someone's
+name, a nickname of ordinary words too, when it is no word for someone (那人, 足下 said once) and no clause (阿彪又)."""
 _COUNT = "一二两三四五六七八九十"
 WRITTEN = re.compile(rf"([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字[：:，]?\s*([“「《]?)([\u4e00-\u9fff]{{2,9}})([”」》]?)(?=[，。！？；、\s”」]|$)"
                      rf"|([“「《])([\u4e00-\u9fff]{{2,9}})([”」》])([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字")
@@ -1111,6 +1114,18 @@ def _someone_word(lex: _Lexicon, word: str) -> bool:
             and lex.tags.get(word[-2:], "")[:1] != "n")
 
 
+def _asked_candidates(lex: _Lexicon, line: str, body: str) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of each word a quote asks about by name (:data:`ASKED_WHO`): not a pronoun, a word for
+    someone or a role, no adverb at its end (“万员外又是谁？”); a dictionary word only when the text says it again."""
+    for m in ASKED_WHO.finditer(line):
+        word = m.group(1)
+        if word in STOP or _someone_word(lex, word) or lex.tags.get(word, "")[:1] == "r" or word[0] in STEM_LEAD_BAD \
+                or word[-1] in CLAUSE_ADVERBS or word[-1] == "又" or _adverb_led(lex, word) \
+                or (lex.freq.get(word) and body.count(word) < 2):
+            continue
+        yield word, m.start(1)
+
+
 def _someone_before(lex: _Lexicon, before: str) -> bool:
     """Whether ``before`` ends in a word for someone by trade, office or kin (:func:`_someone_word`, :data:`BEFORE_KIN`);
     a naming verb (叫, 名叫) is no such word: what it names may be a place (那地方叫吴家河)."""
@@ -1927,6 +1942,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             c = candidates.setdefault(name, _Candidate(name, kind, 1, first=(i, col)))
             c.context = c.named = True
             c.shape = max(c.shape, 1)  # the frame gives a common word a name's shape (一个叫槐树沟的地方)
+        for name, col in _asked_candidates(lex, line, body):  # “海和尚是谁？”: someone asked about by name
+            c = candidates.setdefault(name, _Candidate(name, "人物", 1, first=(i, col)))
+            c.context = c.named = True
+            c.shape = max(c.shape, 1)
         for m in CALLED_ONE.finditer(line):  # 一个叫铁牙的男人: someone introduced by name
             word = m.group(1)
             if _clean(word, end_vouched=True, introduced=True) and word[0] not in STEM_LEAD_BAD and word[0] != "人" \
@@ -1948,6 +1967,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             c.shape = shape
     places = {k for k in in_text if k in known_set and len(k) >= 2} | {n for n, c in candidates.items() if c.kind == "地点"}
     serving: set[str] = set()  # institutions named by a place, known or not (澜州博物馆 when 澜州 is known)
+    # a work given its title (叫《鹰嘴岩上的炸药包》) is named whole, though a known place stands in it
+    titled = {m.group(1) for i in bounds_of for m in TITLED.finditer(lines[i])}
     for name, i, col in _institution_candidates(lines, bounds_of, places, known_set):
         serving.add(name)
         c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
@@ -2002,7 +2023,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     out = []
     pending: list[_Candidate] = []  # surname-led people one piece of evidence short: a list may vouch
     for name, c in candidates.items():
-        if name in skip or (name not in serving and any(k in name or (name in k and len(k) > len(name)) for k in long_known)):
+        if name in skip or (name not in serving and name not in titled and any(k in name or (name in k and len(k) > len(name)) for k in long_known)):
             continue
         if not c.context and any(name != other and name in other and counts[other] == counts[name] and not candidates[other].broad
                                  for other in candidates):
@@ -2040,7 +2061,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     out = _unglued(lex, text, out, in_text)
     # a play's or a book's title (《翠屏山》 on the stage): no place, people or group of the story;
     # a technique's manual or a scroll is (《归元诀》)
-    out = [n for n in out if n.kind in ("功法", "物品") or text.count("《" + n.name + "》") < n.count]
+    out = [n if n.kind in ("功法", "物品") or text.count("《" + n.name + "》") < n.count else Noun(n.name, "物品", n.line, n.count)
+           for n in out if n.kind in ("功法", "物品") or text.count("《" + n.name + "》") < n.count or not lex.freq.get(n.name)]
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
     whole = {n.name for n in out}
     fragments = _fragments(text, whole, whole)
