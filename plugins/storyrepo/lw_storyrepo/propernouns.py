@@ -1967,8 +1967,6 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             c.shape = shape
     places = {k for k in in_text if k in known_set and len(k) >= 2} | {n for n, c in candidates.items() if c.kind == "地点"}
     serving: set[str] = set()  # institutions named by a place, known or not (澜州博物馆 when 澜州 is known)
-    # a work given its title (叫《鹰嘴岩上的炸药包》) is named whole, though a known place stands in it
-    titled = {m.group(1) for i in bounds_of for m in TITLED.finditer(lines[i])}
     for name, i, col in _institution_candidates(lines, bounds_of, places, known_set):
         serving.add(name)
         c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
@@ -2023,7 +2021,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     out = []
     pending: list[_Candidate] = []  # surname-led people one piece of evidence short: a list may vouch
     for name, c in candidates.items():
-        if name in skip or (name not in serving and name not in titled and any(k in name or (name in k and len(k) > len(name)) for k in long_known)):
+        if name in skip or (name not in serving and not c.named and any(k in name or (name in k and len(k) > len(name)) for k in long_known)):
             continue
         if not c.context and any(name != other and name in other and counts[other] == counts[name] and not candidates[other].broad
                                  for other in candidates):
