@@ -1987,7 +1987,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             word = m.group(1)
             if word not in candidates and not lex.freq.get(word) and body.count(word) >= 2 and not set(word) & MIDDLE_BAD \
                     and word[0] not in STEM_LEAD_BAD and word[-1] not in LOCALIZERS and word not in STOP and not _adverb_led(lex, word) \
-                    and lex.tags.get(word[:2], "x")[:1] not in "rdcp":  # 子渡是他的字 (no dictionary word opens it: that is no bar)
+                    and lex.tags.get(word[:2], "")[:1] not in "rdcp":
                 kind = _kind_by_suffix(word, "物品")
                 candidates[word] = _Candidate(word, kind, 1, context=True, first=(i, m.start(1)))
         for m in DEFINED_ONE.finditer(lines[i]):
