@@ -200,7 +200,8 @@ defined, when it is said again and the dictionary does not know it."""
 DEFINED_ONE = re.compile(r"(?:^|(?<=[。！？”」]))([\u4e00-\u9fff]{2,5}?)(?:原来|本来)?是[^，。！？；：“”「」]{0,20}的一"
                          r"[个条台款座片家只位名艘辆把间所处块本首张部支]")
 """A sentence that opens with a word and says it is one of a kind, counted (X是南市后头的一条窄胡同, X是东屿码头年纪最
-大的一台岸桥, X原来是宝安的一个小村子): the word is that one thing's name, a dictionary word said again too."""
+大的一台岸桥, X原来是宝安的一个小村子): the word is that one thing's name, a dictionary word of three characters or more
+said again too (a two-character one is the language's own noun: 店主是他的一个远房亲戚)."""
 APP_FRAME = re.compile(r"(?:软件|应用|平台|网站|公众号|小程序|APP|App|app)([\u4e00-\u9fff]{2,4}?)(?=[上里中的，。！？、；]|$)")
 """An app or a site named after what it is (投票软件口袋星球上, 直播平台星芒的): a name no dictionary knows."""
 PLACE_HEADS = frozenset(("地方", "村子", "村庄", "小村", "镇子", "小镇", "山沟", "山村", "岛", "小岛", "海湾", "铺子", "店", "饭馆",
@@ -1993,7 +1994,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         for m in DEFINED_ONE.finditer(lines[i]):
             word = m.group(1)
             if body.count(word) >= 2 and not set(word) & MIDDLE_BAD and word[0] not in STEM_LEAD_BAD and word not in STOP \
-                    and not _someone_word(lex, word) and not _adverb_led(lex, word) and lex.tags.get(word[:2], "x")[:1] not in "rdcp":
+                    and not (len(word) == 2 and lex.freq.get(word)) and not _someone_word(lex, word) and not _adverb_led(lex, word) and lex.tags.get(word[:2], "x")[:1] not in "rdcp":
                 c = candidates.setdefault(word, _Candidate(word, _kind_by_suffix(word, "物品"), 1, first=(i, m.start(1))))
                 if c.shape == 0:
                     c.kind = _kind_by_suffix(word, "物品")  # 踏浪 is a shoe, not someone's unknown name
