@@ -857,6 +857,33 @@ def _tokens(line: str, bounds: set[int], start: int, end: int) -> list[str]:
     return [line[a:b] for a, b in zip(cuts, cuts[1:])]
 
 
+ABBREVIATED = re.compile(r"(?=([\u4e00-\u9fff]{2})([\u4e00-\u9fff]{1,3})([" + "".join(sorted(INSTITUTION_ENDS)) + r"]))")
+"""A stem, the words of a trade or a kind, and an institution's end (德兴+曲艺+社, 松风+书+会): an organisation in full,
+when the text also says it short, the stem and the end alone (德兴社)."""
+
+
+def _abbreviated_candidates(lex: _Lexicon, text: str) -> Iterator[tuple[str, int]]:
+    """``(full name, offset in text)`` of each organisation the text says both in full and short, the trade left out
+    (:data:`ABBREVIATED`): the middle words are the dictionary's, the short form no dictionary word."""
+    for m in ABBREVIATED.finditer(text):
+        stem, middle, end = m.group(1, 2, 3)
+        short = stem + end
+        if set(stem + middle) & (MIDDLE_BAD | FUNCTION) or stem[0] in STEM_LEAD_BAD or lex.freq.get(short) \
+                or not lex.freq.get(middle) or not _said_alone(lex, text, short):
+            continue
+        yield stem + middle + end, m.start()
+
+
+def _said_alone(lex: _Lexicon, text: str, word: str) -> bool:
+    """Whether ``text`` says ``word`` somewhere with its last character ending it, not opening a longer word (民间队+伍)."""
+    at = text.find(word)
+    while at >= 0:
+        if not lex.freq.get(text[at + len(word) - 1:at + len(word) + 1]):
+            return True
+        at = text.find(word, at + 1)
+    return False
+
+
 def _kind_word_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterator[tuple[str, str, int]]:
     """``(name, kind, column)`` of a stem that names one (a place's or a brand's word of the dictionary, or no word at all:
     长乐, 嘉华, 沪声, 曲登) said right before a dictionary noun for a kind of institution, each a whole token:
@@ -1972,6 +1999,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             c.shape = shape
     places = {k for k in in_text if k in known_set and len(k) >= 2} | {n for n, c in candidates.items() if c.kind == "地点"}
     serving: set[str] = set()  # institutions named by a place, known or not (澜州博物馆 when 澜州 is known)
+    for name, at in _abbreviated_candidates(lex, body):  # 德兴曲艺社 said beside 德兴社
+        c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(body.count("\n", 0, at), at - body.rfind("\n", 0, at) - 1)))
+        c.context = True
     for name, i, col in _institution_candidates(lines, bounds_of, places, known_set):
         serving.add(name)
         c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))

@@ -1,13 +1,13 @@
 """The new-name check, eighteenth round (task N18): recall on the names never proposed, across authors, read off the
-misses of the development books 专名-网文-盲评十, 十一, 十二 and 十三. Four forms are names now: a title only ever said
+misses of the development books 专名-网文-盲评十, 十一, 十二 and 十三. Five forms are names now: a title only ever said
 in 《》 that no dictionary knows; a work given its title by 叫 (叫《X》), and any name given in a naming frame though a
 known name stands inside it; a word a quote opens by asking who it is (“X是谁？”); a word a sentence opens on and
-counts as one of a kind (X是…的一条…). The sentences here are made up for these tests; none is a labelled answer of
-any set."""
+counts as one of a kind (X是…的一条…); an organisation the text says in full and short (德兴曲艺社, 德兴社). The
+sentences here are made up for these tests; none is a labelled answer of any set."""
 
 from __future__ import annotations
 
-from lw_storyrepo.propernouns import ASKED_WHO, DEFINED_ONE, TITLED, find_new_nouns
+from lw_storyrepo.propernouns import ASKED_WHO, DEFINED_ONE, TITLED, _said_alone, find_new_nouns, lexicon
 
 
 def _names(text: str, known: tuple[str, ...] = ()) -> dict[str, str]:
@@ -58,7 +58,15 @@ def test_a_word_counted_as_one_of_a_kind_is_that_ones_name() -> None:
     assert "店主" not in _names("店主是他的一个远房亲戚。店主姓何。")
 
 
+def test_an_organisation_said_in_full_and_short_is_named_in_full() -> None:
+    """德顺+评书+社 beside 德顺社: the short form leaves the trade out; 民间队 inside 民间队伍 is no short form."""
+    found = _names("他去投奔德顺评书社。\n到了才知道，德顺社只剩三个人。")
+    assert found.get("德顺评书社") == "组织"
+    assert not _said_alone(lexicon(), "他们是山地救援队的民间队伍。", "民间队")
+    assert "民间救援队" not in _names("来的是一支民间救援队。\n那是山地救援队的民间队伍。")
+
+
 def test_an_ordinary_sentence_gives_no_name() -> None:
-    """The four forms leave ordinary prose alone."""
+    """The five forms leave ordinary prose alone."""
     found = _names("他是厂里年纪最大的一个工人。\n天黑了，她把灯点上，坐在窗前写信。")
     assert not found
