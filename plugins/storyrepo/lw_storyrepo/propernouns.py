@@ -180,9 +180,12 @@ WORK_FRAME = re.compile(r"(?:歌|曲|节目|综艺|选秀|剧|电影|专辑|游�
                         r"|(《)([\u4e00-\u9fff]{2,8})(》)(?=节目|剧组|综艺|专辑|这首歌|这部)")
 """A work of the story's world named after what it is (衍生综艺《宿舍夜谈》, 主题曲叫《破晓》, 《逐光少年》节目组): a
 title no play of older prose takes in this frame (唱一出《翠屏山》 names no new thing)."""
-TITLED = re.compile(r"(?:题目|标题|篇名|题名)(?:就|也)?(?:叫做|叫|名叫|为)《([\u4e00-\u9fff]{2,8})》")
+TITLED = re.compile(r"(?:(?:题目|标题|篇名|题名)(?:就|也)?为|叫做|叫|名叫|唤作|题为)《([\u4e00-\u9fff]{2,8})》")
 """A piece of the story's world given its title (题目叫《X》, 标题叫《X》): the title is the name, whole, even with
 的 inside it (a line of verse or a phrase); 标题是《X》 identifies a headline rather than naming a work."""
+ASKED_WHO = re.compile(r"(?<=[“「])([\u4e00-\u9fff]{2,4}?)是谁[？?]")
+"""A quote that opens by asking who someone is (“海和尚是谁？”, “西窗散人是谁？”): the word asked about is someone's
+name, a nickname of ordinary words too, when it is no word for someone (那人, 足下 said once) and no clause (阿彪又)."""
 _COUNT = "一二两三四五六七八九十"
 WRITTEN = re.compile(rf"([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字[：:，]?\s*([“「《]?)([\u4e00-\u9fff]{{2,9}})([”」》]?)(?=[，。！？；、\s”」]|$)"
                      rf"|([“「《])([\u4e00-\u9fff]{{2,9}})([”」》])([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字")
@@ -194,6 +197,11 @@ a plate or a heading says, counted or not."""
 DEFINED = re.compile(r"(?:^|(?<=[。！？”」]))([\u4e00-\u9fff]{2,6})是[^，。！？；：“”「」]{1,20}的[\u4e00-\u9fff]{1,6}(?=[，。；！？])")
 """A sentence that opens with a word and says what it is (X是殖民者自己的组织。, X是温家独有的一种釉，): the word
 defined, when it is said again and the dictionary does not know it."""
+DEFINED_ONE = re.compile(r"(?:^|(?<=[。！？”」]))([\u4e00-\u9fff]{2,5}?)(?:原来|本来)?是[^，。！？；：“”「」]{0,20}的一"
+                         r"[个条台款座片家只位名艘辆把间所处块本首张部支]")
+"""A sentence that opens with a word and says it is one of a kind, counted (X是南市后头的一条窄胡同, X是东屿码头年纪最
+大的一台岸桥, X原来是宝安的一个小村子): the word is that one thing's name, a dictionary word of three characters or more
+said again too (a two-character one is the language's own noun: 店主是他的一个远房亲戚)."""
 APP_FRAME = re.compile(r"(?:软件|应用|平台|网站|公众号|小程序|APP|App|app)([\u4e00-\u9fff]{2,4}?)(?=[上里中的，。！？、；]|$)")
 """An app or a site named after what it is (投票软件口袋星球上, 直播平台星芒的): a name no dictionary knows."""
 PLACE_HEADS = frozenset(("地方", "村子", "村庄", "小村", "镇子", "小镇", "山沟", "山村", "岛", "小岛", "海湾", "铺子", "店", "饭馆",
@@ -849,6 +857,33 @@ def _tokens(line: str, bounds: set[int], start: int, end: int) -> list[str]:
     return [line[a:b] for a, b in zip(cuts, cuts[1:])]
 
 
+ABBREVIATED = re.compile(r"(?=([\u4e00-\u9fff]{2})([\u4e00-\u9fff]{1,3})([" + "".join(sorted(INSTITUTION_ENDS)) + r"]))")
+"""A stem, the words of a trade or a kind, and an institution's end (德兴+曲艺+社, 松风+书+会): an organisation in full,
+when the text also says it short, the stem and the end alone (德兴社)."""
+
+
+def _abbreviated_candidates(lex: _Lexicon, text: str) -> Iterator[tuple[str, int]]:
+    """``(full name, offset in text)`` of each organisation the text says both in full and short, the trade left out
+    (:data:`ABBREVIATED`): the middle words are the dictionary's, the short form no dictionary word."""
+    for m in ABBREVIATED.finditer(text):
+        stem, middle, end = m.group(1, 2, 3)
+        short = stem + end
+        if set(stem + middle) & (MIDDLE_BAD | FUNCTION) or stem[0] in STEM_LEAD_BAD or lex.freq.get(short) \
+                or not lex.freq.get(middle) or not _said_alone(lex, text, short):
+            continue
+        yield stem + middle + end, m.start()
+
+
+def _said_alone(lex: _Lexicon, text: str, word: str) -> bool:
+    """Whether ``text`` says ``word`` somewhere with its last character ending it, not opening a longer word (民间队+伍)."""
+    at = text.find(word)
+    while at >= 0:
+        if not lex.freq.get(text[at + len(word) - 1:at + len(word) + 1]):
+            return True
+        at = text.find(word, at + 1)
+    return False
+
+
 def _kind_word_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterator[tuple[str, str, int]]:
     """``(name, kind, column)`` of a stem that names one (a place's or a brand's word of the dictionary, or no word at all:
     长乐, 嘉华, 沪声, 曲登) said right before a dictionary noun for a kind of institution, each a whole token:
@@ -1109,6 +1144,18 @@ def _someone_word(lex: _Lexicon, word: str) -> bool:
     return word in STOP or (word[-1] in SOMEONE_ENDS and lex.tags.get(word, "")[:1] == "n") \
         or (len(word) == 3 and word[-1] in SOMEONE_ENDS and lex.tags.get(word[:2], "")[:1] == "n"
             and lex.tags.get(word[-2:], "")[:1] != "n")
+
+
+def _asked_candidates(lex: _Lexicon, line: str, body: str) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of each word a quote asks about by name (:data:`ASKED_WHO`): not a pronoun, a word for
+    someone or a role, no adverb at its end (“万员外又是谁？”); a dictionary word only when the text says it again."""
+    for m in ASKED_WHO.finditer(line):
+        word = m.group(1)
+        if word in STOP or _someone_word(lex, word) or lex.tags.get(word, "")[:1] == "r" or word[0] in STEM_LEAD_BAD \
+                or word[-1] in CLAUSE_ADVERBS or word[-1] == "又" or _adverb_led(lex, word) \
+                or (lex.freq.get(word) and body.count(word) < 2):
+            continue
+        yield word, m.start(1)
 
 
 def _someone_before(lex: _Lexicon, before: str) -> bool:
@@ -1958,6 +2005,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             c = candidates.setdefault(name, _Candidate(name, kind, 1, first=(i, col)))
             c.context = c.named = True
             c.shape = max(c.shape, 1)  # the frame gives a common word a name's shape (一个叫槐树沟的地方)
+        for name, col in _asked_candidates(lex, line, body):  # “海和尚是谁？”: someone asked about by name
+            c = candidates.setdefault(name, _Candidate(name, "人物", 1, first=(i, col)))
+            c.context = c.named = True
+            c.shape = max(c.shape, 1)
         for m in CALLED_ONE.finditer(line):  # 一个叫铁牙的男人: someone introduced by name
             word = m.group(1)
             if _clean(word, end_vouched=True, introduced=True) and word[0] not in STEM_LEAD_BAD and word[0] != "人" \
@@ -1979,6 +2030,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             c.shape = shape
     places = {k for k in in_text if k in known_set and len(k) >= 2} | {n for n, c in candidates.items() if c.kind == "地点"}
     serving: set[str] = set()  # institutions named by a place, known or not (澜州博物馆 when 澜州 is known)
+    for name, at in _abbreviated_candidates(lex, body):  # 德兴曲艺社 said beside 德兴社
+        c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(body.count("\n", 0, at), at - body.rfind("\n", 0, at) - 1)))
+        c.context = True
     for name, i, col in _institution_candidates(lines, bounds_of, places, known_set):
         serving.add(name)
         c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
@@ -1998,6 +2052,14 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                     and lex.tags.get(word[:2], "")[:1] not in "rdcp":
                 kind = _kind_by_suffix(word, "物品")
                 candidates[word] = _Candidate(word, kind, 1, context=True, first=(i, m.start(1)))
+        for m in DEFINED_ONE.finditer(lines[i]):
+            word = m.group(1)
+            if body.count(word) >= 2 and not set(word) & MIDDLE_BAD and word[0] not in STEM_LEAD_BAD and word not in STOP \
+                    and not (len(word) == 2 and lex.freq.get(word)) and not _someone_word(lex, word) and not _adverb_led(lex, word) and lex.tags.get(word[:2], "x")[:1] not in "rdcp":
+                c = candidates.setdefault(word, _Candidate(word, _kind_by_suffix(word, "物品"), 1, first=(i, m.start(1))))
+                if c.shape == 0:
+                    c.kind = _kind_by_suffix(word, "物品")  # 踏浪 is a shoe, not someone's unknown name
+                c.shape, c.context, c.named = max(c.shape, 1), True, True
     for name, col, i in _famous_candidates(lex, lines, bounds_of):
         if name not in candidates:
             candidates[name] = _Candidate(name, "人物", 1, context=True, first=(i, col))
@@ -2033,7 +2095,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     out = []
     pending: list[_Candidate] = []  # surname-led people one piece of evidence short: a list may vouch
     for name, c in candidates.items():
-        if name in skip or (name not in serving and any(k in name or (name in k and len(k) > len(name)) for k in long_known)):
+        if name in skip or (name not in serving and not c.named and any(k in name or (name in k and len(k) > len(name)) for k in long_known)):
             continue
         if not c.context and any(name != other and name in other and counts[other] == counts[name] and not candidates[other].broad
                                  for other in candidates):
@@ -2073,7 +2135,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     out = _unglued(lex, text, out, in_text)
     # a play's or a book's title (《翠屏山》 on the stage): no place, people or group of the story;
     # a technique's manual or a scroll is (《归元诀》)
-    out = [n for n in out if n.kind in ("功法", "物品") or text.count("《" + n.name + "》") < n.count]
+    out = [n if n.kind in ("功法", "物品") or text.count("《" + n.name + "》") < n.count else Noun(n.name, "物品", n.line, n.count)
+           for n in out if n.kind in ("功法", "物品") or text.count("《" + n.name + "》") < n.count or not lex.freq.get(n.name)]
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
     whole = {n.name for n in out}
     fragments = _fragments(text, whole, whole)

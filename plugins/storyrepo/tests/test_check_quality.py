@@ -81,13 +81,18 @@ CORPUS = Path(__file__).parent / "corpus"
 # 专名-网文-盲评十二 (stop 47: a 1926 天津 相声 troupe, a 1552 两淮 salt field, a 1993 深圳 electronics plant) and
 # 专名-网文-盲评十三 (stop 47: a 1283 大都 杂剧 theatre, the 1954 康藏 highway crew, a container port), written blind,
 # had their first runs on stop 46's detector: 0.76 / 0.67 and 0.76 / 0.64; 0.79 / 0.67 and 0.78 / 0.64 after stop 47's
-# rounds. Development sets since stop 48 (opened and tuned on since).
+# rounds. Development sets since stop 48 (opened and tuned on since). Task N18's eighteenth round (a title only said in
+# 《》 and unknown to the dictionary; 叫《X》 and a naming frame holding a known name; “X是谁？”; X是…的一+measure; an
+# organisation said in full and short) moved 盲评十二 0.79 / 0.67 -> 0.81 / 0.77, 盲评十三 0.78 / 0.64 -> 0.81 / 0.75, 盲评十 0.87 / 0.71 -> 0.88 / 0.75, 盲评十一
+# 0.78 / 0.78 -> 0.79 / 0.84, 盲评七 0.86 / 0.69 -> 0.86 / 0.73, 盲评八 0.89 / 0.72 -> 0.89 / 0.74, 盲评六
+# 0.92 / 0.69 -> 0.93 / 0.70, 盲评五 0.92 / 0.86 -> 0.92 / 0.87; no name lost, no false name, on any development set.
 # Task N19's nineteenth round (false names by form: a dictionary name said alone and with 城/县 after it, a surname and
 # 家, a colour and a noun with no context) moved precision on 盲评十二 0.79 -> 0.85, 盲评十三 0.78 -> 0.83 (recall
 # 0.64 -> 0.66), 盲评十一 0.78 -> 0.81, 盲评十 0.87 -> 0.89, 盲评五 0.92 -> 0.94, 盲评六 0.92 -> 0.94; no name lost.
 # 专名-网文-盲评十四 (stop 48: a 796 长安 西市 medicine shop, a 1983 小兴安岭 logging camp, a 1936 重庆 porters' guild) and
 # 专名-网文-盲评十五 (stop 48: a 1121 汴京 string-puppet troupe, a 1962 旅大 shipyard, a 2017 杭州 livestream agency),
-# written blind, had their first runs on stop 47's detector: 0.61 / 0.68 and 0.79 / 0.71.
+# written blind, had their first runs on stop 47's detector: 0.61 / 0.68 and 0.79 / 0.71; 0.64 / 0.73 and 0.80 / 0.76 with
+# stop 48's eighteenth and nineteenth rounds (not tuned on them).
 BLIND = frozenset({"专名-他人-新评估", "专名-网文-评估", "专名-他人-评估", "专名-网文-盲评九",
                    "专名-网文-盲评十四", "专名-网文-盲评十五"})
 NOUN_SETS = {"专名": (0.95, 0.95), "专名-留出": (0.95, 0.95), "专名-验证": (0.95, 0.85), "专名-他人-开发": (0.95, 0.75),
@@ -100,17 +105,17 @@ NOUN_SETS = {"专名": (0.95, 0.95), "专名-留出": (0.95, 0.95), "专名-验�
              "专名-网文-盲评": (0.95, 0.9), "专名-他人-盲评": (0.85, 0.75),
              "专名-网文-盲评二": (0.9, 0.75), "专名-他人-盲评二": (0.87, 0.7),
              "专名-网文-盲评三": (0.97, 0.82), "专名-网文-盲评四": (0.92, 0.9),
-             "专名-网文-盲评五": (0.94, 0.85),
-             "专名-网文-盲评六": (0.93, 0.68),
-             "专名-网文-盲评七": (0.85, 0.69),
-             "专名-网文-盲评八": (0.89, 0.72),
+             "专名-网文-盲评五": (0.94, 0.86),
+             "专名-网文-盲评六": (0.93, 0.69),
+             "专名-网文-盲评七": (0.86, 0.73),
+             "专名-网文-盲评八": (0.89, 0.73),
              "专名-网文-盲评九": (0.8, 0.7),
-             "专名-网文-盲评十": (0.89, 0.7),
-             "专名-网文-盲评十一": (0.81, 0.77),
-             "专名-网文-盲评十二": (0.85, 0.67),
-             "专名-网文-盲评十三": (0.83, 0.65),
-             "专名-网文-盲评十四": (0.61, 0.67),
-             "专名-网文-盲评十五": (0.78, 0.71)}
+             "专名-网文-盲评十": (0.89, 0.75),
+             "专名-网文-盲评十一": (0.82, 0.83),
+             "专名-网文-盲评十二": (0.87, 0.77),
+             "专名-网文-盲评十三": (0.85, 0.77),
+             "专名-网文-盲评十四": (0.64, 0.73),
+             "专名-网文-盲评十五": (0.79, 0.76)}
 
 
 @pytest.mark.parametrize("folder, floors", NOUN_SETS.items())
