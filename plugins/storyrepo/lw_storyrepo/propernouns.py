@@ -1726,6 +1726,30 @@ def _coloured_thing(name: str) -> bool:
     return len(name) == 2 and name[0] in COLOURS
 
 
+CALLED_BY_ENDS = KIN_CHARS | frozenset("君")
+"""The last character of a dictionary word one calls someone by what they are (阿妈, 郎君, 老爷)."""
+CALLED_BY_LEADS = frozenset("老小大")
+"""What one puts before such a word to address someone by it (老阿妈, 小郎君)."""
+
+
+def _address_word(lex: _Lexicon, name: str) -> bool:
+    """Whether ``name`` is 老, 小 or 大 before a dictionary word for a relative or an address (老+阿妈, 小+郎君): what
+    someone is called by what they are, not a name, even in a naming frame (叫他小郎君). A nickname of ordinary words
+    (老黄牛, 小哑巴) ends in no such word; a surname before one (王+老爷, 刘+公公) opens on no such lead."""
+    return len(name) >= 3 and name[0] in CALLED_BY_LEADS and name[-1] in CALLED_BY_ENDS and bool(lex.freq.get(name[1:]))
+
+
+MISREAD_FREQ = 100
+"""From this dictionary frequency on, a word tagged as a person's name is mostly a common word the tagger misread
+(柳树 248, 祖师爷 207, 罗盘): a coined person's name is rare in the dictionary's corpus."""
+
+
+def _common_misread(lex: _Lexicon, name: str) -> bool:
+    """Whether ``name`` is a common word the dictionary tags as a person's name (nr) at :data:`MISREAD_FREQ` or more
+    (柳树, 罗盘, 祖师爷): said with no context and in no naming frame, it is the thing, not someone."""
+    return lex.tags.get(name, "").startswith("nr") and (lex.freq.get(name) or 0) >= MISREAD_FREQ
+
+
 def _described(lex: _Lexicon, noun: Noun, found: set[str], text: str = "") -> bool:
     """Whether ``noun`` is a found name or an ordinary thing with a word that describes it: an
     adjective or a verb before another name found (破+镇妖碑), an adjective or a verb before a
@@ -2121,6 +2145,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             and not (c.kind != "人物" and not c.named and _verb_glued(lex, text, name))  # 舅氏: a relative; 丙字号, 人+醉酒, 牛+终于, 趟+西州: no names
         kept = kept and not (not c.named and (_household(name) or (not c.context and _coloured_thing(name))
                                               if c.kind == "人物" else _place_with_its_kind(lex, text, name)))  # 俞家, 白沙; 拉萨城
+        kept = kept and not (c.kind == "人物" and _address_word(lex, name))  # 老阿妈; 叫他小郎君
+        kept = kept and not (c.kind == "人物" and not c.named and not c.context and _common_misread(lex, name))  # 柳树
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
         if kept:
