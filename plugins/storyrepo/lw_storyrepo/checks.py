@@ -32,7 +32,7 @@ from lw_storyrepo.ranks import ladders_of
 from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, calls_going_on, dated_events, deaths_of, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
-from lw_storyrepo.findings import ERROR, INFO, WARN, Finding, clipped
+from lw_storyrepo.findings import ERROR, INFO, WARN, Finding, Subject, clipped
 from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.kinship import FORMS, WORDS, address_book, alias_gender, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
@@ -2008,7 +2008,8 @@ def _denial_leaks(ctx: CheckContext, voice: Voice, first_line: int, learned: dic
             message = f"叙述{seen_by}换了说法说出了读者尚不知道的 {sid}；有意揭晓就在设定变更写「{sid}.读者已知=是」"
         else:
             message = f"{voice.speaker} 不是 {sid} 的知情人，却换了说法说出了它（{said[:20]}）"
-        out.append(Finding("泄密", ERROR, message, first_line + voice.line, voice.column, said[:60]))
+        subject = Subject("知情人", voice.speaker, sid) if voice.speaker is not None else None
+        out.append(Finding("泄密", ERROR, message, first_line + voice.line, voice.column, said[:60], subject))
     return out
 
 
@@ -2079,7 +2080,7 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
                 continue
             if hit and gives_away(kws, hit):  # said by a guessed speaker: the author judges, no redraft forced
                 out.append(Finding("泄密", WARN if voice.guessed else ERROR, f"{who} 不是 {sid} 的知情人，却说出/想到了「{'、'.join(hit)}」",
-                                   lineno, voice.column, voice.words[:40]))
+                                   lineno, voice.column, voice.words[:40], Subject("知情人", who, sid)))
     return out
 
 

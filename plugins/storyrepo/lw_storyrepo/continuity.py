@@ -68,7 +68,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
-from lw_storyrepo.findings import ERROR, WARN, Finding
+from lw_storyrepo.findings import ERROR, WARN, Finding, Subject
 from lw_storyrepo.forbidden import Bars
 from lw_storyrepo.names import surname_of
 from lw_storyrepo.numerals import value
@@ -998,7 +998,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 where = f"（它在{owner}的持有里）" if owner and owner != who else ""
                 named_at = lines[i].find(said, col - 1) + 1 or col  # the column of the thing, not of its sentence
                 out.append(Finding("连贯", ERROR, f"{who} 的持有里没有「{item}」（角色卡·持有：{'、'.join(held) or '无'}）{where}，"
-                                   f"正文却写{who}用它", first_line + i, named_at, said_sentence.strip()[:60]))
+                                   f"正文却写{who}用它", first_line + i, named_at, said_sentence.strip()[:60],
+                                   Subject("持有", who, item)))
     # 状态: the dead and the gone do not speak
     revived = {c.who for c in changes if c.field == "状态"} | _released(world, lines)
     present = {aliases.get(str(x), str(x)) for x in as_list(meta.get("在场"))}
@@ -1025,20 +1026,20 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
-                               first_line + voice.line, voice.column, line.strip()[:60]))
+                               first_line + voice.line, voice.column, line.strip()[:60], Subject("状态", who)))
         elif who not in revived and state.startswith(MUTE) and not getattr(voice, "guessed", False) \
                 and (not SIGNED.search(line) or VOICED.search(_QUOTED_WORDS.sub("", line))) and not_now(voice.line) is None:
             # a voice given to the mute by turn-taking is someone else's: only one the text names is theirs
             seen.add((who, voice.line))
             out.append(Finding("连贯", ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），说不了话，正文里却开口说话",
-                               first_line + voice.line, voice.column, line.strip()[:60]))
+                               first_line + voice.line, voice.column, line.strip()[:60], Subject("状态", who)))
         elif who not in revived and state.startswith(CONFINED) and not _visited(lines, voice.line, card, calls) \
                 and not_now(voice.line) is None:
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），{_kept(state)}「{card.get('位置') or '?'}」，正文里却在场说话",
-                               first_line + voice.line, voice.column, line.strip()[:60]))
+                               first_line + voice.line, voice.column, line.strip()[:60], Subject("状态", who)))
         elif present and who in world.cards and who not in present and not remote(voice.line) and not calls[voice.line] \
                 and not_now(voice.line) is None and not _lives_here(world, who, home):
             seen.add((who, voice.line))
@@ -1097,7 +1098,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                     continue
                 if state.startswith(CONFINED) and who not in revived and not _visited(lines, i, card):
                     out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态），{_kept(state)}「{card['位置']}」（角色卡·位置），"
-                                       f"正文却在「{place}」", first_line + i, col, sentence.strip()[:60]))
+                                       f"正文却在「{place}」", first_line + i, col, sentence.strip()[:60], Subject("状态", who)))
                     continue
                 placed.add((who, i))
                 out.append(Finding("连贯", WARN, f"{who} 在「{card['位置']}」（角色卡·位置），本章没有写他到「{place}」去"
@@ -1460,7 +1461,7 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             seen.add((who, i))
             where = f"，{_kept(state)}「{card.get('位置')}」" if state.startswith(CONFINED) else ""
             out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态）{where}，正文里却在场动作",
-                               first_line + i, start + 1, text.strip()[:60]))
+                               first_line + i, start + 1, text.strip()[:60], Subject("状态", who)))
     return out
 
 
@@ -1529,7 +1530,7 @@ def _barred(world: World, lines: list[str], first_line: int, revived: set[str]) 
             text = _SENTENCE.search(narration, start)
             out.append(Finding("连贯", ERROR, f"{who} 的状态是「{world.cards[who].get('状态')}」（角色卡·状态），正文里却在"
                                f"「{since[who][1]}」的场合里动作", first_line + i, m.start() + 1,
-                               (text.group() if text else line).strip()[:60]))
+                               (text.group() if text else line).strip()[:60], Subject("状态", who)))
     return out
 
 
@@ -1629,7 +1630,7 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
                 start = max(narration.rfind(c, 0, m.start()) for c in "。！？") + 1
                 start = max(start, m.start() - 30)
                 out.append(Finding("连贯", ERROR, f"{n} 的状态是「{world.cards[n].get('状态')}」（角色卡·状态），按设定{why}，"
-                                   f"正文里却这样做了", first_line + i, m.start() + 1, line[start:].strip()[:60]))
+                                   f"正文里却这样做了", first_line + i, m.start() + 1, line[start:].strip()[:60], Subject("状态", n)))
                 break
     return out
 
@@ -2459,7 +2460,7 @@ def _not_so(world: World, lines: list[str], first_line: int, held: dict[str, str
                 continue
             seen.add((who, i))
             out.append(Finding("连贯", ERROR, f"{who} 的状态是「{held[who]}」（角色卡·状态），正文里{what}",
-                               first_line + i, column, excerpt))
+                               first_line + i, column, excerpt, Subject("状态", who)))
     return out
 
 

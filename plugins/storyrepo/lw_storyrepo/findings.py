@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 ERROR, WARN, INFO = "error", "warn", "info"
 """An error sends the draft back to rendering; a warning and an info go to the author and lenses."""
@@ -40,6 +40,17 @@ def visible(text: str) -> str:
     return _UNSEEN.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+@dataclass(frozen=True)
+class Subject:
+    """What a finding goes by, as the book's data names it: the card field or the info gap's list it
+    read (``状态``, ``持有``, ``知情人``), whose (``who``, a name as the cards spell it) and, for
+    ``持有`` the item and for ``知情人`` the info gap's id (``what``; empty for ``状态``). The
+    answer to a finding (:mod:`lw_storyrepo.answers`) is made from it, never from the finding's words."""
+    field: Literal["状态", "持有", "知情人"]
+    who: str
+    what: str = ""
+
+
 @dataclass
 class Finding:
     kind: str
@@ -48,6 +59,7 @@ class Finding:
     line: int  # 1-based, in the draft file
     column: int = 1
     excerpt: str = ""  # the sentence that is the evidence
+    subject: Subject | None = None  # what it goes by, when the author has an answer by the data (not in to_json)
 
     def __post_init__(self) -> None:
         # the one place every finding's words pass through: an author's text quoted in them (a hostile

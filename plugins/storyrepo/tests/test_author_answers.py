@@ -18,7 +18,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from lw_storyrepo import layout as L
+from lw_storyrepo.answers import ANSWER_MARK, answered
 from lw_storyrepo.cli import story
+from lw_storyrepo.findings import ERROR, Finding, Subject
 
 DRAFT = """---
 标题: 夜
@@ -114,6 +116,24 @@ def test_each_finding_names_an_answer_the_author_has_and_it_is_true(tmp_path: Pa
     left = [f["message"] for f in findings(root) if f["kind"] in ("连贯", "泄密")]
     assert not left, left
     assert "；答：" not in (root / L.check_report("A")).read_text(encoding="utf-8")
+
+
+def test_an_answer_is_made_from_what_the_finding_is_about_not_from_its_words() -> None:
+    reworded = [Finding("连贯", ERROR, "已故的周伯开口了", 3, subject=Subject("状态", "周伯")),
+                Finding("连贯", ERROR, "林晚手里本没有那把剑", 4, subject=Subject("持有", "林晚", "青霜剑")),
+                Finding("泄密", ERROR, "苏婉说出了血书的来历", 5, subject=Subject("知情人", "苏婉", "S-001"))]
+    out = answered(reworded)
+    assert [f.message.split(ANSWER_MARK)[0] for f in out] == [f.message for f in reworded], out
+    assert "设定变更写「周伯.状态=…」" in out[0].message and "lw story character set 周伯 状态" in out[0].message
+    assert "设定变更写「林晚.持有+青霜剑」" in out[1].message and "character set 林晚 持有 青霜剑 --op +" in out[1].message
+    assert "设定变更写「S-001.知情人+苏婉」" in out[2].message and "lw story secret tell S-001 苏婉" in out[2].message
+    assert [f.subject for f in out] == [f.subject for f in reworded]  # an answered finding keeps what it is about
+    assert answered(out) == out  # and is not answered twice
+    # the words the checks use, without the data: no answer is read back out of them
+    bare = [Finding("连贯", ERROR, "周伯 的状态是「已故」（角色卡·状态），正文里却在说话或想事", 3),
+            Finding("连贯", ERROR, "林晚 的持有里没有「青霜剑」（角色卡·持有：无），正文却写林晚用它", 4),
+            Finding("泄密", ERROR, "苏婉 不是 S-001 的知情人，却说出/想到了「血书」", 5)]
+    assert answered(bare) == bare
 
 
 def test_the_advice_on_a_chapter_moving_no_promise_is_true(tmp_path: Path) -> None:
