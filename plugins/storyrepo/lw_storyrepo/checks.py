@@ -57,6 +57,19 @@ TITLES = ("警官", "队长", "局长", "医生", "大夫", "老师", "教授", 
 """Titles prose gives a person after their surname (苏警官 for 苏晴), beyond :mod:`lw_storyrepo.names`' forms."""
 
 
+class _NameIndex(NamedTuple):
+    """A context's names looked up by their ends (:meth:`CheckContext.name_index`), built once: a contract of
+    hundreds of places against a 名册 of thousands reads each term among the few names sharing its ends, not the
+    whole book once a term."""
+
+    size: tuple[int, int]  # how many aliases and places it was built from
+    by_canonical: dict[str, list[str]]  # canonical name -> its names, in the aliases' order
+    by_start: dict[str, list[str]]  # first two characters -> the names of two or more, longest first
+    by_end: dict[str, list[str]]  # last two characters -> the names and places of two or more
+    dwellers: frozenset[str]  # everyone whose card's 位置 is a place
+    variants: dict[str, frozenset[str]]  # term -> CheckContext.variants(term)
+
+
 @dataclass
 class CheckContext:
     """Everything the checks need from the book, loaded once."""
@@ -91,6 +104,26 @@ class CheckContext:
     _scope: frozenset[str] | None = None  # the characters of the text read (:meth:`reading`); None: any text
     _known_forms: set[str] | None = None
     _book_pairs: frozenset[str] | None = None
+    _index: _NameIndex | None = field(default=None, init=False, repr=False, compare=False)  # each copy builds its own
+
+    def name_index(self) -> _NameIndex:
+        """:class:`_NameIndex` of this context, built once, and again if names were added to it in place."""
+        places = self.world.places if self.world is not None else set()
+        size = (len(self.aliases), len(places))
+        if self._index is None or self._index.size != size:
+            by_canonical: dict[str, list[str]] = {}
+            by_start: dict[str, list[str]] = {}
+            by_end: dict[str, list[str]] = {}
+            for name, canonical in self.aliases.items():
+                by_canonical.setdefault(canonical, []).append(name)
+            for name in sorted((n for n in self.aliases if len(n) >= 2), key=len, reverse=True):
+                by_start.setdefault(name[:2], []).append(name)
+            for name in dict.fromkeys([*self.aliases, *places]):
+                if len(name) >= 2:
+                    by_end.setdefault(name[-2:], []).append(name)
+            self._index = _NameIndex(size, by_canonical, by_start, by_end,
+                                     frozenset(p for people in self.dwellers.values() for p in people), {})
+        return self._index
 
     def book_pairs(self) -> frozenset[str]:
         """Every pair of neighbouring Chinese characters of :attr:`book_text`, computed once: a pair is
@@ -213,9 +246,17 @@ class CheckContext:
 
     def variants(self, term: str) -> set[str]:
         """``term``, every other name of the same entity (cards, roster, this draft's own
-        aliases) and the forms they go by in prose (:func:`lw_storyrepo.names.address_forms`)."""
+        aliases) and the forms they go by in prose (:func:`lw_storyrepo.names.address_forms`);
+        computed once a term (a new set each call: callers add to it)."""
+        index = self.name_index()
+        known = index.variants.get(term)
+        if known is None:
+            known = index.variants[term] = frozenset(self._variants(term, index))
+        return set(known)
+
+    def _variants(self, term: str, index: _NameIndex) -> set[str]:
         canonical = self.aliases.get(term)
-        names = {term} if canonical is None else {name for name, c in self.aliases.items() if c == canonical}
+        names = {term} if canonical is None else set(index.by_canonical.get(canonical, ()))
         if not self.is_person(canonical or term):  # 罗湖口岸 is no 罗 whose given name is 湖口岸
             return names | {form for name in names for form in numeral_forms(name)}
         posts = self.posts.get(canonical or term, frozenset())
@@ -812,11 +853,12 @@ def _by_its_kind_in_region(ctx: CheckContext, term: str, body: str) -> bool:
     """A place named by a known place and its kind (城南 + 医院 = 城南医院) that the prose calls by its
     kind alone (医院), when no other name the book knows ends in that kind: the only one of its kind."""
     places = ctx.world.places if ctx.world is not None else set()
-    for region in places:
+    ends = ctx.name_index().by_end
+    for region in (term[:i] for i in range(len(term) - 1)):
         tail = term[len(region):]
-        if region != term and term.startswith(region) and len(tail) >= 2 and tail in body \
+        if region in places and tail in body \
                 and not any(n != term and n.endswith(tail) and ctx.aliases.get(n, n) != ctx.aliases.get(term, term)
-                            for n in [*ctx.aliases, *places]):
+                            for n in ends.get(tail[-2:], ())):
             return True
     return False
 
@@ -1263,7 +1305,7 @@ def _place_stems(ctx: CheckContext | None, term: str) -> set[str]:
         return set()
     canonical = ctx.aliases.get(term, term)
     if canonical in ctx.kin or canonical in ctx.roles or canonical in ctx.dead \
-            or any(canonical in people for people in ctx.dwellers.values()) \
+            or canonical in ctx.name_index().dwellers \
             or (ctx.people is not None and canonical in ctx.people):
         return set()
     stem = term[:-len(kind)] if kind else term[:-1]
@@ -1273,7 +1315,8 @@ def _place_stems(ctx: CheckContext | None, term: str) -> set[str]:
     # the stem a known place itself, and this the only longer name it begins (黑水 and 黑水秘境: the region
     # and its realm, one place at two grains) — else it tells neither
     region = other == stem and ctx.world is not None and stem in ctx.world.places
-    if any(name.startswith(stem) and ctx.aliases[name] != canonical and not (region and name == stem) for name in ctx.aliases):
+    if any(name.startswith(stem) and ctx.aliases[name] != canonical and not (region and name == stem)
+           for name in ctx.name_index().by_start.get(stem[:2], ())):
         return set()  # 上步 of 上步仓库 is also 上步工业区's: it tells neither
     return {stem} if other is None or other == canonical or region else set()
 
@@ -1286,7 +1329,14 @@ def _only_whence(term: str, line: str) -> bool:
     """A place the line names only as where someone comes from (黄伟强从香港来到华强北): the line
     asks them here, not there."""
     spots = [m.start() for m in re.finditer(re.escape(term), line)]
-    return bool(spots) and all(_FROM.search(line[:at]) and _GO.match(line[at + len(term):]) for at in spots)
+    return bool(spots) and all(_FROM.search(_before(line, at)) and _GO.match(line[at + len(term):]) for at in spots)
+
+
+def _before(line: str, at: int) -> str:
+    """What an end-anchored pattern of two characters at most (_FROM, _COUNTED, _REACHED_AT) reads of ``line`` before
+    ``at``: its last three characters (a newline may end them), not the whole line again for each term a long line
+    names."""
+    return line[max(0, at - 3):at]
 
 
 def _district_of(ctx: CheckContext | None, term: str, line: str, body: str) -> bool:
@@ -1294,9 +1344,9 @@ def _district_of(ctx: CheckContext | None, term: str, line: str, body: str) -> b
     the world puts inside it (华强北 in 深圳), when the prose names that one."""
     if ctx is None:
         return False
-    known = sorted((n for n in ctx.aliases if len(n) >= 2 and n != term), key=len, reverse=True)
+    starts = ctx.name_index().by_start
     for m in re.finditer(re.escape(term), line):
-        inner = next((n for n in known if line.startswith(n, m.end())), None)
+        inner = next((n for n in starts.get(line[m.end():m.end() + 2], ()) if n != term and line.startswith(n, m.end())), None)
         # _named: a line naming 孟姐许砚 three thousand times searches the prose for 许砚 once, not at each
         if inner is not None and ctx.aliases.get(inner) != ctx.aliases.get(term) and _named(inner, body):
             return True
@@ -1418,8 +1468,8 @@ def _only_telling(term: str, line: str) -> bool:
     happens there (上海的点心, 成都那场: after it 的 or 那/这 and a measure word; 一盒上海点心: after a count), never where someone goes,
     is or comes from (去上海的火车, 在成都的那场): the prose may tell that thing without the place's name."""
     spots = list(re.finditer(re.escape(term), line))
-    return bool(spots) and all((_TELLS_OF.match(line[m.end():]) or _COUNTED.search(line[:m.start()]))
-                               and not _REACHED_AT.search(line[:m.start()]) for m in spots)
+    return bool(spots) and all((_TELLS_OF.match(line[m.end():]) or _COUNTED.search(_before(line, m.start())))
+                               and not _REACHED_AT.search(_before(line, m.start())) for m in spots)
 
 
 PERSON_WORDS = {
@@ -1585,7 +1635,7 @@ def _inner_place(ctx: CheckContext, term: str, body: str) -> bool:
     places = ctx.world.places if ctx.world is not None else set()
     if term not in places:
         return False
-    return any(p != term and len(p) >= 2 and term.endswith(p) and present(p, body) for p in places)
+    return any(term[i:] in places and present(term[i:], body) for i in range(1, len(term) - 1))
 
 
 def _looks_like(term: str, body: str) -> bool:
