@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import re
+from bisect import bisect_left, bisect_right
 import threading
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -1764,13 +1765,6 @@ class _Mentioned:
         return iter(self._found)
 
 
-def _unnamed_clause(before: str) -> bool:
-    """Whether the text before a quote is a clause of its own ending in a colon (老汉点点头：),
-    which names its speaker — someone the book does not know."""
-    clause = _last_clause(before, len(before))
-    return clause.rstrip()[-1:] in ("：", ":") and bool(clause.strip(" ：:"))
-
-
 SILENT_REPLY = re.compile(r"摇头|摇了摇头|点头|点了点头|耸肩|耸了耸肩|没说话|没有说话|没吭声|不吭声|没作声|不作声|没回答|没有回答|"
                           r"没接话|没应声|一言不发|沉默|不说话|不答")
 """A turn taken without words (老周摇头。): the question after it is the asker pressing on."""
@@ -1827,17 +1821,17 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         alone = bool(quotes) and first is None
         turn: str | None = None  # who says this paragraph's first quote: a paragraph with no name in it is one turn
         named_outside = functools.cache(functools.partial(_named_outside_quotes, line, names)) if names and quotes else None
+        marks = _LineMarks(ctx, names, outside)
         for m in quotes:
             speaker = _attributed(ctx, names, clauses, line, m, named_outside) \
                 if names and clauses is not None and named_outside is not None else None
-            clause = _last_clause(outside, m.start()).lstrip()  # a line of blanked quotes: spaces, read once by C
-            lead = re.match(r"([他她])[^。！？“”]*[：:]\s*$", clause) if clause[:1] in ("他", "她") else None
+            lead = marks.lead(m.start())
             guessed = speaker is None
             if speaker is None and lead and names:  # 他…借着炉火低声念出声：“…”
-                speaker = _referent(ctx, names, "", subject, lead.group(1))
+                speaker = _referent(ctx, None, subject, lead)
             if speaker is None and alone and turn is not None:
                 speaker = turn  # “…”她咬着嘴唇，“…”: the paragraph's later quote goes on the same turn
-            elif speaker is None and alone and not _unnamed_clause(outside[:m.start()]):
+            elif speaker is None and alone and not marks.unnamed(m.start()):
                 asked = next(g for g in m.groups() if g is not None).rstrip().endswith(("？", "?"))
                 speaker = _lone_speaker(turns, beat, mentioned, after_narration, silent and asked)
                 if speaker and ctx.cast and ctx.aliases.get(speaker, speaker) not in ctx.cast:
@@ -1880,7 +1874,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
             for m in re.finditer(r"([他她])[^。！？“”：:，,]{0,10}[：:](?!\s*[“「\"])", outside):
                 if held.covers(m.start()):
                     continue
-                who = _referent(ctx, names, outside[:m.start()], subject, m.group(1))
+                who = _referent(ctx, marks.person_before(m.start()), subject, m.group(1))
                 words = _sentence_rest(outside, m.end())
                 if who and words.strip() and (names is None or _called_at_start(ctx, names, words) != who):
                     # 她在心里说：栓子哥，…: the one the words call is not the one saying them
@@ -1997,13 +1991,79 @@ def _beat(ctx: CheckContext, clauses: _Clauses, outside: str, first: re.Match[st
     return ctx.aliases.get(who, who)
 
 
-def _referent(ctx: CheckContext, names: re.Pattern[str], before: str, subject: str | None, pronoun: str) -> str | None:
-    """Who 他/她 stands for: the last person named before it in its paragraph, else the paragraph's
-    subject carried over; None when the card gives that person the other gender."""
-    found = [n.group() for n in names.finditer(before) if ctx.is_person(n.group()) and n.group() not in ctx.kin_words]
-    who = ctx.aliases.get(found[-1], found[-1]) if found else subject
+def _referent(ctx: CheckContext, named: str | None, subject: str | None, pronoun: str) -> str | None:
+    """Who 他/她 stands for: ``named``, the last person named before it in its paragraph
+    (:meth:`_LineMarks.person_before`), else the paragraph's subject carried over; None when the card gives
+    that person the other gender."""
+    who = ctx.aliases.get(named, named) if named else subject
     gender = ctx.world.gender.get(who, "") if ctx.world is not None and who else ""
     return who if gender in ("", pronoun) else None
+
+
+class _LineMarks:
+    """What :func:`voices` asks of a line's text outside its quotes at each quote or pronoun, read in one pass of
+    the line: a line of thousands of 他说：“…” read the whole line before each for the last person named and the
+    clause leading the quote."""
+
+    def __init__(self, ctx: CheckContext, names: re.Pattern[str] | None, outside: str) -> None:
+        self.ctx, self.names, self.text = ctx, names, outside
+        self._found: list[tuple[int, int, str | None]] | None = None  # (start, end, the last person named by its end)
+        self._marks: tuple[list[int], list[int], list[int], list[int]] | None = None
+
+    def person_before(self, at: int) -> str | None:
+        """The last person (no relative's word) ``names`` finds in the text up to ``at`` — as
+        ``names.finditer(text[:at])`` would: a name running past ``at`` is read again within it."""
+        if self.names is None:
+            return None
+        if self._found is None:
+            self._found, last = [], None
+            for n in self.names.finditer(self.text):
+                if self.ctx.is_person(n.group()) and n.group() not in self.ctx.kin_words:
+                    last = n.group()
+                self._found.append((n.start(), n.end(), last))
+        k = bisect_right(self._found, at, key=lambda f: f[1])  # the names ending by ``at``
+        who = self._found[k - 1][2] if k else None
+        if k < len(self._found) and self._found[k][0] < at:  # one running past ``at``: cut there, a shorter one may stand
+            cut = [n.group() for n in self.names.finditer(self.text, self._found[k][0], at)
+                   if self.ctx.is_person(n.group()) and n.group() not in self.ctx.kin_words]
+            who = cut[-1] if cut else who
+        return who
+
+    def lead(self, at: int) -> str | None:
+        """The pronoun leading the quote at ``at`` when its clause is the pronoun's, ending in a colon (他…借着炉火
+        低声念出声：“…”): ``re.match(r"([他她])[^。！？“”]*[：:]\\s*$", _last_clause(text, at).lstrip())``, by
+        bisection among the line's sentence ends, quote marks and non-blank characters found once."""
+        ends, breaks, solid, _ = self._read()
+        start = self._clause_start(at)
+        first, last = bisect_left(solid, start), bisect_left(solid, at) - 1
+        if first > last or self.text[solid[first]] not in "他她" or self.text[solid[last]] not in "：:" or first == last:
+            return None
+        return None if bisect_left(breaks, solid[first] + 1) < bisect_left(breaks, solid[last]) else self.text[solid[first]]
+
+    def unnamed(self, at: int) -> bool:
+        """Whether the text before the quote at ``at`` is a clause of its own ending in a colon (老汉点点头：), which
+        names its speaker — someone the book does not know: the clause's last non-blank character a colon, and a
+        character in it that is neither a blank nor a colon."""
+        _, _, solid, others = self._read()
+        start = self._clause_start(at)
+        last = bisect_left(solid, at) - 1
+        return last >= 0 and solid[last] >= start and self.text[solid[last]] in "：:" \
+            and bisect_left(others, start) < bisect_left(others, at)
+
+    def _clause_start(self, at: int) -> int:
+        """Where :func:`_last_clause` of the text up to ``at`` starts."""
+        ends = self._read()[0]
+        k = bisect_left(ends, at)
+        return ends[k - 1] + 1 if k else 0
+
+    def _read(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        """Where the text's sentence ends and closers, sentence ends and quote marks, non-blank characters, and
+        characters neither a space nor a colon stand, found once."""
+        if self._marks is None:
+            ends, breaks, solid, others = ([m.start() for m in re.finditer(pattern, self.text)]
+                                           for pattern in (r"[。！？”」]", r"[。！？“”]", r"\S", r"[^ ：:]"))
+            self._marks = (ends, breaks, solid, others)
+        return self._marks
 
 
 _DENIAL = re.compile(r"([\u4e00-\u9fff]{1,6}?)(?:根本|并|也|都|其实|原本)?不是([\u4e00-\u9fff]{1,8}?)的")
