@@ -11,7 +11,8 @@ in the same run (a busy machine slows both alike). The ``shelves`` cases grow th
 draft (a card holding cap/15 things, a 名册 of cap/15 names or places, a 世界观 saying where each
 place lies) and count the load of the checks' context too (where the book's places are read).
 The ``six_`` cases (the sixth look) do the same against the readers of the continuity rounds 13–17; the
-``seven_`` cases (the seventh look) against the contract's place readers and who speaks a line of quotes.
+``seven_`` cases (the seventh look) against the contract's place readers, who speaks a line of quotes
+and the uses of held things in one sentence.
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
@@ -194,6 +195,8 @@ def seventh_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[st
         # a line of thousands of 他说：“…”: each pronoun read for the last person named before it
         "seven_pronoun_quotes_line": ({}, HEAD + fill("他说：“好。”", n)),
         "seven_unnamed_quotes_line": ({}, HEAD + fill("“好。”", n)),
+        # a sentence of thousands of things brought out and handed over: each use looked for among those read before it
+        "seven_handovers_line": ({}, HEAD + fill("许砚掏出旧怀表递给林知夏，", n)),
     }
 
 

@@ -4,7 +4,8 @@ Each class here once made the checks of one draft grow with the square of a cont
 contract line listing every place of a 名册 of thousands read the whole book for each term (the district a
 place is named with, a place inside another, a place by its kind, a place by its stem, every other name of
 the term: 94 s at the cap); a line of thousands of 他说：“…” read the line up to each pronoun for the last
-person named, and up to each quote for the clause leading it (20 s, 18×). The figures are in
+person named, and up to each quote for the clause leading it (20 s, 18×); a sentence of thousands of things handed
+over or used scanned every use read before it at each (30 s, 12×). The figures are in
 bench/story_hostile.py (the ``seven_`` cases); these tests pin what the faster readers must still find."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lw_storyrepo.checks import ERROR, WARN, CheckContext, _LineMarks, _last_clause, contract_findings, dwellers_of, voices
-from lw_storyrepo.continuity import World
+from lw_storyrepo.continuity import World, check_continuity
 from lw_storyrepo.drafts import Draft
 
 CARDS: dict[str, dict[str, Any]] = {
@@ -101,3 +102,24 @@ def test_the_line_marks_read_as_the_whole_text_before_each_position_read_again(t
     lead = re.match(r"([他她])[^。！？“”]*[：:]\s*$", clause.lstrip())
     assert marks.lead(at) == (lead.group(1) if lead else None)
     assert marks.unnamed(at) == (clause.rstrip()[-1:] in ("：", ":") and bool(clause.strip(" ：:")))
+
+
+HOLDING = {**CARDS, "贺青山": {**CARDS["贺青山"], "持有": ["扳手", "水壶"]}}
+
+
+def _held(body: str) -> list[tuple[int, int, str]]:
+    things = {"扳手", "水壶"}
+    world = World(HOLDING, dict(ALIASES), {"红岩站"}, things, ("普通人",), None, {}, {})
+    meta = {"视角": "贺青山", "书内时间": "1976年3月9日", "在场": list(CARDS)}
+    ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), things, world=world, people=set(CARDS)).for_draft(meta)
+    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
+    lines = body.split("\n")
+    return [(f.line, f.column, f.message) for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
+            if "持有" in f.message]
+
+
+def test_a_sentence_of_thousands_of_handovers_still_reads_each_use_by_its_holder() -> None:
+    handed = "贺青山掏出扳手递给方桂芝，" * 3000
+    found = [(line, column, message) for line, column, message in _held(handed + "刘石头拿起水壶喝了一口。") if "刘石头" in message]
+    assert len(found) == 1 and "水壶" in found[0][2] and found[0][:2] == (1, len(handed) + 6)
+    assert not [m for _l, _c, m in _held(handed + "刘石头拿起扳手拧了拧。") if "刘石头" in m]  # handed over: the scene's
