@@ -976,10 +976,11 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             rest = _QUOTED.sub("", text)
             for name in ctx.contract_terms_in(rest):
                 terms.append(name)
+        appears = APPEAR.search(text) is not None  # read once a line, not once for each of the thousands of terms it names
         for term in dict.fromkeys(terms):
             checked = True
             who = ctx.aliases.get(term, term) if ctx is not None else term
-            if ctx is not None and ctx.cast and APPEAR.search(text) and text.startswith(term) and ctx.is_person(who) \
+            if ctx is not None and ctx.cast and appears and text.startswith(term) and ctx.is_person(who) \
                     and who not in ctx.cast and who not in ctx.dead and who != me:
                 # the line asks them in and the draft's own 在场 leaves them out: there, or only spoken of?
                 if speaking is None:
@@ -993,7 +994,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 else:
                     out.append(Finding("合同", ERROR, f"合同「{shown}」提到「{clipped(term)}」，正文里没有", line_no))
                 continue
-            if ctx is not None and ctx.aliases.get(term, term) in ctx.dead and not APPEAR.search(text):
+            if ctx is not None and ctx.aliases.get(term, term) in ctx.dead and not appears:
                 continue  # 裴延死那夜, 裴延案的狱簿: a line names the dead for what was theirs, it cannot ask them in
             if ctx is not None and not quoted.get(term) and _owner_only(ctx, term, text, body):
                 continue  # 找到莉莉安的发带: the ribbon is asked and the prose tells it; she need not be there
