@@ -10,7 +10,9 @@ cap/quarter (linear ≈ 4×) and the cap's time against ordinary prose of the sa
 in the same run (a busy machine slows both alike). The ``shelves`` cases grow the book with the
 draft (a card holding cap/15 things, a 名册 of cap/15 names or places, a 世界观 saying where each
 place lies) and count the load of the checks' context too (where the book's places are read).
-The ``six_`` cases (the sixth look) do the same against the readers of the continuity rounds 13–17.
+The ``six_`` cases (the sixth look) do the same against the readers of the continuity rounds 13–17; the
+``seven_`` cases (the seventh look) against the contract's place readers, who speaks a line of quotes
+and the uses of held things in one sentence.
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
@@ -180,6 +182,24 @@ def sixth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[str,
     }
 
 
+def seventh_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[str, str], str, list[str]]]:
+    """Books and drafts built against the contract's place readers and :func:`voices` (the seventh look), as
+    :func:`sixth_look`."""
+    from lw_storyrepo import layout as L
+
+    places = [x[:2] + "城" for x in held(n // 15)]
+    rostered = "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {p} |  | 地点 | 1 |\n" for p in places)
+    return {
+        # one contract line listing every place of a 名册 of thousands: each term read against the whole book
+        "seven_contract_place_line": ({L.名册: rostered}, HEAD + fill(PROSE, n), ["许砚去" + "、".join(places)]),
+        # a line of thousands of 他说：“…”: each pronoun read for the last person named before it
+        "seven_pronoun_quotes_line": ({}, HEAD + fill("他说：“好。”", n)),
+        "seven_unnamed_quotes_line": ({}, HEAD + fill("“好。”", n)),
+        # a sentence of thousands of things brought out and handed over: each use looked for among those read before it
+        "seven_handovers_line": ({}, HEAD + fill("许砚掏出旧怀表递给林知夏，", n)),
+    }
+
+
 def front_matters(n: int) -> dict[str, str]:
     k = n // 20
     return {
@@ -288,7 +308,8 @@ def main() -> None:
                 a, b = (run(q), run(f)) if isinstance(q, str) else (run(q[1], q[0]), run(f[1], f[0]))
                 worst = max(worst, b)
                 print(f"{name:24s} {a:7.2f}s {b:7.2f}s {b / max(a, 1e-9):6.1f}× {b / max(prose, 1e-9):8.1f}×", flush=True)
-        quarter_books, cap_books = {**shelves(cap // 4), **sixth_look(cap // 4)}, {**shelves(cap), **sixth_look(cap)}
+        quarter_books = {**shelves(cap // 4), **sixth_look(cap // 4), **seventh_look(cap // 4)}
+        cap_books = {**shelves(cap), **sixth_look(cap), **seventh_look(cap)}
         for name in quarter_books:
             if args.cases and not any(c in name for c in args.cases):
                 continue

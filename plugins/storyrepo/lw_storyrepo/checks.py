@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import re
+from bisect import bisect_left, bisect_right
 import threading
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -57,6 +58,19 @@ TITLES = ("警官", "队长", "局长", "医生", "大夫", "老师", "教授", 
 """Titles prose gives a person after their surname (苏警官 for 苏晴), beyond :mod:`lw_storyrepo.names`' forms."""
 
 
+class _NameIndex(NamedTuple):
+    """A context's names looked up by their ends (:meth:`CheckContext.name_index`), built once: a contract of
+    hundreds of places against a 名册 of thousands reads each term among the few names sharing its ends, not the
+    whole book once a term."""
+
+    size: tuple[int, int]  # how many aliases and places it was built from
+    by_canonical: dict[str, list[str]]  # canonical name -> its names, in the aliases' order
+    by_start: dict[str, list[str]]  # first two characters -> the names of two or more, longest first
+    by_end: dict[str, list[str]]  # last two characters -> the names and places of two or more
+    dwellers: frozenset[str]  # everyone whose card's 位置 is a place
+    variants: dict[str, frozenset[str]]  # term -> CheckContext.variants(term)
+
+
 @dataclass
 class CheckContext:
     """Everything the checks need from the book, loaded once."""
@@ -91,6 +105,26 @@ class CheckContext:
     _scope: frozenset[str] | None = None  # the characters of the text read (:meth:`reading`); None: any text
     _known_forms: set[str] | None = None
     _book_pairs: frozenset[str] | None = None
+    _index: _NameIndex | None = field(default=None, init=False, repr=False, compare=False)  # each copy builds its own
+
+    def name_index(self) -> _NameIndex:
+        """:class:`_NameIndex` of this context, built once, and again if names were added to it in place."""
+        places = self.world.places if self.world is not None else set()
+        size = (len(self.aliases), len(places))
+        if self._index is None or self._index.size != size:
+            by_canonical: dict[str, list[str]] = {}
+            by_start: dict[str, list[str]] = {}
+            by_end: dict[str, list[str]] = {}
+            for name, canonical in self.aliases.items():
+                by_canonical.setdefault(canonical, []).append(name)
+            for name in sorted((n for n in self.aliases if len(n) >= 2), key=len, reverse=True):
+                by_start.setdefault(name[:2], []).append(name)
+            for name in dict.fromkeys([*self.aliases, *places]):
+                if len(name) >= 2:
+                    by_end.setdefault(name[-2:], []).append(name)
+            self._index = _NameIndex(size, by_canonical, by_start, by_end,
+                                     frozenset(p for people in self.dwellers.values() for p in people), {})
+        return self._index
 
     def book_pairs(self) -> frozenset[str]:
         """Every pair of neighbouring Chinese characters of :attr:`book_text`, computed once: a pair is
@@ -213,9 +247,17 @@ class CheckContext:
 
     def variants(self, term: str) -> set[str]:
         """``term``, every other name of the same entity (cards, roster, this draft's own
-        aliases) and the forms they go by in prose (:func:`lw_storyrepo.names.address_forms`)."""
+        aliases) and the forms they go by in prose (:func:`lw_storyrepo.names.address_forms`);
+        computed once a term (a new set each call: callers add to it)."""
+        index = self.name_index()
+        known = index.variants.get(term)
+        if known is None:
+            known = index.variants[term] = frozenset(self._variants(term, index))
+        return set(known)
+
+    def _variants(self, term: str, index: _NameIndex) -> set[str]:
         canonical = self.aliases.get(term)
-        names = {term} if canonical is None else {name for name, c in self.aliases.items() if c == canonical}
+        names = {term} if canonical is None else set(index.by_canonical.get(canonical, ()))
         if not self.is_person(canonical or term):  # 罗湖口岸 is no 罗 whose given name is 湖口岸
             return names | {form for name in names for form in numeral_forms(name)}
         posts = self.posts.get(canonical or term, frozenset())
@@ -812,11 +854,12 @@ def _by_its_kind_in_region(ctx: CheckContext, term: str, body: str) -> bool:
     """A place named by a known place and its kind (城南 + 医院 = 城南医院) that the prose calls by its
     kind alone (医院), when no other name the book knows ends in that kind: the only one of its kind."""
     places = ctx.world.places if ctx.world is not None else set()
-    for region in places:
+    ends = ctx.name_index().by_end
+    for region in (term[:i] for i in range(len(term) - 1)):
         tail = term[len(region):]
-        if region != term and term.startswith(region) and len(tail) >= 2 and tail in body \
+        if region in places and tail in body \
                 and not any(n != term and n.endswith(tail) and ctx.aliases.get(n, n) != ctx.aliases.get(term, term)
-                            for n in [*ctx.aliases, *places]):
+                            for n in ends.get(tail[-2:], ())):
             return True
     return False
 
@@ -933,10 +976,11 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             rest = _QUOTED.sub("", text)
             for name in ctx.contract_terms_in(rest):
                 terms.append(name)
+        appears = APPEAR.search(text) is not None  # read once a line, not once for each of the thousands of terms it names
         for term in dict.fromkeys(terms):
             checked = True
             who = ctx.aliases.get(term, term) if ctx is not None else term
-            if ctx is not None and ctx.cast and APPEAR.search(text) and text.startswith(term) and ctx.is_person(who) \
+            if ctx is not None and ctx.cast and appears and text.startswith(term) and ctx.is_person(who) \
                     and who not in ctx.cast and who not in ctx.dead and who != me:
                 # the line asks them in and the draft's own 在场 leaves them out: there, or only spoken of?
                 if speaking is None:
@@ -950,7 +994,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 else:
                     out.append(Finding("合同", ERROR, f"合同「{shown}」提到「{clipped(term)}」，正文里没有", line_no))
                 continue
-            if ctx is not None and ctx.aliases.get(term, term) in ctx.dead and not APPEAR.search(text):
+            if ctx is not None and ctx.aliases.get(term, term) in ctx.dead and not appears:
                 continue  # 裴延死那夜, 裴延案的狱簿: a line names the dead for what was theirs, it cannot ask them in
             if ctx is not None and not quoted.get(term) and _owner_only(ctx, term, text, body):
                 continue  # 找到莉莉安的发带: the ribbon is asked and the prose tells it; she need not be there
@@ -1263,7 +1307,7 @@ def _place_stems(ctx: CheckContext | None, term: str) -> set[str]:
         return set()
     canonical = ctx.aliases.get(term, term)
     if canonical in ctx.kin or canonical in ctx.roles or canonical in ctx.dead \
-            or any(canonical in people for people in ctx.dwellers.values()) \
+            or canonical in ctx.name_index().dwellers \
             or (ctx.people is not None and canonical in ctx.people):
         return set()
     stem = term[:-len(kind)] if kind else term[:-1]
@@ -1273,7 +1317,8 @@ def _place_stems(ctx: CheckContext | None, term: str) -> set[str]:
     # the stem a known place itself, and this the only longer name it begins (黑水 and 黑水秘境: the region
     # and its realm, one place at two grains) — else it tells neither
     region = other == stem and ctx.world is not None and stem in ctx.world.places
-    if any(name.startswith(stem) and ctx.aliases[name] != canonical and not (region and name == stem) for name in ctx.aliases):
+    if any(name.startswith(stem) and ctx.aliases[name] != canonical and not (region and name == stem)
+           for name in ctx.name_index().by_start.get(stem[:2], ())):
         return set()  # 上步 of 上步仓库 is also 上步工业区's: it tells neither
     return {stem} if other is None or other == canonical or region else set()
 
@@ -1286,7 +1331,14 @@ def _only_whence(term: str, line: str) -> bool:
     """A place the line names only as where someone comes from (黄伟强从香港来到华强北): the line
     asks them here, not there."""
     spots = [m.start() for m in re.finditer(re.escape(term), line)]
-    return bool(spots) and all(_FROM.search(line[:at]) and _GO.match(line[at + len(term):]) for at in spots)
+    return bool(spots) and all(_FROM.search(_before(line, at)) and _GO.match(line[at + len(term):]) for at in spots)
+
+
+def _before(line: str, at: int) -> str:
+    """What an end-anchored pattern of two characters at most (_FROM, _COUNTED, _REACHED_AT) reads of ``line`` before
+    ``at``: its last three characters (a newline may end them), not the whole line again for each term a long line
+    names."""
+    return line[max(0, at - 3):at]
 
 
 def _district_of(ctx: CheckContext | None, term: str, line: str, body: str) -> bool:
@@ -1294,9 +1346,9 @@ def _district_of(ctx: CheckContext | None, term: str, line: str, body: str) -> b
     the world puts inside it (华强北 in 深圳), when the prose names that one."""
     if ctx is None:
         return False
-    known = sorted((n for n in ctx.aliases if len(n) >= 2 and n != term), key=len, reverse=True)
+    starts = ctx.name_index().by_start
     for m in re.finditer(re.escape(term), line):
-        inner = next((n for n in known if line.startswith(n, m.end())), None)
+        inner = next((n for n in starts.get(line[m.end():m.end() + 2], ()) if n != term and line.startswith(n, m.end())), None)
         # _named: a line naming 孟姐许砚 three thousand times searches the prose for 许砚 once, not at each
         if inner is not None and ctx.aliases.get(inner) != ctx.aliases.get(term) and _named(inner, body):
             return True
@@ -1418,8 +1470,8 @@ def _only_telling(term: str, line: str) -> bool:
     happens there (上海的点心, 成都那场: after it 的 or 那/这 and a measure word; 一盒上海点心: after a count), never where someone goes,
     is or comes from (去上海的火车, 在成都的那场): the prose may tell that thing without the place's name."""
     spots = list(re.finditer(re.escape(term), line))
-    return bool(spots) and all((_TELLS_OF.match(line[m.end():]) or _COUNTED.search(line[:m.start()]))
-                               and not _REACHED_AT.search(line[:m.start()]) for m in spots)
+    return bool(spots) and all((_TELLS_OF.match(line[m.end():]) or _COUNTED.search(_before(line, m.start())))
+                               and not _REACHED_AT.search(_before(line, m.start())) for m in spots)
 
 
 PERSON_WORDS = {
@@ -1585,7 +1637,7 @@ def _inner_place(ctx: CheckContext, term: str, body: str) -> bool:
     places = ctx.world.places if ctx.world is not None else set()
     if term not in places:
         return False
-    return any(p != term and len(p) >= 2 and term.endswith(p) and present(p, body) for p in places)
+    return any(term[i:] in places and present(term[i:], body) for i in range(1, len(term) - 1))
 
 
 def _looks_like(term: str, body: str) -> bool:
@@ -1714,13 +1766,6 @@ class _Mentioned:
         return iter(self._found)
 
 
-def _unnamed_clause(before: str) -> bool:
-    """Whether the text before a quote is a clause of its own ending in a colon (老汉点点头：),
-    which names its speaker — someone the book does not know."""
-    clause = _last_clause(before, len(before))
-    return clause.rstrip()[-1:] in ("：", ":") and bool(clause.strip(" ：:"))
-
-
 SILENT_REPLY = re.compile(r"摇头|摇了摇头|点头|点了点头|耸肩|耸了耸肩|没说话|没有说话|没吭声|不吭声|没作声|不作声|没回答|没有回答|"
                           r"没接话|没应声|一言不发|沉默|不说话|不答")
 """A turn taken without words (老周摇头。): the question after it is the asker pressing on."""
@@ -1777,17 +1822,17 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         alone = bool(quotes) and first is None
         turn: str | None = None  # who says this paragraph's first quote: a paragraph with no name in it is one turn
         named_outside = functools.cache(functools.partial(_named_outside_quotes, line, names)) if names and quotes else None
+        marks = _LineMarks(ctx, names, outside)
         for m in quotes:
             speaker = _attributed(ctx, names, clauses, line, m, named_outside) \
                 if names and clauses is not None and named_outside is not None else None
-            clause = _last_clause(outside, m.start()).lstrip()  # a line of blanked quotes: spaces, read once by C
-            lead = re.match(r"([他她])[^。！？“”]*[：:]\s*$", clause) if clause[:1] in ("他", "她") else None
+            lead = marks.lead(m.start())
             guessed = speaker is None
             if speaker is None and lead and names:  # 他…借着炉火低声念出声：“…”
-                speaker = _referent(ctx, names, "", subject, lead.group(1))
+                speaker = _referent(ctx, None, subject, lead)
             if speaker is None and alone and turn is not None:
                 speaker = turn  # “…”她咬着嘴唇，“…”: the paragraph's later quote goes on the same turn
-            elif speaker is None and alone and not _unnamed_clause(outside[:m.start()]):
+            elif speaker is None and alone and not marks.unnamed(m.start()):
                 asked = next(g for g in m.groups() if g is not None).rstrip().endswith(("？", "?"))
                 speaker = _lone_speaker(turns, beat, mentioned, after_narration, silent and asked)
                 if speaker and ctx.cast and ctx.aliases.get(speaker, speaker) not in ctx.cast:
@@ -1830,7 +1875,7 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
             for m in re.finditer(r"([他她])[^。！？“”：:，,]{0,10}[：:](?!\s*[“「\"])", outside):
                 if held.covers(m.start()):
                     continue
-                who = _referent(ctx, names, outside[:m.start()], subject, m.group(1))
+                who = _referent(ctx, marks.person_before(m.start()), subject, m.group(1))
                 words = _sentence_rest(outside, m.end())
                 if who and words.strip() and (names is None or _called_at_start(ctx, names, words) != who):
                     # 她在心里说：栓子哥，…: the one the words call is not the one saying them
@@ -1947,13 +1992,79 @@ def _beat(ctx: CheckContext, clauses: _Clauses, outside: str, first: re.Match[st
     return ctx.aliases.get(who, who)
 
 
-def _referent(ctx: CheckContext, names: re.Pattern[str], before: str, subject: str | None, pronoun: str) -> str | None:
-    """Who 他/她 stands for: the last person named before it in its paragraph, else the paragraph's
-    subject carried over; None when the card gives that person the other gender."""
-    found = [n.group() for n in names.finditer(before) if ctx.is_person(n.group()) and n.group() not in ctx.kin_words]
-    who = ctx.aliases.get(found[-1], found[-1]) if found else subject
+def _referent(ctx: CheckContext, named: str | None, subject: str | None, pronoun: str) -> str | None:
+    """Who 他/她 stands for: ``named``, the last person named before it in its paragraph
+    (:meth:`_LineMarks.person_before`), else the paragraph's subject carried over; None when the card gives
+    that person the other gender."""
+    who = ctx.aliases.get(named, named) if named else subject
     gender = ctx.world.gender.get(who, "") if ctx.world is not None and who else ""
     return who if gender in ("", pronoun) else None
+
+
+class _LineMarks:
+    """What :func:`voices` asks of a line's text outside its quotes at each quote or pronoun, read in one pass of
+    the line: a line of thousands of 他说：“…” read the whole line before each for the last person named and the
+    clause leading the quote."""
+
+    def __init__(self, ctx: CheckContext, names: re.Pattern[str] | None, outside: str) -> None:
+        self.ctx, self.names, self.text = ctx, names, outside
+        self._found: list[tuple[int, int, str | None]] | None = None  # (start, end, the last person named by its end)
+        self._marks: tuple[list[int], list[int], list[int], list[int]] | None = None
+
+    def person_before(self, at: int) -> str | None:
+        """The last person (no relative's word) ``names`` finds in the text up to ``at`` — as
+        ``names.finditer(text[:at])`` would: a name running past ``at`` is read again within it."""
+        if self.names is None:
+            return None
+        if self._found is None:
+            self._found, last = [], None
+            for n in self.names.finditer(self.text):
+                if self.ctx.is_person(n.group()) and n.group() not in self.ctx.kin_words:
+                    last = n.group()
+                self._found.append((n.start(), n.end(), last))
+        k = bisect_right(self._found, at, key=lambda f: f[1])  # the names ending by ``at``
+        who = self._found[k - 1][2] if k else None
+        if k < len(self._found) and self._found[k][0] < at:  # one running past ``at``: cut there, a shorter one may stand
+            cut = [n.group() for n in self.names.finditer(self.text, self._found[k][0], at)
+                   if self.ctx.is_person(n.group()) and n.group() not in self.ctx.kin_words]
+            who = cut[-1] if cut else who
+        return who
+
+    def lead(self, at: int) -> str | None:
+        """The pronoun leading the quote at ``at`` when its clause is the pronoun's, ending in a colon (他…借着炉火
+        低声念出声：“…”): ``re.match(r"([他她])[^。！？“”]*[：:]\\s*$", _last_clause(text, at).lstrip())``, by
+        bisection among the line's sentence ends, quote marks and non-blank characters found once."""
+        ends, breaks, solid, _ = self._read()
+        start = self._clause_start(at)
+        first, last = bisect_left(solid, start), bisect_left(solid, at) - 1
+        if first > last or self.text[solid[first]] not in "他她" or self.text[solid[last]] not in "：:" or first == last:
+            return None
+        return None if bisect_left(breaks, solid[first] + 1) < bisect_left(breaks, solid[last]) else self.text[solid[first]]
+
+    def unnamed(self, at: int) -> bool:
+        """Whether the text before the quote at ``at`` is a clause of its own ending in a colon (老汉点点头：), which
+        names its speaker — someone the book does not know: the clause's last non-blank character a colon, and a
+        character in it that is neither a blank nor a colon."""
+        _, _, solid, others = self._read()
+        start = self._clause_start(at)
+        last = bisect_left(solid, at) - 1
+        return last >= 0 and solid[last] >= start and self.text[solid[last]] in "：:" \
+            and bisect_left(others, start) < bisect_left(others, at)
+
+    def _clause_start(self, at: int) -> int:
+        """Where :func:`_last_clause` of the text up to ``at`` starts."""
+        ends = self._read()[0]
+        k = bisect_left(ends, at)
+        return ends[k - 1] + 1 if k else 0
+
+    def _read(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        """Where the text's sentence ends and closers, sentence ends and quote marks, non-blank characters, and
+        characters neither a space nor a colon stand, found once."""
+        if self._marks is None:
+            ends, breaks, solid, others = ([m.start() for m in re.finditer(pattern, self.text)]
+                                           for pattern in (r"[。！？”」]", r"[。！？“”]", r"\S", r"[^ ：:]"))
+            self._marks = (ends, breaks, solid, others)
+        return self._marks
 
 
 _DENIAL = re.compile(r"([\u4e00-\u9fff]{1,6}?)(?:根本|并|也|都|其实|原本)?不是([\u4e00-\u9fff]{1,8}?)的")

@@ -966,12 +966,13 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 if owners.get(thing) == aliases.get(giver, giver):
                     shared.add(thing)
             used = [(m.start(), m.group(1), m.group(2)) for m in use.finditer(sentence)]
+            starts = {start for start, _w, _i in used}  # looked up, not scanned, at each act of a sentence of thousands
             used += [(m.start(), m.group(1), m.group(3)) for m in acts.finditer(sentence)
                      if USE_MARK.search(DEMONSTRATED_BA.sub("", m.group(2))) and not NOT_USE.search(m.group(2))
-                     and not _RELATIVE.search(m.group(2))
-                     and not any(start == m.start() for start, _w, _i in used)]
+                     and not _RELATIVE.search(m.group(2)) and m.start() not in starts]
             # 陈默把古镜放在桌上，捏碎了一颗血煞珠: a clause without a subject has the sentence's
-            used += [u for u in _subjectless(sentence, names, use, acts) if (u[1], u[2]) not in {(w, t) for _s, w, t in used}]
+            told = {(w, t) for _s, w, t in used}
+            used += [u for u in _subjectless(sentence, names, use, acts) if (u[1], u[2]) not in told]
             # 那块旧怀表被陈晓棠攥在手心里, 办公室钥匙挂在林知夏的腰间: the thing first, then who has it
             used += [(m.start(), m.group(2), m.group(1)) for pattern in (passive, worn) for m in pattern.finditer(sentence)]
             # 那把勺子…，握在手里沉甸甸的: held in a hand nobody names, in a paragraph naming nobody — the point of view's
