@@ -34,6 +34,7 @@ from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding, clipped
 from lw_storyrepo.forbidden import forbidden_of
+from lw_storyrepo.giving import GIVING_VERBS, HANDOVER_VERBS
 from lw_storyrepo.kinship import FORMS, WORDS, address_book, alias_gender, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
@@ -1054,7 +1055,7 @@ def _holds_already(ctx: CheckContext, receiver: str, thing: str) -> bool:
     return thing in {str(v) for v in as_list(card.get("持有"))}
 
 
-_HANDOVER = re.compile(r"把(?P<what>[^，。；]+?)(?:交给|送给|递给|还给|借给|押给|留给|传给|交到|塞给|给了|批给|派给|分给|让给|托付给|托给)")
+_HANDOVER = re.compile(rf"把(?P<what>[^，。；]+?)(?:{alternation(HANDOVER_VERBS)})")
 """A contract line that hands a thing over (郑德明把仓库钥匙交给陈志远), or a task, a place on a list,
 a post (严崇把带新弟子的差事交给陆青崖, 场长把育种的活派给李春生)."""
 _FILLER = re.compile(r"[^\u4e00-\u9fff]|[的了着过和与跟同及之这那其]")
@@ -1202,8 +1203,8 @@ STOWED = re.compile(r"往[^，,。！？；;他她你]{0,6}?(?:兜|怀|袖|包|�
 :data:`TAKEN_BACK` said with 往."""
 PUT_OFF = re.compile(r"改日|改天|回头再|下回再|过两天|过几天|落在[^，,。！？]{0,6}?(?:里|了)")
 """A handover put off to another day or the thing left elsewhere (改日再给, 钥匙落在捕房抽屉里了)."""
-GIVING = re.compile(r"交给|递给|塞给|送给|带给|交到|递过来|递过去|递了过去|递到|给了|接过|接了过|收下")
-"""The prose's words of giving a thing over, or of taking it."""
+GIVING = re.compile(alternation(GIVING_VERBS))
+"""The prose's words of giving a thing over, or of taking it (:mod:`lw_storyrepo.giving`)."""
 UNGIVEN = re.compile(r"(?:没|没有|不|别|想|原想|本想|要|打算|准备|改日|改天|过两天|过几天|回头|下回|明天|明儿)[^。！？!?]{0,10}$")
 """What, in the sentence before a giving word, keeps it from happening (却没递过来, 我原想今朝交给你, 过两天…顺手带给你)."""
 

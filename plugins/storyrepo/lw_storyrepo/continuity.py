@@ -70,11 +70,12 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from lw_storyrepo.findings import ERROR, WARN, Finding
 from lw_storyrepo.forbidden import Bars
+from lw_storyrepo.giving import PUT_VERBS, SHOW_VERBS
 from lw_storyrepo.names import surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.ranks import DOWN_WORDS, Ladder, RankReader, steps
 from lw_storyrepo.repo import as_list
-from lw_storyrepo.wordsre import found_at
+from lw_storyrepo.wordsre import alternation, found_at
 
 DEFAULT_STAGES = ("凡人", "炼体", "练气", "炼气", "筑基", "结丹", "金丹", "元婴", "化神", "炼虚", "合体", "大乘", "渡劫", "真仙",
                   "天仙", "金仙")
@@ -222,11 +223,6 @@ TOPIC_ADVERBS = "这会儿|此刻|此时|眼下|如今|现在|今天|今日|今�
 USE_VERBS += ("捧出", "端出", "抱出", "搬出", "拎出", "捧起", "抱起", "取下", "解下", "拴上", "别上", "系上", "挂上", "揣上",
               "亮给", "披着", "穿着", "裹着", "搭着", "套着")
 GET_VERBS = ("接过", "收下", "拿到", "夺过", "夺下", "捡起", "拾起", "得到", "取回", "借来", "买下", "收起")
-GIVE_VERBS = ("递给", "交给", "塞给", "借给", "推给", "扔给", "丢给", "抛给", "递到", "交到", "塞到", "推到", "递过去",
-              "递了过去", "放在", "搁在", "摆在", "拍在")
-SHOW_VERBS = ("递给", "交给", "塞给", "借给", "递过", "递来", "掏出", "拿出", "取出", "摸出", "亮出")
-"""What a thing's holder does to put it in another's hands or before them (沈砚把望远镜递给她, 老郭从袖子里掏出
-账簿): said in the draft, anyone in the scene may use it after (:func:`check_continuity`)."""
 STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "靠在", "倚在", "蹲在", "候在",
               "躲在", "藏在", "趴在", "窝在", "歪在", "挤在", "围在", "坐镇", "在")
 HE = ("他", "她")
@@ -939,7 +935,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                           rf"(?:一[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
         get = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(GET_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
         handed = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,4}}?把[^。！？“”\n]{{0,8}}?({item_re})[^。！？“”\n]{{0,6}}?"
-                            rf"(?:{'|'.join(GIVE_VERBS)})|({names.pattern})[^。！？“”\n]{{0,20}}?(?:{'|'.join(SHOW_VERBS)})"
+                            rf"(?:{alternation(PUT_VERBS)})|({names.pattern})[^。！？“”\n]{{0,20}}?(?:{alternation(SHOW_VERBS)})"
                             rf"[^。！？“”\n]{{0,10}}?({item_re})")
         # 那枚扳指，这会儿套在…: the thing a topic; 那柄剑，是师尊赐的，今天就挂在…: with what it is said between
         topic = rf"\s*[^。！？“”，,\n]{{0,2}}?(?:[，,](?:是|乃是|原是|本是)[^。！？“”，,\n]{{1,20}}?的)?(?:[，,](?:{TOPIC_ADVERBS})*)?"
