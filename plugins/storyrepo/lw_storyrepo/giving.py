@@ -33,7 +33,7 @@ VERBS: dict[str, frozenset[str]] = {
     **dict.fromkeys(("批给", "派给", "分给"), frozenset({ASSIGN})),
     **dict.fromkeys(("放在", "搁在", "摆在", "拍在"), frozenset({SET_DOWN})),
     **dict.fromkeys(("接过", "接了过", "收下"), frozenset({TAKE})),
-    **dict.fromkeys(("掏出", "拿出", "取出", "摸出", "亮出"), frozenset({BRING_OUT})),
+    **dict.fromkeys(("掏出", "拿出", "取出", "摸出", "亮出", "捧出", "端出", "抱出", "搬出", "拎出"), frozenset({BRING_OUT})),
 }
 """Every verb of giving or showing a thing, with the kinds of act it tells."""
 
