@@ -1030,7 +1030,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                                f"{who} 的状态是「{state}」（角色卡·状态），说不了话，正文里却开口说话",
                                first_line + voice.line, voice.column, line.strip()[:60]))
         elif who not in revived and state.startswith(CONFINED) and not _visited(lines, voice.line, card, calls) \
-                and not_now(voice.line) is None:
+                and not_now(voice.line) is None \
+                and not (_kept_here(world, card, home) and not _came_in(world, who, [*_recent(lines, voice.line), line])):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），{_kept(state)}「{card.get('位置') or '?'}」，正文里却在场说话",
@@ -1043,7 +1044,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                                first_line + voice.line, voice.column, line.strip()[:60]))
     # 状态: the dead and the held do not act in the scene (推门走了进来, 点了点头)
     if names is not None:
-        out += _acting(world, lines, first_line, revived, seen, calls)
+        out += _acting(world, lines, first_line, revived, seen, calls, home)
         out += _barred(world, lines, first_line, revived)
         out += _forbidden(world, lines, first_line, revived, seen)
     # 位置
@@ -1389,7 +1390,7 @@ def _visited(lines: list[str], i: int, card: dict[str, Any], calls: list[bool] |
 
 
 def _acting(world: World, lines: list[str], first_line: int, revived: set[str], seen: set[tuple[str, int]],
-            calls: list[bool]) -> list[Finding]:
+            calls: list[bool], home: set[str]) -> list[Finding]:
     """The dead (已死, 已故 …) and the held (在押 …) doing what a body does in the scene
     (:data:`ACTS`) by name or alias, outside a memory, a dream, a photograph, a visit; one finding
     a character a paragraph, none where their voice was already found."""
@@ -1451,8 +1452,8 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             state = held[who]
             if state.startswith(CONFINED) and who not in visited:
                 visited[who] = _visited(lines, i, card, calls, voice=False)
-            if state.startswith(CONFINED) and visited[who]:
-                continue
+            if state.startswith(CONFINED) and (visited[who] or (_kept_here(world, card, home) and not CAME_IN.search(text))):
+                continue  # found where they are kept; one who comes into the scene (从后门晃了进来) has left it
             seen.add((who, i))
             where = f"，{_kept(state)}「{card.get('位置')}」" if state.startswith(CONFINED) else ""
             out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态）{where}，正文里却在场动作",
@@ -1639,6 +1640,24 @@ def _elsewhere(world: World, who: str, pov: str | None) -> str:
     if not where or not here or state.startswith(LOST) or _related(world, where, here):
         return ""
     return f"，角色卡·位置是「{where}」"
+
+
+CAME_IN = re.compile(r"进来|走进|闯进|跑进|钻进|溜进|进了[^，,。！？]{0,6}?[门堂屋院]|赶来|跑来|找来|来到")
+"""Someone coming into the scene: the held one who does so has left the place they are kept in."""
+
+
+def _came_in(world: World, who: str, paragraphs: list[str]) -> bool:
+    """Whether ``paragraphs`` tell ``who`` (by any name of theirs) coming into the scene (:data:`CAME_IN`)."""
+    forms = sorted((a for a, c in world.aliases.items() if c == who and len(a) >= 2), key=len, reverse=True) or [who]
+    came = re.compile(rf"(?:{'|'.join(map(re.escape, forms))})[^。！？\n]{{0,20}}?(?:{CAME_IN.pattern})")
+    return any(came.search(p) for p in paragraphs)
+
+
+def _kept_here(world: World, card: dict[str, Any], home: set[str]) -> bool:
+    """Whether the point of view (``home``: its card's or moved 位置) is where a held character's card keeps them — that
+    place or one inside it: 禁足 with 位置 铅山 and the scene in 铅山, their own courtyard inside the town."""
+    where = str(card.get("位置") or "")
+    return bool(where) and any(where == h or where in world.inside.get(h, set()) for h in home)
 
 
 def _related(world: World, a: str, b: str) -> bool:

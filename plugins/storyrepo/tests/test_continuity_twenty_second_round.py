@@ -11,7 +11,9 @@ the right sentence next to each wrong one.
 - a place told as where the dead lie (老七埋在孟门山脚下) is nobody's arrival;
 - a key on its string put back in the collar (塞回了领口里) is a handover kept back;
 - a tower or a platform is called by its last character by the people of it (阁上 of 文昌阁, 台上 of 望河台), when no
-  other name the book knows ends with it.
+  other name the book knows ends with it;
+- one kept (禁足) in the town the point of view is in is found where he is kept — his courtyard is inside the town —
+  unless he comes into the scene (晃了进来).
 """
 
 from __future__ import annotations
@@ -107,3 +109,30 @@ def test_a_tower_or_a_platform_by_its_last_character() -> None:
     assert contract("冯满仓去文昌阁借书", "满仓到了阁下，仰头看了看那块匾。") == []
     assert contract("冯满仓上望河台看水", "满仓在驾驶台上站了半晌。") != []  # another word's 台
     assert contract("冯满仓上望河台看水", "满仓蹲在岸边补筏子。") != []
+
+
+def test_one_kept_in_the_town_the_scene_is_in() -> None:
+    cards: dict[str, dict[str, Any]] = {
+        "冯满仓": {"姓名": "冯满仓", "状态": "在世", "位置": "碛口"},
+        "温二娃": {"姓名": "温二娃", "状态": "禁足", "位置": "碛口"},
+        "薛老三": {"姓名": "薛老三", "状态": "在押", "位置": "看守所"},
+    }
+    aliases = {name: name for name in cards}
+    places = {"碛口", "吴堡", "看守所"}
+    meta = {"视角": "冯满仓", "书内时间": "1956年6月3日", "在场": ["冯满仓", "温二娃", "薛老三"]}
+
+    def held(body: str, pov_place: str = "碛口") -> list[str]:
+        world = World({**cards, "冯满仓": {**cards["冯满仓"], "位置": pov_place}}, dict(aliases), places, set(),
+                      ("普通人",), None, {"看守所": {"碛口"}}, {"冯满仓": "他", "温二娃": "他", "薛老三": "他"})
+        ctx = CheckContext(dict(aliases), [], [], [], 0, set(aliases), set(), world=world, people=set(cards)).for_draft(meta)
+        world.aliases, world.indirect = ctx.aliases, ctx.kin_words
+        lines = body.split("\n")
+        return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
+                if "禁足" in f.message or "在押" in f.message]
+    # kept at home in 碛口, and the scene is in 碛口: his own courtyard is inside the town
+    assert held("满仓推开院门。温二娃蹲在院子里劈柴，抬头说：“满仓哥，河里水大不大？”") == []
+    assert held("满仓推开院门。温二娃蹲在院子里劈柴，抬头说：“满仓哥，河里水大不大？”", pov_place="吴堡")
+    # one who comes into the scene has left the place he is kept in
+    assert held("满仓在渡口补筏子。温二娃从坡上晃了进来，一屁股坐在船帮上。\n“满仓哥，河里水大不大？”温二娃说。")
+    # a prisoner kept in the lock-up inside the town is not where the town's scene is
+    assert held("满仓走在街上。薛老三从对面走过来，说：“满仓，借个火。”")
