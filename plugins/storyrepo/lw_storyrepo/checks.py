@@ -35,6 +35,7 @@ from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding, Subject, clipped
 from lw_storyrepo.forbidden import forbidden_of
+from lw_storyrepo.giving import GIVING_VERBS, HANDOVER_VERBS
 from lw_storyrepo.kinship import FORMS, WORDS, address_book, alias_gender, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
@@ -1018,11 +1019,12 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                     not quoted.get(term) and (_told_of(ctx, term, text, body) is not None
                                               or _handed_over(ctx, term, draft, body))))):
                 doubt = _maybe_there(ctx, term, text, draft, body) if not quoted.get(term) else _performed(term, text, body)
+                step = f"（{'、'.join(ids)} 这一步也就没有写到）" if ids else ""  # the promise the line moves is what is missing
                 if doubt is None:
-                    out.append(Finding("合同", ERROR, f"合同「{shown}」提到「{clipped(term)}」，正文里没有", line_no))
+                    out.append(Finding("合同", ERROR, f"合同「{shown}」提到「{clipped(term)}」，正文里没有{step}", line_no))
                 else:
                     out.append(Finding("合同", WARN, f"合同「{shown}」提到「{clipped(term)}」，正文里找不到它的名字或已知叫法"
-                                                     f"（{doubt}）：请确认草稿写到了", line_no))
+                                                     f"（{doubt}）{step}：请确认草稿写到了", line_no))
             elif ctx is not None and not quoted.get(term) and _only_meant(ctx, term, text, body):
                 out.append(Finding("合同", WARN, f"合同「{shown}」要到「{term}」，正文只说了要去、去不成或怎么走，"
                                                  f"没有写到了那里：请确认", line_no))
@@ -1098,7 +1100,7 @@ def _holds_already(ctx: CheckContext, receiver: str, thing: str) -> bool:
     return thing in {str(v) for v in as_list(card.get("持有"))}
 
 
-_HANDOVER = re.compile(r"把(?P<what>[^，。；]+?)(?:交给|送给|递给|还给|借给|押给|留给|传给|交到|塞给|给了|批给|派给|分给|让给|托付给|托给)")
+_HANDOVER = re.compile(rf"把(?P<what>[^，。；]+?)(?:{alternation(HANDOVER_VERBS)})")
 """A contract line that hands a thing over (郑德明把仓库钥匙交给陈志远), or a task, a place on a list,
 a post (严崇把带新弟子的差事交给陆青崖, 场长把育种的活派给李春生)."""
 _FILLER = re.compile(r"[^\u4e00-\u9fff]|[的了着过和与跟同及之这那其]")
@@ -1182,8 +1184,9 @@ def _handed_words(ctx: CheckContext, what: str) -> frozenset[str]:
     return frozenset({runs[-1][-2:]} if runs else set()) | {pair for run in runs for pair in pairs(run) if pair not in book}
 
 
-TAKEN_BACK = re.compile(r"(?:塞|揣|收|装|放)了?回了?[^，,。！？]{0,4}?(?:兜|怀|袖|包|口袋|衣袋|抽屉)")
-"""A thing held out and put back where it came from (把请帖塞回了内兜, 把帖子又揣回了怀里): not handed over."""
+TAKEN_BACK = re.compile(r"(?:塞|揣|收|装|放)了?回了?[^，,。！？]{0,4}?(?:兜|怀|袖|包|口袋|衣袋|抽屉|领口|衣领|腰间)")
+"""A thing held out and put back where it came from (把请帖塞回了内兜, 把帖子又揣回了怀里, a key on its string
+塞回了领口里): not handed over."""
 REFUSE = re.compile(r"(?:没有|没|不|未|并未|从未)(?:能)?(?:肯|愿意|答应|同意|应允|给|交|借|批|把|松口|点头)|拒绝|回绝|婉拒|谢绝|"
                     r"推了回去|推回|推辞|驳回|摇头|摇了摇头|作罢|不了了之|没成|落空|泡汤|"
                     r"(?:没|不)(?:松手|撒手|松开)|" + TAKEN_BACK.pattern)
@@ -1246,8 +1249,8 @@ STOWED = re.compile(r"往[^，,。！？；;他她你]{0,6}?(?:兜|怀|袖|包|�
 :data:`TAKEN_BACK` said with 往."""
 PUT_OFF = re.compile(r"改日|改天|回头再|下回再|过两天|过几天|落在[^，,。！？]{0,6}?(?:里|了)")
 """A handover put off to another day or the thing left elsewhere (改日再给, 钥匙落在捕房抽屉里了)."""
-GIVING = re.compile(r"交给|递给|塞给|送给|带给|交到|递过来|递过去|递了过去|递到|给了|接过|接了过|收下")
-"""The prose's words of giving a thing over, or of taking it."""
+GIVING = re.compile(alternation(GIVING_VERBS))
+"""The prose's words of giving a thing over, or of taking it (:mod:`lw_storyrepo.giving`)."""
 UNGIVEN = re.compile(r"(?:没|没有|不|别|想|原想|本想|要|打算|准备|改日|改天|过两天|过几天|回头|下回|明天|明儿)[^。！？!?]{0,10}$")
 """What, in the sentence before a giving word, keeps it from happening (却没递过来, 我原想今朝交给你, 过两天…顺手带给你)."""
 
@@ -1384,6 +1387,8 @@ TOLD_OF = re.compile(r"在|逢|离|距|位于|坐落|是[个座一]")
 """What a place opening its sentence is followed by when the sentence tells of it (天宁寺在城北，…; 羊场镇逢三六九赶场):
 where it lies or what it is — nothing of reaching it either way, so the place's other mentions decide (none: reached,
 the scene may open on the place it describes)."""
+BURIED = re.compile(r"(?:埋|葬|安葬|埋葬)在$")
+"""The place told as where the dead lie (师父埋在西山脚下的义地): nobody's arrival."""
 ROUTE = re.compile(r"从[^，,。！？；;“”]{1,8}?到$")
 ROUTE_AHEAD = re.compile(r"^[^，,。！？；;“”]{0,6}[，,]\s*(?:要|得|需|须|必|只能|还得|中间)")
 """A route told, not travelled (从瑶华宫到太医院，要穿过御花园); 从江湾到瑞金医院，出租车开了四十分钟 is a trip made."""
@@ -1406,6 +1411,8 @@ def _only_meant(ctx: CheckContext, term: str, line: str, body: str) -> bool:
         clause = re.split(r"[，,。！？；;“”\n]", body[max(0, k - 16):k])[-1]
         if SENT_OFF.search(clause) or WISHED.search(re.split(r"[。！？；;“”\n]", body[max(0, k - 24):k])[-1]):
             return True
+        if BURIED.search(clause):
+            return True  # where the dead lie (师父埋在西山脚下): nobody's arrival
         return NOT_REACHED.search(clause) is not None or (ROUTE.search(clause) is not None
                                                           and ROUTE_AHEAD.search(body[k + n:k + n + 20]) is not None)
 
@@ -1587,9 +1594,10 @@ def _by_kind(ctx: CheckContext, term: str, body: str) -> bool:
         and re.search(rf"一[{_MEASURE}][^，,。！？；;“”\n]{{0,4}}?{h}", body) is None
 
 
-HOME_KINDS = _HOMELY_PLACES + "厂班园店馆铺局队社堂衙校矿营宗帮团"
-"""The last character of a place's or a body's name that its own people call it by (厂里, 你们班, 园子后门): a
-factory, a troupe, a garden theatre, a shop, a team, a sect … — not one that is mostly another word (所, 场, 会)."""
+HOME_KINDS = _HOMELY_PLACES + "厂班园店馆铺局队社堂衙校矿营宗帮团阁台"
+"""The last character of a place's or a body's name that its own people call it by (厂里, 你们班, 园子后门, 阁上 of
+尊经阁, 台上 of 观象台): a factory, a troupe, a garden theatre, a shop, a team, a sect, a tower or a platform … — not one
+that is mostly another word (所, 场, 会)."""
 _HOME_BEFORE = "回进到在出去从来是了和跟"
 
 
@@ -1611,8 +1619,8 @@ def _kinds_named(ctx: CheckContext) -> dict[str, set[str]]:
 def _by_its_home_kind(ctx: CheckContext, term: str, body: str, named: dict[str, set[str]]) -> bool:
     """A place or a body (a troupe, a factory: no person, no held thing) the prose calls by the kind its name ends
     with, the way the people of it do, when no other name the book knows ends with that kind: a kind of one
-    character (:data:`HOME_KINDS`) after 我们/你们/咱/俺 (你们班跑了个唱武生的) or with 子/里/门 after no character
-    or one that moves or places (是班里跑了的, 来园子后门, 回厂里); one of two characters or more
+    character (:data:`HOME_KINDS`) after 我们/你们/咱/俺 (你们班跑了个唱武生的) or with 子/里/门/上/下 after no character
+    or one that moves or places (是班里跑了的, 来园子后门, 回厂里, 在台上); one of two characters or more
     (:data:`PLACE_KINDS`: 仓库 of 上步仓库) after no character, one of those or 那/这/的 (仓库里闷得像蒸笼).
     ``named`` is :func:`_kinds_named` of ``ctx``."""
     canonical = ctx.aliases.get(term, term)
@@ -1624,7 +1632,7 @@ def _by_its_home_kind(ctx: CheckContext, term: str, body: str, named: dict[str, 
         if len(owners) > 1 or (owners and canonical not in owners):
             continue  # another name the book knows ends with the kind
         k = re.escape(kind)
-        home = rf"(?<=[们咱俺]){k}|(?:(?<![\u4e00-\u9fff])|(?<=[{_HOME_BEFORE}])){k}[子里门]" if len(kind) == 1 \
+        home = rf"(?<=[们咱俺]){k}|(?:(?<![\u4e00-\u9fff])|(?<=[{_HOME_BEFORE}])){k}[子里门上下]" if len(kind) == 1 \
             else rf"(?:(?<![\u4e00-\u9fff])|(?<=[们咱俺那这的{_HOME_BEFORE}])){k}"
         if re.search(home, body, re.M):
             return True

@@ -70,11 +70,12 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from lw_storyrepo.findings import ERROR, WARN, Finding, Subject
 from lw_storyrepo.forbidden import Bars
+from lw_storyrepo.giving import PUT_VERBS, SHOW_VERBS
 from lw_storyrepo.names import surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.ranks import DOWN_WORDS, Ladder, RankReader, steps
 from lw_storyrepo.repo import as_list
-from lw_storyrepo.wordsre import found_at
+from lw_storyrepo.wordsre import alternation, found_at
 
 DEFAULT_STAGES = ("凡人", "炼体", "练气", "炼气", "筑基", "结丹", "金丹", "元婴", "化神", "炼虚", "合体", "大乘", "渡劫", "真仙",
                   "天仙", "金仙")
@@ -222,11 +223,6 @@ TOPIC_ADVERBS = "这会儿|此刻|此时|眼下|如今|现在|今天|今日|今�
 USE_VERBS += ("捧出", "端出", "抱出", "搬出", "拎出", "捧起", "抱起", "取下", "解下", "拴上", "别上", "系上", "挂上", "揣上",
               "亮给", "披着", "穿着", "裹着", "搭着", "套着")
 GET_VERBS = ("接过", "收下", "拿到", "夺过", "夺下", "捡起", "拾起", "得到", "取回", "借来", "买下", "收起")
-GIVE_VERBS = ("递给", "交给", "塞给", "借给", "推给", "扔给", "丢给", "抛给", "递到", "交到", "塞到", "推到", "递过去",
-              "递了过去", "放在", "搁在", "摆在", "拍在")
-SHOW_VERBS = ("递给", "交给", "塞给", "借给", "递过", "递来", "掏出", "拿出", "取出", "摸出", "亮出")
-"""What a thing's holder does to put it in another's hands or before them (沈砚把望远镜递给她, 老郭从袖子里掏出
-账簿): said in the draft, anyone in the scene may use it after (:func:`check_continuity`)."""
 STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等在", "跪在", "住在", "困在", "靠在", "倚在", "蹲在", "候在",
               "躲在", "藏在", "趴在", "窝在", "歪在", "挤在", "围在", "坐镇", "在")
 HE = ("他", "她")
@@ -939,7 +935,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                           rf"(?:一[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
         get = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,8}}?(?:{'|'.join(GET_VERBS)})[^。！？“”\n]{{0,6}}?({item_re})")
         handed = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,4}}?把[^。！？“”\n]{{0,8}}?({item_re})[^。！？“”\n]{{0,6}}?"
-                            rf"(?:{'|'.join(GIVE_VERBS)})|({names.pattern})[^。！？“”\n]{{0,20}}?(?:{'|'.join(SHOW_VERBS)})"
+                            rf"(?:{alternation(PUT_VERBS)})|({names.pattern})[^。！？“”\n]{{0,20}}?(?:{alternation(SHOW_VERBS)})"
                             rf"[^。！？“”\n]{{0,10}}?({item_re})")
         # 那枚扳指，这会儿套在…: the thing a topic; 那柄剑，是师尊赐的，今天就挂在…: with what it is said between
         topic = rf"\s*[^。！？“”，,\n]{{0,2}}?(?:[，,](?:是|乃是|原是|本是)[^。！？“”，,\n]{{1,20}}?的)?(?:[，,](?:{TOPIC_ADVERBS})*)?"
@@ -1036,7 +1032,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                                f"{who} 的状态是「{state}」（角色卡·状态），说不了话，正文里却开口说话",
                                first_line + voice.line, voice.column, line.strip()[:60], Subject("状态", who)))
         elif who not in revived and state.startswith(CONFINED) and not _visited(lines, voice.line, card, calls) \
-                and not_now(voice.line) is None:
+                and not_now(voice.line) is None \
+                and not (_kept_here(world, card, home) and not _came_in(world, who, [*_recent(lines, voice.line), line])):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），{_kept(state)}「{card.get('位置') or '?'}」，正文里却在场说话",
@@ -1049,7 +1046,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                                first_line + voice.line, voice.column, line.strip()[:60]))
     # 状态: the dead and the held do not act in the scene (推门走了进来, 点了点头)
     if names is not None:
-        out += _acting(world, lines, first_line, revived, seen, calls)
+        out += _acting(world, lines, first_line, revived, seen, calls, home)
         out += _barred(world, lines, first_line, revived)
         out += _forbidden(world, lines, first_line, revived, seen)
     # 位置
@@ -1395,7 +1392,7 @@ def _visited(lines: list[str], i: int, card: dict[str, Any], calls: list[bool] |
 
 
 def _acting(world: World, lines: list[str], first_line: int, revived: set[str], seen: set[tuple[str, int]],
-            calls: list[bool]) -> list[Finding]:
+            calls: list[bool], home: set[str]) -> list[Finding]:
     """The dead (已死, 已故 …) and the held (在押 …) doing what a body does in the scene
     (:data:`ACTS`) by name or alias, outside a memory, a dream, a photograph, a visit; one finding
     a character a paragraph, none where their voice was already found."""
@@ -1457,8 +1454,8 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             state = held[who]
             if state.startswith(CONFINED) and who not in visited:
                 visited[who] = _visited(lines, i, card, calls, voice=False)
-            if state.startswith(CONFINED) and visited[who]:
-                continue
+            if state.startswith(CONFINED) and (visited[who] or (_kept_here(world, card, home) and not CAME_IN.search(text))):
+                continue  # found where they are kept; one who comes into the scene (从后门晃了进来) has left it
             seen.add((who, i))
             where = f"，{_kept(state)}「{card.get('位置')}」" if state.startswith(CONFINED) else ""
             out.append(Finding("连贯", ERROR, f"{who} 的状态是「{state}」（角色卡·状态）{where}，正文里却在场动作",
@@ -1645,6 +1642,24 @@ def _elsewhere(world: World, who: str, pov: str | None) -> str:
     if not where or not here or state.startswith(LOST) or _related(world, where, here):
         return ""
     return f"，角色卡·位置是「{where}」"
+
+
+CAME_IN = re.compile(r"进来|走进|闯进|跑进|钻进|溜进|进了[^，,。！？]{0,6}?[门堂屋院]|赶来|跑来|找来|来到")
+"""Someone coming into the scene: the held one who does so has left the place they are kept in."""
+
+
+def _came_in(world: World, who: str, paragraphs: list[str]) -> bool:
+    """Whether ``paragraphs`` tell ``who`` (by any name of theirs) coming into the scene (:data:`CAME_IN`)."""
+    forms = sorted((a for a, c in world.aliases.items() if c == who and len(a) >= 2), key=len, reverse=True) or [who]
+    came = re.compile(rf"(?:{'|'.join(map(re.escape, forms))})[^。！？\n]{{0,20}}?(?:{CAME_IN.pattern})")
+    return any(came.search(p) for p in paragraphs)
+
+
+def _kept_here(world: World, card: dict[str, Any], home: set[str]) -> bool:
+    """Whether the point of view (``home``: its card's or moved 位置) is where a held character's card keeps them — that
+    place or one inside it: 禁足 with 位置 铅山 and the scene in 铅山, their own courtyard inside the town."""
+    where = str(card.get("位置") or "")
+    return bool(where) and any(where == h or where in world.inside.get(h, set()) for h in home)
 
 
 def _related(world: World, a: str, b: str) -> bool:

@@ -35,6 +35,8 @@ SURNAME_ADDRESS = ("叔", "伯", "婶", "姨", "姑", "嫂", "哥", "姐", "兄"
                    "董", "老师", "警官", "律师", "医生", "教授")
 KIN_PREFIXES = ("你", "我", "他", "她", "咱", "阿", "俺")
 SEPARATORS = r"[\s…—·.．,，、!！?？~～\-]*"
+BREAKS = r"[\s…—·.．,，、。；;：:!！?？~～\-]*"
+"""What may stand where a quoted term has a space of its own: :data:`SEPARATORS` and the ends of clauses."""
 
 
 def surname_of(name: str) -> str:
@@ -68,7 +70,9 @@ def address_forms(name: str) -> frozenset[str]:
 
 @lru_cache(maxsize=4096)
 def _spaced(term: str) -> re.Pattern[str]:
-    return re.compile(SEPARATORS.join(map(re.escape, term)))
+    """``term``'s characters with any separators between; its own spaces (四海到此 十一·十九, 廿吨 夜一点) are any
+    break the prose writes there, a full stop too (四海到此　十一·十九, 廿吨。夜一点。)."""
+    return re.compile(BREAKS.join(SEPARATORS.join(map(re.escape, part)) for part in term.split()))
 
 
 def present(term: str, text: str) -> bool:

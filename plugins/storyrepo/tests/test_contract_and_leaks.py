@@ -295,7 +295,8 @@ def test_a_promise_the_contract_never_asked_for_and_places_and_things_by_kind() 
     assert warned(["P-001 推进：林晚醒了", "P-003 开启：林晚的梦"], opens) == []
     meta = {"推进承诺": ["P-001"]}
     assert errors(["P-001 推进：林晚下货舱"], "莫七翻身坐起来：“丫头？”林晚点点头。", meta, ctx) == []
-    assert errors(["P-001 推进：林晚下货舱"], "林晚点点头。", meta, ctx) == ["合同「P-001 推进：林晚下货舱」提到「货舱」，正文里没有"]
+    assert errors(["P-001 推进：林晚下货舱"], "林晚点点头。", meta, ctx) == [
+        "合同「P-001 推进：林晚下货舱」提到「货舱」，正文里没有（P-001 这一步也就没有写到）"]
     moved = {**meta, "设定变更": ["莫七.位置=青云宗"]}
     assert errors(["P-001 推进：林晚下货舱"], "莫七翻身坐起来。林晚点点头。", moved, ctx) != []  # he is gone from there
     assert errors(["林晚带着星图芯片"], "林晚揣着母亲留下的那枚芯片。", meta, ctx) == []
@@ -469,28 +470,32 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      [("连贯-境界-1.md", "境界"), ("连贯-持有-1.md", "持有"),
       ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
       ("合同-3.md", "石塘镇"), ("合同-5.md", "郭崇当众宣布去临安的三个人由沈砚领头")],
-     34),  # stop 47's eighteenth and nineteenth rounds (not tuned on it): 境界-3 and 状态-1 caught, 36 -> 37 false alarms; the twentieth: 37 -> 34
+     5),  # stop 47's eighteenth and nineteenth rounds (not tuned on it): 境界-3 and 状态-1 caught, 36 -> 37 false alarms; the twentieth: 37 -> 34;
+    # the twenty-second: 34 -> 5 (尊经阁 called 阁 by its people, twice; the confined student found in his own courtyard
+    # inside the town, 27 — one voice of his, come into the hall three paragraphs up, is left as a 在场 warning)
     # a 1984 county 供销社 written blind at stop 47: first run 6/15, 4/5, 5/5 and 7 false alarms (its README); a
     # development set since stop 47 (task C19), tuned on with 连续性-盲评二十.
     ("连续性-盲评二十一", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-持有-3.md", "持有"),
       ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
       ("连贯-时间-2.md", "书内时间"), ("合同-5.md", "严正清在碰头会上宣布何小满转正")],
-     6),  # stop 47's eighteenth and nineteenth rounds (not tuned on it): 境界-1 caught, 7 -> 6 false alarms
+     5),  # stop 47's eighteenth and nineteenth rounds (not tuned on it): 境界-1 caught, 7 -> 6 false alarms; the
+    # twenty-second round: 6 -> 5 (a quoted note whose spaces the prose writes as full stops)
     # a Ming 钦天监 written blind at stop 47, an evaluation set: blind runs 4/15 → 6/15, 3/5, 5/5 and 6 → 5 false alarms
     # (its README); a development set since stop 48, tuned on with 连续性-盲评二十三.
     ("连续性-盲评二十二", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-1.md", "境界"), ("连贯-境界-2.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-持有-2.md", "持有"),
       ("连贯-状态-1.md", "状态"), ("连贯-位置-2.md", "位置"), ("连贯-时间-1.md", "书内时间"), ("连贯-时间-2.md", "书内时间"),
-      ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "西山"), ("合同-5.md", "郝德茂把漏刻房的浮箭换成新的")],
-     5),
+      ("连贯-时间-3.md", "书内时间"), ("合同-5.md", "郝德茂把漏刻房的浮箭换成新的")],
+     4),  # the twenty-second round: 合同-3 caught (西山 told only as where the master lies), 5 -> 4 (观象台 called 台)
     # a 1996 trawler written blind at stop 47, an evaluation set: blind run 7/15, 2/5, 4/5 and 8 false alarms (its
     # README), unchanged by stop 47's rounds; a development set since stop 48, tuned on with 连续性-盲评二十二.
     ("连续性-盲评二十三", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-1.md", "境界"), ("连贯-持有-3.md", "持有"), ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"),
       ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
-      ("合同-2.md", "P-002"), ("合同-3.md", "机舱"), ("合同-5.md", "顾大富把后舱的钥匙交给郑海生"), ("泄密-4.md", "周阿娣")],
-     8),
+      ("合同-3.md", "机舱"), ("泄密-4.md", "周阿娣")],
+     6),  # the twenty-second round: 合同-2 (a promise line's missing name tells the promise) and 合同-5 (the key put back in
+    # the collar) caught, 8 -> 6 (the carved line's own space, the 合同-2 finding now a catch)
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
@@ -563,7 +568,7 @@ def test_a_contract_line_whose_promise_fails_is_reported_once() -> None:
     found = errors(["P-001 兑付：救出云娘"], "林晚看着血书。", {"推进承诺": ["P-001"]})
     assert found == ["合同「P-001 兑付：救出云娘」要求 P-001 出现在草稿的兑付承诺里，但没有"]
     assert errors(["P-001 推进：救出云娘"], "林晚看着血书。", {"推进承诺": ["P-001"]}) == [
-        "合同「P-001 推进：救出云娘」提到「云娘」，正文里没有"]
+        "合同「P-001 推进：救出云娘」提到「云娘」，正文里没有（P-001 这一步也就没有写到）"]
 
 
 def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:

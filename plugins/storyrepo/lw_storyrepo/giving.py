@@ -1,0 +1,50 @@
+"""The verbs of giving and showing a thing: one table, read by every check that asks whether a thing changed hands.
+
+A verb is listed once, under the kind of act it tells (:data:`VERBS`); each reader takes the kinds its question is
+about, so a verb added for one of them is there for all that ask the same thing:
+
+- :data:`HANDOVER_VERBS` — a contract line that hands something over (把仓库钥匙交给陈志远), a task or a post too
+  (把育种的活派给李春生);
+- :data:`GIVING_VERBS` — the prose telling that a thing went over, from either side (递给, 接过, 收下);
+- :data:`PUT_VERBS` — what a holder does, after 把 and the thing, to put it in another's hands or before them
+  (把望远镜递给她, 把账簿放在桌上);
+- :data:`SHOW_VERBS` — what a holder does, right before the thing, to bring it out or hand it over (掏出账簿, 递过茶盏).
+"""
+
+from __future__ import annotations
+
+HAND = "hand"
+"""Into another's hands (交给, 递给, 递过去)."""
+TOSS = "toss"
+"""Over to another by a throw or a push (扔给, 推到)."""
+ASSIGN = "assign"
+"""A task, a post, a share given out (派给, 批给)."""
+SET_DOWN = "set down"
+"""Put down before another (放在, 拍在)."""
+TAKE = "take"
+"""Taken by the one it goes to (接过, 收下)."""
+BRING_OUT = "bring out"
+"""Brought out by its holder for others to see or use (掏出, 亮出)."""
+
+VERBS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("交给", "递给", "塞给", "送给", "借给", "还给", "带给", "给了", "押给", "留给", "传给", "让给", "托付给",
+                     "托给", "交到", "递到", "塞到", "递过去", "递了过去", "递过来", "递过", "递来"), frozenset({HAND})),
+    **dict.fromkeys(("推给", "扔给", "丢给", "抛给", "推到"), frozenset({TOSS})),
+    **dict.fromkeys(("批给", "派给", "分给"), frozenset({ASSIGN})),
+    **dict.fromkeys(("放在", "搁在", "摆在", "拍在"), frozenset({SET_DOWN})),
+    **dict.fromkeys(("接过", "接了过", "收下"), frozenset({TAKE})),
+    **dict.fromkeys(("掏出", "拿出", "取出", "摸出", "亮出", "捧出", "端出", "抱出", "搬出", "拎出"), frozenset({BRING_OUT})),
+}
+"""Every verb of giving or showing a thing, with the kinds of act it tells."""
+
+
+def verbs_of(*kinds: str) -> tuple[str, ...]:
+    """The verbs of :data:`VERBS` that tell any of ``kinds``, longest first."""
+    return tuple(sorted((v for v, told in VERBS.items() if told & set(kinds)), key=lambda v: (-len(v), v)))
+
+
+HANDOVER_VERBS = verbs_of(HAND, TOSS, ASSIGN)
+GIVING_VERBS = verbs_of(HAND, TOSS, TAKE)
+PUT_VERBS = verbs_of(HAND, TOSS, SET_DOWN)
+SHOW_VERBS = verbs_of(HAND, BRING_OUT)
+
