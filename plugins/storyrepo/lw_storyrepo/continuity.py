@@ -81,15 +81,26 @@ DEFAULT_STAGES = ("凡人", "炼体", "练气", "炼气", "筑基", "结丹", "�
 SAME_STAGE = {"炼气": "练气", "结丹": "金丹"}
 DEAD = ("已死", "死亡", "身亡", "陨落", "已故", "战死", "亡故", "死去", "已逝", "去世")
 GONE = ("失踪", "封印", "被封印", "下落不明")
-NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日|遗言|遗书|信中|信上|信里|留音|幻象|幻影|"
-                     r"玉简|录音|录像|留言|留影|"
-                     r"残魂|画像|生前|(?:临死|临终|死|去世|过世|遇害|出事|咽气)[之以]?前|曾经说|"
-                     r"每[次回逢当][^。！？]{0,12}?[都总]|往常|以往|以前[^。！？]{0,12}?(?:总是|老是|常常|总爱|总要)|"
-                     r"去年|前年|[一两二三四五六七八九十几数]+年前|前[一两三几]年|[一两二三四五六七八九十几数半]+个月前|"
-                     # a remembered day (最后那天, 临出门前, a paragraph opening on 那天傍晚) or a habit of a
-                     # lifetime counted (先生骂过多少回): a scene told in the past
-                     r"最后那[天晚夜次回]|临(?:出门|出发|走|行|别)[之以]?前|^\s*那(?:一)?[天日晚夜]|"
-                     r"[\u4e00-\u9fff]过(?:多少|好几|无数)[回次遍]")
+# The kinds of "not now" a sentence can be in; NOT_NOW is their union, in this order.
+RECALLED = r"回忆|想起|记得|梦"
+"""A memory or a dream: the mind elsewhere."""
+PAST_TIME = r"当年|那年|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日"
+"""A time named as gone: a year, a childhood, the day someone left."""
+RECORDED = r"遗言|遗书|信中|信上|信里|留音|幻象|幻影|玉简|录音|录像|留言|留影|残魂|画像"
+"""Words or a likeness kept from before: a letter, a recording, a portrait, a lingering soul."""
+LIFETIME_PAST = r"生前|(?:临死|临终|死|去世|过世|遇害|出事|咽气)[之以]?前|曾经说"
+"""Before a death: what someone did or said in their lifetime."""
+HABIT = r"每[次回逢当][^。！？]{0,12}?[都总]|往常|以往|以前[^。！？]{0,12}?(?:总是|老是|常常|总爱|总要)"
+"""What someone always did: each time, as usual, used to."""
+YEARS_BACK = r"去年|前年|[一两二三四五六七八九十几数]+年前|前[一两三几]年|[一两二三四五六七八九十几数半]+个月前"
+"""A span counted back from now: last year, three years ago, half a month ago."""
+REMEMBERED_DAY = r"最后那[天晚夜次回]|临(?:出门|出发|走|行|别)[之以]?前|^\s*那(?:一)?[天日晚夜]"
+"""A remembered day (最后那天, 临出门前, a paragraph opening on 那天傍晚): a scene told in the past."""
+COUNTED_HABIT = r"[\u4e00-\u9fff]过(?:多少|好几|无数)[回次遍]"
+"""A habit of a lifetime counted (先生骂过多少回)."""
+NOT_NOW = re.compile("|".join((RECALLED, PAST_TIME, RECORDED, LIFETIME_PAST, HABIT, YEARS_BACK, REMEMBERED_DAY,
+                               COUNTED_HABIT)))
+"""A sentence told outside the scene's now; only ever asked whether it matches."""
 LIFETIME = re.compile(r"(?:在世|活着|在)的时候|在世时|(?:死|去世|过世|遇害|咽气|落水|淹死|下葬|入殓|出殡)(?:了|之|以)?后")
 """A paragraph set in a dead person's lifetime (师父在的时候说过：…) or after their death (师父落水以后，东西收拾出来): what
 it tells of them is no act or voice in the scene."""
