@@ -316,6 +316,7 @@ class World:
     died: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # the dead -> (era, year, month) of death: deaths_of
     ladders: tuple[Ladder, ...] | None = None  # the world's ladders (ranks.ladders_of); None: the one of ``stages``
     dated: dict[str, tuple[int, int]] = field(default_factory=dict)  # an event the world or a card dates -> (month, day): dated_events
+    dated_by: tuple[tuple[str, str, tuple[int, int]], ...] = ()  # (who or what it is said of, event, (month, day)): dated_subjects
     told: dict[str, frozenset[str]] = field(default_factory=dict)  # held thing -> the words its holder's card tells it by: told_of
     bars: dict[str, Bars] = field(default_factory=dict)  # character -> what their state forbids, as the book words it: forbidden_of
     heard: dict[str, str] = field(default_factory=dict)  # a form people at large call someone, as the cards quote it -> them
@@ -2155,7 +2156,8 @@ def _lunar(now: str) -> bool:
     if re.search(r"初[一二三四五六七八九十]|正月|腊月|冬月|[廿卅]", now):
         return True
     era = re.match(r"\s*([\u4e00-\u9fff]{2,4}?)[一二三四五六七八九十]+年", now)
-    return era is not None and era.group(1) not in ("民国", "公元", "西元")
+    return era is not None and era.group(1) not in ("民国", "公元", "西元") \
+        and not set(era.group(1)) <= set("〇零一二三四五六七八九")  # 一九九六年 is a year's digits, no reign
 
 
 SOLAR_TERM_DAYS: dict[str, tuple[int, int]] = {
@@ -2264,6 +2266,11 @@ DATE_SAID = re.compile(rf"^(?:(?P<month>[\d一二三四五六七八九十]{{1,3}
 COUNTDOWN = re.compile(rf"(?:离|距|距离)(?P<what>[^，,。！？；;“”\n]{{2,8}}?)(?:只剩下?|还剩下?|还有|就剩下?|只有|剩下?|不到)"
                        rf"(?P<n>[\d一二两三四五六七八九十几]{{1,3}})(?:来|多)?(?:个)?(?:天|日)(?!子)")
 """Days counted down to an event (离上线只剩两天, 离去天津只剩三天了)."""
+COME_IN = re.compile(rf"(?:再过|还有|还得)(?P<n>[\d一二两三四五六七八九十几]{{1,3}})(?:来|多)?(?:个)?(?:天|日)(?!子)[，,]?\s*"
+                     rf"(?P<who>[^，,。！？；;“”\n就便]{{1,8}}?)(?:就|便)(?:要|能|该|会|得)?"
+                     rf"(?:从[^，,。！？；;“”\n回来到进]{{1,6}})?(?P<verb>[^，,。！？；;“”\n了啦呢吧啊]{{1,8}})")
+"""Days counted to someone's or something's coming (再过三天，监正就从南京回来了; 再过五天你就进城了): what comes
+after 就, where from left out."""
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
@@ -2286,6 +2293,24 @@ def dated_events(texts: Iterable[str]) -> dict[str, tuple[int, int]]:
     return {k: v for k, v in out.items() if k not in doubled}
 
 
+_CLAUSE_ENDS = "，,。！？；;：:\n"
+
+
+def dated_subjects(lore: str, texts: dict[str, str]) -> tuple[tuple[str, str, tuple[int, int]], ...]:
+    """Each dated event of the world and the cards with what it is said of: the words of its clause before the date
+    (金海号十月十二日开到渔场 → 金海号), and for a card its owner too (邢文焕's card: 信里说定十月二十回京) —
+    ``(of, event, (month, day))``, read by :func:`_come_in_days`."""
+    out: list[tuple[str, str, tuple[int, int]]] = []
+    for owner, text in [("", lore), *texts.items()]:
+        for m in [*DATED.finditer(text), *LUNAR_DATED.finditer(text)]:
+            month, day = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month")), _cn_int(m.group("day"))
+            if month is None or day is None or not (1 <= month <= 12 and 1 <= day <= 31):
+                continue
+            start = max(text.rfind(c, 0, m.start()) for c in _CLAUSE_ENDS) + 1
+            out.append((owner + text[start:m.start()], m.group("what").strip(), (month, day)))
+    return tuple(out)
+
+
 def _dated_end(world: World, said: str, month: int, day: int) -> tuple[str, tuple[int, int], bool] | None:
     """The event or day a countdown names (:data:`COUNTDOWN`'s ``what``), its ``(month, day)`` and whether the world
     or a card dates it: an event the
@@ -2306,6 +2331,17 @@ def _dated_end(world: World, said: str, month: int, day: int) -> tuple[str, tupl
     return (said, (told, on), False) if told and 1 <= told <= 12 else None
 
 
+def _come_in_days(world: World, who: str, verb: str) -> tuple[str, tuple[int, int]] | None:
+    """The dated event a :data:`COME_IN` count names, and its day: one whose words hold the whole doing (进城 in
+    搭头班车进城赶交流会), or one said of ``who`` (by any of their names; a card's events are its owner's) whose
+    doing shares a character with it (回来 and 回京, 到了 and 开到渔场); ``None`` when none, or two days, fit."""
+    person = world.aliases.get(who, who)
+    of = {w for w in (who, person) if len(w) >= 2}
+    found = {(what, on) for said, what, on in world.dated_by
+             if (len(verb) >= 2 and verb in what) or (any(w in said for w in of) and set(verb) & set(what[:2]))}
+    return found.pop() if len({on for _what, on in found}) == 1 else None
+
+
 def _day_of_year(month: int, day: int, lunar: bool) -> int:
     return (month - 1) * 30 + day if lunar else sum(_MONTH_DAYS[:month - 1]) + day
 
@@ -2322,10 +2358,15 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
     lunar = _lunar(now)
     out: list[Finding] = []
     for i, col, sentence in sentences:
-        if "离" not in sentence and "距" not in sentence or NOT_NOW.search(sentence):
+        if "离" not in sentence and "距" not in sentence and "过" not in sentence and "还" not in sentence \
+                or NOT_NOW.search(sentence):
             continue
-        for m in COUNTDOWN.finditer(sentence):
-            end = _dated_end(world, m.group("what").rstrip("的还"), month, day)
+        counts: list[tuple[re.Match[str], tuple[str, tuple[int, int], bool] | None]] = [
+            (m, _dated_end(world, m.group("what").rstrip("的还"), month, day)) for m in COUNTDOWN.finditer(sentence)]
+        for m in COME_IN.finditer(sentence):
+            came = _come_in_days(world, m.group("who").strip(), m.group("verb"))
+            counts.append((m, (*came, True) if came else None))
+        for m, end in counts:
             count = _cn_int(m.group("n").replace("几", "三"))
             if end is None or count is None:
                 continue
