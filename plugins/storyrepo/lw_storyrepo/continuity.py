@@ -61,6 +61,7 @@ separated by ＜ > → 、), else the usual cultivation ladder; levels by 一…
 from __future__ import annotations
 
 import bisect
+import datetime
 import functools
 import itertools
 import re
@@ -908,11 +909,17 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         names = None  # the cards say how things are now; a flashback's prose is checked by its setting changes only
     if world.last_time and now and not flashback and earlier(now, world.last_time[1]):
         n, then = world.last_time
+        # where the prose writes the same day (a signed log entry: 十月初十夜，…记), the finding points there
+        day_said = WEEKDAY_AFTER.sub("", now.rsplit("年", 1)[-1]).strip()
+        at = next(((i, line.find(day_said)) for i, line in enumerate(lines) if len(day_said) >= 3 and day_said in line),
+                  None)
         out.append(Finding("连贯", ERROR, f"书内时间「{now}」早于第 {n} 章的「{then}」（时间倒流）；倒叙就在草稿写「倒叙: true」",
-                           1, 1, f"书内时间: {now}"))
+                           *((first_line + at[0], at[1] + 1, _sentence_at(lines[at[0]], at[1]).strip()[:60]) if at
+                             else (1, 1, f"书内时间: {now}"))))
     if now and not flashback:
         out += _said_today(now, sentences, first_line)
         out += _countdown(world, now, sentences, first_line)
+        out += _dates_in_prose(now, lines, sentences, first_line)
         if names is not None and world.died:
             out += _since_death(world, names, now, sentences, first_line)
     # 境界
@@ -2380,6 +2387,54 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
             when = f"定在{on_month}月{on_day}日（世界观/角色卡）" if dated else f"是{on_month}月{on_day}日"
             out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可「{event}」{when}，本章的书内时间「{now}」离那天还有{left}天",
                                first_line + i, col, sentence.strip()[:60]))
+    return out
+
+
+_DIGITS = "〇零一二三四五六七八九"
+WRITTEN_DATE = re.compile(rf"(?:(?P<year>[{_DIGITS}]{{4}}|\d{{4}})年)?(?P<month>{_DAY_OF_MONTH})月(?P<day>{_DAY_OF_MONTH})[日号]"
+                          rf"(?:[，,、\s]*(?:星期|礼拜)(?P<weekday>[{_WEEKDAY}]))?")
+"""A Gregorian date written in the prose, with the weekday it says it is (一九九六年十月八日，星期三: a log's head)."""
+SCENE_DATE = re.compile(rf"^\s*(?P<month>{_DAY_OF_MONTH})月(?P<day>{_LUNAR_DAY}|{_DAY_OF_MONTH})[日号]?"
+                        r"(?=夜里|夜间|晚上|傍晚|黄昏|早上|清早|一早|上午|中午|下午|午后|半夜|凌晨|夜[，,])")
+"""Narration opening a paragraph on a day and a part of it (十月七日夜里，风停了): the scene's day from there on."""
+_YEAR_DIGITS = str.maketrans(_DIGITS, "0012345678" + "9")
+
+
+def _dates_in_prose(now: str, lines: list[str], sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
+    """书内时间 a date written in the draft contradicts: a Gregorian date whose weekday is another (:data:`WRITTEN_DATE`;
+    its year written, or the in-book day itself), and a paragraph of narration opening on a day of this
+    month before the in-book date (:data:`SCENE_DATE`; 那天/那夜 after it is a day remembered)."""
+    read = book_time(now)
+    if read is None or read[1][1] is None or read[1][2] is None:
+        return []
+    era, (year, month, day) = read
+    lunar = _lunar(now)
+    out: list[Finding] = []
+    for i, col, sentence in sentences:
+        for m in WRITTEN_DATE.finditer(sentence):
+            told = m.group("year")
+            on_month, on_day = _cn_int(m.group("month")), _cn_int(m.group("day"))
+            # without its year, only the in-book day itself is surely this year's (十一月二十号，礼拜一 may be last year's)
+            on_year = int(told.translate(_YEAR_DIGITS)) if told else \
+                (year if not era and (on_month, on_day) == (month, day) else None)
+            if m.group("weekday") is None or lunar or not on_year or not on_month or not on_day \
+                    or not 1800 <= on_year <= 2200:
+                continue
+            try:
+                real = datetime.date(on_year, on_month, on_day).weekday()
+            except ValueError:
+                continue
+            if min(_WEEKDAY.index(m.group("weekday")), 6) != real:
+                out.append(Finding("连贯", ERROR, f"正文写「{m.group()}」，可{on_year}年{on_month}月{on_day}日是星期"
+                                   f"{_WEEKDAY[real]}（本章的书内时间「{now}」）", first_line + i, col + m.start(), sentence.strip()[:60]))
+    for i, line in enumerate(lines):
+        m = SCENE_DATE.match(line)
+        if m is None or NOT_NOW.search(line) or line[m.end():].startswith(("那", "这")):
+            continue
+        on_month, on_day = _cn_int(m.group("month")), _cn_int(m.group("day"))
+        if on_month == month and on_day is not None and on_day < day:
+            out.append(Finding("连贯", ERROR, f"正文写「{line.strip()[:m.end() + 2]}」，可本章的书内时间是「{now}」（时间倒流）；"
+                               f"倒叙就在草稿写「倒叙: true」", first_line + i, 1, line.strip()[:60]))
     return out
 
 

@@ -475,22 +475,23 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评二十一", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-持有-3.md", "持有"),
       ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
-      ("连贯-时间-2.md", "书内时间"), ("合同-5.md", "严正清在碰头会上宣布何小满转正")],
-     6),  # stop 47's eighteenth and nineteenth rounds (not tuned on it): 境界-1 caught, 7 -> 6 false alarms
+      ("合同-5.md", "严正清在碰头会上宣布何小满转正")],
+     6),  # stop 47's eighteenth and nineteenth rounds (not tuned on it): 境界-1 caught, 7 -> 6 false alarms; the
+    # twenty-first round: 时间-2 caught (再过五天你就进城了, a coming the world dates)
     # a Ming 钦天监 written blind at stop 47, an evaluation set: blind runs 4/15 → 6/15, 3/5, 5/5 and 6 → 5 false alarms
     # (its README); a development set since stop 48, tuned on with 连续性-盲评二十三.
     ("连续性-盲评二十二", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-1.md", "境界"), ("连贯-境界-2.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-持有-2.md", "持有"),
-      ("连贯-状态-1.md", "状态"), ("连贯-位置-2.md", "位置"), ("连贯-时间-1.md", "书内时间"), ("连贯-时间-2.md", "书内时间"),
+      ("连贯-状态-1.md", "状态"), ("连贯-位置-2.md", "位置"),
       ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "西山"), ("合同-5.md", "郝德茂把漏刻房的浮箭换成新的")],
-     5),
+     5),  # the twenty-first round: 时间-1 (the reversed day where the prose writes it), 时间-2 (a coming the card dates)
     # a 1996 trawler written blind at stop 47, an evaluation set: blind run 7/15, 2/5, 4/5 and 8 false alarms (its
     # README), unchanged by stop 47's rounds; a development set since stop 48, tuned on with 连续性-盲评二十二.
     ("连续性-盲评二十三", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-1.md", "境界"), ("连贯-持有-3.md", "持有"), ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"),
-      ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
+      ("连贯-位置-3.md", "位置"),
       ("合同-2.md", "P-002"), ("合同-3.md", "机舱"), ("合同-5.md", "顾大富把后舱的钥匙交给郑海生"), ("泄密-4.md", "周阿娣")],
-     8),
+     8),  # the twenty-first round: 时间 3/3 (a log's wrong weekday, a coming the world dates, a scene opening on yesterday)
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
