@@ -2338,14 +2338,20 @@ def _dated_end(world: World, said: str, month: int, day: int) -> tuple[str, tupl
     return (said, (told, on), False) if told and 1 <= told <= 12 else None
 
 
+ARRIVING = frozenset("到来回靠抵返进")
+"""A coming, whichever verb tells it (到了 and 靠码头, 回来 and 回京)."""
+
+
 def _come_in_days(world: World, who: str, verb: str) -> tuple[str, tuple[int, int]] | None:
     """The dated event a :data:`COME_IN` count names, and its day: one whose words hold the whole doing (进城 in
     搭头班车进城赶交流会), or one said of ``who`` (by any of their names; a card's events are its owner's) whose
-    doing shares a character with it (回来 and 回京, 到了 and 开到渔场); ``None`` when none, or two days, fit."""
+    doing shares a character with it or is a coming too (:data:`ARRIVING`: 回来 and 回京, 到了 and 靠码头); ``None`` when none, or two days, fit."""
     person = world.aliases.get(who, who)
     of = {w for w in (who, person) if len(w) >= 2}
+    comes = set(verb) & ARRIVING
     found = {(what, on) for said, what, on in world.dated_by
-             if (len(verb) >= 2 and verb in what) or (any(w in said for w in of) and set(verb) & set(what[:2]))}
+             if (len(verb) >= 2 and verb in what)
+             or (any(w in said for w in of) and (set(verb) & set(what[:2]) or comes and set(what[:2]) & ARRIVING))}
     return found.pop() if len({on for _what, on in found}) == 1 else None
 
 
