@@ -2268,11 +2268,12 @@ LUNAR_DATED = re.compile(rf"(?P<month>[正一二三四五六七八九十冬腊]{
 SAME_MONTH = re.compile(rf"[，,；;]\s*(?P<day>{_LUNAR_DAY}|[1-3]?\d)(?:日|号)?(?:是|做|那天|这天)?"
                         rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
 """A later day of the same month in the next clause (十月十七回府，十八是他的六十大寿)."""
-DATE_SAID = re.compile(rf"^(?:(?P<month>[\d一二三四五六七八九十]{{1,3}})月)?(?P<day>{_LUNAR_DAY}|[\d〇零一二三四五六七八九十廿卅]{{1,3}})[日号]?$")
-"""A countdown's end that is itself a date (离十五号还有二十天)."""
-COUNTDOWN = re.compile(rf"(?:离|距|距离)(?P<what>[^，,。！？；;“”\n]{{2,8}}?)(?:只剩下?|还剩下?|还有|就剩下?|只有|剩下?|不到)"
+DATE_SAID = re.compile(rf"^(?:(?P<month>[\d一二三四五六七八九十]{{1,3}})月)?(?P<day>{_LUNAR_DAY}|[\d〇零一二三四五六七八九十廿卅]{{1,3}})"
+                       r"(?:[日号][\u4e00-\u9fff]{0,6})?$")
+"""A countdown's end that is itself a date (离十五号还有二十天), or a date and what happens on it (离二十九日开船)."""
+COUNTDOWN = re.compile(rf"(?:离|距|距离)(?P<what>[^，,。！？；;“”\n]{{2,8}}?)[，,]?(?:只剩下?|还剩下?|还有|就剩下?|只有|剩下?|不到)"
                        rf"(?P<n>[\d一二两三四五六七八九十几]{{1,3}})(?:来|多)?(?:个)?(?:天|日)(?!子)")
-"""Days counted down to an event (离上线只剩两天, 离去天津只剩三天了)."""
+"""Days counted down to an event (离上线只剩两天, 离去天津只剩三天了, 离二十九日开船，只剩三天了)."""
 COME_IN = re.compile(rf"(?:再过|还有|还得)(?P<n>[\d一二两三四五六七八九十几]{{1,3}})(?:来|多)?(?:个)?(?:天|日)(?!子)[，,]?\s*"
                      rf"(?P<who>[^，,。！？；;“”\n就便]{{1,8}}?)(?:就|便)(?:要|能|该|会|得)?"
                      rf"(?:从[^，,。！？；;“”\n回来到进]{{1,6}})?(?P<verb>[^，,。！？；;“”\n了啦呢吧啊]{{1,8}})")
