@@ -2415,6 +2415,7 @@ def _dates_in_prose(now: str, lines: list[str], sentences: list[tuple[int, int, 
     if read is None or read[1][1] is None or read[1][2] is None:
         return []
     era, (year, month, day) = read
+    assert month is not None and day is not None
     lunar = _lunar(now)
     out: list[Finding] = []
     for i, col, sentence in sentences:
