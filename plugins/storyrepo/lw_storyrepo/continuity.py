@@ -61,6 +61,7 @@ separated by ＜ > → 、), else the usual cultivation ladder; levels by 一…
 from __future__ import annotations
 
 import bisect
+import datetime
 import functools
 import itertools
 import re
@@ -82,15 +83,26 @@ DEFAULT_STAGES = ("凡人", "炼体", "练气", "炼气", "筑基", "结丹", "�
 SAME_STAGE = {"炼气": "练气", "结丹": "金丹"}
 DEAD = ("已死", "死亡", "身亡", "陨落", "已故", "战死", "亡故", "死去", "已逝", "去世")
 GONE = ("失踪", "封印", "被封印", "下落不明")
-NOT_NOW = re.compile(r"回忆|想起|记得|梦|当年|那年|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日|遗言|遗书|信中|信上|信里|留音|幻象|幻影|"
-                     r"玉简|录音|录像|留言|留影|"
-                     r"残魂|画像|生前|(?:临死|临终|死|去世|过世|遇害|出事|咽气)[之以]?前|曾经说|"
-                     r"每[次回逢当][^。！？]{0,12}?[都总]|往常|以往|以前[^。！？]{0,12}?(?:总是|老是|常常|总爱|总要)|"
-                     r"去年|前年|[一两二三四五六七八九十几数]+年前|前[一两三几]年|[一两二三四五六七八九十几数半]+个月前|"
-                     # a remembered day (最后那天, 临出门前, a paragraph opening on 那天傍晚) or a habit of a
-                     # lifetime counted (先生骂过多少回): a scene told in the past
-                     r"最后那[天晚夜次回]|临(?:出门|出发|走|行|别)[之以]?前|^\s*那(?:一)?[天日晚夜]|"
-                     r"[\u4e00-\u9fff]过(?:多少|好几|无数)[回次遍]")
+# The kinds of "not now" a sentence can be in; NOT_NOW is their union, in this order.
+RECALLED = r"回忆|想起|记得|梦"
+"""A memory or a dream: the mind elsewhere."""
+PAST_TIME = r"当年|那年|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日"
+"""A time named as gone: a year, a childhood, the day someone left."""
+RECORDED = r"遗言|遗书|信中|信上|信里|留音|幻象|幻影|玉简|录音|录像|留言|留影|残魂|画像"
+"""Words or a likeness kept from before: a letter, a recording, a portrait, a lingering soul."""
+LIFETIME_PAST = r"生前|(?:临死|临终|死|去世|过世|遇害|出事|咽气)[之以]?前|曾经说"
+"""Before a death: what someone did or said in their lifetime."""
+HABIT = r"每[次回逢当][^。！？]{0,12}?[都总]|往常|以往|以前[^。！？]{0,12}?(?:总是|老是|常常|总爱|总要)"
+"""What someone always did: each time, as usual, used to."""
+YEARS_BACK = r"去年|前年|[一两二三四五六七八九十几数]+年前|前[一两三几]年|[一两二三四五六七八九十几数半]+个月前"
+"""A span counted back from now: last year, three years ago, half a month ago."""
+REMEMBERED_DAY = r"最后那[天晚夜次回]|临(?:出门|出发|走|行|别)[之以]?前|^\s*那(?:一)?[天日晚夜]"
+"""A remembered day (最后那天, 临出门前, a paragraph opening on 那天傍晚): a scene told in the past."""
+COUNTED_HABIT = r"[\u4e00-\u9fff]过(?:多少|好几|无数)[回次遍]"
+"""A habit of a lifetime counted (先生骂过多少回)."""
+NOT_NOW = re.compile("|".join((RECALLED, PAST_TIME, RECORDED, LIFETIME_PAST, HABIT, YEARS_BACK, REMEMBERED_DAY,
+                               COUNTED_HABIT)))
+"""A sentence told outside the scene's now; only ever asked whether it matches."""
 LIFETIME = re.compile(r"(?:在世|活着|在)的时候|在世时|(?:死|去世|过世|遇害|咽气|落水|淹死|下葬|入殓|出殡)(?:了|之|以)?后")
 """A paragraph set in a dead person's lifetime (师父在的时候说过：…) or after their death (师父落水以后，东西收拾出来): what
 it tells of them is no act or voice in the scene."""
@@ -301,6 +313,7 @@ class World:
     died: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # the dead -> (era, year, month) of death: deaths_of
     ladders: tuple[Ladder, ...] | None = None  # the world's ladders (ranks.ladders_of); None: the one of ``stages``
     dated: dict[str, tuple[int, int]] = field(default_factory=dict)  # an event the world or a card dates -> (month, day): dated_events
+    dated_by: tuple[tuple[str, str, tuple[int, int]], ...] = ()  # (who or what it is said of, event, (month, day)): dated_subjects
     told: dict[str, frozenset[str]] = field(default_factory=dict)  # held thing -> the words its holder's card tells it by: told_of
     bars: dict[str, Bars] = field(default_factory=dict)  # character -> what their state forbids, as the book words it: forbidden_of
     heard: dict[str, str] = field(default_factory=dict)  # a form people at large call someone, as the cards quote it -> them
@@ -892,11 +905,17 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         names = None  # the cards say how things are now; a flashback's prose is checked by its setting changes only
     if world.last_time and now and not flashback and earlier(now, world.last_time[1]):
         n, then = world.last_time
+        # where the prose writes the same day (a signed log entry: 十月初十夜，…记), the finding points there
+        day_said = WEEKDAY_AFTER.sub("", now.rsplit("年", 1)[-1]).strip()
+        at = next(((i, line.find(day_said)) for i, line in enumerate(lines) if len(day_said) >= 3 and day_said in line),
+                  None)
         out.append(Finding("连贯", ERROR, f"书内时间「{now}」早于第 {n} 章的「{then}」（时间倒流）；倒叙就在草稿写「倒叙: true」",
-                           1, 1, f"书内时间: {now}"))
+                           *((first_line + at[0], at[1] + 1, _sentence_at(lines[at[0]], at[1]).strip()[:60]) if at
+                             else (1, 1, f"书内时间: {now}"))))
     if now and not flashback:
         out += _said_today(now, sentences, first_line)
         out += _countdown(world, now, sentences, first_line)
+        out += _dates_in_prose(now, lines, sentences, first_line)
         if names is not None and world.died:
             out += _since_death(world, names, now, sentences, first_line)
     # 境界
@@ -2161,7 +2180,8 @@ def _lunar(now: str) -> bool:
     if re.search(r"初[一二三四五六七八九十]|正月|腊月|冬月|[廿卅]", now):
         return True
     era = re.match(r"\s*([\u4e00-\u9fff]{2,4}?)[一二三四五六七八九十]+年", now)
-    return era is not None and era.group(1) not in ("民国", "公元", "西元")
+    return era is not None and era.group(1) not in ("民国", "公元", "西元") \
+        and not set(era.group(1)) <= set("〇零一二三四五六七八九")  # 一九九六年 is a year's digits, no reign
 
 
 SOLAR_TERM_DAYS: dict[str, tuple[int, int]] = {
@@ -2265,11 +2285,17 @@ LUNAR_DATED = re.compile(rf"(?P<month>[正一二三四五六七八九十冬腊]{
 SAME_MONTH = re.compile(rf"[，,；;]\s*(?P<day>{_LUNAR_DAY}|[1-3]?\d)(?:日|号)?(?:是|做|那天|这天)?"
                         rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
 """A later day of the same month in the next clause (十月十七回府，十八是他的六十大寿)."""
-DATE_SAID = re.compile(rf"^(?:(?P<month>[\d一二三四五六七八九十]{{1,3}})月)?(?P<day>{_LUNAR_DAY}|[\d〇零一二三四五六七八九十廿卅]{{1,3}})[日号]?$")
-"""A countdown's end that is itself a date (离十五号还有二十天)."""
-COUNTDOWN = re.compile(rf"(?:离|距|距离)(?P<what>[^，,。！？；;“”\n]{{2,8}}?)(?:只剩下?|还剩下?|还有|就剩下?|只有|剩下?|不到)"
+DATE_SAID = re.compile(rf"^(?:(?P<month>[\d一二三四五六七八九十]{{1,3}})月)?(?P<day>{_LUNAR_DAY}|[\d〇零一二三四五六七八九十廿卅]{{1,3}})"
+                       r"(?:[日号][\u4e00-\u9fff]{0,6})?$")
+"""A countdown's end that is itself a date (离十五号还有二十天), or a date and what happens on it (离二十九日开船)."""
+COUNTDOWN = re.compile(rf"(?:离|距|距离)(?P<what>[^，,。！？；;“”\n]{{2,8}}?)[，,]?(?:只剩下?|还剩下?|还有|就剩下?|只有|剩下?|不到)"
                        rf"(?P<n>[\d一二两三四五六七八九十几]{{1,3}})(?:来|多)?(?:个)?(?:天|日)(?!子)")
-"""Days counted down to an event (离上线只剩两天, 离去天津只剩三天了)."""
+"""Days counted down to an event (离上线只剩两天, 离去天津只剩三天了, 离二十九日开船，只剩三天了)."""
+COME_IN = re.compile(rf"(?:再过|还有|还得)(?P<n>[\d一二两三四五六七八九十几]{{1,3}})(?:来|多)?(?:个)?(?:天|日)(?!子)[，,]?\s*"
+                     rf"(?P<who>[^，,。！？；;“”\n就便]{{1,8}}?)(?:就|便)(?:要|能|该|会|得)?"
+                     rf"(?:从[^，,。！？；;“”\n回来到进]{{1,6}})?(?P<verb>[^，,。！？；;“”\n了啦呢吧啊]{{1,8}})")
+"""Days counted to someone's or something's coming (再过三天，监正就从南京回来了; 再过五天你就进城了): what comes
+after 就, where from left out."""
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
@@ -2292,6 +2318,24 @@ def dated_events(texts: Iterable[str]) -> dict[str, tuple[int, int]]:
     return {k: v for k, v in out.items() if k not in doubled}
 
 
+_CLAUSE_ENDS = "，,。！？；;：:\n"
+
+
+def dated_subjects(lore: str, texts: dict[str, str]) -> tuple[tuple[str, str, tuple[int, int]], ...]:
+    """Each dated event of the world and the cards with what it is said of: the words of its clause before the date
+    (金海号十月十二日开到渔场 → 金海号), and for a card its owner too (邢文焕's card: 信里说定十月二十回京) —
+    ``(of, event, (month, day))``, read by :func:`_come_in_days`."""
+    out: list[tuple[str, str, tuple[int, int]]] = []
+    for owner, text in [("", lore), *texts.items()]:
+        for m in [*DATED.finditer(text), *LUNAR_DATED.finditer(text)]:
+            month, day = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month")), _cn_int(m.group("day"))
+            if month is None or day is None or not (1 <= month <= 12 and 1 <= day <= 31):
+                continue
+            start = max(text.rfind(c, 0, m.start()) for c in _CLAUSE_ENDS) + 1
+            out.append((owner + text[start:m.start()], m.group("what").strip(), (month, day)))
+    return tuple(out)
+
+
 def _dated_end(world: World, said: str, month: int, day: int) -> tuple[str, tuple[int, int], bool] | None:
     """The event or day a countdown names (:data:`COUNTDOWN`'s ``what``), its ``(month, day)`` and whether the world
     or a card dates it: an event the
@@ -2312,6 +2356,23 @@ def _dated_end(world: World, said: str, month: int, day: int) -> tuple[str, tupl
     return (said, (told, on), False) if told and 1 <= told <= 12 else None
 
 
+ARRIVING = frozenset("到来回靠抵返进")
+"""A coming, whichever verb tells it (到了 and 靠码头, 回来 and 回京)."""
+
+
+def _come_in_days(world: World, who: str, verb: str) -> tuple[str, tuple[int, int]] | None:
+    """The dated event a :data:`COME_IN` count names, and its day: one whose words hold the whole doing (进城 in
+    搭头班车进城赶交流会), or one said of ``who`` (by any of their names; a card's events are its owner's) whose
+    doing shares a character with it or is a coming too (:data:`ARRIVING`: 回来 and 回京, 到了 and 靠码头); ``None`` when none, or two days, fit."""
+    person = world.aliases.get(who, who)
+    of = {w for w in (who, person) if len(w) >= 2}
+    comes = set(verb) & ARRIVING
+    found = {(what, on) for said, what, on in world.dated_by
+             if (len(verb) >= 2 and verb in what)
+             or (any(w in said for w in of) and (set(verb) & set(what[:2]) or comes and set(what[:2]) & ARRIVING))}
+    return found.pop() if len({on for _what, on in found}) == 1 else None
+
+
 def _day_of_year(month: int, day: int, lunar: bool) -> int:
     return (month - 1) * 30 + day if lunar else sum(_MONTH_DAYS[:month - 1]) + day
 
@@ -2328,10 +2389,15 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
     lunar = _lunar(now)
     out: list[Finding] = []
     for i, col, sentence in sentences:
-        if "离" not in sentence and "距" not in sentence or NOT_NOW.search(sentence):
+        if "离" not in sentence and "距" not in sentence and "过" not in sentence and "还" not in sentence \
+                or NOT_NOW.search(sentence):
             continue
-        for m in COUNTDOWN.finditer(sentence):
-            end = _dated_end(world, m.group("what").rstrip("的还"), month, day)
+        counts: list[tuple[re.Match[str], tuple[str, tuple[int, int], bool] | None]] = [
+            (m, _dated_end(world, m.group("what").rstrip("的还"), month, day)) for m in COUNTDOWN.finditer(sentence)]
+        for m in COME_IN.finditer(sentence):
+            came = _come_in_days(world, m.group("who").strip(), m.group("verb"))
+            counts.append((m, (*came, True) if came else None))
+        for m, end in counts:
             count = _cn_int(m.group("n").replace("几", "三"))
             if end is None or count is None:
                 continue
@@ -2345,6 +2411,55 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
             when = f"定在{on_month}月{on_day}日（世界观/角色卡）" if dated else f"是{on_month}月{on_day}日"
             out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可「{event}」{when}，本章的书内时间「{now}」离那天还有{left}天",
                                first_line + i, col, sentence.strip()[:60]))
+    return out
+
+
+_DIGITS = "〇零一二三四五六七八九"
+WRITTEN_DATE = re.compile(rf"(?:(?P<year>[{_DIGITS}]{{4}}|\d{{4}})年)?(?P<month>{_DAY_OF_MONTH})月(?P<day>{_DAY_OF_MONTH})[日号]"
+                          rf"(?:[，,、\s]*(?:星期|礼拜)(?P<weekday>[{_WEEKDAY}]))?")
+"""A Gregorian date written in the prose, with the weekday it says it is (一九九六年十月八日，星期三: a log's head)."""
+SCENE_DATE = re.compile(rf"^\s*(?P<month>{_DAY_OF_MONTH})月(?P<day>{_LUNAR_DAY}|{_DAY_OF_MONTH})[日号]?"
+                        r"(?=夜里|夜间|晚上|傍晚|黄昏|早上|清早|一早|上午|中午|下午|午后|半夜|凌晨|夜[，,])")
+"""Narration opening a paragraph on a day and a part of it (十月七日夜里，风停了): the scene's day from there on."""
+_YEAR_DIGITS = str.maketrans(_DIGITS, "0012345678" + "9")
+
+
+def _dates_in_prose(now: str, lines: list[str], sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
+    """书内时间 a date written in the draft contradicts: a Gregorian date whose weekday is another (:data:`WRITTEN_DATE`;
+    its year written, or the in-book day itself), and a paragraph of narration opening on a day of this
+    month before the in-book date (:data:`SCENE_DATE`; 那天/那夜 after it is a day remembered)."""
+    read = book_time(now)
+    if read is None or read[1][1] is None or read[1][2] is None:
+        return []
+    era, (year, month, day) = read
+    assert month is not None and day is not None
+    lunar = _lunar(now)
+    out: list[Finding] = []
+    for i, col, sentence in sentences:
+        for m in WRITTEN_DATE.finditer(sentence):
+            told = m.group("year")
+            on_month, on_day = _cn_int(m.group("month")), _cn_int(m.group("day"))
+            # without its year, only the in-book day itself is surely this year's (十一月二十号，礼拜一 may be last year's)
+            on_year = int(told.translate(_YEAR_DIGITS)) if told else \
+                (year if not era and (on_month, on_day) == (month, day) else None)
+            if m.group("weekday") is None or lunar or not on_year or not on_month or not on_day \
+                    or not 1800 <= on_year <= 2200:
+                continue
+            try:
+                real = datetime.date(on_year, on_month, on_day).weekday()
+            except ValueError:
+                continue
+            if min(_WEEKDAY.index(m.group("weekday")), 6) != real:
+                out.append(Finding("连贯", ERROR, f"正文写「{m.group()}」，可{on_year}年{on_month}月{on_day}日是星期"
+                                   f"{_WEEKDAY[real]}（本章的书内时间「{now}」）", first_line + i, col + m.start(), sentence.strip()[:60]))
+    for i, line in enumerate(lines):
+        m = SCENE_DATE.match(line)
+        if m is None or NOT_NOW.search(line) or line[m.end():].startswith(("那", "这")):
+            continue
+        on_month, on_day = _cn_int(m.group("month")), _cn_int(m.group("day"))
+        if on_month == month and on_day is not None and on_day < day:
+            out.append(Finding("连贯", ERROR, f"正文写「{line.strip()[:m.end() + 2]}」，可本章的书内时间是「{now}」（时间倒流）；"
+                               f"倒叙就在草稿写「倒叙: true」", first_line + i, 1, line.strip()[:60]))
     return out
 
 

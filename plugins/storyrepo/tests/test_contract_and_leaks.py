@@ -468,9 +468,10 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # left: 28 禁足 findings in the confined one's own courtyard (one book's form), a talk to the dead (说给先生听：).
     ("连续性-盲评二十", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-1.md", "境界"), ("连贯-持有-1.md", "持有"),
-      ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
+      ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"), ("连贯-时间-3.md", "书内时间"),
       ("合同-3.md", "石塘镇"), ("合同-5.md", "郭崇当众宣布去临安的三个人由沈砚领头")],
      5),  # stop 47's eighteenth and nineteenth rounds (not tuned on it): 境界-3 and 状态-1 caught, 36 -> 37 false alarms; the twentieth: 37 -> 34;
+    # the twenty-first round: 时间-2 caught (离二十九日开船，只剩三天了: a date and its event, a comma before the count);
     # the twenty-second: 34 -> 5 (尊经阁 called 阁 by its people, twice; the confined student found in his own courtyard
     # inside the town, 27 — one voice of his, come into the hall three paragraphs up, is left as a 在场 warning)
     # a 1984 county 供销社 written blind at stop 47: first run 6/15, 4/5, 5/5 and 7 false alarms (its README); a
@@ -478,23 +479,25 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     ("连续性-盲评二十一", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-持有-3.md", "持有"),
       ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
-      ("连贯-时间-2.md", "书内时间"), ("合同-5.md", "严正清在碰头会上宣布何小满转正")],
+      ("合同-5.md", "严正清在碰头会上宣布何小满转正")],
      5),  # stop 47's eighteenth and nineteenth rounds (not tuned on it): 境界-1 caught, 7 -> 6 false alarms; the
-    # twenty-second round: 6 -> 5 (a quoted note whose spaces the prose writes as full stops)
+    # twenty-first round: 时间-2 caught (再过五天你就进城了, a coming the world dates); the twenty-second round: 6 -> 5 (a
+    # quoted note whose spaces the prose writes as full stops)
     # a Ming 钦天监 written blind at stop 47, an evaluation set: blind runs 4/15 → 6/15, 3/5, 5/5 and 6 → 5 false alarms
     # (its README); a development set since stop 48, tuned on with 连续性-盲评二十三.
     ("连续性-盲评二十二", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-1.md", "境界"), ("连贯-境界-2.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-持有-2.md", "持有"),
-      ("连贯-状态-1.md", "状态"), ("连贯-位置-2.md", "位置"), ("连贯-时间-1.md", "书内时间"), ("连贯-时间-2.md", "书内时间"),
+      ("连贯-状态-1.md", "状态"), ("连贯-位置-2.md", "位置"),
       ("连贯-时间-3.md", "书内时间"), ("合同-5.md", "郝德茂把漏刻房的浮箭换成新的")],
-     4),  # the twenty-second round: 合同-3 caught (西山 told only as where the master lies), 5 -> 4 (观象台 called 台)
+     4),  # the twenty-first round: 时间-1 (the reversed day where the prose writes it), 时间-2 (a coming the card dates);
+    # the twenty-second round: 合同-3 caught (西山 told only as where the master lies), 5 -> 4 (观象台 called 台)
     # a 1996 trawler written blind at stop 47, an evaluation set: blind run 7/15, 2/5, 4/5 and 8 false alarms (its
     # README), unchanged by stop 47's rounds; a development set since stop 48, tuned on with 连续性-盲评二十二.
     ("连续性-盲评二十三", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-1.md", "境界"), ("连贯-持有-3.md", "持有"), ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"),
-      ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
-      ("合同-3.md", "机舱"), ("泄密-4.md", "周阿娣")],
-     6),  # the twenty-second round: 合同-2 (a promise line's missing name tells the promise) and 合同-5 (the key put back in
+      ("连贯-位置-3.md", "位置"), ("合同-3.md", "机舱"), ("泄密-4.md", "周阿娣")],
+     6),  # the twenty-first round: 时间 3/3 (a log's wrong weekday, a coming the world dates, a scene opening on yesterday);
+    # the twenty-second round: 合同-2 (a promise line's missing name tells the promise) and 合同-5 (the key put back in
     # the collar) caught, 8 -> 6 (the carved line's own space, the 合同-2 finding now a catch)
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
