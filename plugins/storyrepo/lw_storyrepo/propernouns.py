@@ -272,6 +272,7 @@ class _Lexicon:
         self.tags: dict[str, str] = jieba.posseg.dt.word_tag_tab
         self._given: dict[str, float] | None = None
         self._famous: frozenset[str] | None = None
+        self._cuts: dict[str, dict[str, tuple[int, ...]]] = {}
         self.given("")
         self.famous()  # built with the dictionary: part of the one-time load, not of a draft's check
 
@@ -345,6 +346,19 @@ class _Lexicon:
                 out.update(map(at.__add__, ends))
         return out
 
+    def cuts_of(self, text: str) -> dict[str, tuple[int, ...]]:
+        """The ``cuts`` of :meth:`boundaries` for the lines of ``text``, kept for the last
+        :data:`TEXTS_KEPT` texts: a draft read again in one command (checked, then its new names
+        listed for the acceptance card) is segmented once. A run's token ends depend on the run
+        alone (the dictionary is never taught a word), so they hold whatever names split it."""
+        kept = self._cuts
+        cuts = kept.get(text)
+        if cuts is None:
+            cuts = {}
+            # a new dict, not one changed in place: another thread may be reading the old one
+            self._cuts = {**dict(list(kept.items())[1 - TEXTS_KEPT:]), text: cuts}
+        return cuts
+
     def _ends(self, run: str) -> tuple[int, ...]:
         """The token ends of ``run`` in jieba's cut, and the middle of a two-character token that
         is a preposition glued to a name (从北|冥海)."""
@@ -376,6 +390,8 @@ class _Lexicon:
         return (self.freq.get(stem) or 0) < RARE_STEM
 
 
+TEXTS_KEPT = 4
+"""How many texts' segmented runs the lexicon keeps (:meth:`_Lexicon.cuts_of`)."""
 SEGMENT_RUN_MAX = 200
 """The longest run of characters jieba is given whole. Its unknown-word model (finalseg's
 Viterbi) copies a path at every character of a run: a draft of one unbroken run of 15,000
@@ -1849,7 +1865,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     in_text = occurring((k for k in filter(chars.issuperset, known_set) if len(k) >= 2), body)
     long_known = sorted(in_text)  # a known name can only contain or hold a candidate where it is in the text
     known_re = _alternation(in_text, body)
-    cuts: dict[str, tuple[int, ...]] = {}  # each run of this text segmented once
+    cuts = lex.cuts_of(body)  # each run of this text segmented once, and once for a text read again
     bounds_of = {i: lex.boundaries(line, known_re, cuts) for i, line in enumerate(lines) if CJK.search(line)}
     suffixes_of = {i: list(_suffixes_in(lines[i])) for i in bounds_of}  # read by two candidate rules
     for i, bounds in bounds_of.items():
