@@ -91,6 +91,8 @@ class CheckContext:
     _scope: frozenset[str] | None = None  # the characters of the text read (:meth:`reading`); None: any text
     _known_forms: set[str] | None = None
     _book_pairs: frozenset[str] | None = None
+    # what is read from the book alone, built once: the dict itself is carried over by ``replace`` (a draft's context)
+    _by_book: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def book_pairs(self) -> frozenset[str]:
         """Every pair of neighbouring Chinese characters of :attr:`book_text`, computed once: a pair is
@@ -98,6 +100,18 @@ class CheckContext:
         if self._book_pairs is None:
             self._book_pairs = frozenset(pairs(self.book_text))
         return self._book_pairs
+
+    def keywords(self) -> tuple[re.Pattern[str], list[dict[str, list[int]]]] | None:
+        """The pattern of every info gap's keywords and, for each gap of :attr:`secrets`, its
+        keywords by place in its list (:func:`_places_in`), built once per book; None when no gap
+        has a keyword."""
+        kept = self._by_book.get("keywords")
+        if kept is None or kept[0] is not self.secrets:  # a context of other secrets reads its own
+            all_kws = {k for _sid, _kn, _r, kws in self.secrets for k in kws}
+            built = (re.compile(alternation(all_kws)), [_places_in(kws) for _sid, _kn, _r, kws in self.secrets]) \
+                if all_kws else None
+            kept = self._by_book["keywords"] = (self.secrets, built)
+        return kept[1]
 
     def known_forms(self) -> set[str]:
         """:attr:`known_names` with the address forms of its people, computed once."""
@@ -2029,13 +2043,12 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
     the gap's 内容 denies (:func:`_denies`); 废笔: narration restating what readers already know."""
     learned = learned or {}
     out: list[Finding] = []
-    all_kws = {k for _sid, _kn, _r, kws in ctx.secrets for k in kws}
-    if not all_kws:
+    keywords = ctx.keywords()
+    if keywords is None:
         return out
-    kw_re = re.compile(alternation(all_kws))
     # each gap's keywords by place in its list: a voice's hits are read from the few it says, not from
     # every keyword of the gap (thousands of keywords, at every voice of a draft)
-    wheres = [_places_in(kws) for _sid, _kn, _r, kws in ctx.secrets]
+    kw_re, wheres = keywords
     pov = ctx.aliases.get(pov, pov) if pov else None
     # the names of people, places and things: a roster entry of another kind (an order, a gang) that no
     # public text names is the secret's own word, not a name said every day
