@@ -52,7 +52,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, compress
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -1864,7 +1864,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     # the names whose characters all stand in the text, sifted by C: occurring weighs only those
     in_text = occurring((k for k in filter(chars.issuperset, known_set) if len(k) >= 2), body)
     long_known = sorted(in_text)  # a known name can only contain or hold a candidate where it is in the text
-    known_re = _alternation(in_text, body)
+    known_re = re.compile(alternation(in_text)) if in_text else None  # in_text holds only words of body already
     cuts = lex.cuts_of(body)  # each run of this text segmented once, and once for a text read again
     bounds_of = {i: lex.boundaries(line, known_re, cuts) for i, line in enumerate(lines) if CJK.search(line)}
     suffixes_of = {i: list(_suffixes_in(lines[i])) for i in bounds_of}  # read by two candidate rules
@@ -2062,9 +2062,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     fragments = _fragments(text, whole, whole)
     named = {name for name, c in candidates.items() if c.named}
     out = [n for n in out if n.name not in fragments and (n.name in named or not _described(lex, n, whole, text))]
-    verse = [line for line in lines if _verse(line)]
+    in_verse = list(map(_verse, lines))  # each line read once, for the verse and the prose
+    verse = list(compress(lines, in_verse))
     if verse:  # a poem's lines (a chapter's opening verse): its words are images, not people or places
-        prose_text = "\n".join(line for line in lines if not _verse(line))
+        prose_text = "\n".join(line for line, poem in zip(lines, in_verse) if not poem)
         out = [n for n in out if n.name in prose_text or not any(n.name in v for v in verse)]
     if text.count("曰") >= 2:  # the literary register: 余, 吾, 予 are "I" (余曰, 余忽见), 或, 若 "some", "if"
         out = [n for n in out if n.name[0] not in LITERARY_LEADS]
