@@ -112,6 +112,9 @@ MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
 """Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
 CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))
 ALL_SUFFIX_WORDS = frozenset(suffix for suffix, _kind in CANDIDATE_SUFFIXES)
+_KIND_OF_SUFFIX: dict[str, str] = {}
+for _suffix, _kind in CANDIDATE_SUFFIXES:  # a suffix listed twice: its first kind
+    _KIND_OF_SUFFIX.setdefault(_suffix, _kind)
 _SUFFIXES_BY_FIRST: dict[str, list[tuple[str, str]]] = {}
 for _suffix, _kind in CANDIDATE_SUFFIXES:  # longest first at each character
     _SUFFIXES_BY_FIRST.setdefault(_suffix[0], []).append((_suffix, _kind))
@@ -510,8 +513,9 @@ QUOTE_PAIRS = frozenset(("", "“”", "「」", "《》"))
 
 def _kind_by_suffix(word: str, default: str) -> str:
     """The kind a candidate's suffix says (青禾农庄: a place, 望海书局: an organisation), ``default`` when none
-    does; the suffix alone is no name."""
-    return next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), default)
+    does; the suffix alone is no name. The longest suffix the word ends with, looked up: the first of
+    :data:`CANDIDATE_SUFFIXES` (longest first) it ends with."""
+    return next((_KIND_OF_SUFFIX[word[at:]] for at in range(1, len(word)) if word[at:] in _KIND_OF_SUFFIX), default)
 
 
 def _says_something(lex: _Lexicon, words: str) -> bool:
