@@ -222,7 +222,7 @@ class CheckContext:
         if self._terms_re is None:
             terms = sorted({t for t in self.aliases if len(t) >= 2 and t not in self.kin_words} | self.items,
                            key=len, reverse=True)
-            self._terms_re = re.compile("|".join(re.escape(t) for t in terms)) if terms else re.compile(r"(?!)")
+            self._terms_re = _terms_pattern(tuple(terms))
         return [self.aliases.get(m.group(), m.group()) for m in self._terms_re.finditer(text)]
 
     def variants(self, term: str) -> set[str]:
@@ -1896,6 +1896,13 @@ class _Clauses(NamedTuple):
     colon: re.Pattern[str]  # a person's clause ending in a colon, no quote after it (艾琳越想越觉得不对：)
     leads: re.Pattern[str]  # a person leading a clause (:func:`_beat`)
     speaks_on: re.Pattern[str]  # after a quote, a person, a beat and another quote (:func:`_attributed`)
+
+
+@functools.lru_cache(maxsize=8)
+def _terms_pattern(terms: tuple[str, ...]) -> re.Pattern[str]:
+    """The pattern of :meth:`CheckContext.contract_terms_in`'s ``terms`` (longest first), built once for
+    the same terms: each draft's context asks again for the book's thousands of names."""
+    return re.compile("|".join(re.escape(t) for t in terms)) if terms else re.compile(r"(?!)")
 
 
 @functools.lru_cache(maxsize=8)
