@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 CORPUS_DIR = Path(__file__).resolve().parent.parent / "plugins" / "storyrepo" / "tests" / "corpus"
@@ -41,6 +42,12 @@ def timed(fn, runs: int) -> tuple[float, list[float]]:
         fn()
         out.append(time.perf_counter() - t)
     return statistics.median(out), out
+
+
+def fresh(draft, n: int):
+    """``draft`` with one line of its own added: a text the process has not read before."""
+    line = f"这是第{n}稿。\n"
+    return replace(draft, body=draft.body + line, text=draft.text + line if draft.text else draft.text)
 
 
 def main() -> None:
@@ -147,10 +154,16 @@ def main() -> None:
     t0 = time.perf_counter()
     findings = check_draft(repo, draft, {"合同": ["P-001 推进"]}, ctx)
     cold = time.perf_counter() - t0
-    warm, warms = timed(lambda: check_draft(repo, draft, {"合同": ["P-001 推进"]}, ctx), max(9, args.runs))
-    print(f"checks    {warm * 1000:8.1f} ms warm ({len(body)} chars, {len(findings)} findings; first call on this draft "
-          f"{cold * 1000:.0f} ms; book context load {load * 1000:.0f} ms, once per transaction)  (target < 50 ms)"
-          f"  [best of {len(warms)}: {min(warms) * 1000:.1f} ms]")
+    # "warm" is a warm process meeting a draft it has not read: each timed run checks a new draft (one line more,
+    # its own), so no per-text cache (the lexicon keeps the last texts' segmentation) is measured as the check
+    warms = [timed(lambda: check_draft(repo, fresh(draft, i), {"合同": ["P-001 推进"]}, ctx), 1)[0]
+             for i in range(max(9, args.runs))]
+    warm = statistics.median(warms)
+    again = timed(lambda: check_draft(repo, draft, {"合同": ["P-001 推进"]}, ctx), max(9, args.runs))[0]
+    print(f"checks    {warm * 1000:8.1f} ms warm, each run a new draft ({len(body)} chars, {len(findings)} findings; "
+          f"first call on this draft {cold * 1000:.0f} ms; book context load {load * 1000:.0f} ms, once per "
+          f"transaction)  (target < 50 ms)  [best of {len(warms)}: {min(warms) * 1000:.1f} ms; the same draft "
+          f"checked again {again * 1000:.1f} ms]")
     # the generated prose above is thin in names; a web novel's chapter is crowded with them, and the
     # new-name check is the slowest of the checks: the same book checks 3,000 characters of one
     dense = "".join(quick_meta(p.read_text(encoding="utf-8"), p.name)[1]
@@ -165,10 +178,10 @@ def main() -> None:
     cut = lexicon().jieba.lcut
     reals, floors_real = [], []
     for _ in range(max(9, args.runs)):
-        reals.append(timed(lambda: check_draft(repo, real, {"合同": ["P-001 推进"]}, ctx), 1)[0])
+        reals.append(timed(lambda: check_draft(repo, fresh(real, len(reals)), {"合同": ["P-001 推进"]}, ctx), 1)[0])
         floors_real.append(timed(lambda: [cut(line, HMM=True) for line in dense.splitlines() if line], 1)[0])
     warm_real, floor_real = statistics.median(reals), statistics.median(floors_real)
-    print(f"checks    {warm_real * 1000:8.1f} ms warm on 3,000 characters of a web novel's chapters (专名-网文-盲评, "
+    print(f"checks    {warm_real * 1000:8.1f} ms warm, each run a new draft, on 3,000 characters of a web novel's chapters (专名-网文-盲评, "
           f"a development set: names on every line)  (target < 50 ms)  [best of {len(reals)}: {min(reals) * 1000:.1f} ms]")
     print(f"          (one segmenter pass over the same 3,000 characters {floor_real * 1000:.1f} ms, best "
           f"{min(floors_real) * 1000:.1f} ms: the checks are {warm_real / floor_real:.1f}x that floor, best to best "

@@ -106,6 +106,8 @@ class CheckContext:
     _scope: frozenset[str] | None = None  # the characters of the text read (:meth:`reading`); None: any text
     _known_forms: set[str] | None = None
     _book_pairs: frozenset[str] | None = None
+    # what is read from the book alone, built once: the dict itself is carried over by ``replace`` (a draft's context)
+    _by_book: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     _index: _NameIndex | None = field(default=None, init=False, repr=False, compare=False)  # each copy builds its own
 
     def name_index(self) -> _NameIndex:
@@ -133,6 +135,18 @@ class CheckContext:
         if self._book_pairs is None:
             self._book_pairs = frozenset(pairs(self.book_text))
         return self._book_pairs
+
+    def keywords(self) -> tuple[re.Pattern[str], list[dict[str, list[int]]]] | None:
+        """The pattern of every info gap's keywords and, for each gap of :attr:`secrets`, its
+        keywords by place in its list (:func:`_places_in`), built once per book; None when no gap
+        has a keyword."""
+        kept = self._by_book.get("keywords")
+        if kept is None or kept[0] is not self.secrets:  # a context of other secrets reads its own
+            all_kws = {k for _sid, _kn, _r, kws in self.secrets for k in kws}
+            built = (re.compile(alternation(all_kws)), [_places_in(kws) for _sid, _kn, _r, kws in self.secrets]) \
+                if all_kws else None
+            kept = self._by_book["keywords"] = (self.secrets, built)
+        return kept[1]
 
     def known_forms(self) -> set[str]:
         """:attr:`known_names` with the address forms of its people, computed once."""
@@ -244,7 +258,7 @@ class CheckContext:
         if self._terms_re is None:
             terms = sorted({t for t in self.aliases if len(t) >= 2 and t not in self.kin_words} | self.items,
                            key=len, reverse=True)
-            self._terms_re = re.compile("|".join(re.escape(t) for t in terms)) if terms else re.compile(r"(?!)")
+            self._terms_re = _terms_pattern(tuple(terms))
         return [self.aliases.get(m.group(), m.group()) for m in self._terms_re.finditer(text)]
 
     def variants(self, term: str) -> set[str]:
@@ -1939,6 +1953,13 @@ class _Clauses(NamedTuple):
 
 
 @functools.lru_cache(maxsize=8)
+def _terms_pattern(terms: tuple[str, ...]) -> re.Pattern[str]:
+    """The pattern of :meth:`CheckContext.contract_terms_in`'s ``terms`` (longest first), built once for
+    the same terms: each draft's context asks again for the book's thousands of names."""
+    return re.compile("|".join(re.escape(t) for t in terms)) if terms else re.compile(r"(?!)")
+
+
+@functools.lru_cache(maxsize=8)
 def _clauses_of(names: re.Pattern[str]) -> _Clauses:
     return _Clauses(re.compile(r"(" + names.pattern + r")([^。！？“”，]{0,6}?)" + KNOW + r"[了，,：:]?\s*"),
                     re.compile(r"(" + names.pattern + r")[^。！？“”：:，,]{0,10}[：:](?!\s*[“「\"])"),
@@ -2150,13 +2171,12 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
     the gap's 内容 denies (:func:`_denies`); 废笔: narration restating what readers already know."""
     learned = learned or {}
     out: list[Finding] = []
-    all_kws = {k for _sid, _kn, _r, kws in ctx.secrets for k in kws}
-    if not all_kws:
+    keywords = ctx.keywords()
+    if keywords is None:
         return out
-    kw_re = re.compile(alternation(all_kws))
     # each gap's keywords by place in its list: a voice's hits are read from the few it says, not from
     # every keyword of the gap (thousands of keywords, at every voice of a draft)
-    wheres = [_places_in(kws) for _sid, _kn, _r, kws in ctx.secrets]
+    kw_re, wheres = keywords
     pov = ctx.aliases.get(pov, pov) if pov else None
     # the names of people, places and things: a roster entry of another kind (an order, a gang) that no
     # public text names is the secret's own word, not a name said every day

@@ -334,6 +334,14 @@ class World:
             reader = self._by_book["ranks"] = RankReader.build(ladders, self.cards, surname_of)
         return reader
 
+    def holdings(self) -> dict[str, list[str]]:
+        """``{character: the things their card holds (持有)}`` in the cards' order, read once per book
+        (``replace`` for a draft leaves :attr:`cards` as they are). Never change it in place."""
+        held = self._by_book.get("held")
+        if held is None:
+            held = self._by_book["held"] = {who: [str(x) for x in as_list(card.get("持有"))] for who, card in self.cards.items()}
+        return held
+
     def names_of(self, person: str) -> list[str]:
         """The names :attr:`aliases` gives ``person``, in its order: the aliases are inverted once
         per aliases dict (a rule asking for each of 300 cards' names reads them once, not 300 times).
@@ -966,9 +974,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         any_item = re.compile(item_re)
         by_length = sorted(world.items, key=len)
         owners: dict[str, str] = {}
-        for n, c in world.cards.items():
-            for x in as_list(c.get("持有")):
-                owners.setdefault(str(x), n)
+        for n, things in world.holdings().items():
+            for x in things:
+                owners.setdefault(x, n)
         reading = list(zip(sentences, looked)) + _revealed(sentences, looked, names, item_re)
         for (i, col, said_sentence), sentence in reading:
             if not any_item.search(sentence):
@@ -1005,7 +1013,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 at = sentence.find(said, start)
                 if at > 0 and LIKE.search(sentence[:at]):
                     continue  # 画着一排和乌木尺背面一样的刻痕: a comparison
-                held = [str(x) for x in as_list(card.get("持有"))]
+                held = world.holdings()[who]
                 if item in held:
                     continue
                 owner = owners.get(item)
@@ -1183,7 +1191,7 @@ def _told(world: World, names: re.Pattern[str]) -> Callable[[str], str]:
         return lambda sentence: sentence
     owned = re.compile(rf"({names.pattern})的?(?=[那这]一?[{ITEM_KIND}])")
     counted = re.compile(rf"[那这一]一?[{ITEM_KIND}]")
-    held = {who: [str(x) for x in as_list(card.get("持有"))] for who, card in world.cards.items()}
+    held = world.holdings()
 
     def owner_thing(who: str, rest: str) -> tuple[str, int] | None:
         tail = rest.rsplit("的", 1)[-1] if "的" in rest else rest

@@ -52,7 +52,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, compress
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -112,6 +112,9 @@ MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
 """Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
 CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))
 ALL_SUFFIX_WORDS = frozenset(suffix for suffix, _kind in CANDIDATE_SUFFIXES)
+_KIND_OF_SUFFIX: dict[str, str] = {}
+for _suffix, _kind in CANDIDATE_SUFFIXES:  # a suffix listed twice: its first kind
+    _KIND_OF_SUFFIX.setdefault(_suffix, _kind)
 _SUFFIXES_BY_FIRST: dict[str, list[tuple[str, str]]] = {}
 for _suffix, _kind in CANDIDATE_SUFFIXES:  # longest first at each character
     _SUFFIXES_BY_FIRST.setdefault(_suffix[0], []).append((_suffix, _kind))
@@ -280,6 +283,7 @@ class _Lexicon:
         self.tags: dict[str, str] = jieba.posseg.dt.word_tag_tab
         self._given: dict[str, float] | None = None
         self._famous: frozenset[str] | None = None
+        self._cuts: dict[str, dict[str, tuple[int, ...]]] = {}
         self.given("")
         self.famous()  # built with the dictionary: part of the one-time load, not of a draft's check
 
@@ -353,6 +357,19 @@ class _Lexicon:
                 out.update(map(at.__add__, ends))
         return out
 
+    def cuts_of(self, text: str) -> dict[str, tuple[int, ...]]:
+        """The ``cuts`` of :meth:`boundaries` for the lines of ``text``, kept for the last
+        :data:`TEXTS_KEPT` texts: a draft read again in one command (checked, then its new names
+        listed for the acceptance card) is segmented once. A run's token ends depend on the run
+        alone (the dictionary is never taught a word), so they hold whatever names split it."""
+        kept = self._cuts
+        cuts = kept.get(text)
+        if cuts is None:
+            cuts = {}
+            # a new dict, not one changed in place: another thread may be reading the old one
+            self._cuts = {**dict(list(kept.items())[1 - TEXTS_KEPT:]), text: cuts}
+        return cuts
+
     def _ends(self, run: str) -> tuple[int, ...]:
         """The token ends of ``run`` in jieba's cut, and the middle of a two-character token that
         is a preposition glued to a name (从北|冥海)."""
@@ -384,6 +401,8 @@ class _Lexicon:
         return (self.freq.get(stem) or 0) < RARE_STEM
 
 
+TEXTS_KEPT = 4
+"""How many texts' segmented runs the lexicon keeps (:meth:`_Lexicon.cuts_of`)."""
 SEGMENT_RUN_MAX = 200
 """The longest run of characters jieba is given whole. Its unknown-word model (finalseg's
 Viterbi) copies a path at every character of a run: a draft of one unbroken run of 15,000
@@ -502,8 +521,9 @@ QUOTE_PAIRS = frozenset(("", "“”", "「」", "《》"))
 
 def _kind_by_suffix(word: str, default: str) -> str:
     """The kind a candidate's suffix says (青禾农庄: a place, 望海书局: an organisation), ``default`` when none
-    does; the suffix alone is no name."""
-    return next((k for suffix, k in CANDIDATE_SUFFIXES if word.endswith(suffix) and len(word) > len(suffix)), default)
+    does; the suffix alone is no name. The longest suffix the word ends with, looked up: the first of
+    :data:`CANDIDATE_SUFFIXES` (longest first) it ends with."""
+    return next((_KIND_OF_SUFFIX[word[at:]] for at in range(1, len(word)) if word[at:] in _KIND_OF_SUFFIX), default)
 
 
 def _says_something(lex: _Lexicon, words: str) -> bool:
@@ -1950,8 +1970,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     # the names whose characters all stand in the text, sifted by C: occurring weighs only those
     in_text = occurring((k for k in filter(chars.issuperset, known_set) if len(k) >= 2), body)
     long_known = sorted(in_text)  # a known name can only contain or hold a candidate where it is in the text
-    known_re = _alternation(in_text, body)
-    cuts: dict[str, tuple[int, ...]] = {}  # each run of this text segmented once
+    known_re = re.compile(alternation(in_text)) if in_text else None  # in_text holds only words of body already
+    cuts = lex.cuts_of(body)  # each run of this text segmented once, and once for a text read again
     bounds_of = {i: lex.boundaries(line, known_re, cuts) for i, line in enumerate(lines) if CJK.search(line)}
     suffixes_of = {i: list(_suffixes_in(lines[i])) for i in bounds_of}  # read by two candidate rules
     for i, bounds in bounds_of.items():
@@ -2168,9 +2188,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     fragments = _fragments(text, whole, whole)
     named = {name for name, c in candidates.items() if c.named}
     out = [n for n in out if n.name not in fragments and (n.name in named or not _described(lex, n, whole, text))]
-    verse = [line for line in lines if _verse(line)]
+    in_verse = list(map(_verse, lines))  # each line read once, for the verse and the prose
+    verse = list(compress(lines, in_verse))
     if verse:  # a poem's lines (a chapter's opening verse): its words are images, not people or places
-        prose_text = "\n".join(line for line in lines if not _verse(line))
+        prose_text = "\n".join(line for line, poem in zip(lines, in_verse) if not poem)
         out = [n for n in out if n.name in prose_text or not any(n.name in v for v in verse)]
     if text.count("曰") >= 2:  # the literary register: 余, 吾, 予 are "I" (余曰, 余忽见), 或, 若 "some", "if"
         out = [n for n in out if n.name[0] not in LITERARY_LEADS]
