@@ -207,7 +207,8 @@ def _render_next(step: Any) -> str:
     if step.detail.get("hint"):
         lines.append("  " + tr(step.detail["hint"]))
     if step.state == 1:
-        lines.append(tr("  结转：lw story fix（或 -m 写说明）；改的是已接受的章节就走 lw story retcon 章号 --原因 …"))
+        if not step.detail.get("retcon"):  # else the message names the retcon: fix would refuse
+            lines.append(tr("  结转：lw story fix（或 -m 写说明）；改的是已接受的章节就走 lw story retcon 章号 --原因 …"))
         lines += [tr(f"  须 retcon：{r}") for r in step.detail.get("retcon") or []]
     if step.state == 0:
         lines.append(tr("  采纳建议：lw story repair --apply；或让模型提议修复：lw story prompt repair"))

@@ -8,7 +8,9 @@
 - a wrong promise type is told apart from a wrong strength, ``fix`` says its commit's subject,
   ``query`` names its fields in the reader's language;
 - a typo-sized retcon whose changed words stand in the chapter's summary and one-line event (so its
-  timeline row) carries them there too (沈阳 → 长春) and says so in its commit.
+  timeline row) carries them there too (沈阳 → 长春) and says so in its commit;
+- the board, after a hand edit of an accepted chapter, names the retcon that takes it, not a
+  ``fix`` that would refuse it.
 """
 
 from __future__ import annotations
@@ -235,3 +237,16 @@ def test_a_small_retcon_carries_its_changed_words_into_the_summary_and_timeline(
     assert row["事件"] == "林晚于南境得血书", row
     message = book.git.out("log", "-1", "--format=%B")
     assert "章摘要 0001 北境→南境" in message and "时间线 1.一句话事件=林晚于南境得血书" in message, message
+
+
+def test_the_board_names_the_retcon_a_hand_edited_chapter_needs(book: StoryRepo) -> None:
+    root = _settled(book)
+    chapter = root / CH1
+    chapter.write_text(chapter.read_text(encoding="utf-8").replace("林晚踏入北境雪原，风雪扑面。", "林晚踏入北境雪原，风雪扑面，天地间白茫茫的一片。"),
+                       encoding="utf-8")
+    for locale, says, never in (("zh", "lw story retcon 1 --原因", "结转：lw story fix"),
+                                ("en", "lw story retcon 1 --reason", "suggested: fix(")):
+        board = lw(root, locale=locale)
+        assert says in board and never not in board, board
+    lw(root, "fix", ok=False)  # what the board no longer suggests: fix refuses an accepted chapter
+    lw(root, "retcon", "1", "--原因", "多写一句雪", "--摘要", "林晚抵达北境雪原，得到灭门血书，遇见神秘老者。", "-y")
