@@ -680,7 +680,8 @@ def check_text(ctx: CheckContext, body: str, first_line: int = 1, learned: dict[
         ratio = count / target
         start = first_line + next((i for i, line in enumerate(lines) if line.strip()), 0)  # where the prose starts
         if ratio < 0.5 or ratio > 2.0:
-            findings.append(Finding("字数", ERROR, f"字数 {count}，目标 {target}（差距过大）", start))
+            findings.append(Finding("字数", ERROR, f"字数 {count}，目标 {target}（差距过大：须在 {-(-target // 2)}–{target * 2} 字之间，"
+                                    "即目标的一半到两倍）", start))
         elif ratio < 0.8 or ratio > 1.3:
             findings.append(Finding("字数", WARN, f"字数 {count}，目标 {target}", start))
     return findings

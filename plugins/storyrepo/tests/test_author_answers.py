@@ -250,3 +250,14 @@ def test_the_board_names_the_retcon_a_hand_edited_chapter_needs(book: StoryRepo)
         assert says in board and never not in board, board
     lw(root, "fix", ok=False)  # what the board no longer suggests: fix refuses an accepted chapter
     lw(root, "retcon", "1", "--原因", "多写一句雪", "--摘要", "林晚抵达北境雪原，得到灭门血书，遇见神秘老者。", "-y")
+
+
+
+def test_a_length_error_says_the_bounds_that_made_it_one(tmp_path: Path) -> None:
+    root, _ = new_book(tmp_path)  # 每章目标字数 200
+    path = root.parent / "草稿.md"
+    path.write_text(DRAFT.format(when="大历元年春", moves="", changes="").split("林晚在青石镇的客栈")[0] + "林晚睡了。\n",
+                    encoding="utf-8")
+    lw(root, "draft", "A", str(path))
+    length = next(f["message"] for f in findings(root) if f["kind"] == "字数")
+    assert length == "字数 5，目标 200（差距过大：须在 100–400 字之间，即目标的一半到两倍）", length
