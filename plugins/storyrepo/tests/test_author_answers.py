@@ -252,7 +252,6 @@ def test_the_board_names_the_retcon_a_hand_edited_chapter_needs(book: StoryRepo)
     lw(root, "retcon", "1", "--原因", "多写一句雪", "--摘要", "林晚抵达北境雪原，得到灭门血书，遇见神秘老者。", "-y")
 
 
-
 def test_a_length_error_says_the_bounds_that_made_it_one(tmp_path: Path) -> None:
     root, _ = new_book(tmp_path)  # 每章目标字数 200
     path = root.parent / "草稿.md"
