@@ -513,8 +513,6 @@ def retcon_cmd(chapter: int, reason: str, summary: str | None, yes: bool, book: 
             say("并同步：" + "；".join(plan.synced))
         _confirm(f"确认 retcon({chapter})：{reason}？")
     click.echo(retcon(repo, chapter, reason, plan))
-    if yes and plan.synced:  # unasked, the author still reads what the retcon changed beyond their edit
-        say("并同步：" + "；".join(plan.synced))
 
 
 @story.group("vol", invoke_without_command=True)

@@ -73,44 +73,6 @@ def typo_only(old: str, new: str) -> bool:
     return changed <= max(TYPO_TOTAL, len(old) // 100)
 
 
-_WORDY = re.compile(r"[^\W_]")
-"""A change a summary can hold: words, not a comma made a full stop."""
-
-
-def replaced_words(old: str, new: str) -> list[tuple[str, str]]:
-    """What a small edit of ``old`` into ``new`` (a typo-sized retcon) replaced: ``(was, now)`` pairs,
-    each ``was`` at least two characters (a one-character change is taken with the character before
-    it and, again, with the one after: 沈阳 → 长春; 入北 → 入南 and 北境 → 南境), in the order of the text."""
-    out: list[tuple[str, str]] = []
-    a, b = old.splitlines(), new.splitlines()
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        if tag != "replace":
-            continue
-        for x, y in zip(a[i1:i2], b[j1:j2]):
-            for op, p1, p2, q1, q2 in difflib.SequenceMatcher(None, x, y, autojunk=False).get_opcodes():
-                if op == "equal":
-                    continue
-                if not _WORDY.search(x[p1:p2] + y[q1:q2]):
-                    continue
-                k = max(0, 2 - (p2 - p1))
-                pairs = [(x[p1 - k:p2], y[q1 - k:q2])] if p1 >= k else []
-                if k and p2 + k <= len(x) and q2 + k <= len(y):
-                    pairs.append((x[p1:p2 + k], y[q1:q2 + k]))
-                out += [pair for pair in pairs if len(pair[0]) >= 2 and pair not in out]
-    return out
-
-
-def carried(text: str, words: list[tuple[str, str]]) -> tuple[str, list[str]]:
-    """``text`` with each retconned ``was`` in it written as its ``now``, in turn; and the
-    replacements made (``沈阳→长春``)."""
-    made = []
-    for was, now in words:
-        if was in text:
-            text = text.replace(was, now)
-            made.append(f"{was}→{now}")
-    return text, made
-
-
 def accepted_changes(repo: StoryRepo, paths: list[str]) -> list[str]:
     """Edited chapter files that change what was accepted (retcon only), with the reason."""
     out = []
@@ -132,11 +94,6 @@ def accepted_changes(repo: StoryRepo, paths: list[str]) -> list[str]:
         elif not typo_only(old_body, new_body):
             out.append(f"{rel}（正文改动超出错别字修正）")
     return out
-
-
-def retcon_chapter(blocked: list[str]) -> str:
-    """The chapter number to retcon for ``blocked`` (:func:`accepted_changes`): the first changed chapter's."""
-    return next((m.group(1) for b in blocked if (m := re.search(r"/0*(\d+)-", b))), "章号")
 
 
 def fix_scope(paths: list[str]) -> str:
@@ -193,7 +150,7 @@ def commit_fix(repo: StoryRepo, message: str | None = None, paths: list[str] | N
         raise LwError("没有需要结转的手改")
     blocked = accepted_changes(repo, edited)
     if blocked:
-        n = retcon_chapter(blocked)
+        n = next((m.group(1) for b in blocked if (m := re.search(r"/0*(\d+)-", b))), "章号")
         raise LwError("这些改动动了已接受的章节，定稿只增不改：" + "；".join(blocked),
                       expected=f"确要改就走 lw story retcon {n} --原因 …；只结转别的文件：lw story fix 路径")
     message = message or propose_fix_message(edited)
@@ -339,11 +296,6 @@ def _sync_settings(repo: StoryRepo, n: int, rel: str, old: dict[str, Any], new: 
     sync_aliases(repo, changes, log)
 
 
-def _facts(meta: dict[str, Any], body: str) -> str:
-    """A chapter's prose and its 设定变更 lines, as a retcon's replaced words are read from."""
-    return body + "\n" + "\n".join(str(x) for x in as_list(meta.get("设定变更")))
-
-
 @dataclass
 class RetconPlan:
     chapter: int
@@ -355,12 +307,11 @@ class RetconPlan:
 
 def _sync_summary(repo: StoryRepo, n: int, old_meta: dict[str, Any], new_meta: dict[str, Any], old_body: str,
                   body: str, summary: str | None, edited: list[str], changes: dict[str, bytes | None],
-                  log: list[str], words: list[tuple[str, str]]) -> None:
+                  log: list[str]) -> None:
     """The chapter summary (记忆/章摘要/NNNN.md) follows the retcon: a new summary given is filed
     (≤200 字; the same text again is the author saying it still holds: said, nothing written); a summary the author edited by hand in the same retcon is taken as it is; a retcon
     that rewrites the prose (beyond a typo) without either is refused (a stale summary would
-    mislead every later chapter, spec decision 4); a typo-sized retcon writes the ``words`` it
-    replaced (:func:`replaced_words`) into the summary; a new one-line event without either is said in
+    mislead every later chapter, spec decision 4); a new one-line event without either is said in
     the commit's 同步 line (摘要未改); a new title renames the summary's heading."""
     rel = f"{L.章摘要}/{n:04d}.md"
     title = str(new_meta.get("标题") or "").strip()
@@ -382,10 +333,7 @@ def _sync_summary(repo: StoryRepo, n: int, old_meta: dict[str, Any], new_meta: d
     if not typo_only(old_body, body):
         raise LwError(f"retcon 改了第 {n} 章的正文，章摘要也要跟着改",
                       expected=f"--摘要 \"新摘要\"（≤200 字），或手改 {rel} 后再 retcon")
-    if repo.p(rel).is_file() and (now := carried(repo.text(rel), words))[1]:
-        changes[rel] = now[0].encode("utf-8")  # a fact the retcon changed does not stay in the summary
-        log.append(f"章摘要 {n:04d} " + "、".join(now[1]))
-    if new_meta.get("一句话事件") not in (old_meta.get("一句话事件"), carried(str(old_meta.get("一句话事件")), words)[0]):
+    if old_meta.get("一句话事件") != new_meta.get("一句话事件"):
         log.append(f"章摘要 {n:04d} 未改（一句话事件改了；要改摘要用 --摘要）")
     if str(old_meta.get("标题") or "").strip() != title and repo.p(rel).is_file():
         text = repo.text(rel)
@@ -431,13 +379,6 @@ def plan_retcon(repo: StoryRepo, chapter: int, reason: str, summary: str | None 
         raise LwError(f"给了第 {chapter} 章的新摘要，但这次 retcon 没有改第 {chapter} 章")
     for rel, n, old_meta, new_meta, old_body, body in chapters:
         doc = repo.load_doc(rel)
-        was, now = _facts(old_meta, old_body), _facts(new_meta, body)
-        words = replaced_words(was, now) if typo_only(was, now) else []
-        event = str(new_meta.get("一句话事件") or "")
-        if event and old_meta.get("一句话事件") == new_meta.get("一句话事件") and carried(event, words)[1]:
-            new_meta["一句话事件"] = carried(event, words)[0]  # and so the timeline row, synced from it
-            doc.set("一句话事件", new_meta["一句话事件"])
-            log.append(f"第{n}章 一句话事件={new_meta['一句话事件']}")
         if as_int(new_meta.get("字数")) != word_count(body):
             doc.set("字数", word_count(body))
             log.append(f"第{n}章 字数={word_count(body)}")
@@ -454,7 +395,7 @@ def plan_retcon(repo: StoryRepo, chapter: int, reason: str, summary: str | None 
         _sync_settings(repo, n, rel, old_meta, new_meta, overrides, changes, log)
         _sync_promises(repo, n, old_meta, new_meta, reason, overrides, changes, log)
         _sync_summary(repo, n, old_meta, new_meta, old_body, body, summary if n == chapter else None, edited,
-                      changes, log, words)
+                      changes, log)
     message = f"retcon({chapter}): {reason}\n\n文件: " + "; ".join(edited) + "\n"
     if log:
         message += "同步: " + "; ".join(log) + "\n"

@@ -7,8 +7,6 @@
 - ``check --json`` gives each draft's verdict, and a second ``check`` says to submit a new draft;
 - a wrong promise type is told apart from a wrong strength, ``fix`` says its commit's subject,
   ``query`` names its fields in the reader's language;
-- a typo-sized retcon whose changed words stand in the chapter's summary and one-line event (so its
-  timeline row) carries them there too (沈阳 → 长春) and says so in its commit;
 - the board, after a hand edit of an accepted chapter, names the retcon that takes it, not a
   ``fix`` that would refuse it.
 """
@@ -22,12 +20,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from lw_storyrepo import layout as L
-from lw_storyrepo import verdict
 from lw_storyrepo.answers import ANSWER_MARK, answered
 from lw_storyrepo.cli import story
 from lw_storyrepo.findings import ERROR, Finding, Subject
-from lw_storyrepo.repo import StoryRepo
-from lw_storyrepo.samples import to_reviewed
 
 DRAFT = """---
 标题: 夜
@@ -214,29 +209,12 @@ def test_the_time_finding_stands_on_the_drafts_time(tmp_path: Path) -> None:
 
 
 CH1 = "定稿/正文/0001-北境的雪.md"
-SUMMARY = "定稿/记忆/章摘要/0001.md"
 
 
 def _settled(book: StoryRepo) -> Path:
     to_reviewed(book)
     verdict.accept(book)
     return book.root
-
-
-def test_a_small_retcon_carries_its_changed_words_into_the_summary_and_timeline(book: StoryRepo) -> None:
-    root = _settled(book)
-    chapter = root / CH1
-    text = chapter.read_text(encoding="utf-8")
-    chapter.write_text(text.replace("林晚.位置=北境雪原", "林晚.位置=南境雪原").replace("林晚踏入北境雪原", "林晚踏入南境雪原"),
-                       encoding="utf-8")
-    lw(root, "retcon", "1", "--原因", "去的是南境", "-y")
-    summary = (root / SUMMARY).read_text(encoding="utf-8")
-    assert "南境雪原" in summary and "北境" not in summary, summary
-    assert "一句话事件: 林晚于南境得血书" in chapter.read_text(encoding="utf-8")
-    row = next(r for r in book.timeline() if r["章"] == 1)
-    assert row["事件"] == "林晚于南境得血书", row
-    message = book.git.out("log", "-1", "--format=%B")
-    assert "章摘要 0001 北境→南境" in message and "时间线 1.一句话事件=林晚于南境得血书" in message, message
 
 
 def test_the_board_names_the_retcon_a_hand_edited_chapter_needs(book: StoryRepo) -> None:

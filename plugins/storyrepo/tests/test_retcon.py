@@ -87,8 +87,8 @@ def test_a_changed_value_line_changes_the_card(book):
     message = _retcon(book, ("  - 林晚.位置=北境雪原\n", "  - 林晚.位置=北境冰原\n"), reason="雪原改冰原")
     assert book.characters()["林晚"]["位置"] == "北境冰原"
     assert message == ("retcon(1): 雪原改冰原\n\n文件: 定稿/正文/0001-北境的雪.md\n"
-                       "同步: 林晚.位置=北境冰原; 章摘要 0001 境雪→境冰\n")  # the summary said 北境雪原 (brief X48)
-    assert _files(book) == {CH1, LIN, f"{R.章摘要}/0001.md"}
+                       "同步: 林晚.位置=北境冰原\n")
+    assert _files(book) == {CH1, LIN}
 
 
 def test_a_removed_value_line_puts_the_earlier_value_back(book):
