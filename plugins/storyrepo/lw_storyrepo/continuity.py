@@ -2378,7 +2378,7 @@ def _come_in_days(world: World, who: str, verb: str) -> tuple[str, tuple[int, in
     found = {(what, on) for said, what, on in world.dated_by
              if (len(verb) >= 2 and verb in what)
              or (any(w in said for w in of) and (set(verb) & set(what[:2]) or comes and set(what[:2]) & ARRIVING))}
-    return found.pop() if len({on for _what, on in found}) == 1 else None
+    return min(found) if len({on for _what, on in found}) == 1 else None  # min: the same event whatever the hash seed
 
 
 def _day_of_year(month: int, day: int, lunar: bool) -> int:
