@@ -96,6 +96,11 @@ def accepted_changes(repo: StoryRepo, paths: list[str]) -> list[str]:
     return out
 
 
+
+def retcon_chapter(blocked: list[str]) -> str:
+    """The chapter number to retcon for ``blocked`` (:func:`accepted_changes`): the first changed chapter's."""
+    return next((m.group(1) for b in blocked if (m := re.search(r"/0*(\d+)-", b))), "章号")
+
 def fix_scope(paths: list[str]) -> str:
     def scope(p: str) -> str:
         if p.startswith(L.正文):
@@ -150,7 +155,7 @@ def commit_fix(repo: StoryRepo, message: str | None = None, paths: list[str] | N
         raise LwError("没有需要结转的手改")
     blocked = accepted_changes(repo, edited)
     if blocked:
-        n = next((m.group(1) for b in blocked if (m := re.search(r"/0*(\d+)-", b))), "章号")
+        n = retcon_chapter(blocked)
         raise LwError("这些改动动了已接受的章节，定稿只增不改：" + "；".join(blocked),
                       expected=f"确要改就走 lw story retcon {n} --原因 …；只结转别的文件：lw story fix 路径")
     message = message or propose_fix_message(edited)

@@ -20,9 +20,12 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from lw_storyrepo import layout as L
+from lw_storyrepo import verdict
 from lw_storyrepo.answers import ANSWER_MARK, answered
 from lw_storyrepo.cli import story
 from lw_storyrepo.findings import ERROR, Finding, Subject
+from lw_storyrepo.repo import StoryRepo
+from lw_storyrepo.samples import to_reviewed
 
 DRAFT = """---
 标题: 夜
