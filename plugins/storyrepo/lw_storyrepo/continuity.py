@@ -2207,8 +2207,6 @@ NEW_MOON = 730125.7599  # 2000-01-06 18:14 UTC as a proleptic Gregorian ordinal 
 def _gregorian_sky(year: int | None, month: int, day: int, sentence: str) -> str | None:
     """What a sentence says of a 节气 now or of tonight's moon that a Gregorian date cannot be (今天是清明 on
     May 20th; a full moon a week from the full): the words, or None. The moon needs the year."""
-    import datetime
-
     term = TERM_NOW.search(sentence)
     if term:
         word = next(g for g in term.groups() if g)
@@ -2307,16 +2305,22 @@ after 就, where from left out."""
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
+def _dates_in(text: str) -> Iterator[tuple[re.Match[str], int, int]]:
+    """Each sentence of ``text`` that dates an event (:data:`DATED`, then :data:`LUNAR_DATED`), with the month and
+    day it names; a date no calendar has is skipped."""
+    for m in [*DATED.finditer(text), *LUNAR_DATED.finditer(text)]:
+        month, day = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month")), _cn_int(m.group("day"))
+        if month is not None and day is not None and 1 <= month <= 12 and 1 <= day <= 31:
+            yield m, month, day
+
+
 def dated_events(texts: Iterable[str]) -> dict[str, tuple[int, int]]:
     """``{what happens: (month, day)}`` of the world's and the cards' sentences that date an event
     (:data:`DATED`); a thing dated twice otherwise is left out (which day is meant, no check can say)."""
     out: dict[str, tuple[int, int]] = {}
     doubled: set[str] = set()
     for text in texts:
-        for m in [*DATED.finditer(text), *LUNAR_DATED.finditer(text)]:
-            month, day = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month")), _cn_int(m.group("day"))
-            if month is None or day is None or not (1 <= month <= 12 and 1 <= day <= 31):
-                continue
+        for m, month, day in _dates_in(text):
             dated = [(m.group("what").strip(), day)]
             if (later := SAME_MONTH.match(text, m.end())) is not None and (then := _cn_int(later.group("day"))):
                 dated.append((later.group("what").strip(), then))  # 十八是他的六十大寿: the same month's
@@ -2335,10 +2339,7 @@ def dated_subjects(lore: str, texts: dict[str, str]) -> tuple[tuple[str, str, tu
     ``(of, event, (month, day))``, read by :func:`_come_in_days`."""
     out: list[tuple[str, str, tuple[int, int]]] = []
     for owner, text in [("", lore), *texts.items()]:
-        for m in [*DATED.finditer(text), *LUNAR_DATED.finditer(text)]:
-            month, day = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month")), _cn_int(m.group("day"))
-            if month is None or day is None or not (1 <= month <= 12 and 1 <= day <= 31):
-                continue
+        for m, month, day in _dates_in(text):
             start = max(text.rfind(c, 0, m.start()) for c in _CLAUSE_ENDS) + 1
             out.append((owner + text[start:m.start()], m.group("what").strip(), (month, day)))
     return tuple(out)
@@ -2370,7 +2371,7 @@ ARRIVING = frozenset("到来回靠抵返进")
 
 def _come_in_days(world: World, who: str, verb: str) -> tuple[str, tuple[int, int]] | None:
     """The dated event a :data:`COME_IN` count names, and its day: one whose words hold the whole doing (进城 in
-    搭头班车进城赶交流会), or one said of ``who`` (by any of their names; a card's events are its owner's) whose
+    搭头班车进城赶交流会), or one said of ``who`` (by the word the draft says or their card's name; a card's events are its owner's) whose
     doing shares a character with it or is a coming too (:data:`ARRIVING`: 回来 and 回京, 到了 and 靠码头); ``None`` when none, or two days, fit."""
     person = world.aliases.get(who, who)
     of = {w for w in (who, person) if len(w) >= 2}
@@ -2385,15 +2386,24 @@ def _day_of_year(month: int, day: int, lunar: bool) -> int:
     return (month - 1) * 30 + day if lunar else sum(_MONTH_DAYS[:month - 1]) + day
 
 
+def _dated_today(now: str) -> tuple[str, int | None, int, int] | None:
+    """``(era, year, month, day)`` of the in-book time when it names a month and a day (what a count of days is
+    read against), else None."""
+    read = book_time(now)
+    if read is None:
+        return None
+    era, (year, month, day) = read
+    return (era, year, month, day) if month is not None and day is not None else None
+
+
 def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
     """书内时间: days counted down to an event the world or a card dates, or to a date (:data:`COUNTDOWN`,
     :func:`dated_events`, :func:`_dated_end`) more than a day off the in-book date's (离上线只剩两天 on the 4th of a launch set for the 11th); a lunar
     calendar's months are read as thirty days and allowed two days off."""
-    read = book_time(now)
-    if read is None or read[1][1] is None or read[1][2] is None:
+    today = _dated_today(now)
+    if today is None:
         return []
-    _era, (_year, month, day) = read
-    assert month is not None and day is not None
+    _era, _year, month, day = today
     lunar = _lunar(now)
     out: list[Finding] = []
     for i, col, sentence in sentences:
@@ -2436,11 +2446,10 @@ def _dates_in_prose(now: str, lines: list[str], sentences: list[tuple[int, int, 
     """书内时间 a date written in the draft contradicts: a Gregorian date whose weekday is another (:data:`WRITTEN_DATE`;
     its year written, or the in-book day itself), and a paragraph of narration opening on a day of this
     month before the in-book date (:data:`SCENE_DATE`; 那天/那夜 after it is a day remembered)."""
-    read = book_time(now)
-    if read is None or read[1][1] is None or read[1][2] is None:
+    today = _dated_today(now)
+    if today is None:
         return []
-    era, (year, month, day) = read
-    assert month is not None and day is not None
+    era, year, month, day = today
     lunar = _lunar(now)
     out: list[Finding] = []
     for i, col, sentence in sentences:
@@ -2475,8 +2484,6 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
     """书内时间 the prose contradicts: a weekday that the in-book date (a Gregorian year) is not, a
     day of the month counted from today (明天就是十二号了 on the 13th), a festival said to be now
     outside the months it falls in (:data:`SEASONS`)."""
-    import datetime
-
     read = book_time(now)
     if read is None:
         return []

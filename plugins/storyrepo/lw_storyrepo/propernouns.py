@@ -337,7 +337,7 @@ class _Lexicon:
         """Character offsets where a token of ``line`` starts (and its end). Names the book knows
         (``known``) are tokens of their own, without teaching them to jieba's shared dictionary.
         ``cuts``: the token ends of each run already segmented, shared by the lines of one text
-        (a run said again is segmented once; the caller makes it and drops it with the text)."""
+        (a run said again is segmented once; :meth:`cuts_of` keeps one for each of the last texts)."""
         out = {0}
         pieces = [(0, line)]
         if known is not None:
