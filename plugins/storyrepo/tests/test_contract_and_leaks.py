@@ -600,6 +600,7 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
 BLIND_SETS = [
     ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 4, "合同": 5, "泄密": 8}, 2),  # a Song tea house (连贯 3 -> 4: stop 47's rounds)
     ("连续性-盲评二十六", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 4, "合同": 2, "泄密": 4}, 4),  # a 1287 Yuan post station on the 金牛道 (stop 49; first run)
+    ("连续性-盲评二十七", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 6, "合同": 3, "泄密": 2}, 8),  # a 1992 东莞 electronics plant (stop 49; first run)
 ]
 
 
