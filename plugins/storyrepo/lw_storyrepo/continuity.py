@@ -408,14 +408,16 @@ def haunts_of(texts: dict[str, str], places: Iterable[str]) -> dict[str, set[str
     return out
 
 
-FAR_WORDS = re.compile(r"远|公里|[百千万]余?里|[几数两三四五六七八九十百]+里[地路]?|火车|飞机|航班|坐车|快马|[一两二三四五六七八九十几]天|钟头|"
+FAR_WORDS = re.compile(r"远|公里|[百千万]余?里|[几数两三四五六七八九十百]+里[地路]?|火车|飞机|航班|坐车|快马|"
+                       r"(?<!第)(?<!第[一二三四五六七八九十几])[一两二三四五六七八九十几]天|钟头|"
                        r"[一两二三四五六七八九十几]个?小时|坐船|乘船|书信|来信|信在路上|出差|出国|国外|外地|"
                        r"南下|北上|飞去|飞往|异乡|他乡|千里|长途|电报|"
                        r"之间(?!来回|往返|来往)[^。；;，,\n]{0,8}?(?:写信|寄信|捎信|口信|捎话|递信|带信|通信)|前不回")
 """What says a place is a journey away (坐火车三天三夜, 离滨江一万多公里, 飞去日内瓦开会): two places between which
 only letters and messages pass (仪征和府里之间准许写信、托船上的人捎口信; not where someone goes back and forth between
 them: 在府城和青石镇之间来回，准许捎信捎话), someone not back before a date (老爷在仪征，十七日以前不回扬州 — the place
-not returned to is home, :data:`BACK_TO`)."""
+not returned to is home, :data:`BACK_TO`). A day counted in order (第二天下午才找到人, 第十二天) is when, not how long: no
+journey."""
 
 
 A_WALK = re.compile(r"(?<![\d〇零一二两三四五六七八九十百千万几数])(?:[一二两三四五六七八九几]|十[一二三四五六七八九几]?)(?:里|华里)|"
@@ -528,11 +530,11 @@ BACK_TO = ("回", "回到", "返回", "返抵")
 
 
 _COUNT = r"[\d一二两三四五六七八九十几]{1,3}"
-DURATION = re.compile(rf"(?<![月初号\d〇零一二两三四五六七八九十几廿卅])(?P<days>{_COUNT})(?:来|多)?(?:个)?(?:天|日)(?!子)|"
+DURATION = re.compile(rf"(?<![第月初号\d〇零一二两三四五六七八九十几廿卅])(?P<days>{_COUNT})(?:来|多)?(?:个)?(?:天|日)(?!子)|"
                       rf"(?P<months>{_COUNT}(?=个|多个|来个)|半)(?:多|来)?个?(?:多|来)?月(?![份初底中末亮光])|"
                       rf"(?P<monthish>月余|个把月|一月有余)|(?P<half>大半天|小半天|半天)|(?P<hours>{_COUNT})个?(?:钟头|小时)")
 """How long a journey is said to take (十来天, 半个月, 月余, 大半天, 三个钟头; 八月 is a month of the year,
-not a month's road), read as days by :func:`journeys`."""
+not a month's road; 第二天 is the next day, not two days' road), read as days by :func:`journeys`."""
 
 
 def _days(m: re.Match[str]) -> float | None:

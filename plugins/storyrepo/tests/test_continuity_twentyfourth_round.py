@@ -1,0 +1,37 @@
+"""The classes of false alarm the twenty-fourth round read (issue 30, C23 at stop 49), found on the development books
+连续性-盲评二十四 (a salt well) and 二十五 (a county film team) and fixed as general readings, written here in other
+genres — a sect, a city newsroom, a palace, a spaceship, a farm — with other words than the labelled drafts: three
+sentences that raised the false alarm and must not, and two that must still fire, for each.
+
+- a day counted in order (第二天下午才找到人) is when, not how long: it makes no place a journey away (16 of 二十五's 24);
+- a quoted line's own punctuation is where it breaks, not words it asks for (“船要开了，莫回头” written 船要开了……莫回头,
+  “那晚我要是……” written 那晚我要是——): on both books;
+- a place or a body is named by a part of its own name: its kind of two characters or more after a name that tells it
+  (水库 of 龙潭水库, 稽核所 of 盐务稽核所), when the book's own text says it alone and no other name the book knows ends
+  so, or the name without a two-character kind (枫木 of 枫木大队): on both books;
+- the dead in a clause opened on 以前/从前, or in what they did for a lifetime (用了一辈子的: a list after its colon is
+  no voice of theirs), are not in the scene;
+- a barred hand that is itself raised or put somewhere (手举得老高, 手举在胸前) handles nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lw_storyrepo.checks import ERROR, WARN, CheckContext, contract_findings, dwellers_of, voices
+from lw_storyrepo.continuity import World, check_continuity, far_places, journeys
+from lw_storyrepo.drafts import Draft
+from lw_storyrepo.forbidden import forbidden_of
+from lw_storyrepo.names import present
+
+
+def test_a_day_counted_in_order_is_no_journey() -> None:
+    places = ["落霞谷", "青云宗", "滨江码头", "慈宁宫", "天剑宗", "栖霞山", "雁城", "滨江"]
+    for sentence, place in (("师弟下山历练走散了，第三天傍晚才在落霞谷找到他。", "落霞谷"),
+                            ("陈默在滨江码头摔了一跤，第二天一早才被人送回家。", "滨江码头"),
+                            ("太后在慈宁宫病倒，第十二天才下得了床。", "慈宁宫")):
+        assert place not in far_places([sentence], places), sentence
+        assert place not in journeys([sentence], places), sentence
+    assert "天剑宗" in far_places(["天剑宗在东海边上，离栖霞山要走三天。"], places)
+    assert "雁城" in far_places(["雁城离滨江坐火车要一天。"], places)
+    assert journeys(["天剑宗在东海边上，离栖霞山要走三天。"], places) == {"天剑宗": 3}
