@@ -35,3 +35,11 @@ def test_a_day_counted_in_order_is_no_journey() -> None:
     assert "天剑宗" in far_places(["天剑宗在东海边上，离栖霞山要走三天。"], places)
     assert "雁城" in far_places(["雁城离滨江坐火车要一天。"], places)
     assert journeys(["天剑宗在东海边上，离栖霞山要走三天。"], places) == {"天剑宗": 3}
+
+
+def test_a_quoted_lines_own_punctuation_is_where_it_breaks() -> None:
+    assert present("师兄，快走，别回头", "他嘶声喊：“师兄……快走！别回头——”")
+    assert present("氧气只剩三成。撤离", "舱内广播一字一顿：“氧气——只剩三成，撤离。”")
+    assert present("我要是早点来……", "她攥着衣角：“我要是早点来——”")
+    assert not present("师兄，快走", "“师兄留下，快别走。”")  # other words
+    assert not present("我要是早点来……", "“我要是晚点来……”")
