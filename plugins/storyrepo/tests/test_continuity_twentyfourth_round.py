@@ -43,3 +43,32 @@ def test_a_quoted_lines_own_punctuation_is_where_it_breaks() -> None:
     assert present("我要是早点来……", "她攥着衣角：“我要是早点来——”")
     assert not present("师兄，快走", "“师兄留下，快别走。”")  # other words
     assert not present("我要是早点来……", "“我要是晚点来……”")
+
+
+CARDS: dict[str, dict[str, Any]] = {
+    "周岚": {"姓名": "周岚", "状态": "在世", "位置": "江城"},
+    "陈默": {"姓名": "陈默", "状态": "在世", "位置": "江城"},
+}
+PLACES = {"江城", "红旗水库", "青禾大队", "海关缉私局", "南门老街"}
+BOOK = "红旗水库在江城北边，水库上游是青禾大队。周岚跑海关缉私局的线，缉私局的人都认得她。南门老街在江城南边。"
+
+
+def contract(line: str, body: str, places: set[str] = PLACES) -> list[tuple[str, str]]:
+    aliases = {**{n: n for n in CARDS}, **{p: p for p in places}}
+    world = World(CARDS, dict(aliases), places, set(), ("普通人",), None, {}, {})
+    meta = {"设定变更": [], "推进承诺": [], "视角": "周岚"}
+    ctx = CheckContext(aliases, [], [], [], 0, set(aliases), set(), world=world, people=set(CARDS),
+                       dwellers=dwellers_of(CARDS), book_text=BOOK).for_draft(meta)
+    return [(f.severity, f.message) for f in contract_findings({"合同": [line]}, Draft("A", meta, body, 5), ctx)
+            if f.severity in (ERROR, WARN)]
+
+
+def test_a_place_or_a_body_by_a_part_of_its_own_name() -> None:
+    assert contract("周岚去红旗水库采访", "周岚到了水库，坝上风大得站不住人。") == []
+    assert contract("周岚去海关缉私局交材料", "一早周岚就进了缉私局，把材料递进窗口。") == []
+    assert contract("陈默去青禾大队送化肥", "拖拉机开到青禾，陈默把化肥卸在晒场边上。") == []
+    assert contract("周岚去红旗水库采访", "周岚在报社改了一天稿子。") != []  # no part of it named
+    # a tail the book's own text never says alone (老街 of 南门老街) is no name of the place
+    assert contract("周岚去南门老街买菜", "周岚在家里择菜。老街的菜贵，她没去。") != []
+    # another name the book knows ends with the same kind: 水库 tells neither
+    assert contract("周岚去红旗水库采访", "周岚到了水库，坝上风大得站不住人。", PLACES | {"东风水库"}) != []
