@@ -86,8 +86,9 @@ GONE = ("失踪", "封印", "被封印", "下落不明")
 # The kinds of "not now" a sentence can be in; NOT_NOW is their union, in this order.
 RECALLED = r"回忆|想起|记得|梦"
 """A memory or a dream: the mind elsewhere."""
-PAST_TIME = r"当年|那年|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日"
-"""A time named as gone: a year, a childhood, the day someone left."""
+PAST_TIME = r"当年|那年|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日|(?<![\u4e00-\u9fff])(?:以前|从前)"
+"""A time named as gone: a year, a childhood, the day someone left, a clause opened on 以前/从前 (以前他爬到半截就要等
+师父 — 出发以前 is a moment of the scene)."""
 RECORDED = r"遗言|遗书|信中|信上|信里|留音|幻象|幻影|玉简|录音|录像|留言|留影|残魂|画像"
 """Words or a likeness kept from before: a letter, a recording, a portrait, a lingering soul."""
 LIFETIME_PAST = r"生前|(?:临死|临终|死|去世|过世|遇害|出事|咽气)[之以]?前|曾经说"
@@ -103,9 +104,11 @@ COUNTED_HABIT = r"[\u4e00-\u9fff]过(?:多少|好几|无数)[回次遍]"
 NOT_NOW = re.compile("|".join((RECALLED, PAST_TIME, RECORDED, LIFETIME_PAST, HABIT, YEARS_BACK, REMEMBERED_DAY,
                                COUNTED_HABIT)))
 """A sentence told outside the scene's now; only ever asked whether it matches."""
-LIFETIME = re.compile(r"(?:在世|活着|在)的时候|在世时|(?:死|去世|过世|遇害|咽气|落水|淹死|下葬|入殓|出殡)(?:了|之|以)?后")
-"""A paragraph set in a dead person's lifetime (师父在的时候说过：…) or after their death (师父落水以后，东西收拾出来): what
-it tells of them is no act or voice in the scene."""
+LIFETIME = re.compile(r"(?:在世|活着|在)的时候|在世时|(?:死|去世|过世|遇害|咽气|落水|淹死|下葬|入殓|出殡)(?:了|之|以)?后|"
+                      r"[\u4e00-\u9fff]了(?:一|半|大半)辈子")
+"""A paragraph set in a dead person's lifetime (师父在的时候说过：…; 都是师父用了一辈子的：一把锤，一卷麻 — a list after
+its colon, no voice) or after their death (师父落水以后，东西收拾出来): what it tells of them is no act or voice in the
+scene. Read for the dead only: a living one's 搭了半辈子 is no past of the scene."""
 KNEW = re.compile(r"[\u4e00-\u9fff]{1,4}?(?:其实|原来|早就|早已|早都|一直|始终|从来)(?:都|就)?(?:知道|明白|清楚|料到|猜到|想到|察觉)")
 """What someone had long known, read at their name (他爹早就知道那笔账有问题): a thought of their lifetime, not
 words in the scene — the dead and the missing are told of so."""
@@ -1563,6 +1566,9 @@ def _barred(world: World, lines: list[str], first_line: int, revived: set[str]) 
 
 ENTER = r"(?:进了|走进了?|踏进了?|迈进了?|跨进了?|进到|来到|到了|回到|回了|进入|坐在|站在|进|登上了?|上了)"
 """Entering a place or being in it (一挑帘子进了锦春楼的后厨, 坐在园区食堂里, 踩着跳板上了江顺轮)."""
+POSTURE = re.compile(r"[在得](?![动起住了])")
+"""What follows a part's act when the part itself is what is raised or put (两只缠着白布的手举得老高, 手举在胸前, 手撑在
+膝盖上): a posture, not a handling."""
 DISPOSAL = r"把[^，,。；;！？“”\n没不别]{1,8}?一?"
 """A 把 clause between a part and its act (两只手把门口那箱轴承一抄): the part still does the act."""
 NOT_DONE = re.compile(r"[没不别未想要准许能敢肯]|得|打算|准备")
@@ -1626,17 +1632,18 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
     if not bars:
         return []
     anyone = re.compile(_forms_of(world, world.cards))
-    acts: list[tuple[str, re.Pattern[str], str]] = []  # (person, what reads as the forbidden act, what it breaks)
+    # (person, what reads as the forbidden act, what it breaks, whether it is a part's: a posture is none, POSTURE)
+    acts: list[tuple[str, re.Pattern[str], str, bool]] = []
     for n, b in bars.items():
         if b.places:
             inner = {p for p, outer in world.inside.items() if outer & b.places} | set(b.places)
             spots = "|".join(map(re.escape, sorted(inner, key=len, reverse=True)))
-            acts.append((n, re.compile(rf"{ENTER}了?(?:{spots})"), f"不许到「{'、'.join(sorted(b.places))}」"))
+            acts.append((n, re.compile(rf"{ENTER}了?(?:{spots})"), f"不许到「{'、'.join(sorted(b.places))}」", False))
         for part, uses in b.parts:
             acts.append((n, re.compile(rf"{re.escape(part)}(?:[^，,。；;！？“”\n没不别]{{0,3}}?|{DISPOSAL})(?:{uses})"),
-                         f"{part}用不了"))
+                         f"{part}用不了", True))
         for words, doing in b.moves:  # 上不得楼梯: climbing told of them (跑上了绣楼的楼梯)
-            acts.append((n, re.compile(doing), words))
+            acts.append((n, re.compile(doing), words, False))
     out: list[Finding] = []
     done: set[str] = set()
     for i, line in enumerate(lines):
@@ -1644,11 +1651,12 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
             continue
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
         subject: Callable[[int], str | None] | None = None
-        for n, act, why in acts:
+        for n, act, why, part_act in acts:
             if n in done or (n, i) in seen:
                 continue
             for m in act.finditer(narration):
-                if NOT_DONE.search(narration[max(0, m.start() - 3):m.start()]):
+                if NOT_DONE.search(narration[max(0, m.start() - 3):m.start()]) \
+                        or (part_act and POSTURE.match(narration, m.end())):
                     continue
                 subject = subject or _subjects(world, narration, anyone)
                 if subject(m.start()) != n:

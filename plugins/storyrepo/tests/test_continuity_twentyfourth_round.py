@@ -72,3 +72,52 @@ def test_a_place_or_a_body_by_a_part_of_its_own_name() -> None:
     assert contract("周岚去南门老街买菜", "周岚在家里择菜。老街的菜贵，她没去。") != []
     # another name the book knows ends with the same kind: 水库 tells neither
     assert contract("周岚去红旗水库采访", "周岚到了水库，坝上风大得站不住人。", PLACES | {"东风水库"}) != []
+
+
+DEAD_CARDS: dict[str, dict[str, Any]] = {
+    "林晚": {"姓名": "林晚", "状态": "在世", "位置": "青云宗"},
+    "沈砚": {"姓名": "沈砚", "状态": "已死", "位置": "青云宗"},
+}
+
+
+def _continuity(cards: dict[str, dict[str, Any]], aliases: dict[str, str], body: str, *, bars: dict[str, Any] | None = None,
+                cast: list[str] | None = None) -> list[str]:
+    places = {"青云宗"}
+    world = World(cards, dict(aliases), places, set(), ("普通人",), None, {}, {n: "他" for n in cards}, bars=bars or {})
+    meta = {"视角": "林晚", "书内时间": "1998年3月2日", "在场": cast or ["林晚"]}
+    ctx = CheckContext(dict(aliases), [], [], [], 0, set(aliases), set(), world=world, people=set(cards)).for_draft(meta)
+    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
+    lines = body.split("\n")
+    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())]
+
+
+def test_the_dead_in_a_clause_told_as_before() -> None:
+    aliases = {"林晚": "林晚", "沈砚": "沈砚", "师尊": "沈砚"}
+
+    def dead(body: str) -> list[str]:
+        return [m for m in _continuity(DEAD_CARDS, aliases, body) if "已死" in m]
+    assert dead("林晚走到洞口。以前她练到半夜就要等师尊，师尊不点头，不许回去歇；如今没人等她了。") == []
+    assert dead("林晚推开石门。从前师尊站在崖边吐纳，她就在旁边磨墨。") == []
+    # a list after the colon of a lifetime's things is no voice of theirs
+    assert dead("林晚打开药箱。里头的东西都是师尊用了一辈子的：一杆铜秤，一只药碾，一本翻烂了的方子。") == []
+    assert dead("林晚推开石门。师尊从蒲团上站起来，朝她招了招手。")
+    assert dead("林晚收拾包袱。出发以前，师尊拍了拍她的肩膀。")  # 以前 after 出发: a moment of the scene
+
+
+def test_a_barred_hand_raised_is_no_handling() -> None:
+    cards: dict[str, dict[str, Any]] = {
+        "林晚": {"姓名": "林晚", "状态": "在世", "位置": "青云宗"},
+        "赵小满": {"姓名": "赵小满", "状态": "烫伤", "位置": "青云宗"},
+    }
+    aliases = {"林晚": "林晚", "赵小满": "赵小满", "小满": "赵小满"}
+    text = "赵小满两只手在灶上烫伤了，缠满了纱布：手里什么都拿不得，提不得桶，端不得碗。"
+    bars = forbidden_of(cards, {"赵小满": text}, "", aliases, {"青云宗"})
+    assert bars["赵小满"].parts
+
+    def hands(body: str) -> list[str]:
+        return [m for m in _continuity(cards, aliases, body, bars=bars, cast=["林晚", "赵小满"]) if "烫伤" in m]
+    assert hands("林晚进了院子。小满蹦起来，两只缠着纱布的手举得老高：“师姐回来啦！”") == []
+    assert hands("林晚进了院子。小满跟在后头，两只手缠着布举在胸前，一路小跑。") == []
+    assert hands("林晚进了院子。小满蹲在门槛上，两只手撑在膝盖上喘气。") == []
+    assert hands("林晚进了院子。小满手里提着一桶水，晃晃悠悠地走过来。")
+    assert hands("林晚进了院子。小满两只手端起一碗粥，递到她跟前。")
