@@ -255,9 +255,9 @@ USE_MARK = re.compile(r"[着起出下上把了碎开用]")
 """An action on a thing (转动着…, 把…戴上) when no verb of USE_VERBS names it."""
 DEMONSTRATED_BA = re.compile(r"[那这]把")
 """那把/这把: a measure word after a demonstrative (先生那把黄杨木算盘 says whose it is), not the particle of an act."""
-_RELATIVE = re.compile(rf"[着起出下上把了碎开]的(?:[那这]一?[{ITEM_KIND}])?$")
-"""A verb closed by 的 right before the thing makes a relative clause: 母亲留下的星图芯片 says
-whose it was, not that she uses it (转动着指间的戒指 still uses it)."""
+_RELATIVE = re.compile(rf"[着起出下上把了碎开]的(?:[那这]一?[{ITEM_KIND}][^，,。！？“”的\n]{{0,2}})?$")
+"""A verb closed by 的 right before the thing makes a relative clause: 母亲留下的星图芯片 (师父留下的那块旧怀表, a word of
+its looks after the measure) says whose it was, not that she uses it (转动着指间的戒指 still uses it)."""
 BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|仍是|已是|身为|作为|区区|小小的?)(?:一?个|一名|一位|一介)?(?:小小的?)?"
                    r"(?:(?:跑|当|做|干|打|挂)?|(?<=[个名位介的])[^，,。！？的“”\s]{1,6}的)$")
 """What makes a bare stage name (学徒, 筑基) a statement of someone's realm: 不过是个学徒, 只是个跑龙套的,
@@ -1010,6 +1010,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             for start, who, said in used:
                 item = _canonical(said, world.items, by_length)
                 who = aliases.get(who, who)
+                if who in HE and _quoted_at(lines[i], col - 1 + start):
+                    continue  # “他手里提着一盏马灯”: a pronoun in someone's words is not the speaker, and no guess
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
@@ -2789,6 +2791,11 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
         if found:
             return fits[0] if len(fits) == 1 else None
     return None
+
+
+def _quoted_at(line: str, at: int) -> bool:
+    """Whether position ``at`` of ``line`` lies inside quoted words (more “ than ” before it)."""
+    return line.count("“", 0, at) > line.count("”", 0, at)
 
 
 def _nearest(names: re.Pattern[str], sentence: str, at: int, aliases: dict[str, str]) -> str | None:

@@ -11,7 +11,9 @@ sentences that raised the false alarm and must not, and two that must still fire
   so, or the name without a two-character kind (枫木 of 枫木大队): on both books;
 - the dead in a clause opened on 以前/从前, or in what they did for a lifetime (用了一辈子的: a list after its colon is
   no voice of theirs), are not in the scene;
-- a barred hand that is itself raised or put somewhere (手举得老高, 手举在胸前) handles nothing.
+- a barred hand that is itself raised or put somewhere (手举得老高, 手举在胸前) handles nothing;
+- a thing told by who left it, a word of its looks after the measure (师父留下的那块旧怀表), is no use of theirs;
+- a 他 in someone's quoted words (“他手里提着一盏马灯”) is not the speaker: no guess who holds the thing.
 """
 
 from __future__ import annotations
@@ -121,3 +123,37 @@ def test_a_barred_hand_raised_is_no_handling() -> None:
     assert hands("林晚进了院子。小满蹲在门槛上，两只手撑在膝盖上喘气。") == []
     assert hands("林晚进了院子。小满手里提着一桶水，晃晃悠悠地走过来。")
     assert hands("林晚进了院子。小满两只手端起一碗粥，递到她跟前。")
+
+
+HOLDERS: dict[str, dict[str, Any]] = {
+    "周岚": {"姓名": "周岚", "状态": "在世", "位置": "江城", "持有": ["怀表"]},
+    "陈默": {"姓名": "陈默", "状态": "在世", "位置": "江城", "持有": ["钢笔"]},
+}
+
+
+def _held(body: str) -> list[str]:
+    aliases = {n: n for n in HOLDERS}
+    world = World(HOLDERS, dict(aliases), {"江城"}, {"怀表", "钢笔"}, ("普通人",), None, {}, {"周岚": "她", "陈默": "他"})
+    meta = {"视角": "周岚", "书内时间": "1998年3月2日", "在场": ["周岚", "陈默"]}
+    ctx = CheckContext(dict(aliases), [], [], [], 0, set(aliases), {"怀表", "钢笔"}, world=world,
+                       people=set(HOLDERS)).for_draft(meta)
+    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
+    lines = body.split("\n")
+    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
+            if "怀表" in f.message]
+
+
+def test_a_thing_told_by_who_left_it_with_its_looks_between() -> None:
+    assert _held("周岚摸了摸口袋里陈默留下的那块旧怀表，表壳冰凉。") == []
+    assert _held("周岚擦了擦陈默捡起的那块破怀表。") == []
+    assert _held("周岚解开手帕，里面是陈默摔碎的那块旧怀表。") == []
+    assert _held("陈默掏出那块怀表看了看时间。")
+    assert _held("陈默握着那块旧怀表，一言不发。")
+
+
+def test_a_pronoun_in_someones_words_is_not_the_speaker() -> None:
+    assert _held("陈默吐了口烟，“他手里攥着一块怀表，我看得清清楚楚。”") == []
+    assert _held("陈默压低声音：“他掏出一块怀表，看了三回。”") == []
+    assert _held("“昨天夜里，”陈默说，“他握着一块怀表，在门口站了半天。”") == []
+    assert _held("陈默点了根烟。他掏出那块怀表看了看。")
+    assert _held("陈默说：“走吧。”他掏出那块怀表看了看。")
