@@ -3,7 +3,7 @@
 genres — a sect, a city newsroom, a palace, a spaceship, a farm — with other words than the labelled drafts: three
 sentences that raised the false alarm and must not, and two that must still fire, for each.
 
-- a day counted in order (第二天下午才找到人) is when, not how long: it makes no place a journey away (16 of 二十五's 24);
+- a day counted in order (第二天下午才找到人) is when, not how long: it makes no place a journey away (14 of 二十五's 24);
 - a quoted line's own punctuation is where it breaks, not words it asks for (“船要开了，莫回头” written 船要开了……莫回头,
   “那晚我要是……” written 那晚我要是——): on both books;
 - a place or a body is named by a part of its own name: its kind of two characters or more after a name that tells it
