@@ -1316,12 +1316,15 @@ PLACE_KINDS = ("秘境", "电子市场", "工业区", "市场", "商场", "大�
 
 
 def _place_stems(ctx: CheckContext | None, term: str) -> set[str]:
-    """A place by its name without the kind (柳园 for 柳园站): the rest is two characters or more and
+    """A place by its name without the kind (柳园 for 柳园站; 枫木 for 枫木大队, a name of four characters or more ending
+    in a kind of :data:`HOME_KINDS` drops two: 大队, 公社): the rest is two characters or more and
     names nothing else the book knows — or names a known place of which this is the only longer name (黑水
     for 黑水秘境); a person or a held thing gives none."""
     if ctx is None or len(term) < 3 or term in ctx.items:
         return set()
     kind = next((k for k in sorted(PLACE_KINDS, key=len, reverse=True) if term.endswith(k)), None)
+    if kind is None and len(term) >= 4 and term[-1] in HOME_KINDS and term[-1] not in PLACE_SUFFIXES:
+        kind = term[-2:]  # 枫木大队, 白沙公社: a body's or a place's kind of two characters, after the name that tells it
     if kind is None and term[-1] not in PLACE_SUFFIXES:
         return set()
     canonical = ctx.aliases.get(term, term)
@@ -1637,13 +1640,13 @@ def _by_its_home_kind(ctx: CheckContext, term: str, body: str, named: dict[str, 
     with, the way the people of it do, when no other name the book knows ends with that kind: a kind of one
     character (:data:`HOME_KINDS`) after 我们/你们/咱/俺 (你们班跑了个唱武生的) or with 子/里/门/上/下 after no character
     or one that moves or places (是班里跑了的, 来园子后门, 回厂里, 在台上); one of two characters or more
-    (:data:`PLACE_KINDS`: 仓库 of 上步仓库) after no character, one of those or 那/这/的 (仓库里闷得像蒸笼).
-    ``named`` is :func:`_kinds_named` of ``ctx``."""
+    (:data:`PLACE_KINDS`: 仓库 of 上步仓库; or a tail of its own, :func:`_own_kinds`: 水库 of 龙潭水库) after no character,
+    one of those or 那/这/的 (仓库里闷得像蒸笼). ``named`` is :func:`_kinds_named` of ``ctx``."""
     canonical = ctx.aliases.get(term, term)
     if len(term) < 2 or term in ctx.items or ctx.is_person(canonical) or (ctx.world is not None and term in ctx.world.items):
         return False
     kinds = [k for k in PLACE_KINDS if term.endswith(k) and len(term) > len(k)] + [term[-1]] * (term[-1] in HOME_KINDS)
-    for kind in kinds:
+    for kind in [*kinds, *(tail for tail in _own_kinds(ctx, term, canonical) if tail not in kinds)]:
         owners = named.get(kind, set())
         if len(owners) > 1 or (owners and canonical not in owners):
             continue  # another name the book knows ends with the kind
@@ -1653,6 +1656,27 @@ def _by_its_home_kind(ctx: CheckContext, term: str, body: str, named: dict[str, 
         if re.search(home, body, re.M):
             return True
     return False
+
+
+def _own_kinds(ctx: CheckContext, term: str, canonical: str) -> list[str]:
+    """The tails of a name of four characters or more that may be its kind when no table lists it (水库 of 龙潭水库,
+    稽核所 of 盐务稽核所): two characters or more after two or more that tell which one, that the book's own text
+    (:attr:`CheckContext.book_text`) says alone the way its people call it (水库指挥部 — not 老街 of 东门老街, which
+    it says only in the whole name), when no other name the book knows ends with the tail and the tail is no held
+    thing. Only a name the book knows (a quoted line's words are no name: 七爷到此 is no 到此); read once a book."""
+    if len(term) < 4 or (term not in ctx.aliases and (ctx.world is None or term not in ctx.world.places)):
+        return []
+    known: dict[tuple[str, int], list[str]] = ctx._by_book.setdefault("own_kinds", {})
+    key = (term, len(ctx.aliases))  # a draft's own names may end with the tail too
+    out = known.get(key)
+    if out is None:
+        ends = ctx.name_index().by_end
+        said = ctx.book_text.replace(term, "\n")
+        out = known[key] = [
+            tail for tail in (term[i:] for i in range(2, len(term) - 1))
+            if tail in said and tail not in ctx.items and ctx.aliases.get(tail, canonical) == canonical
+            and not any(n.endswith(tail) and ctx.aliases.get(n, n) != canonical for n in ends.get(tail[-2:], ()))]
+    return out
 
 
 def _inner_place(ctx: CheckContext, term: str, body: str) -> bool:

@@ -86,8 +86,9 @@ GONE = ("失踪", "封印", "被封印", "下落不明")
 # The kinds of "not now" a sentence can be in; NOT_NOW is their union, in this order.
 RECALLED = r"回忆|想起|记得|梦"
 """A memory or a dream: the mind elsewhere."""
-PAST_TIME = r"当年|那年|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日"
-"""A time named as gone: a year, a childhood, the day someone left."""
+PAST_TIME = r"当年|那年|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日|(?<![\u4e00-\u9fff])(?:以前|从前)"
+"""A time named as gone: a year, a childhood, the day someone left, a clause opened on 以前/从前 (以前他爬到半截就要等
+师父 — 出发以前 is a moment of the scene)."""
 RECORDED = r"遗言|遗书|信中|信上|信里|留音|幻象|幻影|玉简|录音|录像|留言|留影|残魂|画像"
 """Words or a likeness kept from before: a letter, a recording, a portrait, a lingering soul."""
 LIFETIME_PAST = r"生前|(?:临死|临终|死|去世|过世|遇害|出事|咽气)[之以]?前|曾经说"
@@ -103,9 +104,11 @@ COUNTED_HABIT = r"[\u4e00-\u9fff]过(?:多少|好几|无数)[回次遍]"
 NOT_NOW = re.compile("|".join((RECALLED, PAST_TIME, RECORDED, LIFETIME_PAST, HABIT, YEARS_BACK, REMEMBERED_DAY,
                                COUNTED_HABIT)))
 """A sentence told outside the scene's now; only ever asked whether it matches."""
-LIFETIME = re.compile(r"(?:在世|活着|在)的时候|在世时|(?:死|去世|过世|遇害|咽气|落水|淹死|下葬|入殓|出殡)(?:了|之|以)?后")
-"""A paragraph set in a dead person's lifetime (师父在的时候说过：…) or after their death (师父落水以后，东西收拾出来): what
-it tells of them is no act or voice in the scene."""
+LIFETIME = re.compile(r"(?:在世|活着|在)的时候|在世时|(?:死|去世|过世|遇害|咽气|落水|淹死|下葬|入殓|出殡)(?:了|之|以)?后|"
+                      r"[\u4e00-\u9fff]了(?:一|半|大半)辈子")
+"""A paragraph set in a dead person's lifetime (师父在的时候说过：…; 都是师父用了一辈子的：一把锤，一卷麻 — a list after
+its colon, no voice) or after their death (师父落水以后，东西收拾出来): what it tells of them is no act or voice in the
+scene. Read for the dead only: a living one's 搭了半辈子 is no past of the scene."""
 KNEW = re.compile(r"[\u4e00-\u9fff]{1,4}?(?:其实|原来|早就|早已|早都|一直|始终|从来)(?:都|就)?(?:知道|明白|清楚|料到|猜到|想到|察觉)")
 """What someone had long known, read at their name (他爹早就知道那笔账有问题): a thought of their lifetime, not
 words in the scene — the dead and the missing are told of so."""
@@ -252,9 +255,9 @@ USE_MARK = re.compile(r"[着起出下上把了碎开用]")
 """An action on a thing (转动着…, 把…戴上) when no verb of USE_VERBS names it."""
 DEMONSTRATED_BA = re.compile(r"[那这]把")
 """那把/这把: a measure word after a demonstrative (先生那把黄杨木算盘 says whose it is), not the particle of an act."""
-_RELATIVE = re.compile(rf"[着起出下上把了碎开]的(?:[那这]一?[{ITEM_KIND}])?$")
-"""A verb closed by 的 right before the thing makes a relative clause: 母亲留下的星图芯片 says
-whose it was, not that she uses it (转动着指间的戒指 still uses it)."""
+_RELATIVE = re.compile(rf"[着起出下上把了碎开]的(?:[那这]一?[{ITEM_KIND}][^，,。！？“”的\n]{{0,2}})?$")
+"""A verb closed by 的 right before the thing makes a relative clause: 母亲留下的星图芯片 (师父留下的那块旧怀表, a word of
+its looks after the measure) says whose it was, not that she uses it (转动着指间的戒指 still uses it)."""
 BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|仍是|已是|身为|作为|区区|小小的?)(?:一?个|一名|一位|一介)?(?:小小的?)?"
                    r"(?:(?:跑|当|做|干|打|挂)?|(?<=[个名位介的])[^，,。！？的“”\s]{1,6}的)$")
 """What makes a bare stage name (学徒, 筑基) a statement of someone's realm: 不过是个学徒, 只是个跑龙套的,
@@ -408,14 +411,16 @@ def haunts_of(texts: dict[str, str], places: Iterable[str]) -> dict[str, set[str
     return out
 
 
-FAR_WORDS = re.compile(r"远|公里|[百千万]余?里|[几数两三四五六七八九十百]+里[地路]?|火车|飞机|航班|坐车|快马|[一两二三四五六七八九十几]天|钟头|"
+FAR_WORDS = re.compile(r"远|公里|[百千万]余?里|[几数两三四五六七八九十百]+里[地路]?|火车|飞机|航班|坐车|快马|"
+                       r"(?<!第)(?<!第[一二三四五六七八九十几])[一两二三四五六七八九十几]天|钟头|"
                        r"[一两二三四五六七八九十几]个?小时|坐船|乘船|书信|来信|信在路上|出差|出国|国外|外地|"
                        r"南下|北上|飞去|飞往|异乡|他乡|千里|长途|电报|"
                        r"之间(?!来回|往返|来往)[^。；;，,\n]{0,8}?(?:写信|寄信|捎信|口信|捎话|递信|带信|通信)|前不回")
 """What says a place is a journey away (坐火车三天三夜, 离滨江一万多公里, 飞去日内瓦开会): two places between which
 only letters and messages pass (仪征和府里之间准许写信、托船上的人捎口信; not where someone goes back and forth between
 them: 在府城和青石镇之间来回，准许捎信捎话), someone not back before a date (老爷在仪征，十七日以前不回扬州 — the place
-not returned to is home, :data:`BACK_TO`)."""
+not returned to is home, :data:`BACK_TO`). A day counted in order (第二天下午才找到人, 第十二天) is when, not how long: no
+journey."""
 
 
 A_WALK = re.compile(r"(?<![\d〇零一二两三四五六七八九十百千万几数])(?:[一二两三四五六七八九几]|十[一二三四五六七八九几]?)(?:里|华里)|"
@@ -528,11 +533,11 @@ BACK_TO = ("回", "回到", "返回", "返抵")
 
 
 _COUNT = r"[\d一二两三四五六七八九十几]{1,3}"
-DURATION = re.compile(rf"(?<![月初号\d〇零一二两三四五六七八九十几廿卅])(?P<days>{_COUNT})(?:来|多)?(?:个)?(?:天|日)(?!子)|"
+DURATION = re.compile(rf"(?<![第月初号\d〇零一二两三四五六七八九十几廿卅])(?P<days>{_COUNT})(?:来|多)?(?:个)?(?:天|日)(?!子)|"
                       rf"(?P<months>{_COUNT}(?=个|多个|来个)|半)(?:多|来)?个?(?:多|来)?月(?![份初底中末亮光])|"
                       rf"(?P<monthish>月余|个把月|一月有余)|(?P<half>大半天|小半天|半天)|(?P<hours>{_COUNT})个?(?:钟头|小时)")
 """How long a journey is said to take (十来天, 半个月, 月余, 大半天, 三个钟头; 八月 is a month of the year,
-not a month's road), read as days by :func:`journeys`."""
+not a month's road; 第二天 is the next day, not two days' road), read as days by :func:`journeys`."""
 
 
 def _days(m: re.Match[str]) -> float | None:
@@ -1005,6 +1010,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             for start, who, said in used:
                 item = _canonical(said, world.items, by_length)
                 who = aliases.get(who, who)
+                if who in HE and _quoted_at(lines[i], col - 1 + start):
+                    continue  # “他手里提着一盏马灯”: a pronoun in someone's words is not the speaker, and no guess
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
@@ -1561,6 +1568,9 @@ def _barred(world: World, lines: list[str], first_line: int, revived: set[str]) 
 
 ENTER = r"(?:进了|走进了?|踏进了?|迈进了?|跨进了?|进到|来到|到了|回到|回了|进入|坐在|站在|进|登上了?|上了)"
 """Entering a place or being in it (一挑帘子进了锦春楼的后厨, 坐在园区食堂里, 踩着跳板上了江顺轮)."""
+POSTURE = re.compile(r"[在得](?![动起住了])")
+"""What follows a part's act when the part itself is what is raised or put (两只缠着白布的手举得老高, 手举在胸前, 手撑在
+膝盖上): a posture, not a handling."""
 DISPOSAL = r"把[^，,。；;！？“”\n没不别]{1,8}?一?"
 """A 把 clause between a part and its act (两只手把门口那箱轴承一抄): the part still does the act."""
 NOT_DONE = re.compile(r"[没不别未想要准许能敢肯]|得|打算|准备")
@@ -1624,17 +1634,18 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
     if not bars:
         return []
     anyone = re.compile(_forms_of(world, world.cards))
-    acts: list[tuple[str, re.Pattern[str], str]] = []  # (person, what reads as the forbidden act, what it breaks)
+    # (person, what reads as the forbidden act, what it breaks, whether it is a part's: a posture is none, POSTURE)
+    acts: list[tuple[str, re.Pattern[str], str, bool]] = []
     for n, b in bars.items():
         if b.places:
             inner = {p for p, outer in world.inside.items() if outer & b.places} | set(b.places)
             spots = "|".join(map(re.escape, sorted(inner, key=len, reverse=True)))
-            acts.append((n, re.compile(rf"{ENTER}了?(?:{spots})"), f"不许到「{'、'.join(sorted(b.places))}」"))
+            acts.append((n, re.compile(rf"{ENTER}了?(?:{spots})"), f"不许到「{'、'.join(sorted(b.places))}」", False))
         for part, uses in b.parts:
             acts.append((n, re.compile(rf"{re.escape(part)}(?:[^，,。；;！？“”\n没不别]{{0,3}}?|{DISPOSAL})(?:{uses})"),
-                         f"{part}用不了"))
+                         f"{part}用不了", True))
         for words, doing in b.moves:  # 上不得楼梯: climbing told of them (跑上了绣楼的楼梯)
-            acts.append((n, re.compile(doing), words))
+            acts.append((n, re.compile(doing), words, False))
     out: list[Finding] = []
     done: set[str] = set()
     for i, line in enumerate(lines):
@@ -1642,11 +1653,12 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
             continue
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
         subject: Callable[[int], str | None] | None = None
-        for n, act, why in acts:
+        for n, act, why, part_act in acts:
             if n in done or (n, i) in seen:
                 continue
             for m in act.finditer(narration):
-                if NOT_DONE.search(narration[max(0, m.start() - 3):m.start()]):
+                if NOT_DONE.search(narration[max(0, m.start() - 3):m.start()]) \
+                        or (part_act and POSTURE.match(narration, m.end())):
                     continue
                 subject = subject or _subjects(world, narration, anyone)
                 if subject(m.start()) != n:
@@ -2779,6 +2791,11 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
         if found:
             return fits[0] if len(fits) == 1 else None
     return None
+
+
+def _quoted_at(line: str, at: int) -> bool:
+    """Whether position ``at`` of ``line`` lies inside quoted words (more “ than ” before it)."""
+    return line.count("“", 0, at) > line.count("”", 0, at)
 
 
 def _nearest(names: re.Pattern[str], sentence: str, at: int, aliases: dict[str, str]) -> str | None:

@@ -68,18 +68,25 @@ def address_forms(name: str) -> frozenset[str]:
     return frozenset(f for f in forms if len(f) >= 2)
 
 
+_OWN_BREAK = re.compile(r"[\s…—·.．,，、。；;：:!！?？~～\-]+")
+"""A term's own spaces and punctuation (a quoted line: “船要开了，莫回头”, “那晚我要是……”): where it breaks, not
+words it asks for."""
+
+
 @lru_cache(maxsize=4096)
 def _spaced(term: str) -> re.Pattern[str]:
-    """``term``'s characters with any separators between; its own spaces (四海到此 十一·十九, 廿吨 夜一点) are any
-    break the prose writes there, a full stop too (四海到此　十一·十九, 廿吨。夜一点。)."""
-    return re.compile(BREAKS.join(SEPARATORS.join(map(re.escape, part)) for part in term.split()))
+    """``term``'s characters with any separators between; its own spaces and punctuation (四海到此 十一·十九, 廿吨 夜一点;
+    a quoted line's 船要开了，莫回头 or 那晚我要是……) are any break the prose writes there, a full stop or none too
+    (四海到此　十一·十九, 廿吨。夜一点。, 船要开了……莫回头, 那晚我要是——): a quote's words, not its stops."""
+    parts = [part for part in _OWN_BREAK.split(term) if part] or [term]
+    return re.compile(BREAKS.join(SEPARATORS.join(map(re.escape, part)) for part in parts))
 
 
 def present(term: str, text: str) -> bool:
     """Whether ``term`` is in ``text``, also broken by punctuation or spaces (寒……潭……)."""
     if term in text:
         return True
-    return len(term) >= 2 and term[0] in text and _spaced(term).search(text) is not None
+    return len(term) >= 2 and (term[0] in text or not term[0].isalnum()) and _spaced(term).search(text) is not None
 
 
 _SENTENCE = re.compile(r"[^。！？!?\n]+")
