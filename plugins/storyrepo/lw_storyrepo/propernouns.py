@@ -1082,14 +1082,20 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
     return out
 
 
+def _surname_and_given(lex: _Lexicon, name: str) -> bool:
+    """Whether ``name`` is a surname (any of :data:`ALL_SURNAMES`) and one or two characters that read as a given name,
+    no dictionary word and no 小, 老, 阿 of an address (于洪, 张仲和): read whole where a word before names someone."""
+    return len(name) in (2, 3) and name[0] in ALL_SURNAMES and bool(CJK.fullmatch(name)) and name[1] not in "小老阿" \
+        and not lex.common(name) and min(lex.given(c) for c in name[1:]) >= 0.5
+
+
 def _introduced_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, int]]:
     """``(name, column)`` of a surname (any of :data:`ALL_SURNAMES`, 于 too) and two characters that read as a given
     name, said right after a word for someone by trade, office or kin (油锯手于大海, 船长严鸣鹤, 局长段振邦): there the word
     before says a person is named, so neither the segmenter's cut nor the surname's other uses decide."""
     for col in range(2, len(line) - 2):
         name = line[col:col + 3]
-        if name[0] not in ALL_SURNAMES or not CJK.fullmatch(name) or name[1] in "小老阿" or lex.common(name) \
-                or min(lex.given(c) for c in name[1:]) < 0.5:
+        if not _surname_and_given(lex, name):
             continue
         if _someone_before(lex, line[max(0, col - 4):col]) and not _someone_word(lex, line[col:col + 2]):
             yield name, col
@@ -2052,9 +2058,11 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue  # 我是真外行, 叫他如何不气: an adverb or a modal before what is said
             if _person_tail_clause(lex, word):
                 continue  # 叫人+头晕: 叫人 makes one feel (CALLED_ONE's 一个叫人头疼的孩子)
-            ends_ok = word[-1] not in NAME_END or body.count(word) >= 2 or headed  # the kind vouches for the end (叫拾灯人)
-            if _clean(word, end_vouched=ends_ok, introduced=True) and word[0] not in STEM_LEAD_BAD and ends_ok \
-                    and word[-1] not in PARTICLES \
+            # a surname and a given name read whole: 叫于洪 (于 a preposition too), 叫张仲和 (和 a conjunction too)
+            surnamed = _surname_and_given(lex, word)
+            ends_ok = word[-1] not in NAME_END or body.count(word) >= 2 or headed or surnamed  # the kind vouches for the end (叫拾灯人)
+            if _clean(word, end_vouched=ends_ok, introduced=True) and (word[0] not in STEM_LEAD_BAD or surnamed) and ends_ok \
+                    and (word[-1] not in PARTICLES or surnamed) \
                     and not _A_NOT_A.fullmatch(word):
                 kind = _kind_by_suffix(word, "人物")
                 person = kind != "人物" and _named_person(lex, word, line[max(0, m.start() - 3):m.start()])

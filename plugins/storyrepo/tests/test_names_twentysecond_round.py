@@ -24,3 +24,11 @@ def test_a_place_named_by_its_kind_of_landmark() -> None:
                       "来人是姜云岩，姜云岩拱了拱手。")
     assert not {"芦苇荡", "大通铺", "通铺"} & ordinary
     assert "姜云岩" in ordinary and not any(n.kind == "地点" for n in find_new_nouns("来人是姜云岩，姜云岩拱了拱手。", []))
+
+
+def test_a_surname_and_a_given_name_named_by_jiao_whole() -> None:
+    """叫于明 (于 a preposition too), 叫林安和 (和 a conjunction too): in the naming frame a surname and characters
+    that read as a given name are read whole; a dictionary word of that shape (叫向前, an order to go on) is none."""
+    found = _names("新来的会计，叫于明，不爱说话。\n掌柜的侄子叫林安和，在柜台后头记账。林安和算盘打得快。")
+    assert {"于明", "林安和"} <= found and "林安" not in found
+    assert not {"向前", "前"} & _names("班长叫向前，大家都往前走。")
