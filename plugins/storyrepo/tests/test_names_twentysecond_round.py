@@ -32,3 +32,16 @@ def test_a_surname_and_a_given_name_named_by_jiao_whole() -> None:
     found = _names("新来的会计，叫于明，不爱说话。\n掌柜的侄子叫林安和，在柜台后头记账。林安和算盘打得快。")
     assert {"于明", "林安和"} <= found and "林安" not in found
     assert not {"向前", "前"} & _names("班长叫向前，大家都往前走。")
+
+
+def test_a_name_given_by_a_naming_frame_of_any_trade() -> None:
+    """一个叫X的 before any word for someone (用户, 乘客), 管它叫X (a thing named), 微信名叫“X” and a quoted name with
+    a particle inside (名字叫“那年那月”): the frame names; a question or a feeling in the frame names nothing."""
+    text = ("论坛上有一个叫老船长的用户，天天发帖。\n车厢里有个叫林默的乘客，一直看窗外。\n"
+            "村里人管它叫铜喇叭，那口钟一敲半个镇都听得见。\n她的微信名叫“岁月静好”，头像是一片海。\n"
+            "那个小店的名字叫“那年那月”，卖旧书。")
+    found = {n.name: n.kind for n in find_new_nouns(text, [])}
+    assert {"老船长", "林默", "铜喇叭", "岁月静好", "那年那月"} <= set(found)
+    assert found["铜喇叭"] == "物品"
+    ordinary = _names("一个叫人心疼的学生，站在门口。\n你们管它叫什么？\n它叫了一声，跑了。\n这名字叫什么？")
+    assert not {"人心疼", "什么", "了一声"} & ordinary
