@@ -190,6 +190,9 @@ title no play of older prose takes in this frame (唱一出《翠屏山》 names
 TITLED = re.compile(r"(?:(?:题目|标题|篇名|题名)(?:就|也)?为|叫做|叫|名叫|唤作|题为)《([\u4e00-\u9fff]{2,8})》")
 """A piece of the story's world given its title (题目叫《X》, 标题叫《X》): the title is the name, whole, even with
 的 inside it (a line of verse or a phrase); 标题是《X》 identifies a headline rather than naming a work."""
+PERIODICAL = re.compile(r"《([\u4e00-\u9fff]{2,8}(?:报|刊|杂志))》")
+"""A newspaper or a magazine by its title (《醒世晚报》, 《船台快报》, 《青年文摘月刊》): a group of the story's world that
+prints it, unlike a play's or a book's title (《翠屏山》)."""
 ASKED_WHO = re.compile(r"(?<=[“「])([\u4e00-\u9fff]{2,4}?)是谁[？?]")
 """A quote that opens by asking who someone is (“海和尚是谁？”, “西窗散人是谁？”): the word asked about is someone's
 name, a nickname of ordinary words too, when it is no word for someone (那人, 足下 said once) and no clause (阿彪又)."""
@@ -577,6 +580,9 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
     for m in TITLED.finditer(line):
         if lex.tags.get(m.group(1), "")[:1] != "r":
             yield m.group(1), "物品", m.start(1)
+    for m in PERIODICAL.finditer(line):
+        if not lex.freq.get(m.group(1)) and not set(m.group(1)) & MIDDLE_BAD:  # 《人民日报》: the dictionary's, known
+            yield m.group(1), "组织", m.start(1)
     framed = [(m, "") for m in NAMED_FRAME.finditer(line)] + [(m, "place") for m in CALLED_PLACE.finditer(line)] \
         + [(m, "thing") for m in CALLED_THING.finditer(line)]
     for m, frame in framed:
@@ -2209,7 +2215,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     out = _unglued(lex, text, out, in_text)
     # a play's or a book's title (《翠屏山》 on the stage): no place, people or group of the story;
     # a technique's manual or a scroll is (《归元诀》)
-    out = [n if n.kind in ("功法", "物品") or text.count("《" + n.name + "》") < n.count else Noun(n.name, "物品", n.line, n.count)
+    out = [n if n.kind in ("功法", "物品") or text.count("《" + n.name + "》") < n.count or PERIODICAL.fullmatch("《" + n.name + "》")
+           else Noun(n.name, "物品", n.line, n.count)
            for n in out if n.kind in ("功法", "物品") or text.count("《" + n.name + "》") < n.count or not lex.freq.get(n.name)]
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
     whole = {n.name for n in out}

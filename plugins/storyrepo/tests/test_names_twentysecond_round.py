@@ -45,3 +45,12 @@ def test_a_name_given_by_a_naming_frame_of_any_trade() -> None:
     assert found["铜喇叭"] == "物品"
     ordinary = _names("一个叫人心疼的学生，站在门口。\n你们管它叫什么？\n它叫了一声，跑了。\n这名字叫什么？")
     assert not {"人心疼", "什么", "了一声"} & ordinary
+
+
+def test_a_newspaper_named_in_title_marks() -> None:
+    """《X报》, 《X刊》: a paper or a magazine of the story's world, a group; the dictionary's own paper (《人民日报》)
+    and a play's title (《翠屏山》, said on the stage) are no new group."""
+    found = {n.name: n.kind for n in find_new_nouns("矿区的《井下快报》登了他的名字。\n他订了一份《山野月刊》，每月初到。", [])}
+    assert found.get("井下快报") == "组织" and found.get("山野月刊") == "组织"
+    ordinary = _names("桌上放着一份《人民日报》。\n戏台上正唱《翠屏山》，唱完了又唱《翠屏山》。")
+    assert not {"人民日报", "翠屏山"} & ordinary
