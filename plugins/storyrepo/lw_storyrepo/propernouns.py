@@ -228,7 +228,7 @@ BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|的是|谋
                            rf"管家|伙计|东家|{'|'.join(ROLES)})$")
 BEFORE_KIN = re.compile(r"(?:父亲|母亲|哥哥|姐姐|弟弟|妹妹|儿子|女儿|妻子|丈夫|同学|朋友|郡主|公主|小姐|少爷|公子|唤|"
                         r"[大二三四五六七八九小](?:伯|叔|姑|舅|姨|哥|姐|嫂)|伯娘|婶子|表[哥姐弟妹]|堂[兄哥姐弟妹])[，、]?$")
-PERSON_NOUN_ENDS = frozenset("长夫师匠员手人")
+PERSON_NOUN_ENDS = frozenset("长夫师匠员手人警史户官吏兵卒商令")
 """The last character of a dictionary noun for someone by trade or office (船长, 车夫, 厨师, 铁匠, 店员,
 水手, 主持人): right before a surname-led word, it introduces that person (主持人林晓晓)."""
 """Kin before a surname-led name (她父亲沈国栋): only there, 儿子攻书 is no name."""

@@ -54,3 +54,12 @@ def test_a_newspaper_named_in_title_marks() -> None:
     assert found.get("井下快报") == "组织" and found.get("山野月刊") == "组织"
     ordinary = _names("桌上放着一份《人民日报》。\n戏台上正唱《翠屏山》，唱完了又唱《翠屏山》。")
     assert not {"人民日报", "翠屏山"} & ordinary
+
+
+def test_someone_said_once_after_a_word_for_an_office_or_a_trade() -> None:
+    """A surname-led name right after a noun for someone by office or trade ending 户, 史, 警, 官, 吏, 兵, 卒, 商 or 令
+    (猎户林大山, 御史周文渊): that person, said once; a noun of that ending before a common word (窗户+张望, 历史+王朝)
+    names no one."""
+    found = {n.name: n.kind for n in find_new_nouns("猎户林大山背着弓进了村。\n第二天御史周文渊上了一道折子。", [])}
+    assert found.get("林大山") == "人物" and found.get("周文渊") == "人物"
+    assert not _names("他推开窗户张望了一下。\n这段历史王朝更替太快。")
