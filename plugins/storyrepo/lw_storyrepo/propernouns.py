@@ -722,8 +722,9 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                     or lex.proper(stem)):  # 青+阳城: a rare place name split by the segmenter
                 continue
             if stem_at + 1 in bounds and lex.common(line[start - 1:end]) \
-                    and (not lex.coined(stem) or (lex.freq.get(line[start - 1:end]) or 0) >= RARE or line[start:end] in "市县"):
-                continue  # a character before a word that ends in the suffix (快+关门, 早+入门, 小+集市)
+                    and (not lex.coined(stem) or (lex.freq.get(line[start - 1:end]) or 0) >= RARE or line[start:end] in "市县") \
+                    and not (lex.proper(stem) and line[start:end] in TOWN_SUFFIXES):
+                continue  # a character before a word that ends in the suffix (快+关门, 早+入门, 小+集市); not a place's name (青+山镇)
             if lex.tags.get(stem[0], "") == "a" and stem_at + 1 in bounds \
                     and (lex.freq.get(line[start - 1:end]) or 0) >= COMMON_PLACE:
                 continue  # an adjective before a common word that ends in the suffix (窄+弄堂, 旧+饭馆): a description

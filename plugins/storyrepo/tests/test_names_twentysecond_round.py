@@ -63,3 +63,11 @@ def test_someone_said_once_after_a_word_for_an_office_or_a_trade() -> None:
     found = {n.name: n.kind for n in find_new_nouns("猎户林大山背着弓进了村。\n第二天御史周文渊上了一道折子。", [])}
     assert found.get("林大山") == "人物" and found.get("周文渊") == "人物"
     assert not _names("他推开窗户张望了一下。\n这段历史王朝更替太快。")
+
+
+def test_a_place_name_before_a_town_word_the_segmenter_split() -> None:
+    """玉+山镇: the segmenter cut a town's name into a character and a common word (山镇); a stem the dictionary
+    knows as a name (玉山) and a town's word make the town. A size word before the common word stays a
+    description (小+山镇)."""
+    assert "玉山镇" in _names("信寄到了玉山镇。玉山镇的邮局很小。")
+    assert not {"小山镇", "从小山镇"} & _names("他从小山镇来。小山镇的人都认识他。")
