@@ -216,7 +216,8 @@ APP_FRAME = re.compile(r"(?:软件|应用|平台|网站|公众号|小程序|APP|
 """An app or a site named after what it is (投票软件口袋星球上, 直播平台星芒的): a name no dictionary knows."""
 PLACE_HEADS = frozenset(("地方", "村子", "村庄", "小村", "镇子", "小镇", "山沟", "山村", "岛", "小岛", "海湾", "铺子", "店", "饭馆",
                          "酒馆", "客栈"))
-HEADED = re.compile(r"(?:组织|门派|帮派|公司|地方|东西|道具|武器|宝贝|法宝|匕首|刀|剑|枪|技能|名字|名儿)[，,]?$")
+HEADED = re.compile(r"(?:组织|门派|帮派|公司|地方|东西|道具|武器|宝贝|法宝|匕首|刀|剑|枪|技能|名字|名儿|"
+                    r"主播|博主|网红|歌手|演员|模特|选手|队员|新人|用户|网友)[，,]?$")
 """A kind of thing (or a name) right before 叫 (一个组织，叫守夜人; 匕首叫破晓; 起了个名字，叫月牙): 叫 names one of that
 kind, not a call for something."""
 PANEL = re.compile(r"【([^【】\n]{1,80})】")
@@ -2054,7 +2055,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             bare = m.group().startswith("叫") and line[m.start() - 1:m.start()] not in "我你他她它就都便名人也字号" \
                 and m.group()[1:2] not in "你他她我它"  # 叫你素心吧 names someone
             headed = HEADED.search(line[:m.start()]) is not None  # 有一个组织，叫守夜人: a kind of thing, then its name
-            bare = bare and not headed
+            # 最红的主播叫甜筒, 那个会计叫算盘: someone by trade, then what they are called (病人叫护士 calls for someone)
+            called = m.group().startswith("叫") and _someone_before(lex, line[max(0, m.start() - 4):m.start()]) \
+                and not _someone_word(lex, word) and not set(word) & KIN_CHARS
+            bare = bare and not headed and not called
             if bare and (lex.common(word) or (lex.common("叫" + word[0]) and m.group(1) == line[m.start() + 1:m.end()]
                                               and body.count(word) < 2)):
                 continue  # 叫条子, 叫车子: a call for something (叫+唤魂哨 said again on its own is a name)

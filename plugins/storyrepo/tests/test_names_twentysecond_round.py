@@ -71,3 +71,11 @@ def test_a_place_name_before_a_town_word_the_segmenter_split() -> None:
     description (小+山镇)."""
     assert "玉山镇" in _names("信寄到了玉山镇。玉山镇的邮局很小。")
     assert not {"小山镇", "从小山镇"} & _names("他从小山镇来。小山镇的人都认识他。")
+
+
+def test_someone_by_trade_called_by_a_common_word() -> None:
+    """最红的主播叫奶糖, 船上的水手叫海带: after a word for someone by trade, 叫 and a common word is what that person
+    is called, not a call for the thing; a relative's word (孩子叫妈妈) is no name."""
+    assert "奶糖" in _names("直播间里人气最高的主播叫奶糖。奶糖每天唱歌。")
+    assert "海带" in _names("船上的水手叫海带，海带会游泳，海带还会补网。")
+    assert not _names("孩子叫妈妈。妈妈来了。")
