@@ -201,6 +201,10 @@ WRITTEN = re.compile(rf"([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字[：
                      rf"|([“「《])([\u4e00-\u9fff]{{2,9}})([”」》])([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字")
 """A name written on a thing and counted (写着三个字：海底簿, 刻着两个小字：秋水, 写着“醉仙居”三个字): the count must be
 the name's length."""
+INSCRIBED = frozenset(("写着", "刻着", "印着", "题着", "绣着", "漆着", "烙着", "铸着"))
+"""What is written on a thing right before a counted inscription (刀背上刻着两个小字：断水): the thing's own name."""
+PREDICATE_TAGS = frozenset("vadli")
+"""jieba's tag initials of a verb, an adjective, an adverb, a set phrase or an idiom: a message, not a name."""
 WRITTEN_OUT = re.compile(r"(?:写着|刻着|印着|题着|字|牌子|招牌|木牌|匾)[：:]\s*([“「《]?)([\u4e00-\u9fff]{2,10})([”」》]?)(?=[。！\n]|$)")
 """A name read out after a colon, the whole of its sentence (烫金的字：望海书局。, 门口的木牌：青禾农庄。): what a sign,
 a plate or a heading says, counted or not."""
@@ -551,11 +555,17 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
     for m in WRITTEN.finditer(line):
         count, opened, word, closed = m.group(1, 2, 3, 4) if m.group(1) else (m.group(8), m.group(5), m.group(6), m.group(7))
         if len(word) == "一二三四五六七八九十".find(count.replace("两", "二")) + 1 and len(word) <= 6:
-            written.append((opened, word, closed, m.start()))
-    written += [(m.group(1), m.group(2), m.group(3), m.start()) for m in WRITTEN_OUT.finditer(line)
+            inscribed = bool(m.group(1)) and line[max(0, m.start() - 2):m.start()] in INSCRIBED
+            written.append((opened, word, closed, m.start(), inscribed))
+    written += [(m.group(1), m.group(2), m.group(3), m.start(), False) for m in WRITTEN_OUT.finditer(line)
                 if not set(m.group(2)) & (MIDDLE_BAD | NUMERALS) and not _says_something(lex, m.group(2))]
-    for opened, word, closed, at in written:
-        if opened + closed in QUOTE_PAIRS and not lex.freq.get(word) and not any(a == b for a, b in zip(word, word[1:])) \
+    for opened, word, closed, at, inscribed in written:
+        # a thing's own name carved or painted on it may be a word of the dictionary (刀背上刻着两个小字：断水); a
+        # frequent word or a predicate is a message (写着两个字：保重, 平安)
+        known_word = bool(lex.freq.get(word)) and not (inscribed and (lex.freq.get(word) or 0) < RARE
+                                                        and lex.tags.get(word, "")[:1] not in PREDICATE_TAGS)
+        doubled = any(a == b for a, b in zip(word, word[1:])) and not (inscribed and len(word) == 2 and word[0] not in INTERJECTIONS)
+        if opened + closed in QUOTE_PAIRS and not known_word and not doubled \
                 and word[0] not in STEM_LEAD_BAD and word not in STOP:
             # a word of the dictionary (“电报”两个字), a verse line or 歪歪扭扭: said, not named
             kind = _kind_by_suffix(word, "物品")

@@ -79,3 +79,12 @@ def test_someone_by_trade_called_by_a_common_word() -> None:
     assert "奶糖" in _names("直播间里人气最高的主播叫奶糖。奶糖每天唱歌。")
     assert "海带" in _names("船上的水手叫海带，海带会游泳，海带还会补网。")
     assert not _names("孩子叫妈妈。妈妈来了。")
+
+
+def test_a_things_own_name_carved_or_painted_on_it() -> None:
+    """刻着/写着/漆着 and a counted inscription of the name's length: the thing's name, a word of the dictionary or a
+    doubled pet name too (老黄牛 on a boat, 豆豆 on a collar); a frequent word or a predicate written so is a message
+    (保重, 危险, 平安), a laugh no name (哈哈)."""
+    found = _names("船舷上漆着三个大字：老黄牛。\n枪托上刻着两个字：黑鹰。\n项圈上刻着两个小字：豆豆。")
+    assert {"老黄牛", "黑鹰", "豆豆"} <= found
+    assert not _names("信封上写着两个字：保重。\n牌子上写着两个大字：危险。\n纸上写着两个字：哈哈。\n门上写着两个字：平安。")
