@@ -179,6 +179,10 @@ someone's before it and a comma after (写着她的名字，韦小雨)."""
 CALLED_PLACE = re.compile(r"[一个家座间所处](?:叫|叫做|名叫|唤作)([“「]?)([\u4e00-\u9fff]{2,6}?)([”」]?)的"
                           r"(地方|村子|村庄|小村|镇子|小镇|山沟|山村|岛|小岛|海湾|公司|工作室|铺子|店|饭馆|酒馆|客栈|组合|乐队|战队|帮派|学校)")
 """一个叫槐树沟的地方, 一个叫“不知名工作室”的公司: a place or a firm counted, named, then said to be one."""
+CALLED_IT = re.compile(r"(?:管(?:它|他|她|这|那)(?:个|东西|玩意儿?)?(?:们)?(?:也|都)?叫(?:做)?|[都就也]叫它)([“「]?)([\u4e00-\u9fff]{2,6}?)([”」]?)"
+                       r"(?=[，。！？；、]|$)")
+"""管它叫罗氏三点法, 他们管他叫老鬼, 都叫它青槐棚: what people call a thing, or someone, whole up to six characters (the
+word frame 叫 reads four)."""
 CALLED_THING = re.compile(r"一(?:艘|辆|列|架|把|柄|本|块|枚|只|件|台)(?:叫|叫做|名叫|唤作)([“「]?)([\u4e00-\u9fff]{2,6}?)([”」]?)的"
                           r"(?=[\u4e00-\u9fff])")
 """一艘叫红星号的货轮, 一把叫月牙的刀: a thing counted by its own measure word, named, then said to be one (a person or a
@@ -595,7 +599,7 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
         if not lex.freq.get(m.group(1)) and not set(m.group(1)) & MIDDLE_BAD:  # 《人民日报》: the dictionary's, known
             yield m.group(1), "组织", m.start(1)
     framed = [(m, "") for m in NAMED_FRAME.finditer(line)] + [(m, "place") for m in CALLED_PLACE.finditer(line)] \
-        + [(m, "thing") for m in CALLED_THING.finditer(line)]
+        + [(m, "thing") for m in CALLED_THING.finditer(line)] + [(m, "it") for m in CALLED_IT.finditer(line)]
     for m, frame in framed:
         opened, word, closed = m.group(1), m.group(2), m.group(3)
         if opened + closed not in QUOTE_PAIRS:
@@ -604,7 +608,11 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
                 or word[-1] in PARTICLES or lex.tags.get(word, "")[:1] == "r" or (not opened and _adverb_led(lex, word)) \
                 or _A_NOT_A.fullmatch(word) or word in STOP:
             continue
-        if frame == "thing":
+        if frame == "it":
+            if set(word) & KIN_CHARS or _someone_word(lex, word):
+                continue  # 管他叫二叔, 管他叫师傅: what he is to them, no name
+            kind = _kind_by_suffix(word, "人物" if set(m.group()[:3]) & set("他她") else "物品")
+        elif frame == "thing":
             kind = "物品"
         elif frame == "place":
             kind = "地点" if m.group(4) in PLACE_HEADS else "组织"

@@ -88,3 +88,12 @@ def test_a_things_own_name_carved_or_painted_on_it() -> None:
     found = _names("船舷上漆着三个大字：老黄牛。\n枪托上刻着两个字：黑鹰。\n项圈上刻着两个小字：豆豆。")
     assert {"老黄牛", "黑鹰", "豆豆"} <= found
     assert not _names("信封上写着两个字：保重。\n牌子上写着两个大字：危险。\n纸上写着两个字：哈哈。\n门上写着两个字：平安。")
+
+
+def test_what_people_call_a_thing_or_someone() -> None:
+    """管它叫X, 都叫它X, 管他叫X: what a thing or someone is called, whole up to six characters (管它叫钢铁大骆驼); a
+    question (管这叫什么), a verb's end (管它叫了半天) and what he is to them (管他叫二叔, 管他叫师傅) are none."""
+    found = {n.name: n.kind for n in find_new_nouns("机修班管它叫钢铁大骆驼。\n那台旧机器，厂里都叫它铁皮老黄牛。\n"
+                                                     "镇上的人管他叫赛半仙老周，他也不恼。", [])}
+    assert found.get("钢铁大骆驼") == "物品" and found.get("铁皮老黄牛") == "物品" and found.get("赛半仙老周") == "人物"
+    assert not _names("你管这叫什么？\n我们管它叫了半天。\n外人面前，他管他叫二叔。\n徒弟们都管他叫师傅。")
