@@ -224,10 +224,14 @@ APP_FRAME = re.compile(r"(?:软件|应用|平台|网站|公众号|小程序|APP|
 """An app or a site named after what it is (投票软件口袋星球上, 直播平台星芒的): a name no dictionary knows."""
 PLACE_HEADS = frozenset(("地方", "村子", "村庄", "小村", "镇子", "小镇", "山沟", "山村", "岛", "小岛", "海湾", "铺子", "店", "饭馆",
                          "酒馆", "客栈"))
-HEADED = re.compile(r"(?:组织|门派|帮派|公司|地方|东西|道具|武器|宝贝|法宝|匕首|刀|剑|枪|技能|名字|名儿|"
-                    r"主播|博主|网红|歌手|演员|模特|选手|队员|新人|用户|网友)[，,]?$")
+HEAD_WORDS = ("组织", "门派", "帮派", "公司", "地方", "东西", "道具", "武器", "宝贝", "法宝", "匕首", "刀", "剑", "枪", "技能", "名字",
+              "名儿", "主播", "博主", "网红", "歌手", "演员", "模特", "选手", "队员", "新人", "用户", "网友")
+HEADED = re.compile(rf"(?:{'|'.join(HEAD_WORDS)})[，,]?$")
 """A kind of thing (or a name) right before 叫 (一个组织，叫守夜人; 匕首叫破晓; 起了个名字，叫月牙): 叫 names one of that
 kind, not a call for something."""
+CALLED_KIND = re.compile(rf"(?:{'|'.join(HEAD_WORDS)})[，,]?(?:就|也)?叫(?:做)?([“「]?)([\u4e00-\u9fff]{{5,6}})([”」]?)(?=[，。！？；、]|$)")
+"""A kind of thing and its name of five or six characters (一种道具，叫替身稻草人): :data:`HEADED`'s frame, longer than
+the word frame 叫 reads."""
 PANEL = re.compile(r"【([^【】\n]{1,80})】")
 PANEL_VALUE = re.compile(r"[：:]([\u4e00-\u9fff]{2,6})(?=[。，；]|$)")
 """A game system's notice (【副本名称：雾港。】, 【通关奖励：归途伞。】): each value after a colon that is a clause of its own
@@ -599,16 +603,21 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
         if not lex.freq.get(m.group(1)) and not set(m.group(1)) & MIDDLE_BAD:  # 《人民日报》: the dictionary's, known
             yield m.group(1), "组织", m.start(1)
     framed = [(m, "") for m in NAMED_FRAME.finditer(line)] + [(m, "place") for m in CALLED_PLACE.finditer(line)] \
-        + [(m, "thing") for m in CALLED_THING.finditer(line)] + [(m, "it") for m in CALLED_IT.finditer(line)]
+        + [(m, "thing") for m in CALLED_THING.finditer(line)] + [(m, "it") for m in CALLED_IT.finditer(line)] \
+        + [(m, "kind") for m in CALLED_KIND.finditer(line)]
     for m, frame in framed:
         opened, word, closed = m.group(1), m.group(2), m.group(3)
         if opened + closed not in QUOTE_PAIRS:
             continue
-        if line[m.start() - 1:m.start()] in ("不", "没") or (set(word) & MIDDLE_BAD and not opened) or (word[0] in STEM_LEAD_BAD and not opened) \
+        # a name word and a naming verb (名字叫回溯怀表): a verb's character may start the name; 外号有来历 names nothing
+        said = frame in ("", "kind") and bool(set(line[m.start():m.start(2)]) & set("叫是唤：:"))
+        if line[m.start() - 1:m.start()] in ("不", "没") or (set(word[:-1]) & MIDDLE_BAD and not opened) or (word[0] in (LEAD_BAD if said else STEM_LEAD_BAD) and not opened) \
                 or word[-1] in PARTICLES or lex.tags.get(word, "")[:1] == "r" or (not opened and _adverb_led(lex, word)) \
                 or _A_NOT_A.fullmatch(word) or word in STOP:
             continue
-        if frame == "it":
+        if frame == "kind":
+            kind = _kind_by_suffix(word, "人物" if HEADED.search(m.group()[:3]) and _someone_word(lex, m.group()[:2]) else "物品")
+        elif frame == "it":
             if set(word) & KIN_CHARS or _someone_word(lex, word):
                 continue  # 管他叫二叔, 管他叫师傅: what he is to them, no name
             kind = _kind_by_suffix(word, "人物" if set(m.group()[:3]) & set("他她") else "物品")

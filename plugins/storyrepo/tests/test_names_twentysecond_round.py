@@ -97,3 +97,13 @@ def test_what_people_call_a_thing_or_someone() -> None:
                                                      "镇上的人管他叫赛半仙老周，他也不恼。", [])}
     assert found.get("钢铁大骆驼") == "物品" and found.get("铁皮老黄牛") == "物品" and found.get("赛半仙老周") == "人物"
     assert not _names("你管这叫什么？\n我们管它叫了半天。\n外人面前，他管他叫二叔。\n徒弟们都管他叫师傅。")
+
+
+def test_a_kind_of_thing_named_at_length_or_by_a_verbs_character() -> None:
+    """一种道具，叫X of five or six characters, a name that ends in 人 (替身纸扎人);
+    名字叫X whose first character is a verb's too (回, 出, 来: 回春针, 出云); 外号 with no naming verb names nothing
+    (外号有来历), nor 名字叫 a particle's clause."""
+    found = _names("背包里有一件法宝，叫千里追魂铃，一摇就响。\n他们给新队员发了一样东西，名字叫回春针，能止血。\n"
+                   "那条狗的名字叫出云，跑得飞快。\n商店里最贵的道具，叫替身纸扎人。")
+    assert {"千里追魂铃", "回春针", "出云", "替身纸扎人"} <= found
+    assert not _names("这个外号有来历。\n名字叫出来吧。")
