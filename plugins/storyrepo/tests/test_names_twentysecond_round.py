@@ -107,3 +107,12 @@ def test_a_kind_of_thing_named_at_length_or_by_a_verbs_character() -> None:
                    "那条狗的名字叫出云，跑得飞快。\n商店里最贵的道具，叫替身纸扎人。")
     assert {"千里追魂铃", "回春针", "出云", "替身纸扎人"} <= found
     assert not _names("这个外号有来历。\n名字叫出来吧。")
+
+
+def test_a_pen_name_a_call_sign_and_a_style_taken_by_oneself() -> None:
+    """笔名, 署名, 呼号, 自号 name like 外号 (署名是听雨客, 呼号是北岸三号, 自号青灯居士: a title that is a name);
+    the verb 呼号 (哭喊呼号) and 署名 as an act (请在这里署名) name nothing."""
+    found = _names("报上那篇小说，署名是听雨客。\n对讲机里的呼号是北岸三号。\n那位老先生自号青灯居士，不问世事。\n"
+                   "她的笔名叫南枝，写了十年。")
+    assert {"听雨客", "北岸三号", "青灯居士", "南枝"} <= found
+    assert not _names("难民们哭喊呼号，声震四野。\n请在这里署名。\n署名处还空着。")
