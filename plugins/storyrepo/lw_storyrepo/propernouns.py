@@ -209,7 +209,7 @@ INSCRIBED = frozenset(("写着", "刻着", "印着", "题着", "绣着", "漆着
 """What is written on a thing right before a counted inscription (刀背上刻着两个小字：断水): the thing's own name."""
 PREDICATE_TAGS = frozenset("vadli")
 """jieba's tag initials of a verb, an adjective, an adverb, a set phrase or an idiom: a message, not a name."""
-WRITTEN_OUT = re.compile(r"(?:写着|刻着|印着|题着|字|牌子|招牌|木牌|匾)[：:]\s*([“「《]?)([\u4e00-\u9fff]{2,10})([”」》]?)(?=[。！\n]|$)")
+WRITTEN_OUT = re.compile(r"(?:写着|写的是|刻着|印着|题着|字|牌子|招牌|木牌|匾)[：:]\s*([“「《]?)([\u4e00-\u9fff]{2,10})([”」》]?)(?=[。！\n]|$)")
 """A name read out after a colon, the whole of its sentence (烫金的字：望海书局。, 门口的木牌：青禾农庄。): what a sign,
 a plate or a heading says, counted or not."""
 DEFINED = re.compile(r"(?:^|(?<=[。！？”」]))([\u4e00-\u9fff]{2,6})是[^，。！？；：“”「」]{1,20}的[\u4e00-\u9fff]{1,6}(?=[，。；！？])")
@@ -554,6 +554,26 @@ def _says_something(lex: _Lexicon, words: str) -> bool:
     return any(lex.tags.get(t) == "v" for t in tokens[:-1]) or any(lex.tags.get(t) == "i" for t in tokens)
 
 
+def _particle_in(lex: _Lexicon, words: str) -> bool:
+    """Whether ``words``, as the segmenter cuts them, hold a particle or a pronoun standing as a word of its own
+    (:data:`MIDDLE_BAD`: 我的家): the 地 of 山地 is no particle (青稞山地救援队)."""
+    return any(len(t) == 1 and t in MIDDLE_BAD for t in lex.jieba.cut(words, HMM=False))
+
+
+def _ends_in_predicate(lex: _Lexicon, words: str) -> bool:
+    """Whether ``words``, as the segmenter cuts them, end in a verb, an adjective or an adverb (明天+来, 快走): a
+    message written out, not a name."""
+    last = list(lex.jieba.cut(words, HMM=False))[-1]
+    return lex.tags.get(last, "")[:1] in PREDICATE_TAGS
+
+
+def _institution_named(lex: _Lexicon, words: str) -> bool:
+    """Whether ``words`` of four characters or more end in a dictionary noun for a kind of institution (造船厂, 骑行+队):
+    a sign's name, whatever verb its stem holds (建新+造船厂), not a headline's clause."""
+    last = list(lex.jieba.cut(words, HMM=False))[-1]
+    return len(words) >= 4 and last[-1] in INSTITUTION_ENDS and lex.tags.get(last, "")[:1] == "n"
+
+
 def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int]]:
     """``(name, kind, column)`` of each name said in a naming frame (:data:`NAMED_FRAME`, :data:`CALLED_PLACE`, :data:`CALLED_THING`,
     a system notice's value :data:`PANEL`):
@@ -566,7 +586,8 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
             inscribed = bool(m.group(1)) and line[max(0, m.start() - 2):m.start()] in INSCRIBED
             written.append((opened, word, closed, m.start(), inscribed))
     written += [(m.group(1), m.group(2), m.group(3), m.start(), False) for m in WRITTEN_OUT.finditer(line)
-                if not set(m.group(2)) & (MIDDLE_BAD | NUMERALS) and not _says_something(lex, m.group(2))]
+                if not set(m.group(2)) & NUMERALS and not _particle_in(lex, m.group(2)) and not _ends_in_predicate(lex, m.group(2))
+                and (not _says_something(lex, m.group(2)) or _institution_named(lex, m.group(2)))]
     for opened, word, closed, at, inscribed in written:
         # a thing's own name carved or painted on it may be a word of the dictionary (刀背上刻着两个小字：断水); a
         # frequent word or a predicate is a message (写着两个字：保重, 平安)
@@ -576,7 +597,7 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
         if opened + closed in QUOTE_PAIRS and not known_word and not doubled \
                 and word[0] not in STEM_LEAD_BAD and word not in STOP:
             # a word of the dictionary (“电报”两个字), a verse line or 歪歪扭扭: said, not named
-            kind = _kind_by_suffix(word, "物品")
+            kind = _kind_by_suffix(word, "组织" if _institution_named(lex, word) else "物品")
             yield word, kind, line.find(word, at)
     for panel in PANEL.finditer(line):
         for m in PANEL_VALUE.finditer(panel.group(1)):

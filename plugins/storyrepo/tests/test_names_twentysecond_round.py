@@ -116,3 +116,11 @@ def test_a_pen_name_a_call_sign_and_a_style_taken_by_oneself() -> None:
                    "她的笔名叫南枝，写了十年。")
     assert {"听雨客", "北岸三号", "青灯居士", "南枝"} <= found
     assert not _names("难民们哭喊呼号，声震四野。\n请在这里署名。\n署名处还空着。")
+
+
+def test_a_name_read_off_a_sign_or_a_letter() -> None:
+    """木牌：X, 写的是：X: a sign's or a letter's name, its particle-like character inside a word (山地) and a verb in
+    its stem (兴华+印刷厂) too; a message written out (明天来, 快走) is none."""
+    found = _names("村口立着一块木牌：白桦山地骑行队。\n调令上写的是：兴华印刷厂。")
+    assert {"白桦山地骑行队", "兴华印刷厂"} <= found
+    assert not _names("信上写着：明天来。\n纸条上写着：快走。")
