@@ -93,9 +93,6 @@ SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
 ), key=lambda item: -len(item[0])))
 SUFFIX_WORDS = frozenset(suffix for suffix, _kind in SUFFIXES)
 ITEM_SUFFIXES = frozenset(suffix for suffix, kind in SUFFIXES if kind == "物品")
-LANDMARK_SUFFIXES = ("铺", "岩", "峡", "荡", "碛")
-"""A place's kind of one character that is also a common word's end (通铺, 芦苇荡, 门岗): a name with it (枣林铺, 鹰嘴岩,
-牛角峡, 王家荡, 鬼哭碛) is no dictionary word, its stem's last character and the suffix none either."""
 MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
     *((s, "功法") for s in ("剑诀", "术", "神火", "步", "阵", "刀诀", "剑谱", "刀谱", "宝典", "真经", "大法", "针法", "腿法")),
     *((s, "组织") for s in ("集团", "公司", "资本", "物流", "科技", "银行", "律所", "事务所", "基金", "工作室", "报社", "一中",
@@ -110,7 +107,7 @@ MORE_SUFFIXES: tuple[tuple[str, str], ...] = tuple(sorted((
                            "医馆", "武馆", "馆", "码头", "商行", "银号", "基地", "避难所", "营地", "山脉", "市", "县",
                            "网吧", "旅社", "旅馆", "宾馆", "茶园", "布庄", "厅", "栈", "空间站", "森林", "峡谷", "沙漠", "草原", "沼泽", "要塞", "斋", "冢", "港",
                            "屿", "剧场", "剧院", "体育馆", "博物馆", "图书馆", "舞蹈室", "遗址", "小卖部", "澳",
-                           "球场", "大厅", "病房", "马店", "沟", "井", "洼", "乡", *LANDMARK_SUFFIXES)),
+                           "球场", "大厅", "病房", "马店", "沟", "井", "洼", "乡")),
 ), key=lambda item: -len(item[0])))
 """Suffixes that make names too, but not heads of things the contract check describes (令 of 鹰扬令)."""
 CANDIDATE_SUFFIXES = tuple(sorted(SUFFIXES + MORE_SUFFIXES, key=lambda item: -len(item[0])))
@@ -721,19 +718,6 @@ def _side_of(lex: _Lexicon, stem: str, suffix: str) -> bool:
     return len(stem) == 2 and stem[0] in "东南西北" and suffix[-1] not in LANDFORMS and lex.common(stem[1:] + suffix)
 
 
-GIVEN_READ = 0.3
-"""The given-name reading above which both characters after a surname read as a given name (田+白岩: someone)."""
-
-
-def _landmark_misread(lex: _Lexicon, line: str, start: int, end: int, name: str) -> bool:
-    """Whether ``name``, ending in the suffix ``line[start:end]``, is no place of a :data:`LANDMARK_SUFFIXES` kind: a
-    dictionary word (芦苇荡), a character before a word ending in the suffix (大+通铺, 石+门岗), or a surname and a given
-    name before it (田白岩: someone)."""
-    suffix, three = line[start:end], line[max(0, start - 2):end]
-    return suffix in LANDMARK_SUFFIXES and (bool(lex.freq.get(name)) or bool(lex.freq.get(line[start - 1:end]))
-                                            or (three[0] in SURNAMES and min(lex.given(c) for c in three[1:]) >= GIVEN_READ))
-
-
 def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
            kind: str) -> Iterable[tuple[str, str, int, int]]:
     name2 = ""
@@ -758,8 +742,6 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
         if not CJK.fullmatch(name) or lex.common(name) or ((lex.freq.get(name) or 0) >= COMMON_PLACE and not lex.proper(name)) \
                 or (line[start:end] in UNKNOWN_ONLY_SUFFIXES and lex.freq.get(name)):
             continue
-        if _landmark_misread(lex, line, start, end, name):
-            continue  # 芦苇荡, 大+通铺: a kind of place; 田白岩: someone
         verb_led = stem_at + 1 in bounds and lex.tags.get(stem[0], "")[:1] in VERBISH
         if verb_led and (size == 1 or stem[0] in STEM_LEAD_BAD or lex.common(stem[0] + line[start:end])
                          or not lex.coined(stem[1:] + line[start:end])):
@@ -895,8 +877,7 @@ def _recurring_suffix_candidates(lex: _Lexicon, lines: list[str], bounds_of: dic
                 if at < 0 or not (at in bounds or line[at - 1:at] in UNIT_LEAD_BAD or not CJK.fullmatch(line[at - 1:at] or "。")):
                     continue
                 stem, name = line[at:start], line[at:end]
-                if not CJK.fullmatch(stem) or lex.freq.get(name) or _landmark_misread(lex, line, start, end, name) \
-                        or stem[0] in UNIT_LEAD_BAD or stem[0] in LEAD_BAD \
+                if not CJK.fullmatch(stem) or lex.freq.get(name) or stem[0] in UNIT_LEAD_BAD or stem[0] in LEAD_BAD \
                         or set(stem) & MIDDLE_BAD or stem[-1] in MEASURES or stem[-1] in NUMERALS \
                         or stem[-1] in STEM_END_BAD or stem in GENERIC_STEMS or stem[-1] in MATERIALS \
                         or stem[-1] in KINSHIP or stem[-1] in LOCALIZERS or stem[-1] in SUFFIX_WORDS:
