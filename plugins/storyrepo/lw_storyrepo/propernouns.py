@@ -164,10 +164,11 @@ SURNAME_GIVEN = re.compile(r"姓([\u4e00-\u9fff])[，,]?(?:单名一个|名叫|�
 _INTRO = r"在下|我叫|我是|名叫|叫做|唤作|名唤|法号|道号|号称|人称|自称|叫我一声|叫他一声|表字|小字|乳名|别号|叫"
 INTRO = re.compile(rf"(?:{_INTRO})(?:你|他|她|我|它)?([\u4e00-\u9fff]{{2,4}}?)(?=(?:就行|就好|就可以)?[吧了呢啊]?[，。！？、：；“”「」\s]|$)")
 CALLED_ONE = re.compile(r"(?:[一个位名])(?:叫|叫做|名叫|唤作)([\u4e00-\u9fff]{2,4}?)的(?:人|男人|女人|家伙|姑娘|小子|老头|老人|"
-                        r"少年|少女|女孩|男孩|孩子|汉子|年轻人|小伙子|老太太|女子|男子|胖子|瘦子|大汉|书生|和尚|道士)")
+                        r"少年|少女|女孩|男孩|孩子|汉子|年轻人|小伙子|老太太|女子|男子|胖子|瘦子|大汉|书生|和尚|道士|"
+                        r"用户|网友|主播|粉丝|玩家|客人|顾客|乘客|病人|学生|工人|猎人|商人|老乡)")
 """一个叫铁牙的男人, 一位名叫柳青的姑娘: a person counted, then named, then said to be a person."""
-NICKNAME_WORDS = "外号|绰号|诨号|代号|艺名|花名|昵称|网名"
-NAMED_FRAME = re.compile(rf"(?:(?:{NICKNAME_WORDS})(?:也就|就|也)?(?:叫做|叫|是|唤作)?|(?:名字|名称|名号|队名|团名|歌名|店名|船名)(?:就|也|却|便)?"
+NICKNAME_WORDS = "外号|绰号|诨号|代号|艺名|花名|昵称|网名|笔名|署名|呼号|自号"
+NAMED_FRAME = re.compile(rf"(?:(?:{NICKNAME_WORDS})(?:也就|就|也)?(?:叫做|叫|是|唤作)?|(?:名字|名称|名号|队名|团名|歌名|店名|船名|全名|本名|真名|原名|微信名|用户名|账号名|群名)(?:就|也|却|便)?"
                          rf"(?:叫做|叫|是|唤作|成了|改成|改叫|[：:])|(?<=的)名字[，,])([“「《]?)([\u4e00-\u9fff]{{2,6}}?)([”」》]?)(?=[，。！？、；…—\s”」]|的|$)")
 """A word for a name and what it is (外号黑子, 外号叫穿山甲的, 名字叫满天星, 名字：七曜, 歌名叫《纸飞机》): the name
 said in its naming frame. A bare name word (名字) needs 叫, 是 or a colon after it (名字好听 names nothing), or
@@ -175,6 +176,10 @@ someone's before it and a comma after (写着她的名字，韦小雨)."""
 CALLED_PLACE = re.compile(r"[一个家座间所处](?:叫|叫做|名叫|唤作)([“「]?)([\u4e00-\u9fff]{2,6}?)([”」]?)的"
                           r"(地方|村子|村庄|小村|镇子|小镇|山沟|山村|岛|小岛|海湾|公司|工作室|铺子|店|饭馆|酒馆|客栈|组合|乐队|战队|帮派|学校)")
 """一个叫槐树沟的地方, 一个叫“不知名工作室”的公司: a place or a firm counted, named, then said to be one."""
+CALLED_IT = re.compile(r"(?:管(?:它|他|她|这|那)(?:个|东西|玩意儿?)?(?:们)?(?:也|都)?叫(?:做)?|[都就也]叫它)([“「]?)([\u4e00-\u9fff]{2,6}?)([”」]?)"
+                       r"(?=[，。！？；、]|$)")
+"""管它叫罗氏三点法, 他们管他叫老鬼, 都叫它青槐棚: what people call a thing, or someone, whole up to six characters (the
+word frame 叫 reads four)."""
 CALLED_THING = re.compile(r"一(?:艘|辆|列|架|把|柄|本|块|枚|只|件|台)(?:叫|叫做|名叫|唤作)([“「]?)([\u4e00-\u9fff]{2,6}?)([”」]?)的"
                           r"(?=[\u4e00-\u9fff])")
 """一艘叫红星号的货轮, 一把叫月牙的刀: a thing counted by its own measure word, named, then said to be one (a person or a
@@ -186,6 +191,9 @@ title no play of older prose takes in this frame (唱一出《翠屏山》 names
 TITLED = re.compile(r"(?:(?:题目|标题|篇名|题名)(?:就|也)?为|叫做|叫|名叫|唤作|题为)《([\u4e00-\u9fff]{2,8})》")
 """A piece of the story's world given its title (题目叫《X》, 标题叫《X》): the title is the name, whole, even with
 的 inside it (a line of verse or a phrase); 标题是《X》 identifies a headline rather than naming a work."""
+PERIODICAL = re.compile(r"《([\u4e00-\u9fff]{2,8}(?:报|刊|杂志))》")
+"""A newspaper or a magazine by its title (《醒世晚报》, 《船台快报》, 《青年文摘月刊》): a group of the story's world that
+prints it, unlike a play's or a book's title (《翠屏山》)."""
 ASKED_WHO = re.compile(r"(?<=[“「])([\u4e00-\u9fff]{2,4}?)是谁[？?]")
 """A quote that opens by asking who someone is (“海和尚是谁？”, “西窗散人是谁？”): the word asked about is someone's
 name, a nickname of ordinary words too, when it is no word for someone (那人, 足下 said once) and no clause (阿彪又)."""
@@ -194,7 +202,11 @@ WRITTEN = re.compile(rf"([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字[：
                      rf"|([“「《])([\u4e00-\u9fff]{{2,9}})([”」》])([{_COUNT}])个[^，。：:“”「」\s]{{0,3}}字")
 """A name written on a thing and counted (写着三个字：海底簿, 刻着两个小字：秋水, 写着“醉仙居”三个字): the count must be
 the name's length."""
-WRITTEN_OUT = re.compile(r"(?:写着|刻着|印着|题着|字|牌子|招牌|木牌|匾)[：:]\s*([“「《]?)([\u4e00-\u9fff]{2,10})([”」》]?)(?=[。！\n]|$)")
+INSCRIBED = frozenset(("写着", "刻着", "印着", "题着", "绣着", "漆着", "烙着", "铸着"))
+"""What is written on a thing right before a counted inscription (刀背上刻着两个小字：断水): the thing's own name."""
+PREDICATE_TAGS = frozenset("vadli")
+"""jieba's tag initials of a verb, an adjective, an adverb, a set phrase or an idiom: a message, not a name."""
+WRITTEN_OUT = re.compile(r"(?:写着|写的是|刻着|印着|题着|字|牌子|招牌|木牌|匾)[：:]\s*([“「《]?)([\u4e00-\u9fff]{2,10})([”」》]?)(?=[。！\n]|$)")
 """A name read out after a colon, the whole of its sentence (烫金的字：望海书局。, 门口的木牌：青禾农庄。): what a sign,
 a plate or a heading says, counted or not."""
 DEFINED = re.compile(r"(?:^|(?<=[。！？”」]))([\u4e00-\u9fff]{2,6})是[^，。！？；：“”「」]{1,20}的[\u4e00-\u9fff]{1,6}(?=[，。；！？])")
@@ -209,9 +221,14 @@ APP_FRAME = re.compile(r"(?:软件|应用|平台|网站|公众号|小程序|APP|
 """An app or a site named after what it is (投票软件口袋星球上, 直播平台星芒的): a name no dictionary knows."""
 PLACE_HEADS = frozenset(("地方", "村子", "村庄", "小村", "镇子", "小镇", "山沟", "山村", "岛", "小岛", "海湾", "铺子", "店", "饭馆",
                          "酒馆", "客栈"))
-HEADED = re.compile(r"(?:组织|门派|帮派|公司|地方|东西|道具|武器|宝贝|法宝|匕首|刀|剑|枪|技能|名字|名儿)[，,]?$")
+HEAD_WORDS = ("组织", "门派", "帮派", "公司", "地方", "东西", "道具", "武器", "宝贝", "法宝", "匕首", "刀", "剑", "枪", "技能", "名字",
+              "名儿", "主播", "博主", "网红", "歌手", "演员", "模特", "选手", "队员", "新人", "用户", "网友")
+HEADED = re.compile(rf"(?:{'|'.join(HEAD_WORDS)})[，,]?$")
 """A kind of thing (or a name) right before 叫 (一个组织，叫守夜人; 匕首叫破晓; 起了个名字，叫月牙): 叫 names one of that
 kind, not a call for something."""
+CALLED_KIND = re.compile(rf"(?:{'|'.join(HEAD_WORDS)})[，,]?(?:就|也)?叫(?:做)?([“「]?)([\u4e00-\u9fff]{{5,6}})([”」]?)(?=[，。！？；、]|$)")
+"""A kind of thing and its name of five or six characters (一种道具，叫替身稻草人): :data:`HEADED`'s frame, longer than
+the word frame 叫 reads."""
 PANEL = re.compile(r"【([^【】\n]{1,80})】")
 PANEL_VALUE = re.compile(r"[：:]([\u4e00-\u9fff]{2,6})(?=[。，；]|$)")
 """A game system's notice (【副本名称：雾港。】, 【通关奖励：归途伞。】): each value after a colon that is a clause of its own
@@ -221,7 +238,7 @@ BEFORE_PERSON = re.compile(rf"(?:{_INTRO}|便是|就是|正是|乃是|的是|谋
                            rf"管家|伙计|东家|{'|'.join(ROLES)})$")
 BEFORE_KIN = re.compile(r"(?:父亲|母亲|哥哥|姐姐|弟弟|妹妹|儿子|女儿|妻子|丈夫|同学|朋友|郡主|公主|小姐|少爷|公子|唤|"
                         r"[大二三四五六七八九小](?:伯|叔|姑|舅|姨|哥|姐|嫂)|伯娘|婶子|表[哥姐弟妹]|堂[兄哥姐弟妹])[，、]?$")
-PERSON_NOUN_ENDS = frozenset("长夫师匠员手人")
+PERSON_NOUN_ENDS = frozenset("长夫师匠员手人警史户官吏兵卒商令")
 """The last character of a dictionary noun for someone by trade or office (船长, 车夫, 厨师, 铁匠, 店员,
 水手, 主持人): right before a surname-led word, it introduces that person (主持人林晓晓)."""
 """Kin before a surname-led name (她父亲沈国栋): only there, 儿子攻书 is no name."""
@@ -534,6 +551,26 @@ def _says_something(lex: _Lexicon, words: str) -> bool:
     return any(lex.tags.get(t) == "v" for t in tokens[:-1]) or any(lex.tags.get(t) == "i" for t in tokens)
 
 
+def _particle_in(lex: _Lexicon, words: str) -> bool:
+    """Whether ``words``, as the segmenter cuts them, hold a particle or a pronoun standing as a word of its own
+    (:data:`MIDDLE_BAD`: 我的家): the 地 of 山地 is no particle (青稞山地救援队)."""
+    return any(len(t) == 1 and t in MIDDLE_BAD for t in lex.jieba.cut(words, HMM=False))
+
+
+def _ends_in_predicate(lex: _Lexicon, words: str) -> bool:
+    """Whether ``words``, as the segmenter cuts them, end in a verb, an adjective or an adverb (明天+来, 快走): a
+    message written out, not a name."""
+    last = list(lex.jieba.cut(words, HMM=False))[-1]
+    return lex.tags.get(last, "")[:1] in PREDICATE_TAGS
+
+
+def _institution_named(lex: _Lexicon, words: str) -> bool:
+    """Whether ``words`` of four characters or more end in a dictionary noun for a kind of institution (造船厂, 骑行+队):
+    a sign's name, whatever verb its stem holds (建新+造船厂), not a headline's clause."""
+    last = list(lex.jieba.cut(words, HMM=False))[-1]
+    return len(words) >= 4 and last[-1] in INSTITUTION_ENDS and lex.tags.get(last, "")[:1] == "n"
+
+
 def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int]]:
     """``(name, kind, column)`` of each name said in a naming frame (:data:`NAMED_FRAME`, :data:`CALLED_PLACE`, :data:`CALLED_THING`,
     a system notice's value :data:`PANEL`):
@@ -543,14 +580,21 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
     for m in WRITTEN.finditer(line):
         count, opened, word, closed = m.group(1, 2, 3, 4) if m.group(1) else (m.group(8), m.group(5), m.group(6), m.group(7))
         if len(word) == "一二三四五六七八九十".find(count.replace("两", "二")) + 1 and len(word) <= 6:
-            written.append((opened, word, closed, m.start()))
-    written += [(m.group(1), m.group(2), m.group(3), m.start()) for m in WRITTEN_OUT.finditer(line)
-                if not set(m.group(2)) & (MIDDLE_BAD | NUMERALS) and not _says_something(lex, m.group(2))]
-    for opened, word, closed, at in written:
-        if opened + closed in QUOTE_PAIRS and not lex.freq.get(word) and not any(a == b for a, b in zip(word, word[1:])) \
+            inscribed = bool(m.group(1)) and line[max(0, m.start() - 2):m.start()] in INSCRIBED
+            written.append((opened, word, closed, m.start(), inscribed))
+    written += [(m.group(1), m.group(2), m.group(3), m.start(), False) for m in WRITTEN_OUT.finditer(line)
+                if not set(m.group(2)) & NUMERALS and not _particle_in(lex, m.group(2)) and not _ends_in_predicate(lex, m.group(2))
+                and (not _says_something(lex, m.group(2)) or _institution_named(lex, m.group(2)))]
+    for opened, word, closed, at, inscribed in written:
+        # a thing's own name carved or painted on it may be a word of the dictionary (刀背上刻着两个小字：断水); a
+        # frequent word or a predicate is a message (写着两个字：保重, 平安)
+        known_word = bool(lex.freq.get(word)) and not (inscribed and (lex.freq.get(word) or 0) < RARE
+                                                        and lex.tags.get(word, "")[:1] not in PREDICATE_TAGS)
+        doubled = any(a == b for a, b in zip(word, word[1:])) and not (inscribed and len(word) == 2 and word[0] not in INTERJECTIONS)
+        if opened + closed in QUOTE_PAIRS and not known_word and not doubled \
                 and word[0] not in STEM_LEAD_BAD and word not in STOP:
             # a word of the dictionary (“电报”两个字), a verse line or 歪歪扭扭: said, not named
-            kind = _kind_by_suffix(word, "物品")
+            kind = _kind_by_suffix(word, "组织" if _institution_named(lex, word) else "物品")
             yield word, kind, line.find(word, at)
     for panel in PANEL.finditer(line):
         for m in PANEL_VALUE.finditer(panel.group(1)):
@@ -573,17 +617,29 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
     for m in TITLED.finditer(line):
         if lex.tags.get(m.group(1), "")[:1] != "r":
             yield m.group(1), "物品", m.start(1)
+    for m in PERIODICAL.finditer(line):
+        if not lex.freq.get(m.group(1)) and not set(m.group(1)) & MIDDLE_BAD:  # 《人民日报》: the dictionary's, known
+            yield m.group(1), "组织", m.start(1)
     framed = [(m, "") for m in NAMED_FRAME.finditer(line)] + [(m, "place") for m in CALLED_PLACE.finditer(line)] \
-        + [(m, "thing") for m in CALLED_THING.finditer(line)]
+        + [(m, "thing") for m in CALLED_THING.finditer(line)] + [(m, "it") for m in CALLED_IT.finditer(line)] \
+        + [(m, "kind") for m in CALLED_KIND.finditer(line)]
     for m, frame in framed:
         opened, word, closed = m.group(1), m.group(2), m.group(3)
         if opened + closed not in QUOTE_PAIRS:
             continue
-        if line[m.start() - 1:m.start()] in ("不", "没") or set(word) & MIDDLE_BAD or (word[0] in STEM_LEAD_BAD and not opened) \
+        # a name word and a naming verb (名字叫回溯怀表): a verb's character may start the name; 外号有来历 names nothing
+        said = frame in ("", "kind") and bool(set(line[m.start():m.start(2)]) & set("叫是唤：:"))
+        if line[m.start() - 1:m.start()] in ("不", "没") or (set(word[:-1]) & MIDDLE_BAD and not opened) or (word[0] in (LEAD_BAD if said else STEM_LEAD_BAD) and not opened) \
                 or word[-1] in PARTICLES or lex.tags.get(word, "")[:1] == "r" or (not opened and _adverb_led(lex, word)) \
                 or _A_NOT_A.fullmatch(word) or word in STOP:
             continue
-        if frame == "thing":
+        if frame == "kind":
+            kind = _kind_by_suffix(word, "人物" if HEADED.search(m.group()[:3]) and _someone_word(lex, m.group()[:2]) else "物品")
+        elif frame == "it":
+            if set(word) & KIN_CHARS or _someone_word(lex, word):
+                continue  # 管他叫二叔, 管他叫师傅: what he is to them, no name
+            kind = _kind_by_suffix(word, "人物" if set(m.group()[:3]) & set("他她") else "物品")
+        elif frame == "thing":
             kind = "物品"
         elif frame == "place":
             kind = "地点" if m.group(4) in PLACE_HEADS else "组织"
@@ -697,8 +753,9 @@ def _stems(lex: _Lexicon, line: str, bounds: set[int], start: int, end: int,
                     or lex.proper(stem)):  # 青+阳城: a rare place name split by the segmenter
                 continue
             if stem_at + 1 in bounds and lex.common(line[start - 1:end]) \
-                    and (not lex.coined(stem) or (lex.freq.get(line[start - 1:end]) or 0) >= RARE or line[start:end] in "市县"):
-                continue  # a character before a word that ends in the suffix (快+关门, 早+入门, 小+集市)
+                    and (not lex.coined(stem) or (lex.freq.get(line[start - 1:end]) or 0) >= RARE or line[start:end] in "市县") \
+                    and not (lex.proper(stem) and line[start:end] in TOWN_SUFFIXES):
+                continue  # a character before a word that ends in the suffix (快+关门, 早+入门, 小+集市); not a place's name (青+山镇)
             if lex.tags.get(stem[0], "") == "a" and stem_at + 1 in bounds \
                     and (lex.freq.get(line[start - 1:end]) or 0) >= COMMON_PLACE:
                 continue  # an adjective before a common word that ends in the suffix (窄+弄堂, 旧+饭馆): a description
@@ -1063,14 +1120,20 @@ def _person_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set
     return out
 
 
+def _surname_and_given(lex: _Lexicon, name: str) -> bool:
+    """Whether ``name`` is a surname (any of :data:`ALL_SURNAMES`) and one or two characters that read as a given name,
+    no dictionary word and no 小, 老, 阿 of an address (于洪, 张仲和): read whole where a word before names someone."""
+    return len(name) in (2, 3) and name[0] in ALL_SURNAMES and bool(CJK.fullmatch(name)) and name[1] not in "小老阿" \
+        and not lex.common(name) and min(lex.given(c) for c in name[1:]) >= 0.5
+
+
 def _introduced_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, int]]:
     """``(name, column)`` of a surname (any of :data:`ALL_SURNAMES`, 于 too) and two characters that read as a given
     name, said right after a word for someone by trade, office or kin (油锯手于大海, 船长严鸣鹤, 局长段振邦): there the word
     before says a person is named, so neither the segmenter's cut nor the surname's other uses decide."""
     for col in range(2, len(line) - 2):
         name = line[col:col + 3]
-        if name[0] not in ALL_SURNAMES or not CJK.fullmatch(name) or name[1] in "小老阿" or lex.common(name) \
-                or min(lex.given(c) for c in name[1:]) < 0.5:
+        if not _surname_and_given(lex, name):
             continue
         if _someone_before(lex, line[max(0, col - 4):col]) and not _someone_word(lex, line[col:col + 2]):
             yield name, col
@@ -2018,10 +2081,13 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             word = m.group(1)
             if line[m.start() - 1:m.start()] in ("不", "没"):
                 continue  # 虽不叫做沉酣曲蘖: what something is not called
-            bare = m.group().startswith("叫") and line[m.start() - 1:m.start()] not in "我你他她就都便名人也字号" \
+            bare = m.group().startswith("叫") and line[m.start() - 1:m.start()] not in "我你他她它就都便名人也字号" \
                 and m.group()[1:2] not in "你他她我它"  # 叫你素心吧 names someone
             headed = HEADED.search(line[:m.start()]) is not None  # 有一个组织，叫守夜人: a kind of thing, then its name
-            bare = bare and not headed
+            # 最红的主播叫甜筒, 那个会计叫算盘: someone by trade, then what they are called (病人叫护士 calls for someone)
+            called = m.group().startswith("叫") and _someone_before(lex, line[max(0, m.start() - 4):m.start()]) \
+                and not _someone_word(lex, word) and not set(word) & KIN_CHARS
+            bare = bare and not headed and not called
             if bare and (lex.common(word) or (lex.common("叫" + word[0]) and m.group(1) == line[m.start() + 1:m.end()]
                                               and body.count(word) < 2)):
                 continue  # 叫条子, 叫车子: a call for something (叫+唤魂哨 said again on its own is a name)
@@ -2033,11 +2099,13 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                 continue  # 我是真外行, 叫他如何不气: an adverb or a modal before what is said
             if _person_tail_clause(lex, word):
                 continue  # 叫人+头晕: 叫人 makes one feel (CALLED_ONE's 一个叫人头疼的孩子)
-            ends_ok = word[-1] not in NAME_END or body.count(word) >= 2 or headed  # the kind vouches for the end (叫拾灯人)
-            if _clean(word, end_vouched=ends_ok, introduced=True) and word[0] not in STEM_LEAD_BAD and ends_ok \
-                    and word[-1] not in PARTICLES \
+            # a surname and a given name read whole: 叫于洪 (于 a preposition too), 叫张仲和 (和 a conjunction too)
+            surnamed = _surname_and_given(lex, word)
+            ends_ok = word[-1] not in NAME_END or body.count(word) >= 2 or headed or surnamed  # the kind vouches for the end (叫拾灯人)
+            if _clean(word, end_vouched=ends_ok, introduced=True) and (word[0] not in STEM_LEAD_BAD or surnamed) and ends_ok \
+                    and (word[-1] not in PARTICLES or surnamed) \
                     and not _A_NOT_A.fullmatch(word):
-                kind = _kind_by_suffix(word, "人物")
+                kind = _kind_by_suffix(word, "物品" if "它" in line[m.start() - 1:m.start() + 2] else "人物")  # 管它叫铁公鸡: a thing
                 person = kind != "人物" and _named_person(lex, word, line[max(0, m.start() - 3):m.start()])
                 c = candidates.setdefault(word, _Candidate(word, kind, 1, first=(i, m.start(1))))
                 if person:
@@ -2181,7 +2249,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     out = _unglued(lex, text, out, in_text)
     # a play's or a book's title (《翠屏山》 on the stage): no place, people or group of the story;
     # a technique's manual or a scroll is (《归元诀》)
-    out = [n if n.kind in ("功法", "物品") or text.count("《" + n.name + "》") < n.count else Noun(n.name, "物品", n.line, n.count)
+    out = [n if n.kind in ("功法", "物品") or text.count("《" + n.name + "》") < n.count or PERIODICAL.fullmatch("《" + n.name + "》")
+           else Noun(n.name, "物品", n.line, n.count)
            for n in out if n.kind in ("功法", "物品") or text.count("《" + n.name + "》") < n.count or not lex.freq.get(n.name)]
     # the stem of a thing or a place found whole is that thing's short form (赤霄 of 赤霄剑)
     whole = {n.name for n in out}
