@@ -262,6 +262,13 @@ BEING = re.compile(r"(?:是|成了|成为|只是|不过是|还是|才是|乃是|
                    r"(?:(?:跑|当|做|干|打|挂)?|(?<=[个名位介的])[^，,。！？的“”\s]{1,6}的)$")
 """What makes a bare stage name (学徒, 筑基) a statement of someone's realm: 不过是个学徒, 只是个跑龙套的,
 还是个打杂的 (the trade's verb before its rank), 不过是个坐冷板凳的替补 (a modifier closed by 的)."""
+APPOSED = re.compile(r"(?<![\u4e00-\u9fff])[他她](?:这么|这样)?一个$")
+"""A stage set beside him or her (他一个学徒，哪里轮得到…): what he is, said to belittle — a lower stage than the
+card's is a slip, a higher one the courtesy or the past of a grudge (他一个副队长，不会不晓得…), never read."""
+OTHER_SUBJECT = re.compile(r"[，,；;]\s*[你我他她]们?(?:[^，,；;]{0,3})$")
+"""A clause between a name and a rank opening on a pronoun (沈老九是内舍生，你是…): the rank is the pronoun's."""
+MONTH_BACK = re.compile(r"(?:[正一二三四五六七八九十冬腊]{1,2}|\d{1,2})月(?:里|间|份|那会儿|的时候)[^。！？]{0,10}$")
+"""A month the rank is said of (四月里我还是个粗使): a time gone by, not the card's now."""
 COMPARED = re.compile(r"(?:不|不大|不太)?(?:一样|一般|似的|那样|这样)")
 """What closes a comparison with the name before it (跟阿福一样，还是学徒): the rank is the subject's, said
 like the other's — the name compared with is not who is ranked."""
@@ -314,6 +321,7 @@ class World:
     journey: dict[str, float] = field(default_factory=dict)  # place -> the days the world or a card says it is away: journeys
     haunts: dict[str, set[str]] = field(default_factory=dict)  # character -> places their card says they keep to: haunts_of
     died: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # the dead -> (era, year, month) of death: deaths_of
+    died_day: dict[str, int] = field(default_factory=dict)  # the dead -> the day of the month of their death: death_days
     ladders: tuple[Ladder, ...] | None = None  # the world's ladders (ranks.ladders_of); None: the one of ``stages``
     dated: dict[str, tuple[int, int]] = field(default_factory=dict)  # an event the world or a card dates -> (month, day): dated_events
     dated_by: tuple[tuple[str, str, tuple[int, int]], ...] = ()  # (who or what it is said of, event, (month, day)): dated_subjects
@@ -358,26 +366,47 @@ class World:
         return self._names_by[1].get(person, [])
 
 
-DIED_WORDS = re.compile(r"殁|死|去世|过世|故去|亡故|身亡|遇害|病逝|病故|逝世|没了|落水|落了水|落进[^，,。；;]{1,6}?[河江湖海井塘]|捞上来|捞起来")
-"""What tells a death on a card (病逝; drowned: 落进苏州河, 在小秦淮里捞上来)."""
+DIED_WORDS = re.compile(r"殁|死|去世|过世|故去|亡故|身亡|遇害|遇难|病逝|病故|逝世|没了|落水|落了水|落进[^，,。；;]{1,6}?[河江湖海井塘]|"
+                        r"捞上来|捞起来|溺|淹|船[^，,。；;]{0,6}?翻了|翻了船|翻船")
+"""What tells a death on a card (病逝; drowned: 落进苏州河, 在小秦淮里捞上来, 船在河心翻了)."""
 _DATED = re.compile(r"([^\d〇零一二三四五六七八九十，,。；;：:\s]{0,4}?)([\d〇零一二三四五六七八九十]{1,5})年([^，,。；;]{0,3}?月)")
+_DAY_AFTER = re.compile(r"(初[一二三四五六七八九十]|[\d〇零一二三四五六七八九十廿卅]{1,3})[日号]?")
 
 
-def deaths_of(characters: dict[str, dict[str, Any]], texts: dict[str, str]) -> dict[str, tuple[str, int, int]]:
-    """When each dead character (状态 :data:`DEAD`) died, from the first sentence of their card that dates
-    a month and tells a death (永和二年冬月染了寒症…冬月二十七夜里殁了; 1998年3月病逝): ``{name: (era, year, month)}``."""
-    out: dict[str, tuple[str, int, int]] = {}
+def _death_sentences(characters: dict[str, dict[str, Any]], texts: dict[str, str]) -> Iterator[tuple[str, str, re.Match[str]]]:
+    """Each dead character (状态 :data:`DEAD`) with the first sentence of their card that dates a month and tells a
+    death, and the date's match (:data:`_DATED`) in it; a card with none is left out."""
     for name, card in characters.items():
         if not str(card.get("状态") or "").startswith(DEAD):
             continue
         for sentence in re.split(r"[。！？\n]", texts.get(name, "")):
             m = _DATED.search(sentence)
             if m and DIED_WORDS.search(sentence):
-                year, month = _cn_int(m.group(2)) if not m.group(2).isdigit() else int(m.group(2)), \
-                    _MONTHS.get(m.group(3).strip()) or _cn_int(m.group(3)[:-1])
-                if year and month:
-                    out[name] = (m.group(1).strip(), year, month)
-                    break
+                yield name, sentence, m
+                break
+
+
+def deaths_of(characters: dict[str, dict[str, Any]], texts: dict[str, str]) -> dict[str, tuple[str, int, int]]:
+    """When each dead character (状态 :data:`DEAD`) died, from the first sentence of their card that dates
+    a month and tells a death (永和二年冬月染了寒症…冬月二十七夜里殁了; 1998年3月病逝): ``{name: (era, year, month)}``."""
+    out: dict[str, tuple[str, int, int]] = {}
+    for name, _sentence, m in _death_sentences(characters, texts):
+        year, month = _cn_int(m.group(2)) if not m.group(2).isdigit() else int(m.group(2)), \
+            _MONTHS.get(m.group(3).strip()) or _cn_int(m.group(3)[:-1])
+        if year and month:
+            out[name] = (m.group(1).strip(), year, month)
+    return out
+
+
+def death_days(characters: dict[str, dict[str, Any]], texts: dict[str, str]) -> dict[str, int]:
+    """The day of the month each dead character died on, when the dated sentence :func:`deaths_of` reads names it
+    right after the month (一九七五年九月二十七日（星期六）夜里…船在河心翻了 → 27): ``{name: day}``."""
+    out: dict[str, int] = {}
+    for name, sentence, m in _death_sentences(characters, texts):
+        d = _DAY_AFTER.match(sentence, m.end())
+        on = (_cn_int(d.group(1)) if not d.group(1).isdigit() else int(d.group(1))) if d else None
+        if on is not None and 1 <= on <= 31:
+            out[name] = on
     return out
 
 
@@ -387,6 +416,11 @@ ELAPSED = re.compile(r"(?:(?:一晃|转眼|转眼间|眨眼|一眨眼|眨眼间)
                      r"(?P<n>[一两二三四五六七八九十几]+)年(?P<more>多|半)?(?:了|过去了)")
 """Time told as passed since an event (一晃两年多了, 落水那天到今儿，整整两年了) or since a death by its verb
 (你阿爷走了快两年了): with the dead named in the sentence, since their death."""
+DAYS_PASSED = re.compile(r"(?:走|死|没|过世|去世|不在|出事|遇难|遇害|下葬|出殡|落水)了?(?:以来|之后|以后|到今天|到今儿|到如今|到现在)?[，,]?"
+                         r"(?P<nearly>快|将近|差不多)?(?:已经|都|整整|足足|有|才|刚|刚好|正好|满)*"
+                         r"(?P<n>[\d一两二三四五六七八九十]{1,3})(?P<more>来|多)?(?:个)?(?:天|日)(?![的子路程头里])")
+"""Days told as passed since a death, by its verb (师父走了整整十天, 离老龚出事已经二十天了, 死了快一百天): with the dead
+named right before the verb, since the day their card dates the death; not a journey of days (走了十天的山路)."""
 NEARLY = ("快", "将近", "差不多")
 """What makes a count of years one short of it (走了快两年: a year and a half or more)."""
 
@@ -715,6 +749,9 @@ def stages_of(world_text: str) -> tuple[str, ...]:
     # the ladder's own line when it has one (F级 ＜ E级 ＜ …): the prose after it names no stage
     ladder = next((line for line in section.split("\n") if re.search(r"[<＜>＞→]", line)
                    and len(_STAGE_WORD.findall(line)) >= 2), section)
+    sign = re.search(r"[<＜>＞→]", ladder)
+    if sign is not None:  # 井上手艺人的等第：学徒 ＜ 帮手 …: the label before the ladder's first rung is no rung
+        ladder = ladder[max(ladder.rfind(c, 0, sign.start()) for c in "：:，,。；;") + 1:]
     found = [w for w in re.split(r"[\s<＜>＞→、,，|｜\-—*]+", ladder) if _STAGE_WORD.fullmatch(w)]
     return tuple(dict.fromkeys(found)) if len(found) >= 2 else DEFAULT_STAGES
 
@@ -930,7 +967,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         out += _countdown(world, now, sentences, first_line)
         out += _dates_in_prose(now, lines, sentences, first_line)
         if names is not None and world.died:
-            out += _since_death(world, names, now, sentences, first_line)
+            out += _since_death(world, names, now, sentences, first_line) + _days_since_death(world, names, now, sentences,
+                                                                                          first_line)
     # 境界
     explained = DOWN_EVENTS.search(text) is not None
     set_realm = {c.who: c.value for c in changes if c.field == "境界" and c.op == "="}
@@ -1952,6 +1990,7 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
     read: list[bool] = []
     listed_re = re.compile(rf"({names.pattern}){LISTED}")
     known = {} if known is None else known
+    ranked: dict[tuple[int, int], str | None] = {}  # who 他 before 一个 and a rank is, among those with a rank: asked once
 
     def antecedent(line: int, column: int) -> str | None:  # the same pronoun for every rank after it: asked once
         if (line, column) not in known:
@@ -1985,21 +2024,26 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
             levelled = bool(full and (full.group(2) or full.group(3)))
             who: str | None = None
             listed = listed_re.search(tail)
-            being = None
+            being = apposed = None
             after = names.match(sentence, full.end() if full else r.end())
             titled = False  # the stage said as a title or an address (陈老板): courtesy may raise it, never lower it
             entitled = False  # the stage after a title of the person's own (慧嫔 for 慧贵人): a rank given, not courtesy
             stem = next((t for t in (tail[-2:], tail[-1:]) if t and len(by_title.get(t, ())) == 1), None)
+            if MONTH_BACK.search(tail):
+                continue  # 四月里我还是个粗使: a rank of a month gone by
             if listed:
                 who = listed.group(1)
             elif after and not below:
-                who, titled = after.group(), True  # 二号炉的五级工周大海: the stage is his title
+                at = col - 1 + r.start()
+                # 二号炉的五级工周大海: the stage is his title; a title is courtesy only in someone's mouth — the
+                # narration's 山匠蒋烟杆 says what he is
+                who, titled = after.group(), lines[i].count("“", 0, at) > lines[i].count("”", 0, at)
             elif stem is not None and not below and not _inside(spans, starts, r.start() - len(stem)):
                 who, titled, entitled = by_title[stem][0], True, True
             elif tail and not below and tail[-1] in by_surname and len(by_surname[tail[-1]]) == 1 \
                     and not (r.start() >= 2 and _inside(spans, starts, r.start() - 2)):
                 who, titled = by_surname[tail[-1]][0], True  # 韩工段长: a surname and a stage, an address
-            elif levelled or below or (being := BEING.search(tail)):
+            elif levelled or below or (being := BEING.search(tail)) or (apposed := APPOSED.search(tail)):
                 before = bisect.bisect_right(ends, r.start())
                 if before >= 2 and spans[before - 1][0] > 0 and LIKE.search(sentence[:spans[before - 1][0]]) \
                         and COMPARED.match(sentence, spans[before - 1][1]):
@@ -2010,8 +2054,15 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 if not levelled and not below and subject >= 0 and ("的" in between or len(between) > 12
                                                                       or (len(between) > 8 and re.search(r"[，,；;]", between))):
                     continue  # 林晚面前的不过是个练气弟子: the rank is someone else's (在这铺子里不过是个当学徒的 is still his)
+                if subject >= 0 and OTHER_SUBJECT.search(between):
+                    continue  # 人家沈老九是内舍生，你是外舍生: the clause has its own subject, not the name before
                 he = first_he if first_he is not None and first_he < r.start() else None
-                if who is None and he is not None:
+                if who is None and he is not None and apposed:  # 他一个学徒: of the one named before who has a rank
+                    if (i, col + he) not in ranked:
+                        ranked[i, col + he] = _antecedent(names, lines, i, col + he, world, pov,
+                                                          lambda f: bool(world.cards[f].get("境界")))
+                    who = ranked[i, col + he]
+                elif who is None and he is not None:
                     who = antecedent(i, col + he)
                 if who is None and 0 <= self_at <= r.start() - 2:
                     who = pov  # 自己眼下不过是个府史: the point of view's own thought of himself
@@ -2041,7 +2092,7 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                 out.append(Finding("连贯", WARN, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文用{who}的封号叫成更高的"
                                    f"「{said_text}」；本章晋了就在设定变更写「{who}.境界={said_text}」", first_line + i, col,
                                    sentence.strip()[:60]))
-            elif not below and not titled and (listed or not BELITTLE.search(tail)) and said > old:  # a breakthrough told in prose and never recorded, or a slip: the author says
+            elif not below and not titled and not apposed and (listed or not BELITTLE.search(tail)) and said > old:  # a breakthrough told in prose and never recorded, or a slip: the author says
                 out.append(Finding("连贯", WARN, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成更高的「{said_text}」；"
                                    f"本章突破了就在设定变更写「{who}.境界={said_text}」", first_line + i, col, sentence.strip()[:60]))
     return out
@@ -2137,9 +2188,10 @@ _CN_NUM = r"[\d〇零一二两三四五六七八九十廿卅]{1,3}"
 STATED_WEEKDAY = re.compile(rf"(?:星期|礼拜|周)([{_WEEKDAY}])")
 """The weekday an in-book time writes (…十一月六日 星期三): :func:`_said_today` counts from it when the calendar
 is not one it can count (an era's years)."""
-TODAY = re.compile(rf"({'|'.join(_DAY_WORDS)})(?:就|才|已经|可)?(?:是|就是|正是)?"
-                   rf"(?:(?:星期|礼拜|周)([{_WEEKDAY}])|(?:({_CN_NUM})月)?({_CN_NUM})[号日](?!子))")
-"""What the prose says today is (今天是星期一, 明天就是十二号了): a weekday or a day of the month."""
+TODAY = re.compile(rf"({'|'.join(_DAY_WORDS)})(?:就|才|已经|已|可|都|都已经)?(?:是|就是|正是)?"
+                   rf"(?:(?:星期|礼拜|周)([{_WEEKDAY}])|(?:({_CN_NUM})月)?({_CN_NUM})[号日](?![子的前后以之]))")
+"""What the prose says today is (今天是星期一, 明天就是十二号了, 今天都十三号了): a weekday or a day of the month;
+not a day named by what is on it or before it (今天都是十三号的票, 明天是十五号前最后一天)."""
 FEAST_NOW = re.compile(r"(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)(?:节)?(?:刚过|刚刚过|才过|刚过去|就在今天|就是今天|"
                        r"到了|来了|当天)|(?:今天|今儿|今日)(?:是|就是|正是)(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)")
 """A festival the prose says is now (元宵节刚过去三天, 今天是中秋): now falls in its months."""
@@ -2194,13 +2246,27 @@ LIKENESS = re.compile(r"像|如|似|好比|仿佛|圆脸|脸|满月酒|满月礼
 """A moon in a comparison (脸像满月) or a baby's first month (满月酒): no moon in tonight's sky."""
 
 
+ERA_YEARS = {"民国": 1911, "中华民国": 1911, "公元": 0, "西元": 0, "明治": 1867, "大正": 1911, "昭和": 1925, "平成": 1988,
+             "令和": 2018}
+"""Eras that count Gregorian years, and the Gregorian year before their first (民国二十五年 is 1936, 昭和十年 1935)."""
+
+
+def _gregorian(era: str, year: int | None) -> int | None:
+    """The Gregorian year of an in-book year (no era: the year itself; an era of :data:`ERA_YEARS`: counted from
+    its start); None for a reign no table counts (光绪) or no year."""
+    if year is None:
+        return None
+    start = ERA_YEARS.get(era, None) if era else 0
+    return year + start if start is not None else None
+
+
 def _lunar(now: str) -> bool:
     """Whether an in-book time is a lunar date (初九, 腊月, 光绪二十六年; 民国 counted the Gregorian calendar): its
     days give the moon's phase."""
     if re.search(r"初[一二三四五六七八九十]|正月|腊月|冬月|[廿卅]", now):
         return True
     era = re.match(r"\s*([\u4e00-\u9fff]{2,4}?)[一二三四五六七八九十]+年", now)
-    return era is not None and era.group(1) not in ("民国", "公元", "西元") \
+    return era is not None and era.group(1) not in ERA_YEARS \
         and not set(era.group(1)) <= set("〇零一二三四五六七八九")  # 一九九六年 is a year's digits, no reign
 
 
@@ -2288,6 +2354,50 @@ def _since_death(world: World, names: re.Pattern[str], now: str, sentences: list
         if said * 12 + (6 if m.group("more") else 0) - (6 if m.group("nearly") in NEARLY else 0) > months + 6:
             out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可{next(iter(dead))}死于{d_era}{d_year}年{d_month}月"
                                f"（角色卡），到本章的书内时间「{now}」才{months}个月", first_line + i, col, sentence.strip()[:60]))
+    return out
+
+
+def _days_since_death(world: World, names: re.Pattern[str], now: str, sentences: list[tuple[int, int, str]],
+                      first_line: int) -> list[Finding]:
+    """书内时间: days said passed since a death (:data:`DAYS_PASSED`, the dead named right before its verb) that
+    the in-book date does not allow since the day their card dates it (:func:`death_days`): a plain count off by more
+    than a day, 十来天/十多天 fewer than it says or half as many again and five more, 快十天 more than it says or
+    fewer than two-thirds of it. The same era and a year read, or neither; a lunar book counts thirty-day months."""
+    today = _dated_today(now)
+    if today is None or not world.died_day:
+        return []
+    era, year, month, day = today
+    lunar = _lunar(now)
+    out: list[Finding] = []
+    for i, col, sentence in sentences:
+        ends: dict[int, str] | None = None  # where each name in the sentence ends: read once, at its first count
+        for m in DAYS_PASSED.finditer(sentence):
+            if NOT_NOW.search(sentence, 0, m.start()):
+                continue
+            if ends is None:
+                ends = {n.end(): n.group() for n in names.finditer(sentence)}
+            named = ends.get(m.start()) or ends.get(m.start() - 1)  # the name right before the verb (师父走了, 老龚也走了)
+            dead = world.aliases.get(named, named) if named else None
+            if dead not in world.died_day or dead not in world.died:
+                continue
+            d_era, d_year, d_month = world.died[dead]
+            if d_era != era or (year is not None and d_year != year and abs(year - d_year) > 1):
+                continue
+            years = (year - d_year) if year is not None else 0
+            passed = years * (360 if lunar else 365) + _day_of_year(month, day, lunar) \
+                - _day_of_year(d_month, world.died_day[dead], lunar)
+            said = _cn_int(m.group("n")) if not m.group("n").isdigit() else int(m.group("n"))
+            if said is None or passed < 0:
+                continue
+            if m.group("more"):
+                fits = said <= passed <= said * 1.5 + 5
+            elif m.group("nearly"):
+                fits = said * 2 / 3 - 1 <= passed <= said
+            else:
+                fits = abs(passed - said) <= 1
+            if not fits:
+                out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可{dead}死于{d_month}月{world.died_day[dead]}日"
+                                   f"（角色卡），到本章的书内时间「{now}」是{passed}天", first_line + i, col, sentence.strip()[:60]))
     return out
 
 
@@ -2470,7 +2580,7 @@ def _dates_in_prose(now: str, lines: list[str], sentences: list[tuple[int, int, 
             on_month, on_day = _cn_int(m.group("month")), _cn_int(m.group("day"))
             # without its year, only the in-book day itself is surely this year's (十一月二十号，礼拜一 may be last year's)
             on_year = int(told.translate(_YEAR_DIGITS)) if told else \
-                (year if not era and (on_month, on_day) == (month, day) else None)
+                (_gregorian(era, year) if (on_month, on_day) == (month, day) else None)
             if m.group("weekday") is None or lunar or not on_year or not on_month or not on_day \
                     or not 1800 <= on_year <= 2200:
                 continue
@@ -2504,6 +2614,7 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
     # the weekday the in-book time writes after its date (民国二十四年十一月六日 星期三): any calendar's
     stated = STATED_WEEKDAY.search(now)
     weekday = min(_WEEKDAY.index(stated.group(1)), 6) if stated else None
+    greg = _gregorian(era, year)  # 民国二十五年 counts the days of 1936
     out: list[Finding] = []
     for i, col, sentence in sentences:
         if NOT_NOW.search(sentence) or NOT_THIS_YEAR.search(sentence):
@@ -2511,9 +2622,9 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
         said = None
         for m in TODAY.finditer(sentence):
             shift = _DAY_WORDS[m.group(1)]
-            if m.group(2) and year and month and day and not era and 1800 <= year <= 2200:
+            if m.group(2) and greg and month and day and not lunar and 1800 <= greg <= 2200:
                 try:
-                    real = (datetime.date(year, month, day) + datetime.timedelta(days=shift)).weekday()
+                    real = (datetime.date(greg, month, day) + datetime.timedelta(days=shift)).weekday()
                 except ValueError:
                     continue
                 if _WEEKDAY.index(m.group(2)) != real and not (m.group(2) in "日天" and real == 6):
@@ -2550,8 +2661,8 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
                 said = today.group()
         if lunar and not said:
             said = _lunar_sky(now, month, day, sentence)
-        elif not said and not era and month is not None and day is not None:
-            said = _gregorian_sky(year, month, day, sentence)
+        elif not said and (not era or greg) and month is not None and day is not None:
+            said = _gregorian_sky(greg, month, day, sentence)
         if said:
             out.append(Finding("连贯", ERROR, f"正文说「{said}」，与本章的书内时间「{now}」对不上", first_line + i, col,
                                sentence.strip()[:60]))
@@ -2750,12 +2861,12 @@ CARRIED_SPAN = 4
 
 
 def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, world: World,
-                pov: str | None = None) -> str | None:
+                pov: str | None = None, fit: Callable[[str], bool] | None = None) -> str | None:
     """The character the pronoun (他/她) at column ``col`` of line ``i`` stands for: among the
-    characters (with a card) named before it in its paragraph, else in the paragraph before —
-    and the point of view, who is always there unless their gender says otherwise —, the only
-    one, or the only one of the pronoun's gender (:attr:`World.gender`); None when that leaves
-    no one or several — no guess."""
+    characters (with a card, and ``fit`` when given: what is said of the pronoun can be said of them) named before
+    it in its paragraph, else in the paragraph before — and the point of view, who is always there unless their
+    gender says otherwise —, the only one, or the only one of the pronoun's gender (:attr:`World.gender`); None
+    when that leaves no one or several — no guess."""
     pronoun = lines[i][col - 1:col]
     earlier = [line for line in reversed(lines[:i]) if line.strip()][:CARRIED_SPAN]
     before = earlier[0] if earlier else ""
@@ -2776,7 +2887,8 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
         text = _QUOTED_WORDS.sub("", text)  # “阿照，你来得正好。”她…: a name said in a quote is the one spoken to
         found = list(dict.fromkeys(f for f in (world.aliases.get(m.group(), m.group()) for m in names.finditer(text)
                                                if m.group() not in world.indirect) if f in world.cards))
-        if found and pov and pov not in found and world.gender.get(pov) in (None, "", pronoun):
+        found = [f for f in found if fit(f)] if fit is not None else found
+        if found and pov and pov not in found and world.gender.get(pov) in (None, "", pronoun) and (fit is None or fit(pov)):
             found.append(pov)
         if len(found) == 1:
             return found[0]
