@@ -37,7 +37,7 @@ ABSENT: Any = object()
 
 CHANGE = re.compile(r"^\s*(?P<who>[^.。=+\-\s](?:[^.。=]*[^.。=\s])?)\s*[.。]\s*(?P<field>[^=+\-\s]+?)\s*(?P<op>[=+\-])\s*"
                     r"(?P<value>.*?\S|.)\s*$")
-"""One line of a draft's 设定变更 (林晚.持有+演示U盘, S-021.知情人+林晚): who (no dot, no ``=``, its blanks
+r"""One line of a draft's 设定变更 (林晚.持有+演示U盘, S-021.知情人+林晚): who (no dot, no ``=``, its blanks
 trimmed), field, op and value (its blanks trimmed). The one reader of the line for settle and every check. In
 linear time: who and value end at a non-blank, so no run of blanks is read again from each of its characters (the
 lazy ``[^.。=]*?\s*`` and ``.+?\s*$`` it replaces read a line of tens of thousands of blanks for minutes); the
