@@ -6,8 +6,10 @@ blanks again from each of them: ``lw story check`` > 120 s at the cap); a 书内
 year was searched for from each character: > 120 s); a front-matter line of thousands of ``a:[`` and no ``]`` (the
 inline-list fixer's lazy head tried each ``:``: ``lw story draft`` 23 s to refuse it); a 非专名 section of tens
 of thousands of blank lines before a line of prose (each blank line read the whole run: ``lw story check``
-115 s). The figures are in bench/story_hostile.py (the ``eighth_`` cases). The faster readers must give what the
-lazy patterns gave, match for match (the patterns are kept here as the specification), and read each line once."""
+115 s); a golden-line heading of tens of thousands of blanks (the lazy heading before ``\\s*\\n`` read them again
+from each: 20 s for settle or pack to read the file). The figures of the checks are in bench/story_hostile.py (the
+``eighth_`` cases). The faster readers must give what the lazy patterns gave, match for match (the patterns are kept
+here as the specification), and read each line once."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from lw_storyrepo import layout as L, repo as repo_module
 from lw_storyrepo.changes import CHANGE, parse_change
 from lw_storyrepo.continuity import WEEKDAY_AFTER, YEAR, _span, book_time, earlier
 from lw_storyrepo.dialect import _FLOW, auto_fix
+from lw_storyrepo.golden import _ENTRY, golden_entries
 from lw_storyrepo.repo import StoryRepo
 
 CAP = 60_000
@@ -30,6 +33,7 @@ LAZY_YEAR = re.compile(r"([^\d〇零一二三四五六七八九十]*?)([\d〇零
 LAZY_WEEKDAY = re.compile(r"[\s，,（(]*(?:星期|礼拜|周)[一二三四五六日天][）)]?\s*$")
 LAZY_FLOW = re.compile(r"^(?P<head>[^#]*?:\s*)\[(?P<items>[^\]]*)\]\s*(?P<comment>#.*)?$")
 LAZY_ITEMS = re.compile(r"^\s*[-*]\s*(.+?)\s*$", re.M)
+LAZY_ENTRY = re.compile(r"^##\s*(.+?)\s*\n(.*?)(?=^##\s|\Z)", re.M | re.S)
 
 
 def _same(old: re.Match[str] | None, new: re.Match[str] | None) -> None:
@@ -122,3 +126,18 @@ def test_a_non_name_list_of_items_reads_as_the_pattern_over_the_section_read_it(
     section = "\n".join(lines).strip()
     expected = [m.group(1).strip() for m in LAZY_ITEMS.finditer(section)]
     assert [m.group(1) for m in map(repo_module._LIST_ITEM.match, section.split("\n")) if m] == expected
+
+
+_GOLDEN_TEXT = st.lists(st.sampled_from(["##", "## ", "#", "\n", " ", "\t", "\u3000", "\r", "标题", "正文", "a"]), max_size=14).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=_GOLDEN_TEXT)
+def test_a_golden_line_file_reads_as_the_lazy_heading_read_it(text: str) -> None:
+    assert [(m.span(), m.groups()) for m in _ENTRY.finditer(text)] == [(m.span(), m.groups()) for m in LAZY_ENTRY.finditer(text)]
+
+
+def test_a_golden_heading_of_the_cap_s_blanks_is_read_once() -> None:
+    blanks = " " * CAP
+    assert golden_entries(f"## 雨夜{blanks}长街\n她撑伞走过。\n\n## 二\n正文二\n") == [(f"雨夜{blanks}长街", "她撑伞走过。"), ("二", "正文二")]
+    assert golden_entries("##" + blanks) == [] and golden_entries(f"##{blanks}\n{blanks}") == [("", blanks.strip())]
