@@ -30,6 +30,7 @@ from lwcore.api import LwError
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.ranks import ladders_of
+from lw_storyrepo.changes import CHANGE, SECRET_ID
 from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, calls_going_on, dated_events, dated_subjects, death_days, deaths_of, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
@@ -317,8 +318,8 @@ class CheckContext:
         the draft brings none."""
         extra: dict[str, str] = {}
         for line in as_list(meta.get("设定变更")):
-            m = _CHANGE_WHO.match(str(line))
-            if not m or re.fullmatch(r"S-\d{3,}", m.group("who")):
+            m = CHANGE.match(str(line))
+            if not m or SECRET_ID.fullmatch(m.group("who")):
                 continue
             who = self.aliases.get(m.group("who"), m.group("who"))
             if who not in self.aliases:
@@ -634,9 +635,9 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
     learned: dict[str, set[str]] = {}
     revealed: set[str] = set()
     for change in as_list(draft.meta.get("设定变更")):
-        m = re.match(r"^\s*(S-\d{3,})\s*[.。]\s*知情人\s*\+\s*(.+?)\s*$", str(change))
-        if m:
-            learned.setdefault(m.group(1), set()).add(ctx.aliases.get(m.group(2), m.group(2)))
+        m = CHANGE.match(str(change))
+        if m and SECRET_ID.fullmatch(m["who"]) and m["field"] == "知情人" and m["op"] == "+":
+            learned.setdefault(m["who"], set()).add(ctx.aliases.get(m["value"], m["value"]))
         m = re.match(r"^\s*(S-\d{3,})\s*[.。]\s*读者已知\s*=\s*(true|是|真|yes)\s*$", str(change), re.I)
         if m:
             revealed.add(m.group(1))
@@ -738,7 +739,7 @@ def _there_by_card(place: str, draft: Any, ctx: CheckContext, line: str = "") ->
 def _dwellers_named(place: str, draft: Any, ctx: CheckContext, line: str) -> list[str]:
     """The people whose card puts them at ``place``, whom the prose names and the draft moves nowhere else; a
     dead one only for a line about them."""
-    moved = {ctx.aliases.get(m.group("who"), m.group("who")) for m in map(_CHANGE_WHO.match, map(str, as_list(
+    moved = {ctx.aliases.get(m.group("who"), m.group("who")) for m in map(CHANGE.match, map(str, as_list(
         (getattr(draft, "meta", {}) or {}).get("设定变更")))) if m and m.group("field") == "位置"}
     body = getattr(draft, "body", "")
     return [person for person in sorted(ctx.dwellers.get(place, ())) if person not in moved
@@ -899,12 +900,11 @@ def _performed(term: str, line: str, body: str) -> str | None:
 
 REVIEW_WORDS = ("钩", "爽", "节奏", "氛围", "情绪", "悬念", "反转", "高潮")
 _QUOTED = re.compile(r"「([^」]+)」|“([^”]+)”|《([^》]+)》")
-_CHANGE_WHO = re.compile(r"^\s*(?P<who>[^.。=+\-\s][^.。=]*?)\s*[.。]\s*(?P<field>[^=+\-\s]+?)\s*(?P<op>[=+\-])\s*(?P<value>.+?)\s*$")
 
 
 def _changes_of(draft: Any) -> list[re.Match[str]]:
     """The draft's 设定变更 lines read as who, field, op and value (林晚.持有+演示U盘)."""
-    return [m for m in map(_CHANGE_WHO.match, map(str, as_list((getattr(draft, "meta", {}) or {}).get("设定变更")))) if m]
+    return [m for m in map(CHANGE.match, map(str, as_list((getattr(draft, "meta", {}) or {}).get("设定变更")))) if m]
 
 
 def _handed_over(ctx: CheckContext, term: str, draft: Any, body: str) -> bool:

@@ -69,6 +69,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
+from lw_storyrepo.changes import CHANGE
 from lw_storyrepo.findings import ERROR, WARN, Finding, Subject
 from lw_storyrepo.forbidden import Bars
 from lw_storyrepo.giving import PUT_VERBS, SHOW_VERBS
@@ -802,8 +803,16 @@ def _cn_int(text: str) -> int | None:
     return value(text[1:] if text.startswith("初") else text)
 
 
-WEEKDAY_AFTER = re.compile(r"[\s，,（(]*(?:星期|礼拜|周)[一二三四五六日天][）)]?\s*$")
-"""A weekday written after a date (2025年11月3日 星期一, 11月3日（周一）)."""
+WEEKDAY_AFTER = re.compile(r"(?<![\s，,（(])[\s，,（(]*(?:星期|礼拜|周)[一二三四五六日天][）)]?\s*$")
+"""A weekday written after a date (2025年11月3日 星期一, 11月3日（周一）). Tried only where a run of blanks and
+commas begins (a later start in the run finds the same end, and the first start wins): tried at each of the
+run's characters, a run of tens of thousands without a weekday was read again from each (the square of its
+length)."""
+YEAR = re.compile(r"(?:^|(?<=[\d〇零一二三四五六七八九十]))([^\d〇零一二三四五六七八九十]*)([\d〇零一二三四五六七八九十]{1,5})\s*年")
+"""The first year of an in-book time (大历1023年): the era before it, its numeral. Tried only at the start and after
+a numeral (a later start in the same stretch of other characters finds the same year, and the first start wins):
+tried at each character, a time of tens of thousands of characters and no year was read again from each (the
+square of its length, a minute for a 书内时间 of the draft's cap)."""
 
 
 def book_time(text: str) -> tuple[str, tuple[int | None, int | None, int | None]] | None:
@@ -818,7 +827,7 @@ def book_time(text: str) -> tuple[str, tuple[int | None, int | None, int | None]
         return ("", (None, None, day)) if day is not None else None
     year = month = day = None
     era = ""
-    ym = re.search(r"([^\d〇零一二三四五六七八九十]*?)([\d〇零一二三四五六七八九十]{1,5})\s*年", text)
+    ym = YEAR.search(text)
     if ym:
         era, year = ym.group(1).strip(), _cn_int(ym.group(2))
     else:
@@ -875,7 +884,7 @@ def _span(text: str) -> tuple[str, int | None, tuple[int, int] | None, tuple[int
         if word is not None:
             months = dict(SEASONS)[word]
             if read is None:
-                lead = re.match(r"([^\d〇零一二三四五六七八九十]*?)([\d〇零一二三四五六七八九十]{1,5})\s*年", text)
+                lead = YEAR.match(text)
                 era, year = (lead.group(1).strip(), _cn_int(lead.group(2))) if lead else ("", None)
             elif era.endswith(word):
                 era = era[:-len(word)].strip()
@@ -924,9 +933,9 @@ class _Change:
 def _changes(meta: dict[str, Any], aliases: dict[str, str]) -> list[_Change]:
     out = []
     for line in as_list(meta.get("设定变更")):
-        m = re.match(r"^\s*(.+?)\s*[.。]\s*([^=+\-\s]+?)\s*([=+\-])\s*(.+?)\s*$", str(line))
+        m = CHANGE.match(str(line))
         if m:
-            out.append(_Change(aliases.get(m.group(1), m.group(1)), m.group(2), m.group(3), m.group(4)))
+            out.append(_Change(aliases.get(m["who"], m["who"]), m["field"], m["op"], m["value"]))
     return out
 
 

@@ -386,7 +386,12 @@ def parse_doc(text: str, file: str = "", *, autofix: bool = True) -> tuple[Doc, 
 # --- deterministic fixes (full-width punctuation in structural positions) --------------------
 
 _FW_KEY = re.compile(r"^(?P<key>[^\s\-#'\"\[\]{}:：][^:：#\[\]{}]{0,30}?)\s*：[ \t\u3000]*(?P<value>.*)$")
-_FLOW = re.compile(r"^(?P<head>[^#]*?:\s*)\[(?P<items>[^\]]*)\]\s*(?P<comment>#.*)?$")
+_FLOW = re.compile(r"^(?P<head>(?:[^#:]|:(?!\s*\[)|:\s*\[[^\]#]*\])*?:\s*)\[(?P<items>[^\]]*)\]\s*(?P<comment>#.*)?$")
+"""A key line with an inline list (标签: [甲，乙]  # note): head (up to the first ``: [`` whose list closes the line),
+items, comment. The head steps over an earlier ``: [...]`` whole: every start inside it closes at the same ``]``
+and fails as it did, so a line of thousands of ``a:[`` and no ``]`` is read once, not once per ``:`` (the square of
+its length, twenty seconds for a front-matter line of the draft's cap); the matches are those of the plain lazy
+head ``[^#]*?``."""
 
 
 def auto_fix(text: str, *, line_offset: int = 0) -> tuple[str, list[str]]:

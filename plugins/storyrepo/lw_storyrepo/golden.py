@@ -35,10 +35,17 @@ def scene_of(paragraph: str) -> str:
     return "叙事"
 
 
+_ENTRY = re.compile(r"^##\s*(\S(?:[^\n]*\S)?|\s(?=\n))\s*\n(.*?)(?=^##\s|\Z)", re.M | re.S)
+r"""One entry of a golden-line file: its heading (the first line with words after ``##``, its blanks trimmed) and
+the text up to the next ``##``. The heading ends at its last non-blank (or is the one blank before a line end when
+nothing follows ``##`` but blanks): the lazy ``(.+?)\s*\n`` it replaces read a heading's run of blanks again from
+each of them (the square of its length, twenty seconds for a line of the cap's blanks); the matches are the lazy
+pattern's."""
+
+
 def golden_entries(text: str) -> list[tuple[str, str]]:
     """``(heading, paragraph)`` of each entry of a golden-line file."""
-    return [(m.group(1).strip(), m.group(2).strip())
-            for m in re.finditer(r"^##\s*(.+?)\s*\n(.*?)(?=^##\s|\Z)", text, re.M | re.S)]
+    return [(m.group(1).strip(), m.group(2).strip()) for m in _ENTRY.finditer(text)]
 
 
 def harvest_golden(repo: StoryRepo, n: int, original: str, final: str, changes: dict[str, bytes | None]) -> list[str]:

@@ -58,6 +58,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from lwcore.api import LwError
 
+from lw_storyrepo.changes import CHANGE
 from lw_storyrepo.dialect import quick_meta
 from lw_storyrepo.names import KINSHIP, SURNAME_CHARS, address_forms, surname_of
 from lw_storyrepo.sources import read_text
@@ -2318,9 +2319,9 @@ def known_names(ctx: Any, draft: Any) -> set[str]:
     known = set(ctx.known_forms())
     own: set[str] = set()
     for change in draft.meta.get("设定变更") or []:
-        m = re.match(r"^\s*(.+?)\s*[.。]\s*[^=+\-\s]+?\s*[=+]\s*(.+?)\s*$", str(change))
-        if m:
-            own.update({m.group(1), m.group(2)})
+        m = CHANGE.match(str(change))
+        if m and m["op"] in "=+":
+            own.update({m["who"], m["value"]})
     for key in ("在场", "视角"):
         value = draft.meta.get(key)
         own.update(str(v) for v in (value if isinstance(value, list) else [value]) if v)

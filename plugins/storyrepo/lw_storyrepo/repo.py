@@ -78,6 +78,7 @@ class Style:
 
 _HEAD_BYTES = 8192
 _FENCE_END = re.compile(rb"\r?\n---\r?\n")
+_LIST_ITEM = re.compile(r"\s*[-*]\s*(.*\S)")
 
 
 class StoryRepo:
@@ -369,9 +370,12 @@ class StoryRepo:
         return out
 
     def ignored_names(self) -> list[str]:
-        """Words the author said are no proper nouns (名册's 非专名 list; the checks skip them)."""
+        """Words the author said are no proper nouns (名册's 非专名 list, one ``- word`` a line, its blanks trimmed;
+        the checks skip them). Read line by line: a pattern over the whole section let each line of a run of
+        blank lines read the whole run again (the square of its length, two minutes for a section of tens of
+        thousands of blank lines before a line of prose)."""
         items = section(self.text_or(L.名册), L.IGNORE_SECTION)
-        return [m.group(1).strip() for m in re.finditer(r"^\s*[-*]\s*(.+?)\s*$", items, re.M)]
+        return [m.group(1) for m in map(_LIST_ITEM.match, items.split("\n")) if m]
 
     def timeline(self) -> list[dict[str, Any]]:
         out = []
