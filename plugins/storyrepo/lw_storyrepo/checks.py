@@ -628,8 +628,10 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
         ctx = replace(ctx, aliases={**ctx.aliases, "我": me}, _names_re=None, _terms_re=None)
     ctx = ctx.reading(draft.body)
     findings: list[Finding] = []
+    lines = draft.body.split("\n")
+    said = list(voices(ctx, lines))  # who says what, read once for the contract, the leaks and the continuity
     if state is not None:
-        findings += contract_findings(state, draft, ctx)
+        findings += contract_findings(state, draft, ctx, said)
     learned: dict[str, set[str]] = {}
     revealed: set[str] = set()
     for change in as_list(draft.meta.get("设定变更")):
@@ -640,8 +642,6 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
         if m:
             revealed.add(m.group(1))
     pov = draft.meta.get("视角")
-    lines = draft.body.split("\n")
-    said = list(voices(ctx, lines))  # who says what, read once for the leaks and the continuity
     findings += check_text(ctx, draft.body, draft.body_line, learned=learned, revealed=revealed,
                            pov=str(pov) if isinstance(pov, str) and pov else None, said=said)
     if ctx.world is not None:
@@ -914,8 +914,10 @@ def _handed_over(ctx: CheckContext, term: str, draft: Any, body: str) -> bool:
     return _kind_word(term, body) is not None or any(tail in body for tail in _tails(ctx, term))
 
 
-def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | None = None) -> list[Finding]:
-    """Every contract line against the draft (spec §8 step 5: 合同断言比对).
+def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | None = None,
+                      said: list[Voice] | None = None) -> list[Finding]:
+    """Every contract line against the draft (spec §8 step 5: 合同断言比对). ``said``: :func:`voices` of the
+    draft's lines under ``ctx`` when the caller has read them already (read here otherwise, once, when a line asks).
 
     - a promise id (``P-031``) must be moved as its clause says (开启/推进/兑付/弃置:
       :func:`contract_moves`; no such word: any move), never guessed from another verb;
@@ -964,6 +966,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
     in_prose: dict[tuple[str, bool], bool] = {}
     speaking: set[str] | None = None  # who speaks in the prose, named: read once for every line that asks
     kinds_named = functools.cache(lambda: _kinds_named(ctx) if ctx is not None else {})
+    # whether the prose names a term by any of its forms: read once a term, not once for each line asking it in
+    named_by_variant = functools.cache(lambda term: any(_named(v, body) for v in ctx.variants(term)) if ctx is not None else False)
     for raw in as_list(state.get("合同")):
         text = str(raw)
         shown = clipped(text)  # a finding names the line by its start (findings.clipped; Finding escapes what a terminal acts on)
@@ -1001,11 +1005,11 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                     and who not in ctx.cast and who not in ctx.dead and who != me:
                 # the line asks them in and the draft's own 在场 leaves them out: there, or only spoken of?
                 if speaking is None:
-                    speaking = {ctx.aliases.get(v.speaker, v.speaker) for v in voices(ctx, body.split("\n"))
-                                if v.speaker is not None and not v.guessed}
+                    heard = said if said is not None else voices(ctx, body.split("\n"))
+                    speaking = {ctx.aliases.get(v.speaker, v.speaker) for v in heard if v.speaker is not None and not v.guessed}
                 if who in speaking:
                     pass  # they speak in the prose, named (a call, a phantom): they are in the chapter
-                elif any(_named(v, body) for v in ctx.variants(term)):
+                elif named_by_variant(term):
                     out.append(Finding("合同", WARN, f"合同「{shown}」要「{clipped(term)}」出场，草稿的在场名单里却没有："
                                                      "请确认是出场了还是只被提到", line_no))
                 else:
