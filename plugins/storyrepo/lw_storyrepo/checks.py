@@ -747,7 +747,19 @@ def _dwellers_named(place: str, draft: Any, ctx: CheckContext, line: str) -> lis
 
 def _visit(place: str, line: str) -> bool:
     """Whether a contract line sends someone to ``place`` (:data:`GO_TO`: 去医院看妈)."""
-    return any(GO_TO.search(line[max(0, m.start() - 2):m.start()]) for m in re.finditer(re.escape(place), line))
+    return any(GO_TO.search(line[max(0, at - 2):at]) for at in _starts(place, line))
+
+
+def _starts(word: str, text: str) -> Iterator[int]:
+    """Where ``re.finditer(re.escape(word), text)`` finds ``word`` (left to right, never overlapping), without a
+    pattern compiled for each word (a contract's hundreds of terms evicted the draft's own patterns from re's cache)."""
+    if not word:
+        yield from (m.start() for m in re.finditer("", text))
+        return
+    at = text.find(word)
+    while at >= 0:
+        yield at
+        at = text.find(word, at + len(word))
 
 
 AT_A_DISTANCE = re.compile(r"电话|微信|短信|视频|语音|消息|信里|信上|信中|来信|回信|打字|发来|听筒|话筒|那头|手机|传音|玉简|传讯")
