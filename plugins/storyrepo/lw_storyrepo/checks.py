@@ -42,7 +42,7 @@ from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 from lw_storyrepo.stylepatterns import banned_pattern
-from lw_storyrepo.wordsre import alternation, found_at
+from lw_storyrepo.wordsre import alternation, found_at, starts_of
 
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
 THINK = r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|寻思)"
@@ -747,19 +747,7 @@ def _dwellers_named(place: str, draft: Any, ctx: CheckContext, line: str) -> lis
 
 def _visit(place: str, line: str) -> bool:
     """Whether a contract line sends someone to ``place`` (:data:`GO_TO`: 去医院看妈)."""
-    return any(GO_TO.search(line[max(0, at - 2):at]) for at in _starts(place, line))
-
-
-def _starts(word: str, text: str) -> Iterator[int]:
-    """Where ``re.finditer(re.escape(word), text)`` finds ``word`` (left to right, never overlapping), without a
-    pattern compiled for each word (a contract's hundreds of terms evicted the draft's own patterns from re's cache)."""
-    if not word:
-        yield from (m.start() for m in re.finditer("", text))
-        return
-    at = text.find(word)
-    while at >= 0:
-        yield at
-        at = text.find(word, at + len(word))
+    return any(GO_TO.search(line[max(0, at - 2):at]) for at in starts_of(place, line))
 
 
 AT_A_DISTANCE = re.compile(r"电话|微信|短信|视频|语音|消息|信里|信上|信中|来信|回信|打字|发来|听筒|话筒|那头|手机|传音|玉简|传讯")
@@ -1365,7 +1353,7 @@ _GO = re.compile(r"^(?:过来|来到|回到|赶到|赶来|来|到|回|赶|出发
 def _only_whence(term: str, line: str) -> bool:
     """A place the line names only as where someone comes from (黄伟强从香港来到华强北): the line
     asks them here, not there."""
-    spots = [m.start() for m in re.finditer(re.escape(term), line)]
+    spots = list(starts_of(term, line))
     return bool(spots) and all(_FROM.search(_before(line, at)) and _GO.match(line[at + len(term):]) for at in spots)
 
 
@@ -1578,7 +1566,7 @@ def _kind_word(term: str, body: str) -> str | None:
         spots = [m.start() + 1 for m in re.finditer(f"(?:[{_MEASURE}的那这]){re.escape(head)}", body)] + \
                 [m.start() for m in re.finditer(f"{re.escape(head)}子", body)]
     else:
-        spots = [m.start() for m in re.finditer(re.escape(head), body)]
+        spots = list(starts_of(head, body))
     # 捡到一枚芯片: a chip the prose brings in as new (一 and a measure word) is not the one the book knows
     if len(term) >= 2 and any(not _new_one(body[max(0, at - 2):at].replace(head, "")) for at in spots):
         return head
