@@ -43,7 +43,7 @@ from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 from lw_storyrepo.stylepatterns import banned_pattern
-from lw_storyrepo.wordsre import alternation, found_at
+from lw_storyrepo.wordsre import alternation, found_at, starts_of
 
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
 THINK = r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|寻思)"
@@ -630,8 +630,10 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
         ctx = replace(ctx, aliases={**ctx.aliases, "我": me}, _names_re=None, _terms_re=None)
     ctx = ctx.reading(draft.body)
     findings: list[Finding] = []
+    lines = draft.body.split("\n")
+    said = list(voices(ctx, lines))  # who says what, read once for the contract, the leaks and the continuity
     if state is not None:
-        findings += contract_findings(state, draft, ctx)
+        findings += contract_findings(state, draft, ctx, said)
     learned: dict[str, set[str]] = {}
     revealed: set[str] = set()
     for change in as_list(draft.meta.get("设定变更")):
@@ -642,8 +644,6 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
         if m:
             revealed.add(m.group(1))
     pov = draft.meta.get("视角")
-    lines = draft.body.split("\n")
-    said = list(voices(ctx, lines))  # who says what, read once for the leaks and the continuity
     findings += check_text(ctx, draft.body, draft.body_line, learned=learned, revealed=revealed,
                            pov=str(pov) if isinstance(pov, str) and pov else None, said=said)
     if ctx.world is not None:
@@ -749,7 +749,7 @@ def _dwellers_named(place: str, draft: Any, ctx: CheckContext, line: str) -> lis
 
 def _visit(place: str, line: str) -> bool:
     """Whether a contract line sends someone to ``place`` (:data:`GO_TO`: 去医院看妈)."""
-    return any(GO_TO.search(line[max(0, m.start() - 2):m.start()]) for m in re.finditer(re.escape(place), line))
+    return any(GO_TO.search(line[max(0, at - 2):at]) for at in starts_of(place, line))
 
 
 AT_A_DISTANCE = re.compile(r"电话|微信|短信|视频|语音|消息|信里|信上|信中|来信|回信|打字|发来|听筒|话筒|那头|手机|传音|玉简|传讯")
@@ -915,8 +915,10 @@ def _handed_over(ctx: CheckContext, term: str, draft: Any, body: str) -> bool:
     return _kind_word(term, body) is not None or any(tail in body for tail in _tails(ctx, term))
 
 
-def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | None = None) -> list[Finding]:
-    """Every contract line against the draft (spec §8 step 5: 合同断言比对).
+def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | None = None,
+                      said: list[Voice] | None = None) -> list[Finding]:
+    """Every contract line against the draft (spec §8 step 5: 合同断言比对). ``said``: :func:`voices` of the
+    draft's lines under ``ctx`` when the caller has read them already (read here otherwise, once, when a line asks).
 
     - a promise id (``P-031``) must be moved as its clause says (开启/推进/兑付/弃置:
       :func:`contract_moves`; no such word: any move), never guessed from another verb;
@@ -965,6 +967,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
     in_prose: dict[tuple[str, bool], bool] = {}
     speaking: set[str] | None = None  # who speaks in the prose, named: read once for every line that asks
     kinds_named = functools.cache(lambda: _kinds_named(ctx) if ctx is not None else {})
+    # whether the prose names a term by any of its forms: read once a term, not once for each line asking it in
+    named_by_variant = functools.cache(lambda term: any(_named(v, body) for v in ctx.variants(term)) if ctx is not None else False)
     for raw in as_list(state.get("合同")):
         text = str(raw)
         shown = clipped(text)  # a finding names the line by its start (findings.clipped; Finding escapes what a terminal acts on)
@@ -1002,11 +1006,11 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                     and who not in ctx.cast and who not in ctx.dead and who != me:
                 # the line asks them in and the draft's own 在场 leaves them out: there, or only spoken of?
                 if speaking is None:
-                    speaking = {ctx.aliases.get(v.speaker, v.speaker) for v in voices(ctx, body.split("\n"))
-                                if v.speaker is not None and not v.guessed}
+                    heard = said if said is not None else voices(ctx, body.split("\n"))
+                    speaking = {ctx.aliases.get(v.speaker, v.speaker) for v in heard if v.speaker is not None and not v.guessed}
                 if who in speaking:
                     pass  # they speak in the prose, named (a call, a phantom): they are in the chapter
-                elif any(_named(v, body) for v in ctx.variants(term)):
+                elif named_by_variant(term):
                     out.append(Finding("合同", WARN, f"合同「{shown}」要「{clipped(term)}」出场，草稿的在场名单里却没有："
                                                      "请确认是出场了还是只被提到", line_no))
                 else:
@@ -1353,7 +1357,7 @@ _GO = re.compile(r"^(?:过来|来到|回到|赶到|赶来|来|到|回|赶|出发
 def _only_whence(term: str, line: str) -> bool:
     """A place the line names only as where someone comes from (黄伟强从香港来到华强北): the line
     asks them here, not there."""
-    spots = [m.start() for m in re.finditer(re.escape(term), line)]
+    spots = list(starts_of(term, line))
     return bool(spots) and all(_FROM.search(_before(line, at)) and _GO.match(line[at + len(term):]) for at in spots)
 
 
@@ -1566,7 +1570,7 @@ def _kind_word(term: str, body: str) -> str | None:
         spots = [m.start() + 1 for m in re.finditer(f"(?:[{_MEASURE}的那这]){re.escape(head)}", body)] + \
                 [m.start() for m in re.finditer(f"{re.escape(head)}子", body)]
     else:
-        spots = [m.start() for m in re.finditer(re.escape(head), body)]
+        spots = list(starts_of(head, body))
     # 捡到一枚芯片: a chip the prose brings in as new (一 and a measure word) is not the one the book knows
     if len(term) >= 2 and any(not _new_one(body[max(0, at - 2):at].replace(head, "")) for at in spots):
         return head

@@ -1137,24 +1137,28 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     if names is not None and world.places:
         places = sorted(world.places | {v for vs in moved.values() for v in vs}, key=len, reverse=True)
         place_re = "|".join(map(re.escape, places))
-        go = re.compile(rf"({names.pattern})[^。！？“”\n]{{0,6}}?(?:{'|'.join(MOVE_VERBS)})({place_re})")
-        stay = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?:(?:{TODAY_AT})?(?:正|还|仍|便|就|已经|独自|一直)?在|"
-                          rf"[^。！？“”，,\n]{{0,4}}?(?:{'|'.join(v for v in STAY_VERBS if len(v) > 1)}))({place_re})")
+        go = rf"({names.pattern})[^。！？“”\n]{{0,6}}?(?:{'|'.join(MOVE_VERBS)})({place_re})"
+        stay = (rf"({names.pattern}|{'|'.join(HE)})(?:(?:{TODAY_AT})?(?:正|还|仍|便|就|已经|独自|一直)?在|"
+                rf"[^。！？“”，,\n]{{0,4}}?(?:{'|'.join(v for v in STAY_VERBS if len(v) > 1)}))({place_re})")
         any_place = re.compile(place_re)
         # 霞飞路的老房子里，姆妈正坐在八仙桌边: a place that opens the sentence sets where the person is
-        fronted = re.compile(rf"^\s*(?:在)?({place_re})[^。！？“”，,\n]{{0,8}}?[，,]\s*({names.pattern}|{'|'.join(HE)})"
-                             rf"(?:正|还|仍|便|就|已经|独自|一直)?[坐站躺跪蹲靠倚守等住]")
+        fronted = (rf"^\s*(?:在)?({place_re})[^。！？“”，,\n]{{0,8}}?[，,]\s*({names.pattern}|{'|'.join(HE)})"
+                   rf"(?:正|还|仍|便|就|已经|独自|一直)?[坐站躺跪蹲靠倚守等住]")
+        placing: tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]] | None = None
         for i, col, sentence in sentences:
             if not any_place.search(sentence) and not _SHORT.search(sentence):
                 continue
-            for m in go.finditer(sentence):
+            if placing is None:  # built on this draft's names: compiled at its first sentence naming a place, if any
+                placing = (re.compile(go), re.compile(stay), re.compile(fronted))
+            go_re, stay_re, fronted_re = placing
+            for m in go_re.finditer(sentence):
                 if VOCATIVE_YOU.search(sentence[m.end(1):m.start(2)]):
                     continue  # 东子，你到了上海…: the name is called, the journey is the listener's, to come
                 reached.setdefault(aliases.get(m.group(1), m.group(1)), set()).add(m.group(2))
             if NOT_NOW.search(sentence):
                 continue
-            found = [(m.start(), m.group(1), m.group(2)) for m in stay.finditer(sentence)]
-            found += [(m.start(2), m.group(2), m.group(1)) for m in fronted.finditer(sentence)]
+            found = [(m.start(), m.group(1), m.group(2)) for m in stay_re.finditer(sentence)]
+            found += [(m.start(2), m.group(2), m.group(1)) for m in fronted_re.finditer(sentence)]
             found += _short_place(names, sentence, lines[max(0, i - 2):i + 1], places)
             for start, who, place in found:
                 who = aliases.get(who, who)
@@ -1996,8 +2000,7 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                     if 1 <= len(stem) <= 2 and stem != surname_of(person) and person not in by_title.get(stem, []):
                         by_title.setdefault(stem, []).append(person)
 
-    read: list[bool] = []
-    listed_re = re.compile(rf"({names.pattern}){LISTED}")
+    read: list[re.Pattern[str]] = []  # the pattern of a name listed before its stage, compiled when the draft first says a rank
     known = {} if known is None else known
     ranked: dict[tuple[int, int], str | None] = {}  # who 他 before 一个 and a rank is, among those with a rank: asked once
 
@@ -2011,7 +2014,8 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
             continue
         if not read:
             holders()
-            read.append(True)
+            read.append(re.compile(rf"({names.pattern}){LISTED}"))
+        listed_re = read[0]
         spans = [(m.start(), m.end()) for m in names.finditer(sentence)]
         ends = [b for _a, b in spans]
         starts = [a for a, _b in spans]
@@ -2138,11 +2142,18 @@ def _register(world: World, names: re.Pattern[str], sentences: list[tuple[int, i
     """境界 a register gives lower than the card, the stage first and its people after a colon
     (a roster, a duty board: ``主治：林知远、沈曼``), compared by stage only."""
     stages = "|".join(map(re.escape, sorted(world.stages, key=len, reverse=True)))
-    entry = re.compile(rf"(?:^|(?<=[\s，,。；;（(]))({stages})\s*[：:]\s*((?:{names.pattern})(?:\s*[、，,/／和]\s*(?:{names.pattern}))*)")
+    source = rf"(?:^|(?<=[\s，,。；;（(]))({stages})\s*[：:]\s*((?:{names.pattern})(?:\s*[、，,/／和]\s*(?:{names.pattern}))*)"
+    # what every entry holds, of the book's stages alone (compiled once a book): the pattern of this draft's names is
+    # compiled at the first sentence that has it, not for every draft
+    stage_colon = re.compile(rf"(?:{stages})\s*[：:]")
+    entries: list[re.Pattern[str]] = []
     out: list[Finding] = []
     for i, col, sentence in sentences:
-        if ":" not in sentence and "：" not in sentence or NOT_NOW.search(sentence):
+        if ":" not in sentence and "：" not in sentence or NOT_NOW.search(sentence) or not stage_colon.search(sentence):
             continue
+        if not entries:
+            entries.append(re.compile(source))
+        entry = entries[0]
         for m in entry.finditer(sentence):
             for n in names.finditer(m.group(2)):
                 who = world.aliases.get(n.group(), n.group())

@@ -62,7 +62,7 @@ from lw_storyrepo.changes import CHANGE
 from lw_storyrepo.dialect import quick_meta
 from lw_storyrepo.names import KINSHIP, SURNAME_CHARS, address_forms, surname_of
 from lw_storyrepo.sources import read_text
-from lw_storyrepo.wordsre import alternation, occurring
+from lw_storyrepo.wordsre import alternation, occurring, starts_of
 
 _COMMON_CHARS = frozenset("都和那于时向成平安常能相双空通边别居步终须养益公东后满广家从查盖权游曾应解连习计伏乐国关谷宗师"
                           "封仰班车甘武符景司索咸籍蒙乔阳闻党贡劳申扶堵尚温容易越冷饶简丰巢红竺隆利沃欧寇匡弘满耿衡")
@@ -1598,8 +1598,8 @@ def _counted(text: str, name: str) -> bool:
     a measure word before it (两根艾草, 一把旧折扇), or a measure word that starts it after a numeral
     (一张琴: 张 the measure, not the surname). A name is never counted; a person is (一个, 一位 are
     not read as counting here: 一位王先生 is someone)."""
-    for m in re.finditer(re.escape(name), text):
-        before = text[max(0, m.start() - 2):m.start()]
+    for at in starts_of(name, text):
+        before = text[max(0, at - 2):at]
         if len(before) == 2 and (before[0] in NUMERALS or before[0] in DETERMINERS) and before[1] in THING_MEASURES:
             return True
         if name[0] in THING_MEASURES and before[-1:] and (before[-1] in NUMERALS or before[-1] in DETERMINERS) \
@@ -1621,7 +1621,7 @@ def _whole_unit(text: str, name: str, known: set[str]) -> str:
     same character: a name the draft says again and again is said whole each time (疤脸+老七,
     九转回+元丹, 锁+龙井); a word that also stands alone, or follows different words, stays as it is.
     A verb, a particle or a pronoun before it (来到, 的, 他) ends the growth, as does a known name."""
-    starts = [m.start() for m in re.finditer(re.escape(name), text)]
+    starts = list(starts_of(name, text))
     if len(starts) < 2:
         return name
     while len(name) < UNIT_MAX:
@@ -1646,7 +1646,7 @@ def _whole_unit_right(lex: _Lexicon, text: str, name: str) -> str:
     whole). A character that ends a name's run (a particle, a verb of saying, a place word, a
     suffix) ends the growth, as does a verb or an adverb no given name carries (老猫+蹲 said three
     times is still 老猫)."""
-    starts = [m.start() for m in re.finditer(re.escape(name), text)]
+    starts = list(starts_of(name, text))
     if len(starts) < UNIT_RIGHT_MIN:
         return name
     grown = name
@@ -1872,7 +1872,7 @@ def _fragments(text: str, names: Iterable[str], found: set[str]) -> set[str]:
     Each name's occurrences are found once; a point is inside another's span when the farthest end
     among the spans that start before it, counting only other names, lies past it (prefix maxima
     kept for the best two owners), so the cost grows with the occurrences, not their square."""
-    where = {n: [(m.start(), m.end()) for m in re.finditer(re.escape(n), text)] for n in set(names) | found if n}
+    where = {n: [(at, at + len(n)) for at in starts_of(n, text)] for n in set(names) | found if n}
     spans = sorted((a, b, n) for n in found if len(n) >= 2 for a, b in where.get(n, ()))
     if not spans:
         return set()

@@ -141,3 +141,16 @@ def found_at(words: Iterable[str], text: str) -> dict[int, list[str]]:
             if text[i:i + n] in wanted:
                 out.setdefault(i, []).append(text[i:i + n])
     return out
+
+
+def starts_of(word: str, text: str) -> Iterator[int]:
+    """Where ``re.finditer(re.escape(word), text)`` finds ``word`` (left to right, never overlapping), without a
+    pattern compiled for each word: a check asking of hundreds of words (a contract's terms, a draft's candidate
+    names) compiled as many, and pushed a draft's own patterns out of ``re``'s cache of 512."""
+    if not word:
+        yield from (m.start() for m in re.finditer("", text))
+        return
+    at = text.find(word)
+    while at >= 0:
+        yield at
+        at = text.find(word, at + len(word))
