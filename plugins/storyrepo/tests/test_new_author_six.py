@@ -23,6 +23,7 @@ from click.testing import CliRunner
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.cli import story
+from lw_storyrepo.fixtures import make_book
 from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.samples import DRAFT, NEW_PROMISE, to_reviewed
 from lw_storyrepo.workspace import LENSES
@@ -122,3 +123,20 @@ def test_init_says_what_to_do_next(tmp_path: Path) -> None:
     assert "下一步：先写角色卡（lw story character set 名字 位置 …）" in result.output and "再在书里运行 lw story" in result.output
     result = CliRunner().invoke(story, ["--locale", "en", "init", str(tmp_path / "二"), "--书名", "二"], catch_exceptions=False)
     assert "next: write the character cards (lw story character set NAME 位置 …)" in result.output, result.output
+
+
+def test_retcon_refuses_a_chapter_number_the_edits_do_not_touch(tmp_path: Path) -> None:
+    """``lw story retcon 2`` committed an edit of chapter 3 as ``retcon(2)``: the number is the edited chapter's."""
+    repo = make_book(tmp_path / "书", chapters=3, promises=3, characters=3, secrets=1)
+    rel = next(str(p.relative_to(repo.root)) for p in repo.p(L.正文).glob("0003-*.md"))
+    path = repo.p(rel)
+    path.write_text(path.read_text(encoding="utf-8") + "夜深了。\n", encoding="utf-8")
+    head = repo.git.head()
+    out = lw(repo, "retcon", "2", "--原因", "夜深", "-y", ok=False)
+    assert "这次改的是第 3 章，不是第 2 章" in out and "lw story retcon 3 --原因 …" in out and rel in out, out
+    assert repo.git.head() == head
+    result = CliRunner().invoke(story, ["--locale", "en", "retcon", "2", "--原因", "夜深", "-y", "-C", str(repo.root)])
+    said = str(result.exception)  # English errors go to the kernel's printer (lw), raised here
+    assert "the edits change chapter 3, not chapter 2" in said and "lw story retcon 3 --reason …" in said, said
+    out = lw(repo, "retcon", "3", "--原因", "夜深", "--摘要", "夜深了。", "-y")
+    assert out == f"已入册 retcon(3)：{repo.git.head()}\n" and repo.git.out("log", "-1", "--format=%s") == "retcon(3): 夜深\n"
