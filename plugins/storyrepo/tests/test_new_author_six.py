@@ -140,3 +140,18 @@ def test_retcon_refuses_a_chapter_number_the_edits_do_not_touch(tmp_path: Path) 
     assert "the edits change chapter 3, not chapter 2" in said and "lw story retcon 3 --reason …" in said, said
     out = lw(repo, "retcon", "3", "--原因", "夜深", "--摘要", "夜深了。", "-y")
     assert out == f"已入册 retcon(3)：{repo.git.head()}\n" and repo.git.out("log", "-1", "--format=%s") == "retcon(3): 夜深\n"
+
+
+def test_pick_when_every_draft_was_sent_back_says_so(book: StoryRepo) -> None:
+    """``pick B`` with every draft sent back said only that the stage was wrong («模型渲染草稿»)."""
+    lw(book)  # brief
+    lw(book, "card", "edit", "--合同", "P-001 推进：林晚得到血书")
+    lw(book, "decide")
+    lw(book)  # pack
+    path = book.root.parent / "草稿.md"
+    path.write_text(DRAFT.replace("  - P-001\n", "  - P-009\n"), encoding="utf-8")  # a promise nobody drafted
+    lw(book, "draft", "B", str(path))
+    assert "打回：B" in lw(book)
+    out = lw(book, "pick", "B", ok=False)
+    assert "草稿 B 没有通过机检，这一章还没有过检的草稿可选：读 工作区/评审报告/机检-B.md" in out, out
+    assert "lw story draft A 文件" in out and "不能做这一步" not in out, out
