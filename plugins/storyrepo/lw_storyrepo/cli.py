@@ -193,6 +193,8 @@ def init_cmd(directory: str, title: str, genre: str, words: int, volume_size: in
 
     repo = init_book(directory, title, genre, target_words=words, volume_size=volume_size)
     say(f"已建库：{repo.root}")
+    say("下一步：先写角色卡（lw story character set 名字 位置 …）和 定稿/设定/世界观.md（检查只认卡上写了的），"
+        "再在书里运行 lw story（它写第 1 章的决策卡）")
 
 
 def _render_next(step: Any) -> str:
@@ -303,6 +305,15 @@ def decide_cmd(alternative: bool, book: str | None) -> None:
         say(NO_PROMISE_IN_CONTRACT)
 
 
+AMENDED_NEXT = {
+    "drafted": "下一步：lw story 按新合同重新机检已交的草稿（机检报告此前仍是旧合同的）",
+    "decided": "下一步：lw story 组装上下文包，草稿交上来时按新合同机检",
+    "packed": "下一步：交稿（lw story draft A 文件），按新合同机检",
+}
+"""What an amended contract means for the drafts, by the stage the amendment leaves: the checks
+run at the next ``lw story``, never by ``amend`` itself (spec §8 step 4)."""
+
+
 def shown(line: object) -> str:
     """A contract line as the terminal shows it: its start (findings.clipped), control characters escaped."""
     return visible(clipped(str(line)))
@@ -320,6 +331,7 @@ def amend_cmd(reason: str, contract: tuple[str, ...], book: str | None) -> None:
 
     result = amend(_repo(book), reason, list(contract))
     say("合同已修订：\n" + "\n".join(f"- {shown(c)}" for c in result["合同"]))
+    say(AMENDED_NEXT.get(result["阶段"], AMENDED_NEXT["packed"]))
 
 
 @story.command("pack")
@@ -438,7 +450,7 @@ def settle_cmd(book: str | None) -> None:
     """（已验收时）原子结转。"""
     from lw_storyrepo.settle import settle
 
-    click.echo(settle(_repo(book)))
+    say(f"已结转：{settle(_repo(book))}")
 
 
 @story.command("abort")
@@ -512,7 +524,7 @@ def retcon_cmd(chapter: int, reason: str, summary: str | None, yes: bool, book: 
         if plan.synced:
             say("并同步：" + "；".join(plan.synced))
         _confirm(f"确认 retcon({chapter})：{reason}？")
-    click.echo(retcon(repo, chapter, reason, plan))
+    say(f"已入册 retcon({chapter})：{retcon(repo, chapter, reason, plan)}")
 
 
 @story.group("vol", invoke_without_command=True)

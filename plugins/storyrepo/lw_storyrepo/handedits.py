@@ -380,6 +380,11 @@ def plan_retcon(repo: StoryRepo, chapter: int, reason: str, summary: str | None 
             raise LwError(f"{rel}：认不出章号")
         chapters.append((rel, n, old_meta, new_meta, old_body, body))
     overrides = {n: new for _rel, n, _old, new, _ob, _body in chapters}
+    if overrides and chapter not in overrides:  # the commit would say retcon(2) for an edit of chapter 3
+        first = min(overrides)
+        raise LwError(f"这次改的是第 {'、'.join(str(n) for n in sorted(overrides))} 章，不是第 {chapter} 章：retcon 的章号要是改动的那一章",
+                      file=next(rel for rel, n, *_rest in chapters if n == first),
+                      expected=f"lw story retcon {first} --原因 …")
     if summary is not None and chapter not in overrides:
         raise LwError(f"给了第 {chapter} 章的新摘要，但这次 retcon 没有改第 {chapter} 章")
     for rel, n, old_meta, new_meta, old_body, body in chapters:

@@ -43,12 +43,22 @@ HINTS = {
     "drafted": "脚本：机检（lw story 会直接做）",
     "checked": "模型：三镜头评审，各自新鲜上下文（lw story prompt lens --lens 读者/编辑/事实；story_submit_review）；作者在终端交评审：lw story review 读者 文件",
     "reviewed": "作者：看 工作区/验收卡.md（可改草稿和章摘要），lw story accept，lw story reject 理由，或选备选 lw story pick 标签",
-    "accepted": "脚本：结转（lw story settle）",
+    "accepted": "作者：这一章已验收、还没结转（结转被中断或被拒）：lw story settle 再结转一次",
 }
 NO_SUMMARY_HINT = ("模型：写章摘要（≤200 字，lw story prompt summary；story_submit_summary）；作者在终端："
                    "lw story summary \"…\"（或写进验收卡「章摘要」段）；有了章摘要才能 lw story accept")
 """The hint of the stage 作者验收 while the acceptance card has no summary (spec §4.6, §8 step 7:
 the summary is in the card before the author accepts)."""
+SUMMARY_STEP = "写章摘要"
+"""The name of the next step at the stage 作者验收 while the card has no summary: accept is refused
+until it is there, so the board names the summary, not the acceptance."""
+
+
+def _step_name(repo: StoryRepo, stage: str) -> str:
+    """The next step's name at ``stage`` (the summary first, when the reviewed card has none)."""
+    if stage == "reviewed" and not summary_written(repo):
+        return SUMMARY_STEP
+    return STAGE_NAMES.get(stage, stage)
 
 
 @dataclass
@@ -94,7 +104,7 @@ def _resume(repo: StoryRepo, state: dict[str, Any], recovered: str | None) -> Ne
         detail["hint"] = NO_SUMMARY_HINT
     if stage == "packed":
         detail.update(_back_to_rendering(repo))
-    return Next(2, "resume", f"第 {n} 章事务进行中：下一步「{STAGE_NAMES.get(stage, stage)}」", stage=stage,
+    return Next(2, "resume", f"第 {n} 章事务进行中：下一步「{_step_name(repo, stage)}」", stage=stage,
                 recovered=recovered, detail=detail)
 
 
@@ -155,7 +165,7 @@ def advance(repo: StoryRepo) -> Next:
     if did:
         state = load_state(repo) or {}
         stage = str(state.get("阶段"))
-        next_name = STAGE_NAMES.get(stage, stage)
+        next_name = _step_name(repo, stage)
         if did == "brief":
             step.message = f"新章 brief：第 {state.get('章号')} 章，已生成决策卡；下一步「{next_name}」"
         elif did == "pack":

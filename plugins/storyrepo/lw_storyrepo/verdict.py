@@ -21,7 +21,7 @@ from lw_storyrepo.notices import note
 from lw_storyrepo.review import check, failed, write_report
 from lw_storyrepo.settle import chosen_label, commit_plan, plan_settle
 from lw_storyrepo.repo import StoryRepo
-from lw_storyrepo.workspace import LENSES, change, drop_reviews, require_state, save_state, write
+from lw_storyrepo.workspace import LENSES, change, drop_reviews, load_state, require_state, save_state, write
 
 
 def _take_card_edits(repo: StoryRepo, state: dict, label: str) -> None:
@@ -121,8 +121,13 @@ def reject(repo: StoryRepo, reason: str, label: str | None = None) -> str:
 
 def pick(repo: StoryRepo, label: str) -> None:
     """选备选: choose another draft that passed the checks; its lens reviews start afresh."""
-    state = require_state(repo, "checked", "reviewed")
     check_label(label)
+    state = load_state(repo)
+    if state is not None and state.get("阶段") == "packed" and repo.p(L.check_report(label)).is_file():
+        # every draft was sent back: say so about this one, not only that the stage is wrong
+        raise LwError(f"草稿 {label} 没有通过机检，这一章还没有过检的草稿可选：读 {L.check_report(label)}",
+                      file=L.check_report(label), expected="交一份新稿再检：lw story draft A 文件（机检报告在 工作区/评审报告/）")
+    state = require_state(repo, "checked", "reviewed")
     if label not in (state.get("过检") or []):
         raise LwError(f"草稿 {label} 没有通过机检（或不存在）", expected="、".join(state.get("过检") or []) or "先机检")
     if state.get("选稿") == label:

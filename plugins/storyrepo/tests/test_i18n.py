@@ -58,7 +58,7 @@ def messages_in_the_code() -> list[tuple[str, int, str]]:
                 elif name == "note":  # what the system did by itself, said after the command
                     args = node.args[:1]
                 args += [k.value for k in node.keywords if k.arg in ("expected", "problem", "proposal")]
-            elif isinstance(node, ast.Assign) and any(getattr(t, "id", "") in ("HINTS", "STAGE_NAMES") for t in node.targets):
+            elif isinstance(node, ast.Assign) and any(getattr(t, "id", "") in ("HINTS", "STAGE_NAMES", "AMENDED_NEXT") for t in node.targets):
                 args = list(node.value.values)  # type: ignore[attr-defined]
             elif isinstance(node, ast.Assign) and any(getattr(t, "attr", "") == "message" for t in node.targets):
                 args = [node.value]
