@@ -1770,6 +1770,48 @@ def _common_misread(lex: _Lexicon, name: str) -> bool:
     return lex.tags.get(name, "").startswith("nr") and (lex.freq.get(name) or 0) >= MISREAD_FREQ
 
 
+PREDICATE_MARKS = CLAUSE_ADVERBS | frozenset("刚才不没来去上下里")
+"""What stands between a clause's subject and its verb: an adverb (棚+刚+散, 挤+不+进去), a motion verb before what one
+goes to do (杜衡+去+抓), a localizer before what is done there (册+上+写)."""
+PLACE_LOCALIZERS = frozenset("上下里中内外边旁")
+"""Localizers after a noun that make it a place phrase, not a name (码头+上, 车间+里, 院墙+外)."""
+WHOLE_LEADS = {"全": 100, "整": 100, "满": 100, "半": 100, "大": 1000, "小": 1000}
+"""A determiner of wholeness or a degree before a common noun, with the dictionary frequency from which that noun is an
+everyday one: the whole workshop, the big platforms (全+车间, 大+平台). 大 and 小 open coined names and nicknames more
+often (大+明湖, 小+龙女, 大+个子): only a very common noun after them makes a phrase, and never someone's."""
+DEGREE_LEADS = frozenset("大小")
+EVERYDAY_NOUN_FREQ = 100
+"""From this dictionary frequency on, a noun before a localizer is an everyday one (码头, 操场, 车间)."""
+
+
+def _clause_piece(lex: _Lexicon, name: str, kind: str) -> bool:
+    """Whether ``name`` is a piece of a clause by its form, read from the dictionary's cut of the word alone:
+    a 的-phrase (提线的: the one who does it); a pronoun or a prohibitive that is no surname before more words
+    (啥+叫+啥, 别+敲门); a subject, one of :data:`PREDICATE_MARKS` and a verb (杜衡+去+抓, 许闻+去+查, 挤+不+进去,
+    册+上+写) unless the subject is a surname alone (周+不+疑 is someone); an everyday noun of two characters or more
+    and one of :data:`PLACE_LOCALIZERS` (码头+上, 操场+上); a place, a group or a thing of one of :data:`WHOLE_LEADS`
+    and an everyday noun (全+车间, 大+平台; someone's nickname such as 大+个子 is left alone). A word the dictionary holds
+    whole (大胡子, 半山坡) is one token and none of these."""
+    if name[-1] == "的":
+        return True
+    stem = name[:-1]
+    if name[-1] in PLACE_LOCALIZERS and len(stem) >= 2 and lex.tags.get(stem) == "n" \
+            and (lex.freq.get(stem) or 0) >= EVERYDAY_NOUN_FREQ:
+        return True
+    tokens = lex.jieba.lcut(name, HMM=False)
+    if len(tokens) < 2:
+        return False
+    tags = [lex.tags.get(t, "") for t in tokens]
+    if tags[0][:1] == "r" and name[0] not in ALL_SURNAMES:
+        return True
+    if len(tokens) >= 3 and tags[-1][:1] == "v" and tokens[-2] in PREDICATE_MARKS \
+            and not (len(tokens) == 3 and tokens[0] in ALL_SURNAMES):
+        return True
+    floor = WHOLE_LEADS.get(tokens[0])
+    return (kind != "人物" or tokens[0] not in DEGREE_LEADS) and floor is not None and len(tokens) == 2 and tags[1] == "n" and len(tokens[1]) >= 2 \
+        and (lex.freq.get(tokens[1]) or 0) >= floor
+
+
 def _described(lex: _Lexicon, noun: Noun, found: set[str], text: str = "") -> bool:
     """Whether ``noun`` is a found name or an ordinary thing with a word that describes it: an
     adjective or a verb before another name found (破+镇妖碑), an adjective or a verb before a
@@ -2167,6 +2209,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                                               if c.kind == "人物" else _place_with_its_kind(lex, text, name)))  # 俞家, 白沙; 拉萨城
         kept = kept and not (c.kind == "人物" and _address_word(lex, name))  # 老阿妈; 叫他小郎君
         kept = kept and not (c.kind == "人物" and not c.named and not c.context and _common_misread(lex, name))  # 柳树
+        kept = kept and not (_clause_piece(lex, name, c.kind) and "《" + name + "》" not in text)  # 杜衡去抓, 码头上, 全公司
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
         if kept:
