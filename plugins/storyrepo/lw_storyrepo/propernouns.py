@@ -212,6 +212,10 @@ PLACE_HEADS = frozenset(("地方", "村子", "村庄", "小村", "镇子", "小�
 HEADED = re.compile(r"(?:组织|门派|帮派|公司|地方|东西|道具|武器|宝贝|法宝|匕首|刀|剑|枪|技能|名字|名儿)[，,]?$")
 """A kind of thing (or a name) right before 叫 (一个组织，叫守夜人; 匕首叫破晓; 起了个名字，叫月牙): 叫 names one of that
 kind, not a call for something."""
+TERMED = re.compile(r"(?:行话|土话|术语|方言|黑话|俚语|叫法|说法|业内|圈内)[里上中]?(?:就|也|都)?$")
+"""A trade's or a tongue's word for something right before 叫 (行话叫仰焊, 土话里就叫水耗子, 业内叫压舱石): what follows
+is the term for a thing or a craft, not a name. A name introduced so (外号叫, 学名叫, 俗名叫) opens on no such word,
+and one said of someone (土话里叫他铁秤砣) has the pronoun."""
 PANEL = re.compile(r"【([^【】\n]{1,80})】")
 PANEL_VALUE = re.compile(r"[：:]([\u4e00-\u9fff]{2,6})(?=[。，；]|$)")
 """A game system's notice (【副本名称：雾港。】, 【通关奖励：归途伞。】): each value after a colon that is a clause of its own
@@ -2008,6 +2012,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     skip = known_set | set(ignore) | STOP
     lines = body.split("\n")
     candidates: dict[str, _Candidate] = {}
+    termed: set[str] = set()  # the terms a trade's word introduces (行话叫仰焊): no names unless a frame names them
     chars = set(body)
     # the names whose characters all stand in the text, sifted by C: occurring weighs only those
     in_text = occurring((k for k in filter(chars.issuperset, known_set) if len(k) >= 2), body)
@@ -2060,6 +2065,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             word = m.group(1)
             if line[m.start() - 1:m.start()] in ("不", "没"):
                 continue  # 虽不叫做沉酣曲蘖: what something is not called
+            if TERMED.search(line, max(0, m.start() - 6), m.start()) and line[m.start(1) - 1] not in "你他她我它":
+                termed.add(word)
+                continue  # 行话叫仰焊: a trade's term (土话里叫他铁秤砣 names someone)
             bare = m.group().startswith("叫") and line[m.start() - 1:m.start()] not in "我你他她就都便名人也字号" \
                 and m.group()[1:2] not in "你他她我它"  # 叫你素心吧 names someone
             headed = HEADED.search(line[:m.start()]) is not None  # 有一个组织，叫守夜人: a kind of thing, then its name
@@ -2210,6 +2218,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         kept = kept and not (c.kind == "人物" and _address_word(lex, name))  # 老阿妈; 叫他小郎君
         kept = kept and not (c.kind == "人物" and not c.named and not c.context and _common_misread(lex, name))  # 柳树
         kept = kept and not (_clause_piece(lex, name, c.kind) and "《" + name + "》" not in text)  # 杜衡去抓, 码头上, 全公司
+        kept = kept and not (name in termed and not c.named)  # 行话叫仰焊 … 仰焊是焊工里最难的活
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
         if kept:

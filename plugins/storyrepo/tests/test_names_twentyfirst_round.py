@@ -50,3 +50,22 @@ def test_real_names_said_in_such_sentences_stay() -> None:
     text = ("周不疑站在廊下。周不疑说：“走吧。”\n何晓川推门进来。何晓川说：“老师好。”\n"
             "那本书叫《别回头》。她读完《别回头》，哭了一夜。")
     assert {"周不疑", "何晓川", "别回头"} <= _names(text)  # a title in 《》 may be a clause
+
+
+@pytest.mark.parametrize("text, term", [
+    ("焊缝要一层压一层，行话叫压道。压道压不实，探伤就过不去。", "压道"),  # a welder's
+    ("这一手，行话叫偷桩。偷桩的人手快，偷桩偷得好的，一场能多赢三成。", "偷桩"),  # a gambler's
+    ("纸浆要捞三遍，土话叫抄浆。抄浆抄得薄，纸才透亮。", "抄浆"),  # a papermaker's
+    ("戏班里管这个叫跑圆场，行话叫走圆。走圆走得稳，身上才好看。", "走圆"),  # an actor's
+])
+def test_a_trades_word_for_a_craft_is_no_name(text: str, term: str) -> None:
+    """行话叫, 土话叫, 业内叫 … introduce the term a trade or a tongue has for a thing or a craft, not a name; the
+    term said again on its own is still the term."""
+    assert term not in _names(text)
+
+
+def test_names_introduced_beside_such_words_stay() -> None:
+    """A nickname, a formal name, a name said of someone (叫他) even in the local tongue stay names."""
+    text = ("船上的人土话里叫他铁秤砣。铁秤砣不说话。\n他外号叫水耗子。水耗子笑了笑，说：“走。”\n"
+            "孩子小名叫栓柱，学名叫李建国。李建国说：“到。”")
+    assert {"铁秤砣", "水耗子", "栓柱", "李建国"} <= _names(text)
