@@ -1816,6 +1816,26 @@ def _clause_piece(lex: _Lexicon, name: str, kind: str) -> bool:
         and (lex.freq.get(tokens[1]) or 0) >= floor
 
 
+SIMILE = re.compile(r"(?:像是|好像|就像|活像|好似|如同|仿佛|像|似)(?:[一两三几]?[个只头座块根尊条把张])?")
+"""What likens something to what follows: 像一个石墩子, 活像只猴, 如同一座山 (read once per draft, where each ends)."""
+SIMILE_LEADS = ("像", "好像", "就像", "活像", "好似", "如同", "仿佛")
+"""The same words glued before the image they bring (像+石墩子)."""
+
+
+def _image(lex: _Lexicon, text: str, name: str, kind: str, count: int, likened: int) -> bool:
+    """Whether ``name`` is an image, not a name: each of the ``count`` places ``text`` says it is after
+    :data:`SIMILE` (``likened`` of them are: 坐下来像一个石墩子, 站起来也像一个石墩子); it opens on one of
+    :data:`SIMILE_LEADS` before two characters or more (像+石墩子); or, read as someone, it opens on a dictionary
+    verb that no surname is and every place it is said goes on with 的 (卖胡饼的, 卖胡饼的曹二: one who sells them,
+    the 的-phrase cut before its 的). A nickname drawn from an image (竹竿, 石头) is said on its own too."""
+    if name.startswith(SIMILE_LEADS) and len(name) - (2 if name[:2] in SIMILE_LEADS else 1) >= 2:
+        return True
+    if count and likened >= count:
+        return True
+    if kind != "人物" or name[0] in ALL_SURNAMES or lex.tags.get(lex.jieba.lcut(name, HMM=False)[0]) != "v":
+        return False
+    return bool(count) and text.count(name + "的") >= count
+
 def _described(lex: _Lexicon, noun: Noun, found: set[str], text: str = "") -> bool:
     """Whether ``noun`` is a found name or an ordinary thing with a word that describes it: an
     adjective or a verb before another name found (破+镇妖碑), an adjective or a verb before a
@@ -2183,6 +2203,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             c.kind = next((k for suffix, k in CANDIDATE_SUFFIXES if whole.endswith(suffix)), c.kind)  # 九转回元丹: a pill
             candidates[whole] = c
     counts = Counter({name: text.count(name) for name in candidates})
+    likened_at = [m.end() for m in SIMILE.finditer(text)]  # where an image may start (像一个+石墩子)
     starts = [0]  # where each line starts in text
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
@@ -2219,6 +2240,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         kept = kept and not (c.kind == "人物" and not c.named and not c.context and _common_misread(lex, name))  # 柳树
         kept = kept and not (_clause_piece(lex, name, c.kind) and "《" + name + "》" not in text)  # 杜衡去抓, 码头上, 全公司
         kept = kept and not (name in termed and not c.named)  # 行话叫仰焊 … 仰焊是焊工里最难的活
+        kept = kept and not (not c.named and _image(lex, text, name, c.kind, counts[name],
+                                                    sum(text.startswith(name, at) for at in likened_at)))  # 像一个石墩子, 卖胡饼的
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
         if kept:

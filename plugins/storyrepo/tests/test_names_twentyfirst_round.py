@@ -69,3 +69,22 @@ def test_names_introduced_beside_such_words_stay() -> None:
     text = ("船上的人土话里叫他铁秤砣。铁秤砣不说话。\n他外号叫水耗子。水耗子笑了笑，说：“走。”\n"
             "孩子小名叫栓柱，学名叫李建国。李建国说：“到。”")
     assert {"铁秤砣", "水耗子", "栓柱", "李建国"} <= _names(text)
+
+
+@pytest.mark.parametrize("image", ["石锁", "马扎子", "石臼子", "石碌碡"])
+def test_what_something_is_only_likened_to_is_an_image(image: str) -> None:
+    """A word said only after 像 (一个) is what someone is likened to, though its first character is a surname's."""
+    text = f"老郑蹲在船头，像一个{image}，半天不动。起身时也像一个{image}。"
+    assert image not in _names(text)
+
+
+def test_a_vendor_said_by_what_they_sell_is_no_name() -> None:
+    """卖汤圆的: one who sells them; the 的-phrase cut before its 的 is no one's name."""
+    assert "卖汤圆" not in _names("卖汤圆的吆喝了一声。卖汤圆的老吴冲他招手。")
+
+
+def test_nicknames_drawn_from_an_image_stay() -> None:
+    """A nickname the image gave is said on its own too; a surname before a verb opens a name (柳卖花)."""
+    assert "石臼子" in _names("船上有个伙夫，外号叫石臼子。石臼子蹲下来，像一个石臼子。石臼子说：“开饭。”")
+    assert "竹竿" in _names("他瘦得像根竹竿，厂里的人就叫他竹竿。竹竿也不恼。")
+    assert "柳卖花" in _names("柳卖花的摊子就在桥头。柳卖花笑道：“来了？”")
