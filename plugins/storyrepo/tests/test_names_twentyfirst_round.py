@@ -88,3 +88,16 @@ def test_nicknames_drawn_from_an_image_stay() -> None:
     assert "石臼子" in _names("船上有个伙夫，外号叫石臼子。石臼子蹲下来，像一个石臼子。石臼子说：“开饭。”")
     assert "竹竿" in _names("他瘦得像根竹竿，厂里的人就叫他竹竿。竹竿也不恼。")
     assert "柳卖花" in _names("柳卖花的摊子就在桥头。柳卖花笑道：“来了？”")
+
+
+@pytest.mark.parametrize("text, smell", [
+    ("炉子里飘出一缕沉烟，带着一股焦香。", "焦香"),
+    ("厨房里飘出一股姜香。姜香越来越浓。", "姜香"),
+])
+def test_a_smell_counted_by_its_measure_is_no_one(text: str, smell: str) -> None:
+    """股 and 缕 count a smell or a smoke, never a person, though 焦 and 姜 are surnames."""
+    assert smell not in _names(text)
+
+
+def test_someone_whose_name_ends_like_a_smell_stays() -> None:
+    assert "罗香" in _names("罗香推门进来。罗香说：“一股什么味？”")
