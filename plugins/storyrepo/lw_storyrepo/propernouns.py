@@ -1785,6 +1785,9 @@ WHOLE_LEADS = {"全": 100, "整": 100, "满": 100, "半": 100, "大": 1000, "小
 everyday one: the whole workshop, the big platforms (全+车间, 大+平台). 大 and 小 open coined names and nicknames more
 often (大+明湖, 小+龙女, 大+个子): only a very common noun after them makes a phrase, and never someone's."""
 DEGREE_LEADS = frozenset("大小")
+STOREY = re.compile(r"(?<=[\u4e00-\u9fff]{2})[一二三四五六七八九十]{1,2}[楼层]$")
+"""A place and one of its storeys (清风茶社+二楼): where in the place, not a new one (a numbered thing, 夜莺二号, is
+left alone)."""
 EVERYDAY_NOUN_FREQ = 100
 """From this dictionary frequency on, a noun before a localizer is an everyday one (码头, 操场, 车间)."""
 
@@ -1794,10 +1797,11 @@ def _clause_piece(lex: _Lexicon, name: str, kind: str) -> bool:
     a 的-phrase (提线的: the one who does it); a pronoun or a prohibitive that is no surname before more words
     (啥+叫+啥, 别+敲门); a subject, one of :data:`PREDICATE_MARKS` and a verb (杜衡+去+抓, 许闻+去+查, 挤+不+进去,
     册+上+写) unless the subject is a surname alone (周+不+疑 is someone); an everyday noun of two characters or more
-    and one of :data:`PLACE_LOCALIZERS` (码头+上, 操场+上); a place, a group or a thing of one of :data:`WHOLE_LEADS`
+    and one of :data:`PLACE_LOCALIZERS` (码头+上, 操场+上), or a place and a storey (:data:`STOREY`); a noun, 大 or
+    小 and a noun (青瓷+小+罐: a thing told by its stuff and its size); a place, a group or a thing of one of :data:`WHOLE_LEADS`
     and an everyday noun (全+车间, 大+平台; someone's nickname such as 大+个子 is left alone). A word the dictionary holds
     whole (大胡子, 半山坡) is one token and none of these."""
-    if name[-1] == "的":
+    if name[-1] == "的" or (len(name) >= 4 and STOREY.search(name) is not None):
         return True
     stem = name[:-1]
     if name[-1] in PLACE_LOCALIZERS and len(stem) >= 2 and lex.tags.get(stem) == "n" \
@@ -1809,6 +1813,12 @@ def _clause_piece(lex: _Lexicon, name: str, kind: str) -> bool:
     tags = [lex.tags.get(t, "") for t in tokens]
     if tags[0][:1] == "r" and name[0] not in ALL_SURNAMES:
         return True
+    if any(tokens[i] in DEGREE_LEADS and tags[i - 1][:1] == tags[i + 1][:1] == "n" and len(tokens[i - 1]) >= 2
+           for i in range(1, len(tokens) - 1)):
+        return True  # 青瓷+小+罐, 玻璃+小+罐: a thing told by its stuff and its size
+    if kind != "人物" and len(tokens[-1]) == 2 and tokens[-1][0] in DEGREE_LEADS and tags[-1] == tags[-2] == "n" \
+            and len(tokens[-2]) >= 2:
+        return True  # 紫砂+小壶, 帆布+大包: the same, the size and the thing one word (never someone: 李家+小姐)
     if len(tokens) >= 3 and tags[-1][:1] == "v" and tokens[-2] in PREDICATE_MARKS \
             and not (len(tokens) == 3 and tokens[0] in ALL_SURNAMES):
         return True

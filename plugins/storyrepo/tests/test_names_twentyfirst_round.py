@@ -101,3 +101,19 @@ def test_a_smell_counted_by_its_measure_is_no_one(text: str, smell: str) -> None
 
 def test_someone_whose_name_ends_like_a_smell_stays() -> None:
     assert "罗香" in _names("罗香推门进来。罗香说：“一股什么味？”")
+
+
+@pytest.mark.parametrize("word, kind", [("望湖茶社二楼", "地点"), ("云锦大厦十二层", "地点"), ("铁皮小罐", "物品"),
+                                        ("木头小匣", "人物"), ("紫砂小壶", "物品"), ("帆布大包", "物品")])
+def test_a_storey_of_a_place_and_a_thing_told_by_stuff_and_size(word: str, kind: str) -> None:
+    """A place and a storey (where in the place); a noun, 小 or 大 and a noun (a thing told by its stuff and size)."""
+    assert _clause_piece(lexicon(), word, kind)
+
+
+def test_the_place_a_storey_is_of_and_numbered_things_stay() -> None:
+    text = "老板说，往后每逢周末，望湖茶社二楼都留给读书会。\n会开在云锦大厦十二层。\n夜莺二号升空了。夜莺二号的信号很稳。"
+    found = _names(text)
+    assert {"望湖茶社", "云锦大厦", "夜莺二号"} <= found
+    assert not {"望湖茶社二楼", "云锦大厦十二层"} & found
+    lex = lexicon()
+    assert not any(_clause_piece(lex, w, "人物") for w in ("何小仙", "罗小川", "王小二", "黑风大王", "李家小姐"))
