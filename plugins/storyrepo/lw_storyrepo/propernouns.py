@@ -1815,10 +1815,7 @@ def _clause_piece(lex: _Lexicon, name: str, kind: str) -> bool:
         return True
     if any(tokens[i] in DEGREE_LEADS and tags[i - 1][:1] == tags[i + 1][:1] == "n" and len(tokens[i - 1]) >= 2
            for i in range(1, len(tokens) - 1)):
-        return True  # 青瓷+小+罐, 玻璃+小+罐: a thing told by its stuff and its size
-    if kind != "人物" and len(tokens[-1]) == 2 and tokens[-1][0] in DEGREE_LEADS and tags[-1] == tags[-2] == "n" \
-            and len(tokens[-2]) >= 2:
-        return True  # 紫砂+小壶, 帆布+大包: the same, the size and the thing one word (never someone: 李家+小姐)
+        return True  # 青瓷+小+罐, 玻璃+小+罐: a thing told by its stuff and its size (回音+大厅: 大厅 is one word, a kind)
     if len(tokens) >= 3 and tags[-1][:1] == "v" and tokens[-2] in PREDICATE_MARKS \
             and not (len(tokens) == 3 and tokens[0] in ALL_SURNAMES):
         return True

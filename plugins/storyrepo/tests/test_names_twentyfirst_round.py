@@ -104,7 +104,7 @@ def test_someone_whose_name_ends_like_a_smell_stays() -> None:
 
 
 @pytest.mark.parametrize("word, kind", [("望湖茶社二楼", "地点"), ("云锦大厦十二层", "地点"), ("铁皮小罐", "物品"),
-                                        ("木头小匣", "人物"), ("紫砂小壶", "物品"), ("帆布大包", "物品")])
+                                        ("木头小匣", "人物"), ("玻璃小罐", "物品")])
 def test_a_storey_of_a_place_and_a_thing_told_by_stuff_and_size(word: str, kind: str) -> None:
     """A place and a storey (where in the place); a noun, 小 or 大 and a noun (a thing told by its stuff and size)."""
     assert _clause_piece(lexicon(), word, kind)
@@ -117,3 +117,5 @@ def test_the_place_a_storey_is_of_and_numbered_things_stay() -> None:
     assert not {"望湖茶社二楼", "云锦大厦十二层"} & found
     lex = lexicon()
     assert not any(_clause_piece(lex, w, "人物") for w in ("何小仙", "罗小川", "王小二", "黑风大王", "李家小姐"))
+    # a kind of place or group after a noun is a name's suffix, not a size and a thing
+    assert not any(_clause_piece(lex, w, "地点") for w in ("回音大厅", "夜枭小队", "阳光小区", "星光大道", "海港大厦"))
