@@ -230,6 +230,10 @@ kind, not a call for something."""
 CALLED_KIND = re.compile(rf"(?:{'|'.join(HEAD_WORDS)})[，,]?(?:就|也)?叫(?:做)?([“「]?)([\u4e00-\u9fff]{{5,6}})([”」]?)(?=[，。！？；、]|$)")
 """A kind of thing and its name of five or six characters (一种道具，叫替身稻草人): :data:`HEADED`'s frame, longer than
 the word frame 叫 reads."""
+TERMED = re.compile(r"(?:行话|土话|术语|方言|黑话|俚语|叫法|说法|业内|圈内)[里上中]?(?:就|也|都)?$")
+"""A trade's or a tongue's word for something right before 叫 (行话叫仰焊, 土话里就叫水耗子, 业内叫压舱石): what follows
+is the term for a thing or a craft, not a name. A name introduced so (外号叫, 学名叫, 俗名叫) opens on no such word,
+and one said of someone (土话里叫他铁秤砣) has the pronoun."""
 PANEL = re.compile(r"【([^【】\n]{1,80})】")
 PANEL_VALUE = re.compile(r"[：:]([\u4e00-\u9fff]{2,6})(?=[。，；]|$)")
 """A game system's notice (【副本名称：雾港。】, 【通关奖励：归途伞。】): each value after a colon that is a clause of its own
@@ -1608,7 +1612,8 @@ def _counted(text: str, name: str) -> bool:
     return False
 
 
-THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶道面艘辆幅尊具")
+THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶道面艘辆幅尊具股缕")
+"""Measure words that count things, never a person: 一张琴, 两根艾草, 一股焦香, 一缕沉烟 (股 and 缕 a smell, a smoke)."""
 UNIT_LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很太更最给让从对往每各某此其该几有没无"
                           "你我他她它您咱们仔及之于以为到向说道问叫见看听去来找进出在姓称唤号做作") | DETERMINERS | MEASURES
 """What comes before a name, never inside one: a particle, a pronoun, a preposition, a verb of
@@ -1834,6 +1839,75 @@ def _common_misread(lex: _Lexicon, name: str) -> bool:
     return lex.tags.get(name, "").startswith("nr") and (lex.freq.get(name) or 0) >= MISREAD_FREQ
 
 
+PREDICATE_MARKS = CLAUSE_ADVERBS | frozenset("刚才不没来去上下里")
+"""What stands between a clause's subject and its verb: an adverb (棚+刚+散, 挤+不+进去), a motion verb before what one
+goes to do (杜衡+去+抓), a localizer before what is done there (册+上+写)."""
+PLACE_LOCALIZERS = frozenset("上下里中内外边旁")
+"""Localizers after a noun that make it a place phrase, not a name (码头+上, 车间+里, 院墙+外)."""
+WHOLE_LEADS = {"全": 100, "整": 100, "满": 100, "半": 100, "大": 1000, "小": 1000}
+"""A determiner of wholeness or a degree before a common noun, with the dictionary frequency from which that noun is an
+everyday one: the whole workshop, the big platforms (全+车间, 大+平台). 大 and 小 open coined names and nicknames more
+often (大+明湖, 小+龙女, 大+个子): only a very common noun after them makes a phrase, and never someone's."""
+DEGREE_LEADS = frozenset("大小")
+STOREY = re.compile(r"(?<=[\u4e00-\u9fff]{2})[一二三四五六七八九十]{1,2}[楼层]$")
+"""A place and one of its storeys (清风茶社+二楼): where in the place, not a new one (a numbered thing, 夜莺二号, is
+left alone)."""
+EVERYDAY_NOUN_FREQ = 100
+"""From this dictionary frequency on, a noun before a localizer is an everyday one (码头, 操场, 车间)."""
+
+
+def _clause_piece(lex: _Lexicon, name: str, kind: str) -> bool:
+    """Whether ``name`` is a piece of a clause by its form, read from the dictionary's cut of the word alone:
+    a 的-phrase (提线的: the one who does it); a pronoun or a prohibitive that is no surname before more words
+    (啥+叫+啥, 别+敲门); a subject, one of :data:`PREDICATE_MARKS` and a verb (杜衡+去+抓, 许闻+去+查, 挤+不+进去,
+    册+上+写) unless the subject is a surname alone (周+不+疑 is someone); an everyday noun of two characters or more
+    and one of :data:`PLACE_LOCALIZERS` (码头+上, 操场+上), or a place and a storey (:data:`STOREY`); a noun, 大 or
+    小 and a noun (青瓷+小+罐: a thing told by its stuff and its size); a place, a group or a thing of one of :data:`WHOLE_LEADS`
+    and an everyday noun (全+车间, 大+平台; someone's nickname such as 大+个子 is left alone). A word the dictionary holds
+    whole (大胡子, 半山坡) is one token and none of these."""
+    if name[-1] == "的" or (len(name) >= 4 and STOREY.search(name) is not None):
+        return True
+    stem = name[:-1]
+    if name[-1] in PLACE_LOCALIZERS and len(stem) >= 2 and lex.tags.get(stem) == "n" \
+            and (lex.freq.get(stem) or 0) >= EVERYDAY_NOUN_FREQ:
+        return True
+    tokens = lex.jieba.lcut(name, HMM=False)
+    if len(tokens) < 2:
+        return False
+    tags = [lex.tags.get(t, "") for t in tokens]
+    if tags[0][:1] == "r" and name[0] not in ALL_SURNAMES:
+        return True
+    if any(tokens[i] in DEGREE_LEADS and tags[i - 1][:1] == tags[i + 1][:1] == "n" and len(tokens[i - 1]) >= 2
+           for i in range(1, len(tokens) - 1)):
+        return True  # 青瓷+小+罐, 玻璃+小+罐: a thing told by its stuff and its size (回音+大厅: 大厅 is one word, a kind)
+    if len(tokens) >= 3 and tags[-1][:1] == "v" and tokens[-2] in PREDICATE_MARKS \
+            and not (len(tokens) == 3 and tokens[0] in ALL_SURNAMES):
+        return True
+    floor = WHOLE_LEADS.get(tokens[0])
+    return (kind != "人物" or tokens[0] not in DEGREE_LEADS) and floor is not None and len(tokens) == 2 and tags[1] == "n" and len(tokens[1]) >= 2 \
+        and (lex.freq.get(tokens[1]) or 0) >= floor
+
+
+SIMILE = re.compile(r"(?:像是|好像|就像|活像|好似|如同|仿佛|像|似)(?:[一两三几]?[个只头座块根尊条把张])?")
+"""What likens something to what follows: 像一个石墩子, 活像只猴, 如同一座山 (read once per draft, where each ends)."""
+SIMILE_LEADS = ("像", "好像", "就像", "活像", "好似", "如同", "仿佛")
+"""The same words glued before the image they bring (像+石墩子)."""
+
+
+def _image(lex: _Lexicon, text: str, name: str, kind: str, count: int, likened: int) -> bool:
+    """Whether ``name`` is an image, not a name: each of the ``count`` places ``text`` says it is after
+    :data:`SIMILE` (``likened`` of them are: 坐下来像一个石墩子, 站起来也像一个石墩子); it opens on one of
+    :data:`SIMILE_LEADS` before two characters or more (像+石墩子); or, read as someone, it opens on a dictionary
+    verb that no surname is and every place it is said goes on with 的 (卖胡饼的, 卖胡饼的曹二: one who sells them,
+    the 的-phrase cut before its 的). A nickname drawn from an image (竹竿, 石头) is said on its own too."""
+    if name.startswith(SIMILE_LEADS) and len(name) - (2 if name[:2] in SIMILE_LEADS else 1) >= 2:
+        return True
+    if count and likened >= count:
+        return True
+    if kind != "人物" or name[0] in ALL_SURNAMES or lex.tags.get(lex.jieba.lcut(name, HMM=False)[0]) != "v":
+        return False
+    return bool(count) and text.count(name + "的") >= count
+
 def _described(lex: _Lexicon, noun: Noun, found: set[str], text: str = "") -> bool:
     """Whether ``noun`` is a found name or an ordinary thing with a word that describes it: an
     adjective or a verb before another name found (破+镇妖碑), an adjective or a verb before a
@@ -2030,6 +2104,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     skip = known_set | set(ignore) | STOP
     lines = body.split("\n")
     candidates: dict[str, _Candidate] = {}
+    termed: set[str] = set()  # the terms a trade's word introduces (行话叫仰焊): no names unless a frame names them
     chars = set(body)
     # the names whose characters all stand in the text, sifted by C: occurring weighs only those
     in_text = occurring((k for k in filter(chars.issuperset, known_set) if len(k) >= 2), body)
@@ -2082,6 +2157,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             word = m.group(1)
             if line[m.start() - 1:m.start()] in ("不", "没"):
                 continue  # 虽不叫做沉酣曲蘖: what something is not called
+            if TERMED.search(line, max(0, m.start() - 6), m.start()) and line[m.start(1) - 1] not in "你他她我它":
+                termed.add(word)
+                continue  # 行话叫仰焊: a trade's term (土话里叫他铁秤砣 names someone)
             bare = m.group().startswith("叫") and line[m.start() - 1:m.start()] not in "我你他她它就都便名人也字号" \
                 and m.group()[1:2] not in "你他她我它"  # 叫你素心吧 names someone
             headed = HEADED.search(line[:m.start()]) is not None  # 有一个组织，叫守夜人: a kind of thing, then its name
@@ -2202,6 +2280,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             c.kind = next((k for suffix, k in CANDIDATE_SUFFIXES if whole.endswith(suffix)), c.kind)  # 九转回元丹: a pill
             candidates[whole] = c
     counts = Counter({name: text.count(name) for name in candidates})
+    likened_at = [m.end() for m in SIMILE.finditer(text)]  # where an image may start (像一个+石墩子)
     starts = [0]  # where each line starts in text
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
@@ -2236,6 +2315,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                                               if c.kind == "人物" else _place_with_its_kind(lex, text, name)))  # 俞家, 白沙; 拉萨城
         kept = kept and not (c.kind == "人物" and _address_word(lex, name))  # 老阿妈; 叫他小郎君
         kept = kept and not (c.kind == "人物" and not c.named and not c.context and _common_misread(lex, name))  # 柳树
+        kept = kept and not (_clause_piece(lex, name, c.kind) and "《" + name + "》" not in text)  # 杜衡去抓, 码头上, 全公司
+        kept = kept and not (name in termed and not c.named)  # 行话叫仰焊 … 仰焊是焊工里最难的活
+        kept = kept and not (not c.named and _image(lex, text, name, c.kind, counts[name],
+                                                    sum(text.startswith(name, at) for at in likened_at)))  # 像一个石墩子, 卖胡饼的
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
         if kept:
