@@ -1671,16 +1671,19 @@ def _own_kinds(ctx: CheckContext, term: str, canonical: str) -> list[str]:
     thing. Only a name the book knows (a quoted line's words are no name: 七爷到此 is no 到此); read once a book."""
     if len(term) < 4 or (term not in ctx.aliases and (ctx.world is None or term not in ctx.world.places)):
         return []
-    known: dict[tuple[str, int], list[str]] = ctx._by_book.setdefault("own_kinds", {})
-    key = (term, len(ctx.aliases))  # a draft's own names may end with the tail too
-    out = known.get(key)
+    # per term, the tails read with the names map they were read against: a draft's own names may end with the tail
+    # too, so a context with another map (another draft's) reads them again
+    known: dict[str, tuple[dict[str, str], list[str]]] = ctx._by_book.setdefault("own_kinds", {})
+    kept = known.get(term)
+    out = kept[1] if kept is not None and kept[0] is ctx.aliases else None
     if out is None:
         ends = ctx.name_index().by_end
         said = ctx.book_text.replace(term, "\n")
-        out = known[key] = [
+        out = [
             tail for tail in (term[i:] for i in range(2, len(term) - 1))
             if tail in said and tail not in ctx.items and ctx.aliases.get(tail, canonical) == canonical
             and not any(n.endswith(tail) and ctx.aliases.get(n, n) != canonical for n in ends.get(tail[-2:], ()))]
+        known[term] = (ctx.aliases, out)
     return out
 
 

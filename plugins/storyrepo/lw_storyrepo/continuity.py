@@ -87,9 +87,9 @@ GONE = ("失踪", "封印", "被封印", "下落不明")
 # The kinds of "not now" a sentence can be in; NOT_NOW is their union, in this order.
 RECALLED = r"回忆|想起|记得|梦"
 """A memory or a dream: the mind elsewhere."""
-PAST_TIME = r"当年|那年|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日|(?<![\u4e00-\u9fff])(?:以前|从前)"
+PAST_TIME = r"当年|那年|那时|那会儿|当时|[走来去了过死]的那[天晚夜年次回]|小时候|幼时|儿时|当初|昔日|(?<![\u4e00-\u9fff])(?:以前|从前)(?!的)"
 """A time named as gone: a year, a childhood, the day someone left, a clause opened on 以前/从前 (以前他爬到半截就要等
-师父 — 出发以前 is a moment of the scene)."""
+师父 — 出发以前 is a moment of the scene; 以前的账 is a thing, no time told as gone)."""
 RECORDED = r"遗言|遗书|信中|信上|信里|留音|幻象|幻影|玉简|录音|录像|留言|留影|残魂|画像"
 """Words or a likeness kept from before: a letter, a recording, a portrait, a lingering soul."""
 LIFETIME_PAST = r"生前|(?:临死|临终|死|去世|过世|遇害|出事|咽气)[之以]?前|曾经说"
@@ -748,11 +748,12 @@ def stages_of(world_text: str) -> tuple[str, ...]:
         return tuple(dict.fromkeys(w.strip() for w in re.split(r"[<＜]", chain.strip())))
     section = m.group(1)
     # the ladder's own line when it has one (F级 ＜ E级 ＜ …): the prose after it names no stage
-    ladder = next((line for line in section.split("\n") if re.search(r"[<＜>＞→]", line)
-                   and len(_STAGE_WORD.findall(line)) >= 2), section)
-    sign = re.search(r"[<＜>＞→]", ladder)
-    if sign is not None:  # 井上手艺人的等第：学徒 ＜ 帮手 …: the label before the ladder's first rung is no rung
-        ladder = ladder[max(ladder.rfind(c, 0, sign.start()) for c in "：:，,。；;") + 1:]
+    line_of = next((line for line in section.split("\n") if re.search(r"[<＜>＞→]", line)
+                    and len(_STAGE_WORD.findall(line)) >= 2), None)
+    ladder = section if line_of is None else line_of
+    sign = re.search(r"[<＜>＞→]", ladder) if line_of is not None else None
+    if sign is not None:  # 井上手艺人的等第：学徒 ＜ 帮手 …: the label before a colon is no rung (外门，内门，真传 → 长老: all are)
+        ladder = ladder[max(ladder.rfind(c, 0, sign.start()) for c in "：:") + 1:]
     found = [w for w in re.split(r"[\s<＜>＞→、,，|｜\-—*]+", ladder) if _STAGE_WORD.fullmatch(w)]
     return tuple(dict.fromkeys(found)) if len(found) >= 2 else DEFAULT_STAGES
 
@@ -1621,7 +1622,9 @@ ENTER = r"(?:进了|走进了?|踏进了?|迈进了?|跨进了?|进到|来到|�
 """Entering a place or being in it (一挑帘子进了锦春楼的后厨, 坐在园区食堂里, 踩着跳板上了江顺轮)."""
 POSTURE = re.compile(r"[在得](?![动起住了])")
 """What follows a part's act when the part itself is what is raised or put (两只缠着白布的手举得老高, 手举在胸前, 手撑在
-膝盖上): a posture, not a handling."""
+膝盖上): a posture, not a handling — only after one of :data:`POSTURE_VERBS` (端得稳稳的, 拿得满满的 still handle)."""
+POSTURE_VERBS = ("举", "撑", "搁", "垂", "摊", "背", "揣", "抄")
+"""The acts of a part that can be the part held somewhere (举在胸前, 背在身后, 揣在怀里, 抄在袖里)."""
 DISPOSAL = r"把[^，,。；;！？“”\n没不别]{1,8}?一?"
 """A 把 clause between a part and its act (两只手把门口那箱轴承一抄): the part still does the act."""
 NOT_DONE = re.compile(r"[没不别未想要准许能敢肯]|得|打算|准备")
@@ -1709,7 +1712,7 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
                 continue
             for m in act.finditer(narration):
                 if NOT_DONE.search(narration[max(0, m.start() - 3):m.start()]) \
-                        or (part_act and POSTURE.match(narration, m.end())):
+                        or (part_act and m.group().endswith(POSTURE_VERBS) and POSTURE.match(narration, m.end())):
                     continue
                 subject = subject or _subjects(world, narration, anyone)
                 if subject(m.start()) != n:
@@ -2143,8 +2146,8 @@ def _register(world: World, names: re.Pattern[str], sentences: list[tuple[int, i
     (a roster, a duty board: ``主治：林知远、沈曼``), compared by stage only."""
     stages = "|".join(map(re.escape, sorted(world.stages, key=len, reverse=True)))
     source = rf"(?:^|(?<=[\s，,。；;（(]))({stages})\s*[：:]\s*((?:{names.pattern})(?:\s*[、，,/／和]\s*(?:{names.pattern}))*)"
-    # what every entry holds, of the book's stages alone (compiled once a book): the pattern of this draft's names is
-    # compiled at the first sentence that has it, not for every draft
+    # what every entry holds, of the book's stages alone (the same string for every draft of a book: re's own cache
+    # keeps it compiled); the pattern of this draft's names is compiled at the first sentence that has it
     stage_colon = re.compile(rf"(?:{stages})\s*[：:]")
     entries: list[re.Pattern[str]] = []
     out: list[Finding] = []

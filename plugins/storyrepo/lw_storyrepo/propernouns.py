@@ -1856,7 +1856,16 @@ EVERYDAY_NOUN_FREQ = 100
 """From this dictionary frequency on, a noun before a localizer is an everyday one (码头, 操场, 车间)."""
 
 
-def _clause_piece(lex: _Lexicon, name: str, kind: str) -> bool:
+NAME_QUOTES = (("“", "”"), ("「", "」"), ("‘", "’"), ("『", "』"))
+"""The quotes a name is given in (名字叫“那年那月”)."""
+
+
+def _quoted(text: str, name: str) -> bool:
+    """Whether ``text`` says ``name`` whole inside quotes."""
+    return any(opening + name + closing in text for opening, closing in NAME_QUOTES)
+
+
+def _clause_piece(lex: _Lexicon, name: str, kind: str, named: bool = False, quoted: bool = False) -> bool:
     """Whether ``name`` is a piece of a clause by its form, read from the dictionary's cut of the word alone:
     a 的-phrase (提线的: the one who does it); a pronoun or a prohibitive that is no surname before more words
     (啥+叫+啥, 别+敲门); a subject, one of :data:`PREDICATE_MARKS` and a verb (杜衡+去+抓, 许闻+去+查, 挤+不+进去,
@@ -1864,7 +1873,9 @@ def _clause_piece(lex: _Lexicon, name: str, kind: str) -> bool:
     and one of :data:`PLACE_LOCALIZERS` (码头+上, 操场+上), or a place and a storey (:data:`STOREY`); a noun, 大 or
     小 and a noun (青瓷+小+罐: a thing told by its stuff and its size); a place, a group or a thing of one of :data:`WHOLE_LEADS`
     and an everyday noun (全+车间, 大+平台; someone's nickname such as 大+个子 is left alone). A word the dictionary holds
-    whole (大胡子, 半山坡) is one token and none of these."""
+    whole (大胡子, 半山坡) is one token and none of these. A name a naming frame gave (``named``: 管它叫钢铁大骆驼) is no
+    stuff and size; one it gave in quotes (``quoted``: 名字叫“那年那月”) opens on a pronoun and is a clause only when it
+    ends on a verb (“别进来”, a message)."""
     if name[-1] == "的" or (len(name) >= 4 and STOREY.search(name) is not None):
         return True
     stem = name[:-1]
@@ -1875,9 +1886,9 @@ def _clause_piece(lex: _Lexicon, name: str, kind: str) -> bool:
     if len(tokens) < 2:
         return False
     tags = [lex.tags.get(t, "") for t in tokens]
-    if tags[0][:1] == "r" and name[0] not in ALL_SURNAMES:
+    if tags[0][:1] == "r" and name[0] not in ALL_SURNAMES and (not quoted or tags[-1][:1] == "v"):
         return True
-    if any(tokens[i] in DEGREE_LEADS and tags[i - 1][:1] == tags[i + 1][:1] == "n" and len(tokens[i - 1]) >= 2
+    if not named and any(tokens[i] in DEGREE_LEADS and tags[i - 1][:1] == tags[i + 1][:1] == "n" and len(tokens[i - 1]) >= 2
            for i in range(1, len(tokens) - 1)):
         return True  # 青瓷+小+罐, 玻璃+小+罐: a thing told by its stuff and its size (回音+大厅: 大厅 is one word, a kind)
     if len(tokens) >= 3 and tags[-1][:1] == "v" and tokens[-2] in PREDICATE_MARKS \
@@ -2281,6 +2292,12 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             candidates[whole] = c
     counts = Counter({name: text.count(name) for name in candidates})
     likened_at = [m.end() for m in SIMILE.finditer(text)]  # where an image may start (像一个+石墩子)
+    heads: dict[int, Counter[str]] = {}  # per length, what the text says after a simile: one pass per length, not per name
+
+    def likened(name: str) -> int:
+        if len(name) not in heads:
+            heads[len(name)] = Counter(text[at:at + len(name)] for at in likened_at)
+        return heads[len(name)][name]
     starts = [0]  # where each line starts in text
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
@@ -2315,10 +2332,11 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                                               if c.kind == "人物" else _place_with_its_kind(lex, text, name)))  # 俞家, 白沙; 拉萨城
         kept = kept and not (c.kind == "人物" and _address_word(lex, name))  # 老阿妈; 叫他小郎君
         kept = kept and not (c.kind == "人物" and not c.named and not c.context and _common_misread(lex, name))  # 柳树
-        kept = kept and not (_clause_piece(lex, name, c.kind) and "《" + name + "》" not in text)  # 杜衡去抓, 码头上, 全公司
+        kept = kept and not (_clause_piece(lex, name, c.kind, c.named, c.named and _quoted(text, name))
+                             and "《" + name + "》" not in text)  # 杜衡去抓, 码头上, 全公司
         kept = kept and not (name in termed and not c.named)  # 行话叫仰焊 … 仰焊是焊工里最难的活
         kept = kept and not (not c.named and _image(lex, text, name, c.kind, counts[name],
-                                                    sum(text.startswith(name, at) for at in likened_at)))  # 像一个石墩子, 卖胡饼的
+                                                    likened(name)))  # 像一个石墩子, 卖胡饼的
         if trace is not None:
             trace.append((name, c.kind, c.shape, counts[name], c.context, kept))
         if kept:

@@ -123,6 +123,10 @@ def test_a_barred_hand_raised_is_no_handling() -> None:
     assert hands("林晚进了院子。小满蹲在门槛上，两只手撑在膝盖上喘气。") == []
     assert hands("林晚进了院子。小满手里提着一桶水，晃晃悠悠地走过来。")
     assert hands("林晚进了院子。小满两只手端起一碗粥，递到她跟前。")
+    # a handling verb before 得/在 still handles: only a part held somewhere is a posture (stop 49's outside read)
+    assert hands("林晚进了院子。小满两只手端得稳稳的，一碗粥递到她跟前。")
+    assert hands("林晚进了院子。小满手里拿得满满的，全是柴火。")
+    assert hands("林晚进了院子。小满两只手背在身后，晃了过来。") == []
 
 
 HOLDERS: dict[str, dict[str, Any]] = {

@@ -51,6 +51,8 @@ def test_an_era_of_gregorian_years_gives_the_day_its_weekday() -> None:
     # near-misses: the weekday the date is, and a reign no table counts
     assert day("沈慕文掸了掸柜台上的灰：“今天礼拜天，书商不来。”", "民国三十八年十一月六日") == []
     assert day("掌柜的说：“今天礼拜三。”", "光绪二十六年五月初三") == []
+    # 以前的账 is a thing, not a clause told as gone: the weekday is still read (stop 49's outside read)
+    assert day("沈慕文翻开账本：“今天礼拜三，以前的账一笔勾销。”", "民国三十八年十一月六日")
 
 
 SHIPYARD = {"郑小满": {"姓名": "郑小满", "状态": "在世", "位置": "大连"}}
@@ -131,6 +133,11 @@ def test_a_ladder_line_led_by_its_label() -> None:
     # near-misses: a ladder line with no label, and one whose commas come after its first rung
     assert stages_of(lore("学徒 ＜ 帮手 ＜ 山匠 ＜ 掌班")) == ("学徒", "帮手", "山匠", "掌班")
     assert stages_of(lore("练气 ＜ 筑基 ＜ 金丹 ＜ 元婴，一境九层")) [:4] == ("练气", "筑基", "金丹", "元婴")
+    # rungs listed with commas before the first sign are rungs (the label ends at a colon), and a section with no
+    # ladder line keeps its own words (stop 49's outside read)
+    assert stages_of(lore("外门，内门，真传 → 长老 → 掌门")) == ("外门", "内门", "真传", "长老", "掌门")
+    assert stages_of(lore("青铜, 白银, 黄金 > 钻石 > 王者")) == ("青铜", "白银", "黄金", "钻石", "王者")
+    assert stages_of(lore("练气，筑基，金丹，元婴\n注：1→9")) == ("练气", "筑基", "金丹", "元婴")
 
 
 def test_a_lowest_rung_said_of_a_month_gone_by_or_of_another_clause() -> None:
