@@ -605,7 +605,8 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
 # most) — each its latest run, in its README; nothing of their findings is ever shown.
 BLIND_SETS = [
     ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 4, "合同": 5, "泄密": 8}, 2),  # a Song tea house (连贯 3 -> 4: stop 47's rounds)
-    ("连续性-盲评二十六", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 4, "合同": 2, "泄密": 4}, 4),  # a 1287 Yuan post station on the 金牛道 (stop 49; first run)
+    ("连续性-盲评二十六", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 4, "合同": 2, "泄密": 4}, 5),  # a 1287 Yuan post station on the 金牛道 (stop 49; first run 4 false alarms,
+    # 5 after stop 49's twenty-third round — one added by it on this unseen book, left as measured: nothing here is tuned on it)
     ("连续性-盲评二十七", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 6, "合同": 3, "泄密": 2}, 8),  # a 1992 东莞 electronics plant (stop 49; first run)
 ]
 
