@@ -30,8 +30,8 @@ from lwcore.api import LwError
 
 from lw_storyrepo import layout as L
 from lw_storyrepo.ranks import ladders_of
-from lw_storyrepo.changes import CHANGE, SECRET_ID
-from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, calls_going_on, dated_events, dated_subjects, death_days, deaths_of, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, stages_of, told_of
+from lw_storyrepo.changes import CHANGE, SECRET_ID, YES
+from lw_storyrepo.continuity import DEAD, DEFAULT_STAGES, World, calls_going_on, dated_events, dated_subjects, dates_of_death, check_continuity, recent_paragraphs, far_places, haunts_of, journeys, places_inside, stages_of, told_of
 from lw_storyrepo.counting import word_count
 from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding, Subject, clipped
@@ -198,14 +198,15 @@ class CheckContext:
         texts = card_texts(repo)
         names = set(aliases)
         places = {p for p in places if len(p) >= 2}
+        died, died_day = dates_of_death(characters, texts)
         world = World(characters, aliases, places, {t for t in things if len(t) >= 2},
                       stages, (last, when) if when else None, places_inside("\n".join([lore, *texts.values()]), places),
                       {name: gender_of(text, names) or alias_gender(as_list((characters.get(name) or {}).get("别名")))
                        for name, text in texts.items()},
                       far=far_places([lore, *texts.values()], places), journey=journeys([lore, *texts.values()], places),
                       kin_gender={name: relation_gender(text, names) for name, text in texts.items()},
-                      haunts=haunts_of(texts, places), died=deaths_of(characters, texts),
-                      died_day=death_days(characters, texts),
+                      haunts=haunts_of(texts, places), died=died,
+                      died_day=died_day,
                       ladders=ladders_of(lore, [str(c.get("境界")) for c in characters.values() if c.get("境界")]) or None,
                       dated=dated_events([lore, *texts.values()]),
                       dated_by=dated_subjects(lore, texts),
@@ -640,9 +641,9 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
         m = CHANGE.match(str(change))
         if m and SECRET_ID.fullmatch(m["who"]) and m["field"] == "知情人" and m["op"] == "+":
             learned.setdefault(m["who"], set()).add(ctx.aliases.get(m["value"], m["value"]))
-        m = re.match(r"^\s*(S-\d{3,})\s*[.。]\s*读者已知\s*=\s*(true|是|真|yes)\s*$", str(change), re.I)
-        if m:
-            revealed.add(m.group(1))
+        if m and SECRET_ID.fullmatch(m["who"]) and m["field"] == "读者已知" and m["op"] == "=" \
+                and m["value"].lower() in YES:  # as settle reads it
+            revealed.add(m["who"])
     pov = draft.meta.get("视角")
     findings += check_text(ctx, draft.body, draft.body_line, learned=learned, revealed=revealed,
                            pov=str(pov) if isinstance(pov, str) and pov else None, said=said)

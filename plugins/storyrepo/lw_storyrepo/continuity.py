@@ -321,8 +321,8 @@ class World:
     far: frozenset[str] = frozenset()  # places the world or a card says are far (a journey of days, by train): far_places
     journey: dict[str, float] = field(default_factory=dict)  # place -> the days the world or a card says it is away: journeys
     haunts: dict[str, set[str]] = field(default_factory=dict)  # character -> places their card says they keep to: haunts_of
-    died: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # the dead -> (era, year, month) of death: deaths_of
-    died_day: dict[str, int] = field(default_factory=dict)  # the dead -> the day of the month of their death: death_days
+    died: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # the dead -> (era, year, month) of death: dates_of_death
+    died_day: dict[str, int] = field(default_factory=dict)  # the dead -> the day of the month of their death: dates_of_death
     ladders: tuple[Ladder, ...] | None = None  # the world's ladders (ranks.ladders_of); None: the one of ``stages``
     dated: dict[str, tuple[int, int]] = field(default_factory=dict)  # an event the world or a card dates -> (month, day): dated_events
     dated_by: tuple[tuple[str, str, tuple[int, int]], ...] = ()  # (who or what it is said of, event, (month, day)): dated_subjects
@@ -374,41 +374,29 @@ _DATED = re.compile(r"([^\d〇零一二三四五六七八九十，,。；;：:\s
 _DAY_AFTER = re.compile(r"(初[一二三四五六七八九十]|[\d〇零一二三四五六七八九十廿卅]{1,3})[日号]?")
 
 
-def _death_sentences(characters: dict[str, dict[str, Any]], texts: dict[str, str]) -> Iterator[tuple[str, str, re.Match[str]]]:
-    """Each dead character (状态 :data:`DEAD`) with the first sentence of their card that dates a month and tells a
-    death, and the date's match (:data:`_DATED`) in it; a card with none is left out."""
+def dates_of_death(characters: dict[str, dict[str, Any]],
+                   texts: dict[str, str]) -> tuple[dict[str, tuple[str, int, int]], dict[str, int]]:
+    """When each dead character (状态 :data:`DEAD`) died, from the first sentence of their card that dates a month
+    and tells a death (永和二年冬月染了寒症…冬月二十七夜里殁了; 1998年3月病逝), read in one pass: ``({name: (era,
+    year, month)}, {name: day of the month})``, the day only where the sentence names it right after the month
+    (一九七五年九月二十七日（星期六）夜里…船在河心翻了 → 27)."""
+    died: dict[str, tuple[str, int, int]] = {}
+    days: dict[str, int] = {}
     for name, card in characters.items():
         if not str(card.get("状态") or "").startswith(DEAD):
             continue
         for sentence in re.split(r"[。！？\n]", texts.get(name, "")):
             m = _DATED.search(sentence)
-            if m and DIED_WORDS.search(sentence):
-                yield name, sentence, m
-                break
-
-
-def deaths_of(characters: dict[str, dict[str, Any]], texts: dict[str, str]) -> dict[str, tuple[str, int, int]]:
-    """When each dead character (状态 :data:`DEAD`) died, from the first sentence of their card that dates
-    a month and tells a death (永和二年冬月染了寒症…冬月二十七夜里殁了; 1998年3月病逝): ``{name: (era, year, month)}``."""
-    out: dict[str, tuple[str, int, int]] = {}
-    for name, _sentence, m in _death_sentences(characters, texts):
-        year, month = _cn_int(m.group(2)) if not m.group(2).isdigit() else int(m.group(2)), \
-            _MONTHS.get(m.group(3).strip()) or _cn_int(m.group(3)[:-1])
-        if year and month:
-            out[name] = (m.group(1).strip(), year, month)
-    return out
-
-
-def death_days(characters: dict[str, dict[str, Any]], texts: dict[str, str]) -> dict[str, int]:
-    """The day of the month each dead character died on, when the dated sentence :func:`deaths_of` reads names it
-    right after the month (一九七五年九月二十七日（星期六）夜里…船在河心翻了 → 27): ``{name: day}``."""
-    out: dict[str, int] = {}
-    for name, sentence, m in _death_sentences(characters, texts):
-        d = _DAY_AFTER.match(sentence, m.end())
-        on = (_cn_int(d.group(1)) if not d.group(1).isdigit() else int(d.group(1))) if d else None
-        if on is not None and 1 <= on <= 31:
-            out[name] = on
-    return out
+            if not (m and DIED_WORDS.search(sentence)):
+                continue
+            year, month = _cn_int(m.group(2)), _MONTHS.get(m.group(3).strip()) or _cn_int(m.group(3)[:-1])
+            if year and month:
+                died[name] = (m.group(1).strip(), year, month)
+            d = _DAY_AFTER.match(sentence, m.end())
+            if d and (on := _cn_int(d.group(1))) is not None and 1 <= on <= 31:
+                days[name] = on
+            break
+    return died, days
 
 
 ELAPSED = re.compile(r"(?:(?:一晃|转眼|转眼间|眨眼|一眨眼|眨眼间)(?:就|都|已经|便)?|"
@@ -800,8 +788,9 @@ def rank(realm: str, stages: tuple[str, ...]) -> tuple[int, int] | None:
 _MONTHS = {"正月": 1, "一月": 1, "二月": 2, "三月": 3, "四月": 4, "五月": 5, "六月": 6, "七月": 7, "八月": 8, "九月": 9,
            "十月": 10, "冬月": 11, "十一月": 11, "腊月": 12, "十二月": 12}
 def _cn_int(text: str) -> int | None:
-    """A number of the calendar or a count (初三 is 3): :func:`numerals.value` after 初."""
-    return value(text[1:] if text.startswith("初") else text)
+    """A number of the calendar or a count (初三 is 3, 12 is 12, any script's decimal digits as ``int`` reads them):
+    :func:`numerals.value` after 初."""
+    return int(text) if text.isdecimal() else value(text[1:] if text.startswith("初") else text)
 
 
 WEEKDAY_AFTER = re.compile(r"(?<![\s，,（(])[\s，,（(]*(?:星期|礼拜|周)[一二三四五六日天][）)]?\s*$")
@@ -824,7 +813,7 @@ def book_time(text: str) -> tuple[str, tuple[int | None, int | None, int | None]
         return None
     m = re.search(r"第\s*([\d一二三四五六七八九十百零〇两]{1,9})\s*[日天]", text)
     if m:
-        day = _cn_int(m.group(1)) if not m.group(1).isdigit() else int(m.group(1))
+        day = _cn_int(m.group(1))
         return ("", (None, None, day)) if day is not None else None
     year = month = day = None
     era = ""
@@ -1145,13 +1134,12 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         # 霞飞路的老房子里，姆妈正坐在八仙桌边: a place that opens the sentence sets where the person is
         fronted = (rf"^\s*(?:在)?({place_re})[^。！？“”，,\n]{{0,8}}?[，,]\s*({names.pattern}|{'|'.join(HE)})"
                    rf"(?:正|还|仍|便|就|已经|独自|一直)?[坐站躺跪蹲靠倚守等住]")
-        placing: tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]] | None = None
+        # built on this draft's names: compiled at its first sentence naming a place, if any
+        placing = functools.cache(lambda: (re.compile(go), re.compile(stay), re.compile(fronted)))
         for i, col, sentence in sentences:
             if not any_place.search(sentence) and not _SHORT.search(sentence):
                 continue
-            if placing is None:  # built on this draft's names: compiled at its first sentence naming a place, if any
-                placing = (re.compile(go), re.compile(stay), re.compile(fronted))
-            go_re, stay_re, fronted_re = placing
+            go_re, stay_re, fronted_re = placing()
             for m in go_re.finditer(sentence):
                 if VOCATIVE_YOU.search(sentence[m.end(1):m.start(2)]):
                     continue  # 东子，你到了上海…: the name is called, the journey is the listener's, to come
@@ -2003,7 +1991,11 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                     if 1 <= len(stem) <= 2 and stem != surname_of(person) and person not in by_title.get(stem, []):
                         by_title.setdefault(stem, []).append(person)
 
-    read: list[re.Pattern[str]] = []  # the pattern of a name listed before its stage, compiled when the draft first says a rank
+    @functools.cache
+    def listed_pattern() -> re.Pattern[str]:  # a name listed before its stage: compiled when the draft first says a rank
+        holders()
+        return re.compile(rf"({names.pattern}){LISTED}")
+
     known = {} if known is None else known
     ranked: dict[tuple[int, int], str | None] = {}  # who 他 before 一个 and a rank is, among those with a rank: asked once
 
@@ -2015,10 +2007,7 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
     for i, col, sentence in sentences:
         if not aim.search(sentence) or NOT_NOW.search(sentence):
             continue
-        if not read:
-            holders()
-            read.append(re.compile(rf"({names.pattern}){LISTED}"))
-        listed_re = read[0]
+        listed_re = listed_pattern()
         spans = [(m.start(), m.end()) for m in names.finditer(sentence)]
         ends = [b for _a, b in spans]
         starts = [a for a, _b in spans]
@@ -2149,15 +2138,12 @@ def _register(world: World, names: re.Pattern[str], sentences: list[tuple[int, i
     # what every entry holds, of the book's stages alone (the same string for every draft of a book: re's own cache
     # keeps it compiled); the pattern of this draft's names is compiled at the first sentence that has it
     stage_colon = re.compile(rf"(?:{stages})\s*[：:]")
-    entries: list[re.Pattern[str]] = []
+    entry_re = functools.cache(lambda: re.compile(source))
     out: list[Finding] = []
     for i, col, sentence in sentences:
         if ":" not in sentence and "：" not in sentence or NOT_NOW.search(sentence) or not stage_colon.search(sentence):
             continue
-        if not entries:
-            entries.append(re.compile(source))
-        entry = entries[0]
-        for m in entry.finditer(sentence):
+        for m in entry_re().finditer(sentence):
             for n in names.finditer(m.group(2)):
                 who = world.aliases.get(n.group(), n.group())
                 card = world.cards.get(who, {})
@@ -2383,7 +2369,7 @@ def _since_death(world: World, names: re.Pattern[str], now: str, sentences: list
 def _days_since_death(world: World, names: re.Pattern[str], now: str, sentences: list[tuple[int, int, str]],
                       first_line: int) -> list[Finding]:
     """书内时间: days said passed since a death (:data:`DAYS_PASSED`, the dead named right before its verb) that
-    the in-book date does not allow since the day their card dates it (:func:`death_days`): a plain count off by more
+    the in-book date does not allow since the day their card dates it (:func:`dates_of_death`): a plain count off by more
     than a day, 十来天/十多天 fewer than it says or half as many again and five more, 快十天 more than it says or
     fewer than two-thirds of it. The same era and a year read, or neither; a lunar book counts thirty-day months."""
     today = _dated_today(now)
@@ -2409,7 +2395,7 @@ def _days_since_death(world: World, names: re.Pattern[str], now: str, sentences:
             years = (year - d_year) if year is not None else 0
             passed = years * (360 if lunar else 365) + _day_of_year(month, day, lunar) \
                 - _day_of_year(d_month, world.died_day[dead], lunar)
-            said = _cn_int(m.group("n")) if not m.group("n").isdigit() else int(m.group("n"))
+            said = _cn_int(m.group("n"))
             if said is None or passed < 0:
                 continue
             if m.group("more"):

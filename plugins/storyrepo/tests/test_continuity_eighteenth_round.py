@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from lw_storyrepo.checks import CheckContext, voices
-from lw_storyrepo.continuity import (World, check_continuity, dated_events, deaths_of, far_places, places_inside,
+from lw_storyrepo.continuity import (World, check_continuity, dated_events, dates_of_death, far_places, places_inside,
                                      told_of)
 from lw_storyrepo.forbidden import forbidden_of
 
@@ -46,7 +46,7 @@ GENDER = {name: "他" for name in CARDS}
 def findings(body: str, lore: str = LORE, when: str = "1957年11月6日 星期三", pov: str = "周海生") -> list[str]:
     meta = {"视角": pov, "书内时间": when, "在场": [pov, "小满仓"]}
     world = World(CARDS, dict(ALIASES), PLACES, {"望远镜", "打火机"}, ("普通人",), None, places_inside(lore, PLACES),
-                  GENDER, far=far_places([lore, *TEXTS.values()], PLACES), died=deaths_of(CARDS, TEXTS),
+                  GENDER, far=far_places([lore, *TEXTS.values()], PLACES), died=dates_of_death(CARDS, TEXTS)[0],
                   dated=dated_events([lore, *TEXTS.values()]), told=told_of(TEXTS, CARDS),
                   bars=forbidden_of(CARDS, TEXTS, lore, ALIASES, PLACES))
     ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), {"望远镜", "打火机"}, world=world,
@@ -96,7 +96,7 @@ def test_countdowns_to_a_date_an_event_dated_the_old_way_and_years_since_a_drown
     assert not [m for m in findings("“离二十号还有十四天。”海生说。") if "二十号" in m]
     assert [m for m in findings("“离站长的生日只剩三天了。”海生说。") if "生日" in m]  # twelve days off
     assert not [m for m in findings("“离站长的生日只剩十二天了。”海生说。") if "生日" in m]
-    assert deaths_of(CARDS, TEXTS)["顾老七"][1:] == (1955, 3)
+    assert dates_of_death(CARDS, TEXTS)[0]["顾老七"][1:] == (1955, 3)
     assert [m for m in findings("七叔落水那天到今天，整整五年了。") if "顾老七" in m]
     assert not [m for m in findings("七叔落水那天到今天，两年多了。") if "顾老七" in m]
 

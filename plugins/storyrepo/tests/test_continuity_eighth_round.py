@@ -16,7 +16,7 @@ right sentence next to each wrong one.
 from __future__ import annotations
 
 from lw_storyrepo.checks import ERROR, WARN, CheckContext, contract_findings, voices
-from lw_storyrepo.continuity import World, check_continuity, places_inside, stages_of
+from lw_storyrepo.continuity import World, check_continuity, dates_of_death, places_inside, stages_of
 from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.drafts import Draft
 
@@ -217,10 +217,8 @@ def test_a_contract_place_named_only_as_a_wish_or_a_route() -> None:
 
 
 def test_years_said_passed_since_a_death_the_card_dates() -> None:
-    from lw_storyrepo.continuity import deaths_of
-
     cards = {**CARDS, "王主任": {"姓名": "王主任", "状态": "已死", "位置": "仁和医院"}}
-    died = deaths_of(cards, {"王主任": "内科主任，一辈子没结婚。2019年3月在值班室突发心梗去世。"})
+    died = dates_of_death(cards, {"王主任": "内科主任，一辈子没结婚。2019年3月在值班室突发心梗去世。"})[0]
     assert died == {"王主任": ("", 2019, 3)}
 
     def said(body: str) -> list[str]:

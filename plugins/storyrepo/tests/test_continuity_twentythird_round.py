@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from lw_storyrepo.checks import CheckContext, voices
-from lw_storyrepo.continuity import World, check_continuity, death_days, deaths_of, stages_of
+from lw_storyrepo.continuity import World, check_continuity, dates_of_death, stages_of
 
 
 def check(cards: dict[str, dict[str, Any]], aliases: dict[str, str], body: str, meta: dict[str, Any],
@@ -77,9 +77,9 @@ HOSPITAL_TEXTS = {"顾德昌": "外科老主任。1983年4月2日夜里在手术
 
 
 def test_days_since_a_death_the_card_dates_to_the_day() -> None:
-    died, day = deaths_of(HOSPITAL, HOSPITAL_TEXTS), death_days(HOSPITAL, HOSPITAL_TEXTS)
+    died, day = dates_of_death(HOSPITAL, HOSPITAL_TEXTS)
     assert died == {"顾德昌": ("", 1983, 4)} and day == {"顾德昌": 2}
-    assert death_days({"老渔": {"状态": "已死"}}, {"老渔": "一九七五年九月二十七日（星期六）夜里船在河心翻了。"}) == {"老渔": 27}
+    assert dates_of_death({"老渔": {"状态": "已死"}}, {"老渔": "一九七五年九月二十七日（星期六）夜里船在河心翻了。"})[1] == {"老渔": 27}
 
     def count(body: str, now: str = "1983年4月20日") -> list[str]:
         return said(check(HOSPITAL, {"老顾": "顾德昌", "主任": "顾德昌"}, body, {"视角": "许明哲", "书内时间": now},
