@@ -621,6 +621,8 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
 # most) — each its latest run, in its README; nothing of their findings is ever shown.
 BLIND_SETS = [
     ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 4, "合同": 5, "泄密": 8}, 2),  # a Song tea house (连贯 3 -> 4: stop 47's rounds)
+    ("连续性-盲评二十八", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 3, "合同": 3, "泄密": 3}, 6),  # a 1963 锡林郭勒 state horse farm (stop 50; first run)
+    ("连续性-盲评二十九", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 8, "合同": 3, "泄密": 4}, 4),  # an 823 敦煌 scriptorium (stop 50; first run)
 ]
 
 
