@@ -1754,6 +1754,13 @@ HEARERS = "你们|我们|咱们|他们|你家|我家|咱家"
 SIGHTED = "瞧见|看见|看到|碰见|碰上|碰到|遇见|遇上|遇到|撞见|撞上|撞到|见着|见到"
 """What a witness says they saw someone by (今儿一早在大栅栏口上瞧见金老板了): :func:`_present_far` reads a sighting
 today near the point of view as the far one being here."""
+REPORTED_TIMES = f"{TODAY_AT}|今朝|今晨|早上|早晨|上午|中午|晌午|下午|后晌|清早|大清早"
+"""Times of today a report puts someone at (老彭早上在我这里坐了一个钟头, 老细今朝十点已经到咗)."""
+CAME_HERE = (r"回来|来过|过来|来了|到了|到咗|已到|赶到|"
+             r"在(?:我|咱|我们|咱们|你|你们)?(?:这里|这儿|这边|那里|屋里|家里|店里|厂里|铺子里|柜上)")
+"""What a report says someone did today near the speaker: came (回来, 来过, 到咗) or sat here (在我这里)."""
+NOT_CAME = re.compile(r"要|会|没|不|别|想|该|能|打算|准备|说好|等|可能|怕|万一|假如|如果|要是")
+"""Words between the person and the coming that make it no fact of today (老彭今天要过来, 建军今天没来)."""
 
 
 def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]],
@@ -1805,6 +1812,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     spoken = "|".join([forms, *map(re.escape, sorted(heard, key=len, reverse=True))])  # 少爷, as the cards say people call him
     sighted = re.compile(rf"(?:{TODAY_AT})[^。！？!?“”]{{0,12}}?(?:{SIGHTED})了?(?:{HEARERS})?({spoken})|"
                          rf"(?:{TODAY_AT})[，,]?\s*[^。！？!?，,“”]{{0,4}}?({spoken})(?:还|正|就)?在")
+    # someone said by another to have come here today (老彭早上在我这里坐了一个钟头, 杜山长今早回来了)
+    reported = re.compile(rf"({spoken})(?:{REPORTED_TIMES})(?:[^。！？!?，,“”]{{0,8}}?)(?:{CAME_HERE})")
     came: set[str] = set()
 
     unlooked = [LOOKED_AT.sub("", x) for x in lines]  # a screen looked at is a thing in the room, not a call
@@ -1848,6 +1857,15 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                 out.append(Finding("连贯", WARN, f"{_away(witnessed, far, kept, pov, pov_place)}，"
                                    f"本章没有写{witnessed}回来，正文却说今天在这边见到了{witnessed}", first_line + i,
                                    q.start() + seen.start() + 1, q.group().strip("“”「」")[:60]))
+        for q in _QUOTED_WORDS.finditer(line):
+            told = reported.search(q.group())
+            reporting = {**heard, **world.aliases}.get(told.group(1)) if told is not None else None
+            if told is not None and reporting in far and reporting not in came and (reporting, i) not in placed \
+                    and not visiting(reporting, i) and not NOT_CAME.search(told.group()[len(told.group(1)):]):
+                placed.add((reporting, i))
+                out.append(Finding("连贯", WARN, f"{_away(reporting, far, kept, pov, pov_place)}，"
+                                   f"本章没有写{reporting}回来，正文却说{reporting}今天来过这边", first_line + i,
+                                   q.start() + told.start() + 1, _sentence_at(q.group(), told.start()).strip("“”「」")[:60]))
         topics: dict[str, str | None] = {}  # the previous paragraph's topic, read once a pronoun
         # who is named before each hit, gathered as the hits advance: a line of thousands of pronouns is read once
         named = [(x.end(), name[x.group()]) for x in anyone.finditer(narration)] if hits else []
