@@ -1757,8 +1757,9 @@ today near the point of view as the far one being here."""
 REPORTED_TIMES = f"{TODAY_AT}|今朝|今晨|早上|早晨|上午|中午|晌午|下午|后晌|清早|大清早"
 """Times of today a report puts someone at (老彭早上在我这里坐了一个钟头, 老细今朝十点已经到咗)."""
 CAME_HERE = (r"回来|来过|过来|来了|到了|到咗|已到|赶到|"
-             r"在(?:我|咱|我们|咱们|你|你们)?(?:这里|这儿|这边|那里|屋里|家里|店里|厂里|铺子里|柜上)")
-"""What a report says someone did today near the speaker: came (回来, 来过, 到咗) or sat here (在我这里)."""
+             r"在(?:我|咱|我们|咱们)?(?:这里|这儿|这边)")
+"""What a report says someone did today near the speaker: came (回来, 来过, 到咗) or sat here (在我这里) — not 在那里 or
+在家里, which may be where the card puts them."""
 NOT_CAME = re.compile(r"要|会|没|不|别|想|该|能|打算|准备|说好|等|可能|怕|万一|假如|如果|要是")
 """Words between the person and the coming that make it no fact of today (老彭今天要过来, 建军今天没来)."""
 

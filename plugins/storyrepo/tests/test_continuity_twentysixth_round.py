@@ -98,3 +98,4 @@ def test_someone_far_said_to_have_come_here_today() -> None:
     assert placed("伊万揉着面。\n\n“谢廖沙今早十点就到了，车停在楼下。”前台的姑娘说。")
     assert not placed("伊万揉着面。\n\n“老谢今天要过来，你把账本收好。”女工说。")  # a plan
     assert not placed("伊万揉着面。\n\n“老谢今天没来，他在上海。”女工说。")  # denied
+    assert not placed("伊万揉着面。\n\n“老谢今天一早在那里开会，电报刚到。”女工说。")  # there, not here
