@@ -1754,6 +1754,14 @@ HEARERS = "你们|我们|咱们|他们|你家|我家|咱家"
 SIGHTED = "瞧见|看见|看到|碰见|碰上|碰到|遇见|遇上|遇到|撞见|撞上|撞到|见着|见到"
 """What a witness says they saw someone by (今儿一早在大栅栏口上瞧见金老板了): :func:`_present_far` reads a sighting
 today near the point of view as the far one being here."""
+REPORTED_TIMES = f"{TODAY_AT}|今朝|今晨|早上|早晨|上午|中午|晌午|下午|后晌|清早|大清早"
+"""Times of today a report puts someone at (老彭早上在我这里坐了一个钟头, 老细今朝十点已经到咗)."""
+CAME_HERE = (r"回来|来过|过来|来了|到了|到咗|已到|赶到|"
+             r"在(?:我|咱|我们|咱们)?(?:这里|这儿|这边)")
+"""What a report says someone did today near the speaker: came (回来, 来过, 到咗) or sat here (在我这里) — not 在那里 or
+在家里, which may be where the card puts them."""
+NOT_CAME = re.compile(r"要|会|没|不|别|想|该|能|打算|准备|说好|等|可能|怕|万一|假如|如果|要是")
+"""Words between the person and the coming that make it no fact of today (老彭今天要过来, 建军今天没来)."""
 
 
 def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]],
@@ -1805,6 +1813,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     spoken = "|".join([forms, *map(re.escape, sorted(heard, key=len, reverse=True))])  # 少爷, as the cards say people call him
     sighted = re.compile(rf"(?:{TODAY_AT})[^。！？!?“”]{{0,12}}?(?:{SIGHTED})了?(?:{HEARERS})?({spoken})|"
                          rf"(?:{TODAY_AT})[，,]?\s*[^。！？!?，,“”]{{0,4}}?({spoken})(?:还|正|就)?在")
+    # someone said by another to have come here today (老彭早上在我这里坐了一个钟头, 杜山长今早回来了)
+    reported = re.compile(rf"({spoken})(?:{REPORTED_TIMES})(?:[^。！？!?，,“”]{{0,8}}?)(?:{CAME_HERE})")
     came: set[str] = set()
 
     unlooked = [LOOKED_AT.sub("", x) for x in lines]  # a screen looked at is a thing in the room, not a call
@@ -1848,6 +1858,15 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                 out.append(Finding("连贯", WARN, f"{_away(witnessed, far, kept, pov, pov_place)}，"
                                    f"本章没有写{witnessed}回来，正文却说今天在这边见到了{witnessed}", first_line + i,
                                    q.start() + seen.start() + 1, q.group().strip("“”「」")[:60]))
+        for q in _QUOTED_WORDS.finditer(line):
+            told = reported.search(q.group())
+            reporting = {**heard, **world.aliases}.get(told.group(1)) if told is not None else None
+            if told is not None and reporting in far and reporting not in came and (reporting, i) not in placed \
+                    and not visiting(reporting, i) and not NOT_CAME.search(told.group()[len(told.group(1)):]):
+                placed.add((reporting, i))
+                out.append(Finding("连贯", WARN, f"{_away(reporting, far, kept, pov, pov_place)}，"
+                                   f"本章没有写{reporting}回来，正文却说{reporting}今天来过这边", first_line + i,
+                                   q.start() + told.start() + 1, _sentence_at(q.group(), told.start()).strip("“”「」")[:60]))
         topics: dict[str, str | None] = {}  # the previous paragraph's topic, read once a pronoun
         # who is named before each hit, gathered as the hits advance: a line of thousands of pronouns is read once
         named = [(x.end(), name[x.group()]) for x in anyone.finditer(narration)] if hits else []
@@ -2197,10 +2216,14 @@ _CN_NUM = r"[\d〇零一二两三四五六七八九十廿卅]{1,3}"
 STATED_WEEKDAY = re.compile(rf"(?:星期|礼拜|周)([{_WEEKDAY}])")
 """The weekday an in-book time writes (…十一月六日 星期三): :func:`_said_today` counts from it when the calendar
 is not one it can count (an era's years)."""
+_LUNAR_DAY = r"初[一二三四五六七八九十]|廿[一二三四五六七八九]?|三十|二十[一二三四五六七八九]?|十[一二三四五六七八九]?"
+"""A day of the month written the old way, without 日 or 号 (初九, 十五, 廿三)."""
 TODAY = re.compile(rf"({'|'.join(_DAY_WORDS)})(?:就|才|已经|已|可|都|都已经)?(?:是|就是|正是)?"
-                   rf"(?:(?:星期|礼拜|周)([{_WEEKDAY}])|(?:({_CN_NUM})月)?({_CN_NUM})[号日](?![子的前后以之]))")
-"""What the prose says today is (今天是星期一, 明天就是十二号了, 今天都十三号了): a weekday or a day of the month;
-not a day named by what is on it or before it (今天都是十三号的票, 明天是十五号前最后一天)."""
+                   rf"(?:(?:星期|礼拜|周)([{_WEEKDAY}])|(?:({_CN_NUM})月)?"
+                   rf"(?:({_CN_NUM})[号日](?![子的前后以之])|({_LUNAR_DAY})(?=[，,。！？；;]|$)))")
+"""What the prose says today is (今天是星期一, 明天就是十二号了, 今天都十三号了, 今日是十五，望日): a weekday or a day
+of the month, the old way's bare day only where its clause ends (今天十五个人 is a count); not a day named by what is
+on it or before it (今天都是十三号的票, 明天是十五号前最后一天)."""
 FEAST_NOW = re.compile(r"(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)(?:节)?(?:刚过|刚刚过|才过|刚过去|就在今天|就是今天|"
                        r"到了|来了|当天)|(?:今天|今儿|今日)(?:是|就是|正是)(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)")
 """A festival the prose says is now (元宵节刚过去三天, 今天是中秋): now falls in its months."""
@@ -2415,7 +2438,6 @@ DATED = re.compile(rf"(?P<month>{_DAY_OF_MONTH})月(?P<day>{_DAY_OF_MONTH})[日�
                    rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
 """A day of the year with what happens on it (灵犀2.0定在11月11日（星期二）上线, 十一月十五日坐火车去天津); 11月8日前
 is a bound, not an event."""
-_LUNAR_DAY = r"初[一二三四五六七八九十]|廿[一二三四五六七八九]?|三十|二十[一二三四五六七八九]?|十[一二三四五六七八九]?"
 LUNAR_DATED = re.compile(rf"(?P<month>[正一二三四五六七八九十冬腊]{{1,2}})月(?P<day>{_LUNAR_DAY})(?![日号\d〇零一二三四五六七八九十月])"
                          rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
 """A day written the old way, without 日 (信里说定十月十七回府)."""
@@ -2565,11 +2587,13 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
 
 _DIGITS = "〇零一二三四五六七八九"
 WRITTEN_DATE = re.compile(rf"(?:(?P<year>[{_DIGITS}]{{4}}|\d{{4}})年)?(?P<month>{_DAY_OF_MONTH})月(?P<day>{_DAY_OF_MONTH})[日号]"
-                          rf"(?:[，,、\s]*(?:星期|礼拜)(?P<weekday>[{_WEEKDAY}]))?")
-"""A Gregorian date written in the prose, with the weekday it says it is (一九九六年十月八日，星期三: a log's head)."""
-SCENE_DATE = re.compile(rf"^\s*(?P<month>{_DAY_OF_MONTH})月(?P<day>{_LUNAR_DAY}|{_DAY_OF_MONTH})[日号]?"
-                        r"(?=夜里|夜间|晚上|傍晚|黄昏|早上|清早|一早|上午|中午|下午|午后|半夜|凌晨|夜[，,])")
-"""Narration opening a paragraph on a day and a part of it (十月七日夜里，风停了): the scene's day from there on."""
+                          rf"(?:[，,、\s（(]*(?:星期|礼拜|周)(?P<weekday>[{_WEEKDAY}])[）)]?)?")
+"""A Gregorian date written in the prose, with the weekday it says it is (一九九六年十月八日，星期三: a log's head;
+一九九二年十月十四日（星期四）: a notice's, the weekday in brackets)."""
+SCENE_DATE = re.compile(rf"(?:^\s*|(?<=[，,。；;！？]))(?P<month>{_DAY_OF_MONTH})月(?P<day>{_LUNAR_DAY}|{_DAY_OF_MONTH})[日号]?的?"
+                        r"(?=夜里|夜间|晚上|傍晚|黄昏|早上|清早|一早|上午|中午|下午|午后|半夜|凌晨|夜[，,]|太阳|日头|月亮)")
+"""Narration opening a clause on a day and a part of it or its sky (十月七日夜里，风停了; 九月十二的夜里，月亮快圆了;
+…，十一月十三日的太阳，沉进了河里): the scene's day from there on."""
 _YEAR_DIGITS = str.maketrans(_DIGITS, "0012345678" + "9")
 
 
@@ -2601,13 +2625,17 @@ def _dates_in_prose(now: str, lines: list[str], sentences: list[tuple[int, int, 
                 out.append(Finding("连贯", ERROR, f"正文写「{m.group()}」，可{on_year}年{on_month}月{on_day}日是星期"
                                    f"{_WEEKDAY[real]}（本章的书内时间「{now}」）", first_line + i, col + m.start(), sentence.strip()[:60]))
     for i, line in enumerate(lines):
-        m = SCENE_DATE.match(line)
-        if m is None or NOT_NOW.search(line) or line[m.end():].startswith(("那", "这")):
+        if "月" not in line or NOT_NOW.search(line):
             continue
-        on_month, on_day = _cn_int(m.group("month")), _cn_int(m.group("day"))
-        if on_month == month and on_day is not None and on_day < day:
-            out.append(Finding("连贯", ERROR, f"正文写「{line.strip()[:m.end() + 2]}」，可本章的书内时间是「{now}」（时间倒流）；"
-                               f"倒叙就在草稿写「倒叙: true」", first_line + i, 1, line.strip()[:60]))
+        narration = _QUOTED_WORDS.sub(lambda q: " " * len(q.group()), line)  # a date someone says is no scene's day
+        for m in SCENE_DATE.finditer(narration):
+            on_month, on_day = _cn_int(m.group("month")), _cn_int(m.group("day"))
+            if line[m.end():].startswith(("那", "这")) or on_month != month or on_day is None or on_day >= day:
+                continue
+            out.append(Finding("连贯", ERROR, f"正文写「{line[m.start():m.end() + 2].strip()}」，可本章的书内时间是「{now}」（时间倒流）；"
+                               f"倒叙就在草稿写「倒叙: true」", first_line + i, m.start() + 1,
+                               _sentence_at(line, m.start()).strip()[:60]))
+            break
     return out
 
 
@@ -2641,8 +2669,8 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
             elif m.group(2) and weekday is not None:
                 if min(_WEEKDAY.index(m.group(2)), 6) != (weekday + shift) % 7:
                     said = m.group()
-            elif m.group(4) and day:
-                told, told_month = _cn_int(m.group(4)), _cn_int(m.group(3)) if m.group(3) else None
+            elif (m.group(4) or m.group(5)) and day:
+                told, told_month = _cn_int(m.group(4) or m.group(5)), _cn_int(m.group(3)) if m.group(3) else None
                 if told is None or (told_month is not None and month is not None and told_month != month):
                     continue
                 if told - shift != day and 1 <= told - shift <= 28:
