@@ -409,7 +409,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # their looks, the mute on the phone, the suspended entering the room the world says the stand-up is held in
     # (found a paragraph later, where 站会 is said), a colleague at her desk, a countdown to a dated launch.
     ("连续性-盲评十三", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-状态-2.md", "状态"), ("合同-4.md", "保温杯"), ("合同-5.md", "顾城在站会上当众砍掉林晚的留存对比需求")], 0),  # the eleventh and twelfth rounds; the fifteenth: at her desk while 出不了院; 泄密-3 (厦门) the sixteenth
+     [("连贯-状态-2.md", "状态"), ("合同-4.md", "保温杯")], 0),  # the eleventh and twelfth rounds; the fifteenth: at her desk while 出不了院; 泄密-3 (厦门) the sixteenth; 合同-5 (回头再说) L2's pool round (stop 50)
     # a 1930s Peking opera troupe written blind at stop 42: blind runs 4/15, 3/5, 3/5 and 9 → 8 false alarms (1 of 6
     # good drafts sent back); tuned on since task C10 (stop 44, the eleventh round: ranks in a register entry with
     # fields, a pronoun compared, a quote's listener; a demotion told by 降; held things by their owner and their
@@ -453,23 +453,24 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # round: 5/15 → 12/15 — letters-only towns and 以前不回 far, an awaited return, 你们老爷 seen, 上不得楼梯, countdowns to
     # an old-style date, a drowning's years, a ring worn in a clause of its own).
     ("连续性-盲评十八", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-1.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"),
-      ("合同-5.md", "包九的盐船从钞关开船")],
-     4),  # the nineteenth round: 合同-3 (天宁寺 told of, only wished for); 6 -> 4: the twentieth round (好-5's 荷包, handed over by its holder)
+     [("连贯-境界-1.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有")],
+     4),  # 合同-5 (明天再说): L2's pool round (stop 50)
+    # the nineteenth round: 合同-3 (天宁寺 told of, only wished for); 6 -> 4: the twentieth round (好-5's 荷包, handed over by its holder)
     # a 1934 Shanghai 钱庄 written blind at stop 46, an evaluation set: blind runs 7/15 → 9/15, 4/5, 2/5 → 3/5 and 8 → 10
     # false alarms (its README); a development set since stop 47, tuned on with 连续性-盲评十八 (the eighteenth round: 9/15 →
     # 14/15 — 下不了楼梯, 探进半个脑袋, 抬起头来看 no visit, 离十五号还有二十天, 今朝礼拜四).
     ("连续性-盲评十九", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-状态-2.md", "状态"), ("泄密-1.md", "方佩珍"), ("泄密-5.md", "韩伯年")],
-     6),  # the nineteenth round: 合同-5 (a key left at the office, 改日), 10 -> 6 (二先生, 那把算盘, 前两年)
+     [("连贯-状态-2.md", "状态"), ("泄密-1.md", "方佩珍")],
+     5),  # 泄密-5 (伯年手书: a letter its writer's) and 6 -> 5: L2's pool round (stop 50)
+    # the nineteenth round: 合同-5 (a key left at the office, 改日), 10 -> 6 (二先生, 那把算盘, 前两年)
     # a Southern Song 书院 written blind at stop 47: first run 7/15, 3/5, 5/5 and 36 false alarms (its README); a
     # development set since stop 47 (task C19), tuned on with 连续性-盲评二十一.
     # The twentieth round: the ledger its holder brings out (2) and the teacher's laugh in a counted habit (1) are gone;
     # left: 28 禁足 findings in the confined one's own courtyard (one book's form), a talk to the dead (说给先生听：).
     ("连续性-盲评二十", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-1.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-位置-2.md", "位置"),
-      ("合同-3.md", "石塘镇"), ("合同-5.md", "郭崇当众宣布去临安的三个人由沈砚领头")],
-     5),  # stop 47's eighteenth and nineteenth rounds (not tuned on it): 境界-3 and 状态-1 caught, 36 -> 37 false alarms; the twentieth: 37 -> 34;
+     [("连贯-境界-1.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-位置-2.md", "位置"), ("合同-3.md", "石塘镇")],
+     4),  # 合同-5 (回头再说; 去临安的三个人 names people) and 5 -> 4 (临安): L2's pool round (stop 50)
+    # stop 47's eighteenth and nineteenth rounds (not tuned on it): 境界-3 and 状态-1 caught, 36 -> 37 false alarms; the twentieth: 37 -> 34;
     # the twenty-first round: 时间-2 caught (离二十九日开船，只剩三天了: a date and its event, a comma before the count);
     # the twenty-second: 34 -> 5 (尊经阁 called 阁 by its people, twice; the confined student found in his own courtyard
     # inside the town, 27 — one voice of his, come into the hall three paragraphs up, is left as a 在场 warning);
@@ -499,16 +500,17 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # README), unchanged by stop 47's rounds; a development set since stop 48, tuned on with 连续性-盲评二十二.
     ("连续性-盲评二十三", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-1.md", "境界"), ("连贯-持有-3.md", "持有"), ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"),
-      ("连贯-位置-3.md", "位置"), ("合同-3.md", "机舱"), ("泄密-4.md", "周阿娣")],
-     6),  # the twenty-first round: 时间 3/3 (a log's wrong weekday, a coming the world dates, a scene opening on yesterday);
+      ("连贯-位置-3.md", "位置"), ("合同-3.md", "机舱")],
+     5),  # 泄密-4 (a letter signed 阿妈) and 6 -> 5: L2's pool round (stop 50)
+    # the twenty-first round: 时间 3/3 (a log's wrong weekday, a coming the world dates, a scene opening on yesterday);
     # the twenty-second round: 合同-2 (a promise line's missing name tells the promise) and 合同-5 (the key put back in
     # the collar) caught, 8 -> 6 (the carved line's own space, the 合同-2 finding now a catch)
     # a 1936 自贡 salt well written blind at stop 48, an evaluation set: first run 8/15, 3/5, 5/5 and 13 false alarms,
     # unchanged by stop 48's rounds (its README); a development set since stop 49, tuned on with 连续性-盲评二十五.
     ("连续性-盲评二十四", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-状态-1.md", "状态"), ("连贯-位置-1.md", "位置"),
-      ("合同-3.md", "燕子岩"), ("合同-5.md", "向德胜的盐船从张家沱开船下邓关")],
-     5),  # the twenty-fourth round (C23, stop 49): 13 -> 5 (稽核所, a quote's own stops, 以前/一辈子 of the dead, a hand
+     [("连贯-状态-1.md", "状态"), ("连贯-位置-1.md", "位置")],
+     4),  # 合同-3 (今天去不成了), 合同-5 (明天验了再说) and 5 -> 4 (邓关): L2's pool round (stop 50)
+    # the twenty-fourth round (C23, stop 49): 13 -> 5 (稽核所, a quote's own stops, 以前/一辈子 of the dead, a hand
     # raised, 留下的那块旧怀表, a 他 in a quote); good drafts sent back 1 -> 0; the twenty-sixth round (C25, stop 50, from
     # the pool): 时间-3 caught (…，十一月十三日的太阳，沉进了釜溪河: a clause of narration opening on an earlier day)
     # the twenty-third round, tuned on it: 8/15 -> 12/15 (境界-2 山匠蒋烟杆, 境界-3 他一个学徒, 时间-1 礼拜一 in a
@@ -516,9 +518,9 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # a 1975 county film team written blind at stop 48, an evaluation set: first run 8/15, 4/5, 5/5 and 25 false alarms,
     # 24 after stop 48's rounds (its README); a development set since stop 49, tuned on with 连续性-盲评二十四.
     ("连续性-盲评二十五", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
-      ("合同-3.md", "鹞子岭")],
-     4),  # the twenty-fourth round (C23, stop 49): 24 -> 4 (第二天 no journey: 14; 水库/枫木 by their own name's parts: 4; a
+     [("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置")],
+     4),  # 合同-3 (今天是上不去了): L2's pool round (stop 50)
+    # the twenty-fourth round (C23, stop 49): 24 -> 4 (第二天 no journey: 14; 水库/枫木 by their own name's parts: 4; a
     # quote's own stops: 2); good drafts sent back 3 -> 0
     # the twenty-third round, tuned on it: 8/15 -> 11/15 (境界-1 副队长覃胖子, 时间-1 days since the dated death,
     # 时间-2 今天都十三号了), false alarms unchanged
@@ -528,17 +530,18 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
      [("连贯-境界-1.md", "境界"), ("连贯-境界-2.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-状态-1.md", "状态"),
       ("连贯-状态-3.md", "状态"), ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
       ("连贯-时间-1.md", "书内时间"), ("连贯-时间-2.md", "书内时间"),
-      ("合同-2.md", "P-002"), ("合同-3.md", "朝天岭"), ("合同-5.md", "鲁广打开库房的锁"), ("泄密-3.md", "王秀姑")],
-     5),  # the twenty-sixth round (C25, stop 50, from the pool): 时间-3 caught (九月十二的夜里: 的 before the part of day)
+      ("合同-2.md", "P-002"), ("合同-3.md", "朝天岭"), ("合同-5.md", "鲁广打开库房的锁")],
+     4),  # the twenty-sixth round (C25, stop 50, from the pool): 时间-3 caught (九月十二的夜里: 的 before the part of day);
+    # L2's pool round (stop 50): 泄密-3 (a letter signed 娘) and 5 -> 4
     # a 1992 东莞 electronics plant written blind at stop 49, an evaluation set: first run 6/15, 3/5, 2/5 and 8 false
     # alarms, unchanged by stop 49's rounds (its README); a development set since stop 50.
     ("连续性-盲评二十七", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-2.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-状态-2.md", "状态"), ("连贯-状态-3.md", "状态"),
       ("连贯-位置-2.md", "位置"), ("连贯-时间-2.md", "书内时间"),
       ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "写字楼"), ("合同-5.md", "周德福把登记簿九月六日那一页翻给罗秀英看"),
-      ("泄密-1.md", "刘国强"), ("泄密-3.md", "黄丽珍"), ("泄密-4.md", "谭桂芝")],
-     8),  # the twenty-sixth round (C25, stop 50, from the pool): 时间-1 caught (十月十四日（星期四）: the weekday in brackets),
-    # 位置-3 caught (老细今朝十点已经到咗)
+      ("泄密-1.md", "刘国强"), ("泄密-3.md", "黄丽珍")],
+     7),  # the twenty-sixth round (C25, stop 50, from the pool): 时间-1 caught (十月十四日（星期四）: the weekday in brackets),
+    # 位置-3 caught (老细今朝十点已经到咗); L2's pool round (stop 50): 泄密-4 (阿妈的第二封信 read out) and 8 -> 7
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
