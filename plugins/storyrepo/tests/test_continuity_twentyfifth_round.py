@@ -1,0 +1,77 @@
+"""The class of 状态 miss the twenty-fifth round read (issue 30, C24 at stop 50) from the pool of development books — a
+faculty the card's own words take away, with no part of the body named the way the older reading needs (右手…拿不了):
+sight (什么也看不见，认不得字; 两眼缠着纱布，看不见东西) broken by reading a written thing, hands (什么都拿不得) by taking
+a thing up, legs (站不起来也走不了路) by running or jumping. Written here in other genres — a space station, a Ming
+workshop, a sect, a city hospital — with other words than the labelled drafts: three sentences that must fire and two
+near-misses that must not, for each faculty.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lw_storyrepo.checks import CheckContext, voices
+from lw_storyrepo.continuity import World, check_continuity, places_inside
+from lw_storyrepo.forbidden import forbidden_of
+
+CARDS: dict[str, dict[str, Any]] = {
+    "沈知远": {"姓名": "沈知远", "状态": "在世", "位置": "天枢站"},
+    "白露": {"姓名": "白露", "状态": "眼伤", "位置": "天枢站"},
+    "顾铁牛": {"姓名": "顾铁牛", "状态": "烫伤", "位置": "天枢站"},
+    "阿蛮": {"姓名": "阿蛮", "状态": "腿伤", "位置": "天枢站"},
+}
+ALIASES = {**{name: name for name in CARDS}, "小白": "白露", "铁牛": "顾铁牛", "蛮子": "阿蛮", "沈工": "沈知远"}
+PLACES = {"天枢站", "医疗舱"}
+TEXTS = {"沈知远": "站长。",
+         "白露": "领航员。舱壁的焊光灼了眼，两眼缠着纱布，什么也看不见，认不得字。耳朵灵。",
+         "顾铁牛": "炉工。两只手叫铁水烫了，裹着药布，什么都拿不得。腿脚照样利索。",
+         "阿蛮": "学徒。从脚手架上摔下来，右腿上了夹板，站不起来也走不了路，嘴巴闲不住。"}
+GENDER = {"沈知远": "他", "白露": "她", "顾铁牛": "他", "阿蛮": "他"}
+
+
+def findings(body: str) -> list[str]:
+    meta = {"视角": "沈知远", "书内时间": "2131年3月2日", "在场": list(CARDS)}
+    world = World(CARDS, dict(ALIASES), PLACES, set(), ("普通人",), None, places_inside("", PLACES), GENDER,
+                  bars=forbidden_of(CARDS, TEXTS, "", ALIASES, PLACES))
+    ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), set(), world=world, people=set(CARDS)).for_draft(meta)
+    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
+    lines = body.split("\n")
+    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())]
+
+
+def barred(body: str, who: str) -> bool:
+    return any(who in m and "状态" in m for m in findings(body))
+
+
+def test_the_faculties_are_read_from_the_cards_own_words() -> None:
+    bars = forbidden_of(CARDS, TEXTS, "", ALIASES, PLACES)
+    assert {words for words, _doing in bars["白露"].moves} >= {"什么也看不见"}
+    assert {words for words, _doing in bars["顾铁牛"].moves} == {"拿不得"}
+    assert {words for words, _doing in bars["阿蛮"].moves} == {"站不起来"}
+    assert "沈知远" not in bars
+    # 拿不了主意 is no hand; a state that forbids nothing reads no bar
+    assert not forbidden_of({"甲": {"姓名": "甲", "状态": "停职"}}, {"甲": "他遇事拿不了主意。"}, "", {"甲": "甲"}, set())["甲"].moves
+
+
+def test_a_blind_one_reading_a_written_thing() -> None:
+    assert barred("小白扶着舱壁摸到控制台前，把屏幕上的航标号一个一个念了出来。", "白露")
+    assert barred("白露接过值班日志，凑到灯下，一行一行看下去。", "白露")
+    assert barred("白露把沈工留下的字条展开，低头读了起来。", "白露")
+    assert not barred("沈工把航标号一个一个念给小白听。", "白露")  # someone else reads to her
+    assert not barred("小白认不得字，只好等沈工来念。", "白露")  # the bar said again, not broken
+
+
+def test_burnt_hands_taking_a_thing_up() -> None:
+    assert barred("铁牛一看炉口堵了，抄起墙角的火钳就往里捅。", "顾铁牛")
+    assert barred("顾铁牛弯下腰，一把抱起那只铜盆，往外走。", "顾铁牛")
+    assert barred("铁牛挑起两桶水，一溜小跑出了门。", "顾铁牛")
+    assert not barred("铁牛拿不得火钳，只好拿下巴指了指炉口。", "顾铁牛")  # the bar said
+    assert not barred("沈工抄起火钳递给铁牛身后的人。", "顾铁牛")  # another's hands
+
+
+def test_a_broken_leg_running_or_jumping() -> None:
+    assert barred("蛮子从铺上跳下来，光着脚跑到舱门口张望。", "阿蛮")
+    assert barred("阿蛮一听有人喊，一溜烟追到了走廊尽头。", "阿蛮")
+    assert barred("阿蛮蹦下担架，扑到窗前。", "阿蛮")
+    assert not barred("阿蛮躺在铺上，沈工跑到舱门口替他张望。", "阿蛮")  # another runs
+    assert not barred("蛮子想跑到门口去看，腿一动就疼得龇牙。", "阿蛮")  # a wish, not done
