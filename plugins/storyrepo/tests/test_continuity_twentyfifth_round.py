@@ -57,6 +57,8 @@ def test_the_faculties_are_read_from_the_cards_own_words() -> None:
     assert "沈知远" not in bars and not bars.get("陆守一")
     # 拿不了主意 is no hand; a state that forbids nothing reads no bar
     assert not forbidden_of({"甲": {"姓名": "甲", "状态": "停职"}}, {"甲": "他遇事拿不了主意。"}, "", {"甲": "甲"}, set())["甲"].moves
+    # a leg that cannot bear a load on the shoulder (扛不得, 挑不得) leaves the hands free: no hand bar
+    assert not forbidden_of({"乙": {"姓名": "乙", "状态": "腿伤"}}, {"乙": "摔了腿，扛不得，挑不得。"}, "", {"乙": "乙"}, set())
 
 
 def test_a_blind_one_reading_a_written_thing() -> None:
