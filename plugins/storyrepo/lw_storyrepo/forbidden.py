@@ -19,8 +19,8 @@ mechanism: a state word of the table gives a scene bar; the sentences give the o
   part must not be seen doing it, or (a hand) handling anything;
 - a way of moving the legs cannot (:data:`MOVES`: 上不得楼梯, 下不了楼梯, 跑不得) — the person must not be seen
   climbing stairs or a ladder, or running;
-- a faculty gone, in the card's words without a part named (:data:`FACULTIES`: 什么也看不见, 什么都拿不得, 走不了路) —
-  the person must not be seen reading, taking up a thing, running or jumping.
+- a faculty gone, in the card's words without a part named (:data:`FACULTIES`: 什么也看不见, 走不了路) — the person
+  must not be seen reading, running or jumping.
 
 It reads only sentences naming one character whose card gives a 状态 other than the ordinary
 (:data:`ORDINARY`); the continuity check decides when the prose contradicts it.
@@ -75,15 +75,14 @@ FACULTIES: tuple[tuple[str, re.Pattern[str], str], ...] = (
                      r"看不得(?:字|书|信)|双目失明"),
      rf"把{_CLAUSE}{{0,10}}?(?:字|名|号|信|书|账|单|牌|标语){_CLAUSE}{{0,6}}?(?:念|读)|"
      rf"一([行个字页])一\1{_CLAUSE}{{0,3}}?(?:看|念|读)|看(?:起|完)?了?(?:信|书|报纸|账本)|读(?:起|完|了起来|下去)"),
-    ("手", re.compile(r"(?:拿|抓|握|拎|端)不[得动了](?!主意)"),
-     r"(?:抄|拿|抓|握|拎|提|端|挑|抱|搬|扛|捧|攥)了?起|挑了?(?:起来|着)"),
     ("腿", re.compile(r"站不起来|走不了路|走不得路|下不[了得]地|不[准许能]下地"),
      rf"{_RUNNING}|[跳蹦]了?(?:下|起|上|过)"),
 )
-"""What a state keeps a faculty from, as the card's own words say it (目盲: 什么也看不见，认不得字; 烫伤: 什么都拿不得;
-腿伤: 站不起来也走不了路), without naming the part the way :data:`UNABLE_PART` needs: ``(faculty, the words that say it
-is gone, what reads as using it)`` — sight: reading a written thing (把船头上的白字一个一个念了出来, 一行一行看下去);
-hands: taking up a thing (抄起扁担, 抱起一袋化肥); legs: running or jumping (跳下来，光着脚跑到门口)."""
+"""What a state keeps a faculty from, as the card's own words say it (目盲: 什么也看不见，认不得字; 腿伤: 站不起来也走不了
+路), without naming the part the way :data:`UNABLE_PART` needs: ``(faculty, the words that say it is gone, what reads as
+using it)`` — sight: reading a written thing (把船头上的白字一个一个念了出来, 一行一行看下去); legs: running or jumping
+(跳下来，光着脚跑到门口). Not hands (什么都拿不得 → 抄起扁担): a hand's taking up, told a clause away from its subject,
+was given to the last card named before an unknown one (阿娇…又拿起了放大镜 read as 强哥's: 连续性-盲评二十七)."""
 HAND_USE = "拿|抄|抓|握|攥|捏|端|提|拎|举|接|掂|颠|抡|挥|递|切|剁|掌|摘|掏|拧|扶|撑|按|推|拽|扯|扔|甩"
 """What a hand does when it handles something (抄起锅铲, 接过盘子) — not what is done to it (缠着纱布, 吊着)."""
 VOICE_USE = "唱|喊|吼|嚎|叫"

@@ -1,7 +1,7 @@
 """The class of 状态 miss the twenty-fifth round read (issue 30, C24 at stop 50) from the pool of development books — a
 faculty the card's own words take away, with no part of the body named the way the older reading needs (右手…拿不了):
-sight (什么也看不见，认不得字; 两眼缠着纱布，看不见东西) broken by reading a written thing, hands (什么都拿不得) by taking
-a thing up, legs (站不起来也走不了路) by running or jumping. Written here in other genres — a space station, a Ming
+sight (什么也看不见，认不得字; 两眼缠着纱布，看不见东西) broken by reading a written thing, legs (站不起来也走不了路) by
+running or jumping (hands, 什么都拿不得 → 抄起扁担, tried and dropped: a false alarm on 连续性-盲评二十七). Written here in other genres — a space station, a Ming
 workshop, a sect, a city hospital — with other words than the labelled drafts: three sentences that must fire and two
 near-misses that must not, for each faculty.
 
@@ -52,7 +52,7 @@ def barred(body: str, who: str) -> bool:
 def test_the_faculties_are_read_from_the_cards_own_words() -> None:
     bars = forbidden_of(CARDS, TEXTS, "", ALIASES, PLACES)
     assert {words for words, _doing in bars["白露"].moves} >= {"什么也看不见"}
-    assert {words for words, _doing in bars["顾铁牛"].moves} == {"拿不得"}
+    assert "顾铁牛" not in bars
     assert {words for words, _doing in bars["阿蛮"].moves} == {"站不起来"}
     assert "沈知远" not in bars and not bars.get("陆守一")
     # 拿不了主意 is no hand; a state that forbids nothing reads no bar
@@ -69,12 +69,9 @@ def test_a_blind_one_reading_a_written_thing() -> None:
     assert not barred("小白认不得字，只好等沈工来念。", "白露")  # the bar said again, not broken
 
 
-def test_burnt_hands_taking_a_thing_up() -> None:
-    assert barred("铁牛一看炉口堵了，抄起墙角的火钳就往里捅。", "顾铁牛")
-    assert barred("顾铁牛弯下腰，一把抱起那只铜盆，往外走。", "顾铁牛")
-    assert barred("铁牛挑起两桶水，一溜小跑出了门。", "顾铁牛")
-    assert not barred("铁牛拿不得火钳，只好拿下巴指了指炉口。", "顾铁牛")  # the bar said
-    assert not barred("沈工抄起火钳递给铁牛身后的人。", "顾铁牛")  # another's hands
+def test_burnt_hands_are_no_faculty_bar() -> None:
+    # hands were tried and dropped (a take-up a clause away went to the wrong card on 连续性-盲评二十七)
+    assert not barred("铁牛一看炉口堵了，抄起墙角的火钳就往里捅。", "顾铁牛")
 
 
 def test_a_broken_leg_running_or_jumping() -> None:
