@@ -174,6 +174,11 @@ UNKNOWN_TO_THEM = re.compile(r"不知道|并不知道|哪里知道|哪知道|殊
 """The narrator telling what the scene does not know (他不知道，韩五这时候…): the missing seen there are elsewhere."""
 BODY_ACT = r"往[^。！？；;，,：:“”\n的]{1,6}?[上里下边前头]一[\u4e00-\u9fff]"
 """A body disposing of a thing with a gesture (把胡琴往腿上一架, 把杆子往地上一杵): only someone in the scene does it."""
+BODY_MOVES = (r"(?:[走跑爬钻转闪溜挤跨跳蹿迈攀]了?(?:[进出回过下]了?[来去]|[上进](?!了?[一几两]?[年月天]))|"
+              r"[低垂埋弓佝]着(?:头|腰)|背着手|叉着腰|翻了个身|翻过身|牵着)(?!的)")
+"""What a body does that no phrase of :data:`ACTS` says, by the kind of word (a way of moving with where to: 转了出来,
+爬上驾驶台, 钻了进来; a posture held: 低着头, 背着手; turning in bed: 翻了个身; leading a beast: 牵着一头骡子):
+the dead and the missing do none of it in the scene; not one closed by 的 (走过的路: a path, no act)."""
 FAR_ARRIVAL = re.compile(r"回来(?!信)|回到|赶回|赶来|赶到|赶了回来|探亲|下了?火车|下了?飞机|坐火车|坐飞机|飞回|回国|请了?假回|"
                          r"提前回|专程|大老远|千里迢迢|捎来|(?<![起头身过出下上])来看")
 """What tells that someone far away came (从攀枝花赶回来, 下了火车): said in a sentence naming them, they may be here."""
@@ -1483,7 +1488,7 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
     if not held:
         return out
     forms = _forms_of(world, held)
-    verbs = f"{'|'.join(ACTS)}|{BODY_ACT}"
+    verbs = f"{'|'.join(ACTS)}|{BODY_ACT}|{BODY_MOVES}"
     act = re.compile(rf"({forms}){OWNS}([^。！？；;，,：:“”\n的被]{{0,8}}?)(?:{verbs})")
     lead = re.compile(forms)
     anyone = re.compile(rf"{_forms_of(world, world.cards)}|[他她我你]")

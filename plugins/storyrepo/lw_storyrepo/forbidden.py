@@ -18,7 +18,9 @@ mechanism: a state word of the table gives a scene bar; the sentences give the o
 - a part of the body that cannot do a thing (:data:`UNABLE_PART`: 右手…拿不了, 嗓子…唱不出来) — the person's
   part must not be seen doing it, or (a hand) handling anything;
 - a way of moving the legs cannot (:data:`MOVES`: 上不得楼梯, 下不了楼梯, 跑不得) — the person must not be seen
-  climbing stairs or a ladder, or running.
+  climbing stairs or a ladder, or running;
+- a faculty gone, in the card's words without a part named (:data:`FACULTIES`: 什么也看不见, 走不了路) — the person
+  must not be seen reading, running or jumping.
 
 It reads only sentences naming one character whose card gives a 状态 other than the ordinary
 (:data:`ORDINARY`); the continuity check decides when the prose contradicts it.
@@ -55,15 +57,32 @@ KEPT = re.compile(r"出不了(?:院|门|屋|城|山|岛|村|寨|宫|府|关|营|
 """A bar on leaving the place someone is (她住在医院，11月8日前出不了院; 不得离开县城): their card's 位置 holds them."""
 _STAIRS = r"楼梯|梯子|扶梯|舷梯|桅杆"
 """What one climbs (上不得梯子; 爬上桅杆)."""
+_RUNNING = r"跑(?:上|下|到|进|出|过|向|了|去|来)|蹿|一溜烟|飞奔|奔(?:向|到|过|进|出)|追(?:过|到|上|出)"
+"""What reads as running (一溜烟追过院子, 三两步蹿到, 光着脚跑到门口)."""
 MOVES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"[上下登](?:不得|不了|不去|不来)(?:{_STAIRS}|楼|台阶)|爬不[得了动上]"),
      rf"(?:[爬跑走蹿奔冲追]?[上下]了?|爬)[^，,。；;！？“”\n没不别]{{0,6}}?(?:{_STAIRS})|"
      rf"(?:{_STAIRS})[^，,。；;！？“”\n没不别]{{0,10}}?[上下](?:来|去)|爬了?上|爬到"),
-    (re.compile(r"跑不[得了动]"), r"跑(?:上|下|到|进|出|过|向|了|去|来)|蹿|一溜烟|飞奔|奔(?:向|到|过|进|出)|追(?:过|到|上|出)"),
+    (re.compile(r"跑不[得了动]"), _RUNNING),
 )
 """Ways of moving a leg's hurt bars, as the book words the bar (柳杏儿…跑不得，上不得楼梯; 下不了楼梯), each with what
 reads as doing it: climbing stairs, a ladder or a mast (跑上了绣楼的楼梯, 扶着楼梯扶手一级一级下来, 手脚并用爬了上去),
 running (一溜烟追过院子, 三两步蹿到)."""
+_CLAUSE = r"[^，,。；;！？!?“”\n没不别]"
+"""A piece of one clause with no negation in it (what may stand between an act's words)."""
+FACULTIES: tuple[tuple[str, re.Pattern[str], str], ...] = (
+    ("眼", re.compile(r"(?:什么[也都]|两眼|双眼|眼睛)[^，,。；;\n]{0,6}?看不见|看不见(?:东西|字)|认不[得了出]字|识不得字|"
+                     r"看不得(?:字|书|信)|双目失明"),
+     rf"把{_CLAUSE}{{0,10}}?(?:字|名|号|信|书|账|单|牌|标语){_CLAUSE}{{0,6}}?(?:念|读)|"
+     rf"一([行个字页])一\1{_CLAUSE}{{0,3}}?(?:看|念|读)|看(?:起|完)?了?(?:信|书|报纸|账本)|读(?:起|完|了起来|下去)"),
+    ("腿", re.compile(r"站不起来|走不了路|走不得路|下不[了得]地|不[准许能]下地"),
+     rf"{_RUNNING}|[跳蹦]了?(?:下|起|上|过)"),
+)
+"""What a state keeps a faculty from, as the card's own words say it (目盲: 什么也看不见，认不得字; 腿伤: 站不起来也走不了
+路), without naming the part the way :data:`UNABLE_PART` needs: ``(faculty, the words that say it is gone, what reads as
+using it)`` — sight: reading a written thing (把船头上的白字一个一个念了出来, 一行一行看下去); legs: running or jumping
+(跳下来，光着脚跑到门口). Not hands (什么都拿不得 → 抄起扁担): a hand's taking up, told a clause away from its subject,
+was given to the last card named before an unknown one (阿娇…又拿起了放大镜 read as 强哥's: 连续性-盲评二十七)."""
 HAND_USE = "拿|抄|抓|握|攥|捏|端|提|拎|举|接|掂|颠|抡|挥|递|切|剁|掌|摘|掏|拧|扶|撑|按|推|拽|扯|扔|甩"
 """What a hand does when it handles something (抄起锅铲, 接过盘子) — not what is done to it (缠着纱布, 吊着)."""
 VOICE_USE = "唱|喊|吼|嚎|叫"
@@ -136,7 +155,7 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
                     barred.add(first[1])
             for m in UNABLE_PART.finditer(sentence):
                 parts.setdefault(m.group("part"), _uses(m.group("part"), m.group("verb")))
-            for bar, doing in MOVES:
+            for bar, doing in (*MOVES, *((bar, doing) for _faculty, bar, doing in FACULTIES)):
                 if doing not in moves.values() and (said_so := bar.search(sentence)) is not None:
                     moves[said_so.group()] = doing
         if barred or parts or kept or moves or n in scenes:
