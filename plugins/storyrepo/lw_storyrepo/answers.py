@@ -1,6 +1,6 @@
 """What the author can do about a finding: the answer a finding's words end with.
 
-A finding that goes by a card (角色卡·状态, 角色卡·持有) or an info gap's knowers is answered in
+A finding that goes by a card (角色卡·状态, 角色卡·持有, 角色卡·境界, 角色卡·位置) or an info gap's knowers is answered in
 one of three ways: the chapter changes the card (a line of the draft's 设定变更, applied at
 settle), the card was wrong (corrected at once with ``lw story character set`` or
 ``lw story secret tell``, then the draft submitted again), or the sentence is rewritten. The
@@ -32,6 +32,12 @@ def answer(subject: Subject | None) -> str | None:
     if subject.field == "持有":
         return (f"本章交到{who}手里就在设定变更写「{who}.持有+{what}」；角色卡漏了就 lw story character set {who} 持有 {what} "
                 f"--op +，再交稿；都不是就改写这句")
+    if subject.field == "境界":
+        return (f"本章真降了就在正文写明缘由（降职、贬、跌境…）并在设定变更写「{who}.境界={what}」；角色卡错了就 "
+                f"lw story character set {who} 境界 {what}，再交稿；都不是就改写这句")
+    if subject.field == "位置":
+        return (f"本章来了就在设定变更写「{who}.位置={what}」（只在正文写来到，角色卡仍是旧位置，往后各章照旧位置查）；"
+                f"角色卡错了就 lw story character set {who} 位置 {what}，再交稿；都不是就改写这句")
     return (f"{who}在本章得知就在设定变更写「{what}.知情人+{who}」；早就知道就 lw story secret tell {what} {who}，再交稿；"
             f"都不是就改写这句")
 

@@ -1178,9 +1178,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                                        f"正文却在「{place}」", first_line + i, col, sentence.strip()[:60], Subject("状态", who)))
                     continue
                 placed.add((who, i))
-                out.append(Finding("连贯", WARN, f"{who} 在「{card['位置']}」（角色卡·位置），本章没有写他到「{place}」去"
-                                   f"（设定变更 {who}.位置={place}，或正文写明来到{place}）", first_line + i, col,
-                                   sentence.strip()[:60]))
+                out.append(Finding("连贯", WARN, f"{who} 在「{card['位置']}」（角色卡·位置），本章没有写他到「{place}」去",
+                                   first_line + i, col, sentence.strip()[:60], Subject("位置", who, place)))
     if names is not None:
         here = next(iter(moved.get(pov or "", ())), None) or str(world.cards.get(pov or "", {}).get("位置") or "")
         out += _too_soon(world, sentences, first_line, here)
@@ -2116,7 +2115,7 @@ def _ranks(world: World, names: re.Pattern[str], lines: list[str], sentences: li
                                    first_line + i, col, sentence.strip()[:60]))
             elif not below and said < old:
                 out.append(Finding("连贯", ERROR, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文写成「{said_text}」，"
-                                   f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60]))
+                                   f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60], Subject("境界", who, said_text)))
             elif not below and entitled and said > old:
                 out.append(Finding("连贯", WARN, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文用{who}的封号叫成更高的"
                                    f"「{said_text}」；本章晋了就在设定变更写「{who}.境界={said_text}」", first_line + i, col,
@@ -2175,7 +2174,7 @@ def _register(world: World, names: re.Pattern[str], sentences: list[tuple[int, i
                 if who in set_realm or not old or not said or said[0] >= old[0]:
                     continue
                 out.append(Finding("连贯", ERROR, f"{who} 的境界是「{card['境界']}」（角色卡·境界），正文的名单把{who}列在「{m.group(1)}」，"
-                                   f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60]))
+                                   f"没有跌境的缘由", first_line + i, col, sentence.strip()[:60], Subject("境界", who, m.group(1))))
     return out
 
 

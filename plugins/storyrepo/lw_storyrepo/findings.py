@@ -40,13 +40,37 @@ def visible(text: str) -> str:
     return _UNSEEN.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+_SENTENCE_END = re.compile(r"[。！？!?…]+[”’」』）)]*")
+
+
+def in_view(excerpt: str, line: str, column: int) -> str:
+    """``excerpt`` as the finding should show it, from the draft ``line`` it was taken from. A sentence a
+    check cut to its first characters (``sentence[:60]``) keeps them and goes on as written up to the
+    words the finding stands at (1-based ``column``) and a few after, 「…」 marking each cut: a gap of
+    more than :data:`QUOTE_MAX` characters before those words is left out as 「…」. The excerpt is only
+    ever lengthened (its start stays); one not found on the line, or already whole (it ends where its
+    sentence or line does), is returned as it is."""
+    start = line.find(excerpt) if excerpt else -1
+    if start < 0:
+        return excerpt
+    stop, rest = start + len(excerpt), line.rstrip()
+    if stop >= len(rest) or _SENTENCE_END.match(line, stop) or _SENTENCE_END.search(excerpt[-1:]):
+        return excerpt
+    at = max(column - 1, stop)
+    end = m.end() if (m := _SENTENCE_END.search(line, at)) else len(rest)
+    shown = min(end, at + QUOTE_MAX // 3)
+    middle = line[stop:at] if at - stop <= QUOTE_MAX else "…" + line[at - QUOTE_MAX // 6:at]
+    return excerpt + middle + line[at:shown] + ("…" if shown < end else "")
+
+
 @dataclass(frozen=True)
 class Subject:
     """What a finding goes by, as the book's data names it: the card field or the info gap's list it
-    read (``状态``, ``持有``, ``知情人``), whose (``who``, a name as the cards spell it) and, for
-    ``持有`` the item and for ``知情人`` the info gap's id (``what``; empty for ``状态``). The
+    read (``状态``, ``持有``, ``知情人``, ``境界``, ``位置``), whose (``who``, a name as the cards spell it) and,
+    for ``持有`` the item, for ``知情人`` the info gap's id, for ``境界`` the rank the prose gives and for
+    ``位置`` the place it puts them in (``what``; empty for ``状态``). The
     answer to a finding (:mod:`lw_storyrepo.answers`) is made from it, never from the finding's words."""
-    field: Literal["状态", "持有", "知情人"]
+    field: Literal["状态", "持有", "知情人", "境界", "位置"]
     who: str
     what: str = ""
 

@@ -73,6 +73,50 @@ def typo_only(old: str, new: str) -> bool:
     return changed <= max(TYPO_TOTAL, len(old) // 100)
 
 
+def _replaced_runs(old: str, new: str) -> list[tuple[str, str, str, str]]:
+    """Each run of characters a typo-sized edit replaced, inserted or deleted, within the lines it kept,
+    as ``(left, was, now, right)``: the run before and after, and up to :data:`TYPO_RUN` characters of the
+    unchanged text on each side of it (the same in both texts), so a run can be found again elsewhere."""
+    a, b = old.splitlines(), new.splitlines()
+    out = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag != "replace" or i2 - i1 != j2 - j1:
+            continue
+        for x, y in zip(a[i1:i2], b[j1:j2]):
+            for op, p1, p2, q1, q2 in difflib.SequenceMatcher(None, x, y, autojunk=False).get_opcodes():
+                if op == "equal":
+                    continue
+                left = x[max(0, p1 - TYPO_RUN):p1]
+                right = x[p2:p2 + TYPO_RUN]
+                while left and not y[:q1].endswith(left):
+                    left = left[1:]
+                while right and not y[q2:].startswith(right):
+                    right = right[:-1]
+                out.append((left, x[p1:p2], y[q1:q2], right))
+    return out
+
+
+def follow_runs(text: str, old: str, new: str) -> tuple[str, list[tuple[str, str]]]:
+    """``text`` (a chapter's summary) with the words a typo-sized edit of its chapter (``old`` → ``new``)
+    replaced rewritten the same way, in one pass, and the ``(was, now)`` pairs it rewrote. A run is looked
+    for with the fewest characters of its unchanged neighbours that make it two characters at least (沈阳 →
+    长春 as it stands; 的 → 地 only inside 慢慢的走), so one changed character never rewrites every one of
+    its kind; a run the text does not hold is left."""
+    pairs: dict[str, str] = {}
+    for left, was, now, right in _replaced_runs(old, new):
+        for k in range(TYPO_RUN + 1):
+            lc, rc = left[len(left) - min(k, len(left)):], right[:k]
+            if len(lc + was + rc) >= 2 and (lc + was + rc) in text:
+                pairs.setdefault(lc + was + rc, lc + now + rc)
+                break
+            if k >= len(left) and k >= len(right):
+                break
+    if not pairs:
+        return text, []
+    pattern = re.compile("|".join(re.escape(w) for w in sorted(pairs, key=len, reverse=True)))
+    return pattern.sub(lambda m: pairs[m.group()], text), [(w, pairs[w]) for w in pairs if w != pairs[w]]
+
+
 def accepted_changes(repo: StoryRepo, paths: list[str]) -> list[str]:
     """Edited chapter files that change what was accepted (retcon only), with the reason."""
     out = []
@@ -316,8 +360,10 @@ def _sync_summary(repo: StoryRepo, n: int, old_meta: dict[str, Any], new_meta: d
     """The chapter summary (记忆/章摘要/NNNN.md) follows the retcon: a new summary given is filed
     (≤200 字; the same text again is the author saying it still holds: said, nothing written); a summary the author edited by hand in the same retcon is taken as it is; a retcon
     that rewrites the prose (beyond a typo) without either is refused (a stale summary would
-    mislead every later chapter, spec decision 4); a new one-line event without either is said in
-    the commit's 同步 line (摘要未改); a new title renames the summary's heading."""
+    mislead every later chapter, spec decision 4); a typo-sized one has the words it replaced rewritten
+    in the summary where it says them (:func:`follow_runs`, said in the 同步 line, with a one-line event
+    that still says them); a new one-line event without either is said in the commit's 同步 line
+    (摘要未改); a new title renames the summary's heading."""
     rel = f"{L.章摘要}/{n:04d}.md"
     title = str(new_meta.get("标题") or "").strip()
     if summary is not None:
@@ -340,13 +386,23 @@ def _sync_summary(repo: StoryRepo, n: int, old_meta: dict[str, Any], new_meta: d
                       expected=f"--摘要 \"新摘要\"（≤200 字），或手改 {rel} 后再 retcon")
     if old_meta.get("一句话事件") != new_meta.get("一句话事件"):
         log.append(f"章摘要 {n:04d} 未改（一句话事件改了；要改摘要用 --摘要）")
-    if str(old_meta.get("标题") or "").strip() != title and repo.p(rel).is_file():
-        text = repo.text(rel)
-        lines = text.split("\n")
-        if lines and lines[0].startswith("# "):
-            lines[0] = f"# 第{n}章 {title}"
-            changes[rel] = "\n".join(lines).encode("utf-8")
-            log.append(f"章摘要 {n:04d} 标题={title}")
+    if not repo.p(rel).is_file():
+        return
+    lines = repo.text(rel).split("\n")
+    head = lines[:1] if lines and lines[0].startswith("# ") else []
+    rest, followed = follow_runs("\n".join(lines[len(head):]), old_body, body)
+    if followed:  # a typo-sized edit that changed a fact the summary states: the summary follows it
+        log.append(f"章摘要 {n:04d} 随正文改：" + "、".join(f"{w}→{now}" for w, now in followed))
+        event = str(new_meta.get("一句话事件") or "")
+        kept = [w for w, _now in followed if w in event]
+        if kept and old_meta.get("一句话事件") == new_meta.get("一句话事件"):
+            log.append(f"一句话事件仍写「{'、'.join(kept)}」（要改就一起改 front matter 的一句话事件）")
+    if head and str(old_meta.get("标题") or "").strip() != title:
+        head = [f"# 第{n}章 {title}"]
+        log.append(f"章摘要 {n:04d} 标题={title}")
+    text = "\n".join(head + rest.split("\n"))
+    if text != "\n".join(lines):
+        changes[rel] = text.encode("utf-8")
 
 
 def plan_retcon(repo: StoryRepo, chapter: int, reason: str, summary: str | None = None) -> RetconPlan:

@@ -9,6 +9,7 @@ in a fresh context) and the chapter summary then make the acceptance card.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from lwcore.api import LwError
@@ -18,6 +19,7 @@ from lw_storyrepo.acceptcard import write_acceptance
 from lw_storyrepo.answers import answered
 from lw_storyrepo.checks import ERROR, CheckContext, Finding, check_draft, render_findings
 from lw_storyrepo.drafts import Draft, draft_labels, read_draft
+from lw_storyrepo.findings import in_view
 from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.separation import Context, check_review
 from lw_storyrepo.settle import SUMMARY_MAX, refusals
@@ -31,7 +33,9 @@ def check(repo: StoryRepo, state: dict[str, Any], draft: Draft, ctx: CheckContex
     findings = check_draft(repo, draft, state, ctx)
     seen = {f.message for f in findings}
     findings += [f for f in refusals(repo, state, draft, ctx) if f.message not in seen]
-    return answered(findings)
+    lines = draft.text.split("\n")
+    return answered([replace(f, excerpt=in_view(f.excerpt, lines[f.line - 1], f.column)) if 0 < f.line <= len(lines)
+                     else f for f in findings])
 
 
 def failed(findings: list[Finding]) -> bool:
