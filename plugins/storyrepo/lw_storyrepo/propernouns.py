@@ -956,6 +956,54 @@ def _abbreviated_candidates(lex: _Lexicon, text: str) -> Iterator[tuple[str, int
         yield stem + middle + end, m.start()
 
 
+CHAIN_HEADS = ("合作社", "供销社", "信用社", "俱乐部", "剧团", "戏班", "拍卖行", "商行", "酒店", "饭店", "宾馆", "中心", "指挥部",
+               "株式会社", "公会", "协会", "商会", "有限公司", "公司", "集团", "基金会", "基金", "小组", "公社", "大队", "队")
+"""General Chinese words for a body that a stem and the words of its trade name in full (野径+户外+俱乐部, 金城+航运+队,
+洪埠县+防汛抗旱+指挥部): the last word of an organisation said once in full. A one-character head (队) needs a trade word
+before it, as do the heads that also name a department or a team of any body (中心, 公司, 小组: 远控+中心, 急救+中心)."""
+TRADE_NEEDED = frozenset(("队", "中心", "公司", "小组"))
+CHAIN_HEAD = re.compile("|".join(sorted(CHAIN_HEADS, key=len, reverse=True)))
+CHAIN_MAX = 8
+"""The most characters of a stem and its trade words before the head."""
+CHAIN_STOP_TAGS = frozenset(("v", "d", "p", "c", "r", "u", "m", "q", "t", "y", "e", "o", "ad", "vd", "ul", "uj", "uz", "ug"))
+"""jieba's tags of a token no organisation's name holds before its head: a verb, an adverb, a pronoun, a number, a time."""
+STEM_BAD_TAGS = ACT_LEADS | CHAIN_STOP_TAGS | frozenset(("s", "n"))
+"""jieba's tags of a token that cannot open an organisation's name: an act, a side or a place's part (北部, 户外), a
+common noun (评剧+团, 篮球+队: a kind of body). A stem is a name's (nr, ns, nz), a set phrase or no word at all."""
+
+
+def _chained_institution_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of an organisation said in full: a stem, the words of its trade and a head of
+    :data:`CHAIN_HEADS`, the tokens read leftward from the head until one that is a verb, a particle, a pronoun,
+    a number or a time (撞见+猎犬公会: 撞见 ends it). The stem, the leftmost token, is no act or side and
+    is no common word nor a kind (商业+户外俱乐部, 国营+剧团, 手游+公会: :data:`GENERIC_STEMS`), unless it is a county's or a
+    city's own (洪埠县). Each head is looked at once, with at most :data:`CHAIN_MAX` characters before it."""
+    for m in CHAIN_HEAD.finditer(line):
+        at = m.start()
+        if at not in bounds or (m.end() < len(line) and m.end() not in bounds):
+            continue
+        tokens: list[str] = []
+        start = at
+        while start > 0 and at - start < CHAIN_MAX:
+            prev = max((b for b in bounds if b < start), default=0)
+            token = line[prev:start]
+            tag = lex.tags.get(token) or lex.tags.get(token[0], "")  # 刚到, 知不知道: read by their first character
+            if not CJK.fullmatch(token) or set(token) & MIDDLE_BAD or tag in CHAIN_STOP_TAGS \
+                    or (len(token) == 1 and not lex.tags.get(token, "").startswith("n")):
+                if CJK.fullmatch(token) and (token not in UNIT_LEAD_BAD if len(token) == 1 else token not in lex.tags):
+                    tokens = []  # 托+克拉克公社, 叫星芒+文化传媒: the chain begins inside a word
+                break
+            tokens.insert(0, token)
+            start = prev
+        if not tokens or len(tokens[0]) < 2 or (m.group() in TRADE_NEEDED and len(tokens) < 2):
+            continue
+        stem = tokens[0]
+        if lex.tags.get(stem, "") in STEM_BAD_TAGS or set(stem) & FUNCTION or stem[0] in STEM_LEAD_BAD or stem in GENERIC_STEMS \
+                or (lex.freq.get(stem, 0) >= RARE and stem[-1] not in ADMINISTRATIVE):
+            continue
+        yield line[start:m.end()], start
+
+
 def _said_alone(lex: _Lexicon, text: str, word: str) -> bool:
     """Whether ``text`` says ``word`` somewhere with its last character ending it, not opening a longer word (民间队+伍)."""
     at = text.find(word)
@@ -2235,6 +2283,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     for name, at in _abbreviated_candidates(lex, body):  # 德兴曲艺社 said beside 德兴社
         c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(body.count("\n", 0, at), at - body.rfind("\n", 0, at) - 1)))
         c.context = True
+    for i, bounds in bounds_of.items():  # 野径户外俱乐部, 金城航运队: an organisation said in full
+        for name, col in _chained_institution_candidates(lex, lines[i], bounds):
+            if name not in candidates and not any(name.endswith(w) or w.endswith(name) for w in candidates):  # 邻村+茂源酒店
+                candidates[name] = _Candidate(name, "组织", 2, context=True, first=(i, col))
     for name, i, col in _institution_candidates(lines, bounds_of, places, known_set):
         serving.add(name)
         c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))
