@@ -43,7 +43,7 @@ from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 from lw_storyrepo.stylepatterns import banned_pattern
-from lw_storyrepo.wordsre import alternation, found_at, starts_of
+from lw_storyrepo.wordsre import Ends, alternation, found_at, starts_of
 
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
 THINK = r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|寻思)"
@@ -464,12 +464,12 @@ def relatives(texts: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[
     """For each character a card relates another to (陈守义's card: 陈默的爷爷), the words that
     character's relatives go by and who they are: ``{陈默: {爷爷: 陈守义, 祖父: 陈守义}}``. A word
     two relatives of the same character share (two uncles) is left out."""
-    names = sorted((n for n in aliases if len(n) >= 2), key=len, reverse=True)
+    names = Ends(n for n in aliases if len(n) >= 2)
     out: dict[str, dict[str, str]] = {}
     clash: set[tuple[str, str]] = set()
     for person, text in texts.items():
         for before, forms in relations(text):
-            anchor = next((aliases[n] for n in names if before.endswith(n)), None)
+            anchor = next((aliases[n] for n in names.of(before)), None)
             if anchor is None or anchor == person:
                 continue
             for form in forms:
