@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from lw_storyrepo import kinship
 from lw_storyrepo.checks import relatives
+from lw_storyrepo.continuity import World, _forms_of
 from lw_storyrepo.wordsre import Ends
 
 CAP = 60_000
@@ -84,3 +85,27 @@ def test_a_card_of_the_cap_s_relations_beside_thousands_of_names_reads_each_rela
     assert list(found) == ["许砚"] and found["许砚"]["哥哥"] == found["许砚"]["兄长"] == "王林先生"
     assert calls < 100 * (CAP // 6 + CAP // 9) + 5 * len(names), calls  # each relation its forms; the old scan: 66 million
 
+
+def _old_leads(world: World, people: list[str]) -> str:
+    wanted = set(people)
+    forms = sorted((a for a, n in world.aliases.items() if n in wanted and len(a) >= 2), key=len, reverse=True)
+    others = [a for a, n in world.aliases.items() if n not in wanted]
+    return "|".join("".join(f"(?<!{a[:-len(f)]})" for a in others if len(a) > len(f) and a.endswith(f)) + f for f in forms)
+
+
+def test_a_card_s_forms_are_led_as_each_pair_tried_led_them() -> None:
+    rng = random.Random(3)
+    for _ in range(3000):
+        aliases = {"".join(rng.choice("王林先生二小") for _ in range(rng.randint(1, 5))): rng.choice("甲乙丙丁")
+                   for _ in range(rng.randint(0, 12))}
+        people = rng.sample("甲乙丙丁", rng.randint(0, 4))
+        assert _forms_of(World(aliases=aliases), people) == _old_leads(World(aliases=aliases), people)
+
+
+def test_a_card_of_thousands_of_forms_beside_a_roster_of_thousands_is_read_once_per_name() -> None:
+    names = _names(CAP // 15)
+    aliases = {**{n: n for n in names}, **{"砚" + n[1:]: "许砚" for n in names}, "许砚": "许砚",
+               "老许砚": "顾衡", "顾衡": "顾衡"}
+    forms, calls = _counted(lambda: _forms_of(World(aliases=aliases), ["许砚"]))
+    assert "(?<!老)许砚" in forms and forms.count("|") == len(names)
+    assert calls < 10 * len(aliases), calls  # the old pairs: 16 million tries
