@@ -43,7 +43,7 @@ from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
 from lw_storyrepo.repo import StoryRepo, as_list
 from lw_storyrepo.stylepatterns import banned_pattern
-from lw_storyrepo.wordsre import Ends, alternation, found_at, starts_of
+from lw_storyrepo.wordsre import alternation, found_at, starts_of
 
 SAY = r"(?:道|说|问|答|喝|喊|叫|笑|骂|吼|叹|嘀咕|低语|开口|回答|追问|反问|冷哼|沉声|怒道|喃喃)"
 THINK = r"(?:心想|暗想|心道|暗道|想道|心中暗道|心里想|在心里想|心中想|暗忖|寻思)"
@@ -464,12 +464,12 @@ def relatives(texts: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[
     """For each character a card relates another to (陈守义's card: 陈默的爷爷), the words that
     character's relatives go by and who they are: ``{陈默: {爷爷: 陈守义, 祖父: 陈守义}}``. A word
     two relatives of the same character share (two uncles) is left out."""
-    names = Ends(n for n in aliases if len(n) >= 2)
+    names = sorted((n for n in aliases if len(n) >= 2), key=len, reverse=True)
     out: dict[str, dict[str, str]] = {}
     clash: set[tuple[str, str]] = set()
     for person, text in texts.items():
         for before, forms in relations(text):
-            anchor = next((aliases[n] for n in names.of(before)), None)
+            anchor = next((aliases[n] for n in names if before.endswith(n)), None)
             if anchor is None or anchor == person:
                 continue
             for form in forms:
@@ -645,8 +645,10 @@ def check_draft(repo: StoryRepo, draft: Any, state: dict[str, Any] | None = None
                 and m["value"].lower() in YES:  # as settle reads it
             revealed.add(m["who"])
     pov = draft.meta.get("视角")
+    # the leaks read a letter as its writer's words (voices(letters=True)): read again only when the draft speaks of one
+    written = list(voices(ctx, lines, letters=True)) if any(LETTER_WORD.search(line) for line in lines) else said
     findings += check_text(ctx, draft.body, draft.body_line, learned=learned, revealed=revealed,
-                           pov=str(pov) if isinstance(pov, str) and pov else None, said=said)
+                           pov=str(pov) if isinstance(pov, str) and pov else None, said=written)
     if ctx.world is not None:
         # what the point of view calls people, as the cards quote it (陆骁叫他“周叔”): their names in its chapter
         me = ctx.aliases.get(str(pov).strip(), str(pov).strip()) if isinstance(pov, str) else ""
@@ -966,6 +968,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             for pid in sorted(moves[key] - named):
                 out.append(Finding("合同", WARN, f"草稿{word}了合同没有提到的承诺 {pid}：请确认，或先修改合同", line_no))
     in_prose: dict[tuple[str, bool], bool] = {}
+    called_off = functools.cache(lambda: CALLED_OFF.search(body))  # the prose's first putting off, read once a draft
     speaking: set[str] | None = None  # who speaks in the prose, named: read once for every line that asks
     kinds_named = functools.cache(lambda: _kinds_named(ctx) if ctx is not None else {})
     # whether the prose names a term by any of its forms: read once a term, not once for each line asking it in
@@ -993,6 +996,14 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                     break
         if len(out) > first and out[-1].severity == ERROR:
             continue  # a line whose promise is not moved as asked is reported once, not again for each name in it
+        if ctx is not None and not ids and _is_event(ctx, text) and (off := called_off()) is not None:
+            # the prose puts the event off (明天验了再说, 今天去不成了): the line's event, and any place it goes to, never
+            # happen — said once, not again for each name of the line the prose writes only on the way to calling it off
+            places = [t for t in dict.fromkeys(ctx.contract_terms_in(text)) if ctx.world is not None and t in ctx.world.places]
+            where = f"，也就没有到「{'」「'.join(places)}」" if places else ""
+            out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文写到它推迟或作罢了（{off.group()}）{where}：请确认这件事发生了",
+                               line_no, excerpt=_telling_of(body, off)))
+            continue
         terms = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
         quoted = dict.fromkeys(terms, True)  # a quoted term asks for its words: no other form, no doubt
         if ctx is not None:
@@ -1180,8 +1191,10 @@ def _is_event(ctx: CheckContext, text: str) -> bool:
     if re.search(f"{SAY}|{KNOW}|说起|提起|提到|谈起|聊起|讲起", text):
         return False  # what someone says, asks or learns is told in any words (the leak and lens checks read it)
     names = ctx.contract_terms_in(_QUOTED.sub("，", text))
-    if any(GO_TO.search(text[max(0, m.start() - 2):m.start()]) for m in (ctx._terms_re or re.compile(r"(?!)")).finditer(text)):
-        return False  # a move to a place (回到栖霞宗, 去太医院): the place rules' (_only_meant)
+    places = ctx.world.places if ctx.world is not None else set()
+    if any(GO_TO.search(text[max(0, m.start() - 2):m.start()]) and not (m.group() in places and text[m.end():m.end() + 1] == "的")
+           for m in (ctx._terms_re or re.compile(r"(?!)")).finditer(text)):
+        return False  # a move to a place (回到栖霞宗, 去太医院, 去柳三娘的药寮): the place rules' (_only_meant); 去临安的三个人 names people
     return any(ctx.is_person(t) for t in names)
 
 
@@ -1264,6 +1277,20 @@ def _refused(ctx: CheckContext, words: frozenset[str], body: str) -> str | None:
             return None
         evidence = evidence or seen[word]
     return evidence
+
+
+CALLED_OFF = re.compile(r"(?:回头|明天|明儿|明早|明日|改日|改天|下回|下次|以后|过两天|过几天)[^，,。！？；;“”\n]{0,6}再(?:说|讲|议|办|定|商量)|"
+                        r"(?:今天|今日|今晚|今儿|今夜|这回|这趟)[^，,。！？；;“”\n]{0,4}"
+                        r"(?:去不成|走不成|走不了|去不了|上不去|下不去|过不去|不走了|不去了|不开了|开不成|办不成|做不成)")
+"""What puts an act off or calls it off for the day, in general words: a later time then 再说/再议 (回头再说, 明天验了再说,
+以后再说), or today's going given up (今天去不成了, 今天是上不去了, 今晚不走了). An event line the prose writes this of has
+not happened in the draft: asked (a warning), never refused — a draft may put off one thing and do the line's."""
+
+
+def _telling_of(body: str, m: re.Match[str]) -> str:
+    """The sentence around a match, as a finding's excerpt (:func:`_telling`, at most 40 characters ending at it)."""
+    start, _end = _telling(body, m.start())
+    return body[start:m.end()].strip()[-40:]
 
 
 STOWED = re.compile(r"往[^，,。！？；;他她你]{0,6}?(?:兜|怀|袖|包|口袋|衣袋|抽屉)里?(?:一)?(?:塞|揣|收|装|放)")
@@ -1845,10 +1872,93 @@ def _lone_speaker(turns: list[str], beat: str | None, mentioned: Iterable[str], 
     return other or next((n for n in mentioned if n != last), None) or (beat if beat != last else None)
 
 
-def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
+READ_OUT = re.compile(r"(?<![想怀惦思纪悼挂])(?:念|读)(?![叨头经佛书])[^。！？“”：:，,]{0,4}[：:，,]\s*$")
+"""A clause that reads a written text out, right before the quote it reads (接着念：, 小声念，, 往下读：) — not 念叨
+(muttering: the speaker's own words), 想念, 读书."""
+LETTER_WORD = re.compile(r"(?<![相自确迷诚威通])信(?![任号息用心誉仰服])|电报|短信")
+"""A letter the prose speaks of (信, 来信, 信纸, 电报, 短信) — not 相信, 信号, 信息. A note (沈砚的字条) is not one: who
+reads it out is read as before."""
+WRITER_CUE = re.compile(r"的[^，,。！？“”\n]{0,6}?(?:信|电报|短信)|(?:又|再|还)?(?:写|寄|捎|发)(?:给[^，,。！？“”\n]{0,4})?(?:来|过来)?的")
+"""What follows a person who sent a letter (阿妈的第二封信, 你娘的信, 伯年又写给你的, 他寄来的): its writer; after 给 the
+person is the one it goes to (写给娘的信)."""
+SIGNATURE = re.compile(r"(?:^|[。！？!?\s])([\u4e00-\u9fff]{1,4}?)(?:手书|手字|亲笔|拜上|敬上|谨上|字|书|上|草)?[。.]?\s*$")
+"""A letter's last sentence a name alone (落款: 娘。 伯年手书。 阿妈。)."""
+LETTER_GAP = 2
+"""How many narration paragraphs may stand between two read parts of one letter (美玲坐了起来。 宋家栋往下念：)."""
+
+
+def _signer(ctx: CheckContext, signed: str) -> str | None:
+    """The person a letter's signature names: a name or alias of theirs, or the given name of a surnamed name
+    (伯年 of 韩伯年) that no one else shares."""
+    if ctx.is_person(signed) and signed in ctx.aliases:
+        return ctx.aliases[signed]
+    if len(signed) < 2:
+        return None
+    owners = {p for p in set(ctx.aliases.values()) if len(p) == len(signed) + 1 and p.endswith(signed) and surname_of(p)
+              and ctx.is_person(p)}
+    return next(iter(owners)) if len(owners) == 1 else None
+
+
+def _letters(ctx: CheckContext, names: re.Pattern[str], lines: list[str]) -> dict[int, tuple[str, bool]]:
+    """The paragraphs that read a letter (or a wire, a text message) out, and whose words they are: ``{line: (writer,
+    guessed)}``. A letter's paragraph is a quote opened right after a paragraph that speaks of a letter or of reading
+    and ends in a colon (…端端正正：), one led by a reading clause (罗秀英接着念：“…”, 小声念，“…”), or a paragraph
+    going on a letter whose last paragraph left its quote open (the many-paragraph quote). Parts read within
+    :data:`LETTER_GAP` narration paragraphs of each other are one letter. Its writer: the person its last sentence
+    signs (:data:`SIGNATURE`: 娘。 伯年手书。 — not guessed), else the last person the prose said sent a letter
+    before it (:data:`WRITER_CUE`: 阿妈的第二封信 — guessed). The reader's voice reads another's words: whatever the
+    letter gives away is its writer's; a letter with no writer found is left to the other readings."""
+    if not any(LETTER_WORD.search(line) for line in lines):
+        return {}
+    read: list[int] = []
+    prev: int | None = None  # the last non-blank paragraph
+    open_letter = False  # the last paragraph was a letter's, its quote left open
+    for i, line in enumerate(lines):
+        text = line.strip()
+        if not text:
+            continue
+        starts_quoted = text[0] in "“「"
+        before = lines[prev].strip() if prev is not None else ""
+        cue = starts_quoted and before[-1:] in "：:" and (LETTER_WORD.search(before) or READ_OUT.search(before[-8:]))
+        led = next((True for q in quote_matches(text) if READ_OUT.search(text[max(0, q.start() - 12):q.start()])), False)
+        if (starts_quoted and open_letter) or cue or led:
+            read.append(i)
+            open_letter = text.count("“") > text.count("”")
+        else:
+            open_letter = False
+        prev = i
+    out: dict[int, tuple[str, bool]] = {}
+    groups: list[list[int]] = []
+    for i in read:
+        gap = sum(1 for k in range(groups[-1][-1] + 1, i) if lines[k].strip()) if groups else LETTER_GAP + 1
+        if gap <= LETTER_GAP:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    for group in groups:
+        last = lines[group[-1]].strip().rstrip("”」")
+        signed = SIGNATURE.search(last)
+        writer = _signer(ctx, signed.group(1)) if signed else None
+        guessed = writer is None
+        if writer is None:
+            text = "\n".join(lines[max(0, group[0] - 12):group[0]])
+            for cue in WRITER_CUE.finditer(text):
+                head = text[max(0, cue.start() - 8):cue.start()]
+                found = [n for n in names.finditer(head) if n.end() == len(head) and ctx.is_person(n.group())
+                         and head[n.start() - 1:n.start()] != "给"]
+                if found:
+                    writer = ctx.aliases.get(found[-1].group(), found[-1].group())
+        if writer is not None:
+            out.update(dict.fromkeys(group, (writer, guessed)))
+    return out
+
+
+def voices(ctx: CheckContext, lines: list[str], letters: bool = False) -> Iterable[Voice]:
     """Everything the draft says, by whom: attributed dialogue (a quote alone in its paragraph
     by the turn-taking around it, :func:`_lone_speaker`), thoughts and what a character knows
-    (心想、心里清楚、知道、想起…), and the narration's own sentences."""
+    (心想、心里清楚、知道、想起…), and the narration's own sentences. ``letters``: a letter read out is its
+    writer's words (:func:`_letters`) — what the leak check asks; the writer is not in the scene for that, so the
+    contract and continuity readings (who is there, who speaks) take the voices without it."""
     names = ctx.names_re()
     # the patterns built on the names, looked up once: a pattern is a key by its whole compiled code
     # (hashed and compared at every lookup), thousands of names' worth at every line of a draft
@@ -1860,8 +1970,16 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
     narration: list[str] = []  # the narration paragraphs so far
     after_narration = False
     silent = False  # the last narration paragraph answered without words (:data:`SILENT_REPLY`)
+    read_out = _letters(ctx, names, lines) if names and letters else {}  # the paragraphs reading a letter out: its writer
     for i, line in enumerate(lines):
         if not line.strip():
+            continue
+        letter = read_out.get(i)
+        opener = len(line) - len(line.lstrip())
+        if letter is not None and line[opener] in "“「" and next(quote_matches(line), None) is None:
+            # a letter's paragraph whose quote goes on past it: all of it the writer's
+            yield Voice(letter[0], line[opener + 1:], i, opener + 2, letter[1])
+            after_narration = False
             continue
         taken: list[tuple[int, int]] = []
         # a short quote without punctuation is a term (刻着“慕容”), not speech: it stays narration
@@ -1881,6 +1999,11 @@ def voices(ctx: CheckContext, lines: list[str]) -> Iterable[Voice]:
         named_outside = functools.cache(functools.partial(_named_outside_quotes, line, names)) if names and quotes else None
         marks = _LineMarks(ctx, names, outside)
         for m in quotes:
+            if letter is not None:  # a letter read out: its writer's words, not the reader's
+                words = next(g for g in m.groups() if g is not None)
+                yield Voice(letter[0], words, i, m.start() + 1, letter[1])
+                taken.append(m.span())
+                continue
             speaker = _attributed(ctx, names, clauses, line, m, named_outside) \
                 if names and clauses is not None and named_outside is not None else None
             lead = marks.lead(m.start())
@@ -2170,8 +2293,8 @@ def _denial_leaks(ctx: CheckContext, voice: Voice, first_line: int, learned: dic
     """泄密 of an info gap told without its keywords, by denying what it denies (:func:`_denies`)."""
     out = []
     for sid, knowers, reader, _kws in ctx.secrets:
-        if reader or sid in revealed:
-            continue
+        if voice.speaker is None and (reader or sid in revealed):
+            continue  # what the reader knows frees the narration, not a character outside the gap
         who = voice.speaker or pov
         if who is not None and (who in knowers or who in learned.get(sid, ())):
             continue
@@ -2226,7 +2349,7 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
         return any(k not in ctx.public_words and (k not in named or (k in things and not ctx.is_person(ctx.aliases.get(k, k))))
                    for k in hit) or len(hit) >= _need(kws, 2)
 
-    for voice in said if said is not None else voices(ctx, lines):
+    for voice in said if said is not None else voices(ctx, lines, letters=True):
         present = set(kw_re.findall(voice.words))
         if not present:
             if ctx.denials and "不是" in voice.words:
@@ -2234,9 +2357,9 @@ def leak_and_waste(ctx: CheckContext, lines: list[str], first_line: int, learned
             continue
         lineno = first_line + voice.line
         for (sid, knowers, reader, kws), where in zip(ctx.secrets, wheres):
-            if not kws or sid in (revealed or ()):
-                continue
             who = voice.speaker
+            if not kws or (who is None and sid in (revealed or ())):
+                continue  # the reader told (读者已知=是) frees the narration only: a character outside the gap still does not know
             hit = [kws[at] for at in sorted(at for k in present for at in where.get(k, ()))]
             hit = [k for k in hit if who is None or (k != who and ctx.aliases.get(k) != who)]
             if who is None:

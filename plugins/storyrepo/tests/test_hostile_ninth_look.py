@@ -4,7 +4,7 @@ Each class here made the checks' context grow with the product of two things the
 thousands of relations to no one named (许砚是邻居的姐姐。 over and over) beside a 名册 of thousands of names (each
 relation tried every name against the whole card text before it: the product, times the card's length —
 ``relation_gender`` 0.4 s for 800 of each, 3 s for 1,600, a minute and more at the cap; :func:`relatives` tried
-every name against each relation as well); a card of thousands of other names beside a 名册 of thousands (each of
+every name against each relation as well — left as it was: the lookup by lengths lost a contract catch of 连续性-盲评十三); a card of thousands of other names beside a 名册 of thousands (each of
 the card's names tried against each of the others', in every pattern of a card's forms). The figures are in
 bench/story_hostile.py (the ``ninth_`` cases). The readers now cut the text at the names' lengths
 (:class:`~lw_storyrepo.wordsre.Ends`); the scans they replace are kept here as the specification, and the work is
@@ -21,7 +21,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lw_storyrepo import kinship
-from lw_storyrepo.checks import relatives
 from lw_storyrepo.continuity import World, _forms_of
 from lw_storyrepo.wordsre import Ends
 
@@ -80,10 +79,6 @@ def test_a_card_of_the_cap_s_relations_beside_thousands_of_names_reads_each_rela
     assert gender == ""  # the neighbour is no one named
     assert kinship.relation_gender(card + "许砚是王林先生的姐姐。", names | {"王林先生"}) == "她"
     assert calls < 30 * (CAP // 9) + 5 * len(names), calls  # the old scan: 26 million tries
-    texts = {"许砚": card, "王林先生": "---\n姓名: 王林先生\n---\n## 关系\n" + "许砚的哥哥。" * (CAP // 6)}
-    found, calls = _counted(lambda: relatives(texts, {n: n for n in names | {"许砚", "王林先生"}}))
-    assert list(found) == ["许砚"] and found["许砚"]["哥哥"] == found["许砚"]["兄长"] == "王林先生"
-    assert calls < 100 * (CAP // 6 + CAP // 9) + 5 * len(names), calls  # each relation its forms; the old scan: 66 million
 
 
 def _old_leads(world: World, people: list[str]) -> str:
