@@ -32,6 +32,15 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from lw_storyrepo import cache, fixtures, settle, workspace
+from lw_storyrepo.checks import CheckContext, check_draft
+from lw_storyrepo.checkscore import score as check_score
+from lw_storyrepo.dialect import quick_meta
+from lw_storyrepo.drafts import Draft
+from lw_storyrepo.fixtures import ScriptedModel, make_book, prose
+from lw_storyrepo.gitops import Git
+from lw_storyrepo.propernouns import lexicon, score
+
 CORPUS_DIR = Path(__file__).resolve().parent.parent / "plugins" / "storyrepo" / "tests" / "corpus"
 
 
@@ -61,13 +70,6 @@ def main() -> None:
     ap.add_argument("--keep", default=None)
     args = ap.parse_args()
     os.environ.setdefault("LW_STORY_DATE", "2026-01-01T00:00:00+0000")
-
-    from lw_storyrepo import cache, fixtures, settle, workspace
-    from lw_storyrepo.checks import CheckContext, check_draft
-    from lw_storyrepo.dialect import quick_meta
-    from lw_storyrepo.drafts import Draft
-    from lw_storyrepo.fixtures import ScriptedModel, make_book, prose
-    from lw_storyrepo.gitops import Git
 
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="story-bench-"))
     root = base / "基准书"
@@ -173,8 +175,6 @@ def main() -> None:
     # a baseline of the same run, so that a slower machine shows as a slower floor: one pass of the
     # segmenter the name check rests on over the same lines (no check can do less than read them once);
     # interleaved with the checks, so that a busy machine slows both alike
-    from lw_storyrepo.propernouns import lexicon
-
     cut = lexicon().jieba.lcut
     reals, floors_real = [], []
     for _ in range(max(9, args.runs)):
@@ -192,8 +192,6 @@ def main() -> None:
     print(f"          (one-time jieba dictionary load per process: {ms} ms, not part of the per-draft figure)")
 
     # 4. quality of the new-proper-noun check on the labelled chapters
-    from lw_storyrepo.propernouns import score
-
     corpus = CORPUS_DIR
     for folder in ("专名", "专名-留出", "专名-验证", "专名-他人-开发", "专名-他人-开发二", "专名-他人-开发三",
                    "专名-他人-开发四", "专名-他人-开发五", "专名-他人-开发六",
@@ -217,8 +215,6 @@ def main() -> None:
               f"({result.chapters} labelled chapters, {result.true_positives + len(result.missed)} names){goal}")
 
     # 5. continuity, contract and leak checks on the labelled drafts (through lw story)
-    from lw_storyrepo.checkscore import score as check_score
-
     for folder in ("连续性-开发", "连续性-评估", "连续性-评估二", "连续性-评估三", "连续性-评估四",
                    "连续性-盲评", "连续性-开发二", "连续性-盲评二", "连续性-开发三", "连续性-盲评三",
                    "连续性-开发四", "连续性-开发五", "连续性-盲评五", "连续性-开发六", "连续性-盲评七",

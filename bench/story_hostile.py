@@ -14,7 +14,8 @@ The ``six_`` cases (the sixth look) do the same against the readers of the conti
 ``seven_`` cases (the seventh look) against the contract's place readers, who speaks a line of quotes
 and the uses of held things in one sentence; the ``eighth_`` cases (the eighth look) against the readers of one
 front-matter line (a 设定变更 line, a 书内时间, an inline list the front-matter fixer reads; a draft refused is
-timed to its refusal) and of 名册's 非专名 list.
+timed to its refusal) and of 名册's 非专名 list; the ``ninth_`` cases (the ninth look) against the readers of a card's
+other names and relations beside a 名册 of thousands of names.
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
@@ -29,6 +30,16 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Callable
+
+from lw_storyrepo import layout as L
+from lw_storyrepo.checks import CheckContext
+from lw_storyrepo.checkscore import _Book, _base_book, _freeze
+from lw_storyrepo.drafts import DRAFT_MAX_CHARS, read_draft
+from lw_storyrepo.repo import StoryRepo
+from lw_storyrepo.review import check
+from lw_storyrepo.samples import KNOWN, SECRET
+from lw_storyrepo.workspace import load_state
+from lwcore.api import LwError
 
 os.environ.setdefault("LW_STORY_DATE", "2026-01-01T00:00:00+0000")
 
@@ -125,10 +136,6 @@ def shelves(n: int) -> dict[str, tuple[dict[str, str], str]]:
     """Books built against the checks' reading of cards and 名册 (a card holding thousands of things, a
     held thing named by thousands of characters, a 名册 of thousands of names), each with a draft of
     about ``n`` characters: ``{case: ({file: text written over the book's}, draft)}``."""
-    from lw_storyrepo import layout as L
-
-    from lw_storyrepo.samples import SECRET
-
     card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8")
     things, k = held(n // 15), n // 15
     holding = {f"{L.角色}/许砚.md": card.replace("持有:\n", "持有:\n" + "".join(f"  - {t}\n" for t in things))}
@@ -158,8 +165,6 @@ def shelves(n: int) -> dict[str, tuple[dict[str, str], str]]:
 def sixth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[str, str], str, list[str]]]:
     """Books and drafts built against the continuity rounds 13–17 (the sixth look), as :func:`shelves`; a
     third item is the frozen contract the draft is checked against."""
-    from lw_storyrepo import layout as L
-
     world = (CORPUS / "书" / L.世界观).read_text(encoding="utf-8")
     card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8")
     burnt = {f"{L.角色}/许砚.md": card.replace("状态: 在世", "状态: 烫伤").replace("## 设定\n", "## 设定\n许砚的右手什么也拿不了。\n")}
@@ -187,8 +192,6 @@ def sixth_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[str,
 def seventh_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[str, str], str, list[str]]]:
     """Books and drafts built against the contract's place readers and :func:`voices` (the seventh look), as
     :func:`sixth_look`."""
-    from lw_storyrepo import layout as L
-
     places = [x[:2] + "城" for x in held(n // 15)]
     rostered = "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {p} |  | 地点 | 1 |\n" for p in places)
     return {
@@ -205,8 +208,6 @@ def seventh_look(n: int) -> dict[str, tuple[dict[str, str], str] | tuple[dict[st
 def eighth_look(n: int) -> dict[str, tuple[dict[str, str], str]]:
     """Books and drafts built against the readers of one front-matter line and of 名册's 非专名 list (the eighth
     look), as :func:`shelves`."""
-    from lw_storyrepo import layout as L
-
     roster = "# 名册\n\n" + L.ROSTER_HEADER
     blanks = " " * n
     return {
@@ -224,6 +225,23 @@ def eighth_look(n: int) -> dict[str, tuple[dict[str, str], str]]:
                                      HEAD + fill(PROSE, n)),
     }
 
+
+
+def ninth_look(n: int) -> dict[str, tuple[dict[str, str], str]]:
+    """Books built against the readers of a card's other names and relations beside a 名册 of thousands of names
+    (the ninth look), as :func:`shelves`."""
+    card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8")
+    k = n // 15
+    names = ["王" + x[:2] for x in held(k)]
+    roster = {L.名册: "# 名册\n\n" + L.ROSTER_HEADER + "".join(f"| {x} | 小{x[1:]} | 人物 | 1 |\n" for x in names)}
+    return {
+        # a card of thousands of other names beside a 名册 of thousands: each of its names was tried against each other name
+        "ninth_card_aliases_roster": ({**roster, f"{L.角色}/许砚.md": card.replace("别名:\n", "别名:\n" + "".join(
+                                          f"  - 砚{x[1:]}\n" for x in names))}, HEAD + fill(PROSE, n)),
+        # a card of thousands of relations to no one named: each tried every name against the whole text before it
+        "ninth_card_relations_roster": ({**roster, f"{L.角色}/许砚.md": card.replace("## 设定\n", "## 设定\n" + fill(
+                                            "许砚是邻居的姐姐。", n) + "\n")}, HEAD + fill(PROSE, n)),
+    }
 
 def front_matters(n: int) -> dict[str, str]:
     k = n // 20
@@ -249,11 +267,6 @@ def worlds(n: int) -> dict[str, str]:
 
 
 def book(work: Path):  # type: ignore[no-untyped-def]
-    from lw_storyrepo import layout as L
-    from lw_storyrepo.checkscore import _Book, _base_book, _freeze
-    from lw_storyrepo.repo import StoryRepo
-    from lw_storyrepo.samples import KNOWN, SECRET
-
     root = work / "书"
     _base_book(CORPUS, work, [])
     repo = StoryRepo(root)
@@ -268,13 +281,6 @@ def book(work: Path):  # type: ignore[no-untyped-def]
 
 
 def checker(repo) -> Callable[[str], float]:  # type: ignore[no-untyped-def]
-    from lw_storyrepo import layout as L
-    from lw_storyrepo.checks import CheckContext
-    from lw_storyrepo.drafts import DRAFT_MAX_CHARS, read_draft
-    from lw_storyrepo.review import check
-    from lw_storyrepo.workspace import load_state
-    from lwcore.api import LwError
-
     def run(text: str, contract: list[str] | None = None, with_load: bool = False) -> float:
         """Seconds of the check of ``text`` (with the context's load when ``with_load``); a draft refused is
         timed to its refusal."""
@@ -294,9 +300,6 @@ def checker(repo) -> Callable[[str], float]:  # type: ignore[no-untyped-def]
 
 def load(world: Path, text: str) -> float:
     """Seconds to load the checks' context (where 世界观 is read) with ``text`` as 世界观."""
-    from lw_storyrepo.checks import CheckContext
-    from lw_storyrepo.repo import StoryRepo
-
     world.write_text(text, encoding="utf-8")
     start = time.perf_counter()
     CheckContext.load(StoryRepo(world.parents[2]))
@@ -308,8 +311,6 @@ def main() -> None:
     ap.add_argument("cases", nargs="*", help="only the cases whose name contains one of these")
     ap.add_argument("--keep", type=Path, help="build the book here and keep it")
     args = ap.parse_args()
-    from lw_storyrepo import layout as L
-    from lw_storyrepo.drafts import DRAFT_MAX_CHARS
 
     work = args.keep or Path(tempfile.mkdtemp(prefix="lw-hostile-"))
     try:
@@ -339,8 +340,9 @@ def main() -> None:
                 a, b = (run(q), run(f)) if isinstance(q, str) else (run(q[1], q[0]), run(f[1], f[0]))
                 worst = max(worst, b)
                 print(f"{name:24s} {a:7.2f}s {b:7.2f}s {b / max(a, 1e-9):6.1f}× {b / max(prose, 1e-9):8.1f}×", flush=True)
-        quarter_books = {**shelves(cap // 4), **sixth_look(cap // 4), **seventh_look(cap // 4), **eighth_look(cap // 4)}
-        cap_books = {**shelves(cap), **sixth_look(cap), **seventh_look(cap), **eighth_look(cap)}
+        quarter_books = {**shelves(cap // 4), **sixth_look(cap // 4), **seventh_look(cap // 4), **eighth_look(cap // 4),
+                         **ninth_look(cap // 4)}
+        cap_books = {**shelves(cap), **sixth_look(cap), **seventh_look(cap), **eighth_look(cap), **ninth_look(cap)}
         for name in quarter_books:
             if args.cases and not any(c in name for c in args.cases):
                 continue

@@ -77,7 +77,7 @@ from lw_storyrepo.names import surname_of
 from lw_storyrepo.numerals import value
 from lw_storyrepo.ranks import DOWN_WORDS, Ladder, RankReader, steps
 from lw_storyrepo.repo import as_list
-from lw_storyrepo.wordsre import alternation, found_at
+from lw_storyrepo.wordsre import Ends, alternation, found_at
 
 DEFAULT_STAGES = ("凡人", "炼体", "练气", "炼气", "筑基", "结丹", "金丹", "元婴", "化神", "炼虚", "合体", "大乘", "渡劫", "真仙",
                   "天仙", "金仙")
@@ -2203,8 +2203,13 @@ def _forms_of(world: World, people: Iterable[str], loose: bool = False) -> str:
     wanted = set(people)
     forms = sorted((a for a, n in world.aliases.items() if n in wanted and len(a) >= 2), key=len, reverse=True)
     # a form that ends another's longer name is theirs there (先生 of 二先生): the rest of that name must not lead it
-    others = [a for a, n in world.aliases.items() if n not in wanted]
-    lead = {f: "".join(f"(?<!{re.escape(a[:-len(f)])})" for a in others if len(a) > len(f) and a.endswith(f)) for f in forms}
+    ending = Ends(forms)  # each other name cut at the forms' lengths, not tried against each form
+    leads: dict[str, list[str]] = {f: [] for f in forms}
+    for a, n in world.aliases.items():
+        if n not in wanted:
+            for f in ending.of(a, shorter=True):
+                leads[f].append(f"(?<!{re.escape(a[:-len(f)])})")
+    lead = {f: "".join(leads[f]) for f in forms}
     single = sorted({a[0] for a, n in world.aliases.items() if n in wanted and a in world.indirect
                      and (len(a) == 1 or (len(a) == 2 and a[0] == a[1]))})  # 爹 as well as 妈 of 妈妈
     edge = "" if loose else r"(?<![\u4e00-\u9fff](?<!是))"  # 抬头一看，是爹: the copula leaves the word alone

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from lw_storyrepo.wordsre import Ends
+
 FORMS: dict[str, tuple[str, ...]] = {
     "父": ("父亲", "爹", "爹爹", "阿爹", "老爹", "家父", "先父", "爸爸", "老爸", "阿爸", "爹地", "老豆", "阿耶"),
     "母": ("母亲", "娘", "娘亲", "阿娘", "家母", "先母", "妈妈", "老妈", "姆妈", "阿妈", "额娘", "老母"),
@@ -127,9 +129,9 @@ def relation_gender(card_text: str, names: set[str]) -> str:
     (赵铁军的姐姐, 孙秀兰的女儿 → 她), when they all say one gender; else ``""``. Only a relation
     to someone named counts (赵铁梅是他的姐姐 is another's)."""
     body = free_text(card_text)
-    named = [n for n in names if len(n) >= 2]
+    named = Ends(n for n in names if len(n) >= 2)
     words = {WORDS[m.group(1)] for m in _RELATION.finditer(body)
-             if m.start() >= 2 and any(body[:m.start()].endswith(n) for n in named)}
+             if m.start() >= 2 and next(named.of(body, m.start()), None) is not None}
     she, he = bool(words & _SHE_RELATION), bool(words & _HE_RELATION)
     return "她" if she and not he else "他" if he and not she else ""
 

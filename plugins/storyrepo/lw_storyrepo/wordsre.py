@@ -154,3 +154,23 @@ def starts_of(word: str, text: str) -> Iterator[int]:
     while at >= 0:
         yield at
         at = text.find(word, at + len(word))
+
+
+class Ends:
+    """Which of many words end a text. Each text is cut at the words' lengths and the pieces looked up, not each
+    word tried against it: a 名册 of thousands of names asked of each of a card's thousands of relations (or of
+    each of another card's thousands of names) was their product, and each try cut the text before it again."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        self.words = frozenset(w for w in words if w)
+        self.lengths = sorted({len(w) for w in self.words}, reverse=True)
+
+    def of(self, text: str, end: int | None = None, shorter: bool = False) -> Iterator[str]:
+        """The words ending ``text[:end]`` (all of ``text`` when ``end`` is None), longest first; only the ones
+        shorter than ``text[:end]`` when ``shorter``."""
+        end = len(text) if end is None else end
+        for size in self.lengths:
+            if size < end or (size == end and not shorter):
+                piece = text[end - size:end]
+                if piece in self.words:
+                    yield piece

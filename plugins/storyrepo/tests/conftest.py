@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import signal
+import threading
 from pathlib import Path
+from typing import Any, Iterator
 
 import pytest
 
@@ -18,6 +21,30 @@ def _git_identity_and_locale(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("LW_LOCALE", "LC_ALL", "LC_MESSAGES"):  # lw story follows the shell's language: the tests
         monkeypatch.delenv(name, raising=False)       # set theirs (--locale, LANG); the default is English
     monkeypatch.setenv("LANG", "C.UTF-8")
+
+
+HANG_GUARD = 120
+"""Seconds a hostile test (``test_hostile*.py``) may run before it fails: no speed assertion (its cases of the
+cap finish in seconds; how much work they do the tests count), the in-process form of the timeout tests/hostile
+runs ``lw`` under — a reader grown quadratic again fails its test instead of stalling the suite."""
+
+
+@pytest.fixture(autouse=True)
+def _hang_guard(request: pytest.FixtureRequest) -> Iterator[None]:
+    if not request.path.name.startswith("test_hostile") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def hung(signum: int, frame: Any) -> None:
+        pytest.fail(f"{request.node.nodeid} ran past the hang guard ({HANG_GUARD} s): a reader of hostile text stalls")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.setitimer(signal.ITIMER_REAL, HANG_GUARD)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 @pytest.fixture
