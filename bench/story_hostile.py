@@ -241,6 +241,11 @@ def ninth_look(n: int) -> dict[str, tuple[dict[str, str], str]]:
         # a card of thousands of relations to no one named: each tried every name against the whole text before it
         "ninth_card_relations_roster": ({**roster, f"{L.角色}/许砚.md": card.replace("## 设定\n", "## 设定\n" + fill(
                                             "许砚是邻居的姐姐。", n) + "\n")}, HEAD + fill(PROSE, n)),
+        # a line of thousands of organisations' heads (finding 8): each token's start read every bound of the line
+        "ninth_chain_heads": ({}, HEAD + fill("金城航运队", n)),
+        "ninth_chain_heads_commas": ({}, HEAD + fill("野径户外俱乐部，", n)),
+        # thousands of organisations said in full, each new: each tried against the ending of every candidate
+        "ninth_chain_heads_distinct": ({}, HEAD + fill("".join(f"{x}航运队，" for x in held(n // 7)), n)),
     }
 
 def front_matters(n: int) -> dict[str, str]:

@@ -17,7 +17,7 @@ import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from lwcore.api import LwError
 
@@ -49,27 +49,38 @@ def _head_text(repo: StoryRepo, rel: str) -> str | None:
     return proc.stdout.decode("utf-8", "replace") if proc.returncode == 0 else None
 
 
-def typo_only(old: str, new: str) -> bool:
-    """Whether ``new`` differs from ``old`` by typo fixes only (short runs, few characters)."""
-    if old == new:
-        return True
+def _line_edits(old: str, new: str) -> Iterator[tuple[str, str, int, int, int, int] | None]:
+    """The one diff walk :func:`typo_only` and :func:`_replaced_runs` share: the text compared line by line,
+    then each pair of lines in a block replaced line for line character by character. Yields ``(x, y, p1,
+    p2, q1, q2)`` for each run of characters changed within a kept line (``x[p1:p2]`` became ``y[q1:q2]``),
+    and ``None`` for a block that adds or removes a line with words in it (blank lines are passed over)."""
     a, b = old.splitlines(), new.splitlines()
-    changed = 0
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag == "equal":
             continue
         if tag != "replace" or i2 - i1 != j2 - j1:
             if any(line.strip() for line in a[i1:i2] + b[j1:j2]):
-                return False  # a line added or removed
+                yield None  # a line added or removed
             continue
         for x, y in zip(a[i1:i2], b[j1:j2]):
             for op, p1, p2, q1, q2 in difflib.SequenceMatcher(None, x, y, autojunk=False).get_opcodes():
-                if op == "equal":
-                    continue
-                run = max(p2 - p1, q2 - q1)
-                if run > TYPO_RUN:
-                    return False
-                changed += run
+                if op != "equal":
+                    yield x, y, p1, p2, q1, q2
+
+
+def typo_only(old: str, new: str) -> bool:
+    """Whether ``new`` differs from ``old`` by typo fixes only (short runs, few characters)."""
+    if old == new:
+        return True
+    changed = 0
+    for edit in _line_edits(old, new):
+        if edit is None:
+            return False
+        _x, _y, p1, p2, q1, q2 = edit
+        run = max(p2 - p1, q2 - q1)
+        if run > TYPO_RUN:
+            return False
+        changed += run
     return changed <= max(TYPO_TOTAL, len(old) // 100)
 
 
@@ -77,44 +88,74 @@ def _replaced_runs(old: str, new: str) -> list[tuple[str, str, str, str]]:
     """Each run of characters a typo-sized edit replaced, inserted or deleted, within the lines it kept,
     as ``(left, was, now, right)``: the run before and after, and up to :data:`TYPO_RUN` characters of the
     unchanged text on each side of it (the same in both texts), so a run can be found again elsewhere."""
-    a, b = old.splitlines(), new.splitlines()
     out = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        if tag != "replace" or i2 - i1 != j2 - j1:
+    for edit in _line_edits(old, new):
+        if edit is None:
             continue
-        for x, y in zip(a[i1:i2], b[j1:j2]):
-            for op, p1, p2, q1, q2 in difflib.SequenceMatcher(None, x, y, autojunk=False).get_opcodes():
-                if op == "equal":
-                    continue
-                left = x[max(0, p1 - TYPO_RUN):p1]
-                right = x[p2:p2 + TYPO_RUN]
-                while left and not y[:q1].endswith(left):
-                    left = left[1:]
-                while right and not y[q2:].startswith(right):
-                    right = right[:-1]
-                out.append((left, x[p1:p2], y[q1:q2], right))
+        x, y, p1, p2, q1, q2 = edit
+        left = x[max(0, p1 - TYPO_RUN):p1]
+        right = x[p2:p2 + TYPO_RUN]
+        while left and not y[:q1].endswith(left):
+            left = left[1:]
+        while right and not y[q2:].startswith(right):
+            right = right[:-1]
+        out.append((left, x[p1:p2], y[q1:q2], right))
     return out
 
 
-def follow_runs(text: str, old: str, new: str) -> tuple[str, list[tuple[str, str]]]:
+def _occurrences(text: str, word: str, most: int = 2) -> int:
+    """How many times ``text`` holds ``word``, overlapping ones counted (哈哈 twice in 哈哈哈), up to ``most``."""
+    count, at = 0, text.find(word)
+    while at >= 0 and count < most:
+        count += 1
+        at = text.find(word, at + 1)
+    return count
+
+
+def follow_runs(text: str, old: str, new: str, unsure: list[str] | None = None) -> tuple[str, list[tuple[str, str]]]:
     """``text`` (a chapter's summary) with the words a typo-sized edit of its chapter (``old`` → ``new``)
     replaced rewritten the same way, in one pass, and the ``(was, now)`` pairs it rewrote. A run is looked
-    for with the fewest characters of its unchanged neighbours that make it two characters at least (沈阳 →
-    长春 as it stands; 的 → 地 only inside 慢慢的走), so one changed character never rewrites every one of
-    its kind; a run the text does not hold is left."""
+    for with the fewest characters of its unchanged neighbours that make it two characters at least and
+    that ``text`` holds exactly once, as many on each side first, then more on one side than the other
+    (沈阳 → 长春 as it stands; 的 → 地 only inside 慢慢的走; 他 → 她 as 头，他 when 李明 and 王芳 both have
+    ，他说), so one changed character never rewrites
+    every one of its kind nor a place the edit was not about. A run the text does not hold is left; a run it
+    holds only more than once with every context, or that the edit changed two ways, is left too and its
+    words appended to ``unsure`` (for the author to mend by hand)."""
     pairs: dict[str, str] = {}
+    conflicting: list[str] = []
     for left, was, now, right in _replaced_runs(old, new):
-        for k in range(TYPO_RUN + 1):
-            lc, rc = left[len(left) - min(k, len(left)):], right[:k]
-            if len(lc + was + rc) >= 2 and (lc + was + rc) in text:
-                pairs.setdefault(lc + was + rc, lc + now + rc)
+        even = [(min(k, len(left)), min(k, len(right))) for k in range(max(len(left), len(right)) + 1)]
+        shapes = even + sorted(((lk, rk) for lk in range(len(left) + 1) for rk in range(len(right) + 1)
+                                if (lk, rk) not in even), key=sum)
+        ambiguous = ""
+        for lk, rk in shapes:
+            lc, rc = left[len(left) - lk:], right[:rk]
+            found = _occurrences(text, lc + was + rc) if len(lc + was + rc) >= 2 else 0
+            if found == 1:
+                if pairs.setdefault(lc + was + rc, lc + now + rc) != lc + now + rc:
+                    conflicting.append(lc + was + rc)  # 北平 → 奉天 in one line, → 南京 in another
                 break
-            if k >= len(left) and k >= len(right):
-                break
+            if found > 1 and not ambiguous:
+                ambiguous = lc + was + rc
+        else:
+            if ambiguous and unsure is not None and ambiguous not in unsure:
+                unsure.append(ambiguous)
+    for word in conflicting:
+        pairs.pop(word, None)
+        if unsure is not None and word not in unsure:
+            unsure.append(word)
     if not pairs:
         return text, []
+    done: dict[str, str] = {}
+
+    def swap(m: re.Match[str]) -> str:
+        done[m.group()] = pairs[m.group()]
+        return pairs[m.group()]
+
     pattern = re.compile("|".join(re.escape(w) for w in sorted(pairs, key=len, reverse=True)))
-    return pattern.sub(lambda m: pairs[m.group()], text), [(w, pairs[w]) for w in pairs if w != pairs[w]]
+    text = pattern.sub(swap, text)
+    return text, [(w, now) for w, now in done.items() if w != now]
 
 
 def accepted_changes(repo: StoryRepo, paths: list[str]) -> list[str]:
@@ -390,7 +431,11 @@ def _sync_summary(repo: StoryRepo, n: int, old_meta: dict[str, Any], new_meta: d
         return
     lines = repo.text(rel).split("\n")
     head = lines[:1] if lines and lines[0].startswith("# ") else []
-    rest, followed = follow_runs("\n".join(lines[len(head):]), old_body, body)
+    unsure: list[str] = []
+    rest, followed = follow_runs("\n".join(lines[len(head):]), old_body, body, unsure)
+    if unsure:  # a run the summary says in more than one place: which one the edit meant is the author's call
+        log.append(f"章摘要 {n:04d} 未随正文改「{'」「'.join(unsure)}」（摘要里不止一处，认不准是哪一处；"
+                   f"要改用 --摘要，或手改 {rel} 一起 retcon）")
     if followed:  # a typo-sized edit that changed a fact the summary states: the summary follows it
         log.append(f"章摘要 {n:04d} 随正文改：" + "、".join(f"{w}→{now}" for w, now in followed))
         event = str(new_meta.get("一句话事件") or "")

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left, bisect_right, insort
 from collections import Counter
 from dataclasses import dataclass
 from itertools import accumulate, compress
@@ -977,7 +977,9 @@ def _chained_institution_candidates(lex: _Lexicon, line: str, bounds: set[int]) 
     :data:`CHAIN_HEADS`, the tokens read leftward from the head until one that is a verb, a particle, a pronoun,
     a number or a time (撞见+猎犬公会: 撞见 ends it). The stem, the leftmost token, is no act or side and
     is no common word nor a kind (商业+户外俱乐部, 国营+剧团, 手游+公会: :data:`GENERIC_STEMS`), unless it is a county's or a
-    city's own (洪埠县). Each head is looked at once, with at most :data:`CHAIN_MAX` characters before it."""
+    city's own (洪埠县). Each head is looked at once, with at most :data:`CHAIN_MAX` characters before it; each token's
+    start is found by bisection in the line's sorted bounds (a line of thousands of heads reads each once)."""
+    edges: list[int] | None = None
     for m in CHAIN_HEAD.finditer(line):
         at = m.start()
         if at not in bounds or (m.end() < len(line) and m.end() not in bounds):
@@ -985,7 +987,9 @@ def _chained_institution_candidates(lex: _Lexicon, line: str, bounds: set[int]) 
         tokens: list[str] = []
         start = at
         while start > 0 and at - start < CHAIN_MAX:
-            prev = max((b for b in bounds if b < start), default=0)
+            edges = sorted(bounds) if edges is None else edges
+            below = bisect_left(edges, start)
+            prev = edges[below - 1] if below else 0
             token = line[prev:start]
             tag = lex.tags.get(token) or lex.tags.get(token[0], "")  # 刚到, 知不知道: read by their first character
             if not CJK.fullmatch(token) or set(token) & MIDDLE_BAD or tag in CHAIN_STOP_TAGS \
@@ -2283,10 +2287,17 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     for name, at in _abbreviated_candidates(lex, body):  # 德兴曲艺社 said beside 德兴社
         c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(body.count("\n", 0, at), at - body.rfind("\n", 0, at) - 1)))
         c.context = True
+    backwards = sorted(w[::-1] for w in candidates)  # each candidate read from its end: the ones a name ends, by bisection
     for i, bounds in bounds_of.items():  # 野径户外俱乐部, 金城航运队: an organisation said in full
         for name, col in _chained_institution_candidates(lex, lines[i], bounds):
-            if name not in candidates and not any(name.endswith(w) or w.endswith(name) for w in candidates):  # 邻村+茂源酒店
-                candidates[name] = _Candidate(name, "组织", 2, context=True, first=(i, col))
+            if any(name[k:] in candidates for k in range(len(name))):  # 邻村+茂源酒店: a candidate ends it
+                continue
+            eman = name[::-1]
+            after = bisect_left(backwards, eman)
+            if after < len(backwards) and backwards[after].startswith(eman):  # it ends a candidate
+                continue
+            candidates[name] = _Candidate(name, "组织", 2, context=True, first=(i, col))
+            insort(backwards, eman)
     for name, i, col in _institution_candidates(lines, bounds_of, places, known_set):
         serving.add(name)
         c = candidates.setdefault(name, _Candidate(name, "组织", 2, first=(i, col)))

@@ -141,6 +141,38 @@ def test_one_changed_character_is_found_again_only_with_its_neighbours() -> None
     assert follow_runs("与此无关。", "说少了十二块。", "说少了十五块。") == ("与此无关。", [])
 
 
+def test_a_changed_run_said_twice_in_the_summary_is_followed_only_where_it_is_one_place() -> None:
+    """Finding 7 (stop 50, an outside review): 他 → 她 in 王芳's line (found as ，他说) also turned 李明's
+    「他说要走」 into 「她说要走」. A run is rewritten only where the summary says it once, with as much of its
+    neighbours as that takes; said in more than one place with every context, it is left and named."""
+    old, new = "王芳点点头，他说：好。", "王芳点点头，她说：好。"
+    unsure: list[str] = []
+    assert follow_runs("李明进门，他说要走。王芳点点头，他说好。", old, new, unsure) == (
+        "李明进门，他说要走。王芳点点头，她说好。", [("头，他", "头，她")])  # 点头，他 is the one place
+    assert unsure == []
+    assert follow_runs("李明进门，他说要走。王芳笑了，他说好。", old, new, unsure) == (
+        "李明进门，他说要走。王芳笑了，他说好。", [])
+    assert unsure == ["，他说"]  # the summary's line left for the author, named
+    unsure = []  # an edit that changed the same words two ways is the author's call too
+    assert follow_runs("先去北平。", "去北平。\n回北平。", "去奉天。\n回南京。", unsure) == ("先去北平。", [])
+    assert unsure == ["北平"]
+
+
+def test_a_retcon_names_the_summary_words_it_could_not_place(book: StoryRepo) -> None:
+    to_reviewed(book)
+    lw(book.root, "accept")
+    summary = book.p(f"{L.章摘要}/0001.md")
+    summary.write_text("# 第1章 北境的雪\n\n林晚抵达北境雪原，得到灭门血书。老者说北境雪原，不留人。\n", encoding="utf-8")
+    lw(book.root, "fix")
+    before = summary.read_text(encoding="utf-8")
+    path = book.p("定稿/正文/0001-北境的雪.md")
+    path.write_text(path.read_text(encoding="utf-8").replace("林晚踏入北境雪原", "林晚踏入南疆雪原"), encoding="utf-8")
+    lw(book.root, "retcon", "1", "--原因", "去的是南疆", "-y")
+    assert summary.read_text(encoding="utf-8") == before  # two 北境雪原， and no more context: neither is guessed
+    body = book.git.out("log", "-1", "--format=%B")
+    assert "同步: 章摘要 0001 未随正文改「北境」（摘要里不止一处" in body and "随正文改：" not in body, body
+
+
 def test_an_excerpt_cut_short_goes_on_as_written_to_the_words_it_is_about(tmp_path: Path) -> None:
     """A sentence longer than 60 characters was quoted by its first 60, with no 「…」, and the thing the
     finding was about (冰夫 at column 70) was not in the quote at all."""
