@@ -968,7 +968,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             for pid in sorted(moves[key] - named):
                 out.append(Finding("合同", WARN, f"草稿{word}了合同没有提到的承诺 {pid}：请确认，或先修改合同", line_no))
     in_prose: dict[tuple[str, bool], bool] = {}
-    called_off = functools.cache(lambda: CALLED_OFF.search(body))  # the prose's first putting off, read once a draft
+    called_off = functools.cache(lambda: list(CALLED_OFF.finditer(body)))  # the prose's puttings off, read once a draft
     speaking: set[str] | None = None  # who speaks in the prose, named: read once for every line that asks
     kinds_named = functools.cache(lambda: _kinds_named(ctx) if ctx is not None else {})
     # whether the prose names a term by any of its forms: read once a term, not once for each line asking it in
@@ -996,14 +996,16 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                     break
         if len(out) > first and out[-1].severity == ERROR:
             continue  # a line whose promise is not moved as asked is reported once, not again for each name in it
-        if ctx is not None and not ids and _is_event(ctx, text) and (off := called_off()) is not None:
-            # the prose puts the event off (明天验了再说, 今天去不成了): the line's event, and any place it goes to, never
-            # happen — said once, not again for each name of the line the prose writes only on the way to calling it off
+        put_off: set[str] = set()  # the places of a line the prose puts off: not reached, said by its warning
+        if ctx is not None and not ids and called_off() and _is_event(ctx, text) \
+                and (off := _put_off_event(ctx, text, body, called_off())) is not None:
+            # the prose puts the line's own event off (明天验了再说, 今天去不成了): the event, and any place it goes to, never
+            # happen — said once, not again for each place of the line; a person the prose never names is still missing
             places = [t for t in dict.fromkeys(ctx.contract_terms_in(text)) if ctx.world is not None and t in ctx.world.places]
+            put_off = set(places)
             where = f"，也就没有到「{'」「'.join(places)}」" if places else ""
             out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文写到它推迟或作罢了（{off.group()}）{where}：请确认这件事发生了",
                                line_no, excerpt=_telling_of(body, off)))
-            continue
         terms = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
         quoted = dict.fromkeys(terms, True)  # a quoted term asks for its words: no other form, no doubt
         if ctx is not None:
@@ -1013,6 +1015,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         appears = APPEAR.search(text) is not None  # read once a line, not once for each of the thousands of terms it names
         for term in dict.fromkeys(terms):
             checked = True
+            if term in put_off:
+                continue  # a place the event put off goes to: its warning says it is not reached
             who = ctx.aliases.get(term, term) if ctx is not None else term
             if ctx is not None and ctx.cast and appears and text.startswith(term) and ctx.is_person(who) \
                     and who not in ctx.cast and who not in ctx.dead and who != me:
@@ -1079,7 +1083,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 if refused is not None:
                     out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文只写到「{clipped(handover.group('what'))}」"
                                                      "被拒绝或没有交出：请确认这件事发生了", line_no, excerpt=refused))
-        elif ctx is not None and not ids and len(out) == first and _is_event(ctx, text):
+        elif ctx is not None and not ids and len(out) == first and not put_off and _is_event(ctx, text):
             words = _event_words(ctx, text)
             if len(words) >= EVENT_WORDS_MIN and not any(w in _pair_spots(body) for w in words):
                 out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文里找不到：人物写到了，"
@@ -1285,6 +1289,31 @@ CALLED_OFF = re.compile(r"(?:回头|明天|明儿|明早|明日|改日|改天|�
 """What puts an act off or calls it off for the day, in general words: a later time then 再说/再议 (回头再说, 明天验了再说,
 以后再说), or today's going given up (今天去不成了, 今天是上不去了, 今晚不走了). An event line the prose writes this of has
 not happened in the draft: asked (a warning), never refused — a draft may put off one thing and do the line's."""
+
+
+PUT_OFF_REACH = 2
+"""How many sentences before a putting off (:data:`CALLED_OFF`) of its paragraph may name what is put off (阿木…往鹰嘴崖走。
+走到半山…。他抹了把脸：今天是上不去了。)."""
+
+
+def _put_off_event(ctx: CheckContext, text: str, body: str, offs: list[re.Match[str]]) -> re.Match[str] | None:
+    """The first putting off of the prose (``offs``: :data:`CALLED_OFF`'s matches) that is the contract line's own event's:
+    its telling (:func:`_telling`) and the :data:`PUT_OFF_REACH` sentences before it in its paragraph name one of the
+    line's people or places (by any of their forms) or one of its event words (:func:`_event_words`: 龙骨, 阀门).
+    Another matter put off (胡掌柜说：“药钱回头再说。”) leaves the line's event as the prose tells it, or does not."""
+    forms = [v for t in dict.fromkeys(ctx.contract_terms_in(_QUOTED.sub("，", text))) for v in ctx.variants(t)]
+    words = _event_words(ctx, text)
+    for off in offs:
+        start, end = _telling(body, off.start())
+        para = body.rfind("\n", 0, start) + 1
+        for _ in range(PUT_OFF_REACH):
+            if start <= para:
+                break
+            start = max((m.end() for m in _SENTENCE_END.finditer(body, para, start - 1)), default=para)
+        near = body[start:end]
+        if any(_named_in(v, near) for v in forms) or any(w in near for w in words):
+            return off
+    return None
 
 
 def _telling_of(body: str, m: re.Match[str]) -> str:

@@ -114,6 +114,22 @@ def test_no_time_no_putting_off() -> None:
     assert warned("阿木上鹰嘴崖采药", "阿木上了鹰嘴崖，采了半篓药，说明天再来。") == []
 
 
+def test_another_matter_put_off_leaves_the_line_missing() -> None:
+    """Reviewer (f1, 1): a putting off is the line's only when its people, place or act are named near it; the line's
+    terms the prose never writes are still errors, whatever else is put off."""
+    ctx = ctx_of()
+
+    def found(line: str, body: str) -> list[tuple[str, str]]:
+        return [(f.severity, f.message) for f in contract_findings({"合同": [line]}, Draft("A", {}, body, 5), ctx)]
+
+    missing = [("error", "合同「徐工在龙江船厂下新船的龙骨」提到「徐工」，正文里没有"),
+               ("error", "合同「徐工在龙江船厂下新船的龙骨」提到「龙江船厂」，正文里没有")]
+    assert found("徐工在龙江船厂下新船的龙骨", "阿木背上竹篓去采药。") == missing
+    assert found("徐工在龙江船厂下新船的龙骨", "阿木背上竹篓去采药。胡掌柜说：“药钱回头再说。”") == missing
+    # the keel put off, its master never named: the putting off is asked, the missing person still an error
+    assert [sev for sev, _ in found("徐工在龙江船厂下新船的龙骨", "龙骨木抬到了坞口，雨太大，明天再说。")] == ["warn", "error"]
+
+
 # --- the reader told frees the narration only -----------------------------------------------------------------------
 
 def test_the_reader_told_is_not_a_character_told() -> None:
