@@ -1812,6 +1812,8 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], clauses: _Clauses, li
         tail = before[cand.end():]
         if before[cand.start() - 1:cand.start()] in _TO and cand.start() > 0:
             continue  # 对韩拓说：the one spoken to
+        if HEARD.search(before, 0, cand.start()) and before[cand.end():cand.end() + 1] == "的":
+            continue  # 听了阿秋的话也不信，摇着头说：the one whose words were heard, not the one who answers them
         if re.search(SAY + r"|" + THINK, tail) and not re.search(r"[。！？”」]", tail):
             return cand.group()
     if re.search(r"[：:]\s*$", before):  # 孟三娘压低了声音：“…” — the clause's own person speaks
@@ -1857,6 +1859,8 @@ def _named_outside_quotes(line: str, names: re.Pattern[str]) -> tuple[str, ...]:
         at = q.end()
     return tuple(n.group() for n in names.finditer("".join(parts) + line[at:]))
 
+HEARD = re.compile(r"听(?:了|完|罢|到|见|着)?$")
+"""What right before a name makes it the one heard (听了阿秋的话): not the speaker of the clause's 说."""
 _TO = ("对", "向", "跟", "朝", "冲", "给", "问")
 """A name right after one of these is the one spoken to (对韩拓说), not the speaker."""
 
@@ -1904,12 +1908,20 @@ def _lone_speaker(turns: list[str], beat: str | None, mentioned: Iterable[str], 
 READ_OUT = re.compile(r"(?<![想怀惦思纪悼挂])(?:念|读)(?![叨头经佛书])[^。！？“”：:，,]{0,4}[：:，,]\s*$")
 """A clause that reads a written text out, right before the quote it reads (接着念：, 小声念，, 往下读：) — not 念叨
 (muttering: the speaker's own words), 想念, 读书."""
-LETTER_WORD = re.compile(r"(?<![相自确迷诚威通])信(?![任号息用心誉仰服])|电报|短信")
-"""A letter the prose speaks of (信, 来信, 信纸, 电报, 短信) — not 相信, 信号, 信息. A note (沈砚的字条) is not one: who
-reads it out is read as before."""
-WRITER_CUE = re.compile(r"的[^，,。！？“”\n]{0,6}?(?:信|电报|短信)|(?:又|再|还)?(?:写|寄|捎|发)(?:给[^，,。！？“”\n]{0,4})?(?:来|过来)?的")
+NOT_A_LETTER = r"(?![任号息用心誉仰服物徒赖奉手步口念])"
+"""What after 信 makes another word of it (信任, 信号, 信息, 信心, 信物, 信手, 信口): no letter."""
+LETTER_NOUN = (r"(?:(?:封|份|的|来|回|书|家|写|寄|念|读|看|拆|开|收|到|把|送|这|那|此|密)信|"
+               r"(?<![相自确迷诚威通不深坚轻误听置笃守失背可])信(?:纸|封|笺|件|上|里|中|末|尾))" + NOT_A_LETTER)
+"""信 as a letter, a noun: counted (一封信, 第二封信), owned (X的信), sent, held or read (来信, 回信, 写信, 寄信, 收到信, 把信, 念信, 读信, 拆开信),
+shown (这信, 那信) or a part of one (信上, 信里, 信纸, 信封) — never the verb or a compound (不信, 信不信, 相信, 深信,
+信任, 信号, 信息)."""
+LETTER_WORD = re.compile(LETTER_NOUN + r"|电报|短信")
+"""A letter the prose speaks of (:data:`LETTER_NOUN`, 电报, 短信). A note (沈砚的字条) is not one: who reads it out is read
+as before."""
+WRITER_CUE = re.compile(r"的(?:[^，,。！？“”\n]{0,5}?[封份])?信" + NOT_A_LETTER + r"|的[^，,。！？“”\n]{0,6}?(?:电报|短信)|"
+                        r"(?:又|再|还)?(?:写|寄|捎|发)(?:给[^，,。！？“”\n]{0,4})?(?:来|过来)?的")
 """What follows a person who sent a letter (阿妈的第二封信, 你娘的信, 伯年又写给你的, 他寄来的): its writer; after 给 the
-person is the one it goes to (写给娘的信)."""
+person is the one it goes to (写给娘的信). A 信 that is no letter's (阿秋的话也不信) names no writer."""
 SIGNATURE = re.compile(r"(?:^|[。！？!?\s])([\u4e00-\u9fff]{1,4}?)(?:手书|手字|亲笔|拜上|敬上|谨上|字|书|上|草)?[。.]?\s*$")
 """A letter's last sentence a name alone (落款: 娘。 伯年手书。 阿妈。)."""
 LETTER_GAP = 2

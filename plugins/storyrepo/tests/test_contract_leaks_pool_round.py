@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lw_storyrepo.checks import WARN, CheckContext, contract_findings, leak_and_waste, voices
+from lw_storyrepo.checks import LETTER_WORD, WARN, CheckContext, contract_findings, leak_and_waste, voices
 from lw_storyrepo.continuity import DEFAULT_STAGES, World
 from lw_storyrepo.drafts import Draft
 
@@ -83,6 +83,18 @@ def test_muttering_is_no_reading_and_a_letter_to_someone_is_not_theirs() -> None
     assert said("老孟把信放下，嘴里念叨：“沉船的事，莫再提了。”") == [("孟海生", "沉船的事，莫再提了。")]
     text = "沈舟把写给玉珍的信又看了一遍，念：\n“我会查清沉船的事。”"
     assert all(who != "林玉珍" for who, _ in said(text))
+
+
+def test_believing_is_no_letter() -> None:
+    """Reviewer (f1, 2): 信 as a verb or in a compound (不信, 相信, 信任, 信号) is no letter, and the one whose words were
+    heard (听了阿秋的话) does not speak the hearer's answer: 孟 does not know, his words leak."""
+    leak = ["孟海生 不是 S-001 的知情人，却说出/想到了「沉船、走私」"]
+    assert leaks("老孟听了阿秋的话也不信，摇着头说：“那条船…是沉船骗保…走私的表…”", pov="孟海生") == leak
+    assert leaks("老孟听了阿秋的话也不信，摇着头说：\n“那条船是沉船骗保，走私的表。”", pov="孟海生") == leak
+    for words in ("不信", "信不信由你", "深信", "相信上面", "他的信任", "信号", "信息", "自信"):
+        assert LETTER_WORD.search(words) is None, words
+    for words in ("一封信", "第二封信", "信上写着", "阿秋的信", "来信", "写信", "念信", "读信", "拆开信", "信纸"):
+        assert LETTER_WORD.search(words) is not None, words
 
 
 # --- an event the prose puts off or gives up for the day ----------------------------------------------------------
