@@ -1911,9 +1911,10 @@ READ_OUT = re.compile(r"(?<![想怀惦思纪悼挂])(?:念|读)(?![叨头经佛�
 NOT_A_LETTER = r"(?![任号息用心誉仰服物徒赖奉手步口念])"
 """What after 信 makes another word of it (信任, 信号, 信息, 信心, 信物, 信手, 信口): no letter."""
 LETTER_NOUN = (r"(?:(?:封|份|的|来|回|书|家|写|寄|念|读|看|拆|开|收|到|把|送|这|那|此|密)信|"
-               r"(?<![相自确迷诚威通不深坚轻误听置笃守失背可])信(?:纸|封|笺|件|上|里|中|末|尾))" + NOT_A_LETTER)
+               r"(?<![相自确迷诚威通不深坚轻误听置笃守失背可])信(?:纸|封|笺|件|上|里|中|末|尾)|"
+               r"(?:^|(?<=[，,。！？；：:、“”「」\s]))信(?![不了他她你我得过]))" + NOT_A_LETTER)
 """信 as a letter, a noun: counted (一封信, 第二封信), owned (X的信), sent, held or read (来信, 回信, 写信, 寄信, 收到信, 把信, 念信, 读信, 拆开信),
-shown (这信, 那信) or a part of one (信上, 信里, 信纸, 信封) — never the verb or a compound (不信, 信不信, 相信, 深信,
+shown (这信, 那信), a part of one (信上, 信里, 信纸, 信封) or a clause's subject (…，信是隔壁的老师代写的) — never the verb or a compound (不信, 信不信, 相信, 深信,
 信任, 信号, 信息)."""
 LETTER_WORD = re.compile(LETTER_NOUN + r"|电报|短信")
 """A letter the prose speaks of (:data:`LETTER_NOUN`, 电报, 短信). A note (沈砚的字条) is not one: who reads it out is read
