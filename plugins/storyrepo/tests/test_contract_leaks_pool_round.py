@@ -93,7 +93,7 @@ def test_believing_is_no_letter() -> None:
     assert leaks("老孟听了阿秋的话也不信，摇着头说：\n“那条船是沉船骗保，走私的表。”", pov="孟海生") == leak
     for words in ("不信", "信不信由你", "深信", "相信上面", "他的信任", "信号", "信息", "自信"):
         assert LETTER_WORD.search(words) is None, words
-    for words in ("一封信", "第二封信", "信上写着", "阿秋的信", "来信", "写信", "念信", "读信", "拆开信", "信纸"):
+    for words in ("一封信", "第二封信", "信上写着", "阿秋的信", "来信", "写信", "念信", "读信", "拆开信", "信纸", "阿妈不识字，信是老师代写的"):
         assert LETTER_WORD.search(words) is not None, words
 
 
