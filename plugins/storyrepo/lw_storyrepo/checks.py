@@ -968,7 +968,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
             for pid in sorted(moves[key] - named):
                 out.append(Finding("合同", WARN, f"草稿{word}了合同没有提到的承诺 {pid}：请确认，或先修改合同", line_no))
     in_prose: dict[tuple[str, bool], bool] = {}
-    called_off = functools.cache(lambda: CALLED_OFF.search(body))  # the prose's first putting off, read once a draft
+    called_off = functools.cache(lambda: list(CALLED_OFF.finditer(body)))  # the prose's puttings off, read once a draft
     speaking: set[str] | None = None  # who speaks in the prose, named: read once for every line that asks
     kinds_named = functools.cache(lambda: _kinds_named(ctx) if ctx is not None else {})
     # whether the prose names a term by any of its forms: read once a term, not once for each line asking it in
@@ -996,14 +996,16 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                     break
         if len(out) > first and out[-1].severity == ERROR:
             continue  # a line whose promise is not moved as asked is reported once, not again for each name in it
-        if ctx is not None and not ids and _is_event(ctx, text) and (off := called_off()) is not None:
-            # the prose puts the event off (明天验了再说, 今天去不成了): the line's event, and any place it goes to, never
-            # happen — said once, not again for each name of the line the prose writes only on the way to calling it off
+        put_off: set[str] = set()  # the places of a line the prose puts off: not reached, said by its warning
+        if ctx is not None and not ids and called_off() and _is_event(ctx, text) \
+                and (off := _put_off_event(ctx, text, body, called_off())) is not None:
+            # the prose puts the line's own event off (明天验了再说, 今天去不成了): the event, and any place it goes to, never
+            # happen — said once, not again for each place of the line; a person the prose never names is still missing
             places = [t for t in dict.fromkeys(ctx.contract_terms_in(text)) if ctx.world is not None and t in ctx.world.places]
+            put_off = set(places)
             where = f"，也就没有到「{'」「'.join(places)}」" if places else ""
             out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文写到它推迟或作罢了（{off.group()}）{where}：请确认这件事发生了",
                                line_no, excerpt=_telling_of(body, off)))
-            continue
         terms = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
         quoted = dict.fromkeys(terms, True)  # a quoted term asks for its words: no other form, no doubt
         if ctx is not None:
@@ -1013,6 +1015,8 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
         appears = APPEAR.search(text) is not None  # read once a line, not once for each of the thousands of terms it names
         for term in dict.fromkeys(terms):
             checked = True
+            if term in put_off:
+                continue  # a place the event put off goes to: its warning says it is not reached
             who = ctx.aliases.get(term, term) if ctx is not None else term
             if ctx is not None and ctx.cast and appears and text.startswith(term) and ctx.is_person(who) \
                     and who not in ctx.cast and who not in ctx.dead and who != me:
@@ -1079,7 +1083,7 @@ def contract_findings(state: dict[str, Any], draft: Any, ctx: CheckContext | Non
                 if refused is not None:
                     out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文只写到「{clipped(handover.group('what'))}」"
                                                      "被拒绝或没有交出：请确认这件事发生了", line_no, excerpt=refused))
-        elif ctx is not None and not ids and len(out) == first and _is_event(ctx, text):
+        elif ctx is not None and not ids and len(out) == first and not put_off and _is_event(ctx, text):
             words = _event_words(ctx, text)
             if len(words) >= EVENT_WORDS_MIN and not any(w in _pair_spots(body) for w in words):
                 out.append(Finding("合同", WARN, f"合同里的事件「{shown}」正文里找不到：人物写到了，"
@@ -1285,6 +1289,31 @@ CALLED_OFF = re.compile(r"(?:回头|明天|明儿|明早|明日|改日|改天|�
 """What puts an act off or calls it off for the day, in general words: a later time then 再说/再议 (回头再说, 明天验了再说,
 以后再说), or today's going given up (今天去不成了, 今天是上不去了, 今晚不走了). An event line the prose writes this of has
 not happened in the draft: asked (a warning), never refused — a draft may put off one thing and do the line's."""
+
+
+PUT_OFF_REACH = 2
+"""How many sentences before a putting off (:data:`CALLED_OFF`) of its paragraph may name what is put off (阿木…往鹰嘴崖走。
+走到半山…。他抹了把脸：今天是上不去了。)."""
+
+
+def _put_off_event(ctx: CheckContext, text: str, body: str, offs: list[re.Match[str]]) -> re.Match[str] | None:
+    """The first putting off of the prose (``offs``: :data:`CALLED_OFF`'s matches) that is the contract line's own event's:
+    its telling (:func:`_telling`) and the :data:`PUT_OFF_REACH` sentences before it in its paragraph name one of the
+    line's people or places (by any of their forms) or one of its event words (:func:`_event_words`: 龙骨, 阀门).
+    Another matter put off (胡掌柜说：“药钱回头再说。”) leaves the line's event as the prose tells it, or does not."""
+    forms = [v for t in dict.fromkeys(ctx.contract_terms_in(_QUOTED.sub("，", text))) for v in ctx.variants(t)]
+    words = _event_words(ctx, text)
+    for off in offs:
+        start, end = _telling(body, off.start())
+        para = body.rfind("\n", 0, start) + 1
+        for _ in range(PUT_OFF_REACH):
+            if start <= para:
+                break
+            start = max((m.end() for m in _SENTENCE_END.finditer(body, para, start - 1)), default=para)
+        near = body[start:end]
+        if any(_named_in(v, near) for v in forms) or any(w in near for w in words):
+            return off
+    return None
 
 
 def _telling_of(body: str, m: re.Match[str]) -> str:
@@ -1783,6 +1812,8 @@ def _attributed(ctx: CheckContext, names: re.Pattern[str], clauses: _Clauses, li
         tail = before[cand.end():]
         if before[cand.start() - 1:cand.start()] in _TO and cand.start() > 0:
             continue  # 对韩拓说：the one spoken to
+        if HEARD.search(before, 0, cand.start()) and before[cand.end():cand.end() + 1] == "的":
+            continue  # 听了阿秋的话也不信，摇着头说：the one whose words were heard, not the one who answers them
         if re.search(SAY + r"|" + THINK, tail) and not re.search(r"[。！？”」]", tail):
             return cand.group()
     if re.search(r"[：:]\s*$", before):  # 孟三娘压低了声音：“…” — the clause's own person speaks
@@ -1828,6 +1859,8 @@ def _named_outside_quotes(line: str, names: re.Pattern[str]) -> tuple[str, ...]:
         at = q.end()
     return tuple(n.group() for n in names.finditer("".join(parts) + line[at:]))
 
+HEARD = re.compile(r"听(?:了|完|罢|到|见|着)?$")
+"""What right before a name makes it the one heard (听了阿秋的话): not the speaker of the clause's 说."""
 _TO = ("对", "向", "跟", "朝", "冲", "给", "问")
 """A name right after one of these is the one spoken to (对韩拓说), not the speaker."""
 
@@ -1875,12 +1908,21 @@ def _lone_speaker(turns: list[str], beat: str | None, mentioned: Iterable[str], 
 READ_OUT = re.compile(r"(?<![想怀惦思纪悼挂])(?:念|读)(?![叨头经佛书])[^。！？“”：:，,]{0,4}[：:，,]\s*$")
 """A clause that reads a written text out, right before the quote it reads (接着念：, 小声念，, 往下读：) — not 念叨
 (muttering: the speaker's own words), 想念, 读书."""
-LETTER_WORD = re.compile(r"(?<![相自确迷诚威通])信(?![任号息用心誉仰服])|电报|短信")
-"""A letter the prose speaks of (信, 来信, 信纸, 电报, 短信) — not 相信, 信号, 信息. A note (沈砚的字条) is not one: who
-reads it out is read as before."""
-WRITER_CUE = re.compile(r"的[^，,。！？“”\n]{0,6}?(?:信|电报|短信)|(?:又|再|还)?(?:写|寄|捎|发)(?:给[^，,。！？“”\n]{0,4})?(?:来|过来)?的")
+NOT_A_LETTER = r"(?![任号息用心誉仰服物徒赖奉手步口念])"
+"""What after 信 makes another word of it (信任, 信号, 信息, 信心, 信物, 信手, 信口): no letter."""
+LETTER_NOUN = (r"(?:(?:封|份|的|来|回|书|家|写|寄|念|读|看|拆|开|收|到|把|送|这|那|此|密)信|"
+               r"(?<![相自确迷诚威通不深坚轻误听置笃守失背可])信(?:纸|封|笺|件|上|里|中|末|尾)|"
+               r"(?:^|(?<=[，,。！？；：:、“”「」\s]))信(?![不了他她你我得过]))" + NOT_A_LETTER)
+"""信 as a letter, a noun: counted (一封信, 第二封信), owned (X的信), sent, held or read (来信, 回信, 写信, 寄信, 收到信, 把信, 念信, 读信, 拆开信),
+shown (这信, 那信), a part of one (信上, 信里, 信纸, 信封) or a clause's subject (…，信是隔壁的老师代写的) — never the verb or a compound (不信, 信不信, 相信, 深信,
+信任, 信号, 信息)."""
+LETTER_WORD = re.compile(LETTER_NOUN + r"|电报|短信")
+"""A letter the prose speaks of (:data:`LETTER_NOUN`, 电报, 短信). A note (沈砚的字条) is not one: who reads it out is read
+as before."""
+WRITER_CUE = re.compile(r"的(?:[^，,。！？“”\n]{0,5}?[封份])?信" + NOT_A_LETTER + r"|的[^，,。！？“”\n]{0,6}?(?:电报|短信)|"
+                        r"(?:又|再|还)?(?:写|寄|捎|发)(?:给[^，,。！？“”\n]{0,4})?(?:来|过来)?的")
 """What follows a person who sent a letter (阿妈的第二封信, 你娘的信, 伯年又写给你的, 他寄来的): its writer; after 给 the
-person is the one it goes to (写给娘的信)."""
+person is the one it goes to (写给娘的信). A 信 that is no letter's (阿秋的话也不信) names no writer."""
 SIGNATURE = re.compile(r"(?:^|[。！？!?\s])([\u4e00-\u9fff]{1,4}?)(?:手书|手字|亲笔|拜上|敬上|谨上|字|书|上|草)?[。.]?\s*$")
 """A letter's last sentence a name alone (落款: 娘。 伯年手书。 阿妈。)."""
 LETTER_GAP = 2

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lw_storyrepo.checks import WARN, CheckContext, contract_findings, leak_and_waste, voices
+from lw_storyrepo.checks import LETTER_WORD, WARN, CheckContext, contract_findings, leak_and_waste, voices
 from lw_storyrepo.continuity import DEFAULT_STAGES, World
 from lw_storyrepo.drafts import Draft
 
@@ -85,6 +85,18 @@ def test_muttering_is_no_reading_and_a_letter_to_someone_is_not_theirs() -> None
     assert all(who != "林玉珍" for who, _ in said(text))
 
 
+def test_believing_is_no_letter() -> None:
+    """Reviewer (f1, 2): 信 as a verb or in a compound (不信, 相信, 信任, 信号) is no letter, and the one whose words were
+    heard (听了阿秋的话) does not speak the hearer's answer: 孟 does not know, his words leak."""
+    leak = ["孟海生 不是 S-001 的知情人，却说出/想到了「沉船、走私」"]
+    assert leaks("老孟听了阿秋的话也不信，摇着头说：“那条船…是沉船骗保…走私的表…”", pov="孟海生") == leak
+    assert leaks("老孟听了阿秋的话也不信，摇着头说：\n“那条船是沉船骗保，走私的表。”", pov="孟海生") == leak
+    for words in ("不信", "信不信由你", "深信", "相信上面", "他的信任", "信号", "信息", "自信"):
+        assert LETTER_WORD.search(words) is None, words
+    for words in ("一封信", "第二封信", "信上写着", "阿秋的信", "来信", "写信", "念信", "读信", "拆开信", "信纸", "阿妈不识字，信是老师代写的"):
+        assert LETTER_WORD.search(words) is not None, words
+
+
 # --- an event the prose puts off or gives up for the day ----------------------------------------------------------
 
 def warned(line: str, body: str) -> list[str]:
@@ -112,6 +124,22 @@ def test_no_time_no_putting_off() -> None:
     """再说 as 'besides', a later visit (明天再来), a trip made today: the event stands."""
     assert warned("徐工在龙江船厂下新船的龙骨", "徐工在龙江船厂下了龙骨。再说，雨也停了。") == []
     assert warned("阿木上鹰嘴崖采药", "阿木上了鹰嘴崖，采了半篓药，说明天再来。") == []
+
+
+def test_another_matter_put_off_leaves_the_line_missing() -> None:
+    """Reviewer (f1, 1): a putting off is the line's only when its people, place or act are named near it; the line's
+    terms the prose never writes are still errors, whatever else is put off."""
+    ctx = ctx_of()
+
+    def found(line: str, body: str) -> list[tuple[str, str]]:
+        return [(f.severity, f.message) for f in contract_findings({"合同": [line]}, Draft("A", {}, body, 5), ctx)]
+
+    missing = [("error", "合同「徐工在龙江船厂下新船的龙骨」提到「徐工」，正文里没有"),
+               ("error", "合同「徐工在龙江船厂下新船的龙骨」提到「龙江船厂」，正文里没有")]
+    assert found("徐工在龙江船厂下新船的龙骨", "阿木背上竹篓去采药。") == missing
+    assert found("徐工在龙江船厂下新船的龙骨", "阿木背上竹篓去采药。胡掌柜说：“药钱回头再说。”") == missing
+    # the keel put off, its master never named: the putting off is asked, the missing person still an error
+    assert [sev for sev, _ in found("徐工在龙江船厂下新船的龙骨", "龙骨木抬到了坞口，雨太大，明天再说。")] == ["warn", "error"]
 
 
 # --- the reader told frees the narration only -----------------------------------------------------------------------
