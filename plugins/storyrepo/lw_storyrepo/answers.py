@@ -20,24 +20,28 @@ ANSWER_MARK = "；答："
 """What starts a finding's answer (a finding carrying it is not answered twice)."""
 
 
+CARD_ANSWERS: dict[str, tuple[str, str, str]] = {
+    "状态": ("本章改了{who}的状态就在设定变更写「{who}.状态=…」", "错了", "lw story character set {who} 状态 …"),
+    "持有": ("本章交到{who}手里就在设定变更写「{who}.持有+{what}」", "漏了", "lw story character set {who} 持有 {what} --op +"),
+    "境界": ("本章真降了就在正文写明缘由（降职、贬、跌境…）并在设定变更写「{who}.境界={what}」", "错了",
+           "lw story character set {who} 境界 {what}"),
+    "位置": ("本章来了就在设定变更写「{who}.位置={what}」（只在正文写来到，角色卡仍是旧位置，往后各章照旧位置查）", "错了",
+           "lw story character set {who} 位置 {what}"),
+}
+"""The answer to a card field's finding: what to write when this chapter changed it, the card's fault (wrong or left
+out) and the command that mends the card; the rest of the sentence is the same for every field."""
+
+
 def answer(subject: Subject | None) -> str | None:
     """The answer to a finding about ``subject`` (:attr:`Finding.subject`), or None when the checks
     know none to give."""
     if subject is None:
         return None
     who, what = subject.who, subject.what
-    if subject.field == "状态":
-        return (f"本章改了{who}的状态就在设定变更写「{who}.状态=…」；角色卡错了就 lw story character set {who} 状态 …，"
-                f"再交稿；都不是就改写这句")
-    if subject.field == "持有":
-        return (f"本章交到{who}手里就在设定变更写「{who}.持有+{what}」；角色卡漏了就 lw story character set {who} 持有 {what} "
-                f"--op +，再交稿；都不是就改写这句")
-    if subject.field == "境界":
-        return (f"本章真降了就在正文写明缘由（降职、贬、跌境…）并在设定变更写「{who}.境界={what}」；角色卡错了就 "
-                f"lw story character set {who} 境界 {what}，再交稿；都不是就改写这句")
-    if subject.field == "位置":
-        return (f"本章来了就在设定变更写「{who}.位置={what}」（只在正文写来到，角色卡仍是旧位置，往后各章照旧位置查）；"
-                f"角色卡错了就 lw story character set {who} 位置 {what}，再交稿；都不是就改写这句")
+    if subject.field in CARD_ANSWERS:
+        this_chapter, card, command = CARD_ANSWERS[subject.field]
+        return (f"{this_chapter.format(who=who, what=what)}；角色卡{card}就 {command.format(who=who, what=what)}，再交稿；"
+                f"都不是就改写这句")
     return (f"{who}在本章得知就在设定变更写「{what}.知情人+{who}」；早就知道就 lw story secret tell {what} {who}，再交稿；"
             f"都不是就改写这句")
 
