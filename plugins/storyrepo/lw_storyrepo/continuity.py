@@ -2596,9 +2596,11 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
 
 _DIGITS = "〇零一二三四五六七八九"
 WRITTEN_DATE = re.compile(rf"(?:(?P<year>[{_DIGITS}]{{4}}|\d{{4}})年)?(?P<month>{_DAY_OF_MONTH})月(?P<day>{_DAY_OF_MONTH})[日号]"
-                          rf"(?:[，,、\s（(]*(?:星期|礼拜|周)(?P<weekday>[{_WEEKDAY}])[）)]?)?")
+                          rf"(?:[，,、\s（(]*(?:星期|礼拜|周(?=[{_WEEKDAY}](?:[）)，,。；;！？!?\s]|$)))"
+                          rf"(?P<weekday>[{_WEEKDAY}])[）)]?)?")
 """A Gregorian date written in the prose, with the weekday it says it is (一九九六年十月八日，星期三: a log's head;
-一九九二年十月十四日（星期四）: a notice's, the weekday in brackets)."""
+一九九二年十月十四日（星期四）: a notice's, the weekday in brackets). 周 with its day is a weekday only closed by a
+bracket or a clause's end (（周四）, ，周一。): before more name characters it is the surname (十月八日，周一鸣骑车…)."""
 SCENE_DATE = re.compile(rf"(?:^\s*|(?<=[，,。；;！？]))(?P<month>{_DAY_OF_MONTH})月(?P<day>{_LUNAR_DAY}|{_DAY_OF_MONTH})[日号]?的?"
                         r"(?=夜里|夜间|晚上|傍晚|黄昏|早上|清早|一早|上午|中午|下午|午后|半夜|凌晨|夜[，,]|太阳|日头|月亮)")
 """Narration opening a clause on a day and a part of it or its sky (十月七日夜里，风停了; 九月十二的夜里，月亮快圆了;

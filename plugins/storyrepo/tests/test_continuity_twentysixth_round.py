@@ -99,3 +99,14 @@ def test_someone_far_said_to_have_come_here_today() -> None:
     assert not placed("伊万揉着面。\n\n“老谢今天要过来，你把账本收好。”女工说。")  # a plan
     assert not placed("伊万揉着面。\n\n“老谢今天没来，他在上海。”女工说。")  # denied
     assert not placed("伊万揉着面。\n\n“老谢今天一早在那里开会，电报刚到。”女工说。")  # there, not here
+
+
+PLANT = "一九九二年十月八日"
+
+
+def test_the_surname_zhou_after_a_date_is_no_weekday() -> None:
+    # the outside reviewer's finding 3 (stop 50): 周 before more name characters is the surname 周
+    assert not timed("一九九二年十月八日，周一鸣骑车到了县里。", PLANT)
+    assert not timed("十月八日，周日新骑车到了县里。", PLANT)
+    assert timed("一九九二年十月八日（周一）", PLANT)
+    assert timed("一九九二年十月八日，周一。", PLANT)
