@@ -2605,13 +2605,18 @@ SCENE_DATE = re.compile(rf"(?:^\s*|(?<=[，,。；;！？]))(?P<month>{_DAY_OF_M
                         r"(?=夜里|夜间|晚上|傍晚|黄昏|早上|清早|一早|上午|中午|下午|午后|半夜|凌晨|夜[，,]|太阳|日头|月亮)")
 """Narration opening a clause on a day and a part of it or its sky (十月七日夜里，风停了; 九月十二的夜里，月亮快圆了;
 …，十一月十三日的太阳，沉进了河里): the scene's day from there on."""
+TOLD_BEFORE = re.compile(r"上(?:个)?(?:礼拜|星期|周|月)|前(?:些|几|两|一)[天日]|[几两三]天前|那[天日晚夜年]|那时|去年|前年|"
+                         r"[说讲]|写着|写的|写道|记着|记的|记载|提到|提起|听说|报道|登着|想起|记得|回想|忆起")
+"""Words before a date in its sentence that tell that day as gone (上礼拜，十月三日的晚上), reported (报纸上说，十月三日的
+晚上; 日记里写着，…) or remembered (想起, 那天): the date is no scene's day."""
 _YEAR_DIGITS = str.maketrans(_DIGITS, "0012345678" + "9")
 
 
 def _dates_in_prose(now: str, lines: list[str], sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
     """书内时间 a date written in the draft contradicts: a Gregorian date whose weekday is another (:data:`WRITTEN_DATE`;
     its year written, or the in-book day itself), and a paragraph of narration opening on a day of this
-    month before the in-book date (:data:`SCENE_DATE`; 那天/那夜 after it is a day remembered)."""
+    month before the in-book date (:data:`SCENE_DATE`; 那天/那夜 after it is a day remembered, a gone time, a report or a
+    memory before it in its sentence, :data:`TOLD_BEFORE`, a day told as past)."""
     today = _dated_today(now)
     if today is None:
         return []
@@ -2641,7 +2646,9 @@ def _dates_in_prose(now: str, lines: list[str], sentences: list[tuple[int, int, 
         narration = _QUOTED_WORDS.sub(lambda q: " " * len(q.group()), line)  # a date someone says is no scene's day
         for m in SCENE_DATE.finditer(narration):
             on_month, on_day = _cn_int(m.group("month")), _cn_int(m.group("day"))
-            if line[m.end():].startswith(("那", "这")) or on_month != month or on_day is None or on_day >= day:
+            if line[m.end():].startswith(("那", "这")) or on_month != month or on_day is None or on_day >= day \
+                    or TOLD_BEFORE.search(narration, max(narration.rfind(c, 0, m.start()) for c in "。！？!?") + 1,
+                                          m.start()):
                 continue
             out.append(Finding("连贯", ERROR, f"正文写「{line[m.start():m.end() + 2].strip()}」，可本章的书内时间是「{now}」（时间倒流）；"
                                f"倒叙就在草稿写「倒叙: true」", first_line + i, m.start() + 1,

@@ -110,3 +110,11 @@ def test_the_surname_zhou_after_a_date_is_no_weekday() -> None:
     assert not timed("十月八日，周日新骑车到了县里。", PLANT)
     assert timed("一九九二年十月八日（周一）", PLANT)
     assert timed("一九九二年十月八日，周一。", PLANT)
+
+
+def test_a_past_day_told_as_past_is_no_scene_day() -> None:
+    # the outside reviewer's finding 4 (stop 50): after a time gone, a report or a memory the date is no scene's day
+    assert not timed("上礼拜，十月三日的晚上，他们吵了一架。", PLANT)
+    assert not timed("报纸上说，十月三日的晚上有流星雨。", PLANT)
+    assert not timed("日记里写着，十月三日夜里风很大。", PLANT)
+    assert timed("风刮过河滩，十月三日的太阳，沉进了釜溪河。", PLANT)  # narration setting the scene on another day
