@@ -71,7 +71,7 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from lw_storyrepo.changes import CHANGE
 from lw_storyrepo.findings import ERROR, WARN, Finding, Subject
-from lw_storyrepo.forbidden import Bars
+from lw_storyrepo.forbidden import CAUSED, Bars
 from lw_storyrepo.giving import PUT_VERBS, SHOW_VERBS
 from lw_storyrepo.names import surname_of
 from lw_storyrepo.numerals import value
@@ -1674,7 +1674,8 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
     """状态 the prose contradicts by what the book says the state forbids (:attr:`World.bars`,
     :func:`lw_storyrepo.forbidden.forbidden_of`): someone barred from a place entering it or in it (or in a
     place inside it), or a part that cannot do a thing doing it (右手一把抄起锅铲 when the right hand
-    can hold nothing) — told of them (:func:`_subjects`), not negated, outside a memory and quotes; one
+    can hold nothing) — told of them (:func:`_subjects`), not negated nor caused (:data:`CAUSED`: 叫沈工把信读完),
+    outside a memory and quotes; one
     finding a person a draft."""
     bars = {n: b for n, b in world.bars.items() if n not in revived and n in world.cards}
     if not bars:
@@ -1704,6 +1705,7 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
                 continue
             for m in act.finditer(narration):
                 if NOT_DONE.search(narration[max(0, m.start() - 3):m.start()]) \
+                        or CAUSED.search(narration, max(narration.rfind(c, 0, m.start()) for c in "，,。；;！？") + 1, m.start()) \
                         or (part_act and m.group().endswith(POSTURE_VERBS) and POSTURE.match(narration, m.end())):
                     continue
                 subject = subject or _subjects(world, narration, anyone)
