@@ -174,11 +174,16 @@ UNKNOWN_TO_THEM = re.compile(r"不知道|并不知道|哪里知道|哪知道|殊
 """The narrator telling what the scene does not know (他不知道，韩五这时候…): the missing seen there are elsewhere."""
 BODY_ACT = r"往[^。！？；;，,：:“”\n的]{1,6}?[上里下边前头]一[\u4e00-\u9fff]"
 """A body disposing of a thing with a gesture (把胡琴往腿上一架, 把杆子往地上一杵): only someone in the scene does it."""
-BODY_MOVES = (r"(?:[走跑爬钻转闪溜挤跨跳蹿迈攀]了?(?:[进出回过下]了?[来去]|[上进](?!了?[一几两]?[年月天]))|"
+NOT_A_PLACE = ("绝路", "死路", "末路", "歧途", "歧路", "邪路", "弯路", "老路", "正轨", "正道", "正路", "岗位", "仕途", "征程",
+               "道路", "不归路", "巅峰", "高峰", "人生", "政坛", "舞台", "前台", "台前", "领导", "犯罪", "革命", "极端", "富裕")
+"""What 走上/走进 reaches that is no place (走上了绝路, 走上正轨, 走上岗位, 走上了一条歧途): a course of life, no move."""
+BODY_MOVES = (r"(?:[走跑爬钻转闪溜挤跨跳蹿迈攀]了?(?:[进出回过下]了?[来去]|[上进](?!了?[一几两]?[年月天]|"
+              rf"了?(?:[一这那]条)?(?:{'|'.join(NOT_A_PLACE)})))|"
               r"[低垂埋弓佝]着(?:头|腰)|背着手|叉着腰|翻了个身|翻过身|牵着)(?!的)")
 """What a body does that no phrase of :data:`ACTS` says, by the kind of word (a way of moving with where to: 转了出来,
 爬上驾驶台, 钻了进来; a posture held: 低着头, 背着手; turning in bed: 翻了个身; leading a beast: 牵着一头骡子):
-the dead and the missing do none of it in the scene; not one closed by 的 (走过的路: a path, no act)."""
+the dead and the missing do none of it in the scene; not one closed by 的 (走过的路: a path, no act), nor one
+reaching no place (:data:`NOT_A_PLACE`: 走上了绝路)."""
 FAR_ARRIVAL = re.compile(r"回来(?!信)|回到|赶回|赶来|赶到|赶了回来|探亲|下了?火车|下了?飞机|坐火车|坐飞机|飞回|回国|请了?假回|"
                          r"提前回|专程|大老远|千里迢迢|捎来|(?<![起头身过出下上])来看")
 """What tells that someone far away came (从攀枝花赶回来, 下了火车): said in a sentence naming them, they may be here."""

@@ -97,3 +97,10 @@ def test_someone_else_reading_for_the_blind_one() -> None:
     assert not barred("小白坐在床上，让人把门牌上的字念给她听。", "白露")
     assert not barred("小白坐在床上，有人把门牌上的字念给她听。", "白露")
     assert barred("小白坐在床上，把门牌上的字一个一个念了出来。", "白露")
+
+
+def test_a_course_of_life_is_no_move() -> None:
+    # the outside reviewer's finding 6 (stop 50): 走上 an abstract noun is no body moving
+    assert not barred("陆伯走上了绝路，这是谁也想不到的。", "陆守一")
+    assert not barred("阿青走上了一条歧途。", "阿青")
+    assert barred("陆伯走上了舷梯，回头看了一眼。", "陆守一")
