@@ -1825,7 +1825,9 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     sighted = re.compile(rf"(?:{TODAY_AT})[^。！？!?“”]{{0,12}}?(?:{SIGHTED})了?(?:{HEARERS})?({spoken})|"
                          rf"(?:{TODAY_AT})[，,]?\s*[^。！？!?，,“”]{{0,4}}?({spoken})(?:还|正|就)?在")
     # someone said by another to have come here today (老彭早上在我这里坐了一个钟头, 杜山长今早回来了)
-    reported = re.compile(rf"({spoken})(?:{REPORTED_TIMES})(?:[^。！？!?，,“”]{{0,8}}?)(?:{CAME_HERE})")
+    # compiled when a quote first needs it (a draft of no quotes compiles none)
+    reported = functools.cache(lambda: re.compile(rf"({spoken})(?:{REPORTED_TIMES})(?:[^。！？!?，,“”]{{0,8}}?)(?:{CAME_HERE})"))
+    said_of = {**heard, **world.aliases}  # who a form said in a quote is, built once a draft
     came: set[str] = set()
 
     unlooked = [LOOKED_AT.sub("", x) for x in lines]  # a screen looked at is a thing in the room, not a call
@@ -1861,7 +1863,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                                    line[max(0, q.start() - 20):].strip()[:60]))
         for q in _QUOTED_WORDS.finditer(line):  # “今儿一早在大栅栏口上瞧见金老板了”: seen near here today, by a witness
             seen = sighted.search(q.group())
-            witnessed = {**heard, **world.aliases}.get(seen.group(1) or seen.group(2)) if seen is not None else None
+            witnessed = said_of.get(seen.group(1) or seen.group(2)) if seen is not None else None
             if seen is not None and witnessed in far and witnessed not in came and (witnessed, i) not in placed \
                     and not visiting(witnessed, i) \
                     and not far_words.search(_sentence_at(q.group(), seen.start())):
@@ -1870,8 +1872,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                                    f"本章没有写{witnessed}回来，正文却说今天在这边见到了{witnessed}", first_line + i,
                                    q.start() + seen.start() + 1, q.group().strip("“”「」")[:60]))
         for q in _QUOTED_WORDS.finditer(line):
-            told = reported.search(q.group())
-            reporting = {**heard, **world.aliases}.get(told.group(1)) if told is not None else None
+            told = reported().search(q.group())
+            reporting = said_of.get(told.group(1)) if told is not None else None
             if told is not None and reporting in far and reporting not in came and (reporting, i) not in placed \
                     and not visiting(reporting, i) and not NOT_CAME.search(told.group()[len(told.group(1)):]):
                 placed.add((reporting, i))
