@@ -71,7 +71,7 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from lw_storyrepo.changes import CHANGE
 from lw_storyrepo.findings import ERROR, WARN, Finding, Subject
-from lw_storyrepo.forbidden import Bars
+from lw_storyrepo.forbidden import CAUSED, Bars
 from lw_storyrepo.giving import PUT_VERBS, SHOW_VERBS
 from lw_storyrepo.names import surname_of
 from lw_storyrepo.numerals import value
@@ -174,11 +174,16 @@ UNKNOWN_TO_THEM = re.compile(r"不知道|并不知道|哪里知道|哪知道|殊
 """The narrator telling what the scene does not know (他不知道，韩五这时候…): the missing seen there are elsewhere."""
 BODY_ACT = r"往[^。！？；;，,：:“”\n的]{1,6}?[上里下边前头]一[\u4e00-\u9fff]"
 """A body disposing of a thing with a gesture (把胡琴往腿上一架, 把杆子往地上一杵): only someone in the scene does it."""
-BODY_MOVES = (r"(?:[走跑爬钻转闪溜挤跨跳蹿迈攀]了?(?:[进出回过下]了?[来去]|[上进](?!了?[一几两]?[年月天]))|"
+NOT_A_PLACE = ("绝路", "死路", "末路", "歧途", "歧路", "邪路", "弯路", "老路", "正轨", "正道", "正路", "岗位", "仕途", "征程",
+               "道路", "不归路", "巅峰", "高峰", "人生", "政坛", "舞台", "前台", "台前", "领导", "犯罪", "革命", "极端", "富裕")
+"""What 走上/走进 reaches that is no place (走上了绝路, 走上正轨, 走上岗位, 走上了一条歧途): a course of life, no move."""
+BODY_MOVES = (r"(?:[走跑爬钻转闪溜挤跨跳蹿迈攀]了?(?:[进出回过下]了?[来去]|[上进](?!了?[一几两]?[年月天]|"
+              rf"了?(?:[一这那]条)?(?:{'|'.join(NOT_A_PLACE)})))|"
               r"[低垂埋弓佝]着(?:头|腰)|背着手|叉着腰|翻了个身|翻过身|牵着)(?!的)")
 """What a body does that no phrase of :data:`ACTS` says, by the kind of word (a way of moving with where to: 转了出来,
 爬上驾驶台, 钻了进来; a posture held: 低着头, 背着手; turning in bed: 翻了个身; leading a beast: 牵着一头骡子):
-the dead and the missing do none of it in the scene; not one closed by 的 (走过的路: a path, no act)."""
+the dead and the missing do none of it in the scene; not one closed by 的 (走过的路: a path, no act), nor one
+reaching no place (:data:`NOT_A_PLACE`: 走上了绝路)."""
 FAR_ARRIVAL = re.compile(r"回来(?!信)|回到|赶回|赶来|赶到|赶了回来|探亲|下了?火车|下了?飞机|坐火车|坐飞机|飞回|回国|请了?假回|"
                          r"提前回|专程|大老远|千里迢迢|捎来|(?<![起头身过出下上])来看")
 """What tells that someone far away came (从攀枝花赶回来, 下了火车): said in a sentence naming them, they may be here."""
@@ -1674,7 +1679,8 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
     """状态 the prose contradicts by what the book says the state forbids (:attr:`World.bars`,
     :func:`lw_storyrepo.forbidden.forbidden_of`): someone barred from a place entering it or in it (or in a
     place inside it), or a part that cannot do a thing doing it (右手一把抄起锅铲 when the right hand
-    can hold nothing) — told of them (:func:`_subjects`), not negated, outside a memory and quotes; one
+    can hold nothing) — told of them (:func:`_subjects`), not negated nor caused (:data:`CAUSED`: 叫沈工把信读完),
+    outside a memory and quotes; one
     finding a person a draft."""
     bars = {n: b for n, b in world.bars.items() if n not in revived and n in world.cards}
     if not bars:
@@ -1704,6 +1710,7 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
                 continue
             for m in act.finditer(narration):
                 if NOT_DONE.search(narration[max(0, m.start() - 3):m.start()]) \
+                        or CAUSED.search(narration, max(narration.rfind(c, 0, m.start()) for c in "，,。；;！？") + 1, m.start()) \
                         or (part_act and m.group().endswith(POSTURE_VERBS) and POSTURE.match(narration, m.end())):
                     continue
                 subject = subject or _subjects(world, narration, anyone)
@@ -1818,7 +1825,9 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     sighted = re.compile(rf"(?:{TODAY_AT})[^。！？!?“”]{{0,12}}?(?:{SIGHTED})了?(?:{HEARERS})?({spoken})|"
                          rf"(?:{TODAY_AT})[，,]?\s*[^。！？!?，,“”]{{0,4}}?({spoken})(?:还|正|就)?在")
     # someone said by another to have come here today (老彭早上在我这里坐了一个钟头, 杜山长今早回来了)
-    reported = re.compile(rf"({spoken})(?:{REPORTED_TIMES})(?:[^。！？!?，,“”]{{0,8}}?)(?:{CAME_HERE})")
+    # compiled when a quote first needs it (a draft of no quotes compiles none)
+    reported = functools.cache(lambda: re.compile(rf"({spoken})(?:{REPORTED_TIMES})(?:[^。！？!?，,“”]{{0,8}}?)(?:{CAME_HERE})"))
+    said_of = {**heard, **world.aliases}  # who a form said in a quote is, built once a draft
     came: set[str] = set()
 
     unlooked = [LOOKED_AT.sub("", x) for x in lines]  # a screen looked at is a thing in the room, not a call
@@ -1854,7 +1863,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                                    line[max(0, q.start() - 20):].strip()[:60]))
         for q in _QUOTED_WORDS.finditer(line):  # “今儿一早在大栅栏口上瞧见金老板了”: seen near here today, by a witness
             seen = sighted.search(q.group())
-            witnessed = {**heard, **world.aliases}.get(seen.group(1) or seen.group(2)) if seen is not None else None
+            witnessed = said_of.get(seen.group(1) or seen.group(2)) if seen is not None else None
             if seen is not None and witnessed in far and witnessed not in came and (witnessed, i) not in placed \
                     and not visiting(witnessed, i) \
                     and not far_words.search(_sentence_at(q.group(), seen.start())):
@@ -1863,8 +1872,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                                    f"本章没有写{witnessed}回来，正文却说今天在这边见到了{witnessed}", first_line + i,
                                    q.start() + seen.start() + 1, q.group().strip("“”「」")[:60]))
         for q in _QUOTED_WORDS.finditer(line):
-            told = reported.search(q.group())
-            reporting = {**heard, **world.aliases}.get(told.group(1)) if told is not None else None
+            told = reported().search(q.group())
+            reporting = said_of.get(told.group(1)) if told is not None else None
             if told is not None and reporting in far and reporting not in came and (reporting, i) not in placed \
                     and not visiting(reporting, i) and not NOT_CAME.search(told.group()[len(told.group(1)):]):
                 placed.add((reporting, i))
@@ -2596,20 +2605,27 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
 
 _DIGITS = "〇零一二三四五六七八九"
 WRITTEN_DATE = re.compile(rf"(?:(?P<year>[{_DIGITS}]{{4}}|\d{{4}})年)?(?P<month>{_DAY_OF_MONTH})月(?P<day>{_DAY_OF_MONTH})[日号]"
-                          rf"(?:[，,、\s（(]*(?:星期|礼拜|周)(?P<weekday>[{_WEEKDAY}])[）)]?)?")
+                          rf"(?:[，,、\s（(]*(?:星期|礼拜|周(?=[{_WEEKDAY}](?:[）)，,。；;！？!?\s]|$)))"
+                          rf"(?P<weekday>[{_WEEKDAY}])[）)]?)?")
 """A Gregorian date written in the prose, with the weekday it says it is (一九九六年十月八日，星期三: a log's head;
-一九九二年十月十四日（星期四）: a notice's, the weekday in brackets)."""
+一九九二年十月十四日（星期四）: a notice's, the weekday in brackets). 周 with its day is a weekday only closed by a
+bracket or a clause's end (（周四）, ，周一。): before more name characters it is the surname (十月八日，周一鸣骑车…)."""
 SCENE_DATE = re.compile(rf"(?:^\s*|(?<=[，,。；;！？]))(?P<month>{_DAY_OF_MONTH})月(?P<day>{_LUNAR_DAY}|{_DAY_OF_MONTH})[日号]?的?"
                         r"(?=夜里|夜间|晚上|傍晚|黄昏|早上|清早|一早|上午|中午|下午|午后|半夜|凌晨|夜[，,]|太阳|日头|月亮)")
 """Narration opening a clause on a day and a part of it or its sky (十月七日夜里，风停了; 九月十二的夜里，月亮快圆了;
 …，十一月十三日的太阳，沉进了河里): the scene's day from there on."""
+TOLD_BEFORE = re.compile(r"上(?:个)?(?:礼拜|星期|周|月)|前(?:些|几|两|一)[天日]|[几两三]天前|那[天日晚夜年]|那时|去年|前年|"
+                         r"[说讲]|写着|写的|写道|记着|记的|记载|提到|提起|听说|报道|登着|想起|记得|回想|忆起")
+"""Words before a date in its sentence that tell that day as gone (上礼拜，十月三日的晚上), reported (报纸上说，十月三日的
+晚上; 日记里写着，…) or remembered (想起, 那天): the date is no scene's day."""
 _YEAR_DIGITS = str.maketrans(_DIGITS, "0012345678" + "9")
 
 
 def _dates_in_prose(now: str, lines: list[str], sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
     """书内时间 a date written in the draft contradicts: a Gregorian date whose weekday is another (:data:`WRITTEN_DATE`;
     its year written, or the in-book day itself), and a paragraph of narration opening on a day of this
-    month before the in-book date (:data:`SCENE_DATE`; 那天/那夜 after it is a day remembered)."""
+    month before the in-book date (:data:`SCENE_DATE`; 那天/那夜 after it is a day remembered, a gone time, a report or a
+    memory before it in its sentence, :data:`TOLD_BEFORE`, a day told as past)."""
     today = _dated_today(now)
     if today is None:
         return []
@@ -2639,7 +2655,9 @@ def _dates_in_prose(now: str, lines: list[str], sentences: list[tuple[int, int, 
         narration = _QUOTED_WORDS.sub(lambda q: " " * len(q.group()), line)  # a date someone says is no scene's day
         for m in SCENE_DATE.finditer(narration):
             on_month, on_day = _cn_int(m.group("month")), _cn_int(m.group("day"))
-            if line[m.end():].startswith(("那", "这")) or on_month != month or on_day is None or on_day >= day:
+            if line[m.end():].startswith(("那", "这")) or on_month != month or on_day is None or on_day >= day \
+                    or TOLD_BEFORE.search(narration, max(narration.rfind(c, 0, m.start()) for c in "。！？!?") + 1,
+                                          m.start()):
                 continue
             out.append(Finding("连贯", ERROR, f"正文写「{line[m.start():m.end() + 2].strip()}」，可本章的书内时间是「{now}」（时间倒流）；"
                                f"倒叙就在草稿写「倒叙: true」", first_line + i, m.start() + 1,

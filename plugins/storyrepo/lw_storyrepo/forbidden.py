@@ -73,16 +73,19 @@ _CLAUSE = r"[^，,。；;！？!?“”\n没不别]"
 FACULTIES: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("眼", re.compile(r"(?:什么[也都]|两眼|双眼|眼睛)[^，,。；;\n]{0,6}?看不见|看不见(?:东西|字)|认不[得了出]字|识不得字|"
                      r"看不得(?:字|书|信)|双目失明"),
-     rf"把{_CLAUSE}{{0,10}}?(?:字|名|号|信|书|账|单|牌|标语){_CLAUSE}{{0,6}}?(?:念|读)|"
+     rf"把{_CLAUSE}{{0,10}}?(?:字|名|号|信|书|账|单|牌|标语){_CLAUSE}{{0,6}}?(?:念|读)(?!给{_CLAUSE}{{0,6}}?听)|"
      rf"一([行个字页])一\1{_CLAUSE}{{0,3}}?(?:看|念|读)|看(?:起|完)?了?(?:信|书|报纸|账本)|读(?:起|完|了起来|下去)"),
     ("腿", re.compile(r"站不起来|走不了路|走不得路|下不[了得]地|不[准许能]下地"),
      rf"{_RUNNING}|[跳蹦]了?(?:下|起|上|过)"),
 )
 """What a state keeps a faculty from, as the card's own words say it (目盲: 什么也看不见，认不得字; 腿伤: 站不起来也走不了
 路), without naming the part the way :data:`UNABLE_PART` needs: ``(faculty, the words that say it is gone, what reads as
-using it)`` — sight: reading a written thing (把船头上的白字一个一个念了出来, 一行一行看下去); legs: running or jumping
+using it)`` — sight: reading a written thing (把船头上的白字一个一个念了出来, 一行一行看下去; not 念给…听: read to them); legs: running or jumping
 (跳下来，光着脚跑到门口). Not hands (什么都拿不得 → 抄起扁担): a hand's taking up, told a clause away from its subject,
 was given to the last card named before an unknown one (阿娇…又拿起了放大镜 read as 强哥's: 连续性-盲评二十七)."""
+CAUSED = re.compile(r"[让请托求央]|(?<![大喊尖惊哭])叫(?!了?一?声|喊|嚷|道|醒|作|做)")
+"""A causative before an act in its clause (小白叫沈工把信读完, 让人把门牌上的字念给她听): someone else does it — the
+name after it reads as an object (:data:`lw_storyrepo.continuity.NOT_SUBJECT`), yet it is the doer."""
 HAND_USE = "拿|抄|抓|握|攥|捏|端|提|拎|举|接|掂|颠|抡|挥|递|切|剁|掌|摘|掏|拧|扶|撑|按|推|拽|扯|扔|甩"
 """What a hand does when it handles something (抄起锅铲, 接过盘子) — not what is done to it (缠着纱布, 吊着)."""
 VOICE_USE = "唱|喊|吼|嚎|叫"

@@ -89,3 +89,18 @@ def test_the_dead_and_the_missing_moving_in_the_scene() -> None:
     assert barred("对面的铺上，阿青翻了个身，嘟囔着问几点了。", "阿青")
     assert not barred("沈工想起陆伯当年爬上桅杆的样子。", "陆守一")  # a memory
     assert not barred("舱壁上还留着陆伯走过的脚印。", "陆守一")  # a path walked, no act
+
+
+def test_someone_else_reading_for_the_blind_one() -> None:
+    # the outside reviewer's finding 5 (stop 50): a causative or a 念给…听 makes the reader someone else
+    assert not barred("小白叫沈工把信读完。", "白露")
+    assert not barred("小白坐在床上，让人把门牌上的字念给她听。", "白露")
+    assert not barred("小白坐在床上，有人把门牌上的字念给她听。", "白露")
+    assert barred("小白坐在床上，把门牌上的字一个一个念了出来。", "白露")
+
+
+def test_a_course_of_life_is_no_move() -> None:
+    # the outside reviewer's finding 6 (stop 50): 走上 an abstract noun is no body moving
+    assert not barred("陆伯走上了绝路，这是谁也想不到的。", "陆守一")
+    assert not barred("阿青走上了一条歧途。", "阿青")
+    assert barred("陆伯走上了舷梯，回头看了一眼。", "陆守一")

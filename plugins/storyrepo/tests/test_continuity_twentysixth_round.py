@@ -99,3 +99,22 @@ def test_someone_far_said_to_have_come_here_today() -> None:
     assert not placed("伊万揉着面。\n\n“老谢今天要过来，你把账本收好。”女工说。")  # a plan
     assert not placed("伊万揉着面。\n\n“老谢今天没来，他在上海。”女工说。")  # denied
     assert not placed("伊万揉着面。\n\n“老谢今天一早在那里开会，电报刚到。”女工说。")  # there, not here
+
+
+PLANT = "一九九二年十月八日"
+
+
+def test_the_surname_zhou_after_a_date_is_no_weekday() -> None:
+    # the outside reviewer's finding 3 (stop 50): 周 before more name characters is the surname 周
+    assert not timed("一九九二年十月八日，周一鸣骑车到了县里。", PLANT)
+    assert not timed("十月八日，周日新骑车到了县里。", PLANT)
+    assert timed("一九九二年十月八日（周一）", PLANT)
+    assert timed("一九九二年十月八日，周一。", PLANT)
+
+
+def test_a_past_day_told_as_past_is_no_scene_day() -> None:
+    # the outside reviewer's finding 4 (stop 50): after a time gone, a report or a memory the date is no scene's day
+    assert not timed("上礼拜，十月三日的晚上，他们吵了一架。", PLANT)
+    assert not timed("报纸上说，十月三日的晚上有流星雨。", PLANT)
+    assert not timed("日记里写着，十月三日夜里风很大。", PLANT)
+    assert timed("风刮过河滩，十月三日的太阳，沉进了釜溪河。", PLANT)  # narration setting the scene on another day
