@@ -1186,13 +1186,14 @@ def _surname_and_given(lex: _Lexicon, name: str) -> bool:
 
 def _introduced_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, int]]:
     """``(name, column)`` of a surname (any of :data:`ALL_SURNAMES`, 于 too) and two characters that read as a given
-    name, said right after a word for someone by trade, office or kin (油锯手于大海, 船长严鸣鹤, 局长段振邦): there the word
-    before says a person is named, so neither the segmenter's cut nor the surname's other uses decide."""
-    for col in range(2, len(line) - 2):
+    name, said right after a word for someone by trade, office or kin (油锯手于大海, 船长严鸣鹤, 局长段振邦) or right before
+    an office or an honorific (:func:`_office_after`: 郑怀远政委): there the word around
+    says a person is named, so neither the segmenter's cut nor the surname's other uses decide."""
+    for col in range(len(line) - 2):
         name = line[col:col + 3]
-        if not _surname_and_given(lex, name):
+        if not _surname_and_given(lex, name) or _someone_word(lex, line[col:col + 2]):
             continue
-        if _someone_before(lex, line[max(0, col - 4):col]) and not _someone_word(lex, line[col:col + 2]):
+        if (col >= 2 and _someone_before(lex, line[max(0, col - 4):col])) or _office_after(line[col + 3:col + 6]):
             yield name, col
 
 
@@ -1276,12 +1277,31 @@ def _person_noun_before(lex: _Lexicon, before: str) -> bool:
 
 
 SOMEONE_ENDS = PERSON_NOUN_ENDS | frozenset("童者娃孩仔妞")
+PEOPLE_BY_ROLE: dict[str, tuple[str, ...]] = {
+    # general Chinese words for someone whose last character no person noun ends in (摊主, 编辑): before a surname
+    # and a given name, the word says who is named (摊主马秀英); the rows, not the words of any one book
+    "owner": ("摊主", "店主", "房主", "房东", "车主", "船主", "窑主", "矿主", "场主", "东主", "业主", "雇主", "老板", "老板娘"),
+    "work": ("编辑", "会计", "出纳", "保姆", "厨子", "掌勺", "跑堂", "店小二", "学徒", "徒弟", "向导", "翻译", "主编", "总编"),
+    "office": ("政委", "书记", "主任", "经理", "主席", "委员", "干事", "参谋", "代表", "科长", "处长", "局长", "副局长", "厂长",
+               "副厂长", "校长", "院长", "所长", "乡长", "区长", "省长", "部长", "营长", "连长", "排长", "团长", "师长", "军长",
+               "教授", "老师", "医生", "大夫", "护士", "推官", "知县", "知府", "县令", "当家", "二当家", "大当家"),
+    "tie": ("对象", "未婚夫", "未婚妻", "男友", "女友", "恋人", "情人", "邻居", "房客", "同乡", "老乡", "同伴", "伙伴",
+            "搭档", "东家", "恩人", "仇人", "战友", "同志"),
+}
+"""Words for someone by what they own, do, hold or are to another (:data:`PEOPLE_BY_ROLE`), one row a kind."""
+PEOPLE_WORDS = frozenset(w for row in PEOPLE_BY_ROLE.values() for w in row)
+AFTER_NAME = frozenset(PEOPLE_BY_ROLE["office"]) | frozenset(("同志", "先生", "女士", "师傅", "掌柜", "老板", "总经理", "董事长"))
+"""Offices and honorifics said right after someone's full name (郑怀远政委, 钱守义副局长, 白水生同志): a surname and
+a given name before one is a person, said once or not."""
+AFTER_NAME_SIZES = tuple(sorted({len(w) for w in AFTER_NAME}, reverse=True))
+KIN_SAID_SHORT = re.compile(r"(?:他|她|我|你|俺)(?:哥|姐|弟|妹|爸|妈|爹|娘|叔|舅|姨|姑)$")
+"""A pronoun and a one-character kin word (她哥吴海生, 我妈): the relative named next."""
 
 
 def _someone_word(lex: _Lexicon, word: str) -> bool:
     """Whether ``word`` is a word for someone: a role or an office (:data:`STOP`), a dictionary noun ending like one
     (记者, 船长), or an unknown one made of a noun and such an end (油锯手)."""
-    return word in STOP or (word[-1] in SOMEONE_ENDS and lex.tags.get(word, "")[:1] == "n") \
+    return word in STOP or word in PEOPLE_WORDS or (word[-1] in SOMEONE_ENDS and lex.tags.get(word, "")[:1] == "n") \
         or (len(word) == 3 and word[-1] in SOMEONE_ENDS and lex.tags.get(word[:2], "")[:1] == "n"
             and lex.tags.get(word[-2:], "")[:1] != "n")
 
@@ -1301,8 +1321,13 @@ def _asked_candidates(lex: _Lexicon, line: str, body: str) -> Iterator[tuple[str
 def _someone_before(lex: _Lexicon, before: str) -> bool:
     """Whether ``before`` ends in a word for someone by trade, office or kin (:func:`_someone_word`, :data:`BEFORE_KIN`);
     a naming verb (叫, 名叫) is no such word: what it names may be a place (那地方叫吴家河)."""
-    return BEFORE_KIN.search(before) is not None and not before.endswith("唤") \
+    return BEFORE_KIN.search(before) is not None and not before.endswith("唤") or KIN_SAID_SHORT.search(before) is not None \
         or any(_someone_word(lex, before[-k:]) for k in (2, 3) if len(before) >= k)
+
+
+def _office_after(after: str) -> bool:
+    """Whether ``after`` starts with an office or an honorific said after a full name (:data:`AFTER_NAME`)."""
+    return any(after[:k] in AFTER_NAME for k in AFTER_NAME_SIZES)
 
 
 def _has_context(lex: _Lexicon, line: str, col: int, name: str, kind: str, quoted: bool = True) -> bool:
