@@ -1049,6 +1049,49 @@ def _kind_word_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterato
             break
 
 
+SETTLEMENT_FEATURES: dict[str, str] = {
+    # the feature a village or a town is named by, then its kind (苇子+坑+村, 二道+洼+镇): one row a kind of feature
+    "water": "塘坑沟渠湾泉井潭池涧浦港汊泊淀滩",
+    "relief": "坝岭坡岗冈梁坪峁塬垭坳峪洼崖墩埂堰",
+    "passage": "桥渡铺营集",
+}
+"""Characters for a feature of the land or a work on it (塘, 坑, 坝, 洼, 渡): a word and one of them before a
+settlement's kind word (:data:`SETTLEMENTS`) name one settlement, said once or not."""
+FEATURE_CHARS = frozenset("".join(SETTLEMENT_FEATURES.values()))
+SETTLEMENTS = frozenset("村镇乡屯寨庄堡")
+SETTLEMENT_TAIL_BAD = frozenset("子儿")
+DEMONSTRATIVES = frozenset("这那哪每各某此其该")
+"""Determiners that point, not count: a numeral may start a settlement's name (二道+洼+镇, 三道+沟), these never."""
+"""After a settlement's kind word these make a common word (村子, 寨子): the kind said of a place, no name."""
+SETTLEMENT_WORD_BAD = frozenset(("v", "vn", "vd", "f", "a", "ad", "d", "p", "c", "r", "u", "q", "t", "s"))
+"""jieba's tags of a word that names no feature's settlement: a verb, a direction, an adjective, a function word,
+a measure, a time or a place word (路口, 远方)."""
+
+
+def _settlement_candidates(lex: _Lexicon, line: str, bounds: set[int], body: str) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of a word, a feature's character and a settlement's kind word (苇子+坑+村, 白鹭+塘+村,
+    二道+洼+镇): the feature says the place is named, the kind word that it is a settlement. The word is one token of
+    two or three characters, no function word, verb, adjective, direction or measure (:data:`SETTLEMENT_WORD_BAD`), no
+    piece of a word begun before it; the word and the feature are no frequent dictionary word (水塘, 路口, 山沟), the
+    feature and the kind no common one (山寨, 集镇). Where ``body`` says the word and the feature alone more often
+    than with the kind (凉水井 … 凉水井村里), they are the name and the kind word is said of it."""
+    for end in range(3, len(line)):
+        if line[end] not in SETTLEMENTS or line[end - 1] not in FEATURE_CHARS \
+                or line[end + 1:end + 2] in SETTLEMENT_TAIL_BAD or lex.common(line[end - 1:end + 1]):
+            continue
+        for size in (2, 3):
+            at = end - 1 - size
+            word = line[at:end - 1]
+            if at < 0 or at not in bounds or any(b in bounds for b in range(at + 1, end - 1)) or not CJK.fullmatch(word) \
+                    or set(word) & (FUNCTION | DEMONSTRATIVES) or word[0] in STEM_LEAD_BAD \
+                    or lex.tags.get(word, "n") in SETTLEMENT_WORD_BAD or (lex.freq.get(line[at:end]) or 0) >= COMMON_PLACE \
+                    or lex.freq.get(line[at:end + 1]) or (at and lex.freq.get(line[at - 1:at + 1])):
+                continue
+            name = line[at:end + 1]
+            yield (name[:-1] if body.count(name[:-1]) > body.count(name) else name), at
+            break
+
+
 def _broad_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]]) -> Iterable[tuple[str, str, tuple[int, int]]]:
     """``(name, kind, (line index, column))`` of every word a name could be, evidence or not: a
     token of 2–4 characters the dictionary does not know, a surname and one or two characters
@@ -2215,6 +2258,9 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col)))
         for name, kind, col in _kind_word_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, kind, 2, first=(i, col)))
+        for name, col in _settlement_candidates(lex, line, bounds, body):
+            c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
+            c.kind, c.shape = "地点", 2
         for name, col, shape in _title_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "人物", shape, first=(i, col)))
         for name, col in _genitive_candidates(lex, line, body):
