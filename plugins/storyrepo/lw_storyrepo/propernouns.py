@@ -1059,6 +1059,7 @@ SETTLEMENT_FEATURES: dict[str, str] = {
 settlement's kind word (:data:`SETTLEMENTS`) name one settlement, said once or not."""
 FEATURE_CHARS = frozenset("".join(SETTLEMENT_FEATURES.values()))
 SETTLEMENTS = frozenset("村镇乡屯寨庄堡")
+FEATURE_THEN_SETTLEMENT = re.compile("[" + "".join(sorted(FEATURE_CHARS)) + "](?=[" + "".join(sorted(SETTLEMENTS)) + "])")
 SETTLEMENT_TAIL_BAD = frozenset("子儿")
 DEMONSTRATIVES = frozenset("这那哪每各某此其该")
 """Determiners that point, not count: a numeral may start a settlement's name (二道+洼+镇, 三道+沟), these never."""
@@ -1075,9 +1076,9 @@ def _settlement_candidates(lex: _Lexicon, line: str, bounds: set[int], body: str
     piece of a word begun before it; the word and the feature are no frequent dictionary word (水塘, 路口, 山沟), the
     feature and the kind no common one (山寨, 集镇). Where ``body`` says the word and the feature alone more often
     than with the kind (凉水井 … 凉水井村里), they are the name and the kind word is said of it."""
-    for end in range(3, len(line)):
-        if line[end] not in SETTLEMENTS or line[end - 1] not in FEATURE_CHARS \
-                or line[end + 1:end + 2] in SETTLEMENT_TAIL_BAD or lex.common(line[end - 1:end + 1]):
+    for m in FEATURE_THEN_SETTLEMENT.finditer(line, 2):
+        end = m.end()  # the settlement's kind word
+        if line[end + 1:end + 2] in SETTLEMENT_TAIL_BAD or lex.common(line[end - 1:end + 1]):
             continue
         for size in (2, 3):
             at = end - 1 - size
