@@ -1059,37 +1059,38 @@ SETTLEMENT_FEATURES: dict[str, str] = {
 settlement's kind word (:data:`SETTLEMENTS`) name one settlement, said once or not."""
 FEATURE_CHARS = frozenset("".join(SETTLEMENT_FEATURES.values()))
 SETTLEMENTS = frozenset("村镇乡屯寨庄堡")
-FEATURE_THEN_SETTLEMENT = re.compile("[" + "".join(sorted(FEATURE_CHARS)) + "](?=[" + "".join(sorted(SETTLEMENTS)) + "])")
+FEATURE_THEN_SETTLEMENT = re.compile("(?<=[" + "".join(sorted(FEATURE_CHARS)) + "])[" + "".join(sorted(SETTLEMENTS)) + "]")
+"""A settlement's kind word after a feature's character (the kind matched: a class before it is slow to scan for)."""
 SETTLEMENT_TAIL_BAD = frozenset("子儿")
 DEMONSTRATIVES = frozenset("这那哪每各某此其该")
 """Determiners that point, not count: a numeral may start a settlement's name (二道+洼+镇, 三道+沟), these never."""
+SETTLEMENT_CHARS_BAD = FUNCTION | DEMONSTRATIVES
 """After a settlement's kind word these make a common word (村子, 寨子): the kind said of a place, no name."""
 SETTLEMENT_WORD_BAD = frozenset(("v", "vn", "vd", "f", "a", "ad", "d", "p", "c", "r", "u", "q", "t", "s"))
 """jieba's tags of a word that names no feature's settlement: a verb, a direction, an adjective, a function word,
 a measure, a time or a place word (路口, 远方)."""
 
 
-def _settlement_candidates(lex: _Lexicon, line: str, bounds: set[int], body: str) -> Iterator[tuple[str, int]]:
+def _settlement_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterator[tuple[str, int]]:
     """``(name, column)`` of a word, a feature's character and a settlement's kind word (苇子+坑+村, 白鹭+塘+村,
     二道+洼+镇): the feature says the place is named, the kind word that it is a settlement. The word is one token of
     two or three characters, no function word, verb, adjective, direction or measure (:data:`SETTLEMENT_WORD_BAD`), no
     piece of a word begun before it; the word and the feature are no frequent dictionary word (水塘, 路口, 山沟), the
-    feature and the kind no common one (山寨, 集镇). Where ``body`` says the word and the feature alone more often
-    than with the kind (凉水井 … 凉水井村里), they are the name and the kind word is said of it."""
-    for m in FEATURE_THEN_SETTLEMENT.finditer(line, 2):
-        end = m.end()  # the settlement's kind word
+    feature and the kind no common one (山寨, 集镇). (:func:`find_new_nouns` reads the word and the feature as the
+    name where the text says them alone more often than with the kind: 凉水井 … 凉水井村里.)"""
+    for m in FEATURE_THEN_SETTLEMENT.finditer(line, 3):
+        end = m.start()  # the settlement's kind word
         if line[end + 1:end + 2] in SETTLEMENT_TAIL_BAD or lex.common(line[end - 1:end + 1]):
             continue
         for size in (2, 3):
             at = end - 1 - size
             word = line[at:end - 1]
             if at < 0 or at not in bounds or any(b in bounds for b in range(at + 1, end - 1)) or not CJK.fullmatch(word) \
-                    or set(word) & (FUNCTION | DEMONSTRATIVES) or word[0] in STEM_LEAD_BAD \
+                    or not SETTLEMENT_CHARS_BAD.isdisjoint(word) or word[0] in STEM_LEAD_BAD \
                     or lex.tags.get(word, "n") in SETTLEMENT_WORD_BAD or (lex.freq.get(line[at:end]) or 0) >= COMMON_PLACE \
                     or lex.freq.get(line[at:end + 1]) or (at and lex.freq.get(line[at - 1:at + 1])):
                 continue
-            name = line[at:end + 1]
-            yield (name[:-1] if body.count(name[:-1]) > body.count(name) else name), at
+            yield line[at:end + 1], at
             break
 
 
@@ -2245,6 +2246,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     cuts = lex.cuts_of(body)  # each run of this text segmented once, and once for a text read again
     bounds_of = {i: lex.boundaries(line, known_re, cuts) for i, line in enumerate(lines) if CJK.search(line)}
     suffixes_of = {i: list(_suffixes_in(lines[i])) for i in bounds_of}  # read by two candidate rules
+    settled: set[str] = set()  # the settlements named by a feature and a kind (苇子坑村)
     for i, bounds in bounds_of.items():
         line = lines[i]
         for name, kind, col in _joined_candidates(lex, line, bounds):
@@ -2259,9 +2261,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col)))
         for name, kind, col in _kind_word_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, kind, 2, first=(i, col)))
-        for name, col in _settlement_candidates(lex, line, bounds, body):
+        for name, col in _settlement_candidates(lex, line, bounds):
             c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
             c.kind, c.shape = "地点", 2
+            settled.add(name)
         for name, col, shape in _title_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "人物", shape, first=(i, col)))
         for name, col in _genitive_candidates(lex, line, body):
@@ -2416,6 +2419,12 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         kept_names = set(order[:CANDIDATES_MAX])
         candidates = {n: c for n, c in candidates.items() if n in kept_names}
     text = "\n".join(lines)
+    for name in [n for n in settled if n in candidates]:
+        if text.count(name[:-1]) > text.count(name):  # 凉水井 … 凉水井村里: the feature's name, its kind said of it
+            c = candidates.pop(name)
+            c.name = name[:-1]
+            short = candidates.setdefault(c.name, c)
+            short.kind, short.shape = "地点", 2
     for name in list(candidates):  # 老七 of 疤脸老七, 元丹 of 九转回元丹: the unit the draft keeps saying
         whole = _whole_unit(text, name, in_text)
         if whole == name and candidates[name].kind == "人物":
