@@ -1049,6 +1049,51 @@ def _kind_word_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterato
             break
 
 
+SETTLEMENT_FEATURES: dict[str, str] = {
+    # the feature a village or a town is named by, then its kind (苇子+坑+村, 二道+洼+镇): one row a kind of feature
+    "water": "塘坑沟渠湾泉井潭池涧浦港汊泊淀滩",
+    "relief": "坝岭坡岗冈梁坪峁塬垭坳峪洼崖墩埂堰",
+    "passage": "桥渡铺营集",
+}
+"""Characters for a feature of the land or a work on it (塘, 坑, 坝, 洼, 渡): a word and one of them before a
+settlement's kind word (:data:`SETTLEMENTS`) name one settlement, said once or not."""
+FEATURE_CHARS = frozenset("".join(SETTLEMENT_FEATURES.values()))
+SETTLEMENTS = frozenset("村镇乡屯寨庄堡")
+FEATURE_THEN_SETTLEMENT = re.compile("(?<=[" + "".join(sorted(FEATURE_CHARS)) + "])[" + "".join(sorted(SETTLEMENTS)) + "]")
+"""A settlement's kind word after a feature's character (the kind matched: a class before it is slow to scan for)."""
+SETTLEMENT_TAIL_BAD = frozenset("子儿")
+DEMONSTRATIVES = frozenset("这那哪每各某此其该")
+"""Determiners that point, not count: a numeral may start a settlement's name (二道+洼+镇, 三道+沟), these never."""
+SETTLEMENT_CHARS_BAD = FUNCTION | DEMONSTRATIVES
+"""After a settlement's kind word these make a common word (村子, 寨子): the kind said of a place, no name."""
+SETTLEMENT_WORD_BAD = frozenset(("v", "vn", "vd", "f", "a", "ad", "d", "p", "c", "r", "u", "q", "t", "s"))
+"""jieba's tags of a word that names no feature's settlement: a verb, a direction, an adjective, a function word,
+a measure, a time or a place word (路口, 远方)."""
+
+
+def _settlement_candidates(lex: _Lexicon, line: str, bounds: set[int]) -> Iterator[tuple[str, int]]:
+    """``(name, column)`` of a word, a feature's character and a settlement's kind word (苇子+坑+村, 白鹭+塘+村,
+    二道+洼+镇): the feature says the place is named, the kind word that it is a settlement. The word is one token of
+    two or three characters, no function word, verb, adjective, direction or measure (:data:`SETTLEMENT_WORD_BAD`), no
+    piece of a word begun before it; the word and the feature are no frequent dictionary word (水塘, 路口, 山沟), the
+    feature and the kind no common one (山寨, 集镇). (:func:`find_new_nouns` reads the word and the feature as the
+    name where the text says them alone more often than with the kind: 凉水井 … 凉水井村里.)"""
+    for m in FEATURE_THEN_SETTLEMENT.finditer(line, 3):
+        end = m.start()  # the settlement's kind word
+        if line[end + 1:end + 2] in SETTLEMENT_TAIL_BAD or lex.common(line[end - 1:end + 1]):
+            continue
+        for size in (2, 3):
+            at = end - 1 - size
+            word = line[at:end - 1]
+            if at < 0 or at not in bounds or any(b in bounds for b in range(at + 1, end - 1)) or not CJK.fullmatch(word) \
+                    or not SETTLEMENT_CHARS_BAD.isdisjoint(word) or word[0] in STEM_LEAD_BAD \
+                    or lex.tags.get(word, "n") in SETTLEMENT_WORD_BAD or (lex.freq.get(line[at:end]) or 0) >= COMMON_PLACE \
+                    or lex.freq.get(line[at:end + 1]) or (at and lex.freq.get(line[at - 1:at + 1])):
+                continue
+            yield line[at:end + 1], at
+            break
+
+
 def _broad_candidates(lex: _Lexicon, lines: list[str], bounds_of: dict[int, set[int]]) -> Iterable[tuple[str, str, tuple[int, int]]]:
     """``(name, kind, (line index, column))`` of every word a name could be, evidence or not: a
     token of 2–4 characters the dictionary does not know, a surname and one or two characters
@@ -1186,13 +1231,14 @@ def _surname_and_given(lex: _Lexicon, name: str) -> bool:
 
 def _introduced_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, int]]:
     """``(name, column)`` of a surname (any of :data:`ALL_SURNAMES`, 于 too) and two characters that read as a given
-    name, said right after a word for someone by trade, office or kin (油锯手于大海, 船长严鸣鹤, 局长段振邦): there the word
-    before says a person is named, so neither the segmenter's cut nor the surname's other uses decide."""
-    for col in range(2, len(line) - 2):
+    name, said right after a word for someone by trade, office or kin (油锯手于大海, 船长严鸣鹤, 局长段振邦) or right before
+    an office or an honorific (:func:`_office_after`: 郑怀远政委): there the word around
+    says a person is named, so neither the segmenter's cut nor the surname's other uses decide."""
+    for col in range(len(line) - 2):
         name = line[col:col + 3]
-        if not _surname_and_given(lex, name):
+        if not _surname_and_given(lex, name) or _someone_word(lex, line[col:col + 2]):
             continue
-        if _someone_before(lex, line[max(0, col - 4):col]) and not _someone_word(lex, line[col:col + 2]):
+        if (col >= 2 and _someone_before(lex, line[max(0, col - 4):col])) or _office_after(line[col + 3:col + 6]):
             yield name, col
 
 
@@ -1276,12 +1322,31 @@ def _person_noun_before(lex: _Lexicon, before: str) -> bool:
 
 
 SOMEONE_ENDS = PERSON_NOUN_ENDS | frozenset("童者娃孩仔妞")
+PEOPLE_BY_ROLE: dict[str, tuple[str, ...]] = {
+    # general Chinese words for someone whose last character no person noun ends in (摊主, 编辑): before a surname
+    # and a given name, the word says who is named (摊主马秀英); the rows, not the words of any one book
+    "owner": ("摊主", "店主", "房主", "房东", "车主", "船主", "窑主", "矿主", "场主", "东主", "业主", "雇主", "老板", "老板娘"),
+    "work": ("编辑", "会计", "出纳", "保姆", "厨子", "掌勺", "跑堂", "店小二", "学徒", "徒弟", "向导", "翻译", "主编", "总编"),
+    "office": ("政委", "书记", "主任", "经理", "主席", "委员", "干事", "参谋", "代表", "科长", "处长", "局长", "副局长", "厂长",
+               "副厂长", "校长", "院长", "所长", "乡长", "区长", "省长", "部长", "营长", "连长", "排长", "团长", "师长", "军长",
+               "教授", "老师", "医生", "大夫", "护士", "推官", "知县", "知府", "县令", "当家", "二当家", "大当家"),
+    "tie": ("对象", "未婚夫", "未婚妻", "男友", "女友", "恋人", "情人", "邻居", "房客", "同乡", "老乡", "同伴", "伙伴",
+            "搭档", "东家", "恩人", "仇人", "战友", "同志"),
+}
+"""Words for someone by what they own, do, hold or are to another (:data:`PEOPLE_BY_ROLE`), one row a kind."""
+PEOPLE_WORDS = frozenset(w for row in PEOPLE_BY_ROLE.values() for w in row)
+AFTER_NAME = frozenset(PEOPLE_BY_ROLE["office"]) | frozenset(("同志", "先生", "女士", "师傅", "掌柜", "老板", "总经理", "董事长"))
+"""Offices and honorifics said right after someone's full name (郑怀远政委, 钱守义副局长, 白水生同志): a surname and
+a given name before one is a person, said once or not."""
+AFTER_NAME_SIZES = tuple(sorted({len(w) for w in AFTER_NAME}, reverse=True))
+KIN_SAID_SHORT = re.compile(r"(?:他|她|我|你|俺)(?:哥|姐|弟|妹|爸|妈|爹|娘|叔|舅|姨|姑)$")
+"""A pronoun and a one-character kin word (她哥吴海生, 我妈): the relative named next."""
 
 
 def _someone_word(lex: _Lexicon, word: str) -> bool:
     """Whether ``word`` is a word for someone: a role or an office (:data:`STOP`), a dictionary noun ending like one
     (记者, 船长), or an unknown one made of a noun and such an end (油锯手)."""
-    return word in STOP or (word[-1] in SOMEONE_ENDS and lex.tags.get(word, "")[:1] == "n") \
+    return word in STOP or word in PEOPLE_WORDS or (word[-1] in SOMEONE_ENDS and lex.tags.get(word, "")[:1] == "n") \
         or (len(word) == 3 and word[-1] in SOMEONE_ENDS and lex.tags.get(word[:2], "")[:1] == "n"
             and lex.tags.get(word[-2:], "")[:1] != "n")
 
@@ -1301,8 +1366,13 @@ def _asked_candidates(lex: _Lexicon, line: str, body: str) -> Iterator[tuple[str
 def _someone_before(lex: _Lexicon, before: str) -> bool:
     """Whether ``before`` ends in a word for someone by trade, office or kin (:func:`_someone_word`, :data:`BEFORE_KIN`);
     a naming verb (叫, 名叫) is no such word: what it names may be a place (那地方叫吴家河)."""
-    return BEFORE_KIN.search(before) is not None and not before.endswith("唤") \
+    return BEFORE_KIN.search(before) is not None and not before.endswith("唤") or KIN_SAID_SHORT.search(before) is not None \
         or any(_someone_word(lex, before[-k:]) for k in (2, 3) if len(before) >= k)
+
+
+def _office_after(after: str) -> bool:
+    """Whether ``after`` starts with an office or an honorific said after a full name (:data:`AFTER_NAME`)."""
+    return any(after[:k] in AFTER_NAME for k in AFTER_NAME_SIZES)
 
 
 def _has_context(lex: _Lexicon, line: str, col: int, name: str, kind: str, quoted: bool = True) -> bool:
@@ -2176,6 +2246,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
     cuts = lex.cuts_of(body)  # each run of this text segmented once, and once for a text read again
     bounds_of = {i: lex.boundaries(line, known_re, cuts) for i, line in enumerate(lines) if CJK.search(line)}
     suffixes_of = {i: list(_suffixes_in(lines[i])) for i in bounds_of}  # read by two candidate rules
+    settled: set[str] = set()  # the settlements named by a feature and a kind (苇子坑村)
     for i, bounds in bounds_of.items():
         line = lines[i]
         for name, kind, col in _joined_candidates(lex, line, bounds):
@@ -2190,6 +2261,10 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
             candidates.setdefault(name, _Candidate(name, kind, shape, first=(i, col)))
         for name, kind, col in _kind_word_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, kind, 2, first=(i, col)))
+        for name, col in _settlement_candidates(lex, line, bounds):
+            c = candidates.setdefault(name, _Candidate(name, "地点", 2, first=(i, col)))
+            c.kind, c.shape = "地点", 2
+            settled.add(name)
         for name, col, shape in _title_candidates(lex, line, bounds):
             candidates.setdefault(name, _Candidate(name, "人物", shape, first=(i, col)))
         for name, col in _genitive_candidates(lex, line, body):
@@ -2344,6 +2419,12 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         kept_names = set(order[:CANDIDATES_MAX])
         candidates = {n: c for n, c in candidates.items() if n in kept_names}
     text = "\n".join(lines)
+    for name in [n for n in settled if n in candidates]:
+        if text.count(name[:-1]) > text.count(name):  # 凉水井 … 凉水井村里: the feature's name, its kind said of it
+            c = candidates.pop(name)
+            c.name = name[:-1]
+            short = candidates.setdefault(c.name, c)
+            short.kind, short.shape = "地点", 2
     for name in list(candidates):  # 老七 of 疤脸老七, 元丹 of 九转回元丹: the unit the draft keeps saying
         whole = _whole_unit(text, name, in_text)
         if whole == name and candidates[name].kind == "人物":
