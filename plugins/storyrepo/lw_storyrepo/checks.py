@@ -258,11 +258,16 @@ class CheckContext:
     def contract_terms_in(self, text: str) -> list[str]:
         """Names and held things the book knows, found in ``text`` (canonical names); a relative's
         word (妹妹, 娘亲) is no term: it finds the person in the prose, it does not ask for them."""
+        return [self.aliases.get(m.group(), m.group()) for m in self.terms_re().finditer(text)]
+
+    def terms_re(self) -> re.Pattern[str]:
+        """The pattern of the names (two characters or more, no relative's word) and held things the book
+        knows, longest first: what :meth:`contract_terms_in` finds; built once a context."""
         if self._terms_re is None:
             terms = sorted({t for t in self.aliases if len(t) >= 2 and t not in self.kin_words} | self.items,
                            key=len, reverse=True)
             self._terms_re = _terms_pattern(tuple(terms))
-        return [self.aliases.get(m.group(), m.group()) for m in self._terms_re.finditer(text)]
+        return self._terms_re
 
     def variants(self, term: str) -> set[str]:
         """``term``, every other name of the same entity (cards, roster, this draft's own
@@ -1197,7 +1202,7 @@ def _is_event(ctx: CheckContext, text: str) -> bool:
     names = ctx.contract_terms_in(_QUOTED.sub("，", text))
     places = ctx.world.places if ctx.world is not None else set()
     if any(GO_TO.search(text[max(0, m.start() - 2):m.start()]) and not (m.group() in places and text[m.end():m.end() + 1] == "的")
-           for m in (ctx._terms_re or re.compile(r"(?!)")).finditer(text)):
+           for m in ctx.terms_re().finditer(text)):
         return False  # a move to a place (回到栖霞宗, 去太医院, 去柳三娘的药寮): the place rules' (_only_meant); 去临安的三个人 names people
     return any(ctx.is_person(t) for t in names)
 
@@ -1208,8 +1213,7 @@ def _event_words(ctx: CheckContext, text: str) -> frozenset[str]:
     (:data:`NOT_TELLING`) are taken out, and no pair the book's own text holds (a word the book uses
     everywhere tells nothing). 贵妃当众罚林知微在凤仪宫外的雪地里跪一个时辰 → 当众, 众罚, 雪地, 时辰…: the
     prose tells the event in other words when it writes any of them (罚跪, 雪地, 一个时辰 — not 跪 alone)."""
-    ctx.contract_terms_in("")  # builds the names' pattern once
-    rest = (ctx._terms_re or re.compile(r"(?!)")).sub("，", _QUOTED.sub("，", text))
+    rest = ctx.terms_re().sub("，", _QUOTED.sub("，", text))
     book = ctx.book_pairs()
     return frozenset(pair for run in _FILLER.split(rest) if len(run) >= 2 for pair in pairs(run)
                      if pair not in book and not NOT_TELLING.intersection(pair))
