@@ -37,7 +37,7 @@ from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding, Subject, clipped
 from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.giving import GIVING_VERBS, HANDOVER_VERBS
-from lw_storyrepo.kinship import FORMS, WORDS, address_book, alias_gender, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
+from lw_storyrepo.kinship import FORMS, WORDS, address_book, alias_gender, free_text, gender_of, kin_forms, named_ends, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
@@ -197,6 +197,7 @@ class CheckContext:
             known.add(rank_word)
         texts = card_texts(repo)
         names = set(aliases)
+        named = named_ends(names)  # built once for every card's relations
         places = {p for p in places if len(p) >= 2}
         died, died_day = dates_of_death(characters, texts)
         world = World(characters, aliases, places, {t for t in things if len(t) >= 2},
@@ -204,7 +205,7 @@ class CheckContext:
                       {name: gender_of(text, names) or alias_gender(as_list((characters.get(name) or {}).get("别名")))
                        for name, text in texts.items()},
                       far=far_places([lore, *texts.values()], places), journey=journeys([lore, *texts.values()], places),
-                      kin_gender={name: relation_gender(text, names) for name, text in texts.items()},
+                      kin_gender={name: relation_gender(text, named) for name, text in texts.items()},
                       haunts=haunts_of(texts, places), died=died,
                       died_day=died_day,
                       ladders=ladders_of(lore, [str(c.get("境界")) for c in characters.values() if c.get("境界")]) or None,
@@ -534,8 +535,9 @@ def called_of(texts: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[
     """What one character calls another, from the cards' quoted forms of address
     (:func:`lw_storyrepo.kinship.address_book`), each card's pronoun read from its own words."""
     names = set(aliases)
+    named = named_ends(names)  # built once for every card's relations
     return address_book(texts, aliases, relatives(texts, aliases),
-                        {n: gender_of(t, names) or relation_gender(t, names) for n, t in texts.items()})
+                        {n: gender_of(t, names) or relation_gender(t, named) for n, t in texts.items()})
 
 
 def kin_of(repo: StoryRepo, texts: dict[str, str] | None = None) -> dict[str, frozenset[str]]:
