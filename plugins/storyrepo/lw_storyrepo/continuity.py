@@ -1771,8 +1771,9 @@ CAME_HERE = (r"回来|来过|过来|来了|到了|到咗|已到|赶到|"
              r"在(?:我|咱|我们|咱们)?(?:这里|这儿|这边)")
 """What a report says someone did today near the speaker: came (回来, 来过, 到咗) or sat here (在我这里) — not 在那里 or
 在家里, which may be where the card puts them."""
-NOT_CAME = re.compile(r"要|会|没|不|别|想|该|能|打算|准备|说好|等|可能|怕|万一|假如|如果|要是")
-"""Words between the person and the coming that make it no fact of today (老彭今天要过来, 建军今天没来)."""
+NOT_CAME = re.compile(r"要|(?<!开)会|没|不|别|想|该|能|打算|准备|说好|(?<!等)等(?!等)|可能|怕|万一|假如|如果|要是")
+"""Words between the person and the coming that make it no fact of today (老彭今天要过来, 建军今天没来, 今天等你来) —
+read as words: the 会 of 开会 (a meeting, 今早开会来了) and the 等 of 等等 (and so on) are none."""
 
 
 def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]],
@@ -1879,7 +1880,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                 placed.add((reporting, i))
                 out.append(Finding("连贯", WARN, f"{_away(reporting, far, kept, pov, pov_place)}，"
                                    f"本章没有写{reporting}回来，正文却说{reporting}今天来过这边", first_line + i,
-                                   q.start() + told.start() + 1, _sentence_at(q.group(), told.start()).strip("“”「」")[:60]))
+                                   q.start() + told.start() + 1, _sentence_at(q.group(), told.start()).strip("“”「」")[:60],
+                                   Subject("位置", reporting, pov_place)))
         topics: dict[str, str | None] = {}  # the previous paragraph's topic, read once a pronoun
         # who is named before each hit, gathered as the hits advance: a line of thousands of pronouns is read once
         named = [(x.end(), name[x.group()]) for x in anyone.finditer(narration)] if hits else []
