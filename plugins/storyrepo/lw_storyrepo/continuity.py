@@ -2617,9 +2617,11 @@ SCENE_DATE = re.compile(rf"(?:^\s*|(?<=[，,。；;！？]))(?P<month>{_DAY_OF_M
 """Narration opening a clause on a day and a part of it or its sky (十月七日夜里，风停了; 九月十二的夜里，月亮快圆了;
 …，十一月十三日的太阳，沉进了河里): the scene's day from there on."""
 TOLD_BEFORE = re.compile(r"上(?:个)?(?:礼拜|星期|周|月)|前(?:些|几|两|一)[天日]|[几两三]天前|那[天日晚夜年]|那时|去年|前年|"
-                         r"[说讲]|写着|写的|写道|记着|记的|记载|提到|提起|听说|报道|登着|想起|记得|回想|忆起")
+                         r"[说讲]过|早[说讲]|上回[说讲]|[上里][说讲]|据说|写着|写的|写道|记着|记的|记载|提到|提起|听说|报道|登着|"
+                         r"想起|记得|回想|忆起")
 """Words before a date in its sentence that tell that day as gone (上礼拜，十月三日的晚上), reported (报纸上说，十月三日的
-晚上; 日记里写着，…) or remembered (想起, 那天): the date is no scene's day."""
+晚上; 日记里写着，…; 早说过) or remembered (想起, 那天): the date is no scene's day. Not a bare 说 or 讲 (说也奇怪，
+十月三日的夜里…; 小说): a report says where it was read or that it was told before."""
 _YEAR_DIGITS = str.maketrans(_DIGITS, "0012345678" + "9")
 
 

@@ -133,3 +133,10 @@ def test_a_past_day_told_as_past_is_no_scene_day() -> None:
     assert not timed("报纸上说，十月三日的晚上有流星雨。", PLANT)
     assert not timed("日记里写着，十月三日夜里风很大。", PLANT)
     assert timed("风刮过河滩，十月三日的太阳，沉进了釜溪河。", PLANT)  # narration setting the scene on another day
+
+
+def test_a_bare_say_before_a_date_tells_no_report() -> None:
+    # F2's TOLD_BEFORE narrowed (stop 51): 说也奇怪 tells no report; a report says where it was read or that it was told before
+    assert timed("说也奇怪，十月三日的夜里，河滩上起了雾。", PLANT)
+    assert not timed("老周早说过，十月三日的晚上要变天。", PLANT)
+    assert not timed("他上回讲，十月三日的晚上有人来过。", PLANT)
