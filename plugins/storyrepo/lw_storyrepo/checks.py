@@ -37,7 +37,7 @@ from lw_storyrepo.drafts import DRAFT_FIELDS
 from lw_storyrepo.findings import ERROR, INFO, WARN, Finding, Subject, clipped
 from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.giving import GIVING_VERBS, HANDOVER_VERBS
-from lw_storyrepo.kinship import FORMS, WORDS, address_book, alias_gender, free_text, gender_of, kin_forms, relation_gender, relations, reverse_relations
+from lw_storyrepo.kinship import FORMS, WORDS, address_book, alias_gender, free_text, gender_of, kin_forms, named_ends, relation_gender, relations, reverse_relations
 from lw_storyrepo.numerals import chinese, value
 from lw_storyrepo.names import address_forms, described, present, surname_of
 from lw_storyrepo.propernouns import CANDIDATES_MAX, SUFFIXES, find_new_nouns, known_names, with_address_forms
@@ -197,6 +197,7 @@ class CheckContext:
             known.add(rank_word)
         texts = card_texts(repo)
         names = set(aliases)
+        named = named_ends(names)  # built once for every card's relations
         places = {p for p in places if len(p) >= 2}
         died, died_day = dates_of_death(characters, texts)
         world = World(characters, aliases, places, {t for t in things if len(t) >= 2},
@@ -204,7 +205,7 @@ class CheckContext:
                       {name: gender_of(text, names) or alias_gender(as_list((characters.get(name) or {}).get("别名")))
                        for name, text in texts.items()},
                       far=far_places([lore, *texts.values()], places), journey=journeys([lore, *texts.values()], places),
-                      kin_gender={name: relation_gender(text, names) for name, text in texts.items()},
+                      kin_gender={name: relation_gender(text, named) for name, text in texts.items()},
                       haunts=haunts_of(texts, places), died=died,
                       died_day=died_day,
                       ladders=ladders_of(lore, [str(c.get("境界")) for c in characters.values() if c.get("境界")]) or None,
@@ -258,11 +259,16 @@ class CheckContext:
     def contract_terms_in(self, text: str) -> list[str]:
         """Names and held things the book knows, found in ``text`` (canonical names); a relative's
         word (妹妹, 娘亲) is no term: it finds the person in the prose, it does not ask for them."""
+        return [self.aliases.get(m.group(), m.group()) for m in self.terms_re().finditer(text)]
+
+    def terms_re(self) -> re.Pattern[str]:
+        """The pattern of the names (two characters or more, no relative's word) and held things the book
+        knows, longest first: what :meth:`contract_terms_in` finds; built once a context."""
         if self._terms_re is None:
             terms = sorted({t for t in self.aliases if len(t) >= 2 and t not in self.kin_words} | self.items,
                            key=len, reverse=True)
             self._terms_re = _terms_pattern(tuple(terms))
-        return [self.aliases.get(m.group(), m.group()) for m in self._terms_re.finditer(text)]
+        return self._terms_re
 
     def variants(self, term: str) -> set[str]:
         """``term``, every other name of the same entity (cards, roster, this draft's own
@@ -529,8 +535,9 @@ def called_of(texts: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[
     """What one character calls another, from the cards' quoted forms of address
     (:func:`lw_storyrepo.kinship.address_book`), each card's pronoun read from its own words."""
     names = set(aliases)
+    named = named_ends(names)  # built once for every card's relations
     return address_book(texts, aliases, relatives(texts, aliases),
-                        {n: gender_of(t, names) or relation_gender(t, names) for n, t in texts.items()})
+                        {n: gender_of(t, names) or relation_gender(t, named) for n, t in texts.items()})
 
 
 def kin_of(repo: StoryRepo, texts: dict[str, str] | None = None) -> dict[str, frozenset[str]]:
@@ -1197,7 +1204,7 @@ def _is_event(ctx: CheckContext, text: str) -> bool:
     names = ctx.contract_terms_in(_QUOTED.sub("，", text))
     places = ctx.world.places if ctx.world is not None else set()
     if any(GO_TO.search(text[max(0, m.start() - 2):m.start()]) and not (m.group() in places and text[m.end():m.end() + 1] == "的")
-           for m in (ctx._terms_re or re.compile(r"(?!)")).finditer(text)):
+           for m in ctx.terms_re().finditer(text)):
         return False  # a move to a place (回到栖霞宗, 去太医院, 去柳三娘的药寮): the place rules' (_only_meant); 去临安的三个人 names people
     return any(ctx.is_person(t) for t in names)
 
@@ -1208,8 +1215,7 @@ def _event_words(ctx: CheckContext, text: str) -> frozenset[str]:
     (:data:`NOT_TELLING`) are taken out, and no pair the book's own text holds (a word the book uses
     everywhere tells nothing). 贵妃当众罚林知微在凤仪宫外的雪地里跪一个时辰 → 当众, 众罚, 雪地, 时辰…: the
     prose tells the event in other words when it writes any of them (罚跪, 雪地, 一个时辰 — not 跪 alone)."""
-    ctx.contract_terms_in("")  # builds the names' pattern once
-    rest = (ctx._terms_re or re.compile(r"(?!)")).sub("，", _QUOTED.sub("，", text))
+    rest = ctx.terms_re().sub("，", _QUOTED.sub("，", text))
     book = ctx.book_pairs()
     return frozenset(pair for run in _FILLER.split(rest) if len(run) >= 2 for pair in pairs(run)
                      if pair not in book and not NOT_TELLING.intersection(pair))

@@ -1771,8 +1771,9 @@ CAME_HERE = (r"回来|来过|过来|来了|到了|到咗|已到|赶到|"
              r"在(?:我|咱|我们|咱们)?(?:这里|这儿|这边)")
 """What a report says someone did today near the speaker: came (回来, 来过, 到咗) or sat here (在我这里) — not 在那里 or
 在家里, which may be where the card puts them."""
-NOT_CAME = re.compile(r"要|会|没|不|别|想|该|能|打算|准备|说好|等|可能|怕|万一|假如|如果|要是")
-"""Words between the person and the coming that make it no fact of today (老彭今天要过来, 建军今天没来)."""
+NOT_CAME = re.compile(r"要|(?<!开)会|没|不|别|想|该|能|打算|准备|说好|(?<!等)等(?!等)|可能|怕|万一|假如|如果|要是")
+"""Words between the person and the coming that make it no fact of today (老彭今天要过来, 建军今天没来, 今天等你来) —
+read as words: the 会 of 开会 (a meeting, 今早开会来了) and the 等 of 等等 (and so on) are none."""
 
 
 def _away_from(world: World, pov: str, pov_place: str, moved: dict[str, set[str]],
@@ -1879,7 +1880,8 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
                 placed.add((reporting, i))
                 out.append(Finding("连贯", WARN, f"{_away(reporting, far, kept, pov, pov_place)}，"
                                    f"本章没有写{reporting}回来，正文却说{reporting}今天来过这边", first_line + i,
-                                   q.start() + told.start() + 1, _sentence_at(q.group(), told.start()).strip("“”「」")[:60]))
+                                   q.start() + told.start() + 1, _sentence_at(q.group(), told.start()).strip("“”「」")[:60],
+                                   Subject("位置", reporting, pov_place)))
         topics: dict[str, str | None] = {}  # the previous paragraph's topic, read once a pronoun
         # who is named before each hit, gathered as the hits advance: a line of thousands of pronouns is read once
         named = [(x.end(), name[x.group()]) for x in anyone.finditer(narration)] if hits else []
@@ -2615,9 +2617,11 @@ SCENE_DATE = re.compile(rf"(?:^\s*|(?<=[，,。；;！？]))(?P<month>{_DAY_OF_M
 """Narration opening a clause on a day and a part of it or its sky (十月七日夜里，风停了; 九月十二的夜里，月亮快圆了;
 …，十一月十三日的太阳，沉进了河里): the scene's day from there on."""
 TOLD_BEFORE = re.compile(r"上(?:个)?(?:礼拜|星期|周|月)|前(?:些|几|两|一)[天日]|[几两三]天前|那[天日晚夜年]|那时|去年|前年|"
-                         r"[说讲]|写着|写的|写道|记着|记的|记载|提到|提起|听说|报道|登着|想起|记得|回想|忆起")
+                         r"[说讲]过|早[说讲]|上回[说讲]|[上里][说讲]|据说|写着|写的|写道|记着|记的|记载|提到|提起|听说|报道|登着|"
+                         r"想起|记得|回想|忆起")
 """Words before a date in its sentence that tell that day as gone (上礼拜，十月三日的晚上), reported (报纸上说，十月三日的
-晚上; 日记里写着，…) or remembered (想起, 那天): the date is no scene's day."""
+晚上; 日记里写着，…; 早说过) or remembered (想起, 那天): the date is no scene's day. Not a bare 说 or 讲 (说也奇怪，
+十月三日的夜里…; 小说): a report says where it was read or that it was told before."""
 _YEAR_DIGITS = str.maketrans(_DIGITS, "0012345678" + "9")
 
 

@@ -83,6 +83,9 @@ FACULTIES: tuple[tuple[str, re.Pattern[str], str], ...] = (
 using it)`` — sight: reading a written thing (把船头上的白字一个一个念了出来, 一行一行看下去; not 念给…听: read to them); legs: running or jumping
 (跳下来，光着脚跑到门口). Not hands (什么都拿不得 → 抄起扁担): a hand's taking up, told a clause away from its subject,
 was given to the last card named before an unknown one (阿娇…又拿起了放大镜 read as 强哥's: 连续性-盲评二十七)."""
+BARS_OF_MOVING: tuple[tuple[re.Pattern[str], str], ...] = (*MOVES, *((bar, doing) for _faculty, bar, doing in FACULTIES))
+"""Every ``(the book's words of a bar, what reads as doing it)`` a card's state is read for: :data:`MOVES`, then
+:data:`FACULTIES` without their faculty (:func:`forbidden_of`), built once."""
 CAUSED = re.compile(r"[让请托求央]|(?<![大喊尖惊哭])叫(?!了?一?声|喊|嚷|道|醒|作|做)")
 """A causative before an act in its clause (小白叫沈工把信读完, 让人把门牌上的字念给她听): someone else does it — the
 name after it reads as an object (:data:`lw_storyrepo.continuity.NOT_SUBJECT`), yet it is the doer."""
@@ -158,7 +161,7 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
                     barred.add(first[1])
             for m in UNABLE_PART.finditer(sentence):
                 parts.setdefault(m.group("part"), _uses(m.group("part"), m.group("verb")))
-            for bar, doing in (*MOVES, *((bar, doing) for _faculty, bar, doing in FACULTIES)):
+            for bar, doing in BARS_OF_MOVING:
                 if doing not in moves.values() and (said_so := bar.search(sentence)) is not None:
                     moves[said_so.group()] = doing
         if barred or parts or kept or moves or n in scenes:

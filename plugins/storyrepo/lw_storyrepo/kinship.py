@@ -124,12 +124,19 @@ _SHE_RELATION = frozenset({"母", "姐", "妹", "妻", "女", "祖母", "外祖�
 _HE_RELATION = frozenset({"父", "兄", "弟", "夫", "子", "祖", "外祖", "叔", "舅"})
 
 
-def relation_gender(card_text: str, names: set[str]) -> str:
+def named_ends(names: Iterable[str]) -> Ends:
+    """The ``names`` of two characters or more, as :class:`Ends`: what :func:`relation_gender` asks a relation
+    to follow, built once for a book's cards and passed to each."""
+    return Ends(n for n in names if len(n) >= 2)
+
+
+def relation_gender(card_text: str, names: set[str] | Ends) -> str:
     """``"她"`` or ``"他"`` from the relations a card's free text states of its character
     (赵铁军的姐姐, 孙秀兰的女儿 → 她), when they all say one gender; else ``""``. Only a relation
-    to someone named counts (赵铁梅是他的姐姐 is another's)."""
+    to someone named counts (赵铁梅是他的姐姐 is another's). ``names`` may be :func:`named_ends` of them,
+    built once for every card of a book; a set is read the same way."""
     body = free_text(card_text)
-    named = Ends(n for n in names if len(n) >= 2)
+    named = names if isinstance(names, Ends) else named_ends(names)
     words = {WORDS[m.group(1)] for m in _RELATION.finditer(body)
              if m.start() >= 2 and next(named.of(body, m.start()), None) is not None}
     she, he = bool(words & _SHE_RELATION), bool(words & _HE_RELATION)

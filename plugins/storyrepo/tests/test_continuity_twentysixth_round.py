@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lw_storyrepo.answers import ANSWER_MARK, answered
 from lw_storyrepo.checks import CheckContext, voices
 from lw_storyrepo.continuity import World, check_continuity, far_places, places_inside
 
@@ -80,7 +81,7 @@ FAR_PLACES = {"哈尔滨", "上海"}
 FAR_LORE = "上海离哈尔滨三千里，坐火车要走四天。谢廖沙去上海进面粉了。"
 
 
-def placed(body: str) -> list[str]:
+def placed(body: str, with_answers: bool = False) -> list[str]:
     meta = {"视角": "伊万", "书内时间": "一九三三年十月五日", "在场": ["伊万"]}
     world = World(FAR_CARDS, dict(FAR_ALIASES), FAR_PLACES, set(), ("普通人",), None, places_inside(FAR_LORE, FAR_PLACES),
                   {"伊万": "他", "谢廖沙": "他"}, far=far_places([FAR_LORE], FAR_PLACES))
@@ -88,8 +89,8 @@ def placed(body: str) -> list[str]:
                        people=set(FAR_CARDS)).for_draft(meta)
     world.aliases, world.indirect = ctx.aliases, ctx.kin_words
     lines = body.split("\n")
-    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
-            if "谢廖沙" in f.message and "位置" in f.message]
+    found = check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
+    return [f.message for f in (answered(found) if with_answers else found) if "谢廖沙" in f.message and "位置" in f.message]
 
 
 def test_someone_far_said_to_have_come_here_today() -> None:
@@ -99,6 +100,20 @@ def test_someone_far_said_to_have_come_here_today() -> None:
     assert not placed("伊万揉着面。\n\n“老谢今天要过来，你把账本收好。”女工说。")  # a plan
     assert not placed("伊万揉着面。\n\n“老谢今天没来，他在上海。”女工说。")  # denied
     assert not placed("伊万揉着面。\n\n“老谢今天一早在那里开会，电报刚到。”女工说。")  # there, not here
+
+
+def test_a_far_one_reported_here_today_is_answered_as_the_other_place_findings() -> None:
+    # R50's nit (stop 50): the report carried no author's answer; the 位置 answer names the scene's place
+    found = placed("伊万揉着面。\n\n“老谢上午在我这里喝了两杯茶，”面包房的女工说，“问你好。”", with_answers=True)
+    assert found and ANSWER_MARK in found[0] and "谢廖沙.位置=哈尔滨" in found[0]
+
+
+def test_a_meeting_or_an_and_so_on_is_no_coming_put_off() -> None:
+    # R50's nit (stop 50): the 会 of 开会 and the 等 of 等等 are words of their own, not 会 (will) or 等 (wait)
+    assert placed("伊万揉着面。\n\n“老谢早上开会来了，在我这里坐了半天。”女工说。")
+    assert placed("伊万揉着面。\n\n“老谢上午带着面粉等等过来了。”女工说。")
+    assert not placed("伊万揉着面。\n\n“老谢早上会过来，你把账本收好。”女工说。")  # will come: a plan
+    assert not placed("伊万揉着面。\n\n“老谢上午等船过来，还在上海。”女工说。")  # waiting for a boat
 
 
 PLANT = "一九九二年十月八日"
@@ -118,3 +133,10 @@ def test_a_past_day_told_as_past_is_no_scene_day() -> None:
     assert not timed("报纸上说，十月三日的晚上有流星雨。", PLANT)
     assert not timed("日记里写着，十月三日夜里风很大。", PLANT)
     assert timed("风刮过河滩，十月三日的太阳，沉进了釜溪河。", PLANT)  # narration setting the scene on another day
+
+
+def test_a_bare_say_before_a_date_tells_no_report() -> None:
+    # F2's TOLD_BEFORE narrowed (stop 51): 说也奇怪 tells no report; a report says where it was read or that it was told before
+    assert timed("说也奇怪，十月三日的夜里，河滩上起了雾。", PLANT)
+    assert not timed("老周早说过，十月三日的晚上要变天。", PLANT)
+    assert not timed("他上回讲，十月三日的晚上有人来过。", PLANT)

@@ -12,13 +12,18 @@ thought after 他/她's clause ending in a colon, and one keyword of a gap that 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
 from lw_storyrepo import layout as L
-from lw_storyrepo.checks import ERROR, WARN, CheckContext, check_draft, contract_findings, contract_moves, leak_and_waste, voices
+from lw_storyrepo.checks import (ERROR, WARN, CheckContext, check_draft, contract_findings, contract_moves, denials_of, dwellers_of,
+                                 first_person, keepers_of, leak_and_waste, relatives, voices)
+from lw_storyrepo.checkscore import score
 from lw_storyrepo.cli import story
 from lw_storyrepo.drafts import Draft
+from lw_storyrepo.kinship import address_book, gender_of, kin_forms, relations
 from lw_storyrepo.names import address_forms, described, present
 from lw_storyrepo.samples import DRAFT, to_reviewed
 
@@ -214,8 +219,6 @@ def test_the_check_of_a_draft_knows_the_chapters_new_speakers(book) -> None:
 
 
 def test_kinship_forms_come_from_the_relations_a_card_states() -> None:
-    from lw_storyrepo.kinship import gender_of, kin_forms
-
     card = "---\n姓名: 顾远山\n状态: 已故\n---\n## 设定\n顾长安之父，十年前死于断魂崖。\n"
     assert {"父亲", "我爹", "爹爹"} <= kin_forms(card)
     assert {"导师", "老师"} <= kin_forms("## 设定\n艾琳的导师。")
@@ -263,8 +266,6 @@ def test_a_gap_denied_in_other_words_is_a_leak() -> None:
     not in the know who denies the same thing of the same subject without a keyword — in a quote, a
     letter or the narration of a point of view that does not know it; the same words of another
     subject, or another act, are not."""
-    from lw_storyrepo.checks import denials_of
-
     assert denials_of("那夜，窑火不是自己灭的：是周铁山泼水熄窑。") == [("火", frozenset("灭"))]
     assert denials_of("隔离门不是自动落下的：是韩枢手动落门。") == [("门", frozenset("落"))]
     secret = ("S-001", {"周铁山"}, False, ["泼水", "熄窑"])
@@ -283,8 +284,6 @@ def test_a_promise_the_contract_never_asked_for_and_places_and_things_by_kind() 
     """A promise the draft opens that no contract line names is a warning (none when a line asks
     to open one); a place of the contract is there with someone whose card puts them there; a thing
     is named by its kind after a demonstrative and a measure word (那枚芯片)."""
-    from lw_storyrepo.checks import dwellers_of
-
     ctx = ctx_of({"林晚": "林晚", "莫七": "莫七", "货舱": "货舱"}, {"星图芯片"})
     ctx.dwellers = dwellers_of({"莫七": {"位置": "货舱"}, "林晚": {"位置": "青云宗"}})
     warned = lambda contract, meta: [f.message for f in contract_findings({"合同": contract}, Draft("A", meta, "林晚醒了。", 5), ctx)
@@ -561,10 +560,6 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
     """The labelled sets scored through ``lw story check`` (figures in the plugin's README)."""
-    from pathlib import Path
-
-    from lw_storyrepo.checkscore import score
-
     result = score(Path(__file__).parent / "corpus" / folder)
     assert result.planted == planted
     assert result.missed == missed
@@ -574,8 +569,6 @@ def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, in
 def test_a_draft_told_in_the_first_person_is_its_point_of_view(book) -> None:
     """我 is the 视角 when the narration says 我 (outside quotes and what follows a colon): the
     contract finds 林晚 in it, and what 我 says is 林晚's (a leak)."""
-    from lw_storyrepo.checks import first_person
-
     assert first_person({"视角": "林晚"}, "我推开门。“走吧。”", {"林晚": "林晚"}) == "林晚"
     assert first_person({"视角": "林晚"}, "林晚心想：我一定要走。“我走了。”", {"林晚": "林晚"}) is None
     assert first_person({}, "我推开门。", {}) is None
@@ -587,8 +580,6 @@ def test_a_draft_told_in_the_first_person_is_its_point_of_view(book) -> None:
 
 def test_a_rule_in_a_cards_text_is_text_not_the_end_of_its_front_matter() -> None:
     """A card whose free text has a ``---`` rule keeps the relations and gender words above it."""
-    from lw_storyrepo.kinship import gender_of, kin_forms, relations
-
     card = "---\n姓名: 陈守义\n---\n陈默的爷爷，退休教师。\n\n---\n\n住在江城老街。\n"
     assert [before.endswith("陈默") for before, _forms in relations(card)] == [True]
     assert "爷爷" in kin_forms(card) and gender_of(card, {"陈守义"}) == "他"
@@ -653,10 +644,6 @@ def test_the_blind_set_is_held_to_its_first_run_without_showing_it(folder: str, 
                                                                    caught: dict[str, int], false_alarms: int) -> None:
     """An evaluation set is written by someone who never read the checks, and nobody tunes on it: only
     its counts are held (its runs, in its README) and no finding of it reaches a failure report."""
-    from pathlib import Path
-
-    from lw_storyrepo.checkscore import score
-
     result = score(Path(__file__).parent / "corpus" / folder)
     got, was, alarms = dict(result.caught), dict(result.planted), len(result.false_alarms)
     del result  # nothing of the blind set's answers reaches a failure report
@@ -677,9 +664,6 @@ CARDS = {  # a fishing family, none of the labelled sets' forms
 def test_the_cards_say_in_quotes_what_one_calls_another() -> None:
     """A card's 叫他“…” is read for who calls whom: a name, 他/她, a relative's word, a group or
     the sentence's own subject on each side."""
-    from lw_storyrepo.checks import relatives
-    from lw_storyrepo.kinship import address_book
-
     aliases = {n: n for n in CARDS}
     book = address_book(CARDS, aliases, relatives(CARDS, aliases), {n: "他" for n in CARDS} | {"周秀英": "她"})
     assert book["林小川"] == {"阿大": "林大河", "妈": "周秀英", "山伯": "郑铁山", "二哥": "秦二"}  # 管…叫; 秦二他叫
@@ -693,9 +677,6 @@ def test_a_person_called_as_the_point_of_view_calls_them_meets_the_contract() ->
     """The narration speaks as its 视角: 林小川's chapter calls his mother 妈 (a word of its own,
     not 姑妈's), 郑铁山's calls her 嫂子; a group's 周婶 and another's 川子 (of 林小川's own name)
     hold in any chapter, another's 嫂子 does not."""
-    from lw_storyrepo.checks import relatives
-    from lw_storyrepo.kinship import address_book
-
     aliases = {n: n for n in CARDS}
     ctx = ctx_of(aliases)
     ctx.called = address_book(CARDS, aliases, relatives(CARDS, aliases), {n: "他" for n in CARDS} | {"周秀英": "她"})
@@ -742,8 +723,6 @@ def test_a_shop_told_through_its_keeper_is_asked_not_refused() -> None:
     """A card that makes its character a place's keeper (码头边聚福楼的老板): a line about the place
     the prose tells through that keeper is asked; a keeper the prose never names leaves it missing;
     the keeper is met as 聚福楼的老板, asked when the prose names the place and 老板 apart."""
-    from lw_storyrepo.checks import keepers_of
-
     cards = {"钱掌柜": "---\n姓名: 钱掌柜\n---\n## 设定\n码头边聚福楼的老板，五十岁，算盘打得精。\n",
              "林晚": "---\n姓名: 林晚\n---\n## 设定\n聚福楼的常客。\n"}
     keepers = keepers_of(cards, {"聚福楼", "码头"})
@@ -764,8 +743,6 @@ def test_a_shop_told_through_its_keeper_is_asked_not_refused() -> None:
 def test_the_point_of_views_relative_goes_by_the_bare_word() -> None:
     """A card that says 林小川的母亲 without a quoted form: 娘 in 林小川's chapter is her (a word of
     its own); in another's chapter, or as 姑娘, it is not."""
-    from lw_storyrepo.checks import relatives
-
     cards = {"林小川": "---\n姓名: 林小川\n---\n打鱼的后生。\n", "周秀英": "---\n姓名: 周秀英\n---\n林小川的母亲。\n",
              "秦二": "---\n姓名: 秦二\n---\n船工。\n"}
     aliases = {n: n for n in cards}
