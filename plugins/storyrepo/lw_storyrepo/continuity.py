@@ -2238,9 +2238,10 @@ _LUNAR_DAY = r"初[一二三四五六七八九十]|廿[一二三四五六七八�
 """A day of the month written the old way, without 日 or 号 (初九, 十五, 廿三)."""
 TODAY = re.compile(rf"({'|'.join(_DAY_WORDS)})(?:就|才|已经|已|可|都|都已经)?(?:是|就是|正是)?"
                    rf"(?:(?:星期|礼拜|周)([{_WEEKDAY}])|(?:({_CN_NUM})月)?"
-                   rf"(?:({_CN_NUM})[号日](?![子的前后以之])|({_LUNAR_DAY})(?=[，,。！？；;]|$)))")
+                   rf"(?:({_CN_NUM})[号日](?![子的前后以之])|({_LUNAR_DAY})(?=了?(?:[，,。！？；;]|$))))")
 """What the prose says today is (今天是星期一, 明天就是十二号了, 今天都十三号了, 今日是十五，望日): a weekday or a day
-of the month, the old way's bare day only where its clause ends (今天十五个人 is a count); not a day named by what is
+of the month, the old way's bare day only where its clause ends, a 了 before its end allowed (明日就是二十了, 今天十五个人 is a
+count); not a day named by what is
 on it or before it (今天都是十三号的票, 明天是十五号前最后一天)."""
 FEAST_NOW = re.compile(r"(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)(?:节)?(?:刚过|刚刚过|才过|刚过去|就在今天|就是今天|"
                        r"到了|来了|当天)|(?:今天|今儿|今日)(?:是|就是|正是)(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)")
@@ -2468,11 +2469,21 @@ DATE_SAID = re.compile(rf"^(?:(?P<month>[\d一二三四五六七八九十]{{1,3}
 COUNTDOWN = re.compile(rf"(?:离|距|距离)(?P<what>[^，,。！？；;“”\n]{{2,8}}?)[，,]?(?:只剩下?|还剩下?|还有|就剩下?|只有|剩下?|不到)"
                        rf"(?P<n>[\d一二两三四五六七八九十几]{{1,3}})(?:来|多)?(?:个)?(?:天|日)(?!子)")
 """Days counted down to an event (离上线只剩两天, 离去天津只剩三天了, 离二十九日开船，只剩三天了)."""
-COME_IN = re.compile(rf"(?:再过|还有|还得)(?P<n>[\d一二两三四五六七八九十几]{{1,3}})(?:来|多)?(?:个)?(?:天|日)(?!子)[，,]?\s*"
+AHEAD_DAYS: dict[str, int] = {**{w: d for w, d in _DAY_WORDS.items() if d > 0}, "后儿": 2, "大后天": 3, "大后日": 3,
+                               "大后儿": 3}
+"""The calendar's words for a day ahead, as days from today (明天 1, 后天 2, 大后天 3): a coming said on one of them
+(后天宣使就到了) falls that many days after the in-book date."""
+_AHEAD = "|".join(sorted(AHEAD_DAYS, key=len, reverse=True))
+STILL_TO_COME = "再过|还有|还得|还剩|尚有|再有"
+"""The words that count days still to come before an event (还有五天, 再过三天)."""
+COME_IN = re.compile(rf"(?:(?:{STILL_TO_COME})(?P<n>[\d一二两三四五六七八九十几]{{1,3}})(?:来|多)?(?:个)?(?:天|日)(?!子)"
+                     rf"|(?<![先今前大])(?P<word>{_AHEAD}))[，,]?\s*"
                      rf"(?P<who>[^，,。！？；;“”\n就便]{{1,8}}?)(?:就|便)(?:要|能|该|会|得)?"
                      rf"(?:从[^，,。！？；;“”\n回来到进]{{1,6}})?(?P<verb>[^，,。！？；;“”\n了啦呢吧啊]{{1,8}})")
-"""Days counted to someone's or something's coming (再过三天，监正就从南京回来了; 再过五天你就进城了): what comes
-after 就, where from left out."""
+"""Days counted to someone's or something's coming (再过三天，监正就从南京回来了; 再过五天你就进城了), or a day ahead
+named (:data:`AHEAD_DAYS`: 后天宣使就到了): what comes after 就, where from left out."""
+COUNT_CUE = re.compile(rf"[离距过还尚再]|{_AHEAD}")
+"""What a sentence counting days to an event holds (a cheap test before :data:`COUNTDOWN` and :data:`COME_IN`)."""
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
@@ -2543,13 +2554,17 @@ ARRIVING = frozenset("到来回靠抵返进")
 def _come_in_days(world: World, who: str, verb: str) -> tuple[str, tuple[int, int]] | None:
     """The dated event a :data:`COME_IN` count names, and its day: one whose words hold the whole doing (进城 in
     搭头班车进城赶交流会), or one said of ``who`` (by the word the draft says or their card's name; a card's events are its owner's) whose
-    doing shares a character with it or is a coming too (:data:`ARRIVING`: 回来 and 回京, 到了 and 靠码头); ``None`` when none, or two days, fit."""
+    doing shares a character with it or is a coming too (:data:`ARRIVING`: 回来 and 回京, 到了 and 靠码头); else, for a coming,
+any event said of ``who`` (宣使就到 and 朝廷的宣使九月十八过驿入蜀: the one day the book gives them); ``None`` when none, or two
+days, fit."""
     person = world.aliases.get(who, who)
     of = {w for w in (who, person) if len(w) >= 2}
     comes = set(verb) & ARRIVING
     found = {(what, on) for said, what, on in world.dated_by
              if (len(verb) >= 2 and verb in what)
              or (any(w in said for w in of) and (set(verb) & set(what[:2]) or comes and set(what[:2]) & ARRIVING))}
+    if not found and comes:  # a coming of someone the book dates by one day, however it words the event (过驿入蜀)
+        found = {(what, on) for said, what, on in world.dated_by if any(w in said for w in of)}
     return min(found) if len({on for _what, on in found}) == 1 else None  # min: the same event whatever the hash seed
 
 
@@ -2578,8 +2593,7 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
     lunar = _lunar(now)
     out: list[Finding] = []
     for i, col, sentence in sentences:
-        if "离" not in sentence and "距" not in sentence and "过" not in sentence and "还" not in sentence \
-                or NOT_NOW.search(sentence):
+        if not COUNT_CUE.search(sentence) or NOT_NOW.search(sentence):
             continue
         counts: list[tuple[re.Match[str], tuple[str, tuple[int, int], bool] | None]] = [
             (m, _dated_end(world, m.group("what").rstrip("的还"), month, day)) for m in COUNTDOWN.finditer(sentence)]
@@ -2587,7 +2601,7 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
             came = _come_in_days(world, m.group("who").strip(), m.group("verb"))
             counts.append((m, (*came, True) if came else None))
         for m, end in counts:
-            count = _cn_int(m.group("n").replace("几", "三"))
+            count = AHEAD_DAYS[m.group("word")] if m.groupdict().get("word") else _cn_int(m.group("n").replace("几", "三"))
             if end is None or count is None:
                 continue
             event, (on_month, on_day), dated = end
