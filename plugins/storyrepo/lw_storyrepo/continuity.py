@@ -975,6 +975,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         out += _said_today(now, sentences, first_line)
         out += _countdown(world, now, sentences, first_line)
         out += _dates_in_prose(now, lines, sentences, first_line)
+        if names is not None and world.dated_by:
+            out += _since_going(world, names, now, sentences, first_line)
         if names is not None and world.died:
             out += _since_death(world, names, now, sentences, first_line) + _days_since_death(world, names, now, sentences,
                                                                                           first_line)
@@ -2457,9 +2459,10 @@ DATED = re.compile(rf"(?P<month>{_DAY_OF_MONTH})月(?P<day>{_DAY_OF_MONTH})[日�
                    rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
 """A day of the year with what happens on it (灵犀2.0定在11月11日（星期二）上线, 十一月十五日坐火车去天津); 11月8日前
 is a bound, not an event."""
-LUNAR_DATED = re.compile(rf"(?P<month>[正一二三四五六七八九十冬腊]{{1,2}})月(?P<day>{_LUNAR_DAY})(?![日号\d〇零一二三四五六七八九十月])"
+LUNAR_DATED = re.compile(rf"(?P<month>[正一二三四五六七八九十冬腊]{{1,2}})月(?P<day>{_LUNAR_DAY})(?:(?:{_FEASTS})节?)?"
+                         rf"(?:(?<=初[一二三四五六七八九十])(?![日号])|(?![日号\d〇零一二三四五六七八九十月]))"
                          rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
-"""A day written the old way, without 日 (信里说定十月十七回府)."""
+"""A day written the old way, without 日 (信里说定十月十七回府), its festival's name after it read past (七月初七七夕那夜); after 初 a day is whole, whatever follows (三月初八一早)."""
 SAME_MONTH = re.compile(rf"[，,；;]\s*(?P<day>{_LUNAR_DAY}|[1-3]?\d)(?:日|号)?(?:是|做|那天|这天)?"
                         rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
 """A later day of the same month in the next clause (十月十七回府，十八是他的六十大寿)."""
@@ -2566,6 +2569,58 @@ days, fit."""
     if not found and comes:  # a coming of someone the book dates by one day, however it words the event (过驿入蜀)
         found = {(what, on) for said, what, on in world.dated_by if any(w in said for w in of)}
     return min(found) if len({on for _what, on in found}) == 1 else None  # min: the same event whatever the hash seed
+
+
+MONTHS_SINCE = re.compile(r"(?:走|死|没|过世|去世|不在|出事|失踪|不见)了?(?:以来|之后|以后)?[，,]?(?:也|都|已经|就)?"
+                          r"(?:到(?:今儿|今天|今日|如今|现在)[，,]?)?(?P<nearly>快|将近|差不多)?(?:已经|都|整整|足足|有)*"
+                          r"(?P<n>[一两二三四五六七八九十]{1,3})(?P<more>多)?(?P<unit>个月|年)(?P<over>多)?(?![的前后里间])")
+"""Months or years told as passed since someone went, died or was lost (大庚走了，到今儿整整五个月了; 你师父走了也快两年了):
+the one named right before the verb."""
+SINCE_FITS: dict[str, tuple[float, float, float]] = {"": (1, -1, 1), "more": (1, 0, 0.5), "nearly": (2 / 3, -1, 0.5)}
+"""How many months a count allows, as ``(share of the count, months below, months above)``: a plain count a month
+either way (整整五个月 is four to six), 多 from the count to half as much again, 快/将近 from two-thirds of it up to it."""
+
+
+def _since_going(world: World, names: re.Pattern[str], now: str, sentences: list[tuple[int, int, str]],
+                 first_line: int) -> list[Finding]:
+    """书内时间: months or years said passed since someone dead or lost went (:data:`MONTHS_SINCE`) that the in-book date
+    does not allow since the one day their card gives them (:func:`dated_subjects`, said in the in-book year: 卫长庚万历三十八年
+    七月初七七夕那夜…不见了). Silent on the dead whose death :func:`dates_of_death` reads (:func:`_since_death` counts
+    them), on a card that dates its owner twice otherwise or names no year, and on counts of a year or more apart
+    from a whole year's months (a card's year unread)."""
+    today = _dated_today(now)
+    if today is None or "年" not in now:
+        return []
+    _era, _year, month, day = today
+    year_said = now[:now.find("年") + 1].strip()
+    out: list[Finding] = []
+    for i, col, sentence in sentences:
+        ends: dict[int, str] | None = None
+        for m in MONTHS_SINCE.finditer(sentence):
+            if NOT_NOW.search(sentence, 0, m.start()):
+                continue
+            if ends is None:
+                ends = {n.end(): n.group() for n in names.finditer(sentence)}
+            named = ends.get(m.start())
+            who = world.aliases.get(named, named) if named else None
+            card = world.cards.get(who or "") or {}
+            if who is None or who in world.died or not str(card.get("状态") or "").startswith((*DEAD, *GONE)):
+                continue
+            days = {on for said, _what, on in world.dated_by if said.startswith(who) and said.endswith(year_said)}
+            others = {on for said, _what, on in world.dated_by if said.startswith(who)}
+            said_n = _cn_int(m.group("n"))
+            if len(days) != 1 or others != days or said_n is None:
+                continue
+            (on_month, on_day), = days
+            passed = month - on_month + (day - on_day) / 30
+            count = said_n * (12 if m.group("unit") == "年" else 1)
+            more = m.group("more") or m.group("over")  # 两个多月, 两年多
+            share, below, above = SINCE_FITS["more" if more else "nearly" if m.group("nearly") else ""]
+            if passed < 0 or count * share + below <= passed <= count * (1.5 if more else 1) + above:
+                continue
+            out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可{who}是{on_month}月{on_day}日（角色卡）的事，到本章的书内时间"
+                               f"「{now}」才{round(passed)}个月", first_line + i, col, sentence.strip()[:60]))
+    return out
 
 
 def _day_of_year(month: int, day: int, lunar: bool) -> int:
