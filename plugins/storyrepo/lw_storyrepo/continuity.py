@@ -2554,12 +2554,12 @@ ARRIVING = frozenset("到来回靠抵返进")
 """A coming, whichever verb tells it (到了 and 靠码头, 回来 and 回京)."""
 
 
-def _come_in_days(world: World, who: str, verb: str) -> tuple[str, tuple[int, int]] | None:
+def _come_in_days(world: World, who: str, verb: str, today: tuple[int, int] = (0, 0)) -> tuple[str, tuple[int, int]] | None:
     """The dated event a :data:`COME_IN` count names, and its day: one whose words hold the whole doing (进城 in
     搭头班车进城赶交流会), or one said of ``who`` (by the word the draft says or their card's name; a card's events are its owner's) whose
     doing shares a character with it or is a coming too (:data:`ARRIVING`: 回来 and 回京, 到了 and 靠码头); else, for a coming,
-any event said of ``who`` (宣使就到 and 朝廷的宣使九月十八过驿入蜀: the one day the book gives them); ``None`` when none, or two
-days, fit."""
+any event said of ``who`` (宣使就到 and 朝廷的宣使九月十八过驿入蜀: the one day the book gives them), none of them before
+``today`` (the in-book ``(month, day)``); ``None`` when none, or two days, fit."""
     person = world.aliases.get(who, who)
     of = {w for w in (who, person) if len(w) >= 2}
     comes = set(verb) & ARRIVING
@@ -2568,6 +2568,8 @@ days, fit."""
              or (any(w in said for w in of) and (set(verb) & set(what[:2]) or comes and set(what[:2]) & ARRIVING))}
     if not found and comes:  # a coming of someone the book dates by one day, however it words the event (过驿入蜀)
         found = {(what, on) for said, what, on in world.dated_by if any(w in said for w in of)}
+        if any(on < today for _what, on in found):  # a day of theirs gone by this year is no coming of theirs
+            return None
     return min(found) if len({on for _what, on in found}) == 1 else None  # min: the same event whatever the hash seed
 
 
@@ -2653,7 +2655,7 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
         counts: list[tuple[re.Match[str], tuple[str, tuple[int, int], bool] | None]] = [
             (m, _dated_end(world, m.group("what").rstrip("的还"), month, day)) for m in COUNTDOWN.finditer(sentence)]
         for m in COME_IN.finditer(sentence):
-            came = _come_in_days(world, m.group("who").strip(), m.group("verb"))
+            came = _come_in_days(world, m.group("who").strip(), m.group("verb"), (month, day))
             counts.append((m, (*came, True) if came else None))
         for m, end in counts:
             count = AHEAD_DAYS[m.group("word")] if m.groupdict().get("word") else _cn_int(m.group("n").replace("几", "三"))

@@ -65,6 +65,8 @@ def test_a_coming_on_a_day_ahead_against_the_day_the_card_gives_the_comer() -> N
     # near misses: the right count; a coming the book dates for nobody
     assert not timed(continuity("郝春林把油锯擦了又擦：“还有七天秦书记就到了，锯链得换新的。”"))
     assert not timed(continuity("“后天小郝就回来了，锯链等他来换。”"))
+    # a day the book gives the comer that is gone by is no coming (老葛's card: 八月十五日夜里进山)
+    assert not timed(continuity("“明天老葛就回来了。”郝春林说梦话似的。"))
 
 
 def test_the_old_ways_bare_day_before_a_closing_le() -> None:
