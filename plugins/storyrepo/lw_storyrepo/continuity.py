@@ -2663,8 +2663,8 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
                 continue
             event, (on_month, on_day), dated = end
             left = _day_of_year(on_month, on_day, lunar) - _day_of_year(month, day, lunar)
-            if left < 0 and on_month < month:  # a day of the coming year (正月初五 said in 腊月)
-                left += _day_of_year(12, 31, lunar)
+            if left < 0 and on_month < month and not m.groupdict().get("word"):  # a day of the coming year (正月初五
+                left += _day_of_year(12, 31, lunar)  # said in 腊月); never for a day word (明天 is no day a year off)
             slack = 2 if lunar else 1
             if left < 0 or (count - slack <= left <= count + slack) or (m.group().find("不到") >= 0 and left <= count):
                 continue

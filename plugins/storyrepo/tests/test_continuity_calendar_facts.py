@@ -67,6 +67,8 @@ def test_a_coming_on_a_day_ahead_against_the_day_the_card_gives_the_comer() -> N
     assert not timed(continuity("“后天小郝就回来了，锯链等他来换。”"))
     # a day the book gives the comer that is gone by is no coming (老葛's card: 八月十五日夜里进山)
     assert not timed(continuity("“明天老葛就回来了。”郝春林说梦话似的。"))
+    # a day word never names a day of the coming year: an event gone by this year is not its coming
+    assert not timed(continuity("“明天老葛就进山找参。”"))
 
 
 def test_the_old_ways_bare_day_before_a_closing_le() -> None:
