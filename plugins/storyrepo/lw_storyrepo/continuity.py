@@ -975,6 +975,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         out += _said_today(now, sentences, first_line)
         out += _countdown(world, now, sentences, first_line)
         out += _dates_in_prose(now, lines, sentences, first_line)
+        if names is not None and world.dated_by:
+            out += _since_going(world, names, now, sentences, first_line)
         if names is not None and world.died:
             out += _since_death(world, names, now, sentences, first_line) + _days_since_death(world, names, now, sentences,
                                                                                           first_line)
@@ -2240,9 +2242,10 @@ _LUNAR_DAY = r"初[一二三四五六七八九十]|廿[一二三四五六七八�
 """A day of the month written the old way, without 日 or 号 (初九, 十五, 廿三)."""
 TODAY = re.compile(rf"({'|'.join(_DAY_WORDS)})(?:就|才|已经|已|可|都|都已经)?(?:是|就是|正是)?"
                    rf"(?:(?:星期|礼拜|周)([{_WEEKDAY}])|(?:({_CN_NUM})月)?"
-                   rf"(?:({_CN_NUM})[号日](?![子的前后以之])|({_LUNAR_DAY})(?=[，,。！？；;]|$)))")
+                   rf"(?:({_CN_NUM})[号日](?![子的前后以之])|({_LUNAR_DAY})(?=了?(?:[，,。！？；;]|$))))")
 """What the prose says today is (今天是星期一, 明天就是十二号了, 今天都十三号了, 今日是十五，望日): a weekday or a day
-of the month, the old way's bare day only where its clause ends (今天十五个人 is a count); not a day named by what is
+of the month, the old way's bare day only where its clause ends, a 了 before its end allowed (明日就是二十了, 今天十五个人 is a
+count); not a day named by what is
 on it or before it (今天都是十三号的票, 明天是十五号前最后一天)."""
 FEAST_NOW = re.compile(r"(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)(?:节)?(?:刚过|刚刚过|才过|刚过去|就在今天|就是今天|"
                        r"到了|来了|当天)|(?:今天|今儿|今日)(?:是|就是|正是)(元宵|春节|清明|端午|七夕|中秋|重阳|国庆|元旦|腊八|冬至)")
@@ -2458,9 +2461,10 @@ DATED = re.compile(rf"(?P<month>{_DAY_OF_MONTH})月(?P<day>{_DAY_OF_MONTH})[日�
                    rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
 """A day of the year with what happens on it (灵犀2.0定在11月11日（星期二）上线, 十一月十五日坐火车去天津); 11月8日前
 is a bound, not an event."""
-LUNAR_DATED = re.compile(rf"(?P<month>[正一二三四五六七八九十冬腊]{{1,2}})月(?P<day>{_LUNAR_DAY})(?![日号\d〇零一二三四五六七八九十月])"
+LUNAR_DATED = re.compile(rf"(?P<month>[正一二三四五六七八九十冬腊]{{1,2}})月(?P<day>{_LUNAR_DAY})(?:(?:{_FEASTS})节?)?"
+                         rf"(?:(?<=初[一二三四五六七八九十])(?![日号])|(?![日号\d〇零一二三四五六七八九十月]))"
                          rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
-"""A day written the old way, without 日 (信里说定十月十七回府)."""
+"""A day written the old way, without 日 (信里说定十月十七回府), its festival's name after it read past (七月初七七夕那夜); after 初 a day is whole, whatever follows (三月初八一早)."""
 SAME_MONTH = re.compile(rf"[，,；;]\s*(?P<day>{_LUNAR_DAY}|[1-3]?\d)(?:日|号)?(?:是|做|那天|这天)?"
                         rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
 """A later day of the same month in the next clause (十月十七回府，十八是他的六十大寿)."""
@@ -2470,11 +2474,21 @@ DATE_SAID = re.compile(rf"^(?:(?P<month>[\d一二三四五六七八九十]{{1,3}
 COUNTDOWN = re.compile(rf"(?:离|距|距离)(?P<what>[^，,。！？；;“”\n]{{2,8}}?)[，,]?(?:只剩下?|还剩下?|还有|就剩下?|只有|剩下?|不到)"
                        rf"(?P<n>[\d一二两三四五六七八九十几]{{1,3}})(?:来|多)?(?:个)?(?:天|日)(?!子)")
 """Days counted down to an event (离上线只剩两天, 离去天津只剩三天了, 离二十九日开船，只剩三天了)."""
-COME_IN = re.compile(rf"(?:再过|还有|还得)(?P<n>[\d一二两三四五六七八九十几]{{1,3}})(?:来|多)?(?:个)?(?:天|日)(?!子)[，,]?\s*"
+AHEAD_DAYS: dict[str, int] = {**{w: d for w, d in _DAY_WORDS.items() if d > 0}, "后儿": 2, "大后天": 3, "大后日": 3,
+                               "大后儿": 3}
+"""The calendar's words for a day ahead, as days from today (明天 1, 后天 2, 大后天 3): a coming said on one of them
+(后天宣使就到了) falls that many days after the in-book date."""
+_AHEAD = "|".join(sorted(AHEAD_DAYS, key=len, reverse=True))
+STILL_TO_COME = "再过|还有|还得|还剩|尚有|再有"
+"""The words that count days still to come before an event (还有五天, 再过三天)."""
+COME_IN = re.compile(rf"(?:(?:{STILL_TO_COME})(?P<n>[\d一二两三四五六七八九十几]{{1,3}})(?:来|多)?(?:个)?(?:天|日)(?!子)"
+                     rf"|(?<![先今前大])(?P<word>{_AHEAD}))[，,]?\s*"
                      rf"(?P<who>[^，,。！？；;“”\n就便]{{1,8}}?)(?:就|便)(?:要|能|该|会|得)?"
                      rf"(?:从[^，,。！？；;“”\n回来到进]{{1,6}})?(?P<verb>[^，,。！？；;“”\n了啦呢吧啊]{{1,8}})")
-"""Days counted to someone's or something's coming (再过三天，监正就从南京回来了; 再过五天你就进城了): what comes
-after 就, where from left out."""
+"""Days counted to someone's or something's coming (再过三天，监正就从南京回来了; 再过五天你就进城了), or a day ahead
+named (:data:`AHEAD_DAYS`: 后天宣使就到了): what comes after 就, where from left out."""
+COUNT_CUE = re.compile(rf"[离距过还尚再]|{_AHEAD}")
+"""What a sentence counting days to an event holds (a cheap test before :data:`COUNTDOWN` and :data:`COME_IN`)."""
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
@@ -2542,17 +2556,75 @@ ARRIVING = frozenset("到来回靠抵返进")
 """A coming, whichever verb tells it (到了 and 靠码头, 回来 and 回京)."""
 
 
-def _come_in_days(world: World, who: str, verb: str) -> tuple[str, tuple[int, int]] | None:
+def _come_in_days(world: World, who: str, verb: str, today: tuple[int, int] = (0, 0)) -> tuple[str, tuple[int, int]] | None:
     """The dated event a :data:`COME_IN` count names, and its day: one whose words hold the whole doing (进城 in
     搭头班车进城赶交流会), or one said of ``who`` (by the word the draft says or their card's name; a card's events are its owner's) whose
-    doing shares a character with it or is a coming too (:data:`ARRIVING`: 回来 and 回京, 到了 and 靠码头); ``None`` when none, or two days, fit."""
+    doing shares a character with it or is a coming too (:data:`ARRIVING`: 回来 and 回京, 到了 and 靠码头); else, for a coming,
+any event said of ``who`` (宣使就到 and 朝廷的宣使九月十八过驿入蜀: the one day the book gives them), none of them before
+``today`` (the in-book ``(month, day)``); ``None`` when none, or two days, fit."""
     person = world.aliases.get(who, who)
     of = {w for w in (who, person) if len(w) >= 2}
     comes = set(verb) & ARRIVING
     found = {(what, on) for said, what, on in world.dated_by
              if (len(verb) >= 2 and verb in what)
              or (any(w in said for w in of) and (set(verb) & set(what[:2]) or comes and set(what[:2]) & ARRIVING))}
+    if not found and comes:  # a coming of someone the book dates by one day, however it words the event (过驿入蜀)
+        found = {(what, on) for said, what, on in world.dated_by if any(w in said for w in of)}
+        if any(on < today for _what, on in found):  # a day of theirs gone by this year is no coming of theirs
+            return None
     return min(found) if len({on for _what, on in found}) == 1 else None  # min: the same event whatever the hash seed
+
+
+MONTHS_SINCE = re.compile(r"(?:走|死|没|过世|去世|不在|出事|失踪|不见)了?(?:以来|之后|以后)?[，,]?(?:也|都|已经|就)?"
+                          r"(?:到(?:今儿|今天|今日|如今|现在)[，,]?)?(?P<nearly>快|将近|差不多)?(?:已经|都|整整|足足|有)*"
+                          r"(?P<n>[一两二三四五六七八九十]{1,3})(?P<more>多)?(?P<unit>个月|年)(?P<over>多)?(?![的前后里间])")
+"""Months or years told as passed since someone went, died or was lost (大庚走了，到今儿整整五个月了; 你师父走了也快两年了):
+the one named right before the verb."""
+SINCE_FITS: dict[str, tuple[float, float, float]] = {"": (1, -1, 1), "more": (1, 0, 0.5), "nearly": (2 / 3, -1, 0.5)}
+"""How many months a count allows, as ``(share of the count, months below, months above)``: a plain count a month
+either way (整整五个月 is four to six), 多 from the count to half as much again, 快/将近 from two-thirds of it up to it."""
+
+
+def _since_going(world: World, names: re.Pattern[str], now: str, sentences: list[tuple[int, int, str]],
+                 first_line: int) -> list[Finding]:
+    """书内时间: months or years said passed since someone dead or lost went (:data:`MONTHS_SINCE`) that the in-book date
+    does not allow since the one day their card gives them (:func:`dated_subjects`, said in the in-book year: 卫长庚万历三十八年
+    七月初七七夕那夜…不见了). Silent on the dead whose death :func:`dates_of_death` reads (:func:`_since_death` counts
+    them), on a card that dates its owner twice otherwise or names no year, and on counts of a year or more apart
+    from a whole year's months (a card's year unread)."""
+    today = _dated_today(now)
+    if today is None or "年" not in now:
+        return []
+    _era, _year, month, day = today
+    year_said = now[:now.find("年") + 1].strip()
+    out: list[Finding] = []
+    for i, col, sentence in sentences:
+        ends: dict[int, str] | None = None
+        for m in MONTHS_SINCE.finditer(sentence):
+            if NOT_NOW.search(sentence, 0, m.start()):
+                continue
+            if ends is None:
+                ends = {n.end(): n.group() for n in names.finditer(sentence)}
+            named = ends.get(m.start())
+            who = world.aliases.get(named, named) if named else None
+            card = world.cards.get(who or "") or {}
+            if who is None or who in world.died or not str(card.get("状态") or "").startswith((*DEAD, *GONE)):
+                continue
+            days = {on for said, _what, on in world.dated_by if said.startswith(who) and said.endswith(year_said)}
+            others = {on for said, _what, on in world.dated_by if said.startswith(who)}
+            said_n = _cn_int(m.group("n"))
+            if len(days) != 1 or others != days or said_n is None:
+                continue
+            (on_month, on_day), = days
+            passed = month - on_month + (day - on_day) / 30
+            count = said_n * (12 if m.group("unit") == "年" else 1)
+            more = m.group("more") or m.group("over")  # 两个多月, 两年多
+            share, below, above = SINCE_FITS["more" if more else "nearly" if m.group("nearly") else ""]
+            if passed < 0 or count * share + below <= passed <= count * (1.5 if more else 1) + above:
+                continue
+            out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可{who}是{on_month}月{on_day}日（角色卡）的事，到本章的书内时间"
+                               f"「{now}」才{round(passed)}个月", first_line + i, col, sentence.strip()[:60]))
+    return out
 
 
 def _day_of_year(month: int, day: int, lunar: bool) -> int:
@@ -2580,22 +2652,21 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
     lunar = _lunar(now)
     out: list[Finding] = []
     for i, col, sentence in sentences:
-        if "离" not in sentence and "距" not in sentence and "过" not in sentence and "还" not in sentence \
-                or NOT_NOW.search(sentence):
+        if not COUNT_CUE.search(sentence) or NOT_NOW.search(sentence):
             continue
         counts: list[tuple[re.Match[str], tuple[str, tuple[int, int], bool] | None]] = [
             (m, _dated_end(world, m.group("what").rstrip("的还"), month, day)) for m in COUNTDOWN.finditer(sentence)]
         for m in COME_IN.finditer(sentence):
-            came = _come_in_days(world, m.group("who").strip(), m.group("verb"))
+            came = _come_in_days(world, m.group("who").strip(), m.group("verb"), (month, day))
             counts.append((m, (*came, True) if came else None))
         for m, end in counts:
-            count = _cn_int(m.group("n").replace("几", "三"))
+            count = AHEAD_DAYS[m.group("word")] if m.groupdict().get("word") else _cn_int(m.group("n").replace("几", "三"))
             if end is None or count is None:
                 continue
             event, (on_month, on_day), dated = end
             left = _day_of_year(on_month, on_day, lunar) - _day_of_year(month, day, lunar)
-            if left < 0 and on_month < month:  # a day of the coming year (正月初五 said in 腊月)
-                left += _day_of_year(12, 31, lunar)
+            if left < 0 and on_month < month and not m.groupdict().get("word"):  # a day of the coming year (正月初五
+                left += _day_of_year(12, 31, lunar)  # said in 腊月); never for a day word (明天 is no day a year off)
             slack = 2 if lunar else 1
             if left < 0 or (count - slack <= left <= count + slack) or (m.group().find("不到") >= 0 and left <= count):
                 continue
