@@ -638,6 +638,12 @@ class RankReader:
         # a pronoun or no name: 她如今不过是个常在 / 自己不过是个R
         pre = sentence[max(0, r.start() - MAX_BETWEEN):r.start()]
         he = max(pre.rfind("他"), pre.rfind("她"))
+        if he >= 0 and not (k and spans[k - 1][1] > r.start() - MAX_BETWEEN + he) and BETWEEN_THIS.match(pre[he + 1:]) \
+                and not NOT_STATED_AFTER.match(sentence[r.end():r.end() + 4]):
+            # 他这个R在…: an apposition names the pronoun's rank whatever its clause goes on to say (E1, stop 51)
+            who = antecedent(i, col + r.start() - len(pre) + he)
+            if who:
+                return who, "narration", rung
         if he >= 0 and not (k and spans[k - 1][1] > r.start() - MAX_BETWEEN + he) and _states(sentence, r.end()):
             between = pre[he + 1:]
             being = BETWEEN_BEING.search(between)

@@ -69,3 +69,6 @@ def test_frames_without_a_listener_or_a_claim_stay_silent() -> None:
     assert found("警局", "柯文拍拍他：“小邵，你当了队长可别忘了我们。”") == []  # a wish, no frame
     assert warned("后厨", "门帘一掀，当了十几年掌勺的单九走了进来。")
     assert found("后厨", "门帘一掀，当了十几年帮厨的单九走了进来。") == []
+    assert warned("后厨", "韦三擦了擦手。如今他这个掌勺在灶上也算说得上话了。")
+    assert found("后厨", "韦三擦了擦手。如今他这个杂役在灶上也算说得上话了。") == []
+    assert found("后厨", "韦三擦了擦手。如今他这个掌勺的徒弟在灶上也算说得上话了。") == []  # the 掌勺's apprentice
