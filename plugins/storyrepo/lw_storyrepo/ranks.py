@@ -698,8 +698,10 @@ class RankReader:
         """Whether a title higher than ``who``'s card is a claim of their rank, not a courtesy (E1, stop 51): said by the
         narrator (outside any quote), or in a quote whose one speaker named in the line's narration holds the title's
         rung or higher (a superior does not flatter upward); never after 代/前/老 (acting, former, veteran) on the
-        rank or its surname. Without ``line``, never."""
-        if line is None or NOT_A_CLAIM_BEFORE.search(sentence, 0, r.start()) \
+        rank or its surname; never beside another rung (炉头砧板: ranks listed, the second one's holder no title's
+        bearer). Without ``line``, never."""
+        if line is None or (self.rung_re is not None and self.rung_re.match(sentence, r.end())) \
+                or NOT_A_CLAIM_BEFORE.search(sentence, 0, r.start()) \
                 or (r.start() and NOT_A_CLAIM_BEFORE.search(sentence, 0, r.start() - 1)):
             return False
         at = col + r.start()
