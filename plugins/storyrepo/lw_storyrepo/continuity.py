@@ -2152,7 +2152,7 @@ def _generic_ranks(world: World, names: re.Pattern[str], lines: list[str], sente
             asked[line, column] = _antecedent(names, lines, line, column, world, pov)
         return asked[line, column]
 
-    new = reader.findings(names, world.aliases, sentences, first_line, text, set_realm, antecedent, pov)
+    new = reader.findings(names, world.aliases, sentences, first_line, text, set_realm, antecedent, pov, lines)
     if not DOWN_EVENTS.search(text):
         new += steps(reader, names, world.aliases, sentences, first_line, set_realm)
     seen = {(f.line, f.message.split(" ", 1)[0]) for f in found if "境界" in f.message}

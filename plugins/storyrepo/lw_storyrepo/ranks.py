@@ -321,6 +321,8 @@ CALLED_DONE = re.compile(r"“([^“”，,！!？?。]{1,8})[，,！!]\s*你?(?
 DONE_TO_YOU = re.compile(r"你(?:现在|如今|眼下)?(?:都|已经|早就|早都|都已经)(?:是|挂上?了?|当上?了?|升到了?|升了|上了?|坐上了?|熬上了?|"
                          r"成了)?(?:一?[个名位])?$")
 """“…你都上炉头了” after the quote's vocative: the rank the listener is said to have reached (followed by 了)."""
+QUOTED = re.compile(r"“[^”]*(?:”|$)")
+"""A quote in a line (to its end when it runs on): what is left is the line's narration."""
 VOCATIVE = re.compile(r"“([^“”，,！!？?。：:]{1,8})[，,！!]")
 """A quote opening by calling its listener (“满姐，…)."""
 ADDRESS_ENDS = "姐哥妹弟叔姨婶伯"
@@ -335,7 +337,32 @@ def _given_forms(people: Iterable[str], surname: Callable[[str], str]) -> dict[s
         for c in set(given) - set("小大老阿"):  # 小姐 is anyone's address, not 苏小禾's
             for form in [c + end for end in ADDRESS_ENDS] + ["阿" + c]:
                 seen.setdefault(form, set()).add(person)
-    return {form: next(iter(who)) for form, who in seen.items() if len(who) == 1}
+    forms = {form: next(iter(who)) for form, who in seen.items() if len(who) == 1}
+    # 小俞 / 老俞 for the one person of the surname 俞: a word of familiarity on a surname (E1, stop 51)
+    by_surname: dict[str, set[str]] = {}
+    for person in people:
+        if len(surname(person)) == 1:
+            by_surname.setdefault(surname(person), set()).add(person)
+    for s, who in by_surname.items():
+        if len(who) == 1:
+            forms |= {pre + s: next(iter(who)) for pre in SURNAME_FAMILIAR}
+    return forms
+
+
+SURNAME_FAMILIAR = ("小", "老", "阿")
+"""Words of familiarity before a surname in an address (小俞, 老周, 阿陈)."""
+YOU_FRAMES = (
+    (re.compile(r"你(?:现在|如今|眼下)?(?:一个|一介|这个|这么个|堂堂|堂堂一个|好歹是个|好歹也是个)(?:小小的?|区区)?$"), False),
+    (re.compile(r"你(?:现在|如今|眼下)?(?:都|已经|早就|都已经)?当了(?:[这那]么(?:些|多)年|[一两二三四五六七八九十几多]+年)(?:的)?$"), False),
+    (DONE_TO_YOU, True),
+)
+"""General attributive frames that say the listener (你) is a rank (E1, stop 51): 你一个R, 你堂堂R, 你当了这么些年的R
+(as is), 你都是R了, 你都当上R了 (the rank followed by 了). The listener is the one the quote calls (a vocative in the
+paragraph); no vocative, no finding."""
+SERVED_AS = re.compile(r"当了(?:[这那]么(?:些|多)年|[一两二三四五六七八九十几多]+年)(?:的)?$")
+"""当了七八年R的X: a person's rank said as the years served (the name follows 的)."""
+NOT_A_CLAIM_BEFORE = re.compile(r"(?:代|署理|暂代|代理|前|原|老|退休的?|卸任的?)$")
+"""What before a title makes it no claim of the person's rank now (代R, 前R, 老R: acting, former, veteran)."""
 
 
 BETWEEN_LIKE = re.compile(r"^(?:跟|和|与|同|像)[^，,。！？“”]{1,6}?(?:一样|一般)[，,]?(?:都|也|还|同样)*(?:只|不过|只不过)?(?:是|算)"
@@ -444,9 +471,12 @@ class RankReader:
 
     def findings(self, names: re.Pattern[str], aliases: dict[str, str], sentences: list[tuple[int, int, str]],
                  first_line: int, text: str, skip: set[str],
-                 antecedent: Callable[[int, int], str | None], pov: str | None) -> list[Finding]:
+                 antecedent: Callable[[int, int], str | None], pov: str | None,
+                 lines: list[str] | None = None) -> list[Finding]:
         """Findings of ranks said of a person lower (error) or, in narration, higher (warning) than their card's
-        境界; ``skip`` the people whose 境界 the draft's setting changes set."""
+        境界; ``skip`` the people whose 境界 the draft's setting changes set. A title higher than the card's warns
+        too where it is a claim (:meth:`_title_claims`; ``lines``: the draft's lines the sentences index, to tell
+        narration from a quote)."""
         if self.rung_re is None or not self.holds or DOWN_WORDS.search(text):
             return []
         out: list[Finding] = []
@@ -495,6 +525,11 @@ class RankReader:
                     out.append(Finding("连贯", ERROR, f"{who} 的境界是「{held}」（角色卡·境界），正文写成更低的「{said}」，"
                                        f"本章没有写降级的缘由（降职、贬、跌境…；或在设定变更写「{who}.境界={said}」）",
                                        first_line + i, col, sentence.strip()[:60]))
+                elif diff > 0 and kind == "title" and self._title_claims(who, said, sentence, r, lines[i] if lines else None, col,
+                                                                          names, aliases):
+                    flagged.add((i, who))
+                    out.append(Finding("连贯", WARN, f"{who} 的境界是「{held}」（角色卡·境界），正文用更高的「{said}」称呼{who}；"
+                                       f"本章晋升了就在设定变更写「{who}.境界={said}」", first_line + i, col, sentence.strip()[:60]))
                 elif diff > 0 and kind in ("narration", "list"):
                     flagged.add((i, who))
                     out.append(Finding("连贯", WARN, f"{who} 的境界是「{held}」（角色卡·境界），正文写成更高的「{said}」；"
@@ -588,16 +623,27 @@ class RankReader:
             listener = self._listener(called.group(1), names, aliases)
             if listener:
                 return listener, "narration", rung
-        if sentence.startswith("了", r.end()) and DONE_TO_YOU.search(sentence, max(0, r.start() - 12), r.start()):
-            # “满姐，莫怄了。”他说，“你都上炉头了…”: the listener the quote called at its start, earlier in the paragraph
-            # (a window: a sentence of thousands of ranks is not read again for each)
+        if any((not done or sentence.startswith("了", r.end())) and frame.search(sentence, max(0, r.start() - 12), r.start())
+               for frame, done in YOU_FRAMES):
+            # “满姐，莫怄了。”他说，“你都上炉头了…” / “小俞，你当了这么些年的R”: the listener the quote called at its
+            # start, earlier in the paragraph (a window: a sentence of thousands of ranks is not read again for each)
             vocative = list(VOCATIVE.finditer((before + sentence[max(0, r.start() - LOOK_BACK):r.start()])[-LOOK_BACK:]))
             listener = self._listener(vocative[-1].group(1), names, aliases) if vocative else None
             if listener:
                 return listener, "narration", rung
+        if sentence.startswith("的", r.end()) and SERVED_AS.search(sentence, max(0, r.start() - 12), r.start()):
+            served = names.match(sentence, r.end() + 1)  # 当了七八年R的X
+            if served:
+                return canon(served.group()), "narration", rung
         # a pronoun or no name: 她如今不过是个常在 / 自己不过是个R
         pre = sentence[max(0, r.start() - MAX_BETWEEN):r.start()]
         he = max(pre.rfind("他"), pre.rfind("她"))
+        if he >= 0 and not (k and spans[k - 1][1] > r.start() - MAX_BETWEEN + he) and BETWEEN_THIS.match(pre[he + 1:]) \
+                and not NOT_STATED_AFTER.match(sentence[r.end():r.end() + 4]):
+            # 他这个R在…: an apposition names the pronoun's rank whatever its clause goes on to say (E1, stop 51)
+            who = antecedent(i, col + r.start() - len(pre) + he)
+            if who:
+                return who, "narration", rung
         if he >= 0 and not (k and spans[k - 1][1] > r.start() - MAX_BETWEEN + he) and _states(sentence, r.end()):
             between = pre[he + 1:]
             being = BETWEEN_BEING.search(between)
@@ -646,6 +692,33 @@ class RankReader:
         of address (秋姐, 阿满)."""
         known = names.fullmatch(form)
         return aliases.get(known.group(), known.group()) if known else self.called.get(form)
+
+    def _title_claims(self, who: str, said: str, sentence: str, r: re.Match[str], line: str | None, col: int,
+                      names: re.Pattern[str], aliases: dict[str, str]) -> bool:
+        """Whether a title higher than ``who``'s card is a claim of their rank, not a courtesy (E1, stop 51): said by the
+        narrator (outside any quote), or in a quote whose one speaker named in the line's narration holds the title's
+        rung or higher (a superior does not flatter upward); never after 代/前/老 (acting, former, veteran) on the
+        rank or its surname; never beside another rung (炉头砧板: ranks listed, the second one's holder no title's
+        bearer). Without ``line``, never."""
+        if line is None or (self.rung_re is not None and self.rung_re.match(sentence, r.end())) \
+                or NOT_A_CLAIM_BEFORE.search(sentence, 0, r.start()) \
+                or (r.start() and NOT_A_CLAIM_BEFORE.search(sentence, 0, r.start() - 1)):
+            return False
+        at = col + r.start()
+        if line.count("“", 0, at) <= line.count("”", 0, at):
+            return True
+        told = QUOTED.sub("\x00", line)
+        speakers = {aliases.get(m.group(), m.group()) for m in names.finditer(told)}
+        if self.rung_re is not None:
+            for m in self.rung_re.finditer(told):  # 鲁驿令拍拍手上的灰: a surname and a title
+                owners = [p for p in self.surnames.get(told[m.start() - 1:m.start()], []) if p in self.holds] if m.start() else []
+                if len(owners) == 1:
+                    speakers.add(owners[0])
+        speakers.discard(who)
+        if len(speakers) != 1:
+            return False
+        cmp = self.compare(next(iter(speakers)), said)
+        return cmp is not None and cmp[0] <= 0
 
     @staticmethod
     def _address_ok(sentence: str, r: re.Match[str]) -> bool:

@@ -452,8 +452,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # round: 5/15 → 12/15 — letters-only towns and 以前不回 far, an awaited return, 你们老爷 seen, 上不得楼梯, countdowns to
     # an old-style date, a drowning's years, a ring worn in a clause of its own).
     ("连续性-盲评十八", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-1.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有")],
-     4),  # 合同-5 (明天再说): L2's pool round (stop 50)
+     [("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有")],
+     4),  # 合同-5 (明天再说): L2's pool round (stop 50); 境界-1 (当了七八年R的X): the thirtieth round (E1, stop 51)
     # the nineteenth round: 合同-3 (天宁寺 told of, only wished for); 6 -> 4: the twentieth round (好-5's 荷包, handed over by its holder)
     # a 1934 Shanghai 钱庄 written blind at stop 46, an evaluation set: blind runs 7/15 → 9/15, 4/5, 2/5 → 3/5 and 8 → 10
     # false alarms (its README); a development set since stop 47, tuned on with 连续性-盲评十八 (the eighteenth round: 9/15 →
@@ -489,7 +489,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # a Ming 钦天监 written blind at stop 47, an evaluation set: blind runs 4/15 → 6/15, 3/5, 5/5 and 6 → 5 false alarms
     # (its README); a development set since stop 48, tuned on with 连续性-盲评二十三.
     ("连续性-盲评二十二", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-2.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-持有-2.md", "持有"),
+     [("连贯-持有-1.md", "持有"), ("连贯-持有-2.md", "持有"),  # 境界-2: the thirtieth round (E1, stop 51: 小俞，你当了这么些年的R)
       ("连贯-位置-2.md", "位置"),  # 状态-1 (a blind boy reading): the twenty-fifth round (C24, FACULTIES)
       # 时间-3 (大庚走了，到今儿整整五个月了: 七夕 on his card): the twenty-ninth round (T1, stop 51, months since a dated going)
       ("合同-5.md", "郝德茂把漏刻房的浮箭换成新的")],
@@ -499,7 +499,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # a 1996 trawler written blind at stop 47, an evaluation set: blind run 7/15, 2/5, 4/5 and 8 false alarms (its
     # README), unchanged by stop 47's rounds; a development set since stop 48, tuned on with 连续性-盲评二十二.
     ("连续性-盲评二十三", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-1.md", "境界"), ("连贯-持有-3.md", "持有"),  # 状态-1, 状态-2: the twenty-fifth round (C24)
+     [("连贯-持有-3.md", "持有"),  # 状态-1, 状态-2: the twenty-fifth round (C24); 境界-1: the thirtieth (E1, a title in narration)
       ("连贯-位置-3.md", "位置"), ("合同-3.md", "机舱")],
      5),  # 泄密-4 (a letter signed 阿妈) and 6 -> 5: L2's pool round (stop 50)
     # the twenty-first round: 时间 3/3 (a log's wrong weekday, a coming the world dates, a scene opening on yesterday);
@@ -527,7 +527,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # a 1287 Yuan post station on the 金牛道 written blind at stop 49, an evaluation set: first run 4/15, 2/5, 4/5 and 4
     # false alarms, 5 after stop 49's twenty-third round (its README); a development set since stop 50.
     ("连续性-盲评二十六", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-1.md", "境界"), ("连贯-境界-2.md", "境界"), ("连贯-持有-2.md", "持有"),  # 状态-1, 状态-3: twenty-fifth round
+     [("连贯-持有-2.md", "持有"),  # 状态-1, 状态-3: twenty-fifth round; 境界-1, 境界-2: the thirtieth (E1, stop 51: titles)
       ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
       ("连贯-时间-1.md", "书内时间"),  # 时间-2 (后天宣使就到了): the twenty-ninth round (T1, stop 51, the calendar's day words)
       ("合同-2.md", "P-002"), ("合同-3.md", "朝天岭"), ("合同-5.md", "鲁广打开库房的锁")],
@@ -545,7 +545,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # a 1963 锡林郭勒 state horse farm written blind at stop 50, an evaluation set: first run 3/15, 3/5, 3/5 and 6 false
     # alarms, unchanged by stop 50's rounds (its README); a development set since stop 51.
     ("连续性-盲评二十八", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-1.md", "境界"), ("连贯-境界-2.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-持有-2.md", "持有"),
+     [("连贯-境界-2.md", "境界"), ("连贯-持有-1.md", "持有"), ("连贯-持有-2.md", "持有"),  # 境界-1: the thirtieth round (E1)
       ("连贯-持有-3.md", "持有"), ("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"), ("连贯-状态-3.md", "状态"),
       ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-3.md", "书内时间"),
       # 时间-2 (还有五天收购组就到了): the twenty-ninth round (T1, stop 51, the comer's one dated day)

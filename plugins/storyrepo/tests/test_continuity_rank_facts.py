@@ -1,0 +1,75 @@
+"""Thirtieth continuity round (issue 30, E1 at stop 51: the ladder as facts). A ladder word attributed to a person is a
+rank claim, compared with the card's 境界, whatever book it is in:
+
+- a title on a surname or before a name (何主笔, 邵队 for a 队长, 主笔何平) said by the narrator, or in a quote whose
+  one named speaker holds the title's rung or higher (a superior does not flatter upward), higher than the card's: a
+  warning. Courtesy stays silent: a quote with no speaker named or a lower speaker, and 代/前/老 before the title;
+- the listener said to be a rank in a general attributive frame (你一个R, 你堂堂R, 你当了这么些年的R, 你都当上R了),
+  the listener the quote's vocative (小邵, 老何 for the one person of the surname), and 当了N年R的X: the rank compared.
+
+Written in books no labelled set uses (a 1930s newspaper, a 2050 police station, a Tang kitchen), other words than
+the labelled drafts.
+"""
+
+from __future__ import annotations
+
+from lw_storyrepo.checks import ERROR, WARN, CheckContext, voices
+from lw_storyrepo.continuity import World, check_continuity, told_of
+from lw_storyrepo.ranks import ladders_of
+
+BOOKS = {
+    "报馆": ("## 职级\n校对 ＜ 编辑 ＜ 主笔 ＜ 总编辑\n", {"何平": "编辑", "葛书年": "总编辑", "陶小满": "校对"}),
+    "警局": ("## 职级\n警员 ＜ 队长 ＜ 分局长\n", {"邵岩": "警员", "柯文": "分局长", "蓝一舟": "警员"}),
+    "后厨": ("## 职级\n杂役 ＜ 帮厨 ＜ 掌勺 ＜ 总厨\n", {"韦三": "杂役", "祁望": "总厨", "单九": "帮厨"}),
+}
+
+
+def found(book: str, body: str) -> list[tuple[str, str]]:
+    ladder, ranks = BOOKS[book]
+    cards = {p: {"姓名": p, "状态": "在世", "位置": book, "境界": r, "持有": []} for p, r in ranks.items()}
+    aliases = {p: p for p in cards}
+    pov = next(iter(cards))
+    meta = {"视角": pov, "书内时间": "三月初三", "在场": list(cards), "设定变更": []}
+    world = World(cards, dict(aliases), {book}, set(), tuple(ladder.split("\n")[1].split(" ＜ ")), None, {},
+                  {p: "他" for p in cards}, ladders=ladders_of(ladder, list(ranks.values())), told=told_of({}, cards))
+    ctx = CheckContext(dict(aliases), [], [], [], 0, set(aliases), set(), world=world, people=set(cards)).for_draft(meta)
+    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
+    lines = body.split("\n")
+    return [(f.severity, f.message) for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
+            if "境界" in f.message]
+
+
+def warned(book: str, body: str) -> bool:
+    return any(s == WARN for s, _m in found(book, body))
+
+
+def test_a_title_above_the_card_said_by_the_narrator_or_a_superior_is_a_claim() -> None:
+    assert warned("报馆", "天刚亮。何主笔推门进来，把一沓稿子拍在桌上。")
+    assert warned("警局", "雨下了一夜。邵队长站在巷口，半天没说话。")
+    assert warned("警局", "雨下了一夜。柯文摆摆手，“邵队，你先回去。”")  # 邵队: 队长 clipped on a surname, the 分局长's word
+    assert warned("后厨", "灶火正旺。祁望把勺子一放，“韦帮厨，把这锅汤端出去。”")  # the 总厨 does not flatter upward
+
+
+def test_courtesy_and_other_times_are_no_claim() -> None:
+    assert found("后厨", "灶火正旺。“韦帮厨，劳您搭把手。”门口的小伙计探进头来。") == []  # no speaker named
+    assert found("报馆", "天刚亮。“何主笔，早。”陶小满哈着腰说。") == []  # a 校对 flatters upward
+    assert found("报馆", "天刚亮。“老主笔何平来了。”葛书年说着，把一沓稿子拍在桌上。") == []  # 老: a veteran's name
+    assert found("报馆", "天刚亮。何编辑推门进来，把一沓稿子拍在桌上。") == []  # the card's own
+    assert found("后厨", "祁望摆摆手：“掌勺帮厨，都是给人做饭的。”") == []  # ranks listed, not a title on 单九
+
+
+def test_the_listener_said_to_be_a_rank_in_a_frame() -> None:
+    assert warned("警局", "柯文叹了口气：“小邵，你当了这么些年的队长，这点事还拿不准？”")
+    assert warned("报馆", "葛书年把笔一扔：“何平，你一个主笔，跟校对抢什么活？”")
+    assert warned("后厨", "祁望瞪着他：“韦三，你堂堂一个掌勺，连葱都切不齐？”")
+    assert any(s == ERROR for s, _m in found("后厨", "单九笑了：“祁望，你一个帮厨，也配管我？”"))  # below the 总厨
+
+
+def test_frames_without_a_listener_or_a_claim_stay_silent() -> None:
+    assert found("报馆", "葛书年把笔一扔：“你一个主笔，跟校对抢什么活？”") == []  # no vocative: who 你 is is unknown
+    assert found("警局", "柯文拍拍他：“小邵，你当了队长可别忘了我们。”") == []  # a wish, no frame
+    assert warned("后厨", "门帘一掀，当了十几年掌勺的单九走了进来。")
+    assert found("后厨", "门帘一掀，当了十几年帮厨的单九走了进来。") == []
+    assert warned("后厨", "韦三擦了擦手。如今他这个掌勺在灶上也算说得上话了。")
+    assert found("后厨", "韦三擦了擦手。如今他这个杂役在灶上也算说得上话了。") == []
+    assert found("后厨", "韦三擦了擦手。如今他这个掌勺的徒弟在灶上也算说得上话了。") == []  # the 掌勺's apprentice
