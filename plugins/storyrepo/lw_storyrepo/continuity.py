@@ -110,9 +110,11 @@ LIFETIME = re.compile(r"(?:在世|活着|在)的时候|在世时|(?:死|去世|�
 """A paragraph set in a dead person's lifetime (师父在的时候说过：…; 都是师父用了一辈子的：一把锤，一卷麻 — a list after
 its colon, no voice) or after their death (师父落水以后，东西收拾出来): what it tells of them is no act or voice in the
 scene. Read for the dead only: a living one's 搭了半辈子 is no past of the scene."""
-KNEW = re.compile(r"[\u4e00-\u9fff]{1,4}?(?:其实|原来|早就|早已|早都|一直|始终|从来)(?:都|就)?(?:知道|明白|清楚|料到|猜到|想到|察觉)")
+KNEW = re.compile(r"[\u4e00-\u9fff]{1,8}?(?:其实|原来|早就|早已|早都|一直|始终|从来|就|怎么|怎会|如何|哪里)(?:都|就)?"
+                  r"(?:知道|明白|清楚|料到|猜到|想到|察觉)")
 """What someone had long known, read at their name (他爹早就知道那笔账有问题): a thought of their lifetime, not
-words in the scene — the dead and the missing are told of so."""
+words in the scene — the dead and the missing are told of so; and what the point of view asks they knew (大庚怎么知道，…？;
+巴雅尔大叔二月里就知道自己要往北边去？ — S1 at stop 51: a knowing, no voice)."""
 MEDIUM = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空|听筒|话筒|电报|无线电|电台|步话机|对讲机|通讯|信号|屏幕|视频|连线|语音")
 """A call or a letter: what carries a body's doings from elsewhere (妈在电话里叹了口气)."""
 REMOTE = re.compile(MEDIUM.pattern + r"|隔着|隔壁|墙那边|墙后|门外|窗外|通风|格栅|管道里|声音从")
@@ -1101,7 +1103,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         if who not in revived and state.startswith(DEAD) and LIFETIME.search(line):
             continue  # 师父在的时候说过：…: words of their lifetime, in the scene or not
         if who not in revived and state.startswith(DEAD + GONE) and not_now(voice.line) is None \
-                and not KNEW.match(line, voice.column - 1, voice.column + 12):
+                and not KNEW.match(line, voice.column - 1, voice.column + 16):
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
@@ -1690,13 +1692,20 @@ PERSONS = re.compile(r"[他她我你]")
 """A pronoun standing for someone."""
 
 
-def _told_of(world: World, narration: str, at: int, who: str, anyone: re.Pattern[str]) -> bool:
+TOLD_SPAN = 60
+"""How far before an act :func:`_told_of` reads its sentence for the clause that tells who does it (a sentence of
+thousands of clauses is not read whole at each act)."""
+
+
+def _told_of(world: World, narration: str, at: int, who: str, anyone: re.Pattern[str],
+             named: Callable[[], set[str]]) -> bool:
     """Whether the act at ``at`` of ``narration`` is told of ``who`` strictly: its clause, or the clauses it follows on
     from in its sentence with no one else opening them (:data:`LED`), has ``who``'s name or alias as its first person
     (not after :data:`NOT_SUBJECT`, not an owner before 的), or a 他/她 of their gender when the paragraph names no one
-    else — a hand act after an unknown name (阿娇已经低下头，又拿起了放大镜) is not the last card's named before it."""
-    begin = max(narration.rfind(c, 0, at) for c in "。！？!?") + 1
-    sentence = narration[begin:at]
+    else (``named``: the cards the paragraph names, read once a line) — a hand act after an unknown name (阿娇已经低下头，
+    又拿起了放大镜) is not the last card's named before it."""
+    begin = max(narration.rfind(c, max(0, at - TOLD_SPAN), at) for c in "。！？!?") + 1
+    sentence = narration[max(begin, at - TOLD_SPAN):at]
     clauses = re.split(r"[，,；;：:]", sentence)
     if DONE_FOR.search(clauses[-1]):
         return False  # 被抬下了床, 由人扶着走到: another's doing
@@ -1707,9 +1716,8 @@ def _told_of(world: World, narration: str, at: int, who: str, anyone: re.Pattern
         if firsts:
             said = firsts[0].group()
             if said in HE:
-                named = {world.aliases.get(m.group(), m.group()) for m in anyone.finditer(narration)}
                 gender = world.gender.get(who) or world.kin_gender.get(who)
-                return named == {who} and (gender is None or gender == said)
+                return named() == {who} and (gender is None or gender == said)
             return world.aliases.get(said, said) == who
         if LED.match(clause):
             return False
@@ -1750,6 +1758,7 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
             continue
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
         subject: Callable[[int], str | None] | None = None
+        named = functools.cache(lambda text=narration: {world.aliases.get(m.group(), m.group()) for m in anyone.finditer(text)})
         for n, act, why, part_act in acts:
             if n in done or (n, i) in seen:
                 continue
@@ -1759,7 +1768,7 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
                         or (part_act and m.group().endswith(POSTURE_VERBS) and POSTURE.match(narration, m.end())):
                     continue
                 if part_act is None:
-                    if not _told_of(world, narration, m.start(), n, anyone):
+                    if not _told_of(world, narration, m.start(), n, anyone, named):
                         continue
                 else:
                     subject = subject or _subjects(world, narration, anyone)
