@@ -126,3 +126,14 @@ def test_the_dead_and_the_missing_riding() -> None:
     assert barred("符二哥骑上马，头也不回地往北去了。", "符二")
     assert not barred("程砚秋想起鲁掌柜生前骑着那头黑驴去收账的样子。", "鲁万山")  # a memory
     assert not barred("鲁掌柜骑的那头黑驴还拴在后院。", "鲁万山")  # his donkey, no act
+
+
+def test_what_the_dead_or_missing_knew_asked_is_no_voice() -> None:
+    # KNEW, read at a voice given to the dead or the missing: a knowing the point of view asks about, not words now
+    from lw_storyrepo.continuity import KNEW
+
+    assert KNEW.match("符二哥怎么知道，染坊会有今天？")
+    assert KNEW.match("鲁掌柜三月里就知道那批布要坏？")
+    assert KNEW.match("老掌柜如何料到这一天？")
+    assert not KNEW.match("符二哥推门进来，说：“我知道了。”")  # a voice, the knowing in the quote
+    assert not KNEW.match("鲁掌柜说，今天的布不许晒。")
