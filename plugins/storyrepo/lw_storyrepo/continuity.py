@@ -1102,8 +1102,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         state = str(card.get("状态") or "")
         if who not in revived and state.startswith(DEAD) and LIFETIME.search(line):
             continue  # 师父在的时候说过：…: words of their lifetime, in the scene or not
-        if who not in revived and state.startswith(DEAD + GONE) and not_now(voice.line) is None \
-                and not KNEW.match(line, voice.column - 1, voice.column + 16):
+        if who not in revived and state.startswith(DEAD + GONE) and KNEW.match(line, voice.column - 1, voice.column + 16):
+            continue  # 大庚怎么知道，…？: what the dead or the missing knew, asked — no voice for any reader below
+        if who not in revived and state.startswith(DEAD + GONE) and not_now(voice.line) is None:
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
