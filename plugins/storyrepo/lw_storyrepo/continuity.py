@@ -110,9 +110,11 @@ LIFETIME = re.compile(r"(?:在世|活着|在)的时候|在世时|(?:死|去世|�
 """A paragraph set in a dead person's lifetime (师父在的时候说过：…; 都是师父用了一辈子的：一把锤，一卷麻 — a list after
 its colon, no voice) or after their death (师父落水以后，东西收拾出来): what it tells of them is no act or voice in the
 scene. Read for the dead only: a living one's 搭了半辈子 is no past of the scene."""
-KNEW = re.compile(r"[\u4e00-\u9fff]{1,4}?(?:其实|原来|早就|早已|早都|一直|始终|从来)(?:都|就)?(?:知道|明白|清楚|料到|猜到|想到|察觉)")
+KNEW = re.compile(r"[\u4e00-\u9fff]{1,8}?(?:其实|原来|早就|早已|早都|一直|始终|从来|就|怎么|怎会|如何|哪里)(?:都|就)?"
+                  r"(?:知道|明白|清楚|料到|猜到|想到|察觉)")
 """What someone had long known, read at their name (他爹早就知道那笔账有问题): a thought of their lifetime, not
-words in the scene — the dead and the missing are told of so."""
+words in the scene — the dead and the missing are told of so; and what the point of view asks they knew (大庚怎么知道，…？;
+巴雅尔大叔二月里就知道自己要往北边去？ — S1 at stop 51: a knowing, no voice)."""
 MEDIUM = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空|听筒|话筒|电报|无线电|电台|步话机|对讲机|通讯|信号|屏幕|视频|连线|语音")
 """A call or a letter: what carries a body's doings from elsewhere (妈在电话里叹了口气)."""
 REMOTE = re.compile(MEDIUM.pattern + r"|隔着|隔壁|墙那边|墙后|门外|窗外|通风|格栅|管道里|声音从")
@@ -179,9 +181,10 @@ NOT_A_PLACE = ("绝路", "死路", "末路", "歧途", "歧路", "邪路", "弯�
 """What 走上/走进 reaches that is no place (走上了绝路, 走上正轨, 走上岗位, 走上了一条歧途): a course of life, no move."""
 BODY_MOVES = (r"(?:[走跑爬钻转闪溜挤跨跳蹿迈攀]了?(?:[进出回过下]了?[来去]|[上进](?!了?[一几两]?[年月天]|"
               rf"了?(?:[一这那]条)?(?:{'|'.join(NOT_A_PLACE)})))|"
-              r"[低垂埋弓佝]着(?:头|腰)|背着手|叉着腰|翻了个身|翻过身|牵着)(?!的)")
+              r"[低垂埋弓佝]着(?:头|腰)|背着手|叉着腰|翻了个身|翻过身|牵着|骑着|骑在|骑了?上)(?!的)")
 """What a body does that no phrase of :data:`ACTS` says, by the kind of word (a way of moving with where to: 转了出来,
-爬上驾驶台, 钻了进来; a posture held: 低着头, 背着手; turning in bed: 翻了个身; leading a beast: 牵着一头骡子):
+爬上驾驶台, 钻了进来; a posture held: 低着头, 背着手; turning in bed: 翻了个身; leading or riding a beast: 牵着一头骡子,
+骑着他那匹黄骠马 — S1 at stop 51):
 the dead and the missing do none of it in the scene; not one closed by 的 (走过的路: a path, no act), nor one
 reaching no place (:data:`NOT_A_PLACE`: 走上了绝路)."""
 FAR_ARRIVAL = re.compile(r"回来(?!信)|回到|赶回|赶来|赶到|赶了回来|探亲|下了?火车|下了?飞机|坐火车|坐飞机|飞回|回国|请了?假回|"
@@ -1101,8 +1104,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         state = str(card.get("状态") or "")
         if who not in revived and state.startswith(DEAD) and LIFETIME.search(line):
             continue  # 师父在的时候说过：…: words of their lifetime, in the scene or not
-        if who not in revived and state.startswith(DEAD + GONE) and not_now(voice.line) is None \
-                and not KNEW.match(line, voice.column - 1, voice.column + 12):
+        if who not in revived and state.startswith(DEAD + GONE) and KNEW.match(line, voice.column - 1, voice.column + 16):
+            continue  # 大庚怎么知道，…？: what the dead or the missing knew, asked — no voice for any reader below
+        if who not in revived and state.startswith(DEAD + GONE) and not_now(voice.line) is None:
             seen.add((who, voice.line))
             out.append(Finding("连贯", WARN if getattr(voice, "guessed", False) else ERROR,
                                f"{who} 的状态是「{state}」（角色卡·状态），正文里却在说话或想事",
@@ -1676,6 +1680,53 @@ def _subjects(world: World, narration: str, anyone: re.Pattern[str]) -> Callable
     return subject
 
 
+@functools.lru_cache(maxsize=64)
+def _faculty_act(doing: str) -> re.Pattern[str]:
+    """A faculty's acts (:data:`lw_storyrepo.forbidden.FACULTIES`) compiled once for every draft."""
+    return re.compile(doing)
+
+
+LED = re.compile(r"\s*(?:[阿老小][\u4e00-\u9fff](?![着了地过])|[\u4e00-\u9fff]{2,3}(?:已经|正在|正|也|都|还|就|便|又|却|才|早|刚|"
+                 r"忙|连忙|赶紧|先|忽然|突然|猛地|一把|把|将|被|在|从|往|向|朝|跟|和|对|给|一边))")
+"""A clause that opens on someone no card names (阿娇已经低下头, 小军一听): what follows is theirs, not the card's."""
+DONE_FOR = re.compile(r"被(?![子褥单面窝头套])|由人|让人|叫人|请人|托人")
+"""What makes a person's act in its clause another's doing for them (被抬下了床, 让人扶着走到门口; not 被子, a quilt)."""
+PERSONS = re.compile(r"[他她我你]")
+"""A pronoun standing for someone."""
+
+
+TOLD_SPAN = 60
+"""How far before an act :func:`_told_of` reads its sentence for the clause that tells who does it (a sentence of
+thousands of clauses is not read whole at each act)."""
+
+
+def _told_of(world: World, narration: str, at: int, who: str, anyone: re.Pattern[str],
+             named: Callable[[], set[str]]) -> bool:
+    """Whether the act at ``at`` of ``narration`` is told of ``who`` strictly: its clause, or the clauses it follows on
+    from in its sentence with no one else opening them (:data:`LED`), has ``who``'s name or alias as its first person
+    (not after :data:`NOT_SUBJECT`, not an owner before 的), or a 他/她 of their gender when the paragraph names no one
+    else (``named``: the cards the paragraph names, read once a line) — a hand act after an unknown name (阿娇已经低下头，
+    又拿起了放大镜) is not the last card's named before it."""
+    begin = max(narration.rfind(c, max(0, at - TOLD_SPAN), at) for c in "。！？!?") + 1
+    sentence = narration[max(begin, at - TOLD_SPAN):at]
+    clauses = re.split(r"[，,；;：:]", sentence)
+    if DONE_FOR.search(clauses[-1]):
+        return False  # 被抬下了床, 由人扶着走到: another's doing
+    for clause in reversed(clauses):
+        firsts = sorted((m for m in [*anyone.finditer(clause), *PERSONS.finditer(clause)]
+                         if not (m.start() > 0 and clause[m.start() - 1] in NOT_SUBJECT)
+                         and clause[m.end():m.end() + 1] != "的"), key=lambda m: m.start())
+        if firsts:
+            said = firsts[0].group()
+            if said in HE:
+                gender = world.gender.get(who) or world.kin_gender.get(who)
+                return named() == {who} and (gender is None or gender == said)
+            return world.aliases.get(said, said) == who
+        if LED.match(clause):
+            return False
+    return False
+
+
 def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str],
                seen: set[tuple[str, int]]) -> list[Finding]:
     """状态 the prose contradicts by what the book says the state forbids (:attr:`World.bars`,
@@ -1688,8 +1739,9 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
     if not bars:
         return []
     anyone = re.compile(_forms_of(world, world.cards))
-    # (person, what reads as the forbidden act, what it breaks, whether it is a part's: a posture is none, POSTURE)
-    acts: list[tuple[str, re.Pattern[str], str, bool]] = []
+    # (person, what reads as the forbidden act, what it breaks, whether it is a part's: a posture is none, POSTURE;
+    # None for a faculty's, told of them strictly: _told_of)
+    acts: list[tuple[str, re.Pattern[str], str, bool | None]] = []
     for n, b in bars.items():
         if b.places:
             inner = {p for p, outer in world.inside.items() if outer & b.places} | set(b.places)
@@ -1700,6 +1752,8 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
                          f"{part}用不了", True))
         for words, doing in b.moves:  # 上不得楼梯: climbing told of them (跑上了绣楼的楼梯)
             acts.append((n, re.compile(doing), words, False))
+        for words, doing in b.faculties:  # 站不起: walking told of them by their name or their paragraph's pronoun
+            acts.append((n, _faculty_act(doing), words, None))
     out: list[Finding] = []
     done: set[str] = set()
     for i, line in enumerate(lines):
@@ -1707,6 +1761,7 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
             continue
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
         subject: Callable[[int], str | None] | None = None
+        named = functools.cache(lambda text=narration: {world.aliases.get(m.group(), m.group()) for m in anyone.finditer(text)})
         for n, act, why, part_act in acts:
             if n in done or (n, i) in seen:
                 continue
@@ -1715,9 +1770,13 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
                         or CAUSED.search(narration, max(narration.rfind(c, 0, m.start()) for c in "，,。；;！？") + 1, m.start()) \
                         or (part_act and m.group().endswith(POSTURE_VERBS) and POSTURE.match(narration, m.end())):
                     continue
-                subject = subject or _subjects(world, narration, anyone)
-                if subject(m.start()) != n:
-                    continue
+                if part_act is None:
+                    if not _told_of(world, narration, m.start(), n, anyone, named):
+                        continue
+                else:
+                    subject = subject or _subjects(world, narration, anyone)
+                    if subject(m.start()) != n:
+                        continue
                 done.add(n)
                 start = max(narration.rfind(c, 0, m.start()) for c in "。！？") + 1
                 start = max(start, m.start() - 30)

@@ -70,22 +70,44 @@ reads as doing it: climbing stairs, a ladder or a mast (跑上了绣楼的楼梯
 running (一溜烟追过院子, 三两步蹿到)."""
 _CLAUSE = r"[^，,。；;！？!?“”\n没不别]"
 """A piece of one clause with no negation in it (what may stand between an act's words)."""
-FACULTIES: tuple[tuple[str, re.Pattern[str], str], ...] = (
-    ("眼", re.compile(r"(?:什么[也都]|两眼|双眼|眼睛)[^，,。；;\n]{0,6}?看不见|看不见(?:东西|字)|认不[得了出]字|识不得字|"
-                     r"看不得(?:字|书|信)|双目失明"),
-     rf"把{_CLAUSE}{{0,10}}?(?:字|名|号|信|书|账|单|牌|标语){_CLAUSE}{{0,6}}?(?:念|读)(?!给{_CLAUSE}{{0,6}}?听)|"
-     rf"一([行个字页])一\1{_CLAUSE}{{0,3}}?(?:看|念|读)|看(?:起|完)?了?(?:信|书|报纸|账本)|读(?:起|完|了起来|下去)"),
-    ("腿", re.compile(r"站不起来|走不了路|走不得路|下不[了得]地|不[准许能]下地"),
-     rf"{_RUNNING}|[跳蹦]了?(?:下|起|上|过)"),
+READING = (rf"把{_CLAUSE}{{0,10}}?(?:字|名|号|信|书|账|单|牌|标语){_CLAUSE}{{0,6}}?(?:念|读)(?!给{_CLAUSE}{{0,6}}?听)|"
+           rf"一([行个字页])一\1{_CLAUSE}{{0,3}}?(?:看|念|读)|看(?:起|完)?了?(?:信|书|报纸|账本)|读(?:起|完|了起来|下去)")
+"""Reading a written thing (把船头上的白字一个一个念了出来, 一行一行看下去; not 念给…听: read to them)."""
+WALKING = (rf"{_RUNNING}|[跳蹦]了?(?:下|起|上|过)|下了?(?:床|地|炕)|(?<![扶搀架抬背])(?:站|爬)了?起(?:来|身)|起身|"
+           r"走(?:[到进出向]|回(?!头)|了?(?:过|进|出|回|下|上)?[来去])|(?:走|挪|踱|迈)了?(?:几|两|三|一)步|"
+           r"一瘸一拐|一拐一拐|踉踉跄跄|跌跌撞撞|回来了|迈(?:开|出|进|过)")
+"""What a person on their own legs does (掀开被子下了床，几步走到窗前; 一瘸一拐地拎着水桶…回来了; 跳下来，光着脚跑到
+门口): getting up, walking, running, jumping."""
+HANDLING = r"(?:拿|抄|抓|握|攥|捏|端|提|拎|接|掂|抡|挥|递|切|剁|摘|掏|拧|搬|扛|挑|抱|拽|扯|扔|甩)(?:起|过|住|着|了|来|下|出)"
+"""A hand taking up or handling a thing (抄起井边的扁担, 接过盘子, 挑起来): a hand's act with its ending, not what is
+done to the hand (缠着纱布) nor a bare character of many words (提 of 提到)."""
+HEARING = r"听(?:见|到|出|清)|侧耳|竖起耳朵|(?:闻声|听罢|听了这话)"
+"""Hearing a sound (听见门响, 听出是谁的脚步, 闻声回头)."""
+SPEAKING = r"(?<![心暗])(?:说|喊|问|答|骂|叫|嚷|唱|念)(?:道|了一?声|着|起来|了一句)|开口(?:说|问|道)|大声|高声"
+"""Saying aloud (喊了一声, 开口问道, 大声说; not 心说, 暗道: a thought)."""
+ANY_ACT = rf"{WALKING}|{HANDLING}|{HEARING}|{SPEAKING}|睁开眼|点了?点头|摇了?摇头|笑了|转过身|坐起|抬起头"
+"""What a person awake does at all (睁开眼, 点点头, 坐起来…): the unconscious do none of it."""
+FACULTIES: tuple[tuple[str, re.Pattern[str], str, re.Pattern[str] | None], ...] = (
+    ("眼", re.compile(r"(?:什么[也都]|两眼|双眼|眼睛)[^，,。；;\n]{0,6}?看不见|看不见(?:东西|字)?(?=[，,。；;、\n]|$)|认不[得了出]字|"
+                     r"识不得字|看不得(?:字|书|信)|双目失明|失明|瞎了|目盲|眼盲"), READING, re.compile(r"[一单左右]只?眼")),
+    ("腿", re.compile(r"站不起(?:来)?|走不[了得动](?:路)?(?=[，,。；;、也\n]|$)|下不[了得](?:地|床|炕)|不[准许能得]下(?:地|床)|"
+                     r"瘫痪|瘫在床|截瘫|卧床不起"), WALKING, re.compile(r"拐|拄")),
+    ("腿", re.compile(r"站不起来|走不了路|走不得路|下不[了得]地|不[准许能]下地"), rf"{_RUNNING}|[跳蹦]了?(?:下|起|上|过)", None),
+    ("手", re.compile(r"(?:什么|啥)[都也]?(?:拿|抓|握)不[得了动住]|(?:两|双)手[^，,。；;\n]{0,8}?(?:拿|用)不[得了]|用不得力|"
+                     r"两只手的活[都也]?干不[了得]"), HANDLING, re.compile(r"[一单左右]只?手|[左右][臂胳]|手[是倒还]?好")),
+    ("耳", re.compile(r"什么[也都]听不见|听不见(?:声音|人说话)?(?=[，,。；;、\n]|$)|耳朵[^，,。；;\n]{0,6}?聋|聋了|失聪|耳聋"), HEARING,
+     re.compile(r"[一单左右]只?耳")),
+    ("神志", re.compile(r"昏迷不醒|昏迷|不省人事|人事不知|昏睡不醒"), ANY_ACT, None),
 )
-"""What a state keeps a faculty from, as the card's own words say it (目盲: 什么也看不见，认不得字; 腿伤: 站不起来也走不了
-路), without naming the part the way :data:`UNABLE_PART` needs: ``(faculty, the words that say it is gone, what reads as
-using it)`` — sight: reading a written thing (把船头上的白字一个一个念了出来, 一行一行看下去; not 念给…听: read to them); legs: running or jumping
-(跳下来，光着脚跑到门口). Not hands (什么都拿不得 → 抄起扁担): a hand's taking up, told a clause away from its subject,
-was given to the last card named before an unknown one (阿娇…又拿起了放大镜 read as 强哥's: 连续性-盲评二十七)."""
-BARS_OF_MOVING: tuple[tuple[re.Pattern[str], str], ...] = (*MOVES, *((bar, doing) for _faculty, bar, doing in FACULTIES))
-"""Every ``(the book's words of a bar, what reads as doing it)`` a card's state is read for: :data:`MOVES`, then
-:data:`FACULTIES` without their faculty (:func:`forbidden_of`), built once."""
+"""The one table of what a card's state rules out (spec §4.2, 状态): ``(faculty, the words that say it is gone, what
+reads as using it, what in the card's words leaves the faculty whole after all)`` — 右手 (the other hand works), 拄着拐 (walking
+with a crutch) — read from the card's own 状态 word and its own clauses (目盲: 什么也看不见，认不得字; 断腿卧床: 站不起、
+走不得; 烫伤: 两手缠满了布…什么都拿不得; 昏迷) in the general Chinese any book says it with — sight: reading a written
+thing; legs: getting up, walking, running, jumping; hands: taking up or handling a thing; hearing: hearing a sound; a
+mind out: any act at all. The voice is :data:`lw_storyrepo.continuity.MUTE`'s (a mute's quotes), a part named with its
+bar :data:`UNABLE_PART`'s. An act is the card's only when its clause's subject is the card (by a name, or a pronoun of a
+paragraph naming no one else: :func:`lw_storyrepo.continuity._told_of`): a hand act after an unknown name (阿娇…又拿起了
+放大镜) is nobody's (连续性-盲评二十七)."""
 CAUSED = re.compile(r"[让请托求央]|(?<![大喊尖惊哭])叫(?!了?一?声|喊|嚷|道|醒|作|做)")
 """A causative before an act in its clause (小白叫沈工把信读完, 让人把门牌上的字念给她听): someone else does it — the
 name after it reads as an object (:data:`lw_storyrepo.continuity.NOT_SUBJECT`), yet it is the doer."""
@@ -101,13 +123,15 @@ class Bars:
     part that cannot do what ``pattern`` reads (a hand's any handling, a throat's singing aloud), and
     the words that set a scene they must not act in (:data:`SCENES`; None when the state bars none), and
     whether they may not leave the place they are (:data:`KEPT`: their card's 位置), and ``(the book's words, pattern)``
-    for each way of moving they cannot (:data:`MOVES`: 上不得楼梯 and what reads as climbing)."""
+    for each way of moving they cannot (:data:`MOVES`: 上不得楼梯 and what reads as climbing), and ``(the card's words,
+    pattern)`` for each faculty their state rules out (:data:`FACULTIES`: 站不起 and what reads as walking)."""
 
     places: frozenset[str] = frozenset()
     parts: tuple[tuple[str, str], ...] = field(default=())
     scene: re.Pattern[str] | None = None
     kept: bool = False
     moves: tuple[tuple[str, str], ...] = field(default=())
+    faculties: tuple[tuple[str, str], ...] = field(default=())
 
 
 def scene_of(state: str) -> re.Pattern[str] | None:
@@ -140,19 +164,29 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
     scenes = {n: scene for n in held if (scene := scene_of(str(characters[n].get("状态") or ""))) is not None}
     said: dict[str, list[str]] = {n: [] for n in scenes}
     for n in held:
+        said.setdefault(n, []).append(str(characters[n].get("状态") or ""))  # 状态: 失明 says it by itself
         if n in texts:
-            said.setdefault(n, []).extend(re.split(r"[。\n]", texts[n]))
+            said[n].extend(re.split(r"[。\n]", texts[n]))
     for sentence in re.split(r"[。\n]", lore):
         who = {forms[a] for a in _held_in(sentence, form_words, form_lengths)}
         if len(who) == 1:
             said.setdefault(who.pop(), []).append(sentence)
+    alias_lengths = frozenset(len(a) for a in aliases if len(a) >= 2)
     out: dict[str, Bars] = {}
     for n, sentences in said.items():
+        others = frozenset(a for a, c in aliases.items() if c != n and len(a) >= 2)
         barred: set[str] = set()
         parts: dict[str, str] = {}
         kept = False
         moves: dict[str, str] = {}
+        faculties: dict[str, str] = {}
         for sentence in sentences:
+            for clause in re.split(r"[，,；;：:]", sentence):  # the card's own clause: one naming nobody else
+                for _faculty, bar, doing, unless in FACULTIES:
+                    if doing not in faculties.values() and (said_so := bar.search(clause)) is not None \
+                            and not _held_in(clause, others, alias_lengths) \
+                            and not (unless and any(unless.search(other) for other in sentences)):
+                        faculties[said_so.group()] = doing
             kept = kept or KEPT.search(sentence) is not None
             for m in BARRED_PLACE.finditer(sentence):
                 rest = m.group("rest")
@@ -161,11 +195,12 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
                     barred.add(first[1])
             for m in UNABLE_PART.finditer(sentence):
                 parts.setdefault(m.group("part"), _uses(m.group("part"), m.group("verb")))
-            for bar, doing in BARS_OF_MOVING:
+            for bar, doing in MOVES:
                 if doing not in moves.values() and (said_so := bar.search(sentence)) is not None:
                     moves[said_so.group()] = doing
-        if barred or parts or kept or moves or n in scenes:
-            out[n] = Bars(frozenset(barred), tuple(parts.items()), scenes.get(n), kept, tuple(moves.items()))
+        if barred or parts or kept or moves or faculties or n in scenes:
+            out[n] = Bars(frozenset(barred), tuple(parts.items()), scenes.get(n), kept, tuple(moves.items()),
+                          tuple(faculties.items()))
     return out
 
 
