@@ -1056,6 +1056,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                     and names.search(lines[i][max(0, col - 1 - LOOK_BACK):col - 1] + sentence) is None:
                 used += [(m.start(1), pov, m.group(1)) for m in in_hand.finditer(sentence)]
             gone = HELD_GONE.search(sentence) is not None  # 先生出门前那天傍晚，把这把算盘推到他面前: a time told as gone
+            out_now: set[str] = set()
             for start, who, said in used:
                 item = _canonical(said, world.items, by_length)
                 if PLACED_BY.match(sentence, start + len(who)):
@@ -1073,7 +1074,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                     continue  # 画着一排和乌木尺背面一样的刻痕: a comparison
                 held = world.holdings()[who]
                 if item in held:
-                    shared.add(item)  # its holder has it out in the scene (把日记本摊在膝盖上): in reach of the others after
+                    out_now.add(item)  # its holder has it out in the scene (把日记本摊在膝盖上): in reach of the others after
                     continue
                 if gone:
                     continue
@@ -1085,6 +1086,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 out.append(Finding("连贯", ERROR, f"{who} 的持有里没有「{item}」（角色卡·持有：{'、'.join(held) or '无'}）{where}，"
                                    f"正文却写{who}用它", first_line + i, named_at, said_sentence.strip()[:60],
                                    Subject("持有", who, item)))
+            shared |= out_now
     # 状态: the dead and the gone do not speak
     revived = {c.who for c in changes if c.field == "状态"} | _released(world, lines)
     present = {aliases.get(str(x), str(x)) for x in as_list(meta.get("在场"))}
@@ -2951,8 +2953,9 @@ SEEN_LEAD = re.compile(rf"\s*(?:{SIGHTED}|只见)")
 """The start of a clause of seeing (看见他走到…): who follows it is the one acting after."""
 PLACED_BY = re.compile(r"的?(?:对面|旁边|身边|跟前|面前|身后|背后|脚边|手边|床边|床头|床前|那边|这边|家里|屋里|房里)")
 """A name followed by a place word (索法成对面的空案上): a place told, not the one acting."""
-HELD_GONE = re.compile(rf"{NOT_NOW.pattern}|前(?:的)?那[天晚夜]")
-"""A use of a thing in a time told as gone (:data:`NOT_NOW`; 出门前那天): the cards say who holds it now."""
+HELD_GONE = re.compile(rf"{PAST_TIME}|{YEARS_BACK}|{REMEMBERED_DAY}|前(?:的)?那[天晚夜]")
+"""A use of a thing on a day told as gone (那年冬天, 去年, 出门前那天): the cards say who holds it now. Not a lifetime
+said of the thing (父亲生前最爱的那支): the use is still now."""
 _PRONOUN = re.compile(r"[他她](?![们的])")
 """A pronoun of one person standing as a subject (not 他们, not 他的)."""
 _PRONOUN_LEAD = re.compile(r"(?:然后|接着|随后|于是|这才|便|又|再)?([他她])(?![们的])")
