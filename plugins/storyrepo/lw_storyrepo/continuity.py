@@ -1055,7 +1055,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             if pov and not used and not re.search(r"[他她我]", sentence) \
                     and names.search(lines[i][max(0, col - 1 - LOOK_BACK):col - 1] + sentence) is None:
                 used += [(m.start(1), pov, m.group(1)) for m in in_hand.finditer(sentence)]
-            gone = HELD_GONE.search(sentence) is not None  # 先生出门前那天傍晚，把这把算盘推到他面前: a time told as gone
+            # 先生出门前那天傍晚，把这把算盘推到他面前: the sentence opened on a time told as gone
+            first_end = _CLAUSE_END.search(sentence)
+            gone = HELD_GONE.search(sentence, 0, first_end.start() if first_end else len(sentence)) is not None
             out_now: set[str] = set()
             for start, who, said in used:
                 item = _canonical(said, world.items, by_length)
@@ -1407,24 +1409,41 @@ _IDENTITY_SPAN = 24
 """The longest description read between a measure word and a thing's kind (:func:`_identified`)."""
 _NOUN_SUFFIX = "子儿"
 """Suffixes that make a kind a noun without telling a different kind (帽 → 帽子, 壶 → 壶儿)."""
+MARK_CLASSES = ("金银铜铁锡钢铝木竹玉石瓷陶皮布绸缎绒纸骨牙角", "红黄蓝绿青白黑紫灰褐棕")
+"""Marks one thing has one of, as rows: a material, a colour. A description saying another of a row than the thing's
+(铜壳 for a 银壳怀表) tells another thing."""
+WORN = re.compile(r"^[发磨褪泛生变起掉][\u4e00-\u9fff]$|[旧破脏亮锈]")
+"""Words of wear and age (发黄, 磨旧, 生锈): what happens to any thing, no mark of one."""
 
 
-def _identities(world: World) -> tuple[dict[str, list[tuple[str, frozenset[str], frozenset[str]]]], re.Pattern[str]] | None:
-    """Each held thing as an identity, read once per book: ``({kind: [(thing, words, letters)]}, phrase)`` — its
-    kind the last character of its name (a Chinese compound's head noun: 军用水壶 → 壶, 狐皮暖帽 → 帽, 怀表 → 表), its
-    marks the words its holder's card tells it by (:attr:`World.told`: 绿漆, 磕瘪) and the characters of its name
-    before the kind (狐, 皮, 暖 of 狐皮暖帽; :data:`_PLAIN_LOOKS` left out); ``phrase`` finds a thing told by a
-    measure word, a description and a kind (那顶毛茸茸的皮帽子). ``None`` when no card holds a thing."""
+class _Identity(NamedTuple):
+    """A held thing as its kind's reader sees it: its name, the card's words of it that mark it (:data:`WORN` left out),
+    the letters of its name before its kind's compound (皮 of 狐皮暖帽, not 暖), and its materials and colours by row."""
+    thing: str
+    words: frozenset[str]
+    letters: frozenset[str]
+    rows: tuple[frozenset[str], ...]
+
+
+def _identities(world: World) -> tuple[dict[str, list[_Identity]], re.Pattern[str]] | None:
+    """Each held thing as an identity, read once per book: ``({kind: [identity]}, phrase)`` — its kind the last
+    character of its name (a Chinese compound's head noun: 军用水壶 → 壶, 狐皮暖帽 → 帽, 怀表 → 表), its marks the words
+    its holder's card tells it by (:attr:`World.told`: 墨竹, 红线) and the letters of its name before the compound of its
+    kind (狐, 皮 of 狐皮暖帽; 钥 of 仓库钥匙 is the kind's own 钥匙); ``phrase`` finds a thing told by a measure word, a
+    description and a kind (那顶毛茸茸的皮帽子). ``None`` when no card holds a thing."""
     cached = world._by_book.get("identities", False)
     if cached is not False:
         return cached
-    kinds: dict[str, list[tuple[str, frozenset[str], frozenset[str]]]] = {}
+    kinds: dict[str, list[_Identity]] = {}
     for thing in sorted(world.items):
         name = thing.rstrip(_NOUN_SUFFIX) if len(thing) > 1 else thing
         if not name or not "\u4e00" <= name[-1] <= "\u9fff":
             continue
-        letters = frozenset(name[:-1]) - _PLAIN_LOOKS - _PLAIN
-        kinds.setdefault(name[-1], []).append((thing, world.told.get(thing, frozenset()), letters))
+        words = frozenset(w for w in world.told.get(thing, frozenset()) if not WORN.search(w))
+        letters = frozenset(name[:-2]) - _PLAIN_LOOKS - _PLAIN
+        said = set(name[:-1]).union(*words)
+        rows = tuple(frozenset(row) & said for row in MARK_CLASSES)
+        kinds.setdefault(name[-1], []).append(_Identity(thing, words, letters, rows))
     out = None
     if kinds:
         phrase = re.compile(rf"[那这一]一?[{ITEM_KIND}]([^。！？!?，,；;：:\n]{{1,{_IDENTITY_SPAN}}}?)"
@@ -1435,21 +1454,25 @@ def _identities(world: World) -> tuple[dict[str, list[tuple[str, frozenset[str],
 
 
 def _identified(world: World) -> Callable[[str], str]:
-    """A function putting a held thing's name in place of a thing told by its kind and marks (那只绿漆水壶 for the
-    card's 军用水壶 told 绿漆…磕瘪; 那顶毛茸茸的皮帽子 for 狐皮暖帽): the description before the kind holds at least
-    one mark of exactly one thing of that kind, more marks than any other thing of the kind has there (a tie says
-    nothing; a description with no mark — 那只旧水壶 — is anyone's). The measure word stays, the name is padded to the
-    phrase's length, so places in the sentence stay."""
+    """A function putting a held thing's name in place of a thing told by its kind and marks (那把画着墨竹的旧伞 for the
+    card's 油纸伞 told 墨竹; 那顶毛茸茸的皮帽子 for 狐皮暖帽): the description before the kind holds at least one mark of
+    exactly one thing of that kind — a word of its card or a letter of its name —, more marks than any other thing of
+    the kind has there, and no material or colour other than the thing's (:data:`MARK_CLASSES`). A tie says nothing;
+    a description with no mark (那只旧水壶, 一只发黄的梭子: :data:`WORN`) is anyone's. The measure word stays, the name
+    is padded to the phrase's length, so places in the sentence stay."""
     read = _identities(world)
     if read is None:
         return lambda sentence: sentence
     kinds, phrase = read
 
+    def marks(told: str, one: _Identity) -> int:
+        if any(row and (set(told) & set(every)) - row for row, every in zip(one.rows, MARK_CLASSES)):
+            return 0  # 铜壳 of a 银壳怀表: another thing
+        return len(_words(told) & one.words) + len(set(told) & one.letters)
+
     def put(m: re.Match[str]) -> str:
         told = m.group(1)
-        words = _words(told)
-        scored = sorted(((len(words & marks) + len(set(told) & letters), thing)
-                         for thing, marks, letters in kinds[m.group(2)]), reverse=True)
+        scored = sorted(((marks(told, one), one.thing) for one in kinds[m.group(2)]), reverse=True)
         if scored[0][0] < 1 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
             return m.group()
         name, head = scored[0][1], m.group()[:m.start(1) - m.start()]
@@ -2953,9 +2976,11 @@ SEEN_LEAD = re.compile(rf"\s*(?:{SIGHTED}|只见)")
 """The start of a clause of seeing (看见他走到…): who follows it is the one acting after."""
 PLACED_BY = re.compile(r"的?(?:对面|旁边|身边|跟前|面前|身后|背后|脚边|手边|床边|床头|床前|那边|这边|家里|屋里|房里)")
 """A name followed by a place word (索法成对面的空案上): a place told, not the one acting."""
+_CLAUSE_END = re.compile(r"[，,；;：:]")
 HELD_GONE = re.compile(rf"{PAST_TIME}|{YEARS_BACK}|{REMEMBERED_DAY}|前(?:的)?那[天晚夜]")
-"""A use of a thing on a day told as gone (那年冬天, 去年, 出门前那天): the cards say who holds it now. Not a lifetime
-said of the thing (父亲生前最爱的那支): the use is still now."""
+"""A use of a thing on a day told as gone (那年冬天, 去年, 出门前那天), read in a sentence's first clause: the cards say
+who holds it now. Not a lifetime said of the thing (父亲生前最爱的那支), nor a past told later (…，是那年七叔给的，今天就
+别在…): the use is still now."""
 _PRONOUN = re.compile(r"[他她](?![们的])")
 """A pronoun of one person standing as a subject (not 他们, not 他的)."""
 _PRONOUN_LEAD = re.compile(r"(?:然后|接着|随后|于是|这才|便|又|再)?([他她])(?![们的])")
