@@ -1055,9 +1055,6 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             if pov and not used and not re.search(r"[他她我]", sentence) \
                     and names.search(lines[i][max(0, col - 1 - LOOK_BACK):col - 1] + sentence) is None:
                 used += [(m.start(1), pov, m.group(1)) for m in in_hand.finditer(sentence)]
-            # 先生出门前那天傍晚，把这把算盘推到他面前: the sentence opened on a time told as gone
-            first_end = _CLAUSE_END.search(sentence)
-            gone = HELD_GONE.search(sentence, 0, first_end.start() if first_end else len(sentence)) is not None
             out_now: set[str] = set()
             for start, who, said in used:
                 item = _canonical(said, world.items, by_length)
@@ -1077,8 +1074,6 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 held = world.holdings()[who]
                 if item in held:
                     out_now.add(item)  # its holder has it out in the scene (把日记本摊在膝盖上): in reach of the others after
-                    continue
-                if gone:
                     continue
                 owner = owners.get(item)
                 if owner is None and at > 0 and PORTION.search(sentence, max(0, at - 16), at):
@@ -2976,11 +2971,6 @@ SEEN_LEAD = re.compile(rf"\s*(?:{SIGHTED}|只见)")
 """The start of a clause of seeing (看见他走到…): who follows it is the one acting after."""
 PLACED_BY = re.compile(r"的?(?:对面|旁边|身边|跟前|面前|身后|背后|脚边|手边|床边|床头|床前|那边|这边|家里|屋里|房里)")
 """A name followed by a place word (索法成对面的空案上): a place told, not the one acting."""
-_CLAUSE_END = re.compile(r"[，,；;：:]")
-HELD_GONE = re.compile(rf"{PAST_TIME}|{YEARS_BACK}|{REMEMBERED_DAY}|前(?:的)?那[天晚夜]")
-"""A use of a thing on a day told as gone (那年冬天, 去年, 出门前那天), read in a sentence's first clause: the cards say
-who holds it now. Not a lifetime said of the thing (父亲生前最爱的那支), nor a past told later (…，是那年七叔给的，今天就
-别在…): the use is still now."""
 _PRONOUN = re.compile(r"[他她](?![们的])")
 """A pronoun of one person standing as a subject (not 他们, not 他的)."""
 _PRONOUN_LEAD = re.compile(r"(?:然后|接着|随后|于是|这才|便|又|再)?([他她])(?![们的])")

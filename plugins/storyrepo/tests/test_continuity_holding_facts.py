@@ -80,10 +80,3 @@ def test_a_pronoun_leading_a_later_clause_is_the_subject() -> None:
     assert _held("林晚进了账房。接着她把门闩上，握着铁算盘一颗一颗地拨。")
     assert _held("陈默写完了信。写完了，他拉开抽屉，取出铁算盘。") == []  # his own
     assert _held("沈砚进了屋。然后他在衣襟上擦了擦手，解下那只青铜酒葫芦。") == []
-
-
-def test_a_use_in_a_time_told_as_gone_is_not_against_the_cards_now() -> None:
-    assert _held("出门前那天傍晚，林晚把青铜酒葫芦推到沈砚面前，讲借他用。") == []
-    assert _held("那年冬天，林晚还握着铁算盘替陈默记账。") == []
-    assert _held("林晚把青铜酒葫芦推到沈砚面前，讲借他用。")
-    assert _held("今天傍晚，林晚握着铁算盘替陈默记账。")
