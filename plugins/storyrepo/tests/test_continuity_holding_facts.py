@@ -80,3 +80,11 @@ def test_a_pronoun_leading_a_later_clause_is_the_subject() -> None:
     assert _held("林晚进了账房。接着她把门闩上，握着铁算盘一颗一颗地拨。")
     assert _held("陈默写完了信。写完了，他拉开抽屉，取出铁算盘。") == []  # his own
     assert _held("沈砚进了屋。然后他在衣襟上擦了擦手，解下那只青铜酒葫芦。") == []
+
+
+def test_a_pronoun_a_named_one_just_acted_on_is_not_them() -> None:
+    assert _held("陈默在隔板那边喊他吃饭，他应了一声，握着那只刻着北斗七星的葫芦站起来。") == []
+    assert _held("沈砚回头叫他，他点点头，握着铁算盘走了。") == []
+    assert _held("林晚应了一声，握着那只刻着北斗七星的葫芦站起来。")
+    assert _held("陈默喊了一声，林晚应了，握着那只刻着北斗七星的葫芦站起来。")
+    assert _held("林晚点点头，握着铁算盘走了。")
