@@ -1063,7 +1063,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 who = aliases.get(who, who)
                 if who in HE and _quoted_at(lines[i], col - 1 + start):
                     continue  # “他手里提着一盏马灯”: a pronoun in someone's words is not the speaker, and no guess
-                if who in HE and (said_to := sentence.rfind(who, 0, start)) >= 0 and names.search(sentence, 0, said_to):
+                said_to = sentence.rfind(who, 0, start) if who in HE else -1
+                own_clause = max(sentence.rfind(c, 0, start) for c in "，,；;") + 1
+                if who in HE and (names.search(sentence, own_clause, start) or (said_to >= 0 and names.search(sentence, 0, said_to))):
                     continue  # 晴晴…喊她吃饭，她应了一声，拿起…: the pronoun one a named one acted on is not them; no guess
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
