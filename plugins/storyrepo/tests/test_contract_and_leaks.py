@@ -438,7 +438,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # 7/15 → 11/15 (位置 3/3: 长途/电报 far places, 碰到; 状态: 不许上 a boat), false alarms unchanged; the eighteenth
     # round (stop 47, tuned on 十八 and 十九): 12/15 (a broken leg climbing the mast: 上不得梯子).
     ("连续性-盲评十六", {"连贯": 15, "合同": 5, "泄密": 5},
-     [("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-持有-3.md", "持有"),
+     [("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"),  # 持有-3 (一把长柄的黑铁钥匙 for 铁柜钥匙): the twenty-eighth round
       ("泄密-5.md", "胡德贵")], 3),  # the nineteenth round: 合同-3/5 caught (an errand in words, a handover kept back), 4 -> 3 (师父落水以后)
     # a 1974 三线 factory written blind at stop 45: blind runs 5/15, 3/5, 4/5 → 5/5 and 5 false alarms (its README);
     # a development set since task C16 (stop 46), tuned on with 连续性-盲评十六; the seventeenth round: 5/15 → 9/15
@@ -462,7 +462,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # 14/15 — 下不了楼梯, 探进半个脑袋, 抬起头来看 no visit, 离十五号还有二十天, 今朝礼拜四).
     ("连续性-盲评十九", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-状态-2.md", "状态"), ("泄密-1.md", "方佩珍")],
-     5),  # 泄密-5 (伯年手书: a letter its writer's) and 6 -> 5: L2's pool round (stop 50)
+     4),  # 泄密-5 (伯年手书: a letter its writer's) and 6 -> 5: L2's pool round (stop 50); 5 -> 4: the twenty-eighth
+    # round (S2, stop 51: 先生…把这把算盘推到他面前 — no longer another's 算盘 in 先生's hands)
     # the nineteenth round: 合同-5 (a key left at the office, 改日), 10 -> 6 (二先生, 那把算盘, 前两年)
     # a Southern Song 书院 written blind at stop 47: first run 7/15, 3/5, 5/5 and 36 false alarms (its README); a
     # development set since stop 47 (task C19), tuned on with 连续性-盲评二十一.
