@@ -1002,8 +1002,9 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     given = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "+"}
     looks = _described(world.items) if names is not None and world.items else None
     told = _told(world, names) if names is not None and world.items else None
-    looked = [told(looks(said_sentence)) for _i, _col, said_sentence in sentences] \
-        if looks is not None and told is not None else []
+    known = _identified(world) if names is not None and world.items else None
+    looked = [known(told(looks(said_sentence))) for _i, _col, said_sentence in sentences] \
+        if looks is not None and told is not None and known is not None else []
     canon = _item_forms(world.items, "\n".join(looked)) if looked else []
     if names is not None and canon:
         item_re = _items_pattern(canon)
@@ -1059,11 +1060,18 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             if pov and not used and not re.search(r"[他她我]", sentence) \
                     and names.search(lines[i][max(0, col - 1 - LOOK_BACK):col - 1] + sentence) is None:
                 used += [(m.start(1), pov, m.group(1)) for m in in_hand.finditer(sentence)]
+            out_now: set[str] = set()
             for start, who, said in used:
                 item = _canonical(said, world.items, by_length)
+                if PLACED_BY.match(sentence, start + len(who)):
+                    continue  # 坐在索法成对面的空案上，解下…: a name telling a place is not who acts
                 who = aliases.get(who, who)
                 if who in HE and _quoted_at(lines[i], col - 1 + start):
                     continue  # “他手里提着一盏马灯”: a pronoun in someone's words is not the speaker, and no guess
+                said_to = sentence.rfind(who, 0, start) if who in HE else -1
+                own_clause = max(sentence.rfind(c, 0, start) for c in "，,；;") + 1
+                if who in HE and (names.search(sentence, own_clause, start) or (said_to >= 0 and names.search(sentence, 0, said_to))):
+                    continue  # 晴晴…喊她吃饭，她应了一声，拿起…: the pronoun one a named one acted on is not them; no guess
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
@@ -1074,6 +1082,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                     continue  # 画着一排和乌木尺背面一样的刻痕: a comparison
                 held = world.holdings()[who]
                 if item in held:
+                    out_now.add(item)  # its holder has it out in the scene (把日记本摊在膝盖上): in reach of the others after
                     continue
                 owner = owners.get(item)
                 if owner is None and at > 0 and PORTION.search(sentence, max(0, at - 16), at):
@@ -1083,6 +1092,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 out.append(Finding("连贯", ERROR, f"{who} 的持有里没有「{item}」（角色卡·持有：{'、'.join(held) or '无'}）{where}，"
                                    f"正文却写{who}用它", first_line + i, named_at, said_sentence.strip()[:60],
                                    Subject("持有", who, item)))
+            shared |= out_now
     # 状态: the dead and the gone do not speak
     revived = {c.who for c in changes if c.field == "状态"} | _released(world, lines)
     present = {aliases.get(str(x), str(x)) for x in as_list(meta.get("在场"))}
@@ -1398,6 +1408,82 @@ def _described(items: Iterable[str]) -> Callable[[str], str]:
         return name + "\u3000" * max(0, len(m.group()) - len(name))
 
     return lambda sentence: phrase.sub(put, sentence) if "的" in sentence else sentence
+
+
+_IDENTITY_SPAN = 24
+"""The longest description read between a measure word and a thing's kind (:func:`_identified`)."""
+_NOUN_SUFFIX = "子儿"
+"""Suffixes that make a kind a noun without telling a different kind (帽 → 帽子, 壶 → 壶儿)."""
+MARK_CLASSES = ("金银铜铁锡钢铝木竹玉石瓷陶皮布绸缎绒纸骨牙角", "红黄蓝绿青白黑紫灰褐棕")
+"""Marks one thing has one of, as rows: a material, a colour. A description saying another of a row than the thing's
+(铜壳 for a 银壳怀表) tells another thing."""
+WORN = re.compile(r"^[发磨褪泛生变起掉][\u4e00-\u9fff]$|[旧破脏亮锈]")
+"""Words of wear and age (发黄, 磨旧, 生锈): what happens to any thing, no mark of one."""
+
+
+class _Identity(NamedTuple):
+    """A held thing as its kind's reader sees it: its name, the card's words of it that mark it (:data:`WORN` left out),
+    the letters of its name before its kind's compound (皮 of 狐皮暖帽, not 暖), and its materials and colours by row."""
+    thing: str
+    words: frozenset[str]
+    letters: frozenset[str]
+    rows: tuple[frozenset[str], ...]
+
+
+def _identities(world: World) -> tuple[dict[str, list[_Identity]], re.Pattern[str]] | None:
+    """Each held thing as an identity, read once per book: ``({kind: [identity]}, phrase)`` — its kind the last
+    character of its name (a Chinese compound's head noun: 军用水壶 → 壶, 狐皮暖帽 → 帽, 怀表 → 表), its marks the words
+    its holder's card tells it by (:attr:`World.told`: 墨竹, 红线) and the letters of its name before the compound of its
+    kind (狐, 皮 of 狐皮暖帽; 钥 of 仓库钥匙 is the kind's own 钥匙); ``phrase`` finds a thing told by a measure word, a
+    description and a kind (那顶毛茸茸的皮帽子). ``None`` when no card holds a thing."""
+    cached = world._by_book.get("identities", False)
+    if cached is not False:
+        return cached
+    kinds: dict[str, list[_Identity]] = {}
+    for thing in sorted(world.items):
+        name = thing.rstrip(_NOUN_SUFFIX) if len(thing) > 1 else thing
+        if not name or not "\u4e00" <= name[-1] <= "\u9fff":
+            continue
+        words = frozenset(w for w in world.told.get(thing, frozenset()) if not WORN.search(w))
+        letters = frozenset(name[:-2]) - _PLAIN_LOOKS - _PLAIN
+        said = set(name[:-1]).union(*words)
+        rows = tuple(frozenset(row) & said for row in MARK_CLASSES)
+        kinds.setdefault(name[-1], []).append(_Identity(thing, words, letters, rows))
+    out = None
+    if kinds:
+        phrase = re.compile(rf"[那这一]一?[{ITEM_KIND}]([^。！？!?，,；;：:\n]{{1,{_IDENTITY_SPAN}}}?)"
+                            rf"([{''.join(sorted(kinds))}])[{_NOUN_SUFFIX}]?")
+        out = (kinds, phrase)
+    world._by_book["identities"] = out
+    return out
+
+
+def _identified(world: World) -> Callable[[str], str]:
+    """A function putting a held thing's name in place of a thing told by its kind and marks (那把画着墨竹的旧伞 for the
+    card's 油纸伞 told 墨竹; 那顶毛茸茸的皮帽子 for 狐皮暖帽): the description before the kind holds at least one mark of
+    exactly one thing of that kind — a word of its card or a letter of its name —, more marks than any other thing of
+    the kind has there, and no material or colour other than the thing's (:data:`MARK_CLASSES`). A tie says nothing;
+    a description with no mark (那只旧水壶, 一只发黄的梭子: :data:`WORN`) is anyone's. The measure word stays, the name
+    is padded to the phrase's length, so places in the sentence stay."""
+    read = _identities(world)
+    if read is None:
+        return lambda sentence: sentence
+    kinds, phrase = read
+
+    def marks(told: str, one: _Identity) -> int:
+        if any(row and (set(told) & set(every)) - row for row, every in zip(one.rows, MARK_CLASSES)):
+            return 0  # 铜壳 of a 银壳怀表: another thing
+        return len(_words(told) & one.words) + len(set(told) & one.letters)
+
+    def put(m: re.Match[str]) -> str:
+        told = m.group(1)
+        scored = sorted(((marks(told, one), one.thing) for one in kinds[m.group(2)]), reverse=True)
+        if scored[0][0] < 1 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+            return m.group()
+        name, head = scored[0][1], m.group()[:m.start(1) - m.start()]
+        return head + name + "\u3000" * max(0, len(m.group()) - len(head) - len(name))
+
+    return lambda sentence: phrase.sub(put, sentence)
 
 
 PORTION = re.compile(r"[一两二三四五六七八九十几半数]+[包瓶颗粒副盒袋罐碗壶片张捆剂帖贴支管箱][^，,。！？；;“”]{0,6}?"
@@ -3015,41 +3101,69 @@ def _revealed(sentences: list[tuple[int, int, str]], looked: list[str], names: r
     return out
 
 
+NEWCOMER = re.compile(rf"^\s*(?:{SIGHTED}|只见)|(?:坐着|站着|躺着|蹲着|靠着|走来|走过来|走进来|下来|进来|出来|来了|钻出)"
+                      r"一?[个位名][^，,。！？]{0,8}?(?:人|男人|女人|老头|老太|老汉|汉子|孩子|姑娘|小伙子|后生|妇人|婆子|女子|男子|娃)")
+"""A clause bringing in someone else — seen (看见满妹站在…) or arriving, sitting there (下来个瘦老头, 坐着一个…男人): the
+subjectless clauses after it are no longer the sentence subject's (:func:`_subjectless`)."""
+SEEN_LEAD = re.compile(rf"\s*(?:{SIGHTED}|只见)")
+"""The start of a clause of seeing (看见他走到…): who follows it is the one acting after."""
+PLACED_BY = re.compile(r"的?(?:对面|旁边|身边|跟前|面前|身后|背后|脚边|手边|床边|床头|床前|那边|这边|家里|屋里|房里)")
+"""A name followed by a place word (索法成对面的空案上): a place told, not the one acting."""
+_PRONOUN = re.compile(r"[他她](?![们的])")
+"""A pronoun of one person standing as a subject (not 他们, not 他的)."""
+_PRONOUN_LEAD = re.compile(r"(?:然后|接着|随后|于是|这才|便|又|再)?([他她])(?![们的])")
+"""A pronoun leading a clause, after a word of sequence at most (然后他…): the subject of the clauses after it."""
+
+
+def _said(lead: re.Match[str]) -> str:
+    """The name or pronoun a clause's lead says (他 of 然后他: :data:`_PRONOUN_LEAD`)."""
+    return lead.group(1) if lead.re is _PRONOUN_LEAD else lead.group()
+
+
 def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
                  acts: re.Pattern[str]) -> list[tuple[int, str, str]]:
     """Things used in a clause that names nobody, by the person the sentence starts with:
     ``(position, person, item)``."""
     lead = sentence.lstrip().lstrip("”」』’\"").lstrip()  # “…。”小禾又从袋里捧出…: the quote before is another sentence's close
-    first = names.match(lead) or re.match(r"[他她]", lead)  # 他把…，拉开抽屉，取出少卿印
+    first = names.match(lead) or _PRONOUN_LEAD.match(lead)  # 他把…，拉开抽屉，取出少卿印; 然后他在围裙上擦了擦手，…
     out: list[tuple[int, str, str]] = []
     at = 0
     for k, clause in enumerate(re.split(r"([，,；;])", sentence)):
         if first is None and k % 2 == 0 and k > 0:
-            first = names.match(clause)  # 下午四点交了班，赵铁军…，推出…: the first clause led by a name
+            # 下午四点交了班，赵铁军…，推出…: the first clause led by a name, or by a pronoun (写完了，他拉开…，取出…)
+            first = names.match(clause) or _PRONOUN_LEAD.match(clause)
+            at += len(clause)
+            continue
+        if first is not None and k % 2 == 0 and k > 0 and NEWCOMER.search(clause):
+            seen = SEEN_LEAD.match(clause)
+            seen = seen and (names.match(clause, seen.end()) or _PRONOUN.match(clause, seen.end()))
+            if not seen:
+                break  # 下铺坐着一个穿旧军大衣的男人，怀里抱着…; 看见满妹站在…，拿左手捏着…: the clauses after are another's
+            first = seen  # 看见他走到…，从自己腰上摸出…: the one seen acts in the clauses after
             at += len(clause)
             continue
         if first is not None and k % 2 == 0 and k > 0 and clause and (names.match(clause) or clause[0] in HE):
             lead = names.match(clause)
-            if lead is None or first.group() in HE:
+            if lead is None or _said(first) in HE:
                 break  # 他想…, 挣的钱，攒着…: a pronoun takes over; whose clauses follow is the reader's guess, not ours
             first = lead  # 沈青站在树下，阿福蹲在台阶上，手里拿着铜锣: the clauses after a new subject are its own
             at += len(clause)
             continue
         if first is not None and k % 2 == 0 and k > 0 and clause and not names.match(clause) and clause[0] not in HE:
-            virtual = first.group() + clause
+            virtual = _said(first) + clause
             for m in use.finditer(virtual):
                 if m.start() == 0:
-                    out.append((at, first.group(), m.group(2)))
+                    out.append((at, _said(first), m.group(2)))
             for m in acts.finditer(virtual):
                 act = m.group(2).split("的")[0]  # 手上的血玉扳指泛着光: the thing is the clause's subject
                 # 他…，右手大拇指上那只白玉扳指: worn on a part of the sentence's subject
                 worn = re.fullmatch(rf"[左右两]?(?:{BODY})+上(?:[那这]一?[{ITEM_KIND}].*)?", m.group(2)) is not None  # not 手上的…
                 if m.start() == 0 and (worn or re.search(r"[着起出下把了碎开]", act)) and not NOT_USE.search(m.group(2)):
-                    out.append((at, first.group(), m.group(3)))
+                    out.append((at, _said(first), m.group(3)))
         at += len(clause)
     if first is None:
         return []
-    if first.group() in HE:  # the pronoun's own place, for the reader's antecedent of it
+    if _said(first) in HE:  # the pronoun's own place, for the reader's antecedent of it
         out = [(len(sentence) - len(sentence.lstrip()), who, item) for _at, who, item in out]
     return list({(who, item): (at, who, item) for at, who, item in reversed(out)}.values())[::-1]
 
