@@ -126,3 +126,13 @@ def test_fix_commits_the_edit_as_asked_and_says_the_summary_it_left(tmp_path: Pa
     board = lw(root)
     assert "fix(正文)" in board and "章摘要还写着" not in board, board
     assert "章摘要还写着" not in lw(root, "fix")
+
+
+def test_a_dead_mans_line_names_the_memory_form_and_that_form_clears_it(tmp_path: Path) -> None:
+    root = remittance_house(tmp_path)
+    found = check(root, "“有些账不是你一个批脚该算的。”阿叔说。")
+    state = [str(f["message"]) for f in found if "已故" in str(f["message"])]
+    assert len(state) == 1 and "是回忆、梦或书信就写明（如「想起林德茂说过…」）" in state[0], state
+    assert state[0].endswith("都不是就改写这句"), state  # the rewrite stays the last answer
+    # the form the answer names is read as a memory: the finding is gone
+    assert not [f for f in check(root, "他想起林德茂说过：有些账不是你一个批脚该算的。") if "已故" in str(f["message"])]
