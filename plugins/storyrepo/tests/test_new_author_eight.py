@@ -128,6 +128,20 @@ def test_fix_commits_the_edit_as_asked_and_says_the_summary_it_left(tmp_path: Pa
     assert "章摘要还写着" not in lw(root, "fix")
 
 
+def test_a_rank_finding_stands_at_the_rank_and_quotes_it(tmp_path: Path) -> None:
+    root = remittance_house(tmp_path)
+    line = "林水生想起一件怪事。说来也怪，九哥不过是个学徒，掌柜却偏偏把同安、马巷两条线都交给他走。"
+    found = check(root, line)
+    rank = [f for f in found if "境界" in str(f["message"])]
+    assert len(rank) == 1 and "黄九 的境界是「批脚」" in str(rank[0]["message"]), found
+    text = (root / L.draft_file("A")).read_text(encoding="utf-8")
+    row = text.split("\n")[int(rank[0]["line"]) - 1]  # type: ignore[call-overload]
+    assert row[int(rank[0]["column"]) - 1:].startswith("学徒"), (rank[0], row)  # type: ignore[call-overload]
+    report = (root / L.check_report("A")).read_text(encoding="utf-8")
+    assert f"第 {rank[0]['line']} 行第 {rank[0]['column']} 列" in report, report
+    assert "不过是个学徒" in report.split("✗")[1], report  # the quote reaches the rank
+
+
 def test_a_dead_mans_line_names_the_memory_form_and_that_form_clears_it(tmp_path: Path) -> None:
     root = remittance_house(tmp_path)
     found = check(root, "“有些账不是你一个批脚该算的。”阿叔说。")
