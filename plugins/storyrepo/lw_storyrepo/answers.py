@@ -32,6 +32,14 @@ CARD_ANSWERS: dict[str, tuple[str, str, str]] = {
 out) and the command that mends the card; the rest of the sentence is the same for every field."""
 
 
+OTHER_READINGS: dict[str, str] = {
+    "状态": "是回忆、梦或书信就写明（如「想起{who}说过…」），检查不把它当说话",
+}
+"""A field's finding that the prose may not mean at all, and how to write it so the checks read it so: a dead or
+absent person's line that is a memory (the checks take a memory, dream, letter or recording as no speech when the
+prose says it is one); said before the rewrite, as the last answer but one."""
+
+
 def answer(subject: Subject | None) -> str | None:
     """The answer to a finding about ``subject`` (:attr:`Finding.subject`), or None when the checks
     know none to give."""
@@ -40,8 +48,9 @@ def answer(subject: Subject | None) -> str | None:
     who, what = subject.who, subject.what
     if subject.field in CARD_ANSWERS:
         this_chapter, card, command = CARD_ANSWERS[subject.field]
+        other = OTHER_READINGS.get(subject.field, "").format(who=who)
         return (f"{this_chapter.format(who=who, what=what)}；角色卡{card}就 {command.format(who=who, what=what)}，再交稿；"
-                f"都不是就改写这句")
+                + (f"{other}；" if other else "") + "都不是就改写这句")
     return (f"{who}在本章得知就在设定变更写「{what}.知情人+{who}」；早就知道就 lw story secret tell {what} {who}，再交稿；"
             f"都不是就改写这句")
 

@@ -197,6 +197,14 @@ def init_cmd(directory: str, title: str, genre: str, words: int, volume_size: in
         "再在书里运行 lw story（它写第 1 章的决策卡）")
 
 
+def _stale_summary(n: int, words: list[str]) -> str:
+    """What ``lw story`` and ``lw story fix`` say of a hand edit of chapter ``n`` that changed ``words`` its
+    summary still says (:func:`lw_storyrepo.handedits.stale_summaries`): fix leaves the summary, retcon carries it."""
+    said = "」「".join(words)
+    return tr(f"  第 {n} 章的章摘要还写着正文改掉的「{said}」：lw story fix 只结转正文，摘要照旧；"
+              f"要摘要跟着改就走 lw story retcon {n} --原因 …")
+
+
 def _render_next(step: Any) -> str:
     lines = [tr(f"已自动修复：{f}") for f in step.fixed]  # a recovery is said with the other notices
     lines.append(f"[{step.state}] {tr(step.message)}")
@@ -212,6 +220,7 @@ def _render_next(step: Any) -> str:
         if not step.detail.get("retcon"):  # else the message names the retcon: fix would refuse
             lines.append(tr("  结转：lw story fix（或 -m 写说明）；改的是已接受的章节就走 lw story retcon 章号 --原因 …"))
         lines += [tr(f"  须 retcon：{r}") for r in step.detail.get("retcon") or []]
+        lines += [_stale_summary(n, words) for n, words in step.detail.get("summaries") or []]
     if step.state == 0:
         lines.append(tr("  采纳建议：lw story repair --apply；或让模型提议修复：lw story prompt repair"))
     return "\n".join(lines)
@@ -496,11 +505,14 @@ def fix_cmd(message: str | None, paths: tuple[str, ...], book: str | None) -> No
     """把手改结转为 fix(…) commit。
 
     手改指定稿/大纲/文风里的修改；已接受的章节要走 retcon。给出路径时只结转这些文件。"""
-    from lw_storyrepo.handedits import commit_fix
+    from lw_storyrepo.handedits import commit_fix, edits_in_scope, stale_summaries
 
     repo = _repo(book)
+    stale = stale_summaries(repo, edits_in_scope(repo, list(paths) or None))
     commit = commit_fix(repo, message, list(paths) or None)
     _emit(repo.git.out("log", "-1", "--format=%s", commit).strip(), False)  # the subject, as every other edit says
+    for n, words in stale:  # committed as asked; the summary it leaves is said, with the one command that carries it
+        click.echo(_stale_summary(n, words).strip())
 
 
 @story.command("retcon")

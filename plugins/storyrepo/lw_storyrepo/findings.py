@@ -63,6 +63,18 @@ def in_view(excerpt: str, line: str, column: int) -> str:
     return excerpt + middle + line[at:shown] + ("…" if shown < end else "")
 
 
+def at_words(line: str, column: int, words: str) -> int:
+    """The 1-based column a finding should stand at on the draft ``line``: where ``words`` (what it is
+    about: the rank the prose gives, the thing held, the place) first stands from ``column`` to the end of
+    that sentence, when a check placed it at the sentence's start (二叔如今不过是个冰夫 at 冰夫, not at 二);
+    ``column`` when the words are not there (or none are given)."""
+    if not words or column < 1:
+        return column
+    end = m.end() if (m := _SENTENCE_END.search(line, column - 1)) else len(line)
+    at = line.find(words, column - 1, end)
+    return at + 1 if at >= 0 else column
+
+
 @dataclass(frozen=True)
 class Subject:
     """What a finding goes by, as the book's data names it: the card field or the info gap's list it

@@ -182,6 +182,43 @@ def accepted_changes(repo: StoryRepo, paths: list[str]) -> list[str]:
 
 
 
+def _follow_summary(lines: list[str], old_body: str, body: str) -> tuple[list[str], str, list[tuple[str, str]], list[str]]:
+    """A chapter summary's ``lines`` after a typo-sized edit of its chapter (``old_body`` → ``body``):
+    its heading line (``# 第N章 标题``, never rewritten here), the rest with the replaced words
+    rewritten (:func:`follow_runs`), the ``(was, now)`` pairs rewritten and the words left as unsure."""
+    head = lines[:1] if lines and lines[0].startswith("# ") else []
+    unsure: list[str] = []
+    rest, followed = follow_runs("\n".join(lines[len(head):]), old_body, body, unsure)
+    return head, rest, followed, unsure
+
+
+def stale_summaries(repo: StoryRepo, paths: list[str]) -> list[tuple[int, list[str]]]:
+    """The accepted chapters among ``paths`` that a typo-sized hand edit changed in words their chapter
+    summary states (沈阳 → 长春 where the summary says 沈阳), each as ``(chapter, the words the summary
+    still says)``: :func:`commit_fix` commits the chapter alone, and only ``lw story retcon`` carries such
+    a change into the summary (the same :func:`_follow_summary` the retcon rewrites it with, so the two never
+    disagree on which words). Edits that :func:`accepted_changes` refuses, and chapters with no summary,
+    are not listed."""
+    out = []
+    for rel in paths:
+        if not rel.startswith(L.正文 + "/") or not rel.endswith(".md") or not repo.p(rel).is_file():
+            continue
+        old = _head_text(repo, rel)
+        if old is None:
+            continue
+        old_meta, old_body = quick_meta(old, rel)
+        new_meta, new_body = quick_meta(repo.text(rel), rel)
+        n = _chapter_number(rel, new_meta)
+        summary = f"{L.章摘要}/{n:04d}.md" if n else ""
+        if not n or old_meta != new_meta or not repo.p(summary).is_file() or not typo_only(old_body, new_body):
+            continue
+        _head, _rest, followed, unsure = _follow_summary(repo.text(summary).split("\n"), old_body, new_body)
+        words = [w for w, _now in followed] + [w for w in unsure if w not in dict(followed)]
+        if words:
+            out.append((n, words))
+    return out
+
+
 def retcon_chapter(blocked: list[str]) -> str:
     """The chapter number to retcon for ``blocked`` (:func:`accepted_changes`): the first changed chapter's."""
     return next((m.group(1) for b in blocked if (m := re.search(r"/0*(\d+)-", b))), "章号")
@@ -218,6 +255,11 @@ def _in_scope(edited: list[str], paths: list[str] | None) -> list[str]:
     return [p for p in edited if any(p == q or p.startswith(q.rstrip("/") + "/") for q in paths)]
 
 
+def edits_in_scope(repo: StoryRepo, paths: list[str] | None = None) -> list[str]:
+    """The hand edits :func:`commit_fix` would commit: every one, or those under ``paths``."""
+    return _in_scope(hand_edits(repo), paths)
+
+
 def _current(repo: StoryRepo, rels: list[str]) -> dict[str, bytes | None]:
     """Every file under ``rels`` as it is now (None: deleted), folders expanded."""
     out: dict[str, bytes | None] = {}
@@ -235,7 +277,7 @@ def _current(repo: StoryRepo, rels: list[str]) -> dict[str, bytes | None]:
 def commit_fix(repo: StoryRepo, message: str | None = None, paths: list[str] | None = None) -> str:
     """Commit the author's hand edits as ``fix(…)``; accepted chapters are refused (retcon)."""
     recover(repo.root)
-    edited = _in_scope(hand_edits(repo), paths)
+    edited = edits_in_scope(repo, paths)
     if not edited:
         raise LwError("没有需要结转的手改")
     blocked = accepted_changes(repo, edited)
@@ -430,9 +472,7 @@ def _sync_summary(repo: StoryRepo, n: int, old_meta: dict[str, Any], new_meta: d
     if not repo.p(rel).is_file():
         return
     lines = repo.text(rel).split("\n")
-    head = lines[:1] if lines and lines[0].startswith("# ") else []
-    unsure: list[str] = []
-    rest, followed = follow_runs("\n".join(lines[len(head):]), old_body, body, unsure)
+    head, rest, followed, unsure = _follow_summary(lines, old_body, body)
     if unsure:  # a run the summary says in more than one place: which one the edit meant is the author's call
         log.append(f"章摘要 {n:04d} 未随正文改「{'」「'.join(unsure)}」（摘要里不止一处，认不准是哪一处；"
                    f"要改用 --摘要，或手改 {rel} 一起 retcon）")

@@ -27,7 +27,7 @@ from lw_storyrepo.atomic import recover, recovered_earlier
 from lw_storyrepo.card import brief
 from lw_storyrepo.contextpack import pack
 from lw_storyrepo.dialect import RepairCard
-from lw_storyrepo.handedits import accepted_changes, hand_edits, propose_fix_message, retcon_chapter
+from lw_storyrepo.handedits import accepted_changes, hand_edits, propose_fix_message, retcon_chapter, stale_summaries
 from lw_storyrepo.health import PERIOD, health_report, report_file
 from lw_storyrepo.repair import scan
 from lw_storyrepo.repo import StoryRepo, as_int
@@ -120,7 +120,8 @@ def decide_next(repo: StoryRepo, *, apply_fixes: bool = True) -> Next:
         if facts:  # fix refuses these: the board names the one command that takes them
             message = f"发现未结转的手改，改动了已接受的章节（定稿只增不改）：入册走 lw story retcon {retcon_chapter(facts)} --原因 …"
         return Next(1, "hand-edits", message, fixed=fixed, files=edits, recovered=recovered,
-                    detail={"message": propose_fix_message(edits), "retcon": facts})
+                    detail={"message": propose_fix_message(edits), "retcon": facts,
+                            "summaries": [] if facts else stale_summaries(repo, edits)})
     state = load_state(repo)
     if state is not None:
         return _resume(repo, state, recovered)

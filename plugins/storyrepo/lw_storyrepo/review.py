@@ -19,7 +19,7 @@ from lw_storyrepo.acceptcard import write_acceptance
 from lw_storyrepo.answers import answered
 from lw_storyrepo.checks import ERROR, CheckContext, Finding, check_draft, render_findings
 from lw_storyrepo.drafts import Draft, draft_labels, read_draft
-from lw_storyrepo.findings import in_view
+from lw_storyrepo.findings import at_words, in_view
 from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.separation import Context, check_review
 from lw_storyrepo.settle import SUMMARY_MAX, refusals
@@ -27,15 +27,23 @@ from lw_storyrepo.workspace import (LENSES, change, drop_reviews, load_state, re
 
 
 def check(repo: StoryRepo, state: dict[str, Any], draft: Draft, ctx: CheckContext | None = None) -> list[Finding]:
-    """Every finding on ``draft``: mechanical checks, then what settle would refuse; each with the
-    author's answer when the checks know one (:func:`lw_storyrepo.answers.answered`)."""
+    """Every finding on ``draft``: mechanical checks, then what settle would refuse; each standing at
+    the words it is about (:func:`_in_place`) and with the author's answer when the checks know one
+    (:func:`lw_storyrepo.answers.answered`)."""
     ctx = ctx or CheckContext.load(repo)
     findings = check_draft(repo, draft, state, ctx)
     seen = {f.message for f in findings}
     findings += [f for f in refusals(repo, state, draft, ctx) if f.message not in seen]
     lines = draft.text.split("\n")
-    return answered([replace(f, excerpt=in_view(f.excerpt, lines[f.line - 1], f.column)) if 0 < f.line <= len(lines)
-                     else f for f in findings])
+    return answered([_in_place(f, lines[f.line - 1]) if 0 < f.line <= len(lines) else f for f in findings])
+
+
+def _in_place(f: Finding, line: str) -> Finding:
+    """``f`` standing at the words it is about on its draft ``line`` (:func:`lw_storyrepo.findings.at_words`)
+    and quoting them (:func:`lw_storyrepo.findings.in_view`): one place for the report, ``check --json`` and
+    the lenses."""
+    column = at_words(line, f.column, f.subject.what if f.subject else "")
+    return replace(f, column=column, excerpt=in_view(f.excerpt, line, column))
 
 
 def failed(findings: list[Finding]) -> bool:
