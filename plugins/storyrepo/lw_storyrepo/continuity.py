@@ -2745,13 +2745,20 @@ def _since_going(world: World, names: re.Pattern[str], now: str, sentences: list
     out: list[Finding] = []
     for i, col, sentence in sentences:
         ends: dict[int, str] | None = None
+        first_past: int | None = None  # where the sentence's first told-outside-now words end (None: not yet read)
+        told: set[str] = set()  # one finding per person per sentence (R51, stop 51)
         for m in MONTHS_SINCE.finditer(sentence):
-            if NOT_NOW.search(sentence, 0, m.start()):
+            if first_past is None:
+                past = NOT_NOW.search(sentence)
+                first_past = past.end() if past else len(sentence) + 1
+            if first_past <= m.start():  # a NOT_NOW match wholly before the count: read once per sentence
                 continue
             if ends is None:
                 ends = {n.end(): n.group() for n in names.finditer(sentence)}
             named = ends.get(m.start())
             who = world.aliases.get(named, named) if named else None
+            if who in told:
+                continue
             card = world.cards.get(who or "") or {}
             if who is None or who in world.died or not str(card.get("状态") or "").startswith((*DEAD, *GONE)):
                 continue
@@ -2767,6 +2774,7 @@ def _since_going(world: World, names: re.Pattern[str], now: str, sentences: list
             share, below, above = SINCE_FITS["more" if more else "nearly" if m.group("nearly") else ""]
             if passed < 0 or count * share + below <= passed <= count * (1.5 if more else 1) + above:
                 continue
+            told.add(who)
             out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可{who}是{on_month}月{on_day}日（角色卡）的事，到本章的书内时间"
                                f"「{now}」才{round(passed)}个月", first_line + i, col, sentence.strip()[:60]))
     return out

@@ -1,0 +1,44 @@
+"""Stop 51's outside reader (R51) on the calendar as facts (continuity.py) and the rank claims (ranks.py): each input
+that once took seconds is now read in work linear in its length, counted (a pattern's searches, through the profiler),
+never timed; and the findings it gave are the ones it gives."""
+
+from __future__ import annotations
+
+import cProfile
+import importlib.util
+import pstats
+from pathlib import Path
+from types import ModuleType
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
+
+
+def _round_file(name: str) -> ModuleType:
+    """The round's own test file ``name`` (its world and its helpers, one copy of them; the tests import by path)."""
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CALENDAR = _round_file("test_continuity_calendar_facts")
+continuity, timed = CALENDAR.continuity, CALENDAR.timed
+
+
+def _searches(fn: Callable[[], T]) -> tuple[T, int]:
+    """``fn()`` and how many times it called a compiled pattern's ``search`` (the quadratic readers R51 found called
+    it once per match, each over the whole prefix)."""
+    profile = cProfile.Profile()
+    result = profile.runcall(fn)
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    return result, sum(row[1] for key, row in stats.items() if "search" in key[2] and "Pattern" in key[2])
+
+
+def test_months_since_told_thousands_of_times_in_one_line_is_read_once_per_sentence() -> None:
+    # R51 1: "走了一个月"×6000 took 12 s, "老葛走了一个月"×3000 gave 3000 findings
+    found, calls = _searches(lambda: timed(continuity("走了一个月" * 6000)))
+    assert not found and calls < 200
+    found, calls = _searches(lambda: timed(continuity("老葛走了一个月" * 3000)))
+    assert len(found) == 1 and calls < 200
