@@ -330,23 +330,25 @@ ADDRESS_ENDS = "姐哥妹弟叔姨婶伯"
 
 def _given_forms(people: Iterable[str], surname: Callable[[str], str]) -> dict[str, str]:
     """``{form: person}``: a character of a person's given name with a word of address after it (秋姐 for 沈砚秋, 满姐
-    for 林小满) or 阿 before it — forms two people could go by, and the prefixes 小/大/老/阿, left out."""
+    for 林小满) or 阿 before it, and 小/老/阿 on the surname of its one bearer (老俞) — forms two people could go by, and
+    the prefixes 小/大/老/阿, left out."""
     seen: dict[str, set[str]] = {}
     for person in people:
         given = person[len(surname(person)):]
         for c in set(given) - set("小大老阿"):  # 小姐 is anyone's address, not 苏小禾's
             for form in [c + end for end in ADDRESS_ENDS] + ["阿" + c]:
                 seen.setdefault(form, set()).add(person)
-    forms = {form: next(iter(who)) for form, who in seen.items() if len(who) == 1}
-    # 小俞 / 老俞 for the one person of the surname 俞: a word of familiarity on a surname (E1, stop 51)
+    # 小俞 / 老俞 for the one person of the surname 俞: a word of familiarity on a surname (E1, stop 51); a form a
+    # given name gives another (阿周 for 李小周 beside 周大成) is neither's (R51, stop 51)
     by_surname: dict[str, set[str]] = {}
     for person in people:
         if len(surname(person)) == 1:
             by_surname.setdefault(surname(person), set()).add(person)
     for s, who in by_surname.items():
         if len(who) == 1:
-            forms |= {pre + s: next(iter(who)) for pre in SURNAME_FAMILIAR}
-    return forms
+            for pre in SURNAME_FAMILIAR:
+                seen.setdefault(pre + s, set()).update(who)
+    return {form: next(iter(who)) for form, who in seen.items() if len(who) == 1}
 
 
 SURNAME_FAMILIAR = ("小", "老", "阿")
