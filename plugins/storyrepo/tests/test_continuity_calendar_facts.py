@@ -69,6 +69,8 @@ def test_a_coming_on_a_day_ahead_against_the_day_the_card_gives_the_comer() -> N
     assert not timed(continuity("“明天老葛就回来了。”郝春林说梦话似的。"))
     # a day word never names a day of the coming year: an event gone by this year is not its coming
     assert not timed(continuity("“明天老葛就进山找参。”"))
+    # R51 5: nor is it a coming a count of days could mean next year (再过五天 to 八月十五 is no 253 days)
+    assert not timed(continuity("“再过五天老葛就回来了。”郝春林说梦话似的。"))
 
 
 def test_the_old_ways_bare_day_before_a_closing_le() -> None:

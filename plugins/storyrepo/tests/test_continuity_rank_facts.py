@@ -57,6 +57,7 @@ def test_courtesy_and_other_times_are_no_claim() -> None:
     assert found("报馆", "天刚亮。“老主笔何平来了。”葛书年说着，把一沓稿子拍在桌上。") == []  # 老: a veteran's name
     assert found("报馆", "天刚亮。何编辑推门进来，把一沓稿子拍在桌上。") == []  # the card's own
     assert found("后厨", "祁望摆摆手：“掌勺帮厨，都是给人做饭的。”") == []  # ranks listed, not a title on 单九
+    assert found("后厨", "灶火正旺。韦掌勺帮厨两样活都得干。") == []  # R51 5: a surname before ranks listed is no title
 
 
 def test_the_listener_said_to_be_a_rank_in_a_frame() -> None:
