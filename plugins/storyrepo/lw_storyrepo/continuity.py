@@ -2627,7 +2627,7 @@ _AHEAD = "|".join(sorted(AHEAD_DAYS, key=len, reverse=True))
 STILL_TO_COME = "再过|还有|还得|还剩|尚有|再有"
 """The words that count days still to come before an event (还有五天, 再过三天)."""
 COME_IN = re.compile(rf"(?:(?:{STILL_TO_COME})(?P<n>[\d一二两三四五六七八九十几]{{1,3}})(?:来|多)?(?:个)?(?:天|日)(?!子)"
-                     rf"|(?<![先今前大])(?P<word>{_AHEAD}))[，,]?\s*"
+                     rf"|(?<![先今前大以之然])(?P<word>{_AHEAD})(?!的))[，,]?\s*"
                      rf"(?P<who>[^，,。！？；;“”\n就便]{{1,8}}?)(?:就|便)(?:要|能|该|会|得)?"
                      rf"(?:从[^，,。！？；;“”\n回来到进]{{1,6}})?(?P<verb>[^，,。！？；;“”\n了啦呢吧啊]{{1,8}})")
 """Days counted to someone's or something's coming (再过三天，监正就从南京回来了; 再过五天你就进城了), or a day ahead
@@ -2745,13 +2745,20 @@ def _since_going(world: World, names: re.Pattern[str], now: str, sentences: list
     out: list[Finding] = []
     for i, col, sentence in sentences:
         ends: dict[int, str] | None = None
+        first_past: int | None = None  # where the sentence's first told-outside-now words end (None: not yet read)
+        told: set[str] = set()  # one finding per person per sentence (R51, stop 51)
         for m in MONTHS_SINCE.finditer(sentence):
-            if NOT_NOW.search(sentence, 0, m.start()):
+            if first_past is None:
+                past = NOT_NOW.search(sentence)
+                first_past = past.end() if past else len(sentence) + 1
+            if first_past <= m.start():  # a NOT_NOW match wholly before the count: read once per sentence
                 continue
             if ends is None:
                 ends = {n.end(): n.group() for n in names.finditer(sentence)}
             named = ends.get(m.start())
             who = world.aliases.get(named, named) if named else None
+            if who in told:
+                continue
             card = world.cards.get(who or "") or {}
             if who is None or who in world.died or not str(card.get("状态") or "").startswith((*DEAD, *GONE)):
                 continue
@@ -2767,6 +2774,7 @@ def _since_going(world: World, names: re.Pattern[str], now: str, sentences: list
             share, below, above = SINCE_FITS["more" if more else "nearly" if m.group("nearly") else ""]
             if passed < 0 or count * share + below <= passed <= count * (1.5 if more else 1) + above:
                 continue
+            told.add(who)
             out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可{who}是{on_month}月{on_day}日（角色卡）的事，到本章的书内时间"
                                f"「{now}」才{round(passed)}个月", first_line + i, col, sentence.strip()[:60]))
     return out
@@ -2832,8 +2840,10 @@ SCENE_DATE = re.compile(rf"(?:^\s*|(?<=[，,。；;！？]))(?P<month>{_DAY_OF_M
                         r"(?=夜里|夜间|晚上|傍晚|黄昏|早上|清早|一早|上午|中午|下午|午后|半夜|凌晨|夜[，,]|太阳|日头|月亮)")
 """Narration opening a clause on a day and a part of it or its sky (十月七日夜里，风停了; 九月十二的夜里，月亮快圆了;
 …，十一月十三日的太阳，沉进了河里): the scene's day from there on."""
-TOLD_BEFORE = re.compile(r"上(?:个)?(?:礼拜|星期|周|月)|前(?:些|几|两|一)[天日]|[几两三]天前|那[天日晚夜年]|那时|去年|前年|"
-                         r"[说讲]过|早[说讲]|上回[说讲]|[上里][说讲]|据说|写着|写的|写道|记着|记的|记载|提到|提起|听说|报道|登着|"
+WRITTEN_SOURCE = "(?:报|纸|书|信|帖|榜|告示|布告|文件|册|簿|账|本子|记|志|史|电报|广播|电话|通知)"
+"""Where a report was read or heard, before its 上/里说 (报上说, 信里说, 书上说, 日记里说): not 马上说 or 心里说 (R51, stop 51)."""
+TOLD_BEFORE = re.compile(rf"上(?:个)?(?:礼拜|星期|周|月)|前(?:些|几|两|一)[天日]|[几两三]天前|那[天日晚夜年]|那时|去年|前年|"
+                         rf"[说讲]过|早[说讲]|上回[说讲]|{WRITTEN_SOURCE}[上里][说讲]|据说|写着|写的|写道|记着|记的|记载|提到|提起|听说|报道|登着|"
                          r"想起|记得|回想|忆起")
 """Words before a date in its sentence that tell that day as gone (上礼拜，十月三日的晚上), reported (报纸上说，十月三日的
 晚上; 日记里写着，…; 早说过) or remembered (想起, 那天): the date is no scene's day. Not a bare 说 or 讲 (说也奇怪，

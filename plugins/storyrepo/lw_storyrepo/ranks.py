@@ -330,23 +330,25 @@ ADDRESS_ENDS = "姐哥妹弟叔姨婶伯"
 
 def _given_forms(people: Iterable[str], surname: Callable[[str], str]) -> dict[str, str]:
     """``{form: person}``: a character of a person's given name with a word of address after it (秋姐 for 沈砚秋, 满姐
-    for 林小满) or 阿 before it — forms two people could go by, and the prefixes 小/大/老/阿, left out."""
+    for 林小满) or 阿 before it, and 小/老/阿 on the surname of its one bearer (老俞) — forms two people could go by, and
+    the prefixes 小/大/老/阿, left out."""
     seen: dict[str, set[str]] = {}
     for person in people:
         given = person[len(surname(person)):]
         for c in set(given) - set("小大老阿"):  # 小姐 is anyone's address, not 苏小禾's
             for form in [c + end for end in ADDRESS_ENDS] + ["阿" + c]:
                 seen.setdefault(form, set()).add(person)
-    forms = {form: next(iter(who)) for form, who in seen.items() if len(who) == 1}
-    # 小俞 / 老俞 for the one person of the surname 俞: a word of familiarity on a surname (E1, stop 51)
+    # 小俞 / 老俞 for the one person of the surname 俞: a word of familiarity on a surname (E1, stop 51); a form a
+    # given name gives another (阿周 for 李小周 beside 周大成) is neither's (R51, stop 51)
     by_surname: dict[str, set[str]] = {}
     for person in people:
         if len(surname(person)) == 1:
             by_surname.setdefault(surname(person), set()).add(person)
     for s, who in by_surname.items():
         if len(who) == 1:
-            forms |= {pre + s: next(iter(who)) for pre in SURNAME_FAMILIAR}
-    return forms
+            for pre in SURNAME_FAMILIAR:
+                seen.setdefault(pre + s, set()).update(who)
+    return {form: next(iter(who)) for form, who in seen.items() if len(who) == 1}
 
 
 SURNAME_FAMILIAR = ("小", "老", "阿")
@@ -363,6 +365,20 @@ SERVED_AS = re.compile(r"当了(?:[这那]么(?:些|多)年|[一两二三四五�
 """当了七八年R的X: a person's rank said as the years served (the name follows 的)."""
 NOT_A_CLAIM_BEFORE = re.compile(r"(?:代|署理|暂代|代理|前|原|老|退休的?|卸任的?)$")
 """What before a title makes it no claim of the person's rank now (代R, 前R, 老R: acting, former, veteran)."""
+NOT_A_CLAIM_REACH = 8
+"""How far before a title :data:`NOT_A_CLAIM_BEFORE` is looked for (longer than its longest word)."""
+
+
+@functools.lru_cache(maxsize=16)
+def _narration_of(line: str, names: re.Pattern[str], rung_re: re.Pattern[str] | None
+                  ) -> tuple[list[int], list[int], str, tuple[str, ...], tuple[int, ...]]:
+    """A line read once for all its titles: the offsets of its opening and closing quote marks (sorted, to count those
+    before a title by bisection), its narration (each quote one ``\\x00``), the names said there and the starts of the
+    ranks said there."""
+    told = QUOTED.sub("\x00", line)
+    return ([k for k, c in enumerate(line) if c == "“"], [k for k, c in enumerate(line) if c == "”"], told,
+            tuple(m.group() for m in names.finditer(told)),
+            tuple(m.start() for m in rung_re.finditer(told)) if rung_re is not None else ())
 
 
 BETWEEN_LIKE = re.compile(r"^(?:跟|和|与|同|像)[^，,。！？“”]{1,6}?(?:一样|一般)[，,]?(?:都|也|还|同样)*(?:只|不过|只不过)?(?:是|算)"
@@ -700,20 +716,21 @@ class RankReader:
         rung or higher (a superior does not flatter upward); never after 代/前/老 (acting, former, veteran) on the
         rank or its surname; never beside another rung (炉头砧板: ranks listed, the second one's holder no title's
         bearer). Without ``line``, never."""
+        # a bounded window before the title (the pattern ends at it): not the whole prefix per title (R51, stop 51)
         if line is None or (self.rung_re is not None and self.rung_re.match(sentence, r.end())) \
-                or NOT_A_CLAIM_BEFORE.search(sentence, 0, r.start()) \
-                or (r.start() and NOT_A_CLAIM_BEFORE.search(sentence, 0, r.start() - 1)):
+                or NOT_A_CLAIM_BEFORE.search(sentence, max(0, r.start() - NOT_A_CLAIM_REACH), r.start()) \
+                or (r.start() and NOT_A_CLAIM_BEFORE.search(sentence, max(0, r.start() - 1 - NOT_A_CLAIM_REACH),
+                                                            r.start() - 1)):
             return False
         at = col + r.start()
-        if line.count("“", 0, at) <= line.count("”", 0, at):
+        opens, closes, told, named, titled = _narration_of(line, names, self.rung_re)
+        if bisect.bisect_left(opens, at) <= bisect.bisect_left(closes, at):
             return True
-        told = QUOTED.sub("\x00", line)
-        speakers = {aliases.get(m.group(), m.group()) for m in names.finditer(told)}
-        if self.rung_re is not None:
-            for m in self.rung_re.finditer(told):  # 鲁驿令拍拍手上的灰: a surname and a title
-                owners = [p for p in self.surnames.get(told[m.start() - 1:m.start()], []) if p in self.holds] if m.start() else []
-                if len(owners) == 1:
-                    speakers.add(owners[0])
+        speakers = {aliases.get(n, n) for n in named}
+        for start in titled:  # 鲁驿令拍拍手上的灰: a surname and a title
+            owners = [p for p in self.surnames.get(told[start - 1:start], []) if p in self.holds] if start else []
+            if len(owners) == 1:
+                speakers.add(owners[0])
         speakers.discard(who)
         if len(speakers) != 1:
             return False

@@ -69,6 +69,8 @@ def test_a_coming_on_a_day_ahead_against_the_day_the_card_gives_the_comer() -> N
     assert not timed(continuity("“明天老葛就回来了。”郝春林说梦话似的。"))
     # a day word never names a day of the coming year: an event gone by this year is not its coming
     assert not timed(continuity("“明天老葛就进山找参。”"))
+    # R51 5: nor is it a coming a count of days could mean next year (再过五天 to 八月十五 is no 253 days)
+    assert not timed(continuity("“再过五天老葛就回来了。”郝春林说梦话似的。"))
 
 
 def test_the_old_ways_bare_day_before_a_closing_le() -> None:
@@ -93,3 +95,14 @@ def test_months_since_a_lost_one_went_against_the_day_the_card_gives() -> None:
 def test_the_old_ways_day_after_chu_and_before_a_festival_is_read_whole() -> None:
     assert dated_events(["三月初八一早，被人发现倒在井边"]) == {"一早": (3, 8)}
     assert dated_events(["七月初七七夕那夜从庙里不见了"]) == {"那夜从庙里不见了": (7, 7)}
+
+
+def test_a_report_is_said_where_it_was_read_and_a_day_word_is_a_whole_word() -> None:
+    # R51 4: 上/里说 after a written source is a report; 马上说 and 心里说 are no report
+    assert not timed(continuity("报上说，十二月三日晚上，秦书记来过白桦沟林场。"))
+    assert timed(continuity("郝春林心里说，十二月三日晚上，秦书记来过白桦沟林场。"))
+    assert timed(continuity("郝春林马上说，十二月三日晚上，秦书记来过白桦沟林场。"))
+    # 后天 inside 以后天天 and in 后天的努力 (acquired, not the day after tomorrow) is no day ahead
+    assert COME_IN.search("以后天天秦书记就来了。") is None
+    assert COME_IN.search("先天不足，后天的努力秦书记就看得见。") is None
+    assert COME_IN.search("后天秦书记就来了。") is not None

@@ -21,6 +21,7 @@ BOOKS = {
     "报馆": ("## 职级\n校对 ＜ 编辑 ＜ 主笔 ＜ 总编辑\n", {"何平": "编辑", "葛书年": "总编辑", "陶小满": "校对"}),
     "警局": ("## 职级\n警员 ＜ 队长 ＜ 分局长\n", {"邵岩": "警员", "柯文": "分局长", "蓝一舟": "警员"}),
     "后厨": ("## 职级\n杂役 ＜ 帮厨 ＜ 掌勺 ＜ 总厨\n", {"韦三": "杂役", "祁望": "总厨", "单九": "帮厨"}),
+    "书局": ("## 职级\n校对 ＜ 编辑 ＜ 主笔\n", {"李小周": "编辑", "周大成": "校对", "葛书年": "主笔"}),
 }
 
 
@@ -56,6 +57,7 @@ def test_courtesy_and_other_times_are_no_claim() -> None:
     assert found("报馆", "天刚亮。“老主笔何平来了。”葛书年说着，把一沓稿子拍在桌上。") == []  # 老: a veteran's name
     assert found("报馆", "天刚亮。何编辑推门进来，把一沓稿子拍在桌上。") == []  # the card's own
     assert found("后厨", "祁望摆摆手：“掌勺帮厨，都是给人做饭的。”") == []  # ranks listed, not a title on 单九
+    assert found("后厨", "灶火正旺。韦掌勺帮厨两样活都得干。") == []  # R51 5: a surname before ranks listed is no title
 
 
 def test_the_listener_said_to_be_a_rank_in_a_frame() -> None:
@@ -73,3 +75,10 @@ def test_frames_without_a_listener_or_a_claim_stay_silent() -> None:
     assert warned("后厨", "韦三擦了擦手。如今他这个掌勺在灶上也算说得上话了。")
     assert found("后厨", "韦三擦了擦手。如今他这个杂役在灶上也算说得上话了。") == []
     assert found("后厨", "韦三擦了擦手。如今他这个掌勺的徒弟在灶上也算说得上话了。") == []  # the 掌勺's apprentice
+
+
+def test_a_familiar_form_two_cards_could_own_calls_neither() -> None:
+    # R51 3: 阿周 is 阿 on 周大成's surname and on 李小周's given 周: the listener is unknown, no claim is read
+    assert found("书局", "葛书年把笔一扔：“阿周，你一个主笔，跟校对抢什么活？”") == []
+    # near miss: 老周 only the surname gives (李小周's given name gives 周哥, 阿周, never 老周)
+    assert warned("书局", "葛书年把笔一扔：“老周，你一个主笔，跟校对抢什么活？”")
