@@ -1,0 +1,85 @@
+"""Hostile input, a tenth look: stop 51's readers (a card's state as one table, holdings as identities, the calendar's
+facts, rank claims, names by role and settlements by land feature).
+
+One class made a check grow with the product of two things the author controls: a card holding thousands of things
+of one kind (…表) beside a draft telling thousands of 那块…表 — each description was scored against every thing of the
+kind (:func:`lw_storyrepo.continuity._identified`: 29 s at the draft cap, 17× from a quarter of it; all of one mark,
+那块甲表, 22 s). The things of a kind are now bit sets under their marks (:class:`~lw_storyrepo.continuity._Marked`),
+a description a few set operations per mark it says. The scoring it replaces is kept here as the specification; the
+work is counted (calls, through the profiler), never timed. The figures are in bench/story_hostile.py (``tenth_``)."""
+
+from __future__ import annotations
+
+import cProfile
+import pstats
+from typing import Callable, TypeVar
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lw_storyrepo.continuity import MARK_CLASSES, _Identity, _Marked, _words
+
+T = TypeVar("T")
+
+
+def _counted(fn: Callable[[], T]) -> tuple[T, int]:
+    """``fn()`` and the calls it made (Python functions, builtins and each step of a generator)."""
+    profile = cProfile.Profile()
+    result = profile.runcall(fn)
+    return result, sum(row[1] for row in pstats.Stats(profile).stats.values())  # type: ignore[attr-defined]
+
+
+def _old_best(ones: list[_Identity], told: str) -> str | None:
+    """The scoring before the tenth look: every thing of the kind scored against the description."""
+    def marks(one: _Identity) -> int:
+        if any(row and (set(told) & set(every)) - row for row, every in zip(one.rows, MARK_CLASSES)):
+            return 0
+        return len(_words(told) & one.words) + len(set(told) & one.letters)
+
+    scored = sorted(((marks(one), one.thing) for one in ones), reverse=True)
+    if scored[0][0] < 1 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return scored[0][1]
+
+
+_ALPHABET = "甲乙丙铜银红白竹纹"
+_MARKS = st.text(alphabet=_ALPHABET, min_size=1, max_size=3)
+
+
+@st.composite
+def _identities(draw: st.DrawFn) -> list[_Identity]:
+    count = draw(st.integers(1, 6))
+    out = []
+    for i in range(count):
+        words = frozenset(w for w in draw(st.lists(_MARKS, max_size=4)))
+        letters = frozenset(draw(st.text(alphabet=_ALPHABET, max_size=3)))
+        said = set(letters).union(*words)
+        out.append(_Identity(f"物{i}", words, letters, tuple(frozenset(row) & said for row in MARK_CLASSES)))
+    return out
+
+
+@settings(max_examples=800, deadline=None)
+@given(ones=_identities(), told=st.text(alphabet=_ALPHABET + "的旧", min_size=1, max_size=8))
+def test_the_thing_a_description_marks_is_the_one_every_thing_scored_would_give(ones: list[_Identity], told: str) -> None:
+    assert _Marked(ones).best(told) == _old_best(ones, told)
+
+
+def _kind_of(count: int, shared: str) -> list[_Identity]:
+    return [_Identity(f"{shared}{chr(0x4E00 + i)}表", frozenset(), frozenset(shared + chr(0x4E00 + i)),
+                      (frozenset(), frozenset())) for i in range(count)]
+
+
+def test_thousands_of_things_of_one_mark_cost_each_description_no_walk_over_them() -> None:
+    small, large = _kind_of(100, "甲"), _kind_of(4000, "甲")
+    tolds = [f"甲{chr(0x4E00 + i)}" for i in range(0, 4000, 10)] + ["甲"] * 50
+
+    def run(ones: list[_Identity]) -> list[str | None]:
+        marked = _Marked(ones)
+        return [marked.best(t) for t in tolds]
+
+    few, few_calls = _counted(lambda: run(small))
+    many, many_calls = _counted(lambda: run(large))
+    assert many[0] == "甲一表" and many[-1] is None and many[1] == f"甲{chr(0x4E00 + 10)}表"  # the one marked; 那块甲表: a tie
+    assert few[-1] is None
+    # building the index is linear in the things; each description a few operations whatever their number
+    assert many_calls - few_calls < 20 * (4000 - 100) + 5000, (few_calls, many_calls)
