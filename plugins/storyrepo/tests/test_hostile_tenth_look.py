@@ -9,7 +9,10 @@ a description a few set operations per mark it says. The scoring it replaces is 
 work is counted (calls, through the profiler), never timed. The figures are in bench/story_hostile.py (``tenth_``).
 
 A ladder of hundreds of rungs beside a draft of thousands of titles (X境许砚) escaped and joined every rung at each
-title read (:func:`lw_storyrepo.continuity.rank` built its pattern per call): 3.5 s at the cap; now once per ladder."""
+title read (:func:`lw_storyrepo.continuity.rank` built its pattern per call): 3.5 s at the cap; now once per ladder.
+Stop 50's chain-head lines (a line of thousands of 金城航运队, 8× from a quarter of the cap to the cap): each organisation
+said in full searched the whole text for its short form (``propernouns._said_alone``); now one pass reads every short
+form said alone."""
 
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from typing import Callable, TypeVar
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lw_storyrepo import propernouns
 from lw_storyrepo.continuity import _PHASE, MARK_CLASSES, SAME_STAGE, _Identity, _Marked, _number, _words, rank
 
 T = TypeVar("T")
@@ -125,3 +129,35 @@ def test_thousands_of_titles_beside_hundreds_of_rungs_build_the_ladders_pattern_
     assert many[399] == (399, 3) and few[39] == (39, 3)
     # compiling the longer pattern once is linear in its rungs; the old way escaped 2000 × 360 rungs more
     assert many_calls - few_calls < 200 * 400, (few_calls, many_calls)
+
+
+def _old_said_alone(lex: propernouns._Lexicon, text: str, word: str) -> bool:
+    """``_said_alone`` before the tenth look: the text searched for the one word."""
+    at = text.find(word)
+    while at >= 0:
+        if not lex.freq.get(text[at + len(word) - 1:at + len(word) + 1]):
+            return True
+        at = text.find(word, at + 1)
+    return False
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(alphabet="德兴曲艺社队伍金城航运会议，", max_size=40))
+def test_the_short_forms_said_alone_are_the_ones_each_searched_for_would_find(text: str) -> None:
+    lex = propernouns.lexicon()
+    alone = propernouns._said_alone(lex, text)
+    shorts = {text[i:i + 3] for i in range(len(text) - 2)} | {"德兴社", "金城队", "航运会"}
+    for short in shorts:
+        if short[-1] in propernouns.INSTITUTION_ENDS:
+            assert (short in alone) == _old_said_alone(lex, text, short), short
+
+
+def test_a_line_of_thousands_of_organisations_reads_the_text_once_for_their_short_forms() -> None:
+    lex = propernouns.lexicon()
+    line = "德兴曲艺社，德兴社，" + "金城航运队" * 6000
+    profile = cProfile.Profile()
+    found = profile.runcall(lambda: list(propernouns._abbreviated_candidates(lex, line)))
+    reads = {fn[2]: row[1] for fn, row in pstats.Stats(profile).stats.items()}  # type: ignore[attr-defined]
+    assert ("德兴曲艺社", 0) in found
+    # the text read once for the short forms, never searched per organisation (a find over the whole line each)
+    assert reads.get("_said_alone") == 1 and "<method 'find' of 'str' objects>" not in reads, reads
