@@ -15,7 +15,10 @@ The ``six_`` cases (the sixth look) do the same against the readers of the conti
 and the uses of held things in one sentence; the ``eighth_`` cases (the eighth look) against the readers of one
 front-matter line (a 设定变更 line, a 书内时间, an inline list the front-matter fixer reads; a draft refused is
 timed to its refusal) and of 名册's 非专名 list; the ``ninth_`` cases (the ninth look) against the readers of a card's
-other names and relations beside a 名册 of thousands of names.
+other names and relations beside a 名册 of thousands of names; the ``tenth_`` cases (the tenth look) against stop 51's
+readers — a card's state as one table, holdings as identities (thousands of things of one kind or one mark), the
+calendar's day words and months since, rank claims beside a ladder of hundreds of rungs, names by role — and the
+short forms of organisations said in full.
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
