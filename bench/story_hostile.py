@@ -15,7 +15,10 @@ The ``six_`` cases (the sixth look) do the same against the readers of the conti
 and the uses of held things in one sentence; the ``eighth_`` cases (the eighth look) against the readers of one
 front-matter line (a 设定变更 line, a 书内时间, an inline list the front-matter fixer reads; a draft refused is
 timed to its refusal) and of 名册's 非专名 list; the ``ninth_`` cases (the ninth look) against the readers of a card's
-other names and relations beside a 名册 of thousands of names.
+other names and relations beside a 名册 of thousands of names; the ``tenth_`` cases (the tenth look) against stop 51's
+readers — a card's state as one table, holdings as identities (thousands of things of one kind or one mark), the
+calendar's day words and months since, rank claims beside a ladder of hundreds of rungs, names by role — and the
+short forms of organisations said in full.
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
@@ -248,6 +251,57 @@ def ninth_look(n: int) -> dict[str, tuple[dict[str, str], str]]:
         "ninth_chain_heads_distinct": ({}, HEAD + fill("".join(f"{x}航运队，" for x in held(n // 7)), n)),
     }
 
+
+def tenth_look(n: int) -> dict[str, tuple[dict[str, str], str]]:
+    """Books and drafts built against stop 51's readers (the tenth look): a card's state as one table, holdings as
+    identities (kind and marks), the calendar's facts, rank claims and the names of people by role, as :func:`shelves`."""
+    world = (CORPUS / "书" / L.世界观).read_text(encoding="utf-8")
+    card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8")
+    k = n // 15
+    things = held(k)
+    kinds = {f"{L.角色}/许砚.md": card.replace("持有:\n", "持有:\n" + "".join(f"  - {t[:2]}表\n" for t in things))}
+    marked = {f"{L.角色}/许砚.md": card.replace("持有:\n", "持有:\n" + "".join(f"  - 甲{t[0]}表\n" for t in things))}
+    ones = {f"{L.角色}/许砚.md": card.replace("持有:\n", "持有:\n" + "".join(f"  - {t[0]}\n" for t in things))}
+    bars = "失明瘫痪昏迷聋了什么都拿不得"
+    barred = {f"{L.角色}/许砚.md": card.replace("状态: 在世", "状态: " + fill(bars, n // 4))}
+    barred_text = {f"{L.角色}/许砚.md": card.replace("## 设定\n", "## 设定\n" + fill("许砚失明了，瘫痪了，昏迷不醒，", n) + "\n")}
+    rungs = [x[:2] + "境" for x in held(400)]
+    ladder = {L.世界观: world.replace("实习医生 ＜ 住院医 ＜ 主治 ＜ 副主任 ＜ 主任", " ＜ ".join(rungs))}
+    dead = {f"{L.角色}/陈守礼.md": (CORPUS / "书" / L.角色 / "陈守礼.md").read_text(encoding="utf-8")}
+    return {
+        # thousands of held things of one kind (表): each use of 表 tried every thing of that kind, each mark of each
+        "tenth_held_one_kind": (kinds, HEAD + fill("许砚掏出那块旧表看了一眼，", n)),
+        "tenth_held_one_kind_lines": (kinds, HEAD + fill("许砚掏出那块表。\n", n)),
+        # …and all of one mark (甲), told by that mark: every thing of the kind fits each description
+        "tenth_held_one_mark": (marked, HEAD + fill("许砚掏出那块甲表看了一眼，", n)),
+        "tenth_held_one_mark_distinct": (marked, HEAD + "".join(f"那块甲{t[0]}表，" for t in things)[:n]),
+        # thousands of held things named by one character each
+        "tenth_held_one_char": (ones, HEAD + pieces(n)),
+        "tenth_held_one_char_used": (ones, HEAD + fill("许砚拿起" + "".join(t[0] for t in things[:50]) + "，", n)),
+        # a 状态 repeating every bar word, and a card text of thousands of bars, with a draft of acts
+        "tenth_state_bars": (barred, HEAD + fill("他拿起信看了看，站起来走了，", n)),
+        "tenth_state_bars_text": (barred_text, HEAD + fill("许砚拿起信看了看，站起来走了，", n)),
+        "tenth_state_pronouns": (barred, HEAD + fill("他", n)),
+        "tenth_state_pronouns_told": (barred, HEAD + "许砚" + fill("他她看", n)),
+        # a ladder of hundreds of rungs, said as titles and listener frames
+        "tenth_ladder_titles": (ladder, HEAD + fill("".join(f"{r}许砚，" for r in rungs), n)),
+        "tenth_ladder_frames": (ladder, HEAD + fill("".join(f"你一个{r}，你当了这么些年的{r}，" for r in rungs[:40]), n)),
+        # 50,000-character lines of the calendar's and the ranks' frames
+        "tenth_you_a_line": ({}, HEAD + fill("你一个", n)),
+        "tenth_served_line": ({}, HEAD + fill("当了七八年主治的许砚，", n)),
+        "tenth_day_words_line": ({}, HEAD + fill("明天后天大后天", n)),
+        "tenth_day_words_comer": ({}, HEAD + fill("明天顾衡就到了，后天", n)),
+        "tenth_months_since_line": (dead, HEAD + fill("陈守礼走了三个月，", n)),
+        "tenth_months_since_run": (dead, HEAD + fill("走了", n)),
+        # names by role and settlements by land feature
+        "tenth_role_names": ({}, HEAD + fill("摊主王小明，编辑李大，政委张三，", n)),
+        "tenth_role_run": ({}, HEAD + fill("王摊主", n)),
+        "tenth_settlement_run": ({}, HEAD + fill("苇子坑村白鹭塘村", n)),
+        "tenth_settlement_features": ({}, HEAD + fill("坑塘", n)),
+        "tenth_chain_said_alone": ({}, HEAD + fill("金城航运队。\n航运队说。\n", n)),
+    }
+
+
 def front_matters(n: int) -> dict[str, str]:
     k = n // 20
     return {
@@ -346,8 +400,8 @@ def main() -> None:
                 worst = max(worst, b)
                 print(f"{name:24s} {a:7.2f}s {b:7.2f}s {b / max(a, 1e-9):6.1f}× {b / max(prose, 1e-9):8.1f}×", flush=True)
         quarter_books = {**shelves(cap // 4), **sixth_look(cap // 4), **seventh_look(cap // 4), **eighth_look(cap // 4),
-                         **ninth_look(cap // 4)}
-        cap_books = {**shelves(cap), **sixth_look(cap), **seventh_look(cap), **eighth_look(cap), **ninth_look(cap)}
+                         **ninth_look(cap // 4), **tenth_look(cap // 4)}
+        cap_books = {**shelves(cap), **sixth_look(cap), **seventh_look(cap), **eighth_look(cap), **ninth_look(cap), **tenth_look(cap)}
         for name in quarter_books:
             if args.cases and not any(c in name for c in args.cases):
                 continue

@@ -779,7 +779,11 @@ def _number(text: str) -> int | None:
     return None
 
 
+@functools.lru_cache(maxsize=64)
 def realm_pattern(stages: tuple[str, ...]) -> re.Pattern[str]:
+    """The pattern of a realm of ``stages`` (a stage, then a level or a phase), built once per ladder (built per
+    :func:`rank` call, a draft of thousands of titles beside a ladder of hundreds of rungs escaped every rung at
+    each: 3.5 s at the draft's cap)."""
     names = sorted(stages, key=len, reverse=True)
     return re.compile(rf"({'|'.join(map(re.escape, names))})(?:期)?(?:([一二两三四五六七八九十\d]{{1,2}})[层重阶品级段]|"
                       rf"({'|'.join(sorted(_PHASE, key=len, reverse=True))}))?")
@@ -791,9 +795,17 @@ def rank(realm: str, stages: tuple[str, ...]) -> tuple[int, int] | None:
     if not m:
         return None
     stage = SAME_STAGE.get(m.group(1), m.group(1))
-    order = [SAME_STAGE.get(s, s) for s in stages]
     level = _number(m.group(2)) if m.group(2) else _PHASE.get(m.group(3) or "", 0)
-    return order.index(stage), level or 0
+    return _stage_order(stages)[stage], level or 0
+
+
+@functools.lru_cache(maxsize=64)
+def _stage_order(stages: tuple[str, ...]) -> dict[str, int]:
+    """``{stage: its place}`` of a ladder, a stage said the same way (:data:`SAME_STAGE`) at its first place."""
+    order: dict[str, int] = {}
+    for i, s in enumerate(stages):
+        order.setdefault(SAME_STAGE.get(s, s), i)
+    return order
 
 
 # --- in-book time ---------------------------------------------------------------------------------------
@@ -1458,6 +1470,72 @@ def _identities(world: World) -> tuple[dict[str, list[_Identity]], re.Pattern[st
     return out
 
 
+class _Marked:
+    """The things of one kind by their marks, as bit sets over the kind's things (bit ``i`` is ``ones[i]``): under each
+    word of a card and each letter of a name the things holding it, and under each material or colour of a row the
+    things of that row told by it and the things told by any of the row. :meth:`best` is :func:`_identified`'s choice
+    with a few set operations per mark a description says, whatever the number of things (a card of thousands of 甲…表
+    told by thousands of 那块甲表 was their product, each description scored against each thing)."""
+
+    def __init__(self, ones: list[_Identity]) -> None:
+        self.things = [one.thing for one in ones]
+        self.words: dict[str, int] = {}
+        self.letters: dict[str, int] = {}
+        self.in_row: list[dict[str, int]] = [{} for _ in MARK_CLASSES]
+        self.has_row = [0] * len(MARK_CLASSES)
+        for i, one in enumerate(ones):
+            bit = 1 << i
+            for word in one.words:
+                self.words[word] = self.words.get(word, 0) | bit
+            for letter in one.letters:
+                self.letters[letter] = self.letters.get(letter, 0) | bit
+            for r, row in enumerate(one.rows):
+                if row:
+                    self.has_row[r] |= bit
+                for mark in row:
+                    self.in_row[r][mark] = self.in_row[r].get(mark, 0) | bit
+        self.cache: dict[str, str | None] = {}
+
+    def best(self, told: str) -> str | None:
+        """The one thing the description ``told`` marks most — a word of its card (two-character runs,
+        :func:`_words`) or a letter of its name, each once —, unless it says a material or colour of a row other than
+        the thing's (:data:`MARK_CLASSES`); ``None`` for no mark or a tie at the top."""
+        if told in self.cache:
+            return self.cache[told]
+        chars = set(told)
+        other = 0  # the things told another material or colour than theirs (铜壳 of a 银壳怀表): they score nothing
+        for r, every in enumerate(MARK_CLASSES):
+            for mark in chars & set(every):
+                other |= self.has_row[r] & ~self.in_row[r].get(mark, 0)
+        masks = [mask for mask in (*(self.words.get(w, 0) for w in _words(told)),
+                                   *(self.letters.get(c, 0) for c in chars)) if mask & ~other]
+        at_least: list[int] = []  # at_least[j]: the things holding j + 1 of the marks said, or more
+        for mask in masks:
+            mask &= ~other
+            at_least.append(0)
+            for j in range(len(at_least) - 1, 0, -1):
+                at_least[j] |= at_least[j - 1] & mask
+            at_least[0] |= mask
+        top = next((bits for bits in reversed(at_least) if bits), 0)
+        one = self.things[top.bit_length() - 1] if top and top & (top - 1) == 0 else None
+        if len(self.cache) < _MARKED_CACHE:
+            self.cache[told] = one
+        return one
+
+
+_MARKED_CACHE = 4096
+"""The descriptions :class:`_Marked` remembers per kind and book (a description is at most :data:`_IDENTITY_SPAN`
+characters)."""
+
+
+def _marked(world: World, kinds: dict[str, list[_Identity]]) -> dict[str, _Marked]:
+    """``{kind: its things by their marks}``, read once per book (:class:`_Marked`)."""
+    cached = world._by_book.get("marked")
+    if cached is None:
+        cached = world._by_book["marked"] = {kind: _Marked(ones) for kind, ones in kinds.items()}
+    return cached
+
+
 def _identified(world: World) -> Callable[[str], str]:
     """A function putting a held thing's name in place of a thing told by its kind and marks (那把画着墨竹的旧伞 for the
     card's 油纸伞 told 墨竹; 那顶毛茸茸的皮帽子 for 狐皮暖帽): the description before the kind holds at least one mark of
@@ -1470,17 +1548,14 @@ def _identified(world: World) -> Callable[[str], str]:
         return lambda sentence: sentence
     kinds, phrase = read
 
-    def marks(told: str, one: _Identity) -> int:
-        if any(row and (set(told) & set(every)) - row for row, every in zip(one.rows, MARK_CLASSES)):
-            return 0  # 铜壳 of a 银壳怀表: another thing
-        return len(_words(told) & one.words) + len(set(told) & one.letters)
+    marked = _marked(world, kinds)
 
     def put(m: re.Match[str]) -> str:
         told = m.group(1)
-        scored = sorted(((marks(told, one), one.thing) for one in kinds[m.group(2)]), reverse=True)
-        if scored[0][0] < 1 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        one = marked[m.group(2)].best(told)
+        if one is None:
             return m.group()
-        name, head = scored[0][1], m.group()[:m.start(1) - m.start()]
+        name, head = one, m.group()[:m.start(1) - m.start()]
         return head + name + "\u3000" * max(0, len(m.group()) - len(head) - len(name))
 
     return lambda sentence: phrase.sub(put, sentence)
