@@ -303,9 +303,11 @@ ARRIVE = re.compile(r"下了?马|下了?车|下了?轿|落了?脚|推门|掀帘|
 LOST = ("失踪", "下落不明")
 """States whose card's 位置 is where the character was last seen, not where they are: no place contradicts it."""
 LIKE = re.compile(r"(?:和|跟|与|同|像|如)$")
+"""What puts a thing in a comparison (和乌木尺背面一样): it is named, not used."""
+LIKENED = re.compile(r"[和跟与同像如]")
+"""A comparison word inside a thing's description (一块和玄阶令牌一样的…): the description is of another thing."""
 BELITTLE = re.compile(r"不过|只是|区区|小小")
 """不过是个…: a stage said to belittle, which never raises anyone: a higher one after it is no slip of the grade."""
-"""What puts a thing in a comparison (和乌木尺背面一样): it is named, not used."""
 VOCATIVE_YOU = re.compile(r"^[，,！!]\s*(?:你|您)")
 """A name followed by a comma and 你 (东子，你到了上海): the one spoken to, not the subject of what follows."""
 TODAY_AT = "今儿一早|今天一早|今儿早上|今天早上|今早|今儿个|今儿|今天|今日|这会儿|此刻|眼下|刚才|方才|一早"
@@ -1552,7 +1554,9 @@ def _identified(world: World) -> Callable[[str], str]:
 
     def put(m: re.Match[str]) -> str:
         told = m.group(1)
-        one = marked[m.group(2)].best(told)
+        # 画了一块和玄阶令牌一样的纹样: a description crossing a comparison word is another thing likened to it; the
+        # comparison stays for the reader of uses (:data:`LIKE`)
+        one = None if LIKENED.search(told) else marked[m.group(2)].best(told)
         if one is None:
             return m.group()
         name, head = one, m.group()[:m.start(1) - m.start()]
