@@ -1000,7 +1000,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         out += _generic_ranks(world, names, lines, sentences, first_line, pov, set(set_realm), text, out, asked)
     # 持有
     given = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "+"}
-    looks = _described(world.items) if names is not None and world.items else None
+    looks = _described(world) if names is not None and world.items else None
     told = _told(world, names) if names is not None and world.items else None
     known = _identified(world) if names is not None and world.items else None
     looked = [known(told(looks(said_sentence))) for _i, _col, said_sentence in sentences] \
@@ -1258,12 +1258,14 @@ def _told(world: World, names: re.Pattern[str]) -> Callable[[str], str]:
     """A function putting a held thing's name in place of a thing the prose tells by its owner (陆队那把弯刀, Kevin
     那只贴着白胶布的U盘: one of the owner's things, its kind said or told on their card) or by the looks its holder's
     card gives it (一把乌木骨的折扇 when the card says 乌木扇骨 … 折扇: two words of one thing's card, apart — not
-    one word like 文件夹 —, more than of any other). The name is padded to the phrase's length, so what follows stays in place."""
+    one word like 文件夹 —, more than of any other); never a thing of another material or colour
+    (:func:`_another_thing`). The name is padded to the phrase's length, so what follows stays in place."""
     if not world.items:
         return lambda sentence: sentence
     owned = re.compile(rf"({names.pattern})的?(?=[那这]一?[{ITEM_KIND}])")
     counted = re.compile(rf"[那这一]一?[{ITEM_KIND}]")
     held = world.holdings()
+    another = _another_thing(world)
 
     def owner_thing(who: str, rest: str) -> tuple[str, int] | None:
         tail = rest.rsplit("的", 1)[-1] if "的" in rest else rest
@@ -1271,8 +1273,8 @@ def _told(world: World, names: re.Pattern[str]) -> Callable[[str], str]:
         for size in range(len(tail), 0, -1):
             noun = tail[:size]
             core = noun[:-1] if size >= 2 and noun[-1] in "子儿" else ""  # 梭子 of 象牙梭, 匣子 of 檀木匣
-            fits = [t for t in held.get(who, []) if (size >= 2 and t.endswith(noun)) or t == noun or (core and t.endswith(core))
-                    or (size >= 2 and noun in world.told.get(t, ()))]
+            fits = [t for t in held.get(who, []) if ((size >= 2 and t.endswith(noun)) or t == noun or (core and t.endswith(core))
+                    or (size >= 2 and noun in world.told.get(t, ()))) and not another(rest[:base + size], t)]
             if len(fits) == 1:
                 return fits[0], base + size
         return None
@@ -1289,6 +1291,8 @@ def _told(world: World, names: re.Pattern[str]) -> Callable[[str], str]:
         if at[-1] - at[0] < 2:
             return None  # 文件 and 件夹 are one word (文件夹), not two things said of it
         end = at[-1] + 2
+        if another(rest[:end], scored[0][1]):
+            return None  # 衔着东珠的银凤簪 of a 累丝金凤簪: another thing
         return scored[0][1], end + (1 if rest[end:end + 1] == "子" else 0)
 
     def put(sentence: str) -> str:
@@ -1381,13 +1385,14 @@ def _items_pattern(forms: list[str]) -> str:
     return "|".join(out)
 
 
-def _described(items: Iterable[str]) -> Callable[[str], str]:
+def _described(world: World) -> Callable[[str], str]:
     """A function putting a held thing's name in place of a thing told by its looks (那件石青缎子、金线盘蟒
     的袍子 for 金丝蟒袍): after 那/这 and a measure word, a description ending in 的 and the end of one
     thing's name (袍, 蟒袍; 子 may follow) that no other thing's name ends with, when the description shares
-    a character with the rest of that name (金, 蟒) — 那件洗旧的袍子 is anyone's. The name is padded to the
-    phrase's length, so places in the sentence stay."""
-    names = sorted({str(x) for x in items if len(str(x)) >= 2})
+    a character with the rest of that name (金, 蟒) and no other material or colour (:func:`_another_thing`) — 那件洗旧的
+    袍子 is anyone's. The name is padded to the phrase's length, so places in the sentence stay."""
+    names = sorted({str(x) for x in world.items if len(str(x)) >= 2})
+    another = _another_thing(world)
     heads: dict[str, list[str]] = {}
     for n in names:
         for k in (1, 2):
@@ -1401,7 +1406,7 @@ def _described(items: Iterable[str]) -> Callable[[str], str]:
     def put(m: re.Match[str]) -> str:
         # the one thing of that kind whose name shares a character with the looks told (赤红 → 赤霄剑, not 秋水剑)
         told = set(m.group(1)) - _PLAIN_LOOKS
-        fits = [n for n in heads[m.group(3)] if set(n[:-len(m.group(3))]) & told]
+        fits = [n for n in heads[m.group(3)] if set(n[:-len(m.group(3))]) & told and not another(m.group(1), n)]
         if len(fits) != 1:
             return m.group()
         name = fits[0]
@@ -1423,11 +1428,31 @@ WORN = re.compile(r"^[发磨褪泛生变起掉][\u4e00-\u9fff]$|[旧破脏亮锈
 
 class _Identity(NamedTuple):
     """A held thing as its kind's reader sees it: its name, the card's words of it that mark it (:data:`WORN` left out),
-    the letters of its name before its kind's compound (皮 of 狐皮暖帽, not 暖), and its materials and colours by row."""
+    and the letters of its name before its kind's compound (皮 of 狐皮暖帽, not 暖)."""
     thing: str
     words: frozenset[str]
     letters: frozenset[str]
-    rows: tuple[frozenset[str], ...]
+
+
+def _another_thing(world: World) -> Callable[[str, str], bool]:
+    """The one rule every 持有 reader asks before it puts a held thing's name in place of a description
+    (:func:`_described`, :func:`_told`, :func:`_identified`): ``(description, thing)`` is true when the description says
+    a material or colour of a row of :data:`MARK_CLASSES` other than the thing's — 铜壳 of a 银壳怀表, 银 of a
+    累丝金凤簪: another thing. The thing's rows are read from its name and its card's words (:attr:`World.told`,
+    :data:`WORN` left out), once per book."""
+    rows: dict[str, tuple[frozenset[str], ...]] = world._by_book.setdefault("mark rows", {})
+    classes = tuple(frozenset(row) for row in MARK_CLASSES)
+
+    def another(told: str, thing: str) -> bool:
+        own = rows.get(thing)
+        if own is None:
+            name = thing.rstrip(_NOUN_SUFFIX) if len(thing) > 1 else thing
+            said = set(name[:-1]).union(*(w for w in world.told.get(thing, frozenset()) if not WORN.search(w)))
+            own = rows[thing] = tuple(row & said for row in classes)
+        letters = set(told)
+        return any(mine and (letters & every) - mine for mine, every in zip(own, classes))
+
+    return another
 
 
 def _identities(world: World) -> tuple[dict[str, list[_Identity]], re.Pattern[str]] | None:
@@ -1446,9 +1471,7 @@ def _identities(world: World) -> tuple[dict[str, list[_Identity]], re.Pattern[st
             continue
         words = frozenset(w for w in world.told.get(thing, frozenset()) if not WORN.search(w))
         letters = frozenset(name[:-2]) - _PLAIN_LOOKS - _PLAIN
-        said = set(name[:-1]).union(*words)
-        rows = tuple(frozenset(row) & said for row in MARK_CLASSES)
-        kinds.setdefault(name[-1], []).append(_Identity(thing, words, letters, rows))
+        kinds.setdefault(name[-1], []).append(_Identity(thing, words, letters))
     out = None
     if kinds:
         phrase = re.compile(rf"[那这一]一?[{ITEM_KIND}]([^。！？!?，,；;：:\n]{{1,{_IDENTITY_SPAN}}}?)"
@@ -1469,9 +1492,10 @@ def _identified(world: World) -> Callable[[str], str]:
     if read is None:
         return lambda sentence: sentence
     kinds, phrase = read
+    another = _another_thing(world)
 
     def marks(told: str, one: _Identity) -> int:
-        if any(row and (set(told) & set(every)) - row for row, every in zip(one.rows, MARK_CLASSES)):
+        if another(told, one.thing):
             return 0  # 铜壳 of a 银壳怀表: another thing
         return len(_words(told) & one.words) + len(set(told) & one.letters)
 

@@ -88,3 +88,13 @@ def test_a_pronoun_a_named_one_just_acted_on_is_not_them() -> None:
     assert _held("林晚应了一声，握着那只刻着北斗七星的葫芦站起来。")
     assert _held("陈默喊了一声，林晚应了，握着那只刻着北斗七星的葫芦站起来。")
     assert _held("林晚点点头，握着铁算盘走了。")
+
+
+def test_another_material_or_colour_is_another_thing_for_every_reader() -> None:
+    """R51 finding 1: the rule held only in the kind-and-marks reader; the looks reader (那块…的怀表) and the card-words
+    reader (衔着东珠的…凤簪) still put the card's thing in the prose — one rule, asked by every 持有 reader."""
+    watch = {**CARDS, "沈砚": {**CARDS["沈砚"], "持有": [*CARDS["沈砚"]["持有"], "银壳怀表"]}}
+    assert _held("林晚掏出那块铜壳的怀表，看了看时辰。", watch) == []
+    assert _held("林晚掏出那块银壳的怀表，看了看时辰。", watch)
+    assert _held("林晚拔下那支衔着东珠的银凤簪，插进了自己的发髻。") == []
+    assert _held("林晚拔下那支衔着东珠的凤簪，插进了自己的发髻。")
