@@ -7,7 +7,8 @@ tests, in other genres and periods than the sets'; none is a labelled answer of 
 
 from __future__ import annotations
 
-from lw_storyrepo.propernouns import AFTER_NAME, FEATURE_CHARS, PEOPLE_BY_ROLE, PEOPLE_WORDS, SETTLEMENTS, find_new_nouns
+from lw_storyrepo.propernouns import (AFTER_NAME, FEATURE_CHARS, HONORIFIC_TITLES, OFFICE_TITLES, PEOPLE_BY_ROLE, PEOPLE_WORDS,
+                                     ROLE_TITLES, SETTLEMENTS, STOP, find_new_nouns)
 
 
 def _found(text: str, known: tuple[str, ...] = ()) -> dict[str, str]:
@@ -46,6 +47,15 @@ def test_the_tables_are_rows_of_general_words() -> None:
     rows = [w for row in PEOPLE_BY_ROLE.values() for w in row]
     assert len(rows) == len(set(rows)) == len(PEOPLE_WORDS)
     assert set(PEOPLE_BY_ROLE["office"]) <= AFTER_NAME
+
+
+def test_the_office_and_honorific_words_are_one_table() -> None:
+    """R51 finding 2: the office row and AFTER_NAME repeated about 27 words of ROLE_TITLES, and 当家, 老板, 老板娘 of STOP.
+    The offices and honorifics of ROLE_TITLES are written once (OFFICE_TITLES, HONORIFIC_TITLES); the rows add only
+    the words ROLE_TITLES lacks, and no row repeats a word STOP already holds."""
+    assert not PEOPLE_WORDS & STOP
+    assert set(PEOPLE_BY_ROLE["office"]) & set(ROLE_TITLES) == set(OFFICE_TITLES)
+    assert AFTER_NAME & set(ROLE_TITLES) == set(OFFICE_TITLES) | set(HONORIFIC_TITLES)
 
 
 def test_a_word_a_feature_and_a_settlements_kind_name_a_settlement_said_once() -> None:
