@@ -83,3 +83,11 @@ def test_a_common_word_before_the_kind_or_a_kind_said_of_a_place_names_no_settle
 def test_the_settlement_tables_hold_single_characters() -> None:
     """Every feature and kind is one character, no feature is a kind too."""
     assert all(len(c) == 1 for c in FEATURE_CHARS | SETTLEMENTS) and not FEATURE_CHARS & SETTLEMENTS
+
+
+def test_a_pronoun_and_a_one_character_kin_word_alone_name_the_relative() -> None:
+    """R51 finding 3: KIN_SAID_SHORT with no other word for kin around (我妈 was also caught by other rules): a
+    soldier home on leave, an aunt at a New Year table, a brother off to normal school."""
+    assert _found("开春以后，她哥吴海生从部队回来了。").get("吴海生") == "人物"
+    assert _found("晚饭时，他姨范玉琴端上来一盘饺子。").get("范玉琴") == "人物"
+    assert _found("第二年春天，你弟童立新考上了师范。").get("童立新") == "人物"
