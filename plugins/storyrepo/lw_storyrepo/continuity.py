@@ -1422,6 +1422,9 @@ _NOUN_SUFFIX = "子儿"
 MARK_CLASSES = ("金银铜铁锡钢铝木竹玉石瓷陶皮布绸缎绒纸骨牙角", "红黄蓝绿青白黑紫灰褐棕")
 """Marks one thing has one of, as rows: a material, a colour. A description saying another of a row than the thing's
 (铜壳 for a 银壳怀表) tells another thing."""
+THREAD = re.compile(r"[金银铜][线丝]")
+"""Gold or silver thread (金线盘蟒, 银丝滚边): an embroidery or a trim, no material of the thing's body (a 石青缎子、金线盘蟒
+的袍子 is a 金丝蟒袍) — read out of a description and of a thing before their rows are compared."""
 WORN = re.compile(r"^[发磨褪泛生变起掉][\u4e00-\u9fff]$|[旧破脏亮锈]")
 """Words of wear and age (发黄, 磨旧, 生锈): what happens to any thing, no mark of one."""
 
@@ -1439,7 +1442,7 @@ def _another_thing(world: World) -> Callable[[str, str], bool]:
     (:func:`_described`, :func:`_told`, :func:`_identified`): ``(description, thing)`` is true when the description says
     a material or colour of a row of :data:`MARK_CLASSES` other than the thing's — 铜壳 of a 银壳怀表, 银 of a
     累丝金凤簪: another thing. The thing's rows are read from its name and its card's words (:attr:`World.told`,
-    :data:`WORN` left out), once per book."""
+    :data:`WORN` left out), once per book; a thread (:data:`THREAD`) is no material of either."""
     rows: dict[str, tuple[frozenset[str], ...]] = world._by_book.setdefault("mark rows", {})
     classes = tuple(frozenset(row) for row in MARK_CLASSES)
 
@@ -1447,9 +1450,10 @@ def _another_thing(world: World) -> Callable[[str, str], bool]:
         own = rows.get(thing)
         if own is None:
             name = thing.rstrip(_NOUN_SUFFIX) if len(thing) > 1 else thing
-            said = set(name[:-1]).union(*(w for w in world.told.get(thing, frozenset()) if not WORN.search(w)))
+            said = set(THREAD.sub("", name[:-1])).union(
+                *(THREAD.sub("", w) for w in world.told.get(thing, frozenset()) if not WORN.search(w)))
             own = rows[thing] = tuple(row & said for row in classes)
-        letters = set(told)
+        letters = set(THREAD.sub("", told))
         return any(mine and (letters & every) - mine for mine, every in zip(own, classes))
 
     return another

@@ -116,3 +116,10 @@ def test_guards_no_other_sentence_covered() -> None:
     assert _held("林晚拔下那支衔着东珠、雕着梅花的簪子，插进了自己的发髻。", both, told) == []
     assert any("白玉凤簪" in m for m in _held("林晚拔下那支雕着梅花的簪子，插进了自己的发髻。", both, told))
     assert any("累丝金凤簪" in m for m in _held("林晚拔下那支衔着东珠的簪子，插进了自己的发髻。", both, told))
+
+
+def test_a_gold_thread_is_no_material_of_the_thing() -> None:
+    """The pin's 连续性-盲评六 连贯-持有-4 after finding 1: 金线 of a brocade robe is an embroidery, not a metal against 缎."""
+    robe = {**CARDS, "沈砚": {**CARDS["沈砚"], "持有": [*CARDS["沈砚"]["持有"], "金丝龙袍"]}}
+    assert _held("那件明黄缎子、金线绣龙的袍子，此刻就搭在林晚的肩上。", robe)
+    assert _held("林晚披上那件明黄缎子、金线绣龙的袍子，对着镜子看了看。", robe)
