@@ -1450,8 +1450,8 @@ def _another_thing(world: World) -> Callable[[str, str], bool]:
         own = rows.get(thing)
         if own is None:
             name = thing.rstrip(_NOUN_SUFFIX) if len(thing) > 1 else thing
-            said = set(THREAD.sub("", name[:-1])).union(
-                *(THREAD.sub("", w) for w in world.told.get(thing, frozenset()) if not WORN.search(w)))
+            said = set(THREAD.sub("", name[:-1])).union(  # the name's letters by the name alone (件金 of 那件金丝蟒袍)
+                *(set(THREAD.sub("", w)) - set(thing) for w in world.told.get(thing, frozenset()) if not WORN.search(w)))
             own = rows[thing] = tuple(row & said for row in classes)
         letters = set(THREAD.sub("", told))
         return any(mine and (letters & every) - mine for mine, every in zip(own, classes))

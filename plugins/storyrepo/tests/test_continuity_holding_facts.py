@@ -123,3 +123,6 @@ def test_a_gold_thread_is_no_material_of_the_thing() -> None:
     robe = {**CARDS, "沈砚": {**CARDS["沈砚"], "持有": [*CARDS["沈砚"]["持有"], "金丝龙袍"]}}
     assert _held("那件明黄缎子、金线绣龙的袍子，此刻就搭在林晚的肩上。", robe)
     assert _held("林晚披上那件明黄缎子、金线绣龙的袍子，对着镜子看了看。", robe)
+    # the card telling it 那件金丝龙袍: 件金 is a piece of the name's sentence, not a material of the robe's
+    told = {**TEXTS, "沈砚": TEXTS["沈砚"] + "那件金丝龙袍是宫里赏的。"}
+    assert _held("那件明黄缎子、金线绣龙的袍子，此刻就搭在林晚的肩上。", robe, told)
