@@ -1258,8 +1258,8 @@ def _told(world: World, names: re.Pattern[str]) -> Callable[[str], str]:
     """A function putting a held thing's name in place of a thing the prose tells by its owner (陆队那把弯刀, Kevin
     那只贴着白胶布的U盘: one of the owner's things, its kind said or told on their card) or by the looks its holder's
     card gives it (一把乌木骨的折扇 when the card says 乌木扇骨 … 折扇: two words of one thing's card, apart — not
-    one word like 文件夹 —, more than of any other); never a thing of another material or colour
-    (:func:`_another_thing`). The name is padded to the phrase's length, so what follows stays in place."""
+    one word like 文件夹 —, more than of any other); by its looks never a thing of another material or
+    colour (:func:`_another_thing`). The name is padded to the phrase's length, so what follows stays in place."""
     if not world.items:
         return lambda sentence: sentence
     owned = re.compile(rf"({names.pattern})的?(?=[那这]一?[{ITEM_KIND}])")
@@ -1273,8 +1273,9 @@ def _told(world: World, names: re.Pattern[str]) -> Callable[[str], str]:
         for size in range(len(tail), 0, -1):
             noun = tail[:size]
             core = noun[:-1] if size >= 2 and noun[-1] in "子儿" else ""  # 梭子 of 象牙梭, 匣子 of 檀木匣
-            fits = [t for t in held.get(who, []) if ((size >= 2 and t.endswith(noun)) or t == noun or (core and t.endswith(core))
-                    or (size >= 2 and noun in world.told.get(t, ()))) and not another(rest[:base + size], t)]
+            # no material rule here: its owner named, the thing is theirs (钱大副那只黄铜的单筒望远镜)
+            fits = [t for t in held.get(who, []) if (size >= 2 and t.endswith(noun)) or t == noun or (core and t.endswith(core))
+                    or (size >= 2 and noun in world.told.get(t, ()))]
             if len(fits) == 1:
                 return fits[0], base + size
         return None
@@ -1439,7 +1440,7 @@ class _Identity(NamedTuple):
 
 def _another_thing(world: World) -> Callable[[str, str], bool]:
     """The one rule every 持有 reader asks before it puts a held thing's name in place of a description
-    (:func:`_described`, :func:`_told`, :func:`_identified`): ``(description, thing)`` is true when the description says
+    (:func:`_described`, :func:`_told` by looks, :func:`_identified`; a thing said with its owner is theirs): ``(description, thing)`` is true when the description says
     a material or colour of a row of :data:`MARK_CLASSES` other than the thing's — 铜壳 of a 银壳怀表, 银 of a
     累丝金凤簪: another thing. The thing's rows are read from its name and its card's words (:attr:`World.told`,
     :data:`WORN` left out), once per book; a thread (:data:`THREAD`) is no material of either."""
