@@ -1258,14 +1258,12 @@ def _told(world: World, names: re.Pattern[str]) -> Callable[[str], str]:
     """A function putting a held thing's name in place of a thing the prose tells by its owner (陆队那把弯刀, Kevin
     那只贴着白胶布的U盘: one of the owner's things, its kind said or told on their card) or by the looks its holder's
     card gives it (一把乌木骨的折扇 when the card says 乌木扇骨 … 折扇: two words of one thing's card, apart — not
-    one word like 文件夹 —, more than of any other); by its looks never a thing of another material or
-    colour (:func:`_another_thing`). The name is padded to the phrase's length, so what follows stays in place."""
+    one word like 文件夹 —, more than of any other). The name is padded to the phrase's length, so what follows stays in place."""
     if not world.items:
         return lambda sentence: sentence
     owned = re.compile(rf"({names.pattern})的?(?=[那这]一?[{ITEM_KIND}])")
     counted = re.compile(rf"[那这一]一?[{ITEM_KIND}]")
     held = world.holdings()
-    another = _another_thing(world)
 
     def owner_thing(who: str, rest: str) -> tuple[str, int] | None:
         tail = rest.rsplit("的", 1)[-1] if "的" in rest else rest
@@ -1292,8 +1290,6 @@ def _told(world: World, names: re.Pattern[str]) -> Callable[[str], str]:
         if at[-1] - at[0] < 2:
             return None  # 文件 and 件夹 are one word (文件夹), not two things said of it
         end = at[-1] + 2
-        if another(rest[:end], scored[0][1]):
-            return None  # 衔着东珠的银凤簪 of a 累丝金凤簪: another thing
         return scored[0][1], end + (1 if rest[end:end + 1] == "子" else 0)
 
     def put(sentence: str) -> str:
@@ -1440,7 +1436,7 @@ class _Identity(NamedTuple):
 
 def _another_thing(world: World) -> Callable[[str, str], bool]:
     """The one rule every 持有 reader asks before it puts a held thing's name in place of a description
-    (:func:`_described`, :func:`_told` by looks, :func:`_identified`; a thing said with its owner is theirs): ``(description, thing)`` is true when the description says
+    (:func:`_described`, :func:`_identified`; a thing said with its owner is theirs): ``(description, thing)`` is true when the description says
     a material or colour of a row of :data:`MARK_CLASSES` other than the thing's — 铜壳 of a 银壳怀表, 银 of a
     累丝金凤簪: another thing. The thing's rows are read from its name and its card's words (:attr:`World.told`,
     :data:`WORN` left out), once per book; a thread (:data:`THREAD`) is no material of either."""
