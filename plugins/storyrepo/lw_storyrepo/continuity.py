@@ -1014,7 +1014,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         out += _generic_ranks(world, names, lines, sentences, first_line, pov, set(set_realm), text, out, asked)
     # 持有
     given = {(c.who, c.value) for c in changes if c.field == "持有" and c.op == "+"}
-    looks = _described(world.items) if names is not None and world.items else None
+    looks = _described(world) if names is not None and world.items else None
     told = _told(world, names) if names is not None and world.items else None
     known = _identified(world) if names is not None and world.items else None
     looked = [known(told(looks(said_sentence))) for _i, _col, said_sentence in sentences] \
@@ -1285,6 +1285,7 @@ def _told(world: World, names: re.Pattern[str]) -> Callable[[str], str]:
         for size in range(len(tail), 0, -1):
             noun = tail[:size]
             core = noun[:-1] if size >= 2 and noun[-1] in "子儿" else ""  # 梭子 of 象牙梭, 匣子 of 檀木匣
+            # no material rule here: its owner named, the thing is theirs (钱大副那只黄铜的单筒望远镜)
             fits = [t for t in held.get(who, []) if (size >= 2 and t.endswith(noun)) or t == noun or (core and t.endswith(core))
                     or (size >= 2 and noun in world.told.get(t, ()))]
             if len(fits) == 1:
@@ -1395,13 +1396,14 @@ def _items_pattern(forms: list[str]) -> str:
     return "|".join(out)
 
 
-def _described(items: Iterable[str]) -> Callable[[str], str]:
+def _described(world: World) -> Callable[[str], str]:
     """A function putting a held thing's name in place of a thing told by its looks (那件石青缎子、金线盘蟒
     的袍子 for 金丝蟒袍): after 那/这 and a measure word, a description ending in 的 and the end of one
     thing's name (袍, 蟒袍; 子 may follow) that no other thing's name ends with, when the description shares
-    a character with the rest of that name (金, 蟒) — 那件洗旧的袍子 is anyone's. The name is padded to the
-    phrase's length, so places in the sentence stay."""
-    names = sorted({str(x) for x in items if len(str(x)) >= 2})
+    a character with the rest of that name (金, 蟒) and no other material or colour (:func:`_another_thing`) — 那件洗旧的
+    袍子 is anyone's. The name is padded to the phrase's length, so places in the sentence stay."""
+    names = sorted({str(x) for x in world.items if len(str(x)) >= 2})
+    another = _another_thing(world)
     heads: dict[str, list[str]] = {}
     for n in names:
         for k in (1, 2):
@@ -1415,7 +1417,7 @@ def _described(items: Iterable[str]) -> Callable[[str], str]:
     def put(m: re.Match[str]) -> str:
         # the one thing of that kind whose name shares a character with the looks told (赤红 → 赤霄剑, not 秋水剑)
         told = set(m.group(1)) - _PLAIN_LOOKS
-        fits = [n for n in heads[m.group(3)] if set(n[:-len(m.group(3))]) & told]
+        fits = [n for n in heads[m.group(3)] if set(n[:-len(m.group(3))]) & told and not another(m.group(1), n)]
         if len(fits) != 1:
             return m.group()
         name = fits[0]
@@ -1431,17 +1433,50 @@ _NOUN_SUFFIX = "子儿"
 MARK_CLASSES = ("金银铜铁锡钢铝木竹玉石瓷陶皮布绸缎绒纸骨牙角", "红黄蓝绿青白黑紫灰褐棕")
 """Marks one thing has one of, as rows: a material, a colour. A description saying another of a row than the thing's
 (铜壳 for a 银壳怀表) tells another thing."""
+THREAD = re.compile(r"[金银铜][线丝]")
+"""Gold or silver thread (金线盘蟒, 银丝滚边): an embroidery or a trim, no material of the thing's body (a 石青缎子、金线盘蟒
+的袍子 is a 金丝蟒袍) — read out of a description and of a thing before their rows are compared."""
 WORN = re.compile(r"^[发磨褪泛生变起掉][\u4e00-\u9fff]$|[旧破脏亮锈]")
 """Words of wear and age (发黄, 磨旧, 生锈): what happens to any thing, no mark of one."""
 
 
 class _Identity(NamedTuple):
     """A held thing as its kind's reader sees it: its name, the card's words of it that mark it (:data:`WORN` left out),
-    the letters of its name before its kind's compound (皮 of 狐皮暖帽, not 暖), and its materials and colours by row."""
+    and the letters of its name before its kind's compound (皮 of 狐皮暖帽, not 暖)."""
     thing: str
     words: frozenset[str]
     letters: frozenset[str]
     rows: tuple[frozenset[str], ...]
+    """The thing's material and colour, one set per row of :data:`MARK_CLASSES` (:func:`_thing_rows`)."""
+
+
+def _another_thing(world: World) -> Callable[[str, str], bool]:
+    """The one rule every 持有 reader asks before it puts a held thing's name in place of a description
+    (:func:`_described`, :func:`_identified`; a thing said with its owner is theirs): ``(description, thing)`` is true when the description says
+    a material or colour of a row of :data:`MARK_CLASSES` other than the thing's — 铜壳 of a 银壳怀表, 银 of a
+    累丝金凤簪: another thing. The thing's rows are read from its name and its card's words (:attr:`World.told`,
+    :data:`WORN` left out), once per book; a thread (:data:`THREAD`) is no material of either."""
+    def another(told: str, thing: str) -> bool:
+        letters = set(THREAD.sub("", told))
+        return any(mine and (letters & every) - mine for mine, every in zip(_thing_rows(world, thing), _CLASSES))
+
+    return another
+
+
+_CLASSES = tuple(frozenset(row) for row in MARK_CLASSES)
+
+
+def _thing_rows(world: World, thing: str) -> tuple[frozenset[str], ...]:
+    """A held thing's material and colour, one set per row of :data:`MARK_CLASSES`, read once per book from its name
+    alone (件金 of 那件金丝蟒袍 is no letter of it) and its card's words of it (:data:`WORN` and threads left out)."""
+    rows: dict[str, tuple[frozenset[str], ...]] = world._by_book.setdefault("mark rows", {})
+    own = rows.get(thing)
+    if own is None:
+        name = thing.rstrip(_NOUN_SUFFIX) if len(thing) > 1 else thing
+        said = set(THREAD.sub("", name[:-1])).union(
+            *(set(THREAD.sub("", w)) - set(thing) for w in world.told.get(thing, frozenset()) if not WORN.search(w)))
+        own = rows[thing] = tuple(row & said for row in _CLASSES)
+    return own
 
 
 def _identities(world: World) -> tuple[dict[str, list[_Identity]], re.Pattern[str]] | None:
@@ -1460,9 +1495,7 @@ def _identities(world: World) -> tuple[dict[str, list[_Identity]], re.Pattern[st
             continue
         words = frozenset(w for w in world.told.get(thing, frozenset()) if not WORN.search(w))
         letters = frozenset(name[:-2]) - _PLAIN_LOOKS - _PLAIN
-        said = set(name[:-1]).union(*words)
-        rows = tuple(frozenset(row) & said for row in MARK_CLASSES)
-        kinds.setdefault(name[-1], []).append(_Identity(thing, words, letters, rows))
+        kinds.setdefault(name[-1], []).append(_Identity(thing, words, letters, _thing_rows(world, thing)))
     out = None
     if kinds:
         phrase = re.compile(rf"[那这一]一?[{ITEM_KIND}]([^。！？!?，,；;：:\n]{{1,{_IDENTITY_SPAN}}}?)"
@@ -1507,7 +1540,7 @@ class _Marked:
         chars = set(told)
         other = 0  # the things told another material or colour than theirs (铜壳 of a 银壳怀表): they score nothing
         for r, every in enumerate(MARK_CLASSES):
-            for mark in chars & set(every):
+            for mark in set(THREAD.sub("", told)) & set(every):  # a thread is no material (:func:`_another_thing`)
                 other |= self.has_row[r] & ~self.in_row[r].get(mark, 0)
         masks = [mask for mask in (*(self.words.get(w, 0) for w in _words(told)),
                                    *(self.letters.get(c, 0) for c in chars)) if mask & ~other]
@@ -1549,7 +1582,6 @@ def _identified(world: World) -> Callable[[str], str]:
     if read is None:
         return lambda sentence: sentence
     kinds, phrase = read
-
     marked = _marked(world, kinds)
 
     def put(m: re.Match[str]) -> str:

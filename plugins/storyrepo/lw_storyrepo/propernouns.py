@@ -1322,21 +1322,38 @@ def _person_noun_before(lex: _Lexicon, before: str) -> bool:
     return any(lex.tags.get(before[-k:], "") == "n" for k in (2, 3) if len(before) >= k)
 
 
+OFFICE_TITLES = ("知县", "知府", "县令", "老师", "经理", "局长", "院长", "校长", "主任", "书记", "医生", "教授",
+                 "大夫", "科长", "处长", "所长", "厂长", "部长", "团长", "营长", "连长")
+"""Offices that name someone after a surname only (汤知县, 钱局长) and are said before or after a full name too
+(:data:`PEOPLE_BY_ROLE`, :data:`AFTER_NAME`): one list, read by all three."""
+HONORIFIC_TITLES = ("先生", "掌柜", "老板", "师傅", "董事长")
+"""Honorifics that name someone after a surname only (孟掌柜) and are said after a full name (:data:`AFTER_NAME`)."""
+ROLE_TITLES = ("老头子", "老太婆", "长老", "执事", "和尚", "相公", "道长", "少爷", "小姐", "夫人", "太太", "公子",
+               "师父", "郎中", "捕头", "老头", "老汉", "管家", "镖头", "教头", "员外", "大人", "将军", "护法",
+               "堂主", "舵主", "帮主", "掌门", "姑娘", "婆子", "秀才", "举人", "道人", "真人", "老道", "副院长",
+               "总监", "总裁", "队长", "班长", "乡绅", "孝廉", "老爹", "老丈", "知州", "嬷嬷", "公公", "姑姑",
+               "娘娘", "总管", "统领", "副将", "都统", "提督", "巡抚", "典史", "师爷", "律师", "警官", "记者",
+               "主编", "导演", "司令", "总编", "尚书", "侍郎", "御史", "学士", "军机", "大军机", "观察", "提举",
+               "太守", "刺史", "总兵", "参将", "都督", "丞相", "宰相", "翰林", "中堂", "制台", "抚台", "藩台",
+               "道台", "总督", "主事", "千总", "把总", "守备", "寡妇", "瘸子", "麻子", "驼子", "瞎子", "哑巴",
+               "铁匠", "木匠", "石匠", "屠户", "裁缝", "货郎") + HONORIFIC_TITLES + OFFICE_TITLES
+"""Roles and offices that name someone after a surname only (苏长老, 孟掌柜, 滕和尚, 汤知县): never
+after a stem that is no surname (教书先生, 大掌柜)."""
 SOMEONE_ENDS = PERSON_NOUN_ENDS | frozenset("童者娃孩仔妞")
 PEOPLE_BY_ROLE: dict[str, tuple[str, ...]] = {
     # general Chinese words for someone whose last character no person noun ends in (摊主, 编辑): before a surname
     # and a given name, the word says who is named (摊主马秀英); the rows, not the words of any one book
-    "owner": ("摊主", "店主", "房主", "房东", "车主", "船主", "窑主", "矿主", "场主", "东主", "业主", "雇主", "老板", "老板娘"),
+    "owner": ("摊主", "店主", "房主", "房东", "车主", "船主", "窑主", "矿主", "场主", "东主", "业主", "雇主"),
     "work": ("编辑", "会计", "出纳", "保姆", "厨子", "掌勺", "跑堂", "店小二", "学徒", "徒弟", "向导", "翻译", "主编", "总编"),
-    "office": ("政委", "书记", "主任", "经理", "主席", "委员", "干事", "参谋", "代表", "科长", "处长", "局长", "副局长", "厂长",
-               "副厂长", "校长", "院长", "所长", "乡长", "区长", "省长", "部长", "营长", "连长", "排长", "团长", "师长", "军长",
-               "教授", "老师", "医生", "大夫", "护士", "推官", "知县", "知府", "县令", "当家", "二当家", "大当家"),
+    # the offices of OFFICE_TITLES and only those it lacks; 当家, 老板, 老板娘 are STOP's (OFFICES)
+    "office": OFFICE_TITLES + ("政委", "主席", "委员", "干事", "参谋", "代表", "副局长", "副厂长", "乡长", "区长", "省长", "排长",
+                               "师长", "军长", "护士", "推官", "二当家", "大当家"),
     "tie": ("对象", "未婚夫", "未婚妻", "男友", "女友", "恋人", "情人", "邻居", "房客", "同乡", "老乡", "同伴", "伙伴",
             "搭档", "东家", "恩人", "仇人", "战友", "同志"),
 }
 """Words for someone by what they own, do, hold or are to another (:data:`PEOPLE_BY_ROLE`), one row a kind."""
 PEOPLE_WORDS = frozenset(w for row in PEOPLE_BY_ROLE.values() for w in row)
-AFTER_NAME = frozenset(PEOPLE_BY_ROLE["office"]) | frozenset(("同志", "先生", "女士", "师傅", "掌柜", "老板", "总经理", "董事长"))
+AFTER_NAME = frozenset(PEOPLE_BY_ROLE["office"]) | frozenset(HONORIFIC_TITLES) | frozenset(("当家", "同志", "女士", "总经理"))
 """Offices and honorifics said right after someone's full name (郑怀远政委, 钱守义副局长, 白水生同志): a surname and
 a given name before one is a person, said once or not."""
 AFTER_NAME_SIZES = tuple(sorted({len(w) for w in AFTER_NAME}, reverse=True))
@@ -1402,18 +1419,6 @@ TITLES = ("老太太", "老婆子", "嫂子", "老太", "奶奶", "爷爷", "太
           "嫂", "妈", "婶")
 """Kinship and rank words that make a name of a surname or of a name (杨二嫂, 鲁四老爷, 卫老婆子,
 柳妈, 七斤嫂, 九斤老太): how much of the world of a story names its minor people."""
-ROLE_TITLES = ("老头子", "老太婆", "先生", "掌柜", "老板", "长老", "执事", "和尚", "相公", "知县", "知府", "道长", "少爷", "小姐",
-               "夫人", "太太", "公子", "师父", "师傅", "大夫", "郎中", "捕头", "老头", "老汉", "管家", "镖头", "教头", "员外",
-               "大人", "将军", "护法", "堂主", "舵主", "帮主", "掌门", "姑娘", "婆子", "秀才", "举人", "道人", "真人", "老道",
-               "老师", "经理", "局长", "院长", "副院长", "校长", "总监", "总裁", "董事长", "主任", "书记", "队长", "班长",
-               "乡绅", "孝廉", "老爹", "老丈", "知州", "嬷嬷", "公公", "姑姑", "娘娘", "总管", "统领", "副将", "都统",
-               "提督", "巡抚", "县令", "典史", "师爷", "律师", "医生", "教授", "警官", "记者", "主编", "导演",
-               "科长", "处长", "所长", "厂长", "部长", "团长", "营长", "连长", "司令", "总编",
-               "尚书", "侍郎", "御史", "学士", "军机", "大军机", "观察", "提举", "太守", "刺史", "总兵", "参将", "都督",
-               "丞相", "宰相", "翰林", "中堂", "制台", "抚台", "藩台", "道台", "总督", "主事", "千总", "把总", "守备",
-               "寡妇", "瘸子", "麻子", "驼子", "瞎子", "哑巴", "铁匠", "木匠", "石匠", "屠户", "裁缝", "货郎")
-"""Roles and offices that name someone after a surname only (苏长老, 孟掌柜, 滕和尚, 汤知县): never
-after a stem that is no surname (教书先生, 大掌柜)."""
 RANKS = "一二三四五六七八九十大小老"
 CLERGY = re.compile(r"([\u4e00-\u9fff]{2})(法师|禅师|上人|真人|道长|方丈|住持)")
 SPOUSE_FORMS = ("太太", "夫人", "婶", "嫂", "大娘", "大婶")

@@ -88,3 +88,40 @@ def test_a_pronoun_a_named_one_just_acted_on_is_not_them() -> None:
     assert _held("林晚应了一声，握着那只刻着北斗七星的葫芦站起来。")
     assert _held("陈默喊了一声，林晚应了，握着那只刻着北斗七星的葫芦站起来。")
     assert _held("林晚点点头，握着铁算盘走了。")
+
+
+def test_another_material_or_colour_is_another_thing_for_every_reader() -> None:
+    """R51 finding 1: the rule held only in the kind-and-marks reader; the looks reader (那块…的怀表) and the card-words
+    reader (衔着东珠的…凤簪) still put the card's thing in the prose — one rule, asked by every 持有 reader."""
+    watch = {**CARDS, "沈砚": {**CARDS["沈砚"], "持有": [*CARDS["沈砚"]["持有"], "银壳怀表"]}}
+    assert _held("林晚掏出那块铜壳的怀表，看了看时辰。", watch) == []
+    assert _held("林晚掏出那块银壳的怀表，看了看时辰。", watch)
+    assert _held("林晚拔下那支衔着东珠的凤簪，插进了自己的发髻。")
+
+
+def test_guards_no_other_sentence_covered() -> None:
+    """R51 finding 3: near-misses each failing without its guard."""
+    # PLACED_BY: the name before 对面/身边 is where the actor sits, far enough from the actor that it is read alone
+    assert _held("陈默端着茶碗走过来，坐在林晚对面，握着铁算盘拨了拨。") == []
+    assert _held("陈默端着茶碗走过来，蹲在林晚身边，握着铁算盘一颗一颗地拨。") == []
+    assert _held("林晚端着茶碗走过来，坐在陈默对面，握着铁算盘拨了拨。")  # the one who sits acts
+    # shared |= out_now: its holder using it (no verb of bringing out) puts it in reach of the sentences after
+    assert _held("陈默握着铁算盘噼里啪啦打了一通。\n林晚握着铁算盘，又核了一遍。") == []
+    assert _held("沈砚握着那只青铜酒葫芦灌了一口。\n林晚握着青铜酒葫芦，也灌了一口。") == []
+    assert _held("林晚握着铁算盘，又核了一遍。\n陈默握着铁算盘噼里啪啦打了一通。")  # before its holder had it out
+    # the tie rule of _identified: one mark of each of two cards' 簪 (东珠 of one, 梅花 of the other) says neither
+    both = {**CARDS, "陈默": {**CARDS["陈默"], "持有": ["铁算盘", "白玉凤簪"]}}
+    told = {**TEXTS, "陈默": "白玉凤簪是娘留下的，簪头雕着梅花。"}
+    assert _held("林晚拔下那支衔着东珠、雕着梅花的簪子，插进了自己的发髻。", both, told) == []
+    assert any("白玉凤簪" in m for m in _held("林晚拔下那支雕着梅花的簪子，插进了自己的发髻。", both, told))
+    assert any("累丝金凤簪" in m for m in _held("林晚拔下那支衔着东珠的簪子，插进了自己的发髻。", both, told))
+
+
+def test_a_gold_thread_is_no_material_of_the_thing() -> None:
+    """The pin's 连续性-盲评六 连贯-持有-4 after finding 1: 金线 of a brocade robe is an embroidery, not a metal against 缎."""
+    robe = {**CARDS, "沈砚": {**CARDS["沈砚"], "持有": [*CARDS["沈砚"]["持有"], "金丝龙袍"]}}
+    assert _held("那件明黄缎子、金线绣龙的袍子，此刻就搭在林晚的肩上。", robe)
+    assert _held("林晚披上那件明黄缎子、金线绣龙的袍子，对着镜子看了看。", robe)
+    # the card telling it 那件金丝龙袍: 件金 is a piece of the name's sentence, not a material of the robe's
+    told = {**TEXTS, "沈砚": TEXTS["沈砚"] + "那件金丝龙袍是宫里赏的。"}
+    assert _held("那件明黄缎子、金线绣龙的袍子，此刻就搭在林晚的肩上。", robe, told)

@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lw_storyrepo import propernouns
-from lw_storyrepo.continuity import _PHASE, MARK_CLASSES, SAME_STAGE, _Identity, _Marked, _number, _words, rank
+from lw_storyrepo.continuity import _PHASE, MARK_CLASSES, SAME_STAGE, THREAD, _Identity, _Marked, _number, _words, rank
 
 T = TypeVar("T")
 
@@ -40,7 +40,7 @@ def _counted(fn: Callable[[], T]) -> tuple[T, int]:
 def _old_best(ones: list[_Identity], told: str) -> str | None:
     """The scoring before the tenth look: every thing of the kind scored against the description."""
     def marks(one: _Identity) -> int:
-        if any(row and (set(told) & set(every)) - row for row, every in zip(one.rows, MARK_CLASSES)):
+        if any(row and (set(THREAD.sub("", told)) & set(every)) - row for row, every in zip(one.rows, MARK_CLASSES)):
             return 0
         return len(_words(told) & one.words) + len(set(told) & one.letters)
 

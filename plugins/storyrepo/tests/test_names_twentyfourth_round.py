@@ -7,7 +7,8 @@ tests, in other genres and periods than the sets'; none is a labelled answer of 
 
 from __future__ import annotations
 
-from lw_storyrepo.propernouns import AFTER_NAME, FEATURE_CHARS, PEOPLE_BY_ROLE, PEOPLE_WORDS, SETTLEMENTS, find_new_nouns
+from lw_storyrepo.propernouns import (AFTER_NAME, FEATURE_CHARS, HONORIFIC_TITLES, OFFICE_TITLES, PEOPLE_BY_ROLE, PEOPLE_WORDS,
+                                     ROLE_TITLES, SETTLEMENTS, STOP, find_new_nouns)
 
 
 def _found(text: str, known: tuple[str, ...] = ()) -> dict[str, str]:
@@ -48,6 +49,15 @@ def test_the_tables_are_rows_of_general_words() -> None:
     assert set(PEOPLE_BY_ROLE["office"]) <= AFTER_NAME
 
 
+def test_the_office_and_honorific_words_are_one_table() -> None:
+    """R51 finding 2: the office row and AFTER_NAME repeated about 27 words of ROLE_TITLES, and 当家, 老板, 老板娘 of STOP.
+    The offices and honorifics of ROLE_TITLES are written once (OFFICE_TITLES, HONORIFIC_TITLES); the rows add only
+    the words ROLE_TITLES lacks, and no row repeats a word STOP already holds."""
+    assert not PEOPLE_WORDS & STOP
+    assert set(PEOPLE_BY_ROLE["office"]) & set(ROLE_TITLES) == set(OFFICE_TITLES)
+    assert AFTER_NAME & set(ROLE_TITLES) == set(OFFICE_TITLES) | set(HONORIFIC_TITLES)
+
+
 def test_a_word_a_feature_and_a_settlements_kind_name_a_settlement_said_once() -> None:
     """A word, a feature of the land and a settlement's kind word name one settlement said once: a wartime march, a
     land reform record, a present-day delivery round."""
@@ -73,3 +83,11 @@ def test_a_common_word_before_the_kind_or_a_kind_said_of_a_place_names_no_settle
 def test_the_settlement_tables_hold_single_characters() -> None:
     """Every feature and kind is one character, no feature is a kind too."""
     assert all(len(c) == 1 for c in FEATURE_CHARS | SETTLEMENTS) and not FEATURE_CHARS & SETTLEMENTS
+
+
+def test_a_pronoun_and_a_one_character_kin_word_alone_name_the_relative() -> None:
+    """R51 finding 3: KIN_SAID_SHORT with no other word for kin around (我妈 was also caught by other rules): a
+    soldier home on leave, an aunt at a New Year table, a brother off to normal school."""
+    assert _found("开春以后，她哥吴海生从部队回来了。").get("吴海生") == "人物"
+    assert _found("晚饭时，他姨范玉琴端上来一盘饺子。").get("范玉琴") == "人物"
+    assert _found("第二年春天，你弟童立新考上了师范。").get("童立新") == "人物"
