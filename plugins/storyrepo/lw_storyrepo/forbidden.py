@@ -87,21 +87,20 @@ SPEAKING = r"(?<![心暗])(?:说|喊|问|答|骂|叫|嚷|唱|念)(?:道|了一?�
 """Saying aloud (喊了一声, 开口问道, 大声说; not 心说, 暗道: a thought)."""
 ANY_ACT = rf"{WALKING}|{HANDLING}|{HEARING}|{SPEAKING}|睁开眼|点了?点头|摇了?摇头|笑了|转过身|坐起|抬起头"
 """What a person awake does at all (睁开眼, 点点头, 坐起来…): the unconscious do none of it."""
-FACULTIES: tuple[tuple[str, re.Pattern[str], str, re.Pattern[str] | None], ...] = (
+FACULTIES: tuple[tuple[str, re.Pattern[str], str, re.Pattern[str] | None, str | None], ...] = (
     ("眼", re.compile(r"(?:什么[也都]|两眼|双眼|眼睛)[^，,。；;\n]{0,6}?看不见|看不见(?:东西|字)?(?=[，,。；;、\n]|$)|认不[得了出]字|"
-                     r"识不得字|看不得(?:字|书|信)|双目失明|失明|瞎了|目盲|眼盲"), READING, re.compile(r"[一单左右]只?眼")),
+                     r"识不得字|看不得(?:字|书|信)|双目失明|失明|瞎了|目盲|眼盲"), READING, re.compile(r"[一单左右]只?眼"), None),
     ("腿", re.compile(r"站不起(?:来)?|走不[了得动](?:路)?(?=[，,。；;、也\n]|$)|下不[了得](?:地|床|炕)|不[准许能得]下(?:地|床)|"
-                     r"瘫痪|瘫在床|截瘫|卧床不起"), WALKING, re.compile(r"拐|拄")),
-    ("腿", re.compile(r"站不起来|走不了路|走不得路|下不[了得]地|不[准许能]下地"), rf"{_RUNNING}|[跳蹦]了?(?:下|起|上|过)", None),
+                     r"瘫痪|瘫在床|截瘫|卧床不起"), WALKING, re.compile(r"拐|拄"), rf"{_RUNNING}|[跳蹦]了?(?:下|起|上|过)"),
     ("手", re.compile(r"(?:什么|啥)[都也]?(?:拿|抓|握)不[得了动住]|(?:两|双)手[^，,。；;\n]{0,8}?(?:拿|用)不[得了]|用不得力|"
-                     r"两只手的活[都也]?干不[了得]"), HANDLING, re.compile(r"[一单左右]只?手|[左右][臂胳]|手[是倒还]?好")),
+                     r"两只手的活[都也]?干不[了得]"), HANDLING, re.compile(r"[一单左右]只?手|[左右][臂胳]|手[是倒还]?好"), None),
     ("耳", re.compile(r"什么[也都]听不见|听不见(?:声音|人说话)?(?=[，,。；;、\n]|$)|耳朵[^，,。；;\n]{0,6}?聋|聋了|失聪|耳聋"), HEARING,
-     re.compile(r"[一单左右]只?耳")),
-    ("神志", re.compile(r"昏迷不醒|昏迷|不省人事|人事不知|昏睡不醒"), ANY_ACT, None),
+     re.compile(r"[一单左右]只?耳"), None),
+    ("神志", re.compile(r"昏迷不醒|昏迷|不省人事|人事不知|昏睡不醒"), ANY_ACT, None, None),
 )
-"""The one table of what a card's state rules out (spec §4.2, 状态): ``(faculty, the words that say it is gone, what
-reads as using it, what in the card's words leaves the faculty whole after all)`` — 右手 (the other hand works), 拄着拐 (walking
-with a crutch) — read from the card's own 状态 word and its own clauses (目盲: 什么也看不见，认不得字; 断腿卧床: 站不起、
+"""The one table of what a card's state rules out (spec §4.2, 状态), one row a faculty: ``(faculty, the words that say
+it is gone, what reads as using it, what in the card's words leaves the faculty whole after all, what it still rules out
+then or None)`` — 右手 (the other hand works), 拄着拐 (walking with a crutch: running and jumping still ruled out) — read from the card's own 状态 word and its own clauses (目盲: 什么也看不见，认不得字; 断腿卧床: 站不起、
 走不得; 烫伤: 两手缠满了布…什么都拿不得; 昏迷) in the general Chinese any book says it with — sight: reading a written
 thing; legs: getting up, walking, running, jumping; hands: taking up or handling a thing; hearing: hearing a sound; a
 mind out: any act at all. The voice is :data:`lw_storyrepo.continuity.MUTE`'s (a mute's quotes), a part named with its
@@ -179,14 +178,15 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
         parts: dict[str, str] = {}
         kept = False
         moves: dict[str, str] = {}
-        faculties: dict[str, str] = {}
+        faculties: dict[str, tuple[str, str]] = {}
         for sentence in sentences:
             for clause in re.split(r"[，,；;：:]", sentence):  # the card's own clause: one naming nobody else
-                for _faculty, bar, doing, unless in FACULTIES:
-                    if doing not in faculties.values() and (said_so := bar.search(clause)) is not None \
-                            and not _held_in(clause, others, alias_lengths) \
-                            and not (unless and any(unless.search(other) for other in sentences)):
-                        faculties[said_so.group()] = doing
+                for faculty, bar, doing, unless, lesser in FACULTIES:  # keyed by faculty: one reading of the legs
+                    if faculty not in faculties and (said_so := bar.search(clause)) is not None \
+                            and not _held_in(clause, others, alias_lengths):
+                        rules_out = lesser if unless and any(unless.search(other) for other in sentences) else doing
+                        if rules_out is not None:
+                            faculties[faculty] = (said_so.group(), rules_out)
             kept = kept or KEPT.search(sentence) is not None
             for m in BARRED_PLACE.finditer(sentence):
                 rest = m.group("rest")
@@ -200,7 +200,7 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
                     moves[said_so.group()] = doing
         if barred or parts or kept or moves or faculties or n in scenes:
             out[n] = Bars(frozenset(barred), tuple(parts.items()), scenes.get(n), kept, tuple(moves.items()),
-                          tuple(faculties.items()))
+                          tuple(faculties.values()))
     return out
 
 

@@ -137,3 +137,24 @@ def test_what_the_dead_or_missing_knew_asked_is_no_voice() -> None:
     assert KNEW.match("老掌柜如何料到这一天？")
     assert not KNEW.match("符二哥推门进来，说：“我知道了。”")  # a voice, the knowing in the quote
     assert not KNEW.match("鲁掌柜说，今天的布不许晒。")
+
+
+def _barred_by_card(text: str, state: str, body: str) -> bool:
+    """Whether ``body`` alarms on 甲, a card of ``state`` whose text is ``text`` (R51's minimal inputs)."""
+    cards = {"甲": {"姓名": "甲", "状态": state, "位置": "染坊"}, "乙": {"姓名": "乙", "状态": "在世", "位置": "染坊"}}
+    aliases = {"甲": "甲", "乙": "乙", "褚大有": "甲", "窦三姑": "甲"}
+    meta = {"视角": "乙", "书内时间": "1934年5月2日", "在场": list(cards)}
+    world = World(cards, dict(aliases), PLACES, set(), ("普通人",), None, places_inside("", PLACES), {"甲": "他", "乙": "他"},
+                  bars=forbidden_of(cards, {"甲": text}, "", aliases, PLACES))
+    ctx = CheckContext(dict(aliases), [], [], [], 0, set(aliases), set(), world=world, people=set(cards)).for_draft(meta)
+    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
+    lines = body.split("\n")
+    return any("甲" in f.message and "状态" in f.message
+               for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re()))
+
+
+def test_one_reading_a_faculty_the_words_matching_two_rows() -> None:
+    # R51 finding 1: 站不起来 matched the legs row and an old running-only row keyed by the words: walking was lost
+    bars = forbidden_of({"甲": {"姓名": "甲", "状态": "腿伤"}}, {"甲": "挑夫。两条腿都断了，站不起来。"}, "", {"甲": "甲"}, set())
+    assert [words for words, _doing in bars["甲"].faculties] == ["站不起来"]
+    assert _barred_by_card("挑夫。两条腿都断了，站不起来。", "腿伤", "褚大有掀开被子下了床，几步走到窗前。")
