@@ -32,6 +32,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from lw_storyrepo.kinship import FORMS, WORDS
+
 SCENES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     (("禁赛", "停赛", "禁止参赛"), re.compile(r"主场|客场|正式比赛|正赛|联赛|比赛馆|比赛席|赛场上|登场|上场|出战")),
     (("停职", "停诊", "吊销", "停飞"), re.compile(r"手术台|坐诊|出诊|查房|出警|办案|开庭|执勤|上班|驾驶舱|机长座|站会|周会|例会|晨会|开会")),
@@ -100,13 +102,24 @@ FACULTIES: tuple[tuple[str, re.Pattern[str], str, re.Pattern[str] | None, str | 
 )
 """The one table of what a card's state rules out (spec §4.2, 状态), one row a faculty: ``(faculty, the words that say
 it is gone, what reads as using it, what in the card's words leaves the faculty whole after all, what it still rules out
-then or None)`` — 右手 (the other hand works), 拄着拐 (walking with a crutch: running and jumping still ruled out) — read from the card's own 状态 word and its own clauses (目盲: 什么也看不见，认不得字; 断腿卧床: 站不起、
-走不得; 烫伤: 两手缠满了布…什么都拿不得; 昏迷) in the general Chinese any book says it with — sight: reading a written
-thing; legs: getting up, walking, running, jumping; hands: taking up or handling a thing; hearing: hearing a sound; a
+then or None)`` — 右手 (the other hand works), 拄着拐 (walking with a crutch: running and jumping still ruled out) —
+read from the card's own 状态 word and its own present clauses (:data:`ANOTHERS_OR_PAST`; 目盲: 什么也看不见，认不得字;
+断腿卧床: 站不起、走不得; 烫伤: 两手缠满了布…什么都拿不得; 昏迷) in the general Chinese any book says it with — sight:
+reading a written thing; legs: getting up, walking, running, jumping; hands: taking up or handling a thing; hearing: hearing a sound; a
 mind out: any act at all. The voice is :data:`lw_storyrepo.continuity.MUTE`'s (a mute's quotes), a part named with its
 bar :data:`UNABLE_PART`'s. An act is the card's only when its clause's subject is the card (by a name, or a pronoun of a
 paragraph naming no one else: :func:`lw_storyrepo.continuity._told_of`): a hand act after an unknown name (阿娇…又拿起了
 放大镜) is nobody's (连续性-盲评二十七)."""
+_KIN = "|".join(sorted({*WORDS, *(f for forms in FORMS.values() for f in forms), "爸", "妈", "男人", "媳妇", "老婆"}
+                        - {"夫人", "娘子", "相公"}, key=len, reverse=True))
+"""Kin words (:data:`lw_storyrepo.kinship.WORDS`, its forms): a subject who is a relative, not the card (夫人, 娘子,
+相公 aside: how the card herself is often called)."""
+ANOTHERS_OR_PAST = re.compile(rf"(?:^|[他她我你其]的?)(?:{_KIN})|(?:[一二三四五六七八九十几两百\d]+|多|半)年前|早年|当年|"
+                              r"曾经?|从前|以前|小时候|年轻时")
+"""In the clause before a faculty's words, a subject who is not the card (她爹瘫痪在床, 她娘早年瞎了) or a time that is
+not now (十年前, 早年, 曾, 当年): the clause does not state the card's present faculty (R51 at stop 51)."""
+ONCE = re.compile(r"过")
+"""After a faculty's words, a state lived through and over (昏迷过三天)."""
 CAUSED = re.compile(r"[让请托求央]|(?<![大喊尖惊哭])叫(?!了?一?声|喊|嚷|道|醒|作|做)")
 """A causative before an act in its clause (小白叫沈工把信读完, 让人把门牌上的字念给她听): someone else does it — the
 name after it reads as an object (:data:`lw_storyrepo.continuity.NOT_SUBJECT`), yet it is the doer."""
@@ -183,7 +196,9 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
             for clause in re.split(r"[，,；;：:]", sentence):  # the card's own clause: one naming nobody else
                 for faculty, bar, doing, unless, lesser in FACULTIES:  # keyed by faculty: one reading of the legs
                     if faculty not in faculties and (said_so := bar.search(clause)) is not None \
-                            and not _held_in(clause, others, alias_lengths):
+                            and not _held_in(clause, others, alias_lengths) \
+                            and not ANOTHERS_OR_PAST.search(clause, 0, said_so.start()) \
+                            and not ONCE.match(clause, said_so.end()):
                         rules_out = lesser if unless and any(unless.search(other) for other in sentences) else doing
                         if rules_out is not None:
                             faculties[faculty] = (said_so.group(), rules_out)

@@ -158,3 +158,13 @@ def test_one_reading_a_faculty_the_words_matching_two_rows() -> None:
     bars = forbidden_of({"甲": {"姓名": "甲", "状态": "腿伤"}}, {"甲": "挑夫。两条腿都断了，站不起来。"}, "", {"甲": "甲"}, set())
     assert [words for words, _doing in bars["甲"].faculties] == ["站不起来"]
     assert _barred_by_card("挑夫。两条腿都断了，站不起来。", "腿伤", "褚大有掀开被子下了床，几步走到窗前。")
+
+
+def test_a_relatives_or_a_past_state_is_not_the_cards_faculty() -> None:
+    # R51 finding 2: any clause of the card naming no other card barred the faculty, a relative's or a past one too
+    burnt = "染匠。两手缠满了布，什么都拿不得。"
+    assert not _barred_by_card(burnt + "她爹瘫痪在床。", "烫伤", "窦三姑站起来。")
+    assert not _barred_by_card(burnt + "十年前坠马，昏迷过三天。", "烫伤", "窦三姑点了点头。")
+    assert not _barred_by_card(burnt + "她娘早年瞎了。", "烫伤", "窦三姑凑过去，一行一行看下去。")
+    assert _barred_by_card(burnt + "她爹瘫痪在床。", "烫伤", "窦三姑接过木瓢，舀了一瓢水。")  # her own hands still
+    assert _barred_by_card("她瘫痪在床。", "瘫痪", "窦三姑站起来。")  # she herself, now
