@@ -168,3 +168,12 @@ def test_a_relatives_or_a_past_state_is_not_the_cards_faculty() -> None:
     assert not _barred_by_card(burnt + "她娘早年瞎了。", "烫伤", "窦三姑凑过去，一行一行看下去。")
     assert _barred_by_card(burnt + "她爹瘫痪在床。", "烫伤", "窦三姑接过木瓢，舀了一瓢水。")  # her own hands still
     assert _barred_by_card("她瘫痪在床。", "瘫痪", "窦三姑站起来。")  # she herself, now
+
+
+def test_what_leaves_a_faculty_whole_speaks_of_the_part() -> None:
+    # R51 finding 5: bare 拐, 一手, 一眼 in any card sentence left the faculty whole
+    assert _barred_by_card("挑夫。站不起来。拐到码头那年才十六。", "腿伤", "褚大有掀开被子下了床，几步走到窗前。")
+    assert _barred_by_card("寡妇，一手把儿子拉扯大。两手缠满了布，什么都拿不得。", "烫伤", "窦三姑接过木瓢，舀了一瓢水。")
+    assert _barred_by_card("拉二胡的。一眼望去尽是黑，什么也看不见。", "目盲", "窦三姑凑过去，一行一行看下去。")
+    assert not _barred_by_card("挑夫。站不起来，拄着拐杖。", "腿伤", "褚大有几步走到窗前。")  # a crutch still
+    assert not _barred_by_card("左手烫了，什么都拿不得。右手还好。", "烫伤", "窦三姑接过木瓢，舀了一瓢水。")  # the other hand
