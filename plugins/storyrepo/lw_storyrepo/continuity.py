@@ -110,11 +110,13 @@ LIFETIME = re.compile(r"(?:在世|活着|在)的时候|在世时|(?:死|去世|�
 """A paragraph set in a dead person's lifetime (师父在的时候说过：…; 都是师父用了一辈子的：一把锤，一卷麻 — a list after
 its colon, no voice) or after their death (师父落水以后，东西收拾出来): what it tells of them is no act or voice in the
 scene. Read for the dead only: a living one's 搭了半辈子 is no past of the scene."""
-KNEW = re.compile(r"[\u4e00-\u9fff]{1,8}?(?:其实|原来|早就|早已|早都|一直|始终|从来|就|怎么|怎会|如何|哪里)(?:都|就)?"
-                  r"(?:知道|明白|清楚|料到|猜到|想到|察觉)")
+_KNOWING = r"(?:知道|明白|清楚|料到|猜到|想到|察觉)"
+KNEW = re.compile(rf"[\u4e00-\u9fff]{{1,8}}?(?:(?:其实|原来|早就|早已|早都|一直|始终|从来)(?:都|就)?{_KNOWING}|"
+                  rf"(?:就|怎么|怎会|如何|哪里)(?:都|就)?{_KNOWING}(?=[^。！!\n]*?(?:[？?]|[吗呢](?=[。，,！!…\n]|$))))")
 """What someone had long known, read at their name (他爹早就知道那笔账有问题): a thought of their lifetime, not
 words in the scene — the dead and the missing are told of so; and what the point of view asks they knew (大庚怎么知道，…？;
-巴雅尔大叔二月里就知道自己要往北边去？ — S1 at stop 51: a knowing, no voice)."""
+巴雅尔大叔二月里就知道自己要往北边去？ — S1 at stop 51: a knowing, no voice) — asked: a bare 就 of a thought in the
+scene (鲁万山一听就明白，心里想…; 转身就想到了对策) is no question (R51 at stop 51)."""
 MEDIUM = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空|听筒|话筒|电报|无线电|电台|步话机|对讲机|通讯|信号|屏幕|视频|连线|语音")
 """A call or a letter: what carries a body's doings from elsewhere (妈在电话里叹了口气)."""
 REMOTE = re.compile(MEDIUM.pattern + r"|隔着|隔壁|墙那边|墙后|门外|窗外|通风|格栅|管道里|声音从")

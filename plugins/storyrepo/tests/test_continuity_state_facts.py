@@ -177,3 +177,14 @@ def test_what_leaves_a_faculty_whole_speaks_of_the_part() -> None:
     assert _barred_by_card("拉二胡的。一眼望去尽是黑，什么也看不见。", "目盲", "窦三姑凑过去，一行一行看下去。")
     assert not _barred_by_card("挑夫。站不起来，拄着拐杖。", "腿伤", "褚大有几步走到窗前。")  # a crutch still
     assert not _barred_by_card("左手烫了，什么都拿不得。右手还好。", "烫伤", "窦三姑接过木瓢，舀了一瓢水。")  # the other hand
+
+
+def test_a_thought_of_the_dead_in_the_scene_is_no_knowing_asked() -> None:
+    # R51 finding 3: the bare 就 of KNEW silenced in-scene thought of the dead; the knowing asked stays silent
+    from lw_storyrepo.continuity import KNEW
+
+    assert not KNEW.match("鲁万山转身就想到了对策。")
+    assert not KNEW.match("鲁万山一听就明白，心里想，这回完了。")
+    assert KNEW.match("鲁万山早就知道那批布要坏？")
+    assert any("鲁万山" in m for m in findings("鲁万山转身就想到了对策。"))
+    assert any("鲁万山" in m for m in findings("鲁万山一听就明白，心里想，这回完了。"))
