@@ -1116,7 +1116,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         state = str(card.get("状态") or "")
         if who not in revived and state.startswith(DEAD) and LIFETIME.search(line):
             continue  # 师父在的时候说过：…: words of their lifetime, in the scene or not
-        if who not in revived and state.startswith(DEAD + GONE) and KNEW.match(line, voice.column - 1, voice.column + 16):
+        if who not in revived and state.startswith(DEAD + GONE) and KNEW.match(line, voice.column - 1):
             continue  # 大庚怎么知道，…？: what the dead or the missing knew, asked — no voice for any reader below
         if who not in revived and state.startswith(DEAD + GONE) and not_now(voice.line) is None:
             seen.add((who, voice.line))
@@ -1608,7 +1608,7 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             who = world.aliases.get(said) or one.get(said, said)
             if (who, i) in seen or (start > 0 and narration[start - 1] in NOT_SUBJECT):
                 continue
-            if held[who].startswith(DEAD + GONE) and KNEW.match(narration, start, start + 16) \
+            if held[who].startswith(DEAD + GONE) and KNEW.match(narration, start) \
                     or held[who].startswith(DEAD) and LIFETIME.search(line):
                 continue  # 岩哥早就知道那天会出事: what the dead had known, not an act in the scene; nor their lifetime
             if held[who].startswith(DEAD) and MADE_KNOWN.match(narration, start + len(said)) \

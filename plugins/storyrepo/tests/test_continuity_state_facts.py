@@ -217,3 +217,8 @@ def test_a_line_of_thousands_of_acts_reads_its_causatives_once(monkeypatch: pyte
     body = "褚大有" + "站起来" * 8333
     assert any("褚大有" in m for m in findings(body))
     assert counted.read <= 2 * len(body)  # each act read from its clause start: 104 million
+
+
+def test_the_knowing_asked_read_to_its_question_mark() -> None:
+    # R51 finding 3 narrowed KNEW to a question: the question mark may stand past the 16 characters read at a name
+    assert not barred("程砚秋心里一紧。符二哥怎么知道，染坊里那批蓝布到了五月里一定会坏？", "符二")
