@@ -110,11 +110,13 @@ LIFETIME = re.compile(r"(?:在世|活着|在)的时候|在世时|(?:死|去世|�
 """A paragraph set in a dead person's lifetime (师父在的时候说过：…; 都是师父用了一辈子的：一把锤，一卷麻 — a list after
 its colon, no voice) or after their death (师父落水以后，东西收拾出来): what it tells of them is no act or voice in the
 scene. Read for the dead only: a living one's 搭了半辈子 is no past of the scene."""
-KNEW = re.compile(r"[\u4e00-\u9fff]{1,8}?(?:其实|原来|早就|早已|早都|一直|始终|从来|就|怎么|怎会|如何|哪里)(?:都|就)?"
-                  r"(?:知道|明白|清楚|料到|猜到|想到|察觉)")
+_KNOWING = r"(?:知道|明白|清楚|料到|猜到|想到|察觉)"
+KNEW = re.compile(rf"[\u4e00-\u9fff]{{1,8}}?(?:(?:其实|原来|早就|早已|早都|一直|始终|从来)(?:都|就)?{_KNOWING}|"
+                  rf"(?:就|怎么|怎会|如何|哪里)(?:都|就)?{_KNOWING}(?=[^。！!\n]*?(?:[？?]|[吗呢](?=[。，,！!…\n]|$))))")
 """What someone had long known, read at their name (他爹早就知道那笔账有问题): a thought of their lifetime, not
 words in the scene — the dead and the missing are told of so; and what the point of view asks they knew (大庚怎么知道，…？;
-巴雅尔大叔二月里就知道自己要往北边去？ — S1 at stop 51: a knowing, no voice)."""
+巴雅尔大叔二月里就知道自己要往北边去？ — S1 at stop 51: a knowing, no voice) — asked: a bare 就 of a thought in the
+scene (鲁万山一听就明白，心里想…; 转身就想到了对策) is no question (R51 at stop 51)."""
 MEDIUM = re.compile(r"传音|信中|信上|玉简|传讯|电话|留音|隔空|听筒|话筒|电报|无线电|电台|步话机|对讲机|通讯|信号|屏幕|视频|连线|语音")
 """A call or a letter: what carries a body's doings from elsewhere (妈在电话里叹了口气)."""
 REMOTE = re.compile(MEDIUM.pattern + r"|隔着|隔壁|墙那边|墙后|门外|窗外|通风|格栅|管道里|声音从")
@@ -1128,7 +1130,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         state = str(card.get("状态") or "")
         if who not in revived and state.startswith(DEAD) and LIFETIME.search(line):
             continue  # 师父在的时候说过：…: words of their lifetime, in the scene or not
-        if who not in revived and state.startswith(DEAD + GONE) and KNEW.match(line, voice.column - 1, voice.column + 16):
+        if who not in revived and state.startswith(DEAD + GONE) and KNEW.match(line, voice.column - 1):
             continue  # 大庚怎么知道，…？: what the dead or the missing knew, asked — no voice for any reader below
         if who not in revived and state.startswith(DEAD + GONE) and not_now(voice.line) is None:
             seen.add((who, voice.line))
@@ -1717,7 +1719,7 @@ def _acting(world: World, lines: list[str], first_line: int, revived: set[str], 
             who = world.aliases.get(said) or one.get(said, said)
             if (who, i) in seen or (start > 0 and narration[start - 1] in NOT_SUBJECT):
                 continue
-            if held[who].startswith(DEAD + GONE) and KNEW.match(narration, start, start + 16) \
+            if held[who].startswith(DEAD + GONE) and KNEW.match(narration, start) \
                     or held[who].startswith(DEAD) and LIFETIME.search(line):
                 continue  # 岩哥早就知道那天会出事: what the dead had known, not an act in the scene; nor their lifetime
             if held[who].startswith(DEAD) and MADE_KNOWN.match(narration, start + len(said)) \
@@ -1924,6 +1926,20 @@ def _told_of(world: World, narration: str, at: int, who: str, anyone: re.Pattern
     return False
 
 
+def _caused_in(text: str) -> Callable[[int], bool]:
+    """Whether a causative (:data:`CAUSED`: 叫沈工把…, 让人把…) stands before a position in its clause (after the last
+    of ，,。；;！？ before it) — the clause ends and the causatives of ``text`` found once, each position then two bisects:
+    each act read from its clause start made a line of thousands of acts quadratic (R51 at stop 51)."""
+    ends = [i for i, c in enumerate(text) if c in "，,。；;！？"]
+    causes = [m.start() for m in CAUSED.finditer(text)]
+
+    def caused(at: int) -> bool:
+        k = bisect.bisect_left(ends, at)
+        j = bisect.bisect_left(causes, ends[k - 1] + 1 if k else 0)
+        return j < len(causes) and causes[j] < at
+    return caused
+
+
 def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str],
                seen: set[tuple[str, int]]) -> list[Finding]:
     """状态 the prose contradicts by what the book says the state forbids (:attr:`World.bars`,
@@ -1959,12 +1975,13 @@ def _forbidden(world: World, lines: list[str], first_line: int, revived: set[str
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
         subject: Callable[[int], str | None] | None = None
         named = functools.cache(lambda text=narration: {world.aliases.get(m.group(), m.group()) for m in anyone.finditer(text)})
+        caused: Callable[[int], bool] | None = None
         for n, act, why, part_act in acts:
             if n in done or (n, i) in seen:
                 continue
             for m in act.finditer(narration):
                 if NOT_DONE.search(narration[max(0, m.start() - 3):m.start()]) \
-                        or CAUSED.search(narration, max(narration.rfind(c, 0, m.start()) for c in "，,。；;！？") + 1, m.start()) \
+                        or (caused := caused or _caused_in(narration))(m.start()) \
                         or (part_act and m.group().endswith(POSTURE_VERBS) and POSTURE.match(narration, m.end())):
                     continue
                 if part_act is None:

@@ -32,6 +32,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from lw_storyrepo.kinship import FORMS, WORDS
+
 SCENES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     (("禁赛", "停赛", "禁止参赛"), re.compile(r"主场|客场|正式比赛|正赛|联赛|比赛馆|比赛席|赛场上|登场|上场|出战")),
     (("停职", "停诊", "吊销", "停飞"), re.compile(r"手术台|坐诊|出诊|查房|出警|办案|开庭|执勤|上班|驾驶舱|机长座|站会|周会|例会|晨会|开会")),
@@ -87,27 +89,38 @@ SPEAKING = r"(?<![心暗])(?:说|喊|问|答|骂|叫|嚷|唱|念)(?:道|了一?�
 """Saying aloud (喊了一声, 开口问道, 大声说; not 心说, 暗道: a thought)."""
 ANY_ACT = rf"{WALKING}|{HANDLING}|{HEARING}|{SPEAKING}|睁开眼|点了?点头|摇了?摇头|笑了|转过身|坐起|抬起头"
 """What a person awake does at all (睁开眼, 点点头, 坐起来…): the unconscious do none of it."""
-FACULTIES: tuple[tuple[str, re.Pattern[str], str, re.Pattern[str] | None], ...] = (
+FACULTIES: tuple[tuple[str, re.Pattern[str], str, re.Pattern[str] | None, str | None], ...] = (
     ("眼", re.compile(r"(?:什么[也都]|两眼|双眼|眼睛)[^，,。；;\n]{0,6}?看不见|看不见(?:东西|字)?(?=[，,。；;、\n]|$)|认不[得了出]字|"
-                     r"识不得字|看不得(?:字|书|信)|双目失明|失明|瞎了|目盲|眼盲"), READING, re.compile(r"[一单左右]只?眼")),
+                     r"识不得字|看不得(?:字|书|信)|双目失明|失明|瞎了|目盲|眼盲"), READING, re.compile(r"[一单]只眼|[左右]眼"), None),
     ("腿", re.compile(r"站不起(?:来)?|走不[了得动](?:路)?(?=[，,。；;、也\n]|$)|下不[了得](?:地|床|炕)|不[准许能得]下(?:地|床)|"
-                     r"瘫痪|瘫在床|截瘫|卧床不起"), WALKING, re.compile(r"拐|拄")),
-    ("腿", re.compile(r"站不起来|走不了路|走不得路|下不[了得]地|不[准许能]下地"), rf"{_RUNNING}|[跳蹦]了?(?:下|起|上|过)", None),
+                     r"瘫痪|瘫在床|截瘫|卧床不起"), WALKING, re.compile(r"拄着?拐|拐杖|拐棍|拄着?(?:杖|棍|棒)"), rf"{_RUNNING}|[跳蹦]了?(?:下|起|上|过)"),
     ("手", re.compile(r"(?:什么|啥)[都也]?(?:拿|抓|握)不[得了动住]|(?:两|双)手[^，,。；;\n]{0,8}?(?:拿|用)不[得了]|用不得力|"
-                     r"两只手的活[都也]?干不[了得]"), HANDLING, re.compile(r"[一单左右]只?手|[左右][臂胳]|手[是倒还]?好")),
+                     r"两只手的活[都也]?干不[了得]"), HANDLING, re.compile(r"[一单]只手|[左右]手|[左右][臂胳]|手[是倒还]?好"), None),
     ("耳", re.compile(r"什么[也都]听不见|听不见(?:声音|人说话)?(?=[，,。；;、\n]|$)|耳朵[^，,。；;\n]{0,6}?聋|聋了|失聪|耳聋"), HEARING,
-     re.compile(r"[一单左右]只?耳")),
-    ("神志", re.compile(r"昏迷不醒|昏迷|不省人事|人事不知|昏睡不醒"), ANY_ACT, None),
+     re.compile(r"[一单]只耳|[左右]耳"), None),
+    ("神志", re.compile(r"昏迷不醒|昏迷|不省人事|人事不知|昏睡不醒"), ANY_ACT, None, None),
 )
-"""The one table of what a card's state rules out (spec §4.2, 状态): ``(faculty, the words that say it is gone, what
-reads as using it, what in the card's words leaves the faculty whole after all)`` — 右手 (the other hand works), 拄着拐 (walking
-with a crutch) — read from the card's own 状态 word and its own clauses (目盲: 什么也看不见，认不得字; 断腿卧床: 站不起、
-走不得; 烫伤: 两手缠满了布…什么都拿不得; 昏迷) in the general Chinese any book says it with — sight: reading a written
-thing; legs: getting up, walking, running, jumping; hands: taking up or handling a thing; hearing: hearing a sound; a
+"""The one table of what a card's state rules out (spec §4.2, 状态), one row a faculty: ``(faculty, the words that say
+it is gone, what reads as using it, what in the card's words leaves the faculty whole after all, what it still rules out
+then or None)`` — 右手 (the other hand works), 拄着拐 (walking with a crutch: running and jumping still ruled out), the
+part named as a noun (一只手, 左眼, 拐杖; not 一手把儿子拉扯大, 一眼, 拐到: R51 at stop 51) —
+read from the card's own 状态 word and its own present clauses (:data:`ANOTHERS_OR_PAST`; 目盲: 什么也看不见，认不得字;
+断腿卧床: 站不起、走不得; 烫伤: 两手缠满了布…什么都拿不得; 昏迷) in the general Chinese any book says it with — sight:
+reading a written thing; legs: getting up, walking, running, jumping; hands: taking up or handling a thing; hearing: hearing a sound; a
 mind out: any act at all. The voice is :data:`lw_storyrepo.continuity.MUTE`'s (a mute's quotes), a part named with its
 bar :data:`UNABLE_PART`'s. An act is the card's only when its clause's subject is the card (by a name, or a pronoun of a
 paragraph naming no one else: :func:`lw_storyrepo.continuity._told_of`): a hand act after an unknown name (阿娇…又拿起了
 放大镜) is nobody's (连续性-盲评二十七)."""
+_KIN = "|".join(sorted({*WORDS, *(f for forms in FORMS.values() for f in forms), "爸", "妈", "男人", "媳妇", "老婆"}
+                        - {"夫人", "娘子", "相公"}, key=len, reverse=True))
+"""Kin words (:data:`lw_storyrepo.kinship.WORDS`, its forms): a subject who is a relative, not the card (夫人, 娘子,
+相公 aside: how the card herself is often called)."""
+ANOTHERS_OR_PAST = re.compile(rf"(?:^|[他她我你其]的?)(?:{_KIN})|(?:[一二三四五六七八九十几两百\d]+|多|半)年前|早年|当年|"
+                              r"曾经?|从前|以前|小时候|年轻时")
+"""In the clause before a faculty's words, a subject who is not the card (她爹瘫痪在床, 她娘早年瞎了) or a time that is
+not now (十年前, 早年, 曾, 当年): the clause does not state the card's present faculty (R51 at stop 51)."""
+ONCE = re.compile(r"过")
+"""After a faculty's words, a state lived through and over (昏迷过三天)."""
 CAUSED = re.compile(r"[让请托求央]|(?<![大喊尖惊哭])叫(?!了?一?声|喊|嚷|道|醒|作|做)")
 """A causative before an act in its clause (小白叫沈工把信读完, 让人把门牌上的字念给她听): someone else does it — the
 name after it reads as an object (:data:`lw_storyrepo.continuity.NOT_SUBJECT`), yet it is the doer."""
@@ -179,14 +192,17 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
         parts: dict[str, str] = {}
         kept = False
         moves: dict[str, str] = {}
-        faculties: dict[str, str] = {}
+        faculties: dict[str, tuple[str, str]] = {}
         for sentence in sentences:
             for clause in re.split(r"[，,；;：:]", sentence):  # the card's own clause: one naming nobody else
-                for _faculty, bar, doing, unless in FACULTIES:
-                    if doing not in faculties.values() and (said_so := bar.search(clause)) is not None \
+                for faculty, bar, doing, unless, lesser in FACULTIES:  # keyed by faculty: one reading of the legs
+                    if faculty not in faculties and (said_so := bar.search(clause)) is not None \
                             and not _held_in(clause, others, alias_lengths) \
-                            and not (unless and any(unless.search(other) for other in sentences)):
-                        faculties[said_so.group()] = doing
+                            and not ANOTHERS_OR_PAST.search(clause, 0, said_so.start()) \
+                            and not ONCE.match(clause, said_so.end()):
+                        rules_out = lesser if unless and any(unless.search(other) for other in sentences) else doing
+                        if rules_out is not None:
+                            faculties[faculty] = (said_so.group(), rules_out)
             kept = kept or KEPT.search(sentence) is not None
             for m in BARRED_PLACE.finditer(sentence):
                 rest = m.group("rest")
@@ -200,7 +216,7 @@ def forbidden_of(characters: dict[str, dict[str, Any]], texts: dict[str, str], l
                     moves[said_so.group()] = doing
         if barred or parts or kept or moves or faculties or n in scenes:
             out[n] = Bars(frozenset(barred), tuple(parts.items()), scenes.get(n), kept, tuple(moves.items()),
-                          tuple(faculties.items()))
+                          tuple(faculties.values()))
     return out
 
 

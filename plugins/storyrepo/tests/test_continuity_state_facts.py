@@ -12,8 +12,13 @@ reading.
 
 from __future__ import annotations
 
-from typing import Any
+import re
+import sys
+from typing import Any, Iterator
 
+import pytest
+
+from lw_storyrepo import continuity
 from lw_storyrepo.checks import CheckContext, voices
 from lw_storyrepo.continuity import World, check_continuity, places_inside
 from lw_storyrepo.forbidden import forbidden_of
@@ -137,3 +142,83 @@ def test_what_the_dead_or_missing_knew_asked_is_no_voice() -> None:
     assert KNEW.match("老掌柜如何料到这一天？")
     assert not KNEW.match("符二哥推门进来，说：“我知道了。”")  # a voice, the knowing in the quote
     assert not KNEW.match("鲁掌柜说，今天的布不许晒。")
+
+
+def _barred_by_card(text: str, state: str, body: str) -> bool:
+    """Whether ``body`` alarms on 甲, a card of ``state`` whose text is ``text`` (R51's minimal inputs)."""
+    cards = {"甲": {"姓名": "甲", "状态": state, "位置": "染坊"}, "乙": {"姓名": "乙", "状态": "在世", "位置": "染坊"}}
+    aliases = {"甲": "甲", "乙": "乙", "褚大有": "甲", "窦三姑": "甲"}
+    meta = {"视角": "乙", "书内时间": "1934年5月2日", "在场": list(cards)}
+    world = World(cards, dict(aliases), PLACES, set(), ("普通人",), None, places_inside("", PLACES), {"甲": "他", "乙": "他"},
+                  bars=forbidden_of(cards, {"甲": text}, "", aliases, PLACES))
+    ctx = CheckContext(dict(aliases), [], [], [], 0, set(aliases), set(), world=world, people=set(cards)).for_draft(meta)
+    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
+    lines = body.split("\n")
+    return any("甲" in f.message and "状态" in f.message
+               for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re()))
+
+
+def test_one_reading_a_faculty_the_words_matching_two_rows() -> None:
+    # R51 finding 1: 站不起来 matched the legs row and an old running-only row keyed by the words: walking was lost
+    bars = forbidden_of({"甲": {"姓名": "甲", "状态": "腿伤"}}, {"甲": "挑夫。两条腿都断了，站不起来。"}, "", {"甲": "甲"}, set())
+    assert [words for words, _doing in bars["甲"].faculties] == ["站不起来"]
+    assert _barred_by_card("挑夫。两条腿都断了，站不起来。", "腿伤", "褚大有掀开被子下了床，几步走到窗前。")
+
+
+def test_a_relatives_or_a_past_state_is_not_the_cards_faculty() -> None:
+    # R51 finding 2: any clause of the card naming no other card barred the faculty, a relative's or a past one too
+    burnt = "染匠。两手缠满了布，什么都拿不得。"
+    assert not _barred_by_card(burnt + "她爹瘫痪在床。", "烫伤", "窦三姑站起来。")
+    assert not _barred_by_card(burnt + "十年前坠马，昏迷过三天。", "烫伤", "窦三姑点了点头。")
+    assert not _barred_by_card(burnt + "她娘早年瞎了。", "烫伤", "窦三姑凑过去，一行一行看下去。")
+    assert _barred_by_card(burnt + "她爹瘫痪在床。", "烫伤", "窦三姑接过木瓢，舀了一瓢水。")  # her own hands still
+    assert _barred_by_card("她瘫痪在床。", "瘫痪", "窦三姑站起来。")  # she herself, now
+
+
+def test_what_leaves_a_faculty_whole_speaks_of_the_part() -> None:
+    # R51 finding 5: bare 拐, 一手, 一眼 in any card sentence left the faculty whole
+    assert _barred_by_card("挑夫。站不起来。拐到码头那年才十六。", "腿伤", "褚大有掀开被子下了床，几步走到窗前。")
+    assert _barred_by_card("寡妇，一手把儿子拉扯大。两手缠满了布，什么都拿不得。", "烫伤", "窦三姑接过木瓢，舀了一瓢水。")
+    assert _barred_by_card("拉二胡的。一眼望去尽是黑，什么也看不见。", "目盲", "窦三姑凑过去，一行一行看下去。")
+    assert not _barred_by_card("挑夫。站不起来，拄着拐杖。", "腿伤", "褚大有几步走到窗前。")  # a crutch still
+    assert not _barred_by_card("左手烫了，什么都拿不得。右手还好。", "烫伤", "窦三姑接过木瓢，舀了一瓢水。")  # the other hand
+
+
+def test_a_thought_of_the_dead_in_the_scene_is_no_knowing_asked() -> None:
+    # R51 finding 3: the bare 就 of KNEW silenced in-scene thought of the dead; the knowing asked stays silent
+    from lw_storyrepo.continuity import KNEW
+
+    assert not KNEW.match("鲁万山转身就想到了对策。")
+    assert not KNEW.match("鲁万山一听就明白，心里想，这回完了。")
+    assert KNEW.match("鲁万山早就知道那批布要坏？")
+    assert any("鲁万山" in m for m in findings("鲁万山转身就想到了对策。"))
+    assert any("鲁万山" in m for m in findings("鲁万山一听就明白，心里想，这回完了。"))
+
+
+class _CountedCausatives:
+    """:data:`lw_storyrepo.forbidden.CAUSED`, counting the characters each search or scan is given."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern, self.read = pattern, 0
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        self.read += min(endpos, len(text)) - pos
+        return self.pattern.search(text, pos, endpos)
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        self.read += min(endpos, len(text)) - pos
+        return self.pattern.finditer(text, pos, endpos)
+
+
+def test_a_line_of_thousands_of_acts_reads_its_causatives_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # R51 finding 4: CAUSED searched from the clause start for every act: 站起来×8333 on one line, 2.6 s (work counted)
+    counted = _CountedCausatives(continuity.CAUSED)
+    monkeypatch.setattr(continuity, "CAUSED", counted)
+    body = "褚大有" + "站起来" * 8333
+    assert any("褚大有" in m for m in findings(body))
+    assert counted.read <= 2 * len(body)  # each act read from its clause start: 104 million
+
+
+def test_the_knowing_asked_read_to_its_question_mark() -> None:
+    # R51 finding 3 narrowed KNEW to a question: the question mark may stand past the 16 characters read at a name
+    assert not barred("程砚秋心里一紧。符二哥怎么知道，染坊里那批蓝布到了五月里一定会坏？", "符二")
