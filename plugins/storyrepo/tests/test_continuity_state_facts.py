@@ -20,7 +20,7 @@ import pytest
 
 from lw_storyrepo import continuity
 from lw_storyrepo.checks import CheckContext, voices
-from lw_storyrepo.continuity import World, check_continuity, places_inside
+from lw_storyrepo.continuity import KNEW, World, check_continuity, places_inside
 from lw_storyrepo.forbidden import forbidden_of
 
 CARDS: dict[str, dict[str, Any]] = {
@@ -135,8 +135,6 @@ def test_the_dead_and_the_missing_riding() -> None:
 
 def test_what_the_dead_or_missing_knew_asked_is_no_voice() -> None:
     # KNEW, read at a voice given to the dead or the missing: a knowing the point of view asks about, not words now
-    from lw_storyrepo.continuity import KNEW
-
     assert KNEW.match("符二哥怎么知道，染坊会有今天？")
     assert KNEW.match("鲁掌柜三月里就知道那批布要坏？")
     assert KNEW.match("老掌柜如何料到这一天？")
@@ -186,8 +184,6 @@ def test_what_leaves_a_faculty_whole_speaks_of_the_part() -> None:
 
 def test_a_thought_of_the_dead_in_the_scene_is_no_knowing_asked() -> None:
     # R51 finding 3: the bare 就 of KNEW silenced in-scene thought of the dead; the knowing asked stays silent
-    from lw_storyrepo.continuity import KNEW
-
     assert not KNEW.match("鲁万山转身就想到了对策。")
     assert not KNEW.match("鲁万山一听就明白，心里想，这回完了。")
     assert KNEW.match("鲁万山早就知道那批布要坏？")
