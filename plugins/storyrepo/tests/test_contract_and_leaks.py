@@ -564,6 +564,20 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       # twenty-ninth round (T1, stop 51: the bare day before 了; months since the card's day)
       ("合同-5.md", "张道深打开经藏让索法成取出第三帙原本对校"), ("泄密-5.md", "曹法济")],
      3),  # 4 -> 3: the twenty-eighth round (S2, stop 51: 坐在索法成对面 is a place, not the doer)
+    # a 1720 宁古塔 exile garrison written blind at stop 51, an evaluation set: first run 7/15, 4/5, 4/5 and 2 false
+    # alarms, unchanged by stop 51's rounds (its README); a development set since stop 52.
+    ("连续性-盲评三十", {"连贯": 15, "合同": 5, "泄密": 5},
+     [("连贯-境界-2.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-状态-1.md", "状态"), ("连贯-位置-2.md", "位置"),
+      ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"), ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
+      ("合同-5.md", "图泰把貂皮册交给阿林誊抄"), ("泄密-3.md", "乌云")],
+     2),
+    # an 1871 马尾 navy yard written blind at stop 51, an evaluation set: first run 8/15, 3/5, 4/5 and 6 false alarms;
+    # 9/15 and 7 with stop 51's rounds (not tuned on it; its README); a development set since stop 52.
+    ("连续性-盲评三十一", {"连贯": 15, "合同": 5, "泄密": 5},
+     [("连贯-状态-1.md", "状态"), ("连贯-状态-2.md", "状态"), ("连贯-位置-1.md", "位置"), ("连贯-时间-1.md", "书内时间"),
+      ("连贯-时间-2.md", "书内时间"), ("连贯-时间-3.md", "书内时间"), ("合同-3.md", "罗星塔"),
+      ("合同-5.md", "雷诺在轮机厂给靖波的锅炉试汽"), ("泄密-1.md", "吴德兴")],
+     7),
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
@@ -642,10 +656,6 @@ def test_a_modern_thing_shown_by_its_looks_meets_the_contract() -> None:
 # most) — each its latest run, in its README; nothing of their findings is ever shown.
 BLIND_SETS = [
     ("连续性-盲评四", {"连贯": 5, "合同": 5, "泄密": 10}, {"连贯": 4, "合同": 5, "泄密": 8}, 2),  # a Song tea house (连贯 3 -> 4: stop 47's rounds)
-    ("连续性-盲评三十", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 7, "合同": 4, "泄密": 4}, 2),  # a 1720 宁古塔 exile garrison (stop 51; first run)
-    # an 1871 马尾 navy yard (stop 51): first run 8/15 and 6 false alarms; with stop 51's rounds (not tuned on it) 9/15
-    # (the thirtieth round's rank claims) and 7 (the twenty-eighth round's holdings)
-    ("连续性-盲评三十一", {"连贯": 15, "合同": 5, "泄密": 5}, {"连贯": 9, "合同": 3, "泄密": 4}, 7),
 ]
 
 
