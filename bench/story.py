@@ -206,7 +206,7 @@ def main() -> None:
                    "专名-网文-盲评九", "专名-网文-盲评十", "专名-网文-盲评十一", "专名-网文-盲评十二",
                    "专名-网文-盲评十三", "专名-网文-盲评十四", "专名-网文-盲评十五",
                    "专名-网文-盲评十六", "专名-网文-盲评十七", "专名-网文-盲评十八", "专名-网文-盲评十九",
-                   "专名-网文-盲评二十", "专名-网文-盲评二十一"):
+                   "专名-网文-盲评二十", "专名-网文-盲评二十一", "专名-网文-盲评二十二", "专名-网文-盲评二十三"):
         result = score(corpus / folder)
         # the 盲评 to 盲评八 and 盲评十 to 十三 sets have been tuned on since their blind runs (盲评十 and 十一 since
         # task N15, 十二 and 十三 since stop 48, 十四 and 十五 since stop 49, 十六 and 十七 since stop 50, 十八 and 十九
