@@ -226,7 +226,7 @@ def main() -> None:
                    "连续性-盲评十七", "连续性-盲评十八", "连续性-盲评十九", "连续性-盲评二十", "连续性-盲评二十一",
                    "连续性-盲评二十二", "连续性-盲评二十三", "连续性-盲评二十四", "连续性-盲评二十五",
                    "连续性-盲评二十六", "连续性-盲评二十七", "连续性-盲评二十八", "连续性-盲评二十九",
-                   "连续性-盲评三十", "连续性-盲评三十一"):
+                   "连续性-盲评三十", "连续性-盲评三十一", "连续性-盲评三十二", "连续性-盲评三十三"):
         # first runs: the READMEs; all tuned on since but 盲评四, 三十二 and 三十三 (the evaluation sets here; 十二 and 十三 are development
         # sets since task C9, 十四 since task C10, 十五 since task C12, 十六 and 十七 since task C16, 十八 to 二十一 since
         # stop 47, 二十二 and 二十三 since stop 48, 二十四 and 二十五 since stop 49, 二十六 and 二十七 since stop 50,
