@@ -996,6 +996,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         out += _dates_in_prose(now, lines, sentences, first_line)
         if names is not None and world.dated_by:
             out += _since_going(world, names, now, sentences, first_line)
+            out += _date_restated(world, names, now, sentences, first_line)
         if names is not None and world.died:
             out += _since_death(world, names, now, sentences, first_line) + _days_since_death(world, names, now, sentences,
                                                                                           first_line)
@@ -2730,14 +2731,14 @@ def _days_since_death(world: World, names: re.Pattern[str], now: str, sentences:
 
 
 _DAY_OF_MONTH = r"[\d〇零一二三四五六七八九十廿卅]{1,3}"
-DATED = re.compile(rf"(?P<month>{_DAY_OF_MONTH})月(?P<day>{_DAY_OF_MONTH})[日号](?:[（(][^）)\n]{{0,12}}[）)])?"
+DATED = re.compile(rf"(?P<month>{_DAY_OF_MONTH})月(?P<day>{_DAY_OF_MONTH})[日号](?P<aside>[（(][^）)\n]{{0,12}}[）)])?"
                    rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
 """A day of the year with what happens on it (灵犀2.0定在11月11日（星期二）上线, 十一月十五日坐火车去天津); 11月8日前
 is a bound, not an event."""
 LUNAR_DATED = re.compile(rf"(?P<month>[正一二三四五六七八九十冬腊]{{1,2}})月(?P<day>{_LUNAR_DAY})(?:(?:{_FEASTS})节?)?"
                          rf"(?:(?<=初[一二三四五六七八九十])(?![日号])|(?![日号\d〇零一二三四五六七八九十月]))"
-                         rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
-"""A day written the old way, without 日 (信里说定十月十七回府), its festival's name after it read past (七月初七七夕那夜); after 初 a day is whole, whatever follows (三月初八一早)."""
+                         rf"(?P<aside>[（(][^）)\n]{{0,12}}[）)])?(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
+"""A day written the old way, without 日 (信里说定十月十七回府), its festival's name after it read past (七月初七七夕那夜); after 初 a day is whole, whatever follows (三月初八一早); the same day in another calendar in brackets after it read past (十二月十七（腊月十七）一早进山; T2, stop 52)."""
 SAME_MONTH = re.compile(rf"[，,；;]\s*(?P<day>{_LUNAR_DAY}|[1-3]?\d)(?:日|号)?(?:是|做|那天|这天)?"
                         rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
 """A later day of the same month in the next clause (十月十七回府，十八是他的六十大寿)."""
@@ -2767,8 +2768,13 @@ _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 def _dates_in(text: str) -> Iterator[tuple[re.Match[str], int, int]]:
     """Each sentence of ``text`` that dates an event (:data:`DATED`, then :data:`LUNAR_DATED`), with the month and
-    day it names; a date no calendar has is skipped."""
-    for m in [*DATED.finditer(text), *LUNAR_DATED.finditer(text)]:
+    day it names; a date no calendar has is skipped, and so is a date in the brackets after another (二月十日（星期日，
+    正月十七）夜里…: the same day in the other calendar, no second event; T2, stop 52)."""
+    found = [*DATED.finditer(text), *LUNAR_DATED.finditer(text)]
+    asides = [m.span("aside") for m in found if m.group("aside")]
+    for m in found:
+        if any(start <= m.start() < end for start, end in asides):
+            continue
         month, day = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month")), _cn_int(m.group("day"))
         if month is not None and day is not None and 1 <= month <= 12 and 1 <= day <= 31:
             yield m, month, day
@@ -2848,7 +2854,11 @@ any event said of ``who`` (宣使就到 and 朝廷的宣使九月十八过驿入
     return min(found) if len({on for _what, on in found}) == 1 else None  # min: the same event whatever the hash seed
 
 
-MONTHS_SINCE = re.compile(r"(?:走|死|没|过世|去世|不在|出事|失踪|不见)了?(?:以来|之后|以后)?[，,]?(?:也|都|已经|就)?"
+GOING = "走|死|没|过世|去世|不在|出事|失踪|不见"
+"""The verbs of someone's going — dying, a mishap, being lost (走了, 出事, 不见了): what the day of a dead or lost one's card
+is the day of (:data:`MONTHS_SINCE`, :data:`RESTATED`)."""
+GOING_RE = re.compile(GOING)
+MONTHS_SINCE = re.compile(rf"(?:{GOING})了?(?:以来|之后|以后)?[，,]?(?:也|都|已经|就)?"
                           r"(?:到(?:今儿|今天|今日|如今|现在)[，,]?)?(?P<nearly>快|将近|差不多)?(?:已经|都|整整|足足|有)*"
                           r"(?P<n>[一两二三四五六七八九十]{1,3})(?P<more>多)?(?P<unit>个月|年)(?P<over>多)?(?![的前后里间])")
 """Months or years told as passed since someone went, died or was lost (大庚走了，到今儿整整五个月了; 你师父走了也快两年了):
@@ -2905,6 +2915,71 @@ def _since_going(world: World, names: re.Pattern[str], now: str, sentences: list
             told.add(who)
             out.append(Finding("连贯", ERROR, f"正文说「{m.group()}」，可{who}是{on_month}月{on_day}日（角色卡）的事，到本章的书内时间"
                                f"「{now}」才{round(passed)}个月", first_line + i, col, sentence.strip()[:60]))
+    return out
+
+
+YEAR_OFF = {"今年": 0, "去年": -1, "前年": -2}
+"""The years a date's own year word counts back from the in-book year (去年冬月十七)."""
+_YEAR_END = re.compile(r"([\d〇零一二三四五六七八九十]{1,5})年$")
+RESTATED = re.compile(rf"是(?P<year>{'|'.join(YEAR_OFF)}|[^，,。！？；;“”\n是]{{0,6}}?年)?"
+                      rf"(?P<month>{_DAY_OF_MONTH}|正|冬|腊)月(?P<day>初[一二三四五六七八九十]|{_DAY_OF_MONTH})(?:[日号])?"
+                      rf"(?P<then>[^，,。！？；;“”\n是]{{0,8}}?的[\u4e00-\u9fff]{{0,2}})?(?=[，,。！？；;”\n]|$)")
+"""A day an event of someone's is said to have been on, the date stressed by 是 (阿爸是今年二月十二日夜里没的; 姐姐出事是
+七月十二日; 她是去年冬月十七进的山): what follows the date, up to the 的 that closes 是…的 and the object after it (进的山),
+is the event's other words; the clause ends there."""
+_RESTATED_HEAD = 4
+"""The most characters of an event's own words between the one named and 是 (出事 in 姐姐出事是…)."""
+
+
+def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: list[tuple[int, int, str]],
+                   first_line: int) -> list[Finding]:
+    """书内时间: a day said of someone's event (:data:`RESTATED`, the one named opening the clause) other than the one day
+    the world and their card give them (:func:`dated_subjects`; :func:`dates_of_death`), for an event that is theirs:
+    a going (:data:`GOING`) of the dead or lost, or one sharing a word's character with the dated event (进的山 and
+    进老爷岭). Silent when the book gives them no day or two, when the year said (去年, 一九九二年) is not the card's,
+    when a Gregorian book's date is written the lunar way (正月, 初八), and on a question (T2, stop 52)."""
+    read = book_time(now)
+    if read is None:
+        return []
+    _era, (year, _month, _day) = read
+    lunar = _lunar(now)
+    out: list[Finding] = []
+    for i, col, sentence in sentences:
+        if "是" not in sentence or "月" not in sentence:
+            continue
+        for m in RESTATED.finditer(sentence):
+            start = max(sentence.rfind(c, 0, m.start()) for c in _CLAUSE_ENDS + "“”「」") + 1
+            head = sentence[start:m.start()].strip()
+            lead = names.match(head)
+            if lead is None or len(head) - lead.end() > _RESTATED_HEAD or sentence[m.end():m.end() + 2].startswith(("吗", "？", "?")):
+                continue
+            who = world.aliases.get(lead.group(), lead.group())
+            said_month = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month"))
+            said_day = _cn_int(m.group("day"))
+            old_way = m.group("month") in "正冬腊" or m.group("day").startswith("初")
+            if said_month is None or said_day is None or (old_way and not lunar):
+                continue
+            dated = [(said, what, on) for said, what, on in world.dated_by if said.startswith(who)]
+            if who in world.died and who in world.died_day:
+                dated.append((who, "", (world.died[who][2], world.died_day[who])))
+            if len({on for _said, _what, on in dated}) != 1:
+                continue
+            said, what, (on_month, on_day) = dated[0]
+            if (said_month, said_day) == (on_month, on_day):
+                continue
+            told, card_year = m.group("year"), _YEAR_END.search(said[len(who):])
+            if told and card_year:
+                written = _YEAR_END.search(told)
+                when = (year + YEAR_OFF[told] if year is not None else None) if told in YEAR_OFF else \
+                    _cn_int(written.group(1)) if written else None
+                if when is None or when != _cn_int(card_year.group(1)):
+                    continue
+            event = head[lead.end():] + (m.group("then") or "")
+            gone = str((world.cards.get(who) or {}).get("状态") or "").startswith((*DEAD, *GONE))
+            if not ((gone and GOING_RE.search(event)) or set(event) & set(what) - _PLAIN):
+                continue
+            out.append(Finding("连贯", ERROR, f"正文说「{sentence[start:m.end()].strip()}」，可{who}的那天是{on_month}月{on_day}日"
+                               f"（世界观/角色卡：{what}）", first_line + i, col + start, sentence.strip()[:60]))
     return out
 
 
