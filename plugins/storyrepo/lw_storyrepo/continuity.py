@@ -2535,6 +2535,10 @@ _FEASTS = "|".join(sorted(LUNAR_FEAST_DAYS, key=len, reverse=True))
 FEAST_TODAY = re.compile(rf"(?:今天|今儿个?|今日|这天)(?:就|可|才|正)?(?:是|就是|正是|正逢|逢着|赶上|过)了?(?:个)?({_FEASTS})(?:节)?"
                          rf"(?![的那]|以前|之前|以后|之后|前后)|({_FEASTS})(?:节)?(?:就在今天|就是今天|当天)")
 """A festival the prose says is today (今儿是小年, 今天过中秋): not 今天是小年的前一天."""
+FEAST_ON_DAY = re.compile(rf"(?<![先今以之大])({'|'.join(w for w, d in _DAY_WORDS.items() if d)})(?:就|才|已经|已|都)?"
+                          rf"(?:是|就是|正是|正逢|逢着|赶上|过)?了?(?:个)?({_FEASTS})(?:节)?(?![的那]|以前|之前|以后|之后|前后)")
+"""A festival the prose puts on a day counted from today (前日重阳, 明天就是中秋, 后天过小年): in a lunar book that day, today
+moved by the day word (:data:`_DAY_WORDS`), must be the festival's (:data:`LUNAR_FEAST_DAYS`); T2, stop 52."""
 SEASON_NOW: dict[str, frozenset[int]] = {
     "冬": frozenset((10, 11, 12, 1, 2, 3)), "夏": frozenset(range(4, 10)), "春": frozenset(range(1, 6)),
     "秋": frozenset(range(7, 13)), "伏": frozenset(range(6, 9)), "九": frozenset((11, 12, 1, 2, 3))}
@@ -2761,7 +2765,12 @@ COME_IN = re.compile(rf"(?:(?:{STILL_TO_COME})(?P<n>[\d一二两三四五六七�
                      rf"(?:从[^，,。！？；;“”\n回来到进]{{1,6}})?(?P<verb>[^，,。！？；;“”\n了啦呢吧啊]{{1,8}})")
 """Days counted to someone's or something's coming (再过三天，监正就从南京回来了; 再过五天你就进城了), or a day ahead
 named (:data:`AHEAD_DAYS`: 后天宣使就到了): what comes after 就, where from left out."""
-COUNT_CUE = re.compile(rf"[离距过还尚再]|{_AHEAD}")
+EVENT_LEFT = re.compile(r"(?:^|(?<=[，,；;“\s]))(?P<what>[^，,。！？；;“”\n离距]{2,8}?)(?:只剩下?|还剩下?|就剩下?)"
+                        r"(?P<n>[\d一二两三四五六七八九十几]{1,3})(?:来|多)?(?:个)?(?:天|日)(?!子)")
+"""Days left before an event named as the clause's subject, without 离 (靖波下水只剩三天了, 婚礼就剩两天了): read only for an
+event the world or a card dates (:func:`_world_event`, the longest tail of the words that is one); 还有 is left out (我们还有三天
+is what we have; T2, stop 52)."""
+COUNT_CUE = re.compile(rf"[离距过还尚再剩]|{_AHEAD}")
 """What a sentence counting days to an event holds (a cheap test before :data:`COUNTDOWN` and :data:`COME_IN`)."""
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
@@ -2801,14 +2810,24 @@ _CLAUSE_ENDS = "，,。！？；;：:\n"
 
 def dated_subjects(lore: str, texts: dict[str, str]) -> tuple[tuple[str, str, tuple[int, int]], ...]:
     """Each dated event of the world and the cards with what it is said of: the words of its clause before the date
-    (金海号十月十二日开到渔场 → 金海号), and for a card its owner too (邢文焕's card: 信里说定十月二十回京) —
+    (金海号十月十二日开到渔场 → 金海号), or of the clause before that when the date opens its clause (协领德克金九月里去了
+    吉林乌拉，十月初八带差官回城 → 协领德克金…), and for a card its owner too (邢文焕's card: 信里说定十月二十回京) —
     ``(of, event, (month, day))``, read by :func:`_come_in_days`."""
     out: list[tuple[str, str, tuple[int, int]]] = []
     for owner, text in [("", lore), *texts.items()]:
         for m, month, day in _dates_in(text):
             start = max(text.rfind(c, 0, m.start()) for c in _CLAUSE_ENDS) + 1
+            if start > 0 and text[start - 1] in "，," and not text[start:m.start()].strip():
+                # the date opens its clause: it is said of the clause before, the sentence's topic (协领德克金九月里去了
+                # 吉林乌拉，十月初八带差官回城; T2, stop 52)
+                start = max(text.rfind(c, 0, start - 1) for c in _CLAUSE_ENDS) + 1
             out.append((owner + text[start:m.start()], m.group("what").strip(), (month, day)))
     return tuple(out)
+
+
+def _world_event(world: World, said: str) -> str | None:
+    """The shortest event the world or a card dates whose name holds ``said`` (two characters or more), else None."""
+    return next((e for e in sorted(world.dated, key=len) if len(said) >= 2 and said in e), None)
 
 
 def _dated_end(world: World, said: str, month: int, day: int) -> tuple[str, tuple[int, int], bool] | None:
@@ -2817,7 +2836,7 @@ def _dated_end(world: World, said: str, month: int, day: int) -> tuple[str, tupl
     world dates whose name holds ``said`` (上线 for 灵犀2.0上线); else one by the word before 日 or 那天 after the
     owner (老爷的寿日 → 寿, 他的六十大寿), when every event holding it falls on one day; or a date itself (十五号, the
     coming one of that day)."""
-    event = next((e for e in sorted(world.dated, key=len) if len(said) >= 2 and said in e), None)
+    event = _world_event(world, said)
     if event is not None:
         return event, world.dated[event], True
     core = re.sub(r"(?:之日|日子|日|那天|这天)$", "", said.rsplit("的", 1)[-1])
@@ -3000,7 +3019,8 @@ def _dated_today(now: str) -> tuple[str, int | None, int, int] | None:
 def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
     """书内时间: days counted down to an event the world or a card dates, or to a date (:data:`COUNTDOWN`,
     :func:`dated_events`, :func:`_dated_end`) more than a day off the in-book date's (离上线只剩两天 on the 4th of a launch set for the 11th); a lunar
-    calendar's months are read as thirty days and allowed two days off."""
+    calendar's months are read as thirty days and allowed two days off across a month's end (within one month the count is
+    exact: 大后天 on 初三 is no 初八; T2, stop 52)."""
     today = _dated_today(now)
     if today is None:
         return []
@@ -3008,14 +3028,21 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
     lunar = _lunar(now)
     out: list[Finding] = []
     for i, col, sentence in sentences:
-        if not COUNT_CUE.search(sentence) or NOT_NOW.search(sentence):
+        if not COUNT_CUE.search(sentence):
             continue
+        past = NOT_NOW.search(sentence)  # the first words telling the sentence outside now (到那时候 after the count is ahead)
         counts: list[tuple[re.Match[str], tuple[str, tuple[int, int], bool] | None]] = [
             (m, _dated_end(world, m.group("what").rstrip("的还"), month, day)) for m in COUNTDOWN.finditer(sentence)]
+        for m in EVENT_LEFT.finditer(sentence):
+            what = m.group("what")
+            event = next((e for k in range(len(what) - 1) if (e := _world_event(world, what[k:])) is not None), None)
+            counts.append((m, (event, world.dated[event], True) if event else None))
         for m in COME_IN.finditer(sentence):
             came = _come_in_days(world, m.group("who").strip(), m.group("verb"), (month, day))
             counts.append((m, (*came, True) if came else None))
         for m, end in counts:
+            if past is not None and past.start() < m.start():  # told as past before the count (R51's reading for months)
+                continue
             count = AHEAD_DAYS[m.group("word")] if m.groupdict().get("word") else _cn_int(m.group("n").replace("几", "三"))
             if end is None or count is None:
                 continue
@@ -3023,7 +3050,7 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
             left = _day_of_year(on_month, on_day, lunar) - _day_of_year(month, day, lunar)
             if left < 0 and on_month < month and not m.groupdict().get("word"):  # a day of the coming year (正月初五
                 left += _day_of_year(12, 31, lunar)  # said in 腊月); never for a day word (明天 is no day a year off)
-            slack = 2 if lunar else 1
+            slack = 2 if lunar and on_month != month else 1  # a lunar month's length unknown only across months
             if left < 0 or (count - slack <= left <= count + slack) or (m.group().find("不到") >= 0 and left <= count):
                 continue
             when = f"定在{on_month}月{on_day}日（世界观/角色卡）" if dated else f"是{on_month}月{on_day}日"
@@ -3040,9 +3067,11 @@ WRITTEN_DATE = re.compile(rf"(?:(?P<year>[{_DIGITS}]{{4}}|\d{{4}})年)?(?P<month
 一九九二年十月十四日（星期四）: a notice's, the weekday in brackets). 周 with its day is a weekday only closed by a
 bracket or a clause's end (（周四）, ，周一。): before more name characters it is the surname (十月八日，周一鸣骑车…)."""
 SCENE_DATE = re.compile(rf"(?:^\s*|(?<=[，,。；;！？]))(?P<month>{_DAY_OF_MONTH})月(?P<day>{_LUNAR_DAY}|{_DAY_OF_MONTH})[日号]?的?"
-                        r"(?=夜里|夜间|晚上|傍晚|黄昏|早上|清早|一早|上午|中午|下午|午后|半夜|凌晨|夜[，,]|太阳|日头|月亮)")
+                        r"(?=[，,]?(?:夜里|夜间|晚上|傍晚|黄昏|早上|清早|一早|上午|中午|下午|午后|半夜|凌晨|夜[，,]|太阳|日头|月亮|"
+                        r"天刚?蒙蒙亮|天刚亮|天还没亮|天不亮|天亮|天擦黑|天刚黑|天黑))")
 """Narration opening a clause on a day and a part of it or its sky (十月七日夜里，风停了; 九月十二的夜里，月亮快圆了;
-…，十一月十三日的太阳，沉进了河里): the scene's day from there on."""
+…，十一月十三日的太阳，沉进了河里; a comma between them, and the light of dawn or dusk: 十月初一，天刚亮，…; T2, stop 52):
+the scene's day from there on."""
 WRITTEN_SOURCE = "(?:报|纸|书|信|帖|榜|告示|布告|文件|册|簿|账|本子|记|志|史|电报|广播|电话|通知)"
 """Where a report was read or heard, before its 上/里说 (报上说, 信里说, 书上说, 日记里说): not 马上说 or 心里说 (R51, stop 51)."""
 TOLD_BEFORE = re.compile(rf"上(?:个)?(?:礼拜|星期|周|月)|前(?:些|几|两|一)[天日]|[几两三]天前|那[天日晚夜年]|那时|去年|前年|"
@@ -3156,6 +3185,12 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
             first_day, last_day = LUNAR_FEAST_DAYS[today.group(1) or today.group(2)]
             if not first_day <= (month, day) <= last_day:
                 said = today.group()
+        for feast_on in FEAST_ON_DAY.finditer(sentence) if lunar and not said and month and day else ():
+            on = day + _DAY_WORDS[feast_on.group(1)]
+            first_day, last_day = LUNAR_FEAST_DAYS[feast_on.group(2)]
+            if 1 <= on <= 29 and not first_day <= (month, on) <= last_day:
+                said = feast_on.group()
+                break
         if lunar and not said:
             said = _lunar_sky(now, month, day, sentence)
         elif not said and (not era or greg) and month is not None and day is not None:
