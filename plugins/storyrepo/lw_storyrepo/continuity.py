@@ -3186,7 +3186,7 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
             if not first_day <= (month, day) <= last_day:
                 said = today.group()
         for feast_on in FEAST_ON_DAY.finditer(sentence) if lunar and not said and month and day else ():
-            on = day + _DAY_WORDS[feast_on.group(1)]
+            on = (day or 0) + _DAY_WORDS[feast_on.group(1)]
             first_day, last_day = LUNAR_FEAST_DAYS[feast_on.group(2)]
             if 1 <= on <= 29 and not first_day <= (month, on) <= last_day:
                 said = feast_on.group()
