@@ -3041,7 +3041,7 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
             came = _come_in_days(world, m.group("who").strip(), m.group("verb"), (month, day))
             counts.append((m, (*came, True) if came else None))
         for m, end in counts:
-            if past is not None and past.start() < m.start():  # told as past before the count (R51's reading for months)
+            if past is not None and past.start() < m.end():  # told as past before the count or in it (那时秋试只剩两天了)
                 continue
             count = AHEAD_DAYS[m.group("word")] if m.groupdict().get("word") else _cn_int(m.group("n").replace("几", "三"))
             if end is None or count is None:
