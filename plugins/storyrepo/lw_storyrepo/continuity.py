@@ -2946,6 +2946,7 @@ RESTATED = re.compile(rf"是(?P<year>{'|'.join(YEAR_OFF)}|[^，,。！？；;“
 """A day an event of someone's is said to have been on, the date stressed by 是 (阿爸是今年二月十二日夜里没的; 姐姐出事是
 七月十二日; 她是去年冬月十七进的山): what follows the date, up to the 的 that closes 是…的 and the object after it (进的山),
 is the event's other words; the clause ends there."""
+_CLAUSE_END = re.compile(f"[{re.escape(_CLAUSE_ENDS)}“”「」]")
 _RESTATED_HEAD = 4
 """The most characters of an event's own words between the one named and 是 (出事 in 姐姐出事是…)."""
 
@@ -2966,13 +2967,20 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
     for i, col, sentence in sentences:
         if "是" not in sentence or "月" not in sentence:
             continue
+        told_of: set[str] = set()  # one finding per person per sentence (as _since_going)
+        ends: list[int] | None = None  # where the sentence's clauses end, read once (not searched back per date)
         for m in RESTATED.finditer(sentence):
-            start = max(sentence.rfind(c, 0, m.start()) for c in _CLAUSE_ENDS + "“”「」") + 1
+            if ends is None:
+                ends = [e.start() for e in _CLAUSE_END.finditer(sentence)]
+            k = bisect.bisect_left(ends, m.start())
+            start = ends[k - 1] + 1 if k else 0
             head = sentence[start:m.start()].strip()
             lead = names.match(head)
             if lead is None or len(head) - lead.end() > _RESTATED_HEAD or sentence[m.end():m.end() + 2].startswith(("吗", "？", "?")):
                 continue
             who = world.aliases.get(lead.group(), lead.group())
+            if who in told_of:
+                continue
             said_month = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month"))
             said_day = _cn_int(m.group("day"))
             old_way = m.group("month") in "正冬腊" or m.group("day").startswith("初")
@@ -2997,6 +3005,7 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
             gone = str((world.cards.get(who) or {}).get("状态") or "").startswith((*DEAD, *GONE))
             if not ((gone and GOING_RE.search(event)) or set(event) & set(what) - _PLAIN):
                 continue
+            told_of.add(who)
             out.append(Finding("连贯", ERROR, f"正文说「{sentence[start:m.end()].strip()}」，可{who}的那天是{on_month}月{on_day}日"
                                f"（世界观/角色卡：{what}）", first_line + i, col + start, sentence.strip()[:60]))
     return out
