@@ -3006,8 +3006,8 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
             if not ((gone and GOING_RE.search(event)) or set(event) & set(what) - _PLAIN):
                 continue
             told_of.add(who)
-            out.append(Finding("连贯", ERROR, f"正文说「{sentence[start:m.end()].strip()}」，可{who}的那天是{on_month}月{on_day}日"
-                               f"（世界观/角色卡：{what}）", first_line + i, col + start, sentence.strip()[:60]))
+            out.append(Finding("连贯", ERROR, f"正文说「{sentence[start:m.end()].strip()}」，可{who}那件事是{on_month}月{on_day}日"
+                               f"（世界观/角色卡：{what}），与书内时间的记载对不上", first_line + i, col + start, sentence.strip()[:60]))
     return out
 
 

@@ -57,7 +57,7 @@ def continuity(body: str, now: str, book: Book) -> list[str]:
     world.aliases, world.indirect = ctx.aliases, ctx.kin_words
     lines = body.split("\n")
     return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
-            if "书内时间" in f.message or "那天是" in f.message]
+            if "书内时间" in f.message]
 
 
 def shop(body: str) -> list[str]:
