@@ -996,6 +996,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         out += _dates_in_prose(now, lines, sentences, first_line)
         if names is not None and world.dated_by:
             out += _since_going(world, names, now, sentences, first_line)
+            out += _date_restated(world, names, now, sentences, first_line)
         if names is not None and world.died:
             out += _since_death(world, names, now, sentences, first_line) + _days_since_death(world, names, now, sentences,
                                                                                           first_line)
@@ -2534,6 +2535,10 @@ _FEASTS = "|".join(sorted(LUNAR_FEAST_DAYS, key=len, reverse=True))
 FEAST_TODAY = re.compile(rf"(?:今天|今儿个?|今日|这天)(?:就|可|才|正)?(?:是|就是|正是|正逢|逢着|赶上|过)了?(?:个)?({_FEASTS})(?:节)?"
                          rf"(?![的那]|以前|之前|以后|之后|前后)|({_FEASTS})(?:节)?(?:就在今天|就是今天|当天)")
 """A festival the prose says is today (今儿是小年, 今天过中秋): not 今天是小年的前一天."""
+FEAST_ON_DAY = re.compile(rf"(?<![先今以之大])({'|'.join(w for w, d in _DAY_WORDS.items() if d)})(?:就|才|已经|已|都)?"
+                          rf"(?:是|就是|正是|正逢|逢着|赶上|过)?了?(?:个)?({_FEASTS})(?:节)?(?![的那]|以前|之前|以后|之后|前后)")
+"""A festival the prose puts on a day counted from today (前日重阳, 明天就是中秋, 后天过小年): in a lunar book that day, today
+moved by the day word (:data:`_DAY_WORDS`), must be the festival's (:data:`LUNAR_FEAST_DAYS`); T2, stop 52."""
 SEASON_NOW: dict[str, frozenset[int]] = {
     "冬": frozenset((10, 11, 12, 1, 2, 3)), "夏": frozenset(range(4, 10)), "春": frozenset(range(1, 6)),
     "秋": frozenset(range(7, 13)), "伏": frozenset(range(6, 9)), "九": frozenset((11, 12, 1, 2, 3))}
@@ -2730,14 +2735,14 @@ def _days_since_death(world: World, names: re.Pattern[str], now: str, sentences:
 
 
 _DAY_OF_MONTH = r"[\d〇零一二三四五六七八九十廿卅]{1,3}"
-DATED = re.compile(rf"(?P<month>{_DAY_OF_MONTH})月(?P<day>{_DAY_OF_MONTH})[日号](?:[（(][^）)\n]{{0,12}}[）)])?"
+DATED = re.compile(rf"(?P<month>{_DAY_OF_MONTH})月(?P<day>{_DAY_OF_MONTH})[日号](?P<aside>[（(][^）)\n]{{0,12}}[）)])?"
                    rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
 """A day of the year with what happens on it (灵犀2.0定在11月11日（星期二）上线, 十一月十五日坐火车去天津); 11月8日前
 is a bound, not an event."""
 LUNAR_DATED = re.compile(rf"(?P<month>[正一二三四五六七八九十冬腊]{{1,2}})月(?P<day>{_LUNAR_DAY})(?:(?:{_FEASTS})节?)?"
                          rf"(?:(?<=初[一二三四五六七八九十])(?![日号])|(?![日号\d〇零一二三四五六七八九十月]))"
-                         rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
-"""A day written the old way, without 日 (信里说定十月十七回府), its festival's name after it read past (七月初七七夕那夜); after 初 a day is whole, whatever follows (三月初八一早)."""
+                         rf"(?P<aside>[（(][^）)\n]{{0,12}}[）)])?(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
+"""A day written the old way, without 日 (信里说定十月十七回府), its festival's name after it read past (七月初七七夕那夜); after 初 a day is whole, whatever follows (三月初八一早); the same day in another calendar in brackets after it read past (十二月十七（腊月十七）一早进山; T2, stop 52)."""
 SAME_MONTH = re.compile(rf"[，,；;]\s*(?P<day>{_LUNAR_DAY}|[1-3]?\d)(?:日|号)?(?:是|做|那天|这天)?"
                         rf"(?![前后以之起])(?P<what>[^，,。；;：:、“”（(\n]{{2,12}})")
 """A later day of the same month in the next clause (十月十七回府，十八是他的六十大寿)."""
@@ -2760,15 +2765,25 @@ COME_IN = re.compile(rf"(?:(?:{STILL_TO_COME})(?P<n>[\d一二两三四五六七�
                      rf"(?:从[^，,。！？；;“”\n回来到进]{{1,6}})?(?P<verb>[^，,。！？；;“”\n了啦呢吧啊]{{1,8}})")
 """Days counted to someone's or something's coming (再过三天，监正就从南京回来了; 再过五天你就进城了), or a day ahead
 named (:data:`AHEAD_DAYS`: 后天宣使就到了): what comes after 就, where from left out."""
-COUNT_CUE = re.compile(rf"[离距过还尚再]|{_AHEAD}")
+EVENT_LEFT = re.compile(r"(?:^|(?<=[，,；;“\s]))(?P<what>[^，,。！？；;“”\n离距]{2,8}?)(?:只剩下?|还剩下?|就剩下?)"
+                        r"(?P<n>[\d一二两三四五六七八九十几]{1,3})(?:来|多)?(?:个)?(?:天|日)(?!子)")
+"""Days left before an event named as the clause's subject, without 离 (靖波下水只剩三天了, 婚礼就剩两天了): read only for an
+event the world or a card dates (:func:`_world_event`, the longest tail of the words that is one); 还有 is left out (我们还有三天
+is what we have; T2, stop 52)."""
+COUNT_CUE = re.compile(rf"[离距过还尚再剩]|{_AHEAD}")
 """What a sentence counting days to an event holds (a cheap test before :data:`COUNTDOWN` and :data:`COME_IN`)."""
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
 def _dates_in(text: str) -> Iterator[tuple[re.Match[str], int, int]]:
     """Each sentence of ``text`` that dates an event (:data:`DATED`, then :data:`LUNAR_DATED`), with the month and
-    day it names; a date no calendar has is skipped."""
-    for m in [*DATED.finditer(text), *LUNAR_DATED.finditer(text)]:
+    day it names; a date no calendar has is skipped, and so is a date in the brackets after another (二月十日（星期日，
+    正月十七）夜里…: the same day in the other calendar, no second event; T2, stop 52)."""
+    found = [*DATED.finditer(text), *LUNAR_DATED.finditer(text)]
+    asides = [m.span("aside") for m in found if m.group("aside")]
+    for m in found:
+        if any(start <= m.start() < end for start, end in asides):
+            continue
         month, day = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month")), _cn_int(m.group("day"))
         if month is not None and day is not None and 1 <= month <= 12 and 1 <= day <= 31:
             yield m, month, day
@@ -2795,14 +2810,24 @@ _CLAUSE_ENDS = "，,。！？；;：:\n"
 
 def dated_subjects(lore: str, texts: dict[str, str]) -> tuple[tuple[str, str, tuple[int, int]], ...]:
     """Each dated event of the world and the cards with what it is said of: the words of its clause before the date
-    (金海号十月十二日开到渔场 → 金海号), and for a card its owner too (邢文焕's card: 信里说定十月二十回京) —
+    (金海号十月十二日开到渔场 → 金海号), or of the clause before that when the date opens its clause (协领德克金九月里去了
+    吉林乌拉，十月初八带差官回城 → 协领德克金…), and for a card its owner too (邢文焕's card: 信里说定十月二十回京) —
     ``(of, event, (month, day))``, read by :func:`_come_in_days`."""
     out: list[tuple[str, str, tuple[int, int]]] = []
     for owner, text in [("", lore), *texts.items()]:
         for m, month, day in _dates_in(text):
             start = max(text.rfind(c, 0, m.start()) for c in _CLAUSE_ENDS) + 1
+            if start > 0 and text[start - 1] in "，," and not text[start:m.start()].strip():
+                # the date opens its clause: it is said of the clause before, the sentence's topic (协领德克金九月里去了
+                # 吉林乌拉，十月初八带差官回城; T2, stop 52)
+                start = max(text.rfind(c, 0, start - 1) for c in _CLAUSE_ENDS) + 1
             out.append((owner + text[start:m.start()], m.group("what").strip(), (month, day)))
     return tuple(out)
+
+
+def _world_event(world: World, said: str) -> str | None:
+    """The shortest event the world or a card dates whose name holds ``said`` (two characters or more), else None."""
+    return next((e for e in sorted(world.dated, key=len) if len(said) >= 2 and said in e), None)
 
 
 def _dated_end(world: World, said: str, month: int, day: int) -> tuple[str, tuple[int, int], bool] | None:
@@ -2811,7 +2836,7 @@ def _dated_end(world: World, said: str, month: int, day: int) -> tuple[str, tupl
     world dates whose name holds ``said`` (上线 for 灵犀2.0上线); else one by the word before 日 or 那天 after the
     owner (老爷的寿日 → 寿, 他的六十大寿), when every event holding it falls on one day; or a date itself (十五号, the
     coming one of that day)."""
-    event = next((e for e in sorted(world.dated, key=len) if len(said) >= 2 and said in e), None)
+    event = _world_event(world, said)
     if event is not None:
         return event, world.dated[event], True
     core = re.sub(r"(?:之日|日子|日|那天|这天)$", "", said.rsplit("的", 1)[-1])
@@ -2848,7 +2873,11 @@ any event said of ``who`` (宣使就到 and 朝廷的宣使九月十八过驿入
     return min(found) if len({on for _what, on in found}) == 1 else None  # min: the same event whatever the hash seed
 
 
-MONTHS_SINCE = re.compile(r"(?:走|死|没|过世|去世|不在|出事|失踪|不见)了?(?:以来|之后|以后)?[，,]?(?:也|都|已经|就)?"
+GOING = "走|死|没|过世|去世|不在|出事|失踪|不见"
+"""The verbs of someone's going — dying, a mishap, being lost (走了, 出事, 不见了): what the day of a dead or lost one's card
+is the day of (:data:`MONTHS_SINCE`, :data:`RESTATED`)."""
+GOING_RE = re.compile(GOING)
+MONTHS_SINCE = re.compile(rf"(?:{GOING})了?(?:以来|之后|以后)?[，,]?(?:也|都|已经|就)?"
                           r"(?:到(?:今儿|今天|今日|如今|现在)[，,]?)?(?P<nearly>快|将近|差不多)?(?:已经|都|整整|足足|有)*"
                           r"(?P<n>[一两二三四五六七八九十]{1,3})(?P<more>多)?(?P<unit>个月|年)(?P<over>多)?(?![的前后里间])")
 """Months or years told as passed since someone went, died or was lost (大庚走了，到今儿整整五个月了; 你师父走了也快两年了):
@@ -2908,6 +2937,80 @@ def _since_going(world: World, names: re.Pattern[str], now: str, sentences: list
     return out
 
 
+YEAR_OFF = {"今年": 0, "去年": -1, "前年": -2}
+"""The years a date's own year word counts back from the in-book year (去年冬月十七)."""
+_YEAR_END = re.compile(r"([\d〇零一二三四五六七八九十]{1,5})年$")
+RESTATED = re.compile(rf"是(?P<year>{'|'.join(YEAR_OFF)}|[^，,。！？；;“”\n是]{{0,6}}?年)?"
+                      rf"(?P<month>{_DAY_OF_MONTH}|正|冬|腊)月(?P<day>初[一二三四五六七八九十]|{_DAY_OF_MONTH})(?:[日号])?"
+                      rf"(?P<then>[^，,。！？；;“”\n是]{{0,8}}?的[\u4e00-\u9fff]{{0,2}})?(?=[，,。！？；;”\n]|$)")
+"""A day an event of someone's is said to have been on, the date stressed by 是 (阿爸是今年二月十二日夜里没的; 姐姐出事是
+七月十二日; 她是去年冬月十七进的山): what follows the date, up to the 的 that closes 是…的 and the object after it (进的山),
+is the event's other words; the clause ends there."""
+_CLAUSE_END = re.compile(f"[{re.escape(_CLAUSE_ENDS)}“”「」]")
+_RESTATED_HEAD = 4
+"""The most characters of an event's own words between the one named and 是 (出事 in 姐姐出事是…)."""
+
+
+def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: list[tuple[int, int, str]],
+                   first_line: int) -> list[Finding]:
+    """书内时间: a day said of someone's event (:data:`RESTATED`, the one named opening the clause) other than the one day
+    the world and their card give them (:func:`dated_subjects`; :func:`dates_of_death`), for an event that is theirs:
+    a going (:data:`GOING`) of the dead or lost, or one sharing a word's character with the dated event (进的山 and
+    进老爷岭). Silent when the book gives them no day or two, when the year said (去年, 一九九二年) is not the card's,
+    when a Gregorian book's date is written the lunar way (正月, 初八), and on a question (T2, stop 52)."""
+    read = book_time(now)
+    if read is None:
+        return []
+    _era, (year, _month, _day) = read
+    lunar = _lunar(now)
+    out: list[Finding] = []
+    for i, col, sentence in sentences:
+        if "是" not in sentence or "月" not in sentence:
+            continue
+        told_of: set[str] = set()  # one finding per person per sentence (as _since_going)
+        ends: list[int] | None = None  # where the sentence's clauses end, read once (not searched back per date)
+        for m in RESTATED.finditer(sentence):
+            if ends is None:
+                ends = [e.start() for e in _CLAUSE_END.finditer(sentence)]
+            k = bisect.bisect_left(ends, m.start())
+            start = ends[k - 1] + 1 if k else 0
+            head = sentence[start:m.start()].strip()
+            lead = names.match(head)
+            if lead is None or len(head) - lead.end() > _RESTATED_HEAD or sentence[m.end():m.end() + 2].startswith(("吗", "？", "?")):
+                continue
+            who = world.aliases.get(lead.group(), lead.group())
+            if who in told_of:
+                continue
+            said_month = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month"))
+            said_day = _cn_int(m.group("day"))
+            old_way = m.group("month") in "正冬腊" or m.group("day").startswith("初")
+            if said_month is None or said_day is None or (old_way and not lunar):
+                continue
+            dated = [(said, what, on) for said, what, on in world.dated_by if said.startswith(who)]
+            if who in world.died and who in world.died_day:
+                dated.append((who, "", (world.died[who][2], world.died_day[who])))
+            if len({on for _said, _what, on in dated}) != 1:
+                continue
+            said, what, (on_month, on_day) = dated[0]
+            if (said_month, said_day) == (on_month, on_day):
+                continue
+            told, card_year = m.group("year"), _YEAR_END.search(said[len(who):])
+            if told and card_year:
+                written = _YEAR_END.search(told)
+                when = (year + YEAR_OFF[told] if year is not None else None) if told in YEAR_OFF else \
+                    _cn_int(written.group(1)) if written else None
+                if when is None or when != _cn_int(card_year.group(1)):
+                    continue
+            event = head[lead.end():] + (m.group("then") or "")
+            gone = str((world.cards.get(who) or {}).get("状态") or "").startswith((*DEAD, *GONE))
+            if not ((gone and GOING_RE.search(event)) or set(event) & set(what) - _PLAIN):
+                continue
+            told_of.add(who)
+            out.append(Finding("连贯", ERROR, f"正文说「{sentence[start:m.end()].strip()}」，可{who}那件事是{on_month}月{on_day}日"
+                               f"（世界观/角色卡：{what}），与书内时间的记载对不上", first_line + i, col + start, sentence.strip()[:60]))
+    return out
+
+
 def _day_of_year(month: int, day: int, lunar: bool) -> int:
     return (month - 1) * 30 + day if lunar else sum(_MONTH_DAYS[:month - 1]) + day
 
@@ -2925,7 +3028,8 @@ def _dated_today(now: str) -> tuple[str, int | None, int, int] | None:
 def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
     """书内时间: days counted down to an event the world or a card dates, or to a date (:data:`COUNTDOWN`,
     :func:`dated_events`, :func:`_dated_end`) more than a day off the in-book date's (离上线只剩两天 on the 4th of a launch set for the 11th); a lunar
-    calendar's months are read as thirty days and allowed two days off."""
+    calendar's months are read as thirty days and allowed two days off across a month's end (within one month the count is
+    exact: 大后天 on 初三 is no 初八; T2, stop 52)."""
     today = _dated_today(now)
     if today is None:
         return []
@@ -2933,14 +3037,21 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
     lunar = _lunar(now)
     out: list[Finding] = []
     for i, col, sentence in sentences:
-        if not COUNT_CUE.search(sentence) or NOT_NOW.search(sentence):
+        if not COUNT_CUE.search(sentence):
             continue
+        past = NOT_NOW.search(sentence)  # the first words telling the sentence outside now (到那时候 after the count is ahead)
         counts: list[tuple[re.Match[str], tuple[str, tuple[int, int], bool] | None]] = [
             (m, _dated_end(world, m.group("what").rstrip("的还"), month, day)) for m in COUNTDOWN.finditer(sentence)]
+        for m in EVENT_LEFT.finditer(sentence):
+            what = m.group("what")
+            event = next((e for k in range(len(what) - 1) if (e := _world_event(world, what[k:])) is not None), None)
+            counts.append((m, (event, world.dated[event], True) if event else None))
         for m in COME_IN.finditer(sentence):
             came = _come_in_days(world, m.group("who").strip(), m.group("verb"), (month, day))
             counts.append((m, (*came, True) if came else None))
         for m, end in counts:
+            if past is not None and past.start() < m.end():  # told as past before the count or in it (那时秋试只剩两天了)
+                continue
             count = AHEAD_DAYS[m.group("word")] if m.groupdict().get("word") else _cn_int(m.group("n").replace("几", "三"))
             if end is None or count is None:
                 continue
@@ -2948,7 +3059,7 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
             left = _day_of_year(on_month, on_day, lunar) - _day_of_year(month, day, lunar)
             if left < 0 and on_month < month and not m.groupdict().get("word"):  # a day of the coming year (正月初五
                 left += _day_of_year(12, 31, lunar)  # said in 腊月); never for a day word (明天 is no day a year off)
-            slack = 2 if lunar else 1
+            slack = 2 if lunar and on_month != month else 1  # a lunar month's length unknown only across months
             if left < 0 or (count - slack <= left <= count + slack) or (m.group().find("不到") >= 0 and left <= count):
                 continue
             when = f"定在{on_month}月{on_day}日（世界观/角色卡）" if dated else f"是{on_month}月{on_day}日"
@@ -2965,9 +3076,11 @@ WRITTEN_DATE = re.compile(rf"(?:(?P<year>[{_DIGITS}]{{4}}|\d{{4}})年)?(?P<month
 一九九二年十月十四日（星期四）: a notice's, the weekday in brackets). 周 with its day is a weekday only closed by a
 bracket or a clause's end (（周四）, ，周一。): before more name characters it is the surname (十月八日，周一鸣骑车…)."""
 SCENE_DATE = re.compile(rf"(?:^\s*|(?<=[，,。；;！？]))(?P<month>{_DAY_OF_MONTH})月(?P<day>{_LUNAR_DAY}|{_DAY_OF_MONTH})[日号]?的?"
-                        r"(?=夜里|夜间|晚上|傍晚|黄昏|早上|清早|一早|上午|中午|下午|午后|半夜|凌晨|夜[，,]|太阳|日头|月亮)")
+                        r"(?=[，,]?(?:夜里|夜间|晚上|傍晚|黄昏|早上|清早|一早|上午|中午|下午|午后|半夜|凌晨|夜[，,]|太阳|日头|月亮|"
+                        r"天刚?蒙蒙亮|天刚亮|天还没亮|天不亮|天亮|天擦黑|天刚黑|天黑))")
 """Narration opening a clause on a day and a part of it or its sky (十月七日夜里，风停了; 九月十二的夜里，月亮快圆了;
-…，十一月十三日的太阳，沉进了河里): the scene's day from there on."""
+…，十一月十三日的太阳，沉进了河里; a comma between them, and the light of dawn or dusk: 十月初一，天刚亮，…; T2, stop 52):
+the scene's day from there on."""
 WRITTEN_SOURCE = "(?:报|纸|书|信|帖|榜|告示|布告|文件|册|簿|账|本子|记|志|史|电报|广播|电话|通知)"
 """Where a report was read or heard, before its 上/里说 (报上说, 信里说, 书上说, 日记里说): not 马上说 or 心里说 (R51, stop 51)."""
 TOLD_BEFORE = re.compile(rf"上(?:个)?(?:礼拜|星期|周|月)|前(?:些|几|两|一)[天日]|[几两三]天前|那[天日晚夜年]|那时|去年|前年|"
@@ -3081,6 +3194,12 @@ def _said_today(now: str, sentences: list[tuple[int, int, str]], first_line: int
             first_day, last_day = LUNAR_FEAST_DAYS[today.group(1) or today.group(2)]
             if not first_day <= (month, day) <= last_day:
                 said = today.group()
+        for feast_on in FEAST_ON_DAY.finditer(sentence) if lunar and not said and month and day else ():
+            on = (day or 0) + _DAY_WORDS[feast_on.group(1)]
+            first_day, last_day = LUNAR_FEAST_DAYS[feast_on.group(2)]
+            if 1 <= on <= 29 and not first_day <= (month, on) <= last_day:
+                said = feast_on.group()
+                break
         if lunar and not said:
             said = _lunar_sky(now, month, day, sentence)
         elif not said and (not era or greg) and month is not None and day is not None:

@@ -1,0 +1,136 @@
+"""The thirty-first continuity round (issue 30, task T2 at stop 52): time on books nobody read, the calendar's facts.
+
+Written here in books none of the sets use (a 1936 Shanghai print shop, a 绍兴 river port, a 2013 forestry station):
+the wrong sentence next to the right one and near misses.
+
+- a dated event's own day restated otherwise (阿爸是今年二月十二日夜里没的): the one day the world and the card give
+  someone, against the day a 是-stressed date says for an event of theirs (a going of the dead or lost, or one sharing
+  a character with the dated event); a date in brackets after another is the same day in the other calendar;
+- days to a dated coming: a date opening its clause is said of the clause before (the sentence's topic), a lunar
+  count within one month is exact, an event's days left are read without 离 (秋试只剩两天了), a past word after the
+  count leaves it a count;
+- a festival on a day counted from today (前日重阳) in a lunar book;
+- the scene's day opening narration with a comma and dawn's or dusk's light (九月初八，天刚亮，…).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lw_storyrepo.checks import CheckContext, voices
+from lw_storyrepo.continuity import (EVENT_LEFT, FEAST_ON_DAY, RESTATED, World, check_continuity, dated_events,
+                                     dated_subjects, places_inside)
+
+Book = tuple[dict[str, dict[str, Any]], dict[str, str], str, dict[str, str]]
+
+PRINT_SHOP: Book = (
+    {"沈小梅": {"姓名": "沈小梅", "状态": "在世", "位置": "上海"},
+     "沈伯涛": {"姓名": "沈伯涛", "状态": "已死", "位置": "上海"}},
+    {"沈小梅": "沈伯涛的女儿，排字房的学徒。",
+     "沈伯涛": "排字房的老师傅，民国二十五年三月九日夜里在排字房倒下，没救过来。"},
+    "民国二十五年秋天，上海闸北的一家印刷所。",
+    {"老沈": "沈伯涛", "沈师傅": "沈伯涛", "小梅": "沈小梅"})
+RIVER_PORT: Book = (
+    {"陈阿九": {"姓名": "陈阿九", "状态": "在世", "位置": "明州"},
+     "周大郎": {"姓名": "周大郎", "状态": "失踪", "位置": "不明"},
+     "韩世安": {"姓名": "韩世安", "状态": "在世", "位置": "临安"}},
+    {"陈阿九": "码头上的脚夫。", "周大郎": "撑船的，绍兴五年五月初六夜里撑船出了港，再没回来。",
+     "韩世安": "明州的知州。"},
+    "绍兴五年秋，明州码头。知州韩世安八月里去了临安，九月十五坐船回州，全城都等着这一天。九月二十日州学秋试开考。",
+    {"大郎": "周大郎", "阿九": "陈阿九", "韩知州": "韩世安"})
+STATION: Book = (
+    {"林岚": {"姓名": "林岚", "状态": "在世", "位置": "林场"},
+     "韩德厚": {"姓名": "韩德厚", "状态": "在世", "位置": "林场"}},
+    {"林岚": "护林站的技术员。", "韩德厚": "老护林员，二〇一三年一月九日（腊月二十八）一早上山巡林，在山上过的年。"},
+    "二〇一三年冬，长白山下的护林站。",
+    {"老韩": "韩德厚", "小林": "林岚"})
+
+
+def continuity(body: str, now: str, book: Book) -> list[str]:
+    cards, texts, lore, aliases = book
+    pov = next(iter(cards))
+    meta = {"视角": pov, "书内时间": now, "在场": [pov]}
+    names = {**{name: name for name in cards}, **aliases}
+    world = World(cards, names, set(), set(), ("普通人",), None, places_inside(lore, ()), {},
+                  dated=dated_events([lore, *texts.values()]), dated_by=dated_subjects(lore, texts))
+    ctx = CheckContext(names, [], [], [], 0, set(names), set(), world=world, people=set(cards)).for_draft(meta)
+    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
+    lines = body.split("\n")
+    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
+            if "书内时间" in f.message]
+
+
+def shop(body: str) -> list[str]:
+    return continuity(body, "民国二十五年十月十二日", PRINT_SHOP)
+
+
+def port(body: str, now: str = "绍兴五年九月初十") -> list[str]:
+    return continuity(body, now, RIVER_PORT)
+
+
+def station(body: str) -> list[str]:
+    return continuity(body, "二〇一三年三月二日", STATION)
+
+
+def test_a_dated_events_own_day_restated_otherwise() -> None:
+    # the cards: 沈伯涛 民国二十五年三月九日夜里倒下 (dead); 周大郎 绍兴五年五月初六夜里出了港 (lost)
+    assert shop("小梅数着日子：老沈是三月七日夜里没的，到今天七个月了。")
+    assert shop("“沈师傅出事是三月十九日。”账房先生说。")
+    assert port("阿九蹲在船头发呆。大郎是今年四月初六夜里不见的，他记得清清楚楚。")
+    # an event sharing a character with the dated one (上山巡林 and 上的山), of someone alive
+    assert station("小林翻着巡山簿，老韩是一月十二日上的山。")
+    # near misses: the right day; another year; a question; another kind of event; a lunar date in a Gregorian book
+    assert not shop("小梅数着日子：老沈是三月九日夜里没的，到今天七个月了。")
+    assert not shop("老沈是去年三月七日没的。")
+    assert not port("大郎是五月十六走的吗？")
+    assert not shop("老沈是三月七日来的信。")
+    assert not shop("老沈是腊月十七没的。")
+
+
+def test_the_restated_date_reads_the_day_and_its_event() -> None:
+    m = RESTATED.search("阿玛是去年冬月十七进的山，那天雪大")
+    assert m is not None and (m.group("year"), m.group("month"), m.group("day"), m.group("then")) == \
+        ("去年", "冬", "十七", "进的山")
+    assert RESTATED.search("是三月七日的事情多") is None  # 的 that opens a noun phrase closes no 是…的
+
+
+def test_a_date_in_brackets_after_another_is_the_same_day() -> None:
+    said = dated_subjects("", {"韩德厚": "二〇一三年一月九日（腊月二十八）一早上山巡林"})
+    assert [(on, what) for _said, what, on in said] == [((1, 9), "一早上山巡林")]
+    said = dated_subjects("", {"老额": "十二月十七（腊月十七）一早进老爷岭"})
+    assert [(on, what) for _said, what, on in said] == [((12, 17), "一早进老爷岭")]
+
+
+def test_days_to_a_dated_coming_by_the_sentences_topic_and_an_events_days_left() -> None:
+    # the world: 知州韩世安八月里去了临安，九月十五坐船回州 — five days after 初十; 九月二十日州学秋试开考
+    assert port("“后天知州就回来了，码头得先扫干净。”")
+    assert port("大后天知州就回来了。")  # 3 for 5 in one lunar month: exact, no month's length to allow for
+    assert port("秋试只剩两天了，到那时候谁也帮不了他。")
+    assert port("可是秋试只剩三天了。")
+    # near misses: the right counts; what someone has is no event's days left; a past word before the count
+    assert not port("再过五天知州就回来了。")
+    assert not port("秋试只剩十天了。")
+    assert not port("我们还剩三天的粮。")
+    assert not port("那时秋试只剩两天了。")
+    assert EVENT_LEFT.search("秋试还有两天") is None
+
+
+def test_a_festival_on_a_day_counted_from_today() -> None:
+    assert port("阿九娘念叨：“前日重阳，你也没回来。”")
+    assert port("“明天就是重阳了。”")
+    assert port("“明天中秋，月饼还没做。”", now="绍兴五年八月十三")
+    # near misses: the right day; the day before a festival is no festival
+    assert not port("“昨天过重阳，你也没回来。”")
+    assert not port("“后天就是中秋。”", now="绍兴五年八月十三")
+    assert not port("“昨天是重阳的前一天。”")
+    m = FEAST_ON_DAY.search("前日重阳，你也没回来")
+    assert m is not None and m.groups() == ("前日", "重阳")
+
+
+def test_the_scenes_day_opening_narration_with_dawns_light() -> None:
+    assert port("九月初八，天刚亮，码头上就挤满了人。")
+    assert port("九月初五，天擦黑，阿九才收工。")
+    assert port("九月初九，天还没亮，阿九就出了门。")
+    # near misses: today itself; a day remembered
+    assert not port("九月初十，天刚亮，码头上就挤满了人。")
+    assert not port("阿九想起九月初八，天刚亮，码头上就挤满了人。")
