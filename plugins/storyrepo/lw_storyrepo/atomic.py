@@ -42,10 +42,11 @@ def write_file(path: Path, data: bytes) -> None:
     injection in tests.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.lw-tmp")
+    tmp = temp_of(path)
     try:
         with open(tmp, "wb") as handle:
             handle.write(data)
+        fault("temp-written")  # the temp file is whole, the path not yet replaced: a kill leaves the temp
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -53,6 +54,21 @@ def write_file(path: Path, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def temp_of(path: Path) -> Path:
+    """The temp file :func:`write_file` writes ``path`` through (``.name.lw-tmp`` beside it): a kill between its
+    write and its rename leaves it, and a recovery removes it (:func:`_clear_temps`)."""
+    return path.with_name(f".{path.name}.lw-tmp")
+
+
+def _clear_temps(root: Path, journal: dict) -> None:
+    """Remove the temp files a killed transaction's writes left beside the journal's paths, so the book
+    holds none of the settle's debris (the board would take one for the author's hand edit)."""
+    for entry in journal["entries"]:
+        tmp = temp_of(root / entry["path"])
+        if tmp.is_file():
+            tmp.unlink()
 
 
 def delete_file(path: Path) -> None:
@@ -170,6 +186,7 @@ def _rollback(root: Path, journal: dict) -> None:
                 atomic_write_bytes(path, data)
         elif path.exists():
             path.unlink()
+    _clear_temps(root, journal)
     if journal.get("real_index"):
             Git(root).reset_paths(journal["old_head"], [e["path"] for e in journal["entries"]])
     for rel in sorted(journal.get("created_dirs", []), key=len, reverse=True):
@@ -233,5 +250,6 @@ def recover(root: Path) -> str | None:
         if tmp_index.exists():
             tmp_index.unlink()
         return "rolled-back"
+    _clear_temps(root, journal)
     _finish(root, [e["path"] for e in journal["entries"]])
     return "finished"

@@ -154,9 +154,10 @@ def edit_card(repo: StoryRepo, proposal: str | None = None, contract: list[str] 
               by_model: bool = True) -> dict[str, Any]:
     """Rewrite sections of the decision card (workspace: no commit). The author's two ticks
     are kept as they are; the model can never write them."""
-    state = load_state(repo)
-    if state is None or state.get("阶段") != "brief":
-        raise LwError("只有在 brief 阶段（作者拍板前）才能改决策卡")
+    state = require_state(repo)  # no chapter in progress: run the brief first
+    if state.get("阶段") != "brief":
+        raise LwError("只有在 brief 阶段（作者拍板前）才能改决策卡",
+                      expected=CARD_FROZEN if state.get("阶段") in AMENDABLE else None)
     if by_model:
         for text in [proposal or "", alternatives or "", *(contract or []), *(alternative_contract or [])]:
             if any(tick in text for tick in AUTHOR_TICKS):
@@ -176,6 +177,8 @@ def edit_card(repo: StoryRepo, proposal: str | None = None, contract: list[str] 
 
 
 AMENDABLE = ("decided", "packed", "drafted", "checked", "reviewed")
+CARD_FROZEN = "决策卡已拍板，合同冻结：改合同走 lw story amend --原因 … --合同 …（整份新合同）"
+"""What ``card edit`` after ``decide`` answers: the frozen contract changes by ``amend``."""
 REASON_MAX = 500
 """An amendment's reason is a line of the commit message: at most this many characters."""
 

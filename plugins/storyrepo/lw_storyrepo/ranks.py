@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from collections.abc import Iterable
 from typing import Any, Callable
 
-from lw_storyrepo.findings import ERROR, WARN, Finding
+from lw_storyrepo.findings import ERROR, WARN, Finding, Subject
 from lw_storyrepo.numerals import chinese, value
 
 # --- ladders ---------------------------------------------------------------------------------------
@@ -539,8 +539,8 @@ class RankReader:
                 if diff < 0:
                     flagged.add((i, who))
                     out.append(Finding("连贯", ERROR, f"{who} 的境界是「{held}」（角色卡·境界），正文写成更低的「{said}」，"
-                                       f"本章没有写降级的缘由（降职、贬、跌境…；或在设定变更写「{who}.境界={said}」）",
-                                       first_line + i, col, sentence.strip()[:60]))
+                                       "本章没有写降级的缘由", first_line + i, col, sentence.strip()[:60],
+                                       Subject("境界", who, said)))  # answered and placed at the rank by review.check
                 elif diff > 0 and kind == "title" and self._title_claims(who, said, sentence, r, lines[i] if lines else None, col,
                                                                           names, aliases):
                     flagged.add((i, who))
