@@ -321,6 +321,11 @@ _SENTENCE = re.compile(r"[^。！？!?\n]+[。！？!?]*")
 _QUOTED_WORDS = re.compile(r"“[^”]*”?|「[^」]*」?")
 
 
+_HEAD_KEY = 4
+_SEEN_MAX = 50_000
+"""How many first characters of a dated event's words :meth:`World.dated_of` indexes them by."""
+
+
 @dataclass
 class World:
     """What the continuity checks read from the book, loaded once per transaction."""
@@ -382,6 +387,43 @@ class World:
                 index.setdefault(who, []).append(alias)
             self._names_by = (self.aliases, index)
         return self._names_by[1].get(person, [])
+
+    def dated_of(self, who: str) -> list[tuple[str, str, tuple[int, int]]]:
+        """The entries of :attr:`dated_by` said of ``who`` (their words start with it), in its order: from an index of
+        the words' first characters built once per :attr:`dated_by` (a draft naming someone thousands of times beside
+        a card of thousands of dated events reads them once, not once per name; A11, stop 52)."""
+        index = self._by_book.get("dated_of")
+        if index is None or index[0] is not self.dated_by:
+            heads: dict[str, list[tuple[str, str, tuple[int, int]]]] = {}
+            for entry in self.dated_by:
+                for k in range(1, min(len(entry[0]), _HEAD_KEY) + 1):
+                    heads.setdefault(entry[0][:k], []).append(entry)
+            index = self._by_book["dated_of"] = (self.dated_by, heads)
+        if not who:
+            return list(self.dated_by)
+        return [e for e in index[1].get(who[:_HEAD_KEY], ()) if e[0].startswith(who)]
+
+    def events_holding(self, said: str) -> tuple[str, ...]:
+        """The events of :attr:`dated` whose name holds ``said``, shortest first (in :attr:`dated`'s order among the
+        equally long): looked up among the events holding its rarest character or pair of characters (an index built
+        once per :attr:`dated`), each ``said`` once per book (A11, stop 52: thousands of 只剩三天 or 离…的寿日 beside
+        thousands of dated events; a per-count scan of every event made a check of seconds)."""
+        index = self._by_book.get("events_holding")
+        if index is None or index[0] is not self.dated:
+            parts: dict[str, list[str]] = {}
+            for event in sorted(self.dated, key=len):
+                for part in dict.fromkeys([*event, *(event[k:k + 2] for k in range(len(event) - 1))]):
+                    parts.setdefault(part, []).append(event)
+            found: dict[str, tuple[str, ...]] = {}
+            index = self._by_book["events_holding"] = (self.dated, parts, found)
+        parts, seen = index[1], index[2]
+        if said not in seen:
+            if len(seen) >= _SEEN_MAX:
+                seen.clear()
+            keys = [said] if len(said) == 1 else [said[k:k + 2] for k in range(len(said) - 1)]
+            rarest = min((parts.get(key, []) for key in keys), key=len) if said else list(self.dated)
+            seen[said] = tuple(e for e in rarest if said in e) if said else tuple(sorted(self.dated, key=len))
+        return seen[said]
 
 
 DIED_WORDS = re.compile(r"殁|死|去世|过世|故去|亡故|身亡|遇害|遇难|病逝|病故|逝世|没了|落水|落了水|落进[^，,。；;]{1,6}?[河江湖海井塘]|"
@@ -2780,9 +2822,12 @@ def _dates_in(text: str) -> Iterator[tuple[re.Match[str], int, int]]:
     day it names; a date no calendar has is skipped, and so is a date in the brackets after another (二月十日（星期日，
     正月十七）夜里…: the same day in the other calendar, no second event; T2, stop 52)."""
     found = [*DATED.finditer(text), *LUNAR_DATED.finditer(text)]
-    asides = [m.span("aside") for m in found if m.group("aside")]
+    asides = sorted(m.span("aside") for m in found if m.group("aside"))
+    starts = [start for start, _end in asides]
+    reach = list(itertools.accumulate((end for _start, end in asides), max))  # the furthest end of the asides so far
     for m in found:
-        if any(start <= m.start() < end for start, end in asides):
+        k = bisect.bisect_right(starts, m.start())
+        if k and reach[k - 1] > m.start():  # inside an aside (one bisect, not every aside per date; A11, stop 52)
             continue
         month, day = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month")), _cn_int(m.group("day"))
         if month is not None and day is not None and 1 <= month <= 12 and 1 <= day <= 31:
@@ -2806,6 +2851,10 @@ def dated_events(texts: Iterable[str]) -> dict[str, tuple[int, int]]:
 
 
 _CLAUSE_ENDS = "，,。！？；;：:\n"
+_CLAUSE_ENDS_RE = re.compile(f"[{re.escape(_CLAUSE_ENDS)}]")
+SAID_MAX = 120
+"""The most characters of the words a dated event is said of (:func:`dated_subjects`) kept whole: of a longer clause
+(no prose's: a card of dates without a comma) its start and its end, a new line between (A11, stop 52)."""
 
 
 def dated_subjects(lore: str, texts: dict[str, str]) -> tuple[tuple[str, str, tuple[int, int]], ...]:
@@ -2815,19 +2864,26 @@ def dated_subjects(lore: str, texts: dict[str, str]) -> tuple[tuple[str, str, tu
     ``(of, event, (month, day))``, read by :func:`_come_in_days`."""
     out: list[tuple[str, str, tuple[int, int]]] = []
     for owner, text in [("", lore), *texts.items()]:
+        ends: list[int] | None = None  # where the text's clauses end, read once (not searched back per date)
         for m, month, day in _dates_in(text):
-            start = max(text.rfind(c, 0, m.start()) for c in _CLAUSE_ENDS) + 1
+            if ends is None:
+                ends = [e.start() for e in _CLAUSE_ENDS_RE.finditer(text)]
+            k = bisect.bisect_left(ends, m.start())
+            start = ends[k - 1] + 1 if k else 0
             if start > 0 and text[start - 1] in "，," and not text[start:m.start()].strip():
                 # the date opens its clause: it is said of the clause before, the sentence's topic (协领德克金九月里去了
                 # 吉林乌拉，十月初八带差官回城; T2, stop 52)
-                start = max(text.rfind(c, 0, start - 1) for c in _CLAUSE_ENDS) + 1
-            out.append((owner + text[start:m.start()], m.group("what").strip(), (month, day)))
+                start = ends[k - 2] + 1 if k > 1 else 0
+            said = text[start:m.start()] if m.start() - start <= SAID_MAX else \
+                text[start:start + SAID_MAX // 2] + "\n" + text[m.start() - SAID_MAX // 2:m.start()]
+            out.append((owner + said, m.group("what").strip(), (month, day)))
     return tuple(out)
 
 
 def _world_event(world: World, said: str) -> str | None:
-    """The shortest event the world or a card dates whose name holds ``said`` (two characters or more), else None."""
-    return next((e for e in sorted(world.dated, key=len) if len(said) >= 2 and said in e), None)
+    """The shortest event the world or a card dates whose name holds ``said`` (two characters or more), else None
+    (:meth:`World.events_holding`)."""
+    return next(iter(world.events_holding(said)), None) if len(said) >= 2 else None
 
 
 def _dated_end(world: World, said: str, month: int, day: int) -> tuple[str, tuple[int, int], bool] | None:
@@ -2840,7 +2896,7 @@ def _dated_end(world: World, said: str, month: int, day: int) -> tuple[str, tupl
     if event is not None:
         return event, world.dated[event], True
     core = re.sub(r"(?:之日|日子|日|那天|这天)$", "", said.rsplit("的", 1)[-1])
-    days = {world.dated[e] for e in world.dated if core and core in e}
+    days = {world.dated[e] for e in world.events_holding(core)} if core else set()
     if said != core and len(days) == 1:
         return said, days.pop(), True
     date = DATE_SAID.match(said)
@@ -2900,6 +2956,7 @@ def _since_going(world: World, names: re.Pattern[str], now: str, sentences: list
     _era, _year, month, day = today
     year_said = now[:now.find("年") + 1].strip()
     out: list[Finding] = []
+    days_of: dict[str, tuple[set[tuple[int, int]], set[tuple[int, int]]]] = {}  # who -> (days said this year, all days)
     for i, col, sentence in sentences:
         ends: dict[int, str] | None = None
         first_past: int | None = None  # where the sentence's first told-outside-now words end (None: not yet read)
@@ -2919,8 +2976,10 @@ def _since_going(world: World, names: re.Pattern[str], now: str, sentences: list
             card = world.cards.get(who or "") or {}
             if who is None or who in world.died or not str(card.get("状态") or "").startswith((*DEAD, *GONE)):
                 continue
-            days = {on for said, _what, on in world.dated_by if said.startswith(who) and said.endswith(year_said)}
-            others = {on for said, _what, on in world.dated_by if said.startswith(who)}
+            if who not in days_of:  # each one's days read once, not once per count (A11, stop 52)
+                days_of[who] = ({on for said, _what, on in world.dated_of(who) if said.endswith(year_said)},
+                                {on for said, _what, on in world.dated_of(who)})
+            days, others = days_of[who]
             said_n = _cn_int(m.group("n"))
             if len(days) != 1 or others != days or said_n is None:
                 continue
@@ -2964,6 +3023,7 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
     _era, (year, _month, _day) = read
     lunar = _lunar(now)
     out: list[Finding] = []
+    one_day: dict[str, tuple[str, str, tuple[int, int]] | None] = {}  # who -> the one dated event of theirs, if one day
     for i, col, sentence in sentences:
         if "是" not in sentence or "月" not in sentence:
             continue
@@ -2986,12 +3046,14 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
             old_way = m.group("month") in "正冬腊" or m.group("day").startswith("初")
             if said_month is None or said_day is None or (old_way and not lunar):
                 continue
-            dated = [(said, what, on) for said, what, on in world.dated_by if said.startswith(who)]
-            if who in world.died and who in world.died_day:
-                dated.append((who, "", (world.died[who][2], world.died_day[who])))
-            if len({on for _said, _what, on in dated}) != 1:
+            if who not in one_day:  # each one's days read once, not once per date said of them (A11, stop 52)
+                dated = world.dated_of(who)
+                if who in world.died and who in world.died_day:
+                    dated.append((who, "", (world.died[who][2], world.died_day[who])))
+                one_day[who] = dated[0] if len({on for _said, _what, on in dated}) == 1 else None
+            if (first := one_day[who]) is None:
                 continue
-            said, what, (on_month, on_day) = dated[0]
+            said, what, (on_month, on_day) = first
             if (said_month, said_day) == (on_month, on_day):
                 continue
             told, card_year = m.group("year"), _YEAR_END.search(said[len(who):])
@@ -3025,6 +3087,12 @@ def _dated_today(now: str) -> tuple[str, int | None, int, int] | None:
     return (era, year, month, day) if month is not None and day is not None else None
 
 
+COMINGS_READ = 300
+"""The most different comings (who and what they do, :data:`COME_IN`) one draft's counts are read against the book's
+dated events (:func:`_come_in_days` reads every one): a chapter counts days to a few; thousands of different ones beside
+a card of thousands of dates is no chapter, and each read past these is left unread (A11, stop 52)."""
+
+
 def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], first_line: int) -> list[Finding]:
     """书内时间: days counted down to an event the world or a card dates, or to a date (:data:`COUNTDOWN`,
     :func:`dated_events`, :func:`_dated_end`) more than a day off the in-book date's (离上线只剩两天 on the 4th of a launch set for the 11th); a lunar
@@ -3036,6 +3104,7 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
     _era, _year, month, day = today
     lunar = _lunar(now)
     out: list[Finding] = []
+    came_in: dict[tuple[str, str], tuple[str, tuple[int, int]] | None] = {}  # each who and doing read once (A11, stop 52)
     for i, col, sentence in sentences:
         if not COUNT_CUE.search(sentence):
             continue
@@ -3047,7 +3116,10 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
             event = next((e for k in range(len(what) - 1) if (e := _world_event(world, what[k:])) is not None), None)
             counts.append((m, (event, world.dated[event], True) if event else None))
         for m in COME_IN.finditer(sentence):
-            came = _come_in_days(world, m.group("who").strip(), m.group("verb"), (month, day))
+            said = (m.group("who").strip(), m.group("verb"))
+            if said not in came_in:  # a draft's first COMINGS_READ who-and-doings each read once (A11, stop 52)
+                came_in[said] = _come_in_days(world, *said, (month, day)) if len(came_in) < COMINGS_READ else None
+            came = came_in[said]
             counts.append((m, (*came, True) if came else None))
         for m, end in counts:
             if past is not None and past.start() < m.end():  # told as past before the count or in it (那时秋试只剩两天了)
