@@ -302,6 +302,44 @@ def tenth_look(n: int) -> dict[str, tuple[dict[str, str], str]]:
     }
 
 
+LUNAR_HEAD = HEAD.replace("书内时间: 2024年10月13日", "书内时间: 光绪三年十月初五")
+
+
+def eleventh_look(n: int) -> dict[str, tuple[dict[str, str], str]]:
+    """Books and drafts built against stop 52's readers (the eleventh look): a date restated with 是…的, days left
+    before a dated event (只剩N天), a festival on a counted day (前日重阳), a scene's date with dawn words, dates with
+    bracketed asides on cards (thousands of dated events), as :func:`shelves`."""
+    card = (CORPUS / "书" / L.角色 / "许砚.md").read_text(encoding="utf-8")
+    k = n // 15
+    things = held(k)
+    dated = {f"{L.角色}/许砚.md": card.replace("## 设定\n", "## 设定\n许砚十月初八回城。" + "".join(
+        f"{t}十月初{'一二三四五六七八九十'[i % 10]}{t}下水，" for i, t in enumerate(things)) + "\n")}
+    asides = {f"{L.角色}/许砚.md": card.replace("## 设定\n", "## 设定\n" + fill("十月初八（腊月十七）回城、", n) + "\n")}
+    no_ends = {f"{L.角色}/许砚.md": card.replace("## 设定\n", "## 设定\n" + fill("十月初八回城", n) + "\n")}
+    one = {f"{L.角色}/许砚.md": card.replace("## 设定\n", "## 设定\n许砚十月初八回城，靖波十月十二下水。\n")}
+    return {
+        # 50,000-character lines of the new calendar readers' words, on a lunar in-book date
+        "eleventh_restated_line": (one, LUNAR_HEAD + fill("是十月初八", n)),
+        "eleventh_restated_named": (one, LUNAR_HEAD + fill("许砚是十月初八进的城，", n)),
+        "eleventh_restated_no_ends": (one, LUNAR_HEAD + "许砚" + fill("是十月初八进的城", n)),
+        "eleventh_left_line": (one, LUNAR_HEAD + fill("只剩三天", n)),
+        "eleventh_left_event": (one, LUNAR_HEAD + fill("靖波下水只剩三天了，", n)),
+        "eleventh_left_long_what": (one, LUNAR_HEAD + fill("靖波下水靖波下水只剩三天", n)),
+        "eleventh_feast_line": (one, LUNAR_HEAD + fill("前日重阳", n)),
+        "eleventh_scene_dawn": (one, LUNAR_HEAD + fill("十月初一，天刚亮，", n)),
+        "eleventh_brackets_line": (one, LUNAR_HEAD + fill("（…）", n)),
+        "eleventh_dated_asides_line": (one, LUNAR_HEAD + fill("十月初八（腊月十七）回城", n)),
+        # a card of thousands of dated events, of dates with asides in one clause, of dates with no clause end
+        "eleventh_card_dated_events": (dated, LUNAR_HEAD + fill("许砚说，离下水只剩三天了。", n)),
+        "eleventh_card_events_left": (dated, LUNAR_HEAD + "".join(f"{t}下水只剩三天了，" for t in things)[:n]),
+        "eleventh_card_events_left_miss": (dated, LUNAR_HEAD + "".join(f"下水{t}只剩三天了，" for t in things)[:n]),
+        "eleventh_card_events_come": (dated, LUNAR_HEAD + "".join(f"再过三天，{t}就回{t[0]}了，" for t in things)[:n]),
+        "eleventh_card_events_restated": (dated, LUNAR_HEAD + fill("许砚是十月初九回的城。", n)),
+        "eleventh_card_asides": (asides, LUNAR_HEAD + fill("再过三天，许砚就回城了。", n)),
+        "eleventh_card_no_clause_ends": (no_ends, LUNAR_HEAD + fill("许砚是十月初九回的城。", n)),
+    }
+
+
 def front_matters(n: int) -> dict[str, str]:
     k = n // 20
     return {
@@ -400,8 +438,9 @@ def main() -> None:
                 worst = max(worst, b)
                 print(f"{name:24s} {a:7.2f}s {b:7.2f}s {b / max(a, 1e-9):6.1f}× {b / max(prose, 1e-9):8.1f}×", flush=True)
         quarter_books = {**shelves(cap // 4), **sixth_look(cap // 4), **seventh_look(cap // 4), **eighth_look(cap // 4),
-                         **ninth_look(cap // 4), **tenth_look(cap // 4)}
-        cap_books = {**shelves(cap), **sixth_look(cap), **seventh_look(cap), **eighth_look(cap), **ninth_look(cap), **tenth_look(cap)}
+                         **ninth_look(cap // 4), **tenth_look(cap // 4),
+                         **eleventh_look(cap // 4)}
+        cap_books = {**shelves(cap), **sixth_look(cap), **seventh_look(cap), **eighth_look(cap), **ninth_look(cap), **tenth_look(cap), **eleventh_look(cap)}
         for name in quarter_books:
             if args.cases and not any(c in name for c in args.cases):
                 continue
