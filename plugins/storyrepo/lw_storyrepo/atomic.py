@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 from lwcore.api import LwError, atomic_write_bytes, confine, load_json
 
@@ -31,6 +33,9 @@ from lw_storyrepo.gitops import Git
 from lw_storyrepo.notices import note, pending
 
 JOURNAL_DIR = "lw-txn"
+_BACKUP = re.compile(r"\d+\.bak")
+"""A backup's name in the journal's folder, as :func:`apply_and_commit` names it (``3.bak``)."""
+_HEAD = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 
 
@@ -225,6 +230,42 @@ def recovered_earlier() -> str | None:
     return next((done for done, text in RECOVERED.items() if text in said), None)
 
 
+def _in_book(root: Path, rel: Any, jfile: Path, what: str) -> None:
+    """Refuse (:class:`LwError`) a journal's path that is not a file's or folder's inside the book: outside it once
+    ``..`` and links are resolved (:func:`confine`), the book's folder itself, or inside ``.git``."""
+    confine(root, rel, file=jfile, what=what)
+    inside = Path(os.path.realpath(root / rel)).relative_to(os.path.realpath(root)).parts
+    if not inside or inside[0] == ".git":
+        raise LwError(f"{what} {rel!r} is no file of the book", file=jfile)
+
+
+def _valid_journal(root: Path, journal: Any, jfile: Path) -> dict[str, Any]:
+    """``journal`` as :func:`apply_and_commit` writes it, else :class:`LwError` (located at ``jfile``): its old head a
+    commit's name or null, each entry's path a file of the book (:func:`_in_book`), a backup for each that existed
+    named as the journal names them (a file of its own folder), each created folder in the book. A journal someone
+    else wrote never has a recovery remove, write or read a file outside the book, nor stop on a traceback (A11, stop 52)."""
+    if not isinstance(journal, dict) or not isinstance(journal.get("entries"), list) or "old_head" not in journal:
+        raise LwError("not a journal", file=jfile)
+    head = journal["old_head"]
+    if head is not None and not (isinstance(head, str) and _HEAD.fullmatch(head)):
+        raise LwError(f"old_head {str(head)[:60]!r} is no commit", file=jfile)
+    for entry in journal["entries"]:
+        if not isinstance(entry, dict) or not isinstance(entry.get("existed"), bool):
+            raise LwError(f"entry {str(entry)[:60]!r} is no journal entry", file=jfile)
+        _in_book(root, entry.get("path"), jfile, "path")
+        backup = entry.get("backup")
+        if entry["existed"] and not (isinstance(backup, str) and _BACKUP.fullmatch(backup)):
+            raise LwError(f"backup {str(backup)[:60]!r} is no backup of the journal", file=jfile)
+        if entry["existed"]:
+            confine(jfile.parent, str(backup), file=jfile, what="backup")  # no link out of the journal's folder
+    dirs = journal.get("created_dirs", [])
+    if not isinstance(dirs, list):
+        raise LwError("created_dirs is no list", file=jfile)
+    for rel in dirs:
+        _in_book(root, rel, jfile, "created_dirs")
+    return journal
+
+
 def recover(root: Path) -> str | None:
     """Finish or undo an interrupted transaction. Returns ``"rolled-back"``, ``"finished"`` or None."""
     root = Path(root)
@@ -237,9 +278,7 @@ def recover(root: Path) -> str | None:
         shutil.rmtree(jdir, ignore_errors=True)
         return "rolled-back"
     try:
-        journal = load_json(jfile.read_bytes(), jfile)
-        if not isinstance(journal, dict) or not isinstance(journal.get("entries"), list):
-            raise LwError("not a journal", file=jfile)
+        journal = _valid_journal(root, load_json(jfile.read_bytes(), jfile), jfile)
     except (OSError, LwError) as exc:
         raise LwError(f"上次结转的日志读不出来（{exc}）", file=jfile,
                       expected="git status 确认工作区后，删除 .git/lw-txn/ 再运行 lw story") from None

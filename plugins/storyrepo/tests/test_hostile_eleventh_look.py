@@ -16,14 +16,23 @@ Four classes made a check grow with the product of two things the author control
   3–5 s; now each one's days once per check, the events holding words through an index, and a draft's first
   ``COMINGS_READ`` comings read.
 
-The code each replaces is kept here as the specification."""
+The code each replaces is kept here as the specification.
+
+A journal of an interrupted settle (``.git/lw-txn/journal.json``) someone else wrote stopped every command on a
+traceback (an entry that is no object, a path that is a number, no old head), and its recovery removed a file outside
+the book (a path ``../../x`` or through a link out of it, not there before the settle) or copied one into it (a backup
+``../../x``): it is now read as :func:`lw_storyrepo.atomic.apply_and_commit` writes it, or refused, located."""
 
 from __future__ import annotations
 
 import cProfile
+import json
 import pstats
 import re
+from pathlib import Path
 from typing import Callable, TypeVar
+
+import pytest
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -31,7 +40,11 @@ from hypothesis import strategies as st
 from lw_storyrepo import continuity, findings
 from lw_storyrepo.continuity import (COMINGS_READ, DATED, LUNAR_DATED, SAID_MAX, World, _countdown, _date_restated,
                                      _dates_in, _world_event, dated_events, dated_subjects)
+from lw_storyrepo.atomic import recover
 from lw_storyrepo.findings import at_words, in_view
+from lw_storyrepo.gitops import Git
+from lw_storyrepo.repo import StoryRepo
+from lwcore.api import LwError
 
 T = TypeVar("T")
 
@@ -168,3 +181,33 @@ def test_thousands_of_counts_beside_thousands_of_dated_events_stay_bounded() -> 
     finally:
         continuity._come_in_days = original
     assert len(reads) == COMINGS_READ
+
+
+@pytest.mark.parametrize("entries", [
+    [1], [{"path": 5, "existed": False}], [{"path": "../../victim", "existed": False}],
+    [{"path": "link/victim", "existed": False}], [{"path": ".git/config", "existed": False}],
+    [{"path": ".", "existed": False}], [{"path": "大纲/x.md", "existed": True, "backup": "../../../../victim"}],
+    [{"path": "大纲/x.md", "existed": True, "backup": "0.bak"}],
+])
+def test_a_journal_someone_else_wrote_is_refused_located_and_nothing_outside_is_touched(book: StoryRepo,
+                                                                                     entries: list[object]) -> None:
+    root = Path(book.root)
+    outside = root.parent.parent / "victim"
+    outside.write_text("keep", encoding="utf-8")
+    (root / "link").symlink_to(root.parent.parent, target_is_directory=True)
+    jdir = root / ".git" / "lw-txn"
+    jdir.mkdir(parents=True)
+    (jdir / "0.bak").symlink_to(outside)  # a backup linking out of the journal's folder
+    (jdir / "journal.json").write_text(json.dumps({"old_head": Git(root).head(), "entries": entries}), encoding="utf-8")
+    with pytest.raises(LwError) as refused:
+        recover(root)
+    assert refused.value.file is not None and Path(refused.value.file).name == "journal.json"
+    assert outside.read_text(encoding="utf-8") == "keep" and not (root / "大纲" / "x.md").exists()
+
+
+def test_a_journal_without_its_old_head_is_refused(book: StoryRepo) -> None:
+    root = Path(book.root)
+    (root / ".git" / "lw-txn").mkdir(parents=True)
+    (root / ".git" / "lw-txn" / "journal.json").write_text('{"entries": []}', encoding="utf-8")
+    with pytest.raises(LwError, match="not a journal"):
+        recover(root)
