@@ -80,7 +80,15 @@ WALKING = (rf"{_RUNNING}|[跳蹦]了?(?:下|起|上|过)|下了?(?:床|地|炕)|
            r"一瘸一拐|一拐一拐|踉踉跄跄|跌跌撞撞|回来了|迈(?:开|出|进|过)")
 """What a person on their own legs does (掀开被子下了床，几步走到窗前; 一瘸一拐地拎着水桶…回来了; 跳下来，光着脚跑到
 门口): getting up, walking, running, jumping."""
-HANDLING = r"(?:拿|抄|抓|握|攥|捏|端|提|拎|接|掂|抡|挥|递|切|剁|摘|掏|拧|搬|扛|挑|抱|拽|扯|扔|甩)(?:起|过|住|着|了|来|下|出)"
+HAND_VERBS = "拿抄抓握攥捏端提拎举接掂颠抡挥递切剁掌摘掏拧扶撑按推搬扛挑抱拽扯扔甩"
+"""The one table of what a hand does when it handles something (抄起锅铲, 接过盘子) — not what is done to it (缠着纱布,
+吊着) — read two ways: with an ending, told of a person (:data:`HANDLING`), and bare, after a barred part named before it
+(:data:`HAND_USE`). Each reading leaves out its own few (:data:`HAND_ENDED_ONLY`, :data:`HAND_BARE_ONLY`)."""
+HAND_ENDED_ONLY = "搬扛挑抱"
+"""Hand verbs read only with an ending, told of a person (:data:`HANDLING`: 挑起来, 抱起), not bare after a part."""
+HAND_BARE_ONLY = "举颠掌扶撑按推"
+"""Hand verbs read only bare after a barred part (:data:`HAND_USE`: 右手…推), not with an ending told of a person."""
+HANDLING = rf"(?:{'|'.join(v for v in HAND_VERBS if v not in HAND_BARE_ONLY)})(?:起|过|住|着|了|来|下|出)"
 """A hand taking up or handling a thing (抄起井边的扁担, 接过盘子, 挑起来): a hand's act with its ending, not what is
 done to the hand (缠着纱布) nor a bare character of many words (提 of 提到)."""
 HEARING = r"听(?:见|到|出|清)|侧耳|竖起耳朵|(?:闻声|听罢|听了这话)"
@@ -124,8 +132,8 @@ ONCE = re.compile(r"过")
 CAUSED = re.compile(r"[让请托求央]|(?<![大喊尖惊哭])叫(?!了?一?声|喊|嚷|道|醒|作|做)")
 """A causative before an act in its clause (小白叫沈工把信读完, 让人把门牌上的字念给她听): someone else does it — the
 name after it reads as an object (:data:`lw_storyrepo.continuity.NOT_SUBJECT`), yet it is the doer."""
-HAND_USE = "拿|抄|抓|握|攥|捏|端|提|拎|举|接|掂|颠|抡|挥|递|切|剁|掌|摘|掏|拧|扶|撑|按|推|拽|扯|扔|甩"
-"""What a hand does when it handles something (抄起锅铲, 接过盘子) — not what is done to it (缠着纱布, 吊着)."""
+HAND_USE = "|".join(v for v in HAND_VERBS if v not in HAND_ENDED_ONLY)
+"""What a barred hand does when it handles something, bare (:data:`HAND_VERBS`)."""
 VOICE_USE = "唱|喊|吼|嚎|叫"
 """What a throat does aloud (唱了一句, 吼了一嗓子)."""
 
