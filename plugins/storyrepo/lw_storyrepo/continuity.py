@@ -304,9 +304,11 @@ ARRIVE = re.compile(r"下了?马|下了?车|下了?轿|落了?脚|推门|掀帘|
 """An arrival told in the clause that places someone (裴照微在济春堂门口下了马): the place is reached."""
 LOST = ("失踪", "下落不明")
 """States whose card's 位置 is where the character was last seen, not where they are: no place contradicts it."""
-LIKE = re.compile(r"(?:和|跟|与|同|像|如)$")
+LIKENING = "和跟与同像如"
+"""The one string of comparison words (和…一样, 像…): :data:`LIKE` and :data:`LIKENED` read them."""
+LIKE = re.compile(rf"(?:{'|'.join(LIKENING)})$")
 """What puts a thing in a comparison (和乌木尺背面一样): it is named, not used."""
-LIKENED = re.compile(r"[和跟与同像如]")
+LIKENED = re.compile(rf"[{LIKENING}]")
 """A comparison word inside a thing's description (一块和玄阶令牌一样的…): the description is of another thing."""
 BELITTLE = re.compile(r"不过|只是|区区|小小")
 """不过是个…: a stage said to belittle, which never raises anyone: a higher one after it is no slip of the grade."""
