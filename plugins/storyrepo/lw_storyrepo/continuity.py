@@ -1543,8 +1543,9 @@ class _Marked:
             return self.cache[told]
         chars = set(told)
         other = 0  # the things told another material or colour than theirs (铜壳 of a 银壳怀表): they score nothing
-        for r, every in enumerate(MARK_CLASSES):
-            for mark in set(THREAD.sub("", told)) & set(every):  # a thread is no material (:func:`_another_thing`)
+        letters = set(THREAD.sub("", told))  # a thread is no material (:func:`_another_thing`)
+        for r, every in enumerate(_CLASSES):
+            for mark in letters & every:
                 other |= self.has_row[r] & ~self.in_row[r].get(mark, 0)
         masks = [mask for mask in (*(self.words.get(w, 0) for w in _words(told)),
                                    *(self.letters.get(c, 0) for c in chars)) if mask & ~other]
