@@ -258,7 +258,9 @@ STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等�
               "躲在", "藏在", "趴在", "窝在", "歪在", "挤在", "围在", "坐镇", "在")
 HE = ("他", "她")
 """A pronoun subject: the character is the last one named before it in the paragraph (or the
-paragraph before), as a reader takes it."""
+paragraph before), as a reader takes it. The one set the pronoun patterns are built from (:data:`HE_ONE`)."""
+HE_ONE = f"[{''.join(HE)}]"
+""":data:`HE` as one character of a pattern: :data:`PERSONS`, :data:`_PRONOUN` and :data:`_PRONOUN_LEAD` are built on it."""
 NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|对着|朝着|冲着|提到|说|问|道|知道|记得|梦|没有|没|不|"
                      r"赎|寻|找|讨|盼|惦|念叨|提起|说起|打听|要回|买回")
 """Words between a character and a thing that say it is seen, thought of, talked about or sought
@@ -1893,8 +1895,8 @@ LED = re.compile(r"\s*(?:[阿老小][\u4e00-\u9fff](?![着了地过])|[\u4e00-\u
 """A clause that opens on someone no card names (阿娇已经低下头, 小军一听): what follows is theirs, not the card's."""
 DONE_FOR = re.compile(r"被(?![子褥单面窝头套])|由人|让人|叫人|请人|托人")
 """What makes a person's act in its clause another's doing for them (被抬下了床, 让人扶着走到门口; not 被子, a quilt)."""
-PERSONS = re.compile(r"[他她我你]")
-"""A pronoun standing for someone."""
+PERSONS = re.compile(rf"[{''.join(HE)}我你]")
+"""A pronoun standing for someone (:data:`HE`, 我, 你)."""
 
 
 TOLD_SPAN = 60
@@ -3250,9 +3252,11 @@ SEEN_LEAD = re.compile(rf"\s*(?:{SIGHTED}|只见)")
 """The start of a clause of seeing (看见他走到…): who follows it is the one acting after."""
 PLACED_BY = re.compile(r"的?(?:对面|旁边|身边|跟前|面前|身后|背后|脚边|手边|床边|床头|床前|那边|这边|家里|屋里|房里)")
 """A name followed by a place word (索法成对面的空案上): a place told, not the one acting."""
-_PRONOUN = re.compile(r"[他她](?![们的])")
+_ONE_PERSON = "(?![们的])"
+"""What may not follow a pronoun (:data:`HE_ONE`) standing for one person as a subject: 们 (他们), 的 (他的)."""
+_PRONOUN = re.compile(rf"{HE_ONE}{_ONE_PERSON}")
 """A pronoun of one person standing as a subject (not 他们, not 他的)."""
-_PRONOUN_LEAD = re.compile(r"(?:然后|接着|随后|于是|这才|便|又|再)?([他她])(?![们的])")
+_PRONOUN_LEAD = re.compile(rf"(?:然后|接着|随后|于是|这才|便|又|再)?({HE_ONE}){_ONE_PERSON}")
 """A pronoun leading a clause, after a word of sequence at most (然后他…): the subject of the clauses after it."""
 
 
