@@ -23,6 +23,8 @@ from lw_storyrepo.checks import CheckContext, voices
 from lw_storyrepo.continuity import KNEW, World, check_continuity, places_inside
 from lw_storyrepo.forbidden import forbidden_of
 
+import continuity_helpers
+
 CARDS: dict[str, dict[str, Any]] = {
     "程砚秋": {"姓名": "程砚秋", "状态": "在世", "位置": "染坊"},
     "褚大有": {"姓名": "褚大有", "状态": "腿伤", "位置": "染坊"},
@@ -49,13 +51,9 @@ GENDER = {"程砚秋": "他", "褚大有": "他", "窦三姑": "她", "葛聋子
 
 
 def findings(body: str) -> list[str]:
-    meta = {"视角": "程砚秋", "书内时间": "1934年5月2日", "在场": list(CARDS)}
     world = World(CARDS, dict(ALIASES), PLACES, set(), ("普通人",), None, places_inside("", PLACES), GENDER,
                   bars=forbidden_of(CARDS, TEXTS, "", ALIASES, PLACES))
-    ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), set(), world=world, people=set(CARDS)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())]
+    return [f.message for f in continuity_helpers.findings(body, world, "程砚秋", "1934年5月2日", list(CARDS))]
 
 
 def barred(body: str, who: str) -> bool:
