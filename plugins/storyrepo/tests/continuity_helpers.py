@@ -1,11 +1,14 @@
 """The Story Repo tests' one way of checking a body of prose for continuity (D1/D2 of stop 51's duplicates: the same
 ``World`` + ``CheckContext`` + ``check_continuity`` helper was written in each round's test file). A test module of this
-folder imports it by name (``from continuity_helpers import findings``): ``conftest.py`` puts this folder on the path,
-as the repository's own conftest does for ``tests/support``. Test code only, never runtime code."""
+folder imports it by name (``import continuity_helpers``): ``conftest.py`` puts this folder on the path,
+as the repository's own conftest does for ``tests/support``. Test code only, never runtime code. And :class:`Counted`, the hostile tests' measure of a reader's work
+(D7 of the same duplicates)."""
 
 from __future__ import annotations
 
-from typing import Any
+import re
+import sys
+from typing import Any, Iterator
 
 from lw_storyrepo.checks import CheckContext, voices
 from lw_storyrepo.continuity import World, check_continuity
@@ -30,3 +33,19 @@ def findings(body: str, world: World, viewpoint: str, date: str, present: list[s
     world.aliases, world.indirect = ctx.aliases, ctx.kin_words
     lines = body.split("\n")
     return check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
+
+
+class Counted:
+    """A compiled pattern standing in for one a reader uses (set by ``monkeypatch.setattr``), counting in :attr:`read`
+    the characters each ``search`` or ``finditer`` is given (its work), then doing as the pattern does."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern, self.read = pattern, 0
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        self.read += min(endpos, len(text)) - pos
+        return self.pattern.search(text, pos, endpos)
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        self.read += min(endpos, len(text)) - pos
+        return self.pattern.finditer(text, pos, endpos)

@@ -12,9 +12,7 @@ reading.
 
 from __future__ import annotations
 
-import re
-import sys
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -189,24 +187,9 @@ def test_a_thought_of_the_dead_in_the_scene_is_no_knowing_asked() -> None:
     assert any("鲁万山" in m for m in findings("鲁万山一听就明白，心里想，这回完了。"))
 
 
-class _CountedCausatives:
-    """:data:`lw_storyrepo.forbidden.CAUSED`, counting the characters each search or scan is given."""
-
-    def __init__(self, pattern: re.Pattern[str]) -> None:
-        self.pattern, self.read = pattern, 0
-
-    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        self.read += min(endpos, len(text)) - pos
-        return self.pattern.search(text, pos, endpos)
-
-    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
-        self.read += min(endpos, len(text)) - pos
-        return self.pattern.finditer(text, pos, endpos)
-
-
 def test_a_line_of_thousands_of_acts_reads_its_causatives_once(monkeypatch: pytest.MonkeyPatch) -> None:
     # R51 finding 4: CAUSED searched from the clause start for every act: 站起来×8333 on one line, 2.6 s (work counted)
-    counted = _CountedCausatives(continuity.CAUSED)
+    counted = continuity_helpers.Counted(continuity.CAUSED)
     monkeypatch.setattr(continuity, "CAUSED", counted)
     body = "褚大有" + "站起来" * 8333
     assert any("褚大有" in m for m in findings(body))
