@@ -258,7 +258,9 @@ STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等�
               "躲在", "藏在", "趴在", "窝在", "歪在", "挤在", "围在", "坐镇", "在")
 HE = ("他", "她")
 """A pronoun subject: the character is the last one named before it in the paragraph (or the
-paragraph before), as a reader takes it."""
+paragraph before), as a reader takes it. The one set the pronoun patterns are built from (:data:`HE_ONE`)."""
+HE_ONE = f"[{''.join(HE)}]"
+""":data:`HE` as one character of a pattern: :data:`PERSONS`, :data:`_PRONOUN` and :data:`_PRONOUN_LEAD` are built on it."""
 NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|对着|朝着|冲着|提到|说|问|道|知道|记得|梦|没有|没|不|"
                      r"赎|寻|找|讨|盼|惦|念叨|提起|说起|打听|要回|买回")
 """Words between a character and a thing that say it is seen, thought of, talked about or sought
@@ -304,9 +306,11 @@ ARRIVE = re.compile(r"下了?马|下了?车|下了?轿|落了?脚|推门|掀帘|
 """An arrival told in the clause that places someone (裴照微在济春堂门口下了马): the place is reached."""
 LOST = ("失踪", "下落不明")
 """States whose card's 位置 is where the character was last seen, not where they are: no place contradicts it."""
-LIKE = re.compile(r"(?:和|跟|与|同|像|如)$")
+LIKENING = "和跟与同像如"
+"""The one string of comparison words (和…一样, 像…): :data:`LIKE` and :data:`LIKENED` read them."""
+LIKE = re.compile(rf"(?:{'|'.join(LIKENING)})$")
 """What puts a thing in a comparison (和乌木尺背面一样): it is named, not used."""
-LIKENED = re.compile(r"[和跟与同像如]")
+LIKENED = re.compile(rf"[{LIKENING}]")
 """A comparison word inside a thing's description (一块和玄阶令牌一样的…): the description is of another thing."""
 BELITTLE = re.compile(r"不过|只是|区区|小小")
 """不过是个…: a stage said to belittle, which never raises anyone: a higher one after it is no slip of the grade."""
@@ -1542,8 +1546,9 @@ class _Marked:
             return self.cache[told]
         chars = set(told)
         other = 0  # the things told another material or colour than theirs (铜壳 of a 银壳怀表): they score nothing
-        for r, every in enumerate(MARK_CLASSES):
-            for mark in set(THREAD.sub("", told)) & set(every):  # a thread is no material (:func:`_another_thing`)
+        letters = set(THREAD.sub("", told))  # a thread is no material (:func:`_another_thing`)
+        for r, every in enumerate(_CLASSES):
+            for mark in letters & every:
                 other |= self.has_row[r] & ~self.in_row[r].get(mark, 0)
         masks = [mask for mask in (*(self.words.get(w, 0) for w in _words(told)),
                                    *(self.letters.get(c, 0) for c in chars)) if mask & ~other]
@@ -1891,8 +1896,8 @@ LED = re.compile(r"\s*(?:[阿老小][\u4e00-\u9fff](?![着了地过])|[\u4e00-\u
 """A clause that opens on someone no card names (阿娇已经低下头, 小军一听): what follows is theirs, not the card's."""
 DONE_FOR = re.compile(r"被(?![子褥单面窝头套])|由人|让人|叫人|请人|托人")
 """What makes a person's act in its clause another's doing for them (被抬下了床, 让人扶着走到门口; not 被子, a quilt)."""
-PERSONS = re.compile(r"[他她我你]")
-"""A pronoun standing for someone."""
+PERSONS = re.compile(rf"[{''.join(HE)}我你]")
+"""A pronoun standing for someone (:data:`HE`, 我, 你)."""
 
 
 TOLD_SPAN = 60
@@ -3366,9 +3371,11 @@ SEEN_LEAD = re.compile(rf"\s*(?:{SIGHTED}|只见)")
 """The start of a clause of seeing (看见他走到…): who follows it is the one acting after."""
 PLACED_BY = re.compile(r"的?(?:对面|旁边|身边|跟前|面前|身后|背后|脚边|手边|床边|床头|床前|那边|这边|家里|屋里|房里)")
 """A name followed by a place word (索法成对面的空案上): a place told, not the one acting."""
-_PRONOUN = re.compile(r"[他她](?![们的])")
+_ONE_PERSON = "(?![们的])"
+"""What may not follow a pronoun (:data:`HE_ONE`) standing for one person as a subject: 们 (他们), 的 (他的)."""
+_PRONOUN = re.compile(rf"{HE_ONE}{_ONE_PERSON}")
 """A pronoun of one person standing as a subject (not 他们, not 他的)."""
-_PRONOUN_LEAD = re.compile(r"(?:然后|接着|随后|于是|这才|便|又|再)?([他她])(?![们的])")
+_PRONOUN_LEAD = re.compile(rf"(?:然后|接着|随后|于是|这才|便|又|再)?({HE_ONE}){_ONE_PERSON}")
 """A pronoun leading a clause, after a word of sequence at most (然后他…): the subject of the clauses after it."""
 
 
