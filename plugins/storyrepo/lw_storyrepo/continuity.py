@@ -2087,9 +2087,9 @@ TO_SOMEONE = ("喊", "喊住", "叫住", "叫了一声", "唤", "招呼", "冲�
 STILL_THERE = "正|还|仍|仍然|这会儿|眼下|此刻|这几天|这些天|这阵子|如今|现在|已经|早已|早就|昨天就|昨儿就|前天就|一早就"
 """When someone is at a far place now (陈掌柜正在马尼拉的码头上接船): said between the person and 在."""
 NOT_GONE = re.compile(r"要|会|将|想|打算|准备|明天|明儿|明日|后天|过几天|改天|回头|等|该|得|如果|要是|假如|万一|怕|没|不|别|"
-                      r"说好|本想|原想|差点|险些|以为|当是|只当|好像|也许|可能|或许|一起|一道|一同|陪|跟着|带着")
-"""Words between the person and the going that make it no fact of now (要去泉州, 没去, 以为他去了, 跟着他去了 — the
-point of view along), read like :data:`NOT_CAME`."""
+                      r"说好|本想|原想|差点|险些|以为|当是|只当|好像|也许|可能|或许|一起|一道|一同|陪|跟|和|与|同|带|领")
+"""Words between the person and the going that make it no fact of now (要去泉州, 没去, 以为他去了) or that take
+another along, the point of view perhaps (老葛和他去了省城, 跟着他去了), read like :data:`NOT_CAME`."""
 DONE = re.compile(r"了|正在|已经|早就|早已|还在")
 """A going done, in the clause that tells it."""
 CAME_BACK = re.compile(rf"{CAME_IN.pattern}|{ARRIVE.pattern}|{FAR_ARRIVAL.pattern}|回来|跳下|下了?[马车船轿]")

@@ -68,6 +68,8 @@ def test_one_the_draft_sends_away_is_not_in_the_scene(body: str) -> None:
     # someone else calls; the one gone spoken of
     "老葛去了省城。\n\n桂芬在院子里喊苏明远吃饭。",
     "老葛昨天就去了省城。\n\n苏明远跟桂芬说起老葛，说他在省城准是又喝上了。",
+    # the point of view taken along
+    "老葛和苏明远去了省城。\n\n晌午，老葛蹲在粮食局门口抽着烟。",
     # the place not far
     "老葛去了镇上。\n\n晌午，老葛蹲在库房门口抽着烟。",
 ])
