@@ -2084,6 +2084,8 @@ done in its clause (了, 去, 正在, 已经) the one gone is not in the scene."
 TO_SOMEONE = ("喊", "喊住", "叫住", "叫了一声", "唤", "招呼", "冲着", "朝着", "拦住", "拉住", "拽住", "扶起", "推了推",
               "拍了拍", "递给", "塞给", "瞪了", "瞪着", "白了", "打量")
 """What one does to someone beside them (喊他, 拍了拍他, 递给她): the doer is where the one done to is."""
+SAYS = "说道|笑道|问道|答道|喊道|骂道|说|道|问|答|喊|嚷|骂"
+"""Speaking words around a quote (黄九说：“…”, “…”黄九问): said in the narration beside a quote, a voice in the scene."""
 STILL_THERE = "正|还|仍|仍然|这会儿|眼下|此刻|这几天|这些天|这阵子|如今|现在|已经|早已|早就|昨天就|昨儿就|前天就|一早就"
 """When someone is at a far place now (陈掌柜正在马尼拉的码头上接船): said between the person and 在."""
 NOT_GONE = re.compile(r"要|会|将|想|打算|准备|明天|明儿|明日|后天|过几天|改天|回头|等|该|得|如果|要是|假如|万一|怕|没|不|别|"
@@ -2159,6 +2161,10 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     # 黄九在码头上喊他: one the draft sent away calling to the point of view (by name, 我, or its 他/她)
     to_pov = re.compile(rf"({_forms_of(world, gone)}){OWNS}[^。！？；;，,：:“”\n的被]{{0,8}}?(?:{'|'.join(TO_SOMEONE)})"
                         rf"(?:{_forms_of(world, [pov]) or pov}|我|{world.gender.get(pov) or '他|她'})") if gone else None
+    # “走吧。”黄九说 / 黄九说：“走吧。”: one the draft sent away speaking in the scene (the quote is blanked in the narration)
+    gone_forms = _forms_of(world, gone) if gone else ""
+    speaks = re.compile(rf"(?:^|\s{{2}}|[。！？，,])\s*({gone_forms})[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{SAYS})(?![过起])"
+                        rf"(?:[：:，,]?\s{{2}}|[。！？，,]|$)") if gone else None
     lead = re.compile(rf"{forms}|[他她]")
     clause_act = re.compile(rf"[^。！？；;，,：:“”\n的被]{{0,4}}?(?:{verbs})")
     anyone_or_he = re.compile(rf"{anyone.pattern}|[他她我你]")
@@ -2202,6 +2208,7 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
         hits = [(m.start(), m.group(1)) for m in act.finditer(narration)]
         hits += _carried(narration, lead, anyone_or_he, clause_act)
         hits += [(m.start(), m.group(1)) for m in to_pov.finditer(narration)] if to_pov is not None else []
+        hits += [(m.start(1), m.group(1)) for m in speaks.finditer(narration)] if speaks is not None else []
         for q in _QUOTED_WORDS.finditer(line):  # “长风，你来说。”: spoken to face to face, here
             told = vocative.search(q.group())
             if told is not None and (addressed := world.aliases.get(told.group(1)) or one.get(told.group(1))) in far \

@@ -50,6 +50,9 @@ def findings(body: str) -> list[str]:
     # one gone calling to the point of view (TO_SOMEONE)
     "铁子押送一车公粮进山去了。\n\n苏明远正在过秤，铁子在门口喊他。",
     "老葛前天就去了省城，说是开三天会。\n\n天擦黑，老葛在院子里喊苏明远吃饭。",
+    # one gone speaking beside a quote (SAYS)
+    "田桂芬回省城娘家去了。\n\n“账对上了没有？”桂芬问。",
+    "欧阳铁出差去了。\n\n苏明远还没开口，铁子说：“这一车麦子潮了。”",
 ])
 def test_one_the_draft_sends_away_is_not_in_the_scene(body: str) -> None:
     assert findings(body), body
@@ -68,6 +71,9 @@ def test_one_the_draft_sends_away_is_not_in_the_scene(body: str) -> None:
     # someone else calls; the one gone spoken of
     "老葛去了省城。\n\n桂芬在院子里喊苏明远吃饭。",
     "老葛昨天就去了省城。\n\n苏明远跟桂芬说起老葛，说他在省城准是又喝上了。",
+    # what the one gone said before, and a quote of theirs remembered
+    "田桂芬回省城娘家去了。\n\n苏明远记得桂芬说过：“账要当天对。”",
+    "欧阳铁出差去了。\n\n“铁子说过，这一车麦子潮了。”苏明远说。",
     # the point of view taken along
     "老葛和苏明远去了省城。\n\n晌午，老葛蹲在粮食局门口抽着烟。",
     # the place not far
