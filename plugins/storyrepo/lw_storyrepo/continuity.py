@@ -2092,6 +2092,8 @@ NOT_GONE = re.compile(r"要|会|将|想|打算|准备|明天|明儿|明日|后�
                       r"说好|本想|原想|差点|险些|以为|当是|只当|好像|也许|可能|或许|一起|一道|一同|陪|跟|和|与|同|带|领")
 """Words between the person and the going that make it no fact of now (要去泉州, 没去, 以为他去了) or that take
 another along, the point of view perhaps (老葛和他去了省城, 跟着他去了), read like :data:`NOT_CAME`."""
+WHILE_THERE = re.compile(r"的时候|时|那[几些]?[年天阵]|期间|[以之][后前]|后|前|回来")
+"""What follows the place to make it a time, not where someone is now (在省城的时候, 到了省城以后, 去了省城回来)."""
 DONE = re.compile(r"了|正在|已经|早就|早已|还在")
 """A going done, in the clause that tells it."""
 CAME_BACK = re.compile(rf"{CAME_IN.pattern}|{ARRIVE.pattern}|{FAR_ARRIVAL.pattern}|回来|跳下|下了?[马车船轿]")
@@ -2101,24 +2103,25 @@ CAME_BACK = re.compile(rf"{CAME_IN.pattern}|{ARRIVE.pattern}|{FAR_ARRIVAL.patter
 def _gone_in_draft(world: World, lines: list[str], pov: str, pov_place: str, reached: dict[str, set[str]],
                    anyone: re.Pattern[str], name: dict[str, str]) -> dict[str, tuple[int, int, str, str]]:
     """``{person: (line, position, what, place)}``: who the draft's own narration sends away from the scene at
-    ``pov_place`` before they may be in it (``place``: the far one named, or nothing) — at a place the world or a card says is far (:attr:`World.far`) and
-    related in no way to the scene (在 it, :data:`STILL_THERE`; gone to it, :data:`GONE_TO`), or away on a journey
-    of days (:data:`AWAY_FOR`); ``what`` the words that say so. Not a memory, a question, a going to come
-    (:data:`NOT_GONE`), a going back in the same sentence, nor anyone the draft brings to the scene's place."""
+    ``pov_place`` — at a place the world or a card says is far (:attr:`World.far`) and related in no way to the
+    scene (在 it, :data:`STILL_THERE`; gone to it, :data:`GONE_TO`), or away on a journey of days (:data:`AWAY_FOR`);
+    ``what`` the words that say so, ``place`` the far one named or nothing. Not a memory, a question, a going to
+    come (:data:`NOT_GONE`), a time there (:data:`WHILE_THERE`), a coming back in the same sentence, nor anyone the
+    draft brings to the scene's place. Read once a draft, a line at a time."""
     far = sorted((p for p in world.far if len(p) >= 2 and not _related(world, p, pov_place)), key=len, reverse=True)
     places = "|".join(map(re.escape, far))
     rows = [rf"(?:{STILL_THERE})?在(?P<at>{places})", rf"(?P<verb>{'|'.join(GONE_TO)})(?P<to>{places})"] if far else []
     rows.append(rf"(?P<away>{'|'.join(AWAY_FOR)})")
     said = re.compile(rf"({anyone.pattern})(?P<gap>[^。！？；;，,：:“”\n的被在]{{0,8}}?)(?:{'|'.join(rows)})")
+    where = re.compile(places) if far else None
     out: dict[str, tuple[int, int, str, str]] = {}
     for i, line in enumerate(lines):
         narration = _QUOTED_WORDS.sub(lambda m: " " * len(m.group()), line)
-        if not narration.strip() or not (places and re.search(places, narration) or any(w in narration for w in AWAY_FOR)):
+        if not narration.strip() or not (where and where.search(narration) or any(w in narration for w in AWAY_FOR)):
             continue
         for sentence in _SENTENCE.finditer(narration):
             text = sentence.group()
-            if NOT_NOW.search(text) or text.rstrip().endswith(("？", "?")) or CAME_BACK.search(text) and \
-                    not re.search(r"却|又", text):
+            if NOT_NOW.search(text) or text.rstrip().endswith(("？", "?")) or CAME_BACK.search(text):
                 continue
             for m in said.finditer(text):
                 who = name.get(m.group(1))
@@ -2126,6 +2129,8 @@ def _gone_in_draft(world: World, lines: list[str], pov: str, pov_place: str, rea
                         or NOT_GONE.search(m.group("gap")) or any(_related(world, r, pov_place) for r in reached.get(who, ())):
                     continue
                 clause = re.split(r"[，,；;]", text[m.end():])[0]
+                if WHILE_THERE.match(clause):
+                    continue  # 老葛在省城的时候…: a time there, not where he is now
                 if m.group("verb") and len(m.group("verb")) == 1 and "了" not in clause:
                     continue  # 回泉州老家上坟去了: a going done; 去泉州办货 with no 了: an errand named
                 if m.group("away") and not (DONE.search(m.group("gap")) or DONE.search(clause[:8]) or clause.startswith("去")):
@@ -2142,7 +2147,9 @@ def _present_far(world: World, lines: list[str], first_line: int, pov: str, pov_
     narration (:data:`ACTS`, a posture) — by name, alias, kinship word or a pronoun whose one candidate they are —,
     spoken to face to face or seen here today by a witness, with no journey told (:data:`FAR_ARRIVAL`, 从 their
     place), no call, letter or screen in the paragraph (:data:`REMOTE`) nor a call or screen in the few before
-    (:data:`SCREEN`), outside a memory. The scene is where the point of view is."""
+    (:data:`SCREEN`), outside a memory. The scene is where the point of view is. Those the draft itself sends away
+    (:func:`_gone_in_draft`) are away from where it says so on; calling to the point of view (:data:`TO_SOMEONE`) or
+    speaking beside a quote (:data:`SAYS`) puts them here too, and any coming (:data:`CAME_BACK`) brings them back."""
     far, kept = _away_from(world, pov, pov_place, moved, reached)
     anyone = re.compile(_forms_of(world, world.cards, loose=True))
     one = {a[0]: n for a, n in world.aliases.items() if a in world.indirect and len(a) == 2 and a[0] == a[1]}

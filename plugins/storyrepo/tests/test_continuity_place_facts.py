@@ -74,6 +74,8 @@ def test_one_the_draft_sends_away_is_not_in_the_scene(body: str) -> None:
     # what the one gone said before, and a quote of theirs remembered
     "田桂芬回省城娘家去了。\n\n苏明远记得桂芬说过：“账要当天对。”",
     "欧阳铁出差去了。\n\n“铁子说过，这一车麦子潮了。”苏明远说。",
+    # a time there, not where one is now
+    "老葛在省城的时候学过打算盘。\n\n老葛蹲在库房门口抽着烟。",
     # the point of view taken along
     "老葛和苏明远去了省城。\n\n晌午，老葛蹲在粮食局门口抽着烟。",
     # the place not far
