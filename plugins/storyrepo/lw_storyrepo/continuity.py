@@ -2108,7 +2108,9 @@ def _gone_in_draft(world: World, lines: list[str], pov: str, pov_place: str, rea
     ``what`` the words that say so, ``place`` the far one named or nothing. Not a memory, a question, a going to
     come (:data:`NOT_GONE`), a time there (:data:`WHILE_THERE`), a coming back in the same sentence, nor anyone the
     draft brings to the scene's place. Read once a draft, a line at a time."""
-    far = sorted((p for p in world.far if len(p) >= 2 and not _related(world, p, pov_place)), key=len, reverse=True)
+    home = str(world.cards.get(pov, {}).get("位置") or pov_place)  # the point of view's own town is no journey away
+    far = sorted((p for p in world.far if len(p) >= 2 and not _related(world, p, pov_place) and not _related(world, p, home)),
+                 key=len, reverse=True)
     places = "|".join(map(re.escape, far))
     rows = [rf"(?:{STILL_THERE})?在(?P<at>{places})", rf"(?P<verb>{'|'.join(GONE_TO)})(?P<to>{places})"] if far else []
     rows.append(rf"(?P<away>{'|'.join(AWAY_FOR)})")
