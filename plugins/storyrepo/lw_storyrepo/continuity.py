@@ -2135,7 +2135,7 @@ def _gone_in_draft(world: World, lines: list[str], pov: str, pov_place: str, rea
                     continue  # 老葛在省城的时候…: a time there, not where he is now
                 if m.group("verb") and len(m.group("verb")) == 1 and "了" not in clause:
                     continue  # 回泉州老家上坟去了: a going done; 去泉州办货 with no 了: an errand named
-                if m.group("away") and not (DONE.search(m.group("gap")) or DONE.search(clause[:8]) or clause.startswith("去")):
+                if m.group("away") and not (DONE.search(m.group("gap")) or DONE.search(clause) or clause.startswith("去")):
                     continue
                 out[who] = (i, sentence.start() + m.end(), (m.group()[len(m.group(1)):] + clause)[:16].strip(),
                             m.group("at") or m.group("to") or "")

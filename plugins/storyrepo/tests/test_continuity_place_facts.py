@@ -31,11 +31,24 @@ LORE = "粮站在清水镇的东头。省城离清水镇三百多里，坐汽车
 GENDER = {"苏明远": "他", "葛长顺": "他", "田桂芬": "她", "欧阳铁": "他"}
 
 
-def findings(body: str) -> list[str]:
-    meta = {"视角": "苏明远", "书内时间": "1956年10月3日", "在场": list(CARDS)}
-    world = World(CARDS, dict(ALIASES), PLACES, set(), ("普通人",), None, places_inside(LORE, PLACES), GENDER,
-                  far=far_places([LORE], PLACES))
-    ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), set(), world=world, people=set(CARDS)).for_draft(meta)
+FORT_CARDS: dict[str, dict[str, Any]] = {
+    "沈千户": {"姓名": "沈千户", "状态": "在世", "位置": "镇虏堡"},
+    "卢百户": {"姓名": "卢百户", "状态": "在世", "位置": "镇虏堡"},
+    "韩夜不收": {"姓名": "韩夜不收", "状态": "在世", "位置": "镇虏堡"},
+}
+FORT_ALIASES = {**{name: name for name in FORT_CARDS}, "老卢": "卢百户", "韩老三": "韩夜不收"}
+FORT_PLACES = {"镇虏堡", "大同", "宣府", "烽火台"}
+FORT_LORE = "镇虏堡在长城脚下。大同离镇虏堡二百多里，快马也要走两天；宣府更远。烽火台在堡北的山梁上。"
+FORT_GENDER = {"沈千户": "他", "卢百户": "他", "韩夜不收": "他"}
+
+
+def findings(body: str, fort: bool = False) -> list[str]:
+    cards, aliases, places, lore, gender, pov = (FORT_CARDS, FORT_ALIASES, FORT_PLACES, FORT_LORE, FORT_GENDER, "沈千户") \
+        if fort else (CARDS, ALIASES, PLACES, LORE, GENDER, "苏明远")
+    meta = {"视角": pov, "书内时间": "1956年10月3日", "在场": list(cards)}
+    world = World(cards, dict(aliases), places, set(), ("普通人",), None, places_inside(lore, places), gender,
+                  far=far_places([lore], places))
+    ctx = CheckContext(dict(aliases), [], [], [], 0, set(aliases), set(), world=world, people=set(cards)).for_draft(meta)
     world.aliases, world.indirect = ctx.aliases, ctx.kin_words
     lines = body.split("\n")
     return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
@@ -83,3 +96,21 @@ def test_one_the_draft_sends_away_is_not_in_the_scene(body: str) -> None:
 ])
 def test_near_misses_stay_silent(body: str) -> None:
     assert not findings(body), body
+
+
+@pytest.mark.parametrize("body", [
+    "卢百户押送一队军饷往大同去了，沈千户独自守着堡门。\n\n入夜，老卢提着灯笼走过来，冲沈千户点了点头。",
+    "韩老三昨天就去了宣府。\n\n“北边的烟又起了。”韩老三说。",
+    "老卢这几天还在大同交割粮草。\n\n沈千户刚上城楼，老卢在垛口边拉住他。",
+])
+def test_a_frontier_fort_sends_them_away_too(body: str) -> None:
+    assert findings(body, fort=True), body
+
+
+@pytest.mark.parametrize("body", [
+    "韩老三昨天就去了宣府。\n\n沈千户接过塘报，上面是韩老三的笔迹：宣府无事。",
+    "卢百户押送军饷往大同去了。\n\n黄昏，老卢骑马回来，在堡门下了马，冲沈千户点了点头。",
+    "韩老三上了烽火台。\n\n韩老三冲沈千户招了招手。",
+])
+def test_a_frontier_fort_near_misses(body: str) -> None:
+    assert not findings(body, fort=True), body
