@@ -1,13 +1,14 @@
 """Where a person can be, as facts (issue 30, P2 at stop 52): someone the draft itself sends away — at a place the
 world says is a journey away (陈掌柜正在马尼拉的码头上接船), gone to one (黄九这几天回泉州老家上坟去了), or away on a journey
-of days with no place named (老周出差去了, 二哥押送军粮进关去了) — is not in the scene later in the same draft unless
-it tells them coming back (:data:`lw_storyrepo.continuity.CAME_BACK`). One table of going (:data:`GONE_TO`,
-:data:`AWAY_FOR`, :data:`STILL_THERE`), read by the 位置 reader of the card's own place (``_present_far``).
+of days with no place named (老周出差去了, 卢百户押送军饷往大同去了) — is not in the scene later in the same draft, acting,
+calling to the point of view or speaking beside a quote, unless it tells them coming back
+(:data:`lw_storyrepo.continuity.CAME_BACK`). One table of going (``GONE_TO``, ``AWAY_FOR``, ``STILL_THERE``) and of
+presence (``ACTS``, ``TO_SOMEONE``, ``SAYS``), read by the 位置 reader of the card's own place (``_present_far``).
 
-Written here in other genres and periods than the labelled drafts — a 1950s county grain station, a Song tea house on
-the canal, a frontier fort of the Ming, a 1990s coastal fishing village — sentences that must fire and near-misses
-that must not: a letter from the one away, the one away spoken of or remembered, the one away coming back with an
-arrival verb, a going still to come.
+Written here in other genres and periods than the labelled drafts — a 1950s county grain station and a Ming frontier
+fort — sentences that must fire and near-misses that must not: a letter or a dispatch from the one away, the one away
+spoken of, remembered or quoted, the one away coming back with an arrival verb, a going still to come, a time there,
+the point of view taken along, a place near.
 """
 
 from __future__ import annotations
