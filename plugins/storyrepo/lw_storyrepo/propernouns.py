@@ -1960,6 +1960,20 @@ def _place_with_its_kind(lex: _Lexicon, text: str, name: str) -> bool:
         and text.count(stem) > text.count(name)
 
 
+PLACING_ACTS = frozenset("靠倚挨摆放搁挂贴停叫喊")
+"""Everyday verbs of leaning, placing, stopping and calling whose object is a place or a thing (船+靠+码头, 宿舍+靠+门,
+在玉林路+摆+路边摊, 姐+叫+茶园的伙计): one of them between two nouns is a clause read across a name's boundary."""
+
+
+def _act_inside(lex: _Lexicon, name: str) -> bool:
+    """Whether ``name``, as the dictionary cuts it, holds one of :data:`PLACING_ACTS` as a word of its own between two
+    nouns (船+靠+码头, 女宿舍+靠+门, 姐+叫+茶园, 玉林路+摆+路): a subject, its verb and its object, not a place. A coined
+    name's verb character is another (鹰+愁+涧, 凤+栖+殿, 雁+归+楼)."""
+    tokens = lex.jieba.lcut(name, HMM=False)
+    tags = [lex.tags.get(t, "") for t in tokens]
+    return any(tokens[i] in PLACING_ACTS and tags[i - 1][:1] == "n" and tags[i + 1][:1] == "n" for i in range(1, len(tokens) - 1))
+
+
 def _household(name: str) -> bool:
     """Whether ``name`` is a surname and 家, a household (俞家的灶, 贺家的班子), not someone: the family's people
     and the troupe or firm it keeps (贺家班) are named on their own."""
@@ -2519,6 +2533,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         kept = kept and not (_clause_piece(lex, name, c.kind, c.named, c.named and _quoted(text, name))
                              and "《" + name + "》" not in text)  # 杜衡去抓, 码头上, 全公司
         kept = kept and not (not c.named and _clause_opening(name))  # 一个+跟蛤蜊, 谢谢+县医院: a clause's opening
+        kept = kept and not (c.kind != "人物" and not c.named and _act_inside(lex, name))  # 船+靠+码头: a clause
         kept = kept and not (name in termed and not c.named)  # 行话叫仰焊 … 仰焊是焊工里最难的活
         kept = kept and not (not c.named and _image(lex, text, name, c.kind, counts[name],
                                                     likened(name)))  # 像一个石墩子, 卖胡饼的
