@@ -1972,6 +1972,8 @@ def _place_with_its_kind(lex: _Lexicon, text: str, name: str) -> bool:
         and text.count(stem) > text.count(name)
 
 
+A_NOT_A_INSIDE = re.compile(r"(.)[不没]\1")
+"""A verb, 不 or 没, and the verb again (看没看过, 去不去): a question, in no name."""
 PLACING_ACTS = frozenset("靠倚挨摆放搁挂贴停叫喊")
 """Everyday verbs of leaning, placing, stopping and calling whose object is a place or a thing (船+靠+码头, 宿舍+靠+门,
 在玉林路+摆+路边摊, 姐+叫+茶园的伙计): one of them between two nouns is a clause read across a name's boundary."""
@@ -1980,7 +1982,10 @@ PLACING_ACTS = frozenset("靠倚挨摆放搁挂贴停叫喊")
 def _act_inside(lex: _Lexicon, name: str) -> bool:
     """Whether ``name``, as the dictionary cuts it, holds one of :data:`PLACING_ACTS` as a word of its own between two
     nouns (船+靠+码头, 女宿舍+靠+门, 姐+叫+茶园, 玉林路+摆+路): a subject, its verb and its object, not a place. A coined
-    name's verb character is another (鹰+愁+涧, 凤+栖+殿, 雁+归+楼)."""
+    name's verb character is another (鹰+愁+涧, 凤+栖+殿, 雁+归+楼). A verb asked as A-not-A (看没看过+公司, 去不去)
+    is a question read across the boundary too."""
+    if A_NOT_A_INSIDE.search(name):
+        return True
     tokens = lex.jieba.lcut(name, HMM=False)
     tags = [lex.tags.get(t, "") for t in tokens]
     return any(tokens[i] in PLACING_ACTS and tags[i - 1][:1] == "n" and tags[i + 1][:1] == "n" for i in range(1, len(tokens) - 1))

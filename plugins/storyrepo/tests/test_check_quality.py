@@ -135,7 +135,7 @@ NOUN_SETS = {"专名": (0.95, 0.95), "专名-留出": (0.95, 0.95), "专名-验�
              "专名-网文-盲评十三": (0.89, 0.83),
              "专名-网文-盲评十四": (0.8, 0.8),  # 0.77 before the twenty-fifth round
              "专名-网文-盲评十五": (0.94, 0.84),  # 0.82 before the twenty-fourth round; 0.92 before the twenty-fifth round
-             "专名-网文-盲评十六": (0.75, 0.78),  # 0.74 before the twenty-fifth round
+             "专名-网文-盲评十六": (0.77, 0.78),  # 0.74 before the twenty-fifth round
              "专名-网文-盲评十七": (0.86, 0.71),  # 0.82 / 0.67 before the twenty-third round, 0.84 / 0.7 before the twenty-fourth; 0.85 before the twenty-fifth round
              "专名-网文-盲评十八": (0.84, 0.8),  # 0.8 / 0.75 before the twenty-fourth round; 0.82 before the twenty-fifth round
              "专名-网文-盲评十九": (0.81, 0.69),  # 0.77 before the twenty-fifth round

@@ -7,8 +7,8 @@ and periods than the sets'; none is a labelled answer of any set."""
 
 from __future__ import annotations
 
-from lw_storyrepo.propernouns import (COUNT_LEADS, GREETINGS, NAMING_ACTS, PLACING_ACTS, WELL_KNOWN_KINDS, _clause_opening,
-                                     find_new_nouns)
+from lw_storyrepo.propernouns import (COUNT_LEADS, GREETINGS, NAMING_ACTS, PLACING_ACTS, WELL_KNOWN_KINDS, _act_inside,
+                                     _clause_opening, find_new_nouns, lexicon)
 
 
 def _found(text: str, known: tuple[str, ...] = ()) -> set[str]:
@@ -48,6 +48,13 @@ def test_a_placing_or_calling_verb_between_two_nouns_is_a_clause() -> None:
     assert "船靠码头" not in _found("天快黑的时候，船靠码头，船工们一个个跳上岸去。")
     assert "男宿舍靠门" not in _found("新兵连的头一夜，他睡在男宿舍靠门的那张铺上。")
     assert "哥叫饭馆" not in _found("散了戏，哥叫饭馆的伙计送了两碗面来。")
+
+
+def test_a_verb_asked_as_a_not_a_is_in_no_name() -> None:
+    """看没看过+公司, 去不去+剧团: a question read across a name's boundary; 不 in a name (不周山) is no question."""
+    lex = lexicon()
+    assert _act_inside(lex, "去没去过剧团") and _act_inside(lex, "来不来公司") and _act_inside(lex, "用没用过银行")
+    assert not _act_inside(lex, "不周山") and not _act_inside(lex, "鹰愁涧")
 
 
 def test_a_coined_name_with_a_verb_character_stays() -> None:
