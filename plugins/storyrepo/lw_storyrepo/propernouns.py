@@ -1950,25 +1950,13 @@ PLACE_KIND_ENDS = frozenset("城县")
 """A town's or a county's word after a place's name says what kind of place it is (拉萨+城, 邵阳+县)."""
 
 
-WELL_KNOWN_KINDS = frozenset("城县市乡港")
-"""The words for a town's, a county's, a township's or a port's kind said after a place's own name (苏州+城, 宁波+城,
-黄埔+港, 苏州+乡下): with a place the dictionary knows well, the place itself."""
-WELL_KNOWN_PLACE = 150
-"""From this dictionary frequency on, a word tagged as a place (ns) or a foreign name (nrt: 拉萨) is a real, well-known
-place (临安 417, 黄埔 190, 苏州 1646); a coined town's stem is rare there (青阳 12, 临江 106)."""
-
-
 def _place_with_its_kind(lex: _Lexicon, text: str, name: str) -> bool:
     """Whether ``name`` is a name the dictionary knows (tag nr or ns), said on its own in the draft too, with a word
     for a place's kind after it (沙州+城外 beside 沙州, 拉萨+城外 beside 拉萨, 邵阳+县): the place itself, not a new
-    one; or a place the dictionary knows well (:data:`WELL_KNOWN_PLACE`) with one of :data:`WELL_KNOWN_KINDS` after it,
-    said alone or not (走进了临安+城, 进了宁波+城, 黄埔+港). A coined stem or a common word (望川县, 落日城, 黑水城) is
-    left to the other rules, as is a rare place-word never said alone (青阳城, 临江市)."""
+    one. A coined stem or a common word (望川县, 落日城, 黑水城) is left to the other rules, as is a stem never said
+    alone (青阳城)."""
     stem = name[:-1]
-    tag = lex.tags.get(stem, "")
-    if len(name) >= 3 and name[-1] in WELL_KNOWN_KINDS and tag in ("ns", "nrt") and (lex.freq.get(stem) or 0) >= WELL_KNOWN_PLACE:
-        return True
-    return len(name) >= 3 and name[-1] in PLACE_KIND_ENDS and tag.startswith(("nr", "ns")) \
+    return len(name) >= 3 and name[-1] in PLACE_KIND_ENDS and lex.tags.get(stem, "").startswith(("nr", "ns")) \
         and text.count(stem) > text.count(name)
 
 

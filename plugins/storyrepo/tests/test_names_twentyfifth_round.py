@@ -1,14 +1,14 @@
 """The new-name check, twenty-fifth round (task N25): false names first. A naming frame's words that are a clause
 about the name, not the name (名字是+namer+one of :data:`NAMING_ACTS`+的; a name word with no naming verb before a
 clause adverb; a count or a greeting opening: :func:`_clause_opening`); one of :data:`PLACING_ACTS` between two nouns
-(a subject, its verb and its object read across a name's boundary); a place the dictionary knows well with its town,
-county or port word after it (:data:`WELL_KNOWN_KINDS`). The sentences are made up for these tests, in other genres
+(a subject, its verb and its object read across a name's boundary). (A third rule, a place the dictionary knows well
+with its town, county or port word, was withdrawn: it lost a true name on an evaluation set.) The sentences are made up for these tests, in other genres
 and periods than the sets'; none is a labelled answer of any set."""
 
 from __future__ import annotations
 
-from lw_storyrepo.propernouns import (COUNT_LEADS, GREETINGS, NAMING_ACTS, PLACING_ACTS, WELL_KNOWN_KINDS, _act_inside,
-                                     _clause_opening, find_new_nouns, lexicon)
+from lw_storyrepo.propernouns import (COUNT_LEADS, GREETINGS, NAMING_ACTS, PLACING_ACTS, _act_inside, _clause_opening,
+                                     find_new_nouns, lexicon)
 
 
 def _found(text: str, known: tuple[str, ...] = ()) -> set[str]:
@@ -63,16 +63,8 @@ def test_a_coined_name_with_a_verb_character_stays() -> None:
     assert "凤栖殿" in _found("皇后住在凤栖殿。凤栖殿前种了两株梧桐。")
 
 
-def test_a_well_known_place_with_its_kind_word_is_that_place() -> None:
-    """A real city, township or port the dictionary knows well, with its kind word (a Ming merchant, a 1930s clerk,
-    a sailor's letter)."""
-    assert "杭州城" not in _found("挑夫走了两天，傍晚才进了杭州城。")
-    assert "广州城" not in _found("他十六岁那年第一次走进广州城，满街都是洋货。")
-    assert "厦门港" not in _found("信上说，船下个月就到厦门港，叫家里别惦记。")
-
-
 def test_a_coined_town_with_its_kind_word_stays() -> None:
-    """Near misses: a town whose stem is rare in the dictionary (a coined or small place), said with its kind word."""
+    """A town whose stem is rare in the dictionary (a coined or small place), said with its kind word, is a new name."""
     assert "青阳城" in _found("三日后，大军抵达青阳城。青阳城的城门早已关了。")
     assert "落霞镇" in _found("落霞镇不大，只有一条街。她在落霞镇住了十年。")
 
@@ -80,4 +72,4 @@ def test_a_coined_town_with_its_kind_word_stays() -> None:
 def test_the_tables_are_rows_of_general_words() -> None:
     """Each table holds general words, none twice; the placing verbs are single characters."""
     assert len(NAMING_ACTS) == len(set(NAMING_ACTS)) and len(GREETINGS) == len(set(GREETINGS))
-    assert all(len(v) == 1 for v in PLACING_ACTS) and COUNT_LEADS and WELL_KNOWN_KINDS
+    assert all(len(v) == 1 for v in PLACING_ACTS) and COUNT_LEADS
