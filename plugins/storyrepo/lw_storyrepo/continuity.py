@@ -3315,8 +3315,9 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
     """The character the pronoun (他/她) at column ``col`` of line ``i`` stands for: among the
     characters (with a card, and ``fit`` when given: what is said of the pronoun can be said of them) named before
     it in its paragraph, else in the paragraph before — and the point of view, who is always there unless their
-    gender says otherwise —, the only one, or the only one of the pronoun's gender (:attr:`World.gender`); None
-    when that leaves no one or several — no guess."""
+    gender says otherwise —, the only one, or the only one of the pronoun's gender (:attr:`World.gender`; one named
+    there other than the point of view whose gender is untold is of either); None when that leaves no one or
+    several — no guess."""
     pronoun = lines[i][col - 1:col]
     earlier = [line for line in reversed(lines[:i]) if line.strip()][:CARRIED_SPAN]
     before = earlier[0] if earlier else ""
@@ -3338,20 +3339,24 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
         found = list(dict.fromkeys(f for f in (world.aliases.get(m.group(), m.group()) for m in names.finditer(text)
                                                if m.group() not in world.indirect) if f in world.cards))
         found = [f for f in found if fit(f)] if fit is not None else found
+        # 卓监工拿着扇子…。簿子摊在窗台上，他推了推眼镜: one named right there whose gender no card tells is not ruled
+        # out by the pronoun — the point of view, whose gender is known, is no likelier (issue 30, H3); the point of
+        # view's own untold gender rules no one out (阿福提着灯笼走在前头，顾小满跟在后面。他掏出…: 阿福)
+        unsure = [f for f in found if not world.gender.get(f) and f != pov]
         if found and pov and pov not in found and world.gender.get(pov) in (None, "", pronoun) and (fit is None or fit(pov)):
             found.append(pov)
         if len(found) == 1:
             return found[0]
         fits = [f for f in found if world.gender.get(f) == pronoun]
+        could = fits + [f for f in unsure if f not in fits]
         said = [x.strip() for x in re.split(r"[。！？]", text) if x.strip()]
         if said and said[-1][:1] in HE:
             said.pop()  # the pronoun's own sentence (他把…，拉开抽屉，): the one before it says who
-        lead = names.match(said[-1]) if len(fits) > 1 and said else None
-        if lead is not None and world.aliases.get(lead.group(), lead.group()) in found \
-                and world.gender.get(world.aliases.get(lead.group(), lead.group())) == pronoun:
+        lead = names.match(said[-1]) if len(could) > 1 and said else None
+        if lead is not None and world.aliases.get(lead.group(), lead.group()) in fits:
             return world.aliases.get(lead.group(), lead.group())  # 沈青等不到周铁牛回来。他…: the last sentence's subject
         if found:
-            return fits[0] if len(fits) == 1 else None
+            return could[0] if len(could) == 1 else None
     return None
 
 
