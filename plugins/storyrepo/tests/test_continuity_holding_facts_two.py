@@ -3,6 +3,8 @@
 1. A pronoun after a named one whose gender no card tells is not the point of view's: the pronoun does not rule the
    named one out, so the point of view (whose gender is known) is no likelier and nobody is guessed — the general
    shape of stop 52's false 持有 alarms (another's glasses, fan, amulet put in the hero's hands).
+2. In someone's words, 我 using a thing an owner word names (我拿X那只…, 我用我那把…: 拿/用 + the thing as the
+   instrument of an act) is the speaker using it: the speaker's card must hold it.
 
 Written in genres and periods of our own (a sect, a starship, a coal barge, a county newsroom), not the labelled drafts'
 words: sentences that must fire and near-misses that must not.
@@ -53,4 +55,14 @@ def test_a_pronoun_after_one_of_untold_gender_is_not_the_point_of_views() -> Non
     assert _held("周野拿着那只烟斗进了舱，一页一页往下翻。")
     # the point of view's own untold gender rules no one out: the one of the pronoun's gender named with them acts
     assert _held("沈砚提着马灯走在前头，周野跟在后面。\n他掏出那只烟斗，在舱板上磕了磕。", {"沈砚": "他"})
+
+
+def test_in_someones_words_i_using_an_owners_thing_is_the_speaker() -> None:
+    assert any("青铜酒葫芦" in m for m in _held("周野笑着说：“昨夜我拿沈师兄那只青铜酒葫芦打了半壶酒。”"))
+    assert any("战术手电" in m for m in _held("“刚才我用沈砚的战术手电照过舱底了，没有水。”周野说。"))
+    assert any("铁算盘" in m for m in _held("沈砚说：“我拿我那把铁算盘算过了，差三百两。”"))  # his, he says: the card says 韩松's
+    # near-misses: the holder speaking of his own; a use denied; 我 as owner with no speaker the text names
+    assert _held("韩松说：“我拿我那把铁算盘算过了，差三百两。”") == []
+    assert _held("周野说：“我没拿沈师兄那只青铜酒葫芦。”") == []
+    assert _held("“我拿我那把铁算盘算过了，差三百两。”") == []
 
