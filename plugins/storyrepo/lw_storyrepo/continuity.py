@@ -980,6 +980,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     text = "\n".join(lines)
     pov = aliases.get(str(meta.get("视角") or "").strip()) or None
     sentences = list(_sentences(lines))
+    voices = list(voices)  # read by the 持有 reader (who says 我) and the 状态 reader (who speaks)
     # 书内时间
     now = str(meta.get("书内时间") or "")
     flashback = meta.get("倒叙") is True or str(meta.get("倒叙") or "").strip() in ("是", "true")
@@ -1036,6 +1037,16 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         source = r"[^。！？“”，,：:\n]{0,8}?从[^。！？“”，,：:\n]{1,8}?[里上中]"
         use = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?:[^。！？“”\n]{{0,8}}?|{source})(?:{'|'.join(USE_VERBS)}){owner}"
                          rf"(?:[^。！？“”\n]{{0,6}}?|{looks_said})({item_re})")
+        # “我拿青哥那只骨哨吹了三声”, “我用我那把刀割的”: in someone's words, 我 using a thing an owner word names
+        # (拿/用 X + an act: X the instrument) is the speaker using it — whose it is said, so no guess at the thing.
+        # Another's name as the owner: the speaker is not its holder whoever of the scene says it, so a speaker the
+        # turn-taking guessed will do; 我 as the owner: only a speaker the text names (the holder may be the one speaking)
+        spoke = re.compile(rf"我([^。！？“”，,：:\n]{{0,3}}?)(?:拿|用|使)({names.pattern}|我)(?:的|[那这]一?[{ITEM_KIND}])"
+                           rf"[^。！？“”，,：:\n]{{0,10}}?({item_re})")
+        speakers: dict[int, list[Any]] = {}  # line -> the voices with a speaker on it (where their words stand)
+        for voice in voices:
+            if voice.speaker is not None:
+                speakers.setdefault(voice.line, []).append(voice)
         # 腰间系着一块雕着卧鹿的羊脂玉佩: a measure word and what the thing looks like may stand between
         acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)"
                           rf"(?:一[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
@@ -1077,6 +1088,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             used += [u for u in _subjectless(sentence, names, use, acts) if (u[1], u[2]) not in told]
             # 那块旧怀表被陈晓棠攥在手心里, 办公室钥匙挂在林知夏的腰间: the thing first, then who has it
             used += [(m.start(), m.group(2), m.group(1)) for pattern in (passive, worn) for m in pattern.finditer(sentence)]
+            said_by = [(m.start(), _speaker_at(speakers.get(i, ()), lines[i], col - 1 + m.start(), m.group(2) != "我"),
+                        m.group(3)) for m in spoke.finditer(sentence) if not NOT_USE.search(m.group(1))] if i in speakers else []
+            spoken = {start for start, who, _t in said_by if who is not None}
+            used += [(start, str(who), thing) for start, who, thing in said_by if who is not None]
             # 那把勺子…，握在手里沉甸甸的: held in a hand nobody names, in a paragraph naming nobody — the point of view's
             if pov and not used and not re.search(r"[他她我]", sentence) \
                     and names.search(lines[i][max(0, col - 1 - LOOK_BACK):col - 1] + sentence) is None:
@@ -1084,7 +1099,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             out_now: set[str] = set()
             for start, who, said in used:
                 item = _canonical(said, world.items, by_length)
-                if PLACED_BY.match(sentence, start + len(who)):
+                if start not in spoken and PLACED_BY.match(sentence, start + len(who)):
                     continue  # 坐在索法成对面的空案上，解下…: a name telling a place is not who acts
                 who = aliases.get(who, who)
                 if who in HE and _quoted_at(lines[i], col - 1 + start):
@@ -3534,8 +3549,9 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
     """The character the pronoun (他/她) at column ``col`` of line ``i`` stands for: among the
     characters (with a card, and ``fit`` when given: what is said of the pronoun can be said of them) named before
     it in its paragraph, else in the paragraph before — and the point of view, who is always there unless their
-    gender says otherwise —, the only one, or the only one of the pronoun's gender (:attr:`World.gender`); None
-    when that leaves no one or several — no guess."""
+    gender says otherwise —, the only one, or the only one of the pronoun's gender (:attr:`World.gender`; one named
+    there other than the point of view whose gender is untold is of either); None when that leaves no one or
+    several — no guess."""
     pronoun = lines[i][col - 1:col]
     earlier = [line for line in reversed(lines[:i]) if line.strip()][:CARRIED_SPAN]
     before = earlier[0] if earlier else ""
@@ -3557,21 +3573,34 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
         found = list(dict.fromkeys(f for f in (world.aliases.get(m.group(), m.group()) for m in names.finditer(text)
                                                if m.group() not in world.indirect) if f in world.cards))
         found = [f for f in found if fit(f)] if fit is not None else found
+        # 卓监工拿着扇子…。簿子摊在窗台上，他推了推眼镜: one named right there whose gender no card tells is not ruled
+        # out by the pronoun — the point of view, whose gender is known, is no likelier (issue 30, H3); the point of
+        # view's own untold gender rules no one out (阿福提着灯笼走在前头，顾小满跟在后面。他掏出…: 阿福)
+        unsure = [f for f in found if not world.gender.get(f) and f != pov]
         if found and pov and pov not in found and world.gender.get(pov) in (None, "", pronoun) and (fit is None or fit(pov)):
             found.append(pov)
         if len(found) == 1:
             return found[0]
         fits = [f for f in found if world.gender.get(f) == pronoun]
+        could = fits + [f for f in unsure if f not in fits]
         said = [x.strip() for x in re.split(r"[。！？]", text) if x.strip()]
         if said and said[-1][:1] in HE:
             said.pop()  # the pronoun's own sentence (他把…，拉开抽屉，): the one before it says who
-        lead = names.match(said[-1]) if len(fits) > 1 and said else None
-        if lead is not None and world.aliases.get(lead.group(), lead.group()) in found \
-                and world.gender.get(world.aliases.get(lead.group(), lead.group())) == pronoun:
+        lead = names.match(said[-1]) if len(could) > 1 and said else None
+        if lead is not None and world.aliases.get(lead.group(), lead.group()) in fits:
             return world.aliases.get(lead.group(), lead.group())  # 沈青等不到周铁牛回来。他…: the last sentence's subject
         if found:
-            return fits[0] if len(fits) == 1 else None
+            return could[0] if len(could) == 1 else None
     return None
+
+
+def _speaker_at(voices: Iterable[Any], line: str, at: int, guess: bool) -> str | None:
+    """Who says the quoted words at position ``at`` of ``line`` (one of the line's ``voices``; a speaker the text does
+    not name — turn-taking, a pronoun — only when ``guess``); None outside quotes or when no voice holds that place."""
+    if not _quoted_at(line, at):
+        return None
+    return next((v.speaker for v in voices if v.column - 1 <= at < v.column - 1 + len(v.words)
+                 and (guess or not getattr(v, "guessed", False))), None)
 
 
 def _quoted_at(line: str, at: int) -> bool:
