@@ -532,7 +532,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # a 1287 Yuan post station on the 金牛道 written blind at stop 49, an evaluation set: first run 4/15, 2/5, 4/5 and 4
     # false alarms, 5 after stop 49's twenty-third round (its README); a development set since stop 50.
     ("连续性-盲评二十六", {"连贯": 15, "合同": 5, "泄密": 5},
-     [# 持有-2 (我拿青哥那只…骨哨, in 六子's words): the thirtieth round (H3, stop 52: owner words in someone's words)
+     [# 持有-2 (我拿青哥那只…骨哨, in 六子's words): the thirty-third round (H3, stop 52: owner words in someone's words)
       # 状态-1, 状态-3: twenty-fifth round; 境界-1, 境界-2: the thirtieth (E1, stop 51: titles)
       ("连贯-位置-1.md", "位置"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"),
       ("连贯-时间-1.md", "书内时间"),  # 时间-2 (后天宣使就到了): the twenty-ninth round (T1, stop 51, the calendar's day words)
@@ -543,7 +543,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
     # alarms, unchanged by stop 49's rounds (its README); a development set since stop 50.
     ("连续性-盲评二十七", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-2.md", "境界"),  # 状态-2, 状态-3: the twenty-fifth round (C24, BODY_MOVES); 持有-2 (我拿我那只秒表, 强哥's
-      # words): the thirtieth round (H3, stop 52)
+      # words): the thirty-third round (H3, stop 52)
       ("连贯-位置-2.md", "位置"), ("连贯-时间-2.md", "书内时间"),
       # 时间-3 (姐姐出事是七月十二日): the thirty-first round (T2, stop 52, a dated event's own day restated)
       ("合同-3.md", "写字楼"), ("合同-5.md", "周德福把登记簿九月六日那一页翻给罗秀英看"),
@@ -582,7 +582,7 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       # 时间-2 (前日重阳), 时间-3 (靖波下水只剩三天了): the thirty-first round (T2, stop 52; 9/15 -> 11/15)
       ("合同-3.md", "罗星塔"),
       ("合同-5.md", "雷诺在轮机厂给靖波的锅炉试汽"), ("泄密-1.md", "吴德兴")],
-     3),  # 7 -> 3, 好-1 no longer sent back: the thirtieth round (H3, stop 52: 他 after 卓监工/阿狗, whose gender no card
+     3),  # 7 -> 3, 好-1 no longer sent back: the thirty-third round (H3, stop 52: 他 after 卓监工/阿狗, whose gender no card
     # tells, is not the point of view's — 眼镜 ×2, 折扇, 平安符)
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
