@@ -258,7 +258,9 @@ STAY_VERBS = ("站在", "坐在", "躺在", "留在", "守在", "立在", "等�
               "躲在", "藏在", "趴在", "窝在", "歪在", "挤在", "围在", "坐镇", "在")
 HE = ("他", "她")
 """A pronoun subject: the character is the last one named before it in the paragraph (or the
-paragraph before), as a reader takes it."""
+paragraph before), as a reader takes it. The one set the pronoun patterns are built from (:data:`HE_ONE`)."""
+HE_ONE = f"[{''.join(HE)}]"
+""":data:`HE` as one character of a pattern: :data:`PERSONS`, :data:`_PRONOUN` and :data:`_PRONOUN_LEAD` are built on it."""
 NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|对着|朝着|冲着|提到|说|问|道|知道|记得|梦|没有|没|不|"
                      r"赎|寻|找|讨|盼|惦|念叨|提起|说起|打听|要回|买回")
 """Words between a character and a thing that say it is seen, thought of, talked about or sought
@@ -304,9 +306,11 @@ ARRIVE = re.compile(r"下了?马|下了?车|下了?轿|落了?脚|推门|掀帘|
 """An arrival told in the clause that places someone (裴照微在济春堂门口下了马): the place is reached."""
 LOST = ("失踪", "下落不明")
 """States whose card's 位置 is where the character was last seen, not where they are: no place contradicts it."""
-LIKE = re.compile(r"(?:和|跟|与|同|像|如)$")
+LIKENING = "和跟与同像如"
+"""The one string of comparison words (和…一样, 像…): :data:`LIKE` and :data:`LIKENED` read them."""
+LIKE = re.compile(rf"(?:{'|'.join(LIKENING)})$")
 """What puts a thing in a comparison (和乌木尺背面一样): it is named, not used."""
-LIKENED = re.compile(r"[和跟与同像如]")
+LIKENED = re.compile(rf"[{LIKENING}]")
 """A comparison word inside a thing's description (一块和玄阶令牌一样的…): the description is of another thing."""
 BELITTLE = re.compile(r"不过|只是|区区|小小")
 """不过是个…: a stage said to belittle, which never raises anyone: a higher one after it is no slip of the grade."""
@@ -1018,6 +1022,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
     text = "\n".join(lines)
     pov = aliases.get(str(meta.get("视角") or "").strip()) or None
     sentences = list(_sentences(lines))
+    voices = list(voices)  # read by the 持有 reader (who says 我) and the 状态 reader (who speaks)
     # 书内时间
     now = str(meta.get("书内时间") or "")
     flashback = meta.get("倒叙") is True or str(meta.get("倒叙") or "").strip() in ("是", "true")
@@ -1074,6 +1079,16 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         source = r"[^。！？“”，,：:\n]{0,8}?从[^。！？“”，,：:\n]{1,8}?[里上中]"
         use = re.compile(rf"({names.pattern}|{'|'.join(HE)})(?:[^。！？“”\n]{{0,8}}?|{source})(?:{'|'.join(USE_VERBS)}){owner}"
                          rf"(?:[^。！？“”\n]{{0,6}}?|{looks_said})({item_re})")
+        # “我拿青哥那只骨哨吹了三声”, “我用我那把刀割的”: in someone's words, 我 using a thing an owner word names
+        # (拿/用 X + an act: X the instrument) is the speaker using it — whose it is said, so no guess at the thing.
+        # Another's name as the owner: the speaker is not its holder whoever of the scene says it, so a speaker the
+        # turn-taking guessed will do; 我 as the owner: only a speaker the text names (the holder may be the one speaking)
+        spoke = re.compile(rf"我([^。！？“”，,：:\n]{{0,3}}?)(?:拿|用|使)({names.pattern}|我)(?:的|[那这]一?[{ITEM_KIND}])"
+                           rf"[^。！？“”，,：:\n]{{0,10}}?({item_re})")
+        speakers: dict[int, list[Any]] = {}  # line -> the voices with a speaker on it (where their words stand)
+        for voice in voices:
+            if voice.speaker is not None:
+                speakers.setdefault(voice.line, []).append(voice)
         # 腰间系着一块雕着卧鹿的羊脂玉佩: a measure word and what the thing looks like may stand between
         acts = re.compile(rf"({names.pattern}|{'|'.join(HE)})([^。！？“”，,：:\n]{{1,10}}?)"
                           rf"(?:一[{ITEM_KIND}][^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
@@ -1115,6 +1130,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             used += [u for u in _subjectless(sentence, names, use, acts) if (u[1], u[2]) not in told]
             # 那块旧怀表被陈晓棠攥在手心里, 办公室钥匙挂在林知夏的腰间: the thing first, then who has it
             used += [(m.start(), m.group(2), m.group(1)) for pattern in (passive, worn) for m in pattern.finditer(sentence)]
+            said_by = [(m.start(), _speaker_at(speakers.get(i, ()), lines[i], col - 1 + m.start(), m.group(2) != "我"),
+                        m.group(3)) for m in spoke.finditer(sentence) if not NOT_USE.search(m.group(1))] if i in speakers else []
+            spoken = {start for start, who, _t in said_by if who is not None}
+            used += [(start, str(who), thing) for start, who, thing in said_by if who is not None]
             # 那把勺子…，握在手里沉甸甸的: held in a hand nobody names, in a paragraph naming nobody — the point of view's
             if pov and not used and not re.search(r"[他她我]", sentence) \
                     and names.search(lines[i][max(0, col - 1 - LOOK_BACK):col - 1] + sentence) is None:
@@ -1122,7 +1141,7 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             out_now: set[str] = set()
             for start, who, said in used:
                 item = _canonical(said, world.items, by_length)
-                if PLACED_BY.match(sentence, start + len(who)):
+                if start not in spoken and PLACED_BY.match(sentence, start + len(who)):
                     continue  # 坐在索法成对面的空案上，解下…: a name telling a place is not who acts
                 who = aliases.get(who, who)
                 if who in HE and _quoted_at(lines[i], col - 1 + start):
@@ -1584,8 +1603,9 @@ class _Marked:
             return self.cache[told]
         chars = set(told)
         other = 0  # the things told another material or colour than theirs (铜壳 of a 银壳怀表): they score nothing
-        for r, every in enumerate(MARK_CLASSES):
-            for mark in set(THREAD.sub("", told)) & set(every):  # a thread is no material (:func:`_another_thing`)
+        letters = set(THREAD.sub("", told))  # a thread is no material (:func:`_another_thing`)
+        for r, every in enumerate(_CLASSES):
+            for mark in letters & every:
                 other |= self.has_row[r] & ~self.in_row[r].get(mark, 0)
         masks = [mask for mask in (*(self.words.get(w, 0) for w in _words(told)),
                                    *(self.letters.get(c, 0) for c in chars)) if mask & ~other]
@@ -1933,8 +1953,8 @@ LED = re.compile(r"\s*(?:[阿老小][\u4e00-\u9fff](?![着了地过])|[\u4e00-\u
 """A clause that opens on someone no card names (阿娇已经低下头, 小军一听): what follows is theirs, not the card's."""
 DONE_FOR = re.compile(r"被(?![子褥单面窝头套])|由人|让人|叫人|请人|托人")
 """What makes a person's act in its clause another's doing for them (被抬下了床, 让人扶着走到门口; not 被子, a quilt)."""
-PERSONS = re.compile(r"[他她我你]")
-"""A pronoun standing for someone."""
+PERSONS = re.compile(rf"[{''.join(HE)}我你]")
+"""A pronoun standing for someone (:data:`HE`, 我, 你)."""
 
 
 TOLD_SPAN = 60
@@ -3438,9 +3458,11 @@ SEEN_LEAD = re.compile(rf"\s*(?:{SIGHTED}|只见)")
 """The start of a clause of seeing (看见他走到…): who follows it is the one acting after."""
 PLACED_BY = re.compile(r"的?(?:对面|旁边|身边|跟前|面前|身后|背后|脚边|手边|床边|床头|床前|那边|这边|家里|屋里|房里)")
 """A name followed by a place word (索法成对面的空案上): a place told, not the one acting."""
-_PRONOUN = re.compile(r"[他她](?![们的])")
+_ONE_PERSON = "(?![们的])"
+"""What may not follow a pronoun (:data:`HE_ONE`) standing for one person as a subject: 们 (他们), 的 (他的)."""
+_PRONOUN = re.compile(rf"{HE_ONE}{_ONE_PERSON}")
 """A pronoun of one person standing as a subject (not 他们, not 他的)."""
-_PRONOUN_LEAD = re.compile(r"(?:然后|接着|随后|于是|这才|便|又|再)?([他她])(?![们的])")
+_PRONOUN_LEAD = re.compile(rf"(?:然后|接着|随后|于是|这才|便|又|再)?({HE_ONE}){_ONE_PERSON}")
 """A pronoun leading a clause, after a word of sequence at most (然后他…): the subject of the clauses after it."""
 
 
@@ -3506,8 +3528,9 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
     """The character the pronoun (他/她) at column ``col`` of line ``i`` stands for: among the
     characters (with a card, and ``fit`` when given: what is said of the pronoun can be said of them) named before
     it in its paragraph, else in the paragraph before — and the point of view, who is always there unless their
-    gender says otherwise —, the only one, or the only one of the pronoun's gender (:attr:`World.gender`); None
-    when that leaves no one or several — no guess."""
+    gender says otherwise —, the only one, or the only one of the pronoun's gender (:attr:`World.gender`; one named
+    there other than the point of view whose gender is untold is of either); None when that leaves no one or
+    several — no guess."""
     pronoun = lines[i][col - 1:col]
     earlier = [line for line in reversed(lines[:i]) if line.strip()][:CARRIED_SPAN]
     before = earlier[0] if earlier else ""
@@ -3529,21 +3552,34 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
         found = list(dict.fromkeys(f for f in (world.aliases.get(m.group(), m.group()) for m in names.finditer(text)
                                                if m.group() not in world.indirect) if f in world.cards))
         found = [f for f in found if fit(f)] if fit is not None else found
+        # 卓监工拿着扇子…。簿子摊在窗台上，他推了推眼镜: one named right there whose gender no card tells is not ruled
+        # out by the pronoun — the point of view, whose gender is known, is no likelier (issue 30, H3); the point of
+        # view's own untold gender rules no one out (阿福提着灯笼走在前头，顾小满跟在后面。他掏出…: 阿福)
+        unsure = [f for f in found if not world.gender.get(f) and f != pov]
         if found and pov and pov not in found and world.gender.get(pov) in (None, "", pronoun) and (fit is None or fit(pov)):
             found.append(pov)
         if len(found) == 1:
             return found[0]
         fits = [f for f in found if world.gender.get(f) == pronoun]
+        could = fits + [f for f in unsure if f not in fits]
         said = [x.strip() for x in re.split(r"[。！？]", text) if x.strip()]
         if said and said[-1][:1] in HE:
             said.pop()  # the pronoun's own sentence (他把…，拉开抽屉，): the one before it says who
-        lead = names.match(said[-1]) if len(fits) > 1 and said else None
-        if lead is not None and world.aliases.get(lead.group(), lead.group()) in found \
-                and world.gender.get(world.aliases.get(lead.group(), lead.group())) == pronoun:
+        lead = names.match(said[-1]) if len(could) > 1 and said else None
+        if lead is not None and world.aliases.get(lead.group(), lead.group()) in fits:
             return world.aliases.get(lead.group(), lead.group())  # 沈青等不到周铁牛回来。他…: the last sentence's subject
         if found:
-            return fits[0] if len(fits) == 1 else None
+            return could[0] if len(could) == 1 else None
     return None
+
+
+def _speaker_at(voices: Iterable[Any], line: str, at: int, guess: bool) -> str | None:
+    """Who says the quoted words at position ``at`` of ``line`` (one of the line's ``voices``; a speaker the text does
+    not name — turn-taking, a pronoun — only when ``guess``); None outside quotes or when no voice holds that place."""
+    if not _quoted_at(line, at):
+        return None
+    return next((v.speaker for v in voices if v.column - 1 <= at < v.column - 1 + len(v.words)
+                 and (guess or not getattr(v, "guessed", False))), None)
 
 
 def _quoted_at(line: str, at: int) -> bool:

@@ -75,12 +75,22 @@ _CLAUSE = r"[^，,。；;！？!?“”\n没不别]"
 READING = (rf"把{_CLAUSE}{{0,10}}?(?:字|名|号|信|书|账|单|牌|标语){_CLAUSE}{{0,6}}?(?:念|读)(?!给{_CLAUSE}{{0,6}}?听)|"
            rf"一([行个字页])一\1{_CLAUSE}{{0,3}}?(?:看|念|读)|看(?:起|完)?了?(?:信|书|报纸|账本)|读(?:起|完|了起来|下去)")
 """Reading a written thing (把船头上的白字一个一个念了出来, 一行一行看下去; not 念给…听: read to them)."""
-WALKING = (rf"{_RUNNING}|[跳蹦]了?(?:下|起|上|过)|下了?(?:床|地|炕)|(?<![扶搀架抬背])(?:站|爬)了?起(?:来|身)|起身|"
+RUNNING_OR_JUMPING = rf"{_RUNNING}|[跳蹦]了?(?:下|起|上|过)"
+"""Running or jumping (光着脚跑到门口, 跳下来): what legs on a crutch still cannot do (:data:`FACULTIES`)."""
+WALKING = (rf"{RUNNING_OR_JUMPING}|下了?(?:床|地|炕)|(?<![扶搀架抬背])(?:站|爬)了?起(?:来|身)|起身|"
            r"走(?:[到进出向]|回(?!头)|了?(?:过|进|出|回|下|上)?[来去])|(?:走|挪|踱|迈)了?(?:几|两|三|一)步|"
            r"一瘸一拐|一拐一拐|踉踉跄跄|跌跌撞撞|回来了|迈(?:开|出|进|过)")
 """What a person on their own legs does (掀开被子下了床，几步走到窗前; 一瘸一拐地拎着水桶…回来了; 跳下来，光着脚跑到
 门口): getting up, walking, running, jumping."""
-HANDLING = r"(?:拿|抄|抓|握|攥|捏|端|提|拎|接|掂|抡|挥|递|切|剁|摘|掏|拧|搬|扛|挑|抱|拽|扯|扔|甩)(?:起|过|住|着|了|来|下|出)"
+HAND_VERBS = "拿抄抓握攥捏端提拎举接掂颠抡挥递切剁掌摘掏拧扶撑按推搬扛挑抱拽扯扔甩"
+"""The one table of what a hand does when it handles something (抄起锅铲, 接过盘子) — not what is done to it (缠着纱布,
+吊着) — read two ways: with an ending, told of a person (:data:`HANDLING`), and bare, after a barred part named before it
+(:data:`HAND_USE`). Each reading leaves out its own few (:data:`HAND_ENDED_ONLY`, :data:`HAND_BARE_ONLY`)."""
+HAND_ENDED_ONLY = "搬扛挑抱"
+"""Hand verbs read only with an ending, told of a person (:data:`HANDLING`: 挑起来, 抱起), not bare after a part."""
+HAND_BARE_ONLY = "举颠掌扶撑按推"
+"""Hand verbs read only bare after a barred part (:data:`HAND_USE`: 右手…推), not with an ending told of a person."""
+HANDLING = rf"(?:{'|'.join(v for v in HAND_VERBS if v not in HAND_BARE_ONLY)})(?:起|过|住|着|了|来|下|出)"
 """A hand taking up or handling a thing (抄起井边的扁担, 接过盘子, 挑起来): a hand's act with its ending, not what is
 done to the hand (缠着纱布) nor a bare character of many words (提 of 提到)."""
 HEARING = r"听(?:见|到|出|清)|侧耳|竖起耳朵|(?:闻声|听罢|听了这话)"
@@ -93,7 +103,7 @@ FACULTIES: tuple[tuple[str, re.Pattern[str], str, re.Pattern[str] | None, str | 
     ("眼", re.compile(r"(?:什么[也都]|两眼|双眼|眼睛)[^，,。；;\n]{0,6}?看不见|看不见(?:东西|字)?(?=[，,。；;、\n]|$)|认不[得了出]字|"
                      r"识不得字|看不得(?:字|书|信)|双目失明|失明|瞎了|目盲|眼盲"), READING, re.compile(r"[一单]只眼|[左右]眼"), None),
     ("腿", re.compile(r"站不起(?:来)?|走不[了得动](?:路)?(?=[，,。；;、也\n]|$)|下不[了得](?:地|床|炕)|不[准许能得]下(?:地|床)|"
-                     r"瘫痪|瘫在床|截瘫|卧床不起"), WALKING, re.compile(r"拄着?拐|拐杖|拐棍|拄着?(?:杖|棍|棒)"), rf"{_RUNNING}|[跳蹦]了?(?:下|起|上|过)"),
+                     r"瘫痪|瘫在床|截瘫|卧床不起"), WALKING, re.compile(r"拄着?拐|拐杖|拐棍|拄着?(?:杖|棍|棒)"), RUNNING_OR_JUMPING),
     ("手", re.compile(r"(?:什么|啥)[都也]?(?:拿|抓|握)不[得了动住]|(?:两|双)手[^，,。；;\n]{0,8}?(?:拿|用)不[得了]|用不得力|"
                      r"两只手的活[都也]?干不[了得]"), HANDLING, re.compile(r"[一单]只手|[左右]手|[左右][臂胳]|手[是倒还]?好"), None),
     ("耳", re.compile(r"什么[也都]听不见|听不见(?:声音|人说话)?(?=[，,。；;、\n]|$)|耳朵[^，,。；;\n]{0,6}?聋|聋了|失聪|耳聋"), HEARING,
@@ -124,8 +134,8 @@ ONCE = re.compile(r"过")
 CAUSED = re.compile(r"[让请托求央]|(?<![大喊尖惊哭])叫(?!了?一?声|喊|嚷|道|醒|作|做)")
 """A causative before an act in its clause (小白叫沈工把信读完, 让人把门牌上的字念给她听): someone else does it — the
 name after it reads as an object (:data:`lw_storyrepo.continuity.NOT_SUBJECT`), yet it is the doer."""
-HAND_USE = "拿|抄|抓|握|攥|捏|端|提|拎|举|接|掂|颠|抡|挥|递|切|剁|掌|摘|掏|拧|扶|撑|按|推|拽|扯|扔|甩"
-"""What a hand does when it handles something (抄起锅铲, 接过盘子) — not what is done to it (缠着纱布, 吊着)."""
+HAND_USE = "|".join(v for v in HAND_VERBS if v not in HAND_ENDED_ONLY)
+"""What a barred hand does when it handles something, bare (:data:`HAND_VERBS`)."""
 VOICE_USE = "唱|喊|吼|嚎|叫"
 """What a throat does aloud (唱了一句, 吼了一嗓子)."""
 

@@ -576,6 +576,40 @@ def _institution_named(lex: _Lexicon, words: str) -> bool:
     return len(words) >= 4 and last[-1] in INSTITUTION_ENDS and lex.tags.get(last, "")[:1] == "n"
 
 
+NAMING_ACTS = ("起", "取", "给起", "给取", "建议", "提议", "提", "定", "选", "挑", "改", "拟", "想", "说", "出", "题", "写", "译",
+               "翻译", "拍板", "决定", "主张", "要求")
+"""Verbs of giving a name, of speech and of suggestion: 名字是梁晓蔓建议的, 名字是阿爹起的 — the frame's 是 … 的 says who
+named it or how, and what stands there is the namer and the act, not the name."""
+COUNT_LEADS = frozenset("个位名")
+"""The general measures after a numeral (一个, 两位, 三名): a name does not open on a count of people or things
+(名字，一个跟蛤蜊、跳鱼都不沾边的名字 goes on to describe the name)."""
+GREETINGS = ("谢谢", "多谢", "感谢", "你好", "您好", "再见", "恭喜", "欢迎", "辛苦", "早安", "晚安")
+"""Greetings and thanks that open a line of speech (“谢谢县医院的门神”): what follows them is whom they greet."""
+
+
+def _clause_opening(name: str) -> bool:
+    """Whether ``name`` opens on a count of people or things (一个, 两位: :data:`COUNT_LEADS`) or on a greeting
+    (:data:`GREETINGS`) with more words after it: a clause's start glued to a name, not a name (一个跟蛤蜊,
+    谢谢县医院). A name opening on a numeral and another character (一丈青, 三叶) is left alone."""
+    counted = len(name) >= 3 and name[0] in NUMERALS and name[1] in COUNT_LEADS
+    return counted or (len(name) > 2 and name.startswith(GREETINGS))
+
+
+def _framed_clause(lex: _Lexicon, line: str, m: re.Match[str], said: bool) -> bool:
+    """Whether the words a naming frame caught are a clause about the name, not the name: 名字是梁晓蔓建议的,
+    名字是龚经理给起的 (是, then a namer and one of :data:`NAMING_ACTS`, then 的: who gave the name); 这个外号倒也贴切
+    (a name word with no naming verb, then one of :data:`CLAUSE_ADVERBS` as a word of its own: a comment on the name);
+    名字，一个跟蛤蜊 (:func:`_clause_opening`). A name said in quotes is the name (名字是“阿爹起”的)."""
+    word = m.group(2)
+    if m.group(1) or _clause_opening(word):
+        return not m.group(1)
+    verb = line[m.start():m.start(2)]
+    if verb.endswith("是") and line[m.end():m.end() + 1] == "的" \
+            and any(word.endswith(act) and len(word) > len(act) for act in NAMING_ACTS):
+        return True
+    return not said and any(t in CLAUSE_ADVERBS for t in lex.jieba.cut(word, HMM=False))
+
+
 def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int]]:
     """``(name, kind, column)`` of each name said in a naming frame (:data:`NAMED_FRAME`, :data:`CALLED_PLACE`, :data:`CALLED_THING`,
     a system notice's value :data:`PANEL`):
@@ -636,7 +670,7 @@ def _framed_candidates(lex: _Lexicon, line: str) -> Iterator[tuple[str, str, int
         said = frame in ("", "kind") and bool(set(line[m.start():m.start(2)]) & set("叫是唤：:"))
         if line[m.start() - 1:m.start()] in ("不", "没") or (set(word[:-1]) & MIDDLE_BAD and not opened) or (word[0] in (LEAD_BAD if said else STEM_LEAD_BAD) and not opened) \
                 or word[-1] in PARTICLES or lex.tags.get(word, "")[:1] == "r" or (not opened and _adverb_led(lex, word)) \
-                or _A_NOT_A.fullmatch(word) or word in STOP:
+                or _A_NOT_A.fullmatch(word) or word in STOP or (frame == "" and _framed_clause(lex, line, m, said)):
             continue
         if frame == "kind":
             kind = _kind_by_suffix(word, "人物" if HEADED.search(m.group()[:3]) and _someone_word(lex, m.group()[:2]) else "物品")
@@ -1926,6 +1960,25 @@ def _place_with_its_kind(lex: _Lexicon, text: str, name: str) -> bool:
         and text.count(stem) > text.count(name)
 
 
+A_NOT_A_INSIDE = re.compile(r"(.)[不没]\1")
+"""A verb, 不 or 没, and the verb again (看没看过, 去不去): a question, in no name."""
+PLACING_ACTS = frozenset("靠倚挨摆放搁挂贴停叫喊")
+"""Everyday verbs of leaning, placing, stopping and calling whose object is a place or a thing (船+靠+码头, 宿舍+靠+门,
+在玉林路+摆+路边摊, 姐+叫+茶园的伙计): one of them between two nouns is a clause read across a name's boundary."""
+
+
+def _act_inside(lex: _Lexicon, name: str) -> bool:
+    """Whether ``name``, as the dictionary cuts it, holds one of :data:`PLACING_ACTS` as a word of its own between two
+    nouns (船+靠+码头, 女宿舍+靠+门, 姐+叫+茶园, 玉林路+摆+路): a subject, its verb and its object, not a place. A coined
+    name's verb character is another (鹰+愁+涧, 凤+栖+殿, 雁+归+楼). A verb asked as A-not-A (看没看过+公司, 去不去)
+    is a question read across the boundary too."""
+    if A_NOT_A_INSIDE.search(name):
+        return True
+    tokens = lex.jieba.lcut(name, HMM=False)
+    tags = [lex.tags.get(t, "") for t in tokens]
+    return any(tokens[i] in PLACING_ACTS and tags[i - 1][:1] == "n" and tags[i + 1][:1] == "n" for i in range(1, len(tokens) - 1))
+
+
 def _household(name: str) -> bool:
     """Whether ``name`` is a surname and 家, a household (俞家的灶, 贺家的班子), not someone: the family's people
     and the troupe or firm it keeps (贺家班) are named on their own."""
@@ -2484,6 +2537,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         kept = kept and not (c.kind == "人物" and not c.named and not c.context and _common_misread(lex, name))  # 柳树
         kept = kept and not (_clause_piece(lex, name, c.kind, c.named, c.named and _quoted(text, name))
                              and "《" + name + "》" not in text)  # 杜衡去抓, 码头上, 全公司
+        kept = kept and not (not c.named and _clause_opening(name))  # 一个+跟蛤蜊, 谢谢+县医院: a clause's opening
+        kept = kept and not (c.kind != "人物" and not c.named and _act_inside(lex, name))  # 船+靠+码头: a clause
         kept = kept and not (name in termed and not c.named)  # 行话叫仰焊 … 仰焊是焊工里最难的活
         kept = kept and not (not c.named and _image(lex, text, name, c.kind, counts[name],
                                                     likened(name)))  # 像一个石墩子, 卖胡饼的

@@ -1,8 +1,10 @@
-"""Shared fixtures: real git repositories in temp dirs with Chinese paths."""
+"""Shared fixtures: real git repositories in temp dirs with Chinese paths; and this folder on the path, so that its
+shared test helpers (``continuity_helpers``) import by name, as the repository's conftest does for ``tests/support``."""
 
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from pathlib import Path
 from typing import Any, Iterator
@@ -11,6 +13,11 @@ import pytest
 
 from lw_storyrepo.repo import StoryRepo
 from lw_storyrepo.samples import seeded
+
+# The Story Repo tests' own shared helpers (never runtime code): importable by every test file of this folder.
+HELPERS = str(Path(__file__).resolve().parent)
+if HELPERS not in sys.path:
+    sys.path.insert(0, HELPERS)
 
 
 @pytest.fixture(autouse=True)

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from lw_storyrepo.checks import CheckContext, voices
-from lw_storyrepo.continuity import (AHEAD_DAYS, COME_IN, World, check_continuity, dated_events, dated_subjects,
+from lw_storyrepo.continuity import (AHEAD_DAYS, COME_IN, World, dated_events, dated_subjects,
                                      places_inside)
+
+import continuity_helpers
 
 CARDS: dict[str, dict[str, Any]] = {
     "郝春林": {"姓名": "郝春林", "状态": "在世", "位置": "白桦沟林场", "持有": ["弯把锯"]},
@@ -36,15 +37,11 @@ NOW = "一九五八年十二月五日 星期五"
 
 
 def continuity(body: str, now: str = NOW) -> list[tuple[int, str]]:
-    meta = {"视角": "郝春林", "书内时间": now, "在场": ["郝春林"]}
     names = dict(ALIASES)
     world = World(CARDS, names, PLACES, {"弯把锯", "公文包"}, ("普通人",), None,
                   places_inside(LORE, PLACES), {"郝春林": "他", "秦振邦": "他"},
                   dated=dated_events([LORE, *TEXTS.values()]), dated_by=dated_subjects(LORE, TEXTS))
-    ctx = CheckContext(names, [], [], [], 0, set(names), set(), world=world, people=set(CARDS)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [(f.line, f.message) for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())]
+    return [(f.line, f.message) for f in continuity_helpers.findings(body, world, "郝春林", now)]
 
 
 def timed(found: list[tuple[int, str]]) -> list[tuple[int, str]]:

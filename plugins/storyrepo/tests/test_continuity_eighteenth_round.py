@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from lw_storyrepo.checks import CheckContext, voices
-from lw_storyrepo.continuity import (World, check_continuity, dated_events, dates_of_death, far_places, places_inside,
+from lw_storyrepo.continuity import (World, dated_events, dates_of_death, far_places, places_inside,
                                      told_of)
 from lw_storyrepo.forbidden import forbidden_of
+
+import continuity_helpers
 
 CARDS: dict[str, dict[str, Any]] = {
     "周海生": {"姓名": "周海生", "状态": "在世", "位置": "鸥岛", "持有": ["望远镜"]},
@@ -44,16 +45,11 @@ GENDER = {name: "他" for name in CARDS}
 
 
 def findings(body: str, lore: str = LORE, when: str = "1957年11月6日 星期三", pov: str = "周海生") -> list[str]:
-    meta = {"视角": pov, "书内时间": when, "在场": [pov, "小满仓"]}
     world = World(CARDS, dict(ALIASES), PLACES, {"望远镜", "打火机"}, ("普通人",), None, places_inside(lore, PLACES),
                   GENDER, far=far_places([lore, *TEXTS.values()], PLACES), died=dates_of_death(CARDS, TEXTS)[0],
                   dated=dated_events([lore, *TEXTS.values()]), told=told_of(TEXTS, CARDS),
                   bars=forbidden_of(CARDS, TEXTS, lore, ALIASES, PLACES))
-    ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), {"望远镜", "打火机"}, world=world,
-                       people=set(CARDS)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())]
+    return [f.message for f in continuity_helpers.findings(body, world, pov, when, [pov, "小满仓"], items={"望远镜", "打火机"})]
 
 
 def test_places_only_letters_link_and_a_place_not_left_before_a_date_are_far() -> None:

@@ -14,9 +14,11 @@ sentence next to the right ones.
 
 from __future__ import annotations
 
-from lw_storyrepo.checks import ERROR, WARN, CheckContext, voices
-from lw_storyrepo.continuity import World, check_continuity, told_of
+from lw_storyrepo.checks import ERROR, WARN
+from lw_storyrepo.continuity import World, told_of
 from lw_storyrepo.ranks import ladders_of
+
+import continuity_helpers
 
 LADDER = "## 坊规\n学徒 ＜ 织工 ＜ 匠师 ＜ 总匠\n"
 CARDS = {
@@ -33,14 +35,11 @@ ALIASES = {"周芸": "周芸", "芸姐": "周芸", "阿福": "阿福", "钱掌�
 
 
 def findings(body: str, changes: list[str] | None = None) -> list[tuple[str, str]]:
-    meta = {"视角": "周芸", "书内时间": "三月初三", "在场": ["周芸", "阿福"], "设定变更": changes or []}
     world = World(CARDS, dict(ALIASES), {"绣坊"}, {"铜顶针", "象牙梭", "账簿"}, ("学徒", "织工", "匠师", "总匠"), None, {},
                   {"周芸": "她", "阿福": "他", "钱掌柜": "他"}, ladders=ladders_of(LADDER, ["匠师", "学徒"]),
                   told=told_of(TEXTS, CARDS))
-    ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), set(), world=world, people=set(CARDS)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [(f.severity, f.message) for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())]
+    return [(f.severity, f.message)
+            for f in continuity_helpers.findings(body, world, "周芸", "三月初三", ["周芸", "阿福"], changes=changes or [])]
 
 
 def about(body: str, field: str, severity: str = ERROR, changes: list[str] | None = None) -> list[str]:

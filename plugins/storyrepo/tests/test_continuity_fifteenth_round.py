@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from lw_storyrepo.checks import CheckContext, voices
-from lw_storyrepo.continuity import World, check_continuity, far_places, places_inside
+from lw_storyrepo.continuity import World, far_places, places_inside
 from lw_storyrepo.forbidden import forbidden_of
+
+import continuity_helpers
 
 CARDS: dict[str, dict[str, Any]] = {
     "温若岚": {"姓名": "温若岚", "状态": "在世", "位置": "星岭天文台"},
@@ -37,14 +38,10 @@ GENDER = {"温若岚": "她", "邱野": "他", "郑怀远": "他", "老台长": 
 
 
 def findings(body: str, heard: dict[str, str] | None = None) -> list[str]:
-    meta = {"视角": "温若岚", "书内时间": "1988年3月2日", "在场": ["温若岚", "齐小满"]}
     world = World(CARDS, dict(ALIASES), PLACES, set(), ("普通人",), None, places_inside(LORE, PLACES), GENDER,
                   far=far_places([LORE, *TEXTS.values()], PLACES), bars=forbidden_of(CARDS, TEXTS, LORE, ALIASES, PLACES),
                   heard=heard or {})
-    ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), set(), world=world, people=set(CARDS)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())]
+    return [f.message for f in continuity_helpers.findings(body, world, "温若岚", "1988年3月2日", ["温若岚", "齐小满"])]
 
 
 def test_a_state_words_scene_and_the_proses_bars_come_from_one_reader() -> None:

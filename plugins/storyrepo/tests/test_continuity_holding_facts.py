@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from lw_storyrepo.checks import CheckContext, voices
-from lw_storyrepo.continuity import World, check_continuity, told_of
+from lw_storyrepo.checks import voices
+from lw_storyrepo.continuity import World, told_of
+
+import continuity_helpers
 
 CARDS: dict[str, dict[str, Any]] = {
     "林晚": {"姓名": "林晚", "状态": "在世", "位置": "青云宗", "持有": ["罗盘"]},
@@ -31,11 +33,7 @@ def _held(body: str, cards: dict[str, dict[str, Any]] = CARDS, texts: dict[str, 
     items = {str(x) for card in cards.values() for x in card.get("持有", [])}
     world = World(cards, dict(aliases), {"青云宗"}, items, ("普通人",), None, {}, {n: "他" for n in cards},
                   told=told_of(texts, cards))
-    meta = {"视角": "林晚", "书内时间": "1998年3月2日", "在场": list(cards)}
-    ctx = CheckContext(dict(aliases), [], [], [], 0, set(aliases), items, world=world, people=set(cards)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
+    return [f.message for f in continuity_helpers.findings(body, world, "林晚", "1998年3月2日", list(cards), items=items)
             if "的持有里没有" in f.message]
 
 

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from lw_storyrepo.checks import ERROR, WARN, CheckContext, contract_findings, dwellers_of, voices
-from lw_storyrepo.continuity import World, check_continuity, far_places, places_inside
+from lw_storyrepo.checks import ERROR, WARN, CheckContext, contract_findings, dwellers_of
+from lw_storyrepo.continuity import World, far_places, places_inside
 from lw_storyrepo.drafts import Draft
 from lw_storyrepo.forbidden import forbidden_of
+
+import continuity_helpers
 
 CARDS: dict[str, dict[str, Any]] = {
     "石大勇": {"姓名": "石大勇", "状态": "在世", "位置": "五道梁"},
@@ -37,13 +39,9 @@ GENDER = {"石大勇": "他", "贺长山": "他", "葛存福": "他"}
 
 
 def findings(body: str) -> list[str]:
-    meta = {"视角": "石大勇", "书内时间": "1962年10月3日", "在场": ["石大勇", "葛存福"]}
     world = World(CARDS, dict(ALIASES), PLACES, set(), ("普通人",), None, places_inside(LORE, PLACES), GENDER,
                   far=far_places([LORE, *TEXTS.values()], PLACES), bars=forbidden_of(CARDS, TEXTS, LORE, ALIASES, PLACES))
-    ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), set(), world=world, people=set(CARDS)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
+    return [f.message for f in continuity_helpers.findings(body, world, "石大勇", "1962年10月3日", ["石大勇", "葛存福"])
             if "贺长山" in f.message]
 
 

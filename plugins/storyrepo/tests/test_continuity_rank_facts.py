@@ -13,9 +13,11 @@ the labelled drafts.
 
 from __future__ import annotations
 
-from lw_storyrepo.checks import ERROR, WARN, CheckContext, voices
-from lw_storyrepo.continuity import World, check_continuity, told_of
+from lw_storyrepo.checks import ERROR, WARN
+from lw_storyrepo.continuity import World, told_of
 from lw_storyrepo.ranks import ladders_of
+
+import continuity_helpers
 
 BOOKS = {
     "报馆": ("## 职级\n校对 ＜ 编辑 ＜ 主笔 ＜ 总编辑\n", {"何平": "编辑", "葛书年": "总编辑", "陶小满": "校对"}),
@@ -30,14 +32,10 @@ def found(book: str, body: str) -> list[tuple[str, str]]:
     cards = {p: {"姓名": p, "状态": "在世", "位置": book, "境界": r, "持有": []} for p, r in ranks.items()}
     aliases = {p: p for p in cards}
     pov = next(iter(cards))
-    meta = {"视角": pov, "书内时间": "三月初三", "在场": list(cards), "设定变更": []}
     world = World(cards, dict(aliases), {book}, set(), tuple(ladder.split("\n")[1].split(" ＜ ")), None, {},
                   {p: "他" for p in cards}, ladders=ladders_of(ladder, list(ranks.values())), told=told_of({}, cards))
-    ctx = CheckContext(dict(aliases), [], [], [], 0, set(aliases), set(), world=world, people=set(cards)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [(f.severity, f.message) for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
-            if "境界" in f.message]
+    return [(f.severity, f.message)
+            for f in continuity_helpers.findings(body, world, pov, "三月初三", list(cards), changes=[]) if "境界" in f.message]
 
 
 def warned(book: str, body: str) -> bool:

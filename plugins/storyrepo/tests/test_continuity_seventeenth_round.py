@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from lw_storyrepo.checks import CheckContext, voices
-from lw_storyrepo.continuity import World, check_continuity, far_places, places_inside
+from lw_storyrepo.continuity import World, far_places, places_inside
 from lw_storyrepo.forbidden import forbidden_of
+
+import continuity_helpers
 
 CARDS: dict[str, dict[str, Any]] = {
     "白守仁": {"姓名": "白守仁", "状态": "在世", "位置": "青松林场"},
@@ -35,13 +36,9 @@ GENDER = {"白守仁": "他", "邹大年": "他", "葛春生": "他", "牛二": 
 
 
 def findings(body: str, lore: str = LORE) -> list[str]:
-    meta = {"视角": "白守仁", "书内时间": "1963年11月2日", "在场": ["白守仁", "葛春生", "牛二"]}
     world = World(CARDS, dict(ALIASES), PLACES, set(), ("普通人",), None, places_inside(lore, PLACES), GENDER,
                   far=far_places([lore, *TEXTS.values()], PLACES), bars=forbidden_of(CARDS, TEXTS, lore, ALIASES, PLACES))
-    ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), set(), world=world, people=set(CARDS)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())]
+    return [f.message for f in continuity_helpers.findings(body, world, "白守仁", "1963年11月2日", ["白守仁", "葛春生", "牛二"])]
 
 
 def test_places_linked_by_telegram_and_long_distance_calls_are_far() -> None:

@@ -12,9 +12,7 @@ reading.
 
 from __future__ import annotations
 
-import re
-import sys
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -22,6 +20,8 @@ from lw_storyrepo import continuity
 from lw_storyrepo.checks import CheckContext, voices
 from lw_storyrepo.continuity import KNEW, World, check_continuity, places_inside
 from lw_storyrepo.forbidden import forbidden_of
+
+import continuity_helpers
 
 CARDS: dict[str, dict[str, Any]] = {
     "程砚秋": {"姓名": "程砚秋", "状态": "在世", "位置": "染坊"},
@@ -49,13 +49,9 @@ GENDER = {"程砚秋": "他", "褚大有": "他", "窦三姑": "她", "葛聋子
 
 
 def findings(body: str) -> list[str]:
-    meta = {"视角": "程砚秋", "书内时间": "1934年5月2日", "在场": list(CARDS)}
     world = World(CARDS, dict(ALIASES), PLACES, set(), ("普通人",), None, places_inside("", PLACES), GENDER,
                   bars=forbidden_of(CARDS, TEXTS, "", ALIASES, PLACES))
-    ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), set(), world=world, people=set(CARDS)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())]
+    return [f.message for f in continuity_helpers.findings(body, world, "程砚秋", "1934年5月2日", list(CARDS))]
 
 
 def barred(body: str, who: str) -> bool:
@@ -191,24 +187,9 @@ def test_a_thought_of_the_dead_in_the_scene_is_no_knowing_asked() -> None:
     assert any("鲁万山" in m for m in findings("鲁万山一听就明白，心里想，这回完了。"))
 
 
-class _CountedCausatives:
-    """:data:`lw_storyrepo.forbidden.CAUSED`, counting the characters each search or scan is given."""
-
-    def __init__(self, pattern: re.Pattern[str]) -> None:
-        self.pattern, self.read = pattern, 0
-
-    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        self.read += min(endpos, len(text)) - pos
-        return self.pattern.search(text, pos, endpos)
-
-    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
-        self.read += min(endpos, len(text)) - pos
-        return self.pattern.finditer(text, pos, endpos)
-
-
 def test_a_line_of_thousands_of_acts_reads_its_causatives_once(monkeypatch: pytest.MonkeyPatch) -> None:
     # R51 finding 4: CAUSED searched from the clause start for every act: 站起来×8333 on one line, 2.6 s (work counted)
-    counted = _CountedCausatives(continuity.CAUSED)
+    counted = continuity_helpers.Counted(continuity.CAUSED)
     monkeypatch.setattr(continuity, "CAUSED", counted)
     body = "褚大有" + "站起来" * 8333
     assert any("褚大有" in m for m in findings(body))

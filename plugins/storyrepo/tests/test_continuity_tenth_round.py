@@ -24,9 +24,11 @@ from __future__ import annotations
 import pytest
 
 from lw_storyrepo.checks import ERROR, CheckContext, contract_findings, voices
-from lw_storyrepo.continuity import World, check_continuity, far_places, places_inside
+from lw_storyrepo.continuity import World, far_places, places_inside
 from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.drafts import Draft
+
+import continuity_helpers
 
 CARDS = {
     "阿珍": {"姓名": "阿珍", "状态": "在世", "位置": "渔村"},
@@ -38,15 +40,11 @@ PLACES = {"渔村", "镇上", "县城"}
 
 
 def continuity(body: str, world_text: str = "") -> list[str]:
-    meta = {"视角": "阿珍", "书内时间": "六月初六", "在场": ["阿珍"]}
     names = dict(ALIASES)
     world = World(CARDS, names, PLACES, set(), ("普通人",), None, places_inside("", PLACES),
                   {"阿珍": "她", "外婆": "她", "阿海": "他"}, bars=forbidden_of(CARDS, {}, "", names, PLACES))
     world.far = far_places([world_text], PLACES)
-    ctx = CheckContext(names, [], [], [], 0, set(names), set(), world=world, people=set(CARDS)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())]
+    return [f.message for f in continuity_helpers.findings(body, world, "阿珍", "六月初六")]
 
 
 def test_a_distance_walked_within_the_hour_is_no_journey() -> None:

@@ -12,10 +12,12 @@ sentence next to the right ones.
 
 from __future__ import annotations
 
-from lw_storyrepo.checks import ERROR, WARN, CheckContext, voices
-from lw_storyrepo.continuity import World, check_continuity, told_of
+from lw_storyrepo.checks import ERROR, WARN
+from lw_storyrepo.continuity import World, told_of
 from lw_storyrepo.kinship import alias_gender
 from lw_storyrepo.ranks import ladders_of
+
+import continuity_helpers
 
 LADDER = "## 店规\n学徒 ＜ 揉面工 ＜ 烤炉工 ＜ 点心师\n"
 CARDS = {
@@ -35,14 +37,11 @@ GENDER = {name: alias_gender(card.get("别名", [])) for name, card in CARDS.ite
 
 
 def findings(body: str) -> list[tuple[str, str]]:
-    meta = {"视角": "苏小禾", "书内时间": "五月初五", "在场": ["苏小禾", "方大勇", "钱有福"]}
     world = World(CARDS, dict(ALIASES), {"面包房"}, {"擀面杖", "搪瓷饭盒", "仓库钥匙"},
                   ("学徒", "揉面工", "烤炉工", "点心师"), None, {}, dict(GENDER),
                   ladders=ladders_of(LADDER, ["烤炉工", "学徒"]), told=told_of(TEXTS, CARDS))
-    ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), set(), world=world, people=set(CARDS)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [(f.severity, f.message) for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())]
+    return [(f.severity, f.message)
+            for f in continuity_helpers.findings(body, world, "苏小禾", "五月初五", ["苏小禾", "方大勇", "钱有福"])]
 
 
 def about(body: str, field: str, severity: str = ERROR) -> list[str]:

@@ -18,9 +18,11 @@ other words than the labelled drafts: the right sentence next to each wrong one.
 
 from __future__ import annotations
 
-from lw_storyrepo.checks import ERROR, WARN, CheckContext, contract_findings, dwellers_of, voices
-from lw_storyrepo.continuity import World, check_continuity, dated_events, far_places, journeys, places_inside
+from lw_storyrepo.checks import ERROR, WARN, CheckContext, contract_findings, dwellers_of
+from lw_storyrepo.continuity import World, dated_events, far_places, journeys, places_inside
 from lw_storyrepo.drafts import Draft
+
+import continuity_helpers
 
 CARDS = {
     "林舟": {"姓名": "林舟", "状态": "在世", "位置": "灯塔岛"},
@@ -33,15 +35,11 @@ LORE = "补给站在北边的鹰嘴岛，离灯塔岛要坐三天船。码头在
 
 
 def continuity(body: str, when: str = "1978年5月10日", lore: str = LORE) -> list[str]:
-    meta = {"视角": "林舟", "书内时间": when, "在场": ["林舟", "老严"]}
     names = dict(ALIASES)
     world = World(CARDS, names, PLACES, set(), ("普通人",), None, places_inside(lore, PLACES),
                   {"林舟": "他", "老严": "他", "阿婆": "她"})
     world.far, world.journey, world.dated = far_places([lore], PLACES), journeys([lore], PLACES), dated_events([lore])
-    ctx = CheckContext(names, [], [], [], 0, set(names), set(), world=world, people=set(CARDS)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())]
+    return [f.message for f in continuity_helpers.findings(body, world, "林舟", when, ["林舟", "老严"])]
 
 
 def test_a_far_place_and_the_place_it_lies_in_are_as_far() -> None:

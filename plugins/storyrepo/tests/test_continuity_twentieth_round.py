@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from lw_storyrepo.checks import CheckContext, voices
-from lw_storyrepo.continuity import World, check_continuity, places_inside
+from lw_storyrepo.continuity import World, places_inside
 from lw_storyrepo.forbidden import forbidden_of
+
+import continuity_helpers
 
 CARDS: dict[str, dict[str, Any]] = {
     "林溪": {"姓名": "林溪", "状态": "在世", "位置": "鹰嘴岭气象站", "持有": ["风速计"]},
@@ -28,15 +29,11 @@ ITEMS = {"风速计", "记录本"}
 
 
 def continuity(body: str) -> list[str]:
-    meta = {"视角": "林溪", "书内时间": "十一月三日", "在场": ["林溪", "许青"]}
     names = dict(ALIASES)
     world = World(CARDS, names, PLACES, set(ITEMS), ("普通人",), None, places_inside("", PLACES),
                   {"林溪": "她", "许青": "她", "樊守林": "他"},
                   bars=forbidden_of(CARDS, {}, "", names, PLACES))
-    ctx = CheckContext(names, [], [], [], 0, set(names), set(), world=world, people=set(CARDS)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())]
+    return [f.message for f in continuity_helpers.findings(body, world, "林溪", "十一月三日", ["林溪", "许青"])]
 
 
 def about(field: str, found: list[str]) -> list[str]:

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from lw_storyrepo.checks import CheckContext, voices
-from lw_storyrepo.continuity import (World, _lunar, check_continuity, dated_events, dated_subjects, places_inside)
+from lw_storyrepo.continuity import (World, _lunar, dated_events, dated_subjects, places_inside)
+
+import continuity_helpers
 
 CARDS: dict[str, dict[str, Any]] = {
     "岳宁": {"姓名": "岳宁", "状态": "在世", "位置": "大口河盐场", "持有": ["盐度计"]},
@@ -31,15 +32,11 @@ NOW = "一九九二年十月六日 星期二"
 
 
 def continuity(body: str, now: str = NOW, last: str | None = None) -> list[tuple[int, str]]:
-    meta = {"视角": "岳宁", "书内时间": now, "在场": ["岳宁"]}
     names = dict(ALIASES)
     world = World(CARDS, names, PLACES, {"盐度计", "搪瓷缸"}, ("普通人",), (1, last) if last else None,
                   places_inside(LORE, PLACES), {"岳宁": "她", "庞大海": "他"},
                   dated=dated_events([LORE, *TEXTS.values()]), dated_by=dated_subjects(LORE, TEXTS))
-    ctx = CheckContext(names, [], [], [], 0, set(names), set(), world=world, people=set(CARDS)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [(f.line, f.message) for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())]
+    return [(f.line, f.message) for f in continuity_helpers.findings(body, world, "岳宁", now)]
 
 
 def timed(found: list[tuple[int, str]]) -> list[tuple[int, str]]:

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from lw_storyrepo.checks import CheckContext, voices
-from lw_storyrepo.continuity import World, check_continuity, places_inside
+from lw_storyrepo.continuity import World, places_inside
 from lw_storyrepo.forbidden import forbidden_of
+
+import continuity_helpers
 
 CARDS: dict[str, dict[str, Any]] = {
     "沈知远": {"姓名": "沈知远", "状态": "在世", "位置": "天枢站"},
@@ -36,13 +37,9 @@ GENDER = {"沈知远": "他", "白露": "她", "顾铁牛": "他", "阿蛮": "�
 
 
 def findings(body: str) -> list[str]:
-    meta = {"视角": "沈知远", "书内时间": "2131年3月2日", "在场": list(CARDS)}
     world = World(CARDS, dict(ALIASES), PLACES, set(), ("普通人",), None, places_inside("", PLACES), GENDER,
                   bars=forbidden_of(CARDS, TEXTS, "", ALIASES, PLACES))
-    ctx = CheckContext(dict(ALIASES), [], [], [], 0, set(ALIASES), set(), world=world, people=set(CARDS)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())]
+    return [f.message for f in continuity_helpers.findings(body, world, "沈知远", "2131年3月2日", list(CARDS))]
 
 
 def barred(body: str, who: str) -> bool:

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from lw_storyrepo.checks import ERROR, WARN, CheckContext, contract_findings, dwellers_of, voices
-from lw_storyrepo.continuity import World, check_continuity, far_places, journeys
+from lw_storyrepo.checks import ERROR, WARN, CheckContext, contract_findings, dwellers_of
+from lw_storyrepo.continuity import World, far_places, journeys
 from lw_storyrepo.drafts import Draft
 from lw_storyrepo.forbidden import forbidden_of
 from lw_storyrepo.names import present
+
+import continuity_helpers
 
 
 def test_a_day_counted_in_order_is_no_journey() -> None:
@@ -86,11 +88,7 @@ def _continuity(cards: dict[str, dict[str, Any]], aliases: dict[str, str], body:
                 cast: list[str] | None = None) -> list[str]:
     places = {"青云宗"}
     world = World(cards, dict(aliases), places, set(), ("普通人",), None, {}, {n: "他" for n in cards}, bars=bars or {})
-    meta = {"视角": "林晚", "书内时间": "1998年3月2日", "在场": cast or ["林晚"]}
-    ctx = CheckContext(dict(aliases), [], [], [], 0, set(aliases), set(), world=world, people=set(cards)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())]
+    return [f.message for f in continuity_helpers.findings(body, world, "林晚", "1998年3月2日", cast or ["林晚"])]
 
 
 def test_the_dead_in_a_clause_told_as_before() -> None:
@@ -138,12 +136,8 @@ HOLDERS: dict[str, dict[str, Any]] = {
 def _held(body: str) -> list[str]:
     aliases = {n: n for n in HOLDERS}
     world = World(HOLDERS, dict(aliases), {"江城"}, {"怀表", "钢笔"}, ("普通人",), None, {}, {"周岚": "她", "陈默": "他"})
-    meta = {"视角": "周岚", "书内时间": "1998年3月2日", "在场": ["周岚", "陈默"]}
-    ctx = CheckContext(dict(aliases), [], [], [], 0, set(aliases), {"怀表", "钢笔"}, world=world,
-                       people=set(HOLDERS)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
+    return [f.message for f in continuity_helpers.findings(body, world, "周岚", "1998年3月2日", ["周岚", "陈默"],
+                                                           items={"怀表", "钢笔"})
             if "怀表" in f.message]
 
 

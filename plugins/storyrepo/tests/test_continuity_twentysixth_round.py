@@ -24,6 +24,8 @@ from lw_storyrepo.answers import ANSWER_MARK, answered
 from lw_storyrepo.checks import CheckContext, voices
 from lw_storyrepo.continuity import World, check_continuity, far_places, places_inside
 
+import continuity_helpers
+
 CARDS: dict[str, dict[str, Any]] = {
     "裴九娘": {"姓名": "裴九娘", "状态": "在世", "位置": "大慈恩寺"},
     "贺兰": {"姓名": "贺兰", "状态": "在世", "位置": "大慈恩寺"},
@@ -33,14 +35,10 @@ PLACES = {"大慈恩寺", "勘探队", "门诊部"}
 
 
 def timed(body: str, now: str) -> list[tuple[int, str]]:
-    meta = {"视角": "裴九娘", "书内时间": now, "在场": ["裴九娘", "贺兰"]}
     names = dict(ALIASES)
     world = World(CARDS, names, PLACES, set(), ("普通人",), None, places_inside("", PLACES),
                   {"裴九娘": "她", "贺兰": "他"})
-    ctx = CheckContext(names, [], [], [], 0, set(names), set(), world=world, people=set(CARDS)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [(f.line, f.message) for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
+    return [(f.line, f.message) for f in continuity_helpers.findings(body, world, "裴九娘", now, ["裴九娘", "贺兰"])
             if "书内时间" in f.message or "星期" in f.message or "时间倒流" in f.message]
 
 

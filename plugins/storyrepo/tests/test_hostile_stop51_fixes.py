@@ -7,8 +7,6 @@ from __future__ import annotations
 import cProfile
 import importlib.util
 import pstats
-import re
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Callable, TypeVar
@@ -16,6 +14,8 @@ from typing import Callable, TypeVar
 import pytest
 
 from lw_storyrepo import ranks
+
+import continuity_helpers
 
 T = TypeVar("T")
 
@@ -53,20 +53,9 @@ def test_months_since_told_thousands_of_times_in_one_line_is_read_once_per_sente
 RANKS = _round_file("test_continuity_rank_facts")
 
 
-class _Spans:
-    """A pattern that counts the characters each ``search`` is given (its work), then searches as the pattern does."""
-
-    def __init__(self, pattern: re.Pattern[str]) -> None:
-        self.pattern, self.read = pattern, 0
-
-    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        self.read += min(endpos, len(text)) - pos
-        return self.pattern.search(text, pos, endpos)
-
-
 def test_thousands_of_titles_in_one_open_quote_are_each_read_over_a_window(monkeypatch: pytest.MonkeyPatch) -> None:
     # R51 2: "“何主笔，"×10000 took 3 s: the whole prefix searched, the line counted and rewritten, per title
-    spans = _Spans(ranks.NOT_A_CLAIM_BEFORE)
+    spans = continuity_helpers.Counted(ranks.NOT_A_CLAIM_BEFORE)
     monkeypatch.setattr(ranks, "NOT_A_CLAIM_BEFORE", spans)
     assert RANKS.found("报馆", "“何主笔，" * 10000) == []
     assert 0 < spans.read < 40 * 10000  # a few characters per title, not the 50,000 before the last
