@@ -18,7 +18,10 @@ timed to its refusal) and of 名册's 非专名 list; the ``ninth_`` cases (the 
 other names and relations beside a 名册 of thousands of names; the ``tenth_`` cases (the tenth look) against stop 51's
 readers — a card's state as one table, holdings as identities (thousands of things of one kind or one mark), the
 calendar's day words and months since, rank claims beside a ladder of hundreds of rungs, names by role — and the
-short forms of organisations said in full.
+short forms of organisations said in full; the ``eleventh_`` cases (the eleventh look) against stop 52's readers — a
+day restated with 是…的, days left before a dated event, a festival on a counted day, a scene's date at dawn, dates with
+bracketed asides on cards of thousands of dated events, a speaker using a thing an owner word names, a pronoun after one
+of untold gender on a 50,000-character line, a verb asked as A-not-A, a time there.
 
 Usage: .venv/bin/python bench/story_hostile.py [CASE-SUBSTRING ...] [--keep DIR]
 """
@@ -337,6 +340,15 @@ def eleventh_look(n: int) -> dict[str, tuple[dict[str, str], str]]:
         "eleventh_card_events_restated": (dated, LUNAR_HEAD + fill("许砚是十月初九回的城。", n)),
         "eleventh_card_asides": (asides, LUNAR_HEAD + fill("再过三天，许砚就回城了。", n)),
         "eleventh_card_no_clause_ends": (no_ends, LUNAR_HEAD + fill("许砚是十月初九回的城。", n)),
+        # stop 52's later readers: a speaker using a thing an owner word names (H3), a pronoun after one of untold
+        # gender (H3), a verb asked as A-not-A (N25), a time there (P2)
+        "eleventh_spoke_line": ({}, HEAD + fill("“我拿许砚那块旧怀表看了看。”许砚说。", n)),
+        "eleventh_spoke_me": ({}, HEAD + fill("“我用我那块旧怀表，我拿许砚的旧怀表”林知夏说，", n)),
+        "eleventh_spoke_quotes": ({}, HEAD + fill("“我拿许砚那块旧怀表", n)),
+        "eleventh_untold_gender": ({}, HEAD + fill("顾衡拿着旧怀表。他推了推眼镜，", n)),
+        "eleventh_a_not_a": ({}, HEAD + fill("看没看过仁济公司", n)),
+        "eleventh_a_not_a_run": ({}, HEAD + fill("不不没没", n)),
+        "eleventh_while_there": ({}, HEAD + fill("许砚在日内瓦的时候，到了瑞士以后，押送一队军饷往日内瓦去了，", n)),
     }
 
 

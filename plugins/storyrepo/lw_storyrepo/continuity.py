@@ -3519,6 +3519,22 @@ def _subjectless(sentence: str, names: re.Pattern[str], use: re.Pattern[str],
     return list({(who, item): (at, who, item) for at, who, item in reversed(out)}.values())[::-1]
 
 
+ANTECEDENT_REACH = 1000
+"""How many characters before a pronoun on its own line :func:`_antecedent` reads (from the first sentence's start
+there): a paragraph's names are within it; a 50,000-character line of thousands of 他 read whole per pronoun made a
+check of seconds (A11, stop 52)."""
+
+
+def _reach_back(line: str, at: int) -> str:
+    """``line`` up to ``at``, from at most :data:`ANTECEDENT_REACH` characters back (a sentence's start)."""
+    low = at - ANTECEDENT_REACH
+    if low <= 0:
+        return line[:at]
+    end = _SENTENCE_STOP.search(line, low, at)
+    return line[end.end() if end else low:at]
+
+
+_SENTENCE_STOP = re.compile(r"[。！？!?]+[”’」』]*")
 CARRIED_SPAN = 4
 """How many paragraphs back a pronoun is carried through paragraphs that name nobody (:func:`_antecedent`)."""
 
@@ -3547,7 +3563,7 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
         carried.append(line)
         if someone(_QUOTED_WORDS.sub("", line)):
             break
-    for text in (lines[i][:col - 1], before, *carried[-1:]):
+    for text in (_reach_back(lines[i], col - 1), before, *carried[-1:]):
         text = _QUOTED_WORDS.sub("", text)  # “阿照，你来得正好。”她…: a name said in a quote is the one spoken to
         found = list(dict.fromkeys(f for f in (world.aliases.get(m.group(), m.group()) for m in names.finditer(text)
                                                if m.group() not in world.indirect) if f in world.cards))

@@ -211,3 +211,15 @@ def test_a_journal_without_its_old_head_is_refused(book: StoryRepo) -> None:
     (root / ".git" / "lw-txn" / "journal.json").write_text('{"entries": []}', encoding="utf-8")
     with pytest.raises(LwError, match="not a journal"):
         recover(root)
+
+
+def test_a_pronoun_on_a_long_line_reads_back_a_paragraphs_reach() -> None:
+    world = World(cards={"顾衡": {}, "许砚": {}}, aliases={"顾衡": "顾衡", "许砚": "许砚"}, gender={"许砚": "他"})
+    names = re.compile("顾衡|许砚")
+    line = "顾衡拿着旧怀表。他推了推眼镜，" * 4000
+    col = line.rfind("他") + 1
+    who, calls = _counted(lambda: continuity._antecedent(names, [line], 0, col, world))
+    assert who == "顾衡" and calls < 3_000  # the last ANTECEDENT_REACH characters, not 4,000 sentences per pronoun
+    short = "许砚推门进来。顾衡拿着旧怀表。他推了推眼镜，"
+    assert continuity._reach_back(short, len(short)) == short
+    assert continuity._antecedent(names, [short], 0, short.rfind("他") + 1, world) is None  # two could: no guess, as before
