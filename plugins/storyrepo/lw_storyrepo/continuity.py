@@ -3457,8 +3457,8 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
     characters (with a card, and ``fit`` when given: what is said of the pronoun can be said of them) named before
     it in its paragraph, else in the paragraph before — and the point of view, who is always there unless their
     gender says otherwise —, the only one, or the only one of the pronoun's gender (:attr:`World.gender`; one named
-    there other than the point of view whose gender is untold is of either); None when that leaves no one or
-    several — no guess."""
+    there other than the point of view whose gender is untold is of either, and so then is the point of view when
+    theirs is untold too); None when that leaves no one or several — no guess."""
     pronoun = lines[i][col - 1:col]
     earlier = [line for line in reversed(lines[:i]) if line.strip()][:CARRIED_SPAN]
     before = earlier[0] if earlier else ""
@@ -3486,6 +3486,8 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
         unsure = [f for f in found if not world.gender.get(f) and f != pov]
         if found and pov and pov not in found and world.gender.get(pov) in (None, "", pronoun) and (fit is None or fit(pov)):
             found.append(pov)
+        if unsure and pov in found and not world.gender.get(pov):
+            unsure.append(pov)  # 老韩提着马灯…。他掏出… with no gender told on either: two unsure — no guess (R52)
         if len(found) == 1:
             return found[0]
         fits = [f for f in found if world.gender.get(f) == pronoun]

@@ -66,3 +66,11 @@ def test_in_someones_words_i_using_an_owners_thing_is_the_speaker() -> None:
     assert _held("周野说：“我没拿沈师兄那只青铜酒葫芦。”") == []
     assert _held("“我拿我那把铁算盘算过了，差三百两。”") == []
 
+
+
+def test_no_gender_told_on_the_named_one_or_the_point_of_view_is_no_guess() -> None:
+    # R52: two candidates whose genders are unknown, the point of view's included — nobody is chosen
+    assert _held("老韩提着马灯走在前头。\n他掏出那只罗盘，看了看方向。", {}) == []
+    assert _held("老韩提着马灯走在前头，周野跟在后面。他掏出那只罗盘，看了看方向。", {}) == []
+    # near-miss that still fires: the named one's gender told, the point of view's not
+    assert _held("老韩提着马灯走在前头。\n他掏出那只罗盘，看了看方向。", {"韩松": "他"})
