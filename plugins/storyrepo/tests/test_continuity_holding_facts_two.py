@@ -74,3 +74,15 @@ def test_no_gender_told_on_the_named_one_or_the_point_of_view_is_no_guess() -> N
     assert _held("老韩提着马灯走在前头，周野跟在后面。他掏出那只罗盘，看了看方向。", {}) == []
     # near-miss that still fires: the named one's gender told, the point of view's not
     assert _held("老韩提着马灯走在前头。\n他掏出那只罗盘，看了看方向。", {"韩松": "他"})
+
+
+def test_in_someones_words_i_taking_an_owners_thing_with_no_act_is_silent() -> None:
+    # R52: a plan, a fetch, a question, a return, and the owner's 的 on another noun — no use of the thing told
+    assert _held("周野说：“我要拿沈师兄的青铜酒葫芦去打酒。”") == []
+    assert _held("周野说：“我去拿沈师兄的青铜酒葫芦来。”") == []
+    assert _held("周野说：“我拿沈师兄的青铜酒葫芦干什么？”") == []
+    assert _held("周野说：“我拿沈师兄的青铜酒葫芦还给他了。”") == []
+    assert _held("周野说：“我用沈师兄的法子看了看那只青铜酒葫芦。”") == []
+    # near-misses that still fire: the act done, with a time word before the verb and the thing's looks after the owner
+    assert _held("周野说：“我后来拿沈师兄的青铜酒葫芦打了半壶酒。”")
+    assert _held("周野说：“我拿沈师兄那只刻着北斗的青铜酒葫芦打了半壶酒。”")
