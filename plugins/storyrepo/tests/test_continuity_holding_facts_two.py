@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from lw_storyrepo.checks import CheckContext, voices
-from lw_storyrepo.continuity import World, check_continuity, told_of
+import continuity_helpers
+from lw_storyrepo.continuity import World, told_of
 
 CARDS: dict[str, dict[str, Any]] = {
     "周野": {"姓名": "周野", "别名": ["小周"], "状态": "在世", "位置": "驳船", "持有": ["罗盘"]},
@@ -36,11 +36,7 @@ def _held(body: str, gender: dict[str, str] = KNOWN, cards: dict[str, dict[str, 
     items = {str(x) for card in cards.values() for x in card.get("持有", [])}
     world = World(cards, dict(aliases), {"驳船"}, items, ("普通人",), None, {}, dict(gender),
                   told=told_of(TEXTS, cards))
-    meta = {"视角": "周野", "书内时间": "1998年3月2日", "在场": list(cards)}
-    ctx = CheckContext(dict(aliases), [], [], [], 0, set(aliases), items, world=world, people=set(cards)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
+    return [f.message for f in continuity_helpers.findings(body, world, "周野", "1998年3月2日", list(cards), items=items)
             if "的持有里没有" in f.message]
 
 
