@@ -82,3 +82,14 @@ def test_in_someones_words_i_taking_an_owners_thing_with_no_act_is_silent() -> N
     # near-misses that still fire: the act done, with a time word before the verb and the thing's looks after the owner
     assert _held("周野说：“我后来拿沈师兄的青铜酒葫芦打了半壶酒。”")
     assert _held("周野说：“我拿沈师兄那只刻着北斗的青铜酒葫芦打了半壶酒。”")
+
+
+def test_the_guards_of_the_speakers_use_and_the_pronoun_each_hold_a_near_miss() -> None:
+    """R52: each guard has a sentence that goes wrong without it."""
+    # a place word after the speaker's length (我在屋里用…) is no place told of a name: 我 is the speaker
+    assert _held("“我在屋里用沈砚的战术手电照过舱底了，没有水。”周野说。")
+    # 我 as the owner: a speaker the turn-taking guessed (沈砚) will not do; another's name as the owner: it will (周野)
+    assert _held("沈砚问：“算过了吗？”\n周野说：“还没有。”\n“我拿我那把铁算盘算过了，差三百两。”") == []
+    assert _held("沈砚问：“酒呢？”\n周野说：“打了。”\n沈砚说：“打了多少？”\n“我拿沈师兄那只青铜酒葫芦打了半壶酒。”")
+    # the point of view's untold gender alone makes no doubt: the one of the pronoun's gender acts, whatever the lead
+    assert _held("周野跟在后面，沈砚提着马灯走在前头。\n他掏出那只烟斗，在舱板上磕了磕。", {"沈砚": "他"})
