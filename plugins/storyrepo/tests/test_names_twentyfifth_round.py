@@ -83,3 +83,11 @@ def test_a_name_in_quotes_is_the_name_and_a_verb_needs_a_noun_each_side() -> Non
     assert "却邪刀" in _found("他外号“却邪刀”，刀法很快。")
     lex = lexicon()
     assert not _act_inside(lex, "高挂山") and not _act_inside(lex, "船靠稳")
+
+
+def test_a_coined_place_built_around_a_placing_verb_stays() -> None:
+    """R52: one character, a placing verb and a feature of the land (a caravan's pass) is a coined place; the same
+    verb before a yard or a door is still a clause."""
+    assert "马停坡" in _found("商队翻过马停坡，天就黑了。马停坡上只有一座破庙。")
+    lex = lexicon()
+    assert not _act_inside(lex, "马停坡") and _act_inside(lex, "马停院")
