@@ -267,6 +267,12 @@ NOT_USE = re.compile(r"看|望|盯|瞧|瞥|瞄|想|听|见|认出|注意|指着|
 (攒钱赎爹那件蟒袍, 四处打听那块表), not used."""
 ITEM_KIND = "台块支辆把枚只串副个张本件条顶盏架部柄颗粒根杆面"
 """Measure words that point at one known thing by its kind (那台高温计 for 光学高温计)."""
+SPOKEN_NOT_DONE = re.compile(r"(?<![后本原])[要想得去来]|打算|准备")
+"""Words between 我 and 拿/用 in someone's words that make the use a plan or a fetch, not an act done
+(我要拿…去打酒, 我去拿…来): :func:`_spoken_not_done`."""
+SPOKEN_AFTER_NOT_DONE = re.compile(r"[^。！？!?\n”]{0,6}?(?:还给|送回|放回|交还|还回)|(?:过)?来[。！？!?，,\n”]|"
+                                   r"[^。！？!?\n”]*?(?:什么|吗|呢|干嘛|做甚|作甚)|[^。！？!?\n”]*[？?]")
+"""What follows the thing in 我拿X… that makes it no use of the thing: a return (还给他), a fetch (拿…来), a question."""
 OWNS = rf"(?![那这]一?[{ITEM_KIND}间座栋所扇])"
 """A name right before 那间/这把 owns what follows (老周总那间办公室…，门一推开): it is not the one acting."""
 USE_MARK = re.compile(r"[着起出下上把了碎开用]")
@@ -1083,8 +1089,10 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
         # (拿/用 X + an act: X the instrument) is the speaker using it — whose it is said, so no guess at the thing.
         # Another's name as the owner: the speaker is not its holder whoever of the scene says it, so a speaker the
         # turn-taking guessed will do; 我 as the owner: only a speaker the text names (the holder may be the one speaking)
+        # 我拿沈师兄那只刻着北斗的青铜酒葫芦: after the owner only a measure word and the thing's looks, never another noun
+        # (我用沈师兄的法子看了看那只…: the owner's 的 governs 法子)
         spoke = re.compile(rf"我([^。！？“”，,：:\n]{{0,3}}?)(?:拿|用|使)({names.pattern}|我)(?:的|[那这]一?[{ITEM_KIND}])"
-                           rf"[^。！？“”，,：:\n]{{0,10}}?({item_re})")
+                           rf"(?:[那这]?一?[{ITEM_KIND}])?(?:[^。！？“”，,：:\n的]{{1,8}}的)?({item_re})")
         speakers: dict[int, list[Any]] = {}  # line -> the voices with a speaker on it (where their words stand)
         for voice in voices:
             if voice.speaker is not None:
@@ -1131,7 +1139,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
             # 那块旧怀表被陈晓棠攥在手心里, 办公室钥匙挂在林知夏的腰间: the thing first, then who has it
             used += [(m.start(), m.group(2), m.group(1)) for pattern in (passive, worn) for m in pattern.finditer(sentence)]
             said_by = [(m.start(), _speaker_at(speakers.get(i, ()), lines[i], col - 1 + m.start(), m.group(2) != "我"),
-                        m.group(3)) for m in spoke.finditer(sentence) if not NOT_USE.search(m.group(1))] if i in speakers else []
+                        m.group(3)) for m in spoke.finditer(sentence) if not NOT_USE.search(m.group(1))
+                       and not _spoken_not_done(m, lines[i], col - 1)] if i in speakers else []
             spoken = {start for start, who, _t in said_by if who is not None}
             used += [(start, str(who), thing) for start, who, thing in said_by if who is not None]
             # 那把勺子…，握在手里沉甸甸的: held in a hand nobody names, in a paragraph naming nobody — the point of view's
@@ -3545,8 +3554,8 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
     characters (with a card, and ``fit`` when given: what is said of the pronoun can be said of them) named before
     it in its paragraph, else in the paragraph before — and the point of view, who is always there unless their
     gender says otherwise —, the only one, or the only one of the pronoun's gender (:attr:`World.gender`; one named
-    there other than the point of view whose gender is untold is of either); None when that leaves no one or
-    several — no guess."""
+    there other than the point of view whose gender is untold is of either, and so then is the point of view when
+    theirs is untold too); None when that leaves no one or several — no guess."""
     pronoun = lines[i][col - 1:col]
     earlier = [line for line in reversed(lines[:i]) if line.strip()][:CARRIED_SPAN]
     before = earlier[0] if earlier else ""
@@ -3574,6 +3583,8 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
         unsure = [f for f in found if not world.gender.get(f) and f != pov]
         if found and pov and pov not in found and world.gender.get(pov) in (None, "", pronoun) and (fit is None or fit(pov)):
             found.append(pov)
+        if unsure and pov in found and not world.gender.get(pov):
+            unsure.append(pov)  # 老韩提着马灯…。他掏出… with no gender told on either: two unsure — no guess (R52)
         if len(found) == 1:
             return found[0]
         fits = [f for f in found if world.gender.get(f) == pronoun]
@@ -3587,6 +3598,12 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
         if found:
             return could[0] if len(could) == 1 else None
     return None
+
+
+def _spoken_not_done(m: re.Match[str], line: str, at: int) -> bool:
+    """Whether the 我拿/我用 X match ``m`` (of a sentence standing at ``at`` of ``line``) tells no act done with X: a plan
+    or modal before the verb (我要拿…), a fetch (去拿…来), a return (拿…还给他) or a question (我拿…干什么？)."""
+    return bool(SPOKEN_NOT_DONE.search(m.group(1)) or SPOKEN_AFTER_NOT_DONE.match(line, at + m.end()))
 
 
 def _speaker_at(voices: Iterable[Any], line: str, at: int, guess: bool) -> str | None:

@@ -1970,10 +1970,13 @@ PLACING_ACTS = frozenset("靠倚挨摆放搁挂贴停叫喊")
 def _act_inside(lex: _Lexicon, name: str) -> bool:
     """Whether ``name``, as the dictionary cuts it, holds one of :data:`PLACING_ACTS` as a word of its own between two
     nouns (船+靠+码头, 女宿舍+靠+门, 姐+叫+茶园, 玉林路+摆+路): a subject, its verb and its object, not a place. A coined
-    name's verb character is another (鹰+愁+涧, 凤+栖+殿, 雁+归+楼). A verb asked as A-not-A (看没看过+公司, 去不去)
-    is a question read across the boundary too."""
+    name's verb character is another (鹰+愁+涧, 凤+栖+殿, 雁+归+楼), or the verb between one character and a feature of
+    the land (:data:`FEATURE_CHARS`: 马+停+坡, a coined place, three characters in all). A verb asked as A-not-A
+    (看没看过+公司, 去不去) is a question read across the boundary too."""
     if A_NOT_A_INSIDE.search(name):
         return True
+    if len(name) == 3 and name[2] in FEATURE_CHARS:
+        return False
     tokens = lex.jieba.lcut(name, HMM=False)
     tags = [lex.tags.get(t, "") for t in tokens]
     return any(tokens[i] in PLACING_ACTS and tags[i - 1][:1] == "n" and tags[i + 1][:1] == "n" for i in range(1, len(tokens) - 1))

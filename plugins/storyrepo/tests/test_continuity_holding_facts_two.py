@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from lw_storyrepo.checks import CheckContext, voices
-from lw_storyrepo.continuity import World, check_continuity, told_of
+import continuity_helpers
+from lw_storyrepo.continuity import World, told_of
 
 CARDS: dict[str, dict[str, Any]] = {
     "周野": {"姓名": "周野", "别名": ["小周"], "状态": "在世", "位置": "驳船", "持有": ["罗盘"]},
@@ -36,11 +36,7 @@ def _held(body: str, gender: dict[str, str] = KNOWN, cards: dict[str, dict[str, 
     items = {str(x) for card in cards.values() for x in card.get("持有", [])}
     world = World(cards, dict(aliases), {"驳船"}, items, ("普通人",), None, {}, dict(gender),
                   told=told_of(TEXTS, cards))
-    meta = {"视角": "周野", "书内时间": "1998年3月2日", "在场": list(cards)}
-    ctx = CheckContext(dict(aliases), [], [], [], 0, set(aliases), items, world=world, people=set(cards)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
+    return [f.message for f in continuity_helpers.findings(body, world, "周野", "1998年3月2日", list(cards), items=items)
             if "的持有里没有" in f.message]
 
 
@@ -66,3 +62,34 @@ def test_in_someones_words_i_using_an_owners_thing_is_the_speaker() -> None:
     assert _held("周野说：“我没拿沈师兄那只青铜酒葫芦。”") == []
     assert _held("“我拿我那把铁算盘算过了，差三百两。”") == []
 
+
+
+def test_no_gender_told_on_the_named_one_or_the_point_of_view_is_no_guess() -> None:
+    # R52: two candidates whose genders are unknown, the point of view's included — nobody is chosen
+    assert _held("老韩提着马灯走在前头。\n他掏出那只罗盘，看了看方向。", {}) == []
+    assert _held("老韩提着马灯走在前头，周野跟在后面。他掏出那只罗盘，看了看方向。", {}) == []
+    # near-miss that still fires: the named one's gender told, the point of view's not
+    assert _held("老韩提着马灯走在前头。\n他掏出那只罗盘，看了看方向。", {"韩松": "他"})
+
+
+def test_in_someones_words_i_taking_an_owners_thing_with_no_act_is_silent() -> None:
+    # R52: a plan, a fetch, a question, a return, and the owner's 的 on another noun — no use of the thing told
+    assert _held("周野说：“我要拿沈师兄的青铜酒葫芦去打酒。”") == []
+    assert _held("周野说：“我去拿沈师兄的青铜酒葫芦来。”") == []
+    assert _held("周野说：“我拿沈师兄的青铜酒葫芦干什么？”") == []
+    assert _held("周野说：“我拿沈师兄的青铜酒葫芦还给他了。”") == []
+    assert _held("周野说：“我用沈师兄的法子看了看那只青铜酒葫芦。”") == []
+    # near-misses that still fire: the act done, with a time word before the verb and the thing's looks after the owner
+    assert _held("周野说：“我后来拿沈师兄的青铜酒葫芦打了半壶酒。”")
+    assert _held("周野说：“我拿沈师兄那只刻着北斗的青铜酒葫芦打了半壶酒。”")
+
+
+def test_the_guards_of_the_speakers_use_and_the_pronoun_each_hold_a_near_miss() -> None:
+    """R52: each guard has a sentence that goes wrong without it."""
+    # a place word after the speaker's length (我在屋里用…) is no place told of a name: 我 is the speaker
+    assert _held("“我在屋里用沈砚的战术手电照过舱底了，没有水。”周野说。")
+    # 我 as the owner: a speaker the turn-taking guessed (沈砚) will not do; another's name as the owner: it will (周野)
+    assert _held("沈砚问：“算过了吗？”\n周野说：“还没有。”\n“我拿我那把铁算盘算过了，差三百两。”") == []
+    assert _held("沈砚问：“酒呢？”\n周野说：“打了。”\n沈砚说：“打了多少？”\n“我拿沈师兄那只青铜酒葫芦打了半壶酒。”")
+    # the point of view's untold gender alone makes no doubt: the one of the pronoun's gender acts, whatever the lead
+    assert _held("周野跟在后面，沈砚提着马灯走在前头。\n他掏出那只烟斗，在舱板上磕了磕。", {"沈砚": "他"})

@@ -73,3 +73,21 @@ def test_the_tables_are_rows_of_general_words() -> None:
     """Each table holds general words, none twice; the placing verbs are single characters."""
     assert len(NAMING_ACTS) == len(set(NAMING_ACTS)) and len(GREETINGS) == len(set(GREETINGS))
     assert all(len(v) == 1 for v in PLACING_ACTS) and COUNT_LEADS
+
+
+def test_a_name_in_quotes_is_the_name_and_a_verb_needs_a_noun_each_side() -> None:
+    """R52's near-misses for N25's guards: a nickname in quotes is the name even with a clause adverb as a word of
+    its own in it (a harbour brawler, a sword-seller); a placing verb with no noun before it or none after it is no
+    clause (a coined mountain, a moored boat)."""
+    assert "就地滚" in _found("他外号“就地滚”，打架从来不吃亏。")
+    assert "却邪刀" in _found("他外号“却邪刀”，刀法很快。")
+    lex = lexicon()
+    assert not _act_inside(lex, "高挂山") and not _act_inside(lex, "船靠稳")
+
+
+def test_a_coined_place_built_around_a_placing_verb_stays() -> None:
+    """R52: one character, a placing verb and a feature of the land (a caravan's pass) is a coined place; the same
+    verb before a yard or a door is still a clause."""
+    assert "马停坡" in _found("商队翻过马停坡，天就黑了。马停坡上只有一座破庙。")
+    lex = lexicon()
+    assert not _act_inside(lex, "马停坡") and _act_inside(lex, "马停院")

@@ -117,7 +117,8 @@ def test_card_edit_before_the_brief_says_to_run_it_and_after_decide_names_amend(
     assert "lw story amend --reason … --contract …" in english, english
 
 
-def test_a_settle_killed_between_a_temp_write_and_its_rename_leaves_no_temp_file(tmp_path: Path) -> None:
+def _accept_killed_at(tmp_path: Path, step: str) -> Path:
+    """The chapter passed, reviewed and summarised, then ``lw story accept`` killed at the fault point ``step``."""
     root = brigade(tmp_path)
     submit(root, "她剪了一上午，手腕酸得抬不起来，河湾里三千多只羊挤成一片灰白，风里全是羊膻味。")
     lw(root)  # checks: A passed
@@ -128,13 +129,29 @@ def test_a_settle_killed_between_a_temp_write_and_its_rename_leaves_no_temp_file
     lw(root, "summary", "韩秀兰随二舅的剪毛队到哈尔盖，傍晚过秤少了八斤。")
     env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES")}
     here = str(Path(atomic.__file__).resolve().parents[1])  # the code under test, whatever PYTHONPATH says
-    env.update({"LANG": "zh_CN.UTF-8", "LW_STORY_FAULT": "temp-written@kill",
+    env.update({"LANG": "zh_CN.UTF-8", "LW_STORY_FAULT": f"{step}@kill",
                 "PYTHONPATH": os.pathsep.join([here, *filter(None, [env.get("PYTHONPATH")])])})
     proc = subprocess.run([LW, "story", "accept"], cwd=root, capture_output=True, env=env, timeout=120)
     assert proc.returncode != 0, proc.stdout.decode("utf-8", "replace")
+    return root
+
+
+def test_a_settle_killed_between_a_temp_write_and_its_rename_leaves_no_temp_file(tmp_path: Path) -> None:
+    root = _accept_killed_at(tmp_path, "temp-written")
     assert list(root.rglob("*.lw-tmp")), "the kill should leave the temp file it cut short"
     board = lw(root)
     assert "上次中断的结转已回滚" in board and "fix(" not in board, board
     assert not list(root.rglob("*.lw-tmp"))
     assert "结转" in board and "lw story settle" in board, board
     assert lw(root, "settle").startswith("已结转")
+
+
+def test_a_recovery_that_finishes_a_settle_removes_the_temp_files_too(tmp_path: Path) -> None:
+    """R52: killed after the commit, the settle is finished by the next start — and a temp file a killed write left
+    beside one of the journal's paths is removed on that path as on the rollback's."""
+    root = _accept_killed_at(tmp_path, "committed")
+    journal = json.loads((root / ".git" / atomic.JOURNAL_DIR / "journal.json").read_text(encoding="utf-8"))
+    left = atomic.temp_of(root / journal["entries"][0]["path"])
+    left.write_bytes(b"cut short")  # as a write killed between its temp and its rename leaves it
+    assert atomic.recover(root) == "finished"
+    assert not left.exists() and not list(root.rglob("*.lw-tmp"))
