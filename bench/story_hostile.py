@@ -348,6 +348,7 @@ def eleventh_look(n: int) -> dict[str, tuple[dict[str, str], str]]:
         "eleventh_untold_gender": ({}, HEAD + fill("顾衡拿着旧怀表。他推了推眼镜，", n)),
         "eleventh_a_not_a": ({}, HEAD + fill("看没看过仁济公司", n)),
         "eleventh_a_not_a_run": ({}, HEAD + fill("不不没没", n)),
+        "eleventh_placing_verb": ({}, HEAD + fill("马停坡牛卧岗", n)),
         "eleventh_while_there": ({}, HEAD + fill("许砚在日内瓦的时候，到了瑞士以后，押送一队军饷往日内瓦去了，", n)),
     }
 
