@@ -2555,10 +2555,18 @@ _FEASTS = "|".join(sorted(LUNAR_FEAST_DAYS, key=len, reverse=True))
 FEAST_TODAY = re.compile(rf"(?:今天|今儿个?|今日|这天)(?:就|可|才|正)?(?:是|就是|正是|正逢|逢着|赶上|过)了?(?:个)?({_FEASTS})(?:节)?"
                          rf"(?![的那]|以前|之前|以后|之后|前后)|({_FEASTS})(?:节)?(?:就在今天|就是今天|当天)")
 """A festival the prose says is today (今儿是小年, 今天过中秋): not 今天是小年的前一天."""
-FEAST_ON_DAY = re.compile(rf"(?<![先今以之大])({'|'.join(w for w, d in _DAY_WORDS.items() if d)})(?:就|才|已经|已|都)?"
-                          rf"(?:是|就是|正是|正逢|逢着|赶上|过)?了?(?:个)?({_FEASTS})(?:节)?(?![的那]|以前|之前|以后|之后|前后)")
+_NOT_DAY_WORDS = frozenset({"明朝"})
+"""Day words that are also names (明朝 the Ming: 明朝重阳登高 is a custom of the dynasty): no festival's day."""
+_FEAST_LINK = r"是|就是|正是|正逢|逢着|赶上|逢|过"
+"""The verbs that put a festival on a day (明天就是中秋, 后天过小年)."""
+FEAST_ON_DAY = re.compile(
+    rf"(?<![先今以之大])({'|'.join(w for w, d in _DAY_WORDS.items() if d and w not in _NOT_DAY_WORDS)})"
+    rf"(?:就|才|已经|已|都)?(?:(?:{_FEAST_LINK})了?(?:个)?|(?=(?:{_FEASTS})(?:节)?了?(?:[，,。！!；;…”」\n]|$)))"
+    rf"({_FEASTS})(?:节)?(?![的那吗么呢]|以前|之前|以后|之后|前后)(?![^。！!；;\n]*[？?])")
 """A festival the prose puts on a day counted from today (前日重阳, 明天就是中秋, 后天过小年): in a lunar book that day, today
-moved by the day word (:data:`_DAY_WORDS`), must be the festival's (:data:`LUNAR_FEAST_DAYS`); T2, stop 52."""
+moved by the day word (:data:`_DAY_WORDS`), must be the festival's (:data:`LUNAR_FEAST_DAYS`); T2, stop 52. A linking verb
+(:data:`_FEAST_LINK`) or the festival closing its clause (明天中秋，…) says so: a word after it names a thing (前天腊八粥,
+明天中秋月饼); silent on a question (明天是中秋吗？) and for :data:`_NOT_DAY_WORDS` (R52's finding 1)."""
 SEASON_NOW: dict[str, frozenset[int]] = {
     "冬": frozenset((10, 11, 12, 1, 2, 3)), "夏": frozenset(range(4, 10)), "春": frozenset(range(1, 6)),
     "秋": frozenset(range(7, 13)), "伏": frozenset(range(6, 9)), "九": frozenset((11, 12, 1, 2, 3))}

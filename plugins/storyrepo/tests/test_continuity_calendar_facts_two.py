@@ -134,3 +134,14 @@ def test_the_scenes_day_opening_narration_with_dawns_light() -> None:
     # near misses: today itself; a day remembered
     assert not port("九月初十，天刚亮，码头上就挤满了人。")
     assert not port("阿九想起九月初八，天刚亮，码头上就挤满了人。")
+
+
+def test_a_day_word_beside_a_festivals_thing_is_no_festivals_day() -> None:
+    # R52's finding 1: on 九月初十, a festival's thing (粥, 月饼, 登高), the Ming (明朝) and a question put no festival on a day
+    assert not port("锅里还剩着前天腊八粥。")
+    assert not port("明天中秋月饼就不好卖了。")
+    assert not port("听说明朝重阳登高要插茱萸。")
+    assert not port("明天是中秋吗？")
+    # still: a linking verb, or the festival closing its clause
+    assert port("明天是中秋。")
+    assert port("前天腊八，锅里还剩着粥。")
