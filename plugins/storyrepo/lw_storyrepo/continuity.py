@@ -2976,6 +2976,9 @@ RESTATED = re.compile(rf"是(?P<year>{'|'.join(YEAR_OFF)}|[^，,。！？；;“
 is the event's other words; the clause ends there."""
 _CLAUSE_END = re.compile(f"[{re.escape(_CLAUSE_ENDS)}“”「」]")
 _RESTATED_HEAD = 4
+_RESTATED_PLAIN = _PLAIN | frozenset("夜里早晚上下午中天时日月年候分刻半")
+"""Characters two events share without being the same one (:data:`_PLAIN` and the times of day: 夜里回的家 is not 夜里在排字房
+倒下; R52's finding 2)."""
 """The most characters of an event's own words between the one named and 是 (出事 in 姐姐出事是…)."""
 
 
@@ -3031,7 +3034,7 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
                     continue
             event = head[lead.end():] + (m.group("then") or "")
             gone = str((world.cards.get(who) or {}).get("状态") or "").startswith((*DEAD, *GONE))
-            if not ((gone and GOING_RE.search(event)) or set(event) & set(what) - _PLAIN):
+            if not ((gone and GOING_RE.search(event)) or set(event) & set(what) - _RESTATED_PLAIN):
                 continue
             told_of.add(who)
             out.append(Finding("连贯", ERROR, f"正文说「{sentence[start:m.end()].strip()}」，可{who}那件事是{on_month}月{on_day}日"

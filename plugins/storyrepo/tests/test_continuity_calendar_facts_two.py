@@ -145,3 +145,11 @@ def test_a_day_word_beside_a_festivals_thing_is_no_festivals_day() -> None:
     # still: a linking verb, or the festival closing its clause
     assert port("明天是中秋。")
     assert port("前天腊八，锅里还剩着粥。")
+
+
+def test_a_shared_time_of_day_makes_no_same_event() -> None:
+    # R52's finding 2: 夜里 shared with the card's 三月九日夜里在排字房倒下 is no sign of the same event
+    assert not shop("老沈是三月十日夜里回的家。")
+    assert not shop("老沈是三月十日早上回的家。")
+    # still: a character of the event's own (倒下)
+    assert shop("老沈是三月十日夜里倒下的。")
