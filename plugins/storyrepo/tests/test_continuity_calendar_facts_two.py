@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from lw_storyrepo.checks import CheckContext, voices
-from lw_storyrepo.continuity import (EVENT_LEFT, FEAST_ON_DAY, RESTATED, World, check_continuity, dated_events,
-                                     dated_subjects, places_inside)
+from lw_storyrepo.continuity import EVENT_LEFT, FEAST_ON_DAY, RESTATED, World, dated_events, dated_subjects, places_inside
+
+import continuity_helpers
 
 Book = tuple[dict[str, dict[str, Any]], dict[str, str], str, dict[str, str]]
 
@@ -47,17 +47,12 @@ STATION: Book = (
 
 
 def continuity(body: str, now: str, book: Book) -> list[str]:
+    """The 书内时间 findings of ``body`` told by the book's first card at ``now`` (:func:`continuity_helpers.findings`)."""
     cards, texts, lore, aliases = book
-    pov = next(iter(cards))
-    meta = {"视角": pov, "书内时间": now, "在场": [pov]}
-    names = {**{name: name for name in cards}, **aliases}
-    world = World(cards, names, set(), set(), ("普通人",), None, places_inside(lore, ()), {},
-                  dated=dated_events([lore, *texts.values()]), dated_by=dated_subjects(lore, texts))
-    ctx = CheckContext(names, [], [], [], 0, set(names), set(), world=world, people=set(cards)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
-            if "书内时间" in f.message]
+    world = World(cards, {**{name: name for name in cards}, **aliases}, set(), set(), ("普通人",), None,
+                  places_inside(lore, ()), {}, dated=dated_events([lore, *texts.values()]),
+                  dated_by=dated_subjects(lore, texts))
+    return [f.message for f in continuity_helpers.findings(body, world, next(iter(cards)), now) if "书内时间" in f.message]
 
 
 def shop(body: str) -> list[str]:
