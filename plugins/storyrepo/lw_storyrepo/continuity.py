@@ -2853,6 +2853,14 @@ def dated_subjects(lore: str, texts: dict[str, str]) -> tuple[tuple[str, str, tu
     return tuple(out)
 
 
+def _events_of(world: World, who: str) -> list[tuple[str, str, tuple[int, int]]]:
+    """The dated events (:attr:`World.dated_by`) said of exactly ``who``: what they are said of opens with ``who`` and
+    with no longer name or alias of someone else (阿福嫂's event is not 阿福's; R52's finding 3)."""
+    names = (*world.cards, *world.aliases)
+    return [(said, what, on) for said, what, on in world.dated_by if said.startswith(who) and not any(
+        len(n) > len(who) and said.startswith(n) and world.aliases.get(n, n) != who for n in names)]
+
+
 def _world_event(world: World, said: str) -> str | None:
     """The shortest event the world or a card dates whose name holds ``said`` (two characters or more), else None."""
     return next((e for e in sorted(world.dated, key=len) if len(said) >= 2 and said in e), None)
@@ -2947,8 +2955,9 @@ def _since_going(world: World, names: re.Pattern[str], now: str, sentences: list
             card = world.cards.get(who or "") or {}
             if who is None or who in world.died or not str(card.get("状态") or "").startswith((*DEAD, *GONE)):
                 continue
-            days = {on for said, _what, on in world.dated_by if said.startswith(who) and said.endswith(year_said)}
-            others = {on for said, _what, on in world.dated_by if said.startswith(who)}
+            events = _events_of(world, who)
+            days = {on for said, _what, on in events if said.endswith(year_said)}
+            others = {on for _said, _what, on in events}
             said_n = _cn_int(m.group("n"))
             if len(days) != 1 or others != days or said_n is None:
                 continue
@@ -3017,7 +3026,7 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
             old_way = m.group("month") in "正冬腊" or m.group("day").startswith("初")
             if said_month is None or said_day is None or (old_way and not lunar):
                 continue
-            dated = [(said, what, on) for said, what, on in world.dated_by if said.startswith(who)]
+            dated = _events_of(world, who)
             if who in world.died and who in world.died_day:
                 dated.append((who, "", (world.died[who][2], world.died_day[who])))
             if len({on for _said, _what, on in dated}) != 1:

@@ -148,3 +148,17 @@ def test_a_shared_time_of_day_makes_no_same_event() -> None:
     assert not shop("老沈是三月十日早上回的家。")
     # still: a character of the event's own (倒下)
     assert shop("老沈是三月十日夜里倒下的。")
+
+
+FERRY: Book = (
+    {"阿福": {"姓名": "阿福", "状态": "在世", "位置": "渡口"},
+     "阿福嫂": {"姓名": "阿福嫂", "状态": "已死", "位置": "渡口"}},
+    {"阿福": "渡口撑船的。", "阿福嫂": "阿福的媳妇，民国二十五年三月九日夜里没的。"},
+    "民国二十五年秋天，一个渡口。",
+    {})
+
+
+def test_a_dated_event_is_said_of_exactly_its_owner() -> None:
+    # R52's finding 3: 阿福 borrows no day of 阿福嫂's
+    assert not continuity("阿福是三月十日夜里没的。", "民国二十五年十月十二日", FERRY)
+    assert continuity("阿福嫂是三月十日夜里没的。", "民国二十五年十月十二日", FERRY)
