@@ -2861,6 +2861,18 @@ def _events_of(world: World, who: str) -> list[tuple[str, str, tuple[int, int]]]
         len(n) > len(who) and said.startswith(n) and world.aliases.get(n, n) != who for n in names)]
 
 
+def _named(world: World, text: str) -> set[str]:
+    """Who of the cast (a card or an alias) ``text`` names, each as their card's name."""
+    return {world.aliases.get(n, n) for n in (*world.cards, *world.aliases) if n and n in text}
+
+
+def _others_event(world: World, words: str, event: str) -> bool:
+    """Whether ``words`` name someone of the cast and none of the ones the dated ``event`` is said of
+    (:attr:`World.dated_by`): 阿九回州 is 阿九's own going, not 韩世安's 坐船回州 (R52's finding 4)."""
+    named = _named(world, words)
+    return bool(named) and not named & _named(world, " ".join(said for said, what, _on in world.dated_by if what == event))
+
+
 def _world_event(world: World, said: str) -> str | None:
     """The shortest event the world or a card dates whose name holds ``said`` (two characters or more), else None."""
     return next((e for e in sorted(world.dated, key=len) if len(said) >= 2 and said in e), None)
@@ -3085,7 +3097,7 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
         for m in EVENT_LEFT.finditer(sentence):
             what = m.group("what")
             event = next((e for k in range(len(what) - 1) if (e := _world_event(world, what[k:])) is not None), None)
-            counts.append((m, (event, world.dated[event], True) if event else None))
+            counts.append((m, (event, world.dated[event], True) if event and not _others_event(world, what, event) else None))
         for m in COME_IN.finditer(sentence):
             came = _come_in_days(world, m.group("who").strip(), m.group("verb"), (month, day))
             counts.append((m, (*came, True) if came else None))

@@ -162,3 +162,11 @@ def test_a_dated_event_is_said_of_exactly_its_owner() -> None:
     # R52's finding 3: 阿福 borrows no day of 阿福嫂's
     assert not continuity("阿福是三月十日夜里没的。", "民国二十五年十月十二日", FERRY)
     assert continuity("阿福嫂是三月十日夜里没的。", "民国二十五年十月十二日", FERRY)
+
+
+def test_days_left_to_someone_elses_event_are_their_own() -> None:
+    # R52's finding 4: 阿九's going home is not 韩世安's 坐船回州 (九月十五)
+    assert not port("阿九回州只剩三天了。")
+    # still: the event's own owner, and no one named
+    assert port("韩知州回州只剩三天了。")
+    assert port("回州只剩三天了。")
