@@ -2806,11 +2806,15 @@ _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 def _dates_in(text: str) -> Iterator[tuple[re.Match[str], int, int]]:
     """Each sentence of ``text`` that dates an event (:data:`DATED`, then :data:`LUNAR_DATED`), with the month and
     day it names; a date no calendar has is skipped, and so is a date in the brackets after another (二月十日（星期日，
-    正月十七）夜里…: the same day in the other calendar, no second event; T2, stop 52)."""
+    正月十七）夜里…: the same day in the other calendar, no second event; T2, stop 52). Linear in the dates: the asides
+    sorted by start, each date looks up the furthest end of those opening at or before it (R52's finding 5)."""
     found = [*DATED.finditer(text), *LUNAR_DATED.finditer(text)]
-    asides = [m.span("aside") for m in found if m.group("aside")]
+    asides = sorted(m.span("aside") for m in found if m.group("aside"))
+    starts = [start for start, _end in asides]
+    reach = list(itertools.accumulate((end for _start, end in asides), max))  # the furthest end of the first k asides
     for m in found:
-        if any(start <= m.start() < end for start, end in asides):
+        k = bisect.bisect_right(starts, m.start())
+        if k and reach[k - 1] > m.start():
             continue
         month, day = _MONTHS.get(m.group("month") + "月") or _cn_int(m.group("month")), _cn_int(m.group("day"))
         if month is not None and day is not None and 1 <= month <= 12 and 1 <= day <= 31:

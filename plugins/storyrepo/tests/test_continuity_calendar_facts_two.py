@@ -15,8 +15,11 @@ the wrong sentence next to the right one and near misses.
 
 from __future__ import annotations
 
-from typing import Any
+import sys
+from types import FrameType
+from typing import Any, Callable
 
+from lw_storyrepo import continuity as continuity_module
 from lw_storyrepo.continuity import EVENT_LEFT, FEAST_ON_DAY, RESTATED, World, dated_events, dated_subjects, places_inside
 
 import continuity_helpers
@@ -170,3 +173,32 @@ def test_days_left_to_someone_elses_event_are_their_own() -> None:
     # still: the event's own owner, and no one named
     assert port("韩知州回州只剩三天了。")
     assert port("回州只剩三天了。")
+
+
+def _lines_run(text: str) -> int:
+    """The lines of continuity.py run to read ``text``'s dates (a measure of work, not of time)."""
+    run = 0
+
+    def local(frame: FrameType, event: str, _arg: Any) -> Callable[..., Any] | None:
+        nonlocal run
+        run += event == "line"
+        return local
+
+    def calls(frame: FrameType, _event: str, _arg: Any) -> Callable[..., Any] | None:
+        return local if frame.f_code.co_filename == continuity_module.__file__ else None
+
+    before = sys.gettrace()  # a coverage tracer, if any, is put back
+    sys.settrace(calls)
+    try:
+        list(continuity_module._dates_in(text))
+    finally:
+        sys.settrace(before)
+    return run
+
+
+def test_the_dates_in_brackets_are_read_in_linear_work() -> None:
+    # R52's finding 5: each date was checked against every bracket (quadratic); four times the dates, about four times the work
+    one = "二月十日（正月十七）夜里出了门，"
+    assert [(month, day) for _m, month, day in continuity_module._dates_in(one * 2)] == [(2, 10), (2, 10)]
+    small, large = _lines_run(one * 100), _lines_run(one * 400)
+    assert 0 < large < 5 * small
