@@ -202,3 +202,23 @@ def test_the_dates_in_brackets_are_read_in_linear_work() -> None:
     assert [(month, day) for _m, month, day in continuity_module._dates_in(one * 2)] == [(2, 10), (2, 10)]
     small, large = _lines_run(one * 100), _lines_run(one * 400)
     assert 0 < large < 5 * small
+
+
+PRINT_SHOP_TWO_DAYS: Book = (
+    PRINT_SHOP[0], {**PRINT_SHOP[1], "沈伯涛": "排字房的老师傅，民国二十五年三月一日进了排字房，三月九日夜里在排字房倒下。"},
+    PRINT_SHOP[2], PRINT_SHOP[3])
+
+
+def test_the_guards_of_a_restated_day_and_a_festivals_day() -> None:
+    # R52's finding 7, a near miss per guard. _RESTATED_HEAD: more words between the one named and 是 tell another's event
+    assert not shop("老沈带的徒弟进排字房是三月七日。")
+    # the book gives someone exactly one day: two days, and which is meant no check can say
+    assert not continuity("老沈是三月七日进的门。", "民国二十五年十月十二日", PRINT_SHOP_TWO_DAYS)
+    # FEAST_ON_DAY's 1 <= on <= 29: a day past the month's end is another month's
+    assert not port("“明天就是春节了。”", now="绍兴五年腊月三十")
+    assert not port("“昨天是除夕。”", now="绍兴六年正月初一")
+    # its look-behind: 大前天 is three days back, not 前天
+    assert not port("“大前天是重阳。”", now="绍兴五年九月十二")
+    # the words after the festival that make it a time around the festival, not the festival's day
+    for said in ("明天是中秋以前最后一个集。", "明天是中秋之后头一个集。", "明天赶上中秋前后人多。", "明天是中秋那一集最热闹。"):
+        assert not port(said, now="绍兴五年八月初十"), said
