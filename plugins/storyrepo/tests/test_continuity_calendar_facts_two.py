@@ -222,3 +222,17 @@ def test_the_guards_of_a_restated_day_and_a_festivals_day() -> None:
     # the words after the festival that make it a time around the festival, not the festival's day
     for said in ("明天是中秋以前最后一个集。", "明天是中秋之后头一个集。", "明天赶上中秋前后人多。", "明天是中秋那一集最热闹。"):
         assert not port(said, now="绍兴五年八月初十"), said
+
+
+LOST_FERRY: Book = (
+    {"阿福": {"姓名": "阿福", "状态": "失踪", "位置": "不明"},
+     "阿福嫂": {"姓名": "阿福嫂", "状态": "失踪", "位置": "不明"}},
+    {"阿福": "渡口撑船的。", "阿福嫂": "阿福的媳妇，民国二十五年三月九日夜里出了门，再没回来。"},
+    "民国二十五年秋天，一个渡口。",
+    {})
+
+
+def test_the_months_since_a_going_are_counted_from_exactly_its_owners_day() -> None:
+    # R52's finding 3, its other reader (_since_going): 阿福 borrows no day of 阿福嫂's
+    assert not continuity("阿福走了两个月了。", "民国二十五年十月十二日", LOST_FERRY)
+    assert continuity("阿福嫂走了两个月了。", "民国二十五年十月十二日", LOST_FERRY)
