@@ -2871,10 +2871,11 @@ def _named(world: World, text: str) -> set[str]:
 
 
 def _others_event(world: World, words: str, event: str) -> bool:
-    """Whether ``words`` name someone of the cast and none of the ones the dated ``event`` is said of
-    (:attr:`World.dated_by`): 阿九回州 is 阿九's own going, not 韩世安's 坐船回州 (R52's finding 4)."""
+    """Whether ``words`` name someone of the cast and none of the ones the dated ``event`` is said of or names
+    (:attr:`World.dated_by`): 阿九回州 is 阿九's own going, not 韩世安's 坐船回州 (R52's finding 4); 靖波下水 is 靖波's."""
     named = _named(world, words)
-    return bool(named) and not named & _named(world, " ".join(said for said, what, _on in world.dated_by if what == event))
+    return bool(named) and not named & _named(world, " ".join([event, *(said for said, what, _on in world.dated_by
+                                                                        if what == event)]))
 
 
 def _world_event(world: World, said: str) -> str | None:

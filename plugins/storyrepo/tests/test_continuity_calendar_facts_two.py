@@ -236,3 +236,9 @@ def test_the_months_since_a_going_are_counted_from_exactly_its_owners_day() -> N
     # R52's finding 3, its other reader (_since_going): 阿福 borrows no day of 阿福嫂's
     assert not continuity("阿福走了两个月了。", "民国二十五年十月十二日", LOST_FERRY)
     assert continuity("阿福嫂走了两个月了。", "民国二十五年十月十二日", LOST_FERRY)
+
+
+def test_days_left_to_an_event_naming_its_owner_are_its_owners() -> None:
+    # the event names its owner itself (知州韩世安…坐船回州 said, 韩知州回船 the world's): 韩知州 is the event's
+    book = (RIVER_PORT[0], RIVER_PORT[1], "绍兴五年秋，明州码头。九月十五韩知州回船，全城都等着这一天。", RIVER_PORT[3])
+    assert continuity("韩知州回船只剩三天了。", "绍兴五年九月初十", book)
