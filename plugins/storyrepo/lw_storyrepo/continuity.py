@@ -2606,10 +2606,18 @@ _FEASTS = "|".join(sorted(LUNAR_FEAST_DAYS, key=len, reverse=True))
 FEAST_TODAY = re.compile(rf"(?:今天|今儿个?|今日|这天)(?:就|可|才|正)?(?:是|就是|正是|正逢|逢着|赶上|过)了?(?:个)?({_FEASTS})(?:节)?"
                          rf"(?![的那]|以前|之前|以后|之后|前后)|({_FEASTS})(?:节)?(?:就在今天|就是今天|当天)")
 """A festival the prose says is today (今儿是小年, 今天过中秋): not 今天是小年的前一天."""
-FEAST_ON_DAY = re.compile(rf"(?<![先今以之大])({'|'.join(w for w, d in _DAY_WORDS.items() if d)})(?:就|才|已经|已|都)?"
-                          rf"(?:是|就是|正是|正逢|逢着|赶上|过)?了?(?:个)?({_FEASTS})(?:节)?(?![的那]|以前|之前|以后|之后|前后)")
+_NOT_DAY_WORDS = frozenset({"明朝"})
+"""Day words that are also names (明朝 the Ming: 明朝重阳登高 is a custom of the dynasty): no festival's day."""
+_FEAST_LINK = r"是|就是|正是|正逢|逢着|赶上|逢|过"
+"""The verbs that put a festival on a day (明天就是中秋, 后天过小年)."""
+FEAST_ON_DAY = re.compile(
+    rf"(?<![先今以之大])({'|'.join(w for w, d in _DAY_WORDS.items() if d and w not in _NOT_DAY_WORDS)})"
+    rf"(?:就|才|已经|已|都)?(?:(?:{_FEAST_LINK})了?(?:个)?|(?=(?:{_FEASTS})(?:节)?了?(?:[，,。！!；;…”」\n]|$)))"
+    rf"({_FEASTS})(?:节)?(?![的那吗么呢]|以前|之前|以后|之后|前后)(?![^。！!；;\n]*[？?])")
 """A festival the prose puts on a day counted from today (前日重阳, 明天就是中秋, 后天过小年): in a lunar book that day, today
-moved by the day word (:data:`_DAY_WORDS`), must be the festival's (:data:`LUNAR_FEAST_DAYS`); T2, stop 52."""
+moved by the day word (:data:`_DAY_WORDS`), must be the festival's (:data:`LUNAR_FEAST_DAYS`); T2, stop 52. A linking verb
+(:data:`_FEAST_LINK`) or the festival closing its clause (明天中秋，…) says so: a word after it names a thing (前天腊八粥,
+明天中秋月饼); silent on a question (明天是中秋吗？) and for :data:`_NOT_DAY_WORDS` (R52's finding 1)."""
 SEASON_NOW: dict[str, frozenset[int]] = {
     "冬": frozenset((10, 11, 12, 1, 2, 3)), "夏": frozenset(range(4, 10)), "春": frozenset(range(1, 6)),
     "秋": frozenset(range(7, 13)), "伏": frozenset(range(6, 9)), "九": frozenset((11, 12, 1, 2, 3))}
@@ -2849,7 +2857,8 @@ _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 def _dates_in(text: str) -> Iterator[tuple[re.Match[str], int, int]]:
     """Each sentence of ``text`` that dates an event (:data:`DATED`, then :data:`LUNAR_DATED`), with the month and
     day it names; a date no calendar has is skipped, and so is a date in the brackets after another (二月十日（星期日，
-    正月十七）夜里…: the same day in the other calendar, no second event; T2, stop 52)."""
+    正月十七）夜里…: the same day in the other calendar, no second event; T2, stop 52). Linear in the dates: the asides
+    sorted by start, each date looks up the furthest end of those opening at or before it (R52's finding 5)."""
     found = [*DATED.finditer(text), *LUNAR_DATED.finditer(text)]
     asides = sorted(m.span("aside") for m in found if m.group("aside"))
     starts = [start for start, _end in asides]
@@ -2907,6 +2916,28 @@ def dated_subjects(lore: str, texts: dict[str, str]) -> tuple[tuple[str, str, tu
                 text[start:start + SAID_MAX // 2] + "\n" + text[m.start() - SAID_MAX // 2:m.start()]
             out.append((owner + said, m.group("what").strip(), (month, day)))
     return tuple(out)
+
+
+def _events_of(world: World, who: str) -> list[tuple[str, str, tuple[int, int]]]:
+    """The dated events (:attr:`World.dated_by`, through :meth:`World.dated_of`) said of exactly ``who``: what they are
+    said of opens with ``who`` and with no longer name or alias of someone else (阿福嫂's event is not 阿福's; R52's
+    finding 3)."""
+    longer = [n for n in (*world.cards, *world.aliases) if len(n) > len(who) and n.startswith(who)
+              and world.aliases.get(n, n) != who]  # the others' names that open with who's (阿福嫂 for 阿福)
+    return [(said, what, on) for said, what, on in world.dated_of(who) if not any(said.startswith(n) for n in longer)]
+
+
+def _named(world: World, text: str) -> set[str]:
+    """Who of the cast (a card or an alias) ``text`` names, each as their card's name."""
+    return {world.aliases.get(n, n) for n in (*world.cards, *world.aliases) if n and n in text}
+
+
+def _others_event(world: World, words: str, event: str) -> bool:
+    """Whether ``words`` name someone of the cast and none of the ones the dated ``event`` is said of or names
+    (:attr:`World.dated_by`): 阿九回州 is 阿九's own going, not 韩世安's 坐船回州 (R52's finding 4); 靖波下水 is 靖波's."""
+    named = _named(world, words)
+    return bool(named) and not named & _named(world, " ".join([event, *(said for said, what, _on in world.dated_by
+                                                                        if what == event)]))
 
 
 def _world_event(world: World, said: str) -> str | None:
@@ -3006,8 +3037,8 @@ def _since_going(world: World, names: re.Pattern[str], now: str, sentences: list
             if who is None or who in world.died or not str(card.get("状态") or "").startswith((*DEAD, *GONE)):
                 continue
             if who not in days_of:  # each one's days read once, not once per count (A11, stop 52)
-                days_of[who] = ({on for said, _what, on in world.dated_of(who) if said.endswith(year_said)},
-                                {on for said, _what, on in world.dated_of(who)})
+                events = _events_of(world, who)
+                days_of[who] = ({on for said, _what, on in events if said.endswith(year_said)}, {on for _s, _w, on in events})
             days, others = days_of[who]
             said_n = _cn_int(m.group("n"))
             if len(days) != 1 or others != days or said_n is None:
@@ -3036,6 +3067,9 @@ RESTATED = re.compile(rf"是(?P<year>{'|'.join(YEAR_OFF)}|[^，,。！？；;“
 is the event's other words; the clause ends there."""
 _CLAUSE_END = re.compile(f"[{re.escape(_CLAUSE_ENDS)}“”「」]")
 _RESTATED_HEAD = 4
+_RESTATED_PLAIN = _PLAIN | frozenset("夜里早晚上下午中天时日月年候分刻半")
+"""Characters two events share without being the same one (:data:`_PLAIN` and the times of day: 夜里回的家 is not 夜里在排字房
+倒下; R52's finding 2)."""
 """The most characters of an event's own words between the one named and 是 (出事 in 姐姐出事是…)."""
 
 
@@ -3076,7 +3110,7 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
             if said_month is None or said_day is None or (old_way and not lunar):
                 continue
             if who not in one_day:  # each one's days read once, not once per date said of them (A11, stop 52)
-                dated = world.dated_of(who)
+                dated = _events_of(world, who)
                 if who in world.died and who in world.died_day:
                     dated.append((who, "", (world.died[who][2], world.died_day[who])))
                 one_day[who] = dated[0] if len({on for _said, _what, on in dated}) == 1 else None
@@ -3094,7 +3128,7 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
                     continue
             event = head[lead.end():] + (m.group("then") or "")
             gone = str((world.cards.get(who) or {}).get("状态") or "").startswith((*DEAD, *GONE))
-            if not ((gone and GOING_RE.search(event)) or set(event) & set(what) - _PLAIN):
+            if not ((gone and GOING_RE.search(event)) or set(event) & set(what) - _RESTATED_PLAIN):
                 continue
             told_of.add(who)
             out.append(Finding("连贯", ERROR, f"正文说「{sentence[start:m.end()].strip()}」，可{who}那件事是{on_month}月{on_day}日"
@@ -3134,6 +3168,7 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
     lunar = _lunar(now)
     out: list[Finding] = []
     came_in: dict[tuple[str, str], tuple[str, tuple[int, int]] | None] = {}  # each who and doing read once (A11, stop 52)
+    others: dict[tuple[str, str], bool] = {}  # each words-and-event read once (the cast and the dated events scanned)
     for i, col, sentence in sentences:
         if not COUNT_CUE.search(sentence):
             continue
@@ -3143,7 +3178,9 @@ def _countdown(world: World, now: str, sentences: list[tuple[int, int, str]], fi
         for m in EVENT_LEFT.finditer(sentence):
             what = m.group("what")
             event = next((e for k in range(len(what) - 1) if (e := _world_event(world, what[k:])) is not None), None)
-            counts.append((m, (event, world.dated[event], True) if event else None))
+            if event is not None and (what, event) not in others:
+                others[what, event] = _others_event(world, what, event)
+            counts.append((m, (event, world.dated[event], True) if event and not others[what, event] else None))
         for m in COME_IN.finditer(sentence):
             said = (m.group("who").strip(), m.group("verb"))
             if said not in came_in:  # a draft's first COMINGS_READ who-and-doings each read once (A11, stop 52)

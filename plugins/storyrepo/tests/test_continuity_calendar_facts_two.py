@@ -15,11 +15,14 @@ the wrong sentence next to the right one and near misses.
 
 from __future__ import annotations
 
-from typing import Any
+import sys
+from types import FrameType
+from typing import Any, Callable
 
-from lw_storyrepo.checks import CheckContext, voices
-from lw_storyrepo.continuity import (EVENT_LEFT, FEAST_ON_DAY, RESTATED, World, check_continuity, dated_events,
-                                     dated_subjects, places_inside)
+from lw_storyrepo import continuity as continuity_module
+from lw_storyrepo.continuity import EVENT_LEFT, FEAST_ON_DAY, RESTATED, World, dated_events, dated_subjects, places_inside
+
+import continuity_helpers
 
 Book = tuple[dict[str, dict[str, Any]], dict[str, str], str, dict[str, str]]
 
@@ -47,17 +50,12 @@ STATION: Book = (
 
 
 def continuity(body: str, now: str, book: Book) -> list[str]:
+    """The 书内时间 findings of ``body`` told by the book's first card at ``now`` (:func:`continuity_helpers.findings`)."""
     cards, texts, lore, aliases = book
-    pov = next(iter(cards))
-    meta = {"视角": pov, "书内时间": now, "在场": [pov]}
-    names = {**{name: name for name in cards}, **aliases}
-    world = World(cards, names, set(), set(), ("普通人",), None, places_inside(lore, ()), {},
-                  dated=dated_events([lore, *texts.values()]), dated_by=dated_subjects(lore, texts))
-    ctx = CheckContext(names, [], [], [], 0, set(names), set(), world=world, people=set(cards)).for_draft(meta)
-    world.aliases, world.indirect = ctx.aliases, ctx.kin_words
-    lines = body.split("\n")
-    return [f.message for f in check_continuity(world, meta, lines, 1, voices(ctx, lines), ctx.names_re())
-            if "书内时间" in f.message]
+    world = World(cards, {**{name: name for name in cards}, **aliases}, set(), set(), ("普通人",), None,
+                  places_inside(lore, ()), {}, dated=dated_events([lore, *texts.values()]),
+                  dated_by=dated_subjects(lore, texts))
+    return [f.message for f in continuity_helpers.findings(body, world, next(iter(cards)), now) if "书内时间" in f.message]
 
 
 def shop(body: str) -> list[str]:
@@ -134,3 +132,113 @@ def test_the_scenes_day_opening_narration_with_dawns_light() -> None:
     # near misses: today itself; a day remembered
     assert not port("九月初十，天刚亮，码头上就挤满了人。")
     assert not port("阿九想起九月初八，天刚亮，码头上就挤满了人。")
+
+
+def test_a_day_word_beside_a_festivals_thing_is_no_festivals_day() -> None:
+    # R52's finding 1: on 九月初十, a festival's thing (粥, 月饼, 登高), the Ming (明朝) and a question put no festival on a day
+    assert not port("锅里还剩着前天腊八粥。")
+    assert not port("明天中秋月饼就不好卖了。")
+    assert not port("听说明朝重阳登高要插茱萸。")
+    assert not port("明天是中秋吗？")
+    # still: a linking verb, or the festival closing its clause
+    assert port("明天是中秋。")
+    assert port("前天腊八，锅里还剩着粥。")
+
+
+def test_a_shared_time_of_day_makes_no_same_event() -> None:
+    # R52's finding 2: 夜里 shared with the card's 三月九日夜里在排字房倒下 is no sign of the same event
+    assert not shop("老沈是三月十日夜里回的家。")
+    assert not shop("老沈是三月十日早上回的家。")
+    # still: a character of the event's own (倒下)
+    assert shop("老沈是三月十日夜里倒下的。")
+
+
+FERRY: Book = (
+    {"阿福": {"姓名": "阿福", "状态": "在世", "位置": "渡口"},
+     "阿福嫂": {"姓名": "阿福嫂", "状态": "已死", "位置": "渡口"}},
+    {"阿福": "渡口撑船的。", "阿福嫂": "阿福的媳妇，民国二十五年三月九日夜里没的。"},
+    "民国二十五年秋天，一个渡口。",
+    {})
+
+
+def test_a_dated_event_is_said_of_exactly_its_owner() -> None:
+    # R52's finding 3: 阿福 borrows no day of 阿福嫂's
+    assert not continuity("阿福是三月十日夜里没的。", "民国二十五年十月十二日", FERRY)
+    assert continuity("阿福嫂是三月十日夜里没的。", "民国二十五年十月十二日", FERRY)
+
+
+def test_days_left_to_someone_elses_event_are_their_own() -> None:
+    # R52's finding 4: 阿九's going home is not 韩世安's 坐船回州 (九月十五)
+    assert not port("阿九回州只剩三天了。")
+    # still: the event's own owner, and no one named
+    assert port("韩知州回州只剩三天了。")
+    assert port("回州只剩三天了。")
+
+
+def _lines_run(text: str) -> int:
+    """The lines of continuity.py run to read ``text``'s dates (a measure of work, not of time)."""
+    run = 0
+
+    def local(frame: FrameType, event: str, _arg: Any) -> Callable[..., Any] | None:
+        nonlocal run
+        run += event == "line"
+        return local
+
+    def calls(frame: FrameType, _event: str, _arg: Any) -> Callable[..., Any] | None:
+        return local if frame.f_code.co_filename == continuity_module.__file__ else None
+
+    before = sys.gettrace()  # a coverage tracer, if any, is put back
+    sys.settrace(calls)
+    try:
+        list(continuity_module._dates_in(text))
+    finally:
+        sys.settrace(before)
+    return run
+
+
+def test_the_dates_in_brackets_are_read_in_linear_work() -> None:
+    # R52's finding 5: each date was checked against every bracket (quadratic); four times the dates, about four times the work
+    one = "二月十日（正月十七）夜里出了门，"
+    assert [(month, day) for _m, month, day in continuity_module._dates_in(one * 2)] == [(2, 10), (2, 10)]
+    small, large = _lines_run(one * 100), _lines_run(one * 400)
+    assert 0 < large < 5 * small
+
+
+PRINT_SHOP_TWO_DAYS: Book = (
+    PRINT_SHOP[0], {**PRINT_SHOP[1], "沈伯涛": "排字房的老师傅，民国二十五年三月一日进了排字房，三月九日夜里在排字房倒下。"},
+    PRINT_SHOP[2], PRINT_SHOP[3])
+
+
+def test_the_guards_of_a_restated_day_and_a_festivals_day() -> None:
+    # R52's finding 7, a near miss per guard. _RESTATED_HEAD: more words between the one named and 是 tell another's event
+    assert not shop("老沈带的徒弟进排字房是三月七日。")
+    # the book gives someone exactly one day: two days, and which is meant no check can say
+    assert not continuity("老沈是三月七日进的门。", "民国二十五年十月十二日", PRINT_SHOP_TWO_DAYS)
+    # FEAST_ON_DAY's 1 <= on <= 29: a day past the month's end is another month's
+    assert not port("“明天就是春节了。”", now="绍兴五年腊月三十")
+    assert not port("“昨天是除夕。”", now="绍兴六年正月初一")
+    # its look-behind: 大前天 is three days back, not 前天
+    assert not port("“大前天是重阳。”", now="绍兴五年九月十二")
+    # the words after the festival that make it a time around the festival, not the festival's day
+    for said in ("明天是中秋以前最后一个集。", "明天是中秋之后头一个集。", "明天赶上中秋前后人多。", "明天是中秋那一集最热闹。"):
+        assert not port(said, now="绍兴五年八月初十"), said
+
+
+LOST_FERRY: Book = (
+    {"阿福": {"姓名": "阿福", "状态": "失踪", "位置": "不明"},
+     "阿福嫂": {"姓名": "阿福嫂", "状态": "失踪", "位置": "不明"}},
+    {"阿福": "渡口撑船的。", "阿福嫂": "阿福的媳妇，民国二十五年三月九日夜里出了门，再没回来。"},
+    "民国二十五年秋天，一个渡口。",
+    {})
+
+
+def test_the_months_since_a_going_are_counted_from_exactly_its_owners_day() -> None:
+    # R52's finding 3, its other reader (_since_going): 阿福 borrows no day of 阿福嫂's
+    assert not continuity("阿福走了两个月了。", "民国二十五年十月十二日", LOST_FERRY)
+    assert continuity("阿福嫂走了两个月了。", "民国二十五年十月十二日", LOST_FERRY)
+
+
+def test_days_left_to_an_event_naming_its_owner_are_its_owners() -> None:
+    # the event names its owner itself (知州韩世安…坐船回州 said, 韩知州回船 the world's): 韩知州 is the event's
+    book = (RIVER_PORT[0], RIVER_PORT[1], "绍兴五年秋，明州码头。九月十五韩知州回船，全城都等着这一天。", RIVER_PORT[3])
+    assert continuity("韩知州回船只剩三天了。", "绍兴五年九月初十", book)
