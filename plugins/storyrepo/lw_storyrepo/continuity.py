@@ -332,8 +332,9 @@ _QUOTED_WORDS = re.compile(r"“[^”]*”?|「[^」]*」?")
 
 
 _HEAD_KEY = 4
-_SEEN_MAX = 50_000
 """How many first characters of a dated event's words :meth:`World.dated_of` indexes them by."""
+_SEEN_MAX = 50_000
+"""How many looked-up words :meth:`World.events_holding` keeps answers for before it starts again (bounded memory)."""
 
 
 @dataclass
