@@ -3068,10 +3068,10 @@ RESTATED = re.compile(rf"是(?P<year>{'|'.join(YEAR_OFF)}|[^，,。！？；;“
 is the event's other words; the clause ends there."""
 _CLAUSE_END = re.compile(f"[{re.escape(_CLAUSE_ENDS)}“”「」]")
 _RESTATED_HEAD = 4
+"""The most characters of an event's own words between the one named and 是 (出事 in 姐姐出事是…)."""
 _RESTATED_PLAIN = _PLAIN | frozenset("夜里早晚上下午中天时日月年候分刻半")
 """Characters two events share without being the same one (:data:`_PLAIN` and the times of day: 夜里回的家 is not 夜里在排字房
 倒下; R52's finding 2)."""
-"""The most characters of an event's own words between the one named and 是 (出事 in 姐姐出事是…)."""
 
 
 def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: list[tuple[int, int, str]],
