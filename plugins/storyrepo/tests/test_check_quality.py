@@ -113,7 +113,9 @@ CORPUS = Path(__file__).parent / "corpus"
 # shop) and 专名-网文-盲评二十三 (stop 52: 1825 清江浦 grain barges, a 1988 大同 township coal mine, a 2024 斗南 flower
 # buyer), written blind and named before they landed, had their first runs on stop 51's detector: 0.73 / 0.80 and
 # 0.86 / 0.85, unchanged by stop 52's rounds (not tuned on them); development sets since stop 53.
-# 专名-网文-盲评二十四 and 盲评二十五 (stop 53) are evaluation sets, written blind and named before they landed.
+# 专名-网文-盲评二十四 (stop 53: 60 BC 合浦 pearl divers, a 1935 汕头 侨批局, a 2023 黔东南 village basketball league) and
+# 专名-网文-盲评二十五 (stop 53: the 1450 丽江 木 土司 court, a 1975 沈阳 tractor factory's troupe, a 2020 拉萨 hostel) are
+# evaluation sets, written blind and named before they landed: first runs 0.74 / 0.72 and 0.83 / 0.74.
 BLIND = frozenset({"专名-他人-新评估", "专名-网文-评估", "专名-他人-评估", "专名-网文-盲评九",
                    "专名-网文-盲评二十四", "专名-网文-盲评二十五"})
 NOUN_SETS = {"专名": (0.95, 0.95), "专名-留出": (0.95, 0.95), "专名-验证": (0.95, 0.85), "专名-他人-开发": (0.95, 0.75),
@@ -144,7 +146,9 @@ NOUN_SETS = {"专名": (0.95, 0.95), "专名-留出": (0.95, 0.95), "专名-验�
              "专名-网文-盲评二十": (0.79, 0.69),
              "专名-网文-盲评二十一": (0.67, 0.75),  # 0.662 / 0.741 before stop 51's rounds, 0.666 / 0.758 after (not tuned on it); 0.676 with the twenty-fifth round
              "专名-网文-盲评二十二": (0.72, 0.8),
-             "专名-网文-盲评二十三": (0.86, 0.85)}
+             "专名-网文-盲评二十三": (0.86, 0.85),
+             "专名-网文-盲评二十四": (0.74, 0.71),  # evaluation: its first run (0.741 / 0.717)
+             "专名-网文-盲评二十五": (0.82, 0.74)}  # evaluation: its first run (0.827 / 0.741)
 
 
 @pytest.mark.parametrize("folder, floors", NOUN_SETS.items())
