@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from lw_storyrepo.changes import CHANGE
-from lw_storyrepo.findings import ERROR, WARN, Finding, Subject
+from lw_storyrepo.findings import CLOSING_QUOTES, ERROR, SENTENCE_STOPS, WARN, Finding, Subject
 from lw_storyrepo.forbidden import CAUSED, Bars
 from lw_storyrepo.giving import PUT_VERBS, SHOW_VERBS
 from lw_storyrepo.names import surname_of
@@ -3577,11 +3577,14 @@ def _reach_back(line: str, at: int) -> str:
     low = at - ANTECEDENT_REACH
     if low <= 0:
         return line[:at]
-    end = _SENTENCE_STOP.search(line, low, at)
+    end = _SENTENCE_END_NO_ELLIPSIS.search(line, low, at)
     return line[end.end() if end else low:at]
 
 
-_SENTENCE_STOP = re.compile(r"[。！？!?]+[”’」』]*")
+_SENTENCE_END_NO_ELLIPSIS = re.compile(f"[{SENTENCE_STOPS}]+[{CLOSING_QUOTES}]*")
+"""Where :func:`_reach_back` starts a sentence: a sentence end as a finding shows it (:data:`findings._SENTENCE_END`)
+but for an ellipsis (他……, a voice trailing off inside a sentence) and closing brackets. Not that one: an ellipsis
+before the first full stop of the reach would start it earlier, and its names would be read."""
 CARRIED_SPAN = 4
 """How many paragraphs back a pronoun is carried through paragraphs that name nobody (:func:`_antecedent`)."""
 
