@@ -2890,7 +2890,12 @@ def dated_events(texts: Iterable[str]) -> dict[str, tuple[int, int]]:
 
 
 _CLAUSE_ENDS = "，,。！？；;：:\n"
-_CLAUSE_ENDS_RE = re.compile(f"[{re.escape(_CLAUSE_ENDS)}]")
+"""The marks that end a clause: a comma, a sentence's stop, a semicolon, a colon, a line's end."""
+_CLAUSE_END = re.compile(f"[{re.escape(_CLAUSE_ENDS)}]")
+"""Where a clause of a card or of the lore ends (:func:`dated_subjects`): at one of :data:`_CLAUSE_ENDS`."""
+_CLAUSE_OR_QUOTE_END = re.compile(f"[{re.escape(_CLAUSE_ENDS + '“”「」')}]")
+"""Where a clause of the prose ends (:func:`_date_restated`): at :data:`_CLAUSE_END`'s marks and at a quote's
+opening or close too (spoken words are a clause of their own)."""
 SAID_MAX = 120
 """The most characters of the words a dated event is said of (:func:`dated_subjects`) kept whole: of a longer clause
 (no prose's: a card of dates without a comma) its start and its end, a new line between (A11, stop 52)."""
@@ -2906,7 +2911,7 @@ def dated_subjects(lore: str, texts: dict[str, str]) -> tuple[tuple[str, str, tu
         ends: list[int] | None = None  # where the text's clauses end, read once (not searched back per date)
         for m, month, day in _dates_in(text):
             if ends is None:
-                ends = [e.start() for e in _CLAUSE_ENDS_RE.finditer(text)]
+                ends = [e.start() for e in _CLAUSE_END.finditer(text)]
             k = bisect.bisect_left(ends, m.start())
             start = ends[k - 1] + 1 if k else 0
             if start > 0 and text[start - 1] in "，," and not text[start:m.start()].strip():
@@ -3066,7 +3071,6 @@ RESTATED = re.compile(rf"是(?P<year>{'|'.join(YEAR_OFF)}|[^，,。！？；;“
 """A day an event of someone's is said to have been on, the date stressed by 是 (阿爸是今年二月十二日夜里没的; 姐姐出事是
 七月十二日; 她是去年冬月十七进的山): what follows the date, up to the 的 that closes 是…的 and the object after it (进的山),
 is the event's other words; the clause ends there."""
-_CLAUSE_END = re.compile(f"[{re.escape(_CLAUSE_ENDS)}“”「」]")
 _RESTATED_HEAD = 4
 """The most characters of an event's own words between the one named and 是 (出事 in 姐姐出事是…)."""
 _RESTATED_PLAIN = _PLAIN | frozenset("夜里早晚上下午中天时日月年候分刻半")
@@ -3095,7 +3099,7 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
         ends: list[int] | None = None  # where the sentence's clauses end, read once (not searched back per date)
         for m in RESTATED.finditer(sentence):
             if ends is None:
-                ends = [e.start() for e in _CLAUSE_END.finditer(sentence)]
+                ends = [e.start() for e in _CLAUSE_OR_QUOTE_END.finditer(sentence)]
             k = bisect.bisect_left(ends, m.start())
             start = ends[k - 1] + 1 if k else 0
             head = sentence[start:m.start()].strip()
