@@ -414,6 +414,32 @@ class World:
             return list(self.dated_by)
         return [e for e in index[1].get(who[:_HEAD_KEY], ()) if e[0].startswith(who)]
 
+    def named_in(self, text: str) -> set[str]:
+        """Who of the cast (a card or an alias) ``text`` names, each as their card's name: every name of :attr:`cards`
+        and :attr:`aliases` held in ``text``, looked for among the names opening with one of its characters (an index
+        of the names' first characters built once per cards and aliases dicts, not a scan of the whole cast per text;
+        a draft's ``replace`` with its own aliases builds it again, once)."""
+        index = self._by_book.get("named_in")
+        if index is None or index[0] is not self.cards or index[1] is not self.aliases:
+            firsts: dict[str, list[str]] = {}
+            for n in (*self.cards, *self.aliases):
+                if n:
+                    firsts.setdefault(n[0], []).append(n)
+            index = self._by_book["named_in"] = (self.cards, self.aliases, firsts)
+        firsts = index[2]
+        return {self.aliases.get(n, n) for c in set(text) for n in firsts.get(c, ()) if n in text}
+
+    def said_of(self, event: str) -> list[str]:
+        """What each entry of :attr:`dated_by` dating ``event`` is said of, in its order: from an index of the entries by
+        event built once per :attr:`dated_by` (not a scan of every dated event per question)."""
+        index = self._by_book.get("said_of")
+        if index is None or index[0] is not self.dated_by:
+            by_event: dict[str, list[str]] = {}
+            for said, what, _on in self.dated_by:
+                by_event.setdefault(what, []).append(said)
+            index = self._by_book["said_of"] = (self.dated_by, by_event)
+        return list(index[1].get(event, ()))
+
     def events_holding(self, said: str) -> tuple[str, ...]:
         """The events of :attr:`dated` whose name holds ``said``, shortest first (in :attr:`dated`'s order among the
         equally long): looked up among the events holding its rarest character or pair of characters (an index built
@@ -2933,17 +2959,12 @@ def _events_of(world: World, who: str) -> list[tuple[str, str, tuple[int, int]]]
     return [(said, what, on) for said, what, on in world.dated_of(who) if not any(said.startswith(n) for n in longer)]
 
 
-def _named(world: World, text: str) -> set[str]:
-    """Who of the cast (a card or an alias) ``text`` names, each as their card's name."""
-    return {world.aliases.get(n, n) for n in (*world.cards, *world.aliases) if n and n in text}
-
-
 def _others_event(world: World, words: str, event: str) -> bool:
     """Whether ``words`` name someone of the cast and none of the ones the dated ``event`` is said of or names
-    (:attr:`World.dated_by`): 阿九回州 is 阿九's own going, not 韩世安's 坐船回州 (R52's finding 4); 靖波下水 is 靖波's."""
-    named = _named(world, words)
-    return bool(named) and not named & _named(world, " ".join([event, *(said for said, what, _on in world.dated_by
-                                                                        if what == event)]))
+    (:attr:`World.dated_by`): 阿九回州 is 阿九's own going, not 韩世安's 坐船回州 (R52's finding 4); 靖波下水 is 靖波's.
+    The cast and the dated events are read through per-book indexes (:meth:`World.named_in`, :meth:`World.said_of`)."""
+    named = world.named_in(words)
+    return bool(named) and not named & world.named_in(" ".join([event, *world.said_of(event)]))
 
 
 def _world_event(world: World, said: str) -> str | None:
