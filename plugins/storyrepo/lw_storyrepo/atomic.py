@@ -236,7 +236,7 @@ def _in_book(root: Path, rel: Any, jfile: Path, what: str) -> None:
     confine(root, rel, file=jfile, what=what)
     inside = Path(os.path.realpath(root / rel)).relative_to(os.path.realpath(root)).parts
     if not inside or inside[0] == ".git":
-        raise LwError(f"{what} {rel!r} is no file of the book", file=jfile)
+        raise LwError(f"{what} {rel!r} 不是书里的文件", file=jfile)
 
 
 def _valid_journal(root: Path, journal: Any, jfile: Path) -> dict[str, Any]:
@@ -245,22 +245,22 @@ def _valid_journal(root: Path, journal: Any, jfile: Path) -> dict[str, Any]:
     named as the journal names them (a file of its own folder), each created folder in the book. A journal someone
     else wrote never has a recovery remove, write or read a file outside the book, nor stop on a traceback (A11, stop 52)."""
     if not isinstance(journal, dict) or not isinstance(journal.get("entries"), list) or "old_head" not in journal:
-        raise LwError("not a journal", file=jfile)
+        raise LwError("不是结转日志（要有 old_head 和 entries 列表）", file=jfile)
     head = journal["old_head"]
     if head is not None and not (isinstance(head, str) and _HEAD.fullmatch(head)):
-        raise LwError(f"old_head {str(head)[:60]!r} is no commit", file=jfile)
+        raise LwError(f"old_head {str(head)[:60]!r} 不是提交名", file=jfile)
     for entry in journal["entries"]:
         if not isinstance(entry, dict) or not isinstance(entry.get("existed"), bool):
-            raise LwError(f"entry {str(entry)[:60]!r} is no journal entry", file=jfile)
+            raise LwError(f"条目 {str(entry)[:60]!r} 不是日志条目", file=jfile)
         _in_book(root, entry.get("path"), jfile, "path")
         backup = entry.get("backup")
         if entry["existed"] and not (isinstance(backup, str) and _BACKUP.fullmatch(backup)):
-            raise LwError(f"backup {str(backup)[:60]!r} is no backup of the journal", file=jfile)
+            raise LwError(f"backup {str(backup)[:60]!r} 不是日志自己的备份", file=jfile)
         if entry["existed"]:
             confine(jfile.parent, str(backup), file=jfile, what="backup")  # no link out of the journal's folder
     dirs = journal.get("created_dirs", [])
     if not isinstance(dirs, list):
-        raise LwError("created_dirs is no list", file=jfile)
+        raise LwError("created_dirs 不是列表", file=jfile)
     for rel in dirs:
         _in_book(root, rel, jfile, "created_dirs")
     return journal
@@ -279,7 +279,10 @@ def recover(root: Path) -> str | None:
         return "rolled-back"
     try:
         journal = _valid_journal(root, load_json(jfile.read_bytes(), jfile), jfile)
-    except (OSError, LwError) as exc:
+    except LwError as exc:  # its own words (through the catalogues) where it says: the journal, a line of it
+        raise LwError(f"上次结转的日志读不出来（{exc.message}）", file=exc.file or jfile, line=exc.line, column=exc.column,
+                      expected="git status 确认工作区后，删除 .git/lw-txn/ 再运行 lw story") from None
+    except OSError as exc:
         raise LwError(f"上次结转的日志读不出来（{exc}）", file=jfile,
                       expected="git status 确认工作区后，删除 .git/lw-txn/ 再运行 lw story") from None
     head = Git(root).head()

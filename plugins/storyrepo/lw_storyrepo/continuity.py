@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from lw_storyrepo.changes import CHANGE
-from lw_storyrepo.findings import ERROR, WARN, Finding, Subject
+from lw_storyrepo.findings import CLOSING_QUOTES, ERROR, SENTENCE_STOPS, WARN, Finding, Subject
 from lw_storyrepo.forbidden import CAUSED, Bars
 from lw_storyrepo.giving import PUT_VERBS, SHOW_VERBS
 from lw_storyrepo.names import surname_of
@@ -413,6 +413,32 @@ class World:
         if not who:
             return list(self.dated_by)
         return [e for e in index[1].get(who[:_HEAD_KEY], ()) if e[0].startswith(who)]
+
+    def named_in(self, text: str) -> set[str]:
+        """Who of the cast (a card or an alias) ``text`` names, each as their card's name: every name of :attr:`cards`
+        and :attr:`aliases` held in ``text``, looked for among the names opening with one of its characters (an index
+        of the names' first characters built once per cards and aliases dicts, not a scan of the whole cast per text;
+        a draft's ``replace`` with its own aliases builds it again, once)."""
+        index = self._by_book.get("named_in")
+        if index is None or index[0] is not self.cards or index[1] is not self.aliases:
+            firsts: dict[str, list[str]] = {}
+            for n in (*self.cards, *self.aliases):
+                if n:
+                    firsts.setdefault(n[0], []).append(n)
+            index = self._by_book["named_in"] = (self.cards, self.aliases, firsts)
+        firsts = index[2]
+        return {self.aliases.get(n, n) for c in set(text) for n in firsts.get(c, ()) if n in text}
+
+    def said_of(self, event: str) -> list[str]:
+        """What each entry of :attr:`dated_by` dating ``event`` is said of, in its order: from an index of the entries by
+        event built once per :attr:`dated_by` (not a scan of every dated event per question)."""
+        index = self._by_book.get("said_of")
+        if index is None or index[0] is not self.dated_by:
+            by_event: dict[str, list[str]] = {}
+            for said, what, _on in self.dated_by:
+                by_event.setdefault(what, []).append(said)
+            index = self._by_book["said_of"] = (self.dated_by, by_event)
+        return list(index[1].get(event, ()))
 
     def events_holding(self, said: str) -> tuple[str, ...]:
         """The events of :attr:`dated` whose name holds ``said``, shortest first (in :attr:`dated`'s order among the
@@ -2890,7 +2916,12 @@ def dated_events(texts: Iterable[str]) -> dict[str, tuple[int, int]]:
 
 
 _CLAUSE_ENDS = "，,。！？；;：:\n"
-_CLAUSE_ENDS_RE = re.compile(f"[{re.escape(_CLAUSE_ENDS)}]")
+"""The marks that end a clause: a comma, a sentence's stop, a semicolon, a colon, a line's end."""
+_CLAUSE_END = re.compile(f"[{re.escape(_CLAUSE_ENDS)}]")
+"""Where a clause of a card or of the lore ends (:func:`dated_subjects`): at one of :data:`_CLAUSE_ENDS`."""
+_CLAUSE_OR_QUOTE_END = re.compile(f"[{re.escape(_CLAUSE_ENDS + '“”「」')}]")
+"""Where a clause of the prose ends (:func:`_date_restated`): at :data:`_CLAUSE_END`'s marks and at a quote's
+opening or close too (spoken words are a clause of their own)."""
 SAID_MAX = 120
 """The most characters of the words a dated event is said of (:func:`dated_subjects`) kept whole: of a longer clause
 (no prose's: a card of dates without a comma) its start and its end, a new line between (A11, stop 52)."""
@@ -2906,7 +2937,7 @@ def dated_subjects(lore: str, texts: dict[str, str]) -> tuple[tuple[str, str, tu
         ends: list[int] | None = None  # where the text's clauses end, read once (not searched back per date)
         for m, month, day in _dates_in(text):
             if ends is None:
-                ends = [e.start() for e in _CLAUSE_ENDS_RE.finditer(text)]
+                ends = [e.start() for e in _CLAUSE_END.finditer(text)]
             k = bisect.bisect_left(ends, m.start())
             start = ends[k - 1] + 1 if k else 0
             if start > 0 and text[start - 1] in "，," and not text[start:m.start()].strip():
@@ -2928,17 +2959,12 @@ def _events_of(world: World, who: str) -> list[tuple[str, str, tuple[int, int]]]
     return [(said, what, on) for said, what, on in world.dated_of(who) if not any(said.startswith(n) for n in longer)]
 
 
-def _named(world: World, text: str) -> set[str]:
-    """Who of the cast (a card or an alias) ``text`` names, each as their card's name."""
-    return {world.aliases.get(n, n) for n in (*world.cards, *world.aliases) if n and n in text}
-
-
 def _others_event(world: World, words: str, event: str) -> bool:
     """Whether ``words`` name someone of the cast and none of the ones the dated ``event`` is said of or names
-    (:attr:`World.dated_by`): 阿九回州 is 阿九's own going, not 韩世安's 坐船回州 (R52's finding 4); 靖波下水 is 靖波's."""
-    named = _named(world, words)
-    return bool(named) and not named & _named(world, " ".join([event, *(said for said, what, _on in world.dated_by
-                                                                        if what == event)]))
+    (:attr:`World.dated_by`): 阿九回州 is 阿九's own going, not 韩世安's 坐船回州 (R52's finding 4); 靖波下水 is 靖波's.
+    The cast and the dated events are read through per-book indexes (:meth:`World.named_in`, :meth:`World.said_of`)."""
+    named = world.named_in(words)
+    return bool(named) and not named & world.named_in(" ".join([event, *world.said_of(event)]))
 
 
 def _world_event(world: World, said: str) -> str | None:
@@ -3066,7 +3092,6 @@ RESTATED = re.compile(rf"是(?P<year>{'|'.join(YEAR_OFF)}|[^，,。！？；;“
 """A day an event of someone's is said to have been on, the date stressed by 是 (阿爸是今年二月十二日夜里没的; 姐姐出事是
 七月十二日; 她是去年冬月十七进的山): what follows the date, up to the 的 that closes 是…的 and the object after it (进的山),
 is the event's other words; the clause ends there."""
-_CLAUSE_END = re.compile(f"[{re.escape(_CLAUSE_ENDS)}“”「」]")
 _RESTATED_HEAD = 4
 """The most characters of an event's own words between the one named and 是 (出事 in 姐姐出事是…)."""
 _RESTATED_PLAIN = _PLAIN | frozenset("夜里早晚上下午中天时日月年候分刻半")
@@ -3095,7 +3120,7 @@ def _date_restated(world: World, names: re.Pattern[str], now: str, sentences: li
         ends: list[int] | None = None  # where the sentence's clauses end, read once (not searched back per date)
         for m in RESTATED.finditer(sentence):
             if ends is None:
-                ends = [e.start() for e in _CLAUSE_END.finditer(sentence)]
+                ends = [e.start() for e in _CLAUSE_OR_QUOTE_END.finditer(sentence)]
             k = bisect.bisect_left(ends, m.start())
             start = ends[k - 1] + 1 if k else 0
             head = sentence[start:m.start()].strip()
@@ -3577,11 +3602,14 @@ def _reach_back(line: str, at: int) -> str:
     low = at - ANTECEDENT_REACH
     if low <= 0:
         return line[:at]
-    end = _SENTENCE_STOP.search(line, low, at)
+    end = _SENTENCE_END_NO_ELLIPSIS.search(line, low, at)
     return line[end.end() if end else low:at]
 
 
-_SENTENCE_STOP = re.compile(r"[。！？!?]+[”’」』]*")
+_SENTENCE_END_NO_ELLIPSIS = re.compile(f"[{SENTENCE_STOPS}]+[{CLOSING_QUOTES}]*")
+"""Where :func:`_reach_back` starts a sentence: a sentence end as a finding shows it (:data:`findings._SENTENCE_END`)
+but for an ellipsis (他……, a voice trailing off inside a sentence) and closing brackets. Not that one: an ellipsis
+before the first full stop of the reach would start it earlier, and its names would be read."""
 CARRIED_SPAN = 4
 """How many paragraphs back a pronoun is carried through paragraphs that name nobody (:func:`_antecedent`)."""
 

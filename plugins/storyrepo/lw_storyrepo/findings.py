@@ -42,8 +42,14 @@ def visible(text: str) -> str:
     return _UNSEEN.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-_SENTENCE_END = re.compile(r"[。！？!?…]+[”’」』）)]*")
-_STOPS = re.compile(r"[。！？!?…]+")
+SENTENCE_STOPS = "。！？!?"
+"""The marks that end a sentence, full width and ASCII: the sentence ends of the checks are built from them."""
+CLOSING_QUOTES = "”’」』"
+"""The closing quotes a sentence end carries on with it (她说：“走。”): the sentence ends after them."""
+_STOPS = re.compile(f"[{SENTENCE_STOPS}…]+")
+_SENTENCE_END = re.compile(f"{_STOPS.pattern}[{CLOSING_QUOTES}）)]*")
+"""A sentence end as a finding's excerpt is shown to (:func:`in_view`): its stops (:data:`_STOPS`: an ellipsis
+trailing off too) and the quotes and brackets closing after them."""
 
 
 @functools.lru_cache(maxsize=16)

@@ -36,11 +36,13 @@ import pytest
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from click.testing import CliRunner
 
 from lw_storyrepo import continuity, findings
 from lw_storyrepo.continuity import (COMINGS_READ, DATED, LUNAR_DATED, SAID_MAX, World, _countdown, _date_restated,
                                      _dates_in, _world_event, dated_events, dated_subjects)
 from lw_storyrepo.atomic import recover
+from lw_storyrepo.cli import story
 from lw_storyrepo.findings import at_words, in_view
 from lw_storyrepo.gitops import Git
 from lw_storyrepo.repo import StoryRepo
@@ -209,8 +211,32 @@ def test_a_journal_without_its_old_head_is_refused(book: StoryRepo) -> None:
     root = Path(book.root)
     (root / ".git" / "lw-txn").mkdir(parents=True)
     (root / ".git" / "lw-txn" / "journal.json").write_text('{"entries": []}', encoding="utf-8")
-    with pytest.raises(LwError, match="not a journal"):
+    with pytest.raises(LwError, match="不是结转日志"):
         recover(root)
+
+
+@pytest.mark.parametrize("journal, zh, en", [
+    ({"entries": []}, "不是结转日志（要有 old_head 和 entries 列表）", "not a journal (it needs old_head and a list of entries)"),
+    ({"old_head": "HEAD~1", "entries": []}, "old_head 'HEAD~1' 不是提交名", "old_head 'HEAD~1' is no commit"),
+    ({"old_head": None, "entries": [1]}, "条目 '1' 不是日志条目", "entry '1' is no journal entry"),
+    ({"old_head": None, "entries": [{"path": ".git/config", "existed": False}]}, "path '.git/config' 不是书里的文件",
+     "path '.git/config' is no file of the book"),
+    ({"old_head": None, "entries": [{"path": "大纲/x.md", "existed": True, "backup": "x.bak"}]},
+     "backup 'x.bak' 不是日志自己的备份", "backup 'x.bak' is no backup of the journal"),
+    ({"old_head": None, "entries": [], "created_dirs": "大纲"}, "created_dirs 不是列表", "created_dirs is no list"),
+])
+def test_a_refused_journal_says_where_and_which_entry_in_chinese_and_english(book: StoryRepo, journal: dict[str, object],
+                                                                             zh: str, en: str) -> None:
+    root = Path(book.root)
+    (root / ".git" / "lw-txn").mkdir(parents=True)
+    jfile = root / ".git" / "lw-txn" / "journal.json"
+    jfile.write_text(json.dumps(journal), encoding="utf-8")
+    said = CliRunner().invoke(story, ["--locale", "zh", "-C", str(root)])
+    assert said.exit_code == 1 and f"错误：{jfile}：上次结转的日志读不出来（{zh}）" in said.output
+    said = CliRunner().invoke(story, ["--locale", "en", "-C", str(root)])
+    refused = said.exception
+    assert isinstance(refused, LwError) and refused.file == str(jfile)
+    assert refused.message == f"the last settle's journal does not read ({en})"
 
 
 def test_a_pronoun_on_a_long_line_reads_back_a_paragraphs_reach() -> None:
