@@ -1153,6 +1153,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 item = _canonical(said, world.items, by_length)
                 if start not in spoken and PLACED_BY.match(sentence, start + len(who)):
                     continue  # 坐在索法成对面的空案上，解下…: a name telling a place is not who acts
+                if _post_of_another(world, sentence, start, who):
+                    continue  # 罗镶头把酒葫芦摸出来: another surname before the post one card holds is someone else
                 who = aliases.get(who, who)
                 if who in HE and _quoted_at(lines[i], col - 1 + start):
                     continue  # “他手里提着一盏马灯”: a pronoun in someone's words is not the speaker, and no guess
@@ -3636,6 +3638,18 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
         if found:
             return could[0] if len(could) == 1 else None
     return None
+
+
+def _post_of_another(world: World, sentence: str, start: int, said: str) -> bool:
+    """Whether ``said``, a name read at ``start`` of ``sentence``, is a post one card holds (its 境界: 候长, 镶头 — prose
+    calls that card's person by it) said after a surname that is not that person's (孙候长, 罗镶头: another man of
+    the post, or one who held it once): no one the cards tell apart, so nobody's hands (issue 30, H4 at stop 53)."""
+    who = world.aliases.get(said, said)
+    card = world.cards.get(who)
+    if card is None or start == 0 or said == who or surname_of(said) or str(card.get("境界") or "") != said:
+        return False
+    before = sentence[start - 1]
+    return surname_of(before + said) == before and not who.startswith(before)
 
 
 def _spoken_not_done(m: re.Match[str], line: str, at: int) -> bool:
