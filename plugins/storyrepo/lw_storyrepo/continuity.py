@@ -1162,6 +1162,11 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 own_clause = max(sentence.rfind(c, 0, start) for c in "，,；;") + 1
                 if who in HE and (names.search(sentence, own_clause, start) or (said_to >= 0 and names.search(sentence, 0, said_to))):
                     continue  # 晴晴…喊她吃饭，她应了一声，拿起…: the pronoun one a named one acted on is not them; no guess
+                # 字是像师父的字…。⏎他把窥筒从腰上解下来 (the point of view's 窥筒): a pronoun after a sentence opening on no
+                # name, using the point of view's own thing, may be the point of view — their own use, no guess (H4)
+                if who in HE and pov is not None and owners.get(item) == pov and world.gender.get(pov) in (None, "", who) \
+                        and _led_by(names, lines, i, col - 1 + start, world) in (None, pov):
+                    continue
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
@@ -3650,6 +3655,19 @@ def _post_of_another(world: World, sentence: str, start: int, said: str) -> bool
         return False
     before = sentence[start - 1]
     return surname_of(before + said) == before and not who.startswith(before)
+
+
+def _led_by(names: re.Pattern[str], lines: list[str], i: int, at: int, world: World) -> str | None:
+    """The character (by card) a name opening the last sentence before position ``at`` of line ``i`` stands for —
+    read up to ``at`` on the line, else on the paragraph before; quoted words left out —; None when that sentence
+    opens on no name (老头的嘴张了张，又闭上了。他…): the subject a pronoun after it carries on, as
+    :func:`_antecedent` reads it (沈青等不到周铁牛回来。他…: 沈青)."""
+    for text in (_reach_back(lines[i], at), next((line for line in reversed(lines[:i]) if line.strip()), "")):
+        said = [x.strip() for x in re.split(r"[。！？]", _QUOTED_WORDS.sub("", text)) if x.strip()]
+        if said:
+            lead = names.match(said[-1])
+            return world.aliases.get(lead.group(), lead.group()) if lead else None
+    return None
 
 
 def _spoken_not_done(m: re.Match[str], line: str, at: int) -> bool:
