@@ -3657,13 +3657,17 @@ def _post_of_another(world: World, sentence: str, start: int, said: str) -> bool
     return surname_of(before + said) == before and not who.startswith(before)
 
 
+_FULL_STOP = re.compile(r"[。！？]")
+"""What ends a sentence for :func:`_led_by`."""
+
+
 def _led_by(names: re.Pattern[str], lines: list[str], i: int, at: int, world: World) -> str | None:
     """The character (by card) a name opening the last sentence before position ``at`` of line ``i`` stands for —
     read up to ``at`` on the line, else on the paragraph before; quoted words left out —; None when that sentence
     opens on no name (老头的嘴张了张，又闭上了。他…): the subject a pronoun after it carries on, as
     :func:`_antecedent` reads it (沈青等不到周铁牛回来。他…: 沈青)."""
     for text in (_reach_back(lines[i], at), next((line for line in reversed(lines[:i]) if line.strip()), "")):
-        said = [x.strip() for x in re.split(r"[。！？]", _QUOTED_WORDS.sub("", text)) if x.strip()]
+        said = [x.strip() for x in _FULL_STOP.split(_QUOTED_WORDS.sub("", text)) if x.strip()]
         if said:
             lead = names.match(said[-1])
             return world.aliases.get(lead.group(), lead.group()) if lead else None
