@@ -1179,6 +1179,8 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 item = _canonical(said, world.items, by_length)
                 if start not in spoken and PLACED_BY.match(sentence, start + len(who)):
                     continue  # 坐在索法成对面的空案上，解下…: a name telling a place is not who acts
+                if _post_of_another(world, sentence, start, who):
+                    continue  # 罗镶头把酒葫芦摸出来: another surname before the post one card holds is someone else
                 who = aliases.get(who, who)
                 if who in HE and _quoted_at(lines[i], col - 1 + start):
                     continue  # “他手里提着一盏马灯”: a pronoun in someone's words is not the speaker, and no guess
@@ -1186,6 +1188,11 @@ def check_continuity(world: World, meta: dict[str, Any], lines: list[str], first
                 own_clause = max(sentence.rfind(c, 0, start) for c in "，,；;") + 1
                 if who in HE and (names.search(sentence, own_clause, start) or (said_to >= 0 and names.search(sentence, 0, said_to))):
                     continue  # 晴晴…喊她吃饭，她应了一声，拿起…: the pronoun one a named one acted on is not them; no guess
+                # 字是像师父的字…。⏎他把窥筒从腰上解下来 (the point of view's 窥筒): a pronoun after a sentence opening on no
+                # name, using the point of view's own thing, may be the point of view — their own use, no guess (H4)
+                if who in HE and pov is not None and owners.get(item) == pov and world.gender.get(pov) in (None, "", who) \
+                        and _led_by(names, lines, i, col - 1 + start, world) in (None, pov):
+                    continue
                 if who in HE:
                     who = _antecedent(names, lines, i, col + start, world, pov) or who
                 card = world.cards.get(who)
@@ -3663,6 +3670,35 @@ def _antecedent(names: re.Pattern[str], lines: list[str], i: int, col: int, worl
             return world.aliases.get(lead.group(), lead.group())  # 沈青等不到周铁牛回来。他…: the last sentence's subject
         if found:
             return could[0] if len(could) == 1 else None
+    return None
+
+
+def _post_of_another(world: World, sentence: str, start: int, said: str) -> bool:
+    """Whether ``said``, a name read at ``start`` of ``sentence``, is a post one card holds (its 境界: 候长, 镶头 — prose
+    calls that card's person by it) said after a surname that is not that person's (孙候长, 罗镶头: another man of
+    the post, or one who held it once): no one the cards tell apart, so nobody's hands (issue 30, H4 at stop 53)."""
+    who = world.aliases.get(said, said)
+    card = world.cards.get(who)
+    if card is None or start == 0 or said == who or surname_of(said) or str(card.get("境界") or "") != said:
+        return False
+    before = sentence[start - 1]
+    return surname_of(before + said) == before and not who.startswith(before)
+
+
+_FULL_STOP = re.compile(r"[。！？]")
+"""What ends a sentence for :func:`_led_by`."""
+
+
+def _led_by(names: re.Pattern[str], lines: list[str], i: int, at: int, world: World) -> str | None:
+    """The character (by card) a name opening the last sentence before position ``at`` of line ``i`` stands for —
+    read up to ``at`` on the line, else on the paragraph before; quoted words left out —; None when that sentence
+    opens on no name (老头的嘴张了张，又闭上了。他…): the subject a pronoun after it carries on, as
+    :func:`_antecedent` reads it (沈青等不到周铁牛回来。他…: 沈青)."""
+    for text in (_reach_back(lines[i], at), next((line for line in reversed(lines[:i]) if line.strip()), "")):
+        said = [x.strip() for x in _FULL_STOP.split(_QUOTED_WORDS.sub("", text)) if x.strip()]
+        if said:
+            lead = names.match(said[-1])
+            return world.aliases.get(lead.group(), lead.group()) if lead else None
     return None
 
 

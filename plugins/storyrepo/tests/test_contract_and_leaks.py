@@ -548,7 +548,8 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       # 时间-3 (姐姐出事是七月十二日): the thirty-first round (T2, stop 52, a dated event's own day restated)
       ("合同-3.md", "写字楼"), ("合同-5.md", "周德福把登记簿九月六日那一页翻给罗秀英看"),
       ("泄密-1.md", "刘国强"), ("泄密-3.md", "黄丽珍")],
-     6),  # 7 -> 6: the twenty-eighth round (S2, stop 51: 罗秀英's 日记本 out in the scene)  # the twenty-sixth round (C25, stop 50, from the pool): 时间-1 caught (十月十四日（星期四）: the weekday in brackets),
+     5),  # 6 -> 5: the thirty-fourth round (H4, stop 53: 屋里就剩她一个人。她又把日记本抽出来 — the point of view's own);
+    # 7 -> 6: the twenty-eighth round (S2, stop 51: 罗秀英's 日记本 out in the scene)  # the twenty-sixth round (C25, stop 50, from the pool): 时间-1 caught (十月十四日（星期四）: the weekday in brackets),
     # 位置-3 caught (老细今朝十点已经到咗); L2's pool round (stop 50): 泄密-4 (阿妈的第二封信 read out) and 8 -> 7
     # a 1963 锡林郭勒 state horse farm written blind at stop 50, an evaluation set: first run 3/15, 3/5, 3/5 and 6 false
     # alarms, unchanged by stop 50's rounds (its README); a development set since stop 51.
@@ -592,14 +593,14 @@ FIVE = {"连贯": 5, "合同": 5, "泄密": 5}
       ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"), ("连贯-时间-3.md", "书内时间"),
       ("合同-2.md", "P-002"), ("合同-3.md", "柴场"), ("合同-5.md", "杜守成把罗盘交给何松"), ("泄密-1.md", "罗金宝"),
       ("泄密-3.md", "吕石头")],
-     10),
+     9),  # 10 -> 9: the thirty-fourth round (H4, stop 53: 罗镶头把酒葫芦摸出来 is no 镶头 of the cards; 好-3 not sent back)
     # a 63 BC 居延 甲渠塞 beacon line written blind at stop 52, an evaluation set: first run 6/15, 3/5, 3/5 and 10 false
     # alarms; 7/15 with stop 52's rounds (the calendar's, not tuned on it; its README); a development set since stop 53.
     ("连续性-盲评三十三", {"连贯": 15, "合同": 5, "泄密": 5},
      [("连贯-境界-2.md", "境界"), ("连贯-境界-3.md", "境界"), ("连贯-持有-2.md", "持有"), ("连贯-状态-1.md", "状态"),
       ("连贯-状态-2.md", "状态"), ("连贯-位置-2.md", "位置"), ("连贯-位置-3.md", "位置"), ("连贯-时间-1.md", "书内时间"),
       ("合同-3.md", "甲渠障"), ("合同-5.md", "孙赏把坞钥交给田禹，叫他夜里守好坞仓"), ("泄密-3.md", "孙赏"), ("泄密-4.md", "苏娥")],
-     10),
+     9),  # 10 -> 9: the thirty-fourth round (H4, stop 53: 孙候长 is no 候长 of the cards — 坞钥 in nobody else's hands)
 ])
 def test_the_labelled_drafts_through_lw_story(folder: str, planted: dict[str, int], missed: list[tuple[str, str]],
                                               false_alarms: int) -> None:
