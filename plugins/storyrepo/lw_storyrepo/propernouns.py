@@ -1766,8 +1766,11 @@ def _counted(text: str, name: str) -> bool:
     not read as counting here: 一位王先生 is someone)."""
     for at in starts_of(name, text):
         before = text[max(0, at - 2):at]
-        if len(before) == 2 and (before[0] in NUMERALS or before[0] in DETERMINERS) and before[1] in THING_MEASURES:
+        if len(before) == 2 and (before[0] in NUMERALS or before[0] in DETERMINERS) \
+                and (before[1] in THING_MEASURES or before[1] in BEAST_MEASURES):
             return True
+        if HANDLED.search(text[max(0, at - HANDLED_REACH):at]) and _object_ends(text[at + len(name):at + len(name) + 1]):
+            return True  # 熬姜汤, 骑着毛驴从坡上下来: done to a thing (吃王婶做的饭: whose dish, not the dish)
         if name[0] in THING_MEASURES and before[-1:] and (before[-1] in NUMERALS or before[-1] in DETERMINERS) \
                 and len(name) == 2:
             return True
@@ -1776,6 +1779,27 @@ def _counted(text: str, name: str) -> bool:
 
 THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶道面艘辆幅尊具股缕")
 """Measure words that count things, never a person: 一张琴, 两根艾草, 一股焦香, 一缕沉烟 (股 and 缕 a smell, a smoke)."""
+BEAST_MEASURES = frozenset("只群嘴家")
+"""Measure words that count a beast, a herd, a mouthful or a shop, never one person: 一只水桶, 一群山羊,
+一嘴黄牙, 一家粮店 (a determiner or a numeral before them: 只 the adverb and 家 the home after a noun are not read)."""
+THING_ACTS = ("喝", "吃", "熬", "煮", "炖", "煎", "沏", "舀", "骑", "穿", "擦", "剥", "晒", "腌", "研", "磨", "锯")
+"""Acts done to a thing, a dish or a beast, never to a person: one drinks, eats, cooks or ladles it (熬米粥,
+舀凉水), rides it (骑着骆驼), wears it (穿棉袄), wipes, peels, dries, grinds or saws it (剥豆子, 锯木头). The verb
+stands right before the word, or with 着, 了 or 过 (骑着骡子, 熬了米粥); the word ends there (:func:`_object_ends`)."""
+THING_ACT_AFTER_BAD = frozenset("揭看贯刺说望戳")
+"""What makes the act's character part of another verb that takes a person (揭穿, 看穿)."""
+HANDLED = re.compile("(?<![" + "".join(sorted(THING_ACT_AFTER_BAD)) + "])(?:" + "|".join(THING_ACTS) + ")[着了过]?$")
+HANDLED_REACH = 3
+OBJECT_NEXT = frozenset("了着过从往向到在进出上下回去来，。！？；、：”」…—\n")
+"""What may follow the thing an act is done to: an aspect, a preposition or a direction, a stop (骑着毛驴从坡上下来,
+熬姜汤。); anything else may make the word whose thing it is (吃王婶做的饭, 喝李四的酒)."""
+
+
+def _object_ends(after: str) -> bool:
+    """Whether ``after`` (the character after a word, or nothing at the text's end) ends the object of an act
+    (:data:`OBJECT_NEXT`)."""
+    return not after or after in OBJECT_NEXT
+"""How far before a word :data:`HANDLED` reads: the act, 着/了/过, and the character before the act."""
 UNIT_LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很太更最给让从对往每各某此其该几有没无"
                           "你我他她它您咱们仔及之于以为到向说道问叫见看听去来找进出在姓称唤号做作") | DETERMINERS | MEASURES
 """What comes before a name, never inside one: a particle, a pronoun, a preposition, a verb of
