@@ -1769,6 +1769,8 @@ def _counted(text: str, name: str) -> bool:
         if len(before) == 2 and (before[0] in NUMERALS or before[0] in DETERMINERS) \
                 and (before[1] in THING_MEASURES or before[1] in BEAST_MEASURES):
             return True
+        if DESCRIBED_COUNT.search(text[max(0, at - DESCRIBED_REACH):at]) and not _speaks(text, name):
+            return True  # 一块几百斤重的石夯, 一排歪歪扭扭的树: a thing counted, then described (一根筋的李四 speaks: someone)
         if HANDLED.search(text[max(0, at - HANDLED_REACH):at]) and _object_ends(text[at + len(name):at + len(name) + 1]):
             return True  # 熬姜汤, 骑着毛驴从坡上下来: done to a thing (吃王婶做的饭: whose dish, not the dish)
         if name[0] in THING_MEASURES and before[-1:] and (before[-1] in NUMERALS or before[-1] in DETERMINERS) \
@@ -1782,6 +1784,21 @@ THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵�
 BEAST_MEASURES = frozenset("只群嘴家")
 """Measure words that count a beast, a herd, a mouthful or a shop, never one person: 一只水桶, 一群山羊,
 一嘴黄牙, 一家粮店 (a determiner or a numeral before them: 只 the adverb and 家 the home after a noun are not read)."""
+ROW_MEASURES = frozenset("排")
+"""A row of things (一排柳树): said with a description between the count and the word, never of one person."""
+PERSON_HAS = ("腿", "眼", "手", "脚", "脸", "嘴", "胳膊", "膀子", "指头", "年纪", "心", "筋", "正经", "好心", "痴心")
+"""What a description after a count says a person has (一条腿的, 一把年纪的, 一根筋的, 一本正经的): a person it may be."""
+DESCRIBED_COUNT = re.compile("[" + "".join(sorted(NUMERALS | DETERMINERS)) + "][" + "".join(sorted(THING_MEASURES | ROW_MEASURES))
+                             + "](?!" + "|".join(PERSON_HAS) + ")[^的，。！？；：、“”「」\s]{1,6}的$")
+DESCRIBED_REACH = 10
+SPEAKS = re.compile(r"(?:[道说问答喊骂笑叹哭]|开口|点头|摇头)")
+"""What only someone does right after being named: speaks, calls, laughs, nods (李四说, 李四点头)."""
+
+
+def _speaks(text: str, name: str) -> bool:
+    """Whether ``name`` is somewhere in ``text`` said right before :data:`SPEAKS`: someone, not a thing."""
+    return any(SPEAKS.match(text, at + len(name)) for at in starts_of(name, text))
+"""How far before a word :data:`DESCRIBED_COUNT` reads: a count, a measure, up to six characters of description, 的."""
 THING_ACTS = ("喝", "吃", "熬", "煮", "炖", "煎", "沏", "舀", "骑", "穿", "擦", "剥", "晒", "腌", "研", "磨", "锯")
 """Acts done to a thing, a dish or a beast, never to a person: one drinks, eats, cooks or ladles it (熬米粥,
 舀凉水), rides it (骑着骆驼), wears it (穿棉袄), wipes, peels, dries, grinds or saws it (剥豆子, 锯木头). The verb
