@@ -1875,6 +1875,36 @@ LITERARY_LEADS = frozenset("余吾予汝尔或若幸私")
 ACTS_AFTER = re.compile(r"^(?:家[^具常伙里]|那个人|这个人|那人|这人)")
 
 
+PLACE_COUNTS: dict[str, int] = {"片": 4, "家": 1}
+"""Measure words that count a place as one of its kind, with the longest everyday stem before its kind word each
+allows: a stretch of land (一片碎石滩, 一片黑色的砾石滩) before any common word; a shop (一家小饭馆, 一家钱庄) before one
+character only (那家彩霞阁 is a shop's name). 个, 座 and 间 are left out: a named place is said with them too (还有一个
+黄昏大厅, 一座青云山)."""
+COUNTED_PLACE = re.compile("[一这那]([" + "".join(sorted(PLACE_COUNTS)) + "])(?:[^的，。！？；：、“”「」\\s]{1,6}的)?$")
+COUNTED_PLACE_REACH = 10
+
+
+def _place_stem(name: str) -> str:
+    """``name`` without the longest place, group or thing suffix it ends with (小+饭馆, 碎石+滩), or ``name`` itself."""
+    return next((name[:-len(suffix)] for suffix, _kind in CANDIDATE_SUFFIXES
+                 if name.endswith(suffix) and len(name) > len(suffix)), name)
+
+
+def _counted_place(lex: _Lexicon, text: str, name: str) -> bool:
+    """Whether ``name``, read as a place or a group, is somewhere in ``text`` counted as one of its kind
+    (:data:`PLACE_COUNTS`; a description and 的 may stand between: 一片黑色的砾石滩) while what comes before its kind
+    word is an everyday word no longer than that measure allows (小, 碎石): a place of the story's world, not its
+    name. A coined stem (一家悦来客栈) stays a name."""
+    stem = _place_stem(name)
+    if stem == name or not lex.common(stem):
+        return False
+    for at in starts_of(name, text):
+        m = COUNTED_PLACE.search(text[max(0, at - COUNTED_PLACE_REACH):at])
+        if m and len(stem) <= PLACE_COUNTS[m.group(1)]:
+            return True
+    return False
+
+
 def _acts(text: str, name: str) -> bool:
     """Whether ``name`` is said, somewhere in ``text``, right before speech, a person's gesture or
     a household (黄三炮道, 黄三炮家, 黄三炮那个人) or right after a word for someone (东家白守仁): someone,
@@ -2583,6 +2613,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                              and "《" + name + "》" not in text)  # 杜衡去抓, 码头上, 全公司
         kept = kept and not (not c.named and _clause_opening(name))  # 一个+跟蛤蜊, 谢谢+县医院: a clause's opening
         kept = kept and not (c.kind != "人物" and not c.named and _act_inside(lex, name))  # 船+靠+码头: a clause
+        kept = kept and not (c.kind != "人物" and not c.named and _counted_place(lex, text, name))  # 一片碎石滩
         kept = kept and not (name in termed and not c.named)  # 行话叫仰焊 … 仰焊是焊工里最难的活
         kept = kept and not (not c.named and _image(lex, text, name, c.kind, counts[name],
                                                     likened(name)))  # 像一个石墩子, 卖胡饼的
