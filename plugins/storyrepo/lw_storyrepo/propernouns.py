@@ -1767,8 +1767,9 @@ def _counted(text: str, name: str) -> bool:
     for at in starts_of(name, text):
         before = text[max(0, at - 2):at]
         if len(before) == 2 and (before[0] in NUMERALS or before[0] in DETERMINERS) \
-                and (before[1] in THING_MEASURES or before[1] in BEAST_MEASURES):
-            return True
+                and (before[1] in THING_MEASURES or before[1] in BEAST_MEASURES
+                     or (before[1] in SHOP_MEASURES and not name.endswith(tuple(ALL_SUFFIX_WORDS)))):
+            return True  # 一只扳钳, 一家米行 (那家云来阁: a shop's name, its suffix says so)
         if DESCRIBED_COUNT.search(text[max(0, at - DESCRIBED_REACH):at]) and not _speaks(text, name):
             return True  # 一块几百斤重的石夯, 一排歪歪扭扭的树: a thing counted, then described (一根筋的李四 speaks: someone)
         if HANDLED.search(text[max(0, at - HANDLED_REACH):at]) and _object_ends(text[at + len(name):at + len(name) + 1]):
@@ -1781,15 +1782,19 @@ def _counted(text: str, name: str) -> bool:
 
 THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶道面艘辆幅尊具股缕")
 """Measure words that count things, never a person: 一张琴, 两根艾草, 一股焦香, 一缕沉烟 (股 and 缕 a smell, a smoke)."""
-BEAST_MEASURES = frozenset("只群嘴家")
-"""Measure words that count a beast, a herd, a mouthful or a shop, never one person: 一只水桶, 一群山羊,
-一嘴黄牙, 一家粮店 (a determiner or a numeral before them: 只 the adverb and 家 the home after a noun are not read)."""
+BEAST_MEASURES = frozenset("只群嘴")
+"""Measure words that count a beast, a thing, a herd or a mouthful, never one person: 一只水桶, 一群山羊, 一嘴黄牙 (a
+determiner or a numeral before them: 只 the adverb after a noun is not read)."""
+SHOP_MEASURES = frozenset("家")
+"""The measure word of a shop or a firm (一家米行): before a word with no name's suffix it counts a trade's place, not
+someone (那家云来阁, with 阁, is a shop's name; 家 the home after a noun is not read: a determiner or a numeral
+stands before it)."""
 ROW_MEASURES = frozenset("排")
 """A row of things (一排柳树): said with a description between the count and the word, never of one person."""
 PERSON_HAS = ("腿", "眼", "手", "脚", "脸", "嘴", "胳膊", "膀子", "指头", "年纪", "心", "筋", "正经", "好心", "痴心")
 """What a description after a count says a person has (一条腿的, 一把年纪的, 一根筋的, 一本正经的): a person it may be."""
 DESCRIBED_COUNT = re.compile("[" + "".join(sorted(NUMERALS | DETERMINERS)) + "][" + "".join(sorted(THING_MEASURES | ROW_MEASURES))
-                             + "](?!" + "|".join(PERSON_HAS) + ")[^的，。！？；：、“”「」\s]{1,6}的$")
+                             + "](?!" + "|".join(PERSON_HAS) + ")[^的，。！？；：、“”「」\\s]{1,6}的$")
 DESCRIBED_REACH = 10
 SPEAKS = re.compile(r"(?:[道说问答喊骂笑叹哭]|开口|点头|摇头)")
 """What only someone does right after being named: speaks, calls, laughs, nods (李四说, 李四点头)."""
