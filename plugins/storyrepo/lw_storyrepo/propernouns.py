@@ -1876,6 +1876,38 @@ def _whole_unit_right(lex: _Lexicon, text: str, name: str) -> str:
     return grown
 
 
+ESTABLISHMENT_ENDS = frozenset("院团社厅馆场园吧厂店楼铺")
+"""The last character of a word for an establishment that is no verb, modal or paper on its own (会 a modal, 所 所说,
+行 a verb; 报, 局, 队 and 司 other words): after a word said again and again, it ends an establishment's name (九如银+楼,
+恒丰+丝线铺)."""
+ESTABLISHMENT_TAIL = 3
+ESTABLISHMENT_SAID = 2
+"""How often a word must be said, each time followed by the same establishment word, to be read with it."""
+
+
+def _whole_institution(lex: _Lexicon, text: str, name: str) -> str:
+    """``name`` (read as someone) with the word for an establishment that follows it every time it is said (at least
+    :data:`ESTABLISHMENT_SAID` times): one of :data:`ESTABLISHMENT_ENDS`, alone (九如银+楼) or after an everyday word
+    (恒丰+丝线+铺, 德兴+茶叶+店); else ``name``. The longest such tail wins; one character alone never where it starts a
+    word with the next (林晓+楼下, 王五+店里)."""
+    starts = list(starts_of(name, text))
+    if len(starts) < ESTABLISHMENT_SAID:
+        return name
+    end = len(name)
+    for size in range(ESTABLISHMENT_TAIL, 0, -1):
+        tails = {text[s + end:s + end + size] for s in starts}
+        if len(tails) != 1:
+            continue
+        tail = tails.pop()
+        if len(tail) != size or tail[-1] not in ESTABLISHMENT_ENDS:
+            continue
+        if size > 1 and lex.common(tail[:-1]):
+            return name + tail
+        if size == 1 and not any(lex.freq.get(text[s + end:s + end + 2]) for s in starts):  # 林晓+楼下: below, no 林晓楼
+            return name + tail
+    return name
+
+
 LITERARY_LEADS = frozenset("余吾予汝尔或若幸私")
 ACTS_AFTER = re.compile(r"^(?:家[^具常伙里]|那个人|这个人|那人|这人)")
 
@@ -2567,6 +2599,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         whole = _whole_unit(text, name, in_text)
         if whole == name and candidates[name].kind == "人物":
             whole = _whole_unit_right(lex, text, name)  # 阿卜 of 阿卜杜勒
+        if candidates[name].kind == "人物" and not candidates[name].named:
+            whole = _whole_institution(lex, text, whole)  # 九如银 of 九如银楼
         if whole != name and whole not in candidates:
             c = candidates.pop(name)
             c.name, c.first = whole, (c.first[0], max(0, c.first[1] - len(whole) + len(name)))

@@ -2,13 +2,14 @@
 counted as a beast, a herd, a mouthful or a shop (:data:`BEAST_MEASURES`), counted and then described (一块+几百斤重的+
 X: :data:`DESCRIBED_COUNT`, unless it speaks), or is the object of an act done only to things (:data:`THING_ACTS`:
 drink, cook, ride, wear, wipe…) is no one; a place counted as one of its kind with an everyday stem (一片+碎石滩, 一家+
-小饭馆: :data:`PLACE_COUNTS`) is no place's name. The sentences are made up for these tests, in other genres and periods
+小饭馆: :data:`PLACE_COUNTS`) is no place's name. Recall: a word read as someone that is always followed by the same word
+for an establishment is that establishment (九如银+楼: :func:`_whole_institution`). The sentences are made up for these tests, in other genres and periods
 than the sets'; none is a labelled answer of any set."""
 
 from __future__ import annotations
 
-from lw_storyrepo.propernouns import (BEAST_MEASURES, PLACE_COUNTS, SHOP_MEASURES, THING_ACTS, _counted, _counted_place, _object_ends,
-                                     find_new_nouns, lexicon)
+from lw_storyrepo.propernouns import (BEAST_MEASURES, PLACE_COUNTS, SHOP_MEASURES, THING_ACTS, _counted, _counted_place,
+                                     _object_ends, _whole_institution, find_new_nouns, lexicon)
 
 
 def _found(text: str, known: tuple[str, ...] = ()) -> set[str]:
@@ -78,3 +79,21 @@ def test_a_named_shop_or_hall_counted_stays_a_name() -> None:
     assert not _counted_place(lex, "饭后大家说起巷口新开的那家云来阁。", "云来阁")
     assert not _counted_place(lex, "镇上除了它，还有一个望月楼。", "望月楼")
     assert "云来阁" in _found("饭后大家说起巷口新开的那家云来阁。云来阁的东家姓钱，云来阁的点心最好。")
+
+
+def test_a_shop_said_with_its_establishment_word_every_time_is_found_whole() -> None:
+    """Recall: a word read as someone, said again and again and each time followed by the same word for an
+    establishment, is that establishment's name (a silver shop, a silk-thread shop, a teahouse town)."""
+    assert "九安银楼" in _found("镇上的九安银楼最大。九安银楼的伙计来了。九安银楼在东街。")
+    assert "宏泰丝线铺" in _found("他在宏泰丝线铺当学徒。宏泰丝线铺在桥头。宏泰丝线铺的老板姓陆。")
+    lex = lexicon()
+    assert _whole_institution(lex, "隆顺茶叶店开张了。隆顺茶叶店的伙计姓吴。", "隆顺") == "隆顺茶叶店"
+
+
+def test_someone_before_a_word_of_place_is_still_someone() -> None:
+    """Near misses: 楼下, 楼上 after a name are where, not a building's name; a name said once with 店 after it is
+    not grown."""
+    lex = lexicon()
+    assert _whole_institution(lex, "沈秋白楼下有人喊。沈秋白楼上的灯亮了。", "沈秋白") == "沈秋白"
+    assert _whole_institution(lex, "沈秋白店里的伙计都笑了。", "沈秋白") == "沈秋白"
+    assert "沈秋白" in _found("沈秋白楼下有人喊。沈秋白楼上的灯亮了。沈秋白说：“谁？”")
