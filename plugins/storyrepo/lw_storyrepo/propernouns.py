@@ -1804,12 +1804,13 @@ def _speaks(text: str, name: str) -> bool:
     """Whether ``name`` is somewhere in ``text`` said right before :data:`SPEAKS`: someone, not a thing."""
     return any(SPEAKS.match(text, at + len(name)) for at in starts_of(name, text))
 """How far before a word :data:`DESCRIBED_COUNT` reads: a count, a measure, up to six characters of description, 的."""
-THING_ACTS = ("喝", "吃", "熬", "煮", "炖", "煎", "沏", "舀", "骑", "穿", "擦", "剥", "晒", "腌", "研", "磨", "锯")
+THING_ACTS = ("喝", "吃", "熬", "煮", "炖", "煎", "沏", "舀", "骑", "穿", "擦", "剥", "晒", "腌", "锯")
 """Acts done to a thing, a dish or a beast, never to a person: one drinks, eats, cooks or ladles it (熬米粥,
-舀凉水), rides it (骑着骆驼), wears it (穿棉袄), wipes, peels, dries, grinds or saws it (剥豆子, 锯木头). The verb
+舀凉水), rides it (骑着骆驼), wears it (穿棉袄), wipes, peels, dries or saws it (剥豆子, 锯木头); 磨 and 研 are left
+out (折磨, 琢磨 and 钻研 take a person). The verb
 stands right before the word, or with 着, 了 or 过 (骑着骡子, 熬了米粥); the word ends there (:func:`_object_ends`)."""
-THING_ACT_AFTER_BAD = frozenset("揭看贯刺说望戳")
-"""What makes the act's character part of another verb that takes a person (揭穿, 看穿)."""
+THING_ACT_AFTER_BAD = frozenset("揭看贯刺说望戳拆盘吆")
+"""What makes the act's character part of another verb that takes a person (揭穿, 看穿, 拆穿, 盘剥, 吆喝)."""
 HANDLED = re.compile("(?<![" + "".join(sorted(THING_ACT_AFTER_BAD)) + "])(?:" + "|".join(THING_ACTS) + ")[着了过]?$")
 HANDLED_REACH = 3
 OBJECT_NEXT = frozenset("了着过从往向到在进出上下回去来，。！？；、：”」…—\n")

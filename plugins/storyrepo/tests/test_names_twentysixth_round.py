@@ -97,3 +97,10 @@ def test_someone_before_a_word_of_place_is_still_someone() -> None:
     assert _whole_institution(lex, "沈秋白楼下有人喊。沈秋白楼上的灯亮了。", "沈秋白") == "沈秋白"
     assert _whole_institution(lex, "沈秋白店里的伙计都笑了。", "沈秋白") == "沈秋白"
     assert "沈秋白" in _found("沈秋白楼下有人喊。沈秋白楼上的灯亮了。沈秋白说：“谁？”")
+
+
+def test_a_verb_that_takes_a_person_is_no_act_on_a_thing() -> None:
+    """Near misses: 折磨, 琢磨, 拆穿, 盘剥 before a name act on someone (a court drama, a family saga)."""
+    assert not _counted("那几年，他变着法子折磨郑秋月。", "郑秋月")
+    assert not _counted("当着众人，她拆穿郑秋月。", "郑秋月")
+    assert not _counted("地主年年盘剥郑秋月，", "郑秋月")
