@@ -1791,8 +1791,9 @@ someone (那家云来阁, with 阁, is a shop's name; 家 the home after a noun 
 stands before it)."""
 ROW_MEASURES = frozenset("排")
 """A row of things (一排柳树): said with a description between the count and the word, never of one person."""
-PERSON_HAS = ("腿", "眼", "手", "脚", "脸", "嘴", "胳膊", "膀子", "指头", "年纪", "心", "筋", "正经", "好心", "痴心")
-"""What a description after a count says a person has (一条腿的, 一把年纪的, 一根筋的, 一本正经的): a person it may be."""
+PERSON_HAS = ("腿", "眼", "手", "脚", "脸", "嘴", "胳膊", "膀子", "指头", "年纪", "心", "筋", "正经", "好心", "痴心", "子")
+"""What a description after a count says a person has (一条腿的, 一把年纪的, 一根筋的, 一本正经的, 一股子倔劲的): a person it
+may be."""
 DESCRIBED_COUNT = re.compile("[" + "".join(sorted(NUMERALS | DETERMINERS)) + "][" + "".join(sorted(THING_MEASURES | ROW_MEASURES))
                              + "](?!" + "|".join(PERSON_HAS) + ")[^的，。！？；：、“”「」\\s]{1,6}的$")
 DESCRIBED_REACH = 10

@@ -41,6 +41,7 @@ def test_a_thing_counted_then_described_is_no_one() -> None:
 def test_someone_described_after_a_count_is_still_someone() -> None:
     """Near misses: what a person has (一条腿的, 一根筋的) and a word that speaks (…的韩松说) are someone."""
     assert not _counted("镇上都知道瘸了一条腿的韩松，他修鞋修了三十年。", "韩松")
+    assert not _counted("村里都知道一股子倔劲的韩松。", "韩松")
     assert not _counted("一群吵吵嚷嚷的韩松说：“走！”", "韩松")
 
 
