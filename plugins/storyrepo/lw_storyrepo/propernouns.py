@@ -1766,8 +1766,14 @@ def _counted(text: str, name: str) -> bool:
     not read as counting here: 一位王先生 is someone)."""
     for at in starts_of(name, text):
         before = text[max(0, at - 2):at]
-        if len(before) == 2 and (before[0] in NUMERALS or before[0] in DETERMINERS) and before[1] in THING_MEASURES:
-            return True
+        if len(before) == 2 and (before[0] in NUMERALS or before[0] in DETERMINERS) \
+                and (before[1] in THING_MEASURES or before[1] in BEAST_MEASURES
+                     or (before[1] in SHOP_MEASURES and not name.endswith(tuple(ALL_SUFFIX_WORDS)))):
+            return True  # 一只扳钳, 一家米行 (那家云来阁: a shop's name, its suffix says so)
+        if DESCRIBED_COUNT.search(text[max(0, at - DESCRIBED_REACH):at]) and not _speaks(text, name):
+            return True  # 一块几百斤重的石夯, 一排歪歪扭扭的树: a thing counted, then described (一根筋的李四 speaks: someone)
+        if HANDLED.search(text[max(0, at - HANDLED_REACH):at]) and _object_ends(text[at + len(name):at + len(name) + 1]):
+            return True  # 熬姜汤, 骑着毛驴从坡上下来: done to a thing (吃王婶做的饭: whose dish, not the dish)
         if name[0] in THING_MEASURES and before[-1:] and (before[-1] in NUMERALS or before[-1] in DETERMINERS) \
                 and len(name) == 2:
             return True
@@ -1776,6 +1782,48 @@ def _counted(text: str, name: str) -> bool:
 
 THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶道面艘辆幅尊具股缕")
 """Measure words that count things, never a person: 一张琴, 两根艾草, 一股焦香, 一缕沉烟 (股 and 缕 a smell, a smoke)."""
+BEAST_MEASURES = frozenset("只群嘴")
+"""Measure words that count a beast, a thing, a herd or a mouthful, never one person: 一只水桶, 一群山羊, 一嘴黄牙 (a
+determiner or a numeral before them: 只 the adverb after a noun is not read)."""
+SHOP_MEASURES = frozenset("家")
+"""The measure word of a shop or a firm (一家米行): before a word with no name's suffix it counts a trade's place, not
+someone (那家云来阁, with 阁, is a shop's name; 家 the home after a noun is not read: a determiner or a numeral
+stands before it)."""
+ROW_MEASURES = frozenset("排")
+"""A row of things (一排柳树): said with a description between the count and the word, never of one person."""
+PERSON_HAS = ("腿", "眼", "手", "脚", "脸", "嘴", "胳膊", "膀子", "指头", "年纪", "心", "筋", "正经", "好心", "痴心", "子")
+"""What a description after a count says a person has (一条腿的, 一把年纪的, 一根筋的, 一本正经的, 一股子倔劲的): a person it
+may be."""
+DESCRIBED_COUNT = re.compile("[" + "".join(sorted(NUMERALS | DETERMINERS)) + "][" + "".join(sorted(THING_MEASURES | ROW_MEASURES))
+                             + "](?!" + "|".join(PERSON_HAS) + ")[^的，。！？；：、“”「」\\s]{1,6}的$")
+DESCRIBED_REACH = 10
+SPEAKS = re.compile(r"(?:[道说问答喊骂笑叹哭]|开口|点头|摇头)")
+"""What only someone does right after being named: speaks, calls, laughs, nods (李四说, 李四点头)."""
+
+
+def _speaks(text: str, name: str) -> bool:
+    """Whether ``name`` is somewhere in ``text`` said right before :data:`SPEAKS`: someone, not a thing."""
+    return any(SPEAKS.match(text, at + len(name)) for at in starts_of(name, text))
+"""How far before a word :data:`DESCRIBED_COUNT` reads: a count, a measure, up to six characters of description, 的."""
+THING_ACTS = ("喝", "吃", "熬", "煮", "炖", "煎", "沏", "舀", "骑", "穿", "擦", "剥", "晒", "腌", "锯")
+"""Acts done to a thing, a dish or a beast, never to a person: one drinks, eats, cooks or ladles it (熬米粥,
+舀凉水), rides it (骑着骆驼), wears it (穿棉袄), wipes, peels, dries or saws it (剥豆子, 锯木头); 磨 and 研 are left
+out (折磨, 琢磨 and 钻研 take a person). The verb
+stands right before the word, or with 着, 了 or 过 (骑着骡子, 熬了米粥); the word ends there (:func:`_object_ends`)."""
+THING_ACT_AFTER_BAD = frozenset("揭看贯刺说望戳拆盘吆")
+"""What makes the act's character part of another verb that takes a person (揭穿, 看穿, 拆穿, 盘剥, 吆喝)."""
+HANDLED = re.compile("(?<![" + "".join(sorted(THING_ACT_AFTER_BAD)) + "])(?:" + "|".join(THING_ACTS) + ")[着了过]?$")
+HANDLED_REACH = 3
+OBJECT_NEXT = frozenset("了着过从往向到在进出上下回去来，。！？；、：”」…—\n")
+"""What may follow the thing an act is done to: an aspect, a preposition or a direction, a stop (骑着毛驴从坡上下来,
+熬姜汤。); anything else may make the word whose thing it is (吃王婶做的饭, 喝李四的酒)."""
+
+
+def _object_ends(after: str) -> bool:
+    """Whether ``after`` (the character after a word, or nothing at the text's end) ends the object of an act
+    (:data:`OBJECT_NEXT`)."""
+    return not after or after in OBJECT_NEXT
+"""How far before a word :data:`HANDLED` reads: the act, 着/了/过, and the character before the act."""
 UNIT_LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很太更最给让从对往每各某此其该几有没无"
                           "你我他她它您咱们仔及之于以为到向说道问叫见看听去来找进出在姓称唤号做作") | DETERMINERS | MEASURES
 """What comes before a name, never inside one: a particle, a pronoun, a preposition, a verb of
@@ -1830,8 +1878,70 @@ def _whole_unit_right(lex: _Lexicon, text: str, name: str) -> str:
     return grown
 
 
+ESTABLISHMENT_ENDS = frozenset("院团社厅馆场园吧厂店楼铺")
+"""The last character of a word for an establishment that is no verb, modal or paper on its own (会 a modal, 所 所说,
+行 a verb; 报, 局, 队 and 司 other words): after a word said again and again, it ends an establishment's name (九如银+楼,
+恒丰+丝线铺)."""
+ESTABLISHMENT_TAIL = 3
+ESTABLISHMENT_SAID = 2
+"""How often a word must be said, each time followed by the same establishment word, to be read with it."""
+
+
+def _whole_institution(lex: _Lexicon, text: str, name: str) -> str:
+    """``name`` (read as someone) with the word for an establishment that follows it every time it is said (at least
+    :data:`ESTABLISHMENT_SAID` times): one of :data:`ESTABLISHMENT_ENDS`, alone (九如银+楼) or after an everyday word
+    (恒丰+丝线+铺, 德兴+茶叶+店); else ``name``. The longest such tail wins; one character alone never where it starts a
+    word with the next (林晓+楼下, 王五+店里)."""
+    starts = list(starts_of(name, text))
+    if len(starts) < ESTABLISHMENT_SAID:
+        return name
+    end = len(name)
+    for size in range(ESTABLISHMENT_TAIL, 0, -1):
+        tails = {text[s + end:s + end + size] for s in starts}
+        if len(tails) != 1:
+            continue
+        tail = tails.pop()
+        if len(tail) != size or tail[-1] not in ESTABLISHMENT_ENDS:
+            continue
+        if size > 1 and lex.common(tail[:-1]):
+            return name + tail
+        if size == 1 and not any(lex.freq.get(text[s + end:s + end + 2]) for s in starts):  # 林晓+楼下: below, no 林晓楼
+            return name + tail
+    return name
+
+
 LITERARY_LEADS = frozenset("余吾予汝尔或若幸私")
 ACTS_AFTER = re.compile(r"^(?:家[^具常伙里]|那个人|这个人|那人|这人)")
+
+
+PLACE_COUNTS: dict[str, int] = {"片": 4, "家": 1}
+"""Measure words that count a place as one of its kind, with the longest everyday stem before its kind word each
+allows: a stretch of land (一片碎石滩, 一片黑色的砾石滩) before any common word; a shop (一家小饭馆, 一家钱庄) before one
+character only (那家彩霞阁 is a shop's name). 个, 座 and 间 are left out: a named place is said with them too (还有一个
+黄昏大厅, 一座青云山)."""
+COUNTED_PLACE = re.compile("[一这那]([" + "".join(sorted(PLACE_COUNTS)) + "])(?:[^的，。！？；：、“”「」\\s]{1,6}的)?$")
+COUNTED_PLACE_REACH = 10
+
+
+def _place_stem(name: str) -> str:
+    """``name`` without the longest place, group or thing suffix it ends with (小+饭馆, 碎石+滩), or ``name`` itself."""
+    return next((name[:-len(suffix)] for suffix, _kind in CANDIDATE_SUFFIXES
+                 if name.endswith(suffix) and len(name) > len(suffix)), name)
+
+
+def _counted_place(lex: _Lexicon, text: str, name: str) -> bool:
+    """Whether ``name``, read as a place or a group, is somewhere in ``text`` counted as one of its kind
+    (:data:`PLACE_COUNTS`; a description and 的 may stand between: 一片黑色的砾石滩) while what comes before its kind
+    word is an everyday word no longer than that measure allows (小, 碎石): a place of the story's world, not its
+    name. A coined stem (一家悦来客栈) stays a name."""
+    stem = _place_stem(name)
+    if stem == name or not lex.common(stem):
+        return False
+    for at in starts_of(name, text):
+        m = COUNTED_PLACE.search(text[max(0, at - COUNTED_PLACE_REACH):at])
+        if m and len(stem) <= PLACE_COUNTS[m.group(1)]:
+            return True
+    return False
 
 
 def _acts(text: str, name: str) -> bool:
@@ -2491,6 +2601,8 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
         whole = _whole_unit(text, name, in_text)
         if whole == name and candidates[name].kind == "人物":
             whole = _whole_unit_right(lex, text, name)  # 阿卜 of 阿卜杜勒
+        if candidates[name].kind == "人物" and not candidates[name].named:
+            whole = _whole_institution(lex, text, whole)  # 九如银 of 九如银楼
         if whole != name and whole not in candidates:
             c = candidates.pop(name)
             c.name, c.first = whole, (c.first[0], max(0, c.first[1] - len(whole) + len(name)))
@@ -2542,6 +2654,7 @@ def find_new_nouns(body: str, known: Iterable[str], ignore: Iterable[str] = (), 
                              and "《" + name + "》" not in text)  # 杜衡去抓, 码头上, 全公司
         kept = kept and not (not c.named and _clause_opening(name))  # 一个+跟蛤蜊, 谢谢+县医院: a clause's opening
         kept = kept and not (c.kind != "人物" and not c.named and _act_inside(lex, name))  # 船+靠+码头: a clause
+        kept = kept and not (c.kind != "人物" and not c.named and _counted_place(lex, text, name))  # 一片碎石滩
         kept = kept and not (name in termed and not c.named)  # 行话叫仰焊 … 仰焊是焊工里最难的活
         kept = kept and not (not c.named and _image(lex, text, name, c.kind, counts[name],
                                                     likened(name)))  # 像一个石墩子, 卖胡饼的
