@@ -1767,9 +1767,9 @@ def _counted(text: str, name: str) -> bool:
     for at in starts_of(name, text):
         before = text[max(0, at - 2):at]
         if len(before) == 2 and (before[0] in NUMERALS or before[0] in DETERMINERS) \
-                and (before[1] in THING_MEASURES or before[1] in BEAST_MEASURES
+                and (before[1] in THING_MEASURES
                      or (before[1] in SHOP_MEASURES and not name.endswith(tuple(ALL_SUFFIX_WORDS)))):
-            return True  # 一只扳钳, 一家米行 (那家云来阁: a shop's name, its suffix says so)
+            return True  # 一把扳钳, 一家米行 (那家云来阁: a shop's name, its suffix says so)
         if DESCRIBED_COUNT.search(text[max(0, at - DESCRIBED_REACH):at]) and not _speaks(text, name):
             return True  # 一块几百斤重的石夯, 一排歪歪扭扭的树: a thing counted, then described (一根筋的李四 speaks: someone)
         if HANDLED.search(text[max(0, at - HANDLED_REACH):at]) and _object_ends(text[at + len(name):at + len(name) + 1]):
@@ -1782,9 +1782,6 @@ def _counted(text: str, name: str) -> bool:
 
 THING_MEASURES = frozenset("张根把支枝颗粒块片件条柄杆盏株朵棵本卷封壶碗杯坛瓶道面艘辆幅尊具股缕")
 """Measure words that count things, never a person: 一张琴, 两根艾草, 一股焦香, 一缕沉烟 (股 and 缕 a smell, a smoke)."""
-BEAST_MEASURES = frozenset("只群嘴")
-"""Measure words that count a beast, a thing, a herd or a mouthful, never one person: 一只水桶, 一群山羊, 一嘴黄牙 (a
-determiner or a numeral before them: 只 the adverb after a noun is not read)."""
 SHOP_MEASURES = frozenset("家")
 """The measure word of a shop or a firm (一家米行): before a word with no name's suffix it counts a trade's place, not
 someone (那家云来阁, with 阁, is a shop's name; 家 the home after a noun is not read: a determiner or a numeral
@@ -1814,6 +1811,7 @@ THING_ACT_AFTER_BAD = frozenset("揭看贯刺说望戳拆盘吆")
 """What makes the act's character part of another verb that takes a person (揭穿, 看穿, 拆穿, 盘剥, 吆喝)."""
 HANDLED = re.compile("(?<![" + "".join(sorted(THING_ACT_AFTER_BAD)) + "])(?:" + "|".join(THING_ACTS) + ")[着了过]?$")
 HANDLED_REACH = 3
+"""How far before a word :data:`HANDLED` reads: the act, 着/了/过, and the character before the act."""
 OBJECT_NEXT = frozenset("了着过从往向到在进出上下回去来，。！？；、：”」…—\n")
 """What may follow the thing an act is done to: an aspect, a preposition or a direction, a stop (骑着毛驴从坡上下来,
 熬姜汤。); anything else may make the word whose thing it is (吃王婶做的饭, 喝李四的酒)."""
@@ -1823,7 +1821,8 @@ def _object_ends(after: str) -> bool:
     """Whether ``after`` (the character after a word, or nothing at the text's end) ends the object of an act
     (:data:`OBJECT_NEXT`)."""
     return not after or after in OBJECT_NEXT
-"""How far before a word :data:`HANDLED` reads: the act, 着/了/过, and the character before the act."""
+
+
 UNIT_LEAD_BAD = frozenset("的了着过地得在是不也都就又还把被这那哪个些么吗呢吧啊呀和与而但却将已很太更最给让从对往每各某此其该几有没无"
                           "你我他她它您咱们仔及之于以为到向说道问叫见看听去来找进出在姓称唤号做作") | DETERMINERS | MEASURES
 """What comes before a name, never inside one: a particle, a pronoun, a preposition, a verb of
